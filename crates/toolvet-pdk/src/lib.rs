@@ -1,0 +1,505 @@
+//! The plugin development kit for toolvet checks written in Rust.
+//!
+//! A check is one type that implements [`Check`]: it is built from its
+//! settings once per instance ([`Check::new`]) and then vets tool calls
+//! ([`Check::check`]). [`export_check!`] turns that type into a component
+//! implementing the `toolvet:check/plugin` world (`wit/check.wit`).
+//!
+//! ```no_run
+//! use serde::Deserialize;
+//! use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+//!
+//! #[derive(Deserialize, Default)]
+//! #[serde(deny_unknown_fields, default)]
+//! struct Settings {
+//!     blocked_words: Vec<String>,
+//! }
+//!
+//! struct NoBadWords(Settings);
+//!
+//! impl Check for NoBadWords {
+//!     type Settings = Settings;
+//!
+//!     fn info() -> PluginInfo {
+//!         PluginInfo::new("no-bad-words", env!("CARGO_PKG_VERSION"), "Denies calls containing blocked words")
+//!     }
+//!
+//!     fn new(settings: Settings) -> Result<Self, String> {
+//!         Ok(Self(settings))
+//!     }
+//!
+//!     fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+//!         match self.0.blocked_words.iter().find(|w| call.arguments.contains(w.as_str())) {
+//!             Some(w) => Decision::deny("words.blocked", format!("the arguments contain `{w}`")),
+//!             None => Decision::Allow,
+//!         }
+//!     }
+//! }
+//!
+//! toolvet_pdk::export_check!(NoBadWords);
+//! ```
+//!
+//! The same type compiles natively too, so a check's logic can be unit
+//! tested and benchmarked without a WebAssembly runtime.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::cell::OnceCell;
+
+#[doc(hidden)]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit",
+        world: "plugin",
+        pub_export_macro: true,
+        export_macro_name: "__export_plugin_world",
+        default_bindings_module: "toolvet_pdk::bindings",
+    });
+}
+
+/// Re-exported so a check crate needs no direct dependency to use them.
+pub use serde;
+pub use serde_json;
+
+/// What a plugin says about itself (the WIT `plugin-info`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginInfo {
+    /// Short machine name, e.g. `shell-guard`.
+    pub name: String,
+    /// The plugin's version, usually `env!("CARGO_PKG_VERSION")`.
+    pub version: String,
+    /// One-line description.
+    pub description: String,
+    /// Tool-name globs the check applies to unless the host config says
+    /// otherwise. Default `["*"]`.
+    pub tools: Vec<String>,
+}
+
+impl PluginInfo {
+    /// Info for a plugin that applies to every tool (`tools = ["*"]`).
+    pub fn new(name: &str, version: &str, description: &str) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            description: description.into(),
+            tools: vec!["*".into()],
+        }
+    }
+
+    /// Set the default tool-name globs.
+    pub fn tools(mut self, globs: &[&str]) -> Self {
+        self.tools = globs.iter().map(|g| g.to_string()).collect();
+        self
+    }
+}
+
+/// One proposed tool call.
+#[derive(Debug, Clone, Default)]
+pub struct ToolCall {
+    /// The framework's call id (may be empty).
+    pub id: String,
+    /// The tool's name, e.g. `bash`.
+    pub name: String,
+    /// The arguments as JSON object text.
+    pub arguments: String,
+    parsed: OnceCell<Value>,
+}
+
+impl ToolCall {
+    /// A call with the given tool name and JSON arguments text.
+    pub fn new(name: impl Into<String>, arguments: impl Into<String>) -> Self {
+        Self {
+            id: String::new(),
+            name: name.into(),
+            arguments: arguments.into(),
+            parsed: OnceCell::new(),
+        }
+    }
+
+    /// The arguments deserialised into `T`.
+    ///
+    /// # Errors
+    /// A message naming the path of the offending field (e.g.
+    /// `arguments.path: invalid type: integer, expected a string`).
+    pub fn args<T: DeserializeOwned>(&self) -> Result<T, String> {
+        from_json_text(&self.arguments, "arguments")
+    }
+
+    /// The arguments as a JSON value, parsed once and cached. An object;
+    /// `Value::Null` if the text is not JSON (the host never sends that).
+    pub fn json(&self) -> &Value {
+        self.parsed
+            .get_or_init(|| serde_json::from_str(&self.arguments).unwrap_or(Value::Null))
+    }
+
+    /// The string argument `key`, if present and a string.
+    pub fn str_arg(&self, key: &str) -> Option<&str> {
+        self.json().get(key).and_then(Value::as_str)
+    }
+}
+
+/// What the agent's owner declared about the tool (the WIT `tool-info`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolInfo {
+    /// Free-text description.
+    pub description: Option<String>,
+    /// Declared risk: `low`, `medium` or `high` by convention.
+    pub risk: Option<String>,
+    /// The owner asked for a person to approve every call.
+    pub requires_approval: bool,
+    /// Free-form labels.
+    pub tags: Vec<String>,
+    /// JSON Schema text of the parameters.
+    pub parameters_schema: Option<String>,
+}
+
+/// What happened to an earlier call of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Allowed and ran.
+    Allowed,
+    /// Denied; did not run.
+    Denied,
+    /// Escalated, not yet answered.
+    Escalated,
+    /// Escalated, approved by a person, ran.
+    Approved,
+    /// Escalated, rejected by a person, did not run.
+    Rejected,
+}
+
+impl Outcome {
+    /// Whether the call went on to run (`Allowed` or `Approved`).
+    pub fn ran(self) -> bool {
+        matches!(self, Outcome::Allowed | Outcome::Approved)
+    }
+}
+
+/// An earlier call of the same run.
+#[derive(Debug, Clone)]
+pub struct PriorCall {
+    /// The tool's name.
+    pub name: String,
+    /// The arguments as JSON object text.
+    pub arguments: String,
+    /// What happened to it.
+    pub outcome: Outcome,
+}
+
+/// The run a call belongs to (the WIT `call-context`).
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// Agent name.
+    pub agent: Option<String>,
+    /// Run id.
+    pub run_id: Option<String>,
+    /// On whose behalf the agent acts.
+    pub principal: Option<String>,
+    /// Earlier calls of the run, oldest first.
+    pub history: Vec<PriorCall>,
+    /// Key/value attributes such as `cwd`.
+    pub attributes: Vec<(String, String)>,
+}
+
+impl Context {
+    /// The value of attribute `key` (first match), e.g. `ctx.attribute("cwd")`.
+    pub fn attribute(&self, key: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a check denied or escalated a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reason {
+    /// Shown to the model (deny) or the approver (escalate).
+    pub message: String,
+    /// Stable rule id, e.g. `shell.rm-root`.
+    pub rule: Option<String>,
+}
+
+/// One check's answer about one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// The call may run as far as this check is concerned.
+    Allow,
+    /// No opinion.
+    Abstain,
+    /// The call must not run.
+    Deny(Reason),
+    /// A person must approve the call first.
+    Escalate(Reason),
+}
+
+impl Decision {
+    /// A deny with a rule id and a message for the model.
+    pub fn deny(rule: &str, message: impl Into<String>) -> Self {
+        Decision::Deny(Reason {
+            message: message.into(),
+            rule: Some(rule.into()),
+        })
+    }
+
+    /// An escalate with a rule id and a message for the approver.
+    pub fn escalate(rule: &str, message: impl Into<String>) -> Self {
+        Decision::Escalate(Reason {
+            message: message.into(),
+            rule: Some(rule.into()),
+        })
+    }
+
+    /// The decision's name: `allow`, `abstain`, `deny` or `escalate`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Abstain => "abstain",
+            Decision::Deny(_) => "deny",
+            Decision::Escalate(_) => "escalate",
+        }
+    }
+
+    /// The rule id, for deny and escalate.
+    pub fn rule(&self) -> Option<&str> {
+        match self {
+            Decision::Deny(r) | Decision::Escalate(r) => r.rule.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Severity order used to keep the strongest of several findings:
+    /// abstain < allow < escalate < deny.
+    pub fn severity(&self) -> u8 {
+        match self {
+            Decision::Abstain => 0,
+            Decision::Allow => 1,
+            Decision::Escalate(_) => 2,
+            Decision::Deny(_) => 3,
+        }
+    }
+
+    /// The more severe of `self` and `other` (the first on a tie).
+    pub fn max(self, other: Decision) -> Decision {
+        if other.severity() > self.severity() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// A check: built from settings once per instance, then asked about calls.
+pub trait Check: Sized + 'static {
+    /// The check's settings, deserialised from the JSON object the host
+    /// passes to `configure` (`{}` when the config has none). Use
+    /// `#[serde(deny_unknown_fields, default)]` so a typo is an error that
+    /// names the key.
+    type Settings: DeserializeOwned;
+
+    /// Name, version, description and default tool globs.
+    fn info() -> PluginInfo;
+
+    /// Build the check from its settings.
+    ///
+    /// # Errors
+    /// A message naming the offending setting, e.g.
+    /// `settings.roots[0]: must be an absolute path`.
+    fn new(settings: Self::Settings) -> Result<Self, String>;
+
+    /// Vet one tool call.
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision;
+
+    /// Build the check from settings JSON text, as the host's `configure`
+    /// does.
+    ///
+    /// # Errors
+    /// Invalid JSON or a setting of the wrong shape, with its path
+    /// (`settings.allow[2]: invalid type: ...`), or [`Check::new`]'s error.
+    fn from_settings_json(settings: &str) -> Result<Self, String> {
+        let text = if settings.trim().is_empty() {
+            "{}"
+        } else {
+            settings
+        };
+        Self::new(from_json_text(text, "settings")?)
+    }
+}
+
+/// Deserialise JSON text into `T`, naming the failing path under `root`.
+fn from_json_text<T: DeserializeOwned>(text: &str, root: &str) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            format!("{root}: {}", e.inner())
+        } else {
+            format!("{root}.{path}: {}", e.inner())
+        }
+    })
+}
+
+/// Log through the host (`toolvet:check/host.log`). Natively (unit tests,
+/// benchmarks) the line goes to stderr.
+pub mod log {
+    #[cfg(target_arch = "wasm32")]
+    fn write(level: crate::bindings::toolvet::check::host::Level, message: &str) {
+        crate::bindings::toolvet::check::host::log(level, message);
+    }
+
+    macro_rules! level_fn {
+        ($name:ident, $level:ident) => {
+            #[doc = concat!("Log `message` at ", stringify!($name), " level.")]
+            pub fn $name(message: &str) {
+                #[cfg(target_arch = "wasm32")]
+                write(crate::bindings::toolvet::check::host::Level::$level, message);
+                #[cfg(not(target_arch = "wasm32"))]
+                eprintln!("[{}] {message}", stringify!($name));
+            }
+        };
+    }
+    level_fn!(debug, Debug);
+    level_fn!(info, Info);
+    level_fn!(warn, Warn);
+    level_fn!(error, Error);
+}
+
+/// Conversions between the WIT bindings and the kit's types, used by
+/// [`export_check!`]. Not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    use super::*;
+    use crate::bindings::exports::toolvet::check::check as wit_check;
+    use crate::bindings::toolvet::check::types as wit;
+
+    pub fn describe<C: Check>() -> wit_check::PluginInfo {
+        let info = C::info();
+        wit_check::PluginInfo {
+            name: info.name,
+            version: info.version,
+            description: info.description,
+            tools: info.tools,
+        }
+    }
+
+    pub fn call(c: wit::ToolCall) -> ToolCall {
+        ToolCall {
+            id: c.id,
+            name: c.name,
+            arguments: c.arguments,
+            parsed: OnceCell::new(),
+        }
+    }
+
+    pub fn tool(t: wit::ToolInfo) -> ToolInfo {
+        ToolInfo {
+            description: t.description,
+            risk: t.risk,
+            requires_approval: t.requires_approval,
+            tags: t.tags,
+            parameters_schema: t.parameters_schema,
+        }
+    }
+
+    pub fn context(c: wit::CallContext) -> Context {
+        Context {
+            agent: c.agent,
+            run_id: c.run_id,
+            principal: c.principal,
+            history: c
+                .history
+                .into_iter()
+                .map(|p| PriorCall {
+                    name: p.name,
+                    arguments: p.arguments,
+                    outcome: match p.outcome {
+                        wit::Outcome::Allowed => Outcome::Allowed,
+                        wit::Outcome::Denied => Outcome::Denied,
+                        wit::Outcome::Escalated => Outcome::Escalated,
+                        wit::Outcome::Approved => Outcome::Approved,
+                        wit::Outcome::Rejected => Outcome::Rejected,
+                    },
+                })
+                .collect(),
+            attributes: c.attributes,
+        }
+    }
+
+    pub fn decision(d: Decision) -> wit::Decision {
+        let reason = |r: Reason| wit::Reason {
+            message: r.message,
+            rule: r.rule,
+        };
+        match d {
+            Decision::Allow => wit::Decision::Allow,
+            Decision::Abstain => wit::Decision::Abstain,
+            Decision::Deny(r) => wit::Decision::Deny(reason(r)),
+            Decision::Escalate(r) => wit::Decision::Escalate(reason(r)),
+        }
+    }
+}
+
+/// Export a [`Check`] implementation as the component's `toolvet:check`
+/// interface. Use once per plugin crate, at the crate root.
+///
+/// The configured check lives for the instance: `configure` builds it from
+/// the settings, and each `check` uses it. If `check` runs before
+/// `configure` (a host bug), the check is built from `{}`; if that fails,
+/// the call traps and the host applies the check's `on_error`.
+#[macro_export]
+macro_rules! export_check {
+    ($ty:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            use $crate::bindings::exports::toolvet::check::check as __wit_check;
+            use $crate::bindings::toolvet::check::types as __wit;
+
+            ::std::thread_local! {
+                static __CONFIGURED: ::std::cell::RefCell<::std::option::Option<$ty>> =
+                    const { ::std::cell::RefCell::new(None) };
+            }
+
+            struct __ToolvetPlugin;
+
+            impl __wit_check::Guest for __ToolvetPlugin {
+                fn describe() -> __wit_check::PluginInfo {
+                    $crate::__private::describe::<$ty>()
+                }
+
+                fn configure(settings: ::std::string::String) -> ::std::result::Result<(), ::std::string::String> {
+                    let built = <$ty as $crate::Check>::from_settings_json(&settings)?;
+                    __CONFIGURED.with(|c| *c.borrow_mut() = Some(built));
+                    Ok(())
+                }
+
+                fn check(call: __wit::ToolCall, tool: __wit::ToolInfo, ctx: __wit::CallContext) -> __wit::Decision {
+                    __CONFIGURED.with(|c| {
+                        let mut slot = c.borrow_mut();
+                        if slot.is_none() {
+                            let built = <$ty as $crate::Check>::from_settings_json("{}")
+                                .unwrap_or_else(|e| panic!("check used before configure: {e}"));
+                            *slot = Some(built);
+                        }
+                        let check = slot.as_ref().expect("configured above");
+                        let decision = $crate::Check::check(
+                            check,
+                            &$crate::__private::call(call),
+                            &$crate::__private::tool(tool),
+                            &$crate::__private::context(ctx),
+                        );
+                        $crate::__private::decision(decision)
+                    })
+                }
+            }
+
+            $crate::bindings::__export_plugin_world!(__ToolvetPlugin with_types_in $crate::bindings);
+        };
+        // Natively the type is used by tests and benchmarks only; refer to
+        // it so an unused check does not warn.
+        #[cfg(not(target_arch = "wasm32"))]
+        const _: () = {
+            let _ = <$ty as $crate::Check>::from_settings_json;
+            let _ = <$ty as $crate::Check>::check;
+        };
+    };
+}
