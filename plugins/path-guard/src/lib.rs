@@ -1,0 +1,784 @@
+//! `path-guard`: file tools may only touch paths inside the allowed roots,
+//! and never sensitive files (keys, credentials, `.env`, shadow passwords),
+//! wherever they are.
+//!
+//! For each path argument of a call (see [`DEFAULT_PATH_ARGS`]), the check
+//! normalises the path lexically ([`normalize`]), then decides, in order:
+//! 1. a NUL byte or a remote `file://` URL: deny `path.invalid`;
+//! 2. a sensitive file ([`sensitive`]): deny (or escalate) `path.sensitive`;
+//! 3. a path that cannot be resolved (relative without a `cwd`, `~` without
+//!    a home, or no roots at all): escalate `path.no-workspace` /
+//!    `path.no-home`;
+//! 4. a write (tool name matches `write_tools`) outside `roots`: deny
+//!    `path.write-outside-roots`;
+//! 5. a read outside `roots` and `read_roots`: `outside_read` (default deny)
+//!    `path.read-outside-roots`;
+//! 6. otherwise allow.
+//!
+//! The call's decision is the most severe over its paths; a call with no
+//! path argument gets abstain. See README.md for every setting.
+
+pub mod normalize;
+pub mod sensitive;
+
+pub use normalize::{PathError, clean_lexically, is_within, normalize};
+pub use sensitive::Sensitive;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use serde_json::Value;
+use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+
+/// Tool-name globs the check applies to unless the host config overrides
+/// them.
+pub const DEFAULT_TOOLS: &[&str] = &[
+    "read_file",
+    "write_file",
+    "edit_file",
+    "create_file",
+    "delete_file",
+    "remove_file",
+    "move_file",
+    "copy_file",
+    "list_dir*",
+    "list_directory",
+    "read*",
+    "write*",
+    "str_replace*",
+    "*_file",
+    "glob",
+    "grep",
+];
+
+/// Argument names holding paths (default of the `path_args` setting). A
+/// string value is one path; an array holds several. Nested objects and
+/// arrays are searched too (e.g. `{"edits": [{"path": ...}]}`).
+pub const DEFAULT_PATH_ARGS: &[&str] = &[
+    "path",
+    "paths",
+    "file_path",
+    "file_paths",
+    "filepath",
+    "filename",
+    "file",
+    "files",
+    "notebook_path",
+    "target",
+    "target_file",
+    "source",
+    "source_path",
+    "destination",
+    "destination_path",
+    "dest",
+    "src",
+    "dir",
+    "directory",
+    "old_path",
+    "new_path",
+    "from",
+    "to",
+];
+
+/// Tool-name globs (ASCII case-insensitive, substring style) of tools that
+/// change files (default of the `write_tools` setting). Anything else is a
+/// read. Over-matching only makes the check stricter: writes may not use
+/// `read_roots`.
+pub const DEFAULT_WRITE_TOOLS: &[&str] = &[
+    "*write*",
+    "*edit*",
+    "*create*",
+    "*delete*",
+    "*remove*",
+    "*move*",
+    "*rename*",
+    "*copy*",
+    "*replace*",
+    "*append*",
+    "*insert*",
+    "*save*",
+    "*patch*",
+    "*mkdir*",
+    "*make_dir*",
+    "*upload*",
+    "*truncate*",
+    "*chmod*",
+    "*chown*",
+    "touch",
+    "rm",
+    "rmdir",
+    "mv",
+    "cp",
+];
+
+/// Tool-name globs of copy tools (default of `copy_tools`): their
+/// `source_args` are only read, the other paths are written.
+pub const DEFAULT_COPY_TOOLS: &[&str] = &["*copy*", "cp"];
+
+/// Argument names that a copy tool only reads (default of `source_args`).
+pub const DEFAULT_SOURCE_ARGS: &[&str] = &["source", "source_path", "src", "from"];
+
+/// How deep nested arguments are searched for path keys.
+const MAX_DEPTH: usize = 16;
+
+/// What to do with a read outside the roots and read roots.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutsideRead {
+    /// Deny with `path.read-outside-roots` (the default).
+    #[default]
+    Deny,
+    /// Ask a person (`path.read-outside-roots`).
+    Escalate,
+    /// Allow reads anywhere (sensitive files stay denied).
+    Allow,
+}
+
+/// What to do with a sensitive file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnSensitive {
+    /// Deny with `path.sensitive` (the default).
+    #[default]
+    Deny,
+    /// Ask a person (`path.sensitive`).
+    Escalate,
+}
+
+/// The check's settings (`[check.settings]`). Every field is optional; see
+/// README.md for the full table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// Argument names holding paths; replaces [`DEFAULT_PATH_ARGS`].
+    pub path_args: Option<Vec<String>>,
+    /// Absolute directories file tools may read and write. Empty: the
+    /// call's `cwd` attribute.
+    pub roots: Vec<String>,
+    /// Absolute directories that may also be read, not written.
+    pub read_roots: Vec<String>,
+    /// Absolute home directory for `~`. Default: the `home` (or `HOME`)
+    /// attribute, else inferred from `cwd` (`/home/<u>`, `/Users/<u>`,
+    /// `/root`).
+    pub home: Option<String>,
+    /// Extra sensitive globs, added to [`sensitive::DEFAULT_SENSITIVE`].
+    pub sensitive: Vec<String>,
+    /// Extra exception globs, added to
+    /// [`sensitive::DEFAULT_NOT_SENSITIVE`].
+    pub not_sensitive: Vec<String>,
+    /// Tool-name globs of writing tools; replaces [`DEFAULT_WRITE_TOOLS`].
+    pub write_tools: Option<Vec<String>>,
+    /// Tool-name globs of copy tools; replaces [`DEFAULT_COPY_TOOLS`].
+    pub copy_tools: Option<Vec<String>>,
+    /// Arguments a copy tool only reads; replaces [`DEFAULT_SOURCE_ARGS`].
+    pub source_args: Option<Vec<String>>,
+    /// Reads outside the roots: `deny` (default), `escalate` or `allow`.
+    pub outside_read: OutsideRead,
+    /// Sensitive files: `deny` (default) or `escalate`.
+    pub on_sensitive: OnSensitive,
+}
+
+/// Whether a path argument is read or written by the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// The tool reads (or lists, or searches) the path.
+    Read,
+    /// The tool creates, changes, moves or deletes the path.
+    Write,
+}
+
+/// The configured check.
+#[derive(Debug, Clone)]
+pub struct PathGuard {
+    path_args: Vec<String>,
+    roots: Vec<String>,
+    read_roots: Vec<String>,
+    home: Option<String>,
+    sensitive: Sensitive,
+    write_tools: GlobSet,
+    copy_tools: GlobSet,
+    source_args: Vec<String>,
+    outside_read: OutsideRead,
+    on_sensitive: OnSensitive,
+}
+
+/// Where a call is resolved: its working directory and home, and the roots
+/// that apply.
+struct Frame {
+    cwd: Option<String>,
+    home: Option<String>,
+    roots: Vec<String>,
+}
+
+impl PathGuard {
+    /// Every path argument of `args` (a JSON object) with its argument name,
+    /// in document order. Strings directly under a path key are paths,
+    /// arrays under a path key contribute their strings; other values are
+    /// searched for nested path keys, [`MAX_DEPTH`] levels deep.
+    pub fn paths<'v>(&self, args: &'v Value) -> Vec<(&'v str, &'v str)> {
+        let mut out = Vec::new();
+        self.collect(args, 0, &mut out);
+        out
+    }
+
+    fn collect<'v>(&self, v: &'v Value, depth: usize, out: &mut Vec<(&'v str, &'v str)>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    let is_path_key = self.path_args.iter().any(|p| p == k);
+                    match v {
+                        Value::String(s) if is_path_key => out.push((k.as_str(), s.as_str())),
+                        Value::Array(items) if is_path_key => {
+                            for item in items {
+                                match item {
+                                    Value::String(s) => out.push((k.as_str(), s.as_str())),
+                                    other => self.collect(other, depth + 1, out),
+                                }
+                            }
+                        }
+                        other => self.collect(other, depth + 1, out),
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    self.collect(item, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether tool `name` writes through argument `arg`.
+    pub fn access(&self, tool: &str, arg: &str) -> Access {
+        if !self.write_tools.is_match(tool) {
+            return Access::Read;
+        }
+        if self.copy_tools.is_match(tool) && self.source_args.iter().any(|a| a == arg) {
+            return Access::Read;
+        }
+        Access::Write
+    }
+
+    fn frame(&self, ctx: &Context) -> Frame {
+        let explicit_home = self
+            .home
+            .clone()
+            .or_else(|| absolute_attr(ctx, "home"))
+            .or_else(|| absolute_attr(ctx, "HOME"));
+        let cwd = ctx
+            .attribute("cwd")
+            .and_then(|c| normalize(c, None, explicit_home.as_deref()).ok());
+        let home = explicit_home.or_else(|| cwd.as_deref().and_then(home_from_cwd));
+        let roots = if self.roots.is_empty() {
+            cwd.iter().cloned().collect()
+        } else {
+            self.roots.clone()
+        };
+        Frame { cwd, home, roots }
+    }
+
+    /// Judge one path argument of tool `tool`.
+    fn judge(&self, tool: &str, arg: &str, raw: &str, access: Access, frame: &Frame) -> Decision {
+        let shown = shorten(raw);
+        let resolved = normalize(raw, frame.cwd.as_deref(), frame.home.as_deref());
+        let err = match resolved {
+            Err(PathError::Nul) => {
+                return Decision::deny(
+                    "path.invalid",
+                    format!(
+                        "The `{arg}` argument of {tool} contains a NUL byte, which no file system \
+                         accepts and which can truncate the path. Pass a plain path."
+                    ),
+                );
+            }
+            Err(PathError::RemoteUrl) => {
+                return Decision::deny(
+                    "path.invalid",
+                    format!(
+                        "The `{arg}` argument of {tool} is a file:// URL naming a remote host \
+                         (`{shown}`). Pass a local path inside the workspace."
+                    ),
+                );
+            }
+            Err(e) => Some(e),
+            Ok(_) => None,
+        };
+        let clean = match &resolved {
+            Ok(p) => p.clone(),
+            Err(_) => clean_lexically(raw),
+        };
+        if let Some(label) = self.sensitive.matches(&clean) {
+            let msg = format!(
+                "`{shown}` is {label}; file tools may not read or write it, even inside the \
+                 workspace. Work with other files, or ask the user to provide the information \
+                 you need."
+            );
+            return match self.on_sensitive {
+                OnSensitive::Deny => Decision::deny("path.sensitive", msg),
+                OnSensitive::Escalate => Decision::escalate("path.sensitive", msg),
+            };
+        }
+        match err {
+            Some(PathError::NoHome) => {
+                return Decision::escalate(
+                    "path.no-home",
+                    format!(
+                        "{tool} was given `{shown}`, which starts at the home directory, but no \
+                         home directory is known (no `home` setting or attribute), so it cannot \
+                         be checked against the allowed roots."
+                    ),
+                );
+            }
+            Some(_) => {
+                return Decision::escalate(
+                    "path.no-workspace",
+                    format!(
+                        "{tool} was given the relative path `{shown}`, but the call has no `cwd` \
+                         attribute to resolve it against, so it cannot be checked against the \
+                         allowed roots."
+                    ),
+                );
+            }
+            None => {}
+        }
+        let path = clean;
+        let place = if path == raw {
+            format!("`{shown}`")
+        } else {
+            format!("`{shown}` (which resolves to `{}`)", shorten(&path))
+        };
+        if frame.roots.is_empty() {
+            return Decision::escalate(
+                "path.no-workspace",
+                format!(
+                    "{tool} was given {place}, but no roots are configured and the call has no \
+                     `cwd` attribute, so there is no workspace to check it against."
+                ),
+            );
+        }
+        let roots: Vec<&str> = frame.roots.iter().map(String::as_str).collect();
+        if roots.iter().any(|r| is_within(&path, r)) {
+            return Decision::Allow;
+        }
+        match access {
+            Access::Write => Decision::deny(
+                "path.write-outside-roots",
+                format!(
+                    "{tool} may only change files inside {}; {place} is outside. Write inside the \
+                     workspace instead.",
+                    list(&roots)
+                ),
+            ),
+            Access::Read => {
+                if self.read_roots.iter().any(|r| is_within(&path, r)) {
+                    return Decision::Allow;
+                }
+                let readable: Vec<&str> = roots
+                    .iter()
+                    .copied()
+                    .chain(self.read_roots.iter().map(String::as_str))
+                    .collect();
+                let msg = format!(
+                    "{tool} may only read files inside {}; {place} is outside. Read files inside \
+                     the workspace instead.",
+                    list(&readable)
+                );
+                match self.outside_read {
+                    OutsideRead::Deny => Decision::deny("path.read-outside-roots", msg),
+                    OutsideRead::Escalate => Decision::escalate("path.read-outside-roots", msg),
+                    OutsideRead::Allow => Decision::Allow,
+                }
+            }
+        }
+    }
+}
+
+impl Check for PathGuard {
+    type Settings = Settings;
+
+    fn info() -> PluginInfo {
+        PluginInfo::new(
+            "path-guard",
+            env!("CARGO_PKG_VERSION"),
+            "File tools may only touch paths inside the allowed roots, never sensitive files",
+        )
+        .tools(DEFAULT_TOOLS)
+    }
+
+    fn new(s: Settings) -> Result<Self, String> {
+        let roots = absolute_list(&s.roots, "roots")?;
+        let read_roots = absolute_list(&s.read_roots, "read_roots")?;
+        let home = match &s.home {
+            Some(h) => Some(absolute(h, "home")?),
+            None => None,
+        };
+        let path_args = names(s.path_args, DEFAULT_PATH_ARGS, "path_args")?;
+        let source_args = names(s.source_args, DEFAULT_SOURCE_ARGS, "source_args")?;
+        Ok(Self {
+            path_args,
+            roots,
+            read_roots,
+            home,
+            sensitive: Sensitive::new(&s.sensitive, &s.not_sensitive)?,
+            write_tools: tool_globs(s.write_tools, DEFAULT_WRITE_TOOLS, "write_tools")?,
+            copy_tools: tool_globs(s.copy_tools, DEFAULT_COPY_TOOLS, "copy_tools")?,
+            source_args,
+            outside_read: s.outside_read,
+            on_sensitive: s.on_sensitive,
+        })
+    }
+
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+        let paths = self.paths(call.json());
+        if paths.is_empty() {
+            return Decision::Abstain;
+        }
+        let frame = self.frame(ctx);
+        let mut decision = Decision::Abstain;
+        for (arg, raw) in paths {
+            let access = self.access(&call.name, arg);
+            let next = self.judge(&call.name, arg, raw, access, &frame);
+            if rank(&next) > rank(&decision) {
+                decision = next;
+            }
+        }
+        decision
+    }
+}
+
+toolvet_pdk::export_check!(PathGuard);
+
+/// Order of findings over a call's paths: by severity, and among equally
+/// severe ones a sensitive or invalid path first (the more important thing to
+/// tell), else the first path.
+fn rank(d: &Decision) -> u8 {
+    let specific = matches!(d.rule(), Some("path.sensitive" | "path.invalid"));
+    d.severity() * 2 + u8::from(specific)
+}
+
+/// An attribute's value when it is an absolute path.
+fn absolute_attr(ctx: &Context, key: &str) -> Option<String> {
+    ctx.attribute(key)
+        .and_then(|v| normalize(v, None, None).ok().filter(|_| v.starts_with('/')))
+}
+
+/// The home directory implied by a working directory: `/home/<u>`,
+/// `/Users/<u>` or `/root` when the cwd is at or below one of them.
+pub fn home_from_cwd(cwd: &str) -> Option<String> {
+    let mut segs = cwd.split('/').skip(1);
+    match (segs.next(), segs.next()) {
+        (Some("root"), _) => Some("/root".into()),
+        (Some(top @ ("home" | "Users")), Some(user)) if !user.is_empty() => {
+            Some(format!("/{top}/{user}"))
+        }
+        _ => None,
+    }
+}
+
+/// Validate and clean a list of absolute directories from setting `key`.
+fn absolute_list(items: &[String], key: &str) -> Result<Vec<String>, String> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, r)| absolute(r, &format!("{key}[{i}]")))
+        .collect()
+}
+
+fn absolute(path: &str, key: &str) -> Result<String, String> {
+    if !path.starts_with('/') {
+        return Err(format!(
+            "settings.{key}: `{path}` is not an absolute path; give a directory such as \
+             /home/alice/project"
+        ));
+    }
+    normalize(path, None, None).map_err(|e| format!("settings.{key}: {e}"))
+}
+
+/// A list of argument names from a setting, or the defaults.
+fn names(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<Vec<String>, String> {
+    let Some(list) = given else {
+        return Ok(defaults.iter().map(|s| s.to_string()).collect());
+    };
+    if let Some(i) = list.iter().position(|s| s.is_empty()) {
+        return Err(format!("settings.{key}[{i}]: empty argument name"));
+    }
+    Ok(list)
+}
+
+/// Compile tool-name globs from a setting (or the defaults),
+/// case-insensitively.
+fn tool_globs(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<GlobSet, String> {
+    let list: Vec<String> =
+        given.unwrap_or_else(|| defaults.iter().map(|s| s.to_string()).collect());
+    let mut set = GlobSetBuilder::new();
+    for (i, g) in list.iter().enumerate() {
+        if g.is_empty() {
+            return Err(format!("settings.{key}[{i}]: empty glob"));
+        }
+        let glob = GlobBuilder::new(g)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| format!("settings.{key}[{i}]: invalid glob {g:?}: {}", e.kind()))?;
+        set.add(glob);
+    }
+    set.build().map_err(|e| format!("settings.{key}: {e}"))
+}
+
+/// Paths in messages: at most 200 characters.
+fn shorten(s: &str) -> String {
+    const MAX: usize = 200;
+    if s.chars().count() <= MAX {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(MAX).collect();
+    format!("{head}…")
+}
+
+/// `a`, `a or b`, `a, b or c` (backquoted), at most five.
+fn list(roots: &[&str]) -> String {
+    let shown: Vec<String> = roots.iter().take(5).map(|r| format!("`{r}`")).collect();
+    let more = roots.len().saturating_sub(5);
+    let mut s = match shown.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    };
+    if more > 0 {
+        s.push_str(&format!(" (and {more} more)"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn guard(settings: Value) -> PathGuard {
+        PathGuard::from_settings_json(&settings.to_string()).unwrap()
+    }
+
+    fn ctx(attrs: &[(&str, &str)]) -> Context {
+        Context {
+            attributes: attrs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Context::default()
+        }
+    }
+
+    fn decide(
+        g: &PathGuard,
+        tool: &str,
+        args: Value,
+        c: &Context,
+    ) -> (&'static str, Option<String>) {
+        let d = g.check(
+            &ToolCall::new(tool, args.to_string()),
+            &ToolInfo::default(),
+            c,
+        );
+        (d.kind(), d.rule().map(str::to_string))
+    }
+
+    const ALICE: &[(&str, &str)] = &[("cwd", "/home/alice/project")];
+
+    #[test]
+    fn finds_paths_in_strings_arrays_and_nested_objects() {
+        let g = guard(json!({}));
+        let args = json!({
+            "path": "a.txt",
+            "paths": ["b.txt", 3, "c.txt"],
+            "content": "path: /etc/passwd",
+            "edits": [{"file_path": "d.txt", "old": "x"}],
+            "limit": 5,
+        });
+        // serde_json objects iterate in key order.
+        assert_eq!(
+            g.paths(&args),
+            vec![
+                ("file_path", "d.txt"),
+                ("path", "a.txt"),
+                ("paths", "b.txt"),
+                ("paths", "c.txt")
+            ]
+        );
+        assert!(g.paths(&json!({"command": "cat /etc/shadow"})).is_empty());
+        let custom = guard(json!({"path_args": ["doc"]}));
+        assert_eq!(
+            custom.paths(&json!({"doc": "x", "path": "y"})),
+            vec![("doc", "x")]
+        );
+    }
+
+    #[test]
+    fn classifies_reads_and_writes() {
+        let g = guard(json!({}));
+        assert_eq!(g.access("read_file", "path"), Access::Read);
+        assert_eq!(g.access("list_dir", "path"), Access::Read);
+        assert_eq!(g.access("grep", "path"), Access::Read);
+        assert_eq!(g.access("write_file", "path"), Access::Write);
+        assert_eq!(g.access("str_replace_editor", "path"), Access::Write);
+        assert_eq!(g.access("Edit", "file_path"), Access::Write);
+        assert_eq!(g.access("move_file", "source"), Access::Write);
+        assert_eq!(g.access("copy_file", "source"), Access::Read);
+        assert_eq!(g.access("copy_file", "destination"), Access::Write);
+        let g = guard(json!({"write_tools": ["put_*"]}));
+        assert_eq!(g.access("write_file", "path"), Access::Read);
+        assert_eq!(g.access("put_object", "path"), Access::Write);
+    }
+
+    #[test]
+    fn home_is_inferred_from_cwd() {
+        assert_eq!(
+            home_from_cwd("/home/alice/project").as_deref(),
+            Some("/home/alice")
+        );
+        assert_eq!(home_from_cwd("/Users/bob").as_deref(), Some("/Users/bob"));
+        assert_eq!(home_from_cwd("/root/work").as_deref(), Some("/root"));
+        assert_eq!(home_from_cwd("/srv/app"), None);
+        assert_eq!(home_from_cwd("/home"), None);
+    }
+
+    #[test]
+    fn decisions_end_to_end() {
+        let g = guard(json!({"read_roots": ["/usr/share/doc"]}));
+        let c = ctx(ALICE);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "README.md"}), &c),
+            ("allow", None)
+        );
+        assert_eq!(
+            decide(&g, "search", json!({"query": "x"}), &c),
+            ("abstain", None)
+        );
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "~/.ssh/id_rsa"}), &c),
+            ("deny", Some("path.sensitive".into()))
+        );
+        assert_eq!(
+            decide(&g, "write_file", json!({"path": "../other/x"}), &c),
+            ("deny", Some("path.write-outside-roots".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"path": "/usr/share/doc/git/README"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "/usr/share/doc/git/README"}),
+                &c
+            ),
+            ("deny", Some("path.write-outside-roots".into()))
+        );
+        // The most severe path decides.
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"paths": ["a", "/etc/hosts", ".env"]}),
+                &c
+            ),
+            ("deny", Some("path.sensitive".into()))
+        );
+        // No cwd: relative paths escalate, sensitive ones are still denied.
+        let none = ctx(&[]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "src/main.rs"}), &none),
+            ("escalate", Some("path.no-workspace".into()))
+        );
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "config/.env"}), &none),
+            ("deny", Some("path.sensitive".into()))
+        );
+        // No home anywhere: `~` escalates.
+        let srv = ctx(&[("cwd", "/srv/app")]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "~/notes.txt"}), &srv),
+            ("escalate", Some("path.no-home".into()))
+        );
+        let with_home = ctx(&[("cwd", "/srv/app"), ("home", "/srv")]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "~/app/x"}), &with_home),
+            ("allow", None)
+        );
+    }
+
+    #[test]
+    fn messages_say_what_is_wrong_and_what_is_acceptable() {
+        let g = guard(json!({}));
+        let d = g.check(
+            &ToolCall::new("write_file", r#"{"path":"../../etc/cron.d/x"}"#),
+            &ToolInfo::default(),
+            &ctx(ALICE),
+        );
+        let Decision::Deny(r) = d else {
+            panic!("expected deny, got {d:?}")
+        };
+        assert_eq!(
+            r.message,
+            "write_file may only change files inside `/home/alice/project`; `../../etc/cron.d/x` \
+             (which resolves to `/home/etc/cron.d/x`) is outside. Write inside the workspace \
+             instead."
+        );
+    }
+
+    #[test]
+    fn outside_read_and_on_sensitive_settings() {
+        let c = ctx(ALICE);
+        let esc = guard(json!({"outside_read": "escalate", "on_sensitive": "escalate"}));
+        assert_eq!(
+            decide(&esc, "read_file", json!({"path": "/etc/hosts"}), &c),
+            ("escalate", Some("path.read-outside-roots".into()))
+        );
+        assert_eq!(
+            decide(&esc, "read_file", json!({"path": ".env"}), &c),
+            ("escalate", Some("path.sensitive".into()))
+        );
+        let open = guard(json!({"outside_read": "allow"}));
+        assert_eq!(
+            decide(&open, "read_file", json!({"path": "/etc/hosts"}), &c),
+            ("allow", None)
+        );
+        assert_eq!(
+            decide(&open, "read_file", json!({"path": "/etc/shadow"}), &c),
+            ("deny", Some("path.sensitive".into()))
+        );
+    }
+
+    #[test]
+    fn bad_settings_name_the_key() {
+        let e = |v: Value| PathGuard::from_settings_json(&v.to_string()).unwrap_err();
+        assert_eq!(
+            e(json!({"roots": ["/ok", "rel/dir"]})),
+            "settings.roots[1]: `rel/dir` is not an absolute path; give a directory such as \
+             /home/alice/project"
+        );
+        assert!(e(json!({"home": "~"})).starts_with("settings.home:"));
+        assert!(e(json!({"read_roots": ["/a\u{0}b"]})).starts_with("settings.read_roots[0]:"));
+        assert!(
+            e(json!({"outside_read": "maybe"}))
+                .starts_with("settings.outside_read: unknown variant")
+        );
+        assert!(e(json!({"root": ["/x"]})).contains("unknown field `root`"));
+        assert_eq!(
+            e(json!({"path_args": ["path", ""]})),
+            "settings.path_args[1]: empty argument name"
+        );
+        assert!(
+            e(json!({"write_tools": ["a[" ]})).starts_with("settings.write_tools[0]: invalid glob")
+        );
+        assert!(e(json!({"sensitive": ["{a"]})).starts_with("settings.sensitive[0]: invalid glob"));
+    }
+}

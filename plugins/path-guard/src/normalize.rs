@@ -1,0 +1,399 @@
+//! Lexical path normalisation: turn the path string a model passed to a file
+//! tool into the absolute, clean path the tool would most plausibly touch.
+//!
+//! Everything here is purely textual. The sandbox has no file system, so
+//! symbolic links are not resolved: `/work/link/../x` is cleaned to
+//! `/work/x` as POSIX `realpath -s` would, not as the kernel would if `link`
+//! pointed elsewhere.
+//!
+//! Rules (POSIX paths only; `\` is an ordinary character):
+//! - a NUL byte anywhere is an error ([`PathError::Nul`]);
+//! - the empty string means the working directory (`.`);
+//! - `file:///x` and `file://localhost/x` mean `/x`; a `file://` URL naming
+//!   any other host is an error ([`PathError::RemoteUrl`]). Percent-escapes are
+//!   *not* decoded, in URLs or elsewhere: `%2e%2e` is a directory named
+//!   `%2e%2e`, exactly what a file API given that string would open;
+//! - `~` and `~/…` start at the home directory (error [`PathError::NoHome`] when
+//!   none is known); `~root/…` starts at `/root`; `~name/…` starts at
+//!   `name` next to the home directory (`/Users/name` when home is
+//!   `/Users/alice`), or at `/home/name` when no home is known;
+//! - a relative path is joined to the working directory (error
+//!   [`PathError::NoWorkspace`] when there is none);
+//! - empty segments (`//`), `.` segments and trailing slashes are dropped;
+//!   `..` removes the previous segment, and `..` at the root stays at the root
+//!   (`/../..` is `/`), as the kernel does.
+
+use std::fmt;
+
+/// Why a path string could not be resolved to an absolute path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathError {
+    /// The path contains a NUL byte. No file system accepts one, and C-based
+    /// tools would silently cut the path at it.
+    Nul,
+    /// The path is relative (or `~` was not involved and it does not start
+    /// with `/`) but no absolute working directory is known to resolve it.
+    NoWorkspace,
+    /// The path starts with `~` or `~/` but no absolute home directory is
+    /// known.
+    NoHome,
+    /// A `file://` URL that names a host other than `localhost`.
+    RemoteUrl,
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PathError::Nul => "the path contains a NUL byte",
+            PathError::NoWorkspace => "the path is relative and no working directory is known",
+            PathError::NoHome => "the path starts with `~` and no home directory is known",
+            PathError::RemoteUrl => "the path is a file:// URL naming a remote host",
+        })
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Normalise `path` into a clean absolute path.
+///
+/// `cwd` resolves relative paths and `home` resolves `~`; each is used only
+/// when it is absolute (starts with `/`), and is itself cleaned. The result
+/// starts with `/`, has no empty, `.` or `..` segments and no trailing slash
+/// (except the root, `/`).
+///
+/// ```
+/// use path_guard::normalize;
+/// assert_eq!(normalize("src/../../etc//passwd/", Some("/w/p"), None).unwrap(), "/w/etc/passwd");
+/// assert_eq!(normalize("~/.ssh", None, Some("/home/alice")).unwrap(), "/home/alice/.ssh");
+/// ```
+///
+/// # Errors
+/// See [`PathError`]: a NUL byte, a relative path without an absolute `cwd`,
+/// a `~` path without an absolute `home`, a remote `file://` URL.
+pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<String, PathError> {
+    if path.contains('\0') {
+        return Err(PathError::Nul);
+    }
+    let path = strip_file_url(path)?;
+    let cwd = cwd.filter(|c| c.starts_with('/'));
+    let home = home.filter(|h| h.starts_with('/'));
+
+    if let Some(after) = path.strip_prefix('~') {
+        let (user, rest) = match after.find('/') {
+            Some(i) => (&after[..i], &after[i..]),
+            None => (after, ""),
+        };
+        if user.is_empty() {
+            let home = home.ok_or(PathError::NoHome)?;
+            return Ok(join_clean(&[home, rest]));
+        }
+        let user_home = if user == "root" {
+            "/root".to_string()
+        } else {
+            let parent = home
+                .map(|h| join_clean(&[h, ".."]))
+                .filter(|p| p != "/")
+                .unwrap_or_else(|| "/home".to_string());
+            join_clean(&[&parent, user])
+        };
+        return Ok(join_clean(&[&user_home, rest]));
+    }
+    if path.starts_with('/') {
+        return Ok(join_clean(&[path]));
+    }
+    let cwd = cwd.ok_or(PathError::NoWorkspace)?;
+    Ok(join_clean(&[cwd, path]))
+}
+
+/// Clean a path without resolving it against anything: drop empty and `.`
+/// segments and trailing slashes, apply `..` to the previous segment, keep
+/// leading `..` of a relative path (`a/../../b` is `../b`) and keep `~` as an
+/// ordinary first segment. Used to recognise sensitive file names in paths
+/// that [`normalize`] cannot resolve. The empty result is `.`.
+pub fn clean_lexically(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => match out.last() {
+                Some(&"..") | None if !absolute => out.push(".."),
+                Some(&"..") | None => {}
+                Some(_) => {
+                    out.pop();
+                }
+            },
+            s => out.push(s),
+        }
+    }
+    let joined = out.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
+}
+
+/// Whether the clean absolute `path` is `root` itself or below it. Both must
+/// be outputs of [`normalize`]; the test is by whole segments, so
+/// `/w/project-old` is not inside `/w/project`.
+pub fn is_within(path: &str, root: &str) -> bool {
+    if root == "/" {
+        return path.starts_with('/');
+    }
+    path == root || (path.starts_with(root) && path.as_bytes().get(root.len()) == Some(&b'/'))
+}
+
+/// `file:///x` and `file://localhost/x` become `/x`; other strings pass
+/// through unchanged.
+fn strip_file_url(path: &str) -> Result<&str, PathError> {
+    let Some(rest) = strip_prefix_ignore_case(path, "file://") else {
+        return Ok(path);
+    };
+    if rest.starts_with('/') {
+        return Ok(rest);
+    }
+    match strip_prefix_ignore_case(rest, "localhost") {
+        Some(p) if p.is_empty() || p.starts_with('/') => Ok(if p.is_empty() { "/" } else { p }),
+        _ => Err(PathError::RemoteUrl),
+    }
+}
+
+fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
+}
+
+/// Join absolute `parts` (the first must start with `/`) and clean the
+/// result; `..` never climbs above `/`.
+fn join_clean(parts: &[&str]) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in parts.iter().flat_map(|p| p.split('/')) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    format!("/{}", out.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CWD: Option<&str> = Some("/home/alice/project");
+    const HOME: Option<&str> = Some("/home/alice");
+
+    fn n(path: &str) -> Result<String, PathError> {
+        normalize(path, CWD, HOME)
+    }
+
+    #[test]
+    fn climbing_above_the_root_stays_at_the_root() {
+        assert_eq!(n("/../..").unwrap(), "/");
+        assert_eq!(n("/..").unwrap(), "/");
+        assert_eq!(n("/../etc/passwd").unwrap(), "/etc/passwd");
+        assert_eq!(n("../../../../../../etc/passwd").unwrap(), "/etc/passwd");
+    }
+
+    #[test]
+    fn dot_dot_in_relative_paths_climbs_out_of_the_workspace() {
+        assert_eq!(n("a/../../b").unwrap(), "/home/alice/b");
+        assert_eq!(
+            n("src/../Cargo.toml").unwrap(),
+            "/home/alice/project/Cargo.toml"
+        );
+        assert_eq!(n("..").unwrap(), "/home/alice");
+        assert_eq!(n("...").unwrap(), "/home/alice/project/...");
+    }
+
+    #[test]
+    fn duplicate_and_trailing_slashes_and_dots_are_dropped() {
+        assert_eq!(n("//etc//passwd").unwrap(), "/etc/passwd");
+        assert_eq!(n("/etc/ssh/").unwrap(), "/etc/ssh");
+        assert_eq!(
+            n("./src/./main.rs").unwrap(),
+            "/home/alice/project/src/main.rs"
+        );
+        assert_eq!(n(".").unwrap(), "/home/alice/project");
+        assert_eq!(n("./").unwrap(), "/home/alice/project");
+        assert_eq!(n("").unwrap(), "/home/alice/project");
+        assert_eq!(n("/").unwrap(), "/");
+        assert_eq!(n("///").unwrap(), "/");
+    }
+
+    #[test]
+    fn tilde_forms() {
+        assert_eq!(n("~").unwrap(), "/home/alice");
+        assert_eq!(n("~/").unwrap(), "/home/alice");
+        assert_eq!(n("~/.ssh/id_rsa").unwrap(), "/home/alice/.ssh/id_rsa");
+        assert_eq!(n("~/../bob").unwrap(), "/home/bob");
+        assert_eq!(n("~root").unwrap(), "/root");
+        assert_eq!(n("~root/.bashrc").unwrap(), "/root/.bashrc");
+        assert_eq!(n("~bob/notes").unwrap(), "/home/bob/notes");
+        assert_eq!(
+            normalize("~bob/x", None, Some("/Users/alice")).unwrap(),
+            "/Users/bob/x"
+        );
+        // No home known: another user's home falls back to /home/<name>.
+        assert_eq!(normalize("~bob", None, None).unwrap(), "/home/bob");
+        // A home directly under / has no useful parent either.
+        assert_eq!(normalize("~bob", None, Some("/root")).unwrap(), "/home/bob");
+        // `~` only matters at the start.
+        assert_eq!(n("a/~/b").unwrap(), "/home/alice/project/a/~/b");
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(n("a\0b"), Err(PathError::Nul));
+        assert_eq!(n("/etc/passwd\0.txt"), Err(PathError::Nul));
+        assert_eq!(
+            normalize("src/main.rs", None, HOME),
+            Err(PathError::NoWorkspace)
+        );
+        // A relative cwd is no workspace.
+        assert_eq!(
+            normalize("x", Some("project"), HOME),
+            Err(PathError::NoWorkspace)
+        );
+        assert_eq!(normalize("~/.ssh", CWD, None), Err(PathError::NoHome));
+        assert_eq!(normalize("~", CWD, Some("alice")), Err(PathError::NoHome));
+        assert_eq!(
+            n("file://evil.example/etc/passwd"),
+            Err(PathError::RemoteUrl)
+        );
+        // Absolute paths need neither cwd nor home.
+        assert_eq!(normalize("/etc/hosts", None, None).unwrap(), "/etc/hosts");
+    }
+
+    #[test]
+    fn file_urls_are_paths_but_percent_escapes_stay_literal() {
+        assert_eq!(n("file:///etc/passwd").unwrap(), "/etc/passwd");
+        assert_eq!(n("FILE://localhost/etc/passwd").unwrap(), "/etc/passwd");
+        assert_eq!(n("file://localhost").unwrap(), "/");
+        assert_eq!(
+            n("%2e%2e/%2e%2e/etc").unwrap(),
+            "/home/alice/project/%2e%2e/%2e%2e/etc"
+        );
+        assert_eq!(n("..%2fsecret").unwrap(), "/home/alice/project/..%2fsecret");
+        // Backslashes are ordinary characters on POSIX.
+        assert_eq!(n("..\\..\\etc").unwrap(), "/home/alice/project/..\\..\\etc");
+    }
+
+    #[test]
+    fn cwd_and_home_are_cleaned_too() {
+        assert_eq!(
+            normalize("x", Some("/home/alice/project/"), None).unwrap(),
+            "/home/alice/project/x"
+        );
+        assert_eq!(
+            normalize("x", Some("/a/./b/../c//"), None).unwrap(),
+            "/a/c/x"
+        );
+        assert_eq!(
+            normalize("~/x", None, Some("/home/alice/")).unwrap(),
+            "/home/alice/x"
+        );
+    }
+
+    #[test]
+    fn lexical_cleaning_keeps_what_it_cannot_resolve() {
+        assert_eq!(clean_lexically("a/../../b"), "../b");
+        assert_eq!(clean_lexically("~/.ssh//id_rsa"), "~/.ssh/id_rsa");
+        assert_eq!(clean_lexically("./"), ".");
+        assert_eq!(clean_lexically(""), ".");
+        assert_eq!(clean_lexically("/../x/"), "/x");
+        assert_eq!(clean_lexically("../../.env"), "../../.env");
+    }
+
+    #[test]
+    fn within_is_by_whole_segments() {
+        assert!(is_within("/w/p", "/w/p"));
+        assert!(is_within("/w/p/src/main.rs", "/w/p"));
+        assert!(!is_within("/w/project-old/x", "/w/project"));
+        assert!(!is_within("/w", "/w/p"));
+        assert!(is_within("/anything", "/"));
+        assert!(is_within("/", "/"));
+    }
+
+    /// A small deterministic generator (xorshift) so the property tests need
+    /// no extra crate and fail the same way every run.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+            items[(self.next() % items.len() as u64) as usize]
+        }
+    }
+
+    fn random_path(rng: &mut Rng) -> String {
+        const PIECES: &[&str] = &[
+            "", ".", "..", "...", "a", "b", "src", "~", ".ssh", "%2e", "x y", "é", "/", "//",
+        ];
+        let len = rng.next() % 8;
+        let mut s = String::new();
+        if rng.next().is_multiple_of(3) {
+            s.push('/');
+        }
+        for i in 0..len {
+            if i > 0 {
+                s.push('/');
+            }
+            s.push_str(rng.pick(PIECES));
+        }
+        s
+    }
+
+    #[test]
+    fn property_results_are_clean_absolute_and_idempotent() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..5000 {
+            let p = random_path(&mut rng);
+            let out = n(&p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+            assert!(out.starts_with('/'), "{p:?} -> {out:?}");
+            assert!(!out.contains("//"), "{p:?} -> {out:?}");
+            assert!(out == "/" || !out.ends_with('/'), "{p:?} -> {out:?}");
+            for seg in out.split('/').skip(1) {
+                assert!(seg != "." && seg != "..", "{p:?} -> {out:?}");
+                assert!(out == "/" || !seg.is_empty(), "{p:?} -> {out:?}");
+            }
+            assert_eq!(
+                normalize(&out, None, None).unwrap(),
+                out,
+                "not idempotent for {p:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn property_relative_paths_without_dot_dot_stay_inside_cwd() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        for _ in 0..5000 {
+            let p = random_path(&mut rng);
+            let rel = p.trim_start_matches('/');
+            if rel.split('/').any(|s| s == "..") || rel.starts_with('~') {
+                continue;
+            }
+            let out = n(rel).unwrap();
+            assert!(is_within(&out, CWD.unwrap()), "{rel:?} -> {out:?}");
+        }
+    }
+
+    #[test]
+    fn property_lexical_cleaning_agrees_with_normalize_on_absolute_paths() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        for _ in 0..5000 {
+            let p = format!("/{}", random_path(&mut rng));
+            assert_eq!(clean_lexically(&p), n(&p).unwrap(), "{p:?}");
+        }
+    }
+}

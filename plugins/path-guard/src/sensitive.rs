@@ -1,0 +1,253 @@
+//! Sensitive files: secrets that no file tool may read or write, wherever
+//! they are, including inside the workspace.
+//!
+//! Patterns are globs (the `globset` crate's syntax) matched against the
+//! normalised absolute path, ASCII case-insensitively (macOS and Windows file
+//! systems ignore case, so `~/.SSH/id_rsa` opens `~/.ssh/id_rsa` there). `*`
+//! does not cross `/`; `**/` matches any number of leading directories, so
+//! `**/.env` matches `/home/alice/project/.env`. Exceptions win over
+//! patterns.
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// The default sensitive patterns, each with the label used in deny
+/// messages. Sources: the usual locations of SSH, GnuPG, cloud, container
+/// and package-registry credentials, the shadow password files of
+/// shadow(5), sudoers(5), and the profile files where Chromium, Firefox and
+/// Safari keep cookies and saved passwords.
+pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
+    ("**/.ssh", "the SSH directory (keys, known hosts, config)"),
+    (
+        "**/.ssh/**",
+        "the SSH directory (keys, known hosts, config)",
+    ),
+    ("**/id_rsa*", "an SSH key file"),
+    ("**/id_dsa*", "an SSH key file"),
+    ("**/id_ecdsa*", "an SSH key file"),
+    ("**/id_ed25519*", "an SSH key file"),
+    ("**/.aws/credentials", "AWS credentials"),
+    ("**/.aws/config", "AWS configuration"),
+    ("**/.env", "an environment file (usually holds secrets)"),
+    ("**/.env.*", "an environment file (usually holds secrets)"),
+    ("/etc/shadow*", "the system password hashes"),
+    ("/etc/gshadow*", "the system group password hashes"),
+    ("/etc/sudoers*", "the sudo configuration"),
+    ("/etc/sudoers.d/**", "the sudo configuration"),
+    ("**/*.pem", "a PEM key or certificate file"),
+    ("**/*.key", "a private key file"),
+    ("**/*.p12", "a PKCS #12 key store"),
+    ("**/*.pfx", "a PKCS #12 key store"),
+    ("**/Library/Keychains/**", "a macOS keychain"),
+    ("**/*.keychain*", "a macOS keychain"),
+    ("**/.gnupg", "the GnuPG directory (private keys)"),
+    ("**/.gnupg/**", "the GnuPG directory (private keys)"),
+    ("**/.netrc", "login credentials (.netrc)"),
+    ("**/_netrc", "login credentials (.netrc)"),
+    ("**/.git-credentials", "stored git credentials"),
+    ("**/.docker/config.json", "Docker registry credentials"),
+    ("**/.kube/config", "Kubernetes credentials"),
+    ("**/.pgpass", "PostgreSQL passwords"),
+    ("**/.pypirc", "PyPI credentials"),
+    ("**/.config/gh/hosts.yml", "GitHub CLI tokens"),
+    ("**/.config/gcloud/**", "Google Cloud credentials"),
+    ("**/.azure/**", "Azure credentials"),
+    ("**/Cookies", "browser cookies"),
+    ("**/Cookies-journal", "browser cookies"),
+    ("**/*.binarycookies", "browser cookies"),
+    ("**/cookies.sqlite*", "browser cookies"),
+    ("**/Login Data", "saved browser passwords"),
+    ("**/Login Data-journal", "saved browser passwords"),
+    ("**/key3.db", "a browser key store"),
+    ("**/key4.db", "a browser key store"),
+    (
+        "**/.mozilla/firefox/**",
+        "a Firefox profile (cookies, saved passwords)",
+    ),
+    (
+        "**/Firefox/Profiles/**",
+        "a Firefox profile (cookies, saved passwords)",
+    ),
+];
+
+/// Look-alikes of sensitive files that are safe by convention: environment
+/// file templates, committed without real values.
+pub const DEFAULT_NOT_SENSITIVE: &[&str] = &[
+    "**/.env.example",
+    "**/.env.sample",
+    "**/.env.template",
+    "**/.env.dist",
+];
+
+/// Label used for patterns from the `sensitive` setting.
+const CONFIGURED_LABEL: &str = "a file the policy marks as sensitive";
+
+/// The compiled sensitive patterns and exceptions.
+#[derive(Debug, Clone)]
+pub struct Sensitive {
+    patterns: GlobSet,
+    labels: Vec<&'static str>,
+    exceptions: GlobSet,
+}
+
+impl Sensitive {
+    /// Compile the defaults plus `extra` patterns and `extra_exceptions`.
+    ///
+    /// # Errors
+    /// A message naming the setting and index of a bad glob, e.g.
+    /// `settings.sensitive[1]: invalid glob "a[": unclosed character class`.
+    pub fn new(extra: &[String], extra_exceptions: &[String]) -> Result<Self, String> {
+        let mut patterns = GlobSetBuilder::new();
+        let mut labels = Vec::new();
+        for (glob, label) in DEFAULT_SENSITIVE {
+            patterns.add(glob_for(glob).map_err(|e| format!("built-in pattern {glob}: {e}"))?);
+            labels.push(*label);
+        }
+        for (i, glob) in extra.iter().enumerate() {
+            patterns.add(glob_for(glob).map_err(|e| format!("settings.sensitive[{i}]: {e}"))?);
+            labels.push(CONFIGURED_LABEL);
+        }
+        let mut exceptions = GlobSetBuilder::new();
+        for glob in DEFAULT_NOT_SENSITIVE {
+            exceptions.add(glob_for(glob).map_err(|e| format!("built-in exception {glob}: {e}"))?);
+        }
+        for (i, glob) in extra_exceptions.iter().enumerate() {
+            exceptions
+                .add(glob_for(glob).map_err(|e| format!("settings.not_sensitive[{i}]: {e}"))?);
+        }
+        Ok(Self {
+            patterns: patterns.build().map_err(|e| e.to_string())?,
+            labels,
+            exceptions: exceptions.build().map_err(|e| e.to_string())?,
+        })
+    }
+
+    /// The label of the first pattern that `path` matches, unless an
+    /// exception matches it too. `path` should be normalised (absolute, or
+    /// lexically cleaned when it cannot be resolved).
+    pub fn matches(&self, path: &str) -> Option<&'static str> {
+        let hit = self.patterns.matches(path).into_iter().min()?;
+        if self.exceptions.is_match(path) {
+            return None;
+        }
+        Some(self.labels[hit])
+    }
+}
+
+/// Compile one sensitive glob: case-insensitive, `*` not crossing `/`.
+fn glob_for(pattern: &str) -> Result<Glob, String> {
+    if pattern.is_empty() {
+        return Err("empty glob".into());
+    }
+    GlobBuilder::new(pattern)
+        .case_insensitive(true)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| format!("invalid glob {pattern:?}: {}", e.kind()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Sensitive {
+        Sensitive::new(&[], &[]).unwrap()
+    }
+
+    #[test]
+    fn secrets_match_anywhere() {
+        let s = defaults();
+        for p in [
+            "/home/alice/.ssh",
+            "/home/alice/.ssh/id_rsa",
+            "/home/alice/.ssh/config",
+            "/home/alice/project/.ssh/authorized_keys",
+            "/home/alice/.aws/credentials",
+            "/home/alice/project/.env",
+            "/home/alice/project/.env.local",
+            "/home/alice/project/.env.production",
+            "/etc/shadow",
+            "/etc/shadow-",
+            "/etc/gshadow",
+            "/etc/sudoers",
+            "/etc/sudoers.d/90-cloud-init-users",
+            "/home/alice/project/certs/server.pem",
+            "/home/alice/keys/id_ed25519",
+            "/home/alice/backup/id_rsa_work",
+            "/Users/alice/Library/Keychains/login.keychain-db",
+            "/home/alice/.gnupg/private-keys-v1.d/x.key",
+            "/home/alice/.netrc",
+            "/home/alice/.git-credentials",
+            "/home/alice/.docker/config.json",
+            "/home/alice/.kube/config",
+            "/home/alice/.config/google-chrome/Default/Cookies",
+            "/home/alice/.config/google-chrome/Default/Login Data",
+            "/home/alice/.mozilla/firefox/abc.default/logins.json",
+            "~/.ssh/id_rsa",
+            "../../.env",
+        ] {
+            assert!(s.matches(p).is_some(), "{p} should be sensitive");
+        }
+    }
+
+    #[test]
+    fn matching_ignores_case() {
+        let s = defaults();
+        assert_eq!(
+            s.matches("/Users/alice/.SSH/ID_RSA"),
+            Some("the SSH directory (keys, known hosts, config)")
+        );
+        assert!(s.matches("/w/p/.ENV").is_some());
+    }
+
+    #[test]
+    fn look_alikes_do_not_match() {
+        let s = defaults();
+        for p in [
+            "/home/alice/project/.env.example",
+            "/home/alice/project/.env.sample",
+            "/home/alice/project/config/.env.template",
+            "/home/alice/project/docs/ssh-setup.md",
+            "/home/alice/project/src/environment.rs",
+            "/home/alice/project/.envrc",
+            "/home/alice/project/src/keys.rs",
+            "/home/alice/project/README.md",
+            "/home/alice/project/.sshd_config_notes",
+            "/home/alice/project/src/cookies.rs",
+            "/etc/hosts",
+            "/etc/passwd",
+        ] {
+            assert_eq!(s.matches(p), None, "{p} should not be sensitive");
+        }
+    }
+
+    #[test]
+    fn labels_come_from_the_first_matching_pattern() {
+        let s = defaults();
+        assert_eq!(
+            s.matches("/home/a/.aws/credentials"),
+            Some("AWS credentials")
+        );
+        assert_eq!(s.matches("/etc/shadow"), Some("the system password hashes"));
+    }
+
+    #[test]
+    fn settings_extend_patterns_and_exceptions() {
+        let s = Sensitive::new(&["**/secrets/**".into()], &["**/*.pub".into()]).unwrap();
+        assert_eq!(s.matches("/w/p/secrets/db.txt"), Some(CONFIGURED_LABEL));
+        assert_eq!(s.matches("/home/a/.ssh/id_rsa.pub"), None);
+        assert!(s.matches("/home/a/.ssh/id_rsa").is_some());
+        assert!(defaults().matches("/home/a/.ssh/id_rsa.pub").is_some());
+    }
+
+    #[test]
+    fn bad_globs_name_the_setting() {
+        let e = Sensitive::new(&["ok/**".into(), "a[".into()], &[]).unwrap_err();
+        assert!(
+            e.starts_with("settings.sensitive[1]: invalid glob \"a[\""),
+            "{e}"
+        );
+        let e = Sensitive::new(&[], &["".into()]).unwrap_err();
+        assert_eq!(e, "settings.not_sensitive[0]: empty glob");
+    }
+}
