@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds the hostile-plugin corpus into target/hostile/<name>.wasm (at the
+# repository root; HOSTILE_OUT overrides it), one file per fixture, and
+# checks that each built file has the shape it claims (imports, exports,
+# memory minimum, encoding). See README.md for the list and fixtures.md for
+# the outcome the host must produce for each.
+#
+# Usage: tests/hostile/build.sh
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${HOSTILE_OUT:-$root/target/hostile}
+wasm_target=wasm32-wasip2
+target_dir=$here/target
+release=$target_dir/$wasm_target/release
+cargo=(cargo --quiet)
+start=$SECONDS
+
+if ! rustup target list --installed 2>/dev/null | grep -qx "$wasm_target"; then
+    rustup target add "$wasm_target"
+fi
+mkdir -p "$out"
+rm -f "$out"/*.wasm
+
+build_components() {
+    "${cargo[@]}" build --release --locked --target "$wasm_target" \
+        --manifest-path "$here/Cargo.toml" --target-dir "$target_dir" "$@"
+}
+
+# Components of the `toolvet:check/plugin` world or of a near miss of it.
+build_components -p hostile -p malformed -p other-world -p future-contract -p backdoor-import -p patch-version
+for crate in hostile malformed other-world future-contract backdoor-import patch-version; do
+    cp "$release/${crate//-/_}.wasm" "$out/$crate.wasm"
+done
+
+# One build per feature of `variants`: each feature is one fixture.
+for feature in describe-loop describe-panic describe-unreachable describe-huge big-static net-probe; do
+    build_components -p variants --features "$feature"
+    cp "$release/variants.wasm" "$out/$feature.wasm"
+done
+
+# Files that are not components of any world.
+"${cargo[@]}" build --locked --manifest-path "$here/Cargo.toml" --target-dir "$target_dir" -p fixture-tool
+tool=$target_dir/debug/fixture-tool
+"$tool" wat "$here/wat/core-module.wat" "$out/core-module.wasm"
+"$tool" wat "$here/wat/empty-component.wat" "$out/empty-component.wasm"
+: >"$out/empty.wasm"
+# Not WebAssembly: an ELF-like header followed by text, deterministic.
+text=''
+for _ in {1..80}; do text+=$'toolvet hostile corpus: these bytes are not WebAssembly.\n'; done
+printf '\177ELF\002\001\001\000%s' "${text:0:4088}" >"$out/garbage.wasm"
+# A real component cut in half: valid header, then a section that ends early.
+size=$(wc -c <"$out/hostile.wasm")
+head -c "$((size / 2))" "$out/hostile.wasm" >"$out/truncated.wasm"
+
+# Each fixture has the shape it claims.
+expect() { "$tool" expect "$out/$1.wasm" "${@:2}"; }
+check=toolvet:check/check@0.1.0
+host=toolvet:check/host@0.1.0
+expect hostile --component --export "$check" --import "$host" --import wasi:filesystem/
+expect malformed --component --export "$check"
+for variant in describe-loop describe-panic describe-unreachable describe-huge; do
+    expect "$variant" --component --export "$check"
+done
+expect big-static --component --export "$check" --min-memory-mib 256
+expect net-probe --component --export "$check" --import wasi:sockets/tcp --import wasi:sockets/udp --import wasi:sockets/ip-name-lookup
+expect other-world --component --export toolvet-hostile:other/greeter@0.1.0 --no-export toolvet:check/
+expect future-contract --component --export toolvet:check/check@0.2.0 --import toolvet:check/host@0.2.0 --no-export "$check"
+expect backdoor-import --component --export "$check" --import toolvet:evil/backdoor
+expect patch-version --component --export toolvet:check/check@0.1.5 --import toolvet:check/host@0.1.5
+expect core-module --module
+expect empty-component --component --no-export toolvet:check/
+for broken in garbage truncated empty; do
+    if "$tool" expect "$out/$broken.wasm" 2>/dev/null; then
+        echo "build.sh: $out/$broken.wasm parses as WebAssembly" >&2
+        exit 1
+    fi
+done
+
+count=$(find "$out" -name '*.wasm' | wc -l)
+echo "built $count fixtures into $out in $((SECONDS - start)) s:"
+(cd "$out" && ls -l -- *.wasm | awk '{ printf "  %-26s %9d bytes\n", $9, $5 }')
