@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Build Python checks into toolvet components with componentize-py.
+
+    python plugins/python/build.py plugins/python/spend-guard [more check dirs]
+
+A check directory `<name>/` holds the app module `<name with - as _>.py`
+(which ends with `Check = export(MyCheck)`) and any helper modules beside
+it; the component is written to `<out-dir>/<name with - as _>.wasm`
+(default `target/plugins/`). The kit (`plugins/python/toolvet_check`) and
+the WIT contract (`wit/`) are found relative to this script.
+
+A component is rebuilt only when it is older than one of its inputs: the
+check's `.py` files, the kit, the WIT files, this script and
+requirements.txt (so a componentize-py upgrade rebuilds everything).
+`--force` rebuilds regardless.
+
+Runs componentize-py from the same environment as this interpreter
+(`make python-plugins` uses the venv under target/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+KIT = HERE / "toolvet_check"
+WIT = REPO / "wit"
+WORLD = "plugin"
+
+
+def sources(check_dir: Path) -> list[Path]:
+    """Every file whose change must rebuild the check's component."""
+    files = [p for p in check_dir.rglob("*.py") if "__pycache__" not in p.parts]
+    files += [p for p in KIT.rglob("*.py") if "__pycache__" not in p.parts]
+    files += sorted(WIT.rglob("*.wit"))
+    files += [Path(__file__).resolve(), HERE / "requirements.txt"]
+    return files
+
+
+def componentize_py() -> str:
+    """The componentize-py next to this interpreter, else the one on PATH."""
+    local = Path(sys.executable).parent / "componentize-py"
+    if local.exists():
+        return str(local)
+    found = shutil.which("componentize-py")
+    if not found:
+        sys.exit("build.py: componentize-py not found; run `make python-plugins` or "
+                 "`pip install -r plugins/python/requirements.txt`")
+    return found
+
+
+def build(check_dir: Path, out_dir: Path, force: bool) -> None:
+    module = check_dir.name.replace("-", "_")
+    app = check_dir / f"{module}.py"
+    if not app.exists():
+        sys.exit(f"build.py: {check_dir} has no app module {module}.py")
+    out = out_dir / f"{module}.wasm"
+    if not force and out.exists():
+        newest = max(p.stat().st_mtime for p in sources(check_dir))
+        if out.stat().st_mtime >= newest:
+            print(f"{out}: up to date")
+            return
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # Write next to the output and rename, so an interrupted build never
+    # leaves a truncated component that looks up to date.
+    fd, tmp = tempfile.mkstemp(prefix=f".{module}.", suffix=".wasm", dir=out_dir)
+    os.close(fd)
+    cmd = [
+        componentize_py(), "--quiet",
+        "-d", str(WIT), "-w", WORLD,
+        "componentize", "-p", str(HERE), "-p", str(check_dir), module, "-o", tmp,
+    ]
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    try:
+        subprocess.run(cmd, check=True, env=env)
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600
+        os.replace(tmp, out)
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"build.py: componentize-py failed for {check_dir} (exit {e.returncode})")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    print(f"{out}: built ({out.stat().st_size / 1e6:.1f} MB)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checks", nargs="+", type=Path, help="check directories")
+    parser.add_argument("--out-dir", type=Path, default=REPO / "target" / "plugins")
+    parser.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    opts = parser.parse_args()
+    for check_dir in opts.checks:
+        build(check_dir.resolve(), opts.out_dir, opts.force)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""Unit tests of spend-guard's parsing and limits, run natively:
+`python3 -m unittest discover -s plugins/python/spend-guard`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import unittest
+from decimal import Decimal
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+from spend_guard import (  # noqa: E402
+    Malformed,
+    SpendGuard,
+    decimal_places,
+    lookup,
+    parse_major,
+    parse_minor,
+)
+from toolvet_check import Context, Outcome, PriorCall, SettingsError, ToolCall, ToolInfo, loads  # noqa: E402
+
+
+def run(guard: SpendGuard, name: str, args: dict | str, history: list | None = None):
+    text = args if isinstance(args, str) else json.dumps(args)
+    ctx = Context(history=[PriorCall(n, json.dumps(a), o) for n, a, o in history or []])
+    return guard.check(ToolCall(name, text), ToolInfo(), ctx)
+
+
+class DecimalPlacesTest(unittest.TestCase):
+    def test_counts_significant_places(self) -> None:
+        cases = {"12": 0, "12.5": 1, "12.50": 1, "12.500": 1, "12.505": 3, "0.000": 0, "1E+3": 0,
+                 "1.0E-7": 7, "100": 0, "0.01": 2}
+        for text, places in cases.items():
+            self.assertEqual(decimal_places(Decimal(text)), places, text)
+
+    def test_exact_beyond_context_precision(self) -> None:
+        self.assertEqual(decimal_places(Decimal("12345678901234567890123456789012345.125")), 3)
+
+
+class ParseTest(unittest.TestCase):
+    def test_major_accepts_numbers_and_plain_strings(self) -> None:
+        self.assertEqual(parse_major(5, "USD", 2), Decimal(5))
+        self.assertEqual(parse_major(Decimal("5.10"), "USD", 2), Decimal("5.10"))
+        self.assertEqual(parse_major(" 49.99 ", "USD", 2), Decimal("49.99"))
+        self.assertEqual(parse_major("7", "JPY", 0), Decimal(7))
+        self.assertEqual(parse_major(Decimal("1E+3"), "JPY", 0), Decimal(1000))
+
+    def test_major_rejects(self) -> None:
+        bad = [True, None, [], {}, "1,000", "$5", "NaN", "inf", "1e3", ".5", "5.", "", "-3", "+3", "12 USD",
+               Decimal("-0.01"), -1, Decimal("1.005")]
+        for value in bad:
+            with self.assertRaises(Malformed, msg=repr(value)):
+                parse_major(value, "USD", 2)
+
+    def test_major_without_known_decimals_skips_the_places_check(self) -> None:
+        self.assertEqual(parse_major("1.123456789", "XYZ", None), Decimal("1.123456789"))
+
+    def test_minor_converts_to_major_units(self) -> None:
+        self.assertEqual(parse_minor(1234, "USD", 2), Decimal("12.34"))
+        self.assertEqual(parse_minor("500", "JPY", 0), Decimal(500))
+        self.assertEqual(parse_minor(Decimal("1200.0"), "KWD", 3), Decimal("1.2"))
+        self.assertIsNone(parse_minor(99, "XYZ", None))
+
+    def test_minor_rejects(self) -> None:
+        for value in [12.5, Decimal("12.5"), "12.5", "-1", -1, True, None, "ten"]:
+            with self.assertRaises(Malformed, msg=repr(value)):
+                parse_minor(value, "USD", 2)
+
+    def test_lookup_dotted_paths(self) -> None:
+        args = loads('{"amount": {"value": "10.00", "currency": "EUR"}, "n": null}')
+        self.assertEqual(lookup(args, "amount.value"), (True, "10.00"))
+        self.assertEqual(lookup(args, "n"), (True, None))
+        self.assertEqual(lookup(args, "amount.missing"), (False, None))
+        self.assertEqual(lookup(args, "n.value"), (False, None))
+
+
+class SpendGuardTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.guard = SpendGuard.from_settings_json("{}")
+
+    def test_defaults(self) -> None:
+        g = self.guard
+        self.assertEqual(run(g, "pay", {"amount": 100, "currency": "USD"}).kind, "allow")
+        self.assertEqual(run(g, "pay", {"amount": "100.01", "currency": "USD"}).rule, "spend.over-soft-limit")
+        self.assertEqual(run(g, "pay", {"amount": 1000, "currency": "EUR"}).rule, "spend.over-soft-limit")
+        self.assertEqual(run(g, "pay", {"amount": 1001, "currency": "GBP"}).rule, "spend.over-hard-limit")
+        self.assertEqual(run(g, "pay", {"amount": 5, "currency": "JPY"}).rule, "spend.unknown-currency")
+        self.assertEqual(run(g, "get_payment", {"id": "x"}).kind, "abstain")
+        self.assertEqual(run(g, "refund", {"charge": "ch_1"}).rule, "spend.missing-amount")
+
+    def test_run_total_counts_only_calls_that_ran(self) -> None:
+        g = self.guard
+        hist = [("pay", {"amount": 900, "currency": "USD"}, Outcome.APPROVED),
+                ("refund_payment", {"amount": "950.00", "currency": "usd"}, Outcome.ALLOWED),
+                ("pay", {"amount": 900, "currency": "USD"}, Outcome.DENIED),
+                ("pay", {"amount": 900, "currency": "EUR"}, Outcome.ALLOWED),
+                ("pay", {"amount": "bogus", "currency": "USD"}, Outcome.ALLOWED),
+                ("list_payments", {"amount": 900, "currency": "USD"}, Outcome.ALLOWED)]
+        self.assertEqual(g.spent_in_run(ToolCall("pay"), Context(history=[PriorCall(n, json.dumps(a), o) for n, a, o in hist]), "USD"), Decimal("1850.00"))
+        self.assertEqual(run(g, "pay", {"amount": 150, "currency": "USD"}, hist).kind, "escalate")
+        d = run(g, "pay", {"amount": 151, "currency": "USD"}, hist)
+        self.assertEqual(d.rule, "spend.run-limit")
+        self.assertIn("at most 150.00 USD more", d.message)
+
+    def test_same_tool_counts_even_outside_history_tools(self) -> None:
+        g = SpendGuard.from_settings_json('{"history_tools": []}')
+        hist = [("stripe_charge", {"amount": 1900, "currency": "USD"}, Outcome.APPROVED),
+                ("pay", {"amount": 1900, "currency": "USD"}, Outcome.APPROVED)]
+        self.assertEqual(run(g, "stripe_charge", {"amount": 200, "currency": "USD"}, hist).rule, "spend.run-limit")
+
+    def test_nested_amounts_and_minor_units(self) -> None:
+        g = SpendGuard.from_settings_json(json.dumps({
+            "amount_fields": ["amount.value"], "currency_fields": ["amount.currency_code"],
+            "minor_amount_fields": ["amount_minor"],
+            "limits": {"KWD": {"soft": 10, "hard": 100}},
+        }))
+        self.assertEqual(run(g, "pay", {"amount": {"value": "9.999", "currency_code": "KWD"}}).kind, "allow")
+        self.assertEqual(run(g, "pay", {"amount": {"value": "10.001", "currency_code": "kwd"}}).rule, "spend.over-soft-limit")
+        self.assertEqual(run(g, "pay", {"amount": {"value": "1.0001", "currency_code": "KWD"}}).rule, "spend.malformed-amount")
+        self.assertEqual(run(g, "pay", {"amount": {"currency_code": "KWD"}, "amount_minor": 100001}).rule, "spend.over-hard-limit")
+
+    def test_conflicting_currencies_are_malformed(self) -> None:
+        g = SpendGuard.from_settings_json('{"currency_fields": ["currency", "ccy"]}')
+        self.assertEqual(run(g, "pay", {"amount": 1, "currency": "USD", "ccy": "EUR"}).rule, "spend.malformed-amount")
+        self.assertEqual(run(g, "pay", {"amount": 1, "currency": "USD", "ccy": "usd"}).kind, "allow")
+
+    def test_default_currency(self) -> None:
+        g = SpendGuard.from_settings_json('{"default_currency": "eur"}')
+        self.assertEqual(run(g, "pay", {"amount": 150}).rule, "spend.over-soft-limit")
+        self.assertIn("EUR", run(g, "pay", {"amount": 150}).message)
+
+    def test_settings_errors_name_the_key(self) -> None:
+        cases = {
+            '{"limits": {"US$": {"hard": 1}}}': "settings.limits.US$: not a currency code (expected e.g. USD, EUR, USDC)",
+            '{"limits": {"BTC": {"hard": 1}}}': "settings.limits.BTC.decimals: required, BTC is not an ISO 4217 currency",
+            '{"limits": {"USD": {"hard": -1}}}': "settings.limits.USD.hard: must not be negative (got -1)",
+            '{"limits": {"USD": {"hard": 10, "run_hard": 5}}}': "settings.limits.USD.hard: must not be above run_hard (10 > 5)",
+            '{"limits": {"usd": {}, "USD": {}}}': "settings.limits.USD: USD is listed twice",
+            '{"amount_fields": ["a..b"]}': "settings.amount_fields[0]: not an argument name or dotted path",
+            '{"amount_fields": []}': "settings.amount_fields: at least one of amount_fields and minor_amount_fields is needed",
+            '{"default_currency": "dollars!"}': "settings.default_currency: not a currency code (expected e.g. USD)",
+            '{"missing_amount": "ignore"}': 'settings.missing_amount: expected one of "deny", "escalate", "allow", got string "ignore"',
+        }
+        for text, message in cases.items():
+            with self.assertRaises(SettingsError, msg=text) as cm:
+                SpendGuard.from_settings_json(text)
+            self.assertEqual(str(cm.exception), message)
+
+
+if __name__ == "__main__":
+    unittest.main()

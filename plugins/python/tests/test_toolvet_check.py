@@ -1,0 +1,238 @@
+"""Unit tests of the Python kit, run natively:
+`python3 -m unittest discover -s plugins/python/tests`."""
+
+from __future__ import annotations
+
+import sys
+import unittest
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Literal, Optional, Union
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from toolvet_check import (  # noqa: E402
+    Check,
+    Context,
+    DecodeError,
+    FieldError,
+    Outcome,
+    PriorCall,
+    SettingsError,
+    ToolCall,
+    ToolInfo,
+    abstain,
+    allow,
+    decode,
+    deny,
+    escalate,
+    export,
+    loads,
+    strongest,
+)
+
+
+@dataclass
+class Inner:
+    hard: Decimal
+    soft: Optional[Decimal] = None
+
+    def __post_init__(self) -> None:
+        if self.soft is not None and self.soft > self.hard:
+            raise FieldError("soft", "must not be above hard")
+
+
+@dataclass
+class Outer:
+    name: str = "x"
+    count: int = 1
+    ratio: float = 0.5
+    enabled: bool = True
+    mode: Literal["deny", "escalate"] = "deny"
+    tags: list[str] = field(default_factory=list)
+    limits: dict[str, Inner] = field(default_factory=dict)
+    either: Union[int, list[int]] = 0
+
+
+class LoadsTest(unittest.TestCase):
+    def test_fractions_are_decimals_and_integers_ints(self) -> None:
+        value = loads('{"a": 0.1, "b": 3, "c": 1e3, "d": -2.50}')
+        self.assertEqual(value, {"a": Decimal("0.1"), "b": 3, "c": Decimal("1E+3"), "d": Decimal("-2.50")})
+        self.assertIs(type(value["a"]), Decimal)
+        self.assertIs(type(value["b"]), int)
+
+    def test_rejects_nan_and_infinity(self) -> None:
+        for text in ('{"a": NaN}', '{"a": Infinity}', '{"a": -Infinity}'):
+            with self.assertRaises(ValueError, msg=text):
+                loads(text)
+
+    def test_huge_integers_stay_exact(self) -> None:
+        digits = "9" * 5000
+        self.assertEqual(loads(digits), Decimal(digits))
+
+
+class DecodeTest(unittest.TestCase):
+    def test_decodes_nested_dataclasses(self) -> None:
+        value = loads(
+            '{"name": "n", "count": 4, "ratio": 2, "enabled": false, "mode": "escalate", "tags": ["a"],'
+            ' "limits": {"USD": {"hard": 10, "soft": "2.5"}}, "either": [1, 2]}'
+        )
+        got = decode(value, Outer, "settings")
+        self.assertEqual(
+            got,
+            Outer("n", 4, 2.0, False, "escalate", ["a"], {"USD": Inner(Decimal(10), Decimal("2.5"))}, [1, 2]),
+        )
+
+    def test_defaults_fill_missing_keys(self) -> None:
+        self.assertEqual(decode({}, Outer, "settings"), Outer())
+
+    def assertError(self, value: object, tp: object, message: str) -> None:
+        with self.assertRaises(DecodeError) as cm:
+            decode(value, tp, "settings")
+        self.assertEqual(str(cm.exception), message)
+
+    def test_errors_name_the_path(self) -> None:
+        self.assertError({"nmae": "x"}, Outer, "settings.nmae: unknown key (known keys: count, either, enabled, limits, mode, name, ratio, tags)")
+        self.assertError({"count": "ten"}, Outer, 'settings.count: expected an integer, got string "ten"')
+        self.assertError({"count": True}, Outer, "settings.count: expected an integer, got boolean true")
+        self.assertError({"tags": ["a", 3]}, Outer, "settings.tags[1]: expected a string, got number 3")
+        self.assertError({"mode": "warn"}, Outer, 'settings.mode: expected one of "deny", "escalate", got string "warn"')
+        self.assertError({"limits": {"EUR": {}}}, Outer, "settings.limits.EUR.hard: missing required key")
+        self.assertError({"limits": {"EUR": {"hard": "lots"}}}, Outer, 'settings.limits.EUR.hard: expected a decimal number, got string "lots"')
+        self.assertError({"limits": {"EUR": {"hard": "NaN"}}}, Outer, 'settings.limits.EUR.hard: expected a finite number, got string "NaN"')
+        self.assertError({"limits": {"EUR": {"hard": 1, "soft": 2}}}, Outer, "settings.limits.EUR.soft: must not be above hard")
+        self.assertError({"either": "x"}, Outer, 'settings.either: expected an integer or an array, got string "x"')
+        self.assertError({"either": [1, "x"]}, Outer, 'settings.either[1]: expected an integer, got string "x"')
+        self.assertError([], Outer, "settings: expected an object, got an array")
+
+    def test_integral_decimal_is_an_int(self) -> None:
+        self.assertEqual(decode(Decimal("3.0"), int, "x"), 3)
+        with self.assertRaises(DecodeError):
+            decode(Decimal("3.5"), int, "x")
+
+
+class ModelTest(unittest.TestCase):
+    def test_call_arguments(self) -> None:
+        call = ToolCall("pay", '{"amount": 12.30, "to": "acct", "n": 2}')
+        self.assertEqual(call.json["amount"], Decimal("12.30"))
+        self.assertEqual(call.str_arg("to"), "acct")
+        self.assertIsNone(call.str_arg("n"))
+        self.assertEqual(call.get("missing", 7), 7)
+
+        @dataclass
+        class Args:
+            amount: Decimal
+            to: str
+            n: int = 0
+
+        self.assertEqual(call.args(Args), Args(Decimal("12.30"), "acct", 2))
+        with self.assertRaises(DecodeError) as cm:
+            ToolCall("pay", '{"amount": true, "to": "x"}').args(Args)
+        self.assertEqual(str(cm.exception), "arguments.amount: expected a number, got boolean true")
+
+    def test_invalid_json_arguments_read_as_empty(self) -> None:
+        self.assertEqual(ToolCall("x", "not json").json, {})
+        self.assertEqual(ToolCall("x", "[1]").json, {})
+
+    def test_context_and_outcomes(self) -> None:
+        ctx = Context(attributes=[("cwd", "/a"), ("cwd", "/b")], history=[PriorCall("pay", "{}", Outcome.APPROVED)])
+        self.assertEqual(ctx.attribute("cwd"), "/a")
+        self.assertIsNone(ctx.attribute("user"))
+        self.assertTrue(ctx.history[0].ran)
+        self.assertEqual([o.ran for o in Outcome], [True, False, False, True, False])
+
+
+class DecisionTest(unittest.TestCase):
+    def test_constructors(self) -> None:
+        d = deny("x.y", "no")
+        self.assertEqual((d.kind, d.rule, d.message), ("deny", "x.y", "no"))
+        self.assertEqual(escalate("x.z", "ask").kind, "escalate")
+        self.assertEqual(allow().kind, "allow")
+        self.assertEqual(abstain().kind, "abstain")
+
+    def test_deny_needs_a_message(self) -> None:
+        with self.assertRaises(ValueError):
+            deny("x.y", "")
+
+    def test_strongest(self) -> None:
+        e1, e2, d = escalate("a.1", "m"), escalate("a.2", "m"), deny("a.3", "m")
+        self.assertEqual(strongest(allow(), e1, e2), e1)
+        self.assertEqual(strongest(e1, d, allow()), d)
+        self.assertEqual(strongest(), abstain())
+        self.assertEqual(strongest(abstain(), allow()), allow())
+
+
+@dataclass
+class WordSettings:
+    blocked_words: list[str] = field(default_factory=lambda: ["secret"])
+
+    def __post_init__(self) -> None:
+        for i, w in enumerate(self.blocked_words):
+            if not w:
+                raise FieldError(f"blocked_words[{i}]", "must not be empty")
+
+
+class NoBadWords(Check):
+    name = "no-bad-words"
+    description = "test"
+    Settings = WordSettings
+
+    def check(self, call: ToolCall, tool: ToolInfo, ctx: Context):
+        for w in self.settings.blocked_words:
+            if w in call.arguments:
+                return deny("words.blocked", f"contains `{w}`")
+        return allow()
+
+
+class CheckTest(unittest.TestCase):
+    def test_from_settings_json(self) -> None:
+        c = NoBadWords.from_settings_json('{"blocked_words": ["x"]}')
+        self.assertEqual(c.settings.blocked_words, ["x"])
+        self.assertEqual(NoBadWords.from_settings_json("").settings.blocked_words, ["secret"])
+        self.assertEqual(c.check(ToolCall("t", '{"a": "x"}'), ToolInfo(), Context()).rule, "words.blocked")
+
+    def test_settings_errors(self) -> None:
+        cases = {
+            '{"blocked_word": []}': "settings.blocked_word: unknown key (known keys: blocked_words)",
+            '{"blocked_words": [""]}': "settings.blocked_words[0]: must not be empty",
+            '{"blocked_words": "x"}': 'settings.blocked_words: expected an array, got string "x"',
+            "[1]": "settings: expected a JSON object",
+        }
+        for text, message in cases.items():
+            with self.assertRaises(SettingsError) as cm:
+                NoBadWords.from_settings_json(text)
+            self.assertEqual(str(cm.exception), message)
+        with self.assertRaises(SettingsError) as cm:
+            NoBadWords.from_settings_json("{oops")
+        self.assertTrue(str(cm.exception).startswith("settings: not valid JSON"))
+
+    def test_info(self) -> None:
+        info = NoBadWords.info()
+        self.assertEqual((info.name, info.version, info.tools), ("no-bad-words", "0.1.0", ["*"]))
+
+    def test_export_validates(self) -> None:
+        self.assertIs(export(NoBadWords), NoBadWords)  # natively nothing to export
+
+        class Nameless(NoBadWords):
+            name = ""
+
+        class NoCheck(Check):
+            name = "no-check"
+
+        class BadDefaults(NoBadWords):
+            name = "bad-defaults"
+
+            def __init__(self, settings):
+                raise SettingsError("settings.x: broken")
+
+        with self.assertRaises(TypeError):
+            export(Nameless)
+        with self.assertRaises(TypeError):
+            export(NoCheck)
+        with self.assertRaises(SettingsError):
+            export(BadDefaults)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,62 @@
+"""The kit for toolvet checks written in Python.
+
+A check is one subclass of `Check` with a `check(call, tool, ctx)` method;
+`export(MyCheck)` turns it into the component's implementation of the
+`toolvet:check/plugin` world (`wit/check.wit`), built with componentize-py.
+The same class runs natively, so its logic is unit tested with plain CPython.
+
+    from dataclasses import dataclass, field
+    from toolvet_check import Check, allow, deny, export
+
+    @dataclass
+    class Settings:
+        blocked_words: list[str] = field(default_factory=list)
+
+    class NoBadWords(Check):
+        name = "no-bad-words"
+        description = "Denies calls whose arguments contain blocked words"
+        Settings = Settings
+
+        def check(self, call, tool, ctx):
+            for word in self.settings.blocked_words:
+                if word in call.arguments:
+                    return deny("words.blocked", f"the arguments contain `{word}`")
+            return allow()
+
+    Check = export(NoBadWords)
+
+Import every module a check needs at the top of its module: the component
+is a snapshot taken after the app module is imported, and nothing can be
+imported at run time. See docs/write-a-check-python.md.
+"""
+
+from . import log
+from ._check import Check, NoSettings, SettingsError, export
+from ._decision import Decision, abstain, allow, deny, escalate, strongest
+from ._decode import DecodeError, FieldError, decode, describe_value, loads
+from ._model import Context, Outcome, PluginInfo, PriorCall, ToolCall, ToolInfo
+
+__all__ = [
+    "Check",
+    "Context",
+    "Decision",
+    "DecodeError",
+    "FieldError",
+    "NoSettings",
+    "Outcome",
+    "PluginInfo",
+    "PriorCall",
+    "SettingsError",
+    "ToolCall",
+    "ToolInfo",
+    "abstain",
+    "allow",
+    "decode",
+    "deny",
+    "describe_value",
+    "escalate",
+    "export",
+    "loads",
+    "log",
+    "strongest",
+]

@@ -1,0 +1,126 @@
+"""The `Check` base class and `export`, which makes it a component."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Any, ClassVar, Sequence
+
+from ._decision import Decision
+from ._decode import DecodeError, decode, loads
+from ._model import Context, PluginInfo, ToolCall, ToolInfo
+
+__all__ = ["Check", "NoSettings", "SettingsError", "export"]
+
+
+class SettingsError(ValueError):
+    """Invalid settings. The message names the offending key, e.g.
+    `settings.limits.USD.hard: must be at least soft (100)`; the host shows it
+    when it refuses to load the check."""
+
+
+@dataclasses.dataclass
+class NoSettings:
+    """The settings of a check that takes none: any key is an error."""
+
+
+class Check:
+    """Base class of a check written in Python.
+
+    A subclass sets the class attributes `name`, `version`, `description`,
+    `tools` (default tool-name globs) and `Settings` (a dataclass describing
+    the `[check.settings]` table; default `NoSettings`), and implements
+    `check(call, tool, ctx)`, returning `allow()`, `abstain()`,
+    `deny(rule, message)` or `escalate(rule, message)`.
+
+    The host builds one instance per component instance from its settings:
+    the JSON object is decoded into `Settings` (unknown keys and wrong types
+    are errors naming the key) and passed to `__init__`, which stores it as
+    `self.settings`. Override `__init__` to validate or precompute (compile
+    regexes, normalise lists) and raise `SettingsError` naming the key when a
+    value is unacceptable.
+
+        @dataclass
+        class Settings:
+            blocked_words: list[str] = field(default_factory=list)
+
+        class NoBadWords(Check):
+            name = "no-bad-words"
+            description = "Denies calls whose arguments contain blocked words"
+            Settings = Settings
+
+            def check(self, call, tool, ctx):
+                for word in self.settings.blocked_words:
+                    if word in call.arguments:
+                        return deny("words.blocked", f"the arguments contain `{word}`")
+                return allow()
+
+        Check = export(NoBadWords)   # at the end of the app module
+    """
+
+    name: ClassVar[str] = ""
+    version: ClassVar[str] = "0.1.0"
+    description: ClassVar[str] = ""
+    tools: ClassVar[Sequence[str]] = ("*",)
+    Settings: ClassVar[type] = NoSettings
+
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+
+    def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
+        """Vet one tool call. Exceptions are logged through the host and make
+        the call trap, so the host applies the check's `on_error`."""
+        raise NotImplementedError(f"{type(self).__name__}.check")
+
+    @classmethod
+    def info(cls) -> PluginInfo:
+        """Name, version, description and default tool globs."""
+        return PluginInfo(cls.name, cls.version, cls.description, list(cls.tools))
+
+    @classmethod
+    def from_settings_json(cls, text: str) -> "Check":
+        """Build the check from settings JSON text, as the host's `configure`
+        does (empty text counts as `{}`).
+
+        Raises `SettingsError` naming the offending key, e.g.
+        `settings.max_recipients: expected an integer, got string "ten"`.
+        """
+        text = text.strip() or "{}"
+        try:
+            parsed = loads(text)
+        except ValueError as e:
+            raise SettingsError(f"settings: not valid JSON: {e}") from None
+        if not isinstance(parsed, dict):
+            raise SettingsError("settings: expected a JSON object")
+        try:
+            settings = decode(parsed, cls.Settings, "settings")
+        except DecodeError as e:
+            raise SettingsError(str(e)) from None
+        return cls(settings)
+
+
+def export(cls: type[Check]) -> type:
+    """Make `cls` the component's implementation of the `toolvet:check/check`
+    interface. Use once, at the end of the app module, binding the result to
+    the module-level name `Check` (the name componentize-py looks for):
+
+        Check = export(SpendGuard)
+
+    Validates the class and builds it once from `{}` so that a check whose
+    default settings are invalid fails the build, not the host. Natively
+    (unit tests) there is nothing to export and `cls` is returned as is.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Check)):
+        raise TypeError("export() takes a subclass of toolvet_check.Check")
+    if not cls.name:
+        raise TypeError(f"{cls.__name__}.name must be set (e.g. 'spend-guard')")
+    if cls.check is Check.check:
+        raise TypeError(f"{cls.__name__} must implement check(self, call, tool, ctx)")
+    if not (dataclasses.is_dataclass(cls.Settings) and isinstance(cls.Settings, type)):
+        raise TypeError(f"{cls.__name__}.Settings must be a dataclass")
+    cls.from_settings_json("{}")
+    if sys.platform != "wasi":
+        return cls
+    from ._component import make_export  # pragma: no cover - only inside a component
+
+    return make_export(cls)  # pragma: no cover
