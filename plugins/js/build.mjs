@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Build JavaScript checks into toolvet components with ComponentizeJS.
+//
+//   node plugins/js/build.mjs [--out-dir DIR] [--force] plugins/js/message-guard [more check dirs]
+//
+// A check directory `<name>/` has the component's entry module `index.js`
+// (which imports the host's `log` and exports `check = exportCheck(...)`)
+// and the modules it imports; the component is written to
+// `<out-dir>/<name with - as _>.wasm` (default `target/plugins/`).
+//
+// A component is rebuilt only when it is older than one of its inputs: the
+// check directory's `.js` files, the kit (`toolvet-check/`), the WIT files,
+// this script and package-lock.json. `--force` rebuilds regardless.
+//
+// ComponentizeJS is driven through its JS API because the `jco componentize`
+// CLI mishandles WIT directory paths here. The engine's `http` and
+// `fetch-event` features are left out, so a check cannot even import
+// outgoing HTTP; stdio (console.* to the host's captured stderr), random and
+// clocks stay.
+import { componentize } from '@bytecodealliance/componentize-js';
+import { readdirSync, statSync, existsSync, mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '..', '..');
+const KIT = join(HERE, 'toolvet-check');
+const WIT = join(REPO, 'wit');
+const WORLD = 'plugin';
+const START = process.cwd();
+
+function files(dir, ext) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'node_modules') out.push(...files(p, ext));
+    else if (entry.isFile() && entry.name.endsWith(ext)) out.push(p);
+  }
+  return out;
+}
+
+function sources(checkDir) {
+  return [
+    ...files(checkDir, '.js'),
+    ...files(KIT, '.js'),
+    ...files(WIT, '.wit'),
+    fileURLToPath(import.meta.url),
+    join(HERE, 'package-lock.json'),
+  ];
+}
+
+async function build(checkDir, outDir, force) {
+  const entry = join(checkDir, 'index.js');
+  if (!existsSync(entry)) throw new Error(`${checkDir} has no entry module index.js`);
+  const out = join(outDir, `${basename(checkDir).replaceAll('-', '_')}.wasm`);
+  if (!force && existsSync(out)) {
+    const newest = Math.max(...sources(checkDir).map((p) => statSync(p).mtimeMs));
+    if (statSync(out).mtimeMs >= newest) {
+      console.log(`${relative(START, out)}: up to date`);
+      return;
+    }
+  }
+  // ComponentizeJS maps the current directory into the engine while it
+  // pre-initialises, so relative imports (`../toolvet-check/index.js`)
+  // resolve; run from the plugins/js directory so the whole kit is inside.
+  process.chdir(HERE);
+  const { component } = await componentize({
+    sourcePath: relative(HERE, entry),
+    witPath: WIT,
+    worldName: WORLD,
+    disableFeatures: ['http', 'fetch-event'],
+  });
+  mkdirSync(outDir, { recursive: true });
+  // Write next to the output and rename, so an interrupted build never
+  // leaves a truncated component that looks up to date.
+  const tmp = join(outDir, `.${basename(out)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, component);
+    renameSync(tmp, out);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  console.log(`${relative(START, out)}: built (${(component.length / 1e6).toFixed(1)} MB)`);
+}
+
+const args = process.argv.slice(2);
+let outDir = join(REPO, 'target', 'plugins');
+let force = false;
+const dirs = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--out-dir') outDir = resolve(args[++i]);
+  else if (args[i] === '--force') force = true;
+  else dirs.push(resolve(args[i]));
+}
+if (!dirs.length) {
+  console.error('usage: node plugins/js/build.mjs [--out-dir DIR] [--force] CHECK_DIR...');
+  process.exit(2);
+}
+const cwd = process.cwd();
+for (const dir of dirs) {
+  try {
+    await build(dir, outDir, force);
+  } catch (e) {
+    console.error(`build.mjs: ${relative(cwd, dir) || dir}: ${e.message ?? e}`);
+    process.exit(1);
+  } finally {
+    process.chdir(cwd);
+  }
+}

@@ -1,0 +1,129 @@
+// Unit tests of message-guard's parsing and rules: `cd plugins/js && node --test`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Context, SettingsError, ToolCall, ToolInfo } from '../toolvet-check/index.js';
+import {
+  MessageGuard, attachmentName, attachmentsIn, extension, normalizeDomain, parseRecipient, recipientsIn, splitAddressList,
+} from './message-guard.js';
+
+const run = (guard, name, args) => guard.check(new ToolCall(name, JSON.stringify(args)), new ToolInfo(), new Context());
+
+test('splitAddressList respects quotes, comments and angle brackets', () => {
+  assert.deepEqual(splitAddressList('"Smith, Bob" <bob@x.com>, carol@y.com; dan@z.com'), ['"Smith, Bob" <bob@x.com>', 'carol@y.com', 'dan@z.com']);
+  assert.deepEqual(splitAddressList('a@x.com (work, main),  ,b@y.com'), ['a@x.com (work, main)', 'b@y.com']);
+  assert.deepEqual(splitAddressList('"a\\"b, c" <d@e.com>'), ['"a\\"b, c" <d@e.com>']);
+  assert.deepEqual(splitAddressList('<a,b@x.com>'), ['<a,b@x.com>']);
+  assert.deepEqual(splitAddressList(''), []);
+});
+
+test('parseRecipient reads the real address', () => {
+  const email = (text) => {
+    const p = parseRecipient(text);
+    assert.equal(p.kind, 'email', `${text}: ${JSON.stringify(p)}`);
+    return [p.address, p.domain];
+  };
+  assert.deepEqual(email('bob@acme.com'), ['bob@acme.com', 'acme.com']);
+  assert.deepEqual(email('Bob Smith <Bob@ACME.com.>'), ['Bob@acme.com', 'acme.com']);
+  assert.deepEqual(email('"bob@acme.com" <eve@evil.com>'), ['eve@evil.com', 'evil.com']);
+  assert.deepEqual(email('bob@acme.com <eve@evil.com>'), ['eve@evil.com', 'evil.com']);
+  assert.deepEqual(email('"Re: x" <a@b.org>'), ['a@b.org', 'b.org']);
+  assert.deepEqual(email('Team: a@b.org'), ['a@b.org', 'b.org']);
+  assert.deepEqual(email('mailto:a@b.org?subject=hi'), ['a@b.org', 'b.org']);
+  assert.deepEqual(email('a@b.org (Alice, at work)'), ['a@b.org', 'b.org']);
+  assert.deepEqual(email('"john doe"@b.org'), ['"john doe"@b.org', 'b.org']);
+  assert.deepEqual(email('"eve@evil.com"@acme.com'), ['"eve@evil.com"@acme.com', 'acme.com']);
+  assert.deepEqual(email('x@bücher.de'), ['x@xn--bcher-kva.de', 'xn--bcher-kva.de']);
+  assert.deepEqual(email('x@[192.0.2.1]'), ['x@[192.0.2.1]', '[192.0.2.1]']);
+});
+
+test('parseRecipient: non-addresses and invalid addresses', () => {
+  for (const text of ['+1 555 123 4567', '#general', '@bob', 'U024BE7LH', 'Bob']) assert.equal(parseRecipient(text).kind, 'other', text);
+  for (const text of ['bob@', 'eve@evil.com@acme.com', 'eve%evil.com@acme.com', 'bob smith@acme.com', 'a@b..c', 'a@-x.com', 'a@exa mple.com']) {
+    assert.equal(parseRecipient(text).kind, 'invalid', text);
+  }
+});
+
+test('recipientsIn handles arrays, objects and numbers', () => {
+  const got = recipientsIn(['a@x.com, b@y.com', { emailAddress: { address: 'c@z.com' } }, { email: 'd@w.com' }, 15551234567, { id: 'U1' }], 'to');
+  assert.deepEqual(got.map((r) => [r.field, r.parsed.kind]), [
+    ['to[0]', 'email'], ['to[0]', 'email'], ['to[1].emailAddress.address', 'email'], ['to[2].email', 'email'], ['to[3]', 'other'], ['to[4]', 'invalid'],
+  ]);
+  assert.deepEqual(recipientsIn('undisclosed-recipients:;', 'to'), []);
+});
+
+test('normalizeDomain', () => {
+  assert.equal(normalizeDomain('ACME.com.'), 'acme.com');
+  assert.equal(normalizeDomain('аcme.com'), 'xn--cme-5cd.com');
+  assert.equal(normalizeDomain('exa mple.com'), null);
+  assert.equal(normalizeDomain(''), null);
+});
+
+test('attachment names and extensions', () => {
+  assert.equal(attachmentName('C:\\Users\\bob\\setup.EXE. '), 'setup.EXE');
+  assert.equal(attachmentName('https://x.com/a/id_rsa?dl=1#frag'), 'id_rsa');
+  assert.equal(attachmentName('https://x.com/a/evil%2Eexe'), 'evil.exe');
+  assert.equal(attachmentName('/app/.env'), '.env');
+  assert.deepEqual(attachmentsIn(['a.pdf', { filename: 'b.png' }, { url: 'https://x/c.zip' }, 3]), ['a.pdf', 'b.png', 'c.zip']);
+  assert.equal(extension('a.tar.GZ'), 'gz');
+  assert.equal(extension('.env'), '');
+  assert.equal(extension('README'), '');
+});
+
+test('defaults: no domain policy, secrets and attachments still checked', () => {
+  const g = MessageGuard.fromSettingsJson('{}');
+  assert.equal(run(g, 'send_email', { to: 'anyone@anywhere.net', body: 'hi' }).kind, 'allow');
+  assert.equal(run(g, 'send_email', { to: 'a@b.com', attachments: ['run.ps1'] }).rule, 'message.blocked-attachment');
+  assert.equal(run(g, 'send_email', { to: 'a@b.com', body: 'key AKIAIOSFODNN7EXAMPLE' }).rule, 'message.secret-in-content');
+  const many = Array.from({ length: 21 }, (_, i) => `u${i}@b.com`);
+  assert.equal(run(g, 'send_email', { to: many }).rule, 'message.too-many-recipients');
+  assert.equal(run(g, 'send_email', { to: many.slice(0, 20) }).kind, 'allow');
+  assert.equal(run(MessageGuard.fromSettingsJson('{"detect_secrets": false}'), 'send_email', { body: 'AKIAIOSFODNN7EXAMPLE' }).kind, 'allow');
+});
+
+test('duplicates count once towards max_recipients', () => {
+  const g = MessageGuard.fromSettingsJson('{"max_recipients": 2}');
+  assert.equal(run(g, 'send_email', { to: ['a@b.com', 'A@B.com'], cc: 'a@b.com, c@b.com' }).kind, 'allow');
+  assert.equal(run(g, 'send_email', { to: ['a@b.com', 'd@b.com'], cc: 'c@b.com' }).kind, 'escalate');
+});
+
+test('deny outranks escalate regardless of order', () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"], "max_recipients": 1}');
+  assert.equal(run(g, 'send_email', { to: ['x@partner.io', 'y@partner.io'], attachments: ['a.exe'] }).rule, 'message.blocked-attachment');
+  assert.equal(run(g, 'send_email', { to: ['x@partner.io', 'y@acme.com'] }).rule, 'message.external-recipient');
+});
+
+test('content rules: fields, flags and actions', () => {
+  const g = MessageGuard.fromSettingsJson(JSON.stringify({
+    content_rules: [
+      { pattern: 'wire transfer', flags: 'i', rule: 'message.wire', message: 'no wires', fields: ['subject'] },
+      { pattern: '^price:', flags: 'm', message: 'prices need approval', action: 'escalate' },
+    ],
+  }));
+  assert.equal(run(g, 'send_email', { subject: 'WIRE TRANSFER today' }).rule, 'message.wire');
+  assert.equal(run(g, 'send_email', { body: 'wire transfer today' }).kind, 'allow');
+  const d = run(g, 'send_email', { body: 'hello\nprice: 10' });
+  assert.deepEqual([d.kind, d.rule, d.message], ['escalate', 'message.blocked-content', 'prices need approval (in body)']);
+});
+
+test('settings errors name the key', () => {
+  const cases = [
+    ['{"allowed_domains": ["acme.com", "not a domain"]}', 'settings.allowed_domains[1]: "not a domain" is not a domain name'],
+    ['{"blocked_extensions": [".tar.gz"]}', 'settings.blocked_extensions[0]: ".tar.gz" is not a file extension'],
+    ['{"content_rules": [{"pattern": "(", "message": "m"}]}', /^settings\.content_rules\[0\]\.pattern: not a valid regular expression/],
+    ['{"content_rules": [{"pattern": "x", "message": "m", "flags": "g"}]}', 'settings.content_rules[0].flags: only the flags i, m, s and u are allowed (got "g")'],
+    ['{"content_rules": [{"pattern": "x", "message": "m", "rule": "Bad Rule"}]}', 'settings.content_rules[0].rule: "Bad Rule" is not a rule id like "message.no-prices"'],
+    ['{"content_rules": [{"pattern": "x"}]}', 'settings.content_rules[0].message: missing required key'],
+    ['{"max_recipients": 0}', 'settings.max_recipients: must be at least 1 (got 0)'],
+    ['{"external_recipients": "warn"}', 'settings.external_recipients: expected one of "deny", "escalate", "allow", got string "warn"'],
+  ];
+  for (const [text, want] of cases) {
+    assert.throws(() => MessageGuard.fromSettingsJson(text), (e) => {
+      assert.ok(e instanceof SettingsError);
+      if (want instanceof RegExp) assert.match(e.message, want);
+      else assert.equal(e.message, want);
+      return true;
+    });
+  }
+  assert.deepEqual(MessageGuard.fromSettingsJson('{"allowed_domains": ["*.Acme.com", "@partner.io"]}').allowed, ['acme.com', 'partner.io']);
+  assert.equal(MessageGuard.fromSettingsJson('{"max_recipients": null}').settings.max_recipients, null);
+});

@@ -1,0 +1,172 @@
+// Unit tests of the JavaScript kit: `cd plugins/js && node --test`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  Check, Context, PriorCall, SettingsError, ToolCall, abstain, allow, decode, deny, escalate,
+  exportCheck, globMatcher, stringsIn, strongest, t,
+} from '../toolvet-check/index.js';
+
+const fields = {
+  name: t.string('x'),
+  count: t.integer(1, { min: 0, max: 5 }),
+  mode: t.oneOf(['deny', 'escalate'], 'deny'),
+  tags: t.list(t.string(), ['a']),
+  limit: t.optional(t.number()),
+  nested: t.record(t.object({ hard: t.number(), soft: t.number(0) }), {}),
+  required: t.boolean(),
+};
+
+const errorOf = (fn) => {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof SettingsError, `not a SettingsError: ${e}`);
+    return e.message;
+  }
+  assert.fail('no error');
+};
+
+test('decode fills defaults and decodes nested values', () => {
+  assert.deepEqual(decode(fields, { required: true }, 'settings'), {
+    name: 'x', count: 1, mode: 'deny', tags: ['a'], limit: null, nested: {}, required: true,
+  });
+  const got = decode(fields, { required: false, limit: 2.5, nested: { USD: { hard: 10 } }, tags: [] }, 'settings');
+  assert.deepEqual(got.nested, { USD: { hard: 10, soft: 0 } });
+  assert.equal(got.limit, 2.5);
+  assert.deepEqual(got.tags, []);
+});
+
+test('defaults are copies, not shared', () => {
+  const a = decode(fields, { required: true }, 's');
+  a.tags.push('mutated');
+  assert.deepEqual(decode(fields, { required: true }, 's').tags, ['a']);
+});
+
+test('decode errors name the path', () => {
+  const cases = [
+    [{}, 'settings.required: missing required key'],
+    [{ required: true, nmae: 1 }, 'settings.nmae: unknown key (known keys: count, limit, mode, name, nested, required, tags)'],
+    [{ required: 'yes' }, 'settings.required: expected a boolean, got string "yes"'],
+    [{ required: true, count: 1.5 }, 'settings.count: expected an integer, got number 1.5'],
+    [{ required: true, count: 9 }, 'settings.count: must be at most 5 (got 9)'],
+    [{ required: true, mode: 'warn' }, 'settings.mode: expected one of "deny", "escalate", got string "warn"'],
+    [{ required: true, tags: ['a', 2] }, 'settings.tags[1]: expected a string, got number 2'],
+    [{ required: true, nested: { EUR: { soft: 1 } } }, 'settings.nested.EUR.hard: missing required key'],
+    [{ required: true, nested: { EUR: { hard: '10' } } }, 'settings.nested.EUR.hard: expected a number, got string "10"'],
+  ];
+  for (const [value, message] of cases) assert.equal(errorOf(() => decode(fields, value, 'settings')), message);
+});
+
+test('tool call arguments', () => {
+  const call = new ToolCall('send', '{"to": ["a@x.com"], "n": 3}');
+  assert.deepEqual(call.json.to, ['a@x.com']);
+  assert.equal(call.str('to'), null);
+  assert.equal(call.get('n'), 3);
+  assert.equal(call.get('missing', 'd'), 'd');
+  assert.deepEqual(call.args({ to: t.list(t.string()), n: t.integer() }), { to: ['a@x.com'], n: 3 });
+  assert.equal(errorOf(() => call.args({ to: t.string() , n: t.integer() })), 'arguments.to: expected a string, got an array');
+  assert.deepEqual(new ToolCall('x', 'not json').json, {});
+  assert.deepEqual(new ToolCall('x', '[1]').json, {});
+});
+
+test('context and prior calls', () => {
+  const ctx = new Context({ attributes: [['cwd', '/a'], ['cwd', '/b']], history: [new PriorCall('pay', '{}', 'approved')] });
+  assert.equal(ctx.attribute('cwd'), '/a');
+  assert.equal(ctx.attribute('user'), null);
+  assert.equal(ctx.history[0].ran, true);
+  assert.deepEqual(['allowed', 'denied', 'escalated', 'approved', 'rejected'].map((o) => new PriorCall('x', '{}', o).ran),
+    [true, false, false, true, false]);
+});
+
+test('decisions', () => {
+  const d = deny('a.b', 'no');
+  assert.deepEqual([d.kind, d.rule, d.message], ['deny', 'a.b', 'no']);
+  assert.throws(() => deny('a.b', ''), TypeError);
+  const e1 = escalate('a.1', 'm');
+  assert.equal(strongest(allow(), e1, escalate('a.2', 'm')), e1);
+  assert.equal(strongest(e1, d, allow()).kind, 'deny');
+  assert.equal(strongest(), abstain());
+});
+
+test('globMatcher is whole-string and case-insensitive', () => {
+  const m = globMatcher(['send_*', 'id_rsa*', 'a?c', '*.env']);
+  assert.ok(m('SEND_email'));
+  assert.ok(m('id_rsa.pub'));
+  assert.ok(m('abc'));
+  assert.ok(m('prod.env'));
+  assert.ok(!m('resend_email'));
+  assert.ok(!m('abbc'));
+  assert.ok(!m('prod.envy'));
+  assert.ok(globMatcher(['a.b'])('A.B') && !globMatcher(['a.b'])('axb'));
+});
+
+test('stringsIn walks nested values with paths', () => {
+  assert.deepEqual(stringsIn({ a: 'x', b: [{ c: 'y' }, 3, 'z'] }), [['a', 'x'], ['b[0].c', 'y'], ['b[2]', 'z']]);
+});
+
+class Words extends Check {
+  static name = 'words';
+  static settings = { words: t.list(t.string(), ['secret']) };
+  constructor(settings) {
+    super(settings);
+    settings.words.forEach((w, i) => {
+      if (!w) throw new SettingsError(`settings.words[${i}]: must not be empty`);
+    });
+  }
+  check(call) {
+    const w = this.settings.words.find((x) => call.arguments.includes(x));
+    return w ? deny('words.blocked', `contains ${w}`) : allow();
+  }
+}
+
+test('Check.fromSettingsJson', () => {
+  assert.deepEqual(Words.fromSettingsJson('').settings.words, ['secret']);
+  assert.equal(Words.fromSettingsJson('{"words": ["x"]}').check(new ToolCall('t', '{"a":"x"}')).rule, 'words.blocked');
+  assert.equal(errorOf(() => Words.fromSettingsJson('{"words": [""]}')), 'settings.words[0]: must not be empty');
+  assert.equal(errorOf(() => Words.fromSettingsJson('[]')), 'settings: expected a JSON object');
+  assert.match(errorOf(() => Words.fromSettingsJson('{oops')), /^settings: not valid JSON/);
+  assert.deepEqual(Words.info(), { name: 'words', version: '0.1.0', description: '', tools: ['*'] });
+});
+
+test('exportCheck wires the interface and reports settings errors as strings', () => {
+  const logged = [];
+  const exp = exportCheck(Words, (level, message) => logged.push([level, message]));
+  assert.equal(exp.describe().name, 'words');
+  assert.throws(() => exp.configure('{"wrods": []}'), (e) => e === 'settings.wrods: unknown key (known keys: words)');
+  exp.configure('{"words": ["bad"]}');
+  const ctx = { history: [], attributes: [] };
+  assert.deepEqual(exp.check({ id: '', name: 't', arguments: '{"q":"bad"}' }, { requiresApproval: false, tags: [] }, ctx),
+    { tag: 'deny', val: { message: 'contains bad', rule: 'words.blocked' } });
+  assert.deepEqual(exp.check({ id: '', name: 't', arguments: '{}' }, { requiresApproval: false, tags: [] }, ctx), { tag: 'allow' });
+});
+
+test('exportCheck logs and rethrows when check throws or returns garbage', () => {
+  class Broken extends Check {
+    static name = 'broken';
+    check(call) {
+      if (call.name === 'throw') throw new Error('boom');
+      return 'allow';
+    }
+  }
+  const logged = [];
+  const exp = exportCheck(Broken, (level, message) => logged.push([level, message]));
+  const ctx = { history: [], attributes: [] };
+  assert.throws(() => exp.check({ id: '', name: 'throw', arguments: '{}' }, { tags: [] }, ctx), /boom/);
+  assert.throws(() => exp.check({ id: '', name: 'x', arguments: '{}' }, { tags: [] }, ctx), /must return a Decision/);
+  assert.equal(logged.length, 2);
+  assert.equal(logged[0][0], 'error');
+});
+
+test('exportCheck validates the class', () => {
+  class Unnamed extends Check {
+    check() {
+      return allow();
+    }
+  }
+  class NoCheck extends Check {
+    static name = 'no-check';
+  }
+  assert.throws(() => exportCheck(Unnamed), /static name/);
+  assert.throws(() => exportCheck(NoCheck), /must implement check/);
+  assert.throws(() => exportCheck(class {}), /subclass of Check/);
+});

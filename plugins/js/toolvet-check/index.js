@@ -1,0 +1,480 @@
+// The kit for toolvet checks written in JavaScript.
+//
+// A check is one subclass of `Check` with a `check(call, tool, ctx)` method
+// and a `static settings` schema built with `t`. `exportCheck(MyCheck, log)`
+// turns it into the object a component exports as `check` (the
+// `toolvet:check/check` interface of wit/check.wit), built with
+// ComponentizeJS. The module imports nothing from the component world, so a
+// check's logic runs and is unit tested with plain Node.js.
+//
+//   // my-check.js: the logic, testable with `node --test`
+//   import { Check, t, allow, deny } from '../toolvet-check/index.js';
+//   export class NoBadWords extends Check {
+//     static name = 'no-bad-words';
+//     static description = 'Denies calls whose arguments contain blocked words';
+//     static settings = { blocked_words: t.list(t.string(), []) };
+//     check(call, tool, ctx) {
+//       const word = this.settings.blocked_words.find((w) => call.arguments.includes(w));
+//       return word ? deny('words.blocked', `the arguments contain \`${word}\``) : allow();
+//     }
+//   }
+//
+//   // index.js: the component's entry
+//   import { log } from 'toolvet:check/host@0.1.0';
+//   import { exportCheck } from '../toolvet-check/index.js';
+//   import { NoBadWords } from './my-check.js';
+//   export const check = exportCheck(NoBadWords, log);
+//
+// See docs/write-a-check-javascript.md.
+
+// ---------------------------------------------------------------- decisions
+
+const SEVERITY = { abstain: 0, allow: 1, escalate: 2, deny: 3 };
+
+/**
+ * One check's answer about one call: `kind` is `allow`, `abstain`, `deny`
+ * or `escalate`; deny and escalate carry a stable `rule` id (e.g.
+ * `message.blocked-attachment`) and a `message` for the model (deny) or the
+ * approving person (escalate). Build with `allow()`, `abstain()`,
+ * `deny(rule, message)`, `escalate(rule, message)`.
+ */
+export class Decision {
+  /**
+   * @param {'allow'|'abstain'|'deny'|'escalate'} kind
+   * @param {string} [rule]
+   * @param {string} [message]
+   */
+  constructor(kind, rule, message) {
+    if (!(kind in SEVERITY)) throw new TypeError(`unknown decision kind ${JSON.stringify(kind)}`);
+    if ((kind === 'deny' || kind === 'escalate') && !message) {
+      throw new TypeError(`a ${kind} decision needs a message`);
+    }
+    this.kind = kind;
+    this.rule = rule ?? null;
+    this.message = message ?? null;
+    Object.freeze(this);
+  }
+
+  /** abstain (0) < allow (1) < escalate (2) < deny (3). */
+  get severity() {
+    return SEVERITY[this.kind];
+  }
+
+  /** The more severe of `this` and `other` (`this` on a tie). */
+  max(other) {
+    return other.severity > this.severity ? other : this;
+  }
+
+  toString() {
+    return this.rule || this.message ? `${this.kind} [${this.rule}] ${this.message}` : this.kind;
+  }
+}
+
+const ALLOW = new Decision('allow');
+const ABSTAIN = new Decision('abstain');
+
+/** The call may run as far as this check is concerned. */
+export const allow = () => ALLOW;
+/** This check has no opinion on the call. */
+export const abstain = () => ABSTAIN;
+/** The call must not run. `message` says what is wrong and what would be acceptable; never echo a secret. */
+export const deny = (rule, message) => new Decision('deny', rule, message);
+/** A person must approve the call first. `message` tells the approver what to look at. */
+export const escalate = (rule, message) => new Decision('escalate', rule, message);
+
+/** The most severe of `decisions` (the first on a tie); `abstain()` when none. */
+export function strongest(...decisions) {
+  return decisions.reduce((a, b) => a.max(b), ABSTAIN);
+}
+
+// ---------------------------------------------------------------- logging
+
+let logSink = (level, message) => console.error(`[${level}] ${message}`);
+
+/**
+ * Log through the host (`toolvet:check/host.log`) once `exportCheck` has
+ * been given the host's `log`; natively the line goes to stderr.
+ */
+export const log = {
+  /** @param {string} message */ debug: (message) => logSink('debug', String(message)),
+  /** @param {string} message */ info: (message) => logSink('info', String(message)),
+  /** @param {string} message */ warn: (message) => logSink('warn', String(message)),
+  /** @param {string} message */ error: (message) => logSink('error', String(message)),
+};
+
+// ---------------------------------------------------------------- typed decoding
+
+/**
+ * Invalid settings or arguments. `message` is `<path>: <problem>`, e.g.
+ * `settings.max_recipients: expected an integer, got string "ten"`.
+ */
+export class SettingsError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+/** A short description of a JSON value for error messages, e.g. `string "ten"`. */
+export function describeValue(value) {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'boolean') return `boolean ${value}`;
+  if (typeof value === 'number') return `number ${value}`;
+  if (typeof value === 'string') {
+    const shown = value.length <= 40 ? value : `${value.slice(0, 37)}...`;
+    return `string ${JSON.stringify(shown)}`;
+  }
+  if (Array.isArray(value)) return 'an array';
+  return 'an object';
+}
+
+const fail = (path, problem) => {
+  throw new SettingsError(`${path}: ${problem}`);
+};
+
+const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+
+/**
+ * Type descriptors for `static settings` and `call.args(...)`. Each takes an
+ * optional default as its last argument; a field without a default is
+ * required. Decoding never coerces: a string is not a number.
+ */
+export const t = {
+  /** A string. */
+  string: (dflt) => ({
+    dflt,
+    decode: (v, p) => (typeof v === 'string' ? v : fail(p, `expected a string, got ${describeValue(v)}`)),
+  }),
+  /** A boolean. */
+  boolean: (dflt) => ({
+    dflt,
+    decode: (v, p) => (typeof v === 'boolean' ? v : fail(p, `expected a boolean, got ${describeValue(v)}`)),
+  }),
+  /** A finite number. */
+  number: (dflt) => ({
+    dflt,
+    decode: (v, p) =>
+      typeof v === 'number' && Number.isFinite(v) ? v : fail(p, `expected a number, got ${describeValue(v)}`),
+  }),
+  /** A safe integer within `[min, max]` (`opts = { min, max }`). */
+  integer: (dflt, opts = {}) => ({
+    dflt,
+    decode: (v, p) => {
+      if (!Number.isSafeInteger(v)) fail(p, `expected an integer, got ${describeValue(v)}`);
+      if (opts.min !== undefined && v < opts.min) fail(p, `must be at least ${opts.min} (got ${v})`);
+      if (opts.max !== undefined && v > opts.max) fail(p, `must be at most ${opts.max} (got ${v})`);
+      return v;
+    },
+  }),
+  /** One of the given strings, e.g. `t.oneOf(['deny', 'escalate'], 'deny')`. */
+  oneOf: (choices, dflt) => ({
+    dflt,
+    decode: (v, p) =>
+      choices.includes(v)
+        ? v
+        : fail(p, `expected one of ${choices.map((c) => JSON.stringify(c)).join(', ')}, got ${describeValue(v)}`),
+  }),
+  /** An array of `item`. */
+  list: (item, dflt) => ({
+    dflt,
+    decode: (v, p) =>
+      Array.isArray(v) ? v.map((x, i) => item.decode(x, `${p}[${i}]`)) : fail(p, `expected an array, got ${describeValue(v)}`),
+  }),
+  /** An object whose values are `value` (any keys). */
+  record: (value, dflt) => ({
+    dflt,
+    decode: (v, p) => {
+      if (!isPlainObject(v)) fail(p, `expected an object, got ${describeValue(v)}`);
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value.decode(x, `${p}.${k}`)]));
+    },
+  }),
+  /** `inner` or null; default null. */
+  optional: (inner, dflt = null) => ({
+    dflt,
+    decode: (v, p) => (v === null ? null : inner.decode(v, p)),
+  }),
+  /** An object with exactly these `fields` (each a type); unknown keys are errors. */
+  object: (fields, dflt) => ({
+    dflt,
+    decode: (v, p) => decodeObject(fields, v, p),
+  }),
+  /** Any JSON value, unchecked. */
+  any: (dflt) => ({ dflt, decode: (v) => v }),
+};
+
+function decodeObject(fields, value, path) {
+  if (!isPlainObject(value)) fail(path, `expected an object, got ${describeValue(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(fields, key)) {
+      const known = Object.keys(fields).sort().join(', ') || 'none';
+      fail(`${path}.${key}`, `unknown key (known keys: ${known})`);
+    }
+  }
+  const out = {};
+  for (const [key, type] of Object.entries(fields)) {
+    if (Object.hasOwn(value, key)) out[key] = type.decode(value[key], `${path}.${key}`);
+    else if (type.dflt !== undefined) out[key] = clone(type.dflt);
+    else fail(`${path}.${key}`, 'missing required key');
+  }
+  return out;
+}
+
+/**
+ * Decode a parsed JSON value into `fields` (an object of `t` types), naming
+ * the offending path under `root` on error.
+ * @throws {SettingsError}
+ */
+export function decode(fields, value, root = 'value') {
+  return decodeObject(fields, value, root);
+}
+
+// ---------------------------------------------------------------- calls and context
+
+class WithArguments {
+  /** The arguments as an object, parsed once (`{}` if not a JSON object). */
+  get json() {
+    if (this._parsed === undefined) {
+      let parsed;
+      try {
+        parsed = JSON.parse(this.arguments);
+      } catch {
+        parsed = null;
+      }
+      this._parsed = isPlainObject(parsed) ? parsed : {};
+    }
+    return this._parsed;
+  }
+
+  /** The top-level argument `key`, or `dflt`. */
+  get(key, dflt = undefined) {
+    return Object.hasOwn(this.json, key) ? this.json[key] : dflt;
+  }
+
+  /** The top-level argument `key` if it is a string, else null. */
+  str(key) {
+    const v = this.json[key];
+    return typeof v === 'string' ? v : null;
+  }
+
+  /**
+   * The arguments decoded with `fields` (an object of `t` types).
+   * @throws {SettingsError} e.g. `arguments.to: expected an array, got number 3`
+   */
+  args(fields) {
+    return decode(fields, this.json, 'arguments');
+  }
+}
+
+/** One proposed tool call: `id` (may be empty), `name`, `arguments` (JSON object text). */
+export class ToolCall extends WithArguments {
+  constructor(name, args = '{}', id = '') {
+    super();
+    this.id = id;
+    this.name = name;
+    this.arguments = args;
+  }
+}
+
+/** An earlier call of the run: `name`, `arguments`, `outcome` (`allowed`, `denied`, `escalated`, `approved`, `rejected`). */
+export class PriorCall extends WithArguments {
+  constructor(name, args = '{}', outcome = 'allowed') {
+    super();
+    this.name = name;
+    this.arguments = args;
+    this.outcome = outcome;
+  }
+
+  /** Whether the call went on to run (allowed, or approved by a person). */
+  get ran() {
+    return this.outcome === 'allowed' || this.outcome === 'approved';
+  }
+}
+
+/** What the agent's owner declared about the tool; every field optional. */
+export class ToolInfo {
+  constructor({ description = null, risk = null, requiresApproval = false, tags = [], parametersSchema = null } = {}) {
+    this.description = description;
+    this.risk = risk;
+    this.requiresApproval = requiresApproval;
+    this.tags = tags;
+    this.parametersSchema = parametersSchema;
+  }
+}
+
+/** The run the call belongs to: `agent`, `runId`, `principal` (or null), `history` (PriorCall[], oldest first), `attributes` ([key, value][]). */
+export class Context {
+  constructor({ agent = null, runId = null, principal = null, history = [], attributes = [] } = {}) {
+    this.agent = agent;
+    this.runId = runId;
+    this.principal = principal;
+    this.history = history;
+    this.attributes = attributes;
+  }
+
+  /** The value of attribute `key` (first match) or null, e.g. `ctx.attribute('cwd')`. */
+  attribute(key) {
+    const hit = this.attributes.find(([k]) => k === key);
+    return hit ? hit[1] : null;
+  }
+}
+
+// ---------------------------------------------------------------- the base class
+
+/**
+ * Base class of a check. Subclasses set the statics `name`, `version`,
+ * `description`, `tools` (default tool-name globs) and `settings` (an object
+ * of `t` types: the `[check.settings]` table), and implement
+ * `check(call, tool, ctx)` returning a `Decision`.
+ *
+ * The constructor receives the decoded settings (unknown keys and wrong
+ * types already rejected with the key's path) and stores them as
+ * `this.settings`; override it to validate further (throw `SettingsError`
+ * naming the key, e.g. `settings.content_rules[1].pattern: ...`) or to
+ * precompute (compile regexes).
+ */
+export class Check {
+  static name = '';
+  static version = '0.1.0';
+  static description = '';
+  static tools = ['*'];
+  static settings = {};
+
+  constructor(settings) {
+    this.settings = settings;
+  }
+
+  /** Vet one call. A throw is logged and traps, so the host applies `on_error`. */
+  check(_call, _tool, _ctx) {
+    throw new Error(`${this.constructor.name}.check is not implemented`);
+  }
+
+  /** `{ name, version, description, tools }` (the WIT `plugin-info`). */
+  static info() {
+    return { name: this.name, version: this.version, description: this.description, tools: [...this.tools] };
+  }
+
+  /**
+   * Build the check from settings JSON text as the host's `configure` does
+   * (empty text counts as `{}`).
+   * @throws {SettingsError}
+   */
+  static fromSettingsJson(text) {
+    const source = (text ?? '').trim() || '{}';
+    let parsed;
+    try {
+      parsed = JSON.parse(source);
+    } catch (e) {
+      throw new SettingsError(`settings: not valid JSON: ${e.message}`);
+    }
+    if (!isPlainObject(parsed)) throw new SettingsError('settings: expected a JSON object');
+    return new this(decode(this.settings, parsed, 'settings'));
+  }
+}
+
+// ---------------------------------------------------------------- the component export
+
+function toDecision(d) {
+  if (d.kind === 'allow' || d.kind === 'abstain') return { tag: d.kind };
+  return { tag: d.kind, val: { message: d.message, rule: d.rule ?? undefined } };
+}
+
+/**
+ * The object a component exports as `check`, wrapping `CheckClass`. Pass
+ * the host's `log` (imported from `toolvet:check/host@0.1.0` in the
+ * component's entry module) so `log.*` reaches the host.
+ *
+ * Validates the class and builds it once from `{}`, so a check whose
+ * defaults are invalid fails the build. The configured check lives for the
+ * instance; if `check` runs before `configure` (a host bug) it is built
+ * from `{}`.
+ */
+export function exportCheck(CheckClass, hostLog) {
+  if (!(CheckClass.prototype instanceof Check)) throw new TypeError('exportCheck() takes a subclass of Check');
+  // A class's `name` defaults to its identifier (e.g. `MessageGuard`), so
+  // an unset `static name` shows as a name that is no plugin name.
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(CheckClass.name)) {
+    throw new TypeError(
+      `${CheckClass.name}: set \`static name\` to the plugin name in lower-case-with-dashes, e.g. "message-guard"`,
+    );
+  }
+  if (CheckClass.prototype.check === Check.prototype.check) {
+    throw new TypeError(`${CheckClass.name} must implement check(call, tool, ctx)`);
+  }
+  CheckClass.fromSettingsJson('{}');
+  if (hostLog) logSink = (level, message) => hostLog(level, message);
+
+  let configured = null;
+  return {
+    describe() {
+      return CheckClass.info();
+    },
+    configure(settings) {
+      try {
+        configured = CheckClass.fromSettingsJson(settings);
+      } catch (e) {
+        if (e instanceof SettingsError) throw e.message; // the WIT result's error string
+        log.error(`configure threw: ${e?.stack ?? e}`);
+        throw `settings: the check failed to start: ${e}`;
+      }
+    },
+    check(call, tool, ctx) {
+      try {
+        configured ??= CheckClass.fromSettingsJson('{}');
+        const decision = configured.check(
+          new ToolCall(call.name, call.arguments, call.id),
+          new ToolInfo(tool),
+          new Context({
+            agent: ctx.agent ?? null,
+            runId: ctx.runId ?? null,
+            principal: ctx.principal ?? null,
+            history: ctx.history.map((p) => new PriorCall(p.name, p.arguments, p.outcome)),
+            attributes: ctx.attributes,
+          }),
+        );
+        if (!(decision instanceof Decision)) {
+          throw new TypeError(
+            'check() must return a Decision: allow(), abstain(), deny(rule, message) or escalate(rule, message)',
+          );
+        }
+        return toDecision(decision);
+      } catch (e) {
+        // Log, then trap: the host records the error and applies on_error.
+        log.error(`check threw: ${e?.stack ?? e}`);
+        throw e;
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+/**
+ * A matcher for shell-style globs (`*` any run of characters, `?` one
+ * character; everything else literal), case-insensitive, whole string.
+ * @param {string[]} globs
+ * @returns {(name: string) => boolean}
+ */
+export function globMatcher(globs) {
+  const res = globs.map((g) => {
+    const body = [...g].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
+    return new RegExp(`^${body}$`, 'is');
+  });
+  return (name) => res.some((re) => re.test(name));
+}
+
+/**
+ * Every string inside a JSON value with its path, depth first, e.g.
+ * `[['body', '...'], ['blocks[0].text', '...']]`.
+ */
+export function stringsIn(value, path = '') {
+  const out = [];
+  const walk = (v, p) => {
+    if (typeof v === 'string') out.push([p, v]);
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
+    else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+  };
+  walk(value, path);
+  return out;
+}
