@@ -1,0 +1,426 @@
+//! `sql-guard`: a toolvet check for tools that run SQL.
+//!
+//! The SQL text is taken from the call's arguments (`query`, `sql` or
+//! `statement` by default), parsed with [`sqlparser`] in the configured
+//! dialect, and every statement that would run, including statements nested
+//! in `WITH` clauses, `PREPARE`, `EXPLAIN ANALYZE`, procedural blocks and
+//! literal dynamic SQL (`EXECUTE IMMEDIATE '...'`, `EXEC sp_executesql
+//! N'...'`), is classified. Destructive kinds (`DROP`, `TRUNCATE`, `ALTER`,
+//! `GRANT`/`REVOKE`, `DELETE`/`UPDATE` without a real `WHERE`) get their
+//! configured action, as do batches of several statements and, in read-only
+//! mode, anything but a plain query. See the crate README for every setting
+//! and rule id.
+
+mod analysis;
+
+pub use analysis::{Finding, Kind, analyze};
+
+use serde::Deserialize;
+use sqlparser::dialect::{Dialect, dialect_from_str};
+use sqlparser::parser::Parser;
+use toolvet_pdk::serde_json::Value;
+use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+
+/// What to do with a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// Let the call run as far as this finding is concerned.
+    Allow,
+    /// Refuse the call; the model reads the reason.
+    Deny,
+    /// A person must approve the call first.
+    Escalate,
+}
+
+/// The action per statement kind (`[check.settings.actions]`). Every key is
+/// optional; the defaults are `deny` for all of them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Actions {
+    /// `DROP ...` of any object (rule `sql.drop`).
+    pub drop: Action,
+    /// `TRUNCATE` (rule `sql.truncate`).
+    pub truncate: Action,
+    /// `ALTER ...` of any object and `RENAME TABLE` (rule `sql.alter`).
+    pub alter: Action,
+    /// `GRANT`, `REVOKE`, `DENY` and `ALTER DEFAULT PRIVILEGES` (rule `sql.grant`).
+    pub grant: Action,
+    /// `DELETE` without `WHERE` or with an always-true one (rule
+    /// `sql.delete-without-where`).
+    pub delete_without_where: Action,
+    /// `UPDATE` without `WHERE` or with an always-true one (rule
+    /// `sql.update-without-where`).
+    pub update_without_where: Action,
+    /// More than one statement when `allow_multiple` is false (rule
+    /// `sql.multiple-statements`).
+    pub multiple_statements: Action,
+    /// A statement other than a plain query when `read_only` is true (rule
+    /// `sql.read-only`).
+    pub read_only: Action,
+}
+
+impl Default for Actions {
+    fn default() -> Self {
+        Self {
+            drop: Action::Deny,
+            truncate: Action::Deny,
+            alter: Action::Deny,
+            grant: Action::Deny,
+            delete_without_where: Action::Deny,
+            update_without_where: Action::Deny,
+            multiple_statements: Action::Deny,
+            read_only: Action::Deny,
+        }
+    }
+}
+
+impl Actions {
+    /// The configured action for a finding of `kind`.
+    pub fn for_kind(&self, kind: Kind) -> Action {
+        match kind {
+            Kind::Drop => self.drop,
+            Kind::Truncate => self.truncate,
+            Kind::Alter => self.alter,
+            Kind::Grant => self.grant,
+            Kind::DeleteWithoutWhere => self.delete_without_where,
+            Kind::UpdateWithoutWhere => self.update_without_where,
+            Kind::MultipleStatements => self.multiple_statements,
+            Kind::ReadOnly => self.read_only,
+        }
+    }
+}
+
+/// The check's settings (`[check.settings]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// Names of the arguments that hold SQL text. Each present argument that
+    /// is a string (or an array of strings) is checked. Default `["query",
+    /// "sql", "statement"]`.
+    pub sql_args: Vec<String>,
+    /// The SQL dialect the parser uses: `generic` (default), `postgres`
+    /// (`postgresql`), `mysql`, `sqlite`, `mssql`, `snowflake`, `bigquery`,
+    /// `redshift`, `clickhouse`, `duckdb`, `databricks`, `hive`, `spark`,
+    /// `oracle`, `teradata` or `ansi`.
+    pub dialect: String,
+    /// Whether one call may run several statements. Default `false`.
+    pub allow_multiple: bool,
+    /// Only plain queries may run: `SELECT`, `WITH ... SELECT`, `VALUES`,
+    /// `EXPLAIN` (without `ANALYZE` of a write), `SHOW`, `DESCRIBE`.
+    /// Default `false`.
+    pub read_only: bool,
+    /// The action per statement kind; see [`Actions`].
+    pub actions: Actions,
+    /// What to do with SQL the parser cannot read, and with dynamic SQL
+    /// whose text is not a literal (rule `sql.unparseable`). Default
+    /// `escalate`.
+    pub on_unparseable: Action,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            sql_args: vec!["query".into(), "sql".into(), "statement".into()],
+            dialect: "generic".into(),
+            allow_multiple: false,
+            read_only: false,
+            actions: Actions::default(),
+            on_unparseable: Action::Escalate,
+        }
+    }
+}
+
+/// The configured check.
+pub struct SqlGuard {
+    settings: Settings,
+    dialect: Box<dyn Dialect>,
+}
+
+/// The longest parser error quoted in a reason, in characters.
+const MAX_ERROR_CHARS: usize = 160;
+
+impl SqlGuard {
+    /// Vet one SQL text (all the statements of one argument).
+    ///
+    /// Returns [`Decision::Allow`] when nothing is flagged, else the most
+    /// severe configured action among the findings; see [`combine`].
+    pub fn check_sql(&self, sql: &str) -> Decision {
+        let statements = match Parser::parse_sql(self.dialect.as_ref(), sql) {
+            Ok(s) => s,
+            Err(e) => {
+                return self.unparseable(format!(
+                    "the SQL could not be parsed as {} SQL ({}), so it cannot be vetted; send \
+                     one complete statement in that dialect",
+                    self.settings.dialect,
+                    short_error(&e.to_string())
+                ));
+            }
+        };
+        let findings = analyze(
+            &statements,
+            self.dialect.as_ref(),
+            self.settings.allow_multiple,
+            self.settings.read_only,
+        );
+        combine(
+            findings
+                .into_iter()
+                .map(|finding| match finding {
+                    Finding::Unparseable(message) => self.unparseable(message),
+                    Finding::Flagged { kind, message } => {
+                        action_decision(self.settings.actions.for_kind(kind), kind.rule(), message)
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    fn unparseable(&self, message: String) -> Decision {
+        action_decision(self.settings.on_unparseable, "sql.unparseable", message)
+    }
+}
+
+/// A parser error cut to [`MAX_ERROR_CHARS`] characters for a reason.
+pub(crate) fn short_error(error: &str) -> String {
+    if error.chars().count() > MAX_ERROR_CHARS {
+        let mut s: String = error.chars().take(MAX_ERROR_CHARS).collect();
+        s.push('…');
+        s
+    } else {
+        error.to_string()
+    }
+}
+
+/// The most severe of several decisions (deny over escalate over allow),
+/// with the rule of the first one of that severity. Its message is followed
+/// by the messages of the other flagged findings (`Also: ...`, at most
+/// three), so the model learns everything to fix in one round.
+pub fn combine(decisions: Vec<Decision>) -> Decision {
+    let Some(top) = decisions.iter().map(Decision::severity).max() else {
+        return Decision::Allow;
+    };
+    let mut chosen: Option<Decision> = None;
+    let mut others: Vec<String> = Vec::new();
+    for d in decisions {
+        match (&chosen, &d) {
+            (None, _) if d.severity() == top => chosen = Some(d),
+            (_, Decision::Deny(r) | Decision::Escalate(r)) if !others.contains(&r.message) => {
+                others.push(r.message.clone());
+            }
+            _ => {}
+        }
+    }
+    let mut chosen = chosen.unwrap_or(Decision::Allow);
+    if let Decision::Deny(r) | Decision::Escalate(r) = &mut chosen {
+        others.retain(|m| *m != r.message);
+        for m in others.iter().take(3) {
+            r.message.push_str(". Also: ");
+            r.message.push_str(m);
+        }
+    }
+    chosen
+}
+
+fn action_decision(action: Action, rule: &str, message: String) -> Decision {
+    match action {
+        Action::Allow => Decision::Allow,
+        Action::Deny => Decision::deny(rule, message),
+        Action::Escalate => Decision::escalate(rule, message),
+    }
+}
+
+impl Check for SqlGuard {
+    type Settings = Settings;
+
+    fn info() -> PluginInfo {
+        PluginInfo::new(
+            "sql-guard",
+            env!("CARGO_PKG_VERSION"),
+            "SQL tools may not drop, truncate, alter, grant, or delete/update every row",
+        )
+        .tools(&[
+            "sql*",
+            "*_sql",
+            "query",
+            "run_query",
+            "execute_query",
+            "db_*",
+            "database_*",
+            "postgres*",
+            "mysql*",
+            "sqlite*",
+        ])
+    }
+
+    fn new(settings: Settings) -> Result<Self, String> {
+        if settings.sql_args.is_empty() {
+            return Err("settings.sql_args: must name at least one argument".into());
+        }
+        if let Some(i) = settings.sql_args.iter().position(|a| a.trim().is_empty()) {
+            return Err(format!("settings.sql_args[{i}]: must not be empty"));
+        }
+        let dialect = dialect_from_str(&settings.dialect).ok_or_else(|| {
+            format!(
+                "settings.dialect: unknown dialect `{}`; use one of generic, postgres, mysql, \
+                 sqlite, mssql, snowflake, bigquery, redshift, clickhouse, duckdb, databricks, \
+                 hive, spark, oracle, teradata, ansi",
+                settings.dialect
+            )
+        })?;
+        Ok(Self { settings, dialect })
+    }
+
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+        let args = call.json();
+        let mut texts: Vec<&str> = Vec::new();
+        for name in &self.settings.sql_args {
+            match args.get(name) {
+                Some(Value::String(s)) => texts.push(s),
+                Some(Value::Array(items)) => {
+                    texts.extend(items.iter().filter_map(Value::as_str));
+                }
+                _ => {}
+            }
+        }
+        let texts: Vec<&str> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
+        if texts.is_empty() {
+            return Decision::Abstain;
+        }
+        let mut decisions: Vec<Decision> = texts.iter().map(|t| self.check_sql(t)).collect();
+        // Several SQL texts in one call are several statements too.
+        if texts.len() > 1 && !self.settings.allow_multiple {
+            decisions.push(action_decision(
+                self.settings.actions.multiple_statements,
+                Kind::MultipleStatements.rule(),
+                format!(
+                    "the call carries {} SQL texts; this tool runs one statement per call, \
+                     so send them as separate calls",
+                    texts.len()
+                ),
+            ));
+        }
+        combine(decisions)
+    }
+}
+
+toolvet_pdk::export_check!(SqlGuard);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(settings: &str) -> SqlGuard {
+        SqlGuard::from_settings_json(settings).expect("valid settings")
+    }
+
+    fn rule_of(d: &Decision) -> Option<&str> {
+        d.rule()
+    }
+
+    #[test]
+    fn default_settings_deny_drop_and_allow_select() {
+        let g = guard("{}");
+        let d = g.check_sql("DROP TABLE users");
+        assert_eq!(d.kind(), "deny");
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        assert_eq!(
+            g.check_sql("SELECT * FROM users WHERE id = 5"),
+            Decision::Allow
+        );
+    }
+
+    #[test]
+    fn actions_override_per_kind() {
+        let g = guard(r#"{"actions": {"alter": "escalate", "drop": "allow"}}"#);
+        assert_eq!(
+            g.check_sql("ALTER TABLE t ADD COLUMN c INT").kind(),
+            "escalate"
+        );
+        assert_eq!(g.check_sql("DROP TABLE t"), Decision::Allow);
+        assert_eq!(g.check_sql("TRUNCATE TABLE t").kind(), "deny");
+    }
+
+    #[test]
+    fn unparseable_follows_setting() {
+        assert_eq!(guard("{}").check_sql("SELEC * FRM x").kind(), "escalate");
+        let d = guard(r#"{"on_unparseable": "deny"}"#).check_sql("SELEC * FRM x");
+        assert_eq!(d.kind(), "deny");
+        assert_eq!(rule_of(&d), Some("sql.unparseable"));
+        assert_eq!(
+            guard(r#"{"on_unparseable": "allow"}"#).check_sql("SELEC * FRM x"),
+            Decision::Allow
+        );
+    }
+
+    #[test]
+    fn bad_settings_name_the_key() {
+        let e = SqlGuard::from_settings_json(r#"{"dialect": "cobol"}"#)
+            .err()
+            .unwrap();
+        assert!(e.starts_with("settings.dialect:"), "{e}");
+        let e = SqlGuard::from_settings_json(r#"{"actions": {"dorp": "deny"}}"#)
+            .err()
+            .unwrap();
+        assert!(e.contains("actions") && e.contains("dorp"), "{e}");
+        let e = SqlGuard::from_settings_json(r#"{"on_unparseable": "maybe"}"#)
+            .err()
+            .unwrap();
+        assert!(e.starts_with("settings.on_unparseable:"), "{e}");
+        let e = SqlGuard::from_settings_json(r#"{"sql_args": []}"#)
+            .err()
+            .unwrap();
+        assert!(e.starts_with("settings.sql_args:"), "{e}");
+        let e = SqlGuard::from_settings_json(r#"{"read_olny": true}"#)
+            .err()
+            .unwrap();
+        assert!(e.contains("read_olny"), "{e}");
+    }
+
+    #[test]
+    fn reads_configured_argument_names_and_arrays() {
+        let g = guard(r#"{"sql_args": ["q"]}"#);
+        let call = ToolCall::new("run_query", r#"{"q": "DROP TABLE t"}"#);
+        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        // The default argument names are no longer read.
+        let call = ToolCall::new("run_query", r#"{"query": "DROP TABLE t"}"#);
+        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(d, Decision::Abstain);
+
+        let g = guard("{}");
+        let call = ToolCall::new("sql", r#"{"statement": ["SELECT 1", "SELECT 2"]}"#);
+        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(rule_of(&d), Some("sql.multiple-statements"));
+        let call = ToolCall::new("sql", r#"{"limit": 5}"#);
+        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(d, Decision::Abstain);
+    }
+
+    #[test]
+    fn deny_outranks_escalate_across_findings() {
+        let g = guard(r#"{"allow_multiple": true, "actions": {"alter": "escalate"}}"#);
+        let d = g.check_sql("ALTER TABLE t ADD c INT; DROP TABLE u");
+        assert_eq!(d.kind(), "deny");
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        // The escalated ALTER is still mentioned.
+        let Decision::Deny(r) = &d else {
+            unreachable!()
+        };
+        assert!(r.message.contains("Also: `ALTER TABLE t`"), "{}", r.message);
+    }
+
+    #[test]
+    fn destructive_finding_outranks_multiple_statements() {
+        let d = guard("{}").check_sql("SELECT 1; DROP TABLE users");
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        let Decision::Deny(r) = &d else {
+            unreachable!()
+        };
+        assert!(
+            r.message.contains("Also: the SQL holds 2 statements"),
+            "{}",
+            r.message
+        );
+    }
+}
