@@ -56,6 +56,14 @@ def componentize_py() -> str:
     return found
 
 
+def _shown(path: Path) -> str:
+    """`path` relative to the current directory when it is inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def build(check_dir: Path, out_dir: Path, force: bool) -> None:
     module = check_dir.name.replace("-", "_")
     app = check_dir / f"{module}.py"
@@ -65,7 +73,7 @@ def build(check_dir: Path, out_dir: Path, force: bool) -> None:
     if not force and out.exists():
         newest = max(p.stat().st_mtime for p in sources(check_dir))
         if out.stat().st_mtime >= newest:
-            print(f"{out}: up to date")
+            print(f"{_shown(out)}: up to date")
             return
     out_dir.mkdir(parents=True, exist_ok=True)
     # Write next to the output and rename, so an interrupted build never
@@ -87,7 +95,7 @@ def build(check_dir: Path, out_dir: Path, force: bool) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    print(f"{out}: built ({out.stat().st_size / 1e6:.1f} MB)")
+    print(f"{_shown(out)}: built ({out.stat().st_size / 1e6:.1f} MB)")
 
 
 def main() -> None:
