@@ -12,6 +12,10 @@
 // check directory's `.js` files, the kit (`toolvet-check/`), the WIT files,
 // this script and package-lock.json. `--force` rebuilds regardless.
 //
+// package.json pins @bytecodealliance/preview2-shim itself: componentize-js
+// 0.23.0 imports it at run time but lists it only as a devDependency, so
+// `npm ci` would otherwise leave it out.
+//
 // ComponentizeJS is driven through its JS API because the `jco componentize`
 // CLI mishandles WIT directory paths here. The engine's `http` and
 // `fetch-event` features are left out, so a check cannot even import
