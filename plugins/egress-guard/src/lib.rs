@@ -1,0 +1,628 @@
+//! `egress-guard`: tools that fetch URLs may only reach allowed hosts over
+//! allowed schemes, and never loopback, private, link-local or cloud
+//! metadata addresses (server-side request forgery).
+//!
+//! URLs are parsed with the `url` crate, which implements the WHATWG URL
+//! Standard (<https://url.spec.whatwg.org/#host-parsing>) including the IPv4
+//! number forms browsers and many HTTP clients accept (`2852039166`,
+//! `0xa9fea9fe`, `0251.0376.0251.0376`, `127.1`), percent-encoded hosts and
+//! IDNA mapping. The resulting address is classified by value (see
+//! [`address`]). Names are never resolved: the sandbox has no DNS, so a
+//! public name that resolves to a private address (DNS rebinding) is not
+//! caught here.
+
+pub mod address;
+pub mod extract;
+pub mod hosts;
+
+use address::{Unsafe, classify_domain, classify_ip};
+use extract::{Candidate, free_text_urls, has_authority_scheme, scheme_len, url_arg_values};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use hosts::{HostList, Target};
+use serde::Deserialize;
+use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use url::Url;
+
+/// Which hosts are acceptable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Any public host unless it is on `deny_hosts`.
+    #[default]
+    DenyListed,
+    /// Only hosts on `allow_hosts`.
+    AllowListed,
+}
+
+/// What to do with a host missing from `allow_hosts` in `allow-listed` mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnlistedAction {
+    /// Refuse the call.
+    #[default]
+    Deny,
+    /// Ask a person.
+    Escalate,
+}
+
+/// The check's settings (`[check.settings]`). Every key is optional.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// `deny-listed` (default) or `allow-listed`.
+    pub mode: Mode,
+    /// Hosts tools may reach in `allow-listed` mode: `example.com`,
+    /// `*.example.com` (subdomains only), an IP address or a CIDR network,
+    /// `*` for any.
+    pub allow_hosts: Vec<String>,
+    /// Hosts tools may never reach (same syntax), in either mode.
+    pub deny_hosts: Vec<String>,
+    /// Loopback, private or internal hosts that may be reached anyway (same
+    /// syntax), e.g. a local dev server. Metadata endpoints are never
+    /// exempt.
+    pub allow_private_hosts: Vec<String>,
+    /// URL schemes tools may use, lowercase, without `:`.
+    pub allowed_schemes: Vec<String>,
+    /// Tool-name globs whose calls are URL fetches: their URL arguments are
+    /// required to be valid URLs, and when they have none, URLs are searched
+    /// for in every string argument.
+    pub url_tools: Vec<String>,
+    /// Argument-name globs (case-insensitive, any depth) that hold a URL,
+    /// for any tool.
+    pub url_args: Vec<String>,
+    /// `deny` (default) or `escalate` for hosts missing from `allow_hosts`.
+    pub unlisted_action: UnlistedAction,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();
+        Self {
+            mode: Mode::DenyListed,
+            allow_hosts: Vec::new(),
+            deny_hosts: Vec::new(),
+            allow_private_hosts: Vec::new(),
+            allowed_schemes: s(&["http", "https"]),
+            url_tools: s(DEFAULT_URL_TOOLS),
+            url_args: s(&[
+                "url", "urls", "uri", "href", "endpoint", "link", "*_url", "*_uri",
+            ]),
+            unlisted_action: UnlistedAction::Deny,
+        }
+    }
+}
+
+/// Default `url_tools`.
+pub const DEFAULT_URL_TOOLS: &[&str] = &[
+    "http_get",
+    "http_request",
+    "fetch",
+    "web_fetch",
+    "browser_open",
+    "browser_navigate",
+    "open_url",
+    "curl",
+    "download*",
+];
+
+/// The configured check.
+pub struct EgressGuard {
+    mode: Mode,
+    allow: HostList,
+    deny: HostList,
+    allow_private: HostList,
+    schemes: Vec<String>,
+    url_tools: GlobSet,
+    url_args: GlobSet,
+    unlisted_action: UnlistedAction,
+}
+
+fn globset(key: &str, globs: &[String]) -> Result<GlobSet, String> {
+    let mut b = GlobSetBuilder::new();
+    for (i, g) in globs.iter().enumerate() {
+        let glob = GlobBuilder::new(g)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| format!("settings.{key}[{i}]: invalid glob `{g}`: {e}"))?;
+        b.add(glob);
+    }
+    b.build().map_err(|e| format!("settings.{key}: {e}"))
+}
+
+/// A URL that failed a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Rule id, e.g. `egress.metadata`.
+    pub rule: &'static str,
+    /// Message for the model, naming the argument and the host.
+    pub message: String,
+    /// Escalate rather than deny.
+    pub escalate: bool,
+}
+
+impl Finding {
+    fn deny(rule: &'static str, message: String) -> Self {
+        Self {
+            rule,
+            message,
+            escalate: false,
+        }
+    }
+
+    fn into_decision(self) -> Decision {
+        if self.escalate {
+            Decision::escalate(self.rule, self.message)
+        } else {
+            Decision::deny(self.rule, self.message)
+        }
+    }
+}
+
+/// The outcome of vetting one candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Vetted {
+    /// Not a URL (only for non-strict candidates): ignored.
+    NotUrl,
+    /// A URL the tool may fetch.
+    Fine,
+    /// A URL that breaks a rule.
+    Bad(Finding),
+}
+
+/// How a candidate's text is turned into an absolute URL.
+enum Prepared {
+    Absolute(String),
+    Relative,
+}
+
+/// Values with an explicit scheme are kept; `//host/x` and schemeless
+/// `host[:port]/path` (as typed into curl or a browser) get `http:`; paths
+/// (`/x`, `./x`, `?q`, `#f`) are relative.
+fn prepare(text: &str) -> Prepared {
+    if text.starts_with("//") {
+        return Prepared::Absolute(format!("http:{text}"));
+    }
+    if text.starts_with(['/', '.', '?', '#', '\\']) {
+        return Prepared::Relative;
+    }
+    if let Some(n) = scheme_len(text) {
+        // `localhost:8080/x` is a host and port, not the scheme `localhost`.
+        let rest = &text[n + 1..];
+        let port_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let is_port = port_len > 0
+            && matches!(
+                rest.as_bytes().get(port_len),
+                None | Some(b'/' | b'?' | b'#')
+            );
+        if !is_port {
+            return Prepared::Absolute(text.to_string());
+        }
+    }
+    Prepared::Absolute(format!("http://{text}"))
+}
+
+/// The host other HTTP clients may read from a URL whose authority holds
+/// `@` or `\` (parser differentials): the text after the last `@` before
+/// the first `/`, cut at `?`, `#` or `\`, without the port. `None` when it
+/// is the same host the WHATWG parser found or does not parse.
+fn alternative_host(text: &str, whatwg: &Target) -> Option<Target> {
+    if !has_authority_scheme(text) {
+        return None;
+    }
+    let after = &text[text.find("://")? + 3..];
+    let region = &after[..after.find('/').unwrap_or(after.len())];
+    if !region.contains('@') && !region.contains('\\') {
+        return None;
+    }
+    let host = region.rsplit('@').next()?;
+    let host = &host[..host.find(['?', '#', '\\']).unwrap_or(host.len())];
+    let host = if host.starts_with('[') {
+        &host[..host.find(']').map_or(host.len(), |i| i + 1)]
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, _)| h)
+    };
+    match Target::parse(host) {
+        Ok(t) if &t != whatwg => Some(t),
+        _ => None,
+    }
+}
+
+impl EgressGuard {
+    /// Vet one URL candidate. `strict`: the candidate must be a URL (a URL
+    /// argument of a URL tool), so text that does not parse is a finding
+    /// rather than [`Vetted::NotUrl`].
+    pub fn vet(&self, c: &Candidate, strict: bool) -> Vetted {
+        match self.vet_inner(c, strict) {
+            Ok(None) => Vetted::Fine,
+            Ok(Some(f)) => Vetted::Bad(f),
+            Err(()) => Vetted::NotUrl,
+        }
+    }
+
+    fn vet_inner(&self, c: &Candidate, strict: bool) -> Result<Option<Finding>, ()> {
+        let at = format!("`{}`", c.path);
+        let absolute = match prepare(&c.text) {
+            Prepared::Absolute(a) => a,
+            Prepared::Relative if strict => {
+                return Ok(Some(Finding::deny(
+                    "egress.invalid-url",
+                    format!(
+                        "{at} is a relative URL; this tool needs an absolute http(s) URL such as https://example.com/page."
+                    ),
+                )));
+            }
+            Prepared::Relative => return Err(()),
+        };
+        let url = match Url::parse(&absolute) {
+            Ok(u) => u,
+            Err(e) if strict => {
+                return Ok(Some(Finding::deny(
+                    "egress.invalid-url",
+                    format!(
+                        "{at} is not a valid URL ({e}); give an absolute http(s) URL such as https://example.com/page."
+                    ),
+                )));
+            }
+            Err(_) => return Err(()),
+        };
+        let scheme = url.scheme();
+        if !self.schemes.iter().any(|s| s == scheme) {
+            return Ok(Some(Finding::deny(
+                "egress.scheme",
+                format!(
+                    "{at} uses the `{scheme}:` scheme; tools may only fetch {} URLs. Use an {} URL{}.",
+                    self.schemes.join(", "),
+                    self.schemes.join("/"),
+                    if scheme == "file" {
+                        " (read local files with a file tool instead)"
+                    } else {
+                        ""
+                    }
+                ),
+            )));
+        }
+        let Some(host) = url.host() else {
+            return Ok(None);
+        };
+        let target = match Target::from_url_host(host) {
+            Ok(t) => t,
+            Err(e) => {
+                return Ok(Some(Finding::deny(
+                    "egress.invalid-url",
+                    format!("{at} has an invalid host ({e}); give an absolute http(s) URL."),
+                )));
+            }
+        };
+        let mut finding = self.vet_host(&at, &target, None);
+        if let Some(alt) = alternative_host(&c.text, &target)
+            && let Some(f) = self.vet_host(&at, &alt, Some(&target))
+            && finding
+                .as_ref()
+                .is_none_or(|cur| cur.escalate && !f.escalate)
+        {
+            finding = Some(f);
+        }
+        Ok(finding)
+    }
+
+    /// Vet one host; `whatwg` is set when `target` is another client's
+    /// reading of a URL whose standard host is `whatwg`.
+    fn vet_host(&self, at: &str, target: &Target, whatwg: Option<&Target>) -> Option<Finding> {
+        let described = match whatwg {
+            None => format!("{at} points at {target}"),
+            Some(std_host) => format!(
+                "{at} is ambiguous: browsers read its host as {std_host} but other HTTP clients read it as {target}, and it"
+            ),
+        };
+        let unsafe_kind = match target {
+            Target::Ip(ip) => classify_ip(*ip),
+            Target::Domain(d) => classify_domain(d),
+        };
+        if let Some(Unsafe::Metadata { service }) = unsafe_kind {
+            return Some(Finding::deny(
+                "egress.metadata",
+                format!(
+                    "{described}, the {service}, which hands out the machine's credentials; tools may never reach metadata endpoints. Fetch a public http(s) URL instead."
+                ),
+            ));
+        }
+        if self.deny.matches(target) {
+            return Some(Finding::deny(
+                "egress.denied-host",
+                format!(
+                    "{described}, which is on this check's deny list; do not fetch from this host, choose another source."
+                ),
+            ));
+        }
+        if let Some(Unsafe::Private { what, source }) = unsafe_kind
+            && !self.allow_private.matches(target)
+        {
+            return Some(Finding::deny(
+                "egress.private-address",
+                format!(
+                    "{described}, a {what} ({source}); tools may not reach loopback, private, link-local or internal hosts (server-side request forgery). Use a public host; if this internal service is expected, the operator can add it to `allow_private_hosts`."
+                ),
+            ));
+        }
+        if self.mode == Mode::AllowListed && !self.allow.matches(target) {
+            return Some(Finding {
+                rule: "egress.not-allowed-host",
+                message: format!(
+                    "{described}, which is not on the allow list; tools may only reach: {}.",
+                    self.allow.summary(12)
+                ),
+                escalate: self.unlisted_action == UnlistedAction::Escalate,
+            });
+        }
+        None
+    }
+}
+
+impl Check for EgressGuard {
+    type Settings = Settings;
+
+    fn info() -> PluginInfo {
+        PluginInfo::new(
+            "egress-guard",
+            env!("CARGO_PKG_VERSION"),
+            "URL tools may only reach allowed hosts over http(s), never private, loopback or cloud-metadata addresses",
+        )
+    }
+
+    fn new(s: Settings) -> Result<Self, String> {
+        let mut schemes = Vec::new();
+        for (i, scheme) in s.allowed_schemes.iter().enumerate() {
+            let lower = scheme.to_ascii_lowercase();
+            if scheme_len(&format!("{lower}:")) != Some(lower.len()) {
+                return Err(format!(
+                    "settings.allowed_schemes[{i}]: `{scheme}` is not a URL scheme (write e.g. `https`, without `:`)"
+                ));
+            }
+            schemes.push(lower);
+        }
+        if schemes.is_empty() {
+            return Err(
+                "settings.allowed_schemes: must list at least one scheme (e.g. [\"https\"])".into(),
+            );
+        }
+        let allow = HostList::parse("allow_hosts", &s.allow_hosts)?;
+        if s.mode == Mode::AllowListed && allow.is_empty() {
+            return Err(
+                "settings.allow_hosts: must list at least one host when settings.mode is \"allow-listed\"".into(),
+            );
+        }
+        Ok(Self {
+            mode: s.mode,
+            allow,
+            deny: HostList::parse("deny_hosts", &s.deny_hosts)?,
+            allow_private: HostList::parse("allow_private_hosts", &s.allow_private_hosts)?,
+            schemes,
+            url_tools: globset("url_tools", &s.url_tools)?,
+            url_args: globset("url_args", &s.url_args)?,
+            unlisted_action: s.unlisted_action,
+        })
+    }
+
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+        let is_url_tool = self.url_tools.is_match(&call.name);
+        let mut candidates = url_arg_values(call.json(), &self.url_args);
+        if candidates.is_empty() && is_url_tool {
+            candidates = free_text_urls(call.json());
+        }
+        if candidates.is_empty() {
+            return Decision::Abstain;
+        }
+        let mut worst: Option<Finding> = None;
+        let mut any_url = false;
+        for c in &candidates {
+            let strict = is_url_tool && c.from_url_arg;
+            match self.vet(c, strict) {
+                Vetted::NotUrl => {}
+                Vetted::Fine => any_url = true,
+                Vetted::Bad(f) => {
+                    any_url = true;
+                    if worst.as_ref().is_none_or(|w| w.escalate && !f.escalate) {
+                        worst = Some(f);
+                    }
+                }
+            }
+        }
+        match worst {
+            Some(f) => f.into_decision(),
+            None if any_url => Decision::Allow,
+            None => Decision::Abstain,
+        }
+    }
+}
+
+toolvet_pdk::export_check!(EgressGuard);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(settings: &str) -> EgressGuard {
+        EgressGuard::from_settings_json(settings).unwrap()
+    }
+
+    fn rule(g: &EgressGuard, tool: &str, args: &str) -> String {
+        let d = g.check(
+            &ToolCall::new(tool, args),
+            &ToolInfo::default(),
+            &Context::default(),
+        );
+        d.rule()
+            .map_or_else(|| d.kind().to_string(), str::to_string)
+    }
+
+    fn fetch(g: &EgressGuard, url: &str) -> String {
+        rule(g, "fetch", &serde_json::json!({ "url": url }).to_string())
+    }
+
+    #[test]
+    fn metadata_in_every_spelling() {
+        let g = guard("{}");
+        for u in [
+            "http://169.254.169.254/latest/meta-data/",
+            "http://2852039166/",
+            "http://0251.0376.0251.0376/",
+            "http://0xa9fea9fe/",
+            "http://0xA9.0xFE.0xA9.0xFE/",
+            "http://169.254.169.254./",
+            "http://[::ffff:169.254.169.254]/",
+            "http://[::ffff:a9fe:a9fe]/",
+            "http://[fd00:ec2::254]/latest/",
+            "http://example.com@169.254.169.254/",
+            "http://example.com\\@169.254.169.254/",
+            "HTTP://METADATA.GOOGLE.INTERNAL/computeMetadata/v1/",
+            "http://metadata/computeMetadata/v1/",
+            "http://100.100.100.200/latest/meta-data/",
+            "http://169.254.170.2/v2/credentials/x",
+            "169.254.169.254/latest/meta-data/",
+            "http://%31%36%39.254.169.254/",
+        ] {
+            assert_eq!(fetch(&g, u), "egress.metadata", "{u}");
+        }
+    }
+
+    #[test]
+    fn private_addresses() {
+        let g = guard("{}");
+        for u in [
+            "http://127.0.0.1:8080/",
+            "http://127.1/",
+            "http://0/",
+            "http://localhost:3000/",
+            "http://LOCALHOST./",
+            "http://app.localhost/",
+            "http://[::1]/",
+            "http://10.0.0.5/admin",
+            "http://192.168.1.1/",
+            "http://100.64.1.1/",
+            "http://[fd12::1]/",
+            "localhost:8080/health",
+            "http://redis:6379/",
+        ] {
+            assert_eq!(fetch(&g, u), "egress.private-address", "{u}");
+        }
+    }
+
+    #[test]
+    fn schemes_and_invalid() {
+        let g = guard("{}");
+        assert_eq!(fetch(&g, "file:///etc/passwd"), "egress.scheme");
+        assert_eq!(fetch(&g, "gopher://127.0.0.1:6379/_INFO"), "egress.scheme");
+        assert_eq!(fetch(&g, "javascript:alert(1)"), "egress.scheme");
+        assert_eq!(fetch(&g, "data:text/html,<h1>x</h1>"), "egress.scheme");
+        assert_eq!(fetch(&g, "/api/users"), "egress.invalid-url");
+        assert_eq!(fetch(&g, "http://exa mple.com/"), "egress.invalid-url");
+        assert_eq!(fetch(&g, "http://999.1.1.1/"), "egress.invalid-url");
+    }
+
+    #[test]
+    fn public_hosts_allowed() {
+        let g = guard("{}");
+        for u in [
+            "https://docs.rs/url/latest/url/",
+            "https://example.com/path?q=127.0.0.1",
+            "http://user@example.com/",
+            "https://127.0.0.1.example.com/",
+            "https://metadata.example.com/",
+            "https://8.8.8.8/",
+            "docs.python.org/3/library/ipaddress.html",
+            "https://internal.example.com/",
+        ] {
+            assert_eq!(fetch(&g, u), "allow", "{u}");
+        }
+    }
+
+    #[test]
+    fn lists_and_modes() {
+        let g = guard(
+            r#"{"mode":"allow-listed","allow_hosts":["*.github.com","docs.rs"],"deny_hosts":["gist.github.com"]}"#,
+        );
+        assert_eq!(fetch(&g, "https://api.github.com/repos"), "allow");
+        assert_eq!(fetch(&g, "https://docs.rs/"), "allow");
+        assert_eq!(fetch(&g, "https://github.com/"), "egress.not-allowed-host");
+        assert_eq!(fetch(&g, "https://gist.github.com/x"), "egress.denied-host");
+        assert_eq!(
+            fetch(&g, "https://docs.rs.evil.net/"),
+            "egress.not-allowed-host"
+        );
+        assert_eq!(
+            fetch(&g, "https://docs.rs@evil.net/"),
+            "egress.not-allowed-host"
+        );
+        assert_eq!(fetch(&g, "http://127.0.0.1/"), "egress.private-address");
+
+        let g = guard(r#"{"allow_private_hosts":["localhost","10.1.0.0/16"]}"#);
+        assert_eq!(fetch(&g, "http://localhost:8000/"), "allow");
+        assert_eq!(fetch(&g, "http://10.1.2.3/"), "allow");
+        assert_eq!(fetch(&g, "http://10.2.0.1/"), "egress.private-address");
+        let g = guard(r#"{"allow_private_hosts":["169.254.0.0/16"]}"#);
+        assert_eq!(fetch(&g, "http://169.254.169.254/"), "egress.metadata");
+    }
+
+    #[test]
+    fn free_text_only_without_url_args() {
+        let g = guard("{}");
+        assert_eq!(
+            rule(
+                &g,
+                "curl",
+                r#"{"args":["-s","-m","10.5","http://0x7f000001:8080/admin"]}"#
+            ),
+            "egress.private-address"
+        );
+        assert_eq!(
+            rule(
+                &g,
+                "http_request",
+                r#"{"url":"https://api.example.com/","body":"see http://localhost:3000"}"#
+            ),
+            "allow"
+        );
+        // Other tools: only URL arguments count, and non-URLs are skipped.
+        assert_eq!(
+            rule(&g, "create_issue", r#"{"link":"see the docs"}"#),
+            "abstain"
+        );
+        assert_eq!(
+            rule(&g, "create_issue", r#"{"body":"http://169.254.169.254/"}"#),
+            "abstain"
+        );
+        assert_eq!(
+            rule(
+                &g,
+                "set_webhook",
+                r#"{"callback_url":"http://169.254.169.254/"}"#
+            ),
+            "egress.metadata"
+        );
+    }
+
+    #[test]
+    fn settings_errors_name_the_key() {
+        let err = |s: &str| EgressGuard::from_settings_json(s).err().unwrap();
+        assert!(err(r#"{"mode":"strict"}"#).starts_with("settings.mode"));
+        assert!(err(r#"{"mode":"allow-listed"}"#).starts_with("settings.allow_hosts"));
+        assert!(err(r#"{"deny_hosts":["a.*.com"]}"#).starts_with("settings.deny_hosts[0]"));
+        assert!(
+            err(r#"{"allowed_schemes":["https:"]}"#).starts_with("settings.allowed_schemes[0]")
+        );
+        assert!(err(r#"{"url_argz":[]}"#).contains("url_argz"));
+    }
+
+    #[test]
+    fn prepare_forms() {
+        let abs = |t: &str| match prepare(t) {
+            Prepared::Absolute(a) => a,
+            Prepared::Relative => "relative".into(),
+        };
+        assert_eq!(abs("localhost:8080/x"), "http://localhost:8080/x");
+        assert_eq!(abs("example.com"), "http://example.com");
+        assert_eq!(abs("//example.com/x"), "http://example.com/x");
+        assert_eq!(abs("mailto:a@b.c"), "mailto:a@b.c");
+        assert_eq!(abs("./x"), "relative");
+    }
+}
