@@ -1,0 +1,338 @@
+//! Where a call sends its arguments: out of the workspace (outbound tools,
+//! network URLs, shell network clients, writes outside `cwd`) or not.
+
+use globset::GlobSet;
+use regex::Regex;
+use serde_json::Value;
+
+/// Default `outbound_tools`: HTTP and browser tools, uploads, email,
+/// messaging, webhooks, publishing and issue/comment tools.
+pub const DEFAULT_OUTBOUND_TOOLS: &[&str] = &[
+    "http*",
+    "fetch",
+    "web_fetch",
+    "curl",
+    "wget",
+    "browser_*",
+    "open_url",
+    "download*",
+    "upload*",
+    "post_*",
+    "send*",
+    "*email*",
+    "*mail",
+    "*message*",
+    "slack*",
+    "discord*",
+    "*webhook*",
+    "publish*",
+    "notify*",
+    "tweet*",
+    "*gist*",
+    "*comment*",
+    "create_issue",
+    "create_pull_request",
+    "share*",
+    "sms*",
+];
+
+/// Default `write_tools`.
+pub const DEFAULT_WRITE_TOOLS: &[&str] = &[
+    "write*",
+    "*_write",
+    "create_file",
+    "save_file",
+    "append*",
+    "edit*",
+    "str_replace*",
+    "put_file",
+];
+
+/// Default `path_args`.
+pub const DEFAULT_PATH_ARGS: &[&str] = &[
+    "path",
+    "file",
+    "file_path",
+    "filepath",
+    "filename",
+    "target_file",
+    "destination",
+    "dest",
+];
+
+/// Default `url_args`.
+pub const DEFAULT_URL_ARGS: &[&str] = &[
+    "url", "urls", "uri", "href", "endpoint", "link", "*_url", "*_uri",
+];
+
+/// Default `shell_tools`.
+pub const DEFAULT_SHELL_TOOLS: &[&str] = &[
+    "bash",
+    "sh",
+    "zsh",
+    "shell",
+    "run_command",
+    "run_shell*",
+    "execute_command",
+    "terminal*",
+    "powershell",
+];
+
+/// Where a call sends its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// Nowhere outside the workspace.
+    Inside,
+    /// The tool's name matches `outbound_tools`.
+    OutboundTool,
+    /// A URL argument points at this host.
+    Url(String),
+    /// A shell command runs this network client.
+    Shell(String),
+    /// A write tool writes to `path`, outside `cwd` (`None`: unknown).
+    WriteOutside {
+        /// The target path as given.
+        path: String,
+        /// The workspace directory, when the context gave one.
+        cwd: Option<String>,
+    },
+}
+
+impl Route {
+    /// A clause for messages, e.g. ``"`send_email` sends its arguments
+    /// outside the workspace"``.
+    pub fn describe(&self, tool: &str) -> String {
+        match self {
+            Route::Inside => format!("`{tool}` keeps it inside the workspace"),
+            Route::OutboundTool => format!("`{tool}` sends its arguments outside the workspace"),
+            Route::Url(host) => format!("this call sends its arguments to {host}"),
+            Route::Shell(client) => format!("the command runs the network client `{client}`"),
+            Route::WriteOutside {
+                path,
+                cwd: Some(cwd),
+            } => {
+                format!("`{tool}` writes it to `{path}`, outside the workspace `{cwd}`")
+            }
+            Route::WriteOutside { path, cwd: None } => format!(
+                "`{tool}` writes it to `{path}`, and without a `cwd` attribute absolute paths count as outside the workspace"
+            ),
+        }
+    }
+}
+
+/// A network URL the call is addressed to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destination {
+    /// Argument path, e.g. `arguments.url`.
+    pub path: String,
+    /// Lowercase host without trailing dots.
+    pub host: String,
+}
+
+/// Decides a call's [`Route`].
+pub struct Router {
+    outbound_tools: GlobSet,
+    write_tools: GlobSet,
+    path_args: GlobSet,
+    url_args: GlobSet,
+    shell_tools: GlobSet,
+    network_client: Regex,
+}
+
+impl Router {
+    /// A router from compiled globs.
+    pub fn new(
+        outbound_tools: GlobSet,
+        write_tools: GlobSet,
+        path_args: GlobSet,
+        url_args: GlobSet,
+        shell_tools: GlobSet,
+    ) -> Self {
+        Self {
+            outbound_tools,
+            write_tools,
+            path_args,
+            url_args,
+            shell_tools,
+            network_client: Regex::new(
+                r"(?:^|[\s;&|(`$])((?:curl|wget|nc|ncat|netcat|telnet|socat|scp|sftp|ftp|rsync|ssh|sendmail|mailx?|mutt|https?|xh|aria2c|Invoke-WebRequest|Invoke-RestMethod|iwr|irm))(?:\s|$)",
+            )
+            .expect("network client regex compiles"),
+        }
+    }
+
+    /// Network URLs (http, https, ws, wss, ftp, sftp) in arguments whose
+    /// names match `url_args`, at any depth.
+    pub fn destinations(&self, args: &Value) -> Vec<Destination> {
+        let mut out = Vec::new();
+        self.walk_urls(args, "arguments", false, &mut out);
+        out
+    }
+
+    fn walk_urls(&self, v: &Value, path: &str, named: bool, out: &mut Vec<Destination>) {
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    let m = self.url_args.is_match(k);
+                    self.walk_urls(child, &crate::child_path(path, k), m, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    self.walk_urls(child, &format!("{path}[{i}]"), named, out);
+                }
+            }
+            Value::String(s) if named => {
+                if let Ok(url) = url::Url::parse(s.trim())
+                    && matches!(
+                        url.scheme(),
+                        "http" | "https" | "ws" | "wss" | "ftp" | "sftp"
+                    )
+                    && let Some(host) = url.host_str()
+                {
+                    out.push(Destination {
+                        path: path.to_string(),
+                        host: host.trim_end_matches('.').to_ascii_lowercase(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Where the call sends its arguments. Checked in order: a write tool
+    /// whose path argument is outside `cwd`, an outbound tool name, a
+    /// destination URL, a shell command running a network client.
+    pub fn route(
+        &self,
+        tool: &str,
+        args: &Value,
+        destinations: &[Destination],
+        cwd: Option<&str>,
+    ) -> Route {
+        if self.write_tools.is_match(tool)
+            && let Some(obj) = args.as_object()
+        {
+            for (k, v) in obj {
+                if self.path_args.is_match(k)
+                    && let Some(p) = v.as_str()
+                    && !is_inside(p, cwd)
+                {
+                    return Route::WriteOutside {
+                        path: p.to_string(),
+                        cwd: cwd.map(str::to_string),
+                    };
+                }
+            }
+        }
+        if self.outbound_tools.is_match(tool) {
+            return Route::OutboundTool;
+        }
+        if let Some(d) = destinations.first() {
+            return Route::Url(d.host.clone());
+        }
+        if self.shell_tools.is_match(tool) {
+            let mut found = None;
+            visit_strings(args, &mut |s| {
+                if found.is_none()
+                    && let Some(c) = self.network_client.captures(s)
+                {
+                    found = Some(c[1].to_string());
+                }
+            });
+            if let Some(client) = found {
+                return Route::Shell(client);
+            }
+        }
+        Route::Inside
+    }
+}
+
+fn visit_strings(v: &Value, f: &mut impl FnMut(&str)) {
+    match v {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter().for_each(|i| visit_strings(i, f)),
+        Value::Object(map) => map.values().for_each(|i| visit_strings(i, f)),
+        _ => {}
+    }
+}
+
+/// Whether `name` is `domain` or below it.
+pub fn is_within(name: &str, domain: &str) -> bool {
+    name == domain || name.strip_suffix(domain).is_some_and(|p| p.ends_with('.'))
+}
+
+/// Lexically normalised components of a path (`.` dropped, `..` pops);
+/// `None` when `..` climbs above the start.
+fn normalise<'a>(start: Vec<&'a str>, path: &'a str) -> Option<Vec<&'a str>> {
+    let mut out = start;
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            p => out.push(p),
+        }
+    }
+    Some(out)
+}
+
+/// Whether a write to `path` stays inside the workspace `cwd`, lexically
+/// (symlinks are not resolved; the sandbox has no file system). `~` paths
+/// are outside; relative paths are resolved against `cwd`; without `cwd`,
+/// relative paths that do not climb out with `..` are inside and absolute
+/// paths are outside.
+pub fn is_inside(path: &str, cwd: Option<&str>) -> bool {
+    let p = path.trim();
+    let p = p.strip_prefix("file://").unwrap_or(p);
+    if p.starts_with('~') || p.contains("$HOME") {
+        return false;
+    }
+    let absolute = p.starts_with(['/', '\\']) || (p.len() >= 2 && p.as_bytes()[1] == b':');
+    match (absolute, cwd) {
+        (true, None) => false,
+        (true, Some(c)) => {
+            let (Some(root), Some(target)) = (normalise(Vec::new(), c), normalise(Vec::new(), p))
+            else {
+                return false;
+            };
+            target.starts_with(&root)
+        }
+        (false, Some(c)) => {
+            let Some(root) = normalise(Vec::new(), c) else {
+                return false;
+            };
+            normalise(root.clone(), p).is_some_and(|t| t.starts_with(&root))
+        }
+        (false, None) => normalise(vec!["<cwd>"], p).is_some_and(|t| t.first() == Some(&"<cwd>")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inside_paths() {
+        let cwd = Some("/home/alice/project");
+        assert!(is_inside("src/main.rs", cwd));
+        assert!(is_inside("./a/../b", cwd));
+        assert!(is_inside("/home/alice/project/.env", cwd));
+        assert!(is_inside("a/../../project/x", cwd));
+        assert!(!is_inside("../x", cwd));
+        assert!(!is_inside("/home/alice/project2/x", cwd));
+        assert!(!is_inside("/home/alice/project/../.ssh/id_rsa", cwd));
+        assert!(!is_inside("/tmp/x", cwd));
+        assert!(!is_inside("~/.aws/credentials", cwd));
+        assert!(is_inside("notes.txt", None));
+        assert!(!is_inside("../notes.txt", None));
+        assert!(!is_inside("/etc/x", None));
+    }
+
+    #[test]
+    fn within() {
+        assert!(is_within("api.github.com", "github.com"));
+        assert!(!is_within("evilgithub.com", "github.com"));
+    }
+}
