@@ -1,1 +1,361 @@
-fn main() {}
+//! `toolvet`: vet AI-agent tool calls with sandboxed WebAssembly checks.
+//!
+//! Exit codes (documented in the README):
+//! - 0: allow (or: command succeeded, all cases passed)
+//! - 1: `toolvet test` found a mismatching case, or an internal error
+//! - 2: usage, policy, plugin-load or input error
+//! - 3: deny (the most severe verdict of the calls given)
+//! - 4: escalate
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use toolvet::cases::{self, Target};
+use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
+
+const EXIT_MISMATCH: u8 = 1;
+const EXIT_USAGE: u8 = 2;
+const EXIT_DENY: u8 = 3;
+const EXIT_ESCALATE: u8 = 4;
+
+#[derive(Parser)]
+#[command(name = "toolvet", version, about = "Vet AI-agent tool calls before they run")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Vet tool calls (one JSON call, or JSON Lines) and print the verdicts.
+    ///
+    /// Exit code: 0 allow, 3 deny, 4 escalate (the most severe verdict),
+    /// 2 bad policy or input.
+    Check {
+        /// The policy file.
+        #[arg(long, short, default_value = "toolvet.toml")]
+        config: PathBuf,
+        /// Files with calls (`-` or nothing for stdin).
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Show what a plugin file imports and exports, whether this host can
+    /// load it, and what its `describe` says.
+    Inspect {
+        /// The component file.
+        plugin: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Run case files (calls with expected decisions) through the real host.
+    ///
+    /// Exit code: 0 all passed, 1 a case mismatched, 2 a file or plugin
+    /// could not be used.
+    Test {
+        /// Case files, or directories searched for `cases.yaml` / `*.cases.yaml`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Test this plugin instead of the files' own `plugin`/`config`.
+        #[arg(long, conflicts_with = "config")]
+        plugin: Option<PathBuf>,
+        /// Test this policy instead of the files' own `plugin`/`config`.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Print every case, not only failures.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+    /// Compile every plugin of a policy into the artifact cache ahead of
+    /// time (e.g. in a container build), and report the load time of each.
+    Compile {
+        /// The policy file.
+        #[arg(long, short, default_value = "toolvet.toml")]
+        config: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    /// JSON (one verdict per line for `check`).
+    Json,
+    /// A short line per verdict.
+    Text,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TOOLVET_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("toolvet: cannot start the async runtime: {e}");
+            return ExitCode::from(EXIT_MISMATCH);
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("toolvet: {e:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<u8> {
+    match cli.command {
+        Command::Check {
+            config,
+            files,
+            format,
+        } => check(&config, &files, format).await,
+        Command::Inspect { plugin, format } => inspect(&plugin, format).await,
+        Command::Test {
+            paths,
+            plugin,
+            config,
+            verbose,
+        } => {
+            let target = plugin
+                .map(Target::Plugin)
+                .or(config.map(Target::Policy));
+            test(&paths, target.as_ref(), verbose).await
+        }
+        Command::Compile { config } => compile(&config).await,
+    }
+}
+
+async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
+    let host = Host::from_file(config).await?;
+    let inputs: Vec<(String, String)> = if files.is_empty() || files == [PathBuf::from("-")] {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading calls from stdin")?;
+        vec![("<stdin>".to_string(), text)]
+    } else {
+        files
+            .iter()
+            .map(|f| {
+                std::fs::read_to_string(f)
+                    .with_context(|| format!("{}: cannot read", f.display()))
+                    .map(|t| (f.display().to_string(), t))
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    let mut worst = Decision::Allow;
+    let mut count = 0usize;
+    for (source, text) in &inputs {
+        let stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+        for (i, value) in stream.enumerate() {
+            let value = value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
+            let request = CallRequest::from_value(value)
+                .with_context(|| format!("{source}: call #{}", i + 1))?;
+            let verdict = host.check(&request).await;
+            print_verdict(source, &request, &verdict, format)?;
+            worst = more_severe(worst, verdict.decision);
+            count += 1;
+        }
+    }
+    anyhow::ensure!(count > 0, "no calls given (expected JSON on stdin or in files)");
+    Ok(match worst {
+        Decision::Deny => EXIT_DENY,
+        Decision::Escalate => EXIT_ESCALATE,
+        Decision::Allow | Decision::Abstain => 0,
+    })
+}
+
+fn more_severe(a: Decision, b: Decision) -> Decision {
+    let rank = |d| match d {
+        Decision::Deny => 3,
+        Decision::Escalate => 2,
+        Decision::Allow => 1,
+        Decision::Abstain => 0,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
+
+fn print_verdict(
+    source: &str,
+    request: &CallRequest,
+    verdict: &Verdict,
+    format: Format,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Json => {
+            let mut value = serde_json::to_value(verdict)?;
+            if let Some(map) = value.as_object_mut() {
+                map.insert("tool".into(), request.call.name.clone().into());
+                map.insert("call_id".into(), request.call.id.clone().into());
+            }
+            println!("{value}");
+        }
+        Format::Text => {
+            let mut line = format!(
+                "{:<8} {:<12} {}",
+                verdict.decision.as_str(),
+                request.call.name,
+                source
+            );
+            if let Some(rule) = &verdict.rule {
+                line.push_str(&format!("  [{rule}]"));
+            }
+            if let Some(reason) = &verdict.reason {
+                line.push_str(&format!("  {reason}"));
+            }
+            line.push_str(&format!("  ({} µs)", verdict.duration_us));
+            println!("{line}");
+        }
+    }
+    Ok(())
+}
+
+async fn inspect(plugin: &Path, format: Format) -> anyhow::Result<u8> {
+    let report = toolvet::inspect::inspect(plugin)
+        .await
+        .with_context(|| format!("{}", plugin.display()))?;
+    if format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(if report.compatible { 0 } else { EXIT_USAGE });
+    }
+    println!("file:       {}", plugin.display());
+    println!("size:       {} bytes", report.size_bytes);
+    println!("sha256:     {}", report.sha256);
+    if let Some(d) = &report.describe {
+        println!("plugin:     {} {}", d.name, d.version);
+        println!("about:      {}", d.description);
+        println!("tools:      {}", d.tools.join(", "));
+    }
+    println!(
+        "contract:   exports toolvet:check {}; host speaks {}",
+        if report.contract_versions.is_empty() {
+            "(none)".to_string()
+        } else {
+            report.contract_versions.join(", ")
+        },
+        report.host_contract_version
+    );
+    match &report.incompatibility {
+        None => println!("compatible: yes"),
+        Some(why) => println!("compatible: no: {why}"),
+    }
+    println!("imports:");
+    for i in &report.imports {
+        println!("  {i}");
+    }
+    println!("exports:");
+    for e in &report.exports {
+        println!("  {e}");
+    }
+    Ok(if report.compatible { 0 } else { EXIT_USAGE })
+}
+
+/// Expand directories into the case files under them.
+fn case_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_case_files(path, &mut found)
+                .with_context(|| format!("{}: cannot list", path.display()))?;
+            found.sort();
+            anyhow::ensure!(!found.is_empty(), "{}: no case files found", path.display());
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn collect_case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path.is_dir() {
+            if !matches!(name, "target" | "node_modules") && !name.starts_with('.') {
+                collect_case_files(&path, out)?;
+            }
+        } else if name == "cases.yaml" || name.ends_with(".cases.yaml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyhow::Result<u8> {
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for file in case_files(paths)? {
+        let results = cases::run_file(&file, target).await?;
+        let file_failed = results.iter().filter(|r| !r.passed).count();
+        for r in &results {
+            if r.passed && !verbose {
+                continue;
+            }
+            let status = if r.passed { "ok  " } else { "FAIL" };
+            let expected = match &r.expected_rule {
+                Some(rule) => format!("{} [{rule}]", r.expected),
+                None => r.expected.to_string(),
+            };
+            let actual = match &r.actual_rule {
+                Some(rule) => format!("{} [{rule}]", r.actual),
+                None => r.actual.to_string(),
+            };
+            println!("{status} {}: {}", file.display(), r.name);
+            if !r.passed {
+                println!("       expected {expected}, got {actual}");
+                if let Some(reason) = &r.reason {
+                    println!("       reason: {reason}");
+                }
+                if let Some(error) = &r.error {
+                    println!("       error: {error}");
+                }
+            }
+        }
+        println!(
+            "{}: {} cases, {} failed",
+            file.display(),
+            results.len(),
+            file_failed
+        );
+        passed += results.len() - file_failed;
+        failed += file_failed;
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { 0 } else { EXIT_MISMATCH })
+}
+
+async fn compile(config: &Path) -> anyhow::Result<u8> {
+    let policy = Policy::from_file(config)?;
+    let started = std::time::Instant::now();
+    let host = Host::load(policy).await?;
+    for c in host.checks() {
+        println!(
+            "{:<16} {:<10} {:>9.1} ms  {}",
+            c.name,
+            match c.cached {
+                Some(true) => "cached",
+                Some(false) => "compiled",
+                None => "broken",
+            },
+            c.compile_us.unwrap_or(0) as f64 / 1000.0,
+            c.plugin.display()
+        );
+    }
+    println!(
+        "loaded {} checks in {:.1} ms",
+        host.checks().len(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    Ok(0)
+}

@@ -1,0 +1,254 @@
+//! The call shape: one proposed tool call with what the caller knows about
+//! the tool and the run (see `docs/formats.md`).
+//!
+//! ```json
+//! {"call": {"id": "c1", "name": "bash", "arguments": {"command": "ls"}},
+//!  "tool": {"risk": "high"},
+//!  "context": {"run_id": "r1", "attributes": {"cwd": "/work"}, "history": []}}
+//! ```
+//!
+//! Only `call.name` and `call.arguments` are required. Unknown keys are
+//! errors. Arguments must be a JSON object; their text is kept as sent and
+//! handed to checks unchanged.
+
+use crate::error::CallError;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+
+/// One proposed tool call with its tool and run context.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallRequest {
+    /// The call itself.
+    pub call: ToolCall,
+    /// What the agent's owner declared about the tool.
+    #[serde(default)]
+    pub tool: ToolInfo,
+    /// The run the call belongs to.
+    #[serde(default)]
+    pub context: CallContext,
+}
+
+/// A tool call: id, tool name and JSON-object arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCall {
+    /// The framework's call id; empty when none.
+    #[serde(default)]
+    pub id: String,
+    /// The tool's name; never empty.
+    pub name: String,
+    /// The arguments: the text of one JSON object, as received.
+    pub arguments: Box<RawValue>,
+}
+
+/// What the agent's owner declared about the tool.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ToolInfo {
+    /// Free-text description.
+    pub description: Option<String>,
+    /// `low`, `medium` or `high` by convention.
+    pub risk: Option<String>,
+    /// A person must approve every call.
+    pub requires_approval: bool,
+    /// Free-form labels.
+    pub tags: Vec<String>,
+    /// JSON Schema of the arguments.
+    pub parameters_schema: Option<Box<RawValue>>,
+}
+
+/// What happened to an earlier call of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Allowed; the tool ran.
+    Allowed,
+    /// Denied; the tool did not run.
+    Denied,
+    /// Escalated; no answer yet.
+    Escalated,
+    /// Approved by a person; the tool ran.
+    Approved,
+    /// Rejected by a person; the tool did not run.
+    Rejected,
+}
+
+/// An earlier call of the run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriorCall {
+    /// Tool name.
+    pub name: String,
+    /// Arguments (a JSON object).
+    pub arguments: Box<RawValue>,
+    /// What happened to it.
+    pub outcome: Outcome,
+}
+
+/// The run a call belongs to.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CallContext {
+    /// Agent name.
+    pub agent: Option<String>,
+    /// Run (conversation, session) id.
+    pub run_id: Option<String>,
+    /// On whose behalf the agent acts.
+    pub principal: Option<String>,
+    /// Key/value attributes, e.g. `cwd`.
+    pub attributes: BTreeMap<String, String>,
+    /// Earlier calls of the run, oldest first.
+    pub history: Vec<PriorCall>,
+}
+
+impl CallRequest {
+    /// A call of tool `name` with `arguments` (must be a JSON object) and no
+    /// tool info or context.
+    ///
+    /// # Errors
+    /// [`CallError`] if `name` is empty or `arguments` is not an object.
+    pub fn new(name: &str, arguments: &serde_json::Value) -> Result<Self, CallError> {
+        let request = CallRequest {
+            call: ToolCall {
+                id: String::new(),
+                name: name.to_string(),
+                arguments: RawValue::from_string(arguments.to_string())
+                    .map_err(|e| CallError(e.to_string()))?,
+            },
+            tool: ToolInfo::default(),
+            context: CallContext::default(),
+        };
+        request.validate()?;
+        Ok(request)
+    }
+
+    /// Parse and validate the call shape from JSON text.
+    ///
+    /// # Errors
+    /// [`CallError`] naming the problem and, for malformed JSON, the line
+    /// and column (nesting deeper than 128 levels is malformed).
+    pub fn from_json(text: &str) -> Result<Self, CallError> {
+        let request: CallRequest =
+            serde_json::from_str(text).map_err(|e| CallError(e.to_string()))?;
+        request.validate()?;
+        Ok(request)
+    }
+
+    /// Parse from an already-parsed JSON value.
+    ///
+    /// # Errors
+    /// As [`CallRequest::from_json`].
+    pub fn from_value(value: serde_json::Value) -> Result<Self, CallError> {
+        // Through text, so that RawValue fields keep one representation.
+        Self::from_json(&value.to_string())
+    }
+
+    /// Check what serde cannot: a non-empty tool name and object arguments.
+    fn validate(&self) -> Result<(), CallError> {
+        if self.call.name.trim().is_empty() {
+            return Err(CallError("`call.name` must not be empty".into()));
+        }
+        expect_object(&self.call.arguments, "call.arguments")?;
+        for (i, prior) in self.context.history.iter().enumerate() {
+            expect_object(&prior.arguments, &format!("context.history[{i}].arguments"))?;
+        }
+        if let Some(schema) = &self.tool.parameters_schema {
+            expect_object(schema, "tool.parameters_schema")?;
+        }
+        Ok(())
+    }
+
+    /// Look up a context attribute, e.g. `cwd`.
+    pub fn attribute(&self, key: &str) -> Option<&str> {
+        self.context.attributes.get(key).map(String::as_str)
+    }
+}
+
+fn expect_object(raw: &RawValue, key: &str) -> Result<(), CallError> {
+    let text = raw.get().trim_start();
+    if text.starts_with('{') {
+        return Ok(());
+    }
+    let kind = match text.as_bytes().first() {
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        _ => "a number",
+    };
+    Err(CallError(format!("`{key}` must be a JSON object, got {kind}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimal_call_parses_with_defaults() {
+        let r = CallRequest::from_json(r#"{"call":{"name":"bash","arguments":{"command":"ls"}}}"#)
+            .unwrap();
+        assert_eq!(r.call.name, "bash");
+        assert_eq!(r.call.arguments.get(), r#"{"command":"ls"}"#);
+        assert_eq!(r.call.id, "");
+        assert!(!r.tool.requires_approval);
+        assert!(r.context.history.is_empty());
+    }
+
+    #[test]
+    fn full_call_parses() {
+        let r = CallRequest::from_json(
+            r#"{"call":{"id":"c1","name":"write_file","arguments":{"path":"a"}},
+                "tool":{"risk":"high","requires_approval":true,"tags":["fs"],"parameters_schema":{"type":"object"}},
+                "context":{"agent":"coder","run_id":"r","principal":"p","attributes":{"cwd":"/w"},
+                           "history":[{"name":"read_file","arguments":{"path":"a"},"outcome":"allowed"}]}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.attribute("cwd"), Some("/w"));
+        assert_eq!(r.context.history[0].outcome, Outcome::Allowed);
+        assert_eq!(r.tool.risk.as_deref(), Some("high"));
+    }
+
+    #[test]
+    fn non_object_arguments_are_rejected_with_kind() {
+        let e = CallRequest::from_json(r#"{"call":{"name":"bash","arguments":"ls"}}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid tool call: `call.arguments` must be a JSON object, got a string"
+        );
+        let e = CallRequest::from_json(r#"{"call":{"name":"bash","arguments":[1]}}"#).unwrap_err();
+        assert!(e.to_string().contains("got an array"));
+    }
+
+    #[test]
+    fn empty_name_unknown_field_and_bad_json_are_errors() {
+        let e = CallRequest::from_json(r#"{"call":{"name":" ","arguments":{}}}"#).unwrap_err();
+        assert!(e.to_string().contains("`call.name` must not be empty"));
+        let e = CallRequest::from_json(r#"{"call":{"name":"a","arguments":{},"args":{}}}"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("unknown field `args`"), "{e}");
+        let e = CallRequest::from_json(r#"{"call":{"name":"a","#).unwrap_err();
+        assert!(e.to_string().contains("line 1"), "{e}");
+        let e = CallRequest::from_json(r#"{"call":{"name":"a"}}"#).unwrap_err();
+        assert!(e.to_string().contains("missing field `arguments`"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let depth = 10_000;
+        let args = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let text = format!(r#"{{"call":{{"name":"a","arguments":{{"x":{args}}}}}}}"#);
+        let e = CallRequest::from_json(&text).unwrap_err();
+        assert!(e.to_string().contains("recursion limit"), "{e}");
+    }
+
+    #[test]
+    fn history_arguments_must_be_objects() {
+        let e = CallRequest::from_json(
+            r#"{"call":{"name":"a","arguments":{}},"context":{"history":[{"name":"b","arguments":3,"outcome":"denied"}]}}"#,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("context.history[0].arguments"), "{e}");
+    }
+}

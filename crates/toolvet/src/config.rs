@@ -1,0 +1,472 @@
+//! The policy file, `toolvet.toml`: host limits and the list of checks.
+//!
+//! ```toml
+//! [host]
+//! default_timeout_ms = 100
+//! default_memory_mb = 64
+//! default_decision = "allow"
+//!
+//! [[check]]
+//! name = "shell"
+//! plugin = "plugins/shell_guard.wasm"   # relative to this file
+//! tools = ["bash", "shell"]
+//! on_error = "deny"
+//! [check.settings]
+//! protected_branches = ["main"]
+//! ```
+//!
+//! Parsing ([`Policy::from_toml`]) rejects unknown keys, duplicate check
+//! names, bad globs and out-of-range limits with a [`ConfigError`] that names
+//! the file, the line, the check and the key. Whether plugin files exist and
+//! whether their settings are valid is decided when loading
+//! ([`crate::Host::load`]).
+
+use crate::error::ConfigError;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// Largest accepted per-check deadline, in ms. A check is on the hot path of
+/// every tool call; a deadline above a minute is a configuration mistake.
+pub const MAX_TIMEOUT_MS: u64 = 60_000;
+/// Largest accepted per-check memory cap, in MiB (the 32-bit wasm limit is
+/// 4096 MiB).
+pub const MAX_MEMORY_MB: u64 = 4_096;
+
+/// What a failing check (trap, timeout, out of memory, bad result, load
+/// failure, overload) decides instead of its own answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnError {
+    /// Deny the call (the default: a broken check never lets a call through).
+    #[default]
+    Deny,
+    /// Ask a person.
+    Escalate,
+    /// Let the call through as far as this check is concerned.
+    Allow,
+}
+
+/// Whether a check's decision counts towards the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// The decision counts (default).
+    #[default]
+    Enforce,
+    /// The check runs and is recorded but never changes the verdict.
+    Monitor,
+}
+
+/// How a check's instances are used across calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// A fresh instance for every call: no state survives (default).
+    #[default]
+    PerCall,
+    /// Warm instances are reused across calls (trusted, stateless checks
+    /// only); an instance that failed is discarded.
+    Reuse,
+}
+
+/// How the decisions of the enforcing checks combine into a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Combine {
+    /// Any deny → deny; else any escalate → escalate; else any allow →
+    /// allow; all abstain → `default_decision`.
+    #[default]
+    DenyOverrides,
+}
+
+/// The verdict when every applicable check abstains (or none applies).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefaultDecision {
+    /// Let the call run (default).
+    #[default]
+    Allow,
+    /// Stop the call.
+    Deny,
+    /// Ask a person.
+    Escalate,
+}
+
+/// The `[host]` table: limits and defaults for every check.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HostSettings {
+    /// Deadline of one check on one call (instantiate + configure + check),
+    /// in ms. Default 100.
+    pub default_timeout_ms: u64,
+    /// Linear-memory cap of one check instance, in MiB. Default 64.
+    pub default_memory_mb: u64,
+    /// Combining algorithm. Default `deny-overrides`.
+    pub combine: Combine,
+    /// Verdict when all checks abstain. Default `allow`.
+    pub default_decision: DefaultDecision,
+    /// JSON Lines decision log, relative to the policy file. Default none.
+    pub decision_log: Option<PathBuf>,
+    /// Compiled-artifact cache directory, relative to the policy file.
+    /// Default: `$TOOLVET_CACHE_DIR`, else `$XDG_CACHE_HOME/toolvet`, else
+    /// `~/.cache/toolvet`.
+    pub cache_dir: Option<PathBuf>,
+    /// Start even if some checks fail to load; a broken check then answers
+    /// its `on_error` decision on every call. Default false.
+    pub continue_on_errors: bool,
+    /// Largest accepted `call.arguments` (JSON text), in bytes. Larger calls
+    /// are refused before any check runs. Default 1 MiB.
+    pub max_arguments_bytes: usize,
+    /// Longest history handed to checks; older entries are dropped. Default 500.
+    pub max_history: usize,
+    /// Longest reason message kept from a check, in bytes; longer messages
+    /// are truncated. Default 4096.
+    pub max_reason_bytes: usize,
+    /// A reason message longer than this many bytes makes the result
+    /// oversized: the check's `on_error` applies. Default 1 MiB.
+    pub max_result_bytes: usize,
+    /// Bytes of log lines, stdout and stderr kept per check call; the rest
+    /// is dropped. Default 64 KiB.
+    pub max_log_bytes: usize,
+    /// Run the checks of one call in parallel on the runtime's threads
+    /// instead of one after another. Default false.
+    pub parallel_checks: bool,
+    /// Most check calls running at once across all callers; further calls
+    /// wait in a queue. Default 64.
+    pub max_concurrent_checks: usize,
+    /// Most calls waiting for a slot; beyond that a check answers
+    /// `overloaded` (its `on_error`). Default 4096.
+    pub max_queued_checks: usize,
+    /// Warm instances kept per check with `isolation = "reuse"`. Default 8.
+    pub reuse_pool_size: usize,
+}
+
+impl Default for HostSettings {
+    fn default() -> Self {
+        Self {
+            default_timeout_ms: 100,
+            default_memory_mb: 64,
+            combine: Combine::DenyOverrides,
+            default_decision: DefaultDecision::Allow,
+            decision_log: None,
+            cache_dir: None,
+            continue_on_errors: false,
+            max_arguments_bytes: 1 << 20,
+            max_history: 500,
+            max_reason_bytes: 4096,
+            max_result_bytes: 1 << 20,
+            max_log_bytes: 64 << 10,
+            parallel_checks: false,
+            max_concurrent_checks: 64,
+            max_queued_checks: 4096,
+            reuse_pool_size: 8,
+        }
+    }
+}
+
+/// One `[[check]]` table as written in the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    name: Spanned<String>,
+    plugin: PathBuf,
+    sha256: Option<String>,
+    tools: Option<Vec<String>>,
+    #[serde(default)]
+    mode: Mode,
+    #[serde(default)]
+    on_error: OnError,
+    timeout_ms: Option<u64>,
+    memory_mb: Option<u64>,
+    #[serde(default)]
+    isolation: Isolation,
+    #[serde(default)]
+    settings: toml::Table,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPolicy {
+    #[serde(default)]
+    host: HostSettings,
+    #[serde(default, rename = "check")]
+    checks: Vec<RawCheck>,
+}
+
+/// One configured check: a plugin with its settings and limits.
+#[derive(Debug, Clone)]
+pub struct CheckConfig {
+    /// Unique name, used in verdicts, logs and errors.
+    pub name: String,
+    /// Absolute or policy-relative path resolved against the policy's
+    /// directory.
+    pub plugin: PathBuf,
+    /// Expected sha256 of the plugin file (64 lowercase hex digits).
+    pub sha256: Option<String>,
+    /// Tool-name globs from the config; `None` means use what the plugin's
+    /// `describe` declares.
+    pub tools: Option<Vec<String>>,
+    /// Enforce or monitor.
+    pub mode: Mode,
+    /// Decision when the check fails.
+    pub on_error: OnError,
+    /// Deadline in ms.
+    pub timeout_ms: u64,
+    /// Memory cap in MiB.
+    pub memory_mb: u64,
+    /// Instance isolation.
+    pub isolation: Isolation,
+    /// Settings handed to `configure`, as a JSON object.
+    pub settings: serde_json::Value,
+    /// Line of the check's `name` in the policy file (1-based), for errors.
+    pub line: usize,
+}
+
+/// A parsed and validated policy file.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// The file it came from (for errors), or `<inline>`.
+    pub source: PathBuf,
+    /// The `[host]` table.
+    pub host: HostSettings,
+    /// The checks, in file order.
+    pub checks: Vec<CheckConfig>,
+}
+
+impl Policy {
+    /// Read and validate a policy file. Relative paths in it (plugins,
+    /// decision log, cache) resolve against the file's directory.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the file and, where it applies, the line, the
+    /// check and the key.
+    pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let base = path.parent().unwrap_or_else(|| Path::new("."));
+        Self::from_toml(&text, path, base)
+    }
+
+    /// Parse policy text. `source` is only used in error messages; relative
+    /// paths resolve against `base_dir`.
+    ///
+    /// # Errors
+    /// See [`Policy::from_file`].
+    pub fn from_toml(text: &str, source: &Path, base_dir: &Path) -> Result<Self, ConfigError> {
+        let at = |line: usize, message: String| ConfigError::Invalid {
+            path: source.to_path_buf(),
+            line,
+            message,
+        };
+        let raw: RawPolicy = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            at(line, e.message().to_string())
+        })?;
+        validate_host(&raw.host).map_err(|m| at(0, m))?;
+
+        let mut checks: Vec<CheckConfig> = Vec::with_capacity(raw.checks.len());
+        for c in raw.checks {
+            let line = line_of(text, c.name.span().start);
+            let name = c.name.into_inner();
+            let ctx = |key: &str, m: String| at(line, format!("check `{name}`: `{key}`: {m}"));
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch))
+            {
+                return Err(ctx(
+                    "name",
+                    "must be non-empty and use only letters, digits, `-`, `_` and `.`".into(),
+                ));
+            }
+            if let Some(first) = checks.iter().find(|o| o.name == name) {
+                return Err(ctx(
+                    "name",
+                    format!("duplicate check name (first defined on line {})", first.line),
+                ));
+            }
+            if let Some(pin) = &c.sha256 {
+                if pin.len() != 64 || !pin.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(ctx("sha256", "must be 64 hex digits".into()));
+                }
+            }
+            if let Some(tools) = &c.tools {
+                if tools.is_empty() {
+                    return Err(ctx(
+                        "tools",
+                        "must list at least one glob (omit the key to use the plugin's own)".into(),
+                    ));
+                }
+                compile_globs(tools).map_err(|(i, m)| ctx(&format!("tools[{i}]"), m))?;
+            }
+            let timeout_ms = c.timeout_ms.unwrap_or(raw.host.default_timeout_ms);
+            check_range(timeout_ms, 1, MAX_TIMEOUT_MS).map_err(|m| ctx("timeout_ms", m))?;
+            let memory_mb = c.memory_mb.unwrap_or(raw.host.default_memory_mb);
+            check_range(memory_mb, 1, MAX_MEMORY_MB).map_err(|m| ctx("memory_mb", m))?;
+            let settings = serde_json::to_value(&c.settings)
+                .map_err(|e| ctx("settings", format!("cannot be expressed as JSON: {e}")))?;
+            checks.push(CheckConfig {
+                plugin: base_dir.join(&c.plugin),
+                sha256: c.sha256.map(|s| s.to_ascii_lowercase()),
+                tools: c.tools,
+                mode: c.mode,
+                on_error: c.on_error,
+                timeout_ms,
+                memory_mb,
+                isolation: c.isolation,
+                settings,
+                line,
+                name,
+            });
+        }
+        let mut host = raw.host;
+        host.decision_log = host.decision_log.map(|p| base_dir.join(p));
+        host.cache_dir = host.cache_dir.map(|p| base_dir.join(p));
+        Ok(Policy {
+            source: source.to_path_buf(),
+            host,
+            checks,
+        })
+    }
+}
+
+fn validate_host(h: &HostSettings) -> Result<(), String> {
+    check_range(h.default_timeout_ms, 1, MAX_TIMEOUT_MS)
+        .map_err(|m| format!("[host] `default_timeout_ms`: {m}"))?;
+    check_range(h.default_memory_mb, 1, MAX_MEMORY_MB)
+        .map_err(|m| format!("[host] `default_memory_mb`: {m}"))?;
+    for (key, value) in [
+        ("max_arguments_bytes", h.max_arguments_bytes),
+        ("max_reason_bytes", h.max_reason_bytes),
+        ("max_result_bytes", h.max_result_bytes),
+        ("max_concurrent_checks", h.max_concurrent_checks),
+        ("reuse_pool_size", h.reuse_pool_size),
+    ] {
+        if value == 0 {
+            return Err(format!("[host] `{key}`: must be at least 1"));
+        }
+    }
+    if h.max_reason_bytes > h.max_result_bytes {
+        return Err("[host] `max_reason_bytes`: must not exceed `max_result_bytes`".into());
+    }
+    Ok(())
+}
+
+fn check_range(value: u64, min: u64, max: u64) -> Result<(), String> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!("{value} is out of range ({min}..={max})"))
+    }
+}
+
+/// Compile tool-name globs (`*`, `?`, `[ab]`, `{a,b}`; `*` matches any
+/// characters). On error, the index of the bad glob and why.
+pub(crate) fn compile_globs(globs: &[String]) -> Result<GlobSet, (usize, String)> {
+    let mut builder = GlobSetBuilder::new();
+    for (i, g) in globs.iter().enumerate() {
+        if g.is_empty() {
+            return Err((i, "empty glob".into()));
+        }
+        let glob = Glob::new(g).map_err(|e| (i, format!("bad glob `{g}`: {}", e.kind())))?;
+        builder.add(glob);
+    }
+    builder.build().map_err(|e| (0, e.to_string()))
+}
+
+/// 1-based line of byte offset `offset` in `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Policy, String> {
+        Policy::from_toml(text, Path::new("toolvet.toml"), Path::new("/etc/tv"))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn minimal_policy_takes_defaults() {
+        let p = parse("[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\n").unwrap();
+        let c = &p.checks[0];
+        assert_eq!(c.plugin, PathBuf::from("/etc/tv/a.wasm"));
+        assert_eq!((c.timeout_ms, c.memory_mb), (100, 64));
+        assert_eq!(c.on_error, OnError::Deny);
+        assert_eq!(c.mode, Mode::Enforce);
+        assert_eq!(c.settings, serde_json::json!({}));
+        assert_eq!(c.line, 2);
+    }
+
+    #[test]
+    fn empty_policy_is_valid_and_has_no_checks() {
+        assert!(parse("").unwrap().checks.is_empty());
+    }
+
+    #[test]
+    fn unknown_key_names_key_and_line() {
+        let e = parse("[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\ntimeout = 5\n").unwrap_err();
+        assert!(e.contains("toolvet.toml:4"), "{e}");
+        assert!(e.contains("unknown field `timeout`"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_names_point_at_both_lines() {
+        let e = parse(
+            "[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\n[[check]]\nname = \"a\"\nplugin = \"b.wasm\"\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("toolvet.toml:5"), "{e}");
+        assert!(e.contains("first defined on line 2"), "{e}");
+    }
+
+    #[test]
+    fn bad_glob_names_check_and_index() {
+        let e = parse("[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\ntools = [\"ok\", \"[x\"]\n")
+            .unwrap_err();
+        assert!(e.contains("check `a`: `tools[1]`"), "{e}");
+    }
+
+    #[test]
+    fn zero_and_absurd_timeouts_are_rejected() {
+        for t in ["0", "3600000"] {
+            let e = parse(&format!(
+                "[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\ntimeout_ms = {t}\n"
+            ))
+            .unwrap_err();
+            assert!(e.contains("`timeout_ms`") && e.contains("out of range"), "{e}");
+        }
+        let e = parse("[host]\ndefault_timeout_ms = 0\n").unwrap_err();
+        assert!(e.contains("default_timeout_ms"), "{e}");
+    }
+
+    #[test]
+    fn settings_become_json() {
+        let p = parse(
+            "[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\n[check.settings]\nroots = [\"/w\"]\nmax = 3\n",
+        )
+        .unwrap();
+        assert_eq!(
+            p.checks[0].settings,
+            serde_json::json!({"roots": ["/w"], "max": 3})
+        );
+    }
+
+    #[test]
+    fn bad_enum_value_lists_choices() {
+        let e = parse("[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\non_error = \"ignore\"\n")
+            .unwrap_err();
+        assert!(e.contains("unknown variant `ignore`"), "{e}");
+        assert!(e.contains("deny") && e.contains("escalate"), "{e}");
+    }
+}

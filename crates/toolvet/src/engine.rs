@@ -1,0 +1,103 @@
+//! The process-wide WebAssembly engine and its epoch ticker.
+//!
+//! One [`wasmtime::Engine`] serves every check: component model, Cranelift,
+//! the pooling instance allocator (instantiation in microseconds), epoch
+//! interruption for deadlines, and no component-model concurrency support
+//! (checks are plain synchronous exports; async is only used so that a host
+//! call blocked in a WASI poll can be abandoned at the deadline).
+
+use sha2::{Digest, Sha256};
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+use std::time::Duration;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// How often the epoch ticker thread advances the engine's epoch. Deadlines
+/// are expressed in ticks, so they are accurate to about one tick.
+pub const EPOCH_TICK: Duration = Duration::from_millis(1);
+
+/// Largest linear memory any check may use, in bytes: the ceiling of
+/// `memory_mb` ([`crate::config::MAX_MEMORY_MB`]). Each check's own cap is
+/// enforced per store by its resource limiter.
+const POOL_MAX_MEMORY_BYTES: usize = 4 << 30;
+
+/// Stack available to guest code, in bytes. Deep recursion past it traps
+/// with a stack overflow.
+const MAX_WASM_STACK: usize = 1 << 20;
+
+/// The shared engine, created on first use with the ticker thread started.
+///
+/// # Errors
+/// The message of wasmtime's configuration error (e.g. the pooling
+/// allocator could not reserve its address space).
+pub fn shared_engine() -> Result<&'static Engine, String> {
+    static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
+    ENGINE
+        .get_or_init(|| {
+            let engine = Engine::new(&engine_config()).map_err(|e| format!("{e:#}"))?;
+            start_epoch_ticker(&engine);
+            Ok(engine)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn engine_config() -> Config {
+    let mut pool = PoolingAllocationConfig::new();
+    pool.max_memory_size(POOL_MAX_MEMORY_BYTES)
+        // Language runtimes (CPython, SpiderMonkey) have big function tables
+        // and several core instances per component.
+        .table_elements(100_000)
+        .max_tables_per_module(4)
+        .max_memories_per_module(2)
+        .max_component_instance_size(4 << 20)
+        .max_core_instance_size(4 << 20)
+        // Keep a little of each slot resident so reuse is cheap.
+        .linear_memory_keep_resident(64 << 10)
+        .table_keep_resident(64 << 10);
+    let mut config = Config::new();
+    config
+        .wasm_component_model(true)
+        .concurrency_support(false)
+        .epoch_interruption(true)
+        .max_wasm_stack(MAX_WASM_STACK)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
+        .cranelift_opt_level(wasmtime::OptLevel::Speed)
+        .parallel_compilation(true);
+    config
+}
+
+/// Advance the epoch every [`EPOCH_TICK`] from a dedicated OS thread (a
+/// tokio task would stall with its runtime). The thread ends when the engine
+/// is dropped.
+fn start_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("toolvet-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .expect("spawning the epoch ticker thread");
+}
+
+/// Hex sha256 of everything that decides whether a compiled artifact fits
+/// this engine (wasmtime version, target, compiler settings): part of the
+/// compiled-artifact cache key.
+pub fn engine_fingerprint(engine: &Engine) -> String {
+    struct Sha(Sha256);
+    impl Hasher for Sha {
+        fn finish(&self) -> u64 {
+            0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.update(bytes);
+        }
+    }
+    let mut hasher = Sha(Sha256::new());
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    hex::encode(hasher.0.finalize())
+}

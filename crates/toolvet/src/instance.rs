@@ -1,0 +1,215 @@
+//! Running a plugin's exports under a deadline and a memory cap, and
+//! turning every way that can fail into a classified [`Failure`].
+
+use crate::bindings::{Plugin, PluginInfo, PluginPre, wit};
+use crate::engine::EPOCH_TICK;
+use crate::sandbox::StoreState;
+use crate::verdict::ErrorKind;
+use std::future::Future;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use wasmtime::{Engine, Store, Trap};
+
+/// Extra wall time granted past a deadline before the host abandons a call
+/// that is blocked in a host function (e.g. a WASI sleep); code running in
+/// the guest is stopped by the epoch deadline itself.
+const ABANDON_GRACE: Duration = Duration::from_millis(5);
+
+/// Limits of one instance.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InstanceLimits {
+    /// Deadline per call into the instance.
+    pub timeout: Duration,
+    /// Cap on all linear memory, in bytes.
+    pub memory_bytes: usize,
+    /// Cap on captured output per call, in bytes.
+    pub log_bytes: usize,
+}
+
+/// A failed call into a plugin.
+#[derive(Debug, Clone)]
+pub(crate) struct Failure {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+/// A live instance of a plugin with its own store.
+pub(crate) struct LiveInstance {
+    store: Store<StoreState>,
+    plugin: Plugin,
+    check_name: std::sync::Arc<str>,
+}
+
+impl LiveInstance {
+    /// Instantiate `pre` in a fresh store.
+    pub async fn new(
+        engine: &Engine,
+        pre: &PluginPre<StoreState>,
+        limits: InstanceLimits,
+        check_name: std::sync::Arc<str>,
+    ) -> Result<Self, Failure> {
+        let mut store = Store::new(
+            engine,
+            StoreState::new(limits.memory_bytes, limits.log_bytes),
+        );
+        store.limiter(|s| &mut s.limiter);
+        store.epoch_deadline_trap();
+        let result = bounded(&mut store, limits, &check_name, |store| {
+            Box::pin(async move { pre.instantiate_async(store).await })
+        })
+        .await;
+        match result {
+            Ok(plugin) => Ok(Self {
+                store,
+                plugin,
+                check_name,
+            }),
+            Err(f) => {
+                forward_output(&store, &check_name);
+                Err(f)
+            }
+        }
+    }
+
+    /// Call `describe`.
+    pub async fn describe(&mut self, limits: InstanceLimits) -> Result<PluginInfo, Failure> {
+        let plugin = &self.plugin;
+        let r = bounded(&mut self.store, limits, &self.check_name, |store| {
+            Box::pin(async move { plugin.toolvet_check_check().call_describe(store).await })
+        })
+        .await;
+        forward_output(&self.store, &self.check_name);
+        r
+    }
+
+    /// Call `configure(settings)`; `Ok(Err(message))` when the plugin
+    /// rejects the settings.
+    pub async fn configure(
+        &mut self,
+        settings: &str,
+        limits: InstanceLimits,
+    ) -> Result<Result<(), String>, Failure> {
+        let plugin = &self.plugin;
+        let r = bounded(&mut self.store, limits, &self.check_name, |store| {
+            Box::pin(async move {
+                plugin
+                    .toolvet_check_check()
+                    .call_configure(store, settings)
+                    .await
+            })
+        })
+        .await;
+        forward_output(&self.store, &self.check_name);
+        r
+    }
+
+    /// Call `check`.
+    pub async fn check(
+        &mut self,
+        call: &WitCall,
+        limits: InstanceLimits,
+    ) -> Result<wit::Decision, Failure> {
+        let plugin = &self.plugin;
+        let r = bounded(&mut self.store, limits, &self.check_name, |store| {
+            Box::pin(async move {
+                plugin
+                    .toolvet_check_check()
+                    .call_check(store, &call.call, &call.tool, &call.context)
+                    .await
+            })
+        })
+        .await;
+        forward_output(&self.store, &self.check_name);
+        r
+    }
+}
+
+/// A call converted once to the WIT types, shared by every check of a
+/// verdict.
+pub(crate) struct WitCall {
+    pub call: wit::ToolCall,
+    pub tool: wit::ToolInfo,
+    pub context: wit::CallContext,
+}
+
+type BoxFuture<'a, T> = std::pin::Pin<Box<dyn Future<Output = wasmtime::Result<T>> + Send + 'a>>;
+
+/// Run `f` against `store` with the epoch deadline set to `limits.timeout`,
+/// abandoning it shortly after the deadline if it is blocked in the host.
+async fn bounded<'s, T>(
+    store: &'s mut Store<StoreState>,
+    limits: InstanceLimits,
+    check_name: &str,
+    f: impl FnOnce(&'s mut Store<StoreState>) -> BoxFuture<'s, T>,
+) -> Result<T, Failure> {
+    let ticks = limits.timeout.as_micros() / EPOCH_TICK.as_micros() + 1;
+    store.set_epoch_deadline(ticks as u64);
+    let memory_exceeded = store.data().limiter.exceeded.clone();
+    memory_exceeded.store(false, Ordering::Relaxed);
+    let outcome = tokio::time::timeout(limits.timeout + ABANDON_GRACE, f(store)).await;
+    let exceeded = memory_exceeded.load(Ordering::Relaxed);
+    match outcome {
+        Ok(Ok(value)) => Ok(value),
+        Err(_elapsed) => Err(timed_out(check_name, limits)),
+        Ok(Err(e)) => Err(classify(&e, exceeded, check_name, limits)),
+    }
+}
+
+fn timed_out(check_name: &str, limits: InstanceLimits) -> Failure {
+    Failure {
+        kind: ErrorKind::Timeout,
+        message: format!(
+            "check `{check_name}` timed out after {} ms",
+            limits.timeout.as_millis()
+        ),
+    }
+}
+
+fn classify(
+    e: &wasmtime::Error,
+    memory_exceeded: bool,
+    check_name: &str,
+    limits: InstanceLimits,
+) -> Failure {
+    if e.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {
+        return timed_out(check_name, limits);
+    }
+    if memory_exceeded {
+        return Failure {
+            kind: ErrorKind::OutOfMemory,
+            message: format!(
+                "check `{check_name}` exceeded its memory cap of {} MiB",
+                limits.memory_bytes >> 20
+            ),
+        };
+    }
+    let detail = match e.downcast_ref::<Trap>() {
+        Some(trap) => trap.to_string(),
+        None => e.to_string(),
+    };
+    Failure {
+        kind: ErrorKind::Trap,
+        message: format!("check `{check_name}` trapped: {detail}"),
+    }
+}
+
+/// Forward what the plugin printed or logged to `tracing`, under its check
+/// name, and note how much was dropped over the cap.
+fn forward_output(store: &Store<StoreState>, check_name: &str) {
+    let (lines, dropped) = store.data().output.drain();
+    for (source, text) in lines {
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            match source {
+                "error" => tracing::error!(target: "toolvet::plugin", check = check_name, "{line}"),
+                "warn" | "stderr" => {
+                    tracing::warn!(target: "toolvet::plugin", check = check_name, source, "{line}")
+                }
+                "debug" => tracing::debug!(target: "toolvet::plugin", check = check_name, "{line}"),
+                _ => tracing::info!(target: "toolvet::plugin", check = check_name, source, "{line}"),
+            }
+        }
+    }
+    if dropped > 0 {
+        tracing::warn!(target: "toolvet::plugin", check = check_name, dropped_bytes = dropped, "plugin output over the cap was dropped");
+    }
+}

@@ -1,0 +1,228 @@
+//! Loading a plugin file into a ready-to-run check: read, verify the pin,
+//! compile (or load from the artifact cache), link, pre-instantiate,
+//! `describe`, `configure`.
+
+use crate::bindings::{CHECK_INTERFACE, CONTRACT_VERSION, PluginInfo, PluginPre};
+use crate::cache::{ArtifactCache, CacheOutcome};
+use crate::error::LoadErrorKind;
+use crate::instance::{InstanceLimits, LiveInstance};
+use crate::sandbox::StoreState;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wasmtime::Engine;
+use wasmtime::component::{Component, Linker};
+
+/// Deadline for `describe` and `configure` at load time: generous, since
+/// language runtimes initialise lazily on their first call.
+pub(crate) const LOAD_CALL_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The linker every plugin is instantiated with: WASI 0.2 (sandboxed by
+/// [`StoreState`]) and the `toolvet:check/host` import.
+pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    crate::bindings::Plugin::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+        &mut linker,
+        |s| s,
+    )?;
+    Ok(linker)
+}
+
+/// Read `path` and check it is a component (not empty, not another format,
+/// not a core module). Returns the bytes and their hex sha256.
+pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadErrorKind> {
+    let bytes = std::fs::read(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
+    let sha256 = hex::encode(Sha256::digest(&bytes));
+    if bytes.is_empty() {
+        return Err(LoadErrorKind::NotAComponent("the file is empty".into()));
+    }
+    if !bytes.starts_with(b"\0asm") || bytes.len() < 8 {
+        return Err(LoadErrorKind::NotAComponent(
+            "the file does not start with the WebAssembly magic bytes `\\0asm`".into(),
+        ));
+    }
+    // Bytes 4..8: version 1 + layer 0 is a core module; layer 1 a component.
+    if bytes[4..8] == [1, 0, 0, 0] {
+        return Err(LoadErrorKind::NotAComponent(
+            "this is a core WebAssembly module; toolvet needs a component \
+             (build for wasm32-wasip2, or wrap with `wasm-tools component new`)"
+                .into(),
+        ));
+    }
+    Ok((bytes, sha256))
+}
+
+/// Compile (or load from `cache`) a component.
+pub(crate) fn compile(
+    engine: &Engine,
+    cache: Option<&ArtifactCache>,
+    bytes: &[u8],
+    sha256: &str,
+) -> Result<(Component, CacheOutcome), LoadErrorKind> {
+    let result = match cache {
+        Some(cache) => cache.load_or_compile(engine, bytes, sha256),
+        None => Component::new(engine, bytes).map(|c| (c, CacheOutcome::Uncached)),
+    };
+    result.map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))
+}
+
+/// The versions of `toolvet:check/check` a component exports, e.g.
+/// `["0.1.0"]`, and every export and import name.
+pub fn contract_versions(engine: &Engine, component: &Component) -> Vec<String> {
+    component
+        .component_type()
+        .exports(engine)
+        .filter_map(|(name, _)| {
+            name.strip_prefix(CHECK_INTERFACE)
+                .and_then(|rest| rest.strip_prefix('@'))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// Names of a component's imports and exports.
+pub fn interface_names(engine: &Engine, component: &Component) -> (Vec<String>, Vec<String>) {
+    let ty = component.component_type();
+    (
+        ty.imports(engine).map(|(n, _)| n.to_string()).collect(),
+        ty.exports(engine).map(|(n, _)| n.to_string()).collect(),
+    )
+}
+
+/// Whether a contract version is compatible with this host: same major and,
+/// for 0.x, same minor (semver).
+pub fn is_compatible(version: &str) -> bool {
+    let ours: Vec<&str> = CONTRACT_VERSION.split('.').collect();
+    let theirs: Vec<&str> = version.split('.').collect();
+    theirs.len() >= 2 && theirs[0] == ours[0] && (ours[0] != "0" || theirs[1] == ours[1])
+}
+
+/// Link and pre-instantiate a component, explaining contract mismatches.
+pub(crate) fn prepare(
+    engine: &Engine,
+    linker: &Linker<StoreState>,
+    component: &Component,
+) -> Result<PluginPre<StoreState>, LoadErrorKind> {
+    let versions = contract_versions(engine, component);
+    if versions.is_empty() {
+        return Err(LoadErrorKind::Incompatible(format!(
+            "the component does not export `{CHECK_INTERFACE}`; it implements another world"
+        )));
+    }
+    if let Some(v) = versions.iter().find(|v| !is_compatible(v)) {
+        return Err(LoadErrorKind::Incompatible(format!(
+            "the component implements toolvet:check@{v}; this host speaks toolvet:check@{CONTRACT_VERSION}"
+        )));
+    }
+    let pre = linker
+        .instantiate_pre(component)
+        .map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))?;
+    PluginPre::new(pre).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
+}
+
+/// A component compiled and linked, not yet initialised.
+pub(crate) struct Compiled {
+    pub pre: PluginPre<StoreState>,
+    pub sha256: String,
+    pub cache: CacheOutcome,
+    pub compile_us: u64,
+}
+
+/// Read, verify the optional sha256 pin, compile (or load from the cache)
+/// and link. CPU-bound; the host runs it for several checks in parallel.
+pub(crate) fn compile_plugin(
+    engine: &Engine,
+    linker: &Linker<StoreState>,
+    cache: Option<&ArtifactCache>,
+    path: &Path,
+    sha256_pin: Option<&str>,
+) -> Result<Compiled, LoadErrorKind> {
+    let started = Instant::now();
+    let (bytes, sha256) = read_component(path)?;
+    if let Some(pin) = sha256_pin {
+        if pin != sha256 {
+            return Err(LoadErrorKind::DigestMismatch {
+                expected: pin.to_string(),
+                actual: sha256,
+            });
+        }
+    }
+    let (component, cache) = compile(engine, cache, &bytes, &sha256)?;
+    let compile_us = started.elapsed().as_micros() as u64;
+    let pre = prepare(engine, linker, &component)?;
+    Ok(Compiled {
+        pre,
+        sha256,
+        cache,
+        compile_us,
+    })
+}
+
+/// Call `describe` and `configure(settings)` on a fresh instance, with the
+/// load-time deadline. Returns what `describe` said.
+pub(crate) async fn initialize(
+    engine: &Engine,
+    compiled: &Compiled,
+    settings: &str,
+    limits: InstanceLimits,
+    check_name: Arc<str>,
+) -> Result<PluginInfo, LoadErrorKind> {
+    let limits = InstanceLimits {
+        timeout: LOAD_CALL_TIMEOUT.max(limits.timeout),
+        ..limits
+    };
+    let failed = |export: &'static str| {
+        move |f: crate::instance::Failure| LoadErrorKind::Failed {
+            export,
+            message: f.message,
+        }
+    };
+    let mut instance = LiveInstance::new(engine, &compiled.pre, limits, check_name)
+        .await
+        .map_err(failed("instantiate"))?;
+    let info = instance.describe(limits).await.map_err(failed("describe"))?;
+    crate::config::compile_globs(&info.tools)
+        .map_err(|(_, m)| LoadErrorKind::BadGlob(format!("{m} in `describe().tools`")))?;
+    instance
+        .configure(settings, limits)
+        .await
+        .map_err(failed("configure"))?
+        .map_err(LoadErrorKind::InvalidSettings)?;
+    Ok(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contract_compatibility_follows_semver_for_0x() {
+        assert!(is_compatible("0.1.0"));
+        assert!(is_compatible("0.1.7"));
+        assert!(!is_compatible("0.2.0"));
+        assert!(!is_compatible("1.0.0"));
+        assert!(!is_compatible("garbage"));
+    }
+
+    #[test]
+    fn non_components_are_refused_with_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&str, &[u8], &str); 3] = [
+            ("empty.wasm", b"", "empty"),
+            ("garbage.wasm", b"MZ\x90\x00garbage", "magic bytes"),
+            ("core.wasm", b"\0asm\x01\0\0\0", "core WebAssembly module"),
+        ];
+        for (name, bytes, expected) in cases {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let err = read_component(&path).unwrap_err().to_string();
+            assert!(err.contains(expected), "{name}: {err}");
+        }
+        let err = read_component(&dir.path().join("missing.wasm"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cannot read plugin file"), "{err}");
+    }
+}

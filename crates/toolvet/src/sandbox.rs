@@ -1,0 +1,252 @@
+//! What a plugin instance may touch: the per-store state.
+//!
+//! Plugins get no ambient authority: WASI with no preopened directories, no
+//! environment, no arguments, no network (TCP, UDP and name lookup off) and
+//! an empty stdin. Clocks and random stay (language runtimes need them).
+//! stdout, stderr and the `host.log` import go to one bounded buffer per
+//! store; whatever exceeds `max_log_bytes` is dropped and counted. Linear
+//! memory is capped per store (all memories of the component together).
+
+use crate::bindings::toolvet::check::host;
+use bytes::Bytes;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use wasmtime::ResourceLimiter;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+/// Most table elements one store may have (a pointer each).
+const MAX_TABLE_ELEMENTS: usize = 1 << 20;
+
+/// Per-store state of one check instance.
+pub struct StoreState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    pub(crate) limiter: MemoryCap,
+    pub(crate) output: CapturedOutput,
+}
+
+impl StoreState {
+    /// Fresh state: `memory_bytes` across all linear memories, `log_bytes`
+    /// of captured output.
+    pub fn new(memory_bytes: usize, log_bytes: usize) -> Self {
+        let output = CapturedOutput::new(log_bytes);
+        let mut wasi = WasiCtxBuilder::new();
+        wasi.allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .stdout(output.stream("stdout"))
+            .stderr(output.stream("stderr"));
+        Self {
+            wasi: wasi.build(),
+            table: ResourceTable::new(),
+            limiter: MemoryCap::new(memory_bytes),
+            output,
+        }
+    }
+}
+
+impl WasiView for StoreState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl crate::bindings::toolvet::check::types::Host for StoreState {}
+
+impl host::Host for StoreState {
+    fn log(&mut self, level: host::Level, message: String) {
+        let level = match level {
+            host::Level::Debug => "debug",
+            host::Level::Info => "info",
+            host::Level::Warn => "warn",
+            host::Level::Error => "error",
+        };
+        self.output.push(level, message.as_bytes());
+    }
+}
+
+/// Caps the total linear memory of a store and remembers whether the cap
+/// was hit, so a resulting trap is reported as out-of-memory.
+pub struct MemoryCap {
+    cap: usize,
+    used: usize,
+    last_growth: usize,
+    /// Set when a growth was refused because of the cap.
+    pub exceeded: Arc<AtomicBool>,
+}
+
+impl MemoryCap {
+    fn new(cap: usize) -> Self {
+        Self {
+            cap,
+            used: 0,
+            last_growth: 0,
+            exceeded: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl ResourceLimiter for MemoryCap {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let growth = desired.saturating_sub(current);
+        if self.used.saturating_add(growth) > self.cap {
+            self.exceeded.store(true, Ordering::Relaxed);
+            return Ok(false);
+        }
+        self.used += growth;
+        self.last_growth = growth;
+        Ok(true)
+    }
+
+    fn memory_grow_failed(&mut self, _error: wasmtime::Error) -> wasmtime::Result<()> {
+        self.used -= self.last_growth;
+        self.last_growth = 0;
+        Ok(())
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= MAX_TABLE_ELEMENTS)
+    }
+}
+
+/// Bounded capture of everything a plugin prints or logs during one call.
+#[derive(Clone)]
+pub struct CapturedOutput(Arc<Mutex<OutputBuffer>>);
+
+struct OutputBuffer {
+    lines: Vec<(&'static str, String)>,
+    kept: usize,
+    cap: usize,
+    dropped: usize,
+}
+
+impl CapturedOutput {
+    fn new(cap: usize) -> Self {
+        Self(Arc::new(Mutex::new(OutputBuffer {
+            lines: Vec::new(),
+            kept: 0,
+            cap,
+            dropped: 0,
+        })))
+    }
+
+    fn stream(&self, name: &'static str) -> CapturedStream {
+        CapturedStream {
+            name,
+            output: self.clone(),
+        }
+    }
+
+    /// Record `bytes` from `source` (`stdout`, `stderr` or a log level),
+    /// keeping at most the configured number of bytes in total.
+    fn push(&self, source: &'static str, bytes: &[u8]) {
+        let mut buf = self.0.lock().expect("output lock");
+        let room = buf.cap - buf.kept;
+        let keep = bytes.len().min(room);
+        buf.dropped += bytes.len() - keep;
+        if keep > 0 {
+            buf.kept += keep;
+            let text = String::from_utf8_lossy(&bytes[..keep]).into_owned();
+            buf.lines.push((source, text));
+        }
+    }
+
+    /// Take what was captured so far: `(source, text)` pieces and the number
+    /// of bytes dropped over the cap. Resets the buffer.
+    pub fn drain(&self) -> (Vec<(&'static str, String)>, usize) {
+        let mut buf = self.0.lock().expect("output lock");
+        buf.kept = 0;
+        let dropped = std::mem::take(&mut buf.dropped);
+        (std::mem::take(&mut buf.lines), dropped)
+    }
+}
+
+/// stdout or stderr of a plugin, feeding a [`CapturedOutput`]. Never blocks
+/// and never fails: past the cap, output is dropped.
+struct CapturedStream {
+    name: &'static str,
+    output: CapturedOutput,
+}
+
+impl IsTerminal for CapturedStream {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for CapturedStream {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(CapturedStream {
+            name: self.name,
+            output: self.output.clone(),
+        })
+    }
+
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        Box::new(CapturedStream {
+            name: self.name,
+            output: self.output.clone(),
+        })
+    }
+}
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for CapturedStream {
+    async fn ready(&mut self) {}
+}
+
+impl OutputStream for CapturedStream {
+    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
+        self.output.push(self.name, &bytes);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> StreamResult<()> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> StreamResult<usize> {
+        Ok(64 << 10)
+    }
+}
+
+impl tokio::io::AsyncWrite for CapturedStream {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        self.output.push(self.name, buf);
+        std::task::Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+}
