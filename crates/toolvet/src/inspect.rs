@@ -95,6 +95,7 @@ pub async fn inspect(path: &Path) -> Result<Inspection, LoadErrorKind> {
                     export: "describe",
                     message: f.message,
                 })?;
+            plugin::check_plugin_info(&info)?;
             inspection.describe = Some(Describe {
                 name: info.name,
                 version: info.version,

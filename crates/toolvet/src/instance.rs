@@ -183,13 +183,22 @@ fn classify(
             ),
         };
     }
-    let detail = match e.downcast_ref::<Trap>() {
-        Some(trap) => trap.to_string(),
-        None => e.to_string(),
-    };
+    if let Some(trap) = e.downcast_ref::<Trap>() {
+        return Failure {
+            kind: ErrorKind::Trap,
+            message: format!("check `{check_name}` trapped: {trap}"),
+        };
+    }
+    if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
+        return Failure {
+            kind: ErrorKind::MalformedResult,
+            message: format!("check `{check_name}` exited with status {} instead of returning", exit.0),
+        };
+    }
+    // Not a trap: the canonical ABI refused what the guest returned.
     Failure {
-        kind: ErrorKind::Trap,
-        message: format!("check `{check_name}` trapped: {detail}"),
+        kind: ErrorKind::MalformedResult,
+        message: format!("check `{check_name}` returned a malformed result: {e}"),
     }
 }
 

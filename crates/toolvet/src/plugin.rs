@@ -122,6 +122,35 @@ pub(crate) fn prepare(
     PluginPre::new(pre).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
 }
 
+/// Bounds on what `describe` may return: name and version (bytes), the
+/// description (bytes), the number of tool globs and the length of each.
+const MAX_INFO_NAME: usize = 128;
+const MAX_INFO_DESCRIPTION: usize = 4096;
+const MAX_INFO_TOOLS: usize = 256;
+const MAX_INFO_TOOL: usize = 256;
+
+/// Refuse a `describe` result that is absurdly large: a plugin cannot make
+/// the host keep megabytes of metadata or compile a million globs.
+pub(crate) fn check_plugin_info(info: &PluginInfo) -> Result<(), LoadErrorKind> {
+    let too_big = |what: &str, limit: usize| LoadErrorKind::Failed {
+        export: "describe",
+        message: format!("returned an oversized result: {what} over {limit}"),
+    };
+    if info.name.len() > MAX_INFO_NAME || info.version.len() > MAX_INFO_NAME {
+        return Err(too_big("name or version", MAX_INFO_NAME));
+    }
+    if info.description.len() > MAX_INFO_DESCRIPTION {
+        return Err(too_big("description", MAX_INFO_DESCRIPTION));
+    }
+    if info.tools.len() > MAX_INFO_TOOLS {
+        return Err(too_big("number of tool globs", MAX_INFO_TOOLS));
+    }
+    if info.tools.iter().any(|t| t.len() > MAX_INFO_TOOL) {
+        return Err(too_big("tool glob length", MAX_INFO_TOOL));
+    }
+    Ok(())
+}
+
 /// A component compiled and linked, not yet initialised.
 pub(crate) struct Compiled {
     pub pre: PluginPre<StoreState>,
@@ -183,6 +212,7 @@ pub(crate) async fn initialize(
         .await
         .map_err(failed("instantiate"))?;
     let info = instance.describe(limits).await.map_err(failed("describe"))?;
+    check_plugin_info(&info)?;
     crate::config::compile_globs(&info.tools)
         .map_err(|(_, m)| LoadErrorKind::BadGlob(format!("{m} in `describe().tools`")))?;
     instance

@@ -72,6 +72,9 @@ pub enum ErrorKind {
     Trap,
     /// The check's reason message exceeded `max_result_bytes`.
     OversizedResult,
+    /// The check returned something that is not a valid decision (bad
+    /// variant, invalid UTF-8, out-of-bounds pointer), or exited.
+    MalformedResult,
     /// The plugin failed to load (with `continue_on_errors`).
     LoadFailed,
     /// Too many calls were waiting; the check did not run.
@@ -88,6 +91,7 @@ impl ErrorKind {
             ErrorKind::OutOfMemory => "out-of-memory",
             ErrorKind::Trap => "trap",
             ErrorKind::OversizedResult => "oversized-result",
+            ErrorKind::MalformedResult => "malformed-result",
             ErrorKind::LoadFailed => "load-failed",
             ErrorKind::Overloaded => "overloaded",
             ErrorKind::OversizedCall => "oversized-call",
