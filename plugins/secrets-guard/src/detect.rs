@@ -152,8 +152,6 @@ impl Default for EntropyOptions {
 pub struct Detectors {
     pem_header: Regex,
     pem_body: Regex,
-    pem_block: Regex,
-    putty: Regex,
     aws_id: Regex,
     aws_secret: Regex,
     aws_label: Regex,
@@ -166,7 +164,6 @@ pub struct Detectors {
     jwt: Regex,
     userinfo_url: Regex,
     token: Regex,
-    gcp_text: Regex,
     entropy: EntropyOptions,
 }
 
@@ -194,13 +191,13 @@ impl Detectors {
                 r"-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP|SSH2 ENCRYPTED) )?PRIVATE KEY(?: BLOCK)?-----",
             ),
             pem_body: re(r"[A-Za-z0-9+/=]{40,}"),
-            pem_block: re(r"-----BEGIN ([A-Z0-9 ]+)-----(?s:.*?)-----END [A-Z0-9 ]+-----"),
-            putty: re(r"PuTTY-User-Key-File-[23]:(?s:.*?)Private-Lines:"),
             aws_id: re(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
             aws_secret: re(r"[A-Za-z0-9/+]{40}"),
-            aws_label: re(r"(?i)aws.?secret|secret.?access.?key"),
+            // Matched against lowercased text (case-insensitive Unicode
+            // matching is much slower to build).
+            aws_label: re(r"aws[_. -]?secret|secret[_. -]?access[_. -]?key"),
             github: re(
-                r"\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
+                r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
             ),
             slack_token: re(r"\bxox[abposr]-[A-Za-z0-9][A-Za-z0-9-]{8,}"),
             slack_webhook: re(
@@ -210,11 +207,11 @@ impl Detectors {
             anthropic: re(r"\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{20,}"),
             openai: re(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
             jwt: re(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
-            userinfo_url: re(r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@]+@[^\s/?#]+"),
-            token: re(r"[A-Za-z0-9+/_-]{20,}={0,2}"),
-            gcp_text: re(
-                r#""private_key"\s*:(?s:.*)"client_email"|"client_email"\s*:(?s:.*)"private_key""#,
+            // Userinfo and host characters of RFC 3986 §3.2, ASCII only.
+            userinfo_url: re(
+                r"\b[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9._~%!$&'()*+,;=:-]+@[A-Za-z0-9._~%\[\]:-]+",
             ),
+            token: re(r"[A-Za-z0-9+/_-]{20,}={0,2}"),
             entropy,
         }
     }
@@ -236,10 +233,12 @@ impl Detectors {
                 push(Kind::PrivateKey, m.start(), m.end());
             }
         }
-        for m in self.putty.find_iter(text) {
-            push(Kind::PrivateKey, m.start(), m.end());
+        if let Some(s) = text.find("PuTTY-User-Key-File-")
+            && let Some(e) = text[s..].find("Private-Lines:")
+        {
+            push(Kind::PrivateKey, s, s + e + "Private-Lines:".len());
         }
-        if self.gcp_text.is_match(text) {
+        if text.contains("\"private_key\"") && text.contains("\"client_email\"") {
             push(Kind::GcpServiceAccount, 0, text.len());
         }
         let mut aws_here = false;
@@ -259,15 +258,15 @@ impl Detectors {
             let before = &text[ceil_char_boundary(text, m.start().saturating_sub(100))..m.start()];
             if aws_here
                 || aws_id_in_call
-                || self.aws_label.is_match(label)
-                || self.aws_label.is_match(before)
+                || self.aws_label.is_match(&label.to_ascii_lowercase())
+                || self.aws_label.is_match(&before.to_ascii_lowercase())
             {
                 push(Kind::AwsSecretKey, m.start(), m.end());
             }
         }
         for m in self.github.find_iter(text) {
             let body = m.as_str().split_once('_').map_or("", |(_, b)| b);
-            if !is_placeholder(body) {
+            if m.len() <= 255 && !is_placeholder(body) {
                 push(Kind::GithubToken, m.start(), m.end());
             }
         }
@@ -325,7 +324,7 @@ impl Detectors {
         // High-entropy tokens, outside what was already recognised and
         // outside PEM blocks (certificates, public keys).
         let mut covered: Vec<(usize, usize)> = hits.iter().map(|h| (h.start, h.end)).collect();
-        covered.extend(self.pem_block.find_iter(text).map(|m| (m.start(), m.end())));
+        covered.extend(pem_blocks(text));
         for m in self.token.find_iter(text) {
             let (s, e) = (m.start(), m.end());
             if covered.iter().any(|&(cs, ce)| s < ce && cs < e) {
@@ -431,6 +430,24 @@ impl Detectors {
             .find_iter(text)
             .any(|m| !m.as_str().ends_with("EXAMPLE"))
     }
+}
+
+/// Byte ranges of PEM blocks (`-----BEGIN X-----` to the next
+/// `-----END ...-----`, RFC 7468).
+fn pem_blocks(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(s) = text[from..].find("-----BEGIN ").map(|i| from + i) {
+        let Some(e) = text[s..].find("-----END ").map(|i| s + i) else {
+            break;
+        };
+        let end = text[e + 9..]
+            .find("-----")
+            .map_or(text.len(), |i| e + 9 + i + 5);
+        out.push((s, end));
+        from = end;
+    }
+    out
 }
 
 fn is_b64_char(c: char) -> bool {

@@ -12,10 +12,11 @@ pub mod detect;
 pub mod route;
 
 use detect::{Detectors, EntropyOptions, Hit, Kind};
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use route::{Route, Router};
 use serde::Deserialize;
 use serde_json::Value;
+use std::cell::OnceCell;
 use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 
 /// What to do about a finding.
@@ -99,21 +100,54 @@ impl Default for Settings {
     }
 }
 
-/// Compile tool or argument-name globs, case-insensitively.
-///
-/// # Errors
-/// `settings.<key>[i]: invalid glob ...`.
-pub fn globset(key: &str, globs: &[String]) -> Result<GlobSet, String> {
-    let mut b = GlobSetBuilder::new();
-    for (i, g) in globs.iter().enumerate() {
-        b.add(
-            GlobBuilder::new(g)
-                .case_insensitive(true)
-                .build()
-                .map_err(|e| format!("settings.{key}[{i}]: invalid glob `{g}`: {e}"))?,
-        );
+/// Tool or argument-name globs, matched case-insensitively. The patterns
+/// are parsed (and so validated) when the check is configured, and compiled
+/// on first use: most calls carry no secret and never need them, and every
+/// fresh instance would otherwise pay for compiling them.
+pub struct Globs {
+    globs: Vec<Glob>,
+    set: OnceCell<Result<GlobSet, Vec<GlobMatcher>>>,
+}
+
+impl Globs {
+    /// Parse the globs of setting `key`.
+    ///
+    /// # Errors
+    /// `settings.<key>[i]: invalid glob ...`.
+    pub fn new(key: &str, globs: &[String]) -> Result<Self, String> {
+        let globs = globs
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                GlobBuilder::new(g)
+                    .case_insensitive(true)
+                    .build()
+                    .map_err(|e| format!("settings.{key}[{i}]: invalid glob `{g}`: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            globs,
+            set: OnceCell::new(),
+        })
     }
-    b.build().map_err(|e| format!("settings.{key}: {e}"))
+
+    /// Whether any glob matches `name`.
+    pub fn is_match(&self, name: &str) -> bool {
+        let compiled = self.set.get_or_init(|| {
+            let mut b = GlobSetBuilder::new();
+            for g in &self.globs {
+                b.add(g.clone());
+            }
+            // A set too large for one automaton falls back to one matcher
+            // per glob.
+            b.build()
+                .map_err(|_| self.globs.iter().map(Glob::compile_matcher).collect())
+        });
+        match compiled {
+            Ok(set) => set.is_match(name),
+            Err(each) => each.iter().any(|m| m.is_match(name)),
+        }
+    }
 }
 
 /// One secret found in the arguments.
@@ -153,26 +187,18 @@ pub fn child_path(parent: &str, key: &str) -> String {
 }
 
 impl SecretsGuard {
-    /// Every secret in the arguments, one finding per (kind, path), in
-    /// document order. `skip` lists argument paths holding the call's
-    /// destination URL, where a Slack webhook URL is the address itself.
-    pub fn find(&self, args: &Value, raw: &str, skip: &[String]) -> Vec<Finding> {
+    /// Every secret in the arguments (`raw` is their JSON text), one
+    /// finding per (kind, path), in document order, without the kinds in
+    /// `ignore_kinds`.
+    pub fn find(&self, args: &Value, raw: &str) -> Vec<Finding> {
         let aws_in_call = self.detectors.has_aws_id(raw);
         let mut out = Vec::new();
-        self.walk(args, "arguments", "", aws_in_call, skip, &mut out);
+        self.walk(args, "arguments", "", aws_in_call, &mut out);
         out.retain(|f| !self.ignored.contains(&f.kind));
         out
     }
 
-    fn walk(
-        &self,
-        v: &Value,
-        path: &str,
-        label: &str,
-        aws: bool,
-        skip: &[String],
-        out: &mut Vec<Finding>,
-    ) {
+    fn walk(&self, v: &Value, path: &str, label: &str, aws: bool, out: &mut Vec<Finding>) {
         let mut add = |kind: Kind, path: &str| {
             if !out
                 .iter()
@@ -190,20 +216,17 @@ impl SecretsGuard {
                     add(Kind::GcpServiceAccount, path);
                 }
                 for (k, child) in map {
-                    self.walk(child, &child_path(path, k), k, aws, skip, out);
+                    self.walk(child, &child_path(path, k), k, aws, out);
                 }
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate() {
-                    self.walk(child, &format!("{path}[{i}]"), label, aws, skip, out);
+                    self.walk(child, &format!("{path}[{i}]"), label, aws, out);
                 }
             }
             Value::String(s) => {
-                let destination = skip.iter().any(|p| p == path);
                 for Hit { kind, .. } in self.detectors.scan(s, label, aws) {
-                    if !(destination && kind == Kind::SlackWebhook) {
-                        add(kind, path);
-                    }
+                    add(kind, path);
                 }
             }
             _ => {}
@@ -272,11 +295,11 @@ impl Check for SecretsGuard {
                 ..EntropyOptions::default()
             }),
             router: Router::new(
-                globset("outbound_tools", &s.outbound_tools)?,
-                globset("write_tools", &s.write_tools)?,
-                globset("path_args", &s.path_args)?,
-                globset("url_args", &s.url_args)?,
-                globset("shell_tools", &s.shell_tools)?,
+                Globs::new("outbound_tools", &s.outbound_tools)?,
+                Globs::new("write_tools", &s.write_tools)?,
+                Globs::new("path_args", &s.path_args)?,
+                Globs::new("url_args", &s.url_args)?,
+                Globs::new("shell_tools", &s.shell_tools)?,
             ),
             ignored,
             action: s.action,
@@ -288,9 +311,16 @@ impl Check for SecretsGuard {
 
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
         let args = call.json();
+        let mut findings = self.find(args, &call.arguments);
+        if findings.is_empty() {
+            return Decision::Abstain;
+        }
         let destinations = self.router.destinations(args);
-        let skip: Vec<String> = destinations.iter().map(|d| d.path.clone()).collect();
-        let findings = self.find(args, &call.arguments, &skip);
+        // A Slack webhook URL that is the call's destination is its address,
+        // not a leak.
+        findings.retain(|f| {
+            !(f.kind == Kind::SlackWebhook && destinations.iter().any(|d| d.path == f.path))
+        });
         if findings.is_empty() {
             return Decision::Abstain;
         }
@@ -494,7 +524,7 @@ mod tests {
         let aws = json!({"body": "id AKIAZ3MHALW2NQX7TQ4K", "note": "Zb8kT2qLw9Rf4Nx7Vp3Hs6Jm1Yc5Ud0Ea2Gi8Ko4"});
         let g = SecretsGuard::from_settings_json("{}").unwrap();
         let kinds: Vec<&str> = g
-            .find(&aws, &aws.to_string(), &[])
+            .find(&aws, &aws.to_string())
             .iter()
             .map(|f| f.kind.id())
             .collect();

@@ -1,7 +1,7 @@
 //! Where a call sends its arguments: out of the workspace (outbound tools,
 //! network URLs, shell network clients, writes outside `cwd`) or not.
 
-use globset::GlobSet;
+use crate::Globs;
 use regex::Regex;
 use serde_json::Value;
 
@@ -131,22 +131,22 @@ pub struct Destination {
 
 /// Decides a call's [`Route`].
 pub struct Router {
-    outbound_tools: GlobSet,
-    write_tools: GlobSet,
-    path_args: GlobSet,
-    url_args: GlobSet,
-    shell_tools: GlobSet,
+    outbound_tools: Globs,
+    write_tools: Globs,
+    path_args: Globs,
+    url_args: Globs,
+    shell_tools: Globs,
     network_client: Regex,
 }
 
 impl Router {
     /// A router from compiled globs.
     pub fn new(
-        outbound_tools: GlobSet,
-        write_tools: GlobSet,
-        path_args: GlobSet,
-        url_args: GlobSet,
-        shell_tools: GlobSet,
+        outbound_tools: Globs,
+        write_tools: Globs,
+        path_args: Globs,
+        url_args: Globs,
+        shell_tools: Globs,
     ) -> Self {
         Self {
             outbound_tools,
