@@ -1,0 +1,1679 @@
+//! The rules for individual commands, and the wrappers (`sudo`, `env`,
+//! `timeout`, `xargs`, …) that are looked through to find the command that
+//! really runs.
+
+use crate::paths::Place;
+use crate::syntax::{self, Field, Output, Seg};
+use crate::walk::{self, Analysis, Cwd, Env, Target, dyn_field, fields_output};
+
+/// Shells whose `-c` script and standard input are analysed.
+pub const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash", "fish", "pdksh", "posh",
+];
+
+/// Commands that fetch content from the network.
+pub const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "http",
+    "https",
+    "xh",
+    "aria2c",
+    "lwp-request",
+    "GET",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "wget2",
+    "curlie",
+];
+
+/// Command name of a path: `/usr/bin/rm` gives `rm`.
+pub fn base_name(text: &str) -> String {
+    text.rsplit('/').next().unwrap_or(text).to_string()
+}
+
+/// Whether `name` is a shell.
+pub fn is_shell(name: &str) -> bool {
+    SHELLS.contains(&name)
+}
+
+/// Whether `name` is a scripting-language interpreter (not a shell).
+pub fn is_interpreter(name: &str) -> bool {
+    name.starts_with("python")
+        || name.starts_with("pypy")
+        || name.starts_with("perl")
+        || name.starts_with("ruby")
+        || name.starts_with("php")
+        || name.starts_with("lua")
+        || matches!(
+            name,
+            "node"
+                | "nodejs"
+                | "deno"
+                | "bun"
+                | "tclsh"
+                | "pwsh"
+                | "powershell"
+                | "Rscript"
+                | "osascript"
+        )
+}
+
+/// The normalised form of a simple command that patterns are matched
+/// against: the command's base name and its arguments after quote removal,
+/// joined by single spaces.
+pub fn normalised(argv: &[Field]) -> String {
+    let mut s = String::new();
+    for (i, f) in argv.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+            s.push_str(&f.text());
+        } else {
+            s.push_str(&base_name(&f.text()));
+        }
+    }
+    s
+}
+
+/// Whether a field holds a variable whose value is not known (as opposed to
+/// a command substitution, which the analysis has seen).
+fn has_unknown_variable(f: &Field) -> bool {
+    f.segs.iter().any(|s| match s {
+        Seg::Dyn { raw, out } => {
+            matches!(out, Output::Unknown) && raw.starts_with('$') && !raw.starts_with("$(")
+        }
+        _ => false,
+    })
+}
+
+/// Index of the first argument after the options of a wrapper.
+/// `with_value`: options that take a separate value (`-u`, `--user`).
+/// Short options in `with_value` also accept an attached value (`-uroot`).
+fn skip_options(args: &[Field], with_value: &[&str]) -> usize {
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text();
+        if t == "--" {
+            return i + 1;
+        }
+        if !t.starts_with('-') || t == "-" {
+            return i;
+        }
+        if t.starts_with("--") {
+            if !t.contains('=') && with_value.contains(&t.as_str()) {
+                i += 1;
+            }
+        } else {
+            // A cluster: the first option taking a value ends it.
+            for (k, c) in t[1..].char_indices() {
+                let opt = format!("-{c}");
+                if with_value.contains(&opt.as_str()) {
+                    if k + c.len_utf8() == t.len() - 1 {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Short-option letters and long options of one argument list, up to `--`.
+struct Flags {
+    short: String,
+    long: Vec<String>,
+    positional: Vec<usize>,
+}
+
+fn flags(args: &[Field]) -> Flags {
+    let mut f = Flags {
+        short: String::new(),
+        long: Vec::new(),
+        positional: Vec::new(),
+    };
+    let mut ended = false;
+    for (i, a) in args.iter().enumerate() {
+        let t = a.text();
+        if ended || t == "-" || !t.starts_with('-') {
+            f.positional.push(i);
+        } else if t == "--" {
+            ended = true;
+        } else if let Some(l) = t.strip_prefix("--") {
+            f.long.push(l.to_string());
+        } else {
+            f.short.push_str(&t[1..]);
+        }
+    }
+    f
+}
+
+impl Analysis<'_> {
+    /// Run one simple command: user patterns, wrappers, then the rules of
+    /// the command found. Returns what it writes to standard output.
+    pub(crate) fn exec(
+        &mut self,
+        argv: Vec<Field>,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        via_xargs: bool,
+    ) -> Output {
+        let mut argv = argv;
+        let mut via_xargs = via_xargs;
+        let mut allowed = false;
+        for _ in 0..32 {
+            if argv.is_empty() || self.done() {
+                return Output::Unknown;
+            }
+            allowed |= self.user_rules(&argv);
+            let first = &argv[0];
+            if first.is_dynamic() {
+                let out = first.output();
+                self.report_taint(&out, "the command name itself", depth);
+                return Output::Unknown;
+            }
+            let name = base_name(&first.text());
+            let args = &argv[1..];
+            let rest: Option<Vec<Field>> = match name.as_str() {
+                "sudo" | "doas" | "pkexec" | "run0" => {
+                    if self.opts.escalate_sudo && !allowed {
+                        self.report(
+                            false,
+                            "shell.sudo",
+                            format!(
+                                "The command runs with elevated privileges through `{name}`. \
+                                 A person must approve privileged commands; run it without `{name}` if it does not need root."
+                            ),
+                        );
+                    }
+                    let i = match name.as_str() {
+                        "sudo" => skip_options(
+                            args,
+                            &[
+                                "-u",
+                                "-g",
+                                "-C",
+                                "-D",
+                                "-h",
+                                "-p",
+                                "-r",
+                                "-t",
+                                "-T",
+                                "-U",
+                                "--user",
+                                "--group",
+                                "--chdir",
+                                "--host",
+                                "--prompt",
+                                "--role",
+                                "--type",
+                                "--close-from",
+                                "--command-timeout",
+                                "--other-user",
+                            ],
+                        ),
+                        "doas" => skip_options(args, &["-u", "-C"]),
+                        "pkexec" => skip_options(args, &["--user"]),
+                        _ => skip_options(
+                            args,
+                            &[
+                                "-u",
+                                "--user",
+                                "-g",
+                                "--group",
+                                "-D",
+                                "--chdir",
+                                "--description",
+                                "--slice-inherit",
+                                "--nice",
+                                "--setenv",
+                                "--property",
+                                "-p",
+                                "--unit",
+                                "--machine",
+                            ],
+                        ),
+                    };
+                    let opts = flags(&args[..i.min(args.len())]);
+                    if name == "sudo"
+                        && (opts.short.contains('e') || opts.long.iter().any(|l| l == "edit"))
+                    {
+                        return Output::Unknown;
+                    }
+                    let rest = args[i.min(args.len())..].to_vec();
+                    if (opts.short.contains('s')
+                        || opts.short.contains('i')
+                        || opts.long.iter().any(|l| l == "shell" || l == "login"))
+                        && !rest.is_empty()
+                    {
+                        // `sudo -s CMD` runs CMD through the shell.
+                        let script = rest.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+                        let mut e = env.clone();
+                        return self.script(&script, &mut e, depth + 1, stdin);
+                    }
+                    Some(rest)
+                }
+                "su" => {
+                    if self.opts.escalate_sudo && !allowed {
+                        self.report(
+                            false,
+                            "shell.sudo",
+                            "The command switches user with `su`. A person must approve privileged commands.",
+                        );
+                    }
+                    let mut i = 0;
+                    while i < args.len() {
+                        let t = args[i].text();
+                        let script = if t == "-c" || t == "--command" || t == "--session-command" {
+                            i += 1;
+                            args.get(i).cloned()
+                        } else {
+                            t.strip_prefix("--command=")
+                                .or_else(|| t.strip_prefix("--session-command="))
+                                .map(Field::lit)
+                        };
+                        if let Some(s) = script {
+                            self.run_script_field(&s, env, depth, stdin, "su -c");
+                        }
+                        i += 1;
+                    }
+                    return Output::Unknown;
+                }
+                "env" => {
+                    let mut i = 0;
+                    let mut chdir: Option<Field> = None;
+                    let mut split: Option<Field> = None;
+                    while i < args.len() {
+                        let t = args[i].text();
+                        if t == "--" {
+                            i += 1;
+                            break;
+                        }
+                        if t == "-u" || t == "--unset" {
+                            i += 2;
+                            continue;
+                        }
+                        if t == "-C" || t == "--chdir" {
+                            chdir = args.get(i + 1).cloned();
+                            i += 2;
+                            continue;
+                        }
+                        if let Some(d) = t.strip_prefix("--chdir=") {
+                            chdir = Some(Field::lit(d));
+                        } else if t == "-S" || t == "--split-string" {
+                            split = args.get(i + 1).cloned();
+                            i += 2;
+                            break;
+                        } else if let Some(s) = t
+                            .strip_prefix("--split-string=")
+                            .or_else(|| t.strip_prefix("-S"))
+                        {
+                            split = Some(Field::lit(s));
+                            i += 1;
+                            break;
+                        } else if !t.starts_with('-') && !t.contains('=') {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    let mut rest = Vec::new();
+                    if let Some(s) = split {
+                        rest.extend(self.split_words(&s.text(), env, depth));
+                    }
+                    rest.extend(args[i.min(args.len())..].iter().cloned());
+                    if let Some(d) = chdir {
+                        let mut e = env.clone();
+                        self.change_dir(Some(&d), &mut e);
+                        return self.exec(rest, &mut e, depth, stdin, via_xargs);
+                    }
+                    Some(rest)
+                }
+                "command" => {
+                    let f = flags(
+                        &args[..args
+                            .iter()
+                            .position(|a| !a.text().starts_with('-'))
+                            .unwrap_or(args.len())],
+                    );
+                    if f.short.contains('v') || f.short.contains('V') {
+                        return Output::Static(String::new());
+                    }
+                    Some(args[skip_options(args, &[])..].to_vec())
+                }
+                "builtin" | "nohup" | "nocache" | "unbuffer" | "fakeroot" | "catchsegv"
+                | "torsocks" | "then" | "do" => Some(args[skip_options(args, &[])..].to_vec()),
+                "exec" => Some(args[skip_options(args, &["-a"])..].to_vec()),
+                "time" => {
+                    Some(args[skip_options(args, &["-f", "-o", "--format", "--output"])..].to_vec())
+                }
+                "nice" => {
+                    let mut i = 0;
+                    while let Some(a) = args.get(i) {
+                        let t = a.text();
+                        if t == "-n" || t == "--adjustment" {
+                            i += 2;
+                        } else if t.starts_with('-') && t != "--" {
+                            i += 1;
+                        } else {
+                            if t == "--" {
+                                i += 1;
+                            }
+                            break;
+                        }
+                    }
+                    Some(args[i.min(args.len())..].to_vec())
+                }
+                "ionice" => Some(
+                    args[skip_options(
+                        args,
+                        &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
+                    )..]
+                        .to_vec(),
+                ),
+                "setsid" | "stdbuf" => Some(
+                    args[skip_options(
+                        args,
+                        &["-i", "-o", "-e", "--input", "--output", "--error"],
+                    )..]
+                        .to_vec(),
+                ),
+                "strace" | "ltrace" => Some(
+                    args[skip_options(
+                        args,
+                        &[
+                            "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-P", "-S", "-X",
+                            "-O", "-U",
+                        ],
+                    )..]
+                        .to_vec(),
+                ),
+                "proxychains" | "proxychains4" => {
+                    Some(args[skip_options(args, &["-f"])..].to_vec())
+                }
+                "caffeinate" => Some(args[skip_options(args, &["-t", "-w"])..].to_vec()),
+                "systemd-run" => Some(
+                    args[skip_options(
+                        args,
+                        &[
+                            "-p",
+                            "-E",
+                            "-u",
+                            "-M",
+                            "-H",
+                            "--unit",
+                            "--description",
+                            "--slice",
+                            "--property",
+                            "--setenv",
+                            "--uid",
+                            "--gid",
+                            "--working-directory",
+                            "--nice",
+                            "--machine",
+                            "--host",
+                        ],
+                    )..]
+                        .to_vec(),
+                ),
+                "timeout" => {
+                    let i = skip_options(args, &["-s", "-k", "--signal", "--kill-after"]);
+                    Some(args.get(i + 1..).map(<[Field]>::to_vec).unwrap_or_default())
+                }
+                "chrt" | "taskset" => {
+                    let i = skip_options(args, &[]);
+                    Some(args.get(i + 1..).map(<[Field]>::to_vec).unwrap_or_default())
+                }
+                "busybox" | "toybox" => {
+                    let i = skip_options(args, &[]);
+                    Some(args[i..].to_vec())
+                }
+                "xargs" => {
+                    via_xargs = true;
+                    Some(
+                        args[skip_options(
+                            args,
+                            &[
+                                "-a",
+                                "-d",
+                                "-E",
+                                "-I",
+                                "-L",
+                                "-n",
+                                "-P",
+                                "-s",
+                                "--arg-file",
+                                "--delimiter",
+                                "--max-args",
+                                "--max-procs",
+                                "--max-chars",
+                                "--max-lines",
+                                "--process-slot-var",
+                            ],
+                        )..]
+                            .to_vec(),
+                    )
+                }
+                "watch" => {
+                    let i = skip_options(args, &["-n", "--interval", "-d", "-q", "--equexit"]);
+                    let f = flags(&args[..i]);
+                    let rest = args[i..].to_vec();
+                    if f.short.contains('x') || f.long.iter().any(|l| l == "exec") {
+                        Some(rest)
+                    } else {
+                        let script = rest.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+                        let mut e = env.clone();
+                        return self.script(&script, &mut e, depth + 1, &Output::Unknown);
+                    }
+                }
+                "flock" => {
+                    let i = skip_options(args, &["-w", "-E", "--timeout", "--conflict-exit-code"]);
+                    let after_file = args.get(i + 1..).unwrap_or(&[]);
+                    match after_file.first().map(Field::text).as_deref() {
+                        Some("-c") | Some("--command") => {
+                            if let Some(s) = after_file.get(1) {
+                                self.run_script_field(s, env, depth, stdin, "flock -c");
+                            }
+                            return Output::Unknown;
+                        }
+                        _ => Some(after_file.to_vec()),
+                    }
+                }
+                _ => None,
+            };
+            match rest {
+                Some(r) => argv = r,
+                None => break,
+            }
+        }
+        if argv.is_empty() {
+            return Output::Unknown;
+        }
+        if let Some(t) = &mut self.trace {
+            t.push(normalised(&argv));
+        }
+        let name = base_name(&argv[0].text());
+        let args = argv[1..].to_vec();
+        self.dispatch(&name, &args, env, depth, stdin, via_xargs, allowed)
+    }
+
+    /// Apply `deny_patterns`, `escalate_patterns` and `allow_commands` to a
+    /// simple command. Returns whether it is in `allow_commands`.
+    fn user_rules(&mut self, argv: &[Field]) -> bool {
+        let o = self.opts;
+        if o.deny_patterns.is_empty() && o.escalate_patterns.is_empty() && !o.has_allow_commands() {
+            return false;
+        }
+        let norm = normalised(argv);
+        for r in &o.deny_patterns {
+            if r.matcher.is_match(&norm) {
+                self.report(true, &r.rule, r.message.clone());
+            }
+        }
+        let allowed = o.is_allowed_command(&norm);
+        if !allowed {
+            for r in &o.escalate_patterns {
+                if r.matcher.is_match(&norm) {
+                    self.report(false, &r.rule, r.message.clone());
+                }
+            }
+        }
+        allowed
+    }
+
+    /// Split text into words the way the shell would (for `env -S`).
+    fn split_words(&mut self, text: &str, env: &mut Env, depth: u32) -> Vec<Field> {
+        let opts = syntax::parser_options();
+        match brush_parser::uncached_tokenize_str(text, &opts.tokenizer_options()) {
+            Ok(tokens) => tokens
+                .iter()
+                .filter_map(|t| match t {
+                    brush_parser::Token::Word(w, _) => Some(w.clone()),
+                    brush_parser::Token::Operator(..) => None,
+                })
+                .flat_map(|w| self.expand_word(&w, env, depth))
+                .collect(),
+            Err(_) => vec![dyn_field(text)],
+        }
+    }
+
+    /// Report a command that runs downloaded or decoded content.
+    fn report_taint(&mut self, out: &Output, sink: &str, _depth: u32) {
+        match out {
+            Output::Downloaded => self.report(
+                true,
+                "shell.remote-exec",
+                format!(
+                    "The command runs content downloaded from the network ({sink}) without review: \
+                     remote code execution. Download the file, inspect it, then run it as a separate step."
+                ),
+            ),
+            Output::Decoded => self.report(
+                true,
+                "shell.decoded-exec",
+                format!(
+                    "The command decodes obfuscated content (base64, hex, reversed or transformed text) and runs it \
+                     ({sink}). Run the plain command instead, so it can be checked."
+                ),
+            ),
+            _ => {}
+        }
+    }
+
+    /// A script given as one argument (`bash -c S`, `su -c S`, `eval S`).
+    fn run_script_field(
+        &mut self,
+        field: &Field,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        via: &str,
+    ) -> Output {
+        if let Some(text) = field.static_text() {
+            let mut e = env.clone();
+            return self.script(&text, &mut e, depth + 1, stdin);
+        }
+        let out = field.output();
+        if out.is_tainted() {
+            self.report_taint(&out, &format!("as the script of `{via}`"), depth);
+            return Output::Unknown;
+        }
+        if has_unknown_variable(field) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{via}` runs a script held in a variable whose value is not known here, so it cannot be checked. \
+                     Pass the command text directly; a person must approve it as it is."
+                ),
+            );
+            return Output::Unknown;
+        }
+        let mut e = env.clone();
+        self.script(&field.text(), &mut e, depth + 1, stdin)
+    }
+
+    /// A shell or interpreter reading its program from standard input.
+    fn stdin_program(
+        &mut self,
+        name: &str,
+        stdin: &Output,
+        env: &Env,
+        depth: u32,
+        analyse_static: bool,
+    ) {
+        match stdin {
+            Output::Static(text) if analyse_static => {
+                let mut e = env.clone();
+                self.script(text, &mut e, depth + 1, &Output::Unknown);
+            }
+            out => self.report_taint(out, &format!("piped into `{name}`"), depth),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        via_xargs: bool,
+        allowed: bool,
+    ) -> Output {
+        let own_rules = !allowed;
+        match name {
+            "rm" | "srm" if own_rules => self.rm(name, args, env, via_xargs),
+            "unlink" | "shred" if own_rules => {
+                for a in flags_positional(args) {
+                    let t = a.text();
+                    if name == "shred" {
+                        self.check_device_write(&t, "`shred`");
+                    }
+                    if let Target::Known(Place::System | Place::Root, shown) =
+                        self.resolve_target(a, env, false)
+                    {
+                        self.report_delete(name, "shell.rm-system", Place::System, &shown);
+                    }
+                }
+                Output::Static(String::new())
+            }
+            "find" => self.find(args, env, depth, own_rules),
+            "dd" if own_rules => {
+                for a in args {
+                    if let Some(path) = a.text().strip_prefix("of=")
+                        && walk::is_raw_device(path)
+                    {
+                        self.report(
+                            true,
+                            "shell.dd-device",
+                            format!(
+                                "`dd` writes to the device `{path}`, which overwrites the disk or memory behind it. \
+                                 Write to an image file inside the workspace (e.g. `of=./disk.img`) instead."
+                            ),
+                        );
+                    }
+                }
+                Output::Unknown
+            }
+            n if own_rules
+                && (n.starts_with("mkfs")
+                    || matches!(
+                        n,
+                        "mke2fs" | "mkswap" | "wipefs" | "mkdosfs" | "mkntfs" | "mkexfatfs"
+                    )) =>
+            {
+                self.report(
+                    true,
+                    "shell.mkfs",
+                    format!(
+                        "`{n}` creates or wipes a filesystem, destroying everything on the device. \
+                         Do not format disks from an agent; ask a person."
+                    ),
+                );
+                Output::Unknown
+            }
+            "chmod" | "chown" | "chgrp" if own_rules => {
+                self.chmod(name, args, env);
+                Output::Static(String::new())
+            }
+            "shutdown" | "reboot" | "halt" | "poweroff" if own_rules => {
+                self.shutdown(name);
+                Output::Unknown
+            }
+            "init" | "telinit" if own_rules => {
+                if args.iter().any(|a| matches!(a.text().as_str(), "0" | "6")) {
+                    self.shutdown(name);
+                }
+                Output::Unknown
+            }
+            "systemctl" if own_rules => {
+                if let Some(sub) = args.iter().map(Field::text).find(|t| !t.starts_with('-'))
+                    && matches!(
+                        sub.as_str(),
+                        "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot"
+                    )
+                {
+                    self.shutdown(&format!("systemctl {sub}"));
+                }
+                Output::Unknown
+            }
+            "git" if own_rules => {
+                self.git(args);
+                Output::Unknown
+            }
+            n if is_shell(n) => self.shell(n, args, env, depth, stdin),
+            "eval" => {
+                let joined = join_fields(args);
+                self.run_script_field(&joined, env, depth, stdin, "eval")
+            }
+            "source" | "." => {
+                if let Some(file) = args.first() {
+                    let t = file.text();
+                    if t == "/dev/stdin" || t == "-" {
+                        self.stdin_program(name, stdin, env, depth, true);
+                    } else {
+                        self.program_file(name, file, env, depth);
+                    }
+                }
+                Output::Unknown
+            }
+            n if is_interpreter(n) => {
+                self.interpreter(n, args, stdin, depth);
+                Output::Unknown
+            }
+            "echo" => {
+                let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
+                match texts {
+                    Some(t) => Output::Static(syntax::echo_output(&t)),
+                    None => fields_output(args, true),
+                }
+            }
+            "printf" => {
+                let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
+                match texts {
+                    Some(t) if t.first().is_some_and(|f| f == "-v") => {
+                        if let Some(var) = t.get(1) {
+                            env.vars.insert(var.clone(), dyn_field(&format!("${var}")));
+                        }
+                        Output::Static(String::new())
+                    }
+                    Some(t) if !t.is_empty() => {
+                        let start = usize::from(t[0] == "--");
+                        match t.get(start) {
+                            Some(fmt) => syntax::printf_output(fmt, &t[start + 1..])
+                                .map_or(Output::Unknown, Output::Static),
+                            None => Output::Static(String::new()),
+                        }
+                    }
+                    Some(_) => Output::Static(String::new()),
+                    None => fields_output(args, false),
+                }
+            }
+            "cat" => {
+                let files = flags_positional(args);
+                if files.is_empty() {
+                    return stdin.clone();
+                }
+                let mut out = Output::Static(String::new());
+                for f in files {
+                    let t = f.text();
+                    out = out.merge(if t == "-" || t == "/dev/stdin" {
+                        stdin.clone()
+                    } else if walk::is_network_device(&t) {
+                        Output::Downloaded
+                    } else if f.is_dynamic() {
+                        f.output()
+                    } else {
+                        Output::Unknown
+                    });
+                }
+                out
+            }
+            "tee" => {
+                if own_rules {
+                    for f in flags_positional(args) {
+                        self.check_device_write(&f.text(), "`tee`");
+                    }
+                }
+                stdin.clone()
+            }
+            "cp" | "mv" | "install" | "rsync" | "ln" => {
+                if own_rules && let Some(last) = flags_positional(args).last() {
+                    self.check_device_write(&last.text(), &format!("`{name}`"));
+                }
+                Output::Unknown
+            }
+            "head" | "tail" | "less" | "more" | "sort" | "uniq" => pass_through(stdin),
+            n if DOWNLOADERS.contains(&n) => {
+                self.network_tool(n, args);
+                Output::Downloaded
+            }
+            "openssl" => {
+                let texts: Vec<String> = args.iter().map(Field::text).collect();
+                if texts.first().is_some_and(|s| s == "s_client") {
+                    Output::Downloaded
+                } else if texts.iter().any(|t| t == "-d")
+                    && texts
+                        .iter()
+                        .any(|t| matches!(t.as_str(), "base64" | "enc" | "-a" | "-base64"))
+                {
+                    decoded(stdin)
+                } else {
+                    Output::Unknown
+                }
+            }
+            "base64" | "base32" | "basenc" | "b64decode" => {
+                let f = flags(args);
+                if f.short.contains('d')
+                    || f.short.contains('D')
+                    || f.long.iter().any(|l| l == "decode")
+                    || name == "b64decode"
+                {
+                    decoded(stdin)
+                } else {
+                    Output::Unknown
+                }
+            }
+            "xxd" => {
+                if flags(args).short.contains('r') {
+                    decoded(stdin)
+                } else {
+                    Output::Unknown
+                }
+            }
+            "uudecode" => decoded(stdin),
+            "rev" => match stdin {
+                Output::Static(t) => Output::Static(
+                    t.lines()
+                        .map(|l| l.chars().rev().collect::<String>() + "\n")
+                        .collect(),
+                ),
+                o => decoded_if_static(o),
+            },
+            "tr" | "gunzip" | "zcat" | "bunzip2" | "unxz" | "xzcat" | "bzcat" | "gzip"
+            | "bzip2" | "xz" | "zstd" | "unzstd" => decoded_if_static(stdin),
+            "cd" | "pushd" => {
+                let target = args
+                    .iter()
+                    .find(|a| !matches!(a.text().as_str(), "-L" | "-P" | "-e" | "-@" | "--"));
+                self.change_dir(target, env);
+                Output::Static(String::new())
+            }
+            "popd" => {
+                env.cwd = Cwd::Unknown;
+                Output::Static(String::new())
+            }
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                for a in args {
+                    self.declare(a, env);
+                }
+                Output::Static(String::new())
+            }
+            "unset" | "read" | "mapfile" | "readarray" => {
+                for a in args {
+                    let t = a.text();
+                    if !t.starts_with('-') {
+                        env.vars.insert(t.clone(), dyn_field(&format!("${t}")));
+                    }
+                }
+                Output::Static(String::new())
+            }
+            "alias" => {
+                for a in args {
+                    if let Some(text) = a.static_text()
+                        && let Some((_, value)) = text.split_once('=')
+                    {
+                        let mut e = env.clone();
+                        self.script(value, &mut e, depth + 1, &Output::Unknown);
+                    }
+                }
+                Output::Static(String::new())
+            }
+            "trap" => {
+                let positional: Vec<&Field> =
+                    args.iter().filter(|a| !a.text().starts_with('-')).collect();
+                if positional.len() >= 2 {
+                    self.run_script_field(positional[0], env, depth, &Output::Unknown, "trap");
+                }
+                Output::Static(String::new())
+            }
+            "ssh" => {
+                let i = skip_options(
+                    args,
+                    &[
+                        "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
+                        "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B",
+                    ],
+                );
+                let remote = args.get(i + 1..).unwrap_or(&[]);
+                if !remote.is_empty() {
+                    let script = remote.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+                    let (_, mut fresh) = Analysis::new(self.opts, None, None);
+                    fresh.cwd = Cwd::None;
+                    // The remote side has no workspace: judge absolute paths only.
+                    let saved = std::mem::take(&mut self.workspace);
+                    self.script(&script, &mut fresh, depth + 1, stdin);
+                    self.workspace = saved;
+                }
+                Output::Unknown
+            }
+            _ => pass_through(stdin),
+        }
+    }
+
+    fn rm(&mut self, name: &str, args: &[Field], env: &mut Env, via_xargs: bool) -> Output {
+        let mut recursive = false;
+        let mut maybe_recursive = false;
+        let mut no_preserve_root = false;
+        let mut targets: Vec<&Field> = Vec::new();
+        let mut ended = false;
+        for a in args {
+            let t = a.text();
+            if ended {
+                targets.push(a);
+                continue;
+            }
+            if t == "--" {
+                ended = true;
+            } else if let Some(long) = t.strip_prefix("--") {
+                match long {
+                    "recursive" => recursive = true,
+                    "no-preserve-root" => no_preserve_root = true,
+                    _ => {}
+                }
+            } else if t.starts_with('-') && t.len() > 1 && !a.is_dynamic() {
+                if t[1..].contains(['r', 'R']) {
+                    recursive = true;
+                }
+            } else {
+                if matches!(a.segs.first(), Some(Seg::Dyn { .. })) {
+                    // `rm $FLAGS /x`: the variable may hold `-rf`.
+                    maybe_recursive = true;
+                }
+                targets.push(a);
+            }
+        }
+        if no_preserve_root {
+            self.report(
+                true,
+                "shell.no-preserve-root",
+                format!(
+                    "`{name} --no-preserve-root` turns off the protection against deleting `/`. \
+                     Never use it; delete specific paths inside the workspace instead."
+                ),
+            );
+            return Output::Static(String::new());
+        }
+        if via_xargs && recursive {
+            self.report(
+                true,
+                "shell.xargs-rm",
+                format!(
+                    "`xargs {name} -r` deletes recursively whatever paths arrive on standard input, which cannot be checked. \
+                     Use `find <dir inside the workspace> … -delete`, or list the paths explicitly."
+                ),
+            );
+            return Output::Static(String::new());
+        }
+        for t in targets {
+            if self.done() {
+                break;
+            }
+            let dynamic_ok = !recursive;
+            match self.resolve_target(t, env, false) {
+                Target::Dynamic if dynamic_ok => {}
+                Target::Dynamic => self.report(
+                    false,
+                    "shell.rm-dynamic",
+                    format!(
+                        "`{name} -r {}` deletes a path that depends on values only known at run time (variables, command \
+                         output, `cd` to a variable), so the analysis cannot tell what it deletes. Use a literal path inside \
+                         the workspace, or a person must approve.",
+                        t.text()
+                    ),
+                ),
+                Target::Known(place, shown) => {
+                    if recursive || maybe_recursive {
+                        let rule = match place {
+                            Place::Root => "shell.rm-root",
+                            Place::Home => "shell.rm-home",
+                            Place::System => "shell.rm-system",
+                            Place::Outside => "shell.rm-outside-workspace",
+                            Place::WorkspaceRoot => "shell.rm-workspace-root",
+                            Place::Inside => continue,
+                        };
+                        self.report_delete(name, rule, place, &shown);
+                    } else if place == Place::System {
+                        self.report_delete(name, "shell.rm-system", place, &shown);
+                    }
+                }
+            }
+        }
+        Output::Static(String::new())
+    }
+
+    fn report_delete(&mut self, what: &str, rule: &str, place: Place, shown: &str) {
+        let hint = self.workspace_hint();
+        let (deny, msg) = match place {
+            Place::Root => (
+                true,
+                format!(
+                    "`{what}` on `{shown}` would delete the entire filesystem. Delete specific paths inside the workspace instead ({hint})."
+                ),
+            ),
+            Place::Home => (
+                true,
+                format!(
+                    "`{what}` on `{shown}` would delete a home directory. Delete specific paths inside the workspace instead ({hint})."
+                ),
+            ),
+            Place::System => (
+                true,
+                format!(
+                    "`{what}` on `{shown}` would delete operating-system files. Only paths inside the workspace may be deleted ({hint})."
+                ),
+            ),
+            Place::Outside => (
+                true,
+                format!(
+                    "`{what}` on `{shown}` deletes outside the workspace ({hint}). Only delete paths inside the workspace, or ask a person to do it."
+                ),
+            ),
+            Place::WorkspaceRoot => (
+                false,
+                format!(
+                    "`{what}` on `{shown}` deletes the whole workspace. A person must approve; to clean up, delete specific subdirectories such as `build/` instead."
+                ),
+            ),
+            Place::Inside => return,
+        };
+        self.report(deny, rule, msg);
+    }
+
+    fn find(&mut self, args: &[Field], env: &mut Env, depth: u32, own_rules: bool) -> Output {
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if matches!(t.as_str(), "-H" | "-L" | "-P") || t.starts_with("-O") {
+                i += 1;
+            } else if t == "-D" {
+                i += 2;
+            } else {
+                break;
+            }
+        }
+        let mut starts: Vec<Field> = Vec::new();
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if t.starts_with('-') || matches!(t.as_str(), "(" | "!" | "," | ")") {
+                break;
+            }
+            starts.push(a.clone());
+            i += 1;
+        }
+        if starts.is_empty() {
+            starts.push(Field::lit("."));
+        }
+        let mut deletes = false;
+        let mut execs: Vec<Vec<Field>> = Vec::new();
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            match t.as_str() {
+                "-delete" => deletes = true,
+                "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                    let end = args[i + 1..]
+                        .iter()
+                        .position(|x| matches!(x.text().as_str(), ";" | "+"))
+                        .map_or(args.len(), |p| i + 1 + p);
+                    execs.push(args[i + 1..end].to_vec());
+                    i = end;
+                }
+                "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                    if own_rules && let Some(f) = args.get(i + 1) {
+                        self.check_device_write(&f.text(), "`find -fprint`");
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        for cmd in &execs {
+            let Some(first) = cmd.first() else { continue };
+            let n = base_name(&first.text());
+            if matches!(n.as_str(), "rm" | "unlink" | "shred" | "srm") {
+                deletes = true;
+                continue;
+            }
+            for start in starts.iter().take(4) {
+                let start_text = start.text();
+                let argv: Vec<Field> = cmd
+                    .iter()
+                    .map(|f| Field {
+                        segs: f
+                            .segs
+                            .iter()
+                            .map(|s| match s {
+                                Seg::Lit { text, quoted } => Seg::Lit {
+                                    text: text.replace("{}", &start_text),
+                                    quoted: *quoted,
+                                },
+                                other => other.clone(),
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                let mut e = env.clone();
+                self.exec(argv, &mut e, depth, &Output::Unknown, false);
+            }
+        }
+        if deletes && own_rules {
+            for start in &starts {
+                match self.resolve_target(start, env, true) {
+                    Target::Dynamic => self.report(
+                        false,
+                        "shell.rm-dynamic",
+                        format!(
+                            "`find {} … -delete` deletes under a path only known at run time. Use a literal path inside the \
+                             workspace, or a person must approve.",
+                            start.text()
+                        ),
+                    ),
+                    Target::Known(Place::Inside | Place::WorkspaceRoot, _) => {}
+                    Target::Known(place, shown) => {
+                        let what = match place {
+                            Place::Root => "the entire filesystem",
+                            Place::Home => "a home directory",
+                            Place::System => "operating-system files",
+                            _ => "files outside the workspace",
+                        };
+                        let hint = self.workspace_hint();
+                        self.report(
+                            true,
+                            "shell.find-delete",
+                            format!(
+                                "`find {} … -delete` (or `-exec rm`) deletes {what} under `{shown}`. \
+                                 Run `find` on a directory inside the workspace instead ({hint}).",
+                                start.text()
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Output::Unknown
+    }
+
+    fn chmod(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        let mut recursive = false;
+        let mut reference = false;
+        let mut positional: Vec<&Field> = Vec::new();
+        let mut ended = false;
+        for a in args {
+            let t = a.text();
+            if ended {
+                positional.push(a);
+            } else if t == "--" {
+                ended = true;
+            } else if t == "--recursive" {
+                recursive = true;
+            } else if t.starts_with("--reference") {
+                reference = true;
+            } else if t.starts_with("--") {
+            } else if t.len() > 1 && t.starts_with('-') {
+                let cluster = &t[1..];
+                let is_mode = name == "chmod"
+                    && positional.is_empty()
+                    && cluster
+                        .chars()
+                        .all(|c| "rwxXstugoa=+-,0123456789".contains(c))
+                    && !cluster.contains('R');
+                if is_mode {
+                    positional.push(a);
+                } else if cluster.contains('R') {
+                    recursive = true;
+                }
+            } else {
+                positional.push(a);
+            }
+        }
+        let targets = if reference {
+            &positional[..]
+        } else {
+            positional.get(1..).unwrap_or(&[])
+        };
+        let what = if name == "chmod" {
+            "permissions"
+        } else {
+            "ownership"
+        };
+        for t in targets {
+            let Target::Known(place, shown) = self.resolve_target(t, env, false) else {
+                continue;
+            };
+            let system_dir = crate::paths::SYSTEM_TREES.contains(&shown.as_str())
+                || crate::paths::SYSTEM_DIRS.contains(&shown.as_str());
+            let bad = match place {
+                Place::Root => true,
+                Place::Home | Place::System => recursive || system_dir,
+                _ => false,
+            };
+            if bad {
+                let r = if recursive { " -R" } else { "" };
+                self.report(
+                    true,
+                    "shell.chmod-system",
+                    format!(
+                        "`{name}{r}` on `{shown}` changes the {what} of operating-system or home files, which can make the \
+                         machine unusable or insecure. Change {what} only of paths inside the workspace ({}).",
+                        self.workspace_hint()
+                    ),
+                );
+            }
+        }
+    }
+
+    fn shutdown(&mut self, what: &str) {
+        self.report(
+            true,
+            "shell.shutdown",
+            format!("`{what}` would shut down or restart the machine. Do not run it; ask a person if a restart is needed."),
+        );
+    }
+
+    fn git(&mut self, args: &[Field]) {
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if matches!(
+                t.as_str(),
+                "-C" | "-c"
+                    | "--git-dir"
+                    | "--work-tree"
+                    | "--namespace"
+                    | "--config-env"
+                    | "--super-prefix"
+            ) {
+                i += 2;
+            } else if t.starts_with('-') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let Some(sub) = args.get(i).map(Field::text) else {
+            return;
+        };
+        let rest = &args[i + 1..];
+        match sub.as_str() {
+            "push" => self.git_push(rest),
+            "reset" if rest.iter().any(|a| a.text() == "--hard") => {
+                self.report(
+                    false,
+                    "shell.git-reset-hard",
+                    "`git reset --hard` throws away uncommitted changes for good. A person must approve; \
+                     use `git stash` to keep the changes, or `git reset --soft`/`--mixed`.",
+                );
+            }
+            "clean" => {
+                let mut force = false;
+                let mut dry = false;
+                let mut j = 0;
+                while let Some(a) = rest.get(j) {
+                    let t = a.text();
+                    if t == "--" {
+                        break;
+                    } else if t == "--force" {
+                        force = true;
+                    } else if t == "--dry-run" {
+                        dry = true;
+                    } else if t == "-e" || t == "--exclude" {
+                        j += 1;
+                    } else if t.starts_with('-') && !t.starts_with("--") {
+                        force |= t.contains('f');
+                        dry |= t.contains('n');
+                        if t.ends_with('e') {
+                            j += 1;
+                        }
+                    }
+                    j += 1;
+                }
+                if force && !dry {
+                    self.report(
+                        false,
+                        "shell.git-clean",
+                        "`git clean -f` permanently deletes untracked files (with `-x`, ignored ones too, with `-d`, whole \
+                         directories). A person must approve; run `git clean -n` first to see what would go.",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn git_push(&mut self, args: &[Field]) {
+        let mut force = false;
+        let mut delete = false;
+        let mut all = false;
+        let mut positional: Vec<&Field> = Vec::new();
+        let mut ended = false;
+        let mut j = 0;
+        while let Some(a) = args.get(j) {
+            let t = a.text();
+            j += 1;
+            if ended || !t.starts_with('-') || t == "-" {
+                positional.push(a);
+                continue;
+            }
+            match t.as_str() {
+                "--" => ended = true,
+                "--force" | "--force-with-lease" => force = true,
+                "--mirror" => {
+                    force = true;
+                    all = true;
+                }
+                "--all" | "--branches" => all = true,
+                "--delete" => delete = true,
+                "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => j += 1,
+                t if t.starts_with("--force-with-lease=") => force = true,
+                t if t.starts_with("--") => {}
+                t => {
+                    force |= t.contains('f');
+                    delete |= t.contains('d');
+                    if t.ends_with('o') {
+                        j += 1;
+                    }
+                }
+            }
+        }
+        let protected = self.opts.protected_branches.join(", ");
+        let refspecs = positional.get(1..).unwrap_or(&[]);
+        if refspecs.is_empty() {
+            if force || delete {
+                let msg = if all {
+                    format!(
+                        "The command force-pushes every branch, including the protected ones ({protected}), rewriting their \
+                         shared history. A person must approve; force-push only your own branch by name."
+                    )
+                } else {
+                    format!(
+                        "The command force-pushes without naming a branch (it pushes the current branch), so the analysis \
+                         cannot tell whether a protected branch ({protected}) is rewritten. Name the branch \
+                         (`git push --force origin my-branch`), or a person must approve."
+                    )
+                };
+                self.report(false, "shell.git-force-push", msg);
+            }
+            return;
+        }
+        for spec in refspecs {
+            let text = spec.text();
+            let plus = text.starts_with('+');
+            let body = text.trim_start_matches('+');
+            let (src, dst) = match body.split_once(':') {
+                Some((s, d)) => (s, d),
+                None => (body, body),
+            };
+            let ref_delete = delete || (src.is_empty() && body.contains(':'));
+            let ref_force = force || plus;
+            if !(ref_force || ref_delete) {
+                continue;
+            }
+            let dst = dst.strip_prefix("refs/heads/").unwrap_or(dst);
+            let action = if ref_delete {
+                "deletes"
+            } else {
+                "force-pushes"
+            };
+            if spec.is_dynamic() || dst.is_empty() || dst == "HEAD" || dst == "@" {
+                self.report(
+                    false,
+                    "shell.git-force-push",
+                    format!(
+                        "The command {action} `{text}`, whose branch is not known here, so it may rewrite a protected branch \
+                         ({protected}). Name the destination branch explicitly, or a person must approve."
+                    ),
+                );
+            } else if self.opts.is_protected(dst) {
+                self.report(
+                    false,
+                    "shell.git-force-push",
+                    format!(
+                        "The command {action} the protected branch `{dst}`, rewriting shared history. A person must approve; \
+                         push to a feature branch instead, or push without --force."
+                    ),
+                );
+            }
+        }
+    }
+
+    fn shell(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut i = 0;
+        let mut command_mode = false;
+        let mut stdin_mode = false;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if t == "--" || t == "-" {
+                i += 1;
+                break;
+            }
+            if t.starts_with("--") {
+                if matches!(t.as_str(), "--rcfile" | "--init-file") {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 && !a.is_dynamic() {
+                for c in t[1..].chars() {
+                    match c {
+                        'c' => command_mode = true,
+                        's' => stdin_mode = true,
+                        'o' | 'O' => i += 1,
+                        _ => {}
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let rest = args.get(i..).unwrap_or(&[]);
+        if command_mode {
+            if let Some(script) = rest.first() {
+                let via = format!("{name} -c");
+                return self.run_script_field(script, env, depth, &Output::Unknown, &via);
+            }
+            return Output::Unknown;
+        }
+        match rest.first() {
+            Some(file) if !stdin_mode => {
+                let t = file.text();
+                if t == "/dev/stdin" {
+                    self.stdin_program(name, stdin, env, depth, true);
+                } else {
+                    self.program_file(name, file, env, depth);
+                }
+            }
+            _ => self.stdin_program(name, stdin, env, depth, true),
+        }
+        Output::Unknown
+    }
+
+    /// A program file argument: a process substitution is followed.
+    fn program_file(&mut self, name: &str, file: &Field, env: &Env, depth: u32) {
+        for seg in &file.segs {
+            if let Seg::Dyn { out, .. } = seg {
+                match out {
+                    Output::Static(text) if is_shell(name) || name == "source" || name == "." => {
+                        let mut e = env.clone();
+                        self.script(text, &mut e, depth + 1, &Output::Unknown);
+                    }
+                    o => self.report_taint(o, &format!("given to `{name}` as its program"), depth),
+                }
+            }
+        }
+    }
+
+    fn interpreter(&mut self, name: &str, args: &[Field], stdin: &Output, depth: u32) {
+        let code_letters: &[char] = if name.starts_with("python") || name.starts_with("pypy") {
+            &['c']
+        } else if name.starts_with("php") {
+            &['r']
+        } else if matches!(name, "pwsh" | "powershell") {
+            &['c', 'C', 'e', 'E']
+        } else {
+            &['e', 'E']
+        };
+        let mut code = false;
+        let mut program: Option<&Field> = None;
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if t.starts_with("--") {
+                i += 1;
+                continue;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                if t.ends_with(code_letters) || t.eq_ignore_ascii_case("-command") {
+                    code = true;
+                    if let Some(c) = args.get(i + 1) {
+                        let out = c.output();
+                        self.report_taint(&out, &format!("as `{name} {t}` code"), depth);
+                    }
+                    i += 2;
+                    continue;
+                }
+                if t == "-m" {
+                    program = args.get(i + 1);
+                    break;
+                }
+                i += 1;
+                continue;
+            }
+            program = Some(a);
+            break;
+        }
+        match program {
+            Some(p) if p.text() != "-" => {
+                let out = p.output();
+                self.report_taint(&out, &format!("given to `{name}` as its program"), depth);
+            }
+            _ if !code => self.report_taint(stdin, &format!("piped into `{name}`"), depth),
+            _ => {}
+        }
+    }
+
+    fn network_tool(&mut self, name: &str, args: &[Field]) {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let reverse = match name {
+            "nc" | "ncat" | "netcat" => texts.iter().any(|t| {
+                matches!(t.as_str(), "--exec" | "--sh-exec" | "--lua-exec")
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && (t.contains('e') || (name == "ncat" && t.contains('c'))))
+            }),
+            "socat" => texts.iter().any(|t| {
+                let l = t.to_ascii_lowercase();
+                l.starts_with("exec:") || l.starts_with("system:")
+            }),
+            _ => false,
+        };
+        if reverse {
+            self.report(
+                true,
+                "shell.reverse-shell",
+                format!(
+                    "`{name}` is given a program to run for a network connection: this hands a shell to a remote host \
+                     (a reverse or bind shell). Do not run it."
+                ),
+            );
+        }
+    }
+
+    fn change_dir(&mut self, target: Option<&Field>, env: &mut Env) {
+        let new = match target {
+            None => match &self.home {
+                Some(h) => Cwd::Known(h.clone()),
+                None => Cwd::Unknown,
+            },
+            Some(f) => match f.static_text() {
+                Some(t) if t == "-" => Cwd::Unknown,
+                Some(t) if t.starts_with('/') => Cwd::Known(crate::paths::normalize_abs(&t)),
+                Some(t) => match &env.cwd {
+                    Cwd::Known(c) => Cwd::Known(crate::paths::resolve(c, &t)),
+                    Cwd::None if crate::paths::normalize_rel(&t).is_some() => Cwd::None,
+                    _ => Cwd::Unknown,
+                },
+                None => match (f.segs.first(), &self.home) {
+                    (Some(Seg::Home(None)), Some(h)) => {
+                        let rest: String = f.segs[1..]
+                            .iter()
+                            .map(|s| match s {
+                                Seg::Lit { text, .. } => text.clone(),
+                                _ => "\u{0}".to_string(),
+                            })
+                            .collect();
+                        if rest.contains('\u{0}') {
+                            Cwd::Unknown
+                        } else {
+                            Cwd::Known(crate::paths::resolve(h, rest.trim_start_matches('/')))
+                        }
+                    }
+                    _ => Cwd::Unknown,
+                },
+            },
+        };
+        env.cwd = new;
+    }
+
+    fn declare(&mut self, arg: &Field, env: &mut Env) {
+        let Some(Seg::Lit { text, .. }) = arg.segs.first() else {
+            return;
+        };
+        let Some((name, first_value)) = text.split_once('=') else {
+            return;
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return;
+        }
+        let mut value = Field::lit(first_value);
+        value.segs.extend(arg.segs[1..].iter().cloned());
+        env.vars.insert(name.to_string(), value);
+    }
+}
+
+/// Positional arguments (not options) of a command, honouring `--`.
+fn flags_positional(args: &[Field]) -> Vec<&Field> {
+    flags(args)
+        .positional
+        .into_iter()
+        .map(|i| &args[i])
+        .collect()
+}
+
+fn join_fields(args: &[Field]) -> Field {
+    let mut f = Field::default();
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            f.segs.push(Seg::Lit {
+                text: " ".into(),
+                quoted: true,
+            });
+        }
+        f.segs.extend(a.segs.iter().cloned());
+    }
+    f
+}
+
+/// Output of a decoder: downloaded stays downloaded, anything else is
+/// decoded (obfuscated).
+fn decoded(stdin: &Output) -> Output {
+    match stdin {
+        Output::Downloaded => Output::Downloaded,
+        _ => Output::Decoded,
+    }
+}
+
+/// Output of a transforming filter: a known text that is transformed
+/// before running is treated as obfuscated; taints pass through.
+fn decoded_if_static(stdin: &Output) -> Output {
+    match stdin {
+        Output::Static(s) if !s.is_empty() => Output::Decoded,
+        Output::Downloaded | Output::Decoded => stdin.clone(),
+        _ => Output::Unknown,
+    }
+}
+
+/// Output of an ordinary filter or command.
+fn pass_through(stdin: &Output) -> Output {
+    decoded_if_static(stdin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(v: &[&str]) -> Vec<Field> {
+        v.iter().map(|s| Field::lit(*s)).collect()
+    }
+
+    #[test]
+    fn option_skipping() {
+        assert_eq!(skip_options(&fields(&["-u", "root", "rm"]), &["-u"]), 2);
+        assert_eq!(skip_options(&fields(&["-uroot", "rm"]), &["-u"]), 1);
+        assert_eq!(skip_options(&fields(&["-E", "--", "-rm"]), &["-u"]), 2);
+        assert_eq!(
+            skip_options(&fields(&["--user", "x", "ls"]), &["--user"]),
+            2
+        );
+        assert_eq!(skip_options(&fields(&["--user=x", "ls"]), &["--user"]), 1);
+        assert_eq!(skip_options(&fields(&["-nu", "x", "ls"]), &["-u"]), 2);
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(base_name("/usr/bin/rm"), "rm");
+        assert_eq!(base_name("rm"), "rm");
+        assert!(is_interpreter("python3.12"));
+        assert!(is_shell("bash"));
+        assert!(!is_shell("bashful"));
+        assert_eq!(
+            normalised(&fields(&["/bin/rm", "-rf", "x y"])),
+            "rm -rf x y"
+        );
+    }
+}

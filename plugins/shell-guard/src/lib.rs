@@ -1,0 +1,193 @@
+//! `shell-guard`: a toolvet check for shell tools.
+//!
+//! It parses the command with a real bash parser (brush-parser), expands
+//! words the way the shell would where the values are known, looks through
+//! wrappers (`sudo`, `env`, `timeout`, `xargs`, `bash -c`, `eval`, `$(…)`,
+//! …) and applies its rules to every simple command that would run. It
+//! denies destructive and remote-code commands, escalates privileged and
+//! history-rewriting ones, and allows the rest. See README.md for the rules.
+//!
+//! The logic is plain Rust: [`analyze`] works natively for tests,
+//! benchmarks and fuzzing; [`ShellGuard`] is the [`toolvet_pdk::Check`]
+//! exported as the component.
+
+pub mod commands;
+pub mod options;
+pub mod paths;
+pub mod syntax;
+pub mod walk;
+
+pub use options::{Options, PatternRule, Settings};
+use serde_json::Value;
+use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+
+use crate::syntax::Output;
+
+/// Tool-name globs the check applies to by default.
+pub const DEFAULT_TOOLS: &[&str] = &[
+    "bash",
+    "sh",
+    "shell",
+    "zsh",
+    "run_command",
+    "run_shell*",
+    "execute_command",
+    "terminal*",
+    "exec",
+    "computer_bash*",
+];
+
+/// Analyse one shell command.
+///
+/// `cwd` is the absolute directory the command runs in (the `cwd` context
+/// attribute); without `workspace_roots` in `opts` it is also the workspace.
+/// The home directory is inferred from `cwd` when it lies under `/home/<user>`,
+/// `/Users/<user>` or `/root`.
+///
+/// Returns `Allow`, or the strongest finding: `Deny` beats `Escalate`; among
+/// equals the first found is reported.
+pub fn analyze(command: &str, opts: &Options, cwd: Option<&str>) -> Decision {
+    analyze_with_home(command, opts, cwd, None)
+}
+
+/// [`analyze`] with an explicit home directory (the `home` context
+/// attribute).
+pub fn analyze_with_home(
+    command: &str,
+    opts: &Options,
+    cwd: Option<&str>,
+    home: Option<&str>,
+) -> Decision {
+    if command.len() > opts.max_command_bytes {
+        return Decision::escalate(
+            "shell.too-long",
+            format!(
+                "The command is {} bytes long, more than the {} bytes this check analyses. A person must review it; \
+                 write long scripts to a file in the workspace and run the file instead.",
+                command.len(),
+                opts.max_command_bytes
+            ),
+        );
+    }
+    let (mut analysis, mut env) = walk::Analysis::new(opts, cwd, home);
+    analysis.script(command, &mut env, 0, &Output::Unknown);
+    match analysis.finding() {
+        None => Decision::Allow,
+        Some(f) if f.deny => Decision::deny(&f.rule, f.message),
+        Some(f) => Decision::escalate(&f.rule, f.message),
+    }
+}
+
+/// The simple commands the analysis found in `command`, normalised (wrappers
+/// stripped, command paths reduced to their base name, quotes removed,
+/// known variables expanded): what `deny_patterns` and friends match. For
+/// tests, debugging and fuzzing the normaliser.
+pub fn normalised_commands(command: &str, opts: &Options, cwd: Option<&str>) -> Vec<String> {
+    let (mut analysis, mut env) = walk::Analysis::new(opts, cwd, None);
+    analysis.trace = Some(Vec::new());
+    analysis.script(command, &mut env, 0, &Output::Unknown);
+    analysis.trace.take().unwrap_or_default()
+}
+
+/// Quote `s` for the shell (single quotes).
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The check exported by the component.
+pub struct ShellGuard {
+    opts: Options,
+}
+
+impl ShellGuard {
+    /// The compiled options.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+}
+
+impl Check for ShellGuard {
+    type Settings = Settings;
+
+    fn info() -> PluginInfo {
+        PluginInfo::new(
+            "shell-guard",
+            env!("CARGO_PKG_VERSION"),
+            "Denies destructive and remote-code shell commands; escalates sudo, force-pushes and hard resets",
+        )
+        .tools(DEFAULT_TOOLS)
+    }
+
+    fn new(settings: Settings) -> Result<Self, String> {
+        Ok(ShellGuard {
+            opts: Options::from_settings(settings)?,
+        })
+    }
+
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+        let args = call.json();
+        let Some((key, value)) = self
+            .opts
+            .command_args
+            .iter()
+            .find_map(|k| args.get(k).map(|v| (k, v)))
+        else {
+            return Decision::Abstain;
+        };
+        let command = match value {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => {
+                let words: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+                match words {
+                    Some(w) => w
+                        .iter()
+                        .map(|s| shell_quote(s))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => {
+                        return Decision::escalate(
+                            "shell.unparseable",
+                            format!(
+                                "The argument `{key}` is a list with non-string items, so the command cannot be checked."
+                            ),
+                        );
+                    }
+                }
+            }
+            Value::Null => return Decision::Abstain,
+            _ => {
+                return Decision::escalate(
+                    "shell.unparseable",
+                    format!(
+                        "The argument `{key}` is not a string, so the command cannot be checked."
+                    ),
+                );
+            }
+        };
+        let ctx_cwd = ctx.attribute("cwd").filter(|c| c.starts_with('/'));
+        let arg_cwd = self
+            .opts
+            .cwd_args
+            .iter()
+            .find_map(|k| args.get(k).and_then(Value::as_str))
+            .filter(|c| !c.is_empty());
+        let cwd = match (arg_cwd, ctx_cwd) {
+            (Some(a), _) if a.starts_with('/') => Some(a.to_string()),
+            (Some(a), Some(c)) => Some(paths::resolve(c, a)),
+            (Some(_), None) => None,
+            (None, c) => c.map(str::to_string),
+        };
+        analyze_with_home(&command, &self.opts, cwd.as_deref(), ctx.attribute("home"))
+    }
+}
+
+toolvet_pdk::export_check!(ShellGuard);
+
+#[cfg(test)]
+mod tests;

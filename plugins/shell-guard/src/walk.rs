@@ -1,0 +1,1393 @@
+//! The analysis: walks a parsed script, expands words the way the shell
+//! would (as far as they are known), tracks `cd` and variable assignments,
+//! follows data from downloads and decoders through pipelines, and hands
+//! every simple command to the rules in [`crate::commands`].
+
+use std::collections::HashMap;
+
+use brush_parser::ast;
+use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource};
+
+use crate::options::Options;
+use crate::paths::{self, Place, Places};
+use crate::syntax::{self, Field, FieldBuilder, Output, Seg, SyntaxError};
+
+/// Most simple commands and words one call may expand before the analysis
+/// gives up with `shell.too-deep`.
+pub const MAX_STEPS: usize = 20_000;
+/// Most values of a `for` loop followed one by one.
+pub const MAX_LOOP_VALUES: usize = 8;
+/// Default IFS.
+pub const DEFAULT_IFS: &str = " \t\n";
+
+/// A finding of one rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Deny (true) or escalate (false).
+    pub deny: bool,
+    /// Rule id.
+    pub rule: String,
+    /// Message for the model / approver.
+    pub message: String,
+}
+
+/// The working directory as the analysis knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cwd {
+    /// No working directory was given for the call.
+    None,
+    /// Known absolute, normalised directory.
+    Known(String),
+    /// Changed by `cd` to something only known at run time.
+    Unknown,
+}
+
+/// Shell state that flows along a script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Env {
+    /// Variables assigned in the script so far.
+    pub vars: HashMap<String, Field>,
+    /// Current directory.
+    pub cwd: Cwd,
+}
+
+impl Env {
+    /// Merge the state of another branch: what differs becomes unknown.
+    pub fn merge(&mut self, other: &Env) {
+        if self.cwd != other.cwd {
+            self.cwd = Cwd::Unknown;
+        }
+        for (k, v) in &other.vars {
+            match self.vars.get(k) {
+                Some(mine) if mine == v => {}
+                _ => {
+                    self.vars.insert(k.clone(), dyn_field(&format!("${k}")));
+                }
+            }
+        }
+        let only_mine: Vec<String> = self
+            .vars
+            .keys()
+            .filter(|k| !other.vars.contains_key(*k))
+            .cloned()
+            .collect();
+        for k in only_mine {
+            self.vars.insert(k.clone(), dyn_field(&format!("${k}")));
+        }
+    }
+
+    /// The IFS characters in force.
+    pub fn ifs(&self) -> String {
+        self.vars
+            .get("IFS")
+            .and_then(Field::static_text)
+            .unwrap_or_else(|| DEFAULT_IFS.to_string())
+    }
+}
+
+/// A field only known at run time.
+pub fn dyn_field(raw: &str) -> Field {
+    Field {
+        segs: vec![Seg::Dyn {
+            raw: raw.to_string(),
+            out: Output::Unknown,
+        }],
+    }
+}
+
+/// What a deletion (or permission change) target resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A known place; `shown` is the absolute path for messages.
+    Known(Place, String),
+    /// Depends on run-time values.
+    Dynamic,
+}
+
+/// One analysis of one call.
+pub struct Analysis<'a> {
+    pub(crate) opts: &'a Options,
+    pub(crate) workspace: Vec<String>,
+    pub(crate) home: Option<String>,
+    best: Option<Finding>,
+    steps: usize,
+    /// Normalised simple commands seen, when tracing (tests, debugging).
+    pub(crate) trace: Option<Vec<String>>,
+}
+
+impl<'a> Analysis<'a> {
+    /// A fresh analysis. `cwd` must be absolute to be used.
+    pub fn new(opts: &'a Options, cwd: Option<&str>, home: Option<&str>) -> (Self, Env) {
+        let cwd = cwd.filter(|c| c.starts_with('/')).map(paths::normalize_abs);
+        let home = home
+            .filter(|h| h.starts_with('/'))
+            .map(paths::normalize_abs)
+            .or_else(|| cwd.as_deref().and_then(paths::home_of));
+        let workspace = if !opts.workspace_roots.is_empty() {
+            opts.workspace_roots.clone()
+        } else {
+            match &cwd {
+                Some(c)
+                    if c != "/"
+                        && !paths::SYSTEM_DIRS.contains(&c.as_str())
+                        && !paths::SYSTEM_TREES.contains(&c.as_str()) =>
+                {
+                    vec![c.clone()]
+                }
+                _ => Vec::new(),
+            }
+        };
+        let env = Env {
+            vars: HashMap::new(),
+            cwd: cwd.map_or(Cwd::None, Cwd::Known),
+        };
+        (
+            Analysis {
+                opts,
+                workspace,
+                home,
+                best: None,
+                steps: 0,
+                trace: None,
+            },
+            env,
+        )
+    }
+
+    /// The strongest finding so far.
+    pub fn finding(self) -> Option<Finding> {
+        self.best
+    }
+
+    /// Record a finding; the first deny wins, a deny beats any escalate.
+    pub(crate) fn report(&mut self, deny: bool, rule: &str, message: impl Into<String>) {
+        let replace = match &self.best {
+            None => true,
+            Some(b) => deny && !b.deny,
+        };
+        if replace {
+            self.best = Some(Finding {
+                deny,
+                rule: rule.to_string(),
+                message: message.into(),
+            });
+        }
+    }
+
+    /// A deny was found: nothing can change the outcome any more.
+    pub(crate) fn done(&self) -> bool {
+        self.best.as_ref().is_some_and(|b| b.deny)
+    }
+
+    fn step(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps == MAX_STEPS {
+            self.report(
+                false,
+                "shell.too-deep",
+                format!(
+                    "The command is too large to analyse (more than {MAX_STEPS} commands and words). \
+                     A person must review it, or split it into smaller commands."
+                ),
+            );
+        }
+        self.steps < MAX_STEPS
+    }
+
+    pub(crate) fn places(&self) -> Places<'_> {
+        Places {
+            workspace: &self.workspace,
+            scratch: &self.opts.scratch_roots,
+            home: self.home.as_deref(),
+        }
+    }
+
+    /// How the workspace is described in messages.
+    pub(crate) fn workspace_hint(&self) -> String {
+        match self.workspace.as_slice() {
+            [] => {
+                "no workspace is known (pass the `cwd` context attribute or set `workspace_roots`)"
+                    .to_string()
+            }
+            [one] => format!("the workspace is `{one}`"),
+            many => format!(
+                "the workspaces are {}",
+                many.iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Scripts and the syntax tree
+    // ----------------------------------------------------------------
+
+    /// Analyse a script at nesting `depth` (0 for the call's command) and
+    /// return what it writes to standard output.
+    pub fn script(&mut self, text: &str, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        if self.done() {
+            return Output::Unknown;
+        }
+        if depth > self.opts.max_depth {
+            self.report(
+                false,
+                "shell.too-deep",
+                format!(
+                    "The command nests scripts more than {} levels deep (`bash -c`, `eval`, `$(…)` inside each other), \
+                     which is not analysed. A person must review it; a flatter command would be checked automatically.",
+                    self.opts.max_depth
+                ),
+            );
+            return Output::Unknown;
+        }
+        if !self.step() {
+            return Output::Unknown;
+        }
+        match syntax::parse_script(text) {
+            Ok(program) => {
+                let mut out = Output::Static(String::new());
+                for cc in &program.complete_commands {
+                    out = out.merge(self.list(cc, env, depth, stdin));
+                    if self.done() {
+                        break;
+                    }
+                }
+                out
+            }
+            Err(SyntaxError::TooDeep(why)) => {
+                self.report(
+                    false,
+                    "shell.too-deep",
+                    format!(
+                        "The command is nested too deeply to analyse ({why}). A person must review it."
+                    ),
+                );
+                Output::Unknown
+            }
+            Err(SyntaxError::Unparseable(why)) => {
+                self.report(
+                    false,
+                    "shell.unparseable",
+                    format!(
+                        "The command is not valid shell syntax ({why}), so it cannot be checked. \
+                         Fix the quoting or syntax; a person must approve it as it is."
+                    ),
+                );
+                Output::Unknown
+            }
+        }
+    }
+
+    fn list(
+        &mut self,
+        list: &ast::CompoundList,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = Output::Static(String::new());
+        for ast::CompoundListItem(aol, sep) in &list.0 {
+            if self.done() {
+                break;
+            }
+            let o = if matches!(sep, ast::SeparatorOperator::Async) {
+                // Runs in the background, in a subshell.
+                let mut sub = env.clone();
+                self.and_or(aol, &mut sub, depth, stdin)
+            } else {
+                self.and_or(aol, env, depth, stdin)
+            };
+            out = out.merge(o);
+        }
+        out
+    }
+
+    fn and_or(
+        &mut self,
+        aol: &ast::AndOrList,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = self.pipeline(&aol.first, env, depth, stdin);
+        for next in &aol.additional {
+            let p = match next {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
+            };
+            out = out.merge(self.pipeline(p, env, depth, stdin));
+        }
+        out
+    }
+
+    fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        if p.seq.len() == 1 {
+            return self.command(&p.seq[0], env, depth, stdin);
+        }
+        // Every stage runs in its own subshell.
+        let mut flow = stdin.clone();
+        for cmd in &p.seq {
+            let mut sub = env.clone();
+            flow = self.command(cmd, &mut sub, depth, &flow);
+            if self.done() {
+                break;
+            }
+        }
+        flow
+    }
+
+    fn command(&mut self, cmd: &ast::Command, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        if self.done() || !self.step() {
+            return Output::Unknown;
+        }
+        match cmd {
+            ast::Command::Simple(sc) => self.simple(sc, env, depth, stdin),
+            ast::Command::Compound(cc, redirects) => {
+                let stdin = match redirects {
+                    Some(r) => self.redirects(&r.0, env, depth, stdin, None),
+                    None => stdin.clone(),
+                };
+                self.compound(cc, env, depth, &stdin)
+            }
+            ast::Command::Function(fd) => {
+                self.function_definition(fd, env, depth);
+                Output::Static(String::new())
+            }
+            ast::Command::ExtendedTest(et, redirects) => {
+                if let Some(r) = redirects {
+                    self.redirects(&r.0, env, depth, stdin, None);
+                }
+                self.extended_test(&et.expr, env, depth);
+                Output::Static(String::new())
+            }
+        }
+    }
+
+    fn compound(
+        &mut self,
+        cc: &ast::CompoundCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        use ast::CompoundCommand as C;
+        match cc {
+            C::BraceGroup(g) => self.list(&g.list, env, depth, stdin),
+            C::Subshell(s) => {
+                let mut sub = env.clone();
+                self.list(&s.list, &mut sub, depth, stdin)
+            }
+            C::Arithmetic(a) => {
+                self.scan_substitutions(&a.expr.value, env, depth);
+                Output::Static(String::new())
+            }
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.scan_substitutions(&e.value, env, depth);
+                }
+                let mut body = env.clone();
+                let out = self.list(&f.body.list, &mut body, depth, stdin);
+                env.merge(&body);
+                out
+            }
+            C::ForClause(f) => {
+                let values: Option<Vec<Field>> = f.values.as_ref().map(|ws| {
+                    ws.iter()
+                        .flat_map(|w| self.expand_word(&w.value, env, depth))
+                        .collect()
+                });
+                let per_value = match &values {
+                    Some(v)
+                        if v.len() <= MAX_LOOP_VALUES
+                            && v.iter().all(|f| f.first_glob().is_none()) =>
+                    {
+                        v.clone()
+                    }
+                    _ => vec![dyn_field(&format!("${}", f.variable_name))],
+                };
+                let mut out = Output::Static(String::new());
+                let before = env.clone();
+                for value in per_value {
+                    let mut body = before.clone();
+                    body.vars.insert(f.variable_name.clone(), value);
+                    out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
+                    env.merge(&body);
+                    if self.done() {
+                        break;
+                    }
+                }
+                out
+            }
+            C::CaseClause(c) => {
+                self.expand_word(&c.value.value, env, depth);
+                let before = env.clone();
+                let mut out = Output::Static(String::new());
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        self.expand_word(&p.value, env, depth);
+                    }
+                    if let Some(body) = &item.cmd {
+                        let mut branch = before.clone();
+                        out = out.merge(self.list(body, &mut branch, depth, stdin));
+                        env.merge(&branch);
+                    }
+                }
+                out
+            }
+            C::IfClause(i) => {
+                let mut out = self.list(&i.condition, env, depth, stdin);
+                let before = env.clone();
+                let mut then = before.clone();
+                out = out.merge(self.list(&i.then, &mut then, depth, stdin));
+                env.merge(&then);
+                for e in i.elses.iter().flatten() {
+                    let mut branch = before.clone();
+                    if let Some(c) = &e.condition {
+                        out = out.merge(self.list(c, &mut branch, depth, stdin));
+                    }
+                    out = out.merge(self.list(&e.body, &mut branch, depth, stdin));
+                    env.merge(&branch);
+                }
+                out
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                let mut out = self.list(&w.0, env, depth, stdin);
+                let mut body = env.clone();
+                out = out.merge(self.list(&w.1.list, &mut body, depth, stdin));
+                env.merge(&body);
+                out
+            }
+            C::Coprocess(c) => {
+                let mut sub = env.clone();
+                self.command(&c.body, &mut sub, depth, stdin)
+            }
+        }
+    }
+
+    fn extended_test(&mut self, expr: &ast::ExtendedTestExpr, env: &mut Env, depth: u32) {
+        use ast::ExtendedTestExpr as E;
+        // Iterative: `[[ a && b && … ]]` chains can be long.
+        let mut stack = vec![expr];
+        while let Some(e) = stack.pop() {
+            if self.done() {
+                return;
+            }
+            match e {
+                E::And(a, b) | E::Or(a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                E::Not(a) | E::Parenthesized(a) => stack.push(a),
+                E::UnaryTest(_, w) => {
+                    self.expand_word(&w.value, env, depth);
+                }
+                E::BinaryTest(_, a, b) => {
+                    self.expand_word(&a.value, env, depth);
+                    self.expand_word(&b.value, env, depth);
+                }
+            }
+        }
+    }
+
+    fn function_definition(&mut self, fd: &ast::FunctionDefinition, env: &mut Env, depth: u32) {
+        let name = fd.fname.value.clone();
+        let mut calls = SelfCalls::default();
+        calls.compound(&fd.body.0, &name, false);
+        if calls.risky > 0 {
+            self.report(
+                true,
+                "shell.fork-bomb",
+                format!(
+                    "The function `{name}` starts copies of itself in the background or in a pipeline: \
+                     a fork bomb that exhausts the machine's processes. Do not run it; write a bounded loop instead."
+                ),
+            );
+            return;
+        }
+        // The body is analysed where it is defined, once.
+        let mut body = env.clone();
+        self.compound(&fd.body.0, &mut body, depth, &Output::Unknown);
+    }
+
+    /// Handle redirections: check device and network targets, and return
+    /// the command's standard input afterwards. `cmd_name` is the command's
+    /// name for simple commands.
+    pub(crate) fn redirects(
+        &mut self,
+        redirects: &[ast::IoRedirect],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        cmd_name: Option<&str>,
+    ) -> Output {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        let mut input = stdin.clone();
+        for r in redirects {
+            if self.done() {
+                break;
+            }
+            match r {
+                R::File(fd, kind, target) => {
+                    let writes = matches!(
+                        kind,
+                        K::Write | K::Append | K::Clobber | K::ReadAndWrite | K::DuplicateOutput
+                    );
+                    let reads_stdin =
+                        matches!(kind, K::Read | K::ReadAndWrite) && fd.is_none_or(|f| f == 0);
+                    match target {
+                        T::Filename(w) | T::Duplicate(w) => {
+                            let fields = self.expand_word(&w.value, env, depth);
+                            for f in &fields {
+                                let text = f.text();
+                                if writes {
+                                    self.check_device_write(&text, "a redirection");
+                                }
+                                if is_network_device(&text) {
+                                    self.network_redirect(&text, cmd_name);
+                                    if reads_stdin {
+                                        input = Output::Downloaded;
+                                    }
+                                } else if reads_stdin {
+                                    input = if text == "/dev/null" {
+                                        Output::Static(String::new())
+                                    } else {
+                                        Output::Unknown
+                                    };
+                                }
+                            }
+                        }
+                        T::Fd(_) => {}
+                        T::ProcessSubstitution(_, sub) => {
+                            let mut e = env.clone();
+                            let out = self.subshell_output(&sub.list, &mut e, depth + 1);
+                            if reads_stdin {
+                                input = out;
+                            }
+                        }
+                    }
+                }
+                R::HereString(fd, w) => {
+                    let fields = self.expand_word(&w.value, env, depth);
+                    if fd.is_none_or(|f| f == 0) {
+                        input = fields_output(&fields, true);
+                    }
+                }
+                R::HereDocument(fd, doc) => {
+                    let out = self.heredoc(doc, env, depth);
+                    if fd.is_none_or(|f| f == 0) {
+                        input = out;
+                    }
+                }
+                R::OutputAndError(w, _) => {
+                    let fields = self.expand_word(&w.value, env, depth);
+                    for f in &fields {
+                        let text = f.text();
+                        self.check_device_write(&text, "a redirection");
+                        if is_network_device(&text) {
+                            self.network_redirect(&text, cmd_name);
+                        }
+                    }
+                }
+            }
+        }
+        input
+    }
+
+    fn network_redirect(&mut self, target: &str, cmd_name: Option<&str>) {
+        if let Some(name) = cmd_name
+            && (crate::commands::is_shell(name) || crate::commands::is_interpreter(name))
+        {
+            let _ = target;
+            self.report(
+                true,
+                "shell.reverse-shell",
+                format!(
+                    "`{name}` is connected to a network socket through `/dev/tcp` or `/dev/udp`: \
+                     this is a reverse shell that hands control of the machine to a remote host. Do not run it."
+                ),
+            );
+        }
+    }
+
+    fn heredoc(&mut self, doc: &ast::IoHereDocument, env: &mut Env, depth: u32) -> Output {
+        if !doc.requires_expansion {
+            return Output::Static(doc.doc.value.clone());
+        }
+        // brush's heredoc word parser backtracks exponentially on bodies with
+        // many unterminated `$(`; the body is rewritten as the equivalent
+        // double-quoted word and validated by the (linear) tokenizer first.
+        let word = syntax::heredoc_as_double_quoted(&doc.doc.value);
+        let opts = syntax::parser_options();
+        let tokens_ok = matches!(
+            brush_parser::uncached_tokenize_str(&word, &opts.tokenizer_options()),
+            Ok(t) if t.len() == 1
+        );
+        if !tokens_ok {
+            self.report(
+                false,
+                "shell.unparseable",
+                "A here-document contains an unterminated `$(…)` or backquote, so the command cannot be checked. \
+                 Fix the here-document, or quote its delimiter (`<<'EOF'`) if it should not be expanded.",
+            );
+            return Output::Unknown;
+        }
+        match brush_parser::word::parse(&word, &opts) {
+            Ok(pieces) => {
+                let mut b = FieldBuilder::default();
+                self.expand_pieces(&pieces, &word, true, &mut b, env, depth);
+                let fields = b.finish();
+                let out = fields_output(&fields, false);
+                match out {
+                    Output::Unknown => {
+                        Output::Static(fields.iter().map(Field::text).collect::<Vec<_>>().join(""))
+                    }
+                    o => o,
+                }
+            }
+            Err(_) => Output::Static(doc.doc.value.clone()),
+        }
+    }
+
+    /// Analyse a `( … )` list as a process or command substitution and
+    /// return its output.
+    pub(crate) fn subshell_output(
+        &mut self,
+        list: &ast::CompoundList,
+        env: &mut Env,
+        depth: u32,
+    ) -> Output {
+        if depth > self.opts.max_depth {
+            // Reported through `script` for consistency.
+            return self.script("", env, depth, &Output::Unknown);
+        }
+        self.list(list, env, depth, &Output::Unknown)
+    }
+
+    fn simple(
+        &mut self,
+        sc: &ast::SimpleCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        use ast::CommandPrefixOrSuffixItem as I;
+        let mut assignments: Vec<(String, Field)> = Vec::new();
+        let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
+        let mut argv: Vec<Field> = Vec::new();
+
+        for item in sc.prefix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                I::AssignmentWord(a, _) => {
+                    if let Some((name, value)) = self.assignment(a, env, depth) {
+                        assignments.push((name, value));
+                    }
+                }
+                I::IoRedirect(r) => redirects.push(r),
+                I::Word(w) => argv.extend(self.expand_word(&w.value, env, depth)),
+                I::ProcessSubstitution(kind, sub) => {
+                    argv.push(self.process_substitution(kind, sub, env, depth))
+                }
+            }
+        }
+        if let Some(w) = &sc.word_or_name {
+            argv.extend(self.expand_word(&w.value, env, depth));
+        }
+        for item in sc.suffix.iter().flat_map(|s| s.0.iter()) {
+            match item {
+                I::AssignmentWord(a, _) => {
+                    if let Some((name, value)) = self.assignment(a, env, depth) {
+                        let mut f = Field::lit(format!("{name}="));
+                        f.segs.extend(value.segs);
+                        argv.push(f);
+                    }
+                }
+                I::IoRedirect(r) => redirects.push(r),
+                I::Word(w) => argv.extend(self.expand_word(&w.value, env, depth)),
+                I::ProcessSubstitution(kind, sub) => {
+                    argv.push(self.process_substitution(kind, sub, env, depth))
+                }
+            }
+        }
+
+        let name = argv.first().map(|f| crate::commands::base_name(&f.text()));
+        let owned: Vec<ast::IoRedirect> = redirects.into_iter().cloned().collect();
+        let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
+
+        if argv.is_empty() {
+            // `A=b` on its own sets shell variables.
+            for (n, v) in assignments {
+                env.vars.insert(n, v);
+            }
+            return Output::Static(String::new());
+        }
+        self.exec(argv, env, depth, &stdin, false)
+    }
+
+    fn assignment(
+        &mut self,
+        a: &ast::Assignment,
+        env: &mut Env,
+        depth: u32,
+    ) -> Option<(String, Field)> {
+        let value = match &a.value {
+            ast::AssignmentValue::Scalar(w) => self.expand_word_unsplit(&w.value, env, depth),
+            ast::AssignmentValue::Array(items) => {
+                for (k, v) in items {
+                    if let Some(k) = k {
+                        self.expand_word(&k.value, env, depth);
+                    }
+                    self.expand_word(&v.value, env, depth);
+                }
+                dyn_field("$(array)")
+            }
+        };
+        match &a.name {
+            ast::AssignmentName::VariableName(n) if !a.append => Some((n.clone(), value)),
+            ast::AssignmentName::VariableName(n) => Some((n.clone(), dyn_field(&format!("${n}")))),
+            ast::AssignmentName::ArrayElementName(n, _) => {
+                Some((n.clone(), dyn_field(&format!("${n}"))))
+            }
+        }
+    }
+
+    fn process_substitution(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        sub: &ast::SubshellCommand,
+        env: &mut Env,
+        depth: u32,
+    ) -> Field {
+        let mut e = env.clone();
+        let out = self.subshell_output(&sub.list, &mut e, depth + 1);
+        let raw = match kind {
+            ast::ProcessSubstitutionKind::Read => "<(…)",
+            ast::ProcessSubstitutionKind::Write => ">(…)",
+        };
+        Field {
+            segs: vec![Seg::Dyn {
+                raw: raw.to_string(),
+                out,
+            }],
+        }
+    }
+
+    /// Analyse the command substitutions in `text` (arithmetic, parameter
+    /// defaults), ignoring its value.
+    pub(crate) fn scan_substitutions(&mut self, text: &str, env: &mut Env, depth: u32) {
+        if !(text.contains("$(") || text.contains('`') || text.contains("${")) {
+            return;
+        }
+        let opts = syntax::parser_options();
+        if let Ok(pieces) = brush_parser::word::parse(text, &opts) {
+            let mut b = FieldBuilder::default();
+            self.expand_pieces(&pieces, text, true, &mut b, env, depth);
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Word expansion
+    // ----------------------------------------------------------------
+
+    /// Expand one word into the fields the command receives: brace
+    /// expansion, quote removal, known variables, command substitutions
+    /// (analysed), field splitting.
+    pub fn expand_word(&mut self, raw: &str, env: &mut Env, depth: u32) -> Vec<Field> {
+        if !self.step() {
+            return vec![dyn_field(raw)];
+        }
+        let words = if raw.contains('{') {
+            match self.brace_words(raw) {
+                Some(w) => w,
+                None => return vec![dyn_field(raw)],
+            }
+        } else {
+            vec![raw.to_string()]
+        };
+        let mut out = Vec::new();
+        for w in &words {
+            out.extend(self.expand_one(w, env, depth, false));
+        }
+        out
+    }
+
+    /// Expand a word without field splitting (assignment values).
+    fn expand_word_unsplit(&mut self, raw: &str, env: &mut Env, depth: u32) -> Field {
+        let fields = self.expand_one(raw, env, depth, true);
+        let mut f = Field::default();
+        for (i, field) in fields.into_iter().enumerate() {
+            if i > 0 {
+                f.segs.push(Seg::Lit {
+                    text: " ".into(),
+                    quoted: true,
+                });
+            }
+            f.segs.extend(field.segs);
+        }
+        f
+    }
+
+    fn brace_words(&mut self, raw: &str) -> Option<Vec<String>> {
+        let unquoted = approx_unquoted_braces(raw);
+        if unquoted == 0 {
+            return Some(vec![raw.to_string()]);
+        }
+        if unquoted > syntax::MAX_BRACES || raw.matches('{').count() > 4 * syntax::MAX_BRACES {
+            self.report(
+                false,
+                "shell.too-deep",
+                "A word has too many `{` braces to expand safely; a person must review the command.",
+            );
+            return None;
+        }
+        match syntax::expand_braces(raw) {
+            Some(w) => Some(w),
+            None => {
+                self.report(
+                    false,
+                    "shell.too-deep",
+                    format!(
+                        "A brace expansion produces more than {} words; a person must review the command.",
+                        syntax::MAX_BRACE_WORDS
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn expand_one(&mut self, raw: &str, env: &mut Env, depth: u32, no_split: bool) -> Vec<Field> {
+        let opts = syntax::parser_options();
+        match brush_parser::word::parse(raw, &opts) {
+            Ok(pieces) => {
+                let mut b = FieldBuilder::default();
+                if no_split {
+                    b.lit("", true);
+                }
+                self.expand_pieces_split(&pieces, raw, false, &mut b, env, depth, no_split);
+                b.finish()
+            }
+            Err(_) => vec![dyn_field(raw)],
+        }
+    }
+
+    pub(crate) fn expand_pieces(
+        &mut self,
+        pieces: &[WordPieceWithSource],
+        src: &str,
+        quoted: bool,
+        b: &mut FieldBuilder,
+        env: &mut Env,
+        depth: u32,
+    ) {
+        self.expand_pieces_split(pieces, src, quoted, b, env, depth, false);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn expand_pieces_split(
+        &mut self,
+        pieces: &[WordPieceWithSource],
+        src: &str,
+        quoted: bool,
+        b: &mut FieldBuilder,
+        env: &mut Env,
+        depth: u32,
+        no_split: bool,
+    ) {
+        let ifs = if no_split { String::new() } else { env.ifs() };
+        for p in pieces {
+            if self.done() {
+                return;
+            }
+            let raw = src.get(p.start_index..p.end_index).unwrap_or("$?");
+            match &p.piece {
+                WordPiece::Text(t) => b.lit(t, quoted),
+                WordPiece::SingleQuotedText(t) => b.lit(t, true),
+                WordPiece::AnsiCQuotedText(t) => b.lit(&syntax::decode_escapes(t, true).0, true),
+                WordPiece::DoubleQuotedSequence(inner)
+                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    b.lit("", true);
+                    self.expand_pieces_split(inner, src, true, b, env, depth, no_split);
+                }
+                WordPiece::EscapeSequence(s) => {
+                    let c = s.strip_prefix('\\').unwrap_or(s);
+                    if c != "\n" {
+                        b.lit(c, true);
+                    }
+                }
+                WordPiece::TildeExpansion(t) => match t {
+                    TildeExpr::Home => match &self.home {
+                        Some(h) => b.lit(&h.clone(), true),
+                        None => b.seg(Seg::Home(None)),
+                    },
+                    TildeExpr::UserHome(u) => b.seg(Seg::Home(Some(u.clone()))),
+                    TildeExpr::WorkingDir => match &env.cwd {
+                        Cwd::Known(c) => b.lit(&c.clone(), true),
+                        _ => b.seg(dyn_seg("~+")),
+                    },
+                    _ => b.seg(dyn_seg(raw)),
+                },
+                WordPiece::ParameterExpansion(expr) => {
+                    self.parameter(expr, raw, quoted, b, env, depth, &ifs);
+                }
+                WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
+                    let mut sub = env.clone();
+                    let out = self.script(s, &mut sub, depth + 1, &Output::Unknown);
+                    match out {
+                        Output::Static(text) => b.value(text.trim_end_matches('\n'), quoted, &ifs),
+                        out => b.seg(Seg::Dyn {
+                            raw: raw.to_string(),
+                            out,
+                        }),
+                    }
+                }
+                WordPiece::ArithmeticExpression(e) => {
+                    self.scan_substitutions(&e.value, env, depth);
+                    b.seg(dyn_seg(raw));
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn parameter(
+        &mut self,
+        expr: &ParameterExpr,
+        raw: &str,
+        quoted: bool,
+        b: &mut FieldBuilder,
+        env: &mut Env,
+        depth: u32,
+        ifs: &str,
+    ) {
+        use ParameterExpr as P;
+        match expr {
+            P::Parameter {
+                parameter: Parameter::Named(n),
+                indirect: false,
+            } => self.variable(n, raw, quoted, b, env, ifs),
+            P::Substring {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                offset,
+                length,
+            } => {
+                let value = self.known_value(n, env);
+                let off = offset.value.trim().parse::<i64>().ok();
+                let len = match length {
+                    Some(l) => l.value.trim().parse::<i64>().ok().map(Some),
+                    None => Some(None),
+                };
+                match (value, off, len) {
+                    (Some(v), Some(off), Some(len)) => {
+                        let chars: Vec<char> = v.chars().collect();
+                        let n = chars.len() as i64;
+                        let start = if off < 0 {
+                            (n + off).max(0)
+                        } else {
+                            off.min(n)
+                        };
+                        let end = match len {
+                            Some(l) if l < 0 => (n + l).max(start),
+                            Some(l) => (start + l).min(n),
+                            None => n,
+                        };
+                        let s: String = chars[start as usize..end as usize].iter().collect();
+                        b.value(&s, quoted, ifs);
+                    }
+                    _ => {
+                        self.scan_substitutions(&offset.value, env, depth);
+                        b.seg(dyn_seg(raw));
+                    }
+                }
+            }
+            P::UseDefaultValues {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                default_value,
+                ..
+            } => {
+                if let Some(d) = default_value {
+                    self.scan_substitutions(d, env, depth);
+                }
+                match env
+                    .vars
+                    .get(n)
+                    .and_then(Field::static_text)
+                    .filter(|v| !v.is_empty())
+                {
+                    Some(v) => b.value(&v, quoted, ifs),
+                    None => b.seg(dyn_seg(raw)),
+                }
+            }
+            other => {
+                for s in nested_strings(other) {
+                    self.scan_substitutions(s, env, depth);
+                }
+                b.seg(dyn_seg(raw));
+            }
+        }
+    }
+
+    fn known_value(&self, name: &str, env: &Env) -> Option<String> {
+        match env.vars.get(name) {
+            Some(f) => f.static_text(),
+            None => match name {
+                "IFS" => Some(DEFAULT_IFS.to_string()),
+                "HOME" => self.home.clone(),
+                "PWD" => match &env.cwd {
+                    Cwd::Known(c) => Some(c.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+        }
+    }
+
+    fn variable(
+        &mut self,
+        name: &str,
+        raw: &str,
+        quoted: bool,
+        b: &mut FieldBuilder,
+        env: &Env,
+        ifs: &str,
+    ) {
+        if let Some(f) = env.vars.get(name) {
+            for seg in f.segs.clone() {
+                match seg {
+                    Seg::Lit { text, .. } => b.value(&text, quoted, ifs),
+                    other => b.seg(other),
+                }
+            }
+            return;
+        }
+        match name {
+            "HOME" => match &self.home {
+                Some(h) => b.lit(&h.clone(), true),
+                None => b.seg(Seg::Home(None)),
+            },
+            _ => match self.known_value(name, env) {
+                Some(v) => b.value(&v, quoted, ifs),
+                None => b.seg(dyn_seg(raw)),
+            },
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Targets of destructive commands
+    // ----------------------------------------------------------------
+
+    /// Resolve a path argument. `contents`: the command acts on what is
+    /// inside the directory (as `find DIR -delete`).
+    pub(crate) fn resolve_target(&self, field: &Field, env: &Env, contents: bool) -> Target {
+        if field.is_dynamic() {
+            return Target::Dynamic;
+        }
+        // A leading `~` / `$HOME` whose directory is not known.
+        let mut text = String::new();
+        let mut home_prefix: Option<Option<String>> = None;
+        for (i, seg) in field.segs.iter().enumerate() {
+            match seg {
+                Seg::Lit { text: t, .. } => text.push_str(t),
+                Seg::Home(u) if i == 0 => home_prefix = Some(u.clone()),
+                Seg::Home(_) | Seg::Dyn { .. } => return Target::Dynamic,
+            }
+        }
+        let glob = field.first_glob().map(|g| {
+            // Offsets of `first_glob` count a leading `~user` too.
+            let shift = match &home_prefix {
+                Some(None) => 1,
+                Some(Some(u)) => 1 + u.len(),
+                None => 0,
+            };
+            g.saturating_sub(shift)
+        });
+        let (path, contents, deep) = match glob {
+            Some(g) => {
+                let dir_end = text[..g].rfind('/').map_or(0, |i| i + 1);
+                let deep = text[g..].trim_end_matches('/').contains('/');
+                (text[..dir_end].to_string(), true, deep)
+            }
+            None => (text.clone(), contents, false),
+        };
+        let shown_and_abs = match home_prefix {
+            Some(user) => {
+                let base = match (&user, &self.home) {
+                    (None, Some(h)) => Some(h.clone()),
+                    (Some(u), _) => Some(match self.home.as_deref() {
+                        Some(h) if h.starts_with("/Users/") => format!("/Users/{u}"),
+                        _ if u == "root" => "/root".to_string(),
+                        _ => format!("/home/{u}"),
+                    }),
+                    (None, None) => None,
+                };
+                match base {
+                    Some(b) => paths::resolve(&b, path.trim_start_matches('/')),
+                    None => {
+                        // Home not known: only the home itself is placed.
+                        let place = match paths::normalize_rel(&path) {
+                            Some(r) if r.is_empty() => Place::Home,
+                            _ => Place::Outside,
+                        };
+                        return Target::Known(place, field.text());
+                    }
+                }
+            }
+            None if path.starts_with('/') => paths::normalize_abs(&path),
+            None => match &env.cwd {
+                Cwd::Known(c) => paths::resolve(c, &path),
+                Cwd::Unknown => return Target::Dynamic,
+                Cwd::None => {
+                    let place = match paths::normalize_rel(&path) {
+                        Some(_) => Place::Inside,
+                        None => Place::Outside,
+                    };
+                    return Target::Known(place, field.text());
+                }
+            },
+        };
+        let places = self.places();
+        let place = if contents {
+            places.classify_contents(&shown_and_abs, deep)
+        } else {
+            places.classify(&shown_and_abs)
+        };
+        Target::Known(place, shown_and_abs)
+    }
+
+    /// Check a write target for raw devices.
+    pub(crate) fn check_device_write(&mut self, target: &str, via: &str) {
+        if is_raw_device(target) {
+            self.report(
+                true,
+                "shell.write-device",
+                format!(
+                    "The command writes to the raw device `{target}` through {via}, which destroys the \
+                     filesystem on it. Write to a regular file inside the workspace instead."
+                ),
+            );
+        }
+    }
+}
+
+fn dyn_seg(raw: &str) -> Seg {
+    Seg::Dyn {
+        raw: raw.to_string(),
+        out: Output::Unknown,
+    }
+}
+
+/// The combined output of fields used as text (here-strings, `echo`).
+pub(crate) fn fields_output(fields: &[Field], newline: bool) -> Output {
+    let mut text = String::new();
+    let mut taint = Output::Static(String::new());
+    let mut dynamic = false;
+    for (i, f) in fields.iter().enumerate() {
+        match f.static_text() {
+            Some(t) => {
+                if i > 0 {
+                    text.push(' ');
+                }
+                text.push_str(&t);
+            }
+            None => {
+                dynamic = true;
+                taint = taint.strongest(f.output());
+            }
+        }
+    }
+    if taint.is_tainted() {
+        return taint;
+    }
+    if dynamic {
+        return Output::Unknown;
+    }
+    if newline {
+        text.push('\n');
+    }
+    Output::Static(text)
+}
+
+fn nested_strings(e: &ParameterExpr) -> Vec<&str> {
+    use ParameterExpr as P;
+    let mut v: Vec<&str> = Vec::new();
+    match e {
+        P::UseDefaultValues {
+            default_value: s, ..
+        }
+        | P::AssignDefaultValues {
+            default_value: s, ..
+        }
+        | P::IndicateErrorIfNullOrUnset {
+            error_message: s, ..
+        }
+        | P::UseAlternativeValue {
+            alternative_value: s,
+            ..
+        }
+        | P::RemoveSmallestSuffixPattern { pattern: s, .. }
+        | P::RemoveLargestSuffixPattern { pattern: s, .. }
+        | P::RemoveSmallestPrefixPattern { pattern: s, .. }
+        | P::RemoveLargestPrefixPattern { pattern: s, .. }
+        | P::UppercaseFirstChar { pattern: s, .. }
+        | P::UppercasePattern { pattern: s, .. }
+        | P::LowercaseFirstChar { pattern: s, .. }
+        | P::LowercasePattern { pattern: s, .. } => v.extend(s.as_deref()),
+        P::ReplaceSubstring {
+            pattern,
+            replacement,
+            ..
+        } => {
+            v.push(pattern);
+            v.extend(replacement.as_deref());
+        }
+        P::Substring { offset, length, .. } => {
+            v.push(&offset.value);
+            v.extend(length.as_ref().map(|l| l.value.as_str()));
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Count `{` outside single/double quotes and not escaped (an estimate:
+/// used only to decide whether brace expansion is attempted).
+fn approx_unquoted_braces(raw: &str) -> usize {
+    let mut n = 0;
+    let mut single = false;
+    let mut double = false;
+    let mut escaped = false;
+    for c in raw.chars() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' if !single => escaped = true,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '{' if !single && !double => n += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+/// `/dev/tcp/…` and `/dev/udp/…`: bash's network pseudo-devices.
+pub fn is_network_device(path: &str) -> bool {
+    path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/")
+}
+
+/// A raw disk or memory device under `/dev` (not `/dev/null`, ttys, fds,
+/// shared memory or the network pseudo-devices).
+pub fn is_raw_device(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("/dev/") else {
+        return false;
+    };
+    const HARMLESS: &[&str] = &[
+        "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "tty", "console",
+        "ptmx",
+    ];
+    const HARMLESS_TREES: &[&str] = &["fd/", "shm/", "pts/", "tcp/", "udp/", "mqueue/"];
+    !rest.is_empty()
+        && !HARMLESS.contains(&rest)
+        && !HARMLESS_TREES.iter().any(|t| rest.starts_with(t))
+        && !rest.starts_with("tty")
+}
+
+/// Counts calls of a function from inside its own body.
+#[derive(Default)]
+struct SelfCalls {
+    /// Self-calls in the background or in a multi-stage pipeline.
+    risky: usize,
+}
+
+impl SelfCalls {
+    fn compound(&mut self, cc: &ast::CompoundCommand, name: &str, risky: bool) {
+        use ast::CompoundCommand as C;
+        match cc {
+            C::BraceGroup(g) => self.list(&g.list, name, risky),
+            C::Subshell(s) => self.list(&s.list, name, risky),
+            C::ForClause(f) => self.list(&f.body.list, name, risky),
+            C::ArithmeticForClause(f) => self.list(&f.body.list, name, risky),
+            C::WhileClause(w) | C::UntilClause(w) => {
+                self.list(&w.0, name, risky);
+                self.list(&w.1.list, name, risky);
+            }
+            C::IfClause(i) => {
+                self.list(&i.condition, name, risky);
+                self.list(&i.then, name, risky);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.list(c, name, risky);
+                    }
+                    self.list(&e.body, name, risky);
+                }
+            }
+            C::CaseClause(c) => {
+                for item in &c.cases {
+                    if let Some(l) = &item.cmd {
+                        self.list(l, name, risky);
+                    }
+                }
+            }
+            C::Coprocess(c) => self.command(&c.body, name, true),
+            C::Arithmetic(_) => {}
+        }
+    }
+
+    fn list(&mut self, list: &ast::CompoundList, name: &str, risky: bool) {
+        for ast::CompoundListItem(aol, sep) in &list.0 {
+            let bg = risky || matches!(sep, ast::SeparatorOperator::Async);
+            for p in std::iter::once(&aol.first).chain(aol.additional.iter().map(|a| match a {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
+            })) {
+                let piped = bg || p.seq.len() > 1;
+                for c in &p.seq {
+                    self.command(c, name, piped);
+                }
+            }
+        }
+    }
+
+    fn command(&mut self, c: &ast::Command, name: &str, risky: bool) {
+        match c {
+            ast::Command::Simple(sc) => {
+                if risky && sc.word_or_name.as_ref().is_some_and(|w| w.value == name) {
+                    self.risky += 1;
+                }
+            }
+            ast::Command::Compound(cc, _) => self.compound(cc, name, risky),
+            ast::Command::Function(_) | ast::Command::ExtendedTest(..) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices() {
+        assert!(is_raw_device("/dev/sda"));
+        assert!(is_raw_device("/dev/nvme0n1p1"));
+        assert!(is_raw_device("/dev/mapper/root"));
+        assert!(is_raw_device("/dev/mem"));
+        assert!(!is_raw_device("/dev/null"));
+        assert!(!is_raw_device("/dev/stderr"));
+        assert!(!is_raw_device("/dev/fd/3"));
+        assert!(!is_raw_device("/dev/tty1"));
+        assert!(!is_raw_device("./dev/sda"));
+        assert!(is_network_device("/dev/tcp/10.0.0.1/4444"));
+    }
+
+    #[test]
+    fn unquoted_brace_estimate() {
+        assert_eq!(approx_unquoted_braces("{a,b}"), 1);
+        assert_eq!(approx_unquoted_braces("'{a,b}'\"{\"\\{"), 0);
+    }
+}
