@@ -249,6 +249,7 @@ impl Check for SqlGuard {
             "database_*",
             "postgres*",
             "mysql*",
+            "mssql*",
             "sqlite*",
         ])
     }
