@@ -197,6 +197,7 @@ fn print_verdict(
             if let Some(map) = value.as_object_mut() {
                 map.insert("tool".into(), request.call.name.clone().into());
                 map.insert("call_id".into(), request.call.id.clone().into());
+                map.insert("source".into(), source.into());
             }
             println!("{value}");
         }

@@ -1,0 +1,86 @@
+# toolvet build entry points. The README's quick start:
+#   make demo   build the CLI and the example plugins, vet examples/calls/ with examples/toolvet.toml
+#   make test   everything CI runs
+SHELL := /bin/bash
+CARGO ?= cargo
+WASM_TARGET := wasm32-wasip2
+PLUGIN_OUT := target/plugins
+PYTHON ?= python3
+PY_VENV := target/py-venv
+PY_CHECKS := spend-guard
+JS_CHECKS := message-guard
+
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests kit-tests lint
+
+# The main job: build the CLI and every example plugin, then vet each call
+# in examples/calls/ with examples/toolvet.toml and compare with the
+# expectation in its file name.
+demo: cli plugins
+	examples/demo.sh
+
+# Everything CI runs (.ci/run calls this).
+test: demo hostile unit-tests plugin-tests case-tests kit-tests lint
+	@echo "make test: all passed"
+
+# Hostile-plugin fixtures for the containment tests.
+hostile: setup
+	bash tests/hostile/build.sh
+
+# Host library, CLI and end-to-end tests (need plugins and hostile fixtures).
+unit-tests: cli plugins hostile
+	$(CARGO) test --release --locked --workspace
+
+# Native unit tests of the Rust checks' logic.
+plugin-tests:
+	$(CARGO) test --locked --manifest-path plugins/Cargo.toml
+
+# Every shipped case file, through the real host.
+case-tests: cli plugins
+	target/release/toolvet test plugins/
+
+# The Python and JavaScript kits and checks, natively.
+kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
+	cd plugins/python && for d in tests spend-guard template; do ../../$(PY_VENV)/bin/python -m unittest discover -s $$d || exit 1; done
+	cd plugins/js && node --test
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) fmt --manifest-path plugins/Cargo.toml --all -- --check
+	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
+
+setup:
+	rustup target add $(WASM_TARGET)
+
+cli:
+	$(CARGO) build --release --locked -p toolvet-cli
+
+# Rust checks: one component per crate of plugins/, copied to target/plugins/.
+rust-plugins: setup
+	$(CARGO) build --release --locked --target $(WASM_TARGET) --manifest-path plugins/Cargo.toml
+	mkdir -p $(PLUGIN_OUT)
+	cp plugins/target/$(WASM_TARGET)/release/*.wasm $(PLUGIN_OUT)/
+
+plugins: rust-plugins python-plugins js-plugins
+
+# Python and JavaScript checks (componentize-py, ComponentizeJS): one
+# component per check directory, written to $(PLUGIN_OUT)/<name>.wasm and
+# skipped while newer than its sources. Tools are pinned
+# (plugins/python/requirements.txt, plugins/js/package-lock.json) and
+# installed once; builds then run offline.
+
+.PHONY: python-plugins js-plugins
+
+$(PY_VENV)/.installed: plugins/python/requirements.txt
+	$(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install --disable-pip-version-check --quiet -r plugins/python/requirements.txt
+	touch $@
+
+python-plugins: $(PY_VENV)/.installed
+	$(PY_VENV)/bin/python plugins/python/build.py --out-dir $(PLUGIN_OUT) $(addprefix plugins/python/,$(PY_CHECKS))
+
+plugins/js/node_modules/.package-lock.json: plugins/js/package.json plugins/js/package-lock.json
+	cd plugins/js && npm ci --no-audit --no-fund
+	touch $@
+
+js-plugins: plugins/js/node_modules/.package-lock.json
+	node plugins/js/build.mjs --out-dir $(PLUGIN_OUT) $(addprefix plugins/js/,$(JS_CHECKS))
