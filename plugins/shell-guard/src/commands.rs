@@ -175,7 +175,39 @@ impl Analysis<'_> {
             let first = &argv[0];
             if first.is_dynamic() {
                 let out = first.output();
-                self.report_taint(&out, "the command name itself", depth);
+                if out.is_tainted() {
+                    self.report_taint(&out, "the command name itself", depth);
+                    return Output::Unknown;
+                }
+                // `${X:-rm} -rf /`: the default is what runs when X is unset.
+                if let Some(guess) = default_value_of(&first.text()) {
+                    argv[0] = Field::lit(guess);
+                    continue;
+                }
+                // `$SHELL -c '…'`: an unknown program given a script.
+                if argv.get(1).is_some_and(|a| a.text() == "-c")
+                    && let Some(script) = argv.get(2).cloned()
+                {
+                    return self.run_script_field(&script, env, depth, stdin, "-c");
+                }
+                return Output::Unknown;
+            }
+            if first.first_glob().is_some()
+                && let Some(known) = glob_command(&base_name(&first.text()))
+            {
+                // `/???/r? -rf /`: a glob that can match a dangerous command.
+                argv[0] = Field::lit(known);
+                continue;
+            }
+            if let Some(path) = first.static_text()
+                && path.contains('/')
+                && let Some(out) = env.file_taint(&path).cloned()
+            {
+                self.report_taint(
+                    &out,
+                    &format!("`{path}` was written from it earlier in the command"),
+                    depth,
+                );
                 return Output::Unknown;
             }
             let name = base_name(&first.text());
@@ -725,7 +757,7 @@ impl Analysis<'_> {
                 Output::Unknown
             }
             n if is_interpreter(n) => {
-                self.interpreter(n, args, stdin, depth);
+                self.interpreter(n, args, env, stdin, depth);
                 Output::Unknown
             }
             "echo" => {
@@ -777,10 +809,11 @@ impl Analysis<'_> {
                 out
             }
             "tee" => {
-                if own_rules {
-                    for f in flags_positional(args) {
+                for f in flags_positional(args) {
+                    if own_rules {
                         self.check_device_write(&f.text(), "`tee`");
                     }
+                    env.taint_file(&f.text(), stdin);
                 }
                 stdin.clone()
             }
@@ -793,6 +826,9 @@ impl Analysis<'_> {
             "head" | "tail" | "less" | "more" | "sort" | "uniq" => pass_through(stdin),
             n if DOWNLOADERS.contains(&n) => {
                 self.network_tool(n, args);
+                for file in download_targets(n, args) {
+                    env.taint_file(&file, &Output::Downloaded);
+                }
                 Output::Downloaded
             }
             "openssl" => {
@@ -1453,8 +1489,19 @@ impl Analysis<'_> {
         Output::Unknown
     }
 
-    /// A program file argument: a process substitution is followed.
+    /// A program file argument: a process substitution is followed, a file
+    /// written earlier from a download or decoder is refused.
     fn program_file(&mut self, name: &str, file: &Field, env: &Env, depth: u32) {
+        if let Some(path) = file.static_text()
+            && let Some(out) = env.file_taint(&path).cloned()
+        {
+            self.report_taint(
+                &out,
+                &format!("`{name} {path}`, written from it earlier in the command"),
+                depth,
+            );
+            return;
+        }
         for seg in &file.segs {
             if let Seg::Dyn { out, .. } = seg {
                 match out {
@@ -1468,7 +1515,7 @@ impl Analysis<'_> {
         }
     }
 
-    fn interpreter(&mut self, name: &str, args: &[Field], stdin: &Output, depth: u32) {
+    fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output, depth: u32) {
         let code_letters: &[char] = if name.starts_with("python") || name.starts_with("pypy") {
             &['c']
         } else if name.starts_with("php") {
@@ -1509,7 +1556,10 @@ impl Analysis<'_> {
         }
         match program {
             Some(p) if p.text() != "-" => {
-                let out = p.output();
+                let out = match p.static_text().and_then(|t| env.file_taint(&t).cloned()) {
+                    Some(o) => o,
+                    None => p.output(),
+                };
                 self.report_taint(&out, &format!("given to `{name}` as its program"), depth);
             }
             _ if !code => self.report_taint(stdin, &format!("piped into `{name}`"), depth),
@@ -1596,6 +1646,101 @@ impl Analysis<'_> {
     }
 }
 
+/// Commands that a glob in the command position is checked against.
+const GLOB_CANDIDATES: &[&str] = &[
+    "rm", "dd", "mkfs", "shred", "chmod", "chown", "find", "xargs", "shutdown", "reboot", "halt",
+    "poweroff", "sh", "bash", "zsh", "dash", "python", "python3", "perl", "curl", "wget", "nc",
+    "sudo", "su", "eval", "git", "wipefs", "mkswap",
+];
+
+/// The dangerous command a command-position glob (`/???/r?`) can match.
+fn glob_command(pattern: &str) -> Option<&'static str> {
+    let m = globset::Glob::new(pattern).ok()?.compile_matcher();
+    GLOB_CANDIDATES.iter().copied().find(|c| m.is_match(c))
+}
+
+/// The default of `${NAME:-default}` (also `-`, `:=`, `=`) when it is plain
+/// text.
+fn default_value_of(raw: &str) -> Option<String> {
+    let inner = raw.strip_prefix("${")?.strip_suffix('}')?;
+    let name_len = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|&n| n > 0)?;
+    let rest = &inner[name_len..];
+    let default = rest
+        .strip_prefix(":-")
+        .or_else(|| rest.strip_prefix(":="))
+        .or_else(|| rest.strip_prefix('-'))
+        .or_else(|| rest.strip_prefix('='))?;
+    let plain = default
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c));
+    (plain && !default.is_empty()).then(|| default.to_string())
+}
+
+/// Files a downloader writes: `curl -o F`, `curl -O URL` (the URL's last
+/// segment), `wget -O F`, `wget URL` (likewise).
+fn download_targets(name: &str, args: &[Field]) -> Vec<String> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut files = Vec::new();
+    let mut remote_name = name.starts_with("wget");
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        // `-o F`, `-oF`, `-qo F`, `-qoF`, `--output F`, `--output=F`.
+        let value = |flag: char, long: &str| -> Option<Option<String>> {
+            if t == long {
+                Some(texts.get(i + 1).cloned())
+            } else if let Some(v) = t.strip_prefix(&format!("{long}=")) {
+                Some(Some(v.to_string()))
+            } else if t.starts_with('-') && !t.starts_with("--") {
+                let at = t.find(flag)?;
+                let rest = &t[at + flag.len_utf8()..];
+                if rest.is_empty() {
+                    Some(texts.get(i + 1).cloned())
+                } else {
+                    Some(Some(rest.to_string()))
+                }
+            } else {
+                None
+            }
+        };
+        let explicit = if name.starts_with("wget") {
+            value('O', "--output-document")
+        } else if name == "curl" {
+            if t == "--remote-name"
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains('O'))
+            {
+                remote_name = true;
+            }
+            value('o', "--output")
+        } else {
+            None
+        };
+        if let Some(f) = explicit {
+            files.extend(f);
+            remote_name = false;
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    if remote_name {
+        for t in &texts {
+            if let Some(rest) = t.split_once("://").map(|(_, r)| r) {
+                let path = rest.split(['?', '#']).next().unwrap_or("");
+                if let Some(last) = path
+                    .rsplit('/')
+                    .next()
+                    .filter(|l| !l.is_empty() && path.contains('/'))
+                {
+                    files.push(last.to_string());
+                }
+            }
+        }
+    }
+    files
+}
+
 /// Positional arguments (not options) of a command, honouring `--`.
 fn flags_positional(args: &[Field]) -> Vec<&Field> {
     flags(args)
@@ -1662,6 +1807,35 @@ mod tests {
         );
         assert_eq!(skip_options(&fields(&["--user=x", "ls"]), &["--user"]), 1);
         assert_eq!(skip_options(&fields(&["-nu", "x", "ls"]), &["-u"]), 2);
+    }
+
+    #[test]
+    fn downloads() {
+        let f = |v: &[&str]| download_targets(v[0], &fields(&v[1..]));
+        assert_eq!(f(&["curl", "-fsSL", "-o", "i.sh", "https://x/y"]), ["i.sh"]);
+        assert_eq!(f(&["curl", "-oi.sh", "https://x/y"]), ["i.sh"]);
+        assert_eq!(
+            f(&["curl", "-O", "https://x/dl/install.sh?v=1"]),
+            ["install.sh"]
+        );
+        assert_eq!(f(&["wget", "https://x/dl/install.sh"]), ["install.sh"]);
+        assert_eq!(f(&["wget", "-qO", "-", "https://x/a"]), ["-"]);
+        assert_eq!(
+            f(&["wget", "--output-document=a.sh", "https://x/a"]),
+            ["a.sh"]
+        );
+        assert!(f(&["curl", "https://x/a"]).is_empty());
+    }
+
+    #[test]
+    fn guesses() {
+        assert_eq!(default_value_of("${X:-rm}"), Some("rm".into()));
+        assert_eq!(default_value_of("${X-/bin/rm}"), Some("/bin/rm".into()));
+        assert_eq!(default_value_of("${X:-$(id)}"), None);
+        assert_eq!(default_value_of("$X"), None);
+        assert_eq!(glob_command("r?"), Some("rm"));
+        assert_eq!(glob_command("mkf*"), Some("mkfs"));
+        assert_eq!(glob_command("l?"), None);
     }
 
     #[test]

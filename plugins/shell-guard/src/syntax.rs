@@ -48,12 +48,14 @@ pub fn count_expansions(text: &str) -> usize {
         .count()
 }
 
-/// Tokenize and parse a script, within the bounds of this module.
+/// Tokenize and parse a script, within the bounds of this module, with at
+/// most `max_openers` nesting tokens (at most [`MAX_OPENERS`]).
 ///
 /// # Errors
 /// [`SyntaxError::TooDeep`] when a bound is exceeded,
 /// [`SyntaxError::Unparseable`] when the text is not valid shell.
-pub fn parse_script(text: &str) -> Result<ast::Program, SyntaxError> {
+pub fn parse_script(text: &str, max_openers: usize) -> Result<ast::Program, SyntaxError> {
+    let max_openers = max_openers.min(MAX_OPENERS);
     let expansions = count_expansions(text);
     if expansions > MAX_EXPANSIONS {
         return Err(SyntaxError::TooDeep(format!(
@@ -70,9 +72,9 @@ pub fn parse_script(text: &str) -> Result<ast::Program, SyntaxError> {
             Token::Word(s, _) => OPENER_WORDS.contains(&s.as_str()),
         })
         .count();
-    if openers > MAX_OPENERS {
+    if openers > max_openers {
         return Err(SyntaxError::TooDeep(format!(
-            "{openers} groups/compound commands (limit {MAX_OPENERS})"
+            "{openers} groups/compound commands (limit {max_openers} at this nesting level)"
         )));
     }
     brush_parser::parse_tokens(&tokens, &opts).map_err(|e| SyntaxError::Unparseable(e.to_string()))
@@ -603,26 +605,36 @@ pub fn echo_output(args: &[String]) -> String {
 mod tests {
     use super::*;
 
+    fn parse_script_default(text: &str) -> Result<ast::Program, SyntaxError> {
+        parse_script(text, MAX_OPENERS)
+    }
+
     #[test]
     fn parse_bounds() {
-        assert!(parse_script("ls -la && echo hi").is_ok());
+        assert!(parse_script_default("ls -la && echo hi").is_ok());
         assert!(matches!(
-            parse_script("echo 'unterminated"),
+            parse_script_default("echo 'unterminated"),
             Err(SyntaxError::Unparseable(_))
         ));
         let deep = format!("{}true{}", "( ".repeat(200), " )".repeat(200));
-        assert!(matches!(parse_script(&deep), Err(SyntaxError::TooDeep(_))));
+        assert!(matches!(
+            parse_script_default(&deep),
+            Err(SyntaxError::TooDeep(_))
+        ));
         let subs = format!("echo {}x{}", "$(".repeat(200), ")".repeat(200));
-        assert!(matches!(parse_script(&subs), Err(SyntaxError::TooDeep(_))));
+        assert!(matches!(
+            parse_script_default(&subs),
+            Err(SyntaxError::TooDeep(_))
+        ));
         // Quoting does not hide openers from the count.
         let quoted = format!("echo ')))' ; {}true{}", "{ ".repeat(130), "; }".repeat(130));
         assert!(matches!(
-            parse_script(&quoted),
+            parse_script_default(&quoted),
             Err(SyntaxError::TooDeep(_))
         ));
         // Many parentheses in a heredoc body are one word: fine.
         let heredoc = format!("cat > x.py <<'EOF'\n{}\nEOF", "print((1))\n".repeat(300));
-        assert!(parse_script(&heredoc).is_ok());
+        assert!(parse_script_default(&heredoc).is_ok());
     }
 
     #[test]

@@ -15,6 +15,10 @@ use crate::syntax::{self, Field, FieldBuilder, Output, Seg, SyntaxError};
 /// Most simple commands and words one call may expand before the analysis
 /// gives up with `shell.too-deep`.
 pub const MAX_STEPS: usize = 20_000;
+/// Most compound commands and nested scripts open at once, over all nesting
+/// levels: bounds the recursion of the analysis (and of the parser, whose
+/// per-script bound shrinks as this budget is used).
+pub const MAX_NEST: usize = 160;
 /// Most values of a `for` loop followed one by one.
 pub const MAX_LOOP_VALUES: usize = 8;
 /// Default IFS.
@@ -49,6 +53,9 @@ pub struct Env {
     pub vars: HashMap<String, Field>,
     /// Current directory.
     pub cwd: Cwd,
+    /// Files written in this command from downloaded or decoded content
+    /// (`curl -o x.sh`, `base64 -d > x`), by path, with their taint.
+    pub tainted_files: HashMap<String, Output>,
 }
 
 impl Env {
@@ -74,6 +81,43 @@ impl Env {
         for k in only_mine {
             self.vars.insert(k.clone(), dyn_field(&format!("${k}")));
         }
+        for (k, v) in &other.tainted_files {
+            self.tainted_files
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+    }
+
+    /// The key of a file path in `tainted_files`: resolved against the
+    /// working directory when it is known.
+    pub fn file_key(&self, path: &str) -> String {
+        match &self.cwd {
+            Cwd::Known(c) => paths::resolve(c, path),
+            _ if path.starts_with('/') => paths::normalize_abs(path),
+            _ => paths::normalize_rel(path).unwrap_or_else(|| path.to_string()),
+        }
+    }
+
+    /// Keep the tainted files written by a subshell (files outlive it).
+    pub fn absorb_files(&mut self, sub: &Env) {
+        for (k, v) in &sub.tainted_files {
+            self.tainted_files
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+    }
+
+    /// Remember that `path` holds downloaded or decoded content.
+    pub fn taint_file(&mut self, path: &str, out: &Output) {
+        if out.is_tainted() && !path.is_empty() && path != "-" && !path.starts_with("/dev/") {
+            let key = self.file_key(path);
+            self.tainted_files.insert(key, out.clone());
+        }
+    }
+
+    /// The taint of a file written earlier in the command, if any.
+    pub fn file_taint(&self, path: &str) -> Option<&Output> {
+        self.tainted_files.get(&self.file_key(path))
     }
 
     /// The IFS characters in force.
@@ -111,6 +155,7 @@ pub struct Analysis<'a> {
     pub(crate) home: Option<String>,
     best: Option<Finding>,
     steps: usize,
+    nest: usize,
     /// Normalised simple commands seen, when tracing (tests, debugging).
     pub(crate) trace: Option<Vec<String>>,
 }
@@ -139,6 +184,7 @@ impl<'a> Analysis<'a> {
         };
         let env = Env {
             vars: HashMap::new(),
+            tainted_files: HashMap::new(),
             cwd: cwd.map_or(Cwd::None, Cwd::Known),
         };
         (
@@ -148,6 +194,7 @@ impl<'a> Analysis<'a> {
                 home,
                 best: None,
                 steps: 0,
+                nest: 0,
                 trace: None,
             },
             env,
@@ -245,7 +292,11 @@ impl<'a> Analysis<'a> {
         if !self.step() {
             return Output::Unknown;
         }
-        match syntax::parse_script(text) {
+        if !self.enter() {
+            return Output::Unknown;
+        }
+        let parsed = syntax::parse_script(text, MAX_NEST.saturating_sub(self.nest));
+        let out = match parsed {
             Ok(program) => {
                 let mut out = Output::Static(String::new());
                 for cc in &program.complete_commands {
@@ -277,7 +328,27 @@ impl<'a> Analysis<'a> {
                 );
                 Output::Unknown
             }
+        };
+        self.nest -= 1;
+        out
+    }
+
+    /// Enter one nesting level (a script or a compound command); false, with
+    /// a finding, when the budget is spent. Pair with `self.nest -= 1`.
+    fn enter(&mut self) -> bool {
+        if self.nest >= MAX_NEST {
+            self.report(
+                false,
+                "shell.too-deep",
+                format!(
+                    "The command nests groups, compound commands and substitutions more than {MAX_NEST} levels deep, \
+                     which is not analysed. A person must review it."
+                ),
+            );
+            return false;
         }
+        self.nest += 1;
+        true
     }
 
     fn list(
@@ -295,7 +366,9 @@ impl<'a> Analysis<'a> {
             let o = if matches!(sep, ast::SeparatorOperator::Async) {
                 // Runs in the background, in a subshell.
                 let mut sub = env.clone();
-                self.and_or(aol, &mut sub, depth, stdin)
+                let o = self.and_or(aol, &mut sub, depth, stdin);
+                env.absorb_files(&sub);
+                o
             } else {
                 self.and_or(aol, env, depth, stdin)
             };
@@ -330,6 +403,7 @@ impl<'a> Analysis<'a> {
         for cmd in &p.seq {
             let mut sub = env.clone();
             flow = self.command(cmd, &mut sub, depth, &flow);
+            env.absorb_files(&sub);
             if self.done() {
                 break;
             }
@@ -371,12 +445,29 @@ impl<'a> Analysis<'a> {
         depth: u32,
         stdin: &Output,
     ) -> Output {
+        if !self.enter() {
+            return Output::Unknown;
+        }
+        let out = self.compound_inner(cc, env, depth, stdin);
+        self.nest -= 1;
+        out
+    }
+
+    fn compound_inner(
+        &mut self,
+        cc: &ast::CompoundCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
         use ast::CompoundCommand as C;
         match cc {
             C::BraceGroup(g) => self.list(&g.list, env, depth, stdin),
             C::Subshell(s) => {
                 let mut sub = env.clone();
-                self.list(&s.list, &mut sub, depth, stdin)
+                let out = self.list(&s.list, &mut sub, depth, stdin);
+                env.absorb_files(&sub);
+                out
             }
             C::Arithmetic(a) => {
                 self.scan_substitutions(&a.expr.value, env, depth);
@@ -724,7 +815,29 @@ impl<'a> Analysis<'a> {
             }
             return Output::Static(String::new());
         }
-        self.exec(argv, env, depth, &stdin, false)
+        let out = self.exec(argv, env, depth, &stdin, false);
+        if out.is_tainted() {
+            // `curl … > x.sh`: remember the file for a later `bash x.sh`.
+            for r in &owned {
+                if let ast::IoRedirect::File(
+                    fd,
+                    ast::IoFileRedirectKind::Write
+                    | ast::IoFileRedirectKind::Append
+                    | ast::IoFileRedirectKind::Clobber,
+                    ast::IoFileRedirectTarget::Filename(w),
+                ) = r
+                    && fd.is_none_or(|f| f == 1)
+                    && !w.value.contains(['$', '`'])
+                {
+                    for f in self.expand_word(&w.value, env, depth) {
+                        if let Some(t) = f.static_text() {
+                            env.taint_file(&t, &out);
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn assignment(
@@ -860,6 +973,15 @@ impl<'a> Analysis<'a> {
     }
 
     fn expand_one(&mut self, raw: &str, env: &mut Env, depth: u32, no_split: bool) -> Vec<Field> {
+        if !raw.is_empty() && !raw.contains(['$', '`', '\'', '"', '\\', '~']) {
+            // Plain text: nothing to expand (the common case).
+            return vec![Field {
+                segs: vec![Seg::Lit {
+                    text: raw.to_string(),
+                    quoted: false,
+                }],
+            }];
+        }
         let opts = syntax::parser_options();
         match brush_parser::word::parse(raw, &opts) {
             Ok(pieces) => {
@@ -1254,25 +1376,32 @@ fn nested_strings(e: &ParameterExpr) -> Vec<&str> {
     v
 }
 
-/// Count `{` outside single/double quotes and not escaped (an estimate:
-/// used only to decide whether brace expansion is attempted).
+/// Count `{` that may start a brace expansion: outside quotes, not escaped,
+/// not `${`, not inside `$(…)` (an estimate: used only to decide whether
+/// brace expansion is attempted).
 fn approx_unquoted_braces(raw: &str) -> usize {
     let mut n = 0;
     let mut single = false;
     let mut double = false;
     let mut escaped = false;
+    let mut subst = 0usize;
+    let mut prev = '\0';
     for c in raw.chars() {
         if escaped {
             escaped = false;
+            prev = '\0';
             continue;
         }
         match c {
             '\\' if !single => escaped = true,
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            '{' if !single && !double => n += 1,
+            '\'' if !double && subst == 0 => single = !single,
+            '"' if !single && subst == 0 => double = !double,
+            '(' if !single && (prev == '$' || subst > 0) => subst += 1,
+            ')' if !single && subst > 0 => subst -= 1,
+            '{' if !single && !double && subst == 0 && prev != '$' => n += 1,
             _ => {}
         }
+        prev = c;
     }
     n
 }
@@ -1389,5 +1518,7 @@ mod tests {
     fn unquoted_brace_estimate() {
         assert_eq!(approx_unquoted_braces("{a,b}"), 1);
         assert_eq!(approx_unquoted_braces("'{a,b}'\"{\"\\{"), 0);
+        assert_eq!(approx_unquoted_braces("${a}$( { x; } )"), 0);
+        assert_eq!(approx_unquoted_braces("a{b,c}$(x)"), 1);
     }
 }
