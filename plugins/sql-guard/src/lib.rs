@@ -144,10 +144,18 @@ impl SqlGuard {
     /// Vet one SQL text (all the statements of one argument).
     ///
     /// Returns [`Decision::Allow`] when nothing is flagged, else the most
-    /// severe configured action among the findings; see [`combine`].
+    /// severe configured action among the findings; see [`combine`]. Text
+    /// that does not parse and does not start like a statement
+    /// ([`looks_like_sql`]) gets [`Decision::Abstain`].
     pub fn check_sql(&self, sql: &str) -> Decision {
         let statements = match Parser::parse_sql(self.dialect.as_ref(), sql) {
             Ok(s) => s,
+            Err(_) if !looks_like_sql(sql, &self.settings.dialect) => {
+                // Text that does not start like a statement (e.g. a search
+                // phrase sent to a tool named `query`) is not SQL: no
+                // database would run it either.
+                return Decision::Abstain;
+            }
             Err(e) => {
                 return self.unparseable(format!(
                     "the SQL could not be parsed as {} SQL ({}), so it cannot be vetted; send \
@@ -179,6 +187,126 @@ impl SqlGuard {
     fn unparseable(&self, message: String) -> Decision {
         action_decision(self.settings.on_unparseable, "sql.unparseable", message)
     }
+}
+
+/// Words that start a statement in at least one supported dialect.
+const STATEMENT_WORDS: &[&str] = &[
+    "ABORT",
+    "ALTER",
+    "ANALYSE",
+    "ANALYZE",
+    "ASSERT",
+    "ATTACH",
+    "BACKUP",
+    "BEGIN",
+    "BULK",
+    "CACHE",
+    "CALL",
+    "CHECKPOINT",
+    "CLUSTER",
+    "COMMENT",
+    "COMMIT",
+    "COPY",
+    "CREATE",
+    "DBCC",
+    "DEALLOCATE",
+    "DECLARE",
+    "DELETE",
+    "DENY",
+    "DESC",
+    "DESCRIBE",
+    "DETACH",
+    "DISCARD",
+    "DO",
+    "DROP",
+    "EXEC",
+    "EXECUTE",
+    "EXPLAIN",
+    "EXPORT",
+    "FETCH",
+    "FLUSH",
+    "FROM",
+    "GRANT",
+    "IF",
+    "IMPORT",
+    "INSERT",
+    "INSTALL",
+    "KILL",
+    "LISTEN",
+    "LOAD",
+    "LOCK",
+    "MERGE",
+    "MSCK",
+    "NOTIFY",
+    "OPTIMIZE",
+    "PIVOT",
+    "PRAGMA",
+    "PREPARE",
+    "RAISERROR",
+    "REASSIGN",
+    "REFRESH",
+    "REINDEX",
+    "RELEASE",
+    "RENAME",
+    "REPAIR",
+    "REPLACE",
+    "RESET",
+    "RESTORE",
+    "REVOKE",
+    "ROLLBACK",
+    "SAVEPOINT",
+    "SECURITY",
+    "SELECT",
+    "SET",
+    "SHOW",
+    "START",
+    "SUMMARIZE",
+    "TABLE",
+    "THROW",
+    "TRUNCATE",
+    "UNCACHE",
+    "UNLISTEN",
+    "UNLOAD",
+    "UNLOCK",
+    "UNPIVOT",
+    "UPDATE",
+    "UPSERT",
+    "USE",
+    "VACUUM",
+    "VALUES",
+    "WAITFOR",
+    "WHILE",
+    "WITH",
+];
+
+/// Snowflake's file-staging commands, statements only in that dialect.
+const SNOWFLAKE_WORDS: &[&str] = &["GET", "LIST", "LS", "PUT", "REMOVE", "RM"];
+
+/// Whether text starts like a SQL statement: after whitespace, `--`, `#`
+/// and `/* */` comments and opening parentheses, its first word is one that
+/// starts a statement in some dialect ([`STATEMENT_WORDS`], plus Snowflake's
+/// staging commands for `snowflake`). Used only for text the parser
+/// rejects, to tell broken or unsupported SQL (escalated) from text that is
+/// not SQL at all (abstained).
+pub fn looks_like_sql(text: &str, dialect: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '(' || c == ';');
+        if let Some(r) = rest.strip_prefix("--").or_else(|| rest.strip_prefix('#')) {
+            rest = r.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic() || *c == '_')
+        .collect::<String>()
+        .to_ascii_uppercase();
+    STATEMENT_WORDS.contains(&word.as_str())
+        || (dialect.eq_ignore_ascii_case("snowflake") && SNOWFLAKE_WORDS.contains(&word.as_str()))
 }
 
 /// A parser error cut to [`MAX_ERROR_CHARS`] characters for a reason.
@@ -344,14 +472,44 @@ mod tests {
 
     #[test]
     fn unparseable_follows_setting() {
-        assert_eq!(guard("{}").check_sql("SELEC * FRM x").kind(), "escalate");
-        let d = guard(r#"{"on_unparseable": "deny"}"#).check_sql("SELEC * FRM x");
+        assert_eq!(
+            guard("{}")
+                .check_sql("SELECT * FROM x WHERE id = = 5")
+                .kind(),
+            "escalate"
+        );
+        let d = guard(r#"{"on_unparseable": "deny"}"#).check_sql("SELECT * FROM x WHERE id = = 5");
         assert_eq!(d.kind(), "deny");
         assert_eq!(rule_of(&d), Some("sql.unparseable"));
         assert_eq!(
-            guard(r#"{"on_unparseable": "allow"}"#).check_sql("SELEC * FRM x"),
+            guard(r#"{"on_unparseable": "allow"}"#).check_sql("SELECT * FROM x WHERE id = = 5"),
             Decision::Allow
         );
+    }
+
+    #[test]
+    fn text_that_is_not_sql_is_abstained() {
+        let g = guard("{}");
+        assert_eq!(
+            g.check_sql("how do I drop a table in postgres?"),
+            Decision::Abstain
+        );
+        assert_eq!(g.check_sql("what's the revenue for Q3"), Decision::Abstain);
+        // A misspelt keyword starts no statement, so no database would run it.
+        assert_eq!(g.check_sql("SELEC * FRM x"), Decision::Abstain);
+        assert_eq!(g.check_sql("SELECT * FROM x WHERE").kind(), "escalate");
+        assert_eq!(
+            g.check_sql("-- note\n/* x */ (DO $$ BEGIN END $$)").kind(),
+            "escalate"
+        );
+        assert!(looks_like_sql(
+            "  # mysql comment\n  drop tablex users",
+            "mysql"
+        ));
+        assert!(!looks_like_sql("list all tables", "postgres"));
+        assert!(looks_like_sql("list @stage", "snowflake"));
+        assert!(!looks_like_sql("-- only a comment", "generic"));
+        assert!(!looks_like_sql("'DROP TABLE users'", "generic"));
     }
 
     #[test]
