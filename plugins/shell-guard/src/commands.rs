@@ -121,7 +121,7 @@ fn skip_options(args: &[Field], with_value: &[&str]) -> usize {
         }
         i += 1;
     }
-    i
+    i.min(args.len())
 }
 
 /// Short-option letters and long options of one argument list, up to `--`.
@@ -176,7 +176,7 @@ impl Analysis<'_> {
             if first.is_dynamic() {
                 let out = first.output();
                 if out.is_tainted() {
-                    self.report_taint(&out, "the command name itself", depth);
+                    self.report_taint(&out, "the command name itself");
                     return Output::Unknown;
                 }
                 // `${X:-rm} -rf /`: the default is what runs when X is unset.
@@ -206,7 +206,6 @@ impl Analysis<'_> {
                 self.report_taint(
                     &out,
                     &format!("`{path}` was written from it earlier in the command"),
-                    depth,
                 );
                 return Output::Unknown;
             }
@@ -575,7 +574,7 @@ impl Analysis<'_> {
     }
 
     /// Report a command that runs downloaded or decoded content.
-    fn report_taint(&mut self, out: &Output, sink: &str, _depth: u32) {
+    fn report_taint(&mut self, out: &Output, sink: &str) {
         match out {
             Output::Downloaded => self.report(
                 true,
@@ -612,7 +611,7 @@ impl Analysis<'_> {
         }
         let out = field.output();
         if out.is_tainted() {
-            self.report_taint(&out, &format!("as the script of `{via}`"), depth);
+            self.report_taint(&out, &format!("as the script of `{via}`"));
             return Output::Unknown;
         }
         if has_unknown_variable(field) {
@@ -644,7 +643,7 @@ impl Analysis<'_> {
                 let mut e = env.clone();
                 self.script(text, &mut e, depth + 1, &Output::Unknown);
             }
-            out => self.report_taint(out, &format!("piped into `{name}`"), depth),
+            out => self.report_taint(out, &format!("piped into `{name}`")),
         }
     }
 
@@ -757,7 +756,7 @@ impl Analysis<'_> {
                 Output::Unknown
             }
             n if is_interpreter(n) => {
-                self.interpreter(n, args, env, stdin, depth);
+                self.interpreter(n, args, env, stdin);
                 Output::Unknown
             }
             "echo" => {
@@ -931,8 +930,7 @@ impl Analysis<'_> {
                 let remote = args.get(i + 1..).unwrap_or(&[]);
                 if !remote.is_empty() {
                     let script = remote.iter().map(Field::text).collect::<Vec<_>>().join(" ");
-                    let (_, mut fresh) = Analysis::new(self.opts, None, None);
-                    fresh.cwd = Cwd::None;
+                    let mut fresh = Env::fresh(Cwd::None);
                     // The remote side has no workspace: judge absolute paths only.
                     let saved = std::mem::take(&mut self.workspace);
                     self.script(&script, &mut fresh, depth + 1, stdin);
@@ -1498,7 +1496,6 @@ impl Analysis<'_> {
             self.report_taint(
                 &out,
                 &format!("`{name} {path}`, written from it earlier in the command"),
-                depth,
             );
             return;
         }
@@ -1509,13 +1506,13 @@ impl Analysis<'_> {
                         let mut e = env.clone();
                         self.script(text, &mut e, depth + 1, &Output::Unknown);
                     }
-                    o => self.report_taint(o, &format!("given to `{name}` as its program"), depth),
+                    o => self.report_taint(o, &format!("given to `{name}` as its program")),
                 }
             }
         }
     }
 
-    fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output, depth: u32) {
+    fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output) {
         let code_letters: &[char] = if name.starts_with("python") || name.starts_with("pypy") {
             &['c']
         } else if name.starts_with("php") {
@@ -1539,7 +1536,7 @@ impl Analysis<'_> {
                     code = true;
                     if let Some(c) = args.get(i + 1) {
                         let out = c.output();
-                        self.report_taint(&out, &format!("as `{name} {t}` code"), depth);
+                        self.report_taint(&out, &format!("as `{name} {t}` code"));
                     }
                     i += 2;
                     continue;
@@ -1560,9 +1557,9 @@ impl Analysis<'_> {
                     Some(o) => o,
                     None => p.output(),
                 };
-                self.report_taint(&out, &format!("given to `{name}` as its program"), depth);
+                self.report_taint(&out, &format!("given to `{name}` as its program"));
             }
-            _ if !code => self.report_taint(stdin, &format!("piped into `{name}`"), depth),
+            _ if !code => self.report_taint(stdin, &format!("piped into `{name}`")),
             _ => {}
         }
     }

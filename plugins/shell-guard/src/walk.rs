@@ -59,6 +59,15 @@ pub struct Env {
 }
 
 impl Env {
+    /// A state with no variables, the given directory and no tainted files.
+    pub fn fresh(cwd: Cwd) -> Env {
+        Env {
+            vars: HashMap::new(),
+            cwd,
+            tainted_files: HashMap::new(),
+        }
+    }
+
     /// Merge the state of another branch: what differs becomes unknown.
     pub fn merge(&mut self, other: &Env) {
         if self.cwd != other.cwd {
@@ -182,11 +191,7 @@ impl<'a> Analysis<'a> {
                 _ => Vec::new(),
             }
         };
-        let env = Env {
-            vars: HashMap::new(),
-            tainted_files: HashMap::new(),
-            cwd: cwd.map_or(Cwd::None, Cwd::Known),
-        };
+        let env = Env::fresh(cwd.map_or(Cwd::None, Cwd::Known));
         (
             Analysis {
                 opts,
@@ -278,15 +283,7 @@ impl<'a> Analysis<'a> {
             return Output::Unknown;
         }
         if depth > self.opts.max_depth {
-            self.report(
-                false,
-                "shell.too-deep",
-                format!(
-                    "The command nests scripts more than {} levels deep (`bash -c`, `eval`, `$(…)` inside each other), \
-                     which is not analysed. A person must review it; a flatter command would be checked automatically.",
-                    self.opts.max_depth
-                ),
-            );
+            self.report_too_deep_scripts();
             return Output::Unknown;
         }
         if !self.step() {
@@ -331,6 +328,18 @@ impl<'a> Analysis<'a> {
         };
         self.nest -= 1;
         out
+    }
+
+    fn report_too_deep_scripts(&mut self) {
+        self.report(
+            false,
+            "shell.too-deep",
+            format!(
+                "The command nests scripts more than {} levels deep (`bash -c`, `eval`, `$(…)` inside each other), \
+                 which is not analysed. A person must review it; a flatter command would be checked automatically.",
+                self.opts.max_depth
+            ),
+        );
     }
 
     /// Enter one nesting level (a script or a compound command); false, with
@@ -638,7 +647,7 @@ impl<'a> Analysis<'a> {
                                     self.check_device_write(&text, "a redirection");
                                 }
                                 if is_network_device(&text) {
-                                    self.network_redirect(&text, cmd_name);
+                                    self.network_redirect(cmd_name);
                                     if reads_stdin {
                                         input = Output::Downloaded;
                                     }
@@ -679,7 +688,7 @@ impl<'a> Analysis<'a> {
                         let text = f.text();
                         self.check_device_write(&text, "a redirection");
                         if is_network_device(&text) {
-                            self.network_redirect(&text, cmd_name);
+                            self.network_redirect(cmd_name);
                         }
                     }
                 }
@@ -688,11 +697,10 @@ impl<'a> Analysis<'a> {
         input
     }
 
-    fn network_redirect(&mut self, target: &str, cmd_name: Option<&str>) {
+    fn network_redirect(&mut self, cmd_name: Option<&str>) {
         if let Some(name) = cmd_name
             && (crate::commands::is_shell(name) || crate::commands::is_interpreter(name))
         {
-            let _ = target;
             self.report(
                 true,
                 "shell.reverse-shell",
@@ -752,8 +760,8 @@ impl<'a> Analysis<'a> {
         depth: u32,
     ) -> Output {
         if depth > self.opts.max_depth {
-            // Reported through `script` for consistency.
-            return self.script("", env, depth, &Output::Unknown);
+            self.report_too_deep_scripts();
+            return Output::Unknown;
         }
         self.list(list, env, depth, &Output::Unknown)
     }
