@@ -756,7 +756,7 @@ impl Analysis<'_> {
                 Output::Unknown
             }
             n if is_interpreter(n) => {
-                self.interpreter(n, args, env, stdin);
+                self.interpreter(n, args, env, stdin, depth);
                 Output::Unknown
             }
             "echo" => {
@@ -1512,7 +1512,7 @@ impl Analysis<'_> {
         }
     }
 
-    fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output) {
+    fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output, depth: u32) {
         let code_letters: &[char] = if name.starts_with("python") || name.starts_with("pypy") {
             &['c']
         } else if name.starts_with("php") {
@@ -1537,6 +1537,9 @@ impl Analysis<'_> {
                     if let Some(c) = args.get(i + 1) {
                         let out = c.output();
                         self.report_taint(&out, &format!("as `{name} {t}` code"));
+                        if let Some(text) = c.static_text() {
+                            self.embedded_commands(name, &text, env, depth);
+                        }
                     }
                     i += 2;
                     continue;
@@ -1559,8 +1562,24 @@ impl Analysis<'_> {
                 };
                 self.report_taint(&out, &format!("given to `{name}` as its program"));
             }
-            _ if !code => self.report_taint(stdin, &format!("piped into `{name}`")),
+            _ if !code => match stdin {
+                Output::Static(text) => self.embedded_commands(name, text, env, depth),
+                other => self.report_taint(other, &format!("piped into `{name}`")),
+            },
             _ => {}
+        }
+    }
+
+    /// Analyse the shell commands found in another language's code.
+    fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
+        let backticks =
+            name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
+        for cmd in crate::embedded::shell_commands(code, backticks) {
+            let mut e = env.clone();
+            self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+            if self.done() {
+                break;
+            }
         }
     }
 

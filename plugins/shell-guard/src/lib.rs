@@ -12,6 +12,7 @@
 //! exported as the component.
 
 pub mod commands;
+pub mod embedded;
 pub mod options;
 pub mod paths;
 pub mod syntax;

