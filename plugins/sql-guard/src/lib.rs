@@ -148,6 +148,16 @@ impl SqlGuard {
     /// that does not parse and does not start like a statement
     /// ([`looks_like_sql`]) gets [`Decision::Abstain`].
     pub fn check_sql(&self, sql: &str) -> Decision {
+        // MySQL runs the body of `/*! ... */` comments, and the parser reads
+        // them as code in the dialects that support them (MySQL, generic);
+        // MariaDB's `/*M! ... */` runs too, so read it the same way.
+        let rewritten;
+        let sql = if self.dialect.supports_multiline_comment_hints() && sql.contains("/*M!") {
+            rewritten = sql.replace("/*M!", "/*!");
+            rewritten.as_str()
+        } else {
+            sql
+        };
         let statements = match Parser::parse_sql(self.dialect.as_ref(), sql) {
             Ok(s) => s,
             Err(_) if !looks_like_sql(sql, &self.settings.dialect) => {
@@ -483,6 +493,21 @@ mod tests {
         assert_eq!(rule_of(&d), Some("sql.unparseable"));
         assert_eq!(
             guard(r#"{"on_unparseable": "allow"}"#).check_sql("SELECT * FROM x WHERE id = = 5"),
+            Decision::Allow
+        );
+    }
+
+    #[test]
+    fn executable_comments_are_code_in_mysql() {
+        let g = guard(r#"{"dialect": "mysql"}"#);
+        let d = g.check_sql("SELECT 1 /*!50000 ; DROP TABLE users */");
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        let d = g.check_sql("SELECT 1 /*M!100000 ; DROP TABLE users */");
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        // PostgreSQL does not run them: a comment is a comment.
+        let g = guard(r#"{"dialect": "postgres"}"#);
+        assert_eq!(
+            g.check_sql("SELECT 1 /*! ; DROP TABLE users */"),
             Decision::Allow
         );
     }
