@@ -10,7 +10,7 @@ PY_VENV := target/py-venv
 PY_CHECKS := spend-guard
 JS_CHECKS := message-guard
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests kit-tests lint
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests kit-tests scaffold-test lint
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -19,7 +19,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests plugin-tests case-tests kit-tests lint
+test: demo hostile unit-tests plugin-tests case-tests kit-tests scaffold-test lint
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests.
@@ -42,6 +42,12 @@ case-tests: cli plugins
 kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 	cd plugins/python && for d in tests spend-guard template; do ../../$(PY_VENV)/bin/python -m unittest discover -s $$d || exit 1; done
 	cd plugins/js && node --test
+
+# `toolvet new` must produce a check that builds and passes its own cases.
+scaffold-test: cli setup
+	rm -rf target/scaffold-check
+	target/release/toolvet new scaffolded --dir target/scaffold-check
+	cd target/scaffold-check/scaffolded && $(CARGO) build --release --target $(WASM_TARGET) && ../../release/toolvet test cases.yaml
 
 lint:
 	$(CARGO) fmt --all -- --check

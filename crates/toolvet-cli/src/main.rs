@@ -7,6 +7,8 @@
 //! - 3: deny (the most severe verdict of the calls given)
 //! - 4: escalate
 
+mod scaffold;
+
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
@@ -70,6 +72,18 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Create a new Rust check from the template: `NAME/` with Cargo.toml,
+    /// src/lib.rs and a case file that pass out of the box.
+    New {
+        /// The check's name (lowercase letters, digits, `-`).
+        name: String,
+        /// Where to create it.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+        /// Path to the plugin kit (crates/toolvet-pdk of this repository).
+        #[arg(long)]
+        pdk: Option<PathBuf>,
+    },
     /// Compile every plugin of a policy into the artifact cache ahead of
     /// time (e.g. in a container build), and report the load time of each.
     Compile {
@@ -132,6 +146,12 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             test(&paths, target.as_ref(), verbose).await
         }
         Command::Compile { config } => compile(&config).await,
+        Command::New { name, dir, pdk } => {
+            let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
+            println!("created {}", dest.display());
+            println!("next: cd {} && cargo build --release --target wasm32-wasip2 && toolvet test cases.yaml", dest.display());
+            Ok(0)
+        }
     }
 }
 
