@@ -7,6 +7,7 @@
 //! - 3: deny (the most severe verdict of the calls given)
 //! - 4: escalate
 
+mod bench;
 mod scaffold;
 
 use anyhow::Context as _;
@@ -91,6 +92,9 @@ enum Command {
         #[arg(long, short, default_value = "toolvet.toml")]
         config: PathBuf,
     },
+    /// Measure what a policy costs on your calls: p50 / p99 latency of each
+    /// check and of the whole verdict, and verdicts per second.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -146,6 +150,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             test(&paths, target.as_ref(), verbose).await
         }
         Command::Compile { config } => compile(&config).await,
+        Command::Bench(args) => bench::run(args).await,
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());
