@@ -289,10 +289,10 @@ impl Policy {
                     format!("duplicate check name (first defined on line {})", first.line),
                 ));
             }
-            if let Some(pin) = &c.sha256 {
-                if pin.len() != 64 || !pin.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(ctx("sha256", "must be 64 hex digits".into()));
-                }
+            if let Some(pin) = &c.sha256
+                && (pin.len() != 64 || !pin.bytes().all(|b| b.is_ascii_hexdigit()))
+            {
+                return Err(ctx("sha256", "must be 64 hex digits".into()));
             }
             if let Some(tools) = &c.tools {
                 if tools.is_empty() {
