@@ -9,7 +9,7 @@
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 /// How often the epoch ticker thread advances the engine's epoch. Deadlines
@@ -67,16 +67,25 @@ fn engine_config() -> Config {
     config
 }
 
-/// Advance the epoch every [`EPOCH_TICK`] from a dedicated OS thread (a
-/// tokio task would stall with its runtime). The thread ends when the engine
-/// is dropped.
+/// Advance the epoch once per [`EPOCH_TICK`] of wall time from a dedicated
+/// OS thread (a tokio task would stall with its runtime). The epoch follows
+/// the clock, not the number of wake-ups: when the thread wakes late (a
+/// busy machine), it catches up, so a deadline of N ticks stays N ticks of
+/// wall time instead of N late wake-ups. The thread ends when the engine is
+/// dropped.
 fn start_epoch_ticker(engine: &Engine) {
     let weak = engine.weak();
     std::thread::Builder::new()
         .name("toolvet-epoch".into())
         .spawn(move || {
+            let start = Instant::now();
+            let mut ticks: u128 = 0;
             while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
+                let due = start.elapsed().as_micros() / EPOCH_TICK.as_micros();
+                while ticks < due {
+                    engine.increment_epoch();
+                    ticks += 1;
+                }
                 drop(engine);
                 std::thread::sleep(EPOCH_TICK);
             }
