@@ -440,6 +440,11 @@ impl Inner {
 
     fn failed_outcome(&self, index: usize, failure: Failure, duration_us: u64) -> CheckOutcome {
         let check = &self.checks[index];
+        // A failure message can quote the plugin (e.g. a settings error).
+        let failure = Failure {
+            message: truncate(failure.message, self.settings.max_reason_bytes),
+            ..failure
+        };
         tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", failure.message);
         let decision = Decision::from(check.config.on_error);
         self.outcome(
@@ -481,7 +486,7 @@ impl Inner {
 const MAX_RULE_BYTES: usize = 128;
 
 /// Cut `s` to at most `max` bytes at a character boundary, marking the cut.
-fn truncate(mut s: String, max: usize) -> String {
+pub(crate) fn truncate(mut s: String, max: usize) -> String {
     if s.len() <= max {
         return s;
     }

@@ -151,6 +151,10 @@ pub(crate) fn check_plugin_info(info: &PluginInfo) -> Result<(), LoadErrorKind> 
     Ok(())
 }
 
+/// Longest `configure` error message kept, in bytes: the plugin writes it,
+/// so it is cut before it reaches load errors and logs.
+const MAX_SETTINGS_ERROR: usize = 4096;
+
 /// A component compiled and linked, not yet initialised.
 pub(crate) struct Compiled {
     pub pre: PluginPre<StoreState>,
@@ -219,7 +223,9 @@ pub(crate) async fn initialize(
         .configure(settings, limits)
         .await
         .map_err(failed("configure"))?
-        .map_err(LoadErrorKind::InvalidSettings)?;
+        .map_err(|m| {
+            LoadErrorKind::InvalidSettings(crate::host::truncate(m, MAX_SETTINGS_ERROR))
+        })?;
     Ok(info)
 }
 
