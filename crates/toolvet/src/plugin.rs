@@ -174,13 +174,13 @@ pub(crate) fn compile_plugin(
 ) -> Result<Compiled, LoadErrorKind> {
     let started = Instant::now();
     let (bytes, sha256) = read_component(path)?;
-    if let Some(pin) = sha256_pin {
-        if pin != sha256 {
-            return Err(LoadErrorKind::DigestMismatch {
-                expected: pin.to_string(),
-                actual: sha256,
-            });
-        }
+    if let Some(pin) = sha256_pin
+        && pin != sha256
+    {
+        return Err(LoadErrorKind::DigestMismatch {
+            expected: pin.to_string(),
+            actual: sha256,
+        });
     }
     let (component, cache) = compile(engine, cache, &bytes, &sha256)?;
     let compile_us = started.elapsed().as_micros() as u64;

@@ -1,0 +1,347 @@
+//! End-to-end tests of policies over the real shipped plugins
+//! (target/plugins/, built by `make plugins`): the example calls, load
+//! errors, modes, selection, the decision log, the artifact cache and the
+//! CLI's exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use toolvet::{CallRequest, Decision, ErrorKind, Host, Policy};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn plugin(name: &str) -> PathBuf {
+    let path = root().join("target/plugins").join(format!("{name}.wasm"));
+    assert!(
+        path.exists(),
+        "{} is missing: run `make plugins` first",
+        path.display()
+    );
+    path
+}
+
+fn toolvet_bin() -> PathBuf {
+    let path = root().join("target/release/toolvet");
+    assert!(
+        path.exists(),
+        "{} is missing: run `make cli` first",
+        path.display()
+    );
+    path
+}
+
+/// A policy from TOML text whose `{shell}`-style placeholders name plugins.
+fn policy(text: &str, dir: &Path) -> Policy {
+    let mut text = text.to_string();
+    for name in ["shell_guard", "path_guard", "tool_policy"] {
+        text = text.replace(&format!("{{{name}}}"), &plugin(name).display().to_string());
+    }
+    let file = dir.join("toolvet.toml");
+    std::fs::write(&file, &text).unwrap();
+    Policy::from_file(&file).unwrap()
+}
+
+fn call(name: &str, args: serde_json::Value) -> CallRequest {
+    let mut request = CallRequest::new(name, &args).unwrap();
+    request
+        .context
+        .attributes
+        .insert("cwd".into(), "/home/alice/project".into());
+    request
+}
+
+#[tokio::test]
+async fn every_example_call_gets_its_expected_verdict() {
+    let host = Host::from_file(&root().join("examples/toolvet.toml"))
+        .await
+        .expect("the example policy loads");
+    let mut files: Vec<_> = std::fs::read_dir(root().join("examples/calls"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 15, "at least 15 example calls");
+    let (mut allow, mut stop) = (0, 0);
+    for file in files {
+        let name = file.file_stem().unwrap().to_str().unwrap().to_string();
+        let expected = name.split("--").next().unwrap();
+        let request = CallRequest::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let verdict = host.check(&request).await;
+        assert_eq!(
+            verdict.decision.as_str(),
+            expected,
+            "{name}: reason {:?}",
+            verdict.reason
+        );
+        assert!(
+            verdict.checks.iter().all(|o| o.error.is_none()),
+            "{name}: no check may fail: {:?}",
+            verdict.checks
+        );
+        if verdict.decision == Decision::Allow {
+            allow += 1;
+        } else {
+            assert!(verdict.reason.is_some() && verdict.rule.is_some(), "{name}");
+            stop += 1;
+        }
+    }
+    assert!(allow >= 5 && stop >= 10, "both benign and stopped calls");
+}
+
+#[tokio::test]
+async fn load_errors_name_the_check_and_the_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = policy(
+        "[[check]]\nname = \"ghost\"\nplugin = \"nowhere/ghost.wasm\"\n",
+        dir.path(),
+    );
+    let err = Host::load(missing)
+        .await
+        .err()
+        .expect("missing plugin")
+        .to_string();
+    assert!(err.contains("check `ghost`"), "{err}");
+    assert!(
+        err.contains("ghost.wasm") && err.contains("cannot read plugin file"),
+        "{err}"
+    );
+
+    let bad_settings = policy(
+        "[[check]]\nname = \"policy\"\nplugin = \"{tool_policy}\"\n[check.settings]\npreset = \"allow-some\"\n",
+        dir.path(),
+    );
+    let err = Host::load(bad_settings).await.err().unwrap().to_string();
+    assert!(
+        err.contains("check `policy`") && err.contains("invalid settings"),
+        "{err}"
+    );
+    assert!(
+        err.contains("settings.preset"),
+        "the plugin names the key: {err}"
+    );
+
+    let pinned = policy(
+        &format!(
+            "[[check]]\nname = \"shell\"\nplugin = \"{{shell_guard}}\"\nsha256 = \"{}\"\n",
+            "0".repeat(64)
+        ),
+        dir.path(),
+    );
+    let err = Host::load(pinned).await.err().unwrap().to_string();
+    assert!(err.contains("sha256 mismatch"), "{err}");
+
+    let not_wasm = dir.path().join("policy.wasm");
+    std::fs::write(&not_wasm, b"#!/bin/sh\necho hi\n").unwrap();
+    let err = Host::load(policy(
+        &format!(
+            "[[check]]\nname = \"x\"\nplugin = \"{}\"\n",
+            not_wasm.display()
+        ),
+        dir.path(),
+    ))
+    .await
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(err.contains("not a WebAssembly component"), "{err}");
+}
+
+#[tokio::test]
+async fn a_check_that_failed_to_load_applies_its_on_error_on_every_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(
+        "[host]\ncontinue_on_errors = true\n\
+         [[check]]\nname = \"ghost\"\nplugin = \"ghost.wasm\"\ntools = [\"bash\"]\non_error = \"escalate\"\n\
+         [[check]]\nname = \"shell\"\nplugin = \"{shell_guard}\"\n",
+        dir.path(),
+    );
+    let host = Host::load(p)
+        .await
+        .expect("starts despite the broken check");
+    let v = host
+        .check(&call("bash", serde_json::json!({"command": "ls"})))
+        .await;
+    assert_eq!(v.decision, Decision::Escalate);
+    let ghost = &v.checks[0];
+    assert_eq!(ghost.error.as_ref().unwrap().kind, ErrorKind::LoadFailed);
+    assert_eq!(ghost.rule.as_deref(), Some("toolvet.load-failed"));
+    // Not applicable to other tools: no decision from it.
+    let v = host
+        .check(&call("read_file", serde_json::json!({"path": "a"})))
+        .await;
+    assert!(v.checks.is_empty());
+    assert_eq!(v.decision, Decision::Allow);
+}
+
+#[tokio::test]
+async fn monitor_checks_are_recorded_but_never_decide() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::load(policy(
+        "[[check]]\nname = \"shell\"\nplugin = \"{shell_guard}\"\nmode = \"monitor\"\n",
+        dir.path(),
+    ))
+    .await
+    .unwrap();
+    let v = host
+        .check(&call("bash", serde_json::json!({"command": "rm -rf ~"})))
+        .await;
+    assert_eq!(v.decision, Decision::Allow);
+    assert_eq!(v.checks[0].decision, Decision::Deny);
+    assert_eq!(v.checks[0].rule.as_deref(), Some("shell.rm-home"));
+}
+
+#[tokio::test]
+async fn config_tool_globs_override_the_plugins_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::load(policy(
+        "[[check]]\nname = \"shell\"\nplugin = \"{shell_guard}\"\ntools = [\"my_runner\"]\n",
+        dir.path(),
+    ))
+    .await
+    .unwrap();
+    let args = serde_json::json!({"command": "rm -rf /"});
+    assert_eq!(
+        host.check(&call("my_runner", args.clone())).await.decision,
+        Decision::Deny
+    );
+    let v = host.check(&call("bash", args)).await;
+    assert!(v.checks.is_empty(), "bash no longer selects the check");
+}
+
+#[tokio::test]
+async fn oversized_calls_are_denied_before_any_check_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::load(policy(
+        "[host]\nmax_arguments_bytes = 1000\n[[check]]\nname = \"shell\"\nplugin = \"{shell_guard}\"\n",
+        dir.path(),
+    ))
+    .await
+    .unwrap();
+    let v = host
+        .check(&call(
+            "bash",
+            serde_json::json!({"command": "x".repeat(2000)}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Deny);
+    assert_eq!(v.rule.as_deref(), Some("toolvet.oversized-call"));
+    assert!(v.checks.is_empty());
+}
+
+#[tokio::test]
+async fn decision_log_records_every_verdict_in_a_verifiable_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::load(policy(
+        "[host]\ndecision_log = \"log/decisions.jsonl\"\n[[check]]\nname = \"shell\"\nplugin = \"{shell_guard}\"\n",
+        dir.path(),
+    ))
+    .await
+    .unwrap();
+    host.check(&call("bash", serde_json::json!({"command": "ls"})))
+        .await;
+    host.check(&call("bash", serde_json::json!({"command": "rm -rf /"})))
+        .await;
+    let text = std::fs::read_to_string(dir.path().join("log/decisions.jsonl")).unwrap();
+    assert_eq!(toolvet::audit::verify_chain(&text), Ok(2));
+    let second: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["verdict"]["decision"], "deny");
+    assert_eq!(second["plugin_sha256"][0].as_str().unwrap().len(), 64);
+    assert!(
+        !text.contains("rm -rf"),
+        "arguments are logged as a digest only"
+    );
+}
+
+#[tokio::test]
+async fn second_load_comes_from_the_compiled_artifact_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        "[host]\ncache_dir = \"cache\"\n[[check]]\nname = \"shell\"\nplugin = \"{shell_guard}\"\n";
+    let first = Host::load(policy(text, dir.path())).await.unwrap();
+    assert_eq!(first.checks()[0].cached, Some(false));
+    let second = Host::load(policy(text, dir.path())).await.unwrap();
+    assert_eq!(second.checks()[0].cached, Some(true));
+    // A tampered artifact is ignored (recompiled), never loaded.
+    for entry in std::fs::read_dir(dir.path().join("cache")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "cwasm") {
+            let mut bytes = std::fs::read(&path).unwrap();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 0xff;
+            std::fs::write(&path, bytes).unwrap();
+        }
+    }
+    let third = Host::load(policy(text, dir.path())).await.unwrap();
+    assert_eq!(third.checks()[0].cached, Some(false));
+    let v = third
+        .check(&call("bash", serde_json::json!({"command": "rm -rf /"})))
+        .await;
+    assert_eq!(v.decision, Decision::Deny);
+}
+
+fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(toolvet_bin())
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_exit_codes_follow_the_most_severe_verdict() {
+    let cfg = ["check", "--config", "examples/toolvet.toml"];
+    let allow = r#"{"call":{"name":"bash","arguments":{"command":"ls"}},"context":{"attributes":{"cwd":"/w"}}}"#;
+    let deny = r#"{"call":{"name":"bash","arguments":{"command":"rm -rf /"}}}"#;
+    let escalate = r#"{"call":{"name":"bash","arguments":{"command":"sudo ls"}},"context":{"attributes":{"cwd":"/w"}}}"#;
+    assert_eq!(run_cli(&cfg, allow).0, 0);
+    assert_eq!(run_cli(&cfg, escalate).0, 4);
+    let (code, out, _) = run_cli(&cfg, &format!("{allow}\n{deny}\n{escalate}\n"));
+    assert_eq!(code, 3, "JSON Lines: deny is the most severe");
+    assert_eq!(out.lines().count(), 3, "one verdict per call");
+    let (code, _, err) = run_cli(&cfg, r#"{"call":{"name":"bash","arguments":"ls"}}"#);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`call.arguments` must be a JSON object"),
+        "{err}"
+    );
+    let (code, _, err) = run_cli(&["check", "--config", "nope.toml"], allow);
+    assert_eq!(code, 2);
+    assert!(err.contains("nope.toml"), "{err}");
+}
+
+#[test]
+fn cli_inspect_reports_contract_and_describe() {
+    let shell = plugin("shell_guard");
+    let (code, out, _) = run_cli(
+        &["inspect", "--format", "json", shell.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["compatible"], true);
+    assert_eq!(report["describe"]["name"], "shell-guard");
+    assert!(
+        report["exports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e == "toolvet:check/check@0.1.0")
+    );
+}
