@@ -406,16 +406,24 @@ async fn huge_rule_is_an_oversized_result() {
 
 #[tokio::test]
 async fn reason_under_the_result_limit_is_truncated() {
-    // 1 MiB is within `max_result_bytes` (1 MiB + the short rule is not):
-    // use 512 KiB, which is kept but cut to `max_reason_bytes` (4096).
+    // A 1 MiB reason within a 2 MiB `max_result_bytes` is a valid decision,
+    // kept but cut to `max_reason_bytes` (4096) at a character boundary.
     let host = load_ok(json!({
-        "host": {"max_result_bytes": 1 << 20},
-        "check": [check("victim", "hostile.wasm", json!({"behave": "huge-reason", "mib": 0}), json!({}))]
+        "host": {"max_result_bytes": 2 << 20},
+        "check": [check("victim", "hostile.wasm", json!({"behave": "huge-reason", "mib": 1}), json!({"timeout_ms": 5000}))]
     }))
     .await;
     let (v, _) = timed_check(&host, &call("victim", json!({}))).await;
     assert_eq!(v.decision, Decision::Deny);
+    assert!(v.checks[0].error.is_none(), "{:?}", v.checks[0].error);
     assert_eq!(v.rule.as_deref(), Some("hostile.huge-reason"));
+    let reason = v.reason.unwrap();
+    assert!(reason.len() <= 4096, "{} bytes", reason.len());
+    assert!(reason.len() > 4000, "{} bytes", reason.len());
+    assert!(
+        reason.starts_with("RRRR") && reason.ends_with('…'),
+        "{reason:.40}"
+    );
 }
 
 /// A flood that must still allow, with the forwarded output bounded by
