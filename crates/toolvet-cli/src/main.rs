@@ -383,5 +383,15 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
         host.checks().len(),
         started.elapsed().as_secs_f64() * 1000.0
     );
+    // `compile` exists to fill the cache: say so when it could not.
+    let summaries = host.checks();
+    let broken = summaries.iter().filter(|c| c.load_error.is_some()).count();
+    let uncached = summaries.iter().filter(|c| c.cache_stored == Some(false)).count();
+    if broken > 0 || uncached > 0 {
+        eprintln!(
+            "toolvet: {broken} check(s) failed to load, {uncached} artifact(s) could not be cached"
+        );
+        return Ok(EXIT_USAGE);
+    }
     Ok(0)
 }

@@ -21,7 +21,7 @@ type Tag = Hmac<Sha256>;
 const TAG_LEN: usize = 32;
 
 /// Where compiled artifacts are kept.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ArtifactCache {
     dir: PathBuf,
     key: Vec<u8>,
@@ -39,6 +39,16 @@ pub enum CacheOutcome {
     Uncached,
 }
 
+impl std::fmt::Debug for ArtifactCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the key.
+        f.debug_struct("ArtifactCache")
+            .field("dir", &self.dir)
+            .field("fingerprint", &self.fingerprint)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ArtifactCache {
     /// The default directory: `$TOOLVET_CACHE_DIR`, else the user's cache
     /// directory (`$XDG_CACHE_HOME` or `~/.cache`) + `/toolvet`.
@@ -48,16 +58,23 @@ impl ArtifactCache {
             .or_else(|| dirs::cache_dir().map(|d| d.join("toolvet")))
     }
 
-    /// Open (creating if needed) the cache in `dir` for `engine`.
+    /// Open (creating if needed, mode 0700) the cache in `dir` for
+    /// `engine`.
     ///
     /// # Errors
-    /// An I/O error creating the directory or the key file, or a key file
-    /// that is not 32 bytes.
+    /// An I/O error creating the directory or the key file; a key file that
+    /// is not 32 bytes; a directory or key that another user owns or that
+    /// group or others may write (anyone who can plant a key and an
+    /// artifact there could make the host run their native code).
     pub fn open(dir: &Path, engine: &Engine) -> std::io::Result<Self> {
-        std::fs::create_dir_all(dir)?;
+        create_private_dir(dir)?;
+        check_private(dir)?;
         let key_path = dir.join("key");
         let key = match std::fs::read(&key_path) {
-            Ok(k) if k.len() == 32 => k,
+            Ok(k) if k.len() == 32 => {
+                check_private(&key_path)?;
+                k
+            }
             Ok(_) => {
                 return Err(std::io::Error::other(format!(
                     "{}: not a 32-byte cache key; delete it to start a new cache",
@@ -147,12 +164,55 @@ fn getrandom(buf: &mut [u8]) -> std::io::Result<()> {
     std::fs::File::open("/dev/urandom")?.read_exact(buf)
 }
 
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Refuse a path owned by another user or writable by group or others.
+fn check_private(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path)?;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let uid = unsafe { libc_geteuid() };
+        if meta.uid() != uid {
+            return Err(std::io::Error::other(format!(
+                "{}: owned by uid {}, not by this user (uid {uid}); refusing to trust it",
+                path.display(),
+                meta.uid()
+            )));
+        }
+        if meta.mode() & 0o022 != 0 {
+            return Err(std::io::Error::other(format!(
+                "{}: writable by group or others (mode {:o}); refusing to trust it",
+                path.display(),
+                meta.mode() & 0o777
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+unsafe extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
+}
+
 fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = dir.join(format!(
-        ".{}.{}.tmp",
+        ".{}.{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("artifact"),
-        std::process::id()
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     {
         let mut options = std::fs::OpenOptions::new();
@@ -166,10 +226,15 @@ fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> std::io::Result
         f.write_all(bytes)?;
         f.sync_all()?;
     }
-    if private && path.exists() {
-        // Never replace an existing key: another process created it first.
+    if private {
+        // Never replace an existing key: link fails if another process
+        // created it first, and then its key is used.
+        let linked = std::fs::hard_link(&tmp, path);
         std::fs::remove_file(&tmp)?;
-        return Ok(());
+        return match linked {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+            other => other,
+        };
     }
     std::fs::rename(&tmp, path)
 }
@@ -182,7 +247,7 @@ mod tests {
     fn tampered_artifacts_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let engine = crate::engine::shared_engine().unwrap();
-        let cache = ArtifactCache::open(dir.path(), engine).unwrap();
+        let cache = ArtifactCache::open(&dir.path().join("c"), engine).unwrap();
         let body = b"pretend artifact".to_vec();
         let mut file = cache.tag(&body).finalize().into_bytes().to_vec();
         file.extend_from_slice(&body);
@@ -192,8 +257,27 @@ mod tests {
         assert_eq!(cache.verified_body(&file), None);
         // Another cache (another key) does not accept this one's artifacts.
         let other_dir = tempfile::tempdir().unwrap();
-        let other = ArtifactCache::open(other_dir.path(), engine).unwrap();
+        let other = ArtifactCache::open(&other_dir.path().join("c"), engine).unwrap();
         file[last] ^= 1;
         assert_eq!(other.verified_body(&file), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn shared_writable_directories_are_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let engine = crate::engine::shared_engine().unwrap();
+        let path = dir.path().join("c");
+        ArtifactCache::open(&path, engine).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "created private");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let err = ArtifactCache::open(&path, engine).unwrap_err().to_string();
+        assert!(err.contains("writable by group or others"), "{err}");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::set_permissions(path.join("key"), std::fs::Permissions::from_mode(0o666)).unwrap();
+        let err = ArtifactCache::open(&path, engine).unwrap_err().to_string();
+        assert!(err.contains("key") && err.contains("writable"), "{err}");
     }
 }

@@ -145,10 +145,22 @@ impl CallRequest {
         Self::from_json(&value.to_string())
     }
 
-    /// Check what serde cannot: a non-empty tool name and object arguments.
+    /// Look up a context attribute, e.g. `cwd`.
+    pub fn attribute(&self, key: &str) -> Option<&str> {
+        self.context.attributes.get(key).map(String::as_str)
+    }
+
+    /// Check what serde cannot: a non-empty tool name, object arguments,
+    /// bounded nesting.
     fn validate(&self) -> Result<(), CallError> {
-        if self.call.name.trim().is_empty() {
+        let name = &self.call.name;
+        if name.trim().is_empty() {
             return Err(CallError("`call.name` must not be empty".into()));
+        }
+        if name.trim() != name || name.chars().any(char::is_control) {
+            return Err(CallError(format!(
+                "`call.name` {name:?} has leading/trailing whitespace or control characters"
+            )));
         }
         expect_object(&self.call.arguments, "call.arguments")?;
         for (i, prior) in self.context.history.iter().enumerate() {
@@ -159,16 +171,22 @@ impl CallRequest {
         }
         Ok(())
     }
-
-    /// Look up a context attribute, e.g. `cwd`.
-    pub fn attribute(&self, key: &str) -> Option<&str> {
-        self.context.attributes.get(key).map(String::as_str)
-    }
 }
+
+/// Deepest nesting of arrays and objects accepted in JSON handed to checks
+/// (serde_json's own parser stops at 128; `RawValue` keeps text unparsed, so
+/// the host checks it before a check's parser has to).
+pub const MAX_NESTING: usize = 128;
 
 fn expect_object(raw: &RawValue, key: &str) -> Result<(), CallError> {
     let text = raw.get().trim_start();
     if text.starts_with('{') {
+        let depth = nesting_depth(text);
+        if depth > MAX_NESTING {
+            return Err(CallError(format!(
+                "`{key}` nests arrays/objects {depth} levels deep, over the limit of {MAX_NESTING}"
+            )));
+        }
         return Ok(());
     }
     let kind = match text.as_bytes().first() {
@@ -179,6 +197,32 @@ fn expect_object(raw: &RawValue, key: &str) -> Result<(), CallError> {
         _ => "a number",
     };
     Err(CallError(format!("`{key}` must be a JSON object, got {kind}")))
+}
+
+/// Maximum depth of `[`/`{` nesting in valid JSON text (strings skipped).
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }
 
 #[cfg(test)]
@@ -239,8 +283,11 @@ mod tests {
         let depth = 10_000;
         let args = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         let text = format!(r#"{{"call":{{"name":"a","arguments":{{"x":{args}}}}}}}"#);
-        let e = CallRequest::from_json(&text).unwrap_err();
-        assert!(e.to_string().contains("recursion limit"), "{e}");
+        let e = CallRequest::from_json(&text).unwrap_err().to_string();
+        assert!(e.contains("nests arrays/objects") && e.contains("limit of 128"), "{}", &e[..e.len().min(200)]);
+        // Brackets inside strings do not count.
+        let text = format!(r#"{{"call":{{"name":"a","arguments":{{"x":"{}"}}}}}}"#, "[".repeat(depth));
+        assert!(CallRequest::from_json(&text).is_ok());
     }
 
     #[test]

@@ -207,6 +207,8 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
                 }
                 let v = hosts[&key].check(request).await;
                 let (decision, rule, reason, error) = match v.checks.into_iter().next() {
+                    // Refused before any check ran (an oversized call).
+                    None if v.rule.is_some() => (v.decision, v.rule, v.reason, None),
                     None => (Decision::Abstain, None, None, None),
                     Some(o) => (
                         o.decision,

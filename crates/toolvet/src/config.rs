@@ -22,7 +22,7 @@
 //! ([`crate::Host::load`]).
 
 use crate::error::ConfigError;
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -44,7 +44,8 @@ pub enum OnError {
     Deny,
     /// Ask a person.
     Escalate,
-    /// Let the call through as far as this check is concerned.
+    /// Let the call through as far as this check is concerned: the failed
+    /// check abstains, so the other checks and `default_decision` decide.
     Allow,
 }
 
@@ -266,13 +267,56 @@ impl Policy {
             let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
             at(line, e.message().to_string())
         })?;
-        validate_host(&raw.host).map_err(|m| at(0, m))?;
-
         let mut checks: Vec<CheckConfig> = Vec::with_capacity(raw.checks.len());
         for c in raw.checks {
             let line = line_of(text, c.name.span().start);
             let name = c.name.into_inner();
-            let ctx = |key: &str, m: String| at(line, format!("check `{name}`: `{key}`: {m}"));
+            let settings = serde_json::to_value(&c.settings).map_err(|e| {
+                at(line, format!("check `{name}`: `settings`: cannot be expressed as JSON: {e}"))
+            })?;
+            checks.push(CheckConfig {
+                plugin: base_dir.join(&c.plugin),
+                sha256: c.sha256.map(|s| s.to_ascii_lowercase()),
+                tools: c.tools,
+                mode: c.mode,
+                on_error: c.on_error,
+                timeout_ms: c.timeout_ms.unwrap_or(raw.host.default_timeout_ms),
+                memory_mb: c.memory_mb.unwrap_or(raw.host.default_memory_mb),
+                isolation: c.isolation,
+                settings,
+                line,
+                name,
+            });
+        }
+        let mut host = raw.host;
+        host.decision_log = host.decision_log.map(|p| base_dir.join(p));
+        host.cache_dir = host.cache_dir.map(|p| base_dir.join(p));
+        let policy = Policy {
+            source: source.to_path_buf(),
+            host,
+            checks,
+        };
+        policy.validate()?;
+        Ok(policy)
+    }
+
+    /// Check every limit, name, pin and glob: what [`Policy::from_toml`]
+    /// does after parsing, and what [`crate::Host::load`] does for a policy
+    /// built in code.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] naming the line (when known), the check and
+    /// the key.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let at = |line: usize, message: String| ConfigError::Invalid {
+            path: self.source.clone(),
+            line,
+            message,
+        };
+        validate_host(&self.host).map_err(|m| at(0, m))?;
+        for (index, c) in self.checks.iter().enumerate() {
+            let name = &c.name;
+            let ctx = |key: &str, m: String| at(c.line, format!("check `{name}`: `{key}`: {m}"));
             if name.is_empty()
                 || !name
                     .chars()
@@ -283,7 +327,7 @@ impl Policy {
                     "must be non-empty and use only letters, digits, `-`, `_` and `.`".into(),
                 ));
             }
-            if let Some(first) = checks.iter().find(|o| o.name == name) {
+            if let Some(first) = self.checks[..index].iter().find(|o| &o.name == name) {
                 return Err(ctx(
                     "name",
                     format!("duplicate check name (first defined on line {})", first.line),
@@ -303,34 +347,13 @@ impl Policy {
                 }
                 compile_globs(tools).map_err(|(i, m)| ctx(&format!("tools[{i}]"), m))?;
             }
-            let timeout_ms = c.timeout_ms.unwrap_or(raw.host.default_timeout_ms);
-            check_range(timeout_ms, 1, MAX_TIMEOUT_MS).map_err(|m| ctx("timeout_ms", m))?;
-            let memory_mb = c.memory_mb.unwrap_or(raw.host.default_memory_mb);
-            check_range(memory_mb, 1, MAX_MEMORY_MB).map_err(|m| ctx("memory_mb", m))?;
-            let settings = serde_json::to_value(&c.settings)
-                .map_err(|e| ctx("settings", format!("cannot be expressed as JSON: {e}")))?;
-            checks.push(CheckConfig {
-                plugin: base_dir.join(&c.plugin),
-                sha256: c.sha256.map(|s| s.to_ascii_lowercase()),
-                tools: c.tools,
-                mode: c.mode,
-                on_error: c.on_error,
-                timeout_ms,
-                memory_mb,
-                isolation: c.isolation,
-                settings,
-                line,
-                name,
-            });
+            check_range(c.timeout_ms, 1, MAX_TIMEOUT_MS).map_err(|m| ctx("timeout_ms", m))?;
+            check_range(c.memory_mb, 1, MAX_MEMORY_MB).map_err(|m| ctx("memory_mb", m))?;
+            if !c.settings.is_object() {
+                return Err(ctx("settings", "must be a table (a JSON object)".into()));
+            }
         }
-        let mut host = raw.host;
-        host.decision_log = host.decision_log.map(|p| base_dir.join(p));
-        host.cache_dir = host.cache_dir.map(|p| base_dir.join(p));
-        Ok(Policy {
-            source: source.to_path_buf(),
-            host,
-            checks,
-        })
+        Ok(())
     }
 }
 
@@ -344,10 +367,24 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
         ("max_reason_bytes", h.max_reason_bytes),
         ("max_result_bytes", h.max_result_bytes),
         ("max_concurrent_checks", h.max_concurrent_checks),
+        ("max_queued_checks", h.max_queued_checks),
         ("reuse_pool_size", h.reuse_pool_size),
+        ("max_history", h.max_history),
     ] {
         if value == 0 {
             return Err(format!("[host] `{key}`: must be at least 1"));
+        }
+    }
+    // The pooling allocator has 1000 instance slots (engine.rs): running
+    // checks plus warm reuse instances must fit.
+    for (key, value, max) in [
+        ("max_concurrent_checks", h.max_concurrent_checks, 512),
+        ("reuse_pool_size", h.reuse_pool_size, 64),
+        ("max_queued_checks", h.max_queued_checks, 1 << 20),
+        ("max_history", h.max_history, 100_000),
+    ] {
+        if value > max {
+            return Err(format!("[host] `{key}`: {value} is over the maximum of {max}"));
         }
     }
     if h.max_reason_bytes > h.max_result_bytes {
@@ -365,14 +402,19 @@ fn check_range(value: u64, min: u64, max: u64) -> Result<(), String> {
 }
 
 /// Compile tool-name globs (`*`, `?`, `[ab]`, `{a,b}`; `*` matches any
-/// characters). On error, the index of the bad glob and why.
+/// characters). Matching ignores ASCII case: agent frameworks spell the
+/// same tool `bash` and `Bash` (Claude Code), and a check must not be
+/// skipped for that. On error, the index of the bad glob and why.
 pub(crate) fn compile_globs(globs: &[String]) -> Result<GlobSet, (usize, String)> {
     let mut builder = GlobSetBuilder::new();
     for (i, g) in globs.iter().enumerate() {
         if g.is_empty() {
             return Err((i, "empty glob".into()));
         }
-        let glob = Glob::new(g).map_err(|e| (i, format!("bad glob `{g}`: {}", e.kind())))?;
+        let glob = GlobBuilder::new(g)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| (i, format!("bad glob `{g}`: {}", e.kind())))?;
         builder.add(glob);
     }
     builder.build().map_err(|e| (0, e.to_string()))

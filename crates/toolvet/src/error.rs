@@ -29,8 +29,12 @@ pub enum ConfigError {
 
 /// Why a plugin could not be loaded as a check.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("check `{check}` ({}): {kind}", plugin.display())]
+#[error("{}{}check `{check}` ({}): {kind}", policy.display(), if *line > 0 { format!(":{line}: ") } else { ": ".to_string() }, plugin.display())]
 pub struct LoadError {
+    /// The policy file that configures the check.
+    pub policy: PathBuf,
+    /// The line of the check's `name` in it (0 when built in code).
+    pub line: usize,
     /// The check's name.
     pub check: String,
     /// The plugin file.

@@ -7,7 +7,7 @@ use crate::audit::DecisionLog;
 use crate::bindings::{PluginInfo, wit};
 use crate::cache::{ArtifactCache, CacheOutcome};
 use crate::call::{CallRequest, Outcome};
-use crate::config::{CheckConfig, HostSettings, Isolation, Policy};
+use crate::config::{CheckConfig, HostSettings, Isolation, OnError, Policy};
 use crate::error::{Error, LoadError, LoadErrorKind};
 use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
 use crate::plugin::{self, Compiled};
@@ -74,6 +74,9 @@ pub struct CheckSummary {
     pub sha256: Option<String>,
     /// Whether the compiled artifact came from the cache.
     pub cached: Option<bool>,
+    /// Whether the compiled artifact is in the cache now (false: the cache
+    /// is unusable, see the logs).
+    pub cache_stored: Option<bool>,
     /// Read + compile (or cache load) time, in µs.
     pub compile_us: Option<u64>,
     /// The load error, for a broken check (`continue_on_errors`).
@@ -93,11 +96,13 @@ impl Host {
     /// come from the artifact cache), then each is described and configured.
     ///
     /// # Errors
+    /// [`Error::Config`] for a policy that fails [`Policy::validate`];
     /// [`Error::Load`] listing every check that failed to load, unless
     /// `continue_on_errors` is set (broken checks then answer their
     /// `on_error` decision on every call); [`Error::Engine`] if wasmtime
     /// cannot start.
     pub async fn load(policy: Policy) -> Result<Host, Error> {
+        policy.validate()?;
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
         let linker = plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?;
         let cache = open_cache(&policy, engine);
@@ -134,6 +139,7 @@ impl Host {
             let settings_json = config.settings.to_string();
             let limits = InstanceLimits {
                 timeout: Duration::from_millis(config.timeout_ms),
+                deadline: None,
                 memory_bytes: (config.memory_mb as usize) << 20,
                 log_bytes: settings.max_log_bytes,
             };
@@ -153,6 +159,8 @@ impl Host {
                 Err(kind) => Err(kind),
             };
             let state = state.map_err(|kind| LoadError {
+                policy: policy.source.clone(),
+                line: config.line,
                 check: config.name.clone(),
                 plugin: config.plugin.clone(),
                 kind,
@@ -229,6 +237,7 @@ impl Host {
                     plugin_version: ready.map(|r| r.info.version.clone()),
                     sha256: ready.map(|r| r.compiled.sha256.clone()),
                     cached: ready.map(|r| r.compiled.cache == CacheOutcome::Hit),
+                    cache_stored: ready.map(|r| r.compiled.cache != CacheOutcome::Uncached),
                     compile_us: ready.map(|r| r.compiled.compile_us),
                     load_error: c.state.as_ref().err().map(|e| e.to_string()),
                 }
@@ -345,20 +354,29 @@ impl Inner {
             }
         };
         // Admission: a bounded queue in front of a bounded number of slots.
-        if self.queued.fetch_add(1, Ordering::AcqRel) >= self.settings.max_queued_checks {
-            self.queued.fetch_sub(1, Ordering::AcqRel);
-            let failure = Failure {
-                kind: ErrorKind::Overloaded,
-                message: format!(
-                    "check `{}` did not run: host overloaded ({} calls queued)",
-                    check.name, self.settings.max_queued_checks
-                ),
-            };
-            return self.failed_outcome(index, failure, elapsed());
-        }
-        let permit = self.slots.acquire().await;
-        self.queued.fetch_sub(1, Ordering::AcqRel);
-        let _permit = permit.expect("the semaphore is never closed");
+        // The wait for a slot is bounded by the check's own deadline, and
+        // the queue count is released even if the caller drops this future.
+        let overloaded = |why: String| Failure {
+            kind: ErrorKind::Overloaded,
+            message: format!("check `{}` did not run: host overloaded ({why})", check.name),
+        };
+        let queued = QueueSlot::enter(&self.queued, self.settings.max_queued_checks);
+        let Some(queued) = queued else {
+            let why = format!("{} calls queued", self.settings.max_queued_checks);
+            return self.failed_outcome(index, overloaded(why), elapsed());
+        };
+        let permit = tokio::time::timeout(check.limits.timeout, self.slots.acquire()).await;
+        drop(queued);
+        let _permit = match permit {
+            Ok(permit) => permit.expect("the semaphore is never closed"),
+            Err(_) => {
+                let why = format!(
+                    "no slot free within {} ms",
+                    check.limits.timeout.as_millis()
+                );
+                return self.failed_outcome(index, overloaded(why), elapsed());
+            }
+        };
 
         let result = self.run_instance(check, ready, call).await;
         match result {
@@ -375,6 +393,11 @@ impl Inner {
         ready: &Ready,
         call: &WitCall,
     ) -> Result<wit::Decision, Failure> {
+        // One budget for instantiate + configure + check.
+        let limits = InstanceLimits {
+            deadline: Some(Instant::now() + check.limits.timeout),
+            ..check.limits
+        };
         let reuse = check.config.isolation == Isolation::Reuse;
         let warm = if reuse {
             ready.pool.lock().expect("pool lock").pop()
@@ -387,21 +410,21 @@ impl Inner {
                 let mut instance = LiveInstance::new(
                     self.engine,
                     &ready.compiled.pre,
-                    check.limits,
+                    limits,
                     check.name.clone(),
                 )
                 .await?;
                 instance
-                    .configure(&check.settings_json, check.limits)
+                    .configure(&check.settings_json, limits)
                     .await?
                     .map_err(|m| Failure {
-                        kind: ErrorKind::Trap,
+                        kind: ErrorKind::InvalidSettings,
                         message: format!("check `{}` rejected its settings: {m}", check.name),
                     })?;
                 instance
             }
         };
-        let decision = instance.check(call, check.limits).await?;
+        let decision = instance.check(call, limits).await?;
         if reuse {
             let mut pool = ready.pool.lock().expect("pool lock");
             if pool.len() < self.settings.reuse_pool_size {
@@ -446,7 +469,14 @@ impl Inner {
             ..failure
         };
         tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", failure.message);
-        let decision = Decision::from(check.config.on_error);
+        // `on_error = "allow"` lets the call through as far as this check
+        // is concerned: it abstains, so the other checks and
+        // `default_decision` still decide (a broken check never turns a
+        // default deny into an allow).
+        let decision = match check.config.on_error {
+            OnError::Allow => Decision::Abstain,
+            other => Decision::from(other),
+        };
         self.outcome(
             index,
             decision,
@@ -479,6 +509,26 @@ impl Inner {
             duration_us,
             error,
         }
+    }
+}
+
+/// A place in the admission queue, released on drop (also when the caller
+/// abandons the call while it waits).
+struct QueueSlot<'a>(&'a AtomicUsize);
+
+impl<'a> QueueSlot<'a> {
+    /// Take a place unless `max` are taken.
+    fn enter(count: &'a AtomicUsize, max: usize) -> Option<Self> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1))
+            .ok()
+            .map(|_| QueueSlot(count))
+    }
+}
+
+impl Drop for QueueSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -78,6 +78,7 @@ pub async fn inspect(path: &Path) -> Result<Inspection, LoadErrorKind> {
             inspection.compatible = true;
             let limits = InstanceLimits {
                 timeout: Duration::from_secs(2),
+                deadline: None,
                 memory_bytes: 256 << 20,
                 log_bytes: 64 << 10,
             };

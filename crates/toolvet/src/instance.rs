@@ -7,7 +7,7 @@ use crate::sandbox::StoreState;
 use crate::verdict::ErrorKind;
 use std::future::Future;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wasmtime::{Engine, Store, Trap};
 
 /// Extra wall time granted past a deadline before the host abandons a call
@@ -18,8 +18,12 @@ const ABANDON_GRACE: Duration = Duration::from_millis(5);
 /// Limits of one instance.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct InstanceLimits {
-    /// Deadline per call into the instance.
+    /// The time budget, reported in timeout messages.
     pub timeout: Duration,
+    /// When the budget ends. `None`: each call into the instance gets the
+    /// whole `timeout` (load time). `Some`: instantiate, configure and
+    /// check share one budget (a vetted call).
+    pub deadline: Option<Instant>,
     /// Cap on all linear memory, in bytes.
     pub memory_bytes: usize,
     /// Cap on captured output per call, in bytes.
@@ -64,8 +68,13 @@ impl LiveInstance {
                 plugin,
                 check_name,
             }),
-            Err(f) => {
+            Err(mut f) => {
                 forward_output(&store, &check_name);
+                if f.kind == ErrorKind::MalformedResult {
+                    // Not a result: the instance could not be created.
+                    f.kind = ErrorKind::Trap;
+                    f.message = format!("check `{check_name}` could not be instantiated: {}", f.message);
+                }
                 Err(f)
             }
         }
@@ -142,11 +151,18 @@ async fn bounded<'s, T>(
     check_name: &str,
     f: impl FnOnce(&'s mut Store<StoreState>) -> BoxFuture<'s, T>,
 ) -> Result<T, Failure> {
-    let ticks = limits.timeout.as_micros() / EPOCH_TICK.as_micros() + 1;
+    let remaining = match limits.deadline {
+        Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+        None => limits.timeout,
+    };
+    if remaining.is_zero() {
+        return Err(timed_out(check_name, limits));
+    }
+    let ticks = remaining.as_micros() / EPOCH_TICK.as_micros() + 1;
     store.set_epoch_deadline(ticks as u64);
     let memory_exceeded = store.data().limiter.exceeded.clone();
     memory_exceeded.store(false, Ordering::Relaxed);
-    let outcome = tokio::time::timeout(limits.timeout + ABANDON_GRACE, f(store)).await;
+    let outcome = tokio::time::timeout(remaining + ABANDON_GRACE, f(store)).await;
     let exceeded = memory_exceeded.load(Ordering::Relaxed);
     match outcome {
         Ok(Ok(value)) => Ok(value),

@@ -30,9 +30,23 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {
     Ok(linker)
 }
 
+/// Largest plugin file accepted, in bytes (Python and JavaScript
+/// components are 12-20 MiB).
+pub const MAX_PLUGIN_BYTES: u64 = 256 << 20;
+
 /// Read `path` and check it is a component (not empty, not another format,
 /// not a core module). Returns the bytes and their hex sha256.
 pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadErrorKind> {
+    let meta = std::fs::metadata(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(LoadErrorKind::Read("not a regular file".into()));
+    }
+    if meta.len() > MAX_PLUGIN_BYTES {
+        return Err(LoadErrorKind::Read(format!(
+            "{} bytes, over the {MAX_PLUGIN_BYTES}-byte limit for a plugin",
+            meta.len()
+        )));
+    }
     let bytes = std::fs::read(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
     let sha256 = hex::encode(Sha256::digest(&bytes));
     if bytes.is_empty() {

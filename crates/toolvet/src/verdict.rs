@@ -77,6 +77,8 @@ pub enum ErrorKind {
     MalformedResult,
     /// The plugin failed to load (with `continue_on_errors`).
     LoadFailed,
+    /// A fresh instance rejected the settings it accepted at load.
+    InvalidSettings,
     /// Too many calls were waiting; the check did not run.
     Overloaded,
     /// The call's arguments exceeded `max_arguments_bytes`; no check ran.
@@ -93,6 +95,7 @@ impl ErrorKind {
             ErrorKind::OversizedResult => "oversized-result",
             ErrorKind::MalformedResult => "malformed-result",
             ErrorKind::LoadFailed => "load-failed",
+            ErrorKind::InvalidSettings => "invalid-settings",
             ErrorKind::Overloaded => "overloaded",
             ErrorKind::OversizedCall => "oversized-call",
         }
@@ -116,8 +119,9 @@ pub struct CheckOutcome {
     pub check: String,
     /// Enforce or monitor.
     pub mode: Mode,
-    /// The decision that counts: the check's own answer, or its `on_error`
-    /// decision when it failed.
+    /// The decision that counts: the check's own answer, or, when it
+    /// failed, its `on_error` decision (`deny` or `escalate`; `allow` is
+    /// recorded as `abstain`, so it never overrides `default_decision`).
     pub decision: Decision,
     /// The rule id the check gave (deny / escalate only).
     #[serde(skip_serializing_if = "Option::is_none")]
