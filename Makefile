@@ -30,9 +30,10 @@ hostile: setup
 unit-tests: cli plugins hostile
 	$(CARGO) test --release --locked --workspace
 
-# Native unit tests of the Rust checks' logic.
+# Native unit tests of the Rust checks' logic and of the plugin kit.
 plugin-tests:
 	$(CARGO) test --locked --manifest-path plugins/Cargo.toml
+	$(CARGO) test --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir plugins/target
 
 # Every shipped case file, through the real host.
 case-tests: cli plugins
@@ -52,6 +53,9 @@ scaffold-test: cli setup
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path plugins/Cargo.toml --all -- --check
+	$(CARGO) fmt --manifest-path crates/toolvet-pdk/Cargo.toml -- --check
+	$(CARGO) clippy --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir plugins/target --all-targets -- -D warnings
+	$(CARGO) clippy --locked --manifest-path plugins/Cargo.toml --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
 
 setup:

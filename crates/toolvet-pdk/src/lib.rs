@@ -352,7 +352,10 @@ pub mod log {
             #[doc = concat!("Log `message` at ", stringify!($name), " level.")]
             pub fn $name(message: &str) {
                 #[cfg(target_arch = "wasm32")]
-                write(crate::bindings::toolvet::check::host::Level::$level, message);
+                write(
+                    crate::bindings::toolvet::check::host::Level::$level,
+                    message,
+                );
                 #[cfg(not(target_arch = "wasm32"))]
                 eprintln!("[{}] {message}", stringify!($name));
             }
@@ -502,4 +505,88 @@ macro_rules! export_check {
             let _ = <$ty as $crate::Check>::check;
         };
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Default, Debug)]
+    #[serde(deny_unknown_fields, default)]
+    struct Settings {
+        roots: Vec<String>,
+        limit: u32,
+    }
+
+    struct Probe(Settings);
+
+    impl Check for Probe {
+        type Settings = Settings;
+        fn info() -> PluginInfo {
+            PluginInfo::new("probe", "0.1.0", "test").tools(&["bash"])
+        }
+        fn new(settings: Settings) -> Result<Self, String> {
+            if settings.limit > 10 {
+                return Err("settings.limit: at most 10".into());
+            }
+            Ok(Self(settings))
+        }
+        fn check(&self, call: &ToolCall, _: &ToolInfo, ctx: &Context) -> Decision {
+            match call.str_arg("path") {
+                Some(p) if self.0.roots.iter().any(|r| p.starts_with(r.as_str())) => {
+                    Decision::Allow
+                }
+                Some(_) if ctx.attribute("cwd").is_some() => {
+                    Decision::escalate("probe.outside", "outside")
+                }
+                Some(_) => Decision::deny("probe.outside", "outside"),
+                None => Decision::Abstain,
+            }
+        }
+    }
+
+    #[test]
+    fn settings_errors_name_the_key() {
+        let e = Probe::from_settings_json(r#"{"roots": ["/w", 3]}"#)
+            .err()
+            .unwrap();
+        assert!(
+            e.starts_with("settings.roots[1]: invalid type: integer"),
+            "{e}"
+        );
+        let e = Probe::from_settings_json(r#"{"root": []}"#).err().unwrap();
+        assert!(e.contains("unknown field `root`"), "{e}");
+        let e = Probe::from_settings_json(r#"{"limit": 11}"#).err().unwrap();
+        assert_eq!(e, "settings.limit: at most 10");
+        assert!(Probe::from_settings_json("").is_ok(), "empty means {{}}");
+    }
+
+    #[test]
+    fn typed_arguments_and_decisions() {
+        #[derive(Deserialize, Debug)]
+        struct Args {
+            #[allow(dead_code)]
+            path: String,
+        }
+        let call = ToolCall::new("read_file", r#"{"path": 7}"#);
+        let e = call.args::<Args>().unwrap_err();
+        assert!(
+            e.starts_with("arguments.path: invalid type: integer"),
+            "{e}"
+        );
+        let probe = Probe::from_settings_json(r#"{"roots": ["/w"]}"#).unwrap();
+        let ctx = Context::default();
+        let run =
+            |args: &str| probe.check(&ToolCall::new("bash", args), &ToolInfo::default(), &ctx);
+        assert_eq!(run(r#"{"path": "/w/a"}"#), Decision::Allow);
+        assert_eq!(run(r#"{"path": "/etc"}"#).rule(), Some("probe.outside"));
+        assert_eq!(run("{}"), Decision::Abstain);
+        let strongest = Decision::Allow
+            .max(Decision::escalate("a", "x"))
+            .max(Decision::deny("b", "y"))
+            .max(Decision::Abstain);
+        assert_eq!(strongest.kind(), "deny");
+        assert_eq!(Probe::info().tools, vec!["bash".to_string()]);
+    }
 }
