@@ -722,3 +722,31 @@ async fn every_check_of_a_call_counts_against_the_answer_time() {
     assert_eq!(v.checks.len(), 2);
     assert!(elapsed < Duration::from_millis(80) + SLACK, "{elapsed:?}");
 }
+
+#[tokio::test]
+async fn on_error_allow_never_overrides_a_default_deny() {
+    // `on_error = "allow"` lets the call through only as far as this check
+    // is concerned: with `default_decision = "deny"` a broken check must not
+    // turn the default into an allow.
+    let host = load_ok(json!({
+        "host": {"default_decision": "deny"},
+        "check": [check("open", "hostile.wasm", json!({"behave": "loop"}), json!({"on_error": "allow", "timeout_ms": 20}))]
+    }))
+    .await;
+    let (v, _) = timed_check(&host, &call("x", json!({}))).await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert_eq!(v.decided_by, None);
+    assert_eq!(v.checks[0].error.as_ref().unwrap().kind, ErrorKind::Timeout);
+    // With an allowing check next to it, the call is allowed by that check.
+    let host = load_ok(json!({
+        "host": {"default_decision": "deny"},
+        "check": [
+            check("open", "hostile.wasm", json!({"behave": "loop"}), json!({"on_error": "allow", "timeout_ms": 20})),
+            check("control", "hostile.wasm", json!({}), json!({})),
+        ]
+    }))
+    .await;
+    let (v, _) = timed_check(&host, &call("x", json!({}))).await;
+    assert_eq!(v.decision, Decision::Allow);
+    assert_eq!(v.decided_by.as_deref(), Some("control"));
+}

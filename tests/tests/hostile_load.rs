@@ -29,7 +29,11 @@ async fn refused(file: &str, settings: Value, extra: Value) -> (LoadErrorKind, S
     let (error, elapsed) = load_err(one("victim", file, settings.clone(), extra)).await;
     let message = error.to_string();
     assert_eq!(error.check, "victim");
-    assert!(message.starts_with("check `victim` ("), "{message}");
+    // `<policy file>:<line of the check>: check `name` (<plugin>): cause`.
+    assert!(
+        message.starts_with("<test policy>:2: check `victim` ("),
+        "{message}"
+    );
     assert!(
         message.contains(file),
         "the message names the file: {message}"
