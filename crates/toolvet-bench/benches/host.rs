@@ -1,0 +1,388 @@
+//! toolvet's own benchmarks, all in one run so their ratios are measured
+//! side by side on the same (noisy, shared) machine. See BENCHMARKS.md.
+//!
+//! Groups (criterion ids `group/function/parameter`):
+//! - `check/<check>/{native,native-configure,fresh,reuse}`: one shipped
+//!   Rust check on a typical 1 KB call: the same logic compiled natively
+//!   and called directly (shell-guard and path-guard: the physical limit;
+//!   `native-configure` also builds the check from its settings, as a fresh
+//!   instance must), then through the host with a fresh instance per call
+//!   (the default) and with a warm reused instance.
+//! - `overhead/{native,fresh,reuse}/<size>`: pure host overhead, the
+//!   peer-benchmark rule on a call it ignores without parsing (tool
+//!   `other`), for arguments of 100 B to 1 MB.
+//! - `policy/{sequential,parallel}/<size>` and `policy/history/<n>`: the
+//!   whole default policy on a typical `bash` call.
+//! - `cold-start/<check>/{compile,cache}`: loading one check, compiling
+//!   (empty cache) vs loading the compiled artifact (warm cache), for a Rust,
+//!   the Python and the JavaScript check.
+//! - `throughput/<what>/<callers>`: checks (or verdicts) per second with 1,
+//!   2 and 8 concurrent callers.
+
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
+use toolvet_bench as fx;
+use toolvet_pdk::Check;
+
+/// A value built on first use, so that a filtered run (`cargo bench --
+/// overhead`) does not pay for loading what it does not measure.
+struct Lazy<'a, T> {
+    cell: std::cell::OnceCell<T>,
+    init: Box<dyn Fn() -> T + 'a>,
+}
+
+impl<'a, T> Lazy<'a, T> {
+    fn new(init: impl Fn() -> T + 'a) -> Self {
+        Self {
+            cell: std::cell::OnceCell::new(),
+            init: Box::new(init),
+        }
+    }
+
+    fn get(&self) -> &T {
+        self.cell.get_or_init(|| (self.init)())
+    }
+}
+
+/// Check that a benchmark measures a real verdict: no check errored, and
+/// the decision is the expected one.
+fn assert_verdict(what: &str, verdict: &Verdict, expected: &[Decision]) {
+    for o in &verdict.checks {
+        assert!(
+            o.error.is_none(),
+            "{what}: check `{}` failed: {:?}",
+            o.check,
+            o.error
+        );
+    }
+    assert!(
+        expected.contains(&verdict.decision),
+        "{what}: verdict {} ({:?}), expected one of {expected:?}",
+        verdict.decision,
+        verdict.reason
+    );
+}
+
+/// The native context of the benchmark calls (what the pdk builds in the
+/// guest from the WIT `call-context`).
+fn native_context(request: &CallRequest) -> toolvet_pdk::Context {
+    toolvet_pdk::Context {
+        agent: request.context.agent.clone(),
+        run_id: request.context.run_id.clone(),
+        principal: request.context.principal.clone(),
+        history: Vec::new(),
+        attributes: request
+            .context
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    }
+}
+
+/// The native limit of one check: `check` on a built instance, with a new
+/// `ToolCall` per iteration (its arguments are parsed lazily once per call,
+/// as in the guest); `native-configure` builds the check from its settings
+/// JSON first, as every fresh instance does.
+fn bench_native<C: Check>(c: &mut Criterion, stem: &str) {
+    let fixture = fx::fixture(stem);
+    let request = fixture.call(fx::ONE_KB);
+    let (name, args) = (
+        request.call.name.clone(),
+        request.call.arguments.get().to_string(),
+    );
+    let ctx = native_context(&request);
+    let tool = toolvet_pdk::ToolInfo::default();
+    let settings = "{}";
+    assert!(
+        fixture.settings.is_empty(),
+        "native fixtures use default settings"
+    );
+    let check = C::from_settings_json(settings).expect("default settings");
+    let decision = check.check(
+        &toolvet_pdk::ToolCall::new(name.clone(), args.clone()),
+        &tool,
+        &ctx,
+    );
+    assert!(
+        matches!(
+            decision,
+            toolvet_pdk::Decision::Allow | toolvet_pdk::Decision::Abstain
+        ),
+        "{stem} native: {decision:?}"
+    );
+    let mut group = c.benchmark_group("check");
+    group.bench_function(BenchmarkId::new(stem, "native"), |b| {
+        b.iter(|| {
+            let call = toolvet_pdk::ToolCall::new(name.clone(), args.clone());
+            black_box(check.check(&call, &tool, &ctx))
+        })
+    });
+    group.bench_function(BenchmarkId::new(stem, "native-configure"), |b| {
+        b.iter(|| {
+            let check = C::from_settings_json(black_box(settings)).expect("settings");
+            let call = toolvet_pdk::ToolCall::new(name.clone(), args.clone());
+            black_box(check.check(&call, &tool, &ctx))
+        })
+    });
+    group.finish();
+}
+
+fn per_check(c: &mut Criterion) {
+    bench_native::<shell_guard::ShellGuard>(c, "shell_guard");
+    bench_native::<path_guard::PathGuard>(c, "path_guard");
+    let rt = fx::runtime();
+    let mut group = c.benchmark_group("check");
+    for fixture in fx::rust_checks() {
+        let call = fixture.call(fx::ONE_KB);
+        for isolation in ["fresh", "reuse"] {
+            let mode = if isolation == "fresh" {
+                "per-call"
+            } else {
+                "reuse"
+            };
+            let host = Lazy::new(|| {
+                let host = fx::load(&rt, fixture.policy(mode));
+                let verdict = rt.block_on(host.check(&call));
+                assert_verdict(fixture.stem, &verdict, &[Decision::Allow]);
+                host
+            });
+            group.bench_function(BenchmarkId::new(fixture.stem, isolation), |b| {
+                let host = host.get();
+                b.iter(|| rt.block_on(host.check(black_box(&call))))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn overhead(c: &mut Criterion) {
+    let rt = fx::runtime();
+    let plugin = fx::rule_plugin();
+    let fresh = Lazy::new(|| fx::load(&rt, fx::single_check_policy(&plugin, "", "per-call")));
+    let reuse = Lazy::new(|| fx::load(&rt, fx::single_check_policy(&plugin, "", "reuse")));
+    let mut group = c.benchmark_group("overhead");
+    for &(size, label) in fx::SIZES {
+        let call = fx::request(
+            "other",
+            fx::padded(
+                serde_json::json!({"command": "rm -rf /"}),
+                "description",
+                size,
+            ),
+            serde_json::json!({}),
+            Vec::new(),
+        );
+        if size >= 100_000 {
+            group.sample_size(20).sampling_mode(SamplingMode::Flat);
+        } else {
+            group.sample_size(100).sampling_mode(SamplingMode::Auto);
+        }
+        group.throughput(Throughput::Bytes(size as u64));
+        let args = call.call.arguments.get().to_string();
+        assert_eq!(bench_rule::check("other", &args), None);
+        group.bench_function(BenchmarkId::new("native", label), |b| {
+            b.iter(|| black_box(bench_rule::check(black_box("other"), black_box(&args))))
+        });
+        for (name, host) in [("fresh", &fresh), ("reuse", &reuse)] {
+            group.bench_function(BenchmarkId::new(name, label), |b| {
+                let host = host.get();
+                assert_verdict(
+                    "overhead",
+                    &rt.block_on(host.check(&call)),
+                    &[Decision::Allow],
+                );
+                b.iter(|| rt.block_on(host.check(black_box(&call))))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn whole_policy(c: &mut Criterion) {
+    let rt = fx::runtime();
+    let logs = tempfile::tempdir().expect("temp dir");
+    let sequential = Lazy::new(|| {
+        let (policy, source) = fx::default_policy(false, logs.path());
+        eprintln!(
+            "policy benchmarks use {source:?} ({} checks)",
+            policy.checks.len()
+        );
+        fx::load(&rt, policy)
+    });
+    let parallel = Lazy::new(|| fx::load(&rt, fx::default_policy(true, logs.path()).0));
+    let mut group = c.benchmark_group("policy");
+    for &(size, label) in fx::SIZES {
+        let call = fx::typical_call(size, 0);
+        if size >= 100_000 {
+            group.sample_size(20).sampling_mode(SamplingMode::Flat);
+        } else {
+            group.sample_size(100).sampling_mode(SamplingMode::Auto);
+        }
+        for (mode, host) in [("sequential", &sequential), ("parallel", &parallel)] {
+            group.bench_function(BenchmarkId::new(mode, label), |b| {
+                let host = host.get();
+                assert_verdict(
+                    "policy",
+                    &rt.block_on(host.check(&call)),
+                    &[Decision::Allow],
+                );
+                b.iter(|| rt.block_on(host.check(black_box(&call))))
+            });
+        }
+    }
+    group.sample_size(100).sampling_mode(SamplingMode::Auto);
+    for &n in fx::HISTORIES {
+        let call = fx::typical_call(fx::ONE_KB, n);
+        group.bench_function(BenchmarkId::new("history", n), |b| {
+            let host = sequential.get();
+            assert_verdict(
+                "policy history",
+                &rt.block_on(host.check(&call)),
+                &[Decision::Allow],
+            );
+            b.iter(|| rt.block_on(host.check(black_box(&call))))
+        });
+    }
+    group.finish();
+}
+
+/// A policy with `policy`'s checks and a given cache directory.
+fn with_cache(policy: &Policy, dir: &std::path::Path) -> Policy {
+    let mut p = policy.clone();
+    p.host.cache_dir = Some(dir.to_path_buf());
+    p
+}
+
+fn cold_start(c: &mut Criterion) {
+    let rt = fx::runtime();
+    let mut group = c.benchmark_group("cold-start");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for stem in ["shell_guard", "spend_guard", "message_guard"] {
+        let policy = fx::single_check_policy(&fx::plugin(stem), "", "per-call");
+        // A cache directory holding this check's artifact, filled on first use.
+        let warm = Lazy::new(|| {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let host = fx::load(&rt, with_cache(&policy, dir.path()));
+            assert_eq!(
+                host.checks()[0].cached,
+                Some(false),
+                "{stem}: first load compiles"
+            );
+            dir
+        });
+        group.bench_function(BenchmarkId::new(stem, "compile"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let empty = tempfile::tempdir().expect("temp dir");
+                    let policy = with_cache(&policy, empty.path());
+                    let started = Instant::now();
+                    let host = fx::load(&rt, policy);
+                    total += started.elapsed();
+                    assert_eq!(host.checks()[0].cached, Some(false));
+                }
+                total
+            })
+        });
+        group.bench_function(BenchmarkId::new(stem, "cache"), |b| {
+            let warm = warm.get();
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let policy = with_cache(&policy, warm.path());
+                    let started = Instant::now();
+                    let host = fx::load(&rt, policy);
+                    total += started.elapsed();
+                    assert_eq!(host.checks()[0].cached, Some(true));
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Run `iters` checks of `call` spread over `callers` concurrent tasks;
+/// the time of the whole batch.
+fn concurrent(
+    rt: &tokio::runtime::Runtime,
+    host: &Host,
+    call: &Arc<CallRequest>,
+    callers: u64,
+    iters: u64,
+) -> Duration {
+    let started = Instant::now();
+    rt.block_on(async {
+        let tasks: Vec<_> = (0..callers)
+            .map(|i| {
+                let (host, call) = (host.clone(), call.clone());
+                // Spread the iterations evenly; the first tasks take the rest.
+                let n = iters / callers + u64::from(i < iters % callers);
+                tokio::spawn(async move {
+                    for _ in 0..n {
+                        black_box(host.check(&call).await);
+                    }
+                })
+            })
+            .collect();
+        for t in tasks {
+            t.await.expect("caller task");
+        }
+    });
+    started.elapsed()
+}
+
+fn throughput(c: &mut Criterion) {
+    let rt = fx::runtime();
+    let logs = tempfile::tempdir().expect("temp dir");
+    let shell = fx::fixture("shell_guard");
+    let shell_call = Arc::new(shell.call(fx::ONE_KB));
+    let policy_call = Arc::new(fx::typical_call(fx::ONE_KB, 0));
+    let subjects = [
+        (
+            "shell_guard-fresh",
+            Lazy::new(|| fx::load(&rt, shell.policy("per-call"))),
+            &shell_call,
+        ),
+        (
+            "shell_guard-reuse",
+            Lazy::new(|| fx::load(&rt, shell.policy("reuse"))),
+            &shell_call,
+        ),
+        (
+            "policy",
+            Lazy::new(|| fx::load(&rt, fx::default_policy(false, logs.path()).0)),
+            &policy_call,
+        ),
+    ];
+    let mut group = c.benchmark_group("throughput");
+    group.throughput(Throughput::Elements(1));
+    for (name, host, call) in &subjects {
+        for callers in [1u64, 2, 8] {
+            group.bench_function(BenchmarkId::new(*name, callers), |b| {
+                let host = host.get();
+                b.iter_custom(|iters| concurrent(&rt, host, call, callers, iters))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = per_check, overhead, whole_policy, cold_start, throughput
+}
+criterion_main!(benches);
