@@ -12,7 +12,7 @@ use crate::verdict::Verdict;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -23,7 +23,11 @@ pub struct DecisionLog {
 
 struct LogState {
     file: File,
+    /// Hash of the last line as this process last saw it.
     prev: String,
+    /// File length after our last append: if it changed, another process
+    /// appended and `prev` is re-read from the file.
+    len: u64,
 }
 
 #[derive(Serialize)]
@@ -55,21 +59,14 @@ impl DecisionLog {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        let prev = match File::open(path) {
-            Ok(f) => BufReader::new(f)
-                .lines()
-                .map_while(Result::ok)
-                .last()
-                .map(|l| hex::encode(Sha256::digest(l.as_bytes())))
-                .unwrap_or_default(),
-            Err(_) => String::new(),
-        };
-        let file = std::fs::OpenOptions::new()
+        let mut file = std::fs::OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(path)?;
+        let (prev, len) = last_line_hash(&mut file)?;
         Ok(Self {
-            state: Mutex::new(LogState { file, prev }),
+            state: Mutex::new(LogState { file, prev, len }),
         })
     }
 
@@ -85,7 +82,21 @@ impl DecisionLog {
         plugin_sha256: &[Option<&str>],
         policy_sha256: &str,
     ) -> std::io::Result<()> {
-        let mut state = self.state.lock().expect("decision log lock");
+        let mut guard = self.state.lock().expect("decision log lock");
+        let state = &mut *guard;
+        // Other processes may append to the same log (one-shot CLI hooks):
+        // lock the file, and continue the chain from its real last line.
+        state.file.lock()?;
+        let len = state.file.metadata()?.len();
+        if len != state.len {
+            match last_line_hash(&mut state.file) {
+                Ok((prev, _)) => state.prev = prev,
+                Err(e) => {
+                    state.file.unlock()?;
+                    return Err(e);
+                }
+            }
+        }
         let record = Record {
             time_ms: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -103,11 +114,42 @@ impl DecisionLog {
             policy_sha256,
             prev: &state.prev,
         };
-        let line = serde_json::to_string(&record).map_err(std::io::Error::other)?;
+        let mut line = serde_json::to_string(&record).map_err(std::io::Error::other)?;
+        line.push('\n');
+        // One write of the whole line, under an exclusive file lock.
         state.file.write_all(line.as_bytes())?;
-        state.file.write_all(b"\n")?;
-        state.prev = hex::encode(Sha256::digest(line.as_bytes()));
+        state.file.flush()?;
+        state.prev = hex::encode(Sha256::digest(line.trim_end().as_bytes()));
+        state.len = state.file.metadata()?.len();
+        state.file.unlock()?;
         Ok(())
+    }
+}
+
+/// The sha256 (hex) of the last complete line of `file` (empty for an
+/// empty file) and the file's length. Reads only the file's tail.
+fn last_line_hash(file: &mut File) -> std::io::Result<(String, u64)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    let mut window = 64 * 1024u64;
+    loop {
+        let start = len.saturating_sub(window);
+        file.seek(SeekFrom::Start(start))?;
+        let mut tail = Vec::with_capacity((len - start) as usize);
+        file.read_to_end(&mut tail)?;
+        let body = tail.strip_suffix(b"\n").unwrap_or(&tail);
+        match body.iter().rposition(|&b| b == b'\n') {
+            Some(i) => return Ok((hex::encode(Sha256::digest(&body[i + 1..])), len)),
+            None if start == 0 => {
+                let hash = if body.is_empty() {
+                    String::new()
+                } else {
+                    hex::encode(Sha256::digest(body))
+                };
+                return Ok((hash, len));
+            }
+            None => window *= 4,
+        }
     }
 }
 
@@ -149,7 +191,19 @@ mod tests {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(verify_chain(&text), Ok(4));
-        assert!(!text.contains("\"command\""), "raw arguments must not be logged");
+        assert!(
+            !text.contains("\"command\""),
+            "raw arguments must not be logged"
+        );
+        // Two writers on one file (two processes): the chain stays whole.
+        let a = DecisionLog::open(&path).unwrap();
+        let b = DecisionLog::open(&path).unwrap();
+        for _ in 0..3 {
+            a.append(&request, &verdict, &[], "p").unwrap();
+            b.append(&request, &verdict, &[], "p").unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_chain(&text), Ok(10));
         let tampered = text.replacen("\"allow\"", "\"deny\"", 2);
         assert_eq!(verify_chain(&tampered), Err(2));
     }

@@ -145,6 +145,34 @@ impl CallRequest {
         Self::from_json(&value.to_string())
     }
 
+    /// Bytes of text the call hands to every check: arguments, tool info,
+    /// context attributes and history.
+    pub fn size_bytes(&self) -> usize {
+        let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let tool = &self.tool;
+        let context = &self.context;
+        self.call.id.len()
+            + self.call.name.len()
+            + self.call.arguments.get().len()
+            + opt(&tool.description)
+            + opt(&tool.risk)
+            + tool.tags.iter().map(String::len).sum::<usize>()
+            + tool.parameters_schema.as_ref().map_or(0, |s| s.get().len())
+            + opt(&context.agent)
+            + opt(&context.run_id)
+            + opt(&context.principal)
+            + context
+                .attributes
+                .iter()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>()
+            + context
+                .history
+                .iter()
+                .map(|p| p.name.len() + p.arguments.get().len())
+                .sum::<usize>()
+    }
+
     /// Look up a context attribute, e.g. `cwd`.
     pub fn attribute(&self, key: &str) -> Option<&str> {
         self.context.attributes.get(key).map(String::as_str)
@@ -196,7 +224,9 @@ fn expect_object(raw: &RawValue, key: &str) -> Result<(), CallError> {
         Some(b't' | b'f') => "a boolean",
         _ => "a number",
     };
-    Err(CallError(format!("`{key}` must be a JSON object, got {kind}")))
+    Err(CallError(format!(
+        "`{key}` must be a JSON object, got {kind}"
+    )))
 }
 
 /// Maximum depth of `[`/`{` nesting in valid JSON text (strings skipped).
@@ -284,9 +314,16 @@ mod tests {
         let args = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
         let text = format!(r#"{{"call":{{"name":"a","arguments":{{"x":{args}}}}}}}"#);
         let e = CallRequest::from_json(&text).unwrap_err().to_string();
-        assert!(e.contains("nests arrays/objects") && e.contains("limit of 128"), "{}", &e[..e.len().min(200)]);
+        assert!(
+            e.contains("nests arrays/objects") && e.contains("limit of 128"),
+            "{}",
+            &e[..e.len().min(200)]
+        );
         // Brackets inside strings do not count.
-        let text = format!(r#"{{"call":{{"name":"a","arguments":{{"x":"{}"}}}}}}"#, "[".repeat(depth));
+        let text = format!(
+            r#"{{"call":{{"name":"a","arguments":{{"x":"{}"}}}}}}"#,
+            "[".repeat(depth)
+        );
         assert!(CallRequest::from_json(&text).is_ok());
     }
 
@@ -296,6 +333,9 @@ mod tests {
             r#"{"call":{"name":"a","arguments":{}},"context":{"history":[{"name":"b","arguments":3,"outcome":"denied"}]}}"#,
         )
         .unwrap_err();
-        assert!(e.to_string().contains("context.history[0].arguments"), "{e}");
+        assert!(
+            e.to_string().contains("context.history[0].arguments"),
+            "{e}"
+        );
     }
 }

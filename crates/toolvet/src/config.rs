@@ -120,6 +120,9 @@ pub struct HostSettings {
     /// Largest accepted `call.arguments` (JSON text), in bytes. Larger calls
     /// are refused before any check runs. Default 1 MiB.
     pub max_arguments_bytes: usize,
+    /// Largest whole call (arguments, tool info, attributes, history), in
+    /// bytes; larger calls are refused before any check runs. Default 8 MiB.
+    pub max_call_bytes: usize,
     /// Longest history handed to checks; older entries are dropped. Default 500.
     pub max_history: usize,
     /// Longest reason message kept from a check, in bytes; longer messages
@@ -155,6 +158,7 @@ impl Default for HostSettings {
             cache_dir: None,
             continue_on_errors: false,
             max_arguments_bytes: 1 << 20,
+            max_call_bytes: 8 << 20,
             max_history: 500,
             max_reason_bytes: 4096,
             max_result_bytes: 1 << 20,
@@ -272,7 +276,10 @@ impl Policy {
             let line = line_of(text, c.name.span().start);
             let name = c.name.into_inner();
             let settings = serde_json::to_value(&c.settings).map_err(|e| {
-                at(line, format!("check `{name}`: `settings`: cannot be expressed as JSON: {e}"))
+                at(
+                    line,
+                    format!("check `{name}`: `settings`: cannot be expressed as JSON: {e}"),
+                )
             })?;
             checks.push(CheckConfig {
                 plugin: base_dir.join(&c.plugin),
@@ -330,7 +337,10 @@ impl Policy {
             if let Some(first) = self.checks[..index].iter().find(|o| &o.name == name) {
                 return Err(ctx(
                     "name",
-                    format!("duplicate check name (first defined on line {})", first.line),
+                    format!(
+                        "duplicate check name (first defined on line {})",
+                        first.line
+                    ),
                 ));
             }
             if let Some(pin) = &c.sha256
@@ -364,6 +374,7 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
         .map_err(|m| format!("[host] `default_memory_mb`: {m}"))?;
     for (key, value) in [
         ("max_arguments_bytes", h.max_arguments_bytes),
+        ("max_call_bytes", h.max_call_bytes),
         ("max_reason_bytes", h.max_reason_bytes),
         ("max_result_bytes", h.max_result_bytes),
         ("max_concurrent_checks", h.max_concurrent_checks),
@@ -384,7 +395,9 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
         ("max_history", h.max_history, 100_000),
     ] {
         if value > max {
-            return Err(format!("[host] `{key}`: {value} is over the maximum of {max}"));
+            return Err(format!(
+                "[host] `{key}`: {value} is over the maximum of {max}"
+            ));
         }
     }
     if h.max_reason_bytes > h.max_result_bytes {
@@ -486,7 +499,10 @@ mod tests {
                 "[[check]]\nname = \"a\"\nplugin = \"a.wasm\"\ntimeout_ms = {t}\n"
             ))
             .unwrap_err();
-            assert!(e.contains("`timeout_ms`") && e.contains("out of range"), "{e}");
+            assert!(
+                e.contains("`timeout_ms`") && e.contains("out of range"),
+                "{e}"
+            );
         }
         let e = parse("[host]\ndefault_timeout_ms = 0\n").unwrap_err();
         assert!(e.contains("default_timeout_ms"), "{e}");

@@ -145,8 +145,14 @@ impl Host {
             };
             let state = match compiled {
                 Ok(compiled) => {
-                    match plugin::initialize(engine, &compiled, &settings_json, limits, name.clone())
-                        .await
+                    match plugin::initialize(
+                        engine,
+                        &compiled,
+                        &settings_json,
+                        limits,
+                        name.clone(),
+                    )
+                    .await
                     {
                         Ok(info) => Ok(Ready {
                             compiled,
@@ -253,13 +259,34 @@ impl Host {
     /// Vet one call: run every check whose tool globs match the tool name,
     /// then combine. Never fails: a check that fails answers its `on_error`
     /// decision, recorded with the error kind. Calls whose arguments exceed
-    /// `max_arguments_bytes` are denied before any check runs.
+    /// `max_arguments_bytes`, or whose whole text exceeds `max_call_bytes`,
+    /// are denied (rule `toolvet.oversized-call`) before any check runs.
+    ///
+    /// # Panics
+    /// Outside a Tokio runtime (it uses Tokio's timer). Plugin code runs on
+    /// the calling task's thread; a spinning check holds it for at most its
+    /// deadline.
     pub async fn check(&self, request: &CallRequest) -> Verdict {
         let started = Instant::now();
         let inner = &self.inner;
-        let size = request.call.arguments.get().len();
-        if size > inner.settings.max_arguments_bytes {
-            let verdict = oversized_call(size, inner.settings.max_arguments_bytes, started);
+        let arguments = request.call.arguments.get().len();
+        let whole = request.size_bytes();
+        let refusal = if arguments > inner.settings.max_arguments_bytes {
+            Some(format!(
+                "the call's arguments are {arguments} bytes, over the host's {}-byte limit",
+                inner.settings.max_arguments_bytes
+            ))
+        } else if whole > inner.settings.max_call_bytes {
+            Some(format!(
+                "the call (arguments, tool info, context and history) is {whole} bytes, \
+                 over the host's {}-byte limit",
+                inner.settings.max_call_bytes
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = refusal {
+            let verdict = oversized_call(message, started);
             self.record(request, &verdict);
             return verdict;
         }
@@ -313,8 +340,12 @@ impl Host {
     fn record(&self, request: &CallRequest, verdict: &Verdict) {
         let tool = request.call.name.as_str();
         match verdict.decision {
-            Decision::Deny => tracing::info!(target: "tool.denied", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "denied"),
-            Decision::Escalate => tracing::info!(target: "tool.escalated", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "escalated"),
+            Decision::Deny => {
+                tracing::info!(target: "tool.denied", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "denied")
+            }
+            Decision::Escalate => {
+                tracing::info!(target: "tool.escalated", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "escalated")
+            }
             _ => tracing::debug!(target: "tool.allowed", tool, "allowed"),
         }
         if let Some(log) = &self.inner.decision_log {
@@ -358,7 +389,10 @@ impl Inner {
         // the queue count is released even if the caller drops this future.
         let overloaded = |why: String| Failure {
             kind: ErrorKind::Overloaded,
-            message: format!("check `{}` did not run: host overloaded ({why})", check.name),
+            message: format!(
+                "check `{}` did not run: host overloaded ({why})",
+                check.name
+            ),
         };
         let queued = QueueSlot::enter(&self.queued, self.settings.max_queued_checks);
         let Some(queued) = queued else {
@@ -407,13 +441,9 @@ impl Inner {
         let mut instance = match warm {
             Some(instance) => instance,
             None => {
-                let mut instance = LiveInstance::new(
-                    self.engine,
-                    &ready.compiled.pre,
-                    limits,
-                    check.name.clone(),
-                )
-                .await?;
+                let mut instance =
+                    LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
+                        .await?;
                 instance
                     .configure(&check.settings_json, limits)
                     .await?
@@ -434,7 +464,12 @@ impl Inner {
         Ok(decision)
     }
 
-    fn decided_outcome(&self, index: usize, decision: wit::Decision, duration_us: u64) -> CheckOutcome {
+    fn decided_outcome(
+        &self,
+        index: usize,
+        decision: wit::Decision,
+        duration_us: u64,
+    ) -> CheckOutcome {
         let check = &self.checks[index];
         let (kind, reason) = match decision {
             wit::Decision::Allow => (Decision::Allow, None),
@@ -520,7 +555,9 @@ impl<'a> QueueSlot<'a> {
     /// Take a place unless `max` are taken.
     fn enter(count: &'a AtomicUsize, max: usize) -> Option<Self> {
         count
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1))
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
             .ok()
             .map(|_| QueueSlot(count))
     }
@@ -549,9 +586,7 @@ pub(crate) fn truncate(mut s: String, max: usize) -> String {
     s
 }
 
-fn oversized_call(size: usize, max: usize, started: Instant) -> Verdict {
-    let message =
-        format!("the call's arguments are {size} bytes, over the host's {max}-byte limit");
+fn oversized_call(message: String, started: Instant) -> Verdict {
     Verdict {
         decision: Decision::Deny,
         decided_by: None,

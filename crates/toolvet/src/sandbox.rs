@@ -17,6 +17,9 @@ use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
 use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
 
+/// Most WASI resources (streams, pollables, ...) a store may hold at once.
+const MAX_RESOURCES: usize = 4096;
+
 /// Most table elements one store may have (a pointer each).
 const MAX_TABLE_ELEMENTS: usize = 1 << 20;
 
@@ -41,7 +44,14 @@ impl StoreState {
             .stderr(output.stream("stderr"));
         Self {
             wasi: wasi.build(),
-            table: ResourceTable::new(),
+            table: {
+                // Streams, pollables and other handles a plugin may hold at
+                // once; far above what a check needs, far below the default
+                // of a million.
+                let mut table = ResourceTable::new();
+                table.set_max_capacity(MAX_RESOURCES);
+                table
+            },
             limiter: MemoryCap::new(memory_bytes),
             output,
         }
