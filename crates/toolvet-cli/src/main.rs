@@ -24,7 +24,11 @@ const EXIT_DENY: u8 = 3;
 const EXIT_ESCALATE: u8 = 4;
 
 #[derive(Parser)]
-#[command(name = "toolvet", version, about = "Vet AI-agent tool calls before they run")]
+#[command(
+    name = "toolvet",
+    version,
+    about = "Vet AI-agent tool calls before they run"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -114,7 +118,10 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("toolvet: cannot start the async runtime: {e}");
@@ -144,9 +151,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             config,
             verbose,
         } => {
-            let target = plugin
-                .map(Target::Plugin)
-                .or(config.map(Target::Policy));
+            let target = plugin.map(Target::Plugin).or(config.map(Target::Policy));
             test(&paths, target.as_ref(), verbose).await
         }
         Command::Compile { config } => compile(&config).await,
@@ -154,7 +159,10 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());
-            println!("next: cd {} && cargo build --release --target wasm32-wasip2 && toolvet test cases.yaml", dest.display());
+            println!(
+                "next: cd {} && cargo build --release --target wasm32-wasip2 && toolvet test cases.yaml",
+                dest.display()
+            );
             Ok(0)
         }
     }
@@ -183,7 +191,8 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
     for (source, text) in &inputs {
         let stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
         for (i, value) in stream.enumerate() {
-            let value = value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
+            let value =
+                value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
             let request = CallRequest::from_value(value)
                 .with_context(|| format!("{source}: call #{}", i + 1))?;
             let verdict = host.check(&request).await;
@@ -192,7 +201,10 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
             count += 1;
         }
     }
-    anyhow::ensure!(count > 0, "no calls given (expected JSON on stdin or in files)");
+    anyhow::ensure!(
+        count > 0,
+        "no calls given (expected JSON on stdin or in files)"
+    );
     Ok(match worst {
         Decision::Deny => EXIT_DENY,
         Decision::Escalate => EXIT_ESCALATE,
@@ -386,7 +398,10 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
     // `compile` exists to fill the cache: say so when it could not.
     let summaries = host.checks();
     let broken = summaries.iter().filter(|c| c.load_error.is_some()).count();
-    let uncached = summaries.iter().filter(|c| c.cache_stored == Some(false)).count();
+    let uncached = summaries
+        .iter()
+        .filter(|c| c.cache_stored == Some(false))
+        .count();
     if broken > 0 || uncached > 0 {
         eprintln!(
             "toolvet: {broken} check(s) failed to load, {uncached} artifact(s) could not be cached"

@@ -130,9 +130,13 @@ impl ArtifactCache {
                 // wasmtime checks that it matches this engine's settings.
                 Some(body) => match unsafe { Component::deserialize(engine, body) } {
                     Ok(c) => return Ok((c, CacheOutcome::Hit)),
-                    Err(e) => tracing::warn!(path = %path.display(), "cached artifact unusable, recompiling: {e:#}"),
+                    Err(e) => {
+                        tracing::warn!(path = %path.display(), "cached artifact unusable, recompiling: {e:#}")
+                    }
                 },
-                None => tracing::warn!(path = %path.display(), "cached artifact fails verification, ignoring it"),
+                None => {
+                    tracing::warn!(path = %path.display(), "cached artifact fails verification, ignoring it")
+                }
             }
         }
         let artifact = engine.precompile_component(bytes)?;
@@ -210,7 +214,9 @@ fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> std::io::Result
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = dir.join(format!(
         ".{}.{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("artifact"),
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("artifact"),
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));

@@ -131,7 +131,11 @@ impl CaseFile {
     ///
     /// # Errors
     /// Neither or both of `plugin` and `config` given.
-    pub fn target(&self, path: &Path, override_target: Option<&Target>) -> Result<Target, CaseError> {
+    pub fn target(
+        &self,
+        path: &Path,
+        override_target: Option<&Target>,
+    ) -> Result<Target, CaseError> {
         if let Some(t) = override_target {
             return Ok(t.clone());
         }
@@ -141,7 +145,8 @@ impl CaseFile {
             (None, Some(c)) => Ok(Target::Policy(base.join(c))),
             _ => Err(CaseError::File {
                 path: path.to_path_buf(),
-                message: "give exactly one of `plugin` and `config` (or --plugin / --config)".into(),
+                message: "give exactly one of `plugin` and `config` (or --plugin / --config)"
+                    .into(),
             }),
         }
     }

@@ -73,7 +73,10 @@ impl LiveInstance {
                 if f.kind == ErrorKind::MalformedResult {
                     // Not a result: the instance could not be created.
                     f.kind = ErrorKind::Trap;
-                    f.message = format!("check `{check_name}` could not be instantiated: {}", f.message);
+                    f.message = format!(
+                        "check `{check_name}` could not be instantiated: {}",
+                        f.message
+                    );
                 }
                 Err(f)
             }
@@ -208,7 +211,10 @@ fn classify(
     if let Some(exit) = e.downcast_ref::<wasmtime_wasi::I32Exit>() {
         return Failure {
             kind: ErrorKind::MalformedResult,
-            message: format!("check `{check_name}` exited with status {} instead of returning", exit.0),
+            message: format!(
+                "check `{check_name}` exited with status {} instead of returning",
+                exit.0
+            ),
         };
     }
     // Not a trap: the canonical ABI refused what the guest returned.
@@ -230,7 +236,9 @@ fn forward_output(store: &Store<StoreState>, check_name: &str) {
                     tracing::warn!(target: "toolvet::plugin", check = check_name, source, "{line}")
                 }
                 "debug" => tracing::debug!(target: "toolvet::plugin", check = check_name, "{line}"),
-                _ => tracing::info!(target: "toolvet::plugin", check = check_name, source, "{line}"),
+                _ => {
+                    tracing::info!(target: "toolvet::plugin", check = check_name, source, "{line}")
+                }
             }
         }
     }

@@ -25,14 +25,14 @@
 pub mod audit;
 mod bindings;
 pub mod cache;
-pub mod cases;
 pub mod call;
+pub mod cases;
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod host;
-mod instance;
 pub mod inspect;
+mod instance;
 pub mod plugin;
 mod sandbox;
 pub mod verdict;

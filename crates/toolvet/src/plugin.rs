@@ -229,7 +229,10 @@ pub(crate) async fn initialize(
     let mut instance = LiveInstance::new(engine, &compiled.pre, limits, check_name)
         .await
         .map_err(failed("instantiate"))?;
-    let info = instance.describe(limits).await.map_err(failed("describe"))?;
+    let info = instance
+        .describe(limits)
+        .await
+        .map_err(failed("describe"))?;
     check_plugin_info(&info)?;
     crate::config::compile_globs(&info.tools)
         .map_err(|(_, m)| LoadErrorKind::BadGlob(format!("{m} in `describe().tools`")))?;
