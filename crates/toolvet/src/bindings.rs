@@ -8,8 +8,8 @@ wasmtime::component::bindgen!({
     exports: { default: async },
 });
 
-pub use exports::toolvet::check::check::PluginInfo;
-pub use toolvet::check::types as wit;
+pub use self::exports::toolvet::check::check::PluginInfo;
+pub use self::toolvet::check::types as wit;
 
 /// The contract version this host implements (`toolvet:check@…`).
 pub const CONTRACT_VERSION: &str = "0.1.0";
