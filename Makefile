@@ -28,16 +28,21 @@ hostile: setup
 
 # Host library, CLI and end-to-end tests (need plugins and hostile fixtures).
 unit-tests: cli plugins hostile
-	$(CARGO) test --release --locked --workspace
+	$(CARGO) test --release --locked --workspace --no-fail-fast
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.
 plugin-tests:
 	$(CARGO) test --locked --manifest-path plugins/Cargo.toml
 	$(CARGO) test --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir plugins/target
 
-# Every shipped case file, through the real host.
-case-tests: cli plugins
-	target/release/toolvet test plugins/
+# Every shipped case file, through the real host; the Python and JS
+# templates are built into target/templates/ and tested the same way.
+CASE_FILES := $(filter-out %/template/cases.yaml,$(wildcard plugins/*/cases.yaml plugins/*/*/cases.yaml))
+case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
+	target/release/toolvet test $(CASE_FILES)
+	$(PY_VENV)/bin/python plugins/python/build.py --out-dir target/templates/python plugins/python/template
+	node plugins/js/build.mjs --out-dir target/templates/js plugins/js/template
+	target/release/toolvet test plugins/python/template/cases.yaml plugins/js/template/cases.yaml
 
 # The Python and JavaScript kits and checks, natively.
 kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json

@@ -159,8 +159,11 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());
+            let toolvet = std::env::current_exe()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|_| "toolvet".into());
             println!(
-                "next: cd {} && cargo build --release --target wasm32-wasip2 && toolvet test cases.yaml",
+                "next: cd {} && cargo build --release --target wasm32-wasip2 && {toolvet} test cases.yaml",
                 dest.display()
             );
             Ok(0)
@@ -332,9 +335,17 @@ fn collect_case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()>
 }
 
 async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyhow::Result<u8> {
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let (mut passed, mut failed, mut unusable) = (0usize, 0usize, 0usize);
     for file in case_files(paths)? {
-        let results = cases::run_file(&file, target).await?;
+        // A file that cannot be used is reported, and the others still run.
+        let results = match cases::run_file(&file, target).await {
+            Ok(results) => results,
+            Err(e) => {
+                println!("ERROR {e}");
+                unusable += 1;
+                continue;
+            }
+        };
         let file_failed = results.iter().filter(|r| !r.passed).count();
         for r in &results {
             if r.passed && !verbose {
@@ -370,6 +381,10 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
         failed += file_failed;
     }
     println!("{passed} passed, {failed} failed");
+    if unusable > 0 {
+        eprintln!("toolvet: {unusable} case file(s) could not be run");
+        return Ok(EXIT_USAGE);
+    }
     Ok(if failed == 0 { 0 } else { EXIT_MISMATCH })
 }
 

@@ -103,7 +103,8 @@ pub enum CaseError {
         message: String,
     },
     /// The plugin or policy failed to load.
-    #[error("{}: {error}", path.display())]
+    // The load error already names the file (the case file or the policy).
+    #[error("{error}")]
     Load {
         /// The case file.
         path: PathBuf,
@@ -160,6 +161,12 @@ impl CaseFile {
 /// `passed: false`.
 pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseResult>, CaseError> {
     let file = CaseFile::from_file(path)?;
+    if file.cases.is_empty() {
+        return Err(CaseError::File {
+            path: path.to_path_buf(),
+            message: "`cases` is empty: a case file must test at least one call".into(),
+        });
+    }
     let target = file.target(path, target)?;
     let mut requests = Vec::with_capacity(file.cases.len());
     for case in &file.cases {
