@@ -14,9 +14,8 @@ use std::time::{Duration, Instant};
 use toolvet::{Decision, ErrorKind, Host};
 use toolvet_tests::{call, check, load_ok, rss_kib};
 
-/// Concurrent tasks per wave, each making [`CALLS_PER_TASK`] calls.
+/// Concurrent tasks per wave; each makes `MEASURED_CALLS / TASKS` calls.
 const TASKS: usize = 2_000;
-const CALLS_PER_TASK: usize = 10;
 /// Calls measured after the warm-up.
 const MEASURED_CALLS: usize = 20_000;
 /// Allowed RSS growth between warm-up and the end of the run.
