@@ -10,7 +10,7 @@ PY_VENV := target/py-venv
 PY_CHECKS := spend-guard
 JS_CHECKS := message-guard
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests kit-tests scaffold-test lint
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -19,7 +19,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests plugin-tests case-tests kit-tests scaffold-test lint
+test: demo hostile unit-tests plugin-tests case-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests.
@@ -54,6 +54,18 @@ scaffold-test: cli setup
 	rm -rf target/scaffold-check
 	target/release/toolvet new scaffolded --dir target/scaffold-check
 	cd target/scaffold-check/scaffolded && $(CARGO) build --release --target $(WASM_TARGET) && ../../release/toolvet test cases.yaml
+
+# Every host benchmark once (criterion --test), so they cannot rot; the
+# peer benchmarks need `--features peers` and crates/toolvet-bench/build-peers.sh.
+bench-smoke: plugins
+	$(CARGO) bench --locked -p toolvet-bench --bench host -- --test
+
+# Bounded fuzzing of the policy parser, the call shape and the checks'
+# shell/path/URL normalisers (FUZZ_SECONDS each, default 10 here).
+FUZZ_SECONDS ?= 10
+fuzz-smoke:
+	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh
 
 lint:
 	$(CARGO) fmt --all -- --check

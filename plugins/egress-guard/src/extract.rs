@@ -141,7 +141,9 @@ pub fn has_authority_scheme(s: &str) -> bool {
 fn has_opaque_scheme(s: &str) -> bool {
     OPAQUE_SCHEMES
         .iter()
-        .any(|p| s.len() > p.len() && s[..p.len()].eq_ignore_ascii_case(p))
+        // Compare bytes: `p.len()` may fall inside a multi-byte character
+        // of `s` (found by fuzz/egress_url).
+        .any(|p| s.len() > p.len() && s.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
 }
 
 /// The length of a leading `scheme` (letter, then letters, digits, `+-.`)
@@ -188,8 +190,8 @@ pub fn is_bare_host_url(token: &str) -> bool {
         || lower.ends_with(".localhost")
         || lower == "metadata.google.internal";
     let numeric = (host.len() > 2
-        && host[..2].eq_ignore_ascii_case("0x")
-        && host[2..].bytes().all(|b| b.is_ascii_hexdigit()))
+        && host.as_bytes()[..2].eq_ignore_ascii_case(b"0x")
+        && host.as_bytes()[2..].iter().all(|b| b.is_ascii_hexdigit()))
         || (host.len() >= 8 && host.bytes().all(|b| b.is_ascii_digit()));
     let addressy = host.starts_with('[')
         || numeric
@@ -206,6 +208,18 @@ mod tests {
     use super::*;
     use globset::{GlobBuilder, GlobSetBuilder};
     use serde_json::json;
+
+    #[test]
+    fn opaque_scheme_check_survives_multibyte_text() {
+        // A fuzz crash: a scheme prefix length falling inside `Ά`.
+        assert!(!has_opaque_scheme("127Ά1ips1o..::is1.me0x6"));
+        assert!(!has_opaque_scheme("ÿÿÿÿÿÿÿÿÿÿÿ"));
+        assert!(has_opaque_scheme("data:text/plain,x"));
+        // The second fuzz crash: a 2-byte prefix inside `·`.
+        assert!(!is_bare_host_url("$·ips  1o"));
+        assert!(!is_bare_host_url("0·/x"));
+        assert!(is_bare_host_url("0x7f000001/admin"));
+    }
 
     fn globs(pats: &[&str]) -> GlobSet {
         let mut b = GlobSetBuilder::new();
