@@ -12,7 +12,8 @@
 //!   peer-benchmark rule on a call it ignores without parsing (tool
 //!   `other`), for arguments of 100 B to 1 MB.
 //! - `policy/{sequential,parallel}/<size>` and `policy/history/<n>`: the
-//!   whole default policy on a typical `bash` call.
+//!   whole default policy on a typical `bash` call; `policy/all-reuse/1KB`
+//!   the same checks all with `isolation = "reuse"`.
 //! - `cold-start/<check>/{compile,cache}`: loading one check, compiling
 //!   (empty cache) vs loading the compiled artifact (warm cache), for a Rust,
 //!   the Python and the JavaScript check.
@@ -24,10 +25,18 @@ use criterion::{
 };
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
 use toolvet_bench as fx;
+use toolvet_bench::clock::Clock;
 use toolvet_pdk::Check;
+
+/// The clock of this run, for benchmarks that time batches themselves
+/// (`iter_custom`); the same kind criterion measures with.
+fn clock() -> &'static Clock {
+    static CLOCK: std::sync::OnceLock<Clock> = std::sync::OnceLock::new();
+    CLOCK.get_or_init(Clock::from_env)
+}
 
 /// A value built on first use, so that a filtered run (`cargo bench --
 /// overhead`) does not pay for loading what it does not measure.
@@ -89,7 +98,7 @@ fn native_context(request: &CallRequest) -> toolvet_pdk::Context {
 /// `ToolCall` per iteration (its arguments are parsed lazily once per call,
 /// as in the guest); `native-configure` builds the check from its settings
 /// JSON first, as every fresh instance does.
-fn bench_native<C: Check>(c: &mut Criterion, stem: &str) {
+fn bench_native<C: Check>(c: &mut Criterion<Clock>, stem: &str) {
     let fixture = fx::fixture(stem);
     let request = fixture.call(fx::ONE_KB);
     let (name, args) = (
@@ -133,7 +142,7 @@ fn bench_native<C: Check>(c: &mut Criterion, stem: &str) {
     group.finish();
 }
 
-fn per_check(c: &mut Criterion) {
+fn per_check(c: &mut Criterion<Clock>) {
     bench_native::<shell_guard::ShellGuard>(c, "shell_guard");
     bench_native::<path_guard::PathGuard>(c, "path_guard");
     let rt = fx::runtime();
@@ -161,7 +170,7 @@ fn per_check(c: &mut Criterion) {
     group.finish();
 }
 
-fn overhead(c: &mut Criterion) {
+fn overhead(c: &mut Criterion<Clock>) {
     let rt = fx::runtime();
     let plugin = fx::rule_plugin();
     let fresh = Lazy::new(|| fx::load(&rt, fx::single_check_policy(&plugin, "", "per-call")));
@@ -204,7 +213,7 @@ fn overhead(c: &mut Criterion) {
     group.finish();
 }
 
-fn whole_policy(c: &mut Criterion) {
+fn whole_policy(c: &mut Criterion<Clock>) {
     let rt = fx::runtime();
     let logs = tempfile::tempdir().expect("temp dir");
     let sequential = Lazy::new(|| {
@@ -216,6 +225,15 @@ fn whole_policy(c: &mut Criterion) {
         fx::load(&rt, policy)
     });
     let parallel = Lazy::new(|| fx::load(&rt, fx::default_policy(true, logs.path()).0));
+    // The same checks, every one with `isolation = "reuse"`: what the
+    // policy costs when no check pays for instantiate + configure per call.
+    let all_reuse = Lazy::new(|| {
+        let (mut policy, _) = fx::default_policy(false, logs.path());
+        for check in &mut policy.checks {
+            check.isolation = toolvet::Isolation::Reuse;
+        }
+        fx::load(&rt, policy)
+    });
     let mut group = c.benchmark_group("policy");
     for &(size, label) in fx::SIZES {
         let call = fx::typical_call(size, 0);
@@ -237,6 +255,16 @@ fn whole_policy(c: &mut Criterion) {
         }
     }
     group.sample_size(100).sampling_mode(SamplingMode::Auto);
+    let call = fx::typical_call(fx::ONE_KB, 0);
+    group.bench_function(BenchmarkId::new("all-reuse", "1KB"), |b| {
+        let host = all_reuse.get();
+        assert_verdict(
+            "policy all-reuse",
+            &rt.block_on(host.check(&call)),
+            &[Decision::Allow],
+        );
+        b.iter(|| rt.block_on(host.check(black_box(&call))))
+    });
     for &n in fx::HISTORIES {
         let call = fx::typical_call(fx::ONE_KB, n);
         group.bench_function(BenchmarkId::new("history", n), |b| {
@@ -259,7 +287,7 @@ fn with_cache(policy: &Policy, dir: &std::path::Path) -> Policy {
     p
 }
 
-fn cold_start(c: &mut Criterion) {
+fn cold_start(c: &mut Criterion<Clock>) {
     let rt = fx::runtime();
     let mut group = c.benchmark_group("cold-start");
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
@@ -282,9 +310,9 @@ fn cold_start(c: &mut Criterion) {
                 for _ in 0..iters {
                     let empty = tempfile::tempdir().expect("temp dir");
                     let policy = with_cache(&policy, empty.path());
-                    let started = Instant::now();
+                    let started = clock().read();
                     let host = fx::load(&rt, policy);
-                    total += started.elapsed();
+                    total += clock().read() - started;
                     assert_eq!(host.checks()[0].cached, Some(false));
                 }
                 total
@@ -296,9 +324,9 @@ fn cold_start(c: &mut Criterion) {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     let policy = with_cache(&policy, warm.path());
-                    let started = Instant::now();
+                    let started = clock().read();
                     let host = fx::load(&rt, policy);
-                    total += started.elapsed();
+                    total += clock().read() - started;
                     assert_eq!(host.checks()[0].cached, Some(true));
                 }
                 total
@@ -317,7 +345,7 @@ fn concurrent(
     callers: u64,
     iters: u64,
 ) -> Duration {
-    let started = Instant::now();
+    let started = clock().read();
     rt.block_on(async {
         let tasks: Vec<_> = (0..callers)
             .map(|i| {
@@ -335,10 +363,10 @@ fn concurrent(
             t.await.expect("caller task");
         }
     });
-    started.elapsed()
+    clock().read() - started
 }
 
-fn throughput(c: &mut Criterion) {
+fn throughput(c: &mut Criterion<Clock>) {
     let rt = fx::runtime();
     let logs = tempfile::tempdir().expect("temp dir");
     let shell = fx::fixture("shell_guard");
@@ -374,8 +402,9 @@ fn throughput(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
+fn config() -> Criterion<Clock> {
     Criterion::default()
+        .with_measurement(Clock::from_env())
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
 }

@@ -20,8 +20,9 @@ use std::hint::black_box;
 use std::time::Duration;
 use toolvet::Decision;
 use toolvet_bench as fx;
+use toolvet_bench::clock::Clock;
 
-fn peers(c: &mut Criterion) {
+fn peers(c: &mut Criterion<Clock>) {
     let rt = fx::runtime();
     let plugin = fx::rule_plugin();
     let fresh = fx::load(&rt, fx::single_check_policy(&plugin, "", "per-call"));
@@ -102,8 +103,9 @@ fn peers(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
+fn config() -> Criterion<Clock> {
     Criterion::default()
+        .with_measurement(Clock::from_env())
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
 }

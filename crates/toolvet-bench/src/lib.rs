@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use toolvet::{CallRequest, Host, Policy};
 
+pub mod clock;
 #[cfg(feature = "peers")]
 pub mod peers;
 

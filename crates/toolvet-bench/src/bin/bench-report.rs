@@ -176,6 +176,10 @@ impl Report {
                 self.cell(&format!("policy/parallel/{size}"))
             );
         }
+        println!(
+            "| 1KB, every check `isolation = \"reuse\"` | {} | – |",
+            self.cell("policy/all-reuse/1KB")
+        );
         println!("\n| history (1 KB call) | sequential |");
         println!("|---|---:|");
         for n in ["0", "50", "500"] {
@@ -343,6 +347,11 @@ fn main() {
         );
         std::process::exit(2);
     }
+    let clock = std::env::var("TOOLVET_BENCH_CLOCK").unwrap_or_else(|_| "wall".into());
+    println!(
+        "<!-- bench-report over {} (TOOLVET_BENCH_CLOCK={clock} when the benchmarks ran, if set the same here) -->\n",
+        dir.display()
+    );
     let report = Report { results };
     report.targets();
     report.checks();
