@@ -956,7 +956,10 @@ impl<'a> Analysis<'a> {
         if unquoted == 0 {
             return Some(vec![raw.to_string()]);
         }
-        if unquoted > syntax::MAX_BRACES || raw.matches('{').count() > 4 * syntax::MAX_BRACES {
+        if unquoted > syntax::MAX_BRACES
+            || raw.matches('{').count() > 4 * syntax::MAX_BRACES
+            || syntax::unmatched_open_braces(raw) > syntax::MAX_UNMATCHED_BRACES
+        {
             self.report(
                 false,
                 "shell.too-deep",
