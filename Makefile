@@ -55,9 +55,12 @@ scaffold-test: cli setup
 	target/release/toolvet new scaffolded --dir target/scaffold-check
 	cd target/scaffold-check/scaffolded && $(CARGO) build --release --target $(WASM_TARGET) && ../../release/toolvet test cases.yaml
 
-# Every host benchmark once (criterion --test), so they cannot rot; the
-# peer benchmarks need `--features peers` and crates/toolvet-bench/build-peers.sh.
+# Every host benchmark once (criterion --test), so they cannot rot. The host
+# benchmarks use the shared peer rule built by build-peers.sh; the peer
+# benchmarks themselves need `--features peers`.
 bench-smoke: plugins
+	rustup target add wasm32-unknown-unknown
+	bash crates/toolvet-bench/build-peers.sh
 	$(CARGO) bench --locked -p toolvet-bench --bench host -- --test
 
 # Bounded fuzzing of the policy parser, the call shape and the checks'
