@@ -28,11 +28,14 @@ pub struct ExtismRule {
 impl ExtismRule {
     /// Compile the plugin at `path` (no WASI, no wasmtime cache: the module
     /// is compiled once here and instances come from the compiled plugin).
+    /// The bytes are read here: `Wasm::file` needs Extism's
+    /// `register-filesystem` feature, which we leave off.
     ///
     /// # Errors
     /// Extism's error if the module cannot be read or compiled.
     pub fn new(path: &Path) -> Result<Self, extism::Error> {
-        let manifest = extism::Manifest::new([extism::Wasm::file(path)]);
+        let bytes = std::fs::read(path)?;
+        let manifest = extism::Manifest::new([extism::Wasm::data(bytes)]);
         let compiled = extism::PluginBuilder::new(manifest)
             .with_wasi(false)
             .with_cache_disabled()
