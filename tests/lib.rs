@@ -61,6 +61,50 @@ pub fn cache_dir() -> PathBuf {
         .join("toolvet-tests-cache")
 }
 
+/// What a run of the CLI printed, and its exit code.
+pub struct CliRun {
+    /// Exit code.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+/// Run the release CLI ([`cli_binary`]) with `args` in `dir`, `stdin` on its
+/// standard input, and the tests' [`cache_dir`].
+///
+/// # Panics
+/// When it cannot start or is killed by a signal.
+pub fn run_cli(args: &[&str], dir: &Path, stdin: &str) -> CliRun {
+    use std::io::Write;
+    let mut child = std::process::Command::new(cli_binary())
+        .args(args)
+        .current_dir(dir)
+        .env("TOOLVET_CACHE_DIR", cache_dir())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run toolvet");
+    let mut input = child.stdin.take().expect("piped stdin");
+    // A run that fails before reading its input closes the pipe early.
+    if let Err(e) = input.write_all(stdin.as_bytes()) {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing stdin: {e}"
+        );
+    }
+    drop(input);
+    let out = child.wait_with_output().expect("wait for toolvet");
+    CliRun {
+        code: out.status.code().expect("exited, not killed by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// A `[[check]]` table as JSON: `name`, the fixture `file` of the hostile
 /// corpus, its `settings`, and any further keys (`timeout_ms`, `on_error`,
 /// `tools`, `mode`, `isolation`, ...) from `extra`, which must be an object.

@@ -7,11 +7,8 @@
 
 use serde_json::json;
 use std::path::Path;
-use std::process::Command;
 use toolvet::{CallRequest, Decision, ErrorKind, LoadErrorKind, Policy};
-use toolvet_tests::{
-    call, check, cli_binary, fixture, load_err, load_ok, policy_text, timed_check,
-};
+use toolvet_tests::{call, check, fixture, load_err, load_ok, policy_text, timed_check};
 
 fn call_error(text: &str) -> String {
     match CallRequest::from_json(text) {
@@ -525,16 +522,23 @@ async fn tampered_cache_artifacts_are_recompiled_not_run() {
         "and is replaced"
     );
 
-    // 2. An artifact made by another cache (another key) is foreign.
+    // 2. An artifact and tag made by another cache (another key) are
+    // foreign: the other key's tag does not verify with ours.
     let other = tempfile::tempdir().unwrap();
     load_ok(json!({
         "host": {"cache_dir": other.path().to_str().unwrap()},
         "check": [check("c", "hostile.wasm", json!({}), json!({}))]
     }))
     .await;
-    let foreign = std::fs::read(other.path().join(artifact.file_name().unwrap())).unwrap();
-    assert_ne!(foreign, original, "each cache has its own key");
-    std::fs::write(&artifact, &foreign).unwrap();
+    let tag = artifact.with_extension("tag");
+    let our_tag = std::fs::read(&tag).unwrap();
+    let foreign_tag = std::fs::read(other.path().join(tag.file_name().unwrap())).unwrap();
+    assert_ne!(
+        foreign_tag[..32],
+        our_tag[..32],
+        "each cache has its own key"
+    );
+    std::fs::write(&tag, &foreign_tag).unwrap();
     let host = load_ok(spec()).await;
     assert_eq!(
         host.checks()[0].cached,
@@ -559,32 +563,8 @@ async fn tampered_cache_artifacts_are_recompiled_not_run() {
 
 // ---- the CLI: file-level inputs -------------------------------------------------
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn toolvet(args: &[&str], dir: &Path, stdin: Option<&str>) -> Run {
-    use std::io::Write;
-    let mut child = Command::new(cli_binary())
-        .args(args)
-        .current_dir(dir)
-        .env("TOOLVET_CACHE_DIR", toolvet_tests::cache_dir())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run toolvet");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().expect("exited, not killed by a signal"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+fn toolvet(args: &[&str], dir: &Path, stdin: Option<&str>) -> toolvet_tests::CliRun {
+    toolvet_tests::run_cli(args, dir, stdin.unwrap_or(""))
 }
 
 fn good_policy(dir: &Path) {

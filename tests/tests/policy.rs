@@ -4,7 +4,6 @@
 //! CLI's exit codes.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use toolvet::{CallRequest, Decision, ErrorKind, Host, Policy};
 
 fn root() -> PathBuf {
@@ -16,16 +15,6 @@ fn plugin(name: &str) -> PathBuf {
     assert!(
         path.exists(),
         "{} is missing: run `make plugins` first",
-        path.display()
-    );
-    path
-}
-
-fn toolvet_bin() -> PathBuf {
-    let path = root().join("target/release/toolvet");
-    assert!(
-        path.exists(),
-        "{} is missing: run `make cli` first",
         path.display()
     );
     path
@@ -281,27 +270,8 @@ async fn second_load_comes_from_the_compiled_artifact_cache() {
 }
 
 fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(toolvet_bin())
-        .args(args)
-        .current_dir(root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let run = toolvet_tests::run_cli(args, &root(), stdin);
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]

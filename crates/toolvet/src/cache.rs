@@ -2,23 +2,55 @@
 //! (Rust checks) to seconds (Python, JavaScript); loading our own compiled
 //! artifact takes about a millisecond.
 //!
-//! Layout: `<dir>/<component sha256>-<engine fingerprint>.cwasm`, plus
-//! `<dir>/key`, a random 32-byte secret (mode 0600). Each artifact starts
-//! with an HMAC-SHA256 tag over the rest computed with that key, so the host
-//! deserializes (runs native code from) only artifacts that it produced
-//! itself; a tampered or foreign file is ignored and recompiled. Writes go
-//! to a temporary file and are renamed into place, so concurrent starts
-//! never read a half-written artifact.
+//! Layout of the cache directory (mode 0700, owner and mode checked):
+//!
+//! * `key`: a random 32-byte secret (mode 0600).
+//! * `<component sha256>-<engine fingerprint>.cwasm`: a compiled artifact,
+//!   exactly as [`Engine::precompile_component`] wrote it, so wasmtime can
+//!   map it straight from the file ([`Component::deserialize_file`]) instead
+//!   of copying it.
+//! * `<same>.tag`: an HMAC-SHA256 tag over the artifact computed with `key`,
+//!   then optionally a *stamp*: the artifact file's identity and change
+//!   times, with its own tag. The host deserializes (runs native code from)
+//!   only artifacts whose tag it can verify, i.e. that it produced itself; a
+//!   tampered or foreign file is ignored and recompiled.
+//! * `<device>-<inode>.digest`: the sha256 of a plugin file, with the
+//!   plugin file's stamp and a tag, so the next start need not read and hash
+//!   a 20 MB plugin again.
+//!
+//! # Stamps
+//!
+//! Hashing every plugin and artifact on every start cost a one-shot
+//! `toolvet check` most of its time (45 MB of plugins and 110 MB of
+//! artifacts for the example policy). A stamp is what git's index keeps for
+//! the same purpose: device, inode, size, mtime and ctime (ns). Any write to
+//! a file changes its ctime, which no user can set back, so a file whose
+//! stamp matches has not changed since it was hashed. Kernels update
+//! timestamps from a coarse clock (a few ms), so a write in the same tick
+//! as the hashing could leave the stamp unchanged ("racy git"); stamps are
+//! therefore recorded only for files whose ctime is at least
+//! [`SETTLE_TIME`] old, and until then the file is hashed every time.
+//!
+//! Writes go to a temporary file and are renamed into place, so concurrent
+//! starts never read a half-written file; a reader that sees an artifact
+//! and a tag from two different writers fails verification and recompiles.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
-use std::io::Write;
+use std::fs::{File, Metadata};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
 type Tag = Hmac<Sha256>;
 const TAG_LEN: usize = 32;
+
+/// How old a file's last change (ctime) must be before its stamp is
+/// recorded: well above the kernel's timestamp granularity (one jiffy, at
+/// most 10 ms).
+pub const SETTLE_TIME: Duration = Duration::from_secs(2);
 
 /// Where compiled artifacts are kept.
 #[derive(Clone)]
@@ -26,6 +58,7 @@ pub struct ArtifactCache {
     dir: PathBuf,
     key: Vec<u8>,
     fingerprint: String,
+    settle_time: Duration,
 }
 
 /// How a component was obtained, for logs and benchmarks.
@@ -37,6 +70,62 @@ pub enum CacheOutcome {
     Compiled,
     /// Compiled; the cache was unusable (logged), nothing stored.
     Uncached,
+}
+
+/// A file's identity and change stamp (see the module docs), taken from
+/// the metadata of an open file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileStamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl FileStamp {
+    /// The stamp of `meta`; `None` where the platform has no inode numbers
+    /// and change times (stamps are then never used).
+    pub(crate) fn of(meta: &Metadata) -> Option<FileStamp> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileStamp {
+                dev: meta.dev(),
+                ino: meta.ino(),
+                size: meta.size(),
+                mtime: (meta.mtime(), meta.mtime_nsec()),
+                ctime: (meta.ctime(), meta.ctime_nsec()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+
+    /// Whether the last change is at least `settle_time` in the past (and
+    /// not in the future), so that a later change must move the ctime.
+    fn is_settled(&self, settle_time: Duration) -> bool {
+        let Ok(now) = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH) else {
+            return false;
+        };
+        let latest = self.ctime.max(self.mtime);
+        let Ok(secs) = u64::try_from(latest.0) else {
+            return false;
+        };
+        let changed = Duration::new(secs, latest.1.clamp(0, 999_999_999) as u32);
+        now.checked_sub(changed)
+            .is_some_and(|age| age >= settle_time)
+    }
+
+    fn encode(&self) -> String {
+        format!(
+            "{}:{}:{}:{}.{}:{}.{}",
+            self.dev, self.ino, self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1
+        )
+    }
 }
 
 impl std::fmt::Debug for ArtifactCache {
@@ -84,7 +173,7 @@ impl ArtifactCache {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let mut key = vec![0u8; 32];
                 getrandom(&mut key)?;
-                write_atomically(&key_path, &key, true)?;
+                write_atomically(&key_path, &key, Durability::Key)?;
                 // Another process may have won the race: use what is there.
                 std::fs::read(&key_path)?
             }
@@ -94,6 +183,7 @@ impl ArtifactCache {
             dir: dir.to_path_buf(),
             key,
             fingerprint: crate::engine::engine_fingerprint(engine),
+            settle_time: SETTLE_TIME,
         })
     }
 
@@ -104,68 +194,202 @@ impl ArtifactCache {
         ))
     }
 
-    fn tag(&self, body: &[u8]) -> Tag {
+    fn mac(&self, domain: &[u8]) -> Tag {
         let mut mac = Tag::new_from_slice(&self.key).expect("HMAC takes any key length");
-        mac.update(self.fingerprint.as_bytes());
-        mac.update(body);
+        mac.update(domain);
+        mac.update(&[0]);
         mac
     }
 
-    /// The component for `bytes` (whose sha256 is `component_sha256`): from
-    /// the cache when a verified artifact exists, else compiled and stored.
+    fn artifact_tag(&self) -> Tag {
+        let mut mac = self.mac(b"artifact");
+        mac.update(self.fingerprint.as_bytes());
+        mac.update(&[0]);
+        mac
+    }
+
+    fn stamp_tag(&self, artifact_tag: &[u8], stamp: &FileStamp) -> Tag {
+        let mut mac = self.mac(b"stamp");
+        mac.update(artifact_tag);
+        mac.update(stamp.encode().as_bytes());
+        mac
+    }
+
+    fn digest_path(stamp: &FileStamp, dir: &Path) -> PathBuf {
+        dir.join(format!("{}-{}.digest", stamp.dev, stamp.ino))
+    }
+
+    /// The sha256 recorded for the plugin file with `stamp`, if the record
+    /// exists, matches the stamp exactly and carries our tag.
+    pub(crate) fn remembered_digest(&self, stamp: &FileStamp) -> Option<String> {
+        let record = std::fs::read(Self::digest_path(stamp, &self.dir)).ok()?;
+        let (tag, payload) = record.split_at_checked(TAG_LEN)?;
+        let mut mac = self.mac(b"digest");
+        mac.update(payload);
+        mac.verify_slice(tag).ok()?;
+        let payload = std::str::from_utf8(payload).ok()?;
+        let (sha256, recorded) = payload.split_once(' ')?;
+        (recorded == stamp.encode()).then(|| sha256.to_string())
+    }
+
+    /// Record that the plugin file with `stamp` has digest `sha256`, if its
+    /// last change has settled. Failures are harmless (the file is hashed
+    /// next time) and only logged.
+    pub(crate) fn remember_digest(&self, stamp: &FileStamp, sha256: &str) {
+        if !stamp.is_settled(self.settle_time) {
+            return;
+        }
+        let payload = format!("{sha256} {}", stamp.encode());
+        let mut mac = self.mac(b"digest");
+        mac.update(payload.as_bytes());
+        let mut record = mac.finalize().into_bytes().to_vec();
+        record.extend_from_slice(payload.as_bytes());
+        let path = Self::digest_path(stamp, &self.dir);
+        if let Err(e) = write_atomically(&path, &record, Durability::Memo) {
+            tracing::debug!(path = %path.display(), "cannot record plugin digest: {e}");
+        }
+    }
+
+    /// The cached component for `component_sha256`, if a verified artifact
+    /// exists. An artifact whose stamp was recorded and still matches is
+    /// mapped without reading it; otherwise it is read and its tag checked
+    /// (and its stamp recorded once settled). Problems are logged.
+    pub(crate) fn load(&self, engine: &Engine, component_sha256: &str) -> Option<Component> {
+        let path = self.artifact_path(component_sha256);
+        let tag_path = path.with_extension("tag");
+        let (file, tag_record) = match (File::open(&path), std::fs::read(&tag_path)) {
+            (Ok(f), Ok(t)) => (f, t),
+            _ => return None,
+        };
+        let stamp = file.metadata().ok().as_ref().and_then(FileStamp::of);
+        if !self.verify_artifact(&file, &tag_record, stamp.as_ref(), &tag_path) {
+            tracing::warn!(path = %path.display(), "cached artifact fails verification, ignoring it");
+            return None;
+        }
+        // SAFETY: the artifact carries our tag, so this host produced it with
+        // `Engine::precompile_component`, and wasmtime checks that it matches
+        // this engine's settings. The file is opened again through our open
+        // descriptor (Linux), so wasmtime maps the very file we verified.
+        match unsafe { Component::deserialize_file(engine, reopen_path(&file, &path)) } {
+            Ok(c) => Some(c),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), "cached artifact unusable, recompiling: {e:#}");
+                None
+            }
+        }
+    }
+
+    /// Whether `file` is the artifact `tag_record` vouches for.
+    fn verify_artifact(
+        &self,
+        file: &File,
+        tag_record: &[u8],
+        stamp: Option<&FileStamp>,
+        tag_path: &Path,
+    ) -> bool {
+        let Some((artifact_tag, stamp_record)) = tag_record.split_at_checked(TAG_LEN) else {
+            return false;
+        };
+        if let (Some(stamp), Some((stamp_tag, recorded))) =
+            (stamp, stamp_record.split_at_checked(TAG_LEN))
+            && recorded == stamp.encode().as_bytes()
+            && self
+                .stamp_tag(artifact_tag, stamp)
+                .verify_slice(stamp_tag)
+                .is_ok()
+        {
+            return true;
+        }
+        // Hash the file in chunks (artifacts of language runtimes are 35 MB).
+        let mut mac = self.artifact_tag();
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+        loop {
+            let chunk = match std::io::BufRead::fill_buf(&mut reader) {
+                Ok([]) => break,
+                Ok(chunk) => chunk,
+                Err(_) => return false,
+            };
+            mac.update(chunk);
+            let n = chunk.len();
+            std::io::BufRead::consume(&mut reader, n);
+        }
+        if mac.verify_slice(artifact_tag).is_err() {
+            return false;
+        }
+        if let Some(stamp) = stamp.filter(|s| s.is_settled(self.settle_time)) {
+            self.write_tag(tag_path, artifact_tag, Some(stamp));
+        }
+        true
+    }
+
+    fn write_tag(&self, tag_path: &Path, artifact_tag: &[u8], stamp: Option<&FileStamp>) {
+        let mut record = artifact_tag.to_vec();
+        if let Some(stamp) = stamp {
+            record.extend_from_slice(&self.stamp_tag(artifact_tag, stamp).finalize().into_bytes());
+            record.extend_from_slice(stamp.encode().as_bytes());
+        }
+        if let Err(e) = write_atomically(tag_path, &record, Durability::Memo) {
+            tracing::debug!(path = %tag_path.display(), "cannot record artifact stamp: {e}");
+        }
+    }
+
+    /// Compile `bytes` (whose sha256 is `component_sha256`) and store the
+    /// artifact and its tag.
     ///
     /// # Errors
     /// The compile error (cache problems are logged, never fatal).
-    pub fn load_or_compile(
+    pub(crate) fn compile_and_store(
         &self,
         engine: &Engine,
         bytes: &[u8],
         component_sha256: &str,
     ) -> wasmtime::Result<(Component, CacheOutcome)> {
-        let path = self.artifact_path(component_sha256);
-        if let Ok(file) = std::fs::read(&path) {
-            match self.verified_body(&file) {
-                // SAFETY: the artifact carries our HMAC tag, so this host
-                // produced it with `Engine::precompile_component`, and
-                // wasmtime checks that it matches this engine's settings.
-                Some(body) => match unsafe { Component::deserialize(engine, body) } {
-                    Ok(c) => return Ok((c, CacheOutcome::Hit)),
-                    Err(e) => {
-                        tracing::warn!(path = %path.display(), "cached artifact unusable, recompiling: {e:#}")
-                    }
-                },
-                None => {
-                    tracing::warn!(path = %path.display(), "cached artifact fails verification, ignoring it")
-                }
-            }
-        }
         let artifact = engine.precompile_component(bytes)?;
         // SAFETY: produced just above by this engine.
         let component = unsafe { Component::deserialize(engine, &artifact)? };
-        let mut file = Vec::with_capacity(TAG_LEN + artifact.len());
-        file.extend_from_slice(&self.tag(&artifact).finalize().into_bytes());
-        file.extend_from_slice(&artifact);
-        match write_atomically(&path, &file, false) {
-            Ok(()) => Ok((component, CacheOutcome::Compiled)),
+        let path = self.artifact_path(component_sha256);
+        let mut mac = self.artifact_tag();
+        mac.update(&artifact);
+        let artifact_tag = mac.finalize().into_bytes();
+        // The artifact first: a reader that finds the new tag next to the
+        // old artifact (or none) only recompiles.
+        match write_atomically(&path, &artifact, Durability::Artifact) {
+            Ok(()) => {
+                self.write_tag(&path.with_extension("tag"), &artifact_tag, None);
+                Ok((component, CacheOutcome::Compiled))
+            }
             Err(e) => {
                 tracing::warn!(path = %path.display(), "cannot store compiled artifact: {e}");
                 Ok((component, CacheOutcome::Uncached))
             }
         }
     }
+}
 
-    fn verified_body<'a>(&self, file: &'a [u8]) -> Option<&'a [u8]> {
-        if file.len() < TAG_LEN {
-            return None;
+/// A path that opens the same file as `file`: `/proc/self/fd/N` on Linux
+/// (so a file renamed over `path` meanwhile is not picked up), else `path`.
+fn reopen_path(file: &File, path: &Path) -> PathBuf {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let proc_path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if proc_path.exists() {
+            return proc_path;
         }
-        let (tag, body) = file.split_at(TAG_LEN);
-        self.tag(body).verify_slice(tag).ok().map(|()| body)
     }
+    let _ = file;
+    path.to_path_buf()
+}
+
+/// Read all of `file` (whose size is `len` bytes).
+pub(crate) fn read_open_file(mut file: &File, len: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn getrandom(buf: &mut [u8]) -> std::io::Result<()> {
-    use std::io::Read;
-    std::fs::File::open("/dev/urandom")?.read_exact(buf)
+    File::open("/dev/urandom")?.read_exact(buf)
 }
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
@@ -208,7 +432,19 @@ unsafe extern "C" {
     fn libc_geteuid() -> u32;
 }
 
-fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> std::io::Result<()> {
+/// How a file is written into the cache.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Durability {
+    /// The cache key: mode 0600, synced, never replaces an existing key.
+    Key,
+    /// A compiled artifact: synced before it is renamed into place.
+    Artifact,
+    /// A tag or digest record: cheap to lose (a torn record fails its tag
+    /// and is rebuilt), so not synced.
+    Memo,
+}
+
+fn write_atomically(path: &Path, bytes: &[u8], durability: Durability) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -224,15 +460,17 @@ fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> std::io::Result
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create(true).truncate(true);
         #[cfg(unix)]
-        if private {
+        {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o600);
         }
         let mut f = options.open(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
+        if durability != Durability::Memo {
+            f.sync_all()?;
+        }
     }
-    if private {
+    if durability == Durability::Key {
         // Never replace an existing key: link fails if another process
         // created it first, and then its key is used.
         let linked = std::fs::hard_link(&tmp, path);
@@ -249,23 +487,121 @@ fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> std::io::Result
 mod tests {
     use super::*;
 
+    /// The smallest component: magic, version 0x0d, layer 1, no sections.
+    const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
+
+    fn cache_in(dir: &Path) -> ArtifactCache {
+        let engine = crate::engine::shared_engine().unwrap();
+        ArtifactCache::open(&dir.join("c"), engine).unwrap()
+    }
+
+    fn stamp_of(path: &Path) -> FileStamp {
+        FileStamp::of(&std::fs::metadata(path).unwrap()).unwrap()
+    }
+
     #[test]
-    fn tampered_artifacts_are_refused() {
+    fn artifacts_load_only_with_our_tag() {
         let dir = tempfile::tempdir().unwrap();
         let engine = crate::engine::shared_engine().unwrap();
-        let cache = ArtifactCache::open(&dir.path().join("c"), engine).unwrap();
-        let body = b"pretend artifact".to_vec();
-        let mut file = cache.tag(&body).finalize().into_bytes().to_vec();
-        file.extend_from_slice(&body);
-        assert_eq!(cache.verified_body(&file), Some(&body[..]));
-        let last = file.len() - 1;
-        file[last] ^= 1;
-        assert_eq!(cache.verified_body(&file), None);
-        // Another cache (another key) does not accept this one's artifacts.
-        let other_dir = tempfile::tempdir().unwrap();
-        let other = ArtifactCache::open(&other_dir.path().join("c"), engine).unwrap();
-        file[last] ^= 1;
-        assert_eq!(other.verified_body(&file), None);
+        let mut cache = cache_in(dir.path());
+        let (_, outcome) = cache
+            .compile_and_store(engine, EMPTY_COMPONENT, "abc")
+            .unwrap();
+        assert_eq!(outcome, CacheOutcome::Compiled);
+        assert!(cache.load(engine, "abc").is_some(), "our artifact loads");
+        let path = cache.artifact_path("abc");
+        let tag_path = path.with_extension("tag");
+        assert_eq!(
+            std::fs::read(&tag_path).unwrap().len(),
+            TAG_LEN,
+            "no stamp while fresh"
+        );
+
+        // Settled (as if old): the stamp is recorded and used from then on.
+        cache.settle_time = Duration::ZERO;
+        assert!(cache.load(engine, "abc").is_some());
+        let stamped = std::fs::read(&tag_path).unwrap();
+        assert!(stamped.len() > 2 * TAG_LEN, "stamp recorded");
+        assert!(cache.load(engine, "abc").is_some(), "stamp path");
+
+        // Any change (here: one more byte) breaks the stamp, and the
+        // content tag then fails too.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.push(0);
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(
+            cache.load(engine, "abc").is_none(),
+            "tampered artifact refused"
+        );
+        // A forged stamp (tag from another key) is refused as well.
+        bytes.pop();
+        std::fs::write(&path, &bytes).unwrap();
+        let other = cache_in(&dir.path().join("other"));
+        let forged = {
+            let mut r = stamped[..TAG_LEN].to_vec();
+            let stamp = stamp_of(&path);
+            r.extend_from_slice(
+                &other
+                    .stamp_tag(&stamped[..TAG_LEN], &stamp)
+                    .finalize()
+                    .into_bytes(),
+            );
+            r.extend_from_slice(stamp.encode().as_bytes());
+            r
+        };
+        std::fs::write(&tag_path, &forged).unwrap();
+        // The content is ours, so it still verifies by hashing, and the
+        // stamp is rewritten with our tag.
+        assert!(cache.load(engine, "abc").is_some());
+        assert_ne!(std::fs::read(&tag_path).unwrap(), forged);
+        // Another cache's artifact tag is refused outright.
+        let mut foreign = std::fs::read(&tag_path).unwrap();
+        foreign[0] ^= 1;
+        std::fs::write(&tag_path, &foreign[..TAG_LEN]).unwrap();
+        assert!(cache.load(engine, "abc").is_none());
+    }
+
+    #[test]
+    fn digests_are_remembered_by_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cache = cache_in(dir.path());
+        let plugin = dir.path().join("p.wasm");
+        std::fs::write(&plugin, b"one").unwrap();
+        let stamp = stamp_of(&plugin);
+        cache.remember_digest(&stamp, "d1");
+        assert_eq!(
+            cache.remembered_digest(&stamp),
+            None,
+            "not settled: not recorded"
+        );
+        cache.settle_time = Duration::ZERO;
+        cache.remember_digest(&stamp, "d1");
+        assert_eq!(cache.remembered_digest(&stamp).as_deref(), Some("d1"));
+        std::fs::write(&plugin, b"two!").unwrap();
+        assert_eq!(
+            cache.remembered_digest(&stamp_of(&plugin)),
+            None,
+            "changed file"
+        );
+        // Another key's record is not trusted.
+        let other = cache_in(&dir.path().join("other"));
+        assert_eq!(other.remembered_digest(&stamp), None);
+        std::fs::copy(
+            ArtifactCache::digest_path(&stamp, &cache.dir),
+            ArtifactCache::digest_path(&stamp, &other.dir),
+        )
+        .unwrap();
+        assert_eq!(other.remembered_digest(&stamp), None);
+    }
+
+    #[test]
+    fn fresh_changes_are_not_settled() {
+        let dir = tempfile::tempdir().unwrap();
+        let plugin = dir.path().join("p.wasm");
+        std::fs::write(&plugin, b"x").unwrap();
+        let stamp = stamp_of(&plugin);
+        assert!(!stamp.is_settled(SETTLE_TIME));
+        assert!(stamp.is_settled(Duration::ZERO));
     }
 
     #[cfg(unix)]

@@ -52,7 +52,11 @@ struct LoadedCheck {
 struct Ready {
     compiled: Compiled,
     info: PluginInfo,
-    /// Warm instances (`isolation = "reuse"` only).
+    /// Configured instances ready for a call. With `isolation = "reuse"`,
+    /// warm instances returned after their calls (at most
+    /// `reuse_pool_size`); with per-call isolation, only the instance
+    /// configured at load time, which has seen no call and serves the
+    /// first one.
     pool: Mutex<Vec<LiveInstance>>,
 }
 
@@ -132,38 +136,49 @@ impl Host {
                 .collect()
         });
 
-        let mut checks = Vec::with_capacity(policy.checks.len());
-        let mut errors = Vec::new();
-        for (config, compiled) in policy.checks.iter().zip(compiled) {
-            let name: Arc<str> = Arc::from(config.name.as_str());
-            let settings_json = config.settings.to_string();
-            let limits = InstanceLimits {
-                timeout: Duration::from_millis(config.timeout_ms),
-                deadline: None,
-                memory_bytes: (config.memory_mb as usize) << 20,
-                log_bytes: settings.max_log_bytes,
-            };
-            let state = match compiled {
-                Ok(compiled) => {
-                    match plugin::initialize(
-                        engine,
-                        &compiled,
-                        &settings_json,
-                        limits,
-                        name.clone(),
-                    )
-                    .await
-                    {
-                        Ok(info) => Ok(Ready {
+        // Describe and configure every check concurrently (in parallel on a
+        // multi-threaded runtime): language runtimes take milliseconds.
+        let initializing: Vec<_> = policy
+            .checks
+            .iter()
+            .zip(compiled)
+            .map(|(config, compiled)| {
+                let name: Arc<str> = Arc::from(config.name.as_str());
+                let settings_json = config.settings.to_string();
+                let limits = InstanceLimits {
+                    timeout: Duration::from_millis(config.timeout_ms),
+                    deadline: None,
+                    memory_bytes: (config.memory_mb as usize) << 20,
+                    log_bytes: settings.max_log_bytes,
+                };
+                let task = tokio::spawn({
+                    let (name, settings_json) = (name.clone(), settings_json.clone());
+                    async move {
+                        let compiled = compiled?;
+                        let (info, instance) =
+                            plugin::initialize(engine, &compiled, &settings_json, limits, name)
+                                .await?;
+                        Ok(Ready {
                             compiled,
                             info,
-                            pool: Mutex::new(Vec::new()),
-                        }),
-                        Err(kind) => Err(kind),
+                            pool: Mutex::new(vec![instance]),
+                        })
                     }
-                }
-                Err(kind) => Err(kind),
-            };
+                });
+                (name, settings_json, limits, task)
+            })
+            .collect();
+
+        let mut checks = Vec::with_capacity(policy.checks.len());
+        let mut errors = Vec::new();
+        for (config, (name, settings_json, limits, task)) in policy.checks.iter().zip(initializing)
+        {
+            let state: Result<Ready, LoadErrorKind> = task.await.unwrap_or_else(|e| {
+                Err(LoadErrorKind::Failed {
+                    export: "configure",
+                    message: format!("the loading task failed: {e}"),
+                })
+            });
             let state = state.map_err(|kind| LoadError {
                 policy: policy.source.clone(),
                 line: config.line,
@@ -433,12 +448,8 @@ impl Inner {
             ..check.limits
         };
         let reuse = check.config.isolation == Isolation::Reuse;
-        let warm = if reuse {
-            ready.pool.lock().expect("pool lock").pop()
-        } else {
-            None
-        };
-        let mut instance = match warm {
+        let ready_instance = ready.pool.lock().expect("pool lock").pop();
+        let mut instance = match ready_instance {
             Some(instance) => instance,
             None => {
                 let mut instance =

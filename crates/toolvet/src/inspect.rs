@@ -57,7 +57,7 @@ pub struct Describe {
 pub async fn inspect(path: &Path) -> Result<Inspection, LoadErrorKind> {
     let engine = crate::engine::shared_engine().map_err(LoadErrorKind::Compile)?;
     let (bytes, sha256) = plugin::read_component(path)?;
-    let (component, _) = plugin::compile(engine, None, &bytes, &sha256)?;
+    let component = plugin::compile(engine, &bytes)?;
     let (imports, exports) = plugin::interface_names(engine, &component);
     let contract_versions = plugin::contract_versions(engine, &component);
     let linker = plugin::linker(engine).map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))?;

@@ -3,11 +3,12 @@
 //! `describe`, `configure`.
 
 use crate::bindings::{CHECK_INTERFACE, CONTRACT_VERSION, PluginInfo, PluginPre};
-use crate::cache::{ArtifactCache, CacheOutcome};
+use crate::cache::{ArtifactCache, CacheOutcome, FileStamp};
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
 use crate::sandbox::StoreState;
 use sha2::{Digest, Sha256};
+use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,10 +35,13 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {
 /// components are 12-20 MiB).
 pub const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 
-/// Read `path` and check it is a component (not empty, not another format,
-/// not a core module). Returns the bytes and their hex sha256.
-pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadErrorKind> {
-    let meta = std::fs::metadata(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
+/// Open `path` and check it is a regular file within [`MAX_PLUGIN_BYTES`].
+/// Returns the open file and its length in bytes.
+fn open_component(path: &Path) -> Result<(File, std::fs::Metadata), LoadErrorKind> {
+    let file = File::open(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| LoadErrorKind::Read(e.to_string()))?;
     if !meta.is_file() {
         return Err(LoadErrorKind::Read("not a regular file".into()));
     }
@@ -47,8 +51,15 @@ pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadError
             meta.len()
         )));
     }
-    let bytes = std::fs::read(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
-    let sha256 = hex::encode(Sha256::digest(&bytes));
+    Ok((file, meta))
+}
+
+/// Read an open plugin file and check it is a component (not empty, not
+/// another format, not a core module). Returns the bytes and their hex
+/// sha256.
+fn read_open_component(file: &File, len: u64) -> Result<(Vec<u8>, String), LoadErrorKind> {
+    let bytes =
+        crate::cache::read_open_file(file, len).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
     if bytes.is_empty() {
         return Err(LoadErrorKind::NotAComponent("the file is empty".into()));
     }
@@ -65,21 +76,20 @@ pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadError
                 .into(),
         ));
     }
+    let sha256 = hex::encode(Sha256::digest(&bytes));
     Ok((bytes, sha256))
 }
 
-/// Compile (or load from `cache`) a component.
-pub(crate) fn compile(
-    engine: &Engine,
-    cache: Option<&ArtifactCache>,
-    bytes: &[u8],
-    sha256: &str,
-) -> Result<(Component, CacheOutcome), LoadErrorKind> {
-    let result = match cache {
-        Some(cache) => cache.load_or_compile(engine, bytes, sha256),
-        None => Component::new(engine, bytes).map(|c| (c, CacheOutcome::Uncached)),
-    };
-    result.map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))
+/// Read `path` and check it is a component. Returns the bytes and their hex
+/// sha256.
+pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadErrorKind> {
+    let (file, meta) = open_component(path)?;
+    read_open_component(&file, meta.len())
+}
+
+/// Compile a component without the cache.
+pub(crate) fn compile(engine: &Engine, bytes: &[u8]) -> Result<Component, LoadErrorKind> {
+    Component::new(engine, bytes).map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))
 }
 
 /// The versions of `toolvet:check/check` a component exports, e.g.
@@ -179,6 +189,10 @@ pub(crate) struct Compiled {
 
 /// Read, verify the optional sha256 pin, compile (or load from the cache)
 /// and link. CPU-bound; the host runs it for several checks in parallel.
+///
+/// With a cache, a plugin file whose stamp (see [`crate::cache`]) matches
+/// the one recorded at an earlier load is neither read nor hashed: its
+/// recorded digest picks the artifact.
 pub(crate) fn compile_plugin(
     engine: &Engine,
     linker: &Linker<StoreState>,
@@ -187,35 +201,70 @@ pub(crate) fn compile_plugin(
     sha256_pin: Option<&str>,
 ) -> Result<Compiled, LoadErrorKind> {
     let started = Instant::now();
-    let (bytes, sha256) = read_component(path)?;
-    if let Some(pin) = sha256_pin
-        && pin != sha256
-    {
-        return Err(LoadErrorKind::DigestMismatch {
-            expected: pin.to_string(),
-            actual: sha256,
-        });
+    let (file, meta) = open_component(path)?;
+    let stamp = cache.and(FileStamp::of(&meta));
+    let remembered = cache
+        .zip(stamp.as_ref())
+        .and_then(|(cache, stamp)| cache.remembered_digest(stamp));
+    let (mut hit, mut tried_cache) = (None, false);
+    if let (Some(cache), Some(sha256)) = (cache, remembered) {
+        check_pin(sha256_pin, &sha256)?;
+        tried_cache = true;
+        hit = cache.load(engine, &sha256).map(|c| (c, sha256));
     }
-    let (component, cache) = compile(engine, cache, &bytes, &sha256)?;
+    let (component, sha256, outcome) = match hit {
+        Some((component, sha256)) => (component, sha256, CacheOutcome::Hit),
+        None => {
+            let (bytes, sha256) = read_open_component(&file, meta.len())?;
+            check_pin(sha256_pin, &sha256)?;
+            let (component, outcome) = match cache {
+                Some(cache) => match (!tried_cache)
+                    .then(|| cache.load(engine, &sha256))
+                    .flatten()
+                {
+                    Some(component) => (component, CacheOutcome::Hit),
+                    None => cache
+                        .compile_and_store(engine, &bytes, &sha256)
+                        .map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))?,
+                },
+                None => (compile(engine, &bytes)?, CacheOutcome::Uncached),
+            };
+            if let (Some(cache), Some(stamp)) = (cache, &stamp) {
+                cache.remember_digest(stamp, &sha256);
+            }
+            (component, sha256, outcome)
+        }
+    };
     let compile_us = started.elapsed().as_micros() as u64;
     let pre = prepare(engine, linker, &component)?;
     Ok(Compiled {
         pre,
         sha256,
-        cache,
+        cache: outcome,
         compile_us,
     })
 }
 
+fn check_pin(pin: Option<&str>, sha256: &str) -> Result<(), LoadErrorKind> {
+    match pin {
+        Some(pin) if pin != sha256 => Err(LoadErrorKind::DigestMismatch {
+            expected: pin.to_string(),
+            actual: sha256.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Call `describe` and `configure(settings)` on a fresh instance, with the
-/// load-time deadline. Returns what `describe` said.
+/// load-time deadline. Returns what `describe` said and the configured
+/// instance, which has seen no call yet.
 pub(crate) async fn initialize(
     engine: &Engine,
     compiled: &Compiled,
     settings: &str,
     limits: InstanceLimits,
     check_name: Arc<str>,
-) -> Result<PluginInfo, LoadErrorKind> {
+) -> Result<(PluginInfo, LiveInstance), LoadErrorKind> {
     let limits = InstanceLimits {
         timeout: LOAD_CALL_TIMEOUT.max(limits.timeout),
         ..limits
@@ -243,7 +292,7 @@ pub(crate) async fn initialize(
         .map_err(|m| {
             LoadErrorKind::InvalidSettings(crate::host::truncate(m, MAX_SETTINGS_ERROR))
         })?;
-    Ok(info)
+    Ok((info, instance))
 }
 
 #[cfg(test)]
