@@ -12,8 +12,8 @@
 //!   peer-benchmark rule on a call it ignores without parsing (tool
 //!   `other`), for arguments of 100 B to 1 MB.
 //! - `policy/{sequential,parallel}/<size>` and `policy/history/<n>`: the
-//!   whole default policy on a typical `bash` call; `policy/all-reuse/1KB`
-//!   the same checks all with `isolation = "reuse"`.
+//!   whole default policy on a typical `bash` call; `policy/all-fresh/1KB`
+//!   the same checks all in per-call isolation.
 //! - `cold-start/<check>/{compile,cache}`: loading one check, compiling
 //!   (empty cache) vs loading the compiled artifact (warm cache), for a Rust,
 //!   the Python and the JavaScript check.
@@ -225,12 +225,13 @@ fn whole_policy(c: &mut Criterion<Clock>) {
         fx::load(&rt, policy)
     });
     let parallel = Lazy::new(|| fx::load(&rt, fx::default_policy(true, logs.path()).0));
-    // The same checks, every one with `isolation = "reuse"`: what the
-    // policy costs when no check pays for instantiate + configure per call.
-    let all_reuse = Lazy::new(|| {
+    // The same checks, every one in per-call isolation (a fresh instance
+    // per call): what the policy costs when each check pays for
+    // instantiate + configure on every call.
+    let all_fresh = Lazy::new(|| {
         let (mut policy, _) = fx::default_policy(false, logs.path());
         for check in &mut policy.checks {
-            check.isolation = toolvet::Isolation::Reuse;
+            check.isolation = toolvet::Isolation::PerCall;
         }
         fx::load(&rt, policy)
     });
@@ -256,10 +257,10 @@ fn whole_policy(c: &mut Criterion<Clock>) {
     }
     group.sample_size(100).sampling_mode(SamplingMode::Auto);
     let call = fx::typical_call(fx::ONE_KB, 0);
-    group.bench_function(BenchmarkId::new("all-reuse", "1KB"), |b| {
-        let host = all_reuse.get();
+    group.bench_function(BenchmarkId::new("all-fresh", "1KB"), |b| {
+        let host = all_fresh.get();
         assert_verdict(
-            "policy all-reuse",
+            "policy all-fresh",
             &rt.block_on(host.check(&call)),
             &[Decision::Allow],
         );
