@@ -414,10 +414,19 @@ impl Inner {
             let why = format!("{} calls queued", self.settings.max_queued_checks);
             return self.failed_outcome(index, overloaded(why), elapsed());
         };
-        let permit = tokio::time::timeout(check.limits.timeout, self.slots.acquire()).await;
+        // A free slot is taken at once; only a full host arms a timer.
+        let permit = match self.slots.try_acquire() {
+            Ok(permit) => Ok(permit),
+            Err(_) => tokio::time::timeout_at(
+                (started + check.limits.timeout).into(),
+                self.slots.acquire(),
+            )
+            .await
+            .map(|permit| permit.expect("the semaphore is never closed")),
+        };
         drop(queued);
         let _permit = match permit {
-            Ok(permit) => permit.expect("the semaphore is never closed"),
+            Ok(permit) => permit,
             Err(_) => {
                 let why = format!(
                     "no slot free within {} ms",
@@ -427,7 +436,7 @@ impl Inner {
             }
         };
 
-        let result = self.run_instance(check, ready, call).await;
+        let result = self.run_instance(check, ready, call, started).await;
         match result {
             Ok(decision) => self.decided_outcome(index, decision, elapsed()),
             Err(failure) => self.failed_outcome(index, failure, elapsed()),
@@ -435,16 +444,18 @@ impl Inner {
     }
 
     /// Get an instance (fresh, or warm from the pool), call `check`, and
-    /// return a warm instance to the pool on success.
+    /// return a warm instance to the pool on success. The check's budget
+    /// started at `started` (before admission).
     async fn run_instance(
         &self,
         check: &LoadedCheck,
         ready: &Ready,
         call: &WitCall,
+        started: Instant,
     ) -> Result<wit::Decision, Failure> {
-        // One budget for instantiate + configure + check.
+        // One budget for admission + instantiate + configure + check.
         let limits = InstanceLimits {
-            deadline: Some(Instant::now() + check.limits.timeout),
+            deadline: Some(started + check.limits.timeout),
             ..check.limits
         };
         let reuse = check.config.isolation == Isolation::Reuse;

@@ -154,8 +154,9 @@ async fn bounded<'s, T>(
     check_name: &str,
     f: impl FnOnce(&'s mut Store<StoreState>) -> BoxFuture<'s, T>,
 ) -> Result<T, Failure> {
+    let now = Instant::now();
     let remaining = match limits.deadline {
-        Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+        Some(deadline) => deadline.saturating_duration_since(now),
         None => limits.timeout,
     };
     if remaining.is_zero() {
@@ -165,7 +166,8 @@ async fn bounded<'s, T>(
     store.set_epoch_deadline(ticks as u64);
     let memory_exceeded = store.data().limiter.exceeded.clone();
     memory_exceeded.store(false, Ordering::Relaxed);
-    let outcome = tokio::time::timeout(remaining + ABANDON_GRACE, f(store)).await;
+    let abandon_at = now + remaining + ABANDON_GRACE;
+    let outcome = tokio::time::timeout_at(abandon_at.into(), f(store)).await;
     let exceeded = memory_exceeded.load(Ordering::Relaxed);
     match outcome {
         Ok(Ok(value)) => Ok(value),
