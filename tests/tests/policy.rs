@@ -269,6 +269,54 @@ async fn second_load_comes_from_the_compiled_artifact_cache() {
     assert_eq!(v.decision, Decision::Deny);
 }
 
+#[tokio::test]
+async fn checks_that_accepted_their_settings_before_are_configured_on_first_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |branches: &str, isolation: &str| {
+        format!(
+            "[host]\ncache_dir = \"cache\"\n[[check]]\nname = \"shell\"\nplugin = \"{{shell_guard}}\"\n\
+             isolation = \"{isolation}\"\n[check.settings]\nprotected_branches = [{branches}]\n"
+        )
+    };
+    let push = call(
+        "bash",
+        serde_json::json!({"command": "git push --force origin release"}),
+    );
+    for isolation in ["per-call", "reuse"] {
+        let first = Host::load(policy(&text("\"release\"", isolation), dir.path()))
+            .await
+            .unwrap();
+        let fresh_settings = first.checks()[0].deferred;
+        let second = Host::load(policy(&text("\"release\"", isolation), dir.path()))
+            .await
+            .unwrap();
+        assert_eq!(second.checks()[0].deferred, Some(true), "{isolation}");
+        if isolation == "per-call" {
+            assert_eq!(fresh_settings, Some(false), "first load configures");
+        }
+        assert_eq!(
+            second.checks()[0].tools,
+            first.checks()[0].tools,
+            "describe's answer is remembered"
+        );
+        // The deferred check is configured with its settings on first use:
+        // `release` is protected.
+        for _ in 0..2 {
+            let v = second.check(&push).await;
+            assert_eq!(v.decision, Decision::Escalate, "{isolation}: {v:?}");
+            assert_eq!(v.rule.as_deref(), Some("shell.git-force-push"));
+        }
+    }
+    // Other settings were never accepted: configured (and checked) at load.
+    let other = Host::load(policy(&text("\"main\"", "per-call"), dir.path()))
+        .await
+        .unwrap();
+    assert_eq!(other.checks()[0].deferred, Some(false));
+    assert_eq!(other.check(&push).await.decision, Decision::Allow);
+    let bad = Host::load(policy(&text("42", "per-call"), dir.path())).await;
+    assert!(bad.is_err(), "rejected settings fail the load");
+}
+
 fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
     let run = toolvet_tests::run_cli(args, &root(), stdin);
     (run.code, run.stdout, run.stderr)

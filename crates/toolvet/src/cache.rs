@@ -17,6 +17,8 @@
 //! * `<device>-<inode>.digest`: the sha256 of a plugin file, with the
 //!   plugin file's stamp and a tag, so the next start need not read and hash
 //!   a 20 MB plugin again.
+//! * `<hex>.accepted`: a component accepted these settings and described
+//!   itself so (see [`crate::plugin`]), with a tag.
 //!
 //! # Stamps
 //!
@@ -215,38 +217,69 @@ impl ArtifactCache {
         mac
     }
 
-    fn digest_path(stamp: &FileStamp, dir: &Path) -> PathBuf {
-        dir.join(format!("{}-{}.digest", stamp.dev, stamp.ino))
+    fn record_path(&self, kind: &str, key: &str) -> PathBuf {
+        debug_assert!(
+            key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+            "record keys are file-name safe"
+        );
+        self.dir.join(format!("{key}.{kind}"))
+    }
+
+    fn record_tag(&self, kind: &str, key: &str, payload: &[u8]) -> Tag {
+        let mut mac = self.mac(b"record");
+        mac.update(kind.as_bytes());
+        mac.update(&[0]);
+        mac.update(key.as_bytes());
+        mac.update(&[0]);
+        mac.update(payload);
+        mac
+    }
+
+    /// The payload of the small record `<key>.<kind>`, if it exists and
+    /// carries our tag (over kind, key and payload, so a record cannot be
+    /// renamed into another).
+    pub(crate) fn record(&self, kind: &str, key: &str) -> Option<Vec<u8>> {
+        let bytes = std::fs::read(self.record_path(kind, key)).ok()?;
+        let (tag, payload) = bytes.split_at_checked(TAG_LEN)?;
+        self.record_tag(kind, key, payload).verify_slice(tag).ok()?;
+        Some(payload.to_vec())
+    }
+
+    /// Store the record `<key>.<kind>` (`key`: ASCII letters, digits and
+    /// `-`). Failures are harmless (the record is rebuilt next time) and
+    /// only logged.
+    pub(crate) fn store_record(&self, kind: &str, key: &str, payload: &[u8]) {
+        let mut bytes = self
+            .record_tag(kind, key, payload)
+            .finalize()
+            .into_bytes()
+            .to_vec();
+        bytes.extend_from_slice(payload);
+        let path = self.record_path(kind, key);
+        if let Err(e) = write_atomically(&path, &bytes, Durability::Memo) {
+            tracing::debug!(path = %path.display(), "cannot store cache record: {e}");
+        }
+    }
+
+    fn digest_key(stamp: &FileStamp) -> String {
+        format!("{}-{}", stamp.dev, stamp.ino)
     }
 
     /// The sha256 recorded for the plugin file with `stamp`, if the record
     /// exists, matches the stamp exactly and carries our tag.
     pub(crate) fn remembered_digest(&self, stamp: &FileStamp) -> Option<String> {
-        let record = std::fs::read(Self::digest_path(stamp, &self.dir)).ok()?;
-        let (tag, payload) = record.split_at_checked(TAG_LEN)?;
-        let mut mac = self.mac(b"digest");
-        mac.update(payload);
-        mac.verify_slice(tag).ok()?;
-        let payload = std::str::from_utf8(payload).ok()?;
+        let payload = self.record("digest", &Self::digest_key(stamp))?;
+        let payload = String::from_utf8(payload).ok()?;
         let (sha256, recorded) = payload.split_once(' ')?;
         (recorded == stamp.encode()).then(|| sha256.to_string())
     }
 
     /// Record that the plugin file with `stamp` has digest `sha256`, if its
-    /// last change has settled. Failures are harmless (the file is hashed
-    /// next time) and only logged.
+    /// last change has settled.
     pub(crate) fn remember_digest(&self, stamp: &FileStamp, sha256: &str) {
-        if !stamp.is_settled(self.settle_time) {
-            return;
-        }
-        let payload = format!("{sha256} {}", stamp.encode());
-        let mut mac = self.mac(b"digest");
-        mac.update(payload.as_bytes());
-        let mut record = mac.finalize().into_bytes().to_vec();
-        record.extend_from_slice(payload.as_bytes());
-        let path = Self::digest_path(stamp, &self.dir);
-        if let Err(e) = write_atomically(&path, &record, Durability::Memo) {
-            tracing::debug!(path = %path.display(), "cannot record plugin digest: {e}");
+        if stamp.is_settled(self.settle_time) {
+            let payload = format!("{sha256} {}", stamp.encode());
+            self.store_record("digest", &Self::digest_key(stamp), payload.as_bytes());
         }
     }
 
@@ -586,12 +619,35 @@ mod tests {
         // Another key's record is not trusted.
         let other = cache_in(&dir.path().join("other"));
         assert_eq!(other.remembered_digest(&stamp), None);
+        let key = ArtifactCache::digest_key(&stamp);
         std::fs::copy(
-            ArtifactCache::digest_path(&stamp, &cache.dir),
-            ArtifactCache::digest_path(&stamp, &other.dir),
+            cache.record_path("digest", &key),
+            other.record_path("digest", &key),
         )
         .unwrap();
         assert_eq!(other.remembered_digest(&stamp), None);
+    }
+
+    #[test]
+    fn records_verify_kind_key_and_payload() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = cache_in(dir.path());
+        cache.store_record("accepted", "k1", b"payload");
+        assert_eq!(
+            cache.record("accepted", "k1").as_deref(),
+            Some(&b"payload"[..])
+        );
+        // Copied under another key or kind: refused.
+        let path = cache.record_path("accepted", "k1");
+        std::fs::copy(&path, cache.record_path("accepted", "k2")).unwrap();
+        assert_eq!(cache.record("accepted", "k2"), None);
+        std::fs::copy(&path, cache.record_path("digest", "k1")).unwrap();
+        assert_eq!(cache.record("digest", "k1"), None);
+        // An edited payload: refused.
+        let mut bytes = std::fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(cache.record("accepted", "k1"), None);
     }
 
     #[test]

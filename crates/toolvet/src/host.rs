@@ -52,6 +52,9 @@ struct LoadedCheck {
 struct Ready {
     compiled: Compiled,
     info: PluginInfo,
+    /// `describe` and `configure` were skipped at load: this component
+    /// accepted these settings before (a record in the artifact cache).
+    deferred: bool,
     /// Configured instances ready for a call. With `isolation = "reuse"`,
     /// warm instances returned after their calls (at most
     /// `reuse_pool_size`); with per-call isolation, only the instance
@@ -83,6 +86,11 @@ pub struct CheckSummary {
     pub cache_stored: Option<bool>,
     /// Read + compile (or cache load) time, in µs.
     pub compile_us: Option<u64>,
+    /// Whether `describe` and `configure` were skipped at load because the
+    /// artifact cache records that this component accepted these settings
+    /// (and this memory cap) before; `describe`'s answer comes from that
+    /// record and the first call configures an instance.
+    pub deferred: Option<bool>,
     /// The load error, for a broken check (`continue_on_errors`).
     pub load_error: Option<String>,
 }
@@ -97,7 +105,13 @@ impl Host {
     }
 
     /// Load every check of `policy`: components compile in parallel (or
-    /// come from the artifact cache), then each is described and configured.
+    /// come from the artifact cache), then each is described and configured
+    /// (concurrently). A check whose component accepted the same settings
+    /// and memory cap at an earlier load (recorded in the artifact cache)
+    /// is not instantiated now: its recorded `describe` answer is used and
+    /// its first call configures an instance, so a one-shot process pays
+    /// only for the checks the call selects. Should that configure fail
+    /// after all, the call gets the check's `on_error` decision.
     ///
     /// # Errors
     /// [`Error::Config`] for a policy that fails [`Policy::validate`];
@@ -153,14 +167,34 @@ impl Host {
                 };
                 let task = tokio::spawn({
                     let (name, settings_json) = (name.clone(), settings_json.clone());
+                    let cache = cache.clone();
                     async move {
                         let compiled = compiled?;
+                        let key =
+                            plugin::load_key(&compiled.sha256, &settings_json, limits.memory_bytes);
+                        // Accepted before: the first call configures an
+                        // instance, as any fresh instance is configured.
+                        if let Some(info) = cache
+                            .as_ref()
+                            .and_then(|c| plugin::remembered_accepted(c, &key))
+                        {
+                            return Ok(Ready {
+                                compiled,
+                                info,
+                                deferred: true,
+                                pool: Mutex::new(Vec::new()),
+                            });
+                        }
                         let (info, instance) =
                             plugin::initialize(engine, &compiled, &settings_json, limits, name)
                                 .await?;
+                        if let Some(cache) = &cache {
+                            plugin::remember_accepted(cache, &key, &info);
+                        }
                         Ok(Ready {
                             compiled,
                             info,
+                            deferred: false,
                             pool: Mutex::new(vec![instance]),
                         })
                     }
@@ -260,6 +294,7 @@ impl Host {
                     cached: ready.map(|r| r.compiled.cache == CacheOutcome::Hit),
                     cache_stored: ready.map(|r| r.compiled.cache != CacheOutcome::Uncached),
                     compile_us: ready.map(|r| r.compiled.compile_us),
+                    deferred: ready.map(|r| r.deferred),
                     load_error: c.state.as_ref().err().map(|e| e.to_string()),
                 }
             })

@@ -295,6 +295,55 @@ pub(crate) async fn initialize(
     Ok((info, instance))
 }
 
+/// The cache record kind for [`remember_accepted`].
+const ACCEPTED: &str = "accepted";
+
+/// The key under which a load is remembered: the component's sha256, the
+/// settings it is configured with and its memory cap (bytes), hashed.
+pub(crate) fn load_key(component_sha256: &str, settings: &str, memory_bytes: usize) -> String {
+    let mut hasher = Sha256::new();
+    for part in [component_sha256, settings, &memory_bytes.to_string()] {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// Record that the component and settings of `key` loaded: `describe`
+/// returned `info` and `configure` accepted the settings.
+pub(crate) fn remember_accepted(cache: &ArtifactCache, key: &str, info: &PluginInfo) {
+    let record = serde_json::json!({
+        "name": info.name,
+        "version": info.version,
+        "description": info.description,
+        "tools": info.tools,
+    });
+    cache.store_record(ACCEPTED, key, record.to_string().as_bytes());
+}
+
+/// What `describe` returned when the component and settings of `key` last
+/// loaded, if that was recorded and the record is still valid (same
+/// bounds as a live `describe`).
+pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<PluginInfo> {
+    #[derive(serde::Deserialize)]
+    struct Recorded {
+        name: String,
+        version: String,
+        description: String,
+        tools: Vec<String>,
+    }
+    let r: Recorded = serde_json::from_slice(&cache.record(ACCEPTED, key)?).ok()?;
+    let info = PluginInfo {
+        name: r.name,
+        version: r.version,
+        description: r.description,
+        tools: r.tools,
+    };
+    check_plugin_info(&info).ok()?;
+    crate::config::compile_globs(&info.tools).ok()?;
+    Some(info)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
