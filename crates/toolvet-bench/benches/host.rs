@@ -163,7 +163,7 @@ fn per_check(c: &mut Criterion<Clock>) {
             });
             group.bench_function(BenchmarkId::new(fixture.stem, isolation), |b| {
                 let host = host.get();
-                b.iter(|| rt.block_on(host.check(black_box(&call))))
+                b.to_async(&rt).iter(|| host.check(black_box(&call)))
             });
         }
     }
@@ -206,7 +206,7 @@ fn overhead(c: &mut Criterion<Clock>) {
                     &rt.block_on(host.check(&call)),
                     &[Decision::Allow],
                 );
-                b.iter(|| rt.block_on(host.check(black_box(&call))))
+                b.to_async(&rt).iter(|| host.check(black_box(&call)))
             });
         }
     }
@@ -251,7 +251,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
                     &rt.block_on(host.check(&call)),
                     &[Decision::Allow],
                 );
-                b.iter(|| rt.block_on(host.check(black_box(&call))))
+                b.to_async(&rt).iter(|| host.check(black_box(&call)))
             });
         }
     }
@@ -264,7 +264,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
             &rt.block_on(host.check(&call)),
             &[Decision::Allow],
         );
-        b.iter(|| rt.block_on(host.check(black_box(&call))))
+        b.to_async(&rt).iter(|| host.check(black_box(&call)))
     });
     for &n in fx::HISTORIES {
         let call = fx::typical_call(fx::ONE_KB, n);
@@ -275,7 +275,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
                 &rt.block_on(host.check(&call)),
                 &[Decision::Allow],
             );
-            b.iter(|| rt.block_on(host.check(black_box(&call))))
+            b.to_async(&rt).iter(|| host.check(black_box(&call)))
         });
     }
     group.finish();

@@ -54,7 +54,7 @@ fn peers(c: &mut Criterion<Clock>) {
             let verdict = rt.block_on(host.check(&call));
             assert_eq!(verdict.decision, expected, "{name}: {:?}", verdict.checks);
             group.bench_function(BenchmarkId::new(name, label), |b| {
-                b.iter(|| rt.block_on(host.check(black_box(&call))))
+                b.to_async(&rt).iter(|| host.check(black_box(&call)))
             });
         }
         #[cfg(feature = "peers")]
