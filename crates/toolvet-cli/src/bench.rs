@@ -14,10 +14,8 @@
 //! is given: a benchmark should not add thousands of records to the audit
 //! trail. Keep it to include the cost of writing it.
 
-use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -263,31 +261,10 @@ async fn bench_call(
 
 /// Every call of the given files (or stdin): `(source, request)`.
 fn read_calls(files: &[PathBuf]) -> anyhow::Result<Vec<(String, CallRequest)>> {
-    let inputs: Vec<(String, String)> = if files.is_empty() || files == [PathBuf::from("-")] {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading calls from stdin")?;
-        vec![("<stdin>".to_string(), text)]
-    } else {
-        files
-            .iter()
-            .map(|f| {
-                std::fs::read_to_string(f)
-                    .with_context(|| format!("{}: cannot read", f.display()))
-                    .map(|t| (f.display().to_string(), t))
-            })
-            .collect::<anyhow::Result<_>>()?
-    };
     let mut calls = Vec::new();
-    for (source, text) in inputs {
-        let stream = serde_json::Deserializer::from_str(&text).into_iter::<serde_json::Value>();
-        for (i, value) in stream.enumerate() {
-            let value =
-                value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
-            let request = CallRequest::from_value(value)
-                .with_context(|| format!("{source}: call #{}", i + 1))?;
-            calls.push((source.clone(), request));
+    for (source, text) in crate::calls::read_inputs(files)? {
+        for request in crate::calls::parse_calls(&source, &text) {
+            calls.push((source.clone(), request?));
         }
     }
     Ok(calls)

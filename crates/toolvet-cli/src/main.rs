@@ -8,11 +8,11 @@
 //! - 4: escalate
 
 mod bench;
+mod calls;
 mod scaffold;
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use toolvet::cases::{self, Target};
@@ -173,31 +173,12 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
 
 async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
     let host = Host::from_file(config).await?;
-    let inputs: Vec<(String, String)> = if files.is_empty() || files == [PathBuf::from("-")] {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading calls from stdin")?;
-        vec![("<stdin>".to_string(), text)]
-    } else {
-        files
-            .iter()
-            .map(|f| {
-                std::fs::read_to_string(f)
-                    .with_context(|| format!("{}: cannot read", f.display()))
-                    .map(|t| (f.display().to_string(), t))
-            })
-            .collect::<anyhow::Result<_>>()?
-    };
+    let inputs = calls::read_inputs(files)?;
     let mut worst = Decision::Allow;
     let mut count = 0usize;
     for (source, text) in &inputs {
-        let stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
-        for (i, value) in stream.enumerate() {
-            let value =
-                value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
-            let request = CallRequest::from_value(value)
-                .with_context(|| format!("{source}: call #{}", i + 1))?;
+        for request in calls::parse_calls(source, text) {
+            let request = request?;
             let verdict = host.check(&request).await;
             print_verdict(source, &request, &verdict, format)?;
             worst = more_severe(worst, verdict.decision);

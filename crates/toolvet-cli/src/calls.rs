@@ -1,0 +1,48 @@
+//! Reading calls for `toolvet check` and `toolvet bench`: JSON call objects
+//! (one, or a stream such as JSON Lines) from files or standard input.
+
+use anyhow::Context as _;
+use std::io::Read;
+use std::path::PathBuf;
+use toolvet::CallRequest;
+
+/// The text of each input: `(source name, text)` for every file in
+/// `files`, or for standard input (`<stdin>`) when `files` is empty or `-`.
+///
+/// # Errors
+/// A file or standard input that cannot be read (or is not UTF-8), naming
+/// it.
+pub fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
+    if files.is_empty() || files == [PathBuf::from("-")] {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading calls from stdin")?;
+        return Ok(vec![("<stdin>".to_string(), text)]);
+    }
+    files
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f)
+                .with_context(|| format!("{}: cannot read", f.display()))
+                .map(|t| (f.display().to_string(), t))
+        })
+        .collect()
+}
+
+/// The calls in `text`, in order, parsed lazily so that a caller can act
+/// on the calls before a malformed one. Errors name the source and the
+/// call's position (`calls.jsonl: call #2: malformed JSON`).
+pub fn parse_calls<'a>(
+    source: &'a str,
+    text: &'a str,
+) -> impl Iterator<Item = anyhow::Result<CallRequest>> + 'a {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<serde_json::Value>()
+        .enumerate()
+        .map(move |(i, value)| {
+            let value =
+                value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
+            CallRequest::from_value(value).with_context(|| format!("{source}: call #{}", i + 1))
+        })
+}
