@@ -75,8 +75,10 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
         return Err(PathError::Nul);
     }
     let path = strip_file_url(path)?;
-    let cwd = cwd.filter(|c| c.starts_with('/'));
-    let home = home.filter(|h| h.starts_with('/'));
+    // A workspace or home with a NUL byte is no directory: as if absent.
+    let usable = |d: &&str| d.starts_with('/') && !d.contains('\0');
+    let cwd = cwd.filter(usable);
+    let home = home.filter(usable);
 
     if let Some(after) = path.strip_prefix('~') {
         let (user, rest) = match after.find('/') {
@@ -251,6 +253,14 @@ mod tests {
     fn errors() {
         assert_eq!(n("a\0b"), Err(PathError::Nul));
         assert_eq!(n("/etc/passwd\0.txt"), Err(PathError::Nul));
+        assert_eq!(
+            normalize("notes.txt", Some("/w\0/etc"), None),
+            Err(PathError::NoWorkspace)
+        );
+        assert_eq!(
+            normalize("~/.ssh", None, Some("/home/a\0/")),
+            Err(PathError::NoHome)
+        );
         assert_eq!(
             normalize("src/main.rs", None, HOME),
             Err(PathError::NoWorkspace)

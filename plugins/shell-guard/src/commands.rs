@@ -559,8 +559,7 @@ impl Analysis<'_> {
 
     /// Split text into words the way the shell would (for `env -S`).
     fn split_words(&mut self, text: &str, env: &mut Env, depth: u32) -> Vec<Field> {
-        let opts = syntax::parser_options();
-        match brush_parser::uncached_tokenize_str(text, &opts.tokenizer_options()) {
+        match syntax::tokenize(text) {
             Ok(tokens) => tokens
                 .iter()
                 .filter_map(|t| match t {

@@ -27,6 +27,12 @@ pub const MAX_BRACE_WORDS: usize = 64;
 /// found by fuzz/shell_analyze), so more escalate as `shell.too-deep`.
 pub const MAX_UNMATCHED_BRACES: usize = 6;
 
+/// Most `(` operators left unclosed in a script before it is refused as
+/// unparseable without parsing: a valid script closes every one, and
+/// brush-parser backtracks exponentially on a run of unclosed `(` (24 took
+/// 0.2 s and 32 took 57 s natively, found by fuzz/shell_analyze).
+pub const MAX_UNCLOSED_PARENS: usize = 8;
+
 /// Unquoted `{` in `raw` that no later `}` closes (quotes and backslash
 /// escapes skipped).
 pub fn unmatched_open_braces(raw: &str) -> usize {
@@ -77,6 +83,76 @@ pub fn count_expansions(text: &str) -> usize {
         .count()
 }
 
+/// Whether `text` has an unquoted here-document (`<<` or `<<-`, not the
+/// here-string `<<<`) whose delimiter is empty after quote removal
+/// (`<<""`, `<< ''`). brush-parser 0.4's tokenizer allocates without end
+/// on such a here-document when it is not terminated (found by
+/// fuzz/shell_analyze), so texts with one are not tokenized.
+pub fn has_empty_heredoc_delimiter(text: &str) -> bool {
+    let b = text.as_bytes();
+    let (mut i, mut quote, mut escaped) = (0usize, None::<u8>, false);
+    while i < b.len() {
+        let c = b[i];
+        if escaped {
+            escaped = false;
+        } else {
+            match (quote, c) {
+                (Some(b'\''), b'\'') => quote = None,
+                (Some(b'\''), _) => {}
+                (_, b'\\') => escaped = true,
+                (Some(b'"'), b'"') => quote = None,
+                (Some(_), _) => {}
+                (None, b'\'' | b'"') => quote = Some(c),
+                (None, b'<') if b[i..].starts_with(b"<<<") => {
+                    // A here-string: its word is not a delimiter.
+                    i += 3;
+                    continue;
+                }
+                (None, b'<') if b.get(i + 1) == Some(&b'<') => {
+                    let mut j = i + 2;
+                    if b.get(j) == Some(&b'-') {
+                        j += 1;
+                    }
+                    while matches!(b.get(j), Some(b' ' | b'\t')) {
+                        j += 1;
+                    }
+                    let start = j;
+                    while let Some(&w) = b.get(j) {
+                        if w.is_ascii_whitespace() || b";&|<>()".contains(&w) {
+                            break;
+                        }
+                        j += 1;
+                    }
+                    let word = &b[start..j];
+                    if !word.is_empty() && word.iter().all(|&w| w == b'"' || w == b'\'') {
+                        return true;
+                    }
+                    i = j;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Tokenize `text` with brush-parser, refusing first what its tokenizer
+/// cannot take ([`has_empty_heredoc_delimiter`]).
+///
+/// # Errors
+/// [`SyntaxError::Unparseable`] for such a text or a tokenizer error.
+pub fn tokenize(text: &str) -> Result<Vec<Token>, SyntaxError> {
+    if has_empty_heredoc_delimiter(text) {
+        return Err(SyntaxError::Unparseable(
+            "a here-document with an empty delimiter".into(),
+        ));
+    }
+    brush_parser::uncached_tokenize_str(text, &parser_options().tokenizer_options())
+        .map_err(|e| SyntaxError::Unparseable(e.to_string()))
+}
+
 /// Tokenize and parse a script, within the bounds of this module, with at
 /// most `max_openers` nesting tokens (at most [`MAX_OPENERS`]).
 ///
@@ -92,8 +168,7 @@ pub fn parse_script(text: &str, max_openers: usize) -> Result<ast::Program, Synt
         )));
     }
     let opts = parser_options();
-    let tokens = brush_parser::uncached_tokenize_str(text, &opts.tokenizer_options())
-        .map_err(|e| SyntaxError::Unparseable(e.to_string()))?;
+    let tokens = tokenize(text)?;
     let openers = tokens
         .iter()
         .filter(|t| match t {
@@ -104,6 +179,35 @@ pub fn parse_script(text: &str, max_openers: usize) -> Result<ast::Program, Synt
     if openers > max_openers {
         return Err(SyntaxError::TooDeep(format!(
             "{openers} groups/compound commands (limit {max_openers} at this nesting level)"
+        )));
+    }
+    let (opened, closed) = tokens.iter().fold((0usize, 0usize), |(o, c), t| match t {
+        Token::Operator(s, _) => (o + s.matches('(').count(), c + s.matches(')').count()),
+        Token::Word(..) => (o, c),
+    });
+    // brush-parser 0.4 unwraps the parse of a redirection's file
+    // descriptor (`2>`): a number past i32 panics it (found by
+    // fuzz/shell_analyze). Bash rejects such descriptors too.
+    if let Some(fd) = tokens.windows(2).find_map(|pair| match pair {
+        [Token::Word(w, at), Token::Operator(op, next)]
+            if op.starts_with(['<', '>'])
+                && at.end.index == next.start.index
+                && !w.is_empty()
+                && w.bytes().all(|b| b.is_ascii_digit())
+                && w.parse::<i32>().is_err() =>
+        {
+            Some(w)
+        }
+        _ => None,
+    }) {
+        return Err(SyntaxError::Unparseable(format!(
+            "file descriptor {fd} is out of range"
+        )));
+    }
+    let unclosed = opened.saturating_sub(closed);
+    if unclosed > MAX_UNCLOSED_PARENS {
+        return Err(SyntaxError::Unparseable(format!(
+            "{unclosed} `(` are never closed"
         )));
     }
     brush_parser::parse_tokens(&tokens, &opts).map_err(|e| SyntaxError::Unparseable(e.to_string()))
@@ -661,6 +765,45 @@ mod tests {
             parse_script_default(&quoted),
             Err(SyntaxError::TooDeep(_))
         ));
+        // A run of unclosed `(` is refused before the parser, which would
+        // take exponential time on it.
+        for open in ["(", "((", "( ", "x | ("] {
+            let text = open.repeat(40);
+            assert!(
+                matches!(parse_script_default(&text), Err(SyntaxError::Unparseable(ref m)) if m.contains("never closed")),
+                "{text}"
+            );
+        }
+        let nested = format!("{}echo hi{}", "(".repeat(40), ")".repeat(40));
+        assert!(!matches!(
+            parse_script_default(&nested),
+            Err(SyntaxError::Unparseable(_))
+        ));
+        // File descriptors past i32 are refused (brush-parser would panic);
+        // the same number as an argument is fine.
+        assert!(matches!(
+            parse_script_default("cat 77777777777<in"),
+            Err(SyntaxError::Unparseable(ref m)) if m.contains("out of range")
+        ));
+        assert!(parse_script_default("echo 77777777777 >out").is_ok());
+        assert!(parse_script_default("cat 2>err").is_ok());
+        // An empty here-document delimiter is refused before the tokenizer,
+        // which would allocate without end on it; quoted, it is text.
+        for text in ["<<\"\" x", "cat << '' x", "cat <<-\"\"\"\" y"] {
+            assert!(has_empty_heredoc_delimiter(text), "{text}");
+            assert!(matches!(
+                parse_script_default(text),
+                Err(SyntaxError::Unparseable(ref m)) if m.contains("empty delimiter")
+            ));
+        }
+        for text in [
+            "cat <<'EOF'\nx\nEOF",
+            "echo \"<<''\" x",
+            "cat <<<\"\" x",
+            "cat <<\"\"x",
+        ] {
+            assert!(!has_empty_heredoc_delimiter(text), "{text}");
+        }
         // Many parentheses in a heredoc body are one word: fine.
         let heredoc = format!("cat > x.py <<'EOF'\n{}\nEOF", "print((1))\n".repeat(300));
         assert!(parse_script_default(&heredoc).is_ok());

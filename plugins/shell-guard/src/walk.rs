@@ -721,10 +721,7 @@ impl<'a> Analysis<'a> {
         // double-quoted word and validated by the (linear) tokenizer first.
         let word = syntax::heredoc_as_double_quoted(&doc.doc.value);
         let opts = syntax::parser_options();
-        let tokens_ok = matches!(
-            brush_parser::uncached_tokenize_str(&word, &opts.tokenizer_options()),
-            Ok(t) if t.len() == 1
-        );
+        let tokens_ok = matches!(syntax::tokenize(&word), Ok(t) if t.len() == 1);
         if !tokens_ok {
             self.report(
                 false,
