@@ -177,8 +177,8 @@ impl Report {
             );
         }
         println!(
-            "| 1KB, every check `isolation = \"reuse\"` | {} | – |",
-            self.cell("policy/all-reuse/1KB")
+            "| 1KB, every check in per-call isolation | {} | – |",
+            self.cell("policy/all-fresh/1KB")
         );
         println!("\n| history (1 KB call) | sequential |");
         println!("|---|---:|");
