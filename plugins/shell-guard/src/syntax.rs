@@ -85,9 +85,12 @@ pub fn count_expansions(text: &str) -> usize {
 
 /// Whether `text` has an unquoted here-document (`<<` or `<<-`, not the
 /// here-string `<<<`) whose delimiter is empty after quote removal
-/// (`<<""`, `<< ''`). brush-parser 0.4's tokenizer allocates without end
-/// on such a here-document when it is not terminated (found by
-/// fuzz/shell_analyze), so texts with one are not tokenized.
+/// (`<<""`, `<< ''`, or no word at all before `;`). brush-parser 0.4's
+/// tokenizer allocates without end on some of these (found by
+/// fuzz/shell_analyze), so texts with one are not tokenized. Any Unicode
+/// white space other than a newline counts as a blank here, which is wider
+/// than bash's space and tab, so no spelling of an empty delimiter slips
+/// through.
 pub fn has_empty_heredoc_delimiter(text: &str) -> bool {
     let b = text.as_bytes();
     let (mut i, mut quote, mut escaped) = (0usize, None::<u8>, false);
@@ -109,25 +112,16 @@ pub fn has_empty_heredoc_delimiter(text: &str) -> bool {
                     continue;
                 }
                 (None, b'<') if b.get(i + 1) == Some(&b'<') => {
-                    let mut j = i + 2;
-                    if b.get(j) == Some(&b'-') {
-                        j += 1;
-                    }
-                    while matches!(b.get(j), Some(b' ' | b'\t')) {
-                        j += 1;
-                    }
-                    let start = j;
-                    while let Some(&w) = b.get(j) {
-                        if w.is_ascii_whitespace() || b";&|<>()".contains(&w) {
-                            break;
-                        }
-                        j += 1;
-                    }
-                    let word = &b[start..j];
-                    if !word.is_empty() && word.iter().all(|&w| w == b'"' || w == b'\'') {
+                    let rest = &text[i + 2..];
+                    let rest = rest.strip_prefix('-').unwrap_or(rest);
+                    let rest = rest.trim_start_matches(|w: char| w.is_whitespace() && w != '\n');
+                    let word_len = rest
+                        .find(|w: char| w.is_whitespace() || ";&|<>()".contains(w))
+                        .unwrap_or(rest.len());
+                    if rest[..word_len].chars().all(|w| w == '"' || w == '\'') {
                         return true;
                     }
-                    i = j;
+                    i = text.len() - rest.len() + word_len;
                     continue;
                 }
                 _ => {}
@@ -789,7 +783,13 @@ mod tests {
         assert!(parse_script_default("cat 2>err").is_ok());
         // An empty here-document delimiter is refused before the tokenizer,
         // which would allocate without end on it; quoted, it is text.
-        for text in ["<<\"\" x", "cat << '' x", "cat <<-\"\"\"\" y"] {
+        for text in [
+            "<<\"\" x",
+            "cat << '' x",
+            "cat <<-\"\"\"\" y",
+            "<<\x0c;$(",
+            "cat << ;",
+        ] {
             assert!(has_empty_heredoc_delimiter(text), "{text}");
             assert!(matches!(
                 parse_script_default(text),
