@@ -315,6 +315,14 @@ async fn checks_that_accepted_their_settings_before_are_configured_on_first_use(
     assert_eq!(other.check(&push).await.decision, Decision::Allow);
     let bad = Host::load(policy(&text("42", "per-call"), dir.path())).await;
     assert!(bad.is_err(), "rejected settings fail the load");
+    // A check that lets its failures through is always configured at load.
+    let lenient = "[host]\ncache_dir = \"cache\"\n[[check]]\nname = \"shell\"\n\
+                   plugin = \"{shell_guard}\"\non_error = \"allow\"\n[check.settings]\n\
+                   protected_branches = [\"release\"]\n";
+    for _ in 0..2 {
+        let host = Host::load(policy(lenient, dir.path())).await.unwrap();
+        assert_eq!(host.checks()[0].deferred, Some(false), "{lenient}");
+    }
 }
 
 fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {

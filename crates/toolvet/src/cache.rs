@@ -5,11 +5,12 @@
 //! Layout of the cache directory (mode 0700, owner and mode checked):
 //!
 //! * `key`: a random 32-byte secret (mode 0600).
-//! * `<component sha256>-<engine fingerprint>.cwasm`: a compiled artifact,
+//! * `<component sha256>-<engine fingerprint>-a2.cwasm`: a compiled artifact,
 //!   exactly as [`Engine::precompile_component`] wrote it, so wasmtime can
 //!   map it straight from the file ([`Component::deserialize_file`]) instead
 //!   of copying it.
-//! * `<same>.tag`: an HMAC-SHA256 tag over the artifact computed with `key`,
+//! * `<same>.tag`: an HMAC-SHA256 tag computed with `key` over the engine
+//!   fingerprint, the component's sha256 and the artifact,
 //!   then optionally a *stamp*: the artifact file's identity and change
 //!   times, with its own tag. The host deserializes (runs native code from)
 //!   only artifacts whose tag it can verify, i.e. that it produced itself; a
@@ -30,8 +31,10 @@
 //! stamp matches has not changed since it was hashed. Kernels update
 //! timestamps from a coarse clock (a few ms), so a write in the same tick
 //! as the hashing could leave the stamp unchanged ("racy git"); stamps are
-//! therefore recorded only for files whose ctime is at least
-//! [`SETTLE_TIME`] old, and until then the file is hashed every time.
+//! therefore recorded only for files whose last change was at least
+//! [`SETTLE_TIME`] before the stamp was taken, and until then the file is
+//! hashed every time. This needs a file system that keeps ctime and a
+//! clock that agrees with the file's times (SECURITY.md).
 //!
 //! Writes go to a temporary file and are renamed into place, so concurrent
 //! starts never read a half-written file; a reader that sees an artifact
@@ -48,6 +51,12 @@ use wasmtime::component::Component;
 
 type Tag = Hmac<Sha256>;
 const TAG_LEN: usize = 32;
+
+/// The layout of stored artifacts, part of their file names: `a2` is the
+/// raw wasmtime artifact with its tag beside it (the first layout, with no
+/// suffix, put the tag in front), so hosts of different layouts sharing a
+/// cache directory do not overwrite each other's artifacts.
+const ARTIFACT_FORMAT: &str = "a2";
 
 /// How old a file's last change (ctime) must be before its stamp is
 /// recorded: well above the kernel's timestamp granularity (one jiffy, at
@@ -75,19 +84,22 @@ pub enum CacheOutcome {
 }
 
 /// A file's identity and change stamp (see the module docs), taken from
-/// the metadata of an open file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// the metadata of an open file, and when it was taken.
+#[derive(Debug, Clone)]
 pub(crate) struct FileStamp {
     dev: u64,
     ino: u64,
     size: u64,
     mtime: (i64, i64),
     ctime: (i64, i64),
+    /// Wall-clock time the metadata was read (since the Unix epoch).
+    taken_at: Duration,
 }
 
 impl FileStamp {
-    /// The stamp of `meta`; `None` where the platform has no inode numbers
-    /// and change times (stamps are then never used).
+    /// The stamp of `meta`, which the caller has just read; `None` where
+    /// the platform has no inode numbers and change times (stamps are then
+    /// never used).
     pub(crate) fn of(meta: &Metadata) -> Option<FileStamp> {
         #[cfg(unix)]
         {
@@ -98,6 +110,9 @@ impl FileStamp {
                 size: meta.size(),
                 mtime: (meta.mtime(), meta.mtime_nsec()),
                 ctime: (meta.ctime(), meta.ctime_nsec()),
+                taken_at: SystemTime::now()
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .unwrap_or_default(),
             })
         }
         #[cfg(not(unix))]
@@ -107,12 +122,13 @@ impl FileStamp {
         }
     }
 
-    /// Whether the last change is at least `settle_time` in the past (and
-    /// not in the future), so that a later change must move the ctime.
+    /// Whether the last change was at least `settle_time` before the
+    /// stamp was taken (the file was then read and hashed), so that any
+    /// change after the hashing must move the ctime. Measured from when
+    /// the stamp was taken, not from when it is recorded: a plugin that
+    /// takes seconds to compile does not settle meanwhile.
     fn is_settled(&self, settle_time: Duration) -> bool {
-        let Ok(now) = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH) else {
-            return false;
-        };
+        let now = self.taken_at;
         let latest = self.ctime.max(self.mtime);
         let Ok(secs) = u64::try_from(latest.0) else {
             return false;
@@ -189,9 +205,15 @@ impl ArtifactCache {
         })
     }
 
+    /// The engine fingerprint (hex sha256) artifacts and records are tied
+    /// to.
+    pub(crate) fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
     fn artifact_path(&self, component_sha256: &str) -> PathBuf {
         self.dir.join(format!(
-            "{component_sha256}-{}.cwasm",
+            "{component_sha256}-{}-{ARTIFACT_FORMAT}.cwasm",
             &self.fingerprint[..16]
         ))
     }
@@ -203,11 +225,24 @@ impl ArtifactCache {
         mac
     }
 
-    fn artifact_tag(&self) -> Tag {
+    /// The tag of the artifact of the component `component_sha256`, over
+    /// the engine fingerprint, that digest (so an artifact cannot stand in
+    /// for another component's) and the artifact's bytes from `reader`.
+    fn artifact_tag(&self, component_sha256: &str, mut reader: impl Read) -> Option<Tag> {
         let mut mac = self.mac(b"artifact");
         mac.update(self.fingerprint.as_bytes());
         mac.update(&[0]);
-        mac
+        mac.update(component_sha256.as_bytes());
+        mac.update(&[0]);
+        let mut chunk = vec![0u8; 1 << 20];
+        loop {
+            match reader.read(&mut chunk) {
+                Ok(0) => return Some(mac),
+                Ok(n) => mac.update(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
+        }
     }
 
     fn stamp_tag(&self, artifact_tag: &[u8], stamp: &FileStamp) -> Tag {
@@ -239,10 +274,20 @@ impl ArtifactCache {
     /// carries our tag (over kind, key and payload, so a record cannot be
     /// renamed into another).
     pub(crate) fn record(&self, kind: &str, key: &str) -> Option<Vec<u8>> {
-        let bytes = std::fs::read(self.record_path(kind, key)).ok()?;
-        let (tag, payload) = bytes.split_at_checked(TAG_LEN)?;
-        self.record_tag(kind, key, payload).verify_slice(tag).ok()?;
-        Some(payload.to_vec())
+        let path = self.record_path(kind, key);
+        let bytes = std::fs::read(&path).ok()?;
+        let verified = bytes.split_at_checked(TAG_LEN).filter(|(tag, payload)| {
+            self.record_tag(kind, key, payload)
+                .verify_slice(tag)
+                .is_ok()
+        });
+        match verified {
+            Some((_, payload)) => Some(payload.to_vec()),
+            None => {
+                tracing::warn!(path = %path.display(), "cache record fails verification, ignoring it");
+                None
+            }
+        }
     }
 
     /// Store the record `<key>.<kind>` (`key`: ASCII letters, digits and
@@ -257,7 +302,7 @@ impl ArtifactCache {
         bytes.extend_from_slice(payload);
         let path = self.record_path(kind, key);
         if let Err(e) = write_atomically(&path, &bytes, Durability::Memo) {
-            tracing::debug!(path = %path.display(), "cannot store cache record: {e}");
+            warn_unwritable(&path, &e);
         }
     }
 
@@ -294,28 +339,56 @@ impl ArtifactCache {
             (Ok(f), Ok(t)) => (f, t),
             _ => return None,
         };
-        let stamp = file.metadata().ok().as_ref().and_then(FileStamp::of);
-        if !self.verify_artifact(&file, &tag_record, stamp.as_ref(), &tag_path) {
+        let refused = || {
             tracing::warn!(path = %path.display(), "cached artifact fails verification, ignoring it");
-            return None;
+            None
+        };
+        let unusable = |e: wasmtime::Error| {
+            tracing::warn!(path = %path.display(), "cached artifact unusable, recompiling: {e:#}");
+            None
+        };
+        let Some(same_file) = same_file_path(&file) else {
+            // The verified file cannot be named again: verify the bytes read
+            // and deserialize those (a copy, no stamp shortcut).
+            let bytes = read_open_file(&file, 0).ok()?;
+            let tag = tag_record.get(..TAG_LEN)?;
+            let verified = self
+                .artifact_tag(component_sha256, &bytes[..])
+                .is_some_and(|mac| mac.verify_slice(tag).is_ok());
+            if !verified {
+                return refused();
+            }
+            // SAFETY: the bytes carry our tag, so this host produced them
+            // with `Engine::precompile_component`; wasmtime checks that they
+            // match this engine's settings.
+            return unsafe { Component::deserialize(engine, &bytes) }.map_or_else(unusable, Some);
+        };
+        let stamp = file.metadata().ok().as_ref().and_then(FileStamp::of);
+        if !self.verify_artifact(
+            &file,
+            component_sha256,
+            &tag_record,
+            stamp.as_ref(),
+            &tag_path,
+        ) {
+            return refused();
         }
         // SAFETY: the artifact carries our tag, so this host produced it with
         // `Engine::precompile_component`, and wasmtime checks that it matches
-        // this engine's settings. The file is opened again through our open
-        // descriptor (Linux), so wasmtime maps the very file we verified.
-        match unsafe { Component::deserialize_file(engine, reopen_path(&file, &path)) } {
-            Ok(c) => Some(c),
-            Err(e) => {
-                tracing::warn!(path = %path.display(), "cached artifact unusable, recompiling: {e:#}");
-                None
-            }
-        }
+        // this engine's settings. wasmtime maps the file, opened again
+        // through our verified descriptor (`/proc/self/fd/N`), so a file
+        // renamed over `path` meanwhile is not picked up; its contents must
+        // not change while the component is loaded, which holds because only
+        // this user can write in the cache directory and toolvet only ever
+        // replaces artifacts by renaming.
+        unsafe { Component::deserialize_file(engine, same_file) }.map_or_else(unusable, Some)
     }
 
     /// Whether `file` is the artifact `tag_record` vouches for.
     fn verify_artifact(
         &self,
         file: &File,
+        component_sha256: &str,
         tag_record: &[u8],
         stamp: Option<&FileStamp>,
         tag_path: &Path,
@@ -334,18 +407,9 @@ impl ArtifactCache {
             return true;
         }
         // Hash the file in chunks (artifacts of language runtimes are 35 MB).
-        let mut mac = self.artifact_tag();
-        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-        loop {
-            let chunk = match std::io::BufRead::fill_buf(&mut reader) {
-                Ok([]) => break,
-                Ok(chunk) => chunk,
-                Err(_) => return false,
-            };
-            mac.update(chunk);
-            let n = chunk.len();
-            std::io::BufRead::consume(&mut reader, n);
-        }
+        let Some(mac) = self.artifact_tag(component_sha256, file) else {
+            return false;
+        };
         if mac.verify_slice(artifact_tag).is_err() {
             return false;
         }
@@ -362,7 +426,7 @@ impl ArtifactCache {
             record.extend_from_slice(stamp.encode().as_bytes());
         }
         if let Err(e) = write_atomically(tag_path, &record, Durability::Memo) {
-            tracing::debug!(path = %tag_path.display(), "cannot record artifact stamp: {e}");
+            warn_unwritable(tag_path, &e);
         }
     }
 
@@ -381,9 +445,11 @@ impl ArtifactCache {
         // SAFETY: produced just above by this engine.
         let component = unsafe { Component::deserialize(engine, &artifact)? };
         let path = self.artifact_path(component_sha256);
-        let mut mac = self.artifact_tag();
-        mac.update(&artifact);
-        let artifact_tag = mac.finalize().into_bytes();
+        let artifact_tag = self
+            .artifact_tag(component_sha256, &artifact[..])
+            .expect("reading a slice cannot fail")
+            .finalize()
+            .into_bytes();
         // The artifact first: a reader that finds the new tag next to the
         // old artifact (or none) only recompiles.
         match write_atomically(&path, &artifact, Durability::Artifact) {
@@ -399,19 +465,33 @@ impl ArtifactCache {
     }
 }
 
-/// A path that opens the same file as `file`: `/proc/self/fd/N` on Linux
-/// (so a file renamed over `path` meanwhile is not picked up), else `path`.
-fn reopen_path(file: &File, path: &Path) -> PathBuf {
+/// A path that opens the same file as `file` even if another file has been
+/// renamed over its name: `/proc/self/fd/N` on Linux; `None` where there is
+/// no such path.
+fn same_file_path(file: &File) -> Option<PathBuf> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
         let proc_path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
         if proc_path.exists() {
-            return proc_path;
+            return Some(proc_path);
         }
     }
     let _ = file;
-    path.to_path_buf()
+    None
+}
+
+/// Log, once per process at `warn` and then at `debug`, that a record or
+/// tag could not be written: loads still work, but every start pays for
+/// hashing again (e.g. a read-only cache directory).
+fn warn_unwritable(path: &Path, e: &std::io::Error) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if WARNED.swap(true, Ordering::Relaxed) {
+        tracing::debug!(path = %path.display(), "cannot write to the artifact cache: {e}");
+    } else {
+        tracing::warn!(path = %path.display(), "cannot write to the artifact cache, so every start hashes plugins and artifacts again: {e}");
+    }
 }
 
 /// Read all of `file` (whose size is `len` bytes).
@@ -489,7 +569,7 @@ fn write_atomically(path: &Path, bytes: &[u8], durability: Durability) -> std::i
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
-    {
+    let written = (|| {
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create(true).truncate(true);
         #[cfg(unix)]
@@ -502,6 +582,12 @@ fn write_atomically(path: &Path, bytes: &[u8], durability: Durability) -> std::i
         if durability != Durability::Memo {
             f.sync_all()?;
         }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        // Leave no partial temporary file behind (a full disk).
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
     if durability == Durability::Key {
         // Never replace an existing key: link fails if another process
@@ -544,6 +630,12 @@ mod tests {
         assert!(cache.load(engine, "abc").is_some(), "our artifact loads");
         let path = cache.artifact_path("abc");
         let tag_path = path.with_extension("tag");
+        // Copied under another component's name, it is refused: the tag
+        // covers the component digest.
+        let other_path = cache.artifact_path("abd");
+        std::fs::copy(&path, &other_path).unwrap();
+        std::fs::copy(&tag_path, other_path.with_extension("tag")).unwrap();
+        assert!(cache.load(engine, "abd").is_none());
         assert_eq!(
             std::fs::read(&tag_path).unwrap().len(),
             TAG_LEN,
@@ -658,6 +750,15 @@ mod tests {
         let stamp = stamp_of(&plugin);
         assert!(!stamp.is_settled(SETTLE_TIME));
         assert!(stamp.is_settled(Duration::ZERO));
+        // Settling is judged at the time the stamp was taken (before the
+        // file was read), however long compiling took afterwards.
+        let later = FileStamp {
+            taken_at: stamp.taken_at + Duration::from_secs(3),
+            ..stamp.clone()
+        };
+        assert!(later.is_settled(SETTLE_TIME));
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(!stamp.is_settled(SETTLE_TIME));
     }
 
     #[cfg(unix)]

@@ -165,18 +165,30 @@ impl Host {
                     memory_bytes: (config.memory_mb as usize) << 20,
                     log_bytes: settings.max_log_bytes,
                 };
+                // A check whose failures are let through (`on_error =
+                // "allow"`) is always configured at load, so broken settings
+                // fail the load instead of abstaining on every call.
+                let may_defer = config.on_error != OnError::Allow;
                 let task = tokio::spawn({
                     let (name, settings_json) = (name.clone(), settings_json.clone());
                     let cache = cache.clone();
                     async move {
                         let compiled = compiled?;
-                        let key =
-                            plugin::load_key(&compiled.sha256, &settings_json, limits.memory_bytes);
+                        let key = cache.as_ref().map(|c| {
+                            plugin::load_key(
+                                c,
+                                &compiled.sha256,
+                                &settings_json,
+                                limits.memory_bytes,
+                            )
+                        });
                         // Accepted before: the first call configures an
                         // instance, as any fresh instance is configured.
                         if let Some(info) = cache
                             .as_ref()
-                            .and_then(|c| plugin::remembered_accepted(c, &key))
+                            .zip(key.as_deref())
+                            .filter(|_| may_defer)
+                            .and_then(|(c, key)| plugin::remembered_accepted(c, key))
                         {
                             return Ok(Ready {
                                 compiled,
@@ -188,8 +200,8 @@ impl Host {
                         let (info, instance) =
                             plugin::initialize(engine, &compiled, &settings_json, limits, name)
                                 .await?;
-                        if let Some(cache) = &cache {
-                            plugin::remember_accepted(cache, &key, &info);
+                        if let (Some(cache), Some(key)) = (&cache, &key) {
+                            plugin::remember_accepted(cache, key, &info);
                         }
                         Ok(Ready {
                             compiled,

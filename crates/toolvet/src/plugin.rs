@@ -203,44 +203,70 @@ pub(crate) fn compile_plugin(
     let started = Instant::now();
     let (file, meta) = open_component(path)?;
     let stamp = cache.and(FileStamp::of(&meta));
+    // A remembered digest that contradicts the pin is not trusted: the file
+    // is hashed, so a mismatch reports the file's real digest.
     let remembered = cache
         .zip(stamp.as_ref())
-        .and_then(|(cache, stamp)| cache.remembered_digest(stamp));
-    let (mut hit, mut tried_cache) = (None, false);
+        .and_then(|(cache, stamp)| cache.remembered_digest(stamp))
+        .filter(|sha256| sha256_pin.is_none_or(|pin| pin == sha256));
+    let mut tried = None;
     if let (Some(cache), Some(sha256)) = (cache, remembered) {
-        check_pin(sha256_pin, &sha256)?;
-        tried_cache = true;
-        hit = cache.load(engine, &sha256).map(|c| (c, sha256));
-    }
-    let (component, sha256, outcome) = match hit {
-        Some((component, sha256)) => (component, sha256, CacheOutcome::Hit),
-        None => {
-            let (bytes, sha256) = read_open_component(&file, meta.len())?;
-            check_pin(sha256_pin, &sha256)?;
-            let (component, outcome) = match cache {
-                Some(cache) => match (!tried_cache)
-                    .then(|| cache.load(engine, &sha256))
-                    .flatten()
-                {
-                    Some(component) => (component, CacheOutcome::Hit),
-                    None => cache
-                        .compile_and_store(engine, &bytes, &sha256)
-                        .map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))?,
-                },
-                None => (compile(engine, &bytes)?, CacheOutcome::Uncached),
-            };
-            if let (Some(cache), Some(stamp)) = (cache, &stamp) {
-                cache.remember_digest(stamp, &sha256);
-            }
-            (component, sha256, outcome)
+        if let Some(component) = cache.load(engine, &sha256) {
+            return link(
+                engine,
+                linker,
+                component,
+                sha256,
+                CacheOutcome::Hit,
+                started,
+            );
         }
+        tried = Some(sha256);
+    }
+    let (bytes, sha256) = read_open_component(&file, meta.len())?;
+    check_pin(sha256_pin, &sha256)?;
+    let Some(cache) = cache else {
+        let component = compile(engine, &bytes)?;
+        return link(
+            engine,
+            linker,
+            component,
+            sha256,
+            CacheOutcome::Uncached,
+            started,
+        );
     };
+    let cached = match tried {
+        Some(t) if t == sha256 => None,
+        _ => cache.load(engine, &sha256),
+    };
+    let (component, outcome) = match cached {
+        Some(component) => (component, CacheOutcome::Hit),
+        None => cache
+            .compile_and_store(engine, &bytes, &sha256)
+            .map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))?,
+    };
+    if let Some(stamp) = &stamp {
+        cache.remember_digest(stamp, &sha256);
+    }
+    link(engine, linker, component, sha256, outcome, started)
+}
+
+/// Link a compiled component into a [`Compiled`], timing from `started`.
+fn link(
+    engine: &Engine,
+    linker: &Linker<StoreState>,
+    component: Component,
+    sha256: String,
+    cache: CacheOutcome,
+    started: Instant,
+) -> Result<Compiled, LoadErrorKind> {
     let compile_us = started.elapsed().as_micros() as u64;
     let pre = prepare(engine, linker, &component)?;
     Ok(Compiled {
         pre,
         sha256,
-        cache: outcome,
+        cache,
         compile_us,
     })
 }
@@ -298,11 +324,24 @@ pub(crate) async fn initialize(
 /// The cache record kind for [`remember_accepted`].
 const ACCEPTED: &str = "accepted";
 
-/// The key under which a load is remembered: the component's sha256, the
-/// settings it is configured with and its memory cap (bytes), hashed.
-pub(crate) fn load_key(component_sha256: &str, settings: &str, memory_bytes: usize) -> String {
+/// The key under which a load is remembered: this host's version, contract
+/// and engine fingerprint, the component's sha256, the settings it is
+/// configured with and its memory cap (bytes), hashed.
+pub(crate) fn load_key(
+    cache: &ArtifactCache,
+    component_sha256: &str,
+    settings: &str,
+    memory_bytes: usize,
+) -> String {
     let mut hasher = Sha256::new();
-    for part in [component_sha256, settings, &memory_bytes.to_string()] {
+    for part in [
+        env!("CARGO_PKG_VERSION"),
+        CONTRACT_VERSION,
+        cache.fingerprint(),
+        component_sha256,
+        settings,
+        &memory_bytes.to_string(),
+    ] {
         hasher.update(part.as_bytes());
         hasher.update([0]);
     }
