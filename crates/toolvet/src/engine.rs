@@ -9,6 +9,7 @@
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
@@ -83,22 +84,40 @@ fn engine_config() -> Config {
 /// dropped.
 fn start_epoch_ticker(engine: &Engine) {
     let weak = engine.weak();
+    let start = *TICKER_START.get_or_init(Instant::now);
     std::thread::Builder::new()
         .name("toolvet-epoch".into())
         .spawn(move || {
-            let start = Instant::now();
-            let mut ticks: u128 = 0;
             while let Some(engine) = weak.upgrade() {
-                let due = start.elapsed().as_micros() / EPOCH_TICK.as_micros();
-                while ticks < due {
+                let due = ticks_due(start);
+                while TICKS.load(Ordering::Relaxed) < due {
                     engine.increment_epoch();
-                    ticks += 1;
+                    TICKS.fetch_add(1, Ordering::Relaxed);
                 }
                 drop(engine);
                 std::thread::sleep(EPOCH_TICK);
             }
         })
         .expect("spawning the epoch ticker thread");
+}
+
+/// When the ticker started, and how many ticks it has applied.
+static TICKER_START: OnceLock<Instant> = OnceLock::new();
+static TICKS: AtomicU64 = AtomicU64::new(0);
+
+fn ticks_due(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_micros() / EPOCH_TICK.as_micros()).unwrap_or(u64::MAX)
+}
+
+/// How many ticks the epoch is behind wall time right now (the ticker
+/// thread was not scheduled for a while; it catches up in one burst when
+/// it runs). An epoch deadline set now must add this, or the burst ends it
+/// early by as much.
+pub(crate) fn epoch_lag_ticks() -> u64 {
+    match TICKER_START.get() {
+        Some(&start) => ticks_due(start).saturating_sub(TICKS.load(Ordering::Relaxed)),
+        None => 0,
+    }
 }
 
 /// Hex sha256 of everything that decides whether a compiled artifact fits

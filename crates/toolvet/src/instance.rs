@@ -163,7 +163,8 @@ async fn bounded<'s, T>(
         return Err(timed_out(check_name, limits));
     }
     let ticks = remaining.as_micros() / EPOCH_TICK.as_micros() + 1;
-    store.set_epoch_deadline(ticks as u64);
+    let ticks = u64::try_from(ticks).unwrap_or(u64::MAX);
+    store.set_epoch_deadline(ticks.saturating_add(crate::engine::epoch_lag_ticks()));
     let memory_exceeded = store.data().limiter.exceeded.clone();
     memory_exceeded.store(false, Ordering::Relaxed);
     let abandon_at = now + remaining + ABANDON_GRACE;
