@@ -89,7 +89,7 @@ fn start_epoch_ticker(engine: &Engine) {
         .name("toolvet-epoch".into())
         .spawn(move || {
             while let Some(engine) = weak.upgrade() {
-                let due = ticks_due(start);
+                let due = ticks_due(start, Instant::now());
                 while TICKS.load(Ordering::Relaxed) < due {
                     engine.increment_epoch();
                     TICKS.fetch_add(1, Ordering::Relaxed);
@@ -105,17 +105,18 @@ fn start_epoch_ticker(engine: &Engine) {
 static TICKER_START: OnceLock<Instant> = OnceLock::new();
 static TICKS: AtomicU64 = AtomicU64::new(0);
 
-fn ticks_due(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_micros() / EPOCH_TICK.as_micros()).unwrap_or(u64::MAX)
+fn ticks_due(start: Instant, now: Instant) -> u64 {
+    let elapsed = now.saturating_duration_since(start);
+    u64::try_from(elapsed.as_micros() / EPOCH_TICK.as_micros()).unwrap_or(u64::MAX)
 }
 
-/// How many ticks the epoch is behind wall time right now (the ticker
-/// thread was not scheduled for a while; it catches up in one burst when
-/// it runs). An epoch deadline set now must add this, or the burst ends it
-/// early by as much.
-pub(crate) fn epoch_lag_ticks() -> u64 {
+/// How many ticks the epoch is behind wall time at `now` (the ticker thread
+/// was not scheduled for a while; it catches up in one burst when it
+/// runs). An epoch deadline set at `now` must add this, or the burst ends
+/// it early by as much.
+pub(crate) fn epoch_lag_ticks(now: Instant) -> u64 {
     match TICKER_START.get() {
-        Some(&start) => ticks_due(start).saturating_sub(TICKS.load(Ordering::Relaxed)),
+        Some(&start) => ticks_due(start, now).saturating_sub(TICKS.load(Ordering::Relaxed)),
         None => 0,
     }
 }

@@ -164,7 +164,7 @@ async fn bounded<'s, T>(
     }
     let ticks = remaining.as_micros() / EPOCH_TICK.as_micros() + 1;
     let ticks = u64::try_from(ticks).unwrap_or(u64::MAX);
-    store.set_epoch_deadline(ticks.saturating_add(crate::engine::epoch_lag_ticks()));
+    store.set_epoch_deadline(ticks.saturating_add(crate::engine::epoch_lag_ticks(now)));
     let memory_exceeded = store.data().limiter.exceeded.clone();
     memory_exceeded.store(false, Ordering::Relaxed);
     let abandon_at = now + remaining + ABANDON_GRACE;
