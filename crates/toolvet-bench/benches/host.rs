@@ -60,6 +60,19 @@ impl<'a, T> Lazy<'a, T> {
 
 /// Check that a benchmark measures a real verdict: no check errored, and
 /// the decision is the expected one.
+/// Time `host.check(call)`, awaited in one async block per batch, after
+/// checking once that it answers an allow with no check error.
+fn time_allowed_check(
+    b: &mut criterion::Bencher<'_, Clock>,
+    rt: &tokio::runtime::Runtime,
+    what: &str,
+    host: &Host,
+    call: &CallRequest,
+) {
+    assert_verdict(what, &rt.block_on(host.check(call)), &[Decision::Allow]);
+    b.to_async(rt).iter(|| host.check(black_box(call)))
+}
+
 fn assert_verdict(what: &str, verdict: &Verdict, expected: &[Decision]) {
     for o in &verdict.checks {
         assert!(
@@ -201,12 +214,7 @@ fn overhead(c: &mut Criterion<Clock>) {
         for (name, host) in [("fresh", &fresh), ("reuse", &reuse)] {
             group.bench_function(BenchmarkId::new(name, label), |b| {
                 let host = host.get();
-                assert_verdict(
-                    "overhead",
-                    &rt.block_on(host.check(&call)),
-                    &[Decision::Allow],
-                );
-                b.to_async(&rt).iter(|| host.check(black_box(&call)))
+                time_allowed_check(b, &rt, "overhead", host, &call)
             });
         }
     }
@@ -246,12 +254,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
         for (mode, host) in [("sequential", &sequential), ("parallel", &parallel)] {
             group.bench_function(BenchmarkId::new(mode, label), |b| {
                 let host = host.get();
-                assert_verdict(
-                    "policy",
-                    &rt.block_on(host.check(&call)),
-                    &[Decision::Allow],
-                );
-                b.to_async(&rt).iter(|| host.check(black_box(&call)))
+                time_allowed_check(b, &rt, "policy", host, &call)
             });
         }
     }
@@ -259,23 +262,13 @@ fn whole_policy(c: &mut Criterion<Clock>) {
     let call = fx::typical_call(fx::ONE_KB, 0);
     group.bench_function(BenchmarkId::new("all-fresh", "1KB"), |b| {
         let host = all_fresh.get();
-        assert_verdict(
-            "policy all-fresh",
-            &rt.block_on(host.check(&call)),
-            &[Decision::Allow],
-        );
-        b.to_async(&rt).iter(|| host.check(black_box(&call)))
+        time_allowed_check(b, &rt, "policy all-fresh", host, &call)
     });
     for &n in fx::HISTORIES {
         let call = fx::typical_call(fx::ONE_KB, n);
         group.bench_function(BenchmarkId::new("history", n), |b| {
             let host = sequential.get();
-            assert_verdict(
-                "policy history",
-                &rt.block_on(host.check(&call)),
-                &[Decision::Allow],
-            );
-            b.to_async(&rt).iter(|| host.check(black_box(&call)))
+            time_allowed_check(b, &rt, "policy history", host, &call)
         });
     }
     group.finish();

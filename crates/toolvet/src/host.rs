@@ -109,9 +109,11 @@ impl Host {
     /// (concurrently). A check whose component accepted the same settings
     /// and memory cap at an earlier load (recorded in the artifact cache)
     /// is not instantiated now: its recorded `describe` answer is used and
-    /// its first call configures an instance, so a one-shot process pays
-    /// only for the checks the call selects. Should that configure fail
-    /// after all, the call gets the check's `on_error` decision.
+    /// its first call configures an instance (within that call's
+    /// `timeout_ms`), so a one-shot process pays only for the checks the
+    /// call selects. Should that configure fail after all, the call gets
+    /// the check's `on_error` decision; checks with `on_error = "allow"`
+    /// are therefore always configured at load.
     ///
     /// # Errors
     /// [`Error::Config`] for a policy that fails [`Policy::validate`];

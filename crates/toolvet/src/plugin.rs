@@ -89,7 +89,11 @@ pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadError
 
 /// Compile a component without the cache.
 pub(crate) fn compile(engine: &Engine, bytes: &[u8]) -> Result<Component, LoadErrorKind> {
-    Component::new(engine, bytes).map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))
+    Component::new(engine, bytes).map_err(compile_error)
+}
+
+fn compile_error(e: wasmtime::Error) -> LoadErrorKind {
+    LoadErrorKind::Compile(format!("{e:#}"))
 }
 
 /// The versions of `toolvet:check/check` a component exports, e.g.
@@ -244,7 +248,7 @@ pub(crate) fn compile_plugin(
         Some(component) => (component, CacheOutcome::Hit),
         None => cache
             .compile_and_store(engine, &bytes, &sha256)
-            .map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))?,
+            .map_err(compile_error)?,
     };
     if let Some(stamp) = &stamp {
         cache.remember_digest(stamp, &sha256);
