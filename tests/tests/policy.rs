@@ -371,3 +371,110 @@ fn cli_inspect_reports_contract_and_describe() {
             .any(|e| e == "toolvet:check/check@0.1.0")
     );
 }
+
+#[test]
+fn cache_prune_keeps_exactly_what_the_policies_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let write_policy = |file: &str, checks: &str| {
+        let text = format!("[host]\ncache_dir = \"cache\"\n{checks}");
+        let text = ["shell_guard", "path_guard"].iter().fold(text, |t, name| {
+            t.replace(&format!("{{{name}}}"), &plugin(name).display().to_string())
+        });
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let shell = |branch: &str| {
+        format!(
+            "[[check]]\nname = \"shell\"\nplugin = \"{{shell_guard}}\"\n\
+             [check.settings]\nprotected_branches = [\"{branch}\"]\n"
+        )
+    };
+    let kept = write_policy("kept.toml", &shell("main"));
+    let other_settings = write_policy("other.toml", &shell("release"));
+    let other_plugin = write_policy(
+        "paths.toml",
+        "[[check]]\nname = \"paths\"\nplugin = \"{path_guard}\"\n",
+    );
+    let broken = write_policy(
+        "broken.toml",
+        "[[check]]\nname = \"gone\"\nplugin = \"missing.wasm\"\n",
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let load = |path: &str| {
+        runtime
+            .block_on(Host::load(Policy::from_file(Path::new(path)).unwrap()))
+            .unwrap()
+    };
+    for path in [&kept, &other_settings, &other_plugin] {
+        load(path);
+    }
+    let cache = dir.path().join("cache");
+    // What no host of this build loads: another engine's artifact.
+    let foreign = "ab12-0000000000000000-a2.cwasm";
+    std::fs::write(cache.join(foreign), b"x").unwrap();
+    std::fs::write(cache.join("notes.txt"), b"mine").unwrap();
+    let names = || -> std::collections::BTreeSet<String> {
+        std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect()
+    };
+    let all = names();
+    let cwasm = |names: &std::collections::BTreeSet<String>| {
+        names.iter().filter(|n| n.ends_with(".cwasm")).count()
+    };
+    assert_eq!(
+        cwasm(&all),
+        3,
+        "two plugins and the foreign artifact: {all:?}"
+    );
+
+    // A policy whose check does not load: nothing is removed.
+    let (code, _, err) = run_cli(&["cache", "prune", "--config", &broken], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("broken.toml") && err.contains("nothing removed"),
+        "{err}"
+    );
+    assert_eq!(names(), all);
+
+    // Without a policy: only what this build can never load.
+    let cache_arg = cache.display().to_string();
+    let (code, out, err) = run_cli(&["cache", "prune", "--cache-dir", &cache_arg], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("removed {foreign}")), "{out}");
+    assert_eq!(names().len(), all.len() - 1);
+
+    // A dry run lists and keeps; the real run keeps shell-guard's artifact,
+    // its tag, its digest record and the record of the settings `kept.toml`
+    // gives it, and removes path-guard's artifact and the other settings.
+    let before = names();
+    let (code, out, err) = run_cli(&["cache", "prune", "--config", &kept, "--dry-run"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("would remove 5 files"), "{out}");
+    assert_eq!(names(), before);
+    let (code, out, err) = run_cli(&["cache", "prune", "--config", &kept], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("removed 5 files") && out.contains("kept 4"),
+        "{out}"
+    );
+    let left = names();
+    let count = |ext: &str| left.iter().filter(|n| n.ends_with(ext)).count();
+    assert_eq!(
+        [".cwasm", ".tag", ".digest", ".accepted"].map(count),
+        [1, 1, 1, 1],
+        "{left:?}"
+    );
+    assert!(
+        left.contains("key") && left.contains("notes.txt"),
+        "{left:?}"
+    );
+
+    // Everything `kept.toml` needs is still there: cache hit, deferred.
+    let again = load(&kept);
+    assert_eq!(again.checks()[0].cached, Some(true));
+    assert_eq!(again.checks()[0].deferred, Some(true));
+    assert_eq!(load(&other_plugin).checks()[0].cached, Some(false));
+}

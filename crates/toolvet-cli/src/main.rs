@@ -9,6 +9,7 @@
 
 mod bench;
 mod calls;
+mod prune;
 mod scaffold;
 
 use anyhow::Context as _;
@@ -99,6 +100,19 @@ enum Command {
     /// Measure what a policy costs on your calls: p50 / p99 latency of each
     /// check and of the whole verdict, and verdicts per second.
     Bench(bench::BenchArgs),
+    /// Manage the compiled-artifact cache.
+    #[command(subcommand)]
+    Cache(CacheCommand),
+}
+
+#[derive(Subcommand)]
+enum CacheCommand {
+    /// Remove compiled artifacts and records the given policies do not use
+    /// (without `--config`: those no host of this build can load).
+    ///
+    /// Exit code: 0 done, 2 a policy did not load (nothing removed) or a
+    /// file could not be removed.
+    Prune(prune::PruneArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -156,6 +170,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Compile { config } => compile(&config).await,
         Command::Bench(args) => bench::run(args).await,
+        Command::Cache(CacheCommand::Prune(args)) => prune::run(&args).await,
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());

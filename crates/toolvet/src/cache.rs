@@ -39,12 +39,25 @@
 //! Writes go to a temporary file and are renamed into place, so concurrent
 //! starts never read a half-written file; a reader that sees an artifact
 //! and a tag from two different writers fails verification and recompiles.
+//!
+//! # Pruning
+//!
+//! Nothing is removed while checks load: every plugin rebuild leaves its
+//! old artifact behind (a Python or JavaScript one is ~35 MB).
+//! [`ArtifactCache::prune`] (`toolvet cache prune`) removes what a set of
+//! policies does not use, or, without policies, the artifacts no host of
+//! this build can load (other engine fingerprints or layouts). It only ever
+//! removes files named like the entries above (and stale temporary files),
+//! never `key`; a host still running with a removed artifact keeps its
+//! mapping, and one starting later recompiles.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
+use std::collections::BTreeSet;
 use std::fs::{File, Metadata};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -63,6 +76,10 @@ const ARTIFACT_FORMAT: &str = "a2";
 /// most 10 ms).
 pub const SETTLE_TIME: Duration = Duration::from_secs(2);
 
+/// How old a temporary file must be before [`ArtifactCache::prune`] takes
+/// it for a crashed writer's leftover (a write takes at most seconds).
+const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
+
 /// Where compiled artifacts are kept.
 #[derive(Clone)]
 pub struct ArtifactCache {
@@ -70,6 +87,31 @@ pub struct ArtifactCache {
     key: Vec<u8>,
     fingerprint: String,
     settle_time: Duration,
+    /// File names of the entries read or written so far through this
+    /// cache and its clones (for [`ArtifactCache::prune`]).
+    in_use: Arc<Mutex<BTreeSet<String>>>,
+}
+
+/// What [`ArtifactCache::prune`] removed (or, in a dry run, would remove).
+#[derive(Debug, Default)]
+pub struct PruneReport {
+    /// Removed files: name and size in bytes, in name order.
+    pub removed: Vec<(String, u64)>,
+    /// Files that could not be removed: name and the I/O error.
+    pub failed: Vec<(String, String)>,
+    /// Cache entries left in place: count and total size in bytes.
+    pub kept: (usize, u64),
+}
+
+/// What prune may remove.
+#[derive(Debug, Clone, Copy)]
+pub enum PruneScope<'a> {
+    /// Artifacts (and their tags) that no host of this build can load:
+    /// another engine fingerprint or an older layout. Records stay.
+    Unloadable,
+    /// Every entry whose file name is not in the set (see
+    /// [`ArtifactCache::entries_in_use`]): artifacts, tags and records.
+    AllExcept(&'a BTreeSet<String>),
 }
 
 /// How a component was obtained, for logs and benchmarks.
@@ -202,7 +244,85 @@ impl ArtifactCache {
             key,
             fingerprint: crate::engine::engine_fingerprint(engine),
             settle_time: SETTLE_TIME,
+            in_use: Arc::default(),
         })
+    }
+
+    /// The cache directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// File names (in the cache directory) of the artifacts, tags and
+    /// records this cache and its clones have loaded or stored so far: what
+    /// a loaded policy needs to start from the cache again.
+    pub fn entries_in_use(&self) -> BTreeSet<String> {
+        self.in_use.lock().expect("never poisoned").clone()
+    }
+
+    fn note_in_use(&self, path: &Path) {
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+            self.in_use
+                .lock()
+                .expect("never poisoned")
+                .insert(name.to_string());
+        }
+    }
+
+    /// Remove the cache entries `scope` selects, plus temporary files left
+    /// by writers that died more than an hour ago. Files not named like a
+    /// cache entry, and the key, are never touched. With `dry_run`, only
+    /// report what would be removed.
+    ///
+    /// # Errors
+    /// An I/O error listing the directory; a file that cannot be removed
+    /// is reported in [`PruneReport::failed`] and the others still go.
+    pub fn prune(&self, scope: PruneScope<'_>, dry_run: bool) -> std::io::Result<PruneReport> {
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            let Some(kind) = EntryKind::of(&name, &self.fingerprint) else {
+                continue;
+            };
+            // Not following links: an entry is a regular file we wrote.
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.is_file() {
+                entries.push((name, kind, meta));
+            }
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut report = PruneReport::default();
+        for (name, kind, meta) in entries {
+            let remove = match kind {
+                EntryKind::Temporary => meta
+                    .modified()
+                    .ok()
+                    .and_then(|m| m.elapsed().ok())
+                    .is_some_and(|age| age >= STALE_TEMP_AGE),
+                EntryKind::Artifact { loadable } => match scope {
+                    PruneScope::Unloadable => !loadable,
+                    PruneScope::AllExcept(keep) => !keep.contains(&name),
+                },
+                EntryKind::Record => match scope {
+                    PruneScope::Unloadable => false,
+                    PruneScope::AllExcept(keep) => !keep.contains(&name),
+                },
+            };
+            if !remove {
+                report.kept.0 += 1;
+                report.kept.1 += meta.len();
+                continue;
+            }
+            if !dry_run && let Err(e) = std::fs::remove_file(self.dir.join(&name)) {
+                report.failed.push((name, e.to_string()));
+                continue;
+            }
+            report.removed.push((name, meta.len()));
+        }
+        Ok(report)
     }
 
     /// The engine fingerprint (hex sha256) artifacts and records are tied
@@ -282,7 +402,10 @@ impl ArtifactCache {
                 .is_ok()
         });
         match verified {
-            Some((_, payload)) => Some(payload.to_vec()),
+            Some((_, payload)) => {
+                self.note_in_use(&path);
+                Some(payload.to_vec())
+            }
             None => {
                 tracing::warn!(path = %path.display(), "cache record fails verification, ignoring it");
                 None
@@ -301,8 +424,9 @@ impl ArtifactCache {
             .to_vec();
         bytes.extend_from_slice(payload);
         let path = self.record_path(kind, key);
-        if let Err(e) = write_atomically(&path, &bytes, Durability::Memo) {
-            warn_unwritable(&path, &e);
+        match write_atomically(&path, &bytes, Durability::Memo) {
+            Ok(()) => self.note_in_use(&path),
+            Err(e) => warn_unwritable(&path, &e),
         }
     }
 
@@ -334,8 +458,20 @@ impl ArtifactCache {
     /// (and its stamp recorded once settled). Problems are logged.
     pub(crate) fn load(&self, engine: &Engine, component_sha256: &str) -> Option<Component> {
         let path = self.artifact_path(component_sha256);
+        let component = self.load_artifact(engine, component_sha256, &path)?;
+        self.note_in_use(&path);
+        self.note_in_use(&path.with_extension("tag"));
+        Some(component)
+    }
+
+    fn load_artifact(
+        &self,
+        engine: &Engine,
+        component_sha256: &str,
+        path: &Path,
+    ) -> Option<Component> {
         let tag_path = path.with_extension("tag");
-        let (file, tag_record) = match (File::open(&path), std::fs::read(&tag_path)) {
+        let (file, tag_record) = match (File::open(path), std::fs::read(&tag_path)) {
             (Ok(f), Ok(t)) => (f, t),
             _ => return None,
         };
@@ -454,13 +590,65 @@ impl ArtifactCache {
         // old artifact (or none) only recompiles.
         match write_atomically(&path, &artifact, Durability::Artifact) {
             Ok(()) => {
-                self.write_tag(&path.with_extension("tag"), &artifact_tag, None);
+                let tag_path = path.with_extension("tag");
+                self.write_tag(&tag_path, &artifact_tag, None);
+                self.note_in_use(&path);
+                self.note_in_use(&tag_path);
                 Ok((component, CacheOutcome::Compiled))
             }
             Err(e) => {
                 tracing::warn!(path = %path.display(), "cannot store compiled artifact: {e}");
                 Ok((component, CacheOutcome::Uncached))
             }
+        }
+    }
+}
+
+/// What a file in the cache directory is, by its name (see the module
+/// docs); `None` for anything else, which prune never touches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntryKind {
+    /// `<sha256>-<fingerprint[..16]>[-<layout>].{cwasm,tag}`; `loadable`:
+    /// of this engine's fingerprint and the current layout.
+    Artifact { loadable: bool },
+    /// `<dev>-<ino>.digest` or `<hex>.accepted`.
+    Record,
+    /// `.<name>.<pid>.<n>.tmp`, a write in progress (or abandoned).
+    Temporary,
+}
+
+impl EntryKind {
+    /// The kind of the file `name` in a cache of engine `fingerprint`.
+    fn of(name: &str, fingerprint: &str) -> Option<Self> {
+        let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            return Some(EntryKind::Temporary);
+        }
+        let (stem, extension) = name.rsplit_once('.')?;
+        match extension {
+            "cwasm" | "tag" => {
+                let mut parts = stem.split('-');
+                let (sha, fingerprint_prefix) = (parts.next()?, parts.next()?);
+                let layout = parts.next();
+                let well_formed = hex(sha)
+                    && fingerprint_prefix.len() == 16
+                    && hex(fingerprint_prefix)
+                    && layout.is_none_or(|l| {
+                        !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric())
+                    })
+                    && parts.next().is_none();
+                well_formed.then(|| EntryKind::Artifact {
+                    loadable: fingerprint.starts_with(fingerprint_prefix)
+                        && layout == Some(ARTIFACT_FORMAT),
+                })
+            }
+            "digest" => {
+                let (dev, ino) = stem.split_once('-')?;
+                (digits(dev) && digits(ino)).then_some(EntryKind::Record)
+            }
+            "accepted" => hex(stem).then_some(EntryKind::Record),
+            _ => None,
         }
     }
 }
@@ -778,5 +966,131 @@ mod tests {
         std::fs::set_permissions(path.join("key"), std::fs::Permissions::from_mode(0o666)).unwrap();
         let err = ArtifactCache::open(&path, engine).unwrap_err().to_string();
         assert!(err.contains("key") && err.contains("writable"), "{err}");
+    }
+
+    #[test]
+    fn entries_are_recognised_by_name_only() {
+        let fp = "0123456789abcdef0123456789abcdef";
+        let ours = Some(EntryKind::Artifact { loadable: true });
+        let foreign = Some(EntryKind::Artifact { loadable: false });
+        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a2.cwasm", fp), ours);
+        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a2.tag", fp), ours);
+        assert_eq!(EntryKind::of("ab12-0123456789abcdef.cwasm", fp), foreign);
+        assert_eq!(EntryKind::of("ab12-fedcba9876543210-a2.cwasm", fp), foreign);
+        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a3.tag", fp), foreign);
+        assert_eq!(
+            EntryKind::of("64769-1234.digest", fp),
+            Some(EntryKind::Record)
+        );
+        assert_eq!(EntryKind::of("ab12.accepted", fp), Some(EntryKind::Record));
+        assert_eq!(
+            EntryKind::of(".ab12.accepted.77.0.tmp", fp),
+            Some(EntryKind::Temporary)
+        );
+        for other in [
+            "key",
+            "notes.txt",
+            "ab12.cwasm",
+            "xyz-0123456789abcdef-a2.cwasm",
+            "ab12-0123-a2.cwasm",
+            "ab12-0123456789abcdef-a2-x.cwasm",
+            "ab12-0123456789abcdef-.cwasm",
+            "12-x.digest",
+            "1234.digest",
+            "g.accepted",
+            ".accepted",
+        ] {
+            assert_eq!(EntryKind::of(other, fp), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn prune_removes_only_what_its_scope_selects() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = crate::engine::shared_engine().unwrap();
+        let writer = cache_in(dir.path());
+        writer
+            .compile_and_store(engine, EMPTY_COMPONENT, "abc")
+            .unwrap();
+        writer
+            .compile_and_store(engine, EMPTY_COMPONENT, "def")
+            .unwrap();
+        writer.store_record("accepted", "a1", b"{}");
+        writer.store_record("accepted", "a2", b"{}");
+        let cache_dir = writer.dir().to_path_buf();
+        let plant = |name: &str| std::fs::write(cache_dir.join(name), b"x").unwrap();
+        let foreign = "abc-0000000000000000-a2.cwasm";
+        let old_layout = format!("abc-{}.cwasm", &writer.fingerprint()[..16]);
+        for name in [foreign, &old_layout, "notes.txt", ".abc.cwasm.1.0.tmp"] {
+            plant(name);
+        }
+        let stale_temp = ".a1.accepted.2.0.tmp";
+        plant(stale_temp);
+        let hours_ago = SystemTime::now() - 2 * STALE_TEMP_AGE;
+        File::options()
+            .write(true)
+            .open(cache_dir.join(stale_temp))
+            .unwrap()
+            .set_modified(hours_ago)
+            .unwrap();
+        let names = || -> BTreeSet<String> {
+            std::fs::read_dir(&cache_dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect()
+        };
+        let removed = |report: &PruneReport| -> Vec<String> {
+            report.removed.iter().map(|(n, _)| n.clone()).collect()
+        };
+
+        let before = names();
+        let dry = writer.prune(PruneScope::Unloadable, true).unwrap();
+        assert_eq!(names(), before, "a dry run removes nothing");
+        let report = writer.prune(PruneScope::Unloadable, false).unwrap();
+        assert_eq!(removed(&report), removed(&dry));
+        assert_eq!(
+            removed(&report),
+            [stale_temp, foreign, old_layout.as_str()],
+            "unloadable artifacts and stale temporary files only"
+        );
+        assert!(report.failed.is_empty());
+
+        // A later process that loads `abc` and reads record `a1` keeps
+        // exactly those; `key` and unknown files are never touched.
+        let reader = cache_in(dir.path());
+        assert!(reader.load(engine, "abc").is_some());
+        assert!(reader.record("accepted", "a1").is_some());
+        let in_use = reader.entries_in_use();
+        let report = reader.prune(PruneScope::AllExcept(&in_use), false).unwrap();
+        let artifact_of = |sha: &str| {
+            let path = writer.artifact_path(sha);
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            (name.clone(), name.replace(".cwasm", ".tag"))
+        };
+        let (abc, abc_tag) = artifact_of("abc");
+        let (def, def_tag) = artifact_of("def");
+        assert_eq!(
+            removed(&report),
+            ["a2.accepted".to_string(), def, def_tag],
+            "in use: {in_use:?}"
+        );
+        let left = names();
+        let expected: BTreeSet<String> = [
+            "key",
+            "notes.txt",
+            ".abc.cwasm.1.0.tmp",
+            "a1.accepted",
+            &abc,
+            &abc_tag,
+        ]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+        assert_eq!(left, expected);
+        assert_eq!(
+            report.kept.0, 4,
+            "the artifact, its tag, the record and the recent temporary file"
+        );
+        assert!(cache_in(dir.path()).load(engine, "abc").is_some());
     }
 }

@@ -37,6 +37,7 @@ struct Inner {
     queued: AtomicUsize,
     decision_log: Option<DecisionLog>,
     policy_sha256: String,
+    cache: Option<ArtifactCache>,
 }
 
 /// One configured check after loading.
@@ -282,6 +283,7 @@ impl Host {
                 checks,
                 decision_log,
                 policy_sha256,
+                cache,
             }),
         })
     }
@@ -318,6 +320,13 @@ impl Host {
     /// The host settings in force.
     pub fn settings(&self) -> &HostSettings {
         &self.inner.settings
+    }
+
+    /// The compiled-artifact cache the checks loaded through, if it was
+    /// usable; its [`ArtifactCache::entries_in_use`] are what this policy
+    /// needs to start from the cache again (`toolvet cache prune`).
+    pub fn artifact_cache(&self) -> Option<&ArtifactCache> {
+        self.inner.cache.as_ref()
     }
 
     /// Vet one call: run every check whose tool globs match the tool name,
