@@ -439,6 +439,20 @@ fn cache_prune_keeps_exactly_what_the_policies_use() {
     );
     assert_eq!(names(), all);
 
+    // A policy without checks would keep nothing: refused.
+    let empty = write_policy("empty.toml", "");
+    let (code, _, err) = run_cli(&["cache", "prune", "--config", &empty], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("empty.toml has no checks"), "{err}");
+    assert_eq!(names(), all);
+    // A directory that holds no cache is refused, and nothing is created.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let elsewhere_arg = elsewhere.path().display().to_string();
+    let (code, _, err) = run_cli(&["cache", "prune", "--cache-dir", &elsewhere_arg], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a toolvet cache"), "{err}");
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+
     // Without a policy: only what this build can never load.
     let cache_arg = cache.display().to_string();
     let (code, out, err) = run_cli(&["cache", "prune", "--cache-dir", &cache_arg], "");

@@ -12,13 +12,15 @@ use toolvet::{Host, Policy};
 #[derive(clap::Args)]
 pub struct PruneArgs {
     /// Keep only what these policies use: each is loaded (compiling what
-    /// is missing), and every artifact and record it did not use goes.
-    /// Without a policy, only artifacts no host of this build can load
-    /// (other toolvet or wasmtime versions) go.
+    /// is missing, even in a dry run), and every artifact and record its
+    /// load did not use goes. Without a policy, only artifacts this build
+    /// cannot load go, including those of newer toolvet or wasmtime
+    /// versions sharing the cache.
     #[arg(long, short)]
     config: Vec<PathBuf>,
     /// The cache directory, when no policy names it (default
-    /// `$TOOLVET_CACHE_DIR`, else `~/.cache/toolvet`).
+    /// `$TOOLVET_CACHE_DIR`, else `~/.cache/toolvet`). It must hold a
+    /// toolvet cache (a `key` file); nothing is created.
     #[arg(long, conflicts_with = "config")]
     cache_dir: Option<PathBuf>,
     /// List what would be removed, and remove nothing.
@@ -30,25 +32,35 @@ pub struct PruneArgs {
 /// could not be removed.
 ///
 /// # Errors
-/// A policy that does not load (nothing is removed then: its checks'
-/// entries could not be told apart), policies that name different cache
-/// directories, or a cache directory that cannot be read.
+/// A policy that does not parse, has no checks or does not load (nothing
+/// is removed then), policies that name different cache directories, and a
+/// cache directory that is not a directory, cannot be read or holds no
+/// toolvet cache.
 pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
-    let (cache, keep) = if args.config.is_empty() {
-        let Some(dir) = args.cache_dir.clone().or_else(ArtifactCache::default_dir) else {
-            bail!("no cache directory: set TOOLVET_CACHE_DIR or pass --cache-dir");
-        };
-        if !dir.is_dir() {
+    let policies = args
+        .config
+        .iter()
+        .map(|path| Ok((path.as_path(), Policy::from_file(path)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let dir = cache_dir(args.cache_dir.as_deref(), &policies)?;
+    match std::fs::metadata(&dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             println!("no cache at {}: nothing to prune", dir.display());
             return Ok(0);
         }
-        let engine = toolvet::engine::shared_engine().map_err(anyhow::Error::msg)?;
-        let cache = ArtifactCache::open(&dir, engine)
-            .with_context(|| format!("cache directory {}", dir.display()))?;
-        (cache, None)
+        Err(e) => bail!("cache directory {}: {e}", dir.display()),
+        Ok(meta) if !meta.is_dir() => {
+            bail!("cache directory {}: not a directory", dir.display())
+        }
+        Ok(_) => {}
+    }
+    let dir = dir.canonicalize().unwrap_or(dir);
+    let engine = toolvet::engine::shared_engine().map_err(anyhow::Error::msg)?;
+    let cache = ArtifactCache::open_existing(&dir, engine)?;
+    let keep = if policies.is_empty() {
+        None
     } else {
-        let (cache, keep) = entries_used_by(&args.config).await?;
-        (cache, Some(keep))
+        Some(entries_used_by(policies, &dir).await?)
     };
     let scope = match &keep {
         Some(keep) => PruneScope::AllExcept(keep),
@@ -56,8 +68,8 @@ pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
     };
     let report = cache
         .prune(scope, args.dry_run)
-        .with_context(|| format!("cache directory {}", cache.dir().display()))?;
-    print_report(cache.dir(), &report, args.dry_run);
+        .with_context(|| format!("cache directory {}", dir.display()))?;
+    print_report(&dir, &report, args.dry_run);
     Ok(if report.failed.is_empty() {
         0
     } else {
@@ -65,45 +77,82 @@ pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Load every policy and collect the cache entries their loads used. All
-/// policies must use one cache directory.
-async fn entries_used_by(configs: &[PathBuf]) -> anyhow::Result<(ArtifactCache, BTreeSet<String>)> {
-    let mut cache: Option<(ArtifactCache, &Path)> = None;
+/// The one cache directory of `policies` (each policy's `cache_dir`, else
+/// the default), or `flag` / the default without policies.
+fn cache_dir(flag: Option<&Path>, policies: &[(&Path, Policy)]) -> anyhow::Result<PathBuf> {
+    let no_default = || anyhow::anyhow!("no cache directory: set TOOLVET_CACHE_DIR or HOME");
+    let Some(((first_path, first), rest)) = policies.split_first() else {
+        return flag
+            .map(Path::to_path_buf)
+            .or_else(ArtifactCache::default_dir)
+            .filter(|d| !d.as_os_str().is_empty())
+            .ok_or_else(no_default);
+    };
+    let dir_of = |policy: &Policy| {
+        policy
+            .host
+            .cache_dir
+            .clone()
+            .or_else(ArtifactCache::default_dir)
+            .filter(|d| !d.as_os_str().is_empty())
+            .ok_or_else(no_default)
+    };
+    let dir = dir_of(first)?;
+    for (path, policy) in rest {
+        let other = dir_of(policy)?;
+        if !same_dir(&dir, &other) {
+            bail!(
+                "{} uses the cache {}, {} uses {}: prune one cache at a time",
+                first_path.display(),
+                dir.display(),
+                path.display(),
+                other.display()
+            );
+        }
+    }
+    Ok(dir)
+}
+
+/// Load every policy against the cache in `dir` and collect the entries
+/// their loads used.
+async fn entries_used_by(
+    policies: Vec<(&Path, Policy)>,
+    dir: &Path,
+) -> anyhow::Result<BTreeSet<String>> {
     let mut keep = BTreeSet::new();
-    for config in configs {
-        let policy = Policy::from_file(config)?;
+    for (path, mut policy) in policies {
+        if policy.checks.is_empty() {
+            bail!(
+                "{} has no checks, so it would keep nothing and the whole cache would \
+                 go; nothing removed",
+                path.display()
+            );
+        }
+        // Loading only to see what it uses: no decision log is opened.
+        policy.host.decision_log = None;
+        policy.host.cache_dir = Some(dir.to_path_buf());
         let host = Host::load(policy)
             .await
-            .with_context(|| format!("{}: nothing removed", config.display()))?;
+            .with_context(|| format!("{}: nothing removed", path.display()))?;
         if let Some(broken) = host.checks().iter().find(|c| c.load_error.is_some()) {
             bail!(
                 "{}: check `{}` failed to load, so the entries it needs cannot be \
                  told apart; nothing removed",
-                config.display(),
+                path.display(),
                 broken.name
             );
         }
-        let Some(this) = host.artifact_cache() else {
+        let Some(cache) = host.artifact_cache() else {
             bail!(
-                "{}: the compiled-artifact cache is unusable (see the warning above)",
-                config.display()
+                "{}: the host could not use the cache {} (TOOLVET_LOG=warn says why); \
+                 nothing removed",
+                path.display(),
+                dir.display()
             );
         };
-        match &cache {
-            Some((first, first_config)) if !same_dir(first.dir(), this.dir()) => bail!(
-                "{} uses the cache {}, {} uses {}: prune one cache at a time",
-                first_config.display(),
-                first.dir().display(),
-                config.display(),
-                this.dir().display()
-            ),
-            Some(_) => {}
-            None => cache = Some((this.clone(), config)),
-        }
-        keep.extend(this.entries_in_use());
+        keep.extend(cache.entries_in_use());
     }
-    let (cache, _) = cache.expect("at least one policy");
-    Ok((cache, keep))
+    Ok(keep)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -125,8 +174,12 @@ fn print_report(dir: &Path, report: &PruneReport, dry_run: bool) {
         );
     }
     let removed_bytes: u64 = report.removed.iter().map(|(_, b)| b).sum();
+    let failed = match report.failed.len() {
+        0 => String::new(),
+        n => format!(", could not remove {n}"),
+    };
     println!(
-        "{}: {verb} {} files ({}), kept {} ({})",
+        "{}: {verb} {} files ({}){failed}, kept {} ({})",
         dir.display(),
         report.removed.len(),
         size(removed_bytes),

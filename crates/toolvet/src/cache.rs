@@ -99,7 +99,8 @@ pub struct PruneReport {
     pub removed: Vec<(String, u64)>,
     /// Files that could not be removed: name and the I/O error.
     pub failed: Vec<(String, String)>,
-    /// Cache entries left in place: count and total size in bytes.
+    /// Cache entries left in place (recent temporary files included):
+    /// count and total size in bytes.
     pub kept: (usize, u64),
 }
 
@@ -246,6 +247,22 @@ impl ArtifactCache {
             settle_time: SETTLE_TIME,
             in_use: Arc::default(),
         })
+    }
+
+    /// Open the existing cache in `dir` for `engine`, creating nothing:
+    /// for commands that only inspect or prune a cache.
+    ///
+    /// # Errors
+    /// As [`ArtifactCache::open`], and a directory without a `key` file
+    /// ("not a toolvet cache"), so a mistyped path is never taken for one.
+    pub fn open_existing(dir: &Path, engine: &Engine) -> std::io::Result<Self> {
+        if !dir.join("key").is_file() {
+            return Err(std::io::Error::other(format!(
+                "{}: not a toolvet cache directory (it has no `key` file)",
+                dir.display()
+            )));
+        }
+        Self::open(dir, engine)
     }
 
     /// The cache directory.
@@ -613,7 +630,8 @@ enum EntryKind {
     Artifact { loadable: bool },
     /// `<dev>-<ino>.digest` or `<hex>.accepted`.
     Record,
-    /// `.<name>.<pid>.<n>.tmp`, a write in progress (or abandoned).
+    /// `.<name>.<pid>.<n>.tmp` where `<name>` is `key` or one of the
+    /// above: a write in progress (or abandoned).
     Temporary,
 }
 
@@ -622,8 +640,15 @@ impl EntryKind {
     fn of(name: &str, fingerprint: &str) -> Option<Self> {
         let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if name.starts_with('.') && name.ends_with(".tmp") {
-            return Some(EntryKind::Temporary);
+        if let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) {
+            let mut parts = inner.rsplitn(3, '.');
+            let (n, pid, entry) = (parts.next()?, parts.next()?, parts.next()?);
+            let written = entry == "key"
+                || matches!(
+                    EntryKind::of(entry, fingerprint),
+                    Some(EntryKind::Artifact { .. } | EntryKind::Record)
+                );
+            return (digits(n) && digits(pid) && written).then_some(EntryKind::Temporary);
         }
         let (stem, extension) = name.rsplit_once('.')?;
         match extension {
@@ -983,11 +1008,23 @@ mod tests {
             Some(EntryKind::Record)
         );
         assert_eq!(EntryKind::of("ab12.accepted", fp), Some(EntryKind::Record));
-        assert_eq!(
-            EntryKind::of(".ab12.accepted.77.0.tmp", fp),
-            Some(EntryKind::Temporary)
-        );
+        for temporary in [
+            ".ab12.accepted.77.0.tmp",
+            ".key.77.0.tmp",
+            ".ab12-0123456789abcdef-a2.cwasm.77.12.tmp",
+        ] {
+            assert_eq!(
+                EntryKind::of(temporary, fp),
+                Some(EntryKind::Temporary),
+                "{temporary}"
+            );
+        }
         for other in [
+            ".tmp",
+            ".my-notes.tmp",
+            ".bashrc.1.2.tmp",
+            ".ab12.accepted.x.0.tmp",
+            ".ab12.accepted.77.tmp",
             "key",
             "notes.txt",
             "ab12.cwasm",
@@ -1021,18 +1058,21 @@ mod tests {
         let plant = |name: &str| std::fs::write(cache_dir.join(name), b"x").unwrap();
         let foreign = "abc-0000000000000000-a2.cwasm";
         let old_layout = format!("abc-{}.cwasm", &writer.fingerprint()[..16]);
-        for name in [foreign, &old_layout, "notes.txt", ".abc.cwasm.1.0.tmp"] {
+        let fresh_temp = format!(".{old_layout}.1.0.tmp");
+        for name in [foreign, &old_layout, "notes.txt", &fresh_temp, ".notes.tmp"] {
             plant(name);
         }
         let stale_temp = ".a1.accepted.2.0.tmp";
         plant(stale_temp);
         let hours_ago = SystemTime::now() - 2 * STALE_TEMP_AGE;
-        File::options()
-            .write(true)
-            .open(cache_dir.join(stale_temp))
-            .unwrap()
-            .set_modified(hours_ago)
-            .unwrap();
+        for old in [stale_temp, ".notes.tmp"] {
+            File::options()
+                .write(true)
+                .open(cache_dir.join(old))
+                .unwrap()
+                .set_modified(hours_ago)
+                .unwrap();
+        }
         let names = || -> BTreeSet<String> {
             std::fs::read_dir(&cache_dir)
                 .unwrap()
@@ -1078,7 +1118,8 @@ mod tests {
         let expected: BTreeSet<String> = [
             "key",
             "notes.txt",
-            ".abc.cwasm.1.0.tmp",
+            ".notes.tmp",
+            &fresh_temp,
             "a1.accepted",
             &abc,
             &abc_tag,
@@ -1092,5 +1133,19 @@ mod tests {
             "the artifact, its tag, the record and the recent temporary file"
         );
         assert!(cache_in(dir.path()).load(engine, "abc").is_some());
+    }
+
+    #[test]
+    fn open_existing_refuses_a_directory_that_is_no_cache_and_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = crate::engine::shared_engine().unwrap();
+        let Err(err) = ArtifactCache::open_existing(dir.path(), engine) else {
+            panic!("a directory without a key must be refused");
+        };
+        let err = err.to_string();
+        assert!(err.contains("not a toolvet cache"), "{err}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let cache = cache_in(dir.path());
+        assert!(ArtifactCache::open_existing(cache.dir(), engine).is_ok());
     }
 }
