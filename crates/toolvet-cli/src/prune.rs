@@ -77,29 +77,22 @@ pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// The one cache directory of `policies` (each policy's `cache_dir`, else
-/// the default), or `flag` / the default without policies.
+/// The one cache directory of `policies`, or `flag` (else the default)
+/// without policies.
 fn cache_dir(flag: Option<&Path>, policies: &[(&Path, Policy)]) -> anyhow::Result<PathBuf> {
-    let no_default = || anyhow::anyhow!("no cache directory: set TOOLVET_CACHE_DIR or HOME");
+    let named = |dir: Option<PathBuf>| {
+        dir.filter(|dir| !dir.as_os_str().is_empty())
+            .ok_or_else(|| anyhow::anyhow!("no cache directory: set TOOLVET_CACHE_DIR or HOME"))
+    };
     let Some(((first_path, first), rest)) = policies.split_first() else {
-        return flag
-            .map(Path::to_path_buf)
-            .or_else(ArtifactCache::default_dir)
-            .filter(|d| !d.as_os_str().is_empty())
-            .ok_or_else(no_default);
+        return named(
+            flag.map(Path::to_path_buf)
+                .or_else(ArtifactCache::default_dir),
+        );
     };
-    let dir_of = |policy: &Policy| {
-        policy
-            .host
-            .cache_dir
-            .clone()
-            .or_else(ArtifactCache::default_dir)
-            .filter(|d| !d.as_os_str().is_empty())
-            .ok_or_else(no_default)
-    };
-    let dir = dir_of(first)?;
+    let dir = named(ArtifactCache::dir_for(&first.host))?;
     for (path, policy) in rest {
-        let other = dir_of(policy)?;
+        let other = named(ArtifactCache::dir_for(&policy.host))?;
         if !same_dir(&dir, &other) {
             bail!(
                 "{} uses the cache {}, {} uses {}: prune one cache at a time",

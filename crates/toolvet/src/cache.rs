@@ -76,6 +76,12 @@ const ARTIFACT_FORMAT: &str = "a2";
 /// most 10 ms).
 pub const SETTLE_TIME: Duration = Duration::from_secs(2);
 
+/// Record kind of a plugin file's remembered digest.
+const DIGEST_RECORD: &str = "digest";
+
+/// Record kind of a component's accepted settings ([`crate::plugin`]).
+pub(crate) const ACCEPTED_RECORD: &str = "accepted";
+
 /// How old a temporary file must be before [`ArtifactCache::prune`] takes
 /// it for a crashed writer's leftover (a write takes at most seconds).
 const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
@@ -208,6 +214,12 @@ impl ArtifactCache {
             .or_else(|| dirs::cache_dir().map(|d| d.join("toolvet")))
     }
 
+    /// The directory a policy's cache lives in: its `[host] cache_dir`,
+    /// else [`ArtifactCache::default_dir`]; `None` when neither names one.
+    pub fn dir_for(settings: &crate::config::HostSettings) -> Option<PathBuf> {
+        settings.cache_dir.clone().or_else(Self::default_dir)
+    }
+
     /// Open (creating if needed, mode 0700) the cache in `dir` for
     /// `engine`.
     ///
@@ -313,20 +325,15 @@ impl ArtifactCache {
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         let mut report = PruneReport::default();
         for (name, kind, meta) in entries {
-            let remove = match kind {
-                EntryKind::Temporary => meta
+            let remove = match (kind, scope) {
+                (EntryKind::Temporary, _) => meta
                     .modified()
                     .ok()
                     .and_then(|m| m.elapsed().ok())
                     .is_some_and(|age| age >= STALE_TEMP_AGE),
-                EntryKind::Artifact { loadable } => match scope {
-                    PruneScope::Unloadable => !loadable,
-                    PruneScope::AllExcept(keep) => !keep.contains(&name),
-                },
-                EntryKind::Record => match scope {
-                    PruneScope::Unloadable => false,
-                    PruneScope::AllExcept(keep) => !keep.contains(&name),
-                },
+                (_, PruneScope::AllExcept(keep)) => !keep.contains(&name),
+                (EntryKind::Artifact { loadable }, PruneScope::Unloadable) => !loadable,
+                (EntryKind::Record, PruneScope::Unloadable) => false,
             };
             if !remove {
                 report.kept.0 += 1;
@@ -454,7 +461,7 @@ impl ArtifactCache {
     /// The sha256 recorded for the plugin file with `stamp`, if the record
     /// exists, matches the stamp exactly and carries our tag.
     pub(crate) fn remembered_digest(&self, stamp: &FileStamp) -> Option<String> {
-        let payload = self.record("digest", &Self::digest_key(stamp))?;
+        let payload = self.record(DIGEST_RECORD, &Self::digest_key(stamp))?;
         let payload = String::from_utf8(payload).ok()?;
         let (sha256, recorded) = payload.split_once(' ')?;
         (recorded == stamp.encode()).then(|| sha256.to_string())
@@ -465,7 +472,7 @@ impl ArtifactCache {
     pub(crate) fn remember_digest(&self, stamp: &FileStamp, sha256: &str) {
         if stamp.is_settled(self.settle_time) {
             let payload = format!("{sha256} {}", stamp.encode());
-            self.store_record("digest", &Self::digest_key(stamp), payload.as_bytes());
+            self.store_record(DIGEST_RECORD, &Self::digest_key(stamp), payload.as_bytes());
         }
     }
 
@@ -651,6 +658,16 @@ impl EntryKind {
             return (digits(n) && digits(pid) && written).then_some(EntryKind::Temporary);
         }
         let (stem, extension) = name.rsplit_once('.')?;
+        let is_record_key = match extension {
+            DIGEST_RECORD => stem
+                .split_once('-')
+                .is_some_and(|(dev, ino)| digits(dev) && digits(ino)),
+            ACCEPTED_RECORD => hex(stem),
+            _ => false,
+        };
+        if is_record_key {
+            return Some(EntryKind::Record);
+        }
         match extension {
             "cwasm" | "tag" => {
                 let mut parts = stem.split('-');
@@ -668,11 +685,6 @@ impl EntryKind {
                         && layout == Some(ARTIFACT_FORMAT),
                 })
             }
-            "digest" => {
-                let (dev, ino) = stem.split_once('-')?;
-                (digits(dev) && digits(ino)).then_some(EntryKind::Record)
-            }
-            "accepted" => hex(stem).then_some(EntryKind::Record),
             _ => None,
         }
     }

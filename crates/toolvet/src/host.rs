@@ -678,11 +678,7 @@ fn oversized_call(message: String, started: Instant) -> Verdict {
 }
 
 fn open_cache(policy: &Policy, engine: &Engine) -> Option<ArtifactCache> {
-    let dir = policy
-        .host
-        .cache_dir
-        .clone()
-        .or_else(ArtifactCache::default_dir)?;
+    let dir = ArtifactCache::dir_for(&policy.host)?;
     match ArtifactCache::open(&dir, engine) {
         Ok(cache) => Some(cache),
         Err(e) => {

@@ -3,7 +3,7 @@
 //! `describe`, `configure`.
 
 use crate::bindings::{CHECK_INTERFACE, CONTRACT_VERSION, PluginInfo, PluginPre};
-use crate::cache::{ArtifactCache, CacheOutcome, FileStamp};
+use crate::cache::{ACCEPTED_RECORD, ArtifactCache, CacheOutcome, FileStamp};
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
 use crate::sandbox::StoreState;
@@ -325,9 +325,6 @@ pub(crate) async fn initialize(
     Ok((info, instance))
 }
 
-/// The cache record kind for [`remember_accepted`].
-const ACCEPTED: &str = "accepted";
-
 /// The key under which a load is remembered: this host's version, contract
 /// and engine fingerprint, the component's sha256, the settings it is
 /// configured with and its memory cap (bytes), hashed.
@@ -361,7 +358,7 @@ pub(crate) fn remember_accepted(cache: &ArtifactCache, key: &str, info: &PluginI
         "description": info.description,
         "tools": info.tools,
     });
-    cache.store_record(ACCEPTED, key, record.to_string().as_bytes());
+    cache.store_record(ACCEPTED_RECORD, key, record.to_string().as_bytes());
 }
 
 /// What `describe` returned when the component and settings of `key` last
@@ -375,7 +372,7 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
         description: String,
         tools: Vec<String>,
     }
-    let r: Recorded = serde_json::from_slice(&cache.record(ACCEPTED, key)?).ok()?;
+    let r: Recorded = serde_json::from_slice(&cache.record(ACCEPTED_RECORD, key)?).ok()?;
     let info = PluginInfo {
         name: r.name,
         version: r.version,
