@@ -12,7 +12,7 @@
 
 use serde_json::{Value, json};
 use std::time::Duration;
-use toolvet::{Decision, ErrorKind, Host, Verdict};
+use toolvet::{CheckDecision, Decision, ErrorKind, Host, Verdict};
 use toolvet_tests::{call, capture_tracing, check, load_ok, timed_check};
 
 /// Allowance over a deadline for the host to notice and answer: a
@@ -105,7 +105,7 @@ async fn expect_error(
         );
         if tool == "victim-open" {
             // on_error = allow: the failed check abstains, default_decision decides.
-            assert_eq!(outcome.decision, Decision::Abstain, "{v:?}");
+            assert_eq!(outcome.decision, CheckDecision::Abstain, "{v:?}");
             assert_eq!(v.decided_by, None);
         } else {
             assert_eq!(v.decided_by.as_deref(), Some(outcome.check.as_str()));
@@ -625,7 +625,7 @@ async fn failure_with_on_error_allow_is_outvoted_by_an_enforced_deny() {
     let (v, _) = timed_check(&host, &call("anything", json!({}))).await;
     assert_eq!(v.decision, Decision::Deny);
     assert_eq!(v.decided_by.as_deref(), Some("guard"));
-    assert_eq!(v.checks[0].decision, Decision::Abstain);
+    assert_eq!(v.checks[0].decision, CheckDecision::Abstain);
     assert_eq!(v.checks[0].error.as_ref().unwrap().kind, ErrorKind::Trap);
 }
 
@@ -661,7 +661,7 @@ async fn failing_monitor_never_changes_the_verdict() {
         assert_eq!(v.decided_by.as_deref(), Some("control"));
         assert_eq!(
             v.checks[0].decision,
-            Decision::Deny,
+            CheckDecision::Deny,
             "recorded with its on_error"
         );
         assert_eq!(v.checks[0].error.as_ref().unwrap().kind, kind);

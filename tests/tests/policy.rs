@@ -4,7 +4,7 @@
 //! CLI's exit codes.
 
 use std::path::{Path, PathBuf};
-use toolvet::{CallRequest, Decision, ErrorKind, Host, Policy};
+use toolvet::{CallRequest, CheckDecision, Decision, ErrorKind, Host, Policy};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -87,8 +87,7 @@ async fn load_errors_name_the_check_and_the_cause() {
     );
     let err = Host::load(missing)
         .await
-        .err()
-        .expect("missing plugin")
+        .expect_err("missing plugin")
         .to_string();
     assert!(err.contains("check `ghost`"), "{err}");
     assert!(
@@ -176,7 +175,7 @@ async fn monitor_checks_are_recorded_but_never_decide() {
         .check(&call("bash", serde_json::json!({"command": "rm -rf ~"})))
         .await;
     assert_eq!(v.decision, Decision::Allow);
-    assert_eq!(v.checks[0].decision, Decision::Deny);
+    assert_eq!(v.checks[0].decision, CheckDecision::Deny);
     assert_eq!(v.checks[0].rule.as_deref(), Some("shell.rm-home"));
 }
 
@@ -232,7 +231,7 @@ async fn decision_log_records_every_verdict_in_a_verifiable_chain() {
     host.check(&call("bash", serde_json::json!({"command": "rm -rf /"})))
         .await;
     let text = std::fs::read_to_string(dir.path().join("log/decisions.jsonl")).unwrap();
-    assert_eq!(toolvet::audit::verify_chain(&text), Ok(2));
+    assert_eq!(toolvet::verify_chain(&text), Ok(2));
     let second: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["verdict"]["decision"], "deny");
     assert_eq!(second["plugin_sha256"][0].as_str().unwrap().len(), 64);

@@ -7,16 +7,20 @@
 //! - 3: deny (the most severe verdict of the calls given)
 //! - 4: escalate
 
+mod approvals;
 mod bench;
 mod calls;
+mod cases;
+mod display;
 mod prune;
 mod scaffold;
 
 use anyhow::Context as _;
+use cases::Target;
 use clap::{Parser, Subcommand, ValueEnum};
+use display::visible;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use toolvet::cases::{self, Target};
 use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
 
 const EXIT_MISMATCH: u8 = 1;
@@ -103,6 +107,13 @@ enum Command {
     /// Manage the compiled-artifact cache.
     #[command(subcommand)]
     Cache(CacheCommand),
+    /// List, approve and reject approval requests (escalated calls waiting
+    /// for a person).
+    ///
+    /// Exit code: 0 done, 1 the request cannot be decided (unknown id,
+    /// already decided, expired), 2 bad usage, policy or ledger.
+    #[command(subcommand)]
+    Approvals(approvals::ApprovalsCommand),
 }
 
 #[derive(Subcommand)]
@@ -171,6 +182,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Compile { config } => compile(&config).await,
         Command::Bench(args) => bench::run(args).await,
         Command::Cache(CacheCommand::Prune(args)) => prune::run(&args).await,
+        Command::Approvals(command) => approvals::run(command).await,
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());
@@ -196,7 +208,9 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
             let request = request?;
             let verdict = host.check(&request).await;
             print_verdict(source, &request, &verdict, format)?;
-            worst = more_severe(worst, verdict.decision);
+            if verdict.decision.severity() > worst.severity() {
+                worst = verdict.decision;
+            }
             count += 1;
         }
     }
@@ -204,21 +218,15 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
         count > 0,
         "no calls given (expected JSON on stdin or in files)"
     );
+    // Every record is in the file before the process reports its verdicts.
+    host.flush_decision_log(std::time::Duration::from_secs(10))
+        .map_err(anyhow::Error::msg)
+        .context("decision log")?;
     Ok(match worst {
         Decision::Deny => EXIT_DENY,
         Decision::Escalate => EXIT_ESCALATE,
-        Decision::Allow | Decision::Abstain => 0,
+        Decision::Allow => 0,
     })
-}
-
-fn more_severe(a: Decision, b: Decision) -> Decision {
-    let rank = |d| match d {
-        Decision::Deny => 3,
-        Decision::Escalate => 2,
-        Decision::Allow => 1,
-        Decision::Abstain => 0,
-    };
-    if rank(b) > rank(a) { b } else { a }
 }
 
 fn print_verdict(
@@ -238,17 +246,23 @@ fn print_verdict(
             println!("{value}");
         }
         Format::Text => {
+            // Rules and reasons come from plugins: shown with control
+            // characters escaped, so they cannot forge lines or move the
+            // cursor.
             let mut line = format!(
                 "{:<8} {:<12} {}",
                 verdict.decision.as_str(),
-                request.call.name,
-                source
+                visible(&request.call.name),
+                visible(source)
             );
             if let Some(rule) = &verdict.rule {
-                line.push_str(&format!("  [{rule}]"));
+                line.push_str(&format!("  [{}]", visible(rule)));
             }
             if let Some(reason) = &verdict.reason {
-                line.push_str(&format!("  {reason}"));
+                line.push_str(&format!("  {}", visible(reason)));
+            }
+            if let Some(approval) = &verdict.approval {
+                line.push_str(&format!("  approval {} ({})", approval.id, approval.status));
             }
             line.push_str(&format!("  ({} µs)", verdict.duration_us));
             println!("{line}");
@@ -348,22 +362,28 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
                 continue;
             }
             let status = if r.passed { "ok  " } else { "FAIL" };
-            let expected = match &r.expected_rule {
-                Some(rule) => format!("{} [{rule}]", r.expected),
-                None => r.expected.to_string(),
-            };
-            let actual = match &r.actual_rule {
-                Some(rule) => format!("{} [{rule}]", r.actual),
-                None => r.actual.to_string(),
-            };
-            println!("{status} {}: {}", file.display(), r.name);
+            let mut expected = r.expected.to_string();
+            if let Some(rule) = &r.expected_rule {
+                expected.push_str(&format!(" [{rule}]"));
+            }
+            if let Some(kind) = &r.expected_error {
+                expected.push_str(&format!(" (error {})", kind.as_str()));
+            }
+            let mut actual = r.actual.to_string();
+            if let Some(rule) = &r.actual_rule {
+                actual.push_str(&format!(" [{}]", visible(rule)));
+            }
+            if let Some((kind, _)) = &r.error {
+                actual.push_str(&format!(" (error {})", kind.as_str()));
+            }
+            println!("{status} {}: {}", file.display(), visible(&r.name));
             if !r.passed {
                 println!("       expected {expected}, got {actual}");
                 if let Some(reason) = &r.reason {
-                    println!("       reason: {reason}");
+                    println!("       reason: {}", visible(reason));
                 }
-                if let Some(error) = &r.error {
-                    println!("       error: {error}");
+                if let Some((_, message)) = &r.error {
+                    println!("       error: {}", visible(message));
                 }
             }
         }

@@ -55,8 +55,7 @@ pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
         Ok(_) => {}
     }
     let dir = dir.canonicalize().unwrap_or(dir);
-    let engine = toolvet::engine::shared_engine().map_err(anyhow::Error::msg)?;
-    let cache = ArtifactCache::open_existing(&dir, engine)?;
+    let cache = ArtifactCache::open_existing(&dir)?;
     let keep = if policies.is_empty() {
         None
     } else {

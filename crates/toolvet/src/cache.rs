@@ -228,7 +228,7 @@ impl ArtifactCache {
     /// is not 32 bytes; a directory or key that another user owns or that
     /// group or others may write (anyone who can plant a key and an
     /// artifact there could make the host run their native code).
-    pub fn open(dir: &Path, engine: &Engine) -> std::io::Result<Self> {
+    pub(crate) fn open(dir: &Path, engine: &Engine) -> std::io::Result<Self> {
         create_private_dir(dir)?;
         check_private(dir)?;
         let key_path = dir.join("key");
@@ -245,7 +245,7 @@ impl ArtifactCache {
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let mut key = vec![0u8; 32];
-                getrandom(&mut key)?;
+                getrandom::fill(&mut key).map_err(std::io::Error::other)?;
                 write_atomically(&key_path, &key, Durability::Key)?;
                 // Another process may have won the race: use what is there.
                 std::fs::read(&key_path)?
@@ -261,13 +261,16 @@ impl ArtifactCache {
         })
     }
 
-    /// Open the existing cache in `dir` for `engine`, creating nothing:
-    /// for commands that only inspect or prune a cache.
+    /// Open the existing cache in `dir` for this build's engine, creating
+    /// nothing: for commands that only inspect or prune a cache.
     ///
     /// # Errors
-    /// As [`ArtifactCache::open`], and a directory without a `key` file
-    /// ("not a toolvet cache"), so a mistyped path is never taken for one.
-    pub fn open_existing(dir: &Path, engine: &Engine) -> std::io::Result<Self> {
+    /// An I/O error reading the directory or its key; a directory or key
+    /// that another user owns or that group or others may write; a
+    /// directory without a `key` file ("not a toolvet cache"), so a
+    /// mistyped path is never taken for one; the engine cannot start.
+    pub fn open_existing(dir: &Path) -> std::io::Result<Self> {
+        let engine = crate::engine::shared_engine().map_err(std::io::Error::other)?;
         if !dir.join("key").is_file() {
             return Err(std::io::Error::other(format!(
                 "{}: not a toolvet cache directory (it has no `key` file)",
@@ -726,10 +729,6 @@ pub(crate) fn read_open_file(mut file: &File, len: u64) -> std::io::Result<Vec<u
     Ok(bytes)
 }
 
-fn getrandom(buf: &mut [u8]) -> std::io::Result<()> {
-    File::open("/dev/urandom")?.read_exact(buf)
-}
-
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
@@ -744,8 +743,7 @@ fn check_private(path: &Path) -> std::io::Result<()> {
     {
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(path)?;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let uid = unsafe { libc_geteuid() };
+        let uid = rustix::process::geteuid().as_raw();
         if meta.uid() != uid {
             return Err(std::io::Error::other(format!(
                 "{}: owned by uid {}, not by this user (uid {uid}); refusing to trust it",
@@ -762,12 +760,6 @@ fn check_private(path: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-#[cfg(unix)]
-unsafe extern "C" {
-    #[link_name = "geteuid"]
-    fn libc_geteuid() -> u32;
 }
 
 /// How a file is written into the cache.
@@ -1150,14 +1142,13 @@ mod tests {
     #[test]
     fn open_existing_refuses_a_directory_that_is_no_cache_and_creates_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let engine = crate::engine::shared_engine().unwrap();
-        let Err(err) = ArtifactCache::open_existing(dir.path(), engine) else {
+        let Err(err) = ArtifactCache::open_existing(dir.path()) else {
             panic!("a directory without a key must be refused");
         };
         let err = err.to_string();
         assert!(err.contains("not a toolvet cache"), "{err}");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         let cache = cache_in(dir.path());
-        assert!(ArtifactCache::open_existing(cache.dir(), engine).is_ok());
+        assert!(ArtifactCache::open_existing(cache.dir()).is_ok());
     }
 }

@@ -28,6 +28,18 @@ pub struct CallRequest {
     /// The run the call belongs to.
     #[serde(default)]
     pub context: CallContext,
+    /// A resumed call: the ticket of the approval request its first ask
+    /// got (see [`crate::Approvals`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ApprovalClaim>,
+}
+
+/// The `approval` key of a resumed call: `{"ticket": "tv1.…"}`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalClaim {
+    /// The ticket from the escalate verdict's `approval.ticket`.
+    pub ticket: String,
 }
 
 /// A tool call: id, tool name and JSON-object arguments.
@@ -114,11 +126,11 @@ impl CallRequest {
             call: ToolCall {
                 id: String::new(),
                 name: name.to_string(),
-                arguments: RawValue::from_string(arguments.to_string())
-                    .map_err(|e| CallError(e.to_string()))?,
+                arguments: RawValue::from_string(arguments.to_string())?,
             },
             tool: ToolInfo::default(),
             context: CallContext::default(),
+            approval: None,
         };
         request.validate()?;
         Ok(request)
@@ -130,8 +142,7 @@ impl CallRequest {
     /// [`CallError`] naming the problem and, for malformed JSON, the line
     /// and column (nesting deeper than 128 levels is malformed).
     pub fn from_json(text: &str) -> Result<Self, CallError> {
-        let request: CallRequest =
-            serde_json::from_str(text).map_err(|e| CallError(e.to_string()))?;
+        let request: CallRequest = serde_json::from_str(text)?;
         request.validate()?;
         Ok(request)
     }
@@ -171,6 +182,16 @@ impl CallRequest {
                 .iter()
                 .map(|p| p.name.len() + p.arguments.get().len())
                 .sum::<usize>()
+            + self.approval.as_ref().map_or(0, |a| a.ticket.len())
+    }
+
+    /// Hex sha256 of the canonical JSON of the arguments: object keys
+    /// sorted by their UTF-8 bytes, no whitespace,
+    /// strings and numbers as `serde_json` writes them. Two calls whose
+    /// arguments differ only in key order or spacing have the same digest.
+    /// Approval requests and decision records bind calls by it.
+    pub fn arguments_sha256(&self) -> String {
+        arguments_sha256(self.call.arguments.get())
     }
 
     /// Look up a context attribute, e.g. `cwd`.
@@ -183,10 +204,10 @@ impl CallRequest {
     fn validate(&self) -> Result<(), CallError> {
         let name = &self.call.name;
         if name.trim().is_empty() {
-            return Err(CallError("`call.name` must not be empty".into()));
+            return Err(CallError::new("`call.name` must not be empty"));
         }
         if name.trim() != name || name.chars().any(char::is_control) {
-            return Err(CallError(format!(
+            return Err(CallError::new(format!(
                 "`call.name` {name:?} has leading/trailing whitespace or control characters"
             )));
         }
@@ -201,6 +222,52 @@ impl CallRequest {
     }
 }
 
+/// Hex sha256 of the canonical form of `arguments` (JSON object text; see
+/// [`CallRequest::arguments_sha256`]). Text that does not parse is hashed
+/// as it is (a validated call always parses).
+pub(crate) fn arguments_sha256(arguments: &str) -> String {
+    use sha2::Digest;
+    let canonical = serde_json::from_str::<serde_json::Value>(arguments)
+        .map(|value| {
+            let mut out = String::with_capacity(arguments.len());
+            write_canonical(&value, &mut out);
+            out
+        })
+        .unwrap_or_else(|_| arguments.to_string());
+    hex::encode(sha2::Sha256::digest(canonical.as_bytes()))
+}
+
+fn write_canonical(value: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push('{');
+            for (i, (key, value)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(value, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
 /// Deepest nesting of arrays and objects accepted in JSON handed to checks
 /// (serde_json's own parser stops at 128; `RawValue` keeps text unparsed, so
 /// the host checks it before a check's parser has to).
@@ -211,7 +278,7 @@ fn expect_object(raw: &RawValue, key: &str) -> Result<(), CallError> {
     if text.starts_with('{') {
         let depth = nesting_depth(text);
         if depth > MAX_NESTING {
-            return Err(CallError(format!(
+            return Err(CallError::new(format!(
                 "`{key}` nests arrays/objects {depth} levels deep, over the limit of {MAX_NESTING}"
             )));
         }
@@ -224,7 +291,7 @@ fn expect_object(raw: &RawValue, key: &str) -> Result<(), CallError> {
         Some(b't' | b'f') => "a boolean",
         _ => "a number",
     };
-    Err(CallError(format!(
+    Err(CallError::new(format!(
         "`{key}` must be a JSON object, got {kind}"
     )))
 }
@@ -325,6 +392,41 @@ mod tests {
             "[".repeat(depth)
         );
         assert!(CallRequest::from_json(&text).is_ok());
+    }
+
+    #[test]
+    fn argument_digest_ignores_key_order_and_spacing() {
+        let a = CallRequest::from_json(
+            r#"{"call":{"name":"a","arguments":{"b":1,"a":[1, {"y":2,"x":"é"}]}}}"#,
+        )
+        .unwrap();
+        let b = CallRequest::from_json(
+            r#"{"call":{"name":"a","arguments":{ "a":[1,{"x":"é","y":2}], "b":1 }}}"#,
+        )
+        .unwrap();
+        let c = CallRequest::from_json(
+            r#"{"call":{"name":"a","arguments":{"a":[1,{"x":"é","y":3}],"b":1}}}"#,
+        )
+        .unwrap();
+        assert_eq!(a.arguments_sha256(), b.arguments_sha256());
+        assert_ne!(a.arguments_sha256(), c.arguments_sha256());
+        // The canonical text itself, hashed by hand.
+        use sha2::Digest;
+        let expected = hex::encode(sha2::Sha256::digest(r#"{"a":[1,{"x":"é","y":2}],"b":1}"#));
+        assert_eq!(a.arguments_sha256(), expected);
+    }
+
+    #[test]
+    fn a_resumed_call_carries_its_ticket() {
+        let r = CallRequest::from_json(
+            r#"{"call":{"name":"a","arguments":{}},"approval":{"ticket":"tv1.x.y"}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.approval.unwrap().ticket, "tv1.x.y");
+        let e =
+            CallRequest::from_json(r#"{"call":{"name":"a","arguments":{}},"approval":{"id":"x"}}"#)
+                .unwrap_err();
+        assert!(e.to_string().contains("unknown field `id`"), "{e}");
     }
 
     #[test]

@@ -72,9 +72,11 @@ pub enum Isolation {
     Reuse,
 }
 
-/// How the decisions of the enforcing checks combine into a verdict.
+/// How the decisions of the enforcing checks combine into a verdict
+/// (`[host] combine`, read by [`crate::combine`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Combine {
     /// Any deny → deny; else any escalate → escalate; else any allow →
     /// allow; all abstain → `default_decision`.
@@ -145,6 +147,32 @@ pub struct HostSettings {
     pub max_queued_checks: usize,
     /// Warm instances kept per check with `isolation = "reuse"`. Default 8.
     pub reuse_pool_size: usize,
+    /// What happens when a verdict cannot be recorded in the decision log
+    /// (its queue is full, or the writer cannot write the file). Default
+    /// `deny`.
+    pub decision_log_on_failure: LogFailure,
+    /// Records waiting for the decision-log writer thread; a verdict that
+    /// finds the queue full follows `decision_log_on_failure`. Default
+    /// 4096.
+    pub decision_log_queue: usize,
+}
+
+/// What a verdict becomes when its decision record cannot be written
+/// (`[host] decision_log_on_failure`). Records are written by a writer
+/// thread, off the verdict's path: a failed write is known to the
+/// verdicts that follow it, not to the one whose record failed (that
+/// record is kept and retried, never dropped silently).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LogFailure {
+    /// Fail closed (the default): while the log cannot be written, and
+    /// for a verdict whose record finds the queue full, the verdict is
+    /// deny with rule `toolvet.decision-log`.
+    #[default]
+    Deny,
+    /// Keep the verdicts: an unrecorded verdict is logged at error level
+    /// and counted ([`crate::Host::decision_log_stats`]).
+    Continue,
 }
 
 impl Default for HostSettings {
@@ -167,6 +195,8 @@ impl Default for HostSettings {
             max_concurrent_checks: 64,
             max_queued_checks: 4096,
             reuse_pool_size: 8,
+            decision_log_on_failure: LogFailure::Deny,
+            decision_log_queue: 4096,
         }
     }
 }
@@ -196,6 +226,7 @@ struct RawCheck {
 struct RawPolicy {
     #[serde(default)]
     host: HostSettings,
+    approvals: Option<Spanned<RawApprovals>>,
     #[serde(default, rename = "check")]
     checks: Vec<RawCheck>,
 }
@@ -229,6 +260,103 @@ pub struct CheckConfig {
     pub line: usize,
 }
 
+/// The `[approvals]` table as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawApprovals {
+    ledger: String,
+    key_file: Option<PathBuf>,
+    key_env: Option<String>,
+    ttl_s: Option<u64>,
+    realm: Option<String>,
+}
+
+/// Default time an approval request waits for a person, in seconds.
+pub const DEFAULT_APPROVAL_TTL_S: u64 = 3600;
+/// Longest accepted approval time-to-live, in seconds (30 days).
+pub const MAX_APPROVAL_TTL_S: u64 = 30 * 24 * 3600;
+
+/// Where approval requests are kept (`[approvals] ledger`).
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LedgerLocation {
+    /// `"memory"`: in this process only, gone when it exits (tests, one
+    /// long-running process).
+    Memory,
+    /// An SQLite file (any other value, relative to the policy file):
+    /// created when missing, survives restarts, shared by the processes
+    /// of one machine.
+    Sqlite(PathBuf),
+    /// `postgres://…` or `postgresql://…`: a Postgres database shared by
+    /// several servers (`toolvet serve` provides it; the core library
+    /// itself does not).
+    Postgres(String),
+}
+
+impl std::fmt::Debug for LedgerLocation {
+    /// A Postgres URL is shown without its user info (it may hold a
+    /// password).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LedgerLocation::Memory => f.write_str("Memory"),
+            LedgerLocation::Sqlite(p) => f.debug_tuple("Sqlite").field(p).finish(),
+            LedgerLocation::Postgres(url) => {
+                f.debug_tuple("Postgres").field(&redact_url(url)).finish()
+            }
+        }
+    }
+}
+
+/// `url` without the user info before `@` in its authority.
+pub(crate) fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return "<unparsable URL>".into();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://…@{}", &rest[at + 1..]),
+        None => url.to_string(),
+    }
+}
+
+/// Where the approval signing key comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeySource {
+    /// A file holding at least 32 random bytes, relative to the policy
+    /// file; created with mode 0600 when missing. A file that others can
+    /// read is refused.
+    File(PathBuf),
+    /// An environment variable holding the key as hex or base64 (at least
+    /// 32 bytes once decoded).
+    Env(String),
+}
+
+/// The `[approvals]` table: escalated calls become approval requests a
+/// person approves or rejects, and a resumed call carries the ticket.
+///
+/// ```toml
+/// [approvals]
+/// ledger = "state/approvals.db"     # SQLite file; or "memory"; or postgres://… (toolvet serve)
+/// key_file = "state/approvals.key"  # or key_env = "TOOLVET_APPROVAL_KEY"
+/// ttl_s = 3600                      # how long a request waits for a person
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalSettings {
+    /// Where requests are kept.
+    pub ledger: LedgerLocation,
+    /// The HMAC-SHA256 key that signs tickets. Never logged or echoed.
+    pub key: KeySource,
+    /// How long a request waits for a person and its ticket stays valid,
+    /// in seconds (1..=30 days). Default 3600.
+    pub ttl_s: u64,
+    /// The name tickets are issued under; a ticket naming another realm is
+    /// refused. Default: the ledger's location (its file, or its Postgres
+    /// host and database), so two policies with separate ledgers never
+    /// accept each other's tickets even if they share a key.
+    pub realm: Option<String>,
+}
+
 /// A parsed and validated policy file.
 #[derive(Debug, Clone)]
 pub struct Policy {
@@ -236,8 +364,12 @@ pub struct Policy {
     pub source: PathBuf,
     /// The `[host]` table.
     pub host: HostSettings,
+    /// The `[approvals]` table, when approvals are enabled.
+    pub approvals: Option<ApprovalSettings>,
     /// The checks, in file order.
     pub checks: Vec<CheckConfig>,
+    /// Hex sha256 of the text this policy was parsed from.
+    text_sha256: Option<String>,
 }
 
 impl Policy {
@@ -250,7 +382,7 @@ impl Policy {
     pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
             path: path.to_path_buf(),
-            message: e.to_string(),
+            source: e,
         })?;
         let base = path.parent().unwrap_or_else(|| Path::new("."));
         Self::from_toml(&text, path, base)
@@ -298,13 +430,54 @@ impl Policy {
         let mut host = raw.host;
         host.decision_log = host.decision_log.map(|p| base_dir.join(p));
         host.cache_dir = host.cache_dir.map(|p| base_dir.join(p));
+        let approvals = match raw.approvals {
+            None => None,
+            Some(table) => {
+                let line = line_of(text, table.span().start);
+                Some(approval_settings(table.into_inner(), base_dir).map_err(|m| at(line, m))?)
+            }
+        };
         let policy = Policy {
             source: source.to_path_buf(),
             host,
+            approvals,
             checks,
+            text_sha256: Some(hex::encode(<sha2::Sha256 as sha2::Digest>::digest(text))),
         };
         policy.validate()?;
         Ok(policy)
+    }
+
+    /// A policy built in code: `source` names it in errors (e.g.
+    /// `<inline>`). Call [`Policy::validate`], or let [`crate::Host::load`]
+    /// do it.
+    pub fn new(
+        source: impl Into<PathBuf>,
+        host: HostSettings,
+        approvals: Option<ApprovalSettings>,
+        checks: Vec<CheckConfig>,
+    ) -> Policy {
+        Policy {
+            source: source.into(),
+            host,
+            approvals,
+            checks,
+            text_sha256: None,
+        }
+    }
+
+    /// Hex sha256 identifying this policy in decision records and
+    /// `/readyz`: of the text it was parsed from ([`Policy::from_toml`],
+    /// [`Policy::from_file`]; computed once, when parsing), else of a
+    /// canonical description of a policy built in code (its host
+    /// settings, approvals and checks with their settings). Changing the
+    /// public fields of a parsed policy keeps the digest of its text.
+    pub fn sha256(&self) -> String {
+        if let Some(digest) = &self.text_sha256 {
+            return digest.clone();
+        }
+        let description = format!("{:?}|{:?}|{:?}", self.host, self.approvals, self.checks);
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(description))
     }
 
     /// Check every limit, name, pin and glob: what [`Policy::from_toml`]
@@ -367,6 +540,53 @@ impl Policy {
     }
 }
 
+fn approval_settings(raw: RawApprovals, base_dir: &Path) -> Result<ApprovalSettings, String> {
+    let ledger = match raw.ledger.trim() {
+        "" => {
+            return Err(
+                "[approvals] `ledger`: must name a file, `memory` or a postgres:// URL".into(),
+            );
+        }
+        "memory" => LedgerLocation::Memory,
+        url if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            LedgerLocation::Postgres(url.to_string())
+        }
+        url if url.contains("://") => {
+            return Err(format!(
+                "[approvals] `ledger`: unsupported URL scheme in {}; use a file path, `memory` or postgres://",
+                redact_url(url)
+            ));
+        }
+        path => LedgerLocation::Sqlite(base_dir.join(path)),
+    };
+    let key = match (raw.key_file, raw.key_env) {
+        (Some(file), None) => KeySource::File(base_dir.join(file)),
+        (None, Some(var)) if !var.is_empty() => KeySource::Env(var),
+        (None, Some(_)) => return Err("[approvals] `key_env`: must name a variable".into()),
+        (None, None) => {
+            return Err("[approvals]: set `key_file` (created when missing) or `key_env`".into());
+        }
+        (Some(_), Some(_)) => {
+            return Err("[approvals]: set one of `key_file` and `key_env`, not both".into());
+        }
+    };
+    let ttl_s = raw.ttl_s.unwrap_or(DEFAULT_APPROVAL_TTL_S);
+    check_range(ttl_s, 1, MAX_APPROVAL_TTL_S).map_err(|m| format!("[approvals] `ttl_s`: {m}"))?;
+    if let Some(realm) = &raw.realm
+        && (realm.is_empty() || realm.len() > 256 || realm.chars().any(char::is_control))
+    {
+        return Err(
+            "[approvals] `realm`: must be 1-256 characters without control characters".into(),
+        );
+    }
+    Ok(ApprovalSettings {
+        ledger,
+        key,
+        ttl_s,
+        realm: raw.realm,
+    })
+}
+
 fn validate_host(h: &HostSettings) -> Result<(), String> {
     check_range(h.default_timeout_ms, 1, MAX_TIMEOUT_MS)
         .map_err(|m| format!("[host] `default_timeout_ms`: {m}"))?;
@@ -381,6 +601,7 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
         ("max_queued_checks", h.max_queued_checks),
         ("reuse_pool_size", h.reuse_pool_size),
         ("max_history", h.max_history),
+        ("decision_log_queue", h.decision_log_queue),
     ] {
         if value == 0 {
             return Err(format!("[host] `{key}`: must be at least 1"));
@@ -393,6 +614,7 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
         ("reuse_pool_size", h.reuse_pool_size, 64),
         ("max_queued_checks", h.max_queued_checks, 1 << 20),
         ("max_history", h.max_history, 100_000),
+        ("decision_log_queue", h.decision_log_queue, 1 << 20),
     ] {
         if value > max {
             return Err(format!(

@@ -110,17 +110,6 @@ fn ticks_due(start: Instant, now: Instant) -> u64 {
     u64::try_from(elapsed.as_micros() / EPOCH_TICK.as_micros()).unwrap_or(u64::MAX)
 }
 
-/// How many ticks the epoch is behind wall time at `now` (the ticker thread
-/// was not scheduled for a while; it catches up in one burst when it
-/// runs). An epoch deadline set at `now` must add this, or the burst ends
-/// it early by as much.
-pub(crate) fn epoch_lag_ticks(now: Instant) -> u64 {
-    match TICKER_START.get() {
-        Some(&start) => ticks_due(start, now).saturating_sub(TICKS.load(Ordering::Relaxed)),
-        None => 0,
-    }
-}
-
 /// Hex sha256 of everything that decides whether a compiled artifact fits
 /// this engine (wasmtime version, target, compiler settings): part of the
 /// compiled-artifact cache key.

@@ -1,18 +1,22 @@
 //! Typed errors of the library. Each message says what is wrong and where
-//! (file, line, check, key).
+//! (file, line, check, key); the underlying error, when there is one, is
+//! the error's [`std::error::Error::source`].
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A policy file that cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The file could not be read.
-    #[error("{}: cannot read: {message}", path.display())]
+    #[error("{}: cannot read: {source}", path.display())]
     Read {
         /// The policy file.
         path: PathBuf,
         /// The OS error.
-        message: String,
+        #[source]
+        source: std::io::Error,
     },
     /// The file is not a valid policy. `line` is 0 when the problem has no
     /// single line.
@@ -30,6 +34,7 @@ pub enum ConfigError {
 /// Why a plugin could not be loaded as a check.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{}{}check `{check}` ({}): {kind}", policy.display(), if *line > 0 { format!(":{line}: ") } else { ": ".to_string() }, plugin.display())]
+#[non_exhaustive]
 pub struct LoadError {
     /// The policy file that configures the check.
     pub policy: PathBuf,
@@ -40,15 +45,21 @@ pub struct LoadError {
     /// The plugin file.
     pub plugin: PathBuf,
     /// What went wrong.
+    #[source]
     pub kind: LoadErrorKind,
 }
 
 /// The ways loading a plugin fails.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadErrorKind {
-    /// The file could not be read.
+    /// The file could not be opened or read.
     #[error("cannot read plugin file: {0}")]
-    Read(String),
+    Read(#[source] Arc<std::io::Error>),
+    /// The path is not a regular file (a directory, a FIFO, a device), or
+    /// it is over the size limit for a plugin.
+    #[error("cannot use plugin file: {0}")]
+    NotAFile(String),
     /// The file's sha256 differs from the pin in the policy.
     #[error("sha256 mismatch: policy pins {expected}, file has {actual}")]
     DigestMismatch {
@@ -70,7 +81,7 @@ pub enum LoadErrorKind {
     /// `describe` or `configure` trapped, timed out or ran out of memory.
     #[error("{export} failed: {message}")]
     Failed {
-        /// `describe` or `configure`.
+        /// `instantiate`, `describe` or `configure`.
         export: &'static str,
         /// What happened.
         message: String,
@@ -81,10 +92,16 @@ pub enum LoadErrorKind {
     /// The tool-name globs the plugin declares are not valid.
     #[error("plugin declares a bad tool glob: {0}")]
     BadGlob(String),
+    /// The host itself failed while loading the check (a panic in toolvet,
+    /// not in the plugin).
+    #[error("the host failed while loading the check: {0}")]
+    Host(String),
 }
 
-/// Startup errors: the policy or one of its checks.
+/// Startup and reload errors: the policy, one of its checks, or what the
+/// host needs around them.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The policy file is invalid.
     #[error(transparent)]
@@ -95,9 +112,58 @@ pub enum Error {
     /// The WebAssembly engine could not be created.
     #[error("cannot create the WebAssembly engine: {0}")]
     Engine(String),
+    /// The `[approvals]` ledger or key could not be opened.
+    #[error("{}: [approvals]: {source}", policy.display())]
+    Approvals {
+        /// The policy file.
+        policy: PathBuf,
+        /// What failed.
+        #[source]
+        source: crate::approval::ApprovalError,
+    },
+    /// The decision log could not be opened.
+    #[error("{}: [host] `decision_log` {}: {source}", policy.display(), path.display())]
+    DecisionLog {
+        /// The policy file.
+        policy: PathBuf,
+        /// The log file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
-/// A tool call that cannot be vetted because its JSON is malformed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid tool call: {0}")]
-pub struct CallError(pub String);
+/// A tool call that cannot be vetted: malformed JSON, or a shape the host
+/// refuses. The message names the key (`call.arguments`, `context.history[2]`).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("invalid tool call: {message}")]
+pub struct CallError {
+    message: String,
+    #[source]
+    source: Option<Arc<serde_json::Error>>,
+}
+
+impl CallError {
+    /// An error about the call shape, e.g. ``"`call.name` must not be empty"``.
+    pub fn new(message: impl Into<String>) -> CallError {
+        CallError {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// What is wrong, without the `invalid tool call:` prefix.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl From<serde_json::Error> for CallError {
+    fn from(e: serde_json::Error) -> Self {
+        CallError {
+            message: e.to_string(),
+            source: Some(Arc::new(e)),
+        }
+    }
+}

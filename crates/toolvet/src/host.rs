@@ -1,67 +1,65 @@
-//! The host: loaded checks, and the evaluation of one call into a verdict.
-//!
-//! Data flows one way: [`Policy`] → [`Host::load`] (loaded checks) →
-//! [`Host::check`] (select, run, combine) → [`Verdict`] → decision log.
+//! The host: a loaded policy that vets calls, and replaces itself with a
+//! new policy atomically.
 
-use crate::audit::DecisionLog;
-use crate::bindings::{PluginInfo, wit};
+use crate::approval::{Approvals, LedgerProvider};
+use crate::audit::DecisionLogStats;
 use crate::cache::{ArtifactCache, CacheOutcome};
-use crate::call::{CallRequest, Outcome};
-use crate::config::{CheckConfig, HostSettings, Isolation, OnError, Policy};
-use crate::error::{Error, LoadError, LoadErrorKind};
-use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
-use crate::plugin::{self, Compiled};
-use crate::sandbox::StoreState;
-use crate::verdict::{CheckError, CheckOutcome, Decision, ErrorKind, Verdict, combine};
-use globset::GlobSet;
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
-use wasmtime::Engine;
-use wasmtime::component::Linker;
+use crate::call::CallRequest;
+use crate::config::{HostSettings, Policy};
+use crate::error::Error;
+use crate::generation::{Generation, host_failure};
+use crate::verdict::Verdict;
+use arc_swap::ArcSwap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
-/// Loaded checks ready to vet calls. Cheap to clone (shared state); safe to
-/// use from many tasks at once.
+/// Loaded checks ready to vet calls: `Send + Sync + Clone + 'static`, cheap
+/// to clone (clones share everything), safe to use from many tasks and
+/// threads at once. [`Host::reload`] swaps in a new policy for every clone.
 #[derive(Clone)]
 pub struct Host {
-    inner: Arc<Inner>,
+    shared: Arc<Shared>,
 }
 
-struct Inner {
-    engine: &'static Engine,
-    settings: HostSettings,
-    checks: Vec<LoadedCheck>,
-    slots: Semaphore,
-    queued: AtomicUsize,
-    decision_log: Option<DecisionLog>,
-    policy_sha256: String,
-    cache: Option<ArtifactCache>,
+struct Shared {
+    current: ArcSwap<Generation>,
+    /// One reload at a time.
+    reloading: tokio::sync::Mutex<()>,
+    options: LoadOptions,
 }
 
-/// One configured check after loading.
-struct LoadedCheck {
-    config: CheckConfig,
-    name: Arc<str>,
-    tools: GlobSet,
-    settings_json: String,
-    limits: InstanceLimits,
-    state: Result<Ready, LoadError>,
+/// What [`Host::load_with`] takes besides the policy.
+#[derive(Clone, Default)]
+pub struct LoadOptions {
+    /// Opens approval ledgers the core library does not implement (e.g.
+    /// Postgres, from `toolvet serve`).
+    pub ledger_provider: Option<Arc<dyn LedgerProvider>>,
 }
 
-struct Ready {
-    compiled: Compiled,
-    info: PluginInfo,
-    /// `describe` and `configure` were skipped at load: this component
-    /// accepted these settings before (a record in the artifact cache).
-    deferred: bool,
-    /// Configured instances ready for a call. With `isolation = "reuse"`,
-    /// warm instances returned after their calls (at most
-    /// `reuse_pool_size`); with per-call isolation, only the instance
-    /// configured at load time, which has seen no call and serves the
-    /// first one.
-    pool: Mutex<Vec<LiveInstance>>,
+impl fmt::Debug for LoadOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LoadOptions")
+            .field("ledger_provider", &self.ledger_provider)
+            .finish()
+    }
+}
+
+impl fmt::Debug for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let current = self.shared.current.load();
+        f.debug_struct("Host")
+            .field("policy", &current.source)
+            .field("policy_sha256", &current.policy_sha256)
+            .field("generation", &current.number)
+            .field(
+                "checks",
+                &current.checks.iter().map(|c| &*c.name).collect::<Vec<_>>(),
+            )
+            .field("approvals", &current.approvals)
+            .finish()
+    }
 }
 
 /// What the host knows about one configured check, for `toolvet` commands
@@ -71,7 +69,7 @@ pub struct CheckSummary {
     /// The check's name.
     pub name: String,
     /// Plugin file.
-    pub plugin: std::path::PathBuf,
+    pub plugin: PathBuf,
     /// The tool globs in force (config, else the plugin's own).
     pub tools: Vec<String>,
     /// What `describe` said, if the check loaded: name, version.
@@ -105,192 +103,123 @@ impl Host {
         Host::load(Policy::from_file(path)?).await
     }
 
-    /// Load every check of `policy`: components compile in parallel (or
-    /// come from the artifact cache), then each is described and configured
-    /// (concurrently). A check whose component accepted the same settings
-    /// and memory cap at an earlier load (recorded in the artifact cache)
-    /// is not instantiated now: its recorded `describe` answer is used and
-    /// its first call configures an instance (within that call's
-    /// `timeout_ms`), so a one-shot process pays only for the checks the
-    /// call selects. Should that configure fail after all, the call gets
-    /// the check's `on_error` decision; checks with `on_error = "allow"`
-    /// are therefore always configured at load.
+    /// Load every check of `policy`: components compile in parallel on the
+    /// blocking pool (or come from the artifact cache), then each is
+    /// described and configured (concurrently). A check whose component
+    /// accepted the same settings and memory cap at an earlier load
+    /// (recorded in the artifact cache) is not instantiated now: its
+    /// recorded `describe` answer is used and its first call configures an
+    /// instance (within that call's `timeout_ms`), so a one-shot process
+    /// pays only for the checks the call selects. Should that configure
+    /// fail after all, the call gets the check's `on_error` decision;
+    /// checks with `on_error = "allow"` are therefore always configured at
+    /// load. The decision log and the approvals ledger (when configured)
+    /// are opened too.
+    ///
+    /// Works on any executor or none: without a Tokio runtime, the work
+    /// runs on toolvet's own.
     ///
     /// # Errors
     /// [`Error::Config`] for a policy that fails [`Policy::validate`];
     /// [`Error::Load`] listing every check that failed to load, unless
     /// `continue_on_errors` is set (broken checks then answer their
     /// `on_error` decision on every call); [`Error::Engine`] if wasmtime
-    /// cannot start.
+    /// cannot start; [`Error::DecisionLog`] and [`Error::Approvals`] for a
+    /// decision log or ledger that cannot be opened.
     pub async fn load(policy: Policy) -> Result<Host, Error> {
-        policy.validate()?;
-        let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
-        let linker = plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?;
-        let cache = open_cache(&policy, engine);
-        let settings = &policy.host;
+        Host::load_with(policy, LoadOptions::default()).await
+    }
 
-        // Compile in parallel on OS threads: compilation is CPU-bound.
-        let compiled: Vec<Result<Compiled, LoadErrorKind>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = policy
-                .checks
-                .iter()
-                .map(|c| {
-                    let (linker, cache) = (&linker, cache.as_ref());
-                    scope.spawn(move || {
-                        plugin::compile_plugin(
-                            engine,
-                            linker,
-                            cache,
-                            &c.plugin,
-                            c.sha256.as_deref(),
-                        )
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("compile thread panicked"))
-                .collect()
-        });
-
-        // Describe and configure every check concurrently (in parallel on a
-        // multi-threaded runtime): language runtimes take milliseconds.
-        let initializing: Vec<_> = policy
-            .checks
-            .iter()
-            .zip(compiled)
-            .map(|(config, compiled)| {
-                let name: Arc<str> = Arc::from(config.name.as_str());
-                let settings_json = config.settings.to_string();
-                let limits = InstanceLimits {
-                    timeout: Duration::from_millis(config.timeout_ms),
-                    deadline: None,
-                    memory_bytes: (config.memory_mb as usize) << 20,
-                    log_bytes: settings.max_log_bytes,
-                };
-                // A check whose failures are let through (`on_error =
-                // "allow"`) is always configured at load, so broken settings
-                // fail the load instead of abstaining on every call.
-                let may_defer = config.on_error != OnError::Allow;
-                let task = tokio::spawn({
-                    let (name, settings_json) = (name.clone(), settings_json.clone());
-                    let cache = cache.clone();
-                    async move {
-                        let compiled = compiled?;
-                        let key = cache.as_ref().map(|c| {
-                            plugin::load_key(
-                                c,
-                                &compiled.sha256,
-                                &settings_json,
-                                limits.memory_bytes,
-                            )
-                        });
-                        // Accepted before: the first call configures an
-                        // instance, as any fresh instance is configured.
-                        if let Some(info) = cache
-                            .as_ref()
-                            .zip(key.as_deref())
-                            .filter(|_| may_defer)
-                            .and_then(|(c, key)| plugin::remembered_accepted(c, key))
-                        {
-                            return Ok(Ready {
-                                compiled,
-                                info,
-                                deferred: true,
-                                pool: Mutex::new(Vec::new()),
-                            });
-                        }
-                        let (info, instance) =
-                            plugin::initialize(engine, &compiled, &settings_json, limits, name)
-                                .await?;
-                        if let (Some(cache), Some(key)) = (&cache, &key) {
-                            plugin::remember_accepted(cache, key, &info);
-                        }
-                        Ok(Ready {
-                            compiled,
-                            info,
-                            deferred: false,
-                            pool: Mutex::new(vec![instance]),
-                        })
-                    }
-                });
-                (name, settings_json, limits, task)
-            })
-            .collect();
-
-        let mut checks = Vec::with_capacity(policy.checks.len());
-        let mut errors = Vec::new();
-        for (config, (name, settings_json, limits, task)) in policy.checks.iter().zip(initializing)
-        {
-            let state: Result<Ready, LoadErrorKind> = task.await.unwrap_or_else(|e| {
-                Err(LoadErrorKind::Failed {
-                    export: "configure",
-                    message: format!("the loading task failed: {e}"),
-                })
-            });
-            let state = state.map_err(|kind| LoadError {
-                policy: policy.source.clone(),
-                line: config.line,
-                check: config.name.clone(),
-                plugin: config.plugin.clone(),
-                kind,
-            });
-            let globs = match (&config.tools, &state) {
-                (Some(t), _) => t.clone(),
-                (None, Ok(r)) => r.info.tools.clone(),
-                // A broken check with no configured globs applies to every
-                // tool, so its `on_error` is never silently skipped.
-                (None, Err(_)) => vec!["*".to_string()],
-            };
-            let tools = crate::config::compile_globs(&globs).expect("validated when loading");
-            if let Err(e) = &state {
-                errors.push(e.clone());
-            }
-            checks.push(LoadedCheck {
-                config: config.clone(),
-                name,
-                tools,
-                settings_json,
-                limits,
-                state,
-            });
-        }
-        if !errors.is_empty() && !settings.continue_on_errors {
-            return Err(Error::Load(errors));
-        }
-        for e in &errors {
-            tracing::error!("{e}; its on_error decision applies to every call");
-        }
-        let decision_log = match &settings.decision_log {
-            Some(path) => Some(DecisionLog::open(path).map_err(|e| {
-                Error::Config(crate::error::ConfigError::Invalid {
-                    path: policy.source.clone(),
-                    line: 0,
-                    message: format!("[host] `decision_log` {}: {e}", path.display()),
-                })
-            })?),
-            None => None,
-        };
-        let policy_sha256 = std::fs::read(&policy.source)
-            .map(|b| hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&b)))
-            .unwrap_or_default();
+    /// As [`Host::load`], with `options`.
+    ///
+    /// # Errors
+    /// As [`Host::load`].
+    pub async fn load_with(policy: Policy, options: LoadOptions) -> Result<Host, Error> {
+        let provider = options.ledger_provider.clone();
+        let generation = crate::runtime::on_runtime(async move {
+            Generation::load(policy, 1, provider.as_deref(), None).await
+        })
+        .await
+        .map_err(|e| Error::Engine(format!("the loading task failed: {e}")))??;
         Ok(Host {
-            inner: Arc::new(Inner {
-                engine,
-                slots: Semaphore::new(settings.max_concurrent_checks),
-                queued: AtomicUsize::new(0),
-                settings: policy.host,
-                checks,
-                decision_log,
-                policy_sha256,
-                cache,
+            shared: Arc::new(Shared {
+                current: ArcSwap::from_pointee(generation),
+                reloading: tokio::sync::Mutex::new(()),
+                options,
             }),
         })
     }
 
+    /// Replace the policy of this host and all its clones. The new policy
+    /// is loaded completely (every check compiled, described and
+    /// configured; components whose digest did not change are reused) and
+    /// only then swapped in; calls in flight finish on the old policy. If
+    /// the new policy fails to load, the old one keeps serving and the
+    /// error is returned. Returns the new generation number.
+    ///
+    /// # Errors
+    /// As [`Host::load`].
+    pub async fn reload(&self, policy: Policy) -> Result<u64, Error> {
+        let shared = self.shared.clone();
+        crate::runtime::on_runtime(async move {
+            let _one_at_a_time = shared.reloading.lock().await;
+            let previous = shared.current.load_full();
+            let number = previous.number + 1;
+            let next = Generation::load(
+                policy,
+                number,
+                shared.options.ledger_provider.as_deref(),
+                Some(&previous),
+            )
+            .await?;
+            shared.current.store(Arc::new(next));
+            tracing::info!(generation = number, "policy reloaded");
+            Ok(number)
+        })
+        .await
+        .map_err(|e| Error::Engine(format!("the reload task failed: {e}")))?
+    }
+
+    /// Vet one call: run every check whose tool globs match the tool name,
+    /// combine, and settle approvals (an escalate opens an approval
+    /// request; a call carrying a ticket is a resume). Never fails: a check
+    /// that fails answers its `on_error` decision, recorded with the error
+    /// kind, and a failure of the host itself is a deny (rule
+    /// `toolvet.host-error`). Calls whose arguments exceed
+    /// `max_arguments_bytes`, or whose whole text exceeds `max_call_bytes`,
+    /// are denied (rule `toolvet.oversized-call`) before any check runs.
+    ///
+    /// Plugin code runs on the calling task's runtime and yields to it at
+    /// every epoch tick (1 ms), so a slow check does not hold a worker.
+    /// Outside a Tokio runtime (another executor), the call runs on
+    /// toolvet's own runtime; it never panics for want of one.
+    pub async fn check(&self, request: &CallRequest) -> Verdict {
+        if crate::runtime::in_tokio() {
+            return self.shared.current.load_full().evaluate(request).await;
+        }
+        let (host, request) = (self.clone(), request.clone());
+        crate::runtime::on_runtime(async move { host.current().evaluate(&request).await })
+            .await
+            .unwrap_or_else(|e| host_failure(&e.to_string()))
+    }
+
+    /// [`Host::check`] for synchronous callers: a plain thread with no
+    /// runtime (bindings with their interpreter lock released, hooks); the
+    /// checks run on the calling thread. Blocks until the verdict is ready.
+    /// Called from inside a Tokio runtime it still works, but blocks that
+    /// runtime's worker: use [`Host::check`] there.
+    pub fn check_blocking(&self, request: &CallRequest) -> Verdict {
+        let (host, request) = (self.clone(), request.clone());
+        crate::runtime::block_on(async move { host.check(&request).await })
+    }
+
+    fn current(&self) -> Arc<Generation> {
+        self.shared.current.load_full()
+    }
+
     /// One summary per configured check, in policy order.
     pub fn checks(&self) -> Vec<CheckSummary> {
-        self.inner
+        self.current()
             .checks
             .iter()
             .map(|c| {
@@ -318,441 +247,61 @@ impl Host {
     }
 
     /// The host settings in force.
-    pub fn settings(&self) -> &HostSettings {
-        &self.inner.settings
+    pub fn settings(&self) -> HostSettings {
+        self.current().settings.clone()
+    }
+
+    /// The policy file in force (or the name a policy built in code gave).
+    pub fn policy_source(&self) -> PathBuf {
+        self.current().source.clone()
+    }
+
+    /// Hex sha256 of the policy in force ([`Policy::sha256`]).
+    pub fn policy_sha256(&self) -> String {
+        self.current().policy_sha256.clone()
+    }
+
+    /// How many policies this host has loaded: 1 after [`Host::load`], one
+    /// more after every successful [`Host::reload`].
+    pub fn generation(&self) -> u64 {
+        self.current().number
+    }
+
+    /// The approvals of the policy in force, when it has an
+    /// `[approvals]` table.
+    pub fn approvals(&self) -> Option<Approvals> {
+        self.current().approvals.clone()
     }
 
     /// The compiled-artifact cache the checks loaded through, if it was
     /// usable; its [`ArtifactCache::entries_in_use`] are what this policy
     /// needs to start from the cache again (`toolvet cache prune`).
-    pub fn artifact_cache(&self) -> Option<&ArtifactCache> {
-        self.inner.cache.as_ref()
+    pub fn artifact_cache(&self) -> Option<ArtifactCache> {
+        self.current().cache.clone()
     }
 
-    /// Vet one call: run every check whose tool globs match the tool name,
-    /// then combine. Never fails: a check that fails answers its `on_error`
-    /// decision, recorded with the error kind. Calls whose arguments exceed
-    /// `max_arguments_bytes`, or whose whole text exceeds `max_call_bytes`,
-    /// are denied (rule `toolvet.oversized-call`) before any check runs.
+    /// Wait (at most `timeout`) until every decision record of the calls
+    /// vetted so far is in the decision log file. `Ok` when the policy has
+    /// no decision log.
     ///
-    /// # Panics
-    /// Outside a Tokio runtime (it uses Tokio's timer). Plugin code runs on
-    /// the calling task's thread; a spinning check holds it for at most its
-    /// deadline.
-    pub async fn check(&self, request: &CallRequest) -> Verdict {
-        let started = Instant::now();
-        let inner = &self.inner;
-        let arguments = request.call.arguments.get().len();
-        let whole = request.size_bytes();
-        let refusal = if arguments > inner.settings.max_arguments_bytes {
-            Some(format!(
-                "the call's arguments are {arguments} bytes, over the host's {}-byte limit",
-                inner.settings.max_arguments_bytes
-            ))
-        } else if whole > inner.settings.max_call_bytes {
-            Some(format!(
-                "the call (arguments, tool info, context and history) is {whole} bytes, \
-                 over the host's {}-byte limit",
-                inner.settings.max_call_bytes
-            ))
-        } else {
-            None
-        };
-        if let Some(message) = refusal {
-            let verdict = oversized_call(message, started);
-            self.record(request, &verdict);
-            return verdict;
-        }
-        let wit_call = Arc::new(to_wit(request, inner.settings.max_history));
-        let applicable: Vec<usize> = inner
-            .checks
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.tools.is_match(&request.call.name))
-            .map(|(i, _)| i)
-            .collect();
-        let outcomes = if inner.settings.parallel_checks && applicable.len() > 1 {
-            let tasks: Vec<_> = applicable
-                .iter()
-                .map(|&i| {
-                    let (inner, call) = (self.inner.clone(), wit_call.clone());
-                    tokio::spawn(async move { inner.run_check(i, &call).await })
-                })
-                .collect();
-            let mut outcomes = Vec::with_capacity(tasks.len());
-            for (task, &i) in tasks.into_iter().zip(&applicable) {
-                outcomes.push(match task.await {
-                    Ok(outcome) => outcome,
-                    Err(e) => inner.failed_outcome(
-                        i,
-                        Failure {
-                            kind: ErrorKind::Trap,
-                            message: format!("check task failed: {e}"),
-                        },
-                        0,
-                    ),
-                });
-            }
-            outcomes
-        } else {
-            let mut outcomes = Vec::with_capacity(applicable.len());
-            for &i in &applicable {
-                outcomes.push(inner.run_check(i, &wit_call).await);
-            }
-            outcomes
-        };
-        let verdict = combine(
-            outcomes,
-            inner.settings.default_decision,
-            started.elapsed().as_micros() as u64,
-        );
-        self.record(request, &verdict);
-        verdict
-    }
-
-    fn record(&self, request: &CallRequest, verdict: &Verdict) {
-        let tool = request.call.name.as_str();
-        match verdict.decision {
-            Decision::Deny => {
-                tracing::info!(target: "tool.denied", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "denied")
-            }
-            Decision::Escalate => {
-                tracing::info!(target: "tool.escalated", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "escalated")
-            }
-            _ => tracing::debug!(target: "tool.allowed", tool, "allowed"),
-        }
-        if let Some(log) = &self.inner.decision_log {
-            let digests: Vec<Option<&str>> = verdict
-                .checks
-                .iter()
-                .map(|o| {
-                    self.inner
-                        .checks
-                        .iter()
-                        .find(|c| c.config.name == o.check)
-                        .and_then(|c| c.state.as_ref().ok())
-                        .map(|r| r.compiled.sha256.as_str())
-                })
-                .collect();
-            if let Err(e) = log.append(request, verdict, &digests, &self.inner.policy_sha256) {
-                tracing::error!("cannot write the decision log: {e}");
-            }
-        }
-    }
-}
-
-impl Inner {
-    /// Run check `index` on one call, always producing an outcome.
-    async fn run_check(&self, index: usize, call: &WitCall) -> CheckOutcome {
-        let started = Instant::now();
-        let check = &self.checks[index];
-        let elapsed = || started.elapsed().as_micros() as u64;
-        let ready = match &check.state {
-            Ok(ready) => ready,
-            Err(e) => {
-                let failure = Failure {
-                    kind: ErrorKind::LoadFailed,
-                    message: format!("check `{}` failed to load: {}", check.name, e.kind),
-                };
-                return self.failed_outcome(index, failure, elapsed());
-            }
-        };
-        // Admission: a bounded queue in front of a bounded number of slots.
-        // The wait for a slot is bounded by the check's own deadline, and
-        // the queue count is released even if the caller drops this future.
-        let overloaded = |why: String| Failure {
-            kind: ErrorKind::Overloaded,
-            message: format!(
-                "check `{}` did not run: host overloaded ({why})",
-                check.name
-            ),
-        };
-        let queued = QueueSlot::enter(&self.queued, self.settings.max_queued_checks);
-        let Some(queued) = queued else {
-            let why = format!("{} calls queued", self.settings.max_queued_checks);
-            return self.failed_outcome(index, overloaded(why), elapsed());
-        };
-        // A free slot is taken at once; only a full host arms a timer.
-        let permit = match self.slots.try_acquire() {
-            Ok(permit) => Ok(permit),
-            Err(_) => tokio::time::timeout_at(
-                (started + check.limits.timeout).into(),
-                self.slots.acquire(),
-            )
-            .await
-            .map(|permit| permit.expect("the semaphore is never closed")),
-        };
-        drop(queued);
-        let _permit = match permit {
-            Ok(permit) => permit,
-            Err(_) => {
-                let why = format!(
-                    "no slot free within {} ms",
-                    check.limits.timeout.as_millis()
-                );
-                return self.failed_outcome(index, overloaded(why), elapsed());
-            }
-        };
-
-        let result = self.run_instance(check, ready, call, started).await;
-        match result {
-            Ok(decision) => self.decided_outcome(index, decision, elapsed()),
-            Err(failure) => self.failed_outcome(index, failure, elapsed()),
+    /// # Errors
+    /// The log cannot be written, or the timeout passed.
+    pub fn flush_decision_log(&self, timeout: Duration) -> Result<(), String> {
+        match &self.current().decision_log {
+            Some(log) => log.flush(timeout),
+            None => Ok(()),
         }
     }
 
-    /// Get an instance (fresh, or warm from the pool), call `check`, and
-    /// return a warm instance to the pool on success. The check's budget
-    /// started at `started` (before admission).
-    async fn run_instance(
-        &self,
-        check: &LoadedCheck,
-        ready: &Ready,
-        call: &WitCall,
-        started: Instant,
-    ) -> Result<wit::Decision, Failure> {
-        // One budget for admission + instantiate + configure + check.
-        let limits = InstanceLimits {
-            deadline: Some(started + check.limits.timeout),
-            ..check.limits
-        };
-        let reuse = check.config.isolation == Isolation::Reuse;
-        let ready_instance = ready.pool.lock().expect("pool lock").pop();
-        let mut instance = match ready_instance {
-            Some(instance) => instance,
-            None => {
-                let mut instance =
-                    LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
-                        .await?;
-                instance
-                    .configure(&check.settings_json, limits)
-                    .await?
-                    .map_err(|m| Failure {
-                        kind: ErrorKind::InvalidSettings,
-                        message: format!("check `{}` rejected its settings: {m}", check.name),
-                    })?;
-                instance
-            }
-        };
-        let decision = instance.check(call, limits).await?;
-        if reuse {
-            let mut pool = ready.pool.lock().expect("pool lock");
-            if pool.len() < self.settings.reuse_pool_size {
-                pool.push(instance);
-            }
-        }
-        Ok(decision)
-    }
-
-    fn decided_outcome(
-        &self,
-        index: usize,
-        decision: wit::Decision,
-        duration_us: u64,
-    ) -> CheckOutcome {
-        let check = &self.checks[index];
-        let (kind, reason) = match decision {
-            wit::Decision::Allow => (Decision::Allow, None),
-            wit::Decision::Abstain => (Decision::Abstain, None),
-            wit::Decision::Deny(r) => (Decision::Deny, Some(r)),
-            wit::Decision::Escalate(r) => (Decision::Escalate, Some(r)),
-        };
-        let Some(reason) = reason else {
-            return self.outcome(index, kind, None, None, duration_us, None);
-        };
-        let size = reason.message.len() + reason.rule.as_ref().map_or(0, String::len);
-        if size > self.settings.max_result_bytes {
-            let failure = Failure {
-                kind: ErrorKind::OversizedResult,
-                message: format!(
-                    "check `{}` returned a {size}-byte reason, over the {}-byte limit",
-                    check.name, self.settings.max_result_bytes
-                ),
-            };
-            return self.failed_outcome(index, failure, duration_us);
-        }
-        let message = truncate(reason.message, self.settings.max_reason_bytes);
-        let rule = reason.rule.map(|r| truncate(r, MAX_RULE_BYTES));
-        self.outcome(index, kind, rule, Some(message), duration_us, None)
-    }
-
-    fn failed_outcome(&self, index: usize, failure: Failure, duration_us: u64) -> CheckOutcome {
-        let check = &self.checks[index];
-        // A failure message can quote the plugin (e.g. a settings error).
-        let failure = Failure {
-            message: truncate(failure.message, self.settings.max_reason_bytes),
-            ..failure
-        };
-        tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", failure.message);
-        // `on_error = "allow"` lets the call through as far as this check
-        // is concerned: it abstains, so the other checks and
-        // `default_decision` still decide (a broken check never turns a
-        // default deny into an allow).
-        let decision = match check.config.on_error {
-            OnError::Allow => Decision::Abstain,
-            other => Decision::from(other),
-        };
-        self.outcome(
-            index,
-            decision,
-            Some(format!("toolvet.{}", failure.kind.as_str())),
-            Some(failure.message.clone()),
-            duration_us,
-            Some(CheckError {
-                kind: failure.kind,
-                message: failure.message,
-            }),
-        )
-    }
-
-    fn outcome(
-        &self,
-        index: usize,
-        decision: Decision,
-        rule: Option<String>,
-        reason: Option<String>,
-        duration_us: u64,
-        error: Option<CheckError>,
-    ) -> CheckOutcome {
-        let check = &self.checks[index];
-        CheckOutcome {
-            check: check.config.name.clone(),
-            mode: check.config.mode,
-            decision,
-            rule,
-            reason,
-            duration_us,
-            error,
-        }
+    /// The decision log's counters, when the policy has one.
+    pub fn decision_log_stats(&self) -> Option<DecisionLogStats> {
+        self.current().decision_log.as_ref().map(|l| l.stats())
     }
 }
 
-/// A place in the admission queue, released on drop (also when the caller
-/// abandons the call while it waits).
-struct QueueSlot<'a>(&'a AtomicUsize);
-
-impl<'a> QueueSlot<'a> {
-    /// Take a place unless `max` are taken.
-    fn enter(count: &'a AtomicUsize, max: usize) -> Option<Self> {
-        count
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < max).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| QueueSlot(count))
-    }
-}
-
-impl Drop for QueueSlot<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// Longest rule id kept, in bytes.
-const MAX_RULE_BYTES: usize = 128;
-
-/// Cut `s` to at most `max` bytes at a character boundary, marking the cut.
-pub(crate) fn truncate(mut s: String, max: usize) -> String {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max.saturating_sub('…'.len_utf8());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s.truncate(end);
-    s.push('…');
-    s
-}
-
-fn oversized_call(message: String, started: Instant) -> Verdict {
-    Verdict {
-        decision: Decision::Deny,
-        decided_by: None,
-        rule: Some(format!("toolvet.{}", ErrorKind::OversizedCall.as_str())),
-        reason: Some(message),
-        checks: Vec::new(),
-        duration_us: started.elapsed().as_micros() as u64,
-    }
-}
-
-fn open_cache(policy: &Policy, engine: &Engine) -> Option<ArtifactCache> {
-    let dir = ArtifactCache::dir_for(&policy.host)?;
-    match ArtifactCache::open(&dir, engine) {
-        Ok(cache) => Some(cache),
-        Err(e) => {
-            tracing::warn!(dir = %dir.display(), "compiled-artifact cache unusable, compiling every start: {e}");
-            None
-        }
-    }
-}
-
-/// Convert a call to the WIT types once per verdict, keeping the newest
-/// `max_history` entries of the history.
-fn to_wit(request: &CallRequest, max_history: usize) -> WitCall {
-    let history = &request.context.history;
-    let skip = history.len().saturating_sub(max_history);
-    WitCall {
-        call: wit::ToolCall {
-            id: request.call.id.clone(),
-            name: request.call.name.clone(),
-            arguments: request.call.arguments.get().to_string(),
-        },
-        tool: wit::ToolInfo {
-            description: request.tool.description.clone(),
-            risk: request.tool.risk.clone(),
-            requires_approval: request.tool.requires_approval,
-            tags: request.tool.tags.clone(),
-            parameters_schema: request
-                .tool
-                .parameters_schema
-                .as_ref()
-                .map(|s| s.get().to_string()),
-        },
-        context: wit::CallContext {
-            agent: request.context.agent.clone(),
-            run_id: request.context.run_id.clone(),
-            principal: request.context.principal.clone(),
-            history: history[skip..]
-                .iter()
-                .map(|p| wit::PriorCall {
-                    name: p.name.clone(),
-                    arguments: p.arguments.get().to_string(),
-                    outcome: match p.outcome {
-                        Outcome::Allowed => wit::Outcome::Allowed,
-                        Outcome::Denied => wit::Outcome::Denied,
-                        Outcome::Escalated => wit::Outcome::Escalated,
-                        Outcome::Approved => wit::Outcome::Approved,
-                        Outcome::Rejected => wit::Outcome::Rejected,
-                    },
-                })
-                .collect(),
-            attributes: request
-                .context
-                .attributes
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        },
-    }
-}
-
-// `StoreState` must stay `Send` so checks can run on any runtime thread.
+// A `Host` is shared across threads and tasks and moved into bindings.
 const _: fn() = || {
-    fn assert_send<T: Send>() {}
-    assert_send::<StoreState>();
-    assert_send::<Linker<StoreState>>();
+    fn embeddable<T: Send + Sync + Clone + fmt::Debug + 'static>() {}
+    embeddable::<Host>();
+    embeddable::<Approvals>();
 };
-
-#[cfg(test)]
-mod tests {
-    use super::truncate;
-
-    #[test]
-    fn truncate_respects_char_boundaries() {
-        assert_eq!(truncate("short".into(), 10), "short");
-        let cut = truncate("ééééé".into(), 6);
-        assert!(cut.len() <= 6 && cut.ends_with('…'), "{cut}");
-    }
-}

@@ -2,7 +2,6 @@
 //! turning every way that can fail into a classified [`Failure`].
 
 use crate::bindings::{Plugin, PluginInfo, PluginPre, wit};
-use crate::engine::EPOCH_TICK;
 use crate::sandbox::StoreState;
 use crate::verdict::ErrorKind;
 use std::future::Future;
@@ -57,7 +56,19 @@ impl LiveInstance {
             StoreState::new(limits.memory_bytes, limits.log_bytes),
         );
         store.limiter(|s| &mut s.limiter);
-        store.epoch_deadline_trap();
+        // At every epoch tick the guest is still running: past the
+        // deadline it stops; before it, it yields to the executor, so a
+        // slow check never holds a runtime worker for its whole deadline.
+        store.epoch_deadline_callback(|store| {
+            if Instant::now() >= store.data().deadline {
+                Ok(wasmtime::UpdateDeadline::Interrupt)
+            } else {
+                Ok(wasmtime::UpdateDeadline::YieldCustom(
+                    1,
+                    Box::pin(tokio::task::yield_now()),
+                ))
+            }
+        });
         let result = bounded(&mut store, limits, &check_name, |store| {
             Box::pin(async move { pre.instantiate_async(store).await })
         })
@@ -162,9 +173,10 @@ async fn bounded<'s, T>(
     if remaining.is_zero() {
         return Err(timed_out(check_name, limits));
     }
-    let ticks = remaining.as_micros() / EPOCH_TICK.as_micros() + 1;
-    let ticks = u64::try_from(ticks).unwrap_or(u64::MAX);
-    store.set_epoch_deadline(ticks.saturating_add(crate::engine::epoch_lag_ticks(now)));
+    // The epoch callback compares the clock with the deadline at every
+    // tick (and yields to the executor in between).
+    store.data_mut().deadline = now + remaining;
+    store.set_epoch_deadline(1);
     let memory_exceeded = store.data().limiter.exceeded.clone();
     memory_exceeded.store(false, Ordering::Relaxed);
     let abandon_at = now + remaining + ABANDON_GRACE;

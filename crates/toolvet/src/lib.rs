@@ -7,41 +7,99 @@
 //! memory cap, and combines their decisions into a [`Verdict`]: allow, deny
 //! (with a reason for the model) or escalate (a person approves first).
 //!
-//! ```no_run
+//! With an `[approvals]` table, an escalate carries an approval request; a
+//! person decides it through [`Approvals`], and the resumed call brings the
+//! request's ticket back:
+//!
+//! ```
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! let host = toolvet::Host::from_file("toolvet.toml".as_ref()).await?;
-//! let call = toolvet::CallRequest::from_json(
-//!     r#"{"call": {"name": "bash", "arguments": {"command": "rm -rf ~"}}}"#,
+//! # let dir = tempfile::tempdir()?;
+//! # let plugin = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+//! #     .join("../../target/plugins/tool_policy.wasm");
+//! # if !plugin.exists() { return Ok(()); }
+//! let policy = toolvet::Policy::from_toml(
+//!     &format!(r#"
+//!         [approvals]
+//!         ledger = "approvals.db"
+//!         key_file = "approvals.key"
+//!
+//!         [[check]]
+//!         name = "tools"
+//!         plugin = "{}"
+//!         settings = {{ approve = ["deploy"] }}
+//!     "#, plugin.display()),
+//!     "toolvet.toml".as_ref(),
+//!     dir.path(),
 //! )?;
+//! let host = toolvet::Host::load(policy).await?;
+//! let call = toolvet::CallRequest::from_json(
+//!     r#"{"call": {"id": "c1", "name": "deploy", "arguments": {"env": "prod"}}}"#,
+//! )?;
+//!
+//! // First ask: a person must approve.
 //! let verdict = host.check(&call).await;
-//! println!("{} {:?}", verdict.decision, verdict.reason);
+//! assert_eq!(verdict.decision, toolvet::Decision::Escalate);
+//! let request = verdict.approval.expect("an approval request");
+//!
+//! // A person approves it.
+//! let approvals = host.approvals().expect("approvals are on");
+//! approvals.approve(&request.id, "alice", Some("ship it"), toolvet::Scope::Once).await?;
+//!
+//! // The resumed call carries the ticket and is allowed, once.
+//! let mut resumed = call.clone();
+//! resumed.approval = Some(toolvet::ApprovalClaim { ticket: request.ticket.unwrap() });
+//! assert_eq!(host.check(&resumed).await.decision, toolvet::Decision::Allow);
+//! let again = host.check(&resumed).await;
+//! assert_eq!(again.decision, toolvet::Decision::Deny);
+//! assert_eq!(again.rule.as_deref(), Some("approval.replayed"));
 //! # Ok(()) }
+//! # toolvet::block_on(async { demo().await.unwrap() });
 //! ```
 //!
-//! Data flows one way: [`config`] → [`plugin`] loading → [`host`]
-//! evaluation (in [`instance`]s inside the [`sandbox`]) → [`verdict`] →
-//! [`audit`].
+//! Data flows one way: [`Policy`] → loading (the checks of one policy, a
+//! generation) → evaluation (each check in a sandboxed instance) →
+//! [`Verdict`] → approvals → decision log.
 
-pub mod audit;
+mod approval;
+mod audit;
 mod bindings;
 pub mod cache;
-pub mod call;
-pub mod cases;
-pub mod config;
-pub mod engine;
-pub mod error;
-pub mod host;
+mod call;
+mod config;
+mod engine;
+mod error;
+mod generation;
+mod host;
+#[cfg(feature = "inspect")]
 pub mod inspect;
 mod instance;
-pub mod plugin;
+mod plugin;
+mod runtime;
 mod sandbox;
-pub mod verdict;
+mod verdict;
 
-pub use call::{CallContext, CallRequest, Outcome, PriorCall, ToolCall, ToolInfo};
-pub use config::{CheckConfig, HostSettings, Isolation, Mode, OnError, Policy};
+pub use approval::{
+    ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Decided,
+    Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,
+    MAX_REVIEWER_BYTES, MemoryLedger, Opened, Review, ReviewDecision, ReviewRecord, Scope,
+    SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, rules as approval_rules,
+};
+pub use audit::{DecisionLogStats, verify_chain};
+pub use call::{
+    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
+};
+pub use config::{
+    ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision, HostSettings,
+    Isolation, KeySource, LedgerLocation, LogFailure, MAX_APPROVAL_TTL_S, MAX_MEMORY_MB,
+    MAX_TIMEOUT_MS, Mode, OnError, Policy,
+};
 pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
-pub use host::{CheckSummary, Host};
-pub use verdict::{CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
+pub use host::{CheckSummary, Host, LoadOptions};
+pub use runtime::block_on;
+pub use verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict, combine};
 
 /// The `toolvet:check` contract version this host implements.
 pub const CONTRACT_VERSION: &str = bindings::CONTRACT_VERSION;
+
+/// The largest plugin file accepted, in bytes.
+pub const MAX_PLUGIN_BYTES: u64 = plugin::MAX_PLUGIN_BYTES;

@@ -36,17 +36,30 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {
 pub const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 
 /// Open `path` and check it is a regular file within [`MAX_PLUGIN_BYTES`].
-/// Returns the open file and its length in bytes.
+/// Returns the open file and its length in bytes. The file is opened
+/// without blocking, so a FIFO or a device in its place is refused instead
+/// of hanging the load.
 fn open_component(path: &Path) -> Result<(File, std::fs::Metadata), LoadErrorKind> {
-    let file = File::open(path).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| LoadErrorKind::Read(e.to_string()))?;
+    let read = |e: std::io::Error| LoadErrorKind::Read(Arc::new(e));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        rustix::fs::OFlags::NONBLOCK.bits() as i32,
+    );
+    let file = options.open(path).map_err(read)?;
+    let meta = file.metadata().map_err(read)?;
     if !meta.is_file() {
-        return Err(LoadErrorKind::Read("not a regular file".into()));
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        return Err(LoadErrorKind::NotAFile(what.into()));
     }
     if meta.len() > MAX_PLUGIN_BYTES {
-        return Err(LoadErrorKind::Read(format!(
+        return Err(LoadErrorKind::NotAFile(format!(
             "{} bytes, over the {MAX_PLUGIN_BYTES}-byte limit for a plugin",
             meta.len()
         )));
@@ -59,7 +72,7 @@ fn open_component(path: &Path) -> Result<(File, std::fs::Metadata), LoadErrorKin
 /// sha256.
 fn read_open_component(file: &File, len: u64) -> Result<(Vec<u8>, String), LoadErrorKind> {
     let bytes =
-        crate::cache::read_open_file(file, len).map_err(|e| LoadErrorKind::Read(e.to_string()))?;
+        crate::cache::read_open_file(file, len).map_err(|e| LoadErrorKind::Read(Arc::new(e)))?;
     if bytes.is_empty() {
         return Err(LoadErrorKind::NotAComponent("the file is empty".into()));
     }
@@ -82,6 +95,7 @@ fn read_open_component(file: &File, len: u64) -> Result<(Vec<u8>, String), LoadE
 
 /// Read `path` and check it is a component. Returns the bytes and their hex
 /// sha256.
+#[cfg(any(feature = "inspect", test))]
 pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadErrorKind> {
     let (file, meta) = open_component(path)?;
     read_open_component(&file, meta.len())
@@ -111,6 +125,7 @@ pub fn contract_versions(engine: &Engine, component: &Component) -> Vec<String> 
 }
 
 /// Names of a component's imports and exports.
+#[cfg(feature = "inspect")]
 pub fn interface_names(engine: &Engine, component: &Component) -> (Vec<String>, Vec<String>) {
     let ty = component.component_type();
     (
@@ -184,6 +199,7 @@ pub(crate) fn check_plugin_info(info: &PluginInfo) -> Result<(), LoadErrorKind> 
 const MAX_SETTINGS_ERROR: usize = 4096;
 
 /// A component compiled and linked, not yet initialised.
+#[derive(Clone)]
 pub(crate) struct Compiled {
     pub pre: PluginPre<StoreState>,
     pub sha256: String,
@@ -196,13 +212,15 @@ pub(crate) struct Compiled {
 ///
 /// With a cache, a plugin file whose stamp (see [`crate::cache`]) matches
 /// the one recorded at an earlier load is neither read nor hashed: its
-/// recorded digest picks the artifact.
+/// recorded digest picks the artifact. A component `loaded` already has
+/// (the policy being replaced, by digest) is used as it is.
 pub(crate) fn compile_plugin(
     engine: &Engine,
     linker: &Linker<StoreState>,
     cache: Option<&ArtifactCache>,
     path: &Path,
     sha256_pin: Option<&str>,
+    loaded: &dyn Fn(&str) -> Option<Compiled>,
 ) -> Result<Compiled, LoadErrorKind> {
     let started = Instant::now();
     let (file, meta) = open_component(path)?;
@@ -213,6 +231,9 @@ pub(crate) fn compile_plugin(
         .zip(stamp.as_ref())
         .and_then(|(cache, stamp)| cache.remembered_digest(stamp))
         .filter(|sha256| sha256_pin.is_none_or(|pin| pin == sha256));
+    if let Some(reused) = remembered.as_deref().and_then(loaded) {
+        return Ok(reused);
+    }
     let mut tried = None;
     if let (Some(cache), Some(sha256)) = (cache, remembered) {
         if let Some(component) = cache.load(engine, &sha256) {
@@ -229,6 +250,9 @@ pub(crate) fn compile_plugin(
     }
     let (bytes, sha256) = read_open_component(&file, meta.len())?;
     check_pin(sha256_pin, &sha256)?;
+    if let Some(reused) = loaded(&sha256) {
+        return Ok(reused);
+    }
     let Some(cache) = cache else {
         let component = compile(engine, &bytes)?;
         return link(
@@ -320,7 +344,7 @@ pub(crate) async fn initialize(
         .await
         .map_err(failed("configure"))?
         .map_err(|m| {
-            LoadErrorKind::InvalidSettings(crate::host::truncate(m, MAX_SETTINGS_ERROR))
+            LoadErrorKind::InvalidSettings(crate::generation::truncate(m, MAX_SETTINGS_ERROR))
         })?;
     Ok((info, instance))
 }

@@ -29,6 +29,9 @@ pub struct StoreState {
     table: ResourceTable,
     pub(crate) limiter: MemoryCap,
     pub(crate) output: CapturedOutput,
+    /// When the current call into the instance must stop (checked by the
+    /// epoch callback at every tick).
+    pub(crate) deadline: std::time::Instant,
 }
 
 impl StoreState {
@@ -54,6 +57,7 @@ impl StoreState {
             },
             limiter: MemoryCap::new(memory_bytes),
             output,
+            deadline: std::time::Instant::now(),
         }
     }
 }

@@ -3,31 +3,40 @@
 //! Combining is a pure function ([`combine`]) so it can be tested against a
 //! reference model (see `tests/`).
 
-use crate::config::{DefaultDecision, Mode, OnError};
+use crate::config::{Combine, DefaultDecision, Mode, OnError};
 use serde::Serialize;
 
-/// One check's answer, or the verdict's.
+/// The verdict about a call: what the agent may do with it. A verdict is
+/// never "no opinion"; [`CheckDecision`] is one check's answer, which may
+/// be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// The call may run.
     Allow,
-    /// No opinion (checks only; never a verdict).
-    Abstain,
-    /// The call must not run.
+    /// The call must not run; the reason is for the model.
     Deny,
     /// A person must approve the call first.
     Escalate,
 }
 
 impl Decision {
-    /// `allow`, `abstain`, `deny` or `escalate`.
+    /// `allow`, `deny` or `escalate`.
     pub fn as_str(self) -> &'static str {
         match self {
             Decision::Allow => "allow",
-            Decision::Abstain => "abstain",
             Decision::Deny => "deny",
             Decision::Escalate => "escalate",
+        }
+    }
+
+    /// How severe the decision is: allow 0, escalate 1, deny 2 (for the
+    /// "most severe verdict" of several calls).
+    pub fn severity(self) -> u8 {
+        match self {
+            Decision::Allow => 0,
+            Decision::Escalate => 1,
+            Decision::Deny => 2,
         }
     }
 }
@@ -38,12 +47,57 @@ impl std::fmt::Display for Decision {
     }
 }
 
-impl From<OnError> for Decision {
+/// One check's answer about one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckDecision {
+    /// The call may run as far as this check is concerned.
+    Allow,
+    /// No opinion: the other checks (or `default_decision`) decide.
+    Abstain,
+    /// The call must not run.
+    Deny,
+    /// A person must approve the call first.
+    Escalate,
+}
+
+impl CheckDecision {
+    /// `allow`, `abstain`, `deny` or `escalate`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckDecision::Allow => "allow",
+            CheckDecision::Abstain => "abstain",
+            CheckDecision::Deny => "deny",
+            CheckDecision::Escalate => "escalate",
+        }
+    }
+}
+
+impl std::fmt::Display for CheckDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<Decision> for CheckDecision {
+    fn from(d: Decision) -> Self {
+        match d {
+            Decision::Allow => CheckDecision::Allow,
+            Decision::Deny => CheckDecision::Deny,
+            Decision::Escalate => CheckDecision::Escalate,
+        }
+    }
+}
+
+impl From<OnError> for CheckDecision {
+    /// What a failed check answers: `deny` or `escalate`; `on_error =
+    /// "allow"` abstains, so a broken check never overrides
+    /// `default_decision`.
     fn from(e: OnError) -> Self {
         match e {
-            OnError::Deny => Decision::Deny,
-            OnError::Escalate => Decision::Escalate,
-            OnError::Allow => Decision::Allow,
+            OnError::Deny => CheckDecision::Deny,
+            OnError::Escalate => CheckDecision::Escalate,
+            OnError::Allow => CheckDecision::Abstain,
         }
     }
 }
@@ -60,8 +114,9 @@ impl From<DefaultDecision> for Decision {
 
 /// How a check failed. Every failure is recorded with its kind and the
 /// check's `on_error` decision is used in place of an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The check ran past its deadline (`timeout_ms`).
     Timeout,
@@ -83,6 +138,10 @@ pub enum ErrorKind {
     Overloaded,
     /// The call's arguments exceeded `max_arguments_bytes`; no check ran.
     OversizedCall,
+    /// The host itself failed while running the check (a panic in
+    /// toolvet, not in the plugin). Always a deny, whatever the check's
+    /// `on_error`: the host cannot vouch for a call it failed to vet.
+    HostError,
 }
 
 impl ErrorKind {
@@ -98,13 +157,14 @@ impl ErrorKind {
             ErrorKind::InvalidSettings => "invalid-settings",
             ErrorKind::Overloaded => "overloaded",
             ErrorKind::OversizedCall => "oversized-call",
+            ErrorKind::HostError => "host-error",
         }
     }
 }
 
 /// A check failure: its kind and a short human-readable message, e.g.
 /// ``check `slow` timed out after 50 ms``.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct CheckError {
     /// What kind of failure.
     pub kind: ErrorKind,
@@ -113,7 +173,7 @@ pub struct CheckError {
 }
 
 /// What one check did with one call.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct CheckOutcome {
     /// The check's name from the policy.
     pub check: String,
@@ -122,7 +182,7 @@ pub struct CheckOutcome {
     /// The decision that counts: the check's own answer, or, when it
     /// failed, its `on_error` decision (`deny` or `escalate`; `allow` is
     /// recorded as `abstain`, so it never overrides `default_decision`).
-    pub decision: Decision,
+    pub decision: CheckDecision,
     /// The rule id the check gave (deny / escalate only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
@@ -137,42 +197,100 @@ pub struct CheckOutcome {
 }
 
 /// The combined answer about one call.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Verdict {
-    /// Allow, deny or escalate (never abstain).
+    /// Allow, deny or escalate.
     pub decision: Decision,
     /// The check whose outcome decided (absent when every check abstained
-    /// or none applied).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// or none applied, and when the host itself decided: an oversized
+    /// call, an approval).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
-    /// The deciding rule id.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The deciding rule id: a check's (`shell.rm-home`), or the host's
+    /// (`toolvet.*` for a call refused before any check ran, `approval.*`
+    /// for a decision about an approval).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     /// The message for the model (deny) or the approver (escalate); for
     /// several denying checks, their reasons joined with `; `.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The approval request behind an escalate (with the ticket that
+    /// resumes the call once a person approves), or the approval a resumed
+    /// call was allowed or refused by. Absent when approvals are not
+    /// configured and for calls that never escalated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<crate::approval::VerdictApproval>,
     /// Every check that applied, in policy order, monitors included.
     pub checks: Vec<CheckOutcome>,
     /// Wall time of the whole verdict, in µs.
     pub duration_us: u64,
 }
 
-/// Combine check outcomes by deny-overrides: any enforced deny → deny; else
-/// any enforced escalate → escalate; else any enforced allow → allow; else
-/// `default`. Monitor outcomes never change the result. The result does not
-/// depend on the order of `outcomes` except for which check is named as
-/// `decided_by` (the first at the winning decision).
-pub fn combine(outcomes: Vec<CheckOutcome>, default: DefaultDecision, duration_us: u64) -> Verdict {
+impl Verdict {
+    /// A verdict the host reaches without a check deciding: `decision`
+    /// with `rule` and `reason`, keeping the check outcomes that led to it.
+    pub(crate) fn by_host(
+        decision: Decision,
+        rule: impl Into<String>,
+        reason: impl Into<String>,
+        checks: Vec<CheckOutcome>,
+    ) -> Verdict {
+        Verdict {
+            decision,
+            decided_by: None,
+            rule: Some(rule.into()),
+            reason: Some(reason.into()),
+            approval: None,
+            checks,
+            duration_us: 0,
+        }
+    }
+
+    /// The enforced escalations of this verdict: each escalating check
+    /// with its rule and reason, in policy order.
+    pub fn escalations(&self) -> Vec<crate::approval::Escalation> {
+        self.checks
+            .iter()
+            .filter(|o| o.mode == Mode::Enforce && o.decision == CheckDecision::Escalate)
+            .map(|o| crate::approval::Escalation {
+                check: o.check.clone(),
+                rule: o.rule.clone(),
+                reason: o.reason.clone(),
+            })
+            .collect()
+    }
+}
+
+/// Combine check outcomes with `algorithm` (today deny-overrides: any
+/// enforced deny → deny; else any enforced escalate → escalate; else any
+/// enforced allow → allow; else `default`). Monitor outcomes never change
+/// the result. The result does not depend on the order of `outcomes`
+/// except for which check is named as `decided_by` (the first at the
+/// winning decision).
+pub fn combine(
+    algorithm: Combine,
+    outcomes: Vec<CheckOutcome>,
+    default: DefaultDecision,
+    duration_us: u64,
+) -> Verdict {
+    let order = match algorithm {
+        Combine::DenyOverrides => [
+            (CheckDecision::Deny, Decision::Deny),
+            (CheckDecision::Escalate, Decision::Escalate),
+            (CheckDecision::Allow, Decision::Allow),
+        ],
+    };
     let enforced = || outcomes.iter().filter(|o| o.mode == Mode::Enforce);
-    let winner = [Decision::Deny, Decision::Escalate, Decision::Allow]
+    let winner = order
         .into_iter()
-        .find(|d| enforced().any(|o| o.decision == *d));
+        .find(|(d, _)| enforced().any(|o| o.decision == *d));
     let (decision, decided_by, rule, reason) = match winner {
         None => (Decision::from(default), None, None, None),
-        Some(decision) => {
-            let deciding: Vec<&CheckOutcome> =
-                enforced().filter(|o| o.decision == decision).collect();
+        Some((check_decision, decision)) => {
+            let deciding: Vec<&CheckOutcome> = enforced()
+                .filter(|o| o.decision == check_decision)
+                .collect();
             let first = deciding[0];
             let reasons: Vec<&str> = deciding
                 .iter()
@@ -192,6 +310,7 @@ pub fn combine(outcomes: Vec<CheckOutcome>, default: DefaultDecision, duration_u
         decided_by,
         rule,
         reason,
+        approval: None,
         checks: outcomes,
         duration_us,
     }
@@ -201,7 +320,7 @@ pub fn combine(outcomes: Vec<CheckOutcome>, default: DefaultDecision, duration_u
 mod tests {
     use super::*;
 
-    fn outcome(name: &str, mode: Mode, decision: Decision) -> CheckOutcome {
+    fn outcome(name: &str, mode: Mode, decision: CheckDecision) -> CheckOutcome {
         CheckOutcome {
             check: name.into(),
             mode,
@@ -216,10 +335,11 @@ mod tests {
     #[test]
     fn deny_beats_escalate_beats_allow() {
         let v = combine(
+            Combine::DenyOverrides,
             vec![
-                outcome("a", Mode::Enforce, Decision::Allow),
-                outcome("e", Mode::Enforce, Decision::Escalate),
-                outcome("d", Mode::Enforce, Decision::Deny),
+                outcome("a", Mode::Enforce, CheckDecision::Allow),
+                outcome("e", Mode::Enforce, CheckDecision::Escalate),
+                outcome("d", Mode::Enforce, CheckDecision::Deny),
             ],
             DefaultDecision::Allow,
             0,
@@ -233,25 +353,27 @@ mod tests {
     #[test]
     fn all_abstain_takes_default_and_monitors_do_not_count() {
         let v = combine(
+            Combine::DenyOverrides,
             vec![
-                outcome("a", Mode::Enforce, Decision::Abstain),
-                outcome("m", Mode::Monitor, Decision::Deny),
+                outcome("a", Mode::Enforce, CheckDecision::Abstain),
+                outcome("m", Mode::Monitor, CheckDecision::Deny),
             ],
             DefaultDecision::Escalate,
             0,
         );
         assert_eq!(v.decision, Decision::Escalate);
         assert_eq!(v.decided_by, None);
-        let v = combine(vec![], DefaultDecision::Allow, 0);
+        let v = combine(Combine::DenyOverrides, vec![], DefaultDecision::Allow, 0);
         assert_eq!(v.decision, Decision::Allow);
     }
 
     #[test]
     fn reasons_of_all_denying_checks_are_joined() {
         let v = combine(
+            Combine::DenyOverrides,
             vec![
-                outcome("x", Mode::Enforce, Decision::Deny),
-                outcome("y", Mode::Enforce, Decision::Deny),
+                outcome("x", Mode::Enforce, CheckDecision::Deny),
+                outcome("y", Mode::Enforce, CheckDecision::Deny),
             ],
             DefaultDecision::Allow,
             0,

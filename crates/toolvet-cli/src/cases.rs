@@ -2,15 +2,14 @@
 //! run through the real host against one plugin or a whole policy. The
 //! format is described in `docs/formats.md`.
 
-use crate::call::CallRequest;
-use crate::config::{CheckConfig, HostSettings, Isolation, Mode, OnError, Policy};
-use crate::error::Error;
-use crate::host::Host;
-use crate::verdict::Decision;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use toolvet::{
+    CallRequest, CheckConfig, CheckDecision, Error, ErrorKind, Host, HostSettings, Isolation, Mode,
+    OnError, Policy,
+};
 
 /// A parsed case file.
 #[derive(Debug, Deserialize)]
@@ -44,10 +43,15 @@ pub struct Case {
     pub context: Option<Value>,
     /// Settings for this case only (plugin mode).
     pub settings: Option<Value>,
-    /// Expected decision.
-    pub expect: Decision,
+    /// Expected decision: of the check (plugin mode, `abstain` possible)
+    /// or of the verdict (policy mode).
+    pub expect: CheckDecision,
     /// Expected rule id of the deciding check.
     pub rule: Option<String>,
+    /// Expected error kind (e.g. `timeout`): a case whose check failed
+    /// passes only when it says so, since a failed check's `on_error`
+    /// answer would otherwise pass for the check's own.
+    pub error: Option<ErrorKind>,
 }
 
 /// What to test the cases against.
@@ -68,17 +72,19 @@ pub struct CaseResult {
     /// Whether decision (and rule, if given) matched.
     pub passed: bool,
     /// Expected decision.
-    pub expected: Decision,
+    pub expected: CheckDecision,
     /// Expected rule.
     pub expected_rule: Option<String>,
+    /// Expected error kind.
+    pub expected_error: Option<ErrorKind>,
     /// Actual decision.
-    pub actual: Decision,
+    pub actual: CheckDecision,
     /// Actual rule.
     pub actual_rule: Option<String>,
     /// Actual reason, if any.
     pub reason: Option<String>,
-    /// Error kind if the check failed (e.g. `timeout`).
-    pub error: Option<String>,
+    /// How a check failed (e.g. `timeout`), and its message.
+    pub error: Option<(ErrorKind, String)>,
 }
 
 /// Errors reading or running a case file.
@@ -196,11 +202,12 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
             let host = Host::from_file(&config).await.map_err(load_err)?;
             for (case, request) in file.cases.iter().zip(&requests) {
                 let v = host.check(request).await;
-                let error = v
-                    .checks
-                    .iter()
-                    .find_map(|o| o.error.as_ref().map(|e| e.kind.as_str().to_string()));
-                results.push(result(case, v.decision, v.rule, v.reason, error));
+                let error = v.checks.iter().find_map(|o| {
+                    o.error
+                        .as_ref()
+                        .map(|e| (e.kind, format!("check `{}`: {}", o.check, e.message)))
+                });
+                results.push(result(case, v.decision.into(), v.rule, v.reason, error));
             }
         }
         Target::Plugin(plugin) => {
@@ -220,13 +227,13 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
                 let v = hosts[&key].check(request).await;
                 let (decision, rule, reason, error) = match v.checks.into_iter().next() {
                     // Refused before any check ran (an oversized call).
-                    None if v.rule.is_some() => (v.decision, v.rule, v.reason, None),
-                    None => (Decision::Abstain, None, None, None),
+                    None if v.rule.is_some() => (v.decision.into(), v.rule, v.reason, None),
+                    None => (CheckDecision::Abstain, None, None, None),
                     Some(o) => (
                         o.decision,
                         o.rule,
                         o.reason,
-                        o.error.map(|e| e.kind.as_str().to_string()),
+                        o.error.map(|e| (e.kind, e.message)),
                     ),
                 };
                 results.push(result(case, decision, rule, reason, error));
@@ -248,9 +255,11 @@ fn single_check_policy(
         default_memory_mb: 256,
         ..HostSettings::default()
     };
-    Policy {
-        source: case_file.to_path_buf(),
-        checks: vec![CheckConfig {
+    Policy::new(
+        case_file,
+        host.clone(),
+        None,
+        vec![CheckConfig {
             name: plugin
                 .file_stem()
                 .and_then(|s| s.to_str())
@@ -267,23 +276,24 @@ fn single_check_policy(
             settings,
             line: 0,
         }],
-        host,
-    }
+    )
 }
 
 fn result(
     case: &Case,
-    actual: Decision,
+    actual: CheckDecision,
     actual_rule: Option<String>,
     reason: Option<String>,
-    error: Option<String>,
+    error: Option<(ErrorKind, String)>,
 ) -> CaseResult {
     let rule_ok = case.rule.is_none() || case.rule == actual_rule;
+    let error_ok = case.error == error.as_ref().map(|(kind, _)| *kind);
     CaseResult {
         name: case.name.clone(),
-        passed: actual == case.expect && rule_ok,
+        passed: actual == case.expect && rule_ok && error_ok,
         expected: case.expect,
         expected_rule: case.rule.clone(),
+        expected_error: case.error,
         actual,
         actual_rule,
         reason,

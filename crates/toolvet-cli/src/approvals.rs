@@ -1,0 +1,224 @@
+//! `toolvet approvals list | show | approve | reject`: the approval requests
+//! of a policy's ledger, for people at a terminal and for scripts.
+
+use crate::display::visible;
+use crate::{EXIT_MISMATCH, EXIT_USAGE, Format};
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+use toolvet::{
+    ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, StatusFilter,
+};
+
+/// The subcommands of `toolvet approvals`.
+#[derive(Subcommand)]
+pub enum ApprovalsCommand {
+    /// List requests, oldest first.
+    List(ListArgs),
+    /// Show one request in full (JSON).
+    Show {
+        /// The request id (`apr_…`).
+        id: String,
+        #[command(flatten)]
+        policy: PolicyArg,
+    },
+    /// Approve a request: its call may run once (or, with `--scope run`,
+    /// the same tool and arguments for the rest of its run).
+    Approve(DecideArgs),
+    /// Reject a request: the resumed call is denied with your message.
+    Reject(DecideArgs),
+}
+
+/// The policy whose approvals to use.
+#[derive(Args)]
+pub struct PolicyArg {
+    /// The policy file (its `[approvals]` table names the ledger).
+    #[arg(long, short, default_value = "toolvet.toml")]
+    config: PathBuf,
+}
+
+/// Arguments of `toolvet approvals list`.
+#[derive(Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    policy: PolicyArg,
+    /// Which requests: pending, approved, rejected, consumed, expired or
+    /// all.
+    #[arg(long, default_value = "pending")]
+    status: String,
+    /// Output format (JSON: one request per line).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Show at most this many.
+    #[arg(long, default_value_t = 1000)]
+    limit: usize,
+}
+
+/// Arguments of `toolvet approvals approve` and `reject`.
+#[derive(Args)]
+pub struct DecideArgs {
+    /// The request id (`apr_…`).
+    id: String,
+    #[command(flatten)]
+    policy: PolicyArg,
+    /// Who decides (recorded with the decision).
+    #[arg(long)]
+    reviewer: String,
+    /// A message: the model reads it on a rejection.
+    #[arg(long)]
+    message: Option<String>,
+    /// Approvals only: `once` (the default) or `run`.
+    #[arg(long)]
+    scope: Option<String>,
+}
+
+async fn open(policy: &Path) -> anyhow::Result<Approvals> {
+    let parsed = Policy::from_file(policy)?;
+    Approvals::open(&parsed).await?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "{}: the policy has no [approvals] table, so nothing escalates into a request",
+            policy.display()
+        )
+    })
+}
+
+/// Run one `toolvet approvals` subcommand; returns the exit code.
+///
+/// # Errors
+/// A policy that does not load, a ledger that cannot be opened or read,
+/// bad arguments.
+pub async fn run(command: ApprovalsCommand) -> anyhow::Result<u8> {
+    match command {
+        ApprovalsCommand::List(args) => list(args).await,
+        ApprovalsCommand::Show { id, policy } => {
+            let approvals = open(&policy.config).await?;
+            match approvals.get(&id).await {
+                Ok(request) => {
+                    println!("{}", serde_json::to_string_pretty(&request)?);
+                    Ok(0)
+                }
+                Err(e) => refused(e),
+            }
+        }
+        ApprovalsCommand::Approve(args) => decide("approve", args).await,
+        ApprovalsCommand::Reject(args) => decide("reject", args).await,
+    }
+}
+
+async fn list(args: ListArgs) -> anyhow::Result<u8> {
+    let status: StatusFilter = args.status.parse()?;
+    let approvals = open(&args.policy.config).await?;
+    let mut query = ListQuery {
+        status,
+        limit: args.limit.clamp(1, MAX_PAGE),
+        after: None,
+    };
+    let mut shown = 0usize;
+    while shown < args.limit {
+        query.limit = (args.limit - shown).clamp(1, MAX_PAGE);
+        let page = approvals.list(&query).await?;
+        for request in &page {
+            match args.format {
+                Format::Json => println!("{}", serde_json::to_string(request)?),
+                Format::Text => println!("{}", text_line(request)),
+            }
+        }
+        shown += page.len();
+        match page.last() {
+            Some(last) if page.len() == query.limit => query.after = Some(last.id.clone()),
+            _ => break,
+        }
+    }
+    if shown == 0 && args.format == Format::Text {
+        eprintln!("no {} approval requests", args.status);
+    }
+    Ok(0)
+}
+
+/// One request on one line; every value the caller or a plugin chose is
+/// shown with control characters escaped.
+fn text_line(r: &ApprovalRequest) -> String {
+    let escalations: Vec<String> = r
+        .escalations
+        .iter()
+        .map(|e| {
+            format!(
+                "[{}] {}",
+                visible(e.rule.as_deref().unwrap_or(&e.check)),
+                visible(e.reason.as_deref().unwrap_or(""))
+            )
+        })
+        .collect();
+    let mut line = format!(
+        "{}  {:<8}  {:<12}  run {}  call {}  expires {}",
+        r.id,
+        r.status.as_str(),
+        visible(&r.call.tool),
+        visible(r.call.run_id.as_deref().unwrap_or("-")),
+        visible(if r.call.call_id.is_empty() {
+            "-"
+        } else {
+            &r.call.call_id
+        }),
+        r.expires_at,
+    );
+    if let Some(review) = &r.review {
+        line.push_str(&format!("  by {}", visible(&review.reviewer)));
+    }
+    line.push_str(&format!("  {}", escalations.join("; ")));
+    line.push_str(&format!("  arguments {}", visible(r.arguments.get())));
+    line
+}
+
+async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
+    let review = Review::parse(
+        decision,
+        &args.reviewer,
+        args.message.as_deref(),
+        args.scope.as_deref(),
+    )?;
+    let approvals = open(&args.policy.config).await?;
+    match approvals.decide(&args.id, review).await {
+        Ok(request) => {
+            let scope = request
+                .review
+                .as_ref()
+                .filter(|_| decision == "approve")
+                .map(|r| format!(" (scope {})", r.scope.as_str()))
+                .unwrap_or_default();
+            println!(
+                "{} {}{scope}: {} `{}` in run {}",
+                request.id,
+                request.status,
+                request
+                    .escalations
+                    .first()
+                    .and_then(|e| e.rule.as_deref())
+                    .map(visible)
+                    .unwrap_or_default(),
+                visible(&request.call.tool),
+                visible(request.call.run_id.as_deref().unwrap_or("-")),
+            );
+            Ok(0)
+        }
+        Err(e) => refused(e),
+    }
+}
+
+/// Report a refused operation: exit 1 for a request that cannot be
+/// decided, 2 for everything else.
+fn refused(e: ApprovalError) -> anyhow::Result<u8> {
+    match e {
+        ApprovalError::NotFound(_)
+        | ApprovalError::AlreadyDecided { .. }
+        | ApprovalError::Expired(_) => {
+            eprintln!("toolvet: {e}");
+            Ok(EXIT_MISMATCH)
+        }
+        ApprovalError::InvalidReview(_) => {
+            eprintln!("toolvet: {e}");
+            Ok(EXIT_USAGE)
+        }
+        other => Err(other).context("approvals"),
+    }
+}

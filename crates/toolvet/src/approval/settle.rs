@@ -1,0 +1,400 @@
+//! How an approval turns a verdict into the final one: opening requests
+//! for escalations, and settling resumed calls that carry a ticket.
+//!
+//! The order, for a call with a ticket:
+//! 1. before any check runs, the ticket itself (shape, signature, key,
+//!    realm, expiry) and its binding to this call (tool, arguments, run,
+//!    call id) — [`Approvals::verify_claim`];
+//! 2. the checks run; a deny wins and the ticket is not used;
+//! 3. a call no check escalates is refused (nothing to approve);
+//! 4. the request's status decides: pending → escalate with the same id,
+//!    rejected → deny with the reviewer's message, approved and covering
+//!    the escalations → consumed (once) and allow.
+
+use super::ticket::{Claims, Refusal};
+use super::{
+    ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Escalation, Opened,
+    ReviewDecision, Scope, UnixMillis, VerdictApproval, rules,
+};
+use crate::call::{CallRequest, Outcome, PriorCall};
+use crate::verdict::{Decision, Verdict};
+
+/// Whether `request` lets its tool and arguments run again in its run
+/// (approved with scope `run`, used or not).
+pub(crate) fn grants_run(request: &ApprovalRequest) -> bool {
+    matches!(
+        request.status,
+        ApprovalStatus::Approved | ApprovalStatus::Consumed
+    ) && request
+        .review
+        .as_ref()
+        .is_some_and(|r| r.decision == ReviewDecision::Approve && r.scope == Scope::Run)
+}
+
+/// Whether the approval `request` covers every escalation the call has now
+/// (same check and rule).
+fn covers(request: &ApprovalRequest, now: &[Escalation]) -> bool {
+    now.iter().all(|e| {
+        request
+            .escalations
+            .iter()
+            .any(|a| a.check == e.check && a.rule == e.rule)
+    })
+}
+
+impl Approvals {
+    /// Step 1: the ticket a call carries, checked without the ledger.
+    /// `Ok(None)` for a call without one; `Err` says why it is refused.
+    pub(crate) fn verify_claim(
+        &self,
+        request: &CallRequest,
+        now: UnixMillis,
+    ) -> Result<Option<Claims>, Refusal> {
+        let Some(claim) = &request.approval else {
+            return Ok(None);
+        };
+        let claims = self.inner.signer.verify(&claim.ticket, now)?;
+        let refuse = |rule: &'static str, reason: String| Err(Refusal { rule, reason });
+        if claims.tool != request.call.name {
+            return refuse(
+                rules::TOOL_CHANGED,
+                format!(
+                    "the approval ticket is for a call of `{}`, not `{}`; a ticket approves only the call it was issued for",
+                    claims.tool, request.call.name
+                ),
+            );
+        }
+        if claims.run != request.context.run_id {
+            return refuse(
+                rules::RUN_MISMATCH,
+                "the approval ticket was issued in another run; it approves the call only in the run that made it".into(),
+            );
+        }
+        if claims.call != request.call.id {
+            return refuse(
+                rules::CALL_MISMATCH,
+                format!(
+                    "the approval ticket is for call id `{}`, not `{}`; resume the call with its own id",
+                    claims.call, request.call.id
+                ),
+            );
+        }
+        if claims.args != request.arguments_sha256() {
+            return refuse(
+                rules::ARGUMENTS_CHANGED,
+                "the arguments differ from the ones a person was asked to approve; resume with \
+                 the same arguments, or make the changed call anew to ask again"
+                    .into(),
+            );
+        }
+        Ok(Some(claims))
+    }
+
+    /// Steps 2-4: the final verdict of a call whose checks gave `verdict`.
+    pub(crate) async fn settle(
+        &self,
+        request: &CallRequest,
+        verdict: Verdict,
+        claims: Option<Claims>,
+    ) -> Verdict {
+        match (verdict.decision, claims) {
+            (Decision::Deny, _) | (Decision::Allow, None) => verdict,
+            (Decision::Allow, Some(_)) => Verdict::by_host(
+                Decision::Deny,
+                rules::NOT_ESCALATED,
+                "the call carries an approval ticket, but no check holds it for approval; a \
+                 ticket approves only a call toolvet escalated, so it is refused",
+                verdict.checks,
+            ),
+            (Decision::Escalate, Some(claims)) => self.resume(verdict, &claims).await,
+            (Decision::Escalate, None) => self.escalate(request, verdict).await,
+        }
+    }
+
+    /// A resumed call that still escalates, with a verified ticket.
+    async fn resume(&self, verdict: Verdict, claims: &Claims) -> Verdict {
+        let now = UnixMillis::now();
+        let record = match self.inner.ledger.get(&claims.id).await {
+            Ok(Some(record)) => record,
+            Ok(None) => {
+                return deny(
+                    verdict,
+                    rules::UNKNOWN,
+                    format!(
+                        "the approval ticket names request `{}`, which this ledger does not hold",
+                        claims.id
+                    ),
+                );
+            }
+            Err(e) => return self.ledger_failed(verdict, &e),
+        };
+        let bound = BoundCall {
+            tool: claims.tool.clone(),
+            arguments_sha256: claims.args.clone(),
+            call_id: claims.call.clone(),
+            run_id: claims.run.clone(),
+        };
+        if record.call != bound {
+            return deny(
+                verdict,
+                rules::FORGED,
+                "the approval ticket does not match the request it names".into(),
+            );
+        }
+        let escalations = verdict.escalations();
+        match record.status_at(now) {
+            ApprovalStatus::Pending => self.held(verdict, &record),
+            ApprovalStatus::Rejected => self.rejected(verdict, &record),
+            ApprovalStatus::Expired => deny(
+                verdict,
+                rules::EXPIRED,
+                format!(
+                    "approval request `{}` expired at {} without a decision; make the call again to ask anew",
+                    record.id, record.expires_at
+                ),
+            ),
+            ApprovalStatus::Consumed if grants_run(&record) && covers(&record, &escalations) => {
+                self.allowed(verdict, &record, rules::RUN_SCOPE)
+            }
+            ApprovalStatus::Consumed => deny(
+                verdict,
+                rules::REPLAYED,
+                format!(
+                    "approval request `{}` was already used by an earlier call; an approval lets a call run once",
+                    record.id
+                ),
+            ),
+            ApprovalStatus::Approved if !covers(&record, &escalations) => deny(
+                verdict,
+                rules::NOT_COVERED,
+                format!(
+                    "approval request `{}` does not cover what the call is held for now (the policy changed); make the call again to ask anew",
+                    record.id
+                ),
+            ),
+            ApprovalStatus::Approved => match self.inner.ledger.consume(&record.id, now).await {
+                Ok(true) => {
+                    let used = ApprovalRequest {
+                        status: ApprovalStatus::Consumed,
+                        consumed_at: Some(now),
+                        ..record
+                    };
+                    self.record_event(&ApprovalEvent::Consumed(used.clone()));
+                    self.allowed(verdict, &used, rules::APPROVED)
+                }
+                // Another resume took it first, or it expired meanwhile.
+                Ok(false) => deny(
+                    verdict,
+                    rules::REPLAYED,
+                    format!(
+                        "approval request `{}` was used by another call at the same time, or has expired; an approval lets a call run once",
+                        record.id
+                    ),
+                ),
+                Err(e) => self.ledger_failed(verdict, &e),
+            },
+        }
+    }
+
+    /// A call that escalates without a ticket: a run-scope approval lets
+    /// it through; otherwise the same call's live request, or a new one.
+    async fn escalate(&self, request: &CallRequest, verdict: Verdict) -> Verdict {
+        let now = UnixMillis::now();
+        let escalations = verdict.escalations();
+        let arguments_sha256 = request.arguments_sha256();
+        if let Some(run) = &request.context.run_id {
+            match self
+                .inner
+                .ledger
+                .run_grant(run, &request.call.name, &arguments_sha256)
+                .await
+            {
+                Ok(Some(grant)) if covers(&grant, &escalations) => {
+                    return self.allowed(verdict, &grant, rules::RUN_SCOPE);
+                }
+                Ok(_) => {}
+                Err(e) => return self.ledger_failed(verdict, &e),
+            }
+        }
+        let mut id = [0u8; 16];
+        if let Err(e) = getrandom::fill(&mut id) {
+            return self.ledger_failed(
+                verdict,
+                &super::LedgerError::Unavailable(format!("no randomness for a request id: {e}")),
+            );
+        }
+        let candidate = ApprovalRequest {
+            id: format!("apr_{}", hex::encode(id)),
+            status: ApprovalStatus::Pending,
+            call: BoundCall {
+                tool: request.call.name.clone(),
+                arguments_sha256,
+                call_id: request.call.id.clone(),
+                run_id: request.context.run_id.clone(),
+            },
+            arguments: request.call.arguments.clone(),
+            agent: request.context.agent.clone(),
+            principal: request.context.principal.clone(),
+            escalations,
+            created_at: now,
+            expires_at: UnixMillis(now.0.saturating_add(self.inner.ttl_ms)),
+            review: None,
+            consumed_at: None,
+        };
+        match self.inner.ledger.open(candidate, now).await {
+            Ok(Opened::Created(created)) => {
+                self.record_event(&ApprovalEvent::Requested(created.clone()));
+                self.held(verdict, &created)
+            }
+            Ok(Opened::Existing(existing)) => self.held(verdict, &existing),
+            Ok(Opened::CallIdReused(earlier)) => deny(
+                verdict,
+                rules::CALL_ID_REUSED,
+                format!(
+                    "call id `{}` was already used in this run for a different call (request `{}`); give every call its own id",
+                    request.call.id, earlier.id
+                ),
+            ),
+            Err(e) => self.ledger_failed(verdict, &e),
+        }
+    }
+
+    fn view(&self, record: &ApprovalRequest, with_ticket: bool) -> VerdictApproval {
+        VerdictApproval {
+            id: record.id.clone(),
+            status: record.status_at(UnixMillis::now()),
+            ticket: with_ticket.then(|| self.ticket(record)),
+            created_at: record.created_at,
+            expires_at: record.expires_at,
+            escalations: record.escalations.clone(),
+            reviewer: record.review.as_ref().map(|r| r.reviewer.clone()),
+            message: record.review.as_ref().and_then(|r| r.message.clone()),
+            scope: record
+                .review
+                .as_ref()
+                .filter(|r| r.decision == ReviewDecision::Approve)
+                .map(|r| r.scope),
+        }
+    }
+
+    /// Escalate, with the request and its ticket.
+    fn held(&self, mut verdict: Verdict, record: &ApprovalRequest) -> Verdict {
+        verdict.approval = Some(self.view(record, true));
+        verdict
+    }
+
+    fn rejected(&self, verdict: Verdict, record: &ApprovalRequest) -> Verdict {
+        let review = record.review.as_ref();
+        let who = review.map_or("a person", |r| r.reviewer.as_str());
+        let reason = match review.and_then(|r| r.message.as_deref()) {
+            Some(message) => format!("{who} rejected this call: {message}"),
+            None => format!("{who} rejected this call"),
+        };
+        let mut denied = deny(verdict, rules::REJECTED, reason);
+        denied.approval = Some(self.view(record, false));
+        denied
+    }
+
+    fn allowed(&self, verdict: Verdict, record: &ApprovalRequest, rule: &str) -> Verdict {
+        let review = record.review.as_ref();
+        let who = review.map_or("a person", |r| r.reviewer.as_str());
+        let reason = match (rule, review.and_then(|r| r.message.as_deref())) {
+            (rules::RUN_SCOPE, _) => {
+                format!("{who} approved this tool with these arguments for the rest of the run")
+            }
+            (_, Some(message)) => format!("approved by {who}: {message}"),
+            (_, None) => format!("approved by {who}"),
+        };
+        let mut allowed = Verdict::by_host(Decision::Allow, rule, reason, verdict.checks);
+        allowed.approval = Some(self.view(record, false));
+        allowed
+    }
+
+    fn ledger_failed(&self, verdict: Verdict, error: &super::LedgerError) -> Verdict {
+        tracing::error!(target: "toolvet::approvals", "{error}; the call is denied");
+        deny(
+            verdict,
+            rules::LEDGER,
+            "the approval ledger cannot be reached, so this call cannot be held for approval or \
+             resumed now; it is denied (try again later)"
+                .into(),
+        )
+    }
+
+    /// The run's history as the ledger knows it, when the call brings
+    /// none (or brings calls it only knows as escalated): each earlier
+    /// request of the run as `escalated`, `approved` (used) or `rejected`.
+    /// `None` when there is nothing to add. A ledger that cannot be read
+    /// leaves the history as the caller gave it (logged).
+    pub(crate) async fn reflect_history(
+        &self,
+        request: &CallRequest,
+        max: usize,
+    ) -> Option<Vec<PriorCall>> {
+        let run = request.context.run_id.as_deref()?;
+        let history = &request.context.history;
+        let asks = history.is_empty() || history.iter().any(|p| p.outcome == Outcome::Escalated);
+        if !asks {
+            return None;
+        }
+        let requests = match self.inner.ledger.run_requests(run, max).await {
+            Ok(requests) => requests,
+            Err(e) => {
+                tracing::warn!(target: "toolvet::approvals", "{e}; the call's history is used as given");
+                return None;
+            }
+        };
+        if requests.is_empty() {
+            return None;
+        }
+        let now = UnixMillis::now();
+        let outcome = |r: &ApprovalRequest| match r.status_at(now) {
+            ApprovalStatus::Consumed => Outcome::Approved,
+            ApprovalStatus::Rejected => Outcome::Rejected,
+            _ => Outcome::Escalated,
+        };
+        if history.is_empty() {
+            let digest = request.arguments_sha256();
+            let this_call = |r: &ApprovalRequest| {
+                if request.call.id.is_empty() {
+                    r.call.tool == request.call.name && r.call.arguments_sha256 == digest
+                } else {
+                    r.call.call_id == request.call.id
+                }
+            };
+            return Some(
+                requests
+                    .iter()
+                    .filter(|r| !this_call(r))
+                    .map(|r| PriorCall {
+                        name: r.call.tool.clone(),
+                        arguments: r.arguments.clone(),
+                        outcome: outcome(r),
+                    })
+                    .collect(),
+            );
+        }
+        let amended = history
+            .iter()
+            .map(|p| {
+                if p.outcome != Outcome::Escalated {
+                    return p.clone();
+                }
+                let digest = crate::call::arguments_sha256(p.arguments.get());
+                let known = requests
+                    .iter()
+                    .rev()
+                    .find(|r| r.call.tool == p.name && r.call.arguments_sha256 == digest);
+                PriorCall {
+                    outcome: known.map_or(p.outcome, outcome),
+                    ..p.clone()
+                }
+            })
+            .collect();
+        Some(amended)
+    }
+}
+
+fn deny(verdict: Verdict, rule: &str, reason: String) -> Verdict {
+    Verdict::by_host(Decision::Deny, rule, reason, verdict.checks)
+}

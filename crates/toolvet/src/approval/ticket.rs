@@ -1,0 +1,283 @@
+//! Tickets: what an escalate verdict hands the caller, and what the
+//! resumed call brings back.
+//!
+//! A ticket is `tv1.<claims>.<tag>`: the claims are a JSON object
+//! (base64url, no padding) binding the request id to the call and an
+//! expiry; the tag is HMAC-SHA256 over `tv1.<claims>` with the policy's
+//! key (base64url). The claims also name the key (`kid`, a digest of it)
+//! and the realm, so a ticket from another key or another policy's ledger
+//! is told apart from a tampered one.
+//!
+//! ```json
+//! {"v":1,"kid":"3f2a…","realm":"sqlite:/srv/state/approvals.db","id":"apr_…",
+//!  "tool":"bash","args":"<sha256>","call":"call_7","run":"run-1","exp":1764585600000}
+//! ```
+
+use super::{ApprovalRequest, UnixMillis, rules};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// The prefix of every ticket this host issues.
+const PREFIX: &str = "tv1.";
+
+/// Longest ticket accepted, in bytes; anything longer is malformed.
+pub const MAX_TICKET_BYTES: usize = 4096;
+
+/// What a ticket claims.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Claims {
+    /// Claims version (1).
+    pub v: u8,
+    /// Which key signed it: 16 hex digits of a digest of the key.
+    pub kid: String,
+    /// The realm it was issued in.
+    pub realm: String,
+    /// The approval request.
+    pub id: String,
+    /// The tool name.
+    pub tool: String,
+    /// The arguments' canonical sha256.
+    pub args: String,
+    /// The call id.
+    pub call: String,
+    /// The run id.
+    pub run: Option<String>,
+    /// Expiry, ms since the epoch.
+    pub exp: u64,
+}
+
+/// Why a ticket is refused, before any ledger is asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    /// The `approval.*` rule.
+    pub rule: &'static str,
+    /// What is wrong, for the model and the log.
+    pub reason: String,
+}
+
+fn refuse(rule: &'static str, reason: impl Into<String>) -> Refusal {
+    Refusal {
+        rule,
+        reason: reason.into(),
+    }
+}
+
+/// Signs and verifies the tickets of one realm. Never prints its key.
+#[derive(Clone)]
+pub(crate) struct Signer {
+    key: Arc<[u8]>,
+    kid: String,
+    realm: String,
+}
+
+impl std::fmt::Debug for Signer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Signer")
+            .field("kid", &self.kid)
+            .field("realm", &self.realm)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Signer {
+    pub fn new(key: Vec<u8>, realm: String) -> Signer {
+        let mut digest = Sha256::new();
+        digest.update(b"toolvet approval key id\0");
+        digest.update(&key);
+        let kid = hex::encode(&digest.finalize()[..8]);
+        Signer {
+            key: key.into(),
+            kid,
+            realm,
+        }
+    }
+
+    pub fn realm(&self) -> &str {
+        &self.realm
+    }
+
+    fn mac(&self) -> Hmac<Sha256> {
+        Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes keys of any length")
+    }
+
+    /// The ticket of `request`: deterministic, so asking again about the
+    /// same request hands out the same ticket.
+    pub fn issue(&self, request: &ApprovalRequest) -> String {
+        let claims = Claims {
+            v: 1,
+            kid: self.kid.clone(),
+            realm: self.realm.clone(),
+            id: request.id.clone(),
+            tool: request.call.tool.clone(),
+            args: request.call.arguments_sha256.clone(),
+            call: request.call.call_id.clone(),
+            run: request.call.run_id.clone(),
+            exp: request.expires_at.0,
+        };
+        let json = serde_json::to_vec(&claims).expect("claims serialize");
+        let mut signed = String::with_capacity(PREFIX.len() + json.len() * 4 / 3 + 48);
+        signed.push_str(PREFIX);
+        signed.push_str(&URL_SAFE_NO_PAD.encode(json));
+        let mut mac = self.mac();
+        mac.update(signed.as_bytes());
+        let tag = URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes());
+        signed.push('.');
+        signed.push_str(&tag);
+        signed
+    }
+
+    /// Check `ticket`'s shape, signature, key, realm and expiry at `now`.
+    /// The claims are returned only when every check passes.
+    pub fn verify(&self, ticket: &str, now: UnixMillis) -> Result<Claims, Refusal> {
+        let malformed = |why: &str| {
+            refuse(
+                rules::MALFORMED,
+                format!(
+                    "the approval ticket is malformed ({why}); resume with the ticket from the escalate verdict, unchanged"
+                ),
+            )
+        };
+        if ticket.len() > MAX_TICKET_BYTES {
+            return Err(malformed("too long"));
+        }
+        let Some(rest) = ticket.strip_prefix(PREFIX) else {
+            return Err(malformed("no `tv1.` prefix"));
+        };
+        let Some((claims_b64, tag_b64)) = rest.split_once('.') else {
+            return Err(malformed("no signature"));
+        };
+        let claims_json = URL_SAFE_NO_PAD
+            .decode(claims_b64)
+            .map_err(|_| malformed("the claims are not base64url"))?;
+        let tag = URL_SAFE_NO_PAD
+            .decode(tag_b64)
+            .map_err(|_| malformed("the signature is not base64url"))?;
+        let claims: Claims =
+            serde_json::from_slice(&claims_json).map_err(|_| malformed("unreadable claims"))?;
+        if claims.v != 1 {
+            return Err(malformed("unknown version"));
+        }
+        let mut mac = self.mac();
+        mac.update(&ticket.as_bytes()[..PREFIX.len() + claims_b64.len()]);
+        if mac.verify_slice(&tag).is_err() {
+            return Err(if claims.kid != self.kid {
+                refuse(
+                    rules::FOREIGN,
+                    "the approval ticket was signed with another key (another policy or server); \
+                     it cannot approve calls here",
+                )
+            } else {
+                refuse(
+                    rules::FORGED,
+                    "the approval ticket's signature does not match: it was forged or altered",
+                )
+            });
+        }
+        if claims.realm != self.realm {
+            return Err(refuse(
+                rules::FOREIGN,
+                "the approval ticket was issued for another policy's approvals; it cannot \
+                 approve calls here",
+            ));
+        }
+        if now.0 >= claims.exp {
+            return Err(refuse(
+                rules::EXPIRED,
+                format!(
+                    "the approval ticket expired at {}; make the call again to ask a person anew",
+                    UnixMillis(claims.exp)
+                ),
+            ));
+        }
+        Ok(claims)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::approval::{ApprovalStatus, BoundCall};
+
+    fn request() -> ApprovalRequest {
+        ApprovalRequest {
+            id: "apr_00112233445566778899aabbccddeeff".into(),
+            status: ApprovalStatus::Pending,
+            call: BoundCall {
+                tool: "bash".into(),
+                arguments_sha256: "ab".repeat(32),
+                call_id: "c1".into(),
+                run_id: Some("r1".into()),
+            },
+            arguments: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
+            agent: None,
+            principal: None,
+            escalations: vec![],
+            created_at: UnixMillis(1_000),
+            expires_at: UnixMillis(10_000),
+            review: None,
+            consumed_at: None,
+        }
+    }
+
+    fn signer() -> Signer {
+        Signer::new(vec![1; 32], "realm-a".into())
+    }
+
+    #[test]
+    fn an_issued_ticket_verifies_and_is_deterministic() {
+        let s = signer();
+        let t = s.issue(&request());
+        assert_eq!(t, s.issue(&request()));
+        let claims = s.verify(&t, UnixMillis(5_000)).unwrap();
+        assert_eq!(claims.id, request().id);
+        assert_eq!(claims.run.as_deref(), Some("r1"));
+    }
+
+    #[test]
+    fn expiry_other_keys_and_realms_are_told_apart() {
+        let t = signer().issue(&request());
+        let rule = |s: &Signer, t: &str, now| s.verify(t, UnixMillis(now)).unwrap_err().rule;
+        assert_eq!(rule(&signer(), &t, 10_000), rules::EXPIRED);
+        assert_eq!(
+            rule(&Signer::new(vec![2; 32], "realm-a".into()), &t, 5_000),
+            rules::FOREIGN
+        );
+        assert_eq!(
+            rule(&Signer::new(vec![1; 32], "realm-b".into()), &t, 5_000),
+            rules::FOREIGN
+        );
+        assert_eq!(rule(&signer(), "garbage", 5_000), rules::MALFORMED);
+        assert_eq!(rule(&signer(), &"x".repeat(5000), 5_000), rules::MALFORMED);
+    }
+
+    #[test]
+    fn any_changed_claim_is_forged() {
+        let s = signer();
+        let t = s.issue(&request());
+        let (head, tag) = t.rsplit_once('.').unwrap();
+        let claims_b64 = head.strip_prefix(PREFIX).unwrap();
+        let mut claims: serde_json::Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims_b64).unwrap()).unwrap();
+        claims["args"] = "cd".repeat(32).into();
+        let forged = format!(
+            "{PREFIX}{}.{tag}",
+            URL_SAFE_NO_PAD.encode(serde_json::to_vec(&claims).unwrap())
+        );
+        assert_eq!(
+            s.verify(&forged, UnixMillis(5_000)).unwrap_err().rule,
+            rules::FORGED
+        );
+    }
+
+    #[test]
+    fn the_debug_form_never_shows_the_key() {
+        let s = Signer::new(b"super-secret-key-material-000000".to_vec(), "r".into());
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("super-secret"), "{shown}");
+    }
+}

@@ -1,0 +1,820 @@
+//! One loaded policy (a *generation* of a [`crate::Host`]): its checks,
+//! limits, decision log and approvals, and the evaluation of one call into
+//! a verdict.
+//!
+//! Data flows one way: [`Policy`] → [`Generation::load`] (loaded checks) →
+//! [`Generation::evaluate`] (refuse, select, run, combine, settle
+//! approvals) → [`Verdict`] → decision log.
+
+use crate::approval::{Approvals, LedgerProvider, rules as approval_rules};
+use crate::audit::{DecisionLog, Unrecorded};
+use crate::bindings::{PluginInfo, wit};
+use crate::cache::ArtifactCache;
+use crate::call::{CallRequest, Outcome, PriorCall};
+use crate::config::{CheckConfig, HostSettings, Isolation, LogFailure, Policy};
+use crate::error::{Error, LoadError, LoadErrorKind};
+use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
+use crate::plugin::{self, Compiled};
+use crate::verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
+use futures_util::FutureExt as _;
+use globset::GlobSet;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+use wasmtime::Engine;
+
+/// Rule of a verdict denied because its decision record cannot be written.
+pub(crate) const DECISION_LOG_RULE: &str = "toolvet.decision-log";
+/// Rule of a verdict denied because the host itself failed.
+pub(crate) const HOST_ERROR_RULE: &str = "toolvet.host-error";
+
+pub(crate) struct Generation {
+    pub number: u64,
+    pub source: PathBuf,
+    pub policy_sha256: String,
+    pub engine: &'static Engine,
+    pub settings: HostSettings,
+    pub checks: Vec<LoadedCheck>,
+    slots: Semaphore,
+    queued: AtomicUsize,
+    pub decision_log: Option<DecisionLog>,
+    pub approvals: Option<Approvals>,
+    pub cache: Option<ArtifactCache>,
+}
+
+/// One configured check after loading.
+pub(crate) struct LoadedCheck {
+    pub config: CheckConfig,
+    pub name: Arc<str>,
+    pub tools: GlobSet,
+    settings_json: String,
+    limits: InstanceLimits,
+    pub state: Result<Ready, LoadError>,
+}
+
+pub(crate) struct Ready {
+    pub compiled: Compiled,
+    pub info: PluginInfo,
+    /// `describe` and `configure` were skipped at load: this component
+    /// accepted these settings before (a record in the artifact cache).
+    pub deferred: bool,
+    /// Configured instances ready for a call. With `isolation = "reuse"`,
+    /// warm instances returned after their calls (at most
+    /// `reuse_pool_size`); with per-call isolation, only the instance
+    /// configured at load time, which has seen no call and serves the
+    /// first one.
+    pool: Mutex<Vec<LiveInstance>>,
+}
+
+impl Generation {
+    /// Load every check of `policy` (see [`crate::Host::load`]), reusing
+    /// what `previous` (the generation being replaced) already has: its
+    /// compiled components by digest, its decision log and approvals when
+    /// their settings are unchanged.
+    pub async fn load(
+        policy: Policy,
+        number: u64,
+        provider: Option<&dyn LedgerProvider>,
+        previous: Option<&Generation>,
+    ) -> Result<Generation, Error> {
+        policy.validate()?;
+        let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
+        let linker = plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?;
+        let cache = open_cache(&policy, engine);
+        let settings = &policy.host;
+        let loaded: HashMap<String, Compiled> = previous
+            .map(|p| {
+                p.checks
+                    .iter()
+                    .filter_map(|c| c.state.as_ref().ok())
+                    .map(|r| (r.compiled.sha256.clone(), r.compiled.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+
+        // Compile in parallel on OS threads (compilation is CPU-bound),
+        // from the blocking pool so the caller's executor is never held.
+        let compiled: Vec<Result<Compiled, LoadErrorKind>> = {
+            let configs: Vec<(PathBuf, Option<String>)> = policy
+                .checks
+                .iter()
+                .map(|c| (c.plugin.clone(), c.sha256.clone()))
+                .collect();
+            let cache = cache.clone();
+            let count = configs.len();
+            tokio::task::spawn_blocking(move || {
+                compile_all(engine, &linker, cache.as_ref(), &configs, &loaded)
+            })
+            .await
+            .unwrap_or_else(|e| {
+                let kind = LoadErrorKind::Host(format!("the compile task failed: {e}"));
+                (0..count).map(|_| Err(kind.clone())).collect()
+            })
+        };
+
+        // Describe and configure every check concurrently (in parallel on a
+        // multi-threaded runtime): language runtimes take milliseconds.
+        let initializing: Vec<_> = policy
+            .checks
+            .iter()
+            .zip(compiled)
+            .map(|(config, compiled)| {
+                let name: Arc<str> = Arc::from(config.name.as_str());
+                let settings_json = config.settings.to_string();
+                let limits = InstanceLimits {
+                    timeout: Duration::from_millis(config.timeout_ms),
+                    deadline: None,
+                    memory_bytes: (config.memory_mb as usize) << 20,
+                    log_bytes: settings.max_log_bytes,
+                };
+                // A check whose failures are let through (`on_error =
+                // "allow"`) is always configured at load, so broken settings
+                // fail the load instead of abstaining on every call.
+                let may_defer = config.on_error != crate::config::OnError::Allow;
+                let task = tokio::spawn(initialize(
+                    engine,
+                    compiled,
+                    cache.clone(),
+                    name.clone(),
+                    settings_json.clone(),
+                    limits,
+                    may_defer,
+                ));
+                (name, settings_json, limits, task)
+            })
+            .collect();
+
+        let mut checks = Vec::with_capacity(policy.checks.len());
+        let mut errors = Vec::new();
+        for (config, (name, settings_json, limits, task)) in policy.checks.iter().zip(initializing)
+        {
+            // A panic in the host while loading is the host's failure, not
+            // the plugin's.
+            let state: Result<Ready, LoadErrorKind> = task.await.unwrap_or_else(|e| {
+                Err(LoadErrorKind::Host(format!("the loading task failed: {e}")))
+            });
+            let state = state.map_err(|kind| LoadError {
+                policy: policy.source.clone(),
+                line: config.line,
+                check: config.name.clone(),
+                plugin: config.plugin.clone(),
+                kind,
+            });
+            let globs = match (&config.tools, &state) {
+                (Some(t), _) => t.clone(),
+                (None, Ok(r)) => r.info.tools.clone(),
+                // A broken check with no configured globs applies to every
+                // tool, so its `on_error` is never silently skipped.
+                (None, Err(_)) => vec!["*".to_string()],
+            };
+            let tools = crate::config::compile_globs(&globs).expect("validated when loading");
+            if let Err(e) = &state {
+                errors.push(e.clone());
+            }
+            checks.push(LoadedCheck {
+                config: config.clone(),
+                name,
+                tools,
+                settings_json,
+                limits,
+                state,
+            });
+        }
+        if !errors.is_empty() && !settings.continue_on_errors {
+            return Err(Error::Load(errors));
+        }
+        for e in &errors {
+            tracing::error!("{e}; its on_error decision applies to every call");
+        }
+        let decision_log = match previous.and_then(|p| p.decision_log.as_ref()) {
+            Some(log)
+                if Some(log.path()) == settings.decision_log.as_deref()
+                    && log.on_failure() == settings.decision_log_on_failure =>
+            {
+                Some(log.clone())
+            }
+            _ => DecisionLog::open_for(&policy)?,
+        };
+        let approvals = Approvals::load(
+            &policy,
+            provider,
+            decision_log.clone(),
+            previous.and_then(|p| p.approvals.as_ref()),
+        )
+        .await?;
+        Ok(Generation {
+            number,
+            policy_sha256: policy.sha256(),
+            source: policy.source.clone(),
+            engine,
+            slots: Semaphore::new(settings.max_concurrent_checks),
+            queued: AtomicUsize::new(0),
+            settings: policy.host,
+            checks,
+            decision_log,
+            approvals,
+            cache,
+        })
+    }
+
+    /// The verdict about one call (never fails: every failure is a deny or
+    /// the failed check's `on_error`).
+    pub async fn evaluate(self: &Arc<Self>, request: &CallRequest) -> Verdict {
+        let started = Instant::now();
+        let (mut verdict, ran) = match AssertUnwindSafe(self.decide(request)).catch_unwind().await {
+            Ok(decided) => decided,
+            Err(panic) => (host_failure(&panic_message(&panic)), Vec::new()),
+        };
+        verdict.duration_us = started.elapsed().as_micros() as u64;
+        self.record(request, verdict, &ran)
+    }
+
+    /// Everything but the record: the verdict, and the indices of the
+    /// checks whose outcomes it holds.
+    async fn decide(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
+        if let Some(refusal) = self.refuse_oversized(request) {
+            return (refusal, Vec::new());
+        }
+        if let Some(log) = &self.decision_log
+            && log.on_failure() == LogFailure::Deny
+            && !log.is_healthy()
+        {
+            return (
+                Verdict::by_host(
+                    Decision::Deny,
+                    DECISION_LOG_RULE,
+                    "the decision log cannot be written, so no call may run until it can \
+                     ([host] decision_log_on_failure = \"deny\")",
+                    Vec::new(),
+                ),
+                Vec::new(),
+            );
+        }
+        let claims = match &self.approvals {
+            Some(approvals) => {
+                match approvals.verify_claim(request, crate::approval::UnixMillis::now()) {
+                    Ok(claims) => claims,
+                    Err(refusal) => {
+                        let verdict = Verdict::by_host(
+                            Decision::Deny,
+                            refusal.rule,
+                            refusal.reason,
+                            Vec::new(),
+                        );
+                        return (verdict, Vec::new());
+                    }
+                }
+            }
+            None if request.approval.is_some() => {
+                let refusal = Verdict::by_host(
+                    Decision::Deny,
+                    approval_rules::DISABLED,
+                    "the call carries an approval ticket, but this policy has no [approvals]; \
+                     nothing here can approve it",
+                    Vec::new(),
+                );
+                return (refusal, Vec::new());
+            }
+            None => None,
+        };
+        let history = match &self.approvals {
+            Some(a) => a.reflect_history(request, self.settings.max_history).await,
+            None => None,
+        };
+        let history = history.as_deref().unwrap_or(&request.context.history);
+        let wit_call = Arc::new(to_wit(request, history, self.settings.max_history));
+        let applicable: Vec<usize> = self
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.tools.is_match(&request.call.name))
+            .map(|(i, _)| i)
+            .collect();
+        let outcomes = self.run_checks(&applicable, wit_call).await;
+        let verdict = crate::verdict::combine(
+            self.settings.combine,
+            outcomes,
+            self.settings.default_decision,
+            0,
+        );
+        let verdict = match &self.approvals {
+            Some(approvals) => approvals.settle(request, verdict, claims).await,
+            None => verdict,
+        };
+        (verdict, applicable)
+    }
+
+    async fn run_checks(
+        self: &Arc<Self>,
+        applicable: &[usize],
+        call: Arc<WitCall>,
+    ) -> Vec<CheckOutcome> {
+        if !(self.settings.parallel_checks && applicable.len() > 1) {
+            let mut outcomes = Vec::with_capacity(applicable.len());
+            for &i in applicable {
+                outcomes.push(self.run_check(i, &call).await);
+            }
+            return outcomes;
+        }
+        let tasks: Vec<_> = applicable
+            .iter()
+            .map(|&i| {
+                let (this, call) = (self.clone(), call.clone());
+                tokio::spawn(async move { this.run_check(i, &call).await })
+            })
+            .collect();
+        let mut outcomes = Vec::with_capacity(tasks.len());
+        for (task, &i) in tasks.into_iter().zip(applicable) {
+            outcomes.push(match task.await {
+                Ok(outcome) => outcome,
+                // A panic in the host while running the check.
+                Err(e) => self.failed_outcome(
+                    i,
+                    Failure {
+                        kind: ErrorKind::HostError,
+                        message: format!(
+                            "the host failed running check `{}`: {e}",
+                            self.checks[i].name
+                        ),
+                    },
+                    0,
+                ),
+            });
+        }
+        outcomes
+    }
+
+    fn refuse_oversized(&self, request: &CallRequest) -> Option<Verdict> {
+        let arguments = request.call.arguments.get().len();
+        let whole = request.size_bytes();
+        let message = if arguments > self.settings.max_arguments_bytes {
+            format!(
+                "the call's arguments are {arguments} bytes, over the host's {}-byte limit",
+                self.settings.max_arguments_bytes
+            )
+        } else if whole > self.settings.max_call_bytes {
+            format!(
+                "the call (arguments, tool info, context and history) is {whole} bytes, \
+                 over the host's {}-byte limit",
+                self.settings.max_call_bytes
+            )
+        } else {
+            return None;
+        };
+        Some(Verdict::by_host(
+            Decision::Deny,
+            format!("toolvet.{}", ErrorKind::OversizedCall.as_str()),
+            message,
+            Vec::new(),
+        ))
+    }
+
+    /// Emit the verdict's event and queue its decision record. A verdict
+    /// whose record cannot be queued follows `decision_log_on_failure`.
+    fn record(&self, request: &CallRequest, verdict: Verdict, ran: &[usize]) -> Verdict {
+        let tool = request.call.name.as_str();
+        match verdict.decision {
+            Decision::Deny => {
+                tracing::info!(target: "tool.denied", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "denied")
+            }
+            Decision::Escalate => {
+                tracing::info!(target: "tool.escalated", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), approval = verdict.approval.as_ref().map(|a| a.id.as_str()), "escalated")
+            }
+            Decision::Allow => tracing::debug!(target: "tool.allowed", tool, "allowed"),
+        }
+        let Some(log) = &self.decision_log else {
+            return verdict;
+        };
+        let digests: Vec<Option<&str>> = ran
+            .iter()
+            .map(|&i| {
+                self.checks[i]
+                    .state
+                    .as_ref()
+                    .ok()
+                    .map(|r| r.compiled.sha256.as_str())
+            })
+            .collect();
+        match log.append_verdict(request, &verdict, &digests, &self.policy_sha256) {
+            Ok(()) => verdict,
+            Err(Unrecorded::QueueFull | Unrecorded::Closed)
+                if log.on_failure() == LogFailure::Deny && verdict.decision != Decision::Deny =>
+            {
+                Verdict::by_host(
+                    Decision::Deny,
+                    DECISION_LOG_RULE,
+                    "the decision log is falling behind, so this call could not be recorded \
+                     and may not run ([host] decision_log_on_failure = \"deny\")",
+                    verdict.checks,
+                )
+            }
+            Err(_) => verdict,
+        }
+    }
+
+    /// Run check `index` on one call, always producing an outcome.
+    async fn run_check(&self, index: usize, call: &WitCall) -> CheckOutcome {
+        let started = Instant::now();
+        let check = &self.checks[index];
+        let elapsed = || started.elapsed().as_micros() as u64;
+        let ready = match &check.state {
+            Ok(ready) => ready,
+            Err(e) => {
+                let failure = Failure {
+                    kind: ErrorKind::LoadFailed,
+                    message: format!("check `{}` failed to load: {}", check.name, e.kind),
+                };
+                return self.failed_outcome(index, failure, elapsed());
+            }
+        };
+        // Admission: a bounded queue in front of a bounded number of slots.
+        // The wait for a slot is bounded by the check's own deadline, and
+        // the queue count is released even if the caller drops this future.
+        let overloaded = |why: String| Failure {
+            kind: ErrorKind::Overloaded,
+            message: format!(
+                "check `{}` did not run: host overloaded ({why})",
+                check.name
+            ),
+        };
+        let queued = QueueSlot::enter(&self.queued, self.settings.max_queued_checks);
+        let Some(queued) = queued else {
+            let why = format!("{} calls queued", self.settings.max_queued_checks);
+            return self.failed_outcome(index, overloaded(why), elapsed());
+        };
+        // A free slot is taken at once; only a full host arms a timer.
+        let permit = match self.slots.try_acquire() {
+            Ok(permit) => Ok(permit),
+            Err(_) => tokio::time::timeout_at(
+                (started + check.limits.timeout).into(),
+                self.slots.acquire(),
+            )
+            .await
+            .map(|permit| permit.expect("the semaphore is never closed")),
+        };
+        drop(queued);
+        let _permit = match permit {
+            Ok(permit) => permit,
+            Err(_) => {
+                let why = format!(
+                    "no slot free within {} ms",
+                    check.limits.timeout.as_millis()
+                );
+                return self.failed_outcome(index, overloaded(why), elapsed());
+            }
+        };
+        let result = AssertUnwindSafe(self.run_instance(check, ready, call, started))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|panic| {
+                Err(Failure {
+                    kind: ErrorKind::HostError,
+                    message: format!(
+                        "the host failed running check `{}`: {}",
+                        check.name,
+                        panic_message(&panic)
+                    ),
+                })
+            });
+        match result {
+            Ok(decision) => self.decided_outcome(index, decision, elapsed()),
+            Err(failure) => self.failed_outcome(index, failure, elapsed()),
+        }
+    }
+
+    /// Get an instance (fresh, or warm from the pool), call `check`, and
+    /// return a warm instance to the pool on success. The check's budget
+    /// started at `started` (before admission).
+    async fn run_instance(
+        &self,
+        check: &LoadedCheck,
+        ready: &Ready,
+        call: &WitCall,
+        started: Instant,
+    ) -> Result<wit::Decision, Failure> {
+        // One budget for admission + instantiate + configure + check.
+        let limits = InstanceLimits {
+            deadline: Some(started + check.limits.timeout),
+            ..check.limits
+        };
+        let reuse = check.config.isolation == Isolation::Reuse;
+        let ready_instance = ready.pool.lock().ok().and_then(|mut pool| pool.pop());
+        let mut instance = match ready_instance {
+            Some(instance) => instance,
+            None => {
+                let mut instance =
+                    LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
+                        .await?;
+                instance
+                    .configure(&check.settings_json, limits)
+                    .await?
+                    .map_err(|m| Failure {
+                        kind: ErrorKind::InvalidSettings,
+                        message: format!("check `{}` rejected its settings: {m}", check.name),
+                    })?;
+                instance
+            }
+        };
+        let decision = instance.check(call, limits).await?;
+        if reuse
+            && let Ok(mut pool) = ready.pool.lock()
+            && pool.len() < self.settings.reuse_pool_size
+        {
+            pool.push(instance);
+        }
+        Ok(decision)
+    }
+
+    fn decided_outcome(
+        &self,
+        index: usize,
+        decision: wit::Decision,
+        duration_us: u64,
+    ) -> CheckOutcome {
+        let check = &self.checks[index];
+        let (kind, reason) = match decision {
+            wit::Decision::Allow => (CheckDecision::Allow, None),
+            wit::Decision::Abstain => (CheckDecision::Abstain, None),
+            wit::Decision::Deny(r) => (CheckDecision::Deny, Some(r)),
+            wit::Decision::Escalate(r) => (CheckDecision::Escalate, Some(r)),
+        };
+        let Some(reason) = reason else {
+            return self.outcome(index, kind, None, None, duration_us, None);
+        };
+        let size = reason.message.len() + reason.rule.as_ref().map_or(0, String::len);
+        if size > self.settings.max_result_bytes {
+            let failure = Failure {
+                kind: ErrorKind::OversizedResult,
+                message: format!(
+                    "check `{}` returned a {size}-byte reason, over the {}-byte limit",
+                    check.name, self.settings.max_result_bytes
+                ),
+            };
+            return self.failed_outcome(index, failure, duration_us);
+        }
+        let message = truncate(reason.message, self.settings.max_reason_bytes);
+        let rule = reason.rule.map(|r| truncate(r, MAX_RULE_BYTES));
+        self.outcome(index, kind, rule, Some(message), duration_us, None)
+    }
+
+    fn failed_outcome(&self, index: usize, failure: Failure, duration_us: u64) -> CheckOutcome {
+        let check = &self.checks[index];
+        // A failure message can quote the plugin (e.g. a settings error).
+        let failure = Failure {
+            message: truncate(failure.message, self.settings.max_reason_bytes),
+            ..failure
+        };
+        tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", failure.message);
+        // `on_error = "allow"` lets the call through as far as this check
+        // is concerned: it abstains, so the other checks and
+        // `default_decision` still decide. A failure of the host itself is
+        // always a deny.
+        let decision = match failure.kind {
+            ErrorKind::HostError => CheckDecision::Deny,
+            _ => CheckDecision::from(check.config.on_error),
+        };
+        self.outcome(
+            index,
+            decision,
+            Some(format!("toolvet.{}", failure.kind.as_str())),
+            Some(failure.message.clone()),
+            duration_us,
+            Some(CheckError {
+                kind: failure.kind,
+                message: failure.message,
+            }),
+        )
+    }
+
+    fn outcome(
+        &self,
+        index: usize,
+        decision: CheckDecision,
+        rule: Option<String>,
+        reason: Option<String>,
+        duration_us: u64,
+        error: Option<CheckError>,
+    ) -> CheckOutcome {
+        let check = &self.checks[index];
+        CheckOutcome {
+            check: check.config.name.clone(),
+            mode: check.config.mode,
+            decision,
+            rule,
+            reason,
+            duration_us,
+            error,
+        }
+    }
+}
+
+/// Compile every check's component (in parallel, one thread each).
+fn compile_all(
+    engine: &'static Engine,
+    linker: &wasmtime::component::Linker<crate::sandbox::StoreState>,
+    cache: Option<&ArtifactCache>,
+    configs: &[(PathBuf, Option<String>)],
+    loaded: &HashMap<String, Compiled>,
+) -> Vec<Result<Compiled, LoadErrorKind>> {
+    let reuse = |sha256: &str| loaded.get(sha256).cloned();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = configs
+            .iter()
+            .map(|(path, pin)| {
+                let reuse = &reuse;
+                scope.spawn(move || {
+                    plugin::compile_plugin(engine, linker, cache, path, pin.as_deref(), reuse)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|panic| {
+                    Err(LoadErrorKind::Host(format!(
+                        "compiling panicked: {}",
+                        panic_message(&panic)
+                    )))
+                })
+            })
+            .collect()
+    })
+}
+
+/// Describe and configure one check at load, or defer that to its first
+/// call when its component accepted the same settings before.
+async fn initialize(
+    engine: &'static Engine,
+    compiled: Result<Compiled, LoadErrorKind>,
+    cache: Option<ArtifactCache>,
+    name: Arc<str>,
+    settings_json: String,
+    limits: InstanceLimits,
+    may_defer: bool,
+) -> Result<Ready, LoadErrorKind> {
+    let compiled = compiled?;
+    let key = cache
+        .as_ref()
+        .map(|c| plugin::load_key(c, &compiled.sha256, &settings_json, limits.memory_bytes));
+    // Accepted before: the first call configures an instance, as any
+    // fresh instance is configured.
+    if let Some(info) = cache
+        .as_ref()
+        .zip(key.as_deref())
+        .filter(|_| may_defer)
+        .and_then(|(c, key)| plugin::remembered_accepted(c, key))
+    {
+        return Ok(Ready {
+            compiled,
+            info,
+            deferred: true,
+            pool: Mutex::new(Vec::new()),
+        });
+    }
+    let (info, instance) =
+        plugin::initialize(engine, &compiled, &settings_json, limits, name).await?;
+    if let (Some(cache), Some(key)) = (&cache, &key) {
+        plugin::remember_accepted(cache, key, &info);
+    }
+    Ok(Ready {
+        compiled,
+        info,
+        deferred: false,
+        pool: Mutex::new(vec![instance]),
+    })
+}
+
+/// A place in the admission queue, released on drop (also when the caller
+/// abandons the call while it waits).
+struct QueueSlot<'a>(&'a AtomicUsize);
+
+impl<'a> QueueSlot<'a> {
+    /// Take a place unless `max` are taken.
+    fn enter(count: &'a AtomicUsize, max: usize) -> Option<Self> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| QueueSlot(count))
+    }
+}
+
+impl Drop for QueueSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Longest rule id kept, in bytes.
+const MAX_RULE_BYTES: usize = 128;
+
+/// Cut `s` to at most `max` bytes at a character boundary, marking the cut.
+pub(crate) fn truncate(mut s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    s.push('…');
+    s
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// The verdict when the host itself failed: always deny.
+pub(crate) fn host_failure(why: &str) -> Verdict {
+    tracing::error!(target: "toolvet::host", "the host failed while vetting a call: {why}");
+    Verdict::by_host(
+        Decision::Deny,
+        HOST_ERROR_RULE,
+        "toolvet failed while vetting this call, so it is denied; the error is in the host's log",
+        Vec::new(),
+    )
+}
+
+fn open_cache(policy: &Policy, engine: &Engine) -> Option<ArtifactCache> {
+    let dir = ArtifactCache::dir_for(&policy.host)?;
+    match ArtifactCache::open(&dir, engine) {
+        Ok(cache) => Some(cache),
+        Err(e) => {
+            tracing::warn!(dir = %dir.display(), "compiled-artifact cache unusable, compiling every start: {e}");
+            None
+        }
+    }
+}
+
+/// Convert a call to the WIT types once per verdict, keeping the newest
+/// `max_history` entries of `history`.
+fn to_wit(request: &CallRequest, history: &[PriorCall], max_history: usize) -> WitCall {
+    let skip = history.len().saturating_sub(max_history);
+    WitCall {
+        call: wit::ToolCall {
+            id: request.call.id.clone(),
+            name: request.call.name.clone(),
+            arguments: request.call.arguments.get().to_string(),
+        },
+        tool: wit::ToolInfo {
+            description: request.tool.description.clone(),
+            risk: request.tool.risk.clone(),
+            requires_approval: request.tool.requires_approval,
+            tags: request.tool.tags.clone(),
+            parameters_schema: request
+                .tool
+                .parameters_schema
+                .as_ref()
+                .map(|s| s.get().to_string()),
+        },
+        context: wit::CallContext {
+            agent: request.context.agent.clone(),
+            run_id: request.context.run_id.clone(),
+            principal: request.context.principal.clone(),
+            history: history[skip..]
+                .iter()
+                .map(|p| wit::PriorCall {
+                    name: p.name.clone(),
+                    arguments: p.arguments.get().to_string(),
+                    outcome: match p.outcome {
+                        Outcome::Allowed => wit::Outcome::Allowed,
+                        Outcome::Denied => wit::Outcome::Denied,
+                        Outcome::Escalated => wit::Outcome::Escalated,
+                        Outcome::Approved => wit::Outcome::Approved,
+                        Outcome::Rejected => wit::Outcome::Rejected,
+                    },
+                })
+                .collect(),
+            attributes: request
+                .context
+                .attributes
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncate;
+
+    #[test]
+    fn truncate_respects_char_boundaries() {
+        assert_eq!(truncate("short".into(), 10), "short");
+        let cut = truncate("ééééé".into(), 6);
+        assert!(cut.len() <= 6 && cut.ends_with('…'), "{cut}");
+    }
+}

@@ -1,0 +1,887 @@
+//! Approvals end to end, over the real shipped plugins (tool-policy
+//! escalates `deploy*`, sequence-guard reads the run's history) and real
+//! SQLite ledgers in temporary directories: the round trip, every refusal
+//! of a resumed call, scopes, concurrent resumes on real threads, a
+//! restart of the ledger, history, the decision log, and ledger failures.
+
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use toolvet::{
+    ApprovalClaim, ApprovalError, ApprovalRequest, ApprovalStatus, CallRequest, Decision, Host,
+    LedgerLocation, ListQuery, Policy, Scope, StatusFilter, approval_rules as rules,
+};
+
+fn plugin(name: &str) -> String {
+    let path = toolvet_tests::repo_root()
+        .join("target/plugins")
+        .join(format!("{name}.wasm"));
+    assert!(
+        path.exists(),
+        "{} is missing: run `make plugins` first",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// A policy in `dir`: tool-policy escalating `deploy*` (and denying
+/// whatever `deny` lists), sequence-guard requiring `run_tests` before
+/// `release`, and the `[approvals]` lines given.
+fn policy_text(dir: &Path, approvals: &str, deny: &[&str], approve: &[&str]) -> String {
+    format!(
+        r#"
+[host]
+cache_dir = "{cache}"
+decision_log = "decisions.jsonl"
+
+{approvals}
+
+[[check]]
+name = "tools"
+plugin = "{tool_policy}"
+isolation = "reuse"
+[check.settings]
+approve = {approve:?}
+deny = {deny:?}
+
+[[check]]
+name = "sequence"
+plugin = "{sequence}"
+isolation = "reuse"
+tools = ["release"]
+[check.settings]
+only_after = [{{ tool = "release", after = ["run_tests"] }}]
+"#,
+        cache = toolvet_tests::cache_dir().display(),
+        tool_policy = plugin("tool_policy"),
+        sequence = plugin("sequence_guard"),
+    )
+    .replace("{dir}", &dir.display().to_string())
+}
+
+const SQLITE: &str = r#"[approvals]
+ledger = "approvals.db"
+key_file = "approvals.key""#;
+
+fn write_policy(dir: &Path, text: &str) -> Policy {
+    let file = dir.join("toolvet.toml");
+    std::fs::write(&file, text).unwrap();
+    Policy::from_file(&file).unwrap()
+}
+
+async fn host_in(dir: &Path) -> Host {
+    Host::load(write_policy(
+        dir,
+        &policy_text(dir, SQLITE, &[], &["deploy*", "run_tests"]),
+    ))
+    .await
+    .expect("the policy loads")
+}
+
+fn deploy(call_id: &str, run: &str, env: &str) -> CallRequest {
+    let mut call = CallRequest::new("deploy", &json!({"env": env, "version": "1.4.2"})).unwrap();
+    call.call.id = call_id.into();
+    call.context.run_id = Some(run.into());
+    call
+}
+
+fn with_ticket(call: &CallRequest, ticket: &str) -> CallRequest {
+    let mut resumed = call.clone();
+    resumed.approval = Some(ApprovalClaim {
+        ticket: ticket.into(),
+    });
+    resumed
+}
+
+/// Escalate `call` and return the request id and ticket.
+async fn escalate(host: &Host, call: &CallRequest) -> (String, String) {
+    let v = host.check(call).await;
+    assert_eq!(v.decision, Decision::Escalate, "{v:?}");
+    let approval = v
+        .approval
+        .expect("an escalate carries its approval request");
+    assert_eq!(approval.status, ApprovalStatus::Pending);
+    (
+        approval.id,
+        approval.ticket.expect("a pending request has a ticket"),
+    )
+}
+
+fn refused(v: &toolvet::Verdict, rule: &str) {
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some(rule), "{v:?}");
+    assert!(v.reason.as_deref().is_some_and(|r| !r.is_empty()), "{v:?}");
+}
+
+#[tokio::test]
+async fn escalate_approve_resume_once_then_replay_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    assert!(id.starts_with("apr_") && id.len() == 36, "{id}");
+
+    // Asking again about the same pending call: the same request.
+    let again = host.check(&call).await;
+    let again = again.approval.unwrap();
+    assert_eq!(
+        (again.id.as_str(), again.ticket.as_deref()),
+        (id.as_str(), Some(ticket.as_str()))
+    );
+    let approvals = host.approvals().unwrap();
+    let pending = approvals.list(&ListQuery::default()).await.unwrap();
+    assert_eq!(pending.len(), 1, "never duplicated: {pending:?}");
+    assert_eq!(
+        pending[0].escalations[0].rule.as_deref(),
+        Some("policy.requires-approval")
+    );
+
+    // Still pending: escalate with the same id.
+    let v = host.check(&with_ticket(&call, &ticket)).await;
+    assert_eq!(v.decision, Decision::Escalate);
+    assert_eq!(v.approval.unwrap().id, id);
+
+    let decided = approvals
+        .approve(&id, "alice", Some("release window"), Scope::Once)
+        .await
+        .unwrap();
+    assert_eq!(decided.status, ApprovalStatus::Approved);
+    let review = decided.review.unwrap();
+    assert_eq!(
+        (review.reviewer.as_str(), review.message.as_deref()),
+        ("alice", Some("release window"))
+    );
+
+    let v = host.check(&with_ticket(&call, &ticket)).await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some(rules::APPROVED));
+    assert_eq!(
+        v.reason.as_deref(),
+        Some("approved by alice: release window")
+    );
+    assert_eq!(
+        v.approval.as_ref().unwrap().status,
+        ApprovalStatus::Consumed
+    );
+    // The checks ran again: the escalating check's outcome is kept.
+    assert!(v.checks.iter().any(|o| o.check == "tools"));
+
+    refused(
+        &host.check(&with_ticket(&call, &ticket)).await,
+        rules::REPLAYED,
+    );
+}
+
+#[tokio::test]
+async fn the_first_decision_stands_and_malformed_decisions_are_never_approvals() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let (id, ticket) = escalate(&host, &deploy("c1", "run-1", "prod")).await;
+    for (decision, reviewer, scope) in [
+        ("", "alice", None),
+        ("yes", "alice", None),
+        ("APPROVE", "alice", None),
+        ("approve", "", None),
+        ("approve", "   ", None),
+        ("approve", "al\u{1b}ice", None),
+        ("approve", "alice", Some("forever")),
+        ("reject", "alice", Some("run")),
+    ] {
+        let e = toolvet::Review::parse(decision, reviewer, None, scope).unwrap_err();
+        assert!(
+            matches!(e, ApprovalError::InvalidReview(_)),
+            "{decision:?} {reviewer:?}: {e}"
+        );
+    }
+    assert_eq!(
+        approvals.get(&id).await.unwrap().status,
+        ApprovalStatus::Pending
+    );
+
+    approvals
+        .reject(&id, "bob", Some("not on a Friday"))
+        .await
+        .unwrap();
+    let e = approvals
+        .approve(&id, "mallory", None, Scope::Once)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&e, ApprovalError::AlreadyDecided { status: ApprovalStatus::Rejected, reviewer, .. } if reviewer == "bob"),
+        "{e}"
+    );
+    let e = approvals.reject(&id, "carol", None).await.unwrap_err();
+    assert!(matches!(e, ApprovalError::AlreadyDecided { .. }), "{e}");
+
+    // The model reads the reviewer's message.
+    let v = host
+        .check(&with_ticket(&deploy("c1", "run-1", "prod"), &ticket))
+        .await;
+    refused(&v, rules::REJECTED);
+    assert_eq!(
+        v.reason.as_deref(),
+        Some("bob rejected this call: not on a Friday")
+    );
+
+    let e = approvals
+        .approve("apr_nope", "alice", None, Scope::Once)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ApprovalError::NotFound(_)), "{e}");
+}
+
+#[tokio::test]
+async fn a_resumed_call_must_be_the_call_that_was_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+
+    let mut renamed = with_ticket(&call, &ticket);
+    renamed.call.name = "deploy_everything".into();
+    refused(&host.check(&renamed).await, rules::TOOL_CHANGED);
+
+    let changed = with_ticket(&deploy("c1", "run-1", "staging"), &ticket);
+    refused(&host.check(&changed).await, rules::ARGUMENTS_CHANGED);
+
+    let other_run = with_ticket(&deploy("c1", "run-2", "prod"), &ticket);
+    refused(&host.check(&other_run).await, rules::RUN_MISMATCH);
+
+    let other_call = with_ticket(&deploy("c2", "run-1", "prod"), &ticket);
+    refused(&host.check(&other_call).await, rules::CALL_MISMATCH);
+
+    // Key order and spacing are not a change: the canonical digest binds.
+    let reordered = CallRequest::from_json(&format!(
+        r#"{{"call": {{"id": "c1", "name": "deploy", "arguments": {{ "version": "1.4.2", "env": "prod" }} }},
+            "context": {{"run_id": "run-1"}}, "approval": {{"ticket": "{ticket}"}} }}"#
+    ))
+    .unwrap();
+    let v = host.check(&reordered).await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+}
+
+#[tokio::test]
+async fn forged_foreign_malformed_and_unknown_tickets_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    host.approvals()
+        .unwrap()
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+
+    // Tampered: one character of the claims or of the signature changed.
+    let (head, tag) = ticket.rsplit_once('.').unwrap();
+    let flip = |s: &str, at: usize| {
+        let mut b = s.as_bytes().to_vec();
+        b[at] = if b[at] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(b).unwrap()
+    };
+    refused(
+        &host
+            .check(&with_ticket(&call, &format!("{head}.{}", flip(tag, 3))))
+            .await,
+        rules::FORGED,
+    );
+    let v = host
+        .check(&with_ticket(&call, &format!("{}.{tag}", flip(head, 20))))
+        .await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert!(
+        [rules::FORGED, rules::MALFORMED, rules::FOREIGN].contains(&v.rule.as_deref().unwrap()),
+        "{v:?}"
+    );
+    for bad in [
+        "",
+        "tv1.",
+        "tv1.e30",
+        "tv2.e30.AAAA",
+        "not a ticket",
+        &"A".repeat(10_000),
+    ] {
+        refused(
+            &host.check(&with_ticket(&call, bad)).await,
+            rules::MALFORMED,
+        );
+    }
+
+    // Another key: a second policy with its own key file.
+    let other = tempfile::tempdir().unwrap();
+    let foreign = host_in(other.path()).await;
+    refused(
+        &foreign.check(&with_ticket(&call, &ticket)).await,
+        rules::FOREIGN,
+    );
+
+    // The same key but another policy's ledger (realm): foreign too.
+    let key = std::fs::read_to_string(dir.path().join("approvals.key")).unwrap();
+    let third = tempfile::tempdir().unwrap();
+    // SAFETY: the variable is set before any thread of this test reads it
+    // and is unique to it.
+    unsafe { std::env::set_var("TOOLVET_TEST_SHARED_KEY", key.trim()) };
+    let shared = r#"[approvals]
+ledger = "approvals.db"
+key_env = "TOOLVET_TEST_SHARED_KEY""#;
+    let same_key = Host::load(write_policy(
+        third.path(),
+        &policy_text(third.path(), shared, &[], &["deploy*"]),
+    ))
+    .await
+    .unwrap();
+    refused(
+        &same_key.check(&with_ticket(&call, &ticket)).await,
+        rules::FOREIGN,
+    );
+
+    // The same key and realm but a ledger that never saw the request.
+    let realm = host.approvals().unwrap().realm().to_string();
+    let fourth = tempfile::tempdir().unwrap();
+    let same_realm = format!("{shared}\nrealm = {realm:?}");
+    let stranger = Host::load(write_policy(
+        fourth.path(),
+        &policy_text(fourth.path(), &same_realm, &[], &["deploy*"]),
+    ))
+    .await
+    .unwrap();
+    refused(
+        &stranger.check(&with_ticket(&call, &ticket)).await,
+        rules::UNKNOWN,
+    );
+
+    // And a policy without approvals refuses every ticket.
+    let fifth = tempfile::tempdir().unwrap();
+    let none = Host::load(write_policy(
+        fifth.path(),
+        &policy_text(fifth.path(), "", &[], &["deploy*"]),
+    ))
+    .await
+    .unwrap();
+    refused(
+        &none.check(&with_ticket(&call, &ticket)).await,
+        rules::DISABLED,
+    );
+
+    // None of that used the approval: the genuine ticket still works once.
+    assert_eq!(
+        host.check(&with_ticket(&call, &ticket)).await.decision,
+        Decision::Allow
+    );
+}
+
+#[tokio::test]
+async fn expired_requests_and_tickets_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = policy_text(
+        dir.path(),
+        &format!("{SQLITE}\nttl_s = 1"),
+        &[],
+        &["deploy*"],
+    );
+    let host = Host::load(write_policy(dir.path(), &text)).await.unwrap();
+    let approvals = host.approvals().unwrap();
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    let (late, late_ticket) = escalate(&host, &deploy("c2", "run-1", "prod")).await;
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    refused(
+        &host.check(&with_ticket(&call, &ticket)).await,
+        rules::EXPIRED,
+    );
+    let e = approvals
+        .approve(&late, "alice", None, Scope::Once)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ApprovalError::Expired(_)), "{e}");
+    refused(
+        &host
+            .check(&with_ticket(&deploy("c2", "run-1", "prod"), &late_ticket))
+            .await,
+        rules::EXPIRED,
+    );
+    let expired = approvals
+        .list(&ListQuery {
+            status: StatusFilter::Expired,
+            ..ListQuery::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(expired.len(), 2, "{expired:?}");
+    assert!(
+        approvals
+            .list(&ListQuery::default())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn a_call_id_reused_for_a_different_call_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    escalate(&host, &deploy("c1", "run-1", "prod")).await;
+    refused(
+        &host.check(&deploy("c1", "run-1", "staging")).await,
+        rules::CALL_ID_REUSED,
+    );
+    // The same id in another run is another call.
+    escalate(&host, &deploy("c1", "run-2", "staging")).await;
+}
+
+#[tokio::test]
+async fn a_ticket_for_a_call_that_no_longer_escalates_is_refused_and_deny_still_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    host.approvals()
+        .unwrap()
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+
+    // The policy now denies deploys: a deny wins over the approval, and
+    // the approval is not used up.
+    let deny_deploys = policy_text(dir.path(), SQLITE, &["deploy*"], &[]);
+    host.reload(write_policy(dir.path(), &deny_deploys))
+        .await
+        .unwrap();
+    let v = host.check(&with_ticket(&call, &ticket)).await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some("policy.denied-tool"));
+
+    // The policy now lets deploys through without asking: a ticket for a
+    // call nothing escalates is meaningless, and refused.
+    let allow_deploys = policy_text(dir.path(), SQLITE, &[], &[]);
+    host.reload(write_policy(dir.path(), &allow_deploys))
+        .await
+        .unwrap();
+    refused(
+        &host.check(&with_ticket(&call, &ticket)).await,
+        rules::NOT_ESCALATED,
+    );
+    assert_eq!(host.check(&call).await.decision, Decision::Allow);
+
+    // Back to the original policy: the approval was never consumed.
+    let original = policy_text(dir.path(), SQLITE, &[], &["deploy*", "run_tests"]);
+    assert_eq!(
+        host.reload(write_policy(dir.path(), &original))
+            .await
+            .unwrap(),
+        4
+    );
+    assert_eq!(
+        host.check(&with_ticket(&call, &ticket)).await.decision,
+        Decision::Allow
+    );
+}
+
+#[tokio::test]
+async fn scope_run_allows_the_same_tool_and_arguments_for_the_rest_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let (id, ticket) = escalate(&host, &deploy("c1", "run-1", "prod")).await;
+    approvals
+        .approve(&id, "alice", None, Scope::Run)
+        .await
+        .unwrap();
+    let v = host
+        .check(&with_ticket(&deploy("c1", "run-1", "prod"), &ticket))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+
+    // Later calls of the same tool and arguments in the run: no asking.
+    for id in ["c2", "c3"] {
+        let v = host.check(&deploy(id, "run-1", "prod")).await;
+        assert_eq!(v.decision, Decision::Allow, "{v:?}");
+        assert_eq!(v.rule.as_deref(), Some(rules::RUN_SCOPE));
+    }
+    // Not other arguments, not another run.
+    escalate(&host, &deploy("c4", "run-1", "staging")).await;
+    escalate(&host, &deploy("c5", "run-2", "prod")).await;
+
+    // Scope `run` needs a run id.
+    let mut no_run = deploy("c6", "x", "dev");
+    no_run.context.run_id = None;
+    let (no_run_id, _) = escalate(&host, &no_run).await;
+    let e = approvals
+        .approve(&no_run_id, "alice", None, Scope::Run)
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ApprovalError::InvalidReview(_)), "{e}");
+}
+
+/// Sixteen threads resume with one approved ticket at the same moment,
+/// through two hosts (as two processes) sharing the SQLite ledger, and
+/// through the in-memory ledger: exactly one call is allowed.
+#[test]
+fn concurrent_resumes_with_one_ticket_allow_exactly_once() {
+    for ledger in ["sqlite", "memory"] {
+        let dir = tempfile::tempdir().unwrap();
+        let approvals = if ledger == "sqlite" {
+            SQLITE.to_string()
+        } else {
+            "[approvals]\nledger = \"memory\"\nkey_file = \"approvals.key\"".to_string()
+        };
+        let text = policy_text(dir.path(), &approvals, &[], &["deploy*"]);
+        let load = || {
+            toolvet::block_on({
+                let policy = write_policy(dir.path(), &text);
+                async move { Host::load(policy).await.unwrap() }
+            })
+        };
+        let first = load();
+        // The memory ledger lives in one host; SQLite is shared by two.
+        let second = if ledger == "sqlite" {
+            load()
+        } else {
+            first.clone()
+        };
+        let call = deploy("c1", "run-1", "prod");
+        let v = first.check_blocking(&call);
+        let approval = v.approval.unwrap();
+        toolvet::block_on({
+            let approvals = first.approvals().unwrap();
+            let id = approval.id.clone();
+            async move {
+                approvals
+                    .approve(&id, "alice", None, Scope::Once)
+                    .await
+                    .unwrap()
+            }
+        });
+        let resumed = with_ticket(&call, &approval.ticket.unwrap());
+        let barrier = Arc::new(std::sync::Barrier::new(16));
+        let threads: Vec<_> = (0..16)
+            .map(|i| {
+                let host = if i % 2 == 0 {
+                    first.clone()
+                } else {
+                    second.clone()
+                };
+                let (resumed, barrier) = (resumed.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    host.check_blocking(&resumed)
+                })
+            })
+            .collect();
+        let verdicts: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        let allowed = verdicts
+            .iter()
+            .filter(|v| v.decision == Decision::Allow)
+            .count();
+        assert_eq!(allowed, 1, "{ledger}: {verdicts:#?}");
+        for v in verdicts.iter().filter(|v| v.decision != Decision::Allow) {
+            assert_eq!(v.rule.as_deref(), Some(rules::REPLAYED), "{ledger}: {v:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn pending_requests_survive_a_restart_of_the_sqlite_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let tickets: Vec<(String, String)> = {
+        let host = host_in(dir.path()).await;
+        let mut tickets = Vec::new();
+        for (i, env) in ["prod", "staging", "dev"].iter().enumerate() {
+            tickets.push(escalate(&host, &deploy(&format!("c{i}"), "run-1", env)).await);
+        }
+        tickets
+    };
+    // The host is gone; a tool opens the ledger from the policy alone.
+    let policy = Policy::from_file(&dir.path().join("toolvet.toml")).unwrap();
+    assert!(matches!(
+        &policy.approvals.as_ref().unwrap().ledger,
+        LedgerLocation::Sqlite(p) if p.ends_with("approvals.db")
+    ));
+    let approvals = toolvet::Approvals::open(&policy).await.unwrap().unwrap();
+    let pending: Vec<ApprovalRequest> = approvals.list(&ListQuery::default()).await.unwrap();
+    let ids: Vec<&str> = pending.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        tickets
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        pending[1].arguments.get(),
+        r#"{"env":"staging","version":"1.4.2"}"#
+    );
+    // Pages.
+    let first = approvals
+        .list(&ListQuery {
+            limit: 2,
+            ..ListQuery::default()
+        })
+        .await
+        .unwrap();
+    let rest = approvals
+        .list(&ListQuery {
+            limit: 2,
+            after: Some(first[1].id.clone()),
+            ..ListQuery::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        (first.len(), rest.len(), rest[0].id.as_str()),
+        (2, 1, ids[2])
+    );
+
+    approvals
+        .approve(ids[0], "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    drop(approvals);
+    let host = host_in(dir.path()).await;
+    let v = host
+        .check(&with_ticket(&deploy("c0", "run-1", "prod"), &tickets[0].1))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+}
+
+#[tokio::test]
+async fn the_run_history_reflects_the_ledger_when_the_call_brings_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let release = |id: &str, run: &str| {
+        let mut call = CallRequest::new("release", &json!({"tag": "v1"})).unwrap();
+        call.call.id = id.into();
+        call.context.run_id = Some(run.into());
+        call
+    };
+    let tests = |id: &str, run: &str| {
+        let mut call = CallRequest::new("run_tests", &json!({"suite": "all"})).unwrap();
+        call.call.id = id.into();
+        call.context.run_id = Some(run.into());
+        call
+    };
+    // No tests ran in this run: release is denied (sequence.only-after).
+    assert_eq!(
+        host.check(&release("r0", "run-a")).await.rule.as_deref(),
+        Some("sequence.only-after")
+    );
+
+    // Tests escalated, approved and ran: the ledger's history says so.
+    let (id, ticket) = escalate(&host, &tests("t1", "run-a")).await;
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    assert_eq!(
+        host.check(&with_ticket(&tests("t1", "run-a"), &ticket))
+            .await
+            .decision,
+        Decision::Allow
+    );
+    let v = host.check(&release("r1", "run-a")).await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+
+    // Rejected tests did not run: release stays denied in that run.
+    let (id, _) = escalate(&host, &tests("t2", "run-b")).await;
+    approvals.reject(&id, "bob", None).await.unwrap();
+    assert_eq!(
+        host.check(&release("r2", "run-b")).await.decision,
+        Decision::Deny
+    );
+
+    // A caller's own `escalated` entry is brought up to date too.
+    let mut told = release("r3", "run-a");
+    told.context.history = vec![toolvet::PriorCall {
+        name: "run_tests".into(),
+        arguments: serde_json::value::RawValue::from_string(r#"{ "suite":"all" }"#.into()).unwrap(),
+        outcome: toolvet::Outcome::Escalated,
+    }];
+    assert_eq!(host.check(&told).await.decision, Decision::Allow);
+}
+
+#[tokio::test]
+async fn approval_events_are_hash_chained_in_the_decision_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    host.approvals()
+        .unwrap()
+        .approve(&id, "alice", Some("ok"), Scope::Once)
+        .await
+        .unwrap();
+    host.check(&with_ticket(&call, &ticket)).await;
+    host.flush_decision_log(std::time::Duration::from_secs(10))
+        .unwrap();
+    let text = std::fs::read_to_string(dir.path().join("decisions.jsonl")).unwrap();
+    assert_eq!(toolvet::verify_chain(&text), Ok(5), "{text}");
+    let events: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let record: serde_json::Value = serde_json::from_str(l).unwrap();
+            record["event"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "approval.requested",
+            "verdict",
+            "approval.decided",
+            "approval.consumed",
+            "verdict"
+        ]
+    );
+    assert!(text.contains(&id) && text.contains("\"reviewer\":\"alice\""));
+    assert!(!text.contains(&ticket), "tickets are never logged");
+    assert!(!text.contains("1.4.2"), "arguments are never logged");
+    let key = std::fs::read_to_string(dir.path().join("approvals.key")).unwrap();
+    assert!(!text.contains(key.trim()), "the key is never logged");
+}
+
+/// A ledger that fails every operation, for the fail-closed paths.
+#[derive(Debug)]
+struct Broken;
+
+#[async_trait::async_trait]
+impl toolvet::Ledger for Broken {
+    async fn open(
+        &self,
+        _: ApprovalRequest,
+        _: toolvet::UnixMillis,
+    ) -> Result<toolvet::Opened, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn get(&self, _: &str) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn decide(
+        &self,
+        _: &str,
+        _: &toolvet::Review,
+        _: toolvet::UnixMillis,
+    ) -> Result<toolvet::Decided, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn consume(&self, _: &str, _: toolvet::UnixMillis) -> Result<bool, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn list(
+        &self,
+        _: &ListQuery,
+        _: toolvet::UnixMillis,
+    ) -> Result<Vec<ApprovalRequest>, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn run_grant(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+    ) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn run_requests(
+        &self,
+        _: &str,
+        _: usize,
+    ) -> Result<Vec<ApprovalRequest>, toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    async fn ping(&self) -> Result<(), toolvet::LedgerError> {
+        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    }
+    fn default_realm(&self) -> String {
+        "broken".into()
+    }
+}
+
+#[derive(Debug)]
+struct BrokenProvider;
+
+#[async_trait::async_trait]
+impl toolvet::LedgerProvider for BrokenProvider {
+    async fn open(
+        &self,
+        _: &LedgerLocation,
+    ) -> Result<Option<Arc<dyn toolvet::Ledger>>, toolvet::LedgerError> {
+        Ok(Some(Arc::new(Broken)))
+    }
+}
+
+#[tokio::test]
+async fn a_failing_ledger_fails_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = write_policy(
+        dir.path(),
+        &policy_text(dir.path(), SQLITE, &[], &["deploy*"]),
+    );
+    let host = Host::load_with(
+        policy,
+        toolvet::LoadOptions {
+            ledger_provider: Some(Arc::new(BrokenProvider)),
+        },
+    )
+    .await
+    .unwrap();
+    let call = deploy("c1", "run-1", "prod");
+    refused(&host.check(&call).await, rules::LEDGER);
+    // A call that needs no approval is unaffected.
+    let mut other = CallRequest::new("read_file", &json!({"path": "README.md"})).unwrap();
+    other.context.run_id = Some("run-1".into());
+    assert_eq!(host.check(&other).await.decision, Decision::Allow);
+    assert!(host.approvals().unwrap().ping().await.is_err());
+}
+
+#[tokio::test]
+async fn a_corrupt_ledger_file_or_bad_key_is_a_load_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("approvals.db"),
+        b"this is not an SQLite database, not at all",
+    )
+    .unwrap();
+    let policy = write_policy(
+        dir.path(),
+        &policy_text(dir.path(), SQLITE, &[], &["deploy*"]),
+    );
+    let e = Host::load(policy).await.unwrap_err().to_string();
+    assert!(
+        e.contains("approvals.db") && e.contains("[approvals]"),
+        "{e}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let missing = "[approvals]\nledger = \"memory\"\nkey_env = \"TOOLVET_TEST_UNSET_KEY\"";
+    let policy = write_policy(
+        dir.path(),
+        &policy_text(dir.path(), missing, &[], &["deploy*"]),
+    );
+    let e = Host::load(policy).await.unwrap_err().to_string();
+    assert!(e.contains("TOOLVET_TEST_UNSET_KEY"), "{e}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = policy_text(
+        dir.path(),
+        "[approvals]\nledger = \"postgres://u:secret@db/x\"\nkey_file = \"k\"",
+        &[],
+        &[],
+    );
+    let e = Host::load(write_policy(dir.path(), &text))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("toolvet serve") && !e.contains("secret"), "{e}");
+}
