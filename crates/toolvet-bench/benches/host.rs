@@ -19,6 +19,13 @@
 //!   the Python and the JavaScript check.
 //! - `throughput/<what>/<callers>`: checks (or verdicts) per second with 1,
 //!   2 and 8 concurrent callers.
+//! - `approvals/<what>/<ledger>`: one tool-policy check with approvals in
+//!   an SQLite file or in memory: an allowed call (the baseline), an
+//!   escalate that writes a new request, asking again about a pending
+//!   request, and a resume that consumes an approved ticket.
+//! - `concurrency/{alone,beside-slow}/8`: a cheap check's verdicts from 8
+//!   callers on a 2-worker runtime, alone and while two checks spin until
+//!   their deadline (not serialised behind them: about the same time).
 
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
@@ -396,6 +403,165 @@ fn throughput(c: &mut Criterion<Clock>) {
     group.finish();
 }
 
+/// A call of `tool` with a given call id in run `run-1`.
+fn call_with_id(tool: &str, id: u64) -> CallRequest {
+    let mut call = fx::request(
+        tool,
+        serde_json::json!({"env": "prod", "path": "README.md"}),
+        serde_json::json!({}),
+        Vec::new(),
+    );
+    call.call.id = format!("call-{id}");
+    call.context.run_id = Some("run-1".into());
+    call
+}
+
+fn approvals(c: &mut Criterion<Clock>) {
+    let rt = fx::runtime();
+    let mut group = c.benchmark_group("approvals");
+    for ledger in ["sqlite", "memory"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let location = if ledger == "sqlite" {
+            "approvals.db"
+        } else {
+            "memory"
+        };
+        let host = Lazy::new(|| fx::load(&rt, fx::approvals_policy(dir.path(), location)));
+        group.bench_function(BenchmarkId::new("allow", ledger), |b| {
+            let host = host.get();
+            time_allowed_check(
+                b,
+                &rt,
+                "approvals allow",
+                host,
+                &call_with_id("read_file", 0),
+            )
+        });
+        let next = std::sync::atomic::AtomicU64::new(1);
+        let fresh = || {
+            call_with_id(
+                "deploy",
+                next.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            )
+        };
+        group.bench_function(BenchmarkId::new("escalate", ledger), |b| {
+            let host = host.get();
+            b.to_async(&rt).iter(|| async {
+                let v = host.check(&fresh()).await;
+                assert_eq!(v.decision, Decision::Escalate);
+                v
+            })
+        });
+        group.bench_function(BenchmarkId::new("ask-again", ledger), |b| {
+            let host = host.get();
+            let call = fresh();
+            assert!(rt.block_on(host.check(&call)).approval.is_some());
+            b.to_async(&rt).iter(|| host.check(black_box(&call)))
+        });
+        group.bench_function(BenchmarkId::new("resume", ledger), |b| {
+            let host = host.get();
+            let approvals = host.approvals().expect("approvals are on");
+            b.iter_custom(|iters| {
+                // Escalated and approved first (not timed), then resumed.
+                let resumes: Vec<CallRequest> = (0..iters)
+                    .map(|_| {
+                        let call = fresh();
+                        let approval = rt.block_on(host.check(&call)).approval.expect("a request");
+                        rt.block_on(approvals.approve(
+                            &approval.id,
+                            "bench",
+                            None,
+                            toolvet::Scope::Once,
+                        ))
+                        .expect("approve");
+                        let mut resumed = call;
+                        resumed.approval = Some(toolvet::ApprovalClaim {
+                            ticket: approval.ticket.expect("a ticket"),
+                        });
+                        resumed
+                    })
+                    .collect();
+                let started = clock().read();
+                rt.block_on(async {
+                    for call in &resumes {
+                        let v = host.check(call).await;
+                        assert_eq!(v.decision, Decision::Allow, "{v:?}");
+                    }
+                });
+                clock().read() - started
+            })
+        });
+    }
+    group.finish();
+}
+
+fn concurrency(c: &mut Criterion<Clock>) {
+    // The runtime of a service on this 2-core machine.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let hostile = fx::repo_root().join("target/hostile/hostile.wasm");
+    assert!(hostile.is_file(), "run `bash tests/hostile/build.sh` first");
+    let host = Lazy::new(|| {
+        let text = format!(
+            "[host]\ncache_dir = {cache:?}\n\
+             [[check]]\nname = \"slow\"\nplugin = {p:?}\ntools = [\"slow\"]\ntimeout_ms = 50\non_error = \"deny\"\n\
+             [check.settings]\nbehave = \"loop\"\n\
+             [[check]]\nname = \"fast\"\nplugin = {p:?}\ntools = [\"fast\"]\nisolation = \"reuse\"\n",
+            cache = fx::cache_dir().display().to_string(),
+            p = hostile.display().to_string(),
+        );
+        let policy = Policy::from_toml(&text, std::path::Path::new("<bench>"), &fx::repo_root())
+            .expect("valid");
+        fx::load(&rt, policy)
+    });
+    let fast = Arc::new(fx::request(
+        "fast",
+        serde_json::json!({}),
+        serde_json::json!({}),
+        Vec::new(),
+    ));
+    let slow = Arc::new(fx::request(
+        "slow",
+        serde_json::json!({}),
+        serde_json::json!({}),
+        Vec::new(),
+    ));
+    let mut group = c.benchmark_group("concurrency");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function(BenchmarkId::new("alone", 8), |b| {
+        let host = host.get();
+        b.iter_custom(|iters| concurrent(&rt, host, &fast, 8, iters))
+    });
+    group.bench_function(BenchmarkId::new("beside-slow", 8), |b| {
+        let host = host.get();
+        b.iter_custom(|iters| {
+            let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            // Two callers keep a check spinning until its deadline.
+            let spinners: Vec<_> = (0..2)
+                .map(|_| {
+                    let (host, slow, stop) = (host.clone(), slow.clone(), stop.clone());
+                    rt.spawn(async move {
+                        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                            black_box(host.check(&slow).await);
+                        }
+                    })
+                })
+                .collect();
+            std::thread::sleep(Duration::from_millis(5));
+            let took = concurrent(&rt, host, &fast, 8, iters);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            for s in spinners {
+                rt.block_on(s).expect("spinner");
+            }
+            took
+        })
+    });
+    group.finish();
+}
+
 fn config() -> Criterion<Clock> {
     Criterion::default()
         .with_measurement(Clock::from_env())
@@ -406,6 +572,6 @@ fn config() -> Criterion<Clock> {
 criterion_group! {
     name = benches;
     config = config();
-    targets = per_check, overhead, whole_policy, cold_start, throughput
+    targets = per_check, overhead, whole_policy, cold_start, throughput, approvals, concurrency
 }
 criterion_main!(benches);

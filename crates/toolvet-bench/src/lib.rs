@@ -384,7 +384,28 @@ pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) 
     if policy.host.decision_log.is_some() {
         policy.host.decision_log = Some(log_dir.join("decisions.jsonl"));
     }
+    // The approvals ledger and key, too, live in `log_dir`.
+    if let Some(approvals) = &mut policy.approvals {
+        approvals.ledger = toolvet::LedgerLocation::Sqlite(log_dir.join("approvals.db"));
+        approvals.key = toolvet::KeySource::File(log_dir.join("approvals.key"));
+    }
     (policy, source)
+}
+
+/// A policy in which tool-policy escalates `deploy` and allows `read_file`,
+/// with approvals in `ledger` (`"memory"` or a file name in `dir`) and a
+/// key file in `dir`.
+pub fn approvals_policy(dir: &Path, ledger: &str) -> Policy {
+    let text = format!(
+        "{}\n[approvals]\nledger = {}\nkey_file = \"approvals.key\"\n\
+         [[check]]\nname = \"tools\"\nplugin = {}\nisolation = \"reuse\"\n\
+         [check.settings]\napprove = [\"deploy\"]\nallow = [\"read_file\"]\n",
+        host_table(),
+        toml_str(Path::new(ledger)),
+        toml_str(&plugin("tool_policy")),
+    );
+    Policy::from_toml(&text, Path::new("<bench approvals>"), dir)
+        .expect("approvals policy is valid")
 }
 
 /// The typical call of the whole-policy benchmarks: a coding agent's

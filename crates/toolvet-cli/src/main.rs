@@ -28,6 +28,9 @@ const EXIT_USAGE: u8 = 2;
 const EXIT_DENY: u8 = 3;
 const EXIT_ESCALATE: u8 = 4;
 
+/// How long `toolvet check` waits for a verdict's decision record.
+const RECORD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[derive(Parser)]
 #[command(
     name = "toolvet",
@@ -206,7 +209,8 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
     for (source, text) in &inputs {
         for request in calls::parse_calls(source, text) {
             let request = request?;
-            let verdict = host.check(&request).await;
+            // A one-shot process reports only verdicts the log holds.
+            let verdict = host.check_recorded(&request, RECORD_TIMEOUT).await;
             print_verdict(source, &request, &verdict, format)?;
             if verdict.decision.severity() > worst.severity() {
                 worst = verdict.decision;
@@ -218,10 +222,6 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
         count > 0,
         "no calls given (expected JSON on stdin or in files)"
     );
-    // Every record is in the file before the process reports its verdicts.
-    host.flush_decision_log(std::time::Duration::from_secs(10))
-        .map_err(anyhow::Error::msg)
-        .context("decision log")?;
     Ok(match worst {
         Decision::Deny => EXIT_DENY,
         Decision::Escalate => EXIT_ESCALATE,

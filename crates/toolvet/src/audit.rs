@@ -2,7 +2,7 @@
 //! event, hash-chained.
 //!
 //! A verdict record (`"event": "verdict"`) holds the time, the call id and
-//! tool, the sha256 of the canonical arguments (never the arguments
+//! tool, the sha256 of the arguments text as received (never the arguments
 //! themselves), the agent, run and principal, the verdict with every
 //! check's outcome, each check's plugin sha256, the host version and the
 //! policy's sha256. Approval records (`approval.requested`,
@@ -82,8 +82,11 @@ struct Counters {
 enum Job {
     /// One record, serialized without its `prev`.
     Record(String),
+    /// A verdict's record, serialized by the writer (off the verdict's
+    /// path).
+    Verdict(Box<VerdictJob>),
     /// Answer once everything queued before is written (or failed).
-    Flush(std::sync::mpsc::Sender<Result<(), String>>),
+    Flush(tokio::sync::oneshot::Sender<Result<(), String>>),
 }
 
 /// Why a verdict's record was not queued.
@@ -93,6 +96,37 @@ pub(crate) enum Unrecorded {
     QueueFull,
     /// The writer is gone.
     Closed,
+}
+
+/// What a verdict record is made of, owned, for the writer thread.
+struct VerdictJob {
+    time_ms: u64,
+    request: CallRequest,
+    verdict: Verdict,
+    plugin_sha256: Vec<Option<String>>,
+    policy_sha256: String,
+}
+
+impl VerdictJob {
+    fn to_line(&self) -> String {
+        let digests: Vec<Option<&str>> = self.plugin_sha256.iter().map(Option::as_deref).collect();
+        let request = &self.request;
+        let record = VerdictRecord {
+            event: "verdict",
+            time_ms: self.time_ms,
+            call_id: &request.call.id,
+            tool: &request.call.name,
+            arguments_sha256: hex::encode(Sha256::digest(request.call.arguments.get())),
+            agent: request.context.agent.as_deref(),
+            run_id: request.context.run_id.as_deref(),
+            principal: request.context.principal.as_deref(),
+            verdict: &self.verdict,
+            plugin_sha256: &digests,
+            host_version: env!("CARGO_PKG_VERSION"),
+            policy_sha256: &self.policy_sha256,
+        };
+        serde_json::to_string(&record).expect("a record serializes")
+    }
 }
 
 #[derive(Serialize)]
@@ -208,12 +242,12 @@ impl DecisionLog {
         }
     }
 
-    fn send(&self, line: String) -> Result<(), Unrecorded> {
+    fn send(&self, job: Job) -> Result<(), Unrecorded> {
         let sender = self.inner.sender.lock().map_err(|_| Unrecorded::Closed)?;
         let Some(sender) = sender.as_ref() else {
             return Err(Unrecorded::Closed);
         };
-        match sender.try_send(Job::Record(line)) {
+        match sender.try_send(job) {
             Ok(()) => Ok(()),
             Err(e) => {
                 self.inner.counters.dropped.fetch_add(1, Ordering::Relaxed);
@@ -234,38 +268,26 @@ impl DecisionLog {
         plugin_sha256: &[Option<&str>],
         policy_sha256: &str,
     ) -> Result<(), Unrecorded> {
+        let decision = verdict.decision;
+        let mut verdict = verdict.clone();
         // A ticket resumes a call: a bearer credential, never written down.
-        let redacted;
-        let verdict = match &verdict.approval {
-            Some(approval) if approval.ticket.is_some() => {
-                let mut copy = verdict.clone();
-                if let Some(a) = copy.approval.as_mut() {
-                    a.ticket = None;
-                }
-                redacted = copy;
-                &redacted
-            }
-            _ => verdict,
-        };
-        let record = VerdictRecord {
-            event: "verdict",
+        if let Some(approval) = verdict.approval.as_mut() {
+            approval.ticket = None;
+        }
+        let job = VerdictJob {
             time_ms: now_ms(),
-            call_id: &request.call.id,
-            tool: &request.call.name,
-            arguments_sha256: request.arguments_sha256(),
-            agent: request.context.agent.as_deref(),
-            run_id: request.context.run_id.as_deref(),
-            principal: request.context.principal.as_deref(),
+            request: request.clone(),
+            plugin_sha256: plugin_sha256
+                .iter()
+                .map(|d| d.map(str::to_string))
+                .collect(),
+            policy_sha256: policy_sha256.to_string(),
             verdict,
-            plugin_sha256,
-            host_version: env!("CARGO_PKG_VERSION"),
-            policy_sha256,
         };
-        let line = serde_json::to_string(&record).expect("a record serializes");
-        let result = self.send(line);
+        let result = self.send(Job::Verdict(Box::new(job)));
         if let Err(why) = result {
             tracing::error!(target: "toolvet::audit", path = %self.inner.path.display(), ?why,
-                call_id = %request.call.id, tool = %request.call.name, decision = %verdict.decision,
+                call_id = %request.call.id, tool = %request.call.name, %decision,
                 "a verdict's decision record could not be queued and is not in the log");
         }
         result
@@ -293,7 +315,7 @@ impl DecisionLog {
             host_version: env!("CARGO_PKG_VERSION"),
         };
         let line = serde_json::to_string(&record).expect("a record serializes");
-        if let Err(why) = self.send(line) {
+        if let Err(why) = self.send(Job::Record(line)) {
             tracing::error!(target: "toolvet::audit", path = %self.inner.path.display(), ?why,
                 approval_id = %request.id, event = name,
                 "an approval record could not be queued and is not in the log");
@@ -304,9 +326,10 @@ impl DecisionLog {
     /// is written.
     ///
     /// # Errors
-    /// The last write failed, the writer is gone, or the timeout passed.
-    pub(crate) fn flush(&self, timeout: Duration) -> Result<(), String> {
-        let (ack, done) = std::sync::mpsc::channel();
+    /// The last write failed, the queue is full, the writer is gone, or the
+    /// timeout passed.
+    pub(crate) async fn flush(&self, timeout: Duration) -> Result<(), String> {
+        let (ack, done) = tokio::sync::oneshot::channel();
         {
             let sender = self
                 .inner
@@ -314,13 +337,19 @@ impl DecisionLog {
                 .lock()
                 .map_err(|_| "the decision log is closed".to_string())?;
             let sender = sender.as_ref().ok_or("the decision log is closed")?;
-            // A blocking send: a flush waits for room in the queue.
-            sender
-                .send(Job::Flush(ack))
-                .map_err(|_| "the decision log's writer is gone".to_string())?;
+            sender.try_send(Job::Flush(ack)).map_err(|e| match e {
+                TrySendError::Full(_) => "the decision log's queue is full".to_string(),
+                TrySendError::Disconnected(_) => "the decision log's writer is gone".to_string(),
+            })?;
         }
-        done.recv_timeout(timeout)
-            .map_err(|_| format!("the decision log was not written within {timeout:?}"))?
+        match tokio::time::timeout(timeout, done).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err("the decision log's writer is gone".into()),
+            Err(_) => Err(format!(
+                "the decision log was not written within {} ms",
+                timeout.as_millis()
+            )),
+        }
     }
 }
 
@@ -356,6 +385,7 @@ fn write_loop(mut file: LogFile, jobs: Receiver<Job>, counters: &Counters, cap: 
         };
         let take = |job, waiting: &mut VecDeque<String>, acks: &mut Vec<_>| match job {
             Job::Record(line) => waiting.push_back(line),
+            Job::Verdict(job) => waiting.push_back(job.to_line()),
             Job::Flush(ack) => acks.push(ack),
         };
         match first {
@@ -585,8 +615,8 @@ mod tests {
         DecisionLog::open(path, LogFailure::Deny, 64).unwrap()
     }
 
-    #[test]
-    fn chain_detects_edits_and_survives_reopen() {
+    #[tokio::test]
+    async fn chain_detects_edits_and_survives_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log.jsonl");
         for _ in 0..2 {
@@ -595,7 +625,7 @@ mod tests {
                 .unwrap();
             log.append_verdict(&request(), &verdict(), &[], "p")
                 .unwrap();
-            log.flush(Duration::from_secs(10)).unwrap();
+            log.flush(Duration::from_secs(10)).await.unwrap();
         }
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(verify_chain(&text), Ok(4));
@@ -610,8 +640,8 @@ mod tests {
             a.append_verdict(&request(), &verdict(), &[], "p").unwrap();
             b.append_verdict(&request(), &verdict(), &[], "p").unwrap();
         }
-        a.flush(Duration::from_secs(10)).unwrap();
-        b.flush(Duration::from_secs(10)).unwrap();
+        a.flush(Duration::from_secs(10)).await.unwrap();
+        b.flush(Duration::from_secs(10)).await.unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(verify_chain(&text), Ok(10));
         let tampered = text.replacen("\"allow\"", "\"deny\"", 2);

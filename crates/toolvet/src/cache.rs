@@ -19,7 +19,7 @@
 //!   plugin file's stamp and a tag, so the next start need not read and hash
 //!   a 20 MB plugin again.
 //! * `<hex>.accepted`: a component accepted these settings and described
-//!   itself so (see [`crate::plugin`]), with a tag.
+//!   itself so (the plugin loader), with a tag.
 //!
 //! # Stamps
 //!

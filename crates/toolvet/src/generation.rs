@@ -282,7 +282,7 @@ impl Generation {
             None => None,
         };
         let history = match &self.approvals {
-            Some(a) => a.reflect_history(request, self.settings.max_history).await,
+            Some(a) => a.reflect_history(request).await,
             None => None,
         };
         let history = history.as_deref().unwrap_or(&request.context.history);
@@ -496,6 +496,8 @@ impl Generation {
         call: &WitCall,
         started: Instant,
     ) -> Result<wit::Decision, Failure> {
+        #[cfg(test)]
+        tests::maybe_panic(&check.name);
         // One budget for admission + instantiate + configure + check.
         let limits = InstanceLimits {
             deadline: Some(started + check.limits.timeout),
@@ -810,6 +812,72 @@ fn to_wit(request: &CallRequest, history: &[PriorCall], max_history: usize) -> W
 #[cfg(test)]
 mod tests {
     use super::truncate;
+    use crate::{CheckDecision, Decision, ErrorKind, Host, Policy};
+    use std::path::{Path, PathBuf};
+
+    /// The check whose runs panic inside the host (only this test module's
+    /// checks are named `boom`).
+    static PANIC_ANYWHERE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+    /// Panic, as a bug in the host would, when the test asked for it.
+    pub(super) fn maybe_panic(check: &str) {
+        if PANIC_ANYWHERE.lock().unwrap().as_deref() == Some(check) {
+            panic!("injected host bug in `{check}`");
+        }
+    }
+
+    fn fixture() -> Option<PathBuf> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/hostile/hostile.wasm");
+        path.exists().then_some(path)
+    }
+
+    fn policy(plugin: &Path, parallel: bool) -> Policy {
+        let text = format!(
+            "[host]\nparallel_checks = {parallel}\n\
+             [[check]]\nname = \"boom\"\nplugin = \"{p}\"\non_error = \"allow\"\n\
+             [[check]]\nname = \"calm\"\nplugin = \"{p}\"\n",
+            p = plugin.display()
+        );
+        Policy::from_toml(&text, Path::new("t.toml"), Path::new("/")).unwrap()
+    }
+
+    /// A panic inside the host while it runs a check is the host's failure,
+    /// not the plugin's: recorded as `host-error` and a deny even though
+    /// the check's `on_error` is `allow` (before, a task's `JoinError` was
+    /// reported as the plugin's `trap`, and a panic on the sequential path
+    /// reached the caller).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_the_host_is_a_host_error_and_denies() {
+        let Some(plugin) = fixture() else {
+            eprintln!("skipped: build the hostile fixtures first (bash tests/hostile/build.sh)");
+            return;
+        };
+        *PANIC_ANYWHERE.lock().unwrap() = Some("boom".into());
+        for parallel in [false, true] {
+            let host = Host::load(policy(&plugin, parallel)).await.unwrap();
+            let call = crate::CallRequest::new("any", &serde_json::json!({})).unwrap();
+            let v = host.check(&call).await;
+            assert_eq!(v.decision, Decision::Deny, "parallel {parallel}: {v:?}");
+            let boom = v.checks.iter().find(|o| o.check == "boom").unwrap();
+            assert_eq!(boom.decision, CheckDecision::Deny);
+            assert_eq!(
+                boom.error.as_ref().unwrap().kind,
+                ErrorKind::HostError,
+                "{boom:?}"
+            );
+            assert!(
+                boom.reason
+                    .as_deref()
+                    .unwrap()
+                    .contains("injected host bug"),
+                "{boom:?}"
+            );
+            // The other check ran normally.
+            let calm = v.checks.iter().find(|o| o.check == "calm").unwrap();
+            assert_eq!(calm.decision, CheckDecision::Allow);
+        }
+        *PANIC_ANYWHERE.lock().unwrap() = None;
+    }
 
     #[test]
     fn truncate_respects_char_boundaries() {

@@ -280,17 +280,59 @@ impl Host {
         self.current().cache.clone()
     }
 
+    /// [`Host::check`], then wait (at most `timeout`) until the verdict's
+    /// decision record is in the decision log file: for one-shot processes
+    /// (hooks, `toolvet check`) that must not report a verdict the log does
+    /// not hold. With `decision_log_on_failure = "deny"` (the default), a
+    /// verdict whose record could not be written becomes a deny (rule
+    /// `toolvet.decision-log`); with `"continue"` it stands and the failure
+    /// is logged. Without a decision log this is [`Host::check`].
+    pub async fn check_recorded(&self, request: &CallRequest, timeout: Duration) -> Verdict {
+        let generation = self.current();
+        let verdict = self.check(request).await;
+        let Some(log) = &generation.decision_log else {
+            return verdict;
+        };
+        let this = log.clone();
+        let flushed = crate::runtime::on_runtime(async move { this.flush(timeout).await })
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+        match flushed {
+            Ok(()) => verdict,
+            Err(why) => {
+                tracing::error!(target: "toolvet::audit", path = %log.path().display(), "a verdict's record is not in the decision log: {why}");
+                if log.on_failure() == crate::config::LogFailure::Deny
+                    && verdict.decision != crate::verdict::Decision::Deny
+                {
+                    let denied = Verdict::by_host(
+                        crate::verdict::Decision::Deny,
+                        crate::generation::DECISION_LOG_RULE,
+                        "the decision log cannot be written, so this call may not run \
+                         ([host] decision_log_on_failure = \"deny\")",
+                        verdict.checks,
+                    );
+                    let _ = log.append_verdict(request, &denied, &[], &generation.policy_sha256);
+                    denied
+                } else {
+                    verdict
+                }
+            }
+        }
+    }
+
     /// Wait (at most `timeout`) until every decision record of the calls
     /// vetted so far is in the decision log file. `Ok` when the policy has
     /// no decision log.
     ///
     /// # Errors
     /// The log cannot be written, or the timeout passed.
-    pub fn flush_decision_log(&self, timeout: Duration) -> Result<(), String> {
-        match &self.current().decision_log {
-            Some(log) => log.flush(timeout),
-            None => Ok(()),
-        }
+    pub async fn flush_decision_log(&self, timeout: Duration) -> Result<(), String> {
+        let Some(log) = self.current().decision_log.clone() else {
+            return Ok(());
+        };
+        crate::runtime::on_runtime(async move { log.flush(timeout).await })
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()))
     }
 
     /// The decision log's counters, when the policy has one.

@@ -1,6 +1,7 @@
 //! The ledger trait, and the in-memory ledger.
 
 use super::{ApprovalRequest, ApprovalStatus, ListQuery, Review, ReviewRecord, UnixMillis};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
 
@@ -115,15 +116,18 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError>;
 
-    /// The newest `limit` requests of run `run_id`, oldest first.
+    /// The newest request of this tool and arguments digest in run
+    /// `run_id` (for the outcome of an earlier call the caller only knows
+    /// as escalated).
     ///
     /// # Errors
     /// [`LedgerError`].
-    async fn run_requests(
+    async fn latest(
         &self,
         run_id: &str,
-        limit: usize,
-    ) -> Result<Vec<ApprovalRequest>, LedgerError>;
+        tool: &str,
+        arguments_sha256: &str,
+    ) -> Result<Option<ApprovalRequest>, LedgerError>;
 
     /// Whether the store answers (for readiness probes).
     ///
@@ -137,8 +141,23 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
     fn default_realm(&self) -> String;
 }
 
-/// The rule every ledger follows for [`Ledger::open`], over the requests of
-/// the same run (`earlier`, any order).
+/// Whether `earlier` is a request for the same call as `request` could
+/// be: the same run and call id, or, for calls without an id, the same run,
+/// tool and arguments digest. Only such requests matter to
+/// [`open_against`], so ledgers fetch just these.
+pub(crate) fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequest) -> bool {
+    earlier.call.run_id == request.call.run_id
+        && if request.call.call_id.is_empty() {
+            earlier.call.call_id.is_empty()
+                && earlier.call.tool == request.call.tool
+                && earlier.call.arguments_sha256 == request.call.arguments_sha256
+        } else {
+            earlier.call.call_id == request.call.call_id
+        }
+}
+
+/// The rule every ledger follows for [`Ledger::open`], over the earlier
+/// requests that [`may_be_same_call`] (any order).
 pub(crate) fn open_against<'a>(
     request: &ApprovalRequest,
     earlier: impl IntoIterator<Item = &'a ApprovalRequest>,
@@ -204,8 +223,22 @@ pub(crate) fn decide_against(request: &ApprovalRequest, now: UnixMillis) -> Opti
 /// tests and single long-running processes (`ledger = "memory"`).
 #[derive(Debug, Default)]
 pub struct MemoryLedger {
-    requests: Mutex<Vec<ApprovalRequest>>,
+    state: Mutex<MemoryState>,
     realm: String,
+}
+
+#[derive(Debug, Default)]
+struct MemoryState {
+    /// Every request, oldest first.
+    requests: Vec<ApprovalRequest>,
+    /// Index into `requests` by id.
+    by_id: HashMap<String, usize>,
+    /// Indices of the requests of one run and call id (`""` for calls
+    /// without one).
+    by_call: HashMap<(Option<String>, String), Vec<usize>>,
+    /// The first request approved with scope `run`, by run, tool and
+    /// arguments digest.
+    grants: HashMap<(String, String, String), usize>,
 }
 
 impl MemoryLedger {
@@ -218,34 +251,50 @@ impl MemoryLedger {
             Err(_) => format!("memory:{}", UnixMillis::now().0),
         };
         MemoryLedger {
-            requests: Mutex::new(Vec::new()),
+            state: Mutex::new(MemoryState::default()),
             realm,
         }
     }
 
-    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Vec<ApprovalRequest>>, LedgerError> {
-        self.requests
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, MemoryState>, LedgerError> {
+        self.state
             .lock()
             .map_err(|_| LedgerError::Unavailable("a thread panicked holding the ledger".into()))
+    }
+}
+
+impl MemoryState {
+    fn get_mut(&mut self, id: &str) -> Option<&mut ApprovalRequest> {
+        let i = *self.by_id.get(id)?;
+        self.requests.get_mut(i)
     }
 }
 
 #[async_trait::async_trait]
 impl Ledger for MemoryLedger {
     async fn open(&self, request: ApprovalRequest, now: UnixMillis) -> Result<Opened, LedgerError> {
-        let mut requests = self.lock()?;
-        let same_run = requests
-            .iter()
-            .filter(|e| e.call.run_id == request.call.run_id);
-        if let Some(found) = open_against(&request, same_run, now) {
+        let mut state = self.lock()?;
+        let key = (request.call.run_id.clone(), request.call.call_id.clone());
+        let earlier = state
+            .by_call
+            .get(&key)
+            .into_iter()
+            .flatten()
+            .map(|&i| &state.requests[i])
+            .filter(|e| may_be_same_call(&request, e));
+        if let Some(found) = open_against(&request, earlier, now) {
             return Ok(found);
         }
-        requests.push(request.clone());
+        let index = state.requests.len();
+        state.by_id.insert(request.id.clone(), index);
+        state.by_call.entry(key).or_default().push(index);
+        state.requests.push(request.clone());
         Ok(Opened::Created(request))
     }
 
     async fn get(&self, id: &str) -> Result<Option<ApprovalRequest>, LedgerError> {
-        Ok(self.lock()?.iter().find(|r| r.id == id).cloned())
+        let state = self.lock()?;
+        Ok(state.by_id.get(id).map(|&i| state.requests[i].clone()))
     }
 
     async fn decide(
@@ -254,20 +303,32 @@ impl Ledger for MemoryLedger {
         review: &Review,
         now: UnixMillis,
     ) -> Result<Decided, LedgerError> {
-        let mut requests = self.lock()?;
-        let Some(request) = requests.iter_mut().find(|r| r.id == id) else {
+        let mut state = self.lock()?;
+        let Some(request) = state.get_mut(id) else {
             return Ok(Decided::NotFound);
         };
         if let Some(refused) = decide_against(request, now) {
             return Ok(refused);
         }
         *request = reviewed(request.clone(), review, now);
-        Ok(Decided::Done(request.clone()))
+        let decided = request.clone();
+        if super::settle::grants_run(&decided)
+            && let Some(run) = &decided.call.run_id
+        {
+            let key = (
+                run.clone(),
+                decided.call.tool.clone(),
+                decided.call.arguments_sha256.clone(),
+            );
+            let index = state.by_id[&decided.id];
+            state.grants.entry(key).or_insert(index);
+        }
+        Ok(Decided::Done(decided))
     }
 
     async fn consume(&self, id: &str, now: UnixMillis) -> Result<bool, LedgerError> {
-        let mut requests = self.lock()?;
-        match requests.iter_mut().find(|r| r.id == id) {
+        let mut state = self.lock()?;
+        match state.get_mut(id) {
             Some(r) if r.status_at(now) == ApprovalStatus::Approved => {
                 r.status = ApprovalStatus::Consumed;
                 r.consumed_at = Some(now);
@@ -282,15 +343,15 @@ impl Ledger for MemoryLedger {
         query: &ListQuery,
         now: UnixMillis,
     ) -> Result<Vec<ApprovalRequest>, LedgerError> {
-        let requests = self.lock()?;
+        let state = self.lock()?;
         let start = match &query.after {
-            Some(after) => requests
-                .iter()
-                .position(|r| &r.id == after)
-                .map_or(requests.len(), |i| i + 1),
+            Some(after) => state
+                .by_id
+                .get(after)
+                .map_or(state.requests.len(), |i| i + 1),
             None => 0,
         };
-        Ok(requests[start..]
+        Ok(state.requests[start..]
             .iter()
             .filter(|r| query.status.accepts(r.status_at(now)))
             .take(query.limit)
@@ -304,30 +365,32 @@ impl Ledger for MemoryLedger {
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
-        Ok(self
-            .lock()?
+        let state = self.lock()?;
+        let key = (
+            run_id.to_string(),
+            tool.to_string(),
+            arguments_sha256.to_string(),
+        );
+        Ok(state.grants.get(&key).map(|&i| state.requests[i].clone()))
+    }
+
+    async fn latest(
+        &self,
+        run_id: &str,
+        tool: &str,
+        arguments_sha256: &str,
+    ) -> Result<Option<ApprovalRequest>, LedgerError> {
+        let state = self.lock()?;
+        Ok(state
+            .requests
             .iter()
+            .rev()
             .find(|r| {
                 r.call.run_id.as_deref() == Some(run_id)
                     && r.call.tool == tool
                     && r.call.arguments_sha256 == arguments_sha256
-                    && super::settle::grants_run(r)
             })
             .cloned())
-    }
-
-    async fn run_requests(
-        &self,
-        run_id: &str,
-        limit: usize,
-    ) -> Result<Vec<ApprovalRequest>, LedgerError> {
-        let requests = self.lock()?;
-        let run: Vec<&ApprovalRequest> = requests
-            .iter()
-            .filter(|r| r.call.run_id.as_deref() == Some(run_id))
-            .collect();
-        let skip = run.len().saturating_sub(limit);
-        Ok(run[skip..].iter().map(|r| (*r).clone()).collect())
     }
 
     async fn ping(&self) -> Result<(), LedgerError> {

@@ -321,76 +321,39 @@ impl Approvals {
         )
     }
 
-    /// The run's history as the ledger knows it, when the call brings
-    /// none (or brings calls it only knows as escalated): each earlier
-    /// request of the run as `escalated`, `approved` (used) or `rejected`.
-    /// `None` when there is nothing to add. A ledger that cannot be read
-    /// leaves the history as the caller gave it (logged).
-    pub(crate) async fn reflect_history(
-        &self,
-        request: &CallRequest,
-        max: usize,
-    ) -> Option<Vec<PriorCall>> {
+    /// The call's history with the ledger's answers: an earlier call the
+    /// caller only knows as `escalated` becomes `approved` (a person
+    /// approved it and it ran) or `rejected` when the ledger says so.
+    /// `None` when there is nothing to bring up to date. A ledger that
+    /// cannot be read leaves the history as the caller gave it (logged).
+    pub(crate) async fn reflect_history(&self, request: &CallRequest) -> Option<Vec<PriorCall>> {
         let run = request.context.run_id.as_deref()?;
         let history = &request.context.history;
-        let asks = history.is_empty() || history.iter().any(|p| p.outcome == Outcome::Escalated);
-        if !asks {
-            return None;
-        }
-        let requests = match self.inner.ledger.run_requests(run, max).await {
-            Ok(requests) => requests,
-            Err(e) => {
-                tracing::warn!(target: "toolvet::approvals", "{e}; the call's history is used as given");
-                return None;
-            }
-        };
-        if requests.is_empty() {
+        if !history.iter().any(|p| p.outcome == Outcome::Escalated) {
             return None;
         }
         let now = UnixMillis::now();
-        let outcome = |r: &ApprovalRequest| match r.status_at(now) {
-            ApprovalStatus::Consumed => Outcome::Approved,
-            ApprovalStatus::Rejected => Outcome::Rejected,
-            _ => Outcome::Escalated,
-        };
-        if history.is_empty() {
-            let digest = request.arguments_sha256();
-            let this_call = |r: &ApprovalRequest| {
-                if request.call.id.is_empty() {
-                    r.call.tool == request.call.name && r.call.arguments_sha256 == digest
-                } else {
-                    r.call.call_id == request.call.id
+        let mut amended = history.clone();
+        for prior in amended
+            .iter_mut()
+            .filter(|p| p.outcome == Outcome::Escalated)
+        {
+            let digest = crate::call::arguments_sha256(prior.arguments.get());
+            match self.inner.ledger.latest(run, &prior.name, &digest).await {
+                Ok(Some(r)) => {
+                    prior.outcome = match r.status_at(now) {
+                        ApprovalStatus::Consumed => Outcome::Approved,
+                        ApprovalStatus::Rejected => Outcome::Rejected,
+                        _ => Outcome::Escalated,
+                    }
                 }
-            };
-            return Some(
-                requests
-                    .iter()
-                    .filter(|r| !this_call(r))
-                    .map(|r| PriorCall {
-                        name: r.call.tool.clone(),
-                        arguments: r.arguments.clone(),
-                        outcome: outcome(r),
-                    })
-                    .collect(),
-            );
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(target: "toolvet::approvals", "{e}; the call's history is used as given");
+                    return None;
+                }
+            }
         }
-        let amended = history
-            .iter()
-            .map(|p| {
-                if p.outcome != Outcome::Escalated {
-                    return p.clone();
-                }
-                let digest = crate::call::arguments_sha256(p.arguments.get());
-                let known = requests
-                    .iter()
-                    .rev()
-                    .find(|r| r.call.tool == p.name && r.call.arguments_sha256 == digest);
-                PriorCall {
-                    outcome: known.map_or(p.outcome, outcome),
-                    ..p.clone()
-                }
-            })
-            .collect();
         Some(amended)
     }
 }

@@ -44,8 +44,9 @@ CREATE TABLE IF NOT EXISTS approval_requests (
     decided_at_ms INTEGER,
     consumed_at_ms INTEGER
 );
-CREATE INDEX IF NOT EXISTS approval_requests_run ON approval_requests (run_id, created_at_ms);
-CREATE INDEX IF NOT EXISTS approval_requests_created ON approval_requests (created_at_ms, id);
+CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (run_id, call_id);
+CREATE INDEX IF NOT EXISTS approval_requests_binding ON approval_requests (run_id, tool, arguments_sha256);
+CREATE INDEX IF NOT EXISTS approval_requests_grants ON approval_requests (run_id, tool, arguments_sha256) WHERE scope = 'run';
 ";
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
@@ -264,11 +265,31 @@ fn get(conn: &Connection, id: &str) -> rusqlite::Result<Option<ApprovalRequest>>
     .optional()
 }
 
-fn same_run(conn: &Connection, run_id: Option<&str>) -> rusqlite::Result<Vec<ApprovalRequest>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM approval_requests WHERE run_id IS ?1 ORDER BY created_at_ms, id"
-    ))?;
-    stmt.query_map([run_id], row_to_request)?.collect()
+/// The earlier requests that may be for the same call as `request` (see
+/// [`super::ledger::may_be_same_call`]).
+fn same_call(
+    conn: &Connection,
+    request: &ApprovalRequest,
+) -> rusqlite::Result<Vec<ApprovalRequest>> {
+    let call = &request.call;
+    if call.call_id.is_empty() {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM approval_requests WHERE run_id IS ?1 AND tool = ?2 \
+             AND arguments_sha256 = ?3 AND call_id = '' ORDER BY rowid"
+        ))?;
+        stmt.query_map(
+            params![call.run_id, call.tool, call.arguments_sha256],
+            row_to_request,
+        )?
+        .collect()
+    } else {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM approval_requests WHERE run_id IS ?1 AND call_id = ?2 \
+             ORDER BY rowid"
+        ))?;
+        stmt.query_map(params![call.run_id, call.call_id], row_to_request)?
+            .collect()
+    }
 }
 
 fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
@@ -297,11 +318,18 @@ fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
 #[async_trait::async_trait]
 impl Ledger for SqliteLedger {
     async fn open(&self, request: ApprovalRequest, now: UnixMillis) -> Result<Opened, LedgerError> {
+        // Asking again about a live request needs no write: look first.
+        let earlier = self.read(|c| same_call(c, &request))?;
+        if let Some(found) = open_against(&request, &earlier, now) {
+            return Ok(found);
+        }
+        // Then in a write transaction, looking again: another process may
+        // have opened the request meanwhile.
         self.write(move |conn| {
             let tx = conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
                 .map_err(unavailable)?;
-            let earlier = same_run(&tx, request.call.run_id.as_deref()).map_err(unavailable)?;
+            let earlier = same_call(&tx, &request).map_err(unavailable)?;
             if let Some(found) = open_against(&request, &earlier, now) {
                 return Ok(found);
             }
@@ -393,21 +421,22 @@ impl Ledger for SqliteLedger {
             StatusFilter::Expired => "status IN ('pending', 'approved') AND expires_at_ms <= ?1",
         };
         self.read(|c| {
-            let after = match &query.after {
-                Some(id) => get(c, id)?.map(|r| (ms(r.created_at), r.id)),
-                None => None,
+            // Insertion order (rowid), after the named request; an unknown
+            // `after` gives an empty page.
+            let after: i64 = match &query.after {
+                Some(id) => c
+                    .prepare_cached("SELECT rowid FROM approval_requests WHERE id = ?1")?
+                    .query_row([id], |r| r.get(0))
+                    .optional()?
+                    .unwrap_or(i64::MAX),
+                None => 0,
             };
-            let (after_ms, after_id) = after.unwrap_or((-1, String::new()));
             let mut stmt = c.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM approval_requests WHERE ({condition}) \
-                 AND (created_at_ms > ?2 OR (created_at_ms = ?2 AND id > ?3)) \
-                 ORDER BY created_at_ms, id LIMIT ?4"
+                 AND rowid > ?2 ORDER BY rowid LIMIT ?3"
             ))?;
-            stmt.query_map(
-                params![ms(now), after_ms, after_id, query.limit as i64],
-                row_to_request,
-            )?
-            .collect()
+            stmt.query_map(params![ms(now), after, query.limit as i64], row_to_request)?
+                .collect()
         })
     }
 
@@ -421,28 +450,27 @@ impl Ledger for SqliteLedger {
             c.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM approval_requests WHERE run_id = ?1 AND tool = ?2 \
                  AND arguments_sha256 = ?3 AND status IN ('approved', 'consumed') \
-                 AND scope = 'run' ORDER BY created_at_ms LIMIT 1"
+                 AND scope = 'run' ORDER BY rowid LIMIT 1"
             ))?
             .query_row(params![run_id, tool, arguments_sha256], row_to_request)
             .optional()
         })
     }
 
-    async fn run_requests(
+    async fn latest(
         &self,
         run_id: &str,
-        limit: usize,
-    ) -> Result<Vec<ApprovalRequest>, LedgerError> {
-        let mut newest = self.read(|c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM approval_requests WHERE run_id = ?1 \
-                 ORDER BY created_at_ms DESC, id DESC LIMIT ?2"
-            ))?;
-            stmt.query_map(params![run_id, limit as i64], row_to_request)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-        })?;
-        newest.reverse();
-        Ok(newest)
+        tool: &str,
+        arguments_sha256: &str,
+    ) -> Result<Option<ApprovalRequest>, LedgerError> {
+        self.read(|c| {
+            c.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM approval_requests WHERE run_id = ?1 AND tool = ?2 \
+                 AND arguments_sha256 = ?3 ORDER BY rowid DESC LIMIT 1"
+            ))?
+            .query_row(params![run_id, tool, arguments_sha256], row_to_request)
+            .optional()
+        })
     }
 
     async fn ping(&self) -> Result<(), LedgerError> {
