@@ -17,10 +17,11 @@ pub mod hosts;
 
 use address::{Unsafe, classify_domain, classify_ip};
 use extract::{Candidate, free_text_urls, has_authority_scheme, scheme_len, url_arg_values};
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use hosts::{HostList, Target};
 use serde::Deserialize;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{
+    Action, Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+};
 use url::Url;
 
 /// Which hosts are acceptable.
@@ -32,17 +33,6 @@ pub enum Mode {
     DenyListed,
     /// Only hosts on `allow_hosts`.
     AllowListed,
-}
-
-/// What to do with a host missing from `allow_hosts` in `allow-listed` mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum UnlistedAction {
-    /// Refuse the call.
-    #[default]
-    Deny,
-    /// Ask a person.
-    Escalate,
 }
 
 /// The check's settings (`[check.settings]`). Every key is optional.
@@ -71,7 +61,7 @@ pub struct Settings {
     /// for any tool.
     pub url_args: Vec<String>,
     /// `deny` (default) or `escalate` for hosts missing from `allow_hosts`.
-    pub unlisted_action: UnlistedAction,
+    pub unlisted_action: Action,
 }
 
 impl Default for Settings {
@@ -87,7 +77,7 @@ impl Default for Settings {
             url_args: s(&[
                 "url", "urls", "uri", "href", "endpoint", "link", "*_url", "*_uri",
             ]),
-            unlisted_action: UnlistedAction::Deny,
+            unlisted_action: Action::Deny,
         }
     }
 }
@@ -112,21 +102,9 @@ pub struct EgressGuard {
     deny: HostList,
     allow_private: HostList,
     schemes: Vec<String>,
-    url_tools: GlobSet,
-    url_args: GlobSet,
-    unlisted_action: UnlistedAction,
-}
-
-fn globset(key: &str, globs: &[String]) -> Result<GlobSet, String> {
-    let mut b = GlobSetBuilder::new();
-    for (i, g) in globs.iter().enumerate() {
-        let glob = GlobBuilder::new(g)
-            .case_insensitive(true)
-            .build()
-            .map_err(|e| format!("settings.{key}[{i}]: invalid glob `{g}`: {e}"))?;
-        b.add(glob);
-    }
-    b.build().map_err(|e| format!("settings.{key}: {e}"))
+    url_tools: Globs,
+    url_args: Globs,
+    unlisted_action: Action,
 }
 
 /// A URL that failed a rule.
@@ -351,7 +329,7 @@ impl EgressGuard {
                     "{described}, which is not on the allow list; tools may only reach: {}.",
                     self.allow.summary(12)
                 ),
-                escalate: self.unlisted_action == UnlistedAction::Escalate,
+                escalate: self.unlisted_action == Action::Escalate,
             });
         }
         None
@@ -397,20 +375,23 @@ impl Check for EgressGuard {
             deny: HostList::parse("deny_hosts", &s.deny_hosts)?,
             allow_private: HostList::parse("allow_private_hosts", &s.allow_private_hosts)?,
             schemes,
-            url_tools: globset("url_tools", &s.url_tools)?,
-            url_args: globset("url_args", &s.url_args)?,
-            unlisted_action: s.unlisted_action,
+            url_tools: Globs::compile(&s.url_tools, &Key::new("url_tools"))?,
+            url_args: Globs::compile(&s.url_args, &Key::new("url_args"))?,
+            unlisted_action: s.unlisted_action.one_of(
+                &[Action::Deny, Action::Escalate],
+                &Key::new("unlisted_action"),
+            )?,
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
         let is_url_tool = self.url_tools.is_match(&call.name);
         let mut candidates = url_arg_values(call.json(), &self.url_args);
         if candidates.is_empty() && is_url_tool {
             candidates = free_text_urls(call.json());
         }
         if candidates.is_empty() {
-            return Decision::Abstain;
+            return Ok(Decision::Abstain);
         }
         let mut worst: Option<Finding> = None;
         let mut any_url = false;
@@ -427,11 +408,11 @@ impl Check for EgressGuard {
                 }
             }
         }
-        match worst {
+        Ok(match worst {
             Some(f) => f.into_decision(),
             None if any_url => Decision::Allow,
             None => Decision::Abstain,
-        }
+        })
     }
 }
 
@@ -446,7 +427,7 @@ mod tests {
     }
 
     fn rule(g: &EgressGuard, tool: &str, args: &str) -> String {
-        let d = g.check(
+        let d = g.decide(
             &ToolCall::new(tool, args),
             &ToolInfo::default(),
             &Context::default(),

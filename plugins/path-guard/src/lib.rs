@@ -24,10 +24,11 @@ pub mod sensitive;
 pub use normalize::{PathError, clean_lexically, is_within, normalize};
 pub use sensitive::Sensitive;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{
+    Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+};
 
 /// Tool-name globs the check applies to unless the host config overrides
 /// them.
@@ -120,33 +121,14 @@ pub const DEFAULT_SOURCE_ARGS: &[&str] = &["source", "source_path", "src", "from
 /// How deep nested arguments are searched for path keys.
 const MAX_DEPTH: usize = 16;
 
-/// What to do with a read outside the roots and read roots.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OutsideRead {
-    /// Deny with `path.read-outside-roots` (the default).
-    #[default]
-    Deny,
-    /// Ask a person (`path.read-outside-roots`).
-    Escalate,
-    /// Allow reads anywhere (sensitive files stay denied).
-    Allow,
-}
-
-/// What to do with a sensitive file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OnSensitive {
-    /// Deny with `path.sensitive` (the default).
-    #[default]
-    Deny,
-    /// Ask a person (`path.sensitive`).
-    Escalate,
-}
+/// What to do with a read outside the roots (`outside_read`: `deny`,
+/// `escalate` or `allow`) or with a sensitive file (`on_sensitive`: `deny`
+/// or `escalate`): the kit's [`Action`].
+pub use toolvet_pdk::Action;
 
 /// The check's settings (`[check.settings]`). Every field is optional; see
 /// README.md for the full table.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
     /// Argument names holding paths; replaces [`DEFAULT_PATH_ARGS`].
@@ -172,9 +154,27 @@ pub struct Settings {
     /// Arguments a copy tool only reads; replaces [`DEFAULT_SOURCE_ARGS`].
     pub source_args: Option<Vec<String>>,
     /// Reads outside the roots: `deny` (default), `escalate` or `allow`.
-    pub outside_read: OutsideRead,
+    pub outside_read: Action,
     /// Sensitive files: `deny` (default) or `escalate`.
-    pub on_sensitive: OnSensitive,
+    pub on_sensitive: Action,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            path_args: None,
+            roots: Vec::new(),
+            read_roots: Vec::new(),
+            home: None,
+            sensitive: Vec::new(),
+            not_sensitive: Vec::new(),
+            write_tools: None,
+            copy_tools: None,
+            source_args: None,
+            outside_read: Action::Deny,
+            on_sensitive: Action::Deny,
+        }
+    }
 }
 
 /// Whether a path argument is read or written by the call.
@@ -194,11 +194,11 @@ pub struct PathGuard {
     read_roots: Vec<String>,
     home: Option<String>,
     sensitive: Sensitive,
-    write_tools: GlobSet,
-    copy_tools: GlobSet,
+    write_tools: Globs,
+    copy_tools: Globs,
     source_args: Vec<String>,
-    outside_read: OutsideRead,
-    on_sensitive: OnSensitive,
+    outside_read: Action,
+    on_sensitive: Action,
 }
 
 /// Where a call is resolved: its working directory and home, and the roots
@@ -316,10 +316,7 @@ impl PathGuard {
                  workspace. Work with other files, or ask the user to provide the information \
                  you need."
             );
-            return match self.on_sensitive {
-                OnSensitive::Deny => Decision::deny("path.sensitive", msg),
-                OnSensitive::Escalate => Decision::escalate("path.sensitive", msg),
-            };
+            return self.on_sensitive.decide("path.sensitive", msg);
         }
         match err {
             Some(PathError::NoHome) => {
@@ -386,11 +383,7 @@ impl PathGuard {
                      the workspace instead.",
                     list(&readable)
                 );
-                match self.outside_read {
-                    OutsideRead::Deny => Decision::deny("path.read-outside-roots", msg),
-                    OutsideRead::Escalate => Decision::escalate("path.read-outside-roots", msg),
-                    OutsideRead::Allow => Decision::Allow,
-                }
+                self.outside_read.decide("path.read-outside-roots", msg)
             }
         }
     }
@@ -426,12 +419,24 @@ impl Check for PathGuard {
             write_tools: tool_globs(s.write_tools, DEFAULT_WRITE_TOOLS, "write_tools")?,
             copy_tools: tool_globs(s.copy_tools, DEFAULT_COPY_TOOLS, "copy_tools")?,
             source_args,
-            outside_read: s.outside_read,
-            on_sensitive: s.on_sensitive,
+            outside_read: s.outside_read.one_of(
+                &[Action::Deny, Action::Escalate, Action::Allow],
+                &Key::new("outside_read"),
+            )?,
+            on_sensitive: s
+                .on_sensitive
+                .one_of(&[Action::Deny, Action::Escalate], &Key::new("on_sensitive"))?,
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet(call, ctx))
+    }
+}
+
+impl PathGuard {
+    /// The decision on one call: the most severe over its paths.
+    pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let paths = self.paths(call.json());
         if paths.is_empty() {
             return Decision::Abstain;
@@ -508,23 +513,12 @@ fn names(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<Vec
     Ok(list)
 }
 
-/// Compile tool-name globs from a setting (or the defaults),
-/// case-insensitively.
-fn tool_globs(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<GlobSet, String> {
-    let list: Vec<String> =
-        given.unwrap_or_else(|| defaults.iter().map(|s| s.to_string()).collect());
-    let mut set = GlobSetBuilder::new();
-    for (i, g) in list.iter().enumerate() {
-        if g.is_empty() {
-            return Err(format!("settings.{key}[{i}]: empty glob"));
-        }
-        let glob = GlobBuilder::new(g)
-            .case_insensitive(true)
-            .build()
-            .map_err(|e| format!("settings.{key}[{i}]: invalid glob {g:?}: {}", e.kind()))?;
-        set.add(glob);
+/// Compile tool-name globs from a setting (or the defaults).
+fn tool_globs(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<Globs, String> {
+    match given {
+        Some(list) => Globs::compile(&list, &Key::new(key)),
+        None => Globs::compile(defaults, &Key::new(key)),
     }
-    set.build().map_err(|e| format!("settings.{key}: {e}"))
 }
 
 /// Paths in messages: at most 200 characters.
@@ -577,7 +571,7 @@ mod tests {
         args: Value,
         c: &Context,
     ) -> (&'static str, Option<String>) {
-        let d = g.check(
+        let d = g.decide(
             &ToolCall::new(tool, args.to_string()),
             &ToolInfo::default(),
             c,
@@ -718,7 +712,7 @@ mod tests {
     #[test]
     fn messages_say_what_is_wrong_and_what_is_acceptable() {
         let g = guard(json!({}));
-        let d = g.check(
+        let d = g.decide(
             &ToolCall::new("write_file", r#"{"path":"../../etc/cron.d/x"}"#),
             &ToolInfo::default(),
             &ctx(ALICE),

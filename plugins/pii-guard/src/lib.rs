@@ -11,22 +11,18 @@
 pub mod detect;
 
 use detect::{Detectors, Kind, RESERVED_DOMAINS, mask};
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::json::{Step, walk};
+use toolvet_pdk::{
+    Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+};
 
-/// What to do about a kind of finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Action {
-    /// Not reported (the check abstains).
-    Allow,
-    /// Ask a person first.
-    Escalate,
-    /// Refuse the call.
-    Deny,
-}
+pub use toolvet_pdk::json::child_path;
+
+/// What to do about a kind of finding: `allow` (not reported), `escalate`
+/// or `deny` (the kit's [`Action`]).
+pub use toolvet_pdk::Action;
 
 /// Per-kind actions.
 #[derive(Debug, Clone, Deserialize)]
@@ -160,23 +156,7 @@ pub struct PiiGuard {
     detectors: Detectors,
     actions: Actions,
     allowed_domains: Vec<String>,
-    ignore_args: GlobSet,
-}
-
-/// `parent.key`, or `parent["key"]` when the key is not a plain identifier.
-pub fn child_path(parent: &str, key: &str) -> String {
-    let plain = key
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if plain {
-        format!("{parent}.{key}")
-    } else {
-        format!("{parent}[{}]", Value::String(key.to_string()))
-    }
+    ignore_args: Globs,
 }
 
 fn within(domain: &str, allowed: &str) -> bool {
@@ -196,45 +176,39 @@ impl PiiGuard {
         out
     }
 
-    fn walk(&self, v: &Value, path: &str, out: &mut Vec<Finding>) {
-        match v {
-            Value::Object(map) => {
-                for (k, child) in map {
-                    if !self.ignore_args.is_match(k) {
-                        self.walk(child, &child_path(path, k), out);
+    fn walk(&self, v: &Value, root: &str, out: &mut Vec<Finding>) {
+        walk(v, root, &mut |n| {
+            // A recipient field (and everything in it) is where the data
+            // goes, not data about someone.
+            if n.depth > 0 && self.ignore_args.is_match(n.key) {
+                return Step::Skip;
+            }
+            let Value::String(s) = n.value else {
+                return Step::Descend;
+            };
+            for hit in self.detectors.scan(s) {
+                if hit.kind == Kind::Email {
+                    let domain = hit
+                        .text
+                        .rsplit('@')
+                        .next()
+                        .unwrap_or("")
+                        .to_ascii_lowercase();
+                    if self.allowed_domains.iter().any(|d| within(&domain, d)) {
+                        continue;
                     }
                 }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    self.walk(child, &format!("{path}[{i}]"), out);
+                let f = Finding {
+                    kind: hit.kind,
+                    path: n.path.to_string(),
+                    masked: mask(hit.kind, &hit.text),
+                };
+                if !out.contains(&f) {
+                    out.push(f);
                 }
             }
-            Value::String(s) => {
-                for hit in self.detectors.scan(s) {
-                    if hit.kind == Kind::Email {
-                        let domain = hit
-                            .text
-                            .rsplit('@')
-                            .next()
-                            .unwrap_or("")
-                            .to_ascii_lowercase();
-                        if self.allowed_domains.iter().any(|d| within(&domain, d)) {
-                            continue;
-                        }
-                    }
-                    let f = Finding {
-                        kind: hit.kind,
-                        path: path.to_string(),
-                        masked: mask(hit.kind, &hit.text),
-                    };
-                    if !out.contains(&f) {
-                        out.push(f);
-                    }
-                }
-            }
-            _ => {}
-        }
+            Step::Descend
+        });
     }
 }
 
@@ -273,26 +247,28 @@ impl Check for PiiGuard {
         if s.ignore_reserved_domains {
             allowed_domains.extend(RESERVED_DOMAINS.iter().map(|d| d.to_string()));
         }
-        let mut b = GlobSetBuilder::new();
-        for (i, g) in s.ignore_args.iter().enumerate() {
-            b.add(
-                GlobBuilder::new(g)
-                    .case_insensitive(true)
-                    .build()
-                    .map_err(|e| format!("settings.ignore_args[{i}]: invalid glob `{g}`: {e}"))?,
-            );
+        for kind in Kind::ALL {
+            s.actions.get(kind).one_of(
+                &[Action::Allow, Action::Escalate, Action::Deny],
+                &Key::new("actions").field(kind.id()),
+            )?;
         }
         Ok(Self {
             detectors: Detectors::new(s.ignore_test_cards),
             actions: s.actions,
             allowed_domains,
-            ignore_args: b
-                .build()
-                .map_err(|e| format!("settings.ignore_args: {e}"))?,
+            ignore_args: Globs::compile(&s.ignore_args, &Key::new("ignore_args"))?,
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
+        Ok(self.vet(call))
+    }
+}
+
+impl PiiGuard {
+    /// The decision on one call.
+    pub fn vet(&self, call: &ToolCall) -> Decision {
         let mut ranked: Vec<(Action, Finding)> = self
             .find(call.json())
             .into_iter()
@@ -337,7 +313,7 @@ mod tests {
 
     fn run(settings: &str, args: Value) -> Decision {
         let g = PiiGuard::from_settings_json(settings).unwrap();
-        g.check(
+        g.decide(
             &ToolCall::new("send_email", args.to_string()),
             &ToolInfo::default(),
             &Context::default(),

@@ -20,7 +20,7 @@ pub mod walk;
 
 pub use options::{Options, PatternRule, Settings};
 use serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 
 use crate::syntax::Output;
 
@@ -131,7 +131,14 @@ impl Check for ShellGuard {
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet(call, ctx))
+    }
+}
+
+impl ShellGuard {
+    /// The decision on one call: the command in its `command_args`.
+    pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let args = call.json();
         let Some((key, value)) = self
             .opts

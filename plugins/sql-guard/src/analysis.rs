@@ -31,7 +31,33 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The stable rule id reported for this kind.
+    /// Every kind, in the order of the `actions` table.
+    pub const ALL: [Kind; 8] = [
+        Kind::Drop,
+        Kind::Truncate,
+        Kind::Alter,
+        Kind::Grant,
+        Kind::DeleteWithoutWhere,
+        Kind::UpdateWithoutWhere,
+        Kind::MultipleStatements,
+        Kind::ReadOnly,
+    ];
+
+    /// The kind's key in the `actions` setting, e.g. `delete_without_where`.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Kind::Drop => "drop",
+            Kind::Truncate => "truncate",
+            Kind::Alter => "alter",
+            Kind::Grant => "grant",
+            Kind::DeleteWithoutWhere => "delete_without_where",
+            Kind::UpdateWithoutWhere => "update_without_where",
+            Kind::MultipleStatements => "multiple_statements",
+            Kind::ReadOnly => "read_only",
+        }
+    }
+
+    /// The rule id, e.g. `sql.drop`.
     pub fn rule(self) -> &'static str {
         match self {
             Kind::Drop => "sql.drop",

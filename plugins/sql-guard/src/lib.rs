@@ -19,19 +19,11 @@ use serde::Deserialize;
 use sqlparser::dialect::{Dialect, dialect_from_str};
 use sqlparser::parser::Parser;
 use toolvet_pdk::serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, Key, PluginInfo, ToolCall, ToolInfo};
 
-/// What to do with a finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// Let the call run as far as this finding is concerned.
-    Allow,
-    /// Refuse the call; the model reads the reason.
-    Deny,
-    /// A person must approve the call first.
-    Escalate,
-}
+/// What to do with a finding: `allow`, `escalate` or `deny` (the kit's
+/// [`Action`]).
+pub use toolvet_pdk::Action;
 
 /// The action per statement kind (`[check.settings.actions]`). Every key is
 /// optional; the defaults are `deny` for all of them.
@@ -361,11 +353,7 @@ pub fn combine(decisions: Vec<Decision>) -> Decision {
 }
 
 fn action_decision(action: Action, rule: &str, message: String) -> Decision {
-    match action {
-        Action::Allow => Decision::Allow,
-        Action::Deny => Decision::deny(rule, message),
-        Action::Escalate => Decision::escalate(rule, message),
-    }
+    action.decide(rule, message)
 }
 
 impl Check for SqlGuard {
@@ -407,10 +395,27 @@ impl Check for SqlGuard {
                 settings.dialect
             )
         })?;
+        let any = [Action::Allow, Action::Escalate, Action::Deny];
+        for kind in Kind::ALL {
+            settings
+                .actions
+                .for_kind(kind)
+                .one_of(&any, &Key::new("actions").field(kind.setting()))?;
+        }
+        settings
+            .on_unparseable
+            .one_of(&any, &Key::new("on_unparseable"))?;
         Ok(Self { settings, dialect })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
+        Ok(self.vet(call))
+    }
+}
+
+impl SqlGuard {
+    /// The decision on one call: every SQL text in its `sql_args`.
+    pub fn vet(&self, call: &ToolCall) -> Decision {
         let args = call.json();
         let mut texts: Vec<&str> = Vec::new();
         for name in &self.settings.sql_args {
@@ -565,19 +570,19 @@ mod tests {
     fn reads_configured_argument_names_and_arrays() {
         let g = guard(r#"{"sql_args": ["q"]}"#);
         let call = ToolCall::new("run_query", r#"{"q": "DROP TABLE t"}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(rule_of(&d), Some("sql.drop"));
         // The default argument names are no longer read.
         let call = ToolCall::new("run_query", r#"{"query": "DROP TABLE t"}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(d, Decision::Abstain);
 
         let g = guard("{}");
         let call = ToolCall::new("sql", r#"{"statement": ["SELECT 1", "SELECT 2"]}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(rule_of(&d), Some("sql.multiple-statements"));
         let call = ToolCall::new("sql", r#"{"limit": 5}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(d, Decision::Abstain);
     }
 
