@@ -9,6 +9,10 @@
 //! kind of secret and the argument path, never the secret.
 
 pub mod detect;
+pub use check_catalog::encoded;
+mod history;
+pub mod named;
+pub mod providers;
 pub mod route;
 
 use detect::{Detectors, EntropyOptions, Hit, Kind};
@@ -213,7 +217,7 @@ impl Check for SecretsGuard {
             match Kind::from_id(id) {
                 Some(k) => ignored.push(k),
                 None => {
-                    let known: Vec<&str> = Kind::ALL.iter().map(|k| k.id()).collect();
+                    let known: Vec<&str> = Kind::all().iter().map(|k| k.id()).collect();
                     return Err(format!(
                         "settings.ignore_kinds[{i}]: unknown kind `{id}` (known: {})",
                         known.join(", ")
@@ -250,6 +254,28 @@ impl Check for SecretsGuard {
 impl SecretsGuard {
     /// The decision on one call.
     pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
+        if let Some(d) = self.committed(call, ctx) {
+            return d;
+        }
+        let found = self.vet_findings(call, ctx);
+        if found.severity() < 3
+            && !matches!(
+                self.router.route(
+                    &call.name,
+                    call.json(),
+                    &self.router.destinations(call.json()),
+                    ctx.attribute("cwd")
+                ),
+                Route::Inside
+            )
+            && let Some(d) = self.read_then_publish(call, ctx)
+        {
+            return d;
+        }
+        found
+    }
+
+    fn vet_findings(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let args = call.json();
         let mut findings = self.find(args, &call.arguments);
         if findings.is_empty() {
