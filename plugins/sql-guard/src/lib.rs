@@ -14,6 +14,7 @@
 mod analysis;
 
 pub use analysis::{Finding, Kind, analyze};
+pub mod server;
 
 use serde::Deserialize;
 use sqlparser::dialect::{Dialect, dialect_from_str};
@@ -50,6 +51,22 @@ pub struct Actions {
     /// A statement other than a plain query when `read_only` is true (rule
     /// `sql.read-only`).
     pub read_only: Action,
+    /// Server-side file access (rule `sql.server-file`). Default `deny`.
+    pub server_file: Action,
+    /// A server-side program (rule `sql.server-program`). Default `deny`.
+    pub server_program: Action,
+    /// `EXPLAIN ANALYZE` of a data change (rule `sql.explain-analyze`).
+    /// Default `escalate`.
+    pub explain_analyze: Action,
+    /// A data-modifying `WITH` clause (rule `sql.hidden-write`). Default
+    /// `escalate`.
+    pub hidden_write: Action,
+    /// Row-level security or integrity checks turned off (rule
+    /// `sql.security-off`). Default `deny`.
+    pub security_off: Action,
+    /// A read of a credentials table (rule `sql.sensitive-table`). Default
+    /// `escalate`.
+    pub sensitive_table: Action,
 }
 
 impl Default for Actions {
@@ -63,6 +80,12 @@ impl Default for Actions {
             update_without_where: Action::Deny,
             multiple_statements: Action::Deny,
             read_only: Action::Deny,
+            server_file: Action::Deny,
+            server_program: Action::Deny,
+            explain_analyze: Action::Escalate,
+            hidden_write: Action::Escalate,
+            security_off: Action::Deny,
+            sensitive_table: Action::Escalate,
         }
     }
 }
@@ -79,6 +102,12 @@ impl Actions {
             Kind::UpdateWithoutWhere => self.update_without_where,
             Kind::MultipleStatements => self.multiple_statements,
             Kind::ReadOnly => self.read_only,
+            Kind::ServerFile => self.server_file,
+            Kind::ServerProgram => self.server_program,
+            Kind::ExplainAnalyze => self.explain_analyze,
+            Kind::HiddenWrite => self.hidden_write,
+            Kind::SecurityOff => self.security_off,
+            Kind::SensitiveTable => self.sensitive_table,
         }
     }
 }
@@ -150,8 +179,21 @@ impl SqlGuard {
         } else {
             sql
         };
+        // Server-side file and program access, security settings and
+        // credential tables are found in the tokens, whatever the dialect
+        // and whether or not the statement parses.
+        let scanned: Vec<Decision> = server::scan(sql, self.dialect.as_ref())
+            .into_iter()
+            .map(|(kind, message)| {
+                action_decision(self.settings.actions.for_kind(kind), kind.rule(), message)
+            })
+            .collect();
+        if scanned.iter().any(|d| d.severity() == 3) {
+            return combine(scanned);
+        }
         let statements = match Parser::parse_sql(self.dialect.as_ref(), sql) {
             Ok(s) => s,
+            Err(_) if !scanned.is_empty() => return combine(scanned),
             Err(_) if !looks_like_sql(sql, &self.settings.dialect) => {
                 // Text that does not start like a statement (e.g. a search
                 // phrase sent to a tool named `query`) is not SQL: no
@@ -182,6 +224,7 @@ impl SqlGuard {
                         action_decision(self.settings.actions.for_kind(kind), kind.rule(), message)
                     }
                 })
+                .chain(scanned)
                 .collect(),
         )
     }
