@@ -13,7 +13,11 @@
 //! Only history entries whose outcome is `allowed` or `approved` count as
 //! having run. See the crate README for every setting.
 
+mod history_rules;
 mod keys;
+mod targets;
+
+pub use history_rules::{BlindOverwriteSetting, RetryAfterRefusalSetting};
 
 pub use keys::{Normalize, canonical_json, key_at, normalize_key, normalize_path};
 
@@ -171,6 +175,11 @@ pub struct Settings {
     pub loop_detection: LoopDetectionSetting,
     /// Ordering rules.
     pub only_after: Vec<OnlyAfterSetting>,
+    /// Whole-file writes of files the run never read (on by default).
+    pub blind_overwrite: BlindOverwriteSetting,
+    /// Another tool for the same target right after a refusal (on by
+    /// default).
+    pub retry_after_refusal: RetryAfterRefusalSetting,
 }
 
 /// A compiled read-before-write rule.
@@ -219,6 +228,8 @@ struct LoopDetection {
 
 /// The configured check.
 pub struct SequenceGuard {
+    blind_overwrite: Option<history_rules::BlindOverwrite>,
+    retry_after_refusal: Option<history_rules::RetryAfterRefusal>,
     read_before_write: Vec<ReadBeforeWrite>,
     max_calls: Vec<MaxCalls>,
     only_after: Vec<OnlyAfter>,
@@ -565,6 +576,10 @@ impl Check for SequenceGuard {
             None
         };
         Ok(Self {
+            blind_overwrite: history_rules::BlindOverwrite::new(&settings.blind_overwrite)?,
+            retry_after_refusal: history_rules::RetryAfterRefusal::new(
+                &settings.retry_after_refusal,
+            )?,
             read_before_write,
             max_calls,
             only_after,
@@ -586,6 +601,19 @@ impl Check for SequenceGuard {
         );
         verdicts.extend(self.max_calls.iter().map(|r| self.max_calls(r, call, ctx)));
         verdicts.push(self.loop_detection(call, ctx));
+        for d in [
+            self.blind_overwrite
+                .as_ref()
+                .and_then(|r| r.judge(call, ctx)),
+            self.retry_after_refusal
+                .as_ref()
+                .and_then(|r| r.judge(call, ctx)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            verdicts.push(Verdict::Fired(d));
+        }
         let mut decision = Decision::Abstain;
         for v in verdicts {
             match v {
