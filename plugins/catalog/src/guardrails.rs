@@ -27,6 +27,10 @@ pub enum Kind {
     GitHook,
     /// A shell start-up file: runs in every new shell.
     ShellStartup,
+    /// Instructions the agent follows (Cursor rules, Copilot instructions):
+    /// ordinary to edit, but hidden text or loosening content in them is
+    /// a backdoor ("rules file backdoor").
+    AgentInstructions,
 }
 
 /// A guard-rail file and what it is, for messages.
@@ -230,6 +234,16 @@ pub fn guard_rail(path: &str) -> Option<GuardRail> {
     let hit = compiled().matches(path).into_iter().min()?;
     let (_, kind, label) = FILES[hit];
     Some(GuardRail { kind, label })
+}
+
+/// Invisible or direction-changing characters in `content` (zero-width
+/// characters, bidirectional overrides and isolates, Unicode tag
+/// characters): text a person reviewing it does not see ("Trojan Source",
+/// CVE-2021-42574; the "rules file backdoor").
+pub fn hidden_text(content: &str) -> Option<char> {
+    content.chars().find(|c| {
+        matches!(*c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF | 0xE0000..=0xE007F)
+    })
 }
 
 /// What in `content` (text about to be written into a guard-rail file)

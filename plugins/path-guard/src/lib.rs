@@ -535,11 +535,36 @@ impl PathGuard {
         };
         let abs = frame.facts.through_symlinks(abs, frame.home.as_deref());
         let Some(rail) = guardrails::guard_rail(&abs) else {
+            if let Some(c) = guardrails::hidden_text(content) {
+                return Decision::escalate(
+                    "path.hidden-text",
+                    format!(
+                        "{tool} writes `{}` with an invisible or direction-changing character (U+{:04X}) in the \
+                         content, which hides text from a reviewer (Trojan Source). A person must approve; write the \
+                         text without hidden characters.",
+                        shorten(raw),
+                        c as u32
+                    ),
+                );
+            }
             return Decision::Abstain;
         };
         let loosening = guardrails::loosening(content);
         let shown = shorten(raw);
+        if let Some(c) = guardrails::hidden_text(content) {
+            return Decision::escalate(
+                "path.hidden-text",
+                format!(
+                    "{tool} writes `{shown}`, {}, with an invisible character (U+{:04X}) in the content: text a \
+                     reviewer cannot see. A person must approve; write the text without hidden characters.",
+                    rail.label, c as u32
+                ),
+            );
+        }
         match (rail.kind, loosening) {
+            // Instructions are prose: install lines (`curl … | sh`) are
+            // ordinary there; only hidden text (above) is a backdoor.
+            (Rail::AgentInstructions, _) => Decision::Abstain,
             (_, Some(what)) => Decision::deny(
                 "path.guardrail",
                 format!(

@@ -601,7 +601,7 @@ impl Analysis<'_> {
     }
 
     /// A script given as one argument (`bash -c S`, `su -c S`, `eval S`).
-    fn run_script_field(
+    pub(crate) fn run_script_field(
         &mut self,
         field: &Field,
         env: &mut Env,
@@ -666,6 +666,7 @@ impl Analysis<'_> {
         if own_rules {
             self.url_credentials(name, args);
             self.destroyer(name, args);
+            self.program_options(name, args, env, depth);
             if let Some(out) = self.reader(name, args, env) {
                 return out;
             }
@@ -698,6 +699,31 @@ impl Analysis<'_> {
                 }
             }
             "mktemp" => mktemp_output(args),
+            "crontab" if own_rules => {
+                self.crontab(args, env, depth, stdin);
+                Output::Static(String::new())
+            }
+            "chroot" => {
+                // `chroot DIR CMD…` runs CMD; judged as if on the host (the
+                // new root is usually the host's, mounted).
+                let rest = args
+                    .iter()
+                    .skip_while(|a| a.text().starts_with('-'))
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                self.exec(rest, env, depth, stdin, via_xargs)
+            }
+            "awk" | "gawk" | "mawk" | "nawk" => {
+                if let Some(program) = args
+                    .iter()
+                    .find(|a| !a.text().starts_with('-'))
+                    .and_then(Field::static_text)
+                {
+                    self.embedded_commands(name, &program, env, depth);
+                }
+                pass_through(stdin)
+            }
             "dd" if own_rules => {
                 for a in args {
                     if let Some(path) = a.text().strip_prefix("of=")
@@ -1631,7 +1657,7 @@ impl Analysis<'_> {
     }
 
     /// Analyse the shell commands found in another language's code.
-    fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
+    pub(crate) fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
         for cmd in crate::embedded::shell_commands(code, backticks) {

@@ -16,6 +16,7 @@ pub mod destroyers;
 pub mod embedded;
 pub mod options;
 pub mod paths;
+pub mod programs;
 pub mod readonly;
 pub mod sinks;
 pub mod syntax;

@@ -296,6 +296,21 @@ impl Analysis<'_> {
                         loosening.map(|l| format!(" (the content {l})")).unwrap_or_default()
                     ),
                 ),
+                Rail::AgentInstructions => {
+                    if let Output::Static(text) = content
+                        && let Some(c) = guardrails::hidden_text(text)
+                    {
+                        self.report(
+                            false,
+                            "shell.guardrail-write",
+                            format!(
+                                "{via} writes `{shown}`, {}, with an invisible character (U+{:04X}) in it: text a reviewer \
+                                 cannot see. A person must approve.",
+                                rail.label, c as u32
+                            ),
+                        );
+                    }
+                }
                 Rail::GitHook | Rail::EditorSettings => {
                     if let Output::Static(text) = content
                         && rail.kind == Rail::GitHook

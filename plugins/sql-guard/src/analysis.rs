@@ -403,6 +403,16 @@ impl Visitor for Walker<'_> {
                     ),
                 );
             }
+            // Turning row-level security on only tightens access.
+            Statement::AlterTable(t)
+                if !t.operations.is_empty()
+                    && t.operations.iter().all(|o| {
+                        matches!(
+                            o,
+                            sqlparser::ast::AlterTableOperation::EnableRowLevelSecurity
+                                | sqlparser::ast::AlterTableOperation::ForceRowLevelSecurity
+                        )
+                    }) => {}
             Statement::AlterTable(_)
             | Statement::AlterSchema(_)
             | Statement::AlterIndex { .. }
