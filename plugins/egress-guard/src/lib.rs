@@ -520,10 +520,10 @@ impl Check for EgressGuard {
         if candidates.is_empty() && is_url_tool {
             candidates = free_text_urls(call.json());
         }
-        let facts = run_facts(ctx);
         if candidates.is_empty() {
             return Ok(Decision::Abstain);
         }
+        let facts = run_facts(ctx);
         let mut worst: Option<Finding> = None;
         let mut any_url = false;
         for c in &candidates {

@@ -186,7 +186,7 @@ pub struct Detectors {
     jwt: Regex,
     userinfo_url: Regex,
     token: Regex,
-    providers: Regex,
+    providers: providers::Compiled,
     named: Regex,
     entropy: EntropyOptions,
 }
@@ -365,7 +365,12 @@ impl Detectors {
                 push(Kind::BasicAuthUrl, m.start(), m.end());
             }
         }
-        for (i, start, end) in providers::find(&self.providers, text) {
+        let provider_hits = if text.len() >= 20 {
+            providers::find(&self.providers, text)
+        } else {
+            Vec::new()
+        };
+        for (i, start, end) in provider_hits {
             let body = &text[start..end];
             let tail = body.rsplit(['_', '-', '.']).next().unwrap_or(body);
             if !is_placeholder(tail) {
@@ -380,7 +385,11 @@ impl Detectors {
         {
             named_hits.push((0, text.len()));
         }
-        let lower = text.to_ascii_lowercase();
+        let lower = if text.contains([':', '=']) {
+            text.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
         for c in self.named.captures_iter(&lower) {
             let v = c.get(1).expect("group 1");
             if named::is_real_value(&text[v.start()..v.end()]) {

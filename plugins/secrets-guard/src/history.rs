@@ -138,18 +138,7 @@ impl SecretsGuard {
 
     /// `secrets.read-then-publish`, for an outbound call.
     pub(crate) fn read_then_publish(&self, call: &ToolCall, ctx: &Context) -> Option<Decision> {
-        let mut encoded_at = None;
-        walk(call.json(), "arguments", &mut |n| {
-            if let Value::String(s) = n.value
-                && s.len() >= 40
-                && !encoded::decoded_texts(s).is_empty()
-            {
-                encoded_at = Some(n.path.to_string());
-                return Step::Stop;
-            }
-            Step::Descend
-        });
-        let at = encoded_at?;
+        let at = encoded_text_at(call.json())?;
         let read = ctx
             .history
             .iter()
@@ -164,6 +153,28 @@ impl SecretsGuard {
             ),
         ))
     }
+}
+
+/// The path of the first string of `args` that holds encoded text.
+fn encoded_text_at(args: &Value) -> Option<String> {
+    let mut at = None;
+    walk(args, "arguments", &mut |n| {
+        if let Value::String(s) = n.value
+            && s.len() >= 40
+            && !encoded::decoded_texts(s).is_empty()
+        {
+            at = Some(n.path.to_string());
+            return Step::Stop;
+        }
+        Step::Descend
+    });
+    at
+}
+
+/// Whether some string of `args` holds encoded text (cheap when none is
+/// 40 characters long).
+pub(crate) fn has_encoded_text(args: &Value) -> bool {
+    encoded_text_at(args).is_some()
 }
 
 /// What sensitive thing an earlier call read, if any: a credential file

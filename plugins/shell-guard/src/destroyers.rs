@@ -407,6 +407,26 @@ fn unwrap_runner(name: &str, args: &[Field]) -> Option<(String, Vec<Field>)> {
 impl Analysis<'_> {
     /// Report a destroyer with the `destructive_action` of the settings.
     pub(crate) fn destroyer(&mut self, name: &str, args: &[Field]) {
+        let runner = matches!(
+            name,
+            "npx"
+                | "bunx"
+                | "pnpx"
+                | "pnpm"
+                | "yarn"
+                | "npm"
+                | "bun"
+                | "bundle"
+                | "poetry"
+                | "uv"
+                | "pipenv"
+                | "pdm"
+                | "hatch"
+                | "php"
+        ) || name.starts_with("python");
+        if !runner && !ENTRIES.iter().any(|e| e.programs.contains(&name)) {
+            return;
+        }
         let (program, rest) = match unwrap_runner(name, args) {
             Some(p) => p,
             None => (name.to_string(), args.to_vec()),

@@ -168,6 +168,9 @@ impl Analysis<'_> {
 
     /// Commands whose output is credentials or the environment.
     pub(crate) fn secret_source(&self, name: &str, args: &[Field]) -> bool {
+        if !SECRET_SOURCES.iter().any(|p| p[0] == name) {
+            return false;
+        }
         let words: Vec<String> = std::iter::once(name.to_string())
             .chain(
                 args.iter()
