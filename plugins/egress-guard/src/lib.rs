@@ -592,7 +592,7 @@ fn whole_url_values(args: &serde_json::Value, url_args: &Globs) -> Vec<Candidate
                 && !check_catalog::args::is_one_of(n.key, check_catalog::args::TEXT_ARGS)
                 && t.len() < 4096
                 && !t.contains(char::is_whitespace)
-                && (has_authority_scheme(t) || t.starts_with("file:") || t.starts_with("gopher:"))
+                && is_fetch_url(t)
             {
                 out.push(Candidate {
                     path: n.path.to_string(),
@@ -629,6 +629,32 @@ fn shell_urls(args: &serde_json::Value) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// A URL a tool would fetch: web and file-transfer schemes and the
+/// dangerous opaque ones. Connection strings (`postgres://`, `redis://`)
+/// in ordinary arguments are configuration, not fetches, and are left to
+/// `url_args`.
+fn is_fetch_url(t: &str) -> bool {
+    let lower = t.get(..12).unwrap_or(t).to_ascii_lowercase();
+    [
+        "http://",
+        "https://",
+        "ws://",
+        "wss://",
+        "ftp://",
+        "file:",
+        "gopher:",
+        "dict:",
+        "ldap:",
+        "tftp:",
+        "jar:",
+        "netdoc:",
+        "data:",
+        "javascript:",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
 }
 
 /// Servers the run started, from the shell commands of history calls that

@@ -350,10 +350,12 @@ impl Analysis<'_> {
         let place = self.places().classify(&abs);
         match place {
             Place::System | Place::Root => self.report(
-                true,
+                // Installing into /usr/local or /opt is sometimes the task.
+                !(paths::is_at_or_under(&abs, "/usr/local") || paths::is_at_or_under(&abs, "/opt")),
                 "shell.overwrite-system",
                 format!(
-                    "{via} writes `{shown}`, an operating-system file. Change files inside the workspace only ({}).",
+                    "{via} writes `{shown}`, an operating-system file. Change files inside the workspace only ({}), or ask \
+                     a person to make this change.",
                     self.workspace_hint()
                 ),
             ),
