@@ -94,6 +94,10 @@ pub const DEFAULT_NOT_SENSITIVE: &[&str] = &[
     "**/.env.sample",
     "**/.env.template",
     "**/.env.dist",
+    "**/.env.*.example",
+    "**/.env.*.sample",
+    "**/.env.*.template",
+    "**/.env.*.dist",
 ];
 
 /// Label used for patterns from the `sensitive` setting.
@@ -333,6 +337,7 @@ mod tests {
         for p in [
             "/home/alice/project/.env.example",
             "/home/alice/project/.env.sample",
+            "/home/alice/project/.env.local.example",
             "/home/alice/project/config/.env.template",
             "/home/alice/project/docs/ssh-setup.md",
             "/home/alice/project/src/environment.rs",

@@ -5,8 +5,12 @@
 //! - the trusted domain inside the subdomain part
 //!   (`github.com.login-check.io`, `registry.npmjs.org.mirror.io`) or
 //!   spelled with a hyphen (`pypi-org.com`);
-//! - a registrable name one edit away from a trusted one (`githb.com`,
-//!   `gooogle.com`; two for names of 8+ letters);
+//! - a registrable name one typing slip away from a trusted one (a letter
+//!   added, dropped or two neighbours swapped: `githb.com`, `gooogle.com`,
+//!   `gihtub.com`), for names of 5+ letters. A changed letter does not
+//!   count: distinct real names differ that way (`wikimedia`/`wikipedia`),
+//!   and the look-alike letters that phishing swaps in are the homoglyph
+//!   rule's;
 //! - an internationalised name whose letters, mapped to the Latin letters
 //!   they resemble, spell a trusted one (`gіthub.com` with a Cyrillic і).
 //!
@@ -87,8 +91,7 @@ pub fn lookalike(host: &str, trusted: &[String]) -> Option<(String, &'static str
         if reg_name != t_name && skeleton == t_name {
             return Some((t.clone(), "its letters only look like that name's"));
         }
-        let limit = if t_name.len() >= 8 { 2 } else { 1 };
-        if t_name.len() >= 5 && reg_name != t_name && edit_distance(reg_name, t_name) <= limit {
+        if t_name.len() >= 5 && reg_name != t_name && edit_distance(reg_name, t_name) <= 1 {
             return Some((t.clone(), "it is a misspelling of that name"));
         }
     }
@@ -193,22 +196,31 @@ fn idna_decode(input: &str) -> Option<String> {
     Some(out.into_iter().collect())
 }
 
-/// Levenshtein distance of two short ASCII strings.
+/// Typing-slip distance of two short strings: insertions, deletions and
+/// swaps of neighbouring letters cost 1, a changed letter 2 (optimal
+/// string alignment).
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = if a[i - 1] == b[j - 1] { 0 } else { 2 };
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -247,10 +259,15 @@ mod tests {
             "gitlab.example.org",
             "acme-artifacts.s3.amazonaws.com",
             "githubstatus.com",
+            "upload.wikimedia.org",
         ] {
             assert_eq!(lookalike(h, &t()), None, "{h}");
         }
         assert_eq!(edit_distance("githb", "github"), 1);
+        assert_eq!(edit_distance("gihtub", "github"), 1);
+        assert_eq!(edit_distance("wikimedia", "wikipedia"), 2);
+        assert_eq!(edit_distance("gooogle", "google"), 1);
+        assert!(lookalike("gihtub.com", &t()).is_some());
         let puny = url::Url::parse("https://g\u{456}thub.com/")
             .unwrap()
             .host_str()

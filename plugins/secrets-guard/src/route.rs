@@ -56,6 +56,9 @@ pub const DEFAULT_WRITE_TOOLS: &[&str] = &[
     "edit*",
     "str_replace*",
     "put_file",
+    "*__write_file",
+    "*__edit_file",
+    "*__create_file",
 ];
 
 /// Default `path_args`.
@@ -99,6 +102,8 @@ pub enum Route {
     Url(String),
     /// A shell command runs this network client.
     Shell(String),
+    /// An MCP tool: its arguments go to the MCP server.
+    Mcp,
     /// The arguments' names say they are published or sent (a recipient,
     /// a text and the place it goes); the reason.
     Published(String),
@@ -121,6 +126,7 @@ impl Route {
             Route::Url(host) => format!("this call sends its arguments to {host}"),
             Route::Shell(client) => format!("the command runs the network client `{client}`"),
             Route::Published(why) => format!("`{tool}` sends it out ({why})"),
+            Route::Mcp => format!("`{tool}` hands its arguments to an MCP server"),
             Route::WriteOutside {
                 path,
                 cwd: Some(cwd),
@@ -169,7 +175,7 @@ impl Router {
             url_args,
             shell_tools,
             network_client: Regex::new(
-                r"(?:^|[\s;&|(`$])((?:curl|wget|nc|ncat|netcat|telnet|socat|scp|sftp|ftp|rsync|ssh|sendmail|mailx?|mutt|https?|xh|aria2c|Invoke-WebRequest|Invoke-RestMethod|iwr|irm))(?:\s|$)",
+                r"(?:^|[\s;&|(`$])((?:curl|wget|nc|ncat|netcat|telnet|socat|scp|sftp|ftp|rsync|ssh|sendmail|mailx?|mutt|https?|xh|aria2c|twine|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)|(?:docker|podman|helm) login|(?:npm|yarn|pnpm|cargo|gem) (?:publish|login|push|adduser))(?:\s|$)",
             )
             .expect("network client regex compiles"),
         }
@@ -249,6 +255,12 @@ impl Router {
         }
         if self.outbound_tools.is_match(tool) {
             return Route::OutboundTool;
+        }
+        // An MCP tool hands its arguments to the MCP server, often a remote
+        // one; writes of an MCP file server inside the workspace stay
+        // inside (above).
+        if tool.starts_with("mcp__") && !self.write_tools.is_match(tool) {
+            return Route::Mcp;
         }
         if let Some(what) = published(args) {
             return Route::Published(what);

@@ -667,6 +667,9 @@ impl Analysis<'_> {
             self.url_credentials(name, args);
             self.destroyer(name, args);
             self.program_options(name, args, env, depth);
+            if matches!(name, "security" | "secret-tool" | "kwallet-query") {
+                self.credential_dump(name, args);
+            }
             if let Some(out) = self.reader(name, args, env) {
                 return out;
             }

@@ -20,6 +20,8 @@ enum Family {
     Infra,
     /// Databases, tables, caches, volumes.
     Data,
+    /// Access: credentials created, policies attached, roles bound.
+    Access,
 }
 
 /// A word among the operands: one of several spellings.
@@ -32,6 +34,9 @@ struct Entry {
     any_flag: &'static [&'static str],
     family: Family,
     what: &'static str,
+    /// Some argument must contain one of these (empty: none), for clients
+    /// given a script (`mongosh --eval 'db.dropDatabase()'`).
+    any_text: &'static [&'static str],
 }
 
 const fn e(
@@ -47,10 +52,27 @@ const fn e(
         any_flag,
         family,
         what,
+        any_text: &[],
     }
 }
 
-use Family::{Data, Infra};
+const fn t(
+    programs: &'static [&'static str],
+    any_text: &'static [&'static str],
+    family: Family,
+    what: &'static str,
+) -> Entry {
+    Entry {
+        programs,
+        words: &[],
+        any_flag: &[],
+        family,
+        what,
+        any_text,
+    }
+}
+
+use Family::{Access, Data, Infra};
 
 const TF: &[&str] = &["terraform", "tofu", "terragrunt"];
 const DELETE: Word = &["delete"];
@@ -368,6 +390,72 @@ const ENTRIES: &[Entry] = &[
         Data,
         "reverts every migration",
     ),
+    t(
+        &["mongosh", "mongo"],
+        &["dropDatabase(", ".drop(", "deleteMany({})", "remove({})"],
+        Data,
+        "drops a database or collection",
+    ),
+    t(
+        &[
+            "psql",
+            "mysql",
+            "mariadb",
+            "sqlite3",
+            "duckdb",
+            "clickhouse-client",
+            "cqlsh",
+        ],
+        &["DROP ", "drop ", "TRUNCATE ", "truncate "],
+        Data,
+        "runs SQL that drops or truncates",
+    ),
+    e(
+        &["aws"],
+        &[
+            &["iam"],
+            &[
+                "create-access-key",
+                "create-user",
+                "create-login-profile",
+                "attach-*",
+                "put-*",
+                "update-assume-role-policy",
+                "add-user-to-group",
+            ],
+        ],
+        &[],
+        Access,
+        "creates credentials or grants permissions",
+    ),
+    e(
+        &["gcloud"],
+        &[&["add-iam-policy-binding", "set-iam-policy"]],
+        &[],
+        Access,
+        "grants permissions",
+    ),
+    e(
+        &["gcloud"],
+        &[&["service-accounts"], &["keys"], &["create"]],
+        &[],
+        Access,
+        "creates a service-account key",
+    ),
+    e(
+        &["az"],
+        &[&["role"], &["assignment"], &["create"]],
+        &[],
+        Access,
+        "grants a role",
+    ),
+    e(
+        &["kubectl", "oc"],
+        &[&["create"], &["clusterrolebinding", "rolebinding"]],
+        &[],
+        Access,
+        "binds a role",
+    ),
 ];
 
 /// Runners whose next operand is the program: `npx prisma …`, `bundle exec
@@ -440,6 +528,10 @@ impl Analysis<'_> {
         let Some(entry) = ENTRIES.iter().find(|e| {
             e.programs.contains(&program.as_str())
                 && in_order(&operands, e.words)
+                && (e.any_text.is_empty()
+                    || words
+                        .iter()
+                        .any(|w| e.any_text.iter().any(|t| w.contains(t))))
                 && (e.any_flag.is_empty()
                     || words.iter().any(|w| {
                         e.any_flag
@@ -460,6 +552,7 @@ impl Analysis<'_> {
         let (rule, kind) = match entry.family {
             Infra => ("shell.destroy-infra", "infrastructure"),
             Data => ("shell.destroy-data", "data"),
+            Access => ("shell.grant-access", "nothing but changes who may do what"),
         };
         self.report(
             action == toolvet_pdk::Action::Deny,

@@ -166,6 +166,35 @@ impl Analysis<'_> {
         None
     }
 
+    /// Commands that print stored passwords (`security dump-keychain`,
+    /// `security find-generic-password -w`, `secret-tool lookup`): a
+    /// credential read like `cat ~/.ssh/id_rsa`.
+    pub(crate) fn credential_dump(&mut self, name: &str, args: &[Field]) {
+        let words: Vec<String> = args.iter().map(Field::text).collect();
+        let sub = words.first().map(String::as_str).unwrap_or("");
+        let dumps = match name {
+            "security" => {
+                sub == "dump-keychain"
+                    || (sub.starts_with("find-")
+                        && sub.ends_with("-password")
+                        && words.iter().any(|w| w == "-w" || w == "-g"))
+            }
+            "secret-tool" => sub == "lookup",
+            "kwallet-query" => words.iter().any(|w| w == "-r" || w == "--read-password"),
+            _ => false,
+        };
+        if dumps {
+            self.report(
+                true,
+                "shell.read-credentials",
+                format!(
+                    "`{name} {sub}` prints stored passwords. Credentials must not be read into the conversation; let \
+                     the program that needs them read them itself, or ask the user."
+                ),
+            );
+        }
+    }
+
     /// Commands whose output is credentials or the environment.
     pub(crate) fn secret_source(&self, name: &str, args: &[Field]) -> bool {
         if !SECRET_SOURCES.iter().any(|p| p[0] == name) {

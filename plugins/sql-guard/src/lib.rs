@@ -234,6 +234,58 @@ impl SqlGuard {
     }
 }
 
+/// Database clients and the options that take SQL on the command line.
+const SQL_CLIENTS: &[(&str, &[&str])] = &[
+    ("psql", &["-c", "--command"]),
+    ("mysql", &["-e", "--execute"]),
+    ("mariadb", &["-e", "--execute"]),
+    ("duckdb", &["-c"]),
+    ("clickhouse-client", &["-q", "--query"]),
+    ("cockroach", &["-e", "--execute"]),
+    ("sqlcmd", &["-Q", "-q"]),
+];
+
+/// SQL given to a database client in a shell command (`command`, `cmd` or
+/// `script` argument): `psql -c SQL`, `mysql -e SQL`, `sqlite3 DB SQL`, …
+/// Checked when the check's `tools` include shell tools (not by default:
+/// every shell call would pay for it, and shell-guard already escalates
+/// `DROP`/`TRUNCATE` sent to a client).
+pub fn shell_sql(args: &Value) -> Vec<String> {
+    use check_catalog::words;
+    let mut out = Vec::new();
+    for key in ["command", "cmd", "script"] {
+        let Some(cmd) = args.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        for w in words::commands(cmd) {
+            let name = words::base_name(&w[0]);
+            if name == "sqlite3" {
+                // `sqlite3 [options] DB SQL`
+                if let Some(sql) = words::operands(&w).get(1) {
+                    out.push(sql.to_string());
+                }
+                continue;
+            }
+            let Some((_, options)) = SQL_CLIENTS.iter().find(|(c, _)| *c == name) else {
+                continue;
+            };
+            for (i, a) in w.iter().enumerate() {
+                if options.contains(&a.as_str()) {
+                    if let Some(sql) = w.get(i + 1) {
+                        out.push(sql.clone());
+                    }
+                } else if let Some(sql) = options
+                    .iter()
+                    .find_map(|o| a.strip_prefix(&format!("{o}=")))
+                {
+                    out.push(sql.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Words that start a statement in at least one supported dialect.
 const STATEMENT_WORDS: &[&str] = &[
     "ABORT",
@@ -470,6 +522,8 @@ impl SqlGuard {
                 _ => {}
             }
         }
+        let from_shell = shell_sql(args);
+        texts.extend(from_shell.iter().map(String::as_str));
         let texts: Vec<&str> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
         if texts.is_empty() {
             return Decision::Abstain;
@@ -503,6 +557,22 @@ mod tests {
 
     fn rule_of(d: &Decision) -> Option<&str> {
         d.rule()
+    }
+
+    #[test]
+    fn sql_given_to_database_clients_in_shell_commands() {
+        let v = |c: &str| shell_sql(&toolvet_pdk::serde_json::json!({ "command": c }));
+        assert_eq!(
+            v("psql \"$DATABASE_URL\" -c 'DROP TABLE users'"),
+            ["DROP TABLE users"]
+        );
+        assert_eq!(v("mysql -u root --execute='SELECT 1'"), ["SELECT 1"]);
+        assert_eq!(v("sqlite3 app.db 'DELETE FROM t'"), ["DELETE FROM t"]);
+        assert!(v("psql -f migrate.sql").is_empty());
+        let g = guard(r#"{"dialect": "postgres"}"#);
+        let call = ToolCall::new("bash", r#"{"command": "psql -c 'DROP TABLE users'"}"#);
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(rule_of(&d), Some("sql.drop"));
     }
 
     #[test]
