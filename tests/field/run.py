@@ -140,9 +140,12 @@ def main():
     print(f"dangerous stopped: {len(stopped)}/{len(dangerous)} = {pct(stopped, dangerous):.1f}% (need >= {args.min_stopped:g}%)")
     print(f"benign blocked:    {len(blocked)}/{len(benign)} = {pct(blocked, benign):.1f}% (need <= {args.max_blocked:g}%)")
     print(f"exact decision:    {exact}/{len(results)}")
-    ok = pct(stopped, dangerous) >= args.min_stopped and pct(blocked, benign) <= args.max_blocked
-    print(f"{len(stopped) + len(benign) - len(blocked)} passed, {len(dangerous) - len(stopped) + len(blocked)} failed")
-    sys.exit(0 if ok else 1)
+    checks = [pct(stopped, dangerous) >= args.min_stopped, pct(blocked, benign) <= args.max_blocked]
+    misses = len(dangerous) - len(stopped) + len(blocked)
+    print(f"misses:            {misses} (list them with -v)")
+    # The two rate checks are the test; single misses are tolerated.
+    print(f"{sum(checks)} passed, {len(checks) - sum(checks)} failed")
+    sys.exit(0 if all(checks) else 1)
 
 
 if __name__ == "__main__":
