@@ -10,7 +10,7 @@ PY_VENV := target/py-venv
 PY_CHECKS := spend-guard
 JS_CHECKS := message-guard
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -19,7 +19,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests plugin-tests case-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
+test: demo hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests.
@@ -43,6 +43,12 @@ case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-l
 	$(PY_VENV)/bin/python plugins/python/build.py --out-dir target/templates/python plugins/python/template
 	node plugins/js/build.mjs --out-dir target/templates/js plugins/js/template
 	target/release/toolvet test plugins/python/template/cases.yaml plugins/js/template/cases.yaml
+
+# The field corpus (tests/field/): calls derived from public incident
+# reports, write-ups and cheat sheets, through the example policy; fails
+# below 95 % dangerous stopped or above 5 % benign blocked.
+field-tests: cli plugins
+	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet
 
 # The Python and JavaScript kits and checks, natively.
 kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json

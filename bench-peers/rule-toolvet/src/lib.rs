@@ -3,7 +3,7 @@
 //! (`tools = ["*"]`), as the Cedar policy and the Extism plugin do.
 
 use serde::Deserialize;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 
 /// No settings: the pattern is fixed, as in the Extism plugin and the Cedar
 /// policy. An unknown key is an error.
@@ -29,11 +29,11 @@ impl Check for BenchRule {
         Ok(BenchRule)
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
-        match bench_rule::check(&call.name, &call.arguments) {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
+        Ok(match bench_rule::check(&call.name, &call.arguments) {
             Some(reason) => Decision::deny(bench_rule::RULE, reason),
             None => Decision::Allow,
-        }
+        })
     }
 }
 

@@ -133,7 +133,7 @@ fn bench_native<C: Check>(c: &mut Criterion<Clock>, stem: &str) {
         "native fixtures use default settings"
     );
     let check = C::from_settings_json(settings).expect("default settings");
-    let decision = check.check(
+    let decision = check.decide(
         &toolvet_pdk::ToolCall::new(name.clone(), args.clone()),
         &tool,
         &ctx,
@@ -149,14 +149,14 @@ fn bench_native<C: Check>(c: &mut Criterion<Clock>, stem: &str) {
     group.bench_function(BenchmarkId::new(stem, "native"), |b| {
         b.iter(|| {
             let call = toolvet_pdk::ToolCall::new(name.clone(), args.clone());
-            black_box(check.check(&call, &tool, &ctx))
+            black_box(check.decide(&call, &tool, &ctx))
         })
     });
     group.bench_function(BenchmarkId::new(stem, "native-configure"), |b| {
         b.iter(|| {
             let check = C::from_settings_json(black_box(settings)).expect("settings");
             let call = toolvet_pdk::ToolCall::new(name.clone(), args.clone());
-            black_box(check.check(&call, &tool, &ctx))
+            black_box(check.decide(&call, &tool, &ctx))
         })
     });
     group.finish();

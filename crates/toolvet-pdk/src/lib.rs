@@ -7,7 +7,7 @@
 //!
 //! ```no_run
 //! use serde::Deserialize;
-//! use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+//! use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 //!
 //! #[derive(Deserialize, Default)]
 //! #[serde(deny_unknown_fields, default)]
@@ -28,11 +28,11 @@
 //!         Ok(Self(settings))
 //!     }
 //!
-//!     fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
-//!         match self.0.blocked_words.iter().find(|w| call.arguments.contains(w.as_str())) {
+//!     fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
+//!         Ok(match self.0.blocked_words.iter().find(|w| call.arguments.contains(w.as_str())) {
 //!             Some(w) => Decision::deny("words.blocked", format!("the arguments contain `{w}`")),
 //!             None => Decision::Allow,
-//!         }
+//!         })
 //!     }
 //! }
 //!
@@ -41,12 +41,45 @@
 //!
 //! The same type compiles natively too, so a check's logic can be unit
 //! tested and benchmarked without a WebAssembly runtime.
+//!
+//! Besides the contract's types, the kit holds what most checks need:
+//!
+//! - [`Globs`] / [`GlobList`]: tool-name (and argument-name) glob lists
+//!   with the host's matching rules (ASCII case ignored, `*` crosses `/`);
+//! - [`Action`]: a decision named in the settings (`action = "escalate"`);
+//! - [`Key`]: the path of a setting in an error message
+//!   (`settings.rules[0].tools: empty glob`);
+//! - [`json`]: walking the arguments with the path of every value
+//!   (`arguments.headers.Authorization`).
+//!
+//! # Errors inside `check`
+//!
+//! [`Check::check`] returns a [`CheckResult`], so `?` works on anything
+//! that converts into an [`Error`] (a `String`, e.g. from
+//! [`ToolCall::args`]). An `Err` **fails closed**: the component answers
+//! **deny**, with the error's rule (default [`ERROR_RULE`],
+//! `check.error`) and its message, which the model reads (e.g.
+//! `arguments.path: invalid type: integer, expected a string`). A deny, not
+//! a trap, because most errors are a malformed call the model can fix, and
+//! a trap would hand the decision to the check's `on_error`, which an
+//! operator may have set to `allow`. A panic still traps; the host then
+//! applies `on_error`.
+
+#![warn(missing_docs)]
+
+pub mod globs;
+pub mod json;
+pub mod settings;
+
+pub use globs::{GlobList, Globs};
+pub use settings::{Action, Key};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::cell::OnceCell;
 
 #[doc(hidden)]
+#[allow(missing_docs)]
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../wit",
@@ -289,6 +322,70 @@ impl Decision {
     }
 }
 
+/// The rule id of a deny made from an [`Error`] without a rule of its own.
+pub const ERROR_RULE: &str = "check.error";
+
+/// Why a check could not vet a call. The kit answers it as a deny (see
+/// the crate docs, "Errors inside `check`").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The rule id of the deny; [`ERROR_RULE`] when `None`.
+    pub rule: Option<String>,
+    /// What went wrong, for the model: name the argument and what would
+    /// be accepted.
+    pub message: String,
+}
+
+impl Error {
+    /// An error with the default rule [`ERROR_RULE`].
+    pub fn new(message: impl Into<String>) -> Self {
+        Error {
+            rule: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error reported under `rule`, e.g. `shell.unparseable`.
+    pub fn with_rule(rule: &str, message: impl Into<String>) -> Self {
+        Error {
+            rule: Some(rule.into()),
+            message: message.into(),
+        }
+    }
+
+    /// The deny this error fails closed to.
+    pub fn into_decision(self) -> Decision {
+        Decision::Deny(Reason {
+            message: self.message,
+            rule: Some(self.rule.unwrap_or_else(|| ERROR_RULE.into())),
+        })
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Self {
+        Error::new(message)
+    }
+}
+
+impl From<&str> for Error {
+    fn from(message: &str) -> Self {
+        Error::new(message)
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// What [`Check::check`] returns: a decision, or an [`Error`] that fails
+/// closed to a deny.
+pub type CheckResult = Result<Decision, Error>;
+
 /// A check: built from settings once per instance, then asked about calls.
 pub trait Check: Sized + 'static {
     /// The check's settings, deserialised from the JSON object the host
@@ -308,7 +405,18 @@ pub trait Check: Sized + 'static {
     fn new(settings: Self::Settings) -> Result<Self, String>;
 
     /// Vet one tool call.
-    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision;
+    ///
+    /// # Errors
+    /// Anything that keeps the check from deciding; the component answers
+    /// it as a deny with the error's rule (see [`Error`]).
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult;
+
+    /// [`Check::check`] with an `Err` turned into its deny, as the
+    /// component answers: what tests and benchmarks compare.
+    fn decide(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision {
+        self.check(call, tool, ctx)
+            .unwrap_or_else(Error::into_decision)
+    }
 
     /// Build the check from settings JSON text, as the host's `configure`
     /// does.
@@ -370,6 +478,7 @@ pub mod log {
 /// Conversions between the WIT bindings and the kit's types, used by
 /// [`export_check!`]. Not part of the public API.
 #[doc(hidden)]
+#[allow(missing_docs)]
 pub mod __private {
     use super::*;
     use crate::bindings::exports::toolvet::check::check as wit_check;
@@ -484,7 +593,7 @@ macro_rules! export_check {
                             *slot = Some(built);
                         }
                         let check = slot.as_ref().expect("configured above");
-                        let decision = $crate::Check::check(
+                        let decision = $crate::Check::decide(
                             check,
                             &$crate::__private::call(call),
                             &$crate::__private::tool(tool),
@@ -502,7 +611,7 @@ macro_rules! export_check {
         #[cfg(not(target_arch = "wasm32"))]
         const _: () = {
             let _ = <$ty as $crate::Check>::from_settings_json;
-            let _ = <$ty as $crate::Check>::check;
+            let _ = <$ty as $crate::Check>::decide;
         };
     };
 }
@@ -521,6 +630,11 @@ mod tests {
 
     struct Probe(Settings);
 
+    #[derive(Deserialize)]
+    struct Fail {
+        fail: String,
+    }
+
     impl Check for Probe {
         type Settings = Settings;
         fn info() -> PluginInfo {
@@ -532,8 +646,16 @@ mod tests {
             }
             Ok(Self(settings))
         }
-        fn check(&self, call: &ToolCall, _: &ToolInfo, ctx: &Context) -> Decision {
-            match call.str_arg("path") {
+        fn check(&self, call: &ToolCall, _: &ToolInfo, ctx: &Context) -> CheckResult {
+            if call.str_arg("fail").is_some() {
+                let n: u32 = call
+                    .args::<Fail>()?
+                    .fail
+                    .parse()
+                    .map_err(|_| "arguments.fail: not a number")?;
+                return Err(Error::with_rule("probe.fail", format!("failed with {n}")));
+            }
+            Ok(match call.str_arg("path") {
                 Some(p) if self.0.roots.iter().any(|r| p.starts_with(r.as_str())) => {
                     Decision::Allow
                 }
@@ -542,7 +664,7 @@ mod tests {
                 }
                 Some(_) => Decision::deny("probe.outside", "outside"),
                 None => Decision::Abstain,
-            }
+            })
         }
     }
 
@@ -578,7 +700,7 @@ mod tests {
         let probe = Probe::from_settings_json(r#"{"roots": ["/w"]}"#).unwrap();
         let ctx = Context::default();
         let run =
-            |args: &str| probe.check(&ToolCall::new("bash", args), &ToolInfo::default(), &ctx);
+            |args: &str| probe.decide(&ToolCall::new("bash", args), &ToolInfo::default(), &ctx);
         assert_eq!(run(r#"{"path": "/w/a"}"#), Decision::Allow);
         assert_eq!(run(r#"{"path": "/etc"}"#).rule(), Some("probe.outside"));
         assert_eq!(run("{}"), Decision::Abstain);
@@ -588,5 +710,24 @@ mod tests {
             .max(Decision::Abstain);
         assert_eq!(strongest.kind(), "deny");
         assert_eq!(Probe::info().tools, vec!["bash".to_string()]);
+    }
+
+    #[test]
+    fn errors_fail_closed_to_a_deny() {
+        let probe = Probe::from_settings_json("{}").unwrap();
+        let ctx = Context::default();
+        let run =
+            |args: &str| probe.decide(&ToolCall::new("bash", args), &ToolInfo::default(), &ctx);
+        let d = run(r#"{"fail": "7"}"#);
+        assert_eq!(d, Decision::deny("probe.fail", "failed with 7"));
+        let d = run(r#"{"fail": "x"}"#);
+        assert_eq!(
+            d,
+            Decision::deny(ERROR_RULE, "arguments.fail: not a number")
+        );
+        assert_eq!(
+            Error::from("m".to_string()).into_decision().rule(),
+            Some("check.error")
+        );
     }
 }

@@ -14,13 +14,15 @@
 pub mod address;
 pub mod extract;
 pub mod hosts;
+pub mod lookalike;
 
 use address::{Unsafe, classify_domain, classify_ip};
 use extract::{Candidate, free_text_urls, has_authority_scheme, scheme_len, url_arg_values};
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use hosts::{HostList, Target};
 use serde::Deserialize;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{
+    Action, Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+};
 use url::Url;
 
 /// Which hosts are acceptable.
@@ -32,17 +34,6 @@ pub enum Mode {
     DenyListed,
     /// Only hosts on `allow_hosts`.
     AllowListed,
-}
-
-/// What to do with a host missing from `allow_hosts` in `allow-listed` mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum UnlistedAction {
-    /// Refuse the call.
-    #[default]
-    Deny,
-    /// Ask a person.
-    Escalate,
 }
 
 /// The check's settings (`[check.settings]`). Every key is optional.
@@ -71,7 +62,14 @@ pub struct Settings {
     /// for any tool.
     pub url_args: Vec<String>,
     /// `deny` (default) or `escalate` for hosts missing from `allow_hosts`.
-    pub unlisted_action: UnlistedAction,
+    pub unlisted_action: Action,
+    /// Registrable domains whose look-alikes are denied
+    /// (`egress.lookalike-host`); replaces [`lookalike::DEFAULT_TRUSTED`].
+    /// `allow_hosts` names count too.
+    pub trusted_hosts: Vec<String>,
+    /// Tool-name globs of shell tools: URLs given to network clients in
+    /// their commands (`curl http://…`) are vetted too.
+    pub shell_tools: Vec<String>,
 }
 
 impl Default for Settings {
@@ -87,10 +85,30 @@ impl Default for Settings {
             url_args: s(&[
                 "url", "urls", "uri", "href", "endpoint", "link", "*_url", "*_uri",
             ]),
-            unlisted_action: UnlistedAction::Deny,
+            unlisted_action: Action::Deny,
+            trusted_hosts: s(lookalike::DEFAULT_TRUSTED),
+            shell_tools: s(DEFAULT_SHELL_TOOLS),
         }
     }
 }
+
+/// Default `shell_tools`.
+pub const DEFAULT_SHELL_TOOLS: &[&str] = &[
+    "bash",
+    "sh",
+    "zsh",
+    "shell",
+    "run_command",
+    "run_shell*",
+    "execute_command",
+    "terminal*",
+    "exec",
+];
+
+/// Network clients whose operands are destinations, in shell commands.
+const NETWORK_CLIENTS: &[&str] = &[
+    "curl", "wget", "http", "https", "xh", "curlie", "aria2c", "lynx", "links", "w3m",
+];
 
 /// Default `url_tools`.
 pub const DEFAULT_URL_TOOLS: &[&str] = &[
@@ -112,21 +130,19 @@ pub struct EgressGuard {
     deny: HostList,
     allow_private: HostList,
     schemes: Vec<String>,
-    url_tools: GlobSet,
-    url_args: GlobSet,
-    unlisted_action: UnlistedAction,
+    url_tools: Globs,
+    url_args: Globs,
+    unlisted_action: Action,
+    trusted: Vec<String>,
+    shell_tools: Globs,
 }
 
-fn globset(key: &str, globs: &[String]) -> Result<GlobSet, String> {
-    let mut b = GlobSetBuilder::new();
-    for (i, g) in globs.iter().enumerate() {
-        let glob = GlobBuilder::new(g)
-            .case_insensitive(true)
-            .build()
-            .map_err(|e| format!("settings.{key}[{i}]: invalid glob `{g}`: {e}"))?;
-        b.add(glob);
-    }
-    b.build().map_err(|e| format!("settings.{key}: {e}"))
+/// What the run's history says about a call's destinations.
+#[derive(Debug, Clone, Default)]
+pub struct RunFacts {
+    /// Ports of servers the run started; the agent may fetch them on
+    /// loopback.
+    pub listening: Vec<u16>,
 }
 
 /// A URL that failed a rule.
@@ -232,14 +248,24 @@ impl EgressGuard {
     /// argument of a URL tool), so text that does not parse is a finding
     /// rather than [`Vetted::NotUrl`].
     pub fn vet(&self, c: &Candidate, strict: bool) -> Vetted {
-        match self.vet_inner(c, strict) {
+        self.vet_in_run(c, strict, &RunFacts::default())
+    }
+
+    /// [`EgressGuard::vet`] knowing what the run did (servers it started).
+    pub fn vet_in_run(&self, c: &Candidate, strict: bool, facts: &RunFacts) -> Vetted {
+        match self.vet_inner(c, strict, facts) {
             Ok(None) => Vetted::Fine,
             Ok(Some(f)) => Vetted::Bad(f),
             Err(()) => Vetted::NotUrl,
         }
     }
 
-    fn vet_inner(&self, c: &Candidate, strict: bool) -> Result<Option<Finding>, ()> {
+    fn vet_inner(
+        &self,
+        c: &Candidate,
+        strict: bool,
+        facts: &RunFacts,
+    ) -> Result<Option<Finding>, ()> {
         let at = format!("`{}`", c.path);
         let absolute = match prepare(&c.text) {
             Prepared::Absolute(a) => a,
@@ -293,7 +319,15 @@ impl EgressGuard {
                 )));
             }
         };
-        let mut finding = self.vet_host(&at, &target, None);
+        let loopback_of_run = is_loopback(&target)
+            && url
+                .port_or_known_default()
+                .is_some_and(|p| facts.listening.contains(&p));
+        let mut finding = if loopback_of_run {
+            None
+        } else {
+            self.vet_host(&at, &target, None)
+        };
         if let Some(alt) = alternative_host(&c.text, &target)
             && let Some(f) = self.vet_host(&at, &alt, Some(&target))
             && finding
@@ -302,7 +336,75 @@ impl EgressGuard {
         {
             finding = Some(f);
         }
+        // Metadata, deny-listed and internal hosts come first; then what
+        // the rest of the URL does (userinfo, look-alikes, encoded data);
+        // then the allow list.
+        let about_host = finding.as_ref().is_some_and(|f| {
+            matches!(
+                f.rule,
+                "egress.metadata" | "egress.denied-host" | "egress.private-address"
+            )
+        });
+        if !about_host && let Some(f) = self.url_parts(&at, &url, &target) {
+            return Ok(Some(f));
+        }
         Ok(finding)
+    }
+
+    /// Userinfo, look-alike hosts and data encoded into the URL.
+    fn url_parts(&self, at: &str, url: &Url, target: &Target) -> Option<Finding> {
+        if let Some(pw) = url.password()
+            && check_catalog::encoded::decoded_texts(pw).is_empty()
+            && !pw.starts_with(['$', '%', '<', '{'])
+            && pw.len() >= 4
+        {
+            return Some(Finding::deny(
+                "egress.credentials-in-url",
+                format!(
+                    "{at} carries a password or token in the URL (before the `@`). Credentials in URLs end up in logs, \
+                     histories and referrers; send them in an `Authorization` header or let a credential helper add them."
+                ),
+            ));
+        }
+        if url.username().contains('.') {
+            return Some(Finding::deny(
+                "egress.userinfo",
+                format!(
+                    "{at} starts with `{}@`, which looks like a host but is only a user name: the URL goes to {target}. \
+                     Write the real host first; if {target} is intended, drop the part before `@`.",
+                    url.username()
+                ),
+            ));
+        }
+        if let Target::Domain(d) = target
+            && let Some((trusted, how)) = lookalike::lookalike(d, &self.trusted)
+        {
+            return Some(Finding::deny(
+                "egress.lookalike-host",
+                format!(
+                    "{at} points at {d}, which looks like `{trusted}` but is another domain ({how}). Use {trusted} \
+                     itself; if {d} is really intended, the operator can add it to `trusted_hosts`."
+                ),
+            ));
+        }
+        let values = url.query_pairs().map(|(_, v)| v.into_owned()).chain(
+            url.path_segments()
+                .into_iter()
+                .flatten()
+                .map(str::to_string),
+        );
+        for v in values {
+            if !check_catalog::encoded::decoded_texts(&v).is_empty() {
+                return Some(Finding::deny(
+                    "egress.encoded-data",
+                    format!(
+                        "{at} carries encoded text (base64 or hex) in its path or query: data smuggled out in a URL. \
+                         Fetch the page without it; send data only to services meant to receive it, in plain sight."
+                    ),
+                ));
+            }
+        }
+        None
     }
 
     /// Vet one host; `whatwg` is set when `target` is another client's
@@ -351,7 +453,7 @@ impl EgressGuard {
                     "{described}, which is not on the allow list; tools may only reach: {}.",
                     self.allow.summary(12)
                 ),
-                escalate: self.unlisted_action == UnlistedAction::Escalate,
+                escalate: self.unlisted_action == Action::Escalate,
             });
         }
         None
@@ -397,26 +499,36 @@ impl Check for EgressGuard {
             deny: HostList::parse("deny_hosts", &s.deny_hosts)?,
             allow_private: HostList::parse("allow_private_hosts", &s.allow_private_hosts)?,
             schemes,
-            url_tools: globset("url_tools", &s.url_tools)?,
-            url_args: globset("url_args", &s.url_args)?,
-            unlisted_action: s.unlisted_action,
+            url_tools: Globs::compile(&s.url_tools, &Key::new("url_tools"))?,
+            url_args: Globs::compile(&s.url_args, &Key::new("url_args"))?,
+            unlisted_action: s.unlisted_action.one_of(
+                &[Action::Deny, Action::Escalate],
+                &Key::new("unlisted_action"),
+            )?,
+            trusted: trusted_domains(&s.trusted_hosts, &s.allow_hosts)?,
+            shell_tools: Globs::compile(&s.shell_tools, &Key::new("shell_tools"))?,
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         let is_url_tool = self.url_tools.is_match(&call.name);
         let mut candidates = url_arg_values(call.json(), &self.url_args);
+        candidates.extend(whole_url_values(call.json(), &self.url_args));
+        if self.shell_tools.is_match(&call.name) {
+            candidates.extend(shell_urls(call.json()));
+        }
         if candidates.is_empty() && is_url_tool {
             candidates = free_text_urls(call.json());
         }
         if candidates.is_empty() {
-            return Decision::Abstain;
+            return Ok(Decision::Abstain);
         }
+        let facts = run_facts(ctx);
         let mut worst: Option<Finding> = None;
         let mut any_url = false;
         for c in &candidates {
             let strict = is_url_tool && c.from_url_arg;
-            match self.vet(c, strict) {
+            match self.vet_in_run(c, strict, &facts) {
                 Vetted::NotUrl => {}
                 Vetted::Fine => any_url = true,
                 Vetted::Bad(f) => {
@@ -427,15 +539,147 @@ impl Check for EgressGuard {
                 }
             }
         }
-        match worst {
+        Ok(match worst {
             Some(f) => f.into_decision(),
             None if any_url => Decision::Allow,
             None => Decision::Abstain,
-        }
+        })
     }
 }
 
 toolvet_pdk::export_check!(EgressGuard);
+
+/// `trusted_hosts` (validated) plus the plain names of `allow_hosts`.
+fn trusted_domains(trusted: &[String], allow: &[String]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (i, h) in trusted.iter().enumerate() {
+        let h = h.trim().trim_end_matches('.').to_ascii_lowercase();
+        if !h.contains('.') || h.contains(|c: char| c.is_whitespace() || c == '*' || c == '/') {
+            return Err(Key::new("trusted_hosts").index(i).error(format!(
+                "`{h}` is not a domain name (write e.g. `github.com`)"
+            )));
+        }
+        out.push(h);
+    }
+    out.extend(
+        allow
+            .iter()
+            .filter(|h| h.contains('.') && !h.contains(['*', '/', ':']))
+            .map(|h| h.trim().trim_end_matches('.').to_ascii_lowercase()),
+    );
+    Ok(out)
+}
+
+/// Whether `target` is a loopback address or name.
+fn is_loopback(target: &Target) -> bool {
+    match target {
+        Target::Ip(ip) => ip.is_loopback(),
+        Target::Domain(d) => d == "localhost" || d.ends_with(".localhost"),
+    }
+}
+
+/// Strings of any argument (outside `url_args` and text arguments such as
+/// `body`) whose whole value is an absolute URL: a destination whatever
+/// the argument is called (`{"target": "http://10.0.0.12/"}`).
+fn whole_url_values(args: &serde_json::Value, url_args: &Globs) -> Vec<Candidate> {
+    use toolvet_pdk::json::{Step, walk};
+    let mut out = Vec::new();
+    walk(args, "arguments", &mut |n| {
+        if let serde_json::Value::String(s) = n.value {
+            let t = s.trim();
+            if n.depth > 0
+                && !url_args.is_match(n.key)
+                && !check_catalog::args::is_one_of(n.key, check_catalog::args::TEXT_ARGS)
+                && t.len() < 4096
+                && !t.contains(char::is_whitespace)
+                && is_fetch_url(t)
+            {
+                out.push(Candidate {
+                    path: n.path.to_string(),
+                    text: t.to_string(),
+                    from_url_arg: false,
+                });
+            }
+        }
+        Step::Descend
+    });
+    out
+}
+
+/// URLs given to network clients in a shell command (`curl -s URL`).
+fn shell_urls(args: &serde_json::Value) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for key in ["command", "cmd", "script"] {
+        let Some(cmd) = args.get(key).and_then(|v| v.as_str()) else {
+            continue;
+        };
+        for w in check_catalog::words::commands(cmd) {
+            if !NETWORK_CLIENTS.contains(&check_catalog::words::base_name(&w[0])) {
+                continue;
+            }
+            for op in check_catalog::words::operands(&w) {
+                if has_authority_scheme(op) || extract::is_bare_host_url(op) {
+                    out.push(Candidate {
+                        path: format!("arguments.{key}"),
+                        text: op.to_string(),
+                        from_url_arg: false,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A URL a tool would fetch: web and file-transfer schemes and the
+/// dangerous opaque ones. Connection strings (`postgres://`, `redis://`)
+/// in ordinary arguments are configuration, not fetches, and are left to
+/// `url_args`.
+fn is_fetch_url(t: &str) -> bool {
+    let lower = t.get(..12).unwrap_or(t).to_ascii_lowercase();
+    [
+        "http://",
+        "https://",
+        "ws://",
+        "wss://",
+        "ftp://",
+        "file:",
+        "gopher:",
+        "dict:",
+        "ldap:",
+        "tftp:",
+        "jar:",
+        "netdoc:",
+        "data:",
+        "javascript:",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+}
+
+/// Servers the run started, from the shell commands of history calls that
+/// ran (see `check_catalog::run`).
+fn run_facts(ctx: &Context) -> RunFacts {
+    let commands: Vec<String> = ctx
+        .history
+        .iter()
+        .filter(|p| p.outcome.ran())
+        .filter_map(|p| {
+            let v: serde_json::Value = serde_json::from_str(&p.arguments).ok()?;
+            ["command", "cmd", "script"]
+                .iter()
+                .find_map(|k| v.get(*k)?.as_str().map(str::to_string))
+        })
+        .collect();
+    let cwd = ctx.attribute("cwd").unwrap_or("/");
+    RunFacts {
+        listening: check_catalog::run::Facts::from_commands(
+            commands.iter().map(String::as_str),
+            cwd,
+        )
+        .listening,
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -446,7 +690,7 @@ mod tests {
     }
 
     fn rule(g: &EgressGuard, tool: &str, args: &str) -> String {
-        let d = g.check(
+        let d = g.decide(
             &ToolCall::new(tool, args),
             &ToolInfo::default(),
             &Context::default(),
@@ -545,14 +789,13 @@ mod tests {
         assert_eq!(fetch(&g, "https://docs.rs/"), "allow");
         assert_eq!(fetch(&g, "https://github.com/"), "egress.not-allowed-host");
         assert_eq!(fetch(&g, "https://gist.github.com/x"), "egress.denied-host");
+        // A look-alike of an allowed host says so.
         assert_eq!(
             fetch(&g, "https://docs.rs.evil.net/"),
-            "egress.not-allowed-host"
+            "egress.lookalike-host"
         );
-        assert_eq!(
-            fetch(&g, "https://docs.rs@evil.net/"),
-            "egress.not-allowed-host"
-        );
+        // A host-like user name before `@` says what it is.
+        assert_eq!(fetch(&g, "https://docs.rs@evil.net/"), "egress.userinfo");
         assert_eq!(fetch(&g, "http://127.0.0.1/"), "egress.private-address");
 
         let g = guard(r#"{"allow_private_hosts":["localhost","10.1.0.0/16"]}"#);

@@ -308,6 +308,7 @@ export class MessageGuard extends Check {
     content_fields: t.list(t.string(), DEFAULT_CONTENT_FIELDS),
     content_rules: t.list(contentRule, []),
     detect_secrets: t.boolean(true),
+    principal_is_internal: t.boolean(true),
   };
 
   constructor(settings) {
@@ -348,10 +349,19 @@ export class MessageGuard extends Check {
     return list.some((entry) => domain === entry || domain.endsWith(`.${entry}`));
   }
 
-  check(call, _tool, _ctx) {
+  /** The internal domains for a call: the settings', plus the principal's own e-mail domain (`principal_is_internal`). */
+  internalFor(ctx) {
+    const principal = this.settings.principal_is_internal && typeof ctx?.principal === 'string' ? ctx.principal : '';
+    const at = principal.lastIndexOf('@');
+    const own = at > 0 ? normalizeDomain(principal.slice(at + 1)) : null;
+    return own && !this.internal.includes(own) ? [...this.internal, own] : this.internal;
+  }
+
+  check(call, _tool, ctx) {
     const args = call.json;
     const s = this.settings;
     const findings = [];
+    const internal = this.internalFor(ctx);
 
     // Recipients.
     const recipients = [];
@@ -381,9 +391,9 @@ export class MessageGuard extends Check {
       }
     }
     if (this.internal.length && s.external_recipients !== 'allow') {
-      const external = unique(emails.filter((e) => !MessageGuard.inDomains(e.domain, this.internal)).map((e) => e.address));
+      const external = unique(emails.filter((e) => !MessageGuard.inDomains(e.domain, internal)).map((e) => e.address));
       if (external.length) {
-        const message = `the message goes outside ${listed(this.internal)}, to ${listed(external)}${
+        const message = `the message goes outside ${listed(internal)}, to ${listed(external)}${
           s.external_recipients === 'escalate' ? '; a person must approve it.' : '; send it only to internal recipients.'
         }`;
         findings.push(

@@ -127,3 +127,15 @@ test('settings errors name the key', () => {
   assert.deepEqual(MessageGuard.fromSettingsJson('{"allowed_domains": ["*.Acme.com", "@partner.io"]}').allowed, ['acme.com', 'partner.io']);
   assert.equal(MessageGuard.fromSettingsJson('{"max_recipients": null}').settings.max_recipients, null);
 });
+
+test("the principal's own domain is internal", () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  const as = (principal, to) =>
+    g.check(new ToolCall('send_email', JSON.stringify({ to: [to] })), new ToolInfo(), new Context({ principal }));
+  assert.equal(as('carol@globex.com', 'dave@globex.com').kind, 'allow');
+  assert.equal(as('carol@globex.com', 'dave@globex-partners.net').rule, 'message.external-recipient');
+  assert.equal(as(null, 'dave@globex.com').rule, 'message.external-recipient');
+  const off = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"], "principal_is_internal": false}');
+  const d = off.check(new ToolCall('send_email', JSON.stringify({ to: ['dave@globex.com'] })), new ToolInfo(), new Context({ principal: 'carol@globex.com' }));
+  assert.equal(d.rule, 'message.external-recipient');
+});

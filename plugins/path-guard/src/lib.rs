@@ -19,19 +19,29 @@
 //! path argument gets abstain. See README.md for every setting.
 
 pub mod normalize;
-pub mod sensitive;
 
+pub use check_catalog::sensitive::{self, Sensitive};
 pub use normalize::{PathError, clean_lexically, is_within, normalize};
-pub use sensitive::Sensitive;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use check_catalog::guardrails::{self, Kind as Rail};
+use check_catalog::run::Facts;
 use serde::Deserialize;
 use serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{
+    Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+};
 
-/// Tool-name globs the check applies to unless the host config overrides
-/// them.
+/// Tool-name globs of file tools (default of the `file_tools` setting):
+/// their path arguments must stay inside the roots. The check itself
+/// applies to every tool (`describe` says `*`): any tool's path-like
+/// arguments are checked for sensitive files and guard rails, and a tool
+/// named like a file tool gets the roots too. MCP file servers' names
+/// (`mcp__filesystem__read_text_file`, `…__directory_tree`) are covered
+/// by `*file*` and `*dir*`.
 pub const DEFAULT_TOOLS: &[&str] = &[
+    "*file*",
+    "*dir*",
+    "*folder*",
     "read_file",
     "write_file",
     "edit_file",
@@ -120,33 +130,14 @@ pub const DEFAULT_SOURCE_ARGS: &[&str] = &["source", "source_path", "src", "from
 /// How deep nested arguments are searched for path keys.
 const MAX_DEPTH: usize = 16;
 
-/// What to do with a read outside the roots and read roots.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OutsideRead {
-    /// Deny with `path.read-outside-roots` (the default).
-    #[default]
-    Deny,
-    /// Ask a person (`path.read-outside-roots`).
-    Escalate,
-    /// Allow reads anywhere (sensitive files stay denied).
-    Allow,
-}
-
-/// What to do with a sensitive file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OnSensitive {
-    /// Deny with `path.sensitive` (the default).
-    #[default]
-    Deny,
-    /// Ask a person (`path.sensitive`).
-    Escalate,
-}
+/// What to do with a read outside the roots (`outside_read`: `deny`,
+/// `escalate` or `allow`) or with a sensitive file (`on_sensitive`: `deny`
+/// or `escalate`): the kit's [`Action`].
+pub use toolvet_pdk::Action;
 
 /// The check's settings (`[check.settings]`). Every field is optional; see
 /// README.md for the full table.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
     /// Argument names holding paths; replaces [`DEFAULT_PATH_ARGS`].
@@ -165,6 +156,9 @@ pub struct Settings {
     /// Extra exception globs, added to
     /// [`sensitive::DEFAULT_NOT_SENSITIVE`].
     pub not_sensitive: Vec<String>,
+    /// Tool-name globs of file tools, whose paths must stay inside the
+    /// roots; replaces [`DEFAULT_TOOLS`].
+    pub file_tools: Option<Vec<String>>,
     /// Tool-name globs of writing tools; replaces [`DEFAULT_WRITE_TOOLS`].
     pub write_tools: Option<Vec<String>>,
     /// Tool-name globs of copy tools; replaces [`DEFAULT_COPY_TOOLS`].
@@ -172,9 +166,28 @@ pub struct Settings {
     /// Arguments a copy tool only reads; replaces [`DEFAULT_SOURCE_ARGS`].
     pub source_args: Option<Vec<String>>,
     /// Reads outside the roots: `deny` (default), `escalate` or `allow`.
-    pub outside_read: OutsideRead,
+    pub outside_read: Action,
     /// Sensitive files: `deny` (default) or `escalate`.
-    pub on_sensitive: OnSensitive,
+    pub on_sensitive: Action,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            path_args: None,
+            roots: Vec::new(),
+            read_roots: Vec::new(),
+            home: None,
+            sensitive: Vec::new(),
+            not_sensitive: Vec::new(),
+            file_tools: None,
+            write_tools: None,
+            copy_tools: None,
+            source_args: None,
+            outside_read: Action::Deny,
+            on_sensitive: Action::Deny,
+        }
+    }
 }
 
 /// Whether a path argument is read or written by the call.
@@ -194,11 +207,12 @@ pub struct PathGuard {
     read_roots: Vec<String>,
     home: Option<String>,
     sensitive: Sensitive,
-    write_tools: GlobSet,
-    copy_tools: GlobSet,
+    file_tools: Globs,
+    write_tools: Globs,
+    copy_tools: Globs,
     source_args: Vec<String>,
-    outside_read: OutsideRead,
-    on_sensitive: OnSensitive,
+    outside_read: Action,
+    on_sensitive: Action,
 }
 
 /// Where a call is resolved: its working directory and home, and the roots
@@ -207,6 +221,8 @@ struct Frame {
     cwd: Option<String>,
     home: Option<String>,
     roots: Vec<String>,
+    /// What earlier shell commands of the run did (symbolic links).
+    facts: Facts,
 }
 
 impl PathGuard {
@@ -277,7 +293,16 @@ impl PathGuard {
         } else {
             self.roots.clone()
         };
-        Frame { cwd, home, roots }
+        let facts = match &cwd {
+            Some(c) => Facts::from_commands(ran_commands(ctx).iter().map(String::as_str), c),
+            None => Facts::default(),
+        };
+        Frame {
+            cwd,
+            home,
+            roots,
+            facts,
+        }
     }
 
     /// Judge one path argument of tool `tool`.
@@ -316,10 +341,7 @@ impl PathGuard {
                  workspace. Work with other files, or ask the user to provide the information \
                  you need."
             );
-            return match self.on_sensitive {
-                OnSensitive::Deny => Decision::deny("path.sensitive", msg),
-                OnSensitive::Escalate => Decision::escalate("path.sensitive", msg),
-            };
+            return self.on_sensitive.decide("path.sensitive", msg);
         }
         match err {
             Some(PathError::NoHome) => {
@@ -344,7 +366,31 @@ impl PathGuard {
             }
             None => {}
         }
-        let path = clean;
+        let linked = frame
+            .facts
+            .through_symlinks(clean.clone(), frame.home.as_deref());
+        if linked != clean {
+            let roots: Vec<&str> = frame.roots.iter().map(String::as_str).collect();
+            let inside = |p: &str| roots.iter().any(|r| is_within(p, r));
+            let label = self.sensitive.matches(&linked);
+            if label.is_some()
+                || (inside(&clean)
+                    && !inside(&linked)
+                    && !self.read_roots.iter().any(|r| is_within(&linked, r)))
+            {
+                return Decision::deny(
+                    "path.symlink-escape",
+                    format!(
+                        "`{shown}` goes through a symbolic link made earlier in this run and reaches `{}`{}, outside \
+                         the workspace. Use paths whose real location is inside {}.",
+                        shorten(&linked),
+                        label.map(|l| format!(" ({l})")).unwrap_or_default(),
+                        list(&roots)
+                    ),
+                );
+            }
+        }
+        let path = linked;
         let place = if path == raw {
             format!("`{shown}`")
         } else {
@@ -386,11 +432,7 @@ impl PathGuard {
                      the workspace instead.",
                     list(&readable)
                 );
-                match self.outside_read {
-                    OutsideRead::Deny => Decision::deny("path.read-outside-roots", msg),
-                    OutsideRead::Escalate => Decision::escalate("path.read-outside-roots", msg),
-                    OutsideRead::Allow => Decision::Allow,
-                }
+                self.outside_read.decide("path.read-outside-roots", msg)
             }
         }
     }
@@ -405,7 +447,6 @@ impl Check for PathGuard {
             env!("CARGO_PKG_VERSION"),
             "File tools may only touch paths inside the allowed roots, never sensitive files",
         )
-        .tools(DEFAULT_TOOLS)
     }
 
     fn new(s: Settings) -> Result<Self, String> {
@@ -423,33 +464,152 @@ impl Check for PathGuard {
             read_roots,
             home,
             sensitive: Sensitive::new(&s.sensitive, &s.not_sensitive)?,
+            file_tools: tool_globs(s.file_tools, DEFAULT_TOOLS, "file_tools")?,
             write_tools: tool_globs(s.write_tools, DEFAULT_WRITE_TOOLS, "write_tools")?,
             copy_tools: tool_globs(s.copy_tools, DEFAULT_COPY_TOOLS, "copy_tools")?,
             source_args,
-            outside_read: s.outside_read,
-            on_sensitive: s.on_sensitive,
+            outside_read: s.outside_read.one_of(
+                &[Action::Deny, Action::Escalate, Action::Allow],
+                &Key::new("outside_read"),
+            )?,
+            on_sensitive: s
+                .on_sensitive
+                .one_of(&[Action::Deny, Action::Escalate], &Key::new("on_sensitive"))?,
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
-        let paths = self.paths(call.json());
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet(call, ctx))
+    }
+}
+
+impl PathGuard {
+    /// The decision on one call: the most severe over its paths.
+    pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
+        let file_tool = self.file_tools.is_match(&call.name);
+        let paths: Vec<(&str, &str)> = self
+            .paths(call.json())
+            .into_iter()
+            .filter(|(_, raw)| file_tool || looks_like_path(raw))
+            .collect();
         if paths.is_empty() {
             return Decision::Abstain;
         }
         let frame = self.frame(ctx);
+        let content = written_content(call.json(), &self.path_args);
         let mut decision = Decision::Abstain;
         for (arg, raw) in paths {
             let access = self.access(&call.name, arg);
-            let next = self.judge(&call.name, arg, raw, access, &frame);
+            let mut next = self.judge(&call.name, arg, raw, access, &frame);
+            if !file_tool
+                && !matches!(
+                    next.rule(),
+                    Some(
+                        "path.sensitive"
+                            | "path.invalid"
+                            | "path.guardrail"
+                            | "path.symlink-escape"
+                    )
+                )
+            {
+                // Not a file tool: only sensitive files and guard rails
+                // concern it (an API's `path` is no file).
+                next = Decision::Abstain;
+            }
+            if access == Access::Write && next.severity() < 3 {
+                next = next.max(self.guard_rail(&call.name, raw, &frame, &content));
+            }
             if rank(&next) > rank(&decision) {
                 decision = next;
             }
         }
         decision
     }
+
+    /// A write onto one of the agent's guard rails (permission settings,
+    /// MCP configs, hooks, shell start-up files): a person approves it;
+    /// content that loosens them is denied.
+    fn guard_rail(&self, tool: &str, raw: &str, frame: &Frame, content: &str) -> Decision {
+        let Ok(abs) = normalize(raw, frame.cwd.as_deref(), frame.home.as_deref()) else {
+            return Decision::Abstain;
+        };
+        let abs = frame.facts.through_symlinks(abs, frame.home.as_deref());
+        let Some(rail) = guardrails::guard_rail(&abs) else {
+            if let Some(c) = guardrails::hidden_text(content) {
+                return Decision::escalate(
+                    "path.hidden-text",
+                    format!(
+                        "{tool} writes `{}` with an invisible or direction-changing character (U+{:04X}) in the \
+                         content, which hides text from a reviewer (Trojan Source). A person must approve; write the \
+                         text without hidden characters.",
+                        shorten(raw),
+                        c as u32
+                    ),
+                );
+            }
+            return Decision::Abstain;
+        };
+        let loosening = guardrails::loosening(content);
+        let shown = shorten(raw);
+        if let Some(c) = guardrails::hidden_text(content) {
+            return Decision::escalate(
+                "path.hidden-text",
+                format!(
+                    "{tool} writes `{shown}`, {}, with an invisible character (U+{:04X}) in the content: text a \
+                     reviewer cannot see. A person must approve; write the text without hidden characters.",
+                    rail.label, c as u32
+                ),
+            );
+        }
+        match (rail.kind, loosening) {
+            // Instructions are prose: install lines (`curl … | sh`) are
+            // ordinary there; only hidden text (above) is a backdoor.
+            (Rail::AgentInstructions, _) => Decision::Abstain,
+            (_, Some(what)) => Decision::deny(
+                "path.guardrail",
+                format!(
+                    "{tool} writes `{shown}`, {}, and the new content {what}. An agent must not loosen its own \
+                     guard rails; tell the user which setting would help and why.",
+                    rail.label
+                ),
+            ),
+            (Rail::EditorSettings, None) => Decision::Abstain,
+            (_, None) => Decision::escalate(
+                "path.guardrail",
+                format!(
+                    "{tool} writes `{shown}`, {}, which decides what runs or is allowed without asking. A person \
+                     must approve changes to it.",
+                    rail.label
+                ),
+            ),
+        }
+    }
 }
 
 toolvet_pdk::export_check!(PathGuard);
+
+/// Whether a value of a non-file tool's path argument looks like a file
+/// path (`/x`, `./x`, `~/x`, `a/b`), rather than a name or a word.
+fn looks_like_path(raw: &str) -> bool {
+    raw.contains('/') || raw.starts_with('~') || raw.starts_with('.')
+}
+
+/// The text a write call puts into files: every string of the arguments
+/// except the path arguments, joined.
+fn written_content(args: &Value, path_args: &[String]) -> String {
+    let mut out = String::new();
+    toolvet_pdk::json::walk(args, "arguments", &mut |n| {
+        if n.depth == 1 && path_args.iter().any(|p| p == n.key) {
+            return toolvet_pdk::json::Step::Skip;
+        }
+        if let Value::String(s) = n.value {
+            out.push_str(s);
+            out.push('\n');
+        }
+        toolvet_pdk::json::Step::Descend
+    });
+    out
+}
 
 /// Order of findings over a call's paths: by severity, and among equally
 /// severe ones a sensitive or invalid path first (the more important thing to
@@ -457,6 +617,23 @@ toolvet_pdk::export_check!(PathGuard);
 fn rank(d: &Decision) -> u8 {
     let specific = matches!(d.rule(), Some("path.sensitive" | "path.invalid"));
     d.severity() * 2 + u8::from(specific)
+}
+
+/// Argument names that hold the command of a shell call in the history.
+pub const COMMAND_ARGS: &[&str] = &["command", "cmd", "script"];
+
+/// The commands of the history's shell calls that ran, oldest first.
+fn ran_commands(ctx: &Context) -> Vec<String> {
+    ctx.history
+        .iter()
+        .filter(|p| p.outcome.ran())
+        .filter_map(|p| {
+            let args: Value = serde_json::from_str(&p.arguments).ok()?;
+            COMMAND_ARGS
+                .iter()
+                .find_map(|k| args.get(*k)?.as_str().map(str::to_string))
+        })
+        .collect()
 }
 
 /// An attribute's value when it is an absolute path.
@@ -508,23 +685,12 @@ fn names(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<Vec
     Ok(list)
 }
 
-/// Compile tool-name globs from a setting (or the defaults),
-/// case-insensitively.
-fn tool_globs(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<GlobSet, String> {
-    let list: Vec<String> =
-        given.unwrap_or_else(|| defaults.iter().map(|s| s.to_string()).collect());
-    let mut set = GlobSetBuilder::new();
-    for (i, g) in list.iter().enumerate() {
-        if g.is_empty() {
-            return Err(format!("settings.{key}[{i}]: empty glob"));
-        }
-        let glob = GlobBuilder::new(g)
-            .case_insensitive(true)
-            .build()
-            .map_err(|e| format!("settings.{key}[{i}]: invalid glob {g:?}: {}", e.kind()))?;
-        set.add(glob);
+/// Compile tool-name globs from a setting (or the defaults).
+fn tool_globs(given: Option<Vec<String>>, defaults: &[&str], key: &str) -> Result<Globs, String> {
+    match given {
+        Some(list) => Globs::compile(&list, &Key::new(key)),
+        None => Globs::compile(defaults, &Key::new(key)),
     }
-    set.build().map_err(|e| format!("settings.{key}: {e}"))
 }
 
 /// Paths in messages: at most 200 characters.
@@ -577,7 +743,7 @@ mod tests {
         args: Value,
         c: &Context,
     ) -> (&'static str, Option<String>) {
-        let d = g.check(
+        let d = g.decide(
             &ToolCall::new(tool, args.to_string()),
             &ToolInfo::default(),
             c,
@@ -718,7 +884,7 @@ mod tests {
     #[test]
     fn messages_say_what_is_wrong_and_what_is_acceptable() {
         let g = guard(json!({}));
-        let d = g.check(
+        let d = g.decide(
             &ToolCall::new("write_file", r#"{"path":"../../etc/cron.d/x"}"#),
             &ToolInfo::default(),
             &ctx(ALICE),

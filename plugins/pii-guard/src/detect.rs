@@ -28,12 +28,19 @@ pub enum Kind {
     Phone,
     /// Email address.
     Email,
+    /// A national identity number (Spain DNI/NIE, Brazil CPF, Italy codice
+    /// fiscale, China resident id, India Aadhaar).
+    NationalId,
+    /// A passport number or machine-readable zone.
+    Passport,
 }
 
 impl Kind {
     /// Every kind, in reporting priority order.
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Card,
+        Kind::Passport,
+        Kind::NationalId,
         Kind::Ssn,
         Kind::Iban,
         Kind::Nino,
@@ -50,6 +57,8 @@ impl Kind {
             Kind::Nino => "nino",
             Kind::Phone => "phone",
             Kind::Email => "email",
+            Kind::NationalId => "national-id",
+            Kind::Passport => "passport",
         }
     }
 }
@@ -64,6 +73,8 @@ impl fmt::Display for Kind {
             Kind::Nino => "a UK National Insurance number",
             Kind::Phone => "a phone number",
             Kind::Email => "an email address",
+            Kind::NationalId => "a national identity number",
+            Kind::Passport => "a passport number",
         })
     }
 }
@@ -90,6 +101,7 @@ pub struct Detectors {
     ssn_labelled: Regex,
     nino: Regex,
     ignore_test_cards: bool,
+    ids: crate::ids::Ids,
 }
 
 /// Well-known test card numbers published by payment processors (Stripe,
@@ -113,6 +125,42 @@ pub const TEST_CARDS: &[&str] = &[
     "3566002020360505",
     "3530111333300000",
     "6200000000000005",
+    // Stripe's decline and authentication cards (docs.stripe.com/testing).
+    "4000000000000002",
+    "4000000000009995",
+    "4000000000009987",
+    "4000000000009979",
+    "4000000000000069",
+    "4000000000000127",
+    "4000000000000119",
+    "4000002500003155",
+    "4000002760003184",
+    "4000000000003220",
+    "4000000000000077",
+    "4000000000000341",
+    "5200828282828210",
+    "5105105105105100",
+    "6011000990139424",
+    "3566002020360505",
+    // Adyen's test cards (docs.adyen.com, test card numbers).
+    "4111111145551142",
+    "4917610000000000",
+    "5555341244441115",
+    "5555444433331111",
+    "2222400070000005",
+    "2222400010000008",
+    "370000000000002",
+    "6011601160116611",
+    // Braintree's (developer.paypal.com/braintree, testing).
+    "4005519200000004",
+    "4009348888881881",
+    "4012000033330026",
+    "4012000077777777",
+    "4217651111111119",
+    "4500600000000061",
+    "5431111111111111",
+    "5555555555554444",
+    "6011000991300009",
 ];
 
 /// File extensions that look like top-level domains after an `@`
@@ -163,6 +211,7 @@ impl Detectors {
                 r"\b([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?([0-9]{2}) ?([0-9]{2}) ?([0-9]{2}) ?([A-D])\b",
             ),
             ignore_test_cards,
+            ids: crate::ids::Ids::default(),
         }
     }
 
@@ -173,9 +222,22 @@ impl Detectors {
             hits: Vec::new(),
         };
 
+        for (doc, s, e) in self.ids.find(text) {
+            let kind = if doc.contains("passport") {
+                Kind::Passport
+            } else {
+                Kind::NationalId
+            };
+            c.push(kind, s, e);
+        }
         for m in self.card.find_iter(text) {
+            if in_uuid(text, m.start(), m.end()) || labelled_not_card(text, m.start()) {
+                continue;
+            }
             for (s, e) in self.card_windows(text, m.start(), m.end()) {
-                c.push(Kind::Card, s, e);
+                if !c.overlaps(s, e) {
+                    c.push(Kind::Card, s, e);
+                }
             }
         }
         for cap in self.ssn.captures_iter(text) {
@@ -313,6 +375,48 @@ impl Collector<'_> {
     fn overlaps(&self, s: usize, e: usize) -> bool {
         self.hits.iter().any(|&(_, a, b)| s < b && a < e)
     }
+}
+
+/// Whether the digits at `s..e` are part of a UUID
+/// (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, RFC 9562), which can be all
+/// digits and pass the Luhn check by chance.
+fn in_uuid(text: &str, s: usize, e: usize) -> bool {
+    let is_part = |c: char| c.is_ascii_hexdigit() || c == '-';
+    let start = text[..s].rfind(|c: char| !is_part(c)).map_or(0, |i| i + 1);
+    let end = text[e..]
+        .find(|c: char| !is_part(c))
+        .map_or(text.len(), |i| e + i);
+    let groups: Vec<usize> = text[start..end].split('-').map(str::len).collect();
+    groups == [8, 4, 4, 4, 12]
+}
+
+/// Whether the number right after `…` is labelled as something other than
+/// a card: `Order #…`, `invoice …`, `tracking …`, `ref …` (and not `card`).
+fn labelled_not_card(text: &str, s: usize) -> bool {
+    let from = text[..s].char_indices().rev().nth(24).map_or(0, |(i, _)| i);
+    let before = text[from..s].to_ascii_lowercase();
+    let other = [
+        "order",
+        "invoice",
+        "tracking",
+        "shipment",
+        "ticket",
+        "receipt",
+        "sku",
+        "booking",
+        "confirmation",
+    ];
+    let card = [
+        "card",
+        "visa",
+        "mastercard",
+        "amex",
+        "cc ",
+        "credit",
+        "debit",
+        "pan",
+    ];
+    other.iter().any(|w| before.contains(w)) && !card.iter().any(|w| before.contains(w))
 }
 
 /// Whether a digit sits right before `s` or right after `e` (the match is
@@ -575,6 +679,9 @@ pub fn mask(kind: Kind, text: &str) -> String {
         Kind::Iban => format!("{}•• •••• …", &text[..2.min(text.len())]),
         Kind::Ssn => "•••-••-••••".into(),
         Kind::Nino => "•• •• •• •• •".into(),
+        Kind::NationalId | Kind::Passport => {
+            format!("••••{}", &text[text.len().saturating_sub(2)..])
+        }
     }
 }
 

@@ -9,24 +9,21 @@
 //! value masked, never in full.
 
 pub mod detect;
+pub mod ids;
 
 use detect::{Detectors, Kind, RESERVED_DOMAINS, mask};
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::json::{Step, walk};
+use toolvet_pdk::{
+    Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+};
 
-/// What to do about a kind of finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Action {
-    /// Not reported (the check abstains).
-    Allow,
-    /// Ask a person first.
-    Escalate,
-    /// Refuse the call.
-    Deny,
-}
+pub use toolvet_pdk::json::child_path;
+
+/// What to do about a kind of finding: `allow` (not reported), `escalate`
+/// or `deny` (the kit's [`Action`]).
+pub use toolvet_pdk::Action;
 
 /// Per-kind actions.
 #[derive(Debug, Clone, Deserialize)]
@@ -45,6 +42,11 @@ pub struct Actions {
     pub ssn: Action,
     /// UK National Insurance numbers. Default `escalate`.
     pub nino: Action,
+    /// National identity numbers (DNI/NIE, CPF, codice fiscale, Chinese
+    /// resident id, Aadhaar). Default `deny`.
+    pub national_id: Action,
+    /// Passport numbers and machine-readable zones. Default `deny`.
+    pub passport: Action,
 }
 
 impl Default for Actions {
@@ -56,6 +58,8 @@ impl Default for Actions {
             iban: Action::Deny,
             ssn: Action::Deny,
             nino: Action::Escalate,
+            national_id: Action::Deny,
+            passport: Action::Deny,
         }
     }
 }
@@ -65,6 +69,8 @@ impl Actions {
     pub fn get(&self, kind: Kind) -> Action {
         match kind {
             Kind::Email => self.email,
+            Kind::NationalId => self.national_id,
+            Kind::Passport => self.passport,
             Kind::Phone => self.phone,
             Kind::Card => self.card,
             Kind::Iban => self.iban,
@@ -74,29 +80,32 @@ impl Actions {
     }
 }
 
-/// Default tool globs: email, messaging, HTTP, posting, uploads,
-/// publishing and webhooks.
+/// Default `outbound_tools`: email, messaging, HTTP, posting, uploads,
+/// publishing, webhooks, issues and tickets (matched anywhere in the name,
+/// so MCP-prefixed names are covered).
 pub const DEFAULT_TOOLS: &[&str] = &[
     "*email*",
     "*mail",
     "*message*",
-    "send*",
+    "*send*",
     "http*",
-    "fetch",
-    "web_fetch",
+    "*fetch*",
     "curl",
     "*post*",
-    "upload*",
-    "publish*",
+    "*upload*",
+    "*publish*",
     "*webhook*",
-    "slack*",
-    "discord*",
-    "sms*",
-    "tweet*",
-    "notify*",
+    "*slack*",
+    "*discord*",
+    "*teams*",
+    "*sms*",
+    "*tweet*",
+    "*notify*",
     "*comment*",
-    "create_issue",
-    "share*",
+    "*issue*",
+    "*ticket*",
+    "*share*",
+    "*chat*",
 ];
 
 /// The check's settings (`[check.settings]`). Every key is optional.
@@ -117,6 +126,21 @@ pub struct Settings {
     /// Skip addresses at documentation domains (`example.com`, `.test`, ...;
     /// RFC 2606, RFC 6761). Default `true`.
     pub ignore_reserved_domains: bool,
+    /// Tool-name globs of outbound tools. The check applies to every tool
+    /// (`describe` says `*`): a call is outbound when its tool matches
+    /// these, when an argument addresses it to someone (`to`, `channel`),
+    /// publishes a text in a place (`body` with `repo`), or is an http(s)
+    /// URL. Other calls get abstain.
+    pub outbound_tools: Vec<String>,
+    /// This many items of personal data (any kind, emails included) in one
+    /// call is a bulk export (`pii.bulk`, `bulk_action`), unless every
+    /// recipient and URL host is at `allowed_domains`. Default 10.
+    pub bulk_threshold: usize,
+    /// What a bulk export gets: `deny` (default), `escalate` or `allow`.
+    pub bulk_action: Action,
+    /// Treat the call's principal's e-mail domain (`alice@acme.com` →
+    /// `acme.com`) as an allowed domain. Default `true`.
+    pub principal_domain: bool,
 }
 
 impl Default for Settings {
@@ -140,6 +164,10 @@ impl Default for Settings {
             .collect(),
             ignore_test_cards: true,
             ignore_reserved_domains: true,
+            outbound_tools: DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect(),
+            bulk_threshold: 10,
+            bulk_action: Action::Deny,
+            principal_domain: true,
         }
     }
 }
@@ -160,23 +188,11 @@ pub struct PiiGuard {
     detectors: Detectors,
     actions: Actions,
     allowed_domains: Vec<String>,
-    ignore_args: GlobSet,
-}
-
-/// `parent.key`, or `parent["key"]` when the key is not a plain identifier.
-pub fn child_path(parent: &str, key: &str) -> String {
-    let plain = key
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if plain {
-        format!("{parent}.{key}")
-    } else {
-        format!("{parent}[{}]", Value::String(key.to_string()))
-    }
+    ignore_args: Globs,
+    outbound_tools: Globs,
+    bulk_threshold: usize,
+    bulk_action: Action,
+    principal_domain: bool,
 }
 
 fn within(domain: &str, allowed: &str) -> bool {
@@ -191,50 +207,96 @@ impl PiiGuard {
     /// in document order, one per (kind, path, value); emails at allowed
     /// or reserved domains are left out.
     pub fn find(&self, args: &Value) -> Vec<Finding> {
+        self.find_for(args, None, &mut 0)
+    }
+
+    /// [`PiiGuard::find`] with `extra` counted as an allowed domain (the
+    /// principal's); `items` is set to the number of distinct values found.
+    fn find_for(&self, args: &Value, extra: Option<&str>, items: &mut usize) -> Vec<Finding> {
         let mut out = Vec::new();
-        self.walk(args, "arguments", &mut out);
+        let mut seen: Vec<String> = Vec::new();
+        self.walk(args, "arguments", extra, &mut out, &mut seen);
+        *items = seen.len();
         out
     }
 
-    fn walk(&self, v: &Value, path: &str, out: &mut Vec<Finding>) {
-        match v {
-            Value::Object(map) => {
-                for (k, child) in map {
-                    if !self.ignore_args.is_match(k) {
-                        self.walk(child, &child_path(path, k), out);
+    /// Whether every recipient and URL host of the call is at an allowed
+    /// domain (or the principal's): personal data going there stays in the
+    /// organisation.
+    fn approved_destination(&self, args: &Value, extra: Option<&str>) -> bool {
+        let allowed = |d: &str| {
+            self.allowed_domains
+                .iter()
+                .map(String::as_str)
+                .chain(extra)
+                .any(|a| within(d, a))
+        };
+        let mut destinations = check_catalog::args::url_hosts(args);
+        walk(args, "arguments", &mut |n| {
+            if n.depth > 0
+                && self.ignore_args.is_match(n.key)
+                && let Value::String(s) = n.value
+            {
+                for part in s.split([',', ';']) {
+                    if let Some((_, d)) = part.trim().trim_end_matches('>').rsplit_once('@') {
+                        destinations.push(d.to_ascii_lowercase());
                     }
                 }
             }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    self.walk(child, &format!("{path}[{i}]"), out);
+            Step::Descend
+        });
+        !destinations.is_empty() && destinations.iter().all(|d| allowed(d))
+    }
+
+    fn walk(
+        &self,
+        v: &Value,
+        root: &str,
+        extra: Option<&str>,
+        out: &mut Vec<Finding>,
+        seen: &mut Vec<String>,
+    ) {
+        walk(v, root, &mut |n| {
+            // A recipient field (and everything in it) is where the data
+            // goes, not data about someone.
+            if n.depth > 0 && self.ignore_args.is_match(n.key) {
+                return Step::Skip;
+            }
+            let Value::String(s) = n.value else {
+                return Step::Descend;
+            };
+            for hit in self.detectors.scan(s) {
+                if hit.kind == Kind::Email {
+                    let domain = hit
+                        .text
+                        .rsplit('@')
+                        .next()
+                        .unwrap_or("")
+                        .to_ascii_lowercase();
+                    if self
+                        .allowed_domains
+                        .iter()
+                        .map(String::as_str)
+                        .chain(extra)
+                        .any(|d| within(&domain, d))
+                    {
+                        continue;
+                    }
+                }
+                if !seen.contains(&hit.text) {
+                    seen.push(hit.text.clone());
+                }
+                let f = Finding {
+                    kind: hit.kind,
+                    path: n.path.to_string(),
+                    masked: mask(hit.kind, &hit.text),
+                };
+                if !out.contains(&f) {
+                    out.push(f);
                 }
             }
-            Value::String(s) => {
-                for hit in self.detectors.scan(s) {
-                    if hit.kind == Kind::Email {
-                        let domain = hit
-                            .text
-                            .rsplit('@')
-                            .next()
-                            .unwrap_or("")
-                            .to_ascii_lowercase();
-                        if self.allowed_domains.iter().any(|d| within(&domain, d)) {
-                            continue;
-                        }
-                    }
-                    let f = Finding {
-                        kind: hit.kind,
-                        path: path.to_string(),
-                        masked: mask(hit.kind, &hit.text),
-                    };
-                    if !out.contains(&f) {
-                        out.push(f);
-                    }
-                }
-            }
-            _ => {}
-        }
+            Step::Descend
+        });
     }
 }
 
@@ -247,7 +309,6 @@ impl Check for PiiGuard {
             env!("CARGO_PKG_VERSION"),
             "Personal data (emails, phones, card numbers, IBANs, SSNs) in outbound tool arguments",
         )
-        .tools(DEFAULT_TOOLS)
     }
 
     fn new(s: Settings) -> Result<Self, String> {
@@ -273,34 +334,83 @@ impl Check for PiiGuard {
         if s.ignore_reserved_domains {
             allowed_domains.extend(RESERVED_DOMAINS.iter().map(|d| d.to_string()));
         }
-        let mut b = GlobSetBuilder::new();
-        for (i, g) in s.ignore_args.iter().enumerate() {
-            b.add(
-                GlobBuilder::new(g)
-                    .case_insensitive(true)
-                    .build()
-                    .map_err(|e| format!("settings.ignore_args[{i}]: invalid glob `{g}`: {e}"))?,
-            );
+        for kind in Kind::ALL {
+            s.actions.get(kind).one_of(
+                &[Action::Allow, Action::Escalate, Action::Deny],
+                &Key::new("actions").field(&kind.id().replace('-', "_")),
+            )?;
         }
         Ok(Self {
             detectors: Detectors::new(s.ignore_test_cards),
             actions: s.actions,
             allowed_domains,
-            ignore_args: b
-                .build()
-                .map_err(|e| format!("settings.ignore_args: {e}"))?,
+            ignore_args: Globs::compile(&s.ignore_args, &Key::new("ignore_args"))?,
+            outbound_tools: Globs::compile(&s.outbound_tools, &Key::new("outbound_tools"))?,
+            bulk_threshold: if s.bulk_threshold >= 2 {
+                s.bulk_threshold
+            } else {
+                return Err(Key::new("bulk_threshold").error("must be at least 2"));
+            },
+            bulk_action: s.bulk_action.one_of(
+                &[Action::Deny, Action::Escalate, Action::Allow],
+                &Key::new("bulk_action"),
+            )?,
+            principal_domain: s.principal_domain,
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
-        let mut ranked: Vec<(Action, Finding)> = self
-            .find(call.json())
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        if !self.outbound_tools.is_match(&call.name)
+            && check_catalog::args::addressed(call.json()).is_none()
+            && check_catalog::args::url_hosts(call.json()).is_empty()
+        {
+            return Ok(Decision::Abstain);
+        }
+        let principal = ctx
+            .principal
+            .as_deref()
+            .filter(|_| self.principal_domain)
+            .and_then(|p| p.rsplit_once('@'))
+            .map(|(_, d)| d.trim_end_matches('.').to_ascii_lowercase());
+        Ok(self.vet_for(call, principal.as_deref()))
+    }
+}
+
+impl PiiGuard {
+    /// The decision on one outbound call.
+    pub fn vet(&self, call: &ToolCall) -> Decision {
+        self.vet_for(call, None)
+    }
+
+    /// [`PiiGuard::vet`] with the principal's e-mail domain allowed too.
+    pub fn vet_for(&self, call: &ToolCall, principal_domain: Option<&str>) -> Decision {
+        let mut items = 0;
+        let found = self.find_for(call.json(), principal_domain, &mut items);
+        let bulk = if items >= self.bulk_threshold
+            && !self.approved_destination(call.json(), principal_domain)
+        {
+            self.bulk_action.decide(
+                "pii.bulk",
+                format!(
+                    "The call carries {items} items of personal data (addresses, phone numbers, ids), a bulk export, \
+                     and `{}` sends them outside the organisation's domains. Send aggregates or references (counts, \
+                     customer ids) instead, or ask a person to approve an export to this destination.",
+                    call.name
+                ),
+            )
+        } else {
+            Decision::Abstain
+        };
+        let mut ranked: Vec<(Action, Finding)> = found
             .into_iter()
             .map(|f| (self.actions.get(f.kind), f))
             .filter(|(a, _)| *a != Action::Allow)
             .collect();
         if ranked.is_empty() {
-            return Decision::Abstain;
+            return bulk;
+        }
+        if bulk.severity() >= 2 && ranked.iter().all(|(a, _)| *a <= self.bulk_action) {
+            return bulk;
         }
         ranked.sort_by_key(|(a, f)| (std::cmp::Reverse(*a), f.kind));
         let (action, top) = &ranked[0];
@@ -337,7 +447,7 @@ mod tests {
 
     fn run(settings: &str, args: Value) -> Decision {
         let g = PiiGuard::from_settings_json(settings).unwrap();
-        g.check(
+        g.decide(
             &ToolCall::new("send_email", args.to_string()),
             &ToolInfo::default(),
             &Context::default(),
@@ -410,7 +520,8 @@ mod tests {
     fn settings_errors_name_the_key() {
         let err = |s: &str| PiiGuard::from_settings_json(s).err().unwrap();
         assert!(err(r#"{"actions":{"card":"block"}}"#).starts_with("settings.actions.card"));
-        assert!(err(r#"{"actions":{"passport":"deny"}}"#).starts_with("settings.actions"));
+        assert!(err(r#"{"actions":{"date_of_birth":"deny"}}"#).starts_with("settings.actions"));
+        assert!(err(r#"{"bulk_threshold":1}"#).starts_with("settings.bulk_threshold"));
         assert!(
             err(r#"{"allowed_domains":["not a domain"]}"#)
                 .starts_with("settings.allowed_domains[0]")

@@ -18,21 +18,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use toolvet_pdk::serde_json::{self, Value};
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 
-/// What to do with a tool whose declared schema is invalid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// Let the call run.
-    Allow,
-    /// Give no opinion (other checks and the host's default decide).
-    Abstain,
-    /// Refuse the call.
-    Deny,
-    /// A person must approve the call first.
-    Escalate,
-}
+/// What to do with a tool whose declared schema is invalid: `allow`,
+/// `abstain`, `deny` or `escalate` (the kit's [`Action`]).
+pub use toolvet_pdk::Action;
 
 /// The check's settings (`[check.settings]`).
 #[derive(Debug, Clone, Deserialize)]
@@ -193,12 +183,9 @@ impl SchemaGuard {
             "the tool's declared parameters schema is invalid ({error}), so the arguments \
              could not be checked; the tool's owner must fix the schema"
         );
-        match self.settings.on_invalid_schema {
-            Action::Allow => Decision::Allow,
-            Action::Abstain => Decision::Abstain,
-            Action::Deny => Decision::deny("schema.invalid-schema", message),
-            Action::Escalate => Decision::escalate("schema.invalid-schema", message),
-        }
+        self.settings
+            .on_invalid_schema
+            .decide("schema.invalid-schema", message)
     }
 }
 
@@ -226,7 +213,14 @@ impl Check for SchemaGuard {
         })
     }
 
-    fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> CheckResult {
+        Ok(self.vet(call, tool))
+    }
+}
+
+impl SchemaGuard {
+    /// The decision on one call against its tool's declared schema.
+    pub fn vet(&self, call: &ToolCall, tool: &ToolInfo) -> Decision {
         let Some(text) = tool
             .parameters_schema
             .as_deref()
@@ -272,7 +266,7 @@ mod tests {
             parameters_schema: schema.map(str::to_string),
             ..ToolInfo::default()
         };
-        g.check(&ToolCall::new("t", args), &tool, &Context::default())
+        g.decide(&ToolCall::new("t", args), &tool, &Context::default())
     }
 
     fn message(d: &Decision) -> &str {

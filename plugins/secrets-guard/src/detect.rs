@@ -6,8 +6,11 @@
 //! and certificates, lockfile integrity strings and JWT-shaped text whose
 //! header is not a JOSE header.
 
+use crate::named;
+use crate::providers::{self, PROVIDERS};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use check_catalog::encoded;
 use regex::Regex;
 use serde_json::Value;
 use std::fmt;
@@ -40,13 +43,27 @@ pub enum Kind {
     Jwt,
     /// URL with a password in its userinfo (`https://user:pass@host`).
     BasicAuthUrl,
+    /// A provider's token format (index into [`PROVIDERS`]).
+    Provider(u8),
+    /// A password, secret or token given by name (`password=…`,
+    /// `"client_secret": "…"`).
+    Password,
     /// Long random-looking token (Shannon entropy above the threshold).
     HighEntropy,
 }
 
 impl Kind {
     /// Every kind, in reporting priority order.
-    pub const ALL: [Kind; 13] = [
+    pub fn all() -> Vec<Kind> {
+        let mut v: Vec<Kind> = Kind::FIXED[..12].to_vec();
+        v.extend((0..PROVIDERS.len()).map(|i| Kind::Provider(i as u8)));
+        v.push(Kind::Password);
+        v.push(Kind::HighEntropy);
+        v
+    }
+
+    /// The kinds that are not provider formats.
+    const FIXED: [Kind; 13] = [
         Kind::GcpServiceAccount,
         Kind::PrivateKey,
         Kind::AwsAccessKey,
@@ -77,6 +94,8 @@ impl Kind {
             Kind::OpenaiKey => "openai-key",
             Kind::Jwt => "jwt",
             Kind::BasicAuthUrl => "basic-auth-url",
+            Kind::Provider(i) => PROVIDERS[i as usize].id,
+            Kind::Password => "password",
             Kind::HighEntropy => "high-entropy",
         }
     }
@@ -88,7 +107,7 @@ impl Kind {
 
     /// The kind from its id.
     pub fn from_id(id: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.id() == id)
+        Kind::all().into_iter().find(|k| k.id() == id)
     }
 
     /// Hosts (and their subdomains) the credential is meant to be sent to.
@@ -101,6 +120,7 @@ impl Kind {
             Kind::AnthropicKey => &["anthropic.com"],
             Kind::OpenaiKey => &["openai.com"],
             Kind::GcpServiceAccount => &["googleapis.com"],
+            Kind::Provider(i) => PROVIDERS[i as usize].home,
             _ => &[],
         }
     }
@@ -122,6 +142,8 @@ impl fmt::Display for Kind {
             Kind::OpenaiKey => "an OpenAI API key",
             Kind::Jwt => "a JSON Web Token",
             Kind::BasicAuthUrl => "a URL with an embedded password",
+            Kind::Provider(i) => PROVIDERS[*i as usize].phrase,
+            Kind::Password => "a password or secret given by name",
             Kind::HighEntropy => "a long random-looking token (possibly a credential)",
         })
     }
@@ -164,6 +186,8 @@ pub struct Detectors {
     jwt: Regex,
     userinfo_url: Regex,
     token: Regex,
+    providers: providers::Compiled,
+    named: Regex,
     entropy: EntropyOptions,
 }
 
@@ -212,6 +236,8 @@ impl Detectors {
                 r"\b[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9._~%!$&'()*+,;=:-]+@[A-Za-z0-9._~%\[\]:-]+",
             ),
             token: re(r"[A-Za-z0-9+/_-]{20,}={0,2}"),
+            providers: providers::combined(),
+            named: named::text_regex(),
             entropy,
         }
     }
@@ -222,6 +248,25 @@ impl Detectors {
     /// anywhere in the call, which makes any 40-character key-shaped token
     /// an AWS secret key.
     pub fn scan(&self, text: &str, label: &str, aws_id_in_call: bool) -> Vec<Hit> {
+        let mut hits = self.scan_text(text, label, aws_id_in_call);
+        // Encoded blobs that decode to text: what they hide counts too.
+        if text.len() >= 40 {
+            for decoded in encoded::decoded_texts(text) {
+                for h in self.scan_text(&decoded, label, aws_id_in_call) {
+                    if h.kind != Kind::HighEntropy {
+                        hits.push(Hit {
+                            kind: h.kind,
+                            start: 0,
+                            end: text.len(),
+                        });
+                    }
+                }
+            }
+        }
+        hits
+    }
+
+    fn scan_text(&self, text: &str, label: &str, aws_id_in_call: bool) -> Vec<Hit> {
         let mut hits = Vec::new();
         let mut push = |kind, start, end| hits.push(Hit { kind, start, end });
 
@@ -320,6 +365,46 @@ impl Detectors {
                 push(Kind::BasicAuthUrl, m.start(), m.end());
             }
         }
+        let provider_hits = if text.len() >= 20 {
+            providers::find(&self.providers, text)
+        } else {
+            Vec::new()
+        };
+        for (i, start, end) in provider_hits {
+            let body = &text[start..end];
+            let tail = body.rsplit(['_', '-', '.']).next().unwrap_or(body);
+            if !is_placeholder(tail) {
+                push(Kind::Provider(i as u8), start, end);
+            }
+        }
+        // Named secrets, where no format above recognised the value.
+        let mut named_hits = Vec::new();
+        if named::is_secret_name(label)
+            && named::is_real_value(text)
+            && !text.contains(char::is_whitespace)
+        {
+            named_hits.push((0, text.len()));
+        }
+        let lower = if text.contains([':', '=']) {
+            text.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
+        for c in self.named.captures_iter(&lower) {
+            let v = c.get(1).expect("group 1");
+            if named::is_real_value(&text[v.start()..v.end()]) {
+                named_hits.push((v.start(), v.end()));
+            }
+        }
+        for (s, e) in named_hits {
+            if !hits.iter().any(|h| s < h.end && h.start < e) {
+                hits.push(Hit {
+                    kind: Kind::Password,
+                    start: s,
+                    end: e,
+                });
+            }
+        }
 
         // High-entropy tokens, outside what was already recognised and
         // outside PEM blocks (certificates, public keys).
@@ -352,6 +437,10 @@ impl Detectors {
         }
         // Hex (git SHAs, sha256 digests, UUIDs): never by default.
         if token.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') {
+            return false;
+        }
+        // Base64 of an image, archive or PDF.
+        if encoded::is_binary_file(token) {
             return false;
         }
         // Subresource-integrity strings (package-lock.json, HTML), and

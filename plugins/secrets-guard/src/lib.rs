@@ -9,27 +9,25 @@
 //! kind of secret and the argument path, never the secret.
 
 pub mod detect;
+pub use check_catalog::encoded;
+mod history;
+pub mod named;
+pub mod providers;
 pub mod route;
 
 use detect::{Detectors, EntropyOptions, Hit, Kind};
-use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use route::{Route, Router};
 use serde::Deserialize;
 use serde_json::Value;
-use std::cell::OnceCell;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::json::{Step, child_path as kit_child_path, walk};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, Key, PluginInfo, ToolCall, ToolInfo};
 
-/// What to do about a finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Action {
-    /// No objection (the check abstains).
-    Allow,
-    /// Ask a person first.
-    Escalate,
-    /// Refuse the call.
-    Deny,
-}
+/// What to do about a finding: `allow` (not reported), `escalate` or
+/// `deny` (the kit's [`Action`]).
+pub use toolvet_pdk::Action;
+/// Tool or argument-name globs, matched as the host matches tool names
+/// (the kit's [`Globs`]).
+pub use toolvet_pdk::Globs;
 
 /// The check's settings (`[check.settings]`). Every key is optional.
 #[derive(Debug, Clone, Deserialize)]
@@ -100,56 +98,6 @@ impl Default for Settings {
     }
 }
 
-/// Tool or argument-name globs, matched case-insensitively. The patterns
-/// are parsed (and so validated) when the check is configured, and compiled
-/// on first use: most calls carry no secret and never need them, and every
-/// fresh instance would otherwise pay for compiling them.
-pub struct Globs {
-    globs: Vec<Glob>,
-    set: OnceCell<Result<GlobSet, Vec<GlobMatcher>>>,
-}
-
-impl Globs {
-    /// Parse the globs of setting `key`.
-    ///
-    /// # Errors
-    /// `settings.<key>[i]: invalid glob ...`.
-    pub fn new(key: &str, globs: &[String]) -> Result<Self, String> {
-        let globs = globs
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                GlobBuilder::new(g)
-                    .case_insensitive(true)
-                    .build()
-                    .map_err(|e| format!("settings.{key}[{i}]: invalid glob `{g}`: {e}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self {
-            globs,
-            set: OnceCell::new(),
-        })
-    }
-
-    /// Whether any glob matches `name`.
-    pub fn is_match(&self, name: &str) -> bool {
-        let compiled = self.set.get_or_init(|| {
-            let mut b = GlobSetBuilder::new();
-            for g in &self.globs {
-                b.add(g.clone());
-            }
-            // A set too large for one automaton falls back to one matcher
-            // per glob.
-            b.build()
-                .map_err(|_| self.globs.iter().map(Glob::compile_matcher).collect())
-        });
-        match compiled {
-            Ok(set) => set.is_match(name),
-            Err(each) => each.iter().any(|m| m.is_match(name)),
-        }
-    }
-}
-
 /// One secret found in the arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
@@ -170,20 +118,9 @@ pub struct SecretsGuard {
     allow_own_service: bool,
 }
 
-/// `parent.key`, or `parent["key"]` when the key is not a plain identifier.
+/// `parent.key`, or `parent["key"]` (the kit's [`toolvet_pdk::json::child_path`]).
 pub fn child_path(parent: &str, key: &str) -> String {
-    let plain = key
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if plain {
-        format!("{parent}.{key}")
-    } else {
-        format!("{parent}[{}]", Value::String(key.to_string()))
-    }
+    kit_child_path(parent, key)
 }
 
 impl SecretsGuard {
@@ -193,44 +130,37 @@ impl SecretsGuard {
     pub fn find(&self, args: &Value, raw: &str) -> Vec<Finding> {
         let aws_in_call = self.detectors.has_aws_id(raw);
         let mut out = Vec::new();
-        self.walk(args, "arguments", "", aws_in_call, &mut out);
+        self.walk(args, "arguments", aws_in_call, &mut out);
         out.retain(|f| !self.ignored.contains(&f.kind));
         out
     }
 
-    fn walk(&self, v: &Value, path: &str, label: &str, aws: bool, out: &mut Vec<Finding>) {
-        let mut add = |kind: Kind, path: &str| {
-            if !out
-                .iter()
-                .any(|f: &Finding| f.kind == kind && f.path == path)
-            {
-                out.push(Finding {
-                    kind,
-                    path: path.to_string(),
-                });
-            }
-        };
-        match v {
-            Value::Object(map) => {
-                if Detectors::is_gcp_object(v) {
-                    add(Kind::GcpServiceAccount, path);
+    fn walk(&self, v: &Value, root: &str, aws: bool, out: &mut Vec<Finding>) {
+        walk(v, root, &mut |n| {
+            let mut add = |kind: Kind| {
+                if !out
+                    .iter()
+                    .any(|f: &Finding| f.kind == kind && f.path == n.path)
+                {
+                    out.push(Finding {
+                        kind,
+                        path: n.path.to_string(),
+                    });
                 }
-                for (k, child) in map {
-                    self.walk(child, &child_path(path, k), k, aws, out);
+            };
+            match n.value {
+                Value::Object(_) if Detectors::is_gcp_object(n.value) => {
+                    add(Kind::GcpServiceAccount)
                 }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    self.walk(child, &format!("{path}[{i}]"), label, aws, out);
+                Value::String(s) => {
+                    for Hit { kind, .. } in self.detectors.scan(s, n.key, aws) {
+                        add(kind);
+                    }
                 }
+                _ => {}
             }
-            Value::String(s) => {
-                for Hit { kind, .. } in self.detectors.scan(s, label, aws) {
-                    add(kind, path);
-                }
-            }
-            _ => {}
-        }
+            Step::Descend
+        });
     }
 
     /// The action for a finding of `kind` on a call with `route`.
@@ -264,8 +194,15 @@ impl Check for SecretsGuard {
 
     fn new(s: Settings) -> Result<Self, String> {
         if s.action == Action::Allow {
-            return Err("settings.action: must be \"deny\" or \"escalate\" (use ignore_kinds to stop reporting a kind)".into());
+            return Err(Key::new("action").error(
+                "must be \"deny\" or \"escalate\" (use ignore_kinds to stop reporting a kind)",
+            ));
         }
+        let stop = [Action::Deny, Action::Escalate];
+        let any = [Action::Allow, Action::Escalate, Action::Deny];
+        s.action.one_of(&stop, &Key::new("action"))?;
+        s.inside_action.one_of(&any, &Key::new("inside_action"))?;
+        s.entropy_action.one_of(&any, &Key::new("entropy_action"))?;
         if !(s.entropy_threshold > 0.0 && s.entropy_threshold <= 8.0) {
             return Err("settings.entropy_threshold: must be between 0 and 8 bits per character (default 4.5)".into());
         }
@@ -280,7 +217,7 @@ impl Check for SecretsGuard {
             match Kind::from_id(id) {
                 Some(k) => ignored.push(k),
                 None => {
-                    let known: Vec<&str> = Kind::ALL.iter().map(|k| k.id()).collect();
+                    let known: Vec<&str> = Kind::all().iter().map(|k| k.id()).collect();
                     return Err(format!(
                         "settings.ignore_kinds[{i}]: unknown kind `{id}` (known: {})",
                         known.join(", ")
@@ -295,11 +232,11 @@ impl Check for SecretsGuard {
                 ..EntropyOptions::default()
             }),
             router: Router::new(
-                Globs::new("outbound_tools", &s.outbound_tools)?,
-                Globs::new("write_tools", &s.write_tools)?,
-                Globs::new("path_args", &s.path_args)?,
-                Globs::new("url_args", &s.url_args)?,
-                Globs::new("shell_tools", &s.shell_tools)?,
+                Globs::compile(&s.outbound_tools, &Key::new("outbound_tools"))?,
+                Globs::compile(&s.write_tools, &Key::new("write_tools"))?,
+                Globs::compile(&s.path_args, &Key::new("path_args"))?,
+                Globs::compile(&s.url_args, &Key::new("url_args"))?,
+                Globs::compile(&s.shell_tools, &Key::new("shell_tools"))?,
             ),
             ignored,
             action: s.action,
@@ -309,7 +246,37 @@ impl Check for SecretsGuard {
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet(call, ctx))
+    }
+}
+
+impl SecretsGuard {
+    /// The decision on one call.
+    pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
+        if let Some(d) = self.committed(call, ctx) {
+            return d;
+        }
+        let found = self.vet_findings(call, ctx);
+        if found.severity() < 3
+            && history::has_encoded_text(call.json())
+            && !matches!(
+                self.router.route(
+                    &call.name,
+                    call.json(),
+                    &self.router.destinations(call.json()),
+                    ctx.attribute("cwd")
+                ),
+                Route::Inside
+            )
+            && let Some(d) = self.read_then_publish(call, ctx)
+        {
+            return d;
+        }
+        found
+    }
+
+    fn vet_findings(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let args = call.json();
         let mut findings = self.find(args, &call.arguments);
         if findings.is_empty() {
@@ -379,7 +346,7 @@ mod tests {
                 .unwrap_or_default(),
             ..Context::default()
         };
-        g.check(
+        g.decide(
             &ToolCall::new(tool, args.to_string()),
             &ToolInfo::default(),
             &ctx,

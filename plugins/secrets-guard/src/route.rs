@@ -4,37 +4,47 @@
 use crate::Globs;
 use regex::Regex;
 use serde_json::Value;
+use toolvet_pdk::json::{Step, walk};
 
 /// Default `outbound_tools`: HTTP and browser tools, uploads, email,
 /// messaging, webhooks, publishing and issue/comment tools.
+/// Globs match anywhere in the name (`*x*`), so MCP-prefixed names
+/// (`mcp__github__create_issue`) are covered.
 pub const DEFAULT_OUTBOUND_TOOLS: &[&str] = &[
     "http*",
-    "fetch",
-    "web_fetch",
+    "*fetch*",
     "curl",
     "wget",
     "browser_*",
     "open_url",
     "download*",
-    "upload*",
-    "post_*",
-    "send*",
+    "*upload*",
+    "*post*",
+    "*send*",
     "*email*",
     "*mail",
     "*message*",
-    "slack*",
-    "discord*",
+    "*slack*",
+    "*discord*",
+    "*teams*",
+    "*telegram*",
     "*webhook*",
-    "publish*",
-    "notify*",
-    "tweet*",
+    "*publish*",
+    "*notify*",
+    "*tweet*",
     "*gist*",
     "*comment*",
-    "create_issue",
-    "create_pull_request",
-    "share*",
-    "sms*",
+    "*issue*",
+    "*pull_request*",
+    "*ticket*",
+    "*discussion*",
+    "*page*",
+    "*share*",
+    "*sms*",
+    "*chat*",
 ];
+
+pub use check_catalog::args::{CONTAINER_ARGS, RECIPIENT_ARGS, TEXT_ARGS};
 
 /// Default `write_tools`.
 pub const DEFAULT_WRITE_TOOLS: &[&str] = &[
@@ -46,6 +56,9 @@ pub const DEFAULT_WRITE_TOOLS: &[&str] = &[
     "edit*",
     "str_replace*",
     "put_file",
+    "*__write_file",
+    "*__edit_file",
+    "*__create_file",
 ];
 
 /// Default `path_args`.
@@ -89,6 +102,11 @@ pub enum Route {
     Url(String),
     /// A shell command runs this network client.
     Shell(String),
+    /// An MCP tool: its arguments go to the MCP server.
+    Mcp,
+    /// The arguments' names say they are published or sent (a recipient,
+    /// a text and the place it goes); the reason.
+    Published(String),
     /// A write tool writes to `path`, outside `cwd` (`None`: unknown).
     WriteOutside {
         /// The target path as given.
@@ -107,6 +125,8 @@ impl Route {
             Route::OutboundTool => format!("`{tool}` sends its arguments outside the workspace"),
             Route::Url(host) => format!("this call sends its arguments to {host}"),
             Route::Shell(client) => format!("the command runs the network client `{client}`"),
+            Route::Published(why) => format!("`{tool}` sends it out ({why})"),
+            Route::Mcp => format!("`{tool}` hands its arguments to an MCP server"),
             Route::WriteOutside {
                 path,
                 cwd: Some(cwd),
@@ -155,49 +175,57 @@ impl Router {
             url_args,
             shell_tools,
             network_client: Regex::new(
-                r"(?:^|[\s;&|(`$])((?:curl|wget|nc|ncat|netcat|telnet|socat|scp|sftp|ftp|rsync|ssh|sendmail|mailx?|mutt|https?|xh|aria2c|Invoke-WebRequest|Invoke-RestMethod|iwr|irm))(?:\s|$)",
+                r"(?:^|[\s;&|(`$])((?:curl|wget|nc|ncat|netcat|telnet|socat|scp|sftp|ftp|rsync|ssh|sendmail|mailx?|mutt|https?|xh|aria2c|twine|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)|(?:docker|podman|helm) login|(?:npm|yarn|pnpm|cargo|gem) (?:publish|login|push|adduser))(?:\s|$)",
             )
             .expect("network client regex compiles"),
         }
     }
 
     /// Network URLs (http, https, ws, wss, ftp, sftp) in arguments whose
-    /// names match `url_args`, at any depth.
+    /// names match `url_args`, at any depth, and any argument whose whole
+    /// value is such a URL (`{"target": "https://…"}`): a string that is a
+    /// URL is a destination whatever its name, except a text argument
+    /// ([`TEXT_ARGS`]: a message whose text is a link is not sent to it).
     pub fn destinations(&self, args: &Value) -> Vec<Destination> {
         let mut out = Vec::new();
-        self.walk_urls(args, "arguments", false, &mut out);
+        walk(args, "arguments", &mut |n| {
+            if let Value::String(s) = n.value
+                && (self.url_args.is_match(n.key)
+                    || (is_whole_url(s)
+                        && !TEXT_ARGS.contains(&n.key.to_ascii_lowercase().as_str())))
+                && let Ok(url) = url::Url::parse(s.trim())
+                && matches!(
+                    url.scheme(),
+                    "http" | "https" | "ws" | "wss" | "ftp" | "sftp"
+                )
+                && let Some(host) = url.host_str()
+            {
+                out.push(Destination {
+                    path: n.path.to_string(),
+                    host: host.trim_end_matches('.').to_ascii_lowercase(),
+                });
+            }
+            Step::Descend
+        });
         out
     }
 
-    fn walk_urls(&self, v: &Value, path: &str, named: bool, out: &mut Vec<Destination>) {
-        match v {
-            Value::Object(map) => {
-                for (k, child) in map {
-                    let m = self.url_args.is_match(k);
-                    self.walk_urls(child, &crate::child_path(path, k), m, out);
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    self.walk_urls(child, &format!("{path}[{i}]"), named, out);
-                }
-            }
-            Value::String(s) if named => {
-                if let Ok(url) = url::Url::parse(s.trim())
-                    && matches!(
-                        url.scheme(),
-                        "http" | "https" | "ws" | "wss" | "ftp" | "sftp"
-                    )
-                    && let Some(host) = url.host_str()
-                {
-                    out.push(Destination {
-                        path: path.to_string(),
-                        host: host.trim_end_matches('.').to_ascii_lowercase(),
-                    });
-                }
-            }
-            _ => {}
-        }
+    /// Whether `tool` writes files.
+    pub fn is_write_tool(&self, tool: &str) -> bool {
+        self.write_tools.is_match(tool)
+    }
+
+    /// Whether `tool` runs shell commands.
+    pub fn is_shell_tool(&self, tool: &str) -> bool {
+        self.shell_tools.is_match(tool)
+    }
+
+    /// The first path argument of a write call.
+    pub fn path_of(&self, args: &Value) -> Option<String> {
+        args.as_object()?
+            .iter()
+            .find(|(k, v)| self.path_args.is_match(k) && v.is_string())
+            .and_then(|(_, v)| v.as_str().map(str::to_string))
     }
 
     /// Where the call sends its arguments. Checked in order: a write tool
@@ -228,6 +256,15 @@ impl Router {
         if self.outbound_tools.is_match(tool) {
             return Route::OutboundTool;
         }
+        // An MCP tool hands its arguments to the MCP server, often a remote
+        // one; writes of an MCP file server inside the workspace stay
+        // inside (above).
+        if tool.starts_with("mcp__") && !self.write_tools.is_match(tool) {
+            return Route::Mcp;
+        }
+        if let Some(what) = published(args) {
+            return Route::Published(what);
+        }
         if let Some(d) = destinations.first() {
             return Route::Url(d.host.clone());
         }
@@ -249,13 +286,25 @@ impl Router {
 }
 
 fn visit_strings(v: &Value, f: &mut impl FnMut(&str)) {
-    match v {
-        Value::String(s) => f(s),
-        Value::Array(items) => items.iter().for_each(|i| visit_strings(i, f)),
-        Value::Object(map) => map.values().for_each(|i| visit_strings(i, f)),
-        _ => {}
-    }
+    walk(v, "arguments", &mut |n| {
+        if let Value::String(s) = n.value {
+            f(s);
+        }
+        Step::Descend
+    });
 }
+
+/// A string that is nothing but an absolute URL.
+fn is_whole_url(s: &str) -> bool {
+    let t = s.trim();
+    t.len() < 2048
+        && !t.contains(char::is_whitespace)
+        && t.split_once("://").is_some_and(|(scheme, _)| {
+            !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphabetic())
+        })
+}
+
+use check_catalog::args::addressed as published;
 
 /// Whether `name` is `domain` or below it.
 pub fn is_within(name: &str, domain: &str) -> bool {

@@ -13,44 +13,30 @@
 //! Only history entries whose outcome is `allowed` or `approved` count as
 //! having run. See the crate README for every setting.
 
+mod history_rules;
 mod keys;
+mod targets;
+
+pub use history_rules::{BlindOverwriteSetting, RetryAfterRefusalSetting};
 
 pub use keys::{Normalize, canonical_json, key_at, normalize_key, normalize_path};
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use toolvet_pdk::serde_json::{self, Value};
-use toolvet_pdk::{Check, Context, Decision, Outcome, PluginInfo, PriorCall, ToolCall, ToolInfo};
+use toolvet_pdk::{
+    Check, CheckResult, Context, Decision, GlobList, Key, Outcome, PluginInfo, PriorCall, ToolCall,
+    ToolInfo,
+};
 
-/// What a rule does when it fires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// Refuse the call; the model reads the reason.
-    Deny,
-    /// A person must approve the call first.
-    Escalate,
-}
+type GlobSet = toolvet_pdk::Globs;
 
-/// One tool-name glob or a list of them. `*` matches any characters
-/// (including `/` and `.` of MCP-style names); matching is case-sensitive.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged, expecting = "a tool-name glob or a list of globs")]
-pub enum Globs {
-    /// A single glob, e.g. `"write_file"`.
-    One(String),
-    /// Several globs, e.g. `["read_file", "view_*"]`.
-    Many(Vec<String>),
-}
-
-impl Globs {
-    fn list(&self) -> Vec<String> {
-        match self {
-            Globs::One(g) => vec![g.clone()],
-            Globs::Many(v) => v.clone(),
-        }
-    }
-}
+/// What a rule does when it fires: `deny` or `escalate` (the kit's
+/// [`Action`]; other values are a configuration error).
+pub use toolvet_pdk::Action;
+/// One tool-name glob or a list of them (the kit's [`GlobList`]). `*`
+/// matches any characters (including `/` and `.` of MCP-style names);
+/// matching ignores ASCII case, as the host's does.
+pub use toolvet_pdk::GlobList as Globs;
 
 /// `read_before_write` entry: `write` on key K needs an earlier successful
 /// `read` on the same K.
@@ -189,6 +175,11 @@ pub struct Settings {
     pub loop_detection: LoopDetectionSetting,
     /// Ordering rules.
     pub only_after: Vec<OnlyAfterSetting>,
+    /// Whole-file writes of files the run never read (on by default).
+    pub blind_overwrite: BlindOverwriteSetting,
+    /// Another tool for the same target right after a refusal (on by
+    /// default).
+    pub retry_after_refusal: RetryAfterRefusalSetting,
 }
 
 /// A compiled read-before-write rule.
@@ -237,6 +228,8 @@ struct LoopDetection {
 
 /// The configured check.
 pub struct SequenceGuard {
+    blind_overwrite: Option<history_rules::BlindOverwrite>,
+    retry_after_refusal: Option<history_rules::RetryAfterRefusal>,
     read_before_write: Vec<ReadBeforeWrite>,
     max_calls: Vec<MaxCalls>,
     only_after: Vec<OnlyAfter>,
@@ -245,27 +238,13 @@ pub struct SequenceGuard {
 
 /// Compile the globs of setting `key` (e.g. `read_before_write[0].write`);
 /// an empty list is an error unless `may_be_empty`.
-fn compile_globs(globs: &Globs, key: &str, may_be_empty: bool) -> Result<GlobSet, String> {
-    let list = globs.list();
-    if list.is_empty() && !may_be_empty {
-        return Err(format!("settings.{key}: name at least one tool"));
-    }
-    let mut set = GlobSetBuilder::new();
-    for (i, g) in list.iter().enumerate() {
-        let at = match globs {
-            Globs::One(_) => format!("settings.{key}"),
-            Globs::Many(_) => format!("settings.{key}[{i}]"),
-        };
-        if g.trim().is_empty() {
-            return Err(format!("{at}: empty glob"));
-        }
-        let glob = GlobBuilder::new(g)
-            .literal_separator(false)
-            .build()
-            .map_err(|e| format!("{at}: invalid glob {g:?}: {}", e.kind()))?;
-        set.add(glob);
-    }
-    set.build().map_err(|e| format!("settings.{key}: {e}"))
+fn compile_globs(globs: &GlobList, key: &str, may_be_empty: bool) -> Result<GlobSet, String> {
+    globs.compile(&Key::new(key), may_be_empty)
+}
+
+/// `action` of setting `key`, which must be `deny` or `escalate`.
+fn fire_action(action: Action, key: &str) -> Result<Action, String> {
+    action.one_of(&[Action::Deny, Action::Escalate], &Key::new(key))
 }
 
 /// A JSON pointer is empty (the whole arguments) or starts with `/`.
@@ -327,10 +306,7 @@ fn outcome_name(outcome: Outcome) -> &'static str {
 }
 
 fn fire(action: Action, rule: &str, message: String) -> Decision {
-    match action {
-        Action::Deny => Decision::deny(rule, message),
-        Action::Escalate => Decision::escalate(rule, message),
-    }
+    action.decide(rule, message)
 }
 
 /// How a rule judged a call.
@@ -540,7 +516,7 @@ impl Check for SequenceGuard {
                 read_key,
                 normalize: r.normalize,
                 writes_count: r.writes_count,
-                action: r.action,
+                action: fire_action(r.action, &format!("{at}.action"))?,
                 rule: check_rule(&r.rule, "sequence.read-before-write", &format!("{at}.rule"))?,
                 message: r.message.clone(),
             });
@@ -551,7 +527,7 @@ impl Check for SequenceGuard {
             max_calls.push(MaxCalls {
                 tools: compile_globs(&m.tools, &format!("{at}.tools"), false)?,
                 max: m.max,
-                action: m.action,
+                action: fire_action(m.action, &format!("{at}.action"))?,
                 rule: check_rule(&m.rule, "sequence.max-calls", &format!("{at}.rule"))?,
                 message: m.message.clone(),
             });
@@ -575,7 +551,7 @@ impl Check for SequenceGuard {
                 after_names: names(&o.after),
                 immediately: o.immediately,
                 invalidated_by,
-                action: o.action,
+                action: fire_action(o.action, &format!("{at}.action"))?,
                 rule: check_rule(&o.rule, "sequence.only-after", &format!("{at}.rule"))?,
                 message: o.message.clone(),
             });
@@ -591,7 +567,7 @@ impl Check for SequenceGuard {
             }
             Some(LoopDetection {
                 max_identical: l.max_identical,
-                action: l.action,
+                action: fire_action(l.action, "loop_detection.action")?,
                 consecutive: l.consecutive,
                 tools: compile_globs(&l.tools, "loop_detection.tools", false)?,
                 exclude: compile_globs(&l.exclude, "loop_detection.exclude", true)?,
@@ -600,6 +576,10 @@ impl Check for SequenceGuard {
             None
         };
         Ok(Self {
+            blind_overwrite: history_rules::BlindOverwrite::new(&settings.blind_overwrite)?,
+            retry_after_refusal: history_rules::RetryAfterRefusal::new(
+                &settings.retry_after_refusal,
+            )?,
             read_before_write,
             max_calls,
             only_after,
@@ -607,7 +587,7 @@ impl Check for SequenceGuard {
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         let mut verdicts: Vec<Verdict> = Vec::new();
         verdicts.extend(
             self.read_before_write
@@ -621,6 +601,19 @@ impl Check for SequenceGuard {
         );
         verdicts.extend(self.max_calls.iter().map(|r| self.max_calls(r, call, ctx)));
         verdicts.push(self.loop_detection(call, ctx));
+        for d in [
+            self.blind_overwrite
+                .as_ref()
+                .and_then(|r| r.judge(call, ctx)),
+            self.retry_after_refusal
+                .as_ref()
+                .and_then(|r| r.judge(call, ctx)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            verdicts.push(Verdict::Fired(d));
+        }
         let mut decision = Decision::Abstain;
         for v in verdicts {
             match v {
@@ -629,7 +622,7 @@ impl Check for SequenceGuard {
                 Verdict::Fired(d) => decision = decision.max(d),
             }
         }
-        decision
+        Ok(decision)
     }
 }
 
@@ -660,11 +653,32 @@ mod tests {
     }
 
     fn run(g: &SequenceGuard, name: &str, args: &str, history: Vec<PriorCall>) -> Decision {
-        g.check(
+        g.decide(
             &ToolCall::new(name, args),
             &ToolInfo::default(),
             &ctx(history),
         )
+    }
+
+    #[test]
+    fn tool_names_match_ignoring_case_as_the_host_does() {
+        let g = guard(RBW);
+        let d = run(&g, "Edit_File", r#"{"path":"src/main.rs"}"#, vec![]);
+        assert_eq!(d.rule(), Some("sequence.read-before-write"));
+        let read = prior("READ_FILE", r#"{"path":"src/main.rs"}"#, Outcome::Allowed);
+        assert_eq!(
+            run(&g, "edit_file", r#"{"path":"src/main.rs"}"#, vec![read]),
+            Decision::Allow
+        );
+        let e = SequenceGuard::from_settings_json(
+            r#"{"max_calls": [{"tools": "x", "max": 1, "action": "allow"}]}"#,
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            e,
+            "settings.max_calls[0].action: must be \"deny\" or \"escalate\", not \"allow\""
+        );
     }
 
     const RBW: &str = r#"{"read_before_write": [{"write": ["write_file", "edit_file"], "read": "read_file", "key": "/path"}]}"#;

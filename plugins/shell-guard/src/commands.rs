@@ -213,16 +213,6 @@ impl Analysis<'_> {
             let args = &argv[1..];
             let rest: Option<Vec<Field>> = match name.as_str() {
                 "sudo" | "doas" | "pkexec" | "run0" => {
-                    if self.opts.escalate_sudo && !allowed {
-                        self.report(
-                            false,
-                            "shell.sudo",
-                            format!(
-                                "The command runs with elevated privileges through `{name}`. \
-                                 A person must approve privileged commands; run it without `{name}` if it does not need root."
-                            ),
-                        );
-                    }
                     let i = match name.as_str() {
                         "sudo" => skip_options(
                             args,
@@ -278,6 +268,17 @@ impl Analysis<'_> {
                         return Output::Unknown;
                     }
                     let rest = args[i.min(args.len())..].to_vec();
+                    if self.opts.escalate_sudo && !allowed && !crate::readonly::is_read_only(&rest)
+                    {
+                        self.report(
+                            false,
+                            "shell.sudo",
+                            format!(
+                                "The command runs with elevated privileges through `{name}`. \
+                                 A person must approve privileged commands; run it without `{name}` if it does not need root."
+                            ),
+                        );
+                    }
                     if (opts.short.contains('s')
                         || opts.short.contains('i')
                         || opts.long.iter().any(|l| l == "shell" || l == "login"))
@@ -358,6 +359,10 @@ impl Analysis<'_> {
                         rest.extend(self.split_words(&s.text(), env, depth));
                     }
                     rest.extend(args[i.min(args.len())..].iter().cloned());
+                    if rest.is_empty() {
+                        // `env` alone prints the environment.
+                        return Output::Secret;
+                    }
                     if let Some(d) = chdir {
                         let mut e = env.clone();
                         self.change_dir(Some(&d), &mut e);
@@ -596,7 +601,7 @@ impl Analysis<'_> {
     }
 
     /// A script given as one argument (`bash -c S`, `su -c S`, `eval S`).
-    fn run_script_field(
+    pub(crate) fn run_script_field(
         &mut self,
         field: &Field,
         env: &mut Env,
@@ -658,6 +663,20 @@ impl Analysis<'_> {
         allowed: bool,
     ) -> Output {
         let own_rules = !allowed;
+        if own_rules {
+            self.url_credentials(name, args);
+            self.destroyer(name, args);
+            self.program_options(name, args, env, depth);
+            if matches!(name, "security" | "secret-tool" | "kwallet-query") {
+                self.credential_dump(name, args);
+            }
+            if let Some(out) = self.reader(name, args, env) {
+                return out;
+            }
+        }
+        if self.secret_source(name, args) {
+            return Output::Secret;
+        }
         match name {
             "rm" | "srm" if own_rules => self.rm(name, args, env, via_xargs),
             "unlink" | "shred" if own_rules => {
@@ -674,7 +693,40 @@ impl Analysis<'_> {
                 }
                 Output::Static(String::new())
             }
-            "find" => self.find(args, env, depth, own_rules),
+            "find" => {
+                let out = self.find(args, env, depth, own_rules);
+                if self.finds_credentials(args) {
+                    Output::Secret
+                } else {
+                    out
+                }
+            }
+            "mktemp" => mktemp_output(args),
+            "crontab" if own_rules => {
+                self.crontab(args, env, depth, stdin);
+                Output::Static(String::new())
+            }
+            "chroot" => {
+                // `chroot DIR CMD…` runs CMD; judged as if on the host (the
+                // new root is usually the host's, mounted).
+                let rest = args
+                    .iter()
+                    .skip_while(|a| a.text().starts_with('-'))
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                self.exec(rest, env, depth, stdin, via_xargs)
+            }
+            "awk" | "gawk" | "mawk" | "nawk" => {
+                if let Some(program) = args
+                    .iter()
+                    .find(|a| !a.text().starts_with('-'))
+                    .and_then(Field::static_text)
+                {
+                    self.embedded_commands(name, &program, env, depth);
+                }
+                pass_through(stdin)
+            }
             "dd" if own_rules => {
                 for a in args {
                     if let Some(path) = a.text().strip_prefix("of=")
@@ -697,7 +749,8 @@ impl Analysis<'_> {
                     || matches!(
                         n,
                         "mke2fs" | "mkswap" | "wipefs" | "mkdosfs" | "mkntfs" | "mkexfatfs"
-                    )) =>
+                    ))
+                && !self.image_file_in_workspace(args, env) =>
             {
                 self.report(
                     true,
@@ -807,23 +860,46 @@ impl Analysis<'_> {
                 out
             }
             "tee" => {
+                let appends = args
+                    .iter()
+                    .any(|a| matches!(a.text().as_str(), "-a" | "--append"));
                 for f in flags_positional(args) {
                     if own_rules {
                         self.check_device_write(&f.text(), "`tee`");
+                        self.check_write(f, env, stdin, "`tee`", !appends, depth);
                     }
                     env.taint_file(&f.text(), stdin);
                 }
                 stdin.clone()
             }
-            "cp" | "mv" | "install" | "rsync" | "ln" => {
+            "cp" | "mv" | "install" | "rsync" | "ln" | "scp" | "sftp" => {
                 if own_rules && let Some(last) = flags_positional(args).last() {
                     self.check_device_write(&last.text(), &format!("`{name}`"));
+                    if name != "ln" {
+                        self.check_write(
+                            last,
+                            env,
+                            &Output::Unknown,
+                            &format!("`{name}`"),
+                            true,
+                            depth,
+                        );
+                    }
+                }
+                if own_rules && matches!(name, "scp" | "rsync" | "sftp") {
+                    self.remote_copy(name, args, env);
+                }
+                if own_rules && name == "rsync" {
+                    self.rsync_delete(args, env);
                 }
                 Output::Unknown
             }
             "head" | "tail" | "less" | "more" | "sort" | "uniq" => pass_through(stdin),
             n if DOWNLOADERS.contains(&n) => {
                 self.network_tool(n, args);
+                if own_rules {
+                    self.network_upload(n, args, env, stdin);
+                }
                 for file in download_targets(n, args) {
                     env.taint_file(&file, &Output::Downloaded);
                 }
@@ -852,14 +928,14 @@ impl Analysis<'_> {
                 {
                     decoded(stdin)
                 } else {
-                    Output::Unknown
+                    encoded(stdin)
                 }
             }
-            "xxd" => {
-                if flags(args).short.contains('r') {
+            "xxd" | "od" | "hexdump" => {
+                if name == "xxd" && flags(args).short.contains('r') {
                     decoded(stdin)
                 } else {
-                    Output::Unknown
+                    encoded(stdin)
                 }
             }
             "uudecode" => decoded(stdin),
@@ -1032,7 +1108,7 @@ impl Analysis<'_> {
         Output::Static(String::new())
     }
 
-    fn report_delete(&mut self, what: &str, rule: &str, place: Place, shown: &str) {
+    pub(crate) fn report_delete(&mut self, what: &str, rule: &str, place: Place, shown: &str) {
         let hint = self.workspace_hint();
         let (deny, msg) = match place {
             Place::Root => (
@@ -1286,6 +1362,20 @@ impl Analysis<'_> {
         let rest = &args[i + 1..];
         match sub.as_str() {
             "push" => self.git_push(rest),
+            "config"
+                if rest.iter().any(|a| {
+                    a.text().eq_ignore_ascii_case("core.hooksPath")
+                        || a.text().eq_ignore_ascii_case("core.fsmonitor")
+                        || a.text().eq_ignore_ascii_case("core.sshCommand")
+                }) =>
+            {
+                self.report(
+                    false,
+                    "shell.guardrail-write",
+                    "`git config` changes which programs git runs by itself (hooks, fsmonitor, ssh command). A person \
+                     must approve; leave the repository's git configuration as it is.",
+                );
+            }
             "reset" if rest.iter().any(|a| a.text() == "--hard") => {
                 self.report(
                     false,
@@ -1570,7 +1660,7 @@ impl Analysis<'_> {
     }
 
     /// Analyse the shell commands found in another language's code.
-    fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
+    pub(crate) fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
         for cmd in crate::embedded::shell_commands(code, backticks) {
@@ -1793,7 +1883,7 @@ fn decoded(stdin: &Output) -> Output {
 fn decoded_if_static(stdin: &Output) -> Output {
     match stdin {
         Output::Static(s) if !s.is_empty() => Output::Decoded,
-        Output::Downloaded | Output::Decoded => stdin.clone(),
+        Output::Downloaded | Output::Decoded | Output::Secret => stdin.clone(),
         _ => Output::Unknown,
     }
 }
@@ -1801,6 +1891,54 @@ fn decoded_if_static(stdin: &Output) -> Output {
 /// Output of an ordinary filter or command.
 fn pass_through(stdin: &Output) -> Output {
     decoded_if_static(stdin)
+}
+
+/// Output of an encoder (`base64`, `xxd`, `gzip`): secrets stay secrets.
+fn encoded(stdin: &Output) -> Output {
+    if stdin.is_secret() {
+        Output::Secret
+    } else {
+        Output::Unknown
+    }
+}
+
+/// What `mktemp` prints: a new name in the temporary directory (`-d` makes
+/// it a directory), `/tmp/tmp.XXXXXXXXXX` unless `-p DIR`/`--tmpdir=DIR` or
+/// a template with a directory says otherwise. Known, so that `d=$(mktemp
+/// -d); …; rm -rf "$d"` deletes a scratch path, not an unknown one.
+fn mktemp_output(args: &[Field]) -> Output {
+    let mut dir = "/tmp".to_string();
+    let mut template: Option<String> = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let Some(t) = a.static_text() else {
+            return Output::Unknown;
+        };
+        if t == "-p" || t == "--tmpdir" {
+            match args.get(i + 1).and_then(Field::static_text) {
+                Some(d) if d.starts_with('/') => dir = d,
+                _ => return Output::Unknown,
+            }
+            i += 2;
+            continue;
+        }
+        if let Some(d) = t.strip_prefix("--tmpdir=") {
+            if !d.starts_with('/') {
+                return Output::Unknown;
+            }
+            dir = d.to_string();
+        } else if !t.starts_with('-') {
+            template = Some(t);
+        }
+        i += 1;
+    }
+    let name = match template {
+        Some(t) if t.starts_with('/') => return Output::Static(format!("{t}\n")),
+        Some(t) if t.contains('/') => return Output::Unknown,
+        Some(t) => t,
+        None => "tmp.XXXXXXXXXX".to_string(),
+    };
+    Output::Static(format!("{}/{name}\n", dir.trim_end_matches('/')))
 }
 
 #[cfg(test)]

@@ -69,10 +69,10 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
             let rest = code[at + name.len()..].trim_start();
             let recursive =
                 *name != "rmSync(" && *name != "rmdirSync(" || rest.contains("recursive");
-            if let Some((path, _)) = string_literal(rest)
+            if let Some(path) = path_argument(rest)
                 && recursive
             {
-                found.push(format!("rm -r {}", crate::shell_quote(&path)));
+                found.push(format!("rm -r {}", shell_path(&path)));
             }
         }
     }
@@ -93,6 +93,54 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
     }
     found.truncate(32);
     found
+}
+
+/// Expressions for the home directory in Python, Node, Ruby and PHP.
+const HOME_EXPRESSIONS: &[&str] = &[
+    "os.homedir()",
+    "require('os').homedir()",
+    "require(\"os\").homedir()",
+    "Path.home()",
+    "pathlib.Path.home()",
+    "os.environ['HOME']",
+    "os.environ[\"HOME\"]",
+    "os.environ.get('HOME')",
+    "os.environ.get(\"HOME\")",
+    "os.getenv('HOME')",
+    "os.getenv(\"HOME\")",
+    "process.env.HOME",
+    "process.env['HOME']",
+    "ENV['HOME']",
+    "ENV[\"HOME\"]",
+    "Dir.home",
+    "getenv('HOME')",
+];
+
+/// A path argument: a string literal, `expanduser('~/x')`, or an
+/// expression for the home directory (`os.homedir()`, `Path.home()`, …),
+/// given as `~`.
+fn path_argument(rest: &str) -> Option<String> {
+    if let Some((s, _)) = string_literal(rest) {
+        return Some(s);
+    }
+    for call in ["os.path.expanduser(", "expanduser(", "File.expand_path("] {
+        if let Some(inner) = rest.strip_prefix(call) {
+            return string_literal(inner.trim_start()).map(|(s, _)| s);
+        }
+    }
+    HOME_EXPRESSIONS
+        .iter()
+        .find(|e| rest.starts_with(*e))
+        .map(|_| "~".to_string())
+}
+
+/// A path for the shell: quoted, but a leading `~` left to expand.
+fn shell_path(path: &str) -> String {
+    match path.strip_prefix('~') {
+        Some("") => "~".into(),
+        Some(rest) if rest.starts_with('/') => format!("~{}", crate::shell_quote(rest)),
+        _ => crate::shell_quote(path),
+    }
 }
 
 /// The first argument when it is a string literal (a command) or a list of
@@ -167,6 +215,21 @@ mod tests {
             ["rm -r /"]
         );
         assert!(shell_commands(r#"require("fs").rmSync("x.txt")"#, false).is_empty());
+        assert_eq!(
+            shell_commands(
+                "require('fs').rmSync(require('os').homedir(), {recursive: true})",
+                false
+            ),
+            ["rm -r ~"]
+        );
+        assert_eq!(
+            shell_commands("shutil.rmtree(os.path.expanduser('~/code'))", false),
+            ["rm -r ~/code"]
+        );
+        assert_eq!(
+            shell_commands("shutil.rmtree(Path.home())", false),
+            ["rm -r ~"]
+        );
         assert_eq!(shell_commands("print `rm -rf ~`", true), ["rm -rf ~"]);
         assert_eq!(shell_commands("my $x = qx(ls /); ", false), ["ls /"]);
         assert!(shell_commands("myrun('x'); print('rm -rf /')", false).is_empty());

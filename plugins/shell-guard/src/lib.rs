@@ -12,17 +12,22 @@
 //! exported as the component.
 
 pub mod commands;
+pub mod destroyers;
 pub mod embedded;
 pub mod options;
 pub mod paths;
+pub mod programs;
+pub mod readonly;
+pub mod sinks;
 pub mod syntax;
 pub mod walk;
 
 pub use options::{Options, PatternRule, Settings};
 use serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 
 use crate::syntax::Output;
+pub use check_catalog::run::Facts;
 
 /// Tool-name globs the check applies to by default.
 pub const DEFAULT_TOOLS: &[&str] = &[
@@ -59,6 +64,18 @@ pub fn analyze_with_home(
     cwd: Option<&str>,
     home: Option<&str>,
 ) -> Decision {
+    analyze_in_run(command, opts, cwd, home, Facts::default())
+}
+
+/// [`analyze_with_home`] with what the run's earlier calls did (symbolic
+/// links followed, directories the run created deletable).
+pub fn analyze_in_run(
+    command: &str,
+    opts: &Options,
+    cwd: Option<&str>,
+    home: Option<&str>,
+    facts: Facts,
+) -> Decision {
     if command.len() > opts.max_command_bytes {
         return Decision::escalate(
             "shell.too-long",
@@ -71,6 +88,7 @@ pub fn analyze_with_home(
         );
     }
     let (mut analysis, mut env) = walk::Analysis::new(opts, cwd, home);
+    analysis.facts = facts;
     analysis.script(command, &mut env, 0, &Output::Unknown);
     match analysis.finding() {
         None => Decision::Allow,
@@ -131,7 +149,14 @@ impl Check for ShellGuard {
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet(call, ctx))
+    }
+}
+
+impl ShellGuard {
+    /// The decision on one call: the command in its `command_args`.
+    pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let args = call.json();
         let Some((key, value)) = self
             .opts
@@ -184,8 +209,38 @@ impl Check for ShellGuard {
             (Some(_), None) => None,
             (None, c) => c.map(str::to_string),
         };
-        analyze_with_home(&command, &self.opts, cwd.as_deref(), ctx.attribute("home"))
+        let facts = match cwd.as_deref() {
+            Some(c) => Facts::from_commands(
+                ran_commands(ctx, &self.opts.command_args)
+                    .iter()
+                    .map(String::as_str),
+                c,
+            ),
+            None => Facts::default(),
+        };
+        analyze_in_run(
+            &command,
+            &self.opts,
+            cwd.as_deref(),
+            ctx.attribute("home"),
+            facts,
+        )
     }
+}
+
+/// The commands (the first of `command_args` present) of the history's
+/// calls that ran, oldest first.
+pub fn ran_commands(ctx: &Context, command_args: &[String]) -> Vec<String> {
+    ctx.history
+        .iter()
+        .filter(|p| p.outcome.ran())
+        .filter_map(|p| {
+            let args: Value = serde_json::from_str(&p.arguments).ok()?;
+            command_args
+                .iter()
+                .find_map(|k| args.get(k)?.as_str().map(str::to_string))
+        })
+        .collect()
 }
 
 toolvet_pdk::export_check!(ShellGuard);

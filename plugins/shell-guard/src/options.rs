@@ -48,6 +48,10 @@ pub struct Settings {
     pub max_depth: u32,
     /// Longest command text analysed, in bytes; longer ones escalate.
     pub max_command_bytes: usize,
+    /// What infrastructure and data destroyers (`terraform destroy`,
+    /// `kubectl delete namespace`, `dropdb`, …) get: `escalate` (default),
+    /// `deny` or `allow`.
+    pub destructive_action: toolvet_pdk::Action,
 }
 
 impl Default for Settings {
@@ -65,6 +69,7 @@ impl Default for Settings {
             allow_commands: Vec::new(),
             max_depth: DEFAULT_MAX_DEPTH,
             max_command_bytes: DEFAULT_MAX_COMMAND_BYTES,
+            destructive_action: toolvet_pdk::Action::Escalate,
         }
     }
 }
@@ -122,6 +127,8 @@ pub struct Options {
     pub max_depth: u32,
     /// See [`Settings::max_command_bytes`].
     pub max_command_bytes: usize,
+    /// See [`Settings::destructive_action`].
+    pub destructive_action: toolvet_pdk::Action,
 }
 
 impl Default for Options {
@@ -262,6 +269,14 @@ impl Options {
             allow_commands,
             max_depth: s.max_depth,
             max_command_bytes: s.max_command_bytes,
+            destructive_action: s.destructive_action.one_of(
+                &[
+                    toolvet_pdk::Action::Escalate,
+                    toolvet_pdk::Action::Deny,
+                    toolvet_pdk::Action::Allow,
+                ],
+                &toolvet_pdk::Key::new("destructive_action"),
+            )?,
         })
     }
 

@@ -242,6 +242,10 @@ pub enum Output {
     Static(String),
     /// Something the analysis cannot know (e.g. `cat file`).
     Unknown,
+    /// Credentials or the environment (`env`, `printenv`, `gh auth token`,
+    /// a credential file), possibly filtered or encoded: must not reach a
+    /// network client.
+    Secret,
     /// Output of a decoder (`base64 -d`, `xxd -r`, `rev`, …): obfuscated.
     Decoded,
     /// Content fetched from the network (`curl`, `wget`, `nc`, …).
@@ -253,8 +257,9 @@ impl Output {
         match self {
             Output::Static(_) => 0,
             Output::Unknown => 1,
-            Output::Decoded => 2,
-            Output::Downloaded => 3,
+            Output::Secret => 2,
+            Output::Decoded => 3,
+            Output::Downloaded => 4,
         }
     }
 
@@ -281,6 +286,11 @@ impl Output {
         } else {
             self
         }
+    }
+
+    /// Whether it holds credentials or the environment.
+    pub fn is_secret(&self) -> bool {
+        matches!(self, Output::Secret)
     }
 
     /// Whether it came from the network or a decoder.

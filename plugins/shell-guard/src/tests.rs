@@ -564,19 +564,19 @@ fn the_check_reads_arguments_and_context() {
         ..Default::default()
     };
     let t = ToolInfo::default();
-    let d = check.check(
+    let d = check.decide(
         &ToolCall::new("bash", r#"{"command":"rm -rf ~"}"#),
         &t,
         &ctx,
     );
     assert_eq!(d.rule(), Some("shell.rm-home"));
-    let d = check.check(
+    let d = check.decide(
         &ToolCall::new("bash", r#"{"cmd":"rm -rf build"}"#),
         &t,
         &ctx,
     );
     assert_eq!(d.kind(), "allow");
-    let d = check.check(
+    let d = check.decide(
         &ToolCall::new("bash", r#"{"script":"rm -rf build","cwd":"/"}"#),
         &t,
         &ctx,
@@ -586,15 +586,15 @@ fn the_check_reads_arguments_and_context() {
         Some("shell.rm-outside-workspace"),
         "cwd argument overrides the context"
     );
-    let d = check.check(
+    let d = check.decide(
         &ToolCall::new("exec", r#"{"command":["rm","-rf","/"]}"#),
         &t,
         &ctx,
     );
     assert_eq!(d.rule(), Some("shell.rm-root"));
-    let d = check.check(&ToolCall::new("bash", r#"{"path":"x"}"#), &t, &ctx);
+    let d = check.decide(&ToolCall::new("bash", r#"{"path":"x"}"#), &t, &ctx);
     assert_eq!(d.kind(), "abstain");
-    let d = check.check(&ToolCall::new("bash", r#"{"command":42}"#), &t, &ctx);
+    let d = check.decide(&ToolCall::new("bash", r#"{"command":42}"#), &t, &ctx);
     assert_eq!(d.rule(), Some("shell.unparseable"));
     let e = ShellGuard::from_settings_json(r#"{"comand_args":["x"]}"#)
         .err()

@@ -167,6 +167,8 @@ pub struct Analysis<'a> {
     nest: usize,
     /// Normalised simple commands seen, when tracing (tests, debugging).
     pub(crate) trace: Option<Vec<String>>,
+    /// What earlier calls of the run did (symbolic links, directories).
+    pub(crate) facts: check_catalog::run::Facts,
 }
 
 impl<'a> Analysis<'a> {
@@ -201,6 +203,7 @@ impl<'a> Analysis<'a> {
                 steps: 0,
                 nest: 0,
                 trace: None,
+                facts: check_catalog::run::Facts::default(),
             },
             env,
         )
@@ -821,6 +824,9 @@ impl<'a> Analysis<'a> {
             return Output::Static(String::new());
         }
         let out = self.exec(argv, env, depth, &stdin, false);
+        if !self.done() {
+            self.redirect_writes(&owned, env, depth, &out);
+        }
         if out.is_tainted() {
             // `curl … > x.sh`: remember the file for a later `bash x.sh`.
             for r in &owned {
@@ -843,6 +849,36 @@ impl<'a> Analysis<'a> {
             }
         }
         out
+    }
+
+    /// Judge the files a command's redirections write (guard rails,
+    /// dotfiles, system files); `out` is what the command writes to its
+    /// standard output.
+    fn redirect_writes(
+        &mut self,
+        redirects: &[ast::IoRedirect],
+        env: &mut Env,
+        depth: u32,
+        out: &Output,
+    ) {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        for r in redirects {
+            let (fd, truncates, w) = match r {
+                R::File(fd, kind @ (K::Write | K::Append | K::Clobber), T::Filename(w)) => {
+                    (*fd, !matches!(kind, K::Append), w)
+                }
+                R::OutputAndError(w, append) => (Some(1), !append, w),
+                _ => continue,
+            };
+            let content = if fd.is_none_or(|f| f == 1) {
+                out.clone()
+            } else {
+                Output::Unknown
+            };
+            for f in self.expand_word(&w.value, env, depth) {
+                self.check_write(&f, env, &content, "a redirection", truncates, depth);
+            }
+        }
     }
 
     fn assignment(
@@ -1280,13 +1316,25 @@ impl<'a> Analysis<'a> {
                 }
             },
         };
+        let shown_and_abs = self.through_symlinks(shown_and_abs);
         let places = self.places();
         let place = if contents {
             places.classify_contents(&shown_and_abs, deep)
         } else {
             places.classify(&shown_and_abs)
         };
+        // A directory the run created itself may be deleted again.
+        let place = match place {
+            Place::Outside if self.facts.created_by_run(&shown_and_abs) => Place::Inside,
+            p => p,
+        };
         Target::Known(place, shown_and_abs)
+    }
+
+    /// `path` with the run's symbolic links followed (see
+    /// [`check_catalog::run::Facts`]).
+    pub(crate) fn through_symlinks(&self, path: String) -> String {
+        self.facts.through_symlinks(path, self.home.as_deref())
     }
 
     /// Check a write target for raw devices.

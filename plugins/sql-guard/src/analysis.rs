@@ -28,10 +28,66 @@ pub enum Kind {
     MultipleStatements,
     /// Something other than a plain query, in read-only mode.
     ReadOnly,
+    /// Server-side file access: `pg_read_file`, `lo_export`, `COPY … TO
+    /// 'file'`, `LOAD_FILE`, `INTO OUTFILE`, `LOAD DATA INFILE`, `ATTACH
+    /// DATABASE`, `load_extension`, `OPENROWSET(BULK …)`.
+    ServerFile,
+    /// A server-side program: `COPY … TO/FROM PROGRAM`, `xp_cmdshell`,
+    /// `sp_OACreate`, `sys_exec`, `dblink`.
+    ServerProgram,
+    /// `EXPLAIN ANALYZE` of a statement that changes data: it runs it.
+    ExplainAnalyze,
+    /// A data-modifying `WITH` clause behind a query.
+    HiddenWrite,
+    /// Row-level security or integrity checks turned off: `SET row_security
+    /// = off`, `SET session_replication_role = replica`, a policy `USING
+    /// (true)`.
+    SecurityOff,
+    /// A read of a table whose name says it holds credentials (`tokens`,
+    /// `api_keys`, `secrets`, `passwords`).
+    SensitiveTable,
 }
 
 impl Kind {
-    /// The stable rule id reported for this kind.
+    /// Every kind, in the order of the `actions` table.
+    pub const ALL: [Kind; 14] = [
+        Kind::Drop,
+        Kind::Truncate,
+        Kind::Alter,
+        Kind::Grant,
+        Kind::DeleteWithoutWhere,
+        Kind::UpdateWithoutWhere,
+        Kind::MultipleStatements,
+        Kind::ReadOnly,
+        Kind::ServerFile,
+        Kind::ServerProgram,
+        Kind::ExplainAnalyze,
+        Kind::HiddenWrite,
+        Kind::SecurityOff,
+        Kind::SensitiveTable,
+    ];
+
+    /// The kind's key in the `actions` setting, e.g. `delete_without_where`.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Kind::Drop => "drop",
+            Kind::Truncate => "truncate",
+            Kind::Alter => "alter",
+            Kind::Grant => "grant",
+            Kind::DeleteWithoutWhere => "delete_without_where",
+            Kind::UpdateWithoutWhere => "update_without_where",
+            Kind::MultipleStatements => "multiple_statements",
+            Kind::ReadOnly => "read_only",
+            Kind::ServerFile => "server_file",
+            Kind::ServerProgram => "server_program",
+            Kind::ExplainAnalyze => "explain_analyze",
+            Kind::HiddenWrite => "hidden_write",
+            Kind::SecurityOff => "security_off",
+            Kind::SensitiveTable => "sensitive_table",
+        }
+    }
+
+    /// The rule id, e.g. `sql.drop`.
     pub fn rule(self) -> &'static str {
         match self {
             Kind::Drop => "sql.drop",
@@ -42,6 +98,12 @@ impl Kind {
             Kind::UpdateWithoutWhere => "sql.update-without-where",
             Kind::MultipleStatements => "sql.multiple-statements",
             Kind::ReadOnly => "sql.read-only",
+            Kind::ServerFile => "sql.server-file",
+            Kind::ServerProgram => "sql.server-program",
+            Kind::ExplainAnalyze => "sql.explain-analyze",
+            Kind::HiddenWrite => "sql.hidden-write",
+            Kind::SecurityOff => "sql.security-off",
+            Kind::SensitiveTable => "sql.sensitive-table",
         }
     }
 }
@@ -111,12 +173,32 @@ fn examine(
     {
         // EXPLAIN only plans its statement; EXPLAIN ANALYZE also runs it.
         if explain_runs(statement) {
+            if !matches!(inner.as_ref(), Statement::Query(q) if !has_data_modifying_cte(q)) {
+                findings.push(Finding::Flagged {
+                    kind: Kind::ExplainAnalyze,
+                    message: format!(
+                        "`EXPLAIN ANALYZE` runs the `{}` it explains, changing data; use `EXPLAIN` without \
+                         ANALYZE to see the plan, or run it inside a transaction you roll back",
+                        head(inner)
+                    ),
+                });
+            }
             examine(inner, dialect, read_only, depth, findings);
         }
         return;
     }
     if read_only && !is_read_statement(statement) {
         findings.push(read_only_finding(&format!("`{}`", head(statement))));
+    }
+    if let Statement::Query(q) = statement
+        && has_data_modifying_cte(q)
+    {
+        findings.push(Finding::Flagged {
+            kind: Kind::HiddenWrite,
+            message: "a `WITH` clause of this query changes data (`INSERT`, `UPDATE` or `DELETE ... \
+                      RETURNING`) behind what reads as a `SELECT`; send the change as its own statement"
+                .into(),
+        });
     }
     let mut walker = Walker {
         dialect,
@@ -126,6 +208,19 @@ fn examine(
         findings,
     };
     let _ = statement.visit(&mut walker);
+}
+
+/// Whether a query has a `WITH` clause whose body changes data.
+fn has_data_modifying_cte(q: &sqlparser::ast::Query) -> bool {
+    use sqlparser::ast::SetExpr;
+    q.with.as_ref().is_some_and(|w| {
+        w.cte_tables.iter().any(|cte| {
+            matches!(
+                cte.query.body.as_ref(),
+                SetExpr::Insert(_) | SetExpr::Update(_) | SetExpr::Delete(_) | SetExpr::Merge(_)
+            ) || has_data_modifying_cte(&cte.query)
+        })
+    })
 }
 
 /// Whether an `EXPLAIN` statement executes the statement it explains:
@@ -308,6 +403,16 @@ impl Visitor for Walker<'_> {
                     ),
                 );
             }
+            // Turning row-level security on only tightens access.
+            Statement::AlterTable(t)
+                if !t.operations.is_empty()
+                    && t.operations.iter().all(|o| {
+                        matches!(
+                            o,
+                            sqlparser::ast::AlterTableOperation::EnableRowLevelSecurity
+                                | sqlparser::ast::AlterTableOperation::ForceRowLevelSecurity
+                        )
+                    }) => {}
             Statement::AlterTable(_)
             | Statement::AlterSchema(_)
             | Statement::AlterIndex { .. }
@@ -723,7 +828,7 @@ mod tests {
                 false,
                 false
             ),
-            ["sql.delete-without-where"]
+            ["sql.hidden-write", "sql.delete-without-where"]
         );
         assert_eq!(
             kinds_in(
@@ -754,7 +859,7 @@ mod tests {
                 false,
                 false
             ),
-            ["sql.delete-without-where"]
+            ["sql.explain-analyze", "sql.delete-without-where"]
         );
         assert_eq!(
             kinds_in(
@@ -763,7 +868,7 @@ mod tests {
                 false,
                 false
             ),
-            ["sql.delete-without-where"]
+            ["sql.explain-analyze", "sql.delete-without-where"]
         );
         assert!(
             kinds_in(
@@ -827,11 +932,11 @@ mod tests {
         assert_eq!(ro("SELECT * INTO backup FROM users"), ["sql.read-only"]);
         assert_eq!(
             ro("WITH x AS (UPDATE users SET a = 1 WHERE id = 2 RETURNING *) SELECT * FROM x"),
-            ["sql.read-only"]
+            ["sql.hidden-write", "sql.read-only"]
         );
         assert_eq!(
             ro("EXPLAIN ANALYZE INSERT INTO t VALUES (1)"),
-            ["sql.read-only"]
+            ["sql.explain-analyze", "sql.read-only"]
         );
         assert_eq!(ro("SET search_path = evil"), ["sql.read-only"]);
         // Read-only and destructive findings both apply.

@@ -14,24 +14,17 @@
 mod analysis;
 
 pub use analysis::{Finding, Kind, analyze};
+pub mod server;
 
 use serde::Deserialize;
 use sqlparser::dialect::{Dialect, dialect_from_str};
 use sqlparser::parser::Parser;
 use toolvet_pdk::serde_json::Value;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, Key, PluginInfo, ToolCall, ToolInfo};
 
-/// What to do with a finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// Let the call run as far as this finding is concerned.
-    Allow,
-    /// Refuse the call; the model reads the reason.
-    Deny,
-    /// A person must approve the call first.
-    Escalate,
-}
+/// What to do with a finding: `allow`, `escalate` or `deny` (the kit's
+/// [`Action`]).
+pub use toolvet_pdk::Action;
 
 /// The action per statement kind (`[check.settings.actions]`). Every key is
 /// optional; the defaults are `deny` for all of them.
@@ -58,6 +51,22 @@ pub struct Actions {
     /// A statement other than a plain query when `read_only` is true (rule
     /// `sql.read-only`).
     pub read_only: Action,
+    /// Server-side file access (rule `sql.server-file`). Default `deny`.
+    pub server_file: Action,
+    /// A server-side program (rule `sql.server-program`). Default `deny`.
+    pub server_program: Action,
+    /// `EXPLAIN ANALYZE` of a data change (rule `sql.explain-analyze`).
+    /// Default `escalate`.
+    pub explain_analyze: Action,
+    /// A data-modifying `WITH` clause (rule `sql.hidden-write`). Default
+    /// `escalate`.
+    pub hidden_write: Action,
+    /// Row-level security or integrity checks turned off (rule
+    /// `sql.security-off`). Default `deny`.
+    pub security_off: Action,
+    /// A read of a credentials table (rule `sql.sensitive-table`). Default
+    /// `escalate`.
+    pub sensitive_table: Action,
 }
 
 impl Default for Actions {
@@ -71,6 +80,12 @@ impl Default for Actions {
             update_without_where: Action::Deny,
             multiple_statements: Action::Deny,
             read_only: Action::Deny,
+            server_file: Action::Deny,
+            server_program: Action::Deny,
+            explain_analyze: Action::Escalate,
+            hidden_write: Action::Escalate,
+            security_off: Action::Deny,
+            sensitive_table: Action::Escalate,
         }
     }
 }
@@ -87,6 +102,12 @@ impl Actions {
             Kind::UpdateWithoutWhere => self.update_without_where,
             Kind::MultipleStatements => self.multiple_statements,
             Kind::ReadOnly => self.read_only,
+            Kind::ServerFile => self.server_file,
+            Kind::ServerProgram => self.server_program,
+            Kind::ExplainAnalyze => self.explain_analyze,
+            Kind::HiddenWrite => self.hidden_write,
+            Kind::SecurityOff => self.security_off,
+            Kind::SensitiveTable => self.sensitive_table,
         }
     }
 }
@@ -158,8 +179,21 @@ impl SqlGuard {
         } else {
             sql
         };
+        // Server-side file and program access, security settings and
+        // credential tables are found in the tokens, whatever the dialect
+        // and whether or not the statement parses.
+        let scanned: Vec<Decision> = server::scan(sql, self.dialect.as_ref())
+            .into_iter()
+            .map(|(kind, message)| {
+                action_decision(self.settings.actions.for_kind(kind), kind.rule(), message)
+            })
+            .collect();
+        if scanned.iter().any(|d| d.severity() == 3) {
+            return combine(scanned);
+        }
         let statements = match Parser::parse_sql(self.dialect.as_ref(), sql) {
             Ok(s) => s,
+            Err(_) if !scanned.is_empty() => return combine(scanned),
             Err(_) if !looks_like_sql(sql, &self.settings.dialect) => {
                 // Text that does not start like a statement (e.g. a search
                 // phrase sent to a tool named `query`) is not SQL: no
@@ -190,6 +224,7 @@ impl SqlGuard {
                         action_decision(self.settings.actions.for_kind(kind), kind.rule(), message)
                     }
                 })
+                .chain(scanned)
                 .collect(),
         )
     }
@@ -197,6 +232,58 @@ impl SqlGuard {
     fn unparseable(&self, message: String) -> Decision {
         action_decision(self.settings.on_unparseable, "sql.unparseable", message)
     }
+}
+
+/// Database clients and the options that take SQL on the command line.
+const SQL_CLIENTS: &[(&str, &[&str])] = &[
+    ("psql", &["-c", "--command"]),
+    ("mysql", &["-e", "--execute"]),
+    ("mariadb", &["-e", "--execute"]),
+    ("duckdb", &["-c"]),
+    ("clickhouse-client", &["-q", "--query"]),
+    ("cockroach", &["-e", "--execute"]),
+    ("sqlcmd", &["-Q", "-q"]),
+];
+
+/// SQL given to a database client in a shell command (`command`, `cmd` or
+/// `script` argument): `psql -c SQL`, `mysql -e SQL`, `sqlite3 DB SQL`, …
+/// Checked when the check's `tools` include shell tools (not by default:
+/// every shell call would pay for it, and shell-guard already escalates
+/// `DROP`/`TRUNCATE` sent to a client).
+pub fn shell_sql(args: &Value) -> Vec<String> {
+    use check_catalog::words;
+    let mut out = Vec::new();
+    for key in ["command", "cmd", "script"] {
+        let Some(cmd) = args.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        for w in words::commands(cmd) {
+            let name = words::base_name(&w[0]);
+            if name == "sqlite3" {
+                // `sqlite3 [options] DB SQL`
+                if let Some(sql) = words::operands(&w).get(1) {
+                    out.push(sql.to_string());
+                }
+                continue;
+            }
+            let Some((_, options)) = SQL_CLIENTS.iter().find(|(c, _)| *c == name) else {
+                continue;
+            };
+            for (i, a) in w.iter().enumerate() {
+                if options.contains(&a.as_str()) {
+                    if let Some(sql) = w.get(i + 1) {
+                        out.push(sql.clone());
+                    }
+                } else if let Some(sql) = options
+                    .iter()
+                    .find_map(|o| a.strip_prefix(&format!("{o}=")))
+                {
+                    out.push(sql.to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Words that start a statement in at least one supported dialect.
@@ -361,11 +448,7 @@ pub fn combine(decisions: Vec<Decision>) -> Decision {
 }
 
 fn action_decision(action: Action, rule: &str, message: String) -> Decision {
-    match action {
-        Action::Allow => Decision::Allow,
-        Action::Deny => Decision::deny(rule, message),
-        Action::Escalate => Decision::escalate(rule, message),
-    }
+    action.decide(rule, message)
 }
 
 impl Check for SqlGuard {
@@ -407,10 +490,27 @@ impl Check for SqlGuard {
                 settings.dialect
             )
         })?;
+        let any = [Action::Allow, Action::Escalate, Action::Deny];
+        for kind in Kind::ALL {
+            settings
+                .actions
+                .for_kind(kind)
+                .one_of(&any, &Key::new("actions").field(kind.setting()))?;
+        }
+        settings
+            .on_unparseable
+            .one_of(&any, &Key::new("on_unparseable"))?;
         Ok(Self { settings, dialect })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
+        Ok(self.vet(call))
+    }
+}
+
+impl SqlGuard {
+    /// The decision on one call: every SQL text in its `sql_args`.
+    pub fn vet(&self, call: &ToolCall) -> Decision {
         let args = call.json();
         let mut texts: Vec<&str> = Vec::new();
         for name in &self.settings.sql_args {
@@ -422,6 +522,8 @@ impl Check for SqlGuard {
                 _ => {}
             }
         }
+        let from_shell = shell_sql(args);
+        texts.extend(from_shell.iter().map(String::as_str));
         let texts: Vec<&str> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
         if texts.is_empty() {
             return Decision::Abstain;
@@ -455,6 +557,22 @@ mod tests {
 
     fn rule_of(d: &Decision) -> Option<&str> {
         d.rule()
+    }
+
+    #[test]
+    fn sql_given_to_database_clients_in_shell_commands() {
+        let v = |c: &str| shell_sql(&toolvet_pdk::serde_json::json!({ "command": c }));
+        assert_eq!(
+            v("psql \"$DATABASE_URL\" -c 'DROP TABLE users'"),
+            ["DROP TABLE users"]
+        );
+        assert_eq!(v("mysql -u root --execute='SELECT 1'"), ["SELECT 1"]);
+        assert_eq!(v("sqlite3 app.db 'DELETE FROM t'"), ["DELETE FROM t"]);
+        assert!(v("psql -f migrate.sql").is_empty());
+        let g = guard(r#"{"dialect": "postgres"}"#);
+        let call = ToolCall::new("bash", r#"{"command": "psql -c 'DROP TABLE users'"}"#);
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(rule_of(&d), Some("sql.drop"));
     }
 
     #[test]
@@ -565,19 +683,19 @@ mod tests {
     fn reads_configured_argument_names_and_arrays() {
         let g = guard(r#"{"sql_args": ["q"]}"#);
         let call = ToolCall::new("run_query", r#"{"q": "DROP TABLE t"}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(rule_of(&d), Some("sql.drop"));
         // The default argument names are no longer read.
         let call = ToolCall::new("run_query", r#"{"query": "DROP TABLE t"}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(d, Decision::Abstain);
 
         let g = guard("{}");
         let call = ToolCall::new("sql", r#"{"statement": ["SELECT 1", "SELECT 2"]}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(rule_of(&d), Some("sql.multiple-statements"));
         let call = ToolCall::new("sql", r#"{"limit": 5}"#);
-        let d = g.check(&call, &ToolInfo::default(), &Context::default());
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(d, Decision::Abstain);
     }
 

@@ -23,23 +23,11 @@
 //! denied `policy.not-allowed`), `approve-listed` (`approve` tools escalate,
 //! everything else allowed).
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
-use toolvet_pdk::{Check, Context, Decision, PluginInfo, ToolCall, ToolInfo};
-
-/// A decision named in the settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// Allow the call.
-    Allow,
-    /// Deny the call.
-    Deny,
-    /// Ask a person.
-    Escalate,
-    /// No opinion.
-    Abstain,
-}
+use toolvet_pdk::{
+    Action as Verdict, Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall,
+    ToolInfo,
+};
 
 /// A ready-made policy shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -112,7 +100,9 @@ pub struct Settings {
     pub high_risk_levels: Vec<String>,
     /// Escalate tools declared `requires_approval`.
     pub honor_requires_approval: bool,
-    /// Match tool names ignoring ASCII case.
+    /// Match tool names ignoring ASCII case. Always `true`: the host
+    /// selects checks ignoring case, and a case-sensitive list would let
+    /// `Bash` past a rule for `bash`; `false` is a configuration error.
     pub ignore_case: bool,
 }
 
@@ -136,7 +126,7 @@ impl Default for Settings {
 /// A compiled rule of the table.
 #[derive(Debug, Clone)]
 struct Rule {
-    tools: GlobSet,
+    tools: Globs,
     decision: Verdict,
     message: Option<String>,
     rule: String,
@@ -156,10 +146,9 @@ enum Fallback {
 /// The configured check.
 #[derive(Debug, Clone)]
 pub struct ToolPolicy {
-    deny: GlobSet,
-    allow: GlobSet,
-    allow_globs: Vec<String>,
-    approve: GlobSet,
+    deny: Globs,
+    allow: Globs,
+    approve: Globs,
     rules: Vec<Rule>,
     fallback: Fallback,
     escalate_high_risk: bool,
@@ -195,12 +184,7 @@ impl ToolPolicy {
                     ),
                 },
             };
-            return match rule.decision {
-                Verdict::Allow => Decision::Allow,
-                Verdict::Abstain => Decision::Abstain,
-                Verdict::Deny => Decision::deny(&rule.rule, message()),
-                Verdict::Escalate => Decision::escalate(&rule.rule, message()),
-            };
+            return rule.decision.decide(&rule.rule, message());
         }
         if self.approve.is_match(name) {
             return Decision::escalate(
@@ -233,7 +217,7 @@ impl ToolPolicy {
                 format!(
                     "The tool `{name}` is not on this agent's allow list (allowed: {}). Use an \
                      allowed tool instead.",
-                    summary(&self.allow_globs)
+                    summary(self.allow.patterns())
                 ),
             ),
             Fallback::DenyAll => Decision::deny(
@@ -295,7 +279,12 @@ impl Check for ToolPolicy {
     }
 
     fn new(s: Settings) -> Result<Self, String> {
-        let ic = s.ignore_case;
+        if !s.ignore_case {
+            return Err(Key::new("ignore_case").error(
+                "tool names are always matched ignoring ASCII case, as the host selects checks \
+                 (a case-sensitive rule for `bash` would let `Bash` through); remove the setting",
+            ));
+        }
         let fallback = match (s.preset, s.default) {
             (Some(p), Some(_)) => {
                 return Err(format!(
@@ -361,7 +350,7 @@ impl Check for ToolPolicy {
                 return Err(format!("settings.rules[{i}].message: empty message"));
             }
             rules.push(Rule {
-                tools: globs(&r.tools, &format!("rules[{i}].tools"), ic)?,
+                tools: Globs::compile(&r.tools, &Key::new("rules").index(i).field("tools"))?,
                 decision: r.decision,
                 message: r.message.clone(),
                 rule,
@@ -371,10 +360,9 @@ impl Check for ToolPolicy {
             return Err(format!("settings.high_risk_levels[{i}]: empty risk level"));
         }
         Ok(Self {
-            deny: globs(&s.deny, "deny", ic)?,
-            allow: globs(&s.allow, "allow", ic)?,
-            allow_globs: s.allow.clone(),
-            approve: globs(&s.approve, "approve", ic)?,
+            deny: Globs::compile(&s.deny, &Key::new("deny"))?,
+            allow: Globs::compile(&s.allow, &Key::new("allow"))?,
+            approve: Globs::compile(&s.approve, &Key::new("approve"))?,
             rules,
             fallback,
             escalate_high_risk: s.escalate_high_risk,
@@ -387,31 +375,13 @@ impl Check for ToolPolicy {
         })
     }
 
-    fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> Decision {
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> CheckResult {
         let base = self.base_decision(&call.name);
-        self.apply_flags(&call.name, tool, base)
+        Ok(self.apply_flags(&call.name, tool, base))
     }
 }
 
 toolvet_pdk::export_check!(ToolPolicy);
-
-/// Compile tool-name globs from setting `key`. `*` matches any characters,
-/// including `/` and `.` (MCP tool names such as `github/create_issue`).
-fn globs(list: &[String], key: &str, ignore_case: bool) -> Result<GlobSet, String> {
-    let mut set = GlobSetBuilder::new();
-    for (i, g) in list.iter().enumerate() {
-        if g.trim().is_empty() {
-            return Err(format!("settings.{key}[{i}]: empty glob"));
-        }
-        let glob = GlobBuilder::new(g)
-            .case_insensitive(ignore_case)
-            .literal_separator(false)
-            .build()
-            .map_err(|e| format!("settings.{key}[{i}]: invalid glob {g:?}: {}", e.kind()))?;
-        set.add(glob);
-    }
-    set.build().map_err(|e| format!("settings.{key}: {e}"))
-}
 
 /// A rule id is one or more `[A-Za-z0-9_-]` words joined by dots, e.g.
 /// `policy.outbound` or `acme.no-email`.
@@ -456,7 +426,7 @@ mod tests {
     }
 
     fn decide(p: &ToolPolicy, name: &str, tool: ToolInfo) -> (String, Option<String>) {
-        let d = p.check(&ToolCall::new(name, "{}"), &tool, &Context::default());
+        let d = p.decide(&ToolCall::new(name, "{}"), &tool, &Context::default());
         (d.kind().to_string(), d.rule().map(str::to_string))
     }
 
@@ -578,7 +548,7 @@ mod tests {
             decide(&p, "send_slack_message", plain()),
             is("deny", Some("policy.rule-0"))
         );
-        let d = p.check(
+        let d = p.decide(
             &ToolCall::new("http_get", "{}"),
             &plain(),
             &Context::default(),
@@ -615,7 +585,7 @@ mod tests {
             decide(&p, "write_file", plain()),
             is("deny", Some("policy.not-allowed"))
         );
-        let d = p.check(
+        let d = p.decide(
             &ToolCall::new("write_file", "{}"),
             &plain(),
             &Context::default(),
@@ -660,8 +630,10 @@ mod tests {
             is("deny", Some("policy.denied-tool"))
         );
         assert_eq!(decide(&p, "github/repos/list", plain()), is("allow", None));
-        let p = policy(json!({"deny": ["bash"], "ignore_case": false}));
-        assert_eq!(decide(&p, "Bash", plain()), is("abstain", None));
+        assert!(
+            err(json!({"deny": ["bash"], "ignore_case": false}))
+                .starts_with("settings.ignore_case:")
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Sensitive files: secrets that no file tool may read or write, wherever
-//! they are, including inside the workspace.
+//! Sensitive files: secrets that no tool may read or write, wherever they
+//! are, including inside the workspace (path-guard for file tools,
+//! shell-guard for commands).
 //!
 //! Patterns are globs (the `globset` crate's syntax) matched against the
 //! normalised absolute path, ASCII case-insensitively (macOS and Windows file
@@ -48,6 +49,23 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
     ("**/.kube/config", "Kubernetes credentials"),
     ("**/.pgpass", "PostgreSQL passwords"),
     ("**/.pypirc", "PyPI credentials"),
+    ("**/.npmrc", "npm registry tokens"),
+    ("**/.cargo/credentials", "crates.io tokens"),
+    ("**/.cargo/credentials.toml", "crates.io tokens"),
+    ("**/.gem/credentials", "RubyGems tokens"),
+    (
+        "**/.terraform.d/credentials.tfrc.json",
+        "Terraform Cloud tokens",
+    ),
+    ("**/.vault-token", "a HashiCorp Vault token"),
+    ("**/.boto", "Google Cloud Storage credentials"),
+    ("**/.s3cfg", "S3 credentials"),
+    ("**/.config/hub", "GitHub tokens (hub)"),
+    ("**/.composer/auth.json", "Composer registry tokens"),
+    (
+        "**/.config/rclone/rclone.conf",
+        "cloud storage credentials (rclone)",
+    ),
     ("**/.config/gh/hosts.yml", "GitHub CLI tokens"),
     ("**/.config/gcloud/**", "Google Cloud credentials"),
     ("**/.azure/**", "Azure credentials"),
@@ -76,6 +94,10 @@ pub const DEFAULT_NOT_SENSITIVE: &[&str] = &[
     "**/.env.sample",
     "**/.env.template",
     "**/.env.dist",
+    "**/.env.*.example",
+    "**/.env.*.sample",
+    "**/.env.*.template",
+    "**/.env.*.dist",
 ];
 
 /// Label used for patterns from the `sensitive` setting.
@@ -131,7 +153,116 @@ impl Sensitive {
         }
         Some(self.labels[hit])
     }
+
+    /// Whether a path that holds glob characters (`~/.ssh/id_*`,
+    /// `/home/*/.aws/cred*`, `./*.pem`) can name a sensitive file: its
+    /// literal directory is sensitive, or one of the default patterns'
+    /// sample files placed in that directory or above it matches the glob
+    /// and is sensitive. Returns the label. A path without glob characters
+    /// is matched as it is.
+    pub fn matches_glob(&self, path: &str) -> Option<&'static str> {
+        let Some(star) = path.find(['*', '?', '[']) else {
+            return self.matches(path);
+        };
+        let dir = &path[..path[..star].rfind('/').map_or(0, |i| i + 1)];
+        let dir = dir.trim_end_matches('/');
+        if !dir.is_empty()
+            && let Some(label) = self.matches(dir)
+        {
+            return Some(label);
+        }
+        // A last segment of only wildcards (`docs/*`) could name any file;
+        // it counts when the directory is one that holds a sensitive file
+        // (`~/.config/gh/*`), not for the bare key names that could be
+        // anywhere.
+        let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+        if last.chars().all(|c| matches!(c, '*' | '?')) {
+            return samples().find_map(|sample| {
+                let (parent, _) = sample.rsplit_once('/')?;
+                if !dir.ends_with(&format!("/{parent}")) {
+                    return None;
+                }
+                self.matches(&format!(
+                    "{}/{sample}",
+                    &dir[..dir.len() - parent.len() - 1]
+                ))
+            });
+        }
+        let glob = glob_for(path).ok()?.compile_matcher();
+        let mut base = dir.to_string();
+        loop {
+            // The sample directly below, or one directory further down
+            // (`/home/*/.aws/credentials`).
+            for sample in samples() {
+                for candidate in [format!("{base}/{sample}"), format!("{base}/user/{sample}")] {
+                    if glob.is_match(&candidate)
+                        && let Some(label) = self.matches(&candidate)
+                    {
+                        return Some(label);
+                    }
+                }
+            }
+            match base.rfind('/') {
+                Some(i) => base.truncate(i),
+                None => break,
+            }
+        }
+        None
+    }
+
+    /// Whether a file-name pattern (as `find -name` takes: `*.env`,
+    /// `id_rsa*`, `credentials`) matches the file name of a sensitive file.
+    pub fn matches_name(&self, pattern: &str) -> Option<&'static str> {
+        let glob = glob_for(pattern).ok()?.compile_matcher();
+        samples().find_map(|sample| {
+            let name = sample.rsplit('/').next().unwrap_or(sample);
+            if glob.is_match(name) {
+                self.matches(&format!("/home/user/{sample}"))
+            } else {
+                None
+            }
+        })
+    }
 }
+
+/// A file name for each default pattern that the pattern matches, relative
+/// to the directory its `**/` stands for (`.aws/credentials`, `id_rsa`,
+/// `x.pem`).
+fn samples() -> impl Iterator<Item = &'static str> {
+    SAMPLES.iter().copied()
+}
+
+/// Sample relative paths of [`DEFAULT_SENSITIVE`], one or more per pattern.
+const SAMPLES: &[&str] = &[
+    ".ssh/id_rsa",
+    ".ssh/id_ed25519",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    ".aws/credentials",
+    ".aws/config",
+    ".env",
+    ".env.local",
+    "x.pem",
+    "x.key",
+    "x.p12",
+    "x.pfx",
+    ".gnupg/secring.gpg",
+    ".netrc",
+    ".git-credentials",
+    ".docker/config.json",
+    ".kube/config",
+    ".pgpass",
+    ".pypirc",
+    ".npmrc",
+    ".cargo/credentials.toml",
+    ".vault-token",
+    ".config/gh/hosts.yml",
+    ".config/gcloud/credentials.db",
+    ".azure/accessTokens.json",
+    "Library/Keychains/login.keychain-db",
+];
 
 /// Compile one sensitive glob: case-insensitive, `*` not crossing `/`.
 fn glob_for(pattern: &str) -> Result<Glob, String> {
@@ -206,6 +337,7 @@ mod tests {
         for p in [
             "/home/alice/project/.env.example",
             "/home/alice/project/.env.sample",
+            "/home/alice/project/.env.local.example",
             "/home/alice/project/config/.env.template",
             "/home/alice/project/docs/ssh-setup.md",
             "/home/alice/project/src/environment.rs",
@@ -238,6 +370,35 @@ mod tests {
         assert_eq!(s.matches("/home/a/.ssh/id_rsa.pub"), None);
         assert!(s.matches("/home/a/.ssh/id_rsa").is_some());
         assert!(defaults().matches("/home/a/.ssh/id_rsa.pub").is_some());
+    }
+
+    #[test]
+    fn globs_that_can_name_a_sensitive_file() {
+        let s = defaults();
+        for p in [
+            "/home/alice/.ssh/id_*",
+            "/home/alice/.ssh/*",
+            "/home/alice/.aws/cred*",
+            "/home/*/.aws/credentials",
+            "/home/alice/project/*.pem",
+            "/home/alice/project/.env*",
+            "/home/alice/.config/gh/*",
+        ] {
+            assert!(s.matches_glob(p).is_some(), "{p} can name a sensitive file");
+        }
+        for p in [
+            "/home/alice/project/src/*.rs",
+            "/home/alice/project/docs/*",
+            "/home/alice/project/.github/*",
+            "/home/alice/project/README.md",
+        ] {
+            assert_eq!(s.matches_glob(p), None, "{p}");
+        }
+        assert!(s.matches_name("*.env").is_some());
+        assert!(s.matches_name("id_rsa*").is_some());
+        assert!(s.matches_name("credentials").is_some());
+        assert_eq!(s.matches_name("*.rs"), None);
+        assert_eq!(s.matches_name("README*"), None);
     }
 
     #[test]

@@ -1,0 +1,106 @@
+//! Encoded payloads: base64 or hex blobs whose bytes are text. Credentials
+//! are often encoded before they are sent (`base64 .env | curl -d @-`),
+//! which hides them from the format detectors; random tokens and binary
+//! files (images, archives) decode to non-text bytes and are left alone.
+
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE};
+
+/// Shortest blob decoded, in characters.
+const MIN_LEN: usize = 40;
+/// Longest blob decoded, in characters.
+const MAX_LEN: usize = 64 * 1024;
+
+/// File signatures of binary formats that travel base64-encoded (PNG, JPEG,
+/// GIF, PDF, ZIP, gzip, WebP/RIFF): never secrets by themselves.
+const MAGIC: &[&[u8]] = &[
+    b"\x89PNG",
+    b"\xFF\xD8\xFF",
+    b"GIF8",
+    b"%PDF",
+    b"PK\x03\x04",
+    b"\x1F\x8B",
+    b"RIFF",
+    b"\x00\x00\x00",
+];
+
+/// The text inside every base64 or hex blob of `text` that decodes to
+/// text (printable ASCII or UTF-8, at least 24 bytes).
+pub fn decoded_texts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '-' | '_')))
+    {
+        if token.len() < MIN_LEN || token.len() > MAX_LEN {
+            continue;
+        }
+        if let Some(t) = decode(token).and_then(as_text) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// Whether `token` is base64 of a known binary file format.
+pub fn is_binary_file(token: &str) -> bool {
+    decode(token).is_some_and(|b| MAGIC.iter().any(|m| b.starts_with(m)))
+}
+
+fn decode(token: &str) -> Option<Vec<u8>> {
+    if token.len().is_multiple_of(2) && token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return (0..token.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&token[i..i + 2], 16).ok())
+            .collect();
+    }
+    let padded = format!(
+        "{}{}",
+        token.trim_end_matches('='),
+        "=".repeat((4 - token.trim_end_matches('=').len() % 4) % 4)
+    );
+    STANDARD
+        .decode(&padded)
+        .or_else(|_| URL_SAFE.decode(&padded))
+        .ok()
+}
+
+fn as_text(bytes: Vec<u8>) -> Option<String> {
+    if bytes.len() < 24 {
+        return None;
+    }
+    let text = String::from_utf8(bytes).ok()?;
+    let printable = text
+        .chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+        .count();
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    (printable * 100 >= text.chars().count() * 97 && letters * 3 >= text.chars().count())
+        .then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_blobs_decode() {
+        let b64 = STANDARD.encode("AWS_SECRET_ACCESS_KEY=abcdEFGH1234 and more text here");
+        assert_eq!(decoded_texts(&format!("d={b64}")).len(), 1);
+        let hex: String = "[default]\nregion=eu-west-1\noutput=json\n"
+            .bytes()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(decoded_texts(&hex).len(), 1);
+        // Random bytes and hex digests are not text.
+        assert!(
+            decoded_texts("9f690c0e1b2d3c4a5f6e7d8c9b0a1f2e3d4c5b6a9f690c0e1b2d3c4a5f6e7d8c")
+                .is_empty()
+        );
+        assert!(
+            decoded_texts("q9Lm2Np8Kd7Wz5Yb1Cc3EZ4fG7hK2mP9qR3sT6vW8xY1zA5bC0dE7fG9hJ").is_empty()
+        );
+        let png = STANDARD.encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR0123456789abcdef0123456789");
+        assert!(is_binary_file(&png));
+        assert!(decoded_texts(&png).is_empty());
+    }
+}

@@ -1,0 +1,26 @@
+//! What the shipped toolvet checks know about the world, shared between
+//! them so that each fact lives in one place:
+//!
+//! - [`sensitive`]: credential and key files (path-guard for file tools,
+//!   shell-guard for commands);
+//! - [`args`]: what argument names say about a call (a recipient, a
+//!   published text, the place it goes);
+//! - [`encoded`]: base64 and hex blobs that decode to text;
+//! - [`guardrails`]: the files that hold an agent's own guard rails
+//!   (permission settings, MCP configs, hooks, shell start-up files), and
+//!   what in their content loosens them;
+//! - [`run`]: facts from the run's earlier shell commands (symbolic links
+//!   made, directories created);
+//! - [`words`]: a light word splitter for commands of *earlier* calls,
+//!   read by history rules (the call under check is parsed properly by
+//!   shell-guard).
+//!
+//! This is knowledge, not mechanism: the mechanism (settings, globs,
+//! decisions) is the plugin kit's, `toolvet-pdk`.
+
+pub mod args;
+pub mod encoded;
+pub mod guardrails;
+pub mod run;
+pub mod sensitive;
+pub mod words;

@@ -1,0 +1,120 @@
+//! A light word splitter for the shell commands of *earlier* calls, which
+//! history rules read for simple facts (a directory made, a symbolic link,
+//! a server started, a file read). It splits at `;`, `&&`, `||`, `|`, `&`
+//! and newlines, removes quotes and backslash escapes, and knows nothing
+//! else of the shell: the call being checked is parsed properly by
+//! shell-guard, and a history rule that misreads an odd command only
+//! misses a fact.
+
+/// The simple commands of `command`, each as its words.
+pub fn commands(command: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = command.chars().peekable();
+    let mut quote: Option<char> = None;
+    let flush = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
+        if *in_word {
+            words.push(std::mem::take(word));
+            *in_word = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => {
+                if let Some(n) = chars.next() {
+                    word.push(n);
+                }
+            }
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, '\\') => {
+                if let Some(n) = chars.next()
+                    && n != '\n'
+                {
+                    word.push(n);
+                    in_word = true;
+                }
+            }
+            (None, ';' | '|' | '&' | '\n' | '(' | ')') => {
+                flush(&mut word, &mut in_word, &mut words);
+                if !words.is_empty() {
+                    out.push(std::mem::take(&mut words));
+                }
+            }
+            (None, c) if c.is_whitespace() => flush(&mut word, &mut in_word, &mut words),
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    flush(&mut word, &mut in_word, &mut words);
+    if !words.is_empty() {
+        out.push(words);
+    }
+    for w in &mut out {
+        // Leading `VAR=value` assignments and a `sudo`/`nohup`/`exec`
+        // wrapper are not the command.
+        while w.len() > 1
+            && (is_assignment(&w[0])
+                || matches!(
+                    w[0].as_str(),
+                    "sudo" | "nohup" | "exec" | "time" | "command"
+                ))
+        {
+            w.remove(0);
+        }
+    }
+    out
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
+/// The command name of a word (`/usr/bin/ln` → `ln`).
+pub fn base_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// The words of a command that are not options (`-s`, `--force`), after
+/// its name.
+pub fn operands(words: &[String]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut ended = false;
+    for w in words.iter().skip(1) {
+        if ended || !w.starts_with('-') || w == "-" {
+            out.push(w.as_str());
+        } else if w == "--" {
+            ended = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_commands_and_words() {
+        let c = commands("mkdir -p build/out && ln -s 'build/out' latest; echo \"a b\" | cat");
+        assert_eq!(c.len(), 4);
+        assert_eq!(c[0], ["mkdir", "-p", "build/out"]);
+        assert_eq!(c[1], ["ln", "-s", "build/out", "latest"]);
+        assert_eq!(c[2], ["echo", "a b"]);
+        assert_eq!(operands(&c[1]), ["build/out", "latest"]);
+        let c = commands("PORT=3000 nohup npm run dev > /tmp/x 2>&1 &");
+        assert_eq!(c[0][0], "npm");
+        assert_eq!(base_name("/usr/bin/ln"), "ln");
+        assert!(commands("").is_empty());
+    }
+}

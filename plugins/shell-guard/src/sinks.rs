@@ -1,0 +1,639 @@
+//! Where data goes: credential files read into the conversation, secrets
+//! and credential files handed to network clients, writes onto the
+//! agent's guard rails, dotfiles and system files, and credentials written
+//! into URLs. The knowledge of which files are sensitive and which are
+//! guard rails is shared with path-guard (`check-catalog`).
+
+use crate::paths::{self, Place};
+use crate::syntax::{Field, Output, Seg};
+use crate::walk::{Analysis, Cwd, Env};
+use check_catalog::guardrails::{self, Kind as Rail};
+use check_catalog::sensitive::{self, Sensitive};
+
+/// Commands that print or pack the content of the files they are given.
+const READERS: &[&str] = &[
+    "cat", "tac", "head", "tail", "less", "more", "bat", "batcat", "nl", "strings", "xxd", "od",
+    "hexdump", "base64", "base32", "basenc", "sed", "awk", "gawk", "grep", "egrep", "rg", "cut",
+    "sort", "uniq", "diff", "tar", "zip", "7z", "gzip", "bzip2", "xz", "zstd", "cp", "openssl",
+    "gpg", "jq", "yq", "python", "python3",
+];
+
+/// Commands that print credentials or the whole environment (by their
+/// words after the command name; `*` ends the pattern).
+const SECRET_SOURCES: &[&[&str]] = &[
+    &["env"],
+    &["printenv"],
+    &["set"],
+    &["export", "-p"],
+    &["declare", "-x"],
+    &["gh", "auth", "token"],
+    &["aws", "configure", "get"],
+    &["aws", "configure", "export-credentials"],
+    &["aws", "sts", "get-session-token"],
+    &["gcloud", "auth", "print-access-token"],
+    &["gcloud", "auth", "print-identity-token"],
+    &["az", "account", "get-access-token"],
+    &["git", "credential", "fill"],
+    &["security", "find-generic-password"],
+    &["security", "find-internet-password"],
+    &["op", "read"],
+    &["vault", "kv", "get"],
+    &["kubectl", "get", "secret"],
+    &["kubectl", "get", "secrets"],
+    &["heroku", "auth:token"],
+    &["npm", "token"],
+];
+
+/// Variable names whose values are credentials (ASCII case ignored).
+const SECRET_VARIABLE_PARTS: &[&str] = &[
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "API_KEY",
+    "APIKEY",
+    "PRIVATE_KEY",
+    "ACCESS_KEY",
+    "CREDENTIAL",
+    "DATABASE_URL",
+    "_DSN",
+    "_PAT",
+    "AUTH",
+];
+
+/// The defaults of the shared sensitive-file catalog, built once.
+fn sensitive_files() -> &'static Sensitive {
+    static S: std::sync::OnceLock<Sensitive> = std::sync::OnceLock::new();
+    S.get_or_init(|| Sensitive::new(&[], &[]).expect("the default sensitive patterns are valid"))
+}
+
+/// Whether `name` (a variable) holds a credential.
+pub fn is_secret_variable(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    SECRET_VARIABLE_PARTS.iter().any(|p| upper.contains(p))
+}
+
+/// The variable a dynamic piece reads, for `$NAME` and `${NAME…}`.
+fn variable_name(raw: &str) -> Option<&str> {
+    let rest = raw.strip_prefix('$')?;
+    let rest = rest.strip_prefix('{').unwrap_or(rest);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// What makes a field secret: a credential variable or the output of a
+/// command that prints credentials or the environment.
+pub fn secret_part(f: &Field) -> Option<String> {
+    f.segs.iter().find_map(|s| match s {
+        Seg::Dyn { out, raw } if out.is_secret() => Some(format!("`{raw}`")),
+        Seg::Dyn { raw, .. } => variable_name(raw)
+            .filter(|n| is_secret_variable(n))
+            .map(|n| format!("the variable `{n}`")),
+        _ => None,
+    })
+}
+
+impl Analysis<'_> {
+    /// The absolute path a field names, as far as known (globs kept).
+    pub(crate) fn abs_path(&self, f: &Field, env: &Env) -> Option<String> {
+        let mut text = String::new();
+        for (i, seg) in f.segs.iter().enumerate() {
+            match seg {
+                Seg::Lit { text: t, .. } => text.push_str(t),
+                Seg::Home(None) if i == 0 => text.push_str(self.home.as_deref()?),
+                Seg::Home(Some(u)) if i == 0 => text.push_str(&if u == "root" {
+                    "/root".to_string()
+                } else {
+                    format!("/home/{u}")
+                }),
+                _ => return None,
+            }
+        }
+        if text.is_empty() {
+            return None;
+        }
+        let abs = if text.starts_with('/') {
+            paths::normalize_abs(&text)
+        } else {
+            match &env.cwd {
+                Cwd::Known(c) => paths::resolve(c, &text),
+                _ => return None,
+            }
+        };
+        Some(self.through_symlinks(abs))
+    }
+
+    /// The sensitive-file label of a path argument, if it is one (globs
+    /// that can name one count; public keys `*.pub` do not).
+    pub(crate) fn sensitive_label(&self, f: &Field, env: &Env) -> Option<&'static str> {
+        let abs = self.abs_path(f, env)?;
+        if abs.ends_with(".pub") {
+            return None;
+        }
+        sensitive_files().matches_glob(&abs)
+    }
+
+    /// `cat ~/.ssh/id_rsa`, `tar czf k.tgz ~/.aws`: a reader given a
+    /// credential file. Returns the command's output: [`Output::Secret`]
+    /// when it reads one.
+    pub(crate) fn reader(&mut self, name: &str, args: &[Field], env: &Env) -> Option<Output> {
+        if !READERS.contains(&name) {
+            return None;
+        }
+        let files: Vec<&Field> = args.iter().filter(|a| !a.text().starts_with('-')).collect();
+        let files = if name == "cp" {
+            &files[..files.len().saturating_sub(1)]
+        } else {
+            &files[..]
+        };
+        for f in files {
+            if let Some(label) = self.sensitive_label(f, env) {
+                self.report(
+                    true,
+                    "shell.read-credentials",
+                    format!(
+                        "`{name}` reads `{}`, {label}. Credentials must not be read into the conversation, copied or \
+                         sent anywhere; let the program that needs them use them in place (e.g. `ssh -i`, a credential \
+                         helper), or ask the user for what you need.",
+                        f.text()
+                    ),
+                );
+                return Some(Output::Secret);
+            }
+        }
+        None
+    }
+
+    /// Commands that print stored passwords (`security dump-keychain`,
+    /// `security find-generic-password -w`, `secret-tool lookup`): a
+    /// credential read like `cat ~/.ssh/id_rsa`.
+    pub(crate) fn credential_dump(&mut self, name: &str, args: &[Field]) {
+        let words: Vec<String> = args.iter().map(Field::text).collect();
+        let sub = words.first().map(String::as_str).unwrap_or("");
+        let dumps = match name {
+            "security" => {
+                sub == "dump-keychain"
+                    || (sub.starts_with("find-")
+                        && sub.ends_with("-password")
+                        && words.iter().any(|w| w == "-w" || w == "-g"))
+            }
+            "secret-tool" => sub == "lookup",
+            "kwallet-query" => words.iter().any(|w| w == "-r" || w == "--read-password"),
+            _ => false,
+        };
+        if dumps {
+            self.report(
+                true,
+                "shell.read-credentials",
+                format!(
+                    "`{name} {sub}` prints stored passwords. Credentials must not be read into the conversation; let \
+                     the program that needs them read them itself, or ask the user."
+                ),
+            );
+        }
+    }
+
+    /// Commands whose output is credentials or the environment.
+    pub(crate) fn secret_source(&self, name: &str, args: &[Field]) -> bool {
+        if !SECRET_SOURCES.iter().any(|p| p[0] == name) {
+            return false;
+        }
+        let words: Vec<String> = std::iter::once(name.to_string())
+            .chain(
+                args.iter()
+                    .filter(|a| !a.text().starts_with('-') || a.text() == "-p" || a.text() == "-x")
+                    .map(Field::text),
+            )
+            .collect();
+        let matched = SECRET_SOURCES
+            .iter()
+            .any(|pat| words.len() >= pat.len() && pat.iter().zip(&words).all(|(p, w)| p == w));
+        match name {
+            // `env CMD` runs CMD; `printenv PATH` prints one named variable.
+            "env" => matched && args.iter().all(|a| a.text().starts_with('-')),
+            "printenv" => {
+                matched
+                    && args
+                        .iter()
+                        .all(|a| is_secret_variable(&a.text()) || a.text().starts_with('-'))
+            }
+            "set" => matched && args.is_empty(),
+            _ => matched,
+        }
+    }
+
+    /// A network client sending a credential file, secret output or a
+    /// credential variable (in its URL or body; headers are where tokens
+    /// belong, `-H "Authorization: Bearer $TOKEN"`).
+    pub(crate) fn network_upload(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output) {
+        let mut i = 0;
+        let mut reads_stdin = matches!(name, "nc" | "ncat" | "netcat" | "socat" | "telnet");
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            let (flag, value): (&str, Option<Field>) = match t.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(Field::lit(v))),
+                _ if t.starts_with('-') && takes_value(name, &t) => {
+                    i += 1;
+                    (t.as_str(), args.get(i).cloned())
+                }
+                _ => ("", Some(a.clone())),
+            };
+            i += 1;
+            let Some(value) = value else { continue };
+            if is_header_flag(flag) {
+                continue;
+            }
+            if let Some(file) = upload_file(name, flag, &value) {
+                if file.text() == "-" || file.text() == "." {
+                    reads_stdin = true;
+                } else if let Some(label) = self.sensitive_label(&file, env) {
+                    self.report_exfiltration(name, &format!("`{}`, {label}", file.text()));
+                    return;
+                }
+            }
+            if let Some(what) = secret_part(&value) {
+                self.report_exfiltration(name, &what);
+                return;
+            }
+        }
+        if reads_stdin && stdin.is_secret() {
+            self.report_exfiltration(name, "credentials or the environment piped into it");
+        }
+    }
+
+    /// `scp ~/.aws/credentials host:` and `rsync ~/.ssh host:dir`.
+    pub(crate) fn remote_copy(&mut self, name: &str, args: &[Field], env: &Env) {
+        let positional: Vec<&Field> = args.iter().filter(|a| !a.text().starts_with('-')).collect();
+        let Some((dest, sources)) = positional.split_last() else {
+            return;
+        };
+        if !is_remote(&dest.text()) {
+            return;
+        }
+        for s in sources {
+            if let Some(label) = self.sensitive_label(s, env) {
+                self.report_exfiltration(name, &format!("`{}`, {label}", s.text()));
+                return;
+            }
+        }
+    }
+
+    fn report_exfiltration(&mut self, name: &str, what: &str) {
+        self.report(
+            true,
+            "shell.exfiltration",
+            format!(
+                "`{name}` sends {what} to another machine. Credentials and the environment must not leave this \
+                 machine: send only the data the task needs, and let services authenticate with their own \
+                 configuration (a credential helper, a header the tool adds)."
+            ),
+        );
+    }
+
+    /// A write onto a file: a guard rail of the agent, a dotfile of the
+    /// home directory outside the workspace, or a system file. `content` is
+    /// what is written, when known; `via` names the writer for messages;
+    /// `truncates`: the file is replaced rather than appended to.
+    pub(crate) fn check_write(
+        &mut self,
+        target: &Field,
+        env: &mut Env,
+        content: &Output,
+        via: &str,
+        truncates: bool,
+        depth: u32,
+    ) {
+        let Some(abs) = self.abs_path(target, env) else {
+            return;
+        };
+        if abs == "/dev/null" || abs.starts_with("/dev/") || abs.starts_with("/proc/self/") {
+            return;
+        }
+        let shown = target.text();
+        if let Some(rail) = guardrails::guard_rail(&abs) {
+            let loosening = match content {
+                Output::Static(text) => guardrails::loosening(text),
+                _ => None,
+            };
+            match rail.kind {
+                Rail::ShellStartup | Rail::AgentControl => self.report(
+                    true,
+                    "shell.guardrail-write",
+                    format!(
+                        "{via} writes `{shown}`, {}, which decides what runs or is allowed without asking{}. An agent \
+                         must not change its own guard rails; tell the user what change is needed and why.",
+                        rail.label,
+                        loosening.map(|l| format!(" (the content {l})")).unwrap_or_default()
+                    ),
+                ),
+                Rail::AgentInstructions => {
+                    if let Output::Static(text) = content
+                        && let Some(c) = guardrails::hidden_text(text)
+                    {
+                        self.report(
+                            false,
+                            "shell.guardrail-write",
+                            format!(
+                                "{via} writes `{shown}`, {}, with an invisible character (U+{:04X}) in it: text a reviewer \
+                                 cannot see. A person must approve.",
+                                rail.label, c as u32
+                            ),
+                        );
+                    }
+                }
+                Rail::GitHook | Rail::EditorSettings => {
+                    if let Output::Static(text) = content
+                        && rail.kind == Rail::GitHook
+                    {
+                        // The hook will run as a script: judge it now.
+                        let mut e = env.clone();
+                        self.script(text, &mut e, depth + 1, &Output::Unknown);
+                    }
+                    if rail.kind == Rail::EditorSettings && !matches!(content, Output::Static(_)) || loosening.is_some() || rail.kind == Rail::GitHook {
+                        self.report(
+                            loosening.is_some(),
+                            "shell.guardrail-write",
+                            format!(
+                                "{via} writes `{shown}`, {}{}. A person must approve changes to what runs or is \
+                                 allowed automatically.",
+                                rail.label,
+                                loosening.map(|l| format!(", and the content {l}")).unwrap_or_default()
+                            ),
+                        );
+                    }
+                }
+            }
+            return;
+        }
+        if sensitive_files().matches(&abs).is_some() {
+            // Writing a credential file (`> ~/.ssh/authorized_keys`).
+            self.report(
+                true,
+                "shell.guardrail-write",
+                format!("{via} writes `{shown}`, a credential file. Do not change credentials; ask the user."),
+            );
+            return;
+        }
+        let place = self.places().classify(&abs);
+        match place {
+            Place::System | Place::Root => self.report(
+                // Installing into /usr/local or /opt is sometimes the task.
+                !(paths::is_at_or_under(&abs, "/usr/local") || paths::is_at_or_under(&abs, "/opt")),
+                "shell.overwrite-system",
+                format!(
+                    "{via} writes `{shown}`, an operating-system file. Change files inside the workspace only ({}), or ask \
+                     a person to make this change.",
+                    self.workspace_hint()
+                ),
+            ),
+            Place::Outside | Place::Home if truncates && self.is_home_dotfile(&abs) => self.report(
+                true,
+                "shell.overwrite-dotfile",
+                format!(
+                    "{via} replaces `{shown}`, a configuration file in the home directory, outside the workspace \
+                     ({}). Edit files inside the workspace, or tell the user what to change in their home directory.",
+                    self.workspace_hint()
+                ),
+            ),
+            _ => {}
+        }
+    }
+
+    fn is_home_dotfile(&self, abs: &str) -> bool {
+        let home = self.home.clone().or_else(|| paths::home_of(abs));
+        home.and_then(|h| {
+            abs.strip_prefix(&format!("{h}/"))
+                .map(|r| r.starts_with('.'))
+        })
+        .unwrap_or(false)
+    }
+}
+
+/// Whether `flag` of network client `name` takes the next word as its value.
+fn takes_value(name: &str, flag: &str) -> bool {
+    if flag.starts_with("--") {
+        return matches!(
+            flag,
+            "--data"
+                | "--data-binary"
+                | "--data-raw"
+                | "--data-ascii"
+                | "--data-urlencode"
+                | "--json"
+                | "--form"
+                | "--form-string"
+                | "--upload-file"
+                | "--header"
+                | "--user"
+                | "--output"
+                | "--user-agent"
+                | "--url"
+                | "--post-file"
+                | "--body-file"
+                | "--post-data"
+                | "--body-data"
+                | "--config"
+                | "--cookie"
+                | "--referer"
+                | "--proxy"
+                | "--request"
+                | "--max-time"
+        );
+    }
+    match name {
+        "curl" | "curlie" => flag.len() == 2 && "dFTHuoAxXbeKmErmw".contains(&flag[1..]),
+        "wget" | "wget2" => flag.len() == 2 && "OoUeP".contains(&flag[1..]),
+        _ => false,
+    }
+}
+
+fn is_header_flag(flag: &str) -> bool {
+    matches!(
+        flag,
+        "-H" | "--header"
+            | "-u"
+            | "--user"
+            | "-A"
+            | "--user-agent"
+            | "-o"
+            | "--output"
+            | "-O"
+            | "-b"
+            | "--cookie"
+    )
+}
+
+/// The file a client uploads through `flag`/`value`, if any.
+fn upload_file(name: &str, flag: &str, value: &Field) -> Option<Field> {
+    let text = value.text();
+    let strip = |s: &str| -> Field {
+        // Keep `~` and variables: rebuild from the value's pieces when it
+        // is the whole value, else a literal.
+        Field::lit(s)
+    };
+    match flag {
+        "-T" | "--upload-file" | "--post-file" | "--body-file" => Some(keep_pieces(value, &text)),
+        "-d" | "--data" | "--data-binary" | "--data-ascii" | "--json" => {
+            text.strip_prefix('@').map(|p| keep_pieces(value, p))
+        }
+        "--data-urlencode" => text.split_once('@').map(|(_, p)| strip(p)),
+        "-F" | "--form" => {
+            let (_, v) = text.split_once('=')?;
+            let v = v.strip_prefix('@').or_else(|| v.strip_prefix('<'))?;
+            let path = v.split(';').next().unwrap_or(v);
+            Some(keep_pieces(value, path))
+        }
+        "" if matches!(name, "http" | "https" | "xh") => {
+            // HTTPie request items: `field@file`, `@file`.
+            let (_, p) = text.split_once('@')?;
+            (!text.contains("://")).then(|| strip(p))
+        }
+        _ => None,
+    }
+}
+
+/// The pieces of `value` that spell `suffix` (its end), so that `~` and
+/// `$HOME` at its start stay resolvable: `@$HOME/.ssh/id_rsa` gives
+/// `$HOME/.ssh/id_rsa` with the home piece kept.
+fn keep_pieces(value: &Field, suffix: &str) -> Field {
+    let text = value.text();
+    let skip = text.len() - suffix.len();
+    let mut out = Field::default();
+    let mut seen = 0;
+    for seg in &value.segs {
+        let len = match seg {
+            Seg::Lit { text, .. } => text.len(),
+            Seg::Home(None) => 1,
+            Seg::Home(Some(u)) => 1 + u.len(),
+            Seg::Dyn { raw, .. } => raw.len(),
+        };
+        if seen + len <= skip {
+            seen += len;
+            continue;
+        }
+        match seg {
+            Seg::Lit { text, quoted } if seen < skip => out.segs.push(Seg::Lit {
+                text: text[skip - seen..].to_string(),
+                quoted: *quoted,
+            }),
+            other => out.segs.push(other.clone()),
+        }
+        seen += len;
+    }
+    out
+}
+
+/// `host:path` or `user@host:path` (not `./a:b`, not `/x`).
+fn is_remote(arg: &str) -> bool {
+    match arg.split_once(':') {
+        Some((host, _)) => !host.is_empty() && !host.contains('/') && !arg.starts_with('.'),
+        None => false,
+    }
+}
+
+/// A `sensitive` catalog re-export for tests.
+pub use sensitive::DEFAULT_SENSITIVE;
+
+impl Analysis<'_> {
+    /// `find ~ -name '*.env' -o -name 'id_rsa'`: a search for credential
+    /// files, whose output (their paths, or their content through `xargs
+    /// cat`) counts as secret.
+    pub(crate) fn finds_credentials(&self, args: &[Field]) -> bool {
+        args.windows(2).any(|w| {
+            matches!(
+                w[0].text().as_str(),
+                "-name" | "-iname" | "-path" | "-ipath" | "-wholename"
+            ) && sensitive_files()
+                .matches_name(w[1].text().rsplit('/').next().unwrap_or(""))
+                .is_some()
+        })
+    }
+
+    /// `rsync --delete SRC DEST` makes DEST a copy of SRC, deleting what
+    /// else is in it: judged as a recursive delete of DEST's contents.
+    pub(crate) fn rsync_delete(&mut self, args: &[Field], env: &Env) {
+        if !args.iter().any(|a| a.text().starts_with("--delete")) {
+            return;
+        }
+        let Some(dest) = args.iter().rfind(|a| !a.text().starts_with('-')) else {
+            return;
+        };
+        if is_remote(&dest.text()) {
+            return;
+        }
+        if let crate::walk::Target::Known(_, abs) = self.resolve_target(dest, env, true) {
+            let place = self.places().classify_contents(&abs, false);
+            let rule = match place {
+                Place::Inside => return,
+                Place::Root => "shell.rm-root",
+                Place::Home => "shell.rm-home",
+                Place::System => "shell.rm-system",
+                Place::WorkspaceRoot | Place::Outside => "shell.rm-outside-workspace",
+            };
+            let place = if place == Place::WorkspaceRoot {
+                Place::Outside
+            } else {
+                place
+            };
+            self.report_delete("rsync --delete", rule, place, &abs);
+        }
+    }
+
+    /// A URL argument with a real password in it (`https://user:TOKEN@host`):
+    /// the credential ends up in shell history, process lists, logs and
+    /// `.git/config`.
+    pub(crate) fn url_credentials(&mut self, name: &str, args: &[Field]) {
+        for a in args {
+            let Some(text) = a.static_text() else {
+                continue;
+            };
+            if let Some(host) = url_with_password(&text) {
+                self.report(
+                    true,
+                    "shell.credentials-in-url",
+                    format!(
+                        "`{name}` is given a URL with a password or token in it (for {host}). Credentials in URLs end up \
+                         in shell history, process lists, logs and `.git/config`; use a credential helper, an \
+                         environment variable the tool reads, or an `Authorization` header instead."
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// The host of `scheme://user:password@host/...` when the password is not
+/// a placeholder.
+pub fn url_with_password(text: &str) -> Option<String> {
+    let start = text.find("://")? + 3;
+    let rest = &text[start..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let (userinfo, host) = authority.rsplit_once('@')?;
+    let (_, password) = userinfo.split_once(':')?;
+    let lower = password.to_ascii_lowercase();
+    let placeholder = password.len() < 4
+        || password.starts_with(['$', '<', '{', '%'])
+        || password.chars().all(|c| matches!(c, 'x' | 'X' | '*'))
+        || matches!(
+            lower.as_str(),
+            "password" | "passwd" | "changeme" | "secret" | "token" | "pass"
+        );
+    (!placeholder && !host.is_empty()).then(|| host.to_string())
+}
+
+impl Analysis<'_> {
+    /// `mkfs.ext4 ./build/rootfs.img`: the target is a regular file inside
+    /// the workspace (or a scratch directory), not a device.
+    pub(crate) fn image_file_in_workspace(&self, args: &[Field], env: &Env) -> bool {
+        let Some(target) = args.iter().rfind(|a| !a.text().starts_with('-')) else {
+            return false;
+        };
+        match self.abs_path(target, env) {
+            Some(abs) if !abs.starts_with("/dev/") => self.places().classify(&abs) == Place::Inside,
+            _ => false,
+        }
+    }
+}
