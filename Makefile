@@ -9,6 +9,10 @@ PYTHON ?= python3
 PY_VENV := target/py-venv
 PY_CHECKS := spend-guard
 JS_CHECKS := message-guard
+# One compiled-artifact and snapshot cache for every job here (the demo,
+# the tests, the benchmarks): compiling and snapshotting the example
+# policy's Python and JavaScript checks takes minutes of CPU, paid once.
+export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
 .PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 
@@ -75,12 +79,14 @@ bench-smoke: plugins
 # parser inside shell-guard) cannot take, every few minutes of fuzzing (in
 # the host such an input traps or times out the check, which answers its
 # on_error decision); see plugins/shell-guard/README.md and run it with
-# `FUZZ_TARGETS=shell_analyze bash fuzz/run.sh`.
+# `FUZZ_TARGETS=shell_analyze bash fuzz/run.sh`. The smoke run builds
+# unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
+# and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
 FUZZ_SECONDS ?= 10
 FUZZ_TARGETS ?= policy_toml call_json path_normalize egress_url
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh
+	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh
 
 lint:
 	$(CARGO) fmt --all -- --check

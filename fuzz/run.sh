@@ -6,6 +6,7 @@
 #   bash fuzz/run.sh                    # every target, 20 s each
 #   FUZZ_SECONDS=300 bash fuzz/run.sh   # longer
 #   FUZZ_TARGETS="call_json" bash fuzz/run.sh
+#   FUZZ_DEV=1 bash fuzz/run.sh         # unoptimised build (quicker to build)
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). cargo-fuzz passes nightly
 # flags to rustc; RUSTC_BOOTSTRAP=1 lets the stable toolchain accept them.
@@ -19,8 +20,16 @@ targets=${FUZZ_TARGETS:-"policy_toml call_json shell_analyze path_normalize egre
 # it down. Set FUZZ_SANITIZER=address to use it anyway.
 sanitizer=${FUZZ_SANITIZER:-none}
 export RUSTC_BOOTSTRAP=1
+# FUZZ_DEV=1 builds without optimisations (`cargo fuzz --dev`): a fraction
+# of the build time of wasmtime and Cranelift with coverage instrumentation
+# and one codegen unit, for short smoke runs where executions per second
+# matter less than the build (make fuzz-smoke in CI).
+profile=()
+if [[ -n "${FUZZ_DEV:-}" ]]; then
+    profile=(--dev)
+fi
 
-cargo fuzz build --sanitizer "$sanitizer" --debug-assertions
+cargo fuzz build "${profile[@]}" --sanitizer "$sanitizer" --debug-assertions
 
 mkdir -p target/fuzz-logs
 summary=()
@@ -32,7 +41,7 @@ for t in $targets; do
     mkdir -p "$work"
     cp -n corpus/"$t"/seed-* "$work"/ 2>/dev/null || true
     echo "== $t: ${seconds}s"
-    if cargo fuzz run --sanitizer "$sanitizer" --debug-assertions "$t" "$work" -- \
+    if cargo fuzz run "${profile[@]}" --sanitizer "$sanitizer" --debug-assertions "$t" "$work" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 >"$log" 2>&1; then
         result=ok

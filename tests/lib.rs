@@ -52,13 +52,19 @@ pub fn cli_binary() -> PathBuf {
     path
 }
 
-/// Compiled-artifact cache shared by the tests (under `target/`, never the
-/// user's cache directory).
+/// Compiled-artifact cache shared by the tests: `$TOOLVET_CACHE_DIR` when
+/// set (the Makefile shares one under `target/` between its jobs, so each
+/// check is compiled and snapshotted once per run), else one under
+/// `target/`; never the user's cache directory.
 pub fn cache_dir() -> PathBuf {
-    repo_root()
-        .join("target")
-        .join("tmp")
-        .join("toolvet-tests-cache")
+    std::env::var_os("TOOLVET_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            repo_root()
+                .join("target")
+                .join("tmp")
+                .join("toolvet-tests-cache")
+        })
 }
 
 /// What a run of the CLI printed, and its exit code.

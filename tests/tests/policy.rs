@@ -273,10 +273,12 @@ async fn second_load_comes_from_the_compiled_artifact_cache() {
 
 #[tokio::test]
 async fn checks_that_accepted_their_settings_before_are_configured_on_first_use() {
+    // Without snapshots (with them, a per-call check's second load maps
+    // its cached snapshot instead: tests/tests/snapshots.rs).
     let dir = tempfile::tempdir().unwrap();
     let text = |branches: &str, isolation: &str| {
         format!(
-            "[host]\ncache_dir = \"cache\"\n[[check]]\nname = \"shell\"\nplugin = \"{{shell_guard}}\"\n\
+            "[host]\ncache_dir = \"cache\"\npreinitialize = false\n[[check]]\nname = \"shell\"\nplugin = \"{{shell_guard}}\"\n\
              isolation = \"{isolation}\"\n[check.settings]\nprotected_branches = [{branches}]\n"
         )
     };
@@ -318,7 +320,7 @@ async fn checks_that_accepted_their_settings_before_are_configured_on_first_use(
     let bad = Host::load(policy(&text("42", "per-call"), dir.path())).await;
     assert!(bad.is_err(), "rejected settings fail the load");
     // A check that lets its failures through is always configured at load.
-    let lenient = "[host]\ncache_dir = \"cache\"\n[[check]]\nname = \"shell\"\n\
+    let lenient = "[host]\ncache_dir = \"cache\"\npreinitialize = false\n[[check]]\nname = \"shell\"\n\
                    plugin = \"{shell_guard}\"\non_error = \"allow\"\n[check.settings]\n\
                    protected_branches = [\"release\"]\n";
     for _ in 0..2 {
@@ -377,8 +379,10 @@ fn cli_inspect_reports_contract_and_describe() {
 #[test]
 fn cache_prune_keeps_exactly_what_the_policies_use() {
     let dir = tempfile::tempdir().unwrap();
+    // Without snapshots, so that each settings value has one record and no
+    // artifact of its own (snapshots: tests/tests/snapshots.rs).
     let write_policy = |file: &str, checks: &str| {
-        let text = format!("[host]\ncache_dir = \"cache\"\n{checks}");
+        let text = format!("[host]\ncache_dir = \"cache\"\npreinitialize = false\n{checks}");
         let text = ["shell_guard", "path_guard"].iter().fold(text, |t, name| {
             t.replace(&format!("{{{name}}}"), &plugin(name).display().to_string())
         });

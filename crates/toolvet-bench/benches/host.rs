@@ -2,18 +2,21 @@
 //! side by side on the same (noisy, shared) machine. See BENCHMARKS.md.
 //!
 //! Groups (criterion ids `group/function/parameter`):
-//! - `check/<check>/{native,native-configure,fresh,reuse}`: one shipped
-//!   Rust check on a typical 1 KB call: the same logic compiled natively
-//!   and called directly (shell-guard and path-guard: the physical limit;
-//!   `native-configure` also builds the check from its settings, as a fresh
-//!   instance must), then through the host with a fresh instance per call
-//!   (the default) and with a warm reused instance.
+//! - `check/<check>/{native,native-configure,fresh,fresh-configure,reuse}`:
+//!   one shipped Rust check on a typical 1 KB call: the same logic compiled
+//!   natively and called directly (shell-guard and path-guard: the physical
+//!   limit; `native-configure` also builds the check from its settings),
+//!   then through the host with a fresh instance per call made from the
+//!   check's snapshot (the default), with a fresh instance that runs
+//!   `configure` (`preinitialize = false`), and with a warm reused
+//!   instance.
 //! - `overhead/{native,fresh,reuse}/<size>`: pure host overhead, the
 //!   peer-benchmark rule on a call it ignores without parsing (tool
 //!   `other`), for arguments of 100 B to 1 MB.
 //! - `policy/{sequential,parallel}/<size>` and `policy/history/<n>`: the
-//!   whole default policy on a typical `bash` call; `policy/all-fresh/1KB`
-//!   the same checks all in per-call isolation.
+//!   whole default policy (per-call isolation, snapshots) on a typical
+//!   `bash` call; `policy/per-call-configure/1KB` the same without
+//!   snapshots, `policy/all-reuse/1KB` with every check reused.
 //! - `cold-start/<check>/{compile,cache}`: loading one check, compiling
 //!   (empty cache) vs loading the compiled artifact (warm cache), for a Rust,
 //!   the Python and the JavaScript check.
@@ -169,14 +172,18 @@ fn per_check(c: &mut Criterion<Clock>) {
     let mut group = c.benchmark_group("check");
     for fixture in fx::rust_checks() {
         let call = fixture.call(fx::ONE_KB);
-        for isolation in ["fresh", "reuse"] {
-            let mode = if isolation == "fresh" {
-                "per-call"
-            } else {
+        for isolation in ["fresh", "fresh-configure", "reuse"] {
+            let mode = if isolation == "reuse" {
                 "reuse"
+            } else {
+                "per-call"
             };
             let host = Lazy::new(|| {
-                let host = fx::load(&rt, fixture.policy(mode));
+                let mut policy = fixture.policy(mode);
+                // `fresh-configure`: no snapshot, every fresh instance
+                // runs `configure` (what `fresh` cost before snapshots).
+                policy.host.preinitialize = isolation != "fresh-configure";
+                let host = fx::load(&rt, policy);
                 let verdict = rt.block_on(host.check(&call));
                 assert_verdict(fixture.stem, &verdict, &[Decision::Allow]);
                 host
@@ -240,13 +247,18 @@ fn whole_policy(c: &mut Criterion<Clock>) {
         fx::load(&rt, policy)
     });
     let parallel = Lazy::new(|| fx::load(&rt, fx::default_policy(true, logs.path()).0));
-    // The same checks, every one in per-call isolation (a fresh instance
-    // per call): what the policy costs when each check pays for
-    // instantiate + configure on every call.
-    let all_fresh = Lazy::new(|| {
+    // The same checks without snapshots (every fresh instance runs
+    // `configure`, what per-call isolation cost before them), and all in
+    // reused instances (what the example policy used to set).
+    let per_call_configure = Lazy::new(|| {
+        let (mut policy, _) = fx::default_policy(false, logs.path());
+        policy.host.preinitialize = false;
+        fx::load(&rt, policy)
+    });
+    let all_reuse = Lazy::new(|| {
         let (mut policy, _) = fx::default_policy(false, logs.path());
         for check in &mut policy.checks {
-            check.isolation = toolvet::Isolation::PerCall;
+            check.isolation = toolvet::Isolation::Reuse;
         }
         fx::load(&rt, policy)
     });
@@ -267,10 +279,15 @@ fn whole_policy(c: &mut Criterion<Clock>) {
     }
     group.sample_size(100).sampling_mode(SamplingMode::Auto);
     let call = fx::typical_call(fx::ONE_KB, 0);
-    group.bench_function(BenchmarkId::new("all-fresh", "1KB"), |b| {
-        let host = all_fresh.get();
-        time_allowed_check(b, &rt, "policy all-fresh", host, &call)
-    });
+    for (name, host) in [
+        ("per-call-configure", &per_call_configure),
+        ("all-reuse", &all_reuse),
+    ] {
+        group.bench_function(BenchmarkId::new(name, "1KB"), |b| {
+            let host = host.get();
+            time_allowed_check(b, &rt, "policy", host, &call)
+        });
+    }
     for &n in fx::HISTORIES {
         let call = fx::typical_call(fx::ONE_KB, n);
         group.bench_function(BenchmarkId::new("history", n), |b| {

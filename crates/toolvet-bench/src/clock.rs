@@ -160,8 +160,10 @@ mod tests {
             x = std::hint::black_box(x.wrapping_add(1));
         }
         let busy = clock.end(start);
+        // On a loaded machine the spinning thread gets a share of a core,
+        // so only ask for some CPU time (a clock stuck at zero fails).
         assert!(
-            busy >= Duration::from_millis(10),
+            busy >= Duration::from_millis(2),
             "spinning 20 ms used {busy:?} of CPU"
         );
     }

@@ -70,9 +70,12 @@ pub fn plugin(stem: &str) -> PathBuf {
 }
 
 /// Where the benchmarks keep their compiled-artifact cache (not the user's
-/// cache): `<repo>/target/toolvet-bench/cache`.
+/// cache): `$TOOLVET_CACHE_DIR` when set (the Makefile's shared cache),
+/// else `<repo>/target/toolvet-bench/cache`.
 pub fn cache_dir() -> PathBuf {
-    repo_root().join("target/toolvet-bench/cache")
+    std::env::var_os("TOOLVET_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target/toolvet-bench/cache"))
 }
 
 /// A multi-threaded tokio runtime with one worker per core of this machine

@@ -253,6 +253,10 @@ fn single_check_policy(
         // Case files test logic, not speed: allow for slow debug builds.
         default_timeout_ms: 2_000,
         default_memory_mb: 256,
+        // One host per distinct settings value and a handful of calls
+        // each: a snapshot would cost more than the `configure` calls it
+        // saves (the example policy and the field corpus run with them).
+        preinitialize: false,
         ..HostSettings::default()
     };
     Policy::new(

@@ -20,6 +20,8 @@
 //!   a 20 MB plugin again.
 //! * `<hex>.accepted`: a component accepted these settings and described
 //!   itself so (the plugin loader), with a tag.
+//! * `<hex>.lock`: an empty file locked while the snapshot `<hex>` is taken,
+//!   so concurrent hosts take it once.
 //!
 //! # Stamps
 //!
@@ -81,6 +83,9 @@ const DIGEST_RECORD: &str = "digest";
 
 /// Record kind of a component's accepted settings ([`crate::plugin`]).
 pub(crate) const ACCEPTED_RECORD: &str = "accepted";
+/// Extension of an empty file locked while its entry is being made
+/// ([`ArtifactCache::lock_entry`]).
+const LOCK: &str = "lock";
 
 /// How old a temporary file must be before [`ArtifactCache::prune`] takes
 /// it for a crashed writer's leftover (a write takes at most seconds).
@@ -457,6 +462,28 @@ impl ArtifactCache {
         }
     }
 
+    /// Hold an exclusive lock on `<name>.lock` (`name`: hex) until the
+    /// returned file is dropped, so that hosts in other processes sharing
+    /// this cache do not do the same work at the same time (taking one
+    /// snapshot). Blocks until the lock is free. `None` when the lock file
+    /// cannot be opened or locked: the work then runs unserialised, which
+    /// is only slower.
+    pub(crate) fn lock_entry(&self, name: &str) -> Option<File> {
+        debug_assert!(name.bytes().all(|b| b.is_ascii_hexdigit()));
+        let path = self.dir.join(format!("{name}.{LOCK}"));
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .inspect_err(|e| warn_unwritable(&path, e))
+            .ok()?;
+        file.lock()
+            .inspect_err(|e| tracing::warn!(path = %path.display(), "cannot lock: {e}"))
+            .ok()?;
+        Some(file)
+    }
+
     fn digest_key(stamp: &FileStamp) -> String {
         format!("{}-{}", stamp.dev, stamp.ino)
     }
@@ -665,7 +692,7 @@ impl EntryKind {
             DIGEST_RECORD => stem
                 .split_once('-')
                 .is_some_and(|(dev, ino)| digits(dev) && digits(ino)),
-            ACCEPTED_RECORD => hex(stem),
+            ACCEPTED_RECORD | LOCK => hex(stem),
             _ => false,
         };
         if is_record_key {

@@ -151,6 +151,11 @@ pub struct HostSettings {
     /// (its queue is full, or the writer cannot write the file). Default
     /// `deny`.
     pub decision_log_on_failure: LogFailure,
+    /// Snapshot every per-call check after `configure` and start each fresh
+    /// instance from that snapshot (see SECURITY.md, "Snapshots"): per-call
+    /// isolation without paying `configure` per call. A component that
+    /// cannot be snapshotted runs `configure` per instance. Default true.
+    pub preinitialize: bool,
     /// Records waiting for the decision-log writer thread; a verdict that
     /// finds the queue full follows `decision_log_on_failure`. Default
     /// 4096.
@@ -195,6 +200,7 @@ impl Default for HostSettings {
             max_concurrent_checks: 64,
             max_queued_checks: 4096,
             reuse_pool_size: 8,
+            preinitialize: true,
             decision_log_on_failure: LogFailure::Deny,
             decision_log_queue: 4096,
         }

@@ -9,8 +9,7 @@
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 /// How often the epoch ticker thread advances the engine's epoch. Deadlines
@@ -48,6 +47,22 @@ pub fn shared_engine() -> Result<&'static Engine, String> {
         .map_err(Clone::clone)
 }
 
+/// The configuration of the engine that pre-initialises components
+/// ([`crate::snapshot`]): the shared engine's, without optimisation (the
+/// instrumented component runs once) and with instances allocated on
+/// demand.
+pub(crate) fn init_config() -> Config {
+    let mut config = Config::new();
+    config
+        .wasm_component_model(true)
+        .concurrency_support(false)
+        .epoch_interruption(true)
+        .max_wasm_stack(MAX_WASM_STACK)
+        .cranelift_opt_level(wasmtime::OptLevel::None)
+        .parallel_compilation(true);
+    config
+}
+
 fn engine_config() -> Config {
     let mut pool = PoolingAllocationConfig::new();
     pool.max_memory_size(POOL_MAX_MEMORY_BYTES)
@@ -76,38 +91,23 @@ fn engine_config() -> Config {
     config
 }
 
-/// Advance the epoch once per [`EPOCH_TICK`] of wall time from a dedicated
-/// OS thread (a tokio task would stall with its runtime). The epoch follows
-/// the clock, not the number of wake-ups: when the thread wakes late (a
-/// busy machine), it catches up, so a deadline of N ticks stays N ticks of
-/// wall time instead of N late wake-ups. The thread ends when the engine is
-/// dropped.
-fn start_epoch_ticker(engine: &Engine) {
+/// Advance `engine`'s epoch once per [`EPOCH_TICK`] from a dedicated OS
+/// thread (a tokio task would stall with its runtime). Deadlines are
+/// instants checked by each store's epoch callback at every tick, so a
+/// ticker that wakes late delays a deadline by as much, and never ends one
+/// early. The thread ends when the engine is dropped.
+pub(crate) fn start_epoch_ticker(engine: &Engine) {
     let weak = engine.weak();
-    let start = *TICKER_START.get_or_init(Instant::now);
     std::thread::Builder::new()
         .name("toolvet-epoch".into())
         .spawn(move || {
             while let Some(engine) = weak.upgrade() {
-                let due = ticks_due(start, Instant::now());
-                while TICKS.load(Ordering::Relaxed) < due {
-                    engine.increment_epoch();
-                    TICKS.fetch_add(1, Ordering::Relaxed);
-                }
+                engine.increment_epoch();
                 drop(engine);
                 std::thread::sleep(EPOCH_TICK);
             }
         })
         .expect("spawning the epoch ticker thread");
-}
-
-/// When the ticker started, and how many ticks it has applied.
-static TICKER_START: OnceLock<Instant> = OnceLock::new();
-static TICKS: AtomicU64 = AtomicU64::new(0);
-
-fn ticks_due(start: Instant, now: Instant) -> u64 {
-    let elapsed = now.saturating_duration_since(start);
-    u64::try_from(elapsed.as_micros() / EPOCH_TICK.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Hex sha256 of everything that decides whether a compiled artifact fits

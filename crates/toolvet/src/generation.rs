@@ -57,8 +57,13 @@ pub(crate) struct LoadedCheck {
 }
 
 pub(crate) struct Ready {
+    /// The component instances are made from: with `snapshot`, the
+    /// pre-initialised one.
     pub compiled: Compiled,
     pub info: PluginInfo,
+    /// Instances start configured (a snapshot taken after `configure`):
+    /// no `configure` call per instance.
+    pub snapshot: bool,
     /// `describe` and `configure` were skipped at load: this component
     /// accepted these settings before (a record in the artifact cache).
     pub deferred: bool,
@@ -83,7 +88,7 @@ impl Generation {
     ) -> Result<Generation, Error> {
         policy.validate()?;
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
-        let linker = plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?;
+        let linker = Arc::new(plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?);
         let cache = open_cache(&policy, engine);
         let settings = &policy.host;
         let loaded: HashMap<String, Compiled> = previous
@@ -91,6 +96,9 @@ impl Generation {
                 p.checks
                     .iter()
                     .filter_map(|c| c.state.as_ref().ok())
+                    // A snapshot is of one check's settings: only plain
+                    // components are shared by digest.
+                    .filter(|r| !r.snapshot)
                     .map(|r| (r.compiled.sha256.clone(), r.compiled.clone()))
                     .collect()
             })
@@ -104,7 +112,7 @@ impl Generation {
                 .iter()
                 .map(|c| (c.plugin.clone(), c.sha256.clone()))
                 .collect();
-            let cache = cache.clone();
+            let (cache, linker) = (cache.clone(), linker.clone());
             let count = configs.len();
             tokio::task::spawn_blocking(move || {
                 compile_all(engine, &linker, cache.as_ref(), &configs, &loaded)
@@ -137,12 +145,17 @@ impl Generation {
                 let may_defer = config.on_error != crate::config::OnError::Allow;
                 let task = tokio::spawn(initialize(
                     engine,
+                    linker.clone(),
                     compiled,
                     cache.clone(),
                     name.clone(),
+                    config.plugin.clone(),
                     settings_json.clone(),
                     limits,
                     may_defer,
+                    // Only fresh instances start from a snapshot; a reused
+                    // instance is configured once anyway.
+                    settings.preinitialize && config.isolation == crate::config::Isolation::PerCall,
                 ));
                 (name, settings_json, limits, task)
             })
@@ -507,6 +520,10 @@ impl Generation {
         let ready_instance = ready.pool.lock().ok().and_then(|mut pool| pool.pop());
         let mut instance = match ready_instance {
             Some(instance) => instance,
+            None if ready.snapshot => {
+                LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
+                    .await?
+            }
             None => {
                 let mut instance =
                     LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
@@ -649,16 +666,46 @@ fn compile_all(
 
 /// Describe and configure one check at load, or defer that to its first
 /// call when its component accepted the same settings before.
+#[allow(clippy::too_many_arguments)]
 async fn initialize(
     engine: &'static Engine,
+    linker: Arc<wasmtime::component::Linker<crate::sandbox::StoreState>>,
     compiled: Result<Compiled, LoadErrorKind>,
     cache: Option<ArtifactCache>,
     name: Arc<str>,
+    plugin_path: PathBuf,
     settings_json: String,
     limits: InstanceLimits,
     may_defer: bool,
+    preinitialize: bool,
 ) -> Result<Ready, LoadErrorKind> {
     let compiled = compiled?;
+    if preinitialize {
+        let load_limits = InstanceLimits {
+            timeout: plugin::LOAD_CALL_TIMEOUT.max(limits.timeout),
+            ..limits
+        };
+        if let Some((info, snapshot)) = crate::snapshot::load_or_take(
+            engine,
+            &linker,
+            cache.as_ref(),
+            &plugin_path,
+            &compiled,
+            &settings_json,
+            load_limits,
+            name.clone(),
+        )
+        .await?
+        {
+            return Ok(Ready {
+                compiled: snapshot,
+                info,
+                snapshot: true,
+                deferred: false,
+                pool: Mutex::new(Vec::new()),
+            });
+        }
+    }
     let key = cache
         .as_ref()
         .map(|c| plugin::load_key(c, &compiled.sha256, &settings_json, limits.memory_bytes));
@@ -673,6 +720,7 @@ async fn initialize(
         return Ok(Ready {
             compiled,
             info,
+            snapshot: false,
             deferred: true,
             pool: Mutex::new(Vec::new()),
         });
@@ -685,6 +733,7 @@ async fn initialize(
     Ok(Ready {
         compiled,
         info,
+        snapshot: false,
         deferred: false,
         pool: Mutex::new(vec![instance]),
     })

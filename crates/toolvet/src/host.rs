@@ -90,6 +90,9 @@ pub struct CheckSummary {
     /// (and this memory cap) before; `describe`'s answer comes from that
     /// record and the first call configures an instance.
     pub deferred: Option<bool>,
+    /// Whether fresh instances start from a snapshot taken after
+    /// `configure` (`[host] preinitialize`).
+    pub snapshot: Option<bool>,
     /// The load error, for a broken check (`continue_on_errors`).
     pub load_error: Option<String>,
 }
@@ -240,6 +243,7 @@ impl Host {
                     cache_stored: ready.map(|r| r.compiled.cache != CacheOutcome::Uncached),
                     compile_us: ready.map(|r| r.compiled.compile_us),
                     deferred: ready.map(|r| r.deferred),
+                    snapshot: ready.map(|r| r.snapshot),
                     load_error: c.state.as_ref().err().map(|e| e.to_string()),
                 }
             })

@@ -39,8 +39,11 @@ pub(crate) struct Failure {
 /// A live instance of a plugin with its own store.
 pub(crate) struct LiveInstance {
     store: Store<StoreState>,
+    instance: wasmtime::component::Instance,
     plugin: Plugin,
     check_name: std::sync::Arc<str>,
+    /// The limits it was created with (for the snapshot's getters).
+    limits: InstanceLimits,
 }
 
 impl LiveInstance {
@@ -70,14 +73,20 @@ impl LiveInstance {
             }
         });
         let result = bounded(&mut store, limits, &check_name, |store| {
-            Box::pin(async move { pre.instantiate_async(store).await })
+            Box::pin(async move {
+                let instance = pre.instance_pre().instantiate_async(&mut *store).await?;
+                let plugin = Plugin::new(&mut *store, &instance)?;
+                Ok((instance, plugin))
+            })
         })
         .await;
         match result {
-            Ok(plugin) => Ok(Self {
+            Ok((instance, plugin)) => Ok(Self {
                 store,
+                instance,
                 plugin,
                 check_name,
+                limits,
             }),
             Err(mut f) => {
                 forward_output(&store, &check_name);
@@ -92,6 +101,37 @@ impl LiveInstance {
                 Err(f)
             }
         }
+    }
+
+    /// Whether the instance holds no host resources (streams, pollables):
+    /// what a snapshot of it needs.
+    pub fn holds_no_resources(&self) -> bool {
+        self.store.data().holds_no_resources()
+    }
+
+    /// Call the export `name` that takes nothing and returns `R` (the
+    /// getters of an instrumented component, for a snapshot), under the
+    /// instance's own time budget.
+    pub async fn call_getter<R>(&mut self, name: &str) -> wasmtime::Result<R>
+    where
+        R: wasmtime::component::ComponentNamedList
+            + wasmtime::component::Lift
+            + Send
+            + Sync
+            + 'static,
+    {
+        let func = self
+            .instance
+            .get_typed_func::<(), R>(&mut self.store, name)?;
+        let limits = InstanceLimits {
+            deadline: None,
+            ..self.limits
+        };
+        bounded(&mut self.store, limits, &self.check_name, |store| {
+            Box::pin(async move { func.call_async(&mut *store, ()).await })
+        })
+        .await
+        .map_err(|f| wasmtime::Error::msg(f.message))
     }
 
     /// Call `describe`.

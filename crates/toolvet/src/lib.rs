@@ -76,6 +76,7 @@ mod instance;
 mod plugin;
 mod runtime;
 mod sandbox;
+mod snapshot;
 mod verdict;
 
 pub use approval::{

@@ -95,7 +95,6 @@ fn read_open_component(file: &File, len: u64) -> Result<(Vec<u8>, String), LoadE
 
 /// Read `path` and check it is a component. Returns the bytes and their hex
 /// sha256.
-#[cfg(any(feature = "inspect", test))]
 pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadErrorKind> {
     let (file, meta) = open_component(path)?;
     read_open_component(&file, meta.len())
@@ -281,7 +280,7 @@ pub(crate) fn compile_plugin(
 }
 
 /// Link a compiled component into a [`Compiled`], timing from `started`.
-fn link(
+pub(crate) fn link(
     engine: &Engine,
     linker: &Linker<StoreState>,
     component: Component,
@@ -319,6 +318,18 @@ pub(crate) async fn initialize(
     limits: InstanceLimits,
     check_name: Arc<str>,
 ) -> Result<(PluginInfo, LiveInstance), LoadErrorKind> {
+    describe_and_configure(engine, &compiled.pre, settings, limits, check_name).await
+}
+
+/// Instantiate `pre`, call `describe` (its answer checked) and
+/// `configure(settings)`, with the load-time deadline.
+pub(crate) async fn describe_and_configure(
+    engine: &Engine,
+    pre: &PluginPre<StoreState>,
+    settings: &str,
+    limits: InstanceLimits,
+    check_name: Arc<str>,
+) -> Result<(PluginInfo, LiveInstance), LoadErrorKind> {
     let limits = InstanceLimits {
         timeout: LOAD_CALL_TIMEOUT.max(limits.timeout),
         ..limits
@@ -329,7 +340,7 @@ pub(crate) async fn initialize(
             message: f.message,
         }
     };
-    let mut instance = LiveInstance::new(engine, &compiled.pre, limits, check_name)
+    let mut instance = LiveInstance::new(engine, pre, limits, check_name)
         .await
         .map_err(failed("instantiate"))?;
     let info = instance

@@ -62,6 +62,13 @@ impl StoreState {
     }
 }
 
+impl StoreState {
+    /// Whether no WASI resource (stream, pollable, ...) is alive.
+    pub(crate) fn holds_no_resources(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
 impl WasiView for StoreState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
         WasiCtxView {

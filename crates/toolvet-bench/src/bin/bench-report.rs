@@ -124,19 +124,27 @@ impl Report {
         stems.dedup();
         println!("### Per check, 1 KB call\n");
         println!(
-            "| check | native | native + configure | fresh instance | reused instance | fresh − native | reuse − native |"
+            "| check | native | native + configure | fresh, configure per call | fresh from snapshot | reused instance | fresh ÷ reuse | fresh − native | reuse − native |"
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for stem in stems {
             let native = self.get(&format!("check/{stem}/native"));
             let diff = |id: &str| match (self.get(id), native) {
                 (Some(t), Some(n)) => fmt_ns(t - n),
                 _ => "–".into(),
             };
+            let ratio = match (
+                self.get(&format!("check/{stem}/fresh")),
+                self.get(&format!("check/{stem}/reuse")),
+            ) {
+                (Some(f), Some(r)) => format!("{:.2}×", f / r),
+                _ => "–".into(),
+            };
             println!(
-                "| {stem} | {} | {} | {} | {} | {} | {} |",
+                "| {stem} | {} | {} | {} | {} | {} | {ratio} | {} | {} |",
                 self.cell(&format!("check/{stem}/native")),
                 self.cell(&format!("check/{stem}/native-configure")),
+                self.cell(&format!("check/{stem}/fresh-configure")),
                 self.cell(&format!("check/{stem}/fresh")),
                 self.cell(&format!("check/{stem}/reuse")),
                 diff(&format!("check/{stem}/fresh")),
@@ -177,8 +185,12 @@ impl Report {
             );
         }
         println!(
-            "| 1KB, every check in per-call isolation | {} | – |",
-            self.cell("policy/all-fresh/1KB")
+            "| 1KB, per-call without snapshots (`preinitialize = false`) | {} | – |",
+            self.cell("policy/per-call-configure/1KB")
+        );
+        println!(
+            "| 1KB, every check reused (`isolation = \"reuse\"`) | {} | – |",
+            self.cell("policy/all-reuse/1KB")
         );
         println!("\n| history (1 KB call) | sequential |");
         println!("|---|---:|");

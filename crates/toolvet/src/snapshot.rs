@@ -1,0 +1,335 @@
+//! Pre-initialised checks: a check's component snapshotted after its
+//! `configure(settings)` ran, so that every fresh instance starts
+//! configured.
+//!
+//! The snapshot rewrites the component (with `component-init-transform`,
+//! the pre-initialiser componentize-py uses): the configured instance's
+//! linear memory becomes the component's data segments and its mutable
+//! globals their initial values, and the start functions are removed. The
+//! result is an ordinary component, compiled and cached like any other, so
+//! wasmtime's copy-on-write memory images apply: a fresh instance maps the
+//! configured memory's pages from the compiled artifact and writes its own
+//! copies of the pages it dirties. Nothing of one call survives into the
+//! next: every call still gets a fresh instance, now one that need not run
+//! `configure`.
+//!
+//! What a snapshot keeps, and what it does not:
+//! - the memory and mutable globals of the instance after `describe` and
+//!   `configure`: parsed settings, compiled matchers, and whatever a
+//!   language runtime initialised in them, **including its random-number
+//!   state** — every instance of one snapshot starts with the same seed
+//!   unless the runtime draws fresh randomness on use (see SECURITY.md);
+//! - tables are not captured: components that change tables at run time
+//!   are refused by the transform and run without a snapshot, as are
+//!   components with several memories or nested components;
+//! - no host resources: a `configure` that leaves WASI resources open (a
+//!   stream, a pollable) is not snapshotted, since the handles would dangle
+//!   in every fresh instance. Such a check runs `configure` per call, as
+//!   before.
+//!
+//! The snapshot is taken in a store with the check's memory cap and
+//! deadline (the load-time bound), on a second engine that compiles
+//! without optimisations (the instrumented component runs once). A
+//! `configure` that loops or allocates without bound fails the load,
+//! naming the check.
+
+use crate::bindings::PluginInfo;
+use crate::cache::{ArtifactCache, CacheOutcome};
+use crate::error::LoadErrorKind;
+use crate::instance::{InstanceLimits, LiveInstance};
+use crate::plugin::Compiled;
+use crate::sandbox::StoreState;
+use futures_util::FutureExt as _;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::Instant;
+use wasmtime::component::{Component, Linker};
+
+/// Why a component has no snapshot.
+#[derive(Debug)]
+pub(crate) enum NoSnapshot {
+    /// The component cannot be pre-initialised (its shape, or resources
+    /// left open by `configure`): it runs `configure` per instance.
+    Unsupported(String),
+    /// `describe` or `configure` failed: a load error.
+    Failed(LoadErrorKind),
+}
+
+/// The engine that runs instrumented components once: the shared engine's
+/// settings without optimisation and without the pooling allocator.
+fn init_engine() -> Result<&'static wasmtime::Engine, String> {
+    static ENGINE: OnceLock<Result<wasmtime::Engine, String>> = OnceLock::new();
+    ENGINE
+        .get_or_init(|| {
+            let engine = wasmtime::Engine::new(&crate::engine::init_config())
+                .map_err(|e| format!("{e:#}"))?;
+            crate::engine::start_epoch_ticker(&engine);
+            Ok(engine)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn init_linker(engine: &wasmtime::Engine) -> Result<&'static Linker<StoreState>, String> {
+    static LINKER: OnceLock<Result<Linker<StoreState>, String>> = OnceLock::new();
+    LINKER
+        .get_or_init(|| crate::plugin::linker(engine).map_err(|e| format!("{e:#}")))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The snapshot of a check: what `describe` said, and the snapshot
+/// component compiled and linked (its `sha256` is the plugin file's, for
+/// decision records). `None` when the component cannot be snapshotted (it
+/// then runs `configure` per instance); an error when `describe` or
+/// `configure` failed. With a cache, the compiled snapshot and the
+/// `describe` answer are kept under a key covering the plugin's digest,
+/// the settings, the memory cap, the engine and the contract (see
+/// [`crate::plugin::load_key`]); a later load maps them without running the
+/// plugin at all.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn load_or_take(
+    engine: &'static wasmtime::Engine,
+    linker: &Linker<StoreState>,
+    cache: Option<&ArtifactCache>,
+    plugin: &Path,
+    compiled: &Compiled,
+    settings: &str,
+    limits: InstanceLimits,
+    check_name: Arc<str>,
+) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
+    let started = Instant::now();
+    let key = cache.map(|c| {
+        let load = crate::plugin::load_key(c, &compiled.sha256, settings, limits.memory_bytes);
+        (snapshot_name(&load), load)
+    });
+    // Hosts loading the same check at once (tests, a reload racing a
+    // start) take its snapshot once: the others wait, then find it cached.
+    let _taking = match (&key, cache) {
+        (Some((name, _)), Some(cache)) => {
+            let in_process = taking(name).lock_owned().await;
+            // And hosts in other processes sharing the cache.
+            let (cache, name) = (cache.clone(), name.clone());
+            let across = tokio::task::spawn_blocking(move || cache.lock_entry(&name))
+                .await
+                .ok()
+                .flatten();
+            Some((in_process, across))
+        }
+        _ => None,
+    };
+    if let (Some(cache), Some((name, load))) = (cache, &key)
+        && let Some(info) = crate::plugin::remembered_accepted(cache, load)
+        && let Some(component) = cache.load(engine, name)
+    {
+        let compiled = crate::plugin::link(
+            engine,
+            linker,
+            component,
+            compiled.sha256.clone(),
+            CacheOutcome::Hit,
+            started,
+        )?;
+        return Ok(Some((info, compiled)));
+    }
+    // The file's bytes, as loaded (a changed file is a load error, as a
+    // mismatching pin is).
+    let (bytes, sha256) = crate::plugin::read_component(plugin)?;
+    if sha256 != compiled.sha256 {
+        return Err(LoadErrorKind::DigestMismatch {
+            expected: compiled.sha256.clone(),
+            actual: sha256,
+        });
+    }
+    // The transform's future is not `Send`: it runs on a thread of the
+    // blocking pool, on a runtime of its own.
+    let taken = {
+        let (settings, name) = (settings.to_string(), check_name.clone());
+        tokio::task::spawn_blocking(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| NoSnapshot::Unsupported(format!("no runtime for the snapshot: {e}")))?
+                .block_on(take(&bytes, &settings, limits, name))
+        })
+        .await
+        .map_err(|e| LoadErrorKind::Host(format!("the snapshot task failed: {e}")))?
+    };
+    let (info, snapshot) = match taken {
+        Ok(taken) => taken,
+        Err(NoSnapshot::Failed(kind)) => return Err(kind),
+        Err(NoSnapshot::Unsupported(why)) => {
+            tracing::info!(check = %check_name, "no snapshot, `configure` runs in every fresh instance: {why}");
+            return Ok(None);
+        }
+    };
+    crate::plugin::check_plugin_info(&info)?;
+    crate::config::compile_globs(&info.tools)
+        .map_err(|(_, m)| LoadErrorKind::BadGlob(format!("{m} in `describe().tools`")))?;
+    let cached = cache.cloned();
+    let name = key.as_ref().map(|(name, _)| name.clone());
+    let (component, outcome) = tokio::task::spawn_blocking(move || match (&cached, &name) {
+        (Some(cache), Some(name)) => cache.compile_and_store(engine, &snapshot, name),
+        _ => Component::new(engine, &snapshot).map(|c| (c, CacheOutcome::Uncached)),
+    })
+    .await
+    .map_err(|e| LoadErrorKind::Host(format!("compiling the snapshot: {e}")))?
+    .map_err(|e| LoadErrorKind::Compile(format!("the snapshot: {e:#}")))?;
+    if let (Some(cache), Some((_, load))) = (cache, &key) {
+        crate::plugin::remember_accepted(cache, load, &info);
+    }
+    let compiled = crate::plugin::link(
+        engine,
+        linker,
+        component,
+        compiled.sha256.clone(),
+        outcome,
+        started,
+    )?;
+    Ok(Some((info, compiled)))
+}
+
+/// The lock held while the snapshot `name` is looked up, taken and
+/// stored in this process.
+fn taking(name: &str) -> Arc<tokio::sync::Mutex<()>> {
+    static TAKING: OnceLock<Mutex<HashMap<String, Weak<tokio::sync::Mutex<()>>>>> = OnceLock::new();
+    let mut taking = TAKING
+        .get_or_init(Default::default)
+        .lock()
+        .expect("not poisoned");
+    taking.retain(|_, lock| lock.strong_count() > 0);
+    if let Some(lock) = taking.get(name).and_then(Weak::upgrade) {
+        return lock;
+    }
+    let lock = Arc::new(tokio::sync::Mutex::new(()));
+    taking.insert(name.to_string(), Arc::downgrade(&lock));
+    lock
+}
+
+/// The cache name of the snapshot of a load key (distinct from any
+/// component's digest). The domain names the transform's version, pinned
+/// in Cargo.toml: another transform makes other snapshots.
+fn snapshot_name(load_key: &str) -> String {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(b"toolvet snapshot v1, component-init-transform 0.3.1\0");
+    hasher.update(load_key.as_bytes());
+    hex::encode(hasher.finalize())
+}
+
+/// Pre-initialise `component` (the plugin file's bytes): instantiate it
+/// instrumented, call `describe` and `configure(settings)` under `limits`
+/// (the load-time deadline), and return what `describe` said with the
+/// snapshot component's bytes.
+pub(crate) async fn take(
+    component: &[u8],
+    settings: &str,
+    limits: InstanceLimits,
+    check_name: Arc<str>,
+) -> Result<(PluginInfo, Vec<u8>), NoSnapshot> {
+    let engine = init_engine().map_err(|e| NoSnapshot::Unsupported(format!("no engine: {e}")))?;
+    let linker =
+        init_linker(engine).map_err(|e| NoSnapshot::Unsupported(format!("no linker: {e}")))?;
+    // What went wrong inside the initialiser, typed (the transform carries
+    // only `anyhow` errors).
+    let outcome: Arc<Mutex<Option<Result<PluginInfo, NoSnapshot>>>> = Arc::default();
+    let initialise = {
+        let (outcome, settings) = (outcome.clone(), settings.to_string());
+        move |instrumented: Vec<u8>| {
+            async move {
+                let result =
+                    configured(engine, linker, instrumented, &settings, limits, check_name).await;
+                let (answer, invoker) = match result {
+                    Ok((info, instance)) => (Ok(info), Some(instance)),
+                    Err(e) => (Err(e), None),
+                };
+                let failed = answer.is_err();
+                *outcome.lock().expect("not poisoned") = Some(answer);
+                match invoker {
+                    Some(instance) => {
+                        Ok(Box::new(Measure(instance))
+                            as Box<dyn component_init_transform::Invoker>)
+                    }
+                    None => {
+                        debug_assert!(failed);
+                        Err(anyhow::anyhow!("the component was not initialised"))
+                    }
+                }
+            }
+            .boxed()
+        }
+    };
+    let transformed = AssertUnwindSafe(component_init_transform::initialize(component, initialise))
+        .catch_unwind()
+        .await;
+    let recorded = outcome.lock().expect("not poisoned").take();
+    match (transformed, recorded) {
+        (Ok(Ok(bytes)), Some(Ok(info))) => Ok((info, bytes)),
+        // describe/configure failed, or left resources open.
+        (_, Some(Err(why))) => Err(why),
+        // The transform refused the component's shape (before or after
+        // running it).
+        (Ok(Err(e)), _) => Err(NoSnapshot::Unsupported(format!("{e:#}"))),
+        (Ok(Ok(_)), None) => Err(NoSnapshot::Unsupported(
+            "the initialiser did not run".into(),
+        )),
+        (Err(panic), _) => Err(NoSnapshot::Unsupported(format!(
+            "the pre-initialiser failed: {}",
+            crate::generation::panic_message(&panic)
+        ))),
+    }
+}
+
+/// Compile the instrumented component, instantiate it, `describe` and
+/// `configure` it, and check it holds no host resources.
+async fn configured(
+    engine: &'static wasmtime::Engine,
+    linker: &'static Linker<StoreState>,
+    instrumented: Vec<u8>,
+    settings: &str,
+    limits: InstanceLimits,
+    check_name: Arc<str>,
+) -> Result<(PluginInfo, LiveInstance), NoSnapshot> {
+    let component = tokio::task::spawn_blocking(move || Component::new(engine, &instrumented))
+        .await
+        .map_err(|e| NoSnapshot::Unsupported(format!("compiling the instrumented component: {e}")))?
+        .map_err(|e| {
+            NoSnapshot::Unsupported(format!("compiling the instrumented component: {e:#}"))
+        })?;
+    let pre = crate::plugin::prepare(engine, linker, &component).map_err(NoSnapshot::Failed)?;
+    let (info, instance) =
+        crate::plugin::describe_and_configure(engine, &pre, settings, limits, check_name)
+            .await
+            .map_err(NoSnapshot::Failed)?;
+    if !instance.holds_no_resources() {
+        return Err(NoSnapshot::Unsupported(
+            "`configure` left host resources open (streams or pollables), which a snapshot cannot keep".into(),
+        ));
+    }
+    Ok((info, instance))
+}
+
+/// Reads the instrumented instance's memory and globals for the
+/// transform.
+struct Measure(LiveInstance);
+
+#[async_trait::async_trait]
+impl component_init_transform::Invoker for Measure {
+    async fn call_s32(&mut self, function: &str) -> anyhow::Result<i32> {
+        Ok(self.0.call_getter::<(i32,)>(function).await?.0)
+    }
+    async fn call_s64(&mut self, function: &str) -> anyhow::Result<i64> {
+        Ok(self.0.call_getter::<(i64,)>(function).await?.0)
+    }
+    async fn call_f32(&mut self, function: &str) -> anyhow::Result<f32> {
+        Ok(self.0.call_getter::<(f32,)>(function).await?.0)
+    }
+    async fn call_f64(&mut self, function: &str) -> anyhow::Result<f64> {
+        Ok(self.0.call_getter::<(f64,)>(function).await?.0)
+    }
+    async fn call_list_u8(&mut self, function: &str) -> anyhow::Result<Vec<u8>> {
+        Ok(self.0.call_getter::<(Vec<u8>,)>(function).await?.0)
+    }
+}

@@ -1,0 +1,192 @@
+//! Pre-initialised checks (`[host] preinitialize`, on by default): a
+//! per-call check's fresh instances start from a snapshot taken after
+//! `configure`. A snapshot must never carry one call into the next, never
+//! replace `configure` for a check that does not run per call, and never be
+//! loaded from a cache file the host did not write.
+//!
+//! Fixtures: `bash tests/hostile/build.sh` (see tests/hostile/fixtures.md).
+
+use serde_json::{Value, json};
+use std::path::Path;
+use toolvet::{CheckSummary, Host};
+use toolvet_tests::{call, check, load_ok, run_cli, timed_check};
+
+fn summary<'a>(checks: &'a [CheckSummary], name: &str) -> &'a CheckSummary {
+    checks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no check {name} in {checks:?}"))
+}
+
+/// Three calls with secrets; each must find no earlier call.
+async fn assert_every_call_fresh(host: &Host, tool: &str) {
+    for secret in ["first-call-secret", "second-call-secret", "third"] {
+        let (v, _) = timed_check(host, &call(tool, json!({"token": secret}))).await;
+        assert_eq!(v.rule.as_deref(), Some("hostile.state-fresh"), "{v:?}");
+        assert_eq!(v.reason.as_deref(), Some("no previous call"), "{v:?}");
+    }
+}
+
+#[tokio::test]
+async fn fresh_instances_from_a_snapshot_see_no_earlier_call() {
+    let host = load_ok(json!({"check": [
+        check("victim", "hostile.wasm", json!({"behave": "state"}), json!({"tools": ["victim"]}))
+    ]}))
+    .await;
+    assert_eq!(summary(&host.checks(), "victim").snapshot, Some(true));
+    assert_every_call_fresh(&host, "victim").await;
+}
+
+#[tokio::test]
+async fn reuse_and_preinitialize_off_never_use_a_snapshot() {
+    let host = load_ok(json!({"check": [
+        check("kept", "hostile.wasm", json!({"behave": "state"}), json!({"isolation": "reuse", "tools": ["kept"]})),
+        check("fresh", "hostile.wasm", json!({"behave": "state"}), json!({"tools": ["fresh"]})),
+    ]}))
+    .await;
+    let checks = host.checks();
+    assert_eq!(summary(&checks, "kept").snapshot, Some(false));
+    assert_eq!(summary(&checks, "fresh").snapshot, Some(true));
+
+    // Without pre-initialisation every fresh instance runs `configure`, and
+    // is just as fresh.
+    let host = load_ok(json!({
+        "host": {"preinitialize": false},
+        "check": [check("fresh", "hostile.wasm", json!({"behave": "state"}), json!({"tools": ["fresh"]}))],
+    }))
+    .await;
+    assert_eq!(summary(&host.checks(), "fresh").snapshot, Some(false));
+    assert_every_call_fresh(&host, "fresh").await;
+}
+
+#[tokio::test]
+async fn each_check_snapshot_keeps_its_own_settings() {
+    // One plugin, two settings: the snapshot of each is its own configured
+    // state (the control allows, the state check denies).
+    let host = load_ok(json!({"check": [
+        check("control", "hostile.wasm", json!({}), json!({"tools": ["control"]})),
+        check("victim", "hostile.wasm", json!({"behave": "state"}), json!({"tools": ["victim"]})),
+    ]}))
+    .await;
+    let checks = host.checks();
+    assert_eq!(summary(&checks, "control").snapshot, Some(true));
+    assert_eq!(summary(&checks, "victim").snapshot, Some(true));
+    for _ in 0..2 {
+        let (v, _) = timed_check(&host, &call("control", json!({}))).await;
+        assert_eq!(v.decision, toolvet::Decision::Allow, "{v:?}");
+        let (v, _) = timed_check(&host, &call("victim", json!({}))).await;
+        assert_eq!(v.rule.as_deref(), Some("hostile.state-fresh"), "{v:?}");
+    }
+}
+
+/// The cache files written by a load, by name.
+fn cache_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("cache dir")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn a_tampered_snapshot_is_never_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let spec = |settings: Value| {
+        json!({
+            "host": {"cache_dir": cache.to_str().unwrap()},
+            "check": [check("victim", "hostile.wasm", settings, json!({"tools": ["victim"]}))],
+        })
+    };
+    // First load: the plugin's artifact and the snapshot's are compiled.
+    let host = load_ok(spec(json!({"behave": "state"}))).await;
+    assert_eq!(summary(&host.checks(), "victim").cached, Some(false));
+    drop(host);
+    let sha = summary(
+        &load_ok(spec(json!({"behave": "state"}))).await.checks(),
+        "victim",
+    )
+    .sha256
+    .clone()
+    .unwrap();
+    let artifacts: Vec<String> = cache_files(&cache)
+        .into_iter()
+        .filter(|n| n.ends_with(".cwasm"))
+        .collect();
+    let snapshots: Vec<&String> = artifacts.iter().filter(|n| !n.starts_with(&sha)).collect();
+    assert_eq!(snapshots.len(), 1, "one snapshot artifact in {artifacts:?}");
+    let snapshot = cache.join(snapshots[0]);
+
+    // A second load maps the snapshot from the cache.
+    let host = load_ok(spec(json!({"behave": "state"}))).await;
+    let checks = host.checks();
+    let s = summary(&checks, "victim");
+    assert_eq!((s.cached, s.snapshot), (Some(true), Some(true)), "{s:?}");
+    drop(host);
+
+    // Overwrite the snapshot's code with other bytes of the same length
+    // (what an attacker with write access to the cache could do): the tag
+    // no longer verifies, so the host takes the snapshot again instead of
+    // running those bytes, and the check still works.
+    let mut bytes = std::fs::read(&snapshot).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 64] {
+        *b ^= 0xA5;
+    }
+    std::fs::write(&snapshot, &bytes).unwrap();
+    let host = load_ok(spec(json!({"behave": "state"}))).await;
+    let checks = host.checks();
+    let s = summary(&checks, "victim");
+    assert_eq!((s.cached, s.snapshot), (Some(false), Some(true)), "{s:?}");
+    assert_every_call_fresh(&host, "victim").await;
+    assert_ne!(
+        std::fs::read(&snapshot).unwrap(),
+        bytes,
+        "the tampered artifact was replaced"
+    );
+}
+
+#[tokio::test]
+async fn prune_keeps_the_snapshots_a_policy_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = toolvet_tests::fixture("hostile.wasm");
+    let text = |behave: &str| {
+        format!(
+            "[host]\ncache_dir = \"cache\"\n[[check]]\nname = \"victim\"\nplugin = {plugin:?}\n\
+             tools = [\"victim\"]\n[check.settings]\nbehave = \"{behave}\"\n"
+        )
+    };
+    let (kept, other) = (dir.path().join("kept.toml"), dir.path().join("other.toml"));
+    std::fs::write(&kept, text("state")).unwrap();
+    std::fs::write(&other, text("allow")).unwrap();
+    let load = |path: &Path| Host::load(toolvet::Policy::from_file(path).unwrap());
+    for path in [&kept, &other] {
+        let host = load(path).await.unwrap();
+        assert_eq!(summary(&host.checks(), "victim").snapshot, Some(true));
+    }
+    let artifacts = || {
+        cache_files(&dir.path().join("cache"))
+            .into_iter()
+            .filter(|n| n.ends_with(".cwasm"))
+            .count()
+    };
+    assert_eq!(artifacts(), 3, "the plugin and two snapshots");
+    let run = run_cli(
+        &["cache", "prune", "--config", kept.to_str().unwrap()],
+        dir.path(),
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        artifacts(),
+        2,
+        "the other settings' snapshot is gone: {}",
+        run.stdout
+    );
+    let host = load(&kept).await.unwrap();
+    let checks = host.checks();
+    let s = summary(&checks, "victim");
+    assert_eq!((s.cached, s.snapshot), (Some(true), Some(true)), "{s:?}");
+    assert_every_call_fresh(&host, "victim").await;
+}
