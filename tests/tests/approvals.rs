@@ -899,11 +899,16 @@ async fn a_call_without_call_id_resumes_with_the_approved_ticket_once() {
     assert_eq!(v.approved_ticket(), None, "pending: nothing to resume with");
     let id = v.approval.unwrap().id;
     let approvals = host.approvals().unwrap();
-    approvals.approve(&id, "alice", None, Scope::Once).await.unwrap();
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
 
     let v = host.check(&call).await;
     assert_eq!(v.approval.as_ref().unwrap().id, id);
-    let ticket = v.approved_ticket().expect("approved: a ticket to resume with");
+    let ticket = v
+        .approved_ticket()
+        .expect("approved: a ticket to resume with");
     let resumed = host.check(&with_ticket(&call, ticket)).await;
     assert_eq!(resumed.decision, Decision::Allow, "{resumed:?}");
     assert_eq!(resumed.approved_ticket(), None);
@@ -927,7 +932,11 @@ async fn preview_opens_no_request_ignores_tickets_and_logs_nothing() {
     assert_eq!(v.decision, Decision::Escalate);
     assert!(v.approval.is_none(), "{v:?}");
     let v = host.preview(&with_ticket(&call, "tv1.forged.ticket")).await;
-    assert_eq!(v.decision, Decision::Escalate, "the ticket is not looked at");
+    assert_eq!(
+        v.decision,
+        Decision::Escalate,
+        "the ticket is not looked at"
+    );
     let drop = CallRequest::new("drop_database", &json!({})).unwrap();
     assert_eq!(host.preview(&drop).await.decision, Decision::Deny);
     // The sequence rule: release is denied until run_tests ran.
