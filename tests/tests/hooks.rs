@@ -32,7 +32,28 @@ fn example_policy(dir: &Path, extra: &str) -> PathBuf {
         format!("{text}\n[hooks]\nstate_dir = \"hooks-state\"\n{extra}\n"),
     )
     .unwrap();
+    warm_cache(&path);
     path
+}
+
+/// Compile the example policy's checks into the shared cache once, with no
+/// deadline, before any hook runs under its default one: the hooks answer
+/// within their deadline from a warm cache (a cold one takes over a minute
+/// on a busy machine, and a hook killed by its watchdog stores nothing).
+fn warm_cache(policy: &Path) {
+    static WARM: std::sync::Once = std::sync::Once::new();
+    WARM.call_once(|| {
+        let input = payload("claude-code", "bash.json", &[("COMMAND", "true")])
+            .replace("9b2f6e0c-4d1a-4c55-9a7e-1f0c2d3e4a5b", "warm-up");
+        let ran = hook(
+            "claude-code",
+            policy,
+            &input,
+            &[],
+            &["--timeout-ms", "1800000"],
+        );
+        assert_eq!(ran.code, 0, "warming the cache: {}", ran.stderr);
+    });
 }
 
 fn payload(agent: &str, file: &str, subst: &[(&str, &str)]) -> String {
@@ -56,6 +77,11 @@ struct Ran {
 }
 
 fn hook(agent: &str, policy: &Path, input: &str, env: &[(&str, &str)], extra: &[&str]) -> Ran {
+    // One hook process at a time, as an agent runs a call's hook: the
+    // example policy gives each check 100 ms, which a cold process meets
+    // alone but not with the other tests' hooks starting on the same cores.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let mut child = Command::new(cli_binary())
         .args(["hook", agent, "--config"])
         .arg(policy)

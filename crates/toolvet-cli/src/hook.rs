@@ -88,7 +88,7 @@ pub async fn run(args: HookArgs) -> anyhow::Result<u8> {
                 user,
             }),
             _,
-        ) => install_hook(agent.into(), &config, project, user),
+        ) => install_hook(agent.into(), &config, project, user).await,
         (None, Some(agent)) => Ok(answer(agent.into(), &args.run).await),
         (None, None) => anyhow::bail!(
             "name the agent: toolvet hook claude-code|codex|gemini-cli|cursor|copilot, or toolvet hook install AGENT"
@@ -114,13 +114,24 @@ async fn answer(agent: Agent, run: &RunArgs) -> u8 {
     .await
 }
 
-fn install_hook(agent: Agent, config: &Path, project: bool, user: bool) -> anyhow::Result<u8> {
+async fn install_hook(
+    agent: Agent,
+    config: &Path,
+    project: bool,
+    user: bool,
+) -> anyhow::Result<u8> {
     let policy = std::path::absolute(config)?;
     anyhow::ensure!(
         policy.is_file(),
         "{}: no such policy file (the hook would block every call)",
         policy.display()
     );
+    load_once(agent, &policy).await.map_err(|e| {
+        anyhow::anyhow!(
+            "{}: {e} (the hook would block every call)",
+            policy.display()
+        )
+    })?;
     let toolvet = std::env::current_exe()?;
     let command = install::command(&toolvet, agent, &policy);
     let scope = match (project, user) {
@@ -140,4 +151,16 @@ fn install_hook(agent: Agent, config: &Path, project: bool, user: bool) -> anyho
     install::install_into(agent, &path, &command)?;
     println!("installed the {} hook in {}", agent.name(), path.display());
     Ok(0)
+}
+
+/// Load the policy as the hook will, so that a policy the hook cannot use
+/// is refused at install time, and the compiled-component cache is warm
+/// before the first call: a cold cache can take longer to compile than the
+/// hook's deadline, and a hook stopped by its watchdog stores nothing.
+async fn load_once(agent: Agent, policy: &Path) -> anyhow::Result<()> {
+    let policy = toolvet::Policy::from_file(policy)?;
+    let hooks = toolvet_hooks::HooksConfig::from_policy(&policy)?;
+    toolvet_hooks::ToolMap::with_overrides(agent, hooks.tools.get(agent.name()))?;
+    toolvet::Host::load(policy).await?;
+    Ok(())
 }

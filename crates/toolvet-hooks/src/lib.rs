@@ -155,7 +155,13 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let host = Host::load(policy)
         .await
         .map_err(|e| HookError::Load(e.to_string()))?;
-    let mut history = match &call.session_id {
+    // Copilot CLI's camelCase payload has no session id: its calls share
+    // the workspace's history.
+    let session = call
+        .session_id
+        .clone()
+        .or_else(|| call.cwd.as_ref().map(|cwd| format!("cwd:{cwd}")));
+    let mut history = match &session {
         Some(session) => {
             let path = path_for(&config.state_dir()?, agent.name(), session);
             let history = SessionHistory::open(&path)?;
