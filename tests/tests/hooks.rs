@@ -10,6 +10,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use toolvet_tests::{cli_binary, repo_root};
 
+/// A failure path: what it is, the policy, the payload, the environment and
+/// extra arguments of the hook.
+type FailureCase<'a> = (
+    &'a str,
+    &'a Path,
+    String,
+    Vec<(&'a str, &'a str)>,
+    Vec<&'a str>,
+);
+
 const AGENTS: [&str; 5] = ["claude-code", "codex", "gemini-cli", "cursor", "copilot"];
 
 /// The example policy with its plugin paths absolute and its state in `dir`.
@@ -391,7 +401,7 @@ fn every_failure_path_blocks_for_every_agent() {
 
     for agent in AGENTS {
         let call = shell(agent, "ls");
-        let cases: Vec<(&str, &Path, String, Vec<(&str, &str)>, Vec<&str>)> = vec![
+        let cases: Vec<FailureCase> = vec![
             (
                 "missing policy",
                 Path::new("/nonexistent/toolvet.toml"),
