@@ -887,6 +887,81 @@ async fn a_corrupt_ledger_file_or_bad_key_is_a_load_error_naming_it() {
     assert!(e.contains("toolvet serve") && !e.contains("secret"), "{e}");
 }
 
+#[tokio::test]
+async fn a_call_without_call_id_resumes_with_the_approved_ticket_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    // Front ends without call ids (MCP, hooks) vet with an empty id: the
+    // run's live request for the same tool and arguments is the call's.
+    let call = deploy("", "run-1", "prod");
+    let v = host.check(&call).await;
+    assert_eq!(v.decision, Decision::Escalate);
+    assert_eq!(v.approved_ticket(), None, "pending: nothing to resume with");
+    let id = v.approval.unwrap().id;
+    let approvals = host.approvals().unwrap();
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+
+    let v = host.check(&call).await;
+    assert_eq!(v.approval.as_ref().unwrap().id, id);
+    let ticket = v
+        .approved_ticket()
+        .expect("approved: a ticket to resume with");
+    let resumed = host.check(&with_ticket(&call, ticket)).await;
+    assert_eq!(resumed.decision, Decision::Allow, "{resumed:?}");
+    assert_eq!(resumed.approved_ticket(), None);
+    // Used: the same call asks anew.
+    let v = host.check(&call).await;
+    assert_eq!(v.decision, Decision::Escalate);
+    assert_ne!(v.approval.unwrap().id, id);
+}
+
+#[tokio::test]
+async fn preview_opens_no_request_ignores_tickets_and_logs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::load(write_policy(
+        dir.path(),
+        &policy_text(dir.path(), SQLITE, &["drop_database"], &["deploy*"]),
+    ))
+    .await
+    .unwrap();
+    let call = deploy("c1", "run-1", "prod");
+    let v = host.preview(&call).await;
+    assert_eq!(v.decision, Decision::Escalate);
+    assert!(v.approval.is_none(), "{v:?}");
+    let v = host.preview(&with_ticket(&call, "tv1.forged.ticket")).await;
+    assert_eq!(
+        v.decision,
+        Decision::Escalate,
+        "the ticket is not looked at"
+    );
+    let drop = CallRequest::new("drop_database", &json!({})).unwrap();
+    assert_eq!(host.preview(&drop).await.decision, Decision::Deny);
+    // The sequence rule: release is denied until run_tests ran.
+    let mut release = CallRequest::new("release", &json!({})).unwrap();
+    assert_eq!(host.preview(&release).await.decision, Decision::Deny);
+    release.context.history.push(toolvet::PriorCall {
+        name: "run_tests".into(),
+        arguments: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
+        outcome: toolvet::Outcome::Allowed,
+    });
+    assert_eq!(host.preview(&release).await.decision, Decision::Allow);
+
+    let approvals = host.approvals().unwrap();
+    let all = ListQuery {
+        status: StatusFilter::All,
+        ..ListQuery::default()
+    };
+    assert!(approvals.list(&all).await.unwrap().is_empty());
+    host.flush_decision_log(std::time::Duration::from_secs(5))
+        .await
+        .unwrap();
+    let log = std::fs::read_to_string(dir.path().join("decisions.jsonl")).unwrap_or_default();
+    assert!(log.trim().is_empty(), "preview wrote records: {log}");
+}
+
 /// No change to a valid, approved ticket is accepted: any byte replaced,
 /// inserted or removed, any claim edited and re-encoded. Each mutation is
 /// resumed against the real host; the genuine ticket still works after all

@@ -12,6 +12,7 @@ mod bench;
 mod calls;
 mod cases;
 mod display;
+mod hook;
 mod prune;
 mod scaffold;
 
@@ -117,6 +118,10 @@ enum Command {
     /// already decided, expired), 2 bad usage, policy or ledger.
     #[command(subcommand)]
     Approvals(approvals::ApprovalsCommand),
+    /// A coding agent's pre-tool hook: vet the call on stdin and answer in
+    /// the agent's format; every failure answers with the agent's block.
+    /// `toolvet hook install AGENT` prints or writes the settings entry.
+    Hook(hook::HookArgs),
 }
 
 #[derive(Subcommand)]
@@ -186,6 +191,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Bench(args) => bench::run(args).await,
         Command::Cache(CacheCommand::Prune(args)) => prune::run(&args).await,
         Command::Approvals(command) => approvals::run(command).await,
+        Command::Hook(args) => hook::run(args).await,
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());

@@ -235,7 +235,15 @@ struct RawPolicy {
     approvals: Option<Spanned<RawApprovals>>,
     #[serde(default, rename = "check")]
     checks: Vec<RawCheck>,
+    mcp: Option<toml::Table>,
+    hooks: Option<toml::Table>,
 }
+
+/// The tables of a policy file that belong to a front end, not to the core:
+/// `[mcp]` (`toolvet mcp`) and `[hooks]` (`toolvet hook`). The core keeps
+/// them as JSON, unparsed; the front end validates them. Any other unknown
+/// table is still an error.
+pub const FRONT_END_TABLES: [&str; 2] = ["mcp", "hooks"];
 
 /// One configured check: a plugin with its settings and limits.
 #[derive(Debug, Clone)]
@@ -374,6 +382,10 @@ pub struct Policy {
     pub approvals: Option<ApprovalSettings>,
     /// The checks, in file order.
     pub checks: Vec<CheckConfig>,
+    /// The front-end tables present in the file ([`FRONT_END_TABLES`]:
+    /// `mcp`, `hooks`), by name, as JSON objects. Empty for a policy built
+    /// in code unless set.
+    pub front_ends: std::collections::BTreeMap<String, serde_json::Value>,
     /// Hex sha256 of the text this policy was parsed from.
     text_sha256: Option<String>,
 }
@@ -443,11 +455,20 @@ impl Policy {
                 Some(approval_settings(table.into_inner(), base_dir).map_err(|m| at(line, m))?)
             }
         };
+        let mut front_ends = std::collections::BTreeMap::new();
+        for (name, table) in [("mcp", raw.mcp), ("hooks", raw.hooks)] {
+            if let Some(table) = table {
+                let value = serde_json::to_value(&table)
+                    .map_err(|e| at(0, format!("[{name}]: cannot be expressed as JSON: {e}")))?;
+                front_ends.insert(name.to_string(), value);
+            }
+        }
         let policy = Policy {
             source: source.to_path_buf(),
             host,
             approvals,
             checks,
+            front_ends,
             text_sha256: Some(hex::encode(<sha2::Sha256 as sha2::Digest>::digest(text))),
         };
         policy.validate()?;
@@ -468,6 +489,7 @@ impl Policy {
             host,
             approvals,
             checks,
+            front_ends: Default::default(),
             text_sha256: None,
         }
     }
@@ -746,6 +768,22 @@ mod tests {
             p.checks[0].settings,
             serde_json::json!({"roots": ["/w"], "max": 3})
         );
+    }
+
+    #[test]
+    fn front_end_tables_are_kept_and_other_tables_refused() {
+        let p = parse("[hooks.tools]\nShell = \"bash\"\n[mcp]\nhide_denied = false\n").unwrap();
+        assert_eq!(
+            p.front_ends["hooks"],
+            serde_json::json!({"tools": {"Shell": "bash"}})
+        );
+        assert_eq!(
+            p.front_ends["mcp"],
+            serde_json::json!({"hide_denied": false})
+        );
+        assert!(parse("").unwrap().front_ends.is_empty());
+        let e = parse("[hook]\nx = 1\n").unwrap_err();
+        assert!(e.contains("unknown field `hook`"), "{e}");
     }
 
     #[test]

@@ -246,6 +246,50 @@ impl Generation {
         self.record(request, verdict, &ran)
     }
 
+    /// What the checks decide about `request`, combined, without settling
+    /// approvals (no request is opened, a ticket is ignored) and without a
+    /// decision record. See [`crate::Host::preview`].
+    pub async fn preview(self: &Arc<Self>, request: &CallRequest) -> Verdict {
+        let started = Instant::now();
+        let decided = AssertUnwindSafe(async {
+            if let Some(refusal) = self.refuse_oversized(request) {
+                return refusal;
+            }
+            self.combined(request).await.0
+        })
+        .catch_unwind()
+        .await;
+        let mut verdict = decided.unwrap_or_else(|panic| host_failure(&panic_message(&panic)));
+        verdict.duration_us = started.elapsed().as_micros() as u64;
+        verdict
+    }
+
+    /// Run the checks that apply to `request` (with its history brought up
+    /// to date by the ledger) and combine their outcomes.
+    async fn combined(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
+        let history = match &self.approvals {
+            Some(a) => a.reflect_history(request).await,
+            None => None,
+        };
+        let history = history.as_deref().unwrap_or(&request.context.history);
+        let wit_call = Arc::new(to_wit(request, history, self.settings.max_history));
+        let applicable: Vec<usize> = self
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.tools.is_match(&request.call.name))
+            .map(|(i, _)| i)
+            .collect();
+        let outcomes = self.run_checks(&applicable, wit_call).await;
+        let verdict = crate::verdict::combine(
+            self.settings.combine,
+            outcomes,
+            self.settings.default_decision,
+            0,
+        );
+        (verdict, applicable)
+    }
+
     /// Everything but the record: the verdict, and the indices of the
     /// checks whose outcomes it holds.
     async fn decide(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
@@ -294,26 +338,7 @@ impl Generation {
             }
             None => None,
         };
-        let history = match &self.approvals {
-            Some(a) => a.reflect_history(request).await,
-            None => None,
-        };
-        let history = history.as_deref().unwrap_or(&request.context.history);
-        let wit_call = Arc::new(to_wit(request, history, self.settings.max_history));
-        let applicable: Vec<usize> = self
-            .checks
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.tools.is_match(&request.call.name))
-            .map(|(i, _)| i)
-            .collect();
-        let outcomes = self.run_checks(&applicable, wit_call).await;
-        let verdict = crate::verdict::combine(
-            self.settings.combine,
-            outcomes,
-            self.settings.default_decision,
-            0,
-        );
+        let (verdict, applicable) = self.combined(request).await;
         let verdict = match &self.approvals {
             Some(approvals) => approvals.settle(request, verdict, claims).await,
             None => verdict,

@@ -206,6 +206,22 @@ impl Host {
             .unwrap_or_else(|e| host_failure(&e.to_string()))
     }
 
+    /// What the checks would decide about `request` now, for deciding
+    /// what to *show* (e.g. which tools an MCP `tools/list` lists), never
+    /// for letting a call run: the checks run and combine as in
+    /// [`Host::check`], but no approval request is opened, a ticket the
+    /// call carries is ignored, and nothing is written to the decision
+    /// log. An oversized call and a host failure are deny, as in `check`.
+    pub async fn preview(&self, request: &CallRequest) -> Verdict {
+        if crate::runtime::in_tokio() {
+            return self.current().preview(request).await;
+        }
+        let (host, request) = (self.clone(), request.clone());
+        crate::runtime::on_runtime(async move { host.current().preview(&request).await })
+            .await
+            .unwrap_or_else(|e| host_failure(&e.to_string()))
+    }
+
     /// [`Host::check`] for synchronous callers: a plain thread with no
     /// runtime (bindings with their interpreter lock released, hooks); the
     /// checks run on the calling thread. Blocks until the verdict is ready.

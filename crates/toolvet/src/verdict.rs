@@ -247,6 +247,21 @@ impl Verdict {
         }
     }
 
+    /// The ticket that resumes this call now: set when the call escalated
+    /// and its approval request is already approved (a person approved it
+    /// with `toolvet approvals approve` or on a reviewer page while the
+    /// agent waited). Front ends whose agents cannot carry tickets (MCP
+    /// clients, coding-agent hooks; they vet with an empty call id, so the
+    /// request is the run's live one for the same tool and arguments)
+    /// check the call again with it: the approval is then consumed, once.
+    pub fn approved_ticket(&self) -> Option<&str> {
+        let approval = self.approval.as_ref()?;
+        (self.decision == Decision::Escalate
+            && approval.status == crate::approval::ApprovalStatus::Approved)
+            .then_some(approval.ticket.as_deref())
+            .flatten()
+    }
+
     /// The enforced escalations of this verdict: each escalating check
     /// with its rule and reason, in policy order.
     pub fn escalations(&self) -> Vec<crate::approval::Escalation> {
