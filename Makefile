@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint mcp-tests
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -64,18 +64,6 @@ scaffold-test: cli setup
 	rm -rf target/scaffold-check
 	target/release/toolvet new scaffolded --dir target/scaffold-check
 	cd target/scaffold-check/scaffolded && $(CARGO) build --release --target $(WASM_TARGET) && ../../release/toolvet test cases.yaml
-
-# `toolvet mcp` between the Python SDK's real MCP client and server
-# (tests/mcp/, pinned in tests/mcp/requirements.txt, installed once into
-# target/mcp-venv). The hook tests (tests/tests/hooks.rs) run in unit-tests.
-MCP_VENV := target/mcp-venv
-$(MCP_VENV)/.installed: tests/mcp/requirements.txt
-	$(PYTHON) -m venv $(MCP_VENV)
-	$(MCP_VENV)/bin/pip install --disable-pip-version-check --quiet -r tests/mcp/requirements.txt
-	touch $@
-
-mcp-tests: cli plugins $(MCP_VENV)/.installed
-	TOOLVET=$(CURDIR)/target/release/toolvet $(MCP_VENV)/bin/python -m unittest -v tests/mcp/test_proxy.py
 
 # Every host benchmark once (criterion --test), so they cannot rot. The host
 # benchmarks use the shared peer rule built by build-peers.sh; the peer
