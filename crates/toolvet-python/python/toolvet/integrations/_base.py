@@ -268,9 +268,45 @@ class Gate:
         vetted again with its ticket. Idempotent: a second resume of the same
         call returns the first one's final ruling.
         """
+        first = self.record(
+            name,
+            arguments,
+            approved=approved,
+            call_id=call_id,
+            run_id=run_id,
+            agent=agent,
+            tool=tool,
+            reviewer=reviewer,
+            message=message,
+        )
+        if not first.escalated:
+            final = first  # denied before a person was asked, already settled, or not recordable
+        else:
+            final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
+        if call_id:
+            self._remember((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
+        return final
+
+    def record(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        approved: bool,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        reviewer: Optional[str] = None,
+        message: Optional[str] = None,
+    ) -> Ruling:
+        """Record a person's answer about an escalated call in the ledger, without
+        resuming it. Returns the call's escalate ruling (with its ticket), the ruling
+        it already has when it is not waiting for a person, or a deny when the answer
+        cannot be recorded. A decision already in the ledger stands."""
         first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
         if not first.escalated:
-            return first  # denied (or allowed) before a person was asked, or already settled
+            return first
         approvals = getattr(self.host, "approvals", None)
         try:
             if approvals is None:
@@ -285,12 +321,12 @@ class Gate:
                 if e.kind != "already-decided":
                     raise
         except Exception as e:  # noqa: BLE001 - cannot record the answer: deny
-            final = Ruling("deny", f"the approval could not be recorded ({e}), so the call may not run", "approval.ledger-unavailable")
-        else:
-            final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
-        if call_id:
-            self._remember((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
-        return final
+            return Ruling(
+                "deny",
+                f"the approval could not be recorded ({e}), so the call may not run",
+                "approval.ledger-unavailable",
+            )
+        return first
 
     # -- the cache ------------------------------------------------------
 
