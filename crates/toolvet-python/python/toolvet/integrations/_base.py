@@ -328,6 +328,26 @@ class Gate:
             )
         return first
 
+    def settle(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+    ) -> Ruling:
+        """Vet an escalated call again with its ticket, recording nothing: what a
+        decision already in the ledger says (still escalate while nobody decided)."""
+        first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
+        if not first.escalated:
+            return first
+        final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
+        if call_id and not final.escalated:
+            self._remember((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
+        return final
+
     # -- the cache ------------------------------------------------------
 
     def _recall(self, key: tuple[Optional[str], str], fingerprint: str) -> Optional[Ruling]:
