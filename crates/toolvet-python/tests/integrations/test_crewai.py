@@ -145,3 +145,12 @@ def test_host_error_is_a_deny_even_though_crewai_swallows_hook_errors():
 def test_decision_tool(host):
     llm = run_crew(None, [action("toolvet_check", {"tool": "delete_repository", "arguments": {}})], tools=[as_crewai_tool(host)])
     assert "'status': 'deny'" in llm.seen[1] or '"status": "deny"' in llm.seen[1]
+
+
+def test_without_an_approver_a_rejection_in_the_ledger_reaches_the_model(host):
+    run_crew(host, [action("deploy", {"env": "prod"})])
+    [pending] = host.approvals.pending()
+    host.approvals.reject(pending.id, "bob", "not on a Friday")
+    llm = run_crew(host, [action("deploy", {"env": "prod"})])
+    assert ran["deploy"] == 0
+    assert "Blocked by policy: bob rejected this call: not on a Friday" in llm.seen[1]

@@ -328,25 +328,37 @@ class Gate:
             )
         return first
 
-    def settle(
+    def check_held(
         self,
         name: str,
         arguments: Any,
         *,
-        call_id: str = "",
         run_id: Optional[str] = None,
         agent: Optional[str] = None,
         tool: Any = None,
+        history: Any = None,
     ) -> Ruling:
-        """Vet an escalated call again with its ticket, recording nothing: what a
-        decision already in the ledger says (still escalate while nobody decided)."""
-        first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
-        if not first.escalated:
-            return first
-        final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
-        if call_id and not final.escalated:
-            self._remember((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
-        return final
+        """:meth:`check` for frameworks that cannot pause (CrewAI without an approver,
+        aisuite): an escalate is held in the ledger, and when the model makes the same
+        call again (same run, tool and arguments) it is settled by what a person decided
+        meanwhile: approved runs once, rejected is a deny with the reviewer's message,
+        still pending is the same escalate."""
+        try:
+            key = (run_id, "\0held\0" + _fingerprint(name, plain_arguments(arguments)))
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
+        held = self._recall(key, key[1])
+        if held is not None:
+            settled = self._ask(name, arguments, "", run_id, agent, tool, history, held.ticket)
+            if settled.allowed or settled.escalated or settled.rule == "approval.rejected":
+                if not settled.escalated:
+                    self.forget(*key)
+                return settled
+            self.forget(*key)  # expired, used or refused: ask anew
+        ruling = self.check(name, arguments, run_id=run_id, agent=agent, tool=tool, history=history)
+        if ruling.escalated:
+            self._remember(key, key[1], ruling)
+        return ruling
 
     # -- the cache ------------------------------------------------------
 

@@ -63,22 +63,22 @@ class ToolCallHook:
         name = ctx.tool_name
         args = ctx.tool_input
         agent = getattr(getattr(ctx, "agent", None), "role", None)
+        if self.approve is None:
+            return self._held(name, args, agent)
         ruling = self.gate.check(name, args, agent=agent)
         if not ruling.escalated:
             return ruling
-        if self.approve is None:
-            return self._approved_elsewhere(name, args, agent, ruling)
         answer = self.approve(ruling, name, dict(args))
         approved, reviewer, message = _answer(answer)
         return self.gate.resume(name, args, approved=approved, agent=agent, reviewer=reviewer, message=message)
 
-    def _approved_elsewhere(self, name: str, args: Any, agent: Optional[str], ruling: Ruling) -> Ruling:
-        settled = self.gate.settle(name, args, agent=agent)  # what a person decided in the ledger
-        if not settled.escalated:
-            return settled
+    def _held(self, name: str, args: Any, agent: Optional[str]) -> Ruling:
+        ruling = self.gate.check_held(name, args, agent=agent)
+        if not ruling.escalated:
+            return ruling
         return Ruling(
             "deny",
-            f"{ruling.reason}. A person must approve this call first (approval request {ruling.approval_id}); "
+            f"{ruling.reason.rstrip('.')}. A person must approve this call first (approval request {ruling.approval_id}); "
             "try again once it is approved",
             ruling.rule,
             ruling.verdict,
