@@ -16,6 +16,7 @@ from crewai.llms.base_llm import BaseLLM
 from crewai.tools import tool
 
 from policy import BrokenHost
+from toolvet.integrations import Gate
 from toolvet.integrations.crewai import as_crewai_tool, install
 
 ran: Counter = Counter()
@@ -118,13 +119,15 @@ def test_reject_gives_the_model_the_reviewers_message(host):
 
 
 def test_without_an_approver_escalate_blocks_until_approved_in_the_ledger(host):
-    llm = run_crew(host, [action("deploy", {"env": "prod"})])
+    gate = Gate(host)  # one hook for the process, as an app installs it
+    llm = run_crew(gate, [action("deploy", {"env": "prod"})])
     assert ran["deploy"] == 0
     [pending] = host.approvals.pending()
     assert f"approval request {pending.id}" in llm.seen[1]
     host.approvals.approve(pending.id, "alice")
-    run_crew(host, [action("deploy", {"env": "prod"})])
+    run_crew(gate, [action("deploy", {"env": "prod"})])
     assert ran["deploy"] == 1
+    assert host.approvals.get(pending.id).status == "consumed"
 
 
 def test_a_failing_approver_blocks(host):
@@ -148,9 +151,10 @@ def test_decision_tool(host):
 
 
 def test_without_an_approver_a_rejection_in_the_ledger_reaches_the_model(host):
-    run_crew(host, [action("deploy", {"env": "prod"})])
+    gate = Gate(host)
+    run_crew(gate, [action("deploy", {"env": "prod"})])
     [pending] = host.approvals.pending()
     host.approvals.reject(pending.id, "bob", "not on a Friday")
-    llm = run_crew(host, [action("deploy", {"env": "prod"})])
+    llm = run_crew(gate, [action("deploy", {"env": "prod"})])
     assert ran["deploy"] == 0
     assert "Blocked by policy: bob rejected this call: not on a Friday" in llm.seen[1]
