@@ -66,3 +66,17 @@ class BrokenHost:
 
     async def acheck(self, *args, **kwargs):
         raise RuntimeError("the policy host is down")
+
+
+def need(module: str) -> None:
+    """Skip a framework's tests when it is not installed in this venv, except under
+    ``make python-tests`` (``TOOLVET_REQUIRE_FRAMEWORKS=1``), where a missing
+    framework is an error rather than a silent skip."""
+    import importlib
+
+    import pytest
+
+    if os.environ.get("TOOLVET_REQUIRE_FRAMEWORKS") == "1":
+        importlib.import_module(module)
+    else:
+        pytest.importorskip(module)

@@ -7,7 +7,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("google.adk")
+from policy import need
+
+need("google.adk")
 
 from google.adk.agents import LlmAgent
 from google.adk.apps import App

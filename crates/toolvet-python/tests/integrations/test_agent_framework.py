@@ -7,7 +7,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("agent_framework")
+from policy import need
+
+need("agent_framework")
 
 from agent_framework import (
     Agent,

@@ -7,7 +7,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("aisuite")
+from policy import need
+
+need("aisuite")
 
 import aisuite
 from aisuite.agents import ToolMetadata, tool

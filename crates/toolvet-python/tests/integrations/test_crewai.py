@@ -7,7 +7,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("crewai")
+from policy import need
+
+need("crewai")
 os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 

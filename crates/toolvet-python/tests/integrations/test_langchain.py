@@ -7,7 +7,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("langchain")
+from policy import need
+
+need("langchain")
 
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel

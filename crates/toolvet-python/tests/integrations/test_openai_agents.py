@@ -8,7 +8,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("agents")
+from policy import need
+
+need("agents")
 
 from agents import Agent, Runner, RunState, function_tool, set_tracing_disabled
 from agents.testing import ScriptedModel, assistant_message, function_call

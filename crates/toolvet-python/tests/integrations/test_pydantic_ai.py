@@ -7,7 +7,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("pydantic_ai")
+from policy import need
+
+need("pydantic_ai")
 
 from pydantic_ai import Agent, DeferredToolRequests
 from pydantic_ai.messages import ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart

@@ -6,7 +6,9 @@ from collections import Counter
 
 import pytest
 
-pytest.importorskip("smolagents")
+from policy import need
+
+need("smolagents")
 
 from smolagents import ToolCallingAgent, tool
 from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model
