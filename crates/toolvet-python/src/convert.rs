@@ -123,9 +123,34 @@ fn push_key(path: &mut String, key: &str) {
     }
 }
 
-/// `s` as a JSON string literal.
+/// `s` as a JSON string literal (escaping as serde_json does: `"`, `\\`,
+/// and control characters).
 pub fn write_str(s: &str, out: &mut String) {
-    out.push_str(&serde_json::Value::String(s.to_owned()).to_string());
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[plain..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        plain = i + 1;
+    }
+    out.push_str(&s[plain..]);
+    out.push('"');
 }
 
 fn type_name(value: &Bound<'_, PyAny>) -> String {

@@ -32,10 +32,13 @@ pub(crate) fn unwinding<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// Vet `request` on this thread (the caller has released the GIL). Never
-/// fails: a failure of the host is a deny.
-fn vet(host: &toolvet::Host, request: &toolvet::CallRequest) -> toolvet::Verdict {
-    unwinding(|| host.check_blocking(request)).unwrap_or_else(|why| toolvet::Verdict {
+/// Vet `request` on this thread (the caller has released the GIL), as
+/// [`toolvet::Host::check_blocking`] does but without copying the request.
+/// Never fails: a failure of the host is a deny.
+fn vet(host: &toolvet::Host, request: toolvet::CallRequest) -> toolvet::Verdict {
+    let host = host.clone();
+    let checked = unwinding(move || toolvet::block_on(async move { host.check(&request).await }));
+    checked.unwrap_or_else(|why| toolvet::Verdict {
         decision: toolvet::Decision::Deny,
         decided_by: None,
         rule: Some(HOST_ERROR_RULE.into()),
@@ -119,9 +122,10 @@ impl Host {
         ticket: Option<&str>,
     ) -> PyResult<Verdict> {
         let request = parse(call, tool, context, ticket)?;
+        let (tool, call_id) = (request.call.name.clone(), request.call.id.clone());
         let host = &self.inner;
-        let verdict = py.detach(|| vet(host, &request));
-        Ok(Verdict::new(verdict, &request))
+        let verdict = py.detach(move || vet(host, request));
+        Ok(Verdict::new(verdict, tool, call_id))
     }
 
     /// `await host.acheck(...)`: `check` for asyncio, on toolvet's worker
@@ -218,7 +222,12 @@ pub struct PendingCheck {
 #[pymethods]
 impl PendingCheck {
     fn __call__(&self, py: Python<'_>) -> Verdict {
-        let verdict = py.detach(|| vet(&self.host, &self.request));
-        Verdict::new(verdict, &self.request)
+        let request = self.request.clone();
+        let verdict = py.detach(move || vet(&self.host, request));
+        Verdict::new(
+            verdict,
+            self.request.call.name.clone(),
+            self.request.call.id.clone(),
+        )
     }
 }

@@ -16,11 +16,11 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    pub(crate) fn new(inner: toolvet::Verdict, request: &toolvet::CallRequest) -> Self {
+    pub(crate) fn new(inner: toolvet::Verdict, tool: String, call_id: String) -> Self {
         Verdict {
             inner,
-            tool: request.call.name.clone(),
-            call_id: request.call.id.clone(),
+            tool,
+            call_id,
         }
     }
 

@@ -110,3 +110,11 @@ def test_sqlite_ledger_outlives_the_host(tmp_path):
     assert [p.id for p in second.approvals.pending()] == [v.approval.id]
     second.approvals.approve(v.approval.id, "alice")
     assert second.check(CALL, context=RUN, ticket=v.approval.ticket).decision == "allow"
+
+
+def test_arguments_reach_the_ledger_exactly(host):
+    """Strings are escaped exactly (quotes, backslashes, control and non-ASCII characters)."""
+    args = {"note": 'a "quoted" \\ path\n\ttab \x01\x1f \u2028 é 🚀', "n": [1, -2.5, 2**70, True, None], "empty": {}}
+    v = host.check({"id": "esc-1", "name": ESCALATED_TOOL, "arguments": args}, context=RUN)
+    assert v.decision == "escalate"
+    assert host.approvals.get(v.approval.id).arguments == args

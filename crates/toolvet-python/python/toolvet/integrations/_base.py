@@ -22,7 +22,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import toolvet
 
@@ -432,4 +432,3 @@ def as_gate(host_or_gate: Any, **options: Any) -> Gate:
     return Gate(host_or_gate, **options)
 
 
-Callback = Callable[..., Any]
