@@ -137,7 +137,9 @@ js-plugins: plugins/js/node_modules/.package-lock.json
 PY_DIR := crates/toolvet-python
 PY_BUILD := target/py-build
 PY_WHEELS := target/wheels
-UV := $(PY_BUILD)/bin/uv
+# uv only ever uses an installed interpreter: it never downloads one (its
+# CPython builds come from GitHub, which CI does not reach).
+UV := UV_PYTHON_DOWNLOADS=never $(PY_BUILD)/bin/uv
 PY310 ?= $(firstword $(shell python3.10 -c 'import sys; print(sys.executable)' 2>/dev/null) $(wildcard $(HOME)/.pyenv/versions/3.10*/bin/python3.10))
 
 $(PY_BUILD)/.installed: $(PY_DIR)/requirements/build.txt
