@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -23,7 +23,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
+test: demo hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests.
@@ -133,3 +133,46 @@ plugins/js/node_modules/.package-lock.json: plugins/js/package.json plugins/js/p
 
 js-plugins: plugins/js/node_modules/.package-lock.json
 	node plugins/js/build.mjs --out-dir $(PLUGIN_OUT) $(addprefix plugins/js/,$(JS_CHECKS))
+
+# The Python package (crates/toolvet-python): an abi3 wheel built by maturin
+# on the release build the CLI shares (wasmtime is compiled once), then the
+# package's tests and every framework adapter's tests against the pinned
+# frameworks (requirements/*.txt), in venvs under target/: one for the
+# frameworks, one for CrewAI (it pins mcp<2), and the package's own tests on
+# CPython 3.10, the oldest the wheel supports, when python3.10 is installed.
+PY_DIR := crates/toolvet-python
+PY_BUILD := target/py-build
+PY_WHEELS := target/wheels
+# uv only ever uses an installed interpreter: it never downloads one (its
+# CPython builds come from GitHub, which CI does not reach).
+UV := UV_PYTHON_DOWNLOADS=never $(PY_BUILD)/bin/uv
+PY310 ?= $(firstword $(shell python3.10 -c 'import sys; print(sys.executable)' 2>/dev/null) $(wildcard $(HOME)/.pyenv/versions/3.10*/bin/python3.10))
+
+$(PY_BUILD)/.installed: $(PY_DIR)/requirements/build.txt
+	$(PYTHON) -m venv $(PY_BUILD)
+	$(PY_BUILD)/bin/pip install --disable-pip-version-check --quiet -r $<
+	touch $@
+
+python-wheel: $(PY_BUILD)/.installed
+	rm -f $(PY_WHEELS)/toolvet-*.whl
+	$(PY_BUILD)/bin/maturin build --quiet --release --locked --strip -m $(PY_DIR)/Cargo.toml -o $(PY_WHEELS)
+
+target/py-frameworks/.installed target/py-crewai/.installed: target/py-%/.installed: $(PY_DIR)/requirements/%.txt $(PY_BUILD)/.installed
+	rm -rf target/py-$*
+	$(UV) venv --quiet --python $(PYTHON) target/py-$*
+	VIRTUAL_ENV=target/py-$* $(UV) pip install --quiet -r $<
+	touch $@
+
+python-tests: cli plugins hostile python-wheel target/py-frameworks/.installed target/py-crewai/.installed
+	for venv in frameworks crewai; do \
+		VIRTUAL_ENV=target/py-$$venv $(UV) pip install --quiet --reinstall --no-deps $(PY_WHEELS)/toolvet-*.whl || exit 1; \
+	done
+	cd $(PY_DIR) && TOOLVET_REQUIRE_FRAMEWORKS=1 ../../target/py-frameworks/bin/python -m pytest -q -p no:cacheprovider \
+		--ignore=tests/integrations/test_crewai.py --deselect tests/test_examples.py::test_example[crewai]
+	cd $(PY_DIR) && TOOLVET_REQUIRE_FRAMEWORKS=1 ../../target/py-crewai/bin/python -m pytest -q -p no:cacheprovider \
+		tests/integrations/test_crewai.py "tests/test_examples.py::test_example[crewai]"
+	@if [ -n "$(PY310)" ]; then \
+		rm -rf target/py-package && $(UV) venv --quiet --python $(PY310) target/py-package && \
+		VIRTUAL_ENV=target/py-package $(UV) pip install --quiet -r $(PY_DIR)/requirements/package.txt $(PY_WHEELS)/toolvet-*.whl && \
+		cd $(PY_DIR) && ../../target/py-package/bin/python -m pytest -q -p no:cacheprovider tests/test_host.py tests/test_approvals.py tests/test_concurrency.py; \
+	else echo "python3.10 not found: the abi3 wheel was tested on $$($(PYTHON) --version) only"; fi

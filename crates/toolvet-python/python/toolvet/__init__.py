@@ -1,0 +1,53 @@
+"""toolvet: vet AI-agent tool calls in-process with sandboxed WebAssembly checks.
+
+>>> host = toolvet.Host.from_file("toolvet.toml")          # doctest: +SKIP
+>>> v = host.check({"name": "bash", "arguments": {"command": "rm -rf ~"}},
+...                context={"attributes": {"cwd": "/home/alice/project"}})  # doctest: +SKIP
+>>> v.decision, v.reason                                     # doctest: +SKIP
+('deny', '`rm` on `/home/alice` would delete a home directory. ...')
+
+A verdict is ``allow``, ``deny`` (``reason`` is for the model) or ``escalate``
+(a person approves first: ``verdict.approval`` holds the request and its
+ticket; ``host.approvals`` decides it; ``host.check(..., ticket=...)`` resumes).
+A failure of the host is a deny verdict, never an exception; bad input raises
+``CallError``. Adapters for agent frameworks are in ``toolvet.integrations``.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from ._native import (
+    CONTRACT_VERSION,
+    Approval,
+    ApprovalRequest,
+    Approvals,
+    Call,
+    CheckOutcome,
+    Context,
+    Host,
+    PriorCall,
+    Tool,
+    Verdict,
+    __version__,
+)
+from .errors import ApprovalError, CallError, Error, PolicyError
+
+__all__ = [
+    "CONTRACT_VERSION",
+    "Approval",
+    "ApprovalError",
+    "ApprovalRequest",
+    "Approvals",
+    "Call",
+    "CallError",
+    "CheckOutcome",
+    "Context",
+    "Error",
+    "Host",
+    "PolicyError",
+    "PriorCall",
+    "Tool",
+    "Verdict",
+    "__version__",
+    "errors",
+]

@@ -1,0 +1,434 @@
+"""What every framework adapter shares: asking the host, failing closed,
+caching verdicts per (run, call id), and settling approvals on resume.
+
+An adapter turns a framework's tool call into :meth:`Gate.check`, and maps the
+:class:`Ruling` it gets onto the framework's own allow / deny / pause. When the
+framework resumes a paused call with a person's answer, the adapter calls
+:meth:`Gate.resume`, which records that answer in toolvet's approvals ledger
+(unless a decision is there already: the first decision stands) and vets the
+call again with its ticket.
+
+Frameworks re-run their hooks on resume (LangGraph replays the node, PydanticAI,
+ADK and Agent Framework re-enter the hook, OpenAI re-runs guardrails). A ticket
+is single use, so the gate remembers each call's ruling by (run id, call id):
+asking again about the same call gives the same answer, and a resumed call that
+was allowed stays allowed without consuming anything twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import toolvet
+
+#: What the model reads before a deny's reason.
+DENY_PREFIX = "Blocked by policy: "
+
+#: The decision tool's name and description (``as_*_tool`` in each adapter).
+DECISION_TOOL_NAME = "toolvet_check"
+DECISION_TOOL_DESCRIPTION = (
+    "Ask the tool-call policy whether a proposed tool call would be allowed before making it. "
+    "Give the tool's name and its arguments. The answer's status is allow, deny (answer says why) "
+    "or escalate (a person must approve the call first)."
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ruling:
+    """What an adapter does with one call: ``allow``, ``deny`` or ``escalate``.
+
+    ``reason`` is what the model (deny) or the reviewer (escalate) reads.
+    ``verdict`` is the host's verdict (None when the host failed: that is a
+    deny). An escalate always carries an ``approval_id`` and a ``ticket``.
+    """
+
+    decision: str
+    reason: str
+    rule: Optional[str] = None
+    verdict: Optional[toolvet.Verdict] = None
+    approval_id: Optional[str] = None
+    ticket: Optional[str] = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.decision == "allow"
+
+    @property
+    def denied(self) -> bool:
+        return self.decision == "deny"
+
+    @property
+    def escalated(self) -> bool:
+        return self.decision == "escalate"
+
+    @property
+    def message(self) -> str:
+        """What the model reads for a deny: ``Blocked by policy: <reason>``."""
+        return DENY_PREFIX + self.reason
+
+    def payload(self) -> dict[str, Any]:
+        """The reviewer's view of an escalate (for a framework's approval request)."""
+        return {"reason": self.reason, "rule": self.rule, "approval_id": self.approval_id}
+
+
+def host_failure(error: BaseException) -> Ruling:
+    """The ruling when asking the host failed: a deny, never an allow."""
+    if isinstance(error, toolvet.CallError):
+        return Ruling("deny", f"the call cannot be vetted: {error}", rule="toolvet.invalid-call")
+    return Ruling(
+        "deny",
+        f"the tool-call policy could not vet this call ({type(error).__name__}: {error}), so it may not run",
+        rule="toolvet.host-error",
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def plain_arguments(arguments: Any) -> dict[str, Any]:
+    """A framework's tool arguments as a JSON object: a dict, a JSON string,
+    or a pydantic model. Raises :class:`toolvet.CallError` for anything else."""
+    if arguments is None:
+        return {}
+    if isinstance(arguments, (str, bytes)):
+        try:
+            arguments = json.loads(arguments or "{}")
+        except ValueError as e:
+            raise toolvet.CallError(f"invalid tool call: the arguments are not JSON: {e}") from None
+    elif not isinstance(arguments, dict) or any(not _is_plain(v) for v in arguments.values()):
+        try:
+            arguments = json.loads(json.dumps(arguments, default=_jsonable))
+        except (TypeError, ValueError) as e:
+            raise toolvet.CallError(f"invalid tool call: the arguments are not JSON: {e}") from None
+    if not isinstance(arguments, dict):
+        raise toolvet.CallError(
+            f"invalid tool call: `call.arguments` must be a JSON object, got {type(arguments).__name__}"
+        )
+    return arguments
+
+
+def _is_plain(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool, list, dict, tuple))
+
+
+def _fingerprint(name: str, arguments: Mapping[str, Any]) -> str:
+    return name + "\0" + json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=str)
+
+
+class Gate:
+    """Asks a :class:`toolvet.Host` about framework tool calls and fails closed.
+
+    ``agent``, ``principal`` and ``attributes`` go into every call's context;
+    ``tools`` maps tool names to :class:`toolvet.Tool` declarations (or dicts);
+    ``reviewer`` names who decided when a framework's approval answer does not
+    say (it is recorded in the ledger and shown to the model on a rejection).
+    """
+
+    def __init__(
+        self,
+        host: Any,
+        *,
+        agent: Optional[str] = None,
+        principal: Optional[str] = None,
+        attributes: Optional[Mapping[str, str]] = None,
+        tools: Optional[Mapping[str, Any]] = None,
+        reviewer: str = "reviewer",
+        cache_size: int = 4096,
+    ) -> None:
+        self.host = host
+        self.agent = agent
+        self.principal = principal
+        self.attributes = dict(attributes or {})
+        self.tools = dict(tools or {})
+        self.reviewer = reviewer
+        self._cache: OrderedDict[tuple[Optional[str], str], tuple[str, Ruling]] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # -- asking ---------------------------------------------------------
+
+    def _context(self, run_id: Optional[str], agent: Optional[str], history: Any) -> dict[str, Any]:
+        context: dict[str, Any] = {"attributes": self.attributes}
+        if agent or self.agent:
+            context["agent"] = agent or self.agent
+        if run_id:
+            context["run_id"] = run_id
+        if self.principal:
+            context["principal"] = self.principal
+        if history:
+            context["history"] = history
+        return context
+
+    def _ask(
+        self,
+        name: str,
+        arguments: Any,
+        call_id: str,
+        run_id: Optional[str],
+        agent: Optional[str],
+        tool: Any,
+        history: Any,
+        ticket: Optional[str],
+    ) -> Ruling:
+        try:
+            args = plain_arguments(arguments)
+            verdict = self.host.check(
+                toolvet.Call(name, args, call_id or ""),
+                tool if tool is not None else self.tools.get(name),
+                self._context(run_id, agent, history),
+                ticket=ticket,
+            )
+            return self._ruling(verdict)
+        except Exception as e:  # noqa: BLE001 - any failure is a deny
+            return host_failure(e)
+
+    @staticmethod
+    def _ruling(verdict: Any) -> Ruling:
+        decision = verdict.decision
+        reason = verdict.reason or ""
+        if decision == "allow":
+            return Ruling("allow", reason, verdict.rule, verdict)
+        if decision == "escalate":
+            approval = verdict.approval
+            if approval is None or not approval.ticket:
+                return Ruling(
+                    "deny",
+                    "this call needs a person's approval, but the policy has no [approvals] table to ask "
+                    f"one ({reason or 'no reason given'})",
+                    verdict.rule,
+                    verdict,
+                )
+            return Ruling(
+                "escalate", reason or "a person must approve this call", verdict.rule, verdict, approval.id, approval.ticket
+            )
+        if decision == "deny":
+            return Ruling("deny", reason or "denied by policy", verdict.rule, verdict)
+        return Ruling("deny", f"the policy answered an unknown decision {decision!r}", "toolvet.host-error", verdict)
+
+    def check(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        history: Any = None,
+    ) -> Ruling:
+        """The ruling about one call. Never raises: a failure is a deny.
+
+        With a ``call_id``, the ruling is remembered for (``run_id``, ``call_id``):
+        asking again about the same call (a framework replaying its hook) gets
+        the same ruling, or the final one once the call was resumed.
+        """
+        key = (run_id, call_id) if call_id else None
+        try:
+            fingerprint = _fingerprint(name, plain_arguments(arguments))
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
+        if key is not None:
+            cached = self._recall(key, fingerprint)
+            if cached is not None:
+                return cached
+        ruling = self._ask(name, arguments, call_id, run_id, agent, tool, history, None)
+        if key is not None:
+            self._remember(key, fingerprint, ruling)
+        return ruling
+
+    # -- resuming -------------------------------------------------------
+
+    def resume(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        approved: bool,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        reviewer: Optional[str] = None,
+        message: Optional[str] = None,
+    ) -> Ruling:
+        """The final ruling about an escalated call a person answered through the
+        framework: ``approved`` or not, by ``reviewer``, with ``message`` (what the
+        model reads on a rejection). The answer is recorded in the ledger unless
+        it already holds a decision (the first decision stands), then the call is
+        vetted again with its ticket. Idempotent: a second resume of the same
+        call returns the first one's final ruling.
+        """
+        first = self.record(
+            name,
+            arguments,
+            approved=approved,
+            call_id=call_id,
+            run_id=run_id,
+            agent=agent,
+            tool=tool,
+            reviewer=reviewer,
+            message=message,
+        )
+        if not first.escalated:
+            final = first  # denied before a person was asked, already settled, or not recordable
+        else:
+            final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
+        if call_id:
+            self._remember((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
+        return final
+
+    def record(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        approved: bool,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        reviewer: Optional[str] = None,
+        message: Optional[str] = None,
+    ) -> Ruling:
+        """Record a person's answer about an escalated call in the ledger, without
+        resuming it. Returns the call's escalate ruling (with its ticket), the ruling
+        it already has when it is not waiting for a person, or a deny when the answer
+        cannot be recorded. A decision already in the ledger stands."""
+        first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
+        if not first.escalated:
+            return first
+        approvals = getattr(self.host, "approvals", None)
+        try:
+            if approvals is None:
+                raise toolvet.ApprovalError("the policy has no [approvals] table")
+            who = reviewer or self.reviewer
+            try:
+                if approved:
+                    approvals.approve(first.approval_id, who, message)
+                else:
+                    approvals.reject(first.approval_id, who, message)
+            except toolvet.ApprovalError as e:
+                if e.kind != "already-decided":
+                    raise
+        except Exception as e:  # noqa: BLE001 - cannot record the answer: deny
+            return Ruling(
+                "deny",
+                f"the approval could not be recorded ({e}), so the call may not run",
+                "approval.ledger-unavailable",
+            )
+        return first
+
+    def check_held(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        history: Any = None,
+    ) -> Ruling:
+        """:meth:`check` for frameworks that cannot pause (CrewAI without an approver,
+        aisuite): an escalate is held in the ledger, and when the model makes the same
+        call again (same run, tool and arguments) it is settled by what a person decided
+        meanwhile: approved runs once, rejected is a deny with the reviewer's message,
+        still pending is the same escalate."""
+        try:
+            key = (run_id, "\0held\0" + _fingerprint(name, plain_arguments(arguments)))
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
+        held = self._recall(key, key[1])
+        if held is not None:
+            settled = self._ask(name, arguments, "", run_id, agent, tool, history, held.ticket)
+            if settled.allowed or settled.escalated or settled.rule == "approval.rejected":
+                if not settled.escalated:
+                    self.forget(*key)
+                return settled
+            self.forget(*key)  # expired, used or refused: ask anew
+        ruling = self.check(name, arguments, run_id=run_id, agent=agent, tool=tool, history=history)
+        if ruling.escalated:
+            self._remember(key, key[1], ruling)
+        return ruling
+
+    # -- the cache ------------------------------------------------------
+
+    def _recall(self, key: tuple[Optional[str], str], fingerprint: str) -> Optional[Ruling]:
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is None:
+                return None
+            self._cache.move_to_end(key)
+        if hit[0] != fingerprint:
+            # Same call id, another call: the host decides (and refuses a reused id).
+            return None
+        return hit[1]
+
+    def _remember(self, key: tuple[Optional[str], str], fingerprint: str, ruling: Ruling) -> None:
+        with self._lock:
+            self._cache[key] = (fingerprint, ruling)
+            self._cache.move_to_end(key)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def forget(self, run_id: Optional[str], call_id: str) -> None:
+        """Drop the remembered ruling of one call."""
+        with self._lock:
+            self._cache.pop((run_id, call_id), None)
+
+
+# -- decision tools ---------------------------------------------------------
+
+
+class DecisionInputError(ValueError):
+    """The model called the decision tool with invalid arguments."""
+
+
+def decision_answer(gate: Gate, tool: Any, arguments: Any = None) -> dict[str, str]:
+    """The decision tool's answer about a proposed call of ``tool`` with
+    ``arguments``: ``{"status": "allow"|"deny"|"escalate", "answer": reason}``.
+    Raises :class:`DecisionInputError` for invalid input (each adapter hands
+    that back to the model in its framework's way)."""
+    if not isinstance(tool, str) or not tool.strip():
+        raise DecisionInputError("`tool` must be the name of the tool you want to call")
+    try:
+        args = plain_arguments(arguments)
+    except toolvet.CallError as e:
+        raise DecisionInputError(f"`arguments` must be a JSON object of the tool's arguments ({e})") from None
+    ruling = gate.check(tool.strip(), args)
+    status = ruling.decision
+    answer = ruling.reason or ("allowed" if status == "allow" else "")
+    if status == "escalate":
+        answer = f"{answer} (a person must approve this call first; approval request {ruling.approval_id})"
+    return {"status": status, "answer": answer}
+
+
+DECISION_TOOL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "tool": {"type": "string", "description": "The name of the tool you want to call."},
+        "arguments": {"type": "object", "description": "The arguments you would call it with."},
+    },
+    "required": ["tool", "arguments"],
+    "additionalProperties": False,
+}
+
+
+def as_gate(host_or_gate: Any, **options: Any) -> Gate:
+    """A :class:`Gate` for ``host_or_gate`` (a Host, or a Gate used as is)."""
+    if isinstance(host_or_gate, Gate):
+        if options:
+            raise TypeError("pass options to the Gate itself, not with an existing Gate")
+        return host_or_gate
+    return Gate(host_or_gate, **options)
+
+

@@ -1,0 +1,118 @@
+"""Google ADK: ``tool_call_callback(host)`` (``before_tool_callback``), ``PolicyPlugin``
+(app-wide) and a decision tool (``as_adk_tool``).
+
+- deny: the callback returns ``{"error": "Blocked by policy: <reason>"}`` instead of
+  running the tool, and the model reads it;
+- escalate: ``tool_context.request_confirmation(hint=<reason>, payload={...})``; the turn
+  ends at once (``skip_summarization``, as ADK's own confirmation gate does) with an
+  ``adk_request_confirmation`` function call for the client;
+- resume: the client answers with ``FunctionResponse(name="adk_request_confirmation",
+  id=<its id>, response={"confirmed": True|False, "payload": {"reviewer": ..., "message":
+  ...}})``. ADK re-runs the callback with ``tool_context.tool_confirmation`` set; the
+  answer is recorded in toolvet's ledger (unless it already holds a decision, which
+  stands) and the call is vetted again with its ticket. A rejection gives the model the
+  reviewer's message.
+
+Approvals are bound to the session id (the run) and ADK's function call id. ADK's
+confirmation flow is experimental and, per its docs, not supported with
+``DatabaseSessionService`` or ``VertexAiSessionService``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from google.adk.plugins.base_plugin import BasePlugin
+from google.adk.tools import FunctionTool
+
+from ._base import DECISION_TOOL_NAME, DecisionInputError, Gate, Ruling, as_gate, decision_answer
+
+
+def _run_id(tool_context: Any) -> Optional[str]:
+    try:
+        return str(tool_context.session.id)
+    except Exception:  # noqa: BLE001 - no session: no run id
+        return None
+
+
+def _decide(gate: Gate, tool: Any, args: dict[str, Any], tool_context: Any) -> Optional[dict[str, Any]]:
+    """None to run the tool, else the response the model gets instead."""
+    name = getattr(tool, "name", str(tool))
+    call_id = tool_context.function_call_id or ""
+    run_id = _run_id(tool_context)
+    agent = getattr(tool_context, "agent_name", None)
+    confirmation = tool_context.tool_confirmation
+    if confirmation is not None:
+        payload = confirmation.payload if isinstance(confirmation.payload, dict) else {}
+        ruling: Ruling = gate.resume(
+            name,
+            args,
+            approved=confirmation.confirmed is True,
+            call_id=call_id,
+            run_id=run_id,
+            agent=agent,
+            reviewer=_text(payload.get("reviewer")),
+            message=_text(payload.get("message")),
+        )
+    else:
+        ruling = gate.check(name, args, call_id=call_id, run_id=run_id, agent=agent)
+    if ruling.allowed:
+        return None
+    if ruling.escalated:
+        tool_context.request_confirmation(hint=ruling.reason, payload=ruling.payload())
+        tool_context.actions.skip_summarization = True
+        return {"error": f"Awaiting a person's approval: {ruling.reason}"}
+    return {"error": ruling.message}
+
+
+def _text(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def tool_call_callback(host: Any, **gate_options: Any) -> Any:
+    """A ``before_tool_callback`` for ``LlmAgent`` that vets every tool call."""
+    gate = as_gate(host, **gate_options)
+
+    def before_tool_callback(tool: Any, args: dict[str, Any], tool_context: Any) -> Optional[dict[str, Any]]:
+        return _decide(gate, tool, args, tool_context)
+
+    before_tool_callback.gate = gate  # type: ignore[attr-defined]
+    return before_tool_callback
+
+
+class PolicyPlugin(BasePlugin):
+    """The same check for every agent of an ``App`` (plugins run before agent callbacks)."""
+
+    def __init__(self, host: Any, *, name: str = "toolvet", **gate_options: Any) -> None:
+        super().__init__(name=name)
+        self.gate = as_gate(host, **gate_options)
+
+    async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any) -> Optional[dict]:
+        return _decide(self.gate, tool, tool_args, tool_context)
+
+
+def as_adk_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> FunctionTool:
+    """A decision tool: the model asks whether a proposed call would be allowed and gets
+    ``{"status", "answer"}`` (invalid arguments come back as ``{"error": ...}``)."""
+    gate = as_gate(host, **gate_options)
+
+    def toolvet_check(tool: str, arguments: dict) -> dict:
+        """Ask the tool-call policy whether a proposed tool call would be allowed before making it.
+
+        Args:
+            tool: The name of the tool you want to call.
+            arguments: The arguments you would call it with.
+
+        Returns:
+            status (allow, deny or escalate: a person must approve first) and answer (why).
+        """
+        try:
+            return decision_answer(gate, tool, arguments)
+        except DecisionInputError as e:
+            return {"error": str(e)}
+
+    toolvet_check.__name__ = name
+    return FunctionTool(toolvet_check)
+
+
+__all__ = ["PolicyPlugin", "as_adk_tool", "tool_call_callback"]

@@ -1,0 +1,168 @@
+"""Microsoft Agent Framework: ``ToolCallCheckMiddleware`` (function middleware) and a
+decision tool (``as_function_tool``).
+
+- deny: the function does not run; ``context.result`` is ``Blocked by policy: <reason>``,
+  which the model reads, and the loop goes on;
+- escalate: the middleware sets ``context.result`` to a
+  ``Content.from_function_approval_request(...)`` (its ``additional_properties`` hold
+  the reason and approval id) and raises ``MiddlewareTermination``, so the run returns
+  with ``response.user_input_requests``;
+- resume: ``agent.run(reply(requests, gate, {call_id: True | "why not"}), session=s)``
+  with the same session. Each answer is recorded in toolvet's ledger (unless it already
+  holds a decision, which stands). On an approval the framework re-invokes the function
+  through the middleware, which vets it again with its ticket (a rejection in the ledger
+  still denies it, with that reviewer's message). Plain
+  ``request.to_function_approval_response(True)`` answers work too.
+
+Where it cannot do what one would like: Agent Framework has no custom rejection text and
+does not re-enter the middleware for a rejected call; it answers "Error: Tool call
+invocation was rejected by user." itself. ``reply()`` records the rejection and adds the
+reviewer's message to the same user message, so the model reads it; a plain
+``to_function_approval_response(False)`` records nothing (the request expires).
+
+Exceptions in function middleware become tool errors in this framework, so the
+middleware never raises on a host failure: that is a deny.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
+
+from agent_framework import (
+    Content,
+    FunctionInvocationContext,
+    FunctionMiddleware,
+    FunctionTool,
+    Message,
+    MiddlewareTermination,
+)
+
+from ._base import (
+    DECISION_TOOL_DESCRIPTION,
+    DECISION_TOOL_NAME,
+    DECISION_TOOL_SCHEMA,
+    DecisionInputError,
+    Gate,
+    Ruling,
+    as_gate,
+    decision_answer,
+)
+
+def _arguments(arguments: Any) -> Any:
+    if hasattr(arguments, "model_dump"):
+        return arguments.model_dump(mode="json")
+    return dict(arguments) if isinstance(arguments, Mapping) else arguments
+
+
+def _session_id(context: Any) -> Optional[str]:
+    session = getattr(context, "session", None)
+    session_id = getattr(session, "session_id", None)
+    return str(session_id) if session_id else None
+
+
+class ToolCallCheckMiddleware(FunctionMiddleware):
+    """Vets every function call of an agent (see the module docs)."""
+
+    def __init__(self, host: Any, **gate_options: Any) -> None:
+        self.gate: Gate = as_gate(host, **gate_options)
+
+    async def process(self, context: FunctionInvocationContext, call_next: Any) -> None:
+        name = context.function.name
+        args = _arguments(context.arguments)
+        call_id = str(context.metadata.get("call_id") or "")
+        run_id = _session_id(context)
+        response = context.metadata.get("approval_response")
+        if response is not None:
+            # The framework re-enters only for an approval (a rejection never runs).
+            approved = getattr(response, "approved", False) is True
+            ruling = self.gate.resume(name, args, approved=approved, call_id=call_id, run_id=run_id)
+        else:
+            ruling = self.gate.check(name, args, call_id=call_id, run_id=run_id)
+        if ruling.allowed:
+            await call_next()
+            return
+        if ruling.escalated:
+            context.result = _approval_request(context, name, args, call_id, ruling)
+            raise MiddlewareTermination("a person must approve this call first")
+        context.result = ruling.message
+
+
+def _approval_request(context: Any, name: str, args: Any, call_id: str, ruling: Ruling) -> Content:
+    occurrence = context.metadata.get("function_call_occurrence_id") or call_id
+    call = Content.from_function_call(call_id=call_id, name=name, arguments=args, id=occurrence)
+    return Content.from_function_approval_request(id=occurrence, function_call=call, additional_properties=ruling.payload())
+
+
+def reply(
+    requests: Sequence[Content],
+    gate: Gate,
+    decisions: Mapping[str, Union[bool, str]],
+    *,
+    reviewer: Optional[str] = None,
+    session: Any = None,
+) -> Message:
+    """The user message that answers approval ``requests`` (``response.user_input_requests``).
+
+    ``decisions`` maps a request's call id to ``True`` (approve), ``False`` or a message
+    (reject). Each answer is recorded in toolvet's ledger. An approval resumes the call,
+    which the middleware vets again with its ticket. A rejection is the framework's own
+    (the function never runs); since the framework's rejection text is fixed, the
+    message also carries the reviewer's words for the model. An answer that cannot be
+    recorded is a rejection.
+    """
+    run_id = getattr(session, "session_id", None)
+    contents: list[Content] = []
+    notes: list[str] = []
+    for request in requests:
+        call = request.function_call
+        if call is None or call.call_id not in decisions:
+            continue
+        answer = decisions[call.call_id]
+        approved = answer is True
+        ruling = gate.record(
+            call.name,
+            _call_arguments(call),
+            approved=approved,
+            call_id=call.call_id,
+            run_id=run_id,
+            reviewer=reviewer,
+            message=answer if isinstance(answer, str) else None,
+        )
+        ok = approved and ruling.escalated
+        contents.append(request.to_function_approval_response(approved=ok))
+        if not ok:
+            final = ruling if not ruling.escalated else gate.resume(
+                call.name, _call_arguments(call), approved=False, call_id=call.call_id, run_id=run_id
+            )
+            notes.append(f"The call of `{call.name}` ({call.call_id}) was not run. {final.message}")
+    if notes:
+        contents.append(Content.from_text("\n".join(notes)))
+    return Message(role="user", contents=contents)
+
+
+def _call_arguments(call: Content) -> Any:
+    args = call.parse_arguments() if hasattr(call, "parse_arguments") else call.arguments
+    if isinstance(args, str):
+        args = json.loads(args or "{}")
+    return args or {}
+
+
+def as_function_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> FunctionTool:
+    """A decision tool: the model asks whether a proposed call would be allowed and gets
+    ``{"status", "answer"}`` (invalid arguments come back as ``{"error": ...}``)."""
+    gate = as_gate(host, **gate_options)
+
+    def toolvet_check(tool: str, arguments: dict) -> str:
+        try:
+            return json.dumps(decision_answer(gate, tool, arguments))
+        except DecisionInputError as e:
+            return json.dumps({"error": str(e)})
+
+    return FunctionTool(
+        name=name, description=DECISION_TOOL_DESCRIPTION, func=toolvet_check, input_model=DECISION_TOOL_SCHEMA
+    )
+
+
+__all__ = ["ToolCallCheckMiddleware", "as_function_tool", "reply"]

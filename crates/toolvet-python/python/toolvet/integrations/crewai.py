@@ -1,0 +1,159 @@
+"""CrewAI: ``tool_call_hook(host, approve=None)`` for ``register_before_tool_call_hook``,
+and a decision tool (``as_crewai_tool``).
+
+- deny: the hook blocks the call. CrewAI then tells the model a fixed
+  "Tool execution blocked by hook" text, so the hook's ``after`` companion (register it
+  with ``register_after_tool_call_hook``, or use ``install()``, which registers both)
+  replaces that text with ``Blocked by policy: <reason>``;
+- escalate: CrewAI cannot pause a tool call. With ``approve``, the hook asks it and
+  blocks the worker thread until it answers: ``approve(ruling, tool_name, arguments)``
+  returns ``True`` (approve), ``False`` or a message (reject), or a dict ``{"approved":
+  bool, "reviewer": ..., "message": ...}``. The answer is recorded in toolvet's ledger
+  (unless it already holds a decision, which stands) and the call is vetted again with
+  its ticket. Without ``approve`` the call is blocked with the approval request's id;
+  once a person approves that request (``toolvet approvals approve``, ``host.approvals``)
+  the model's next identical call runs, once.
+
+CrewAI swallows exceptions from hooks and lets the call run, so neither hook ever
+raises: any failure (the host's, ``approve``'s) blocks the call.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Optional
+
+from crewai.hooks import (
+    register_after_tool_call_hook,
+    register_before_tool_call_hook,
+    unregister_after_tool_call_hook,
+    unregister_before_tool_call_hook,
+)
+from crewai.tools import BaseTool
+from pydantic import BaseModel, Field
+
+from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, Gate, Ruling, as_gate, decision_answer
+
+BLOCKED = "Tool execution blocked by hook."
+
+Approver = Callable[[Ruling, str, dict], Any]
+
+
+class ToolCallHook:
+    """The before-hook (call it with a ``ToolCallHookContext``); ``after`` is its companion."""
+
+    def __init__(self, gate: Gate, approve: Optional[Approver]) -> None:
+        self.gate = gate
+        self.approve = approve
+        self._reasons: dict[int, str] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, ctx: Any) -> Optional[bool]:
+        try:
+            ruling = self._decide(ctx)
+        except Exception as e:  # noqa: BLE001 - CrewAI would run the call on an exception
+            ruling = Ruling("deny", f"the tool-call policy failed ({type(e).__name__}: {e}), so the call may not run")
+        if ruling.allowed:
+            return None
+        with self._lock:
+            self._reasons[id(ctx.tool_input)] = ruling.message
+        return False
+
+    def _decide(self, ctx: Any) -> Ruling:
+        name = ctx.tool_name
+        args = ctx.tool_input
+        agent = getattr(getattr(ctx, "agent", None), "role", None)
+        if self.approve is None:
+            return self._held(name, args, agent)
+        ruling = self.gate.check(name, args, agent=agent)
+        if not ruling.escalated:
+            return ruling
+        answer = self.approve(ruling, name, dict(args))
+        approved, reviewer, message = _answer(answer)
+        return self.gate.resume(name, args, approved=approved, agent=agent, reviewer=reviewer, message=message)
+
+    def _held(self, name: str, args: Any, agent: Optional[str]) -> Ruling:
+        ruling = self.gate.check_held(name, args, agent=agent)
+        if not ruling.escalated:
+            return ruling
+        return Ruling(
+            "deny",
+            f"{ruling.reason.rstrip('.')}. A person must approve this call first (approval request {ruling.approval_id}); "
+            "try again once it is approved",
+            ruling.rule,
+            ruling.verdict,
+            ruling.approval_id,
+        )
+
+    def after(self, ctx: Any) -> Optional[str]:
+        """The after-hook: puts the policy's reason in place of CrewAI's blocked text."""
+        try:
+            with self._lock:
+                reason = self._reasons.pop(id(ctx.tool_input), None)
+            if reason and str(ctx.tool_result or "").startswith(BLOCKED):
+                return reason
+        except Exception:  # noqa: BLE001 - never raise into CrewAI
+            pass
+        return None
+
+
+def _answer(answer: Any) -> tuple[bool, Optional[str], Optional[str]]:
+    """(approved, reviewer, message) from what ``approve`` returned; anything else rejects."""
+    if answer is True:
+        return True, None, None
+    if isinstance(answer, str):
+        return False, None, answer
+    if isinstance(answer, dict):
+        return answer.get("approved") is True, answer.get("reviewer"), answer.get("message")
+    return False, None, None
+
+
+def tool_call_hook(host: Any, approve: Optional[Approver] = None, **gate_options: Any) -> ToolCallHook:
+    """A before-tool-call hook vetting every call (register ``hook.after`` too)."""
+    return ToolCallHook(as_gate(host, **gate_options), approve)
+
+
+def install(host: Any, approve: Optional[Approver] = None, **gate_options: Any) -> Callable[[], None]:
+    """Register the hook and its after-hook globally; returns a function that removes them."""
+    hook = tool_call_hook(host, approve, **gate_options)
+    register_before_tool_call_hook(hook)
+    register_after_tool_call_hook(hook.after)
+
+    def uninstall() -> None:
+        unregister_before_tool_call_hook(hook)
+        unregister_after_tool_call_hook(hook.after)
+
+    return uninstall
+
+
+class _Proposal(BaseModel):
+    tool: str = Field(description="The name of the tool you want to call.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="The arguments you would call it with.")
+
+
+class DecisionTool(BaseTool):
+    """The decision tool for CrewAI agents."""
+
+    name: str = DECISION_TOOL_NAME
+    description: str = DECISION_TOOL_DESCRIPTION
+    args_schema: type[BaseModel] = _Proposal
+    gate: Any = None
+
+    def _run(self, tool: str, arguments: Optional[dict[str, Any]] = None) -> dict[str, str]:
+        try:
+            return decision_answer(self.gate, tool, arguments or {})
+        except DecisionInputError as e:
+            return {"error": str(e)}
+
+
+def as_crewai_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> DecisionTool:
+    """A decision tool: ``{"status", "answer"}`` about a proposed call. Its answers are
+    never cached (a policy's answer can change)."""
+    return DecisionTool(name=name, gate=as_gate(host, **gate_options), cache_function=_never_cache)
+
+
+def _never_cache(args: Any, result: Any) -> bool:
+    return False
+
+
+__all__ = ["DecisionTool", "ToolCallHook", "as_crewai_tool", "install", "tool_call_hook"]

@@ -1,0 +1,167 @@
+"""LangChain v1 / LangGraph: a ``wrap_tool_call`` middleware and a decision tool.
+
+``ToolCallCheckMiddleware(host)`` vets every tool call of ``create_agent``:
+
+- allow: the tool runs;
+- deny: the tool does not run; the model gets an error ``ToolMessage`` with the reason;
+- escalate: the run pauses with ``langgraph.types.interrupt`` and the request of
+  LangChain's ``HumanInTheLoopMiddleware`` (``{"action_requests": [...],
+  "review_configs": [...]}``), so its reviewers and UIs work unchanged. Resume with
+  ``Command(resume={"decisions": [{"type": "approve"}]})`` or
+  ``{"type": "reject", "message": "..."}`` (an optional ``"reviewer"`` key names who
+  decided). The answer is recorded in toolvet's ledger and the call is vetted again
+  with its ticket; the model reads the reviewer's message on a rejection.
+
+Pausing needs a checkpointer (``create_agent(..., checkpointer=InMemorySaver())``) and
+a ``thread_id``, which is the run id the approval is bound to. LangGraph re-executes the
+tool node on resume; the gate answers the replay from its cache, so the ticket is used
+once. ``edit`` decisions are not offered (an edited call is a different call: reject it
+and let the model call again).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from langchain.agents.middleware import AgentMiddleware
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import StructuredTool, ToolException
+from langgraph.types import interrupt
+from pydantic import BaseModel, Field
+
+from ._base import (
+    DECISION_TOOL_DESCRIPTION,
+    DECISION_TOOL_NAME,
+    DecisionInputError,
+    Gate,
+    Ruling,
+    as_gate,
+    decision_answer,
+)
+
+ALLOWED_DECISIONS = ["approve", "reject"]
+
+
+def _thread_id(request: Any) -> Optional[str]:
+    runtime = getattr(request, "runtime", None)
+    config = getattr(runtime, "config", None) or {}
+    thread = (config.get("configurable") or {}).get("thread_id")
+    return str(thread) if thread is not None else None
+
+
+class ToolCallCheckMiddleware(AgentMiddleware):
+    """Vets every tool call with a toolvet host (see the module docs)."""
+
+    def __init__(
+        self,
+        host: Any,
+        *,
+        description_prefix: str = "Tool execution requires approval",
+        **gate_options: Any,
+    ) -> None:
+        super().__init__()
+        self.gate: Gate = as_gate(host, **gate_options)
+        self.description_prefix = description_prefix
+
+    # The hook, sync and async: the checks are the same, only the handler differs.
+
+    def wrap_tool_call(self, request: Any, handler: Any) -> Any:
+        outcome = self._decide(request)
+        return handler(request) if outcome is None else outcome
+
+    async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
+        outcome = self._decide(request)
+        return await handler(request) if outcome is None else outcome
+
+    def _decide(self, request: Any) -> Optional[ToolMessage]:
+        """None to run the tool, else the message the model gets instead."""
+        call = request.tool_call
+        name, args, call_id = call["name"], call.get("args") or {}, call.get("id") or ""
+        run_id = _thread_id(request)
+        ruling = self.gate.check(name, args, call_id=call_id, run_id=run_id)
+        if ruling.escalated:
+            answer = interrupt(self._request(name, args, ruling))
+            ruling = self._resume(name, args, call_id, run_id, answer)
+        if ruling.allowed:
+            return None
+        return ToolMessage(content=ruling.message, tool_call_id=call_id, name=name, status="error")
+
+    def _request(self, name: str, args: Any, ruling: Ruling) -> dict[str, Any]:
+        description = (
+            f"{self.description_prefix}\n\nTool: {name}\nArgs: {json.dumps(args, default=str)}\n\n"
+            f"Policy: {ruling.reason} (approval request {ruling.approval_id})"
+        )
+        return {
+            "action_requests": [{"name": name, "args": args, "description": description}],
+            "review_configs": [{"action_name": name, "allowed_decisions": list(ALLOWED_DECISIONS)}],
+        }
+
+    def _resume(self, name: str, args: Any, call_id: str, run_id: Optional[str], answer: Any) -> Ruling:
+        decision = _decision(answer)
+        kind = decision.get("type") if decision else None
+        if kind not in ALLOWED_DECISIONS:
+            return Ruling(
+                "deny",
+                f"the answer to the approval request is not one of {ALLOWED_DECISIONS}: {answer!r}",
+                "toolvet.invalid-answer",
+            )
+        return self.gate.resume(
+            name,
+            args,
+            approved=kind == "approve",
+            call_id=call_id,
+            run_id=run_id,
+            reviewer=decision.get("reviewer"),
+            message=decision.get("message"),
+        )
+
+
+def _decision(answer: Any) -> Optional[dict[str, Any]]:
+    """The one decision of an answer: ``{"decisions": [d]}`` or ``d`` itself."""
+    if isinstance(answer, dict) and isinstance(answer.get("decisions"), list):
+        decisions = answer["decisions"]
+        return decisions[0] if len(decisions) == 1 and isinstance(decisions[0], dict) else None
+    return answer if isinstance(answer, dict) else None
+
+
+class _Proposal(BaseModel):
+    tool: str = Field(description="The name of the tool you want to call.")
+    arguments: dict[str, Any] = Field(description="The arguments you would call it with.")
+
+
+def as_structured_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> StructuredTool:
+    """A decision tool: the model asks whether a proposed call would be allowed.
+
+    The message content is the JSON ``{"status", "answer"}``; the same dict is the
+    message's ``artifact``. Invalid arguments go back to the model as an error message.
+    """
+    gate = as_gate(host, **gate_options)
+
+    def toolvet_check(tool: str, arguments: dict[str, Any]) -> tuple[str, dict[str, str]]:
+        try:
+            answer = decision_answer(gate, tool, arguments)
+        except DecisionInputError as e:
+            raise ToolException(str(e)) from None
+        return json.dumps(answer), answer
+
+    return StructuredTool.from_function(
+        func=toolvet_check,
+        name=name,
+        description=DECISION_TOOL_DESCRIPTION,
+        args_schema=_Proposal,
+        response_format="content_and_artifact",
+        handle_tool_error=True,
+        handle_validation_error=_invalid_proposal,
+    )
+
+
+def _invalid_proposal(error: Exception) -> str:
+    errors = getattr(error, "errors", None)
+    if callable(errors):
+        details = "; ".join(f"`{'.'.join(map(str, e.get('loc', ())))}`: {e.get('msg')}" for e in errors())
+        return f"invalid arguments for the decision tool: {details}"
+    return f"invalid arguments for the decision tool: {error}"
+
+
+__all__ = ["ToolCallCheckMiddleware", "as_structured_tool"]

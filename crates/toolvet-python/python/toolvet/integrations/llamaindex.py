@@ -1,0 +1,73 @@
+"""LlamaIndex: a decision tool (``as_llamaindex_tool``) and ``guard(tool, host)``.
+
+LlamaIndex has no pre-call hook: ``FunctionTool``'s ``callback`` runs on the *result*,
+after the tool. The gate is therefore the tool itself: ``guard(tool, host)`` rebuilds a
+tool (same name, description and schema) whose calls toolvet vets first.
+
+- deny: the guarded tool raises; ``FunctionAgent`` / ``ReActAgent`` / ``AgentWorkflow``
+  turn that into ``ToolOutput(is_error=True)`` with ``Blocked by policy: <reason>``, which
+  the model reads;
+- escalate: the call is denied with the approval request's id; once a person approves
+  it (``toolvet approvals approve``, ``host.approvals``) the same call made again runs,
+  once; a rejection gives the model the reviewer's message. (LlamaIndex can pause only
+  from code inside a tool, with ``ctx.wait_for_event``, and it replays the whole step on
+  resume; this adapter does not pause.)
+
+The decision tool returns ``{"status", "answer"}`` as the ``ToolOutput``'s ``raw_output``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from llama_index.core.tools import FunctionTool
+from pydantic import BaseModel, Field
+
+from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, as_gate, decision_answer
+
+
+class PolicyDenied(Exception):
+    """A call the policy did not allow; its message is what the model reads."""
+
+
+def guard(tool: Any, host: Any, *, run_id: Optional[str] = None, **gate_options: Any) -> FunctionTool:
+    """``tool`` (any LlamaIndex tool) vetted by ``host`` (a Host or a shared Gate)."""
+    gate = as_gate(host, **gate_options)
+    meta = tool.metadata
+    name = meta.get_name()
+
+    async def gated(**kwargs: Any) -> Any:
+        ruling = gate.check_held(name, kwargs, run_id=run_id)
+        if ruling.allowed:
+            return (await tool.acall(**kwargs)).raw_output
+        if ruling.escalated:
+            raise PolicyDenied(
+                f"{ruling.message.rstrip('.')}. A person must approve this call first (approval request "
+                f"{ruling.approval_id}); it can run once it is approved"
+            )
+        raise PolicyDenied(ruling.message)
+
+    return FunctionTool.from_defaults(
+        async_fn=gated, name=name, description=meta.description, fn_schema=meta.fn_schema, return_direct=meta.return_direct
+    )
+
+
+class _Proposal(BaseModel):
+    tool: str = Field(description="The name of the tool you want to call.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="The arguments you would call it with.")
+
+
+def as_llamaindex_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> FunctionTool:
+    """A decision tool; invalid arguments come back to the model as an error output."""
+    gate = as_gate(host, **gate_options)
+
+    def toolvet_check(tool: str, arguments: Optional[dict[str, Any]] = None) -> dict[str, str]:
+        try:
+            return decision_answer(gate, tool, arguments or {})
+        except DecisionInputError as e:
+            raise ValueError(str(e)) from None
+
+    return FunctionTool.from_defaults(fn=toolvet_check, name=name, description=DECISION_TOOL_DESCRIPTION, fn_schema=_Proposal)
+
+
+__all__ = ["PolicyDenied", "as_llamaindex_tool", "guard"]

@@ -1,0 +1,165 @@
+"""OpenAI Agents SDK: ``guard(tool, host)`` and a decision tool.
+
+``guard(tool, gate)`` returns a copy of a ``FunctionTool`` that toolvet vets:
+
+- deny: a tool input guardrail rejects the call with ``Blocked by policy: <reason>``,
+  which the model reads; ``needs_approval`` says no, so no person is asked about a
+  call the policy forbids;
+- escalate: ``needs_approval`` says yes and the run pauses with an interruption
+  (``result.interruptions``, ``result.to_state()``);
+- resume: ``approve(state, item, gate)`` / ``reject(state, item, gate, message=...)``
+  record the person's answer in toolvet's ledger and in the ``RunState``; then
+  ``Runner.run(agent, state)``. A plain ``state.approve(item)`` works too: the
+  guardrail that runs again before the tool executes sees the SDK's approval,
+  records it (unless the ledger already holds a decision, which stands) and vets
+  the call with its ticket. A rejection reaches the model as the reviewer's message.
+
+The SDK turns an exception in ``needs_approval`` into "needs approval"; the gate never
+raises (a host failure is a deny the guardrail reports). Use
+``RunConfig(tool_execution=ToolExecutionConfig(pre_approval_tool_input_guardrails=True))``
+(``run_config()``) so the deny check also runs before the SDK asks for approval.
+
+The copy has a plain ``on_invoke_tool`` that delegates to the original: for tools made
+with ``@function_tool`` the SDK otherwise forces manual approval whenever the prepared
+arguments differ from the raw ones.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Optional
+
+from agents import (
+    FunctionTool,
+    RunConfig,
+    ToolExecutionConfig,
+    ToolGuardrailFunctionOutput,
+    tool_input_guardrail,
+)
+
+from ._base import (
+    DECISION_TOOL_DESCRIPTION,
+    DECISION_TOOL_NAME,
+    DECISION_TOOL_SCHEMA,
+    DecisionInputError,
+    Gate,
+    Ruling,
+    as_gate,
+    decision_answer,
+)
+
+RunId = Callable[[Any], Optional[str]]
+
+
+def run_config(**options: Any) -> RunConfig:
+    """A ``RunConfig`` that runs the deny check before any approval prompt."""
+    return RunConfig(tool_execution=ToolExecutionConfig(pre_approval_tool_input_guardrails=True), **options)
+
+
+def guard(tool: FunctionTool, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> FunctionTool:
+    """A copy of ``tool`` vetted by ``host`` (a Host or a shared Gate).
+
+    ``run_id(run_context)`` may name the run the call belongs to (the approval is
+    bound to it); without it calls are bound by their call id alone.
+    """
+    gate = as_gate(host, **gate_options)
+    name = tool.name
+
+    def run_of(ctx: Any) -> Optional[str]:
+        try:
+            return run_id(ctx) if run_id else None
+        except Exception:  # noqa: BLE001 - an unknown run is no run id
+            return None
+
+    async def needs_approval(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
+        return gate.check(name, params, call_id=call_id, run_id=run_of(ctx)).escalated
+
+    @tool_input_guardrail(name="toolvet")
+    def policy(data: Any) -> ToolGuardrailFunctionOutput:
+        ctx = data.context
+        call_id = ctx.tool_call_id
+        args = ctx.tool_arguments or "{}"
+        if _approved(ctx, name, call_id):
+            ruling = gate.resume(name, args, approved=True, call_id=call_id, run_id=run_of(ctx))
+        else:
+            ruling = gate.check(name, args, call_id=call_id, run_id=run_of(ctx))
+        if ruling.denied:
+            return ToolGuardrailFunctionOutput.reject_content(ruling.message, output_info=ruling.payload())
+        # allow, or escalate before the approval prompt: the person decides next.
+        return ToolGuardrailFunctionOutput.allow()
+
+    async def invoke(ctx: Any, args: str) -> Any:
+        return await tool.on_invoke_tool(ctx, args)
+
+    return FunctionTool(
+        name=name,
+        description=tool.description,
+        params_json_schema=tool.params_json_schema,
+        on_invoke_tool=invoke,
+        strict_json_schema=tool.strict_json_schema,
+        is_enabled=tool.is_enabled,
+        needs_approval=needs_approval,
+        tool_input_guardrails=[policy, *(tool.tool_input_guardrails or [])],
+        tool_output_guardrails=tool.tool_output_guardrails,
+        timeout_seconds=tool.timeout_seconds,
+    )
+
+
+def _approved(ctx: Any, name: str, call_id: str) -> bool:
+    try:
+        return ctx.is_tool_approved(name, call_id) is True
+    except Exception:  # noqa: BLE001 - unknown: not approved
+        return False
+
+
+def approve(state: Any, item: Any, gate: Gate, *, reviewer: Optional[str] = None, message: Optional[str] = None) -> Ruling:
+    """Approve the interruption ``item`` in toolvet's ledger and in ``state``.
+
+    Returns the final ruling; if the ledger already held a rejection, the call is
+    rejected in ``state`` instead, with that reviewer's message.
+    """
+    ruling = _decide(item, gate, True, reviewer, message)
+    if ruling.allowed:
+        state.approve(item)
+    else:
+        state.reject(item, rejection_message=ruling.message)
+    return ruling
+
+
+def reject(state: Any, item: Any, gate: Gate, *, reviewer: Optional[str] = None, message: Optional[str] = None) -> Ruling:
+    """Reject the interruption ``item``: the model reads the reviewer's message."""
+    ruling = _decide(item, gate, False, reviewer, message)
+    state.reject(item, rejection_message=ruling.message)
+    return ruling
+
+
+def _decide(item: Any, gate: Gate, approved: bool, reviewer: Optional[str], message: Optional[str]) -> Ruling:
+    return gate.resume(
+        item.name, item.arguments or "{}", approved=approved, call_id=item.call_id, reviewer=reviewer, message=message
+    )
+
+
+def as_function_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> FunctionTool:
+    """A decision tool: the model asks whether a proposed call would be allowed and
+    gets ``{"status", "answer"}`` (invalid arguments come back as ``{"error": ...}``)."""
+    gate = as_gate(host, **gate_options)
+
+    async def invoke(ctx: Any, args: str) -> str:
+        try:
+            proposal = json.loads(args or "{}")
+            if not isinstance(proposal, dict):
+                raise DecisionInputError("the arguments must be an object with `tool` and `arguments`")
+            return json.dumps(decision_answer(gate, proposal.get("tool"), proposal.get("arguments")))
+        except (ValueError, DecisionInputError) as e:
+            return json.dumps({"error": str(e)})
+
+    return FunctionTool(
+        name=name,
+        description=DECISION_TOOL_DESCRIPTION,
+        params_json_schema=DECISION_TOOL_SCHEMA,
+        on_invoke_tool=invoke,
+        strict_json_schema=False,
+    )
+
+
+__all__ = ["approve", "as_function_tool", "guard", "reject", "run_config"]

@@ -1,0 +1,233 @@
+//! `toolvet.Host`: a loaded policy that vets calls, with the GIL released
+//! while checks run.
+
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+use crate::approvals::Approvals;
+use crate::convert::json_to_py;
+use crate::errors;
+use crate::request::request_json;
+use crate::verdict::Verdict;
+
+/// The rule of a deny the binding gives when the host itself failed.
+const HOST_ERROR_RULE: &str = "toolvet.host-error";
+
+/// Loaded checks ready to vet calls; safe to share between threads.
+#[pyclass(module = "toolvet", frozen)]
+pub struct Host {
+    inner: toolvet::Host,
+}
+
+/// Run `f`, turning a panic into `Err` with its message.
+pub(crate) fn unwinding<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
+/// Vet `request` on this thread (the caller has released the GIL), as
+/// [`toolvet::Host::check_blocking`] does but without copying the request.
+/// Never fails: a failure of the host is a deny.
+fn vet(host: &toolvet::Host, request: toolvet::CallRequest) -> toolvet::Verdict {
+    let host = host.clone();
+    let checked = unwinding(move || toolvet::block_on(async move { host.check(&request).await }));
+    checked.unwrap_or_else(|why| toolvet::Verdict {
+        decision: toolvet::Decision::Deny,
+        decided_by: None,
+        rule: Some(HOST_ERROR_RULE.into()),
+        reason: Some(format!(
+            "the policy host failed while vetting this call ({why}), so it may not run"
+        )),
+        approval: None,
+        checks: Vec::new(),
+        duration_us: 0,
+    })
+}
+
+fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
+    let loaded = py.detach(|| unwinding(|| toolvet::block_on(toolvet::Host::load(policy))));
+    match loaded {
+        Ok(Ok(inner)) => Ok(Host { inner }),
+        Ok(Err(e)) => Err(errors::policy_error(e)),
+        Err(why) => Err(errors::policy_message(&format!(
+            "the host failed while loading the policy: {why}"
+        ))),
+    }
+}
+
+/// Parse and validate the request `check` was given.
+fn parse(
+    call: &Bound<'_, PyAny>,
+    tool: Option<&Bound<'_, PyAny>>,
+    context: Option<&Bound<'_, PyAny>>,
+    ticket: Option<&str>,
+) -> PyResult<toolvet::CallRequest> {
+    let text = request_json(call, tool, context, ticket)?;
+    toolvet::CallRequest::from_json(&text).map_err(|e| errors::call_error(&e.to_string()))
+}
+
+#[pymethods]
+impl Host {
+    /// Load the policy file at `path` (its checks compile once and are
+    /// cached).
+    #[staticmethod]
+    fn from_file(py: Python<'_>, path: PathBuf) -> PyResult<Host> {
+        let policy = toolvet::Policy::from_file(&path)
+            .map_err(|e| errors::policy_error(toolvet::Error::Config(e)))?;
+        load(py, policy)
+    }
+
+    /// Load a policy from TOML `text`; relative paths in it resolve
+    /// against `base_dir` (default: the current directory); `source` names
+    /// it in messages.
+    #[staticmethod]
+    #[pyo3(signature = (text, base_dir=None, source=None))]
+    fn from_toml(
+        py: Python<'_>,
+        text: &str,
+        base_dir: Option<PathBuf>,
+        source: Option<PathBuf>,
+    ) -> PyResult<Host> {
+        let base_dir = match base_dir {
+            Some(dir) => dir,
+            None => std::env::current_dir().map_err(|e| {
+                errors::policy_message(&format!("cannot read the current directory: {e}"))
+            })?,
+        };
+        let source = source.unwrap_or_else(|| "toolvet.toml".into());
+        let policy = toolvet::Policy::from_toml(text, &source, &base_dir)
+            .map_err(|e| errors::policy_error(toolvet::Error::Config(e)))?;
+        load(py, policy)
+    }
+
+    /// Vet one call. `call` is a `toolvet.Call` or a dict (`name`,
+    /// `arguments`, optional `id`); `tool` and `context` are typed objects
+    /// or dicts in the shape of docs/formats.md; `ticket` resumes an
+    /// escalated call. Bad input raises `CallError`; a failure of the host
+    /// is a deny verdict, never an exception.
+    #[pyo3(signature = (call, tool=None, context=None, *, ticket=None))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        call: &Bound<'_, PyAny>,
+        tool: Option<&Bound<'_, PyAny>>,
+        context: Option<&Bound<'_, PyAny>>,
+        ticket: Option<&str>,
+    ) -> PyResult<Verdict> {
+        let request = parse(call, tool, context, ticket)?;
+        let (tool, call_id) = (request.call.name.clone(), request.call.id.clone());
+        let host = &self.inner;
+        let verdict = py.detach(move || vet(host, request));
+        Ok(Verdict::new(verdict, tool, call_id))
+    }
+
+    /// `await host.acheck(...)`: `check` for asyncio, on toolvet's worker
+    /// threads. Bad input raises here, before anything is awaited.
+    #[pyo3(signature = (call, tool=None, context=None, *, ticket=None))]
+    fn acheck<'py>(
+        &self,
+        py: Python<'py>,
+        call: &Bound<'py, PyAny>,
+        tool: Option<&Bound<'py, PyAny>>,
+        context: Option<&Bound<'py, PyAny>>,
+        ticket: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let request = parse(call, tool, context, ticket)?;
+        let pending = PendingCheck {
+            host: self.inner.clone(),
+            request,
+        };
+        py.import("toolvet._aio")?
+            .getattr("run_blocking")?
+            .call1((pending,))
+    }
+
+    /// The approvals of the policy, or `None` when it has no
+    /// `[approvals]` table.
+    #[getter]
+    fn approvals(&self) -> Option<Approvals> {
+        self.inner.approvals().map(Approvals::new)
+    }
+
+    /// Hex sha256 of the policy in force.
+    #[getter]
+    fn policy_sha256(&self) -> String {
+        self.inner.policy_sha256()
+    }
+
+    /// The policy file in force.
+    #[getter]
+    fn policy(&self) -> String {
+        self.inner.policy_source().display().to_string()
+    }
+
+    /// How many policies this host has loaded.
+    #[getter]
+    fn generation(&self) -> u64 {
+        self.inner.generation()
+    }
+
+    /// One dict per configured check: `name`, `plugin`, `tools`, ...
+    fn checks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(&self.inner.checks())
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        json_to_py(py, &text)
+    }
+
+    /// Wait (at most `timeout_s`) until every decision so far is in the
+    /// decision log. Raises `OSError` when it cannot be written.
+    #[pyo3(signature = (timeout_s=10.0))]
+    fn flush_decision_log(&self, py: Python<'_>, timeout_s: f64) -> PyResult<()> {
+        let timeout = std::time::Duration::try_from_secs_f64(timeout_s)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("`timeout_s`: {e}")))?;
+        let host = self.inner.clone();
+        py.detach(|| toolvet::block_on(async move { host.flush_decision_log(timeout).await }))
+            .map_err(pyo3::exceptions::PyOSError::new_err)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let names = self
+            .inner
+            .checks()
+            .into_iter()
+            .map(|c| c.name)
+            .collect::<Vec<_>>();
+        Ok(format!(
+            "<toolvet.Host {} checks={} approvals={}>",
+            self.inner.policy_source().display(),
+            PyList::new(py, names)?.repr()?,
+            if self.inner.approvals().is_some() {
+                "on"
+            } else {
+                "off"
+            }
+        ))
+    }
+}
+
+/// One call waiting to be vetted on a worker thread (`acheck`).
+#[pyclass(module = "toolvet", frozen)]
+pub struct PendingCheck {
+    host: toolvet::Host,
+    request: toolvet::CallRequest,
+}
+
+#[pymethods]
+impl PendingCheck {
+    fn __call__(&self, py: Python<'_>) -> Verdict {
+        let request = self.request.clone();
+        let verdict = py.detach(move || vet(&self.host, request));
+        Verdict::new(
+            verdict,
+            self.request.call.name.clone(),
+            self.request.call.id.clone(),
+        )
+    }
+}

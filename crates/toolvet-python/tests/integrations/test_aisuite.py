@@ -1,0 +1,149 @@
+"""aisuite, with a scripted provider behind its own tool runner."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from policy import need
+
+need("aisuite")
+
+import aisuite
+from aisuite.agents import ToolMetadata, tool
+from aisuite.framework import ChatCompletionResponse
+from aisuite.framework.message import ChatCompletionMessageToolCall, Function
+
+from policy import BrokenHost
+from toolvet.integrations.aisuite import ToolPolicy
+
+ran: Counter = Counter()
+
+
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    ran["get_weather"] += 1
+    return f"sunny in {city}"
+
+
+def delete_repository(repo: str) -> str:
+    """Delete a repository."""
+    ran["delete_repository"] += 1
+    return "deleted"
+
+
+def deploy(env: str) -> str:
+    """Deploy to an environment."""
+    ran["deploy"] += 1
+    return f"deployed to {env}"
+
+
+def calls(*specs):
+    return [ChatCompletionMessageToolCall(id=i, type="function", function=Function(name=n, arguments=json.dumps(a))) for n, a, i in specs]
+
+
+class ScriptedProvider:
+    """An aisuite provider answering from a script; records the messages it was sent."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.seen: list = []
+
+    def chat_completions_create(self, model, messages, **kwargs):
+        self.seen.append([m if isinstance(m, dict) else m.model_dump() for m in messages])
+        response = ChatCompletionResponse()
+        step = self.script.pop(0) if self.script else "done"
+        if isinstance(step, str):
+            response.choices[0].message.content = step
+        else:
+            response.choices[0].message.tool_calls = step
+            response.choices[0].finish_reason = "tool_calls"
+        return response
+
+    def results(self):
+        return {m["tool_call_id"]: m["content"] for m in self.seen[-1] if m.get("role") == "tool"}
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    ran.clear()
+
+
+SIBLINGS = calls(("delete_repository", {"repo": "acme/app"}, "c-deny"), ("get_weather", {"city": "Paris"}, "c-allow"), ("deploy", {"env": "prod"}, "c-esc"))
+
+
+def run(policy, script, tools=(get_weather, delete_repository, deploy)):
+    provider = ScriptedProvider(script)
+    client = aisuite.Client()
+    client.providers["openai"] = provider
+    response = client.chat.completions.create(
+        model="openai:scripted",
+        messages=[{"role": "user", "content": "go"}],
+        tools=list(tools),
+        max_turns=4,
+        tool_policy=policy,
+        tool_policy_context={"agent_name": "ops", "run_name": "run-1"},
+    )
+    return provider, response
+
+
+def test_deny_and_escalate_are_denials_with_reasons(host):
+    provider, response = run(ToolPolicy(host), [SIBLINGS])
+    assert ran == Counter(get_weather=1)
+    seen = {k: json.loads(v) if v.startswith("{") else v for k, v in provider.results().items()}
+    assert seen["c-deny"]["error"] == "Tool call denied by policy"
+    assert seen["c-deny"]["reason"].startswith("Blocked by policy: ") and "delete_repository" in seen["c-deny"]["reason"]
+    [pending] = host.approvals.pending()
+    assert f"approval request {pending.id}" in seen["c-esc"]["reason"]
+    assert (pending.run_id, pending.agent) == ("run-1", "ops")
+    events = {e["tool_name"]: e for e in response.tool_policy_events}
+    assert events["deploy"]["metadata"]["toolvet"] == {"decision": "escalate", "rule": "policy.requires-approval", "approval_id": pending.id}
+    assert events["get_weather"]["allowed"] is True
+
+
+def test_approved_in_the_ledger_runs_once(host):
+    policy = ToolPolicy(host)
+    run(policy, [calls(("deploy", {"env": "prod"}, "c1"))])
+    [pending] = host.approvals.pending()
+    host.approvals.approve(pending.id, "alice")
+    provider, _ = run(policy, [calls(("deploy", {"env": "prod"}, "c2"))])
+    assert ran["deploy"] == 1
+    assert host.approvals.get(pending.id).status == "consumed"
+    # Once used, the same call is held again.
+    provider, _ = run(policy, [calls(("deploy", {"env": "prod"}, "c3"))])
+    assert ran["deploy"] == 1 and "approval request" in provider.results()["c3"]
+
+
+def test_reject_gives_the_model_the_reviewers_message(host):
+    policy = ToolPolicy(host)
+    run(policy, [calls(("deploy", {"env": "prod"}, "c1"))])
+    host.approvals.reject(host.approvals.pending()[0].id, "bob", "not on a Friday")
+    provider, _ = run(policy, [calls(("deploy", {"env": "prod"}, "c2"))])
+    assert ran["deploy"] == 0
+    assert json.loads(provider.results()["c2"])["reason"] == "Blocked by policy: bob rejected this call: not on a Friday"
+
+
+def test_tool_metadata_and_history_reach_the_policy(host):
+    flagged = tool(get_weather, metadata=ToolMetadata(requires_approval=True, risk_level="high", capabilities=["network"]))
+    provider, _ = run(ToolPolicy(host), [calls(("get_weather", {"city": "Oslo"}, "c1"))], tools=[flagged])
+    assert ran["get_weather"] == 0
+    [pending] = host.approvals.pending()
+    assert pending.escalations[0]["rule"] == "policy.requires-approval"
+    from toolvet.integrations.aisuite import _history
+
+    history = _history(
+        [
+            {"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "x", "arguments": "{}"}}, {"id": "b", "function": {"name": "y", "arguments": "{\"k\": 1}"}}]},
+            {"role": "tool", "tool_call_id": "a", "content": "ok"},
+            {"role": "tool", "tool_call_id": "b", "content": json.dumps({"error": "Tool call denied by policy", "reason": "no"})},
+        ]
+    )
+    assert history == [{"name": "x", "arguments": {}, "outcome": "allowed"}, {"name": "y", "arguments": {"k": 1}, "outcome": "denied"}]
+
+
+def test_host_error_is_a_deny():
+    provider, _ = run(ToolPolicy(BrokenHost()), [SIBLINGS])
+    assert sum(ran.values()) == 0
+    assert all("could not vet this call" in json.loads(v)["reason"] for v in provider.results().values())

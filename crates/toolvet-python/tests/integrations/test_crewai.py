@@ -1,0 +1,162 @@
+"""CrewAI, with a scripted BaseLLM on the ReAct path (its own venv: crewai pins mcp<2)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import pytest
+
+from policy import need
+
+need("crewai")
+os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
+os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+
+from crewai import Agent, Crew, Task
+from crewai.llms.base_llm import BaseLLM
+from crewai.tools import tool
+
+from policy import BrokenHost
+from toolvet.integrations import Gate
+from toolvet.integrations.crewai import as_crewai_tool, install
+
+ran: Counter = Counter()
+
+
+@tool("get_weather")
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    ran["get_weather"] += 1
+    return f"sunny in {city}"
+
+
+@tool("delete_repository")
+def delete_repository(repo: str) -> str:
+    """Delete a repository."""
+    ran["delete_repository"] += 1
+    return "deleted"
+
+
+@tool("deploy")
+def deploy(env: str) -> str:
+    """Deploy to an environment."""
+    ran["deploy"] += 1
+    return f"deployed to {env}"
+
+
+def action(name, args):
+    import json
+
+    return f"Thought: I will use a tool.\nAction: {name}\nAction Input: {json.dumps(args)}"
+
+
+FINAL = "Thought: I now know the final answer\nFinal Answer: done"
+
+
+class ScriptedLLM(BaseLLM):
+    """Answers from a script on CrewAI's ReAct path and records the prompts it got."""
+
+    script: list = []
+    seen: list = []
+
+    def call(self, messages, tools=None, callbacks=None, available_functions=None, from_task=None, from_agent=None, response_model=None):
+        self.seen.append(messages if isinstance(messages, str) else "\n".join(str(m.get("content")) for m in messages))
+        return self.script.pop(0) if self.script else FINAL
+
+    def supports_function_calling(self) -> bool:
+        return False
+
+    def supports_stop_words(self) -> bool:
+        return False
+
+    def get_context_window_size(self) -> int:
+        return 8192
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    ran.clear()
+
+
+def run_crew(host, script, tools=(get_weather, delete_repository, deploy), approve=None):
+    llm = ScriptedLLM(model="scripted", script=list(script), seen=[])
+    uninstall = install(host, approve=approve) if host is not None else (lambda: None)
+    try:
+        agent = Agent(role="ops", goal="operate", backstory="an operator", llm=llm, tools=list(tools), allow_delegation=False, verbose=False)
+        task = Task(description="do the thing", expected_output="a word", agent=agent)
+        Crew(agents=[agent], tasks=[task], verbose=False).kickoff()
+    finally:
+        uninstall()
+    return llm
+
+
+def test_deny_reason_reaches_the_model(host):
+    llm = run_crew(host, [action("delete_repository", {"repo": "acme/app"}), action("get_weather", {"city": "Paris"})])
+    assert ran == Counter(get_weather=1)
+    assert "Blocked by policy: " in llm.seen[1] and "delete_repository" in llm.seen[1]
+    assert "Tool execution blocked by hook" not in llm.seen[1]
+    assert "sunny in Paris" in llm.seen[2]
+
+
+def test_escalate_asks_the_approver_then_runs_once(host):
+    asked = []
+
+    def approve(ruling, name, args):
+        asked.append((name, args, ruling.approval_id))
+        assert host.approvals.get(ruling.approval_id).status == "pending"  # the request waits in the ledger
+        return {"approved": True, "reviewer": "alice"}
+
+    run_crew(host, [action("deploy", {"env": "prod"})], approve=approve)
+    assert [(n, a) for n, a, _ in asked] == [("deploy", {"env": "prod"})]
+    assert ran == Counter(deploy=1)
+    request = host.approvals.get(asked[0][2])
+    assert (request.status, request.reviewer) == ("consumed", "alice")
+
+
+def test_reject_gives_the_model_the_reviewers_message(host):
+    llm = run_crew(host, [action("deploy", {"env": "prod"})], approve=lambda ruling, name, args: "not on a Friday")
+    assert ran["deploy"] == 0
+    assert "Blocked by policy: reviewer rejected this call: not on a Friday" in llm.seen[1]
+
+
+def test_without_an_approver_escalate_blocks_until_approved_in_the_ledger(host):
+    gate = Gate(host)  # one hook for the process, as an app installs it
+    llm = run_crew(gate, [action("deploy", {"env": "prod"})])
+    assert ran["deploy"] == 0
+    [pending] = host.approvals.pending()
+    assert f"approval request {pending.id}" in llm.seen[1]
+    host.approvals.approve(pending.id, "alice")
+    run_crew(gate, [action("deploy", {"env": "prod"})])
+    assert ran["deploy"] == 1
+    assert host.approvals.get(pending.id).status == "consumed"
+
+
+def test_a_failing_approver_blocks(host):
+    def approve(ruling, name, args):
+        raise RuntimeError("the pager is down")
+
+    llm = run_crew(host, [action("deploy", {"env": "prod"})], approve=approve)
+    assert ran["deploy"] == 0
+    assert "the pager is down" in llm.seen[1]
+
+
+def test_host_error_is_a_deny_even_though_crewai_swallows_hook_errors():
+    llm = run_crew(BrokenHost(), [action("get_weather", {"city": "Paris"})])
+    assert ran["get_weather"] == 0
+    assert "could not vet this call" in llm.seen[1]
+
+
+def test_decision_tool(host):
+    llm = run_crew(None, [action("toolvet_check", {"tool": "delete_repository", "arguments": {}})], tools=[as_crewai_tool(host)])
+    assert "'status': 'deny'" in llm.seen[1] or '"status": "deny"' in llm.seen[1]
+
+
+def test_without_an_approver_a_rejection_in_the_ledger_reaches_the_model(host):
+    gate = Gate(host)
+    run_crew(gate, [action("deploy", {"env": "prod"})])
+    [pending] = host.approvals.pending()
+    host.approvals.reject(pending.id, "bob", "not on a Friday")
+    llm = run_crew(gate, [action("deploy", {"env": "prod"})])
+    assert ran["deploy"] == 0
+    assert "Blocked by policy: bob rejected this call: not on a Friday" in llm.seen[1]

@@ -1,0 +1,182 @@
+"""LangChain v1 create_agent + LangGraph, with a scripted fake chat model."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from policy import need
+
+need("langchain")
+
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from policy import BrokenHost
+from toolvet.integrations.langchain import ToolCallCheckMiddleware, as_structured_tool
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """Answers from a script and records what it was shown."""
+
+    seen: list = []
+
+    def bind_tools(self, tools, **kwargs):
+        return self
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        self.seen.append(list(messages))
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+def scripted(*turns):
+    return ScriptedModel(messages=iter(turns), seen=[])
+
+
+def calls(*specs):
+    return AIMessage(content="", tool_calls=[{"name": n, "args": a, "id": i, "type": "tool_call"} for n, a, i in specs])
+
+
+ran: Counter = Counter()
+
+
+@tool
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    ran["get_weather"] += 1
+    return f"sunny in {city}"
+
+
+@tool
+def delete_repository(repo: str) -> str:
+    """Delete a repository."""
+    ran["delete_repository"] += 1
+    return "deleted"
+
+
+@tool
+def deploy(env: str) -> str:
+    """Deploy to an environment."""
+    ran["deploy"] += 1
+    return f"deployed to {env}"
+
+
+TOOLS = [get_weather, delete_repository, deploy]
+SIBLINGS = calls(
+    ("delete_repository", {"repo": "acme/app"}, "c-deny"),
+    ("get_weather", {"city": "Paris"}, "c-allow"),
+    ("deploy", {"env": "prod"}, "c-esc"),
+)
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    ran.clear()
+
+
+def agent_for(host, model):
+    return create_agent(model, TOOLS, middleware=[ToolCallCheckMiddleware(host)], checkpointer=InMemorySaver())
+
+
+def tool_messages(model):
+    return {m.tool_call_id: m for m in model.seen[-1] if isinstance(m, ToolMessage)}
+
+
+def start(host, thread):
+    model = scripted(SIBLINGS, AIMessage(content="done"))
+    agent = agent_for(host, model)
+    cfg = {"configurable": {"thread_id": thread}}
+    out = agent.invoke({"messages": [{"role": "user", "content": "go"}]}, cfg, version="v2")
+    return model, agent, cfg, out
+
+
+def test_deny_allow_and_escalate_siblings_then_approve(host):
+    model, agent, cfg, out = start(host, "t-approve")
+    # The escalated call paused with HumanInTheLoopMiddleware's request shape.
+    assert len(out.interrupts) == 1
+    request = out.interrupts[0].value
+    assert request["action_requests"][0]["name"] == "deploy"
+    assert request["action_requests"][0]["args"] == {"env": "prod"}
+    assert "approval request apr_" in request["action_requests"][0]["description"]
+    assert request["review_configs"] == [{"action_name": "deploy", "allowed_decisions": ["approve", "reject"]}]
+    # The allowed sibling ran before the pause; the denied one and the escalated one did not.
+    assert ran == Counter(get_weather=1)
+    [pending] = host.approvals.pending()
+    assert (pending.tool, pending.call_id, pending.run_id) == ("deploy", "c-esc", "t-approve")
+
+    out = agent.invoke(Command(resume={"decisions": [{"type": "approve", "reviewer": "alice"}]}), cfg, version="v2")
+    assert out.interrupts == ()
+    assert ran == Counter(get_weather=1, deploy=1)
+    seen = tool_messages(model)
+    assert seen["c-deny"].status == "error"
+    assert seen["c-deny"].content.startswith("Blocked by policy: ") and "delete_repository" in seen["c-deny"].content
+    assert seen["c-allow"].content == "sunny in Paris"
+    assert seen["c-esc"].content == "deployed to prod"
+    assert host.approvals.get(pending.id).status == "consumed"
+    assert host.approvals.get(pending.id).reviewer == "alice"
+
+
+def test_reject_gives_the_model_the_reviewers_message(host):
+    model, agent, cfg, out = start(host, "t-reject")
+    assert len(out.interrupts) == 1
+    agent.invoke(Command(resume={"decisions": [{"type": "reject", "message": "not on a Friday"}]}), cfg, version="v2")
+    assert ran == Counter(get_weather=1)
+    msg = tool_messages(model)["c-esc"]
+    assert msg.status == "error"
+    assert msg.content == "Blocked by policy: reviewer rejected this call: not on a Friday"
+    assert host.approvals.list("rejected")[0].message == "not on a Friday"
+
+
+def test_a_decision_in_the_ledger_stands(host):
+    """A reviewer who rejected in toolvet's ledger is not overridden by an approve answer."""
+    model, agent, cfg, out = start(host, "t-ledger")
+    [pending] = host.approvals.pending()
+    host.approvals.reject(pending.id, "carol", "use staging")
+    agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), cfg, version="v2")
+    assert ran["deploy"] == 0
+    assert tool_messages(model)["c-esc"].content == "Blocked by policy: carol rejected this call: use staging"
+
+
+def test_a_malformed_answer_does_not_approve(host):
+    model, agent, cfg, out = start(host, "t-bad-answer")
+    agent.invoke(Command(resume={"decisions": [{"type": "edit", "edited_action": {"name": "deploy", "args": {}}}]}), cfg, version="v2")
+    assert ran["deploy"] == 0
+    assert "not one of ['approve', 'reject']" in tool_messages(model)["c-esc"].content
+    assert host.approvals.pending()  # nobody decided
+
+
+def test_host_error_is_a_deny():
+    model = scripted(SIBLINGS, AIMessage(content="done"))
+    agent = agent_for(BrokenHost(), model)
+    cfg = {"configurable": {"thread_id": "t-broken"}}
+    out = agent.invoke({"messages": [{"role": "user", "content": "go"}]}, cfg, version="v2")
+    assert out.interrupts == ()
+    assert sum(ran.values()) == 0
+    for msg in tool_messages(model).values():
+        assert msg.status == "error" and "could not vet this call" in msg.content
+
+
+def test_decision_tool(host):
+    checker = as_structured_tool(host)
+    model = scripted(
+        calls(
+            ("toolvet_check", {"tool": "delete_repository", "arguments": {"repo": "x"}}, "d1"),
+            ("toolvet_check", {"tool": "get_weather", "arguments": {"city": "Rome"}}, "d2"),
+            ("toolvet_check", {"tool": "deploy"}, "d3"),
+        ),
+        AIMessage(content="done"),
+    )
+    agent = create_agent(model, [checker])
+    out = agent.invoke({"messages": [{"role": "user", "content": "may I?"}]})
+    msgs = {m.tool_call_id: m for m in out["messages"] if isinstance(m, ToolMessage)}
+    denied = json.loads(msgs["d1"].content)
+    assert denied["status"] == "deny" and "delete_repository" in denied["answer"]
+    assert msgs["d1"].artifact == denied
+    assert json.loads(msgs["d2"].content)["status"] == "allow"
+    assert msgs["d3"].status == "error" and "arguments" in msgs["d3"].content

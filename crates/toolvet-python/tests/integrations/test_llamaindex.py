@@ -1,0 +1,126 @@
+"""LlamaIndex FunctionAgent, with its own MockFunctionCallingLLM driven by a script."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+from policy import need
+
+need("llama_index.core")
+
+from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.tools import FunctionTool, ToolSelection
+
+from policy import BrokenHost
+from toolvet.integrations import Gate
+from toolvet.integrations.llamaindex import as_llamaindex_tool, guard
+
+ran: Counter = Counter()
+
+
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    ran["get_weather"] += 1
+    return f"sunny in {city}"
+
+
+def delete_repository(repo: str) -> str:
+    """Delete a repository."""
+    ran["delete_repository"] += 1
+    return "deleted"
+
+
+def deploy(env: str) -> str:
+    """Deploy to an environment."""
+    ran["deploy"] += 1
+    return f"deployed to {env}"
+
+
+TOOLS = [FunctionTool.from_defaults(fn=f) for f in (get_weather, delete_repository, deploy)]
+
+
+def calls(*specs):
+    return [ToolSelection(tool_id=i, tool_name=n, tool_kwargs=a) for n, a, i in specs]
+
+
+class Script:
+    """A response generator: tool calls from the script, then "done"; records tool results."""
+
+    def __init__(self, steps):
+        self.steps = list(steps)
+        self.seen: list = []
+
+    def __call__(self, messages, **kwargs):
+        self.seen.append({m.additional_kwargs.get("tool_call_id"): str(m.content) for m in messages if m.role == MessageRole.TOOL})
+        if self.steps:
+            return ChatMessage(role="assistant", content="", additional_kwargs={"tool_calls": self.steps.pop(0)})
+        return ChatMessage(role="assistant", content="done")
+
+
+def run(tools, steps):
+    script = Script(steps)
+    agent = FunctionAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=script), system_prompt="ops")
+
+    async def main():
+        return await agent.run("go")
+
+    asyncio.run(main())
+    return script
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    ran.clear()
+
+
+def guarded(gate):
+    return [guard(t, gate) for t in TOOLS]
+
+
+def test_deny_reason_reaches_the_model_and_siblings_run(host):
+    script = run(guarded(Gate(host)), [calls(("delete_repository", {"repo": "acme/app"}, "c1"), ("get_weather", {"city": "Paris"}, "c2"))])
+    assert ran == Counter(get_weather=1)
+    seen = script.seen[-1]
+    assert "Blocked by policy: " in seen["c1"] and "delete_repository" in seen["c1"]
+    assert seen["c2"] == "sunny in Paris"
+
+
+def test_escalate_is_held_then_runs_once_when_approved(host):
+    gate = Gate(host)
+    script = run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c1"))])
+    assert ran["deploy"] == 0
+    [pending] = host.approvals.pending()
+    assert f"approval request {pending.id}" in script.seen[-1]["c1"]
+    host.approvals.approve(pending.id, "alice")
+    script = run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c2"))])
+    assert ran["deploy"] == 1 and script.seen[-1]["c2"] == "deployed to prod"
+    assert host.approvals.get(pending.id).status == "consumed"
+
+
+def test_reject_gives_the_model_the_reviewers_message(host):
+    gate = Gate(host)
+    run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c1"))])
+    host.approvals.reject(host.approvals.pending()[0].id, "bob", "not on a Friday")
+    script = run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c2"))])
+    assert ran["deploy"] == 0
+    assert "Blocked by policy: bob rejected this call: not on a Friday" in script.seen[-1]["c2"]
+
+
+def test_host_error_is_a_deny():
+    script = run(guarded(Gate(BrokenHost())), [calls(("get_weather", {"city": "Paris"}, "c1"))])
+    assert ran["get_weather"] == 0
+    assert "could not vet this call" in script.seen[-1]["c1"]
+
+
+def test_decision_tool_typed_result(host):
+    checker = as_llamaindex_tool(host)
+    out = checker.call(tool="delete_repository", arguments={})
+    assert out.raw_output["status"] == "deny" and "delete_repository" in out.raw_output["answer"]
+    script = run([checker], [calls(("toolvet_check", {"tool": "get_weather", "arguments": {"city": "Rome"}}, "d1"), ("toolvet_check", {"tool": ""}, "d2"))])
+    assert "'status': 'allow'" in script.seen[-1]["d1"]
+    assert "`tool` must be the name" in script.seen[-1]["d2"]

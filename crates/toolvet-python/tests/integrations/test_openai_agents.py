@@ -1,0 +1,177 @@
+"""OpenAI Agents SDK, with the SDK's own ScriptedModel."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+
+import pytest
+
+from policy import need
+
+need("agents")
+
+from agents import Agent, Runner, RunState, function_tool, set_tracing_disabled
+from agents.testing import ScriptedModel, assistant_message, function_call
+
+from policy import BrokenHost
+from toolvet.integrations._base import Gate
+from toolvet.integrations.openai_agents import approve, as_function_tool, guard, reject, run_config
+
+set_tracing_disabled(True)  # no trace export: the tests use no network
+
+ran: Counter = Counter()
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    ran["get_weather"] += 1
+    return f"sunny in {city}"
+
+
+@function_tool
+def delete_repository(repo: str) -> str:
+    """Delete a repository."""
+    ran["delete_repository"] += 1
+    return "deleted"
+
+
+@function_tool
+def deploy(env: str) -> str:
+    """Deploy to an environment."""
+    ran["deploy"] += 1
+    return f"deployed to {env}"
+
+
+SIBLINGS = [
+    function_call("delete_repository", {"repo": "acme/app"}, call_id="c-deny"),
+    function_call("get_weather", {"city": "Paris"}, call_id="c-allow"),
+    function_call("deploy", {"env": "prod"}, call_id="c-esc"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _reset():
+    ran.clear()
+
+
+def make_agent(gate, model):
+    return Agent(name="ops", model=model, tools=[guard(t, gate) for t in (get_weather, delete_repository, deploy)])
+
+
+def outputs(model):
+    """The tool outputs the model was shown on its last call, by call id."""
+    return {
+        item["call_id"]: item["output"]
+        for item in model.last_call.input
+        if isinstance(item, dict) and item.get("type") == "function_call_output"
+    }
+
+
+async def first_run(gate):
+    model = ScriptedModel([SIBLINGS, [assistant_message("done")]])
+    agent = make_agent(gate, model)
+    result = await Runner.run(agent, "go", run_config=run_config())
+    return model, agent, result
+
+
+def test_siblings_pause_then_approve_runs_once(host):
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        assert [i.name for i in result.interruptions] == ["deploy"]
+        assert ran == Counter(get_weather=1)
+        [pending] = host.approvals.pending()
+        assert pending.call_id == "c-esc"
+        # Durable pause: the state goes through its string form.
+        state = await RunState.from_string(agent, result.to_state().to_string())
+        [item] = state.get_interruptions()
+        ruling = approve(state, item, gate, reviewer="alice")
+        assert ruling.allowed and ruling.rule == "approval.approved"
+        result = await Runner.run(agent, state, run_config=run_config())
+        assert result.final_output == "done"
+        assert ran == Counter(get_weather=1, deploy=1)
+        seen = outputs(model)
+        assert seen["c-deny"].startswith("Blocked by policy: ") and "delete_repository" in seen["c-deny"]
+        assert seen["c-allow"] == "sunny in Paris"
+        assert seen["c-esc"] == "deployed to prod"
+        assert host.approvals.get(pending.id).status == "consumed"
+
+    asyncio.run(main())
+
+
+def test_plain_sdk_approval_is_recorded_and_runs_once(host):
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        state = result.to_state()
+        state.approve(state.get_interruptions()[0])
+        await Runner.run(agent, state, run_config=run_config())
+        assert ran["deploy"] == 1
+        [consumed] = host.approvals.list("consumed")
+        assert consumed.reviewer == "reviewer"
+
+    asyncio.run(main())
+
+
+def test_reject_gives_the_model_the_reviewers_message(host):
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        state = result.to_state()
+        ruling = reject(state, state.get_interruptions()[0], gate, reviewer="bob", message="not on a Friday")
+        assert ruling.denied
+        await Runner.run(agent, state, run_config=run_config())
+        assert ran == Counter(get_weather=1)
+        assert outputs(model)["c-esc"] == "Blocked by policy: bob rejected this call: not on a Friday"
+        assert host.approvals.list("rejected")[0].reviewer == "bob"
+
+    asyncio.run(main())
+
+
+def test_a_rejection_in_the_ledger_beats_an_sdk_approval(host):
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        host.approvals.reject(host.approvals.pending()[0].id, "carol", "use staging")
+        state = result.to_state()
+        state.approve(state.get_interruptions()[0])
+        await Runner.run(agent, state, run_config=run_config())
+        assert ran["deploy"] == 0
+        assert outputs(model)["c-esc"] == "Blocked by policy: carol rejected this call: use staging"
+
+    asyncio.run(main())
+
+
+def test_host_error_is_a_deny_not_an_approval_prompt():
+    async def main():
+        model, agent, result = await first_run(Gate(BrokenHost()))
+        assert result.interruptions == []
+        assert sum(ran.values()) == 0
+        for out in outputs(model).values():
+            assert out.startswith("Blocked by policy: ") and "could not vet this call" in out
+
+    asyncio.run(main())
+
+
+def test_decision_tool(host):
+    async def main():
+        model = ScriptedModel(
+            [
+                [
+                    function_call("toolvet_check", {"tool": "deploy", "arguments": {"env": "prod"}}, call_id="d1"),
+                    function_call("toolvet_check", {"tool": 3}, call_id="d2"),
+                ],
+                [assistant_message("ok")],
+            ]
+        )
+        agent = Agent(name="asker", model=model, tools=[as_function_tool(host)])
+        await Runner.run(agent, "may I deploy?")
+        seen = outputs(model)
+        answer = json.loads(seen["d1"])
+        assert answer["status"] == "escalate" and "approval request apr_" in answer["answer"]
+        assert "error" in json.loads(seen["d2"])
+
+    asyncio.run(main())
