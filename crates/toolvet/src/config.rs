@@ -227,6 +227,7 @@ struct RawPolicy {
     #[serde(default)]
     host: HostSettings,
     approvals: Option<Spanned<RawApprovals>>,
+    serve: Option<toml::Table>,
     #[serde(default, rename = "check")]
     checks: Vec<RawCheck>,
 }
@@ -368,6 +369,10 @@ pub struct Policy {
     pub approvals: Option<ApprovalSettings>,
     /// The checks, in file order.
     pub checks: Vec<CheckConfig>,
+    /// The `[serve]` table, as JSON: the settings of `toolvet serve`
+    /// (listen address, tokens, limits, webhook). The core library does
+    /// not read it; `toolvet serve` validates it when it loads the policy.
+    pub serve: Option<serde_json::Value>,
     /// Hex sha256 of the text this policy was parsed from.
     text_sha256: Option<String>,
 }
@@ -437,11 +442,19 @@ impl Policy {
                 Some(approval_settings(table.into_inner(), base_dir).map_err(|m| at(line, m))?)
             }
         };
+        let serve = match raw.serve {
+            None => None,
+            Some(table) => Some(
+                serde_json::to_value(&table)
+                    .map_err(|e| at(0, format!("[serve]: cannot be expressed as JSON: {e}")))?,
+            ),
+        };
         let policy = Policy {
             source: source.to_path_buf(),
             host,
             approvals,
             checks,
+            serve,
             text_sha256: Some(hex::encode(<sha2::Sha256 as sha2::Digest>::digest(text))),
         };
         policy.validate()?;
@@ -462,6 +475,7 @@ impl Policy {
             host,
             approvals,
             checks,
+            serve: None,
             text_sha256: None,
         }
     }
@@ -683,6 +697,16 @@ mod tests {
         assert_eq!(c.mode, Mode::Enforce);
         assert_eq!(c.settings, serde_json::json!({}));
         assert_eq!(c.line, 2);
+    }
+
+    #[test]
+    fn the_serve_table_is_kept_for_toolvet_serve() {
+        let p = parse("[serve]\nlisten = \"127.0.0.1:1\"\n[serve.limits]\nx = 2\n").unwrap();
+        assert_eq!(
+            p.serve,
+            Some(serde_json::json!({"listen": "127.0.0.1:1", "limits": {"x": 2}}))
+        );
+        assert_eq!(parse("").unwrap().serve, None);
     }
 
     #[test]

@@ -80,7 +80,7 @@ mod verdict;
 
 pub use approval::{
     ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Decided,
-    Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,
+    Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, ledger_rules, MAX_MESSAGE_BYTES, MAX_PAGE,
     MAX_REVIEWER_BYTES, MemoryLedger, Opened, Review, ReviewDecision, ReviewRecord, Scope,
     SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, rules as approval_rules,
 };
