@@ -155,6 +155,22 @@ pub struct HostSettings {
     /// finds the queue full follows `decision_log_on_failure`. Default
     /// 4096.
     pub decision_log_queue: usize,
+    /// Keep each call's arguments, context attributes and tool info in its
+    /// verdict record (for `toolvet replay`), with secrets redacted: the
+    /// values of the keys in `decision_log_redact`, and whatever the
+    /// program's redactor finds (`toolvet check` and `toolvet serve` use
+    /// the secrets-guard detectors; [`crate::LoadOptions::redactor`]).
+    /// Without either, the policy is refused. Default false: records hold
+    /// only the arguments' sha256.
+    pub decision_log_arguments: bool,
+    /// Keys (at any depth, ASCII case ignored) whose values are written as
+    /// `"[redacted]"` in decision records. Default: none.
+    pub decision_log_redact: Vec<String>,
+    /// Start a new decision log file when the current one reaches this
+    /// many bytes (at least 4096): the full file is renamed
+    /// `<name>.000001` (then `.000002`, …) and the hash chain continues in
+    /// the new file. Default: never.
+    pub decision_log_max_bytes: Option<u64>,
 }
 
 /// What a verdict becomes when its decision record cannot be written
@@ -197,6 +213,9 @@ impl Default for HostSettings {
             reuse_pool_size: 8,
             decision_log_on_failure: LogFailure::Deny,
             decision_log_queue: 4096,
+            decision_log_arguments: false,
+            decision_log_redact: Vec::new(),
+            decision_log_max_bytes: None,
         }
     }
 }
@@ -635,6 +654,16 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
                 "[host] `{key}`: {value} is over the maximum of {max}"
             ));
         }
+    }
+    if let Some(max) = h.decision_log_max_bytes
+        && max < 4096
+    {
+        return Err(format!(
+            "[host] `decision_log_max_bytes`: {max} is below the minimum of 4096"
+        ));
+    }
+    if h.decision_log_redact.iter().any(|k| k.is_empty()) {
+        return Err("[host] `decision_log_redact`: keys must not be empty".into());
     }
     if h.max_reason_bytes > h.max_result_bytes {
         return Err("[host] `max_reason_bytes`: must not exceed `max_result_bytes`".into());

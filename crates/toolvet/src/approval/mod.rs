@@ -696,7 +696,8 @@ impl Approvals {
         policy: &Policy,
         provider: Option<&dyn LedgerProvider>,
     ) -> Result<Option<Approvals>, Error> {
-        let log = DecisionLog::open_for(policy)?;
+        // Approval records hold no arguments: no redactor is needed.
+        let log = DecisionLog::open_for(policy, None)?;
         Self::load(policy, provider, log, None).await
     }
 
