@@ -10,7 +10,7 @@ PY_VENV := target/py-venv
 PY_CHECKS := spend-guard
 JS_CHECKS := message-guard
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -19,7 +19,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
+test: demo hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests.
@@ -29,6 +29,19 @@ hostile: setup
 # Host library, CLI and end-to-end tests (need plugins and hostile fixtures).
 unit-tests: cli plugins hostile
 	$(CARGO) test --release --locked --workspace --no-fail-fast
+
+# `toolvet serve` (crates/toolvet-serve/tests/all, crates/toolvet-cli/
+# tests/serve_cli.rs): every route, role and overload rule over real HTTP
+# on loopback, hot reload, SIGTERM and SIGHUP, the webhook, AuthZEN, two
+# replicas on a throwaway Postgres (initdb + pg_ctl in a temporary
+# directory), the reviewer page in headless Chromium over WebDriver (the
+# last screenshot is target/serve-ui.png), and the decision-log tools.
+# Needs Debian's postgresql, chromium and chromium-driver (.ci/run installs
+# them). These test targets have `test = false`, so unit-tests skips them;
+# selecting them from the whole workspace keeps unit-tests' build (the same
+# features), so nothing is compiled twice.
+serve-tests: cli plugins
+	$(CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.
 plugin-tests:
@@ -68,6 +81,7 @@ bench-smoke: plugins
 	rustup target add wasm32-unknown-unknown
 	bash crates/toolvet-bench/build-peers.sh
 	$(CARGO) bench --locked -p toolvet-bench --bench host -- --test
+	$(CARGO) bench --locked -p toolvet-bench --bench serve_load -- --test
 
 # Bounded fuzzing of the policy parser, the call shape and the checks'
 # path/URL normalisers (FUZZ_SECONDS each, default 10 here). shell_analyze
