@@ -103,6 +103,7 @@ lint:
 	$(CARGO) clippy --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir plugins/target --all-targets -- -D warnings
 	$(CARGO) clippy --locked --manifest-path plugins/Cargo.toml --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --release --locked --no-deps -p toolvet
 
 setup:
 	rustup target add $(WASM_TARGET)

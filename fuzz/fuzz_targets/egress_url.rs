@@ -10,12 +10,12 @@ use egress_guard::extract::{Candidate, free_text_urls};
 use egress_guard::hosts::Target;
 use egress_guard::{EgressGuard, Settings, Vetted};
 use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
 use toolvet_pdk::Check;
 
-fn guard() -> &'static EgressGuard {
-    static GUARD: OnceLock<EgressGuard> = OnceLock::new();
-    GUARD.get_or_init(|| EgressGuard::new(Settings::default()).expect("default settings"))
+thread_local! {
+    // The guard caches compiled globs in a `OnceCell`, so it is not `Sync`;
+    // libFuzzer calls the target from one thread.
+    static GUARD: EgressGuard = EgressGuard::new(Settings::default()).expect("default settings");
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -27,8 +27,11 @@ fuzz_target!(|data: &[u8]| {
         text: text.trim().to_string(),
         from_url_arg: true,
     };
-    let strict = guard().vet(&candidate, true);
-    let _ = guard().vet(&candidate, false);
+    let strict = GUARD.with(|guard| {
+        let strict = guard.vet(&candidate, true);
+        let _ = guard.vet(&candidate, false);
+        strict
+    });
     let _ = Target::parse(text);
     let _ = free_text_urls(&serde_json::json!({"body": text}));
 

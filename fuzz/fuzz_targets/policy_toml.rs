@@ -5,8 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
-use toolvet::Policy;
-use toolvet::config::{MAX_MEMORY_MB, MAX_TIMEOUT_MS};
+use toolvet::{MAX_MEMORY_MB, MAX_TIMEOUT_MS, Policy};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -886,3 +886,100 @@ async fn a_corrupt_ledger_file_or_bad_key_is_a_load_error_naming_it() {
         .to_string();
     assert!(e.contains("toolvet serve") && !e.contains("secret"), "{e}");
 }
+
+/// No change to a valid, approved ticket is accepted: any byte replaced,
+/// inserted or removed, any claim edited and re-encoded. Each mutation is
+/// resumed against the real host; the genuine ticket still works after all
+/// of them (none consumed it).
+#[test]
+fn no_mutation_of_a_valid_ticket_is_accepted() {
+    use base64::Engine as _;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let dir = tempfile::tempdir().unwrap();
+    let host = toolvet::block_on({
+        let policy = write_policy(
+            dir.path(),
+            &policy_text(dir.path(), SQLITE, &[], &["deploy*"]),
+        );
+        async move { Host::load(policy).await.unwrap() }
+    });
+    let call = deploy("c1", "run-1", "prod");
+    let approval = host.check_blocking(&call).approval.unwrap();
+    toolvet::block_on({
+        let (approvals, id) = (host.approvals().unwrap(), approval.id.clone());
+        async move {
+            approvals
+                .approve(&id, "alice", None, Scope::Once)
+                .await
+                .unwrap()
+        }
+    });
+    let ticket = approval.ticket.unwrap();
+    let refused_every_time = |mutated: String| -> Result<(), TestCaseError> {
+        prop_assume!(mutated != ticket);
+        let v = host.check_blocking(&with_ticket(&call, &mutated));
+        prop_assert_eq!(
+            v.decision,
+            Decision::Deny,
+            "{} was accepted: {:?}",
+            mutated,
+            v
+        );
+        prop_assert!(
+            v.rule.as_deref().unwrap_or("").starts_with("approval."),
+            "{:?}",
+            v
+        );
+        Ok(())
+    };
+    let mut runner = TestRunner::new(Config {
+        cases: 300,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let bytes = ticket.len();
+    runner
+        .run(&(0..bytes, any::<u8>(), 0..3u8), |(at, byte, how)| {
+            let mut b = ticket.as_bytes().to_vec();
+            match how {
+                0 => b[at] = byte,
+                1 => b.insert(at, byte),
+                _ => {
+                    b.remove(at);
+                }
+            }
+            refused_every_time(String::from_utf8_lossy(&b).into_owned())
+        })
+        .unwrap();
+    // Edited claims, correctly re-encoded, with the original signature.
+    let (head, tag) = ticket.rsplit_once('.').unwrap();
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let claims: serde_json::Value =
+        serde_json::from_slice(&b64.decode(head.strip_prefix("tv1.").unwrap()).unwrap()).unwrap();
+    for (field, value) in [
+        ("id", json!("apr_00000000000000000000000000000000")),
+        ("tool", json!("deploy_all")),
+        ("args", json!("0".repeat(64))),
+        ("call", json!("c2")),
+        ("run", json!("run-2")),
+        ("run", json!(null)),
+        ("exp", json!(u64::MAX)),
+        ("kid", json!("0000000000000000")),
+        ("realm", json!("elsewhere")),
+        ("v", json!(2)),
+    ] {
+        let mut edited = claims.clone();
+        edited[field] = value;
+        let forged = format!(
+            "tv1.{}.{tag}",
+            b64.encode(serde_json::to_vec(&edited).unwrap())
+        );
+        let v = host.check_blocking(&with_ticket(&call, &forged));
+        assert_eq!(v.decision, Decision::Deny, "{field}: {v:?}");
+    }
+    assert_eq!(
+        host.check_blocking(&with_ticket(&call, &ticket)).decision,
+        Decision::Allow
+    );
+}

@@ -230,6 +230,9 @@ async fn decision_log_records_every_verdict_in_a_verifiable_chain() {
         .await;
     host.check(&call("bash", serde_json::json!({"command": "rm -rf /"})))
         .await;
+    host.flush_decision_log(std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
     let text = std::fs::read_to_string(dir.path().join("log/decisions.jsonl")).unwrap();
     assert_eq!(toolvet::verify_chain(&text), Ok(2));
     let second: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
@@ -334,7 +337,7 @@ fn cli_exit_codes_follow_the_most_severe_verdict() {
     let cfg = ["check", "--config", "examples/toolvet.toml"];
     let allow = r#"{"call":{"name":"bash","arguments":{"command":"ls"}},"context":{"attributes":{"cwd":"/w"}}}"#;
     let deny = r#"{"call":{"name":"bash","arguments":{"command":"rm -rf /"}}}"#;
-    let escalate = r#"{"call":{"name":"bash","arguments":{"command":"sudo ls"}},"context":{"attributes":{"cwd":"/w"}}}"#;
+    let escalate = r#"{"call":{"name":"bash","arguments":{"command":"sudo apt-get install -y jq"}},"context":{"attributes":{"cwd":"/w"}}}"#;
     assert_eq!(run_cli(&cfg, allow).0, 0);
     assert_eq!(run_cli(&cfg, escalate).0, 4);
     let (code, out, _) = run_cli(&cfg, &format!("{allow}\n{deny}\n{escalate}\n"));
