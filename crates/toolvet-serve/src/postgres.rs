@@ -136,8 +136,19 @@ impl Drop for PostgresLedger {
     }
 }
 
-fn unavailable(e: impl std::fmt::Display) -> LedgerError {
-    LedgerError::Unavailable(format!("postgres: {e}"))
+fn unavailable(e: impl std::error::Error) -> LedgerError {
+    // tokio-postgres says only "db error" for what the server refused;
+    // the server's code and message (never the statement's values) say why.
+    let mut message = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        match s.downcast_ref::<tokio_postgres::error::DbError>() {
+            Some(db) => message.push_str(&format!(": {} ({})", db.message(), db.code().code())),
+            None => message.push_str(&format!(": {s}")),
+        }
+        source = s.source();
+    }
+    LedgerError::Unavailable(format!("postgres: {message}"))
 }
 
 fn corrupt(what: &str) -> LedgerError {
@@ -424,10 +435,11 @@ impl Ledger for PostgresLedger {
         } else {
             format!("{:?}\u{0}\u{0}{}", call.run_id, call.call_id)
         };
-        tx.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-            &[&key],
-        )
+        // Postgres text cannot hold the NUL separators: lock on the first
+        // 8 bytes of the key's sha256 instead.
+        let digest = <sha2::Sha256 as sha2::Digest>::digest(key.as_bytes());
+        let lock = i64::from_be_bytes(digest[..8].try_into().unwrap_or_default());
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&lock])
         .await
         .map_err(unavailable)?;
         let rows = if call.call_id.is_empty() {
