@@ -39,8 +39,11 @@ unit-tests: cli plugins hostile
 # Needs Debian's postgresql, chromium and chromium-driver (.ci/run installs
 # them). These test targets have `test = false`, so unit-tests skips them;
 # selecting them from the whole workspace keeps unit-tests' build (the same
-# features), so nothing is compiled twice.
-serve-tests: cli plugins
+# features), so nothing is compiled twice. They build the `toolvet` binary
+# they run themselves (CARGO_BIN_EXE_toolvet): depending on `cli` here
+# (`-p toolvet-cli`, other features) would compile wasmtime a second time,
+# and they only use the Rust plugins (tool_policy).
+serve-tests: rust-plugins
 	$(CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.

@@ -222,7 +222,12 @@ impl PostgresLedger {
         };
         migrate(&pool).await.map_err(ledger_at)?;
         let (notices, _) = broadcast::channel(1024);
-        let listener = tokio::spawn(listen(config, notices.clone()));
+        // Return once the LISTEN connection is up, so a replica that
+        // answers sees the changes other replicas make from then on (the
+        // listener keeps retrying if it is not up in time).
+        let (listening, up) = tokio::sync::oneshot::channel();
+        let listener = tokio::spawn(listen(config, notices.clone(), listening));
+        let _ = tokio::time::timeout(CONNECT_TIMEOUT, up).await;
         Ok(PostgresLedger {
             pool,
             realm: format!("postgres:{shown}"),
@@ -277,7 +282,12 @@ async fn migrate(pool: &Pool) -> Result<(), LedgerError> {
 
 /// Keep one `LISTEN` connection open, forwarding notices; reconnect (with
 /// a pause) whenever it drops.
-async fn listen(config: tokio_postgres::Config, notices: broadcast::Sender<LedgerNotice>) {
+async fn listen(
+    config: tokio_postgres::Config,
+    notices: broadcast::Sender<LedgerNotice>,
+    listening: tokio::sync::oneshot::Sender<()>,
+) {
+    let mut listening = Some(listening);
     let mut connected_before = false;
     loop {
         match config.connect(NoTls).await {
@@ -307,6 +317,9 @@ async fn listen(config: tokio_postgres::Config, notices: broadcast::Sender<Ledge
                         let _ = notices.send(LedgerNotice::Resync);
                     }
                     connected_before = true;
+                    if let Some(up) = listening.take() {
+                        let _ = up.send(());
+                    }
                     while let Some(message) = rx.recv().await {
                         if let tokio_postgres::AsyncMessage::Notification(n) = message {
                             match serde_json::from_str::<Notice>(n.payload()) {
@@ -440,8 +453,8 @@ impl Ledger for PostgresLedger {
         let digest = <sha2::Sha256 as sha2::Digest>::digest(key.as_bytes());
         let lock = i64::from_be_bytes(digest[..8].try_into().unwrap_or_default());
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&lock])
-        .await
-        .map_err(unavailable)?;
+            .await
+            .map_err(unavailable)?;
         let rows = if call.call_id.is_empty() {
             tx.query(
                 &format!(
