@@ -22,7 +22,7 @@ use toolvet::{ApprovalEvent, Approvals};
 #[derive(Debug, Clone)]
 pub enum StreamEvent {
     /// A request was made, decided or used.
-    Approval(ApprovalEvent),
+    Approval(Box<ApprovalEvent>),
     /// Events may have been missed: read the list again.
     Resync,
 }
@@ -31,9 +31,11 @@ impl StreamEvent {
     /// The SSE event name: `requested`, `decided`, `consumed` or `resync`.
     pub fn name(&self) -> &'static str {
         match self {
-            StreamEvent::Approval(ApprovalEvent::Requested(_)) => "requested",
-            StreamEvent::Approval(ApprovalEvent::Decided(_)) => "decided",
-            StreamEvent::Approval(ApprovalEvent::Consumed(_)) => "consumed",
+            StreamEvent::Approval(e) => match e.as_ref() {
+                ApprovalEvent::Requested(_) => "requested",
+                ApprovalEvent::Decided(_) => "decided",
+                ApprovalEvent::Consumed(_) => "consumed",
+            },
             StreamEvent::Resync => "resync",
         }
     }
@@ -86,7 +88,7 @@ pub async fn forward(state: Arc<AppState>, webhook: Option<Webhook>) {
                             hook.announce(request);
                         }
                         if notices.is_none() {
-                            let _ = state.events.send(StreamEvent::Approval(event));
+                            let _ = state.events.send(StreamEvent::Approval(Box::new(event)));
                         }
                     }
                     Err(RecvError::Lagged(missed)) => {
@@ -98,7 +100,7 @@ pub async fn forward(state: Arc<AppState>, webhook: Option<Webhook>) {
                 notice = notice => match notice {
                     Ok(LedgerNotice::Changed(n)) => {
                         if let Some(event) = read_back(&approvals, &n.event, &n.id).await {
-                            let _ = state.events.send(StreamEvent::Approval(event));
+                            let _ = state.events.send(StreamEvent::Approval(Box::new(event)));
                         }
                     }
                     Ok(LedgerNotice::Resync) | Err(RecvError::Lagged(_)) => {

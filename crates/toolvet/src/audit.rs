@@ -1189,7 +1189,7 @@ mod tests {
                 .contains("incomplete")
         );
         // A record of the wrong shape, even with a good link, is refused.
-        let bad = format!("{{\"event\":\"verdict\",\"prev\":\"\"}}\n");
+        let bad = "{\"event\":\"verdict\",\"prev\":\"\"}\n".to_string();
         assert!(
             verify_log(&bad, Some(""))
                 .unwrap_err()
