@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-wheel python-tests
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -23,7 +23,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests
+test: demo hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests.
@@ -33,6 +33,22 @@ hostile: setup
 # Host library, CLI and end-to-end tests (need plugins and hostile fixtures).
 unit-tests: cli plugins hostile
 	$(CARGO) test --release --locked --workspace --no-fail-fast
+
+# `toolvet serve` (crates/toolvet-serve/tests/all, crates/toolvet-cli/
+# tests/serve_cli.rs): every route, role and overload rule over real HTTP
+# on loopback, hot reload, SIGTERM and SIGHUP, the webhook, AuthZEN, two
+# replicas on a throwaway Postgres (initdb + pg_ctl in a temporary
+# directory), the reviewer page in headless Chromium over WebDriver (the
+# last screenshot is target/serve-ui.png), and the decision-log tools.
+# Needs Debian's postgresql, chromium and chromium-driver (.ci/run installs
+# them). These test targets have `test = false`, so unit-tests skips them;
+# selecting them from the whole workspace keeps unit-tests' build (the same
+# features), so nothing is compiled twice. They build the `toolvet` binary
+# they run themselves (CARGO_BIN_EXE_toolvet): depending on `cli` here
+# (`-p toolvet-cli`, other features) would compile wasmtime a second time,
+# and they only use the Rust plugins (tool_policy).
+serve-tests: rust-plugins
+	$(CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.
 plugin-tests:
@@ -72,6 +88,7 @@ bench-smoke: plugins
 	rustup target add wasm32-unknown-unknown
 	bash crates/toolvet-bench/build-peers.sh
 	$(CARGO) bench --locked -p toolvet-bench --bench host -- --test
+	$(CARGO) bench --locked -p toolvet-bench --bench serve_load -- --test
 
 # Bounded fuzzing of the policy parser, the call shape and the checks'
 # path/URL normalisers (FUZZ_SECONDS each, default 10 here). shell_analyze

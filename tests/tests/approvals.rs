@@ -833,6 +833,7 @@ async fn a_failing_ledger_fails_closed() {
         policy,
         toolvet::LoadOptions {
             ledger_provider: Some(Arc::new(BrokenProvider)),
+            ..toolvet::LoadOptions::default()
         },
     )
     .await

@@ -74,12 +74,16 @@ pub struct DecideArgs {
 
 async fn open(policy: &Path) -> anyhow::Result<Approvals> {
     let parsed = Policy::from_file(policy)?;
-    Approvals::open(&parsed).await?.ok_or_else(|| {
-        anyhow::anyhow!(
-            "{}: the policy has no [approvals] table, so nothing escalates into a request",
-            policy.display()
-        )
-    })
+    // The server's provider, so a Postgres ledger works here too.
+    let provider = toolvet_serve::ledger_provider();
+    Approvals::open_with(&parsed, Some(&*provider))
+        .await?
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: the policy has no [approvals] table, so nothing escalates into a request",
+                policy.display()
+            )
+        })
 }
 
 /// Run one `toolvet approvals` subcommand; returns the exit code.

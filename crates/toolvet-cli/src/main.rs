@@ -13,8 +13,11 @@ mod calls;
 mod cases;
 mod display;
 mod hook;
+mod log;
 mod prune;
+mod replay;
 mod scaffold;
+mod serve;
 
 use anyhow::Context as _;
 use cases::Target;
@@ -122,6 +125,21 @@ enum Command {
     /// the agent's format; every failure answers with the agent's block.
     /// `toolvet hook install AGENT` prints or writes the settings entry.
     Hook(hook::HookArgs),
+    /// Serve the policy over HTTP: vet calls, hold approvals for people
+    /// (reviewer page at /ui), health and metrics, hot reload (docs/serve.md).
+    ///
+    /// Exit code: 0 after a graceful shutdown (SIGTERM, SIGINT), 2 when
+    /// the policy, tokens, ledger or address cannot be used.
+    Serve(serve::ServeArgs),
+    /// Decision-log tools.
+    #[command(subcommand)]
+    Log(log::LogCommand),
+    /// Vet the calls a decision log recorded against another policy and
+    /// print each call whose verdict would change (shadow-test a policy).
+    ///
+    /// Exit code: 0 no verdict changes, 1 some would change, 2 the log or
+    /// policy cannot be used.
+    Replay(replay::ReplayArgs),
 }
 
 #[derive(Subcommand)]
@@ -192,6 +210,9 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Cache(CacheCommand::Prune(args)) => prune::run(&args).await,
         Command::Approvals(command) => approvals::run(command).await,
         Command::Hook(args) => hook::run(args).await,
+        Command::Serve(args) => serve::run(args).await,
+        Command::Log(command) => log::run(command),
+        Command::Replay(args) => replay::run(args).await,
         Command::New { name, dir, pdk } => {
             let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
             println!("created {}", dest.display());
@@ -208,7 +229,9 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
 }
 
 async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
-    let host = Host::from_file(config).await?;
+    // Postgres ledgers and redacted decision records, as the server has.
+    let options = toolvet_serve::load_options(toolvet_serve::ledger_provider());
+    let host = Host::load_with(Policy::from_file(config)?, options).await?;
     let inputs = calls::read_inputs(files)?;
     let mut worst = Decision::Allow;
     let mut count = 0usize;

@@ -21,10 +21,19 @@
 //! not be written is kept and retried; one that cannot even be queued is
 //! counted ([`DecisionLogStats::dropped`]) and logged at error level, never
 //! dropped silently.
+//!
+//! With `[host] decision_log_arguments = true`, verdict records also hold
+//! the call's `arguments`, context `attributes` and `tool_info`, redacted
+//! ([`Redactor`], `decision_log_redact`), so `toolvet replay` can vet the
+//! recorded calls again. With `decision_log_max_bytes`, a full file is
+//! renamed `<name>.000001` (`.000002`, …) and the chain continues in a new
+//! file: the first record of the new file links to the last of the old
+//! ([`log_files`] lists a log's files in chain order, [`verify_log`]
+//! checks one file's chain and record shapes).
 
 use crate::approval::{ApprovalEvent, ApprovalRequest};
-use crate::call::CallRequest;
-use crate::config::{LogFailure, Policy};
+use crate::call::{CallRequest, ToolInfo};
+use crate::config::{HostSettings, LogFailure, Policy};
 use crate::error::Error;
 use crate::verdict::Verdict;
 use serde::Serialize;
@@ -43,6 +52,54 @@ const RETRY_INTERVAL: Duration = Duration::from_millis(200);
 
 /// Most records written under one file lock.
 const BATCH: usize = 256;
+
+/// What replaces a redacted value in a decision record.
+pub const REDACTED: &str = "[redacted]";
+
+/// Removes secrets from what a decision record keeps of a call (its
+/// arguments, its context attributes), in place, before the record is
+/// written. Runs on the log's writer thread, off the verdict's path.
+pub trait Redactor: Send + Sync + std::fmt::Debug {
+    /// Replace every secret in `value` (a JSON object) by [`REDACTED`] or
+    /// a description of what was there.
+    fn redact(&self, value: &mut serde_json::Value);
+}
+
+/// What verdict records keep of a call's contents.
+#[derive(Debug, Clone, Default)]
+struct Recording {
+    /// Keep arguments, attributes and tool info (redacted).
+    arguments: bool,
+    /// Keys whose values are redacted (ASCII case ignored).
+    keys: Vec<String>,
+    redactor: Option<Arc<dyn Redactor>>,
+}
+
+impl Recording {
+    fn redacted(&self, mut value: serde_json::Value) -> serde_json::Value {
+        redact_keys(&mut value, &self.keys);
+        if let Some(r) = &self.redactor {
+            r.redact(&mut value);
+        }
+        value
+    }
+}
+
+fn redact_keys(value: &mut serde_json::Value, keys: &[String]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if keys.iter().any(|k| k.eq_ignore_ascii_case(key)) {
+                    *v = serde_json::Value::String(REDACTED.into());
+                } else {
+                    redact_keys(v, keys);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| redact_keys(v, keys)),
+        _ => {}
+    }
+}
 
 /// Counters of a decision log, for metrics and tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -66,6 +123,8 @@ pub(crate) struct DecisionLog {
 struct LogInner {
     path: PathBuf,
     on_failure: LogFailure,
+    recording: Arc<Recording>,
+    max_bytes: Option<u64>,
     sender: Mutex<Option<SyncSender<Job>>>,
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
     counters: Arc<Counters>,
@@ -108,10 +167,27 @@ struct VerdictJob {
 }
 
 impl VerdictJob {
-    fn to_line(&self) -> String {
+    fn to_line(&self, recording: &Recording) -> String {
         let digests: Vec<Option<&str>> = self.plugin_sha256.iter().map(Option::as_deref).collect();
         let request = &self.request;
+        let kept = recording.arguments.then(|| {
+            let arguments = serde_json::from_str(request.call.arguments.get())
+                .unwrap_or(serde_json::Value::Null);
+            let attributes = serde_json::to_value(&request.context.attributes)
+                .unwrap_or(serde_json::Value::Null);
+            (
+                recording.redacted(arguments),
+                recording.redacted(attributes),
+            )
+        });
+        let (arguments, attributes) = match kept {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
         let record = VerdictRecord {
+            arguments,
+            attributes,
+            tool_info: recording.arguments.then_some(&request.tool),
             event: "verdict",
             time_ms: self.time_ms,
             call_id: &request.call.id,
@@ -142,6 +218,12 @@ struct VerdictRecord<'a> {
     run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     principal: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attributes: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_info: Option<&'a ToolInfo>,
     verdict: &'a Verdict,
     plugin_sha256: &'a [Option<&'a str>],
     host_version: &'static str,
@@ -168,22 +250,53 @@ struct ApprovalRecord<'a> {
 }
 
 impl DecisionLog {
-    /// The decision log `policy` names (`[host] decision_log`), if any.
-    pub(crate) fn open_for(policy: &Policy) -> Result<Option<DecisionLog>, Error> {
+    /// The decision log `policy` names (`[host] decision_log`), if any;
+    /// `redactor` redacts the arguments records keep
+    /// (`decision_log_arguments`).
+    pub(crate) fn open_for(
+        policy: &Policy,
+        redactor: Option<Arc<dyn Redactor>>,
+    ) -> Result<Option<DecisionLog>, Error> {
         let Some(path) = &policy.host.decision_log else {
             return Ok(None);
         };
-        DecisionLog::open(
-            path,
-            policy.host.decision_log_on_failure,
-            policy.host.decision_log_queue,
-        )
-        .map(Some)
-        .map_err(|source| Error::DecisionLog {
+        let failed = |source| Error::DecisionLog {
             policy: policy.source.clone(),
             path: path.clone(),
             source,
-        })
+        };
+        let host = &policy.host;
+        if host.decision_log_arguments && host.decision_log_redact.is_empty() && redactor.is_none()
+        {
+            return Err(failed(std::io::Error::other(
+                "`decision_log_arguments = true` needs secrets redacted: list the argument keys                  to redact in `decision_log_redact`, or run a program that redacts (toolvet                  check, toolvet serve)",
+            )));
+        }
+        let recording = Recording {
+            arguments: host.decision_log_arguments,
+            keys: host.decision_log_redact.clone(),
+            redactor,
+        };
+        DecisionLog::open_with(
+            path,
+            host.decision_log_on_failure,
+            host.decision_log_queue,
+            recording,
+            host.decision_log_max_bytes,
+        )
+        .map(Some)
+        .map_err(failed)
+    }
+
+    /// Whether this log is the one `host` asks for (so a reload keeps it).
+    pub(crate) fn serves(&self, host: &HostSettings, redactor: Option<&Arc<dyn Redactor>>) -> bool {
+        let r = &self.inner.recording;
+        Some(self.path()) == host.decision_log.as_deref()
+            && self.on_failure() == host.decision_log_on_failure
+            && r.arguments == host.decision_log_arguments
+            && r.keys == host.decision_log_redact
+            && r.redactor.as_ref().map(Arc::as_ptr) == redactor.map(Arc::as_ptr)
+            && self.inner.max_bytes == host.decision_log_max_bytes
     }
 
     /// Open `path` for appending (creating it and its directory), and start
@@ -192,8 +305,21 @@ impl DecisionLog {
     /// # Errors
     /// The file cannot be created, opened or read, or is not a regular
     /// file.
+    #[cfg(test)]
     pub(crate) fn open(path: &Path, on_failure: LogFailure, queue: usize) -> std::io::Result<Self> {
-        let file = LogFile::open(path)?;
+        Self::open_with(path, on_failure, queue, Recording::default(), None)
+    }
+
+    fn open_with(
+        path: &Path,
+        on_failure: LogFailure,
+        queue: usize,
+        recording: Recording,
+        max_bytes: Option<u64>,
+    ) -> std::io::Result<Self> {
+        let mut file = LogFile::open(path)?;
+        file.max_bytes = max_bytes;
+        let recording = Arc::new(recording);
         let (sender, receiver) = std::sync::mpsc::sync_channel(queue);
         let counters = Arc::new(Counters {
             healthy: AtomicBool::new(true),
@@ -203,12 +329,15 @@ impl DecisionLog {
             .name("toolvet-decision-log".into())
             .spawn({
                 let counters = counters.clone();
-                move || write_loop(file, receiver, &counters, queue)
+                let recording = recording.clone();
+                move || write_loop(file, receiver, &counters, queue, &recording)
             })?;
         Ok(DecisionLog {
             inner: Arc::new(LogInner {
                 path: path.to_path_buf(),
                 on_failure,
+                recording,
+                max_bytes,
                 sender: Mutex::new(Some(sender)),
                 writer: Mutex::new(Some(writer)),
                 counters,
@@ -373,7 +502,13 @@ fn now_ms() -> u64 {
 
 /// The writer thread: take records from the queue, write them in batches,
 /// and keep what failed for the next attempt.
-fn write_loop(mut file: LogFile, jobs: Receiver<Job>, counters: &Counters, cap: usize) {
+fn write_loop(
+    mut file: LogFile,
+    jobs: Receiver<Job>,
+    counters: &Counters,
+    cap: usize,
+    recording: &Recording,
+) {
     let mut waiting: VecDeque<String> = VecDeque::new();
     let mut acks = Vec::new();
     let mut open = true;
@@ -385,7 +520,7 @@ fn write_loop(mut file: LogFile, jobs: Receiver<Job>, counters: &Counters, cap: 
         };
         let take = |job, waiting: &mut VecDeque<String>, acks: &mut Vec<_>| match job {
             Job::Record(line) => waiting.push_back(line),
-            Job::Verdict(job) => waiting.push_back(job.to_line()),
+            Job::Verdict(job) => waiting.push_back(job.to_line(recording)),
             Job::Flush(ack) => acks.push(ack),
         };
         match first {
@@ -459,63 +594,102 @@ struct LogFile {
     /// File length after our last append: if it changed, another writer
     /// appended and `prev` is re-read from the file.
     len: u64,
+    /// Rotate once the file reaches this size.
+    max_bytes: Option<u64>,
 }
 
 /// An exclusive lock on the log file, released when dropped: also on
 /// every early return, so one failed write never leaves the other writers
 /// of the file waiting forever.
-struct Locked<'a>(&'a File);
+/// It holds its own handle of the file (a clone of the writer's, sharing
+/// the lock), so the writer may switch files while holding it.
+struct Locked(File);
 
-impl<'a> Locked<'a> {
-    fn take(file: &'a File) -> std::io::Result<Locked<'a>> {
+impl Locked {
+    fn take(file: File) -> std::io::Result<Locked> {
         file.lock()?;
         Ok(Locked(file))
     }
 }
 
-impl Drop for Locked<'_> {
+impl Drop for Locked {
     fn drop(&mut self) {
         let _ = self.0.unlock();
     }
 }
 
+fn open_append(path: &Path) -> std::io::Result<File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
 impl LogFile {
     fn open(path: &Path) -> std::io::Result<LogFile> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)?;
-        if !file.metadata()?.is_file() {
-            return Err(std::io::Error::other("not a regular file"));
-        }
-        let (prev, len) = last_line_hash(&mut file)?;
+        let mut file = open_append(path)?;
+        let (prev, len) = chain_tail(path, &mut file)?;
         Ok(LogFile {
             path: path.to_path_buf(),
             file,
             prev,
             len,
+            max_bytes: None,
         })
     }
 
+    /// Whether the path no longer names our file (another writer rotated
+    /// it away).
+    fn moved(&self) -> std::io::Result<bool> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let ours = self.file.metadata()?;
+            match std::fs::metadata(&self.path) {
+                Ok(now) => Ok(now.ino() != ours.ino() || now.dev() != ours.dev()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
+                Err(e) => Err(e),
+            }
+        }
+        #[cfg(not(unix))]
+        Ok(false)
+    }
+
     /// Append `records` (each a JSON object without `prev`) as one write
-    /// under the file lock, chaining each to the line before. `write` does
-    /// the writing (tests make it fail).
+    /// under the file lock, chaining each to the line before; then rotate
+    /// when the file is full. `write` does the writing (tests make it
+    /// fail).
     fn append(
         &mut self,
         records: &[&str],
         write: impl FnOnce(&mut &File, &[u8]) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
-        let file = &self.file;
-        let _lock = Locked::take(file)?;
+        // Lock the file the path names now: another writer may have
+        // rotated ours away.
+        let locked = loop {
+            let locked = Locked::take(self.file.try_clone()?)?;
+            if !self.moved()? {
+                break locked;
+            }
+            drop(locked);
+            let mut file = open_append(&self.path)?;
+            let (prev, len) = chain_tail(&self.path, &mut file)?;
+            (self.file, self.prev, self.len) = (file, prev, len);
+        };
+        let file = &locked.0;
         let len = file.metadata()?.len();
         let mut prev = if len == self.len {
             self.prev.clone()
         } else {
-            last_line_hash(&mut &*file)?.0
+            chain_tail(&self.path, &mut &*file)?.0
         };
         let mut text = String::new();
         for record in records {
@@ -525,13 +699,93 @@ impl LogFile {
             text.push_str(&line);
             text.push('\n');
         }
-        let mut handle = file;
-        write(&mut handle, text.as_bytes())?;
-        handle.flush()?;
+        let mut writer = file;
+        write(&mut writer, text.as_bytes())?;
+        writer.flush()?;
         self.len = file.metadata()?.len();
         self.prev = prev;
+        if let Some(max) = self.max_bytes
+            && self.len >= max
+        {
+            self.rotate()?;
+        }
         Ok(())
     }
+
+    /// Rename the full file to the next `<name>.NNNNNN` and start a new
+    /// one at the path (called holding the lock). The chain goes on: the
+    /// next record links to the old file's last line.
+    fn rotate(&mut self) -> std::io::Result<()> {
+        let next = rotated_files(&self.path)?
+            .last()
+            .and_then(|(n, _)| n.checked_add(1))
+            .unwrap_or(1);
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(format!(".{next:06}"));
+        std::fs::rename(&self.path, PathBuf::from(name))?;
+        self.file = open_append(&self.path)?;
+        self.len = self.file.metadata()?.len();
+        Ok(())
+    }
+}
+
+/// Where the chain of the log at `path` stands: the hash of the last line
+/// of `file` (the open current file), or for an empty file the last line
+/// of its newest rotated predecessor; and `file`'s length.
+fn chain_tail(path: &Path, file: &mut impl LogRead) -> std::io::Result<(String, u64)> {
+    let (hash, len) = last_line_hash(file)?;
+    if len > 0 {
+        return Ok((hash, len));
+    }
+    match rotated_files(path)?.pop() {
+        Some((_, older)) => Ok((last_line_hash(&mut File::open(older)?)?.0, 0)),
+        None => Ok((String::new(), 0)),
+    }
+}
+
+/// The rotated files of the log at `path` (`<name>.NNNNNN`), oldest
+/// first, with their numbers.
+fn rotated_files(path: &Path) -> std::io::Result<Vec<(u32, PathBuf)>> {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Ok(Vec::new());
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let prefix = format!("{name}.");
+    let mut found = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        if rest.len() == 6
+            && rest.bytes().all(|b| b.is_ascii_digit())
+            && let Ok(n) = rest.parse()
+        {
+            found.push((n, entry.path()));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Every file of the decision log at `path`, in chain order: the rotated
+/// files (`<name>.000001`, …) oldest first, then `path` itself.
+///
+/// # Errors
+/// The directory cannot be read.
+pub fn log_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = rotated_files(path)?.into_iter().map(|(_, p)| p).collect();
+    files.push(path.to_path_buf());
+    Ok(files)
 }
 
 /// The sha256 (hex) of the last complete line of `file` (empty for an
@@ -596,6 +850,152 @@ pub fn verify_chain(text: &str) -> Result<usize, usize> {
         count += 1;
     }
     Ok(count)
+}
+
+/// One verified file of a decision log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogSegment {
+    /// Records in the file.
+    pub records: usize,
+    /// The `prev` of its first record: empty for the first file of a log,
+    /// else the hash of the last line of the file before it.
+    pub first_prev: String,
+    /// The sha256 of its last line (what the next file's first record
+    /// links to); `first_prev` for an empty file.
+    pub last_hash: String,
+}
+
+/// Where and why a decision log does not verify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogBreak {
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// Check one file of a decision log: every line a record of a known event
+/// with the fields of its kind, each linked to the line before by `prev`.
+/// `prev` is what the first record must link to (`Some("")` for the first
+/// file of a log, the previous file's [`LogSegment::last_hash`] for a
+/// rotated continuation); `None` accepts any first link (a file whose
+/// predecessors are gone).
+///
+/// # Errors
+/// [`LogBreak`] for the first line that breaks the chain or the record
+/// shape.
+pub fn verify_log(text: &str, prev: Option<&str>) -> Result<LogSegment, LogBreak> {
+    let mut expected = prev.map(str::to_string);
+    let mut segment = LogSegment {
+        records: 0,
+        first_prev: String::new(),
+        last_hash: prev.unwrap_or("").to_string(),
+    };
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let at = |reason: String| LogBreak {
+            line: i + 1,
+            reason,
+        };
+        let Some(line) = line.strip_suffix('\n') else {
+            return Err(at(
+                "the last line is incomplete (no newline): a write was cut off".into(),
+            ));
+        };
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| at(format!("not a JSON record: {e}")))?;
+        let link = value.get("prev").and_then(|p| p.as_str()).ok_or_else(|| {
+            at("the record has no `prev` (the hash of the line before it)".into())
+        })?;
+        match &expected {
+            Some(want) if want != link => {
+                return Err(at(if i == 0 {
+                    format!(
+                        "the first record links to {link:?}, not to the end of the file before it ({want:?})"
+                    )
+                } else {
+                    "the record does not link to the line before it: a line was edited, inserted or removed".into()
+                }));
+            }
+            _ => {}
+        }
+        if i == 0 {
+            segment.first_prev = link.to_string();
+        }
+        check_shape(&value).map_err(at)?;
+        let hash = hex::encode(Sha256::digest(line.as_bytes()));
+        expected = Some(hash.clone());
+        segment.last_hash = hash;
+        segment.records += 1;
+    }
+    Ok(segment)
+}
+
+fn check_shape(record: &serde_json::Value) -> Result<(), String> {
+    use serde_json::Value;
+    let field = |key: &str| {
+        record
+            .get(key)
+            .ok_or_else(|| format!("the record has no `{key}`"))
+    };
+    let string = |key: &str| -> Result<&str, String> {
+        field(key)?
+            .as_str()
+            .ok_or_else(|| format!("`{key}` is not a string"))
+    };
+    let digest = |key: &str| -> Result<(), String> {
+        let d = string(key)?;
+        (d.len() == 64 && d.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then_some(())
+            .ok_or_else(|| format!("`{key}` is not a sha256 (64 hex digits)"))
+    };
+    let array = |key: &str| -> Result<(), String> {
+        field(key)?
+            .is_array()
+            .then_some(())
+            .ok_or_else(|| format!("`{key}` is not a list"))
+    };
+    field("time_ms")?
+        .as_u64()
+        .ok_or("`time_ms` is not a time in ms")?;
+    string("host_version")?;
+    match string("event")? {
+        "verdict" => {
+            string("call_id")?;
+            if string("tool")?.is_empty() {
+                return Err("`tool` is empty".into());
+            }
+            digest("arguments_sha256")?;
+            string("policy_sha256")?;
+            array("plugin_sha256")?;
+            let verdict = field("verdict")?;
+            match verdict.get("decision").and_then(Value::as_str) {
+                Some("allow" | "deny" | "escalate") => {}
+                _ => return Err("`verdict.decision` is not allow, deny or escalate".into()),
+            }
+            if !verdict.get("checks").is_some_and(Value::is_array) {
+                return Err("`verdict.checks` is not a list".into());
+            }
+            if let Some(Value::Object(approval)) = verdict.get("approval")
+                && approval.contains_key("ticket")
+            {
+                return Err("the record holds an approval ticket, which is never logged".into());
+            }
+        }
+        "approval.requested" | "approval.decided" | "approval.consumed" => {
+            if !string("approval_id")?.starts_with("apr_") {
+                return Err("`approval_id` is not a request id (apr_…)".into());
+            }
+            match string("status")? {
+                "pending" | "approved" | "rejected" | "consumed" | "expired" => {}
+                other => return Err(format!("`status` {other:?} is not an approval status")),
+            }
+            string("tool")?;
+            digest("arguments_sha256")?;
+            array("escalations")?;
+        }
+        other => return Err(format!("unknown event {other:?}")),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -705,6 +1105,7 @@ mod tests {
             file,
             prev: String::new(),
             len: 0,
+            max_bytes: None,
         };
         let counters = Counters {
             healthy: AtomicBool::new(true),
@@ -715,6 +1116,125 @@ mod tests {
         assert!(!counters.healthy.load(Ordering::Acquire));
         assert_eq!(waiting.len(), 1, "a failed record is kept for retrying");
         assert_eq!(counters.failed_writes.load(Ordering::Relaxed), 1);
+    }
+
+    #[tokio::test]
+    async fn rotation_keeps_the_chain_across_files_and_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let open = || {
+            DecisionLog::open_with(
+                &path,
+                LogFailure::Deny,
+                64,
+                Recording::default(),
+                Some(4096),
+            )
+            .unwrap()
+        };
+        let (a, b) = (open(), open());
+        for _ in 0..20 {
+            a.append_verdict(&request(), &verdict(), &[], "p").unwrap();
+            a.flush(Duration::from_secs(10)).await.unwrap();
+            b.append_verdict(&request(), &verdict(), &[], "p").unwrap();
+            b.flush(Duration::from_secs(10)).await.unwrap();
+        }
+        let files = log_files(&path).unwrap();
+        assert!(files.len() >= 3, "rotated: {files:?}");
+        let mut prev = Some(String::new());
+        let mut records = 0;
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            let segment = verify_log(&text, prev.as_deref())
+                .unwrap_or_else(|e| panic!("{}: {e:?}", f.display()));
+            records += segment.records;
+            prev = Some(segment.last_hash);
+        }
+        assert_eq!(records, 40, "no record lost or duplicated");
+        for f in &files[..files.len() - 1] {
+            assert!(std::fs::metadata(f).unwrap().len() >= 4096);
+        }
+        // A later file on its own verifies when its first link is not
+        // checked, and not against the start of a log.
+        let last = std::fs::read_to_string(files.last().unwrap()).unwrap();
+        assert!(verify_log(&last, None).is_ok());
+        if !last.is_empty() {
+            assert_eq!(verify_log(&last, Some("")).unwrap_err().line, 1);
+        }
+    }
+
+    #[test]
+    fn verify_names_the_first_bad_line_and_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let log = log(&path);
+        for _ in 0..3 {
+            log.append_verdict(&request(), &verdict(), &[], "p")
+                .unwrap();
+        }
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_log(&text, Some("")).unwrap().records, 3);
+        let edited = text.replacen("\"allow\"", "\"deny\"", 2);
+        let broken = verify_log(&edited, Some("")).unwrap_err();
+        assert_eq!(broken.line, 3, "{broken:?}");
+        let lines: Vec<&str> = text.lines().collect();
+        let dropped = format!("{}\n{}\n", lines[0], lines[2]);
+        assert_eq!(verify_log(&dropped, Some("")).unwrap_err().line, 2);
+        let cut = &text[..text.len() - 5];
+        assert!(
+            verify_log(cut, Some(""))
+                .unwrap_err()
+                .reason
+                .contains("incomplete")
+        );
+        // A record of the wrong shape, even with a good link, is refused.
+        let bad = "{\"event\":\"verdict\",\"prev\":\"\"}\n".to_string();
+        assert!(
+            verify_log(&bad, Some(""))
+                .unwrap_err()
+                .reason
+                .contains("time_ms")
+        );
+    }
+
+    #[derive(Debug)]
+    struct Stars;
+    impl Redactor for Stars {
+        fn redact(&self, value: &mut serde_json::Value) {
+            if let Some(c) = value.get_mut("command") {
+                *c = serde_json::json!("***");
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn arguments_are_kept_only_when_asked_and_redacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let recording = Recording {
+            arguments: true,
+            keys: vec!["Password".into()],
+            redactor: Some(Arc::new(Stars)),
+        };
+        let log = DecisionLog::open_with(&path, LogFailure::Deny, 64, recording, None).unwrap();
+        let mut call = CallRequest::new(
+            "bash",
+            &serde_json::json!({"command": "echo hunter2", "env": {"password": "hunter2"}, "n": 1}),
+        )
+        .unwrap();
+        call.context.attributes.insert("cwd".into(), "/w".into());
+        log.append_verdict(&call, &verdict(), &[], "p").unwrap();
+        log.flush(Duration::from_secs(10)).await.unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("hunter2"), "{text}");
+        let record: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            record["arguments"],
+            serde_json::json!({"command": "***", "env": {"password": REDACTED}, "n": 1})
+        );
+        assert_eq!(record["attributes"], serde_json::json!({"cwd": "/w"}));
+        assert!(verify_log(&text, Some("")).is_ok());
     }
 
     #[test]

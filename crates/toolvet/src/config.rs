@@ -160,6 +160,22 @@ pub struct HostSettings {
     /// finds the queue full follows `decision_log_on_failure`. Default
     /// 4096.
     pub decision_log_queue: usize,
+    /// Keep each call's arguments, context attributes and tool info in its
+    /// verdict record (for `toolvet replay`), with secrets redacted: the
+    /// values of the keys in `decision_log_redact`, and whatever the
+    /// program's redactor finds (`toolvet check` and `toolvet serve` use
+    /// the secrets-guard detectors; [`crate::LoadOptions::redactor`]).
+    /// Without either, the policy is refused. Default false: records hold
+    /// only the arguments' sha256.
+    pub decision_log_arguments: bool,
+    /// Keys (at any depth, ASCII case ignored) whose values are written as
+    /// `"[redacted]"` in decision records. Default: none.
+    pub decision_log_redact: Vec<String>,
+    /// Start a new decision log file when the current one reaches this
+    /// many bytes (at least 4096): the full file is renamed
+    /// `<name>.000001` (then `.000002`, …) and the hash chain continues in
+    /// the new file. Default: never.
+    pub decision_log_max_bytes: Option<u64>,
 }
 
 /// What a verdict becomes when its decision record cannot be written
@@ -203,6 +219,9 @@ impl Default for HostSettings {
             preinitialize: true,
             decision_log_on_failure: LogFailure::Deny,
             decision_log_queue: 4096,
+            decision_log_arguments: false,
+            decision_log_redact: Vec::new(),
+            decision_log_max_bytes: None,
         }
     }
 }
@@ -233,6 +252,7 @@ struct RawPolicy {
     #[serde(default)]
     host: HostSettings,
     approvals: Option<Spanned<RawApprovals>>,
+    serve: Option<toml::Table>,
     #[serde(default, rename = "check")]
     checks: Vec<RawCheck>,
     mcp: Option<toml::Table>,
@@ -386,6 +406,10 @@ pub struct Policy {
     /// `mcp`, `hooks`), by name, as JSON objects. Empty for a policy built
     /// in code unless set.
     pub front_ends: std::collections::BTreeMap<String, serde_json::Value>,
+    /// The `[serve]` table, as JSON: the settings of `toolvet serve`
+    /// (listen address, tokens, limits, webhook). The core library does
+    /// not read it; `toolvet serve` validates it when it loads the policy.
+    pub serve: Option<serde_json::Value>,
     /// Hex sha256 of the text this policy was parsed from.
     text_sha256: Option<String>,
 }
@@ -463,12 +487,20 @@ impl Policy {
                 front_ends.insert(name.to_string(), value);
             }
         }
+        let serve = match raw.serve {
+            None => None,
+            Some(table) => Some(
+                serde_json::to_value(&table)
+                    .map_err(|e| at(0, format!("[serve]: cannot be expressed as JSON: {e}")))?,
+            ),
+        };
         let policy = Policy {
             source: source.to_path_buf(),
             host,
             approvals,
             checks,
             front_ends,
+            serve,
             text_sha256: Some(hex::encode(<sha2::Sha256 as sha2::Digest>::digest(text))),
         };
         policy.validate()?;
@@ -490,6 +522,7 @@ impl Policy {
             approvals,
             checks,
             front_ends: Default::default(),
+            serve: None,
             text_sha256: None,
         }
     }
@@ -650,6 +683,16 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
             ));
         }
     }
+    if let Some(max) = h.decision_log_max_bytes
+        && max < 4096
+    {
+        return Err(format!(
+            "[host] `decision_log_max_bytes`: {max} is below the minimum of 4096"
+        ));
+    }
+    if h.decision_log_redact.iter().any(|k| k.is_empty()) {
+        return Err("[host] `decision_log_redact`: keys must not be empty".into());
+    }
     if h.max_reason_bytes > h.max_result_bytes {
         return Err("[host] `max_reason_bytes`: must not exceed `max_result_bytes`".into());
     }
@@ -711,6 +754,16 @@ mod tests {
         assert_eq!(c.mode, Mode::Enforce);
         assert_eq!(c.settings, serde_json::json!({}));
         assert_eq!(c.line, 2);
+    }
+
+    #[test]
+    fn the_serve_table_is_kept_for_toolvet_serve() {
+        let p = parse("[serve]\nlisten = \"127.0.0.1:1\"\n[serve.limits]\nx = 2\n").unwrap();
+        assert_eq!(
+            p.serve,
+            Some(serde_json::json!({"listen": "127.0.0.1:1", "limits": {"x": 2}}))
+        );
+        assert_eq!(parse("").unwrap().serve, None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! [`Generation::evaluate`] (refuse, select, run, combine, settle
 //! approvals) → [`Verdict`] → decision log.
 
-use crate::approval::{Approvals, LedgerProvider, rules as approval_rules};
+use crate::approval::{Approvals, rules as approval_rules};
 use crate::audit::{DecisionLog, Unrecorded};
 use crate::bindings::{PluginInfo, wit};
 use crate::cache::ArtifactCache;
@@ -83,9 +83,10 @@ impl Generation {
     pub async fn load(
         policy: Policy,
         number: u64,
-        provider: Option<&dyn LedgerProvider>,
+        options: &crate::host::LoadOptions,
         previous: Option<&Generation>,
     ) -> Result<Generation, Error> {
+        let provider = options.ledger_provider.as_deref();
         policy.validate()?;
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
         let linker = Arc::new(plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?);
@@ -204,13 +205,8 @@ impl Generation {
             tracing::error!("{e}; its on_error decision applies to every call");
         }
         let decision_log = match previous.and_then(|p| p.decision_log.as_ref()) {
-            Some(log)
-                if Some(log.path()) == settings.decision_log.as_deref()
-                    && log.on_failure() == settings.decision_log_on_failure =>
-            {
-                Some(log.clone())
-            }
-            _ => DecisionLog::open_for(&policy)?,
+            Some(log) if log.serves(&policy.host, options.redactor.as_ref()) => Some(log.clone()),
+            _ => DecisionLog::open_for(&policy, options.redactor.clone())?,
         };
         let approvals = Approvals::load(
             &policy,

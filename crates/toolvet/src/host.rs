@@ -2,7 +2,7 @@
 //! new policy atomically.
 
 use crate::approval::{Approvals, LedgerProvider};
-use crate::audit::DecisionLogStats;
+use crate::audit::{DecisionLogStats, Redactor};
 use crate::cache::{ArtifactCache, CacheOutcome};
 use crate::call::CallRequest;
 use crate::config::{HostSettings, Policy};
@@ -30,18 +30,24 @@ struct Shared {
     options: LoadOptions,
 }
 
-/// What [`Host::load_with`] takes besides the policy.
+/// What [`Host::load_with`] takes besides the policy. Build it with
+/// `..LoadOptions::default()`: fields may be added.
 #[derive(Clone, Default)]
 pub struct LoadOptions {
     /// Opens approval ledgers the core library does not implement (e.g.
     /// Postgres, from `toolvet serve`).
     pub ledger_provider: Option<Arc<dyn LedgerProvider>>,
+    /// Redacts secrets from the arguments kept in decision records
+    /// (`[host] decision_log_arguments = true`), after the policy's own
+    /// `decision_log_redact` keys.
+    pub redactor: Option<Arc<dyn Redactor>>,
 }
 
 impl fmt::Debug for LoadOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LoadOptions")
             .field("ledger_provider", &self.ledger_provider)
+            .field("redactor", &self.redactor)
             .finish()
     }
 }
@@ -138,12 +144,13 @@ impl Host {
     /// # Errors
     /// As [`Host::load`].
     pub async fn load_with(policy: Policy, options: LoadOptions) -> Result<Host, Error> {
-        let provider = options.ledger_provider.clone();
-        let generation = crate::runtime::on_runtime(async move {
-            Generation::load(policy, 1, provider.as_deref(), None).await
-        })
-        .await
-        .map_err(|e| Error::Engine(format!("the loading task failed: {e}")))??;
+        let loading = options.clone();
+        let generation =
+            crate::runtime::on_runtime(
+                async move { Generation::load(policy, 1, &loading, None).await },
+            )
+            .await
+            .map_err(|e| Error::Engine(format!("the loading task failed: {e}")))??;
         Ok(Host {
             shared: Arc::new(Shared {
                 current: ArcSwap::from_pointee(generation),
@@ -168,13 +175,7 @@ impl Host {
             let _one_at_a_time = shared.reloading.lock().await;
             let previous = shared.current.load_full();
             let number = previous.number + 1;
-            let next = Generation::load(
-                policy,
-                number,
-                shared.options.ledger_provider.as_deref(),
-                Some(&previous),
-            )
-            .await?;
+            let next = Generation::load(policy, number, &shared.options, Some(&previous)).await?;
             shared.current.store(Arc::new(next));
             tracing::info!(generation = number, "policy reloaded");
             Ok(number)

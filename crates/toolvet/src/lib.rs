@@ -83,9 +83,11 @@ pub use approval::{
     ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Decided,
     Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,
     MAX_REVIEWER_BYTES, MemoryLedger, Opened, Review, ReviewDecision, ReviewRecord, Scope,
-    SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, rules as approval_rules,
+    SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, ledger_rules, rules as approval_rules,
 };
-pub use audit::{DecisionLogStats, verify_chain};
+pub use audit::{
+    DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, log_files, verify_chain, verify_log,
+};
 pub use call::{
     ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
 };

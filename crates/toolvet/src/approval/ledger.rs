@@ -145,7 +145,7 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
 /// be: the same run and call id, or, for calls without an id, the same run,
 /// tool and arguments digest. Only such requests matter to
 /// [`open_against`], so ledgers fetch just these.
-pub(crate) fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequest) -> bool {
+pub fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequest) -> bool {
     earlier.call.run_id == request.call.run_id
         && if request.call.call_id.is_empty() {
             earlier.call.call_id.is_empty()
@@ -157,8 +157,10 @@ pub(crate) fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequ
 }
 
 /// The rule every ledger follows for [`Ledger::open`], over the earlier
-/// requests that [`may_be_same_call`] (any order).
-pub(crate) fn open_against<'a>(
+/// requests that [`may_be_same_call`] (any order): `None` means store the
+/// new request. A ledger in another crate calls this inside the same
+/// transaction (or under the same lock) as its insert.
+pub fn open_against<'a>(
     request: &ApprovalRequest,
     earlier: impl IntoIterator<Item = &'a ApprovalRequest>,
     now: UnixMillis,
@@ -188,11 +190,7 @@ pub(crate) fn open_against<'a>(
 }
 
 /// Apply `review` to `request` (pending, unexpired at `now`).
-pub(crate) fn reviewed(
-    mut request: ApprovalRequest,
-    review: &Review,
-    now: UnixMillis,
-) -> ApprovalRequest {
+pub fn reviewed(mut request: ApprovalRequest, review: &Review, now: UnixMillis) -> ApprovalRequest {
     request.status = match review.decision() {
         super::ReviewDecision::Approve => ApprovalStatus::Approved,
         super::ReviewDecision::Reject => ApprovalStatus::Rejected,
@@ -208,8 +206,9 @@ pub(crate) fn reviewed(
 }
 
 /// The outcome of deciding `request` at `now`, by the rule every ledger
-/// follows.
-pub(crate) fn decide_against(request: &ApprovalRequest, now: UnixMillis) -> Option<Decided> {
+/// follows: `None` when it may be decided (pending and unexpired),
+/// otherwise why not.
+pub fn decide_against(request: &ApprovalRequest, now: UnixMillis) -> Option<Decided> {
     match request.status_at(now) {
         ApprovalStatus::Pending => None,
         ApprovalStatus::Expired if request.status == ApprovalStatus::Pending => {

@@ -33,6 +33,13 @@ mod sqlite;
 pub(crate) mod ticket;
 
 pub use ledger::{Decided, Ledger, LedgerError, MemoryLedger, Opened};
+
+/// The rules every [`Ledger`] follows, for ledgers implemented in other
+/// crates (the Postgres ledger of `toolvet serve`): the same rules as
+/// [`MemoryLedger`] and [`SqliteLedger`], so every store answers alike.
+pub mod ledger_rules {
+    pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed};
+}
 pub use sqlite::SqliteLedger;
 
 use crate::audit::DecisionLog;
@@ -689,7 +696,8 @@ impl Approvals {
         policy: &Policy,
         provider: Option<&dyn LedgerProvider>,
     ) -> Result<Option<Approvals>, Error> {
-        let log = DecisionLog::open_for(policy)?;
+        // Approval records hold no arguments: no redactor is needed.
+        let log = DecisionLog::open_for(policy, None)?;
         Self::load(policy, provider, log, None).await
     }
 

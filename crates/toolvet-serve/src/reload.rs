@@ -1,0 +1,134 @@
+//! Hot reload: on SIGHUP and when the policy, a plugin or a token file
+//! changes, the policy is read and loaded completely, then swapped in. A
+//! policy that fails (to parse, in its `[serve]` table, or to load) leaves
+//! the old one serving; the failure is logged, counted
+//! (`toolvet_reloads_total{result="failure"}`) and shown by `/readyz`.
+//!
+//! Settings that belong to the listening socket (`listen`,
+//! `unix_socket_mode`, timeouts, the concurrency cap, the webhook) take
+//! effect at the next start; tokens and everything the host does take
+//! effect at once.
+
+use crate::state::{AppState, Current};
+use notify::Watcher as _;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long file events are gathered before one reload.
+const SETTLE: Duration = Duration::from_millis(300);
+
+/// Load the policy file again and swap it in. Returns the new generation.
+///
+/// # Errors
+/// Why the new policy was refused (the old one keeps serving).
+pub async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
+    let result = try_reload(state).await;
+    let mut status = state.reload.lock().unwrap_or_else(|p| p.into_inner());
+    status.last_attempt = Some(toolvet::UnixMillis::now().to_string());
+    match &result {
+        Ok(generation) => {
+            status.succeeded += 1;
+            status.last_error = None;
+            state.metrics.record_reload(true);
+            state.metrics.generation.set(*generation as i64);
+            tracing::info!(target: "toolvet::serve", generation, why, "policy reloaded");
+        }
+        Err(e) => {
+            status.failed += 1;
+            status.last_error = Some(e.clone());
+            state.metrics.record_reload(false);
+            tracing::error!(target: "toolvet::serve", why, "policy reload failed, the old policy keeps serving: {e}");
+        }
+    }
+    result
+}
+
+async fn try_reload(state: &AppState) -> Result<u64, String> {
+    let policy = toolvet::Policy::from_file(&state.policy_path).map_err(|e| e.to_string())?;
+    let current = Current::of(&policy)?;
+    let generation = state.host.reload(policy).await.map_err(|e| e.to_string())?;
+    state.current.store(Arc::new(current));
+    state.generation.send_replace(generation);
+    Ok(generation)
+}
+
+/// Reload on every SIGHUP, until shutdown.
+pub async fn on_sighup(state: Arc<AppState>) {
+    let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+    else {
+        tracing::error!(target: "toolvet::serve", "cannot listen for SIGHUP; reload by file change only");
+        return;
+    };
+    let mut shutdown = state.shutdown.subscribe();
+    loop {
+        tokio::select! {
+            _ = hangups.recv() => { let _ = reload(&state, "SIGHUP").await; }
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+/// Reload when a watched file changes, until shutdown. The directories of
+/// the watched files are watched (editors replace files by renaming), and
+/// the set is renewed after each reload.
+pub async fn on_file_change(state: Arc<AppState>) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<PathBuf>();
+    let mut watcher = match notify::recommended_watcher(
+        move |event: notify::Result<notify::Event>| {
+            if let Ok(event) = event
+                && !matches!(event.kind, notify::EventKind::Access(_))
+            {
+                for path in event.paths {
+                    let _ = tx.send(path);
+                }
+            }
+        },
+    ) {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::error!(target: "toolvet::serve", "cannot watch the policy files ({e}); reload with SIGHUP");
+            return;
+        }
+    };
+    let mut shutdown = state.shutdown.subscribe();
+    let mut watching: HashSet<PathBuf> = HashSet::new();
+    loop {
+        let files: HashSet<PathBuf> = state
+            .current
+            .load()
+            .watched
+            .iter()
+            .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()))
+            .collect();
+        let dirs: HashSet<PathBuf> = files
+            .iter()
+            .filter_map(|f| f.parent().map(PathBuf::from))
+            .collect();
+        for dir in dirs.difference(&watching.clone()) {
+            if let Err(e) = watcher.watch(dir, notify::RecursiveMode::NonRecursive) {
+                tracing::warn!(target: "toolvet::serve", dir = %dir.display(), "cannot watch: {e}");
+            }
+            watching.insert(dir.clone());
+        }
+        // Wait for a change to one of the files, then let it settle.
+        loop {
+            tokio::select! {
+                path = rx.recv() => match path {
+                    None => return,
+                    Some(path) => {
+                        let path = path.canonicalize().unwrap_or(path);
+                        if files.contains(&path) || files.iter().any(|f| !f.exists() && f.file_name() == path.file_name()) {
+                            break;
+                        }
+                    }
+                },
+                _ = shutdown.changed() => return,
+            }
+        }
+        tokio::time::sleep(SETTLE).await;
+        while rx.try_recv().is_ok() {}
+        let _ = reload(&state, "file changed").await;
+    }
+}

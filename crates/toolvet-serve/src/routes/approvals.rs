@@ -1,0 +1,141 @@
+//! The approvals API: list, read and decide requests, and follow them as
+//! Server-Sent Events.
+
+use super::{json_body, read_body};
+use crate::auth::Role;
+use crate::error::ApiError;
+use crate::events::StreamEvent;
+use crate::state::AppState;
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::{Stream, StreamExt};
+use serde::Deserialize;
+use serde_json::json;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
+use toolvet::{ListQuery, MAX_PAGE, Review, StatusFilter};
+
+/// The query of `GET /v1/approvals`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    status: Option<String>,
+    limit: Option<usize>,
+    after: Option<String>,
+}
+
+/// `GET /v1/approvals?status=pending&limit=100&after=apr_…`: one page,
+/// oldest first; `next` is the `after` of the next page (null on the last).
+pub async fn list(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    state.authorize(&headers, &[Role::Reviewer])?;
+    let Query(params) =
+        params.map_err(|e| ApiError::bad_request("invalid-query", e.body_text()))?;
+    let status: StatusFilter = params.status.as_deref().unwrap_or("pending").parse()?;
+    let limit = params.limit.unwrap_or(100);
+    let approvals = state.approvals()?;
+    let page = approvals
+        .list(&ListQuery {
+            status,
+            limit,
+            after: params.after,
+        })
+        .await?;
+    let next = (page.len() == limit && limit <= MAX_PAGE)
+        .then(|| page.last().map(|r| r.id.clone()))
+        .flatten();
+    Ok(Json(json!({"requests": page, "next": next})))
+}
+
+/// `GET /v1/approvals/{id}`: one request, with its status as of now.
+/// Agents may read it (they hold the id from their escalate verdict).
+pub async fn show(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<toolvet::ApprovalRequest>, ApiError> {
+    state.authorize(&headers, &[Role::Agent, Role::Reviewer])?;
+    Ok(Json(state.approvals()?.get(&id).await?))
+}
+
+/// The body of a decision.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecisionBody {
+    decision: Option<String>,
+    reviewer: Option<String>,
+    message: Option<String>,
+    scope: Option<String>,
+}
+
+/// `POST /v1/approvals/{id}/decision` with `{"decision": "approve" |
+/// "reject", "reviewer": "…", "message": "…", "scope": "once" | "run"}`.
+/// Anything malformed is a 400 and never an approval.
+pub async fn decide(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Body,
+) -> Result<Json<toolvet::ApprovalRequest>, ApiError> {
+    state.authorize(&headers, &[Role::Reviewer])?;
+    let limit = state.current.load().settings.max_body_bytes;
+    let value = json_body(&read_body(body, limit).await?)?;
+    let body: DecisionBody = serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request("invalid-decision", format!("invalid decision: {e}")))?;
+    let review = Review::parse(
+        body.decision.as_deref().unwrap_or(""),
+        body.reviewer.as_deref().unwrap_or(""),
+        body.message.as_deref(),
+        body.scope.as_deref(),
+    )?;
+    let decision = match review.decision() {
+        toolvet::ReviewDecision::Approve => "approve",
+        toolvet::ReviewDecision::Reject => "reject",
+    };
+    let decided = state.approvals()?.decide(&id, review).await?;
+    state
+        .metrics
+        .approvals_decided
+        .with_label_values(&[decision])
+        .inc();
+    Ok(Json(decided))
+}
+
+/// `GET /v1/approvals/events`: `requested`, `decided` and `consumed`
+/// events (data: `{"event": …, "request": {…}}`), and `resync` when
+/// events may have been missed. The stream ends when the server shuts
+/// down.
+pub async fn events(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    state.authorize(&headers, &[Role::Reviewer])?;
+    let mut shutdown = state.shutdown.subscribe();
+    let ended = async move {
+        let _ = shutdown.wait_for(|down| *down).await;
+    };
+    let hello =
+        futures_util::stream::once(async { Ok(Event::default().event("ready").data("{}")) });
+    let stream = BroadcastStream::new(state.events.subscribe())
+        .map(|item| {
+            let event = match item {
+                Ok(e) => e,
+                Err(BroadcastStreamRecvError::Lagged(_)) => StreamEvent::Resync,
+            };
+            Ok(Event::default().event(event.name()).data(event.data()))
+        })
+        .take_until(ended);
+    Ok(
+        Sse::new(hello.chain(stream))
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15))),
+    )
+}

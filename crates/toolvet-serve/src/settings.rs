@@ -1,0 +1,305 @@
+//! The `[serve]` table of the policy file: where the server listens, who
+//! may call it, and its limits.
+//!
+//! ```toml
+//! [serve]
+//! listen = "127.0.0.1:8700"
+//! agent_token_file = "state/agent.tokens"        # one token per line
+//! reviewer_tokens_sha256 = ["9f86d08…"]          # or hex sha256 of each token
+//! max_concurrent_requests = 512
+//! webhook_url = "https://hooks.example.com/toolvet"
+//! ```
+//!
+//! The table is optional: every key has a default, and tokens can come
+//! from `TOOLVET_AGENT_TOKEN` / `TOOLVET_REVIEWER_TOKEN`. Unknown keys are
+//! errors. This module only parses and validates; token files are read by
+//! [`crate::auth`].
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Where the server listens when neither the command line nor the policy
+/// says.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8700";
+
+/// The `[serve]` table, validated; relative paths resolved against the
+/// policy file's directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServeSettings {
+    /// TCP address (`host:port`) when no `--listen`/`--unix` is given.
+    pub listen: String,
+    /// File mode of the Unix socket (`--unix`), e.g. `0o660`.
+    pub unix_socket_mode: u32,
+    /// Accepted agent tokens, as sha256 digests.
+    pub agent_tokens_sha256: Vec<[u8; 32]>,
+    /// A file of agent tokens, one per line.
+    pub agent_token_file: Option<PathBuf>,
+    /// Accepted reviewer tokens, as sha256 digests.
+    pub reviewer_tokens_sha256: Vec<[u8; 32]>,
+    /// A file of reviewer tokens, one per line.
+    pub reviewer_token_file: Option<PathBuf>,
+    /// Whether `/healthz`, `/readyz` and `/metrics` need a token (either
+    /// role). Default false.
+    pub probes_need_token: bool,
+    /// Largest request body, in bytes. Default 2 MiB.
+    pub max_body_bytes: usize,
+    /// Longest time one request may take, start to finish. Default 30 s.
+    pub request_timeout: Duration,
+    /// How long a connection may sit idle (or take to send a request's
+    /// headers) before it is closed. Default 60 s.
+    pub idle_timeout: Duration,
+    /// Most requests served at once; further requests get 503 with
+    /// `Retry-After`. Default 512.
+    pub max_concurrent_requests: usize,
+    /// The `Retry-After` of an overload answer, in seconds. Default 1.
+    pub retry_after_s: u64,
+    /// How long a shutdown waits for requests in flight. Default 30 s.
+    pub shutdown_grace: Duration,
+    /// Where new approval requests are announced (POST, JSON).
+    pub webhook_url: Option<String>,
+    /// Retries after a failed webhook delivery. Default 3.
+    pub webhook_retries: u32,
+    /// Deadline of one webhook attempt. Default 5 s.
+    pub webhook_timeout: Duration,
+    /// Reload when the policy or a plugin file changes. Default true.
+    pub watch: bool,
+}
+
+/// Bounds of the numeric keys.
+const MAX_BODY_BYTES: usize = 64 << 20;
+const MAX_CONCURRENT: usize = 100_000;
+const MAX_WEBHOOK_RETRIES: u32 = 10;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServe {
+    listen: Option<String>,
+    unix_socket_mode: Option<String>,
+    #[serde(default)]
+    agent_tokens_sha256: Vec<String>,
+    agent_token_file: Option<PathBuf>,
+    #[serde(default)]
+    reviewer_tokens_sha256: Vec<String>,
+    reviewer_token_file: Option<PathBuf>,
+    #[serde(default)]
+    probes_need_token: bool,
+    max_body_bytes: Option<usize>,
+    request_timeout_ms: Option<u64>,
+    idle_timeout_s: Option<u64>,
+    max_concurrent_requests: Option<usize>,
+    retry_after_s: Option<u64>,
+    shutdown_grace_s: Option<u64>,
+    webhook_url: Option<String>,
+    webhook_retries: Option<u32>,
+    webhook_timeout_ms: Option<u64>,
+    watch: Option<bool>,
+}
+
+impl Default for ServeSettings {
+    fn default() -> Self {
+        ServeSettings {
+            listen: DEFAULT_LISTEN.into(),
+            unix_socket_mode: 0o660,
+            agent_tokens_sha256: Vec::new(),
+            agent_token_file: None,
+            reviewer_tokens_sha256: Vec::new(),
+            reviewer_token_file: None,
+            probes_need_token: false,
+            max_body_bytes: 2 << 20,
+            request_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            max_concurrent_requests: 512,
+            retry_after_s: 1,
+            shutdown_grace: Duration::from_secs(30),
+            webhook_url: None,
+            webhook_retries: 3,
+            webhook_timeout: Duration::from_secs(5),
+            watch: true,
+        }
+    }
+}
+
+impl ServeSettings {
+    /// The settings of `policy`'s `[serve]` table (defaults without one).
+    ///
+    /// # Errors
+    /// A message naming the key: unknown keys, malformed digests, modes or
+    /// URLs, out-of-range numbers.
+    pub fn from_policy(policy: &toolvet::Policy) -> Result<ServeSettings, String> {
+        let base = policy
+            .source
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let at = |m: String| format!("{}: [serve] {m}", policy.source.display());
+        match &policy.serve {
+            None => Ok(ServeSettings::default()),
+            Some(table) => {
+                let raw: RawServe =
+                    serde_json::from_value(table.clone()).map_err(|e| at(e.to_string()))?;
+                Self::from_raw(raw, &base).map_err(at)
+            }
+        }
+    }
+
+    fn from_raw(raw: RawServe, base: &Path) -> Result<ServeSettings, String> {
+        let d = ServeSettings::default();
+        let range = |key: &str, v: u64, min: u64, max: u64| {
+            if (min..=max).contains(&v) {
+                Ok(v)
+            } else {
+                Err(format!("`{key}`: {v} is out of range ({min}..={max})"))
+            }
+        };
+        let unix_socket_mode = match raw.unix_socket_mode {
+            None => d.unix_socket_mode,
+            Some(text) => u32::from_str_radix(text.trim_start_matches("0o"), 8)
+                .ok()
+                .filter(|m| *m <= 0o777)
+                .ok_or_else(|| {
+                    format!("`unix_socket_mode`: {text:?} is not an octal file mode like \"0660\"")
+                })?,
+        };
+        if unix_socket_mode & 0o002 != 0 {
+            return Err(
+                "`unix_socket_mode`: a socket anyone on the machine may write to is refused".into(),
+            );
+        }
+        if let Some(url) = &raw.webhook_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            return Err("`webhook_url`: must be an http:// or https:// URL".into());
+        }
+        let listen = raw.listen.unwrap_or(d.listen);
+        if listen.parse::<std::net::SocketAddr>().is_err() {
+            return Err(format!(
+                "`listen`: {listen:?} is not an address like \"127.0.0.1:8700\""
+            ));
+        }
+        let ms = |key: &str, v: Option<u64>, default: Duration, max: u64| {
+            v.map(|v| range(key, v, 1, max).map(Duration::from_millis))
+                .unwrap_or(Ok(default))
+        };
+        let secs = |key: &str, v: Option<u64>, default: Duration, max: u64| {
+            v.map(|v| range(key, v, 1, max).map(Duration::from_secs))
+                .unwrap_or(Ok(default))
+        };
+        Ok(ServeSettings {
+            listen,
+            unix_socket_mode,
+            agent_tokens_sha256: digests("agent_tokens_sha256", &raw.agent_tokens_sha256)?,
+            agent_token_file: raw.agent_token_file.map(|p| base.join(p)),
+            reviewer_tokens_sha256: digests("reviewer_tokens_sha256", &raw.reviewer_tokens_sha256)?,
+            reviewer_token_file: raw.reviewer_token_file.map(|p| base.join(p)),
+            probes_need_token: raw.probes_need_token,
+            max_body_bytes: raw
+                .max_body_bytes
+                .map(|v| range("max_body_bytes", v as u64, 1024, MAX_BODY_BYTES as u64))
+                .transpose()?
+                .map_or(d.max_body_bytes, |v| v as usize),
+            request_timeout: ms(
+                "request_timeout_ms",
+                raw.request_timeout_ms,
+                d.request_timeout,
+                3_600_000,
+            )?,
+            idle_timeout: secs("idle_timeout_s", raw.idle_timeout_s, d.idle_timeout, 86_400)?,
+            max_concurrent_requests: raw
+                .max_concurrent_requests
+                .map(|v| {
+                    range(
+                        "max_concurrent_requests",
+                        v as u64,
+                        1,
+                        MAX_CONCURRENT as u64,
+                    )
+                })
+                .transpose()?
+                .map_or(d.max_concurrent_requests, |v| v as usize),
+            retry_after_s: raw
+                .retry_after_s
+                .map(|v| range("retry_after_s", v, 1, 3600))
+                .transpose()?
+                .unwrap_or(d.retry_after_s),
+            shutdown_grace: secs(
+                "shutdown_grace_s",
+                raw.shutdown_grace_s,
+                d.shutdown_grace,
+                3600,
+            )?,
+            webhook_url: raw.webhook_url,
+            webhook_retries: raw
+                .webhook_retries
+                .map(|v| {
+                    range(
+                        "webhook_retries",
+                        u64::from(v),
+                        0,
+                        u64::from(MAX_WEBHOOK_RETRIES),
+                    )
+                })
+                .transpose()?
+                .map_or(d.webhook_retries, |v| v as u32),
+            webhook_timeout: ms(
+                "webhook_timeout_ms",
+                raw.webhook_timeout_ms,
+                d.webhook_timeout,
+                60_000,
+            )?,
+            watch: raw.watch.unwrap_or(d.watch),
+        })
+    }
+}
+
+fn digests(key: &str, hexes: &[String]) -> Result<Vec<[u8; 32]>, String> {
+    hexes
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let mut out = [0u8; 32];
+            hex::decode_to_slice(h.trim(), &mut out)
+                .map(|()| out)
+                .map_err(|_| format!("`{key}[{i}]`: must be 64 hex digits (the sha256 of a token)"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<ServeSettings, String> {
+        let policy =
+            toolvet::Policy::from_toml(text, Path::new("/p/toolvet.toml"), Path::new("/p"))
+                .map_err(|e| e.to_string())?;
+        ServeSettings::from_policy(&policy)
+    }
+
+    #[test]
+    fn defaults_without_a_table() {
+        assert_eq!(parse("").unwrap(), ServeSettings::default());
+    }
+
+    #[test]
+    fn keys_are_checked() {
+        let e = parse("[serve]\nlisten_on = \"x\"\n").unwrap_err();
+        assert!(e.contains("unknown field `listen_on`"), "{e}");
+        let e = parse("[serve]\nagent_tokens_sha256 = [\"abc\"]\n").unwrap_err();
+        assert!(e.contains("agent_tokens_sha256[0]"), "{e}");
+        let e = parse("[serve]\nunix_socket_mode = \"0666\"\n").unwrap_err();
+        assert!(e.contains("anyone"), "{e}");
+        let e = parse("[serve]\nmax_concurrent_requests = 0\n").unwrap_err();
+        assert!(e.contains("out of range"), "{e}");
+        let e = parse("[serve]\nwebhook_url = \"ftp://x\"\n").unwrap_err();
+        assert!(e.contains("webhook_url"), "{e}");
+    }
+
+    #[test]
+    fn paths_resolve_against_the_policy() {
+        let s = parse("[serve]\nagent_token_file = \"t/agent\"\nunix_socket_mode = \"0600\"\n")
+            .unwrap();
+        assert_eq!(s.agent_token_file, Some(PathBuf::from("/p/t/agent")));
+        assert_eq!(s.unix_socket_mode, 0o600);
+    }
+}

@@ -1,0 +1,136 @@
+//! What every handler shares: the host, the tokens and settings of the
+//! policy in force, the metrics, the reload status and the event stream.
+
+use crate::auth::{Role, Tokens};
+use crate::error::ApiError;
+use crate::events::StreamEvent;
+use crate::metrics::Metrics;
+use crate::postgres::PostgresProvider;
+use crate::settings::ServeSettings;
+use arc_swap::ArcSwap;
+use axum::http::{HeaderMap, header};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{broadcast, watch};
+use toolvet::{Host, LedgerLocation, Policy};
+
+/// What the server takes from the policy in force; swapped on reload.
+#[derive(Debug)]
+pub struct Current {
+    /// The `[serve]` table.
+    pub settings: ServeSettings,
+    /// The accepted tokens.
+    pub tokens: Tokens,
+    /// The Postgres ledger URL, when the ledger is Postgres.
+    pub postgres_url: Option<String>,
+    /// Files whose change triggers a reload: the policy, its plugins and
+    /// token files.
+    pub watched: Vec<PathBuf>,
+}
+
+impl Current {
+    /// The server's view of `policy`.
+    ///
+    /// # Errors
+    /// A bad `[serve]` table, an unreadable token file, no agent token, or
+    /// approvals without a reviewer token.
+    pub fn of(policy: &Policy) -> Result<Current, String> {
+        let settings = ServeSettings::from_policy(policy)?;
+        let tokens = Tokens::load(&settings, |v| std::env::var(v).ok())?;
+        if !tokens.has(Role::Agent) {
+            return Err(format!(
+                "{}: no agent token: set [serve] agent_tokens_sha256 or agent_token_file, or ${}",
+                policy.source.display(),
+                crate::auth::AGENT_TOKEN_ENV
+            ));
+        }
+        if policy.approvals.is_some() && !tokens.has(Role::Reviewer) {
+            return Err(format!(
+                "{}: the policy has [approvals] but no reviewer token: set [serve] \
+                 reviewer_tokens_sha256 or reviewer_token_file, or ${}",
+                policy.source.display(),
+                crate::auth::REVIEWER_TOKEN_ENV
+            ));
+        }
+        let postgres_url = match policy.approvals.as_ref().map(|a| &a.ledger) {
+            Some(LedgerLocation::Postgres(url)) => Some(url.clone()),
+            _ => None,
+        };
+        let mut watched = vec![policy.source.clone()];
+        watched.extend(policy.checks.iter().map(|c| c.plugin.clone()));
+        watched.extend(settings.agent_token_file.clone());
+        watched.extend(settings.reviewer_token_file.clone());
+        Ok(Current {
+            settings,
+            tokens,
+            postgres_url,
+            watched,
+        })
+    }
+}
+
+/// How the last reload went.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ReloadStatus {
+    /// Successful reloads since start.
+    pub succeeded: u64,
+    /// Failed reloads since start.
+    pub failed: u64,
+    /// The error of the last reload, when it failed (the old policy keeps
+    /// serving).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+    /// When the last reload was tried (RFC 3339).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_attempt: Option<String>,
+}
+
+/// The server's shared state.
+#[derive(Debug)]
+pub struct AppState {
+    /// The host (its clones share the policy in force).
+    pub host: Host,
+    /// The policy file.
+    pub policy_path: PathBuf,
+    /// What the server takes from the policy in force.
+    pub current: ArcSwap<Current>,
+    /// Metrics.
+    pub metrics: Arc<Metrics>,
+    /// The last reload.
+    pub reload: Mutex<ReloadStatus>,
+    /// Approval events for `/v1/approvals/events`.
+    pub events: broadcast::Sender<StreamEvent>,
+    /// Opens Postgres ledgers.
+    pub provider: Arc<PostgresProvider>,
+    /// The generation in force; changes on every successful reload.
+    pub generation: watch::Sender<u64>,
+    /// True once shutdown began: event streams end so connections drain.
+    pub shutdown: watch::Sender<bool>,
+}
+
+impl AppState {
+    /// Let a request in when its bearer token has one of `needs`.
+    ///
+    /// # Errors
+    /// 401 or 403 ([`ApiError`]).
+    pub fn authorize(&self, headers: &HeaderMap, needs: &'static [Role]) -> Result<(), ApiError> {
+        let current = self.current.load();
+        current
+            .tokens
+            .authorize(
+                headers.get(header::AUTHORIZATION).map(|v| v.as_bytes()),
+                needs,
+            )
+            .map(drop)
+            .map_err(ApiError::from)
+    }
+
+    /// The approvals of the policy in force.
+    ///
+    /// # Errors
+    /// 409 when the policy has no `[approvals]`.
+    pub fn approvals(&self) -> Result<toolvet::Approvals, ApiError> {
+        self.host.approvals().ok_or_else(ApiError::approvals_off)
+    }
+}

@@ -1,0 +1,11 @@
+//! The `toolvet serve` tests: real HTTP on loopback, a real Postgres, a
+//! real browser. One binary, one module per topic.
+
+mod api;
+mod browser;
+mod callers;
+mod harness;
+mod pg;
+mod postgres;
+mod reload;
+mod transport;

@@ -1,0 +1,163 @@
+//! Two replicas sharing a real Postgres: a throwaway server started with
+//! `initdb` and `pg_ctl` in a temporary directory, on a loopback port (as
+//! the `postgres` user when the tests run as root).
+
+use crate::api::{next_event, sse_events};
+use crate::harness::*;
+use crate::pg::Postgres;
+use serde_json::json;
+use std::time::Duration;
+
+/// Two replicas of one policy on one Postgres.
+async fn replicas(pg: &Postgres) -> (Fixture, Running, Running) {
+    let fixture = Fixture::with(PolicyText {
+        ledger: pg.url(),
+        ..PolicyText::default()
+    });
+    let a = fixture.start().await;
+    let b = fixture.start().await;
+    (fixture, a, b)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_share_one_postgres_ledger() {
+    let pg = Postgres::start();
+    let (_fixture, a, b) = replicas(&pg).await;
+
+    // B's event stream sees what A does.
+    let response = b
+        .http
+        .get(b.url("/v1/approvals/events"))
+        .bearer_auth(REVIEWER)
+        .send()
+        .await
+        .unwrap();
+    let mut events = sse_events(response).await;
+    assert_eq!(next_event(&mut events).await.0, "ready");
+
+    // Escalate on A, approve on B, resume on A: allowed exactly once.
+    let deploy = call("deploy", json!({"env": "prod"}), "c1", "r1");
+    let held = a.check(&deploy).await;
+    assert_eq!(held["decision"], "escalate", "{held}");
+    let id = held["approval"]["id"].as_str().unwrap().to_string();
+    let (name, data) = next_event(&mut events).await;
+    assert_eq!(
+        (name.as_str(), data["request"]["id"].as_str()),
+        ("requested", Some(id.as_str()))
+    );
+    let (_, pending) = b.get("/v1/approvals?status=pending", Some(REVIEWER)).await;
+    assert_eq!(pending["requests"][0]["id"], id.as_str());
+    let (status, decided) = b.decide(&id, "approve", Some("ok")).await;
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(next_event(&mut events).await.0, "decided");
+    let allowed = a.check(&resumed(&deploy, &held)).await;
+    assert_eq!(allowed["decision"], "allow", "{allowed}");
+    assert_eq!(allowed["reason"], "approved by alice: ok");
+    for replica in [&a, &b] {
+        let again = replica.check(&resumed(&deploy, &held)).await;
+        assert_eq!(again["rule"], "approval.replayed", "{again}");
+    }
+    let (_, shown) = a.get(&format!("/v1/approvals/{id}"), Some(REVIEWER)).await;
+    assert_eq!(shown["status"], "consumed");
+
+    // The same call asked on both replicas at once is one request.
+    let twice = call("deploy", json!({"env": "staging"}), "c2", "r1");
+    let (x, y) = tokio::join!(a.check(&twice), b.check(&twice));
+    assert_eq!(x["approval"]["id"], y["approval"]["id"]);
+
+    // A decision on both at once: exactly one stands.
+    let id = x["approval"]["id"].as_str().unwrap();
+    let (p, q) = tokio::join!(a.decide(id, "approve", None), b.decide(id, "reject", None));
+    let mut statuses = [p.0, q.0];
+    statuses.sort();
+    assert_eq!(statuses, [200, 409], "{p:?} {q:?}");
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_ticket_on_both_replicas_at_once_is_allowed_once() {
+    let pg = Postgres::start();
+    let (_fixture, a, b) = replicas(&pg).await;
+    for i in 0..10 {
+        let deploy = call("deploy", json!({"n": i}), &format!("c{i}"), "r1");
+        let held = a.check(&deploy).await;
+        let id = held["approval"]["id"].as_str().unwrap();
+        assert_eq!(b.decide(id, "approve", None).await.0, 200);
+        let ticket = resumed(&deploy, &held);
+        let (x, y) = tokio::join!(a.check(&ticket), b.check(&ticket));
+        let mut decisions = [
+            x["decision"].as_str().unwrap(),
+            y["decision"].as_str().unwrap(),
+        ];
+        decisions.sort();
+        assert_eq!(decisions, ["allow", "deny"], "round {i}: {x} {y}");
+        let denied = if x["decision"] == "deny" { &x } else { &y };
+        assert_eq!(denied["rule"], "approval.replayed");
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_down_fails_closed_and_recovers() {
+    let pg = Postgres::start();
+    let (_fixture, a, b) = replicas(&pg).await;
+    let deploy = call("deploy", json!({"env": "prod"}), "c1", "r1");
+    let held = a.check(&deploy).await;
+    let id = held["approval"]["id"].as_str().unwrap().to_string();
+    b.decide(&id, "approve", None).await;
+
+    pg.stop_server();
+    // Calls that need the ledger are denied with a clear reason.
+    let down = a
+        .check(&call("deploy", json!({"env": "dev"}), "c2", "r1"))
+        .await;
+    assert_eq!(down["decision"], "deny", "{down}");
+    assert_eq!(down["rule"], "approval.ledger-unavailable");
+    assert!(
+        down["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be reached")
+    );
+    let resume = b.check(&resumed(&deploy, &held)).await;
+    assert_eq!(
+        resume["decision"], "deny",
+        "a resume cannot be settled: {resume}"
+    );
+    assert_eq!(resume["rule"], "approval.ledger-unavailable");
+    // Calls that do not need it still get their verdict.
+    assert_eq!(
+        a.check(&call("read_file", json!({"path": "x"}), "c3", "r1"))
+            .await["decision"],
+        "allow"
+    );
+    // The approvals API and /readyz say so.
+    let (status, body) = b.get("/v1/approvals", Some(REVIEWER)).await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (503, Some("ledger-unavailable"))
+    );
+    let (status, ready) = a.get("/readyz", None).await;
+    assert_eq!(status, 503, "{ready}");
+    assert_eq!(ready["ledger"]["reachable"], false);
+
+    pg.start_server();
+    assert!(
+        eventually(Duration::from_secs(20), || async {
+            a.get("/readyz", None).await.0 == 200
+        })
+        .await,
+        "A is ready again"
+    );
+    // The approval made before the outage is still there and still works once.
+    let allowed = b.check(&resumed(&deploy, &held)).await;
+    assert_eq!(allowed["decision"], "allow", "{allowed}");
+    let again = a
+        .check(&call("deploy", json!({"env": "dev"}), "c2", "r1"))
+        .await;
+    assert_eq!(again["decision"], "escalate", "{again}");
+    a.stop().await;
+    b.stop().await;
+}

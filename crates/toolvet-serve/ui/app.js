@@ -1,0 +1,243 @@
+// The toolvet reviewer page. Every value shown comes from callers or
+// plugins and is attacker-controlled: it is only ever put into the page
+// with textContent (never innerHTML), so it is shown and never run.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const session = window.sessionStorage;
+let stream = null;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function say(message) {
+  $("status").textContent = message || "";
+}
+
+function token() {
+  return session.getItem("toolvet.token") || "";
+}
+
+async function api(path, options) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { "Authorization": "Bearer " + token(), "Content-Type": "application/json" },
+    cache: "no-store",
+  });
+  let body = null;
+  try { body = await response.json(); } catch (_) { body = null; }
+  if (!response.ok) {
+    const message = body && body.error ? body.error.message : response.statusText;
+    const error = new Error(message);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+function age(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return s + " s";
+  if (s < 3600) return Math.round(s / 60) + " min";
+  return (s / 3600).toFixed(1) + " h";
+}
+
+function prettyArguments(raw) {
+  try { return JSON.stringify(raw, null, 2); } catch (_) { return String(raw); }
+}
+
+function render(request) {
+  const item = el("li", "request");
+  item.dataset.id = request.id;
+  const title = el("h3");
+  title.append(el("span", "tool", request.call.tool));
+  item.append(title);
+
+  const meta = el("div", "meta");
+  meta.append(el("span", "agent", "agent: " + (request.agent || "—")));
+  meta.append(el("span", "run", "run: " + (request.call.run_id || "—")));
+  meta.append(el("span", "principal", "principal: " + (request.principal || "—")));
+  meta.append(el("span", "call", "call: " + (request.call.call_id || "—")));
+  const now = Date.now();
+  const created = Date.parse(request.created_at);
+  const expires = Date.parse(request.expires_at);
+  meta.append(el("span", "age", "asked " + age(now - created) + " ago"));
+  meta.append(el("span", "expiry", expires > now
+    ? "expires in " + age(expires - now) + " (" + request.expires_at + ")"
+    : "expired " + request.expires_at));
+  item.append(meta);
+
+  const reasons = el("ul", "escalations");
+  for (const e of request.escalations || []) {
+    const line = el("li");
+    line.append(el("span", "rule", e.rule || e.check));
+    line.append(document.createTextNode(" "));
+    line.append(el("span", "check", "(" + e.check + ")"));
+    line.append(document.createTextNode(" "));
+    line.append(el("span", "reason", e.reason || ""));
+    reasons.append(line);
+  }
+  item.append(reasons);
+
+  item.append(el("pre", "arguments", prettyArguments(request.arguments)));
+
+  const form = el("div", "decide");
+  const message = el("textarea", "message");
+  message.rows = 1;
+  message.placeholder = "message (the model reads it on a rejection)";
+  message.maxLength = 4096;
+  const approve = el("button", "approve", "Approve");
+  const reject = el("button", "reject", "Reject");
+  approve.type = reject.type = "button";
+  approve.addEventListener("click", () => decide(request.id, "approve", message.value, item));
+  reject.addEventListener("click", () => decide(request.id, "reject", message.value, item));
+  form.append(message, approve, reject);
+  item.append(form);
+  return item;
+}
+
+function updateCount() {
+  const n = $("requests").children.length;
+  $("count").textContent = String(n);
+  $("empty").hidden = n > 0;
+}
+
+function show(request) {
+  const list = $("requests");
+  const existing = list.querySelector('li[data-id="' + CSS.escape(request.id) + '"]');
+  if (request.status !== "pending") {
+    if (existing) existing.remove();
+  } else if (existing) {
+    existing.replaceWith(render(request));
+  } else {
+    list.append(render(request));
+  }
+  updateCount();
+}
+
+async function loadPending() {
+  const list = $("requests");
+  const all = [];
+  let after = null;
+  for (let pages = 0; pages < 20; pages++) {
+    const query = "/v1/approvals?status=pending&limit=100" + (after ? "&after=" + encodeURIComponent(after) : "");
+    const page = await api(query);
+    all.push(...page.requests);
+    if (!page.next) break;
+    after = page.next;
+  }
+  list.replaceChildren(...all.map(render));
+  updateCount();
+}
+
+async function decide(id, decision, message, item) {
+  const reviewer = session.getItem("toolvet.reviewer") || "";
+  for (const b of item.querySelectorAll("button")) b.disabled = true;
+  try {
+    const body = { decision, reviewer };
+    if (message.trim()) body.message = message;
+    const decided = await api("/v1/approvals/" + encodeURIComponent(id) + "/decision", {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+    show(decided);
+    say("");
+  } catch (e) {
+    say("Could not " + decision + ": " + e.message);
+    for (const b of item.querySelectorAll("button")) b.disabled = false;
+    if (e.status === 409) loadPending().catch(() => {});
+  }
+}
+
+// Server-Sent Events over fetch: EventSource cannot send the token.
+async function follow() {
+  const controller = new AbortController();
+  stream = controller;
+  while (stream === controller) {
+    try {
+      const response = await fetch("/v1/approvals/events", {
+        headers: { "Authorization": "Bearer " + token() },
+        signal: controller.signal,
+        cache: "no-store",
+      });
+      if (!response.ok) throw new Error("events: HTTP " + response.status);
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let name = "message";
+          let data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event:")) name = line.slice(6).trim();
+            else if (line.startsWith("data:")) data += line.slice(5).trim();
+          }
+          await onEvent(name, data);
+        }
+      }
+    } catch (e) {
+      if (stream !== controller) return;
+      say("Live updates interrupted (" + e.message + "); reconnecting…");
+    }
+    $("live").className = "live off";
+    $("live").textContent = "offline";
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function onEvent(name, data) {
+  if (name === "ready" || name === "resync") {
+    $("live").className = "live on";
+    $("live").textContent = "live";
+    say("");
+    await loadPending();
+    return;
+  }
+  if (name === "requested" || name === "decided" || name === "consumed") {
+    try { show(JSON.parse(data).request); } catch (_) { /* a malformed event is ignored */ }
+  }
+}
+
+function signedIn() {
+  $("signin").hidden = true;
+  $("queue").hidden = false;
+  $("signout").hidden = false;
+  follow();
+}
+
+function signOut() {
+  session.clear();
+  stream && stream.abort();
+  stream = null;
+  $("requests").replaceChildren();
+  $("signin").hidden = false;
+  $("queue").hidden = true;
+  $("signout").hidden = true;
+}
+
+$("signin").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  session.setItem("toolvet.token", $("token").value.trim());
+  session.setItem("toolvet.reviewer", $("reviewer").value.trim());
+  $("token").value = "";
+  try {
+    await api("/v1/approvals?status=pending&limit=1");
+    say("");
+    signedIn();
+  } catch (e) {
+    session.clear();
+    say("Sign-in failed: " + e.message);
+  }
+});
+$("signout").addEventListener("click", signOut);
+if (token()) signedIn();
