@@ -1175,10 +1175,13 @@ mod tests {
         drop(log);
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(verify_log(&text, Some("")).unwrap().records, 3);
-        let edited = text.replacen("\"allow\"", "\"deny\"", 2);
+        // Editing line 2 breaks the link of line 3.
+        let lines: Vec<&str> = text.lines().collect();
+        let edited_line = lines[1].replacen("\"allow\"", "\"deny\"", 1);
+        assert_ne!(edited_line, lines[1], "line 2 holds a decision to edit");
+        let edited = format!("{}\n{edited_line}\n{}\n", lines[0], lines[2]);
         let broken = verify_log(&edited, Some("")).unwrap_err();
         assert_eq!(broken.line, 3, "{broken:?}");
-        let lines: Vec<&str> = text.lines().collect();
         let dropped = format!("{}\n{}\n", lines[0], lines[2]);
         assert_eq!(verify_log(&dropped, Some("")).unwrap_err().line, 2);
         let cut = &text[..text.len() - 5];
