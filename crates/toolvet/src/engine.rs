@@ -52,13 +52,19 @@ pub fn shared_engine() -> Result<&'static Engine, String> {
 /// instrumented component runs once) and with instances allocated on
 /// demand.
 pub(crate) fn init_config() -> Config {
+    common_config(wasmtime::OptLevel::None)
+}
+
+/// What both engines share: the component model without its async
+/// support, epoch deadlines, the stack cap, parallel compilation.
+fn common_config(opt_level: wasmtime::OptLevel) -> Config {
     let mut config = Config::new();
     config
         .wasm_component_model(true)
         .concurrency_support(false)
         .epoch_interruption(true)
         .max_wasm_stack(MAX_WASM_STACK)
-        .cranelift_opt_level(wasmtime::OptLevel::None)
+        .cranelift_opt_level(opt_level)
         .parallel_compilation(true);
     config
 }
@@ -79,15 +85,8 @@ fn engine_config() -> Config {
         .pagemap_scan(wasmtime::Enabled::Auto)
         .linear_memory_keep_resident(KEEP_RESIDENT_BYTES)
         .table_keep_resident(64 << 10);
-    let mut config = Config::new();
-    config
-        .wasm_component_model(true)
-        .concurrency_support(false)
-        .epoch_interruption(true)
-        .max_wasm_stack(MAX_WASM_STACK)
-        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
-        .cranelift_opt_level(wasmtime::OptLevel::Speed)
-        .parallel_compilation(true);
+    let mut config = common_config(wasmtime::OptLevel::Speed);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     config
 }
 
