@@ -111,6 +111,40 @@ pub fn run_cli(args: &[&str], dir: &Path, stdin: &str) -> CliRun {
     }
 }
 
+/// Like [`run_cli`], but the run must end within `limit`: a run still
+/// going then is killed and the test fails (a hang is a failure, not a
+/// stuck test run). No standard input.
+///
+/// # Panics
+/// When it cannot start, is killed by a signal, or runs past `limit`.
+pub fn run_cli_within(limit: Duration, args: &[&str], dir: &Path) -> (CliRun, Duration) {
+    let started = Instant::now();
+    let mut child = std::process::Command::new(cli_binary())
+        .args(args)
+        .current_dir(dir)
+        .env("TOOLVET_CACHE_DIR", cache_dir())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run toolvet");
+    while child.try_wait().expect("poll toolvet").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("toolvet {args:?} still running after {limit:?}: killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("wait for toolvet");
+    let run = CliRun {
+        code: out.status.code().expect("exited, not killed by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (run, started.elapsed())
+}
+
 /// A `[[check]]` table as JSON: `name`, the fixture `file` of the hostile
 /// corpus, its `settings`, and any further keys (`timeout_ms`, `on_error`,
 /// `tools`, `mode`, `isolation`, ...) from `extra`, which must be an object.

@@ -35,9 +35,15 @@ for crate in hostile malformed other-world future-contract backdoor-import patch
 done
 
 # One build per feature of `variants`: each feature is one fixture.
-for feature in describe-loop describe-panic describe-unreachable describe-huge big-static net-probe; do
+for feature in describe-loop describe-panic describe-unreachable describe-huge describe-forge no-tools big-static net-probe; do
     build_components -p variants --features "$feature"
     cp "$release/variants.wasm" "$out/$feature.wasm"
+done
+
+# One build per feature of `impostor`: checks of another contract.
+for feature in swapped-decision host-v9 rc-contract; do
+    build_components -p impostor --features "$feature"
+    cp "$release/impostor.wasm" "$out/$feature.wasm"
 done
 
 # Files that are not components of any world.
@@ -58,9 +64,9 @@ head -c "$((size / 2))" "$out/hostile.wasm" >"$out/truncated.wasm"
 expect() { "$tool" expect "$out/$1.wasm" "${@:2}"; }
 check=toolvet:check/check@0.1.0
 host=toolvet:check/host@0.1.0
-expect hostile --component --export "$check" --import "$host" --import wasi:filesystem/
+expect hostile --component --export "$check" --import "$host" --import wasi:filesystem/ --import wasi:random/random --import wasi:io/poll
 expect malformed --component --export "$check"
-for variant in describe-loop describe-panic describe-unreachable describe-huge; do
+for variant in describe-loop describe-panic describe-unreachable describe-huge describe-forge no-tools; do
     expect "$variant" --component --export "$check"
 done
 expect big-static --component --export "$check" --min-memory-mib 256
@@ -69,6 +75,9 @@ expect other-world --component --export toolvet-hostile:other/greeter@0.1.0 --no
 expect future-contract --component --export toolvet:check/check@0.2.0 --import toolvet:check/host@0.2.0 --no-export "$check"
 expect backdoor-import --component --export "$check" --import toolvet:evil/backdoor
 expect patch-version --component --export toolvet:check/check@0.1.5 --import toolvet:check/host@0.1.5
+expect swapped-decision --component --export "$check"
+expect host-v9 --component --export "$check" --import toolvet:check/host@9.0.0
+expect rc-contract --component --export toolvet:check/check@0.1.0-rc.1 --import toolvet:check/types@0.1.0-rc.1
 expect core-module --module
 expect empty-component --component --no-export toolvet:check/
 for broken in garbage truncated empty; do

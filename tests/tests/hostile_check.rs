@@ -392,7 +392,8 @@ async fn huge_reason_is_an_oversized_result() {
         json!({"behave": "huge-reason", "mib": 32}),
         json!({"timeout_ms": 5000}),
         ErrorKind::OversizedResult,
-        &["-byte reason, over the 1048576-byte limit"],
+        // 32 MiB is over the hostcall fuel: refused before the host copies it.
+        &["returned an oversized result", "1114112-byte limit"],
     )
     .await;
     assert!(v.reason.unwrap().len() < 512);
@@ -405,7 +406,7 @@ async fn huge_rule_is_an_oversized_result() {
         json!({"behave": "huge-rule", "mib": 32}),
         json!({"timeout_ms": 5000}),
         ErrorKind::OversizedResult,
-        &["over the 1048576-byte limit"],
+        &["returned an oversized result", "1114112-byte limit"],
     )
     .await;
 }
@@ -477,6 +478,141 @@ async fn stdout_flood_is_capped() {
 #[tokio::test]
 async fn stderr_flood_is_capped() {
     flood(json!({"behave": "stderr-flood", "mib": 32})).await;
+}
+
+#[tokio::test]
+async fn a_reason_between_the_result_limit_and_the_fuel_is_measured() {
+    // A 1 MiB message plus its rule: lifted (under the hostcall fuel of
+    // max_result_bytes + 64 KiB), then refused by its measured size.
+    let host = load_ok(json!({
+        "host": {"max_result_bytes": 1 << 20, "max_reason_bytes": 4096},
+        "check": [check("victim", "hostile.wasm", json!({"behave": "huge-reason", "mib": 1}), json!({"timeout_ms": 5000}))]
+    }))
+    .await;
+    let (v, _) = timed_check(&host, &call("victim", json!({}))).await;
+    let error = v.checks[0].error.as_ref().expect("an error");
+    assert_eq!(error.kind, ErrorKind::OversizedResult, "{error:?}");
+    assert!(
+        error
+            .message
+            .contains("-byte reason, over the 1048576-byte limit"),
+        "{error:?}"
+    );
+}
+
+/// Emitted log lines, bounded per call and per check: 20 calls that each
+/// log one message of 32,768 short lines print at most the check's window
+/// budget (1,000 lines), not 655,360 lines, and say how many were dropped.
+#[tokio::test]
+async fn newline_floods_are_capped_by_what_is_emitted() {
+    let (_guard, logs) = capture_tracing();
+    let host = load_ok(json!({"check": [
+        check("chatty", "hostile.wasm", json!({"behave": "log-lines", "count": 32768}), json!({"timeout_ms": 5000}))
+    ]}))
+    .await;
+    for _ in 0..20 {
+        let (v, _) = timed_check(&host, &call("x", json!({}))).await;
+        assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    }
+    let text = logs.text();
+    let lines = text.lines().count();
+    println!(
+        "ROW | hostile.wasm | log-lines 32768 x 20 calls | {lines} lines, {} bytes emitted | - | 5000 ms",
+        text.len()
+    );
+    assert!(lines <= 1_020, "{lines} lines emitted");
+    assert!(text.len() < 256 << 10, "{} bytes emitted", text.len());
+    assert!(
+        text.contains("plugin output over the cap was dropped") && text.contains("dropped_lines="),
+        "{text:.2000}"
+    );
+}
+
+// ---- host calls the deadline cannot interrupt ------------------------------------
+
+/// A fixture whose misbehaviour is one host call (or a few): it must end
+/// within its deadline with the host-call error naming the cause, and the
+/// host's memory must not grow by what the plugin asked for.
+async fn host_call_refused(settings: Value, extra: Value, words: &[&str]) {
+    let before = toolvet_tests::rss_kib().unwrap_or(0);
+    let v = expect_error("hostile.wasm", settings.clone(), extra, ErrorKind::HostCall, words).await;
+    let reason = v.reason.unwrap();
+    assert!(!reason.contains("wasm backtrace"), "{reason}");
+    let grown = toolvet_tests::rss_kib()
+        .unwrap_or(0)
+        .saturating_sub(before);
+    println!("ROW | hostile.wasm | {settings} | RSS grew {grown} KiB | - | -");
+}
+
+#[tokio::test]
+async fn huge_random_request_is_refused_at_once() {
+    // Before: wasmtime-wasi's 64 MiB default let each call fill 64 MiB
+    // (250-400 ms, no deadline reaches it): 20 calls took seconds against
+    // a 50 ms budget, and the error that did come was a malformed result.
+    host_call_refused(
+        json!({"behave": "random-huge", "mib": 64, "count": 20}),
+        json!({"timeout_ms": 50, "memory_mb": 256}),
+        &[
+            "made a host call the host refused",
+            "requested len 67108864 exceeds limit 65536",
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn random_in_allowed_pieces_still_times_out_at_the_deadline() {
+    expect_error(
+        "hostile.wasm",
+        json!({"behave": "random-loop"}),
+        json!({"timeout_ms": 50}),
+        ErrorKind::Timeout,
+        &["timed out after 50 ms"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn poll_of_a_million_duplicates_is_refused_before_the_host_walks_it() {
+    host_call_refused(
+        json!({"behave": "poll-dupes", "count": 1_000_000}),
+        // Building the 4 MB list in the guest takes a few ms; the refusal
+        // (not the deadline) is under test.
+        json!({"timeout_ms": 1000}),
+        &["passed the host more than 1114112 bytes in one call"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn hoarding_pollables_hits_the_resource_table_cap() {
+    host_call_refused(
+        json!({"behave": "pollable-hoard", "count": 1_000_000}),
+        json!({"timeout_ms": 50}),
+        &["made a host call the host refused", "resource table"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn one_huge_stream_write_is_refused_before_the_copy() {
+    host_call_refused(
+        json!({"behave": "write-huge", "mib": 48}),
+        // Filling 48 MiB in the guest takes tens of ms.
+        json!({"timeout_ms": 1000, "memory_mb": 128}),
+        &["passed the host more than 1114112 bytes in one call"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn one_huge_log_message_is_refused_before_the_copy() {
+    host_call_refused(
+        json!({"behave": "log-huge", "mib": 48}),
+        json!({"timeout_ms": 1000, "memory_mb": 128}),
+        &["passed the host more than 1114112 bytes in one call"],
+    )
+    .await;
 }
 
 // ---- sandbox probes ----------------------------------------------------------

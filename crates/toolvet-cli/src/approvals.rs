@@ -1,7 +1,7 @@
 //! `toolvet approvals list | show | approve | reject`: the approval requests
 //! of a policy's ledger, for people at a terminal and for scripts.
 
-use crate::display::visible;
+use toolvet::display::visible;
 use crate::{EXIT_MISMATCH, EXIT_USAGE, Format};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};

@@ -11,7 +11,6 @@ mod approvals;
 mod bench;
 mod calls;
 mod cases;
-mod display;
 mod hook;
 mod log;
 mod prune;
@@ -22,7 +21,7 @@ mod serve;
 use anyhow::Context as _;
 use cases::Target;
 use clap::{Parser, Subcommand, ValueEnum};
-use display::visible;
+use toolvet::display::visible;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
@@ -161,7 +160,11 @@ enum Format {
 }
 
 fn main() -> ExitCode {
+    // Colours only on a terminal: piped into a file or another program,
+    // escape codes are noise (and multiply what a chatty plugin costs).
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
+        .with_ansi(colour)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TOOLVET_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
@@ -182,6 +185,9 @@ fn main() -> ExitCode {
     match runtime.block_on(run(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
+            // Load errors quote plugins: the core shows what they quote
+            // escaped (`LoadErrorKind`'s `Display`); several load errors
+            // are one per line.
             eprintln!("toolvet: {e:#}");
             ExitCode::from(EXIT_USAGE)
         }
@@ -308,34 +314,36 @@ async fn inspect(plugin: &Path, format: Format) -> anyhow::Result<u8> {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(if report.compatible { 0 } else { EXIT_USAGE });
     }
-    println!("file:       {}", plugin.display());
+    // Everything below but the sizes and digests comes from the plugin:
+    // shown escaped, so it cannot forge lines such as `compatible: yes`.
+    println!("file:       {}", visible(&plugin.display().to_string()));
     println!("size:       {} bytes", report.size_bytes);
     println!("sha256:     {}", report.sha256);
     if let Some(d) = &report.describe {
-        println!("plugin:     {} {}", d.name, d.version);
-        println!("about:      {}", d.description);
-        println!("tools:      {}", d.tools.join(", "));
+        println!("plugin:     {} {}", visible(&d.name), visible(&d.version));
+        println!("about:      {}", visible(&d.description));
+        println!("tools:      {}", visible(&d.tools.join(", ")));
     }
     println!(
         "contract:   exports toolvet:check {}; host speaks {}",
         if report.contract_versions.is_empty() {
             "(none)".to_string()
         } else {
-            report.contract_versions.join(", ")
+            visible(&report.contract_versions.join(", ")).into_owned()
         },
         report.host_contract_version
     );
     match &report.incompatibility {
         None => println!("compatible: yes"),
-        Some(why) => println!("compatible: no: {why}"),
+        Some(why) => println!("compatible: no: {}", visible(why)),
     }
     println!("imports:");
     for i in &report.imports {
-        println!("  {i}");
+        println!("  {}", visible(i));
     }
     println!("exports:");
     for e in &report.exports {
-        println!("  {e}");
+        println!("  {}", visible(e));
     }
     Ok(if report.compatible { 0 } else { EXIT_USAGE })
 }
@@ -380,7 +388,7 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
         let results = match cases::run_file(&file, target).await {
             Ok(results) => results,
             Err(e) => {
-                println!("ERROR {e}");
+                println!("ERROR {}", visible(&e.to_string()));
                 unusable += 1;
                 continue;
             }

@@ -13,7 +13,7 @@
 //! Exit codes: 0 no verdict changes; 1 some would; 2 the log or policy
 //! cannot be used.
 
-use crate::display::visible;
+use toolvet::display::visible;
 use anyhow::Context as _;
 use clap::Args;
 use serde_json::{Value, json};

@@ -30,6 +30,10 @@ use toml::Spanned;
 /// Largest accepted per-check deadline, in ms. A check is on the hot path of
 /// every tool call; a deadline above a minute is a configuration mistake.
 pub const MAX_TIMEOUT_MS: u64 = 60_000;
+
+/// Default of `[host] load_timeout_ms`: the deadline of `describe` and
+/// `configure` at load, in ms.
+pub const DEFAULT_LOAD_TIMEOUT_MS: u64 = 2_000;
 /// Largest accepted per-check memory cap, in MiB (the 32-bit wasm limit is
 /// 4096 MiB).
 pub const MAX_MEMORY_MB: u64 = 4_096;
@@ -106,6 +110,13 @@ pub struct HostSettings {
     pub default_timeout_ms: u64,
     /// Linear-memory cap of one check instance, in MiB. Default 64.
     pub default_memory_mb: u64,
+    /// Deadline of `describe` and of `configure` when a check loads, in
+    /// ms; a check whose `timeout_ms` is longer gets that instead. Loading
+    /// is slower than a call: language runtimes (Python, JavaScript)
+    /// initialise on their first call. A plugin that does not answer in
+    /// time fails to load (`describe failed: ... timed out`). Default
+    /// 2,000 (1..=60,000).
+    pub load_timeout_ms: u64,
     /// Combining algorithm. Default `deny-overrides`.
     pub combine: Combine,
     /// Verdict when all checks abstain. Default `allow`.
@@ -201,6 +212,7 @@ impl Default for HostSettings {
         Self {
             default_timeout_ms: 100,
             default_memory_mb: 64,
+            load_timeout_ms: DEFAULT_LOAD_TIMEOUT_MS,
             combine: Combine::DenyOverrides,
             default_decision: DefaultDecision::Allow,
             decision_log: None,
@@ -653,6 +665,8 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
         .map_err(|m| format!("[host] `default_timeout_ms`: {m}"))?;
     check_range(h.default_memory_mb, 1, MAX_MEMORY_MB)
         .map_err(|m| format!("[host] `default_memory_mb`: {m}"))?;
+    check_range(h.load_timeout_ms, 1, MAX_TIMEOUT_MS)
+        .map_err(|m| format!("[host] `load_timeout_ms`: {m}"))?;
     for (key, value) in [
         ("max_arguments_bytes", h.max_arguments_bytes),
         ("max_call_bytes", h.max_call_bytes),
@@ -809,6 +823,19 @@ mod tests {
         }
         let e = parse("[host]\ndefault_timeout_ms = 0\n").unwrap_err();
         assert!(e.contains("default_timeout_ms"), "{e}");
+        for t in ["0", "60001"] {
+            let e = parse(&format!("[host]\nload_timeout_ms = {t}\n")).unwrap_err();
+            assert!(
+                e.contains("`load_timeout_ms`") && e.contains("out of range"),
+                "{e}"
+            );
+        }
+        let p = parse("[host]\nload_timeout_ms = 5000\n").unwrap();
+        assert_eq!(p.host.load_timeout_ms, 5000);
+        assert_eq!(
+            parse("").unwrap().host.load_timeout_ms,
+            DEFAULT_LOAD_TIMEOUT_MS
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (file, line, check, key); the underlying error, when there is one, is
 //! the error's [`std::error::Error::source`].
 
+use crate::display::visible;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -50,6 +51,12 @@ pub struct LoadError {
 }
 
 /// The ways loading a plugin fails.
+///
+/// The messages can quote the plugin (a `configure` error, a glob from
+/// `describe`, the names in a trap): the fields keep the exact text, and
+/// the `Display` form shows it with control characters escaped
+/// ([`crate::display::visible`]), so a load error printed on a terminal
+/// cannot forge lines or send escape sequences.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum LoadErrorKind {
@@ -58,7 +65,7 @@ pub enum LoadErrorKind {
     Read(#[source] Arc<std::io::Error>),
     /// The path is not a regular file (a directory, a FIFO, a device), or
     /// it is over the size limit for a plugin.
-    #[error("cannot use plugin file: {0}")]
+    #[error("cannot use plugin file: {}", visible(.0))]
     NotAFile(String),
     /// The file's sha256 differs from the pin in the policy.
     #[error("sha256 mismatch: policy pins {expected}, file has {actual}")]
@@ -69,17 +76,17 @@ pub enum LoadErrorKind {
         actual: String,
     },
     /// The file is empty, not WebAssembly, or a core module.
-    #[error("not a WebAssembly component: {0}")]
+    #[error("not a WebAssembly component: {}", visible(.0))]
     NotAComponent(String),
     /// Compilation failed.
-    #[error("cannot compile component: {0}")]
+    #[error("cannot compile component: {}", visible(.0))]
     Compile(String),
     /// The component does not implement a compatible `toolvet:check/plugin`
     /// world, or imports something the host does not provide.
-    #[error("incompatible component: {0}")]
+    #[error("incompatible component: {}", visible(.0))]
     Incompatible(String),
     /// `describe` or `configure` trapped, timed out or ran out of memory.
-    #[error("{export} failed: {message}")]
+    #[error("{export} failed: {}", visible(message))]
     Failed {
         /// `instantiate`, `describe` or `configure`.
         export: &'static str,
@@ -87,14 +94,14 @@ pub enum LoadErrorKind {
         message: String,
     },
     /// The plugin's `configure` rejected the settings.
-    #[error("invalid settings: {0}")]
+    #[error("invalid settings: {}", visible(.0))]
     InvalidSettings(String),
     /// The tool-name globs the plugin declares are not valid.
-    #[error("plugin declares a bad tool glob: {0}")]
+    #[error("plugin declares a bad tool glob: {}", visible(.0))]
     BadGlob(String),
     /// The host itself failed while loading the check (a panic in toolvet,
     /// not in the plugin).
-    #[error("the host failed while loading the check: {0}")]
+    #[error("the host failed while loading the check: {}", visible(.0))]
     Host(String),
 }
 

@@ -15,6 +15,7 @@ use crate::config::{CheckConfig, HostSettings, Isolation, LogFailure, Policy};
 use crate::error::{Error, LoadError, LoadErrorKind};
 use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
 use crate::plugin::{self, Compiled};
+use crate::plugin_log::PluginLog;
 use crate::verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
 use futures_util::FutureExt as _;
 use globset::GlobSet;
@@ -50,6 +51,8 @@ pub(crate) struct Generation {
 pub(crate) struct LoadedCheck {
     pub config: CheckConfig,
     pub name: Arc<str>,
+    /// Where its plugin's output goes, with the budget its calls share.
+    log: PluginLog,
     pub tools: GlobSet,
     settings_json: String,
     limits: InstanceLimits,
@@ -139,6 +142,15 @@ impl Generation {
                     deadline: None,
                     memory_bytes: (config.memory_mb as usize) << 20,
                     log_bytes: settings.max_log_bytes,
+                    result_bytes: settings.max_result_bytes,
+                };
+                let log = PluginLog::new(name.clone());
+                // `describe` and `configure` at load get the load-time
+                // bound (language runtimes initialise lazily), or the
+                // check's own deadline when that is longer.
+                let load_limits = InstanceLimits {
+                    timeout: Duration::from_millis(settings.load_timeout_ms).max(limits.timeout),
+                    ..limits
                 };
                 // A check whose failures are let through (`on_error =
                 // "allow"`) is always configured at load, so broken settings
@@ -149,22 +161,23 @@ impl Generation {
                     linker.clone(),
                     compiled,
                     cache.clone(),
-                    name.clone(),
+                    log.clone(),
                     config.plugin.clone(),
                     settings_json.clone(),
-                    limits,
+                    load_limits,
                     may_defer,
                     // Only fresh instances start from a snapshot; a reused
                     // instance is configured once anyway.
                     settings.preinitialize && config.isolation == crate::config::Isolation::PerCall,
                 ));
-                (name, settings_json, limits, task)
+                (name, log, settings_json, limits, task)
             })
             .collect();
 
         let mut checks = Vec::with_capacity(policy.checks.len());
         let mut errors = Vec::new();
-        for (config, (name, settings_json, limits, task)) in policy.checks.iter().zip(initializing)
+        for (config, (name, log, settings_json, limits, task)) in
+            policy.checks.iter().zip(initializing)
         {
             // A panic in the host while loading is the host's failure, not
             // the plugin's.
@@ -180,7 +193,19 @@ impl Generation {
             });
             let globs = match (&config.tools, &state) {
                 (Some(t), _) => t.clone(),
-                (None, Ok(r)) => r.info.tools.clone(),
+                (None, Ok(r)) => {
+                    if r.info.tools.is_empty() {
+                        tracing::warn!(
+                            "{}:{}: check `{}`: its plugin declares no tools (`describe` \
+                             returned `tools = []`) and the policy gives no `tools`, so it \
+                             never runs; set `tools` in its [[check]] table",
+                            policy.source.display(),
+                            config.line,
+                            config.name
+                        );
+                    }
+                    r.info.tools.clone()
+                }
                 // A broken check with no configured globs applies to every
                 // tool, so its `on_error` is never silently skipped.
                 (None, Err(_)) => vec!["*".to_string()],
@@ -192,6 +217,7 @@ impl Generation {
             checks.push(LoadedCheck {
                 config: config.clone(),
                 name,
+                log,
                 tools,
                 settings_json,
                 limits,
@@ -542,12 +568,12 @@ impl Generation {
         let mut instance = match ready_instance {
             Some(instance) => instance,
             None if ready.snapshot => {
-                LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
+                LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.log.clone())
                     .await?
             }
             None => {
                 let mut instance =
-                    LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.name.clone())
+                    LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.log.clone())
                         .await?;
                 instance
                     .configure(&check.settings_json, limits)
@@ -608,7 +634,7 @@ impl Generation {
             message: truncate(failure.message, self.settings.max_reason_bytes),
             ..failure
         };
-        tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", failure.message);
+        tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", crate::display::visible(&failure.message));
         // `on_error = "allow"` lets the call through as far as this check
         // is concerned: it abstains, so the other checks and
         // `default_decision` still decide. A failure of the host itself is
@@ -693,7 +719,7 @@ async fn initialize(
     linker: Arc<wasmtime::component::Linker<crate::sandbox::StoreState>>,
     compiled: Result<Compiled, LoadErrorKind>,
     cache: Option<ArtifactCache>,
-    name: Arc<str>,
+    log: PluginLog,
     plugin_path: PathBuf,
     settings_json: String,
     limits: InstanceLimits,
@@ -702,10 +728,6 @@ async fn initialize(
 ) -> Result<Ready, LoadErrorKind> {
     let compiled = compiled?;
     if preinitialize {
-        let load_limits = InstanceLimits {
-            timeout: plugin::LOAD_CALL_TIMEOUT.max(limits.timeout),
-            ..limits
-        };
         if let Some((info, snapshot)) = crate::snapshot::load_or_take(
             engine,
             &linker,
@@ -713,8 +735,8 @@ async fn initialize(
             &plugin_path,
             &compiled,
             &settings_json,
-            load_limits,
-            name.clone(),
+            limits,
+            log.clone(),
         )
         .await?
         {
@@ -747,7 +769,7 @@ async fn initialize(
         });
     }
     let (info, instance) =
-        plugin::initialize(engine, &compiled, &settings_json, limits, name).await?;
+        plugin::initialize(engine, &compiled, &settings_json, limits, log).await?;
     if let (Some(cache), Some(key)) = (&cache, &key) {
         plugin::remember_accepted(cache, key, &info);
     }

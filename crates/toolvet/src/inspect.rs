@@ -59,7 +59,7 @@ pub async fn inspect(path: &Path) -> Result<Inspection, LoadErrorKind> {
     let (bytes, sha256) = plugin::read_component(path)?;
     let component = plugin::compile(engine, &bytes)?;
     let (imports, exports) = plugin::interface_names(engine, &component);
-    let contract_versions = plugin::contract_versions(engine, &component);
+    let contract_versions = crate::contract::contract_versions(engine, &component);
     let linker = plugin::linker(engine).map_err(|e| LoadErrorKind::Compile(format!("{e:#}")))?;
     let mut inspection = Inspection {
         sha256,
@@ -81,9 +81,10 @@ pub async fn inspect(path: &Path) -> Result<Inspection, LoadErrorKind> {
                 deadline: None,
                 memory_bytes: 256 << 20,
                 log_bytes: 64 << 10,
+                result_bytes: 1 << 20,
             };
-            let name: Arc<str> = Arc::from("inspect");
-            let mut instance = crate::instance::LiveInstance::new(engine, &pre, limits, name)
+            let log = crate::plugin_log::PluginLog::new(Arc::from("inspect"));
+            let mut instance = crate::instance::LiveInstance::new(engine, &pre, limits, log)
                 .await
                 .map_err(|f| LoadErrorKind::Failed {
                     export: "instantiate",

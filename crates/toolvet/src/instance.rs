@@ -2,6 +2,7 @@
 //! turning every way that can fail into a classified [`Failure`].
 
 use crate::bindings::{Plugin, PluginInfo, PluginPre, wit};
+use crate::plugin_log::PluginLog;
 use crate::sandbox::StoreState;
 use crate::verdict::ErrorKind;
 use std::future::Future;
@@ -27,6 +28,9 @@ pub(crate) struct InstanceLimits {
     pub memory_bytes: usize,
     /// Cap on captured output per call, in bytes.
     pub log_bytes: usize,
+    /// `max_result_bytes`: sizes the hostcall fuel
+    /// ([`crate::sandbox::host_call_bytes`]).
+    pub result_bytes: usize,
 }
 
 /// A failed call into a plugin.
@@ -41,7 +45,7 @@ pub(crate) struct LiveInstance {
     store: Store<StoreState>,
     instance: wasmtime::component::Instance,
     plugin: Plugin,
-    check_name: std::sync::Arc<str>,
+    log: PluginLog,
     /// The limits it was created with (for the snapshot's getters).
     limits: InstanceLimits,
 }
@@ -52,13 +56,14 @@ impl LiveInstance {
         engine: &Engine,
         pre: &PluginPre<StoreState>,
         limits: InstanceLimits,
-        check_name: std::sync::Arc<str>,
+        log: PluginLog,
     ) -> Result<Self, Failure> {
         let mut store = Store::new(
             engine,
             StoreState::new(limits.memory_bytes, limits.log_bytes),
         );
         store.limiter(|s| &mut s.limiter);
+        crate::sandbox::bound_store(&mut store, limits.result_bytes);
         // At every epoch tick the guest is still running: past the
         // deadline it stops; before it, it yields to the executor, so a
         // slow check never holds a runtime worker for its whole deadline.
@@ -72,7 +77,8 @@ impl LiveInstance {
                 ))
             }
         });
-        let result = bounded(&mut store, limits, &check_name, |store| {
+        let check_name = log.check();
+        let result = bounded(&mut store, limits, check_name, |store| {
             Box::pin(async move {
                 let instance = pre.instance_pre().instantiate_async(&mut *store).await?;
                 let plugin = Plugin::new(&mut *store, &instance)?;
@@ -85,11 +91,11 @@ impl LiveInstance {
                 store,
                 instance,
                 plugin,
-                check_name,
+                log,
                 limits,
             }),
             Err(mut f) => {
-                forward_output(&store, &check_name);
+                forward_output(&store, &log);
                 if f.kind == ErrorKind::MalformedResult {
                     // Not a result: the instance could not be created.
                     f.kind = ErrorKind::Trap;
@@ -127,7 +133,7 @@ impl LiveInstance {
             deadline: None,
             ..self.limits
         };
-        bounded(&mut self.store, limits, &self.check_name, |store| {
+        bounded(&mut self.store, limits, self.log.check(), |store| {
             Box::pin(async move { func.call_async(&mut *store, ()).await })
         })
         .await
@@ -137,11 +143,11 @@ impl LiveInstance {
     /// Call `describe`.
     pub async fn describe(&mut self, limits: InstanceLimits) -> Result<PluginInfo, Failure> {
         let plugin = &self.plugin;
-        let r = bounded(&mut self.store, limits, &self.check_name, |store| {
+        let r = bounded(&mut self.store, limits, self.log.check(), |store| {
             Box::pin(async move { plugin.toolvet_check_check().call_describe(store).await })
         })
         .await;
-        forward_output(&self.store, &self.check_name);
+        forward_output(&self.store, &self.log);
         r
     }
 
@@ -153,7 +159,7 @@ impl LiveInstance {
         limits: InstanceLimits,
     ) -> Result<Result<(), String>, Failure> {
         let plugin = &self.plugin;
-        let r = bounded(&mut self.store, limits, &self.check_name, |store| {
+        let r = bounded(&mut self.store, limits, self.log.check(), |store| {
             Box::pin(async move {
                 plugin
                     .toolvet_check_check()
@@ -162,7 +168,7 @@ impl LiveInstance {
             })
         })
         .await;
-        forward_output(&self.store, &self.check_name);
+        forward_output(&self.store, &self.log);
         r
     }
 
@@ -173,7 +179,7 @@ impl LiveInstance {
         limits: InstanceLimits,
     ) -> Result<wit::Decision, Failure> {
         let plugin = &self.plugin;
-        let r = bounded(&mut self.store, limits, &self.check_name, |store| {
+        let r = bounded(&mut self.store, limits, self.log.check(), |store| {
             Box::pin(async move {
                 plugin
                     .toolvet_check_check()
@@ -182,7 +188,7 @@ impl LiveInstance {
             })
         })
         .await;
-        forward_output(&self.store, &self.check_name);
+        forward_output(&self.store, &self.log);
         r
     }
 }
@@ -272,32 +278,48 @@ fn classify(
             ),
         };
     }
-    // Not a trap: the canonical ABI refused what the guest returned.
-    Failure {
-        kind: ErrorKind::MalformedResult,
-        message: format!("check `{check_name}` returned a malformed result: {e}"),
+    // The error's own cause, without wasmtime's backtrace (whose function
+    // names the plugin chose).
+    let cause = e.root_cause().to_string();
+    let over_fuel = cause.contains(HOSTCALL_FUEL_EXHAUSTED);
+    // An error raised while guest code was on the stack came from a host
+    // call the plugin made (wasmtime attaches the guest's backtrace to
+    // it); one raised after the guest returned is about its result.
+    let in_host_call = e.downcast_ref::<wasmtime::WasmBacktrace>().is_some();
+    let fuel = crate::sandbox::host_call_bytes(limits.result_bytes);
+    match (in_host_call, over_fuel) {
+        (true, true) => Failure {
+            kind: ErrorKind::HostCall,
+            message: format!(
+                "check `{check_name}` passed the host more than {fuel} bytes in one call"
+            ),
+        },
+        (true, false) => Failure {
+            kind: ErrorKind::HostCall,
+            message: format!("check `{check_name}` made a host call the host refused: {cause}"),
+        },
+        (false, true) => Failure {
+            kind: ErrorKind::OversizedResult,
+            message: format!(
+                "check `{check_name}` returned an oversized result: over the host's \
+                 {fuel}-byte limit, so it was not read"
+            ),
+        },
+        (false, false) => Failure {
+            kind: ErrorKind::MalformedResult,
+            message: format!("check `{check_name}` returned a malformed result: {e:#}"),
+        },
     }
 }
 
-/// Forward what the plugin printed or logged to `tracing`, under its check
-/// name, and note how much was dropped over the cap.
-fn forward_output(store: &Store<StoreState>, check_name: &str) {
-    let (lines, dropped) = store.data().output.drain();
-    for (source, text) in lines {
-        for line in text.lines().filter(|l| !l.is_empty()) {
-            match source {
-                "error" => tracing::error!(target: "toolvet::plugin", check = check_name, "{line}"),
-                "warn" | "stderr" => {
-                    tracing::warn!(target: "toolvet::plugin", check = check_name, source, "{line}")
-                }
-                "debug" => tracing::debug!(target: "toolvet::plugin", check = check_name, "{line}"),
-                _ => {
-                    tracing::info!(target: "toolvet::plugin", check = check_name, source, "{line}")
-                }
-            }
-        }
-    }
-    if dropped > 0 {
-        tracing::warn!(target: "toolvet::plugin", check = check_name, dropped_bytes = dropped, "plugin output over the cap was dropped");
-    }
+/// What wasmtime's error says when hostcall fuel runs out (its type is
+/// private): "too much data is being copied between the host and the
+/// guest: fuel allocated for hostcalls has been exhausted". Pinned by the
+/// tests of the `log-huge`, `write-huge` and `huge-reason` fixtures.
+const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exhausted";
+
+/// Forward what the plugin printed or logged (see [`PluginLog`]).
+fn forward_output(store: &Store<StoreState>, log: &PluginLog) {
+    let (pieces, dropped) = store.data().output.drain();
+    log.forward(pieces, dropped);
 }

@@ -66,6 +66,8 @@ mod bindings;
 pub mod cache;
 mod call;
 mod config;
+mod contract;
+pub mod display;
 mod engine;
 mod error;
 mod generation;
@@ -74,6 +76,7 @@ mod host;
 pub mod inspect;
 mod instance;
 mod plugin;
+mod plugin_log;
 mod runtime;
 mod sandbox;
 mod snapshot;
@@ -99,6 +102,14 @@ pub use config::{
 pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
 pub use host::{CheckSummary, Host, LoadOptions};
 pub use runtime::block_on;
+
+/// Entry points for the fuzz targets (`fuzz/`), into code that is not
+/// public; compiled only under cargo-fuzz (`--cfg fuzzing`).
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::approval::ticket::fuzz_verify as ticket;
+}
 pub use verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict, combine};
 
 /// The `toolvet:check` contract version this host implements.

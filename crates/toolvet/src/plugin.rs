@@ -2,22 +2,20 @@
 //! compile (or load from the artifact cache), link, pre-instantiate,
 //! `describe`, `configure`.
 
-use crate::bindings::{CHECK_INTERFACE, CONTRACT_VERSION, PluginInfo, PluginPre};
+use crate::bindings::{CONTRACT_VERSION, PluginInfo, PluginPre};
 use crate::cache::{ACCEPTED_RECORD, ArtifactCache, CacheOutcome, FileStamp};
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
+use crate::plugin_log::PluginLog;
 use crate::sandbox::StoreState;
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
-/// Deadline for `describe` and `configure` at load time: generous, since
-/// language runtimes initialise lazily on their first call.
-pub(crate) const LOAD_CALL_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The linker every plugin is instantiated with: WASI 0.2 (sandboxed by
 /// [`StoreState`]) and the `toolvet:check/host` import.
@@ -109,20 +107,6 @@ fn compile_error(e: wasmtime::Error) -> LoadErrorKind {
     LoadErrorKind::Compile(format!("{e:#}"))
 }
 
-/// The versions of `toolvet:check/check` a component exports, e.g.
-/// `["0.1.0"]`, and every export and import name.
-pub fn contract_versions(engine: &Engine, component: &Component) -> Vec<String> {
-    component
-        .component_type()
-        .exports(engine)
-        .filter_map(|(name, _)| {
-            name.strip_prefix(CHECK_INTERFACE)
-                .and_then(|rest| rest.strip_prefix('@'))
-                .map(str::to_string)
-        })
-        .collect()
-}
-
 /// Names of a component's imports and exports.
 #[cfg(feature = "inspect")]
 pub fn interface_names(engine: &Engine, component: &Component) -> (Vec<String>, Vec<String>) {
@@ -133,34 +117,17 @@ pub fn interface_names(engine: &Engine, component: &Component) -> (Vec<String>, 
     )
 }
 
-/// Whether a contract version is compatible with this host: same major and,
-/// for 0.x, same minor (semver).
-pub fn is_compatible(version: &str) -> bool {
-    let ours: Vec<&str> = CONTRACT_VERSION.split('.').collect();
-    let theirs: Vec<&str> = version.split('.').collect();
-    theirs.len() >= 2 && theirs[0] == ours[0] && (ours[0] != "0" || theirs[1] == ours[1])
-}
-
 /// Link and pre-instantiate a component, explaining contract mismatches.
 pub(crate) fn prepare(
     engine: &Engine,
     linker: &Linker<StoreState>,
     component: &Component,
 ) -> Result<PluginPre<StoreState>, LoadErrorKind> {
-    let versions = contract_versions(engine, component);
-    if versions.is_empty() {
-        return Err(LoadErrorKind::Incompatible(format!(
-            "the component does not export `{CHECK_INTERFACE}`; it implements another world"
-        )));
-    }
-    if let Some(v) = versions.iter().find(|v| !is_compatible(v)) {
-        return Err(LoadErrorKind::Incompatible(format!(
-            "the component implements toolvet:check@{v}; this host speaks toolvet:check@{CONTRACT_VERSION}"
-        )));
-    }
+    crate::contract::refuse_other_versions(engine, component)?;
     let pre = linker
         .instantiate_pre(component)
         .map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))?;
+    crate::contract::typecheck_exports(component, &pre)?;
     PluginPre::new(pre).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
 }
 
@@ -309,38 +276,35 @@ fn check_pin(pin: Option<&str>, sha256: &str) -> Result<(), LoadErrorKind> {
 }
 
 /// Call `describe` and `configure(settings)` on a fresh instance, with the
-/// load-time deadline. Returns what `describe` said and the configured
+/// load-time deadline in `limits` (`[host] load_timeout_ms`, at least the
+/// check's `timeout_ms`). Returns what `describe` said and the configured
 /// instance, which has seen no call yet.
 pub(crate) async fn initialize(
     engine: &Engine,
     compiled: &Compiled,
     settings: &str,
     limits: InstanceLimits,
-    check_name: Arc<str>,
+    log: PluginLog,
 ) -> Result<(PluginInfo, LiveInstance), LoadErrorKind> {
-    describe_and_configure(engine, &compiled.pre, settings, limits, check_name).await
+    describe_and_configure(engine, &compiled.pre, settings, limits, log).await
 }
 
 /// Instantiate `pre`, call `describe` (its answer checked) and
-/// `configure(settings)`, with the load-time deadline.
+/// `configure(settings)`, with the load-time deadline in `limits`.
 pub(crate) async fn describe_and_configure(
     engine: &Engine,
     pre: &PluginPre<StoreState>,
     settings: &str,
     limits: InstanceLimits,
-    check_name: Arc<str>,
+    log: PluginLog,
 ) -> Result<(PluginInfo, LiveInstance), LoadErrorKind> {
-    let limits = InstanceLimits {
-        timeout: LOAD_CALL_TIMEOUT.max(limits.timeout),
-        ..limits
-    };
     let failed = |export: &'static str| {
         move |f: crate::instance::Failure| LoadErrorKind::Failed {
             export,
             message: f.message,
         }
     };
-    let mut instance = LiveInstance::new(engine, pre, limits, check_name)
+    let mut instance = LiveInstance::new(engine, pre, limits, log)
         .await
         .map_err(failed("instantiate"))?;
     let info = instance
@@ -422,15 +386,6 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn contract_compatibility_follows_semver_for_0x() {
-        assert!(is_compatible("0.1.0"));
-        assert!(is_compatible("0.1.7"));
-        assert!(!is_compatible("0.2.0"));
-        assert!(!is_compatible("1.0.0"));
-        assert!(!is_compatible("garbage"));
-    }
 
     #[test]
     fn non_components_are_refused_with_a_reason() {

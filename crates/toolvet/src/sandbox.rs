@@ -6,6 +6,17 @@
 //! stdout, stderr and the `host.log` import go to one bounded buffer per
 //! store; whatever exceeds `max_log_bytes` is dropped and counted. Linear
 //! memory is capped per store (all memories of the component together).
+//!
+//! Host calls cannot be interrupted by the epoch deadline (it is checked in
+//! guest code only), so every host call a plugin can make does a bounded
+//! amount of work, whatever its arguments (see [`bound_store`] and the
+//! "Host calls" table in SECURITY.md): random bytes are capped per call
+//! ([`MAX_RANDOM_BYTES`]), the data a plugin passes to the host in one call
+//! (log messages, stream writes, poll lists) and the results the host
+//! lifts are capped by wasmtime's hostcall fuel, handles by the resource
+//! table and component-handle caps, and output is captured without
+//! blocking. Blocking polls (`sleep`) are abandoned at the deadline by the
+//! caller ([`crate::instance`]).
 
 use crate::bindings::toolvet::check::host;
 use bytes::Bytes;
@@ -22,6 +33,42 @@ const MAX_RESOURCES: usize = 4096;
 
 /// Most table elements one store may have (a pointer each).
 const MAX_TABLE_ELEMENTS: usize = 1 << 20;
+
+/// Most bytes one `wasi:random` call may ask for. wasmtime-wasi's default
+/// (64 MiB) lets one call spend hundreds of milliseconds filling a buffer
+/// where no deadline reaches; 64 KiB takes well under a millisecond and is
+/// far more than language runtimes ask for (hash seeds, UUIDs).
+pub(crate) const MAX_RANDOM_BYTES: u64 = 64 << 10;
+
+/// Least hostcall fuel (bytes a plugin may hand the host in one call, and
+/// bytes of one result the host lifts); raised to cover `max_result_bytes`.
+const MIN_HOST_CALL_BYTES: usize = 1 << 20;
+
+/// Room over `max_result_bytes` for the rest of a result (the rule id, the
+/// discriminants and lengths).
+const HOST_CALL_SLACK: usize = 64 << 10;
+
+/// Most component-model handles (resources a plugin holds, borrows in a
+/// call) live in one store at once; wasmtime's default is 100,000.
+const MAX_COMPONENT_HANDLES: usize = 16_384;
+
+/// The hostcall fuel for a store whose results may be `max_result_bytes`
+/// long: what one guest-to-host call may carry and what one returned
+/// result may be, in bytes.
+pub(crate) fn host_call_bytes(max_result_bytes: usize) -> usize {
+    max_result_bytes
+        .max(MIN_HOST_CALL_BYTES)
+        .saturating_add(HOST_CALL_SLACK)
+}
+
+/// Apply the per-store bounds that live on the store itself rather than in
+/// its state: hostcall fuel ([`host_call_bytes`]) and the component-handle
+/// cap. Data over the fuel is refused before the host copies it: a
+/// guest-to-host call fails (`host-call`), a result is `oversized-result`.
+pub(crate) fn bound_store(store: &mut wasmtime::Store<StoreState>, max_result_bytes: usize) {
+    store.set_hostcall_fuel(host_call_bytes(max_result_bytes));
+    store.set_max_component_handles(MAX_COMPONENT_HANDLES);
+}
 
 /// Per-store state of one check instance.
 pub struct StoreState {
@@ -43,6 +90,7 @@ impl StoreState {
         wasi.allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false)
+            .max_random_size(MAX_RANDOM_BYTES)
             .stdout(output.stream("stdout"))
             .stderr(output.stream("stderr"));
         Self {

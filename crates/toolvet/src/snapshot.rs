@@ -39,6 +39,7 @@ use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
 use crate::plugin::Compiled;
 use crate::sandbox::StoreState;
+use crate::plugin_log::PluginLog;
 use futures_util::FutureExt as _;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -98,7 +99,7 @@ pub(crate) async fn load_or_take(
     compiled: &Compiled,
     settings: &str,
     limits: InstanceLimits,
-    check_name: Arc<str>,
+    log: PluginLog,
 ) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
     let started = Instant::now();
     let key = cache.map(|c| {
@@ -146,13 +147,13 @@ pub(crate) async fn load_or_take(
     // The transform's future is not `Send`: it runs on a thread of the
     // blocking pool, on a runtime of its own.
     let taken = {
-        let (settings, name) = (settings.to_string(), check_name.clone());
+        let (settings, log) = (settings.to_string(), log.clone());
         tokio::task::spawn_blocking(move || {
             tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .map_err(|e| NoSnapshot::Unsupported(format!("no runtime for the snapshot: {e}")))?
-                .block_on(take(&bytes, &settings, limits, name))
+                .block_on(take(&bytes, &settings, limits, log))
         })
         .await
         .map_err(|e| LoadErrorKind::Host(format!("the snapshot task failed: {e}")))?
@@ -161,7 +162,7 @@ pub(crate) async fn load_or_take(
         Ok(taken) => taken,
         Err(NoSnapshot::Failed(kind)) => return Err(kind),
         Err(NoSnapshot::Unsupported(why)) => {
-            tracing::info!(check = %check_name, "no snapshot, `configure` runs in every fresh instance: {why}");
+            tracing::info!(check = log.check(), "no snapshot, `configure` runs in every fresh instance: {why}");
             return Ok(None);
         }
     };
@@ -227,7 +228,7 @@ pub(crate) async fn take(
     component: &[u8],
     settings: &str,
     limits: InstanceLimits,
-    check_name: Arc<str>,
+    log: PluginLog,
 ) -> Result<(PluginInfo, Vec<u8>), NoSnapshot> {
     let engine = init_engine().map_err(|e| NoSnapshot::Unsupported(format!("no engine: {e}")))?;
     let linker =
@@ -240,7 +241,7 @@ pub(crate) async fn take(
         move |instrumented: Vec<u8>| {
             async move {
                 let result =
-                    configured(engine, linker, instrumented, &settings, limits, check_name).await;
+                    configured(engine, linker, instrumented, &settings, limits, log).await;
                 let (answer, invoker) = match result {
                     Ok((info, instance)) => (Ok(info), Some(instance)),
                     Err(e) => (Err(e), None),
@@ -290,7 +291,7 @@ async fn configured(
     instrumented: Vec<u8>,
     settings: &str,
     limits: InstanceLimits,
-    check_name: Arc<str>,
+    log: PluginLog,
 ) -> Result<(PluginInfo, LiveInstance), NoSnapshot> {
     let component = tokio::task::spawn_blocking(move || Component::new(engine, &instrumented))
         .await
@@ -300,7 +301,7 @@ async fn configured(
         })?;
     let pre = crate::plugin::prepare(engine, linker, &component).map_err(NoSnapshot::Failed)?;
     let (info, instance) =
-        crate::plugin::describe_and_configure(engine, &pre, settings, limits, check_name)
+        crate::plugin::describe_and_configure(engine, &pre, settings, limits, log)
             .await
             .map_err(NoSnapshot::Failed)?;
     if !instance.holds_no_resources() {

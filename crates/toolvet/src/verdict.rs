@@ -125,11 +125,17 @@ pub enum ErrorKind {
     /// The check trapped (panic, `unreachable`, stack overflow, bad memory
     /// access).
     Trap,
-    /// The check's reason message exceeded `max_result_bytes`.
+    /// The check's reason message exceeded `max_result_bytes`, or its
+    /// result was over the host's limit for data from a check (hostcall
+    /// fuel) and was not read at all.
     OversizedResult,
     /// The check returned something that is not a valid decision (bad
     /// variant, invalid UTF-8, out-of-bounds pointer), or exited.
     MalformedResult,
+    /// A host call the check made was refused: over a limit (random bytes,
+    /// data passed in one call, resources held at once) or otherwise
+    /// invalid. The message keeps the host's reason.
+    HostCall,
     /// The plugin failed to load (with `continue_on_errors`).
     LoadFailed,
     /// A fresh instance rejected the settings it accepted at load.
@@ -153,6 +159,7 @@ impl ErrorKind {
             ErrorKind::Trap => "trap",
             ErrorKind::OversizedResult => "oversized-result",
             ErrorKind::MalformedResult => "malformed-result",
+            ErrorKind::HostCall => "host-call",
             ErrorKind::LoadFailed => "load-failed",
             ErrorKind::InvalidSettings => "invalid-settings",
             ErrorKind::Overloaded => "overloaded",

@@ -198,6 +198,52 @@ impl Signer {
     }
 }
 
+/// The fuzz target `ticket_parse` (`fuzz/fuzz_targets/ticket_parse.rs`;
+/// cargo-fuzz builds with `--cfg fuzzing`): [`Signer::verify`] on
+/// arbitrary text never panics and accepts nothing but the ticket the
+/// signer issued; and a valid ticket with one byte changed (at the
+/// position and by the value the input picks) is never accepted.
+#[cfg(fuzzing)]
+pub fn fuzz_verify(data: &[u8]) {
+    use crate::approval::{ApprovalStatus, BoundCall};
+    let signer = Signer::new(vec![7; 32], "fuzz-realm".into());
+    let request = ApprovalRequest {
+        id: "apr_00112233445566778899aabbccddeeff".into(),
+        status: ApprovalStatus::Pending,
+        call: BoundCall {
+            tool: "bash".into(),
+            arguments_sha256: "ab".repeat(32),
+            call_id: "c1".into(),
+            run_id: Some("r1".into()),
+        },
+        arguments: serde_json::value::RawValue::from_string("{}".into()).expect("JSON"),
+        agent: None,
+        principal: None,
+        escalations: vec![],
+        created_at: UnixMillis(1_000),
+        expires_at: UnixMillis(10_000),
+        review: None,
+        consumed_at: None,
+    };
+    let valid = signer.issue(&request);
+    let now = UnixMillis(5_000);
+    assert!(signer.verify(&valid, now).is_ok(), "the issued ticket verifies");
+    let text = String::from_utf8_lossy(data);
+    if signer.verify(&text, now).is_ok() {
+        assert_eq!(text, valid, "only the issued ticket is accepted");
+    }
+    if let [at, flip, ..] = *data {
+        let mut bytes = valid.clone().into_bytes();
+        let at = usize::from(at) * bytes.len() / 256;
+        bytes[at] ^= flip.max(1);
+        let mutated = String::from_utf8_lossy(&bytes);
+        assert!(
+            signer.verify(&mutated, now).is_err(),
+            "a ticket with byte {at} changed was accepted: {mutated}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

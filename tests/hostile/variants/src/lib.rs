@@ -8,46 +8,26 @@
 //! | `describe-unreachable` | `describe` executes `unreachable` |
 //! | `describe-huge` | `describe` returns a 16 MiB name and 1,000,000 tool globs |
 //! | `big-static` | a 256 MiB static in linear memory: the module's memory minimum is over 256 MiB, so instantiation itself exceeds a smaller cap |
+//! | `describe-forge` | `describe` returns a name, version, description and tool glob full of newlines and terminal escape sequences (a forged `compatible: yes` line, a screen clear, a title change, NUL bytes) |
+//! | `no-tools` | `describe` returns `tools = []`: the check applies to no tool unless the policy says |
 //! | `net-probe` | `check` tries TCP, UDP and name lookups and denies with a report (imports `wasi:sockets`) |
 //!
 //! Without any feature the component is a well-behaved check that allows
 //! every call. It implements the real `toolvet:check/plugin` world.
 
-#[cfg(any(
-    all(
-        feature = "describe-loop",
-        any(
-            feature = "describe-panic",
-            feature = "describe-unreachable",
-            feature = "describe-huge",
-            feature = "big-static",
-            feature = "net-probe"
-        )
-    ),
-    all(
-        feature = "describe-panic",
-        any(
-            feature = "describe-unreachable",
-            feature = "describe-huge",
-            feature = "big-static",
-            feature = "net-probe"
-        )
-    ),
-    all(
-        feature = "describe-unreachable",
-        any(
-            feature = "describe-huge",
-            feature = "big-static",
-            feature = "net-probe"
-        )
-    ),
-    all(
-        feature = "describe-huge",
-        any(feature = "big-static", feature = "net-probe")
-    ),
-    all(feature = "big-static", feature = "net-probe"),
-))]
-compile_error!("enable at most one feature of `variants`: each feature is one fixture");
+/// How many fixture features are enabled: each feature is one fixture.
+const FEATURES: usize = cfg!(feature = "describe-loop") as usize
+    + cfg!(feature = "describe-panic") as usize
+    + cfg!(feature = "describe-unreachable") as usize
+    + cfg!(feature = "describe-huge") as usize
+    + cfg!(feature = "describe-forge") as usize
+    + cfg!(feature = "no-tools") as usize
+    + cfg!(feature = "big-static") as usize
+    + cfg!(feature = "net-probe") as usize;
+const _: () = assert!(
+    FEATURES <= 1,
+    "enable at most one feature of `variants`: each feature is one fixture"
+);
 
 wit_bindgen::generate!({ path: "../../../wit", world: "plugin" });
 
@@ -65,6 +45,10 @@ const NAME: &str = if cfg!(feature = "describe-loop") {
     "describe-huge"
 } else if cfg!(feature = "big-static") {
     "big-static"
+} else if cfg!(feature = "describe-forge") {
+    "describe-forge"
+} else if cfg!(feature = "no-tools") {
+    "no-tools"
 } else if cfg!(feature = "net-probe") {
     "net-probe"
 } else {
@@ -121,6 +105,20 @@ impl Guest for Variant {
             description: "describe returns a 16 MiB name and 1,000,000 tool globs (test fixture)"
                 .into(),
             tools: vec!["*".to_string(); 1_000_000],
+        };
+        #[cfg(feature = "describe-forge")]
+        return PluginInfo {
+            name: "forged\ncompatible: yes\x1b[2J\x1b]0;pwned\x07".into(),
+            version: "1.0\x00\r".into(),
+            description: "imports: nothing\x1b[8m hidden \x1b[0m\u{202e}txt.exe".into(),
+            tools: vec!["*".into(), "bash\x1b[1A".into()],
+        };
+        #[cfg(feature = "no-tools")]
+        return PluginInfo {
+            name: NAME.into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: "Declares no tools (test fixture)".into(),
+            tools: Vec::new(),
         };
         #[allow(unreachable_code)]
         PluginInfo {

@@ -1,4 +1,12 @@
-//! Showing text that plugins or callers control on a terminal.
+//! Showing text that plugins or callers control to a person: on a
+//! terminal, in a log line, in an error message.
+//!
+//! Every string a plugin chooses (reasons, rule ids, `describe` fields,
+//! `configure` errors, log lines, what it prints, function names in trap
+//! backtraces) goes through [`visible`] before toolvet prints it as text:
+//! in the CLI's text output, in `toolvet inspect`, in load errors and in
+//! the log lines forwarded from plugins. JSON output keeps the exact text
+//! (JSON escapes control characters itself).
 
 use std::borrow::Cow;
 
@@ -6,6 +14,7 @@ use std::borrow::Cow;
 /// `\x1b`, `\u{202e}` for bidirectional overrides), so a reason, rule or
 /// log line from a plugin cannot start a new line, move the cursor, set the
 /// window title or hide what follows it. Printable text is unchanged.
+#[must_use]
 pub fn visible(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_escape) {
         return Cow::Borrowed(text);
@@ -44,5 +53,7 @@ mod tests {
             "ok\\nallow  bash  [forged]\\x1b]0;title\\x07\\x00"
         );
         assert_eq!(visible("a\u{202e}b"), "a\\u{202e}b");
+        assert_eq!(visible("nul\0"), "nul\\x00");
+        assert_eq!(visible("del\x7f c1\u{9b}"), "del\\x7f c1\\x9b");
     }
 }
