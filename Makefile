@@ -41,12 +41,14 @@ unit-tests: cli plugins hostile
 # directory), the reviewer page in headless Chromium over WebDriver (the
 # last screenshot is target/serve-ui.png), and the decision-log tools.
 # Needs Debian's postgresql, chromium and chromium-driver (.ci/run installs
-# them). These test targets have `test = false`, so unit-tests skips them;
-# selecting them from the whole workspace keeps unit-tests' build (the same
-# features), so nothing is compiled twice. They build the `toolvet` binary
-# they run themselves (CARGO_BIN_EXE_toolvet): depending on `cli` here
-# (`-p toolvet-cli`, other features) would compile wasmtime a second time,
-# and they only use the Rust plugins (tool_policy).
+# them). These test targets have `test = false`, so unit-tests skips them.
+# They build the `toolvet` binary they run themselves
+# (CARGO_BIN_EXE_toolvet) and only use the Rust plugins (tool_policy).
+#
+# Every build here (`-p toolvet-cli`, the workspace's tests, the benchmarks,
+# maturin's wheel) resolves the same features for wasmtime and its
+# dependencies, through the `toolvet-hack` crate (cargo-hakari,
+# .config/hakari.toml), so wasmtime is compiled once per profile.
 serve-tests: rust-plugins
 	$(CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
