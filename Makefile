@@ -26,9 +26,12 @@ demo: cli plugins
 test: demo hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests
 	@echo "make test: all passed"
 
-# Hostile-plugin fixtures for the containment tests.
-hostile: setup
+# Hostile-plugin fixtures for the containment tests: the Rust corpus, then
+# a hostile Python and a hostile JavaScript check built with the kits.
+hostile: setup $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 	bash tests/hostile/build.sh
+	$(PY_VENV)/bin/python plugins/python/build.py --force --out-dir target/hostile tests/hostile/python/py-misbehave
+	node plugins/js/build.mjs --force --out-dir target/hostile plugins/js/fixtures/js-misbehave
 
 # Host library, CLI and end-to-end tests (need plugins and hostile fixtures).
 unit-tests: cli plugins hostile

@@ -105,7 +105,12 @@ fn plugin_text_on_stdout_and_stderr_is_escaped_and_never_coloured_when_piped() {
     let dir = tempfile::tempdir().unwrap();
     write_policy(
         dir.path(),
-        json!([check("forger", "hostile.wasm", json!({"behave": "forge"}), json!({}))]),
+        json!([check(
+            "forger",
+            "hostile.wasm",
+            json!({"behave": "forge"}),
+            json!({})
+        )]),
     );
     std::fs::write(dir.path().join("call.json"), CALL).unwrap();
     let (run, _) = run_cli_within(
@@ -171,11 +176,7 @@ fn inspect_shows_describe_fields_escaped() {
     );
     assert!(run.stdout.contains(r"\u{202e}txt.exe"), "{}", run.stdout);
     // JSON keeps the exact text.
-    let (run, _) = run_cli_within(
-        LIMIT,
-        &["inspect", &plugin, "--format", "json"],
-        dir.path(),
-    );
+    let (run, _) = run_cli_within(LIMIT, &["inspect", &plugin, "--format", "json"], dir.path());
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(
         report["describe"]["name"],
@@ -188,7 +189,12 @@ fn a_load_error_quoting_the_plugin_is_escaped() {
     let dir = tempfile::tempdir().unwrap();
     write_policy(
         dir.path(),
-        json!([check("forger", "hostile.wasm", json!({"configure": "forge-error"}), json!({}))]),
+        json!([check(
+            "forger",
+            "hostile.wasm",
+            json!({"configure": "forge-error"}),
+            json!({})
+        )]),
     );
     std::fs::write(dir.path().join("call.json"), CALL).unwrap();
     let (run, _) = run_cli_within(LIMIT, &["check", "-c", "p.toml", "call.json"], dir.path());
@@ -202,7 +208,9 @@ fn a_load_error_quoting_the_plugin_is_escaped() {
         run.stderr
     );
     assert!(
-        !run.stderr.lines().any(|l| l.starts_with("toolvet: check `forger` loaded OK")),
+        !run.stderr
+            .lines()
+            .any(|l| l.starts_with("toolvet: check `forger` loaded OK")),
         "{}",
         run.stderr
     );

@@ -288,14 +288,21 @@ async fn out_of_bounds_load_traps() {
 }
 
 #[tokio::test]
-async fn panic_traps_and_its_message_is_forwarded() {
+async fn panic_traps_with_its_message_in_the_verdict_and_the_logs() {
     let (_guard, logs) = capture_tracing();
     expect_error(
         "hostile.wasm",
         json!({"behave": "panic"}),
         json!({}),
         ErrorKind::Trap,
-        &["trapped", "unreachable"],
+        // The verdict carries the plugin's own account: where it panicked
+        // and the message (the trap alone says only `unreachable`).
+        &[
+            "trapped",
+            "unreachable",
+            "; the plugin reported: panicked at hostile/src/lib.rs:",
+            ": hostile: deliberate panic in check",
+        ],
     )
     .await;
     assert!(
@@ -535,12 +542,17 @@ async fn newline_floods_are_capped_by_what_is_emitted() {
 /// host's memory must not grow by what the plugin asked for.
 async fn host_call_refused(settings: Value, extra: Value, words: &[&str]) {
     let before = toolvet_tests::rss_kib().unwrap_or(0);
-    let v = expect_error("hostile.wasm", settings.clone(), extra, ErrorKind::HostCall, words).await;
+    let v = expect_error(
+        "hostile.wasm",
+        settings.clone(),
+        extra,
+        ErrorKind::HostCall,
+        words,
+    )
+    .await;
     let reason = v.reason.unwrap();
     assert!(!reason.contains("wasm backtrace"), "{reason}");
-    let grown = toolvet_tests::rss_kib()
-        .unwrap_or(0)
-        .saturating_sub(before);
+    let grown = toolvet_tests::rss_kib().unwrap_or(0).saturating_sub(before);
     println!("ROW | hostile.wasm | {settings} | RSS grew {grown} KiB | - | -");
 }
 

@@ -226,8 +226,18 @@ async fn a_plugin_declaring_no_tools_loads_with_a_warning() {
     assert!(v.checks.is_empty(), "it never runs: {v:?}");
     // Tools from the policy: no warning, and it runs.
     let (_guard, logs) = toolvet_tests::capture_tracing();
-    let host = load_ok(one("idle", "no-tools.wasm", json!({}), json!({"tools": ["*"]}))).await;
-    assert!(!logs.text().contains("declares no tools"), "{}", logs.text());
+    let host = load_ok(one(
+        "idle",
+        "no-tools.wasm",
+        json!({}),
+        json!({"tools": ["*"]}),
+    ))
+    .await;
+    assert!(
+        !logs.text().contains("declares no tools"),
+        "{}",
+        logs.text()
+    );
     let (v, _) = timed_check(&host, &call("anything", json!({}))).await;
     assert_eq!(v.checks.len(), 1, "{v:?}");
 }

@@ -1,11 +1,11 @@
 //! `toolvet approvals list | show | approve | reject`: the approval requests
 //! of a policy's ledger, for people at a terminal and for scripts.
 
-use toolvet::display::visible;
 use crate::{EXIT_MISMATCH, EXIT_USAGE, Format};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
+use toolvet::display::visible;
 use toolvet::{
     ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, StatusFilter,
 };

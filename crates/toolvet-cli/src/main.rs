@@ -21,9 +21,9 @@ mod serve;
 use anyhow::Context as _;
 use cases::Target;
 use clap::{Parser, Subcommand, ValueEnum};
-use toolvet::display::visible;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use toolvet::display::visible;
 use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
 
 const EXIT_MISMATCH: u8 = 1;

@@ -13,11 +13,11 @@
 //! Exit codes: 0 no verdict changes; 1 some would; 2 the log or policy
 //! cannot be used.
 
-use toolvet::display::visible;
 use anyhow::Context as _;
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
+use toolvet::display::visible;
 use toolvet::{CallRequest, Decision, Host, Policy};
 
 /// Arguments of `toolvet replay`.

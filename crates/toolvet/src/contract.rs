@@ -45,7 +45,9 @@ pub fn compatible(version: &str) -> Result<(), String> {
     if same_line {
         Ok(())
     } else {
-        Err(format!("{version} is not compatible with {CONTRACT_VERSION}"))
+        Err(format!(
+            "{version} is not compatible with {CONTRACT_VERSION}"
+        ))
     }
 }
 

@@ -727,8 +727,8 @@ async fn initialize(
     preinitialize: bool,
 ) -> Result<Ready, LoadErrorKind> {
     let compiled = compiled?;
-    if preinitialize {
-        if let Some((info, snapshot)) = crate::snapshot::load_or_take(
+    if preinitialize
+        && let Some((info, snapshot)) = crate::snapshot::load_or_take(
             engine,
             &linker,
             cache.as_ref(),
@@ -739,15 +739,14 @@ async fn initialize(
             log.clone(),
         )
         .await?
-        {
-            return Ok(Ready {
-                compiled: snapshot,
-                info,
-                snapshot: true,
-                deferred: false,
-                pool: Mutex::new(Vec::new()),
-            });
-        }
+    {
+        return Ok(Ready {
+            compiled: snapshot,
+            info,
+            snapshot: true,
+            deferred: false,
+            pool: Mutex::new(Vec::new()),
+        });
     }
     let key = cache
         .as_ref()

@@ -94,8 +94,8 @@ impl LiveInstance {
                 log,
                 limits,
             }),
-            Err(mut f) => {
-                forward_output(&store, &log);
+            Err(f) => {
+                let mut f = finish(&store, &log, Err::<(), _>(f)).unwrap_err();
                 if f.kind == ErrorKind::MalformedResult {
                     // Not a result: the instance could not be created.
                     f.kind = ErrorKind::Trap;
@@ -147,8 +147,7 @@ impl LiveInstance {
             Box::pin(async move { plugin.toolvet_check_check().call_describe(store).await })
         })
         .await;
-        forward_output(&self.store, &self.log);
-        r
+        finish(&self.store, &self.log, r)
     }
 
     /// Call `configure(settings)`; `Ok(Err(message))` when the plugin
@@ -168,8 +167,7 @@ impl LiveInstance {
             })
         })
         .await;
-        forward_output(&self.store, &self.log);
-        r
+        finish(&self.store, &self.log, r)
     }
 
     /// Call `check`.
@@ -188,8 +186,7 @@ impl LiveInstance {
             })
         })
         .await;
-        forward_output(&self.store, &self.log);
-        r
+        finish(&self.store, &self.log, r)
     }
 }
 
@@ -318,8 +315,26 @@ fn classify(
 /// tests of the `log-huge`, `write-huge` and `huge-reason` fixtures.
 const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exhausted";
 
-/// Forward what the plugin printed or logged (see [`PluginLog`]).
-fn forward_output(store: &Store<StoreState>, log: &PluginLog) {
+/// Forward what the call printed or logged, and give a crash the cause the
+/// plugin reported for it ([`crate::cause`]): a trap, an out-of-memory
+/// abort or an `exit` says only what the instruction was, the plugin's
+/// panic message or exception says why.
+fn finish<T>(
+    store: &Store<StoreState>,
+    log: &PluginLog,
+    result: Result<T, Failure>,
+) -> Result<T, Failure> {
     let (pieces, dropped) = store.data().output.drain();
+    let result = result.map_err(|mut f| {
+        let crashed = matches!(
+            f.kind,
+            ErrorKind::Trap | ErrorKind::OutOfMemory | ErrorKind::MalformedResult
+        );
+        if crashed && let Some(cause) = crate::cause::find(&pieces) {
+            f.message = format!("{}; the plugin reported: {cause}", f.message);
+        }
+        f
+    });
     log.forward(pieces, dropped);
+    result
 }

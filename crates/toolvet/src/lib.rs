@@ -65,6 +65,7 @@ mod audit;
 mod bindings;
 pub mod cache;
 mod call;
+mod cause;
 mod config;
 mod contract;
 pub mod display;

@@ -16,7 +16,6 @@ use std::time::Instant;
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
-
 /// The linker every plugin is instantiated with: WASI 0.2 (sandboxed by
 /// [`StoreState`]) and the `toolvet:check/host` import.
 pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {

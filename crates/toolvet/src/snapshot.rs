@@ -38,8 +38,8 @@ use crate::cache::{ArtifactCache, CacheOutcome};
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
 use crate::plugin::Compiled;
-use crate::sandbox::StoreState;
 use crate::plugin_log::PluginLog;
+use crate::sandbox::StoreState;
 use futures_util::FutureExt as _;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -162,7 +162,10 @@ pub(crate) async fn load_or_take(
         Ok(taken) => taken,
         Err(NoSnapshot::Failed(kind)) => return Err(kind),
         Err(NoSnapshot::Unsupported(why)) => {
-            tracing::info!(check = log.check(), "no snapshot, `configure` runs in every fresh instance: {why}");
+            tracing::info!(
+                check = log.check(),
+                "no snapshot, `configure` runs in every fresh instance: {why}"
+            );
             return Ok(None);
         }
     };
@@ -240,8 +243,7 @@ pub(crate) async fn take(
         let (outcome, settings) = (outcome.clone(), settings.to_string());
         move |instrumented: Vec<u8>| {
             async move {
-                let result =
-                    configured(engine, linker, instrumented, &settings, limits, log).await;
+                let result = configured(engine, linker, instrumented, &settings, limits, log).await;
                 let (answer, invoker) = match result {
                     Ok((info, instance)) => (Ok(info), Some(instance)),
                     Err(e) => (Err(e), None),

@@ -415,7 +415,7 @@ export function exportCheck(CheckClass, hostLog) {
         configured = CheckClass.fromSettingsJson(settings);
       } catch (e) {
         if (e instanceof SettingsError) throw e.message; // the WIT result's error string
-        log.error(`configure threw: ${e?.stack ?? e}`);
+        log.error(`configure threw: ${e}\n${e?.stack ?? ''}`);
         throw `settings: the check failed to start: ${e}`;
       }
     },
@@ -440,8 +440,10 @@ export function exportCheck(CheckClass, hostLog) {
         }
         return toDecision(decision);
       } catch (e) {
-        // Log, then trap: the host records the error and applies on_error.
-        log.error(`check threw: ${e?.stack ?? e}`);
+        // Log, then trap: the host records the error and applies on_error,
+        // and puts the first line (the error) and the first frame in the
+        // failure's message. SpiderMonkey's `stack` holds the frames only.
+        log.error(`check threw: ${e}\n${e?.stack ?? ''}`);
         throw e;
       }
     },

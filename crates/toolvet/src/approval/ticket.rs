@@ -227,7 +227,10 @@ pub fn fuzz_verify(data: &[u8]) {
     };
     let valid = signer.issue(&request);
     let now = UnixMillis(5_000);
-    assert!(signer.verify(&valid, now).is_ok(), "the issued ticket verifies");
+    assert!(
+        signer.verify(&valid, now).is_ok(),
+        "the issued ticket verifies"
+    );
     let text = String::from_utf8_lossy(data);
     if signer.verify(&text, now).is_ok() {
         assert_eq!(text, valid, "only the issued ticket is accepted");

@@ -1,0 +1,45 @@
+"""py-misbehave: a hostile Python check for the containment tests.
+
+`[check.settings] behave` picks what `check` does: `raise` looks a currency
+up in an empty rate table (a `KeyError` from the user's own line), `loop`
+never returns, `grow` allocates without bound, `allow` behaves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolvet_check import Check, Context, Decision, ToolCall, ToolInfo, allow, export
+
+RATES: dict[str, float] = {}
+
+
+@dataclass
+class Settings:
+    behave: str = "allow"
+
+
+class Misbehave(Check):
+    name = "py-misbehave"
+    version = "0.1.0"
+    description = "Misbehaves as its settings say (containment tests)"
+    tools = ["*"]
+    Settings = Settings
+
+    def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
+        behave = self.settings.behave
+        if behave == "raise":
+            rate = RATES["USD"]
+            return allow() if rate else allow()
+        if behave == "loop":
+            n = 0
+            while True:
+                n += 1
+        if behave == "grow":
+            hoard = []
+            while True:
+                hoard.append(bytearray(1 << 20))
+        return allow()
+
+
+Check = export(Misbehave)

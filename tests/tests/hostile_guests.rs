@@ -1,0 +1,124 @@
+//! Hostile Python and JavaScript checks, built with the toolvet kits
+//! (`tests/hostile/python/py-misbehave`, `plugins/js/fixtures/js-misbehave`;
+//! `make hostile` builds them into `target/hostile/`): one that raises,
+//! one that loops, one that allocates without bound. Under per-call
+//! isolation (from a snapshot, the default) and under reuse, each ends in
+//! its `on_error` decision within its deadline, with the right error kind,
+//! and the host serves the next call; a crash's message names the
+//! exception and the user's own source line.
+
+use serde_json::json;
+use std::time::Duration;
+use toolvet::{Decision, ErrorKind, Host, Verdict};
+use toolvet_tests::{call, check, load_ok, timed_check};
+
+/// Allowance over a deadline for the host to notice and answer: a
+/// containment bound, not a performance target.
+const SLACK: Duration = Duration::from_millis(250);
+
+const PYTHON: &str = "py_misbehave.wasm";
+const JS: &str = "js_misbehave.wasm";
+
+async fn guest(file: &str, behave: &str, isolation: &str, timeout_ms: u64) -> Host {
+    load_ok(json!({"check": [check(
+        "guest",
+        file,
+        json!({"behave": behave}),
+        json!({"isolation": isolation, "timeout_ms": timeout_ms, "tools": ["*"]}),
+    )]}))
+    .await
+}
+
+/// Two calls (the second on whatever instance the first left behind): each
+/// is a deny within the deadline with an error of `kind`; returns the first
+/// verdict.
+async fn fails(host: &Host, kind: ErrorKind, timeout_ms: u64) -> Verdict {
+    let mut first = None;
+    for n in 0..2 {
+        let (v, elapsed) = timed_check(host, &call("bash", json!({"command": "ls", "n": n}))).await;
+        assert!(
+            elapsed < Duration::from_millis(timeout_ms) + SLACK,
+            "answered after {elapsed:?}: {v:?}"
+        );
+        assert_eq!(v.decision, Decision::Deny, "{v:?}");
+        let error = v.checks[0].error.as_ref().expect("an error is recorded");
+        assert_eq!(error.kind, kind, "{v:?}");
+        first.get_or_insert(v);
+    }
+    first.unwrap()
+}
+
+fn reason(v: &Verdict) -> &str {
+    v.checks[0].reason.as_deref().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_python_exception_traps_and_names_itself_and_the_users_line() {
+    for isolation in ["per-call", "reuse"] {
+        let host = guest(PYTHON, "raise", isolation, 500).await;
+        let v = fails(&host, ErrorKind::Trap, 500).await;
+        let reason = reason(&v);
+        assert!(
+            reason.contains("; the plugin reported: KeyError: 'USD' (")
+                && reason.contains("py_misbehave.py, line 32)"),
+            "{isolation}: {reason}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_javascript_error_traps_and_names_itself_and_the_users_line() {
+    for isolation in ["per-call", "reuse"] {
+        let host = guest(JS, "throw", isolation, 500).await;
+        let v = fails(&host, ErrorKind::Trap, 500).await;
+        let reason = reason(&v);
+        assert!(
+            reason.contains("; the plugin reported: TypeError: ")
+                && reason.contains("js-misbehave/index.js:23:"),
+            "{isolation}: {reason}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn looping_guests_time_out_at_their_deadline() {
+    for (file, isolation) in [
+        (PYTHON, "per-call"),
+        (PYTHON, "reuse"),
+        (JS, "per-call"),
+        (JS, "reuse"),
+    ] {
+        let host = guest(file, "loop", isolation, 100).await;
+        let v = fails(&host, ErrorKind::Timeout, 100).await;
+        assert!(
+            reason(&v).contains("timed out after 100 ms"),
+            "{file} {isolation}: {v:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn growing_guests_hit_the_memory_cap() {
+    for (file, isolation) in [
+        (PYTHON, "per-call"),
+        (PYTHON, "reuse"),
+        (JS, "per-call"),
+        (JS, "reuse"),
+    ] {
+        let host = guest(file, "grow", isolation, 2_000).await;
+        let v = fails(&host, ErrorKind::OutOfMemory, 2_000).await;
+        assert!(
+            reason(&v).contains("memory cap of 64 MiB"),
+            "{file} {isolation}: {v:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_well_behaved_call_still_passes_after_misbehaving_ones() {
+    for file in [PYTHON, JS] {
+        let host = guest(file, "allow", "reuse", 500).await;
+        let (v, _) = timed_check(&host, &call("bash", json!({"command": "ls"}))).await;
+        assert_eq!(v.decision, Decision::Allow, "{file}: {v:?}");
+    }
+}
