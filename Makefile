@@ -75,10 +75,12 @@ case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-l
 field-tests: cli plugins
 	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet
 
-# The Python and JavaScript kits and checks, natively.
+# The Python and JavaScript kits and checks, natively; then the builders'
+# content-based "up to date" (plugins/build-stamp-test.sh).
 kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 	cd plugins/python && for d in tests spend-guard template; do ../../$(PY_VENV)/bin/python -m unittest discover -s $$d || exit 1; done
 	cd plugins/js && node --test
+	bash plugins/build-stamp-test.sh $(PY_VENV)/bin/python
 
 # `toolvet new` must produce a check that builds and passes its own cases.
 scaffold-test: cli setup

@@ -8,9 +8,14 @@
 // and the modules it imports; the component is written to
 // `<out-dir>/<name with - as _>.wasm` (default `target/plugins/`).
 //
-// A component is rebuilt only when it is older than one of its inputs: the
-// check directory's `.js` files, the kit (`toolvet-check/`), the WIT files,
-// this script and package-lock.json. `--force` rebuilds regardless.
+// A component is rebuilt unless the stamp beside it (`<name>.wasm.inputs`)
+// records the same inputs and the component itself is unchanged: the
+// sha256 of the check directory's path and of every input's path and bytes
+// (the check directory's `.js` files, the kit (`toolvet-check/`), the WIT
+// files, this script and package-lock.json), and the sha256 of the
+// component. Contents, not file times: a checkout, a copy or another check
+// (of any language) writing the same output name all rebuild. `--force`
+// rebuilds regardless.
 //
 // package.json pins @bytecodealliance/preview2-shim itself: componentize-js
 // 0.23.0 imports it at run time but lists it only as a devDependency, so
@@ -22,7 +27,8 @@
 // outgoing HTTP; stdio (console.* to the host's captured stderr), random and
 // clocks stay.
 import { componentize } from '@bytecodealliance/componentize-js';
-import { readdirSync, statSync, existsSync, mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,16 +59,33 @@ function sources(checkDir) {
   ];
 }
 
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** sha256 of the check directory's path and of every input's path and bytes. */
+function inputsDigest(checkDir) {
+  const h = createHash('sha256').update('toolvet build.mjs inputs v1\0').update(`${checkDir}\0`);
+  for (const p of [...new Set(sources(checkDir))].sort()) {
+    h.update(`${p}\0`).update(createHash('sha256').update(readFileSync(p)).digest());
+  }
+  return h.digest('hex');
+}
+
+/** Whether `out` was built from `inputs` and is unchanged since. */
+function upToDate(out, inputs) {
+  const stamp = `${out}.inputs`;
+  if (!existsSync(out) || !existsSync(stamp)) return false;
+  const recorded = readFileSync(stamp, 'utf8').split(/\s+/).filter(Boolean);
+  return recorded.join(' ') === `inputs ${inputs} output ${sha256(readFileSync(out))}`;
+}
+
 async function build(checkDir, outDir, force) {
   const entry = join(checkDir, 'index.js');
   if (!existsSync(entry)) throw new Error(`${checkDir} has no entry module index.js`);
   const out = join(outDir, `${basename(checkDir).replaceAll('-', '_')}.wasm`);
-  if (!force && existsSync(out)) {
-    const newest = Math.max(...sources(checkDir).map((p) => statSync(p).mtimeMs));
-    if (statSync(out).mtimeMs >= newest) {
-      console.log(`${relative(START, out)}: up to date`);
-      return;
-    }
+  const inputs = inputsDigest(checkDir);
+  if (!force && upToDate(out, inputs)) {
+    console.log(`${relative(START, out)}: up to date`);
+    return;
   }
   // ComponentizeJS maps the current directory into the engine while it
   // pre-initialises, so relative imports (`../toolvet-check/index.js`)
@@ -80,7 +103,9 @@ async function build(checkDir, outDir, force) {
   const tmp = join(outDir, `.${basename(out)}.${process.pid}.tmp`);
   try {
     writeFileSync(tmp, component);
+    rmSync(`${out}.inputs`, { force: true });
     renameSync(tmp, out);
+    writeFileSync(`${out}.inputs`, `inputs ${inputs}\noutput ${sha256(component)}\n`);
   } finally {
     rmSync(tmp, { force: true });
   }

@@ -9,10 +9,14 @@ it; the component is written to `<out-dir>/<name with - as _>.wasm`
 (default `target/plugins/`). The kit (`plugins/python/toolvet_check`) and
 the WIT contract (`wit/`) are found relative to this script.
 
-A component is rebuilt only when it is older than one of its inputs: the
-check's `.py` files, the kit, the WIT files, this script and
-requirements.txt (so a componentize-py upgrade rebuilds everything).
-`--force` rebuilds regardless.
+A component is rebuilt unless the stamp beside it (`<name>.wasm.inputs`)
+records the same inputs and the component itself is unchanged: the
+sha256 of the check directory's path and of every input's path and bytes
+(the check's `.py` files, the kit, the WIT files, this script and
+requirements.txt, so a componentize-py upgrade rebuilds everything), and
+the sha256 of the component. Contents, not file times: a checkout, a copy
+or another check (of any language) writing the same output name all
+rebuild. `--force` rebuilds regardless.
 
 Runs componentize-py from the same environment as this interpreter
 (`make python-plugins` uses the venv under target/).
@@ -21,6 +25,7 @@ Runs componentize-py from the same environment as this interpreter
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
@@ -42,6 +47,32 @@ def sources(check_dir: Path) -> list[Path]:
     files += sorted(WIT.rglob("*.wit"))
     files += [Path(__file__).resolve(), HERE / "requirements.txt"]
     return files
+
+
+def inputs_digest(check_dir: Path) -> str:
+    """sha256 of the check directory's path and of every input's path and bytes."""
+    h = hashlib.sha256(b"toolvet build.py inputs v1\0")
+    h.update(str(check_dir).encode() + b"\0")
+    for path in sorted(set(sources(check_dir))):
+        h.update(str(path).encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def stamp_of(out: Path) -> Path:
+    return out.with_name(out.name + ".inputs")
+
+
+def up_to_date(out: Path, inputs: str) -> bool:
+    """Whether `out` was built from `inputs` and is unchanged since."""
+    stamp = stamp_of(out)
+    if not (out.exists() and stamp.exists()):
+        return False
+    return stamp.read_text().split() == ["inputs", inputs, "output", file_digest(out)]
 
 
 def componentize_py() -> str:
@@ -70,11 +101,10 @@ def build(check_dir: Path, out_dir: Path, force: bool) -> None:
     if not app.exists():
         sys.exit(f"build.py: {check_dir} has no app module {module}.py")
     out = out_dir / f"{module}.wasm"
-    if not force and out.exists():
-        newest = max(p.stat().st_mtime for p in sources(check_dir))
-        if out.stat().st_mtime >= newest:
-            print(f"{_shown(out)}: up to date")
-            return
+    inputs = inputs_digest(check_dir)
+    if not force and up_to_date(out, inputs):
+        print(f"{_shown(out)}: up to date")
+        return
     out_dir.mkdir(parents=True, exist_ok=True)
     # Write next to the output and rename, so an interrupted build never
     # leaves a truncated component that looks up to date.
@@ -89,7 +119,9 @@ def build(check_dir: Path, out_dir: Path, force: bool) -> None:
     try:
         subprocess.run(cmd, check=True, env=env)
         os.chmod(tmp, 0o644)  # mkstemp creates 0600
+        stamp_of(out).unlink(missing_ok=True)
         os.replace(tmp, out)
+        stamp_of(out).write_text(f"inputs {inputs}\noutput {file_digest(out)}\n")
     except subprocess.CalledProcessError as e:
         sys.exit(f"build.py: componentize-py failed for {check_dir} (exit {e.returncode})")
     finally:
