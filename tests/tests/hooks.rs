@@ -475,6 +475,22 @@ fn every_failure_path_blocks_for_every_agent() {
                 vec![("TOOLVET_HOOK_FAULT", "hang")],
                 vec!["--timeout-ms", "200"],
             ),
+            // A mistyped settings entry: clap's usage error alone (exit 2)
+            // would let Cursor and Copilot run the tool.
+            (
+                "unknown flag",
+                &policy,
+                call.clone(),
+                vec![],
+                vec!["--timeout", "200"],
+            ),
+            (
+                "bad flag value",
+                &policy,
+                call.clone(),
+                vec![],
+                vec!["--timeout-ms", "soon"],
+            ),
         ];
         for (what, policy, input, env, extra) in cases {
             let ran = hook(agent, policy, &input, &env, &extra);

@@ -96,6 +96,32 @@ pub async fn run(args: HookArgs) -> anyhow::Result<u8> {
     }
 }
 
+/// The agent a `toolvet hook AGENT …` command line names, read from the
+/// raw arguments before clap parses them: when the rest of the line is
+/// wrong (an unknown flag, a bad value), that agent must still get a block
+/// in its own terms. A bare usage error exits 2, which Cursor and Copilot
+/// do not treat as a block. `None` for every other command, and for
+/// `toolvet hook install`.
+pub fn agent_in_args(args: &[std::ffi::OsString]) -> Option<Agent> {
+    let hook = args.iter().skip(1).position(|a| a == "hook")? + 1;
+    let mut rest = args[hook + 1..].iter().filter_map(|a| a.to_str());
+    let first = rest.clone().find(|a| !a.starts_with('-'))?;
+    if first == "install" {
+        return None;
+    }
+    rest.find_map(|a| AgentName::from_str(a, false).ok())
+        .map(Agent::from)
+}
+
+/// Answer `agent` with a block saying why toolvet could not vet the call
+/// (its command line or the process failed before vetting began); returns
+/// the exit code.
+pub fn refuse(agent: Agent, why: &str) -> u8 {
+    let rendered = agent.render_failure(why);
+    guard::answer(&rendered);
+    rendered.exit_code
+}
+
 /// Vet the call on stdin and answer; every path ends in exactly one answer.
 async fn answer(agent: Agent, run: &RunArgs) -> u8 {
     guard::watchdog(agent, Duration::from_millis(run.timeout_ms.max(1)));

@@ -171,14 +171,32 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A coding agent's hook must block, in that agent's terms, on every
+    // failure before vetting starts too: a bad command line, no runtime.
+    let hook_agent = hook::agent_in_args(&args);
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => match hook_agent {
+            Some(agent) if e.use_stderr() => {
+                let why = e.to_string();
+                let first = why.lines().next().unwrap_or("bad arguments");
+                return ExitCode::from(hook::refuse(agent, &format!("toolvet hook: {first}")));
+            }
+            _ => e.exit(),
+        },
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("toolvet: cannot start the async runtime: {e}");
+            let why = format!("cannot start the async runtime: {e}");
+            if let Some(agent) = hook_agent {
+                return ExitCode::from(hook::refuse(agent, &why));
+            }
+            eprintln!("toolvet: {why}");
             return ExitCode::from(EXIT_MISMATCH);
         }
     };
