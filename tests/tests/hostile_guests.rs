@@ -19,23 +19,34 @@ const SLACK: Duration = Duration::from_millis(250);
 const PYTHON: &str = "py_misbehave.wasm";
 const JS: &str = "js_misbehave.wasm";
 
-async fn guest(file: &str, behave: &str, isolation: &str, timeout_ms: u64) -> Host {
-    load_ok(json!({"check": [check(
+async fn guest(file: &str, isolation: &str, timeout_ms: u64) -> Host {
+    let host = load_ok(json!({"check": [check(
         "guest",
         file,
-        json!({"behave": behave}),
+        json!({}),
         json!({"isolation": isolation, "timeout_ms": timeout_ms, "tools": ["*"]}),
     )]}))
-    .await
+    .await;
+    // Per-call instances start from a snapshot: a 12-19 MB runtime's
+    // memory is far over the hostcall limit on a check's results, which
+    // must not apply to the host's own snapshot getters.
+    let snapshot = host.checks()[0].snapshot;
+    assert_eq!(
+        snapshot,
+        Some(isolation == "per-call"),
+        "{file} {isolation}"
+    );
+    host
 }
 
-/// Two calls (the second on whatever instance the first left behind): each
-/// is a deny within the deadline with an error of `kind`; returns the first
-/// verdict.
-async fn fails(host: &Host, kind: ErrorKind, timeout_ms: u64) -> Verdict {
+/// Two calls asking the guest to `behave` (the second on whatever instance
+/// the first left behind): each is a deny within the deadline with an
+/// error of `kind`; returns the first verdict.
+async fn fails(host: &Host, behave: &str, kind: ErrorKind, timeout_ms: u64) -> Verdict {
     let mut first = None;
     for n in 0..2 {
-        let (v, elapsed) = timed_check(host, &call("bash", json!({"command": "ls", "n": n}))).await;
+        let (v, elapsed) =
+            timed_check(host, &call("bash", json!({"behave": behave, "n": n}))).await;
         assert!(
             elapsed < Duration::from_millis(timeout_ms) + SLACK,
             "answered after {elapsed:?}: {v:?}"
@@ -55,12 +66,12 @@ fn reason(v: &Verdict) -> &str {
 #[tokio::test]
 async fn a_python_exception_traps_and_names_itself_and_the_users_line() {
     for isolation in ["per-call", "reuse"] {
-        let host = guest(PYTHON, "raise", isolation, 500).await;
-        let v = fails(&host, ErrorKind::Trap, 500).await;
+        let host = guest(PYTHON, isolation, 500).await;
+        let v = fails(&host, "raise", ErrorKind::Trap, 500).await;
         let reason = reason(&v);
         assert!(
             reason.contains("; the plugin reported: KeyError: 'USD' (")
-                && reason.contains("py_misbehave.py, line 32)"),
+                && reason.contains("py_misbehave.py, line 33)"),
             "{isolation}: {reason}"
         );
     }
@@ -69,8 +80,8 @@ async fn a_python_exception_traps_and_names_itself_and_the_users_line() {
 #[tokio::test]
 async fn a_javascript_error_traps_and_names_itself_and_the_users_line() {
     for isolation in ["per-call", "reuse"] {
-        let host = guest(JS, "throw", isolation, 500).await;
-        let v = fails(&host, ErrorKind::Trap, 500).await;
+        let host = guest(JS, isolation, 500).await;
+        let v = fails(&host, "throw", ErrorKind::Trap, 500).await;
         let reason = reason(&v);
         assert!(
             reason.contains("; the plugin reported: TypeError: ")
@@ -88,8 +99,8 @@ async fn looping_guests_time_out_at_their_deadline() {
         (JS, "per-call"),
         (JS, "reuse"),
     ] {
-        let host = guest(file, "loop", isolation, 100).await;
-        let v = fails(&host, ErrorKind::Timeout, 100).await;
+        let host = guest(file, isolation, 100).await;
+        let v = fails(&host, "loop", ErrorKind::Timeout, 100).await;
         assert!(
             reason(&v).contains("timed out after 100 ms"),
             "{file} {isolation}: {v:?}"
@@ -105,8 +116,8 @@ async fn growing_guests_hit_the_memory_cap() {
         (JS, "per-call"),
         (JS, "reuse"),
     ] {
-        let host = guest(file, "grow", isolation, 2_000).await;
-        let v = fails(&host, ErrorKind::OutOfMemory, 2_000).await;
+        let host = guest(file, isolation, 2_000).await;
+        let v = fails(&host, "grow", ErrorKind::OutOfMemory, 2_000).await;
         assert!(
             reason(&v).contains("memory cap of 64 MiB"),
             "{file} {isolation}: {v:?}"
@@ -117,7 +128,7 @@ async fn growing_guests_hit_the_memory_cap() {
 #[tokio::test]
 async fn a_well_behaved_call_still_passes_after_misbehaving_ones() {
     for file in [PYTHON, JS] {
-        let host = guest(file, "allow", "reuse", 500).await;
+        let host = guest(file, "reuse", 500).await;
         let (v, _) = timed_check(&host, &call("bash", json!({"command": "ls"}))).await;
         assert_eq!(v.decision, Decision::Allow, "{file}: {v:?}");
     }

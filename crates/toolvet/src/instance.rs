@@ -133,11 +133,20 @@ impl LiveInstance {
             deadline: None,
             ..self.limits
         };
-        bounded(&mut self.store, limits, self.log.check(), |store| {
+        // A getter returns a whole linear memory (up to the memory cap),
+        // which the host lifts: the hostcall fuel sized for a check's
+        // results would refuse it. The instrumented instance runs only the
+        // host's own snapshot code, and is dropped after.
+        self.store
+            .set_hostcall_fuel(crate::sandbox::host_call_bytes(self.limits.memory_bytes));
+        let got = bounded(&mut self.store, limits, self.log.check(), |store| {
             Box::pin(async move { func.call_async(&mut *store, ()).await })
         })
         .await
-        .map_err(|f| wasmtime::Error::msg(f.message))
+        .map_err(|f| wasmtime::Error::msg(f.message));
+        self.store
+            .set_hostcall_fuel(crate::sandbox::host_call_bytes(self.limits.result_bytes));
+        got
     }
 
     /// Call `describe`.

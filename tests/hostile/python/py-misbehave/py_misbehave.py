@@ -1,6 +1,7 @@
 """py-misbehave: a hostile Python check for the containment tests.
 
-`[check.settings] behave` picks what `check` does: `raise` looks a currency
+The call's `behave` argument picks what `check` does (an argument, not a
+setting, so one snapshot serves every behaviour): `raise` looks a currency
 up in an empty rate table (a `KeyError` from the user's own line), `loop`
 never returns, `grow` allocates without bound, `allow` behaves.
 """
@@ -16,18 +17,18 @@ RATES: dict[str, float] = {}
 
 @dataclass
 class Settings:
-    behave: str = "allow"
+    pass
 
 
 class Misbehave(Check):
     name = "py-misbehave"
     version = "0.1.0"
-    description = "Misbehaves as its settings say (containment tests)"
+    description = "Misbehaves as each call asks (containment tests)"
     tools = ["*"]
     Settings = Settings
 
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
-        behave = self.settings.behave
+        behave = call.json.get("behave", "allow")
         if behave == "raise":
             rate = RATES["USD"]
             return allow() if rate else allow()
