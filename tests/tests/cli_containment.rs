@@ -18,6 +18,18 @@ fn write_policy(dir: &Path, checks: Value) {
     std::fs::write(dir.join("p.toml"), policy_text(json!({ "check": checks }))).unwrap();
 }
 
+/// A directory with `p.toml` (the hostile fixture as check `forger`, with
+/// `settings`) and `call.json` (a `bash` call).
+fn forger(settings: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_policy(
+        dir.path(),
+        json!([check("forger", "hostile.wasm", settings, json!({}))]),
+    );
+    std::fs::write(dir.path().join("call.json"), CALL).unwrap();
+    dir
+}
+
 /// Neither a raw control character (escape sequences, NUL, bell) nor a
 /// colour code reaches the terminal.
 fn assert_inert(what: &str, text: &str) {
@@ -102,17 +114,7 @@ fn a_crashed_check_passes_a_case_only_when_the_case_names_the_error() {
 
 #[test]
 fn plugin_text_on_stdout_and_stderr_is_escaped_and_never_coloured_when_piped() {
-    let dir = tempfile::tempdir().unwrap();
-    write_policy(
-        dir.path(),
-        json!([check(
-            "forger",
-            "hostile.wasm",
-            json!({"behave": "forge"}),
-            json!({})
-        )]),
-    );
-    std::fs::write(dir.path().join("call.json"), CALL).unwrap();
+    let dir = forger(json!({"behave": "forge"}));
     let (run, _) = run_cli_within(
         LIMIT,
         &["check", "-c", "p.toml", "--format", "text", "call.json"],
@@ -186,17 +188,7 @@ fn inspect_shows_describe_fields_escaped() {
 
 #[test]
 fn a_load_error_quoting_the_plugin_is_escaped() {
-    let dir = tempfile::tempdir().unwrap();
-    write_policy(
-        dir.path(),
-        json!([check(
-            "forger",
-            "hostile.wasm",
-            json!({"configure": "forge-error"}),
-            json!({})
-        )]),
-    );
-    std::fs::write(dir.path().join("call.json"), CALL).unwrap();
+    let dir = forger(json!({"configure": "forge-error"}));
     let (run, _) = run_cli_within(LIMIT, &["check", "-c", "p.toml", "call.json"], dir.path());
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stdout.is_empty(), "{}", run.stdout);

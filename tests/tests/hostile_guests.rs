@@ -91,37 +91,30 @@ async fn a_javascript_error_traps_and_names_itself_and_the_users_line() {
     }
 }
 
+/// Looping guests time out at their deadline; growing ones hit the memory
+/// cap.
 #[tokio::test]
-async fn looping_guests_time_out_at_their_deadline() {
-    for (file, isolation) in [
-        (PYTHON, "per-call"),
-        (PYTHON, "reuse"),
-        (JS, "per-call"),
-        (JS, "reuse"),
-    ] {
-        let host = guest(file, isolation, 100).await;
-        let v = fails(&host, "loop", ErrorKind::Timeout, 100).await;
-        assert!(
-            reason(&v).contains("timed out after 100 ms"),
-            "{file} {isolation}: {v:?}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn growing_guests_hit_the_memory_cap() {
-    for (file, isolation) in [
-        (PYTHON, "per-call"),
-        (PYTHON, "reuse"),
-        (JS, "per-call"),
-        (JS, "reuse"),
-    ] {
-        let host = guest(file, isolation, 2_000).await;
-        let v = fails(&host, "grow", ErrorKind::OutOfMemory, 2_000).await;
-        assert!(
-            reason(&v).contains("memory cap of 64 MiB"),
-            "{file} {isolation}: {v:?}"
-        );
+async fn looping_and_growing_guests_stop_at_their_bounds() {
+    let bounds = [
+        ("loop", ErrorKind::Timeout, 100, "timed out after 100 ms"),
+        (
+            "grow",
+            ErrorKind::OutOfMemory,
+            2_000,
+            "memory cap of 64 MiB",
+        ),
+    ];
+    for (behave, kind, timeout_ms, words) in bounds {
+        for file in [PYTHON, JS] {
+            for isolation in ["per-call", "reuse"] {
+                let host = guest(file, isolation, timeout_ms).await;
+                let v = fails(&host, behave, kind, timeout_ms).await;
+                assert!(
+                    reason(&v).contains(words),
+                    "{behave} {file} {isolation}: {v:?}"
+                );
+            }
+        }
     }
 }
 

@@ -198,16 +198,13 @@ impl Signer {
     }
 }
 
-/// The fuzz target `ticket_parse` (`fuzz/fuzz_targets/ticket_parse.rs`;
-/// cargo-fuzz builds with `--cfg fuzzing`): [`Signer::verify`] on
-/// arbitrary text never panics and accepts nothing but the ticket the
-/// signer issued; and a valid ticket with one byte changed (at the
-/// position and by the value the input picks) is never accepted.
-#[cfg(fuzzing)]
-pub fn fuzz_verify(data: &[u8]) {
+/// A pending request for `bash` in run `r1`, created at 1,000 ms and
+/// expiring at 10,000 ms (Unix time): what the tests and the fuzz target
+/// issue tickets for.
+#[cfg(any(test, fuzzing))]
+fn sample_request() -> ApprovalRequest {
     use crate::approval::{ApprovalStatus, BoundCall};
-    let signer = Signer::new(vec![7; 32], "fuzz-realm".into());
-    let request = ApprovalRequest {
+    ApprovalRequest {
         id: "apr_00112233445566778899aabbccddeeff".into(),
         status: ApprovalStatus::Pending,
         call: BoundCall {
@@ -224,8 +221,18 @@ pub fn fuzz_verify(data: &[u8]) {
         expires_at: UnixMillis(10_000),
         review: None,
         consumed_at: None,
-    };
-    let valid = signer.issue(&request);
+    }
+}
+
+/// The fuzz target `ticket_parse` (`fuzz/fuzz_targets/ticket_parse.rs`;
+/// cargo-fuzz builds with `--cfg fuzzing`): [`Signer::verify`] on
+/// arbitrary text never panics and accepts nothing but the ticket the
+/// signer issued; and a valid ticket with one byte changed (at the
+/// position and by the value the input picks) is never accepted.
+#[cfg(fuzzing)]
+pub fn fuzz_verify(data: &[u8]) {
+    let signer = Signer::new(vec![7; 32], "fuzz-realm".into());
+    let valid = signer.issue(&sample_request());
     let now = UnixMillis(5_000);
     assert!(
         signer.verify(&valid, now).is_ok(),
@@ -250,27 +257,9 @@ pub fn fuzz_verify(data: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::approval::{ApprovalStatus, BoundCall};
 
     fn request() -> ApprovalRequest {
-        ApprovalRequest {
-            id: "apr_00112233445566778899aabbccddeeff".into(),
-            status: ApprovalStatus::Pending,
-            call: BoundCall {
-                tool: "bash".into(),
-                arguments_sha256: "ab".repeat(32),
-                call_id: "c1".into(),
-                run_id: Some("r1".into()),
-            },
-            arguments: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
-            agent: None,
-            principal: None,
-            escalations: vec![],
-            created_at: UnixMillis(1_000),
-            expires_at: UnixMillis(10_000),
-            review: None,
-            consumed_at: None,
-        }
+        sample_request()
     }
 
     fn signer() -> Signer {
