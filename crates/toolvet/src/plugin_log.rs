@@ -17,7 +17,7 @@
 //! the cap was dropped` line per call says how many lines and bytes were
 //! dropped (with what the capture buffer dropped); once the check's window
 //! budget is spent even that line is held back, and the total is reported
-//! when the next window starts. Lines at a level the subscriber would not
+//! with the check's first output once the next window starts. Lines at a level the subscriber would not
 //! show (e.g. `debug` under the default `warn` filter) cost nothing.
 
 use crate::display::visible;
@@ -97,6 +97,10 @@ impl PluginLog {
     /// `stdout`, `stderr` or a log level), of which the capture buffer
     /// already dropped `dropped_bytes` bytes over its cap.
     pub fn forward(&self, pieces: Vec<(&'static str, String)>, dropped_bytes: usize) {
+        // Most calls print nothing: no lock, no clock.
+        if pieces.is_empty() && dropped_bytes == 0 {
+            return;
+        }
         let mut window = self.window.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if now.duration_since(window.started) >= WINDOW {
