@@ -17,8 +17,9 @@
 //! the cap was dropped` line per call says how many lines and bytes were
 //! dropped (with what the capture buffer dropped); once the check's window
 //! budget is spent even that line is held back, and the total is reported
-//! with the check's first output once the next window starts. Lines at a level the subscriber would not
-//! show (e.g. `debug` under the default `warn` filter) cost nothing.
+//! with the check's first output once the next window starts. Lines at a
+//! level the subscriber would not show (e.g. `debug` under the default
+//! `warn` filter) cost nothing.
 
 use crate::display::visible;
 use std::sync::{Arc, Mutex};
