@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-wheel python-tests
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -23,7 +23,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests
+test: demo hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests node-tests
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests: the Rust corpus, then
@@ -87,6 +87,19 @@ scaffold-test: cli setup
 	rm -rf target/scaffold-check
 	target/release/toolvet new scaffolded --dir target/scaffold-check
 	cd target/scaffold-check/scaffolded && $(CARGO) build --release --target $(WASM_TARGET) && ../../release/toolvet test cases.yaml
+
+# The Node package (crates/toolvet-node): npm ci (pinned by its
+# package-lock.json), the native addon from the same cargo build as
+# unit-tests (scripts/build-addon.mjs; so wasmtime is compiled once), the
+# TypeScript, then the Host and adapter tests against the real pinned
+# framework packages, and docs/node.md's examples.
+NODE_PKG := crates/toolvet-node
+node-tests: plugins hostile $(NODE_PKG)/node_modules/.package-lock.json
+	cd $(NODE_PKG) && npm run --silent build && npm test
+
+$(NODE_PKG)/node_modules/.package-lock.json: $(NODE_PKG)/package.json $(NODE_PKG)/package-lock.json
+	cd $(NODE_PKG) && npm ci --no-audit --no-fund
+	touch $@
 
 # Every host benchmark once (criterion --test), so they cannot rot. The host
 # benchmarks use the shared peer rule built by build-peers.sh; the peer

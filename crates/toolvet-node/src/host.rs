@@ -1,0 +1,239 @@
+//! `NativeHost`: a loaded policy that vets calls, and its approvals.
+//!
+//! The asynchronous methods return promises resolved on napi-rs's Tokio
+//! runtime: loading, checking and the ledger never run on the JavaScript
+//! thread. `checkSync` is the exception, for hooks that must answer
+//! synchronously: it runs the checks on the calling (JavaScript) thread
+//! and blocks its event loop until the verdict is ready.
+
+use crate::error::{NativeError, approval_error, invalid_call, load_error, no_approvals};
+use crate::types::{
+    ApprovalRequest, CallContext, CheckSummary, ToolCall, ToolInfo, Verdict, call_request,
+};
+use napi::Either;
+use napi_derive::napi;
+use std::path::Path;
+
+/// A loaded policy (`toolvet::Host`). Make one with [`load_file`] or
+/// [`load_toml`]; every method may be called concurrently.
+#[napi]
+pub struct NativeHost {
+    host: toolvet::Host,
+}
+
+/// Load every check of the policy file at `path`.
+///
+/// A failure is returned, not thrown: `TOOLVET_CONFIG` for a file that
+/// cannot be read or is not a valid policy, `TOOLVET_LOAD` for checks (or
+/// the ledger, key or decision log) that fail to load, with the CLI's
+/// messages.
+#[napi]
+pub async fn load_file(path: String) -> Either<NativeHost, NativeError> {
+    match toolvet::Host::from_file(Path::new(&path)).await {
+        Ok(host) => Either::A(NativeHost { host }),
+        Err(e) => Either::B(load_error(&e)),
+    }
+}
+
+/// Load the policy `text`; relative paths in it (plugins, ledger, decision
+/// log) resolve against `base_dir`, and `source` (default `<inline>`)
+/// names it in error messages.
+///
+/// Failures as for [`load_file`].
+#[napi]
+pub async fn load_toml(
+    text: String,
+    base_dir: String,
+    source: Option<String>,
+) -> Either<NativeHost, NativeError> {
+    let source = source.unwrap_or_else(|| "<inline>".into());
+    let policy = match toolvet::Policy::from_toml(&text, Path::new(&source), Path::new(&base_dir)) {
+        Ok(policy) => policy,
+        Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
+    };
+    match toolvet::Host::load(policy).await {
+        Ok(host) => Either::A(NativeHost { host }),
+        Err(e) => Either::B(load_error(&e)),
+    }
+}
+
+#[napi]
+impl NativeHost {
+    /// Vet one call; with `ticket`, a resumed call (the ticket of the
+    /// approval request its first ask got). Resolves to the verdict, never
+    /// rejects: a check that fails answers its `on_error` decision, a
+    /// failure of the host is a deny, and so is a call that cannot be
+    /// vetted (rule `toolvet.invalid-call`, the CLI's message).
+    #[napi]
+    pub async fn check(
+        &self,
+        call: ToolCall,
+        tool: Option<ToolInfo>,
+        context: Option<CallContext>,
+        ticket: Option<String>,
+    ) -> Verdict {
+        match call_request(call, tool, context, ticket) {
+            Ok(request) => self.host.check(&request).await.into(),
+            Err(e) => invalid_call(&e).into(),
+        }
+    }
+
+    /// [`NativeHost::check`] on the calling thread: **blocks the event
+    /// loop** until the verdict is ready. For hooks that must answer
+    /// synchronously; use `check` everywhere else.
+    #[napi]
+    pub fn check_sync(
+        &self,
+        call: ToolCall,
+        tool: Option<ToolInfo>,
+        context: Option<CallContext>,
+        ticket: Option<String>,
+    ) -> Verdict {
+        match call_request(call, tool, context, ticket) {
+            Ok(request) => self.host.check_blocking(&request).into(),
+            Err(e) => invalid_call(&e).into(),
+        }
+    }
+
+    /// What the checks would decide about a call that is not being made:
+    /// no approval request is opened, no ticket read, nothing recorded
+    /// (`toolvet::Host::preview`; for decision tools). Never rejects, as
+    /// [`NativeHost::check`].
+    #[napi]
+    pub async fn preview(
+        &self,
+        call: ToolCall,
+        tool: Option<ToolInfo>,
+        context: Option<CallContext>,
+    ) -> Verdict {
+        match call_request(call, tool, context, None) {
+            Ok(request) => self.host.preview(&request).await.into(),
+            Err(e) => invalid_call(&e).into(),
+        }
+    }
+
+    /// One page of approval requests, oldest first: `status` is
+    /// `pending` (default), `approved`, `rejected`, `consumed`, `expired`
+    /// or `all`; `limit` 1..=500 (default 100); `after` the previous
+    /// page's last id.
+    ///
+    /// Failures (returned): `TOOLVET_APPROVAL_INVALID_QUERY`,
+    /// `TOOLVET_APPROVAL_UNAVAILABLE`, `TOOLVET_APPROVAL_UNSUPPORTED` (no
+    /// `[approvals]` table).
+    #[napi]
+    pub async fn approvals(
+        &self,
+        status: Option<String>,
+        limit: Option<u32>,
+        after: Option<String>,
+    ) -> Either<Vec<ApprovalRequest>, NativeError> {
+        let listed = async {
+            let approvals = self.approvals_handle()?;
+            let status = match status.as_deref() {
+                None => toolvet::StatusFilter::Pending,
+                Some(s) => s.parse().map_err(|e| approval_error(&e))?,
+            };
+            let query = toolvet::ListQuery {
+                status,
+                limit: limit.map_or(100, |l| l as usize),
+                after,
+            };
+            approvals.list(&query).await.map_err(|e| approval_error(&e))
+        };
+        match listed.await {
+            Ok(page) => Either::A(page.into_iter().map(ApprovalRequest::from).collect()),
+            Err(e) => Either::B(e),
+        }
+    }
+
+    /// The approval request `id`, with its status as of now.
+    ///
+    /// Failures (returned): `TOOLVET_APPROVAL_NOT_FOUND`,
+    /// `TOOLVET_APPROVAL_UNAVAILABLE`, `TOOLVET_APPROVAL_UNSUPPORTED`.
+    #[napi]
+    pub async fn approval(&self, id: String) -> Either<ApprovalRequest, NativeError> {
+        let found = match self.approvals_handle() {
+            Ok(approvals) => approvals.get(&id).await.map_err(|e| approval_error(&e)),
+            Err(e) => Err(e),
+        };
+        match found {
+            Ok(request) => Either::A(request.into()),
+            Err(e) => Either::B(e),
+        }
+    }
+
+    /// Record a person's decision about request `id`: `decision` is
+    /// `approve` or `reject`, `reviewer` says who, `message` is recorded
+    /// (and is what the model reads on a rejection), `scope` is `once`
+    /// (default) or `run` (approvals only). The first decision stands.
+    ///
+    /// Failures (returned): `TOOLVET_APPROVAL_INVALID_REVIEW` (a missing
+    /// reviewer, an unknown decision or scope: never taken for an
+    /// approval), `TOOLVET_APPROVAL_NOT_FOUND`,
+    /// `TOOLVET_APPROVAL_ALREADY_DECIDED`, `TOOLVET_APPROVAL_EXPIRED`,
+    /// `TOOLVET_APPROVAL_UNAVAILABLE`, `TOOLVET_APPROVAL_UNSUPPORTED`.
+    #[napi]
+    pub async fn decide(
+        &self,
+        id: String,
+        decision: String,
+        reviewer: String,
+        message: Option<String>,
+        scope: Option<String>,
+    ) -> Either<ApprovalRequest, NativeError> {
+        let decided = async {
+            let approvals = self.approvals_handle()?;
+            let review =
+                toolvet::Review::parse(&decision, &reviewer, message.as_deref(), scope.as_deref())
+                    .map_err(|e| approval_error(&e))?;
+            approvals
+                .decide(&id, review)
+                .await
+                .map_err(|e| approval_error(&e))
+        };
+        match decided.await {
+            Ok(request) => Either::A(request.into()),
+            Err(e) => Either::B(e),
+        }
+    }
+
+    /// Hex sha256 of the policy in force.
+    #[napi(getter)]
+    pub fn policy_sha256(&self) -> String {
+        self.host.policy_sha256()
+    }
+
+    /// The policy file in force (or the `source` of an inline policy).
+    #[napi(getter)]
+    pub fn policy_source(&self) -> String {
+        self.host.policy_source().display().to_string()
+    }
+
+    /// How many policies this host has loaded (1 until a reload).
+    #[napi(getter)]
+    pub fn generation(&self) -> u32 {
+        u32::try_from(self.host.generation()).unwrap_or(u32::MAX)
+    }
+
+    /// Whether the policy has an `[approvals]` table.
+    #[napi(getter)]
+    pub fn has_approvals(&self) -> bool {
+        self.host.approvals().is_some()
+    }
+
+    /// One summary per configured check, in policy order.
+    #[napi]
+    pub fn checks(&self) -> Vec<CheckSummary> {
+        self.host
+            .checks()
+            .into_iter()
+            .map(CheckSummary::from)
+            .collect()
+    }
+
+    fn approvals_handle(&self) -> Result<toolvet::Approvals, NativeError> {
+        self.host
+            .approvals()
+            .ok_or_else(|| no_approvals(&self.host.policy_source()))
+    }
+}

@@ -1,0 +1,188 @@
+// The OpenAI Agents SDK adapter against the real `@openai/agents`, with
+// the SDK's own scripted model: no network.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Agent, run, RunState, setTracingDisabled, tool } from '@openai/agents';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
+import { z } from 'zod';
+import { decisionTool, guard, Guard } from '@toolvet/node/openai-agents';
+import { brokenHost, DROP_REASON, Runs, testHost } from './support.js';
+
+setTracingDisabled(true);
+
+function tools(runs: Runs) {
+  const deploy = tool({
+    name: 'deploy',
+    description: 'Deploy a service.',
+    parameters: z.object({ env: z.string() }),
+    execute: async ({ env }) => {
+      runs.record({ env });
+      return `deployed to ${env}`;
+    },
+  });
+  const dropDatabase = tool({
+    name: 'drop_database',
+    description: 'Drop the database.',
+    parameters: z.object({ name: z.string() }),
+    execute: async (args) => {
+      runs.record(args);
+      return 'dropped';
+    },
+  });
+  return { deploy, dropDatabase };
+}
+
+/** The tool results the model was sent in its last request. */
+function toolResults(model: ScriptedModel): string[] {
+  const input = model.lastCall?.request.input;
+  assert.ok(Array.isArray(input), 'the model got the conversation');
+  return input.flatMap((item) => {
+    if (item.type !== 'function_call_result') {
+      return [];
+    }
+    const output: unknown = item.output;
+    if (typeof output === 'string') {
+      return [output];
+    }
+    const text = (output as { text?: unknown }).text;
+    assert.equal(typeof text, 'string', `a text tool result: ${JSON.stringify(output)}`);
+    return [text as string];
+  });
+}
+
+test('a deny reaches the model with the reason, and the tool does not run', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([
+    [functionCall('drop_database', { name: 'prod' }, { callId: 'call_1' })],
+    [assistantMessage('I may not do that.')],
+  ]);
+  const agent = new Agent({ name: 'ops', model, tools: [guard(tools(runs).dropDatabase, host)] });
+  const result = await run(agent, 'Drop the prod database.');
+  assert.equal(result.interruptions.length, 0, 'a deny is no pause');
+  assert.equal(result.finalOutput, 'I may not do that.');
+  const [output] = toolResults(model);
+  assert.ok(output?.startsWith(`Blocked by policy: ${DROP_REASON}`), output);
+  assert.equal(runs.count, 0);
+});
+
+test('an escalate pauses through result.interruptions; approving runs the tool once', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([
+    [functionCall('deploy', { env: 'prod' }, { callId: 'call_1' })],
+    [assistantMessage('Deployed.')],
+  ]);
+  const guardian = new Guard(host, { context: () => ({ runId: 'run-1', agent: 'ops' }) });
+  const agent = new Agent({ name: 'ops', model, tools: [guardian.tool(tools(runs).deploy)] });
+  const first = await run(agent, 'Deploy to prod.');
+  assert.equal(runs.count, 0, 'held: the tool has not run');
+  const [item] = first.interruptions;
+  assert.ok(item);
+  assert.equal(item.name, 'deploy');
+  const held = await guardian.held(first.state, item);
+  assert.equal(held.decision, 'escalate');
+  assert.equal(held.rule, 'policy.requires-approval');
+  const [pending] = await host.pending();
+  assert.equal(pending?.id, held.approval?.id);
+  assert.equal(pending?.call.callId, 'call_1');
+
+  // The pause survives serialization, as a server would keep it.
+  const state = await RunState.fromString(agent, first.state.toString());
+  const [restored] = state.getInterruptions();
+  assert.ok(restored);
+  await guardian.approve(state, restored, 'alice', { message: 'release window' });
+  const second = await run(agent, state);
+  assert.equal(second.finalOutput, 'Deployed.');
+  assert.equal(runs.count, 1);
+  assert.deepEqual(runs.args, [{ env: 'prod' }]);
+  assert.deepEqual(toolResults(model), ['deployed to prod']);
+  const decided = await host.approval(pending.id);
+  assert.equal(decided.status, 'consumed');
+  assert.equal(decided.review?.reviewer, 'alice');
+  // Asked again about the same call (the SDK re-checks on resume), the answer stands.
+  assert.equal((await guardian.gate.verdict({ call: { id: 'call_1', name: 'deploy', arguments: { env: 'prod' } }, context: { runId: 'run-1', agent: 'ops' } })).decision, 'allow');
+});
+
+test('state.approve alone is recorded in toolvet under the guard\'s reviewer', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([[functionCall('deploy', { env: 'staging' }, { callId: 'call_7' })], [assistantMessage('ok')]]);
+  const agent = new Agent({ name: 'ops', model, tools: [guard(tools(runs).deploy, host, { reviewer: 'on-call' })] });
+  const first = await run(agent, 'Deploy to staging.');
+  const [item] = first.interruptions;
+  assert.ok(item);
+  first.state.approve(item);
+  await run(agent, first.state);
+  assert.equal(runs.count, 1);
+  const [request] = await host.approvals({ status: 'consumed' });
+  assert.equal(request?.review?.reviewer, 'on-call');
+});
+
+test('rejecting gives the model the reviewer\'s message', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([[functionCall('deploy', { env: 'prod' }, { callId: 'call_2' })], [assistantMessage('Understood.')]]);
+  const guardian = new Guard(host);
+  const agent = new Agent({ name: 'ops', model, tools: [guardian.tool(tools(runs).deploy)] });
+  const first = await run(agent, 'Deploy to prod.');
+  const [item] = first.interruptions;
+  assert.ok(item);
+  const verdict = await guardian.reject(first.state, item, 'bob', { message: 'not on a Friday' });
+  assert.equal(verdict.rule, 'approval.rejected');
+  await run(agent, first.state);
+  assert.deepEqual(toolResults(model), ['bob rejected this call: not on a Friday']);
+  assert.equal(runs.count, 0);
+  const [rejected] = await host.approvals({ status: 'rejected' });
+  assert.equal(rejected?.review?.message, 'not on a Friday');
+});
+
+test('a call toolvet holds runs only with toolvet\'s approval, however the SDK gets there', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const guarded = guard(tools(runs).deploy, host);
+  const { RunContext } = await import('@openai/agents');
+  // The SDK invoking the tool without any approval (e.g. needsApproval was
+  // skipped): held, not run.
+  const output = await guarded.invoke(new RunContext(), '{"env":"prod"}', {
+    toolCall: { type: 'function_call', callId: 'call_3', name: 'deploy', arguments: '{"env":"prod"}' },
+  });
+  assert.match(String(output), /^Held for approval \(request apr_[0-9a-f]{32}\): /);
+  assert.equal(runs.count, 0);
+});
+
+test('a host error is a deny: the tool does not run and the model reads why', async () => {
+  const runs = new Runs();
+  const model = new ScriptedModel([[functionCall('deploy', { env: 'prod' }, { callId: 'call_4' })], [assistantMessage('ok')]]);
+  const agent = new Agent({ name: 'ops', model, tools: [guard(tools(runs).deploy, brokenHost)] });
+  const result = await run(agent, 'Deploy.');
+  assert.equal(result.interruptions.length, 0, 'no pause: needsApproval never throws');
+  const [output] = toolResults(model);
+  assert.equal(output, 'Blocked by policy: toolvet failed while vetting this call, so it is denied: the policy engine is down');
+  assert.equal(runs.count, 0);
+});
+
+test('the decision tool answers {status, answer} and opens no request', async () => {
+  const host = await testHost();
+  const model = new ScriptedModel([
+    [
+      functionCall('toolvet_policy', { tool: 'deploy', arguments: { env: 'prod' } }, { callId: 'q1' }),
+      functionCall('toolvet_policy', { tool: 'drop_database', arguments: {} }, { callId: 'q2' }),
+      functionCall('toolvet_policy', { tool: 'read_file', arguments: { path: 'a' } }, { callId: 'q3' }),
+      functionCall('toolvet_policy', { arguments: {} }, { callId: 'q4' }),
+    ],
+    [assistantMessage('noted')],
+  ]);
+  const agent = new Agent({ name: 'ops', model, tools: [decisionTool(host)] });
+  await run(agent, 'What may I do?');
+  const [deploy, drop, read, invalid] = toolResults(model);
+  assert.equal(JSON.parse(deploy ?? '').status, 'escalate');
+  assert.match(JSON.parse(deploy ?? '').answer, /^a person must approve this first: /);
+  assert.deepEqual(Object.keys(JSON.parse(drop ?? '')), ['status', 'answer']);
+  assert.equal(JSON.parse(drop ?? '').status, 'deny');
+  assert.ok(JSON.parse(drop ?? '').answer.startsWith(DROP_REASON));
+  assert.equal(JSON.parse(read ?? '').status, 'allow');
+  assert.match(invalid ?? '', /invalid arguments: `tool` must be the name of the tool you would call/);
+  assert.deepEqual(await host.approvals({ status: 'all' }), []);
+});

@@ -1,0 +1,76 @@
+// What the tests share: a policy over the real shipped checks (built into
+// target/plugins/ by `make plugins`), a host that fails, and a counter of
+// tool runs.
+
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Host, type Vetter } from '@toolvet/node';
+
+/** The repository (this file runs from crates/toolvet-node/dist/test/). */
+export const repoRoot = resolve(import.meta.dirname, '../../../..');
+
+/** A built component, or a clear failure naming the make target. */
+export function component(path: string): string {
+  const file = join(repoRoot, 'target', path);
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: run \`make plugins hostile\` first`);
+  }
+  return file;
+}
+
+/**
+ * The test policy: tool-policy denies `drop_database` and escalates
+ * `deploy*`, everything else is allowed; approvals in memory, unless
+ * `approvals` is false. Returns the policy text and its directory.
+ */
+export function policy(options: { approvals?: boolean; extra?: string } = {}): { text: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'toolvet-node-'));
+  const approvals = options.approvals === false ? '' : '[approvals]\nledger = "memory"\nkey_file = "approvals.key"\n';
+  const text = `
+[host]
+default_decision = "allow"
+cache_dir = ${JSON.stringify(join(repoRoot, 'target', 'tmp', 'toolvet-node-cache'))}
+
+${approvals}
+[[check]]
+name = "tools"
+plugin = ${JSON.stringify(component('plugins/tool_policy.wasm'))}
+isolation = "reuse"
+timeout_ms = 5000
+[check.settings]
+deny = ["drop_database"]
+approve = ["deploy*"]
+${options.extra ?? ''}
+`;
+  writeFileSync(join(dir, 'toolvet.toml'), text);
+  return { text, dir };
+}
+
+/** A host over the test policy. */
+export async function testHost(options: { approvals?: boolean; extra?: string } = {}): Promise<Host> {
+  const { dir } = policy(options);
+  return Host.fromFile(join(dir, 'toolvet.toml'));
+}
+
+/** What the deny of `drop_database` says (tool-policy's reason). */
+export const DROP_REASON = 'The tool `drop_database` is disabled by policy.';
+
+/** A host whose every method fails, as a crashed or unreachable host would. */
+export const brokenHost: Vetter = {
+  check: () => Promise.reject(new Error('the policy engine is down')),
+  resume: () => Promise.reject(new Error('the policy engine is down')),
+  preview: () => Promise.reject(new Error('the policy engine is down')),
+  approve: () => Promise.reject(new Error('the policy engine is down')),
+  reject: () => Promise.reject(new Error('the policy engine is down')),
+};
+
+/** Counts the runs of a tool. */
+export class Runs {
+  count = 0;
+  readonly args: unknown[] = [];
+  record(args: unknown): void {
+    this.count += 1;
+    this.args.push(args);
+  }
+}

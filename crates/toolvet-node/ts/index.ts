@@ -1,0 +1,40 @@
+// @toolvet/node: toolvet in this Node process. `Host` vets tool calls off
+// the JavaScript thread; the framework adapters are the subpath exports
+// `@toolvet/node/adk`, `@toolvet/node/openai-agents` and
+// `@toolvet/node/ai-sdk`.
+
+export type {
+  ApprovalRequest,
+  ApprovalStatus,
+  BoundCall,
+  CallContext,
+  CheckDecision,
+  CheckError,
+  CheckOutcome,
+  CheckSummary,
+  Decision,
+  Escalation,
+  Mode,
+  Outcome,
+  PriorCall,
+  ReviewDecision,
+  ReviewRecord,
+  Scope,
+  ToolCall,
+  ToolInfo,
+  Verdict,
+  VerdictApproval,
+} from '#native';
+export { ApprovalError, ConfigError, LoadError, ToolvetError, type ApprovalErrorKind } from './errors.js';
+export { denyVerdict, failedVerdict, Host, RULES, type ApprovalQuery, type ReviewOptions, type StatusFilter, type Vetter } from './host.js';
+export {
+  consult,
+  denyMessage,
+  Gate,
+  holdMessage,
+  type DecisionQuery,
+  type DecisionResult,
+  type FrameworkAnswer,
+  type GatedCall,
+  type GateOptions,
+} from './gate.js';
