@@ -96,12 +96,13 @@ await Promise.all(
 const perSecond = iterations / (Number(process.hrtime.bigint() - started) / 1e9);
 
 const fmt = (us) => `${us.toFixed(1)} µs`;
+const signed = (us) => `${us < 0 ? '−' : '+'}${fmt(Math.abs(us))}`;
 const rustP50 = rust.verdict.p50_us;
 console.log(`policy ${values.config}, ${iterations} calls of bash (1 KB), node ${process.version}`);
 console.log('| measured | p50 | p99 | over Rust (p50) |');
 console.log('|---|---:|---:|---:|');
 console.log(`| Rust, \`toolvet bench\` (\`Host::check\`) | ${fmt(rustP50)} | ${fmt(rust.verdict.p99_us)} | |`);
-console.log(`| Node, \`await host.check()\` | ${fmt(asynchronous.wall.p50)} | ${fmt(asynchronous.wall.p99)} | +${fmt(asynchronous.wall.p50 - rustP50)} |`);
+console.log(`| Node, \`await host.check()\` | ${fmt(asynchronous.wall.p50)} | ${fmt(asynchronous.wall.p99)} | ${signed(asynchronous.wall.p50 - rustP50)} |`);
 console.log(`| … of it inside the host (\`verdict.durationUs\`) | ${fmt(asynchronous.inHost.p50)} | ${fmt(asynchronous.inHost.p99)} | |`);
-console.log(`| Node, \`host.checkSync()\` | ${fmt(synchronous.wall.p50)} | ${fmt(synchronous.wall.p99)} | +${fmt(synchronous.wall.p50 - rustP50)} |`);
+console.log(`| Node, \`host.checkSync()\` | ${fmt(synchronous.wall.p50)} | ${fmt(synchronous.wall.p99)} | ${signed(synchronous.wall.p50 - rustP50)} |`);
 console.log(`| Node, ${inFlight} \`check\`s in flight | ${Math.round(perSecond)} calls/s | | Rust, 1 caller: ${Math.round(rust.verdicts_per_second ?? 0)} calls/s |`);

@@ -8,7 +8,9 @@ import {
   getAskUserConfirmationFunctionCalls,
   InMemorySessionService,
   LlmAgent,
+  LogLevel,
   Runner,
+  setLogLevel,
   type BaseLlmConnection,
   type LlmResponse,
 } from '@google/adk';
@@ -32,6 +34,8 @@ const call = (id: string, name: string, args: Record<string, unknown>): LlmRespo
   content: { role: 'model', parts: [{ functionCall: { id, name, args } }] },
 });
 
+// ADK logs its INFO lines to stdout; keep this example's output to its own.
+setLogLevel(LogLevel.ERROR);
 const host = await Host.fromFile('crates/toolvet-node/examples/toolvet.toml');
 const plugin = new ToolvetSecurityPlugin(host);
 const tools = [
