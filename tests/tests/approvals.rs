@@ -428,6 +428,64 @@ async fn expired_requests_and_tickets_are_refused() {
 }
 
 #[tokio::test]
+async fn a_call_a_person_answered_is_not_asked_anew() {
+    // A front end that asks again about a call whose answer it missed (a
+    // framework replaying its hook, a second process) must not get a new
+    // request it could answer itself: the ledger's answer stands.
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+
+    let rejected = deploy("c1", "run-1", "prod");
+    let first = host.check(&rejected).await.approval.unwrap();
+    assert!(first.opened, "the first ask opens the request");
+    approvals
+        .reject(&first.id, "bob", Some("not on a Friday"))
+        .await
+        .unwrap();
+    let again = host.check(&rejected).await;
+    refused(&again, rules::REJECTED);
+    assert_eq!(
+        again.reason.as_deref(),
+        Some("bob rejected this call: not on a Friday")
+    );
+    assert_eq!(again.approval.as_ref().unwrap().id, first.id);
+
+    let used = deploy("c2", "run-1", "prod");
+    let (id, _) = escalate(&host, &used).await;
+    let pending = host.check(&used).await.approval.unwrap();
+    assert_eq!(pending.id, id);
+    assert!(
+        !pending.opened,
+        "asking again finds the request, opens none"
+    );
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    let approved = host.check(&used).await;
+    let ticket = approved.approved_ticket().unwrap();
+    assert_eq!(
+        host.check(&with_ticket(&used, &ticket)).await.decision,
+        Decision::Allow
+    );
+    let replay = host.check(&used).await;
+    refused(&replay, rules::REPLAYED);
+    assert!(replay.reason.unwrap().contains(&id));
+
+    assert!(
+        approvals
+            .list(&ListQuery::default())
+            .await
+            .unwrap()
+            .is_empty(),
+        "no request was opened for the answered calls"
+    );
+    // Another call id is another call: it asks anew.
+    escalate(&host, &deploy("c3", "run-1", "prod")).await;
+}
+
+#[tokio::test]
 async fn a_call_id_reused_for_a_different_call_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_in(dir.path()).await;

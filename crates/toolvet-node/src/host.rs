@@ -124,7 +124,7 @@ impl NativeHost {
     pub async fn approvals(
         &self,
         status: Option<String>,
-        limit: Option<u32>,
+        limit: Option<f64>,
         after: Option<String>,
     ) -> Either<Vec<ApprovalRequest>, NativeError> {
         let listed = async {
@@ -135,7 +135,15 @@ impl NativeHost {
             };
             let query = toolvet::ListQuery {
                 status,
-                limit: limit.map_or(100, |l| l as usize),
+                // A JavaScript number: anything but a whole 1..=500 is
+                // the core's `invalid-query` (0 stands for "out of range").
+                limit: limit.map_or(100, |l| {
+                    if l.fract() == 0.0 && (1.0..=1e6).contains(&l) {
+                        l as usize
+                    } else {
+                        0
+                    }
+                }),
                 after,
             };
             approvals.list(&query).await.map_err(|e| approval_error(&e))

@@ -294,6 +294,10 @@ pub struct VerdictApproval {
     pub message: Option<String>,
     /// The approval's scope, once approved.
     pub scope: Option<Scope>,
+    /// `true` when this verdict opened the request (the ledger held none
+    /// for the call before). The adapters take a person's approval given
+    /// through the framework only for a request they did not just open.
+    pub opened: bool,
 }
 
 /// The verdict about one call.
@@ -358,10 +362,12 @@ pub struct ApprovalRequest {
     pub status: ApprovalStatus,
     /// The call it is bound to.
     pub call: BoundCall,
-    /// The call's arguments. Attacker-controlled: escape them wherever
-    /// they are shown.
-    #[napi(ts_type = "Record<string, unknown>")]
-    pub arguments: Value,
+    /// The call's arguments as JSON text (a JSON object), for the
+    /// TypeScript layer to `JSON.parse`: napi would build the object with
+    /// property sets, which make a `__proto__` key the object's prototype
+    /// and hide it from a reviewer. Attacker-controlled: escape them
+    /// wherever they are shown.
+    pub arguments_json: String,
     /// The agent that made the call.
     pub agent: Option<String>,
     /// On whose behalf.
@@ -484,6 +490,7 @@ impl From<toolvet::VerdictApproval> for VerdictApproval {
             reviewer: a.reviewer,
             message: a.message,
             scope: a.scope.map(Scope::from),
+            opened: a.opened,
         }
     }
 }
@@ -514,8 +521,7 @@ impl From<toolvet::ApprovalRequest> for ApprovalRequest {
                 run_id: r.call.run_id,
             },
             // The ledger holds the text of a JSON object.
-            arguments: serde_json::from_str(r.arguments.get())
-                .unwrap_or_else(|_| Value::Object(Map::new())),
+            arguments_json: r.arguments.get().to_owned(),
             agent: r.agent,
             principal: r.principal,
             escalations: escalations(r.escalations),

@@ -177,6 +177,21 @@ for (const wiring of ['plugin', 'callback'] as const) {
     assert.equal(rejected?.review?.message, 'not on a Friday');
   });
 
+  test(`${wiring}: a rejection in toolvet stands against a confirming reply`, async () => {
+    const host = await testHost();
+    const runs = new Runs();
+    const { model, send } = await setup(wiring, host, [callTurn('deploy', { env: 'prod' }, 'fc1'), textTurn('ok')], runs);
+    const request = confirmationRequest(await send(say('Deploy to prod.')));
+    const [pending] = await host.pending();
+    assert.ok(pending);
+    await host.reject(pending.id, 'bob', { message: 'freeze' });
+    await send(confirmationReply(request, { confirmed: true }));
+    assert.equal(runs.count, 0);
+    const [response] = model.toolResponses();
+    assert.equal(response?.error, 'Blocked by policy: bob rejected this call: freeze');
+    assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => `${r.status}/${r.review?.reviewer}`), ['rejected/bob']);
+  });
+
   test(`${wiring}: a host error is a deny`, async () => {
     const runs = new Runs();
     const { model, send } = await setup(wiring, brokenHost, [callTurn('deploy', { env: 'prod' }, 'fc1'), textTurn('ok')], runs);

@@ -101,8 +101,70 @@ test('an escalate pauses through result.interruptions; approving runs the tool o
   const decided = await host.approval(pending.id);
   assert.equal(decided.status, 'consumed');
   assert.equal(decided.review?.reviewer, 'alice');
-  // Asked again about the same call (the SDK re-checks on resume), the answer stands.
-  assert.equal((await guardian.gate.verdict({ call: { id: 'call_1', name: 'deploy', arguments: { env: 'prod' } }, context: { runId: 'run-1', agent: 'ops' } })).decision, 'allow');
+  // Asked again after it ran, the call may not run again.
+  const again = await guardian.gate.verdict({ call: { id: 'call_1', name: 'deploy', arguments: { env: 'prod' } }, context: { runId: 'run-1', agent: 'ops' } });
+  assert.equal(again.rule, 'approval.replayed');
+});
+
+test('a rejection in toolvet stands: approving the interruption afterwards runs nothing', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([[functionCall('deploy', { env: 'prod' }, { callId: 'call_r' })], [assistantMessage('ok')]]);
+  const guardian = new Guard(host);
+  const agent = new Agent({ name: 'ops', model, tools: [guardian.tool(tools(runs).deploy)] });
+  const first = await run(agent, 'Deploy.');
+  const [item] = first.interruptions;
+  assert.ok(item);
+  const [pending] = await host.pending();
+  assert.ok(pending);
+  await host.reject(pending.id, 'bob', { message: 'freeze' });
+  await guardian.approve(first.state, item, 'mallory');
+  await run(agent, first.state);
+  assert.equal(runs.count, 0);
+  assert.deepEqual(toolResults(model), ['Blocked by policy: bob rejected this call: freeze']);
+  assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => `${r.status}/${r.review?.reviewer}`), ['rejected/bob']);
+});
+
+test('one approval runs the call once, however often the paused state is resumed', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const script = () => [[functionCall('deploy', { env: 'prod' }, { callId: 'call_twice' })], [assistantMessage('ok')]];
+  const model = new ScriptedModel([...script(), ...script().slice(1), ...script().slice(1)]);
+  const agent = new Agent({ name: 'ops', model, tools: [new Guard(host).tool(tools(runs).deploy)] });
+  const first = await run(agent, 'Deploy.');
+  const saved = first.state.toString();
+  for (const guardian of [new Guard(host), new Guard(host)]) {
+    // Each resume in a process of its own: a new guard, the same saved state.
+    const state = await RunState.fromString(agent, saved);
+    const [item] = state.getInterruptions();
+    assert.ok(item);
+    await guardian.approve(state, item, 'alice');
+    const resumedAgent = new Agent({ name: 'ops', model, tools: [guardian.tool(tools(runs).deploy)] });
+    await run(resumedAgent, await RunState.fromString(resumedAgent, state.toString()));
+  }
+  assert.equal(runs.count, 1);
+  const [output] = toolResults(model);
+  assert.match(output ?? '', /^Blocked by policy: call `call_twice` was approved once \(request `apr_[0-9a-f]{32}`\) and that approval was used/);
+  assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => r.status), ['consumed']);
+});
+
+test('alwaysApprove is not an approval of later calls: each held call needs its own', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([
+    [functionCall('deploy', { env: 'staging' }, { callId: 'call_a' })],
+    [functionCall('deploy', { env: 'prod; rm -rf /' }, { callId: 'call_b' })],
+    [assistantMessage('ok')],
+  ]);
+  const agent = new Agent({ name: 'ops', model, tools: [new Guard(host).tool(tools(runs).deploy)] });
+  const first = await run(agent, 'Deploy twice.');
+  const [item] = first.interruptions;
+  assert.ok(item);
+  first.state.approve(item, { alwaysApprove: true });
+  await run(agent, first.state);
+  assert.deepEqual(runs.args, [], 'neither call ran on a blanket approval');
+  const outputs = toolResults(model);
+  assert.ok(outputs.every((o) => o.startsWith('Held for approval (request apr_')), JSON.stringify(outputs));
 });
 
 test('state.approve alone is recorded in toolvet under the guard\'s reviewer', async () => {

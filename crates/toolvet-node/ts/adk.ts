@@ -131,6 +131,15 @@ export class AdkGate {
     return this.gate.verdict(this.call(tool, args, ctx ?? this.#current.getStore()));
   }
 
+  /**
+   * Toolvet's verdict where the tool would run now: as `verdict`, and a
+   * call a person already approved in toolvet resumes with its ticket
+   * (the approval is used).
+   */
+  async enforce(tool: BaseTool, args: Record<string, unknown>, ctx: Context): Promise<Verdict> {
+    return this.gate.settle(this.call(tool, args, ctx), undefined);
+  }
+
   /** Run `f` with `ctx` as the call a policy engine asked without a context is about. */
   within<T>(ctx: Context, f: () => Promise<T>): Promise<T> {
     return this.#current.run(ctx, f);
@@ -144,7 +153,7 @@ export class AdkGate {
     if (ctx.toolConfirmation !== undefined) {
       return this.onConfirmation(tool, args, ctx);
     }
-    const verdict = await this.verdict(tool, args, ctx);
+    const verdict = await this.enforce(tool, args, ctx);
     switch (verdict.decision) {
       case 'allow':
         return undefined;
@@ -250,7 +259,7 @@ export class ToolvetSecurityPlugin extends SecurityPlugin {
     }
     // The stock plugin lets the call run: on ALLOW, but also on a state it
     // stored for this call earlier or an outcome it does not know.
-    const verdict = await this.adk.verdict(tool, toolArgs, toolContext);
+    const verdict = await this.adk.enforce(tool, toolArgs, toolContext);
     if (verdict.decision === 'allow') {
       return undefined;
     }
@@ -296,7 +305,11 @@ export class GatedTool extends BaseTool {
     if (await this.inner.checkRequireConfirmation(args, ctx)) {
       return true;
     }
-    return (await this.#adk.verdict(this, args, ctx)).decision === 'escalate';
+    // Held, or answered by a person in toolvet already (a rejection carries
+    // its request): ADK then takes the reply, and the gate gives the model
+    // toolvet's answer.
+    const verdict = await this.#adk.verdict(this, args, ctx);
+    return verdict.decision === 'escalate' || (verdict.decision === 'deny' && verdict.approval != null);
   }
 }
 

@@ -123,8 +123,18 @@ export class Guard {
     }
     const guarded = {
       ...tool,
-      needsApproval: async (input: unknown, options: CallOptions) =>
-        (await this.gate.verdict(this.#call(name, input, options.toolCallId))).decision === 'escalate',
+      needsApproval: async (input: unknown, options: CallOptions) => {
+        const call = this.#call(name, input, options.toolCallId);
+        if (approvalIn(options.messages, options.toolCallId) !== undefined) {
+          // The SDK re-asks before running a call the messages approve:
+          // open nothing here, so `execute` sees whether toolvet held it.
+          return (await this.gate.preview(call)).decision === 'escalate';
+        }
+        const verdict = await this.gate.verdict(call);
+        // Approved in toolvet already (a reviewer page, the CLI): no pause;
+        // `execute` uses the approval.
+        return verdict.decision === 'escalate' && verdict.approval?.status !== 'approved';
+      },
       execute: async (input: unknown, options: CallOptions) => {
         const sent = approvalIn(options.messages, options.toolCallId);
         let answer: FrameworkAnswer | undefined;

@@ -7,9 +7,11 @@
 // reply, `state.approve`, an approval response) is recorded there under
 // the adapter's reviewer, unless someone decided first (the first
 // decision stands); the call then resumes with the request's ticket, so
-// only the ledger lets it run, once.
+// only the ledger lets it run, once. An approval is taken only for a
+// request that existed before the ask that brought it (`opened` is false):
+// an answer about a call toolvet never held runs nothing.
 
-import type { ApprovalRequest, CallContext, ToolCall, ToolInfo, Verdict } from '#native';
+import type { CallContext, ToolCall, ToolInfo, Verdict } from '#native';
 import { ApprovalError } from './errors.js';
 import { denyVerdict, failedVerdict, type Vetter } from './host.js';
 
@@ -41,11 +43,29 @@ export interface GateOptions {
 
 /** Rules of the verdicts adapters decide themselves. */
 export const GATE_RULES = {
-  /** The framework reports an approval toolvet has no request for. */
+  /**
+   * The framework reports a person's answer about a call toolvet was not
+   * holding (no approval request existed for it before): the answer is
+   * not recorded, and the call does not run.
+   */
   notHeld: 'toolvet.approval-not-recorded',
+  /** The call escalates, but the policy has no `[approvals]` table to hold it. */
+  disabled: 'approval.disabled',
 } as const;
 
 const DEFAULT_CACHE_SIZE = 10_000;
+
+/**
+ * `gated` with its arguments as toolvet sees them: a JSON copy (own
+ * enumerable keys, `toJSON` applied once), so the cache key and the host
+ * read the same value. Throws for arguments JSON cannot hold (a BigInt, a
+ * cycle).
+ */
+function asJson(gated: GatedCall): GatedCall {
+  const text = JSON.stringify(gated.call.arguments ?? {});
+  const call: ToolCall = { ...gated.call, arguments: text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>) };
+  return { ...gated, call };
+}
 
 /**
  * A call's place in the cache: the run, the call id, the tool and the
@@ -64,13 +84,32 @@ function canonical(value: unknown): unknown {
     return value.map(canonical);
   }
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
+    // Pairs, not an object: a `__proto__` key stays a key.
+    return Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]);
   }
   return value;
+}
+
+/**
+ * Whether a final verdict may be answered again from the cache: not an
+ * escalate (still waiting), and not an allow that used an approval (a
+ * second run of that call is toolvet's to refuse, `approval.replayed`).
+ */
+function cacheable(verdict: Verdict): boolean {
+  return verdict.decision !== 'escalate' && verdict.rule !== 'approval.approved';
+}
+
+/** `verdict`, or a deny when it escalates with nothing to hold it (no `[approvals]`). */
+function holdable(verdict: Verdict): Verdict {
+  if (verdict.decision !== 'escalate' || (verdict.approval !== undefined && verdict.approval !== null)) {
+    return verdict;
+  }
+  return denyVerdict(
+    GATE_RULES.disabled,
+    `a person must approve this call (${verdict.reason ?? 'the policy holds it'}), but the policy has no [approvals] table to hold it, so it is denied`,
+  );
 }
 
 /** The decisions of one adapter: a host, and the final verdicts it gave. */
@@ -81,33 +120,65 @@ export class Gate {
 
   constructor(host: Vetter, options: GateOptions = {}) {
     this.host = host;
-    this.#cacheSize = Math.max(0, options.cacheSize ?? DEFAULT_CACHE_SIZE);
+    const size = options.cacheSize ?? DEFAULT_CACHE_SIZE;
+    this.#cacheSize = Number.isFinite(size) ? Math.max(0, Math.floor(size)) : DEFAULT_CACHE_SIZE;
   }
 
   /**
-   * The verdict about `gated` now, without a person's answer: allow, deny,
-   * or escalate while it is held. A call a person already approved in
-   * toolvet resumes with its ticket and is allowed (once); asked again,
-   * the same call gets the same final verdict. Never rejects.
+   * The verdict about `gated` now, for a framework asking whether the call
+   * needs a person (`needsApproval`, a policy engine): allow, deny, or
+   * escalate with its request (`approval.status` says whether a person
+   * approved it already). Uses no approval: only `settle` runs a held
+   * call. Never rejects.
    */
   async verdict(gated: GatedCall): Promise<Verdict> {
-    return this.settle(gated, undefined);
+    return this.#cached(gated, async (call) => holdable(await guarded(() => this.host.check(call.call, call.tool, call.context))));
   }
 
   /**
-   * The verdict about `gated` once the framework delivered `answer` (or
-   * none): the answer is recorded in toolvet's ledger (the first decision
-   * stands) and the call resumes with its ticket, so toolvet's ledger
-   * decides. A deny stays a deny whatever the answer. Never rejects.
+   * The verdict about `gated` at the point where the tool would run, with
+   * the person's `answer` the framework delivered (or none). An answer is
+   * taken only for a call toolvet was already holding: it is recorded in
+   * toolvet's ledger (the first decision stands) and the call resumes with
+   * the request's ticket, so toolvet's ledger decides, and an approval runs
+   * the call once. An answer about a call toolvet did not hold is a deny
+   * (`toolvet.approval-not-recorded`). A deny stays a deny whatever the
+   * answer. Never rejects.
    */
   async settle(gated: GatedCall, answer: FrameworkAnswer | undefined): Promise<Verdict> {
-    const key = cacheKey(gated);
+    return this.#cached(gated, (call) => this.#decide(call, answer));
+  }
+
+  /**
+   * What the checks decide about `gated`, opening no request and using no
+   * approval (`host.preview`): for a framework re-asking whether a call it
+   * holds an answer for needs approval, where an opened request would make
+   * that answer look like one toolvet asked for. Never rejects.
+   */
+  async preview(gated: GatedCall): Promise<Verdict> {
+    try {
+      const { call, tool, context } = asJson(gated);
+      return await guarded(() => this.host.preview(call, tool, context));
+    } catch (error) {
+      return denyVerdict('toolvet.invalid-call', `invalid tool call: the arguments cannot be read as JSON: ${(error as Error).message}`);
+    }
+  }
+
+  async #cached(gated: GatedCall, decide: (call: GatedCall) => Promise<Verdict>): Promise<Verdict> {
+    let call: GatedCall;
+    let key: string | undefined;
+    try {
+      call = asJson(gated);
+      key = cacheKey(call);
+    } catch (error) {
+      return denyVerdict('toolvet.invalid-call', `invalid tool call: the arguments cannot be read as JSON: ${(error as Error).message}`);
+    }
     const known = key === undefined ? undefined : this.#final.get(key);
     if (known !== undefined) {
       return known;
     }
-    const verdict = await this.#decide(gated, answer);
-    if (key !== undefined && verdict.decision !== 'escalate') {
+    const verdict = await decide(call);
+    if (key !== undefined && cacheable(verdict)) {
       this.#remember(key, verdict);
     }
     return verdict;
@@ -115,25 +186,24 @@ export class Gate {
 
   async #decide(gated: GatedCall, answer: FrameworkAnswer | undefined): Promise<Verdict> {
     const { call, tool, context } = gated;
-    const verdict = await guarded(() => this.host.check(call, tool, context));
-    if (verdict.decision !== 'escalate') {
+    const verdict = holdable(await guarded(() => this.host.check(call, tool, context)));
+    if (verdict.decision !== 'escalate' || !verdict.approval) {
       return verdict;
     }
     const request = verdict.approval;
-    if (request === undefined || request === null) {
-      // No [approvals] table: nothing in toolvet can hold or record the
-      // answer, so the framework's answer is the person's.
-      if (answer === undefined) {
-        return verdict;
+    if (answer !== undefined) {
+      // A rejection may land on any request: it only ever denies.
+      if (request.opened === true && answer.approved) {
+        return denyVerdict(
+          GATE_RULES.notHeld,
+          `the framework reports a person's answer about a call toolvet was not holding, so the answer is not recorded and the call does not run; a reviewer can decide the request it opened now (${request.id})`,
+        );
       }
-      return answer.approved
-        ? { ...verdict, decision: 'allow', reason: `approved by ${answer.reviewer}` }
-        : denyVerdict('approval.rejected', rejection(answer));
-    }
-    if (request.status === 'pending' && answer !== undefined) {
-      const recorded = await this.#record(request.id, answer);
-      if (recorded !== undefined) {
-        return recorded;
+      if (request.status === 'pending') {
+        const failed = await this.#record(request.id, answer);
+        if (failed !== undefined) {
+          return failed;
+        }
       }
     } else if (request.status === 'pending') {
       return verdict;
@@ -175,10 +245,6 @@ export class Gate {
       this.#final.delete(oldest);
     }
   }
-}
-
-function rejection(answer: FrameworkAnswer): string {
-  return answer.message ? `${answer.reviewer} rejected this call: ${answer.message}` : `${answer.reviewer} rejected this call`;
 }
 
 /** `f()`, with every rejection (and an answer that is no verdict) a deny. */
@@ -247,18 +313,4 @@ export async function consult(host: Vetter, query: DecisionQuery, context?: Call
     default:
       return { status: 'deny', answer: verdict.reason ?? 'the policy does not allow this' };
   }
-}
-
-/** A request's call, as the gate would ask about it. */
-export function heldCall(request: ApprovalRequest): GatedCall {
-  const call: ToolCall = {
-    id: request.call.callId,
-    name: request.call.tool,
-    arguments: request.arguments,
-  };
-  const context: CallContext = {};
-  if (request.call.runId) {
-    context.runId = request.call.runId;
-  }
-  return { call, context };
 }

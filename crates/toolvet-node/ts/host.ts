@@ -5,7 +5,6 @@
 
 import * as native from '#native';
 import type {
-  ApprovalRequest,
   CallContext,
   CheckSummary,
   ToolCall,
@@ -13,6 +12,21 @@ import type {
   Verdict,
 } from '#native';
 import { messageOf, unwrap } from './errors.js';
+
+/**
+ * One approval request, as the ledger holds it: the native request with
+ * its `arguments` parsed from their JSON text. Attacker-controlled: escape
+ * the arguments wherever they are shown.
+ */
+export type ApprovalRequest = Omit<native.ApprovalRequest, 'argumentsJson'> & {
+  /** The call's arguments (a JSON object; a `__proto__` key is an own key). */
+  arguments: Record<string, unknown>;
+};
+
+function parsed(request: native.ApprovalRequest): ApprovalRequest {
+  const { argumentsJson, ...rest } = request;
+  return { ...rest, arguments: JSON.parse(argumentsJson) as Record<string, unknown> };
+}
 
 /** Rules of the deny verdicts made outside the checks. */
 export const RULES = {
@@ -149,7 +163,7 @@ export class Host implements Vetter {
    * @throws {ApprovalError} `invalid-query`, `unavailable`, `unsupported`.
    */
   async approvals(query: ApprovalQuery = {}): Promise<ApprovalRequest[]> {
-    return unwrap(this.#addon.approvals(query.status, query.limit, query.after));
+    return (await unwrap(this.#addon.approvals(query.status, query.limit, query.after))).map(parsed);
   }
 
   /** The pending approval requests (a page; see `approvals`). */
@@ -162,7 +176,7 @@ export class Host implements Vetter {
    * @throws {ApprovalError} `not-found`, `unavailable`, `unsupported`.
    */
   async approval(id: string): Promise<ApprovalRequest> {
-    return unwrap(this.#addon.approval(id));
+    return parsed(await unwrap(this.#addon.approval(id)));
   }
 
   /**
@@ -170,7 +184,7 @@ export class Host implements Vetter {
    * @throws {ApprovalError} `invalid-review`, `not-found`, `already-decided`, `expired`, `unavailable`, `unsupported`.
    */
   async approve(id: string, reviewer: string, options: ReviewOptions = {}): Promise<ApprovalRequest> {
-    return unwrap(this.#addon.decide(id, 'approve', reviewer, options.message, options.scope));
+    return parsed(await unwrap(this.#addon.decide(id, 'approve', reviewer, options.message, options.scope)));
   }
 
   /**
@@ -179,7 +193,7 @@ export class Host implements Vetter {
    * @throws {ApprovalError} as `approve`.
    */
   async reject(id: string, reviewer: string, options: Omit<ReviewOptions, 'scope'> = {}): Promise<ApprovalRequest> {
-    return unwrap(this.#addon.decide(id, 'reject', reviewer, options.message));
+    return parsed(await unwrap(this.#addon.decide(id, 'reject', reviewer, options.message)));
   }
 
   /** Hex sha256 of the policy in force. */

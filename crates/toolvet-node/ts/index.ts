@@ -4,7 +4,6 @@
 // `@toolvet/node/ai-sdk`.
 
 export type {
-  ApprovalRequest,
   ApprovalStatus,
   BoundCall,
   CallContext,
@@ -26,7 +25,7 @@ export type {
   VerdictApproval,
 } from '#native';
 export { ApprovalError, ConfigError, LoadError, ToolvetError, type ApprovalErrorKind } from './errors.js';
-export { denyVerdict, failedVerdict, Host, RULES, type ApprovalQuery, type ReviewOptions, type StatusFilter, type Vetter } from './host.js';
+export { denyVerdict, failedVerdict, Host, RULES, type ApprovalQuery, type ApprovalRequest, type ReviewOptions, type StatusFilter, type Vetter } from './host.js';
 export {
   consult,
   denyMessage,

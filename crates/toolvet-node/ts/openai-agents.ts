@@ -13,6 +13,7 @@
 // (for a held call: once toolvet's ledger has the approval and the ticket
 // was used).
 
+import { randomUUID } from 'node:crypto';
 import { tool as functionTool } from '@openai/agents';
 import type { FunctionTool, RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
 import type { CallContext, ToolInfo, Verdict } from '#native';
@@ -76,7 +77,15 @@ export class Guard {
       ...tool,
       needsApproval: async (runContext: RunContext<unknown>, input: unknown, callId?: string) => {
         const call = this.#call(runContext, tool.name, input, callId);
-        return (await this.gate.verdict(call)).decision === 'escalate';
+        if (callId !== undefined && approvedOnce(runContext, tool.name, callId) === true) {
+          // Asked again for a call the run's state approves: open nothing
+          // here, so `invoke` sees whether toolvet held it.
+          return (await this.gate.preview(call)).decision === 'escalate';
+        }
+        const verdict = await this.gate.verdict(call);
+        // Approved in toolvet already (a reviewer page, the CLI): no pause;
+        // `invoke` uses the approval.
+        return verdict.decision === 'escalate' && verdict.approval?.status !== 'approved';
       },
       invoke: async (runContext: RunContext<unknown>, input: string, details?: Parameters<T['invoke']>[2]) => {
         const callId = details?.toolCall?.callId;
@@ -87,8 +96,7 @@ export class Guard {
           return `Blocked by policy: ${(error as Error).message}`;
         }
         const call = this.#call(runContext, tool.name, args, callId);
-        const approved =
-          callId === undefined ? undefined : runContext.isToolApproved({ toolName: tool.name, callId });
+        const approved = callId === undefined ? undefined : approvedOnce(runContext, tool.name, callId);
         const answer =
           approved === true ? { approved: true, reviewer: this.#options.reviewer ?? 'openai-agents' } : undefined;
         const verdict = await this.gate.settle(call, answer);
@@ -193,6 +201,23 @@ export class Guard {
     }
     return gated;
   }
+}
+
+/**
+ * Whether the run's state approves call `callId` of `toolName` itself:
+ * `state.approve(item, { alwaysApprove: true })` approves every call of
+ * the tool, whatever its arguments, which toolvet does not honour (each
+ * held call needs its own approval; toolvet's `scope: 'run'` approves the
+ * same tool and arguments for the rest of a run). Such a state answers
+ * `true` for a call id nobody approved, which is how it is told apart.
+ */
+function approvedOnce(runContext: RunContext<unknown>, toolName: string, callId: string): boolean | undefined {
+  const approved = runContext.isToolApproved({ toolName, callId });
+  if (approved !== true) {
+    return approved;
+  }
+  const probe = `toolvet-probe-${randomUUID()}`;
+  return runContext.isToolApproved({ toolName, callId: probe }) === true ? undefined : true;
 }
 
 /** A guarded copy of `tool` (see `Guard.tool`). */

@@ -199,6 +199,14 @@ impl Approval {
         self.inner.scope.map(|s| s.as_str())
     }
 
+    /// `True` when this verdict opened the request: the ledger held none
+    /// for the call before. An adapter takes a person's approval given
+    /// through its framework only for a request it did not just open.
+    #[getter]
+    fn opened(&self) -> bool {
+        self.inner.opened
+    }
+
     /// The escalating checks: dicts with `check`, `rule`, `reason`.
     #[getter]
     fn escalations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

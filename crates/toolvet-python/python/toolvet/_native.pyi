@@ -107,6 +107,9 @@ class Approval:
     @property
     def scope(self) -> Optional[Literal["once", "run"]]: ...
     @property
+    def opened(self) -> bool:
+        """True when this verdict opened the request (none existed for the call before)."""
+    @property
     def escalations(self) -> list[dict[str, Any]]: ...
     def to_dict(self) -> dict[str, Any]: ...
 

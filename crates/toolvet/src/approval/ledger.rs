@@ -32,6 +32,12 @@ pub enum Opened {
     /// The call id was used in this run for another call (another tool or
     /// other arguments): this is the earlier request.
     CallIdReused(ApprovalRequest),
+    /// The same call (same run and non-empty call id, same tool and
+    /// arguments) was already answered: a person rejected it, or its
+    /// approval was used. That answer stands, so no request is opened;
+    /// this is the latest such request. (A call without a call id cannot
+    /// be told from a new one like it, so it asks anew instead.)
+    Settled(ApprovalRequest),
 }
 
 /// What [`Ledger::decide`] did.
@@ -158,7 +164,11 @@ pub fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequest) ->
 
 /// The rule every ledger follows for [`Ledger::open`], over the earlier
 /// requests that [`may_be_same_call`] (any order): `None` means store the
-/// new request. A ledger in another crate calls this inside the same
+/// new request. A call id reused for another call wins, then a live
+/// request of the same call, then (for calls with an id) the latest
+/// request a person rejected or whose approval was used
+/// ([`Opened::Settled`]); an expired request is no answer, so the call
+/// asks anew. A ledger in another crate calls this inside the same
 /// transaction (or under the same lock) as its insert.
 pub fn open_against<'a>(
     request: &ApprovalRequest,
@@ -166,6 +176,7 @@ pub fn open_against<'a>(
     now: UnixMillis,
 ) -> Option<Opened> {
     let mut live = None;
+    let mut settled: Option<&ApprovalRequest> = None;
     for e in earlier {
         let same_id = !request.call.call_id.is_empty() && e.call.call_id == request.call.call_id;
         let same_binding = e.call.tool == request.call.tool
@@ -185,8 +196,19 @@ pub fn open_against<'a>(
         if same_call && is_live {
             live = Some(Opened::Existing(e.clone()));
         }
+        let answered = matches!(
+            e.status_at(now),
+            ApprovalStatus::Rejected | ApprovalStatus::Consumed
+        );
+        if same_id
+            && same_binding
+            && answered
+            && settled.is_none_or(|s| s.created_at < e.created_at)
+        {
+            settled = Some(e);
+        }
     }
-    live
+    live.or_else(|| settled.map(|s| Opened::Settled(s.clone())))
 }
 
 /// Apply `review` to `request` (pending, unexpired at `now`).

@@ -488,6 +488,13 @@ pub struct VerdictApproval {
     /// The approval's scope, once approved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<Scope>,
+    /// `true` when this verdict opened the request: the ledger held no
+    /// request for the call before. An adapter that receives a person's
+    /// answer through its framework accepts it only for a request that was
+    /// not opened by the same ask (else the framework answers a call
+    /// toolvet never held). Serialized only when `true`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opened: bool,
 }
 
 /// Which requests [`Approvals::list`] returns.

@@ -244,9 +244,24 @@ impl Approvals {
         match self.inner.ledger.open(candidate, now).await {
             Ok(Opened::Created(created)) => {
                 self.record_event(&ApprovalEvent::Requested(created.clone()));
-                self.held(verdict, &created)
+                let mut held = self.held(verdict, &created);
+                if let Some(approval) = held.approval.as_mut() {
+                    approval.opened = true;
+                }
+                held
             }
             Ok(Opened::Existing(existing)) => self.held(verdict, &existing),
+            Ok(Opened::Settled(earlier)) if earlier.status == ApprovalStatus::Rejected => {
+                self.rejected(verdict, &earlier)
+            }
+            Ok(Opened::Settled(earlier)) => deny(
+                verdict,
+                rules::REPLAYED,
+                format!(
+                    "call `{}` was approved once (request `{}`) and that approval was used; an approval lets a call run once, so a new call needs its own id",
+                    request.call.id, earlier.id
+                ),
+            ),
             Ok(Opened::CallIdReused(earlier)) => deny(
                 verdict,
                 rules::CALL_ID_REUSED,
@@ -269,6 +284,7 @@ impl Approvals {
             escalations: record.escalations.clone(),
             reviewer: record.review.as_ref().map(|r| r.reviewer.clone()),
             message: record.review.as_ref().and_then(|r| r.message.clone()),
+            opened: false,
             scope: record
                 .review
                 .as_ref()

@@ -303,10 +303,20 @@ class Gate:
         """Record a person's answer about an escalated call in the ledger, without
         resuming it. Returns the call's escalate ruling (with its ticket), the ruling
         it already has when it is not waiting for a person, or a deny when the answer
-        cannot be recorded. A decision already in the ledger stands."""
-        first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
+        cannot be recorded. A decision already in the ledger stands, and an approval
+        is taken only for a call the ledger was holding: asking afresh (not from the
+        cache) finds the call's request, and an ask that opened one shows the framework
+        answered about a call toolvet never held (a forged or foreign approval), a deny."""
+        first = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
         if not first.escalated:
             return first
+        if approved and first.verdict is not None and first.verdict.approval.opened:
+            return Ruling(
+                "deny",
+                "the framework reports a person's approval of a call toolvet was not holding, so it is "
+                f"not recorded and the call does not run; a reviewer can decide request {first.approval_id}",
+                rule="toolvet.approval-not-recorded",
+            )
         approvals = getattr(self.host, "approvals", None)
         try:
             if approvals is None:

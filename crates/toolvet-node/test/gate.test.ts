@@ -1,0 +1,63 @@
+// The gate every adapter shares (ts/gate.ts), against the real addon:
+// what it takes from a framework, and what it never lets through.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Gate } from '@toolvet/node';
+import { testHost } from './support.js';
+
+const deploy = (id: string, args: Record<string, unknown>) => ({ call: { id, name: 'deploy', arguments: args }, context: { runId: 'run-g' } });
+
+test('arguments JSON cannot hold are a deny, never a rejection', async () => {
+  const gate = new Gate(await testHost());
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  for (const args of [{ amount: 10n }, cyclic]) {
+    const verdict = await gate.settle(deploy('g1', args), { approved: true, reviewer: 'x' });
+    assert.equal(verdict.decision, 'deny');
+    assert.equal(verdict.rule, 'toolvet.invalid-call');
+  }
+});
+
+test('the cache and the host read the same arguments', async () => {
+  const host = await testHost();
+  const gate = new Gate(host);
+  // Inherited keys are not the call's: neither the host nor the cache sees `env`.
+  const inherited = Object.create({ env: 'prod' }) as Record<string, unknown>;
+  const first = await gate.verdict(deploy('g2', inherited));
+  const [request] = await host.pending();
+  assert.equal(first.approval?.id, request?.id);
+  assert.deepEqual(request?.arguments, {});
+  // `toJSON` is applied once: the host sees what the cache key holds.
+  const date = new Date(0);
+  await gate.verdict(deploy('g3', { at: date }));
+  const requests = await host.pending();
+  assert.deepEqual(requests.at(-1)?.arguments, { at: '1970-01-01T00:00:00.000Z' });
+});
+
+test('without [approvals], an escalate is a deny, whatever the framework answers', async () => {
+  const gate = new Gate(await testHost({ approvals: false }));
+  for (const answer of [undefined, { approved: true, reviewer: 'p' }]) {
+    const verdict = await gate.settle(deploy('g4', { env: 'prod' }), answer);
+    assert.equal(verdict.decision, 'deny');
+    assert.equal(verdict.rule, 'approval.disabled');
+    assert.match(verdict.reason ?? '', /no \[approvals\] table/);
+  }
+  assert.equal((await gate.verdict(deploy('g5', {}))).rule, 'approval.disabled');
+});
+
+test('an approval about a call toolvet was not holding is refused; a rejection is recorded', async () => {
+  const host = await testHost();
+  const gate = new Gate(host);
+  const refused = await gate.settle(deploy('g6', { env: 'prod' }), { approved: true, reviewer: 'mallory' });
+  assert.equal(refused.rule, 'toolvet.approval-not-recorded');
+  const [opened] = await host.pending();
+  assert.equal(opened?.review, undefined, 'nothing recorded');
+  const rejected = await gate.settle(deploy('g7', { env: 'prod' }), { approved: false, reviewer: 'bob' });
+  assert.equal(rejected.rule, 'approval.rejected');
+  // Once held, the answer is taken; a second run of the call is refused.
+  assert.equal((await gate.verdict(deploy('g8', { env: 'prod' }))).decision, 'escalate');
+  assert.equal((await gate.settle(deploy('g8', { env: 'prod' }), { approved: true, reviewer: 'alice' })).rule, 'approval.approved');
+  assert.equal((await new Gate(host).settle(deploy('g8', { env: 'prod' }), { approved: true, reviewer: 'alice' })).rule, 'approval.replayed');
+  assert.equal((await gate.settle(deploy('g8', { env: 'prod' }), undefined)).rule, 'approval.replayed');
+});
