@@ -418,6 +418,9 @@ async fn expired_requests_and_tickets_are_refused() {
         .await
         .unwrap();
     assert_eq!(expired.len(), 2, "{expired:?}");
+    // Asked again, an expired call stays expired: no new request for a
+    // late answer to land on.
+    refused(&host.check(&call).await, rules::EXPIRED);
     assert!(
         approvals
             .list(&ListQuery::default())

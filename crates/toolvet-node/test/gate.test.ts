@@ -61,3 +61,19 @@ test('an approval about a call toolvet was not holding is refused; a rejection i
   assert.equal((await new Gate(host).settle(deploy('g8', { env: 'prod' }), { approved: true, reviewer: 'alice' })).rule, 'approval.replayed');
   assert.equal((await gate.settle(deploy('g8', { env: 'prod' }), undefined)).rule, 'approval.replayed');
 });
+
+test('a rejection through the framework runs nothing and spends no approval', async () => {
+  const host = await testHost();
+  const gate = new Gate(host);
+  const held = await gate.verdict(deploy('g9', { env: 'prod' }));
+  const id = held.approval?.id ?? '';
+  await host.approve(id, 'alice');
+  const verdict = await gate.reject(deploy('g9', { env: 'prod' }), { approved: false, reviewer: 'bob', message: 'no' });
+  assert.equal(verdict.decision, 'deny');
+  assert.equal(verdict.reason, 'bob rejected this call: no');
+  assert.equal((await host.approval(id)).status, 'approved', 'the approval is not spent');
+  // Still waiting: the rejection is recorded in toolvet.
+  const other = await gate.verdict(deploy('g10', { env: 'prod' }));
+  await gate.reject(deploy('g10', { env: 'prod' }), { approved: false, reviewer: 'bob' });
+  assert.equal((await host.approval(other.approval?.id ?? '')).review?.reviewer, 'bob');
+});

@@ -179,7 +179,9 @@ export class AdkGate {
     if (typeof message === 'string' && message.trim() !== '') {
       answer.message = message;
     }
-    const verdict = await this.gate.settle(this.call(tool, args, ctx), answer);
+    const call = this.call(tool, args, ctx);
+    // A rejection is final: the tool does not run, whatever toolvet holds.
+    const verdict = answer.approved ? await this.gate.settle(call, answer) : await this.gate.reject(call, answer);
     switch (verdict.decision) {
       case 'allow':
         return undefined;

@@ -186,9 +186,8 @@ export class Guard {
       if (decision.message !== undefined) {
         answer.message = decision.message;
       }
-      const verdict = await this.gate.settle(call, answer);
-      const reason = verdict.decision === 'deny' && verdict.reason ? verdict.reason : `${decision.reviewer} rejected this call`;
-      return { ...base, approved: false, reason };
+      const verdict = await this.gate.reject(call, answer);
+      return { ...base, approved: false, reason: verdict.reason ?? `${decision.reviewer} rejected this call` };
     }
     const held = await this.gate.verdict(call);
     if (held.decision === 'escalate' && held.approval?.status === 'pending') {

@@ -150,6 +150,25 @@ export class Gate {
   }
 
   /**
+   * A person's rejection of `gated`, given through the framework (which
+   * will not run the tool): recorded in toolvet's ledger when the request
+   * still waits, and a deny with the reviewer's message either way. Uses
+   * no approval (a call approved in toolvet first and rejected here does
+   * not run, and its approval is not spent). Never rejects.
+   */
+  async reject(gated: GatedCall, answer: FrameworkAnswer): Promise<Verdict> {
+    const held = await this.verdict(gated);
+    if (held.decision === 'escalate' && held.approval?.status === 'pending') {
+      const failed = await this.#record(held.approval.id, { ...answer, approved: false });
+      if (failed !== undefined) {
+        return failed;
+      }
+    }
+    const reason = answer.message ? `${answer.reviewer} rejected this call: ${answer.message}` : `${answer.reviewer} rejected this call`;
+    return denyVerdict('approval.rejected', reason);
+  }
+
+  /**
    * What the checks decide about `gated`, opening no request and using no
    * approval (`host.preview`): for a framework re-asking whether a call it
    * holds an answer for needs approval, where an opened request would make

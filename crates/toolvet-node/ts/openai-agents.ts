@@ -165,12 +165,8 @@ export class Guard {
     options: Omit<ReviewOptions, 'scope'> = {},
   ): Promise<Verdict> {
     const answer = { approved: false, reviewer, ...options };
-    const verdict = await this.gate.settle(this.#itemCall(state, item), answer);
-    const message =
-      verdict.decision === 'deny' && verdict.reason
-        ? verdict.reason
-        : `${reviewer} rejected this call${options.message ? `: ${options.message}` : ''}`;
-    state.reject(item, { message });
+    const verdict = await this.gate.reject(this.#itemCall(state, item), answer);
+    state.reject(item, { message: verdict.reason ?? `${reviewer} rejected this call` });
     return verdict;
   }
 

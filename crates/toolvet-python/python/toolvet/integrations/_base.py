@@ -307,6 +307,14 @@ class Gate:
         is taken only for a call the ledger was holding: asking afresh (not from the
         cache) finds the call's request, and an ask that opened one shows the framework
         answered about a call toolvet never held (a forged or foreign approval), a deny."""
+        key = (run_id, call_id) if call_id else None
+        if key is not None:
+            try:
+                settled = self._recall(key, _fingerprint(name, plain_arguments(arguments)))
+            except Exception as e:  # noqa: BLE001
+                return host_failure(e)
+            if settled is not None and not settled.escalated:
+                return settled  # settled in this process: the same final ruling
         first = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
         if not first.escalated:
             return first
