@@ -6,7 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 toolvet=${TOOLVET:-target/release/toolvet}
 status=0
-"$toolvet" check --config examples/toolvet.toml examples/calls/*.json > target/demo-verdicts.jsonl || status=$?
+# The example policy, with its approvals ledger under target/state/ rather
+# than examples/state/: what you approve or reject in examples/state/ (the
+# README's session) stands for those calls, so the demo keeps its own.
+mkdir -p target
+cp examples/toolvet.toml target/demo-toolvet.toml
+"$toolvet" check --config target/demo-toolvet.toml examples/calls/*.json > target/demo-verdicts.jsonl || status=$?
 # 0 allow, 3 deny, 4 escalate are verdicts; anything else is an error.
 case "$status" in 0|3|4) ;; *) echo "toolvet check failed (exit $status)" >&2; exit "$status" ;; esac
 python3 - target/demo-verdicts.jsonl <<'PY'

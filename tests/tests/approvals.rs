@@ -418,9 +418,14 @@ async fn expired_requests_and_tickets_are_refused() {
         .await
         .unwrap();
     assert_eq!(expired.len(), 2, "{expired:?}");
-    // Asked again, an expired call stays expired: no new request for a
-    // late answer to land on.
-    refused(&host.check(&call).await, rules::EXPIRED);
+    // Asked again, an expired call asks anew.
+    let again = host.check(&call).await;
+    assert_eq!(again.decision, Decision::Escalate, "{again:?}");
+    assert!(again.approval.as_ref().unwrap().opened);
+    approvals
+        .reject(&again.approval.unwrap().id, "alice", None)
+        .await
+        .unwrap();
     assert!(
         approvals
             .list(&ListQuery::default())

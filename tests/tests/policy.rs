@@ -42,9 +42,19 @@ fn call(name: &str, args: serde_json::Value) -> CallRequest {
 
 #[tokio::test]
 async fn every_example_call_gets_its_expected_verdict() {
-    let host = Host::from_file(&root().join("examples/toolvet.toml"))
-        .await
-        .expect("the example policy loads");
+    // The example policy with its approvals in memory: the ledger in
+    // examples/state/ keeps what a person did with these calls (an approved
+    // and used call is not asked about anew), and this test asks afresh.
+    let path = root().join("examples/toolvet.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("ledger = \"state/approvals.db\"", "ledger = \"memory\"");
+    assert!(
+        text.contains("ledger = \"memory\""),
+        "the example policy's ledger line"
+    );
+    let policy = toolvet::Policy::from_toml(&text, &path, &root().join("examples")).unwrap();
+    let host = Host::load(policy).await.expect("the example policy loads");
     let mut files: Vec<_> = std::fs::read_dir(root().join("examples/calls"))
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -33,10 +33,10 @@ pub enum Opened {
     /// other arguments): this is the earlier request.
     CallIdReused(ApprovalRequest),
     /// The same call (same run and non-empty call id, same tool and
-    /// arguments) was already settled: a person rejected it, its approval
-    /// was used, or it expired unanswered. That stands, so no request is
-    /// opened (a late answer cannot land on a new one); this is the latest
-    /// such request. A new call, with its own id, asks anew. (A call
+    /// arguments) was already answered: a person rejected it, or its
+    /// approval was used. That answer stands, so no request is opened;
+    /// this is the latest such request. A new call, with its own id, asks
+    /// anew, as does a call whose request expired unanswered. (A call
     /// without a call id cannot be told from a new one like it, so it asks
     /// anew instead.)
     Settled(ApprovalRequest),
@@ -168,8 +168,9 @@ pub fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequest) ->
 /// requests that [`may_be_same_call`] (any order): `None` means store the
 /// new request. A call id reused for another call wins, then a live
 /// request of the same call, then (for calls with an id) the latest
-/// request a person rejected, whose approval was used, or that expired
-/// ([`Opened::Settled`]). A ledger in another crate calls this inside the same
+/// request a person rejected or whose approval was used
+/// ([`Opened::Settled`]); an expired request is no answer, so the call
+/// asks anew. A ledger in another crate calls this inside the same
 /// transaction (or under the same lock) as its insert.
 pub fn open_against<'a>(
     request: &ApprovalRequest,
@@ -199,7 +200,7 @@ pub fn open_against<'a>(
         }
         let answered = matches!(
             e.status_at(now),
-            ApprovalStatus::Rejected | ApprovalStatus::Consumed | ApprovalStatus::Expired
+            ApprovalStatus::Rejected | ApprovalStatus::Consumed
         );
         if same_id
             && same_binding

@@ -254,16 +254,6 @@ impl Approvals {
             Ok(Opened::Settled(earlier)) if earlier.status == ApprovalStatus::Rejected => {
                 self.rejected(verdict, &earlier)
             }
-            Ok(Opened::Settled(earlier)) if earlier.status_at(now) == ApprovalStatus::Expired => {
-                deny(
-                    verdict,
-                    rules::EXPIRED,
-                    format!(
-                        "approval request `{}` for call `{}` expired without a decision; the model must make the call again (with a new id) to ask a person anew",
-                        earlier.id, request.call.id
-                    ),
-                )
-            }
             Ok(Opened::Settled(earlier)) => deny(
                 verdict,
                 rules::REPLAYED,
