@@ -474,7 +474,7 @@ async fn a_call_a_person_answered_is_not_asked_anew() {
     let approved = host.check(&used).await;
     let ticket = approved.approved_ticket().unwrap();
     assert_eq!(
-        host.check(&with_ticket(&used, &ticket)).await.decision,
+        host.check(&with_ticket(&used, ticket)).await.decision,
         Decision::Allow
     );
     let replay = host.check(&used).await;
