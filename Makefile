@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint python-wheel python-tests
+.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -23,7 +23,7 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests serve-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests node-tests
+test: demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests node-tests
 	@echo "make test: all passed"
 
 # Hostile-plugin fixtures for the containment tests: the Rust corpus, then
@@ -120,7 +120,7 @@ bench-smoke: plugins
 # unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
 FUZZ_SECONDS ?= 10
-FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload
+FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
 	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh
@@ -213,3 +213,18 @@ python-tests: cli plugins hostile python-wheel target/py-frameworks/.installed t
 		VIRTUAL_ENV=target/py-package $(UV) pip install --quiet -r $(PY_DIR)/requirements/package.txt $(PY_WHEELS)/toolvet-*.whl && \
 		cd $(PY_DIR) && ../../target/py-package/bin/python -m pytest -q -p no:cacheprovider tests/test_host.py tests/test_approvals.py tests/test_concurrency.py; \
 	else echo "python3.10 not found: the abi3 wheel was tested on $$($(PYTHON) --version) only"; fi
+
+# `toolvet mcp` between the Python MCP SDK's real ClientSession and a real
+# MCPServer over stdio (tests/mcp/): allow, deny, hidden tools and
+# list_changed, escalate through elicitation (approve, reject, dismiss) and
+# through the CLI, passthrough, a server that crashes mid-call, a policy
+# that does not load. The SDK is pinned in tests/mcp/requirements.txt.
+MCP_VENV := target/py-mcp
+$(MCP_VENV)/.installed: tests/mcp/requirements.txt $(PY_BUILD)/.installed
+	rm -rf $(MCP_VENV)
+	$(UV) venv --quiet --python $(PYTHON) $(MCP_VENV)
+	VIRTUAL_ENV=$(MCP_VENV) $(UV) pip install --quiet -r $<
+	touch $@
+
+mcp-tests: cli rust-plugins $(MCP_VENV)/.installed
+	TOOLVET=$(CURDIR)/target/release/toolvet $(MCP_VENV)/bin/python -m unittest discover -s tests/mcp -v

@@ -13,6 +13,7 @@ mod calls;
 mod cases;
 mod hook;
 mod log;
+mod mcp;
 mod prune;
 mod replay;
 mod scaffold;
@@ -124,6 +125,14 @@ enum Command {
     /// the agent's format; every failure answers with the agent's block.
     /// `toolvet hook install AGENT` prints or writes the settings entry.
     Hook(hook::HookArgs),
+    /// A gating MCP proxy: run the MCP server after `--` and vet every
+    /// `tools/call` the client on stdin/stdout makes (docs/mcp.md). A deny
+    /// is a tool error the model reads; an escalate asks the person in the
+    /// client (elicitation) or names the approval request.
+    ///
+    /// Exit code: 0 when the client closes, 2 when the policy cannot be
+    /// used or the server cannot start.
+    Mcp(mcp::McpArgs),
     /// Serve the policy over HTTP: vet calls, hold approvals for people
     /// (reviewer page at /ui), health and metrics, hot reload (docs/serve.md).
     ///
@@ -234,6 +243,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Cache(CacheCommand::Prune(args)) => prune::run(&args).await,
         Command::Approvals(command) => approvals::run(command).await,
         Command::Hook(args) => hook::run(args).await,
+        Command::Mcp(args) => mcp::run(args).await,
         Command::Serve(args) => serve::run(args).await,
         Command::Log(command) => log::run(command),
         Command::Replay(args) => replay::run(args).await,

@@ -1,0 +1,36 @@
+//! `toolvet mcp`: a gating MCP proxy. The client speaks MCP to toolvet
+//! over stdio; toolvet runs the server and speaks to it the same way.
+//! Every `tools/call` is vetted by the policy's checks before the server
+//! sees it:
+//!
+//! - **allow**: the request goes on unchanged, and its result comes back;
+//! - **deny**: the client gets a tool result with `isError: true` and the
+//!   reason as text, so the model reads it and the session goes on (never a
+//!   JSON-RPC error, which clients show as a protocol failure);
+//! - **escalate**: when the client declared `elicitation`, the person is
+//!   asked there (`elicitation/create`, a form with `approve` and an
+//!   optional `message`); the answer is recorded in the approvals ledger as
+//!   that person's review, and an approved call runs once. Otherwise the
+//!   call is refused with the approval request's id, to approve with
+//!   `toolvet approvals approve` or on the reviewer page; the same call
+//!   made again then runs.
+//!
+//! The session is the checks' run: its calls are the history sequence
+//! checks read. `tools/list` can leave out the tools the policy would deny
+//! (`[mcp] hide_denied_tools`), and a call that changes that set sends
+//! `notifications/tools/list_changed`. Every other message passes through
+//! as it came. A server that exits or stalls gets the client a JSON-RPC
+//! error on each request it left unanswered.
+//!
+//! The proxy reads JSON-RPC as raw JSON and only interprets the messages
+//! it gates, with rmcp's MCP model types (tools, annotations, call
+//! results, elicitation): a message it does not gate is never re-encoded
+//! through a typed model that could drop fields it does not know.
+
+mod config;
+pub mod gate;
+pub mod jsonrpc;
+mod proxy;
+
+pub use config::{ConfigError, McpConfig};
+pub use proxy::{MAX_HISTORY, MAX_MESSAGE_BYTES, ProxyError, Upstream, run};

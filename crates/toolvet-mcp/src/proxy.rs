@@ -1,0 +1,629 @@
+//! The proxy: the client's messages to the server and back, with every
+//! `tools/call` vetted on the way and `tools/list` trimmed on the way back.
+//!
+//! Data flow: client line → [`Session::from_client`] → (a `tools/call`:
+//! [`Session::gate`] → the checks → forwarded, refused, or held for the
+//! person) → upstream; upstream line → [`Session::from_server`] → client.
+//! Two writer tasks own the two output streams; nothing else writes them.
+
+use crate::config::McpConfig;
+use crate::gate::{self, Answer};
+use crate::jsonrpc::{self, Message};
+use futures_util::StreamExt;
+use rmcp::model::Tool;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsString;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use toolvet::{
+    ApprovalClaim, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome, PriorCall, Scope, UnixMillis,
+    Verdict,
+};
+
+/// Longest message accepted on either side, in bytes (one line of JSON).
+pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+/// Most earlier calls kept as the session's history (oldest dropped).
+pub const MAX_HISTORY: usize = 1024;
+/// The `_meta` key that marks a 2026-07-28 ("modern") request.
+const MODERN_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+const MODERN_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// The MCP server the proxy runs and speaks to over its stdio.
+#[derive(Debug, Clone)]
+pub struct Upstream {
+    /// The program.
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+}
+
+/// Why the proxy stopped before the client closed its side.
+#[derive(Debug, thiserror::Error)]
+pub enum ProxyError {
+    /// The server could not be started.
+    #[error("cannot start the MCP server `{program}`: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// A call forwarded to the server, recorded in the history once it ran.
+struct Forwarded {
+    name: String,
+    arguments: Box<serde_json::value::RawValue>,
+    outcome: Outcome,
+}
+
+/// A request to the server still waiting for its answer.
+struct Pending {
+    id: Value,
+    method: String,
+    call: Option<Forwarded>,
+}
+
+#[derive(Default)]
+struct State {
+    /// The client declared `elicitation` in `initialize`.
+    client_elicits: bool,
+    client_name: Option<String>,
+    pending: HashMap<String, Pending>,
+    elicitations: HashMap<String, oneshot::Sender<Value>>,
+    /// Every tool the server listed, by name.
+    tools: BTreeMap<String, Tool>,
+    /// The tools last shown to the client (`None`: it never listed).
+    shown: Option<BTreeSet<String>>,
+    history: Vec<PriorCall>,
+    /// Why the server is gone, once it is.
+    gone: Option<String>,
+}
+
+/// One client's session with one server.
+struct Session {
+    host: Host,
+    config: McpConfig,
+    policy: String,
+    server: String,
+    run_id: String,
+    to_client: mpsc::UnboundedSender<Value>,
+    to_server: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    state: Mutex<State>,
+    next_id: AtomicU64,
+}
+
+/// Run the proxy for one client: `client_in`/`client_out` carry the
+/// client's newline-delimited JSON-RPC (stdio transport), and `upstream`
+/// is started and spoken to the same way. Returns when the client closes
+/// its input; the server's stdin is then closed and the server is given
+/// 5 s to exit before it is killed. The server's stderr is inherited.
+///
+/// # Errors
+/// [`ProxyError::Spawn`] when the server cannot be started. A server that
+/// exits later is reported to the client as an error on each request it
+/// left unanswered, and on each later one.
+pub async fn run<R, W>(
+    host: Host,
+    config: McpConfig,
+    upstream: Upstream,
+    client_in: R,
+    client_out: W,
+) -> Result<(), ProxyError>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let server = upstream.program.to_string_lossy().into_owned();
+    let mut child = tokio::process::Command::new(&upstream.program)
+        .args(&upstream.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|source| ProxyError::Spawn {
+            program: server.clone(),
+            source,
+        })?;
+    let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
+        unreachable!("both streams are piped");
+    };
+    let (to_client, client_rx) = mpsc::unbounded_channel();
+    let (to_server, server_rx) = mpsc::unbounded_channel();
+    let client_writer = tokio::spawn(write_lines(client_out, client_rx));
+    tokio::spawn(write_lines(child_in, server_rx));
+
+    let mut random = [0u8; 8];
+    getrandom::fill(&mut random).expect("the OS random source works");
+    let session = Arc::new(Session {
+        policy: host.policy_source().display().to_string(),
+        host,
+        config,
+        server,
+        run_id: format!("mcp-{}", hex::encode(random)),
+        to_client,
+        to_server: Mutex::new(Some(to_server)),
+        state: Mutex::new(State::default()),
+        next_id: AtomicU64::new(1),
+    });
+
+    // The server's side: its messages, then its exit.
+    let (exited_tx, exited_rx) = oneshot::channel();
+    let (kill_tx, kill_rx) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let status = tokio::select! {
+            status = child.wait() => status,
+            _ = kill_rx => {
+                if tokio::time::timeout(Duration::from_secs(5), child.wait()).await.is_err() {
+                    let _ = child.kill().await;
+                }
+                child.wait().await
+            }
+        };
+        let _ = exited_tx.send(status);
+    });
+    let from_server = {
+        let session = session.clone();
+        tokio::spawn(async move {
+            let mut lines = FramedRead::new(child_out, LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES));
+            while let Some(line) = lines.next().await {
+                match line {
+                    Ok(line) => session.from_server(&line).await,
+                    Err(LinesCodecError::MaxLineLengthExceeded) => {
+                        tracing::warn!("the MCP server sent a message over {MAX_MESSAGE_BYTES} bytes; dropped");
+                    }
+                    Err(LinesCodecError::Io(e)) => {
+                        tracing::warn!("reading the MCP server's output: {e}");
+                        break;
+                    }
+                }
+            }
+            let why = match tokio::time::timeout(Duration::from_secs(2), exited_rx).await {
+                Ok(Ok(Ok(status))) => format!("exited ({status})"),
+                _ => "closed its output".to_string(),
+            };
+            session.server_gone(why);
+        })
+    };
+
+    // The client's side, until it closes.
+    let mut lines = FramedRead::new(client_in, LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES));
+    while let Some(line) = lines.next().await {
+        match line {
+            Ok(line) => session.clone().from_client(&line),
+            Err(LinesCodecError::MaxLineLengthExceeded) => session.reply(jsonrpc::error(
+                &Value::Null,
+                jsonrpc::INVALID_REQUEST,
+                &format!("message over {MAX_MESSAGE_BYTES} bytes"),
+            )),
+            Err(LinesCodecError::Io(e)) => {
+                tracing::warn!("reading the client's input: {e}");
+                break;
+            }
+        }
+    }
+    // Close the server's stdin; give it time to exit, then stop it.
+    session.to_server.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let _ = kill_tx.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(7), from_server).await;
+    drop(session);
+    let _ = client_writer.await;
+    Ok(())
+}
+
+/// Write each message as one line of JSON, until every sender is gone.
+async fn write_lines<W: AsyncWrite + Unpin>(mut out: W, mut messages: mpsc::UnboundedReceiver<Value>) {
+    while let Some(message) = messages.recv().await {
+        let mut line = message.to_string();
+        line.push('\n');
+        if out.write_all(line.as_bytes()).await.is_err() || out.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = out.shutdown().await;
+}
+
+impl Session {
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn reply(&self, message: Value) {
+        let _ = self.to_client.send(message);
+    }
+
+    fn send_server(&self, message: Value) -> bool {
+        match &*self.to_server.lock().unwrap_or_else(|p| p.into_inner()) {
+            Some(tx) => tx.send(message).is_ok(),
+            None => false,
+        }
+    }
+
+    /// One line from the client.
+    fn from_client(self: Arc<Self>, line: &str) {
+        let message = match serde_json::from_str::<Value>(line).map_err(|e| (jsonrpc::PARSE_ERROR, e.to_string())) {
+            Ok(value) => Message::classify(value).map_err(|e| (jsonrpc::INVALID_REQUEST, e)),
+            Err(e) => Err(e),
+        };
+        match message {
+            Err((code, why)) => self.reply(jsonrpc::error(&Value::Null, code, &why)),
+            Ok(Message::Request { id, method, raw }) => match method.as_str() {
+                "tools/call" => {
+                    tokio::spawn(async move { self.gate(id, raw).await });
+                }
+                "initialize" => {
+                    let params = raw.get("params");
+                    let mut state = self.state();
+                    state.client_elicits =
+                        params.and_then(|p| p.pointer("/capabilities/elicitation")).is_some_and(Value::is_object);
+                    state.client_name = params
+                        .and_then(|p| p.pointer("/clientInfo/name"))
+                        .and_then(Value::as_str)
+                        .map(|n| n.chars().filter(|c| !c.is_control()).take(128).collect());
+                    drop(state);
+                    self.forward(id, method, raw, None);
+                }
+                _ => self.forward(id, method, raw, None),
+            },
+            Ok(Message::Notification { raw, .. }) => {
+                self.send_server(raw);
+            }
+            Ok(Message::Response { id, raw }) => {
+                let waiting = self.state().elicitations.remove(&jsonrpc::id_key(&id));
+                match waiting {
+                    Some(answer) => {
+                        let _ = answer.send(raw);
+                    }
+                    None => {
+                        self.send_server(raw);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Send a request to the server and wait (in the background) for its
+    /// answer, which [`Session::from_server`] passes back.
+    fn forward(self: &Arc<Self>, id: Value, method: String, raw: Value, call: Option<Forwarded>) {
+        let key = jsonrpc::id_key(&id);
+        {
+            let mut state = self.state();
+            if let Some(why) = &state.gone {
+                let message = format!("the MCP server {why}; `{method}` cannot be answered");
+                drop(state);
+                return self.reply(jsonrpc::error(&id, jsonrpc::UPSTREAM_ERROR, &message));
+            }
+            state.pending.insert(
+                key.clone(),
+                Pending {
+                    id: id.clone(),
+                    method: method.clone(),
+                    call,
+                },
+            );
+        }
+        if !self.send_server(raw) {
+            self.state().pending.remove(&key);
+            return self.reply(jsonrpc::error(
+                &id,
+                jsonrpc::UPSTREAM_ERROR,
+                &format!("the MCP server is not reachable; `{method}` cannot be answered"),
+            ));
+        }
+        let session = self.clone();
+        let timeout = self.config.upstream_timeout;
+        tokio::spawn(async move {
+            tokio::time::sleep(timeout).await;
+            let Some(pending) = session.state().pending.remove(&key) else {
+                return;
+            };
+            session.reply(jsonrpc::error(
+                &pending.id,
+                jsonrpc::UPSTREAM_TIMEOUT,
+                &format!(
+                    "the MCP server did not answer `{}` within {} s",
+                    pending.method,
+                    timeout.as_secs()
+                ),
+            ));
+            session.send_server(jsonrpc::notification(
+                "notifications/cancelled",
+                Some(json!({"requestId": pending.id, "reason": "toolvet: the request timed out"})),
+            ));
+        });
+    }
+
+    /// One line from the server.
+    async fn from_server(self: &Arc<Self>, line: &str) {
+        let message = match serde_json::from_str::<Value>(line) {
+            Ok(value) => Message::classify(value),
+            Err(e) => Err(e.to_string()),
+        };
+        let message = match message {
+            Ok(m) => m,
+            Err(why) => return tracing::warn!("the MCP server sent a message that is not JSON-RPC ({why}); dropped"),
+        };
+        let (id, mut raw) = match message {
+            Message::Request { raw, .. } | Message::Notification { raw, .. } => return self.reply(raw),
+            Message::Response { id, raw } => (id, raw),
+        };
+        let Some(pending) = self.state().pending.remove(&jsonrpc::id_key(&id)) else {
+            // Timed out and answered already, or never asked.
+            return tracing::debug!("dropped an answer from the MCP server to no pending request ({id})");
+        };
+        match pending.method.as_str() {
+            "initialize" if !self.config.hide_denied_tools.is_empty() => {
+                if let Some(tools) = raw.pointer_mut("/result/capabilities/tools").and_then(Value::as_object_mut) {
+                    tools.insert("listChanged".into(), Value::Bool(true));
+                }
+            }
+            "tools/list" => self.trim_list(&mut raw).await,
+            "tools/call" => {
+                if let (Some(call), true) = (pending.call, raw.get("result").is_some()) {
+                    self.reply(raw);
+                    self.record(call.name, call.arguments, call.outcome);
+                    return self.exposure_changed().await;
+                }
+            }
+            _ => {}
+        }
+        self.reply(raw);
+    }
+
+    /// Drop the tools the policy hides from a `tools/list` answer, and
+    /// remember every tool for vetting calls to it.
+    async fn trim_list(&self, raw: &mut Value) {
+        let Some(Value::Array(listed)) = raw.pointer_mut("/result/tools") else {
+            return;
+        };
+        let mut parsed = Vec::new();
+        for item in listed.iter() {
+            if let Ok(tool) = serde_json::from_value::<Tool>(item.clone()) {
+                parsed.push(tool);
+            }
+        }
+        let mut shown = BTreeSet::new();
+        let mut hidden = BTreeSet::new();
+        for tool in &parsed {
+            if self.hides(tool).await {
+                hidden.insert(tool.name.to_string());
+            } else {
+                shown.insert(tool.name.to_string());
+            }
+        }
+        // A tool whose entry rmcp cannot read is not listed: it could not
+        // be vetted with its declared annotations.
+        listed.retain(|item| item.get("name").and_then(Value::as_str).is_some_and(|n| shown.contains(n)));
+        let mut state = self.state();
+        for tool in parsed {
+            state.tools.insert(tool.name.to_string(), tool);
+        }
+        let mut all = state.shown.take().unwrap_or_default();
+        all.retain(|n| !hidden.contains(n));
+        all.extend(shown);
+        state.shown = Some(all);
+    }
+
+    /// Whether the policy hides `tool` in this session now.
+    async fn hides(&self, tool: &Tool) -> bool {
+        if self.config.hide_denied_tools.is_empty() {
+            return false;
+        }
+        let Ok(request) = gate::call_request(&tool.name, None, Some(tool), self.context()) else {
+            return true;
+        };
+        let verdict = self.host.preview(&request).await;
+        verdict
+            .checks
+            .iter()
+            .any(|o| o.decision == CheckDecision::Deny && self.config.hide_denied_tools.contains(&o.check))
+    }
+
+    /// After a call changed the history: tell the client when the tools it
+    /// may see changed.
+    async fn exposure_changed(&self) {
+        let (tools, shown) = {
+            let state = self.state();
+            if self.config.hide_denied_tools.is_empty() || state.shown.is_none() {
+                return;
+            }
+            (state.tools.values().cloned().collect::<Vec<_>>(), state.shown.clone())
+        };
+        let mut now = BTreeSet::new();
+        for tool in &tools {
+            if !self.hides(tool).await {
+                now.insert(tool.name.to_string());
+            }
+        }
+        if shown.as_ref() != Some(&now) {
+            self.state().shown = Some(now);
+            self.reply(jsonrpc::notification("notifications/tools/list_changed", None));
+        }
+    }
+
+    /// The server is gone: answer what it left unanswered.
+    fn server_gone(&self, why: String) {
+        tracing::warn!("the MCP server {why}");
+        let pending: Vec<Pending> = {
+            let mut state = self.state();
+            state.gone = Some(why.clone());
+            state.pending.drain().map(|(_, p)| p).collect()
+        };
+        self.to_server.lock().unwrap_or_else(|p| p.into_inner()).take();
+        for p in pending {
+            let message = format!("the MCP server {why} before answering `{}`", p.method);
+            self.reply(jsonrpc::error(&p.id, jsonrpc::UPSTREAM_ERROR, &message));
+        }
+    }
+
+    fn context(&self) -> CallContext {
+        let state = self.state();
+        let mut attributes = BTreeMap::new();
+        attributes.insert("mcp.transport".to_string(), "stdio".to_string());
+        attributes.insert("mcp.server".to_string(), self.server.clone());
+        CallContext {
+            agent: self.config.agent.clone().or_else(|| state.client_name.clone()),
+            run_id: Some(self.run_id.clone()),
+            principal: self.config.principal.clone(),
+            attributes,
+            history: state.history.clone(),
+        }
+    }
+
+    fn record(&self, name: String, arguments: Box<serde_json::value::RawValue>, outcome: Outcome) {
+        let mut state = self.state();
+        if state.history.len() >= MAX_HISTORY {
+            state.history.remove(0);
+        }
+        state.history.push(PriorCall {
+            name,
+            arguments,
+            outcome,
+        });
+    }
+
+    /// Answer a `tools/call` without running it, and record why.
+    async fn refuse(&self, id: &Value, request: &CallRequest, text: String, outcome: Outcome) {
+        self.reply(jsonrpc::result(id, gate::refusal(text)));
+        self.record(request.call.name.clone(), request.call.arguments.clone(), outcome);
+        self.exposure_changed().await;
+    }
+
+    /// Vet one `tools/call`: forward it, refuse it, or ask the person.
+    async fn gate(self: Arc<Self>, id: Value, raw: Value) {
+        let params = raw.get("params");
+        let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+            return self.reply(jsonrpc::error(&id, jsonrpc::INVALID_PARAMS, "tools/call needs a string `name`"));
+        };
+        let tool = self.state().tools.get(name).cloned();
+        let arguments = params.and_then(|p| p.get("arguments")).filter(|a| !a.is_null());
+        let request = match gate::call_request(name, arguments, tool.as_ref(), self.context()) {
+            Ok(request) => request,
+            Err(e) => {
+                let text = format!("toolvet cannot vet this call, so it is denied: {e}");
+                return self.reply(jsonrpc::result(&id, gate::refusal(text)));
+            }
+        };
+        let mut verdict = self.host.check(&request).await;
+        let mut outcome = Outcome::Allowed;
+        if let Some(ticket) = verdict.approved_ticket() {
+            // Approved elsewhere (the CLI, the reviewer page) since it was held.
+            verdict = self.resume(&request, ticket.to_string()).await;
+            outcome = Outcome::Approved;
+        }
+        match verdict.decision {
+            Decision::Allow => self.forward_call(id, raw, &request, outcome),
+            Decision::Deny => self.refuse(&id, &request, gate::denied_text(&verdict), Outcome::Denied).await,
+            Decision::Escalate => self.escalate(id, raw, request, verdict).await,
+        }
+    }
+
+    fn forward_call(self: &Arc<Self>, id: Value, raw: Value, request: &CallRequest, outcome: Outcome) {
+        let call = Forwarded {
+            name: request.call.name.clone(),
+            arguments: request.call.arguments.clone(),
+            outcome,
+        };
+        self.forward(id, "tools/call".into(), raw, Some(call));
+    }
+
+    async fn resume(&self, request: &CallRequest, ticket: String) -> Verdict {
+        let mut resumed = request.clone();
+        resumed.approval = Some(ApprovalClaim { ticket });
+        self.host.check(&resumed).await
+    }
+
+    /// An escalate: ask the person in the client when it can, else refuse
+    /// with the approval request's id (it stays open for a reviewer).
+    async fn escalate(self: Arc<Self>, id: Value, raw: Value, request: CallRequest, verdict: Verdict) {
+        let (Some(approval), Some(approvals)) = (verdict.approval.clone(), self.host.approvals()) else {
+            let text = gate::held_text(&verdict, "", &self.policy);
+            return self.refuse(&id, &request, text, Outcome::Denied).await;
+        };
+        let meta = raw.pointer("/params/_meta");
+        let modern = meta.and_then(|m| m.get(MODERN_VERSION_KEY)).is_some();
+        let elicits = if modern {
+            meta.and_then(|m| m.get(MODERN_CAPABILITIES_KEY))
+                .and_then(|c| c.get("elicitation"))
+                .is_some()
+        } else {
+            self.state().client_elicits
+        };
+        let unable = if !self.config.elicit {
+            Some("The policy does not ask in the client ([mcp] elicit = false).")
+        } else if modern {
+            Some("toolvet does not ask through MCP 2026-07-28's input_required round trip yet.")
+        } else if !elicits {
+            Some("The client cannot ask the user (it declared no elicitation).")
+        } else {
+            None
+        };
+        let (Some(ticket), None) = (approval.ticket.clone(), unable) else {
+            let text = gate::held_text(&verdict, unable.unwrap_or(""), &self.policy);
+            return self.refuse(&id, &request, text, Outcome::Escalated).await;
+        };
+
+        let question = Value::String(format!(
+            "toolvet-{}-{}",
+            self.run_id,
+            self.next_id.fetch_add(1, Ordering::Relaxed)
+        ));
+        let key = jsonrpc::id_key(&question);
+        let (tx, rx) = oneshot::channel();
+        self.state().elicitations.insert(key.clone(), tx);
+        self.reply(jsonrpc::request(&question, "elicitation/create", gate::elicitation(&request.call, &verdict)));
+        let left = Duration::from_millis(approval.expires_at.0.saturating_sub(UnixMillis::now().0));
+        let wait = self.config.approval_timeout.min(left);
+        let answer = match tokio::time::timeout(wait, rx).await {
+            Ok(Ok(response)) => gate::answer(&response),
+            Ok(Err(_)) => Answer::None("The client went away.".into()),
+            Err(_) => {
+                self.state().elicitations.remove(&key);
+                self.reply(jsonrpc::notification(
+                    "notifications/cancelled",
+                    Some(json!({"requestId": question, "reason": "toolvet: no answer in time"})),
+                ));
+                Answer::None(format!("No answer came within {} s.", wait.as_secs()))
+            }
+        };
+        let reviewer = self.reviewer();
+        match answer {
+            Answer::Approve(message) => {
+                if let Err(e) = approvals.approve(&approval.id, &reviewer, message.as_deref(), Scope::Once).await {
+                    tracing::warn!("recording the approval of {}: {e}", approval.id);
+                }
+                // The ledger decides: a request rejected or expired meanwhile stays refused.
+                let resumed = self.resume(&request, ticket).await;
+                match resumed.decision {
+                    Decision::Allow => self.forward_call(id, raw, &request, Outcome::Approved),
+                    _ => self.refuse(&id, &request, gate::denied_text(&resumed), Outcome::Denied).await,
+                }
+            }
+            Answer::Reject(message) => {
+                if let Err(e) = approvals.reject(&approval.id, &reviewer, message.as_deref()).await {
+                    tracing::warn!("recording the rejection of {}: {e}", approval.id);
+                }
+                let text = gate::rejected_text(&verdict, &reviewer, message.as_deref());
+                self.refuse(&id, &request, text, Outcome::Rejected).await;
+            }
+            Answer::None(why) => {
+                let text = gate::held_text(&verdict, &why, &self.policy);
+                self.refuse(&id, &request, text, Outcome::Escalated).await;
+            }
+        }
+    }
+
+    fn reviewer(&self) -> String {
+        self.config.reviewer.clone().unwrap_or_else(|| {
+            let client = self.state().client_name.clone().unwrap_or_else(|| "unnamed".into());
+            format!("mcp-client:{client}")
+        })
+    }
+}
