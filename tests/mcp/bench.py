@@ -46,19 +46,25 @@ def main() -> None:
     # No loop detection here: the same call is repeated on purpose.
     text = POLICY.format(plugins=PLUGINS)
     off = "blind_overwrite = { enabled = false }"
-    policy.write_text(text.replace(off, off + ", loop_detection = { enabled = false }"))
+    text = text.replace(off, off + ", loop_detection = { enabled = false }")
+    policy.write_text(text)
+    # The same without tool hiding: no previews after each call.
+    unhidden = work / "unhidden.toml"
+    unhidden.write_text(text.replace('hide_denied_tools = ["tools", "order"]', ""))
     env = {**os.environ, "MCP_CALL_LOG": os.devnull, "TOOLVET_CACHE_DIR": CACHE}
     server = [sys.executable, str(HERE / "server.py")]
     direct = StdioServerParameters(command=server[0], args=server[1:], env=env)
     proxied = StdioServerParameters(command=TOOLVET, args=["mcp", "--config", str(policy), "--", *server], env=env)
+    plain = StdioServerParameters(command=TOOLVET, args=["mcp", "--config", str(unhidden), "--", *server], env=env)
     rows = []
-    for name, params in [("direct", direct), ("toolvet mcp", proxied)]:
+    for name, params in [("direct", direct), ("toolvet mcp", proxied), ("no hiding", plain)]:
         t = sorted(anyio.run(timings, params, n))
         rows.append((name, statistics.median(t) * 1e6, t[int(len(t) * 0.99) - 1] * 1e6))
     print(f"{n} read_note calls, one client, one at a time")
     for name, p50, p99 in rows:
         print(f"  {name:12} p50 {p50:8.0f} µs   p99 {p99:8.0f} µs")
-    print(f"  added by the proxy: p50 {rows[1][1] - rows[0][1]:.0f} µs")
+    for name, p50, _ in rows[1:]:
+        print(f"  added by {name}: p50 {p50 - rows[0][1]:.0f} µs")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,13 @@ pub async fn run(args: McpArgs) -> anyhow::Result<u8> {
         program: server.next().context("no MCP server command after `--`")?,
         args: server.collect(),
     };
-    toolvet_mcp::run(host, config, upstream, tokio::io::stdin(), tokio::io::stdout()).await?;
+    toolvet_mcp::run(
+        host,
+        config,
+        upstream,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+    )
+    .await?;
     Ok(0)
 }

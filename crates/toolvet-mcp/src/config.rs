@@ -111,23 +111,39 @@ impl McpConfig {
             config.elicit = elicit;
         }
         for (key, value, slot) in [
-            ("approval_timeout_secs", raw.approval_timeout_secs, &mut config.approval_timeout),
-            ("upstream_timeout_secs", raw.upstream_timeout_secs, &mut config.upstream_timeout),
+            (
+                "approval_timeout_secs",
+                raw.approval_timeout_secs,
+                &mut config.approval_timeout,
+            ),
+            (
+                "upstream_timeout_secs",
+                raw.upstream_timeout_secs,
+                &mut config.upstream_timeout,
+            ),
         ] {
             match value {
                 None => {}
                 Some(0) => return Err(fail(format!("{key}: must be at least 1"))),
                 Some(s) if s > MAX_TIMEOUT_SECS => {
-                    return Err(fail(format!("{key}: {s} is over a day ({MAX_TIMEOUT_SECS})")));
+                    return Err(fail(format!(
+                        "{key}: {s} is over a day ({MAX_TIMEOUT_SECS})"
+                    )));
                 }
                 Some(s) => *slot = Duration::from_secs(s),
             }
         }
-        for (key, value) in [("agent", &raw.agent), ("principal", &raw.principal), ("reviewer", &raw.reviewer)] {
+        for (key, value) in [
+            ("agent", &raw.agent),
+            ("principal", &raw.principal),
+            ("reviewer", &raw.reviewer),
+        ] {
             if let Some(v) = value
                 && (v.is_empty() || v.chars().any(char::is_control))
             {
-                return Err(fail(format!("{key}: must be non-empty, with no control characters")));
+                return Err(fail(format!(
+                    "{key}: must be non-empty, with no control characters"
+                )));
             }
         }
         config.agent = raw.agent;
@@ -142,9 +158,8 @@ mod tests {
     use super::*;
 
     fn policy(mcp: &str) -> Policy {
-        let text = format!(
-            "[[check]]\nname = \"tools\"\nplugin = \"tool_policy.wasm\"\n\n[mcp]\n{mcp}\n"
-        );
+        let text =
+            format!("[[check]]\nname = \"tools\"\nplugin = \"tool_policy.wasm\"\n\n[mcp]\n{mcp}\n");
         Policy::from_toml(&text, "toolvet.toml".as_ref(), "/nonexistent".as_ref()).unwrap()
     }
 
@@ -171,14 +186,25 @@ mod tests {
     #[test]
     fn bad_tables_name_the_key() {
         for (mcp, needle) in [
-            ("hide_denied_tools = [\"nope\"]", "no check is named `nope` (the checks: tools)"),
+            (
+                "hide_denied_tools = [\"nope\"]",
+                "no check is named `nope` (the checks: tools)",
+            ),
             ("elicitt = true", "unknown field `elicitt`"),
-            ("upstream_timeout_secs = 0", "upstream_timeout_secs: must be at least 1"),
-            ("approval_timeout_secs = 100000", "approval_timeout_secs: 100000 is over a day"),
+            (
+                "upstream_timeout_secs = 0",
+                "upstream_timeout_secs: must be at least 1",
+            ),
+            (
+                "approval_timeout_secs = 100000",
+                "approval_timeout_secs: 100000 is over a day",
+            ),
             ("elicit = \"yes\"", "invalid type"),
             ("reviewer = \"\"", "reviewer: must be non-empty"),
         ] {
-            let e = McpConfig::from_policy(&policy(mcp)).unwrap_err().to_string();
+            let e = McpConfig::from_policy(&policy(mcp))
+                .unwrap_err()
+                .to_string();
             assert!(e.starts_with("toolvet.toml: [mcp]: "), "{e}");
             assert!(e.contains(needle), "{mcp}: {e}");
         }

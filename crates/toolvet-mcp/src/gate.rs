@@ -3,7 +3,8 @@
 //! asks the person about an escalate.
 
 use rmcp::model::{
-    CallToolResult, ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Tool,
+    CallToolResult, ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ElicitationSchema, Tool,
 };
 use serde_json::Value;
 use toolvet::{CallContext, CallError, CallRequest, ToolCall, ToolInfo, Verdict};
@@ -76,7 +77,11 @@ pub fn refusal(text: String) -> Value {
 fn rule_and_reason(verdict: &Verdict) -> (&str, &str) {
     (
         verdict.rule.as_deref().unwrap_or("toolvet"),
-        verdict.reason.as_deref().unwrap_or("no reason given").trim_end_matches('.'),
+        verdict
+            .reason
+            .as_deref()
+            .unwrap_or("no reason given")
+            .trim_end_matches('.'),
     )
 }
 
@@ -127,14 +132,21 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
         arguments.truncate(end);
         arguments.push_str("…");
     }
-    let id = verdict.approval.as_ref().map(|a| a.id.as_str()).unwrap_or("-");
+    let id = verdict
+        .approval
+        .as_ref()
+        .map(|a| a.id.as_str())
+        .unwrap_or("-");
     let message = format!(
         "toolvet holds a call for your approval.\nTool: {name}\nArguments: {arguments}\n\
          Why [{rule}]: {reason}\nApproval request: {id}",
         name = call.name
     );
     let schema = ElicitationSchema::builder()
-        .required_bool_property("approve", |b| b.title("Approve this call").description("Run the call once"))
+        .required_bool_property("approve", |b| {
+            b.title("Approve this call")
+                .description("Run the call once")
+        })
         .optional_string("message")
         .build()
         .unwrap_or_else(|_| ElicitationSchema::new(Default::default()));
@@ -163,10 +175,16 @@ pub enum Answer {
 /// decision, never an approval.
 pub fn answer(response: &Value) -> Answer {
     if let Some(error) = response.get("error") {
-        let message = error.get("message").and_then(Value::as_str).unwrap_or("no message");
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("no message");
         return Answer::None(format!("The client could not ask the user ({message})."));
     }
-    let Some(Ok(result)) = response.get("result").map(|r| serde_json::from_value::<ElicitResult>(r.clone())) else {
+    let Some(Ok(result)) = response
+        .get("result")
+        .map(|r| serde_json::from_value::<ElicitResult>(r.clone()))
+    else {
         return Answer::None("The client's answer was not an elicitation result.".into());
     };
     let message = result
@@ -189,7 +207,6 @@ pub fn answer(response: &Value) -> Answer {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,12 +223,16 @@ mod tests {
 
     #[test]
     fn annotations_map_onto_risk_and_tags() {
-        let i = tool_info(&tool(json!({"destructiveHint": true, "openWorldHint": true})));
+        let i = tool_info(&tool(
+            json!({"destructiveHint": true, "openWorldHint": true}),
+        ));
         assert_eq!(i.risk.as_deref(), Some("high"));
         assert_eq!(i.tags, ["destructive", "open-world"]);
         assert_eq!(i.description.as_deref(), Some("remove a file"));
         assert!(i.parameters_schema.unwrap().get().contains("\"path\""));
-        let i = tool_info(&tool(json!({"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true})));
+        let i = tool_info(&tool(
+            json!({"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true}),
+        ));
         assert_eq!(i.risk.as_deref(), Some("low"));
         assert_eq!(i.tags, ["read-only", "idempotent"]);
         let i = tool_info(&tool(json!({"destructiveHint": false})));
@@ -240,7 +261,10 @@ mod tests {
             r(json!({"action": "accept", "content": {"approve": true, "message": " ok "}})),
             Answer::Approve(Some("ok".into()))
         );
-        assert_eq!(r(json!({"action": "accept", "content": {"approve": false}})), Answer::Reject(None));
+        assert_eq!(
+            r(json!({"action": "accept", "content": {"approve": false}})),
+            Answer::Reject(None)
+        );
         assert_eq!(r(json!({"action": "decline"})), Answer::Reject(None));
         for bad in [
             json!({"action": "accept", "content": {"approve": "true"}}),
@@ -259,7 +283,9 @@ mod tests {
 
     #[test]
     fn the_question_names_the_tool_the_arguments_and_the_request() {
-        let call = CallRequest::new("deploy", &json!({"env": "x".repeat(5000)})).unwrap().call;
+        let call = CallRequest::new("deploy", &json!({"env": "x".repeat(5000)}))
+            .unwrap()
+            .call;
         let verdict: Verdict = serde_json::from_value(json!({
             "decision": "escalate", "rule": "policy.requires-approval", "reason": "deploys need a person.",
             "approval": {"id": "apr_1", "status": "pending", "created_at": "2026-12-01T00:00:00Z", "expires_at": "2026-12-01T01:00:00Z", "escalations": []},
@@ -269,9 +295,17 @@ mod tests {
         let p = elicitation(&call, &verdict);
         assert_eq!(p["mode"], "form");
         let m = p["message"].as_str().unwrap();
-        assert!(m.contains("Tool: deploy") && m.contains("apr_1") && m.contains("[policy.requires-approval]"), "{m}");
+        assert!(
+            m.contains("Tool: deploy")
+                && m.contains("apr_1")
+                && m.contains("[policy.requires-approval]"),
+            "{m}"
+        );
         assert!(m.len() < 2300, "{}", m.len());
         assert_eq!(p["requestedSchema"]["required"], json!(["approve"]));
-        assert_eq!(p["requestedSchema"]["properties"]["approve"]["type"], "boolean");
+        assert_eq!(
+            p["requestedSchema"]["properties"]["approve"]["type"],
+            "boolean"
+        );
     }
 }

@@ -62,17 +62,22 @@ impl Message {
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Err("`jsonrpc` must be \"2.0\"".into());
         }
-        let id = object.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+        let id = object
+            .get("id")
+            .filter(|id| id.is_string() || id.is_number())
+            .cloned();
         match (object.get("method"), id) {
             (Some(Value::String(method)), Some(id)) => Ok(Message::Request {
                 id,
                 method: method.clone(),
                 raw,
             }),
-            (Some(Value::String(method)), None) if !object.contains_key("id") => Ok(Message::Notification {
-                method: method.clone(),
-                raw,
-            }),
+            (Some(Value::String(method)), None) if !object.contains_key("id") => {
+                Ok(Message::Notification {
+                    method: method.clone(),
+                    raw,
+                })
+            }
             (Some(_), _) => Err("`method` must be a string and `id` a string or a number".into()),
             (None, Some(id)) if object.contains_key("result") || object.contains_key("error") => {
                 Ok(Message::Response { id, raw })
@@ -125,15 +130,30 @@ mod tests {
             m(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
             Ok(Message::Notification { .. })
         ));
-        assert!(matches!(m(json!({"jsonrpc": "2.0", "id": "a", "result": {}})), Ok(Message::Response { .. })));
-        assert!(matches!(m(json!({"jsonrpc": "2.0", "id": 2, "error": {"code": 1}})), Ok(Message::Response { .. })));
+        assert!(matches!(
+            m(json!({"jsonrpc": "2.0", "id": "a", "result": {}})),
+            Ok(Message::Response { .. })
+        ));
+        assert!(matches!(
+            m(json!({"jsonrpc": "2.0", "id": 2, "error": {"code": 1}})),
+            Ok(Message::Response { .. })
+        ));
         for (bad, why) in [
             (json!([{"jsonrpc": "2.0", "method": "x"}]), "batches"),
             (json!("x"), "must be an object"),
             (json!({"id": 1, "method": "x"}), "`jsonrpc`"),
-            (json!({"jsonrpc": "2.0", "id": null, "method": "x"}), "`method` must be a string"),
-            (json!({"jsonrpc": "2.0", "id": {}, "method": "x"}), "`method` must be a string"),
-            (json!({"jsonrpc": "2.0", "method": 7}), "`method` must be a string"),
+            (
+                json!({"jsonrpc": "2.0", "id": null, "method": "x"}),
+                "`method` must be a string",
+            ),
+            (
+                json!({"jsonrpc": "2.0", "id": {}, "method": "x"}),
+                "`method` must be a string",
+            ),
+            (
+                json!({"jsonrpc": "2.0", "method": 7}),
+                "`method` must be a string",
+            ),
             (json!({"jsonrpc": "2.0", "id": 1}), "neither"),
         ] {
             let e = m(bad).unwrap_err();

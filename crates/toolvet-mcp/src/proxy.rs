@@ -22,8 +22,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 use toolvet::{
-    ApprovalClaim, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome, PriorCall, Scope, UnixMillis,
-    Verdict,
+    ApprovalClaim, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome, PriorCall,
+    Scope, UnixMillis, Verdict,
 };
 
 /// Longest message accepted on either side, in bytes (one line of JSON).
@@ -84,6 +84,8 @@ struct State {
     history: Vec<PriorCall>,
     /// Why the server is gone, once it is.
     gone: Option<String>,
+    /// The client closed its side: the server is expected to exit.
+    closing: bool,
 }
 
 /// One client's session with one server.
@@ -172,12 +174,17 @@ where
     let from_server = {
         let session = session.clone();
         tokio::spawn(async move {
-            let mut lines = FramedRead::new(child_out, LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES));
+            let mut lines = FramedRead::new(
+                child_out,
+                LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES),
+            );
             while let Some(line) = lines.next().await {
                 match line {
                     Ok(line) => session.from_server(&line).await,
                     Err(LinesCodecError::MaxLineLengthExceeded) => {
-                        tracing::warn!("the MCP server sent a message over {MAX_MESSAGE_BYTES} bytes; dropped");
+                        tracing::warn!(
+                            "the MCP server sent a message over {MAX_MESSAGE_BYTES} bytes; dropped"
+                        );
                     }
                     Err(LinesCodecError::Io(e)) => {
                         tracing::warn!("reading the MCP server's output: {e}");
@@ -194,7 +201,10 @@ where
     };
 
     // The client's side, until it closes.
-    let mut lines = FramedRead::new(client_in, LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES));
+    let mut lines = FramedRead::new(
+        client_in,
+        LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES),
+    );
     while let Some(line) = lines.next().await {
         match line {
             Ok(line) => session.clone().from_client(&line),
@@ -210,7 +220,12 @@ where
         }
     }
     // Close the server's stdin; give it time to exit, then stop it.
-    session.to_server.lock().unwrap_or_else(|p| p.into_inner()).take();
+    session.state().closing = true;
+    session
+        .to_server
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
     let _ = kill_tx.send(());
     let _ = tokio::time::timeout(Duration::from_secs(7), from_server).await;
     drop(session);
@@ -219,7 +234,10 @@ where
 }
 
 /// Write each message as one line of JSON, until every sender is gone.
-async fn write_lines<W: AsyncWrite + Unpin>(mut out: W, mut messages: mpsc::UnboundedReceiver<Value>) {
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut out: W,
+    mut messages: mpsc::UnboundedReceiver<Value>,
+) {
     while let Some(message) = messages.recv().await {
         let mut line = message.to_string();
         line.push('\n');
@@ -248,7 +266,9 @@ impl Session {
 
     /// One line from the client.
     fn from_client(self: Arc<Self>, line: &str) {
-        let message = match serde_json::from_str::<Value>(line).map_err(|e| (jsonrpc::PARSE_ERROR, e.to_string())) {
+        let message = match serde_json::from_str::<Value>(line)
+            .map_err(|e| (jsonrpc::PARSE_ERROR, e.to_string()))
+        {
             Ok(value) => Message::classify(value).map_err(|e| (jsonrpc::INVALID_REQUEST, e)),
             Err(e) => Err(e),
         };
@@ -261,8 +281,9 @@ impl Session {
                 "initialize" => {
                     let params = raw.get("params");
                     let mut state = self.state();
-                    state.client_elicits =
-                        params.and_then(|p| p.pointer("/capabilities/elicitation")).is_some_and(Value::is_object);
+                    state.client_elicits = params
+                        .and_then(|p| p.pointer("/capabilities/elicitation"))
+                        .is_some_and(Value::is_object);
                     state.client_name = params
                         .and_then(|p| p.pointer("/clientInfo/name"))
                         .and_then(Value::as_str)
@@ -348,19 +369,30 @@ impl Session {
         };
         let message = match message {
             Ok(m) => m,
-            Err(why) => return tracing::warn!("the MCP server sent a message that is not JSON-RPC ({why}); dropped"),
+            Err(why) => {
+                return tracing::warn!(
+                    "the MCP server sent a message that is not JSON-RPC ({why}); dropped"
+                );
+            }
         };
         let (id, mut raw) = match message {
-            Message::Request { raw, .. } | Message::Notification { raw, .. } => return self.reply(raw),
+            Message::Request { raw, .. } | Message::Notification { raw, .. } => {
+                return self.reply(raw);
+            }
             Message::Response { id, raw } => (id, raw),
         };
         let Some(pending) = self.state().pending.remove(&jsonrpc::id_key(&id)) else {
             // Timed out and answered already, or never asked.
-            return tracing::debug!("dropped an answer from the MCP server to no pending request ({id})");
+            return tracing::debug!(
+                "dropped an answer from the MCP server to no pending request ({id})"
+            );
         };
         match pending.method.as_str() {
             "initialize" if !self.config.hide_denied_tools.is_empty() => {
-                if let Some(tools) = raw.pointer_mut("/result/capabilities/tools").and_then(Value::as_object_mut) {
+                if let Some(tools) = raw
+                    .pointer_mut("/result/capabilities/tools")
+                    .and_then(Value::as_object_mut)
+                {
                     tools.insert("listChanged".into(), Value::Bool(true));
                 }
             }
@@ -400,7 +432,11 @@ impl Session {
         }
         // A tool whose entry rmcp cannot read is not listed: it could not
         // be vetted with its declared annotations.
-        listed.retain(|item| item.get("name").and_then(Value::as_str).is_some_and(|n| shown.contains(n)));
+        listed.retain(|item| {
+            item.get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|n| shown.contains(n))
+        });
         let mut state = self.state();
         for tool in parsed {
             state.tools.insert(tool.name.to_string(), tool);
@@ -420,10 +456,9 @@ impl Session {
             return true;
         };
         let verdict = self.host.preview(&request).await;
-        verdict
-            .checks
-            .iter()
-            .any(|o| o.decision == CheckDecision::Deny && self.config.hide_denied_tools.contains(&o.check))
+        verdict.checks.iter().any(|o| {
+            o.decision == CheckDecision::Deny && self.config.hide_denied_tools.contains(&o.check)
+        })
     }
 
     /// After a call changed the history: tell the client when the tools it
@@ -434,7 +469,10 @@ impl Session {
             if self.config.hide_denied_tools.is_empty() || state.shown.is_none() {
                 return;
             }
-            (state.tools.values().cloned().collect::<Vec<_>>(), state.shown.clone())
+            (
+                state.tools.values().cloned().collect::<Vec<_>>(),
+                state.shown.clone(),
+            )
         };
         let mut now = BTreeSet::new();
         for tool in &tools {
@@ -444,19 +482,29 @@ impl Session {
         }
         if shown.as_ref() != Some(&now) {
             self.state().shown = Some(now);
-            self.reply(jsonrpc::notification("notifications/tools/list_changed", None));
+            self.reply(jsonrpc::notification(
+                "notifications/tools/list_changed",
+                None,
+            ));
         }
     }
 
     /// The server is gone: answer what it left unanswered.
     fn server_gone(&self, why: String) {
-        tracing::warn!("the MCP server {why}");
         let pending: Vec<Pending> = {
             let mut state = self.state();
+            if state.closing {
+                tracing::debug!("the MCP server {why} after the client closed");
+            } else {
+                tracing::warn!("the MCP server {why}");
+            }
             state.gone = Some(why.clone());
             state.pending.drain().map(|(_, p)| p).collect()
         };
-        self.to_server.lock().unwrap_or_else(|p| p.into_inner()).take();
+        self.to_server
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         for p in pending {
             let message = format!("the MCP server {why} before answering `{}`", p.method);
             self.reply(jsonrpc::error(&p.id, jsonrpc::UPSTREAM_ERROR, &message));
@@ -469,7 +517,11 @@ impl Session {
         attributes.insert("mcp.transport".to_string(), "stdio".to_string());
         attributes.insert("mcp.server".to_string(), self.server.clone());
         CallContext {
-            agent: self.config.agent.clone().or_else(|| state.client_name.clone()),
+            agent: self
+                .config
+                .agent
+                .clone()
+                .or_else(|| state.client_name.clone()),
             run_id: Some(self.run_id.clone()),
             principal: self.config.principal.clone(),
             attributes,
@@ -492,7 +544,11 @@ impl Session {
     /// Answer a `tools/call` without running it, and record why.
     async fn refuse(&self, id: &Value, request: &CallRequest, text: String, outcome: Outcome) {
         self.reply(jsonrpc::result(id, gate::refusal(text)));
-        self.record(request.call.name.clone(), request.call.arguments.clone(), outcome);
+        self.record(
+            request.call.name.clone(),
+            request.call.arguments.clone(),
+            outcome,
+        );
         self.exposure_changed().await;
     }
 
@@ -500,10 +556,16 @@ impl Session {
     async fn gate(self: Arc<Self>, id: Value, raw: Value) {
         let params = raw.get("params");
         let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
-            return self.reply(jsonrpc::error(&id, jsonrpc::INVALID_PARAMS, "tools/call needs a string `name`"));
+            return self.reply(jsonrpc::error(
+                &id,
+                jsonrpc::INVALID_PARAMS,
+                "tools/call needs a string `name`",
+            ));
         };
         let tool = self.state().tools.get(name).cloned();
-        let arguments = params.and_then(|p| p.get("arguments")).filter(|a| !a.is_null());
+        let arguments = params
+            .and_then(|p| p.get("arguments"))
+            .filter(|a| !a.is_null());
         let request = match gate::call_request(name, arguments, tool.as_ref(), self.context()) {
             Ok(request) => request,
             Err(e) => {
@@ -520,12 +582,21 @@ impl Session {
         }
         match verdict.decision {
             Decision::Allow => self.forward_call(id, raw, &request, outcome),
-            Decision::Deny => self.refuse(&id, &request, gate::denied_text(&verdict), Outcome::Denied).await,
+            Decision::Deny => {
+                self.refuse(&id, &request, gate::denied_text(&verdict), Outcome::Denied)
+                    .await
+            }
             Decision::Escalate => self.escalate(id, raw, request, verdict).await,
         }
     }
 
-    fn forward_call(self: &Arc<Self>, id: Value, raw: Value, request: &CallRequest, outcome: Outcome) {
+    fn forward_call(
+        self: &Arc<Self>,
+        id: Value,
+        raw: Value,
+        request: &CallRequest,
+        outcome: Outcome,
+    ) {
         let call = Forwarded {
             name: request.call.name.clone(),
             arguments: request.call.arguments.clone(),
@@ -542,8 +613,15 @@ impl Session {
 
     /// An escalate: ask the person in the client when it can, else refuse
     /// with the approval request's id (it stays open for a reviewer).
-    async fn escalate(self: Arc<Self>, id: Value, raw: Value, request: CallRequest, verdict: Verdict) {
-        let (Some(approval), Some(approvals)) = (verdict.approval.clone(), self.host.approvals()) else {
+    async fn escalate(
+        self: Arc<Self>,
+        id: Value,
+        raw: Value,
+        request: CallRequest,
+        verdict: Verdict,
+    ) {
+        let (Some(approval), Some(approvals)) = (verdict.approval.clone(), self.host.approvals())
+        else {
             let text = gate::held_text(&verdict, "", &self.policy);
             return self.refuse(&id, &request, text, Outcome::Denied).await;
         };
@@ -578,7 +656,11 @@ impl Session {
         let key = jsonrpc::id_key(&question);
         let (tx, rx) = oneshot::channel();
         self.state().elicitations.insert(key.clone(), tx);
-        self.reply(jsonrpc::request(&question, "elicitation/create", gate::elicitation(&request.call, &verdict)));
+        self.reply(jsonrpc::request(
+            &question,
+            "elicitation/create",
+            gate::elicitation(&request.call, &verdict),
+        ));
         let left = Duration::from_millis(approval.expires_at.0.saturating_sub(UnixMillis::now().0));
         let wait = self.config.approval_timeout.min(left);
         let answer = match tokio::time::timeout(wait, rx).await {
@@ -596,18 +678,27 @@ impl Session {
         let reviewer = self.reviewer();
         match answer {
             Answer::Approve(message) => {
-                if let Err(e) = approvals.approve(&approval.id, &reviewer, message.as_deref(), Scope::Once).await {
+                if let Err(e) = approvals
+                    .approve(&approval.id, &reviewer, message.as_deref(), Scope::Once)
+                    .await
+                {
                     tracing::warn!("recording the approval of {}: {e}", approval.id);
                 }
                 // The ledger decides: a request rejected or expired meanwhile stays refused.
                 let resumed = self.resume(&request, ticket).await;
                 match resumed.decision {
                     Decision::Allow => self.forward_call(id, raw, &request, Outcome::Approved),
-                    _ => self.refuse(&id, &request, gate::denied_text(&resumed), Outcome::Denied).await,
+                    _ => {
+                        self.refuse(&id, &request, gate::denied_text(&resumed), Outcome::Denied)
+                            .await
+                    }
                 }
             }
             Answer::Reject(message) => {
-                if let Err(e) = approvals.reject(&approval.id, &reviewer, message.as_deref()).await {
+                if let Err(e) = approvals
+                    .reject(&approval.id, &reviewer, message.as_deref())
+                    .await
+                {
                     tracing::warn!("recording the rejection of {}: {e}", approval.id);
                 }
                 let text = gate::rejected_text(&verdict, &reviewer, message.as_deref());
@@ -622,7 +713,11 @@ impl Session {
 
     fn reviewer(&self) -> String {
         self.config.reviewer.clone().unwrap_or_else(|| {
-            let client = self.state().client_name.clone().unwrap_or_else(|| "unnamed".into());
+            let client = self
+                .state()
+                .client_name
+                .clone()
+                .unwrap_or_else(|| "unnamed".into());
             format!("mcp-client:{client}")
         })
     }
