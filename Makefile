@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint python-wheel python-tests
+.PHONY: demo test test-targets test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -23,8 +23,13 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs (.ci/run calls this).
-test: demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests node-tests
+TEST_TARGETS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests node-tests
+test: $(TEST_TARGETS)
 	@echo "make test: all passed"
+
+# The steps of `make test`, in order (.ci/run times each one).
+test-targets:
+	@echo $(TEST_TARGETS)
 
 # Hostile-plugin fixtures for the containment tests: the Rust corpus, then
 # a hostile Python and a hostile JavaScript check built with the kits.
@@ -228,3 +233,8 @@ $(MCP_VENV)/.installed: tests/mcp/requirements.txt $(PY_BUILD)/.installed
 
 mcp-tests: cli rust-plugins $(MCP_VENV)/.installed
 	TOOLVET=$(CURDIR)/target/release/toolvet $(MCP_VENV)/bin/python -m unittest discover -s tests/mcp -v
+
+# What the test steps download (the framework, MCP and Node packages),
+# apart from the builds: .ci/run fetches these in the background while the
+# first builds run.
+test-downloads: target/py-frameworks/.installed target/py-crewai/.installed $(MCP_VENV)/.installed $(NODE_PKG)/node_modules/.package-lock.json

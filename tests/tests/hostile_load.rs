@@ -248,12 +248,13 @@ async fn the_load_time_bound_is_configurable() {
         "host": {"load_timeout_ms": 300},
         "check": [check("victim", "describe-loop.wasm", json!({}), json!({}))]
     });
-    let (error, elapsed) = load_err(spec).await;
+    let (error, _) = load_err(spec).await;
+    // The error names the bound that stopped it: the configured 300 ms,
+    // not the default 2,000 ms. (A wall-clock bound here flaked on a busy
+    // 2-core machine, where the load also compiles the component; how
+    // closely deadlines are kept is `describe_loop_times_out`'s and the
+    // hostile_check suite's business.)
     assert_failed(&error.kind, "describe", &["timed out after 300 ms"]);
-    // Well inside the default bound (2,000 ms): the configured one applied.
-    // (How closely deadlines are kept is `describe_loop_times_out`'s and
-    // the hostile_check suite's business, not this test's.)
-    assert!(elapsed < Duration::from_millis(1_500), "{elapsed:?}");
     // A check's own longer deadline wins over the load-time bound.
     let spec = json!({
         "host": {"load_timeout_ms": 300},
