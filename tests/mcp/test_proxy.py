@@ -204,6 +204,37 @@ class Proxy(unittest.IsolatedAsyncioTestCase):
                 await s.call_tool("read_note", {"name": "todo"})
             self.assertIn("cannot be answered", str(later.exception))
 
+    async def test_the_proxy_exits_when_the_client_closes_its_input(self):
+        # Raw JSON-RPC lines: a client that closes stdin and then waits,
+        # without killing the proxy. A forwarded request's 300 s timeout
+        # timer must not keep it alive.
+        lines = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "read_note", "arguments": {"name": "todo"}}},
+        ]
+        proc = await anyio.open_process(
+            [TOOLVET, "mcp", "--config", str(self.policy), "--", sys.executable, str(HERE / "server.py")],
+            env={**os.environ, "MCP_CALL_LOG": str(self.calls), "TOOLVET_CACHE_DIR": CACHE},
+        )
+        async with proc:
+            out = b""
+            for line in lines:
+                await proc.stdin.send((json.dumps(line) + "\n").encode())
+            with anyio.fail_after(30):
+                while out.count(b"\n") < 2:
+                    out += await proc.stdout.receive()
+            await proc.stdin.aclose()
+            with anyio.fail_after(20):
+                code = await proc.wait()
+        self.assertEqual(code, 0)
+        answers = [json.loads(line) for line in out.decode().splitlines()]
+        self.assertEqual(answers[1]["id"], 2)
+        self.assertEqual(answers[1]["result"]["content"][0]["text"], "buy milk")
+
     async def test_a_policy_that_does_not_load_never_starts_the_server(self):
         broken = self.dir / "broken.toml"
         broken.write_text(POLICY.format(plugins=PLUGINS) + "\n[mcp.extra]\n")

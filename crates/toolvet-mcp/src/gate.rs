@@ -130,7 +130,7 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
             end -= 1;
         }
         arguments.truncate(end);
-        arguments.push_str("…");
+        arguments.push('…');
     }
     let id = verdict
         .approval

@@ -62,9 +62,11 @@ impl Message {
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Err("`jsonrpc` must be \"2.0\"".into());
         }
+        // MCP ids are strings or integers: a fractional or out-of-range
+        // number would not survive the trip unchanged.
         let id = object
             .get("id")
-            .filter(|id| id.is_string() || id.is_number())
+            .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
             .cloned();
         match (object.get("method"), id) {
             (Some(Value::String(method)), Some(id)) => Ok(Message::Request {
@@ -78,7 +80,7 @@ impl Message {
                     raw,
                 })
             }
-            (Some(_), _) => Err("`method` must be a string and `id` a string or a number".into()),
+            (Some(_), _) => Err("`method` must be a string and `id` a string or an integer".into()),
             (None, Some(id)) if object.contains_key("result") || object.contains_key("error") => {
                 Ok(Message::Response { id, raw })
             }

@@ -15,12 +15,11 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 use toolvet::{
     ApprovalClaim, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome, PriorCall,
     Scope, UnixMillis, Verdict,
@@ -58,9 +57,8 @@ pub enum ProxyError {
 
 /// A call forwarded to the server, recorded in the history once it ran.
 struct Forwarded {
-    name: String,
-    arguments: Box<serde_json::value::RawValue>,
-    outcome: Outcome,
+    /// Its history entry's sequence number.
+    seq: u64,
 }
 
 /// A request to the server still waiting for its answer.
@@ -68,6 +66,8 @@ struct Pending {
     id: Value,
     method: String,
     call: Option<Forwarded>,
+    /// The proxy's own request: the answer goes here, not to the client.
+    internal: Option<oneshot::Sender<Value>>,
 }
 
 #[derive(Default)]
@@ -81,7 +81,13 @@ struct State {
     tools: BTreeMap<String, Tool>,
     /// The tools last shown to the client (`None`: it never listed).
     shown: Option<BTreeSet<String>>,
-    history: Vec<PriorCall>,
+    /// The session's calls, oldest first, each with its sequence number
+    /// (a forwarded call is in it from the moment it is forwarded).
+    history: std::collections::VecDeque<(u64, PriorCall)>,
+    next_seq: u64,
+    /// Ids of the server's requests to the client still unanswered: only
+    /// answers to these go back to the server.
+    server_requests: BTreeSet<String>,
     /// Why the server is gone, once it is.
     gone: Option<String>,
     /// The client closed its side: the server is expected to exit.
@@ -98,7 +104,9 @@ struct Session {
     to_client: mpsc::UnboundedSender<Value>,
     to_server: Mutex<Option<mpsc::UnboundedSender<Value>>>,
     state: Mutex<State>,
-    next_id: AtomicU64,
+    /// Held while a call is vetted and forwarded or refused, so that every
+    /// call is vetted against the history of every call before it.
+    gating: tokio::sync::Mutex<()>,
 }
 
 /// Run the proxy for one client: `client_in`/`client_out` carry the
@@ -142,18 +150,16 @@ where
     let client_writer = tokio::spawn(write_lines(client_out, client_rx));
     tokio::spawn(write_lines(child_in, server_rx));
 
-    let mut random = [0u8; 8];
-    getrandom::fill(&mut random).expect("the OS random source works");
     let session = Arc::new(Session {
         policy: host.policy_source().display().to_string(),
         host,
         config,
         server,
-        run_id: format!("mcp-{}", hex::encode(random)),
+        run_id: format!("mcp-{}", random_hex()),
         to_client,
         to_server: Mutex::new(Some(to_server)),
         state: Mutex::new(State::default()),
-        next_id: AtomicU64::new(1),
+        gating: tokio::sync::Mutex::new(()),
     });
 
     // The server's side: its messages, then its exit.
@@ -174,19 +180,21 @@ where
     let from_server = {
         let session = session.clone();
         tokio::spawn(async move {
-            let mut lines = FramedRead::new(
-                child_out,
-                LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES),
-            );
+            let mut lines = FramedRead::new(child_out, line_codec());
             while let Some(line) = lines.next().await {
                 match line {
-                    Ok(line) => session.from_server(&line).await,
-                    Err(LinesCodecError::MaxLineLengthExceeded) => {
+                    Ok(line) => match std::str::from_utf8(&line) {
+                        Ok(line) => session.from_server(line).await,
+                        Err(_) => {
+                            tracing::warn!("the MCP server sent a line that is not UTF-8; dropped")
+                        }
+                    },
+                    Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
                         tracing::warn!(
                             "the MCP server sent a message over {MAX_MESSAGE_BYTES} bytes; dropped"
                         );
                     }
-                    Err(LinesCodecError::Io(e)) => {
+                    Err(AnyDelimiterCodecError::Io(e)) => {
                         tracing::warn!("reading the MCP server's output: {e}");
                         break;
                     }
@@ -201,19 +209,23 @@ where
     };
 
     // The client's side, until it closes.
-    let mut lines = FramedRead::new(
-        client_in,
-        LinesCodec::new_with_max_length(MAX_MESSAGE_BYTES),
-    );
+    let mut lines = FramedRead::new(client_in, line_codec());
     while let Some(line) = lines.next().await {
         match line {
-            Ok(line) => session.clone().from_client(&line),
-            Err(LinesCodecError::MaxLineLengthExceeded) => session.reply(jsonrpc::error(
+            Ok(line) => match std::str::from_utf8(&line) {
+                Ok(line) => session.clone().from_client(line),
+                Err(e) => session.reply(jsonrpc::error(
+                    &Value::Null,
+                    jsonrpc::PARSE_ERROR,
+                    &format!("a message is not UTF-8: {e}"),
+                )),
+            },
+            Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => session.reply(jsonrpc::error(
                 &Value::Null,
                 jsonrpc::INVALID_REQUEST,
                 &format!("message over {MAX_MESSAGE_BYTES} bytes"),
             )),
-            Err(LinesCodecError::Io(e)) => {
+            Err(AnyDelimiterCodecError::Io(e)) => {
                 tracing::warn!("reading the client's input: {e}");
                 break;
             }
@@ -229,8 +241,23 @@ where
     let _ = kill_tx.send(());
     let _ = tokio::time::timeout(Duration::from_secs(7), from_server).await;
     drop(session);
-    let _ = client_writer.await;
+    // Calls still held for a person keep a sender; the client has gone,
+    // so flush what is queued and stop.
+    let _ = tokio::time::timeout(Duration::from_secs(2), client_writer).await;
     Ok(())
+}
+
+/// 128 random bits, in hex.
+fn random_hex() -> String {
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).expect("the OS random source works");
+    hex::encode(random)
+}
+
+/// Newline-delimited messages of at most [`MAX_MESSAGE_BYTES`], as bytes
+/// (decoded here, so a line that is not UTF-8 is answered, not fatal).
+fn line_codec() -> AnyDelimiterCodec {
+    AnyDelimiterCodec::new_with_max_length(b"\n".to_vec(), b"\n".to_vec(), MAX_MESSAGE_BYTES)
 }
 
 /// Write each message as one line of JSON, until every sender is gone.
@@ -274,6 +301,17 @@ impl Session {
         };
         match message {
             Err((code, why)) => self.reply(jsonrpc::error(&Value::Null, code, &why)),
+            Ok(Message::Request { id, method, .. })
+                if self.state().pending.contains_key(&jsonrpc::id_key(&id)) =>
+            {
+                self.reply(jsonrpc::error(
+                    &id,
+                    jsonrpc::INVALID_REQUEST,
+                    &format!(
+                        "`{method}`: request id {id} is already in use by an unanswered request"
+                    ),
+                ));
+            }
             Ok(Message::Request { id, method, raw }) => match method.as_str() {
                 "tools/call" => {
                     tokio::spawn(async move { self.gate(id, raw).await });
@@ -293,18 +331,26 @@ impl Session {
                 }
                 _ => self.forward(id, method, raw, None),
             },
-            Ok(Message::Notification { raw, .. }) => {
-                self.send_server(raw);
+            // Only notifications go on without an answer: a request without
+            // an id (a `tools/call` among them) is never passed unvetted.
+            Ok(Message::Notification { method, raw }) => {
+                if method.starts_with("notifications/") {
+                    self.send_server(raw);
+                } else {
+                    tracing::warn!("dropped `{method}` from the client: a request without an id");
+                }
             }
             Ok(Message::Response { id, raw }) => {
-                let waiting = self.state().elicitations.remove(&jsonrpc::id_key(&id));
-                match waiting {
-                    Some(answer) => {
-                        let _ = answer.send(raw);
-                    }
-                    None => {
-                        self.send_server(raw);
-                    }
+                let key = jsonrpc::id_key(&id);
+                let mut state = self.state();
+                if let Some(answer) = state.elicitations.remove(&key) {
+                    drop(state);
+                    let _ = answer.send(raw);
+                } else if state.server_requests.remove(&key) {
+                    drop(state);
+                    self.send_server(raw);
+                } else {
+                    tracing::debug!("dropped an answer from the client to no open request ({id})");
                 }
             }
         }
@@ -319,6 +365,9 @@ impl Session {
             if let Some(why) = &state.gone {
                 let message = format!("the MCP server {why}; `{method}` cannot be answered");
                 drop(state);
+                if let Some(call) = &call {
+                    self.set_outcome(call.seq, Outcome::Denied);
+                }
                 return self.reply(jsonrpc::error(&id, jsonrpc::UPSTREAM_ERROR, &message));
             }
             state.pending.insert(
@@ -327,24 +376,39 @@ impl Session {
                     id: id.clone(),
                     method: method.clone(),
                     call,
+                    internal: None,
                 },
             );
         }
         if !self.send_server(raw) {
-            self.state().pending.remove(&key);
+            let removed = self.state().pending.remove(&key);
+            if let Some(Pending {
+                call: Some(call), ..
+            }) = removed
+            {
+                self.set_outcome(call.seq, Outcome::Denied);
+            }
             return self.reply(jsonrpc::error(
                 &id,
                 jsonrpc::UPSTREAM_ERROR,
                 &format!("the MCP server is not reachable; `{method}` cannot be answered"),
             ));
         }
-        let session = self.clone();
+        // Weak: a timer must not keep the session (and the client's
+        // output) alive after the client has gone.
+        let session = Arc::downgrade(self);
         let timeout = self.config.upstream_timeout;
         tokio::spawn(async move {
             tokio::time::sleep(timeout).await;
+            let Some(session) = session.upgrade() else {
+                return;
+            };
             let Some(pending) = session.state().pending.remove(&key) else {
                 return;
             };
+            if let Some(call) = &pending.call {
+                session.set_outcome(call.seq, Outcome::Denied);
+            }
             session.reply(jsonrpc::error(
                 &pending.id,
                 jsonrpc::UPSTREAM_TIMEOUT,
@@ -376,17 +440,38 @@ impl Session {
             }
         };
         let (id, mut raw) = match message {
-            Message::Request { raw, .. } | Message::Notification { raw, .. } => {
+            Message::Request { id, method, raw } => {
+                let key = jsonrpc::id_key(&id);
+                let mut state = self.state();
+                if key.starts_with("\"toolvet-") || state.elicitations.contains_key(&key) {
+                    drop(state);
+                    tracing::warn!(
+                        "refused `{method}` from the MCP server: its id {id} is reserved for toolvet"
+                    );
+                    self.send_server(jsonrpc::error(
+                        &id,
+                        jsonrpc::INVALID_REQUEST,
+                        "ids starting with `toolvet-` are reserved",
+                    ));
+                    return;
+                }
+                state.server_requests.insert(key);
+                drop(state);
                 return self.reply(raw);
             }
+            Message::Notification { raw, .. } => return self.reply(raw),
             Message::Response { id, raw } => (id, raw),
         };
-        let Some(pending) = self.state().pending.remove(&jsonrpc::id_key(&id)) else {
+        let Some(mut pending) = self.state().pending.remove(&jsonrpc::id_key(&id)) else {
             // Timed out and answered already, or never asked.
             return tracing::debug!(
                 "dropped an answer from the MCP server to no pending request ({id})"
             );
         };
+        if let Some(internal) = pending.internal.take() {
+            let _ = internal.send(raw);
+            return;
+        }
         match pending.method.as_str() {
             "initialize" if !self.config.hide_denied_tools.is_empty() => {
                 if let Some(tools) = raw
@@ -398,9 +483,16 @@ impl Session {
             }
             "tools/list" => self.trim_list(&mut raw).await,
             "tools/call" => {
-                if let (Some(call), true) = (pending.call, raw.get("result").is_some()) {
+                if let Some(call) = pending.call {
+                    // An error, or a tool error: the call did not succeed, so
+                    // it satisfies no prerequisite.
+                    let failed = raw
+                        .get("result")
+                        .is_none_or(|r| r.get("isError") == Some(&Value::Bool(true)));
+                    if failed {
+                        self.set_outcome(call.seq, Outcome::Denied);
+                    }
                     self.reply(raw);
-                    self.record(call.name, call.arguments, call.outcome);
                     return self.exposure_changed().await;
                 }
             }
@@ -432,6 +524,12 @@ impl Session {
         }
         // A tool whose entry rmcp cannot read is not listed: it could not
         // be vetted with its declared annotations.
+        if parsed.len() < listed.len() {
+            tracing::warn!(
+                "the MCP server listed {} tools that are not valid MCP tool entries; they are not shown",
+                listed.len() - parsed.len()
+            );
+        }
         listed.retain(|item| {
             item.get("name")
                 .and_then(Value::as_str)
@@ -445,6 +543,64 @@ impl Session {
         all.retain(|n| !hidden.contains(n));
         all.extend(shown);
         state.shown = Some(all);
+    }
+
+    /// List the server's tools itself (every page, at most 100), to learn
+    /// what it declares about a tool the client calls before listing it.
+    /// On any failure the tools stay unknown, and the call is refused.
+    async fn list_tools(&self) {
+        let mut cursor: Option<Value> = None;
+        for _ in 0..100 {
+            let id = Value::String(format!("toolvet-{}", random_hex()));
+            let key = jsonrpc::id_key(&id);
+            let (tx, rx) = oneshot::channel();
+            {
+                let mut state = self.state();
+                if state.gone.is_some() {
+                    return;
+                }
+                let pending = Pending {
+                    id: id.clone(),
+                    method: "tools/list".into(),
+                    call: None,
+                    internal: Some(tx),
+                };
+                state.pending.insert(key.clone(), pending);
+            }
+            let params = match &cursor {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => json!({}),
+            };
+            if !self.send_server(jsonrpc::request(&id, "tools/list", params)) {
+                self.state().pending.remove(&key);
+                return;
+            }
+            let answer = match tokio::time::timeout(self.config.upstream_timeout, rx).await {
+                Ok(Ok(answer)) => answer,
+                _ => {
+                    self.state().pending.remove(&key);
+                    return;
+                }
+            };
+            let Some(result) = answer.get("result") else {
+                return;
+            };
+            let mut state = self.state();
+            for item in result
+                .get("tools")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Ok(tool) = serde_json::from_value::<Tool>(item.clone()) {
+                    state.tools.insert(tool.name.to_string(), tool);
+                }
+            }
+            cursor = result.get("nextCursor").filter(|c| !c.is_null()).cloned();
+            if cursor.is_none() {
+                return;
+            }
+        }
     }
 
     /// Whether the policy hides `tool` in this session now.
@@ -506,6 +662,12 @@ impl Session {
             .unwrap_or_else(|p| p.into_inner())
             .take();
         for p in pending {
+            if p.internal.is_some() {
+                continue;
+            }
+            if let Some(call) = &p.call {
+                self.set_outcome(call.seq, Outcome::Denied);
+            }
             let message = format!("the MCP server {why} before answering `{}`", p.method);
             self.reply(jsonrpc::error(&p.id, jsonrpc::UPSTREAM_ERROR, &message));
         }
@@ -525,26 +687,44 @@ impl Session {
             run_id: Some(self.run_id.clone()),
             principal: self.config.principal.clone(),
             attributes,
-            history: state.history.clone(),
+            history: state.history.iter().map(|(_, c)| c.clone()).collect(),
         }
     }
 
-    fn record(&self, name: String, arguments: Box<serde_json::value::RawValue>, outcome: Outcome) {
+    /// Add a call to the history; returns its sequence number.
+    fn record(
+        &self,
+        name: String,
+        arguments: Box<serde_json::value::RawValue>,
+        outcome: Outcome,
+    ) -> u64 {
         let mut state = self.state();
         if state.history.len() >= MAX_HISTORY {
-            state.history.remove(0);
+            state.history.pop_front();
         }
-        state.history.push(PriorCall {
-            name,
-            arguments,
-            outcome,
-        });
+        let seq = state.next_seq;
+        state.next_seq += 1;
+        state.history.push_back((
+            seq,
+            PriorCall {
+                name,
+                arguments,
+                outcome,
+            },
+        ));
+        seq
+    }
+
+    fn set_outcome(&self, seq: u64, outcome: Outcome) {
+        if let Some((_, call)) = self.state().history.iter_mut().find(|(s, _)| *s == seq) {
+            call.outcome = outcome;
+        }
     }
 
     /// Answer a `tools/call` without running it, and record why.
     async fn refuse(&self, id: &Value, request: &CallRequest, text: String, outcome: Outcome) {
         self.reply(jsonrpc::result(id, gate::refusal(text)));
-        self.record(
+        let _ = self.record(
             request.call.name.clone(),
             request.call.arguments.clone(),
             outcome,
@@ -562,7 +742,24 @@ impl Session {
                 "tools/call needs a string `name`",
             ));
         };
+        let gating = self.gating.lock().await;
+        if !self.state().tools.contains_key(name) {
+            // Vet a tool only with what its server declares: list them
+            // first when the client has not (or the tool is new).
+            self.list_tools().await;
+        }
         let tool = self.state().tools.get(name).cloned();
+        if tool.is_none() {
+            let text = format!(
+                "toolvet denied this call: the MCP server lists no tool named `{name}`, so it cannot be vetted with what the server declares about it"
+            );
+            let request = gate::call_request(name, None, None, self.context());
+            drop(gating);
+            return match request {
+                Ok(request) => self.refuse(&id, &request, text, Outcome::Denied).await,
+                Err(_) => self.reply(jsonrpc::result(&id, gate::refusal(text))),
+            };
+        }
         let arguments = params
             .and_then(|p| p.get("arguments"))
             .filter(|a| !a.is_null());
@@ -586,7 +783,11 @@ impl Session {
                 self.refuse(&id, &request, gate::denied_text(&verdict), Outcome::Denied)
                     .await
             }
-            Decision::Escalate => self.escalate(id, raw, request, verdict).await,
+            Decision::Escalate => {
+                // Not held while a person thinks: other calls go on.
+                drop(gating);
+                self.escalate(id, raw, request, verdict).await
+            }
         }
     }
 
@@ -597,12 +798,12 @@ impl Session {
         request: &CallRequest,
         outcome: Outcome,
     ) {
-        let call = Forwarded {
-            name: request.call.name.clone(),
-            arguments: request.call.arguments.clone(),
+        let seq = self.record(
+            request.call.name.clone(),
+            request.call.arguments.clone(),
             outcome,
-        };
-        self.forward(id, "tools/call".into(), raw, Some(call));
+        );
+        self.forward(id, "tools/call".into(), raw, Some(Forwarded { seq }));
     }
 
     async fn resume(&self, request: &CallRequest, ticket: String) -> Verdict {
@@ -648,11 +849,7 @@ impl Session {
             return self.refuse(&id, &request, text, Outcome::Escalated).await;
         };
 
-        let question = Value::String(format!(
-            "toolvet-{}-{}",
-            self.run_id,
-            self.next_id.fetch_add(1, Ordering::Relaxed)
-        ));
+        let question = Value::String(format!("toolvet-{}", random_hex()));
         let key = jsonrpc::id_key(&question);
         let (tx, rx) = oneshot::channel();
         self.state().elicitations.insert(key.clone(), tx);
@@ -685,6 +882,7 @@ impl Session {
                     tracing::warn!("recording the approval of {}: {e}", approval.id);
                 }
                 // The ledger decides: a request rejected or expired meanwhile stays refused.
+                let _gating = self.gating.lock().await;
                 let resumed = self.resume(&request, ticket).await;
                 match resumed.decision {
                     Decision::Allow => self.forward_call(id, raw, &request, Outcome::Approved),

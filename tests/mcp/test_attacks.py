@@ -1,0 +1,186 @@
+"""`toolvet mcp` against what a hostile client or server sends, over raw
+JSON-RPC lines (no SDK in between to tidy them up). Each test pins a way
+past the gate found by attacking the proxy; each now fails closed."""
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from pathlib import Path
+
+from test_proxy import CACHE, HERE, PLUGINS, POLICY, TOOLVET
+
+
+class Raw:
+    """`toolvet mcp` with JSON lines in and out."""
+
+    def __init__(self, policy: Path, calls: Path, server: list[str], env: dict | None = None):
+        self.proc = subprocess.Popen(
+            [TOOLVET, "mcp", "--config", str(policy), "--", *server],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env={**os.environ, "MCP_CALL_LOG": str(calls), "TOOLVET_CACHE_DIR": CACHE, **(env or {})},
+        )
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with self.proc.stdout:
+            for line in self.proc.stdout:
+                self.lines.put(json.loads(line))
+
+    def send(self, message) -> None:
+        data = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.proc.stdin.write(data + b"\n")
+        self.proc.stdin.flush()
+
+    def until(self, wanted, timeout: float = 30.0) -> list:
+        """Messages up to and including the first that `wanted` accepts."""
+        seen, end = [], time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                message = self.lines.get(timeout=max(0.05, end - time.monotonic()))
+            except queue.Empty:
+                break
+            seen.append(message)
+            if wanted(message):
+                return seen
+        raise AssertionError(f"no wanted message within {timeout} s; saw {seen}")
+
+    def start(self, elicitation: bool) -> None:
+        self.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}} if elicitation else {},
+            "clientInfo": {"name": "raw", "version": "1"}}})
+        self.until(lambda m: m.get("id") == "init")
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(self, id, name: str, arguments: dict) -> None:
+        self.send({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(20)
+
+
+def text(answer: dict) -> str:
+    return answer["result"]["content"][0]["text"]
+
+
+class Attacks(unittest.TestCase):
+    def setUp(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="toolvet-mcp-attack-"))
+        self.calls = self.dir / "calls.jsonl"
+        self.calls.touch()
+        self.log = self.dir / "server.log"
+        self.log.touch()
+
+    def proxy(self, order: str, tools: str = '{ deny = ["delete_*"], approve = ["deploy"] }',
+              lenient: bool = False) -> Raw:
+        policy = POLICY.format(plugins=PLUGINS)
+        policy = policy.replace('settings = { deny = ["delete_*"], approve = ["deploy"] }', f"settings = {tools}")
+        start = policy.index("only_after = [")
+        policy = policy[:start] + order + ", " + policy[policy.index("retry_after_refusal"):]
+        path = self.dir / "toolvet.toml"
+        path.write_text(policy)
+        server = [sys.executable, str(HERE / ("lenient_server.py" if lenient else "server.py"))]
+        return Raw(path, self.calls, server, {"LENIENT_LOG": str(self.log)})
+
+    def ran(self) -> list[str]:
+        return [json.loads(line)["tool"] for line in self.calls.read_text().splitlines()]
+
+    def test_a_burst_of_calls_is_vetted_one_after_another_against_the_history(self):
+        p = self.proxy("max_calls = [{ tools = \"write_note\", max = 1 }], loop_detection = { enabled = false }")
+        p.start(elicitation=False)
+        burst = b"".join(json.dumps({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call", "params": {
+            "name": "write_note", "arguments": {"name": f"n{i}", "text": "x"}}}).encode() + b"\n" for i in range(10))
+        p.proc.stdin.write(burst)
+        p.proc.stdin.flush()
+        answers = {}
+
+        def collect(message) -> bool:
+            if message.get("id") in range(100, 110):
+                answers[message["id"]] = message
+            return len(answers) == 10
+
+        p.until(collect)
+        p.close()
+        self.assertEqual(self.ran(), ["write_note"])
+        refused = [a for a in answers.values() if a["result"].get("isError")]
+        self.assertEqual(len(refused), 9)
+        self.assertTrue(all("sequence.max-calls" in text(a) for a in refused))
+
+    def test_a_tool_called_before_any_listing_is_vetted_with_its_annotations(self):
+        # allow = ["*"]: only the server's destructiveHint makes `wipe` high risk.
+        p = self.proxy("max_calls = []", tools='{ allow = ["*"] }', lenient=True)
+        p.start(elicitation=False)
+        p.call(1, "wipe", {})
+        [*_, answer] = p.until(lambda m: m.get("id") == 1)
+        p.close()
+        self.assertIn("[policy.high-risk]", text(answer))
+        self.assertEqual(self.ran(), [])
+
+    def test_a_tools_call_without_an_id_never_reaches_the_server(self):
+        p = self.proxy("max_calls = []", lenient=True)
+        p.start(elicitation=False)
+        p.send({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "delete_file", "arguments": {}}})
+        p.send({"jsonrpc": "2.0", "id": 1.5, "method": "tools/call", "params": {"name": "delete_file", "arguments": {}}})
+        p.call(2, "deploy", {})  # held: no elicitation; its answer marks the end
+        p.until(lambda m: m.get("id") == 2)
+        p.close()
+        self.assertEqual(self.ran(), [])
+        self.assertNotIn("delete_file", self.log.read_text())
+
+    def test_the_server_cannot_ask_under_toolvets_ids_nor_see_answers_to_toolvet(self):
+        p = self.proxy("max_calls = []", lenient=True)
+        p.start(elicitation=True)
+        p.call(1, "deploy", {"env": "prod"})
+        seen = p.until(lambda m: m.get("method") == "elicitation/create")
+        # The server's own question under a `toolvet-` id never reached us.
+        self.assertNotIn("dark mode", json.dumps(seen))
+        question = seen[-1]
+        p.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "decline"}})
+        p.until(lambda m: m.get("id") == 1)
+        # A second, late answer to the same question goes nowhere.
+        p.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept", "content": {"approve": True}}})
+        p.call(2, "deploy", {"env": "prod"})
+        seen = p.until(lambda m: m.get("method") == "elicitation/create")
+        p.send({"jsonrpc": "2.0", "id": seen[-1]["id"], "result": {"action": "decline"}})
+        p.until(lambda m: m.get("id") == 2)
+        p.close()
+        self.assertEqual(self.ran(), [])
+        received = [json.loads(line) for line in self.log.read_text().splitlines()]
+        self.assertFalse([m for m in received if "method" not in m and str(m.get("id", "")).startswith("toolvet-")
+                          and m.get("id") != "toolvet-0"], received)
+        self.assertIn({"jsonrpc": "2.0", "id": "toolvet-0", "error": {
+            "code": -32600, "message": "ids starting with `toolvet-` are reserved"}}, received)
+
+    def test_a_call_that_failed_satisfies_no_prerequisite(self):
+        p = self.proxy('only_after = [{ tool = "write_note", after = "read_note" }]')
+        p.start(elicitation=False)
+        p.call(1, "read_note", {"bogus": 1})  # the server refuses it: a tool error
+        [*_, failed] = p.until(lambda m: m.get("id") == 1)
+        self.assertTrue(failed["result"]["isError"])
+        p.call(2, "write_note", {"name": "todo", "text": "x"})
+        [*_, answer] = p.until(lambda m: m.get("id") == 2)
+        p.close()
+        self.assertIn("sequence.only-after", text(answer))
+        self.assertEqual(self.ran(), [])
+
+    def test_a_line_that_is_not_utf8_is_answered_and_the_session_goes_on(self):
+        p = self.proxy("max_calls = []")
+        p.start(elicitation=False)
+        p.send(b'{"jsonrpc": "2.0", "id": 5, "method": "ping", "x": "\xff"}')
+        [bad] = p.until(lambda m: True)
+        self.assertEqual((bad["id"], bad["error"]["code"]), (None, -32700))
+        p.call(6, "read_note", {"name": "todo"})
+        [*_, answer] = p.until(lambda m: m.get("id") == 6)
+        p.close()
+        self.assertEqual(text(answer), "buy milk")
+        self.assertEqual(self.ran(), ["read_note"])
+
+if __name__ == "__main__":
+    unittest.main()
