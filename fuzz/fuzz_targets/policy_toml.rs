@@ -1,36 +1,5 @@
-//! `Policy::from_toml` on arbitrary text: never panics (no stack overflow on
-//! deep nesting, no slicing past a line), and whatever it accepts passes
-//! its own validation, has unique check names and in-range limits.
+//! libFuzzer driver of `toolvet_fuzz_targets::policy_toml`, where the property is
+//! documented (tests/corpus.rs there replays this target's corpus in CI).
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use std::path::Path;
-use toolvet::{MAX_MEMORY_MB, MAX_TIMEOUT_MS, Policy};
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    match Policy::from_toml(text, Path::new("fuzz.toml"), Path::new("/base")) {
-        Ok(policy) => {
-            policy.validate().expect("an accepted policy validates");
-            for (i, c) in policy.checks.iter().enumerate() {
-                assert!(!c.name.is_empty());
-                assert!(
-                    policy.checks[..i].iter().all(|o| o.name != c.name),
-                    "duplicate {}",
-                    c.name
-                );
-                assert!((1..=MAX_TIMEOUT_MS).contains(&c.timeout_ms));
-                assert!((1..=MAX_MEMORY_MB).contains(&c.memory_mb));
-                assert!(c.settings.is_object());
-                assert!(c.plugin.starts_with("/base") || c.plugin.is_absolute());
-                assert!(c.line >= 1 && c.line <= text.lines().count().max(1));
-            }
-        }
-        Err(e) => {
-            // Errors name the file.
-            assert!(e.to_string().starts_with("fuzz.toml"), "{e}");
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| toolvet_fuzz_targets::policy_toml::run(data));

@@ -225,11 +225,12 @@ fn sample_request() -> ApprovalRequest {
 }
 
 /// The fuzz target `ticket_parse` (`fuzz/fuzz_targets/ticket_parse.rs`;
-/// cargo-fuzz builds with `--cfg fuzzing`): [`Signer::verify`] on
+/// cargo-fuzz builds with `--cfg fuzzing`; the tests below replay its
+/// corpus): [`Signer::verify`] on
 /// arbitrary text never panics and accepts nothing but the ticket the
 /// signer issued; and a valid ticket with one byte changed (at the
 /// position and by the value the input picks) is never accepted.
-#[cfg(fuzzing)]
+#[cfg(any(test, fuzzing))]
 pub fn fuzz_verify(data: &[u8]) {
     let signer = Signer::new(vec![7; 32], "fuzz-realm".into());
     let valid = signer.issue(&sample_request());
@@ -257,6 +258,29 @@ pub fn fuzz_verify(data: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `ticket_parse` fuzz target's seeds and saved crashes
+    /// (`fuzz/corpus/ticket_parse/`, `fuzz/artifacts/ticket_parse/`), each
+    /// whole and cut at every byte, hold its property.
+    #[test]
+    fn the_fuzz_corpus_holds_the_property() {
+        let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+        let mut replayed = 0;
+        for kind in ["corpus", "artifacts"] {
+            let Ok(entries) = std::fs::read_dir(fuzz.join(kind).join("ticket_parse")) else {
+                continue;
+            };
+            for entry in entries {
+                let input =
+                    std::fs::read(entry.expect("directory entry").path()).expect("readable");
+                for end in 0..=input.len() {
+                    fuzz_verify(&input[..end]);
+                    replayed += 1;
+                }
+            }
+        }
+        assert!(replayed > 0, "fuzz/corpus/ticket_parse/ holds no seed");
+    }
 
     fn request() -> ApprovalRequest {
         sample_request()

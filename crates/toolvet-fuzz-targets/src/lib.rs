@@ -1,0 +1,39 @@
+//! The property each toolvet fuzz target checks, as one function per
+//! target taking any bytes: `run` returns when the property holds and
+//! panics when it does not.
+//!
+//! Two drivers call these functions:
+//! - `fuzz/` (cargo-fuzz, its own workspace): one libFuzzer binary per
+//!   target, for coverage-guided runs (`bash fuzz/run.sh`);
+//! - this crate's test `tests/corpus.rs`, in `cargo test --workspace`:
+//!   every seed in `fuzz/corpus/<target>/` and every saved crash in
+//!   `fuzz/artifacts/<target>/`, each with its prefixes and a fixed set of
+//!   byte mutations, so the targets cannot rot and a fixed crash stays
+//!   fixed, without an instrumented build.
+//!
+//! `ticket_parse` reaches code that is not public and lives in the core
+//! (`toolvet::fuzzing::ticket`, with its own corpus replay there).
+
+pub mod call_json;
+pub mod egress_url;
+pub mod hook_payload;
+pub mod mcp_message;
+pub mod path_normalize;
+pub mod policy_toml;
+pub mod shell_analyze;
+
+/// A target's property: returns when it holds for the input, panics when
+/// it does not.
+pub type Property = fn(&[u8]);
+
+/// Every target in this crate: its name (the binary in `fuzz/`, the folder
+/// under `fuzz/corpus/`) and its property.
+pub const TARGETS: &[(&str, Property)] = &[
+    ("policy_toml", policy_toml::run),
+    ("call_json", call_json::run),
+    ("shell_analyze", shell_analyze::run),
+    ("path_normalize", path_normalize::run),
+    ("egress_url", egress_url::run),
+    ("hook_payload", hook_payload::run),
+    ("mcp_message", mcp_message::run),
+];
