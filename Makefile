@@ -14,7 +14,20 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test test-targets test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint python-wheel python-tests
+# Builds of the root workspace's crates (the CLI, the tests, the benchmarks,
+# the Python wheel, the Node addon) go through WS_CARGO. CI (.ci/run) sets
+# CLIPPY_WHILE_BUILDING=1: then those builds compile the workspace's own
+# crates through clippy-driver with `-D warnings`, the way `cargo clippy`
+# runs it (RUSTC_WORKSPACE_WRAPPER; dependencies are compiled as usual), so
+# the release builds the tests need are the workspace's lint as well, and
+# CI does not check the whole dependency tree a second time (about 10
+# minutes on 2 cores). `make lint` is the same lint on its own.
+ifeq ($(CLIPPY_WHILE_BUILDING),1)
+WORKSPACE_ENV := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+endif
+WS_CARGO := $(WORKSPACE_ENV) $(CARGO)
+
+.PHONY: demo test ci-main-targets ci-beside-targets test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint lint-beside python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -22,25 +35,39 @@ export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 demo: cli plugins
 	examples/demo.sh
 
-# Everything CI runs (.ci/run calls this).
-TEST_TARGETS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint python-tests node-tests
+# Everything CI runs, one step after another (.ci/run runs the same steps
+# in two lanes, below).
+CI_MAIN := demo hostile unit-tests serve-tests mcp-tests case-tests field-tests kit-tests scaffold-test bench-smoke python-tests node-tests
+CI_BESIDE := plugin-tests lint-beside fuzz-smoke
+TEST_TARGETS := $(CI_MAIN) plugin-tests fuzz-smoke lint
 test: $(TEST_TARGETS)
 	@echo "make test: all passed"
 
-# The steps of `make test`, in order (.ci/run times each one).
-test-targets:
-	@echo $(TEST_TARGETS)
+# .ci/run's two lanes. The main lane runs CI_MAIN in order with
+# CLIPPY_WHILE_BUILDING=1, so its builds are the root workspace's clippy
+# too (`lint` = `lint-beside` + that). The second lane runs CI_BESIDE
+# beside it at the lowest CPU priority: these steps build in target
+# directories of their own (target/native-plugins, target/lint,
+# fuzz/target), so they use the cores the main lane leaves idle (its
+# links, its test runs) and never hold a build directory the main lane
+# waits for.
+ci-main-targets:
+	@echo $(CI_MAIN)
+ci-beside-targets:
+	@echo $(CI_BESIDE)
 
 # Hostile-plugin fixtures for the containment tests: the Rust corpus, then
-# a hostile Python and a hostile JavaScript check built with the kits.
+# a hostile Python and a hostile JavaScript check built with the kits (each
+# skipped while its inputs are unchanged: the steps that need the fixtures
+# run this again).
 hostile: setup $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 	bash tests/hostile/build.sh
-	$(PY_VENV)/bin/python plugins/python/build.py --force --out-dir target/hostile tests/hostile/python/py-misbehave
-	node plugins/js/build.mjs --force --out-dir target/hostile plugins/js/fixtures/js-misbehave
+	$(PY_VENV)/bin/python plugins/python/build.py --out-dir target/hostile tests/hostile/python/py-misbehave
+	node plugins/js/build.mjs --out-dir target/hostile plugins/js/fixtures/js-misbehave
 
 # Host library, CLI and end-to-end tests (need plugins and hostile fixtures).
 unit-tests: cli plugins hostile
-	$(CARGO) test --release --locked --workspace --no-fail-fast
+	$(WS_CARGO) test --release --locked --workspace --no-fail-fast
 
 # `toolvet serve` (crates/toolvet-serve/tests/all, crates/toolvet-cli/
 # tests/serve_cli.rs): every route, role and overload rule over real HTTP
@@ -58,12 +85,17 @@ unit-tests: cli plugins hostile
 # dependencies, through the `toolvet-hack` crate (cargo-hakari,
 # .config/hakari.toml), so wasmtime is compiled once per profile.
 serve-tests: rust-plugins
-	$(CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
+	$(WS_CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.
+# Native builds of the plugins and the kit (tests, clippy) go to their own
+# target directory, apart from plugins/target (the wasm builds): .ci/run
+# runs these steps beside the others, and two cargo processes on one
+# build directory wait for each other.
+NATIVE_PLUGINS := target/native-plugins
 plugin-tests:
-	$(CARGO) test --locked --manifest-path plugins/Cargo.toml
-	$(CARGO) test --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir plugins/target
+	$(CARGO) test --locked --manifest-path plugins/Cargo.toml --target-dir $(NATIVE_PLUGINS)
+	$(CARGO) test --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir $(NATIVE_PLUGINS)
 
 # Every shipped case file, through the real host; the Python and JS
 # templates are built into target/templates/ and tested the same way.
@@ -100,50 +132,59 @@ scaffold-test: cli setup
 # framework packages, and docs/node.md's examples.
 NODE_PKG := crates/toolvet-node
 node-tests: plugins hostile $(NODE_PKG)/node_modules/.package-lock.json
-	cd $(NODE_PKG) && npm run --silent build && npm test
+	cd $(NODE_PKG) && $(WORKSPACE_ENV) npm run --silent build && npm test
 
 $(NODE_PKG)/node_modules/.package-lock.json: $(NODE_PKG)/package.json $(NODE_PKG)/package-lock.json
 	cd $(NODE_PKG) && npm ci --no-audit --no-fund
 	touch $@
 
 # Every host benchmark once (criterion --test), so they cannot rot. The host
-# benchmarks use the shared peer rule built by build-peers.sh; the peer
-# benchmarks themselves need `--features peers`.
+# benchmarks use the shared peer rule built by build-peers.sh (its toolvet
+# component only: the Extism plugin is for the peer benchmarks, which need
+# `--features peers` and are not run here).
 bench-smoke: plugins
-	rustup target add wasm32-unknown-unknown
-	bash crates/toolvet-bench/build-peers.sh
-	$(CARGO) bench --locked -p toolvet-bench --bench host -- --test
-	$(CARGO) bench --locked -p toolvet-bench --bench serve_load -- --test
+	bash crates/toolvet-bench/build-peers.sh --no-extism
+	$(WS_CARGO) bench --locked -p toolvet-bench --no-run
+	$(WS_CARGO) bench --locked -p toolvet-bench --bench host -- --test
+	$(WS_CARGO) bench --locked -p toolvet-bench --bench serve_load -- --test
 
-# Bounded fuzzing of the policy parser, the call shape and the checks'
-# path/URL normalisers (FUZZ_SECONDS each, default 10 here). shell_analyze
-# stays out of CI: it still finds new inputs that brush-parser 0.4 (the bash
-# parser inside shell-guard) cannot take, every few minutes of fuzzing (in
-# the host such an input traps or times out the check, which answers its
-# on_error decision); see plugins/shell-guard/README.md and run it with
+# Bounded coverage-guided fuzzing (cargo-fuzz, libFuzzer) of the policy
+# parser, the call shape, tickets, the hook and MCP readers and the checks'
+# path/URL normalisers (FUZZ_SECONDS each, default 10 here). The same
+# properties also run in unit-tests on every target's seeds and saved
+# crashes, cut and mutated (crates/toolvet-fuzz-targets/tests/corpus.rs,
+# the core's ticket test). shell_analyze stays out of this list: it still
+# finds new inputs that brush-parser 0.4 (the bash parser inside
+# shell-guard) cannot take, every few minutes of fuzzing (in the host such
+# an input traps or times out the check, which answers its on_error
+# decision); see plugins/shell-guard/README.md and run it with
 # `FUZZ_TARGETS=shell_analyze bash fuzz/run.sh`. The smoke run builds
 # unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
-FUZZ_SECONDS ?= 10
-FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
 	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh
 
-lint:
+# The lint: rustfmt, clippy with `-D warnings` on the root workspace, the
+# plugins and the kit, and the core's docs (broken links are errors).
+lint: lint-beside
+	$(CARGO) clippy --locked --target-dir target/lint --workspace --all-targets -- -D warnings
+
+# All of the lint but the root workspace's clippy, which CI runs while it
+# builds (CLIPPY_WHILE_BUILDING, above).
+lint-beside:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path plugins/Cargo.toml --all -- --check
 	$(CARGO) fmt --manifest-path crates/toolvet-pdk/Cargo.toml -- --check
-	$(CARGO) clippy --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir plugins/target --all-targets -- -D warnings
-	$(CARGO) clippy --locked --manifest-path plugins/Cargo.toml --workspace --all-targets -- -D warnings
-	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --release --locked --no-deps -p toolvet
+	$(CARGO) clippy --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir $(NATIVE_PLUGINS) --all-targets -- -D warnings
+	$(CARGO) clippy --locked --manifest-path plugins/Cargo.toml --target-dir $(NATIVE_PLUGINS) --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --target-dir target/lint --no-deps -p toolvet
 
 setup:
 	rustup target add $(WASM_TARGET)
 
 cli:
-	$(CARGO) build --release --locked -p toolvet-cli
+	$(WS_CARGO) build --release --locked -p toolvet-cli
 
 # Rust checks: one component per crate of plugins/, copied to target/plugins/.
 rust-plugins: setup
@@ -197,7 +238,7 @@ $(PY_BUILD)/.installed: $(PY_DIR)/requirements/build.txt
 
 python-wheel: $(PY_BUILD)/.installed
 	rm -f $(PY_WHEELS)/toolvet-*.whl
-	$(PY_BUILD)/bin/maturin build --quiet --release --locked --strip -m $(PY_DIR)/Cargo.toml -o $(PY_WHEELS)
+	$(WORKSPACE_ENV) $(PY_BUILD)/bin/maturin build --quiet --release --locked --strip -m $(PY_DIR)/Cargo.toml -o $(PY_WHEELS)
 
 target/py-frameworks/.installed target/py-crewai/.installed: target/py-%/.installed: $(PY_DIR)/requirements/%.txt $(PY_BUILD)/.installed
 	rm -rf target/py-$*

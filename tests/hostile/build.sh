@@ -21,7 +21,12 @@ if ! rustup target list --installed 2>/dev/null | grep -qx "$wasm_target"; then
     rustup target add "$wasm_target"
 fi
 mkdir -p "$out"
-rm -f "$out"/*.wasm
+# Start from no Rust fixture, so a renamed one cannot linger. The Python and
+# JavaScript fixtures beside them (built by the kits, each with the
+# `.wasm.inputs` stamp the kits keep) stay, so the kits see them up to date.
+for built in "$out"/*.wasm; do
+    [[ -e $built.inputs ]] || rm -f "$built"
+done
 
 build_components() {
     "${cargo[@]}" build --release --locked --target "$wasm_target" \
