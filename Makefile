@@ -151,8 +151,8 @@ bench-smoke: plugins
 # Bounded coverage-guided fuzzing (cargo-fuzz, libFuzzer) of the policy
 # parser, the call shape, tickets, the hook and MCP readers and the checks'
 # path/URL normalisers (FUZZ_SECONDS each, default 10 here). The same
-# properties also run in unit-tests on every target's seeds and saved
-# crashes, cut and mutated (crates/toolvet-fuzz-targets/tests/corpus.rs,
+# properties also run in unit-tests on every target's committed seeds, cut
+# and mutated (crates/toolvet-fuzz-targets/tests/corpus.rs,
 # the core's ticket test). shell_analyze stays out of this list: it still
 # finds new inputs that brush-parser 0.4 (the bash parser inside
 # shell-guard) cannot take, every few minutes of fuzzing (in the host such
@@ -161,6 +161,8 @@ bench-smoke: plugins
 # `FUZZ_TARGETS=shell_analyze bash fuzz/run.sh`. The smoke run builds
 # unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
+FUZZ_SECONDS ?= 10
+FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
 	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh

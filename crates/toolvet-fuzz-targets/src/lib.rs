@@ -6,10 +6,11 @@
 //! - `fuzz/` (cargo-fuzz, its own workspace): one libFuzzer binary per
 //!   target, for coverage-guided runs (`bash fuzz/run.sh`);
 //! - this crate's test `tests/corpus.rs`, in `cargo test --workspace`:
-//!   every seed in `fuzz/corpus/<target>/` and every saved crash in
-//!   `fuzz/artifacts/<target>/`, each with its prefixes and a fixed set of
-//!   byte mutations, so the targets cannot rot and a fixed crash stays
-//!   fixed, without an instrumented build.
+//!   every seed in `fuzz/corpus/<target>/` (committed; a fixed crash goes
+//!   there) and every crash a local run saved in `fuzz/artifacts/<target>/`,
+//!   each with its prefixes and a fixed set of byte mutations, so the
+//!   targets cannot rot and a fixed crash stays fixed, without an
+//!   instrumented build.
 //!
 //! `ticket_parse` reaches code that is not public and lives in the core
 //! (`toolvet::fuzzing::ticket`, with its own corpus replay there).

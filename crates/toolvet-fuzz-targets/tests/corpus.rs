@@ -1,8 +1,9 @@
-//! Replays each fuzz target's committed inputs through its property: the
-//! seeds under `fuzz/corpus/<target>/` and the crashes saved under
-//! `fuzz/artifacts/<target>/`, each whole, cut at every byte, and with 64
-//! fixed single-byte changes. This is what CI runs of the fuzz targets;
-//! coverage-guided fuzzing is `bash fuzz/run.sh` (fuzz/README.md).
+//! Replays each fuzz target's inputs through its property: the committed
+//! seeds under `fuzz/corpus/<target>/` (where a fixed crash goes to stay a
+//! test) and the crashes a local run saved under `fuzz/artifacts/<target>/`
+//! (git-ignored), each whole, cut at every byte, and with 64 fixed
+//! single-byte changes. Coverage-guided fuzzing is `bash fuzz/run.sh`
+//! (fuzz/README.md).
 
 use std::path::{Path, PathBuf};
 use toolvet_fuzz_targets::TARGETS;
@@ -11,7 +12,7 @@ fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
 }
 
-/// The committed inputs of `target`: seeds first, then saved crashes.
+/// The inputs of `target`: seeds first, then locally saved crashes.
 fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let mut found = Vec::new();
     for kind in ["corpus", "artifacts"] {

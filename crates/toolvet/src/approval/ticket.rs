@@ -259,7 +259,7 @@ pub fn fuzz_verify(data: &[u8]) {
 mod tests {
     use super::*;
 
-    /// The `ticket_parse` fuzz target's seeds and saved crashes
+    /// The `ticket_parse` fuzz target's seeds and locally saved crashes
     /// (`fuzz/corpus/ticket_parse/`, `fuzz/artifacts/ticket_parse/`), each
     /// whole and cut at every byte, hold its property.
     #[test]
