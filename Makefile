@@ -27,7 +27,7 @@ WORKSPACE_ENV := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HA
 endif
 WS_CARGO := $(WORKSPACE_ENV) $(CARGO)
 
-.PHONY: demo test ci-main-targets ci-beside-targets test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint lint-beside python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint lint-beside python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -35,26 +35,16 @@ WS_CARGO := $(WORKSPACE_ENV) $(CARGO)
 demo: cli plugins
 	examples/demo.sh
 
-# Everything CI runs, one step after another (.ci/run runs the same steps
-# in two lanes, below).
-CI_MAIN := demo hostile unit-tests serve-tests mcp-tests case-tests field-tests kit-tests scaffold-test bench-smoke python-tests node-tests
-CI_BESIDE := plugin-tests lint-beside fuzz-smoke
-TEST_TARGETS := $(CI_MAIN) plugin-tests fuzz-smoke lint
+# Everything CI runs, one step after another. .ci/run runs CI_STEPS in
+# this order with CLIPPY_WHILE_BUILDING=1 (above), so its builds are the
+# root workspace's clippy too: `lint` is `lint-beside` plus that clippy.
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint-beside python-tests node-tests
+TEST_TARGETS := $(CI_STEPS) lint
 test: $(TEST_TARGETS)
 	@echo "make test: all passed"
 
-# .ci/run's two lanes. The main lane runs CI_MAIN in order with
-# CLIPPY_WHILE_BUILDING=1, so its builds are the root workspace's clippy
-# too (`lint` = `lint-beside` + that). The second lane runs CI_BESIDE
-# beside it at the lowest CPU priority: these steps build in target
-# directories of their own (target/native-plugins, target/lint,
-# fuzz/target), so they use the cores the main lane leaves idle (its
-# links, its test runs) and never hold a build directory the main lane
-# waits for.
-ci-main-targets:
-	@echo $(CI_MAIN)
-ci-beside-targets:
-	@echo $(CI_BESIDE)
+ci-steps:
+	@echo $(CI_STEPS)
 
 # Hostile-plugin fixtures for the containment tests: the Rust corpus, then
 # a hostile Python and a hostile JavaScript check built with the kits (each
@@ -88,10 +78,8 @@ serve-tests: rust-plugins
 	$(WS_CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.
-# Native builds of the plugins and the kit (tests, clippy) go to their own
-# target directory, apart from plugins/target (the wasm builds): .ci/run
-# runs these steps beside the others, and two cargo processes on one
-# build directory wait for each other.
+# Native builds of the plugins and the kit (tests, clippy) go to a target
+# directory of their own, apart from plugins/target (the wasm builds).
 NATIVE_PLUGINS := target/native-plugins
 plugin-tests:
 	$(CARGO) test --locked --manifest-path plugins/Cargo.toml --target-dir $(NATIVE_PLUGINS)
