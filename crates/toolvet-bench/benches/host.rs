@@ -523,11 +523,12 @@ fn concurrency(c: &mut Criterion<Clock>) {
     assert!(hostile.is_file(), "run `bash tests/hostile/build.sh` first");
     let host = Lazy::new(|| {
         let text = format!(
-            "[host]\ncache_dir = {cache:?}\n\
+            "[host]\ncache_dir = {cache:?}\ndefault_timeout_ms = {deadline}\n\
              [[check]]\nname = \"slow\"\nplugin = {p:?}\ntools = [\"slow\"]\ntimeout_ms = 50\non_error = \"deny\"\n\
              [check.settings]\nbehave = \"loop\"\n\
              [[check]]\nname = \"fast\"\nplugin = {p:?}\ntools = [\"fast\"]\nisolation = \"reuse\"\n",
             cache = fx::cache_dir().display().to_string(),
+            deadline = fx::DEADLINE_MS,
             p = hostile.display().to_string(),
         );
         let policy = Policy::from_toml(&text, std::path::Path::new("<bench>"), &fx::repo_root())

@@ -90,7 +90,11 @@ fn policy_file(dir: &std::path::Path) -> std::path::PathBuf {
                 toolvet_bench::cache_dir().display()
             ),
         )
-        .replace("\"state/", &format!("\"{}/", dir.display()));
+        .replace("\"state/", &format!("\"{}/", dir.display()))
+        .replace(
+            "default_timeout_ms = 100\n",
+            &format!("default_timeout_ms = {}\n", toolvet_bench::DEADLINE_MS),
+        );
     let sha = |t: &str| hex::encode(Sha256::digest(t.as_bytes()));
     let text = format!(
         "{text}\n[serve]\nwatch = false\nmax_concurrent_requests = 4096\n\

@@ -328,10 +328,20 @@ impl Fixture {
     }
 }
 
+/// The deadline of every benchmark check that does not set its own, in ms.
+/// A benchmark measures what a call costs, and a deadline only matters once
+/// it passes: with the 100 ms default, a slow first call on a busy machine
+/// (CI's smoke run) failed as a timeout although nothing was wrong. The
+/// benchmarks about deadlines set theirs explicitly.
+pub const DEADLINE_MS: u64 = 10_000;
+
 /// The `[host]` table of every benchmark policy: the benchmark cache
-/// directory, otherwise the defaults.
+/// directory and [`DEADLINE_MS`], otherwise the defaults.
 fn host_table() -> String {
-    format!("[host]\ncache_dir = {}\n", toml_str(&cache_dir()))
+    format!(
+        "[host]\ncache_dir = {}\ndefault_timeout_ms = {DEADLINE_MS}\n",
+        toml_str(&cache_dir())
+    )
 }
 
 fn toml_str(path: &Path) -> String {
@@ -384,6 +394,9 @@ pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) 
     };
     policy.host.cache_dir = Some(cache_dir());
     policy.host.parallel_checks = parallel;
+    for check in &mut policy.checks {
+        check.timeout_ms = check.timeout_ms.max(DEADLINE_MS);
+    }
     if policy.host.decision_log.is_some() {
         policy.host.decision_log = Some(log_dir.join("decisions.jsonl"));
     }
