@@ -27,7 +27,7 @@ WORKSPACE_ENV := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HA
 endif
 WS_CARGO := $(WORKSPACE_ENV) $(CARGO)
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint lint-beside python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -37,8 +37,8 @@ demo: cli plugins
 
 # Everything CI runs, one step after another. .ci/run runs CI_STEPS in
 # this order with CLIPPY_WHILE_BUILDING=1 (above), so its builds are the
-# root workspace's clippy too: `lint` is `lint-beside` plus that clippy.
-CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint-beside python-tests node-tests
+# root workspace's clippy too: `lint` is `lint-rest` plus that clippy.
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint-rest python-tests node-tests
 TEST_TARGETS := $(CI_STEPS) lint
 test: $(TEST_TARGETS)
 	@echo "make test: all passed"
@@ -157,12 +157,12 @@ fuzz-smoke:
 
 # The lint: rustfmt, clippy with `-D warnings` on the root workspace, the
 # plugins and the kit, and the core's docs (broken links are errors).
-lint: lint-beside
+lint: lint-rest
 	$(CARGO) clippy --locked --target-dir target/lint --workspace --all-targets -- -D warnings
 
 # All of the lint but the root workspace's clippy, which CI runs while it
 # builds (CLIPPY_WHILE_BUILDING, above).
-lint-beside:
+lint-rest:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path plugins/Cargo.toml --all -- --check
 	$(CARGO) fmt --manifest-path crates/toolvet-pdk/Cargo.toml -- --check
