@@ -199,7 +199,11 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
     let mut results = Vec::with_capacity(file.cases.len());
     match target {
         Target::Policy(config) => {
-            let host = Host::from_file(&config).await.map_err(load_err)?;
+            let policy = toolvet::Policy::from_file(&config)
+                .map_err(|e| load_err(toolvet::Error::Config(e)))?;
+            let host = Host::load_with(policy, crate::progress::load_options())
+                .await
+                .map_err(load_err)?;
             for (case, request) in file.cases.iter().zip(&requests) {
                 let v = host.check(request).await;
                 let error = v.checks.iter().find_map(|o| {
@@ -222,7 +226,10 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
                 let key = settings.to_string();
                 if !hosts.contains_key(&key) {
                     let policy = single_check_policy(path, &plugin, settings, file.tools.clone());
-                    hosts.insert(key.clone(), Host::load(policy).await.map_err(load_err)?);
+                    let host = Host::load_with(policy, crate::progress::load_options())
+                        .await
+                        .map_err(load_err)?;
+                    hosts.insert(key.clone(), host);
                 }
                 let v = hosts[&key].check(request).await;
                 let (decision, rule, reason, error) = match v.checks.into_iter().next() {

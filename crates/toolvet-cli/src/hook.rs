@@ -187,6 +187,6 @@ async fn load_once(agent: Agent, policy: &Path) -> anyhow::Result<()> {
     let policy = toolvet::Policy::from_file(policy)?;
     let hooks = toolvet_hooks::HooksConfig::from_policy(&policy)?;
     toolvet_hooks::ToolMap::with_overrides(agent, hooks.tools.get(agent.name()))?;
-    toolvet::Host::load(policy).await?;
+    toolvet::Host::load_with(policy, crate::progress::load_options()).await?;
     Ok(())
 }

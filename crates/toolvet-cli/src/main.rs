@@ -14,6 +14,7 @@ mod cases;
 mod hook;
 mod log;
 mod mcp;
+mod progress;
 mod prune;
 mod replay;
 mod scaffold;
@@ -264,7 +265,10 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
 
 async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
     // Postgres ledgers and redacted decision records, as the server has.
-    let options = toolvet_serve::load_options(toolvet_serve::ledger_provider());
+    let options = toolvet::LoadOptions {
+        observer: progress::observer(),
+        ..toolvet_serve::load_options(toolvet_serve::ledger_provider())
+    };
     let host = Host::load_with(Policy::from_file(config)?, options).await?;
     let inputs = calls::read_inputs(files)?;
     let mut worst = Decision::Allow;
@@ -335,7 +339,8 @@ fn print_verdict(
 }
 
 async fn inspect(plugin: &Path, format: Format) -> anyhow::Result<u8> {
-    let report = toolvet::inspect::inspect(plugin)
+    let observer = progress::observer();
+    let report = toolvet::inspect::inspect_with(plugin, observer.as_deref())
         .await
         .with_context(|| format!("{}", plugin.display()))?;
     if format == Format::Json {
@@ -365,9 +370,44 @@ async fn inspect(plugin: &Path, format: Format) -> anyhow::Result<u8> {
         None => println!("compatible: yes"),
         Some(why) => println!("compatible: no: {}", visible(why)),
     }
+    println!(
+        "compiled:   {}",
+        if report.cached {
+            "from the artifact cache"
+        } else {
+            "now, and stored in the artifact cache"
+        }
+    );
+    // What the sandbox refuses, at a glance, then every import with what
+    // the host makes of it.
+    let denied: Vec<&str> = report
+        .import_access
+        .iter()
+        .filter(|i| i.access == toolvet::inspect::Access::Denied)
+        .map(|i| i.name.as_str())
+        .collect();
+    if denied.is_empty() {
+        println!("denied:     (none of its imports)");
+    } else {
+        println!(
+            "denied:     {} (linked, but every use is refused)",
+            visible(&denied.join(", "))
+        );
+    }
     println!("imports:");
-    for i in &report.imports {
-        println!("  {}", visible(i));
+    let width = report
+        .imports
+        .iter()
+        .map(|i| i.chars().count())
+        .max()
+        .unwrap_or(0);
+    for i in &report.import_access {
+        let name = visible(&i.name);
+        match (i.access, i.note) {
+            (toolvet::inspect::Access::Provided, "") => println!("  {name}"),
+            (access, "") => println!("  {name:<width$}  {}", access.as_str()),
+            (access, note) => println!("  {name:<width$}  {}: {note}", access.as_str()),
+        }
     }
     println!("exports:");
     for e in &report.exports {
@@ -472,27 +512,58 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
 async fn compile(config: &Path) -> anyhow::Result<u8> {
     let policy = Policy::from_file(config)?;
     let started = std::time::Instant::now();
-    let host = Host::load(policy).await?;
-    for c in host.checks() {
+    // The compile batch's wall time, besides the progress shown.
+    let batch = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let shown = progress::observer();
+    let observer = {
+        let batch = batch.clone();
+        move |event: &toolvet::LoadEvent| {
+            if let toolvet::LoadEvent::CompileFinished { elapsed } = event {
+                *batch.lock().unwrap_or_else(|e| e.into_inner()) = Some(*elapsed);
+            }
+            if let Some(shown) = &shown {
+                shown.event(event);
+            }
+        }
+    };
+    let options = toolvet::LoadOptions {
+        observer: Some(std::sync::Arc::new(observer)),
+        ..toolvet::LoadOptions::default()
+    };
+    let host = Host::load_with(policy, options).await?;
+    let loaded = started.elapsed();
+    let summaries = host.checks();
+    // Each check's own time: components compile one after another, so a
+    // check's time is not the batch's.
+    for c in &summaries {
         println!(
             "{:<16} {:<10} {:>9.1} ms  {}",
-            c.name,
+            visible(&c.name),
             match c.cached {
                 Some(true) => "cached",
                 Some(false) => "compiled",
                 None => "broken",
             },
             c.compile_us.unwrap_or(0) as f64 / 1000.0,
-            c.plugin.display()
+            visible(&c.plugin.display().to_string())
         );
     }
-    println!(
-        "loaded {} checks in {:.1} ms",
-        host.checks().len(),
-        started.elapsed().as_secs_f64() * 1000.0
-    );
+    let compiled = summaries.iter().filter(|c| c.cached == Some(false)).count();
+    let batch = *batch.lock().unwrap_or_else(|e| e.into_inner());
+    match batch {
+        Some(wall) => println!(
+            "loaded {} checks in {:.1} ms; compiling {compiled} of them took {:.1} ms (wall time, one after another)",
+            summaries.len(),
+            loaded.as_secs_f64() * 1000.0,
+            wall.as_secs_f64() * 1000.0
+        ),
+        None => println!(
+            "loaded {} checks in {:.1} ms",
+            summaries.len(),
+            loaded.as_secs_f64() * 1000.0
+        ),
+    }
     // `compile` exists to fill the cache: say so when it could not.
-    let summaries = host.checks();
     let broken = summaries.iter().filter(|c| c.load_error.is_some()).count();
     let uncached = summaries
         .iter()

@@ -25,7 +25,10 @@ pub struct McpArgs {
 pub async fn run(args: McpArgs) -> anyhow::Result<u8> {
     let policy = Policy::from_file(&args.config)?;
     let config = McpConfig::from_policy(&policy)?;
-    let options = toolvet_serve::load_options(toolvet_serve::ledger_provider());
+    let options = toolvet::LoadOptions {
+        observer: crate::progress::observer(),
+        ..toolvet_serve::load_options(toolvet_serve::ledger_provider())
+    };
     let host = Host::load_with(policy, options).await?;
     let mut server = args.server.into_iter();
     let upstream = Upstream {

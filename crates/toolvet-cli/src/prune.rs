@@ -123,7 +123,7 @@ async fn entries_used_by(
         // Loading only to see what it uses: no decision log is opened.
         policy.host.decision_log = None;
         policy.host.cache_dir = Some(dir.to_path_buf());
-        let host = Host::load(policy)
+        let host = Host::load_with(policy, crate::progress::load_options())
             .await
             .with_context(|| format!("{}: nothing removed", path.display()))?;
         if let Some(broken) = host.checks().iter().find(|c| c.load_error.is_some()) {

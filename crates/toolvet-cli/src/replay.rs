@@ -90,7 +90,7 @@ pub async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
     let mut policy = Policy::from_file(&args.config)?;
     policy.host.decision_log = None;
     policy.approvals = None;
-    let host = Host::load(policy).await?;
+    let host = Host::load_with(policy, crate::progress::load_options()).await?;
     let (mut replayed, mut changed, mut skipped) = (0usize, 0usize, 0usize);
     let mut transitions: std::collections::BTreeMap<String, usize> = Default::default();
     for file in toolvet::log_files(&args.log)? {

@@ -33,10 +33,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<u8> {
         (None, Some(path)) => Some(Listen::Unix(path)),
         (None, None) => None,
     };
-    let server = Server::bind(ServeOptions {
-        config: args.config.clone(),
-        listen,
-    })
+    let server = Server::bind_observed(
+        ServeOptions {
+            config: args.config.clone(),
+            listen,
+        },
+        crate::progress::observer(),
+    )
     .await?;
     match server.local_addr() {
         Some(addr) => eprintln!(

@@ -105,6 +105,7 @@ pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
     LoadOptions {
         ledger_provider: Some(provider),
         redactor: Some(Arc::new(SecretsRedactor::new())),
+        ..LoadOptions::default()
     }
 }
 
@@ -116,10 +117,30 @@ impl Server {
     /// A policy, table, token or ledger problem, or an address that
     /// cannot be bound; the message says which.
     pub async fn bind(options: ServeOptions) -> anyhow::Result<Server> {
+        Self::bind_observed(options, None).await
+    }
+
+    /// As [`Server::bind`], with `observer` told of the checks compiled
+    /// while the policy loads (and at every reload): see
+    /// [`toolvet::progress`].
+    ///
+    /// # Errors
+    /// As [`Server::bind`].
+    pub async fn bind_observed(
+        options: ServeOptions,
+        observer: Option<Arc<dyn toolvet::LoadObserver>>,
+    ) -> anyhow::Result<Server> {
         let policy = Policy::from_file(&options.config)?;
         let current = Current::of(&policy).map_err(anyhow::Error::msg)?;
         let provider = ledger_provider();
-        let host = Host::load_with(policy, load_options(provider.clone())).await?;
+        let host = Host::load_with(
+            policy,
+            LoadOptions {
+                observer,
+                ..load_options(provider.clone())
+            },
+        )
+        .await?;
         let listen = match options.listen {
             Some(l) => l,
             None => Listen::Tcp(current.settings.listen.parse().context("[serve] listen")?),

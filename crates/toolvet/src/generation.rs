@@ -16,6 +16,7 @@ use crate::error::{Error, LoadError, LoadErrorKind};
 use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
 use crate::plugin::{self, Compiled};
 use crate::plugin_log::PluginLog;
+use crate::progress::{LoadEvent, LoadObserver};
 use crate::verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
 use futures_util::FutureExt as _;
 use globset::GlobSet;
@@ -108,18 +109,31 @@ impl Generation {
             })
             .unwrap_or_default();
 
-        // Compile in parallel on OS threads (compilation is CPU-bound),
-        // from the blocking pool so the caller's executor is never held.
+        // Find every component (in parallel), then compile the missing
+        // ones one after another (see `compile_all`), from the blocking pool
+        // so the caller's executor is never held.
+        let observer = options.observer.clone();
         let compiled: Vec<Result<Compiled, LoadErrorKind>> = {
-            let configs: Vec<(PathBuf, Option<String>)> = policy
+            let configs: Vec<PluginToLoad> = policy
                 .checks
                 .iter()
-                .map(|c| (c.plugin.clone(), c.sha256.clone()))
+                .map(|c| PluginToLoad {
+                    check: c.name.clone(),
+                    path: c.plugin.clone(),
+                    pin: c.sha256.clone(),
+                })
                 .collect();
-            let (cache, linker) = (cache.clone(), linker.clone());
+            let (cache, linker, observer) = (cache.clone(), linker.clone(), observer.clone());
             let count = configs.len();
             tokio::task::spawn_blocking(move || {
-                compile_all(engine, &linker, cache.as_ref(), &configs, &loaded)
+                compile_all(
+                    engine,
+                    &linker,
+                    cache.as_ref(),
+                    &configs,
+                    &loaded,
+                    observer.as_deref(),
+                )
             })
             .await
             .unwrap_or_else(|e| {
@@ -169,6 +183,7 @@ impl Generation {
                     // Only fresh instances start from a snapshot; a reused
                     // instance is configured once anyway.
                     settings.preinitialize && config.isolation == crate::config::Isolation::PerCall,
+                    observer.clone(),
                 ));
                 (name, log, settings_json, limits, task)
             })
@@ -678,37 +693,111 @@ impl Generation {
     }
 }
 
-/// Compile every check's component (in parallel, one thread each).
+/// One check's plugin file, for [`compile_all`].
+struct PluginToLoad {
+    check: String,
+    path: PathBuf,
+    pin: Option<String>,
+}
+
+/// Every check's component, linked: first each plugin file is found (read,
+/// pinned, looked up in the cache and in the policy being replaced) in
+/// parallel, one thread each; then the components found nowhere compile
+/// one after another, each on all cores (wasmtime compiles a component's
+/// functions in parallel), so each check's compile time is its own. The
+/// observer hears of the compiles.
 fn compile_all(
     engine: &'static Engine,
     linker: &wasmtime::component::Linker<crate::sandbox::StoreState>,
     cache: Option<&ArtifactCache>,
-    configs: &[(PathBuf, Option<String>)],
+    configs: &[PluginToLoad],
     loaded: &HashMap<String, Compiled>,
+    observer: Option<&dyn LoadObserver>,
 ) -> Vec<Result<Compiled, LoadErrorKind>> {
+    /// Where one check's component is after the first step.
+    enum Step {
+        Done(Result<Compiled, LoadErrorKind>),
+        ToCompile(plugin::Found),
+    }
+    let panicked = |panic: Box<dyn std::any::Any + Send>| {
+        LoadErrorKind::Host(format!("compiling panicked: {}", panic_message(&panic)))
+    };
     let reuse = |sha256: &str| loaded.get(sha256).cloned();
-    std::thread::scope(|scope| {
+    // Find each plugin, and link those that need no compiling.
+    let mut steps: Vec<Step> = std::thread::scope(|scope| {
         let handles: Vec<_> = configs
             .iter()
-            .map(|(path, pin)| {
+            .map(|config| {
                 let reuse = &reuse;
                 scope.spawn(move || {
-                    plugin::compile_plugin(engine, linker, cache, path, pin.as_deref(), reuse)
+                    match plugin::find(engine, cache, &config.path, config.pin.as_deref(), reuse) {
+                        Ok(found) if matches!(found.state, plugin::FoundState::Missing { .. }) => {
+                            Step::ToCompile(found)
+                        }
+                        Ok(found) => Step::Done(plugin::finish(engine, linker, cache, found)),
+                        Err(e) => Step::Done(Err(e)),
+                    }
                 })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|panic| {
-                    Err(LoadErrorKind::Host(format!(
-                        "compiling panicked: {}",
-                        panic_message(&panic)
-                    )))
-                })
-            })
+            .map(|h| h.join().unwrap_or_else(|p| Step::Done(Err(panicked(p)))))
             .collect()
-    })
+    });
+    let to_compile: Vec<usize> = (0..steps.len())
+        .filter(|&i| matches!(steps[i], Step::ToCompile(_)))
+        .collect();
+    if !to_compile.is_empty() {
+        let started = Instant::now();
+        let mut this_batch: HashMap<String, Compiled> = HashMap::new();
+        crate::progress::report(observer, || LoadEvent::CompileStarted {
+            checks: to_compile
+                .iter()
+                .map(|&i| configs[i].check.clone())
+                .collect(),
+        });
+        for (index, &i) in to_compile.iter().enumerate() {
+            let check = &configs[i].check;
+            crate::progress::report(observer, || LoadEvent::Compiling {
+                check: check.clone(),
+                index,
+            });
+            let this = Instant::now();
+            let placeholder = Step::Done(Err(LoadErrorKind::Host(String::new())));
+            let Step::ToCompile(found) = std::mem::replace(&mut steps[i], placeholder) else {
+                unreachable!("listed as to compile");
+            };
+            // Two checks of one plugin file compile it once.
+            let result = match this_batch.get(&found.sha256) {
+                Some(compiled) => Ok(compiled.clone()),
+                None => std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    plugin::finish(engine, linker, cache, found)
+                }))
+                .unwrap_or_else(|p| Err(panicked(p))),
+            };
+            if let Ok(compiled) = &result {
+                this_batch.insert(compiled.sha256.clone(), compiled.clone());
+            }
+            crate::progress::report(observer, || LoadEvent::Compiled {
+                check: check.clone(),
+                index,
+                elapsed: this.elapsed(),
+                ok: result.is_ok(),
+            });
+            steps[i] = Step::Done(result);
+        }
+        crate::progress::report(observer, || LoadEvent::CompileFinished {
+            elapsed: started.elapsed(),
+        });
+    }
+    steps
+        .into_iter()
+        .map(|step| match step {
+            Step::Done(result) => result,
+            Step::ToCompile(_) => unreachable!("every step compiled above"),
+        })
+        .collect()
 }
 
 /// Describe and configure one check at load, or defer that to its first
@@ -725,6 +814,7 @@ async fn initialize(
     limits: InstanceLimits,
     may_defer: bool,
     preinitialize: bool,
+    observer: Option<Arc<dyn LoadObserver>>,
 ) -> Result<Ready, LoadErrorKind> {
     let compiled = compiled?;
     if preinitialize
@@ -737,6 +827,7 @@ async fn initialize(
             &settings_json,
             limits,
             log.clone(),
+            observer.as_deref(),
         )
         .await?
     {

@@ -8,6 +8,7 @@ use crate::call::CallRequest;
 use crate::config::{HostSettings, Policy};
 use crate::error::Error;
 use crate::generation::{Generation, host_failure};
+use crate::progress::LoadObserver;
 use crate::verdict::Verdict;
 use arc_swap::ArcSwap;
 use std::fmt;
@@ -41,6 +42,11 @@ pub struct LoadOptions {
     /// (`[host] decision_log_arguments = true`), after the policy's own
     /// `decision_log_redact` keys.
     pub redactor: Option<Arc<dyn Redactor>>,
+    /// Told what loading does while it takes long: which checks compile
+    /// (first run, rebuilt plugins), each one's compile time, snapshots
+    /// taken ([`crate::progress`]). Also used by [`Host::reload`]. The
+    /// library itself never prints.
+    pub observer: Option<Arc<dyn LoadObserver>>,
 }
 
 impl fmt::Debug for LoadOptions {
@@ -48,6 +54,7 @@ impl fmt::Debug for LoadOptions {
         f.debug_struct("LoadOptions")
             .field("ledger_provider", &self.ledger_provider)
             .field("redactor", &self.redactor)
+            .field("observer", &self.observer.as_ref().map(|_| "LoadObserver"))
             .finish()
     }
 }
@@ -89,7 +96,9 @@ pub struct CheckSummary {
     /// Whether the compiled artifact is in the cache now (false: the cache
     /// is unusable, see the logs).
     pub cache_stored: Option<bool>,
-    /// Read + compile (or cache load) time, in µs.
+    /// This check's own read + compile (or cache load) time, in µs.
+    /// Components compile one at a time, so this is not the time of the
+    /// whole batch. For a check started from a snapshot, the snapshot's.
     pub compile_us: Option<u64>,
     /// Whether `describe` and `configure` were skipped at load because the
     /// artifact cache records that this component accepted these settings
@@ -112,9 +121,10 @@ impl Host {
         Host::load(Policy::from_file(path)?).await
     }
 
-    /// Load every check of `policy`: components compile in parallel on the
-    /// blocking pool (or come from the artifact cache), then each is
-    /// described and configured (concurrently). A check whose component
+    /// Load every check of `policy`: each component comes from the
+    /// artifact cache, or compiles on the blocking pool (one component at a
+    /// time, each on all cores; [`LoadOptions::observer`] hears of it),
+    /// then each check is described and configured (concurrently). A check whose component
     /// accepted the same settings and memory cap at an earlier load
     /// (recorded in the artifact cache) is not instantiated now: its
     /// recorded `describe` answer is used and its first call configures an

@@ -78,6 +78,7 @@ pub mod inspect;
 mod instance;
 mod plugin;
 mod plugin_log;
+pub mod progress;
 mod runtime;
 mod sandbox;
 mod snapshot;
@@ -102,6 +103,7 @@ pub use config::{
 };
 pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
 pub use host::{CheckSummary, Host, LoadOptions};
+pub use progress::{LoadEvent, LoadObserver};
 pub use runtime::block_on;
 
 /// Entry points for the fuzz targets (`fuzz/`), into code that is not

@@ -11,8 +11,8 @@ use crate::sandbox::StoreState;
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
@@ -97,11 +97,6 @@ pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadError
     read_open_component(&file, meta.len())
 }
 
-/// Compile a component without the cache.
-pub(crate) fn compile(engine: &Engine, bytes: &[u8]) -> Result<Component, LoadErrorKind> {
-    Component::new(engine, bytes).map_err(compile_error)
-}
-
 fn compile_error(e: wasmtime::Error) -> LoadErrorKind {
     LoadErrorKind::Compile(format!("{e:#}"))
 }
@@ -169,26 +164,62 @@ pub(crate) struct Compiled {
     pub pre: PluginPre<StoreState>,
     pub sha256: String,
     pub cache: CacheOutcome,
+    /// Its own read and compile (or cache load) time, in µs: compiles run
+    /// one at a time, so this is not inflated by other checks compiling.
     pub compile_us: u64,
 }
 
-/// Read, verify the optional sha256 pin, compile (or load from the cache)
-/// and link. CPU-bound; the host runs it for several checks in parallel.
+/// A plugin file opened and identified: its component from the cache or
+/// the policy being replaced, or its bytes still to compile
+/// ([`compile_found`]).
+pub(crate) struct Found {
+    /// Hex sha256 of the file.
+    pub sha256: String,
+    /// Size of the file, in bytes.
+    pub size: u64,
+    /// Time spent finding it (open, hash, cache lookup).
+    pub spent: Duration,
+    pub state: FoundState,
+}
+
+/// What [`find`] found.
+pub(crate) enum FoundState {
+    /// The policy being replaced has it already, compiled and linked.
+    Loaded(Compiled),
+    /// A verified artifact in the cache, mapped.
+    Cached(Component),
+    /// Not compiled anywhere yet: the file's bytes, and its stamp (to
+    /// remember its digest once the artifact is stored).
+    Missing {
+        bytes: Vec<u8>,
+        stamp: Option<FileStamp>,
+    },
+}
+
+/// Open `path`, verify the optional sha256 pin, and find its component:
+/// in `loaded` (the policy being replaced, by digest), in the cache, or
+/// not yet compiled. Quick (no compiling); the host runs it for several
+/// checks in parallel.
 ///
 /// With a cache, a plugin file whose stamp (see [`crate::cache`]) matches
 /// the one recorded at an earlier load is neither read nor hashed: its
-/// recorded digest picks the artifact. A component `loaded` already has
-/// (the policy being replaced, by digest) is used as it is.
-pub(crate) fn compile_plugin(
+/// recorded digest picks the artifact.
+pub(crate) fn find(
     engine: &Engine,
-    linker: &Linker<StoreState>,
     cache: Option<&ArtifactCache>,
     path: &Path,
     sha256_pin: Option<&str>,
     loaded: &dyn Fn(&str) -> Option<Compiled>,
-) -> Result<Compiled, LoadErrorKind> {
+) -> Result<Found, LoadErrorKind> {
     let started = Instant::now();
     let (file, meta) = open_component(path)?;
+    let size = meta.len();
+    let found = |sha256: String, state: FoundState| Found {
+        sha256,
+        size,
+        spent: started.elapsed(),
+        state,
+    };
     let stamp = cache.and(FileStamp::of(&meta));
     // A remembered digest that contradicts the pin is not trusted: the file
     // is hashed, so a mismatch reports the file's real digest.
@@ -196,65 +227,105 @@ pub(crate) fn compile_plugin(
         .zip(stamp.as_ref())
         .and_then(|(cache, stamp)| cache.remembered_digest(stamp))
         .filter(|sha256| sha256_pin.is_none_or(|pin| pin == sha256));
-    if let Some(reused) = remembered.as_deref().and_then(loaded) {
-        return Ok(reused);
-    }
-    let mut tried = None;
-    if let (Some(cache), Some(sha256)) = (cache, remembered) {
-        if let Some(component) = cache.load(engine, &sha256) {
-            return link(
-                engine,
-                linker,
-                component,
-                sha256,
-                CacheOutcome::Hit,
-                started,
-            );
+    if let Some(sha256) = &remembered {
+        if let Some(reused) = loaded(sha256) {
+            return Ok(found(sha256.clone(), FoundState::Loaded(reused)));
         }
-        tried = Some(sha256);
+        if let Some(component) = cache.and_then(|c| c.load(engine, sha256)) {
+            return Ok(found(sha256.clone(), FoundState::Cached(component)));
+        }
     }
-    let (bytes, sha256) = read_open_component(&file, meta.len())?;
+    let (bytes, sha256) = read_open_component(&file, size)?;
     check_pin(sha256_pin, &sha256)?;
     if let Some(reused) = loaded(&sha256) {
-        return Ok(reused);
+        return Ok(found(sha256, FoundState::Loaded(reused)));
     }
-    let Some(cache) = cache else {
-        let component = compile(engine, &bytes)?;
-        return link(
-            engine,
-            linker,
-            component,
-            sha256,
-            CacheOutcome::Uncached,
-            started,
-        );
-    };
-    let cached = match tried {
-        Some(t) if t == sha256 => None,
-        _ => cache.load(engine, &sha256),
-    };
-    let (component, outcome) = match cached {
-        Some(component) => (component, CacheOutcome::Hit),
-        None => cache
-            .compile_and_store(engine, &bytes, &sha256)
-            .map_err(compile_error)?,
-    };
-    if let Some(stamp) = &stamp {
-        cache.remember_digest(stamp, &sha256);
+    if let Some(cache) = cache {
+        let tried = remembered.as_deref() == Some(sha256.as_str());
+        if let Some(component) = (!tried).then(|| cache.load(engine, &sha256)).flatten() {
+            if let Some(stamp) = &stamp {
+                cache.remember_digest(stamp, &sha256);
+            }
+            return Ok(found(sha256, FoundState::Cached(component)));
+        }
     }
-    link(engine, linker, component, sha256, outcome, started)
+    Ok(found(sha256, FoundState::Missing { bytes, stamp }))
 }
 
-/// Link a compiled component into a [`Compiled`], timing from `started`.
+/// Compile a component [`find`] did not find (and store it in the cache),
+/// holding the process-wide compile lock: one component compiles at a
+/// time, on all cores (wasmtime compiles its functions in parallel), so
+/// its time is its own and not shared with other compiles. Returns the
+/// component, how it was stored, and its own compile time (the wait for
+/// the lock excluded).
+pub(crate) fn compile_found(
+    engine: &Engine,
+    cache: Option<&ArtifactCache>,
+    sha256: &str,
+    bytes: &[u8],
+    stamp: Option<&FileStamp>,
+) -> Result<(Component, CacheOutcome, Duration), LoadErrorKind> {
+    let (result, elapsed) = one_compile_at_a_time(|| match cache {
+        Some(cache) => cache.compile_and_store(engine, bytes, sha256),
+        None => Component::new(engine, bytes).map(|c| (c, CacheOutcome::Uncached)),
+    });
+    let (component, outcome) = result.map_err(compile_error)?;
+    if let (Some(cache), Some(stamp)) = (cache, stamp) {
+        cache.remember_digest(stamp, sha256);
+    }
+    Ok((component, outcome, elapsed))
+}
+
+/// Run `compile` while holding the process-wide compile lock, and time it
+/// from when the lock is held. Compiling is CPU-bound and every compile
+/// already uses every core, so compiling several components at once only
+/// makes each take as long as all of them (and their reported times
+/// meaningless).
+pub(crate) fn one_compile_at_a_time<T>(compile: impl FnOnce() -> T) -> (T, Duration) {
+    static COMPILING: Mutex<()> = Mutex::new(());
+    let _one = COMPILING.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    let out = compile();
+    (out, started.elapsed())
+}
+
+/// Compile (if needed) and link what [`find`] found.
+pub(crate) fn finish(
+    engine: &Engine,
+    linker: &Linker<StoreState>,
+    cache: Option<&ArtifactCache>,
+    found: Found,
+) -> Result<Compiled, LoadErrorKind> {
+    let Found {
+        sha256,
+        spent,
+        state,
+        ..
+    } = found;
+    match state {
+        FoundState::Loaded(compiled) => Ok(compiled),
+        FoundState::Cached(component) => {
+            link(engine, linker, component, sha256, CacheOutcome::Hit, spent)
+        }
+        FoundState::Missing { bytes, stamp } => {
+            let (component, outcome, elapsed) =
+                compile_found(engine, cache, &sha256, &bytes, stamp.as_ref())?;
+            link(engine, linker, component, sha256, outcome, spent + elapsed)
+        }
+    }
+}
+
+/// Link a compiled component into a [`Compiled`] that took `spent` to
+/// read and compile (or load from the cache).
 pub(crate) fn link(
     engine: &Engine,
     linker: &Linker<StoreState>,
     component: Component,
     sha256: String,
     cache: CacheOutcome,
-    started: Instant,
+    spent: Duration,
 ) -> Result<Compiled, LoadErrorKind> {
-    let compile_us = started.elapsed().as_micros() as u64;
+    let compile_us = spent.as_micros() as u64;
     let pre = prepare(engine, linker, &component)?;
     Ok(Compiled {
         pre,

@@ -39,6 +39,7 @@ use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
 use crate::plugin::Compiled;
 use crate::plugin_log::PluginLog;
+use crate::progress::{LoadEvent, LoadObserver};
 use crate::sandbox::StoreState;
 use futures_util::FutureExt as _;
 use std::collections::HashMap;
@@ -100,6 +101,7 @@ pub(crate) async fn load_or_take(
     settings: &str,
     limits: InstanceLimits,
     log: PluginLog,
+    observer: Option<&dyn LoadObserver>,
 ) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
     let started = Instant::now();
     let key = cache.map(|c| {
@@ -131,10 +133,41 @@ pub(crate) async fn load_or_take(
             component,
             compiled.sha256.clone(),
             CacheOutcome::Hit,
-            started,
+            started.elapsed(),
         )?;
         return Ok(Some((info, compiled)));
     }
+    let check = log.check().to_string();
+    crate::progress::report(observer, || LoadEvent::SnapshotStarted {
+        check: check.clone(),
+    });
+    let taking_started = Instant::now();
+    let taken = take_and_compile(
+        engine, linker, cache, plugin, compiled, settings, limits, log, key,
+    )
+    .await;
+    crate::progress::report(observer, || LoadEvent::SnapshotFinished {
+        check,
+        elapsed: taking_started.elapsed(),
+        ok: matches!(taken, Ok(Some(_))),
+    });
+    taken
+}
+
+/// The part of [`load_or_take`] after the cache had no snapshot: take it,
+/// compile it and store it.
+#[allow(clippy::too_many_arguments)]
+async fn take_and_compile(
+    engine: &'static wasmtime::Engine,
+    linker: &Linker<StoreState>,
+    cache: Option<&ArtifactCache>,
+    plugin: &Path,
+    compiled: &Compiled,
+    settings: &str,
+    limits: InstanceLimits,
+    log: PluginLog,
+    key: Option<(String, String)>,
+) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
     // The file's bytes, as loaded (a changed file is a load error, as a
     // mismatching pin is).
     let (bytes, sha256) = crate::plugin::read_component(plugin)?;
@@ -174,13 +207,18 @@ pub(crate) async fn load_or_take(
         .map_err(|(_, m)| LoadErrorKind::BadGlob(format!("{m} in `describe().tools`")))?;
     let cached = cache.cloned();
     let name = key.as_ref().map(|(name, _)| name.clone());
-    let (component, outcome) = tokio::task::spawn_blocking(move || match (&cached, &name) {
-        (Some(cache), Some(name)) => cache.compile_and_store(engine, &snapshot, name),
-        _ => Component::new(engine, &snapshot).map(|c| (c, CacheOutcome::Uncached)),
+    // One compile at a time in this process, as the plugins' own compiles
+    // (`compile_us` is then the snapshot's own compile time).
+    let (compiled_snapshot, elapsed) = tokio::task::spawn_blocking(move || {
+        crate::plugin::one_compile_at_a_time(|| match (&cached, &name) {
+            (Some(cache), Some(name)) => cache.compile_and_store(engine, &snapshot, name),
+            _ => Component::new(engine, &snapshot).map(|c| (c, CacheOutcome::Uncached)),
+        })
     })
     .await
-    .map_err(|e| LoadErrorKind::Host(format!("compiling the snapshot: {e}")))?
-    .map_err(|e| LoadErrorKind::Compile(format!("the snapshot: {e:#}")))?;
+    .map_err(|e| LoadErrorKind::Host(format!("compiling the snapshot: {e}")))?;
+    let (component, outcome) =
+        compiled_snapshot.map_err(|e| LoadErrorKind::Compile(format!("the snapshot: {e:#}")))?;
     if let (Some(cache), Some((_, load))) = (cache, &key) {
         crate::plugin::remember_accepted(cache, load, &info);
     }
@@ -190,7 +228,7 @@ pub(crate) async fn load_or_take(
         component,
         compiled.sha256.clone(),
         outcome,
-        started,
+        elapsed,
     )?;
     Ok(Some((info, compiled)))
 }

@@ -1,0 +1,119 @@
+//! The `toolvet` binary on a cold compiled cache (issue 18): progress on
+//! stderr and never on stdout (and none at all from `toolvet hook`), and
+//! each check's own compile time from `toolvet compile`.
+//!
+//! Needs the Rust plugins (`make rust-plugins`); each test uses a cache
+//! directory of its own, so it starts cold.
+
+mod common;
+
+use common::{CALL, setup, toolvet};
+use serde_json::Value;
+use std::path::Path;
+
+#[test]
+fn a_cold_check_says_it_compiles_on_stderr_and_prints_only_verdicts_on_stdout() {
+    let (dir, cache) = setup();
+    let run = toolvet(dir.path(), &cache, &["check", "-c", "toolvet.toml"], CALL);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    // stdout: one verdict, nothing else.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stdout);
+    let verdict: Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(verdict["decision"], "deny");
+    // stderr, not a terminal: one plain line before, one after.
+    assert!(
+        run.stderr.contains(
+            "toolvet: compiling 2 checks, first run only (later runs load them from the cache)…"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("toolvet: compiled 2 checks in "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains('\u{1b}'),
+        "no terminal codes when piped: {:?}",
+        run.stderr
+    );
+    // Warm: nothing to say.
+    let run = toolvet(dir.path(), &cache, &["check", "-c", "toolvet.toml"], CALL);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(!run.stderr.contains("compil"), "{}", run.stderr);
+}
+
+#[test]
+fn compile_reports_each_checks_own_time_and_the_batch_wall_time() {
+    let (dir, cache) = setup();
+    let run = toolvet(dir.path(), &cache, &["compile", "-c", "toolvet.toml"], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("toolvet: compiling 2 checks"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("first run only"), "{}", run.stdout);
+    // `tools   compiled   812.3 ms  /…/tool_policy.wasm`
+    let own: Vec<f64> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" compiled "))
+        .map(|l| {
+            let ms = l.split_whitespace().nth(2).unwrap();
+            ms.parse().unwrap()
+        })
+        .collect();
+    assert_eq!(own.len(), 2, "{}", run.stdout);
+    // `loaded 2 checks in … ms; compiling 2 of them took W ms (wall time, …)`
+    let last = run.stdout.lines().last().unwrap();
+    let wall: f64 = last
+        .split("took ")
+        .nth(1)
+        .and_then(|rest| rest.split(" ms").next())
+        .unwrap_or_else(|| panic!("no batch wall time in {last:?}"))
+        .parse()
+        .unwrap();
+    assert!(last.contains("compiling 2 of them"), "{last}");
+    // Each time is the check's own, not the batch's: together they fit in
+    // the batch (compiled in parallel, each took about the whole batch).
+    let sum: f64 = own.iter().sum();
+    assert!(
+        sum <= wall * 1.05 + 5.0,
+        "own times {own:?} add up to more than the batch's {wall} ms"
+    );
+    // A second run finds everything in the cache.
+    let run = toolvet(dir.path(), &cache, &["compile", "-c", "toolvet.toml"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches(" cached ").count(), 2, "{}", run.stdout);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn the_hook_stays_quiet_on_a_cold_cache() {
+    let (dir, cache) = setup();
+    let payload = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/hooks/payloads/claude-code/bash.json"),
+    )
+    .unwrap()
+    .replace("COMMAND", "ls");
+    let run = toolvet(
+        dir.path(),
+        &cache,
+        &[
+            "hook",
+            "claude-code",
+            "--config",
+            "toolvet.toml",
+            "--timeout-ms",
+            "600000",
+        ],
+        &payload,
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("compil"), "{}", run.stdout);
+    assert!(!run.stderr.contains("compil"), "{}", run.stderr);
+}
