@@ -434,17 +434,33 @@ pub trait Check: Sized + 'static {
     }
 }
 
-/// Deserialise JSON text into `T`, naming the failing path under `root`.
+/// Deserialise JSON text into `T`, naming the failing path under `root`
+/// (`arguments.files[2].path: invalid type: integer `7`, expected a
+/// string`). The host wrote this text (from the agent's call or the
+/// policy's TOML), so serde's "at line 1 column 18" would point into text
+/// nobody reading the message has seen: it is left out, and the path says
+/// where.
 fn from_json_text<T: DeserializeOwned>(text: &str, root: &str) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
+        let message = without_position(e.inner());
         if path == "." {
-            format!("{root}: {}", e.inner())
+            format!("{root}: {message}")
         } else {
-            format!("{root}.{path}: {}", e.inner())
+            format!("{root}.{path}: {message}")
         }
     })
+}
+
+/// A serde_json error's message without its " at line L column C".
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(message) => message.to_string(),
+        None => text,
+    }
 }
 
 /// Log through the host (`toolvet:check/host.log`). Natively (unit tests,
@@ -678,7 +694,10 @@ mod tests {
             "{e}"
         );
         let e = Probe::from_settings_json(r#"{"root": []}"#).err().unwrap();
-        assert!(e.contains("unknown field `root`"), "{e}");
+        assert_eq!(
+            e,
+            "settings.root: unknown field `root`, expected `roots` or `limit`"
+        );
         let e = Probe::from_settings_json(r#"{"limit": 11}"#).err().unwrap();
         assert_eq!(e, "settings.limit: at most 10");
         assert!(Probe::from_settings_json("").is_ok(), "empty means {{}}");
@@ -693,9 +712,26 @@ mod tests {
         }
         let call = ToolCall::new("read_file", r#"{"path": 7}"#);
         let e = call.args::<Args>().unwrap_err();
-        assert!(
-            e.starts_with("arguments.path: invalid type: integer"),
-            "{e}"
+        // The path says where; no parser position in text nobody wrote.
+        assert_eq!(
+            e,
+            "arguments.path: invalid type: integer `7`, expected a string"
+        );
+        let e = ToolCall::new("read_file", r#"{"size": 1}"#)
+            .args::<Args>()
+            .unwrap_err();
+        assert_eq!(e, "arguments: missing field `path`");
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Nested {
+            files: Vec<Args>,
+        }
+        let e = ToolCall::new("copy", r#"{"files": [{"path": "a"}, {"path": true}]}"#)
+            .args::<Nested>()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "arguments.files[1].path: invalid type: boolean `true`, expected a string"
         );
         let probe = Probe::from_settings_json(r#"{"roots": ["/w"]}"#).unwrap();
         let ctx = Context::default();

@@ -139,10 +139,14 @@ impl CallRequest {
     /// Parse and validate the call shape from JSON text.
     ///
     /// # Errors
-    /// [`CallError`] naming the problem and, for malformed JSON, the line
-    /// and column (nesting deeper than 128 levels is malformed).
+    /// [`CallError`] naming the problem: for malformed JSON, the line and
+    /// column (nesting deeper than 128 levels is malformed); for JSON of
+    /// the wrong shape, the key (`` `call`: missing field `arguments` ``,
+    /// `` `context.history[0].outcome`: unknown variant `ok`, ... ``) and no
+    /// position, since the text is often a binding's or a framework's, not
+    /// the reader's.
     pub fn from_json(text: &str) -> Result<Self, CallError> {
-        let request: CallRequest = serde_json::from_str(text)?;
+        let request = parse(text, true)?;
         request.validate()?;
         Ok(request)
     }
@@ -150,10 +154,13 @@ impl CallRequest {
     /// Parse from an already-parsed JSON value.
     ///
     /// # Errors
-    /// As [`CallRequest::from_json`].
+    /// As [`CallRequest::from_json`], never with a line and column (the
+    /// value's text is this function's own).
     pub fn from_value(value: serde_json::Value) -> Result<Self, CallError> {
         // Through text, so that RawValue fields keep one representation.
-        Self::from_json(&value.to_string())
+        let request = parse(&value.to_string(), false)?;
+        request.validate()?;
+        Ok(request)
     }
 
     /// Bytes of text the call hands to every check: arguments, tool info,
@@ -219,6 +226,42 @@ impl CallRequest {
             expect_object(schema, "tool.parameters_schema")?;
         }
         Ok(())
+    }
+}
+
+/// Deserialise a call from `text`. A shape error names the key it is
+/// about and carries no parser position; a syntax error keeps its line and
+/// column when `positions` (the caller's own text).
+fn parse(text: &str, positions: bool) -> Result<CallRequest, CallError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let (path, inner): (String, serde_json::Error) = match serde_path_to_error::deserialize(&mut de)
+    {
+        Ok(request) => match de.end() {
+            Ok(()) => return Ok(request),
+            Err(e) => (".".to_string(), e),
+        },
+        Err(e) => (e.path().to_string(), e.into_inner()),
+    };
+    let message = match inner.classify() {
+        serde_json::error::Category::Data if path != "." => {
+            format!("`{path}`: {}", without_position(&inner))
+        }
+        serde_json::error::Category::Data => without_position(&inner),
+        _ if positions => inner.to_string(),
+        _ => without_position(&inner),
+    };
+    // No `source`: front ends print the chain, and serde_json's own text
+    // carries the position this message leaves out.
+    Err(CallError::new(message))
+}
+
+/// A serde_json error's message without its " at line L column C".
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(message) => message.to_string(),
+        None => text,
     }
 }
 
@@ -372,7 +415,40 @@ mod tests {
         let e = CallRequest::from_json(r#"{"call":{"name":"a","#).unwrap_err();
         assert!(e.to_string().contains("line 1"), "{e}");
         let e = CallRequest::from_json(r#"{"call":{"name":"a"}}"#).unwrap_err();
-        assert!(e.to_string().contains("missing field `arguments`"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "invalid tool call: `call`: missing field `arguments`"
+        );
+        let e = CallRequest::from_json(r#"{"call":{"name":"a","arguments":{}}} x"#).unwrap_err();
+        assert!(
+            e.to_string().contains("trailing characters at line 1"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn shape_errors_name_the_key_and_no_parser_position() {
+        let history = r#"{"call":{"name":"a","arguments":{}},
+            "context":{"history":[{"name":"b","arguments":{},"outcome":"ok"}]}}"#;
+        for e in [
+            CallRequest::from_json(history).unwrap_err(),
+            CallRequest::from_value(serde_json::from_str(history).unwrap()).unwrap_err(),
+        ] {
+            let e = e.to_string();
+            assert!(
+                e.starts_with(
+                    "invalid tool call: `context.history[0].outcome`: unknown variant `ok`"
+                ),
+                "{e}"
+            );
+            assert!(!e.contains(" at line "), "{e}");
+        }
+        let e = CallRequest::from_value(serde_json::json!({"call": {"name": 3, "arguments": {}}}))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid tool call: `call.name`: invalid type: integer `3`, expected a string"
+        );
     }
 
     #[test]
