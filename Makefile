@@ -137,8 +137,9 @@ bench-smoke: plugins
 	$(WS_CARGO) bench --locked -p toolvet-bench --bench serve_load -- --test
 
 # Bounded coverage-guided fuzzing (cargo-fuzz, libFuzzer) of the policy
-# parser, the call shape, tickets, the hook and MCP readers and the checks'
-# path/URL normalisers (FUZZ_SECONDS each, default 10 here). The same
+# parser, the call shape, tickets, the hook and MCP readers, the serve
+# bodies and the checks' path/URL normalisers (FUZZ_SECONDS each, default
+# 10 here). The same
 # properties also run in unit-tests on every target's committed seeds, cut
 # and mutated (crates/toolvet-fuzz-targets/tests/corpus.rs,
 # the core's ticket test). shell_analyze stays out of this list: it still
@@ -150,7 +151,7 @@ bench-smoke: plugins
 # unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
 FUZZ_SECONDS ?= 10
-FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message
+FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message serve_body
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
 	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh

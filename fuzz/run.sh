@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 seconds=${FUZZ_SECONDS:-20}
-targets=${FUZZ_TARGETS:-"policy_toml call_json ticket_parse shell_analyze path_normalize egress_url hook_payload mcp_message"}
+targets=${FUZZ_TARGETS:-"policy_toml call_json ticket_parse shell_analyze path_normalize egress_url hook_payload mcp_message serve_body"}
 # No sanitizer: the code under test is safe Rust, where libFuzzer finds
 # panics, overflows (debug assertions on) and hangs; ASan would only slow
 # it down. Set FUZZ_SANITIZER=address to use it anyway.

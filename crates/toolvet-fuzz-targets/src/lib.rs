@@ -21,6 +21,7 @@ pub mod hook_payload;
 pub mod mcp_message;
 pub mod path_normalize;
 pub mod policy_toml;
+pub mod serve_body;
 pub mod shell_analyze;
 
 /// A target's property: returns when it holds for the input, panics when
@@ -37,4 +38,5 @@ pub const TARGETS: &[(&str, Property)] = &[
     ("egress_url", egress_url::run),
     ("hook_payload", hook_payload::run),
     ("mcp_message", mcp_message::run),
+    ("serve_body", serve_body::run),
 ];

@@ -73,6 +73,13 @@ impl From<Refused> for ApiError {
     }
 }
 
+impl From<toolvet_serve_body::BodyError> for ApiError {
+    /// A body the parsers refused: 400 with their kind and message.
+    fn from(e: toolvet_serve_body::BodyError) -> Self {
+        ApiError::bad_request(e.kind, e.message)
+    }
+}
+
 impl From<ApprovalError> for ApiError {
     fn from(e: ApprovalError) -> Self {
         let (status, kind) = match &e {

@@ -1,7 +1,7 @@
 //! The approvals API: list, read and decide requests, and follow them as
 //! Server-Sent Events.
 
-use super::{json_body, read_body};
+use super::read_body;
 use crate::auth::Role;
 use crate::error::ApiError;
 use crate::events::StreamEvent;
@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
-use toolvet::{ListQuery, MAX_PAGE, Review, StatusFilter};
+use toolvet::{ListQuery, MAX_PAGE, StatusFilter};
 
 /// The query of `GET /v1/approvals`.
 #[derive(Debug, Deserialize)]
@@ -67,19 +67,10 @@ pub async fn show(
     Ok(Json(state.approvals()?.get(&id).await?))
 }
 
-/// The body of a decision.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DecisionBody {
-    decision: Option<String>,
-    reviewer: Option<String>,
-    message: Option<String>,
-    scope: Option<String>,
-}
-
 /// `POST /v1/approvals/{id}/decision` with `{"decision": "approve" |
 /// "reject", "reviewer": "…", "message": "…", "scope": "once" | "run"}`.
-/// Anything malformed is a 400 and never an approval.
+/// Anything malformed is a 400 and never an approval
+/// (`toolvet_serve_body::decision`).
 pub async fn decide(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -88,15 +79,7 @@ pub async fn decide(
 ) -> Result<Json<toolvet::ApprovalRequest>, ApiError> {
     state.authorize(&headers, &[Role::Reviewer])?;
     let limit = state.current.load().settings.max_body_bytes;
-    let value = json_body(&read_body(body, limit).await?)?;
-    let body: DecisionBody = serde_json::from_value(value)
-        .map_err(|e| ApiError::bad_request("invalid-decision", format!("invalid decision: {e}")))?;
-    let review = Review::parse(
-        body.decision.as_deref().unwrap_or(""),
-        body.reviewer.as_deref().unwrap_or(""),
-        body.message.as_deref(),
-        body.scope.as_deref(),
-    )?;
+    let review = toolvet_serve_body::decision(&read_body(body, limit).await?)?;
     let decision = match review.decision() {
         toolvet::ReviewDecision::Approve => "approve",
         toolvet::ReviewDecision::Reject => "reject",

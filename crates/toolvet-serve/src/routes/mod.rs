@@ -129,14 +129,3 @@ pub(crate) async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiErro
         }
     })
 }
-
-/// The body as JSON, with the messages of `toolvet check`.
-///
-/// # Errors
-/// 400 for text that is not UTF-8 or not JSON.
-pub(crate) fn json_body(body: &[u8]) -> Result<serde_json::Value, ApiError> {
-    let text = std::str::from_utf8(body)
-        .map_err(|_| ApiError::bad_request("invalid-call", "the body is not UTF-8"))?;
-    serde_json::from_str(text)
-        .map_err(|e| ApiError::bad_request("invalid-call", format!("malformed JSON: {e}")))
-}

@@ -1,0 +1,342 @@
+//! The request bodies of `toolvet serve` and the answers it builds from
+//! verdicts, as pure functions of bytes and values.
+//!
+//! The routes (`crates/toolvet-serve/src/routes`) read a body within the
+//! server's size limit, hand the bytes to [`check_call`],
+//! [`evaluation_call`] or [`decision`], and turn a [`BodyError`] into a 400
+//! answer; a call that parsed goes to the host, and [`verdict_answer`] or
+//! [`evaluation_answer`] is the 200 answer. Nothing here needs the server,
+//! so the `serve_body` fuzz target (`crates/toolvet-fuzz-targets`) drives
+//! exactly the code the routes run, without building the server.
+//!
+//! Messages are those of `toolvet check` for the same text: `malformed
+//! JSON: …` with serde_json's line and column, then the core's
+//! [`toolvet::CallError`] for a call that does not have the call shape.
+//! Every refusal is a [`BodyError`], never a call or a review, so a body
+//! that does not parse can never reach a check, let alone be allowed.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use toolvet::{CallRequest, Decision, Review, Verdict};
+
+/// `kind` of a body that is not JSON, or not a call (`POST /v1/check`).
+pub const INVALID_CALL: &str = "invalid-call";
+/// `kind` of an AuthZEN evaluation request that maps onto no call.
+pub const INVALID_EVALUATION: &str = "invalid-evaluation";
+/// `kind` of a reviewer's decision that is not a valid review.
+pub const INVALID_DECISION: &str = "invalid-decision";
+
+/// A body the server refuses: always a 400 answer,
+/// `{"error": {"kind": …, "message": …}}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyError {
+    /// [`INVALID_CALL`], [`INVALID_EVALUATION`] or [`INVALID_DECISION`].
+    pub kind: &'static str,
+    /// What is wrong, worded as `toolvet check` words it.
+    pub message: String,
+}
+
+impl BodyError {
+    fn new(kind: &'static str, message: impl Into<String>) -> BodyError {
+        BodyError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+impl std::error::Error for BodyError {}
+
+/// The body as one JSON value.
+///
+/// # Errors
+/// [`INVALID_CALL`]: `the body is not UTF-8`, or `malformed JSON: …` with
+/// serde_json's reason, line and column (nesting deeper than 128 levels is
+/// malformed).
+pub fn json(body: &[u8]) -> Result<Value, BodyError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| BodyError::new(INVALID_CALL, "the body is not UTF-8"))?;
+    serde_json::from_str(text)
+        .map_err(|e| BodyError::new(INVALID_CALL, format!("malformed JSON: {e}")))
+}
+
+/// The call of a `POST /v1/check` body, in the call shape
+/// (`docs/formats.md`).
+///
+/// # Errors
+/// As [`json`]; then [`INVALID_CALL`] with the core's
+/// [`toolvet::CallError`] message for JSON that is not a valid call.
+pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
+    CallRequest::from_value(json(body)?).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
+}
+
+/// The call a `POST /access/v1/evaluation` body (AuthZEN 1.0) stands for;
+/// see [`evaluation_request`] for the mapping.
+///
+/// # Errors
+/// As [`json`]; then [`INVALID_EVALUATION`] naming the field.
+pub fn evaluation_call(body: &[u8]) -> Result<CallRequest, BodyError> {
+    evaluation_request(&json(body)?).map_err(|m| BodyError::new(INVALID_EVALUATION, m))
+}
+
+/// The call an AuthZEN evaluation request stands for:
+///
+/// | AuthZEN | call |
+/// |---|---|
+/// | `subject.id` | `context.agent` |
+/// | `subject.properties.run_id`, `.principal` | `context.run_id`, `context.principal` |
+/// | `action.name` | `call.name` (the tool) |
+/// | `resource.properties.arguments` (an object; default `{}`) | `call.arguments` |
+/// | `resource.properties.call_id` | `call.id` |
+/// | `context.attributes` (string values) | `context.attributes` |
+/// | `context.approval_ticket` | `approval.ticket` (a resumed call) |
+///
+/// Everything else in the request is ignored.
+///
+/// # Errors
+/// A message naming the field: a part that is not an object, a missing
+/// `action.name`, or the core's [`toolvet::CallError`] for the call.
+pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
+    let object = |v: Option<&Value>, what: &str| -> Result<Map<String, Value>, String> {
+        match v {
+            None | Some(Value::Null) => Ok(Map::new()),
+            Some(Value::Object(m)) => Ok(m.clone()),
+            Some(_) => Err(format!("`{what}` must be an object")),
+        }
+    };
+    let top = value
+        .as_object()
+        .ok_or("the evaluation request must be a JSON object")?;
+    let subject = object(top.get("subject"), "subject")?;
+    let action = object(top.get("action"), "action")?;
+    let resource = object(top.get("resource"), "resource")?;
+    let context = object(top.get("context"), "context")?;
+    let subject_props = object(subject.get("properties"), "subject.properties")?;
+    let resource_props = object(resource.get("properties"), "resource.properties")?;
+    let tool = action
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or("`action.name` (the tool's name) is required")?;
+    let arguments = resource_props
+        .get("arguments")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let mut call = json!({
+        "call": {"name": tool, "arguments": arguments},
+        "context": {},
+    });
+    if let Some(id) = resource_props.get("call_id") {
+        call["call"]["id"] = id.clone();
+    }
+    if let Some(agent) = subject.get("id") {
+        call["context"]["agent"] = agent.clone();
+    }
+    for key in ["run_id", "principal"] {
+        if let Some(v) = subject_props.get(key) {
+            call["context"][key] = v.clone();
+        }
+    }
+    if let Some(attributes) = context.get("attributes") {
+        call["context"]["attributes"] = attributes.clone();
+    }
+    if let Some(ticket) = context.get("approval_ticket") {
+        call["approval"] = json!({"ticket": ticket});
+    }
+    CallRequest::from_value(call).map_err(|e| e.to_string())
+}
+
+/// The body of a decision: only these keys, each optional here so that a
+/// missing one is named by [`Review::parse`].
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecisionBody {
+    decision: Option<String>,
+    reviewer: Option<String>,
+    message: Option<String>,
+    scope: Option<String>,
+}
+
+/// The review of a `POST /v1/approvals/{id}/decision` body:
+/// `{"decision": "approve" | "reject", "reviewer": "…", "message": "…",
+/// "scope": "once" | "run"}`. Only [`Review::parse`] builds the review, so
+/// anything but a named reviewer with exactly `approve` or `reject` is
+/// refused, never an approval.
+///
+/// # Errors
+/// As [`json`]; then [`INVALID_DECISION`] for another shape, an unknown
+/// key, or a review [`Review::parse`] refuses (its message).
+pub fn decision(body: &[u8]) -> Result<Review, BodyError> {
+    let body: DecisionBody = serde_json::from_value(json(body)?)
+        .map_err(|e| BodyError::new(INVALID_DECISION, format!("invalid decision: {e}")))?;
+    Review::parse(
+        body.decision.as_deref().unwrap_or(""),
+        body.reviewer.as_deref().unwrap_or(""),
+        body.message.as_deref(),
+        body.scope.as_deref(),
+    )
+    .map_err(|e| BodyError::new(INVALID_DECISION, e.to_string()))
+}
+
+/// The answer of `POST /v1/check`: the verdict as `toolvet check` prints
+/// it, with the call's `tool` and `call_id`.
+pub fn verdict_answer(request: &CallRequest, verdict: &Verdict) -> Value {
+    let mut value = serde_json::to_value(verdict).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("tool".into(), request.call.name.clone().into());
+        map.insert("call_id".into(), request.call.id.clone().into());
+    }
+    value
+}
+
+/// The answer of `POST /access/v1/evaluation`: AuthZEN's boolean
+/// `decision`, true for an allow and nothing else, and toolvet's own
+/// verdict (without the per-check outcomes) in `context.toolvet`:
+///
+/// ```json
+/// {"decision": false, "context": {"toolvet": {"decision": "escalate", "rule": "…", "reason": "…",
+///   "approval": {"id": "apr_…", "ticket": "tv1.…", "status": "pending", "expires_at": "…"}}}}
+/// ```
+pub fn evaluation_answer(request: &CallRequest, verdict: &Verdict) -> Value {
+    let mut toolvet = verdict_answer(request, verdict);
+    if let Some(map) = toolvet.as_object_mut() {
+        map.remove("checks");
+    }
+    json!({
+        "decision": verdict.decision == Decision::Allow,
+        "context": {"toolvet": toolvet},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_evaluation_maps_onto_the_call_shape() {
+        let call = evaluation_request(&json!({
+            "subject": {"type": "agent", "id": "ci-bot", "properties": {"run_id": "r1"}},
+            "action": {"name": "bash"},
+            "resource": {"type": "tool", "id": "bash", "properties": {"arguments": {"command": "ls"}, "call_id": "c1"}},
+            "context": {"attributes": {"cwd": "/w"}, "approval_ticket": "tv1.x.y"}
+        }))
+        .unwrap();
+        assert_eq!(call.call.name, "bash");
+        assert_eq!(call.call.id, "c1");
+        assert_eq!(call.call.arguments.get(), r#"{"command":"ls"}"#);
+        assert_eq!(call.context.agent.as_deref(), Some("ci-bot"));
+        assert_eq!(call.context.run_id.as_deref(), Some("r1"));
+        assert_eq!(call.attribute("cwd"), Some("/w"));
+        assert_eq!(call.approval.unwrap().ticket, "tv1.x.y");
+    }
+
+    #[test]
+    fn bad_evaluations_name_the_field() {
+        let e = evaluation_request(&json!({"action": {}})).unwrap_err();
+        assert!(e.contains("action.name"), "{e}");
+        let e = evaluation_request(
+            &json!({"action": {"name": "x"}, "resource": {"properties": {"arguments": [1]}}}),
+        )
+        .unwrap_err();
+        assert!(e.contains("call.arguments"), "{e}");
+        let e = evaluation_call(b"[]").unwrap_err();
+        assert_eq!(e.kind, INVALID_EVALUATION);
+        assert_eq!(e.message, "the evaluation request must be a JSON object");
+    }
+
+    #[test]
+    fn bodies_that_are_not_json_get_the_cli_messages() {
+        let e = check_call(b"\xff{}").unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (INVALID_CALL, "the body is not UTF-8")
+        );
+        let e = check_call(b"{\"call\": ").unwrap_err();
+        assert_eq!(e.kind, INVALID_CALL);
+        assert_eq!(
+            e.message,
+            "malformed JSON: EOF while parsing a value at line 1 column 9"
+        );
+        // Not JSON is the same refusal on every route.
+        assert_eq!(evaluation_call(b"{").unwrap_err().kind, INVALID_CALL);
+        assert_eq!(decision(b"{").unwrap_err().kind, INVALID_CALL);
+        let e = check_call(br#"{"call": {"name": "", "arguments": {}}}"#).unwrap_err();
+        assert_eq!(e.kind, INVALID_CALL);
+        assert_eq!(
+            e.message,
+            CallRequest::from_json(r#"{"call": {"name": "", "arguments": {}}}"#)
+                .unwrap_err()
+                .to_string()
+        );
+    }
+
+    #[test]
+    fn only_an_exact_approve_by_a_named_reviewer_approves() {
+        let review =
+            decision(br#"{"decision": "approve", "reviewer": "alice", "scope": "run"}"#).unwrap();
+        assert_eq!(review.decision(), toolvet::ReviewDecision::Approve);
+        assert_eq!(review.reviewer(), "alice");
+        assert_eq!(review.scope(), toolvet::Scope::Run);
+        for (body, says) in [
+            (
+                &br#"{"decision": "Approve", "reviewer": "alice"}"#[..],
+                "must be `approve` or `reject`",
+            ),
+            (br#"{"decision": "approve", "reviewer": ""}"#, "reviewer"),
+            (br#"{"decision": "approve"}"#, "reviewer"),
+            (br#"{"reviewer": "alice"}"#, "`decision` is missing"),
+            (
+                br#"{"decision": "approve", "reviewer": "alice", "admin": true}"#,
+                "unknown field `admin`",
+            ),
+            (
+                br#"{"decision": true, "reviewer": "alice"}"#,
+                "invalid type",
+            ),
+            (
+                br#"{"decision": "reject", "reviewer": "alice", "scope": "run"}"#,
+                "approvals only",
+            ),
+            (br#"["approve", "alice"]"#, "invalid decision"),
+        ] {
+            let e = decision(body).unwrap_err();
+            assert_eq!(e.kind, INVALID_DECISION, "{e}");
+            assert!(e.message.contains(says), "{e}");
+        }
+    }
+
+    #[test]
+    fn only_an_allow_is_an_authzen_true() {
+        let request =
+            check_call(br#"{"call": {"id": "c1", "name": "bash", "arguments": {}}}"#).unwrap();
+        for (decision, expected) in [
+            (Decision::Allow, true),
+            (Decision::Deny, false),
+            (Decision::Escalate, false),
+        ] {
+            let verdict = Verdict {
+                decision,
+                decided_by: Some("tools".into()),
+                rule: Some("test.rule".into()),
+                reason: Some("a reason".into()),
+                approval: None,
+                checks: Vec::new(),
+                duration_us: 7,
+            };
+            let answer = evaluation_answer(&request, &verdict);
+            assert_eq!(answer["decision"], expected);
+            assert_eq!(answer["context"]["toolvet"]["decision"], decision.as_str());
+            assert_eq!(answer["context"]["toolvet"]["tool"], "bash");
+            assert!(answer["context"]["toolvet"].get("checks").is_none());
+            let answer = verdict_answer(&request, &verdict);
+            assert_eq!(answer["decision"], decision.as_str());
+            assert_eq!(answer["call_id"], "c1");
+            assert_eq!(answer["rule"], "test.rule");
+        }
+    }
+}
