@@ -1,6 +1,6 @@
 //! Fixtures shared by toolvet's benchmarks (`benches/host.rs`,
-//! `benches/peers.rs`); see BENCHMARKS.md for what is measured and how to
-//! run it.
+//! `benches/peers.rs`, `benches/serve_soak.rs`); see BENCHMARKS.md for
+//! what is measured and how to run it.
 //!
 //! Everything here builds real inputs for the real host: policies are
 //! parsed from TOML by [`toolvet::Policy::from_toml`], calls go through
@@ -408,6 +408,75 @@ pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) 
     (policy, source)
 }
 
+/// A policy file for `toolvet serve`, written to `dir/toolvet.toml`:
+/// `examples/toolvet.toml` with its plugins, decision log, approvals ledger
+/// and key given absolute paths (the log, ledger and key in `dir`), the
+/// benchmark cache directory ([`cache_dir`]) and [`DEADLINE_MS`], and a
+/// `[serve]` table that accepts `agent_token` and `reviewer_token` (by
+/// their sha256), does not watch the file, and holds the `serve_extra`
+/// lines (e.g. `max_concurrent_requests = 4096`).
+pub fn serve_policy_file(
+    dir: &Path,
+    agent_token: &str,
+    reviewer_token: &str,
+    serve_extra: &str,
+) -> PathBuf {
+    use sha2::Digest;
+    let root = repo_root();
+    let text =
+        std::fs::read_to_string(root.join("examples/toolvet.toml")).expect("examples/toolvet.toml");
+    let plugins = root.join("target/plugins");
+    let text = text
+        .replace("\"../target/plugins/", &format!("\"{}/", plugins.display()))
+        .replace(
+            "decision_log = \"../target/toolvet-decisions.jsonl\"",
+            &format!(
+                "decision_log = {}\ncache_dir = {}",
+                toml_str(&dir.join("decisions.jsonl")),
+                toml_str(&cache_dir())
+            ),
+        )
+        .replace("\"state/", &format!("\"{}/", dir.display()))
+        .replace(
+            "default_timeout_ms = 100\n",
+            &format!("default_timeout_ms = {DEADLINE_MS}\n"),
+        );
+    let sha = |t: &str| hex::encode(sha2::Sha256::digest(t.as_bytes()));
+    let text = format!(
+        "{text}\n[serve]\nwatch = false\nagent_tokens_sha256 = [\"{}\"]\n\
+         reviewer_tokens_sha256 = [\"{}\"]\n{serve_extra}\n",
+        sha(agent_token),
+        sha(reviewer_token)
+    );
+    let path = dir.join("toolvet.toml");
+    std::fs::write(&path, text).expect("writing the serve policy");
+    path
+}
+
+/// The resident set size (`VmRSS`) and its peak (`VmHWM`) of process
+/// `pid`, in KiB, from `/proc/<pid>/status`; `None` once the process is
+/// gone (or off Linux).
+pub fn memory_kib(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// The `p` quantile (0..=1, nearest rank) of `sorted`, which must be
+/// sorted; `None` when it is empty.
+pub fn percentile<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
+    let last = sorted.len().checked_sub(1)?;
+    Some(sorted[((last as f64) * p.clamp(0.0, 1.0)).round() as usize])
+}
+
 /// A policy in which tool-policy escalates `deploy` and allows `read_file`,
 /// with approvals in `ledger` (`"memory"` or a file name in `dir`) and a
 /// key file in `dir`.
@@ -522,6 +591,54 @@ mod tests {
     fn prose_needs_no_json_escaping() {
         let p = prose(5_000);
         assert_eq!(Value::String(p.clone()).to_string().len(), p.len() + 2);
+    }
+
+    #[test]
+    fn the_serve_policy_is_the_example_policy_with_tokens() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = serve_policy_file(dir.path(), "agent-t", "reviewer-t", "retry_after_s = 2");
+        let policy = Policy::from_file(&path).expect("the serve policy parses");
+        let example = Policy::from_file(&repo_root().join("examples/toolvet.toml")).unwrap();
+        assert_eq!(policy.checks.len(), example.checks.len());
+        for check in &policy.checks {
+            assert!(check.plugin.starts_with(repo_root().join("target/plugins")));
+        }
+        assert_eq!(policy.host.default_timeout_ms, DEADLINE_MS);
+        assert_eq!(policy.host.cache_dir, Some(cache_dir()));
+        assert_eq!(
+            policy.host.decision_log,
+            Some(dir.path().join("decisions.jsonl"))
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&hex::encode(<sha2::Sha256 as sha2::Digest>::digest(
+                b"agent-t"
+            )))
+        );
+        assert!(
+            text.contains(&hex::encode(<sha2::Sha256 as sha2::Digest>::digest(
+                b"reviewer-t"
+            )))
+        );
+        assert!(text.contains("\nretry_after_s = 2\n"));
+        assert!(!text.contains("\"state/") && !text.contains("\"../target/"));
+    }
+
+    #[test]
+    fn percentiles_by_nearest_rank() {
+        let sorted: Vec<u32> = (1..=100).collect();
+        assert_eq!(percentile(&sorted, 0.5), Some(51));
+        assert_eq!(percentile(&sorted, 0.99), Some(99));
+        assert_eq!(percentile(&sorted, 1.0), Some(100));
+        assert_eq!(percentile(&sorted, 0.0), Some(1));
+        assert_eq!(percentile::<u32>(&[], 0.5), None);
+    }
+
+    #[test]
+    fn memory_of_this_process() {
+        let (rss, peak) = memory_kib(std::process::id()).expect("/proc/self/status");
+        assert!(rss > 0 && peak >= rss, "{rss} {peak}");
+        assert_eq!(memory_kib(u32::MAX), None);
     }
 
     #[test]
