@@ -257,14 +257,23 @@ impl Detectors {
                 Scanned::Github,
                 r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
             ),
-            scanned(Scanned::SlackToken, r"\bxox[abposr]-[A-Za-z0-9][A-Za-z0-9-]{8,}"),
+            scanned(
+                Scanned::SlackToken,
+                r"\bxox[abposr]-[A-Za-z0-9][A-Za-z0-9-]{8,}",
+            ),
             scanned(
                 Scanned::SlackWebhook,
                 r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,}",
             ),
             scanned(Scanned::Stripe, r"\b[rs]k_live_[A-Za-z0-9]{16,}\b"),
-            scanned(Scanned::Anthropic, r"\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{20,}"),
-            scanned(Scanned::Openai, r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+            scanned(
+                Scanned::Anthropic,
+                r"\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{20,}",
+            ),
+            scanned(
+                Scanned::Openai,
+                r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+            ),
             scanned(
                 Scanned::Jwt,
                 r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",
@@ -279,9 +288,8 @@ impl Detectors {
         for (i, (d, _)) in scanned.iter().enumerate() {
             assert_eq!(*d as usize, i, "Scanned lists the detectors in order");
         }
-        let compiled = |d: Scanned| {
-            Regex::new(&scanned[d as usize].1).expect("detector regex compiles")
-        };
+        let compiled =
+            |d: Scanned| Regex::new(&scanned[d as usize].1).expect("detector regex compiles");
         Self {
             pem_header: compiled(Scanned::PemHeader),
             pem_body: re(r"[A-Za-z0-9+/=]{40,}"),
