@@ -1,5 +1,6 @@
 """The MCP server behind `toolvet mcp` in the tests: a real MCPServer
-(the Python `mcp` package, stdio transport) with notes, a file deleter, a
+(the Python `mcp` package; stdio transport, or Streamable HTTP on
+127.0.0.1:PORT/mcp with `server.py http PORT`) with notes, a file deleter, a
 deploy tool, a tool that crashes the server mid-call, a resource and a
 prompt. Every tool call that reaches it is appended to the file named by
 MCP_CALL_LOG, so a test can tell which calls ran."""
@@ -70,4 +71,9 @@ def greet(who: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if sys.argv[1:2] == ["http"]:
+        import anyio
+
+        anyio.run(lambda: server.run_streamable_http_async(host="127.0.0.1", port=int(sys.argv[2])))
+    else:
+        server.run("stdio")

@@ -127,12 +127,15 @@ enum Command {
     /// `toolvet hook install AGENT` prints or writes the settings entry.
     Hook(hook::HookArgs),
     /// A gating MCP proxy: run the MCP server after `--` and vet every
-    /// `tools/call` the client on stdin/stdout makes (docs/mcp.md). A deny
-    /// is a tool error the model reads; an escalate asks the person in the
-    /// client (elicitation) or names the approval request.
+    /// `tools/call` the client on stdin/stdout makes, or serve Streamable
+    /// HTTP at `--listen` in front of the server at `--upstream`
+    /// (docs/mcp.md). A deny is a tool error the model reads; an escalate
+    /// asks the person in the client (elicitation) or names the approval
+    /// request.
     ///
-    /// Exit code: 0 when the client closes, 2 when the policy cannot be
-    /// used or the server cannot start.
+    /// Exit code: 0 when the client closes (stdio) or after SIGTERM/SIGINT
+    /// (HTTP), 2 when the policy cannot be used, the server cannot start or
+    /// the address cannot be bound.
     Mcp(mcp::McpArgs),
     /// Serve the policy over HTTP: vet calls, hold approvals for people
     /// (reviewer page at /ui), health and metrics, hot reload (docs/serve.md).

@@ -1,5 +1,7 @@
 //! `toolvet mcp`: a gating MCP proxy. The client speaks MCP to toolvet
-//! over stdio; toolvet runs the server and speaks to it the same way.
+//! over stdio, and toolvet runs the server and speaks to it the same way
+//! ([`run`]); or, with the `http` feature, over Streamable HTTP in front of
+//! a remote server ([`http::serve_http`]).
 //! Every `tools/call` is vetted by the policy's checks before the server
 //! sees it:
 //!
@@ -29,8 +31,12 @@
 
 mod config;
 pub mod gate;
+#[cfg(feature = "http")]
+pub mod http;
 pub mod jsonrpc;
 mod proxy;
+#[cfg(feature = "http")]
+pub mod sse;
 
 pub use config::{ConfigError, McpConfig};
 pub use proxy::{MAX_HISTORY, MAX_MESSAGE_BYTES, ProxyError, Upstream, run};

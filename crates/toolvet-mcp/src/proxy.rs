@@ -95,11 +95,14 @@ struct State {
 }
 
 /// One client's session with one server.
-struct Session {
+pub(crate) struct Session {
     host: Host,
     config: McpConfig,
     policy: String,
     server: String,
+    /// How the client reaches the proxy (`stdio`, `streamable-http`), for
+    /// the checks (`mcp.transport`).
+    transport: &'static str,
     run_id: String,
     to_client: mpsc::UnboundedSender<Value>,
     to_server: Mutex<Option<mpsc::UnboundedSender<Value>>>,
@@ -150,17 +153,7 @@ where
     let client_writer = tokio::spawn(write_lines(client_out, client_rx));
     tokio::spawn(write_lines(child_in, server_rx));
 
-    let session = Arc::new(Session {
-        policy: host.policy_source().display().to_string(),
-        host,
-        config,
-        server,
-        run_id: format!("mcp-{}", random_hex()),
-        to_client,
-        to_server: Mutex::new(Some(to_server)),
-        state: Mutex::new(State::default()),
-        gating: tokio::sync::Mutex::new(()),
-    });
+    let session = Session::new(host, config, server, "stdio", to_client, to_server);
 
     // The server's side: its messages, then its exit.
     let (exited_tx, exited_rx) = oneshot::channel();
@@ -232,12 +225,7 @@ where
         }
     }
     // Close the server's stdin; give it time to exit, then stop it.
-    session.state().closing = true;
-    session
-        .to_server
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take();
+    session.client_closed();
     let _ = kill_tx.send(());
     let _ = tokio::time::timeout(Duration::from_secs(7), from_server).await;
     drop(session);
@@ -248,7 +236,7 @@ where
 }
 
 /// 128 random bits, in hex.
-fn random_hex() -> String {
+pub(crate) fn random_hex() -> String {
     let mut random = [0u8; 16];
     getrandom::fill(&mut random).expect("the OS random source works");
     hex::encode(random)
@@ -276,6 +264,40 @@ async fn write_lines<W: AsyncWrite + Unpin>(
 }
 
 impl Session {
+    /// A new session of the client that `to_client` reaches with the
+    /// server that `to_server` reaches (`server` names it in messages).
+    pub(crate) fn new(
+        host: Host,
+        config: McpConfig,
+        server: String,
+        transport: &'static str,
+        to_client: mpsc::UnboundedSender<Value>,
+        to_server: mpsc::UnboundedSender<Value>,
+    ) -> Arc<Session> {
+        Arc::new(Session {
+            policy: host.policy_source().display().to_string(),
+            host,
+            config,
+            server,
+            transport,
+            run_id: format!("mcp-{}", random_hex()),
+            to_client,
+            to_server: Mutex::new(Some(to_server)),
+            state: Mutex::new(State::default()),
+            gating: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// The client has closed its side: nothing more goes to the server,
+    /// and its exit is expected.
+    pub(crate) fn client_closed(&self) {
+        self.state().closing = true;
+        self.to_server
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+    }
+
     fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -291,8 +313,8 @@ impl Session {
         }
     }
 
-    /// One line from the client.
-    fn from_client(self: Arc<Self>, line: &str) {
+    /// One message from the client (JSON text).
+    pub(crate) fn from_client(self: Arc<Self>, line: &str) {
         let message = match serde_json::from_str::<Value>(line)
             .map_err(|e| (jsonrpc::PARSE_ERROR, e.to_string()))
         {
@@ -425,8 +447,8 @@ impl Session {
         });
     }
 
-    /// One line from the server.
-    async fn from_server(self: &Arc<Self>, line: &str) {
+    /// One message from the server (JSON text).
+    pub(crate) async fn from_server(self: &Arc<Self>, line: &str) {
         let message = match serde_json::from_str::<Value>(line) {
             Ok(value) => Message::classify(value),
             Err(e) => Err(e.to_string()),
@@ -646,7 +668,7 @@ impl Session {
     }
 
     /// The server is gone: answer what it left unanswered.
-    fn server_gone(&self, why: String) {
+    pub(crate) fn server_gone(&self, why: String) {
         let pending: Vec<Pending> = {
             let mut state = self.state();
             if state.closing {
@@ -676,7 +698,7 @@ impl Session {
     fn context(&self) -> CallContext {
         let state = self.state();
         let mut attributes = BTreeMap::new();
-        attributes.insert("mcp.transport".to_string(), "stdio".to_string());
+        attributes.insert("mcp.transport".to_string(), self.transport.to_string());
         attributes.insert("mcp.server".to_string(), self.server.clone());
         CallContext {
             agent: self

@@ -11,7 +11,7 @@ use crate::providers::{self, PROVIDERS};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use check_catalog::encoded;
-use regex::Regex;
+use regex::{Regex, RegexSet, SetMatches};
 use serde_json::Value;
 use std::fmt;
 
@@ -189,6 +189,41 @@ pub struct Detectors {
     providers: providers::Compiled,
     named: Regex,
     entropy: EntropyOptions,
+    /// The [`Scanned`] detectors as one set: a single pass over a text
+    /// says which of them match in it, and only those then run.
+    present: RegexSet,
+}
+
+/// The detectors [`Detectors::present`] holds, by their index in it.
+#[derive(Clone, Copy)]
+enum Scanned {
+    PemHeader,
+    AwsId,
+    AwsSecret,
+    Github,
+    SlackToken,
+    SlackWebhook,
+    Stripe,
+    Anthropic,
+    Openai,
+    Jwt,
+    UserinfoUrl,
+    Token,
+}
+
+/// The matches of `re` (detector `d`) in `text`: none without a search
+/// when the set pass found that `d` does not match there.
+fn found<'t>(
+    present: &SetMatches,
+    d: Scanned,
+    re: &Regex,
+    text: &'t str,
+) -> impl Iterator<Item = regex::Match<'t>> {
+    present
+        .matched(d as usize)
+        .then(|| re.find_iter(text))
+        .into_iter()
+        .flatten()
 }
 
 /// One detected secret inside a string (byte range of the match).
@@ -208,36 +243,74 @@ impl Detectors {
         // Word boundaries are ASCII (`(?-u:\b)`): the tokens are ASCII, and
         // Unicode boundaries make the automata several times slower to
         // build, which every fresh instance pays.
-        let re =
-            |p: &str| Regex::new(&p.replace(r"\b", r"(?-u:\b)")).expect("detector regex compiles");
-        Self {
-            pem_header: re(
+        let pattern = |p: &str| p.replace(r"\b", r"(?-u:\b)");
+        let re = |p: &str| Regex::new(&pattern(p)).expect("detector regex compiles");
+        let scanned = |d: Scanned, p: &str| (d, pattern(p));
+        let scanned = [
+            scanned(
+                Scanned::PemHeader,
                 r"-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP|SSH2 ENCRYPTED) )?PRIVATE KEY(?: BLOCK)?-----",
             ),
+            scanned(Scanned::AwsId, r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
+            scanned(Scanned::AwsSecret, r"[A-Za-z0-9/+]{40}"),
+            scanned(
+                Scanned::Github,
+                r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
+            ),
+            scanned(
+                Scanned::SlackToken,
+                r"\bxox[abposr]-[A-Za-z0-9][A-Za-z0-9-]{8,}",
+            ),
+            scanned(
+                Scanned::SlackWebhook,
+                r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,}",
+            ),
+            scanned(Scanned::Stripe, r"\b[rs]k_live_[A-Za-z0-9]{16,}\b"),
+            scanned(
+                Scanned::Anthropic,
+                r"\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{20,}",
+            ),
+            scanned(
+                Scanned::Openai,
+                r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+            ),
+            scanned(
+                Scanned::Jwt,
+                r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*",
+            ),
+            // Userinfo and host characters of RFC 3986 §3.2, ASCII only.
+            scanned(
+                Scanned::UserinfoUrl,
+                r"\b[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9._~%!$&'()*+,;=:-]+@[A-Za-z0-9._~%\[\]:-]+",
+            ),
+            scanned(Scanned::Token, r"[A-Za-z0-9+/_-]{20,}={0,2}"),
+        ];
+        for (i, (d, _)) in scanned.iter().enumerate() {
+            assert_eq!(*d as usize, i, "Scanned lists the detectors in order");
+        }
+        let compiled =
+            |d: Scanned| Regex::new(&scanned[d as usize].1).expect("detector regex compiles");
+        Self {
+            pem_header: compiled(Scanned::PemHeader),
             pem_body: re(r"[A-Za-z0-9+/=]{40,}"),
-            aws_id: re(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b"),
-            aws_secret: re(r"[A-Za-z0-9/+]{40}"),
+            aws_id: compiled(Scanned::AwsId),
+            aws_secret: compiled(Scanned::AwsSecret),
             // Matched against lowercased text (case-insensitive Unicode
             // matching is much slower to build).
             aws_label: re(r"aws[_. -]?secret|secret[_. -]?access[_. -]?key"),
-            github: re(
-                r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
-            ),
-            slack_token: re(r"\bxox[abposr]-[A-Za-z0-9][A-Za-z0-9-]{8,}"),
-            slack_webhook: re(
-                r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,}",
-            ),
-            stripe: re(r"\b[rs]k_live_[A-Za-z0-9]{16,}\b"),
-            anthropic: re(r"\bsk-ant-[a-z0-9]{2,12}-[A-Za-z0-9_-]{20,}"),
-            openai: re(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-            jwt: re(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
-            // Userinfo and host characters of RFC 3986 §3.2, ASCII only.
-            userinfo_url: re(
-                r"\b[A-Za-z][A-Za-z0-9+.-]*://[A-Za-z0-9._~%!$&'()*+,;=:-]+@[A-Za-z0-9._~%\[\]:-]+",
-            ),
-            token: re(r"[A-Za-z0-9+/_-]{20,}={0,2}"),
+            github: compiled(Scanned::Github),
+            slack_token: compiled(Scanned::SlackToken),
+            slack_webhook: compiled(Scanned::SlackWebhook),
+            stripe: compiled(Scanned::Stripe),
+            anthropic: compiled(Scanned::Anthropic),
+            openai: compiled(Scanned::Openai),
+            jwt: compiled(Scanned::Jwt),
+            userinfo_url: compiled(Scanned::UserinfoUrl),
+            token: compiled(Scanned::Token),
             providers: providers::combined(),
             named: named::text_regex(),
+            present: RegexSet::new(scanned.iter().map(|(_, p)| p))
+                .expect("detector regexes compile as a set"),
             entropy,
         }
     }
@@ -267,10 +340,11 @@ impl Detectors {
     }
 
     fn scan_text(&self, text: &str, label: &str, aws_id_in_call: bool) -> Vec<Hit> {
+        let present = self.present.matches(text);
         let mut hits = Vec::new();
         let mut push = |kind, start, end| hits.push(Hit { kind, start, end });
 
-        for m in self.pem_header.find_iter(text) {
+        for m in found(&present, Scanned::PemHeader, &self.pem_header, text) {
             let after = &text[m.end()..];
             let window = &after[..floor_char_boundary(after, 800)];
             let cleaned = window.replace("\\n", "\n").replace("\\r", "\r");
@@ -287,13 +361,13 @@ impl Detectors {
             push(Kind::GcpServiceAccount, 0, text.len());
         }
         let mut aws_here = false;
-        for m in self.aws_id.find_iter(text) {
+        for m in found(&present, Scanned::AwsId, &self.aws_id, text) {
             if !m.as_str().ends_with("EXAMPLE") {
                 aws_here = true;
                 push(Kind::AwsAccessKey, m.start(), m.end());
             }
         }
-        for m in self.aws_secret.find_iter(text) {
+        for m in found(&present, Scanned::AwsSecret, &self.aws_secret, text) {
             let bounded = !text[..m.start()].ends_with(is_b64_char)
                 && !text[m.end()..].starts_with(|c: char| is_b64_char(c) || c == '=');
             let s = m.as_str();
@@ -309,36 +383,36 @@ impl Detectors {
                 push(Kind::AwsSecretKey, m.start(), m.end());
             }
         }
-        for m in self.github.find_iter(text) {
+        for m in found(&present, Scanned::Github, &self.github, text) {
             let body = m.as_str().split_once('_').map_or("", |(_, b)| b);
             if m.len() <= 255 && !is_placeholder(body) {
                 push(Kind::GithubToken, m.start(), m.end());
             }
         }
-        for m in self.slack_token.find_iter(text) {
+        for m in found(&present, Scanned::SlackToken, &self.slack_token, text) {
             let body = &m.as_str()[5..];
             if body.bytes().any(|b| b.is_ascii_digit()) && !is_placeholder(body) {
                 push(Kind::SlackToken, m.start(), m.end());
             }
         }
-        for m in self.slack_webhook.find_iter(text) {
+        for m in found(&present, Scanned::SlackWebhook, &self.slack_webhook, text) {
             let path = m.as_str().rsplit('/').next().unwrap_or("");
             if !is_placeholder(path) {
                 push(Kind::SlackWebhook, m.start(), m.end());
             }
         }
-        for m in self.stripe.find_iter(text) {
+        for m in found(&present, Scanned::Stripe, &self.stripe, text) {
             if !is_placeholder(&m.as_str()[8..]) {
                 push(Kind::StripeKey, m.start(), m.end());
             }
         }
-        for m in self.anthropic.find_iter(text) {
+        for m in found(&present, Scanned::Anthropic, &self.anthropic, text) {
             let body = m.as_str().rsplit_once('-').map_or("", |(_, b)| b);
             if !is_placeholder(m.as_str()) && !is_placeholder(body) {
                 push(Kind::AnthropicKey, m.start(), m.end());
             }
         }
-        for m in self.openai.find_iter(text) {
+        for m in found(&present, Scanned::Openai, &self.openai, text) {
             let s = m.as_str();
             if s.starts_with("sk-ant-") {
                 continue;
@@ -354,13 +428,13 @@ impl Detectors {
                 push(Kind::OpenaiKey, m.start(), m.end());
             }
         }
-        for m in self.jwt.find_iter(text) {
+        for m in found(&present, Scanned::Jwt, &self.jwt, text) {
             let header = m.as_str().split('.').next().unwrap_or("");
             if jose_header_has_alg(header) {
                 push(Kind::Jwt, m.start(), m.end());
             }
         }
-        for m in self.userinfo_url.find_iter(text) {
+        for m in found(&present, Scanned::UserinfoUrl, &self.userinfo_url, text) {
             if has_real_password(m.as_str()) {
                 push(Kind::BasicAuthUrl, m.start(), m.end());
             }
@@ -410,7 +484,7 @@ impl Detectors {
         // outside PEM blocks (certificates, public keys).
         let mut covered: Vec<(usize, usize)> = hits.iter().map(|h| (h.start, h.end)).collect();
         covered.extend(pem_blocks(text));
-        for m in self.token.find_iter(text) {
+        for m in found(&present, Scanned::Token, &self.token, text) {
             let (s, e) = (m.start(), m.end());
             if covered.iter().any(|&(cs, ce)| s < ce && cs < e) {
                 continue;
