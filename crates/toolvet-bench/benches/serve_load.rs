@@ -19,10 +19,9 @@
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use toolvet_bench::{ONE_KB, repo_root, typical_call};
+use toolvet_bench::{ONE_KB, typical_call};
 
 struct Args {
     connections: usize,
@@ -72,39 +71,10 @@ fn args() -> Args {
 const TOKEN: &str = "serve-load-agent-token-000000";
 const REVIEWER: &str = "serve-load-reviewer-token-0000";
 
-/// The example policy, with its plugins, decision log, ledger and key
-/// given absolute paths (the log and ledger in `dir`), and a `[serve]`
-/// table with the benchmark's tokens.
+/// The example policy for this benchmark's server (see
+/// [`toolvet_bench::serve_policy_file`]), room for every connection.
 fn policy_file(dir: &std::path::Path) -> std::path::PathBuf {
-    let root = repo_root();
-    let text =
-        std::fs::read_to_string(root.join("examples/toolvet.toml")).expect("examples/toolvet.toml");
-    let plugins = root.join("target/plugins");
-    let text = text
-        .replace("\"../target/plugins/", &format!("\"{}/", plugins.display()))
-        .replace(
-            "decision_log = \"../target/toolvet-decisions.jsonl\"",
-            &format!(
-                "decision_log = \"{}\"\ncache_dir = \"{}\"",
-                dir.join("decisions.jsonl").display(),
-                toolvet_bench::cache_dir().display()
-            ),
-        )
-        .replace("\"state/", &format!("\"{}/", dir.display()))
-        .replace(
-            "default_timeout_ms = 100\n",
-            &format!("default_timeout_ms = {}\n", toolvet_bench::DEADLINE_MS),
-        );
-    let sha = |t: &str| hex::encode(Sha256::digest(t.as_bytes()));
-    let text = format!(
-        "{text}\n[serve]\nwatch = false\nmax_concurrent_requests = 4096\n\
-         agent_tokens_sha256 = [\"{}\"]\nreviewer_tokens_sha256 = [\"{}\"]\n",
-        sha(TOKEN),
-        sha(REVIEWER)
-    );
-    let path = dir.join("toolvet.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    toolvet_bench::serve_policy_file(dir, TOKEN, REVIEWER, "max_concurrent_requests = 4096")
 }
 
 /// Latencies (µs) and count of one side.
