@@ -151,6 +151,12 @@ impl ToolCall {
 
     /// The arguments deserialised into `T`.
     ///
+    /// Keys `T` does not declare are skipped (serde's default), so a tool
+    /// that gains a parameter does not break the check; put
+    /// `#[serde(deny_unknown_fields)]` on `T` (and on each nested struct)
+    /// to make them errors. The Python and JavaScript kits follow the same
+    /// rule (`call.args(T, strict=True)`, `call.args(fields, { strict: true })`).
+    ///
     /// # Errors
     /// A message naming the path of the offending field (e.g.
     /// `arguments.path: invalid type: integer, expected a string`).
@@ -707,7 +713,6 @@ mod tests {
     fn typed_arguments_and_decisions() {
         #[derive(Deserialize, Debug)]
         struct Args {
-            #[allow(dead_code)]
             path: String,
         }
         let call = ToolCall::new("read_file", r#"{"path": 7}"#);
@@ -721,6 +726,19 @@ mod tests {
             .args::<Args>()
             .unwrap_err();
         assert_eq!(e, "arguments: missing field `path`");
+        // Unknown keys: skipped by default, an error when the type asks.
+        let extra = ToolCall::new("read_file", r#"{"path": "/a", "encoding": "utf-8"}"#);
+        assert_eq!(extra.args::<Args>().unwrap().path, "/a");
+        #[derive(Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Strict {
+            path: String,
+        }
+        assert_eq!(
+            extra.args::<Strict>().unwrap_err(),
+            "arguments.encoding: unknown field `encoding`, expected `path`"
+        );
         #[derive(Deserialize, Debug)]
         #[allow(dead_code)]
         struct Nested {

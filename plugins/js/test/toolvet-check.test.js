@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Check, Context, PriorCall, SettingsError, ToolCall, abstain, allow, decode, deny, escalate,
+  ArgumentsError, Check, Context, DecodeError, PriorCall, SettingsError, ToolCall, abstain, allow, decode, deny, escalate,
   exportCheck, globMatcher, stringsIn, strongest, t,
 } from '../toolvet-check/index.js';
 
@@ -16,11 +16,11 @@ const fields = {
   required: t.boolean(),
 };
 
-const errorOf = (fn) => {
+const errorOf = (fn, type = DecodeError) => {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof SettingsError, `not a SettingsError: ${e}`);
+    assert.ok(e instanceof type, `not a ${type.name}: ${e}`);
     return e.message;
   }
   assert.fail('no error');
@@ -64,9 +64,48 @@ test('tool call arguments', () => {
   assert.equal(call.get('n'), 3);
   assert.equal(call.get('missing', 'd'), 'd');
   assert.deepEqual(call.args({ to: t.list(t.string()), n: t.integer() }), { to: ['a@x.com'], n: 3 });
-  assert.equal(errorOf(() => call.args({ to: t.string() , n: t.integer() })), 'arguments.to: expected a string, got an array');
+  assert.equal(
+    errorOf(() => call.args({ to: t.string(), n: t.integer() }), ArgumentsError),
+    'arguments.to: expected a string, got an array',
+  );
   assert.deepEqual(new ToolCall('x', 'not json').json, {});
   assert.deepEqual(new ToolCall('x', '[1]').json, {});
+});
+
+test('unknown argument keys are skipped unless strict', () => {
+  const fields = { to: t.list(t.object({ address: t.string() })), amount: t.optional(t.number()) };
+  const call = new ToolCall('send', '{"to": [{"address": "a@x.com", "name": "A"}], "subject": "hi"}');
+  assert.deepEqual(call.args(fields), { to: [{ address: 'a@x.com' }], amount: null });
+  assert.equal(
+    errorOf(() => call.args(fields, { strict: true }), ArgumentsError),
+    'arguments.subject: unknown key (known keys: amount, to)',
+  );
+  const nested = new ToolCall('send', '{"to": [{"address": "a@x.com", "name": "A"}]}');
+  assert.equal(
+    errorOf(() => nested.args(fields, { strict: true }), ArgumentsError),
+    'arguments.to[0].name: unknown key (known keys: address)',
+  );
+  // Skipping unknown keys never relaxes the types of known ones.
+  assert.equal(
+    errorOf(() => new ToolCall('send', '{"to": "a@x.com", "extra": 1}').args(fields), ArgumentsError),
+    'arguments.to: expected an array, got string "a@x.com"',
+  );
+});
+
+test('settings errors are SettingsErrors, strict at every depth', () => {
+  class Nested extends Check {
+    static name = 'nested';
+    static settings = { limits: t.record(t.object({ hard: t.number() }), {}) };
+    check() {
+      return allow();
+    }
+  }
+  assert.equal(
+    errorOf(() => Nested.fromSettingsJson('{"limits": {"USD": {"hard": 1, "sfot": 2}}}'), SettingsError),
+    'settings.limits.USD.sfot: unknown key (known keys: hard)',
+  );
+  assert.equal(String(new SettingsError('x')), 'SettingsError: x');
+  assert.equal(String(new ArgumentsError('y')), 'ArgumentsError: y');
 });
 
 test('context and prior calls', () => {

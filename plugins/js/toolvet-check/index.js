@@ -105,13 +105,38 @@ export const log = {
 // ---------------------------------------------------------------- typed decoding
 
 /**
- * Invalid settings or arguments. `message` is `<path>: <problem>`, e.g.
- * `settings.max_recipients: expected an integer, got string "ten"`.
+ * A JSON value does not fit its declared type. `message` is
+ * `<path>: <problem>`, e.g. `value.count: expected an integer, got string
+ * "ten"`. `decode` throws it; `SettingsError` and `ArgumentsError` say which
+ * input failed.
  */
-export class SettingsError extends Error {
+export class DecodeError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'DecodeError';
+  }
+}
+
+/**
+ * Invalid settings: `message` names the key, e.g.
+ * `settings.max_recipients: expected an integer, got string "ten"`. The
+ * host shows it when it refuses to load the check.
+ */
+export class SettingsError extends DecodeError {
   constructor(message) {
     super(message);
     this.name = 'SettingsError';
+  }
+}
+
+/**
+ * A call's arguments do not fit what `call.args(...)` asked for: `message`
+ * names the path, e.g. `arguments.to: expected an array, got number 3`.
+ */
+export class ArgumentsError extends DecodeError {
+  constructor(message) {
+    super(message);
+    this.name = 'ArgumentsError';
   }
 }
 
@@ -129,7 +154,7 @@ export function describeValue(value) {
 }
 
 const fail = (path, problem) => {
-  throw new SettingsError(`${path}: ${problem}`);
+  throw new DecodeError(`${path}: ${problem}`);
 };
 
 const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -139,7 +164,9 @@ const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 /**
  * Type descriptors for `static settings` and `call.args(...)`. Each takes an
  * optional default as its last argument; a field without a default is
- * required. Decoding never coerces: a string is not a number.
+ * required. Decoding never coerces: a string is not a number. A type's
+ * `decode(value, path, strict)` returns the decoded value or throws
+ * `DecodeError`; `strict` says whether `t.object` rejects unknown keys.
  */
 export const t = {
   /** A string. */
@@ -179,42 +206,46 @@ export const t = {
   /** An array of `item`. */
   list: (item, dflt) => ({
     dflt,
-    decode: (v, p) =>
-      Array.isArray(v) ? v.map((x, i) => item.decode(x, `${p}[${i}]`)) : fail(p, `expected an array, got ${describeValue(v)}`),
+    decode: (v, p, strict) =>
+      Array.isArray(v)
+        ? v.map((x, i) => item.decode(x, `${p}[${i}]`, strict))
+        : fail(p, `expected an array, got ${describeValue(v)}`),
   }),
   /** An object whose values are `value` (any keys). */
   record: (value, dflt) => ({
     dflt,
-    decode: (v, p) => {
+    decode: (v, p, strict) => {
       if (!isPlainObject(v)) fail(p, `expected an object, got ${describeValue(v)}`);
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value.decode(x, `${p}.${k}`)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value.decode(x, `${p}.${k}`, strict)]));
     },
   }),
   /** `inner` or null; default null. */
   optional: (inner, dflt = null) => ({
     dflt,
-    decode: (v, p) => (v === null ? null : inner.decode(v, p)),
+    decode: (v, p, strict) => (v === null ? null : inner.decode(v, p, strict)),
   }),
-  /** An object with exactly these `fields` (each a type); unknown keys are errors. */
+  /** An object with these `fields` (each a type); unknown keys are errors when decoding strictly. */
   object: (fields, dflt) => ({
     dflt,
-    decode: (v, p) => decodeObject(fields, v, p),
+    decode: (v, p, strict) => decodeObject(fields, v, p, strict),
   }),
   /** Any JSON value, unchecked. */
   any: (dflt) => ({ dflt, decode: (v) => v }),
 };
 
-function decodeObject(fields, value, path) {
+function decodeObject(fields, value, path, strict) {
   if (!isPlainObject(value)) fail(path, `expected an object, got ${describeValue(value)}`);
-  for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(fields, key)) {
-      const known = Object.keys(fields).sort().join(', ') || 'none';
-      fail(`${path}.${key}`, `unknown key (known keys: ${known})`);
+  if (strict) {
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(fields, key)) {
+        const known = Object.keys(fields).sort().join(', ') || 'none';
+        fail(`${path}.${key}`, `unknown key (known keys: ${known})`);
+      }
     }
   }
   const out = {};
   for (const [key, type] of Object.entries(fields)) {
-    if (Object.hasOwn(value, key)) out[key] = type.decode(value[key], `${path}.${key}`);
+    if (Object.hasOwn(value, key)) out[key] = type.decode(value[key], `${path}.${key}`, strict);
     else if (type.dflt !== undefined) out[key] = clone(type.dflt);
     else fail(`${path}.${key}`, 'missing required key');
   }
@@ -223,11 +254,13 @@ function decodeObject(fields, value, path) {
 
 /**
  * Decode a parsed JSON value into `fields` (an object of `t` types), naming
- * the offending path under `root` on error.
- * @throws {SettingsError}
+ * the offending path under `root` on error. With `strict` (the default, and
+ * always for settings) a key that no `t.object` at its depth declares is an
+ * error; otherwise it is skipped.
+ * @throws {DecodeError}
  */
-export function decode(fields, value, root = 'value') {
-  return decodeObject(fields, value, root);
+export function decode(fields, value, root = 'value', { strict = true } = {}) {
+  return decodeObject(fields, value, root, strict);
 }
 
 // ---------------------------------------------------------------- calls and context
@@ -259,11 +292,20 @@ class WithArguments {
   }
 
   /**
-   * The arguments decoded with `fields` (an object of `t` types).
-   * @throws {SettingsError} e.g. `arguments.to: expected an array, got number 3`
+   * The arguments decoded with `fields` (an object of `t` types). Keys the
+   * fields do not declare are skipped, so a tool that gains a parameter
+   * does not break the check; with `{ strict: true }` any unknown key, at
+   * any depth, is an error instead. This is the rule of all three kits
+   * (Rust: serde's default, `#[serde(deny_unknown_fields)]` for strict).
+   * @throws {ArgumentsError} e.g. `arguments.to: expected an array, got number 3`
    */
-  args(fields) {
-    return decode(fields, this.json, 'arguments');
+  args(fields, { strict = false } = {}) {
+    try {
+      return decode(fields, this.json, 'arguments', { strict });
+    } catch (e) {
+      if (e instanceof DecodeError) throw new ArgumentsError(e.message);
+      throw e;
+    }
   }
 }
 
@@ -369,7 +411,14 @@ export class Check {
       throw new SettingsError(`settings: not valid JSON: ${e.message}`);
     }
     if (!isPlainObject(parsed)) throw new SettingsError('settings: expected a JSON object');
-    return new this(decode(this.settings, parsed, 'settings'));
+    let settings;
+    try {
+      settings = decode(this.settings, parsed, 'settings');
+    } catch (e) {
+      if (e instanceof DecodeError) throw new SettingsError(e.message);
+      throw e;
+    }
+    return new this(settings);
   }
 }
 
@@ -414,7 +463,9 @@ export function exportCheck(CheckClass, hostLog) {
       try {
         configured = CheckClass.fromSettingsJson(settings);
       } catch (e) {
-        if (e instanceof SettingsError) throw e.message; // the WIT result's error string
+        // The WIT result's error string: a constructor's own `decode` of a
+        // nested value names its path too.
+        if (e instanceof DecodeError) throw e.message;
         log.error(`configure threw: ${e}\n${e?.stack ?? ''}`);
         throw `settings: the check failed to start: ${e}`;
       }

@@ -13,6 +13,7 @@ from typing import Literal, Optional, Union
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from toolvet_check import (  # noqa: E402
+    ArgumentsError,
     Check,
     Context,
     DecodeError,
@@ -112,6 +113,17 @@ class DecodeTest(unittest.TestCase):
             decode(Decimal("3.5"), int, "x")
 
 
+@dataclass
+class Recipient:
+    address: str
+
+
+@dataclass
+class SendArgs:
+    to: list[Recipient]
+    amount: Optional[Decimal] = None
+
+
 class ModelTest(unittest.TestCase):
     def test_call_arguments(self) -> None:
         call = ToolCall("pay", '{"amount": 12.30, "to": "acct", "n": 2}')
@@ -130,6 +142,25 @@ class ModelTest(unittest.TestCase):
         with self.assertRaises(DecodeError) as cm:
             ToolCall("pay", '{"amount": true, "to": "x"}').args(Args)
         self.assertEqual(str(cm.exception), "arguments.amount: expected a number, got boolean true")
+        self.assertIsInstance(cm.exception, ArgumentsError)
+        with self.assertRaises(ArgumentsError) as cm:
+            ToolCall("pay", "{not json").args(Args)
+        self.assertTrue(str(cm.exception).startswith("arguments: not valid JSON: "), str(cm.exception))
+
+    def test_unknown_argument_keys_are_skipped_unless_strict(self) -> None:
+        call = ToolCall("send", '{"to": [{"address": "a@x.com", "name": "A"}], "subject": "hi"}')
+        self.assertEqual(call.args(SendArgs), SendArgs([Recipient("a@x.com")]))
+        with self.assertRaises(ArgumentsError) as cm:
+            call.args(SendArgs, strict=True)
+        self.assertEqual(str(cm.exception), "arguments.subject: unknown key (known keys: amount, to)")
+        nested = ToolCall("send", '{"to": [{"address": "a@x.com", "name": "A"}]}')
+        with self.assertRaises(ArgumentsError) as cm:
+            nested.args(SendArgs, strict=True)
+        self.assertEqual(str(cm.exception), "arguments.to[0].name: unknown key (known keys: address)")
+        # Skipping unknown keys never relaxes the types of known ones.
+        with self.assertRaises(ArgumentsError) as cm:
+            ToolCall("send", '{"to": "a@x.com", "extra": 1}').args(SendArgs)
+        self.assertEqual(str(cm.exception), 'arguments.to: expected an array, got string "a@x.com"')
 
     def test_invalid_json_arguments_read_as_empty(self) -> None:
         self.assertEqual(ToolCall("x", "not json").json, {})

@@ -34,9 +34,10 @@ from . import log
 from ._check import Check, NoSettings, SettingsError, export
 from ._decision import Decision, abstain, allow, deny, escalate, strongest
 from ._decode import DecodeError, FieldError, decode, describe_value, loads
-from ._model import Context, Outcome, PluginInfo, PriorCall, ToolCall, ToolInfo
+from ._model import ArgumentsError, Context, Outcome, PluginInfo, PriorCall, ToolCall, ToolInfo
 
 __all__ = [
+    "ArgumentsError",
     "Check",
     "Context",
     "Decision",

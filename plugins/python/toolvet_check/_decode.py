@@ -6,8 +6,10 @@
 `DecodeError` whose message names the offending path, e.g.
 `settings.limits.USD.hard: expected a number, got string "lots"`.
 
-Dataclass fields without a default are required; keys that are not fields
-are errors (the Python counterpart of serde's `deny_unknown_fields`).
+Dataclass fields without a default are required. Keys that are not fields
+are errors when `strict` (the default, and always for settings: the Python
+counterpart of serde's `deny_unknown_fields`), and are skipped otherwise
+(the default for a call's arguments, as in the Rust and JavaScript kits).
 """
 
 from __future__ import annotations
@@ -98,11 +100,12 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, Decimal, float)) and not isinstance(value, bool)
 
 
-def decode(value: Any, tp: Any, path: str = "value") -> Any:
+def decode(value: Any, tp: Any, path: str = "value", *, strict: bool = True) -> Any:
     """Convert the parsed JSON `value` into type `tp`.
 
     Supported types: dataclasses (fields decoded recursively; missing
-    required fields and unknown keys are errors), `list[T]`, `dict[str, T]`,
+    required fields are errors, and so are unknown keys at any depth when
+    `strict`, otherwise they are skipped), `list[T]`, `dict[str, T]`,
     `Optional[T]` and other `Union`s (first member that fits), `Literal[...]`,
     `str`, `int` (booleans rejected), `float` (from any number),
     `Decimal` (from a number or a decimal string such as `"12.50"`; NaN and
@@ -116,7 +119,7 @@ def decode(value: Any, tp: Any, path: str = "value") -> Any:
     args = typing.get_args(tp)
 
     if origin is Union or origin is types.UnionType:
-        return _decode_union(value, args, path)
+        return _decode_union(value, args, path, strict)
     if origin is Literal:
         if value in args and all(type(value) is type(a) for a in args if a == value):
             return value
@@ -126,16 +129,16 @@ def decode(value: Any, tp: Any, path: str = "value") -> Any:
         if not isinstance(value, list):
             raise DecodeError(path, f"expected an array, got {describe_value(value)}")
         (item_tp,) = args or (Any,)
-        return [decode(v, item_tp, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [decode(v, item_tp, f"{path}[{i}]", strict=strict) for i, v in enumerate(value)]
     if origin in (dict, typing.Dict):
         if not isinstance(value, dict):
             raise DecodeError(path, f"expected an object, got {describe_value(value)}")
         key_tp, val_tp = args or (str, Any)
         if key_tp is not str:
             raise TypeError(f"{path}: only dict[str, T] is supported, not {tp!r}")
-        return {k: decode(v, val_tp, _join(path, k)) for k, v in value.items()}
+        return {k: decode(v, val_tp, _join(path, k), strict=strict) for k, v in value.items()}
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        return _decode_dataclass(value, tp, path)
+        return _decode_dataclass(value, tp, path, strict)
     if tp is _NONE_TYPE:
         if value is None:
             return None
@@ -163,14 +166,14 @@ def decode(value: Any, tp: Any, path: str = "value") -> Any:
     raise TypeError(f"{path}: unsupported type {tp!r} in a settings or arguments declaration")
 
 
-def _decode_union(value: Any, members: tuple, path: str) -> Any:
+def _decode_union(value: Any, members: tuple, path: str, strict: bool) -> Any:
     if value is None and _NONE_TYPE in members:
         return None
     candidates = [m for m in members if m is not _NONE_TYPE]
     errors = []
     for member in candidates:
         try:
-            return decode(value, member, path)
+            return decode(value, member, path, strict=strict)
         except DecodeError as e:
             errors.append(e)
     if len(errors) == 1:
@@ -222,19 +225,20 @@ def _decode_decimal(value: Any, path: str) -> Decimal:
     return result
 
 
-def _decode_dataclass(value: Any, cls: type, path: str) -> Any:
+def _decode_dataclass(value: Any, cls: type, path: str, strict: bool) -> Any:
     if not isinstance(value, dict):
         raise DecodeError(path, f"expected an object, got {describe_value(value)}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
-    for key in value:
-        if key not in fields:
-            known = ", ".join(sorted(fields)) or "none"
-            raise DecodeError(_join(path, key), f"unknown key (known keys: {known})")
+    if strict:
+        for key in value:
+            if key not in fields:
+                known = ", ".join(sorted(fields)) or "none"
+                raise DecodeError(_join(path, key), f"unknown key (known keys: {known})")
     kwargs = {}
     for name, field in fields.items():
         if name in value:
-            kwargs[name] = decode(value[name], hints[name], _join(path, name))
+            kwargs[name] = decode(value[name], hints[name], _join(path, name), strict=strict)
         elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
             raise DecodeError(_join(path, name), "missing required key")
     try:

@@ -12,9 +12,17 @@ from typing import Any, Optional, TypeVar
 
 from ._decode import DecodeError, decode, loads
 
-__all__ = ["ToolCall", "ToolInfo", "Outcome", "PriorCall", "Context", "PluginInfo"]
+__all__ = ["ArgumentsError", "ToolCall", "ToolInfo", "Outcome", "PriorCall", "Context", "PluginInfo"]
 
 T = TypeVar("T")
+
+
+class ArgumentsError(DecodeError):
+    """A call's arguments do not fit the type a check asked for. `str(error)`
+    names the offending path, e.g.
+    `arguments.amount: expected a number, got boolean true`. A `DecodeError`,
+    so `except DecodeError` catches it too.
+    """
 
 
 class _Arguments:
@@ -39,18 +47,26 @@ class _Arguments:
             self._parsed = parsed if isinstance(parsed, dict) else {}
         return self._parsed
 
-    def args(self, tp: type[T]) -> T:
+    def args(self, tp: type[T], *, strict: bool = False) -> T:
         """The arguments decoded into `tp`, usually a dataclass describing the
         tool's parameters.
 
-        Raises `DecodeError` naming the offending path, e.g.
+        Keys `tp` does not name are skipped, so a tool that gains a parameter
+        does not break the check; with `strict=True` any unknown key, at any
+        depth, is an error instead. This is the rule of all three kits (Rust:
+        serde's default, `#[serde(deny_unknown_fields)]` for strict).
+
+        Raises `ArgumentsError` naming the offending path, e.g.
         `arguments.amount: expected a number, got boolean true`.
         """
         try:
             parsed = loads(self.arguments)
         except ValueError as e:
-            raise DecodeError("arguments", f"not valid JSON: {e}") from None
-        return decode(parsed, tp, "arguments")
+            raise ArgumentsError("arguments", f"not valid JSON: {e}") from None
+        try:
+            return decode(parsed, tp, "arguments", strict=strict)
+        except DecodeError as e:
+            raise ArgumentsError(e.path, e.problem) from None
 
     def get(self, key: str, default: Any = None) -> Any:
         """The top-level argument `key` (any JSON type), or `default`."""
