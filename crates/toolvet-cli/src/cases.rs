@@ -7,8 +7,8 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toolvet::{
-    CallRequest, CheckConfig, CheckDecision, Error, ErrorKind, Host, HostSettings, Isolation, Mode,
-    OnError, Policy,
+    CallRequest, CheckConfig, CheckDecision, Error, ErrorKind, Host, HostSettings, Isolation,
+    LoadErrorKind, Mode, OnError, Policy,
 };
 
 /// A parsed case file.
@@ -29,14 +29,16 @@ pub struct CaseFile {
     pub cases: Vec<Case>,
 }
 
-/// One case: a call and the decision it must get.
+/// One case: a call and the decision it must get, or (plugin mode)
+/// settings the check must refuse.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
     /// What the case is about.
     pub name: String,
-    /// The `call` part of the call shape.
-    pub call: Value,
+    /// The `call` part of the call shape; required unless
+    /// `settings_error` is given.
+    pub call: Option<Value>,
     /// The `tool` part.
     pub tool: Option<Value>,
     /// The `context` part (replaces the file's default).
@@ -44,14 +46,59 @@ pub struct Case {
     /// Settings for this case only (plugin mode).
     pub settings: Option<Value>,
     /// Expected decision: of the check (plugin mode, `abstain` possible)
-    /// or of the verdict (policy mode).
-    pub expect: CheckDecision,
+    /// or of the verdict (policy mode). Required unless `settings_error`
+    /// is given.
+    pub expect: Option<CheckDecision>,
     /// Expected rule id of the deciding check.
     pub rule: Option<String>,
     /// Expected error kind (e.g. `timeout`): a case whose check failed
     /// passes only when it says so, since a failed check's `on_error`
     /// answer would otherwise pass for the check's own.
     pub error: Option<ErrorKind>,
+    /// Plugin mode: the check must refuse this case's `settings` in
+    /// `configure`, with a message containing this text. Such a case runs
+    /// no call.
+    pub settings_error: Option<String>,
+    /// Policy mode: what named checks must answer, whether or not they
+    /// decide the verdict (a check the call does not select counts as
+    /// `abstain`).
+    #[serde(default)]
+    pub checks: BTreeMap<String, CheckExpectation>,
+}
+
+/// What one check of a policy must answer (a case's `checks` entry).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckExpectation {
+    /// The check's decision (`on_error`'s when it failed).
+    pub expect: CheckDecision,
+    /// Its rule id.
+    pub rule: Option<String>,
+    /// How it must fail (e.g. `timeout`); when absent, it must not fail.
+    pub error: Option<ErrorKind>,
+}
+
+impl CheckExpectation {
+    /// `deny [rule] (error kind)`, as `toolvet test` prints it.
+    fn describe(&self) -> String {
+        describe(Some(self.expect), self.rule.as_deref(), self.error)
+    }
+}
+
+/// `deny [rule] (error kind)`: a decision with its rule and error kind.
+fn describe(
+    decision: Option<CheckDecision>,
+    rule: Option<&str>,
+    error: Option<ErrorKind>,
+) -> String {
+    let mut text = decision.map_or_else(|| "no decision".to_string(), |d| d.to_string());
+    if let Some(rule) = rule {
+        text.push_str(&format!(" [{rule}]"));
+    }
+    if let Some(kind) = error {
+        text.push_str(&format!(" (error {})", kind.as_str()));
+    }
+    text
 }
 
 /// What to test the cases against.
@@ -65,26 +112,27 @@ pub enum Target {
 }
 
 /// The result of one case.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 pub struct CaseResult {
     /// Case name.
     pub name: String,
-    /// Whether decision (and rule, if given) matched.
-    pub passed: bool,
-    /// Expected decision.
-    pub expected: CheckDecision,
-    /// Expected rule.
-    pub expected_rule: Option<String>,
-    /// Expected error kind.
-    pub expected_error: Option<ErrorKind>,
-    /// Actual decision.
-    pub actual: CheckDecision,
-    /// Actual rule.
-    pub actual_rule: Option<String>,
+    /// What the case got: `deny [rule] (error kind)`, or for a
+    /// `settings_error` case the load error (or that the check loaded).
+    pub actual: String,
     /// Actual reason, if any.
     pub reason: Option<String>,
     /// How a check failed (e.g. `timeout`), and its message.
     pub error: Option<(ErrorKind, String)>,
+    /// Each expectation the case missed, one line each
+    /// (`expected deny [shell.rm-home], got allow`); empty when it passed.
+    pub mismatches: Vec<String>,
+}
+
+impl CaseResult {
+    /// Whether every expectation of the case held.
+    pub fn passed(&self) -> bool {
+        self.mismatches.is_empty()
+    }
 }
 
 /// Errors reading or running a case file.
@@ -173,57 +221,68 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
             message: "`cases` is empty: a case file must test at least one call".into(),
         });
     }
-    let target = file.target(path, target)?;
-    let mut requests = Vec::with_capacity(file.cases.len());
-    for case in &file.cases {
-        let mut shape = serde_json::Map::new();
-        shape.insert("call".into(), case.call.clone());
-        if let Some(tool) = &case.tool {
-            shape.insert("tool".into(), tool.clone());
-        }
-        if let Some(context) = case.context.as_ref().or(file.context.as_ref()) {
-            shape.insert("context".into(), context.clone());
-        }
-        let request =
-            CallRequest::from_value(Value::Object(shape)).map_err(|e| CaseError::Case {
-                path: path.to_path_buf(),
-                case: case.name.clone(),
-                message: e.to_string(),
-            })?;
-        requests.push(request);
-    }
     let load_err = |error| CaseError::Load {
         path: path.to_path_buf(),
         error,
     };
+    // Policy mode reads the policy first: a case's `checks` must name its
+    // checks.
+    let subject = match file.target(path, target)? {
+        Target::Policy(config) => Subject::Policy(Box::new(
+            toolvet::Policy::from_file(&config).map_err(|e| load_err(toolvet::Error::Config(e)))?,
+        )),
+        Target::Plugin(plugin) => Subject::Plugin(plugin),
+    };
+    let steps = file
+        .cases
+        .iter()
+        .map(|case| plan(path, &file, case, &subject))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut results = Vec::with_capacity(file.cases.len());
-    match target {
-        Target::Policy(config) => {
-            let policy = toolvet::Policy::from_file(&config)
-                .map_err(|e| load_err(toolvet::Error::Config(e)))?;
-            let host = Host::load_with(policy, crate::progress::load_options())
+    match subject {
+        Subject::Policy(policy) => {
+            let host = Host::load_with(*policy, crate::progress::load_options())
                 .await
                 .map_err(load_err)?;
-            for (case, request) in file.cases.iter().zip(&requests) {
-                let v = host.check(request).await;
+            for (case, step) in file.cases.iter().zip(steps) {
+                let Step::Call { request, expect } = step else {
+                    unreachable!("plan() refuses `settings_error` in policy mode");
+                };
+                let v = host.check(&request).await;
                 let error = v.checks.iter().find_map(|o| {
                     o.error
                         .as_ref()
                         .map(|e| (e.kind, format!("check `{}`: {}", o.check, e.message)))
                 });
-                results.push(result(case, v.decision.into(), v.rule, v.reason, error));
+                let actual = Actual {
+                    decision: v.decision.into(),
+                    rule: v.rule,
+                    reason: v.reason,
+                    error,
+                };
+                results.push(decision_result(case, expect, actual, &v.checks));
             }
         }
-        Target::Plugin(plugin) => {
+        Subject::Plugin(plugin) => {
             // One host per distinct settings value; most files have one.
             let mut hosts: BTreeMap<String, Host> = BTreeMap::new();
-            for (case, request) in file.cases.iter().zip(&requests) {
+            for (case, step) in file.cases.iter().zip(steps) {
                 let settings = case
                     .settings
                     .clone()
                     .or_else(|| file.settings.clone())
                     .unwrap_or_else(|| Value::Object(Default::default()));
                 let key = settings.to_string();
+                let (request, expect) = match step {
+                    Step::RefuseSettings(expected) => {
+                        let policy =
+                            single_check_policy(path, &plugin, settings, file.tools.clone());
+                        let loaded = Host::load_with(policy, crate::progress::load_options()).await;
+                        results.push(settings_result(case, expected, loaded.err()));
+                        continue;
+                    }
+                    Step::Call { request, expect } => (request, expect),
+                };
                 if !hosts.contains_key(&key) {
                     let policy = single_check_policy(path, &plugin, settings, file.tools.clone());
                     let host = Host::load_with(policy, crate::progress::load_options())
@@ -231,23 +290,233 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
                         .map_err(load_err)?;
                     hosts.insert(key.clone(), host);
                 }
-                let v = hosts[&key].check(request).await;
-                let (decision, rule, reason, error) = match v.checks.into_iter().next() {
+                let v = hosts[&key].check(&request).await;
+                let actual = match v.checks.into_iter().next() {
                     // Refused before any check ran (an oversized call).
-                    None if v.rule.is_some() => (v.decision.into(), v.rule, v.reason, None),
-                    None => (CheckDecision::Abstain, None, None, None),
-                    Some(o) => (
-                        o.decision,
-                        o.rule,
-                        o.reason,
-                        o.error.map(|e| (e.kind, e.message)),
-                    ),
+                    None if v.rule.is_some() => Actual {
+                        decision: v.decision.into(),
+                        rule: v.rule,
+                        reason: v.reason,
+                        error: None,
+                    },
+                    None => Actual {
+                        decision: CheckDecision::Abstain,
+                        rule: None,
+                        reason: None,
+                        error: None,
+                    },
+                    Some(o) => Actual {
+                        decision: o.decision,
+                        rule: o.rule,
+                        reason: o.reason,
+                        error: o.error.map(|e| (e.kind, e.message)),
+                    },
                 };
-                results.push(result(case, decision, rule, reason, error));
+                results.push(decision_result(case, expect, actual, &[]));
             }
         }
     }
     Ok(results)
+}
+
+/// What a case file's cases run against, read.
+enum Subject {
+    /// One plugin, loaded per distinct settings value.
+    Plugin(PathBuf),
+    /// A policy, read (its checks load once for every case).
+    Policy(Box<Policy>),
+}
+
+/// What one case does.
+enum Step<'a> {
+    /// Vet a call; the answer must be `expect`.
+    Call {
+        request: Box<CallRequest>,
+        expect: CheckDecision,
+    },
+    /// Load the plugin with the case's settings; `configure` must refuse
+    /// them with a message containing this text.
+    RefuseSettings(&'a str),
+}
+
+/// What `case` does, checking that its keys make sense together and for
+/// `subject`: a call and `expect`, or `settings_error` alone (plugin
+/// mode); `checks` only in policy mode, naming checks of the policy.
+///
+/// # Errors
+/// [`CaseError::Case`] naming the key that is missing, extra or wrong.
+fn plan<'a>(
+    path: &Path,
+    file: &CaseFile,
+    case: &'a Case,
+    subject: &Subject,
+) -> Result<Step<'a>, CaseError> {
+    let bad = |message: String| CaseError::Case {
+        path: path.to_path_buf(),
+        case: case.name.clone(),
+        message,
+    };
+    if let Some(expected) = &case.settings_error {
+        if matches!(subject, Subject::Policy(_)) {
+            return Err(bad(
+                "`settings_error` tests one plugin's `configure`: it needs `plugin`, not `config`"
+                    .into(),
+            ));
+        }
+        let runs_a_call = [
+            ("call", case.call.is_some()),
+            ("tool", case.tool.is_some()),
+            ("context", case.context.is_some()),
+            ("expect", case.expect.is_some()),
+            ("rule", case.rule.is_some()),
+            ("error", case.error.is_some()),
+            ("checks", !case.checks.is_empty()),
+        ];
+        let extra: Vec<String> = runs_a_call
+            .iter()
+            .filter(|(_, given)| *given)
+            .map(|(key, _)| format!("`{key}`"))
+            .collect();
+        if !extra.is_empty() {
+            return Err(bad(format!(
+                "a `settings_error` case runs no call: remove {}",
+                extra.join(", ")
+            )));
+        }
+        return Ok(Step::RefuseSettings(expected));
+    }
+    let Some(call) = &case.call else {
+        return Err(bad(
+            "`call` is missing (a case needs one unless it gives `settings_error`)".into(),
+        ));
+    };
+    let Some(expect) = case.expect else {
+        return Err(bad(
+            "`expect` is missing: allow, deny, escalate or abstain (or give `settings_error`)"
+                .into(),
+        ));
+    };
+    match subject {
+        Subject::Plugin(_) if !case.checks.is_empty() => {
+            return Err(bad(
+                "`checks` expects answers from a policy's checks: it needs `config`, not `plugin`"
+                    .into(),
+            ));
+        }
+        Subject::Plugin(_) => {}
+        Subject::Policy(policy) => {
+            let names: Vec<&str> = policy.checks.iter().map(|c| c.name.as_str()).collect();
+            if let Some(name) = case.checks.keys().find(|n| !names.contains(&n.as_str())) {
+                return Err(bad(format!(
+                    "`checks.{name}`: the policy has no check `{name}` (its checks: {})",
+                    names.join(", ")
+                )));
+            }
+        }
+    }
+    let mut shape = serde_json::Map::new();
+    shape.insert("call".into(), call.clone());
+    if let Some(tool) = &case.tool {
+        shape.insert("tool".into(), tool.clone());
+    }
+    if let Some(context) = case.context.as_ref().or(file.context.as_ref()) {
+        shape.insert("context".into(), context.clone());
+    }
+    let request = CallRequest::from_value(Value::Object(shape)).map_err(|e| bad(e.to_string()))?;
+    Ok(Step::Call {
+        request: Box::new(request),
+        expect,
+    })
+}
+
+/// What a case got: the check's decision (plugin mode) or the verdict's.
+struct Actual {
+    decision: CheckDecision,
+    rule: Option<String>,
+    reason: Option<String>,
+    error: Option<(ErrorKind, String)>,
+}
+
+/// Compare a call's answer (and, in policy mode, each check's `outcomes`)
+/// with what the case expects.
+fn decision_result(
+    case: &Case,
+    expect: CheckDecision,
+    actual: Actual,
+    outcomes: &[toolvet::CheckOutcome],
+) -> CaseResult {
+    let error_kind = actual.error.as_ref().map(|(kind, _)| *kind);
+    let got = describe(Some(actual.decision), actual.rule.as_deref(), error_kind);
+    let mut mismatches = Vec::new();
+    let rule_ok = case.rule.is_none() || case.rule == actual.rule;
+    if actual.decision != expect || !rule_ok || case.error != error_kind {
+        let wanted = describe(Some(expect), case.rule.as_deref(), case.error);
+        mismatches.push(format!("expected {wanted}, got {got}"));
+    }
+    for (name, want) in &case.checks {
+        let outcome = outcomes.iter().find(|o| o.check == *name);
+        let (decision, rule, error) = outcome.map_or((CheckDecision::Abstain, None, None), |o| {
+            (
+                o.decision,
+                o.rule.as_deref(),
+                o.error.as_ref().map(|e| e.kind),
+            )
+        });
+        let rule_ok = want.rule.is_none() || want.rule.as_deref() == rule;
+        if decision != want.expect || !rule_ok || want.error != error {
+            let not_run = if outcome.is_none() {
+                " (the call does not select it)"
+            } else {
+                ""
+            };
+            mismatches.push(format!(
+                "check `{name}`: expected {}, got {}{not_run}",
+                want.describe(),
+                describe(Some(decision), rule, error)
+            ));
+        }
+    }
+    CaseResult {
+        name: case.name.clone(),
+        actual: got,
+        reason: actual.reason,
+        error: actual.error,
+        mismatches,
+    }
+}
+
+/// A `settings_error` case: loading the check with the case's settings
+/// must fail in `configure` with a message containing `expected`.
+/// `load_error` is how loading failed (`None`: it did not).
+fn settings_result(case: &Case, expected: &str, load_error: Option<Error>) -> CaseResult {
+    let refused = match &load_error {
+        Some(Error::Load(errors)) => match errors.as_slice() {
+            [e] => match &e.kind {
+                LoadErrorKind::InvalidSettings(message) => Some(message.as_str()),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    let actual = match (&load_error, refused) {
+        (_, Some(message)) => format!("invalid settings: {message}"),
+        (Some(e), None) => e.to_string(),
+        (None, None) => "the check loaded: its `configure` accepted the settings".to_string(),
+    };
+    let mut mismatches = Vec::new();
+    if !refused.is_some_and(|message| message.contains(expected)) {
+        mismatches.push(format!(
+            "expected the settings to be refused with a message containing {expected:?}, got: {actual}"
+        ));
+    }
+    CaseResult {
+        name: case.name.clone(),
+        actual,
+        reason: None,
+        error: None,
+        mismatches,
+    }
 }
 
 fn single_check_policy(
@@ -288,26 +557,4 @@ fn single_check_policy(
             line: 0,
         }],
     )
-}
-
-fn result(
-    case: &Case,
-    actual: CheckDecision,
-    actual_rule: Option<String>,
-    reason: Option<String>,
-    error: Option<(ErrorKind, String)>,
-) -> CaseResult {
-    let rule_ok = case.rule.is_none() || case.rule == actual_rule;
-    let error_ok = case.error == error.as_ref().map(|(kind, _)| *kind);
-    CaseResult {
-        name: case.name.clone(),
-        passed: actual == case.expect && rule_ok && error_ok,
-        expected: case.expect,
-        expected_rule: case.rule.clone(),
-        expected_error: case.error,
-        actual,
-        actual_rule,
-        reason,
-        error,
-    }
 }

@@ -464,35 +464,24 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
                 continue;
             }
         };
-        let file_failed = results.iter().filter(|r| !r.passed).count();
+        let file_failed = results.iter().filter(|r| !r.passed()).count();
         for r in &results {
-            if r.passed && !verbose {
+            if r.passed() && !verbose {
                 continue;
             }
-            let status = if r.passed { "ok  " } else { "FAIL" };
-            let mut expected = r.expected.to_string();
-            if let Some(rule) = &r.expected_rule {
-                expected.push_str(&format!(" [{rule}]"));
-            }
-            if let Some(kind) = &r.expected_error {
-                expected.push_str(&format!(" (error {})", kind.as_str()));
-            }
-            let mut actual = r.actual.to_string();
-            if let Some(rule) = &r.actual_rule {
-                actual.push_str(&format!(" [{}]", visible(rule)));
-            }
-            if let Some((kind, _)) = &r.error {
-                actual.push_str(&format!(" (error {})", kind.as_str()));
-            }
+            let status = if r.passed() { "ok  " } else { "FAIL" };
             println!("{status} {}: {}", file.display(), visible(&r.name));
-            if !r.passed {
-                println!("       expected {expected}, got {actual}");
-                if let Some(reason) = &r.reason {
-                    println!("       reason: {}", visible(reason));
-                }
-                if let Some((_, message)) = &r.error {
-                    println!("       error: {}", visible(message));
-                }
+            if r.passed() {
+                println!("       got {}", visible(&r.actual));
+            }
+            for mismatch in &r.mismatches {
+                println!("       {}", visible(mismatch));
+            }
+            if let Some(reason) = &r.reason {
+                println!("       reason: {}", visible(reason));
+            }
+            if let Some((_, message)) = r.error.as_ref().filter(|_| !r.passed()) {
+                println!("       error: {}", visible(message));
             }
         }
         println!(
