@@ -152,7 +152,13 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let tools = config.tools.get(agent.name());
     let map = ToolMap::with_overrides(agent, tools)?;
     let mut request = request_for(agent, &call, &map)?;
-    let host = Host::load(policy)
+    // One call per process: load only the checks that can select it (the
+    // host denies any other tool).
+    let options = toolvet::LoadOptions {
+        only_tool: Some(request.call.name.clone()),
+        ..toolvet::LoadOptions::default()
+    };
+    let host = Host::load_with(policy, options)
         .await
         .map_err(|e| HookError::Load(e.to_string()))?;
     // Copilot CLI's camelCase payload has no session id: its calls share

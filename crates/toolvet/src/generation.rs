@@ -33,6 +33,9 @@ use wasmtime::Engine;
 pub(crate) const DECISION_LOG_RULE: &str = "toolvet.decision-log";
 /// Rule of a verdict denied because the host itself failed.
 pub(crate) const HOST_ERROR_RULE: &str = "toolvet.host-error";
+/// Rule of a verdict denied because the host was loaded for another tool
+/// ([`crate::LoadOptions::only_tool`]).
+pub(crate) const HOST_SCOPE_RULE: &str = "toolvet.host-scope";
 
 pub(crate) struct Generation {
     pub number: u64,
@@ -46,6 +49,10 @@ pub(crate) struct Generation {
     pub decision_log: Option<DecisionLog>,
     pub approvals: Option<Approvals>,
     pub cache: Option<ArtifactCache>,
+    /// The one tool this generation vets, when loaded with
+    /// [`crate::LoadOptions::only_tool`]: its checks are those that can
+    /// select that tool, so a call to any other tool is denied.
+    only_tool: Option<String>,
 }
 
 /// One configured check after loading.
@@ -85,7 +92,7 @@ impl Generation {
     /// compiled components by digest, its decision log and approvals when
     /// their settings are unchanged.
     pub async fn load(
-        policy: Policy,
+        mut policy: Policy,
         number: u64,
         options: &crate::host::LoadOptions,
         previous: Option<&Generation>,
@@ -95,6 +102,11 @@ impl Generation {
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
         let linker = Arc::new(plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?);
         let cache = open_cache(&policy, engine);
+        if let Some(tool) = &options.only_tool {
+            policy
+                .checks
+                .retain(|check| may_select(check, tool, cache.as_ref()));
+        }
         let settings = &policy.host;
         let loaded: HashMap<String, Compiled> = previous
             .map(|p| {
@@ -268,6 +280,7 @@ impl Generation {
             decision_log,
             approvals,
             cache,
+            only_tool: options.only_tool.clone(),
         })
     }
 
@@ -289,7 +302,7 @@ impl Generation {
     pub async fn preview(self: &Arc<Self>, request: &CallRequest) -> Verdict {
         let started = Instant::now();
         let decided = AssertUnwindSafe(async {
-            if let Some(refusal) = self.refuse_oversized(request) {
+            if let Some(refusal) = self.refuse_unvettable(request) {
                 return refusal;
             }
             self.combined(request).await.0
@@ -330,7 +343,7 @@ impl Generation {
     /// Everything but the record: the verdict, and the indices of the
     /// checks whose outcomes it holds.
     async fn decide(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
-        if let Some(refusal) = self.refuse_oversized(request) {
+        if let Some(refusal) = self.refuse_unvettable(request) {
             return (refusal, Vec::new());
         }
         if let Some(log) = &self.decision_log
@@ -421,6 +434,25 @@ impl Generation {
             });
         }
         outcomes
+    }
+
+    /// A deny for a call this generation cannot vet: one to a tool it was
+    /// not loaded for, or an oversized one.
+    fn refuse_unvettable(&self, request: &CallRequest) -> Option<Verdict> {
+        match &self.only_tool {
+            Some(tool) if *tool != request.call.name => Some(Verdict::by_host(
+                Decision::Deny,
+                HOST_SCOPE_RULE,
+                format!(
+                    "this host loaded only the checks for calls to `{}`, so it cannot vet a \
+                     call to `{}`",
+                    crate::display::visible(tool),
+                    crate::display::visible(&request.call.name)
+                ),
+                Vec::new(),
+            )),
+            _ => self.refuse_oversized(request),
+        }
     }
 
     fn refuse_oversized(&self, request: &CallRequest) -> Option<Verdict> {
@@ -798,6 +830,32 @@ fn compile_all(
             Step::ToCompile(_) => unreachable!("every step compiled above"),
         })
         .collect()
+}
+
+/// Whether `check` can select a call to `tool`: by its `tools` in the
+/// policy, or else by the globs its plugin declared when it last loaded
+/// with the same settings (the artifact cache's accepted record). Unknown
+/// globs count as a match: the check is loaded and declares them.
+fn may_select(check: &CheckConfig, tool: &str, cache: Option<&ArtifactCache>) -> bool {
+    let globs = match &check.tools {
+        Some(globs) => globs.clone(),
+        None => {
+            let remembered = cache.and_then(|cache| {
+                plugin::remembered_tools(
+                    cache,
+                    &check.plugin,
+                    check.sha256.as_deref(),
+                    &check.settings.to_string(),
+                    (check.memory_mb as usize) << 20,
+                )
+            });
+            match remembered {
+                Some(globs) => globs,
+                None => return true,
+            }
+        }
+    };
+    crate::config::compile_globs(&globs).map_or(true, |set| set.is_match(tool))
 }
 
 /// Describe and configure one check at load, or defer that to its first

@@ -47,6 +47,15 @@ pub struct LoadOptions {
     /// taken ([`crate::progress`]). Also used by [`Host::reload`]. The
     /// library itself never prints.
     pub observer: Option<Arc<dyn LoadObserver>>,
+    /// Vet calls to this one tool only, loading only the checks that can
+    /// select it: by the check's `tools` in the policy, or else by the
+    /// globs its plugin declared when it last loaded with the same
+    /// settings (remembered in the artifact cache; a check whose globs are
+    /// not known yet is loaded). The host then denies a call to any other
+    /// tool (rule `toolvet.host-scope`), so no check is ever skipped for a
+    /// call it would select. For processes that vet one call, such as
+    /// `toolvet hook`: the checks a call cannot select cost nothing.
+    pub only_tool: Option<String>,
 }
 
 impl fmt::Debug for LoadOptions {
@@ -55,6 +64,7 @@ impl fmt::Debug for LoadOptions {
             .field("ledger_provider", &self.ledger_provider)
             .field("redactor", &self.redactor)
             .field("observer", &self.observer.as_ref().map(|_| "LoadObserver"))
+            .field("only_tool", &self.only_tool)
             .finish()
     }
 }
@@ -247,7 +257,8 @@ impl Host {
         self.shared.current.load_full()
     }
 
-    /// One summary per configured check, in policy order.
+    /// One summary per configured check, in policy order (for a host
+    /// loaded with [`LoadOptions::only_tool`], per check it loaded).
     pub fn checks(&self) -> Vec<CheckSummary> {
         self.current()
             .checks

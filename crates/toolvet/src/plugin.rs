@@ -453,6 +453,28 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
     Some(info)
 }
 
+/// The tool globs the plugin at `path` declared when it last loaded with
+/// `settings` and `memory_bytes`, found without reading or loading the
+/// component: the file's stamp gives its remembered digest (as in
+/// [`find`]), and that digest with the settings gives the accepted record.
+/// `None` when any of that is unknown (a first load, a changed file, a
+/// digest that contradicts the pin), in which case the check must be
+/// loaded to learn them.
+pub(crate) fn remembered_tools(
+    cache: &ArtifactCache,
+    path: &Path,
+    sha256_pin: Option<&str>,
+    settings: &str,
+    memory_bytes: usize,
+) -> Option<Vec<String>> {
+    let stamp = FileStamp::of(&std::fs::metadata(path).ok()?)?;
+    let sha256 = cache
+        .remembered_digest(&stamp)
+        .filter(|sha256| sha256_pin.is_none_or(|pin| pin == sha256))?;
+    let key = load_key(cache, &sha256, settings, memory_bytes);
+    remembered_accepted(cache, &key).map(|info| info.tools)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
