@@ -1,8 +1,9 @@
 //! Pre-initialised checks (`[host] preinitialize`, on by default): a
 //! per-call check's fresh instances start from a snapshot taken after
 //! `configure`. A snapshot must never carry one call into the next, never
-//! replace `configure` for a check that does not run per call, and never be
-//! loaded from a cache file the host did not write.
+//! replace `configure` for a check that does not run per call unless the
+//! host asks (`LoadOptions::preinitialize_reused`), and never be loaded from
+//! a cache file the host did not write.
 //!
 //! Fixtures: `bash tests/hostile/build.sh` (see tests/hostile/fixtures.md).
 
@@ -57,6 +58,36 @@ async fn reuse_and_preinitialize_off_never_use_a_snapshot() {
     .await;
     assert_eq!(summary(&host.checks(), "fresh").snapshot, Some(false));
     assert_every_call_fresh(&host, "fresh").await;
+}
+
+#[tokio::test]
+async fn a_reused_check_starts_from_its_snapshot_only_when_asked_and_stays_reused() {
+    // `LoadOptions::preinitialize_reused` (what `toolvet hook` sets): the
+    // reused instance is made from the snapshot instead of running
+    // `configure`, and is still kept between calls.
+    let spec = json!({"check": [
+        check("kept", "hostile.wasm", json!({"behave": "state"}), json!({"isolation": "reuse", "tools": ["kept"]})),
+    ]});
+    let options = toolvet::LoadOptions {
+        preinitialize_reused: true,
+        ..toolvet::LoadOptions::default()
+    };
+    let host = Host::load_with(toolvet_tests::policy(spec), options)
+        .await
+        .unwrap();
+    assert_eq!(summary(&host.checks(), "kept").snapshot, Some(true));
+    let (first, _) = timed_check(&host, &call("kept", json!({"token": "one"}))).await;
+    assert_eq!(
+        first.rule.as_deref(),
+        Some("hostile.state-fresh"),
+        "{first:?}"
+    );
+    let (second, _) = timed_check(&host, &call("kept", json!({"token": "two"}))).await;
+    assert_eq!(
+        second.rule.as_deref(),
+        Some("hostile.state-kept"),
+        "{second:?}"
+    );
 }
 
 #[tokio::test]

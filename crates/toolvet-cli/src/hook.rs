@@ -187,6 +187,12 @@ async fn load_once(agent: Agent, policy: &Path) -> anyhow::Result<()> {
     let policy = toolvet::Policy::from_file(policy)?;
     let hooks = toolvet_hooks::HooksConfig::from_policy(&policy)?;
     toolvet_hooks::ToolMap::with_overrides(agent, hooks.tools.get(agent.name()))?;
-    toolvet::Host::load_with(policy, crate::progress::load_options()).await?;
+    // As the hook loads it (every check, since any tool may come), so the
+    // reused checks' snapshots are taken now, not in the first call.
+    let options = toolvet::LoadOptions {
+        preinitialize_reused: true,
+        ..crate::progress::load_options()
+    };
+    toolvet::Host::load_with(policy, options).await?;
     Ok(())
 }

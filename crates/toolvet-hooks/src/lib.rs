@@ -153,9 +153,11 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let map = ToolMap::with_overrides(agent, tools)?;
     let mut request = request_for(agent, &call, &map)?;
     // One call per process: load only the checks that can select it (the
-    // host denies any other tool).
+    // host denies any other tool), and start reused checks from their
+    // snapshots rather than configure them for this one call.
     let options = toolvet::LoadOptions {
         only_tool: Some(request.call.name.clone()),
+        preinitialize_reused: true,
         ..toolvet::LoadOptions::default()
     };
     let host = Host::load_with(policy, options)

@@ -192,9 +192,12 @@ impl Generation {
                     settings_json.clone(),
                     load_limits,
                     may_defer,
-                    // Only fresh instances start from a snapshot; a reused
-                    // instance is configured once anyway.
-                    settings.preinitialize && config.isolation == crate::config::Isolation::PerCall,
+                    // Fresh instances start from a snapshot; a reused
+                    // instance is configured once anyway, unless the host
+                    // serves one call (`preinitialize_reused`).
+                    settings.preinitialize
+                        && (config.isolation == crate::config::Isolation::PerCall
+                            || options.preinitialize_reused),
                     observer.clone(),
                 ));
                 (name, log, settings_json, limits, task)

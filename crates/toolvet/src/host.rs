@@ -56,6 +56,15 @@ pub struct LoadOptions {
     /// call it would select. For processes that vet one call, such as
     /// `toolvet hook`: the checks a call cannot select cost nothing.
     pub only_tool: Option<String>,
+    /// With `[host] preinitialize`, start a reused check's first instance
+    /// from its snapshot too, so loading it runs no `configure` (the
+    /// snapshot is taken at the first load and cached like a per-call
+    /// check's; SECURITY.md, "Snapshots"). For processes that load a policy
+    /// to vet one call, such as `toolvet hook`, where the reused instance
+    /// serves that one call and its `configure` would run every time.
+    /// Default false: a long-running host configures each reused check
+    /// once anyway, and taking the snapshot makes the first load slower.
+    pub preinitialize_reused: bool,
 }
 
 impl fmt::Debug for LoadOptions {
@@ -65,6 +74,7 @@ impl fmt::Debug for LoadOptions {
             .field("redactor", &self.redactor)
             .field("observer", &self.observer.as_ref().map(|_| "LoadObserver"))
             .field("only_tool", &self.only_tool)
+            .field("preinitialize_reused", &self.preinitialize_reused)
             .finish()
     }
 }
