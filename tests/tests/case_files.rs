@@ -150,6 +150,30 @@ fn checks_expectations_compare_each_named_check_deciding_or_not() {
 }
 
 #[test]
+fn checks_expectations_fail_when_the_host_decided_before_any_check_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    two_check_policy(dir.path());
+    let policy = std::fs::read_to_string(dir.path().join("toolvet.toml")).unwrap();
+    let policy = policy.replace("[host]\n", "[host]\nmax_arguments_bytes = 64\n");
+    std::fs::write(dir.path().join("toolvet.toml"), policy).unwrap();
+    let long = "x".repeat(100);
+    let file = json!({
+        "config": "toolvet.toml",
+        "cases": [{"name": "oversized", "call": {"name": "bash", "arguments": {"command": long}},
+                   "expect": "deny", "checks": {"shell": {"expect": "abstain"}}}],
+    });
+    let out = run(dir.path(), &file, &[]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains(
+            "checks `shell`: none ran, the host decided deny [toolvet.oversized-call] itself"
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn keys_that_make_no_sense_for_a_case_are_errors_naming_the_case_and_key() {
     let dir = tempfile::tempdir().unwrap();
     two_check_policy(dir.path());
@@ -182,6 +206,10 @@ fn keys_that_make_no_sense_for_a_case_are_errors_naming_the_case_and_key() {
         (
             plugin_file(json!({"name": "no expect", "call": rm_home()})),
             "case `no expect`: `expect` is missing: allow, deny, escalate or abstain (or give `settings_error`)",
+        ),
+        (
+            plugin_file(json!({"name": "blank", "settings": {}, "settings_error": " "})),
+            "case `blank`: `settings_error` is empty: give the text the refusal must contain (e.g. the key it names)",
         ),
         (
             plugin_file(json!({"name": "no call", "expect": "allow"})),

@@ -46,23 +46,26 @@ fn example_policy(dir: &Path, extra: &str) -> PathBuf {
     path
 }
 
-/// Compile the example policy's checks into the shared cache once, with no
-/// deadline, before any hook runs under its default one: the hooks answer
-/// within their deadline from a warm cache (a cold one takes over a minute
-/// on a busy machine, and a hook killed by its watchdog stores nothing).
+/// Warm the shared cache for the example policy once, as users do before
+/// the first call: `toolvet hook install` (printing the settings, writing
+/// nothing) loads every check as the hook will, with no deadline, so each
+/// is compiled, its snapshot taken and its tool globs recorded. The hooks
+/// then answer within their deadline (a cold cache takes over a minute on
+/// a busy machine, and a hook killed by its watchdog stores nothing).
 fn warm_cache(policy: &Path) {
     static WARM: std::sync::Once = std::sync::Once::new();
     WARM.call_once(|| {
-        let input = payload("claude-code", "bash.json", &[("COMMAND", "true")])
-            .replace("9b2f6e0c-4d1a-4c55-9a7e-1f0c2d3e4a5b", "warm-up");
-        let ran = hook(
-            "claude-code",
-            policy,
-            &input,
-            &[],
-            &["--timeout-ms", "1800000"],
+        let out = Command::new(cli_binary())
+            .args(["hook", "install", "claude-code", "--config"])
+            .arg(policy)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "warming the cache: {}",
+            String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(ran.code, 0, "warming the cache: {}", ran.stderr);
     });
 }
 

@@ -55,12 +55,14 @@ fn names(host: &Host) -> Vec<String> {
 async fn a_host_for_one_tool_loads_only_the_checks_that_can_select_it() {
     let cache = tempfile::tempdir().unwrap();
     let settings = json!({"protected_branches": ["main"]});
-    // Nothing remembered yet: a check is skipped only by the policy's own
-    // `tools`; the others load, and their plugins' globs are remembered.
+    // Nothing remembered yet: no check is known to load, so every one
+    // loads (even sql, whose policy `tools` exclude read_file), and their
+    // plugins' globs are remembered.
     let first = load_for(policy(cache.path(), settings.clone()), "read_file").await;
-    assert_eq!(names(&first), ["shell", "paths"]);
+    assert_eq!(names(&first), ["shell", "paths", "sql"]);
     drop(first);
-    // Now shell-guard's globs are known, and they do not select read_file.
+    // Now each is known to load, and shell-guard's own globs and sql's
+    // policy `tools` do not select read_file.
     let scoped = load_for(policy(cache.path(), settings.clone()), "read_file").await;
     assert_eq!(names(&scoped), ["paths"]);
     let bash = load_for(policy(cache.path(), settings.clone()), "bash").await;
@@ -146,4 +148,32 @@ async fn globs_remembered_for_other_settings_or_another_file_are_not_used() {
         ))
         .await;
     assert_eq!(verdict.decision, Decision::Deny, "{verdict:?}");
+}
+
+#[tokio::test]
+async fn a_check_that_would_not_load_fails_the_host_even_when_it_cannot_select_the_tool() {
+    // As a host for every tool would: a missing plugin is a load error,
+    // though its policy `tools` leave the call's tool out.
+    let cache = tempfile::tempdir().unwrap();
+    let spec = json!({
+        "host": {"cache_dir": cache.path()},
+        "check": [
+            {"name": "paths", "plugin": plugin("path_guard")},
+            {"name": "gone", "plugin": cache.path().join("missing.wasm"), "tools": ["run_sql"]},
+        ],
+    });
+    let text = toml::to_string(&spec).unwrap();
+    let policy = Policy::from_toml(&text, Path::new("<host scope test>"), cache.path()).unwrap();
+    let options = LoadOptions {
+        only_tool: Some("read_file".into()),
+        ..LoadOptions::default()
+    };
+    match Host::load_with(policy, options).await {
+        Err(toolvet::Error::Load(errors)) => {
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(errors[0].check, "gone");
+        }
+        Err(e) => panic!("expected the missing plugin's load error, got {e}"),
+        Ok(host) => panic!("loaded {:?} despite a missing plugin", names(&host)),
+    }
 }

@@ -357,6 +357,13 @@ fn plan<'a>(
         message,
     };
     if let Some(expected) = &case.settings_error {
+        if expected.trim().is_empty() {
+            return Err(bad(
+                "`settings_error` is empty: give the text the refusal must contain \
+                 (e.g. the key it names)"
+                    .into(),
+            ));
+        }
         if matches!(subject, Subject::Policy(_)) {
             return Err(bad(
                 "`settings_error` tests one plugin's `configure`: it needs `plugin`, not `config`"
@@ -453,7 +460,19 @@ fn decision_result(
         let wanted = describe(Some(expect), case.rule.as_deref(), case.error);
         mismatches.push(format!("expected {wanted}, got {got}"));
     }
+    // The host answered before any check ran (an oversized call, a refused
+    // ticket): no check said anything, so no `checks` expectation holds.
+    if outcomes.is_empty() && actual.rule.is_some() && !case.checks.is_empty() {
+        let names: Vec<String> = case.checks.keys().map(|n| format!("`{n}`")).collect();
+        mismatches.push(format!(
+            "checks {}: none ran, the host decided {got} itself",
+            names.join(", ")
+        ));
+    }
     for (name, want) in &case.checks {
+        if outcomes.is_empty() && actual.rule.is_some() {
+            break;
+        }
         let outcome = outcomes.iter().find(|o| o.check == *name);
         let (decision, rule, error) = outcome.map_or((CheckDecision::Abstain, None, None), |o| {
             (

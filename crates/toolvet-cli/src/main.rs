@@ -455,6 +455,8 @@ fn collect_case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()>
 async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyhow::Result<u8> {
     let (mut passed, mut failed, mut unusable) = (0usize, 0usize, 0usize);
     for file in case_files(paths)? {
+        // A file name can hold control characters too.
+        let shown = visible(&file.display().to_string()).into_owned();
         // A file that cannot be used is reported, and the others still run.
         let results = match cases::run_file(&file, target).await {
             Ok(results) => results,
@@ -470,7 +472,7 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
                 continue;
             }
             let status = if r.passed() { "ok  " } else { "FAIL" };
-            println!("{status} {}: {}", file.display(), visible(&r.name));
+            println!("{status} {shown}: {}", visible(&r.name));
             if r.passed() {
                 println!("       got {}", visible(&r.actual));
             }
@@ -484,12 +486,7 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
                 println!("       error: {}", visible(message));
             }
         }
-        println!(
-            "{}: {} cases, {} failed",
-            file.display(),
-            results.len(),
-            file_failed
-        );
+        println!("{shown}: {} cases, {} failed", results.len(), file_failed);
         passed += results.len() - file_failed;
         failed += file_failed;
     }

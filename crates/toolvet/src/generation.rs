@@ -102,6 +102,9 @@ impl Generation {
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
         let linker = Arc::new(plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?);
         let cache = open_cache(&policy, engine);
+        // The whole policy's digest, before `only_tool` leaves checks out
+        // (a policy built in code is hashed over its checks).
+        let policy_sha256 = policy.sha256();
         if let Some(tool) = &options.only_tool {
             policy
                 .checks
@@ -273,7 +276,7 @@ impl Generation {
         .await?;
         Ok(Generation {
             number,
-            policy_sha256: policy.sha256(),
+            policy_sha256,
             source: policy.source.clone(),
             engine,
             slots: Semaphore::new(settings.max_concurrent_checks),
@@ -835,30 +838,28 @@ fn compile_all(
         .collect()
 }
 
-/// Whether `check` can select a call to `tool`: by its `tools` in the
-/// policy, or else by the globs its plugin declared when it last loaded
-/// with the same settings (the artifact cache's accepted record). Unknown
-/// globs count as a match: the check is loaded and declares them.
+/// Whether `check` must be loaded for a call to `tool`. It is left out
+/// only when the artifact cache records that this very plugin file (by its
+/// stamp, and its pin if any) loaded with these settings and memory cap
+/// before, so it would load now too, and its globs (the policy's `tools`,
+/// else those its plugin declared then) do not match `tool`. A check that
+/// may fail to load is always loaded: its load error fails the host, as
+/// in a host for every tool.
 fn may_select(check: &CheckConfig, tool: &str, cache: Option<&ArtifactCache>) -> bool {
-    let globs = match &check.tools {
-        Some(globs) => globs.clone(),
-        None => {
-            let remembered = cache.and_then(|cache| {
-                plugin::remembered_tools(
-                    cache,
-                    &check.plugin,
-                    check.sha256.as_deref(),
-                    &check.settings.to_string(),
-                    (check.memory_mb as usize) << 20,
-                )
-            });
-            match remembered {
-                Some(globs) => globs,
-                None => return true,
-            }
-        }
+    let remembered = cache.and_then(|cache| {
+        plugin::remembered_tools(
+            cache,
+            &check.plugin,
+            check.sha256.as_deref(),
+            &check.settings.to_string(),
+            (check.memory_mb as usize) << 20,
+        )
+    });
+    let Some(declared) = remembered else {
+        return true;
     };
-    crate::config::compile_globs(&globs).map_or(true, |set| set.is_match(tool))
+    let globs = check.tools.as_ref().unwrap_or(&declared);
+    crate::config::compile_globs(globs).map_or(true, |set| set.is_match(tool))
 }
 
 /// Describe and configure one check at load, or defer that to its first

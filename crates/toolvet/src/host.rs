@@ -47,14 +47,16 @@ pub struct LoadOptions {
     /// taken ([`crate::progress`]). Also used by [`Host::reload`]. The
     /// library itself never prints.
     pub observer: Option<Arc<dyn LoadObserver>>,
-    /// Vet calls to this one tool only, loading only the checks that can
-    /// select it: by the check's `tools` in the policy, or else by the
-    /// globs its plugin declared when it last loaded with the same
-    /// settings (remembered in the artifact cache; a check whose globs are
-    /// not known yet is loaded). The host then denies a call to any other
-    /// tool (rule `toolvet.host-scope`), so no check is ever skipped for a
-    /// call it would select. For processes that vet one call, such as
-    /// `toolvet hook`: the checks a call cannot select cost nothing.
+    /// Vet calls to this one tool only, leaving out checks that cannot
+    /// select it. A check is left out only when the artifact cache records
+    /// that the same plugin file loaded with the same settings before (so
+    /// it would load now: a check that might fail to load is loaded, and
+    /// its error fails the host as it would any host), and its globs (the
+    /// policy's `tools`, else those its plugin declared then) do not match
+    /// the tool. The host then denies a call to any other tool (rule
+    /// `toolvet.host-scope`), so no check is ever skipped for a call it
+    /// would select. For processes that vet one call, such as `toolvet
+    /// hook`: the checks a call cannot select cost nothing.
     pub only_tool: Option<String>,
     /// With `[host] preinitialize`, start a reused check's first instance
     /// from its snapshot too, so loading it runs no `configure` (the

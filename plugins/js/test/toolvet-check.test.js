@@ -104,6 +104,16 @@ test('settings errors are SettingsErrors, strict at every depth', () => {
     errorOf(() => Nested.fromSettingsJson('{"limits": {"USD": {"hard": 1, "sfot": 2}}}'), SettingsError),
     'settings.limits.USD.sfot: unknown key (known keys: hard)',
   );
+  // A type's own decode is strict unless told otherwise, as a
+  // constructor decoding nested settings with it expects.
+  assert.equal(
+    errorOf(() => t.object({ a: t.number() }).decode({ a: 1, typo: 2 }, 'settings.x')),
+    'settings.x.typo: unknown key (known keys: a)',
+  );
+  assert.equal(
+    errorOf(() => t.list(t.object({ a: t.number() })).decode([{ a: 1, typo: 2 }], 'settings.xs')),
+    'settings.xs[0].typo: unknown key (known keys: a)',
+  );
   assert.equal(String(new SettingsError('x')), 'SettingsError: x');
   assert.equal(String(new ArgumentsError('y')), 'ArgumentsError: y');
 });

@@ -165,8 +165,9 @@ const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
  * Type descriptors for `static settings` and `call.args(...)`. Each takes an
  * optional default as its last argument; a field without a default is
  * required. Decoding never coerces: a string is not a number. A type's
- * `decode(value, path, strict)` returns the decoded value or throws
- * `DecodeError`; `strict` says whether `t.object` rejects unknown keys.
+ * `decode(value, path, strict = true)` returns the decoded value or throws
+ * `DecodeError`; `strict` says whether `t.object` rejects unknown keys
+ * (only `call.args` passes false, unless asked to be strict).
  */
 export const t = {
   /** A string. */
@@ -206,7 +207,7 @@ export const t = {
   /** An array of `item`. */
   list: (item, dflt) => ({
     dflt,
-    decode: (v, p, strict) =>
+    decode: (v, p, strict = true) =>
       Array.isArray(v)
         ? v.map((x, i) => item.decode(x, `${p}[${i}]`, strict))
         : fail(p, `expected an array, got ${describeValue(v)}`),
@@ -214,7 +215,7 @@ export const t = {
   /** An object whose values are `value` (any keys). */
   record: (value, dflt) => ({
     dflt,
-    decode: (v, p, strict) => {
+    decode: (v, p, strict = true) => {
       if (!isPlainObject(v)) fail(p, `expected an object, got ${describeValue(v)}`);
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value.decode(x, `${p}.${k}`, strict)]));
     },
@@ -222,18 +223,18 @@ export const t = {
   /** `inner` or null; default null. */
   optional: (inner, dflt = null) => ({
     dflt,
-    decode: (v, p, strict) => (v === null ? null : inner.decode(v, p, strict)),
+    decode: (v, p, strict = true) => (v === null ? null : inner.decode(v, p, strict)),
   }),
   /** An object with these `fields` (each a type); unknown keys are errors when decoding strictly. */
   object: (fields, dflt) => ({
     dflt,
-    decode: (v, p, strict) => decodeObject(fields, v, p, strict),
+    decode: (v, p, strict = true) => decodeObject(fields, v, p, strict),
   }),
   /** Any JSON value, unchecked. */
   any: (dflt) => ({ dflt, decode: (v) => v }),
 };
 
-function decodeObject(fields, value, path, strict) {
+function decodeObject(fields, value, path, strict = true) {
   if (!isPlainObject(value)) fail(path, `expected an object, got ${describeValue(value)}`);
   if (strict) {
     for (const key of Object.keys(value)) {

@@ -124,6 +124,22 @@ class SendArgs:
     amount: Optional[Decimal] = None
 
 
+@dataclass
+class Read:
+    path: str
+
+
+@dataclass
+class Write:
+    path: str
+    content: str
+
+
+@dataclass
+class FileArgs:
+    op: Union[Read, Write]
+
+
 class ModelTest(unittest.TestCase):
     def test_call_arguments(self) -> None:
         call = ToolCall("pay", '{"amount": 12.30, "to": "acct", "n": 2}')
@@ -157,6 +173,13 @@ class ModelTest(unittest.TestCase):
         with self.assertRaises(ArgumentsError) as cm:
             nested.args(SendArgs, strict=True)
         self.assertEqual(str(cm.exception), "arguments.to[0].name: unknown key (known keys: address)")
+        # A union takes the member the value fits exactly before a looser
+        # one that would skip keys.
+        self.assertEqual(
+            ToolCall("fs", '{"op": {"path": "/etc/passwd", "content": "x"}}').args(FileArgs),
+            FileArgs(Write("/etc/passwd", "x")),
+        )
+        self.assertEqual(ToolCall("fs", '{"op": {"path": "/a", "mode": 1}}').args(FileArgs), FileArgs(Read("/a")))
         # Skipping unknown keys never relaxes the types of known ones.
         with self.assertRaises(ArgumentsError) as cm:
             ToolCall("send", '{"to": "a@x.com", "extra": 1}').args(SendArgs)

@@ -170,6 +170,15 @@ def _decode_union(value: Any, members: tuple, path: str, strict: bool) -> Any:
     if value is None and _NONE_TYPE in members:
         return None
     candidates = [m for m in members if m is not _NONE_TYPE]
+    if not strict:
+        # Skipping unknown keys must not pick a looser member over one the
+        # value fits exactly: `{"path": .., "content": ..}` is a `Write`, not
+        # a `Read` that ignores `content`.
+        for member in candidates:
+            try:
+                return decode(value, member, path, strict=True)
+            except DecodeError:
+                pass
     errors = []
     for member in candidates:
         try:
