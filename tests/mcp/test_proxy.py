@@ -50,7 +50,9 @@ def text_of(result) -> str:
     return "".join(getattr(block, "text", "") for block in result.content)
 
 
-class Proxy(unittest.IsolatedAsyncioTestCase):
+class ProxyCase(unittest.IsolatedAsyncioTestCase):
+    """A policy, a call log and the ledger CLI for one test (no tests)."""
+
     def setUp(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="toolvet-mcp-"))
         self.policy = self.dir / "toolvet.toml"
@@ -68,14 +70,19 @@ class Proxy(unittest.IsolatedAsyncioTestCase):
             capture_output=True, text=True, env={**os.environ, "TOOLVET_CACHE_DIR": CACHE},
         )
 
-    @asynccontextmanager
-    async def session(self, *, elicit=None, on_message=None, policy: Path | None = None):
-        params = StdioServerParameters(
+    def stdio_proxy(self, policy: Path | None = None) -> StdioServerParameters:
+        """`toolvet mcp` over stdio in front of server.py."""
+        return StdioServerParameters(
             command=TOOLVET,
             args=["mcp", "--config", str(policy or self.policy), "--", sys.executable, str(HERE / "server.py")],
             env={**os.environ, "MCP_CALL_LOG": str(self.calls), "TOOLVET_CACHE_DIR": CACHE},
         )
-        async with stdio_client(params) as (read, write):
+
+
+class Proxy(ProxyCase):
+    @asynccontextmanager
+    async def session(self, *, elicit=None, on_message=None, policy: Path | None = None):
+        async with stdio_client(self.stdio_proxy(policy)) as (read, write):
             async with ClientSession(
                 read, write, elicitation_callback=elicit, message_handler=on_message, read_timeout_seconds=60
             ) as session:

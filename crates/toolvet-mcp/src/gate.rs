@@ -6,7 +6,7 @@ use rmcp::model::{
     CallToolResult, ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationSchema, Tool,
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 use toolvet::{CallContext, CallError, CallRequest, ToolCall, ToolInfo, Verdict};
 
 /// Longest argument text shown to the person in an elicitation, in bytes.
@@ -158,6 +158,92 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
     serde_json::to_value(params).unwrap_or(Value::Null)
 }
 
+/// The `inputRequests` key under which toolvet asks about a held call in
+/// a 2026-07-28 `input_required` result, and the prefix of its
+/// `requestState`: both are toolvet's own, kept from the server.
+pub const INPUT_KEY: &str = "toolvet_approval";
+const STATE_PREFIX: &str = "toolvet:";
+
+/// The `input_required` result (MCP 2026-07-28, multi round-trip requests)
+/// that asks the person about a held call: the same form as
+/// [`elicitation`], and a `requestState` that is the approval request's
+/// ticket, signed by the ledger's key and bound to this call, so the
+/// state the client sends back can only be this call's.
+pub fn input_required(call: &ToolCall, verdict: &Verdict, ticket: &str) -> Value {
+    json!({
+        "resultType": "input_required",
+        "inputRequests": {
+            INPUT_KEY: {"method": "elicitation/create", "params": elicitation(call, verdict)},
+        },
+        "requestState": format!("{STATE_PREFIX}{ticket}"),
+    })
+}
+
+/// Where a held call stands in the 2026-07-28 round trip.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RoundTrip {
+    /// The call came without toolvet's `requestState` for it: ask.
+    Ask,
+    /// The call came back with the state toolvet gave for it and the
+    /// person's answer (or why there is none).
+    Answered(Answer),
+}
+
+/// Read a `tools/call` made again with `requestState` and `inputResponses`
+/// (`raw` is the whole request), for the held call whose ticket is
+/// `ticket`. A state of toolvet's that is not this call's (another call's,
+/// an expired request's, a forged one) is no answer, never an approval.
+pub fn round_trip(raw: &Value, ticket: &str) -> RoundTrip {
+    let params = raw.get("params");
+    let Some(state) = params
+        .and_then(|p| p.get("requestState"))
+        .and_then(Value::as_str)
+        .and_then(|s| s.strip_prefix(STATE_PREFIX))
+    else {
+        return RoundTrip::Ask;
+    };
+    if state != ticket {
+        return RoundTrip::Answered(Answer::None(
+            "The answer the client sent back is not about this call (its approval request \
+             may have expired or been decided since)."
+                .into(),
+        ));
+    }
+    let Some(response) = params
+        .and_then(|p| p.pointer(&format!("/inputResponses/{INPUT_KEY}")))
+        .filter(|r| !r.is_null())
+    else {
+        return RoundTrip::Answered(Answer::None("The client sent no answer.".into()));
+    };
+    RoundTrip::Answered(answer(&json!({ "result": response })))
+}
+
+/// `raw` without toolvet's part of a 2026-07-28 round trip: its
+/// `requestState` and its entry in `inputResponses` (the whole key when
+/// nothing else is left). Anything of the server's own stays.
+pub fn without_round_trip(mut raw: Value) -> Value {
+    let Some(params) = raw.get_mut("params").and_then(Value::as_object_mut) else {
+        return raw;
+    };
+    if params
+        .get("requestState")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.starts_with(STATE_PREFIX))
+    {
+        params.remove("requestState");
+    }
+    if let Some(responses) = params
+        .get_mut("inputResponses")
+        .and_then(Value::as_object_mut)
+    {
+        responses.remove(INPUT_KEY);
+        if responses.is_empty() {
+            params.remove("inputResponses");
+        }
+    }
+    raw
+}
+
 /// What the person answered in the client.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -210,7 +296,6 @@ pub fn answer(response: &Value) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn tool(annotations: Value) -> Tool {
         serde_json::from_value(json!({
@@ -307,5 +392,64 @@ mod tests {
             p["requestedSchema"]["properties"]["approve"]["type"],
             "boolean"
         );
+    }
+
+    #[test]
+    fn only_this_calls_state_with_an_answer_settles_a_round_trip() {
+        let call = |params: Value| json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
+        let accept = json!({INPUT_KEY: {"action": "accept", "content": {"approve": true}}});
+        assert_eq!(
+            round_trip(&call(json!({"name": "deploy"})), "tv1.a"),
+            RoundTrip::Ask
+        );
+        // A state of the server's own (not toolvet's) is not an answer to toolvet.
+        let theirs = call(json!({"requestState": "opaque", "inputResponses": accept}));
+        assert_eq!(round_trip(&theirs, "tv1.a"), RoundTrip::Ask);
+        let ours = call(json!({"requestState": "toolvet:tv1.a", "inputResponses": accept}));
+        assert_eq!(
+            round_trip(&ours, "tv1.a"),
+            RoundTrip::Answered(Answer::Approve(None))
+        );
+        // Another call's (or a forged) state never approves.
+        let RoundTrip::Answered(Answer::None(why)) = round_trip(&ours, "tv1.b") else {
+            panic!("another call's state settled the call");
+        };
+        assert!(why.contains("not about this call"), "{why}");
+        let silent = call(json!({"requestState": "toolvet:tv1.a"}));
+        assert_eq!(
+            round_trip(&silent, "tv1.a"),
+            RoundTrip::Answered(Answer::None("The client sent no answer.".into()))
+        );
+        let held = CallRequest::new("deploy", &json!({})).unwrap().call;
+        let verdict: Verdict = serde_json::from_value(json!({
+            "decision": "escalate", "rule": "policy.requires-approval", "reason": "deploys need a person.",
+            "checks": [], "duration_us": 0
+        }))
+        .unwrap();
+        let asked = input_required(&held, &verdict, "tv1.a");
+        assert_eq!(asked["requestState"], "toolvet:tv1.a");
+        assert_eq!(asked["resultType"], "input_required");
+        assert_eq!(
+            asked["inputRequests"][INPUT_KEY]["method"],
+            "elicitation/create"
+        );
+    }
+
+    #[test]
+    fn the_server_gets_the_call_without_toolvets_round_trip() {
+        let raw = json!({"params": {"name": "deploy", "requestState": "toolvet:tv1.a",
+            "inputResponses": {INPUT_KEY: {"action": "accept"}, "theirs": {"action": "decline"}}}});
+        assert_eq!(
+            without_round_trip(raw),
+            json!({"params": {"name": "deploy", "inputResponses": {"theirs": {"action": "decline"}}}})
+        );
+        let raw = json!({"params": {"name": "deploy", "requestState": "toolvet:tv1.a",
+            "inputResponses": {INPUT_KEY: {"action": "accept"}}}});
+        assert_eq!(
+            without_round_trip(raw),
+            json!({"params": {"name": "deploy"}})
+        );
+        let theirs = json!({"params": {"name": "deploy", "requestState": "opaque"}});
+        assert_eq!(without_round_trip(theirs.clone()), theirs);
     }
 }

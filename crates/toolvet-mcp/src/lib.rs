@@ -11,7 +11,9 @@
 //!   JSON-RPC error, which clients show as a protocol failure);
 //! - **escalate**: when the client declared `elicitation`, the person is
 //!   asked there (`elicitation/create`, a form with `approve` and an
-//!   optional `message`); the answer is recorded in the approvals ledger as
+//!   optional `message`; for an MCP 2026-07-28 client, inside an
+//!   `input_required` result whose `requestState` is the request's ticket,
+//!   answered by the same call made again); the answer is recorded in the approvals ledger as
 //!   that person's review, and an approved call runs once. Otherwise the
 //!   call is refused with the approval request's id, to approve with
 //!   `toolvet approvals approve` or on the reviewer page; the same call

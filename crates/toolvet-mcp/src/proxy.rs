@@ -21,8 +21,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 use toolvet::{
-    ApprovalClaim, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome, PriorCall,
-    Scope, UnixMillis, Verdict,
+    ApprovalClaim, Approvals, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome,
+    PriorCall, Scope, UnixMillis, Verdict,
 };
 
 /// Longest message accepted on either side, in bytes (one line of JSON).
@@ -90,6 +90,10 @@ struct State {
     server_requests: BTreeSet<String>,
     /// Why the server is gone, once it is.
     gone: Option<String>,
+    /// The `_meta` of the client's latest 2026-07-28 ("modern") request:
+    /// the proxy's own requests to the server carry it, since a modern
+    /// server takes no request without (there is no `initialize`).
+    modern_meta: Option<Value>,
     /// The client closed its side: the server is expected to exit.
     closing: bool,
 }
@@ -589,10 +593,13 @@ impl Session {
                 };
                 state.pending.insert(key.clone(), pending);
             }
-            let params = match &cursor {
+            let mut params = match &cursor {
                 Some(cursor) => json!({ "cursor": cursor }),
                 None => json!({}),
             };
+            if let Some(meta) = self.state().modern_meta.clone() {
+                params["_meta"] = meta;
+            }
             if !self.send_server(jsonrpc::request(&id, "tools/list", params)) {
                 self.state().pending.remove(&key);
                 return;
@@ -765,6 +772,12 @@ impl Session {
             ));
         };
         let gating = self.gating.lock().await;
+        if let Some(meta) = params
+            .and_then(|p| p.get("_meta"))
+            .filter(|m| m.get(MODERN_VERSION_KEY).is_some())
+        {
+            self.state().modern_meta = Some(meta.clone());
+        }
         if !self.state().tools.contains_key(name) {
             // Vet a tool only with what its server declares: list them
             // first when the client has not (or the tool is new).
@@ -825,6 +838,9 @@ impl Session {
             request.call.arguments.clone(),
             outcome,
         );
+        // toolvet's own round trip (requestState, its input response) is
+        // not the server's business.
+        let raw = gate::without_round_trip(raw);
         self.forward(id, "tools/call".into(), raw, Some(Forwarded { seq }));
     }
 
@@ -859,8 +875,6 @@ impl Session {
         };
         let unable = if !self.config.elicit {
             Some("The policy does not ask in the client ([mcp] elicit = false).")
-        } else if modern {
-            Some("toolvet does not ask through MCP 2026-07-28's input_required round trip yet.")
         } else if !elicits {
             Some("The client cannot ask the user (it declared no elicitation).")
         } else {
@@ -870,7 +884,41 @@ impl Session {
             let text = gate::held_text(&verdict, unable.unwrap_or(""), &self.policy);
             return self.refuse(&id, &request, text, Outcome::Escalated).await;
         };
+        let answer = if modern {
+            // 2026-07-28: no request to the client while the call is open;
+            // the answer comes with the call made again (MRTR).
+            match gate::round_trip(&raw, &ticket) {
+                gate::RoundTrip::Ask => {
+                    let asking = gate::input_required(&request.call, &verdict, &ticket);
+                    return self.reply(jsonrpc::result(&id, asking));
+                }
+                gate::RoundTrip::Answered(answer) => answer,
+            }
+        } else {
+            self.elicit(&request, &verdict, approval.expires_at).await
+        };
+        self.settle(
+            id,
+            raw,
+            request,
+            verdict,
+            approval.id,
+            &approvals,
+            ticket,
+            answer,
+        )
+        .await;
+    }
 
+    /// Ask the person through the client's `elicitation/create` while the
+    /// call waits (MCP up to 2025-11-25), until `expires_at` or the
+    /// policy's `approval_timeout`.
+    async fn elicit(
+        &self,
+        request: &CallRequest,
+        verdict: &Verdict,
+        expires_at: UnixMillis,
+    ) -> Answer {
         let question = Value::String(format!("toolvet-{}", random_hex()));
         let key = jsonrpc::id_key(&question);
         let (tx, rx) = oneshot::channel();
@@ -878,11 +926,11 @@ impl Session {
         self.reply(jsonrpc::request(
             &question,
             "elicitation/create",
-            gate::elicitation(&request.call, &verdict),
+            gate::elicitation(&request.call, verdict),
         ));
-        let left = Duration::from_millis(approval.expires_at.0.saturating_sub(UnixMillis::now().0));
+        let left = Duration::from_millis(expires_at.0.saturating_sub(UnixMillis::now().0));
         let wait = self.config.approval_timeout.min(left);
-        let answer = match tokio::time::timeout(wait, rx).await {
+        match tokio::time::timeout(wait, rx).await {
             Ok(Ok(response)) => gate::answer(&response),
             Ok(Err(_)) => Answer::None("The client went away.".into()),
             Err(_) => {
@@ -893,15 +941,31 @@ impl Session {
                 ));
                 Answer::None(format!("No answer came within {} s.", wait.as_secs()))
             }
-        };
+        }
+    }
+
+    /// Record what the person answered about a held call, then run it (an
+    /// approval, if the ledger still allows it) or refuse it.
+    #[allow(clippy::too_many_arguments)]
+    async fn settle(
+        self: Arc<Self>,
+        id: Value,
+        raw: Value,
+        request: CallRequest,
+        verdict: Verdict,
+        approval_id: String,
+        approvals: &Approvals,
+        ticket: String,
+        answer: Answer,
+    ) {
         let reviewer = self.reviewer();
         match answer {
             Answer::Approve(message) => {
                 if let Err(e) = approvals
-                    .approve(&approval.id, &reviewer, message.as_deref(), Scope::Once)
+                    .approve(&approval_id, &reviewer, message.as_deref(), Scope::Once)
                     .await
                 {
-                    tracing::warn!("recording the approval of {}: {e}", approval.id);
+                    tracing::warn!("recording the approval of {approval_id}: {e}");
                 }
                 // The ledger decides: a request rejected or expired meanwhile stays refused.
                 let _gating = self.gating.lock().await;
@@ -916,10 +980,10 @@ impl Session {
             }
             Answer::Reject(message) => {
                 if let Err(e) = approvals
-                    .reject(&approval.id, &reviewer, message.as_deref())
+                    .reject(&approval_id, &reviewer, message.as_deref())
                     .await
                 {
-                    tracing::warn!("recording the rejection of {}: {e}", approval.id);
+                    tracing::warn!("recording the rejection of {approval_id}: {e}");
                 }
                 let text = gate::rejected_text(&verdict, &reviewer, message.as_deref());
                 self.refuse(&id, &request, text, Outcome::Rejected).await;

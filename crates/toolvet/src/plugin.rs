@@ -175,7 +175,8 @@ pub(crate) struct Compiled {
 pub(crate) struct Found {
     /// Hex sha256 of the file.
     pub sha256: String,
-    /// Size of the file, in bytes.
+    /// Size of the file, in bytes (what `toolvet inspect` reports).
+    #[cfg_attr(not(feature = "inspect"), allow(dead_code))]
     pub size: u64,
     /// Time spent finding it (open, hash, cache lookup).
     pub spent: Duration,
