@@ -38,6 +38,23 @@ pub fn fixture(file: &str) -> String {
     path.to_str().expect("UTF-8 path").to_string()
 }
 
+/// A shipped check's component, `target/plugins/<name>.wasm` (built by
+/// `make plugins`).
+///
+/// # Panics
+/// When it has not been built, with the command that builds it.
+pub fn shipped_plugin(name: &str) -> PathBuf {
+    let path = repo_root()
+        .join("target/plugins")
+        .join(format!("{name}.wasm"));
+    assert!(
+        path.exists(),
+        "{} is missing: run `make plugins` first",
+        path.display()
+    );
+    path
+}
+
 /// The `toolvet` CLI built in release mode: `../target/release/toolvet`.
 ///
 /// # Panics

@@ -6,18 +6,10 @@
 
 use serde_json::{Value, json};
 use std::path::Path;
-use toolvet_tests::{CliRun, repo_root, run_cli};
+use toolvet_tests::{CliRun, run_cli};
 
 fn plugin(name: &str) -> String {
-    let path = repo_root()
-        .join("target/plugins")
-        .join(format!("{name}.wasm"));
-    assert!(
-        path.exists(),
-        "{} is missing: run `make plugins` first",
-        path.display()
-    );
-    path.display().to_string()
+    toolvet_tests::shipped_plugin(name).display().to_string()
 }
 
 /// Write `file` (JSON is YAML) as `t.cases.yaml` in `dir` and run

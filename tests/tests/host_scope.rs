@@ -9,18 +9,10 @@
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use toolvet::{Decision, Host, LoadOptions, Policy};
-use toolvet_tests::{call, repo_root};
+use toolvet_tests::call;
 
 fn plugin(name: &str) -> PathBuf {
-    let path = repo_root()
-        .join("target/plugins")
-        .join(format!("{name}.wasm"));
-    assert!(
-        path.exists(),
-        "{} is missing: run `make plugins` first",
-        path.display()
-    );
-    path
+    toolvet_tests::shipped_plugin(name)
 }
 
 /// shell-guard and path-guard with the globs their plugins declare, and
