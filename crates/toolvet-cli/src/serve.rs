@@ -1,9 +1,14 @@
 //! `toolvet serve`: the HTTP sidecar (the `toolvet-serve` crate; guide in
 //! docs/serve.md).
 
+use anyhow::Context as _;
 use clap::Args;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use toolvet::Policy;
+use toolvet_mcp::McpConfig;
+use toolvet_mcp::ext_mcp::{ExtMcpService, TransportError, serve_ext_mcp};
 use toolvet_serve::{Listen, ServeOptions, Server};
 
 /// Arguments of `toolvet serve`.
@@ -20,6 +25,11 @@ pub struct ServeArgs {
     /// unix_socket_mode`, default 0660).
     #[arg(long)]
     unix: Option<PathBuf>,
+    /// Also serve agentgateway's ExtMcp policy callout (gRPC, cleartext
+    /// HTTP/2) on this TCP address, on the same host and ledger; callers
+    /// present an agent token (`authorization: Bearer …`). See docs/mcp.md.
+    #[arg(long, value_name = "ADDR")]
+    ext_mcp: Option<SocketAddr>,
 }
 
 /// Serve until SIGTERM or SIGINT, then drain.
@@ -51,7 +61,47 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<u8> {
             args.config.display()
         ),
     }
+    let ext_mcp = match args.ext_mcp {
+        Some(addr) => Some(ext_mcp(&server, &args.config, addr).await?),
+        None => None,
+    };
     server.run_until_signalled().await?;
+    if let Some(ext_mcp) = ext_mcp {
+        ext_mcp.await??;
+    }
     eprintln!("toolvet serve: stopped");
     Ok(0)
+}
+
+/// Bind `addr` and serve ExtMcp beside `server` until it stops.
+async fn ext_mcp(
+    server: &Server,
+    config: &Path,
+    addr: SocketAddr,
+) -> anyhow::Result<tokio::task::JoinHandle<Result<(), TransportError>>> {
+    let policy = Policy::from_file(config)?;
+    let mcp = McpConfig::from_policy(&policy)?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("--ext-mcp: cannot listen on {addr}"))?;
+    eprintln!(
+        "toolvet serve: ExtMcp (agentgateway) on grpc://{}",
+        listener.local_addr()?
+    );
+    let handle = server.handle();
+    let admits = handle.clone();
+    let service = ExtMcpService::new(
+        handle.host().clone(),
+        mcp,
+        config.display().to_string(),
+        Arc::new(move |authorization| admits.admits_agent(authorization)),
+    );
+    Ok(tokio::spawn(async move {
+        let served = serve_ext_mcp(service, listener, async move { handle.stopping().await }).await;
+        if let Err(e) = &served {
+            // Said now, not only at shutdown: the gateway's calls fail from here on.
+            tracing::error!(target: "toolvet::serve", "ExtMcp stopped serving: {e}");
+        }
+        served
+    }))
 }

@@ -2,12 +2,15 @@
 //! `tools/call`, the tool result a deny becomes, and the elicitation that
 //! asks the person about an escalate.
 
+use crate::McpConfig;
 use rmcp::model::{
     CallToolResult, ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationSchema, Tool,
 };
 use serde_json::{Value, json};
-use toolvet::{CallContext, CallError, CallRequest, ToolCall, ToolInfo, Verdict};
+use toolvet::{
+    CallContext, CallError, CallRequest, CheckDecision, Host, ToolCall, ToolInfo, Verdict,
+};
 
 /// Longest argument text shown to the person in an elicitation, in bytes.
 const MAX_SHOWN_ARGUMENTS: usize = 2048;
@@ -63,6 +66,24 @@ pub fn call_request(
     request.tool = tool.map(tool_info).unwrap_or_default();
     request.context = context;
     Ok(request)
+}
+
+/// Whether `config` hides `tool` from a client whose calls so far are in
+/// `context`: one of the `hide_denied_tools` checks denies the tool when
+/// previewed with no arguments (a preview records nothing and opens no
+/// approval request). A tool that cannot be made into a call is hidden.
+pub async fn hides(host: &Host, config: &McpConfig, tool: &Tool, context: CallContext) -> bool {
+    if config.hide_denied_tools.is_empty() {
+        return false;
+    }
+    let Ok(request) = call_request(&tool.name, None, Some(tool), context) else {
+        return true;
+    };
+    let verdict = host.preview(&request).await;
+    verdict
+        .checks
+        .iter()
+        .any(|o| o.decision == CheckDecision::Deny && config.hide_denied_tools.contains(&o.check))
 }
 
 /// A `tools/call` result that tells the model why the call did not run:

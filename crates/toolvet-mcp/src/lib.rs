@@ -26,12 +26,18 @@
 //! as it came. A server that exits or stalls gets the client a JSON-RPC
 //! error on each request it left unanswered.
 //!
+//! With the `ext-mcp` feature, [`ext_mcp`] is the same gate as
+//! agentgateway's ExtMcp policy server (gRPC), for teams whose MCP
+//! traffic already goes through agentgateway.
+//!
 //! The proxy reads JSON-RPC as raw JSON and only interprets the messages
 //! it gates, with rmcp's MCP model types (tools, annotations, call
 //! results, elicitation): a message it does not gate is never re-encoded
 //! through a typed model that could drop fields it does not know.
 
 mod config;
+#[cfg(feature = "ext-mcp")]
+pub mod ext_mcp;
 pub mod gate;
 #[cfg(feature = "http")]
 pub mod http;

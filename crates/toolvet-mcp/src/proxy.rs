@@ -21,8 +21,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 use toolvet::{
-    ApprovalClaim, Approvals, CallContext, CallRequest, CheckDecision, Decision, Host, Outcome,
-    PriorCall, Scope, UnixMillis, Verdict,
+    ApprovalClaim, Approvals, CallContext, CallRequest, Decision, Host, Outcome, PriorCall, Scope,
+    UnixMillis, Verdict,
 };
 
 /// Longest message accepted on either side, in bytes (one line of JSON).
@@ -637,13 +637,7 @@ impl Session {
         if self.config.hide_denied_tools.is_empty() {
             return false;
         }
-        let Ok(request) = gate::call_request(&tool.name, None, Some(tool), self.context()) else {
-            return true;
-        };
-        let verdict = self.host.preview(&request).await;
-        verdict.checks.iter().any(|o| {
-            o.decision == CheckDecision::Deny && self.config.hide_denied_tools.contains(&o.check)
-        })
+        gate::hides(&self.host, &self.config, tool, self.context()).await
     }
 
     /// After a call changed the history: tell the client when the tools it

@@ -90,6 +90,26 @@ impl ServerHandle {
     pub fn host(&self) -> &Host {
         &self.state.host
     }
+
+    /// Whether `authorization` (an `Authorization` header's value) carries
+    /// one of the server's agent tokens, as they are now (they reload with
+    /// the policy). For front ends beside the HTTP routes, such as the
+    /// ExtMcp gRPC service.
+    pub fn admits_agent(&self, authorization: Option<&[u8]>) -> bool {
+        self.state
+            .current
+            .load()
+            .tokens
+            .authorize(authorization, &[auth::Role::Agent])
+            .is_ok()
+    }
+
+    /// Completes once a graceful shutdown has begun (SIGTERM, SIGINT,
+    /// [`ServerHandle::shutdown`]).
+    pub async fn stopping(&self) {
+        let mut down = self.state.shutdown.subscribe();
+        let _ = down.wait_for(|d| *d).await;
+    }
 }
 
 /// The Postgres provider every toolvet front end shares, so the CLI's

@@ -1,0 +1,284 @@
+//! `toolvet serve --ext-mcp`: agentgateway's ExtMcp policy callout, over
+//! real gRPC on loopback, driven by a tonic client of the same proto (the
+//! calls an agentgateway `mcpGuardrails` remote processor makes).
+
+mod common;
+
+use common::{TOOLVET, plugin, toolvet};
+use prost_types::value::Kind;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tonic::transport::Channel;
+use toolvet_mcp::ext_mcp::wire::{
+    McpHeader, McpRequest, McpResponse, authorization_error::Code, ext_mcp_client::ExtMcpClient,
+    mcp_request_result, mcp_response_result,
+};
+
+const AGENT: &str = "ext-mcp-agent-token-000000001";
+const REVIEWER: &str = "ext-mcp-reviewer-token-00001";
+const BACKEND: &str = "repo-server";
+
+struct Serving {
+    child: Child,
+    grpc: u16,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A policy: `delete_repo` denied (and hidden from lists), `deploy`
+/// escalated, everything else allowed; approvals in a SQLite ledger.
+fn policy(dir: &Path) {
+    std::fs::write(
+        dir.join("toolvet.toml"),
+        format!(
+            "[approvals]\nledger = \"approvals.db\"\nkey_file = \"approvals.key\"\n\
+             [serve]\nwatch = false\n\
+             [mcp]\nhide_denied_tools = [\"tools\"]\n\
+             [[check]]\nname = \"tools\"\nplugin = \"{}\"\n\
+             settings = {{ deny = [\"delete_repo\"], approve = [\"deploy\"], allow = [\"*\"] }}\n",
+            plugin("tool_policy").display()
+        ),
+    )
+    .unwrap();
+}
+
+fn serve(dir: &Path) -> Serving {
+    let (http, grpc) = (free_port(), free_port());
+    let child = Command::new(TOOLVET)
+        .args(["serve", "--config", "toolvet.toml"])
+        .args(["--listen", &format!("127.0.0.1:{http}")])
+        .args(["--ext-mcp", &format!("127.0.0.1:{grpc}")])
+        .current_dir(dir)
+        .env("TOOLVET_CACHE_DIR", dir.join("cache"))
+        .env("TOOLVET_AGENT_TOKEN", AGENT)
+        .env("TOOLVET_REVIEWER_TOKEN", REVIEWER)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Serving { child, grpc }
+}
+
+async fn client(serving: &Serving) -> ExtMcpClient<Channel> {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        match ExtMcpClient::connect(format!("http://127.0.0.1:{}", serving.grpc)).await {
+            Ok(client) => return client,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "ExtMcp did not start: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
+fn authorized<T>(message: T, token: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    request
+}
+
+fn call(session: &str, name: &str, arguments: Value) -> McpRequest {
+    McpRequest {
+        service_names: vec![BACKEND.into()],
+        method: "tools/call".into(),
+        metadata_context: None,
+        mcp_request: Some(
+            json!({"name": name, "arguments": arguments})
+                .to_string()
+                .into_bytes(),
+        ),
+        headers: vec![McpHeader {
+            key: "mcp-session-id".into(),
+            value: session.as_bytes().to_vec(),
+        }],
+    }
+}
+
+fn tools_list(metadata_session: Option<&str>) -> McpResponse {
+    let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+    McpResponse {
+        service_names: vec![BACKEND.into()],
+        method: "tools/list".into(),
+        metadata_context: metadata_session.map(|s| prost_types::Struct {
+            fields: [(
+                "session".to_string(),
+                prost_types::Value {
+                    kind: Some(Kind::StringValue(s.into())),
+                },
+            )]
+            .into_iter()
+            .collect(),
+        }),
+        mcp_response: json!({"tools": [tool("read_file"), tool("delete_repo"), tool("deploy")]})
+            .to_string()
+            .into_bytes(),
+    }
+}
+
+/// What `CheckRequest` answered: `Ok(())` for pass, else the error's
+/// code, reason and data.
+type Answer = Result<(), (Code, String, Value)>;
+
+async fn check(client: &mut ExtMcpClient<Channel>, request: McpRequest, token: &str) -> Answer {
+    let result = client
+        .check_request(authorized(request, token))
+        .await
+        .expect("a refusal is an answer, never a gRPC error")
+        .into_inner();
+    match result.result {
+        Some(mcp_request_result::Result::Pass(_)) => Ok(()),
+        Some(mcp_request_result::Result::Error(e)) => Err((
+            Code::try_from(e.code).unwrap(),
+            e.reason,
+            e.mcp_error
+                .map(|d| serde_json::from_slice(&d).unwrap())
+                .unwrap_or(Value::Null),
+        )),
+        other => panic!("unexpected answer {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ext_mcp_vets_calls_for_agentgateway() {
+    let dir = tempfile::tempdir().unwrap();
+    policy(dir.path());
+    let serving = serve(dir.path());
+    let mut client = client(&serving).await;
+
+    // Without the agent token: refused as an answer, so that a gateway
+    // set to fail open still blocks.
+    let (code, reason, _) = check(
+        &mut client,
+        call("s1", "read_file", json!({})),
+        "wrong-token-0000000000",
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(code, Code::PermissionDenied);
+    assert!(reason.contains("agent token"), "{reason}");
+    let answer = client
+        .check_response(tonic::Request::new(tools_list(None)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        matches!(answer.result, Some(mcp_response_result::Result::Error(_))),
+        "{answer:?}"
+    );
+
+    // A tool no tools/list declared cannot be vetted: denied.
+    let (code, reason, data) = check(&mut client, call("s1", "read_file", json!({})), AGENT)
+        .await
+        .unwrap_err();
+    assert_eq!(code, Code::PermissionDenied);
+    assert!(reason.contains("no tools/list answer"), "{reason}");
+    assert_eq!(data["toolvet"]["rule"], "toolvet.unknown-tool");
+
+    // The list comes back without the denied tool.
+    let answer = client
+        .check_response(authorized(tools_list(Some("s1")), AGENT))
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(mcp_response_result::Result::Mutated(trimmed)) = answer.result else {
+        panic!("expected a trimmed list: {answer:?}");
+    };
+    let trimmed: Value = serde_json::from_slice(&trimmed).unwrap();
+    let names: Vec<&str> = trimmed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["read_file", "deploy"]);
+
+    // Allow, deny; other methods pass.
+    assert_eq!(
+        check(
+            &mut client,
+            call("s1", "read_file", json!({"path": "a"})),
+            AGENT
+        )
+        .await,
+        Ok(())
+    );
+    let (code, reason, data) = check(&mut client, call("s1", "delete_repo", json!({})), AGENT)
+        .await
+        .unwrap_err();
+    assert_eq!(code, Code::PermissionDenied);
+    assert!(
+        reason.starts_with("toolvet denied this call [policy.denied-tool]"),
+        "{reason}"
+    );
+    assert_eq!(data["toolvet"]["decision"], "deny");
+    let mut other = call("s1", "x", json!({}));
+    other.method = "resources/read".into();
+    other.mcp_request = Some(b"{\"uri\": \"file:///etc/passwd\"}".to_vec());
+    assert_eq!(check(&mut client, other, AGENT).await, Ok(()));
+
+    // Malformed params: refused, naming what is wrong.
+    let mut bad = call("s1", "read_file", json!({}));
+    bad.mcp_request = Some(b"{\"arguments\": {}}".to_vec());
+    let (code, reason, _) = check(&mut client, bad, AGENT).await.unwrap_err();
+    assert_eq!(
+        (code, reason.as_str()),
+        (Code::Invalid, "toolvet: tools/call needs a string `name`")
+    );
+
+    // Escalate: held with the approval request's id.
+    let deploy = || call("s1", "deploy", json!({"env": "prod"}));
+    let (code, reason, data) = check(&mut client, deploy(), AGENT).await.unwrap_err();
+    assert_eq!(code, Code::PermissionDenied);
+    assert_eq!(data["toolvet"]["decision"], "escalate");
+    let id = data["toolvet"]["approval_id"].as_str().unwrap().to_string();
+    assert!(reason.contains(&id), "{reason}");
+
+    // Approved with the CLI, the same call in the same session runs once.
+    let run = toolvet(
+        dir.path(),
+        &dir.path().join("cache"),
+        &[
+            "approvals",
+            "approve",
+            &id,
+            "--config",
+            "toolvet.toml",
+            "--reviewer",
+            "carol",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Another session's identical call is not covered by that approval.
+    let (_, _, other) = check(
+        &mut client,
+        call("s2", "deploy", json!({"env": "prod"})),
+        AGENT,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(other["toolvet"]["decision"], "escalate");
+    assert_ne!(other["toolvet"]["approval_id"], json!(id));
+    assert_eq!(check(&mut client, deploy(), AGENT).await, Ok(()));
+    let (_, _, again) = check(&mut client, deploy(), AGENT).await.unwrap_err();
+    assert_eq!(again["toolvet"]["decision"], "escalate");
+    assert_ne!(again["toolvet"]["approval_id"], json!(id));
+}
