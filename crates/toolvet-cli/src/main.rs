@@ -9,6 +9,7 @@
 
 mod approvals;
 mod bench;
+mod builder;
 mod calls;
 mod cases;
 mod hook;
@@ -90,17 +91,35 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
-    /// Create a new Rust check from the template: `NAME/` with Cargo.toml,
-    /// src/lib.rs and a case file that pass out of the box.
+    /// Create a new check: `NAME/` with its source, native unit tests, a
+    /// case file, a README stub and a .gitignore, which build and pass out
+    /// of the box (`toolvet build`, then `toolvet test cases.yaml`).
     New {
         /// The check's name (lowercase letters, digits, `-`).
         name: String,
+        /// Its language.
+        #[arg(long, value_enum, default_value_t = scaffold::Lang::Rust)]
+        lang: scaffold::Lang,
         /// Where to create it.
         #[arg(long, default_value = ".")]
         dir: PathBuf,
-        /// Path to the plugin kit (crates/toolvet-pdk of this repository).
+        /// The plugin kit: crates/toolvet-pdk (Rust) or plugins/python
+        /// (Python) of the toolvet repository; default: this CLI's checkout.
+        #[arg(long, alias = "pdk")]
+        kit: Option<PathBuf>,
+    },
+    /// Build the check in DIR (Rust or Python) and print its component's
+    /// path on stdout (the build tools' output goes to stderr).
+    ///
+    /// Exit code: 0 built (or up to date), 2 no check or a failed build.
+    Build {
+        /// The check's directory.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// The Python kit (plugins/python of the toolvet repository;
+        /// default `$TOOLVET_PYTHON_KIT`, else this CLI's checkout).
         #[arg(long)]
-        pdk: Option<PathBuf>,
+        kit: Option<PathBuf>,
     },
     /// Compile every plugin of a policy into the artifact cache ahead of
     /// time (e.g. in a container build), and report the load time of each.
@@ -251,16 +270,26 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Serve(args) => serve::run(args).await,
         Command::Log(command) => log::run(command),
         Command::Replay(args) => replay::run(args).await,
-        Command::New { name, dir, pdk } => {
-            let dest = scaffold::new_check(&name, &dir, pdk.as_deref())?;
+        Command::New {
+            name,
+            lang,
+            dir,
+            kit,
+        } => {
+            let dest = scaffold::new_check(&name, &dir, lang, kit.as_deref())?;
             println!("created {}", dest.display());
             let toolvet = std::env::current_exe()
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|_| "toolvet".into());
             println!(
-                "next: cd {} && cargo build --release --target wasm32-wasip2 && {toolvet} test cases.yaml",
+                "next: cd {} && {toolvet} build && {toolvet} test cases.yaml",
                 dest.display()
             );
+            Ok(0)
+        }
+        Command::Build { dir, kit } => {
+            let component = builder::build(&dir, kit.as_deref())?;
+            println!("{}", component.display());
             Ok(0)
         }
     }

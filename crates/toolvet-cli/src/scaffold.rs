@@ -1,5 +1,12 @@
-//! `toolvet new NAME`: scaffold a Rust check that builds and passes its own
-//! case file out of the box.
+//! `toolvet new NAME --lang rust|python`: scaffold a check that builds,
+//! passes its own case file and its native unit tests out of the box, with
+//! a README stub and a `.gitignore`, in a directory of its own anywhere on
+//! disk.
+//!
+//! The Rust scaffold comes from `template/` beside this crate; the Python
+//! one from the repository's Python template (`plugins/python/template`,
+//! which `make case-tests` also builds and tests as it is), with its names
+//! replaced, so the two cannot drift apart.
 
 use anyhow::{Context as _, bail};
 use std::path::{Path, PathBuf};
@@ -7,65 +14,216 @@ use std::path::{Path, PathBuf};
 const CARGO_TOML: &str = include_str!("../template/Cargo.toml.tmpl");
 const LIB_RS: &str = include_str!("../template/src/lib.rs.tmpl");
 const CASES_YAML: &str = include_str!("../template/cases.yaml.tmpl");
+const PY_CHECK: &str = include_str!("../../../plugins/python/template/template.py");
+const PY_TEST: &str = include_str!("../../../plugins/python/template/test_template.py");
+const PY_CASES: &str = include_str!("../../../plugins/python/template/cases.yaml");
 
-/// The plugin kit next to this CLI's sources, used when `--pdk` is not given.
-fn default_pdk_path() -> PathBuf {
+/// The language of a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// A crate on the plugin kit `toolvet-pdk`, built with cargo.
+    Rust,
+    /// A module on the Python kit `toolvet_check`, built with componentize-py.
+    Python,
+}
+
+/// The Rust plugin kit next to this CLI's sources, used when `--kit` is not given.
+pub fn default_pdk_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolvet-pdk")
 }
 
-/// Create `<dir>/<name>/` with `Cargo.toml`, `src/lib.rs` and `cases.yaml`.
+/// The Python kit (the directory holding `toolvet_check/` and `build.py`):
+/// `$TOOLVET_PYTHON_KIT`, else the one next to this CLI's sources.
+pub fn default_python_kit() -> PathBuf {
+    std::env::var_os("TOOLVET_PYTHON_KIT")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/python"))
+}
+
+/// A check's names: `no-secrets` is module `no_secrets`, type `NoSecrets`.
+struct Names<'a> {
+    name: &'a str,
+    module: String,
+    type_name: String,
+}
+
+impl<'a> Names<'a> {
+    fn of(name: &'a str) -> anyhow::Result<Self> {
+        let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !name.ends_with('-')
+            && !name.contains("--");
+        if !valid {
+            bail!(
+                "check name `{name}`: use lowercase letters, digits and single `-`s, starting with a letter"
+            );
+        }
+        let type_name = name
+            .split('-')
+            .map(|part| {
+                let mut chars = part.chars();
+                match chars.next() {
+                    Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+                    None => String::new(),
+                }
+            })
+            .collect();
+        Ok(Names {
+            name,
+            module: name.replace('-', "_"),
+            type_name,
+        })
+    }
+}
+
+/// Create `<dir>/<name>/` with the check in `lang`; `kit` is the plugin
+/// kit (Rust: crates/toolvet-pdk; Python: plugins/python), defaulting to
+/// the ones of this CLI's checkout.
 ///
 /// # Errors
 /// A name that is not lowercase letters, digits and `-` (starting with a
 /// letter), an existing destination, a missing plugin kit, or I/O errors.
-pub fn new_check(name: &str, dir: &Path, pdk: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if !valid {
-        bail!("check name `{name}`: use lowercase letters, digits and `-`, starting with a letter");
-    }
+pub fn new_check(
+    name: &str,
+    dir: &Path,
+    lang: Lang,
+    kit: Option<&Path>,
+) -> anyhow::Result<PathBuf> {
+    let names = Names::of(name)?;
     let dest = dir.join(name);
     if dest.exists() {
         bail!("{}: already exists", dest.display());
     }
-    let pdk = pdk.map(Path::to_path_buf).unwrap_or_else(default_pdk_path);
-    let pdk = pdk.canonicalize().with_context(|| {
-        format!(
-            "plugin kit not found at {} (pass --pdk PATH to crates/toolvet-pdk)",
-            pdk.display()
+    let (kit, flag) = match lang {
+        Lang::Rust => (
+            kit.map(Path::to_path_buf).unwrap_or_else(default_pdk_path),
+            "--kit PATH to crates/toolvet-pdk",
+        ),
+        Lang::Python => (
+            kit.map(Path::to_path_buf)
+                .unwrap_or_else(default_python_kit),
+            "--kit PATH to plugins/python, or set $TOOLVET_PYTHON_KIT",
+        ),
+    };
+    let kit = kit
+        .canonicalize()
+        .with_context(|| format!("plugin kit not found at {} (pass {flag})", kit.display()))?;
+    let files = match lang {
+        Lang::Rust => rust_files(&names, &kit),
+        Lang::Python => {
+            if !kit.join("toolvet_check").is_dir() {
+                bail!(
+                    "{}: not the Python kit (no toolvet_check/ in it; pass {flag})",
+                    kit.display()
+                );
+            }
+            python_files(&names, &kit)
+        }
+    };
+    for (file, text) in files {
+        let path = dest.join(&file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("{}: cannot create", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    Ok(dest)
+}
+
+fn rust_files(names: &Names, pdk: &Path) -> Vec<(String, String)> {
+    let fill = |template: &str| {
+        template
+            .replace("{{name}}", names.name)
+            .replace("{{type_name}}", &names.type_name)
+            .replace("{{crate_file}}", &names.module)
+            .replace("{{pdk_path}}", &pdk.display().to_string())
+    };
+    vec![
+        ("Cargo.toml".into(), fill(CARGO_TOML)),
+        ("src/lib.rs".into(), fill(LIB_RS)),
+        ("cases.yaml".into(), fill(CASES_YAML)),
+        ("README.md".into(), readme(names, Lang::Rust)),
+        // Cargo.lock stays: it pins what the component is built from.
+        (".gitignore".into(), "/target/\n".into()),
+    ]
+}
+
+/// The Python template with its names replaced: the check's `name` and
+/// rule ids, then the class (`Template…`), then the module (`template`).
+fn python_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
+    let rename = |text: &str| {
+        text.replace("name = \"template\"", &format!("name = \"{}\"", names.name))
+            .replace(
+                "template.blocked-word",
+                &format!("{}.blocked-word", names.name),
+            )
+            .replace("Template", &names.type_name)
+            .replace("template", &names.module)
+    };
+    // The kit's path as a Python string literal (JSON's escapes are Python's).
+    let kit_literal = serde_json::to_string(&kit.display().to_string()).unwrap_or_default();
+    let test = rename(PY_TEST)
+        .replace(
+            &format!(
+                "python3 -m unittest discover -s plugins/python/{}",
+                names.module
+            ),
+            "python3 -m unittest",
         )
-    })?;
-    let type_name: String = name
-        .split('-')
-        .map(|part| {
-            let mut chars = part.chars();
-            match chars.next() {
-                Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
-                None => String::new(),
+        .replace("or str(HERE.parent)", &format!("or {kit_literal}"));
+    let cases: String = rename(PY_CASES)
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| {
+            if line.starts_with("plugin:") {
+                format!("plugin: target/{}.wasm\n", names.module)
+            } else {
+                format!("{line}\n")
             }
         })
         .collect();
-    let fill = |template: &str| {
-        template
-            .replace("{{name}}", name)
-            .replace("{{type_name}}", &type_name)
-            .replace("{{crate_file}}", &name.replace('-', "_"))
-            .replace("{{pdk_path}}", &pdk.display().to_string())
+    vec![
+        (format!("{}.py", names.module), rename(PY_CHECK)),
+        (format!("test_{}.py", names.module), test),
+        (
+            "cases.yaml".into(),
+            format!("# toolvet build && toolvet test cases.yaml\n{cases}"),
+        ),
+        ("README.md".into(), readme(names, Lang::Python)),
+        (".gitignore".into(), "/target/\n__pycache__/\n".into()),
+    ]
+}
+
+/// A README stub: what the check is and the commands of its loop.
+fn readme(names: &Names, lang: Lang) -> String {
+    let (source, unit) = match lang {
+        Lang::Rust => ("src/lib.rs".to_string(), "cargo test"),
+        Lang::Python => (format!("{}.py", names.module), "python3 -m unittest"),
     };
-    std::fs::create_dir_all(dest.join("src"))
-        .with_context(|| format!("{}: cannot create", dest.display()))?;
-    for (file, template) in [
-        ("Cargo.toml", CARGO_TOML),
-        ("src/lib.rs", LIB_RS),
-        ("cases.yaml", CASES_YAML),
-    ] {
-        let path = dest.join(file);
-        std::fs::write(&path, fill(template))
-            .with_context(|| format!("{}: cannot write", path.display()))?;
-    }
-    Ok(dest)
+    format!(
+        "# {name}\n\n\
+         A toolvet check. It denies calls whose arguments contain a blocked word;\n\
+         replace that with your own logic in `{source}`, and describe here what it\n\
+         decides, why, and its settings.\n\n\
+         ```sh\n\
+         toolvet build                 # prints the component's path\n\
+         {unit:<29} # native unit tests\n\
+         toolvet test cases.yaml       # the cases, through the real host\n\
+         ```\n\n\
+         Use it in a policy:\n\n\
+         ```toml\n\
+         [[check]]\n\
+         name = \"{name}\"\n\
+         plugin = \"path/to/{name}/target/…/{module}.wasm\"   # what `toolvet build` printed\n\
+         settings = {{ blocked_words = [\"DROP TABLE\"] }}\n\
+         ```\n",
+        name = names.name,
+        module = names.module,
+    )
 }
 
 #[cfg(test)]
@@ -75,8 +233,14 @@ mod tests {
     #[test]
     fn fills_every_placeholder_and_refuses_bad_names() {
         let dir = tempfile::tempdir().unwrap();
-        let dest = new_check("no-secrets", dir.path(), None).unwrap();
-        for file in ["Cargo.toml", "src/lib.rs", "cases.yaml"] {
+        let dest = new_check("no-secrets", dir.path(), Lang::Rust, None).unwrap();
+        for file in [
+            "Cargo.toml",
+            "src/lib.rs",
+            "cases.yaml",
+            "README.md",
+            ".gitignore",
+        ] {
             let text = std::fs::read_to_string(dest.join(file)).unwrap();
             assert!(!text.contains("{{"), "{file} has an unfilled placeholder");
         }
@@ -84,7 +248,44 @@ mod tests {
         assert!(lib.contains("pub struct NoSecrets(Settings);"));
         let cases = std::fs::read_to_string(dest.join("cases.yaml")).unwrap();
         assert!(cases.contains("release/no_secrets.wasm"));
-        assert!(new_check("no-secrets", dir.path(), None).is_err(), "exists");
-        assert!(new_check("Bad_Name", dir.path(), None).is_err());
+        assert!(
+            new_check("no-secrets", dir.path(), Lang::Rust, None).is_err(),
+            "exists"
+        );
+        for bad in ["Bad_Name", "a-", "a--b", "1a"] {
+            assert!(
+                new_check(bad, dir.path(), Lang::Rust, None).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_python_scaffold_is_the_template_renamed() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = new_check("no-secrets", dir.path(), Lang::Python, None).unwrap();
+        let check = std::fs::read_to_string(dest.join("no_secrets.py")).unwrap();
+        assert!(check.contains("class NoSecrets(Check):"), "{check}");
+        assert!(check.contains("name = \"no-secrets\""));
+        assert!(check.contains("\"no-secrets.blocked-word\""));
+        assert!(check.contains("Check = export(NoSecrets)"));
+        assert!(!check.to_lowercase().contains("template"), "{check}");
+        let test = std::fs::read_to_string(dest.join("test_no_secrets.py")).unwrap();
+        assert!(test.contains("from no_secrets import NoSecrets"));
+        let kit = default_python_kit().canonicalize().unwrap();
+        assert!(
+            test.contains(&format!("or \"{}\"", kit.display())),
+            "{test}"
+        );
+        let cases = std::fs::read_to_string(dest.join("cases.yaml")).unwrap();
+        assert!(
+            cases.contains("\nplugin: target/no_secrets.wasm\n"),
+            "{cases}"
+        );
+        assert!(cases.contains("rule: no-secrets.blocked-word"));
+        assert!(
+            new_check("x", dir.path(), Lang::Python, Some(dir.path())).is_err(),
+            "not a kit"
+        );
     }
 }

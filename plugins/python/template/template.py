@@ -1,4 +1,4 @@
-"""template: a minimal toolvet check in Python - copy this directory to start.
+"""template: a minimal toolvet check in Python (`toolvet new NAME --lang python` starts from it).
 
 Denies calls whose string arguments contain one of `blocked_words`. Replace
 the settings, the class attributes and `check` with your own logic; keep the

@@ -1,11 +1,15 @@
 """Native unit tests: `python3 -m unittest discover -s plugins/python/template`."""
 
+import os
 import sys
 import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+# The kit: the directory holding toolvet_check/ (plugins/python of the
+# toolvet repository); $TOOLVET_PYTHON_KIT overrides it.
+KIT = os.environ.get("TOOLVET_PYTHON_KIT") or str(HERE.parent)
+sys.path[:0] = [str(HERE), KIT]
 
 from template import Template  # noqa: E402
 from toolvet_check import Context, SettingsError, ToolCall, ToolInfo  # noqa: E402

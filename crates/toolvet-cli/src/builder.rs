@@ -1,0 +1,152 @@
+//! `toolvet build [DIR]`: build the check in DIR, in its own language's
+//! way, and print the component's path.
+//!
+//! - **Rust** (a `Cargo.toml`): `cargo build --release --target
+//!   wasm32-wasip2`; the path is the cdylib cargo reports, so a
+//!   `CARGO_TARGET_DIR` or a workspace elsewhere is followed.
+//! - **Python** (`<name with - as _>.py`): the kit's `build.py` with
+//!   `$TOOLVET_PYTHON` (default `python3`, which needs componentize-py),
+//!   into `DIR/target/<module>.wasm`; skipped while its inputs are
+//!   unchanged.
+//!
+//! The tools' own output goes to stderr; stdout carries only the path.
+
+use crate::scaffold::{Lang, default_python_kit};
+use anyhow::{Context as _, bail};
+use std::os::fd::AsFd as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The Rust target checks are built for.
+const WASM_TARGET: &str = "wasm32-wasip2";
+
+/// The language of the check in `dir`.
+///
+/// # Errors
+/// No check is recognised, naming what was looked for.
+pub fn language(dir: &Path) -> anyhow::Result<Lang> {
+    if dir.join("Cargo.toml").is_file() {
+        return Ok(Lang::Rust);
+    }
+    if dir.join(format!("{}.py", module(dir)?)).is_file() {
+        return Ok(Lang::Python);
+    }
+    if dir.join("index.js").is_file() {
+        bail!(
+            "{}: JavaScript checks are built with `node plugins/js/build.mjs` from the toolvet repository \
+             (the check's directory inside plugins/js), not yet by `toolvet build`",
+            dir.display()
+        );
+    }
+    bail!(
+        "{}: no check here (looked for Cargo.toml, or {}.py)",
+        dir.display(),
+        module(dir)?
+    )
+}
+
+/// The module name of the check in `dir`: its directory name with `-` as `_`.
+fn module(dir: &Path) -> anyhow::Result<String> {
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("{}: not a check directory", dir.display()))?;
+    Ok(name.replace('-', "_"))
+}
+
+/// Build the check in `dir` (`kit`: the Python kit, for a Python check)
+/// and return its component's path.
+///
+/// # Errors
+/// The directory holds no check, the toolchain is missing, or the build
+/// failed; the message says which and how to fix it.
+pub fn build(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("{}: no such directory", dir.display()))?;
+    match language(&dir)? {
+        Lang::Rust => build_rust(&dir),
+        Lang::Python => build_python(&dir, kit),
+    }
+}
+
+/// The tools' stdout, sent to our stderr.
+fn to_stderr() -> anyhow::Result<Stdio> {
+    Ok(Stdio::from(std::io::stderr().as_fd().try_clone_to_owned()?))
+}
+
+fn build_rust(dir: &Path) -> anyhow::Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(&cargo)
+        .args(["build", "--release", "--target", WASM_TARGET])
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("cannot run {}", cargo.to_string_lossy()))?;
+    if !out.status.success() {
+        bail!(
+            "{}: cargo build failed (is the target installed? `rustup target add {WASM_TARGET}`)",
+            dir.display()
+        );
+    }
+    // The last cdylib artifact cargo reports is the check's component.
+    let mut component = None;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let cdylib = message["target"]["kind"]
+            .as_array()
+            .is_some_and(|kinds| kinds.iter().any(|k| k == "cdylib"));
+        if message["reason"] == "compiler-artifact" && cdylib {
+            let wasm = message["filenames"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f.as_str())
+                .find(|f| f.ends_with(".wasm"));
+            if let Some(wasm) = wasm {
+                component = Some(PathBuf::from(wasm));
+            }
+        }
+    }
+    component.with_context(|| {
+        format!(
+            "{}: cargo built no .wasm (the crate needs `crate-type = [\"cdylib\"]`)",
+            dir.display()
+        )
+    })
+}
+
+fn build_python(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let kit = kit
+        .map(Path::to_path_buf)
+        .unwrap_or_else(default_python_kit);
+    let script = kit.join("build.py");
+    if !script.is_file() {
+        bail!(
+            "the Python kit's build.py is not at {} (pass --kit PATH to plugins/python, or set $TOOLVET_PYTHON_KIT)",
+            script.display()
+        );
+    }
+    let python = std::env::var_os("TOOLVET_PYTHON").unwrap_or_else(|| "python3".into());
+    let target = dir.join("target");
+    let status = Command::new(&python)
+        .arg(&script)
+        .arg("--out-dir")
+        .arg(&target)
+        .arg(dir)
+        .stdout(to_stderr()?)
+        .status()
+        .with_context(|| {
+            format!(
+                "cannot run {} (set $TOOLVET_PYTHON to a Python with componentize-py)",
+                python.to_string_lossy()
+            )
+        })?;
+    if !status.success() {
+        bail!("{}: the Python build failed (above)", dir.display());
+    }
+    Ok(target.join(format!("{}.wasm", module(dir)?)))
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# A check written outside this checkout, in Rust and in Python, from the
+# first command to a policy (make scaffold-test):
+#   toolvet new → toolvet build → native unit tests → toolvet test →
+#   toolvet build again (up to date, same sha256) → the check in a policy
+#   beside a shipped one → toolvet check.
+#
+#   tests/scaffold.sh /path/to/toolvet
+#
+# $TOOLVET_PYTHON: a Python with componentize-py (the Makefile's venv).
+set -euo pipefail
+TOOLVET=$1
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+PYTHON=${TOOLVET_PYTHON:-python3}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+for lang in rust python; do
+  name="no-secrets-$lang"
+  echo "== $lang: $WORK/$name"
+  "$TOOLVET" new "$name" --lang "$lang"
+  cd "$name"
+  for file in README.md .gitignore cases.yaml; do
+    test -s "$file" || { echo "scaffold.sh: $lang: no $file" >&2; exit 1; }
+  done
+  component=$("$TOOLVET" build)
+  test -f "$component" || { echo "scaffold.sh: $lang: build printed $component, which does not exist" >&2; exit 1; }
+  case $lang in
+    rust) cargo test --quiet ;;
+    python) "$PYTHON" -m unittest -q ;;
+  esac
+  "$TOOLVET" test cases.yaml
+  before=$(sha256sum < "$component")
+  again=$("$TOOLVET" build)
+  [ "$again" = "$component" ] || { echo "scaffold.sh: $lang: a rebuild printed $again, not $component" >&2; exit 1; }
+  [ "$(sha256sum < "$component")" = "$before" ] || { echo "scaffold.sh: $lang: an unchanged rebuild changed the component" >&2; exit 1; }
+  cat > policy.toml <<POLICY
+[[check]]
+name = "mine"
+plugin = "$component"
+settings = { blocked_words = ["DROP TABLE"] }
+
+[[check]]
+name = "tools"
+plugin = "$REPO/target/plugins/tool_policy.wasm"
+settings = { deny = ["nuke"] }
+POLICY
+  set +e
+  verdict=$(echo '{"call": {"name": "run_sql", "arguments": {"query": "drop table users"}}}' | "$TOOLVET" check --config policy.toml)
+  code=$?
+  allowed=$(echo '{"call": {"name": "run_sql", "arguments": {"query": "select 1"}}}' | "$TOOLVET" check --config policy.toml)
+  allowed_code=$?
+  set -e
+  [ "$code" = 3 ] && grep -q "\"rule\": *\"$name.blocked-word\"" <<< "$verdict" \
+    || { echo "scaffold.sh: $lang: expected a deny by $name.blocked-word (exit 3), got exit $code: $verdict" >&2; exit 1; }
+  [ "$allowed_code" = 0 ] || { echo "scaffold.sh: $lang: expected allow, got exit $allowed_code: $allowed" >&2; exit 1; }
+  cd "$WORK"
+done
+echo "scaffold.sh: rust and python checks built, tested and used outside the checkout"
