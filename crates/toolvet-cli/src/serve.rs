@@ -27,7 +27,9 @@ pub struct ServeArgs {
     unix: Option<PathBuf>,
     /// Also serve agentgateway's ExtMcp policy callout (gRPC, cleartext
     /// HTTP/2) on this TCP address, on the same host and ledger; callers
-    /// present an agent token (`authorization: Bearer …`). See docs/mcp.md.
+    /// present a gateway token (`authorization: Bearer …`; `[serve]
+    /// gateway_tokens_sha256`, `gateway_token_file` or
+    /// `$TOOLVET_GATEWAY_TOKEN`). See docs/mcp.md.
     #[arg(long, value_name = "ADDR")]
     ext_mcp: Option<SocketAddr>,
 }
@@ -89,12 +91,22 @@ async fn ext_mcp(
         listener.local_addr()?
     );
     let handle = server.handle();
+    if !handle.has_gateway_tokens() {
+        anyhow::bail!(
+            "--ext-mcp needs a gateway token: set [serve] gateway_tokens_sha256 or gateway_token_file, or ${}",
+            toolvet_serve::auth::GATEWAY_TOKEN_ENV
+        );
+    }
+    if !addr.ip().is_loopback() {
+        tracing::warn!(target: "toolvet::serve",
+            "--ext-mcp {addr}: gRPC without TLS, so the gateway token crosses the network in clear; keep it on loopback or a private network");
+    }
     let admits = handle.clone();
     let service = ExtMcpService::new(
         handle.host().clone(),
         mcp,
         config.display().to_string(),
-        Arc::new(move |authorization| admits.admits_agent(authorization)),
+        Arc::new(move |authorization| admits.admits_gateway(authorization)),
     );
     Ok(tokio::spawn(async move {
         let served = serve_ext_mcp(service, listener, async move { handle.stopping().await }).await;

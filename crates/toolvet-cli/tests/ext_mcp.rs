@@ -18,6 +18,7 @@ use toolvet_mcp::ext_mcp::wire::{
 
 const AGENT: &str = "ext-mcp-agent-token-000000001";
 const REVIEWER: &str = "ext-mcp-reviewer-token-00001";
+const GATEWAY: &str = "ext-mcp-gateway-token-000001";
 const BACKEND: &str = "repo-server";
 
 struct Serving {
@@ -67,6 +68,7 @@ fn serve(dir: &Path) -> Serving {
         .env("TOOLVET_CACHE_DIR", dir.join("cache"))
         .env("TOOLVET_AGENT_TOKEN", AGENT)
         .env("TOOLVET_REVIEWER_TOKEN", REVIEWER)
+        .env("TOOLVET_GATEWAY_TOKEN", GATEWAY)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -163,17 +165,13 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
     let serving = serve(dir.path());
     let mut client = client(&serving).await;
 
-    // Without the agent token: refused as an answer, so that a gateway
-    // set to fail open still blocks.
-    let (code, reason, _) = check(
-        &mut client,
-        call("s1", "read_file", json!({})),
-        "wrong-token-0000000000",
-    )
-    .await
-    .unwrap_err();
+    // Without a gateway token (an agent's is not one): refused as an
+    // answer, so that a gateway set to fail open still blocks.
+    let (code, reason, _) = check(&mut client, call("s1", "read_file", json!({})), AGENT)
+        .await
+        .unwrap_err();
     assert_eq!(code, Code::PermissionDenied);
-    assert!(reason.contains("agent token"), "{reason}");
+    assert!(reason.contains("gateway token"), "{reason}");
     let answer = client
         .check_response(tonic::Request::new(tools_list(None)))
         .await
@@ -185,7 +183,7 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
     );
 
     // A tool no tools/list declared cannot be vetted: denied.
-    let (code, reason, data) = check(&mut client, call("s1", "read_file", json!({})), AGENT)
+    let (code, reason, data) = check(&mut client, call("s1", "read_file", json!({})), GATEWAY)
         .await
         .unwrap_err();
     assert_eq!(code, Code::PermissionDenied);
@@ -194,7 +192,7 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
 
     // The list comes back without the denied tool.
     let answer = client
-        .check_response(authorized(tools_list(Some("s1")), AGENT))
+        .check_response(authorized(tools_list(Some("s1")), GATEWAY))
         .await
         .unwrap()
         .into_inner();
@@ -215,12 +213,12 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
         check(
             &mut client,
             call("s1", "read_file", json!({"path": "a"})),
-            AGENT
+            GATEWAY
         )
         .await,
         Ok(())
     );
-    let (code, reason, data) = check(&mut client, call("s1", "delete_repo", json!({})), AGENT)
+    let (code, reason, data) = check(&mut client, call("s1", "delete_repo", json!({})), GATEWAY)
         .await
         .unwrap_err();
     assert_eq!(code, Code::PermissionDenied);
@@ -232,20 +230,26 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
     let mut other = call("s1", "x", json!({}));
     other.method = "resources/read".into();
     other.mcp_request = Some(b"{\"uri\": \"file:///etc/passwd\"}".to_vec());
-    assert_eq!(check(&mut client, other, AGENT).await, Ok(()));
+    assert_eq!(check(&mut client, other, GATEWAY).await, Ok(()));
 
     // Malformed params: refused, naming what is wrong.
     let mut bad = call("s1", "read_file", json!({}));
     bad.mcp_request = Some(b"{\"arguments\": {}}".to_vec());
-    let (code, reason, _) = check(&mut client, bad, AGENT).await.unwrap_err();
+    let (code, reason, _) = check(&mut client, bad, GATEWAY).await.unwrap_err();
     assert_eq!(
         (code, reason.as_str()),
         (Code::Invalid, "toolvet: tools/call needs a string `name`")
     );
 
+    // A method spelled unlike `tools/call` yet meaning it is refused.
+    let mut tricky = call("s1", "delete_repo", json!({}));
+    tricky.method = "Tools/Call ".into();
+    let (code, _, _) = check(&mut client, tricky, GATEWAY).await.unwrap_err();
+    assert_eq!(code, Code::Invalid);
+
     // Escalate: held with the approval request's id.
     let deploy = || call("s1", "deploy", json!({"env": "prod"}));
-    let (code, reason, data) = check(&mut client, deploy(), AGENT).await.unwrap_err();
+    let (code, reason, data) = check(&mut client, deploy(), GATEWAY).await.unwrap_err();
     assert_eq!(code, Code::PermissionDenied);
     assert_eq!(data["toolvet"]["decision"], "escalate");
     let id = data["toolvet"]["approval_id"].as_str().unwrap().to_string();
@@ -271,14 +275,19 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
     let (_, _, other) = check(
         &mut client,
         call("s2", "deploy", json!({"env": "prod"})),
-        AGENT,
+        GATEWAY,
     )
     .await
     .unwrap_err();
     assert_eq!(other["toolvet"]["decision"], "escalate");
     assert_ne!(other["toolvet"]["approval_id"], json!(id));
-    assert_eq!(check(&mut client, deploy(), AGENT).await, Ok(()));
-    let (_, _, again) = check(&mut client, deploy(), AGENT).await.unwrap_err();
+    // Nor is a call without a session: approvals are never claimed there.
+    let mut sessionless = deploy();
+    sessionless.headers.clear();
+    let (_, _, none) = check(&mut client, sessionless, GATEWAY).await.unwrap_err();
+    assert_eq!(none["toolvet"]["decision"], "escalate");
+    assert_eq!(check(&mut client, deploy(), GATEWAY).await, Ok(()));
+    let (_, _, again) = check(&mut client, deploy(), GATEWAY).await.unwrap_err();
     assert_eq!(again["toolvet"]["decision"], "escalate");
     assert_ne!(again["toolvet"]["approval_id"], json!(id));
 }

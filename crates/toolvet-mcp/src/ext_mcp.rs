@@ -66,6 +66,12 @@ use wire::{
 /// Most sessions remembered at once (the least recently used is
 /// forgotten first, history and all).
 pub const MAX_SESSIONS: usize = 10_000;
+/// Most backends whose tools are remembered.
+pub const MAX_BACKENDS: usize = 1_024;
+/// How long one call may take to vet before it is refused: under
+/// agentgateway's own 10 s deadline for a callout, whose expiry it treats
+/// as a failure (and a `failOpen` processor lets the call through).
+pub const VET_DEADLINE: std::time::Duration = std::time::Duration::from_secs(8);
 /// Most tools remembered per backend.
 pub const MAX_TOOLS_PER_BACKEND: usize = 4_096;
 /// The header agentgateway forwards with the client's session id.
@@ -100,6 +106,17 @@ struct Caller {
     agent: Option<String>,
     principal: Option<String>,
     attributes: BTreeMap<String, String>,
+}
+
+impl Caller {
+    /// The run the checks see, and approvals are bound to: the principal
+    /// and the session, so one principal's approval is never another's
+    /// even if they chose the same session id. `None` without a session.
+    fn run_id(&self) -> Option<String> {
+        let session = self.session.as_deref()?;
+        let bound = serde_json::to_string(&[self.principal.as_deref().unwrap_or(""), session]);
+        Some(format!("ext-mcp:{}", bound.unwrap_or_default()))
+    }
 }
 
 impl ExtMcpService {
@@ -157,7 +174,7 @@ impl ExtMcpService {
         attributes.insert("mcp.server".into(), backend.into());
         CallContext {
             agent: caller.agent.clone().or_else(|| self.config.agent.clone()),
-            run_id: caller.session.clone(),
+            run_id: caller.run_id(),
             principal: caller
                 .principal
                 .clone()
@@ -243,16 +260,20 @@ impl ExtMcpService {
             }
         };
         let mut verdict = self.host.check(&request).await;
-        if let Some(ticket) = verdict.approved_ticket() {
-            // Approved since it was held (the CLI, the reviewer page).
+        let mut allowed = Outcome::Allowed;
+        // Approved since it was held (the CLI, the reviewer page). Only
+        // within a session: without one, every session-less caller would
+        // share the run the approval is bound to.
+        if let (Some(ticket), Some(_)) = (verdict.approved_ticket(), &session) {
             let mut resumed = request.clone();
             resumed.approval = Some(ApprovalClaim {
                 ticket: ticket.to_string(),
             });
             verdict = self.host.check(&resumed).await;
+            allowed = Outcome::Approved;
         }
         let (outcome, result) = match verdict.decision {
-            Decision::Allow => (Outcome::Allowed, passed()),
+            Decision::Allow => (allowed, passed()),
             Decision::Deny => (
                 Outcome::Denied,
                 refused(
@@ -305,6 +326,9 @@ impl ExtMcpService {
         {
             let mut tools = self.tools();
             for (backend, tool) in parsed.iter().flatten() {
+                if tools.len() >= MAX_BACKENDS && !tools.contains_key(backend) {
+                    continue;
+                }
                 let known = tools.entry(backend.clone()).or_default();
                 if known.len() < MAX_TOOLS_PER_BACKEND || known.contains_key(tool.name.as_ref()) {
                     known.insert(tool.name.to_string(), tool.clone());
@@ -339,18 +363,16 @@ impl ExtMcpService {
 }
 
 /// A listed tool's backend and native name: the one backend, or for a
-/// fanout list, the backend whose `<backend>_` prefix the name carries.
+/// fanout list, split at the first `_` as agentgateway splits
+/// `<backend>_<tool>` names. A name whose prefix is no listed backend is
+/// not learned (a call to it is then denied as unknown).
 fn native(backends: &[String], mut tool: Tool) -> Option<(String, Tool)> {
     if let [backend] = backends {
         return Some((backend.clone(), tool));
     }
-    let (backend, name) = backends.iter().find_map(|b| {
-        tool.name
-            .strip_prefix(b.as_str())
-            .and_then(|rest| rest.strip_prefix('_'))
-            .map(|rest| (b.clone(), rest.to_string()))
-    })?;
-    tool.name = name.into();
+    let (backend, name) = tool.name.split_once('_')?;
+    let backend = backends.iter().find(|b| b.as_str() == backend)?.clone();
+    tool.name = name.to_string().into();
     Some((backend, tool))
 }
 
@@ -431,7 +453,7 @@ fn authorization<T>(request: &tonic::Request<T>) -> Option<&[u8]> {
 }
 
 const UNAUTHORIZED: &str =
-    "toolvet: the ExtMcp caller sent no valid agent token (authorization: Bearer …)";
+    "toolvet: the ExtMcp caller sent no valid gateway token (authorization: Bearer …)";
 
 #[tonic::async_trait]
 impl ExtMcp for ExtMcpService {
@@ -448,16 +470,33 @@ impl ExtMcp for ExtMcpService {
         }
         let request = request.into_inner();
         if request.method != "tools/call" {
+            if request.method.trim().eq_ignore_ascii_case("tools/call") {
+                let text = format!(
+                    "toolvet: `{}` is not a method; refused",
+                    request.method.escape_debug()
+                );
+                return Ok(tonic::Response::new(refused(Code::Invalid, text, None)));
+            }
             return Ok(tonic::Response::new(passed()));
         }
         let caller = caller(request.metadata_context.as_ref(), &request.headers);
-        let result = self
-            .vet_call(
-                &request.service_names,
-                request.mcp_request.as_deref(),
-                caller,
-            )
-            .await;
+        let vetting = self.vet_call(
+            &request.service_names,
+            request.mcp_request.as_deref(),
+            caller,
+        );
+        let result = tokio::time::timeout(VET_DEADLINE, vetting)
+            .await
+            .unwrap_or_else(|_| {
+                refused(
+                    Code::PermissionDenied,
+                    format!(
+                        "toolvet denied this call: vetting it took over {} s",
+                        VET_DEADLINE.as_secs()
+                    ),
+                    None,
+                )
+            });
         Ok(tonic::Response::new(result))
     }
 
@@ -528,10 +567,18 @@ mod tests {
 
     #[test]
     fn a_fanout_list_names_tools_by_backend() {
-        let backends = vec!["files".to_string(), "mail".to_string()];
+        let backends = vec![
+            "files".to_string(),
+            "mail".to_string(),
+            "files_admin".to_string(),
+        ];
         let (backend, t) = native(&backends, tool("mail_send_email")).unwrap();
         assert_eq!((backend.as_str(), t.name.as_ref()), ("mail", "send_email"));
         assert!(native(&backends, tool("other_x")).is_none());
+        assert!(native(&backends, tool("plain")).is_none());
+        // Split where the gateway splits: `files_admin_x` is `files`'s `admin_x`.
+        let (backend, t) = native(&backends, tool("files_admin_x")).unwrap();
+        assert_eq!((backend.as_str(), t.name.as_ref()), ("files", "admin_x"));
         let one = vec!["files".to_string()];
         let (backend, t) = native(&one, tool("mail_send_email")).unwrap();
         assert_eq!(

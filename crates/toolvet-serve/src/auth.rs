@@ -20,6 +20,8 @@ use subtle::ConstantTimeEq;
 pub const AGENT_TOKEN_ENV: &str = "TOOLVET_AGENT_TOKEN";
 /// The environment variable holding a reviewer token (quick start).
 pub const REVIEWER_TOKEN_ENV: &str = "TOOLVET_REVIEWER_TOKEN";
+/// The environment variable holding a gateway token (`--ext-mcp`).
+pub const GATEWAY_TOKEN_ENV: &str = "TOOLVET_GATEWAY_TOKEN";
 /// Shortest token accepted from a file or the environment, in bytes.
 pub const MIN_TOKEN_BYTES: usize = 16;
 
@@ -30,6 +32,10 @@ pub enum Role {
     Agent,
     /// Decides approval requests.
     Reviewer,
+    /// An MCP gateway calling the ExtMcp service (`--ext-mcp`): reports
+    /// the tools its servers list and the session's calls, so it is
+    /// trusted more than an agent and is never an agent's token.
+    Gateway,
 }
 
 impl Role {
@@ -38,6 +44,7 @@ impl Role {
         match self {
             Role::Agent => "agent",
             Role::Reviewer => "reviewer",
+            Role::Gateway => "gateway",
         }
     }
 }
@@ -47,6 +54,7 @@ impl Role {
 pub struct Tokens {
     agent: Vec<[u8; 32]>,
     reviewer: Vec<[u8; 32]>,
+    gateway: Vec<[u8; 32]>,
 }
 
 impl std::fmt::Debug for Tokens {
@@ -55,6 +63,7 @@ impl std::fmt::Debug for Tokens {
         f.debug_struct("Tokens")
             .field("agent", &self.agent.len())
             .field("reviewer", &self.reviewer.len())
+            .field("gateway", &self.gateway.len())
             .finish()
     }
 }
@@ -92,10 +101,12 @@ impl Tokens {
         let mut tokens = Tokens {
             agent: settings.agent_tokens_sha256.clone(),
             reviewer: settings.reviewer_tokens_sha256.clone(),
+            gateway: settings.gateway_tokens_sha256.clone(),
         };
         for (file, into) in [
             (&settings.agent_token_file, &mut tokens.agent),
             (&settings.reviewer_token_file, &mut tokens.reviewer),
+            (&settings.gateway_token_file, &mut tokens.gateway),
         ] {
             if let Some(path) = file {
                 into.extend(read_token_file(path)?);
@@ -104,6 +115,7 @@ impl Tokens {
         for (var, into) in [
             (AGENT_TOKEN_ENV, &mut tokens.agent),
             (REVIEWER_TOKEN_ENV, &mut tokens.reviewer),
+            (GATEWAY_TOKEN_ENV, &mut tokens.gateway),
         ] {
             if let Some(token) = env(var).filter(|t| !t.is_empty()) {
                 if token.trim().len() < MIN_TOKEN_BYTES {
@@ -126,6 +138,7 @@ impl Tokens {
         match role {
             Role::Agent => &self.agent,
             Role::Reviewer => &self.reviewer,
+            Role::Gateway => &self.gateway,
         }
     }
 
@@ -133,7 +146,7 @@ impl Tokens {
     /// digest (no early exit, so the time does not tell which matched).
     pub fn roles_of(&self, token: &str) -> Vec<Role> {
         let presented = digest(token);
-        [Role::Agent, Role::Reviewer]
+        [Role::Agent, Role::Reviewer, Role::Gateway]
             .into_iter()
             .filter(|&role| {
                 let mut found = subtle::Choice::from(0);

@@ -92,16 +92,20 @@ impl ServerHandle {
     }
 
     /// Whether `authorization` (an `Authorization` header's value) carries
-    /// one of the server's agent tokens, as they are now (they reload with
-    /// the policy). For front ends beside the HTTP routes, such as the
-    /// ExtMcp gRPC service.
-    pub fn admits_agent(&self, authorization: Option<&[u8]>) -> bool {
+    /// one of the server's gateway tokens, as they are now (they reload
+    /// with the policy): the ExtMcp gRPC service's callers.
+    pub fn admits_gateway(&self, authorization: Option<&[u8]>) -> bool {
         self.state
             .current
             .load()
             .tokens
-            .authorize(authorization, &[auth::Role::Agent])
+            .authorize(authorization, &[auth::Role::Gateway])
             .is_ok()
+    }
+
+    /// Whether any gateway token is configured.
+    pub fn has_gateway_tokens(&self) -> bool {
+        self.state.current.load().tokens.has(auth::Role::Gateway)
     }
 
     /// Completes once a graceful shutdown has begun (SIGTERM, SIGINT,

@@ -39,6 +39,11 @@ pub struct ServeSettings {
     pub reviewer_tokens_sha256: Vec<[u8; 32]>,
     /// A file of reviewer tokens, one per line.
     pub reviewer_token_file: Option<PathBuf>,
+    /// Accepted gateway tokens (the ExtMcp callout, `--ext-mcp`), as
+    /// sha256 digests.
+    pub gateway_tokens_sha256: Vec<[u8; 32]>,
+    /// A file of gateway tokens, one per line.
+    pub gateway_token_file: Option<PathBuf>,
     /// Whether `/healthz`, `/readyz` and `/metrics` need a token (either
     /// role). Default false.
     pub probes_need_token: bool,
@@ -83,6 +88,9 @@ struct RawServe {
     reviewer_tokens_sha256: Vec<String>,
     reviewer_token_file: Option<PathBuf>,
     #[serde(default)]
+    gateway_tokens_sha256: Vec<String>,
+    gateway_token_file: Option<PathBuf>,
+    #[serde(default)]
     probes_need_token: bool,
     max_body_bytes: Option<usize>,
     request_timeout_ms: Option<u64>,
@@ -105,6 +113,8 @@ impl Default for ServeSettings {
             agent_token_file: None,
             reviewer_tokens_sha256: Vec::new(),
             reviewer_token_file: None,
+            gateway_tokens_sha256: Vec::new(),
+            gateway_token_file: None,
             probes_need_token: false,
             max_body_bytes: 2 << 20,
             request_timeout: Duration::from_secs(30),
@@ -192,6 +202,8 @@ impl ServeSettings {
             agent_token_file: raw.agent_token_file.map(|p| base.join(p)),
             reviewer_tokens_sha256: digests("reviewer_tokens_sha256", &raw.reviewer_tokens_sha256)?,
             reviewer_token_file: raw.reviewer_token_file.map(|p| base.join(p)),
+            gateway_tokens_sha256: digests("gateway_tokens_sha256", &raw.gateway_tokens_sha256)?,
+            gateway_token_file: raw.gateway_token_file.map(|p| base.join(p)),
             probes_need_token: raw.probes_need_token,
             max_body_bytes: raw
                 .max_body_bytes

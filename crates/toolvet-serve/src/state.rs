@@ -61,6 +61,7 @@ impl Current {
         watched.extend(policy.checks.iter().map(|c| c.plugin.clone()));
         watched.extend(settings.agent_token_file.clone());
         watched.extend(settings.reviewer_token_file.clone());
+        watched.extend(settings.gateway_token_file.clone());
         Ok(Current {
             settings,
             tokens,
