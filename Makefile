@@ -107,10 +107,10 @@ kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 	cd plugins/js && node --test
 	bash plugins/build-stamp-test.sh $(PY_VENV)/bin/python
 
-# `toolvet new` must produce a check, in Rust and in Python, that builds
-# with `toolvet build` and passes its native unit tests and its own cases,
-# in a directory outside this checkout (tests/scaffold.sh).
-scaffold-test: cli setup $(PY_VENV)/.installed rust-plugins
+# `toolvet new` must produce a check, in Rust, Python and JavaScript, that
+# builds with `toolvet build` and passes its native unit tests and its own
+# cases, in a directory outside this checkout (tests/scaffold.sh).
+scaffold-test: cli setup $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json rust-plugins
 	TOOLVET_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python tests/scaffold.sh $(CURDIR)/target/release/toolvet
 
 # The Node package (crates/toolvet-node): npm ci (pinned by its

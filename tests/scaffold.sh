@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A check written outside this checkout, in Rust and in Python, from the
+# A check written outside this checkout, in Rust, Python and JavaScript, from the
 # first command to a policy (make scaffold-test):
 #   toolvet new → toolvet build → native unit tests → toolvet test →
 #   toolvet build again (up to date, same sha256) → the check in a policy
@@ -7,7 +7,9 @@
 #
 #   tests/scaffold.sh /path/to/toolvet
 #
-# $TOOLVET_PYTHON: a Python with componentize-py (the Makefile's venv).
+# $TOOLVET_PYTHON: a Python with componentize-py (the Makefile's venv);
+# plugins/js needs `npm ci` (ComponentizeJS), and the JavaScript check's
+# `npm install` links the kit package by path (no download).
 set -euo pipefail
 TOOLVET=$1
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +18,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 
-for lang in rust python; do
+for lang in rust python js; do
   name="no-secrets-$lang"
   echo "== $lang: $WORK/$name"
   "$TOOLVET" new "$name" --lang "$lang"
@@ -29,6 +31,7 @@ for lang in rust python; do
   case $lang in
     rust) cargo test --quiet ;;
     python) "$PYTHON" -m unittest -q ;;
+    js) npm install --no-audit --no-fund --offline --silent && npm test --silent ;;
   esac
   "$TOOLVET" test cases.yaml
   before=$(sha256sum < "$component")
@@ -57,4 +60,4 @@ POLICY
   [ "$allowed_code" = 0 ] || { echo "scaffold.sh: $lang: expected allow, got exit $allowed_code: $allowed" >&2; exit 1; }
   cd "$WORK"
 done
-echo "scaffold.sh: rust and python checks built, tested and used outside the checkout"
+echo "scaffold.sh: Rust, Python and JavaScript checks built, tested and used outside the checkout"

@@ -21,6 +21,14 @@
 // 0.23.0 imports it at run time but lists it only as a devDependency, so
 // `npm ci` would otherwise leave it out.
 //
+// A check outside this directory (e.g. one `toolvet new --lang js` made)
+// imports the kit as the package `toolvet-check`. ComponentizeJS resolves
+// relative imports only, so such a check is staged first: its `.js` files
+// (not node_modules/, target/ or tests) under `<check>/target/stage/check/`, the
+// kit under `<check>/target/stage/toolvet-check/`, and each import of
+// `toolvet-check` rewritten on its own line to the kit's relative path, so
+// a stack frame still names the check's own file and line.
+//
 // ComponentizeJS is driven through its JS API because the `jco componentize`
 // CLI mishandles WIT directory paths here. The engine's `http` and
 // `fetch-event` features are left out, so a check cannot even import
@@ -29,7 +37,7 @@
 import { componentize } from '@bytecodealliance/componentize-js';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -43,7 +51,8 @@ function files(dir, ext) {
   const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules') out.push(...files(p, ext));
+    const skipped = entry.name === 'node_modules' || entry.name === 'target';
+    if (entry.isDirectory() && !skipped) out.push(...files(p, ext));
     else if (entry.isFile() && entry.name.endsWith(ext)) out.push(p);
   }
   return out;
@@ -78,6 +87,37 @@ function upToDate(out, inputs) {
   return recorded.join(' ') === `inputs ${inputs} output ${sha256(readFileSync(out))}`;
 }
 
+/** Whether `dir` is inside this directory (the repository's own checks). */
+const inside = (dir) => dir === HERE || dir.startsWith(HERE + sep);
+
+// An import of the kit by its package name, in a static `from '…'` or a
+// dynamic `import('…')`.
+const KIT_IMPORT = /(\bfrom\s*|\bimport\s*\(\s*)(['"])toolvet-check\2/g;
+
+/**
+ * Stage a check from outside this directory (above): returns the staging
+ * directory and the entry's path inside it.
+ */
+function stage(checkDir) {
+  const root = join(checkDir, 'target', 'stage');
+  rmSync(root, { recursive: true, force: true });
+  for (const p of files(KIT, '.js')) {
+    const to = join(root, 'toolvet-check', relative(KIT, p));
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, readFileSync(p));
+  }
+  // Tests are not staged: the component does not import them, and `node
+  // --test` in the check's directory would find them twice.
+  for (const p of files(checkDir, '.js').filter((p) => !p.endsWith('.test.js'))) {
+    const to = join(root, 'check', relative(checkDir, p));
+    const kit = relative(dirname(to), join(root, 'toolvet-check', 'index.js')).split(sep).join('/');
+    const text = readFileSync(p, 'utf8').replace(KIT_IMPORT, (_, lead, quote) => `${lead}${quote}${kit}${quote}`);
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, text);
+  }
+  return { cwd: root, entry: 'check/index.js' };
+}
+
 async function build(checkDir, outDir, force) {
   const entry = join(checkDir, 'index.js');
   if (!existsSync(entry)) throw new Error(`${checkDir} has no entry module index.js`);
@@ -89,10 +129,12 @@ async function build(checkDir, outDir, force) {
   }
   // ComponentizeJS maps the current directory into the engine while it
   // pre-initialises, so relative imports (`../toolvet-check/index.js`)
-  // resolve; run from the plugins/js directory so the whole kit is inside.
-  process.chdir(HERE);
+  // resolve; run from the plugins/js directory so the whole kit is inside,
+  // or from the staging directory of a check from elsewhere.
+  const { cwd, entry: sourcePath } = inside(checkDir) ? { cwd: HERE, entry: relative(HERE, entry) } : stage(checkDir);
+  process.chdir(cwd);
   const { component } = await componentize({
-    sourcePath: relative(HERE, entry),
+    sourcePath,
     witPath: WIT,
     worldName: WORLD,
     disableFeatures: ['http', 'fetch-event'],

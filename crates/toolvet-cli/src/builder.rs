@@ -8,10 +8,15 @@
 //!   `$TOOLVET_PYTHON` (default `python3`, which needs componentize-py),
 //!   into `DIR/target/<module>.wasm`; skipped while its inputs are
 //!   unchanged.
+//! - **JavaScript** (`index.js`): the kit's `build.mjs` with `node`
+//!   (`$TOOLVET_NODE`; the kit's directory needs `npm ci` once, for
+//!   ComponentizeJS), into `DIR/target/<module>.wasm`, the same way. A
+//!   check outside the kit's directory imports the kit as the package
+//!   `toolvet-check`; `build.mjs` stages it beside the kit first.
 //!
 //! The tools' own output goes to stderr; stdout carries only the path.
 
-use crate::scaffold::{Lang, default_python_kit};
+use crate::scaffold::{Lang, default_js_kit, default_python_kit};
 use anyhow::{Context as _, bail};
 use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
@@ -32,14 +37,10 @@ pub fn language(dir: &Path) -> anyhow::Result<Lang> {
         return Ok(Lang::Python);
     }
     if dir.join("index.js").is_file() {
-        bail!(
-            "{}: JavaScript checks are built with `node plugins/js/build.mjs` from the toolvet repository \
-             (the check's directory inside plugins/js), not yet by `toolvet build`",
-            dir.display()
-        );
+        return Ok(Lang::Js);
     }
     bail!(
-        "{}: no check here (looked for Cargo.toml, or {}.py)",
+        "{}: no check here (looked for Cargo.toml, {}.py or index.js)",
         dir.display(),
         module(dir)?
     )
@@ -64,9 +65,10 @@ pub fn build(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
     let dir = dir
         .canonicalize()
         .with_context(|| format!("{}: no such directory", dir.display()))?;
-    match language(&dir)? {
+    let lang = language(&dir)?;
+    match lang {
         Lang::Rust => build_rust(&dir),
-        Lang::Python => build_python(&dir, kit),
+        Lang::Python | Lang::Js => build_with_kit(&dir, kit, lang),
     }
 }
 
@@ -119,20 +121,34 @@ fn build_rust(dir: &Path) -> anyhow::Result<PathBuf> {
     })
 }
 
-fn build_python(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let kit = kit
-        .map(Path::to_path_buf)
-        .unwrap_or_else(default_python_kit);
-    let script = kit.join("build.py");
+/// A Python or JavaScript check: the kit's build script, into `DIR/target`.
+fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<PathBuf> {
+    let (kit, script, program, language, help) = match lang {
+        Lang::Js => (
+            kit.map(Path::to_path_buf).unwrap_or_else(default_js_kit),
+            "build.mjs",
+            std::env::var_os("TOOLVET_NODE").unwrap_or_else(|| "node".into()),
+            "JavaScript",
+            "--kit PATH to plugins/js, or set $TOOLVET_JS_KIT",
+        ),
+        Lang::Python | Lang::Rust => (
+            kit.map(Path::to_path_buf)
+                .unwrap_or_else(default_python_kit),
+            "build.py",
+            std::env::var_os("TOOLVET_PYTHON").unwrap_or_else(|| "python3".into()),
+            "Python",
+            "--kit PATH to plugins/python, or set $TOOLVET_PYTHON_KIT",
+        ),
+    };
+    let script = kit.join(script);
     if !script.is_file() {
         bail!(
-            "the Python kit's build.py is not at {} (pass --kit PATH to plugins/python, or set $TOOLVET_PYTHON_KIT)",
+            "the {language} kit's build script is not at {} (pass {help})",
             script.display()
         );
     }
-    let python = std::env::var_os("TOOLVET_PYTHON").unwrap_or_else(|| "python3".into());
     let target = dir.join("target");
-    let status = Command::new(&python)
+    let status = Command::new(&program)
         .arg(&script)
         .arg("--out-dir")
         .arg(&target)
@@ -141,12 +157,13 @@ fn build_python(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
         .status()
         .with_context(|| {
             format!(
-                "cannot run {} (set $TOOLVET_PYTHON to a Python with componentize-py)",
-                python.to_string_lossy()
+                "cannot run {} (set $TOOLVET_PYTHON to a Python with componentize-py, \
+                 or $TOOLVET_NODE to Node 20 or later)",
+                program.to_string_lossy()
             )
         })?;
     if !status.success() {
-        bail!("{}: the Python build failed (above)", dir.display());
+        bail!("{}: the {language} build failed (above)", dir.display());
     }
     Ok(target.join(format!("{}.wasm", module(dir)?)))
 }

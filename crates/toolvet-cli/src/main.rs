@@ -103,21 +103,23 @@ enum Command {
         /// Where to create it.
         #[arg(long, default_value = ".")]
         dir: PathBuf,
-        /// The plugin kit: crates/toolvet-pdk (Rust) or plugins/python
-        /// (Python) of the toolvet repository; default: this CLI's checkout.
+        /// The plugin kit: crates/toolvet-pdk (Rust), plugins/python
+        /// (Python) or plugins/js (JavaScript) of the toolvet repository;
+        /// default: this CLI's checkout.
         #[arg(long, alias = "pdk")]
         kit: Option<PathBuf>,
     },
-    /// Build the check in DIR (Rust or Python) and print its component's
-    /// path on stdout (the build tools' output goes to stderr).
+    /// Build the check in DIR (Rust, Python or JavaScript) and print its
+    /// component's path on stdout (the build tools' output goes to stderr).
     ///
     /// Exit code: 0 built (or up to date), 2 no check or a failed build.
     Build {
         /// The check's directory.
         #[arg(default_value = ".")]
         dir: PathBuf,
-        /// The Python kit (plugins/python of the toolvet repository;
-        /// default `$TOOLVET_PYTHON_KIT`, else this CLI's checkout).
+        /// The Python or JavaScript kit (plugins/python or plugins/js of
+        /// the toolvet repository; default `$TOOLVET_PYTHON_KIT` or
+        /// `$TOOLVET_JS_KIT`, else this CLI's checkout).
         #[arg(long)]
         kit: Option<PathBuf>,
     },

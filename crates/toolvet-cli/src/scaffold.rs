@@ -1,11 +1,12 @@
-//! `toolvet new NAME --lang rust|python`: scaffold a check that builds,
+//! `toolvet new NAME --lang rust|python|js`: scaffold a check that builds,
 //! passes its own case file and its native unit tests out of the box, with
 //! a README stub and a `.gitignore`, in a directory of its own anywhere on
 //! disk.
 //!
 //! The Rust scaffold comes from `template/` beside this crate; the Python
-//! one from the repository's Python template (`plugins/python/template`,
-//! which `make case-tests` also builds and tests as it is), with its names
+//! and JavaScript ones from the repository's templates
+//! (`plugins/python/template`, `plugins/js/template`, which `make
+//! case-tests` also builds and tests as they are), with their names
 //! replaced, so the two cannot drift apart.
 
 use anyhow::{Context as _, bail};
@@ -17,6 +18,10 @@ const CASES_YAML: &str = include_str!("../template/cases.yaml.tmpl");
 const PY_CHECK: &str = include_str!("../../../plugins/python/template/template.py");
 const PY_TEST: &str = include_str!("../../../plugins/python/template/test_template.py");
 const PY_CASES: &str = include_str!("../../../plugins/python/template/cases.yaml");
+const JS_ENTRY: &str = include_str!("../../../plugins/js/template/index.js");
+const JS_CHECK: &str = include_str!("../../../plugins/js/template/template.js");
+const JS_TEST: &str = include_str!("../../../plugins/js/template/template.test.js");
+const JS_CASES: &str = include_str!("../../../plugins/js/template/cases.yaml");
 
 /// The language of a check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -25,6 +30,9 @@ pub enum Lang {
     Rust,
     /// A module on the Python kit `toolvet_check`, built with componentize-py.
     Python,
+    /// An ES module on the JavaScript kit `toolvet-check`, built with
+    /// ComponentizeJS.
+    Js,
 }
 
 /// The Rust plugin kit next to this CLI's sources, used when `--kit` is not given.
@@ -39,6 +47,15 @@ pub fn default_python_kit() -> PathBuf {
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/python"))
+}
+
+/// The JavaScript kit (the directory holding `toolvet-check/` and
+/// `build.mjs`): `$TOOLVET_JS_KIT`, else the one next to this CLI's sources.
+pub fn default_js_kit() -> PathBuf {
+    std::env::var_os("TOOLVET_JS_KIT")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/js"))
 }
 
 /// A check's names: `no-secrets` is module `no_secrets`, type `NoSecrets`.
@@ -107,6 +124,10 @@ pub fn new_check(
                 .unwrap_or_else(default_python_kit),
             "--kit PATH to plugins/python, or set $TOOLVET_PYTHON_KIT",
         ),
+        Lang::Js => (
+            kit.map(Path::to_path_buf).unwrap_or_else(default_js_kit),
+            "--kit PATH to plugins/js, or set $TOOLVET_JS_KIT",
+        ),
     };
     let kit = kit
         .canonicalize()
@@ -121,6 +142,15 @@ pub fn new_check(
                 );
             }
             python_files(&names, &kit)
+        }
+        Lang::Js => {
+            if !kit.join("toolvet-check/package.json").is_file() {
+                bail!(
+                    "{}: not the JavaScript kit (no toolvet-check/package.json in it; pass {flag})",
+                    kit.display()
+                );
+            }
+            js_files(&names, &kit)
         }
     };
     for (file, text) in files {
@@ -175,26 +205,82 @@ fn python_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
             "python3 -m unittest",
         )
         .replace("or str(HERE.parent)", &format!("or {kit_literal}"));
-    let cases: String = rename(PY_CASES)
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| {
-            if line.starts_with("plugin:") {
-                format!("plugin: target/{}.wasm\n", names.module)
-            } else {
-                format!("{line}\n")
-            }
-        })
-        .collect();
+
     vec![
         (format!("{}.py", names.module), rename(PY_CHECK)),
         (format!("test_{}.py", names.module), test),
         (
             "cases.yaml".into(),
-            format!("# toolvet build && toolvet test cases.yaml\n{cases}"),
+            scaffold_cases(PY_CASES, &names.module, rename),
         ),
         ("README.md".into(), readme(names, Lang::Python)),
         (".gitignore".into(), "/target/\n__pycache__/\n".into()),
+    ]
+}
+
+/// The case file of a template, for the scaffold: its names replaced by
+/// `rename`, its header comment dropped, and its plugin the component
+/// `toolvet build` writes.
+fn scaffold_cases(template: &str, module: &str, rename: impl Fn(&str) -> String) -> String {
+    let cases: String = rename(template)
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| {
+            if line.starts_with("plugin:") {
+                format!("plugin: target/{module}.wasm\n")
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    format!("# toolvet build && toolvet test cases.yaml\n{cases}")
+}
+
+/// The JavaScript template with its names replaced, importing the kit as
+/// the package `toolvet-check` (a `file:` dependency on the kit, so `npm
+/// install` links it; `toolvet build` stages it beside the check).
+fn js_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
+    let rename = |text: &str| {
+        text.replace("'../toolvet-check/index.js'", "'toolvet-check'")
+            .replace(
+                "static name = 'template'",
+                &format!("static name = '{}'", names.name),
+            )
+            .replace(
+                "template.blocked-word",
+                &format!("{}.blocked-word", names.name),
+            )
+            .replace(
+                "`cd plugins/js && node --test`",
+                "`node --test` (after `npm install`)",
+            )
+            .replace("Template", &names.type_name)
+            .replace("template", &names.module)
+    };
+    let kit_dependency = format!("file:{}", kit.join("toolvet-check").display());
+    let package = serde_json::json!({
+        "name": names.name,
+        "version": "0.1.0",
+        "private": true,
+        "description": "A toolvet check",
+        "type": "module",
+        "scripts": { "test": "node --test" },
+        "dependencies": { "toolvet-check": kit_dependency },
+    });
+    vec![
+        ("index.js".into(), rename(JS_ENTRY)),
+        (format!("{}.js", names.module), rename(JS_CHECK)),
+        (format!("{}.test.js", names.module), rename(JS_TEST)),
+        (
+            "package.json".into(),
+            serde_json::to_string_pretty(&package).unwrap_or_default() + "\n",
+        ),
+        (
+            "cases.yaml".into(),
+            scaffold_cases(JS_CASES, &names.module, rename),
+        ),
+        ("README.md".into(), readme(names, Lang::Js)),
+        (".gitignore".into(), "/target/\nnode_modules/\n".into()),
     ]
 }
 
@@ -203,6 +289,7 @@ fn readme(names: &Names, lang: Lang) -> String {
     let (source, unit) = match lang {
         Lang::Rust => ("src/lib.rs".to_string(), "cargo test"),
         Lang::Python => (format!("{}.py", names.module), "python3 -m unittest"),
+        Lang::Js => (format!("{}.js", names.module), "npm install && npm test"),
     };
     format!(
         "# {name}\n\n\
@@ -285,6 +372,45 @@ mod tests {
         assert!(cases.contains("rule: no-secrets.blocked-word"));
         assert!(
             new_check("x", dir.path(), Lang::Python, Some(dir.path())).is_err(),
+            "not a kit"
+        );
+    }
+
+    #[test]
+    fn the_js_scaffold_is_the_template_renamed_on_the_kit_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = new_check("no-secrets", dir.path(), Lang::Js, None).unwrap();
+        let check = std::fs::read_to_string(dest.join("no_secrets.js")).unwrap();
+        assert!(
+            check.contains("export class NoSecrets extends Check"),
+            "{check}"
+        );
+        assert!(check.contains("static name = 'no-secrets'"));
+        assert!(check.contains("from 'toolvet-check'"));
+        assert!(!check.to_lowercase().contains("template"), "{check}");
+        let entry = std::fs::read_to_string(dest.join("index.js")).unwrap();
+        assert!(
+            entry.contains("import { NoSecrets } from './no_secrets.js';"),
+            "{entry}"
+        );
+        let package: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dest.join("package.json")).unwrap())
+                .unwrap();
+        let kit = default_js_kit()
+            .canonicalize()
+            .unwrap()
+            .join("toolvet-check");
+        assert_eq!(
+            package["dependencies"]["toolvet-check"],
+            format!("file:{}", kit.display())
+        );
+        let cases = std::fs::read_to_string(dest.join("cases.yaml")).unwrap();
+        assert!(
+            cases.contains("\nplugin: target/no_secrets.wasm\n"),
+            "{cases}"
+        );
+        assert!(
+            new_check("x", dir.path(), Lang::Js, Some(dir.path())).is_err(),
             "not a kit"
         );
     }

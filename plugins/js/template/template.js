@@ -1,4 +1,5 @@
-// template: a minimal toolvet check in JavaScript - copy this directory to start.
+// template: a minimal toolvet check in JavaScript (`toolvet new NAME --lang js`
+// starts from it).
 //
 // Denies calls whose string arguments (at any depth) contain one of
 // `blocked_words`. Replace the settings, the statics and `check` with your
