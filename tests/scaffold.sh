@@ -18,6 +18,36 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 
+# Wait until FILE has a line with TEXT (at most two minutes).
+wait_for() {
+  for _ in $(seq 1200); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "scaffold.sh: no \"$2\" in $1:" >&2; cat "$1" >&2; exit 1
+}
+
+# `toolvet test --watch`: an edit to the source rebuilds and re-runs the
+# cases (here, a renamed rule makes one fail), and the fix passes again.
+watch_rebuilds() {
+  "$TOOLVET" test --watch cases.yaml > watch.log 2>&1 &
+  local watcher=$!
+  wait_for watch.log "4 passed, 0 failed"
+  cp src/lib.rs lib.rs.orig
+  sed -i "s/\"$1.approval\"/\"$1.approval-renamed\"/" src/lib.rs
+  wait_for watch.log "3 passed, 1 failed"
+  cp lib.rs.orig src/lib.rs
+  rm lib.rs.orig
+  # The fix: a third run, all passing again.
+  for _ in $(seq 1200); do
+    [ "$(grep -c '4 passed, 0 failed' watch.log)" -ge 2 ] && break
+    sleep 0.1
+  done
+  [ "$(grep -c '4 passed, 0 failed' watch.log)" -ge 2 ] || { echo "scaffold.sh: --watch did not re-run after the fix:" >&2; cat watch.log >&2; exit 1; }
+  kill "$watcher"; wait "$watcher" 2>/dev/null || true
+  rm watch.log
+}
+
 for lang in rust python js; do
   name="no-secrets-$lang"
   echo "== $lang: $WORK/$name"
@@ -34,6 +64,7 @@ for lang in rust python js; do
     js) npm install --no-audit --no-fund --offline --silent && npm test --silent ;;
   esac
   "$TOOLVET" test cases.yaml
+  if [ "$lang" = rust ]; then watch_rebuilds "$name"; fi
   before=$(sha256sum < "$component")
   again=$("$TOOLVET" build)
   [ "$again" = "$component" ] || { echo "scaffold.sh: $lang: a rebuild printed $again, not $component" >&2; exit 1; }

@@ -46,6 +46,34 @@ pub fn language(dir: &Path) -> anyhow::Result<Lang> {
     )
 }
 
+/// The directories holding the checks of `paths` (case files, or
+/// directories of case files), for `toolvet test --build`: each path's
+/// own directory, once.
+///
+/// # Errors
+/// A directory that holds no check, naming it.
+pub fn check_dirs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        let dir = if path.is_dir() {
+            path.clone()
+        } else {
+            match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            }
+        };
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("{}: no such directory", dir.display()))?;
+        language(&dir).with_context(|| format!("--build: {}", path.display()))?;
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    Ok(dirs)
+}
+
 /// The module name of the check in `dir`: its directory name with `-` as `_`.
 fn module(dir: &Path) -> anyhow::Result<String> {
     let name = dir

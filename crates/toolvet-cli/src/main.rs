@@ -20,6 +20,7 @@ mod prune;
 mod replay;
 mod scaffold;
 mod serve;
+mod watch;
 
 use anyhow::Context as _;
 use cases::Target;
@@ -90,6 +91,15 @@ enum Command {
         /// Print every case, not only failures.
         #[arg(long, short)]
         verbose: bool,
+        /// Build the check in each case file's directory first (`toolvet
+        /// build`; the layout `toolvet new` makes).
+        #[arg(long)]
+        build: bool,
+        /// Build and test, then again on every change to the checks'
+        /// sources (not their target/, node_modules/ or __pycache__/),
+        /// until interrupted.
+        #[arg(long)]
+        watch: bool,
     },
     /// Create a new check: `NAME/` with its source, native unit tests, a
     /// case file, a README stub and a .gitignore, which build and pass out
@@ -259,9 +269,32 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             plugin,
             config,
             verbose,
+            build,
+            watch,
         } => {
             let target = plugin.map(Target::Plugin).or(config.map(Target::Policy));
-            test(&paths, target.as_ref(), verbose).await
+            if !(build || watch) {
+                return test(&paths, target.as_ref(), verbose).await;
+            }
+            let dirs = builder::check_dirs(&paths)?;
+            let build_and_test = || async {
+                for dir in &dirs {
+                    if let Err(e) = builder::build(dir, None) {
+                        eprintln!("toolvet: {e:#}");
+                        return Ok(EXIT_USAGE);
+                    }
+                }
+                test(&paths, target.as_ref(), verbose).await
+            };
+            if !watch {
+                return build_and_test().await;
+            }
+            let mut changes = watch::Changes::watch(&dirs)?;
+            loop {
+                build_and_test().await?;
+                eprintln!("toolvet test --watch: waiting for a change (Ctrl-C stops)");
+                changes.next().await;
+            }
         }
         Command::Compile { config } => compile(&config).await,
         Command::Bench(args) => bench::run(args).await,
