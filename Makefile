@@ -117,10 +117,14 @@ scaffold-test: cli setup $(PY_VENV)/.installed plugins/js/node_modules/.package-
 # package-lock.json), the native addon from the same cargo build as
 # unit-tests (scripts/build-addon.mjs; so wasmtime is compiled once), the
 # TypeScript, then the Host and adapter tests against the real pinned
-# framework packages, and docs/node.md's examples.
+# framework packages, and docs/node.md's examples; then the JavaScript
+# check kit's declarations (plugins/js/toolvet-check/index.d.ts) against a
+# check written in TypeScript (plugins/js/test/kit-types.ts).
 NODE_PKG := crates/toolvet-node
 node-tests: plugins hostile $(NODE_PKG)/node_modules/.package-lock.json
 	cd $(NODE_PKG) && $(WORKSPACE_ENV) npm run --silent build && npm test
+	$(NODE_PKG)/node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
+	  --noImplicitOverride --types node --typeRoots $(NODE_PKG)/node_modules/@types plugins/js/test/kit-types.ts
 
 $(NODE_PKG)/node_modules/.package-lock.json: $(NODE_PKG)/package.json $(NODE_PKG)/package-lock.json
 	cd $(NODE_PKG) && npm ci --no-audit --no-fund
