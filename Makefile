@@ -110,8 +110,8 @@ kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 # `toolvet new` must produce a check, in Rust, Python and JavaScript, that
 # builds with `toolvet build` and passes its native unit tests and its own
 # cases, in a directory outside this checkout (tests/scaffold.sh).
-scaffold-test: cli setup $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json rust-plugins
-	TOOLVET_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python tests/scaffold.sh $(CURDIR)/target/release/toolvet
+scaffold-test: cli setup plugins/js/node_modules/.package-lock.json rust-plugins
+	tests/scaffold.sh $(CURDIR)/target/release/toolvet
 
 # The Node package (crates/toolvet-node): npm ci (pinned by its
 # package-lock.json), the native addon from the same cargo build as

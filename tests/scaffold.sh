@@ -7,15 +7,19 @@
 #
 #   tests/scaffold.sh /path/to/toolvet
 #
-# $TOOLVET_PYTHON: a Python with componentize-py (the Makefile's venv);
-# plugins/js needs `npm ci` (ComponentizeJS), and the JavaScript check's
-# `npm install` links the kit package by path (no download).
+# The first Python build installs the pinned componentize-py into a venv
+# under a fresh cache here (from PyPI), as a new user's would; the
+# JavaScript build uses plugins/js's ComponentizeJS (`npm ci` there on
+# first use), and the check's `npm install` links the kit package by path
+# (no download).
 set -euo pipefail
 TOOLVET=$1
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-PYTHON=${TOOLVET_PYTHON:-python3}
+PYTHON=python3
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+unset TOOLVET_PYTHON
+export TOOLVET_CACHE_DIR="$WORK/cache"
 cd "$WORK"
 
 # Wait until FILE has a line with TEXT (at most two minutes).
@@ -57,6 +61,10 @@ for lang in rust python js; do
     test -s "$file" || { echo "scaffold.sh: $lang: no $file" >&2; exit 1; }
   done
   component=$("$TOOLVET" build)
+  if [ "$lang" = python ]; then
+    ls "$TOOLVET_CACHE_DIR"/toolchains/python-*/bin/componentize-py > /dev/null \
+      || { echo "scaffold.sh: the first Python build made no toolchain venv" >&2; exit 1; }
+  fi
   test -f "$component" || { echo "scaffold.sh: $lang: build printed $component, which does not exist" >&2; exit 1; }
   case $lang in
     rust) cargo test --quiet ;;

@@ -5,12 +5,14 @@
 //!   wasm32-wasip2`; the path is the cdylib cargo reports, so a
 //!   `CARGO_TARGET_DIR` or a workspace elsewhere is followed.
 //! - **Python** (`<name with - as _>.py`): the kit's `build.py` with
-//!   `$TOOLVET_PYTHON` (default `python3`, which needs componentize-py),
-//!   into `DIR/target/<module>.wasm`; skipped while its inputs are
-//!   unchanged.
+//!   `$TOOLVET_PYTHON` (a Python with componentize-py), else with a venv
+//!   in the cache that the first build makes with the kit's pinned
+//!   `requirements.txt` ([`python_toolchain`]), into
+//!   `DIR/target/<module>.wasm`; skipped while its inputs are unchanged.
 //! - **JavaScript** (`index.js`): the kit's `build.mjs` with `node`
-//!   (`$TOOLVET_NODE`; the kit's directory needs `npm ci` once, for
-//!   ComponentizeJS), into `DIR/target/<module>.wasm`, the same way. A
+//!   (`$TOOLVET_NODE`; the first build runs `npm ci` in the kit's
+//!   directory for its pinned ComponentizeJS, [`js_toolchain`]), into
+//!   `DIR/target/<module>.wasm`, the same way. A
 //!   check outside the kit's directory imports the kit as the package
 //!   `toolvet-check`; `build.mjs` stages it beside the kit first.
 //!
@@ -18,6 +20,7 @@
 
 use crate::scaffold::{Lang, default_js_kit, default_python_kit};
 use anyhow::{Context as _, bail};
+use std::ffi::OsString;
 use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -163,7 +166,7 @@ fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<
             kit.map(Path::to_path_buf)
                 .unwrap_or_else(default_python_kit),
             "build.py",
-            std::env::var_os("TOOLVET_PYTHON").unwrap_or_else(|| "python3".into()),
+            OsString::new(),
             "Python",
             "--kit PATH to plugins/python, or set $TOOLVET_PYTHON_KIT",
         ),
@@ -175,6 +178,13 @@ fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<
             script.display()
         );
     }
+    let program = match lang {
+        Lang::Js => {
+            js_toolchain(&kit)?;
+            program
+        }
+        _ => python_toolchain(&kit)?,
+    };
     let target = dir.join("target");
     let status = Command::new(&program)
         .arg(&script)
@@ -194,4 +204,117 @@ fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<
         bail!("{}: the {language} build failed (above)", dir.display());
     }
     Ok(target.join(format!("{}.wasm", module(dir)?)))
+}
+
+/// The Python that runs the kit's `build.py`: `$TOOLVET_PYTHON`, else a
+/// venv under the artifact cache's directory,
+/// `toolchains/python-<sha256 of the kit's requirements.txt, 16 hex>/`,
+/// which the first build makes (`$TOOLVET_BASE_PYTHON`, default
+/// `python3`, `-m venv`, then `pip install -r requirements.txt`), saying
+/// so on stderr. A file lock keeps two builds from installing at once; a
+/// venv whose install did not finish is made again.
+///
+/// # Errors
+/// No cache directory, or the venv or the install failed.
+pub fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
+    if let Some(python) = std::env::var_os("TOOLVET_PYTHON").filter(|p| !p.is_empty()) {
+        return Ok(python);
+    }
+    let requirements = kit.join("requirements.txt");
+    let pinned = std::fs::read(&requirements)
+        .with_context(|| format!("{}: cannot read", requirements.display()))?;
+    let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&pinned));
+    let root = toolvet::cache::ArtifactCache::default_dir()
+        .context("no cache directory for the Python build tools: set $TOOLVET_CACHE_DIR, or $TOOLVET_PYTHON")?
+        .join("toolchains");
+    let dir = root.join(format!("python-{}", &digest[..16]));
+    let python = dir.join("bin").join("python");
+    let done = dir.join(".installed");
+    if done.is_file() {
+        return Ok(python.into());
+    }
+    std::fs::create_dir_all(&root).with_context(|| format!("{}: cannot create", root.display()))?;
+    let lock = std::fs::File::create(root.join(".lock"))
+        .with_context(|| format!("{}: cannot create its lock", root.display()))?;
+    lock.lock().context("locking the toolchains directory")?;
+    if done.is_file() {
+        return Ok(python.into());
+    }
+    eprintln!(
+        "toolvet build: installing the pinned Python build tools ({}) into {}, first build only…",
+        String::from_utf8_lossy(&pinned)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+        dir.display()
+    );
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)
+            .with_context(|| format!("{}: cannot remove", dir.display()))?;
+    }
+    let base = std::env::var_os("TOOLVET_BASE_PYTHON").unwrap_or_else(|| "python3".into());
+    let steps: [(OsString, Vec<OsString>); 2] = [
+        (
+            base.clone(),
+            vec!["-m".into(), "venv".into(), dir.clone().into()],
+        ),
+        (
+            dir.join("bin").join("pip").into(),
+            vec![
+                "install".into(),
+                "--disable-pip-version-check".into(),
+                "--quiet".into(),
+                "-r".into(),
+                requirements.clone().into(),
+            ],
+        ),
+    ];
+    for (program, args) in steps {
+        let status = Command::new(&program)
+            .args(&args)
+            .stdout(to_stderr()?)
+            .status()
+            .with_context(|| format!("cannot run {}", program.to_string_lossy()))?;
+        if !status.success() {
+            bail!(
+                "installing the Python build tools into {} failed (above); set $TOOLVET_PYTHON to a Python with componentize-py instead",
+                dir.display()
+            );
+        }
+    }
+    std::fs::write(&done, &pinned).with_context(|| format!("{}: cannot write", done.display()))?;
+    eprintln!("toolvet build: Python build tools ready");
+    Ok(python.into())
+}
+
+/// Make sure the JavaScript kit's pinned build tools (ComponentizeJS, from
+/// its `package-lock.json`) are installed beside `build.mjs`, which
+/// imports them from there: the first build runs `npm ci` in the kit's
+/// directory, saying so on stderr.
+///
+/// # Errors
+/// `npm` cannot be run or fails.
+pub fn js_toolchain(kit: &Path) -> anyhow::Result<()> {
+    let installed = kit.join("node_modules/@bytecodealliance/componentize-js/package.json");
+    if installed.is_file() {
+        return Ok(());
+    }
+    eprintln!(
+        "toolvet build: installing the pinned JavaScript build tools (ComponentizeJS) into {}, first build only…",
+        kit.join("node_modules").display()
+    );
+    let npm = std::env::var_os("TOOLVET_NPM").unwrap_or_else(|| "npm".into());
+    let status = Command::new(&npm)
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(kit)
+        .stdout(to_stderr()?)
+        .status()
+        .with_context(|| format!("cannot run {}", npm.to_string_lossy()))?;
+    if !status.success() {
+        bail!(
+            "installing the JavaScript build tools in {} failed (above); run `npm ci` there",
+            kit.display()
+        );
+    }
+    Ok(())
 }
