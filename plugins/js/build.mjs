@@ -23,11 +23,12 @@
 //
 // A check outside this directory (e.g. one `toolvet new --lang js` made)
 // imports the kit as the package `toolvet-check`. ComponentizeJS resolves
-// relative imports only, so such a check is staged first: its `.js` files
-// (not node_modules/, target/ or tests) under `<check>/target/stage/check/`, the
-// kit under `<check>/target/stage/toolvet-check/`, and each import of
-// `toolvet-check` rewritten on its own line to the kit's relative path, so
-// a stack frame still names the check's own file and line.
+// relative imports only, so such a check is staged first, in
+// `<check>/target/stage-<pid>/` (one per build, removed after): its module
+// files (not node_modules/, target/ or tests; symbolic links followed)
+// under `check/`, the kit under `toolvet-check/`, and each import of the
+// package, found by es-module-lexer, pointed at the kit in place, so a
+// stack frame still names the check's own file, line and column.
 //
 // ComponentizeJS is driven through its JS API because the `jco componentize`
 // CLI mishandles WIT directory paths here. The engine's `http` and
@@ -35,8 +36,9 @@
 // outgoing HTTP; stdio (console.* to the host's captured stderr), random and
 // clocks stay.
 import { componentize } from '@bytecodealliance/componentize-js';
+import { init as lexerReady, parse as parseModule } from 'es-module-lexer';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync, renameSync, rmSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,20 +49,40 @@ const WIT = join(REPO, 'wit');
 const WORLD = 'plugin';
 const START = process.cwd();
 
-function files(dir, ext) {
+/**
+ * The files under `dir` whose names end with one of `exts`, following
+ * symbolic links (each directory once, so a link loop ends), and leaving
+ * out node_modules/, target/ and package-lock.json.
+ */
+function files(dir, exts, seen = new Set()) {
+  const real = realpathSync(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
   const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    const skipped = entry.name === 'node_modules' || entry.name === 'target';
-    if (entry.isDirectory() && !skipped) out.push(...files(p, ext));
-    else if (entry.isFile() && entry.name.endsWith(ext)) out.push(p);
+    // npm's lock file is no module source (and `npm install` rewrites it).
+    if (entry.name === 'node_modules' || entry.name === 'target' || entry.name === 'package-lock.json') continue;
+    let kind = entry;
+    if (entry.isSymbolicLink()) {
+      try {
+        kind = statSync(p);
+      } catch {
+        continue; // a dangling link
+      }
+    }
+    if (kind.isDirectory()) out.push(...files(p, exts, seen));
+    else if (kind.isFile() && [].concat(exts).some((ext) => entry.name.endsWith(ext))) out.push(p);
   }
   return out;
 }
 
+/** The files a check's modules may import: JavaScript and JSON. */
+const MODULE_FILES = ['.js', '.mjs', '.cjs', '.json'];
+
 function sources(checkDir) {
   return [
-    ...files(checkDir, '.js'),
+    ...files(checkDir, MODULE_FILES),
     ...files(KIT, '.js'),
     ...files(WIT, '.wit'),
     fileURLToPath(import.meta.url),
@@ -90,32 +112,69 @@ function upToDate(out, inputs) {
 /** Whether `dir` is inside this directory (the repository's own checks). */
 const inside = (dir) => dir === HERE || dir.startsWith(HERE + sep);
 
-// An import of the kit by its package name, in a static `from '…'` or a
-// dynamic `import('…')`.
-const KIT_IMPORT = /(\bfrom\s*|\bimport\s*\(\s*)(['"])toolvet-check\2/g;
+const isKit = (specifier) => specifier === 'toolvet-check' || specifier?.startsWith('toolvet-check/');
+
+/** The imports of the module at `path` (es-module-lexer's records). */
+function importsOf(path, text) {
+  try {
+    return parseModule(text, path)[0];
+  } catch (e) {
+    throw new Error(`${path}: ${e.message}`);
+  }
+}
+
+/** The check's JavaScript modules, without its tests. */
+const modules = (checkDir) =>
+  files(checkDir, ['.js', '.mjs', '.cjs']).filter((p) => !/\.test\.[cm]?js$/.test(p));
+
+/** Whether any module of the check imports the kit by its package name. */
+function importsKitPackage(checkDir) {
+  return modules(checkDir).some((p) => importsOf(p, readFileSync(p, 'utf8')).some((i) => isKit(i.n)));
+}
 
 /**
- * Stage a check from outside this directory (above): returns the staging
- * directory and the entry's path inside it.
+ * `text` with each import of the kit package (`toolvet-check`,
+ * `toolvet-check/<file>`) pointed at `kitDir` (relative, `/`-separated),
+ * found by parsing the module, so a string or comment that mentions the
+ * package is left alone; lines and columns elsewhere do not move.
+ */
+function pointAtKit(path, text, kitDir) {
+  let out = text;
+  const found = importsOf(path, text).filter((i) => isKit(i.n));
+  for (const i of found.sort((a, b) => b.s - a.s)) {
+    const sub = i.n === 'toolvet-check' ? 'index.js' : i.n.slice('toolvet-check/'.length);
+    const target = `${kitDir}/${sub}`;
+    // A static import's range is the specifier without its quotes; a
+    // dynamic import's is the argument, quotes included.
+    const replacement = i.d > -1 ? JSON.stringify(target) : target;
+    out = out.slice(0, i.s) + replacement + out.slice(i.e);
+  }
+  return out;
+}
+
+/**
+ * Stage a check that imports the kit by its package name (above) in
+ * `<check>/target/stage-<pid>/`: returns the staging directory and the
+ * entry's path inside it. The caller removes the directory.
  */
 function stage(checkDir) {
-  const root = join(checkDir, 'target', 'stage');
+  const root = join(checkDir, 'target', `stage-${process.pid}`);
   rmSync(root, { recursive: true, force: true });
   for (const p of files(KIT, '.js')) {
     const to = join(root, 'toolvet-check', relative(KIT, p));
     mkdirSync(dirname(to), { recursive: true });
     writeFileSync(to, readFileSync(p));
   }
-  // Tests are not staged: the component does not import them, and `node
-  // --test` in the check's directory would find them twice.
-  for (const p of files(checkDir, '.js').filter((p) => !p.endsWith('.test.js'))) {
+  // Tests are not staged: the component does not import them.
+  const sources = files(checkDir, MODULE_FILES).filter((p) => !/\.test\.[cm]?js$/.test(p));
+  for (const p of sources) {
     const to = join(root, 'check', relative(checkDir, p));
-    const kit = relative(dirname(to), join(root, 'toolvet-check', 'index.js')).split(sep).join('/');
-    const text = readFileSync(p, 'utf8').replace(KIT_IMPORT, (_, lead, quote) => `${lead}${quote}${kit}${quote}`);
+    const kit = relative(dirname(to), join(root, 'toolvet-check')).split(sep).join('/');
+    const text = readFileSync(p, 'utf8');
     mkdirSync(dirname(to), { recursive: true });
-    writeFileSync(to, text);
+    writeFileSync(to, p.endsWith('.json') ? text : pointAtKit(p, text, kit));
   }
-  return { cwd: root, entry: 'check/index.js' };
+  return { cwd: root, entry: 'check/index.js', staged: root };
 }
 
 async function build(checkDir, outDir, force) {
@@ -131,14 +190,22 @@ async function build(checkDir, outDir, force) {
   // pre-initialises, so relative imports (`../toolvet-check/index.js`)
   // resolve; run from the plugins/js directory so the whole kit is inside,
   // or from the staging directory of a check from elsewhere.
-  const { cwd, entry: sourcePath } = inside(checkDir) ? { cwd: HERE, entry: relative(HERE, entry) } : stage(checkDir);
+  await lexerReady;
+  const inPlace = inside(checkDir) && !importsKitPackage(checkDir);
+  const { cwd, entry: sourcePath, staged } = inPlace ? { cwd: HERE, entry: relative(HERE, entry) } : stage(checkDir);
   process.chdir(cwd);
-  const { component } = await componentize({
-    sourcePath,
-    witPath: WIT,
-    worldName: WORLD,
-    disableFeatures: ['http', 'fetch-event'],
-  });
+  let component;
+  try {
+    ({ component } = await componentize({
+      sourcePath,
+      witPath: WIT,
+      worldName: WORLD,
+      disableFeatures: ['http', 'fetch-event'],
+    }));
+  } finally {
+    process.chdir(START);
+    if (staged) rmSync(staged, { recursive: true, force: true });
+  }
   mkdirSync(outDir, { recursive: true });
   // Write next to the output and rename, so an interrupted build never
   // leaves a truncated component that looks up to date.

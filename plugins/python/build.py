@@ -113,7 +113,9 @@ def build(check_dir: Path, out_dir: Path, force: bool) -> None:
     cmd = [
         componentize_py(), "--quiet",
         "-d", str(WIT), "-w", WORLD,
-        "componentize", "-p", str(HERE), "-p", str(check_dir), module, "-o", tmp,
+        # The check's directory first: its module wins over anything beside
+        # the kit (build.py itself).
+        "componentize", "-p", str(check_dir), "-p", str(HERE), module, "-o", tmp,
     ]
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     try:

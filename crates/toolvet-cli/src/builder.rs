@@ -93,9 +93,15 @@ fn module(dir: &Path) -> anyhow::Result<String> {
 /// The directory holds no check, the toolchain is missing, or the build
 /// failed; the message says which and how to fix it.
 pub fn build(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if !dir.is_dir() {
+        bail!(
+            "{}: not a directory (give the check's directory)",
+            dir.display()
+        );
+    }
     let dir = dir
         .canonicalize()
-        .with_context(|| format!("{}: no such directory", dir.display()))?;
+        .with_context(|| format!("{}: cannot resolve", dir.display()))?;
     let lang = language(&dir)?;
     match lang {
         Lang::Rust => build_rust(&dir),
@@ -119,7 +125,7 @@ fn build_rust(dir: &Path) -> anyhow::Result<PathBuf> {
         .with_context(|| format!("cannot run {}", cargo.to_string_lossy()))?;
     if !out.status.success() {
         bail!(
-            "{}: cargo build failed (is the target installed? `rustup target add {WASM_TARGET}`)",
+            "{}: cargo build failed (above; a missing target is added with `rustup target add {WASM_TARGET}`)",
             dir.display()
         );
     }
@@ -194,9 +200,12 @@ fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<
         .stdout(to_stderr()?)
         .status()
         .with_context(|| {
+            let variable = match lang {
+                Lang::Js => "$TOOLVET_NODE (Node 20 or later)",
+                _ => "$TOOLVET_PYTHON (a Python with componentize-py)",
+            };
             format!(
-                "cannot run {} (set $TOOLVET_PYTHON to a Python with componentize-py, \
-                 or $TOOLVET_NODE to Node 20 or later)",
+                "cannot run {} (check {variable})",
                 program.to_string_lossy()
             )
         })?;
@@ -230,14 +239,23 @@ pub fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
     let dir = root.join(format!("python-{}", &digest[..16]));
     let python = dir.join("bin").join("python");
     let done = dir.join(".installed");
-    if done.is_file() {
+    // Made, and still runs (a venv breaks when its base Python goes).
+    let usable = || {
+        done.is_file()
+            && Command::new(&python)
+                .args(["-c", ""])
+                .status()
+                .is_ok_and(|s| s.success())
+    };
+    if usable() {
         return Ok(python.into());
     }
     std::fs::create_dir_all(&root).with_context(|| format!("{}: cannot create", root.display()))?;
     let lock = std::fs::File::create(root.join(".lock"))
         .with_context(|| format!("{}: cannot create its lock", root.display()))?;
     lock.lock().context("locking the toolchains directory")?;
-    if done.is_file() {
+    if usable() {
+        // Another build installed it while this one waited.
         return Ok(python.into());
     }
     eprintln!(
@@ -274,7 +292,12 @@ pub fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
             .args(&args)
             .stdout(to_stderr()?)
             .status()
-            .with_context(|| format!("cannot run {}", program.to_string_lossy()))?;
+            .with_context(|| {
+                format!(
+                    "cannot run {} (a Python 3.11 or later to make the venv with: check $TOOLVET_BASE_PYTHON)",
+                    program.to_string_lossy()
+                )
+            })?;
         if !status.success() {
             bail!(
                 "installing the Python build tools into {} failed (above); set $TOOLVET_PYTHON to a Python with componentize-py instead",
@@ -295,8 +318,23 @@ pub fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
 /// # Errors
 /// `npm` cannot be run or fails.
 pub fn js_toolchain(kit: &Path) -> anyhow::Result<()> {
-    let installed = kit.join("node_modules/@bytecodealliance/componentize-js/package.json");
-    if installed.is_file() {
+    // npm writes node_modules/.package-lock.json last: without it an
+    // install did not finish, and `npm ci` starts over.
+    let installed = |kit: &Path| {
+        kit.join("node_modules/.package-lock.json").is_file()
+            && kit
+                .join("node_modules/@bytecodealliance/componentize-js/package.json")
+                .is_file()
+    };
+    if installed(kit) {
+        return Ok(());
+    }
+    // One install at a time (two `toolvet build`s starting together).
+    let lock = std::fs::File::create(kit.join(".toolvet-install.lock"))
+        .with_context(|| format!("{}: cannot create the install lock", kit.display()))?;
+    lock.lock()
+        .context("locking the JavaScript kit's install")?;
+    if installed(kit) {
         return Ok(());
     }
     eprintln!(

@@ -278,13 +278,24 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             let dirs = builder::check_dirs(&paths)?;
             let build_and_test = || async {
+                let mut built = Vec::new();
                 for dir in &dirs {
-                    if let Err(e) = builder::build(dir, None) {
-                        eprintln!("toolvet: {e:#}");
-                        return Ok(EXIT_USAGE);
+                    match builder::build(dir, None) {
+                        Ok(component) => built.push(component),
+                        Err(e) => {
+                            eprintln!("toolvet: {e:#}");
+                            return Ok(EXIT_USAGE);
+                        }
                     }
                 }
-                test(&paths, target.as_ref(), verbose).await
+                // One check: test what was just built (cargo may have put
+                // it elsewhere than the case file says, e.g. with
+                // CARGO_TARGET_DIR), unless told otherwise.
+                let built_target = match (&target, built.as_slice()) {
+                    (None, [component]) => Some(Target::Plugin(component.clone())),
+                    _ => None,
+                };
+                test(&paths, target.as_ref().or(built_target.as_ref()), verbose).await
             };
             if !watch {
                 return build_and_test().await;
@@ -318,7 +329,8 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
                 .unwrap_or_else(|_| "toolvet".into());
             println!(
                 "next: cd {} && {toolvet} build && {toolvet} test cases.yaml",
-                dest.display()
+                shell_quoted(&dest.display().to_string()),
+                toolvet = shell_quoted(&toolvet)
             );
             Ok(0)
         }
@@ -629,4 +641,18 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
         return Ok(EXIT_USAGE);
     }
     Ok(0)
+}
+
+/// `text` as one shell word: as it is when that is safe, else in single
+/// quotes.
+fn shell_quoted(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%=,".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }

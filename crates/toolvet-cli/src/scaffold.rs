@@ -58,6 +58,290 @@ pub fn default_js_kit() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/js"))
 }
 
+/// Longest check name accepted, in bytes (the host takes up to 128, and
+/// file names derive from it).
+const MAX_NAME_BYTES: usize = 64;
+
+/// Module names a Python check cannot take: Python's keywords and its
+/// standard library's top-level modules (Python 3.11's
+/// `sys.stdlib_module_names`, without the private ones), which the check's
+/// own module would shadow or be shadowed by, and the kit's own modules.
+const PY_TAKEN: &[&str] = &[
+    "False",
+    "None",
+    "True",
+    "and",
+    "as",
+    "assert",
+    "async",
+    "await",
+    "break",
+    "case",
+    "class",
+    "continue",
+    "def",
+    "del",
+    "elif",
+    "else",
+    "except",
+    "finally",
+    "for",
+    "from",
+    "global",
+    "if",
+    "import",
+    "in",
+    "is",
+    "lambda",
+    "match",
+    "nonlocal",
+    "not",
+    "or",
+    "pass",
+    "raise",
+    "return",
+    "try",
+    "while",
+    "with",
+    "yield",
+    "abc",
+    "aifc",
+    "antigravity",
+    "argparse",
+    "array",
+    "ast",
+    "asynchat",
+    "asyncio",
+    "asyncore",
+    "atexit",
+    "audioop",
+    "base64",
+    "bdb",
+    "binascii",
+    "bisect",
+    "builtins",
+    "bz2",
+    "cProfile",
+    "calendar",
+    "cgi",
+    "cgitb",
+    "chunk",
+    "cmath",
+    "cmd",
+    "code",
+    "codecs",
+    "codeop",
+    "collections",
+    "colorsys",
+    "compileall",
+    "concurrent",
+    "configparser",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "copyreg",
+    "crypt",
+    "csv",
+    "ctypes",
+    "curses",
+    "dataclasses",
+    "datetime",
+    "dbm",
+    "decimal",
+    "difflib",
+    "dis",
+    "distutils",
+    "doctest",
+    "email",
+    "encodings",
+    "ensurepip",
+    "enum",
+    "errno",
+    "faulthandler",
+    "fcntl",
+    "filecmp",
+    "fileinput",
+    "fnmatch",
+    "fractions",
+    "ftplib",
+    "functools",
+    "gc",
+    "genericpath",
+    "getopt",
+    "getpass",
+    "gettext",
+    "glob",
+    "graphlib",
+    "grp",
+    "gzip",
+    "hashlib",
+    "heapq",
+    "hmac",
+    "html",
+    "http",
+    "idlelib",
+    "imaplib",
+    "imghdr",
+    "imp",
+    "importlib",
+    "inspect",
+    "io",
+    "ipaddress",
+    "itertools",
+    "json",
+    "keyword",
+    "lib2to3",
+    "linecache",
+    "locale",
+    "logging",
+    "lzma",
+    "mailbox",
+    "mailcap",
+    "marshal",
+    "math",
+    "mimetypes",
+    "mmap",
+    "modulefinder",
+    "msilib",
+    "msvcrt",
+    "multiprocessing",
+    "netrc",
+    "nis",
+    "nntplib",
+    "nt",
+    "ntpath",
+    "nturl2path",
+    "numbers",
+    "opcode",
+    "operator",
+    "optparse",
+    "os",
+    "ossaudiodev",
+    "pathlib",
+    "pdb",
+    "pickle",
+    "pickletools",
+    "pipes",
+    "pkgutil",
+    "platform",
+    "plistlib",
+    "poplib",
+    "posix",
+    "posixpath",
+    "pprint",
+    "profile",
+    "pstats",
+    "pty",
+    "pwd",
+    "py_compile",
+    "pyclbr",
+    "pydoc",
+    "pydoc_data",
+    "pyexpat",
+    "queue",
+    "quopri",
+    "random",
+    "re",
+    "readline",
+    "reprlib",
+    "resource",
+    "rlcompleter",
+    "runpy",
+    "sched",
+    "secrets",
+    "select",
+    "selectors",
+    "shelve",
+    "shlex",
+    "shutil",
+    "signal",
+    "site",
+    "smtpd",
+    "smtplib",
+    "sndhdr",
+    "socket",
+    "socketserver",
+    "spwd",
+    "sqlite3",
+    "sre_compile",
+    "sre_constants",
+    "sre_parse",
+    "ssl",
+    "stat",
+    "statistics",
+    "string",
+    "stringprep",
+    "struct",
+    "subprocess",
+    "sunau",
+    "symtable",
+    "sys",
+    "sysconfig",
+    "syslog",
+    "tabnanny",
+    "tarfile",
+    "telnetlib",
+    "tempfile",
+    "termios",
+    "textwrap",
+    "this",
+    "threading",
+    "time",
+    "timeit",
+    "tkinter",
+    "token",
+    "tokenize",
+    "tomllib",
+    "trace",
+    "traceback",
+    "tracemalloc",
+    "tty",
+    "turtle",
+    "turtledemo",
+    "types",
+    "typing",
+    "unicodedata",
+    "unittest",
+    "urllib",
+    "uu",
+    "uuid",
+    "venv",
+    "warnings",
+    "wave",
+    "weakref",
+    "webbrowser",
+    "winreg",
+    "winsound",
+    "wsgiref",
+    "xdrlib",
+    "xml",
+    "xmlrpc",
+    "zipapp",
+    "zipfile",
+    "zipimport",
+    "zlib",
+    "zoneinfo",
+    // CPython's own test package, the kit's build script, the kit.
+    "test",
+    "build",
+    "toolvet_check",
+];
+
+/// Type names a check cannot take: the kits' own exports, which its module
+/// imports.
+const KIT_TAKEN: &[&str] = &[
+    "ArgumentsError",
+    "Check",
+    "Context",
+    "DecodeError",
+    "Decision",
+    "FieldError",
+    "PriorCall",
+    "SettingsError",
+    "ToolCall",
+    "ToolInfo",
+];
+
 /// A check's names: `no-secrets` is module `no_secrets`, type `NoSecrets`.
 struct Names<'a> {
     name: &'a str,
@@ -78,6 +362,9 @@ impl<'a> Names<'a> {
                 "check name `{name}`: use lowercase letters, digits and single `-`s, starting with a letter"
             );
         }
+        if name.len() > MAX_NAME_BYTES {
+            bail!("check name `{name}`: at most {MAX_NAME_BYTES} characters");
+        }
         let type_name = name
             .split('-')
             .map(|part| {
@@ -88,11 +375,19 @@ impl<'a> Names<'a> {
                 }
             })
             .collect();
-        Ok(Names {
+        let names = Names {
             name,
             module: name.replace('-', "_"),
             type_name,
-        })
+        };
+        if KIT_TAKEN.contains(&names.type_name.as_str()) {
+            bail!(
+                "check name `{name}`: its type `{}` would clash with the kit's own `{}`; choose another",
+                names.type_name,
+                names.type_name
+            );
+        }
+        Ok(names)
     }
 }
 
@@ -110,6 +405,14 @@ pub fn new_check(
     kit: Option<&Path>,
 ) -> anyhow::Result<PathBuf> {
     let names = Names::of(name)?;
+    if lang == Lang::Python && PY_TAKEN.contains(&names.module.as_str()) {
+        bail!(
+            "check name `{name}`: a Python check's module `{}` would clash with Python's own `{}` \
+             (a keyword, a standard-library module or the kit's); choose another",
+            names.module,
+            names.module
+        );
+    }
     let dest = dir.join(name);
     if dest.exists() {
         bail!("{}: already exists", dest.display());
@@ -133,7 +436,16 @@ pub fn new_check(
         .canonicalize()
         .with_context(|| format!("plugin kit not found at {} (pass {flag})", kit.display()))?;
     let files = match lang {
-        Lang::Rust => rust_files(&names, &kit),
+        Lang::Rust => {
+            let manifest = std::fs::read_to_string(kit.join("Cargo.toml")).unwrap_or_default();
+            if !manifest.contains("name = \"toolvet-pdk\"") {
+                bail!(
+                    "{}: not the Rust plugin kit (its Cargo.toml is not toolvet-pdk's; pass {flag})",
+                    kit.display()
+                );
+            }
+            rust_files(&names, &kit)
+        }
         Lang::Python => {
             if !kit.join("toolvet_check").is_dir() {
                 bail!(
@@ -153,13 +465,26 @@ pub fn new_check(
             js_files(&names, &kit)
         }
     };
+    // Written beside the destination, then renamed into place: a failure
+    // part-way leaves no half-made check behind.
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .tempdir_in(dir)
+        .with_context(|| format!("{}: cannot create a directory in it", dir.display()))?;
     for (file, text) in files {
-        let path = dest.join(&file);
+        let path = staging.path().join(&file);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("{}: cannot create", parent.display()))?;
         }
-        std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+        std::fs::write(&path, text)
+            .with_context(|| format!("{}: cannot write", dest.join(&file).display()))?;
+    }
+    let staged = staging.keep();
+    if let Err(e) = std::fs::rename(&staged, &dest) {
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(e).with_context(|| format!("{}: cannot create", dest.display()));
     }
     Ok(dest)
 }
@@ -170,7 +495,11 @@ fn rust_files(names: &Names, pdk: &Path) -> Vec<(String, String)> {
             .replace("{{name}}", names.name)
             .replace("{{type_name}}", &names.type_name)
             .replace("{{crate_file}}", &names.module)
-            .replace("{{pdk_path}}", &pdk.display().to_string())
+            // A TOML basic string: JSON's escapes are TOML's.
+            .replace(
+                "\"{{pdk_path}}\"",
+                &serde_json::to_string(&pdk.display().to_string()).unwrap_or_default(),
+            )
     };
     vec![
         ("Cargo.toml".into(), fill(CARGO_TOML)),
@@ -182,29 +511,42 @@ fn rust_files(names: &Names, pdk: &Path) -> Vec<(String, String)> {
     ]
 }
 
-/// The Python template with its names replaced: the check's `name` and
-/// rule ids, then the class (`Template…`), then the module (`template`).
+/// Replace a template's names with the check's: first the texts in
+/// `specific` (the check's `name` and rule ids) by placeholders, then the
+/// class (`Template…`) and the module (`template`), then the placeholders
+/// by their texts, so a name that itself contains `template` is not
+/// renamed twice.
+fn renamed(text: &str, names: &Names, specific: &[(&str, String)]) -> String {
+    let mut out = text.to_string();
+    for (i, (from, _)) in specific.iter().enumerate() {
+        out = out.replace(from, &format!("\u{0}{i}\u{0}"));
+    }
+    out = out
+        .replace("Template", &names.type_name)
+        .replace("template", &names.module);
+    for (i, (_, to)) in specific.iter().enumerate() {
+        out = out.replace(&format!("\u{0}{i}\u{0}"), to);
+    }
+    out
+}
+
+/// The Python template with its names replaced ([`renamed`]).
 fn python_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
-    let rename = |text: &str| {
-        text.replace("name = \"template\"", &format!("name = \"{}\"", names.name))
-            .replace(
-                "template.blocked-word",
-                &format!("{}.blocked-word", names.name),
-            )
-            .replace("Template", &names.type_name)
-            .replace("template", &names.module)
-    };
+    let specific = [
+        ("name = \"template\"", format!("name = \"{}\"", names.name)),
+        (
+            "template.blocked-word",
+            format!("{}.blocked-word", names.name),
+        ),
+        (
+            "python3 -m unittest discover -s plugins/python/template",
+            "python3 -m unittest".to_string(),
+        ),
+    ];
+    let rename = |text: &str| renamed(text, names, &specific);
     // The kit's path as a Python string literal (JSON's escapes are Python's).
     let kit_literal = serde_json::to_string(&kit.display().to_string()).unwrap_or_default();
-    let test = rename(PY_TEST)
-        .replace(
-            &format!(
-                "python3 -m unittest discover -s plugins/python/{}",
-                names.module
-            ),
-            "python3 -m unittest",
-        )
-        .replace("or str(HERE.parent)", &format!("or {kit_literal}"));
+    let test = rename(PY_TEST).replace("or str(HERE.parent)", &format!("or {kit_literal}"));
 
     vec![
         (format!("{}.py", names.module), rename(PY_CHECK)),
@@ -240,23 +582,22 @@ fn scaffold_cases(template: &str, module: &str, rename: impl Fn(&str) -> String)
 /// the package `toolvet-check` (a `file:` dependency on the kit, so `npm
 /// install` links it; `toolvet build` stages it beside the check).
 fn js_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
-    let rename = |text: &str| {
-        text.replace("'../toolvet-check/index.js'", "'toolvet-check'")
-            .replace(
-                "static name = 'template'",
-                &format!("static name = '{}'", names.name),
-            )
-            .replace(
-                "template.blocked-word",
-                &format!("{}.blocked-word", names.name),
-            )
-            .replace(
-                "`cd plugins/js && node --test`",
-                "`node --test` (after `npm install`)",
-            )
-            .replace("Template", &names.type_name)
-            .replace("template", &names.module)
-    };
+    let specific = [
+        ("'../toolvet-check/index.js'", "'toolvet-check'".to_string()),
+        (
+            "static name = 'template'",
+            format!("static name = '{}'", names.name),
+        ),
+        (
+            "template.blocked-word",
+            format!("{}.blocked-word", names.name),
+        ),
+        (
+            "`cd plugins/js && node --test`",
+            "`node --test` (after `npm install`)".to_string(),
+        ),
+    ];
+    let rename = |text: &str| renamed(text, names, &specific);
     let kit_dependency = format!("file:{}", kit.join("toolvet-check").display());
     let package = serde_json::json!({
         "name": names.name,
@@ -339,12 +680,25 @@ mod tests {
             new_check("no-secrets", dir.path(), Lang::Rust, None).is_err(),
             "exists"
         );
-        for bad in ["Bad_Name", "a-", "a--b", "1a"] {
+        let long = "a".repeat(65);
+        for bad in ["Bad_Name", "a-", "a--b", "1a", &long, "check", "tool-call"] {
             assert!(
                 new_check(bad, dir.path(), Lang::Rust, None).is_err(),
                 "{bad}"
             );
         }
+        for taken in ["json", "class", "build", "typing", "toolvet-check", "test"] {
+            let e = new_check(taken, dir.path(), Lang::Python, None).unwrap_err();
+            assert!(e.to_string().contains("clash with Python"), "{taken}: {e}");
+            assert!(
+                !dir.path().join(taken).exists(),
+                "{taken}: nothing left behind"
+            );
+        }
+        assert!(
+            new_check("json", dir.path(), Lang::Js, None).is_ok(),
+            "not Python: fine"
+        );
     }
 
     #[test]
@@ -370,6 +724,12 @@ mod tests {
             "{cases}"
         );
         assert!(cases.contains("rule: no-secrets.blocked-word"));
+        // A name holding the template's own name is renamed once.
+        let dest = new_check("my-template", dir.path(), Lang::Python, None).unwrap();
+        let check = std::fs::read_to_string(dest.join("my_template.py")).unwrap();
+        assert!(check.contains("name = \"my-template\""), "{check}");
+        assert!(check.contains("\"my-template.blocked-word\""), "{check}");
+        assert!(check.contains("class MyTemplate(Check):"), "{check}");
         assert!(
             new_check("x", dir.path(), Lang::Python, Some(dir.path())).is_err(),
             "not a kit"

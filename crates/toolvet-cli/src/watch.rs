@@ -16,7 +16,8 @@ const SETTLE: Duration = Duration::from_millis(300);
 /// Watches directories (recursively) for changes to their sources.
 pub struct Changes {
     /// Kept alive: dropping it stops the watching.
-    _watcher: notify::RecommendedWatcher,
+    watcher: notify::RecommendedWatcher,
+    dirs: Vec<PathBuf>,
     rx: mpsc::UnboundedReceiver<()>,
 }
 
@@ -43,9 +44,19 @@ impl Changes {
         for dir in dirs {
             notify::Watcher::watch(&mut watcher, dir, notify::RecursiveMode::Recursive)
                 .with_context(|| format!("cannot watch {}", dir.display()))?;
+            // The parent too, so that a check directory removed and made
+            // again (a `git checkout`, a `git stash`) is seen.
+            if let Some(parent) = dir.parent() {
+                let _ = notify::Watcher::watch(
+                    &mut watcher,
+                    parent,
+                    notify::RecursiveMode::NonRecursive,
+                );
+            }
         }
         Ok(Changes {
-            _watcher: watcher,
+            watcher,
+            dirs: dirs.to_vec(),
             rx,
         })
     }
@@ -56,10 +67,16 @@ impl Changes {
             // The watcher is gone: nothing will ever change again.
             std::future::pending::<()>().await;
         }
-        loop {
-            match tokio::time::timeout(SETTLE, self.rx.recv()).await {
-                Ok(Some(())) => continue,
-                _ => return,
+        while let Ok(Some(())) = tokio::time::timeout(SETTLE, self.rx.recv()).await {}
+        // A directory made again is a new directory: watch it afresh.
+        for dir in &self.dirs {
+            if dir.is_dir() {
+                let _ = notify::Watcher::unwatch(&mut self.watcher, dir);
+                if let Err(e) =
+                    notify::Watcher::watch(&mut self.watcher, dir, notify::RecursiveMode::Recursive)
+                {
+                    eprintln!("toolvet test --watch: cannot watch {}: {e}", dir.display());
+                }
             }
         }
     }
