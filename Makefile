@@ -218,6 +218,9 @@ js-plugins: plugins/js/node_modules/.package-lock.json
 # frameworks (requirements/*.txt), in venvs under target/: one for the
 # frameworks, one for CrewAI (it pins mcp<2), and the package's own tests on
 # CPython 3.10, the oldest the wheel supports, when python3.10 is installed.
+# That venv gets the package the way docs/python.md says to install it,
+# `pip install ./crates/toolvet-python` (uv runs the maturin build backend
+# from PyPI, on the same target directory).
 PY_DIR := crates/toolvet-python
 PY_BUILD := target/py-build
 PY_WHEELS := target/wheels
@@ -251,7 +254,8 @@ python-tests: cli plugins hostile python-wheel target/py-frameworks/.installed t
 		tests/integrations/test_crewai.py "tests/test_examples.py::test_example[crewai]"
 	@if [ -n "$(PY310)" ]; then \
 		rm -rf target/py-package && $(UV) venv --quiet --python $(PY310) target/py-package && \
-		VIRTUAL_ENV=target/py-package $(UV) pip install --quiet -r $(PY_DIR)/requirements/package.txt $(PY_WHEELS)/toolvet-*.whl && \
+		VIRTUAL_ENV=target/py-package $(UV) pip install --quiet -r $(PY_DIR)/requirements/package.txt && \
+		VIRTUAL_ENV=target/py-package CARGO_TARGET_DIR=$(CURDIR)/target $(WORKSPACE_ENV) $(UV) pip install --quiet --no-cache --no-deps ./$(PY_DIR) && \
 		cd $(PY_DIR) && ../../target/py-package/bin/python -m pytest -q -p no:cacheprovider tests/test_host.py tests/test_approvals.py tests/test_concurrency.py; \
 	else echo "python3.10 not found: the abi3 wheel was tested on $$($(PYTHON) --version) only"; fi
 
