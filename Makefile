@@ -27,7 +27,7 @@ WORKSPACE_ENV := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HA
 endif
 WS_CARGO := $(WORKSPACE_ENV) $(CARGO)
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test node-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests node-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -38,7 +38,7 @@ demo: cli plugins
 # Everything CI runs, one step after another. .ci/run runs CI_STEPS in
 # this order with CLIPPY_WHILE_BUILDING=1 (above), so its builds are the
 # root workspace's clippy too: `lint` is `lint-rest` plus that clippy.
-CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test bench-smoke fuzz-smoke lint-rest python-tests node-tests
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests bench-smoke fuzz-smoke lint-rest python-tests node-tests
 TEST_TARGETS := $(CI_STEPS) lint
 test: $(TEST_TARGETS)
 	@echo "make test: all passed"
@@ -112,6 +112,13 @@ kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 # cases, in a directory outside this checkout (tests/scaffold.sh).
 scaffold-test: cli setup plugins/js/node_modules/.package-lock.json rust-plugins
 	tests/scaffold.sh $(CURDIR)/target/release/toolvet
+
+# The three write-a-check guides, run as a new user would: every ```sh block
+# in order, in a temporary directory outside this checkout, with the files
+# they show written and the outputs they show matched (tests/guides.py).
+GUIDES := docs/write-a-check-rust.md docs/write-a-check-python.md docs/write-a-check-javascript.md
+guide-tests: cli setup plugins/js/node_modules/.package-lock.json rust-plugins
+	$(PYTHON) tests/guides.py $(GUIDES)
 
 # The Node package (crates/toolvet-node): npm ci (pinned by its
 # package-lock.json), the native addon from the same cargo build as

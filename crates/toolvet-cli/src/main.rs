@@ -323,6 +323,8 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             kit,
         } => {
             let dest = scaffold::new_check(&name, &dir, lang, kit.as_deref())?;
+            // `--dir .` (the default) shows as `NAME`, not `./NAME`.
+            let dest = dest.strip_prefix(".").unwrap_or(&dest);
             println!("created {}", dest.display());
             let toolvet = std::env::current_exe()
                 .map(|p| p.display().to_string())
