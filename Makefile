@@ -179,6 +179,9 @@ lint-rest:
 	$(CARGO) fmt --manifest-path plugins/Cargo.toml --all -- --check
 	$(CARGO) fmt --manifest-path crates/toolvet-pdk/Cargo.toml -- --check
 	$(CARGO) clippy --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir $(NATIVE_PLUGINS) --all-targets -- -D warnings
+	# The kit is ready for crates.io: it packages (with the WIT contract)
+	# and the packaged crate builds on its own.
+	$(CARGO) package --locked --allow-dirty --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir $(NATIVE_PLUGINS)
 	$(CARGO) clippy --locked --manifest-path plugins/Cargo.toml --target-dir $(NATIVE_PLUGINS) --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --target-dir target/lint --no-deps -p toolvet
 

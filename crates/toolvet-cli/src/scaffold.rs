@@ -658,6 +658,31 @@ fn readme(names: &Names, lang: Lang) -> String {
 mod tests {
     use super::*;
 
+    /// The scaffold asks for the kit as `toolvet-pdk = "X.Y"` (patched to
+    /// the checkout until it is published): that must be the kit's own
+    /// version, or cargo would refuse the patch.
+    #[test]
+    fn the_scaffold_asks_for_the_kits_version() {
+        let kit = include_str!("../../toolvet-pdk/Cargo.toml");
+        let version = kit
+            .lines()
+            .find_map(|l| l.strip_prefix("version = \""))
+            .and_then(|v| v.strip_suffix('"'))
+            .expect("the kit's Cargo.toml has a version");
+        let wanted = CARGO_TOML
+            .lines()
+            .find_map(|l| l.strip_prefix("toolvet-pdk = \""))
+            .and_then(|v| v.strip_suffix('"'))
+            .expect("the template asks for toolvet-pdk by version");
+        assert!(
+            version.starts_with(&format!("{wanted}.")),
+            "template asks for {wanted}, the kit is {version}"
+        );
+        assert!(
+            CARGO_TOML.contains("[patch.crates-io]\ntoolvet-pdk = { path = \"{{pdk_path}}\" }")
+        );
+    }
+
     #[test]
     fn fills_every_placeholder_and_refuses_bad_names() {
         let dir = tempfile::tempdir().unwrap();

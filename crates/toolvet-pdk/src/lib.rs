@@ -82,7 +82,7 @@ use std::cell::OnceCell;
 #[allow(missing_docs)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../../wit",
+        path: "wit",
         world: "plugin",
         pub_export_macro: true,
         export_macro_name: "__export_plugin_world",
