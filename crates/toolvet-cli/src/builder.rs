@@ -86,13 +86,15 @@ fn module(dir: &Path) -> anyhow::Result<String> {
     Ok(name.replace('-', "_"))
 }
 
-/// Build the check in `dir` (`kit`: the Python kit, for a Python check)
-/// and return its component's path.
+/// Build the check in `dir` (`kit`: the Python or JavaScript kit) and
+/// return its component's path. A build whose inputs are unchanged is
+/// skipped (cargo's own fingerprints; the kits' content stamps), unless
+/// `force`: then Rust's package is cleaned first and the kits rebuild.
 ///
 /// # Errors
 /// The directory holds no check, the toolchain is missing, or the build
 /// failed; the message says which and how to fix it.
-pub fn build(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
+pub fn build(dir: &Path, kit: Option<&Path>, force: bool) -> anyhow::Result<PathBuf> {
     if !dir.is_dir() {
         bail!(
             "{}: not a directory (give the check's directory)",
@@ -104,9 +106,59 @@ pub fn build(dir: &Path, kit: Option<&Path>) -> anyhow::Result<PathBuf> {
         .with_context(|| format!("{}: cannot resolve", dir.display()))?;
     let lang = language(&dir)?;
     match lang {
-        Lang::Rust => build_rust(&dir),
-        Lang::Python | Lang::Js => build_with_kit(&dir, kit, lang),
+        Lang::Rust => {
+            if force {
+                clean_rust(&dir)?;
+            }
+            build_rust(&dir)
+        }
+        Lang::Python | Lang::Js => build_with_kit(&dir, kit, lang, force),
     }
+}
+
+fn cargo() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// `cargo clean` of the check's own package (release, wasm target), so the
+/// next build compiles it again; its dependencies stay built.
+fn clean_rust(dir: &Path) -> anyhow::Result<()> {
+    let out = Command::new(cargo())
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("cannot run cargo metadata")?;
+    if !out.status.success() {
+        bail!("{}: cargo metadata failed (above)", dir.display());
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .with_context(|| format!("{}: cargo metadata printed no JSON", dir.display()))?;
+    let manifest = dir.join("Cargo.toml");
+    let package = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest.as_path()))
+        .and_then(|p| p["name"].as_str())
+        .with_context(|| format!("{}: no package in this Cargo.toml", dir.display()))?;
+    let status = Command::new(cargo())
+        .args([
+            "clean",
+            "--release",
+            "--target",
+            WASM_TARGET,
+            "--package",
+            package,
+        ])
+        .current_dir(dir)
+        .stdout(to_stderr()?)
+        .status()
+        .context("cannot run cargo clean")?;
+    if !status.success() {
+        bail!("{}: cargo clean failed (above)", dir.display());
+    }
+    Ok(())
 }
 
 /// The tools' stdout, sent to our stderr.
@@ -115,7 +167,7 @@ fn to_stderr() -> anyhow::Result<Stdio> {
 }
 
 fn build_rust(dir: &Path) -> anyhow::Result<PathBuf> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let cargo = cargo();
     let out = Command::new(&cargo)
         .args(["build", "--release", "--target", WASM_TARGET])
         .arg("--message-format=json-render-diagnostics")
@@ -159,7 +211,12 @@ fn build_rust(dir: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// A Python or JavaScript check: the kit's build script, into `DIR/target`.
-fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<PathBuf> {
+fn build_with_kit(
+    dir: &Path,
+    kit: Option<&Path>,
+    lang: Lang,
+    force: bool,
+) -> anyhow::Result<PathBuf> {
     let (kit, script, program, language, help) = match lang {
         Lang::Js => (
             kit.map(Path::to_path_buf).unwrap_or_else(default_js_kit),
@@ -196,6 +253,7 @@ fn build_with_kit(dir: &Path, kit: Option<&Path>, lang: Lang) -> anyhow::Result<
         .arg(&script)
         .arg("--out-dir")
         .arg(&target)
+        .args(force.then_some("--force"))
         .arg(dir)
         .stdout(to_stderr()?)
         .status()

@@ -132,6 +132,10 @@ enum Command {
         /// `$TOOLVET_JS_KIT`, else this CLI's checkout).
         #[arg(long)]
         kit: Option<PathBuf>,
+        /// Rebuild even when the sources are unchanged (Rust: `cargo
+        /// clean` of the check's package first).
+        #[arg(long)]
+        force: bool,
     },
     /// Compile every plugin of a policy into the artifact cache ahead of
     /// time (e.g. in a container build), and report the load time of each.
@@ -280,7 +284,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             let build_and_test = || async {
                 let mut built = Vec::new();
                 for dir in &dirs {
-                    match builder::build(dir, None) {
+                    match builder::build(dir, None, false) {
                         Ok(component) => built.push(component),
                         Err(e) => {
                             eprintln!("toolvet: {e:#}");
@@ -336,8 +340,8 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             );
             Ok(0)
         }
-        Command::Build { dir, kit } => {
-            let component = builder::build(&dir, kit.as_deref())?;
+        Command::Build { dir, kit, force } => {
+            let component = builder::build(&dir, kit.as_deref(), force)?;
             println!("{}", component.display());
             Ok(0)
         }
