@@ -14,9 +14,11 @@
 //!   peer-benchmark rule on a call it ignores without parsing (tool
 //!   `other`), for arguments of 100 B to 1 MB.
 //! - `policy/{sequential,parallel}/<size>` and `policy/history/<n>`: the
-//!   whole default policy (per-call isolation, snapshots) on a typical
-//!   `bash` call; `policy/per-call-configure/1KB` the same without
-//!   snapshots, `policy/all-reuse/1KB` with every check reused.
+//!   whole default policy (each check's own isolation) on a typical `bash`
+//!   call; `policy/per-call/1KB` with every check in per-call isolation
+//!   (fresh instances from snapshots), `policy/per-call-configure/1KB` the
+//!   same without snapshots, `policy/all-reuse/1KB` with every check
+//!   reused.
 //! - `cold-start/<check>/{compile,cache}`: loading one check, compiling
 //!   (empty cache) vs loading the compiled artifact (warm cache), for a Rust,
 //!   the Python and the JavaScript check.
@@ -247,21 +249,21 @@ fn whole_policy(c: &mut Criterion<Clock>) {
         fx::load(&rt, policy)
     });
     let parallel = Lazy::new(|| fx::load(&rt, fx::default_policy(true, logs.path()).0));
-    // The same checks without snapshots (every fresh instance runs
-    // `configure`, what per-call isolation cost before them), and all in
-    // reused instances (what the example policy used to set).
-    let per_call_configure = Lazy::new(|| {
+    // The same checks with every one in per-call isolation: each fresh
+    // instance made from its check's snapshot (the default), or running
+    // `configure` itself (no snapshots: what per-call isolation cost
+    // before them); and every one in a reused instance.
+    let with = |isolation: toolvet::Isolation, preinitialize: bool| {
         let (mut policy, _) = fx::default_policy(false, logs.path());
-        policy.host.preinitialize = false;
-        fx::load(&rt, policy)
-    });
-    let all_reuse = Lazy::new(|| {
-        let (mut policy, _) = fx::default_policy(false, logs.path());
+        policy.host.preinitialize = preinitialize;
         for check in &mut policy.checks {
-            check.isolation = toolvet::Isolation::Reuse;
+            check.isolation = isolation;
         }
         fx::load(&rt, policy)
-    });
+    };
+    let per_call = Lazy::new(|| with(toolvet::Isolation::PerCall, true));
+    let per_call_configure = Lazy::new(|| with(toolvet::Isolation::PerCall, false));
+    let all_reuse = Lazy::new(|| with(toolvet::Isolation::Reuse, true));
     let mut group = c.benchmark_group("policy");
     for &(size, label) in fx::SIZES {
         let call = fx::typical_call(size, 0);
@@ -280,6 +282,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
     group.sample_size(100).sampling_mode(SamplingMode::Auto);
     let call = fx::typical_call(fx::ONE_KB, 0);
     for (name, host) in [
+        ("per-call", &per_call),
         ("per-call-configure", &per_call_configure),
         ("all-reuse", &all_reuse),
     ] {

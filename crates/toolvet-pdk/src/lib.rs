@@ -250,6 +250,40 @@ impl Context {
     }
 }
 
+/// The usual body of [`Check::warm_up`]: vet each `(tool, arguments)`
+/// call twice, with no context and as a coding agent's call (attribute
+/// `cwd` = `/home/alice/project`), and drop the decisions (an `Err`
+/// included).
+pub fn warm_up_with<C: Check>(check: &C, calls: &[(&str, Value)]) {
+    let agent = Context {
+        agent: Some("coder".into()),
+        run_id: Some("warm-up".into()),
+        attributes: vec![("cwd".into(), "/home/alice/project".into())],
+        ..Context::default()
+    };
+    for ctx in [&Context::default(), &agent] {
+        for (tool, arguments) in calls {
+            let call = ToolCall::new(*tool, arguments.to_string());
+            let _ = check.check(&call, &ToolInfo::default(), ctx);
+        }
+    }
+}
+
+/// About 1 KB of the ordinary text an agent's arguments carry (prose,
+/// numbers, a path, a URL, an e-mail address, a little code), for
+/// [`Check::warm_up`] calls that scan text: a regex engine's lazy states
+/// for ordinary text are then built before the snapshot.
+pub const WARM_UP_TEXT: &str = "Weekly report for the platform team, 2024-06-14.\n\
+Shipped: the new billing export (PR #1842), retries for the webhook sender, and \
+the migration of 12 services to the v2 API. The p99 latency of /api/orders fell \
+from 840 ms to 310 ms after the index on orders(created_at) landed.\n\
+Open issues: the nightly job in src/jobs/reconcile.py fails about once a week \
+with `TimeoutError: read timed out (30.0s)`; see https://github.com/example/app/issues/311. \
+Next week: rotate the staging certificates, review the on-call runbook and \
+finish the dashboard at https://grafana.example.com/d/abc123/orders?orgId=1.\n\
+Questions to ops@example.com or #platform. Thanks to Dana, Lee and Sam!\n\
+fn total(items: &[Item]) -> u64 { items.iter().map(|i| i.price * i.qty).sum() }\n";
+
 /// Why a check denied or escalated a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reason {
@@ -416,6 +450,19 @@ pub trait Check: Sized + 'static {
     /// Anything that keeps the check from deciding; the component answers
     /// it as a deny with the error's rule (see [`Error`]).
     fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult;
+
+    /// Build now whatever the check would otherwise build lazily on its
+    /// first call: `OnceLock` tables, caches, the regex engines' lazy DFA
+    /// states. The usual way is to vet a few typical calls and drop the
+    /// decisions. The component calls it at the end of `configure`; under
+    /// per-call isolation the host snapshots the instance after
+    /// `configure`, so what this builds is in every fresh instance instead
+    /// of being built again by each one's first call. It must leave no
+    /// state that changes a later decision (a cache of pure results is
+    /// fine). It costs its time once per snapshot, and once per instance
+    /// where there is no snapshot (reused instances, `preinitialize =
+    /// false`). Default: nothing.
+    fn warm_up(&self) {}
 
     /// [`Check::check`] with an `Err` turned into its deny, as the
     /// component answers: what tests and benchmarks compare.
@@ -602,6 +649,7 @@ macro_rules! export_check {
 
                 fn configure(settings: ::std::string::String) -> ::std::result::Result<(), ::std::string::String> {
                     let built = <$ty as $crate::Check>::from_settings_json(&settings)?;
+                    $crate::Check::warm_up(&built);
                     __CONFIGURED.with(|c| *c.borrow_mut() = Some(built));
                     Ok(())
                 }

@@ -510,6 +510,33 @@ impl Check for EgressGuard {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "http_request",
+                    json!({"url": "https://api.github.com/repos/example/app/issues?state=open", "method": "POST", "body": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                (
+                    "fetch",
+                    json!({"url": "http://169.254.169.254/latest/meta-data/"}),
+                ),
+                (
+                    "fetch",
+                    json!({"url": "http://[::ffff:10.0.0.1]:8080/admin"}),
+                ),
+                (
+                    "bash",
+                    json!({"command": "curl -fsSL https://example.com/install.sh -o /tmp/i.sh"}),
+                ),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         let is_url_tool = self.url_tools.is_match(&call.name);
         let mut candidates = url_arg_values(call.json(), &self.url_args);

@@ -478,6 +478,34 @@ impl Check for PathGuard {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "write_file",
+                    json!({"path": "src/report.md", "content": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                (
+                    "read_file",
+                    json!({"path": "/home/alice/project/README.md"}),
+                ),
+                (
+                    "edit_file",
+                    json!({"path": "~/.bashrc", "old_string": "a", "new_string": "b"}),
+                ),
+                ("read_file", json!({"path": "../../etc/passwd"})),
+                (
+                    "bash",
+                    json!({"command": "cat ~/.aws/credentials > /tmp/x && ls -la src"}),
+                ),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         Ok(self.vet(call, ctx))
     }

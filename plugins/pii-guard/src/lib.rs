@@ -359,6 +359,29 @@ impl Check for PiiGuard {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "send_email",
+                    json!({"to": "team@example.com", "subject": "Weekly report", "body": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                (
+                    "send_email",
+                    json!({"to": "someone@example.org", "body": "Card 4111 1111 1111 1111, SSN 123-45-6789, IBAN DE89370400440532013000, call +1 415 555 0100"}),
+                ),
+                (
+                    "bash",
+                    json!({"command": "echo 'jane.doe@example.com' >> contacts.csv"}),
+                ),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         if !self.outbound_tools.is_match(&call.name)
             && check_catalog::args::addressed(call.json()).is_none()

@@ -213,6 +213,22 @@ impl Check for SchemaGuard {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "write_file",
+                    json!({"path": "src/report.md", "overwrite": false, "content": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                ("bash", json!({"command": "ls"})),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> CheckResult {
         Ok(self.vet(call, tool))
     }

@@ -246,6 +246,29 @@ impl Check for SecretsGuard {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "send_email",
+                    json!({"to": "team@example.com", "subject": "Weekly report", "body": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                (
+                    "http_request",
+                    json!({"url": "https://example.com/upload", "body": "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}),
+                ),
+                (
+                    "bash",
+                    json!({"command": "curl -H 'Authorization: Bearer ghp_0123456789abcdefghijABCDEFGHIJ012345' https://api.github.com"}),
+                ),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         Ok(self.vet(call, ctx))
     }

@@ -587,6 +587,24 @@ impl Check for SequenceGuard {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "write_file",
+                    json!({"path": "src/report.md", "content": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                ("read_file", json!({"path": "src/report.md"})),
+                ("deploy", json!({"environment": "staging"})),
+                ("send_email", json!({"to": "team@example.com"})),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
         let mut verdicts: Vec<Verdict> = Vec::new();
         verdicts.extend(

@@ -503,6 +503,29 @@ impl Check for SqlGuard {
         Ok(Self { settings, dialect })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "run_query",
+                    json!({"query": "SELECT id, name, email FROM users WHERE team_id = 42 ORDER BY name LIMIT 50", "comment": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                (
+                    "run_query",
+                    json!({"query": "DELETE FROM orders; DROP TABLE users; UPDATE accounts SET balance = 0"}),
+                ),
+                (
+                    "run_query",
+                    json!({"sql": "WITH t AS (SELECT * FROM a JOIN b ON a.id = b.a_id) INSERT INTO c SELECT * FROM t"}),
+                ),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, _ctx: &Context) -> CheckResult {
         Ok(self.vet(call))
     }

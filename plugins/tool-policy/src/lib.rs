@@ -375,6 +375,24 @@ impl Check for ToolPolicy {
         })
     }
 
+    /// Vets a few typical calls in `configure`, so what the first call
+    /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    fn warm_up(&self) {
+        use toolvet_pdk::serde_json::json;
+        toolvet_pdk::warm_up_with(
+            self,
+            &[
+                (
+                    "write_file",
+                    json!({"path": "src/report.md", "content": toolvet_pdk::WARM_UP_TEXT}),
+                ),
+                ("bash", json!({"command": "ls"})),
+                ("deploy_service", json!({"environment": "production"})),
+                ("drop_database", json!({"name": "users"})),
+            ],
+        );
+    }
+
     fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> CheckResult {
         let base = self.base_decision(&call.name);
         Ok(self.apply_flags(&call.name, tool, base))

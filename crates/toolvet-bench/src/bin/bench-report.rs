@@ -185,7 +185,11 @@ impl Report {
             );
         }
         println!(
-            "| 1KB, per-call without snapshots (`preinitialize = false`) | {} | – |",
+            "| 1KB, every check per-call, from snapshots | {} | – |",
+            self.cell("policy/per-call/1KB")
+        );
+        println!(
+            "| 1KB, every check per-call, without snapshots (`preinitialize = false`) | {} | – |",
             self.cell("policy/per-call-configure/1KB")
         );
         println!(
