@@ -269,8 +269,9 @@ pub fn warm_up_with<C: Check>(check: &C, calls: &[(&str, Value)]) {
     }
 }
 
-/// About 1 KB of the ordinary text an agent's arguments carry (prose,
-/// numbers, a path, a URL, an e-mail address, a little code), for
+/// About 2 KB of the ordinary text an agent's arguments carry (prose,
+/// numbers, paths, URLs, an e-mail address, a little code, log lines and
+/// JSON), for
 /// [`Check::warm_up`] calls that scan text: a regex engine's lazy states
 /// for ordinary text are then built before the snapshot.
 pub const WARM_UP_TEXT: &str = "Weekly report for the platform team, 2024-06-14.\n\
@@ -282,7 +283,15 @@ with `TimeoutError: read timed out (30.0s)`; see https://github.com/example/app/
 Next week: rotate the staging certificates, review the on-call runbook and \
 finish the dashboard at https://grafana.example.com/d/abc123/orders?orgId=1.\n\
 Questions to ops@example.com or #platform. Thanks to Dana, Lee and Sam!\n\
-fn total(items: &[Item]) -> u64 { items.iter().map(|i| i.price * i.qty).sum() }\n";
+fn total(items: &[Item]) -> u64 { items.iter().map(|i| i.price * i.qty).sum() }\n\
+We agreed to keep the old endpoint for one more release, write down how the \
+retry budget is shared between the workers, and ask the security team to look \
+at the new upload path before it goes live. Most of the remaining work is in the \
+tests: they should cover a missing header, an empty body, very large files and \
+names with spaces or accents (café, Zoë).\n\
+2024-06-14T09:12:03Z INFO server listening on 0.0.0.0:8080 (pid 4121)\n\
+2024-06-14T09:12:07Z WARN slow query: 1.84s SELECT * FROM orders WHERE status = 'open'\n\
+{\"id\": 9182, \"name\": \"Quarterly plan\", \"tags\": [\"q3\", \"planning\"], \"done\": false}\n";
 
 /// Why a check denied or escalated a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
