@@ -141,6 +141,22 @@ impl CompiledSchema {
     }
 }
 
+/// The schema [`SchemaGuard`]'s warm-up compiles: a file tool's, with the
+/// keywords tool schemas use most.
+const WARM_UP_SCHEMA: &str = r#"{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "minLength": 1, "description": "File to write"},
+    "content": {"type": "string"},
+    "overwrite": {"type": "boolean", "default": false},
+    "mode": {"enum": ["create", "replace"]},
+    "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+    "size": {"type": ["integer", "null"], "minimum": 0}
+  },
+  "required": ["path", "content"],
+  "additionalProperties": false
+}"#;
+
 /// The configured check.
 pub struct SchemaGuard {
     settings: Settings,
@@ -215,18 +231,22 @@ impl Check for SchemaGuard {
 
     /// Vets a few typical calls in `configure`, so what the first call
     /// would build lazily is in the snapshot (see [`Check::warm_up`]).
+    /// Compiles and applies a typical tool schema in `configure`, so the
+    /// validator's own lazily built tables (the JSON Schema meta-schemas
+    /// every compile checks a schema against) are in the snapshot; then
+    /// empties the cache, which holds only what calls brought.
     fn warm_up(&self) {
-        use toolvet_pdk::serde_json::json;
-        toolvet_pdk::warm_up_with(
-            self,
-            &[
-                (
-                    "write_file",
-                    json!({"path": "src/report.md", "overwrite": false, "content": toolvet_pdk::WARM_UP_TEXT}),
-                ),
-                ("bash", json!({"command": "ls"})),
-            ],
-        );
+        let tool = ToolInfo {
+            parameters_schema: Some(WARM_UP_SCHEMA.to_string()),
+            ..ToolInfo::default()
+        };
+        for arguments in [
+            r#"{"path": "src/report.md", "content": "A report", "overwrite": false}"#,
+            r#"{"path": "", "content": 3, "mode": "append"}"#,
+        ] {
+            let _ = self.vet(&ToolCall::new("write_file", arguments), &tool);
+        }
+        self.cache.borrow_mut().clear();
     }
 
     fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> CheckResult {
