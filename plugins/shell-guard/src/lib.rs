@@ -160,18 +160,11 @@ impl Check for ShellGuard {
         let Some(key) = self.opts.command_args.first() else {
             return;
         };
-        // With and without a working directory: a `cwd` takes the paths'
-        // and the home directory's part of the analysis.
-        let in_project = Context {
-            attributes: vec![("cwd".into(), "/home/alice/project".into())],
-            ..Context::default()
-        };
-        for ctx in [&Context::default(), &in_project] {
-            for command in WARM_UP_COMMANDS {
-                let args = serde_json::json!({ key: command }).to_string();
-                let _ = self.vet(&ToolCall::new("bash", args), ctx);
-            }
-        }
+        let calls: Vec<_> = WARM_UP_COMMANDS
+            .iter()
+            .map(|command| ("bash", serde_json::json!({ key: command })))
+            .collect();
+        toolvet_pdk::warm_up_with(self, &calls);
     }
 }
 
