@@ -56,6 +56,8 @@ done
 tool=$target_dir/debug/fixture-tool
 "$tool" wat "$here/wat/core-module.wat" "$out/core-module.wasm"
 "$tool" wat "$here/wat/empty-component.wat" "$out/empty-component.wasm"
+# A check of the real world written in text: it counts in a wasm global.
+"$tool" component "$here/wat/counter.wat" "$root/wit" plugin "$out/counter.wasm"
 : >"$out/empty.wasm"
 # Not WebAssembly: an ELF-like header followed by text, deterministic.
 text=''
@@ -84,6 +86,7 @@ expect swapped-decision --component --export "$check"
 expect host-v9 --component --export "$check" --import toolvet:check/host@9.0.0
 expect rc-contract --component --export toolvet:check/check@0.1.0-rc.1 --import toolvet:check/types@0.1.0-rc.1
 expect core-module --module
+expect counter --component --export "$check"
 expect empty-component --component --no-export toolvet:check/
 for broken in garbage truncated empty; do
     if "$tool" expect "$out/$broken.wasm" 2>/dev/null; then

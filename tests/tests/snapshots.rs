@@ -38,6 +38,76 @@ async fn fresh_instances_from_a_snapshot_see_no_earlier_call() {
     assert_every_call_fresh(&host, "victim").await;
 }
 
+/// The counts `counter.wasm` reports for `calls` calls: `global=GG memory=MM`.
+async fn counts(host: &Host, tool: &str, calls: usize) -> Vec<String> {
+    let mut seen = Vec::new();
+    for i in 0..calls {
+        let (v, _) = timed_check(host, &call(tool, json!({"call": i}))).await;
+        assert_eq!(v.rule.as_deref(), Some("counter.count"), "{v:?}");
+        seen.push(v.reason.expect("a deny has a reason"));
+    }
+    seen
+}
+
+#[tokio::test]
+async fn a_count_kept_in_a_wasm_global_and_in_memory_never_reaches_the_next_call() {
+    // `counter.wasm` (tests/hostile/wat/counter.wat) adds 1 to a mutable
+    // wasm global and to a word of memory in `configure` and in each
+    // `check`. From a snapshot, every fresh instance starts with what
+    // `configure` left (1, 1), never with what a call left; reused, the
+    // counts go on.
+    let host = load_ok(json!({"check": [
+        check("fresh", "counter.wasm", json!({}), json!({"tools": ["fresh"]})),
+        check("kept", "counter.wasm", json!({}), json!({"isolation": "reuse", "tools": ["kept"]})),
+    ]}))
+    .await;
+    let checks = host.checks();
+    assert_eq!(summary(&checks, "fresh").snapshot, Some(true));
+    assert_eq!(summary(&checks, "kept").snapshot, Some(false));
+    assert_eq!(counts(&host, "fresh", 3).await, ["global=02 memory=02"; 3]);
+    assert_eq!(
+        counts(&host, "kept", 3).await,
+        [
+            "global=02 memory=02",
+            "global=03 memory=03",
+            "global=04 memory=04"
+        ]
+    );
+    // Calls that overlap each get their own instance too.
+    let calls: Vec<_> = (0..8).map(|i| call("fresh", json!({"call": i}))).collect();
+    let verdicts = futures::future::join_all(calls.iter().map(|c| host.check(c))).await;
+    for v in verdicts {
+        assert_eq!(v.reason.as_deref(), Some("global=02 memory=02"), "{v:?}");
+    }
+
+    // Without a snapshot each fresh instance runs `configure` itself.
+    let host = load_ok(json!({
+        "host": {"preinitialize": false},
+        "check": [check("fresh", "counter.wasm", json!({}), json!({"tools": ["fresh"]}))],
+    }))
+    .await;
+    assert_eq!(summary(&host.checks(), "fresh").snapshot, Some(false));
+    assert_eq!(counts(&host, "fresh", 2).await, ["global=02 memory=02"; 2]);
+
+    // A reused instance made from the snapshot starts where `configure`
+    // left both counts, and keeps counting.
+    let spec = json!({"check": [
+        check("kept", "counter.wasm", json!({}), json!({"isolation": "reuse", "tools": ["kept"]})),
+    ]});
+    let options = toolvet::LoadOptions {
+        preinitialize_reused: true,
+        ..toolvet::LoadOptions::default()
+    };
+    let host = Host::load_with(toolvet_tests::policy(spec), options)
+        .await
+        .unwrap();
+    assert_eq!(summary(&host.checks(), "kept").snapshot, Some(true));
+    assert_eq!(
+        counts(&host, "kept", 2).await,
+        ["global=02 memory=02", "global=03 memory=03"]
+    );
+}
+
 #[tokio::test]
 async fn reuse_and_preinitialize_off_never_use_a_snapshot() {
     let host = load_ok(json!({"check": [

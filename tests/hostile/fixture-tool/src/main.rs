@@ -3,6 +3,10 @@
 //! ```text
 //! fixture-tool wat <in.wat> <out.wasm>
 //!     Assemble a WebAssembly text file (core module or component).
+//! fixture-tool component <core.wat> <wit-dir> <world> <out.wasm>
+//!     Assemble a core module written by hand against the canonical ABI and
+//!     wrap it in a component of `world` from the WIT package in `wit-dir`
+//!     (as wit-bindgen and wasm-component-ld would for a compiled one).
 //! fixture-tool expect <file.wasm> [--component | --module] [--import PREFIX]...
 //!                     [--export PREFIX]... [--no-export PREFIX]... [--min-memory-mib N]
 //!     Check that a built fixture has the shape it claims: its encoding,
@@ -144,6 +148,10 @@ fn run(args: &[String]) -> Result<(), String> {
             let bytes = wat::parse_file(input).map_err(|e| format!("{input}: {e}"))?;
             std::fs::write(output, bytes).map_err(|e| format!("{output}: {e}"))
         }
+        [cmd, input, wit, world, output] if cmd == "component" => {
+            let bytes = component(input, wit, world).map_err(|e| format!("{input}: {e:#}"))?;
+            std::fs::write(output, bytes).map_err(|e| format!("{output}: {e}"))
+        }
         [cmd, file, options @ ..] if cmd == "expect" => {
             let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
             let shape = shape(&bytes).map_err(|e| format!("{file}: {e}"))?;
@@ -154,8 +162,30 @@ fn run(args: &[String]) -> Result<(), String> {
                 Err(format!("{file}: {}", problems.join("; ")))
             }
         }
-        _ => Err("usage: fixture-tool wat <in.wat> <out.wasm> | fixture-tool expect <file.wasm> [options]".into()),
+        _ => Err("usage: fixture-tool wat <in.wat> <out.wasm> | \
+             fixture-tool component <core.wat> <wit-dir> <world> <out.wasm> | \
+             fixture-tool expect <file.wasm> [options]"
+            .into()),
     }
+}
+
+/// Assembles the core module in `input`, embeds the type of `world` from
+/// the WIT package in `wit`, and encodes the component (validated).
+fn component(input: &str, wit: &str, world: &str) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let mut module = wat::parse_file(input)?;
+    let mut resolve = wit_parser::Resolve::default();
+    let (package, _) = resolve.push_dir(wit)?;
+    let world = resolve.select_world(&[package], Some(world))?;
+    wit_component::embed_component_metadata(
+        &mut module,
+        &resolve,
+        world,
+        wit_component::StringEncoding::UTF8,
+    )?;
+    Ok(wit_component::ComponentEncoder::default()
+        .module(&module)?
+        .validate(true)
+        .encode()?)
 }
 
 fn main() -> ExitCode {
