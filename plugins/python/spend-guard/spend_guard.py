@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import decimal
 import fnmatch
+import json
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -33,6 +34,8 @@ from toolvet_check import (
     Context,
     Decision,
     FieldError,
+    Outcome,
+    PriorCall,
     SettingsError,
     ToolCall,
     ToolInfo,
@@ -42,6 +45,7 @@ from toolvet_check import (
     escalate,
     export,
     log,
+    warm_up_with,
 )
 
 # ISO 4217 minor units (decimal places) of the currencies that do not use 2.
@@ -351,6 +355,26 @@ class SpendGuard(Check):
         super().__init__(settings)
         self.limits = limits
         self.default_currency = default
+
+    def warm_up(self) -> None:
+        """Vets a payment in each configured currency, a refund in minor
+        units, a call without an amount and one with a run's history, so that
+        the tool-glob, regex and decimal caches the first call would fill are
+        in the snapshot."""
+        major = {"amount": "25.00", "invoice": "INV-1042"}
+        calls = [("pay_invoice", {**major, "currency": code}) for code in sorted(self.limits)]
+        calls += [
+            ("refund_charge", {"amount_cents": 1250, "currency": "USD"}),
+            ("create_purchase", {"item": "laptop"}),
+            ("list_invoices", {"status": "open"}),
+        ]
+        warm_up_with(self, calls)
+        history = [
+            PriorCall("pay_invoice", json.dumps({**major, "currency": "USD"}), Outcome.ALLOWED),
+            PriorCall("transfer_funds", json.dumps({**major, "currency": "USD"}), Outcome.APPROVED),
+        ]
+        ctx = Context(run_id="warm-up", history=history)
+        self.check(ToolCall("pay_invoice", json.dumps({**major, "currency": "USD"})), ToolInfo(), ctx)
 
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
         if _matches(call.name, self.settings.exclude_tools):

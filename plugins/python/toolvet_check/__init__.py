@@ -31,7 +31,7 @@ imported at run time. See docs/write-a-check-python.md.
 """
 
 from . import log
-from ._check import Check, NoSettings, SettingsError, export
+from ._check import WARM_UP_TEXT, Check, NoSettings, SettingsError, export, warm_up_with
 from ._decision import Decision, abstain, allow, deny, escalate, strongest
 from ._decode import DecodeError, FieldError, decode, describe_value, loads
 from ._model import ArgumentsError, Context, Outcome, PluginInfo, PriorCall, ToolCall, ToolInfo
@@ -50,6 +50,7 @@ __all__ = [
     "SettingsError",
     "ToolCall",
     "ToolInfo",
+    "WARM_UP_TEXT",
     "abstain",
     "allow",
     "decode",
@@ -60,4 +61,5 @@ __all__ = [
     "loads",
     "log",
     "strongest",
+    "warm_up_with",
 ]

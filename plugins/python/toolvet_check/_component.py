@@ -68,12 +68,18 @@ def make_export(cls: type) -> type:
 
         def configure(self, settings: str) -> None:
             try:
-                state["check"] = cls.from_settings_json(settings)
+                built = cls.from_settings_json(settings)
             except ValueError as e:
                 raise Err(str(e)) from None
             except Exception as e:
                 log.error(f"configure raised:\n{traceback.format_exc()}")
                 raise Err(f"settings: the check failed to start: {type(e).__name__}: {e}") from None
+            try:
+                built.warm_up()
+            except Exception as e:
+                log.error(f"warm_up raised:\n{traceback.format_exc()}")
+                raise Err(f"the check failed to warm up: {type(e).__name__}: {e}") from None
+            state["check"] = built
 
         def check(self, call: wit.ToolCall, tool: wit.ToolInfo, ctx: wit.CallContext) -> wit.Decision:
             try:
