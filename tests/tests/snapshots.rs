@@ -19,6 +19,20 @@ fn summary<'a>(checks: &'a [CheckSummary], name: &str) -> &'a CheckSummary {
         .unwrap_or_else(|| panic!("no check {name} in {checks:?}"))
 }
 
+/// Loads `spec` with `LoadOptions::preinitialize_reused` (what `toolvet
+/// hook` sets) and asserts its check `kept` is made from a snapshot.
+async fn load_reused_from_snapshot(spec: Value) -> Host {
+    let options = toolvet::LoadOptions {
+        preinitialize_reused: true,
+        ..toolvet::LoadOptions::default()
+    };
+    let host = Host::load_with(toolvet_tests::policy(spec), options)
+        .await
+        .unwrap();
+    assert_eq!(summary(&host.checks(), "kept").snapshot, Some(true));
+    host
+}
+
 /// Three calls with secrets; each must find no earlier call.
 async fn assert_every_call_fresh(host: &Host, tool: &str) {
     for secret in ["first-call-secret", "second-call-secret", "third"] {
@@ -94,14 +108,7 @@ async fn a_count_kept_in_a_wasm_global_and_in_memory_never_reaches_the_next_call
     let spec = json!({"check": [
         check("kept", "counter.wasm", json!({}), json!({"isolation": "reuse", "tools": ["kept"]})),
     ]});
-    let options = toolvet::LoadOptions {
-        preinitialize_reused: true,
-        ..toolvet::LoadOptions::default()
-    };
-    let host = Host::load_with(toolvet_tests::policy(spec), options)
-        .await
-        .unwrap();
-    assert_eq!(summary(&host.checks(), "kept").snapshot, Some(true));
+    let host = load_reused_from_snapshot(spec).await;
     assert_eq!(
         counts(&host, "kept", 2).await,
         ["global=02 memory=02", "global=03 memory=03"]
@@ -138,14 +145,7 @@ async fn a_reused_check_starts_from_its_snapshot_only_when_asked_and_stays_reuse
     let spec = json!({"check": [
         check("kept", "hostile.wasm", json!({"behave": "state"}), json!({"isolation": "reuse", "tools": ["kept"]})),
     ]});
-    let options = toolvet::LoadOptions {
-        preinitialize_reused: true,
-        ..toolvet::LoadOptions::default()
-    };
-    let host = Host::load_with(toolvet_tests::policy(spec), options)
-        .await
-        .unwrap();
-    assert_eq!(summary(&host.checks(), "kept").snapshot, Some(true));
+    let host = load_reused_from_snapshot(spec).await;
     let (first, _) = timed_check(&host, &call("kept", json!({"token": "one"}))).await;
     assert_eq!(
         first.rule.as_deref(),
