@@ -22,6 +22,7 @@ from toolvet_check import (  # noqa: E402
     PriorCall,
     SettingsError,
     ToolCall,
+    WARM_UP_TEXT,
     ToolInfo,
     abstain,
     allow,
@@ -31,6 +32,7 @@ from toolvet_check import (  # noqa: E402
     export,
     loads,
     strongest,
+    warm_up_with,
 )
 
 
@@ -290,3 +292,40 @@ class CheckTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WarmUpTests(unittest.TestCase):
+    """`warm_up_with`, the usual body of `Check.warm_up`."""
+
+    class Recorder(Check):
+        name = "recorder"
+
+        def __init__(self, settings) -> None:
+            super().__init__(settings)
+            self.seen: list[tuple[str, dict, Optional[str]]] = []
+
+        def check(self, call, tool, ctx):
+            if call.name == "boom":
+                raise RuntimeError("crashed on a sample call")
+            self.seen.append((call.name, call.json, ctx.attribute("cwd")))
+            return allow()
+
+    def test_each_call_runs_without_context_and_as_a_coding_agent(self):
+        check = self.Recorder.from_settings_json("{}")
+        self.assertIsNone(check.warm_up())  # the default does nothing
+        self.assertEqual(check.seen, [])
+        warm_up_with(check, [("bash", {"command": "ls"}), ("write", {"text": WARM_UP_TEXT})])
+        self.assertEqual(
+            check.seen,
+            [
+                ("bash", {"command": "ls"}, None),
+                ("write", {"text": WARM_UP_TEXT}, None),
+                ("bash", {"command": "ls"}, "/home/alice/project"),
+                ("write", {"text": WARM_UP_TEXT}, "/home/alice/project"),
+            ],
+        )
+
+    def test_an_exception_from_a_sample_call_propagates(self):
+        check = self.Recorder.from_settings_json("{}")
+        with self.assertRaisesRegex(RuntimeError, "crashed on a sample call"):
+            warm_up_with(check, [("boom", {})])
