@@ -15,3 +15,37 @@ pub use self::toolvet::check::types as wit;
 pub const CONTRACT_VERSION: &str = "0.1.0";
 /// The export every plugin must provide, without its version.
 pub const CHECK_INTERFACE: &str = "toolvet:check/check";
+
+/// A plugin linked against the host's imports, with the indices of its
+/// exports resolved once: instantiating it looks nothing up by name.
+#[derive(Clone)]
+pub(crate) struct Linked {
+    pre: wasmtime::component::InstancePre<crate::sandbox::StoreState>,
+    indices: PluginIndices,
+}
+
+impl Linked {
+    /// Resolve the world's exports of `pre`.
+    ///
+    /// # Errors
+    /// When the component lacks an export of the `plugin` world or has it
+    /// with another type.
+    pub fn new(
+        pre: wasmtime::component::InstancePre<crate::sandbox::StoreState>,
+    ) -> wasmtime::Result<Self> {
+        let indices = PluginIndices::new(&pre)?;
+        Ok(Self { pre, indices })
+    }
+
+    /// Instantiate into `store`: the component instance (for exports
+    /// outside the world, such as a snapshot's getters) and the world's
+    /// typed exports.
+    pub async fn instantiate_async(
+        &self,
+        store: &mut wasmtime::Store<crate::sandbox::StoreState>,
+    ) -> wasmtime::Result<(wasmtime::component::Instance, Plugin)> {
+        let instance = self.pre.instantiate_async(&mut *store).await?;
+        let plugin = self.indices.load(&mut *store, &instance)?;
+        Ok((instance, plugin))
+    }
+}

@@ -1,7 +1,7 @@
 //! Running a plugin's exports under a deadline and a memory cap, and
 //! turning every way that can fail into a classified [`Failure`].
 
-use crate::bindings::{Plugin, PluginInfo, PluginPre, wit};
+use crate::bindings::{Linked, Plugin, PluginInfo, wit};
 use crate::plugin_log::PluginLog;
 use crate::sandbox::StoreState;
 use crate::verdict::ErrorKind;
@@ -51,10 +51,11 @@ pub(crate) struct LiveInstance {
 }
 
 impl LiveInstance {
-    /// Instantiate `pre` in a fresh store.
+    /// Instantiate `pre` in a fresh store (its exports found by the
+    /// indices resolved at link time).
     pub async fn new(
         engine: &Engine,
-        pre: &PluginPre<StoreState>,
+        pre: &Linked,
         limits: InstanceLimits,
         log: PluginLog,
     ) -> Result<Self, Failure> {
@@ -79,11 +80,7 @@ impl LiveInstance {
         });
         let check_name = log.check();
         let result = bounded(&mut store, limits, check_name, |store| {
-            Box::pin(async move {
-                let instance = pre.instance_pre().instantiate_async(&mut *store).await?;
-                let plugin = Plugin::new(&mut *store, &instance)?;
-                Ok((instance, plugin))
-            })
+            Box::pin(pre.instantiate_async(store))
         })
         .await;
         match result {

@@ -2,7 +2,7 @@
 //! compile (or load from the artifact cache), link, pre-instantiate,
 //! `describe`, `configure`.
 
-use crate::bindings::{CONTRACT_VERSION, PluginInfo, PluginPre};
+use crate::bindings::{CONTRACT_VERSION, Linked, PluginInfo};
 use crate::cache::{ACCEPTED_RECORD, ArtifactCache, CacheOutcome, FileStamp};
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
@@ -116,13 +116,13 @@ pub(crate) fn prepare(
     engine: &Engine,
     linker: &Linker<StoreState>,
     component: &Component,
-) -> Result<PluginPre<StoreState>, LoadErrorKind> {
+) -> Result<Linked, LoadErrorKind> {
     crate::contract::refuse_other_versions(engine, component)?;
     let pre = linker
         .instantiate_pre(component)
         .map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))?;
     crate::contract::typecheck_exports(component, &pre)?;
-    PluginPre::new(pre).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
+    Linked::new(pre).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
 }
 
 /// Bounds on what `describe` may return: name and version (bytes), the
@@ -161,7 +161,7 @@ const MAX_SETTINGS_ERROR: usize = 4096;
 /// A component compiled and linked, not yet initialised.
 #[derive(Clone)]
 pub(crate) struct Compiled {
-    pub pre: PluginPre<StoreState>,
+    pub pre: Linked,
     pub sha256: String,
     pub cache: CacheOutcome,
     /// Its own read and compile (or cache load) time, in µs: compiles run
@@ -364,7 +364,7 @@ pub(crate) async fn initialize(
 /// `configure(settings)`, with the load-time deadline in `limits`.
 pub(crate) async fn describe_and_configure(
     engine: &Engine,
-    pre: &PluginPre<StoreState>,
+    pre: &Linked,
     settings: &str,
     limits: InstanceLimits,
     log: PluginLog,
