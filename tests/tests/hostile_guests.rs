@@ -5,12 +5,14 @@
 //! isolation (from a snapshot, the default) and under reuse, each ends in
 //! its `on_error` decision within its deadline, with the right error kind,
 //! and the host serves the next call; a crash's message names the
-//! exception and the user's own source line.
+//! exception and the user's own source line. The same behaviours in the
+//! kits' warm-up hook (run in `configure`, at snapshot time) fail the load,
+//! naming the check.
 
 use serde_json::json;
 use std::time::Duration;
-use toolvet::{Decision, ErrorKind, Host, Verdict};
-use toolvet_tests::{call, check, load_ok, timed_check};
+use toolvet::{Decision, ErrorKind, Host, LoadErrorKind, Verdict};
+use toolvet_tests::{call, check, load_err, load_ok, timed_check};
 
 /// Allowance over a deadline for the host to notice and answer: a
 /// containment bound, not a performance target.
@@ -71,7 +73,7 @@ async fn a_python_exception_traps_and_names_itself_and_the_users_line() {
         let reason = reason(&v);
         assert!(
             reason.contains("; the plugin reported: KeyError: 'USD' (")
-                && reason.contains("py_misbehave.py, line 33)"),
+                && reason.contains("py_misbehave.py, line 39)"),
             "{isolation}: {reason}"
         );
     }
@@ -85,7 +87,7 @@ async fn a_javascript_error_traps_and_names_itself_and_the_users_line() {
         let reason = reason(&v);
         assert!(
             reason.contains("; the plugin reported: TypeError: ")
-                && reason.contains("js-misbehave/index.js:23:"),
+                && reason.contains("js-misbehave/index.js:31:"),
             "{isolation}: {reason}"
         );
     }
@@ -124,5 +126,55 @@ async fn a_well_behaved_call_still_passes_after_misbehaving_ones() {
         let host = guest(file, "reuse", 500).await;
         let (v, _) = timed_check(&host, &call("bash", json!({"command": "ls"}))).await;
         assert_eq!(v.decision, Decision::Allow, "{file}: {v:?}");
+    }
+}
+
+/// A warm-up (`Check.warm_up` in Python, `warmUp` in JavaScript) that
+/// crashes, loops or allocates without bound inside `configure`, where the
+/// snapshot is taken, fails the load with an error naming the check and
+/// the cause; it never yields a snapshot or a check that answers. Both
+/// runtimes turn a refused memory growth into an exception (CPython's
+/// `MemoryError`, the JavaScript engine's "out of memory"), which the kits
+/// report like any other.
+#[tokio::test]
+async fn a_warm_up_that_crashes_loops_or_grows_fails_the_load_naming_the_check() {
+    let timeout = "timed out after 1000 ms";
+    // (file, warm_up, the export that failed or None for a refusal, words)
+    let cases = [
+        (PYTHON, "raise", None, "KeyError: 'USD'"),
+        (PYTHON, "loop", Some("configure"), timeout),
+        (PYTHON, "grow", None, "MemoryError"),
+        (JS, "throw", None, "TypeError: "),
+        (JS, "loop", Some("configure"), timeout),
+        (JS, "grow", None, "out of memory"),
+    ];
+    for (file, warm_up, failed_export, words) in cases {
+        for preinitialize in [true, false] {
+            let mut policy = json!({"check": [check(
+                "guest",
+                file,
+                json!({"warm_up": warm_up}),
+                json!({"timeout_ms": 500, "tools": ["*"]}),
+            )]});
+            policy["host"] = json!({"preinitialize": preinitialize, "load_timeout_ms": 1000});
+            let what = format!("{file} {warm_up} preinitialize={preinitialize}");
+            let (error, elapsed) = load_err(policy).await;
+            assert_eq!(error.check, "guest", "{what}");
+            match (&error.kind, failed_export) {
+                (LoadErrorKind::InvalidSettings(m), None) => assert!(
+                    m.starts_with("the check failed to warm up: ") && m.contains(words),
+                    "{what}: {m}"
+                ),
+                (LoadErrorKind::Failed { export, message }, Some(expected)) => {
+                    assert_eq!(*export, expected, "{what}");
+                    assert!(message.contains(words), "{what}: {message}");
+                }
+                (other, _) => panic!("{what}: {other:?}"),
+            }
+            assert!(
+                elapsed < Duration::from_secs(10),
+                "{what}: the load took {elapsed:?}"
+            );
+        }
     }
 }

@@ -2,7 +2,9 @@
 // sends them: who receives them, what is attached and what they say.
 // See README.md for the settings and rule ids.
 
-import { Check, SettingsError, allow, deny, escalate, globMatcher, stringsIn, t } from '../toolvet-check/index.js';
+import {
+  Check, Context, SettingsError, ToolCall, ToolInfo, WARM_UP_TEXT, allow, deny, escalate, globMatcher, stringsIn, t, warmUpWith,
+} from '../toolvet-check/index.js';
 
 /** Default tool-name globs: tools that send messages. */
 export const DEFAULT_TOOLS = [
@@ -342,6 +344,36 @@ export class MessageGuard extends Check {
       }
       return { ...r, re, fields: r.fields ?? settings.content_fields };
     });
+  }
+
+  /**
+   * Warm-up calls (see `Check.warmUp`): e-mails to an internal and to
+   * external recipients with a document, a script, a URL and a key file
+   * attached and ordinary text in the subject and body, and a chat
+   * message; with no context, as a coding agent's and with a principal. So
+   * the address parser, the glob matcher and every content and secret
+   * pattern have run before the snapshot.
+   */
+  warmUp() {
+    const internal = `ops@${this.internal[0] ?? 'example.com'}`;
+    const mail = (to) => [
+      'send_email',
+      {
+        to,
+        cc: ['"Lee, Dana" <dana@example.org>'],
+        subject: 'Weekly report 2024-06-14',
+        body: WARM_UP_TEXT,
+        attachments: ['report.pdf', 'scripts/install.sh', { url: 'https://files.example.com/q3/plan.xlsx?dl=1' }, { path: '/home/alice/.ssh/id_rsa' }],
+      },
+    ];
+    const calls = [
+      mail(internal),
+      mail(`sam@example.net; ${internal}`),
+      ['slack_post_message', { channel: '#platform', text: WARM_UP_TEXT, blocks: [{ text: 'Thanks!' }] }],
+    ];
+    warmUpWith(this, calls);
+    const principal = new Context({ principal: internal });
+    for (const [tool, args] of calls) this.check(new ToolCall(tool, JSON.stringify(args)), new ToolInfo(), principal);
   }
 
   /** Whether `domain` is `entry` or one of its subdomains, for any entry of `list`. */

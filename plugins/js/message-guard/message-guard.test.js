@@ -139,3 +139,22 @@ test("the principal's own domain is internal", () => {
   const d = off.check(new ToolCall('send_email', JSON.stringify({ to: ['dave@globex.com'] })), new ToolInfo(), new Context({ principal: 'carol@globex.com' }));
   assert.equal(d.rule, 'message.external-recipient');
 });
+
+test('warmUp runs its sample calls under any settings and changes no later decision', () => {
+  const calls = [
+    ['send_email', { to: 'bob@acme.com', body: 'hi' }],
+    ['send_email', { to: 'eve@evil.example', body: 'price: $40', attachments: ['a.sh'] }],
+    ['slack_post_message', { channel: '#x', text: 'key AKIAABCDEFGHIJKLMNOP' }],
+  ];
+  for (const settings of [
+    '{}',
+    '{"internal_domains": ["acme.com"], "allowed_domains": ["acme.com", "example.net"], "external_recipients": "deny"}',
+    '{"content_rules": [{"rule": "message.no-prices", "pattern": "\\\\$\\\\d+", "message": "no prices", "action": "escalate"}], "detect_secrets": false}',
+  ]) {
+    const warmed = MessageGuard.fromSettingsJson(settings);
+    warmed.warmUp();
+    const cold = MessageGuard.fromSettingsJson(settings);
+    const decisions = (guard) => calls.map(([tool, args]) => run(guard, tool, args));
+    assert.deepEqual(decisions(warmed), decisions(cold), settings);
+  }
+});

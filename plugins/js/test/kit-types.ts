@@ -8,6 +8,7 @@ import {
   SettingsError,
   ToolCall,
   ToolInfo,
+  WARM_UP_TEXT,
   allow,
   deny,
   escalate,
@@ -15,6 +16,7 @@ import {
   strongest,
   stringsIn,
   t,
+  warmUpWith,
 } from '../toolvet-check/index.js';
 
 const settings = {
@@ -41,6 +43,10 @@ export class Sample extends Check<Settings> {
   constructor(s: Settings) {
     super(s);
     if (s.blocked.some((w) => !w.trim())) throw new SettingsError('settings.blocked: must not be empty');
+  }
+
+  override warmUp(): void {
+    warmUpWith(this, [['send_email', { to: ['a@example.com'], subject: 'hi', body: WARM_UP_TEXT }]]);
   }
 
   override check(call: ToolCall, tool: ToolInfo, ctx: Context): Decision {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ArgumentsError, Check, Context, DecodeError, PriorCall, SettingsError, ToolCall, abstain, allow, decode, deny, escalate,
-  exportCheck, globMatcher, stringsIn, strongest, t,
+  WARM_UP_TEXT, exportCheck, globMatcher, stringsIn, strongest, t, warmUpWith,
 } from '../toolvet-check/index.js';
 
 const fields = {
@@ -218,4 +218,58 @@ test('exportCheck validates the class', () => {
   assert.throws(() => exportCheck(Unnamed), /static name/);
   assert.throws(() => exportCheck(NoCheck), /must implement check/);
   assert.throws(() => exportCheck(class {}), /subclass of Check/);
+});
+
+test('configure runs warmUp once, after the settings, and a throw fails configure', () => {
+  const seen = [];
+  class Warm extends Check {
+    static name = 'warm';
+    static settings = { fail: t.boolean(false) };
+    warmUp() {
+      seen.push(this.settings.fail);
+      if (this.settings.fail) throw new RangeError('sample call crashed');
+    }
+    check() {
+      return allow();
+    }
+  }
+  const logged = [];
+  const exp = exportCheck(Warm, (level, message) => logged.push([level, message]));
+  assert.deepEqual(seen, []);
+  exp.configure('{}');
+  assert.deepEqual(seen, [false]);
+  assert.throws(() => exp.configure('{"fail": true}'), (e) => e === 'the check failed to warm up: RangeError: sample call crashed');
+  assert.deepEqual(seen, [false, true]);
+  assert.equal(logged.length, 1);
+  assert.equal(logged[0][0], 'error');
+  assert.match(logged[0][1], /^warmUp threw: RangeError: sample call crashed\n/);
+  // A settings error is reported before any warm-up runs.
+  assert.throws(() => exp.configure('{"fail": 1}'), /settings\.fail/);
+  assert.deepEqual(seen, [false, true]);
+});
+
+test('warmUpWith vets each call with no context and as a coding agent', () => {
+  const seen = [];
+  class Recorder extends Check {
+    static name = 'recorder';
+    check(call, _tool, ctx) {
+      seen.push([call.name, call.json.n, ctx.agent, ctx.attribute('cwd')]);
+      return allow();
+    }
+  }
+  warmUpWith(new Recorder({}), [['a', { n: 1 }], ['b', { n: 2 }]]);
+  assert.deepEqual(seen, [
+    ['a', 1, null, null],
+    ['b', 2, null, null],
+    ['a', 1, 'coder', '/home/alice/project'],
+    ['b', 2, 'coder', '/home/alice/project'],
+  ]);
+  class Crashes extends Check {
+    static name = 'crashes';
+    check() {
+      throw new TypeError('no');
+    }
+  }
+  assert.throws(() => warmUpWith(new Crashes({}), [['a', {}]]), /no/);
+  assert.ok(WARM_UP_TEXT.length > 500 && WARM_UP_TEXT.includes('https://'));
 });

@@ -179,11 +179,27 @@ export class Check<S = Record<string, unknown>> {
   settings: S;
   /** Vet one call. A throw is logged and traps (the host applies `on_error`). */
   check(call: ToolCall, tool: ToolInfo, ctx: Context): Decision;
+  /**
+   * Called once at the end of `configure`, before the host snapshots the
+   * instance: vet a few typical calls (`warmUpWith`) so what a first call
+   * builds is in the snapshot. A throw fails the load. Default: nothing.
+   */
+  warmUp(): void;
   /** `{ name, version, description, tools }`. */
   static info(): { name: string; version: string; description: string; tools: string[] };
   /** Build the check from settings JSON text, as `configure` does. Throws `SettingsError`. */
   static fromSettingsJson<C extends CheckClass>(this: C, text: string): InstanceType<C>;
 }
+
+/** About 1 KB of ordinary agent text, for warm-up calls of checks that scan text. */
+export const WARM_UP_TEXT: string;
+
+/**
+ * Vet each `[tool, arguments]` call with no context and as a coding
+ * agent's (`cwd` = `/home/alice/project`), dropping the decisions; a throw
+ * propagates. The usual body of `Check.warmUp`.
+ */
+export function warmUpWith(check: Check<any>, calls: [string, unknown][]): void;
 
 /** The host's `log` function (`toolvet:check/host@0.1.0`). */
 export type HostLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;

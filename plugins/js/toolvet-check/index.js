@@ -393,6 +393,18 @@ export class Check {
     throw new Error(`${this.constructor.name}.check is not implemented`);
   }
 
+  /**
+   * Called once at the end of `configure`, before the host snapshots the
+   * configured instance: vet a few typical calls here (usually with
+   * `warmUpWith`) so that what the first call of every fresh instance would
+   * build (the engine's compiled regular expressions and property caches,
+   * lazily filled tables) is built once and kept in the snapshot. Derive it
+   * from the settings and constants only; a warm-up never sees a real call.
+   * A throw fails `configure`, and so the load, naming the check. Default:
+   * nothing.
+   */
+  warmUp() {}
+
   /** `{ name, version, description, tools }` (the WIT `plugin-info`). */
   static info() {
     return { name: this.name, version: this.version, description: this.description, tools: [...this.tools] };
@@ -420,6 +432,41 @@ export class Check {
       throw e;
     }
     return new this(settings);
+  }
+}
+
+// ---------------------------------------------------------------- warming up
+
+/**
+ * About 1 KB of the ordinary text an agent's arguments carry (prose,
+ * numbers, paths, URLs, an e-mail address, log lines and JSON), for the
+ * warm-up calls of checks that scan text (the same text as the Python
+ * kit's).
+ */
+export const WARM_UP_TEXT =
+  'Weekly report for the platform team, 2024-06-14.\n' +
+  'Shipped: the billing export (PR #1842) and the migration of 12 services to ' +
+  'the v2 API. The p99 latency of /api/orders fell from 840 ms to 310 ms.\n' +
+  'Open: src/jobs/reconcile.py fails weekly with `TimeoutError: read timed out ' +
+  '(30.0s)`; see https://github.com/example/app/issues/311 and ' +
+  'https://grafana.example.com/d/abc123/orders?orgId=1.\n' +
+  'Questions to ops@example.com. Thanks to Dana, Lee and Sam (caf\u00e9 on us)!\n' +
+  "2024-06-14T09:12:07Z WARN slow query: 1.84s SELECT * FROM orders WHERE status = 'open'\n" +
+  '{"id": 9182, "name": "Quarterly plan", "tags": ["q3", "planning"], "done": false}\n';
+
+/**
+ * The usual body of `Check.warmUp`: vet each `[tool, arguments]` call
+ * (arguments: a JSON-serialisable object) twice, with no context and as a
+ * coding agent's call (attribute `cwd` = `/home/alice/project`), and drop
+ * the decisions. A throw from `check` propagates: a check that crashes on
+ * a sample call would crash on a real one.
+ * @param {Check} check
+ * @param {[string, unknown][]} calls
+ */
+export function warmUpWith(check, calls) {
+  const agent = new Context({ agent: 'coder', runId: 'warm-up', attributes: [['cwd', '/home/alice/project']] });
+  for (const ctx of [new Context(), agent]) {
+    for (const [tool, args] of calls) check.check(new ToolCall(tool, JSON.stringify(args)), new ToolInfo(), ctx);
   }
 }
 
@@ -461,8 +508,9 @@ export function exportCheck(CheckClass, hostLog) {
       return CheckClass.info();
     },
     configure(settings) {
+      let built;
       try {
-        configured = CheckClass.fromSettingsJson(settings);
+        built = CheckClass.fromSettingsJson(settings);
       } catch (e) {
         // The WIT result's error string: a constructor's own `decode` of a
         // nested value names its path too.
@@ -470,6 +518,13 @@ export function exportCheck(CheckClass, hostLog) {
         log.error(`configure threw: ${e}\n${e?.stack ?? ''}`);
         throw `settings: the check failed to start: ${e}`;
       }
+      try {
+        built.warmUp();
+      } catch (e) {
+        log.error(`warmUp threw: ${e}\n${e?.stack ?? ''}`);
+        throw `the check failed to warm up: ${e}`;
+      }
+      configured = built;
     },
     check(call, tool, ctx) {
       try {

@@ -3,7 +3,9 @@
 The call's `behave` argument picks what `check` does (an argument, not a
 setting, so one snapshot serves every behaviour): `raise` looks a currency
 up in an empty rate table (a `KeyError` from the user's own line), `loop`
-never returns, `grow` allocates without bound, `allow` behaves.
+never returns, `grow` allocates without bound, `allow` behaves. The
+setting `warm_up` makes `Check.warm_up` (run in `configure`, before the
+snapshot) do the same: `raise`, `loop` or `grow` (default `none`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ RATES: dict[str, float] = {}
 
 @dataclass
 class Settings:
-    pass
+    warm_up: str = "none"
 
 
 class Misbehave(Check):
@@ -26,6 +28,10 @@ class Misbehave(Check):
     description = "Misbehaves as each call asks (containment tests)"
     tools = ["*"]
     Settings = Settings
+
+    def warm_up(self) -> None:
+        if self.settings.warm_up != "none":
+            self.check(ToolCall("bash", f'{{"behave": "{self.settings.warm_up}"}}'), ToolInfo(), Context())
 
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
         behave = call.json.get("behave", "allow")
