@@ -4,17 +4,20 @@
 //! Validation uses [`boon`] (JSON Schema drafts 4, 6, 7, 2019-09 and
 //! 2020-12; a schema without `$schema` is read as 2020-12). Remote `$ref`s
 //! are never fetched: only the schema itself and the standard meta-schemas
-//! are available. Compiled schemas are cached per schema text for the life
-//! of the instance. See the crate README for every setting and rule id.
+//! are available. Arguments that match a schema built from the common
+//! keywords are allowed without compiling it ([`walk`]). Declared schemas
+//! are cached per schema text for the life of the instance. See the crate
+//! README for every setting and rule id.
 
 mod closing;
 mod messages;
+pub mod walk;
 
 pub use closing::close_objects;
 pub use messages::describe_errors;
 
 use serde::Deserialize;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use toolvet_pdk::serde_json::{self, Value};
@@ -92,14 +95,14 @@ impl CompiledSchema {
     /// for its draft, a `$ref` that does not resolve inside the document,
     /// an unknown `$schema`.
     pub fn compile(text: &str, close: bool, assert_formats: bool) -> Result<Self, String> {
-        let mut document: Value =
-            serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-        if !matches!(document, Value::Object(_) | Value::Bool(_)) {
-            return Err("a schema must be a JSON object or a boolean".into());
-        }
-        if close {
-            close_objects(&mut document);
-        }
+        Self::compile_document(parse_document(text, close)?, assert_formats)
+    }
+
+    /// Compile a schema document already read by [`parse_document`].
+    ///
+    /// # Errors
+    /// As [`CompiledSchema::compile`], except JSON syntax.
+    pub fn compile_document(document: Value, assert_formats: bool) -> Result<Self, String> {
         let mut compiler = boon::Compiler::new();
         compiler.use_loader(Box::new(NoLoader));
         if assert_formats {
@@ -141,6 +144,64 @@ impl CompiledSchema {
     }
 }
 
+/// Read schema text: JSON, an object or a boolean, closed (see
+/// [`close_objects`]) when `close` is set.
+///
+/// # Errors
+/// Not JSON, or neither an object nor a boolean.
+pub fn parse_document(text: &str, close: bool) -> Result<Value, String> {
+    let mut document: Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if !matches!(document, Value::Object(_) | Value::Bool(_)) {
+        return Err("a schema must be a JSON object or a boolean".into());
+    }
+    if close {
+        close_objects(&mut document);
+    }
+    Ok(document)
+}
+
+/// A tool's declared schema as the guard keeps it: the document read (and
+/// closed), whether [`walk`] covers it, and its compiled form, made the
+/// first time the walk cannot allow a call.
+pub struct DeclaredSchema {
+    document: Value,
+    walkable: bool,
+    compiled: OnceCell<Result<CompiledSchema, String>>,
+}
+
+impl DeclaredSchema {
+    /// Read schema text with the guard's settings.
+    ///
+    /// # Errors
+    /// As [`parse_document`].
+    pub fn read(text: &str, close: bool, assert_formats: bool) -> Result<Self, String> {
+        let document = parse_document(text, close)?;
+        Ok(Self {
+            walkable: walk::covers(&document, assert_formats),
+            document,
+            compiled: OnceCell::new(),
+        })
+    }
+
+    /// Whether the walk covers the schema (so matching arguments are allowed
+    /// without compiling it).
+    pub fn walkable(&self) -> bool {
+        self.walkable
+    }
+
+    /// The compiled schema, compiled on first use.
+    ///
+    /// # Errors
+    /// As [`CompiledSchema::compile_document`].
+    pub fn compiled(&self, assert_formats: bool) -> Result<&CompiledSchema, &str> {
+        self.compiled
+            .get_or_init(|| CompiledSchema::compile_document(self.document.clone(), assert_formats))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+}
+
 /// The schema [`SchemaGuard`]'s warm-up compiles: a file tool's, with the
 /// keywords tool schemas use most.
 const WARM_UP_SCHEMA: &str = r#"{
@@ -160,16 +221,16 @@ const WARM_UP_SCHEMA: &str = r#"{
 /// The configured check.
 pub struct SchemaGuard {
     settings: Settings,
-    cache: RefCell<HashMap<String, Rc<Result<CompiledSchema, String>>>>,
+    cache: RefCell<HashMap<String, Rc<Result<DeclaredSchema, String>>>>,
 }
 
 impl SchemaGuard {
-    /// The compiled schema for `text`, from the cache or compiled now.
-    pub fn compiled(&self, text: &str) -> Rc<Result<CompiledSchema, String>> {
+    /// The declared schema for `text`, from the cache or read now.
+    pub fn declared(&self, text: &str) -> Rc<Result<DeclaredSchema, String>> {
         if let Some(c) = self.cache.borrow().get(text) {
             return Rc::clone(c);
         }
-        let compiled = Rc::new(CompiledSchema::compile(
+        let compiled = Rc::new(DeclaredSchema::read(
             text,
             self.settings.additional_properties,
             self.settings.assert_formats,
@@ -182,7 +243,7 @@ impl SchemaGuard {
         compiled
     }
 
-    /// How many compiled schemas are cached (for tests and benchmarks).
+    /// How many declared schemas are cached (for tests and benchmarks).
     pub fn cached(&self) -> usize {
         self.cache.borrow().len()
     }
@@ -264,8 +325,17 @@ impl SchemaGuard {
         else {
             return Decision::Abstain;
         };
-        let compiled = self.compiled(text);
-        let schema = match compiled.as_ref() {
+        let declared = self.declared(text);
+        let declared = match declared.as_ref() {
+            Ok(d) => d,
+            Err(e) => return self.invalid_schema(e),
+        };
+        if declared.walkable() && walk::valid(&declared.document, call.json()) {
+            return Decision::Allow;
+        }
+        // Not covered by the walk, or not valid: the compiled validator
+        // decides, and words the errors.
+        let schema = match declared.compiled(self.settings.assert_formats) {
             Ok(s) => s,
             Err(e) => return self.invalid_schema(e),
         };
@@ -323,6 +393,29 @@ mod tests {
             run(&g, Some(FILE), r#"{"path":"a.txt","mode":"r"}"#),
             Decision::Allow
         );
+    }
+
+    #[test]
+    fn covered_schemas_allow_without_compiling_and_deny_in_the_validators_words() {
+        let g = guard("{}");
+        assert_eq!(run(&g, Some(FILE), r#"{"path":"a.txt"}"#), Decision::Allow);
+        let declared = g.declared(FILE);
+        let declared = declared.as_ref().as_ref().expect("a valid schema");
+        assert!(declared.walkable());
+        assert!(declared.compiled.get().is_none(), "compiled for a valid call");
+        let d = run(&g, Some(FILE), r#"{"mode":"x"}"#);
+        assert!(
+            message(&d).contains("`/path`: required property is missing"),
+            "{d:?}"
+        );
+        assert!(declared.compiled.get().is_some());
+        // An uncovered schema is compiled for every answer.
+        let pattern = r#"{"type":"object","properties":{"path":{"type":"string","pattern":"^/"}}}"#;
+        assert_eq!(run(&g, Some(pattern), r#"{"path":"/a"}"#), Decision::Allow);
+        let declared = g.declared(pattern);
+        let declared = declared.as_ref().as_ref().expect("a valid schema");
+        assert!(!declared.walkable());
+        assert!(declared.compiled.get().is_some());
     }
 
     #[test]
