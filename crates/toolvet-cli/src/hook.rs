@@ -126,6 +126,10 @@ pub fn refuse(agent: Agent, why: &str) -> u8 {
 async fn answer(agent: Agent, run: &RunArgs) -> u8 {
     guard::watchdog(agent, Duration::from_millis(run.timeout_ms.max(1)));
     let config = run.config.clone();
+    // A policy that does not parse is answered (blocked) by the hook below.
+    if let Ok(policy) = toolvet::Policy::from_file(&config) {
+        crate::one_shot_pool(&policy);
+    }
     guard::guarded(agent, async move {
         let mut input = Vec::new();
         let read = std::io::stdin()

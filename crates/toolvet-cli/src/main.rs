@@ -354,7 +354,9 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
         observer: progress::observer(),
         ..toolvet_serve::load_options(toolvet_serve::ledger_provider())
     };
-    let host = Host::load_with(Policy::from_file(config)?, options).await?;
+    let policy = Policy::from_file(config)?;
+    one_shot_pool(&policy);
+    let host = Host::load_with(policy, options).await?;
     let inputs = calls::read_inputs(files)?;
     let mut worst = Decision::Allow;
     let mut count = 0usize;
@@ -379,6 +381,14 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
         Decision::Escalate => EXIT_ESCALATE,
         Decision::Allow => 0,
     })
+}
+
+/// Size the instance pool for a process that loads `policy` once and vets
+/// a few calls: starting the engine costs less than with the default pool.
+pub(crate) fn one_shot_pool(policy: &Policy) {
+    if let Err(e) = toolvet::size_instance_pool(toolvet::instances_for_one_call(policy)) {
+        tracing::debug!("the default instance pool stays: {e}");
+    }
 }
 
 fn print_verdict(

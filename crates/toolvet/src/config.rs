@@ -682,8 +682,8 @@ fn validate_host(h: &HostSettings) -> Result<(), String> {
             return Err(format!("[host] `{key}`: must be at least 1"));
         }
     }
-    // The pooling allocator has 1000 instance slots (engine.rs): running
-    // checks plus warm reuse instances must fit.
+    // The pooling allocator has `MAX_INSTANCES` (1000) instance slots
+    // (engine.rs): running checks plus warm reuse instances must fit.
     for (key, value, max) in [
         ("max_concurrent_checks", h.max_concurrent_checks, 512),
         ("reuse_pool_size", h.reuse_pool_size, 64),

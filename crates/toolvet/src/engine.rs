@@ -9,6 +9,7 @@
 use sha2::{Digest, Sha256};
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
@@ -30,13 +31,60 @@ const KEEP_RESIDENT_BYTES: usize = 4 << 20;
 /// with a stack overflow.
 const MAX_WASM_STACK: usize = 1 << 20;
 
+/// Component instances the shared engine's pool holds at once (running
+/// checks, instances configured at load, warm reused ones), unless
+/// [`size_instance_pool`] chose fewer. `[host]`'s limits are validated
+/// against it ([`crate::config`]).
+pub const MAX_INSTANCES: u32 = 1000;
+
+/// The pool size the shared engine is (or will be) created with.
+static POOL_INSTANCES: AtomicU32 = AtomicU32::new(MAX_INSTANCES);
+
+static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
+
+/// Size the process's instance pool to `instances` component instances at
+/// once, from [`MAX_INSTANCES`]. Each instance slot has its own fiber stack,
+/// whose guard page costs a system call when the engine starts (about
+/// 3.5 ms of a one-shot `toolvet check`'s CPU for the default pool), so a
+/// process that vets a few calls and exits starts faster with a pool sized
+/// to its policy ([`instances_for_one_call`]). An instance that does not
+/// fit fails its check (the check's `on_error`), never silently.
+///
+/// # Errors
+/// When `instances` is 0 or over [`MAX_INSTANCES`], or the engine exists
+/// already (the first policy loaded in the process created it): size the
+/// pool before loading.
+pub fn size_instance_pool(instances: u32) -> Result<(), String> {
+    if !(1..=MAX_INSTANCES).contains(&instances) {
+        return Err(format!(
+            "an instance pool of {instances} is out of range (1..={MAX_INSTANCES})"
+        ));
+    }
+    if ENGINE.get().is_some() {
+        return Err("the engine is running already: size its pool before the first load".into());
+    }
+    POOL_INSTANCES.store(instances, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The pool a process needs to load `policy` and vet calls one at a time:
+/// per check, the instance a call runs in, the one configured at load and
+/// a warm reused one, twice over, and room for the load's own work; at
+/// least 32, at most [`MAX_INSTANCES`].
+pub fn instances_for_one_call(policy: &crate::Policy) -> u32 {
+    let checks = u32::try_from(policy.checks.len()).unwrap_or(u32::MAX);
+    checks
+        .saturating_mul(6)
+        .saturating_add(16)
+        .clamp(32, MAX_INSTANCES)
+}
+
 /// The shared engine, created on first use with the ticker thread started.
 ///
 /// # Errors
 /// The message of wasmtime's configuration error (e.g. the pooling
 /// allocator could not reserve its address space).
 pub fn shared_engine() -> Result<&'static Engine, String> {
-    static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
     ENGINE
         .get_or_init(|| {
             let engine = Engine::new(&engine_config()).map_err(|e| format!("{e:#}"))?;
@@ -71,7 +119,12 @@ fn common_config(opt_level: wasmtime::OptLevel) -> Config {
 
 fn engine_config() -> Config {
     let mut pool = PoolingAllocationConfig::new();
-    pool.max_memory_size(POOL_MAX_MEMORY_BYTES)
+    // Every live store keeps the fiber stack of its last call, so stacks
+    // and component instances go together.
+    let instances = POOL_INSTANCES.load(Ordering::Relaxed);
+    pool.total_component_instances(instances)
+        .total_stacks(instances)
+        .max_memory_size(POOL_MAX_MEMORY_BYTES)
         // Language runtimes (CPython, SpiderMonkey) have big function tables
         // and several core instances per component.
         .table_elements(100_000)

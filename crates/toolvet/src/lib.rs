@@ -101,6 +101,7 @@ pub use config::{
     FRONT_END_TABLES, HostSettings, Isolation, KeySource, LedgerLocation, LogFailure,
     MAX_APPROVAL_TTL_S, MAX_MEMORY_MB, MAX_TIMEOUT_MS, Mode, OnError, Policy,
 };
+pub use engine::{MAX_INSTANCES, instances_for_one_call, size_instance_pool};
 pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
 pub use host::{CheckSummary, Host, LoadOptions};
 pub use progress::{LoadEvent, LoadObserver};
