@@ -179,3 +179,38 @@ pub fn engine_fingerprint(engine: &Engine) -> String {
     engine.precompile_compatibility_hash().hash(&mut hasher);
     hex::encode(hasher.0.finalize())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_is_sized_before_the_engine_starts_and_within_range() {
+        for bad in [0, MAX_INSTANCES + 1] {
+            let e = size_instance_pool(bad).unwrap_err();
+            assert!(e.contains("out of range (1..=1000)"), "{e}");
+        }
+        shared_engine().expect("the engine starts");
+        let e = size_instance_pool(64).unwrap_err();
+        assert!(e.contains("running already"), "{e}");
+        assert_eq!(POOL_INSTANCES.load(Ordering::Relaxed), MAX_INSTANCES);
+    }
+
+    #[test]
+    fn a_one_call_pool_grows_with_the_policy_within_bounds() {
+        let policy = |checks: usize| {
+            let body: String = (0..checks)
+                .map(|i| format!("[[check]]\nname = \"c{i}\"\nplugin = \"c.wasm\"\n"))
+                .collect();
+            crate::Policy::from_toml(
+                &body,
+                std::path::Path::new("<t>"),
+                std::path::Path::new("."),
+            )
+            .expect("a valid policy")
+        };
+        assert_eq!(instances_for_one_call(&policy(1)), 32);
+        assert_eq!(instances_for_one_call(&policy(11)), 82);
+        assert_eq!(instances_for_one_call(&policy(400)), MAX_INSTANCES);
+    }
+}
