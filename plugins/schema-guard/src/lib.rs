@@ -402,7 +402,10 @@ mod tests {
         let declared = g.declared(FILE);
         let declared = declared.as_ref().as_ref().expect("a valid schema");
         assert!(declared.walkable());
-        assert!(declared.compiled.get().is_none(), "compiled for a valid call");
+        assert!(
+            declared.compiled.get().is_none(),
+            "compiled for a valid call"
+        );
         let d = run(&g, Some(FILE), r#"{"mode":"x"}"#);
         assert!(
             message(&d).contains("`/path`: required property is missing"),

@@ -28,7 +28,7 @@
 //! | `unevaluatedProperties` | `true` or `false` (2019-09 and 2020-12 only; with no other applicator, `false` refuses what `properties` does not name) |
 //! | `enum` | a non-empty array of distinct values |
 //! | `const` | any value |
-//! | `minLength`, `maxLength`, `minItems`, `maxItems`, `minProperties`, `maxProperties` | a non-negative integer |
+//! | `minLength`, `maxLength`, `minItems`, `maxItems`, `minProperties`, `maxProperties` | an integer from 0 to 2^32 − 1 |
 //! | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | a number |
 //! | `uniqueItems` | a boolean |
 //! | `format` | a string, when formats are annotations only (`assert_formats = false`, 2019-09 and 2020-12) |
@@ -123,8 +123,10 @@ impl Rules {
                 .as_array()
                 .is_some_and(|items| !items.is_empty() && distinct(items)),
             "const" | "default" => true,
+            // At most u32::MAX: the validator keeps these as `usize`,
+            // which is 32 bits in the plugin, so a larger bound would wrap.
             "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
-            | "maxProperties" => value.is_u64(),
+            | "maxProperties" => value.as_u64().is_some_and(|n| n <= u64::from(u32::MAX)),
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => value.is_number(),
             "uniqueItems" | "readOnly" | "writeOnly" => value.is_boolean(),
             // Drafts 7 and earlier assert formats whatever the setting.
@@ -185,10 +187,14 @@ fn string_valid(map: &Map<String, Value>, text: &str) -> bool {
 }
 
 fn number_valid(map: &Map<String, Value>, n: &Number) -> bool {
+    // Bounds compare as `f64`, as the compiled validator does: two integers
+    // past 2^53 that round to the same `f64` are equal here too, so a
+    // strict bound refuses what the validator refuses.
     let bound = |key: &str, ok: fn(std::cmp::Ordering) -> bool| {
-        map.get(key)
-            .and_then(Value::as_number)
-            .is_none_or(|b| compare(n, b).is_some_and(ok))
+        let (Some(b), Some(x)) = (map.get(key).and_then(Value::as_f64), n.as_f64()) else {
+            return true;
+        };
+        x.partial_cmp(&b).is_some_and(ok)
     };
     bound("minimum", |o| o.is_ge())
         && bound("maximum", |o| o.is_le())
@@ -270,7 +276,8 @@ fn has_type(instance: &Value, name: &str) -> bool {
     }
 }
 
-/// The order of two JSON numbers: exact for integers, by `f64` otherwise.
+/// The order of two JSON numbers for equality: exact when both are `u64`
+/// or both `i64`, by `f64` otherwise (the compiled validator's rule).
 fn compare(a: &Number, b: &Number) -> Option<std::cmp::Ordering> {
     if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
         return Some(x.cmp(&y));

@@ -46,6 +46,12 @@ const NUMBERS: &[&str] = &[
     "100",
     "1e2",
     "3.0000001",
+    "-0.0",
+    // Integers past 2^53, which two different values share as an `f64`.
+    "9007199254740992",
+    "9007199254740993",
+    "-9007199254740993",
+    "18446744073709551614",
     "18446744073709551615",
 ];
 const TYPES: &[&str] = &[
@@ -291,6 +297,14 @@ fn typical_tool_schemas_are_covered_and_the_rest_compiled() {
     ] {
         assert!(!walk::covers(&uncovered, true), "{uncovered}");
     }
+    // Found by review: strict bounds past 2^53 compare as f64, as the
+    // validator does; a length bound past u32::MAX (the plugin's `usize`,
+    // where the validator's copy would wrap) is left to the validator.
+    let strict = json!({"type": "integer", "exclusiveMaximum": 9007199254740993_u64});
+    assert!(walk::covers(&strict, true));
+    assert!(!walk::valid(&strict, &json!(9007199254740992_u64)));
+    assert!(!walk::covers(&json!({"maxLength": 4294967296_u64}), true));
+    assert!(walk::covers(&json!({"maxLength": 4294967295_u64}), true));
     // A format is an annotation in 2020-12 unless asserted; drafts 7 and
     // earlier assert it whatever the setting.
     assert!(walk::covers(&json!({"format": "email"}), false));
