@@ -204,7 +204,7 @@ impl DeclaredSchema {
 
 /// The schema [`SchemaGuard`]'s warm-up compiles: a file tool's, with the
 /// keywords tool schemas use most.
-const WARM_UP_SCHEMA: &str = r#"{
+pub const WARM_UP_SCHEMA: &str = r#"{
   "type": "object",
   "properties": {
     "path": {"type": "string", "minLength": 1, "description": "File to write"},

@@ -175,15 +175,24 @@ pub fn valid(schema: &Value, instance: &Value) -> bool {
     }
 }
 
+/// Whether `len` is within the bounds `map` sets with the keywords `min`
+/// and `max` (either may be absent).
+fn within(map: &Map<String, Value>, min: &str, max: &str, len: u64) -> bool {
+    map.get(min)
+        .and_then(Value::as_u64)
+        .is_none_or(|m| len >= m)
+        && map
+            .get(max)
+            .and_then(Value::as_u64)
+            .is_none_or(|m| len <= m)
+}
+
 fn string_valid(map: &Map<String, Value>, text: &str) -> bool {
-    let min = map.get("minLength").and_then(Value::as_u64);
-    let max = map.get("maxLength").and_then(Value::as_u64);
-    if min.is_none() && max.is_none() {
+    if !map.contains_key("minLength") && !map.contains_key("maxLength") {
         return true;
     }
     // Lengths count Unicode code points, as JSON Schema defines them.
-    let len = text.chars().count() as u64;
-    min.is_none_or(|m| len >= m) && max.is_none_or(|m| len <= m)
+    within(map, "minLength", "maxLength", text.chars().count() as u64)
 }
 
 fn number_valid(map: &Map<String, Value>, n: &Number) -> bool {
@@ -203,16 +212,7 @@ fn number_valid(map: &Map<String, Value>, n: &Number) -> bool {
 }
 
 fn array_valid(map: &Map<String, Value>, items: &[Value]) -> bool {
-    let len = items.len() as u64;
-    if map
-        .get("minItems")
-        .and_then(Value::as_u64)
-        .is_some_and(|m| len < m)
-        || map
-            .get("maxItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| len > m)
-    {
+    if !within(map, "minItems", "maxItems", items.len() as u64) {
         return false;
     }
     if map.get("uniqueItems") == Some(&Value::Bool(true)) && !distinct(items) {
@@ -225,16 +225,7 @@ fn array_valid(map: &Map<String, Value>, items: &[Value]) -> bool {
 }
 
 fn object_valid(map: &Map<String, Value>, object: &Map<String, Value>) -> bool {
-    let len = object.len() as u64;
-    if map
-        .get("minProperties")
-        .and_then(Value::as_u64)
-        .is_some_and(|m| len < m)
-        || map
-            .get("maxProperties")
-            .and_then(Value::as_u64)
-            .is_some_and(|m| len > m)
-    {
+    if !within(map, "minProperties", "maxProperties", object.len() as u64) {
         return false;
     }
     if let Some(required) = map.get("required").and_then(Value::as_array)
