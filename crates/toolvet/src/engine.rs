@@ -34,7 +34,8 @@ const MAX_WASM_STACK: usize = 1 << 20;
 /// Component instances the shared engine's pool holds at once (running
 /// checks, instances configured at load, warm reused ones), unless
 /// [`size_instance_pool`] chose fewer. `[host]`'s limits are validated
-/// against it ([`crate::config`]).
+/// against it (`max_concurrent_checks` at most 512, `reuse_pool_size` at
+/// most 64).
 pub const MAX_INSTANCES: u32 = 1000;
 
 /// The pool size the shared engine is (or will be) created with.
