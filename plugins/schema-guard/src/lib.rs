@@ -166,6 +166,7 @@ pub fn parse_document(text: &str, close: bool) -> Result<Value, String> {
 /// first time the walk cannot allow a call.
 pub struct DeclaredSchema {
     document: Value,
+    assert_formats: bool,
     walkable: bool,
     compiled: OnceCell<Result<CompiledSchema, String>>,
 }
@@ -180,6 +181,7 @@ impl DeclaredSchema {
         Ok(Self {
             walkable: walk::covers(&document, assert_formats),
             document,
+            assert_formats,
             compiled: OnceCell::new(),
         })
     }
@@ -190,13 +192,16 @@ impl DeclaredSchema {
         self.walkable
     }
 
-    /// The compiled schema, compiled on first use.
+    /// The compiled schema (with the settings it was read with), compiled
+    /// on first use.
     ///
     /// # Errors
     /// As [`CompiledSchema::compile_document`].
-    pub fn compiled(&self, assert_formats: bool) -> Result<&CompiledSchema, &str> {
+    pub fn compiled(&self) -> Result<&CompiledSchema, &str> {
         self.compiled
-            .get_or_init(|| CompiledSchema::compile_document(self.document.clone(), assert_formats))
+            .get_or_init(|| {
+                CompiledSchema::compile_document(self.document.clone(), self.assert_formats)
+            })
             .as_ref()
             .map_err(String::as_str)
     }
@@ -335,7 +340,7 @@ impl SchemaGuard {
         }
         // Not covered by the walk, or not valid: the compiled validator
         // decides, and words the errors.
-        let schema = match declared.compiled(self.settings.assert_formats) {
+        let schema = match declared.compiled() {
             Ok(s) => s,
             Err(e) => return self.invalid_schema(e),
         };
