@@ -64,14 +64,30 @@
 //! a trap would hand the decision to the check's `on_error`, which an
 //! operator may have set to `allow`. A panic still traps; the host then
 //! applies `on_error`.
+//!
+//! # Control characters: refused before the check runs
+//!
+//! Before [`Check::check`] sees a call, the kit looks at the tool name,
+//! every key and string of the arguments and the context's attributes, and
+//! denies the call (rule [`CONTROL_CHARACTER_RULE`],
+//! `input.control-character`, naming the argument, the byte offset and the
+//! character, escaped) when one holds a control character other than tab
+//! and newline; a carriage return is accepted only in a CRLF line end. A
+//! check never has to handle `r\0m -rf ~` (bash drops the NUL and runs
+//! `rm -rf ~`) or a path cut at a NUL: see [`input`] for the rule and why.
+//! Both the component ([`export_check!`]) and [`Check::decide`] go through
+//! [`vet`], which applies it; the Python and JavaScript kits apply the same
+//! rule.
 
 #![warn(missing_docs)]
 
 pub mod globs;
+pub mod input;
 pub mod json;
 pub mod settings;
 
 pub use globs::{GlobList, Globs};
+pub use input::CONTROL_CHARACTER_RULE;
 pub use settings::{Action, Key};
 
 use serde::de::DeserializeOwned;
@@ -473,11 +489,11 @@ pub trait Check: Sized + 'static {
     /// false`). Default: nothing.
     fn warm_up(&self) {}
 
-    /// [`Check::check`] with an `Err` turned into its deny, as the
-    /// component answers: what tests and benchmarks compare.
+    /// What the component answers ([`vet`]): the kit's refusal of control
+    /// characters, else [`Check::check`] with an `Err` turned into its
+    /// deny. What tests and benchmarks compare.
     fn decide(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision {
-        self.check(call, tool, ctx)
-            .unwrap_or_else(Error::into_decision)
+        vet(self, call, tool, ctx)
     }
 
     /// Build the check from settings JSON text, as the host's `configure`
@@ -494,6 +510,20 @@ pub trait Check: Sized + 'static {
         };
         Self::new(from_json_text(text, "settings")?)
     }
+}
+
+/// What the component answers about `call`: the kit's deny when the call
+/// holds a refused control character ([`input`]), else the check's
+/// decision, with an `Err` turned into its deny ([`Error::into_decision`]).
+/// [`export_check!`] calls this, not an overridable method, so no check
+/// can skip the input rule.
+pub fn vet<C: Check>(check: &C, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision {
+    if let Some(refused) = input::refusal(call, ctx) {
+        return refused;
+    }
+    check
+        .check(call, tool, ctx)
+        .unwrap_or_else(Error::into_decision)
 }
 
 /// Deserialise JSON text into `T`, naming the failing path under `root`
@@ -672,7 +702,7 @@ macro_rules! export_check {
                             *slot = Some(built);
                         }
                         let check = slot.as_ref().expect("configured above");
-                        let decision = $crate::Check::decide(
+                        let decision = $crate::vet(
                             check,
                             &$crate::__private::call(call),
                             &$crate::__private::tool(tool),
@@ -821,6 +851,63 @@ mod tests {
             .max(Decision::Abstain);
         assert_eq!(strongest.kind(), "deny");
         assert_eq!(Probe::info().tools, vec!["bash".to_string()]);
+    }
+
+    #[test]
+    fn control_characters_are_refused_before_the_check_runs() {
+        struct Never;
+        impl Check for Never {
+            type Settings = Settings;
+            fn info() -> PluginInfo {
+                PluginInfo::new("never", "0.1.0", "test")
+            }
+            fn new(_: Settings) -> Result<Self, String> {
+                Ok(Never)
+            }
+            fn check(&self, call: &ToolCall, _: &ToolInfo, _: &Context) -> CheckResult {
+                assert!(
+                    !call.arguments.contains("\\u0000"),
+                    "the kit refuses before the check runs"
+                );
+                Ok(Decision::Allow)
+            }
+        }
+        let ctx = Context::default();
+        let run =
+            |args: &str| Never.decide(&ToolCall::new("bash", args), &ToolInfo::default(), &ctx);
+        for (args, path) in [
+            (r#"{"command": "r\u0000m -rf ~"}"#, "arguments.command"),
+            (r#"{"command": "su\u0000do id"}"#, "arguments.command"),
+            (
+                r#"{"command": "terraform dest\u0000roy"}"#,
+                "arguments.command",
+            ),
+            (
+                r#"{"path": ".claude/settings.js\u0000on"}"#,
+                "arguments.path",
+            ),
+        ] {
+            let d = run(args);
+            assert_eq!(d.rule(), Some(CONTROL_CHARACTER_RULE), "{args}");
+            let Decision::Deny(r) = d else { panic!() };
+            assert!(r.message.contains(&format!("`{path}`")), "{}", r.message);
+        }
+        assert_eq!(run(r#"{"command": "printf 'a\tb\n'"}"#), Decision::Allow);
+        assert_eq!(
+            run(r#"{"command": "ls\u001b[2J"}"#).rule(),
+            Some(CONTROL_CHARACTER_RULE)
+        );
+        assert_eq!(run(r#"{"content": "del \u007f"}"#), Decision::Allow);
+        assert_eq!(
+            vet(
+                &Never,
+                &ToolCall::new("bash", r#"{"c": "\u0007"}"#),
+                &ToolInfo::default(),
+                &ctx
+            )
+            .rule(),
+            Some(CONTROL_CHARACTER_RULE)
+        );
     }
 
     #[test]
