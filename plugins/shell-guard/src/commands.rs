@@ -666,6 +666,7 @@ impl Analysis<'_> {
         if own_rules {
             self.url_credentials(name, args);
             self.destroyer(name, args);
+            self.removals(name, args, env);
             self.program_options(name, args, env, depth);
             if matches!(name, "security" | "secret-tool" | "kwallet-query") {
                 self.credential_dump(name, args);

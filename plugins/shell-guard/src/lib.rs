@@ -18,6 +18,7 @@ pub mod options;
 pub mod paths;
 pub mod programs;
 pub mod readonly;
+pub mod removers;
 pub mod sinks;
 pub mod syntax;
 pub mod walk;
@@ -84,6 +85,21 @@ pub fn analyze_in_run(
                  write long scripts to a file in the workspace and run the file instead.",
                 command.len(),
                 opts.max_command_bytes
+            ),
+        );
+    }
+    // The kit refuses every other control character, and a carriage
+    // return outside a CRLF line end, before the check runs; a CRLF's
+    // carriage return is refused here: bash keeps it as the last
+    // character of the word before it (`EOF\r` is another here-document
+    // delimiter than `EOF`), and a parser that trims it would see other
+    // commands than bash runs.
+    if let Some(at) = command.find('\r') {
+        return Decision::deny(
+            "shell.carriage-return",
+            format!(
+                "The command holds a carriage return (\\r) at byte {at}: bash reads it as part of the word before it, \
+                 so the command would not run as written. Send the command with plain newlines (LF), not CRLF."
             ),
         );
     }

@@ -62,7 +62,7 @@ const SECRET_VARIABLE_PARTS: &[&str] = &[
 ];
 
 /// The defaults of the shared sensitive-file catalog, built once.
-fn sensitive_files() -> &'static Sensitive {
+pub(crate) fn sensitive_files() -> &'static Sensitive {
     static S: std::sync::OnceLock<Sensitive> = std::sync::OnceLock::new();
     S.get_or_init(|| Sensitive::new(&[], &[]).expect("the default sensitive patterns are valid"))
 }

@@ -601,3 +601,86 @@ fn the_check_reads_arguments_and_context() {
         .unwrap();
     assert!(e.contains("comand_args"), "{e}");
 }
+
+/// Issue 29, finding 4: commands that remove their operands besides `rm`
+/// (moves, archivers told to delete, `shred`, compressors) are judged by
+/// what they remove: the home directory, `/`, system paths, guard rails.
+#[test]
+fn removers_are_judged_by_what_they_remove() {
+    deny("tar --remove-files -czf /tmp/home.tgz ~", "shell.rm-home");
+    deny("tar czf /tmp/home.tgz --remove-files ~", "shell.rm-home");
+    deny("tar -C ~ --remove-files -cf /tmp/h.tar .", "shell.rm-home");
+    deny(
+        "tar --remove-files -cf /tmp/d.tar ~/Documents",
+        "shell.rm-outside-workspace",
+    );
+    deny("zip -rm /tmp/h.zip ~", "shell.rm-home");
+    deny("7z a /tmp/h.7z ~ -sdel", "shell.rm-home");
+    deny(
+        "rsync -a --remove-source-files ~/ backup:/srv/",
+        "shell.rm-home",
+    );
+    deny("mv ~ /tmp/gone", "shell.rm-home");
+    deny("mv -f /home/alice /tmp/x", "shell.rm-home");
+    deny("mv -t /tmp ~", "shell.rm-home");
+    deny("mv / /x", "shell.rm-root");
+    deny("mv /etc /tmp/etc", "shell.rm-system");
+    escalate("mv /home/alice/project /tmp/p", "shell.rm-workspace-root");
+    deny("shred -u ~/.bashrc", "shell.guardrail-write");
+    deny("shred --remove ~/.zshrc", "shell.guardrail-write");
+    deny("shred ~/.bashrc", "shell.guardrail-write");
+    deny("gzip ~/.bashrc", "shell.guardrail-write");
+    deny("mv ~/.bashrc /tmp/b", "shell.guardrail-write");
+    deny("rm .claude/settings.json", "shell.guardrail-write");
+    deny("rm -f ~/.claude/settings.json", "shell.guardrail-write");
+    deny("unlink .mcp.json", "shell.guardrail-write");
+    // Ordinary moves, archives and compression stay allowed.
+    allow("mv build/a.txt build/b.txt");
+    allow("mv ~/Downloads/data.csv data/");
+    allow("tar czf /tmp/src.tgz src");
+    allow("tar --remove-files -czf logs.tgz logs/old");
+    allow("gzip -k ~/notes.txt");
+    allow("gzip build/report.txt");
+    allow("zip -r out.zip docs");
+    allow("shred -u build/secret.tmp");
+    allow("rm build/old.log");
+}
+
+/// Issue 29, finding 4: bash drops NUL bytes from a script read on stdin,
+/// so `r\0m -rf ~` runs `rm -rf ~`. The kit refuses the call before the
+/// analysis (which would see a command `r\0m`); a CRLF command is refused
+/// here (bash keeps the carriage return in the word before it).
+#[test]
+fn control_characters_in_commands_are_refused() {
+    use toolvet_pdk::{CONTROL_CHARACTER_RULE, Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![("cwd".into(), CWD.into())],
+        ..Default::default()
+    };
+    let run = |args: &str| check.decide(&ToolCall::new("bash", args), &ToolInfo::default(), &ctx);
+    for command in [
+        r"r\u0000m -rf ~",
+        r"su\u0000do rm -rf /var/lib",
+        r"terraform dest\u0000roy -auto-approve",
+        r"echo '{}' > .claude/settings.js\u0000on",
+        r"ls\u001b[2K",
+        r"echo ok\rrm -rf ~",
+        r"rm -rf /tmp/x\u0008\u0008\u0008\u0008\u0008~",
+    ] {
+        let d = run(&format!(r#"{{"command": "{command}"}}"#));
+        assert_eq!(d.rule(), Some(CONTROL_CHARACTER_RULE), "{command}");
+    }
+    // The analysis alone (no kit) would let the NUL variants through: the
+    // kit's refusal is what stops them.
+    assert_eq!(
+        analyze("terraform dest\0roy", &opts(), Some(CWD)).kind(),
+        "allow"
+    );
+    let d = run(r#"{"command": "cat <<EOF\r\nEOF\r\nrm -rf ~\r\n"}"#);
+    assert_eq!(d.rule(), Some("shell.carriage-return"));
+    assert_eq!(
+        run(r#"{"command": "printf 'a\tb\n' | sort\necho done"}"#).kind(),
+        "allow"
+    );
+}

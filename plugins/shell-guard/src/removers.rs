@@ -1,0 +1,432 @@
+//! Commands that remove or destroy the files they are given, besides `rm`:
+//! `mv` (its sources are gone from where they were), `shred` and `unlink`,
+//! archivers told to delete what they archived (`tar --remove-files`,
+//! `zip -m`, `7z a -sdel`, `rsync --remove-source-files`) and compressors
+//! that replace their input by default (`gzip`, `bzip2`, `xz`; `zstd` and
+//! `lz4` with `--rm`).
+//!
+//! Each removed operand is judged twice:
+//!
+//! - by its place, as `rm` is: `/`, a home directory itself or an
+//!   operating-system path is denied (`mv ~ /tmp/x` takes the home away
+//!   as surely as `rm -rf ~`); the workspace root itself is escalated when
+//!   the program removes directories; any other path outside the workspace
+//!   only when the program descends into directories (`tar
+//!   --remove-files … ~/docs`, `gzip -r`);
+//! - as a write onto it (removing a file changes it): the agent's guard
+//!   rails, toolvet's own state and credential files are refused, as a
+//!   redirection onto them is (`shred -u ~/.bashrc`, `rm
+//!   .claude/settings.json`, `mv state/approvals.db /tmp`).
+
+use crate::paths::Place;
+use crate::syntax::{Field, Output};
+use crate::walk::{Analysis, Env, Target};
+
+/// What a command removes: its operands, and how.
+struct Removal<'a> {
+    /// The operands removed (or whose content is destroyed).
+    operands: Vec<&'a Field>,
+    /// The program can remove a directory (`mv`, archivers).
+    dirs: bool,
+    /// It descends into directories, removing what is below.
+    recursive: bool,
+    /// How it is shown in messages, e.g. `tar --remove-files`.
+    how: String,
+}
+
+/// The value-taking options of the programs below (the next word, or the
+/// rest of a short cluster, is their value, not an operand).
+fn takes_value(program: &str, opt: &str) -> bool {
+    match program {
+        "mv" => matches!(opt, "-t" | "--target-directory" | "-S" | "--suffix"),
+        "tar" => matches!(
+            opt,
+            "-f" | "--file"
+                | "-C"
+                | "--directory"
+                | "-T"
+                | "--files-from"
+                | "-X"
+                | "--exclude-from"
+                | "-b"
+                | "--blocking-factor"
+                | "-H"
+                | "--format"
+                | "-I"
+                | "--use-compress-program"
+                | "-K"
+                | "-L"
+                | "-N"
+                | "-V"
+                | "--label"
+                | "--exclude"
+                | "--owner"
+                | "--group"
+                | "--mode"
+                | "--mtime"
+                | "--transform"
+                | "--newer"
+        ),
+        "zip" => matches!(
+            opt,
+            "-b" | "-n" | "-t" | "-tt" | "-x" | "-i" | "-P" | "-O" | "-Z"
+        ),
+        "rsync" => matches!(
+            opt,
+            "-e" | "--rsh"
+                | "-f"
+                | "--filter"
+                | "--exclude"
+                | "--include"
+                | "--exclude-from"
+                | "--include-from"
+                | "--files-from"
+                | "--chmod"
+                | "--chown"
+                | "-T"
+                | "--temp-dir"
+                | "--partial-dir"
+                | "--backup-dir"
+                | "--suffix"
+                | "--compare-dest"
+                | "--copy-dest"
+                | "--link-dest"
+                | "-B"
+                | "--block-size"
+                | "--bwlimit"
+                | "--port"
+                | "--password-file"
+                | "--log-file"
+        ),
+        "shred" => matches!(
+            opt,
+            "-n" | "--iterations" | "-s" | "--size" | "--random-source"
+        ),
+        "zstd" | "lz4" => matches!(opt, "-o" | "-D" | "--patch-from"),
+        _ => false,
+    }
+}
+
+/// The operands of `args` (words that are not options or option values)
+/// and the options, split the usual way: `--` ends options; `--opt=v`
+/// carries its value; a short cluster ending in a value-taking letter
+/// takes the next word (`-czf out.tgz`).
+fn split<'a>(program: &str, args: &'a [Field]) -> (Vec<&'a Field>, Vec<String>) {
+    let mut operands = Vec::new();
+    let mut options = Vec::new();
+    let mut ended = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text();
+        if ended || t == "-" || !t.starts_with('-') {
+            operands.push(a);
+            continue;
+        }
+        if t == "--" {
+            ended = true;
+            continue;
+        }
+        if t.starts_with("--") {
+            let name = t.split('=').next().unwrap_or(&t).to_string();
+            if !t.contains('=') && takes_value(program, &name) {
+                i += 1;
+            }
+            options.push(name);
+            continue;
+        }
+        // A short cluster: each letter an option; the first value-taking
+        // letter takes the rest of the word, or the next word.
+        let letters: Vec<char> = t[1..].chars().collect();
+        for (k, c) in letters.iter().enumerate() {
+            let opt = format!("-{c}");
+            options.push(opt.clone());
+            if takes_value(program, &opt) {
+                if k + 1 == letters.len() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    (operands, options)
+}
+
+/// `tar`'s old-style first word (`tar czf out.tgz dir`): its letters are
+/// options, and each of `f`, `C`, `T`, `X`, `b` takes the next operand.
+fn tar_old_style<'a>(args: &'a [Field]) -> Option<(Vec<&'a Field>, Vec<String>)> {
+    let first = args.first()?.text();
+    if first.starts_with('-') || !first.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    if !first.contains(['c', 'r', 'u', 'x', 't', 'A', 'd']) {
+        return None;
+    }
+    let mut options: Vec<String> = first.chars().map(|c| format!("-{c}")).collect();
+    let values = first
+        .chars()
+        .filter(|c| matches!(c, 'f' | 'C' | 'T' | 'X' | 'b'))
+        .count();
+    let (rest_operands, rest_options) = split("tar", &args[1..]);
+    options.extend(rest_options);
+    Some((rest_operands.into_iter().skip(values).collect(), options))
+}
+
+/// What `name` with `args` removes, if anything (`rm` has its own rules;
+/// only its writes onto guard rails are judged here).
+fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
+    let has = |options: &[String], any: &[&str]| options.iter().any(|o| any.contains(&o.as_str()));
+    let removal = |operands, dirs, recursive, how: String| {
+        Some(Removal {
+            operands,
+            dirs,
+            recursive,
+            how,
+        })
+    };
+    match name {
+        "rm" | "srm" | "unlink" => {
+            let (operands, _) = split(name, args);
+            removal(operands, false, false, format!("`{name}`"))
+        }
+        "shred" => {
+            let (operands, options) = split(name, args);
+            let how = if has(
+                &options,
+                &[
+                    "-u",
+                    "--remove",
+                    "--remove=unlink",
+                    "--remove=wipe",
+                    "--remove=wipesync",
+                ],
+            ) {
+                "`shred -u`"
+            } else {
+                "`shred`"
+            };
+            removal(operands, false, false, how.to_string())
+        }
+        "mv" => {
+            let (mut operands, options) = split(name, args);
+            let has_target = has(&options, &["-t", "--target-directory"])
+                || args
+                    .iter()
+                    .any(|a| a.text().starts_with("--target-directory="));
+            if !has_target {
+                operands.pop();
+            }
+            removal(operands, true, false, "`mv`".into())
+        }
+        "tar" | "gtar" => {
+            let (operands, options) = tar_old_style(args).unwrap_or_else(|| split("tar", args));
+            if !has(&options, &["--remove-files"]) {
+                return None;
+            }
+            // `-C DIR`: the operands are relative to DIR; judge DIR itself
+            // as removed (conservative: `tar -C ~ --remove-files -cf x .`).
+            let mut operands = operands;
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                let t = a.text();
+                if matches!(t.as_str(), "-C" | "--directory") {
+                    if let Some(dir) = args.get(i + 1) {
+                        operands.push(dir);
+                    }
+                } else if t.starts_with("--directory=") {
+                    operands.push(a);
+                }
+                i += 1;
+            }
+            removal(operands, true, true, "`tar --remove-files`".into())
+        }
+        "zip" => {
+            let (mut operands, options) = split(name, args);
+            if !has(&options, &["-m", "--move"]) || operands.is_empty() {
+                return None;
+            }
+            operands.remove(0); // the archive
+            let recursive = has(
+                &options,
+                &["-r", "-R", "--recurse-paths", "--recurse-patterns"],
+            );
+            removal(operands, true, recursive, "`zip -m`".into())
+        }
+        "7z" | "7za" | "7zz" | "7zr" => {
+            if !args.iter().any(|a| a.text() == "-sdel") {
+                return None;
+            }
+            let (operands, _) = split(name, args);
+            // `7z a ARCHIVE FILES… -sdel`: the command and the archive first.
+            let operands = operands.into_iter().skip(2).collect();
+            removal(operands, true, true, format!("`{name} -sdel`"))
+        }
+        "rsync" => {
+            let (mut operands, options) = split(name, args);
+            if !has(&options, &["--remove-source-files", "--remove-sent-files"]) {
+                return None;
+            }
+            operands.pop(); // the destination
+            let recursive = has(&options, &["-r", "--recursive", "-a", "--archive"]);
+            removal(
+                operands,
+                true,
+                recursive,
+                "`rsync --remove-source-files`".into(),
+            )
+        }
+        "gzip" | "pigz" | "bzip2" | "pbzip2" | "xz" | "lzma" | "lzip" | "compress" | "gunzip"
+        | "bunzip2" | "unxz" | "unlzma" => {
+            let (operands, options) = split(name, args);
+            let keeps = has(
+                &options,
+                &[
+                    "-k",
+                    "--keep",
+                    "-c",
+                    "--stdout",
+                    "--to-stdout",
+                    "-l",
+                    "--list",
+                    "-t",
+                    "--test",
+                ],
+            );
+            if keeps {
+                return None;
+            }
+            let recursive = has(&options, &["-r", "--recursive"]);
+            removal(
+                operands,
+                recursive,
+                recursive,
+                format!("`{name}` (which replaces its input)"),
+            )
+        }
+        "zstd" | "unzstd" | "lz4" | "lzop" => {
+            let (operands, options) = split(name, args);
+            if !has(&options, &["--rm", "-U", "--unlink", "--delete"]) {
+                return None;
+            }
+            let recursive = has(&options, &["-r"]);
+            removal(operands, recursive, recursive, format!("`{name} --rm`"))
+        }
+        _ => None,
+    }
+}
+
+impl Analysis<'_> {
+    /// Judge what `name` removes (see the module docs). `rm` and `srm` are
+    /// judged by place in `rm`; here only as writes.
+    pub(crate) fn removals(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        let Some(r) = removal(name, args) else {
+            return;
+        };
+        let by_place = !matches!(name, "rm" | "srm");
+        for operand in r.operands {
+            if self.done() {
+                break;
+            }
+            if by_place
+                && let Target::Known(place, shown) = self.resolve_target(operand, env, false)
+            {
+                let rule = match place {
+                    Place::Root => Some("shell.rm-root"),
+                    Place::Home => Some("shell.rm-home"),
+                    Place::System => Some("shell.rm-system"),
+                    Place::WorkspaceRoot if r.dirs => Some("shell.rm-workspace-root"),
+                    Place::Outside if r.recursive => Some("shell.rm-outside-workspace"),
+                    _ => None,
+                };
+                if let Some(rule) = rule {
+                    self.report_delete(&r.how, rule, place, &shown);
+                }
+            }
+            // Removing a file changes it, as writing it does: judged so
+            // for guard rails and credentials (its place was judged above).
+            let Some(abs) = self.abs_path(operand, env) else {
+                continue;
+            };
+            if check_catalog::guardrails::guard_rail(&abs).is_none()
+                && crate::sinks::sensitive_files().matches(&abs).is_none()
+            {
+                continue;
+            }
+            self.check_write(
+                operand,
+                env,
+                &Output::Static(String::new()),
+                &format!("{} (removing it)", r.how),
+                false,
+                0,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(words: &[&str]) -> Vec<Field> {
+        words.iter().map(|w| Field::lit(*w)).collect()
+    }
+
+    fn removed(name: &str, words: &[&str]) -> Option<Vec<String>> {
+        let args = fields(words);
+        removal(name, &args).map(|r| r.operands.iter().map(|f| f.text()).collect())
+    }
+
+    #[test]
+    fn operands_removed() {
+        assert_eq!(removed("mv", &["-f", "~", "/tmp/x"]).unwrap(), ["~"]);
+        assert_eq!(
+            removed("mv", &["-t", "/tmp", "a", "b"]).unwrap(),
+            ["a", "b"]
+        );
+        assert_eq!(
+            removed("tar", &["--remove-files", "-czf", "/tmp/a.tgz", "~"]).unwrap(),
+            ["~"]
+        );
+        assert_eq!(removed("tar", &["czf", "/tmp/a.tgz", "src"]), None);
+        assert_eq!(
+            removed(
+                "tar",
+                &["czf", "/tmp/a.tgz", "--remove-files", "src", "docs"]
+            )
+            .unwrap(),
+            ["src", "docs"]
+        );
+        assert_eq!(
+            removed(
+                "tar",
+                &[
+                    "-C",
+                    "/home/bob",
+                    "--remove-files",
+                    "-cf",
+                    "/tmp/a.tar",
+                    "."
+                ]
+            )
+            .unwrap(),
+            [".", "/home/bob"]
+        );
+        assert_eq!(removed("tar", &["-czf", "a.tgz", "src"]), None);
+        assert_eq!(removed("zip", &["-rm", "a.zip", "docs"]).unwrap(), ["docs"]);
+        assert_eq!(removed("zip", &["-r", "a.zip", "docs"]), None);
+        assert_eq!(removed("7z", &["a", "x.7z", "~", "-sdel"]).unwrap(), ["~"]);
+        assert_eq!(
+            removed("rsync", &["-a", "--remove-source-files", "~/", "host:/b"]).unwrap(),
+            ["~/"]
+        );
+        assert_eq!(
+            removed("shred", &["-n", "3", "-u", "~/.bashrc"]).unwrap(),
+            ["~/.bashrc"]
+        );
+        assert_eq!(removed("gzip", &["-9", "log.txt"]).unwrap(), ["log.txt"]);
+        assert_eq!(removed("gzip", &["-k", "log.txt"]), None);
+        assert_eq!(removed("zstd", &["log.txt"]), None);
+        assert_eq!(removed("zstd", &["--rm", "log.txt"]).unwrap(), ["log.txt"]);
+    }
+}
