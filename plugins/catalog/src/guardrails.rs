@@ -10,6 +10,15 @@
 //! (`.gemini/settings.json`), Copilot CLI (`.github/hooks/*.json`), the
 //! MCP project file `.mcp.json`, githooks(5) and bash(1)/zsh(1) start-up
 //! files.
+//!
+//! toolvet's own state is a guard rail too ([`Kind::ToolvetState`]): the
+//! policy that vets the agent, the approval ledger and the key that signs
+//! tickets, the decision log and the hooks' per-session history. An agent
+//! that writes them approves its own escalations (`sqlite3 approvals.db
+//! "UPDATE …"`) or resets its limits. The checks know them by their
+//! default names (below) and, exactly, by the paths the host running them
+//! passes in the context attributes [`STATE_PATHS_ATTRIBUTE`] and
+//! [`SECRET_PATHS_ATTRIBUTE`] ([`StatePaths`]).
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::sync::OnceLock;
@@ -31,6 +40,10 @@ pub enum Kind {
     /// ordinary to edit, but hidden text or loosening content in them is
     /// a backdoor ("rules file backdoor").
     AgentInstructions,
+    /// toolvet's own state: the policy, the approval ledger, the ticket
+    /// key, the decision log, the hooks' history. Every write is refused:
+    /// only a person changes them, outside the agent.
+    ToolvetState,
 }
 
 /// A guard-rail file and what it is, for messages.
@@ -153,7 +166,136 @@ const FILES: &[(&str, Kind, &str)] = &[
         "a shell start-up file",
     ),
     ("/etc/zsh/**", Kind::ShellStartup, "a shell start-up file"),
+    (
+        "**/toolvet.toml",
+        Kind::ToolvetState,
+        "a toolvet policy (what the agent may do)",
+    ),
+    (
+        "**/approvals.db*",
+        Kind::ToolvetState,
+        "toolvet's approval ledger",
+    ),
+    (
+        "**/approvals.key",
+        Kind::ToolvetState,
+        "toolvet's ticket-signing key",
+    ),
+    (
+        "**/toolvet-decisions*.jsonl",
+        Kind::ToolvetState,
+        "toolvet's decision log",
+    ),
+    (
+        "**/.local/state/toolvet/**",
+        Kind::ToolvetState,
+        "toolvet's state directory (the hooks' history)",
+    ),
+    (
+        "**/toolvet/hooks/**",
+        Kind::ToolvetState,
+        "toolvet's hooks state (the session history)",
+    ),
 ];
+
+/// The context attribute in which the host passes toolvet's own state
+/// paths: a JSON array of absolute paths (files or directories) that no
+/// tool may write, move or delete: the policy file, the approval ledger
+/// (its `-wal`, `-shm` and `-journal` files with it), the decision log,
+/// the hooks' state directory. Everything under a directory counts.
+pub const STATE_PATHS_ATTRIBUTE: &str = "toolvet.state_paths";
+
+/// The context attribute in which the host passes the paths of its
+/// secrets (the ticket-signing key): a JSON array of absolute paths that
+/// no tool may read either.
+pub const SECRET_PATHS_ATTRIBUTE: &str = "toolvet.secret_paths";
+
+/// toolvet's own state paths as the host passed them (see
+/// [`STATE_PATHS_ATTRIBUTE`], [`SECRET_PATHS_ATTRIBUTE`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatePaths {
+    /// No tool writes them.
+    pub state: Vec<String>,
+    /// No tool reads or writes them.
+    pub secret: Vec<String>,
+}
+
+impl StatePaths {
+    /// Read the two attributes (`attribute` looks one up by name).
+    ///
+    /// # Errors
+    /// An attribute that is not a JSON array of absolute paths, naming it:
+    /// a check fails closed on it rather than guess what the host meant.
+    pub fn from_attributes<'a>(
+        attribute: impl Fn(&str) -> Option<&'a str>,
+    ) -> Result<Self, String> {
+        let read = |name: &str| -> Result<Vec<String>, String> {
+            let Some(text) = attribute(name) else {
+                return Ok(Vec::new());
+            };
+            let paths: Vec<String> = serde_json::from_str(text).map_err(|e| {
+                format!(
+                    "context.attributes[\"{name}\"]: expected a JSON array of absolute paths: {e}"
+                )
+            })?;
+            paths
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    if !p.starts_with('/') {
+                        return Err(format!(
+                            "context.attributes[\"{name}\"][{i}]: `{p}` is not an absolute path"
+                        ));
+                    }
+                    let trimmed = p.trim_end_matches('/');
+                    Ok(if trimmed.is_empty() {
+                        "/".to_string()
+                    } else {
+                        trimmed.to_string()
+                    })
+                })
+                .collect()
+        };
+        Ok(StatePaths {
+            state: read(STATE_PATHS_ATTRIBUTE)?,
+            secret: read(SECRET_PATHS_ATTRIBUTE)?,
+        })
+    }
+
+    /// Whether `path` (normalised, absolute) is one of the secret paths.
+    pub fn is_secret(&self, path: &str) -> bool {
+        self.secret.iter().any(|p| covers(p, path))
+    }
+
+    /// The guard rail at `path`: a built-in one ([`guard_rail`]), else
+    /// toolvet's state when `path` is (or is under, or is a SQLite side
+    /// file of) a state or secret path.
+    pub fn guard_rail(&self, path: &str) -> Option<GuardRail> {
+        guard_rail(path).or_else(|| {
+            self.state
+                .iter()
+                .chain(&self.secret)
+                .any(|p| covers(p, path))
+                .then_some(GuardRail {
+                    kind: Kind::ToolvetState,
+                    label: "toolvet's own state (the policy, approvals, key or history of the host vetting this agent)",
+                })
+        })
+    }
+}
+
+/// Whether `path` is `base`, lies under it, or is one of its SQLite side
+/// files (`-wal`, `-shm`, `-journal`).
+fn covers(base: &str, path: &str) -> bool {
+    if base == "/" {
+        return true;
+    }
+    match path.strip_prefix(base) {
+        Some("") => true,
+        Some(rest) => rest.starts_with('/') || matches!(rest, "-wal" | "-shm" | "-journal"),
+        None => false,
+    }
+}
 
 /// Content that loosens a guard rail, as (case-insensitive text, what it
 /// does). Settings keys and values from the agents' documentation.
@@ -278,6 +420,55 @@ mod tests {
         assert_eq!(k("/w/p/.github/workflows/ci.yml"), None);
         assert_eq!(k("/w/p/.pre-commit-config.yaml"), None);
         assert_eq!(k("/w/p/docs/bashrc.md"), None);
+        assert_eq!(k("/w/p/examples/toolvet.toml"), Some(Kind::ToolvetState));
+        assert_eq!(k("/w/p/state/approvals.db"), Some(Kind::ToolvetState));
+        assert_eq!(k("/w/p/state/approvals.db-wal"), Some(Kind::ToolvetState));
+        assert_eq!(k("/w/p/state/approvals.key"), Some(Kind::ToolvetState));
+        assert_eq!(
+            k("/home/a/.local/state/toolvet/hooks/s1.jsonl"),
+            Some(Kind::ToolvetState)
+        );
+        assert_eq!(
+            k("/srv/state/toolvet/hooks/s1.jsonl"),
+            Some(Kind::ToolvetState)
+        );
+        assert_eq!(k("/w/p/docs/toolvet.md"), None);
+    }
+
+    #[test]
+    fn the_hosts_state_paths() {
+        let attrs = |state: &'static str, secret: &'static str| {
+            move |name: &str| match name {
+                STATE_PATHS_ATTRIBUTE => Some(state),
+                SECRET_PATHS_ATTRIBUTE => Some(secret),
+                _ => None,
+            }
+        };
+        let p = StatePaths::from_attributes(attrs(
+            r#"["/srv/tv/ledger.sqlite", "/srv/tv/hooks/", "/etc/tv/policy.toml"]"#,
+            r#"["/srv/tv/signing.bin"]"#,
+        ))
+        .unwrap();
+        let k = |path: &str| p.guard_rail(path).map(|g| g.kind);
+        assert_eq!(k("/srv/tv/ledger.sqlite"), Some(Kind::ToolvetState));
+        assert_eq!(k("/srv/tv/ledger.sqlite-wal"), Some(Kind::ToolvetState));
+        assert_eq!(k("/srv/tv/hooks/s1"), Some(Kind::ToolvetState));
+        assert_eq!(k("/srv/tv/hooks"), Some(Kind::ToolvetState));
+        assert_eq!(k("/srv/tv/signing.bin"), Some(Kind::ToolvetState));
+        assert_eq!(k("/srv/tv/ledger.sqlite.txt"), None);
+        assert_eq!(k("/srv/tv/hooksx"), None);
+        assert!(p.is_secret("/srv/tv/signing.bin"));
+        assert!(!p.is_secret("/srv/tv/ledger.sqlite"));
+        assert_eq!(
+            StatePaths::from_attributes(|_| None).unwrap(),
+            StatePaths::default()
+        );
+        let e = StatePaths::from_attributes(attrs("[\"state/approvals.db\"]", "[]")).unwrap_err();
+        assert_eq!(
+            e,
+            "context.attributes[\"toolvet.state_paths\"][0]: `state/approvals.db` is not an absolute path"
+        );
+        assert!(StatePaths::from_attributes(attrs("/srv/x", "[]")).is_err());
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
     ("/etc/gshadow*", "the system group password hashes"),
     ("/etc/sudoers*", "the sudo configuration"),
     ("/etc/sudoers.d/**", "the sudo configuration"),
+    (
+        "**/approvals.key",
+        "toolvet's ticket-signing key (whoever reads it can forge approvals)",
+    ),
     ("**/*.pem", "a PEM key or certificate file"),
     ("**/*.key", "a private key file"),
     ("**/*.p12", "a PKCS #12 key store"),

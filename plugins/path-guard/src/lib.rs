@@ -4,7 +4,9 @@
 //!
 //! For each path argument of a call (see [`DEFAULT_PATH_ARGS`]), the check
 //! normalises the path lexically ([`normalize`]), then decides, in order:
-//! 1. a NUL byte or a remote `file://` URL: deny `path.invalid`;
+//! 1. a NUL byte or another control character (a carriage return
+//!    included: the plugin kit lets one through only in a CRLF line end) or
+//!    a remote `file://` URL: deny `path.invalid`;
 //! 2. a sensitive file ([`sensitive`]): deny (or escalate) `path.sensitive`;
 //! 3. a path that cannot be resolved (relative without a `cwd`, `~` without
 //!    a home, or no roots at all): escalate `path.no-workspace` /
@@ -223,6 +225,8 @@ struct Frame {
     roots: Vec<String>,
     /// What earlier shell commands of the run did (symbolic links).
     facts: Facts,
+    /// toolvet's own state paths the host passed (guard rails, secrets).
+    state: guardrails::StatePaths,
 }
 
 impl PathGuard {
@@ -278,7 +282,7 @@ impl PathGuard {
         Access::Write
     }
 
-    fn frame(&self, ctx: &Context) -> Frame {
+    fn frame(&self, ctx: &Context) -> Result<Frame, String> {
         let explicit_home = self
             .home
             .clone()
@@ -297,12 +301,14 @@ impl PathGuard {
             Some(c) => Facts::from_commands(ran_commands(ctx).iter().map(String::as_str), c),
             None => Facts::default(),
         };
-        Frame {
+        let state = guardrails::StatePaths::from_attributes(|k| ctx.attribute(k))?;
+        Ok(Frame {
             cwd,
             home,
             roots,
+            state,
             facts,
-        }
+        })
     }
 
     /// Judge one path argument of tool `tool`.
@@ -316,6 +322,16 @@ impl PathGuard {
                     format!(
                         "The `{arg}` argument of {tool} contains a NUL byte, which no file system \
                          accepts and which can truncate the path. Pass a plain path."
+                    ),
+                );
+            }
+            Err(PathError::Control(c)) => {
+                return Decision::deny(
+                    "path.invalid",
+                    format!(
+                        "The `{arg}` argument of {tool} contains the control character {} (a carriage return is \
+                         accepted in file contents, as part of a CRLF line end, never in a path). Pass a plain path.",
+                        toolvet_pdk::input::escape(c)
                     ),
                 );
             }
@@ -335,7 +351,12 @@ impl PathGuard {
             Ok(p) => p.clone(),
             Err(_) => clean_lexically(raw),
         };
-        if let Some(label) = self.sensitive.matches(&clean) {
+        let label = if frame.state.is_secret(&clean) {
+            Some("toolvet's ticket-signing key (whoever reads it can forge approvals)")
+        } else {
+            self.sensitive.matches(&clean)
+        };
+        if let Some(label) = label {
             let msg = format!(
                 "`{shown}` is {label}; file tools may not read or write it, even inside the \
                  workspace. Work with other files, or ask the user to provide the information \
@@ -523,7 +544,10 @@ impl PathGuard {
         if paths.is_empty() {
             return Decision::Abstain;
         }
-        let frame = self.frame(ctx);
+        let frame = match self.frame(ctx) {
+            Ok(f) => f,
+            Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
+        };
         let content = written_content(call.json(), &self.path_args);
         let mut decision = Decision::Abstain;
         for (arg, raw) in paths {
@@ -562,7 +586,7 @@ impl PathGuard {
             return Decision::Abstain;
         };
         let abs = frame.facts.through_symlinks(abs, frame.home.as_deref());
-        let Some(rail) = guardrails::guard_rail(&abs) else {
+        let Some(rail) = frame.state.guard_rail(&abs) else {
             if let Some(c) = guardrails::hidden_text(content) {
                 return Decision::escalate(
                     "path.hidden-text",
@@ -590,6 +614,17 @@ impl PathGuard {
             );
         }
         match (rail.kind, loosening) {
+            // toolvet's own policy, ledger, key, log and history: an agent
+            // that writes them decides its own approvals.
+            (Rail::ToolvetState, _) => Decision::deny(
+                "path.toolvet-state",
+                format!(
+                    "{tool} writes `{shown}`, {}. An agent must never change toolvet's policy, approvals or \
+                     history: approving an escalation is a person's decision. Stop and tell the user what you \
+                     need approved.",
+                    rail.label
+                ),
+            ),
             // Instructions are prose: install lines (`curl … | sh`) are
             // ordinary there; only hidden text (above) is a backdoor.
             (Rail::AgentInstructions, _) => Decision::Abstain,
@@ -974,5 +1009,141 @@ mod tests {
             e(json!({"write_tools": ["a[" ]})).starts_with("settings.write_tools[0]: invalid glob")
         );
         assert!(e(json!({"sensitive": ["{a"]})).starts_with("settings.sensitive[0]: invalid glob"));
+    }
+
+    /// Issue 29, finding 1: toolvet's own policy, ledger, key, log and
+    /// hooks state are guard rails no tool may write; the key no tool may
+    /// read. By their default names, and by the paths the host passes.
+    #[test]
+    fn toolvet_state_is_a_guard_rail() {
+        let g = guard(json!({}));
+        let c = ctx(ALICE);
+        let deny = |tool: &str, args: Value, rule: &str| {
+            assert_eq!(
+                decide(&g, tool, args.clone(), &c),
+                ("deny", Some(rule.to_string())),
+                "{tool} {args}"
+            );
+        };
+        deny(
+            "write_file",
+            json!({"path": "state/approvals.key", "content": "forged"}),
+            "path.sensitive",
+        );
+        deny(
+            "read_file",
+            json!({"path": "state/approvals.key"}),
+            "path.sensitive",
+        );
+        deny(
+            "write_file",
+            json!({"path": "state/approvals.db", "content": "x"}),
+            "path.toolvet-state",
+        );
+        deny(
+            "edit_file",
+            json!({"path": "examples/toolvet.toml", "old_string": "deny", "new_string": "allow"}),
+            "path.toolvet-state",
+        );
+        // The hooks' history, even with the whole home as a root.
+        let home_root = guard(json!({"roots": ["/home/alice"]}));
+        assert_eq!(
+            decide(
+                &home_root,
+                "write_file",
+                json!({"path": "~/.local/state/toolvet/hooks/s1.jsonl", "content": "{}"}),
+                &c
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        // Reading the ledger or the policy is no harm.
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"path": "examples/toolvet.toml"}),
+                &c
+            )
+            .0,
+            "allow"
+        );
+        let host = ctx(&[
+            ("cwd", "/home/alice/project"),
+            (
+                "toolvet.state_paths",
+                r#"["/home/alice/project/db/ledger.sqlite"]"#,
+            ),
+            (
+                "toolvet.secret_paths",
+                r#"["/home/alice/project/db/sign.bin"]"#,
+            ),
+        ]);
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "db/ledger.sqlite-wal", "content": "x"}),
+                &host
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "db/sign.bin"}), &host),
+            ("deny", Some("path.sensitive".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "db/other.sqlite", "content": "x"}),
+                &host
+            )
+            .0,
+            "allow"
+        );
+        let bad = ctx(&[
+            ("cwd", "/home/alice/project"),
+            ("toolvet.state_paths", "db/x"),
+        ]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "a.txt"}), &bad),
+            ("deny", Some("check.error".into()))
+        );
+    }
+
+    /// Issue 29, finding 4: a NUL is refused by the kit before the check
+    /// runs; a carriage return (which the kit lets through in a CRLF line
+    /// end) is refused in a path here.
+    #[test]
+    fn control_characters_in_paths() {
+        let g = guard(json!({}));
+        let c = ctx(ALICE);
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": ".claude/settings.js\u{0}on", "content": "{}"}),
+                &c
+            ),
+            ("deny", Some("input.control-character".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "notes.txt\r\n", "content": "a"}),
+                &c
+            ),
+            ("deny", Some("path.invalid".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "notes.txt", "content": "a\r\nb\r\n"}),
+                &c
+            ),
+            ("allow", None)
+        );
     }
 }

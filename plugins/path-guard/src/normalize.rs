@@ -31,6 +31,12 @@ pub enum PathError {
     /// The path contains a NUL byte. No file system accepts one, and C-based
     /// tools would silently cut the path at it.
     Nul,
+    /// The path contains another control character than tab and newline:
+    /// a carriage return (which the plugin kit lets through only as part of
+    /// a CRLF line end, for file contents) or one the kit refuses anyway.
+    /// No path needs one, and a terminal shows the path otherwise than the
+    /// file system reads it.
+    Control(char),
     /// The path is relative (or `~` was not involved and it does not start
     /// with `/`) but no absolute working directory is known to resolve it.
     NoWorkspace,
@@ -45,6 +51,7 @@ impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             PathError::Nul => "the path contains a NUL byte",
+            PathError::Control(_) => "the path contains a control character",
             PathError::NoWorkspace => "the path is relative and no working directory is known",
             PathError::NoHome => "the path starts with `~` and no home directory is known",
             PathError::RemoteUrl => "the path is a file:// URL naming a remote host",
@@ -73,6 +80,12 @@ impl std::error::Error for PathError {}
 pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<String, PathError> {
     if path.contains('\0') {
         return Err(PathError::Nul);
+    }
+    if let Some(c) = path
+        .chars()
+        .find(|c| (*c as u32) < 0x20 && !matches!(c, '\t' | '\n'))
+    {
+        return Err(PathError::Control(c));
     }
     let path = strip_file_url(path)?;
     // A workspace or home with a NUL byte is no directory: as if absent.
@@ -253,6 +266,12 @@ mod tests {
     fn errors() {
         assert_eq!(n("a\0b"), Err(PathError::Nul));
         assert_eq!(n("/etc/passwd\0.txt"), Err(PathError::Nul));
+        assert_eq!(
+            n("/w/.claude/settings.json\r"),
+            Err(PathError::Control('\r'))
+        );
+        assert_eq!(n("/w/a\r\nb"), Err(PathError::Control('\r')));
+        assert_eq!(n("/w/a\x1b[8mb"), Err(PathError::Control('\x1b')));
         assert_eq!(
             normalize("notes.txt", Some("/w\0/etc"), None),
             Err(PathError::NoWorkspace)

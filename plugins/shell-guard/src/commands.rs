@@ -667,6 +667,8 @@ impl Analysis<'_> {
             self.url_credentials(name, args);
             self.destroyer(name, args);
             self.removals(name, args, env);
+            self.toolvet_command(name, args);
+            self.database_file(name, args, env);
             self.program_options(name, args, env, depth);
             if matches!(name, "security" | "secret-tool" | "kwallet-query") {
                 self.credential_dump(name, args);

@@ -19,6 +19,7 @@ pub mod paths;
 pub mod programs;
 pub mod readonly;
 pub mod removers;
+pub mod selfstate;
 pub mod sinks;
 pub mod syntax;
 pub mod walk;
@@ -28,6 +29,7 @@ use serde_json::Value;
 use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
 
 use crate::syntax::Output;
+pub use check_catalog::guardrails::StatePaths;
 pub use check_catalog::run::Facts;
 
 /// Tool-name globs the check applies to by default.
@@ -77,6 +79,20 @@ pub fn analyze_in_run(
     home: Option<&str>,
     facts: Facts,
 ) -> Decision {
+    analyze_with_state(command, opts, cwd, home, facts, StatePaths::default())
+}
+
+/// [`analyze_in_run`] with toolvet's own state paths as the host passed
+/// them (context attributes `toolvet.state_paths`, `toolvet.secret_paths`):
+/// guard rails besides the built-in names.
+pub fn analyze_with_state(
+    command: &str,
+    opts: &Options,
+    cwd: Option<&str>,
+    home: Option<&str>,
+    facts: Facts,
+    state: StatePaths,
+) -> Decision {
     if command.len() > opts.max_command_bytes {
         return Decision::escalate(
             "shell.too-long",
@@ -105,6 +121,7 @@ pub fn analyze_in_run(
     }
     let (mut analysis, mut env) = walk::Analysis::new(opts, cwd, home);
     analysis.facts = facts;
+    analysis.state = state;
     analysis.script(command, &mut env, 0, &Output::Unknown);
     match analysis.finding() {
         None => Decision::Allow,
@@ -262,12 +279,17 @@ impl ShellGuard {
             ),
             None => Facts::default(),
         };
-        analyze_in_run(
+        let state = match StatePaths::from_attributes(|k| ctx.attribute(k)) {
+            Ok(s) => s,
+            Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
+        };
+        analyze_with_state(
             &command,
             &self.opts,
             cwd.as_deref(),
             ctx.attribute("home"),
             facts,
+            state,
         )
     }
 }

@@ -154,7 +154,7 @@ fn split<'a>(program: &str, args: &'a [Field]) -> (Vec<&'a Field>, Vec<String>) 
 
 /// `tar`'s old-style first word (`tar czf out.tgz dir`): its letters are
 /// options, and each of `f`, `C`, `T`, `X`, `b` takes the next operand.
-fn tar_old_style<'a>(args: &'a [Field]) -> Option<(Vec<&'a Field>, Vec<String>)> {
+fn tar_old_style(args: &[Field]) -> Option<(Vec<&Field>, Vec<String>)> {
     let first = args.first()?.text();
     if first.starts_with('-') || !first.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
@@ -347,7 +347,7 @@ impl Analysis<'_> {
             let Some(abs) = self.abs_path(operand, env) else {
                 continue;
             };
-            if check_catalog::guardrails::guard_rail(&abs).is_none()
+            if self.state.guard_rail(&abs).is_none()
                 && crate::sinks::sensitive_files().matches(&abs).is_none()
             {
                 continue;

@@ -132,6 +132,9 @@ impl Analysis<'_> {
         if abs.ends_with(".pub") {
             return None;
         }
+        if self.state.is_secret(&abs) {
+            return Some("toolvet's ticket-signing key (whoever reads it can forge approvals)");
+        }
         sensitive_files().matches_glob(&abs)
     }
 
@@ -312,12 +315,22 @@ impl Analysis<'_> {
             return;
         }
         let shown = target.text();
-        if let Some(rail) = guardrails::guard_rail(&abs) {
+        if let Some(rail) = self.state.guard_rail(&abs) {
             let loosening = match content {
                 Output::Static(text) => guardrails::loosening(text),
                 _ => None,
             };
             match rail.kind {
+                Rail::ToolvetState => self.report(
+                    true,
+                    "shell.toolvet-state",
+                    format!(
+                        "{via} writes `{shown}`, {}. An agent must never change toolvet's policy, approvals or \
+                         history: approving an escalation is a person's decision. Stop and tell the user what you \
+                         need approved.",
+                        rail.label
+                    ),
+                ),
                 Rail::ShellStartup | Rail::AgentControl => self.report(
                     true,
                     "shell.guardrail-write",

@@ -684,3 +684,59 @@ fn control_characters_in_commands_are_refused() {
         "allow"
     );
 }
+
+/// Issue 29, finding 1: the paths the host passes for its own state
+/// (`toolvet.state_paths`, `toolvet.secret_paths`) are guard rails, whatever
+/// their names; a malformed attribute fails closed.
+#[test]
+fn the_hosts_state_paths_are_guard_rails() {
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![
+            ("cwd".into(), CWD.into()),
+            (
+                "toolvet.state_paths".into(),
+                r#"["/srv/tv/ledger.sqlite", "/srv/tv/hooks"]"#.into(),
+            ),
+            (
+                "toolvet.secret_paths".into(),
+                r#"["/srv/tv/sign.bin"]"#.into(),
+            ),
+        ],
+        ..Default::default()
+    };
+    let run = |cmd: &str| {
+        check.decide(
+            &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
+            &ToolInfo::default(),
+            &ctx,
+        )
+    };
+    for cmd in [
+        r#"sqlite3 /srv/tv/ledger.sqlite "UPDATE approvals SET status='approved'""#,
+        "rm /srv/tv/ledger.sqlite-wal",
+        "echo x >> /srv/tv/hooks/s1",
+        "cp /tmp/k /srv/tv/sign.bin",
+    ] {
+        assert_eq!(run(cmd).rule(), Some("shell.toolvet-state"), "{cmd}");
+    }
+    assert_eq!(
+        run("cat /srv/tv/sign.bin").rule(),
+        Some("shell.read-credentials")
+    );
+    assert_eq!(
+        run("sqlite3 app.db 'UPDATE t SET a=1 WHERE id=2'").kind(),
+        "allow"
+    );
+    let bad = Context {
+        attributes: vec![("toolvet.state_paths".into(), "state/approvals.db".into())],
+        ..Default::default()
+    };
+    let d = check.decide(
+        &ToolCall::new("bash", r#"{"command": "ls"}"#),
+        &ToolInfo::default(),
+        &bad,
+    );
+    assert_eq!(d.rule(), Some(toolvet_pdk::ERROR_RULE));
+}

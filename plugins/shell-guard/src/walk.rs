@@ -169,6 +169,8 @@ pub struct Analysis<'a> {
     pub(crate) trace: Option<Vec<String>>,
     /// What earlier calls of the run did (symbolic links, directories).
     pub(crate) facts: check_catalog::run::Facts,
+    /// toolvet's own state paths the host passed (guard rails).
+    pub(crate) state: check_catalog::guardrails::StatePaths,
 }
 
 impl<'a> Analysis<'a> {
@@ -204,6 +206,7 @@ impl<'a> Analysis<'a> {
                 nest: 0,
                 trace: None,
                 facts: check_catalog::run::Facts::default(),
+                state: check_catalog::guardrails::StatePaths::default(),
             },
             env,
         )
