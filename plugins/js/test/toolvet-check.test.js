@@ -273,3 +273,51 @@ test('warmUpWith vets each call with no context and as a coding agent', () => {
   assert.throws(() => warmUpWith(new Crashes({}), [['a', {}]]), /no/);
   assert.ok(WARM_UP_TEXT.length > 500 && WARM_UP_TEXT.includes('https://'));
 });
+
+// Issue 29, finding 4: the kit refuses control characters other than tab and
+// newline (a CR only in a CRLF) before any check runs, with the Rust kit's
+// rule id and message.
+test('control characters are refused before the check runs', async () => {
+  const { vet, CONTROL_CHARACTER_RULE } = await import('../toolvet-check/index.js');
+  class Never extends Check {
+    static name = 'never';
+    check(call) {
+      if (stringsIn(call.json).some(([, s]) => s.includes('\x00'))) throw new Error('the kit refuses first');
+      return allow();
+    }
+  }
+  const never = new Never({});
+  const run = (args, name = 'bash', ctx = new Context()) => vet(never, new ToolCall(name, args), {}, ctx);
+  for (const [args, path, offset] of [
+    ['{"command": "r\\u0000m -rf ~"}', 'arguments.command', 1],
+    ['{"command": "su\\u0000do id"}', 'arguments.command', 2],
+    ['{"command": "terraform dest\\u0000roy"}', 'arguments.command', 14],
+    ['{"path": "/w/.claude/settings.js\\u0000on"}', 'arguments.path', 22],
+  ]) {
+    const d = run(args);
+    assert.equal(d.kind, 'deny', args);
+    assert.equal(d.rule, CONTROL_CHARACTER_RULE);
+    assert.ok(
+      d.message.startsWith(`The value of \`${path}\` holds the control character \\x00 (NUL) at byte ${offset}.`),
+      d.message,
+    );
+    assert.ok(!d.message.includes('\x00'));
+  }
+  assert.ok(run('{"a": "\\u00e9\\u001b[2K"}').message.includes('`arguments.a` holds the control character \\x1b (ESC) at byte 2.'));
+  assert.ok(run('{"comm\\u0000and": "x"}').message.startsWith('The key `arguments["comm\\u0000and"]` holds'));
+  assert.ok(run('{"edits": [{"path": "a"}, {"new": "x\\by"}]}').message.includes('`arguments.edits[1].new`'));
+  assert.equal(run('{}', 'ba\x00sh').rule, CONTROL_CHARACTER_RULE);
+  assert.ok(run('{}', 'bash', new Context({ attributes: [['cwd', '/home/a\rb']] })).message.includes('`context.attributes.cwd`'));
+  assert.equal(run('{"a": "echo ok\\rrm -rf ~"}').rule, CONTROL_CHARACTER_RULE);
+  const history = new Context({ history: [new PriorCall('bash', '{"command": "r\\u0000m"}', 'denied')] });
+  assert.equal(run('{"command": "ls"}', 'bash', history).kind, 'allow');
+  assert.ok(run('{"a": "\x00"').message.includes('`arguments`'));
+  for (const args of [
+    '{"command": "printf \'a\\tb\\n\' | sort"}',
+    '{"content": "one\\r\\ntwo\\r\\n"}',
+    '{"content": "C:\\\\root\\\\bin \\\\u0000"}',
+    '{"content": "del \\u007f, c1 \\u0085, \\u00e9 \\ud83d\\ude00"}',
+  ]) {
+    assert.equal(run(args).kind, 'allow', args);
+  }
+});

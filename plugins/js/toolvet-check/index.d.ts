@@ -211,6 +211,15 @@ export type CheckClass = (abstract new (settings: any) => Check<any>) & Omit<typ
 /** The object a component exports as `check`, wrapping `CheckClass`. */
 export function exportCheck(CheckClass: CheckClass, hostLog: HostLog): unknown;
 
+/** The rule id of the kit's refusal of control characters (`input.control-character`). */
+export const CONTROL_CHARACTER_RULE: 'input.control-character';
+/** The first refused control character of `text` as `[utf8ByteOffset, char]`, or null. */
+export function findControlCharacter(text: string): [number, string] | null;
+/** The kit's deny when the call or context holds a refused control character, or null. */
+export function controlCharacter(call: ToolCall, ctx: Context): Decision | null;
+/** The control-character rule, then `check.check`: what the component answers. */
+export function vet(check: Check<any>, call: ToolCall, tool: ToolInfo, ctx: Context): Decision;
+
 /** A case-insensitive whole-string matcher for `*`/`?` globs. */
 export function globMatcher(globs: string[]): (name: string) => boolean;
 

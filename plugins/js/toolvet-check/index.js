@@ -470,6 +470,148 @@ export function warmUpWith(check, calls) {
   }
 }
 
+// ---------------------------------------------------------------- control characters
+
+/**
+ * The rule id of the kit's refusal of control characters. Before a check sees
+ * a call, the kit refuses control characters other than tab and newline (a
+ * carriage return only as part of a CRLF line end) in the tool name, every key
+ * and string of the arguments, and the context's agent, run id, principal and
+ * attributes: the program that reads the text does not read it as the check
+ * did (bash drops NUL bytes, so `r\0m -rf ~` runs `rm -rf ~`; file APIs cut a
+ * path at a NUL; terminal escapes rewrite what a person reads). DEL and the C1
+ * controls are not refused. Not the history (vetted when made) nor the tool
+ * info. The same rule, id and message as the Rust and Python kits.
+ */
+export const CONTROL_CHARACTER_RULE = 'input.control-character';
+
+const SUSPECT = /[\x00-\x08\x0b-\x1f]|\\[bfr]|\\u00[01][0-9a-fA-F]/;
+const CONTROL_NAMES = {
+  '\x00': 'NUL', '\x07': 'BEL', '\x08': 'backspace', '\x0b': 'vertical tab', '\x0c': 'form feed',
+  '\r': 'carriage return', '\x1b': 'ESC',
+};
+
+/** UTF-8 length of the code units `s[0..i)`. */
+function utf8Offset(s, i) {
+  let n = 0;
+  for (let k = 0; k < i; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && k + 1 < i) {
+      n += 4;
+      k += 1;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The first refused control character of `text` as `[utf8ByteOffset, char]`,
+ * or null.
+ * @param {string} text
+ */
+export function findControlCharacter(text) {
+  for (let i = 0; i < text.length; i++) {
+    const n = text.charCodeAt(i);
+    if (n >= 0x20 || n === 0x09 || n === 0x0a) continue;
+    if (n === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
+    return [utf8Offset(text, i), text[i]];
+  }
+  return null;
+}
+
+function childPath(parent, key) {
+  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
+function refusal(path, inKey, [offset, c]) {
+  const what = inKey ? 'The key' : 'The value of';
+  const name = CONTROL_NAMES[c] ? ` (${CONTROL_NAMES[c]})` : '';
+  const shown = `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  return deny(
+    CONTROL_CHARACTER_RULE,
+    `${what} \`${path}\` holds the control character ${shown}${name} at byte ${offset}. Control characters ` +
+      'other than tab and newline (and a carriage return other than in a CRLF line end) are refused in every ' +
+      'argument: the program that reads the text does not read it as this check does (bash drops NUL bytes, ' +
+      'file APIs cut a path at one, terminal escapes rewrite what a person reads). Send the text without it.',
+  );
+}
+
+function walkControl(value, path) {
+  if (typeof value === 'string') {
+    const hit = findControlCharacter(value);
+    return hit ? refusal(path, false, hit) : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = walkControl(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const child = childPath(path, k);
+      const hit = findControlCharacter(k);
+      if (hit) return refusal(child, true, hit);
+      const found = walkControl(v, child);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * The kit's deny when `call` or `ctx` holds a refused control character, or
+ * null (the check may look at the call).
+ * @param {ToolCall} call
+ * @param {Context} ctx
+ */
+export function controlCharacter(call, ctx) {
+  let hit = findControlCharacter(call.name);
+  if (hit) return refusal('name', false, hit);
+  const suspect = SUSPECT.exec(call.arguments);
+  if (suspect) {
+    let parsed;
+    try {
+      parsed = JSON.parse(call.arguments);
+    } catch {
+      // Not JSON (the host never sends that): refuse the text as a whole.
+      hit = findControlCharacter(call.arguments);
+      const token = suspect[0];
+      const c = { '\\b': '\x08', '\\f': '\x0c', '\\r': '\r' }[token] ?? String.fromCharCode(parseInt(token.slice(2), 16));
+      return refusal('arguments', false, hit ?? [utf8Offset(call.arguments, suspect.index), c]);
+    }
+    const found = walkControl(parsed, 'arguments');
+    if (found) return found;
+  }
+  for (const [path, value] of [['context.agent', ctx.agent], ['context.run_id', ctx.runId], ['context.principal', ctx.principal]]) {
+    hit = value ? findControlCharacter(value) : null;
+    if (hit) return refusal(path, false, hit);
+  }
+  for (const [k, v] of ctx.attributes ?? []) {
+    const path = childPath('context.attributes', k);
+    hit = findControlCharacter(k);
+    if (hit) return refusal(path, true, hit);
+    hit = findControlCharacter(v);
+    if (hit) return refusal(path, false, hit);
+  }
+  return null;
+}
+
+/**
+ * What the component answers about `call`: the kit's deny (rule
+ * `input.control-character`) when the call holds a refused control
+ * character, else `check.check(call, tool, ctx)`. The component calls this,
+ * so no check can skip the rule; unit tests call it to see what the host sees.
+ * @param {Check} check
+ * @param {ToolCall} call
+ * @param {ToolInfo} tool
+ * @param {Context} ctx
+ */
+export function vet(check, call, tool, ctx) {
+  return controlCharacter(call, ctx) ?? check.check(call, tool, ctx);
+}
+
 // ---------------------------------------------------------------- the component export
 
 function toDecision(d) {
@@ -529,7 +671,8 @@ export function exportCheck(CheckClass, hostLog) {
     check(call, tool, ctx) {
       try {
         configured ??= CheckClass.fromSettingsJson('{}');
-        const decision = configured.check(
+        const decision = vet(
+          configured,
           new ToolCall(call.name, call.arguments, call.id),
           new ToolInfo(tool),
           new Context({

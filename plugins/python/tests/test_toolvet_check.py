@@ -329,3 +329,77 @@ class WarmUpTests(unittest.TestCase):
         check = self.Recorder.from_settings_json("{}")
         with self.assertRaisesRegex(RuntimeError, "crashed on a sample call"):
             warm_up_with(check, [("boom", {})])
+
+
+class ControlCharacterTests(unittest.TestCase):
+    """Issue 29, finding 4: the kit refuses control characters other than tab
+    and newline (a CR only in a CRLF) before any check runs, with the Rust
+    kit's rule id and message."""
+
+    class Never(Check):
+        name = "never"
+
+        def check(self, call, tool, ctx):
+            def texts(v):
+                if isinstance(v, str):
+                    yield v
+                elif isinstance(v, dict):
+                    for k, x in v.items():
+                        yield k
+                        yield from texts(x)
+                elif isinstance(v, list):
+                    for x in v:
+                        yield from texts(x)
+
+            if any("\x00" in t for t in texts(call.json)):
+                raise AssertionError("the kit refuses before the check runs")
+            return allow()
+
+    def run_vet(self, args: str, name: str = "bash", ctx: Optional[Context] = None):
+        from toolvet_check import vet
+
+        return vet(self.Never(None), ToolCall(name, args), ToolInfo(), ctx or Context())
+
+    def test_the_four_nul_variants(self):
+        for args, path, offset in [
+            ('{"command": "r\\u0000m -rf ~"}', "arguments.command", 1),
+            ('{"command": "su\\u0000do id"}', "arguments.command", 2),
+            ('{"command": "terraform dest\\u0000roy"}', "arguments.command", 14),
+            ('{"path": "/w/.claude/settings.js\\u0000on"}', "arguments.path", 22),
+        ]:
+            d = self.run_vet(args)
+            self.assertEqual((d.kind, d.rule), ("deny", "input.control-character"), args)
+            self.assertTrue(
+                d.message.startswith(
+                    f"The value of `{path}` holds the control character \\x00 (NUL) at byte {offset}."
+                ),
+                d.message,
+            )
+            self.assertNotIn("\x00", d.message)
+
+    def test_other_controls_keys_names_and_context(self):
+        d = self.run_vet('{"a": "\\u00e9\\u001b[2K"}')
+        self.assertIn("`arguments.a` holds the control character \\x1b (ESC) at byte 2.", d.message)
+        d = self.run_vet('{"comm\\u0000and": "rm -rf ~"}')
+        self.assertTrue(d.message.startswith('The key `arguments["comm\\u0000and"]` holds'), d.message)
+        d = self.run_vet('{"edits": [{"path": "a"}, {"new": "x\\by"}]}')
+        self.assertIn("`arguments.edits[1].new`", d.message)
+        self.assertEqual(self.run_vet("{}", name="ba\x00sh").rule, "input.control-character")
+        ctx = Context(attributes=[("cwd", "/home/a\rb")])
+        self.assertIn("`context.attributes.cwd`", self.run_vet("{}", ctx=ctx).message)
+        self.assertEqual(self.run_vet('{"a": "echo ok\\rrm -rf ~"}').rule, "input.control-character")
+        # The history is not the call's.
+        ctx = Context(history=[PriorCall("bash", '{"command": "r\\u0000m"}', Outcome.DENIED)])
+        self.assertEqual(self.run_vet('{"command": "ls"}', ctx=ctx).kind, "allow")
+        # Not JSON at all: refused as a whole.
+        self.assertIn("`arguments`", self.run_vet('{"a": "\x00"').message)
+
+    def test_ordinary_text_passes(self):
+        for args in [
+            '{"command": "printf \'a\\tb\\n\' | sort"}',
+            '{"content": "one\\r\\ntwo\\r\\n"}',
+            '{"content": "C:\\\\root\\\\bin \\\\u0000"}',
+            '{"content": "del \\u007f, c1 \\u0085, \\u00e9"}',
+            '{"n": 12345678901234567890123, "x": 1e400, "list": [true, null]}',
+        ]:
+            self.assertEqual(self.run_vet(args).kind, "allow", args)

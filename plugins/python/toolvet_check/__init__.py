@@ -28,15 +28,22 @@ The same class runs natively, so its logic is unit tested with plain CPython.
 Import every module a check needs at the top of its module: the component
 is a snapshot taken after the app module is imported, and nothing can be
 imported at run time. See docs/write-a-check-python.md.
+
+Before `check` sees a call, the kit refuses control characters other than tab
+and newline (a carriage return only in a CRLF line end) in the tool name, the
+arguments and the context (`vet`, rule `input.control-character`), as the
+Rust and JavaScript kits do.
 """
 
 from . import log
-from ._check import WARM_UP_TEXT, Check, NoSettings, SettingsError, export, warm_up_with
+from ._check import WARM_UP_TEXT, Check, NoSettings, SettingsError, export, vet, warm_up_with
 from ._decision import Decision, abstain, allow, deny, escalate, strongest
 from ._decode import DecodeError, FieldError, decode, describe_value, loads
+from ._input import CONTROL_CHARACTER_RULE, control_character
 from ._model import ArgumentsError, Context, Outcome, PluginInfo, PriorCall, ToolCall, ToolInfo
 
 __all__ = [
+    "CONTROL_CHARACTER_RULE",
     "ArgumentsError",
     "Check",
     "Context",
@@ -53,6 +60,7 @@ __all__ = [
     "WARM_UP_TEXT",
     "abstain",
     "allow",
+    "control_character",
     "decode",
     "deny",
     "describe_value",
@@ -61,5 +69,6 @@ __all__ = [
     "loads",
     "log",
     "strongest",
+    "vet",
     "warm_up_with",
 ]

@@ -9,9 +9,10 @@ from typing import Any, ClassVar, Sequence
 
 from ._decision import Decision
 from ._decode import DecodeError, decode, loads
+from ._input import control_character
 from ._model import Context, PluginInfo, ToolCall, ToolInfo
 
-__all__ = ["Check", "NoSettings", "SettingsError", "WARM_UP_TEXT", "export", "warm_up_with"]
+__all__ = ["Check", "NoSettings", "SettingsError", "WARM_UP_TEXT", "export", "vet", "warm_up_with"]
 
 
 class SettingsError(ValueError):
@@ -136,6 +137,18 @@ def warm_up_with(check: Check, calls: Sequence[tuple[str, Any]]) -> None:
     for ctx in (Context(), agent):
         for tool, arguments in calls:
             check.check(ToolCall(tool, json.dumps(arguments)), ToolInfo(), ctx)
+
+
+def vet(check: Check, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
+    """What the component answers about `call`: the kit's deny (rule
+    `input.control-character`) when the call holds a control character other
+    than tab and newline (a carriage return only in a CRLF line end), else
+    `check.check(call, tool, ctx)`. The component calls this, so no check
+    can skip the rule; unit tests call it to see what the host sees."""
+    refused = control_character(call, ctx)
+    if refused is not None:
+        return refused
+    return check.check(call, tool, ctx)
 
 
 def export(cls: type[Check]) -> type:

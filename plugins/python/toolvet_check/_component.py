@@ -12,6 +12,7 @@ from wit_world.exports import check as wit_check
 from wit_world.imports import types as wit
 
 from . import log
+from ._check import vet
 from ._decision import Decision
 from ._model import Context, Outcome, PriorCall, ToolCall, ToolInfo
 
@@ -83,7 +84,7 @@ def make_export(cls: type) -> type:
 
         def check(self, call: wit.ToolCall, tool: wit.ToolInfo, ctx: wit.CallContext) -> wit.Decision:
             try:
-                decision = configured().check(_call(call), _tool(tool), _context(ctx))
+                decision = vet(configured(), _call(call), _tool(tool), _context(ctx))
                 if not isinstance(decision, Decision):
                     raise TypeError(
                         f"check() returned {type(decision).__name__}, expected a Decision "
