@@ -7,7 +7,8 @@ use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use toolvet::display::visible;
 use toolvet::{
-    ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, StatusFilter,
+    ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, ReviewerSigner,
+    StatusFilter,
 };
 
 /// The subcommands of `toolvet approvals`.
@@ -27,6 +28,29 @@ pub enum ApprovalsCommand {
     Approve(DecideArgs),
     /// Reject a request: the resumed call is denied with your message.
     Reject(DecideArgs),
+    /// Reviewer credentials: `toolvet approvals reviewer-key init`.
+    #[command(subcommand)]
+    ReviewerKey(ReviewerKeyCommand),
+}
+
+/// The subcommands of `toolvet approvals reviewer-key`.
+#[derive(Subcommand)]
+pub enum ReviewerKeyCommand {
+    /// Make a reviewer key from a passphrase (asked on the terminal) and
+    /// print the entry to list in the policy's `[approvals] reviewer_keys`.
+    /// Nothing is stored: `toolvet approvals approve` derives the key again
+    /// from the same passphrase.
+    Init(PassphraseArg),
+}
+
+/// Where the reviewer's passphrase comes from.
+#[derive(Args)]
+pub struct PassphraseArg {
+    /// Read the passphrase from this open file descriptor (3 or higher; one
+    /// line) instead of the terminal, for scripts and tests. Never from an
+    /// argument, a variable or standard input.
+    #[arg(long, value_name = "FD")]
+    passphrase_fd: Option<u32>,
 }
 
 /// The policy whose approvals to use.
@@ -70,6 +94,8 @@ pub struct DecideArgs {
     /// Approvals only: `once` (the default) or `run`.
     #[arg(long)]
     scope: Option<String>,
+    #[command(flatten)]
+    passphrase: PassphraseArg,
 }
 
 async fn open(policy: &Path) -> anyhow::Result<Approvals> {
@@ -106,6 +132,21 @@ pub async fn run(command: ApprovalsCommand) -> anyhow::Result<u8> {
         }
         ApprovalsCommand::Approve(args) => decide("approve", args).await,
         ApprovalsCommand::Reject(args) => decide("reject", args).await,
+        ApprovalsCommand::ReviewerKey(ReviewerKeyCommand::Init(source)) => {
+            let first = crate::passphrase::read(source.passphrase_fd, "New reviewer passphrase: ")?;
+            if source.passphrase_fd.is_none() {
+                let again = crate::passphrase::read(None, "The same passphrase again: ")?;
+                anyhow::ensure!(*first == *again, "the passphrases differ; nothing was made");
+            }
+            let signer = ReviewerSigner::create(&first)?;
+            println!("{}", signer.public().entry());
+            eprintln!(
+                "List this entry in the policy's [approvals] reviewer_keys. Keep the policy file \
+                 where the agent cannot write it (else it can list a key of its own), and the \
+                 passphrase in your head: `toolvet approvals approve` asks for it."
+            );
+            Ok(0)
+        }
     }
 }
 
@@ -182,7 +223,17 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
         args.scope.as_deref(),
     )?;
     let approvals = open(&args.policy.config).await?;
-    match approvals.decide(&args.id, review).await {
+    let decided = if decision == "approve" && approvals.requires_signed_approvals() {
+        let passphrase = crate::passphrase::read(
+            args.passphrase.passphrase_fd,
+            &format!("Reviewer passphrase for {}: ", visible(&args.id)),
+        )?;
+        let signer = ReviewerSigner::unlock(&passphrase, approvals.reviewer_keys())?;
+        approvals.decide_signed(&args.id, review, &signer).await
+    } else {
+        approvals.decide(&args.id, review).await
+    };
+    match decided {
         Ok(request) => {
             let scope = request
                 .review

@@ -15,6 +15,7 @@ mod cases;
 mod hook;
 mod log;
 mod mcp;
+mod passphrase;
 mod progress;
 mod prune;
 mod replay;

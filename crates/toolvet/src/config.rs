@@ -315,6 +315,7 @@ struct RawApprovals {
     key_env: Option<String>,
     ttl_s: Option<u64>,
     realm: Option<String>,
+    reviewer_keys: Option<Vec<String>>,
 }
 
 /// Default time an approval request waits for a person, in seconds.
@@ -401,6 +402,10 @@ pub struct ApprovalSettings {
     /// host and database), so two policies with separate ledgers never
     /// accept each other's tickets even if they share a key.
     pub realm: Option<String>,
+    /// `reviewer_keys`: when any are listed, an approval counts only with
+    /// a decision signed by one of them
+    /// ([`crate::approval::reviewer`]).
+    pub reviewer_keys: Vec<crate::approval::ReviewerKey>,
 }
 
 /// A parsed and validated policy file.
@@ -652,11 +657,18 @@ fn approval_settings(raw: RawApprovals, base_dir: &Path) -> Result<ApprovalSetti
             "[approvals] `realm`: must be 1-256 characters without control characters".into(),
         );
     }
+    let mut reviewer_keys = Vec::new();
+    for (i, entry) in raw.reviewer_keys.unwrap_or_default().iter().enumerate() {
+        let key = crate::approval::ReviewerKey::parse(entry)
+            .map_err(|m| format!("[approvals] `reviewer_keys` entry {}: {m}", i + 1))?;
+        reviewer_keys.push(key);
+    }
     Ok(ApprovalSettings {
         ledger,
         key,
         ttl_s,
         realm: raw.realm,
+        reviewer_keys,
     })
 }
 

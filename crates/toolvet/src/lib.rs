@@ -90,6 +90,7 @@ pub use approval::{
     MAX_REVIEWER_BYTES, MemoryLedger, Opened, Review, ReviewDecision, ReviewRecord, Scope,
     SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, ledger_rules, rules as approval_rules,
 };
+pub use approval::{ReviewerKey, ReviewerSigner, SignedDecision, reviewer};
 pub use audit::{
     DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, log_files, verify_chain, verify_log,
 };

@@ -147,6 +147,38 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
     /// stable name of this store (its file, its database), so stores never
     /// accept each other's tickets.
     fn default_realm(&self) -> String;
+
+    /// Keep `token`, a reviewer's signed decision about request `id`
+    /// ([`super::reviewer`]), replacing an earlier one. A store that
+    /// cannot keep them refuses, and approvals under reviewer keys then
+    /// cannot be given with it.
+    ///
+    /// # Errors
+    /// [`LedgerError`].
+    async fn put_signed_decision(&self, id: &str, token: &str) -> Result<(), LedgerError> {
+        let _ = (id, token);
+        Err(LedgerError::Unavailable(
+            "this ledger cannot keep signed decisions ([approvals] reviewer_keys)".into(),
+        ))
+    }
+
+    /// Forget the signed decision about request `id`, if any.
+    ///
+    /// # Errors
+    /// [`LedgerError`].
+    async fn remove_signed_decision(&self, id: &str) -> Result<(), LedgerError> {
+        let _ = id;
+        Ok(())
+    }
+
+    /// The signed decision about request `id`, if one is kept.
+    ///
+    /// # Errors
+    /// [`LedgerError`].
+    async fn signed_decision(&self, id: &str) -> Result<Option<String>, LedgerError> {
+        let _ = id;
+        Ok(None)
+    }
 }
 
 /// Whether `earlier` is a request for the same call as `request` could
@@ -262,6 +294,8 @@ struct MemoryState {
     /// The first request approved with scope `run`, by run, tool and
     /// arguments digest.
     grants: HashMap<(String, String, String), usize>,
+    /// Reviewers' signed decisions, by request id.
+    signed: HashMap<String, String>,
 }
 
 impl MemoryLedger {
@@ -422,5 +456,21 @@ impl Ledger for MemoryLedger {
 
     fn default_realm(&self) -> String {
         self.realm.clone()
+    }
+
+    async fn put_signed_decision(&self, id: &str, token: &str) -> Result<(), LedgerError> {
+        self.lock()?
+            .signed
+            .insert(id.to_string(), token.to_string());
+        Ok(())
+    }
+
+    async fn remove_signed_decision(&self, id: &str) -> Result<(), LedgerError> {
+        self.lock()?.signed.remove(id);
+        Ok(())
+    }
+
+    async fn signed_decision(&self, id: &str) -> Result<Option<String>, LedgerError> {
+        Ok(self.lock()?.signed.get(id).cloned())
     }
 }

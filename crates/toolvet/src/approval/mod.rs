@@ -28,6 +28,7 @@
 
 mod key;
 mod ledger;
+pub mod reviewer;
 mod settle;
 mod sqlite;
 pub(crate) mod ticket;
@@ -40,6 +41,7 @@ pub use ledger::{Decided, Ledger, LedgerError, MemoryLedger, Opened};
 pub mod ledger_rules {
     pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed};
 }
+pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};
 pub use sqlite::SqliteLedger;
 
 use crate::audit::DecisionLog;
@@ -94,6 +96,10 @@ pub mod rules {
     pub const LEDGER: &str = "approval.ledger-unavailable";
     /// A ticket came to a policy without an `[approvals]` table.
     pub const DISABLED: &str = "approval.disabled";
+    /// The policy lists reviewer keys and the approval carries no valid
+    /// signature by one of them (an approval written into the ledger by
+    /// hand, or a signed decision that does not match the request).
+    pub const UNSIGNED: &str = "approval.unsigned-decision";
 }
 
 /// A point in time, in milliseconds since the Unix epoch. Serialized as
@@ -811,6 +817,24 @@ impl Approvals {
     /// `run` scope on a request without a run id;
     /// [`ApprovalError::Ledger`].
     pub async fn decide(&self, id: &str, review: Review) -> Result<ApprovalRequest, ApprovalError> {
+        if review.decision() == ReviewDecision::Approve && self.requires_signed_approvals() {
+            return Err(ApprovalError::InvalidReview(
+                "this policy counts only approvals signed with a reviewer key ([approvals] \
+                 reviewer_keys): approve with `toolvet approvals approve`, which asks for the \
+                 reviewer's passphrase"
+                    .into(),
+            ));
+        }
+        self.decide_unchecked(id, review).await
+    }
+
+    /// [`Approvals::decide`] without the signature rule (rejections, and
+    /// approvals whose signed decision is stored).
+    pub(crate) async fn decide_unchecked(
+        &self,
+        id: &str,
+        review: Review,
+    ) -> Result<ApprovalRequest, ApprovalError> {
         let this = self.clone();
         let id = id.to_string();
         crate::runtime::on_runtime(async move { this.decide_now(&id, review).await }).await?

@@ -142,6 +142,14 @@ impl Approvals {
             );
         }
         let escalations = verdict.escalations();
+        // Under reviewer keys an approval counts only when signed.
+        if matches!(
+            record.status_at(now),
+            ApprovalStatus::Approved | ApprovalStatus::Consumed
+        ) && let Err(refusal) = self.signed_approval(&record, now).await
+        {
+            return deny(verdict, refusal.rule, refusal.reason);
+        }
         match record.status_at(now) {
             ApprovalStatus::Pending => self.held(verdict, &record),
             ApprovalStatus::Rejected => self.rejected(verdict, &record),
@@ -210,6 +218,9 @@ impl Approvals {
                 .await
             {
                 Ok(Some(grant)) if covers(&grant, &escalations) => {
+                    if let Err(refusal) = self.signed_approval(&grant, now).await {
+                        return deny(verdict, refusal.rule, refusal.reason);
+                    }
                     return self.allowed(verdict, &grant, rules::RUN_SCOPE);
                 }
                 Ok(_) => {}

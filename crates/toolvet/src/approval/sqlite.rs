@@ -47,6 +47,10 @@ CREATE TABLE IF NOT EXISTS approval_requests (
 CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS approval_requests_binding ON approval_requests (run_id, tool, arguments_sha256);
 CREATE INDEX IF NOT EXISTS approval_requests_grants ON approval_requests (run_id, tool, arguments_sha256) WHERE scope = 'run';
+CREATE TABLE IF NOT EXISTS approval_signed_decisions (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL
+);
 ";
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
@@ -483,5 +487,42 @@ impl Ledger for SqliteLedger {
             .canonicalize()
             .unwrap_or_else(|_| self.path.clone());
         format!("sqlite:{}", path.display())
+    }
+
+    async fn put_signed_decision(&self, id: &str, token: &str) -> Result<(), LedgerError> {
+        let (id, token) = (id.to_string(), token.to_string());
+        self.write(move |conn| {
+            conn.execute(
+                "INSERT OR REPLACE INTO approval_signed_decisions (id, token) VALUES (?1, ?2)",
+                params![id, token],
+            )
+            .map(|_| ())
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn remove_signed_decision(&self, id: &str) -> Result<(), LedgerError> {
+        let id = id.to_string();
+        self.write(move |conn| {
+            conn.execute(
+                "DELETE FROM approval_signed_decisions WHERE id = ?1",
+                params![id],
+            )
+            .map(|_| ())
+            .map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn signed_decision(&self, id: &str) -> Result<Option<String>, LedgerError> {
+        self.read(|c| {
+            c.query_row(
+                "SELECT token FROM approval_signed_decisions WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()
+        })
     }
 }
