@@ -48,14 +48,16 @@ pub mod wire {
 
 use crate::config::McpConfig;
 use crate::gate;
-use crate::proxy::{MAX_HISTORY, MAX_MESSAGE_BYTES};
+use crate::history::History;
+use crate::jsonrpc;
+use crate::proxy::MAX_MESSAGE_BYTES;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
-use toolvet::{ApprovalClaim, CallContext, Decision, Host, Outcome, PriorCall, Verdict};
+use toolvet::{ApprovalClaim, CallContext, Decision, Host, Outcome, Verdict};
 use wire::authorization_error::Code;
 use wire::ext_mcp_server::ExtMcp;
 use wire::{
@@ -86,17 +88,22 @@ pub type Authorize = Arc<dyn Fn(Option<&[u8]>) -> bool + Send + Sync>;
 pub struct ExtMcpService {
     host: Host,
     config: McpConfig,
-    policy: String,
     authorize: Authorize,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
-    /// Every tool a `tools/list` answer declared, by backend and name.
-    tools: Mutex<HashMap<String, BTreeMap<String, Tool>>>,
+    /// Every tool a `tools/list` answer declared, by backend and name, at
+    /// the strictest annotations any answer gave it, and whether a later
+    /// answer changed its definition.
+    tools: Mutex<HashMap<String, BTreeMap<String, Known>>>,
 }
+
+/// A tool as declared, and whether its definition changed since first
+/// listed ([`gate::merge_tool`]).
+type Known = (Tool, bool);
 
 /// One client session: its calls so far, and a lock held while one of
 /// them is vetted, so each call is vetted against every call before it.
 struct Session {
-    history: tokio::sync::Mutex<VecDeque<PriorCall>>,
+    history: tokio::sync::Mutex<History>,
     used: Mutex<Instant>,
 }
 
@@ -120,21 +127,21 @@ impl Caller {
 }
 
 impl ExtMcpService {
-    /// A service vetting with `host`, its `[mcp]` table `config`, and
-    /// `policy` (the policy file's path, named in the text of a held
-    /// call); `authorize` admits callers.
-    pub fn new(host: Host, config: McpConfig, policy: String, authorize: Authorize) -> Self {
+    /// A service vetting with `host` and its `[mcp]` table `config`;
+    /// `authorize` admits callers. `_policy` (the policy file's path) is
+    /// no longer used: the text of a held call names no policy path, so
+    /// the model is never handed how to approve it.
+    pub fn new(host: Host, config: McpConfig, _policy: String, authorize: Authorize) -> Self {
         ExtMcpService {
             host,
             config,
-            policy,
             authorize,
             sessions: Mutex::new(HashMap::new()),
             tools: Mutex::new(HashMap::new()),
         }
     }
 
-    fn tools(&self) -> MutexGuard<'_, HashMap<String, BTreeMap<String, Tool>>> {
+    fn tools(&self) -> MutexGuard<'_, HashMap<String, BTreeMap<String, Known>>> {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -156,19 +163,14 @@ impl ExtMcpService {
             }
         }
         let session = Arc::new(Session {
-            history: tokio::sync::Mutex::new(VecDeque::new()),
+            history: tokio::sync::Mutex::new(History::default()),
             used: Mutex::new(Instant::now()),
         });
         sessions.insert(key.to_string(), session.clone());
         session
     }
 
-    fn context(
-        &self,
-        caller: &Caller,
-        backend: &str,
-        history: &VecDeque<PriorCall>,
-    ) -> CallContext {
+    fn context(&self, caller: &Caller, backend: &str, history: &History) -> CallContext {
         let mut attributes = caller.attributes.clone();
         attributes.insert("mcp.transport".into(), "ext-mcp".into());
         attributes.insert("mcp.server".into(), backend.into());
@@ -180,7 +182,7 @@ impl ExtMcpService {
                 .clone()
                 .or_else(|| self.config.principal.clone()),
             attributes,
-            history: history.iter().cloned().collect(),
+            history: history.for_checks(&self.host.settings()),
         }
     }
 
@@ -201,15 +203,24 @@ impl ExtMcpService {
                 None,
             );
         };
-        let params: Value = match params.map(serde_json::from_slice) {
+        // Read strictly, as the proxies read a client's message: the
+        // gateway forwards the client's bytes, so a params object that a
+        // server's decoder could read otherwise than toolvet (a duplicate
+        // key, `NAME` beside `name`, an inexact number) is refused.
+        let strict = params.map(|p| {
+            std::str::from_utf8(p)
+                .map_err(|e| format!("not UTF-8: {e}"))
+                .and_then(jsonrpc::strict_value)
+                .map_err(|e| format!("toolvet: tools/call params refused: {e}"))
+                .and_then(|v| {
+                    jsonrpc::tools_call_params(&v)
+                        .map(|()| v)
+                        .map_err(|e| format!("toolvet: {e}"))
+                })
+        });
+        let params: Value = match strict {
             Some(Ok(params)) => params,
-            Some(Err(e)) => {
-                return refused(
-                    Code::Invalid,
-                    format!("toolvet: tools/call params are not JSON: {e}"),
-                    None,
-                );
-            }
+            Some(Err(e)) => return refused(Code::Invalid, e, None),
             None => {
                 return refused(
                     Code::Invalid,
@@ -226,19 +237,28 @@ impl ExtMcpService {
             );
         };
         let arguments = params.get("arguments").filter(|a| !a.is_null());
-        let tool = self
+        let known = self
             .tools()
             .get(backend.as_str())
             .and_then(|t| t.get(name))
             .cloned();
+        let (tool, changed) = match known {
+            Some((tool, changed)) => (Some(tool), changed),
+            None => (None, false),
+        };
         let session = caller.session.as_deref().map(|key| self.session(key));
-        let mut owned = VecDeque::new();
+        let mut owned = History::default();
         let mut history = match &session {
             Some(s) => Some(s.history.lock().await),
             None => None,
         };
         let history_ref = history.as_deref_mut().unwrap_or(&mut owned);
-        let context = self.context(&caller, backend, history_ref);
+        let mut context = self.context(&caller, backend, history_ref);
+        if changed {
+            context
+                .attributes
+                .insert(gate::DEFINITION_CHANGED.into(), "true".into());
+        }
         let Some(tool) = tool else {
             return refused(
                 Code::PermissionDenied,
@@ -283,8 +303,7 @@ impl ExtMcpService {
                 ),
             ),
             Decision::Escalate => {
-                let text =
-                    gate::held_text(&verdict, "The gateway cannot ask the user.", &self.policy);
+                let text = gate::held_text(&verdict, "The gateway cannot ask the user.");
                 (
                     Outcome::Escalated,
                     refused(Code::PermissionDenied, text, data(&verdict)),
@@ -292,14 +311,12 @@ impl ExtMcpService {
             }
         };
         if session.is_some() {
-            if history_ref.len() >= MAX_HISTORY {
-                history_ref.pop_front();
-            }
-            history_ref.push_back(PriorCall {
-                name: request.call.name.clone(),
-                arguments: request.call.arguments.clone(),
+            history_ref.record(
+                request.call.name.clone(),
+                request.call.arguments.clone(),
                 outcome,
-            });
+                &self.host.settings(),
+            );
         }
         result
     }
@@ -330,9 +347,23 @@ impl ExtMcpService {
                     continue;
                 }
                 let known = tools.entry(backend.clone()).or_default();
-                if known.len() < MAX_TOOLS_PER_BACKEND || known.contains_key(tool.name.as_ref()) {
-                    known.insert(tool.name.to_string(), tool.clone());
+                let name = tool.name.to_string();
+                let before = known.get(&name);
+                if before.is_none() && known.len() >= MAX_TOOLS_PER_BACKEND {
+                    continue;
                 }
+                let was_changed = before.is_some_and(|(_, c)| *c);
+                let (merged, changed) = gate::merge_tool(before.map(|(t, _)| t), tool.clone());
+                if changed {
+                    tracing::warn!(
+                        tool = %toolvet::display::visible(&name),
+                        backend = %toolvet::display::visible(backend),
+                        "an MCP server changed the definition of a tool it listed before; \
+                         its calls are vetted with the strictest annotations seen, and carry \
+                         mcp.tool_definition_changed"
+                    );
+                }
+                known.insert(name, (merged, was_changed || changed));
             }
         }
         if self.config.hide_denied_tools.is_empty() {
@@ -340,14 +371,15 @@ impl ExtMcpService {
         }
         let session = caller.session.as_deref().map(|key| self.session(key));
         let history = match &session {
-            Some(s) => s.history.lock().await.clone(),
-            None => VecDeque::new(),
+            Some(s) => s.history.lock().await.for_checks(&self.host.settings()),
+            None => Vec::new(),
         };
         let mut keep = Vec::with_capacity(parsed.len());
         for entry in &parsed {
             keep.push(match entry {
                 Some((backend, tool)) => {
-                    let context = self.context(caller, backend, &history);
+                    let mut context = self.context(caller, backend, &History::default());
+                    context.history = history.clone();
                     !gate::hides(&self.host, &self.config, tool, context).await
                 }
                 // Not a valid tool entry: it could not be vetted.
@@ -469,14 +501,14 @@ impl ExtMcp for ExtMcpService {
             )));
         }
         let request = request.into_inner();
+        // The same rule as the proxies: a method with control characters
+        // or white space, or one that only folds to an MCP method
+        // (`Tools/Call`, `tools//call`), is refused; other methods pass.
+        if let Some(why) = jsonrpc::method_problem(&request.method) {
+            let text = format!("toolvet: {why}");
+            return Ok(tonic::Response::new(refused(Code::Invalid, text, None)));
+        }
         if request.method != "tools/call" {
-            if request.method.trim().eq_ignore_ascii_case("tools/call") {
-                let text = format!(
-                    "toolvet: `{}` is not a method; refused",
-                    request.method.escape_debug()
-                );
-                return Ok(tonic::Response::new(refused(Code::Invalid, text, None)));
-            }
             return Ok(tonic::Response::new(passed()));
         }
         let caller = caller(request.metadata_context.as_ref(), &request.headers);

@@ -8,9 +8,14 @@ use rmcp::model::{
     ElicitationSchema, Tool,
 };
 use serde_json::{Value, json};
+use toolvet::display::visible;
 use toolvet::{
     CallContext, CallError, CallRequest, CheckDecision, Host, ToolCall, ToolInfo, Verdict,
 };
+
+/// The context attribute set (to `"true"`) on a call to a tool whose
+/// definition the server changed after listing it in the session.
+pub const DEFINITION_CHANGED: &str = "mcp.tool_definition_changed";
 
 /// Longest argument text shown to the person in an elicitation, in bytes.
 const MAX_SHOWN_ARGUMENTS: usize = 2048;
@@ -114,14 +119,16 @@ pub fn denied_text(verdict: &Verdict) -> String {
 
 /// The text of an escalate that no one answered in the client: the call is
 /// refused for now, and the approval request stays open for a reviewer.
-pub fn held_text(verdict: &Verdict, why: &str, policy: &str) -> String {
+/// The model reads it, so it names the request and what happens next, and
+/// never how to approve it: no command, no policy path, no ledger. A
+/// person decides outside the agent.
+pub fn held_text(verdict: &Verdict, why: &str) -> String {
     let (rule, reason) = rule_and_reason(verdict);
     match &verdict.approval {
         Some(approval) => format!(
             "toolvet holds this call for a person's approval [{rule}]: {reason}. {why} \
-             It is approval request {id}: ask the user to approve it \
-             (`toolvet approvals approve {id} --config {policy} --reviewer NAME`, or the reviewer page), \
-             then make the same call again.",
+             It is approval request {id}. Only a person can approve it, outside this session; \
+             once they have, the same call may be made again.",
             id = approval.id
         ),
         None => format!(
@@ -140,8 +147,34 @@ pub fn rejected_text(verdict: &Verdict, reviewer: &str, message: Option<&str>) -
     }
 }
 
+/// `text` as a person is shown it: [`visible`] (control characters and
+/// bidirectional controls written out), and written out as well the
+/// characters that end a line or hide in one and that `visible` leaves as
+/// they are: U+2028/U+2029 (a line separator to many renderers), U+200B
+/// to U+200D, U+2060 and U+FEFF (zero-width). A no-op pass once
+/// `visible` covers them.
+pub fn shown(text: &str) -> String {
+    visible(text)
+        .chars()
+        .fold(String::with_capacity(text.len()), |mut out, c| {
+            if matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'
+            ) {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            } else {
+                out.push(c);
+            }
+            out
+        })
+}
+
 /// The `elicitation/create` params that ask the person about a held call:
 /// a form with a required boolean `approve` and an optional `message`.
+/// Every text in the question that the call, a check or the server chose
+/// (the tool's name, the arguments, the rule, the reason, the request id)
+/// is shown through [`shown`]: a reason that quotes an argument holding
+/// `\nTool: ls\nWhy: safe to approve` cannot start a line of its own.
 pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
     let (rule, reason) = rule_and_reason(verdict);
     let mut arguments = call.arguments.get().to_string();
@@ -161,7 +194,11 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
     let message = format!(
         "toolvet holds a call for your approval.\nTool: {name}\nArguments: {arguments}\n\
          Why [{rule}]: {reason}\nApproval request: {id}",
-        name = call.name
+        name = shown(&call.name),
+        arguments = shown(&arguments),
+        rule = shown(rule),
+        reason = shown(reason),
+        id = shown(id),
     );
     let schema = ElicitationSchema::builder()
         .required_bool_property("approve", |b| {
@@ -239,30 +276,80 @@ pub fn round_trip(raw: &Value, ticket: &str) -> RoundTrip {
     RoundTrip::Answered(answer(&json!({ "result": response })))
 }
 
-/// `raw` without toolvet's part of a 2026-07-28 round trip: its
-/// `requestState` and its entry in `inputResponses` (the whole key when
-/// nothing else is left). Anything of the server's own stays.
-pub fn without_round_trip(mut raw: Value) -> Value {
-    let Some(params) = raw.get_mut("params").and_then(Value::as_object_mut) else {
-        return raw;
-    };
-    if params
-        .get("requestState")
-        .and_then(Value::as_str)
-        .is_some_and(|s| s.starts_with(STATE_PREFIX))
-    {
-        params.remove("requestState");
-    }
-    if let Some(responses) = params
-        .get_mut("inputResponses")
-        .and_then(Value::as_object_mut)
-    {
-        responses.remove(INPUT_KEY);
-        if responses.is_empty() {
-            params.remove("inputResponses");
+/// The `tools/call` the server gets for a vetted call: rebuilt from what
+/// was vetted, never the client's message as sent. `params` holds the
+/// vetted `name` and `arguments` (exactly the checks' text), and of the
+/// client's params (`params`, read by
+/// [`crate::jsonrpc::tools_call_params`]) only `_meta`, `task`, a
+/// `requestState` of the server's own and the server's entries in
+/// `inputResponses`: toolvet's own round trip (its `requestState`, its
+/// entry in `inputResponses`) is not the server's business, and no other
+/// key reaches it. `None` when the vetted arguments cannot be read back
+/// (the call is then refused).
+pub fn forwarded_call(id: &Value, call: &ToolCall, params: Option<&Value>) -> Option<Value> {
+    let arguments = serde_json::from_str::<Value>(call.arguments.get()).ok()?;
+    let mut out = serde_json::Map::new();
+    out.insert("name".into(), Value::String(call.name.clone()));
+    out.insert("arguments".into(), arguments);
+    let given = params.and_then(Value::as_object);
+    let get = |key: &str| given.and_then(|p| p.get(key));
+    for key in ["_meta", "task"] {
+        if let Some(v) = get(key).filter(|v| v.is_object()) {
+            out.insert(key.into(), v.clone());
         }
     }
-    raw
+    if let Some(state) = get("requestState")
+        .and_then(Value::as_str)
+        .filter(|s| !s.starts_with(STATE_PREFIX))
+    {
+        out.insert("requestState".into(), Value::String(state.to_string()));
+    }
+    if let Some(responses) = get("inputResponses").and_then(Value::as_object) {
+        let mut theirs = responses.clone();
+        theirs.remove(INPUT_KEY);
+        if !theirs.is_empty() {
+            out.insert("inputResponses".into(), Value::Object(theirs));
+        }
+    }
+    Some(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": out}))
+}
+
+/// The tool to vet calls with after a list declared `listed`, when
+/// `known` was declared before in the session: `listed`, with each
+/// annotation at the stricter of the two (a server cannot relax what it
+/// declared: `destructiveHint` and `openWorldHint` keep `true` once seen,
+/// `readOnlyHint` and `idempotentHint` keep `true` only while every list
+/// says so), and whether the definition changed at all (then the checks
+/// see `mcp.tool_definition_changed`).
+pub fn merge_tool(known: Option<&Tool>, mut listed: Tool) -> (Tool, bool) {
+    let Some(known) = known else {
+        return (listed, false);
+    };
+    let changed = *known != listed;
+    let before = known.annotations.clone().unwrap_or_default();
+    let after = listed.annotations.clone().unwrap_or_default();
+    // `Some(true)` only while both say so; else `Some(false)` when either
+    // does; else unsaid.
+    let both_true = |a: Option<bool>, b: Option<bool>| match (a, b) {
+        (Some(true), Some(true)) => Some(true),
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        _ => None,
+    };
+    // `Some(true)` once either says so; else unsaid when either is.
+    let either_true = |a: Option<bool>, b: Option<bool>| match (a, b) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (None, _) | (_, None) => None,
+        _ => Some(false),
+    };
+    let mut strict = after.clone();
+    strict.read_only_hint = both_true(before.read_only_hint, after.read_only_hint);
+    strict.idempotent_hint = both_true(before.idempotent_hint, after.idempotent_hint);
+    strict.destructive_hint = either_true(before.destructive_hint, after.destructive_hint);
+    strict.open_world_hint = either_true(before.open_world_hint, after.open_world_hint);
+    if known.annotations.is_some() || listed.annotations.is_some() {
+        listed.annotations = Some(strict);
+    }
+    (listed, changed)
 }
 
 /// What the person answered in the client.
@@ -457,20 +544,152 @@ mod tests {
     }
 
     #[test]
-    fn the_server_gets_the_call_without_toolvets_round_trip() {
-        let raw = json!({"params": {"name": "deploy", "requestState": "toolvet:tv1.a",
-            "inputResponses": {INPUT_KEY: {"action": "accept"}, "theirs": {"action": "decline"}}}});
+    fn the_server_gets_the_call_rebuilt_from_what_was_vetted() {
+        let call = CallRequest::new(
+            "deploy",
+            &json!({"env": "prod", "n": 18446744073709551615u64}),
+        )
+        .unwrap()
+        .call;
+        let params = json!({"name": "ignored: the vetted name is sent", "arguments": {"env": "staging"},
+            "_meta": {"progressToken": 7}, "task": {"ttl": 60}, "requestState": "toolvet:tv1.a",
+            "inputResponses": {INPUT_KEY: {"action": "accept"}, "theirs": {"action": "decline"}},
+            "NAME": "wipe", "extra": 1});
         assert_eq!(
-            without_round_trip(raw),
-            json!({"params": {"name": "deploy", "inputResponses": {"theirs": {"action": "decline"}}}})
+            forwarded_call(&json!(4), &call, Some(&params)).unwrap(),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+                "name": "deploy", "arguments": {"env": "prod", "n": 18446744073709551615u64},
+                "_meta": {"progressToken": 7}, "task": {"ttl": 60},
+                "inputResponses": {"theirs": {"action": "decline"}}}})
         );
-        let raw = json!({"params": {"name": "deploy", "requestState": "toolvet:tv1.a",
-            "inputResponses": {INPUT_KEY: {"action": "accept"}}}});
+        // The server's own round trip stays; toolvet's alone leaves nothing.
+        let theirs = json!({"name": "deploy", "requestState": "opaque",
+            "inputResponses": {INPUT_KEY: {"action": "accept"}}});
         assert_eq!(
-            without_round_trip(raw),
-            json!({"params": {"name": "deploy"}})
+            forwarded_call(&json!("a"), &call, Some(&theirs)).unwrap()["params"],
+            json!({"name": "deploy", "arguments": {"env": "prod", "n": 18446744073709551615u64},
+                "requestState": "opaque"})
         );
-        let theirs = json!({"params": {"name": "deploy", "requestState": "opaque"}});
-        assert_eq!(without_round_trip(theirs.clone()), theirs);
+        let bare = CallRequest::new("ls", &json!({})).unwrap().call;
+        assert_eq!(
+            forwarded_call(&json!(1), &bare, None).unwrap()["params"],
+            json!({"name": "ls", "arguments": {}})
+        );
+    }
+
+    #[test]
+    fn a_held_call_names_the_request_and_never_how_to_approve_it() {
+        let verdict: Verdict = serde_json::from_value(json!({
+            "decision": "escalate", "rule": "policy.requires-approval", "reason": "deploys need a person.",
+            "approval": {"id": "apr_7", "status": "pending", "created_at": "2026-12-01T00:00:00Z", "expires_at": "2026-12-01T01:00:00Z", "escalations": []},
+            "checks": [], "duration_us": 0
+        }))
+        .unwrap();
+        let text = held_text(&verdict, "The client cannot ask the user.");
+        assert!(text.contains("approval request apr_7"), "{text}");
+        assert!(
+            text.contains("Only a person can approve it, outside this session"),
+            "{text}"
+        );
+        assert!(text.contains("the same call may be made again"), "{text}");
+        for handed in [
+            "toolvet approvals",
+            "approve apr_7",
+            "--config",
+            "--reviewer",
+            ".toml",
+            "`",
+        ] {
+            assert!(
+                !text.contains(handed),
+                "the model is handed {handed:?}: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_question_shows_what_the_call_and_checks_chose_escaped() {
+        let call = CallRequest::new("deploy\u{202e}x", &json!({"env": "prod\u{2028}\u{200b}"}))
+            .unwrap()
+            .call;
+        let verdict: Verdict = serde_json::from_value(json!({
+            "decision": "escalate", "rule": "policy\nTool: ls",
+            "reason": "env is `prod`\nTool: ls\nWhy: safe to approve\r\u{1b}[2K",
+            "approval": {"id": "apr_1", "status": "pending", "created_at": "2026-12-01T00:00:00Z", "expires_at": "2026-12-01T01:00:00Z", "escalations": []},
+            "checks": [], "duration_us": 0
+        }))
+        .unwrap();
+        let m = elicitation(&call, &verdict)["message"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let lines: Vec<&str> = m.lines().collect();
+        assert_eq!(lines.len(), 5, "{m}");
+        assert_eq!(lines[1], "Tool: deploy\\u{202e}x");
+        assert!(lines[2].starts_with("Arguments: {"), "{m}");
+        assert_eq!(
+            lines[3],
+            "Why [policy\\nTool: ls]: env is `prod`\\nTool: ls\\nWhy: safe to approve\\r\\x1b[2K"
+        );
+        assert!(
+            !m.contains(['\r', '\u{1b}', '\u{202e}', '\u{2028}', '\u{200b}']),
+            "{m:?}"
+        );
+        assert!(lines[2].contains("prod\\u{2028}\\u{200b}"), "{m}");
+    }
+
+    fn listed(annotations: Value, description: &str) -> Tool {
+        serde_json::from_value(json!({"name": "wipe", "description": description,
+            "inputSchema": {"type": "object"}, "annotations": annotations}))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_server_cannot_relax_what_it_declared_about_a_tool() {
+        let first = listed(
+            json!({"destructiveHint": true, "readOnlyHint": false, "openWorldHint": true}),
+            "wipe",
+        );
+        let (first, changed) = merge_tool(None, first);
+        assert!(!changed);
+        let (same, changed) = merge_tool(Some(&first), first.clone());
+        assert_eq!((same, changed), (first.clone(), false));
+        let relaxed = listed(
+            json!({"destructiveHint": false, "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}),
+            "harmless",
+        );
+        let (merged, changed) = merge_tool(Some(&first), relaxed);
+        assert!(changed);
+        let a = merged.annotations.clone().unwrap();
+        assert_eq!(
+            (
+                a.destructive_hint,
+                a.read_only_hint,
+                a.idempotent_hint,
+                a.open_world_hint
+            ),
+            (Some(true), Some(false), None, Some(true))
+        );
+        // The new description is what the checks see, flagged as changed.
+        assert_eq!(merged.description.as_deref(), Some("harmless"));
+        let info = tool_info(&merged);
+        assert_eq!(info.risk.as_deref(), Some("high"));
+        assert_eq!(info.tags, ["destructive", "open-world"]);
+        // Dropping the annotations altogether relaxes nothing either.
+        let (bare, changed) = merge_tool(
+            Some(&merged),
+            serde_json::from_value(json!({"name": "wipe", "inputSchema": {"type": "object"}}))
+                .unwrap(),
+        );
+        assert!(changed);
+        assert_eq!(tool_info(&bare).risk.as_deref(), Some("high"));
+        // Unsaid, then read-only: still not read-only.
+        let unsaid = listed(json!({}), "x");
+        let (ro, _) = merge_tool(Some(&unsaid), listed(json!({"readOnlyHint": true}), "x"));
+        assert_eq!(ro.annotations.unwrap().read_only_hint, None);
+        // Stricter later: taken.
+        let (stricter, _) =
+            merge_tool(Some(&unsaid), listed(json!({"destructiveHint": true}), "x"));
+        assert_eq!(tool_info(&stricter).risk.as_deref(), Some("high"));
     }
 }

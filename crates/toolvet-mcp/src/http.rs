@@ -270,30 +270,35 @@ fn session_of(proxy: &Proxy, headers: &HeaderMap) -> Result<Arc<HttpSession>, No
 }
 
 async fn post(State(proxy): State<Arc<Proxy>>, headers: HeaderMap, body: Bytes) -> Response {
-    let value: Value = match serde_json::from_slice(&body) {
-        Ok(v) => v,
+    let text = match std::str::from_utf8(&body) {
+        Ok(text) => text,
         Err(e) => {
             return refuse(
                 StatusCode::BAD_REQUEST,
                 jsonrpc::PARSE_ERROR,
-                &format!("the body is not JSON: {e}"),
+                &format!("the body is not UTF-8: {e}"),
             );
         }
     };
     // As on stdio: MCP has had no batches since 2025-06-18.
-    if value.is_array() {
+    if text.trim_start().starts_with('[') {
         return refuse(
             StatusCode::BAD_REQUEST,
             jsonrpc::INVALID_REQUEST,
             "batches are not accepted: send one JSON-RPC message per POST",
         );
     }
-    let (request, initialize) = match Message::classify(value.clone()) {
-        Ok(Message::Request { id, method, .. }) => {
-            (Some(jsonrpc::id_key(&id)), method == "initialize")
+    // Read strictly, as on stdio: a refused message reaches no session.
+    let message = match Message::parse_client(text) {
+        Ok(message) => message,
+        Err(refusal) => {
+            tracing::warn!("refused a message from the client: {}", refusal.message);
+            return (StatusCode::BAD_REQUEST, axum::Json(refusal.response())).into_response();
         }
-        Ok(_) => (None, false),
-        Err(why) => return refuse(StatusCode::BAD_REQUEST, jsonrpc::INVALID_REQUEST, &why),
+    };
+    let (request, initialize) = match &message {
+        Message::Request { id, method, .. } => (Some(jsonrpc::id_key(id)), method == "initialize"),
+        _ => (None, false),
     };
     let (session, opened) = if headers.contains_key(SESSION_HEADER) {
         match session_of(&proxy, &headers) {
@@ -314,16 +319,15 @@ async fn post(State(proxy): State<Arc<Proxy>>, headers: HeaderMap, body: Bytes) 
     } else {
         return NoSession::Missing.into_response();
     };
-    let text = value.to_string();
     let Some(key) = request else {
-        session.session.clone().from_client(&text);
+        session.session.clone().handle_client(message);
         return StatusCode::ACCEPTED.into_response();
     };
     let (stream, answer) = mpsc::unbounded_channel();
     // Only the routes hold the stream: it ends once the request is
     // answered.
     lock(&session.routes).posts.insert(key, stream);
-    session.session.clone().from_client(&text);
+    session.session.clone().handle_client(message);
     let mut response = event_stream(answer).into_response();
     if opened && let Ok(id) = HeaderValue::from_str(&session.id) {
         response.headers_mut().insert(SESSION_HEADER, id);

@@ -1,8 +1,26 @@
 //! JSON-RPC 2.0 messages as the proxy sees them: raw JSON values, sorted
-//! into requests, notifications and responses, so that a message the
-//! proxy does not gate is passed on exactly as it came.
+//! into requests, notifications and responses.
+//!
+//! A client's message is read strictly ([`Message::parse_client`]), in
+//! this one place for every front end: a message a lenient decoder on the
+//! server could read differently from the proxy is refused, never
+//! forwarded. That is a duplicate key at any depth (serde keeps the last,
+//! other decoders the first), two keys of one object that fold to the same
+//! text (`name` and `NAME`: Go's `encoding/json` matches field names
+//! case-insensitively, the last one winning), a key that folds to one of
+//! JSON-RPC's or `tools/call`'s own without being it (`Params`, `paramſ`),
+//! a method with control characters, white space or invisible characters,
+//! or one that folds to an MCP method without being it (`Tools/Call`,
+//! `tools//call`), and a number the proxy cannot pass on exactly (an
+//! integer beyond 64 bits). What is forwarded is then rebuilt from the
+//! parts read: unknown top-level keys never reach the server.
 
-use serde_json::{Value, json};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::fmt;
+use toolvet::display::visible;
+use unicode_normalization::UnicodeNormalization;
 
 /// A JSON-RPC error code for a server-side failure (the upstream exited,
 /// timed out, or the proxy could not vet the call). JSON-RPC reserves
@@ -16,6 +34,58 @@ pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 /// Invalid method parameters.
 pub const INVALID_PARAMS: i64 = -32602;
+
+/// The keys of a JSON-RPC 2.0 message.
+const ENVELOPE_KEYS: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
+
+/// The keys of `tools/call`'s params the proxy knows (MCP 2025-11-25 and
+/// 2026-07-28): only these are forwarded, and a key that only looks like
+/// one of them is refused.
+pub const TOOLS_CALL_KEYS: &[&str] = &[
+    "name",
+    "arguments",
+    "_meta",
+    "task",
+    "requestState",
+    "inputResponses",
+];
+
+/// MCP's methods (through 2026-07-28): a method that folds to one of
+/// these without being it byte for byte is refused. Other methods pass.
+pub const KNOWN_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "sampling/createMessage",
+    "elicitation/create",
+    "roots/list",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "server/discover",
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/message",
+    "notifications/resources/updated",
+    "notifications/resources/list_changed",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/roots/list_changed",
+    "notifications/elicitation/complete",
+    "notifications/tasks/status",
+];
 
 /// One message, classified.
 #[derive(Debug)]
@@ -43,6 +113,25 @@ pub enum Message {
         /// The whole message.
         raw: Value,
     },
+}
+
+/// A client's message refused by [`Message::parse_client`]: answer it
+/// with this error, and forward nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The request's id when it could be read unambiguously, else `null`.
+    pub id: Value,
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// What is wrong, and where.
+    pub message: String,
+}
+
+impl Refusal {
+    /// The JSON-RPC error response that answers the refused message.
+    pub fn response(&self) -> Value {
+        error(&self.id, self.code, &self.message)
+    }
 }
 
 impl Message {
@@ -87,6 +176,470 @@ impl Message {
             (None, _) => Err("neither a request, a notification nor a response".into()),
         }
     }
+
+    /// Read one message from the client (JSON text) strictly, and rebuild
+    /// it from what was read: a request or notification keeps `jsonrpc`,
+    /// `id`, `method` and `params`, a response `jsonrpc`, `id` and its
+    /// `result` or `error`; nothing else reaches the server.
+    ///
+    /// # Errors
+    /// A [`Refusal`] for: text that is not JSON (or has a duplicate key,
+    /// two keys folding to the same text, or an inexact number, at any
+    /// depth); no JSON-RPC 2.0 message; a top-level key that folds to a
+    /// JSON-RPC key without being it; a method that is not plain text or
+    /// that folds to an MCP method without being it; a response with both
+    /// `result` and `error`; and a `tools/call` whose params are not
+    /// [`tools_call_params`] ones.
+    pub fn parse_client(text: &str) -> Result<Message, Refusal> {
+        let refuse = |id: &Value, code, message: String| Refusal {
+            id: id.clone(),
+            code,
+            message,
+        };
+        let value = strict_value(text).map_err(|e| refuse(&loose_id(text), PARSE_ERROR, e))?;
+        let message =
+            Message::classify(value).map_err(|e| refuse(&loose_id(text), INVALID_REQUEST, e))?;
+        let (id, method, raw) = match &message {
+            Message::Request { id, method, raw } => (id.clone(), Some(method.as_str()), raw),
+            Message::Notification { method, raw } => (Value::Null, Some(method.as_str()), raw),
+            Message::Response { raw, .. } => (Value::Null, None, raw),
+        };
+        let object = raw.as_object().into_iter().flatten();
+        for key in object.map(|(k, _)| k) {
+            if let Some(known) = look_alike(key, ENVELOPE_KEYS) {
+                return Err(refuse(
+                    &id,
+                    INVALID_REQUEST,
+                    format!(
+                        "the key `{}` is not JSON-RPC's `{known}`; refused (it could be read as `{known}`)",
+                        visible(key)
+                    ),
+                ));
+            }
+        }
+        if let Some(why) = method.and_then(method_problem) {
+            return Err(refuse(&id, INVALID_REQUEST, why));
+        }
+        let params = raw.get("params");
+        if let Some(params) = params.filter(|p| !p.is_object() && !p.is_array() && !p.is_null()) {
+            return Err(refuse(
+                &id,
+                INVALID_REQUEST,
+                format!("`params` must be an object or an array, not {params}"),
+            ));
+        }
+        if method == Some("tools/call")
+            && let Err(why) = tools_call_params(params.unwrap_or(&Value::Null))
+        {
+            return Err(refuse(&id, INVALID_PARAMS, why));
+        }
+        Ok(match message {
+            Message::Request { id, method, raw } => {
+                let raw = envelope(&raw, &["jsonrpc", "id", "method", "params"]);
+                Message::Request { id, method, raw }
+            }
+            Message::Notification { method, raw } => {
+                let raw = envelope(&raw, &["jsonrpc", "method", "params"]);
+                Message::Notification { method, raw }
+            }
+            Message::Response { id, raw } => {
+                if raw.get("result").is_some() && raw.get("error").is_some() {
+                    return Err(refuse(
+                        &Value::Null,
+                        INVALID_REQUEST,
+                        format!("the answer to {id} has both `result` and `error`"),
+                    ));
+                }
+                let raw = envelope(&raw, &["jsonrpc", "id", "result", "error"]);
+                Message::Response { id, raw }
+            }
+        })
+    }
+}
+
+/// The id of a message that was refused, to answer it under: read
+/// leniently, only to be sent back to the client (never forwarded);
+/// `null` when there is none that MCP allows, or more than one key that
+/// folds to `id`.
+fn loose_id(text: &str) -> Value {
+    /// Every top-level value whose key folds to `id`.
+    struct Ids;
+    impl<'de> Visitor<'de> for Ids {
+        type Value = Vec<Value>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Value>, A::Error> {
+            let mut ids = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if loose_fold(&key) == "id" {
+                    ids.push(map.next_value::<Value>()?);
+                } else {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+            Ok(ids)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    match de::Deserializer::deserialize_map(&mut de, Ids).as_deref() {
+        Ok([id]) if id.is_string() || id.is_i64() || id.is_u64() => id.clone(),
+        _ => Value::Null,
+    }
+}
+
+/// `raw` with only `keys` (those present), in that order.
+fn envelope(raw: &Value, keys: &[&str]) -> Value {
+    let mut out = Map::new();
+    for key in keys {
+        if let Some(v) = raw.get(*key) {
+            out.insert((*key).to_string(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// Check `params` of a `tools/call`: an object, `name` a string,
+/// `arguments` an object (or absent, or `null`), `_meta`, `task` and
+/// `inputResponses` objects, `requestState` a string, and no key that
+/// folds to one of [`TOOLS_CALL_KEYS`] without being it (`NAME`,
+/// `Arguments`, `meta`, `request_state`). Keys the proxy does not know
+/// are allowed here and left out of what is forwarded.
+///
+/// # Errors
+/// What is wrong, naming the key.
+pub fn tools_call_params(params: &Value) -> Result<(), String> {
+    let Some(object) = params.as_object() else {
+        return Err("tools/call needs `params`, an object".into());
+    };
+    for (key, value) in object {
+        if let Some(known) = look_alike(key, TOOLS_CALL_KEYS) {
+            return Err(format!(
+                "tools/call params: the key `{}` is not `{known}`; refused (it could be read as `{known}`)",
+                visible(key)
+            ));
+        }
+        let fits = match key.as_str() {
+            "name" | "requestState" => value.is_string(),
+            "arguments" => value.is_object() || value.is_null(),
+            "_meta" | "task" | "inputResponses" => value.is_object(),
+            _ => true,
+        };
+        if !fits {
+            let kind = if matches!(key.as_str(), "name" | "requestState") {
+                "a string"
+            } else {
+                "an object"
+            };
+            return Err(format!("tools/call params: `{key}` must be {kind}"));
+        }
+    }
+    if !object.contains_key("name") {
+        return Err("tools/call needs a string `name`".into());
+    }
+    Ok(())
+}
+
+/// Why `method` is refused, if it is: it holds a control character, white
+/// space or an invisible character, or it folds to an MCP method (case,
+/// Unicode compatibility forms, punctuation: `Tools/Call`, `tools//call`,
+/// `ｔｏｏｌｓ/call`) without being it. A method no MCP method folds to
+/// passes.
+pub fn method_problem(method: &str) -> Option<String> {
+    if method.is_empty() {
+        return Some("the method is empty".into());
+    }
+    if method.chars().any(|c| c.is_whitespace() || invisible(c)) {
+        return Some(format!(
+            "the method `{}` holds a control character, white space or an invisible character; refused",
+            visible(&escape_invisible(method))
+        ));
+    }
+    if KNOWN_METHODS.contains(&method) {
+        return None;
+    }
+    let folded = loose_fold(method);
+    KNOWN_METHODS
+        .iter()
+        .find(|known| loose_fold(known) == folded)
+        .map(|known| {
+            format!(
+                "the method `{}` is not `{known}`; refused (a server could read it as `{known}`)",
+                visible(method)
+            )
+        })
+}
+
+/// The known key `key` could be read as without being it, if any.
+fn look_alike<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    if known.contains(&key) {
+        return None;
+    }
+    let folded = loose_fold(key);
+    known.iter().find(|k| loose_fold(k) == folded).copied()
+}
+
+/// A character that is not seen, or that moves or hides what follows:
+/// controls, format characters (zero-width, bidirectional), variation
+/// selectors, and the other default-ignorable code points.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
+            | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}' | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// `text` with invisible characters written as `\u{…}` (control ones are
+/// left to [`visible`]).
+fn escape_invisible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if invisible(c) && !c.is_control() {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `text` as a decoder that ignores case and Unicode form may read it:
+/// NFKC (`ｐａｒａｍｓ` → `params`, `ﬁ` → `fi`), then every character
+/// upper- then lower-cased (`ſ` → `s`, `K` (Kelvin) → `k`, `ı` → `i`),
+/// without white space, invisible characters and the dot that
+/// lower-casing `İ` adds. Two keys of one object must not fold alike.
+pub fn fold(text: &str) -> String {
+    text.nfkc()
+        .flat_map(char::to_uppercase)
+        .flat_map(char::to_lowercase)
+        .filter(|c| !c.is_whitespace() && !invisible(*c) && *c != '\u{307}')
+        .collect()
+}
+
+/// [`fold`] keeping only letters and digits, for comparing with MCP's own
+/// keys and methods: `tools//call`, `tools.call` and `Tools/Call` all
+/// read `toolscall`, `request_state` reads `requeststate`.
+fn loose_fold(text: &str) -> String {
+    fold(text).chars().filter(|c| c.is_alphanumeric()).collect()
+}
+
+/// Where in a message a key is, for error messages (`params.arguments`).
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Root => f.write_str("the message"),
+            Path::Key(Path::Root, key) => write!(f, "{}", visible(key)),
+            Path::Key(parent, key) => write!(f, "{parent}.{}", visible(key)),
+            Path::Index(Path::Root, i) => write!(f, "[{i}]"),
+            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+/// A JSON value read with the checks of [`strict_value`].
+struct Strict<'a>(Path<'a>);
+
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom(format!("a number in `{}` is not finite", self.0)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Strict(Path::Index(&self.0, items.len())))? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        // Each key's fold, to the key.
+        let mut folded: HashMap<String, String> = HashMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{}` in {}",
+                    visible(&key),
+                    self.0
+                )));
+            }
+            let f = fold(&key);
+            if !f.is_empty()
+                && let Some(other) = folded.insert(f, key.clone())
+            {
+                return Err(de::Error::custom(format!(
+                    "the keys `{}` and `{}` in {} differ only in case, Unicode form or invisible characters",
+                    visible(&escape_invisible(&other)),
+                    visible(&escape_invisible(&key)),
+                    self.0
+                )));
+            }
+            let value = map.next_value_seed(Strict(Path::Key(&self.0, &key)))?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// Parse `text` as JSON, refusing what a server's decoder could read
+/// otherwise than the proxy: a duplicate key at any depth, two keys of
+/// one object that [`fold`] alike, and a number the proxy would not pass
+/// on exactly (an integer beyond 64 bits, or a decimal that does not
+/// survive as a 64-bit float).
+///
+/// # Errors
+/// What is wrong, and where.
+pub fn strict_value(text: &str) -> Result<Value, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = Strict(Path::Root)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| e.to_string())?;
+    if let Some(number) = inexact_number(text) {
+        let shown: String = number.chars().take(64).collect();
+        return Err(format!(
+            "the number {shown} cannot be passed on exactly (an integer beyond 64 bits, or more digits than a 64-bit float keeps); send it as a string"
+        ));
+    }
+    Ok(value)
+}
+
+/// The first number in the JSON text `text` that does not come out of
+/// serde_json the same (read as a 64-bit integer or float and written
+/// again), if any. `text` is valid JSON.
+fn inexact_number(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'"' => {
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    i += match c {
+                        b'\\' => 2,
+                        b'"' => break,
+                        _ => 1,
+                    };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while bytes
+                    .get(i)
+                    .is_some_and(|c| matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                {
+                    i += 1;
+                }
+                let token = text.get(start..i)?;
+                if !exact(token) {
+                    return Some(token);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Whether the JSON number `token` keeps its value through serde_json.
+fn exact(token: &str) -> bool {
+    if !token.contains(['.', 'e', 'E']) {
+        return token.parse::<i64>().is_ok() || token.parse::<u64>().is_ok();
+    }
+    let Some(written) = token
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map(|n| n.to_string())
+    else {
+        return false;
+    };
+    match (decimal(token), decimal(&written)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// A decimal number's value as (negative, significant digits, exponent
+/// of the last digit), zero as `(false, "", 0)`; `None` when the exponent
+/// does not fit.
+fn decimal(token: &str) -> Option<(bool, String, i64)> {
+    let (negative, rest) = match token.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, token),
+    };
+    let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (rest, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut exponent = exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?;
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    let trimmed = digits.trim_end_matches('0');
+    if trimmed.is_empty() {
+        return Some((false, String::new(), 0));
+    }
+    exponent = exponent.checked_add(i64::try_from(digits.len() - trimmed.len()).ok()?)?;
+    Some((negative, trimmed.to_string(), exponent))
 }
 
 /// A key for a request id: ids `1` and `"1"` are different requests.
@@ -162,5 +715,238 @@ mod tests {
             assert!(e.contains(why), "{e}");
         }
         assert_ne!(id_key(&json!(1)), id_key(&json!("1")));
+    }
+
+    /// The refusal of one client message (panics when it is accepted).
+    fn refused(text: &str) -> Refusal {
+        match Message::parse_client(text) {
+            Ok(m) => panic!("accepted {text}: {m:?}"),
+            Err(r) => r,
+        }
+    }
+
+    #[test]
+    fn keys_a_lenient_decoder_reads_otherwise_are_refused_at_any_depth() {
+        for (text, why) in [
+            // Duplicates: serde keeps the last, other decoders the first.
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wipe","name":"echo"}}"#,
+                "duplicate key `name` in params",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":[{"command":"rm -rf ~","command":"ls"}]}}}"#,
+                "duplicate key `command` in params.arguments.a[0]",
+            ),
+            // Keys that fold alike: Go's encoding/json, last one winning.
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"},"Params":{"name":"wipe"}}"#,
+                "the keys `params` and `Params` in the message",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","NAME":"wipe"}}"#,
+                "the keys `name` and `NAME` in params",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"},"param\u017f":{"name":"wipe"}}"#,
+                "the keys `params` and `paramſ`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping","METHOD":"tools/call","params":{"name":"wipe"}}"#,
+                "the keys `method` and `METHOD`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","\u212aey":1,"key":2}}"#,
+                "differ only in case",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name\u200b":"wipe"}}"#,
+                "`name\\u{200b}`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","\uff4e\uff41\uff4d\uff45":"wipe"}}"#,
+                "differ only in case, Unicode form",
+            ),
+        ] {
+            let r = refused(text);
+            assert_eq!((r.code, &r.id), (PARSE_ERROR, &json!(1)), "{text}");
+            assert!(r.message.contains(why), "{text}: {}", r.message);
+        }
+    }
+
+    #[test]
+    fn a_lone_key_that_only_looks_like_a_known_one_is_refused() {
+        for (text, code, why) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","Params":{"name":"wipe"}}"#,
+                INVALID_REQUEST,
+                "`Params` is not JSON-RPC's `params`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","param\u017f":{"name":"wipe"}}"#,
+                INVALID_REQUEST,
+                "`paramſ` is not JSON-RPC's `params`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"NAME":"wipe"}}"#,
+                INVALID_PARAMS,
+                "`NAME` is not `name`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","request_state":"s"}}"#,
+                INVALID_PARAMS,
+                "`request_state` is not `requestState`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","meta":{}}}"#,
+                INVALID_PARAMS,
+                "`meta` is not `_meta`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}"#,
+                INVALID_PARAMS,
+                "`name` must be a string",
+            ),
+        ] {
+            let r = refused(text);
+            assert_eq!((r.code, &r.id), (code, &json!(1)), "{text}");
+            assert!(r.message.contains(why), "{text}: {}", r.message);
+        }
+    }
+
+    #[test]
+    fn look_alike_methods_are_refused_and_unknown_ones_pass_rebuilt() {
+        for method in [
+            "Tools/Call",
+            "tools/call ",
+            " tools/call",
+            "tools/call\\u0000",
+            "tools/call\\t",
+            "tools//call",
+            "tools.call",
+            "TOOLS_CALL",
+            "/tools/call/",
+            "\\uff54ools/call",
+            "tool\\u017f/call",
+            "tools/\\u200bcall",
+            "Initialize",
+        ] {
+            let text = format!(
+                r#"{{"jsonrpc":"2.0","id":"m","method":"{method}","params":{{"name":"wipe"}}}}"#
+            );
+            let r = refused(&text);
+            assert_eq!((r.code, &r.id), (INVALID_REQUEST, &json!("m")), "{method}");
+            assert!(r.message.contains("the method"), "{method}: {}", r.message);
+        }
+        // A real unknown method passes, with nothing but JSON-RPC's keys.
+        let Ok(Message::Request { method, raw, .. }) = Message::parse_client(
+            r#"{"jsonrpc":"2.0","id":1,"method":"vendor/run","params":{"x":1},"extra":{"name":"wipe"}}"#,
+        ) else {
+            panic!("an unknown method is refused");
+        };
+        assert_eq!(method, "vendor/run");
+        assert_eq!(
+            raw,
+            json!({"jsonrpc":"2.0","id":1,"method":"vendor/run","params":{"x":1}})
+        );
+        // A notification's method follows the same rule.
+        assert_eq!(
+            refused(r#"{"jsonrpc":"2.0","method":"notifications/Cancelled"}"#).code,
+            INVALID_REQUEST
+        );
+        // No two of MCP's methods fold alike: each is refused as no other.
+        for known in KNOWN_METHODS {
+            assert_eq!(method_problem(known), None, "{known}");
+            let same: Vec<_> = KNOWN_METHODS
+                .iter()
+                .filter(|k| loose_fold(k) == loose_fold(known))
+                .collect();
+            assert_eq!(same, [known]);
+        }
+    }
+
+    #[test]
+    fn numbers_pass_only_when_they_come_out_the_same() {
+        for exact in [
+            "0",
+            "-0",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "0.1",
+            "1.5e3",
+            "1E-7",
+            "0.30000000000000004",
+            "2.5",
+            "100.000",
+        ] {
+            let text =
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"n":{exact}}}}}"#);
+            assert!(Message::parse_client(&text).is_ok(), "{exact}");
+        }
+        for inexact in [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "123456789012345678901234567890",
+            "0.1000000000000000055511151231257827",
+            "9007199254740993.0",
+        ] {
+            let text = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"n":[{inexact}]}}}}"#
+            );
+            let r = refused(&text);
+            assert_eq!((r.code, &r.id), (PARSE_ERROR, &json!(1)), "{inexact}");
+        }
+        // Out of a float's range: not JSON serde reads (nor the id then).
+        assert_eq!(
+            refused(r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":1e400}}"#).code,
+            PARSE_ERROR
+        );
+        // A number inside a string is text, not a number.
+        assert!(
+            Message::parse_client(
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"n":"123456789012345678901234567890\"1e999"}}"#
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn what_is_accepted_is_rebuilt_from_what_was_read() {
+        let Ok(Message::Response { raw, .. }) =
+            Message::parse_client(r#"{"jsonrpc":"2.0","id":"s","result":{"a":1},"x":2}"#)
+        else {
+            panic!("a response is refused");
+        };
+        assert_eq!(raw, json!({"jsonrpc":"2.0","id":"s","result":{"a":1}}));
+        let r = refused(r#"{"jsonrpc":"2.0","id":"s","result":{},"error":{"code":1}}"#);
+        assert!(
+            r.message.contains("both `result` and `error`"),
+            "{}",
+            r.message
+        );
+        let Ok(Message::Request { raw, .. }) = Message::parse_client(
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"Path":1,"path_":2}}}"#,
+        ) else {
+            panic!("distinct argument keys are refused");
+        };
+        assert_eq!(raw["params"]["arguments"], json!({"Path":1,"path_":2}));
+        // Two ids: refused, and answered under none of them.
+        let r = refused(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#);
+        assert!(
+            r.message.contains("duplicate key `id` in the message"),
+            "{}",
+            r.message
+        );
+        assert_eq!(r.id, Value::Null);
+        assert_eq!(
+            refused(r#"{"jsonrpc":"2.0","id":1,"ID":1,"method":"ping"}"#).id,
+            Value::Null
+        );
+        // Not JSON, or not UTF-8 JSON-RPC: refused with the id when it is plain.
+        assert_eq!(refused("{").id, Value::Null);
+        assert_eq!(
+            refused(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#).id,
+            json!(9)
+        );
     }
 }

@@ -5,7 +5,9 @@
 //! Every `tools/call` is vetted by the policy's checks before the server
 //! sees it:
 //!
-//! - **allow**: the request goes on unchanged, and its result comes back;
+//! - **allow**: the request goes on, rebuilt from what was vetted (its
+//!   name, its arguments, and of its params only MCP's own `_meta`,
+//!   `task` and the server's own round trip), and its result comes back;
 //! - **deny**: the client gets a tool result with `isError: true` and the
 //!   reason as text, so the model reads it and the session goes on (never a
 //!   JSON-RPC error, which clients show as a protocol failure);
@@ -15,16 +17,23 @@
 //!   `input_required` result whose `requestState` is the request's ticket,
 //!   answered by the same call made again); the answer is recorded in the approvals ledger as
 //!   that person's review, and an approved call runs once. Otherwise the
-//!   call is refused with the approval request's id, to approve with
-//!   `toolvet approvals approve` or on the reviewer page; the same call
+//!   call is refused with the approval request's id (the model is never
+//!   told how to approve it: a person does, outside the agent, with
+//!   `toolvet approvals approve` or on the reviewer page); the same call
 //!   made again then runs.
 //!
 //! The session is the checks' run: its calls are the history sequence
 //! checks read. `tools/list` can leave out the tools the policy would deny
 //! (`[mcp] hide_denied_tools`), and a call that changes that set sends
-//! `notifications/tools/list_changed`. Every other message passes through
-//! as it came. A server that exits or stalls gets the client a JSON-RPC
-//! error on each request it left unanswered.
+//! `notifications/tools/list_changed`. A server cannot relax a tool's
+//! annotations after listing it: the strictest seen are kept, and a tool
+//! whose definition changed carries `mcp.tool_definition_changed`. Every
+//! client message is read strictly ([`jsonrpc::Message::parse_client`]: no
+//! duplicate or look-alike keys, no look-alike methods, no inexact
+//! numbers) and passed on rebuilt from what was read. A server that exits
+//! or stalls gets the client a JSON-RPC error on each request it left
+//! unanswered. The history is bounded by count and by bytes, so no call
+//! makes the session's later calls too large to vet.
 //!
 //! With the `ext-mcp` feature, [`ext_mcp`] is the same gate as
 //! agentgateway's ExtMcp policy server (gRPC), for teams whose MCP
@@ -39,6 +48,7 @@ mod config;
 #[cfg(feature = "ext-mcp")]
 pub mod ext_mcp;
 pub mod gate;
+mod history;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod jsonrpc;

@@ -8,6 +8,7 @@
 
 use crate::config::McpConfig;
 use crate::gate::{self, Answer};
+use crate::history::History;
 use crate::jsonrpc::{self, Message};
 use futures_util::StreamExt;
 use rmcp::model::Tool;
@@ -21,14 +22,14 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 use toolvet::{
-    ApprovalClaim, Approvals, CallContext, CallRequest, Decision, Host, Outcome, PriorCall, Scope,
-    UnixMillis, Verdict,
+    ApprovalClaim, Approvals, CallContext, CallRequest, Decision, Host, Outcome, Scope, UnixMillis,
+    Verdict,
 };
+
+pub use crate::history::MAX_HISTORY;
 
 /// Longest message accepted on either side, in bytes (one line of JSON).
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
-/// Most earlier calls kept as the session's history (oldest dropped).
-pub const MAX_HISTORY: usize = 1024;
 /// The `_meta` key that marks a 2026-07-28 ("modern") request.
 const MODERN_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 const MODERN_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -77,14 +78,16 @@ struct State {
     client_name: Option<String>,
     pending: HashMap<String, Pending>,
     elicitations: HashMap<String, oneshot::Sender<Value>>,
-    /// Every tool the server listed, by name.
+    /// Every tool the server listed, by name, each with the strictest
+    /// annotations any list gave it ([`gate::merge_tool`]).
     tools: BTreeMap<String, Tool>,
+    /// The tools whose definition a later list changed: their calls carry
+    /// `mcp.tool_definition_changed = "true"` for the checks.
+    changed: BTreeSet<String>,
     /// The tools last shown to the client (`None`: it never listed).
     shown: Option<BTreeSet<String>>,
-    /// The session's calls, oldest first, each with its sequence number
-    /// (a forwarded call is in it from the moment it is forwarded).
-    history: std::collections::VecDeque<(u64, PriorCall)>,
-    next_seq: u64,
+    /// The session's calls, bounded by count and bytes.
+    history: History,
     /// Ids of the server's requests to the client still unanswered: only
     /// answers to these go back to the server.
     server_requests: BTreeSet<String>,
@@ -98,11 +101,30 @@ struct State {
     closing: bool,
 }
 
+impl State {
+    /// Remember a tool the server listed, at the strictest annotations it
+    /// ever gave it; a definition that changed is logged and flagged.
+    fn learn(&mut self, tool: Tool, server: &str) {
+        let name = tool.name.to_string();
+        let (tool, changed) = gate::merge_tool(self.tools.get(&name), tool);
+        if changed {
+            tracing::warn!(
+                tool = %toolvet::display::visible(&name),
+                "the MCP server {} changed the definition of a tool it listed before; \
+                 its calls are vetted with the strictest annotations seen, and carry \
+                 mcp.tool_definition_changed",
+                toolvet::display::visible(server)
+            );
+            self.changed.insert(name.clone());
+        }
+        self.tools.insert(name, tool);
+    }
+}
+
 /// One client's session with one server.
 pub(crate) struct Session {
     host: Host,
     config: McpConfig,
-    policy: String,
     server: String,
     /// How the client reaches the proxy (`stdio`, `streamable-http`), for
     /// the checks (`mcp.transport`).
@@ -279,7 +301,6 @@ impl Session {
         to_server: mpsc::UnboundedSender<Value>,
     ) -> Arc<Session> {
         Arc::new(Session {
-            policy: host.policy_source().display().to_string(),
             host,
             config,
             server,
@@ -317,17 +338,24 @@ impl Session {
         }
     }
 
-    /// One message from the client (JSON text).
+    /// One message from the client (JSON text), read strictly
+    /// ([`Message::parse_client`]): a refused one is answered with why,
+    /// and nothing of it reaches the server.
     pub(crate) fn from_client(self: Arc<Self>, line: &str) {
-        let message = match serde_json::from_str::<Value>(line)
-            .map_err(|e| (jsonrpc::PARSE_ERROR, e.to_string()))
-        {
-            Ok(value) => Message::classify(value).map_err(|e| (jsonrpc::INVALID_REQUEST, e)),
-            Err(e) => Err(e),
-        };
+        match Message::parse_client(line) {
+            Ok(message) => self.handle_client(message),
+            Err(refusal) => {
+                tracing::warn!("refused a message from the client: {}", refusal.message);
+                self.reply(refusal.response());
+            }
+        }
+    }
+
+    /// One message from the client, read by [`Message::parse_client`]
+    /// (and so rebuilt from what was read).
+    pub(crate) fn handle_client(self: Arc<Self>, message: Message) {
         match message {
-            Err((code, why)) => self.reply(jsonrpc::error(&Value::Null, code, &why)),
-            Ok(Message::Request { id, method, .. })
+            Message::Request { id, method, .. }
                 if self.state().pending.contains_key(&jsonrpc::id_key(&id)) =>
             {
                 self.reply(jsonrpc::error(
@@ -338,7 +366,7 @@ impl Session {
                     ),
                 ));
             }
-            Ok(Message::Request { id, method, raw }) => match method.as_str() {
+            Message::Request { id, method, raw } => match method.as_str() {
                 "tools/call" => {
                     tokio::spawn(async move { self.gate(id, raw).await });
                 }
@@ -359,14 +387,14 @@ impl Session {
             },
             // Only notifications go on without an answer: a request without
             // an id (a `tools/call` among them) is never passed unvetted.
-            Ok(Message::Notification { method, raw }) => {
+            Message::Notification { method, raw } => {
                 if method.starts_with("notifications/") {
                     self.send_server(raw);
                 } else {
                     tracing::warn!("dropped `{method}` from the client: a request without an id");
                 }
             }
-            Ok(Message::Response { id, raw }) => {
+            Message::Response { id, raw } => {
                 let key = jsonrpc::id_key(&id);
                 let mut state = self.state();
                 if let Some(answer) = state.elicitations.remove(&key) {
@@ -539,6 +567,19 @@ impl Session {
                 parsed.push(tool);
             }
         }
+        // Learned first, so that what is hidden is decided with the
+        // strictest annotations seen, as calls are vetted.
+        let parsed: Vec<Tool> = {
+            let mut state = self.state();
+            parsed
+                .into_iter()
+                .map(|tool| {
+                    let name = tool.name.to_string();
+                    state.learn(tool.clone(), &self.server);
+                    state.tools.get(&name).cloned().unwrap_or(tool)
+                })
+                .collect()
+        };
         let mut shown = BTreeSet::new();
         let mut hidden = BTreeSet::new();
         for tool in &parsed {
@@ -562,8 +603,18 @@ impl Session {
                 .is_some_and(|n| shown.contains(n))
         });
         let mut state = self.state();
-        for tool in parsed {
-            state.tools.insert(tool.name.to_string(), tool);
+        // The client is shown what the proxy vets with: the strictest
+        // annotations the server ever gave each tool.
+        for item in listed.iter_mut() {
+            let strict = item
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|n| state.tools.get(n))
+                .and_then(|t| t.annotations.as_ref())
+                .and_then(|a| serde_json::to_value(a).ok());
+            if let (Some(strict), Some(item)) = (strict, item.as_object_mut()) {
+                item.insert("annotations".into(), strict);
+            }
         }
         let mut all = state.shown.take().unwrap_or_default();
         all.retain(|n| !hidden.contains(n));
@@ -622,7 +673,7 @@ impl Session {
                 .flatten()
             {
                 if let Ok(tool) = serde_json::from_value::<Tool>(item.clone()) {
-                    state.tools.insert(tool.name.to_string(), tool);
+                    state.learn(tool, &self.server);
                 }
             }
             cursor = result.get("nextCursor").filter(|c| !c.is_null()).cloned();
@@ -697,6 +748,7 @@ impl Session {
     }
 
     fn context(&self) -> CallContext {
+        let settings = self.host.settings();
         let state = self.state();
         let mut attributes = BTreeMap::new();
         attributes.insert("mcp.transport".to_string(), self.transport.to_string());
@@ -710,7 +762,7 @@ impl Session {
             run_id: Some(self.run_id.clone()),
             principal: self.config.principal.clone(),
             attributes,
-            history: state.history.iter().map(|(_, c)| c.clone()).collect(),
+            history: state.history.for_checks(&settings),
         }
     }
 
@@ -721,27 +773,14 @@ impl Session {
         arguments: Box<serde_json::value::RawValue>,
         outcome: Outcome,
     ) -> u64 {
-        let mut state = self.state();
-        if state.history.len() >= MAX_HISTORY {
-            state.history.pop_front();
-        }
-        let seq = state.next_seq;
-        state.next_seq += 1;
-        state.history.push_back((
-            seq,
-            PriorCall {
-                name,
-                arguments,
-                outcome,
-            },
-        ));
-        seq
+        let settings = self.host.settings();
+        self.state()
+            .history
+            .record(name, arguments, outcome, &settings)
     }
 
     fn set_outcome(&self, seq: u64, outcome: Outcome) {
-        if let Some((_, call)) = self.state().history.iter_mut().find(|(s, _)| *s == seq) {
-            call.outcome = outcome;
-        }
+        self.state().history.set_outcome(seq, outcome);
     }
 
     /// Answer a `tools/call` without running it, and record why.
@@ -792,7 +831,13 @@ impl Session {
         let arguments = params
             .and_then(|p| p.get("arguments"))
             .filter(|a| !a.is_null());
-        let request = match gate::call_request(name, arguments, tool.as_ref(), self.context()) {
+        let mut context = self.context();
+        if self.state().changed.contains(name) {
+            context
+                .attributes
+                .insert(gate::DEFINITION_CHANGED.into(), "true".into());
+        }
+        let request = match gate::call_request(name, arguments, tool.as_ref(), context) {
             Ok(request) => request,
             Err(e) => {
                 let text = format!("toolvet cannot vet this call, so it is denied: {e}");
@@ -832,10 +877,14 @@ impl Session {
             request.call.arguments.clone(),
             outcome,
         );
-        // toolvet's own round trip (requestState, its input response) is
-        // not the server's business.
-        let raw = gate::without_round_trip(raw);
-        self.forward(id, "tools/call".into(), raw, Some(Forwarded { seq }));
+        // The server gets the call rebuilt from what was vetted, never the
+        // client's message as sent.
+        let Some(call) = gate::forwarded_call(&id, &request.call, raw.get("params")) else {
+            self.set_outcome(seq, Outcome::Denied);
+            let text = "toolvet cannot pass this call on as it was vetted, so it is denied".into();
+            return self.reply(jsonrpc::result(&id, gate::refusal(text)));
+        };
+        self.forward(id, "tools/call".into(), call, Some(Forwarded { seq }));
     }
 
     async fn resume(&self, request: &CallRequest, ticket: String) -> Verdict {
@@ -855,7 +904,7 @@ impl Session {
     ) {
         let (Some(approval), Some(approvals)) = (verdict.approval.clone(), self.host.approvals())
         else {
-            let text = gate::held_text(&verdict, "", &self.policy);
+            let text = gate::held_text(&verdict, "");
             return self.refuse(&id, &request, text, Outcome::Denied).await;
         };
         let meta = raw.pointer("/params/_meta");
@@ -875,7 +924,7 @@ impl Session {
             None
         };
         let (Some(ticket), None) = (approval.ticket.clone(), unable) else {
-            let text = gate::held_text(&verdict, unable.unwrap_or(""), &self.policy);
+            let text = gate::held_text(&verdict, unable.unwrap_or(""));
             return self.refuse(&id, &request, text, Outcome::Escalated).await;
         };
         let answer = if modern {
@@ -983,7 +1032,7 @@ impl Session {
                 self.refuse(&id, &request, text, Outcome::Rejected).await;
             }
             Answer::None(why) => {
-                let text = gate::held_text(&verdict, &why, &self.policy);
+                let text = gate::held_text(&verdict, &why);
                 self.refuse(&id, &request, text, Outcome::Escalated).await;
             }
         }
