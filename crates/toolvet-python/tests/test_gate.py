@@ -7,20 +7,56 @@ from policy import BrokenHost, ESCALATED_TOOL
 from toolvet.integrations import Gate
 
 
-def test_replayed_checks_get_the_same_ruling_and_resume_is_idempotent(host):
+def test_a_replayed_check_gets_the_same_request_and_an_approval_runs_once(host):
     gate = Gate(host)
     first = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1")
     assert first.escalated and first.ticket
-    assert gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1") is first  # a replayed hook
+    again = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1")  # a replayed hook
+    assert (again.decision, again.approval_id, again.ticket) == ("escalate", first.approval_id, first.ticket)
     final = gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r1", reviewer="alice")
     assert final.allowed and final.rule == "approval.approved"
-    # The framework replays the hook again, or resumes twice: still allowed, the ticket used once.
-    assert gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1") is final
-    assert gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r1") is final
+    assert host.approvals.get(first.approval_id).status == "consumed"
+    # The framework replays the hook, or resumes the same approval again: this
+    # process answers as a fresh one does, from the ledger: refused.
+    replay = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1")
+    assert (replay.decision, replay.rule) == ("deny", "approval.replayed")
+    second = gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r1", reviewer="alice")
+    assert (second.decision, second.rule) == ("deny", "approval.replayed")
+    assert "approved once" in second.reason
+    fresh = Gate(host).resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r1")
+    assert (fresh.decision, fresh.rule) == ("deny", "approval.replayed")
     assert [r.status for r in host.approvals.list("all")] == ["consumed"]
-    # Without the gate's memory the host refuses the used ticket.
-    again = host.check({"id": "c1", "name": ESCALATED_TOOL, "arguments": {"env": "prod"}}, context={"run_id": "r1"}, ticket=first.ticket)
-    assert again.rule == "approval.replayed"
+
+
+def test_a_run_scope_allow_is_asked_of_the_ledger_each_time(host):
+    gate = Gate(host)
+    first = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1")
+    host.approvals.approve(first.approval_id, "alice", scope="run")
+    for call_id in ("c1", "c2"):
+        ruling = gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id=call_id, run_id="r1")
+        assert (ruling.decision, ruling.rule) == ("allow", "approval.run-scope")
+        later = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id=call_id, run_id="r1")
+        assert (later.decision, later.rule) == ("allow", "approval.run-scope")
+        assert gate._cache.get(("r1", call_id)) is None  # never answered from memory
+
+
+def test_a_framework_rejection_after_a_toolvet_approval_runs_nothing_and_spends_nothing(host):
+    gate = Gate(host)
+    first = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1")
+    host.approvals.approve(first.approval_id, "carol", "ship it")
+    for ruling in (
+        gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=False, call_id="c1", run_id="r1", reviewer="bob", message="not now"),
+        gate.reject(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1", reviewer="bob", message="not now"),
+    ):
+        assert (ruling.decision, ruling.rule, ruling.reason) == ("deny", "approval.rejected", "bob rejected this call: not now")
+        assert ruling.message == "Blocked by policy: bob rejected this call: not now"
+    request = host.approvals.get(first.approval_id)
+    assert (request.status, request.reviewer) == ("approved", "carol")
+    # A rejection while the request waits is recorded in the ledger.
+    other = gate.check(ESCALATED_TOOL, {"env": "stage"}, call_id="c2", run_id="r1")
+    assert gate.reject(ESCALATED_TOOL, {"env": "stage"}, call_id="c2", run_id="r1").reason == "reviewer rejected this call"
+    request = host.approvals.get(other.approval_id)
+    assert (request.status, request.reviewer) == ("rejected", "reviewer")
 
 
 def test_a_reused_call_id_with_other_arguments_is_not_answered_from_memory(host):

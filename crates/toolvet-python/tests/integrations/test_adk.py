@@ -174,7 +174,10 @@ def test_host_error_is_a_deny():
         events = await s.start()
         assert confirmations(events) == []
         assert sum(ran.values()) == 0
-        assert all("could not vet this call" in r["error"] for r in s.llm.responses().values())
+        seen = s.llm.responses()
+        assert sorted(seen) == ["c-allow", "c-deny", "c-esc"]
+        for response in seen.values():
+            assert "could not vet this call" in response["error"]
 
     asyncio.run(main())
 
@@ -192,5 +195,38 @@ def test_decision_tool(host):
         seen = llm.responses()
         assert seen["d1"]["status"] == "escalate"
         assert "error" in seen["d2"]
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("plugin", [False, True], ids=["callback", "plugin"])
+def test_a_rejection_after_a_toolvet_approval_runs_nothing_and_spends_nothing(host, plugin):
+    """Approved in toolvet, then not confirmed in ADK: the tool runs only when both say
+    yes. The approval stays unspent; the model reads the rejection."""
+
+    async def main():
+        s = Session(host, plugin=plugin)
+        [request] = confirmations(await s.start())
+        [pending] = host.approvals.pending()
+        host.approvals.approve(pending.id, "carol")
+        await s.answer(request.id, {"confirmed": False, "payload": {"reviewer": "bob", "message": "not now"}})
+        assert ran == Counter(get_weather=1)
+        assert s.llm.responses()["c-esc"] == {"error": "Blocked by policy: bob rejected this call: not now"}
+        request = host.approvals.get(pending.id)
+        assert (request.status, request.reviewer) == ("approved", "carol")
+
+    asyncio.run(main())
+
+
+def test_a_confirmation_sent_twice_runs_the_call_once(host):
+    async def main():
+        s = Session(host)
+        [request] = confirmations(await s.start())
+        await s.answer(request.id, {"confirmed": True, "payload": {"reviewer": "alice"}})
+        assert ran == Counter(get_weather=1, deploy=1)
+        await s.answer(request.id, {"confirmed": True, "payload": {"reviewer": "alice"}})
+        assert ran == Counter(get_weather=1, deploy=1)
+        [consumed] = host.approvals.list("all")
+        assert (consumed.status, consumed.reviewer) == ("consumed", "alice")
 
     asyncio.run(main())

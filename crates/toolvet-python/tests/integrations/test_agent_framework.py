@@ -183,3 +183,45 @@ def test_decision_tool(host):
         assert "error" in seen["d2"].lower()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("how", ["reply", "plain"])
+def test_a_rejection_after_a_toolvet_approval_runs_nothing_and_spends_nothing(host, how):
+    """Approved in toolvet, rejected in Agent Framework: the function runs only when both
+    say yes. The approval stays unspent; the model reads the rejection, never "approved by"."""
+
+    async def main():
+        gate = Gate(host)
+        client, agent, session, response = await first_run(gate)
+        [pending] = host.approvals.pending()
+        host.approvals.approve(pending.id, "carol")
+        [request] = response.user_input_requests
+        if how == "reply":
+            msg = reply(response.user_input_requests, gate, {"c-esc": "not now"}, reviewer="bob", session=session)
+        else:
+            msg = Message(role="user", contents=[request.to_function_approval_response(False)])
+        await agent.run(msg, session=session)
+        assert ran == Counter(get_weather=1)
+        seen = client.results()
+        assert "approved by" not in str(seen)
+        if how == "reply":
+            assert seen["text"][-1] == "The call of `deploy` (c-esc) was not run. Blocked by policy: bob rejected this call: not now"
+        request = host.approvals.get(pending.id)
+        assert (request.status, request.reviewer) == ("approved", "carol")
+
+    asyncio.run(main())
+
+
+def test_an_approval_sent_twice_runs_the_call_once(host):
+    async def main():
+        gate = Gate(host)
+        client, agent, session, response = await first_run(gate)
+        [request] = response.user_input_requests
+        answer = Message(role="user", contents=[request.to_function_approval_response(True)])
+        await agent.run(answer, session=session)
+        assert ran == Counter(get_weather=1, deploy=1)
+        await agent.run(Message(role="user", contents=[request.to_function_approval_response(True)]), session=session)
+        assert ran == Counter(get_weather=1, deploy=1)
+        assert [r.status for r in host.approvals.list("all")] == ["consumed"]
+
+    asyncio.run(main())

@@ -79,8 +79,8 @@ def _reset():
     ran.clear()
 
 
-def run_crew(host, script, tools=(get_weather, delete_repository, deploy), approve=None):
-    llm = ScriptedLLM(model="scripted", script=list(script), seen=[])
+def run_crew(host, script, tools=(get_weather, delete_repository, deploy), approve=None, llm_class=None):
+    llm = (llm_class or ScriptedLLM)(model="scripted", script=list(script), seen=[])
     uninstall = install(host, approve=approve) if host is not None else (lambda: None)
     try:
         agent = Agent(role="ops", goal="operate", backstory="an operator", llm=llm, tools=list(tools), allow_delegation=False, verbose=False)
@@ -160,3 +160,89 @@ def test_without_an_approver_a_rejection_in_the_ledger_reaches_the_model(host):
     llm = run_crew(gate, [action("deploy", {"env": "prod"})])
     assert ran["deploy"] == 0
     assert "Blocked by policy: bob rejected this call: not on a Friday" in llm.seen[1]
+
+
+def test_a_rejection_after_a_toolvet_approval_blocks_and_spends_nothing(host):
+    """Approved in toolvet while the approver was asked, rejected by the approver: the
+    call runs only when both say yes, and the approval stays unspent."""
+
+    def approve(ruling, name, args):
+        host.approvals.approve(ruling.approval_id, "carol")
+        return {"approved": False, "reviewer": "bob", "message": "not now"}
+
+    llm = run_crew(host, [action("deploy", {"env": "prod"})], approve=approve)
+    assert ran["deploy"] == 0
+    assert "Blocked by policy: bob rejected this call: not now" in llm.seen[1]
+    assert "approved by" not in llm.seen[1]
+    [request] = host.approvals.list("all")
+    assert (request.status, request.reviewer) == ("approved", "carol")
+
+
+# CrewAI's native function-calling path: the LLM returns tool calls, the executor
+# runs them (`_execute_single_native_tool_call`) through the same hooks.
+
+
+def native_call(call_id, name, args):
+    import json
+
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+
+
+class NativeLLM(ScriptedLLM):
+    """A scripted BaseLLM on CrewAI's native function-calling path."""
+
+    def supports_function_calling(self) -> bool:
+        return True
+
+    def call(self, messages, tools=None, callbacks=None, available_functions=None, from_task=None, from_agent=None, response_model=None):
+        assert tools, "the native path offers the tools to the LLM"
+        self.seen.append(messages if isinstance(messages, str) else "\n".join(str(m.get("content")) for m in messages))
+        return self.script.pop(0) if self.script else "done"
+
+
+def test_native_path_deny_allow_and_the_reason_reaches_the_model(host):
+    llm = run_crew(
+        host,
+        [[native_call("n1", "delete_repository", {"repo": "acme/app"}), native_call("n2", "get_weather", {"city": "Paris"})]],
+        llm_class=NativeLLM,
+    )
+    assert ran == Counter(get_weather=1)
+    assert "Blocked by policy: " in llm.seen[1] and "delete_repository" in llm.seen[1]
+    assert "Tool execution blocked by hook" not in llm.seen[1]
+    assert "sunny in Paris" in llm.seen[1]
+
+
+def test_native_path_escalate_asks_the_approver_then_runs_once(host):
+    asked = []
+
+    def approve(ruling, name, args):
+        asked.append((name, args, ruling.approval_id))
+        return {"approved": True, "reviewer": "alice"}
+
+    llm = run_crew(host, [[native_call("n1", "deploy", {"env": "prod"})]], approve=approve, llm_class=NativeLLM)
+    assert [(n, a) for n, a, _ in asked] == [("deploy", {"env": "prod"})]
+    assert ran == Counter(deploy=1)
+    assert "deployed to prod" in llm.seen[1]
+    request = host.approvals.get(asked[0][2])
+    assert (request.status, request.reviewer) == ("consumed", "alice")
+
+
+def test_native_path_without_an_approver_blocks_until_approved_then_runs_once(host):
+    gate = Gate(host)
+    llm = run_crew(gate, [[native_call("n1", "deploy", {"env": "prod"})]], llm_class=NativeLLM)
+    assert ran["deploy"] == 0
+    [pending] = host.approvals.pending()
+    assert f"approval request {pending.id}" in llm.seen[1]
+    host.approvals.approve(pending.id, "alice")
+    run_crew(gate, [[native_call("n2", "deploy", {"env": "prod"})]], llm_class=NativeLLM)
+    assert ran["deploy"] == 1
+    llm = run_crew(gate, [[native_call("n3", "deploy", {"env": "prod"})]], llm_class=NativeLLM)
+    assert ran["deploy"] == 1  # the approval ran the call once; the next one asks anew
+    assert host.approvals.get(pending.id).status == "consumed"
+    assert "A person must approve this call first" in llm.seen[1]
+
+
+def test_native_path_host_error_is_a_deny():
+    llm = run_crew(BrokenHost(), [[native_call("n1", "get_weather", {"city": "Paris"})]], llm_class=NativeLLM)
+    assert ran["get_weather"] == 0
+    assert "could not vet this call" in llm.seen[1]

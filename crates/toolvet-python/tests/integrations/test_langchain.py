@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 
@@ -88,8 +89,8 @@ def tool_messages(model):
     return {m.tool_call_id: m for m in model.seen[-1] if isinstance(m, ToolMessage)}
 
 
-def start(host, thread):
-    model = scripted(SIBLINGS, AIMessage(content="done"))
+def start(host, thread, *extra):
+    model = scripted(SIBLINGS, AIMessage(content="done"), *extra)
     agent = agent_for(host, model)
     cfg = {"configurable": {"thread_id": thread}}
     out = agent.invoke({"messages": [{"role": "user", "content": "go"}]}, cfg, version="v2")
@@ -158,7 +159,9 @@ def test_host_error_is_a_deny():
     out = agent.invoke({"messages": [{"role": "user", "content": "go"}]}, cfg, version="v2")
     assert out.interrupts == ()
     assert sum(ran.values()) == 0
-    for msg in tool_messages(model).values():
+    seen = tool_messages(model)
+    assert sorted(seen) == ["c-allow", "c-deny", "c-esc"]
+    for msg in seen.values():
         assert msg.status == "error" and "could not vet this call" in msg.content
 
 
@@ -180,3 +183,93 @@ def test_decision_tool(host):
     assert msgs["d1"].artifact == denied
     assert json.loads(msgs["d2"].content)["status"] == "allow"
     assert msgs["d3"].status == "error" and "arguments" in msgs["d3"].content
+
+
+def paused_checkpoint(agent, cfg):
+    """The config of the checkpoint where the run paused for the person."""
+    return next(snap.config for snap in agent.get_state_history(cfg) if snap.interrupts)
+
+
+def test_resuming_again_from_the_paused_checkpoint_runs_the_call_once(host):
+    """One approval, two runs: LangGraph resumed a second time from the checkpoint
+    where it paused. The replayed node asks the ledger, which refuses."""
+    model, agent, cfg, out = start(host, "t-twice", AIMessage(content="done again"))
+    approve = Command(resume={"decisions": [{"type": "approve", "reviewer": "alice"}]})
+    agent.invoke(approve, cfg, version="v2")
+    assert ran == Counter(get_weather=1, deploy=1)
+    again = agent.invoke(approve, paused_checkpoint(agent, cfg), version="v2")
+    assert again.interrupts == ()
+    # (LangGraph replays the turn's other calls too: the allowed sibling, which
+    # needs no approval, runs again; that is the framework's replay.)
+    assert ran["deploy"] == 1
+    msg = tool_messages(model)["c-esc"]
+    assert msg.status == "error"
+    assert msg.content.startswith("Blocked by policy: call `c-esc` was approved once")
+    [request] = host.approvals.list("all")
+    assert (request.status, request.reviewer) == ("consumed", "alice")
+
+
+def test_a_rejection_after_a_toolvet_approval_runs_nothing_and_spends_nothing(host):
+    """Approved in toolvet, rejected in the framework: the tool runs only when both say
+    yes. The approval stays unspent; the model reads the rejection."""
+    model, agent, cfg, out = start(host, "t-both")
+    [pending] = host.approvals.pending()
+    host.approvals.approve(pending.id, "carol")
+    agent.invoke(Command(resume={"decisions": [{"type": "reject", "reviewer": "bob", "message": "not now"}]}), cfg, version="v2")
+    assert ran == Counter(get_weather=1)
+    msg = tool_messages(model)["c-esc"]
+    assert (msg.status, msg.content) == ("error", "Blocked by policy: bob rejected this call: not now")
+    request = host.approvals.get(pending.id)
+    assert (request.status, request.reviewer) == ("approved", "carol")
+
+
+TWO_HELD = calls(("deploy", {"env": "prod"}, "c-prod"), ("deploy", {"env": "stage"}, "c-stage"))
+
+
+def test_two_escalations_in_one_turn_are_answered_by_interrupt_id(host):
+    model = scripted(TWO_HELD, AIMessage(content="done"))
+    agent = agent_for(host, model)
+    cfg = {"configurable": {"thread_id": "t-two"}}
+    out = agent.invoke({"messages": [{"role": "user", "content": "go"}]}, cfg, version="v2")
+    assert len(out.interrupts) == 2
+    by_env = {i.value["action_requests"][0]["args"]["env"]: i.id for i in out.interrupts}
+    assert sorted(by_env) == ["prod", "stage"]
+    # The bare form answers one pending interrupt only: LangGraph refuses it here.
+    with pytest.raises(Exception, match="interrupt id"):
+        agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), cfg, version="v2")
+    assert sum(ran.values()) == 0
+    answers = {
+        by_env["prod"]: {"decisions": [{"type": "approve", "reviewer": "alice"}]},
+        by_env["stage"]: {"decisions": [{"type": "reject", "reviewer": "alice", "message": "not stage"}]},
+    }
+    out = agent.invoke(Command(resume=answers), cfg, version="v2")
+    assert out.interrupts == ()
+    assert ran == Counter(deploy=1)
+    seen = tool_messages(model)
+    assert seen["c-prod"].content == "deployed to prod"
+    assert seen["c-stage"].content == "Blocked by policy: alice rejected this call: not stage"
+    assert sorted((r.call_id, r.status) for r in host.approvals.list("all")) == [("c-prod", "consumed"), ("c-stage", "rejected")]
+
+
+def test_async_agent_pauses_and_resumes_once(host):
+    async def main():
+        model = scripted(SIBLINGS, AIMessage(content="done"), AIMessage(content="done again"))
+        agent = agent_for(host, model)
+        cfg = {"configurable": {"thread_id": "t-async"}}
+        out = await agent.ainvoke({"messages": [{"role": "user", "content": "go"}]}, cfg, version="v2")
+        assert [i.value["action_requests"][0]["name"] for i in out.interrupts] == ["deploy"]
+        assert ran == Counter(get_weather=1)
+        approve = Command(resume={"decisions": [{"type": "approve", "reviewer": "alice"}]})
+        out = await agent.ainvoke(approve, cfg, version="v2")
+        assert out.interrupts == ()
+        assert ran == Counter(get_weather=1, deploy=1)
+        seen = tool_messages(model)
+        assert seen["c-esc"].content == "deployed to prod"
+        assert seen["c-allow"].content == "sunny in Paris"
+        assert seen["c-deny"].status == "error" and "delete_repository" in seen["c-deny"].content
+        # Resumed again from the paused checkpoint: refused.
+        await agent.ainvoke(approve, paused_checkpoint(agent, cfg), version="v2")
+        assert ran["deploy"] == 1
+        assert tool_messages(model)["c-esc"].content.startswith("Blocked by policy: call `c-esc` was approved once")
+
+    asyncio.run(main())

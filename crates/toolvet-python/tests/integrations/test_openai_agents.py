@@ -89,7 +89,10 @@ def test_siblings_pause_then_approve_runs_once(host):
         state = await RunState.from_string(agent, result.to_state().to_string())
         [item] = state.get_interruptions()
         ruling = approve(state, item, gate, reviewer="alice")
-        assert ruling.allowed and ruling.rule == "approval.approved"
+        # Recorded, not used: the approval is spent when the tool runs.
+        assert ruling.escalated and ruling.approval_id == pending.id
+        assert host.approvals.get(pending.id).status == "approved"
+        assert ran == Counter(get_weather=1)
         result = await Runner.run(agent, state, run_config=run_config())
         assert result.final_output == "done"
         assert ran == Counter(get_weather=1, deploy=1)
@@ -150,7 +153,9 @@ def test_host_error_is_a_deny_not_an_approval_prompt():
         model, agent, result = await first_run(Gate(BrokenHost()))
         assert result.interruptions == []
         assert sum(ran.values()) == 0
-        for out in outputs(model).values():
+        seen = outputs(model)
+        assert sorted(seen) == ["c-allow", "c-deny", "c-esc"]
+        for out in seen.values():
             assert out.startswith("Blocked by policy: ") and "could not vet this call" in out
 
     asyncio.run(main())
@@ -173,5 +178,107 @@ def test_decision_tool(host):
         answer = json.loads(seen["d1"])
         assert answer["status"] == "escalate" and "approval request apr_" in answer["answer"]
         assert "error" in json.loads(seen["d2"])
+
+    asyncio.run(main())
+
+
+REPLAYED = "Blocked by policy: call `c-esc` was approved once"
+
+
+def test_a_run_state_resumed_twice_runs_the_approved_call_once(host):
+    """One approval, two runs: the same approved RunState resumed twice in one
+    process. The second resume asks the ledger, which refuses the used approval."""
+
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        state = result.to_state()
+        approve(state, state.get_interruptions()[0], gate, reviewer="alice")
+        saved = state.to_string()
+        for _ in range(2):
+            model.enqueue([assistant_message("done")])
+            await Runner.run(agent, await RunState.from_string(agent, saved), run_config=run_config())
+        assert ran == Counter(get_weather=1, deploy=1)
+        assert outputs(model)["c-esc"].startswith(REPLAYED)
+        [request] = host.approvals.list("all")
+        assert (request.status, request.reviewer) == ("consumed", "alice")
+
+    asyncio.run(main())
+
+
+def test_the_same_state_object_resumed_twice_runs_once(host):
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        state = result.to_state()
+        state.approve(state.get_interruptions()[0])
+        copy = await RunState.from_string(agent, state.to_string())
+        await Runner.run(agent, state, run_config=run_config())
+        model.enqueue([assistant_message("done")])
+        await Runner.run(agent, copy, run_config=run_config())
+        assert ran["deploy"] == 1
+        assert outputs(model)["c-esc"].startswith(REPLAYED)
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("how", ["helper", "plain"])
+def test_an_sdk_rejection_after_a_toolvet_approval_runs_nothing_and_spends_nothing(host, how):
+    """Approved in toolvet (a reviewer page), rejected in the SDK: the call runs only
+    when both say yes, so it does not run; the approval stays unspent and the model
+    reads the rejection, never "approved by"."""
+
+    async def main():
+        gate = Gate(host)
+        model, agent, result = await first_run(gate)
+        [pending] = host.approvals.pending()
+        host.approvals.approve(pending.id, "carol")
+        state = result.to_state()
+        item = state.get_interruptions()[0]
+        if how == "helper":
+            ruling = reject(state, item, gate, reviewer="bob", message="not now")
+            assert (ruling.decision, ruling.rule) == ("deny", "approval.rejected")
+        else:
+            state.reject(item)
+        await Runner.run(agent, state, run_config=run_config())
+        assert ran == Counter(get_weather=1)
+        out = outputs(model)["c-esc"]
+        assert "approved by" not in out
+        if how == "helper":
+            assert out == "Blocked by policy: bob rejected this call: not now"
+        else:
+            assert out == "Tool execution was not approved."  # the SDK's own rejection text
+        request = host.approvals.get(pending.id)
+        assert (request.status, request.reviewer) == ("approved", "carol")
+
+    asyncio.run(main())
+
+
+def test_a_streamed_run_pauses_and_resumes_once(host):
+    async def main():
+        gate = Gate(host)
+        model = ScriptedModel([SIBLINGS, [assistant_message("done")]])
+        agent = make_agent(gate, model)
+        streamed = Runner.run_streamed(agent, "go", run_config=run_config())
+        kinds = [event.type async for event in streamed.stream_events()]
+        assert "run_item_stream_event" in kinds
+        assert [i.name for i in streamed.interruptions] == ["deploy"]
+        assert ran == Counter(get_weather=1)
+        state = streamed.to_state()
+        approve(state, state.get_interruptions()[0], gate, reviewer="alice")
+        saved = state.to_string()
+        resumed = Runner.run_streamed(agent, state, run_config=run_config())
+        [_ async for _ in resumed.stream_events()]
+        assert resumed.final_output == "done"
+        assert ran == Counter(get_weather=1, deploy=1)
+        seen = outputs(model)
+        assert seen["c-esc"] == "deployed to prod"
+        assert seen["c-deny"].startswith("Blocked by policy: ") and "delete_repository" in seen["c-deny"]
+        # The same approved state streamed again: refused by the ledger.
+        model.enqueue([assistant_message("done")])
+        again = Runner.run_streamed(agent, await RunState.from_string(agent, saved), run_config=run_config())
+        [_ async for _ in again.stream_events()]
+        assert ran["deploy"] == 1
+        assert outputs(model)["c-esc"].startswith(REPLAYED)
 
     asyncio.run(main())

@@ -156,7 +156,10 @@ def test_host_error_is_a_deny():
         script, agent, result = await first_run(Gate(BrokenHost()))
         assert result.output == "done"
         assert sum(ran.values()) == 0
-        assert all("could not vet this call" in text for text in script.returns().values())
+        seen = script.returns()
+        assert sorted(seen) == ["c-allow", "c-deny", "c-esc"]
+        for text in seen.values():
+            assert "could not vet this call" in text
 
     asyncio.run(main())
 
@@ -174,5 +177,51 @@ def test_decision_toolset(host):
         seen = script.returns()
         assert "'status': 'deny'" in seen["d1"] or '"status":"deny"' in seen["d1"]
         assert "arguments" in seen["d2"]  # a validation error goes back as a retry prompt
+
+    asyncio.run(main())
+
+
+def test_the_same_deferred_results_sent_twice_run_the_call_once(host):
+    """One approval, two runs: the same DeferredToolResults sent twice in one process.
+    The second run asks the ledger, which refuses the used approval."""
+
+    async def main():
+        gate = Gate(host)
+        script, agent, result = await first_run(gate)
+        history = result.all_messages()
+        res = results(result.output, gate, {"c-esc": True}, reviewer="alice")
+        await agent.run(message_history=history, deferred_tool_results=res)
+        assert ran == Counter(get_weather=1, deploy=1)
+        await agent.run(message_history=history, deferred_tool_results=res)
+        assert ran == Counter(get_weather=1, deploy=1)
+        assert "Blocked by policy: call `c-esc` was approved once" in script.returns()["c-esc"]
+        [request] = host.approvals.list("all")
+        assert (request.status, request.reviewer) == ("consumed", "alice")
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("how", ["results", "plain"])
+def test_a_rejection_after_a_toolvet_approval_runs_nothing_and_spends_nothing(host, how):
+    """Approved in toolvet, rejected through PydanticAI: the tool runs only when both say
+    yes. The approval stays unspent; the model reads the rejection, never "approved by"."""
+
+    async def main():
+        gate = Gate(host)
+        script, agent, result = await first_run(gate)
+        [pending] = host.approvals.pending()
+        host.approvals.approve(pending.id, "carol")
+        if how == "results":
+            res = results(result.output, gate, {"c-esc": "not now"}, reviewer="bob")
+        else:
+            res = result.output.build_results(approvals={"c-esc": False})
+        await agent.run(message_history=result.all_messages(), deferred_tool_results=res)
+        assert ran == Counter(get_weather=1)
+        seen = script.returns()["c-esc"]
+        assert "approved by" not in seen
+        if how == "results":
+            assert "Blocked by policy: bob rejected this call: not now" in seen
+        request = host.approvals.get(pending.id)
+        assert (request.status, request.reviewer) == ("approved", "carol")
 
     asyncio.run(main())

@@ -3,8 +3,9 @@
 Each framework is a module and an optional extra (``pip install 'toolvet[langchain]'``):
 ``openai_agents``, ``langchain``, ``pydantic_ai``, ``crewai``, ``adk``,
 ``agent_framework``, ``llamaindex``, ``smolagents`` and ``aisuite``. Importing a
-module imports its framework. The shared logic (failing closed, caching verdicts
-per call, settling approvals on resume) is :mod:`toolvet.integrations._base`.
+module imports its framework. The shared logic (failing closed, remembering plain
+verdicts per call, settling approvals on resume: a held call runs only when both the
+framework and toolvet's ledger approve it, once) is :mod:`toolvet.integrations._base`.
 """
 
 from ._base import DENY_PREFIX, Gate, Ruling

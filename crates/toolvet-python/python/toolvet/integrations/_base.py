@@ -1,18 +1,32 @@
 """What every framework adapter shares: asking the host, failing closed,
-caching verdicts per (run, call id), and settling approvals on resume.
+remembering plain verdicts per (run, call id), and settling approvals on resume.
 
 An adapter turns a framework's tool call into :meth:`Gate.check`, and maps the
 :class:`Ruling` it gets onto the framework's own allow / deny / pause. When the
 framework resumes a paused call with a person's answer, the adapter calls
-:meth:`Gate.resume`, which records that answer in toolvet's approvals ledger
-(unless a decision is there already: the first decision stands) and vets the
-call again with its ticket.
+:meth:`Gate.resume` (an approval) or :meth:`Gate.reject` (a rejection).
+
+The rule every adapter follows, in Python and in Node: a call toolvet holds for
+a person runs only when both say yes, the framework's own approval flow and
+toolvet's ledger, and it runs once.
+
+- An approval is honoured only by resuming the call with its ticket through the
+  host, which consumes the ledger's single-use approval. Nothing in this process
+  turns an approval into an allow: the gate never remembers an allow that used an
+  approval, so a run resumed twice (a ``RunState`` resumed again, a LangGraph
+  checkpoint replayed, the same ``DeferredToolResults`` sent twice) is asked
+  about afresh, and the ledger refuses the second run (``approval.replayed``),
+  as it does in a fresh process.
+- A framework's rejection never runs the call and never spends toolvet's
+  approval: it is recorded in the ledger when the request still waits (the first
+  decision stands), the ticket is not used, and the model reads the rejection
+  (``<reviewer> rejected this call: <message>``).
 
 Frameworks re-run their hooks on resume (LangGraph replays the node, PydanticAI,
-ADK and Agent Framework re-enter the hook, OpenAI re-runs guardrails). A ticket
-is single use, so the gate remembers each call's ruling by (run id, call id):
-asking again about the same call gives the same answer, and a resumed call that
-was allowed stays allowed without consuming anything twice.
+ADK and Agent Framework re-enter the hook, OpenAI re-runs guardrails). Asking
+the host again about a held call is safe: it answers with the same request and
+ticket. The gate remembers only denies and allows that involved no approval, so
+a replayed hook gets the same answer without asking the checks again.
 """
 
 from __future__ import annotations
@@ -125,6 +139,15 @@ def _fingerprint(name: str, arguments: Mapping[str, Any]) -> str:
     return name + "\0" + json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def _replayable(ruling: Ruling) -> bool:
+    """Whether ``ruling`` may be answered again from memory (see ``Gate._remember_final``)."""
+    if ruling.denied:
+        return True
+    if not ruling.allowed or ruling.verdict is None:
+        return False
+    return ruling.verdict.approval is None and not (ruling.rule or "").startswith("approval.")
+
+
 class Gate:
     """Asks a :class:`toolvet.Host` about framework tool calls and fails closed.
 
@@ -228,9 +251,12 @@ class Gate:
     ) -> Ruling:
         """The ruling about one call. Never raises: a failure is a deny.
 
-        With a ``call_id``, the ruling is remembered for (``run_id``, ``call_id``):
-        asking again about the same call (a framework replaying its hook) gets
-        the same ruling, or the final one once the call was resumed.
+        With a ``call_id``, a deny, or an allow that involved no approval, is
+        remembered for (``run_id``, ``call_id``): asking again about the same call
+        (a framework replaying its hook) gets the same ruling. An escalate and an
+        allow that used an approval are never remembered: the host is asked
+        again, and answers a held call with the same request and ticket, and a
+        call whose approval was used with a deny (``approval.replayed``).
         """
         key = (run_id, call_id) if call_id else None
         try:
@@ -243,7 +269,7 @@ class Gate:
                 return cached
         ruling = self._ask(name, arguments, call_id, run_id, agent, tool, history, None)
         if key is not None:
-            self._remember(key, fingerprint, ruling)
+            self._remember_final(key, fingerprint, ruling)
         return ruling
 
     # -- resuming -------------------------------------------------------
@@ -263,15 +289,31 @@ class Gate:
     ) -> Ruling:
         """The final ruling about an escalated call a person answered through the
         framework: ``approved`` or not, by ``reviewer``, with ``message`` (what the
-        model reads on a rejection). The answer is recorded in the ledger unless
-        it already holds a decision (the first decision stands), then the call is
-        vetted again with its ticket. Idempotent: a second resume of the same
-        call returns the first one's final ruling.
+        model reads on a rejection).
+
+        An approval is recorded in the ledger unless it already holds a decision
+        (the first decision stands), then the call is vetted again with its
+        ticket: allowed once the ledger holds an approval, which this consumes.
+        A second resume of the same call asks the host again and is refused
+        (``approval.replayed``): an approval runs a call once, whatever the
+        framework replays. A rejection is :meth:`reject`: the call never runs and
+        toolvet's approval, if any, is not spent.
         """
+        if not approved:
+            return self.reject(
+                name,
+                arguments,
+                call_id=call_id,
+                run_id=run_id,
+                agent=agent,
+                tool=tool,
+                reviewer=reviewer,
+                message=message,
+            )
         first = self.record(
             name,
             arguments,
-            approved=approved,
+            approved=True,
             call_id=call_id,
             run_id=run_id,
             agent=agent,
@@ -280,12 +322,58 @@ class Gate:
             message=message,
         )
         if not first.escalated:
-            final = first  # denied before a person was asked, already settled, or not recordable
-        else:
-            final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
+            return first  # denied before a person was asked, already settled, or not recordable
+        final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
         if call_id:
-            self._remember((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
+            self._remember_final((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
         return final
+
+    def reject(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        reviewer: Optional[str] = None,
+        message: Optional[str] = None,
+    ) -> Ruling:
+        """The final ruling about a call a person rejected through the framework:
+        always a deny, and the call's ticket is never used.
+
+        While toolvet's request still waits, the rejection is recorded in the
+        ledger (``reviewer``, ``message``). A request already approved in toolvet
+        stays approved and unspent (the framework's no wins for this run of the
+        call; the approval is not used). The model reads the framework's
+        rejection, ``<reviewer> rejected this call[: <message>]`` (rule
+        ``approval.rejected``), never toolvet's approval. Never raises.
+        """
+        who = reviewer or self.reviewer
+        first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
+        if first.escalated and first.verdict is not None and first.verdict.approval is not None:
+            if first.verdict.approval.status == "pending":
+                approvals = getattr(self.host, "approvals", None)
+                try:
+                    if approvals is None:
+                        raise toolvet.ApprovalError("the policy has no [approvals] table")
+                    approvals.reject(first.approval_id, who, message)
+                except toolvet.ApprovalError as e:
+                    if e.kind != "already-decided":
+                        return self._unrecorded(e)
+                except Exception as e:  # noqa: BLE001 - still a deny
+                    return self._unrecorded(e)
+        reason = f"{who} rejected this call: {message}" if message else f"{who} rejected this call"
+        return Ruling("deny", reason, "approval.rejected", first.verdict, first.approval_id)
+
+    @staticmethod
+    def _unrecorded(error: BaseException) -> Ruling:
+        return Ruling(
+            "deny",
+            f"the answer could not be recorded ({error}), so the call may not run",
+            "approval.ledger-unavailable",
+        )
 
     def record(
         self,
@@ -302,11 +390,13 @@ class Gate:
     ) -> Ruling:
         """Record a person's answer about an escalated call in the ledger, without
         resuming it. Returns the call's escalate ruling (with its ticket), the ruling
-        it already has when it is not waiting for a person, or a deny when the answer
-        cannot be recorded. A decision already in the ledger stands, and an approval
-        is taken only for a call the ledger was holding: asking afresh (not from the
-        cache) finds the call's request, and an ask that opened one shows the framework
-        answered about a call toolvet never held (a forged or foreign approval), a deny."""
+        it already has when it is not waiting for a person (a deny, a plain allow, or
+        ``approval.replayed`` for a call whose approval was used), or a deny when the
+        answer cannot be recorded. A decision already in the ledger stands, and an
+        approval is taken only for a call the ledger was holding: asking the host
+        finds the call's request, and an ask that opened one shows the framework
+        answered about a call toolvet never held (a forged or foreign approval), a
+        deny. Nothing remembered in this process stands in for the ledger."""
         key = (run_id, call_id) if call_id else None
         if key is not None:
             try:
@@ -314,7 +404,7 @@ class Gate:
             except Exception as e:  # noqa: BLE001
                 return host_failure(e)
             if settled is not None and not settled.escalated:
-                return settled  # settled in this process: the same final ruling
+                return settled  # a deny or a plain allow: the same final ruling
         first = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
         if not first.escalated:
             return first
@@ -339,11 +429,7 @@ class Gate:
                 if e.kind != "already-decided":
                     raise
         except Exception as e:  # noqa: BLE001 - cannot record the answer: deny
-            return Ruling(
-                "deny",
-                f"the approval could not be recorded ({e}), so the call may not run",
-                "approval.ledger-unavailable",
-            )
+            return self._unrecorded(e)
         return first
 
     def check_held(
@@ -390,6 +476,14 @@ class Gate:
             # Same call id, another call: the host decides (and refuses a reused id).
             return None
         return hit[1]
+
+    def _remember_final(self, key: tuple[Optional[str], str], fingerprint: str, ruling: Ruling) -> None:
+        """Remember ``ruling`` for a replayed hook, if it may be given again without
+        asking the host: a deny, or an allow that involved no approval. An escalate
+        waits for a person, and an allow that used an approval (``approval.approved``,
+        ``approval.run-scope``) must come from the ledger each time."""
+        if _replayable(ruling):
+            self._remember(key, fingerprint, ruling)
 
     def _remember(self, key: tuple[Optional[str], str], fingerprint: str, ruling: Ruling) -> None:
         with self._lock:

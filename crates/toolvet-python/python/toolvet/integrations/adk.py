@@ -10,8 +10,10 @@
   id=<its id>, response={"confirmed": True|False, "payload": {"reviewer": ..., "message":
   ...}})``. ADK re-runs the callback with ``tool_context.tool_confirmation`` set; the
   answer is recorded in toolvet's ledger (unless it already holds a decision, which
-  stands) and the call is vetted again with its ticket. A rejection gives the model the
-  reviewer's message.
+  stands) and the call is vetted again with its ticket, which uses the approval: the
+  tool runs once. A rejection (``confirmed`` false) never runs the tool and never
+  spends an approval given in toolvet meanwhile; the model reads the reviewer's
+  message.
 
 Approvals are bound to the session id (the run) and ADK's function call id. ADK's
 confirmation flow is experimental and, per its docs, not supported with

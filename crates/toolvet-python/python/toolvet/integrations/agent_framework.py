@@ -107,10 +107,11 @@ def reply(
 
     ``decisions`` maps a request's call id to ``True`` (approve), ``False`` or a message
     (reject). Each answer is recorded in toolvet's ledger. An approval resumes the call,
-    which the middleware vets again with its ticket. A rejection is the framework's own
-    (the function never runs); since the framework's rejection text is fixed, the
-    message also carries the reviewer's words for the model. An answer that cannot be
-    recorded is a rejection.
+    which the middleware vets again with its ticket (the approval is used then, once).
+    A rejection is the framework's own (the function never runs, and an approval a
+    reviewer gave in toolvet meanwhile is not spent); since the framework's rejection
+    text is fixed, the message also carries the reviewer's words for the model. An
+    answer that cannot be recorded is a rejection.
     """
     run_id = getattr(session, "session_id", None)
     contents: list[Content] = []
@@ -120,23 +121,23 @@ def reply(
         if call is None or call.call_id not in decisions:
             continue
         answer = decisions[call.call_id]
-        approved = answer is True
-        ruling = gate.record(
-            call.name,
-            _call_arguments(call),
-            approved=approved,
-            call_id=call.call_id,
-            run_id=run_id,
-            reviewer=reviewer,
-            message=answer if isinstance(answer, str) else None,
-        )
-        ok = approved and ruling.escalated
+        if answer is True:
+            ruling = gate.record(
+                call.name, _call_arguments(call), approved=True, call_id=call.call_id, run_id=run_id, reviewer=reviewer
+            )
+        else:
+            ruling = gate.reject(
+                call.name,
+                _call_arguments(call),
+                call_id=call.call_id,
+                run_id=run_id,
+                reviewer=reviewer,
+                message=answer if isinstance(answer, str) else None,
+            )
+        ok = answer is True and ruling.escalated
         contents.append(request.to_function_approval_response(approved=ok))
         if not ok:
-            final = ruling if not ruling.escalated else gate.resume(
-                call.name, _call_arguments(call), approved=False, call_id=call.call_id, run_id=run_id
-            )
-            notes.append(f"The call of `{call.name}` ({call.call_id}) was not run. {final.message}")
+            notes.append(f"The call of `{call.name}` ({call.call_id}) was not run. {ruling.message}")
     if notes:
         contents.append(Content.from_text("\n".join(notes)))
     return Message(role="user", contents=contents)

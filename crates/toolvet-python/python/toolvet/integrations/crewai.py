@@ -10,7 +10,8 @@ and a decision tool (``as_crewai_tool``).
   returns ``True`` (approve), ``False`` or a message (reject), or a dict ``{"approved":
   bool, "reviewer": ..., "message": ...}``. The answer is recorded in toolvet's ledger
   (unless it already holds a decision, which stands) and the call is vetted again with
-  its ticket. Without ``approve`` the call is blocked with the approval request's id;
+  its ticket; a rejection blocks the call and never spends an approval given in toolvet
+  meanwhile. Without ``approve`` the call is blocked with the approval request's id;
   once a person approves that request (``toolvet approvals approve``, ``host.approvals``)
   the model's next identical call runs, once.
 

@@ -9,14 +9,22 @@
   "review_configs": [...]}``), so its reviewers and UIs work unchanged. Resume with
   ``Command(resume={"decisions": [{"type": "approve"}]})`` or
   ``{"type": "reject", "message": "..."}`` (an optional ``"reviewer"`` key names who
-  decided). The answer is recorded in toolvet's ledger and the call is vetted again
-  with its ticket; the model reads the reviewer's message on a rejection.
+  decided). An approval is recorded in toolvet's ledger and the call is vetted again
+  with its ticket, which uses the approval: the tool runs once, and resuming again
+  from the paused checkpoint is refused (``approval.replayed``). A rejection never
+  runs the tool and never spends an approval given in toolvet meanwhile; the model
+  reads the reviewer's message.
+- several escalations in one model turn: each held call is its own interrupt
+  (LangGraph runs each tool call as its own task), so answer each by its id:
+  ``Command(resume={i.id: {"decisions": [{"type": "approve"}]} for i in out.interrupts})``.
+  A bare ``Command(resume={"decisions": [...]})`` answers a single pending interrupt
+  only (LangGraph refuses it when several are pending).
 
 Pausing needs a checkpointer (``create_agent(..., checkpointer=InMemorySaver())``) and
 a ``thread_id``, which is the run id the approval is bound to. LangGraph re-executes the
-tool node on resume; the gate answers the replay from its cache, so the ticket is used
-once. ``edit`` decisions are not offered (an edited call is a different call: reject it
-and let the model call again).
+tool node on resume; the gate asks the host again, which answers a held call with the
+same request and ticket. ``edit`` decisions are not offered (an edited call is a
+different call: reject it and let the model call again).
 """
 
 from __future__ import annotations

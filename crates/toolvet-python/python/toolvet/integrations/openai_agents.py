@@ -12,7 +12,12 @@
   ``Runner.run(agent, state)``. A plain ``state.approve(item)`` works too: the
   guardrail that runs again before the tool executes sees the SDK's approval,
   records it (unless the ledger already holds a decision, which stands) and vets
-  the call with its ticket. A rejection reaches the model as the reviewer's message.
+  the call with its ticket, which uses the approval: the tool runs once, and a
+  state resumed a second time is refused (``approval.replayed``).
+- reject: ``reject(...)`` gives the model the reviewer's message; a plain
+  ``state.reject(item)`` gives it the SDK's rejection text. Either way the tool
+  does not run and an approval given in toolvet meanwhile is not spent: the call
+  runs only when both the SDK's approval and toolvet's say yes.
 
 The SDK turns an exception in ``needs_approval`` into "needs approval"; the gate never
 raises (a host failure is a deny the guardrail reports). Use
@@ -112,31 +117,59 @@ def _approved(ctx: Any, name: str, call_id: str) -> bool:
         return False
 
 
-def approve(state: Any, item: Any, gate: Gate, *, reviewer: Optional[str] = None, message: Optional[str] = None) -> Ruling:
+def approve(
+    state: Any,
+    item: Any,
+    gate: Gate,
+    *,
+    reviewer: Optional[str] = None,
+    message: Optional[str] = None,
+    run_id: Optional[str] = None,
+) -> Ruling:
     """Approve the interruption ``item`` in toolvet's ledger and in ``state``.
 
-    Returns the final ruling; if the ledger already held a rejection, the call is
-    rejected in ``state`` instead, with that reviewer's message.
+    The approval is recorded, not used: the tool runs, once, when the run resumes
+    (``Runner.run(agent, state)``) and the guardrail resumes the call with its
+    ticket. Returns the call's ruling: an escalate whose request now holds the
+    approval, or a deny (the ledger held a rejection, the call is no longer held,
+    the answer could not be recorded), in which case the call is rejected in
+    ``state`` with that reason. ``run_id`` is the run the guard's ``run_id``
+    names for this call, if it names one.
     """
-    ruling = _decide(item, gate, True, reviewer, message)
-    if ruling.allowed:
+    ruling = gate.record(
+        item.name,
+        item.arguments or "{}",
+        approved=True,
+        call_id=item.call_id,
+        run_id=run_id,
+        reviewer=reviewer,
+        message=message,
+    )
+    if ruling.escalated:
         state.approve(item)
     else:
         state.reject(item, rejection_message=ruling.message)
     return ruling
 
 
-def reject(state: Any, item: Any, gate: Gate, *, reviewer: Optional[str] = None, message: Optional[str] = None) -> Ruling:
-    """Reject the interruption ``item``: the model reads the reviewer's message."""
-    ruling = _decide(item, gate, False, reviewer, message)
+def reject(
+    state: Any,
+    item: Any,
+    gate: Gate,
+    *,
+    reviewer: Optional[str] = None,
+    message: Optional[str] = None,
+    run_id: Optional[str] = None,
+) -> Ruling:
+    """Reject the interruption ``item``: the tool does not run, and the model reads
+    ``Blocked by policy: <reviewer> rejected this call: <message>``. The rejection is
+    recorded in toolvet's ledger while the request waits; an approval a reviewer gave
+    in toolvet meanwhile is not spent."""
+    ruling = gate.reject(
+        item.name, item.arguments or "{}", call_id=item.call_id, run_id=run_id, reviewer=reviewer, message=message
+    )
     state.reject(item, rejection_message=ruling.message)
     return ruling
-
-
-def _decide(item: Any, gate: Gate, approved: bool, reviewer: Optional[str], message: Optional[str]) -> Ruling:
-    return gate.resume(
-        item.name, item.arguments or "{}", approved=approved, call_id=item.call_id, reviewer=reviewer, message=message
-    )
 
 
 def as_function_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> FunctionTool:

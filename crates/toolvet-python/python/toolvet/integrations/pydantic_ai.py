@@ -11,8 +11,10 @@
   rejection is recorded in toolvet's ledger and comes back as ``ToolDenied`` with the
   reviewer's message; an approval re-enters the toolset with ``ctx.tool_call_approved``,
   where it is recorded (unless the ledger already holds a decision, which stands) and
-  the call is vetted again with its ticket. ``requests.build_results(approvals={id: True})``
-  works too.
+  the call is vetted again with its ticket, which uses the approval: the tool runs
+  once, and sending the same results again is refused (``approval.replayed``).
+  ``requests.build_results(approvals={id: True})`` works too. A rejection never runs
+  the tool and never spends an approval given in toolvet meanwhile.
 
 PydanticAI gives each ``agent.run`` a new ``run_id``, so by default approvals are bound
 to the call id alone; pass ``run_id=lambda ctx: ctx.deps.conversation_id`` to bind them
