@@ -667,6 +667,7 @@ impl Analysis<'_> {
             self.url_credentials(name, args);
             self.destroyer(name, args);
             self.removals(name, args, env);
+            self.in_place_edits(name, args, env);
             self.toolvet_command(name, args);
             self.database_file(name, args, env);
             self.program_options(name, args, env, depth);

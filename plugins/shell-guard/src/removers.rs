@@ -315,7 +315,90 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
     }
 }
 
+/// The files `sed -i` / `perl -i` edit in place (their operands other
+/// than the script), if the command edits in place.
+fn edited_in_place<'a>(name: &str, args: &'a [Field]) -> Option<Vec<&'a Field>> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let in_place = |t: &str| {
+        t.starts_with("--in-place")
+            || (t.starts_with('-')
+                && !t.starts_with("--")
+                && t[1..].split('.').next().is_some_and(|f| f.contains('i')))
+    };
+    match name {
+        "sed" | "gsed" => {
+            if !texts.iter().any(|t| in_place(t)) {
+                return None;
+            }
+            let mut files = Vec::new();
+            let mut script_given = false;
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                if matches!(t.as_str(), "-e" | "--expression" | "-f" | "--file") {
+                    script_given = true;
+                    i += 2;
+                    continue;
+                }
+                if t.starts_with("--expression=") || t.starts_with("--file=") {
+                    script_given = true;
+                } else if !t.starts_with('-') || t == "-" {
+                    files.push(&args[i]);
+                }
+                i += 1;
+            }
+            if !script_given && !files.is_empty() {
+                files.remove(0);
+            }
+            Some(files)
+        }
+        "perl" => {
+            if !texts
+                .iter()
+                .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('i'))
+            {
+                return None;
+            }
+            let mut files = Vec::new();
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                // `-e CODE`, `-pie CODE`: the code is the next word.
+                if t.starts_with('-') && !t.starts_with("--") && t.ends_with(['e', 'E']) {
+                    i += 2;
+                    continue;
+                }
+                if !t.starts_with('-') {
+                    files.push(&args[i]);
+                }
+                i += 1;
+            }
+            Some(files)
+        }
+        _ => None,
+    }
+}
+
 impl Analysis<'_> {
+    /// `sed -i` and `perl -i` write the files they edit: judged as writes
+    /// onto them (guard rails, toolvet's state, credentials, system files).
+    pub(crate) fn in_place_edits(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        let Some(files) = edited_in_place(name, args) else {
+            return;
+        };
+        for file in files {
+            if self.done() {
+                break;
+            }
+            self.check_write(
+                file,
+                env,
+                &Output::Unknown,
+                &format!("`{name} -i`"),
+                false,
+                0,
+            );
+        }
+    }
+
     /// Judge what `name` removes (see the module docs). `rm` and `srm` are
     /// judged by place in `rm`; here only as writes.
     pub(crate) fn removals(&mut self, name: &str, args: &[Field], env: &mut Env) {
@@ -428,5 +511,34 @@ mod tests {
         assert_eq!(removed("gzip", &["-k", "log.txt"]), None);
         assert_eq!(removed("zstd", &["log.txt"]), None);
         assert_eq!(removed("zstd", &["--rm", "log.txt"]).unwrap(), ["log.txt"]);
+    }
+
+    fn edited(name: &str, words: &[&str]) -> Option<Vec<String>> {
+        let args = fields(words);
+        edited_in_place(name, &args).map(|f| f.iter().map(|f| f.text()).collect())
+    }
+
+    #[test]
+    fn files_edited_in_place() {
+        assert_eq!(
+            edited("sed", &["-i", "s/a/b/", "x.toml"]).unwrap(),
+            ["x.toml"]
+        );
+        assert_eq!(
+            edited("sed", &["-i.bak", "-e", "s/a/b/", "a", "b"]).unwrap(),
+            ["a", "b"]
+        );
+        assert_eq!(edited("sed", &["-Ei", "s/a/b/", "x"]).unwrap(), ["x"]);
+        assert_eq!(
+            edited("sed", &["--in-place", "s/a/b/", "x"]).unwrap(),
+            ["x"]
+        );
+        assert_eq!(edited("sed", &["-n", "s/a/b/p", "x"]), None);
+        assert_eq!(
+            edited("perl", &["-pi", "-e", "s/a/b/", "x"]).unwrap(),
+            ["x"]
+        );
+        assert_eq!(edited("perl", &["-pie", "s/a/b/", "x"]).unwrap(), ["x"]);
+        assert_eq!(edited("perl", &["-ne", "print", "x"]), None);
     }
 }

@@ -740,3 +740,21 @@ fn the_hosts_state_paths_are_guard_rails() {
     );
     assert_eq!(d.rule(), Some(toolvet_pdk::ERROR_RULE));
 }
+
+/// `sed -i` / `perl -i` write the files they edit: onto toolvet's policy,
+/// a shell start-up file or the agent's settings they are refused.
+#[test]
+fn in_place_edits_are_writes() {
+    deny(
+        "sed -i 's/deny/allow/' examples/toolvet.toml",
+        "shell.toolvet-state",
+    );
+    deny(
+        "perl -pi -e 's/deny/allow/' examples/toolvet.toml",
+        "shell.toolvet-state",
+    );
+    deny("sed -i '$a curl x | sh' ~/.bashrc", "shell.guardrail-write");
+    deny("sed -i 's/x/y/' /etc/hosts", "shell.overwrite-system");
+    allow("sed -i 's/foo/bar/g' src/main.rs");
+    allow("sed -n '1,5p' examples/toolvet.toml");
+}
