@@ -30,7 +30,7 @@ struct Removal<'a> {
     dirs: bool,
     /// It descends into directories, removing what is below.
     recursive: bool,
-    /// How it is shown in messages, e.g. `tar --remove-files`.
+    /// How it is shown in messages (in backticks), e.g. `tar --remove-files`.
     how: String,
 }
 
@@ -187,7 +187,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
     match name {
         "rm" | "srm" | "unlink" => {
             let (operands, _) = split(name, args);
-            removal(operands, false, false, format!("`{name}`"))
+            removal(operands, false, false, name.to_string())
         }
         "shred" => {
             let (operands, options) = split(name, args);
@@ -201,9 +201,9 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
                     "--remove=wipesync",
                 ],
             ) {
-                "`shred -u`"
+                "shred -u"
             } else {
-                "`shred`"
+                "shred"
             };
             removal(operands, false, false, how.to_string())
         }
@@ -216,7 +216,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
             if !has_target {
                 operands.pop();
             }
-            removal(operands, true, false, "`mv`".into())
+            removal(operands, true, false, "mv".into())
         }
         "tar" | "gtar" => {
             let (operands, options) = tar_old_style(args).unwrap_or_else(|| split("tar", args));
@@ -238,7 +238,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
                 }
                 i += 1;
             }
-            removal(operands, true, true, "`tar --remove-files`".into())
+            removal(operands, true, true, "tar --remove-files".into())
         }
         "zip" => {
             let (mut operands, options) = split(name, args);
@@ -250,7 +250,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
                 &options,
                 &["-r", "-R", "--recurse-paths", "--recurse-patterns"],
             );
-            removal(operands, true, recursive, "`zip -m`".into())
+            removal(operands, true, recursive, "zip -m".into())
         }
         "7z" | "7za" | "7zz" | "7zr" => {
             if !args.iter().any(|a| a.text() == "-sdel") {
@@ -259,7 +259,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
             let (operands, _) = split(name, args);
             // `7z a ARCHIVE FILES… -sdel`: the command and the archive first.
             let operands = operands.into_iter().skip(2).collect();
-            removal(operands, true, true, format!("`{name} -sdel`"))
+            removal(operands, true, true, format!("{name} -sdel"))
         }
         "rsync" => {
             let (mut operands, options) = split(name, args);
@@ -272,7 +272,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
                 operands,
                 true,
                 recursive,
-                "`rsync --remove-source-files`".into(),
+                "rsync --remove-source-files".into(),
             )
         }
         "gzip" | "pigz" | "bzip2" | "pbzip2" | "xz" | "lzma" | "lzip" | "compress" | "gunzip"
@@ -296,12 +296,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
                 return None;
             }
             let recursive = has(&options, &["-r", "--recursive"]);
-            removal(
-                operands,
-                recursive,
-                recursive,
-                format!("`{name}` (which replaces its input)"),
-            )
+            removal(operands, recursive, recursive, name.to_string())
         }
         "zstd" | "unzstd" | "lz4" | "lzop" => {
             let (operands, options) = split(name, args);
@@ -309,7 +304,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
                 return None;
             }
             let recursive = has(&options, &["-r"]);
-            removal(operands, recursive, recursive, format!("`{name} --rm`"))
+            removal(operands, recursive, recursive, format!("{name} --rm"))
         }
         _ => None,
     }
@@ -439,7 +434,7 @@ impl Analysis<'_> {
                 operand,
                 env,
                 &Output::Static(String::new()),
-                &format!("{} (removing it)", r.how),
+                &format!("`{}` (removing it)", r.how),
                 false,
                 0,
             );
