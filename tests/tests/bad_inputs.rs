@@ -729,3 +729,107 @@ fn policy_text_helper_round_trips() {
     assert_eq!(p.checks[0].timeout_ms, 7);
     assert_eq!(p.checks[0].settings, json!({"k": [1, 2]}));
 }
+
+// ---- ambiguous call JSON: duplicate keys, inexact numbers ------------------
+
+#[test]
+fn duplicate_keys_anywhere_in_a_call_are_refused_with_their_path() {
+    for (text, path, key) in [
+        (
+            r#"{"call": {"name": "bash", "arguments": {"command": "rm -rf ~", "command": "ls"}}}"#,
+            "call.arguments",
+            "command",
+        ),
+        (
+            r#"{"call": {"name": "w", "arguments": {"files": [{"path": "a"}, {"path": "/etc/passwd", "p\u0061th": "b"}]}}}"#,
+            "call.arguments.files[1]",
+            "path",
+        ),
+        (
+            r#"{"call": {"name": "a", "arguments": {}}, "context": {"attributes": {"cwd": "/", "cwd": "/w"}}}"#,
+            "context.attributes",
+            "cwd",
+        ),
+        (
+            r#"{"call": {"name": "a", "arguments": {}, "id": "1"}, "tool": {"parameters_schema": {"type": "object", "type": "string"}}}"#,
+            "tool.parameters_schema",
+            "type",
+        ),
+    ] {
+        assert_contains(
+            &call_error(text),
+            &[
+                "invalid tool call",
+                &format!("`{path}` has the key `{key}` twice"),
+            ],
+        );
+    }
+}
+
+#[test]
+fn numbers_a_64_bit_reader_would_round_are_refused() {
+    for (number, words) in [
+        (
+            "18446744073709551617",
+            "the integer 18446744073709551617 does not fit in 64 bits",
+        ),
+        ("100000000000000000000001", "does not fit in 64 bits"),
+        (
+            "1.00000000000000001",
+            "no exact 64-bit floating-point value (readers get 1.0)",
+        ),
+        ("1e400", "beyond the 64-bit floating-point range"),
+    ] {
+        assert_contains(
+            &call_error(&format!(
+                r#"{{"call": {{"name": "pay", "arguments": {{"to": {{"account": {number}}}}}}}}}"#
+            )),
+            &["`call.arguments.to.account`", words],
+        );
+    }
+    // Within 64 bits, and floats whose value is their nearest f64, pass.
+    for number in [
+        "18446744073709551615",
+        "-9223372036854775808",
+        "1e23",
+        "0.1",
+        "2.5e-3",
+    ] {
+        CallRequest::from_json(&format!(
+            r#"{{"call": {{"name": "pay", "arguments": {{"n": {number}}}}}}}"#
+        ))
+        .unwrap();
+    }
+}
+
+#[test]
+fn cli_refuses_ambiguous_calls_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    good_policy(dir.path());
+    for (input, words) in [
+        (
+            r#"{"call": {"name": "bash", "arguments": {"command": "rm -rf ~", "command": "ls"}}}"#,
+            "<stdin>: call #1: invalid tool call: `call.arguments` has the key `command` twice",
+        ),
+        (
+            r#"{"call": {"name": "pay", "arguments": {"account": 18446744073709551617}}}"#,
+            "<stdin>: call #1: invalid tool call: `call.arguments.account`: the integer",
+        ),
+    ] {
+        let run = toolvet(&["check", "-c", "ok.toml"], dir.path(), Some(input));
+        assert_eq!(run.code, 2, "{input}: {}", run.stderr);
+        assert_contains(&run.stderr, &[words]);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+    // The second call of a stream is read from its own text.
+    let run = toolvet(
+        &["check", "-c", "ok.toml"],
+        dir.path(),
+        Some(&format!(
+            "{GOOD_CALL}\n{{\"call\": {{\"name\": \"a\", \"name\": \"b\", \"arguments\": {{}}}}}}"
+        )),
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+    assert_contains(&run.stderr, &["call #2", "duplicate field `name`"]);
+}

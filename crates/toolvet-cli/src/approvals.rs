@@ -5,7 +5,7 @@ use crate::{EXIT_MISMATCH, EXIT_USAGE, Format};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
-use toolvet::display::visible;
+use toolvet::display::{json_visible, visible};
 use toolvet::{
     ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, ReviewerSigner,
     StatusFilter,
@@ -124,7 +124,8 @@ pub async fn run(command: ApprovalsCommand) -> anyhow::Result<u8> {
             let approvals = open(&policy.config).await?;
             match approvals.get(&id).await {
                 Ok(request) => {
-                    println!("{}", serde_json::to_string_pretty(&request)?);
+                    let text = serde_json::to_string_pretty(&request)?;
+                    println!("{}", json_visible(&text));
                     Ok(0)
                 }
                 Err(e) => refused(e),
@@ -164,7 +165,9 @@ async fn list(args: ListArgs) -> anyhow::Result<u8> {
         let page = approvals.list(&query).await?;
         for request in &page {
             match args.format {
-                Format::Json => println!("{}", serde_json::to_string(request)?),
+                Format::Json => {
+                    println!("{}", json_visible(&serde_json::to_string(request)?));
+                }
                 Format::Text => println!("{}", text_line(request)),
             }
         }

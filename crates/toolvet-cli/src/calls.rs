@@ -32,17 +32,23 @@ pub fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
 
 /// The calls in `text`, in order, parsed lazily so that a caller can act
 /// on the calls before a malformed one. Errors name the source and the
-/// call's position (`calls.jsonl: call #2: malformed JSON`).
+/// call's position (`calls.jsonl: call #2: malformed JSON`). Each call is
+/// read from its own text by [`CallRequest::from_json`], so a duplicate key
+/// or a number a 64-bit reader would round is refused (a JSON value would
+/// have kept one of the two values, or rounded the number, silently).
 pub fn parse_calls<'a>(
     source: &'a str,
     text: &'a str,
 ) -> impl Iterator<Item = anyhow::Result<CallRequest>> + 'a {
-    serde_json::Deserializer::from_str(text)
-        .into_iter::<serde_json::Value>()
-        .enumerate()
-        .map(move |(i, value)| {
-            let value =
-                value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
-            CallRequest::from_value(value).with_context(|| format!("{source}: call #{}", i + 1))
-        })
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+    std::iter::from_fn(move || {
+        let start = stream.byte_offset();
+        let value = stream.next()?;
+        Some((value, &text[start..stream.byte_offset()]))
+    })
+    .enumerate()
+    .map(move |(i, (value, call_text))| {
+        value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
+        CallRequest::from_json(call_text).with_context(|| format!("{source}: call #{}", i + 1))
+    })
 }

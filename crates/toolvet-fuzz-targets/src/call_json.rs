@@ -1,17 +1,37 @@
 //! `CallRequest::from_json` on arbitrary text: never panics, and what it
 //! accepts has the documented shape (non-empty tool name, object
-//! arguments) and survives a serialise/parse round trip unchanged.
+//! arguments) and survives a serialise/parse round trip unchanged. It
+//! refuses exactly what `toolvet::parse_json_strict` finds ambiguous in the
+//! text (a key twice in one object, a number a 64-bit reader would round),
+//! so the arguments it accepts read alike in every reader and their
+//! digest is that of their one meaning.
 
-use toolvet::CallRequest;
+use toolvet::{CallRequest, StrictJsonError, parse_json_strict};
 
 /// The property, on one input (any bytes).
 pub fn run(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    let strict = parse_json_strict(text);
     let Ok(request) = CallRequest::from_json(text) else {
         return;
     };
+    match strict {
+        Ok(_) => {}
+        Err(StrictJsonError::Ambiguous(why)) => {
+            panic!("a call with ambiguous JSON was accepted: {why}")
+        }
+        // serde_json's Value parser stops at 128 levels; the call's raw
+        // arguments are bounded by the call's own nesting rule instead.
+        Err(e) => assert!(e.to_string().contains("recursion limit"), "{e}"),
+    }
+    let arguments = parse_json_strict(request.call.arguments.get());
+    if let Ok(value) = &arguments {
+        // The digest is that of the one value the arguments mean.
+        let again = CallRequest::new(&request.call.name, value).expect("the same call");
+        assert_eq!(again.arguments_sha256(), request.arguments_sha256());
+    }
     assert!(!request.call.name.trim().is_empty());
     assert!(request.call.arguments.get().trim_start().starts_with('{'));
     for prior in &request.context.history {

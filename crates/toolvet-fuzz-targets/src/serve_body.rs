@@ -12,7 +12,7 @@
 //!   one; a refusal is `invalid-call` for text that is not JSON and
 //!   `invalid-evaluation` otherwise.
 //! - `POST /v1/approvals/{id}/decision`: a review only for a JSON object
-//!   with no other keys, `decision` exactly `approve` or `reject` and a
+//!   (never a positional array) with no other keys and no key twice, `decision` exactly `approve` or `reject` and a
 //!   named reviewer; everything else is a 400 `invalid-call` (not JSON) or
 //!   `invalid-decision`.
 //!
@@ -72,11 +72,12 @@ fn vetted(request: &CallRequest) -> Verdict {
 
 /// What `toolvet check` makes of `data` as one call: `None` for bytes that
 /// are not UTF-8 (it refuses such a file before parsing), else the call or
-/// its message.
+/// its message (the core's strict parse refuses duplicate keys and inexact
+/// numbers, with their key path).
 fn as_the_cli_reads_it(data: &[u8]) -> Option<Result<CallRequest, String>> {
     let text = std::str::from_utf8(data).ok()?;
-    Some(match serde_json::from_str::<Value>(text) {
-        Err(e) => Err(format!("malformed JSON: {e}")),
+    Some(match toolvet::parse_json_strict(text) {
+        Err(e) => Err(e.to_string()),
         Ok(value) => CallRequest::from_value(value).map_err(|e| e.to_string()),
     })
 }

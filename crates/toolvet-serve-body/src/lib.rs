@@ -53,17 +53,20 @@ impl std::fmt::Display for BodyError {
 
 impl std::error::Error for BodyError {}
 
-/// The body as one JSON value.
+/// The body as one JSON value, read by the core's
+/// [`toolvet::parse_json_strict`], as `toolvet check` reads a call: a key
+/// twice in one object (at any depth) or a number a 64-bit reader would
+/// round is refused, so every body means one thing to every reader.
 ///
 /// # Errors
-/// [`INVALID_CALL`]: `the body is not UTF-8`, or `malformed JSON: …` with
+/// [`INVALID_CALL`]: `the body is not UTF-8`; `malformed JSON: …` with
 /// serde_json's reason, line and column (nesting deeper than 128 levels is
-/// malformed).
+/// malformed); or the key path and what is wrong for a duplicate key or an
+/// inexact number.
 pub fn json(body: &[u8]) -> Result<Value, BodyError> {
     let text = std::str::from_utf8(body)
         .map_err(|_| BodyError::new(INVALID_CALL, "the body is not UTF-8"))?;
-    serde_json::from_str(text)
-        .map_err(|e| BodyError::new(INVALID_CALL, format!("malformed JSON: {e}")))
+    toolvet::parse_json_strict(text).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
 }
 
 /// The call of a `POST /v1/check` body, in the call shape
@@ -169,10 +172,21 @@ struct DecisionBody {
 /// refused, never an approval.
 ///
 /// # Errors
-/// As [`json`]; then [`INVALID_DECISION`] for another shape, an unknown
-/// key, or a review [`Review::parse`] refuses (its message).
+/// As [`json`] (so a key given twice is refused); then
+/// [`INVALID_DECISION`] for anything but an object (serde would read a
+/// positional array such as `["approve", "bob"]` as the fields in order),
+/// another shape, an unknown key, or a review [`Review::parse`] refuses
+/// (its message).
 pub fn decision(body: &[u8]) -> Result<Review, BodyError> {
-    let body: DecisionBody = serde_json::from_value(json(body)?)
+    let value = json(body)?;
+    if !value.is_object() {
+        return Err(BodyError::new(
+            INVALID_DECISION,
+            "invalid decision: the body must be a JSON object with named keys \
+             (`{\"decision\": …, \"reviewer\": …}`)",
+        ));
+    }
+    let body: DecisionBody = serde_json::from_value(value)
         .map_err(|e| BodyError::new(INVALID_DECISION, format!("invalid decision: {e}")))?;
     Review::parse(
         body.decision.as_deref().unwrap_or(""),
@@ -216,6 +230,86 @@ pub fn evaluation_answer(request: &CallRequest, verdict: &Verdict) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decision_is_an_object_with_each_key_once() {
+        let ok = decision(br#"{"decision":"approve","reviewer":"bob"}"#).unwrap();
+        assert_eq!(ok.reviewer(), "bob");
+        for body in [
+            &br#"["approve","bob"]"#[..],
+            br#"["approve","bob",null,"run"]"#,
+            br#""approve""#,
+        ] {
+            let e = decision(body).unwrap_err();
+            assert_eq!(e.kind, INVALID_DECISION, "{e}");
+            assert!(e.message.contains("must be a JSON object"), "{e}");
+        }
+        for (body, key) in [
+            (
+                &br#"{"decision":"reject","decision":"approve","reviewer":"bob"}"#[..],
+                "decision",
+            ),
+            (
+                br#"{"decision":"approve","reviewer":"bob","reviewer":"alice"}"#,
+                "reviewer",
+            ),
+        ] {
+            let e = decision(body).unwrap_err();
+            assert_eq!(e.kind, INVALID_CALL, "{e}");
+            assert_eq!(
+                e.message,
+                format!(
+                    "`(top level)` has the key `{key}` twice; a key may appear once in an \
+                     object (readers disagree on which value counts)"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn call_bodies_refuse_duplicate_keys_and_inexact_numbers() {
+        let e = check_call(
+            br#"{"call":{"name":"bash","arguments":{"command":"rm -rf ~","command":"ls"}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, INVALID_CALL);
+        assert!(
+            e.message
+                .starts_with("`call.arguments` has the key `command` twice"),
+            "{e}"
+        );
+        let e =
+            check_call(br#"{"call":{"name":"pay","arguments":{"account":18446744073709551617}}}"#)
+                .unwrap_err();
+        assert!(
+            e.message
+                .starts_with("`call.arguments.account`: the integer 18446744073709551617"),
+            "{e}"
+        );
+        let e = evaluation_call(
+            br#"{"action":{"name":"pay"},"resource":{"properties":{"arguments":{"n":1e-400}}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, INVALID_CALL);
+        assert!(
+            e.message.contains("`resource.properties.arguments.n`"),
+            "{e}"
+        );
+        let e = evaluation_call(br#"{"action":{"name":"a","name":"b"}}"#).unwrap_err();
+        assert!(
+            e.message.starts_with("`action` has the key `name` twice"),
+            "{e}"
+        );
+        // Exact numbers pass and keep their value.
+        let call = check_call(
+            br#"{"call":{"name":"pay","arguments":{"account":18446744073709551615,"x":1e23}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            call.call.arguments.get(),
+            r#"{"account":18446744073709551615,"x":1e23}"#
+        );
+    }
 
     #[test]
     fn an_evaluation_maps_onto_the_call_shape() {

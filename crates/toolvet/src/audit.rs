@@ -693,7 +693,8 @@ impl LogFile {
         };
         let mut text = String::new();
         for record in records {
-            let body = record.strip_suffix('}').unwrap_or(record);
+            let record = escape_line_separators(record);
+            let body = record.strip_suffix('}').unwrap_or(&record);
             let line = format!("{body},\"prev\":\"{prev}\"}}");
             prev = hex::encode(Sha256::digest(line.as_bytes()));
             text.push_str(&line);
@@ -830,6 +831,18 @@ impl LogRead for &File {
     fn len(&self) -> std::io::Result<u64> {
         Ok(self.metadata()?.len())
     }
+}
+
+/// `record` (one serialized JSON object) with U+2028, U+2029 and the other
+/// characters [`crate::display::visible`] escapes written as JSON escapes
+/// ([`crate::display::json_visible`]). serde_json leaves them raw, and many
+/// readers of a log (JavaScript before ES2019, editors, `less`, line-based
+/// tools) take U+2028 and U+2029 for line breaks, so a record could seem
+/// to end in the middle of an argument and a forged record seem to follow.
+/// JSON allows them only inside strings, where the escape means the same
+/// character, so the record's content is unchanged.
+pub(crate) fn escape_line_separators(record: &str) -> std::borrow::Cow<'_, str> {
+    crate::display::json_visible(record)
 }
 
 /// Check the hash chain of a decision log: returns the number of records,
@@ -1013,6 +1026,34 @@ mod tests {
 
     fn log(path: &Path) -> DecisionLog {
         DecisionLog::open(path, LogFailure::Deny, 64).unwrap()
+    }
+
+    #[tokio::test]
+    async fn line_and_paragraph_separators_are_escaped_in_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let log = log(&path);
+        let mut call = request();
+        call.call.id = "c1\u{2028}{\"event\":\"verdict\"}\u{2029}".into();
+        call.context.run_id = Some("run\u{2028}2".into());
+        log.append_verdict(&call, &verdict(), &[], "p").unwrap();
+        log.flush(Duration::from_secs(10)).await.unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains(['\u{2028}', '\u{2029}']),
+            "a raw separator in the log: {text:?}"
+        );
+        assert!(
+            text.contains(r#""call_id":"c1\u2028{\"event\":\"verdict\"}\u2029""#),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 1);
+        assert_eq!(verify_chain(&text), Ok(1));
+        assert!(verify_log(&text, Some("")).is_ok());
+        // Read back, the record holds the exact text.
+        let record: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+        assert_eq!(record["call_id"], call.call.id.as_str());
+        assert_eq!(record["run_id"], "run\u{2028}2");
     }
 
     #[tokio::test]

@@ -9,12 +9,16 @@
 //!
 //! Only `call.name` and `call.arguments` are required. Unknown keys are
 //! errors. Arguments must be a JSON object; their text is kept as sent and
-//! handed to checks unchanged.
+//! handed to checks unchanged. A key twice in one object (anywhere in the
+//! call) and a number a 64-bit reader would round are refused
+//! ([`parse_json_strict`]), so the text checks read, the digest approvals
+//! bind and the arguments a person is shown all mean one call.
 
 use crate::error::CallError;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One proposed tool call with its tool and run context.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -144,7 +148,8 @@ impl CallRequest {
     /// the wrong shape, the key (`` `call`: missing field `arguments` ``,
     /// `` `context.history[0].outcome`: unknown variant `ok`, ... ``) and no
     /// position, since the text is often a binding's or a framework's, not
-    /// the reader's.
+    /// the reader's; for a duplicate key or an inexact number (the rules of
+    /// [`parse_json_strict`]), the key path and what is wrong.
     pub fn from_json(text: &str) -> Result<Self, CallError> {
         let request = parse(text, true)?;
         request.validate()?;
@@ -194,7 +199,9 @@ impl CallRequest {
 
     /// Hex sha256 of the canonical JSON of the arguments: object keys
     /// sorted by their UTF-8 bytes, no whitespace,
-    /// strings and numbers as `serde_json` writes them. Two calls whose
+    /// strings and numbers as `serde_json` writes them (exact: a call never
+    /// holds a duplicate key or a number a 64-bit reader would round; see
+    /// [`parse_json_strict`]). Two calls whose
     /// arguments differ only in key order or spacing have the same digest.
     /// Approval requests and decision records bind calls by it.
     pub fn arguments_sha256(&self) -> String {
@@ -237,7 +244,10 @@ fn parse(text: &str, positions: bool) -> Result<CallRequest, CallError> {
     let (path, inner): (String, serde_json::Error) = match serde_path_to_error::deserialize(&mut de)
     {
         Ok(request) => match de.end() {
-            Ok(()) => return Ok(request),
+            Ok(()) => {
+                check_unambiguous(text).map_err(CallError::new)?;
+                return Ok(request);
+            }
             Err(e) => (".".to_string(), e),
         },
         Err(e) => (e.path().to_string(), e.into_inner()),
@@ -266,17 +276,20 @@ pub(crate) fn without_position(e: &serde_json::Error) -> String {
 }
 
 /// Hex sha256 of the canonical form of `arguments` (JSON object text; see
-/// [`CallRequest::arguments_sha256`]). Text that does not parse is hashed
-/// as it is (a validated call always parses).
+/// [`CallRequest::arguments_sha256`]). The canonical form is exact: the text
+/// is read by [`parse_json_strict`], so no key is read twice and every
+/// number keeps its decimal value. Text it refuses (a validated call never
+/// holds such text) is hashed as itself behind a prefix no canonical form
+/// starts with, so it matches no accepted arguments.
 pub(crate) fn arguments_sha256(arguments: &str) -> String {
     use sha2::Digest;
-    let canonical = serde_json::from_str::<serde_json::Value>(arguments)
+    let canonical = parse_json_strict(arguments)
         .map(|value| {
             let mut out = String::with_capacity(arguments.len());
             write_canonical(&value, &mut out);
             out
         })
-        .unwrap_or_else(|_| arguments.to_string());
+        .unwrap_or_else(|_| format!("\0refused:{arguments}"));
     hex::encode(sha2::Sha256::digest(canonical.as_bytes()))
 }
 
@@ -309,6 +322,304 @@ fn write_canonical(value: &serde_json::Value, out: &mut String) {
         }
         scalar => out.push_str(&scalar.to_string()),
     }
+}
+
+/// JSON text that [`parse_json_strict`] refuses.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum StrictJsonError {
+    /// Not JSON: serde_json's reason, with its line and column.
+    #[error("malformed JSON: {0}")]
+    Syntax(Arc<serde_json::Error>),
+    /// JSON whose meaning depends on the reader: a key twice in one
+    /// object, or a number that a 64-bit reader cannot hold exactly.
+    #[error("{0}")]
+    Ambiguous(String),
+}
+
+/// Parse JSON text into a value, refusing JSON that two readers may read
+/// differently, so that what is vetted, digested and shown to a person is
+/// what the tool runs:
+/// - a key that appears twice in one object, at any depth (one reader
+///   keeps the first value, another the last; keys are compared after
+///   their escapes are decoded, so `"a"` and `"\u0061"` are the same key);
+/// - an integer outside the 64-bit range (i64 and u64), which a
+///   `serde_json::Value` would turn into a float: `100000000000000000001`
+///   and `100000000000000000002` would become the same number;
+/// - a number with a fraction or exponent whose decimal value is not the
+///   value of the nearest 64-bit float written shortest (`0.1`, `1e23` and
+///   `2.5e-3` pass; `1.00000000000000001`, `1e400` and `1e-400` are
+///   refused: the float a reader gets is not the number that was sent).
+///
+/// Every front end that turns call text into a call parses it here (or
+/// through [`CallRequest::from_json`], which applies the same rules).
+///
+/// # Errors
+/// [`StrictJsonError::Syntax`] for text that is not JSON (nesting deeper
+/// than 128 levels included); [`StrictJsonError::Ambiguous`] naming the
+/// key path (`` `call.arguments.account` ``) and what is wrong.
+pub fn parse_json_strict(text: &str) -> Result<serde_json::Value, StrictJsonError> {
+    let value = serde_json::from_str(text).map_err(|e| StrictJsonError::Syntax(Arc::new(e)))?;
+    check_unambiguous(text).map_err(StrictJsonError::Ambiguous)?;
+    Ok(value)
+}
+
+/// One step of the path to a value: an object key or an array index.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn path_text(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&crate::display::visible(key));
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    if out.is_empty() {
+        out.push_str("(top level)");
+    }
+    out
+}
+
+/// The containers open at one point of the scan.
+enum Frame {
+    /// An object and the keys it has had so far.
+    Object(std::collections::HashSet<String>),
+    /// An array and the index of its current element.
+    Array(usize),
+}
+
+/// Check JSON text that serde_json already accepted for the rules of
+/// [`parse_json_strict`]: no key twice in one object, every number exact.
+/// Iterative, so any nesting depth is scanned without recursion. Text that
+/// is not JSON after all is refused, never passed.
+pub(crate) fn check_unambiguous(text: &str) -> Result<(), String> {
+    let b = text.as_bytes();
+    let malformed = || "malformed JSON".to_string();
+    let at = |i: usize| b.get(i).copied().ok_or_else(malformed);
+    let skip_ws = |i: &mut usize| {
+        while matches!(b.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            *i += 1;
+        }
+    };
+    // The end of the string that opens at `i` (just past its quote).
+    let string_end = |mut i: usize| -> Result<usize, String> {
+        i += 1;
+        loop {
+            match at(i)? {
+                b'\\' => i += 2,
+                b'"' => return Ok(i + 1),
+                _ => i += 1,
+            }
+        }
+    };
+    let mut path: Vec<Step> = Vec::new();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    // Read the key that starts at `i` (after whitespace) into `keys`, and
+    // its colon; the key becomes the last step of `path`.
+    let read_key = |i: &mut usize,
+                    keys: &mut std::collections::HashSet<String>,
+                    path: &mut Vec<Step>|
+     -> Result<(), String> {
+        skip_ws(i);
+        if at(*i)? != b'"' {
+            return Err(malformed());
+        }
+        let end = string_end(*i)?;
+        let key: String = serde_json::from_str(&text[*i..end]).map_err(|_| malformed())?;
+        *i = end;
+        skip_ws(i);
+        if at(*i)? != b':' {
+            return Err(malformed());
+        }
+        *i += 1;
+        if !keys.insert(key.clone()) {
+            let inside = path_text(path);
+            return Err(format!(
+                "`{inside}` has the key `{}` twice; a key may appear once in an object \
+                 (readers disagree on which value counts)",
+                crate::display::visible(&key)
+            ));
+        }
+        path.push(Step::Key(key));
+        Ok(())
+    };
+    let mut expect_value = true;
+    loop {
+        skip_ws(&mut i);
+        if expect_value {
+            match at(i)? {
+                b'{' => {
+                    i += 1;
+                    skip_ws(&mut i);
+                    if at(i)? == b'}' {
+                        i += 1;
+                        expect_value = false;
+                    } else {
+                        let mut keys = std::collections::HashSet::new();
+                        read_key(&mut i, &mut keys, &mut path)?;
+                        frames.push(Frame::Object(keys));
+                    }
+                }
+                b'[' => {
+                    i += 1;
+                    skip_ws(&mut i);
+                    if at(i)? == b']' {
+                        i += 1;
+                        expect_value = false;
+                    } else {
+                        frames.push(Frame::Array(0));
+                        path.push(Step::Index(0));
+                    }
+                }
+                b'"' => {
+                    i = string_end(i)?;
+                    expect_value = false;
+                }
+                b't' | b'n' => {
+                    i += 4;
+                    expect_value = false;
+                }
+                b'f' => {
+                    i += 5;
+                    expect_value = false;
+                }
+                _ => {
+                    let start = i;
+                    while matches!(
+                        b.get(i),
+                        Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    ) {
+                        i += 1;
+                    }
+                    if start == i {
+                        return Err(malformed());
+                    }
+                    if let Err(why) = exact_number(&text[start..i]) {
+                        return Err(format!("`{}`: {why}", path_text(&path)));
+                    }
+                    expect_value = false;
+                }
+            }
+            continue;
+        }
+        match frames.last_mut() {
+            None => {
+                return if i == b.len() {
+                    Ok(())
+                } else {
+                    Err(malformed())
+                };
+            }
+            Some(Frame::Object(keys)) => match at(i)? {
+                b',' => {
+                    i += 1;
+                    path.pop();
+                    read_key(&mut i, keys, &mut path)?;
+                    expect_value = true;
+                }
+                b'}' => {
+                    i += 1;
+                    path.pop();
+                    frames.pop();
+                }
+                _ => return Err(malformed()),
+            },
+            Some(Frame::Array(index)) => match at(i)? {
+                b',' => {
+                    i += 1;
+                    *index += 1;
+                    path.pop();
+                    path.push(Step::Index(*index));
+                    expect_value = true;
+                }
+                b']' => {
+                    i += 1;
+                    path.pop();
+                    frames.pop();
+                }
+                _ => return Err(malformed()),
+            },
+        }
+    }
+}
+
+/// Whether the JSON number `text` reads the same in every 64-bit reader:
+/// an integer within i64 or u64, or a number whose decimal value is that of
+/// the f64 nearest to it (written shortest, as serde_json writes it).
+fn exact_number(text: &str) -> Result<(), String> {
+    if !text.contains(['.', 'e', 'E']) {
+        if text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {
+            return Ok(());
+        }
+        return Err(format!(
+            "the integer {text} does not fit in 64 bits, so readers would round it; \
+             send it as a string"
+        ));
+    }
+    let nearest: f64 = text
+        .parse()
+        .map_err(|_| format!("{text} is not a number"))?;
+    let Some(shortest) = serde_json::Number::from_f64(nearest) else {
+        return Err(format!(
+            "the number {text} is beyond the 64-bit floating-point range; send it as a string"
+        ));
+    };
+    let shortest = shortest.to_string();
+    if decimal_value(text) != decimal_value(&shortest) {
+        return Err(format!(
+            "the number {text} has no exact 64-bit floating-point value (readers get \
+             {shortest}); send it as a string, or with at most 17 significant digits"
+        ));
+    }
+    Ok(())
+}
+
+/// The decimal value of the JSON number `text`: sign, significant digits
+/// (no leading or trailing zeros) and the exponent of the last digit; zero
+/// is `(false, "", 0)` whatever its sign.
+fn decimal_value(text: &str) -> (bool, String, i128) {
+    let (negative, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(e) => (&unsigned[..e], &unsigned[e + 1..]),
+        None => (unsigned, "0"),
+    };
+    let (exp_negative, exp_digits) = match exponent.as_bytes().first() {
+        Some(b'-') => (true, &exponent[1..]),
+        Some(b'+') => (false, &exponent[1..]),
+        _ => (false, exponent),
+    };
+    // Saturating: an exponent this large is refused by its float anyway.
+    let mut exp: i128 = exp_digits.bytes().fold(0i128, |acc, d| {
+        acc.saturating_mul(10)
+            .saturating_add(i128::from(d.wrapping_sub(b'0')))
+            .min(i128::from(i64::MAX))
+    });
+    if exp_negative {
+        exp = -exp;
+    }
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    exp -= frac.len() as i128;
+    let digits = digits.trim_start_matches('0');
+    let trimmed = digits.trim_end_matches('0');
+    if trimmed.is_empty() {
+        return (false, String::new(), 0);
+    }
+    exp += (digits.len() - trimmed.len()) as i128;
+    (negative, trimmed.to_string(), exp)
 }
 
 /// Deepest nesting of arrays and objects accepted in JSON handed to checks
@@ -503,6 +814,161 @@ mod tests {
             CallRequest::from_json(r#"{"call":{"name":"a","arguments":{}},"approval":{"id":"x"}}"#)
                 .unwrap_err();
         assert!(e.to_string().contains("unknown field `id`"), "{e}");
+    }
+
+    fn call_with(arguments: &str) -> Result<CallRequest, CallError> {
+        CallRequest::from_json(&format!(
+            r#"{{"call":{{"name":"pay","arguments":{arguments}}}}}"#
+        ))
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_are_refused_not_rounded() {
+        // 2^64 + 1 and 2^64 + 2: a Value would make both the float 2^64.
+        for account in [
+            "18446744073709551617",
+            "18446744073709551618",
+            "-9223372036854775809",
+        ] {
+            let e = call_with(&format!(r#"{{"account":{account}}}"#))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                e,
+                format!(
+                    "invalid tool call: `call.arguments.account`: the integer {account} does not \
+                     fit in 64 bits, so readers would round it; send it as a string"
+                )
+            );
+        }
+        // At the edges of the 64-bit ranges: exact, and told apart.
+        let a = call_with(r#"{"account":18446744073709551615}"#).unwrap();
+        let b = call_with(r#"{"account":18446744073709551614}"#).unwrap();
+        assert_ne!(a.arguments_sha256(), b.arguments_sha256());
+        assert!(call_with(r#"{"account":-9223372036854775808}"#).is_ok());
+        // As strings, any digits are fine and differ.
+        let a = call_with(r#"{"account":"100000000000000000000001"}"#).unwrap();
+        let b = call_with(r#"{"account":"100000000000000000000002"}"#).unwrap();
+        assert_ne!(a.arguments_sha256(), b.arguments_sha256());
+    }
+
+    #[test]
+    fn numbers_without_an_exact_float_are_refused() {
+        for (number, readers_get) in [
+            ("100000000000000000000001.0", "1e23"),
+            ("1.00000000000000001", "1.0"),
+            ("3.14159265358979323846", "3.141592653589793"),
+            ("1e-400", "0.0"),
+        ] {
+            let e = call_with(&format!(r#"{{"x":[1,{{"y":{number}}}]}}"#))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "invalid tool call: `call.arguments.x[1].y`: the number {number} has no exact \
+                     64-bit floating-point value (readers get {readers_get})"
+                )),
+                "{e}"
+            );
+        }
+        let e = call_with(r#"{"x":1e400}"#).unwrap_err().to_string();
+        assert!(e.contains("beyond the 64-bit floating-point range"), "{e}");
+        // Numbers whose nearest float is their decimal value pass, in any
+        // spelling, and the digest binds the value.
+        for ok in [
+            "0.1",
+            "1e23",
+            "1E+23",
+            "2.5e-3",
+            "-0.0",
+            "0e7",
+            "123.4560",
+            "1.7976931348623157e308",
+        ] {
+            assert!(call_with(&format!(r#"{{"x":{ok}}}"#)).is_ok(), "{ok}");
+        }
+        let a = call_with(r#"{"x":1e23}"#).unwrap();
+        let b = call_with(r#"{"x":1E+23}"#).unwrap();
+        let c = call_with(r#"{"x":2e23}"#).unwrap();
+        assert_eq!(a.arguments_sha256(), b.arguments_sha256());
+        assert_ne!(a.arguments_sha256(), c.arguments_sha256());
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_anywhere_with_their_path() {
+        let cases = [
+            (
+                r#"{"call":{"name":"bash","arguments":{"command":"rm -rf ~","command":"ls"}}}"#,
+                "`call.arguments` has the key `command` twice",
+            ),
+            (
+                r#"{"call":{"name":"a","arguments":{"opts":[{},{"x":{"path":"/","p\u0061th":"/tmp"}}]}}}"#,
+                "`call.arguments.opts[1].x` has the key `path` twice",
+            ),
+            (
+                r#"{"call":{"name":"a","arguments":{}},"context":{"attributes":{"cwd":"/","cwd":"/w"}}}"#,
+                "`context.attributes` has the key `cwd` twice",
+            ),
+            (
+                r#"{"call":{"name":"a","arguments":{}},"context":{"history":[{"name":"b","arguments":{"k":1,"k":2},"outcome":"allowed"}]}}"#,
+                "`context.history[0].arguments` has the key `k` twice",
+            ),
+            (
+                r#"{"call":{"name":"a","arguments":{},"name":"b"}}"#,
+                "duplicate field `name`",
+            ),
+        ];
+        for (text, expected) in cases {
+            let e = CallRequest::from_json(text).unwrap_err().to_string();
+            assert!(e.contains(expected), "{text}: {e}");
+            let e = parse_json_strict(text).unwrap_err().to_string();
+            assert!(
+                e.contains("twice") || expected.starts_with("duplicate field"),
+                "{text}: {e}"
+            );
+        }
+        // The same key in different objects is fine.
+        assert!(
+            CallRequest::from_json(
+                r#"{"call":{"name":"a","arguments":{"k":{"k":1},"j":{"k":2}}}}"#
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn parse_json_strict_reads_values_and_refuses_with_paths() {
+        let v = parse_json_strict(r#" {"a":[1,2.5,"x",null,true,false,{}],"b":{}} "#).unwrap();
+        assert_eq!(v["a"][1], 2.5);
+        let e = parse_json_strict(r#"{"a":1,"a":1}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "`(top level)` has the key `a` twice; a key may appear once in an object (readers \
+             disagree on which value counts)"
+        );
+        let e = parse_json_strict("[18446744073709551616]")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("`[0]`: the integer 18446744073709551616"),
+            "{e}"
+        );
+        let e = parse_json_strict(r#"{"a":"#).unwrap_err().to_string();
+        assert!(e.starts_with("malformed JSON: EOF while parsing"), "{e}");
+        // A key with a control character is shown escaped.
+        let e = parse_json_strict("{\"a\\n\":1,\"a\\n\":2}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the key `a\\n` twice"), "{e}");
+        // from_value goes through the same rules, and a Value always passes.
+        assert!(
+            CallRequest::from_value(
+                serde_json::json!({"call":{"name":"a","arguments":{"x":1e23,"y":u64::MAX}}})
+            )
+            .is_ok()
+        );
     }
 
     #[test]

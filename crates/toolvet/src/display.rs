@@ -10,10 +10,17 @@
 
 use std::borrow::Cow;
 
-/// `text` with every control character written visibly (`\n`, `\t`,
-/// `\x1b`, `\u{202e}` for bidirectional overrides), so a reason, rule or
-/// log line from a plugin cannot start a new line, move the cursor, set the
-/// window title or hide what follows it. Printable text is unchanged.
+/// `text` with every character that is not shown as itself written
+/// visibly (`\n`, `\t`, `\x1b`, `\u{202e}`), so a reason, rule, argument
+/// or log line from a plugin or an agent cannot start a new line, move the
+/// cursor, set the window title, reorder what a person reads or hide text
+/// from them: control characters, the line and paragraph separators
+/// U+2028 and U+2029, bidirectional controls, and invisible characters
+/// (zero-width spaces and joiners, word joiners and invisible operators,
+/// the byte-order mark, the soft hyphen, variation selectors and tag
+/// characters, which can smuggle text a person does not see). Everything
+/// else is unchanged. This is the one escaping rule for text a person
+/// reads: terminals, logs, approval prompts and pages.
 #[must_use]
 pub fn visible(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_escape) {
@@ -35,10 +42,58 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-fn needs_escape(c: char) -> bool {
+/// `json`, the text of serialized JSON, with every character [`visible`]
+/// escapes written as a JSON escape (`\u2028`, `\u202e`, `\ud83f\udc41`
+/// for characters past U+FFFF): the same JSON value, but nothing in it is
+/// hidden from, reorders or breaks the lines of a person or a line-based
+/// tool reading the text. serde_json already escapes ASCII control
+/// characters, and outside strings JSON holds only ASCII, so only
+/// characters inside strings change. For JSON a person reads (`toolvet
+/// approvals show`) and decision-log records.
+#[must_use]
+pub fn json_visible(json: &str) -> Cow<'_, str> {
+    let hidden = |c: char| !c.is_ascii() && needs_escape(c);
+    if !json.chars().any(hidden) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 12);
+    for c in json.chars() {
+        if hidden(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether `c` is written escaped by [`visible`].
+#[must_use]
+pub fn needs_escape(c: char) -> bool {
     c.is_control()
-        // Bidirectional controls reorder what a terminal shows.
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            // Line and paragraph separators start a new line in many views.
+            '\u{2028}' | '\u{2029}'
+            // Bidirectional controls reorder what a person reads.
+            | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            // Invisible: soft hyphen, combining grapheme joiner, Hangul
+            // fillers, Khmer inherent vowels, Mongolian selectors and vowel
+            // separator, zero-width space/non-joiner/joiner, word joiner and
+            // invisible operators, deprecated format characters, byte-order
+            // mark, interlinear annotation marks.
+            | '\u{00ad}' | '\u{034f}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}'
+            | '\u{206a}'..='\u{206f}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}'
+            | '\u{fff9}'..='\u{fffb}'
+            // Variation selectors and tag characters: invisible, and used
+            // to hide text in what looks like a plain word or emoji.
+            | '\u{fe00}'..='\u{fe0f}' | '\u{e0000}'..='\u{e007f}' | '\u{e0100}'..='\u{e01ef}'
+        )
 }
 
 #[cfg(test)]
@@ -55,5 +110,57 @@ mod tests {
         assert_eq!(visible("a\u{202e}b"), "a\\u{202e}b");
         assert_eq!(visible("nul\0"), "nul\\x00");
         assert_eq!(visible("del\x7f c1\u{9b}"), "del\\x7f c1\\x9b");
+    }
+
+    #[test]
+    fn json_keeps_its_value_and_shows_hidden_characters() {
+        use super::json_visible;
+        let value = serde_json::json!({
+            "command": "ls\u{2028}rm -rf ~\u{202e}\u{200b}\u{e0041}",
+            "k\u{2029}": ["é", "\n"],
+        });
+        let text = serde_json::to_string(&value).unwrap();
+        let shown = json_visible(&text);
+        assert_eq!(
+            shown,
+            r#"{"command":"ls\u2028rm -rf ~\u202e\u200b\udb40\udc41","k\u2029":["é","\n"]}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&shown).unwrap(),
+            value
+        );
+        assert!(matches!(
+            json_visible(r#"{"a":"é"}"#),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn separators_bidi_and_invisible_characters_are_shown() {
+        for (c, shown) in [
+            ('\u{2028}', "\\u{2028}"),
+            ('\u{2029}', "\\u{2029}"),
+            ('\u{202e}', "\\u{202e}"),
+            ('\u{2067}', "\\u{2067}"),
+            ('\u{061c}', "\\u{61c}"),
+            ('\u{200b}', "\\u{200b}"),
+            ('\u{200c}', "\\u{200c}"),
+            ('\u{200d}', "\\u{200d}"),
+            ('\u{2060}', "\\u{2060}"),
+            ('\u{2064}', "\\u{2064}"),
+            ('\u{feff}', "\\u{feff}"),
+            ('\u{00ad}', "\\xad"),
+            ('\u{fe0f}', "\\u{fe0f}"),
+            ('\u{e0041}', "\\u{e0041}"),
+            ('\u{e0100}', "\\u{e0100}"),
+        ] {
+            assert_eq!(visible(&format!("rm{c}x")), format!("rm{shown}x"), "{c:?}");
+        }
+        // Neighbours of the ranges are ordinary text.
+        for plain in [
+            "\u{2027}", "\u{202f}", "\u{2065}", "\u{200a}", "\u{fe10}", "é", "日本",
+        ] {
+            assert_eq!(visible(plain), plain);
+        }
     }
 }

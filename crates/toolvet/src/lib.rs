@@ -95,7 +95,8 @@ pub use audit::{
     DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, log_files, verify_chain, verify_log,
 };
 pub use call::{
-    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
+    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, StrictJsonError,
+    ToolCall, ToolInfo, parse_json_strict,
 };
 pub use config::{
     ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision,
