@@ -854,6 +854,8 @@ impl toolvet::Ledger for Broken {
     async fn run_grant(
         &self,
         _: &str,
+        _: Option<&str>,
+        _: Option<&str>,
         _: &str,
         _: &str,
     ) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
@@ -862,6 +864,8 @@ impl toolvet::Ledger for Broken {
     async fn latest(
         &self,
         _: &str,
+        _: Option<&str>,
+        _: Option<&str>,
         _: &str,
         _: &str,
     ) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
@@ -1123,5 +1127,195 @@ fn no_mutation_of_a_valid_ticket_is_accepted() {
     assert_eq!(
         host.check_blocking(&with_ticket(&call, &ticket)).decision,
         Decision::Allow
+    );
+}
+
+/// `deploy` as `principal` through `agent` (either may be absent).
+fn deploy_as(
+    call_id: &str,
+    run: &str,
+    principal: Option<&str>,
+    agent: Option<&str>,
+) -> CallRequest {
+    let mut call = deploy(call_id, run, "prod");
+    call.context.principal = principal.map(str::to_string);
+    call.context.agent = agent.map(str::to_string);
+    call
+}
+
+/// Another principal or agent re-asking the same run id, call id and
+/// arguments gets a request of its own, cannot use the first asker's
+/// ticket, and does not benefit from its run-scope grant; the first asker's
+/// approval stays unspent. For the SQLite ledger and the in-memory one.
+#[tokio::test]
+async fn approvals_serve_only_the_principal_and_agent_that_asked() {
+    for ledger in ["approvals.db", "memory"] {
+        let dir = tempfile::tempdir().unwrap();
+        let approvals_table =
+            format!("[approvals]\nledger = \"{ledger}\"\nkey_file = \"approvals.key\"");
+        let host = Host::load(write_policy(
+            dir.path(),
+            &policy_text(dir.path(), &approvals_table, &[], &["deploy*"]),
+        ))
+        .await
+        .unwrap();
+        let approvals = host.approvals().unwrap();
+        let alice = deploy_as("c1", "run-1", Some("alice"), Some("coder"));
+        let (id, ticket) = escalate(&host, &alice).await;
+        approvals
+            .approve(&id, "reviewer", None, Scope::Once)
+            .await
+            .unwrap();
+
+        // Every other asker: its own pending request, never alice's ticket.
+        let others = [
+            deploy_as("c1", "run-1", Some("mallory"), Some("coder")),
+            deploy_as("c1", "run-1", Some("alice"), Some("other-agent")),
+            deploy_as("c1", "run-1", None, Some("coder")),
+            deploy_as("c1", "run-1", Some("alice"), None),
+            deploy_as("c1", "run-1", None, None),
+        ];
+        let mut seen = vec![id.clone()];
+        for other in &others {
+            let v = host.check(other).await;
+            assert_eq!(v.decision, Decision::Escalate, "{ledger}: {v:?}");
+            let own = v.approval.unwrap();
+            assert_eq!(own.status, ApprovalStatus::Pending, "{ledger}");
+            assert!(!seen.contains(&own.id), "{ledger}: request shared: {own:?}");
+            assert_ne!(own.ticket.as_deref(), Some(ticket.as_str()));
+            seen.push(own.id);
+            // Alice's ticket, brought by another asker: refused, unspent.
+            refused(
+                &host.check(&with_ticket(other, &ticket)).await,
+                rules::PRINCIPAL_MISMATCH,
+            );
+        }
+        assert_eq!(
+            approvals.get(&id).await.unwrap().status,
+            ApprovalStatus::Approved,
+            "{ledger}: another asker spent alice's approval"
+        );
+        // Alice resumes: allowed once.
+        let v = host.check(&with_ticket(&alice, &ticket)).await;
+        assert_eq!(v.decision, Decision::Allow, "{ledger}: {v:?}");
+        assert_eq!(v.rule.as_deref(), Some(rules::APPROVED));
+
+        // A run-scope grant helps only its own principal and agent.
+        let first = deploy_as("c2", "run-2", Some("alice"), Some("coder"));
+        let (grant, grant_ticket) = escalate(&host, &first).await;
+        approvals
+            .approve(&grant, "reviewer", None, Scope::Run)
+            .await
+            .unwrap();
+        let v = host.check(&with_ticket(&first, &grant_ticket)).await;
+        assert_eq!(v.decision, Decision::Allow, "{ledger}: {v:?}");
+        let v = host
+            .check(&deploy_as("c3", "run-2", Some("alice"), Some("coder")))
+            .await;
+        assert_eq!(v.rule.as_deref(), Some(rules::RUN_SCOPE), "{ledger}: {v:?}");
+        for (principal, agent) in [
+            (Some("mallory"), Some("coder")),
+            (Some("alice"), Some("other-agent")),
+            (None, None),
+        ] {
+            let v = host
+                .check(&deploy_as("c4", "run-2", principal, agent))
+                .await;
+            assert_eq!(v.decision, Decision::Escalate, "{ledger}: {v:?}");
+            assert_ne!(v.approval.unwrap().id, grant, "{ledger}");
+        }
+    }
+}
+
+/// The ticket's realm is a digest of the ledger's location, never its
+/// path, and differs between ledgers.
+#[tokio::test]
+async fn tickets_name_no_ledger_path() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let (_, ticket) = escalate(&host, &deploy("c1", "run-1", "prod")).await;
+    let claims = ticket.split('.').nth(1).unwrap();
+    let claims: serde_json::Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(claims)
+            .unwrap(),
+    )
+    .unwrap();
+    let realm = claims["realm"].as_str().unwrap();
+    assert!(
+        realm.starts_with("ledger:")
+            && realm.len() == "ledger:".len() + 32
+            && realm["ledger:".len()..]
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit()),
+        "{realm}"
+    );
+    assert_eq!(realm, host.approvals().unwrap().realm());
+    let decoded = String::from_utf8_lossy(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(ticket.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .into_owned();
+    let path = dir.path().canonicalize().unwrap();
+    assert!(
+        !decoded.contains(path.to_str().unwrap()) && !decoded.contains("approvals.db"),
+        "{decoded}"
+    );
+    let other = tempfile::tempdir().unwrap();
+    let other_host = host_in(other.path()).await;
+    assert_ne!(other_host.approvals().unwrap().realm(), realm);
+}
+
+/// An approval binds the exact numbers of its arguments: integers that
+/// differ past 2^53 are other arguments, and integers past 64 bits or
+/// duplicate keys never make a call at all.
+#[tokio::test]
+async fn a_ticket_binds_the_exact_numbers_and_keys_of_its_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let call = |account: &str| {
+        CallRequest::from_json(&format!(
+            r#"{{"call":{{"id":"c1","name":"deploy","arguments":{{"account":{account}}}}},
+                "context":{{"run_id":"run-1"}}}}"#
+        ))
+    };
+    let approved = call("18446744073709551601").unwrap();
+    let (id, ticket) = escalate(&host, &approved).await;
+    host.approvals()
+        .unwrap()
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    // One apart in the last digit (both round to the same f64).
+    let next = call("18446744073709551602").unwrap();
+    assert_ne!(approved.arguments_sha256(), next.arguments_sha256());
+    refused(
+        &host.check(&with_ticket(&next, &ticket)).await,
+        rules::ARGUMENTS_CHANGED,
+    );
+    // Past 64 bits: refused before any ledger or check sees it.
+    for account in ["18446744073709551617", "100000000000000000000001"] {
+        let e = call(account).unwrap_err().to_string();
+        assert!(e.contains("`call.arguments.account`: the integer"), "{e}");
+    }
+    let e = CallRequest::from_json(
+        r#"{"call":{"name":"deploy","arguments":{"account":1,"account":2}}}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("`call.arguments` has the key `account` twice"),
+        "{e}"
+    );
+    // The approved call itself still resumes.
+    let v = host.check(&with_ticket(&approved, &ticket)).await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    // The reviewer's copy of the arguments is the text as sent.
+    let request = host.approvals().unwrap().get(&id).await.unwrap();
+    assert_eq!(
+        request.arguments.get(),
+        r#"{"account":18446744073709551601}"#
     );
 }

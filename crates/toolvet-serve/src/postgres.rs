@@ -477,6 +477,8 @@ impl Ledger for PostgresLedger {
             .await
         }
         .map_err(unavailable)?;
+        // Requests of another principal or agent are other calls:
+        // `open_against` looks only at the asker's own.
         let earlier = rows_to_requests(&rows)?;
         if let Some(found) = open_against(&request, &earlier, now) {
             tx.commit().await.map_err(unavailable)?;
@@ -624,6 +626,8 @@ impl Ledger for PostgresLedger {
     async fn run_grant(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
@@ -634,10 +638,12 @@ impl Ledger for PostgresLedger {
                 &format!(
                     "SELECT {COLUMNS} FROM toolvet_approval_requests WHERE run_id = $1 \
                      AND tool = $2 AND arguments_sha256 = $3 \
+                     AND principal IS NOT DISTINCT FROM $4::text \
+                     AND agent IS NOT DISTINCT FROM $5::text \
                      AND status IN ('approved', 'consumed') AND scope = 'run' \
                      ORDER BY seq LIMIT 1"
                 ),
-                &[&run_id, &tool, &arguments_sha256],
+                &[&run_id, &tool, &arguments_sha256, &principal, &agent],
             )
             .await
             .map_err(unavailable)?;
@@ -647,6 +653,8 @@ impl Ledger for PostgresLedger {
     async fn latest(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
@@ -656,9 +664,11 @@ impl Ledger for PostgresLedger {
             .query(
                 &format!(
                     "SELECT {COLUMNS} FROM toolvet_approval_requests WHERE run_id = $1 \
-                     AND tool = $2 AND arguments_sha256 = $3 ORDER BY seq DESC LIMIT 1"
+                     AND tool = $2 AND arguments_sha256 = $3 \
+                     AND principal IS NOT DISTINCT FROM $4::text \
+                     AND agent IS NOT DISTINCT FROM $5::text ORDER BY seq DESC LIMIT 1"
                 ),
-                &[&run_id, &tool, &arguments_sha256],
+                &[&run_id, &tool, &arguments_sha256, &principal, &agent],
             )
             .await
             .map_err(unavailable)?;

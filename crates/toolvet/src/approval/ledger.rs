@@ -66,8 +66,9 @@ pub enum Decided {
 #[async_trait::async_trait]
 pub trait Ledger: Send + Sync + fmt::Debug + 'static {
     /// Store `request` (pending) unless the same call has a live request.
-    /// The same call is the same run and call id; for a call without an id,
-    /// the same run, tool and arguments digest. Live means pending or
+    /// The same call is the same asker (principal and agent, see
+    /// [`same_asker`]) and the same run and call id; for a call without an
+    /// id, the same asker, run, tool and arguments digest. Live means pending or
     /// approved-and-unused, and unexpired at `now`. A request for the same
     /// run and call id but another tool or arguments digest is
     /// [`Opened::CallIdReused`], whatever its status.
@@ -113,26 +114,33 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
     ) -> Result<Vec<ApprovalRequest>, LedgerError>;
 
     /// The approval with scope `run` of this tool and arguments digest in
-    /// run `run_id`, if a person granted one (approved or consumed).
+    /// run `run_id`, asked by `principal` and `agent` (`None` matches only a
+    /// request made without one), if a person granted one (approved or
+    /// consumed). A grant helps only the principal and agent that asked.
     ///
     /// # Errors
     /// [`LedgerError`].
     async fn run_grant(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError>;
 
     /// The newest request of this tool and arguments digest in run
-    /// `run_id` (for the outcome of an earlier call the caller only knows
-    /// as escalated).
+    /// `run_id` asked by `principal` and `agent` (as in
+    /// [`Ledger::run_grant`]), for the outcome of an earlier call the caller
+    /// only knows as escalated.
     ///
     /// # Errors
     /// [`LedgerError`].
     async fn latest(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError>;
@@ -181,12 +189,23 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// Whether `earlier` was asked by the same principal and agent as
+/// `request` (`None` is a value of its own: it matches only `None`). A
+/// request, its ticket and a run-scope grant serve only the principal and
+/// agent that asked: another one's call with the same run id, call id and
+/// arguments is another call, with a request of its own.
+pub fn same_asker(request: &ApprovalRequest, earlier: &ApprovalRequest) -> bool {
+    earlier.principal == request.principal && earlier.agent == request.agent
+}
+
 /// Whether `earlier` is a request for the same call as `request` could
-/// be: the same run and call id, or, for calls without an id, the same run,
-/// tool and arguments digest. Only such requests matter to
-/// [`open_against`], so ledgers fetch just these.
+/// be: the same asker ([`same_asker`]) and the same run and call id, or,
+/// for calls without an id, the same asker, run, tool and arguments digest.
+/// Only such requests matter to [`open_against`], so ledgers fetch just
+/// these.
 pub fn may_be_same_call(request: &ApprovalRequest, earlier: &ApprovalRequest) -> bool {
-    earlier.call.run_id == request.call.run_id
+    same_asker(request, earlier)
+        && earlier.call.run_id == request.call.run_id
         && if request.call.call_id.is_empty() {
             earlier.call.call_id.is_empty()
                 && earlier.call.tool == request.call.tool
@@ -211,7 +230,9 @@ pub fn open_against<'a>(
 ) -> Option<Opened> {
     let mut live = None;
     let mut settled: Option<&ApprovalRequest> = None;
-    for e in earlier {
+    // Requests of another asker are other calls, whatever the ledger
+    // fetched.
+    for e in earlier.into_iter().filter(|e| same_asker(request, e)) {
         let same_id = !request.call.call_id.is_empty() && e.call.call_id == request.call.call_id;
         let same_binding = e.call.tool == request.call.tool
             && e.call.arguments_sha256 == request.call.arguments_sha256;
@@ -282,6 +303,9 @@ pub struct MemoryLedger {
     realm: String,
 }
 
+/// Run id, principal, agent, tool and arguments digest of a run grant.
+type GrantKey = (String, Option<String>, Option<String>, String, String);
+
 #[derive(Debug, Default)]
 struct MemoryState {
     /// Every request, oldest first.
@@ -291,9 +315,9 @@ struct MemoryState {
     /// Indices of the requests of one run and call id (`""` for calls
     /// without one).
     by_call: HashMap<(Option<String>, String), Vec<usize>>,
-    /// The first request approved with scope `run`, by run, tool and
-    /// arguments digest.
-    grants: HashMap<(String, String, String), usize>,
+    /// The first request approved with scope `run`, by run, principal,
+    /// agent, tool and arguments digest.
+    grants: HashMap<GrantKey, usize>,
     /// Reviewers' signed decisions, by request id.
     signed: HashMap<String, String>,
 }
@@ -374,6 +398,8 @@ impl Ledger for MemoryLedger {
         {
             let key = (
                 run.clone(),
+                decided.principal.clone(),
+                decided.agent.clone(),
                 decided.call.tool.clone(),
                 decided.call.arguments_sha256.clone(),
             );
@@ -419,12 +445,16 @@ impl Ledger for MemoryLedger {
     async fn run_grant(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
         let state = self.lock()?;
         let key = (
             run_id.to_string(),
+            principal.map(str::to_string),
+            agent.map(str::to_string),
             tool.to_string(),
             arguments_sha256.to_string(),
         );
@@ -434,6 +464,8 @@ impl Ledger for MemoryLedger {
     async fn latest(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
@@ -444,6 +476,8 @@ impl Ledger for MemoryLedger {
             .rev()
             .find(|r| {
                 r.call.run_id.as_deref() == Some(run_id)
+                    && r.principal.as_deref() == principal
+                    && r.agent.as_deref() == agent
                     && r.call.tool == tool
                     && r.call.arguments_sha256 == arguments_sha256
             })

@@ -39,7 +39,7 @@ pub use ledger::{Decided, Ledger, LedgerError, MemoryLedger, Opened};
 /// crates (the Postgres ledger of `toolvet serve`): the same rules as
 /// [`MemoryLedger`] and [`SqliteLedger`], so every store answers alike.
 pub mod ledger_rules {
-    pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed};
+    pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed, same_asker};
 }
 pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};
 pub use sqlite::SqliteLedger;
@@ -87,6 +87,9 @@ pub mod rules {
     pub const RUN_MISMATCH: &str = "approval.run-mismatch";
     /// The ticket was issued for another call id.
     pub const CALL_MISMATCH: &str = "approval.call-mismatch";
+    /// The ticket was issued to another principal or agent: an approval
+    /// serves only the principal and agent that asked.
+    pub const PRINCIPAL_MISMATCH: &str = "approval.principal-mismatch";
     /// The call id was used before, in this run, for a different call.
     pub const CALL_ID_REUSED: &str = "approval.call-id-reused";
     /// The approval does not cover what the call escalates now (the policy
@@ -749,7 +752,7 @@ impl Approvals {
         let realm = settings
             .realm
             .clone()
-            .unwrap_or_else(|| ledger.default_realm());
+            .unwrap_or_else(|| realm_of(&ledger.default_realm()));
         Ok(Some(Approvals {
             inner: Arc::new(Inner {
                 ledger,
@@ -767,7 +770,8 @@ impl Approvals {
         &self.inner.ledger
     }
 
-    /// The realm tickets are issued under.
+    /// The realm tickets are issued under: the policy's `realm`, else a
+    /// digest of the ledger's location (`ledger:` and 32 hex digits).
     pub fn realm(&self) -> &str {
         self.inner.signer.realm()
     }
@@ -940,6 +944,18 @@ impl Approvals {
         // No subscribers is not an error.
         let _ = self.inner.events.send(event.clone());
     }
+}
+
+/// The realm of a ledger whose stable name is `location` (a file's path, a
+/// database's URL): `ledger:` and 32 hex digits of a sha256 of it, so
+/// tickets, which the agent holds, never show where the ledger is, and
+/// tickets of two ledgers are still told apart.
+pub(crate) fn realm_of(location: &str) -> String {
+    use sha2::Digest;
+    let mut digest = sha2::Sha256::new();
+    digest.update(b"toolvet approvals realm\0");
+    digest.update(location.as_bytes());
+    format!("ledger:{}", hex::encode(&digest.finalize()[..16]))
 }
 
 /// Open the ledger at `location`: the provider's, else the built-in ones.

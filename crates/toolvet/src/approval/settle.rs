@@ -4,7 +4,7 @@
 //! The order, for a call with a ticket:
 //! 1. before any check runs, the ticket itself (shape, signature, key,
 //!    realm, expiry) and its binding to this call (tool, arguments, run,
-//!    call id) — [`Approvals::verify_claim`];
+//!    call id, principal and agent) — [`Approvals::verify_claim`];
 //! 2. the checks run; a deny wins and the ticket is not used;
 //! 3. a call no check escalates is refused (nothing to approve);
 //! 4. the request's status decides: pending → escalate with the same id,
@@ -68,6 +68,14 @@ impl Approvals {
             return refuse(
                 rules::RUN_MISMATCH,
                 "the approval ticket was issued in another run; it approves the call only in the run that made it".into(),
+            );
+        }
+        if claims.prn != request.context.principal || claims.agt != request.context.agent {
+            return refuse(
+                rules::PRINCIPAL_MISMATCH,
+                "the approval ticket was issued to another principal or agent; an approval \
+                 serves only the principal and agent whose call asked for it"
+                    .into(),
             );
         }
         if claims.call != request.call.id {
@@ -134,7 +142,7 @@ impl Approvals {
             call_id: claims.call.clone(),
             run_id: claims.run.clone(),
         };
-        if record.call != bound {
+        if record.call != bound || record.principal != claims.prn || record.agent != claims.agt {
             return deny(
                 verdict,
                 rules::FORGED,
@@ -214,7 +222,13 @@ impl Approvals {
             match self
                 .inner
                 .ledger
-                .run_grant(run, &request.call.name, &arguments_sha256)
+                .run_grant(
+                    run,
+                    request.context.principal.as_deref(),
+                    request.context.agent.as_deref(),
+                    &request.call.name,
+                    &arguments_sha256,
+                )
                 .await
             {
                 Ok(Some(grant)) if covers(&grant, &escalations) => {
@@ -366,7 +380,14 @@ impl Approvals {
             .filter(|p| p.outcome == Outcome::Escalated)
         {
             let digest = crate::call::arguments_sha256(prior.arguments.get());
-            match self.inner.ledger.latest(run, &prior.name, &digest).await {
+            let latest = self.inner.ledger.latest(
+                run,
+                request.context.principal.as_deref(),
+                request.context.agent.as_deref(),
+                &prior.name,
+                &digest,
+            );
+            match latest.await {
                 Ok(Some(r)) => {
                     prior.outcome = match r.status_at(now) {
                         ApprovalStatus::Consumed => Outcome::Approved,

@@ -270,7 +270,8 @@ fn get(conn: &Connection, id: &str) -> rusqlite::Result<Option<ApprovalRequest>>
 }
 
 /// The earlier requests that may be for the same call as `request` (see
-/// [`super::ledger::may_be_same_call`]).
+/// [`super::ledger::may_be_same_call`]): of the same principal and agent
+/// (`IS`, so a NULL matches only NULL).
 fn same_call(
     conn: &Connection,
     request: &ApprovalRequest,
@@ -279,20 +280,30 @@ fn same_call(
     if call.call_id.is_empty() {
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {COLUMNS} FROM approval_requests WHERE run_id IS ?1 AND tool = ?2 \
-             AND arguments_sha256 = ?3 AND call_id = '' ORDER BY rowid"
+             AND arguments_sha256 = ?3 AND call_id = '' AND principal IS ?4 AND agent IS ?5 \
+             ORDER BY rowid"
         ))?;
         stmt.query_map(
-            params![call.run_id, call.tool, call.arguments_sha256],
+            params![
+                call.run_id,
+                call.tool,
+                call.arguments_sha256,
+                request.principal,
+                request.agent
+            ],
             row_to_request,
         )?
         .collect()
     } else {
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {COLUMNS} FROM approval_requests WHERE run_id IS ?1 AND call_id = ?2 \
-             ORDER BY rowid"
+             AND principal IS ?3 AND agent IS ?4 ORDER BY rowid"
         ))?;
-        stmt.query_map(params![call.run_id, call.call_id], row_to_request)?
-            .collect()
+        stmt.query_map(
+            params![call.run_id, call.call_id, request.principal, request.agent],
+            row_to_request,
+        )?
+        .collect()
     }
 }
 
@@ -447,16 +458,22 @@ impl Ledger for SqliteLedger {
     async fn run_grant(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
         self.read(|c| {
             c.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM approval_requests WHERE run_id = ?1 AND tool = ?2 \
-                 AND arguments_sha256 = ?3 AND status IN ('approved', 'consumed') \
-                 AND scope = 'run' ORDER BY rowid LIMIT 1"
+                 AND arguments_sha256 = ?3 AND principal IS ?4 AND agent IS ?5 \
+                 AND status IN ('approved', 'consumed') AND scope = 'run' \
+                 ORDER BY rowid LIMIT 1"
             ))?
-            .query_row(params![run_id, tool, arguments_sha256], row_to_request)
+            .query_row(
+                params![run_id, tool, arguments_sha256, principal, agent],
+                row_to_request,
+            )
             .optional()
         })
     }
@@ -464,15 +481,21 @@ impl Ledger for SqliteLedger {
     async fn latest(
         &self,
         run_id: &str,
+        principal: Option<&str>,
+        agent: Option<&str>,
         tool: &str,
         arguments_sha256: &str,
     ) -> Result<Option<ApprovalRequest>, LedgerError> {
         self.read(|c| {
             c.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM approval_requests WHERE run_id = ?1 AND tool = ?2 \
-                 AND arguments_sha256 = ?3 ORDER BY rowid DESC LIMIT 1"
+                 AND arguments_sha256 = ?3 AND principal IS ?4 AND agent IS ?5 \
+                 ORDER BY rowid DESC LIMIT 1"
             ))?
-            .query_row(params![run_id, tool, arguments_sha256], row_to_request)
+            .query_row(
+                params![run_id, tool, arguments_sha256, principal, agent],
+                row_to_request,
+            )
             .optional()
         })
     }

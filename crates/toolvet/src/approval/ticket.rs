@@ -6,12 +6,20 @@
 //! expiry; the tag is HMAC-SHA256 over `tv1.<claims>` with the policy's
 //! key (base64url). The claims also name the key (`kid`, a digest of it)
 //! and the realm, so a ticket from another key or another policy's ledger
-//! is told apart from a tampered one.
+//! is told apart from a tampered one. The realm is a digest of the ledger's
+//! location (`ledger:` and 32 hex digits) unless the policy names one, so a
+//! ticket never carries a path or a URL. The principal (`prn`) and agent
+//! (`agt`) that asked are bound too: another principal or agent cannot use
+//! the ticket.
 //!
 //! ```json
-//! {"v":1,"kid":"3f2a…","realm":"sqlite:/srv/state/approvals.db","id":"apr_…",
-//!  "tool":"bash","args":"<sha256>","call":"call_7","run":"run-1","exp":1764585600000}
+//! {"v":2,"kid":"3f2a…","realm":"ledger:9c1e…","id":"apr_…","tool":"bash",
+//!  "args":"<sha256>","call":"call_7","run":"run-1","prn":"alice","agt":"coder",
+//!  "exp":1764585600000}
 //! ```
+//!
+//! Version 1 tickets (an earlier toolvet: the realm was the ledger's path,
+//! no principal or agent) are refused as foreign.
 
 use super::{ApprovalRequest, UnixMillis, rules};
 use base64::Engine as _;
@@ -24,6 +32,9 @@ use std::sync::Arc;
 /// The prefix of every ticket this host issues.
 const PREFIX: &str = "tv1.";
 
+/// The claims version this host issues and accepts.
+const VERSION: u8 = 2;
+
 /// Longest ticket accepted, in bytes; anything longer is malformed.
 pub const MAX_TICKET_BYTES: usize = 4096;
 
@@ -31,7 +42,7 @@ pub const MAX_TICKET_BYTES: usize = 4096;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Claims {
-    /// Claims version (1).
+    /// Claims version ([`VERSION`]).
     pub v: u8,
     /// Which key signed it: 16 hex digits of a digest of the key.
     pub kid: String,
@@ -47,6 +58,10 @@ pub(crate) struct Claims {
     pub call: String,
     /// The run id.
     pub run: Option<String>,
+    /// The principal that asked.
+    pub prn: Option<String>,
+    /// The agent that asked.
+    pub agt: Option<String>,
     /// Expiry, ms since the epoch.
     pub exp: u64,
 }
@@ -109,7 +124,7 @@ impl Signer {
     /// same request hands out the same ticket.
     pub fn issue(&self, request: &ApprovalRequest) -> String {
         let claims = Claims {
-            v: 1,
+            v: VERSION,
             kid: self.kid.clone(),
             realm: self.realm.clone(),
             id: request.id.clone(),
@@ -117,6 +132,8 @@ impl Signer {
             args: request.call.arguments_sha256.clone(),
             call: request.call.call_id.clone(),
             run: request.call.run_id.clone(),
+            prn: request.principal.clone(),
+            agt: request.agent.clone(),
             exp: request.expires_at.0,
         };
         let json = serde_json::to_vec(&claims).expect("claims serialize");
@@ -157,11 +174,25 @@ impl Signer {
         let tag = URL_SAFE_NO_PAD
             .decode(tag_b64)
             .map_err(|_| malformed("the signature is not base64url"))?;
+        /// Only the version, to tell an older ticket from an unreadable one.
+        #[derive(Deserialize)]
+        struct Version {
+            v: u8,
+        }
+        match serde_json::from_slice::<Version>(&claims_json) {
+            Ok(Version { v: 1 }) => {
+                return Err(refuse(
+                    rules::FOREIGN,
+                    "the approval ticket was issued by an earlier toolvet (version 1 tickets \
+                     bind no principal or agent); make the call again to ask a person anew",
+                ));
+            }
+            Ok(Version { v: VERSION }) => {}
+            Ok(_) => return Err(malformed("unknown version")),
+            Err(_) => return Err(malformed("unreadable claims")),
+        }
         let claims: Claims =
             serde_json::from_slice(&claims_json).map_err(|_| malformed("unreadable claims"))?;
-        if claims.v != 1 {
-            return Err(malformed("unknown version"));
-        }
         let mut mac = self.mac();
         mac.update(&ticket.as_bytes()[..PREFIX.len() + claims_b64.len()]);
         if mac.verify_slice(&tag).is_err() {
@@ -334,6 +365,51 @@ mod tests {
             s.verify(&forged, UnixMillis(5_000)).unwrap_err().rule,
             rules::FORGED
         );
+    }
+
+    #[test]
+    fn a_version_1_ticket_is_refused_as_foreign_even_when_signed() {
+        // A ticket as an earlier toolvet issued it: signed with the same
+        // key, realm and binding, but claims version 1 without principal
+        // or agent.
+        let s = signer();
+        let r = request();
+        let claims = serde_json::json!({
+            "v": 1, "kid": s.kid, "realm": "realm-a", "id": r.id, "tool": r.call.tool,
+            "args": r.call.arguments_sha256, "call": r.call.call_id, "run": r.call.run_id,
+            "exp": r.expires_at.0,
+        });
+        let head = format!(
+            "{PREFIX}{}",
+            URL_SAFE_NO_PAD.encode(serde_json::to_vec(&claims).unwrap())
+        );
+        let mut mac = s.mac();
+        mac.update(head.as_bytes());
+        let old = format!(
+            "{head}.{}",
+            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+        );
+        let refusal = s.verify(&old, UnixMillis(5_000)).unwrap_err();
+        assert_eq!(refusal.rule, rules::FOREIGN);
+        assert!(
+            refusal.reason.contains("earlier toolvet"),
+            "{}",
+            refusal.reason
+        );
+    }
+
+    #[test]
+    fn the_ticket_binds_the_principal_and_agent() {
+        let s = signer();
+        let mut r = request();
+        r.principal = Some("alice".into());
+        r.agent = Some("coder".into());
+        let claims = s.verify(&s.issue(&r), UnixMillis(5_000)).unwrap();
+        assert_eq!(claims.prn.as_deref(), Some("alice"));
+        assert_eq!(claims.agt.as_deref(), Some("coder"));
+        let mut other = r.clone();
+        other.principal = Some("mallory".into());
+        assert_ne!(s.issue(&r), s.issue(&other));
     }
 
     #[test]
