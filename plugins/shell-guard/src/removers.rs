@@ -375,7 +375,20 @@ fn edited_in_place<'a>(name: &str, args: &'a [Field]) -> Option<Vec<&'a Field>> 
 impl Analysis<'_> {
     /// `sed -i` and `perl -i` write the files they edit: judged as writes
     /// onto them (guard rails, toolvet's state, credentials, system files).
+    /// `ln` writes the link it makes when that is a guard rail's path.
     pub(crate) fn in_place_edits(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        if name == "ln" {
+            // A link made at a guard rail's path is a write onto it
+            // (`ln -sf /tmp/mine.json .claude/settings.json`).
+            let (operands, _) = split(name, args);
+            if let Some(link) = operands.last().filter(|_| operands.len() > 1)
+                && let Some(abs) = self.abs_path(link, env)
+                && self.state.guard_rail(&abs).is_some()
+            {
+                self.check_write(link, env, &Output::Unknown, "`ln`", false, 0);
+            }
+            return;
+        }
         let Some(files) = edited_in_place(name, args) else {
             return;
         };

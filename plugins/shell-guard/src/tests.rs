@@ -757,4 +757,14 @@ fn in_place_edits_are_writes() {
     deny("sed -i 's/x/y/' /etc/hosts", "shell.overwrite-system");
     allow("sed -i 's/foo/bar/g' src/main.rs");
     allow("sed -n '1,5p' examples/toolvet.toml");
+    // A link made at a guard rail's path writes it.
+    deny(
+        "ln -sf /tmp/mine.json .claude/settings.json",
+        "shell.guardrail-write",
+    );
+    deny(
+        "ln -sf /tmp/forged.db state/approvals.db",
+        "shell.toolvet-state",
+    );
+    allow("ln -s ../shared/config.json config.json");
 }
