@@ -247,12 +247,7 @@ impl StatePaths {
                             "context.attributes[\"{name}\"][{i}]: `{p}` is not an absolute path"
                         ));
                     }
-                    let trimmed = p.trim_end_matches('/');
-                    Ok(if trimmed.is_empty() {
-                        "/".to_string()
-                    } else {
-                        trimmed.to_string()
-                    })
+                    Ok(clean_absolute(&p))
                 })
                 .collect()
         };
@@ -282,6 +277,23 @@ impl StatePaths {
                 })
         })
     }
+}
+
+/// `path` (absolute) cleaned lexically as the checks clean the paths they
+/// compare with it: no empty or `.` segments, `..` removes the segment
+/// before it, no trailing `/`.
+fn clean_absolute(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// Whether `path` is `base`, lies under it, or is one of its SQLite side
@@ -463,6 +475,9 @@ mod tests {
             StatePaths::from_attributes(|_| None).unwrap(),
             StatePaths::default()
         );
+        let messy =
+            StatePaths::from_attributes(attrs(r#"["/srv//tv/./x/../hooks/", "/"]"#, "[]")).unwrap();
+        assert_eq!(messy.state, ["/srv/tv/hooks", "/"]);
         let e = StatePaths::from_attributes(attrs("[\"state/approvals.db\"]", "[]")).unwrap_err();
         assert_eq!(
             e,
