@@ -192,6 +192,22 @@ for (const wiring of ['plugin', 'callback'] as const) {
     assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => `${r.status}/${r.review?.reviewer}`), ['rejected/bob']);
   });
 
+  test(`${wiring}: a rejecting reply after a toolvet approval runs nothing and spends nothing`, async () => {
+    // The rule every adapter follows: a held call runs only when both ADK's
+    // confirmation and toolvet's approval say yes.
+    const host = await testHost();
+    const runs = new Runs();
+    const { model, send } = await setup(wiring, host, [callTurn('deploy', { env: 'prod' }, 'fc1'), textTurn('ok')], runs);
+    const request = confirmationRequest(await send(say('Deploy to prod.')));
+    const [pending] = await host.pending();
+    assert.ok(pending);
+    await host.approve(pending.id, 'carol');
+    await send(confirmationReply(request, { confirmed: false, message: 'not now' }));
+    assert.equal(runs.count, 0);
+    assert.deepEqual(model.toolResponses(), [{ error: 'Blocked by policy: adk-user:u1 rejected this call: not now' }]);
+    assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => `${r.status}/${r.review?.reviewer}`), ['approved/carol']);
+  });
+
   test(`${wiring}: a host error is a deny`, async () => {
     const runs = new Runs();
     const { model, send } = await setup(wiring, brokenHost, [callTurn('deploy', { env: 'prod' }, 'fc1'), textTurn('ok')], runs);

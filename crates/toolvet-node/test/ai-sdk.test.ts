@@ -242,3 +242,36 @@ test('replaying the approved messages runs the tool once', async () => {
   const [output] = toolResults() as { type: string; value: string }[];
   assert.match(output?.value ?? '', /^Blocked by policy: call `t9` was approved once/);
 });
+
+// The rule every adapter follows: a held call runs only when both the
+// framework's approval and toolvet's say yes; a framework rejection never
+// spends toolvet's approval, and the model reads the rejection.
+for (const how of ['respond', 'plain'] as const) {
+  test(`a rejection after a toolvet approval runs nothing and spends nothing (${how})`, async () => {
+    const host = await testHost();
+    const runs = new Runs();
+    const { model, toolResults } = scripted([{ toolCalls: [{ id: 't10', name: 'deploy', input: { env: 'prod' } }] }, { text: 'ok' }]);
+    const guard = new Guard(host, { context: { runId: 'chat-10' } });
+    const tools = guard.tools(sdkTools(runs));
+    const first = await step(model, tools, ask('Deploy.'));
+    const [request] = first.requests;
+    assert.ok(request);
+    const [pending] = await host.pending();
+    assert.ok(pending);
+    await host.approve(pending.id, 'carol');
+    const response =
+      how === 'respond'
+        ? await guard.respond(request, { approved: false, reviewer: 'bob', message: 'not now' })
+        : { type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: false };
+    await step(model, tools, [...first.messages, { role: 'tool', content: [response] }]);
+    assert.equal(runs.count, 0);
+    const [output] = toolResults() as { type: string; reason?: string }[];
+    assert.equal(output?.type, 'execution-denied');
+    assert.ok(!JSON.stringify(toolResults()).includes('approved by'));
+    if (how === 'respond') {
+      assert.equal(output?.reason, 'bob rejected this call: not now');
+    }
+    const decided = await host.approval(pending.id);
+    assert.equal(`${decided.status}/${decided.review?.reviewer}`, 'approved/carol');
+  });
+}

@@ -77,3 +77,35 @@ test('a rejection through the framework runs nothing and spends no approval', as
   await gate.reject(deploy('g10', { env: 'prod' }), { approved: false, reviewer: 'bob' });
   assert.equal((await host.approval(other.approval?.id ?? '')).review?.reviewer, 'bob');
 });
+
+test('an allow that used an approval is never answered from memory: each ask goes to the host', async () => {
+  const host = await testHost();
+  let checks = 0;
+  const counting = {
+    check: (...a: Parameters<typeof host.check>) => {
+      checks += 1;
+      return host.check(...a);
+    },
+    resume: (...a: Parameters<typeof host.resume>) => host.resume(...a),
+    preview: (...a: Parameters<typeof host.preview>) => host.preview(...a),
+    approve: (...a: Parameters<typeof host.approve>) => host.approve(...a),
+    reject: (...a: Parameters<typeof host.reject>) => host.reject(...a),
+  };
+  const gate = new Gate(counting);
+  const held = await gate.verdict(deploy('g11', { env: 'prod' }));
+  await host.approve(held.approval?.id ?? '', 'alice', { scope: 'run' });
+  for (const id of ['g11', 'g12']) {
+    for (let i = 0; i < 2; i += 1) {
+      const before = checks;
+      const verdict = await gate.settle(deploy(id, { env: 'prod' }), undefined);
+      assert.equal(`${verdict.decision}/${verdict.rule}`, 'allow/approval.run-scope');
+      assert.equal(checks, before + 1, 'asked the host, not the cache');
+    }
+  }
+  // A plain allow and a deny may be answered again from memory.
+  const plain = { call: { id: 'g13', name: 'read_file', arguments: {} }, context: { runId: 'run-g' } };
+  await gate.verdict(plain);
+  const before = checks;
+  assert.equal((await gate.verdict(plain)).decision, 'allow');
+  assert.equal(checks, before);
+});

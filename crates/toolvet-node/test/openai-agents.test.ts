@@ -148,6 +148,58 @@ test('one approval runs the call once, however often the paused state is resumed
   assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => r.status), ['consumed']);
 });
 
+test('one approval runs the call once when the same state is resumed twice in one process', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const model = new ScriptedModel([[functionCall('deploy', { env: 'prod' }, { callId: 'call_same' })], [assistantMessage('ok')], [assistantMessage('ok')]]);
+  const guardian = new Guard(host);
+  const agent = new Agent({ name: 'ops', model, tools: [guardian.tool(tools(runs).deploy)] });
+  const first = await run(agent, 'Deploy.');
+  const [item] = first.state.getInterruptions();
+  assert.ok(item);
+  await guardian.approve(first.state, item, 'alice');
+  const saved = first.state.toString();
+  for (let i = 0; i < 2; i += 1) {
+    await run(agent, await RunState.fromString(agent, saved));
+  }
+  assert.equal(runs.count, 1);
+  const [output] = toolResults(model);
+  assert.match(output ?? '', /^Blocked by policy: call `call_same` was approved once/);
+  assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => `${r.status}/${r.review?.reviewer}`), ['consumed/alice']);
+});
+
+// The rule every adapter follows: a held call runs only when both the SDK's
+// approval and toolvet's say yes; a rejection in the SDK never spends
+// toolvet's approval, and the model reads the rejection.
+for (const how of ['guard', 'plain'] as const) {
+  test(`a rejection after a toolvet approval runs nothing and spends nothing (${how})`, async () => {
+    const host = await testHost();
+    const runs = new Runs();
+    const model = new ScriptedModel([[functionCall('deploy', { env: 'prod' }, { callId: 'call_both' })], [assistantMessage('ok')]]);
+    const guardian = new Guard(host);
+    const agent = new Agent({ name: 'ops', model, tools: [guardian.tool(tools(runs).deploy)] });
+    const first = await run(agent, 'Deploy.');
+    const [item] = first.interruptions;
+    assert.ok(item);
+    const [pending] = await host.pending();
+    assert.ok(pending);
+    await host.approve(pending.id, 'carol');
+    if (how === 'guard') {
+      await guardian.reject(first.state, item, 'bob', { message: 'not now' });
+    } else {
+      first.state.reject(item);
+    }
+    await run(agent, first.state);
+    assert.equal(runs.count, 0);
+    const [output] = toolResults(model);
+    assert.ok(output !== undefined && !output.includes('approved by'), output);
+    if (how === 'guard') {
+      assert.equal(output, 'bob rejected this call: not now');
+    }
+    assert.deepEqual((await host.approvals({ status: 'all' })).map((r) => `${r.status}/${r.review?.reviewer}`), ['approved/carol']);
+  });
+}
+
 test('alwaysApprove is not an approval of later calls: each held call needs its own', async () => {
   const host = await testHost();
   const runs = new Runs();

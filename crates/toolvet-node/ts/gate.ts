@@ -93,12 +93,18 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * Whether a final verdict may be answered again from the cache: not an
- * escalate (still waiting), and not an allow that used an approval (a
- * second run of that call is toolvet's to refuse, `approval.replayed`).
+ * Whether a final verdict may be answered again from the cache: a deny, or
+ * an allow that involved no approval. Never an escalate (still waiting), and
+ * never an allow that used an approval (`approval.approved`, or a run-scope
+ * grant): an approval becomes an allow only by resuming the call through the
+ * host, so a second run of that call is toolvet's to refuse
+ * (`approval.replayed`), in this process as in a fresh one.
  */
 function cacheable(verdict: Verdict): boolean {
-  return verdict.decision !== 'escalate' && verdict.rule !== 'approval.approved';
+  if (verdict.decision === 'deny') {
+    return true;
+  }
+  return verdict.decision === 'allow' && verdict.approval == null && !(verdict.rule ?? '').startsWith('approval.');
 }
 
 /** `verdict`, or a deny when it escalates with nothing to hold it (no `[approvals]`). */
