@@ -352,7 +352,7 @@ impl PathGuard {
             Err(_) => clean_lexically(raw),
         };
         let label = if frame.state.is_secret(&clean) {
-            Some("toolvet's ticket-signing key (whoever reads it can forge approvals)")
+            Some("one of toolvet's keys (whoever reads it can forge approvals or history)")
         } else {
             self.sensitive.matches(&clean)
         };

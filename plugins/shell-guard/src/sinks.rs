@@ -133,7 +133,7 @@ impl Analysis<'_> {
             return None;
         }
         if self.state.is_secret(&abs) {
-            return Some("toolvet's ticket-signing key (whoever reads it can forge approvals)");
+            return Some("one of toolvet's keys (whoever reads it can forge approvals or history)");
         }
         sensitive_files().matches_glob(&abs)
     }
