@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
@@ -280,5 +281,35 @@ def test_a_streamed_run_pauses_and_resumes_once(host):
         [_ async for _ in again.stream_events()]
         assert ran["deploy"] == 1
         assert outputs(model)["c-esc"].startswith(REPLAYED)
+
+    asyncio.run(main())
+
+
+class HeldOnSecondAsk:
+    """The real host, except that its first answer about `deploy` is a run-scope allow
+    (a grant that lapses before the guardrail asks again)."""
+
+    def __init__(self, host):
+        self.host = host
+        self.approvals = host.approvals
+        self.first = True
+
+    def check(self, call, tool=None, context=None, *, ticket=None):
+        if self.first and call.name == "deploy":
+            self.first = False
+            grant = SimpleNamespace(status="approved", ticket=None, opened=False)
+            return SimpleNamespace(decision="allow", reason="approved for this run", rule="approval.run-scope", approval=grant)
+        return self.host.check(call, tool, context, ticket=ticket)
+
+
+def test_a_held_call_the_sdk_did_not_pause_is_denied_not_run(host):
+    async def main():
+        model, agent, result = await first_run(Gate(HeldOnSecondAsk(host)))
+        assert result.interruptions == []
+        assert ran == Counter(get_weather=1)
+        out = outputs(model)["c-esc"]
+        assert out.startswith("Blocked by policy: ") and "the run did not pause for one" in out
+        [pending] = host.approvals.pending()
+        assert f"approval request {pending.id}" in out
 
     asyncio.run(main())

@@ -19,6 +19,10 @@
   does not run and an approval given in toolvet meanwhile is not spent: the call
   runs only when both the SDK's approval and toolvet's say yes.
 
+A call toolvet holds runs only after the SDK paused it in ``needs_approval``: a held call
+the SDK is about to run without having paused it (the policy answered otherwise a moment
+before) is denied (``toolvet.approval-not-asked``), never run.
+
 The SDK turns an exception in ``needs_approval`` into "needs approval"; the gate never
 raises (a host failure is a deny the guardrail reports). Use
 ``RunConfig(tool_execution=ToolExecutionConfig(pre_approval_tool_input_guardrails=True))``
@@ -32,6 +36,8 @@ arguments differ from the raw ones.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any, Callable, Optional
 
 from agents import (
@@ -55,6 +61,9 @@ from ._base import (
 
 RunId = Callable[[Any], Optional[str]]
 
+#: How many paused calls a guarded tool remembers (see ``guard``).
+_PAUSED_SIZE = 4096
+
 
 def run_config(**options: Any) -> RunConfig:
     """A ``RunConfig`` that runs the deny check before any approval prompt."""
@@ -76,21 +85,47 @@ def guard(tool: FunctionTool, host: Any, *, run_id: Optional[RunId] = None, **ga
         except Exception:  # noqa: BLE001 - an unknown run is no run id
             return None
 
+    # The calls whose `needs_approval` said "pause" (bounded, oldest dropped:
+    # a call dropped meanwhile is denied, never allowed).
+    paused: OrderedDict[tuple[Optional[str], str], None] = OrderedDict()
+    paused_lock = threading.Lock()
+
     async def needs_approval(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
-        return gate.check(name, params, call_id=call_id, run_id=run_of(ctx)).escalated
+        run = run_of(ctx)
+        held = gate.check(name, params, call_id=call_id, run_id=run).escalated
+        if held:
+            with paused_lock:
+                paused[(run, call_id)] = None
+                while len(paused) > _PAUSED_SIZE:
+                    paused.popitem(last=False)
+        return held
 
     @tool_input_guardrail(name="toolvet")
     def policy(data: Any) -> ToolGuardrailFunctionOutput:
         ctx = data.context
         call_id = ctx.tool_call_id
         args = ctx.tool_arguments or "{}"
+        run = run_of(ctx)
         if _approved(ctx, name, call_id):
-            ruling = gate.resume(name, args, approved=True, call_id=call_id, run_id=run_of(ctx))
+            ruling = gate.resume(name, args, approved=True, call_id=call_id, run_id=run)
         else:
-            ruling = gate.check(name, args, call_id=call_id, run_id=run_of(ctx))
+            ruling = gate.check(name, args, call_id=call_id, run_id=run)
+            with paused_lock:
+                asked = (run, call_id) in paused
+            if ruling.escalated and not asked:
+                # Held, but `needs_approval` did not pause it (the policy changed
+                # between the two asks): the SDK is about to run it unapproved.
+                ruling = Ruling(
+                    "deny",
+                    f"{ruling.reason.rstrip('.')}. A person must approve this call first (approval request "
+                    f"{ruling.approval_id}), and the run did not pause for one",
+                    "toolvet.approval-not-asked",
+                    ruling.verdict,
+                    ruling.approval_id,
+                )
         if ruling.denied:
             return ToolGuardrailFunctionOutput.reject_content(ruling.message, output_info=ruling.payload())
-        # allow, or escalate before the approval prompt: the person decides next.
+        # allow, or escalate before the approval prompt (the SDK pauses next).
         return ToolGuardrailFunctionOutput.allow()
 
     async def invoke(ctx: Any, args: str) -> Any:
