@@ -79,7 +79,7 @@ class Attacks(unittest.TestCase):
         self.log.touch()
 
     def proxy(self, order: str, tools: str = '{ deny = ["delete_*"], approve = ["deploy"] }',
-              lenient: bool = False) -> Raw:
+              lenient: bool = False, env: dict | None = None) -> Raw:
         policy = POLICY.format(plugins=PLUGINS)
         policy = policy.replace('settings = { deny = ["delete_*"], approve = ["deploy"] }', f"settings = {tools}")
         start = policy.index("only_after = [")
@@ -87,7 +87,7 @@ class Attacks(unittest.TestCase):
         path = self.dir / "toolvet.toml"
         path.write_text(policy)
         server = [sys.executable, str(HERE / ("lenient_server.py" if lenient else "server.py"))]
-        return Raw(path, self.calls, server, {"LENIENT_LOG": str(self.log)})
+        return Raw(path, self.calls, server, {"LENIENT_LOG": str(self.log), **(env or {})})
 
     def ran(self) -> list[str]:
         return [json.loads(line)["tool"] for line in self.calls.read_text().splitlines()]
@@ -181,6 +181,81 @@ class Attacks(unittest.TestCase):
         p.close()
         self.assertEqual(text(answer), "buy milk")
         self.assertEqual(self.ran(), ["read_note"])
+
+    def test_keys_and_methods_a_lenient_server_reads_otherwise_never_reach_it(self):
+        # The lenient server reads keys case-insensitively, last one winning
+        # (Go's encoding/json), and routes folded methods: each of these ran
+        # `wipe`, which the policy denies, when the proxy forwarded the
+        # client's message as sent.
+        p = self.proxy("max_calls = []", tools='{ deny = ["wipe"], allow = ["*"] }', lenient=True)
+        p.start(elicitation=False)
+        attempts = [
+            (b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}},'
+             b'"Params":{"name":"wipe","arguments":{}}}', "`Params`"),
+            (b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","NAME":"wipe"}}', "`NAME`"),
+            ('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"},'
+             '"param\u017f":{"name":"wipe"}}'.encode(), "`paramſ`"),
+            ('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo"},'
+             '"paramſ":{"name":"wipe"}}'.encode(), "`paramſ`"),
+            (b'{"jsonrpc":"2.0","id":5,"method":"ping","METHOD":"tools/call","params":{"name":"wipe"}}', "`METHOD`"),
+            (b'{"jsonrpc":"2.0","id":6,"method":"Tools/Call","params":{"name":"wipe"}}', "is not `tools/call`"),
+            (b'{"jsonrpc":"2.0","id":7,"method":"tools/call ","params":{"name":"wipe"}}', "white space"),
+            (b'{"jsonrpc":"2.0","id":8,"method":"tools/call\u0000","params":{"name":"wipe"}}', "control character"),
+            (b'{"jsonrpc":"2.0","id":9,"method":"tools//call","params":{"name":"wipe"}}', "is not `tools/call`"),
+            # An exact duplicate: the proxy would vet the last, a first-wins server run the first.
+            (b'{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"wipe","name":"echo"}}',
+             "duplicate key `name`"),
+            (b'{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"echo","arguments":{"n":123456789012345678901234567890}}}',
+             "cannot be passed on exactly"),
+        ]
+        for n, (message, why) in enumerate(attempts, 1):
+            p.send(message)
+            [*_, answer] = p.until(lambda m: m.get("id") == n)
+            self.assertIn("error", answer, (message, answer))
+            self.assertIn(why, answer["error"]["message"], message)
+        # The session goes on; what is forwarded is only what was vetted.
+        p.send(b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"echo","arguments":{"a":1},"extra":{"name":"wipe"}}}')
+        [*_, ran] = p.until(lambda m: m.get("id") == 12)
+        p.close()
+        self.assertEqual(text(ran), "ran echo")
+        self.assertEqual(self.ran(), ["echo"])
+        received = self.log.read_text()
+        self.assertNotIn("wipe", received)
+        [call] = [json.loads(line) for line in received.splitlines() if '"tools/call"' in line]
+        self.assertEqual(call, {"jsonrpc": "2.0", "id": 12, "method": "tools/call",
+                                "params": {"name": "echo", "arguments": {"a": 1}}})
+
+    def test_a_server_cannot_relax_a_tools_annotations_after_listing_them(self):
+        # allow = ["*"]: only the server's destructiveHint makes `wipe` high
+        # risk, and the server's second list says it is read-only.
+        p = self.proxy("max_calls = []", tools='{ allow = ["*"] }', lenient=True, env={"LENIENT_RELAX": "1"})
+        p.start(elicitation=False)
+        for n in (1, 2):
+            p.send({"jsonrpc": "2.0", "id": f"list{n}", "method": "tools/list"})
+            [*_, listed] = p.until(lambda m: m.get("id") == f"list{n}")
+        # The client is shown what the proxy vets with: the strictest seen.
+        [wipe] = [t for t in listed["result"]["tools"] if t["name"] == "wipe"]
+        self.assertEqual(wipe["annotations"], {"destructiveHint": True})
+        p.call(1, "wipe", {})
+        [*_, answer] = p.until(lambda m: m.get("id") == 1)
+        p.close()
+        self.assertIn("[policy.high-risk]", text(answer))
+        self.assertEqual(self.ran(), [])
+
+    def test_one_huge_call_does_not_deny_every_later_call(self):
+        p = self.proxy("max_calls = []")
+        p.start(elicitation=False)
+        p.call(1, "read_note", {"name": "todo", "pad": "x" * (9 << 20)})
+        [*_, huge] = p.until(lambda m: m.get("id") == 1)
+        self.assertTrue(huge["result"]["isError"])
+        self.assertIn("over the host's", text(huge))
+        for n in (2, 3):
+            p.call(n, "read_note", {"name": "todo"})
+            [*_, answer] = p.until(lambda m: m.get("id") == n)
+            self.assertEqual(text(answer), "buy milk", answer)
+        p.close()
+        self.assertEqual(self.ran(), ["read_note", "read_note"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -141,6 +141,44 @@ class HttpProxy(Proxy):
             self.assertIn("batches", batch.json()["error"]["message"])
         self.assertEqual(self.ran(), [])
 
+    async def test_keys_and_methods_a_lenient_server_reads_otherwise_are_refused(self):
+        url = self.start_proxy(self.start_server())
+        headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+        init = {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
+        async with httpx2.AsyncClient(timeout=30) as http:
+            async with http.stream("POST", url, json=init, headers=headers) as opened:
+                self.assertEqual(opened.status_code, 200)
+                session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"]}
+                async for line in opened.aiter_lines():
+                    if line.startswith("data:"):
+                        break
+            done = await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                   headers=session)
+            self.assertEqual(done.status_code, 202)
+            for n, (body, why) in enumerate([
+                (b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_note","arguments":{"name":"todo"}},'
+                 b'"Params":{"name":"delete_file","arguments":{"path":"/x"}}}', "`Params`"),
+                (b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_note","NAME":"delete_file"}}',
+                 "`NAME`"),
+                ('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_note"},'
+                 '"paramſ":{"name":"delete_file"}}'.encode(), "`paramſ`"),
+                (b'{"jsonrpc":"2.0","id":4,"method":"ping","METHOD":"tools/call","params":{"name":"delete_file"}}',
+                 "`METHOD`"),
+                (b'{"jsonrpc":"2.0","id":5,"method":"Tools/Call","params":{"name":"delete_file"}}', "is not `tools/call`"),
+                (b'{"jsonrpc":"2.0","id":6,"method":"tools/call ","params":{"name":"delete_file"}}', "white space"),
+                (b'{"jsonrpc":"2.0","id":7,"method":"tools/call\u0000","params":{"name":"delete_file"}}',
+                 "control character"),
+                (b'{"jsonrpc":"2.0","id":8,"method":"tools//call","params":{"name":"delete_file"}}', "is not `tools/call`"),
+                (b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"delete_file","name":"read_note"}}',
+                 "duplicate key `name`"),
+            ], 1):
+                refused = await http.post(url, content=body, headers=session)
+                self.assertEqual(refused.status_code, 400, body)
+                error = refused.json()
+                self.assertEqual(error["id"], n, error)
+                self.assertIn(why, error["error"]["message"], body)
+        self.assertEqual(self.ran(), [])
 
 # Run only this module's tests, not the imported stdio class's again.
 del Proxy

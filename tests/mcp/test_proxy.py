@@ -6,6 +6,7 @@ directory of tool_policy.wasm and sequence_guard.wasm."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -180,8 +181,15 @@ class Proxy(ProxyCase):
             self.assertTrue(held.is_error)
             text = text_of(held)
             self.assertIn("declared no elicitation", text)
-            request_id = text.split("approval request ")[1].split(":")[0]
-            self.assertTrue(request_id.startswith("apr_"), text)
+            found = re.search(r"approval request (apr_[A-Za-z0-9_-]+)", text)
+            self.assertIsNotNone(found, text)
+            request_id = found.group(1)
+            # The model is told a person must approve it, never how: no
+            # command, no policy path it could run itself.
+            self.assertIn("Only a person can approve it, outside this session", text)
+            for handed in ("toolvet approvals", "approve " + request_id, "--config", "--reviewer",
+                           str(self.policy), "toolvet.toml"):
+                self.assertNotIn(handed, text)
             self.assertEqual(self.ran(), [])
             approved = self.approvals("approve", request_id, "--reviewer", "alice")
             self.assertEqual(approved.returncode, 0, approved.stderr)
