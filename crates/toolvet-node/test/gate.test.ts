@@ -109,3 +109,24 @@ test('an allow that used an approval is never answered from memory: each ask goe
   assert.equal((await gate.verdict(plain)).decision, 'allow');
   assert.equal(checks, before);
 });
+
+test('a remembered verdict is given only to the agent and principal it was given to', async () => {
+  const host = await testHost();
+  // A policy that tells askers apart: `ops` may deploy to staging, others may not.
+  const perAgent = {
+    check: async (call: Parameters<typeof host.check>[0], tool?: Parameters<typeof host.check>[1], context?: Parameters<typeof host.check>[2]) =>
+      context?.agent === 'ops'
+        ? { decision: 'allow' as const, checks: [], durationUs: 0 }
+        : { decision: 'deny' as const, rule: 'tools.agent', reason: `${context?.agent} may not call ${call.name}`, checks: [], durationUs: 0 },
+    resume: (...a: Parameters<typeof host.resume>) => host.resume(...a),
+    preview: (...a: Parameters<typeof host.preview>) => host.preview(...a),
+    approve: (...a: Parameters<typeof host.approve>) => host.approve(...a),
+    reject: (...a: Parameters<typeof host.reject>) => host.reject(...a),
+  };
+  const gate = new Gate(perAgent);
+  const as = (agent: string, principal = 'alice') => ({ call: { id: 'g20', name: 'deploy', arguments: { env: 'staging' } }, context: { runId: 'run-g', agent, principal } });
+  assert.equal((await gate.verdict(as('ops'))).decision, 'allow');
+  const other = await gate.verdict(as('intern'));
+  assert.equal(`${other.decision}: ${other.reason}`, 'deny: intern may not call deploy');
+  assert.equal((await gate.verdict(as('ops'))).decision, 'allow');
+});

@@ -68,7 +68,8 @@ function asJson(gated: GatedCall): GatedCall {
 }
 
 /**
- * A call's place in the cache: the run, the call id, the tool and the
+ * A call's place in the cache: the run, who asks (agent and principal: a
+ * verdict given to one is never another's), the call id, the tool and the
  * arguments (keys sorted), so a changed call is asked about anew.
  */
 function cacheKey({ call, context }: GatedCall): string | undefined {
@@ -76,7 +77,14 @@ function cacheKey({ call, context }: GatedCall): string | undefined {
     // Without an id, two calls cannot be told apart: never cached.
     return undefined;
   }
-  return JSON.stringify([context?.runId ?? null, call.id, call.name, canonical(call.arguments ?? {})]);
+  return JSON.stringify([
+    context?.runId ?? null,
+    context?.agent ?? null,
+    context?.principal ?? null,
+    call.id,
+    call.name,
+    canonical(call.arguments ?? {}),
+  ]);
 }
 
 function canonical(value: unknown): unknown {

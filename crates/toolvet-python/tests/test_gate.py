@@ -97,3 +97,25 @@ def test_a_decision_in_the_ledger_stands_over_the_frameworks_answer(host):
     host.approvals.reject(first.approval_id, "carol", "no")
     final = gate.resume(ESCALATED_TOOL, {}, approved=True, call_id="c1", run_id="r")
     assert final.denied and final.reason == "carol rejected this call: no"
+
+
+class PerAgentHost:
+    """A host whose policy tells agents apart: `ops` may call anything, others nothing."""
+
+    approvals = None
+
+    def check(self, call, tool=None, context=None, *, ticket=None):
+        from types import SimpleNamespace
+
+        agent = (context or {}).get("agent")
+        if agent == "ops":
+            return SimpleNamespace(decision="allow", reason=None, rule=None, approval=None)
+        return SimpleNamespace(decision="deny", reason=f"{agent} may not call {call.name}", rule="tools.agent", approval=None)
+
+
+def test_a_remembered_ruling_is_given_only_to_the_agent_it_was_given_to():
+    gate = Gate(PerAgentHost())
+    assert gate.check("deploy", {}, call_id="c1", run_id="r1", agent="ops").allowed
+    other = gate.check("deploy", {}, call_id="c1", run_id="r1", agent="intern")
+    assert (other.decision, other.reason) == ("deny", "intern may not call deploy")
+    assert gate.check("deploy", {}, call_id="c1", run_id="r1", agent="ops").allowed

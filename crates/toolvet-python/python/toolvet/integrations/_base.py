@@ -260,7 +260,7 @@ class Gate:
         """
         key = (run_id, call_id) if call_id else None
         try:
-            fingerprint = _fingerprint(name, plain_arguments(arguments))
+            fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
         if key is not None:
@@ -325,7 +325,7 @@ class Gate:
             return first  # denied before a person was asked, already settled, or not recordable
         final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
         if call_id:
-            self._remember_final((run_id, call_id), _fingerprint(name, plain_arguments(arguments)), final)
+            self._remember_final((run_id, call_id), self._asker(agent) + _fingerprint(name, plain_arguments(arguments)), final)
         return final
 
     def reject(
@@ -400,7 +400,7 @@ class Gate:
         key = (run_id, call_id) if call_id else None
         if key is not None:
             try:
-                settled = self._recall(key, _fingerprint(name, plain_arguments(arguments)))
+                settled = self._recall(key, self._asker(agent) + _fingerprint(name, plain_arguments(arguments)))
             except Exception as e:  # noqa: BLE001
                 return host_failure(e)
             if settled is not None and not settled.escalated:
@@ -448,7 +448,7 @@ class Gate:
         meanwhile: approved runs once, rejected is a deny with the reviewer's message,
         still pending is the same escalate."""
         try:
-            key = (run_id, "\0held\0" + _fingerprint(name, plain_arguments(arguments)))
+            key = (run_id, "\0held\0" + self._asker(agent) + _fingerprint(name, plain_arguments(arguments)))
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
         held = self._recall(key, key[1])
@@ -465,6 +465,11 @@ class Gate:
         return ruling
 
     # -- the cache ------------------------------------------------------
+
+    def _asker(self, agent: Optional[str]) -> str:
+        """Who asks, as part of a remembered ruling's fingerprint: a ruling given to
+        one agent is never another agent's (the policy may tell them apart)."""
+        return json.dumps(agent or self.agent) + "\0"
 
     def _recall(self, key: tuple[Optional[str], str], fingerprint: str) -> Optional[Ruling]:
         with self._lock:
