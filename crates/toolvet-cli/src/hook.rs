@@ -162,6 +162,12 @@ async fn install_hook(
             policy.display()
         )
     })?;
+    // Say loudly when approvals in this policy cannot be trusted by a hook.
+    if let Some(warning) =
+        toolvet_hooks::ApprovalTrust::of(&toolvet::Policy::from_file(&policy)?).warning()
+    {
+        eprintln!("toolvet: WARNING: {warning}");
+    }
     let toolvet = std::env::current_exe()?;
     let command = install::command(&toolvet, agent, &policy);
     let scope = match (project, user) {

@@ -1,7 +1,9 @@
 //! Every agent's hook payload parser on arbitrary bytes: never panics; what
-//! it accepts has a non-empty tool name and maps onto a call the core
-//! accepts or refuses with an error (never a panic); every answer and
-//! every failure answer renders as the agent's JSON (or nothing).
+//! it accepts has a non-empty tool name and maps onto calls the core
+//! accepts or refuses with an error (never a panic): a Codex patch parses
+//! into per-file calls or is refused, an `mcp__server__tool` name is
+//! vetted under its bare name too; every answer and every failure answer
+//! renders as the agent's JSON (or nothing).
 
 use toolvet_hooks::{AGENTS, Answer, ToolMap};
 
@@ -14,8 +16,25 @@ pub fn run(data: &[u8]) {
             continue;
         };
         assert!(!call.tool.trim().is_empty());
-        let (name, args) = ToolMap::defaults(agent).apply(&call.tool, &call.arguments);
+        let map = ToolMap::defaults(agent);
+        let (name, args) = map.apply(&call.tool, &call.arguments);
         let _ = toolvet::CallRequest::new(&name, &serde_json::Value::Object(args));
+        match map.calls(&call.tool, &call.arguments) {
+            Ok(calls) => {
+                // Never an empty set of calls: that would allow unvetted.
+                assert!(!calls.is_empty(), "{}", call.tool);
+                if let Some(bare) = toolvet_hooks::mcp_bare_name(&call.tool) {
+                    let bare = map.apply(bare, &call.arguments).0;
+                    assert!(bare == "apply_patch" || calls.iter().any(|(n, _)| *n == bare));
+                }
+                for (name, args) in calls {
+                    assert!(!name.trim().is_empty());
+                    let _ = toolvet::CallRequest::new(&name, &serde_json::Value::Object(args));
+                }
+            }
+            // Only a patch that does not parse is refused.
+            Err(e) => assert!(e.to_string().contains("apply_patch"), "{e}"),
+        }
         for answer in [
             Answer::Deny(call.tool.clone()),
             Answer::Ask(call.tool.clone()),

@@ -1,21 +1,44 @@
 //! A session's history across one-shot hook processes: one JSON Lines file
 //! per agent and session, each line an earlier call ([`PriorCall`]).
 //!
+//! The agent runs as the same user as its hooks, so it can reach these
+//! files. What holds:
+//! - The state directory and each agent's directory in it are real
+//!   directories (never symbolic links), owned by the user, mode 0700:
+//!   created so, refused otherwise. Files are opened relative to the
+//!   verified directory (`openat`) with `O_NOFOLLOW`, and must be regular
+//!   files of the user with mode 0600 and one link: a history replaced by a
+//!   link to `~/.bash_profile` (symbolic or hard) is refused, and the
+//!   target is never opened for writing.
+//! - Every line carries an HMAC-SHA256, chained over the line before it
+//!   and bound to the session's file, with a key kept in the state
+//!   directory (`history.key`, 0600). A line added, edited, reordered or
+//!   moved from another session's file fails its MAC, and the call is
+//!   denied, naming the file.
+//! - A seal beside the history (`<session>.seal`, also MACed) keeps the
+//!   count of lines and the last MAC: a history deleted or cut short while
+//!   its seal remains is refused, so loop and count limits are not reset by
+//!   removing the file.
+//! - What the agent can still do: read the key (it is a file of the same
+//!   user) and forge lines with it, or delete the history together with its
+//!   seal (or the whole state directory) to start the session afresh.
+//!   These stop blind tampering, not a determined agent with the user's
+//!   rights (docs/hooks.md).
+//!
+//! Also:
 //! - The file name is a digest of the session id, never the id itself, so
 //!   a hostile id cannot reach outside the directory.
 //! - The file is locked (an exclusive OS lock) from before it is read until
 //!   the new call's line is written, so hooks that run at the same time
-//!   (agents run parallel tool calls' hooks in parallel) take turns and see
-//!   each other's calls.
-//! - A line that is not a valid entry is an error (the call is blocked):
-//!   a history that cannot be read cannot vouch for a sequence rule.
+//!   take turns and see each other's calls.
 //! - The file keeps at most [`MAX_FILE_BYTES`]; past that, its newest
-//!   entries are kept.
+//!   entries are kept (and MACed anew).
 
 use crate::HookError;
+use hmac::{Hmac, Mac};
 use serde_json::value::RawValue;
-use sha2::Digest;
-use std::fs::{File, OpenOptions};
+use sha2::{Digest, Sha256};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use toolvet::{Outcome, PriorCall};
@@ -23,65 +46,107 @@ use toolvet::{Outcome, PriorCall};
 /// Largest history file kept, in bytes.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// The name of the history key in the state directory.
+pub const KEY_FILE: &str = "history.key";
+
+/// What every line's MAC covers first.
+const DOMAIN: &[u8] = b"toolvet hook history v1\0";
+/// The MAC before the first line.
+const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+type HmacSha256 = Hmac<Sha256>;
+
 /// One session's history file, locked while this value lives.
 #[derive(Debug)]
 pub struct SessionHistory {
     file: File,
+    seal: File,
     path: PathBuf,
+    name: String,
+    key: [u8; 32],
     entries: Vec<PriorCall>,
+    last_mac: String,
 }
 
 /// The history file of `session` for `agent_name` under `dir`.
 pub fn path_for(dir: &Path, agent_name: &str, session: &str) -> PathBuf {
-    let digest = hex::encode(sha2::Sha256::digest(session.as_bytes()));
-    dir.join(agent_name)
-        .join(format!("{}.jsonl", &digest[..32]))
+    dir.join(agent_name).join(file_name(session))
+}
+
+fn file_name(session: &str) -> String {
+    let digest = hex::encode(Sha256::digest(session.as_bytes()));
+    format!("{}.jsonl", &digest[..32])
+}
+
+fn history_error(path: &Path, what: impl std::fmt::Display) -> HookError {
+    HookError::History(format!("{}: {what}", path.display()))
 }
 
 impl SessionHistory {
-    /// Open (creating it and its directory, mode 0700/0600) and lock the
-    /// history at `path`, and read its entries.
+    /// Open (creating it, its directories and the key as needed) and lock
+    /// the history of `session` for `agent_name` under the state directory
+    /// `dir`, and read and authenticate its entries.
     ///
     /// # Errors
-    /// [`HookError::History`] naming the file and what is wrong.
-    pub fn open(path: &Path) -> Result<SessionHistory, HookError> {
-        let fail = |what: &str, e: &dyn std::fmt::Display| {
-            HookError::History(format!("{}: {what}: {e}", path.display()))
-        };
-        if let Some(dir) = path.parent() {
-            create_private_dir(dir).map_err(|e| fail("cannot create its directory", &e))?;
-        }
-        let mut options = OpenOptions::new();
-        options.read(true).write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(path).map_err(|e| fail("cannot open", &e))?;
-        file.lock().map_err(|e| fail("cannot lock", &e))?;
+    /// [`HookError::History`] naming the file or directory and what is
+    /// wrong: not a private directory, a link, not a regular 0600 file of
+    /// the user, a line that is not an entry or fails its MAC, a history
+    /// shorter than its seal.
+    pub fn open(dir: &Path, agent_name: &str, session: &str) -> Result<SessionHistory, HookError> {
+        let name = file_name(session);
+        let path = dir.join(agent_name).join(&name);
+        let root = private_dir(dir, None)?;
+        let key = history_key(&root, dir)?;
+        let agent_dir = private_dir(&dir.join(agent_name), Some((&root, agent_name)))?;
+        let mut file = private_file(&agent_dir, &path, &name)?;
+        file.lock()
+            .map_err(|e| history_error(&path, format_args!("cannot lock: {e}")))?;
+        let seal_name = name.replace(".jsonl", ".seal");
+        let seal_path = path.with_file_name(&seal_name);
+        let seal = private_file(&agent_dir, &seal_path, &seal_name)?;
         let mut text = String::new();
         (&mut file)
             .take(MAX_FILE_BYTES + 1)
             .read_to_string(&mut text)
-            .map_err(|e| fail("cannot read (not UTF-8 text?)", &e))?;
-        let mut entries = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let entry: PriorCall = serde_json::from_str(line)
-                .map_err(|e| fail(&format!("line {} is not a history entry", i + 1), &e))?;
-            if !entry.arguments.get().trim_start().starts_with('{') {
-                return Err(fail(
-                    &format!("line {}", i + 1),
-                    &"`arguments` is not a JSON object",
-                ));
-            }
-            entries.push(entry);
-        }
+            .map_err(|e| {
+                history_error(&path, format_args!("cannot read (not UTF-8 text?): {e}"))
+            })?;
         let mut history = SessionHistory {
             file,
-            path: path.to_path_buf(),
-            entries,
+            seal,
+            path,
+            name,
+            key,
+            entries: Vec::new(),
+            last_mac: GENESIS.to_string(),
         };
+        let mut macs = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let at =
+                |what: &str| history_error(&history.path, format_args!("line {}: {what}", i + 1));
+            let (mac, json) = line
+                .split_once(' ')
+                .ok_or_else(|| at("not a MACed history entry"))?;
+            if !history
+                .mac_line(&history.last_mac, json)
+                .eq_ignore_ascii_case(mac)
+            {
+                return Err(at(
+                    "fails its MAC: the history was edited outside toolvet, so it cannot vouch \
+                     for this session's sequence rules; a person can remove the file (and its \
+                     .seal) to start the session afresh",
+                ));
+            }
+            let entry: PriorCall =
+                serde_json::from_str(json).map_err(|e| at(&format!("not a history entry: {e}")))?;
+            if !entry.arguments.get().trim_start().starts_with('{') {
+                return Err(at("`arguments` is not a JSON object"));
+            }
+            history.last_mac = mac.to_ascii_lowercase();
+            macs.push(history.last_mac.clone());
+            history.entries.push(entry);
+        }
+        history.check_seal(&macs)?;
         if text.len() as u64 > MAX_FILE_BYTES {
             history.compact()?;
         }
@@ -91,6 +156,100 @@ impl SessionHistory {
     /// The entries, oldest first.
     pub fn entries(&self) -> &[PriorCall] {
         &self.entries
+    }
+
+    /// The MAC of the line holding `json` after the line whose MAC is
+    /// `previous`.
+    fn mac_line(&self, previous: &str, json: &str) -> String {
+        let mut mac = HmacSha256::new_from_slice(&self.key).expect("any key length");
+        mac.update(DOMAIN);
+        mac.update(self.name.as_bytes());
+        mac.update(b"\0");
+        mac.update(previous.as_bytes());
+        mac.update(b"\0");
+        mac.update(json.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    fn mac_seal(&self, count: usize, last: &str) -> String {
+        let mut mac = HmacSha256::new_from_slice(&self.key).expect("any key length");
+        mac.update(DOMAIN);
+        mac.update(b"seal\0");
+        mac.update(self.name.as_bytes());
+        mac.update(format!("\0{count}\0{last}").as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    /// The seal must name a prefix of the history read (`macs`, the MAC of
+    /// each line): a history with fewer lines than its seal, or other ones,
+    /// was deleted or cut. A history with lines and no seal lost its seal.
+    fn check_seal(&mut self, macs: &[String]) -> Result<(), HookError> {
+        let seal_path = self.path.with_extension("seal");
+        let mut text = String::new();
+        (&mut self.seal)
+            .take(4096)
+            .read_to_string(&mut text)
+            .map_err(|e| history_error(&seal_path, format_args!("cannot read: {e}")))?;
+        let fail = |what: &str| {
+            Err(history_error(
+                &self.path,
+                format_args!(
+                    "{what}; a history cannot vouch for this session's sequence rules, so the \
+                     call is denied (a person can remove the file and its .seal to start the \
+                     session afresh)"
+                ),
+            ))
+        };
+        if text.trim().is_empty() {
+            if macs.is_empty() {
+                return Ok(());
+            }
+            return fail("has entries but its seal is missing or empty");
+        }
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [version, count, last, mac] = fields[..] else {
+            return fail("its seal is malformed");
+        };
+        let Ok(count) = count.parse::<usize>() else {
+            return fail("its seal is malformed");
+        };
+        if version != "v1" || !self.mac_seal(count, last).eq_ignore_ascii_case(mac) {
+            return fail("its seal fails its MAC");
+        }
+        let expected = if count == 0 {
+            GENESIS
+        } else {
+            match macs.get(count - 1) {
+                Some(m) => m.as_str(),
+                None => {
+                    return fail(&format!(
+                        "holds {} entries where its seal counts {count}: it was deleted or cut \
+                         short",
+                        macs.len()
+                    ));
+                }
+            }
+        };
+        if !expected.eq_ignore_ascii_case(last) {
+            return fail("does not hold the entries its seal names: it was rewritten");
+        }
+        Ok(())
+    }
+
+    fn write_seal(&mut self) -> Result<(), HookError> {
+        let count = self.entries.len();
+        let text = format!(
+            "v1 {count} {} {}\n",
+            self.last_mac,
+            self.mac_seal(count, &self.last_mac)
+        );
+        let seal_path = self.path.with_extension("seal");
+        self.seal
+            .set_len(0)
+            .and_then(|()| self.seal.seek(SeekFrom::Start(0)).map(|_| ()))
+            .and_then(|()| self.seal.write_all(text.as_bytes()))
+            .and_then(|()| self.seal.sync_data())
+            .map_err(|e| history_error(&seal_path, format_args!("cannot write: {e}")))
     }
 
     /// Append the call that was just vetted (then the lock is released
@@ -109,18 +268,17 @@ impl SessionHistory {
             arguments: arguments.to_owned(),
             outcome,
         };
-        let mut line = serde_json::to_string(&entry)
-            .map_err(|e| HookError::History(format!("cannot encode an entry: {e}")))?;
-        line.push('\n');
+        let json = encode(&entry)?;
+        let mac = self.mac_line(&self.last_mac, &json);
+        let line = format!("{mac} {json}\n");
         self.file
             .seek(SeekFrom::End(0))
             .and_then(|_| self.file.write_all(line.as_bytes()))
             .and_then(|()| self.file.sync_data())
-            .map_err(|e| {
-                HookError::History(format!("{}: cannot write: {e}", self.path.display()))
-            })?;
+            .map_err(|e| history_error(&self.path, format_args!("cannot write: {e}")))?;
         self.entries.push(entry);
-        Ok(())
+        self.last_mac = mac;
+        self.write_seal()
     }
 
     /// Rewrite the file with its newest entries, under half the limit.
@@ -128,93 +286,369 @@ impl SessionHistory {
         let mut kept = Vec::new();
         let mut size = 0u64;
         for entry in self.entries.iter().rev() {
-            let line = serde_json::to_string(entry).unwrap_or_default();
-            size += line.len() as u64 + 1;
+            let json = encode(entry)?;
+            size += json.len() as u64 + 66;
             if size > MAX_FILE_BYTES / 2 {
                 break;
             }
-            kept.push(line);
+            kept.push(json);
         }
         kept.reverse();
-        let text: String = kept.iter().map(|l| format!("{l}\n")).collect();
-        let keep = kept.len();
-        let drop = self.entries.len() - keep;
+        let drop = self.entries.len() - kept.len();
         self.entries.drain(..drop);
+        let mut text = String::new();
+        let mut last = GENESIS.to_string();
+        for json in &kept {
+            last = self.mac_line(&last, json);
+            text.push_str(&format!("{last} {json}\n"));
+        }
+        self.last_mac = last;
         self.file
             .set_len(0)
             .and_then(|()| self.file.seek(SeekFrom::Start(0)).map(|_| ()))
             .and_then(|()| self.file.write_all(text.as_bytes()))
-            .map_err(|e| {
-                HookError::History(format!("{}: cannot compact: {e}", self.path.display()))
-            })
+            .map_err(|e| history_error(&self.path, format_args!("cannot compact: {e}")))?;
+        self.write_seal()
     }
 }
 
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
+/// An entry as one line of JSON.
+fn encode(entry: &PriorCall) -> Result<String, HookError> {
+    let json = serde_json::to_string(entry)
+        .map_err(|e| HookError::History(format!("cannot encode an entry: {e}")))?;
+    if json.contains('\n') {
+        // Raw arguments text with a line break: re-encode it compactly.
+        let value: serde_json::Value = serde_json::from_str(&json)
+            .map_err(|e| HookError::History(format!("cannot encode an entry: {e}")))?;
+        return Ok(value.to_string());
+    }
+    Ok(json)
+}
+
+/// Open the directory `path` (creating it 0700 when missing) without
+/// following a link in its last component, and check that it is a
+/// directory of this user with no group or other access. With `parent`,
+/// it is opened relative to that already verified directory.
+#[cfg(unix)]
+fn private_dir(path: &Path, parent: Option<(&File, &str)>) -> Result<File, HookError> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fail = |what: String| history_error(path, what);
+    let opened = match parent {
+        Some((parent, name)) => {
+            match rustix::fs::mkdirat(parent, name, Mode::from_raw_mode(0o700)) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Err(e) => return Err(fail(format!("cannot create the directory: {e}"))),
+            }
+            rustix::fs::openat(parent, name, flags, Mode::empty())
+        }
+        None => {
+            if std::fs::symlink_metadata(path).is_err() {
+                let mut builder = std::fs::DirBuilder::new();
+                builder.recursive(true);
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder
+                    .create(path)
+                    .map_err(|e| fail(format!("cannot create the directory: {e}")))?;
+            }
+            rustix::fs::open(path, flags, Mode::empty())
+        }
+    };
+    let dir = File::from(opened.map_err(|e| match e {
+        rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR => fail(format!(
+            "is not a directory (a symbolic link or a file?): the hook's state directory must \
+             be a real directory ({e})"
+        )),
+        e => fail(format!("cannot open the directory: {e}")),
+    })?);
+    check_owned(&dir, path, true)?;
+    Ok(dir)
+}
+
+/// Open (creating it 0600) the file `name` in the verified directory
+/// `dir` without following a link, and check it: a regular file of this
+/// user, mode 0600, one link.
+#[cfg(unix)]
+fn private_file(dir: &File, path: &Path, name: &str) -> Result<File, HookError> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let file = rustix::fs::openat(dir, name, flags, Mode::from_raw_mode(0o600)).map_err(|e| {
+        history_error(
+            path,
+            match e {
+                rustix::io::Errno::LOOP => format!(
+                    "is a symbolic link ({e}); the hook never follows one, so the call is denied"
+                ),
+                e => format!("cannot open: {e}"),
+            },
+        )
+    })?;
+    let file = File::from(file);
+    check_owned(&file, path, false)?;
+    Ok(file)
+}
+
+#[cfg(unix)]
+fn check_owned(file: &File, path: &Path, directory: bool) -> Result<(), HookError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file
+        .metadata()
+        .map_err(|e| history_error(path, format_args!("cannot stat: {e}")))?;
+    let fail = |what: String| Err(history_error(path, what));
+    let euid = rustix::process::geteuid().as_raw();
+    if meta.uid() != euid {
+        return fail(format!(
+            "is owned by uid {}, not by this user (uid {euid}); the call is denied",
+            meta.uid()
+        ));
+    }
+    let mode = meta.mode() & 0o7777;
+    if directory {
+        if !meta.is_dir() {
+            return fail("is not a directory".into());
+        }
+        if mode & 0o077 != 0 {
+            return fail(format!(
+                "has mode {mode:04o}; the hook's state directory must be private to its user \
+                 (0700): `chmod 700 {}`",
+                path.display()
+            ));
+        }
+    } else {
+        if !meta.is_file() {
+            return fail("is not a regular file".into());
+        }
+        if mode != 0o600 {
+            return fail(format!(
+                "has mode {mode:04o}; the hook's state files must be 0600 (a file whose mode \
+                 was changed was not made by toolvet)"
+            ));
+        }
+        if meta.nlink() != 1 {
+            return fail(format!(
+                "has {} links; a hard link could make the hook write into another file, so the \
+                 call is denied",
+                meta.nlink()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The history key in the state directory `root` (created, 32 random
+/// bytes, mode 0600, when missing; under a lock on the directory so that
+/// hooks running together agree on one key).
+#[cfg(unix)]
+fn history_key(root: &File, dir: &Path) -> Result<[u8; 32], HookError> {
+    let path = dir.join(KEY_FILE);
+    rustix::fs::flock(root, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|e| history_error(dir, format_args!("cannot lock: {e}")))?;
+    let result = (|| {
+        let mut file = private_file(root, &path, KEY_FILE)?;
+        let mut key = Vec::new();
+        (&mut file)
+            .take(65)
+            .read_to_end(&mut key)
+            .map_err(|e| history_error(&path, format_args!("cannot read: {e}")))?;
+        match key.len() {
+            0 => {
+                let mut fresh = [0u8; 32];
+                getrandom::fill(&mut fresh)
+                    .map_err(|e| history_error(&path, format_args!("no randomness: {e}")))?;
+                file.write_all(&fresh)
+                    .and_then(|()| file.sync_all())
+                    .map_err(|e| history_error(&path, format_args!("cannot write: {e}")))?;
+                Ok(fresh)
+            }
+            32 => Ok(key.try_into().expect("32 bytes")),
+            n => Err(history_error(
+                &path,
+                format_args!("holds {n} bytes, not a 32-byte key"),
+            )),
+        }
+    })();
+    let _ = rustix::fs::flock(root, rustix::fs::FlockOperation::Unlock);
+    result
+}
+
+#[cfg(not(unix))]
+fn private_dir(path: &Path, _parent: Option<(&File, &str)>) -> Result<File, HookError> {
+    Err(history_error(
+        path,
+        "session history needs a Unix system (O_NOFOLLOW, owner and mode checks)",
+    ))
+}
+
+#[cfg(not(unix))]
+fn private_file(_dir: &File, path: &Path, _name: &str) -> Result<File, HookError> {
+    Err(history_error(path, "session history needs a Unix system"))
+}
+
+#[cfg(not(unix))]
+fn history_key(_root: &File, dir: &Path) -> Result<[u8; 32], HookError> {
+    Err(history_error(dir, "session history needs a Unix system"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     fn raw(text: &str) -> Box<RawValue> {
         RawValue::from_string(text.into()).unwrap()
     }
 
-    #[test]
-    fn entries_survive_reopening_and_session_ids_cannot_escape() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = path_for(dir.path(), "codex", "../../etc/passwd");
-        assert!(
-            path.starts_with(dir.path().join("codex")),
-            "{}",
-            path.display()
-        );
-        {
-            let mut h = SessionHistory::open(&path).unwrap();
-            assert!(h.entries().is_empty());
-            h.append("read_file", &raw(r#"{"path":"a"}"#), Outcome::Allowed)
-                .unwrap();
-        }
-        let h = SessionHistory::open(&path).unwrap();
-        assert_eq!(h.entries().len(), 1);
-        assert_eq!(h.entries()[0].name, "read_file");
+    fn state() -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("state");
+        (tmp, dir)
+    }
+
+    fn one_entry(dir: &Path, session: &str) -> PathBuf {
+        let mut h = SessionHistory::open(dir, "codex", session).unwrap();
+        h.append("read_file", &raw(r#"{"path":"a"}"#), Outcome::Allowed)
+            .unwrap();
+        path_for(dir, "codex", session)
+    }
+
+    fn error(dir: &Path, session: &str) -> String {
+        SessionHistory::open(dir, "codex", session)
+            .unwrap_err()
+            .to_string()
     }
 
     #[test]
-    fn a_corrupt_line_is_an_error_naming_the_file_and_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.jsonl");
+    fn entries_survive_reopening_and_session_ids_cannot_escape() {
+        let (_tmp, dir) = state();
+        let path = path_for(&dir, "codex", "../../etc/passwd");
+        assert!(path.starts_with(dir.join("codex")), "{}", path.display());
+        one_entry(&dir, "../../etc/passwd");
+        let h = SessionHistory::open(&dir, "codex", "../../etc/passwd").unwrap();
+        assert_eq!(h.entries().len(), 1);
+        assert_eq!(h.entries()[0].name, "read_file");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join("codex")), 0o700);
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&dir.join(KEY_FILE)), 0o600);
+    }
+
+    #[test]
+    fn a_symlinked_history_is_refused_and_its_target_untouched() {
+        let (tmp, dir) = state();
+        let path = one_entry(&dir, "s");
+        let target = tmp.path().join("bash_profile");
+        std::fs::write(&target, "echo hi\n").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let e = error(&dir, "s");
+        assert!(e.contains("symbolic link") && e.contains(".jsonl"), "{e}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "echo hi\n");
+        // A hard link, even to a 0600 file of the user.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::hard_link(&target, &path).unwrap();
+        assert!(error(&dir, "s").contains("links"));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "echo hi\n");
+    }
+
+    #[test]
+    fn directories_and_files_must_be_private() {
+        let (tmp, dir) = state();
+        let path = one_entry(&dir, "s");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(
+            error(&dir, "s").contains("mode 0644"),
+            "{}",
+            error(&dir, "s")
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = error(&dir, "s");
+        assert!(e.contains("mode 0777") && e.contains("state"), "{e}");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        // The state directory as a link to another directory.
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+        let e = SessionHistory::open(&link, "codex", "s")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a directory"), "{e}");
+        assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn forged_edited_and_moved_lines_fail_their_mac() {
+        let (_tmp, dir) = state();
+        let path = one_entry(&dir, "s");
+        let good = std::fs::read_to_string(&path).unwrap();
+        // An appended line with a made-up MAC.
+        let forged = format!(
+            "{good}{} {{\"name\":\"read_file\",\"arguments\":{{\"path\":\"b\"}},\"outcome\":\"allowed\"}}\n",
+            "ab".repeat(32)
+        );
+        std::fs::write(&path, &forged).unwrap();
+        let e = error(&dir, "s");
+        assert!(e.contains("line 2") && e.contains("MAC"), "{e}");
+        // The genuine line, edited.
+        std::fs::write(&path, good.replace("\"a\"", "\"b\"")).unwrap();
+        assert!(error(&dir, "s").contains("line 1"));
+        // A plain (unMACed) line, as older versions wrote.
         std::fs::write(
             &path,
-            "{\"name\":\"a\",\"arguments\":{},\"outcome\":\"allowed\"}\nnot json\n",
+            "{\"name\":\"a\",\"arguments\":{},\"outcome\":\"allowed\"}\n",
         )
         .unwrap();
-        let e = SessionHistory::open(&path).unwrap_err().to_string();
-        assert!(e.contains("h.jsonl") && e.contains("line 2"), "{e}");
-        std::fs::write(
-            &path,
-            "{\"name\":\"a\",\"arguments\":[],\"outcome\":\"allowed\"}\n",
-        )
-        .unwrap();
-        assert!(SessionHistory::open(&path).is_err());
+        assert!(error(&dir, "s").contains("line 1"));
+        // Another session's genuine line.
+        let other = one_entry(&dir, "t");
+        std::fs::write(&path, std::fs::read_to_string(other).unwrap()).unwrap();
+        assert!(error(&dir, "s").contains("MAC"));
+    }
+
+    #[test]
+    fn a_deleted_or_cut_history_is_refused_while_its_seal_remains() {
+        let (_tmp, dir) = state();
+        let path = one_entry(&dir, "s");
+        {
+            let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+            h.append("bash", &raw(r#"{"command":"ls"}"#), Outcome::Denied)
+                .unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text.lines().next().unwrap();
+        std::fs::write(&path, format!("{first}\n")).unwrap();
+        let e = error(&dir, "s");
+        assert!(e.contains("holds 1 entries where its seal counts 2"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let e = error(&dir, "s");
+        assert!(e.contains("deleted or cut short"), "{e}");
+        // A history whose seal was removed.
+        std::fs::write(&path, &text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(
+            SessionHistory::open(&dir, "codex", "s")
+                .unwrap()
+                .entries()
+                .len(),
+            2
+        );
+        std::fs::remove_file(path.with_extension("seal")).unwrap();
+        assert!(error(&dir, "s").contains("seal is missing"));
     }
 
     #[test]
     fn concurrent_appends_are_all_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.jsonl");
+        let (_tmp, dir) = state();
         let threads: Vec<_> = (0..8)
             .map(|i| {
-                let path = path.clone();
+                let dir = dir.clone();
                 std::thread::spawn(move || {
                     for j in 0..20 {
-                        let mut h = SessionHistory::open(&path).unwrap();
+                        let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
                         let before = h.entries().len();
                         h.append(&format!("t{i}-{j}"), &raw("{}"), Outcome::Allowed)
                             .unwrap();
@@ -226,6 +660,12 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-        assert_eq!(SessionHistory::open(&path).unwrap().entries().len(), 160);
+        assert_eq!(
+            SessionHistory::open(&dir, "codex", "s")
+                .unwrap()
+                .entries()
+                .len(),
+            160
+        );
     }
 }

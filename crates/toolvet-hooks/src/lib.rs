@@ -22,8 +22,8 @@ pub mod install;
 mod maps;
 
 pub use agents::{AGENTS, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, Rendered};
-pub use history::{MAX_FILE_BYTES, SessionHistory, path_for};
-pub use maps::{ToolMap, ToolMapping};
+pub use history::{KEY_FILE, MAX_FILE_BYTES, SessionHistory, path_for};
+pub use maps::{MappedCall, ToolMap, ToolMapping, WORKDIR_ARGS, mcp_bare_name, patch_calls};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -128,6 +128,9 @@ impl HooksConfig {
     }
 }
 
+/// The rule of a deny for an approval that cannot be trusted.
+const UNSIGNED_RULE: &str = toolvet::approval_rules::UNSIGNED;
+
 /// How long a verdict may wait for its decision record.
 const RECORD_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -151,12 +154,30 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let config = HooksConfig::from_policy(&policy)?;
     let tools = config.tools.get(agent.name());
     let map = ToolMap::with_overrides(agent, tools)?;
-    let mut request = request_for(agent, &call, &map)?;
-    // One call per process: load only the checks that can select it (the
-    // host denies any other tool), and start reused checks from their
-    // snapshots rather than configure them for this one call.
+    let cwd = working_directory(&call)?;
+    let own = own_paths(&policy, &config)?;
+    let mut requests = map
+        .calls(&call.tool, &call.arguments)?
+        .into_iter()
+        .map(|(name, arguments)| {
+            let mut request = request_for(agent, &call, cwd.as_deref(), &name, arguments)?;
+            let attributes = &mut request.context.attributes;
+            attributes.insert(STATE_PATHS.into(), own.state.clone());
+            attributes.insert(SECRET_PATHS.into(), own.secret.clone());
+            Ok(request)
+        })
+        .collect::<Result<Vec<_>, HookError>>()?;
+    let approvals = ApprovalTrust::of(&policy);
+    // One tool use per process: load only the checks that can select its
+    // call (the host denies any other tool) when it is one call, and start
+    // reused checks from their snapshots rather than configure them for
+    // this one use.
+    let only_tool = match &requests[..] {
+        [one] => Some(one.call.name.clone()),
+        _ => None,
+    };
     let options = toolvet::LoadOptions {
-        only_tool: Some(request.call.name.clone()),
+        only_tool,
         preinitialize_reused: true,
         ..toolvet::LoadOptions::default()
     };
@@ -170,46 +191,255 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
         .clone()
         .or_else(|| call.cwd.as_ref().map(|cwd| format!("cwd:{cwd}")));
     let mut history = match &session {
-        Some(session) => {
-            let path = path_for(&config.state_dir()?, agent.name(), session);
-            let history = SessionHistory::open(&path)?;
-            request.context.history = history.entries().to_vec();
-            Some(history)
-        }
+        Some(session) => Some(SessionHistory::open(
+            &config.state_dir()?,
+            agent.name(),
+            session,
+        )?),
         None => None,
     };
-    let mut verdict = host.check_recorded(&request, RECORD_TIMEOUT).await;
-    if let Some(ticket) = verdict.approved_ticket() {
-        let mut resumed = request.clone();
-        resumed.approval = Some(toolvet::ApprovalClaim {
-            ticket: ticket.to_string(),
-        });
-        verdict = host.check_recorded(&resumed, RECORD_TIMEOUT).await;
+    let parts = requests.len();
+    let mut answers = Vec::with_capacity(parts);
+    for (i, request) in requests.iter_mut().enumerate() {
+        if let Some(history) = &history {
+            request.context.history = history.entries().to_vec();
+        }
+        let mut verdict = host.check_recorded(request, RECORD_TIMEOUT).await;
+        // Only a policy whose approvals need a reviewer's signature lets a
+        // hook resume an approved call: without one, the "approval" may be
+        // a row the agent wrote into the ledger itself.
+        if approvals == ApprovalTrust::Signed
+            && let Some(ticket) = verdict.approved_ticket()
+        {
+            let mut resumed = request.clone();
+            resumed.approval = Some(toolvet::ApprovalClaim {
+                ticket: ticket.to_string(),
+            });
+            verdict = host.check_recorded(&resumed, RECORD_TIMEOUT).await;
+        }
+        let answer = answer_for(agent, &verdict, &config, approvals);
+        if let Some(history) = &mut history {
+            let outcome = match (&answer, verdict.decision) {
+                (Answer::Allow { .. }, _) => Outcome::Allowed,
+                (_, Decision::Escalate) => Outcome::Escalated,
+                _ => Outcome::Denied,
+            };
+            history.append(&request.call.name, &request.call.arguments, outcome)?;
+        }
+        let label = (parts > 1).then(|| part_label(i, parts, request));
+        answers.push((label, answer));
     }
-    if let Some(history) = &mut history {
-        let outcome = match verdict.decision {
-            Decision::Allow => Outcome::Allowed,
-            Decision::Deny => Outcome::Denied,
-            Decision::Escalate => Outcome::Escalated,
+    Ok(combine(answers, &config))
+}
+
+/// The attribute naming toolvet's own state that no tool may write (the
+/// guard-rail rules of the shell and path checks read it): a JSON array of
+/// absolute paths.
+pub const STATE_PATHS: &str = "toolvet.state_paths";
+/// The attribute naming toolvet's secrets that no tool may read or write.
+pub const SECRET_PATHS: &str = "toolvet.secret_paths";
+
+/// toolvet's own files under this policy, as JSON arrays of absolute paths.
+struct OwnPaths {
+    /// The policy, the ledger, the decision log, the hooks' state directory.
+    state: String,
+    /// The ticket key, the history key.
+    secret: String,
+}
+
+fn own_paths(policy: &Policy, config: &HooksConfig) -> Result<OwnPaths, HookError> {
+    let absolute = |p: &Path| {
+        std::path::absolute(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let state_dir = config.state_dir()?;
+    let mut state = vec![absolute(&policy.source), absolute(&state_dir)];
+    let mut secret = vec![absolute(&state_dir.join(KEY_FILE))];
+    if let Some(log) = &policy.host.decision_log {
+        state.push(absolute(log));
+    }
+    if let Some(approvals) = &policy.approvals {
+        if let toolvet::LedgerLocation::Sqlite(path) = &approvals.ledger {
+            state.push(absolute(path));
+        }
+        if let toolvet::KeySource::File(path) = &approvals.key {
+            secret.push(absolute(path));
+        }
+    }
+    let json = |paths: Vec<String>| serde_json::to_string(&paths).expect("strings serialize");
+    Ok(OwnPaths {
+        state: json(state),
+        secret: json(secret),
+    })
+}
+
+/// "part 2 of 3 (write_file src/a.rs)": which of a tool use's calls an
+/// answer is about.
+fn part_label(i: usize, parts: usize, request: &CallRequest) -> String {
+    let path = serde_json::from_str::<Value>(request.call.arguments.get())
+        .ok()
+        .and_then(|v| v.get("path").and_then(Value::as_str).map(str::to_string));
+    let what = match path {
+        Some(path) => format!("{} {}", request.call.name, toolvet::display::visible(&path)),
+        None => request.call.name.clone(),
+    };
+    format!("part {} of {parts} ({what})", i + 1)
+}
+
+/// One answer for a tool use vetted as several calls: a deny if any part
+/// is denied, else an ask if any part asks, else an allow.
+fn combine(answers: Vec<(Option<String>, Answer)>, config: &HooksConfig) -> Answer {
+    let with_label = |label: &Option<String>, text: &str| match label {
+        Some(label) => format!("{label}: {text}"),
+        None => text.to_string(),
+    };
+    let denies: Vec<String> = answers
+        .iter()
+        .filter_map(|(label, answer)| match answer {
+            Answer::Deny(text) => Some(with_label(label, text)),
+            _ => None,
+        })
+        .collect();
+    if !denies.is_empty() {
+        return Answer::Deny(denies.join("\n"));
+    }
+    let asks: Vec<String> = answers
+        .iter()
+        .filter_map(|(label, answer)| match answer {
+            Answer::Ask(text) => Some(with_label(label, text)),
+            _ => None,
+        })
+        .collect();
+    if !asks.is_empty() {
+        return Answer::Ask(asks.join("\n"));
+    }
+    Answer::Allow {
+        grant: config.grant_allow,
+    }
+}
+
+/// The working directory the call runs in: the agent's `cwd`, or a
+/// working-directory argument of the tool ([`maps::WORKDIR_ARGS`])
+/// resolved against it. Such an argument may narrow the workspace, never
+/// widen it: one outside the agent's `cwd` (or with no `cwd` to resolve
+/// it against) blocks the call.
+///
+/// # Errors
+/// [`HookError::Input`] for a working-directory argument that is not a
+/// string, leaves the agent's `cwd`, or cannot be placed.
+fn working_directory(call: &HookCall) -> Result<Option<String>, HookError> {
+    let mut cwd = call.cwd.clone();
+    for key in maps::WORKDIR_ARGS {
+        let Some(value) = call.arguments.get(*key) else {
+            continue;
         };
-        history.append(&request.call.name, &request.call.arguments, outcome)?;
+        let dir = match value {
+            Value::Null => continue,
+            Value::String(s) if s.trim().is_empty() => continue,
+            Value::String(s) => s,
+            _ => {
+                return Err(HookError::Input(format!(
+                    "`{key}` (a working directory) must be a string"
+                )));
+            }
+        };
+        let Some(base) = &call.cwd else {
+            return Err(HookError::Input(format!(
+                "`{key}` names a working directory, but the agent sent no cwd to place it in"
+            )));
+        };
+        let base_path = normalize(Path::new(base));
+        let resolved = normalize(&base_path.join(dir));
+        if !resolved.starts_with(&base_path) {
+            return Err(HookError::Input(format!(
+                "`{key}` runs the tool in `{}`, outside the session's working directory `{}`; \
+                 toolvet does not widen the workspace a call is vetted in",
+                toolvet::display::visible(dir),
+                toolvet::display::visible(base)
+            )));
+        }
+        // The narrowest of several.
+        let current = cwd.as_deref().map(|c| normalize(Path::new(c)));
+        if current.is_none_or(|c| resolved.starts_with(&c)) {
+            cwd = Some(resolved.to_string_lossy().into_owned());
+        }
     }
-    Ok(answer_for(agent, &verdict, &config, policy_path))
+    Ok(cwd)
+}
+
+/// `path` with `.` and `..` resolved lexically (`..` never climbs above
+/// the root).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether a person's approval in the policy's ledger can be told from
+/// one the agent wrote there itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalTrust {
+    /// No `[approvals]` table: escalations are denied.
+    None,
+    /// `[approvals]` without `reviewer_keys`: the ledger is a file of the
+    /// agent's user, so no approval in it counts for a hook; escalations
+    /// are denied (or asked in the agent, where it can ask).
+    Unsigned,
+    /// `[approvals] reviewer_keys`: an approval counts only when signed by
+    /// a reviewer key, whose passphrase the agent does not have.
+    Signed,
+}
+
+impl ApprovalTrust {
+    /// The trust of `policy`'s approvals.
+    pub fn of(policy: &Policy) -> ApprovalTrust {
+        match &policy.approvals {
+            None => ApprovalTrust::None,
+            Some(a) if a.reviewer_keys.is_empty() => ApprovalTrust::Unsigned,
+            Some(_) => ApprovalTrust::Signed,
+        }
+    }
+
+    /// The warning `toolvet hook install` prints for this trust, if any.
+    pub fn warning(self) -> Option<&'static str> {
+        (self == ApprovalTrust::Unsigned).then_some(
+            "the policy's [approvals] table lists no `reviewer_keys`: the agent runs as your user \
+             and can write the approval ledger, so the hook never resumes a call from it; calls \
+             held for approval are denied (or asked in the agent, where it can ask). Run \
+             `toolvet approvals reviewer-key init` and list the key in [approvals] reviewer_keys \
+             to approve held calls from outside the agent (docs/hooks.md).",
+        )
+    }
 }
 
 /// The call the checks see: mapped names, the session as the run, the
 /// agent's cwd, event and tool-use id as attributes. The call id is empty:
 /// agents give every retry a new id, and approvals bind such calls by run,
 /// tool and arguments.
-fn request_for(agent: Agent, call: &HookCall, map: &ToolMap) -> Result<CallRequest, HookError> {
-    let (name, arguments) = map.apply(&call.tool, &call.arguments);
-    let mut request = CallRequest::new(&name, &Value::Object(arguments))
+fn request_for(
+    agent: Agent,
+    call: &HookCall,
+    cwd: Option<&str>,
+    name: &str,
+    arguments: serde_json::Map<String, Value>,
+) -> Result<CallRequest, HookError> {
+    let mut request = CallRequest::new(name, &Value::Object(arguments))
         .map_err(|e| HookError::Input(e.to_string()))?;
     request.context.agent = Some(agent.name().to_string());
     request.context.run_id = call.session_id.clone();
     let attributes = &mut request.context.attributes;
-    if let Some(cwd) = &call.cwd {
-        attributes.insert("cwd".into(), cwd.clone());
+    if let Some(cwd) = cwd {
+        attributes.insert("cwd".into(), cwd.to_string());
     }
     attributes.insert("hook_event".into(), call.event.clone());
     attributes.insert("agent_tool".into(), call.tool.clone());
@@ -220,8 +450,15 @@ fn request_for(agent: Agent, call: &HookCall, map: &ToolMap) -> Result<CallReque
 }
 
 /// The verdict as an answer: escalate is `ask` where the agent supports it,
-/// else a deny naming the approval request.
-fn answer_for(agent: Agent, verdict: &Verdict, config: &HooksConfig, policy: &Path) -> Answer {
+/// else a deny naming the approval request. The model is never told how to
+/// approve (no command, no policy path): a person does that outside the
+/// agent.
+fn answer_for(
+    agent: Agent,
+    verdict: &Verdict,
+    config: &HooksConfig,
+    approvals: ApprovalTrust,
+) -> Answer {
     let rule = verdict.rule.as_deref().unwrap_or("toolvet");
     let reason = verdict
         .reason
@@ -229,6 +466,15 @@ fn answer_for(agent: Agent, verdict: &Verdict, config: &HooksConfig, policy: &Pa
         .unwrap_or("no reason given")
         .trim_end_matches('.');
     match verdict.decision {
+        // An approval (a run-scope grant) read from a ledger the agent can
+        // write, under a policy without reviewer keys.
+        Decision::Allow if approvals != ApprovalTrust::Signed && rule.starts_with("approval.") => {
+            Answer::Deny(format!(
+                "toolvet denied this call [{UNSIGNED_RULE}]: the approval ledger lets it run \
+                 [{rule}], but the policy lists no reviewer keys, so that approval cannot be \
+                 told from one written by the agent; it does not count"
+            ))
+        }
         Decision::Allow => Answer::Allow {
             grant: config.grant_allow,
         },
@@ -245,15 +491,110 @@ fn answer_for(agent: Agent, verdict: &Verdict, config: &HooksConfig, policy: &Pa
                     "toolvet asks a person to approve this call [{rule}]: {reason} (approval request {})",
                     approval.id
                 ))
+            } else if approvals == ApprovalTrust::Signed {
+                Answer::Deny(format!(
+                    "toolvet holds this call for a person's approval [{rule}]: {reason}. \
+                     It is approval request {id}. Only a person can approve it, outside this \
+                     session and with their own reviewer credential; tell the user, and once \
+                     they say it is approved, make the same call again.",
+                    id = approval.id,
+                ))
             } else {
                 Answer::Deny(format!(
                     "toolvet holds this call for a person's approval [{rule}]: {reason}. \
-                     It is approval request {id}: ask the user to approve it \
-                     (`toolvet approvals approve {id} --config {policy} --reviewer NAME`), \
-                     then make the same call again.",
+                     It is approval request {id}, but this hook cannot resume an approved call \
+                     (the policy lists no reviewer keys), so it is denied.",
                     id = approval.id,
-                    policy = policy.display()
                 ))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(cwd: Option<&str>, arguments: Value) -> HookCall {
+        HookCall {
+            event: "BeforeTool".into(),
+            session_id: None,
+            cwd: cwd.map(str::to_string),
+            tool: "run_shell_command".into(),
+            arguments: arguments.as_object().unwrap().clone(),
+            tool_use_id: None,
+        }
+    }
+
+    #[test]
+    fn working_directory_arguments_narrow_the_cwd_and_never_widen_it() {
+        let w = |cwd: Option<&str>, args: Value| working_directory(&call(cwd, args));
+        let project = Some("/home/alice/project");
+        assert_eq!(
+            w(project, serde_json::json!({"directory": "sub/dir"})).unwrap(),
+            Some("/home/alice/project/sub/dir".into())
+        );
+        for key in ["cwd", "workdir", "working_directory"] {
+            assert_eq!(
+                w(project, serde_json::json!({key: "/home/alice/project/x"})).unwrap(),
+                Some("/home/alice/project/x".into()),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            w(project, serde_json::json!({"command": "ls"})).unwrap(),
+            Some("/home/alice/project".into())
+        );
+        for outside in [
+            "..",
+            "/",
+            "/home/alice",
+            "sub/../../x",
+            "/home/alice/project2",
+        ] {
+            let e = w(project, serde_json::json!({"directory": outside}))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("outside the session's working directory"),
+                "{outside}: {e}"
+            );
+        }
+        assert!(w(None, serde_json::json!({"directory": "/tmp"})).is_err());
+        assert!(w(project, serde_json::json!({"directory": 7})).is_err());
+    }
+
+    #[test]
+    fn no_answer_hands_the_model_an_approval_command() {
+        let verdict: Verdict = serde_json::from_value(serde_json::json!({
+            "decision": "escalate",
+            "rule": "shell.privileged",
+            "reason": "sudo",
+            "checks": [],
+            "duration_us": 0,
+            "approval": {
+                "id": "apr_0123", "status": "pending", "ticket": "t",
+                "created_at": "2026-12-01T09:00:00.000Z",
+                "expires_at": "2026-12-01T10:00:00.000Z",
+                "escalations": []
+            }
+        }))
+        .unwrap();
+        let config = HooksConfig::default();
+        for agent in AGENTS {
+            for trust in [ApprovalTrust::Unsigned, ApprovalTrust::Signed] {
+                let text = match answer_for(agent, &verdict, &config, trust) {
+                    Answer::Deny(t) | Answer::Ask(t) => t,
+                    Answer::Allow { .. } => panic!("an escalation allowed"),
+                };
+                for leak in [
+                    "toolvet approvals",
+                    "--reviewer",
+                    "--config",
+                    "toolvet.toml",
+                ] {
+                    assert!(!text.contains(leak), "{}: {text}", agent.name());
+                }
             }
         }
     }

