@@ -481,7 +481,9 @@ mod tests {
         let parsed = ReviewerKey::parse(&entry).unwrap();
         assert_eq!(&parsed, signer.public());
         assert_eq!(parsed.entry(), entry);
-        let unlocked = ReviewerSigner::unlock(b"correct horse battery", &[parsed.clone()]).unwrap();
+        let unlocked =
+            ReviewerSigner::unlock(b"correct horse battery", std::slice::from_ref(&parsed))
+                .unwrap();
         assert_eq!(unlocked.public(), &parsed);
         let e = ReviewerSigner::unlock(b"wrong horse battery!", &[parsed]).unwrap_err();
         assert!(e.to_string().contains("matches none"), "{e}");
