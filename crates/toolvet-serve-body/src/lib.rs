@@ -100,32 +100,61 @@ pub fn evaluation_call(body: &[u8]) -> Result<CallRequest, BodyError> {
 /// | `context.attributes` (string values) | `context.attributes` |
 /// | `context.approval_ticket` | `approval.ticket` (a resumed call) |
 ///
-/// Everything else in the request is ignored.
+/// `subject.type` and `resource.type` may be given (strings, not used);
+/// `resource.id`, when given, must be the tool's name. Every other key, at
+/// every level, is refused ([`EVALUATION_KEYS`]): a key toolvet does not
+/// read is one the enforcement point may read differently (a misspelt
+/// `arguments2` holding the real arguments would be vetted as `{}`).
 ///
 /// # Errors
-/// A message naming the field: a part that is not an object, a missing
-/// `action.name`, or the core's [`toolvet::CallError`] for the call.
+/// A message naming the field: a part that is not an object, an unknown
+/// key (by its path, e.g. `resource.properties.arguments2`), a missing
+/// `action.name`, a `resource.id` naming another tool, or the core's
+/// [`toolvet::CallError`] for the call.
 pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
-    let object = |v: Option<&Value>, what: &str| -> Result<Map<String, Value>, String> {
-        match v {
-            None | Some(Value::Null) => Ok(Map::new()),
-            Some(Value::Object(m)) => Ok(m.clone()),
-            Some(_) => Err(format!("`{what}` must be an object")),
-        }
-    };
     let top = value
         .as_object()
         .ok_or("the evaluation request must be a JSON object")?;
-    let subject = object(top.get("subject"), "subject")?;
-    let action = object(top.get("action"), "action")?;
-    let resource = object(top.get("resource"), "resource")?;
-    let context = object(top.get("context"), "context")?;
-    let subject_props = object(subject.get("properties"), "subject.properties")?;
-    let resource_props = object(resource.get("properties"), "resource.properties")?;
+    let part = |path: &str| -> Result<Map<String, Value>, String> {
+        let mut at: Option<&Value> = Some(value);
+        for key in path.split('.') {
+            at = at.and_then(|v| v.get(key));
+        }
+        match at {
+            None | Some(Value::Null) => Ok(Map::new()),
+            Some(Value::Object(m)) => {
+                only_known_keys(m, path)?;
+                Ok(m.clone())
+            }
+            Some(_) => Err(format!("`{path}` must be an object")),
+        }
+    };
+    only_known_keys(top, "")?;
+    let subject = part("subject")?;
+    let action = part("action")?;
+    let resource = part("resource")?;
+    let context = part("context")?;
+    let subject_props = part("subject.properties")?;
+    let resource_props = part("resource.properties")?;
+    for (map, path) in [(&subject, "subject"), (&resource, "resource")] {
+        if let Some(kind) = map.get("type")
+            && !kind.is_string()
+        {
+            return Err(format!("`{path}.type` must be a string"));
+        }
+    }
     let tool = action
         .get("name")
         .and_then(Value::as_str)
         .ok_or("`action.name` (the tool's name) is required")?;
+    if let Some(id) = resource.get("id")
+        && id.as_str() != Some(tool)
+    {
+        return Err(format!(
+            "`resource.id` ({id}) names another tool than `action.name` ({tool:?}); give the \
+             tool's name in both, or leave `resource.id` out"
+        ));
+    }
     let arguments = resource_props
         .get("arguments")
         .cloned()
@@ -152,6 +181,51 @@ pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
         call["approval"] = json!({"ticket": ticket});
     }
     CallRequest::from_value(call).map_err(|e| e.to_string())
+}
+
+/// The keys an AuthZEN evaluation request may hold, by the path of the
+/// object holding them (`""` is the request itself).
+pub const EVALUATION_KEYS: &[(&str, &[&str])] = &[
+    ("", &["subject", "action", "resource", "context"]),
+    ("subject", &["type", "id", "properties"]),
+    ("subject.properties", &["run_id", "principal"]),
+    ("action", &["name"]),
+    ("resource", &["type", "id", "properties"]),
+    ("resource.properties", &["arguments", "call_id"]),
+    ("context", &["attributes", "approval_ticket"]),
+];
+
+/// Refuse a key of `map` (the object at `path`) that [`EVALUATION_KEYS`]
+/// does not list, naming its full path.
+fn only_known_keys(map: &Map<String, Value>, path: &str) -> Result<(), String> {
+    let known = EVALUATION_KEYS
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or(&[][..], |(_, keys)| *keys);
+    match map.keys().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(key) => {
+            let full = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            let within = if path.is_empty() {
+                "the request".to_string()
+            } else {
+                format!("`{path}`")
+            };
+            Err(format!(
+                "unknown key `{}`: {within} may hold only {}; toolvet refuses what it would not vet",
+                toolvet::display::visible(&full),
+                known
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+    }
 }
 
 /// The body of a decision: only these keys, each optional here so that a
@@ -341,6 +415,60 @@ mod tests {
         let e = evaluation_call(b"[]").unwrap_err();
         assert_eq!(e.kind, INVALID_EVALUATION);
         assert_eq!(e.message, "the evaluation request must be a JSON object");
+    }
+
+    #[test]
+    fn unknown_evaluation_keys_are_refused_at_every_level() {
+        let good = json!({
+            "subject": {"type": "agent", "id": "ci-bot", "properties": {"run_id": "r1", "principal": "bob"}},
+            "action": {"name": "bash"},
+            "resource": {"type": "tool", "id": "bash", "properties": {"arguments": {"command": "ls"}, "call_id": "c1"}},
+            "context": {"attributes": {"cwd": "/w"}, "approval_ticket": "tv1.x.y"}
+        });
+        evaluation_request(&good).unwrap();
+        for (path, key) in [
+            ("", "resources"),
+            ("subject", "ID"),
+            ("subject.properties", "run"),
+            ("action", "properties"),
+            ("resource", "name"),
+            ("resource.properties", "arguments2"),
+            ("context", "approval"),
+        ] {
+            let mut body = good.clone();
+            let mut at = &mut body;
+            for part in path.split('.').filter(|p| !p.is_empty()) {
+                at = &mut at[part];
+            }
+            at[key] = json!({"command": "rm -rf ~"});
+            let full = [path, key]
+                .iter()
+                .filter(|p| !p.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(".");
+            let e = evaluation_request(&body).unwrap_err();
+            assert!(e.starts_with(&format!("unknown key `{full}`")), "{full}: {e}");
+            let e = evaluation_call(body.to_string().as_bytes()).unwrap_err();
+            assert_eq!(e.kind, INVALID_EVALUATION, "{full}");
+        }
+        // The finding: the arguments under a look-alike key with none under
+        // `arguments` were vetted as `{}`.
+        let e = evaluation_request(&json!({
+            "action": {"name": "bash"},
+            "resource": {"properties": {"arguments2": {"command": "rm -rf ~"}}}
+        }))
+        .unwrap_err();
+        assert!(e.contains("`resource.properties.arguments2`"), "{e}");
+        // A resource id naming another tool, and a type that is not a string.
+        let mut other = good.clone();
+        other["resource"]["id"] = json!("deploy");
+        let e = evaluation_request(&other).unwrap_err();
+        assert!(e.contains("`resource.id`"), "{e}");
+        let mut typed = good.clone();
+        typed["subject"]["type"] = json!({"x": 1});
+        let e = evaluation_request(&typed).unwrap_err();
+        assert!(e.contains("`subject.type` must be a string"), "{e}");
     }
 
     #[test]

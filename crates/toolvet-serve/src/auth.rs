@@ -1,12 +1,16 @@
-//! Who may do what: two roles, each with its own bearer tokens.
+//! Who may do what: four roles, each with its own bearer tokens.
 //!
 //! - **agent**: vet calls (`/v1/check`, AuthZEN) and read one approval
 //!   request by its id (ids are 128-bit random, handed only to the caller
 //!   whose call escalated);
 //! - **reviewer**: list, read and decide approval requests, follow the
-//!   event stream, use the reviewer page.
+//!   event stream, use the reviewer page; read `/readyz` and `/metrics`;
+//! - **gateway**: the ExtMcp callout (`--ext-mcp`);
+//! - **metrics**: read `/readyz` and `/metrics`, nothing else.
 //!
-//! An agent token can never decide. Tokens are kept only as sha256
+//! One token has one role: a token configured for two roles stops the
+//! server from starting (and a reload from taking effect), so an agent
+//! token can never decide. Tokens are kept only as sha256
 //! digests; a presented token is hashed and compared with every digest in
 //! constant time. A missing or unknown token is 401, a known token of the
 //! other role 403, and both bodies name the role the route needs.
@@ -22,6 +26,9 @@ pub const AGENT_TOKEN_ENV: &str = "TOOLVET_AGENT_TOKEN";
 pub const REVIEWER_TOKEN_ENV: &str = "TOOLVET_REVIEWER_TOKEN";
 /// The environment variable holding a gateway token (`--ext-mcp`).
 pub const GATEWAY_TOKEN_ENV: &str = "TOOLVET_GATEWAY_TOKEN";
+/// The environment variable holding a metrics token (`/readyz`,
+/// `/metrics`).
+pub const METRICS_TOKEN_ENV: &str = "TOOLVET_METRICS_TOKEN";
 /// Shortest token accepted from a file or the environment, in bytes.
 pub const MIN_TOKEN_BYTES: usize = 16;
 
@@ -36,25 +43,30 @@ pub enum Role {
     /// the tools its servers list and the session's calls, so it is
     /// trusted more than an agent and is never an agent's token.
     Gateway,
+    /// Reads `/readyz` and `/metrics` (a Prometheus scraper, a readiness
+    /// probe), and nothing else.
+    Metrics,
 }
 
 impl Role {
-    /// `agent` or `reviewer`.
+    /// `agent`, `reviewer`, `gateway` or `metrics`.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Agent => "agent",
             Role::Reviewer => "reviewer",
             Role::Gateway => "gateway",
+            Role::Metrics => "metrics",
         }
     }
 }
 
-/// The digests of the accepted tokens of both roles.
+/// The digests of the accepted tokens of every role; no token has two.
 #[derive(Clone, Default)]
 pub struct Tokens {
     agent: Vec<[u8; 32]>,
     reviewer: Vec<[u8; 32]>,
     gateway: Vec<[u8; 32]>,
+    metrics: Vec<[u8; 32]>,
 }
 
 impl std::fmt::Debug for Tokens {
@@ -64,6 +76,7 @@ impl std::fmt::Debug for Tokens {
             .field("agent", &self.agent.len())
             .field("reviewer", &self.reviewer.len())
             .field("gateway", &self.gateway.len())
+            .field("metrics", &self.metrics.len())
             .finish()
     }
 }
@@ -93,29 +106,74 @@ impl Tokens {
     /// # Errors
     /// A token file that cannot be read, that others may read, or that
     /// holds a token shorter than [`MIN_TOKEN_BYTES`]; an environment token
-    /// that short.
+    /// that short; one token given to two roles (the message names the
+    /// roles and where each was set, never the token).
     pub fn load(
         settings: &ServeSettings,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Tokens, String> {
-        let mut tokens = Tokens {
-            agent: settings.agent_tokens_sha256.clone(),
-            reviewer: settings.reviewer_tokens_sha256.clone(),
-            gateway: settings.gateway_tokens_sha256.clone(),
-        };
-        for (file, into) in [
-            (&settings.agent_token_file, &mut tokens.agent),
-            (&settings.reviewer_token_file, &mut tokens.reviewer),
-            (&settings.gateway_token_file, &mut tokens.gateway),
+        // Every token with its role and where it was set, so that a token
+        // in two roles can be named by its places.
+        let mut all: Vec<(Role, [u8; 32], String)> = Vec::new();
+        for (role, key, digests) in [
+            (
+                Role::Agent,
+                "agent_tokens_sha256",
+                &settings.agent_tokens_sha256,
+            ),
+            (
+                Role::Reviewer,
+                "reviewer_tokens_sha256",
+                &settings.reviewer_tokens_sha256,
+            ),
+            (
+                Role::Gateway,
+                "gateway_tokens_sha256",
+                &settings.gateway_tokens_sha256,
+            ),
+            (
+                Role::Metrics,
+                "metrics_tokens_sha256",
+                &settings.metrics_tokens_sha256,
+            ),
         ] {
-            if let Some(path) = file {
-                into.extend(read_token_file(path)?);
+            for (i, d) in digests.iter().enumerate() {
+                all.push((role, *d, format!("[serve] {key}[{i}]")));
             }
         }
-        for (var, into) in [
-            (AGENT_TOKEN_ENV, &mut tokens.agent),
-            (REVIEWER_TOKEN_ENV, &mut tokens.reviewer),
-            (GATEWAY_TOKEN_ENV, &mut tokens.gateway),
+        for (role, key, file) in [
+            (Role::Agent, "agent_token_file", &settings.agent_token_file),
+            (
+                Role::Reviewer,
+                "reviewer_token_file",
+                &settings.reviewer_token_file,
+            ),
+            (
+                Role::Gateway,
+                "gateway_token_file",
+                &settings.gateway_token_file,
+            ),
+            (
+                Role::Metrics,
+                "metrics_token_file",
+                &settings.metrics_token_file,
+            ),
+        ] {
+            if let Some(path) = file {
+                for (line, d) in read_token_file(path)? {
+                    all.push((
+                        role,
+                        d,
+                        format!("[serve] {key} ({}:{line})", path.display()),
+                    ));
+                }
+            }
+        }
+        for (role, var) in [
+            (Role::Agent, AGENT_TOKEN_ENV),
+            (Role::Reviewer, REVIEWER_TOKEN_ENV),
+            (Role::Gateway, GATEWAY_TOKEN_ENV),
+            (Role::Metrics, METRICS_TOKEN_ENV),
         ] {
             if let Some(token) = env(var).filter(|t| !t.is_empty()) {
                 if token.trim().len() < MIN_TOKEN_BYTES {
@@ -123,7 +181,17 @@ impl Tokens {
                         "${var}: a token must be at least {MIN_TOKEN_BYTES} characters"
                     ));
                 }
-                into.push(digest(token.trim()));
+                all.push((role, digest(token.trim()), format!("${var}")));
+            }
+        }
+        refuse_shared(&all)?;
+        let mut tokens = Tokens::default();
+        for (role, d, _) in all {
+            match role {
+                Role::Agent => tokens.agent.push(d),
+                Role::Reviewer => tokens.reviewer.push(d),
+                Role::Gateway => tokens.gateway.push(d),
+                Role::Metrics => tokens.metrics.push(d),
             }
         }
         Ok(tokens)
@@ -139,6 +207,7 @@ impl Tokens {
             Role::Agent => &self.agent,
             Role::Reviewer => &self.reviewer,
             Role::Gateway => &self.gateway,
+            Role::Metrics => &self.metrics,
         }
     }
 
@@ -146,7 +215,7 @@ impl Tokens {
     /// digest (no early exit, so the time does not tell which matched).
     pub fn roles_of(&self, token: &str) -> Vec<Role> {
         let presented = digest(token);
-        [Role::Agent, Role::Reviewer, Role::Gateway]
+        [Role::Agent, Role::Reviewer, Role::Gateway, Role::Metrics]
             .into_iter()
             .filter(|&role| {
                 let mut found = subtle::Choice::from(0);
@@ -219,13 +288,45 @@ impl Refused {
     }
 }
 
+/// Refuse a token that has two roles: an agent token that is also a
+/// reviewer token would approve its own calls, and a gateway or metrics
+/// token that is also another role's would carry that role's rights where
+/// only the narrower one was meant. The message names both roles and
+/// where each was set, never the token or its digest.
+fn refuse_shared(all: &[(Role, [u8; 32], String)]) -> Result<(), String> {
+    for (i, (role, d, place)) in all.iter().enumerate() {
+        for (other_role, other, other_place) in &all[i + 1..] {
+            if other_role != role && bool::from(d.ct_eq(other)) {
+                return Err(format!(
+                    "one token is both a{} {} token ({place}) and a{} {} token ({other_place}); \
+                     a token may have one role only (an agent token that can review approves \
+                     its own calls): issue a separate token for each role",
+                    article(*role),
+                    role.as_str(),
+                    article(*other_role),
+                    other_role.as_str(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn article(role: Role) -> &'static str {
+    match role {
+        Role::Agent => "n",
+        _ => "",
+    }
+}
+
 fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
 /// The tokens in `path`: one per line; blank lines and `#` comments are
-/// skipped. The file must not be readable by group or others.
-fn read_token_file(path: &Path) -> Result<Vec<[u8; 32]>, String> {
+/// skipped. The file must not be readable by group or others. Each token
+/// comes with its line number (1-based).
+fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, String> {
     let shown = path.display();
     #[cfg(unix)]
     {
@@ -251,7 +352,7 @@ fn read_token_file(path: &Path) -> Result<Vec<[u8; 32]>, String> {
                 i + 1
             ));
         }
-        out.push(digest(line));
+        out.push((i + 1, digest(line)));
     }
     Ok(out)
 }
@@ -299,6 +400,80 @@ mod tests {
             t.authorize(None, &[Role::Agent]),
             Err(Refused::Unauthenticated { .. })
         ));
+    }
+
+    #[test]
+    fn a_token_in_two_roles_is_refused_naming_the_places_not_the_token() {
+        // The same token as agent and reviewer, both from the environment.
+        let e = Tokens::load(&ServeSettings::default(), |v| match v {
+            AGENT_TOKEN_ENV | REVIEWER_TOKEN_ENV => Some(AGENT.into()),
+            _ => None,
+        })
+        .unwrap_err();
+        assert!(
+            e.contains("both an agent token ($TOOLVET_AGENT_TOKEN)"),
+            "{e}"
+        );
+        assert!(
+            e.contains("a reviewer token ($TOOLVET_REVIEWER_TOKEN)"),
+            "{e}"
+        );
+        assert!(!e.contains(AGENT), "the token is never shown: {e}");
+        assert!(!e.contains(&hex::encode(digest(AGENT))), "{e}");
+
+        // A digest in the table and the same token in a file, for every
+        // pair of roles (whitespace around the token does not hide it).
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("tokens");
+        std::fs::write(&file, format!("# tokens\n {REVIEWER} \n")).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        let settings = |table: Role, in_file: Role| {
+            let mut s = ServeSettings::default();
+            let d = vec![digest(REVIEWER)];
+            match table {
+                Role::Agent => s.agent_tokens_sha256 = d,
+                Role::Reviewer => s.reviewer_tokens_sha256 = d,
+                Role::Gateway => s.gateway_tokens_sha256 = d,
+                Role::Metrics => s.metrics_tokens_sha256 = d,
+            }
+            let f = Some(file.clone());
+            match in_file {
+                Role::Agent => s.agent_token_file = f,
+                Role::Reviewer => s.reviewer_token_file = f,
+                Role::Gateway => s.gateway_token_file = f,
+                Role::Metrics => s.metrics_token_file = f,
+            }
+            s
+        };
+        let roles = [Role::Agent, Role::Reviewer, Role::Gateway, Role::Metrics];
+        for a in roles {
+            for b in roles {
+                let loaded = Tokens::load(&settings(a, b), |_| None);
+                if a == b {
+                    assert_eq!(loaded.unwrap().roles_of(REVIEWER), vec![a]);
+                    continue;
+                }
+                let e = loaded.unwrap_err();
+                let table = format!(
+                    "{} token ([serve] {}_tokens_sha256[0])",
+                    a.as_str(),
+                    a.as_str()
+                );
+                let in_file = format!(
+                    "{} token ([serve] {}_token_file ({}:2))",
+                    b.as_str(),
+                    b.as_str(),
+                    file.display()
+                );
+                assert!(e.contains(&table), "{e}");
+                assert!(e.contains(&in_file), "{e}");
+                assert!(!e.contains(REVIEWER), "{e}");
+            }
+        }
     }
 
     #[test]

@@ -13,7 +13,6 @@
 use crate::postgres::LedgerNotice;
 use crate::state::AppState;
 use crate::webhook::Webhook;
-use serde::Serialize;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use toolvet::{ApprovalEvent, Approvals};
@@ -40,17 +39,21 @@ impl StreamEvent {
         }
     }
 
-    /// The SSE data: the event as JSON.
+    /// The SSE data: the event as JSON, its request with the texts a
+    /// person reads ([`crate::shown::request`]).
     pub fn data(&self) -> String {
-        #[derive(Serialize)]
-        struct Resync {
-            event: &'static str,
-        }
-        match self {
-            StreamEvent::Approval(e) => serde_json::to_string(e),
-            StreamEvent::Resync => serde_json::to_string(&Resync { event: "resync" }),
-        }
-        .unwrap_or_default()
+        let value = match self {
+            StreamEvent::Approval(e) => {
+                let request = match e.as_ref() {
+                    ApprovalEvent::Requested(r)
+                    | ApprovalEvent::Decided(r)
+                    | ApprovalEvent::Consumed(r) => r,
+                };
+                serde_json::json!({"event": self.name(), "request": crate::shown::request(request)})
+            }
+            StreamEvent::Resync => serde_json::json!({"event": "resync"}),
+        };
+        value.to_string()
     }
 }
 

@@ -33,6 +33,7 @@ mod redact;
 mod reload;
 mod routes;
 pub mod settings;
+pub mod shown;
 mod state;
 mod webhook;
 

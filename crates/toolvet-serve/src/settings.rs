@@ -44,8 +44,16 @@ pub struct ServeSettings {
     pub gateway_tokens_sha256: Vec<[u8; 32]>,
     /// A file of gateway tokens, one per line.
     pub gateway_token_file: Option<PathBuf>,
-    /// Whether `/healthz`, `/readyz` and `/metrics` need a token (either
-    /// role). Default false.
+    /// Accepted metrics tokens (`/readyz`, `/metrics` only), as sha256
+    /// digests.
+    pub metrics_tokens_sha256: Vec<[u8; 32]>,
+    /// A file of metrics tokens, one per line.
+    pub metrics_token_file: Option<PathBuf>,
+    /// Whether `/readyz` and `/metrics` need a token (the metrics or the
+    /// reviewer role): they name the tools called, the policy's digest and
+    /// the ledger's state. Default true; `probes_need_token = false` opens
+    /// them to anyone who can reach the port. `/healthz` (it says only
+    /// `ok`) never needs one.
     pub probes_need_token: bool,
     /// Largest request body, in bytes. Default 2 MiB.
     pub max_body_bytes: usize,
@@ -91,7 +99,9 @@ struct RawServe {
     gateway_tokens_sha256: Vec<String>,
     gateway_token_file: Option<PathBuf>,
     #[serde(default)]
-    probes_need_token: bool,
+    metrics_tokens_sha256: Vec<String>,
+    metrics_token_file: Option<PathBuf>,
+    probes_need_token: Option<bool>,
     max_body_bytes: Option<usize>,
     request_timeout_ms: Option<u64>,
     idle_timeout_s: Option<u64>,
@@ -115,7 +125,9 @@ impl Default for ServeSettings {
             reviewer_token_file: None,
             gateway_tokens_sha256: Vec::new(),
             gateway_token_file: None,
-            probes_need_token: false,
+            metrics_tokens_sha256: Vec::new(),
+            metrics_token_file: None,
+            probes_need_token: true,
             max_body_bytes: 2 << 20,
             request_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
@@ -204,7 +216,9 @@ impl ServeSettings {
             reviewer_token_file: raw.reviewer_token_file.map(|p| base.join(p)),
             gateway_tokens_sha256: digests("gateway_tokens_sha256", &raw.gateway_tokens_sha256)?,
             gateway_token_file: raw.gateway_token_file.map(|p| base.join(p)),
-            probes_need_token: raw.probes_need_token,
+            metrics_tokens_sha256: digests("metrics_tokens_sha256", &raw.metrics_tokens_sha256)?,
+            metrics_token_file: raw.metrics_token_file.map(|p| base.join(p)),
+            probes_need_token: raw.probes_need_token.unwrap_or(d.probes_need_token),
             max_body_bytes: raw
                 .max_body_bytes
                 .map(|v| range("max_body_bytes", v as u64, 1024, MAX_BODY_BYTES as u64))

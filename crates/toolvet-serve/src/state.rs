@@ -33,8 +33,8 @@ impl Current {
     /// The server's view of `policy`.
     ///
     /// # Errors
-    /// A bad `[serve]` table, an unreadable token file, no agent token, or
-    /// approvals without a reviewer token.
+    /// A bad `[serve]` table, an unreadable token file, a token in two
+    /// roles, no agent token, or approvals without a reviewer token.
     pub fn of(policy: &Policy) -> Result<Current, String> {
         let settings = ServeSettings::from_policy(policy)?;
         let tokens = Tokens::load(&settings, |v| std::env::var(v).ok())?;
@@ -62,6 +62,7 @@ impl Current {
         watched.extend(settings.agent_token_file.clone());
         watched.extend(settings.reviewer_token_file.clone());
         watched.extend(settings.gateway_token_file.clone());
+        watched.extend(settings.metrics_token_file.clone());
         Ok(Current {
             settings,
             tokens,

@@ -1,6 +1,11 @@
 // The toolvet reviewer page. Every value shown comes from callers or
 // plugins and is attacker-controlled: it is only ever put into the page
-// with textContent (never innerHTML), so it is shown and never run.
+// with textContent (never innerHTML), so it is shown and never run. And
+// every text a person reads is the server's `shown` text of the request
+// (crates/toolvet-serve/src/shown.rs): control, bidirectional and
+// zero-width characters already written visibly, and the arguments'
+// exact text (never re-parsed here: JSON.parse rounds big numbers). The
+// page formats none of it itself.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -46,22 +51,20 @@ function age(ms) {
   return (s / 3600).toFixed(1) + " h";
 }
 
-function prettyArguments(raw) {
-  try { return JSON.stringify(raw, null, 2); } catch (_) { return String(raw); }
-}
-
 function render(request) {
+  // Only the server's escaped texts; a request without them is not shown.
+  const shown = request.shown || {};
   const item = el("li", "request");
   item.dataset.id = request.id;
   const title = el("h3");
-  title.append(el("span", "tool", request.call.tool));
+  title.append(el("span", "tool", shown.tool || "(not shown: the server sent no escaped text)"));
   item.append(title);
 
   const meta = el("div", "meta");
-  meta.append(el("span", "agent", "agent: " + (request.agent || "—")));
-  meta.append(el("span", "run", "run: " + (request.call.run_id || "—")));
-  meta.append(el("span", "principal", "principal: " + (request.principal || "—")));
-  meta.append(el("span", "call", "call: " + (request.call.call_id || "—")));
+  meta.append(el("span", "agent", "agent: " + (shown.agent || "—")));
+  meta.append(el("span", "run", "run: " + (shown.run_id || "—")));
+  meta.append(el("span", "principal", "principal: " + (shown.principal || "—")));
+  meta.append(el("span", "call", "call: " + (shown.call_id || "—")));
   const now = Date.now();
   const created = Date.parse(request.created_at);
   const expires = Date.parse(request.expires_at);
@@ -72,7 +75,7 @@ function render(request) {
   item.append(meta);
 
   const reasons = el("ul", "escalations");
-  for (const e of request.escalations || []) {
+  for (const e of shown.escalations || []) {
     const line = el("li");
     line.append(el("span", "rule", e.rule || e.check));
     line.append(document.createTextNode(" "));
@@ -83,7 +86,7 @@ function render(request) {
   }
   item.append(reasons);
 
-  item.append(el("pre", "arguments", prettyArguments(request.arguments)));
+  item.append(el("pre", "arguments", typeof shown.arguments === "string" ? shown.arguments : ""));
 
   const form = el("div", "decide");
   const message = el("textarea", "message");
@@ -104,6 +107,7 @@ function updateCount() {
   const n = $("requests").children.length;
   $("count").textContent = String(n);
   $("empty").hidden = n > 0;
+  showCounts();
 }
 
 function show(request) {
@@ -119,6 +123,24 @@ function show(request) {
   updateCount();
 }
 
+// How many wait, from the server's count (the first page carries it):
+// said even when the list below holds fewer, so a flood cannot hide that
+// more are waiting.
+let counts = null;
+
+function showCounts() {
+  const shown = $("requests").children.length;
+  if (!counts) { $("counts").textContent = ""; return; }
+  const total = counts.total + (counts.complete ? "" : "+");
+  let text = total + " pending in all";
+  if (shown < counts.total) text += " (showing " + shown + ")";
+  const runs = (counts.by_run || []).map((r) => (r.shown || "?") + ": " + r.count);
+  if (runs.length) text += "; by run: " + runs.join(", ");
+  if (counts.runs > runs.length) text += ", and " + (counts.runs - runs.length) + " more runs";
+  if (counts.without_run) text += "; without a run: " + counts.without_run;
+  $("counts").textContent = text;
+}
+
 async function loadPending() {
   const list = $("requests");
   const all = [];
@@ -126,6 +148,7 @@ async function loadPending() {
   for (let pages = 0; pages < 20; pages++) {
     const query = "/v1/approvals?status=pending&limit=100" + (after ? "&after=" + encodeURIComponent(after) : "");
     const page = await api(query);
+    if (page.pending) counts = page.pending;
     all.push(...page.requests);
     if (!page.next) break;
     after = page.next;

@@ -316,6 +316,9 @@ struct RawApprovals {
     ttl_s: Option<u64>,
     realm: Option<String>,
     reviewer_keys: Option<Vec<String>>,
+    max_pending_per_run: Option<u64>,
+    max_pending_per_principal: Option<u64>,
+    max_pending: Option<u64>,
 }
 
 /// Default time an approval request waits for a person, in seconds.
@@ -406,6 +409,14 @@ pub struct ApprovalSettings {
     /// a decision signed by one of them
     /// ([`crate::approval::reviewer`]).
     pub reviewer_keys: Vec<crate::approval::ReviewerKey>,
+    /// `max_pending_per_run`: most requests of one run waiting for a
+    /// person; past it an escalate is a deny (`approval.too-many-pending`,
+    /// [`crate::approval::pending`]). Default 100.
+    pub max_pending_per_run: usize,
+    /// `max_pending_per_principal`: the same, per principal. Default 100.
+    pub max_pending_per_principal: usize,
+    /// `max_pending`: the same, in all. Default 1000.
+    pub max_pending: usize,
 }
 
 /// A parsed and validated policy file.
@@ -663,12 +674,33 @@ fn approval_settings(raw: RawApprovals, base_dir: &Path) -> Result<ApprovalSetti
             .map_err(|m| format!("[approvals] `reviewer_keys` entry {}: {m}", i + 1))?;
         reviewer_keys.push(key);
     }
+    let limit = |key: &str, v: Option<u64>, default: usize| -> Result<usize, String> {
+        let v = v.unwrap_or(default as u64);
+        check_range(v, 1, crate::approval::pending::MAX_PENDING_LIMIT as u64)
+            .map_err(|m| format!("[approvals] `{key}`: {m}"))?;
+        Ok(v as usize)
+    };
     Ok(ApprovalSettings {
         ledger,
         key,
         ttl_s,
         realm: raw.realm,
         reviewer_keys,
+        max_pending_per_run: limit(
+            "max_pending_per_run",
+            raw.max_pending_per_run,
+            crate::approval::pending::DEFAULT_MAX_PENDING_PER_RUN,
+        )?,
+        max_pending_per_principal: limit(
+            "max_pending_per_principal",
+            raw.max_pending_per_principal,
+            crate::approval::pending::DEFAULT_MAX_PENDING_PER_PRINCIPAL,
+        )?,
+        max_pending: limit(
+            "max_pending",
+            raw.max_pending,
+            crate::approval::pending::DEFAULT_MAX_PENDING,
+        )?,
     })
 }
 

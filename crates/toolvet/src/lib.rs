@@ -91,6 +91,7 @@ pub use approval::{
     SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, ledger_rules, rules as approval_rules,
 };
 pub use approval::{ReviewerKey, ReviewerSigner, SignedDecision, reviewer};
+pub use approval::{PendingCounts, PendingLimits, RunCount, pending};
 pub use audit::{
     DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, log_files, verify_chain, verify_log,
 };

@@ -32,6 +32,10 @@ pub struct ListParams {
 
 /// `GET /v1/approvals?status=pending&limit=100&after=apr_…`: one page,
 /// oldest first; `next` is the `after` of the next page (null on the last).
+/// Every request carries `shown`, its texts as a person reads them
+/// ([`crate::shown`]). The first page (no `after`) also carries `pending`:
+/// how many requests wait in all and for the runs with most
+/// ([`pending_counts`]).
 pub async fn list(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -41,6 +45,7 @@ pub async fn list(
     let Query(params) =
         params.map_err(|e| ApiError::bad_request("invalid-query", e.body_text()))?;
     let status: StatusFilter = params.status.as_deref().unwrap_or("pending").parse()?;
+    let first_page = params.after.is_none();
     let limit = params.limit.unwrap_or(100);
     let approvals = state.approvals()?;
     let page = approvals
@@ -53,7 +58,41 @@ pub async fn list(
     let next = (page.len() == limit && limit <= MAX_PAGE)
         .then(|| page.last().map(|r| r.id.clone()))
         .flatten();
-    Ok(Json(json!({"requests": page, "next": next})))
+    let requests: Vec<_> = page.iter().map(crate::shown::request).collect();
+    let mut answer = json!({"requests": requests, "next": next});
+    // The counts come with the first page, so a reviewer sees how many wait
+    // (and for which runs) however many pages they read.
+    if first_page {
+        answer["pending"] = pending_counts(&approvals.pending_counts().await?);
+    }
+    Ok(Json(answer))
+}
+
+/// Most runs named in `pending.by_run`.
+const RUNS_SHOWN: usize = 20;
+
+/// `pending` of the list's first page: `total`, `without_run`, `complete`
+/// (false: there are at least `total`), `limits`, and `by_run` for the
+/// [`RUNS_SHOWN`] runs with most pending requests, each with its run id
+/// `shown` as a person reads it.
+fn pending_counts(counts: &toolvet::PendingCounts) -> serde_json::Value {
+    let by_run: Vec<_> = counts
+        .by_run
+        .iter()
+        .take(RUNS_SHOWN)
+        .map(|r| {
+            json!({"run_id": r.run_id, "count": r.count,
+                "shown": toolvet::display::visible(&r.run_id)})
+        })
+        .collect();
+    json!({
+        "total": counts.total,
+        "complete": counts.complete,
+        "without_run": counts.without_run,
+        "runs": counts.by_run.len(),
+        "by_run": by_run,
+        "limits": counts.limits,
+    })
 }
 
 /// `GET /v1/approvals/{id}`: one request, with its status as of now.
@@ -62,9 +101,11 @@ pub async fn show(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> Result<Json<toolvet::ApprovalRequest>, ApiError> {
+) -> Result<Json<serde_json::Value>, ApiError> {
     state.authorize(&headers, &[Role::Agent, Role::Reviewer])?;
-    Ok(Json(state.approvals()?.get(&id).await?))
+    Ok(Json(crate::shown::request(
+        &state.approvals()?.get(&id).await?,
+    )))
 }
 
 /// `POST /v1/approvals/{id}/decision` with `{"decision": "approve" |
@@ -76,7 +117,7 @@ pub async fn decide(
     headers: HeaderMap,
     Path(id): Path<String>,
     body: Body,
-) -> Result<Json<toolvet::ApprovalRequest>, ApiError> {
+) -> Result<Json<serde_json::Value>, ApiError> {
     state.authorize(&headers, &[Role::Reviewer])?;
     let limit = state.current.load().settings.max_body_bytes;
     let review = toolvet_serve_body::decision(&read_body(body, limit).await?)?;
@@ -90,7 +131,7 @@ pub async fn decide(
         .approvals_decided
         .with_label_values(&[decision])
         .inc();
-    Ok(Json(decided))
+    Ok(Json(crate::shown::request(&decided)))
 }
 
 /// `GET /v1/approvals/events`: `requested`, `decided` and `consumed`

@@ -1,6 +1,7 @@
-//! `/healthz` (the process answers), `/readyz` (a policy is loaded and the
-//! ledger answers; with the policy's digest and generation, and the last
-//! reload) and `/metrics`.
+//! `/healthz` (the process answers; no token), `/readyz` (a policy is
+//! loaded and the ledger answers; with the policy's digest and generation,
+//! and the last reload) and `/metrics`, both with a metrics or reviewer
+//! token unless `probes_need_token = false`.
 
 use crate::auth::Role;
 use crate::error::ApiError;
@@ -20,20 +21,21 @@ const LEDGER_PROBE: Duration = Duration::from_secs(2);
 /// Most pending requests counted for the gauge at one scrape.
 const PENDING_COUNT_CAP: usize = 20 * MAX_PAGE;
 
+/// `/readyz` and `/metrics` name the tools called, the policy's digest and
+/// the ledger's state: unless `probes_need_token = false`, a metrics or
+/// reviewer token (never an agent's: the agent must not learn what the
+/// policy holds) is needed.
 fn probe_allowed(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     if state.current.load().settings.probes_need_token {
-        state.authorize(headers, &[Role::Agent, Role::Reviewer])?;
+        state.authorize(headers, &[Role::Metrics, Role::Reviewer])?;
     }
     Ok(())
 }
 
-/// `GET /healthz`.
-pub async fn healthz(
-    State(state): State<Arc<AppState>>,
-    headers: HeaderMap,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    probe_allowed(&state, &headers)?;
-    Ok(Json(json!({"status": "ok"})))
+/// `GET /healthz`: the process answers. It says nothing else, so it needs
+/// no token (liveness probes send none).
+pub async fn healthz() -> Json<serde_json::Value> {
+    Json(json!({"status": "ok"}))
 }
 
 /// `GET /readyz`: 200 when ready, 503 when the ledger does not answer or
@@ -62,8 +64,9 @@ pub async fn readyz(
     let body = json!({
         "ready": ready,
         "draining": draining,
+        // Not the policy's path: it tells where the ledger, key and state
+        // live on the machine.
         "policy": {
-            "source": state.host.policy_source(),
             "sha256": state.host.policy_sha256(),
             "generation": state.host.generation(),
             "checks": state.host.checks().len(),

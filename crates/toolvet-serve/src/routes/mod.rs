@@ -8,7 +8,8 @@
 //! | `GET /v1/approvals/{id}` | agent or reviewer |
 //! | `POST /v1/approvals/{id}/decision` | reviewer |
 //! | `GET /v1/approvals/events` (Server-Sent Events) | reviewer |
-//! | `GET /healthz`, `/readyz`, `/metrics` | none (`probes_need_token`: either) |
+//! | `GET /healthz` | none |
+//! | `GET /readyz`, `/metrics` | metrics or reviewer (none with `probes_need_token = false`) |
 //! | `GET /ui` (the reviewer page; its API calls need a reviewer token) | none |
 //!
 //! The API routes (`/v1`, `/access`) sit behind the concurrency cap (503

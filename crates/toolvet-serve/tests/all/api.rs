@@ -402,19 +402,23 @@ async fn probes_report_policy_ledger_and_metrics() {
     let server = fixture.start().await;
     let (status, health) = server.get("/healthz", None).await;
     assert_eq!((status, health["status"].as_str()), (200, Some("ok")));
-    let (status, ready) = server.get("/readyz", None).await;
+    let (status, ready) = server.get("/readyz", Some(METRICS)).await;
     assert_eq!(status, 200, "{ready}");
     assert_eq!(ready["ready"], true);
     assert_eq!(ready["policy"]["generation"], 1);
     let policy = toolvet::Policy::from_file(&fixture.policy).unwrap();
     assert_eq!(ready["policy"]["sha256"], policy.sha256().as_str());
     assert_eq!(ready["ledger"]["reachable"], true);
+    // Not where the policy (and beside it the ledger and keys) lives.
+    assert!(ready["policy"].get("source").is_none(), "{ready}");
+    let dir = fixture.dir.path().to_str().unwrap();
+    assert!(!ready.to_string().contains(dir), "{ready}");
 
     server
         .check(&call("read_file", json!({"path": "a"}), "c1", "r1"))
         .await;
     server.check(&call("deploy", json!({}), "c2", "r1")).await;
-    let (status, text) = server.get_text("/metrics", None).await;
+    let (status, text) = server.get_text("/metrics", Some(METRICS)).await;
     assert_eq!(status, 200);
     for needle in [
         "toolvet_verdicts_total{decision=\"allow\",tool=\"read_file\"} 1",
@@ -428,18 +432,39 @@ async fn probes_report_policy_ledger_and_metrics() {
     ] {
         assert!(text.contains(needle), "missing {needle} in:\n{text}");
     }
+
+    // By default /readyz and /metrics need a metrics or reviewer token: no
+    // token is 401, an agent's is 403 (the agent must not read which
+    // tools are called or what the policy is). /healthz says only "ok".
+    for path in ["/readyz", "/metrics"] {
+        let (status, body) = server.get(path, None).await;
+        assert_eq!(status, 401, "{path}: {body}");
+        assert_eq!(body["required_role"], "metrics or reviewer", "{path}");
+        assert_eq!(server.get(path, Some(AGENT)).await.0, 403, "{path}");
+        assert_eq!(server.get(path, Some(REVIEWER)).await.0, 200, "{path}");
+        assert_eq!(server.get(path, Some(METRICS)).await.0, 200, "{path}");
+    }
+    assert_eq!(server.get("/healthz", Some(AGENT)).await.0, 200);
+    // A metrics token reads nothing else.
+    assert_eq!(server.get("/v1/approvals", Some(METRICS)).await.0, 403);
+    let (status, _) = server
+        .post(
+            "/v1/check",
+            Some(METRICS),
+            &call("read_file", json!({}), "c3", "r1"),
+        )
+        .await;
+    assert_eq!(status, 403);
     server.stop().await;
 
-    // With `probes_need_token`, probes need a token of either role.
+    // `probes_need_token = false` opens them, explicitly.
     let fixture = Fixture::with(PolicyText {
-        serve: "watch = false\nprobes_need_token = true".into(),
+        serve: "watch = false\nprobes_need_token = false".into(),
         ..PolicyText::default()
     });
     let server = fixture.start().await;
     for path in ["/healthz", "/readyz", "/metrics"] {
-        assert_eq!(server.get(path, None).await.0, 401, "{path}");
-        assert_eq!(server.get(path, Some(AGENT)).await.0, 200, "{path}");
-        assert_eq!(server.get(path, Some(REVIEWER)).await.0, 200, "{path}");
+        assert_eq!(server.get(path, None).await.0, 200, "{path}");
     }
     server.stop().await;
 }

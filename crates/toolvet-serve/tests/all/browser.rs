@@ -126,6 +126,16 @@ async fn run(client: &Client, server: &Running) -> Result<(), String> {
     let first_held = server.check(&first).await;
     let first_id = first_held["approval"]["id"].as_str().unwrap().to_string();
 
+    // A call whose arguments hold 2^53 + 1 (JSON.parse reads ...992) and
+    // a right-to-left override, from an agent whose name holds a
+    // zero-width space.
+    let exact = "{\"call\": {\"id\": \"c0\", \"name\": \"deploy\", \"arguments\": \
+                 {\"account\": 9007199254740993, \"path\": \"ls #\u{202e}~ fr- mr\"}}, \
+                 \"context\": {\"run_id\": \"r0\", \"agent\": \"ci\u{200b}bot\"}}";
+    let (status, exact_held) = server.post_text("/v1/check", Some(AGENT), exact).await;
+    assert_eq!(status, 200, "{exact_held}");
+    let exact_id = exact_held["approval"]["id"].as_str().unwrap().to_string();
+
     wait_for(client, "#token")
         .await
         .send_keys(REVIEWER)
@@ -141,6 +151,40 @@ async fn run(client: &Client, server: &Running) -> Result<(), String> {
         .click()
         .await
         .map_err(|e| e.to_string())?;
+    // The page shows the server's text: the exact number, the override
+    // and the zero-width space written visibly.
+    let exact_row = format!("li[data-id=\"{exact_id}\"]");
+    let exact_text = wait_for(client, &exact_row)
+        .await
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    assert!(
+        exact_text.contains("\"account\": 9007199254740993"),
+        "{exact_text}"
+    );
+    assert!(exact_text.contains("ls #\\u{202e}~ fr- mr"), "{exact_text}");
+    assert!(exact_text.contains("agent: ci\\u{200b}bot"), "{exact_text}");
+    assert!(!exact_text.contains('\u{202e}') && !exact_text.contains('\u{200b}'));
+    let counts = wait_for(client, "#counts")
+        .await
+        .text()
+        .await
+        .map_err(|e| e.to_string())?;
+    assert!(counts.starts_with("2 pending in all"), "{counts}");
+    assert!(
+        counts.contains("r0: 1") && counts.contains("r1: 1"),
+        "{counts}"
+    );
+    server.decide(&exact_id, "reject", None).await;
+    assert!(
+        eventually(Duration::from_secs(20), || async {
+            client.find(Locator::Css(&exact_row)).await.is_err()
+        })
+        .await,
+        "the rejected request left the list"
+    );
+
     let item = wait_for(client, &format!("li[data-id=\"{first_id}\"]")).await;
     let text = item.text().await.map_err(|e| e.to_string())?;
     assert!(text.contains("deploy"), "{text}");

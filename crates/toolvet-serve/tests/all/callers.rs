@@ -82,7 +82,7 @@ async fn new_requests_go_to_the_webhook_redacted_and_retried() {
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(bodies.lock().unwrap().len(), 3);
-    let (_, metrics) = server.get_text("/metrics", None).await;
+    let (_, metrics) = server.get_text("/metrics", Some(METRICS)).await;
     assert!(
         metrics.contains("toolvet_webhook_deliveries_total{result=\"delivered\"} 1"),
         "{metrics}"
@@ -102,7 +102,7 @@ async fn retries_are_bounded() {
     assert!(
         eventually(Duration::from_secs(10), || async {
             server
-                .get_text("/metrics", None)
+                .get_text("/metrics", Some(METRICS))
                 .await
                 .1
                 .contains("toolvet_webhook_deliveries_total{result=\"failed\"} 1")

@@ -13,6 +13,8 @@ use toolvet_serve::{Listen, ServeOptions, Server, ServerHandle};
 pub const AGENT: &str = "agent-token-for-tests-0001";
 /// The reviewer token every test policy accepts.
 pub const REVIEWER: &str = "reviewer-token-for-tests-0001";
+/// The metrics token every test policy accepts (`/readyz`, `/metrics`).
+pub const METRICS: &str = "metrics-token-for-tests-0001";
 
 /// The workspace's `target/`.
 pub fn target_dir() -> PathBuf {
@@ -30,7 +32,8 @@ pub fn plugin(name: &str) -> PathBuf {
     path.canonicalize().unwrap()
 }
 
-fn sha(token: &str) -> String {
+/// The hex sha256 of `token`, as `[serve] *_tokens_sha256` holds it.
+pub fn sha(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
@@ -46,6 +49,8 @@ pub struct Fixture {
 pub struct PolicyText {
     /// `[approvals] ledger`.
     pub ledger: String,
+    /// Extra `[approvals]` lines.
+    pub approvals: String,
     /// Extra `[serve]` lines.
     pub serve: String,
     /// The tool-policy settings.
@@ -56,6 +61,7 @@ impl Default for PolicyText {
     fn default() -> Self {
         PolicyText {
             ledger: "approvals.db".into(),
+            approvals: String::new(),
             serve: "watch = false".into(),
             tools: r#"approve = ["deploy*"], deny = ["drop_database"]"#.into(),
         }
@@ -74,10 +80,12 @@ decision_log = "decisions.jsonl"
 ledger = "{ledger}"
 key_file = "approvals.key"
 ttl_s = 600
+{approvals}
 
 [serve]
 agent_tokens_sha256 = ["{agent}"]
 reviewer_tokens_sha256 = ["{reviewer}"]
+metrics_tokens_sha256 = ["{metrics}"]
 {serve}
 
 [[check]]
@@ -86,8 +94,10 @@ plugin = "{plugin}"
 settings = {{ {tools} }}
 "#,
             ledger = self.ledger,
+            approvals = self.approvals,
             agent = sha(AGENT),
             reviewer = sha(REVIEWER),
+            metrics = sha(METRICS),
             serve = self.serve,
             plugin = plugin("tool_policy").display(),
             tools = self.tools,

@@ -4,6 +4,7 @@
 mod api;
 mod browser;
 mod callers;
+mod guards;
 mod harness;
 mod pg;
 mod postgres;

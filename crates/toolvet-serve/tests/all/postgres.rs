@@ -139,14 +139,14 @@ async fn postgres_down_fails_closed_and_recovers() {
         (status, body["error"]["kind"].as_str()),
         (503, Some("ledger-unavailable"))
     );
-    let (status, ready) = a.get("/readyz", None).await;
+    let (status, ready) = a.get("/readyz", Some(METRICS)).await;
     assert_eq!(status, 503, "{ready}");
     assert_eq!(ready["ledger"]["reachable"], false);
 
     pg.start_server();
     assert!(
         eventually(Duration::from_secs(20), || async {
-            a.get("/readyz", None).await.0 == 200
+            a.get("/readyz", Some(METRICS)).await.0 == 200
         })
         .await,
         "A is ready again"

@@ -25,7 +25,7 @@ async fn a_changed_policy_file_is_swapped_in_and_a_broken_one_is_refused() {
     std::fs::write(&fixture.policy, changed.render()).unwrap();
     assert!(
         eventually(Duration::from_secs(20), || async {
-            server.get("/readyz", None).await.1["policy"]["generation"] == 2
+            server.get("/readyz", Some(METRICS)).await.1["policy"]["generation"] == 2
         })
         .await,
         "the file change was picked up"
@@ -36,18 +36,18 @@ async fn a_changed_policy_file_is_swapped_in_and_a_broken_one_is_refused() {
     std::fs::write(&fixture.policy, "[[check]]\nname = \"x\"\nplugin = 7\n").unwrap();
     assert!(
         eventually(Duration::from_secs(20), || async {
-            server.get("/readyz", None).await.1["reload"]["failed"] == 1
+            server.get("/readyz", Some(METRICS)).await.1["reload"]["failed"] == 1
         })
         .await,
         "the failed reload shows in /readyz"
     );
-    let (status, ready) = server.get("/readyz", None).await;
+    let (status, ready) = server.get("/readyz", Some(METRICS)).await;
     assert_eq!(status, 200, "still ready: the old policy serves");
     assert_eq!(ready["policy"]["generation"], 2);
     let error = ready["reload"]["last_error"].as_str().unwrap();
     assert!(error.contains("toolvet.toml:3"), "{error}");
     assert_eq!(server.check(&backup).await["decision"], "escalate");
-    let (_, metrics) = server.get_text("/metrics", None).await;
+    let (_, metrics) = server.get_text("/metrics", Some(METRICS)).await;
     assert!(
         metrics.contains("toolvet_reloads_total{result=\"failure\"} 1"),
         "{metrics}"
@@ -65,7 +65,7 @@ async fn a_changed_policy_file_is_swapped_in_and_a_broken_one_is_refused() {
     let refused = server.handle.reload().await.unwrap_err();
     assert!(refused.contains("no_such_plugin.wasm"), "{refused}");
     assert_eq!(
-        server.get("/readyz", None).await.1["policy"]["generation"],
+        server.get("/readyz", Some(METRICS)).await.1["policy"]["generation"],
         2
     );
 
@@ -73,7 +73,7 @@ async fn a_changed_policy_file_is_swapped_in_and_a_broken_one_is_refused() {
     std::fs::write(&fixture.policy, PolicyText::default().render()).unwrap();
     assert_eq!(server.handle.reload().await, Ok(3));
     assert_eq!(server.check(&backup).await["decision"], "allow");
-    let ready = server.get("/readyz", None).await.1;
+    let ready = server.get("/readyz", Some(METRICS)).await.1;
     assert!(ready["reload"]["last_error"].is_null(), "{ready}");
     server.stop().await;
 }

@@ -80,7 +80,7 @@ async fn over_the_concurrency_cap_is_503_with_retry_after() {
         server.check(&serde_json::from_str(&body).unwrap()).await["decision"],
         "allow"
     );
-    let (_, metrics) = server.get_text("/metrics", None).await;
+    let (_, metrics) = server.get_text("/metrics", Some(METRICS)).await;
     assert!(!metrics.contains("toolvet_overloaded_total 0"), "{metrics}");
     server.stop().await;
 }

@@ -26,8 +26,9 @@
 //! Every refusal of a resumed call is a deny with its own `approval.*`
 //! rule ([`rules`]), never an allow.
 
-mod key;
+pub(crate) mod key;
 mod ledger;
+pub mod pending;
 pub mod reviewer;
 mod settle;
 mod sqlite;
@@ -41,6 +42,7 @@ pub use ledger::{Decided, Ledger, LedgerError, MemoryLedger, Opened};
 pub mod ledger_rules {
     pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed, same_asker};
 }
+pub use pending::{PendingCounts, PendingLimits, RunCount};
 pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};
 pub use sqlite::SqliteLedger;
 
@@ -99,6 +101,9 @@ pub mod rules {
     pub const LEDGER: &str = "approval.ledger-unavailable";
     /// A ticket came to a policy without an `[approvals]` table.
     pub const DISABLED: &str = "approval.disabled";
+    /// Denied: too many requests already wait for a person (per run, per
+    /// principal or in all: [`super::pending`]); no request is opened.
+    pub const TOO_MANY_PENDING: &str = "approval.too-many-pending";
     /// The policy lists reviewer keys and the approval carries no valid
     /// signature by one of them (an approval written into the ledger by
     /// hand, or a signed decision that does not match the request).

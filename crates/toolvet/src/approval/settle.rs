@@ -266,6 +266,11 @@ impl Approvals {
             review: None,
             consumed_at: None,
         };
+        match self.pending_refusal(&candidate, now).await {
+            Ok(None) => {}
+            Ok(Some(reason)) => return deny(verdict, rules::TOO_MANY_PENDING, reason),
+            Err(e) => return self.ledger_failed(verdict, &e),
+        }
         match self.inner.ledger.open(candidate, now).await {
             Ok(Opened::Created(created)) => {
                 self.record_event(&ApprovalEvent::Requested(created.clone()));
