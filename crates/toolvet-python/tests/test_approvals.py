@@ -113,8 +113,12 @@ def test_sqlite_ledger_outlives_the_host(tmp_path):
 
 
 def test_arguments_reach_the_ledger_exactly(host):
-    """Strings are escaped exactly (quotes, backslashes, control and non-ASCII characters)."""
-    args = {"note": 'a "quoted" \\ path\n\ttab \x01\x1f \u2028 é 🚀', "n": [1, -2.5, 2**70, True, None], "empty": {}}
+    """Strings are escaped exactly (quotes, backslashes, tab, newline and non-ASCII characters)."""
+    args = {"note": 'a "quoted" \\ path\n\ttab \u2028 é 🚀', "n": [1, -2.5, 2**63 - 1, -(2**63), True, None], "empty": {}}
     v = host.check({"id": "esc-1", "name": ESCALATED_TOOL, "arguments": args}, context=RUN)
     assert v.decision == "escalate"
     assert host.approvals.get(v.approval.id).arguments == args
+    # Other control characters are refused by the checks, before any request is opened.
+    v = host.check({"id": "esc-2", "name": ESCALATED_TOOL, "arguments": {"note": "a\x01b"}}, context=RUN)
+    assert (v.decision, v.rule) == ("deny", "input.control-character")
+    assert [r.call_id for r in host.approvals.list("all")] == ["esc-1"]

@@ -131,8 +131,11 @@ def test_hostile_inputs_do_not_crash_the_interpreter(shared_host):
         shared_host.check({"name": "a", "arguments": {}}, context="run-1")
     with pytest.raises(TypeError):
         shared_host.check()
-    # Big integers and unicode pass through.
-    v = shared_host.check({"name": "get_weather", "arguments": {"n": 2**80, "city": "Zürich \u2028"}})
+    # An integer past 64 bits is refused with its key path (readers would round it).
+    with pytest.raises(toolvet.CallError, match=r"`call\.arguments\.n`: the integer 1208925819614629174706176 does not fit in 64 bits"):
+        shared_host.check({"name": "get_weather", "arguments": {"n": 2**80}})
+    # 64-bit integers and unicode pass through.
+    v = shared_host.check({"name": "get_weather", "arguments": {"n": 2**63 - 1, "m": -(2**63), "city": "Zürich \u2028"}})
     assert v.decision == "allow"
 
 
