@@ -241,11 +241,53 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
         (Code::Invalid, "toolvet: tools/call needs a string `name`")
     );
 
-    // A method spelled unlike `tools/call` yet meaning it is refused.
-    let mut tricky = call("s1", "delete_repo", json!({}));
-    tricky.method = "Tools/Call ".into();
-    let (code, _, _) = check(&mut client, tricky, GATEWAY).await.unwrap_err();
-    assert_eq!(code, Code::Invalid);
+    // A method spelled unlike `tools/call` yet meaning it is refused, as
+    // the proxies refuse it.
+    for method in [
+        "Tools/Call ",
+        "Tools/Call",
+        "tools/call ",
+        "tools/call\0",
+        "tools//call",
+        "\u{ff54}ools/call",
+        "tools/\u{200b}call",
+    ] {
+        let mut tricky = call("s1", "delete_repo", json!({}));
+        tricky.method = method.into();
+        let (code, reason, _) = check(&mut client, tricky, GATEWAY).await.unwrap_err();
+        assert_eq!(code, Code::Invalid, "{method:?}");
+        assert!(reason.contains("the method"), "{method:?}: {reason}");
+    }
+    // Params a server's decoder could read otherwise than toolvet: a
+    // duplicate key (vetted as the last, run as the first by some), a key
+    // folding to `name` (Go's encoding/json takes the last), an inexact
+    // number. The gateway forwards the client's bytes, so each is refused.
+    for (params, why) in [
+        (
+            r#"{"name":"delete_repo","name":"read_file","arguments":{}}"#,
+            "duplicate key `name`",
+        ),
+        (r#"{"name":"read_file","NAME":"delete_repo"}"#, "`NAME`"),
+        (
+            r#"{"name":"read_file","nam\u0065\u200b":"delete_repo"}"#,
+            "differ only",
+        ),
+        (r#"{"NAME":"delete_repo"}"#, "`NAME` is not `name`"),
+        (
+            r#"{"name":"read_file","arguments":{"path":"a","PATH":"/etc/shadow"}}"#,
+            "`path` and `PATH`",
+        ),
+        (
+            r#"{"name":"read_file","arguments":{"n":123456789012345678901234567890}}"#,
+            "cannot be passed on exactly",
+        ),
+    ] {
+        let mut bad = call("s1", "read_file", json!({}));
+        bad.mcp_request = Some(params.as_bytes().to_vec());
+        let (code, reason, _) = check(&mut client, bad, GATEWAY).await.unwrap_err();
+        assert_eq!(code, Code::Invalid, "{params}");
+        assert!(reason.contains(why), "{params}: {reason}");
+    }
 
     // Escalate: held with the approval request's id.
     let deploy = || call("s1", "deploy", json!({"env": "prod"}));
@@ -254,6 +296,19 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
     assert_eq!(data["toolvet"]["decision"], "escalate");
     let id = data["toolvet"]["approval_id"].as_str().unwrap().to_string();
     assert!(reason.contains(&id), "{reason}");
+    // The model reads that a person must approve it, never how.
+    assert!(
+        reason.contains("Only a person can approve it, outside this session"),
+        "{reason}"
+    );
+    for handed in [
+        "toolvet approvals",
+        "--config",
+        "--reviewer",
+        "toolvet.toml",
+    ] {
+        assert!(!reason.contains(handed), "{handed:?} in {reason}");
+    }
 
     // Approved with the CLI, the same call in the same session runs once.
     let run = toolvet(
@@ -290,4 +345,40 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
     let (_, _, again) = check(&mut client, deploy(), GATEWAY).await.unwrap_err();
     assert_eq!(again["toolvet"]["decision"], "escalate");
     assert_ne!(again["toolvet"]["approval_id"], json!(id));
+}
+
+/// A `tools/list` answer from `BACKEND` declaring `wipe` with `annotations`.
+fn wipe_listed(annotations: Value) -> McpResponse {
+    McpResponse {
+        mcp_response: json!({"tools": [
+            {"name": "wipe", "inputSchema": {"type": "object"}, "annotations": annotations}
+        ]})
+        .to_string()
+        .into_bytes(),
+        ..tools_list(Some("s9"))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ext_mcp_keeps_the_strictest_annotations_a_server_declared() {
+    let dir = tempfile::tempdir().unwrap();
+    policy(dir.path());
+    let serving = serve(dir.path());
+    let mut client = client(&serving).await;
+    for annotations in [
+        json!({"destructiveHint": true}),
+        // The server relaxes them after listing them.
+        json!({"destructiveHint": false, "readOnlyHint": true}),
+    ] {
+        client
+            .check_response(authorized(wipe_listed(annotations), GATEWAY))
+            .await
+            .unwrap();
+    }
+    // Still high risk: held for a person, not allowed by `allow = ["*"]`.
+    let (code, reason, data) = check(&mut client, call("s9", "wipe", json!({})), GATEWAY)
+        .await
+        .unwrap_err();
+    assert_eq!(code, Code::PermissionDenied);
+    assert_eq!(data["toolvet"]["rule"], "policy.high-risk", "{reason}");
 }
