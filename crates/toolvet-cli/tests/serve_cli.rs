@@ -141,6 +141,28 @@ fn signal(child: &Child, signal: rustix::process::Signal) {
 }
 
 #[test]
+fn serve_refuses_one_token_in_two_roles() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = policy(dir.path(), r#"approve = ["deploy"]"#, "approvals.db", "");
+    let out = Command::new(TOOLVET)
+        .args(["serve", "--config"])
+        .arg(&config)
+        .args(["--listen", "127.0.0.1:0"])
+        .env("TOOLVET_AGENT_TOKEN", AGENT)
+        .env("TOOLVET_REVIEWER_TOKEN", AGENT)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("both an agent token ($TOOLVET_AGENT_TOKEN) and a reviewer token ($TOOLVET_REVIEWER_TOKEN)"),
+        "{said}"
+    );
+    assert!(!said.contains(AGENT), "the token is never shown: {said}");
+}
+
+#[test]
 fn serve_drains_on_sigterm_and_reloads_on_sighup() {
     let dir = tempfile::tempdir().unwrap();
     let config = policy(dir.path(), r#"approve = ["deploy"]"#, "approvals.db", "");
@@ -160,7 +182,7 @@ fn serve_drains_on_sigterm_and_reloads_on_sighup() {
     signal(&serving.child, rustix::process::Signal::HUP);
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let (_, ready) = http(port, "GET", "/readyz", None, "").unwrap();
+        let (_, ready) = http(port, "GET", "/readyz", Some(REVIEWER), "").unwrap();
         if ready["policy"]["generation"] == 2 {
             break;
         }
@@ -319,6 +341,140 @@ fn log_verify_follows_the_chain_across_rotated_files() {
     }
     let out = toolvet(&["log", "verify", "/nonexistent/decisions.jsonl"], "");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+/// `lines` chained again from the start, as someone without the anchor's
+/// key would rewrite a log: every `prev` recomputed.
+fn rechain(lines: &[&str]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut prev = String::new();
+    let mut out = String::new();
+    for line in lines {
+        let mut value: Value = serde_json::from_str(line).unwrap();
+        value["prev"] = json!(prev);
+        let line = value.to_string();
+        prev = hex::encode(Sha256::digest(line.as_bytes()));
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn log_verify_checks_the_end_against_the_keyed_anchor() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = policy(dir.path(), r#"approve = ["deploy"]"#, "approvals.db", "");
+    let calls: String = (0..5)
+        .map(|i| {
+            json!({"call": {"id": format!("c{i}"), "name": "read_file", "arguments": {"path": format!("f{i}")}}})
+                .to_string()
+                + "\n"
+        })
+        .collect();
+    let out = toolvet(&["check", "--config", config.to_str().unwrap()], &calls);
+    assert!(out.status.success(), "{}", text(&out));
+    let log = dir.path().join("decisions.jsonl");
+    let log_arg = log.to_str().unwrap();
+    let key = dir.path().join("decisions.jsonl.key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the key is created private");
+    }
+    let key_text = std::fs::read_to_string(&key).unwrap();
+    let anchor = std::fs::read_to_string(dir.path().join("decisions.jsonl.anchor")).unwrap();
+    assert!(anchor.contains("\"records\":5"), "{anchor}");
+    assert!(
+        !anchor.contains(key_text.trim()),
+        "the key is not in the anchor"
+    );
+
+    // A valid log.
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("5 records in 1 file(s), chain intact, ends where its anchor says"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !text(&out).contains(key_text.trim()),
+        "the key is never shown"
+    );
+
+    let original = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = original.lines().collect();
+
+    // The tail cut off: the chain alone still holds, the anchor does not.
+    std::fs::write(&log, lines[..3].join("\n") + "\n").unwrap();
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("decisions.jsonl: record 3: the anchor says the file holds 5 records"),
+        "{}",
+        text(&out)
+    );
+    assert!(text(&out).contains("cut short"), "{}", text(&out));
+    let out = toolvet(&["log", "verify", "--chain-only", log_arg], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("not checked"), "{}", text(&out));
+
+    // Fully re-chained with one record removed (and as many records as
+    // before, by duplicating one): every link holds, the anchor does not.
+    let mut edited: Vec<&str> = lines.clone();
+    edited.remove(1);
+    let rechained = rechain(&edited);
+    std::fs::write(&log, &rechained).unwrap();
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("holds 4 ending in"), "{}", text(&out));
+    edited.push(lines[4]);
+    std::fs::write(&log, rechain(&edited)).unwrap();
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("the chain was rewritten"),
+        "{}",
+        text(&out)
+    );
+
+    // A forged anchor for the rewritten log, without the key: refused.
+    let forged = anchor.replace("\"records\":5", "\"records\":4");
+    std::fs::write(dir.path().join("decisions.jsonl.anchor"), &forged).unwrap();
+    std::fs::write(&log, &rechained).unwrap();
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("the anchor's MAC does not match"),
+        "{}",
+        text(&out)
+    );
+
+    // The next writer finds the mismatch and says so in the chain itself,
+    // so appending does not make the cut log verify again.
+    std::fs::write(dir.path().join("decisions.jsonl.anchor"), &anchor).unwrap();
+    std::fs::write(&log, lines[..3].join("\n") + "\n").unwrap();
+    let out = toolvet(&["check", "--config", config.to_str().unwrap()], &calls);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("decisions.jsonl:4: a writer found here"),
+        "{}",
+        text(&out)
+    );
+
+    // No anchor at all: the end cannot be checked, and verify says so.
+    std::fs::remove_file(dir.path().join("decisions.jsonl.anchor")).unwrap();
+    std::fs::write(&log, &original).unwrap();
+    let out = toolvet(&["log", "verify", log_arg], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("decisions.jsonl.anchor: no anchor"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]

@@ -93,7 +93,8 @@ pub use approval::{
 pub use approval::{ReviewerKey, ReviewerSigner, SignedDecision, reviewer};
 pub use approval::{PendingCounts, PendingLimits, RunCount, pending};
 pub use audit::{
-    DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, log_files, verify_chain, verify_log,
+    Anchor, DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, UNANCHORED_EVENT,
+    anchor_key_path, anchor_path, log_files, verify_anchor, verify_chain, verify_log,
 };
 pub use call::{
     ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, StrictJsonError,
