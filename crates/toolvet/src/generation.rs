@@ -53,6 +53,9 @@ pub(crate) struct Generation {
     /// [`crate::LoadOptions::only_tool`]: its checks are those that can
     /// select that tool, so a call to any other tool is denied.
     only_tool: Option<String>,
+    /// toolvet's own state paths, handed to every check on every call
+    /// ([`crate::state_paths`]).
+    pub state_paths: crate::state_paths::StatePaths,
 }
 
 /// One configured check after loading.
@@ -102,6 +105,20 @@ impl Generation {
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
         let linker = Arc::new(plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?);
         let cache = open_cache(&policy, engine);
+        // From the whole policy too: a check left out here is still one
+        // whose plugin file no tool may replace.
+        let state_paths = crate::state_paths::StatePaths::for_policy(
+            &policy,
+            &options.extra_state_paths,
+            &options.extra_secret_paths,
+        )
+        .map_err(|message| {
+            Error::Config(crate::error::ConfigError::Invalid {
+                path: policy.source.clone(),
+                line: 0,
+                message,
+            })
+        })?;
         // The whole policy's digest, before `only_tool` leaves checks out
         // (a policy built in code is hashed over its checks).
         let policy_sha256 = policy.sha256();
@@ -287,6 +304,7 @@ impl Generation {
             approvals,
             cache,
             only_tool: options.only_tool.clone(),
+            state_paths,
         })
     }
 
@@ -328,7 +346,13 @@ impl Generation {
             None => None,
         };
         let history = history.as_deref().unwrap_or(&request.context.history);
-        let wit_call = Arc::new(to_wit(request, history, self.settings.max_history));
+        let attributes = self.state_paths.attributes(&request.context.attributes);
+        let wit_call = Arc::new(to_wit(
+            request,
+            history,
+            self.settings.max_history,
+            attributes,
+        ));
         let applicable: Vec<usize> = self
             .checks
             .iter()
@@ -457,8 +481,24 @@ impl Generation {
                 ),
                 Vec::new(),
             )),
-            _ => self.refuse_oversized(request),
+            _ => self
+                .refuse_oversized(request)
+                .or_else(|| self.refuse_state_paths(request)),
         }
+    }
+
+    /// A deny for a call whose own `toolvet.state_paths` or
+    /// `toolvet.secret_paths` attribute is not a JSON array of absolute
+    /// paths: the host's paths could not be added to it, and a check
+    /// failing on it would leave the guard rails to its `on_error`.
+    fn refuse_state_paths(&self, request: &CallRequest) -> Option<Verdict> {
+        let why = self.state_paths.refusal(&request.context.attributes)?;
+        Some(Verdict::by_host(
+            Decision::Deny,
+            crate::state_paths::INVALID_STATE_PATHS_RULE,
+            format!("{why}; toolvet cannot vet this call"),
+            Vec::new(),
+        ))
     }
 
     fn refuse_oversized(&self, request: &CallRequest) -> Option<Verdict> {
@@ -1005,8 +1045,14 @@ fn open_cache(policy: &Policy, engine: &Engine) -> Option<ArtifactCache> {
 }
 
 /// Convert a call to the WIT types once per verdict, keeping the newest
-/// `max_history` entries of `history`.
-fn to_wit(request: &CallRequest, history: &[PriorCall], max_history: usize) -> WitCall {
+/// `max_history` entries of `history`, with `attributes` (the call's, with
+/// the host's state paths: [`crate::state_paths::StatePaths::attributes`]).
+fn to_wit(
+    request: &CallRequest,
+    history: &[PriorCall],
+    max_history: usize,
+    attributes: Vec<(String, String)>,
+) -> WitCall {
     let skip = history.len().saturating_sub(max_history);
     WitCall {
         call: wit::ToolCall {
@@ -1043,12 +1089,7 @@ fn to_wit(request: &CallRequest, history: &[PriorCall], max_history: usize) -> W
                     },
                 })
                 .collect(),
-            attributes: request
-                .context
-                .attributes
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+            attributes,
         },
     }
 }

@@ -67,6 +67,19 @@ pub struct LoadOptions {
     /// Default false: a long-running host configures each reused check
     /// once anyway, and taking the snapshot makes the first load slower.
     pub preinitialize_reused: bool,
+    /// More of toolvet's own state that no tool may write, besides what the
+    /// policy names ([`crate::StatePaths`]): e.g. a front end's state
+    /// directory (the hooks' session history). Files or directories
+    /// (everything under a directory counts); relative paths resolve
+    /// against the current directory at load. The host adds them to every
+    /// call's `toolvet.state_paths` attribute, on every generation
+    /// ([`Host::reload`] keeps them).
+    pub extra_state_paths: Vec<PathBuf>,
+    /// More secrets of toolvet's that no tool may read or write (e.g. the
+    /// key of the hooks' history), added to every call's
+    /// `toolvet.secret_paths` attribute as
+    /// [`LoadOptions::extra_state_paths`] are.
+    pub extra_secret_paths: Vec<PathBuf>,
 }
 
 impl fmt::Debug for LoadOptions {
@@ -77,6 +90,8 @@ impl fmt::Debug for LoadOptions {
             .field("observer", &self.observer.as_ref().map(|_| "LoadObserver"))
             .field("only_tool", &self.only_tool)
             .field("preinitialize_reused", &self.preinitialize_reused)
+            .field("extra_state_paths", &self.extra_state_paths)
+            .field("extra_secret_paths", &self.extra_secret_paths)
             .finish()
     }
 }
@@ -319,6 +334,15 @@ impl Host {
     /// more after every successful [`Host::reload`].
     pub fn generation(&self) -> u64 {
         self.current().number
+    }
+
+    /// The paths of toolvet's own state that the policy in force and the
+    /// front end ([`LoadOptions::extra_state_paths`],
+    /// [`LoadOptions::extra_secret_paths`]) name: every call's checks get
+    /// them in the `toolvet.state_paths` and `toolvet.secret_paths`
+    /// attributes, unioned with what the caller sent there.
+    pub fn state_paths(&self) -> crate::StatePaths {
+        self.current().state_paths.clone()
     }
 
     /// The approvals of the policy in force, when it has an

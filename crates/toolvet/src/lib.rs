@@ -82,6 +82,7 @@ pub mod progress;
 mod runtime;
 mod sandbox;
 mod snapshot;
+pub mod state_paths;
 mod verdict;
 
 pub use approval::{
@@ -110,6 +111,7 @@ pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
 pub use host::{CheckSummary, Host, LoadOptions};
 pub use progress::{LoadEvent, LoadObserver};
 pub use runtime::block_on;
+pub use state_paths::StatePaths;
 
 /// Entry points for the fuzz targets (`fuzz/`), into code that is not
 /// public; compiled only under cargo-fuzz (`--cfg fuzzing`).
