@@ -17,7 +17,8 @@
 use crate::error::CallError;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 /// One proposed tool call with its tool and run context.
@@ -364,13 +365,14 @@ pub fn parse_json_strict(text: &str) -> Result<serde_json::Value, StrictJsonErro
     Ok(value)
 }
 
-/// One step of the path to a value: an object key or an array index.
-enum Step {
-    Key(String),
+/// One step of the path to a value: an object key (borrowed from the text
+/// unless it holds escapes) or an array index.
+enum Step<'t> {
+    Key(Cow<'t, str>),
     Index(usize),
 }
 
-fn path_text(path: &[Step]) -> String {
+fn path_text(path: &[Step<'_>]) -> String {
     let mut out = String::new();
     for step in path {
         match step {
@@ -390,9 +392,9 @@ fn path_text(path: &[Step]) -> String {
 }
 
 /// The containers open at one point of the scan.
-enum Frame {
+enum Frame<'t> {
     /// An object and the keys it has had so far.
-    Object(std::collections::HashSet<String>),
+    Object(HashSet<Cow<'t, str>>),
     /// An array and the index of its current element.
     Array(usize),
 }
@@ -401,7 +403,7 @@ enum Frame {
 /// [`parse_json_strict`]: no key twice in one object, every number exact.
 /// Iterative, so any nesting depth is scanned without recursion. Text that
 /// is not JSON after all is refused, never passed.
-pub(crate) fn check_unambiguous(text: &str) -> Result<(), String> {
+pub(crate) fn check_unambiguous<'t>(text: &'t str) -> Result<(), String> {
     let b = text.as_bytes();
     let malformed = || "malformed JSON".to_string();
     let at = |i: usize| b.get(i).copied().ok_or_else(malformed);
@@ -421,21 +423,27 @@ pub(crate) fn check_unambiguous(text: &str) -> Result<(), String> {
             }
         }
     };
-    let mut path: Vec<Step> = Vec::new();
-    let mut frames: Vec<Frame> = Vec::new();
+    let mut path: Vec<Step<'t>> = Vec::new();
+    let mut frames: Vec<Frame<'t>> = Vec::new();
     let mut i = 0;
     // Read the key that starts at `i` (after whitespace) into `keys`, and
     // its colon; the key becomes the last step of `path`.
     let read_key = |i: &mut usize,
-                    keys: &mut std::collections::HashSet<String>,
-                    path: &mut Vec<Step>|
+                    keys: &mut HashSet<Cow<'t, str>>,
+                    path: &mut Vec<Step<'t>>|
      -> Result<(), String> {
         skip_ws(i);
         if at(*i)? != b'"' {
             return Err(malformed());
         }
         let end = string_end(*i)?;
-        let key: String = serde_json::from_str(&text[*i..end]).map_err(|_| malformed())?;
+        // Compared decoded: `"a"` and `"\u0061"` are the same key.
+        let inner = &text[*i + 1..end - 1];
+        let key: Cow<'t, str> = if inner.contains('\\') {
+            Cow::Owned(serde_json::from_str(&text[*i..end]).map_err(|_| malformed())?)
+        } else {
+            Cow::Borrowed(inner)
+        };
         *i = end;
         skip_ws(i);
         if at(*i)? != b':' {
@@ -465,7 +473,7 @@ pub(crate) fn check_unambiguous(text: &str) -> Result<(), String> {
                         i += 1;
                         expect_value = false;
                     } else {
-                        let mut keys = std::collections::HashSet::new();
+                        let mut keys = HashSet::new();
                         read_key(&mut i, &mut keys, &mut path)?;
                         frames.push(Frame::Object(keys));
                     }
@@ -855,7 +863,7 @@ mod tests {
     #[test]
     fn numbers_without_an_exact_float_are_refused() {
         for (number, readers_get) in [
-            ("100000000000000000000001.0", "1e23"),
+            ("100000000000000000000001.0", "1.0000000000000001e+23"),
             ("1.00000000000000001", "1.0"),
             ("3.14159265358979323846", "3.141592653589793"),
             ("1e-400", "0.0"),
