@@ -73,12 +73,12 @@ fn vetted(request: &CallRequest) -> Verdict {
 /// What `toolvet check` makes of `data` as one call: `None` for bytes that
 /// are not UTF-8 (it refuses such a file before parsing), else the call or
 /// its message (the core's strict parse refuses duplicate keys and inexact
-/// numbers, with their key path).
+/// numbers, with their key path; the call is read from its own text).
 fn as_the_cli_reads_it(data: &[u8]) -> Option<Result<CallRequest, String>> {
     let text = std::str::from_utf8(data).ok()?;
     Some(match toolvet::parse_json_strict(text) {
         Err(e) => Err(e.to_string()),
-        Ok(value) => CallRequest::from_value(value).map_err(|e| e.to_string()),
+        Ok(_) => CallRequest::from_json(text).map_err(|e| e.to_string()),
     })
 }
 

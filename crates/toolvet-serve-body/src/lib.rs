@@ -72,11 +72,19 @@ pub fn json(body: &[u8]) -> Result<Value, BodyError> {
 /// The call of a `POST /v1/check` body, in the call shape
 /// (`docs/formats.md`).
 ///
+/// The call is read from the body's own text ([`CallRequest::from_json`]),
+/// so its arguments are kept exactly as sent (`1e23` stays `1e23`): the
+/// text checks read and a reviewer is shown.
+///
 /// # Errors
 /// As [`json`]; then [`INVALID_CALL`] with the core's
 /// [`toolvet::CallError`] message for JSON that is not a valid call.
 pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
-    CallRequest::from_value(json(body)?).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
+    json(body)?;
+    // `json` has read the text as UTF-8 and JSON already.
+    let text = std::str::from_utf8(body)
+        .map_err(|_| BodyError::new(INVALID_CALL, "the body is not UTF-8"))?;
+    CallRequest::from_json(text).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
 }
 
 /// The call a `POST /access/v1/evaluation` body (AuthZEN 1.0) stands for;
