@@ -456,7 +456,10 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(".");
             let e = evaluation_request(&body).unwrap_err();
-            assert!(e.starts_with(&format!("unknown key `{full}`")), "{full}: {e}");
+            assert!(
+                e.starts_with(&format!("unknown key `{full}`")),
+                "{full}: {e}"
+            );
             let e = evaluation_call(body.to_string().as_bytes()).unwrap_err();
             assert_eq!(e.kind, INVALID_EVALUATION, "{full}");
         }

@@ -91,8 +91,8 @@ pub use approval::{
     MAX_REVIEWER_BYTES, MemoryLedger, Opened, Review, ReviewDecision, ReviewRecord, Scope,
     SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, ledger_rules, rules as approval_rules,
 };
-pub use approval::{ReviewerKey, ReviewerSigner, SignedDecision, reviewer};
 pub use approval::{PendingCounts, PendingLimits, RunCount, pending};
+pub use approval::{ReviewerKey, ReviewerSigner, SignedDecision, reviewer};
 pub use audit::{
     Anchor, DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, UNANCHORED_EVENT,
     anchor_key_path, anchor_path, log_files, verify_anchor, verify_chain, verify_log,
