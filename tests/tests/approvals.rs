@@ -1113,7 +1113,10 @@ fn no_mutation_of_a_valid_ticket_is_accepted() {
         ("exp", json!(u64::MAX)),
         ("kid", json!("0000000000000000")),
         ("realm", json!("elsewhere")),
-        ("v", json!(2)),
+        ("prn", json!("mallory")),
+        ("agt", json!("other-agent")),
+        ("v", json!(1)),
+        ("v", json!(3)),
     ] {
         let mut edited = claims.clone();
         edited[field] = value;
