@@ -1465,6 +1465,7 @@ mod tests {
             prev: String::new(),
             len: 0,
             max_bytes: None,
+            anchor: None,
         };
         let counters = Counters {
             healthy: AtomicBool::new(true),

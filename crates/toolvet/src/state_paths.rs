@@ -96,8 +96,8 @@ impl StatePaths {
                 Ok(files) => state.extend(files),
                 Err(_) => state.push(log.clone()),
             }
-            state.push(with_suffix(log, ".anchor"));
-            secret.push(with_suffix(log, ".key"));
+            state.push(crate::audit::anchor_path(log));
+            secret.push(crate::audit::anchor_key_path(log));
         }
         if let Some(cache) = crate::cache::ArtifactCache::dir_for(&policy.host) {
             secret.push(cache.join("key"));
@@ -279,12 +279,6 @@ fn clean(path: &str) -> String {
 }
 
 /// `path` with `suffix` appended to its file name.
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
