@@ -90,6 +90,31 @@ fn has_unknown_variable(f: &Field) -> bool {
     })
 }
 
+/// `field` with each `{}` of its literal text replaced by `path`, the
+/// pieces of a path `find` visits (`find … -exec CMD {} \;`).
+fn substitute_found(field: &Field, path: &[Seg]) -> Field {
+    let mut segs = Vec::new();
+    for s in &field.segs {
+        match s {
+            Seg::Lit { text, quoted } if text.contains("{}") => {
+                for (k, piece) in text.split("{}").enumerate() {
+                    if k > 0 {
+                        segs.extend(path.iter().cloned());
+                    }
+                    if !piece.is_empty() {
+                        segs.push(Seg::Lit {
+                            text: piece.to_string(),
+                            quoted: *quoted,
+                        });
+                    }
+                }
+            }
+            other => segs.push(other.clone()),
+        }
+    }
+    Field { segs }
+}
+
 /// Index of the first argument after the options of a wrapper.
 /// `with_value`: options that take a separate value (`-u`, `--user`).
 /// Short options in `with_value` also accept an attached value (`-uroot`).
@@ -1175,7 +1200,12 @@ impl Analysis<'_> {
             starts.push(Field::lit("."));
         }
         let mut deletes = false;
-        let mut execs: Vec<Vec<Field>> = Vec::new();
+        // Each `-exec`/`-execdir`/`-ok`/`-okdir` command, and whether it runs
+        // in the directory of the visited path (`-execdir`, `-okdir`).
+        let mut execs: Vec<(Vec<Field>, bool)> = Vec::new();
+        let mut max_depth: Option<String> = None;
+        let mut min_depth: Option<String> = None;
+        let mut name_tests = false;
         while let Some(a) = args.get(i) {
             let t = a.text();
             match t.as_str() {
@@ -1185,9 +1215,13 @@ impl Analysis<'_> {
                         .iter()
                         .position(|x| matches!(x.text().as_str(), ";" | "+"))
                         .map_or(args.len(), |p| i + 1 + p);
-                    execs.push(args[i + 1..end].to_vec());
+                    execs.push((args[i + 1..end].to_vec(), t.ends_with("dir")));
                     i = end;
                 }
+                "-maxdepth" => max_depth = args.get(i + 1).map(Field::text),
+                "-mindepth" => min_depth = args.get(i + 1).map(Field::text),
+                "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
+                | "-regex" | "-iregex" | "-lname" | "-ilname" => name_tests = true,
                 "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
                     if own_rules && let Some(f) = args.get(i + 1) {
                         self.check_device_write(&f.text(), "`find -fprint`");
@@ -1197,33 +1231,11 @@ impl Analysis<'_> {
             }
             i += 1;
         }
-        for cmd in &execs {
+        for (cmd, _) in &execs {
             let Some(first) = cmd.first() else { continue };
             let n = base_name(&first.text());
             if matches!(n.as_str(), "rm" | "unlink" | "shred" | "srm") {
                 deletes = true;
-                continue;
-            }
-            for start in starts.iter().take(4) {
-                let start_text = start.text();
-                let argv: Vec<Field> = cmd
-                    .iter()
-                    .map(|f| Field {
-                        segs: f
-                            .segs
-                            .iter()
-                            .map(|s| match s {
-                                Seg::Lit { text, quoted } => Seg::Lit {
-                                    text: text.replace("{}", &start_text),
-                                    quoted: *quoted,
-                                },
-                                other => other.clone(),
-                            })
-                            .collect(),
-                    })
-                    .collect();
-                let mut e = env.clone();
-                self.exec(argv, &mut e, depth, &Output::Unknown, false);
             }
         }
         if deletes && own_rules {
@@ -1257,6 +1269,43 @@ impl Analysis<'_> {
                             ),
                         );
                     }
+                }
+            }
+        }
+        // The paths `{}` stands for: the start itself (depth 0) unless
+        // `-mindepth` excludes it or a name test is likely to, and a path
+        // below the start (`START/{}`) unless `-maxdepth 0`.
+        let depth_is = |v: &Option<String>, n: &str| v.as_deref() == Some(n);
+        let visits_start = !name_tests && (min_depth.is_none() || depth_is(&min_depth, "0"))
+            || depth_is(&max_depth, "0");
+        let visits_below = !depth_is(&max_depth, "0");
+        for (cmd, in_dir) in &execs {
+            // The command is analysed as a command of its own (wrappers,
+            // its operands, every rule), once for each path `{}` stands for.
+            for start in starts.iter().take(4) {
+                let mut visited: Vec<Vec<Seg>> = Vec::new();
+                if visits_start {
+                    visited.push(start.segs.clone());
+                }
+                if visits_below {
+                    let mut below = start.segs.clone();
+                    below.push(Seg::Lit {
+                        text: "/{}".to_string(),
+                        quoted: true,
+                    });
+                    visited.push(below);
+                }
+                for path in &visited {
+                    if self.done() {
+                        return Output::Unknown;
+                    }
+                    let argv: Vec<Field> = cmd.iter().map(|f| substitute_found(f, path)).collect();
+                    let mut e = env.clone();
+                    if *in_dir {
+                        // `-execdir` runs in the visited path's directory.
+                        self.change_dir(Some(start), &mut e);
+                    }
+                    self.exec(argv, &mut e, depth, &Output::Unknown, false);
                 }
             }
         }

@@ -768,3 +768,53 @@ fn in_place_edits_are_writes() {
     );
     allow("ln -s ../shared/config.json config.json");
 }
+
+/// #29 F2: the command after `find … -exec` is judged as a command of its
+/// own (every operand, wrappers, `{}` standing for the visited paths), not
+/// by `find`'s start path alone.
+#[test]
+fn find_exec_command_is_analysed_whole() {
+    deny(
+        "find . -maxdepth 0 -exec rm -rf /home/alice \\;",
+        "shell.rm-home",
+    );
+    deny("find . -maxdepth 0 -exec rm -rf {} ~ +", "shell.rm-home");
+    deny(
+        "find /tmp -maxdepth 0 -execdir rm -rf ~ \\;",
+        "shell.rm-home",
+    );
+    deny("find . -okdir rm -rf / \\;", "shell.rm-root");
+    deny("find . -ok rm -r /etc \\;", "shell.rm-system");
+    deny(
+        "find . -name x -exec timeout 5 rm -rf ../sibling \\;",
+        "shell.rm-outside-workspace",
+    );
+    deny(
+        "find . -exec rm -f .claude/settings.json \\;",
+        "shell.guardrail-write",
+    );
+    deny("find . -exec sudo rm -rf /home/bob {} +", "shell.rm-home");
+    // `{}` is the start itself with `-maxdepth 0`, and paths below it.
+    deny("find ~ -maxdepth 0 -exec rm -rf {} +", "shell.find-delete");
+    escalate(
+        "find . -maxdepth 0 -exec rm -rf {} +",
+        "shell.rm-workspace-root",
+    );
+    deny("find ~/.cache -exec rm -rf {} +", "shell.find-delete");
+    deny(
+        "find .claude/settings.json -exec sed -i s/deny/allow/ {} \\;",
+        "shell.guardrail-write",
+    );
+    deny(
+        "find examples/toolvet.toml -exec sed -i s/deny/allow/ {} +",
+        "shell.toolvet-state",
+    );
+    deny("find /etc -exec chmod -R 777 {} +", "shell.chmod-system");
+    // Look-alikes stay allowed.
+    allow("find . -type d -name __pycache__ -exec rm -rf {} +");
+    allow("find build -mindepth 1 -exec rm -rf {} +");
+    allow("find /tmp/scratch -exec rm -rf {} +");
+    allow("find . -name '*.rs' -exec grep -n TODO {} +");
+    allow("find src -type f -exec sed -i s/a/b/ {} \\;");
+    allow("find . -execdir echo rm -rf / \\;");
+}
