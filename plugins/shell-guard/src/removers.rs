@@ -19,7 +19,7 @@
 //!   .claude/settings.json`, `mv state/approvals.db /tmp`).
 
 use crate::paths::Place;
-use crate::syntax::{Field, Output};
+use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env, Target};
 
 /// What a command removes: its operands, and how.
@@ -372,9 +372,116 @@ fn edited_in_place<'a>(name: &str, args: &'a [Field]) -> Option<Vec<&'a Field>> 
     }
 }
 
+/// `field` without the literal prefix `prefix` (`of=` of `dd of=FILE`),
+/// if it starts with it.
+fn strip_literal_prefix(field: &Field, prefix: &str) -> Option<Field> {
+    let Some(Seg::Lit { text, quoted }) = field.segs.first() else {
+        return None;
+    };
+    let rest = text.strip_prefix(prefix)?;
+    let mut segs = Vec::with_capacity(field.segs.len());
+    if !rest.is_empty() {
+        segs.push(Seg::Lit {
+            text: rest.to_string(),
+            quoted: *quoted,
+        });
+    }
+    segs.extend(field.segs[1..].iter().cloned());
+    (!segs.is_empty()).then_some(Field { segs })
+}
+
+/// The files a program writes as its output operands, besides
+/// redirections, `tee`, copies and in-place edits: `dd of=FILE`, the
+/// operands of `truncate`, the file `patch` patches (its first operand)
+/// and its `-o FILE`. Each comes with whether the write replaces the
+/// file's content (`dd conv=notrunc` and `patch` do not).
+fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
+    let mut out = Vec::new();
+    match name {
+        "dd" => {
+            let notrunc = args.iter().any(|a| {
+                a.text()
+                    .strip_prefix("conv=")
+                    .is_some_and(|c| c.split(',').any(|v| v == "notrunc"))
+            });
+            for a in args {
+                if let Some(f) = strip_literal_prefix(a, "of=") {
+                    out.push((f, !notrunc));
+                }
+            }
+        }
+        "truncate" => {
+            let mut i = 0;
+            let mut ended = false;
+            while let Some(a) = args.get(i) {
+                let t = a.text();
+                if ended || !t.starts_with('-') || t == "-" {
+                    out.push((a.clone(), true));
+                } else if t == "--" {
+                    ended = true;
+                } else if matches!(t.as_str(), "-s" | "-r" | "--size" | "--reference") {
+                    i += 1;
+                }
+                i += 1;
+            }
+        }
+        "patch" | "gpatch" => {
+            let mut i = 0;
+            let mut operands = 0;
+            let mut ended = false;
+            while let Some(a) = args.get(i) {
+                let t = a.text();
+                if ended || !t.starts_with('-') || t == "-" {
+                    if operands == 0 {
+                        out.push((a.clone(), false));
+                    }
+                    operands += 1;
+                } else if t == "--" {
+                    ended = true;
+                } else if t == "-o" || t == "--output" {
+                    if let Some(f) = args.get(i + 1) {
+                        out.push((f.clone(), true));
+                    }
+                    i += 1;
+                } else if let Some(f) = strip_literal_prefix(a, "--output=") {
+                    out.push((f, true));
+                } else if let Some(f) = strip_literal_prefix(a, "-o") {
+                    out.push((f, true));
+                } else if matches!(
+                    t.as_str(),
+                    "-i" | "--input"
+                        | "-p"
+                        | "-d"
+                        | "--directory"
+                        | "-r"
+                        | "--reject-file"
+                        | "-B"
+                        | "--prefix"
+                        | "-D"
+                        | "--ifdef"
+                        | "-F"
+                        | "--fuzz"
+                        | "-V"
+                        | "-z"
+                        | "--suffix"
+                        | "-Y"
+                        | "-g"
+                ) {
+                    i += 1;
+                }
+                i += 1;
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 impl Analysis<'_> {
-    /// `sed -i` and `perl -i` write the files they edit: judged as writes
-    /// onto them (guard rails, toolvet's state, credentials, system files).
+    /// `sed -i` and `perl -i` write the files they edit, and `dd of=`,
+    /// `truncate` and `patch` their output files (`output_files`): judged
+    /// as writes onto them (guard rails, toolvet's state, credentials,
+    /// system files).
     /// `ln` writes the link it makes when that is a guard rail's path.
     pub(crate) fn in_place_edits(&mut self, name: &str, args: &[Field], env: &mut Env) {
         if name == "ln" {
@@ -388,6 +495,19 @@ impl Analysis<'_> {
                 self.check_write(link, env, &Output::Unknown, "`ln`", false, 0);
             }
             return;
+        }
+        for (file, truncates) in output_files(name, args) {
+            if self.done() {
+                return;
+            }
+            self.check_write(
+                &file,
+                env,
+                &Output::Unknown,
+                &format!("`{name}`"),
+                truncates,
+                0,
+            );
         }
         let Some(files) = edited_in_place(name, args) else {
             return;

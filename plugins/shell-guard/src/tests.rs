@@ -818,3 +818,44 @@ fn find_exec_command_is_analysed_whole() {
     allow("find src -type f -exec sed -i s/a/b/ {} \\;");
     allow("find . -execdir echo rm -rf / \\;");
 }
+
+/// #29 F5: a program's output-file operands are writes onto those files:
+/// `dd of=`, `truncate`, `patch FILE` / `patch -o FILE`, as `tee` and
+/// redirections are.
+#[test]
+fn output_file_operands_are_writes() {
+    deny(
+        "dd if=/dev/null of=examples/toolvet.toml",
+        "shell.toolvet-state",
+    );
+    deny(
+        "dd if=mine.toml of=examples/toolvet.toml conv=notrunc",
+        "shell.toolvet-state",
+    );
+    deny(
+        "dd if=/dev/zero of=.claude/settings.json bs=1 count=1",
+        "shell.guardrail-write",
+    );
+    deny("truncate -s0 examples/toolvet.toml", "shell.toolvet-state");
+    deny("truncate -s 0 state/approvals.db", "shell.toolvet-state");
+    deny("truncate --size=0 -- ~/.bashrc", "shell.guardrail-write");
+    deny(
+        "patch examples/toolvet.toml loosen.diff",
+        "shell.toolvet-state",
+    );
+    deny(
+        "patch -p1 -o .claude/settings.json < x.diff",
+        "shell.guardrail-write",
+    );
+    deny("dd if=x of=/etc/passwd", "shell.overwrite-system");
+    deny(
+        "find . -exec dd if=/dev/null of=examples/toolvet.toml \\;",
+        "shell.toolvet-state",
+    );
+    deny("dd if=/dev/zero of=/dev/sda", "shell.dd-device");
+    allow("dd if=/dev/zero of=./disk.img bs=1M count=10");
+    allow("dd if=build/boot.bin of=/dev/null");
+    allow("truncate -s 10M build/disk.img");
+    allow("patch -p1 < fix.diff");
+    allow("patch src/main.rs fix.diff");
+}
