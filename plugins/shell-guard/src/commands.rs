@@ -90,6 +90,10 @@ fn has_unknown_variable(f: &Field) -> bool {
     })
 }
 
+/// At most this many (start path, `-exec` command) pairs of one `find`
+/// are analysed; more escalates as `shell.too-deep`.
+const MAX_FIND_EXEC_RUNS: usize = 32;
+
 /// `field` with each `{}` of its literal text replaced by `path`, the
 /// pieces of a path `find` visits (`find … -exec CMD {} \;`).
 fn substitute_found(field: &Field, path: &[Seg]) -> Field {
@@ -1211,10 +1215,15 @@ impl Analysis<'_> {
             match t.as_str() {
                 "-delete" => deletes = true,
                 "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                    let end = args[i + 1..]
-                        .iter()
-                        .position(|x| matches!(x.text().as_str(), ";" | "+"))
-                        .map_or(args.len(), |p| i + 1 + p);
+                    // `;` ends the command; `+` only right after `{}`
+                    // (elsewhere find passes it on as an argument).
+                    let end = (i + 1..args.len())
+                        .find(|&k| match args[k].text().as_str() {
+                            ";" => true,
+                            "+" => k > i + 1 && args[k - 1].text() == "{}",
+                            _ => false,
+                        })
+                        .unwrap_or(args.len());
                     execs.push((args[i + 1..end].to_vec(), t.ends_with("dir")));
                     i = end;
                 }
@@ -1279,10 +1288,23 @@ impl Analysis<'_> {
         let visits_start = !name_tests && (min_depth.is_none() || depth_is(&min_depth, "0"))
             || depth_is(&max_depth, "0");
         let visits_below = !depth_is(&max_depth, "0");
+        if starts.len().saturating_mul(execs.len()) > MAX_FIND_EXEC_RUNS {
+            self.report(
+                false,
+                "shell.too-deep",
+                format!(
+                    "`find` with {} start paths and {} `-exec` commands is too much to analyse. \
+                     Split it into smaller commands.",
+                    starts.len(),
+                    execs.len()
+                ),
+            );
+            return Output::Unknown;
+        }
         for (cmd, in_dir) in &execs {
             // The command is analysed as a command of its own (wrappers,
             // its operands, every rule), once for each path `{}` stands for.
-            for start in starts.iter().take(4) {
+            for start in &starts {
                 let mut visited: Vec<Vec<Seg>> = Vec::new();
                 if visits_start {
                     visited.push(start.segs.clone());

@@ -859,3 +859,19 @@ fn output_file_operands_are_writes() {
     allow("patch -p1 < fix.diff");
     allow("patch src/main.rs fix.diff");
 }
+
+/// #29 F2: every start path of `find` stands for `{}`, and `+` ends an
+/// `-exec` command only right after `{}` (elsewhere it is an argument).
+#[test]
+fn find_exec_every_start_and_plus_as_argument() {
+    deny("find . -exec rm -rf + ~ \\;", "shell.rm-home");
+    deny(
+        "find a b c d e .claude/settings.json -exec sed -i s/deny/allow/ {} +",
+        "shell.guardrail-write",
+    );
+    escalate(
+        &format!("find {} -exec grep x {{}} +", vec!["d"; 40].join(" ")),
+        "shell.too-deep",
+    );
+    allow("find a b c d e f -name '*.rs' -exec grep -n TODO {} +");
+}
