@@ -1305,9 +1305,10 @@ impl Analysis<'_> {
             // The command is analysed as a command of its own (wrappers,
             // its operands, every rule), once for each path `{}` stands for.
             for start in &starts {
-                let mut visited: Vec<Vec<Seg>> = Vec::new();
+                // (the path, whether it is the start itself)
+                let mut visited: Vec<(Vec<Seg>, bool)> = Vec::new();
                 if visits_start {
-                    visited.push(start.segs.clone());
+                    visited.push((start.segs.clone(), true));
                 }
                 if visits_below {
                     let mut below = start.segs.clone();
@@ -1315,17 +1316,23 @@ impl Analysis<'_> {
                         text: "/{}".to_string(),
                         quoted: true,
                     });
-                    visited.push(below);
+                    visited.push((below, false));
                 }
-                for path in &visited {
+                for (path, is_start) in &visited {
                     if self.done() {
                         return Output::Unknown;
                     }
                     let argv: Vec<Field> = cmd.iter().map(|f| substitute_found(f, path)).collect();
                     let mut e = env.clone();
                     if *in_dir {
-                        // `-execdir` runs in the visited path's directory.
+                        // `-execdir` runs in the directory holding the
+                        // visited path: the start's own directory for the
+                        // start (`.` stays `.`), the start for paths below.
                         self.change_dir(Some(start), &mut e);
+                        let text = start.text();
+                        if *is_start && text != "." && !text.ends_with("/.") {
+                            self.change_dir(Some(&Field::lit("..")), &mut e);
+                        }
                     }
                     self.exec(argv, &mut e, depth, &Output::Unknown, false);
                 }

@@ -875,3 +875,19 @@ fn find_exec_every_start_and_plus_as_argument() {
     );
     allow("find a b c d e f -name '*.rs' -exec grep -n TODO {} +");
 }
+
+/// #29 F2: `-execdir` runs the command for the start itself in the
+/// start's parent directory, so relative operands resolve there.
+#[test]
+fn find_execdir_runs_in_the_starts_directory() {
+    escalate(
+        "find /home/alice/project -maxdepth 0 -execdir rm -rf project \\;",
+        "shell.rm-workspace-root",
+    );
+    deny(
+        "find ~ -maxdepth 0 -execdir chmod -R 777 alice \\;",
+        "shell.chmod-system",
+    );
+    allow("find . -maxdepth 0 -execdir rm -rf build \\;");
+    allow("find src -name '*.orig' -execdir rm -f {} +");
+}
