@@ -426,6 +426,8 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
             }
         }
         "patch" | "gpatch" => {
+            // `-d DIR`: patch works in DIR, so relative files are there.
+            let mut dir: Option<Field> = None;
             let mut i = 0;
             let mut operands = 0;
             let mut ended = false;
@@ -447,6 +449,13 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
                     out.push((f, true));
                 } else if let Some(f) = strip_literal_prefix(a, "-o") {
                     out.push((f, true));
+                } else if t == "-d" || t == "--directory" {
+                    dir = args.get(i + 1).cloned();
+                    i += 1;
+                } else if let Some(d) = strip_literal_prefix(a, "--directory=")
+                    .or_else(|| strip_literal_prefix(a, "-d"))
+                {
+                    dir = Some(d);
                 } else if matches!(
                     t.as_str(),
                     "-i" | "--input"
@@ -470,6 +479,21 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
                     i += 1;
                 }
                 i += 1;
+            }
+            if let Some(d) = dir {
+                for (f, _) in &mut out {
+                    let relative =
+                        !f.text().starts_with('/') && !matches!(f.segs.first(), Some(Seg::Home(_)));
+                    if relative {
+                        let mut segs = d.segs.clone();
+                        segs.push(Seg::Lit {
+                            text: "/".to_string(),
+                            quoted: true,
+                        });
+                        segs.extend(f.segs.iter().cloned());
+                        *f = Field { segs };
+                    }
+                }
             }
         }
         _ => {}

@@ -891,3 +891,21 @@ fn find_execdir_runs_in_the_starts_directory() {
     allow("find . -maxdepth 0 -execdir rm -rf build \\;");
     allow("find src -name '*.orig' -execdir rm -f {} +");
 }
+
+/// #29 F5: `patch -d DIR FILE` patches DIR/FILE.
+#[test]
+fn patch_in_another_directory_writes_there() {
+    deny(
+        "patch -d .claude settings.json loosen.diff",
+        "shell.guardrail-write",
+    );
+    deny(
+        "patch --directory=examples toolvet.toml x.diff",
+        "shell.toolvet-state",
+    );
+    deny(
+        "patch -dexamples -o toolvet.toml a b",
+        "shell.toolvet-state",
+    );
+    allow("patch -d src main.rs fix.diff");
+}
