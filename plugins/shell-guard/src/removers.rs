@@ -501,6 +501,67 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
     out
 }
 
+/// The directories a program writes files into whose names it does not
+/// give (the names come from an archive or a source tree): `tar -x -C DIR`
+/// (`.` without `-C`), `unzip -d DIR`, the destination of `cp -r`/`cp -a`
+/// and of `rsync -r`/`-a`. Judged as writes onto `DIR/{}`, a path below
+/// DIR.
+fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut dirs = Vec::new();
+    match name {
+        "tar" | "gtar" | "bsdtar" => {
+            let extracts = texts.iter().enumerate().any(|(k, t)| {
+                t == "--extract"
+                    || t == "--get"
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('x'))
+                    || (k == 0 && !t.starts_with('-') && t.contains('x'))
+            });
+            if !extracts {
+                return dirs;
+            }
+            let mut dir = Field::lit(".");
+            for (k, t) in texts.iter().enumerate() {
+                if t == "-C" || t == "--directory" {
+                    if let Some(d) = args.get(k + 1) {
+                        dir = d.clone();
+                    }
+                } else if let Some(d) = strip_literal_prefix(&args[k], "--directory=")
+                    .or_else(|| strip_literal_prefix(&args[k], "-C"))
+                {
+                    dir = d;
+                }
+            }
+            dirs.push(dir);
+        }
+        "unzip" => {
+            if let Some(k) = texts.iter().position(|t| t == "-d")
+                && let Some(d) = args.get(k + 1)
+            {
+                dirs.push(d.clone());
+            }
+        }
+        "cp" | "rsync" => {
+            let recursive = texts.iter().any(|t| {
+                matches!(t.as_str(), "--recursive" | "--archive")
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t[1..].contains(['r', 'R', 'a']))
+            });
+            let operands: Vec<&Field> =
+                args.iter().filter(|a| !a.text().starts_with('-')).collect();
+            if recursive
+                && operands.len() > 1
+                && let Some(last) = operands.last()
+            {
+                dirs.push((*last).clone());
+            }
+        }
+        _ => {}
+    }
+    dirs
+}
+
 impl Analysis<'_> {
     /// `sed -i` and `perl -i` write the files they edit, and `dd of=`,
     /// `truncate` and `patch` their output files (`output_files`): judged
@@ -532,6 +593,24 @@ impl Analysis<'_> {
                 truncates,
                 0,
             );
+        }
+        for dir in written_dirs(name, args) {
+            if self.done() {
+                return;
+            }
+            let mut segs = dir.segs.clone();
+            segs.push(Seg::Lit {
+                text: "/{}".to_string(),
+                quoted: true,
+            });
+            let below = Field { segs };
+            // Only guard rails and toolvet's state: whole directories of
+            // them (hooks, toolvet's state directories).
+            if let Some(abs) = self.abs_path(&below, env)
+                && self.state.guard_rail(&abs).is_some()
+            {
+                self.check_write(&below, env, &Output::Unknown, &format!("`{name}`"), true, 0);
+            }
         }
         let Some(files) = edited_in_place(name, args) else {
             return;

@@ -909,3 +909,20 @@ fn patch_in_another_directory_writes_there() {
     );
     allow("patch -d src main.rs fix.diff");
 }
+
+/// #29 F5: a program writing unnamed files into a directory (`tar -x -C`,
+/// `unzip -d`, `cp -r`, `rsync -a`) writes onto the guard rails of a
+/// directory made only of them (hooks, toolvet's state directories).
+#[test]
+fn writes_into_guard_rail_directories() {
+    escalate("tar -xzf hooks.tgz -C .git/hooks", "shell.guardrail-write");
+    deny("cp -r mine/. .claude/hooks/", "shell.guardrail-write");
+    deny(
+        "rsync -a mine/ ~/.local/state/toolvet/",
+        "shell.toolvet-state",
+    );
+    deny("unzip x.zip -d .claude/hooks", "shell.guardrail-write");
+    allow("tar -xzf deps.tgz -C vendor");
+    allow("cp -r assets/. public/");
+    allow("rsync -a src/ build/");
+}
