@@ -90,6 +90,34 @@ fn has_unknown_variable(f: &Field) -> bool {
     })
 }
 
+/// Whether `find`'s name test `test PATTERN` may match the start path
+/// itself: `-name` against its last component, `-path` against the whole
+/// path. A start or pattern that is not known, or a pattern that does not
+/// compile, may match.
+fn start_matches(start: &Field, test: &str, pattern: &str) -> bool {
+    let Some(text) = start.static_text() else {
+        return true;
+    };
+    let subject = if matches!(test, "-name" | "-iname") {
+        text.trim_end_matches('/').rsplit('/').next().unwrap_or("")
+    } else {
+        text.as_str()
+    };
+    let subject = if subject.is_empty() {
+        text.as_str()
+    } else {
+        subject
+    };
+    match globset::GlobBuilder::new(pattern)
+        .case_insensitive(test.starts_with("-i"))
+        .literal_separator(false)
+        .build()
+    {
+        Ok(g) => g.compile_matcher().is_match(subject),
+        Err(_) => true,
+    }
+}
+
 /// At most this many (start path, `-exec` command) pairs of one `find`
 /// are analysed; more escalates as `shell.too-deep`.
 const MAX_FIND_EXEC_RUNS: usize = 32;
@@ -1209,7 +1237,10 @@ impl Analysis<'_> {
         let mut execs: Vec<(Vec<Field>, bool)> = Vec::new();
         let mut max_depth: Option<String> = None;
         let mut min_depth: Option<String> = None;
-        let mut name_tests = false;
+        // Name tests (`-name GLOB`, `-path GLOB`), and whether the
+        // expression has alternatives (`-o`), which may bypass them.
+        let mut name_tests: Vec<(String, String)> = Vec::new();
+        let mut alternatives = false;
         while let Some(a) = args.get(i) {
             let t = a.text();
             match t.as_str() {
@@ -1229,8 +1260,12 @@ impl Analysis<'_> {
                 }
                 "-maxdepth" => max_depth = args.get(i + 1).map(Field::text),
                 "-mindepth" => min_depth = args.get(i + 1).map(Field::text),
-                "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
-                | "-regex" | "-iregex" | "-lname" | "-ilname" => name_tests = true,
+                "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename" => {
+                    if let Some(p) = args.get(i + 1) {
+                        name_tests.push((t.clone(), p.text()));
+                    }
+                }
+                "-o" | "-or" | "," => alternatives = true,
                 "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
                     if own_rules && let Some(f) = args.get(i + 1) {
                         self.check_device_write(&f.text(), "`find -fprint`");
@@ -1285,8 +1320,12 @@ impl Analysis<'_> {
         // `-mindepth` excludes it or a name test is likely to, and a path
         // below the start (`START/{}`) unless `-maxdepth 0`.
         let depth_is = |v: &Option<String>, n: &str| v.as_deref() == Some(n);
-        let visits_start = !name_tests && (min_depth.is_none() || depth_is(&min_depth, "0"))
-            || depth_is(&max_depth, "0");
+        let min_ok = min_depth.is_none() || depth_is(&min_depth, "0");
+        let visits_start = |start: &Field| {
+            depth_is(&max_depth, "0")
+                || (min_ok
+                    && (alternatives || name_tests.iter().all(|(t, p)| start_matches(start, t, p))))
+        };
         let visits_below = !depth_is(&max_depth, "0");
         if starts.len().saturating_mul(execs.len()) > MAX_FIND_EXEC_RUNS {
             self.report(
@@ -1307,7 +1346,7 @@ impl Analysis<'_> {
             for start in &starts {
                 // (the path, whether it is the start itself)
                 let mut visited: Vec<(Vec<Seg>, bool)> = Vec::new();
-                if visits_start {
+                if visits_start(start) {
                     visited.push((start.segs.clone(), true));
                 }
                 if visits_below {

@@ -926,3 +926,23 @@ fn writes_into_guard_rail_directories() {
     allow("cp -r assets/. public/");
     allow("rsync -a src/ build/");
 }
+
+/// #29 F2: `{}` stands for the start itself when its name passes find's
+/// name tests (`-name`, `-path`) or the expression has alternatives.
+#[test]
+fn find_exec_start_matching_its_name_test() {
+    deny(
+        "find .claude/settings.json -name settings.json -exec sed -i s/deny/allow/ {} \\;",
+        "shell.guardrail-write",
+    );
+    deny(
+        "find examples/toolvet.toml -name '*.toml' -exec truncate -s0 {} +",
+        "shell.toolvet-state",
+    );
+    deny(
+        "find examples/toolvet.toml -name x -o -type f -exec truncate -s0 {} +",
+        "shell.toolvet-state",
+    );
+    allow("find . -type d -name __pycache__ -exec rm -rf {} +");
+    allow("find src -name '*.rs' -exec sed -i s/a/b/ {} +");
+}
