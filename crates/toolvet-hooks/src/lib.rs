@@ -23,7 +23,9 @@ mod maps;
 
 pub use agents::{AGENTS, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, Rendered};
 pub use history::{KEY_FILE, MAX_FILE_BYTES, SessionHistory, path_for};
-pub use maps::{MappedCall, ToolMap, ToolMapping, WORKDIR_ARGS, mcp_bare_name, patch_calls};
+pub use maps::{
+    MappedCall, ToolMap, ToolMapping, WORKDIR_ARGS, mcp_bare_name, mcp_bare_names, patch_calls,
+};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -156,11 +158,19 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let map = ToolMap::with_overrides(agent, tools)?;
     let cwd = working_directory(&call)?;
     let own = own_paths(&policy, &config)?;
+    let home = user_home();
     let mut requests = map
         .calls(&call.tool, &call.arguments)?
         .into_iter()
         .map(|(name, arguments)| {
-            let mut request = request_for(agent, &call, cwd.as_deref(), &name, arguments)?;
+            let mut request = request_for(
+                agent,
+                &call,
+                cwd.as_deref(),
+                home.as_deref(),
+                &name,
+                arguments,
+            )?;
             let attributes = &mut request.context.attributes;
             attributes.insert(STATE_PATHS.into(), own.state.clone());
             attributes.insert(SECRET_PATHS.into(), own.secret.clone());
@@ -238,6 +248,36 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
 pub const STATE_PATHS: &str = "toolvet.state_paths";
 /// The attribute naming toolvet's secrets that no tool may read or write.
 pub const SECRET_PATHS: &str = "toolvet.secret_paths";
+/// The attribute naming the user's home directory (what `~` stands for in
+/// the shell and path checks). The hook sets it itself: nothing in the
+/// agent's payload becomes an attribute.
+pub const HOME: &str = "home";
+
+/// The home directory of the user the hook runs as (the agent's user):
+/// `$HOME` when it is an absolute path; when `$HOME` is unset or empty,
+/// the user's passwd entry. `None` otherwise (a relative `$HOME`, no
+/// entry): the checks then infer it from the cwd (`/home/<u>`,
+/// `/Users/<u>`, `/root`).
+pub fn user_home() -> Option<String> {
+    home_from(std::env::var_os("HOME"), dirs::home_dir)
+}
+
+/// [`user_home`] with `$HOME` as `env` and the passwd lookup as `passwd`
+/// (`dirs::home_dir` reads the passwd entry when `$HOME` is unset or
+/// empty, and returns `$HOME` otherwise).
+fn home_from(
+    env: Option<std::ffi::OsString>,
+    passwd: impl FnOnce() -> Option<PathBuf>,
+) -> Option<String> {
+    let absolute = |p: PathBuf| {
+        let text = p.into_os_string().into_string().ok()?;
+        text.starts_with('/').then_some(text)
+    };
+    match env {
+        Some(h) if !h.is_empty() => absolute(PathBuf::from(h)),
+        _ => passwd().and_then(absolute),
+    }
+}
 
 /// toolvet's own files under this policy, as JSON arrays of absolute paths.
 struct OwnPaths {
@@ -423,13 +463,15 @@ impl ApprovalTrust {
 }
 
 /// The call the checks see: mapped names, the session as the run, the
-/// agent's cwd, event and tool-use id as attributes. The call id is empty:
-/// agents give every retry a new id, and approvals bind such calls by run,
-/// tool and arguments.
+/// agent's cwd, the user's home ([`user_home`]), event and tool-use id as
+/// attributes (and no other: nothing in the payload's arguments becomes
+/// one). The call id is empty: agents give every retry a new id, and
+/// approvals bind such calls by run, tool and arguments.
 fn request_for(
     agent: Agent,
     call: &HookCall,
     cwd: Option<&str>,
+    home: Option<&str>,
     name: &str,
     arguments: serde_json::Map<String, Value>,
 ) -> Result<CallRequest, HookError> {
@@ -440,6 +482,9 @@ fn request_for(
     let attributes = &mut request.context.attributes;
     if let Some(cwd) = cwd {
         attributes.insert("cwd".into(), cwd.to_string());
+    }
+    if let Some(home) = home {
+        attributes.insert(HOME.into(), home.to_string());
     }
     attributes.insert("hook_event".into(), call.event.clone());
     attributes.insert("agent_tool".into(), call.tool.clone());
@@ -524,6 +569,42 @@ mod tests {
             arguments: arguments.as_object().unwrap().clone(),
             tool_use_id: None,
         }
+    }
+
+    #[test]
+    fn the_home_attribute_is_the_users_and_never_the_payloads() {
+        let payload = call(
+            Some("/srv/app"),
+            serde_json::json!({"command": "cat ~/.aws/credentials", "home": "/nowhere"}),
+        );
+        let args = payload.arguments.clone();
+        let request = request_for(
+            Agent::GeminiCli,
+            &payload,
+            Some("/srv/app"),
+            Some("/root"),
+            "bash",
+            args.clone(),
+        )
+        .unwrap();
+        let attributes = &request.context.attributes;
+        assert_eq!(attributes.get(HOME).map(String::as_str), Some("/root"));
+        assert_eq!(attributes.get("cwd").map(String::as_str), Some("/srv/app"));
+        let request = request_for(Agent::GeminiCli, &payload, None, None, "bash", args).unwrap();
+        assert_eq!(request.context.attributes.get(HOME), None);
+    }
+
+    #[test]
+    fn the_users_home_is_an_absolute_home_or_the_passwd_entry() {
+        let passwd = || Some(PathBuf::from("/home/alice"));
+        let env = |v: &str| Some(std::ffi::OsString::from(v));
+        assert_eq!(home_from(env("/root"), passwd), Some("/root".into()));
+        assert_eq!(home_from(None, passwd), Some("/home/alice".into()));
+        assert_eq!(home_from(env(""), passwd), Some("/home/alice".into()));
+        // A relative `$HOME` names no directory; nor does a relative entry.
+        assert_eq!(home_from(env("alice"), passwd), None);
+        assert_eq!(home_from(None, || Some(PathBuf::from("x"))), None);
+        assert_eq!(home_from(None, || None), None);
     }
 
     #[test]

@@ -122,9 +122,11 @@ impl ToolMap {
     /// - A tool mapped to `apply_patch` (Codex) is parsed ([`patch_calls`])
     ///   into one `write_file` or `delete_file` call per file it touches.
     /// - An MCP tool named `mcp__<server>__<tool>` is vetted under its full
-    ///   name (deny lists of a server) and again under its bare `<tool>`
-    ///   name (the shell, path and deny-list checks know `execute_command`,
-    ///   `drop_database`, ...), each through this map.
+    ///   name (deny lists of a server) and again under each bare `<tool>`
+    ///   name it may have ([`mcp_bare_names`]: a server name may contain
+    ///   `__`, so every split is a candidate; the shell, path and deny-list
+    ///   checks know `execute_command`, `drop_database`, ...), each through
+    ///   this map.
     /// - Otherwise, [`ToolMap::apply`].
     ///
     /// # Errors
@@ -136,7 +138,7 @@ impl ToolMap {
         arguments: &Map<String, Value>,
     ) -> Result<Vec<MappedCall>, HookError> {
         let mut calls = self.expand(tool, arguments)?;
-        if let Some(bare) = mcp_bare_name(tool) {
+        for bare in mcp_bare_names(tool) {
             for (name, mapped) in self.expand(bare, arguments)? {
                 if !calls.iter().any(|(n, a)| *n == name && *a == mapped) {
                     calls.push((name, mapped));
@@ -160,11 +162,29 @@ impl ToolMap {
     }
 }
 
-/// The tool name in `mcp__<server>__<tool>`, when `tool` is one.
+/// The tool name in `mcp__<server>__<tool>` when the server name has no
+/// `__`, i.e. the first of [`mcp_bare_names`].
 pub fn mcp_bare_name(tool: &str) -> Option<&str> {
-    let rest = tool.strip_prefix("mcp__")?;
-    let (_server, bare) = rest.split_once("__")?;
-    (!bare.trim().is_empty()).then_some(bare)
+    mcp_bare_names(tool).into_iter().next()
+}
+
+/// Every tool name `mcp__<server>__<tool>` may stand for: the text after
+/// each `__` that follows `mcp__`, longest first. A server name may itself
+/// contain `__` (`mcp__desktop__commander__execute_command` is server
+/// `desktop__commander`, tool `execute_command`), and the name alone does
+/// not say where the server ends, so the hook vets the call under each
+/// candidate. Empty when `tool` is not an MCP tool name.
+pub fn mcp_bare_names(tool: &str) -> Vec<&str> {
+    let Some(rest) = tool.strip_prefix("mcp__") else {
+        return Vec::new();
+    };
+    // Every `__`, overlapping ones too (`a___b` may be `a` + `_b` or
+    // `a_` + `b`); `_` is ASCII, so `i + 2` is a char boundary.
+    (0..rest.len())
+        .filter(|&i| rest.as_bytes()[i..].starts_with(b"__"))
+        .map(|i| &rest[i + 2..])
+        .filter(|bare| !bare.trim().is_empty())
+        .collect()
 }
 
 /// Argument names a patch's text may come under.
@@ -572,6 +592,112 @@ mod tests {
         assert_eq!(mcp_bare_name("mcp__db__"), None);
         assert_eq!(mcp_bare_name("Bash"), None);
         assert_eq!(claude.calls("Bash", &Map::new()).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn an_mcp_server_name_with_double_underscores_hides_no_bare_name() {
+        let claude = ToolMap::defaults(Agent::ClaudeCode);
+        let calls = claude
+            .calls(
+                "mcp__desktop__commander__execute_command",
+                &args(json!({"command": "rm -rf ~"})),
+            )
+            .unwrap();
+        let names: Vec<&str> = calls.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "mcp__desktop__commander__execute_command",
+                "commander__execute_command",
+                "execute_command",
+            ]
+        );
+        assert_eq!(calls[2].1["command"], "rm -rf ~");
+        assert_eq!(
+            mcp_bare_names("mcp__my__db__drop_database"),
+            ["db__drop_database", "drop_database"]
+        );
+        // Overlapping separators: `a___b` is `a` + `_b` or `a_` + `b`.
+        assert_eq!(mcp_bare_names("mcp__a___b"), ["_b", "b"]);
+        assert_eq!(mcp_bare_names("mcp__db__"), Vec::<&str>::new());
+        assert_eq!(mcp_bare_names("Bash"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn directory_arguments_are_read_as_paths() {
+        let gemini = ToolMap::defaults(Agent::GeminiCli);
+        for (tool, expected) in [
+            ("search_file_content", "grep"),
+            ("list_directory", "list_directory"),
+            ("glob", "glob"),
+        ] {
+            assert_eq!(
+                gemini.apply(
+                    tool,
+                    &args(json!({"pattern": ".", "dir_path": "/home/alice/.ssh"}))
+                ),
+                (
+                    expected.to_string(),
+                    args(json!({"pattern": ".", "path": "/home/alice/.ssh"}))
+                ),
+                "{tool}"
+            );
+        }
+        // Claude Code's Glob and Grep already say `path`.
+        let claude = ToolMap::defaults(Agent::ClaudeCode);
+        for (tool, expected) in [("Glob", "glob"), ("Grep", "grep")] {
+            assert_eq!(
+                claude.apply(tool, &args(json!({"path": "/home/alice/.ssh"}))),
+                (
+                    expected.to_string(),
+                    args(json!({"path": "/home/alice/.ssh"}))
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn every_shell_tool_is_vetted_as_the_shell() {
+        let cases = [
+            (
+                Agent::Copilot,
+                "write_bash",
+                json!({"shellId": "1", "input": "rm -rf ~\n"}),
+                json!({"shellId": "1", "command": "rm -rf ~\n"}),
+            ),
+            (
+                Agent::Codex,
+                "exec_command",
+                json!({"cmd": "rm -rf ~"}),
+                json!({"command": "rm -rf ~"}),
+            ),
+            (
+                Agent::Codex,
+                "local_shell",
+                json!({"command": ["bash", "-lc", "rm -rf ~"]}),
+                json!({"command": ["bash", "-lc", "rm -rf ~"]}),
+            ),
+            (
+                Agent::Codex,
+                "shell_command",
+                json!({"command": "rm -rf ~"}),
+                json!({"command": "rm -rf ~"}),
+            ),
+            (
+                Agent::Codex,
+                "unified_exec",
+                json!({"input": ["bash", "-lc", "rm -rf ~"]}),
+                json!({"command": ["bash", "-lc", "rm -rf ~"]}),
+            ),
+        ];
+        for (agent, tool, sent, seen) in cases {
+            assert_eq!(
+                ToolMap::defaults(agent).apply(tool, &args(sent)),
+                ("bash".to_string(), args(seen)),
+                "{} {tool}",
+                agent.name()
+            );
+        }
     }
 
     #[test]
