@@ -889,7 +889,7 @@ pub(crate) fn escape_line_separators(record: &str) -> std::borrow::Cow<'_, str> 
 }
 
 /// The `event` of the record a writer puts into the chain when the
-/// log's end did not match its anchor ([`AnchorState::reconcile`]).
+/// log's end, as a writer found it, did not match its anchor.
 pub const UNANCHORED_EVENT: &str = "log.unanchored";
 
 /// Domain of the anchor's MAC, so it is never valid for anything else.
