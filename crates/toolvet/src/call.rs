@@ -490,7 +490,19 @@ pub(crate) fn check_unambiguous<'t>(text: &'t str) -> Result<(), String> {
                     }
                 }
                 b'"' => {
-                    i = string_end(i)?;
+                    let end = string_end(i)?;
+                    // A `\u` escape of a lone UTF-16 surrogate is text some
+                    // readers refuse and others keep or replace: refused.
+                    if text[i..end].contains("\\u")
+                        && serde_json::from_str::<String>(&text[i..end]).is_err()
+                    {
+                        return Err(format!(
+                            "`{}`: a string holds a `\\u` escape of a lone UTF-16 surrogate \
+                             (readers decode it differently)",
+                            path_text(&path)
+                        ));
+                    }
+                    i = end;
                     expect_value = false;
                 }
                 b't' | b'n' => {
@@ -900,6 +912,29 @@ mod tests {
         let c = call_with(r#"{"x":2e23}"#).unwrap();
         assert_eq!(a.arguments_sha256(), b.arguments_sha256());
         assert_ne!(a.arguments_sha256(), c.arguments_sha256());
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_refused_anywhere_with_their_path() {
+        // Found by the call_json fuzz target: the history's arguments are
+        // kept as raw text, which serde_json does not decode.
+        let cases = [
+            (
+                r#"{"call":{"name":"a","arguments":{}},"context":{"history":[{"name":"b","arguments":{"p":"a\u0000\ud66d\ude00"},"outcome":"allowed"}]}}"#,
+                "`context.history[0].arguments.p`: a string holds",
+            ),
+            (
+                r#"{"call":{"name":"a","arguments":{"cmd":"rm \ud800 x"}}}"#,
+                "`call.arguments.cmd`: a string holds",
+            ),
+        ];
+        for (text, expected) in cases {
+            let e = CallRequest::from_json(text).unwrap_err().to_string();
+            assert!(e.contains(expected), "{text}: {e}");
+        }
+        // A pair is one character.
+        let ok = r#"{"call":{"name":"a","arguments":{"s":"\ud83d\ude00"}}}"#;
+        assert!(CallRequest::from_json(ok).is_ok());
     }
 
     #[test]

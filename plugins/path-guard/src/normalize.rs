@@ -61,6 +61,12 @@ impl fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
+/// The first C0 control character in `text` other than tab and newline.
+fn control_character(text: &str) -> Option<char> {
+    text.chars()
+        .find(|c| (*c as u32) < 0x20 && !matches!(c, '\t' | '\n'))
+}
+
 /// Normalise `path` into a clean absolute path.
 ///
 /// `cwd` resolves relative paths and `home` resolves `~`; each is used only
@@ -81,15 +87,14 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
     if path.contains('\0') {
         return Err(PathError::Nul);
     }
-    if let Some(c) = path
-        .chars()
-        .find(|c| (*c as u32) < 0x20 && !matches!(c, '\t' | '\n'))
-    {
+    if let Some(c) = control_character(path) {
         return Err(PathError::Control(c));
     }
     let path = strip_file_url(path)?;
-    // A workspace or home with a NUL byte is no directory: as if absent.
-    let usable = |d: &&str| d.starts_with('/') && !d.contains('\0');
+    // A workspace or home with a NUL byte or another control character a
+    // path may not hold is no directory: as if absent (so what this
+    // returns is again a path `normalize` takes).
+    let usable = |d: &&str| d.starts_with('/') && control_character(d).is_none();
     let cwd = cwd.filter(usable);
     let home = home.filter(usable);
 
@@ -275,6 +280,16 @@ mod tests {
         assert_eq!(
             normalize("notes.txt", Some("/w\0/etc"), None),
             Err(PathError::NoWorkspace)
+        );
+        // Found by the path_normalize fuzz target: a workspace holding a
+        // control character made a path `normalize` itself then refused.
+        assert_eq!(
+            normalize("notes.txt", Some("/\x01 w/p"), None),
+            Err(PathError::NoWorkspace)
+        );
+        assert_eq!(
+            normalize("~/.ssh", None, Some("/home/a\x1b")),
+            Err(PathError::NoHome)
         );
         assert_eq!(
             normalize("~/.ssh", None, Some("/home/a\0/")),
