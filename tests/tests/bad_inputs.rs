@@ -139,15 +139,20 @@ fn empty_or_blank_tool_name_is_an_error() {
 
 #[test]
 fn odd_but_valid_strings_are_kept_as_sent() {
-    // Escapes, a lone surrogate and NUL inside the arguments stay text; the
-    // checks receive exactly what was sent.
-    let text = r#"{"call": {"name": "a", "arguments": {"x": "\ud800 \u0000 \"q\""}}}"#;
+    // Escapes and NUL inside the arguments stay text; the checks receive
+    // exactly what was sent.
+    let text = r#"{"call": {"name": "a", "arguments": {"x": "\ud83d\ude00 \u0000 \"q\""}}}"#;
     let request = CallRequest::from_json(text).unwrap();
     assert_eq!(
         request.call.arguments.get(),
-        r#"{"x": "\ud800 \u0000 \"q\""}"#
+        r#"{"x": "\ud83d\ude00 \u0000 \"q\""}"#
     );
-    // A lone surrogate in a field the host decodes is an error, not a panic.
+    // A lone surrogate is text readers decode differently (serde refuses it,
+    // Python keeps it): refused wherever it is, with its key path.
+    assert_contains(
+        &call_error(r#"{"call": {"name": "a", "arguments": {"x": "\ud800"}}}"#),
+        &["`call.arguments.x`", "lone UTF-16 surrogate"],
+    );
     assert_contains(
         &call_error(r#"{"call": {"name": "\ud800", "arguments": {}}}"#),
         &["invalid tool call", "escape"],
