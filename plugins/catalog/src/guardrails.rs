@@ -20,6 +20,7 @@
 //! passes in the context attributes [`STATE_PATHS_ATTRIBUTE`] and
 //! [`SECRET_PATHS_ATTRIBUTE`] ([`StatePaths`]).
 
+use crate::pattern::PathPattern;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::sync::OnceLock;
 
@@ -257,26 +258,237 @@ impl StatePaths {
         })
     }
 
-    /// Whether `path` (normalised, absolute) is one of the secret paths.
+    /// Whether `path` (normalised, absolute) is one of the secret paths or
+    /// lies under one. A `path` holding pattern syntax ([`PathPattern`]:
+    /// `approvals.ke?`, `*`, `{a,b}`) counts when it can name one.
     pub fn is_secret(&self, path: &str) -> bool {
+        let pattern = PathPattern::new(path);
+        if pattern.is_pattern() {
+            return self.secret.iter().any(|p| pattern.names_at_or_under(p));
+        }
         self.secret.iter().any(|p| covers(p, path))
+    }
+
+    /// The first secret path at or below `path` (normalised, absolute):
+    /// `path` is one, lies under one, or is a directory holding one. What
+    /// reading `path` whole (`tar c DIR`, `cp -r DIR`, `grep -r … DIR`)
+    /// reads. A pattern counts when it can name such a path.
+    pub fn secret_within(&self, path: &str) -> Option<&str> {
+        let pattern = PathPattern::new(path);
+        self.secret
+            .iter()
+            .find(|p| {
+                if pattern.is_pattern() {
+                    pattern.names_at_or_under(p) || pattern.names_at_or_above(p)
+                } else {
+                    covers(p, path) || covers(path, p)
+                }
+            })
+            .map(String::as_str)
     }
 
     /// The guard rail at `path`: a built-in one ([`guard_rail`]), else
     /// toolvet's state when `path` is (or is under, or is a SQLite side
-    /// file of) a state or secret path.
+    /// file of) a state or secret path. A `path` holding pattern syntax
+    /// ([`PathPattern`]) is the guard rail of the first guarded path it
+    /// can name: `.claude/setting*.json` is Claude Code's settings.
     pub fn guard_rail(&self, path: &str) -> Option<GuardRail> {
+        let pattern = PathPattern::new(path);
+        if pattern.is_pattern() {
+            return self.rail_named_by(&pattern, false).map(|(rail, _)| rail);
+        }
         guard_rail(path).or_else(|| {
             self.state
                 .iter()
                 .chain(&self.secret)
                 .any(|p| covers(p, path))
-                .then_some(GuardRail {
-                    kind: Kind::ToolvetState,
-                    label: "toolvet's own state (the policy, approvals, key or history of the host vetting this agent)",
-                })
+                .then_some(TOOLVET_STATE)
         })
     }
+
+    /// A guard rail at or below `path` (normalised, absolute), with the
+    /// guarded path: `path` is a guard rail ([`StatePaths::guard_rail`]) or
+    /// a directory holding one. Removing, moving or writing an unknown set
+    /// of files into such a directory is an operation on the guard rail:
+    /// `rm -rf .claude`, `mv .cursor /tmp/x`, `tar -x -C .claude`, `rm -r
+    /// ~/.local/state/toolvet`.
+    ///
+    /// A directory holds toolvet's state when a state or secret path lies
+    /// below it (exact: the host names them). It holds a built-in guard
+    /// rail when it is the rail's own directory, by name: its last
+    /// segments are a leading part of the rail's path that is a hidden
+    /// directory or two segments or more (`.claude`, `.git/hooks`,
+    /// `.local/state/toolvet`, `toolvet/hooks`; not any directory, which
+    /// could hold a `.claude/` of its own). A pattern counts when it can
+    /// name such a directory.
+    pub fn rail_within(&self, path: &str) -> Option<(GuardRail, String)> {
+        let pattern = PathPattern::new(path);
+        if pattern.is_pattern() {
+            return self.rail_named_by(&pattern, true);
+        }
+        if let Some(rail) = self.guard_rail(path) {
+            return Some((rail, path.to_string()));
+        }
+        if let Some(p) = self
+            .state
+            .iter()
+            .chain(&self.secret)
+            .find(|p| covers(path, p))
+        {
+            return Some((TOOLVET_STATE, p.clone()));
+        }
+        let lower = path.to_ascii_lowercase();
+        for (sample, dirs) in rail_dirs() {
+            for dir in dirs {
+                let holds = if dir.starts_with('/') {
+                    lower == *dir
+                } else {
+                    lower.ends_with(&format!("/{dir}"))
+                };
+                if holds {
+                    // The sample is `dir` and the rest of the rail's path.
+                    let guarded = format!("{path}{}", &sample[dir.len()..]);
+                    if let Some(rail) = guard_rail(&guarded) {
+                        return Some((rail, guarded));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The first guarded path `pattern` can name (with `within`, also a
+    /// directory holding one), with its rail.
+    fn rail_named_by(&self, pattern: &PathPattern, within: bool) -> Option<(GuardRail, String)> {
+        for p in self.state.iter().chain(&self.secret) {
+            if pattern.names_at_or_under(p) || (within && pattern.names_at_or_above(p)) {
+                return Some((TOOLVET_STATE, p.clone()));
+            }
+        }
+        // Built-in rails: their sample files placed below the pattern's
+        // literal directory or a directory above it (with one or two
+        // segments between, for `*/` in the pattern).
+        for base in pattern_bases(pattern) {
+            for (sample, dirs) in rail_dirs() {
+                let places: Vec<String> = if sample.starts_with('/') {
+                    vec![String::new()]
+                } else {
+                    ["", "/x", "/x/y"]
+                        .iter()
+                        .map(|mid| format!("{base}{mid}/"))
+                        .collect()
+                };
+                for place in places {
+                    let guarded = if sample.starts_with('/') {
+                        sample.clone()
+                    } else {
+                        format!("{place}{sample}")
+                    };
+                    let Some(rail) = guard_rail(&guarded) else {
+                        continue;
+                    };
+                    let tree = guarded_is_tree(&guarded);
+                    let dir = guarded.rsplit_once('/').map_or("/", |(d, _)| d);
+                    // A rail known only by its file name (`.bashrc`,
+                    // `toolvet.toml`) anywhere: named when the pattern
+                    // spells the name, not by a wildcard that matches any
+                    // file (`build/*`, `*.toml`).
+                    let named = if sample.contains('/') {
+                        pattern.matches(&guarded)
+                    } else {
+                        pattern.matches_by_name(&guarded)
+                    };
+                    if named || (tree && pattern.names_at_or_under(dir)) {
+                        return Some((rail, guarded));
+                    }
+                    if within {
+                        for d in dirs {
+                            let held = if d.starts_with('/') {
+                                d.clone()
+                            } else {
+                                format!("{place}{d}")
+                            };
+                            if pattern.matches(&held) {
+                                return Some((rail, guarded));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The rail of toolvet's own state named by the host.
+const TOOLVET_STATE: GuardRail = GuardRail {
+    kind: Kind::ToolvetState,
+    label: "toolvet's own state (the policy, approvals, key or history of the host vetting this agent)",
+};
+
+/// Whether the rail at `guarded` (a sample path) covers a whole directory
+/// (its glob ends in `/**`).
+fn guarded_is_tree(guarded: &str) -> bool {
+    let Some((dir, _)) = guarded.rsplit_once('/') else {
+        return false;
+    };
+    guard_rail(&format!("{dir}/another-name")).is_some()
+}
+
+/// The directories a pattern's alternatives start from (their leading
+/// literal segments, `/` when none), and every directory above them.
+fn pattern_bases(pattern: &PathPattern) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for base in pattern.literal_bases() {
+        let mut b = base;
+        loop {
+            if !out.contains(&b) {
+                out.push(b.clone());
+            }
+            match b.rfind('/') {
+                Some(0) | None => {
+                    if !out.iter().any(|o| o.is_empty()) {
+                        out.push(String::new());
+                    }
+                    break;
+                }
+                Some(i) => b.truncate(i),
+            }
+        }
+    }
+    out
+}
+
+/// A sample path for each built-in rail (its glob with `**/` dropped,
+/// `/**` read as `/x` and `*` as `x`), with the directories that hold it
+/// by name: the leading parts of the sample that are a hidden directory
+/// or two segments or more (see [`StatePaths::rail_within`]). Lower case.
+fn rail_dirs() -> &'static [(String, Vec<String>)] {
+    static DIRS: OnceLock<Vec<(String, Vec<String>)>> = OnceLock::new();
+    DIRS.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(glob, _, _)| {
+                let sample = glob
+                    .trim_start_matches("**/")
+                    .replace("/**", "/x")
+                    .replace('*', "x")
+                    .to_ascii_lowercase();
+                let absolute = sample.starts_with('/');
+                let segs: Vec<&str> = sample.split('/').filter(|s| !s.is_empty()).collect();
+                let mut dirs = Vec::new();
+                for n in 1..segs.len() {
+                    let lead = segs[..n].join("/");
+                    if absolute {
+                        dirs.push(format!("/{lead}"));
+                    } else if segs[0].starts_with('.') || n >= 2 {
+                        dirs.push(lead);
+                    }
+                }
+                (sample, dirs)
+            })
+            .collect()
+    })
 }
 
 /// `path` (absolute) cleaned lexically as the checks clean the paths they
@@ -484,6 +696,153 @@ mod tests {
             "context.attributes[\"toolvet.state_paths\"][0]: `state/approvals.db` is not an absolute path"
         );
         assert!(StatePaths::from_attributes(attrs("/srv/x", "[]")).is_err());
+    }
+
+    fn host_paths() -> StatePaths {
+        StatePaths {
+            state: vec![
+                "/h/.local/state/toolvet".into(),
+                "/w/p/examples/toolvet.toml".into(),
+            ],
+            secret: vec![
+                "/h/.local/state/toolvet/approvals.key".into(),
+                "/h/.local/state/toolvet/history.key".into(),
+            ],
+        }
+    }
+
+    #[test]
+    fn patterns_name_what_they_can_match() {
+        let p = host_paths();
+        // Key reads through globs (issue 29, third pass).
+        for path in [
+            "/h/.local/state/toolvet/approvals.ke?",
+            "/h/.local/state/toolvet/*",
+            "/h/.local/state/toolvet/hist*",
+            "/h/.local/state/toolvet/{history,x}.key",
+            "/h/.local/state/t[a-z]olvet/approvals.key",
+        ] {
+            assert!(p.is_secret(path), "{path}");
+        }
+        assert!(!p.is_secret("/h/.local/state/toolvet/*.db"));
+        assert!(
+            !p.is_secret("/h/.local/state/*"),
+            "a directory is not read by cat"
+        );
+        // Writes through globs onto built-in rails and the host's paths.
+        let k = |path: &str| p.guard_rail(path).map(|g| g.kind);
+        assert_eq!(k("/w/p/.claude/setting*.json"), Some(Kind::AgentControl));
+        assert_eq!(k("/w/p/.c*/settings.json"), Some(Kind::AgentControl));
+        assert_eq!(
+            k("/w/p/.claude/{x,settings}.json"),
+            Some(Kind::AgentControl)
+        );
+        assert_eq!(k("/w/p/.cursor/hook?.json"), Some(Kind::AgentControl));
+        assert_eq!(k("/w/p/.claude/hooks/*"), Some(Kind::AgentControl));
+        assert_eq!(k("/w/p/examples/*.toml"), Some(Kind::ToolvetState));
+        assert_eq!(
+            k("/h/.local/state/toolvet/hooks/*"),
+            Some(Kind::ToolvetState)
+        );
+        assert_eq!(k("/w/p/src/*.rs"), None);
+        assert_eq!(k("/w/p/build/*"), None);
+        assert_eq!(k("/w/p/.claude/commands/*.md"), None);
+    }
+
+    #[test]
+    fn directories_holding_guarded_paths() {
+        let p = host_paths();
+        let within = |path: &str| p.rail_within(path).map(|(g, at)| (g.kind, at));
+        // Removing or writing into an ancestor (issue 29, third pass).
+        assert_eq!(
+            within("/w/p/.claude"),
+            Some((Kind::AgentControl, "/w/p/.claude/settings.json".into()))
+        );
+        assert_eq!(
+            within("/w/p/.cursor").map(|w| w.0),
+            Some(Kind::AgentControl)
+        );
+        assert_eq!(within("/w/p/.codex").map(|w| w.0), Some(Kind::AgentControl));
+        assert_eq!(
+            within("/w/p/.claude/hooks").map(|w| w.0),
+            Some(Kind::AgentControl)
+        );
+        assert_eq!(within("/w/p/.git/hooks").map(|w| w.0), Some(Kind::GitHook));
+        assert_eq!(
+            within("/h/.local/state"),
+            Some((Kind::ToolvetState, "/h/.local/state/toolvet".into()))
+        );
+        assert_eq!(
+            within("/w/p/examples"),
+            Some((Kind::ToolvetState, "/w/p/examples/toolvet.toml".into()))
+        );
+        assert_eq!(within("/w/p").map(|w| w.0), Some(Kind::ToolvetState));
+        assert_eq!(within("/").map(|w| w.0), Some(Kind::ToolvetState));
+        assert_eq!(
+            within("/srv/x/toolvet/hooks").map(|w| w.0),
+            Some(Kind::ToolvetState)
+        );
+        // Any directory could hold a `.claude/` of its own: not counted.
+        assert_eq!(within("/w/q"), None);
+        assert_eq!(within("/w/q/build"), None);
+        assert_eq!(within("/w/q/crates/toolvet"), None);
+        assert_eq!(within("/w/q/.github/workflows"), None);
+        // Patterns naming such a directory.
+        assert_eq!(within("/w/q/.c*").map(|w| w.0), Some(Kind::AgentControl));
+        assert_eq!(
+            within("/w/q/.[a-z]*").map(|w| w.0),
+            Some(Kind::AgentControl)
+        );
+        assert_eq!(within("/w/p/*").map(|w| w.0), Some(Kind::ToolvetState));
+        assert_eq!(within("/w/q/*"), None);
+        assert_eq!(within("/w/q/build/*"), None);
+        // Reading a directory whole reads the keys in it.
+        assert_eq!(
+            p.secret_within("/h/.local/state/toolvet"),
+            Some("/h/.local/state/toolvet/approvals.key")
+        );
+        assert!(p.secret_within("/h").is_some());
+        assert!(p.secret_within("/h/.local/st*").is_some());
+        assert_eq!(p.secret_within("/w/p"), None);
+        assert_eq!(p.secret_within("/h/.local/state/toolvet/hooks"), None);
+    }
+
+    #[test]
+    fn every_rail_sample_is_its_rail() {
+        for (sample, dirs) in rail_dirs() {
+            let at = if sample.starts_with('/') {
+                sample.clone()
+            } else {
+                format!("/w/{sample}")
+            };
+            assert!(guard_rail(&at).is_some(), "{sample}");
+            for d in dirs {
+                assert!(sample.starts_with(d.as_str()), "{d} leads {sample}");
+            }
+        }
+    }
+
+    /// The host cleans the paths it passes with `clean` in
+    /// crates/toolvet/src/state_paths.rs, the catalog the paths it reads
+    /// with [`clean_absolute`]: the checks compare the two, so they must
+    /// agree. These are the cases the host's tests use; a change to either
+    /// function that is not made to both fails here or there.
+    #[test]
+    fn path_cleaning_agrees_with_the_host() {
+        for (input, clean) in [
+            ("/h/state/", "/h/state"),
+            ("/p/./toolvet.toml", "/p/toolvet.toml"),
+            ("/x/../h/state", "/h/state"),
+            ("/srv//tv/./x/../hooks/", "/srv/tv/hooks"),
+            ("/", "/"),
+            ("/..", "/"),
+            ("/a/b/../../..", "/"),
+            ("//usr//lib/", "/usr/lib"),
+            ("/a/./b/../c", "/a/c"),
+            ("/s/ledger.sqlite", "/s/ledger.sqlite"),
+        ] {
+            assert_eq!(clean_absolute(input), clean, "{input}");
+        }
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! - [`guardrails`]: the files that hold an agent's own guard rails
 //!   (permission settings, MCP configs, hooks, shell start-up files), and
 //!   what in their content loosens them;
+//! - [`pattern`]: paths that are shell patterns (`*`, `?`, `[…]`,
+//!   `{a,b}`), matched against the paths the checks guard;
 //! - [`run`]: facts from the run's earlier shell commands (symbolic links
 //!   made, directories created);
 //! - [`words`]: a light word splitter for commands of *earlier* calls,
@@ -21,6 +23,7 @@
 pub mod args;
 pub mod encoded;
 pub mod guardrails;
+pub mod pattern;
 pub mod run;
 pub mod sensitive;
 pub mod words;

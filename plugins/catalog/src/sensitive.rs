@@ -250,6 +250,7 @@ const SAMPLES: &[&str] = &[
     ".env.local",
     "x.pem",
     "x.key",
+    "approvals.key",
     "x.p12",
     "x.pfx",
     ".gnupg/secring.gpg",
