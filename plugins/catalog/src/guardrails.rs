@@ -264,7 +264,7 @@ impl StatePaths {
     pub fn is_secret(&self, path: &str) -> bool {
         let pattern = PathPattern::new(path);
         if pattern.is_pattern() {
-            return self.secret.iter().any(|p| pattern.names_at_or_under(p));
+            return self.secret.iter().any(|p| names(&pattern, p, false));
         }
         self.secret.iter().any(|p| covers(p, path))
     }
@@ -279,7 +279,7 @@ impl StatePaths {
             .iter()
             .find(|p| {
                 if pattern.is_pattern() {
-                    pattern.names_at_or_under(p) || pattern.names_at_or_above(p)
+                    names(&pattern, p, true)
                 } else {
                     covers(p, path) || covers(path, p)
                 }
@@ -361,7 +361,7 @@ impl StatePaths {
     /// directory holding one), with its rail.
     fn rail_named_by(&self, pattern: &PathPattern, within: bool) -> Option<(GuardRail, String)> {
         for p in self.state.iter().chain(&self.secret) {
-            if pattern.names_at_or_under(p) || (within && pattern.names_at_or_above(p)) {
+            if names(pattern, p, within) {
                 return Some((TOOLVET_STATE, p.clone()));
             }
         }
@@ -398,7 +398,13 @@ impl StatePaths {
                     } else {
                         pattern.matches_by_name(&guarded)
                     };
-                    if named || (tree && pattern.names_at_or_under(dir)) {
+                    // Below a rail that is a whole directory
+                    // (`.claude/hooks/*`); a pattern reaching any depth
+                    // (`START/**/NAME`) must name the sample itself, or
+                    // every name would be below some such directory.
+                    let below =
+                        tree && !pattern.spans_directories() && pattern.names_at_or_under(dir);
+                    if named || below {
                         return Some((rail, guarded));
                     }
                     if within {
@@ -418,6 +424,18 @@ impl StatePaths {
         }
         None
     }
+}
+
+/// Whether `pattern` names the guarded path `p` or a path below it (with
+/// `within`, also a directory holding it). A pattern reaching any depth
+/// (`**`) must name `p` itself: it could otherwise go on below any file.
+fn names(pattern: &PathPattern, p: &str, within: bool) -> bool {
+    let at = if pattern.spans_directories() {
+        pattern.matches(p)
+    } else {
+        pattern.names_at_or_under(p)
+    };
+    at || (within && pattern.names_at_or_above(p))
 }
 
 /// The rail of toolvet's own state named by the host.

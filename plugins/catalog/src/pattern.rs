@@ -15,9 +15,8 @@
 //! - `{a,b}` alternatives, nested, expanded before matching; `{a..b}` (a
 //!   sequence) reads as `*`; more than [`MAX_ALTERNATIVES`] alternatives
 //!   name anything (fail closed);
-//! - a segment `**` (bash's `globstar`) and a segment `{}` (find's
-//!   placeholder for the path it visits, as shell-guard spells a path below
-//!   a directory) stand for any number of segments;
+//! - a segment `**` (bash's `globstar`) stands for any number of
+//!   segments; `{}` is literal, as in bash;
 //! - as bash does without `dotglob`, `*`, `?` and `[…]` at the start of a
 //!   segment do not match a leading `.` (`build/*` does not name
 //!   `build/.claude`, `.*` does);
@@ -43,7 +42,7 @@ enum Tok {
 /// One segment of a pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Part {
-    /// `**` or `{}`: any number of segments.
+    /// `**`: any number of segments.
     Any,
     /// A segment pattern.
     Name(Vec<Tok>),
@@ -61,8 +60,8 @@ pub struct PathPattern {
     pattern: bool,
 }
 
-/// Whether `path` holds pattern syntax: an unescaped `*`, `?` or `[`, a
-/// brace group with a comma or `..`, or a `**` / `{}` segment.
+/// Whether `path` holds pattern syntax: an unescaped `*`, `?` or `[`, or
+/// a brace group with a comma or `..`.
 pub fn is_pattern(path: &str) -> bool {
     PathPattern::new(path).is_pattern()
 }
@@ -99,6 +98,12 @@ impl PathPattern {
     /// Whether the path holds pattern syntax (otherwise it names itself).
     pub fn is_pattern(&self) -> bool {
         self.pattern
+    }
+
+    /// Whether a part of it stands for any number of segments (`**`): it
+    /// then names paths at any depth.
+    pub fn spans_directories(&self) -> bool {
+        self.everything || self.alternatives.iter().any(|alt| alt.contains(&Part::Any))
     }
 
     /// Whether it names `path` (absolute, lexically clean) itself.
@@ -294,7 +299,7 @@ fn segment_matches(toks: &[Tok], name: &str) -> bool {
 
 /// One segment's text as a part.
 fn parse_segment(s: &str) -> Part {
-    if s == "**" || s == "{}" {
+    if s == "**" {
         return Part::Any;
     }
     let chars: Vec<char> = s.chars().collect();
@@ -457,8 +462,7 @@ mod tests {
     #[test]
     fn literal_paths_are_not_patterns() {
         for p in ["/a/b", "/a/{}/b", "/a/{x}/b", "/a/b\\*", "/a/[b"] {
-            let pat = PathPattern::new(p);
-            assert_eq!(pat.is_pattern(), p.contains("{}"), "{p}");
+            assert!(!PathPattern::new(p).is_pattern(), "{p}");
         }
         assert!(PathPattern::new("/a/b").matches("/a/b"));
         assert!(!PathPattern::new("/a/b").matches("/a/bc"));
@@ -516,7 +520,7 @@ mod tests {
         let p = PathPattern::new("/h/.local/state/toolvet/*");
         assert!(p.names_at_or_under("/h/.local/state/toolvet"));
         assert!(!p.names_at_or_above("/h/.local/state/toolvet"));
-        let below = PathPattern::new("/w/.claude/{}");
+        let below = PathPattern::new("/w/.claude/**");
         assert!(below.matches("/w/.claude/settings.json"));
         assert!(below.matches("/w/.claude/hooks/x.sh"));
         let deep = PathPattern::new("/w/**/settings.json");

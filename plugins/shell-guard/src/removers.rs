@@ -21,11 +21,18 @@
 use crate::paths::Place;
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env, Target};
+use std::borrow::Cow;
 
 /// What a command removes: its operands, and how.
 struct Removal<'a> {
     /// The operands removed (or whose content is destroyed).
-    operands: Vec<&'a Field>,
+    operands: Vec<Cow<'a, Field>>,
+    /// For each operand, the path whose place decides (the operand
+    /// itself; for `find` with name tests, the start it searches).
+    placed: Vec<Cow<'a, Field>>,
+    /// Judge the operands by place (`rm` has its own rules; `find` only
+    /// for a workspace root it removes whole, the rest is its own).
+    by_place: bool,
     /// The program can remove a directory (`mv`, archivers).
     dirs: bool,
     /// It descends into directories, removing what is below.
@@ -176,19 +183,33 @@ fn tar_old_style(args: &[Field]) -> Option<(Vec<&Field>, Vec<String>)> {
 /// only its writes onto guard rails are judged here).
 fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
     let has = |options: &[String], any: &[&str]| options.iter().any(|o| any.contains(&o.as_str()));
-    let removal = |operands, dirs, recursive, how: String| {
+    let removal = |operands: Vec<&'a Field>, dirs, recursive, how: String| {
         Some(Removal {
-            operands,
+            placed: operands.iter().map(|f| Cow::Borrowed(*f)).collect(),
+            operands: operands.into_iter().map(Cow::Borrowed).collect(),
+            by_place: !matches!(name, "rm" | "srm"),
             dirs,
             recursive,
             how,
         })
     };
     match name {
-        "rm" | "srm" | "unlink" => {
+        "rm" | "srm" => {
+            let (operands, options) = split(name, args);
+            // `-r` removes directories with what is in them.
+            let recursive = has(&options, &["-r", "-R", "--recursive"]);
+            let how = if recursive {
+                format!("{name} -r")
+            } else {
+                name.to_string()
+            };
+            removal(operands, recursive, recursive, how)
+        }
+        "unlink" => {
             let (operands, _) = split(name, args);
             removal(operands, false, false, name.to_string())
         }
+        "find" => find_removal(args),
         "shred" => {
             let (operands, options) = split(name, args);
             let how = if has(
@@ -308,6 +329,113 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
         }
         _ => None,
     }
+}
+
+/// What `find … -delete` (or `-exec rm …`) removes: each start path
+/// whole, or, when name tests (`-name`, `-iname`) pick what is removed
+/// and no `-o` offers another way, the paths below each start with such
+/// a name (`START/**/NAME`). `-delete` removes only empty directories, so
+/// it removes a directory holding a guard rail only through `-exec rm
+/// -r`; without name tests every start goes whole either way. A
+/// `-path` test is not read: the starts count whole.
+fn find_removal(args: &[Field]) -> Option<Removal<'static>> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if matches!(t.as_str(), "-H" | "-L" | "-P") || t.starts_with("-O") {
+            i += 1;
+        } else if t == "-D" {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    let mut starts: Vec<Field> = Vec::new();
+    while let Some(t) = texts.get(i) {
+        if t.starts_with('-') || matches!(t.as_str(), "(" | "!" | "," | ")") {
+            break;
+        }
+        starts.push(args[i].clone());
+        i += 1;
+    }
+    if starts.is_empty() {
+        starts.push(Field::lit("."));
+    }
+    let mut deletes = false;
+    let mut exec_recursive = false;
+    let mut names: Vec<String> = Vec::new();
+    let mut other_tests = false;
+    while let Some(t) = texts.get(i) {
+        match t.as_str() {
+            "-delete" => deletes = true,
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                let cmd = texts.get(i + 1).map(|c| crate::commands::base_name(c));
+                let rest: Vec<&String> = texts[i + 1..]
+                    .iter()
+                    .take_while(|w| *w != ";" && *w != "+")
+                    .collect();
+                // Only the visited paths (`{}`) are removed by find; the
+                // command's other operands are its own (analysed as a
+                // command).
+                if matches!(cmd.as_deref(), Some("rm" | "unlink" | "shred" | "srm"))
+                    && rest.iter().any(|w| w.contains("{}"))
+                {
+                    deletes = true;
+                    exec_recursive |= rest.into_iter().any(|w| {
+                        w == "--recursive"
+                            || (w.starts_with('-')
+                                && !w.starts_with("--")
+                                && w.contains(['r', 'R']))
+                    });
+                }
+            }
+            "-name" | "-iname" => {
+                if let Some(n) = texts.get(i + 1) {
+                    names.push(n.clone());
+                    i += 1;
+                }
+            }
+            "-o" | "-or" | "," | "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex"
+            | "-iregex" => other_tests = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    if !deletes {
+        return None;
+    }
+    let (operands, placed): (Vec<Field>, Vec<Field>) = if names.is_empty() || other_tests {
+        (starts.clone(), starts)
+    } else {
+        starts
+            .iter()
+            .flat_map(|s| {
+                names.iter().map(move |n| {
+                    let mut segs = s.segs.clone();
+                    segs.push(Seg::Lit {
+                        text: "/**/".to_string(),
+                        quoted: true,
+                    });
+                    segs.push(Seg::Lit {
+                        text: n.clone(),
+                        quoted: false,
+                    });
+                    (Field { segs }, s.clone())
+                })
+            })
+            .unzip()
+    };
+    let whole = names.is_empty() || other_tests;
+    Some(Removal {
+        operands: operands.into_iter().map(Cow::Owned).collect(),
+        placed: placed.into_iter().map(Cow::Owned).collect(),
+        // `find . -delete` empties the workspace as `rm -rf .` does
+        // (`-empty` removes only empty files and directories).
+        by_place: whole && !texts.iter().any(|t| t == "-empty"),
+        dirs: whole || exec_recursive,
+        recursive: whole || exec_recursive,
+        how: "find -delete".to_string(),
+    })
 }
 
 /// The files `sed -i` / `perl -i` edit in place (their operands other
@@ -502,10 +630,12 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
 }
 
 /// The directories a program writes files into whose names it does not
-/// give (the names come from an archive or a source tree): `tar -x -C DIR`
-/// (`.` without `-C`), `unzip -d DIR`, the destination of `cp -r`/`cp -a`
-/// and of `rsync -r`/`-a`. Judged as writes onto `DIR/{}`, a path below
-/// DIR.
+/// give (the names come from an archive, a source tree or a pattern):
+/// `tar -x -C DIR` (`.` without `-C`), `unzip -d DIR` (`.` without),
+/// `7z x -oDIR`, `git clone URL DIR`, the destination of `cp -r`/`cp -a`
+/// and of `rsync -r`/`-a`, and of `cp`/`mv`/`rsync` given a pattern as a
+/// source. Whatever guard rail DIR is or holds is written (see
+/// `StatePaths::rail_within`).
 fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut dirs = Vec::new();
@@ -535,10 +665,70 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
             dirs.push(dir);
         }
         "unzip" => {
-            if let Some(k) = texts.iter().position(|t| t == "-d")
-                && let Some(d) = args.get(k + 1)
-            {
-                dirs.push(d.clone());
+            // Without `-d`, into the working directory; `-l`, `-t`, `-p`,
+            // `-v` list, test or print only.
+            let reads_only = texts.iter().any(|t| {
+                t.starts_with('-')
+                    && !t.starts_with("--")
+                    && t[1..].contains(['l', 't', 'p', 'v', 'Z'])
+            });
+            match texts.iter().position(|t| t == "-d") {
+                Some(k) => dirs.extend(args.get(k + 1).cloned()),
+                None if !reads_only => dirs.push(Field::lit(".")),
+                None => {}
+            }
+        }
+        "7z" | "7za" | "7zz" | "7zr" => {
+            // `7z x ARCHIVE -oDIR` (or `e`): into DIR, else here.
+            if matches!(texts.first().map(String::as_str), Some("x" | "e")) {
+                let out = args.iter().find_map(|a| strip_literal_prefix(a, "-o"));
+                dirs.push(out.unwrap_or_else(|| Field::lit(".")));
+            }
+        }
+        "git" => {
+            // `git clone [options] URL [DIR]`: DIR, when given, is filled
+            // with the repository's files (`git clone URL .claude`).
+            if let Some(k) = texts.iter().position(|t| t == "clone") {
+                let mut operands = Vec::new();
+                let mut i = k + 1;
+                while let Some(t) = texts.get(i) {
+                    if t == "--" {
+                        operands.extend(args[i + 1..].iter());
+                        break;
+                    }
+                    if t.starts_with('-') {
+                        let value = matches!(
+                            t.as_str(),
+                            "-b" | "--branch"
+                                | "-o"
+                                | "--origin"
+                                | "-c"
+                                | "--config"
+                                | "--depth"
+                                | "--reference"
+                                | "--reference-if-able"
+                                | "--separate-git-dir"
+                                | "-u"
+                                | "--upload-pack"
+                                | "--template"
+                                | "-j"
+                                | "--jobs"
+                                | "--filter"
+                                | "--shallow-since"
+                                | "--shallow-exclude"
+                                | "--server-option"
+                                | "--bundle-uri"
+                                | "--ref-format"
+                        );
+                        i += if value { 2 } else { 1 };
+                        continue;
+                    }
+                    operands.push(&args[i]);
+                    i += 1;
+                }
+                if let Some(dir) = operands.get(1) {
+                    dirs.push((*dir).clone());
+                }
             }
         }
         "cp" | "rsync" => {
@@ -550,8 +740,26 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
             });
             let operands: Vec<&Field> =
                 args.iter().filter(|a| !a.text().starts_with('-')).collect();
-            if recursive
+            // A source that is a pattern puts files of unknown names into
+            // the destination too (`cp dir/* .claude/`).
+            let unknown_names = operands.len() > 1
+                && operands[..operands.len() - 1]
+                    .iter()
+                    .any(|f| check_catalog::pattern::is_pattern(&f.text()));
+            if (recursive || unknown_names)
                 && operands.len() > 1
+                && let Some(last) = operands.last()
+            {
+                dirs.push((*last).clone());
+            }
+        }
+        "mv" => {
+            let operands: Vec<&Field> =
+                args.iter().filter(|a| !a.text().starts_with('-')).collect();
+            if operands.len() > 1
+                && operands[..operands.len() - 1]
+                    .iter()
+                    .any(|f| check_catalog::pattern::is_pattern(&f.text()))
                 && let Some(last) = operands.last()
             {
                 dirs.push((*last).clone());
@@ -561,6 +769,142 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
     }
     dirs
 }
+
+/// The operands a program reads whole, descending into directories:
+/// what `tar -c`/`-r`/`-u` (relative to its `-C DIR`), `zip -r`, `7z a`,
+/// `cp -r`/`-a`, `rsync -r`/`-a`, `scp -r`, `grep -r`/`-R`, `rgrep`, `rg`
+/// and `ag` read, with whether the program reads hidden files (`rg` and
+/// `ag` skip them unless told).
+fn whole_reads(name: &str, args: &[Field]) -> (Vec<Field>, bool) {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let short = |letters: &[char]| {
+        texts
+            .iter()
+            .any(|t| t.starts_with('-') && !t.starts_with("--") && t[1..].contains(letters))
+    };
+    let long = |names: &[&str]| texts.iter().any(|t| names.contains(&t.as_str()));
+    let sources = |operands: Vec<&Field>| -> Vec<Field> {
+        let n = operands.len().saturating_sub(1);
+        operands.into_iter().take(n).cloned().collect()
+    };
+    let plain = || -> Vec<&Field> { args.iter().filter(|a| !a.text().starts_with('-')).collect() };
+    match name {
+        "tar" | "gtar" | "bsdtar" => {
+            let (operands, options) = tar_old_style(args).unwrap_or_else(|| split("tar", args));
+            let creates = options.iter().any(|o| {
+                matches!(
+                    o.as_str(),
+                    "-c" | "-r" | "-u" | "--create" | "--append" | "--update"
+                )
+            });
+            if !creates || long(&["--no-recursion"]) {
+                return (Vec::new(), true);
+            }
+            let dir = texts
+                .iter()
+                .position(|t| t == "-C" || t == "--directory")
+                .and_then(|k| args.get(k + 1).cloned())
+                .or_else(|| {
+                    args.iter()
+                        .find_map(|a| strip_literal_prefix(a, "--directory="))
+                });
+            let operands = operands
+                .into_iter()
+                .map(|f| match &dir {
+                    Some(d)
+                        if !f.text().starts_with('/')
+                            && !matches!(f.segs.first(), Some(Seg::Home(_))) =>
+                    {
+                        let mut segs = d.segs.clone();
+                        segs.push(Seg::Lit {
+                            text: "/".to_string(),
+                            quoted: true,
+                        });
+                        segs.extend(f.segs.iter().cloned());
+                        Field { segs }
+                    }
+                    _ => f.clone(),
+                })
+                .collect();
+            (operands, true)
+        }
+        "zip" if short(&['r', 'R']) || long(&["--recurse-paths"]) => {
+            let (operands, _) = split(name, args);
+            (operands.into_iter().skip(1).cloned().collect(), true)
+        }
+        "7z" | "7za" | "7zz" | "7zr" if texts.first().is_some_and(|t| t == "a") => {
+            let (operands, _) = split(name, args);
+            (operands.into_iter().skip(2).cloned().collect(), true)
+        }
+        "cp" if short(&['r', 'R', 'a']) || long(&["--recursive", "--archive"]) => {
+            (sources(plain()), true)
+        }
+        "rsync" if short(&['r', 'a']) || long(&["--recursive", "--archive"]) => {
+            let (operands, _) = split(name, args);
+            (sources(operands), true)
+        }
+        "scp" if short(&['r']) => (sources(plain()), true),
+        "grep" | "egrep" | "fgrep" | "rgrep" | "rg" | "ag" => {
+            let recursive = matches!(name, "rgrep" | "rg" | "ag")
+                || short(&['r', 'R'])
+                || long(&["--recursive", "--dereference-recursive"]);
+            if !recursive {
+                return (Vec::new(), true);
+            }
+            let pattern_given = texts.iter().any(|t| {
+                matches!(t.as_str(), "-e" | "-f" | "--regexp" | "--file")
+                    || t.starts_with("--regexp=")
+                    || t.starts_with("--file=")
+            });
+            let mut operands = plain();
+            if !pattern_given && !operands.is_empty() {
+                operands.remove(0);
+            }
+            let hidden = !matches!(name, "rg" | "ag")
+                || long(&["--hidden", "-uu", "-uuu", "--no-ignore", "-."]);
+            let mut operands: Vec<Field> = operands.into_iter().cloned().collect();
+            if operands.is_empty() {
+                operands.push(Field::lit("."));
+            }
+            (operands, hidden)
+        }
+        "find" => {
+            // `find START … -exec cat {} +`: a reader given every file
+            // below the starts.
+            let reads = texts.iter().enumerate().any(|(k, t)| {
+                matches!(t.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+                    && texts.get(k + 1).is_some_and(|c| {
+                        EXEC_READERS.contains(&crate::commands::base_name(c).as_str())
+                    })
+            });
+            if !reads {
+                return (Vec::new(), true);
+            }
+            let starts: Vec<Field> = args
+                .iter()
+                .skip_while(|a| matches!(a.text().as_str(), "-H" | "-L" | "-P"))
+                .take_while(|a| {
+                    let t = a.text();
+                    !t.starts_with('-') && !matches!(t.as_str(), "(" | "!" | "," | ")")
+                })
+                .cloned()
+                .collect();
+            if starts.is_empty() {
+                (vec![Field::lit(".")], true)
+            } else {
+                (starts, true)
+            }
+        }
+        _ => (Vec::new(), true),
+    }
+}
+
+/// Programs that print or copy the files `find -exec` hands them.
+const EXEC_READERS: &[&str] = &[
+    "cat", "tac", "head", "tail", "less", "more", "bat", "strings", "xxd", "od", "hexdump",
+    "base64", "base32", "cp", "tar", "zip", "grep", "egrep", "rg", "awk", "sed", "nl", "gzip",
+    "openssl", "curl", "scp",
+];
 
 impl Analysis<'_> {
     /// `sed -i` and `perl -i` write the files they edit, and `dd of=`,
@@ -598,18 +942,24 @@ impl Analysis<'_> {
             if self.done() {
                 return;
             }
-            let mut segs = dir.segs.clone();
-            segs.push(Seg::Lit {
-                text: "/{}".to_string(),
-                quoted: true,
-            });
-            let below = Field { segs };
-            // Only guard rails and toolvet's state: whole directories of
-            // them (hooks, toolvet's state directories).
-            if let Some(abs) = self.abs_path(&below, env)
-                && self.state.guard_rail(&abs).is_some()
+            // Files of unknown names written into DIR: a write onto every
+            // guard rail DIR is, lies in or holds (`tar -x -C .claude`,
+            // `cp -r dir/. .claude/`, `git clone URL .`, into a workspace
+            // holding the policy).
+            if let Some(abs) = self.abs_path(&dir, env)
+                && let Some((_, guarded)) = self.state.rail_within(&abs)
             {
-                self.check_write(&below, env, &Output::Unknown, &format!("`{name}`"), true, 0);
+                self.check_write(
+                    &Field::lit(guarded),
+                    env,
+                    &Output::Unknown,
+                    &format!(
+                        "`{name}` (writing files of unknown names into `{}`)",
+                        dir.text()
+                    ),
+                    true,
+                    0,
+                );
             }
         }
         let Some(files) = edited_in_place(name, args) else {
@@ -630,21 +980,76 @@ impl Analysis<'_> {
         }
     }
 
+    /// Directories read whole ([`whole_reads`]): one that holds one of
+    /// toolvet's keys (`tar c ~/.local/state/toolvet`, `cp -r
+    /// ~/.local/state /tmp/x`, `grep -r . ~/.local`), or a home directory
+    /// (or `/`, `/home`) whole, which holds the user's SSH keys and cloud
+    /// credentials, is a credential read (`shell.read-credentials`).
+    pub(crate) fn whole_directory_reads(&mut self, name: &str, args: &[Field], env: &Env) {
+        let (operands, hidden) = whole_reads(name, args);
+        for f in &operands {
+            let Some(abs) = self.abs_path(f, env) else {
+                continue;
+            };
+            // `rg` skips hidden files and directories unless told.
+            let key = self.state.secret_within(&abs).filter(|key| {
+                hidden
+                    || !key
+                        .strip_prefix(abs.as_str())
+                        .unwrap_or("")
+                        .split('/')
+                        .any(|s| s.starts_with('.'))
+            });
+            let what = if let Some(key) = key {
+                format!(
+                    "`{key}`, one of toolvet's keys (whoever reads it can forge approvals or history)"
+                )
+            } else if hidden
+                && (abs == "/"
+                    || crate::paths::SYSTEM_DIRS[..2].contains(&abs.as_str())
+                    || crate::paths::is_home_dir(&abs, self.home.as_deref()))
+            {
+                "a home directory's SSH keys and cloud credentials".to_string()
+            } else {
+                continue;
+            };
+            self.report(
+                true,
+                "shell.read-credentials",
+                format!(
+                    "`{name}` reads `{}` whole, which holds {what}. Credentials must not be read into the \
+                     conversation, copied or sent anywhere; name the files the task needs instead.",
+                    f.text()
+                ),
+            );
+            return;
+        }
+    }
+
     /// Judge what `name` removes (see the module docs). `rm` and `srm` are
     /// judged by place in `rm`; here only as writes.
     pub(crate) fn removals(&mut self, name: &str, args: &[Field], env: &mut Env) {
-        let Some(r) = removal(name, args) else {
-            return;
-        };
-        let by_place = !matches!(name, "rm" | "srm");
-        for operand in r.operands {
+        if let Some(r) = removal(name, args) {
+            self.removed(name, &r, env);
+        }
+        self.whole_directory_reads(name, args, env);
+    }
+
+    /// Judge the operands of one removal (see [`Analysis::removals`]).
+    fn removed(&mut self, name: &str, r: &Removal<'_>, env: &mut Env) {
+        for (operand, placed) in r.operands.iter().zip(&r.placed) {
             if self.done() {
                 break;
             }
-            if by_place
-                && let Target::Known(place, shown) = self.resolve_target(operand, env, false)
+            let place = match self.resolve_target(placed, env, false) {
+                Target::Known(place, shown) => Some((place, shown)),
+                Target::Dynamic => None,
+            };
+            if r.by_place
+                && let Some((place, shown)) = &place
             {
                 let rule = match place {
+                    _ if name == "find" && *place != Place::WorkspaceRoot => None,
                     Place::Root => Some("shell.rm-root"),
                     Place::Home => Some("shell.rm-home"),
                     Place::System => Some("shell.rm-system"),
@@ -653,27 +1058,52 @@ impl Analysis<'_> {
                     _ => None,
                 };
                 if let Some(rule) = rule {
-                    self.report_delete(&r.how, rule, place, &shown);
+                    self.report_delete(&r.how, rule, place.clone(), shown);
                 }
             }
+            // Denied by its place already (here, or by `rm`'s and
+            // `find`'s own rules): that reason is the one to tell.
+            let denied_by_place =
+                matches!(place, Some((Place::Root | Place::Home | Place::System, _)))
+                    || (r.recursive && matches!(place, Some((Place::Outside, _))));
             // Removing a file changes it, as writing it does: judged so
             // for guard rails and credentials (its place was judged above).
             let Some(abs) = self.abs_path(operand, env) else {
                 continue;
             };
-            if self.state.guard_rail(&abs).is_none()
-                && crate::sinks::sensitive_files().matches(&abs).is_none()
+            if self.state.guard_rail(&abs).is_some()
+                || crate::sinks::sensitive_files().matches_glob(&abs).is_some()
             {
+                self.check_write(
+                    operand,
+                    env,
+                    &Output::Static(String::new()),
+                    &format!("`{}` (removing it)", r.how),
+                    false,
+                    0,
+                );
                 continue;
             }
-            self.check_write(
-                operand,
-                env,
-                &Output::Static(String::new()),
-                &format!("`{}` (removing it)", r.how),
-                false,
-                0,
-            );
+            // A directory removed whole takes the guard rails in it
+            // along (`rm -rf .claude`, `mv .cursor /tmp/x`, `find
+            // ~/.local/state/toolvet -delete`): judged as removing them.
+            if r.dirs
+                && !denied_by_place
+                && let Some((_, guarded)) = self.state.rail_within(&abs)
+            {
+                self.check_write(
+                    &Field::lit(guarded),
+                    env,
+                    &Output::Static(String::new()),
+                    &format!(
+                        "`{}` (removing `{}`, which holds it)",
+                        r.how,
+                        operand.text()
+                    ),
+                    false,
+                    0,
+                );
+            }
         }
     }
 }

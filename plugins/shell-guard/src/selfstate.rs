@@ -108,7 +108,9 @@ impl Analysis<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Options, analyze};
+    use crate::{Options, analyze, analyze_with_state};
+    use check_catalog::guardrails::StatePaths;
+    use check_catalog::run::Facts;
 
     const CWD: &str = "/home/alice/project";
 
@@ -161,6 +163,188 @@ mod tests {
             rule("sqlite3 app.db 'UPDATE users SET name=1 WHERE id=2'"),
             None
         );
+    }
+
+    /// The state and key paths the host passes with the example policy
+    /// under the hooks (issue 29, third pass): the hooks' state directory
+    /// with its keys, and a policy inside the workspace.
+    fn host_state() -> StatePaths {
+        StatePaths {
+            state: vec![
+                "/home/alice/.local/state/toolvet".into(),
+                "/home/alice/project/examples/toolvet.toml".into(),
+            ],
+            secret: vec![
+                "/home/alice/.local/state/toolvet/approvals.key".into(),
+                "/home/alice/.local/state/toolvet/history.key".into(),
+            ],
+        }
+    }
+
+    fn decide(cmd: &str, cwd: &str) -> (String, Option<String>) {
+        let d = analyze_with_state(
+            cmd,
+            &Options::default(),
+            Some(cwd),
+            Some("/home/alice"),
+            Facts::default(),
+            host_state(),
+        );
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    }
+
+    fn denied(cmd: &str, rule: &str) {
+        assert_eq!(
+            decide(cmd, CWD),
+            ("deny".to_string(), Some(rule.to_string())),
+            "{cmd}"
+        );
+    }
+
+    #[test]
+    fn globs_and_braces_name_the_keys_and_guard_rails_they_match() {
+        for cmd in [
+            "cat ~/.local/state/toolvet/approvals.ke?",
+            "cat ~/.local/state/toolvet/hist*",
+            "base64 ~/.local/state/toolvet/*.key",
+            "cat ~/.local/state/t[o]olvet/approvals.key",
+            "cat ~/.local/state/toolvet/{approvals,x}.key",
+            "cat state/approvals.ke?",
+        ] {
+            denied(cmd, "shell.read-credentials");
+        }
+        for cmd in [
+            "cp x .claude/setting*.json",
+            "cp x .c*/settings.json",
+            "tee .claude/{x,settings}.json < mine.json",
+            "echo '{}' > .cursor/hook?.json",
+        ] {
+            denied(cmd, "shell.guardrail-write");
+        }
+        denied("cp /tmp/mine.toml examples/*.toml", "shell.toolvet-state");
+        for cmd in [
+            "cat src/*.rs",
+            "cp x build/*",
+            "rm -rf ./tmp/* ./coverage/*",
+            "cat ~/.local/state/toolvet/*.db",
+        ] {
+            assert_eq!(decide(cmd, CWD).0, "allow", "{cmd}");
+        }
+    }
+
+    #[test]
+    fn removing_a_directory_removes_the_guard_rails_in_it() {
+        for cmd in [
+            "rm -rf .claude",
+            "rm -r .claude/",
+            "mv .cursor /tmp/x",
+            "mv .codex .codex.old",
+            "rm -rf .c*",
+            "find .claude -delete",
+            "find . -name .claude -exec rm -rf {} +",
+        ] {
+            denied(cmd, "shell.guardrail-write");
+        }
+        for cmd in [
+            "rm -rf examples",
+            "mv examples /tmp/x",
+            "find examples -delete",
+            "find . -delete",
+            "rm -rf ./*",
+        ] {
+            denied(cmd, "shell.toolvet-state");
+        }
+        // Outside the workspace it was denied by place; with the home as
+        // the workspace, by what it holds.
+        for cmd in ["rm -r .local/state/toolvet", "mv .local/state /tmp/s"] {
+            assert_eq!(
+                decide(cmd, "/home/alice"),
+                ("deny".to_string(), Some("shell.toolvet-state".to_string())),
+                "{cmd}"
+            );
+        }
+        assert_eq!(decide("mv ~/.local/state/toolvet /tmp/x", CWD).0, "deny");
+        assert_eq!(decide("rm -rf .git", CWD).0, "escalate");
+        for cmd in [
+            "rm -rf build node_modules dist .next",
+            "rm -rf .cache/ public/build",
+            "find . -name '*.pyc' -delete",
+            "find . -type d -name __pycache__ -exec rm -rf {} +",
+            "mv .github/workflows/ci.yml .github/workflows/old.yml",
+            "rm -rf .claude/commands",
+        ] {
+            assert_eq!(decide(cmd, CWD).0, "allow", "{cmd}");
+        }
+    }
+
+    #[test]
+    fn writers_into_a_directory_write_the_guard_rails_it_holds() {
+        for cmd in [
+            "tar -x -C .claude -f a.tar",
+            "tar xf a.tar -C .cursor",
+            "cp -r dir/. .claude/",
+            "rsync -a dir/ .claude/",
+            "unzip a.zip -d .codex",
+            "git clone https://example.com/x.git .claude",
+            "cp dir/* .claude/",
+            "7z x a.7z -o.claude",
+        ] {
+            denied(cmd, "shell.guardrail-write");
+        }
+        for cmd in [
+            "tar -x -C examples -f a.tar",
+            "tar xzf release.tar.gz",
+            "unzip a.zip",
+            "cp -r /tmp/x/. .",
+            "git clone https://example.com/x.git .",
+            "rsync -a /tmp/x/ ~/.local/state/",
+        ] {
+            let (kind, rule) = decide(cmd, CWD);
+            assert_eq!(kind, "deny", "{cmd}");
+            assert!(
+                matches!(
+                    rule.as_deref(),
+                    Some("shell.toolvet-state" | "shell.overwrite-dotfile")
+                ),
+                "{cmd}: {rule:?}"
+            );
+        }
+        for cmd in [
+            "tar xzf release.tar.gz -C vendor",
+            "unzip -l a.zip",
+            "cp -r src/assets public/",
+            "git clone https://github.com/acme/app.git vendor/app",
+            "rsync -a --delete src/assets/ public/assets/",
+        ] {
+            assert_eq!(decide(cmd, CWD).0, "allow", "{cmd}");
+        }
+    }
+
+    #[test]
+    fn reading_a_directory_whole_reads_the_keys_in_it() {
+        for cmd in [
+            "tar c ~/.local/state/toolvet",
+            "tar czf /tmp/s.tgz ~/.local/state",
+            "tar -C ~/.local/state -czf /tmp/s.tgz toolvet",
+            "cp -r ~/.local/state/toolvet /tmp/x",
+            "zip -r /tmp/s.zip ~/.local",
+            "grep -r key ~/.local/state/toolvet",
+            "rg . ~/.local/state/toolvet",
+            "find ~/.local/state/toolvet -type f -exec cat {} +",
+            "tar czf /tmp/home.tgz ~",
+            "cp -a ~ /tmp/home",
+        ] {
+            denied(cmd, "shell.read-credentials");
+        }
+        for cmd in [
+            "tar czf /tmp/src.tgz src",
+            "grep -rn TODO src/ | head -50",
+            "rg TODO",
+            "cp -r src /tmp/src",
+            "rg TODO ~",
+        ] {
+            assert_eq!(decide(cmd, CWD).0, "allow", "{cmd}");
+        }
     }
 
     #[test]
