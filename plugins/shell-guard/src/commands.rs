@@ -247,6 +247,32 @@ impl Analysis<'_> {
                 {
                     return self.run_script_field(&script, env, depth, stdin, "-c");
                 }
+                // `"$VENV/bin/python" -m x`, `$(npm bin)/jest`: the
+                // program's name is known, only its directory is not.
+                if let Some(Seg::Lit { text, .. }) = first.segs.last()
+                    && let Some((_, name)) = text.rsplit_once('/')
+                    && !name.is_empty()
+                {
+                    argv[0] = Field::lit(name);
+                    continue;
+                }
+                // `x=(rm -rf ~); "${x[@]}"`, `read c; $c`, `$CMD -rf /`,
+                // `${!ref}`: a program the analysis cannot know runs. It is
+                // judged as `eval` of an unknown script is (command output,
+                // `$(…)`, was analysed and stays allowed, as for `eval`).
+                if !has_unknown_variable(first) {
+                    return Output::Unknown;
+                }
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "The command runs a program whose name is only known at run time (`{}`: a variable, an array, \
+                         `read` input or command output), so it cannot be checked. Write the command out; a person must \
+                         approve it as it is.",
+                        first.text()
+                    ),
+                );
                 return Output::Unknown;
             }
             if first.first_glob().is_some()
@@ -411,6 +437,9 @@ impl Analysis<'_> {
                         }
                         i += 1;
                     }
+                    let assigns = assignments_of(&args[..i.min(args.len())]);
+                    let runs_shell = args.get(i).is_some_and(|a| is_shell(&base_name(&a.text())));
+                    self.code_variables(&assigns, env, depth, runs_shell);
                     let mut rest = Vec::new();
                     if let Some(s) = split {
                         rest.extend(self.split_words(&s.text(), env, depth));
@@ -635,7 +664,7 @@ impl Analysis<'_> {
     }
 
     /// Report a command that runs downloaded or decoded content.
-    fn report_taint(&mut self, out: &Output, sink: &str) {
+    pub(crate) fn report_taint(&mut self, out: &Output, sink: &str) {
         match out {
             Output::Downloaded => self.report(
                 true,
@@ -779,11 +808,33 @@ impl Analysis<'_> {
                 self.exec(rest, env, depth, stdin, via_xargs)
             }
             "awk" | "gawk" | "mawk" | "nawk" => {
-                if let Some(program) = args
-                    .iter()
-                    .find(|a| !a.text().starts_with('-'))
-                    .and_then(Field::static_text)
-                {
+                // The program is the first operand, unless `-f FILE` gives it
+                // (`-F SEP`, `-v X=1` take values).
+                let mut i = 0;
+                let mut program: Option<&Field> = None;
+                while let Some(a) = args.get(i) {
+                    let t = a.text();
+                    if matches!(t.as_str(), "-f" | "--file" | "-E" | "--exec")
+                        || t.starts_with("-f")
+                    {
+                        program = None;
+                        break;
+                    }
+                    if matches!(t.as_str(), "-F" | "-v" | "--assign" | "--field-separator") {
+                        i += 2;
+                        continue;
+                    }
+                    if t == "--" {
+                        program = args.get(i + 1);
+                        break;
+                    }
+                    if !t.starts_with('-') || t == "-" {
+                        program = Some(a);
+                        break;
+                    }
+                    i += 1;
+                }
+                if let Some(program) = program.and_then(Field::static_text) {
                     self.embedded_commands(name, &program, env, depth);
                 }
                 pass_through(stdin)
@@ -849,7 +900,7 @@ impl Analysis<'_> {
                 Output::Unknown
             }
             "git" if own_rules => {
-                self.git(args);
+                self.git(args, env, depth, stdin);
                 Output::Unknown
             }
             n if is_shell(n) => self.shell(n, args, env, depth, stdin),
@@ -1022,11 +1073,21 @@ impl Analysis<'_> {
                 Output::Static(String::new())
             }
             "export" | "declare" | "typeset" | "local" | "readonly" => {
+                // `declare -n r=x`: r names another variable (a nameref);
+                // `-a`/`-A`: arrays. Their values are not followed.
+                let unknown = name != "export"
+                    && args.iter().any(|a| {
+                        let t = a.text();
+                        t.starts_with(['-', '+']) && t[1..].contains(['n', 'a', 'A'])
+                    });
+                let assigns = assignments_of(args);
+                self.code_variables(&assigns, env, depth, false);
                 for a in args {
-                    self.declare(a, env);
+                    self.declare(a, env, unknown);
                 }
                 Output::Static(String::new())
             }
+            "read" if self.read_known_line(args, env, stdin) => Output::Static(String::new()),
             "unset" | "read" | "mapfile" | "readarray" => {
                 for a in args {
                     let t = a.text();
@@ -1054,6 +1115,14 @@ impl Analysis<'_> {
                     self.run_script_field(positional[0], env, depth, &Output::Unknown, "trap");
                 }
                 Output::Static(String::new())
+            }
+            "apply_patch" | "applypatch" if own_rules => {
+                self.apply_patch(name, args, env, depth, stdin);
+                Output::Unknown
+            }
+            n if own_rules && crate::programs::is_editor(n) => {
+                self.editor(n, args, env, depth, stdin);
+                Output::Unknown
             }
             "ssh" => {
                 let i = skip_options(
@@ -1457,18 +1526,41 @@ impl Analysis<'_> {
         );
     }
 
-    fn git(&mut self, args: &[Field]) {
+    fn git(&mut self, args: &[Field], env: &mut Env, depth: u32, stdin: &Output) {
         let mut i = 0;
+        let mut env = env.clone();
         while let Some(a) = args.get(i) {
             let t = a.text();
-            if matches!(
+            // `-c K=V` and `--config-env=K=VAR`: configuration for this run.
+            let config = if t == "-c" || t == "--config-env" {
+                i += 1;
+                args.get(i).map(|v| (t.clone(), v.clone()))
+            } else {
+                t.strip_prefix("--config-env=")
+                    .map(|v| ("--config-env".to_string(), Field::lit(v)))
+            };
+            if let Some((how, kv)) = config {
+                self.git_option_config(&how, &kv, &mut env, depth);
+                i += 1;
+                continue;
+            }
+            if t == "-C" {
+                let dir = args.get(i + 1).cloned();
+                self.change_dir(dir.as_ref(), &mut env);
+                i += 2;
+            } else if let Some(dir) = t.strip_prefix("--exec-path=") {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`git --exec-path={dir}` runs git's commands from a directory the analysis cannot read. A person \
+                         must approve it."
+                    ),
+                );
+                i += 1;
+            } else if matches!(
                 t.as_str(),
-                "-C" | "-c"
-                    | "--git-dir"
-                    | "--work-tree"
-                    | "--namespace"
-                    | "--config-env"
-                    | "--super-prefix"
+                "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
             ) {
                 i += 2;
             } else if t.starts_with('-') {
@@ -1477,12 +1569,28 @@ impl Analysis<'_> {
                 break;
             }
         }
+        // `ext::` remotes run their command (`git clone 'ext::sh -c …'`,
+        // with protocol.ext.allow): `% ` is a space in it.
+        for a in &args[i.min(args.len())..] {
+            if let Some(cmd) = a.text().strip_prefix("ext::") {
+                let mut e = env.clone();
+                self.script(&ext_command(cmd), &mut e, depth + 1, &Output::Unknown);
+            }
+        }
         let Some(sub) = args.get(i).map(Field::text) else {
             return;
         };
         let rest = &args[i + 1..];
         match sub.as_str() {
             "push" => self.git_push(rest),
+            "config" => self.git_config(rest, &mut env, depth),
+            "apply" | "am" => self.git_apply(&sub, rest, &mut env, depth, stdin),
+            "checkout" | "restore" | "rm" | "mv" | "checkout-index" => {
+                self.git_path_writes(&sub, rest, &mut env, depth)
+            }
+            _ => {}
+        }
+        match sub.as_str() {
             "config"
                 if rest.iter().any(|a| {
                     a.text().eq_ignore_ascii_case("core.hooksPath")
@@ -1732,12 +1840,43 @@ impl Analysis<'_> {
         } else {
             &['e', 'E']
         };
+        let code_letters: &[char] = if matches!(name, "node" | "nodejs" | "bun" | "deno") {
+            &['e', 'p']
+        } else {
+            code_letters
+        };
         let mut code = false;
         let mut program: Option<&Field> = None;
         let mut i = 0;
+        if name == "deno" && args.first().is_some_and(|a| a.text() == "eval") {
+            // `deno eval CODE`.
+            if let Some(c) = args.iter().skip(1).find(|a| !a.text().starts_with('-')) {
+                self.inline_code(name, "eval", c, env, depth);
+            }
+            return;
+        }
         while let Some(a) = args.get(i) {
             let t = a.text();
             if t.starts_with("--") {
+                // `node --eval CODE`, `--print CODE`, `--eval=CODE`.
+                let long = t.split('=').next().unwrap_or(&t);
+                if matches!(long, "--eval" | "--print" | "--command") {
+                    code = true;
+                    match t.split_once('=') {
+                        Some((_, v)) => {
+                            let c = Field::lit(v);
+                            self.inline_code(name, long, &c, env, depth);
+                            i += 1;
+                        }
+                        None => {
+                            if let Some(c) = args.get(i + 1) {
+                                self.inline_code(name, long, c, env, depth);
+                            }
+                            i += 2;
+                        }
+                    }
+                    continue;
+                }
                 i += 1;
                 continue;
             }
@@ -1745,11 +1884,7 @@ impl Analysis<'_> {
                 if t.ends_with(code_letters) || t.eq_ignore_ascii_case("-command") {
                     code = true;
                     if let Some(c) = args.get(i + 1) {
-                        let out = c.output();
-                        self.report_taint(&out, &format!("as `{name} {t}` code"));
-                        if let Some(text) = c.static_text() {
-                            self.embedded_commands(name, &text, env, depth);
-                        }
+                        self.inline_code(name, &t, c, env, depth);
                     }
                     i += 2;
                     continue;
@@ -1780,15 +1915,85 @@ impl Analysis<'_> {
         }
     }
 
+    /// Code given on an interpreter's command line (`python3 -c CODE`,
+    /// `perl -e`, `node -e`, `php -r`): downloaded or decoded code is
+    /// refused; code that is only an unknown variable (`python3 -c
+    /// "$CODE"`) is judged as `eval` of it; the shell commands and the
+    /// guarded paths the text names are judged (the parts only known at
+    /// run time stay unread).
+    fn inline_code(&mut self, name: &str, flag: &str, code: &Field, env: &Env, depth: u32) {
+        let out = code.output();
+        if out.is_tainted() {
+            self.report_taint(&out, &format!("as `{name} {flag}` code"));
+            return;
+        }
+        let only_dynamic = code.segs.iter().all(|s| match s {
+            Seg::Lit { text, .. } => text.trim().is_empty(),
+            _ => true,
+        });
+        if only_dynamic && has_unknown_variable(code) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name} {flag}` runs code held in a variable whose value is not known here, so it cannot be \
+                     checked. Pass the code directly; a person must approve it as it is."
+                ),
+            );
+            return;
+        }
+        let text = code.static_text().unwrap_or_else(|| code.text());
+        self.embedded_commands(name, &text, env, depth);
+    }
+
     /// Analyse the shell commands found in another language's code.
     pub(crate) fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
-        for cmd in crate::embedded::shell_commands(code, backticks) {
+        let mut commands = crate::embedded::shell_commands(code, backticks);
+        if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox") {
+            commands.extend(crate::embedded::awk_pipe_commands(code));
+        }
+        for cmd in commands {
             let mut e = env.clone();
             self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
             if self.done() {
-                break;
+                return;
+            }
+        }
+        self.inline_code_paths(&format!("`{name}` code"), code, env, depth);
+    }
+
+    /// Code the analysis cannot read (an interpreter's `-c`/`-e`, an
+    /// editor's or awk's commands) that names one of toolvet's state or
+    /// secret paths or a guard rail (`open("examples/toolvet.toml", "w")`,
+    /// `unlink "state/approvals.db"`, `w .claude/settings.json`) is judged
+    /// as a write onto it, as the same write from the shell is: the code
+    /// may do anything with a file it names. Other files stay unjudged, so
+    /// ordinary code (`print(1)`, reading a data file) is not refused.
+    pub(crate) fn inline_code_paths(&mut self, via: &str, code: &str, env: &Env, depth: u32) {
+        let mut e = env.clone();
+        for token in crate::embedded::path_tokens(code) {
+            if self.done() {
+                return;
+            }
+            let field = match token.strip_prefix('~') {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => Field {
+                    segs: vec![
+                        Seg::Home(None),
+                        Seg::Lit {
+                            text: rest.to_string(),
+                            quoted: true,
+                        },
+                    ],
+                },
+                _ => Field::lit(token.as_str()),
+            };
+            let Some(abs) = self.abs_path(&field, &e) else {
+                continue;
+            };
+            if self.state.guard_rail(&abs).is_some() || self.state.is_secret(&abs) {
+                self.check_write(&field, &mut e, &Output::Unknown, via, true, depth);
             }
         }
     }
@@ -1820,7 +2025,7 @@ impl Analysis<'_> {
         }
     }
 
-    fn change_dir(&mut self, target: Option<&Field>, env: &mut Env) {
+    pub(crate) fn change_dir(&mut self, target: Option<&Field>, env: &mut Env) {
         let new = match target {
             None => match &self.home {
                 Some(h) => Cwd::Known(h.clone()),
@@ -1856,7 +2061,60 @@ impl Analysis<'_> {
         env.cwd = new;
     }
 
-    fn declare(&mut self, arg: &Field, env: &mut Env) {
+    /// `read [-r] NAME… <<< TEXT`: the names take the words of the first
+    /// line of a standard input the analysis knows (the last name the
+    /// rest of the line). Returns false when it does not apply (unknown
+    /// input, arrays, options it does not follow); the names then become
+    /// unknown.
+    fn read_known_line(&mut self, args: &[Field], env: &mut Env, stdin: &Output) -> bool {
+        let Output::Static(text) = stdin else {
+            return false;
+        };
+        let mut raw = false;
+        let mut names: Vec<String> = Vec::new();
+        for a in args {
+            let Some(t) = a.static_text() else {
+                return false;
+            };
+            if t == "-r" {
+                raw = true;
+            } else if t.starts_with('-') || t.is_empty() {
+                // `-a` (an array), `-d`, `-n`, `-p`, `-u`: not followed.
+                return false;
+            } else {
+                names.push(t);
+            }
+        }
+        if names.is_empty()
+            || !names
+                .iter()
+                .all(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return false;
+        }
+        let line = text.lines().next().unwrap_or("");
+        let line = if raw {
+            line.to_string()
+        } else {
+            line.replace('\\', "")
+        };
+        let ifs = env.ifs();
+        let mut rest = line.trim_matches(|c: char| ifs.contains(c));
+        for (i, name) in names.iter().enumerate() {
+            let value = if i + 1 == names.len() {
+                rest.to_string()
+            } else {
+                let end = rest.find(|c: char| ifs.contains(c)).unwrap_or(rest.len());
+                let (w, r) = rest.split_at(end);
+                rest = r.trim_start_matches(|c: char| ifs.contains(c));
+                w.to_string()
+            };
+            env.vars.insert(name.clone(), Field::lit(value));
+        }
+        true
+    }
+
+    fn declare(&mut self, arg: &Field, env: &mut Env, unknown: bool) {
         let Some(Seg::Lit { text, .. }) = arg.segs.first() else {
             return;
         };
@@ -1864,6 +2122,11 @@ impl Analysis<'_> {
             return;
         };
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return;
+        }
+        if unknown {
+            env.vars
+                .insert(name.to_string(), dyn_field(&format!("${name}")));
             return;
         }
         let mut value = Field::lit(first_value);
@@ -1965,6 +2228,64 @@ fn download_targets(name: &str, args: &[Field]) -> Vec<String> {
         }
     }
     files
+}
+
+/// The shell text of a git `ext::` remote's command: words are separated
+/// by spaces, `% ` is a space inside a word, `%%` a `%` (`%S`, `%s`, `%G`
+/// are git's placeholders, kept).
+fn ext_command(spec: &str) -> String {
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words.last_mut().map_or((), |w| w.push(' ')),
+                Some('%') => words.last_mut().map_or((), |w| w.push('%')),
+                Some(o) => words.last_mut().map_or((), |w| {
+                    w.push('%');
+                    w.push(o)
+                }),
+                None => {}
+            },
+            ' ' => words.push(String::new()),
+            c => words.last_mut().map_or((), |w| w.push(c)),
+        }
+    }
+    words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| crate::shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `NAME=value` words among `args` (`export A=1`, `env A=1 cmd`),
+/// with the pieces of the value kept.
+fn assignments_of(args: &[Field]) -> Vec<(String, Field)> {
+    let mut found = Vec::new();
+    for a in args {
+        let Some(Seg::Lit { text, quoted }) = a.segs.first() else {
+            continue;
+        };
+        let Some((name, first)) = text.split_once('=') else {
+            continue;
+        };
+        let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let exported_function = name.starts_with("BASH_FUNC_") && name.ends_with("%%");
+        if name.is_empty() || !(plain || exported_function) {
+            continue;
+        }
+        let mut value = Field::default();
+        if !first.is_empty() {
+            value.segs.push(Seg::Lit {
+                text: first.to_string(),
+                quoted: *quoted,
+            });
+        }
+        value.segs.extend(a.segs[1..].iter().cloned());
+        found.push((name.to_string(), value));
+    }
+    found
 }
 
 /// Positional arguments (not options) of a command, honouring `--`.

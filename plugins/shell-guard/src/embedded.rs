@@ -25,6 +25,10 @@ const SPAWNERS: &[&str] = &[
     "spawnSync(",
     "shell_exec(",
     "passthru(",
+    // Emacs Lisp: `(shell-command "cmd")`.
+    "shell-command",
+    "shell-command-to-string",
+    "call-process-shell-command",
 ];
 
 /// Functions whose first argument is a path deleted recursively.
@@ -185,6 +189,252 @@ fn string_literal(s: &str) -> Option<(String, &str)> {
     None
 }
 
+/// Most path-like tokens taken from one piece of inline code.
+const MAX_TOKENS: usize = 512;
+
+/// The words of inline code (an interpreter's `-c`/`-e` program, an
+/// editor's commands, an awk program) that may name a file: the code split
+/// at white space, quotes and punctuation that a path does not hold, with
+/// the usual spellings of the home directory (`$HOME`, `${HOME}`,
+/// `os.homedir()`, `Path.home()`, …) turned into `~`. The analysis cannot
+/// read such code; a file it names is judged as a file the code may write.
+pub fn path_tokens(code: &str) -> Vec<String> {
+    if code.len() > MAX_CODE {
+        return Vec::new();
+    }
+    let mut text = code.replace("${HOME}", "~").replace("$HOME", "~");
+    for e in HOME_EXPRESSIONS {
+        if text.contains(e) {
+            text = text.replace(e, "~");
+        }
+    }
+    let mut found: Vec<String> = Vec::new();
+    for word in
+        text.split(|c: char| c.is_whitespace() || "'\"`(),;[]{}<>|&=+*!?:@#$%^\\".contains(c))
+    {
+        // A word ends with a statement's dot or comma at times (`w x.`).
+        let word = word.trim_end_matches('.');
+        if word.is_empty() || word.len() > 4096 || found.iter().any(|f| f == word) {
+            continue;
+        }
+        found.push(word.to_string());
+        if found.len() == MAX_TOKENS {
+            break;
+        }
+    }
+    found
+}
+
+/// Shell commands in an editor's commands (vim `-c`/`+`/`--cmd`, ex and
+/// ed scripts, `less +`): `!cmd`, `r !cmd`, `w !cmd`, `e !cmd` (ed), vim's
+/// `:terminal cmd`, and the literal arguments of `system(…)`-like calls.
+pub fn editor_shell_commands(script: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if script.len() > MAX_CODE {
+        return found;
+    }
+    for line in script.lines() {
+        // vim and ed separate commands with `|`, but a shell command takes
+        // the rest of its line, `|` included.
+        let mut at = 0;
+        while at <= line.len() {
+            let end = line[at..].find('|').map_or(line.len(), |i| at + i);
+            if let Some(start) = editor_shell_start(&line[at..end]) {
+                let sh = line[at + start..].trim();
+                if !sh.is_empty() {
+                    found.push(sh.to_string());
+                }
+                break;
+            }
+            at = end + 1;
+        }
+    }
+    found.extend(shell_commands(script, false));
+    found.truncate(32);
+    found
+}
+
+/// Where the shell command of one editor command starts (its offset in
+/// `piece`), when it runs one.
+fn editor_shell_start(piece: &str) -> Option<usize> {
+    // A range and the colon before a command (`:`, `%`, `1,$`, `.`).
+    let mut cmd = piece.trim_start_matches(|c: char| {
+        c.is_whitespace() || c.is_ascii_digit() || ":%$.,;'<>".contains(c)
+    });
+    for prefix in ["silent!", "silent", "execute", "exe"] {
+        if let Some(rest) = cmd.strip_prefix(prefix) {
+            cmd = rest.trim_start();
+        }
+    }
+    let offset = |rest: &str| piece.len() - rest.len();
+    if let Some(rest) = cmd.strip_prefix('!') {
+        return Some(offset(rest));
+    }
+    let split = cmd
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(cmd.len());
+    let (word, rest) = cmd.split_at(split);
+    let sh = match word {
+        // `:r!cmd`, `:r !cmd`: the output of cmd is read in.
+        "r" | "read" => rest.trim_start().strip_prefix('!'),
+        // `w !cmd`, `e !cmd` (a space: `w!` forces a write).
+        "w" | "write" | "e" | "edit" | "W" | "E" => rest
+            .strip_prefix(char::is_whitespace)
+            .and_then(|r| r.trim_start().strip_prefix('!')),
+        "ter" | "term" | "terminal" => Some(rest),
+        _ => None,
+    }?;
+    Some(offset(sh))
+}
+
+/// Commands an awk program runs through pipes: `print … | "cmd"`,
+/// `"cmd" | getline` (besides `system("cmd")`, see [`shell_commands`]).
+pub fn awk_pipe_commands(program: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if program.len() > MAX_CODE {
+        return found;
+    }
+    for (at, _) in program.match_indices('|') {
+        if program[at + 1..].starts_with('|') || program[..at].ends_with('|') {
+            continue; // `||`
+        }
+        let before = program[..at].trim_end();
+        // `print "text" | "cmd"`: cmd reads the text (a shell runs it).
+        if let Some((s, _)) = string_literal(program[at + 1..].trim_start()) {
+            let printed = before
+                .strip_suffix('"')
+                .and_then(|b| b.rfind('"'))
+                .map(|open| &before[open + 1..before.len() - 1]);
+            match printed {
+                Some(p) => found.push(format!(
+                    "printf '%s\\n' {} | {s}",
+                    crate::shell_quote(&p.replace("\\\"", "\"").replace("\\n", "\n"))
+                )),
+                None => found.push(s),
+            }
+        }
+        // `"cmd" | getline`.
+        if program[at + 1..].trim_start().starts_with("getline")
+            && let Some(open) = before.strip_suffix('"').and_then(|b| b.rfind('"'))
+        {
+            found.push(before[open + 1..before.len() - 1].to_string());
+        }
+        if found.len() >= 16 {
+            break;
+        }
+    }
+    found
+}
+
+/// What a patch does to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatchOp {
+    /// A new file.
+    Add,
+    /// A changed file (or the new name of a moved one).
+    Update,
+    /// A deleted file.
+    Delete,
+}
+
+/// One file a patch writes: what it does, the path as written in the
+/// patch, and the lines it adds (without their `+`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchFile {
+    /// Add, update or delete.
+    pub op: PatchOp,
+    /// The path, as the patch names it (relative to where it is applied).
+    pub path: String,
+    /// The lines the patch adds to the file, joined by newlines.
+    pub added: String,
+}
+
+/// The files a patch writes: Codex's `apply_patch` format (`*** Add
+/// File: P`, `*** Update File: P`, `*** Delete File: P`, `*** Move to:
+/// P`) and unified diffs (`+++ b/P`, `--- a/P` of a deletion, `diff --git
+/// a/P b/Q`, `rename to`, `copy to`). `strip`: the leading components
+/// removed from unified-diff paths (`-p1` is 1; `None`: the `a/`/`b/`
+/// prefixes git writes are removed when present).
+pub fn patch_files(text: &str, strip: Option<usize>) -> Vec<PatchFile> {
+    let mut files: Vec<PatchFile> = Vec::new();
+    let unified = |p: &str| -> Option<String> {
+        let p = p.split('\t').next().unwrap_or(p).trim();
+        let p = p
+            .strip_prefix('"')
+            .and_then(|q| q.strip_suffix('"'))
+            .unwrap_or(p);
+        if p.is_empty() || p == "/dev/null" {
+            return None;
+        }
+        Some(match strip {
+            Some(n) => p.splitn(n + 1, '/').nth(n).unwrap_or(p).to_string(),
+            None => p
+                .strip_prefix("a/")
+                .or_else(|| p.strip_prefix("b/"))
+                .unwrap_or(p)
+                .to_string(),
+        })
+    };
+    let mut deleting_from: Option<String> = None;
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        let op_path = if let Some(p) = line.strip_prefix("*** Add File:") {
+            Some((PatchOp::Add, p.trim().to_string()))
+        } else if let Some(p) = line.strip_prefix("*** Update File:") {
+            Some((PatchOp::Update, p.trim().to_string()))
+        } else if let Some(p) = line.strip_prefix("*** Delete File:") {
+            Some((PatchOp::Delete, p.trim().to_string()))
+        } else if let Some(p) = line.strip_prefix("*** Move to:") {
+            Some((PatchOp::Add, p.trim().to_string()))
+        } else if let Some(p) = line.strip_prefix("--- ") {
+            deleting_from = unified(p);
+            None
+        } else if let Some(p) = line.strip_prefix("+++ ") {
+            match unified(p) {
+                Some(p) => {
+                    deleting_from = None;
+                    Some((PatchOp::Update, p))
+                }
+                // `+++ /dev/null`: the `---` file is deleted.
+                None => deleting_from.take().map(|d| (PatchOp::Delete, d)),
+            }
+        } else if let Some(rest) = line.strip_prefix("diff --git ") {
+            // Both names: the second is written, the first may be removed.
+            rest.rsplit_once(" b/")
+                .map(|(_, b)| (PatchOp::Update, b.to_string()))
+        } else if let Some(p) = line
+            .strip_prefix("rename to ")
+            .or_else(|| line.strip_prefix("copy to "))
+        {
+            Some((PatchOp::Add, p.trim().to_string()))
+        } else if let Some(p) = line.strip_prefix("rename from ") {
+            Some((PatchOp::Delete, p.trim().to_string()))
+        } else {
+            if let Some(added) = line.strip_prefix('+')
+                && !line.starts_with("+++")
+                && let Some(last) = files.last_mut()
+            {
+                last.added.push_str(added);
+                last.added.push('\n');
+            }
+            None
+        };
+        if let Some((op, path)) = op_path
+            && !path.is_empty()
+        {
+            if files.len() >= 256 {
+                break;
+            }
+            files.push(PatchFile {
+                op,
+                path,
+                added: String::new(),
+            });
+        }
+    }
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +485,87 @@ mod tests {
         assert!(shell_commands("myrun('x'); print('rm -rf /')", false).is_empty());
         assert!(shell_commands("console.log(`rm -rf /`)", false).is_empty());
         assert!(shell_commands("os.system(cmd)", false).is_empty());
+    }
+
+    #[test]
+    fn finds_path_tokens() {
+        let t = path_tokens(r#"open("examples/toolvet.toml","w").write("")"#);
+        assert!(t.contains(&"examples/toolvet.toml".to_string()), "{t:?}");
+        let t = path_tokens("os.remove(os.path.join(os.environ['HOME'], '.bashrc'))");
+        assert!(t.contains(&".bashrc".to_string()), "{t:?}");
+        assert!(t.contains(&"~".to_string()), "{t:?}");
+        assert_eq!(
+            path_tokens("unlink \"$HOME/.zshrc\""),
+            ["unlink", "~/.zshrc"]
+        );
+        assert_eq!(
+            path_tokens("w .claude/settings.json."),
+            ["w", ".claude/settings.json"]
+        );
+    }
+
+    #[test]
+    fn finds_editor_shell_commands() {
+        assert_eq!(editor_shell_commands(":!rm -rf ~"), ["rm -rf ~"]);
+        assert_eq!(
+            editor_shell_commands("silent !curl x | sh"),
+            ["curl x | sh"]
+        );
+        assert_eq!(editor_shell_commands("set x | !id | q"), ["id | q"]);
+        assert_eq!(editor_shell_commands("1,$d\nw !sh -c id\nq"), ["sh -c id"]);
+        assert_eq!(editor_shell_commands("r!id"), ["id"]);
+        assert_eq!(editor_shell_commands("e !id"), ["id"]);
+        assert_eq!(editor_shell_commands(":terminal rm -rf ~"), ["rm -rf ~"]);
+        assert_eq!(
+            editor_shell_commands(r#"call system("rm -rf ~")"#),
+            ["rm -rf ~"]
+        );
+        assert!(editor_shell_commands("w!\nwq\n%s/a/b/g\ne! x").is_empty());
+    }
+
+    #[test]
+    fn finds_awk_pipes() {
+        assert_eq!(
+            awk_pipe_commands(
+                r#"BEGIN { print "rm -rf ~" | "sh"; "id" | getline u; print $1 | "sort" }"#
+            ),
+            [r"printf '%s\n' 'rm -rf ~' | sh", "id", "sort"]
+        );
+        assert!(awk_pipe_commands("a || b").is_empty());
+    }
+
+    #[test]
+    fn reads_patches() {
+        let codex = "*** Begin Patch\n*** Add File: a/new.txt\n+hello\n*** Update File: .codex/config.toml\n@@\n-x\n+approval_policy = \"never\"\n*** Move to: b.toml\n*** Delete File: old.txt\n*** End Patch\n";
+        let f = patch_files(codex, None);
+        let got: Vec<(PatchOp, &str, &str)> = f
+            .iter()
+            .map(|p| (p.op.clone(), p.path.as_str(), p.added.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (PatchOp::Add, "a/new.txt", "hello\n"),
+                (
+                    PatchOp::Update,
+                    ".codex/config.toml",
+                    "approval_policy = \"never\"\n"
+                ),
+                (PatchOp::Add, "b.toml", ""),
+                (PatchOp::Delete, "old.txt", "")
+            ]
+        );
+        let diff = "diff --git a/x b/y\n--- a/x\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n--- a/gone\n+++ /dev/null\n";
+        let f = patch_files(diff, None);
+        let got: Vec<(PatchOp, &str)> = f.iter().map(|p| (p.op.clone(), p.path.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (PatchOp::Update, "y"),
+                (PatchOp::Update, "y"),
+                (PatchOp::Delete, "gone")
+            ]
+        );
+        assert_eq!(patch_files("+++ x/y/z\n", Some(2))[0].path, "z");
     }
 }

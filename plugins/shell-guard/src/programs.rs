@@ -6,7 +6,7 @@
 //! writes; `crontab` installs; containers given the host's root or Docker
 //! socket; agent CLIs started with their own guard rails off.
 
-use crate::syntax::{Field, Output};
+use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 
 /// `(program, option)` whose value is a shell command. An option ending in
@@ -37,6 +37,10 @@ const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("npx", "-c"),
     ("script", "-c"),
     ("less", "+!"),
+    ("less", "+:!"),
+    ("more", "+!"),
+    ("man", "-P"),
+    ("man", "--pager"),
 ];
 
 /// `(program, option)` whose remaining words are a command (`fd -x rm`).
@@ -83,7 +87,10 @@ impl Analysis<'_> {
                 }
                 let value = if t == opt.trim_end_matches('=') || t == opt {
                     args.get(i + 1).cloned()
-                } else if let Some(v) = t.strip_prefix(opt).filter(|_| opt.ends_with('=')) {
+                } else if let Some(v) = t
+                    .strip_prefix(opt)
+                    .filter(|_| opt.ends_with('=') || !opt.starts_with('-'))
+                {
                     Some(Field::lit(v))
                 } else if let Some(v) = t.strip_prefix(&format!("{opt}=")) {
                     Some(Field::lit(v))
@@ -238,6 +245,860 @@ impl Analysis<'_> {
                 "shell.container-escape",
                 format!("`{name} run --privileged` gives the container full access to the host. A person must approve."),
             );
+        }
+    }
+}
+
+/// Environment variables whose value is a shell command that some program
+/// runs later (`PROMPT_COMMAND` at every prompt, `GIT_SSH_COMMAND` on a
+/// fetch, `EDITOR` and `PAGER` when a program opens them). Setting one is
+/// judged as running its command.
+const COMMAND_VARIABLES: &[&str] = &[
+    "PROMPT_COMMAND",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "EDITOR",
+    "VISUAL",
+    "FCEDIT",
+    "PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "BROWSER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "RSYNC_RSH",
+    "CVS_RSH",
+];
+
+/// Environment variables naming a file (or options) whose code a program
+/// runs on start: `BASH_ENV` (every non-interactive bash), `ENV` (an
+/// interactive `sh`), `LD_PRELOAD`, git's program and configuration
+/// directories. The analysis cannot read those files.
+const CODE_FILE_VARIABLES: &[&str] = &[
+    "BASH_ENV",
+    "ENV",
+    "ZDOTDIR",
+    "PYTHONSTARTUP",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+];
+
+/// Option variables of interpreters, and the options in them that load
+/// code (`NODE_OPTIONS=--require /tmp/x.js`, `PERL5OPT=-Mx`).
+const CODE_OPTION_VARIABLES: &[(&str, &[&str])] = &[
+    (
+        "NODE_OPTIONS",
+        &[
+            "--require",
+            "-r",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+        ],
+    ),
+    ("PERL5OPT", &["-M", "-m", "-d"]),
+    ("RUBYOPT", &["-r"]),
+];
+
+/// git configuration keys (lower case; `*` is one subsection) whose value
+/// is a shell command git runs later, or (for `alias.*`) a git command or
+/// `!shell`.
+const GIT_PROGRAM_KEYS: &[&str] = &[
+    "core.editor",
+    "core.pager",
+    "core.sshcommand",
+    "core.askpass",
+    "core.gitproxy",
+    "core.alternaterefscommand",
+    "core.fsmonitor",
+    "sequence.editor",
+    "diff.external",
+    "diff.*.textconv",
+    "diff.*.command",
+    "merge.*.driver",
+    "filter.*.clean",
+    "filter.*.smudge",
+    "filter.*.process",
+    "pager.*",
+    "gpg.program",
+    "gpg.*.program",
+    "credential.helper",
+    "credential.*.helper",
+    "difftool.*.cmd",
+    "mergetool.*.cmd",
+    "man.*.cmd",
+    "browser.*.cmd",
+    "web.browser",
+    "sendemail.sendmailcmd",
+    "sendemail.smtpserver",
+    "interactive.difffilter",
+    "uploadpack.packobjectshook",
+    "remote.*.uploadpack",
+    "remote.*.receivepack",
+    "remote.*.vcs",
+];
+
+/// git configuration keys that make git read more configuration, or run
+/// hooks or transports, from a place the analysis cannot see.
+const GIT_INDIRECT_KEYS: &[&str] = &[
+    "core.hookspath",
+    "include.path",
+    "includeif.*.path",
+    "protocol.allow",
+    "protocol.*.allow",
+    "init.templatedir",
+];
+
+/// Whether `key` (lower case) matches one of `patterns` (`*`: one
+/// subsection, which may hold dots).
+fn key_matches(patterns: &[&str], key: &str) -> bool {
+    patterns.iter().any(|p| match p.split_once('*') {
+        None => *p == key,
+        Some((head, tail)) => {
+            key.len() > head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
+        }
+    })
+}
+
+impl Analysis<'_> {
+    /// Judge variables set for a command or the shell (`VAR=x cmd`,
+    /// `export VAR=x`, `env VAR=x cmd`): a variable whose value is a
+    /// command is judged as running it, one naming a file of start-up code
+    /// as running code the analysis cannot read, git configuration given
+    /// through `GIT_CONFIG_*` as that configuration. `runs_shell`: the
+    /// command they are set for is a shell (`ENV` only matters there).
+    pub(crate) fn code_variables(
+        &mut self,
+        assigns: &[(String, Field)],
+        env: &mut Env,
+        depth: u32,
+        runs_shell: bool,
+    ) {
+        for (name, value) in assigns {
+            if self.done() {
+                return;
+            }
+            let text = value.text();
+            if COMMAND_VARIABLES.contains(&name.as_str()) {
+                let script = match value.static_text() {
+                    // `LESSOPEN='|cmd %s'`.
+                    Some(t) => Field::lit(t.trim_start_matches('|')),
+                    None => value.clone(),
+                };
+                self.run_script_field(
+                    &script,
+                    env,
+                    depth,
+                    &Output::Unknown,
+                    &format!("the command in `{name}`"),
+                );
+            } else if let Some(n) = name
+                .strip_prefix("PS")
+                .filter(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_digit()))
+            {
+                // Prompts expand `$(…)` each time they are shown (`PS4`
+                // under `set -x`).
+                let _ = n;
+                if let Some(t) = value.static_text() {
+                    self.scan_substitutions(&t, env, depth + 1);
+                }
+            } else if let Some(f) = name
+                .strip_prefix("BASH_FUNC_")
+                .and_then(|n| n.strip_suffix("%%"))
+            {
+                // `env 'BASH_FUNC_ls%%=() { …; }' bash -c ls`: an exported
+                // function, run under the name of a command.
+                let body = text.trim_start().strip_prefix("()").unwrap_or(&text);
+                let mut e = env.clone();
+                self.script(
+                    &format!("{f} () {body}"),
+                    &mut e,
+                    depth + 1,
+                    &Output::Unknown,
+                );
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "The command exports a shell function `{f}` through the environment, which replaces the \
+                         command of that name in every bash it starts. A person must approve it."
+                    ),
+                );
+            } else if CODE_FILE_VARIABLES.contains(&name.as_str()) {
+                let harmless = text.is_empty() || text == "/dev/null";
+                // `ENV=production npm start` is common and harmless: `ENV`
+                // counts when it names a file, or an unknown value is
+                // given to a shell.
+                let file_like = text.contains('/')
+                    || text.starts_with(['~', '.']) && value.static_text().is_some();
+                if harmless || (name == "ENV" && !(file_like || runs_shell && value.is_dynamic())) {
+                    continue;
+                }
+                self.code_file_variable(name, value, env, depth);
+            } else if let Some((_, opts)) = CODE_OPTION_VARIABLES.iter().find(|(n, _)| n == name) {
+                let loads = text.split_whitespace().any(|w| {
+                    opts.iter().any(|o| {
+                        w == *o
+                            || (w.starts_with(o) && (o.len() == 2 || w[o.len()..].starts_with('=')))
+                    })
+                });
+                if loads || value.is_dynamic() && name != "NODE_OPTIONS" {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        format!(
+                            "`{name}` makes the interpreter load code (`{text}`) that the analysis cannot read. A person \
+                             must approve it; run the code as a file of its own instead."
+                        ),
+                    );
+                }
+            } else if name == "GIT_CONFIG_PARAMETERS" {
+                self.git_config_parameters(value, env, depth);
+            } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
+                let value_name = format!("GIT_CONFIG_VALUE_{n}");
+                let v = assigns
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| *k == value_name)
+                    .map(|(_, v)| v.clone())
+                    .or_else(|| env.vars.get(&value_name).cloned())
+                    .unwrap_or_else(|| crate::walk::dyn_field(&format!("${value_name}")));
+                match value.static_text() {
+                    Some(key) => self.git_config_set(&key, Some(&v), env, depth, "`GIT_CONFIG_KEY`"),
+                    None => self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        "`GIT_CONFIG_KEY_*` sets a git configuration key only known at run time, which may make git \
+                         run a program. Write the configuration out; a person must approve it as it is.",
+                    ),
+                }
+            }
+        }
+    }
+
+    /// A variable naming a file of code run on start (`BASH_ENV=/tmp/x`):
+    /// code written from a download or a decoder is refused, code the
+    /// analysis can see (`<(echo …)`) is analysed, any other escalates.
+    fn code_file_variable(&mut self, name: &str, value: &Field, env: &mut Env, depth: u32) {
+        let text = value.text();
+        if let Some(out) = value
+            .static_text()
+            .and_then(|t| env.file_taint(&t).cloned())
+        {
+            self.report_taint(&out, &format!("through `{name}={text}`"));
+            return;
+        }
+        let mut seen = false;
+        for seg in &value.segs {
+            if let Seg::Dyn { out, .. } = seg {
+                match out {
+                    Output::Static(code) => {
+                        seen = true;
+                        let mut e = env.clone();
+                        self.script(code, &mut e, depth + 1, &Output::Unknown);
+                    }
+                    o if o.is_tainted() => {
+                        self.report_taint(o, &format!("through `{name}`"));
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !seen {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}={text}` makes a program run the code in a file the analysis cannot read (at start-up, \
+                     before the command itself). A person must approve it; run the file's commands directly instead."
+                ),
+            );
+        }
+    }
+
+    /// `GIT_CONFIG_PARAMETERS="'core.pager'='cmd'"`: git configuration in
+    /// the environment, in git's own quoting.
+    fn git_config_parameters(&mut self, value: &Field, env: &mut Env, depth: u32) {
+        let Some(text) = value.static_text() else {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                "`GIT_CONFIG_PARAMETERS` holds git configuration only known at run time, which may make git run a \
+                 program. A person must approve it.",
+            );
+            return;
+        };
+        // Shell-quoted words, each `'key'='value'`, `'key=value'` or `'key'`.
+        let words = match crate::syntax::tokenize(&text) {
+            Ok(tokens) => tokens
+                .into_iter()
+                .filter_map(|t| match t {
+                    brush_parser::Token::Word(w, _) => Some(w),
+                    brush_parser::Token::Operator(..) => None,
+                })
+                .collect::<Vec<_>>(),
+            Err(_) => vec![text.clone()],
+        };
+        for w in words {
+            let plain = w.replace('\'', "");
+            if let Some((k, v)) = plain.split_once('=') {
+                self.git_config_set(
+                    k,
+                    Some(&Field::lit(v)),
+                    env,
+                    depth,
+                    "`GIT_CONFIG_PARAMETERS`",
+                );
+            }
+        }
+    }
+
+    /// A git configuration key set to `value` (`git -c K=V`, `git config
+    /// K V`, `GIT_CONFIG_KEY_n`): a key whose value is a program git runs
+    /// later is judged as running it now; an alias as running its git
+    /// command or `!shell`; keys that make git read configuration, hooks
+    /// or transports from elsewhere escalate.
+    pub(crate) fn git_config_set(
+        &mut self,
+        key: &str,
+        value: Option<&Field>,
+        env: &mut Env,
+        depth: u32,
+        via: &str,
+    ) {
+        let lower = key.to_ascii_lowercase();
+        let Some(value) = value else {
+            return;
+        };
+        let text = value.text();
+        if let Some(alias) = lower.strip_prefix("alias.") {
+            let Some(t) = value.static_text() else {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "{via} defines the git alias `{alias}` from a value only known at run time, so what it runs \
+                         cannot be checked. Write it out; a person must approve it as it is."
+                    ),
+                );
+                return;
+            };
+            let mut e = env.clone();
+            match t.trim_start().strip_prefix('!') {
+                // `!sh -c …`: a shell command, run by the alias.
+                Some(sh) => {
+                    self.script(sh, &mut e, depth + 1, &Output::Unknown);
+                }
+                // Another git command (`push -f origin main`).
+                None => {
+                    self.script(&format!("git {t}"), &mut e, depth + 1, &Output::Unknown);
+                }
+            }
+            return;
+        }
+        if key_matches(GIT_INDIRECT_KEYS, &lower) {
+            self.report(
+                false,
+                "shell.guardrail-write",
+                format!(
+                    "{via} sets `{key}`, which makes git read configuration, run hooks or use transports from a place \
+                     this check does not see. A person must approve; leave the repository's git configuration as it is."
+                ),
+            );
+            return;
+        }
+        if key_matches(GIT_PROGRAM_KEYS, &lower) {
+            if matches!(
+                text.to_ascii_lowercase().as_str(),
+                "" | "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"
+            ) && !lower.starts_with("alias.")
+            {
+                return;
+            }
+            let script = match value.static_text() {
+                // `credential.helper = !f() { …; }; f`.
+                Some(t) => Field::lit(t.trim_start().trim_start_matches('!')),
+                None => value.clone(),
+            };
+            self.run_script_field(
+                &script,
+                env,
+                depth,
+                &Output::Unknown,
+                &format!("the program git runs for `{key}` ({via})"),
+            );
+        }
+    }
+}
+
+/// Options of `git config` that take a value (besides the key and value).
+const GIT_CONFIG_VALUE_OPTIONS: &[&str] = &[
+    "-f",
+    "--file",
+    "--blob",
+    "--type",
+    "--default",
+    "--comment",
+    "--value",
+    "--url",
+];
+
+/// `git config` options that read or remove, rather than set, a value.
+const GIT_CONFIG_READS: &[&str] = &[
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--get-color",
+    "--get-colorbool",
+    "--unset",
+    "--unset-all",
+    "--list",
+    "-l",
+    "--rename-section",
+    "--remove-section",
+    "--show-origin",
+    "--show-scope",
+    "--name-only",
+];
+
+impl Analysis<'_> {
+    /// `git -c K=V` / `git --config-env=K=VAR`.
+    pub(crate) fn git_option_config(&mut self, how: &str, kv: &Field, env: &mut Env, depth: u32) {
+        // The key is the text before the first `=`; the value the pieces
+        // after it (a `$VAR` in the value stays unknown).
+        let mut key = String::new();
+        let mut value = Field::default();
+        let mut in_value = false;
+        for seg in &kv.segs {
+            if in_value {
+                value.segs.push(seg.clone());
+                continue;
+            }
+            match seg {
+                Seg::Lit { text, quoted } => match text.split_once('=') {
+                    Some((k, v)) => {
+                        key.push_str(k);
+                        in_value = true;
+                        if !v.is_empty() {
+                            value.segs.push(Seg::Lit {
+                                text: v.to_string(),
+                                quoted: *quoted,
+                            });
+                        }
+                    }
+                    None => key.push_str(text),
+                },
+                _ => {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        format!(
+                            "`git {how}` sets a configuration key only known at run time (`{}`), which may make git \
+                             run a program. Write it out; a person must approve it as it is.",
+                            kv.text()
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+        if !in_value {
+            return; // `-c K`: a boolean true.
+        }
+        let value = if how == "--config-env" {
+            let name = value.text();
+            env.vars
+                .get(&name)
+                .cloned()
+                .unwrap_or_else(|| crate::walk::dyn_field(&format!("${name}")))
+        } else {
+            value
+        };
+        self.git_config_set(&key, Some(&value), env, depth, &format!("`git {how}`"));
+    }
+
+    /// `git config [--file F] [--add|--replace-all] KEY VALUE`, `git config
+    /// set KEY VALUE`: the value set, judged by its key; `--file F` is a
+    /// write onto F.
+    pub(crate) fn git_config(&mut self, args: &[Field], env: &mut Env, depth: u32) {
+        let mut positional: Vec<&Field> = Vec::new();
+        let mut reads = false;
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if t == "--" {
+                positional.extend(&args[i..]);
+                break;
+            }
+            if !t.starts_with('-') {
+                positional.push(a);
+                continue;
+            }
+            let (flag, attached) = match t.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(Field::lit(v))),
+                _ => (t.clone(), None),
+            };
+            if GIT_CONFIG_READS.contains(&flag.as_str()) || flag == "-e" || flag == "--edit" {
+                reads = true;
+            }
+            if GIT_CONFIG_VALUE_OPTIONS.contains(&flag.as_str()) {
+                let value = match attached {
+                    Some(v) => Some(v),
+                    None => {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    }
+                };
+                if matches!(flag.as_str(), "-f" | "--file")
+                    && let Some(file) = value
+                    && file.text() != "-"
+                {
+                    self.check_write(
+                        &file,
+                        env,
+                        &Output::Unknown,
+                        "`git config --file`",
+                        false,
+                        depth,
+                    );
+                }
+            }
+        }
+        let mut words: &[&Field] = &positional;
+        if let Some(first) = words.first() {
+            match first.text().as_str() {
+                "set" => words = &words[1..],
+                "get" | "list" | "unset" | "edit" | "rename-section" | "remove-section" => return,
+                _ => {}
+            }
+        }
+        if reads {
+            return;
+        }
+        if let [key, value, ..] = words
+            && let Some(k) = key.static_text()
+        {
+            self.git_config_set(&k, Some(value), env, depth, "`git config`");
+        }
+    }
+
+    /// `git apply` / `git am` of a patch the analysis can read (a
+    /// here-document, a here-string, text piped in): the files it writes
+    /// are judged as writes. A patch from a file is not read.
+    pub(crate) fn git_apply(
+        &mut self,
+        sub: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) {
+        let mut strip: Option<usize> = None;
+        let mut dir: Option<Field> = None;
+        let mut from_stdin = true;
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if let Some(n) = t.strip_prefix("-p") {
+                strip = n.parse().ok().or(Some(1));
+            } else if let Some(d) = t.strip_prefix("--directory=") {
+                dir = Some(Field::lit(d));
+            } else if t == "--directory" {
+                dir = args.get(i).cloned();
+                i += 1;
+            } else if t == "-" {
+                from_stdin = true;
+            } else if !t.starts_with('-') {
+                from_stdin = false;
+            }
+        }
+        let Output::Static(text) = stdin else {
+            return;
+        };
+        if !from_stdin {
+            return;
+        }
+        let mut e = env.clone();
+        if let Some(d) = dir {
+            self.change_dir(Some(&d), &mut e);
+        }
+        self.patch_writes(&format!("`git {sub}`"), text, strip, &mut e, depth);
+    }
+
+    /// Judge the files a patch writes (Codex's `apply_patch` format or a
+    /// unified diff) as writes onto them, with the lines it adds as their
+    /// content (a guard rail loosened, a git hook's script).
+    pub(crate) fn patch_writes(
+        &mut self,
+        via: &str,
+        text: &str,
+        strip: Option<usize>,
+        env: &mut Env,
+        depth: u32,
+    ) {
+        for file in crate::embedded::patch_files(text, strip) {
+            if self.done() {
+                return;
+            }
+            let target = Field::lit(&file.path);
+            let content = match file.op {
+                crate::embedded::PatchOp::Delete => Output::Unknown,
+                _ => Output::Static(file.added.clone()),
+            };
+            self.check_write(&target, env, &content, via, true, depth);
+        }
+    }
+
+    /// `git checkout [REV] [--] PATH…`, `git restore`, `git rm`, `git mv`,
+    /// `git checkout-index`: their path operands are written (or removed)
+    /// with content from the repository, judged as writes onto them.
+    pub(crate) fn git_path_writes(&mut self, sub: &str, args: &[Field], env: &mut Env, depth: u32) {
+        // Options whose value is not a path.
+        const VALUE_OPTIONS: &[&str] = &[
+            "-b",
+            "-B",
+            "--orphan",
+            "-s",
+            "--source",
+            "--conflict",
+            "--prefix",
+            "--pathspec-from-file",
+            "--track",
+            "-t",
+        ];
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if t == "--" || !t.starts_with('-') || t == "-" {
+                if t != "--" {
+                    self.check_write(
+                        a,
+                        env,
+                        &Output::Unknown,
+                        &format!("`git {sub}`"),
+                        true,
+                        depth,
+                    );
+                }
+                continue;
+            }
+            if VALUE_OPTIONS.contains(&t.as_str()) {
+                i += 1;
+            }
+            if self.done() {
+                return;
+            }
+        }
+    }
+}
+
+/// vim's options that take a value (the command ones, `-c`/`--cmd`, are
+/// read as commands).
+const VIM_VALUE_OPTIONS: &[&str] = &[
+    "-S",
+    "-u",
+    "-U",
+    "-i",
+    "-T",
+    "-w",
+    "-W",
+    "-t",
+    "-q",
+    "-r",
+    "--servername",
+    "--startuptime",
+    "--log",
+];
+
+/// Whether `name` is an editor whose file operands are written and whose
+/// command-line commands are judged ([`Analysis::editor`]).
+pub fn is_editor(name: &str) -> bool {
+    matches!(
+        name,
+        "vi" | "vim"
+            | "nvim"
+            | "gvim"
+            | "rvim"
+            | "view"
+            | "vimdiff"
+            | "ex"
+            | "ed"
+            | "red"
+            | "emacs"
+            | "emacsclient"
+            | "nano"
+            | "pico"
+            | "micro"
+            | "joe"
+            | "mg"
+            | "kak"
+            | "hx"
+    )
+}
+
+impl Analysis<'_> {
+    /// An editor run from the command line: its file operands are writes
+    /// onto them (scripted, `vim -c … -c wq FILE` and `ed FILE <<< 'w'`
+    /// change them); its commands (vim `-c CMD`, `--cmd CMD`, `+CMD`, an ex
+    /// or ed script on standard input, emacs `--eval EXPR`) are code the
+    /// analysis cannot read: their shell escapes (`:!cmd`, `r !cmd`,
+    /// `system(…)`) are analysed as shell and the guarded paths they name
+    /// judged as writes.
+    pub(crate) fn editor(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) {
+        let vim = matches!(
+            name,
+            "vi" | "vim" | "nvim" | "gvim" | "rvim" | "view" | "vimdiff" | "ex"
+        );
+        let mut scripts: Vec<String> = Vec::new();
+        let mut files: Vec<&Field> = Vec::new();
+        let mut ex_mode = matches!(name, "ex" | "ed" | "red");
+        let mut lisp: Vec<String> = Vec::new();
+        let mut ended = false;
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if ended || t == "-" {
+                files.push(a);
+                continue;
+            }
+            if t == "--" {
+                ended = true;
+                continue;
+            }
+            if vim {
+                if matches!(t.as_str(), "-c" | "--cmd") {
+                    scripts.extend(args.get(i).map(|c| c.text()));
+                    i += 1;
+                } else if let Some(cmd) = t.strip_prefix('+') {
+                    scripts.push(cmd.to_string());
+                } else if VIM_VALUE_OPTIONS.contains(&t.as_str()) || t == "-s" && !ex_mode {
+                    i += 1;
+                } else if t.starts_with('-') {
+                    if t.starts_with("--") {
+                        continue;
+                    }
+                    ex_mode |= t.contains(['e', 'E']);
+                } else {
+                    files.push(a);
+                }
+            } else if matches!(name, "emacs" | "emacsclient") {
+                if matches!(t.as_str(), "--eval" | "-eval" | "--execute" | "-e") {
+                    lisp.extend(args.get(i).map(|c| c.text()));
+                    i += 1;
+                } else if let Some(e) = t
+                    .strip_prefix("--eval=")
+                    .or_else(|| t.strip_prefix("--execute="))
+                {
+                    lisp.push(e.to_string());
+                } else if matches!(
+                    t.as_str(),
+                    "-l" | "--load" | "-f" | "--funcall" | "--script" | "-L" | "--directory"
+                ) {
+                    i += 1;
+                } else if !t.starts_with(['-', '+']) {
+                    files.push(a);
+                }
+            } else if matches!(name, "ed" | "red") {
+                if t == "-p" || t == "--prompt" {
+                    i += 1;
+                } else if !t.starts_with('-') {
+                    files.push(a);
+                }
+            } else if !t.starts_with(['-', '+']) {
+                files.push(a);
+            }
+        }
+        if ex_mode && let Output::Static(text) = stdin {
+            scripts.push(text.clone());
+        }
+        for script in &scripts {
+            for cmd in crate::embedded::editor_shell_commands(script) {
+                let mut e = env.clone();
+                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+                if self.done() {
+                    return;
+                }
+            }
+            self.inline_code_paths(&format!("`{name}` commands"), script, env, depth);
+        }
+        for code in &lisp {
+            self.embedded_commands(name, code, env, depth);
+        }
+        for f in files {
+            if self.done() {
+                return;
+            }
+            self.check_write(f, env, &Output::Unknown, &format!("`{name}`"), false, depth);
+        }
+    }
+
+    /// Codex's `apply_patch` run from the shell (`apply_patch <<'EOF' …`,
+    /// or the patch as its argument): the files it adds, updates, deletes
+    /// and moves to are writes, judged as from the `apply_patch` tool.
+    pub(crate) fn apply_patch(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) {
+        let text = match args.iter().find(|a| !a.text().starts_with('-')) {
+            Some(a) => match a.static_text() {
+                Some(t) => Some(t),
+                None if a.output().is_tainted() => {
+                    self.report_taint(&a.output(), &format!("as the patch of `{name}`"));
+                    return;
+                }
+                None => None,
+            },
+            None => match stdin {
+                Output::Static(t) => Some(t.clone()),
+                _ => None,
+            },
+        };
+        match text {
+            Some(t) => self.patch_writes(&format!("`{name}`"), &t, None, env, depth),
+            None if args.first().is_some_and(|a| {
+                a.segs.iter().any(|s| matches!(s, Seg::Dyn { raw, .. } if raw.starts_with('$') && !raw.starts_with("$(")))
+            }) =>
+            {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`{name}` applies a patch held in a variable whose value is not known here, so the files it \
+                         writes cannot be checked. Pass the patch directly; a person must approve it as it is."
+                    ),
+                );
+            }
+            None => {}
         }
     }
 }

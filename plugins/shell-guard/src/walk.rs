@@ -816,6 +816,10 @@ impl<'a> Analysis<'a> {
         }
 
         let name = argv.first().map(|f| crate::commands::base_name(&f.text()));
+        // `BASH_ENV=x bash -c …`, `PROMPT_COMMAND=…`, `GIT_CONFIG_KEY_0=…`:
+        // variables whose value runs.
+        let runs_shell = name.as_deref().is_some_and(crate::commands::is_shell);
+        self.code_variables(&assignments, env, depth, runs_shell);
         let owned: Vec<ast::IoRedirect> = redirects.into_iter().cloned().collect();
         let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
 
@@ -899,7 +903,12 @@ impl<'a> Analysis<'a> {
                     }
                     self.expand_word(&v.value, env, depth);
                 }
-                dyn_field("$(array)")
+                // Not followed: `$x` and `${x[@]}` are unknown values
+                // (a command word made of them is judged as unknown).
+                match &a.name {
+                    ast::AssignmentName::VariableName(n)
+                    | ast::AssignmentName::ArrayElementName(n, _) => dyn_field(&format!("${n}")),
+                }
             }
         };
         match &a.name {
