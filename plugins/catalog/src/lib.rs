@@ -11,6 +11,8 @@
 //!   what in their content loosens them;
 //! - [`pattern`]: paths that are shell patterns (`*`, `?`, `[…]`,
 //!   `{a,b}`), matched against the paths the checks guard;
+//! - [`roles`]: every value of the arguments that fill one role (a
+//!   command in `command` and in `cmd`): each is judged;
 //! - [`run`]: facts from the run's earlier shell commands (symbolic links
 //!   made, directories created);
 //! - [`words`]: a light word splitter for commands of *earlier* calls,
@@ -24,6 +26,7 @@ pub mod args;
 pub mod encoded;
 pub mod guardrails;
 pub mod pattern;
+pub mod roles;
 pub mod run;
 pub mod sensitive;
 pub mod words;

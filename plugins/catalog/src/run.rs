@@ -59,13 +59,29 @@ impl Facts {
     /// Facts from shell commands that ran earlier in the run (oldest
     /// first), resolved against the absolute directory `cwd`.
     pub fn from_commands<'a>(commands: impl IntoIterator<Item = &'a str>, cwd: &str) -> Facts {
+        Facts::from_calls(commands.into_iter().map(|c| (c, true)), cwd)
+    }
+
+    /// [`Facts::from_commands`] for commands that may not be the ones
+    /// that ran (`certain` false: a call whose command arguments differ,
+    /// [`crate::roles`]): from those only the symbolic links are learnt,
+    /// which make later calls stricter; a directory it claims to have
+    /// created or a server it claims to have started, which let later
+    /// calls do more, are not.
+    pub fn from_calls<'a>(commands: impl IntoIterator<Item = (&'a str, bool)>, cwd: &str) -> Facts {
         let mut facts = Facts::default();
         if !cwd.starts_with('/') {
             return facts;
         }
-        for cmd in commands {
+        for (cmd, certain) in commands {
             for w in words::commands(cmd) {
-                facts.learn(&w, cwd);
+                if certain {
+                    facts.learn(&w, cwd);
+                } else {
+                    let mut links = Facts::default();
+                    links.learn(&w, cwd);
+                    facts.symlinks.extend(links.symlinks);
+                }
             }
         }
         facts
@@ -242,6 +258,19 @@ pub fn resolve(base: &str, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calls_in_doubt_teach_only_links() {
+        let f = Facts::from_calls(
+            [
+                ("mkdir /home/a/keep && ln -s /etc cfg", false),
+                ("mkdir /home/a/scratch", true),
+            ],
+            "/w",
+        );
+        assert_eq!(f.created, ["/home/a/scratch"]);
+        assert_eq!(f.symlinks, [("/w/cfg".to_string(), "/etc".to_string())]);
+    }
 
     #[test]
     fn servers() {
