@@ -24,6 +24,7 @@ pub mod sinks;
 pub mod syntax;
 pub mod walk;
 
+use check_catalog::roles;
 pub use options::{Options, PatternRule, Settings};
 use serde_json::Value;
 use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
@@ -216,97 +217,119 @@ const WARM_UP_COMMANDS: [&str; 8] = [
 ];
 
 impl ShellGuard {
-    /// The decision on one call: the command in its `command_args`.
+    /// The decision on one call: the command in its `command_args`. Every
+    /// value the call gives the command (`command` and `cmd`, `Command`)
+    /// and the working directory (`cwd` and `workdir`) is judged, and the
+    /// strictest decision wins (`check_catalog::roles`): a tool may run
+    /// any of them.
     pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let args = call.json();
-        let Some((key, value)) = self
-            .opts
-            .command_args
-            .iter()
-            .find_map(|k| args.get(k).map(|v| (k, v)))
-        else {
+        let commands = roles::values(args, &self.opts.command_args);
+        if commands.is_empty() {
             return Decision::Abstain;
-        };
-        let command = match value {
-            Value::String(s) => s.clone(),
-            Value::Array(items) => {
-                let words: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
-                match words {
-                    Some(w) => w
-                        .iter()
-                        .map(|s| shell_quote(s))
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    None => {
-                        return Decision::escalate(
-                            "shell.unparseable",
-                            format!(
-                                "The argument `{key}` is a list with non-string items, so the command cannot be checked."
-                            ),
-                        );
-                    }
-                }
-            }
-            Value::Null => return Decision::Abstain,
-            _ => {
-                return Decision::escalate(
-                    "shell.unparseable",
-                    format!(
-                        "The argument `{key}` is not a string, so the command cannot be checked."
-                    ),
-                );
-            }
-        };
-        let ctx_cwd = ctx.attribute("cwd").filter(|c| c.starts_with('/'));
-        let arg_cwd = self
-            .opts
-            .cwd_args
-            .iter()
-            .find_map(|k| args.get(k).and_then(Value::as_str))
-            .filter(|c| !c.is_empty());
-        let cwd = match (arg_cwd, ctx_cwd) {
-            (Some(a), _) if a.starts_with('/') => Some(a.to_string()),
-            (Some(a), Some(c)) => Some(paths::resolve(c, a)),
-            (Some(_), None) => None,
-            (None, c) => c.map(str::to_string),
-        };
-        let facts = match cwd.as_deref() {
-            Some(c) => Facts::from_commands(
-                ran_commands(ctx, &self.opts.command_args)
-                    .iter()
-                    .map(String::as_str),
-                c,
-            ),
-            None => Facts::default(),
-        };
+        }
         let state = match StatePaths::from_attributes(|k| ctx.attribute(k)) {
             Ok(s) => s,
             Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
         };
-        analyze_with_state(
-            &command,
-            &self.opts,
-            cwd.as_deref(),
-            ctx.attribute("home"),
-            facts,
-            state,
-        )
+        let ctx_cwd = ctx.attribute("cwd").filter(|c| c.starts_with('/'));
+        let mut arg_cwds: Vec<Option<&str>> = roles::values(args, &self.opts.cwd_args)
+            .into_iter()
+            .filter_map(|(_, v)| v.as_str())
+            .filter(|c| !c.is_empty())
+            .map(Some)
+            .collect();
+        if arg_cwds.is_empty() {
+            arg_cwds.push(None);
+        }
+        let ran = ran_commands(ctx, &self.opts.command_args);
+        let mut decision = Decision::Abstain;
+        for (key, value) in commands {
+            let command = match command_text(key, value) {
+                Ok(c) => c,
+                Err(d) => {
+                    decision = decision.max(d);
+                    continue;
+                }
+            };
+            for arg_cwd in &arg_cwds {
+                let cwd = match (*arg_cwd, ctx_cwd) {
+                    (Some(a), _) if a.starts_with('/') => Some(a.to_string()),
+                    (Some(a), Some(c)) => Some(paths::resolve(c, a)),
+                    (Some(_), None) => None,
+                    (None, c) => c.map(str::to_string),
+                };
+                let facts = match cwd.as_deref() {
+                    Some(c) => {
+                        Facts::from_calls(ran.iter().map(|(r, sure)| (r.as_str(), *sure)), c)
+                    }
+                    None => Facts::default(),
+                };
+                let d = analyze_with_state(
+                    &command,
+                    &self.opts,
+                    cwd.as_deref(),
+                    ctx.attribute("home"),
+                    facts,
+                    state.clone(),
+                );
+                decision = decision.max(d);
+                if decision.severity() == 3 {
+                    return decision;
+                }
+            }
+        }
+        decision
     }
 }
 
-/// The commands (the first of `command_args` present) of the history's
-/// calls that ran, oldest first.
-pub fn ran_commands(ctx: &Context, command_args: &[String]) -> Vec<String> {
-    ctx.history
-        .iter()
-        .filter(|p| p.outcome.ran())
-        .filter_map(|p| {
-            let args: Value = serde_json::from_str(&p.arguments).ok()?;
-            command_args
-                .iter()
-                .find_map(|k| args.get(k)?.as_str().map(str::to_string))
-        })
-        .collect()
+/// The command text of the command argument `key` holding `value`: a
+/// string, or a list of strings (an argv) quoted and joined; anything else
+/// escalates `shell.unparseable`.
+fn command_text(key: &str, value: &Value) -> Result<String, Decision> {
+    match value {
+        Value::String(s) => Ok(s.clone()),
+        Value::Array(items) => {
+            let words: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+            match words {
+                Some(w) => Ok(w
+                    .iter()
+                    .map(|s| shell_quote(s))
+                    .collect::<Vec<_>>()
+                    .join(" ")),
+                None => Err(Decision::escalate(
+                    "shell.unparseable",
+                    format!(
+                        "The argument `{key}` is a list with non-string items, so the command cannot be checked."
+                    ),
+                )),
+            }
+        }
+        _ => Err(Decision::escalate(
+            "shell.unparseable",
+            format!("The argument `{key}` is not a string, so the command cannot be checked."),
+        )),
+    }
+}
+
+/// The commands of the history's calls that ran, oldest first, each with
+/// whether it is certainly the one that ran: a call whose command
+/// arguments (`command_args`, [`check_catalog::roles`]) hold different
+/// values lists each of them, as not certain.
+pub fn ran_commands(ctx: &Context, command_args: &[String]) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for p in ctx.history.iter().filter(|p| p.outcome.ran()) {
+        let Ok(args) = serde_json::from_str::<Value>(&p.arguments) else {
+            continue;
+        };
+        let commands: Vec<&str> = roles::values(&args, command_args)
+            .into_iter()
+            .filter_map(|(_, v)| v.as_str())
+            .collect();
+        let certain = commands.len() == 1;
+        out.extend(commands.into_iter().map(|c| (c.to_string(), certain)));
+    }
+    out
 }
 
 toolvet_pdk::export_check!(ShellGuard);

@@ -348,6 +348,79 @@ mod tests {
     }
 
     #[test]
+    fn every_value_of_the_command_and_cwd_arguments_is_judged() {
+        use toolvet_pdk::{Check, Context, Outcome, PriorCall, ToolCall, ToolInfo};
+        let check = crate::ShellGuard::from_settings_json("{}").unwrap();
+        let ctx = Context {
+            attributes: vec![("cwd".into(), CWD.into())],
+            ..Default::default()
+        };
+        let run = |args: serde_json::Value, ctx: &Context| {
+            let d = check.decide(
+                &ToolCall::new("bash", args.to_string()),
+                &ToolInfo::default(),
+                ctx,
+            );
+            (d.kind().to_string(), d.rule().map(str::to_string))
+        };
+        let home = ("deny".to_string(), Some("shell.rm-home".to_string()));
+        for args in [
+            serde_json::json!({"command": "ls", "cmd": "rm -rf ~"}),
+            serde_json::json!({"cmd": "ls", "script": "rm -rf ~"}),
+            serde_json::json!({"command": null, "cmd": "rm -rf ~"}),
+            serde_json::json!({"command": "ls", "Command": "rm -rf ~"}),
+        ] {
+            assert_eq!(run(args.clone(), &ctx), home, "{args}");
+        }
+        assert_eq!(
+            run(serde_json::json!({"command": "ls", "cmd": "ls"}), &ctx).0,
+            "allow"
+        );
+        // Two working directories: the command is judged in each.
+        let both = serde_json::json!({
+            "command": "rm -rf /home/alice/project/src",
+            "cwd": "/home/alice/project",
+            "workdir": "/home/alice/project/src",
+        });
+        assert_eq!(
+            run(both, &ctx),
+            (
+                "escalate".to_string(),
+                Some("shell.rm-workspace-root".to_string())
+            )
+        );
+        // A history call whose commands differ proves no directory was
+        // created: the later delete outside the workspace stays denied.
+        let history = |args: serde_json::Value| Context {
+            attributes: vec![("cwd".into(), CWD.into())],
+            history: vec![PriorCall {
+                name: "bash".into(),
+                arguments: args.to_string(),
+                outcome: Outcome::Allowed,
+            }],
+            ..Default::default()
+        };
+        let rm = serde_json::json!({"command": "rm -rf /home/alice/keep"});
+        assert_eq!(
+            run(
+                rm.clone(),
+                &history(serde_json::json!({"command": "mkdir /home/alice/keep"}))
+            )
+            .0,
+            "allow"
+        );
+        assert_eq!(
+            run(
+                rm,
+                &history(serde_json::json!({"command": "ls", "cmd": "mkdir /home/alice/keep"}))
+            )
+            .1
+            .as_deref(),
+            Some("shell.rm-outside-workspace")
+        );
+    }
+
+    #[test]
     fn writes_to_toolvet_state_are_denied() {
         for cmd in [
             "echo '' > examples/toolvet.toml",
