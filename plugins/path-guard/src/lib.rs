@@ -25,7 +25,7 @@ pub mod normalize;
 pub use check_catalog::sensitive::{self, Sensitive};
 pub use normalize::{PathError, clean_lexically, is_within, normalize};
 
-use check_catalog::guardrails::{self, Kind as Rail};
+use check_catalog::guardrails::{self, GuardRail, Kind as Rail};
 use check_catalog::run::Facts;
 use serde::Deserialize;
 use serde_json::Value;
@@ -247,7 +247,9 @@ impl PathGuard {
         match v {
             Value::Object(map) => {
                 for (k, v) in map {
-                    let is_path_key = self.path_args.iter().any(|p| p == k);
+                    // ASCII case ignored: `Path` is the path for a tool
+                    // whose decoder ignores case (`check_catalog::roles`).
+                    let is_path_key = self.path_args.iter().any(|p| p.eq_ignore_ascii_case(k));
                     match v {
                         Value::String(s) if is_path_key => out.push((k.as_str(), s.as_str())),
                         Value::Array(items) if is_path_key => {
@@ -298,7 +300,12 @@ impl PathGuard {
             self.roots.clone()
         };
         let facts = match &cwd {
-            Some(c) => Facts::from_commands(ran_commands(ctx).iter().map(String::as_str), c),
+            Some(c) => Facts::from_calls(
+                ran_commands(ctx)
+                    .iter()
+                    .map(|(r, sure)| (r.as_str(), *sure)),
+                c,
+            ),
             None => Facts::default(),
         };
         let state = guardrails::StatePaths::from_attributes(|k| ctx.attribute(k))?;
@@ -586,6 +593,11 @@ impl PathGuard {
             return Decision::Abstain;
         };
         let abs = frame.facts.through_symlinks(abs, frame.home.as_deref());
+        if frame.state.guard_rail(&abs).is_none()
+            && let Some((rail, guarded)) = frame.state.rail_within(&abs)
+        {
+            return self.holder_write(tool, raw, rail, &guarded);
+        }
         let Some(rail) = frame.state.guard_rail(&abs) else {
             if let Some(c) = guardrails::hidden_text(content) {
                 return Decision::escalate(
@@ -647,6 +659,34 @@ impl PathGuard {
             ),
         }
     }
+
+    /// A write on a directory that holds a guard rail (`delete_directory
+    /// .claude`, `move_file .cursor /tmp/x`, `copy_directory dir
+    /// ~/.local/state/toolvet`): it removes or replaces what is in it, so
+    /// it is judged as a write of unknown content onto the rail.
+    fn holder_write(&self, tool: &str, raw: &str, rail: GuardRail, guarded: &str) -> Decision {
+        let shown = shorten(raw);
+        match rail.kind {
+            Rail::ToolvetState => Decision::deny(
+                "path.toolvet-state",
+                format!(
+                    "{tool} writes `{shown}`, which holds `{guarded}`, {}. An agent must never change toolvet's \
+                     policy, approvals or history: approving an escalation is a person's decision. Stop and tell \
+                     the user what you need approved.",
+                    rail.label
+                ),
+            ),
+            Rail::EditorSettings | Rail::AgentInstructions => Decision::Abstain,
+            _ => Decision::escalate(
+                "path.guardrail",
+                format!(
+                    "{tool} writes `{shown}`, which holds `{guarded}`, {}, which decides what runs or is allowed \
+                     without asking. A person must approve changes to it.",
+                    rail.label
+                ),
+            ),
+        }
+    }
 }
 
 toolvet_pdk::export_check!(PathGuard);
@@ -685,18 +725,24 @@ fn rank(d: &Decision) -> u8 {
 /// Argument names that hold the command of a shell call in the history.
 pub const COMMAND_ARGS: &[&str] = &["command", "cmd", "script"];
 
-/// The commands of the history's shell calls that ran, oldest first.
-fn ran_commands(ctx: &Context) -> Vec<String> {
-    ctx.history
-        .iter()
-        .filter(|p| p.outcome.ran())
-        .filter_map(|p| {
-            let args: Value = serde_json::from_str(&p.arguments).ok()?;
-            COMMAND_ARGS
-                .iter()
-                .find_map(|k| args.get(*k)?.as_str().map(str::to_string))
-        })
-        .collect()
+/// The commands of the history's shell calls that ran, oldest first, each
+/// with whether it is certainly the one that ran (a call whose command
+/// arguments hold different values lists each, as not certain:
+/// `check_catalog::roles`, `Facts::from_calls`).
+fn ran_commands(ctx: &Context) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for p in ctx.history.iter().filter(|p| p.outcome.ran()) {
+        let Ok(args) = serde_json::from_str::<Value>(&p.arguments) else {
+            continue;
+        };
+        let commands: Vec<&str> = check_catalog::roles::values(&args, COMMAND_ARGS)
+            .into_iter()
+            .filter_map(|(_, v)| v.as_str())
+            .collect();
+        let certain = commands.len() == 1;
+        out.extend(commands.into_iter().map(|c| (c.to_string(), certain)));
+    }
+    out
 }
 
 /// An attribute's value when it is an absolute path.
@@ -1014,6 +1060,75 @@ mod tests {
     /// Issue 29, finding 1: toolvet's own policy, ledger, key, log and
     /// hooks state are guard rails no tool may write; the key no tool may
     /// read. By their default names, and by the paths the host passes.
+    /// Issue 29, third pass: a directory holding a guard rail, globs
+    /// naming one, and a path argument spelled in another case.
+    #[test]
+    fn directories_holding_guard_rails_and_patterns_naming_them() {
+        let g = guard(json!({"roots": ["/home/alice"]}));
+        let host = ctx(&[
+            ("cwd", "/home/alice/project"),
+            (
+                "toolvet.state_paths",
+                r#"["/home/alice/.local/state/toolvet"]"#,
+            ),
+            (
+                "toolvet.secret_paths",
+                r#"["/home/alice/.local/state/toolvet/approvals.key"]"#,
+            ),
+        ]);
+        let d = |tool: &str, args: Value| decide(&g, tool, args, &host);
+        assert_eq!(
+            d("delete_directory", json!({"path": "~/.local/state"})),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        assert_eq!(
+            d(
+                "move_file",
+                json!({"source": "/home/alice/.local", "destination": "/home/alice/x"})
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        for (tool, args) in [
+            ("delete_directory", json!({"path": ".claude"})),
+            (
+                "move_file",
+                json!({"source": ".cursor", "destination": "/home/alice/c"}),
+            ),
+            (
+                "write_file",
+                json!({"path": ".claude/setting*.json", "content": "{}"}),
+            ),
+            (
+                "write_file",
+                json!({"Path": ".claude/settings.json", "content": "{}"}),
+            ),
+        ] {
+            assert_eq!(
+                d(tool, args.clone()),
+                ("escalate", Some("path.guardrail".into())),
+                "{tool} {args}"
+            );
+        }
+        assert_eq!(
+            d(
+                "read_file",
+                json!({"path": "~/.local/state/toolvet/approvals.ke?"})
+            ),
+            ("deny", Some("path.sensitive".into()))
+        );
+        for (tool, args) in [
+            ("delete_directory", json!({"path": "build"})),
+            ("delete_directory", json!({"path": ".claude/commands"})),
+            (
+                "write_file",
+                json!({"path": "app/[slug]/page.tsx", "content": "x"}),
+            ),
+            ("read_file", json!({"path": "~/.local/state/toolvet/*.db"})),
+        ] {
+            assert_eq!(d(tool, args.clone()).0, "allow", "{tool} {args}");
+        }
+    }
+
     #[test]
     fn toolvet_state_is_a_guard_rail() {
         let g = guard(json!({}));
