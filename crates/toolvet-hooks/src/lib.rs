@@ -123,8 +123,13 @@ impl HooksConfig {
         if let Some(dir) = &self.state_dir {
             return Ok(dir.clone());
         }
-        dirs::state_dir()
-            .or_else(|| dirs::home_dir().map(|h| h.join(".local/state")))
+        // `$XDG_STATE_HOME` when absolute (the XDG spec ignores a relative
+        // one), else the user's home: never a directory relative to the
+        // agent's working directory.
+        std::env::var_os("XDG_STATE_HOME")
+            .map(PathBuf::from)
+            .filter(|d| d.is_absolute())
+            .or_else(|| user_home().map(|h| Path::new(&h).join(".local/state")))
             .map(|d| d.join("toolvet/hooks"))
             .ok_or_else(|| HookError::Config("no state directory: set [hooks] state_dir".into()))
     }
@@ -157,24 +162,20 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let tools = config.tools.get(agent.name());
     let map = ToolMap::with_overrides(agent, tools)?;
     let cwd = working_directory(&call)?;
-    let own = own_paths(&policy, &config)?;
+    let state_dir = config.state_dir()?;
     let home = user_home();
     let mut requests = map
         .calls(&call.tool, &call.arguments)?
         .into_iter()
         .map(|(name, arguments)| {
-            let mut request = request_for(
+            request_for(
                 agent,
                 &call,
                 cwd.as_deref(),
                 home.as_deref(),
                 &name,
                 arguments,
-            )?;
-            let attributes = &mut request.context.attributes;
-            attributes.insert(STATE_PATHS.into(), own.state.clone());
-            attributes.insert(SECRET_PATHS.into(), own.secret.clone());
-            Ok(request)
+            )
         })
         .collect::<Result<Vec<_>, HookError>>()?;
     let approvals = ApprovalTrust::of(&policy);
@@ -186,9 +187,14 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
         [one] => Some(one.call.name.clone()),
         _ => None,
     };
+    // The host lists the policy's own state (policy, ledger, log, keys,
+    // plugins) for the checks' guard rails; the hooks add theirs: the
+    // history directory, and its key as a secret.
     let options = toolvet::LoadOptions {
         only_tool,
         preinitialize_reused: true,
+        extra_state_paths: vec![state_dir.clone()],
+        extra_secret_paths: vec![state_dir.join(KEY_FILE)],
         ..toolvet::LoadOptions::default()
     };
     let host = Host::load_with(policy, options)
@@ -201,11 +207,7 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
         .clone()
         .or_else(|| call.cwd.as_ref().map(|cwd| format!("cwd:{cwd}")));
     let mut history = match &session {
-        Some(session) => Some(SessionHistory::open(
-            &config.state_dir()?,
-            agent.name(),
-            session,
-        )?),
+        Some(session) => Some(SessionHistory::open(&state_dir, agent.name(), session)?),
         None => None,
     };
     let parts = requests.len();
@@ -242,29 +244,37 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     Ok(combine(answers, &config))
 }
 
-/// The attribute naming toolvet's own state that no tool may write (the
-/// guard-rail rules of the shell and path checks read it): a JSON array of
-/// absolute paths.
-pub const STATE_PATHS: &str = "toolvet.state_paths";
-/// The attribute naming toolvet's secrets that no tool may read or write.
-pub const SECRET_PATHS: &str = "toolvet.secret_paths";
 /// The attribute naming the user's home directory (what `~` stands for in
 /// the shell and path checks). The hook sets it itself: nothing in the
 /// agent's payload becomes an attribute.
 pub const HOME: &str = "home";
 
 /// The home directory of the user the hook runs as (the agent's user):
-/// `$HOME` when it is an absolute path; when `$HOME` is unset or empty,
-/// the user's passwd entry. `None` otherwise (a relative `$HOME`, no
-/// entry): the checks then infer it from the cwd (`/home/<u>`,
+/// `$HOME` when it is an absolute path; when `$HOME` is unset, empty or
+/// relative, the user's passwd entry. `None` when that is missing or
+/// relative too: the checks then infer it from the cwd (`/home/<u>`,
 /// `/Users/<u>`, `/root`).
 pub fn user_home() -> Option<String> {
-    home_from(std::env::var_os("HOME"), dirs::home_dir)
+    home_from(std::env::var_os("HOME"), || {
+        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+        passwd_home(&passwd, rustix::process::getuid().as_raw())
+    })
 }
 
-/// [`user_home`] with `$HOME` as `env` and the passwd lookup as `passwd`
-/// (`dirs::home_dir` reads the passwd entry when `$HOME` is unset or
-/// empty, and returns `$HOME` otherwise).
+/// The home directory of user `uid` in `passwd` (the text of
+/// `/etc/passwd`: `name:password:uid:gid:gecos:home:shell` lines), if
+/// listed. Users known only to other name services (LDAP) are not.
+fn passwd_home(passwd: &str, uid: u32) -> Option<PathBuf> {
+    passwd.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        match fields[..] {
+            [_, _, id, _, _, home, _] if id.parse() == Ok(uid) => Some(PathBuf::from(home)),
+            _ => None,
+        }
+    })
+}
+
+/// [`user_home`] with `$HOME` as `env` and the passwd lookup as `passwd`.
 fn home_from(
     env: Option<std::ffi::OsString>,
     passwd: impl FnOnce() -> Option<PathBuf>,
@@ -274,45 +284,12 @@ fn home_from(
         text.starts_with('/').then_some(text)
     };
     match env {
-        Some(h) if !h.is_empty() => absolute(PathBuf::from(h)),
+        // A relative `$HOME` names no directory: the passwd entry does.
+        Some(h) if !h.is_empty() => {
+            absolute(PathBuf::from(h)).or_else(|| passwd().and_then(absolute))
+        }
         _ => passwd().and_then(absolute),
     }
-}
-
-/// toolvet's own files under this policy, as JSON arrays of absolute paths.
-struct OwnPaths {
-    /// The policy, the ledger, the decision log, the hooks' state directory.
-    state: String,
-    /// The ticket key, the history key.
-    secret: String,
-}
-
-fn own_paths(policy: &Policy, config: &HooksConfig) -> Result<OwnPaths, HookError> {
-    let absolute = |p: &Path| {
-        std::path::absolute(p)
-            .unwrap_or_else(|_| p.to_path_buf())
-            .to_string_lossy()
-            .into_owned()
-    };
-    let state_dir = config.state_dir()?;
-    let mut state = vec![absolute(&policy.source), absolute(&state_dir)];
-    let mut secret = vec![absolute(&state_dir.join(KEY_FILE))];
-    if let Some(log) = &policy.host.decision_log {
-        state.push(absolute(log));
-    }
-    if let Some(approvals) = &policy.approvals {
-        if let toolvet::LedgerLocation::Sqlite(path) = &approvals.ledger {
-            state.push(absolute(path));
-        }
-        if let toolvet::KeySource::File(path) = &approvals.key {
-            secret.push(absolute(path));
-        }
-    }
-    let json = |paths: Vec<String>| serde_json::to_string(&paths).expect("strings serialize");
-    Ok(OwnPaths {
-        state: json(state),
-        secret: json(secret),
-    })
 }
 
 /// "part 2 of 3 (write_file src/a.rs)": which of a tool use's calls an
@@ -601,8 +578,18 @@ mod tests {
         assert_eq!(home_from(env("/root"), passwd), Some("/root".into()));
         assert_eq!(home_from(None, passwd), Some("/home/alice".into()));
         assert_eq!(home_from(env(""), passwd), Some("/home/alice".into()));
-        // A relative `$HOME` names no directory; nor does a relative entry.
-        assert_eq!(home_from(env("alice"), passwd), None);
+        // A relative `$HOME` names no directory: the passwd entry stands.
+        assert_eq!(home_from(env("alice"), passwd), Some("/home/alice".into()));
+        assert_eq!(home_from(env("alice"), || None), None);
+        let passwd = "root:x:0:0:root:/root:/bin/bash\n\
+                      # a comment\n\
+                      alice:x:1000:1000:Alice,,,:/home/alice:/bin/sh\n";
+        assert_eq!(
+            passwd_home(passwd, 1000),
+            Some(PathBuf::from("/home/alice"))
+        );
+        assert_eq!(passwd_home(passwd, 0), Some(PathBuf::from("/root")));
+        assert_eq!(passwd_home(passwd, 7), None);
         assert_eq!(home_from(None, || Some(PathBuf::from("x"))), None);
         assert_eq!(home_from(None, || None), None);
     }
