@@ -87,7 +87,7 @@ plugin-tests:
 
 # Every shipped case file, through the real host; the Python and JS
 # templates are built into target/templates/ and tested the same way.
-CASE_FILES := examples/toolvet.cases.yaml $(filter-out %/template/cases.yaml,$(wildcard plugins/*/cases.yaml plugins/*/*/cases.yaml))
+CASE_FILES := examples/toolvet.cases.yaml $(filter-out %/template/cases.yaml,$(wildcard plugins/*/cases*.yaml plugins/*/*/cases.yaml))
 case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
 	target/release/toolvet test $(CASE_FILES)
 	$(PY_VENV)/bin/python plugins/python/build.py --out-dir target/templates/python plugins/python/template
