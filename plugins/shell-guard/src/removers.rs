@@ -946,8 +946,20 @@ impl Analysis<'_> {
             // guard rail DIR is, lies in or holds (`tar -x -C .claude`,
             // `cp -r dir/. .claude/`, `git clone URL .`, into a workspace
             // holding the policy).
-            if let Some(abs) = self.abs_path(&dir, env)
-                && let Some((_, guarded)) = self.state.rail_within(&abs)
+            let Some(abs) = self.abs_path(&dir, env) else {
+                continue;
+            };
+            // A home directory (or one above it) holds the user's shell
+            // start-up files and agent settings (`~/.bashrc`,
+            // `~/.claude/settings.json`) by definition.
+            let home_rail = self
+                .home
+                .clone()
+                .or_else(|| crate::paths::home_of(&abs))
+                .filter(|h| crate::paths::is_at_or_under(h, &abs))
+                .map(|h| format!("{h}/.bashrc"));
+            if let Some(guarded) =
+                home_rail.or_else(|| self.state.rail_within(&abs).map(|(_, g)| g))
             {
                 self.check_write(
                     &Field::lit(guarded),

@@ -288,6 +288,9 @@ mod tests {
             "git clone https://example.com/x.git .claude",
             "cp dir/* .claude/",
             "7z x a.7z -o.claude",
+            "tar xzf /tmp/dots.tgz -C ~",
+            "cp -r /tmp/dots/. ~/",
+            "unzip /tmp/dots.zip -d /home/alice",
         ] {
             denied(cmd, "shell.guardrail-write");
         }
