@@ -81,12 +81,26 @@ pub fn normalised(argv: &[Field]) -> String {
 
 /// Whether a field holds a variable whose value is not known (as opposed to
 /// a command substitution, which the analysis has seen).
+///
+/// Output of a command substitution that reads a variable (`$(echo $c)`,
+/// `` `printf %s "$c"` ``) counts as that variable: what it prints is the
+/// unknown value passed through.
 fn has_unknown_variable(f: &Field) -> bool {
     f.segs.iter().any(|s| match s {
         Seg::Dyn { raw, out } => {
-            matches!(out, Output::Unknown) && raw.starts_with('$') && !raw.starts_with("$(")
+            matches!(out, Output::Unknown)
+                && ((raw.starts_with('$') && !raw.starts_with("$("))
+                    || (raw.starts_with("$(") || raw.starts_with('`')) && reads_variable(raw))
         }
         _ => false,
+    })
+}
+
+/// Whether shell text expands a variable (`$x`, `${x}`, `$1`, `$@`).
+fn reads_variable(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.windows(2).any(|w| {
+        w[0] == b'$' && (w[1].is_ascii_alphanumeric() || matches!(w[1], b'_' | b'{' | b'@' | b'*'))
     })
 }
 
@@ -229,6 +243,15 @@ impl Analysis<'_> {
                 return Output::Unknown;
             }
             allowed |= self.user_rules(&argv);
+            // `sudo BASH_ENV=x bash …`, `env -S 'A=b cmd'`: a wrapper passes
+            // leading NAME=value words on as the command's environment.
+            let leading = assignments_of(&argv[..1]);
+            if !leading.is_empty() && argv.len() > 1 {
+                let runs_shell = is_shell(&base_name(&argv[1].text()));
+                self.code_variables(&leading, env, depth, runs_shell);
+                argv.remove(0);
+                continue;
+            }
             let first = &argv[0];
             if first.is_dynamic() {
                 let out = first.output();
@@ -557,6 +580,7 @@ impl Analysis<'_> {
                 }
                 "xargs" => {
                     via_xargs = true;
+                    self.xargs_input_as_code(args);
                     Some(
                         args[skip_options(
                             args,
@@ -646,6 +670,83 @@ impl Analysis<'_> {
             }
         }
         allowed
+    }
+
+    /// `… | xargs -I{} sh -c '{}'`, `xargs -I% %`: the input lines become
+    /// the program or the script, which the analysis cannot see; judged as
+    /// `eval` of an unknown script.
+    fn xargs_input_as_code(&mut self, args: &[Field]) {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let mut replace: Option<String> = None;
+        let mut i = 0;
+        while let Some(t) = texts.get(i) {
+            if t == "-I" || t == "--replace" {
+                replace = texts.get(i + 1).cloned();
+                i += 2;
+                continue;
+            }
+            if let Some(r) = t
+                .strip_prefix("--replace=")
+                .or_else(|| t.strip_prefix("-I"))
+            {
+                replace = Some(if r.is_empty() {
+                    "{}".into()
+                } else {
+                    r.to_string()
+                });
+            } else if t == "-i" {
+                replace = Some("{}".into());
+            } else if let Some(r) = t.strip_prefix("-i") {
+                replace = Some(r.to_string());
+            }
+            i += 1;
+        }
+        let Some(r) = replace.filter(|r| !r.is_empty()) else {
+            return;
+        };
+        let start = skip_options(
+            args,
+            &[
+                "-a",
+                "-d",
+                "-E",
+                "-I",
+                "-L",
+                "-n",
+                "-P",
+                "-s",
+                "--arg-file",
+                "--delimiter",
+            ],
+        );
+        let cmd = &texts[start.min(texts.len())..];
+        let Some(first) = cmd.first() else { return };
+        let program = base_name(first);
+        let code_after = |flags: &[&str]| {
+            cmd.iter()
+                .skip_while(|t| !flags.contains(&t.as_str()))
+                .skip(1)
+                .any(|t| t.contains(&r))
+        };
+        let runs_input = first.contains(&r)
+            || (is_shell(&program)
+                && cmd
+                    .iter()
+                    .skip(1)
+                    .any(|t| t.starts_with('-') && t.contains('c'))
+                && code_after(&["-c", "-lc", "-ic", "-ec", "-xc"]))
+            || (is_interpreter(&program) && code_after(&["-c", "-e", "-E", "-r", "--eval"]))
+            || program == "eval";
+        if runs_input {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`xargs` puts its input lines (`{r}`) into the program or script it runs, so what runs cannot be \
+                     checked. Write the commands out; a person must approve it as it is."
+                ),
+            );
+        }
     }
 
     /// Split text into words the way the shell would (for `env -S`).
@@ -757,6 +858,12 @@ impl Analysis<'_> {
             self.toolvet_command(name, args);
             self.database_file(name, args, env);
             self.program_options(name, args, env, depth);
+            match name {
+                "sed" | "gsed" => self.sed_script(name, args, env, depth),
+                "sqlite3" | "sqlite" | "sqlcipher" | "litecli" | "psql" | "mysql" | "mariadb"
+                | "gdb" | "cgdb" => self.client_commands(name, args, env, depth, stdin),
+                _ => {}
+            }
             if matches!(name, "security" | "secret-tool" | "kwallet-query") {
                 self.credential_dump(name, args);
             }
@@ -1581,6 +1688,7 @@ impl Analysis<'_> {
             return;
         };
         let rest = &args[i + 1..];
+        self.git_subcommand_programs(&sub, rest, &mut env, depth);
         match sub.as_str() {
             "push" => self.git_push(rest),
             "config" => self.git_config(rest, &mut env, depth),
@@ -1900,7 +2008,21 @@ impl Analysis<'_> {
             break;
         }
         match program {
+            Some(p) if p.text() == "/dev/stdin" && !code => match stdin {
+                Output::Static(text) => self.embedded_commands(name, text, env, depth),
+                other => self.report_taint(other, &format!("piped into `{name}`")),
+            },
             Some(p) if p.text() != "-" => {
+                // `python3 <(echo 'code')`: code the analysis has seen.
+                for seg in &p.segs {
+                    if let Seg::Dyn {
+                        out: Output::Static(code),
+                        ..
+                    } = seg
+                    {
+                        self.embedded_commands(name, code, env, depth);
+                    }
+                }
                 let out = match p.static_text().and_then(|t| env.file_taint(&t).cloned()) {
                     Some(o) => o,
                     None => p.output(),
@@ -1992,7 +2114,10 @@ impl Analysis<'_> {
             let Some(abs) = self.abs_path(&field, &e) else {
                 continue;
             };
-            if self.state.guard_rail(&abs).is_some() || self.state.is_secret(&abs) {
+            if self.state.guard_rail(&abs).is_some()
+                || self.state.is_secret(&abs)
+                || crate::sinks::is_git_config_file(&abs)
+            {
                 self.check_write(&field, &mut e, &Output::Unknown, via, true, depth);
             }
         }

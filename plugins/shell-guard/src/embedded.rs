@@ -435,6 +435,185 @@ pub fn patch_files(text: &str, strip: Option<usize>) -> Vec<PatchFile> {
     files
 }
 
+/// What a sed script does besides editing text: the shell commands it runs
+/// (`e CMD`, `s/…/CMD/e`), the files it writes (`w FILE`, `s/…/…/w FILE`),
+/// and whether it runs text only known at run time (`e` alone, `s///e`
+/// with a computed replacement).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct SedEffects {
+    /// Shell commands run.
+    pub commands: Vec<String>,
+    /// Files written.
+    pub writes: Vec<String>,
+    /// Runs the pattern space or a computed text as a command.
+    pub runs_unknown: bool,
+}
+
+/// The effects of a sed script (GNU sed's commands).
+pub fn sed_effects(script: &str) -> SedEffects {
+    let mut fx = SedEffects::default();
+    let chars: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    let to_eol = |i: &mut usize| -> String {
+        let start = *i;
+        while *i < chars.len() && chars[*i] != '\n' {
+            *i += 1;
+        }
+        chars[start..*i]
+            .iter()
+            .collect::<String>()
+            .trim()
+            .to_string()
+    };
+    // Text up to an unescaped `d` (the delimiter), from `i`; `i` ends past it.
+    let delimited = |i: &mut usize, d: char| -> String {
+        let mut out = String::new();
+        while *i < chars.len() && chars[*i] != d {
+            if chars[*i] == '\\' && *i + 1 < chars.len() {
+                out.push('\\');
+                *i += 1;
+            }
+            out.push(chars[*i]);
+            *i += 1;
+        }
+        *i += 1;
+        out
+    };
+    let mut guard = 0;
+    while i < chars.len() {
+        guard += 1;
+        if guard > 4096 {
+            fx.runs_unknown = true;
+            break;
+        }
+        let c = chars[i];
+        if c.is_whitespace()
+            || matches!(c, ';' | '{' | '}' | '!' | ',' | '$' | '+' | '~')
+            || c.is_ascii_digit()
+        {
+            i += 1;
+            continue;
+        }
+        match c {
+            // Addresses: `/re/`, `\cREc`.
+            '/' => {
+                i += 1;
+                delimited(&mut i, '/');
+            }
+            '\\' if i + 1 < chars.len() => {
+                let d = chars[i + 1];
+                i += 2;
+                delimited(&mut i, d);
+            }
+            '#' | 'a' | 'i' | 'c' | 'r' | 'R' | ':' => {
+                i += 1;
+                to_eol(&mut i);
+            }
+            'b' | 't' | 'T' => {
+                i += 1;
+                while i < chars.len() && !matches!(chars[i], ';' | '\n' | '}') {
+                    i += 1;
+                }
+            }
+            'e' => {
+                i += 1;
+                let cmd = to_eol(&mut i);
+                if cmd.is_empty() {
+                    fx.runs_unknown = true;
+                } else {
+                    fx.commands.push(cmd);
+                }
+            }
+            'w' | 'W' => {
+                i += 1;
+                let file = to_eol(&mut i);
+                if !file.is_empty() {
+                    fx.writes.push(file);
+                }
+            }
+            'y' if i + 1 < chars.len() => {
+                let d = chars[i + 1];
+                i += 2;
+                delimited(&mut i, d);
+                delimited(&mut i, d);
+            }
+            's' if i + 1 < chars.len() => {
+                let d = chars[i + 1];
+                i += 2;
+                delimited(&mut i, d);
+                let replacement = delimited(&mut i, d);
+                let mut flags = String::new();
+                while i < chars.len() && !matches!(chars[i], ';' | '\n' | '}') {
+                    if chars[i] == 'w' {
+                        i += 1;
+                        let file = to_eol(&mut i);
+                        if !file.is_empty() {
+                            fx.writes.push(file);
+                        }
+                        break;
+                    }
+                    flags.push(chars[i]);
+                    i += 1;
+                }
+                if flags.contains('e') {
+                    if replacement.contains(['\\', '&']) {
+                        fx.runs_unknown = true;
+                    } else {
+                        fx.commands.push(replacement);
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+        if fx.commands.len() + fx.writes.len() > 32 {
+            break;
+        }
+    }
+    fx
+}
+
+/// Shell commands in the commands of a database or debugger client: a
+/// sqlite3 `.shell`/`.system` line, a psql or mysql `\! CMD`, a mysql
+/// `system CMD`, a gdb `shell CMD` or `!CMD`.
+pub fn client_shell_commands(client: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if text.len() > MAX_CODE {
+        return found;
+    }
+    for line in text.lines() {
+        // psql and mysql also take `\!` after other commands on a line.
+        for piece in line.split(';') {
+            let p = piece.trim();
+            let cmd = match client {
+                "sqlite3" | "sqlite" | "sqlcipher" | "litecli" => p
+                    .strip_prefix(".shell")
+                    .or_else(|| p.strip_prefix(".system")),
+                "psql" => p.find("\\!").map(|at| &p[at + 2..]),
+                "mysql" | "mariadb" => p
+                    .find("\\!")
+                    .map(|at| &p[at + 2..])
+                    .or_else(|| p.strip_prefix("system ")),
+                "gdb" | "cgdb" => p.strip_prefix("shell ").or_else(|| p.strip_prefix('!')),
+                _ => None,
+            };
+            if let Some(c) = cmd.map(str::trim).filter(|c| !c.is_empty()) {
+                // A psql `\!` or gdb shell command runs the rest of the line.
+                let rest = if matches!(client, "psql" | "gdb" | "cgdb") {
+                    line[line.find(c).unwrap_or(0)..].trim()
+                } else {
+                    c
+                };
+                found.push(rest.to_string());
+                break;
+            }
+        }
+        if found.len() >= 16 {
+            break;
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -567,5 +746,45 @@ mod tests {
             ]
         );
         assert_eq!(patch_files("+++ x/y/z\n", Some(2))[0].path, "z");
+    }
+
+    #[test]
+    fn reads_sed_scripts() {
+        let fx = sed_effects("1e rm -rf ~");
+        assert_eq!(fx.commands, ["rm -rf ~"]);
+        let fx = sed_effects("s/.*/rm -rf ~/e");
+        assert_eq!(fx.commands, ["rm -rf ~"]);
+        let fx = sed_effects("s/x/\\0/e");
+        assert!(fx.runs_unknown);
+        let fx = sed_effects("/a;b/d; s/a/b/w .claude/settings.json");
+        assert_eq!(fx.writes, [".claude/settings.json"]);
+        assert!(fx.commands.is_empty());
+        let fx = sed_effects("$!N; s/\\n/ /g; y/abc/xyz/; 2w out.txt");
+        assert_eq!(fx.writes, ["out.txt"]);
+        assert_eq!(
+            sed_effects("s/a/b/g; 3,5d; /x/i\\\ntext"),
+            SedEffects::default()
+        );
+    }
+
+    #[test]
+    fn reads_client_shell_escapes() {
+        assert_eq!(
+            client_shell_commands("sqlite3", ".shell rm -rf ~"),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            client_shell_commands("psql", "select 1; \\! rm -rf ~"),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            client_shell_commands("mysql", "system rm -rf ~"),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            client_shell_commands("gdb", "shell rm -rf ~; id"),
+            ["rm -rf ~; id"]
+        );
+        assert!(client_shell_commands("psql", "select '!'").is_empty());
     }
 }

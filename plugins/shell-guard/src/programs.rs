@@ -1102,3 +1102,232 @@ impl Analysis<'_> {
         }
     }
 }
+
+/// `(git subcommand, option)` whose value is a shell command git runs
+/// (`git rebase --exec CMD`, `git filter-branch --tree-filter CMD`).
+const GIT_SUBCOMMAND_SCRIPTS: &[(&str, &str)] = &[
+    ("rebase", "--exec"),
+    ("rebase", "-x"),
+    ("filter-branch", "--tree-filter"),
+    ("filter-branch", "--index-filter"),
+    ("filter-branch", "--msg-filter"),
+    ("filter-branch", "--env-filter"),
+    ("filter-branch", "--commit-filter"),
+    ("filter-branch", "--parent-filter"),
+    ("filter-branch", "--tag-name-filter"),
+    ("difftool", "--extcmd"),
+    ("difftool", "-x"),
+    ("grep", "--open-files-in-pager"),
+    ("grep", "-O"),
+    ("clone", "-u"),
+    ("clone", "--upload-pack"),
+    ("fetch", "--upload-pack"),
+    ("pull", "--upload-pack"),
+    ("ls-remote", "--upload-pack"),
+    ("archive", "--exec"),
+    ("push", "--receive-pack"),
+    ("push", "--exec"),
+    ("send-email", "--smtp-server"),
+];
+
+impl Analysis<'_> {
+    /// Options of git subcommands that run a shell command (`rebase
+    /// --exec`, `filter-branch --tree-filter`, `difftool -x`, `grep -O`,
+    /// `clone -u`), and the subcommands whose remaining words are one
+    /// (`submodule foreach CMD…`, `bisect run CMD…`): analysed as shell.
+    pub(crate) fn git_subcommand_programs(
+        &mut self,
+        sub: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+    ) {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        for (i, t) in texts.iter().enumerate() {
+            for (s, opt) in GIT_SUBCOMMAND_SCRIPTS {
+                if *s != sub {
+                    continue;
+                }
+                let value = if t == opt {
+                    args.get(i + 1).cloned()
+                } else if let Some(v) = t.strip_prefix(&format!("{opt}=")) {
+                    Some(Field::lit(v))
+                } else if opt.len() == 2 && t.len() > 2 && t.starts_with(opt) {
+                    // `-xCMD`, `-Oless`.
+                    Some(Field::lit(&t[2..]))
+                } else {
+                    None
+                };
+                if let Some(v) = value {
+                    self.run_script_field(
+                        &v,
+                        env,
+                        depth,
+                        &Output::Unknown,
+                        &format!("`git {sub} {opt}`"),
+                    );
+                }
+            }
+        }
+        let tail = match (sub, texts.first().map(String::as_str)) {
+            ("submodule", Some("foreach")) => Some(1),
+            ("bisect", Some("run")) => Some(1),
+            _ => None,
+        };
+        if let Some(start) = tail {
+            let words: Vec<&Field> = args[start..]
+                .iter()
+                .skip_while(|a| a.text().starts_with('-') && sub == "submodule")
+                .collect();
+            if words.is_empty() {
+                return;
+            }
+            let mut e = env.clone();
+            if sub == "submodule" {
+                // `foreach` runs its words through the shell.
+                let script = words.iter().map(|w| w.text()).collect::<Vec<_>>().join(" ");
+                self.script(&script, &mut e, depth + 1, &Output::Unknown);
+            } else {
+                let argv: Vec<Field> = words.into_iter().cloned().collect();
+                self.exec(argv, &mut e, depth + 1, &Output::Unknown, false);
+            }
+        }
+    }
+}
+
+/// Options of database and debugger clients whose value is commands
+/// (`sqlite3 -cmd`, `psql -c`, `mysql -e`, `gdb -ex`).
+fn client_command_options(client: &str) -> &'static [&'static str] {
+    match client {
+        "sqlite3" | "sqlite" | "sqlcipher" | "litecli" => &["-cmd"],
+        "psql" => &["-c", "--command"],
+        "mysql" | "mariadb" => &["-e", "--execute"],
+        _ => &["-ex", "-iex", "--eval-command", "--init-eval-command"],
+    }
+}
+
+impl Analysis<'_> {
+    /// A sed script's `e` commands and `s///e` replacements are shell
+    /// commands, its `w FILE` writes FILE; running the pattern space (`e`
+    /// alone, a computed `s///e`) is `eval` of text the analysis cannot see.
+    pub(crate) fn sed_script(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
+        let mut scripts: Vec<String> = Vec::new();
+        let mut from_file = false;
+        let mut i = 0;
+        let mut first_operand: Option<String> = None;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if t == "-e" || t == "--expression" {
+                scripts.extend(args.get(i).map(Field::text));
+                i += 1;
+            } else if let Some(s) = t.strip_prefix("--expression=") {
+                scripts.push(s.to_string());
+            } else if t == "-f" || t == "--file" || t.starts_with("--file=") {
+                from_file = true;
+                i += usize::from(t == "-f" || t == "--file");
+            } else if t == "-l" || t == "--line-length" {
+                i += 1;
+            } else if t.starts_with('-')
+                && t.len() > 1
+                && !t.starts_with("--")
+                && t[1..].contains('e')
+                && !t.starts_with("-i")
+            {
+                // `-ne SCRIPT`.
+                scripts.extend(args.get(i).map(Field::text));
+                i += 1;
+            } else if !t.starts_with('-') && first_operand.is_none() {
+                first_operand = Some(t);
+            }
+        }
+        if scripts.is_empty() && !from_file {
+            scripts.extend(first_operand);
+        }
+        for script in scripts {
+            let fx = crate::embedded::sed_effects(&script);
+            for cmd in &fx.commands {
+                let mut e = env.clone();
+                self.script(cmd, &mut e, depth + 1, &Output::Unknown);
+            }
+            for file in &fx.writes {
+                if !matches!(file.as_str(), "/dev/stdout" | "/dev/stderr") {
+                    self.check_write(
+                        &Field::lit(file.as_str()),
+                        env,
+                        &Output::Unknown,
+                        &format!("`{name}` (`w`)"),
+                        true,
+                        depth,
+                    );
+                }
+            }
+            if fx.runs_unknown {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`{name}` runs text of its input as a shell command (`e`, or `s///e` with a computed \
+                         replacement), which cannot be checked. A person must approve it."
+                    ),
+                );
+            }
+            if self.done() {
+                return;
+            }
+        }
+    }
+
+    /// Shell escapes in the commands given to a database or debugger
+    /// client (`sqlite3 db '.shell CMD'`, `psql -c '\! CMD'`, `mysql -e
+    /// 'system CMD'`, `gdb -batch -ex 'shell CMD'`), on its command line or
+    /// standard input: analysed as shell.
+    pub(crate) fn client_commands(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) {
+        let mut texts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            let options = client_command_options(name);
+            if options.contains(&t.as_str()) {
+                texts.extend(args.get(i).map(Field::text));
+                i += 1;
+            } else if let Some((_, v)) = t.split_once('=').filter(|(f, _)| options.contains(f)) {
+                texts.push(v.to_string());
+            } else if matches!(name, "sqlite3" | "sqlite" | "sqlcipher" | "litecli")
+                && !t.starts_with('-')
+            {
+                // `sqlite3 DB SQL…`: every operand after the database.
+                texts.push(t);
+            }
+        }
+        if let Output::Static(text) = stdin {
+            texts.push(text.clone());
+        }
+        let client = if name == "mariadb" { "mysql" } else { name };
+        for text in texts {
+            for cmd in crate::embedded::client_shell_commands(client, &text) {
+                let mut e = env.clone();
+                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+                if self.done() {
+                    return;
+                }
+            }
+            if matches!(name, "gdb" | "cgdb") {
+                // gdb's `python CODE`.
+                for line in text.lines() {
+                    if let Some(code) = line.trim().strip_prefix("python ") {
+                        self.embedded_commands("python3", code, env, depth);
+                    }
+                }
+            }
+        }
+    }
+}

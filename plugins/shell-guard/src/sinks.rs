@@ -315,6 +315,9 @@ impl Analysis<'_> {
             return;
         }
         let shown = target.text();
+        if is_git_config_file(&abs) {
+            self.git_config_file_write(&shown, content, via, env, depth);
+        }
         if let Some(rail) = self.state.guard_rail(&abs) {
             let loosening = match content {
                 Output::Static(text) => guardrails::loosening(text),
@@ -421,6 +424,94 @@ impl Analysis<'_> {
                 .map(|r| r.starts_with('.'))
         })
         .unwrap_or(false)
+    }
+}
+
+/// Whether `abs` is a git configuration file: a repository's
+/// `.git/config` (or `config.worktree`), the user's `~/.gitconfig` or
+/// `~/.config/git/config`, the system's `/etc/gitconfig`.
+pub fn is_git_config_file(abs: &str) -> bool {
+    abs.ends_with("/.git/config")
+        || abs.ends_with("/.git/config.worktree")
+        || abs.ends_with("/.gitconfig")
+        || abs.ends_with("/.config/git/config")
+        || abs == "/etc/gitconfig"
+}
+
+/// The `(key, value)` settings of git configuration text: `[section]` or
+/// `[section "sub"]` headers, `key = value` lines (quotes removed,
+/// comments dropped); a key without `=` is a boolean true.
+pub fn git_config_entries(text: &str) -> Vec<(String, String)> {
+    let mut section = String::new();
+    let mut entries = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.split(']').next().unwrap_or(header).trim();
+            section = match header.split_once(char::is_whitespace) {
+                Some((name, sub)) => format!("{name}.{}", sub.trim().trim_matches('"')),
+                None => header.to_string(),
+            };
+            // `[core] pager = x` on one line.
+            if let Some((_, rest)) = line.split_once(']')
+                && let Some((k, v)) = rest.split_once('=')
+                && !k.trim().is_empty()
+            {
+                entries.push((format!("{section}.{}", k.trim()), unquote_git(v)));
+            }
+            continue;
+        }
+        if let Some((k, v)) = line.split_once('=') {
+            entries.push((format!("{section}.{}", k.trim()), unquote_git(v)));
+        }
+    }
+    entries
+}
+
+/// A git configuration value without its surrounding quotes and comment.
+fn unquote_git(v: &str) -> String {
+    let v = v.trim();
+    if let Some(inner) = v.strip_prefix('"').and_then(|r| r.rsplit_once('"')) {
+        return inner.0.replace("\\\"", "\"").replace("\\\\", "\\");
+    }
+    v.split([';', '#']).next().unwrap_or(v).trim().to_string()
+}
+
+impl Analysis<'_> {
+    /// A write onto a git configuration file is setting its keys: known
+    /// content is judged key by key (a pager, editor, alias, filter or
+    /// `include.path` as `git config` of it is); unknown content escalates,
+    /// since it may make git run any program.
+    fn git_config_file_write(
+        &mut self,
+        shown: &str,
+        content: &Output,
+        via: &str,
+        env: &mut Env,
+        depth: u32,
+    ) {
+        match content {
+            Output::Static(text) => {
+                for (key, value) in git_config_entries(text) {
+                    self.git_config_set(&key, Some(&Field::lit(value)), env, depth, via);
+                    if self.done() {
+                        return;
+                    }
+                }
+            }
+            _ => self.report(
+                false,
+                "shell.guardrail-write",
+                format!(
+                    "{via} writes `{shown}`, a git configuration file, with content the analysis cannot see: its keys \
+                     can make git run any program (a pager, an editor, an alias, a filter). A person must approve; \
+                     use `git config KEY VALUE` so the setting can be checked."
+                ),
+            ),
+        }
     }
 }
 
