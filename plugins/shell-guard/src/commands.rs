@@ -85,7 +85,7 @@ pub fn normalised(argv: &[Field]) -> String {
 /// Output of a command substitution that reads a variable (`$(echo $c)`,
 /// `` `printf %s "$c"` ``) counts as that variable: what it prints is the
 /// unknown value passed through.
-fn has_unknown_variable(f: &Field) -> bool {
+pub(crate) fn has_unknown_variable(f: &Field) -> bool {
     f.segs.iter().any(|s| match s {
         Seg::Dyn { raw, out } => {
             matches!(out, Output::Unknown)
@@ -2083,7 +2083,14 @@ impl Analysis<'_> {
                 return;
             }
         }
-        self.inline_code_paths(&format!("`{name}` code"), code, env, depth);
+        self.inline_code_paths(
+            &format!(
+                "`{name}` code (which this check cannot read: a file it names counts as written; `cat` reads a file)"
+            ),
+            code,
+            env,
+            depth,
+        );
     }
 
     /// Code the analysis cannot read (an interpreter's `-c`/`-e`, an
@@ -2119,6 +2126,17 @@ impl Analysis<'_> {
                 || crate::sinks::is_git_config_file(&abs)
             {
                 self.check_write(&field, &mut e, &Output::Unknown, via, true, depth);
+            } else if let Some((_, guarded)) = self.state.rail_within(&abs) {
+                // A directory holding guard rails (`.claude`, toolvet's
+                // state directory): the code may write what is in it.
+                self.check_write(
+                    &Field::lit(guarded),
+                    &mut e,
+                    &Output::Unknown,
+                    &format!("{via} (naming `{token}`, which holds it)"),
+                    true,
+                    depth,
+                );
             }
         }
     }

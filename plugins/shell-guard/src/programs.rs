@@ -357,8 +357,6 @@ const GIT_INDIRECT_KEYS: &[&str] = &[
     "core.hookspath",
     "include.path",
     "includeif.*.path",
-    "protocol.allow",
-    "protocol.*.allow",
     "init.templatedir",
 ];
 
@@ -610,7 +608,11 @@ impl Analysis<'_> {
             }
             return;
         }
-        if key_matches(GIT_INDIRECT_KEYS, &lower) {
+        // `protocol.ext.allow=always` (or every protocol) lets `ext::`
+        // remotes run commands; `protocol.file.allow` is ordinary.
+        let ext_allowed = matches!(lower.as_str(), "protocol.ext.allow" | "protocol.allow")
+            && !text.eq_ignore_ascii_case("never");
+        if ext_allowed || key_matches(GIT_INDIRECT_KEYS, &lower) {
             self.report(
                 false,
                 "shell.guardrail-write",
@@ -889,14 +891,21 @@ impl Analysis<'_> {
             i += 1;
             if t == "--" || !t.starts_with('-') || t == "-" {
                 if t != "--" {
-                    self.check_write(
-                        a,
-                        env,
-                        &Output::Unknown,
-                        &format!("`git {sub}`"),
-                        true,
-                        depth,
-                    );
+                    let via = format!("`git {sub}`");
+                    self.check_write(a, env, &Output::Unknown, &via, true, depth);
+                    if let Some(abs) = self.abs_path(a, env)
+                        && let Some((_, guarded)) = self.state.rail_within(&abs)
+                        && guarded != abs
+                    {
+                        self.check_write(
+                            &Field::lit(guarded),
+                            env,
+                            &Output::Unknown,
+                            &format!("{via} (writing `{t}`, which holds it)"),
+                            true,
+                            depth,
+                        );
+                    }
                 }
                 continue;
             }
@@ -978,6 +987,11 @@ impl Analysis<'_> {
         let mut files: Vec<&Field> = Vec::new();
         let mut ex_mode = matches!(name, "ex" | "ed" | "red");
         let mut lisp: Vec<String> = Vec::new();
+        let mut dynamic_script = false;
+        let mut note = |f: Option<&Field>| {
+            dynamic_script |= f.is_some_and(crate::commands::has_unknown_variable);
+            f.map(Field::text)
+        };
         let mut ended = false;
         let mut i = 0;
         while let Some(a) = args.get(i) {
@@ -993,9 +1007,10 @@ impl Analysis<'_> {
             }
             if vim {
                 if matches!(t.as_str(), "-c" | "--cmd") {
-                    scripts.extend(args.get(i).map(|c| c.text()));
+                    scripts.extend(note(args.get(i)));
                     i += 1;
                 } else if let Some(cmd) = t.strip_prefix('+') {
+                    note(Some(a));
                     scripts.push(cmd.to_string());
                 } else if VIM_VALUE_OPTIONS.contains(&t.as_str()) || t == "-s" && !ex_mode {
                     i += 1;
@@ -1009,7 +1024,7 @@ impl Analysis<'_> {
                 }
             } else if matches!(name, "emacs" | "emacsclient") {
                 if matches!(t.as_str(), "--eval" | "-eval" | "--execute" | "-e") {
-                    lisp.extend(args.get(i).map(|c| c.text()));
+                    lisp.extend(note(args.get(i)));
                     i += 1;
                 } else if let Some(e) = t
                     .strip_prefix("--eval=")
@@ -1036,6 +1051,16 @@ impl Analysis<'_> {
         }
         if ex_mode && let Output::Static(text) = stdin {
             scripts.push(text.clone());
+        }
+        if dynamic_script {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` is given commands held in a variable whose value is not known here, so they cannot be \
+                     checked. Pass the commands directly; a person must approve it as it is."
+                ),
+            );
         }
         for script in &scripts {
             for cmd in crate::embedded::editor_shell_commands(script) {

@@ -1403,3 +1403,28 @@ fn run_time_code_through_other_doors() {
         allow(cmd);
     }
 }
+
+/// Directories holding guard rails named by git or by code, editor
+/// commands only known at run time, and `protocol.*.allow`.
+#[test]
+fn directories_of_guard_rails_and_unknown_editor_commands() {
+    deny("git checkout HEAD~2 -- .claude", "shell.guardrail-write");
+    deny("git rm -r -q .claude", "shell.guardrail-write");
+    deny(
+        r#"python3 -c 'import os; os.rename(".claude", "/tmp/c")'"#,
+        "shell.guardrail-write",
+    );
+    escalate(r#"vim -c "$X" -c q"#, "shell.eval-dynamic");
+    escalate(r#"vim "+$X""#, "shell.eval-dynamic");
+    escalate(r#"emacs --batch --eval "$X""#, "shell.eval-dynamic");
+    escalate(
+        "git -c protocol.ext.allow=always fetch",
+        "shell.guardrail-write",
+    );
+    escalate(
+        "git -c protocol.allow=always fetch",
+        "shell.guardrail-write",
+    );
+    allow("git -c protocol.file.allow=always submodule update --init");
+    allow("git checkout .");
+}
