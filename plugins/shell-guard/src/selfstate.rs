@@ -265,6 +265,19 @@ mod tests {
         }
         assert_eq!(decide("mv ~/.local/state/toolvet /tmp/x", CWD).0, "deny");
         assert_eq!(decide("rm -rf .git", CWD).0, "escalate");
+        // Without toolvet's state in it, `find . -delete` empties the
+        // workspace as `rm -rf .` does: a person approves.
+        let d = analyze("find . -delete", &Options::default(), Some(CWD));
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("escalate", Some("shell.rm-workspace-root"))
+        );
+        let d = analyze(
+            "find . -type d -empty -delete",
+            &Options::default(),
+            Some(CWD),
+        );
+        assert_eq!(d.kind(), "allow");
         for cmd in [
             "rm -rf build node_modules dist .next",
             "rm -rf .cache/ public/build",
