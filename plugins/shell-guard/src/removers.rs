@@ -952,11 +952,13 @@ impl Analysis<'_> {
             // A home directory (or one above it) holds the user's shell
             // start-up files and agent settings (`~/.bashrc`,
             // `~/.claude/settings.json`) by definition.
+            // (`rsync --delete` onto a home is judged as deleting it.)
+            let deletes = name == "rsync" && args.iter().any(|a| a.text().starts_with("--del"));
             let home_rail = self
                 .home
                 .clone()
                 .or_else(|| crate::paths::home_of(&abs))
-                .filter(|h| crate::paths::is_at_or_under(h, &abs))
+                .filter(|h| !deletes && crate::paths::is_at_or_under(h, &abs))
                 .map(|h| format!("{h}/.bashrc"));
             if let Some(guarded) =
                 home_rail.or_else(|| self.state.rail_within(&abs).map(|(_, g)| g))
