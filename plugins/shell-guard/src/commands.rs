@@ -2068,6 +2068,24 @@ impl Analysis<'_> {
         self.embedded_commands(name, &text, env, depth);
     }
 
+    /// The guard rail held by the directory `abs` when it is the rail's own
+    /// directory or close above it (`.claude`, `state/` of the ledger; at
+    /// most two levels), not `/`, the home or a workspace root, which hold
+    /// everything: naming those in code or a git pathspec says nothing
+    /// about guard rails.
+    pub(crate) fn rail_just_within(&self, abs: &str) -> Option<String> {
+        if abs == "/"
+            || self.home.as_deref() == Some(abs)
+            || self.workspace.iter().any(|w| w == abs)
+            || crate::paths::SYSTEM_DIRS.contains(&abs)
+        {
+            return None;
+        }
+        let (_, guarded) = self.state.rail_within(abs)?;
+        let below = guarded.strip_prefix(abs).unwrap_or(&guarded);
+        (guarded != abs && below.matches('/').count() <= 2).then_some(guarded)
+    }
+
     /// Analyse the shell commands found in another language's code.
     pub(crate) fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
         let backticks =
@@ -2126,7 +2144,7 @@ impl Analysis<'_> {
                 || crate::sinks::is_git_config_file(&abs)
             {
                 self.check_write(&field, &mut e, &Output::Unknown, via, true, depth);
-            } else if let Some((_, guarded)) = self.state.rail_within(&abs) {
+            } else if let Some(guarded) = self.rail_just_within(&abs) {
                 // A directory holding guard rails (`.claude`, toolvet's
                 // state directory): the code may write what is in it.
                 self.check_write(

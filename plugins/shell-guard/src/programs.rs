@@ -894,8 +894,7 @@ impl Analysis<'_> {
                     let via = format!("`git {sub}`");
                     self.check_write(a, env, &Output::Unknown, &via, true, depth);
                     if let Some(abs) = self.abs_path(a, env)
-                        && let Some((_, guarded)) = self.state.rail_within(&abs)
-                        && guarded != abs
+                        && let Some(guarded) = self.rail_just_within(&abs)
                     {
                         self.check_write(
                             &Field::lit(guarded),

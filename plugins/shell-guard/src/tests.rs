@@ -1427,4 +1427,43 @@ fn directories_of_guard_rails_and_unknown_editor_commands() {
     );
     allow("git -c protocol.file.allow=always submodule update --init");
     allow("git checkout .");
+    // `/`, the home and the workspace hold every guard rail: naming them
+    // says nothing.
+    let state = StatePaths {
+        state: vec![
+            format!("{CWD}/state/approvals.db"),
+            "/home/alice/.local/state/toolvet".into(),
+        ],
+        secret: vec![],
+    };
+    let v = |cmd: &str| {
+        let d = analyze_with_state(
+            cmd,
+            &opts(),
+            Some(CWD),
+            None,
+            Facts::default(),
+            state.clone(),
+        );
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    };
+    for cmd in [
+        "python3 - <<'EOF'\nprint(\"rm -rf /\")\nEOF",
+        "python3 -c \"import os; print(os.path.expanduser('~'))\"",
+        "python3 -c \"import os; print(os.listdir('/home/alice/project'))\"",
+        "git checkout .",
+        "git checkout -- /home/alice/project",
+    ] {
+        assert_eq!(v(cmd), ("allow".into(), None), "{cmd}");
+    }
+    for cmd in [
+        "python3 -c 'import shutil; shutil.move(\"state\", \"/tmp/s\")'",
+        "git checkout -- state",
+    ] {
+        assert_eq!(
+            v(cmd),
+            ("deny".into(), Some("shell.toolvet-state".into())),
+            "{cmd}"
+        );
+    }
 }
