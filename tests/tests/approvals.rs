@@ -827,6 +827,7 @@ impl toolvet::Ledger for Broken {
         &self,
         _: ApprovalRequest,
         _: toolvet::UnixMillis,
+        _: &toolvet::PendingLimits,
     ) -> Result<toolvet::Opened, toolvet::LedgerError> {
         Err(toolvet::LedgerError::Unavailable("disk full".into()))
     }

@@ -7,8 +7,17 @@
 //! consumed exactly once (the row lock makes the second `UPDATE` see the
 //! first's result). Opening a request takes a transaction-scoped advisory
 //! lock on the call's key, so two replicas asked about the same call at
-//! once store one request. The rules themselves are the core's
+//! once store one request; a new request is then counted against the
+//! pending limits and stored under a second advisory lock that every
+//! opening takes ([`OPEN_LOCK`]), so openings racing at a limit on any
+//! replica never pass it. The rules themselves are the core's
 //! ([`toolvet::ledger_rules`]).
+//!
+//! Reviewers' signed decisions (`[approvals] reviewer_keys`) are kept in
+//! `toolvet_approval_signed_decisions`, one per request, as the SQLite
+//! ledger keeps them; the core verifies them when a call is settled, so a
+//! row set to `approved` by hand, without a valid signature, counts for
+//! nothing (`approval.unsigned-decision`).
 //!
 //! Every change is announced with `NOTIFY toolvet_approvals` (inside the
 //! transaction, so only committed changes are announced); each ledger
@@ -28,11 +37,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_postgres::{NoTls, Row};
-use toolvet::ledger_rules::{decide_against, open_against};
+use toolvet::ledger_rules::{PendingNow, decide_against, open_against, pending_refusal};
 use toolvet::{
     ApprovalRequest, ApprovalStatus, BoundCall, Decided, Escalation, Ledger, LedgerError,
-    LedgerLocation, LedgerProvider, ListQuery, Opened, Review, ReviewDecision, ReviewRecord, Scope,
-    StatusFilter, UnixMillis,
+    LedgerLocation, LedgerProvider, ListQuery, Opened, PendingLimits, Review, ReviewDecision,
+    ReviewRecord, Scope, StatusFilter, UnixMillis,
 };
 
 /// The channel changes are announced on.
@@ -50,6 +59,12 @@ const SCHEMA_VERSION: i32 = 1;
 /// An arbitrary constant: the advisory lock taken while creating the
 /// schema, so replicas starting together do not race.
 const SCHEMA_LOCK: i64 = 0x746f_6f6c_7665_7401;
+
+/// An arbitrary constant: the advisory lock every opening of a new request
+/// takes (inside its transaction, after the call's own lock) before it
+/// counts the pending requests and inserts, so the count and the insert
+/// are one step across replicas.
+pub const OPEN_LOCK: i64 = 0x746f_6f6c_7665_7402;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS toolvet_ledger_meta (
@@ -81,6 +96,12 @@ CREATE INDEX IF NOT EXISTS toolvet_approval_requests_call
     ON toolvet_approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS toolvet_approval_requests_binding
     ON toolvet_approval_requests (run_id, tool, arguments_sha256);
+CREATE INDEX IF NOT EXISTS toolvet_approval_requests_pending
+    ON toolvet_approval_requests (status, expires_at_ms);
+CREATE TABLE IF NOT EXISTS toolvet_approval_signed_decisions (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL
+);
 ";
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
@@ -435,7 +456,12 @@ async fn get_by_id(
 
 #[async_trait::async_trait]
 impl Ledger for PostgresLedger {
-    async fn open(&self, request: ApprovalRequest, now: UnixMillis) -> Result<Opened, LedgerError> {
+    async fn open(
+        &self,
+        request: ApprovalRequest,
+        now: UnixMillis,
+        limits: &PendingLimits,
+    ) -> Result<Opened, LedgerError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(unavailable)?;
         let call = &request.call;
@@ -483,6 +509,37 @@ impl Ledger for PostgresLedger {
         if let Some(found) = open_against(&request, &earlier, now) {
             tx.commit().await.map_err(unavailable)?;
             return Ok(found);
+        }
+        // A new request: one opener at a time on every replica, so the
+        // count below and the insert are one step (READ COMMITTED: the
+        // count after the lock sees every opening committed before it).
+        // The call's lock is held already, so its answer above stands.
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&OPEN_LOCK])
+            .await
+            .map_err(unavailable)?;
+        let counts = tx
+            .query_one(
+                "SELECT count(*), count(*) FILTER (WHERE run_id = $2::text), \
+                 count(*) FILTER (WHERE principal = $3::text) FROM toolvet_approval_requests \
+                 WHERE status = 'pending' AND expires_at_ms > $1",
+                &[&ms(now), &call.run_id, &request.principal],
+            )
+            .await
+            .map_err(unavailable)?;
+        let n = |i: usize| -> Result<usize, LedgerError> {
+            counts
+                .try_get::<_, i64>(i)
+                .map(|v| usize::try_from(v).unwrap_or(usize::MAX))
+                .map_err(unavailable)
+        };
+        let pending = PendingNow {
+            total: n(0)?,
+            run: n(1)?,
+            principal: n(2)?,
+        };
+        if let Some(reason) = pending_refusal(&request, pending, limits) {
+            tx.commit().await.map_err(unavailable)?;
+            return Ok(Opened::TooManyPending(reason));
         }
         let escalations = serde_json::to_string(&request.escalations).map_err(unavailable)?;
         let r = &request;
@@ -686,6 +743,45 @@ impl Ledger for PostgresLedger {
 
     fn default_realm(&self) -> String {
         self.realm.clone()
+    }
+
+    async fn put_signed_decision(&self, id: &str, token: &str) -> Result<(), LedgerError> {
+        self.client()
+            .await?
+            .execute(
+                "INSERT INTO toolvet_approval_signed_decisions (id, token) VALUES ($1, $2) \
+                 ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token",
+                &[&id, &token],
+            )
+            .await
+            .map(drop)
+            .map_err(unavailable)
+    }
+
+    async fn remove_signed_decision(&self, id: &str) -> Result<(), LedgerError> {
+        self.client()
+            .await?
+            .execute(
+                "DELETE FROM toolvet_approval_signed_decisions WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map(drop)
+            .map_err(unavailable)
+    }
+
+    async fn signed_decision(&self, id: &str) -> Result<Option<String>, LedgerError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT token FROM toolvet_approval_signed_decisions WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(unavailable)?;
+        row.map(|r| r.try_get::<_, String>(0).map_err(|_| corrupt("token")))
+            .transpose()
     }
 }
 

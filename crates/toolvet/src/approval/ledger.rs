@@ -1,5 +1,6 @@
 //! The ledger trait, and the in-memory ledger.
 
+use super::pending::{PendingLimits, PendingNow, pending_refusal};
 use super::{ApprovalRequest, ApprovalStatus, ListQuery, Review, ReviewRecord, UnixMillis};
 use std::collections::HashMap;
 use std::fmt;
@@ -40,6 +41,10 @@ pub enum Opened {
     /// without a call id cannot be told from a new one like it, so it asks
     /// anew instead.)
     Settled(ApprovalRequest),
+    /// A new request would pass a pending limit ([`PendingLimits`]):
+    /// nothing was stored. The text says which limit, for the denied
+    /// call's reason.
+    TooManyPending(String),
 }
 
 /// What [`Ledger::decide`] did.
@@ -73,9 +78,22 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
     /// run and call id but another tool or arguments digest is
     /// [`Opened::CallIdReused`], whatever its status.
     ///
+    /// A new request is stored only while the pending requests (pending
+    /// and unexpired at `now`) stay within `limits`, else the answer is
+    /// [`Opened::TooManyPending`] ([`pending_refusal`] says so from the
+    /// counts). Counting and storing are one atomic step, also across
+    /// processes and servers sharing the store: openings racing at a limit
+    /// never pass it. A live request of the same call is handed back
+    /// whatever the counts.
+    ///
     /// # Errors
     /// [`LedgerError`].
-    async fn open(&self, request: ApprovalRequest, now: UnixMillis) -> Result<Opened, LedgerError>;
+    async fn open(
+        &self,
+        request: ApprovalRequest,
+        now: UnixMillis,
+        limits: &PendingLimits,
+    ) -> Result<Opened, LedgerError>;
 
     /// The request `id`, with its stored status.
     ///
@@ -353,7 +371,12 @@ impl MemoryState {
 
 #[async_trait::async_trait]
 impl Ledger for MemoryLedger {
-    async fn open(&self, request: ApprovalRequest, now: UnixMillis) -> Result<Opened, LedgerError> {
+    async fn open(
+        &self,
+        request: ApprovalRequest,
+        now: UnixMillis,
+        limits: &PendingLimits,
+    ) -> Result<Opened, LedgerError> {
         let mut state = self.lock()?;
         let key = (request.call.run_id.clone(), request.call.call_id.clone());
         let earlier = state
@@ -365,6 +388,18 @@ impl Ledger for MemoryLedger {
             .filter(|e| may_be_same_call(&request, e));
         if let Some(found) = open_against(&request, earlier, now) {
             return Ok(found);
+        }
+        // Counted under the same lock as the insert.
+        let mut pending = PendingNow::default();
+        for r in state
+            .requests
+            .iter()
+            .filter(|r| r.status_at(now) == ApprovalStatus::Pending)
+        {
+            pending.count(&request, r);
+        }
+        if let Some(reason) = pending_refusal(&request, pending, limits) {
+            return Ok(Opened::TooManyPending(reason));
         }
         let index = state.requests.len();
         state.by_id.insert(request.id.clone(), index);

@@ -41,6 +41,7 @@ pub use ledger::{Decided, Ledger, LedgerError, MemoryLedger, Opened};
 /// [`MemoryLedger`] and [`SqliteLedger`], so every store answers alike.
 pub mod ledger_rules {
     pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed, same_asker};
+    pub use super::pending::{PendingNow, pending_refusal};
 }
 pub use pending::{PendingCounts, PendingLimits, RunCount};
 pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};

@@ -266,12 +266,10 @@ impl Approvals {
             review: None,
             consumed_at: None,
         };
-        match self.pending_refusal(&candidate, now).await {
-            Ok(None) => {}
-            Ok(Some(reason)) => return deny(verdict, rules::TOO_MANY_PENDING, reason),
-            Err(e) => return self.ledger_failed(verdict, &e),
-        }
-        match self.inner.ledger.open(candidate, now).await {
+        // The pending limits are counted in the same atomic step as the
+        // insert (`Ledger::open`), so racing calls never pass them.
+        let limits = self.pending_limits();
+        match self.inner.ledger.open(candidate, now, &limits).await {
             Ok(Opened::Created(created)) => {
                 self.record_event(&ApprovalEvent::Requested(created.clone()));
                 let mut held = self.held(verdict, &created);
@@ -292,6 +290,7 @@ impl Approvals {
                     request.call.id, earlier.id
                 ),
             ),
+            Ok(Opened::TooManyPending(reason)) => deny(verdict, rules::TOO_MANY_PENDING, reason),
             Ok(Opened::CallIdReused(earlier)) => deny(
                 verdict,
                 rules::CALL_ID_REUSED,

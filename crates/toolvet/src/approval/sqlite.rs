@@ -8,6 +8,7 @@
 //! approval is consumed exactly once.
 
 use super::ledger::{Decided, Ledger, LedgerError, Opened, decide_against, open_against};
+use super::pending::{PendingLimits, PendingNow, pending_refusal};
 use super::{
     ApprovalRequest, ApprovalStatus, BoundCall, Escalation, ListQuery, Review, ReviewDecision,
     ReviewRecord, Scope, StatusFilter, UnixMillis,
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS approval_requests (
 CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS approval_requests_binding ON approval_requests (run_id, tool, arguments_sha256);
 CREATE INDEX IF NOT EXISTS approval_requests_grants ON approval_requests (run_id, tool, arguments_sha256) WHERE scope = 'run';
+CREATE INDEX IF NOT EXISTS approval_requests_pending ON approval_requests (status, expires_at_ms);
 CREATE TABLE IF NOT EXISTS approval_signed_decisions (
     id TEXT PRIMARY KEY,
     token TEXT NOT NULL
@@ -307,6 +309,34 @@ fn same_call(
     }
 }
 
+/// The pending, unexpired requests at `now`: all, of `request`'s run and
+/// of its principal.
+fn pending_now(
+    conn: &Connection,
+    request: &ApprovalRequest,
+    now: UnixMillis,
+) -> rusqlite::Result<PendingNow> {
+    // `=` with a NULL is NULL, which `sum` skips: a request without a run
+    // or principal counts none.
+    conn.prepare_cached(
+        "SELECT count(*), coalesce(sum(run_id = ?2), 0), coalesce(sum(principal = ?3), 0) \
+         FROM approval_requests WHERE status = 'pending' AND expires_at_ms > ?1",
+    )?
+    .query_row(
+        params![ms(now), request.call.run_id, request.principal],
+        |r| {
+            let n = |i: usize| -> rusqlite::Result<usize> {
+                Ok(usize::try_from(r.get::<_, i64>(i)?).unwrap_or(usize::MAX))
+            };
+            Ok(PendingNow {
+                total: n(0)?,
+                run: n(1)?,
+                principal: n(2)?,
+            })
+        },
+    )
+}
+
 fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
     let escalations = serde_json::to_string(&r.escalations).map_err(|_| corrupt("escalations"))?;
     conn.prepare_cached(
@@ -332,7 +362,13 @@ fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
 
 #[async_trait::async_trait]
 impl Ledger for SqliteLedger {
-    async fn open(&self, request: ApprovalRequest, now: UnixMillis) -> Result<Opened, LedgerError> {
+    async fn open(
+        &self,
+        request: ApprovalRequest,
+        now: UnixMillis,
+        limits: &PendingLimits,
+    ) -> Result<Opened, LedgerError> {
+        let limits = *limits;
         // Asking again about a live request needs no write: look first.
         let earlier = self.read(|c| same_call(c, &request))?;
         if let Some(found) = open_against(&request, &earlier, now) {
@@ -347,6 +383,12 @@ impl Ledger for SqliteLedger {
             let earlier = same_call(&tx, &request).map_err(unavailable)?;
             if let Some(found) = open_against(&request, &earlier, now) {
                 return Ok(found);
+            }
+            // Counted in the write transaction that inserts: no other
+            // process opens a request between the count and the insert.
+            let pending = pending_now(&tx, &request, now).map_err(unavailable)?;
+            if let Some(reason) = pending_refusal(&request, pending, &limits) {
+                return Ok(Opened::TooManyPending(reason));
             }
             insert(&tx, &request).map_err(unavailable)?;
             tx.commit().map_err(unavailable)?;
