@@ -14,10 +14,18 @@
 //! digests; a presented token is hashed and compared with every digest in
 //! constant time. A missing or unknown token is 401, a known token of the
 //! other role 403, and both bodies name the role the route needs.
+//!
+//! An agent token is **bound** when an `[serve] agent_tokens` entry gives
+//! it: it speaks only for the principals the entry names
+//! ([`Speaker::principal_for`]). Other agent tokens are unbound: they may
+//! name any principal that no entry binds (see [`crate::settings`]).
 
-use crate::settings::ServeSettings;
+use crate::error::ApiError;
+use crate::settings::{ServeSettings, TokenSource};
+use axum::http::StatusCode;
 use sha2::{Digest, Sha256};
 use std::path::Path;
+use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
 /// The environment variable holding an agent token (quick start).
@@ -64,6 +72,8 @@ impl Role {
 #[derive(Clone, Default)]
 pub struct Tokens {
     agent: Vec<[u8; 32]>,
+    /// Every agent token, bound or not, with who it speaks as.
+    speakers: Vec<([u8; 32], Speaker)>,
     reviewer: Vec<[u8; 32]>,
     gateway: Vec<[u8; 32]>,
     metrics: Vec<[u8; 32]>,
@@ -74,6 +84,7 @@ impl std::fmt::Debug for Tokens {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tokens")
             .field("agent", &self.agent.len())
+            .field("bound_agent", &self.bound_count())
             .field("reviewer", &self.reviewer.len())
             .field("gateway", &self.gateway.len())
             .field("metrics", &self.metrics.len())
@@ -169,6 +180,29 @@ impl Tokens {
                 }
             }
         }
+        let unbound_agents = all.iter().filter(|(r, _, _)| *r == Role::Agent).count();
+        let mut bindings = Vec::new();
+        for (i, entry) in settings.bound_agent_tokens.iter().enumerate() {
+            let place = format!("[serve] agent_tokens[{i}] ({:?})", entry.label);
+            let d = match &entry.token {
+                TokenSource::Sha256(d) => *d,
+                TokenSource::File(path) => match read_token_file(path)?.as_slice() {
+                    [(_, d)] => *d,
+                    found => {
+                        return Err(format!(
+                            "{place}: {} must hold exactly one token; it holds {}",
+                            path.display(),
+                            found.len()
+                        ));
+                    }
+                },
+            };
+            all.push((Role::Agent, d, place));
+            bindings.push(Arc::new(Binding {
+                label: entry.label.clone(),
+                principals: entry.principals.clone(),
+            }));
+        }
         for (role, var) in [
             (Role::Agent, AGENT_TOKEN_ENV),
             (Role::Reviewer, REVIEWER_TOKEN_ENV),
@@ -185,8 +219,22 @@ impl Tokens {
             }
         }
         refuse_shared(&all)?;
+        // `all` holds the unbound agent tokens of the table and the file,
+        // then one per `agent_tokens` entry, then the environment's.
+        let mut bindings = bindings.into_iter();
+        let mut agents_seen = 0;
         let mut tokens = Tokens::default();
-        for (role, d, _) in all {
+        for (role, d, place) in all {
+            if role == Role::Agent {
+                let bound = agents_seen >= unbound_agents
+                    && agents_seen < unbound_agents + settings.bound_agent_tokens.len();
+                agents_seen += 1;
+                let speaker = match bound.then(|| bindings.next()).flatten() {
+                    Some(binding) => Speaker::Bound(binding),
+                    None => Speaker::Unbound { place },
+                };
+                tokens.speakers.push((d, speaker));
+            }
             match role {
                 Role::Agent => tokens.agent.push(d),
                 Role::Reviewer => tokens.reviewer.push(d),
@@ -194,7 +242,41 @@ impl Tokens {
                 Role::Metrics => tokens.metrics.push(d),
             }
         }
+        refuse_two_bindings(&tokens.speakers)?;
         Ok(tokens)
+    }
+
+    fn bound_count(&self) -> usize {
+        self.speakers
+            .iter()
+            .filter(|(_, s)| matches!(s, Speaker::Bound(_)))
+            .count()
+    }
+
+    /// Who the agent token `token` speaks as; `None` for a token that is
+    /// not an agent token. Every digest is compared (no early exit).
+    pub fn speaker_of(&self, token: &str) -> Option<Speaker> {
+        let presented = digest(token);
+        let mut found = None;
+        for (known, speaker) in &self.speakers {
+            if bool::from(known.ct_eq(&presented)) && found.is_none() {
+                found = Some(speaker.clone());
+            }
+        }
+        found
+    }
+
+    /// The labels of the bound agent tokens that name `principal`.
+    pub fn bound_to(&self, principal: &str) -> Vec<&str> {
+        self.speakers
+            .iter()
+            .filter_map(|(_, s)| match s {
+                Speaker::Bound(b) if b.principals.iter().any(|p| p == principal) => {
+                    Some(b.label.as_str())
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether any token of `role` is configured.
@@ -255,6 +337,146 @@ impl Tokens {
             Err(Refused::Forbidden { needs, has })
         }
     }
+}
+
+/// The principals a bound agent token speaks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The `agent_tokens` entry's label.
+    pub label: String,
+    /// The principals it may name.
+    pub principals: Vec<String>,
+}
+
+/// Who an agent token speaks as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Speaker {
+    /// An `agent_tokens` entry: only its principals.
+    Bound(Arc<Binding>),
+    /// Any principal no entry binds; `place` says where the token is set
+    /// (never the token).
+    Unbound {
+        /// E.g. `[serve] agent_tokens_sha256[0]` or `$TOOLVET_AGENT_TOKEN`.
+        place: String,
+    },
+}
+
+impl Speaker {
+    /// How a refusal names the token: the entry's label, or where an
+    /// unbound token is set.
+    pub fn name(&self) -> String {
+        match self {
+            Speaker::Bound(b) => format!("agent token {:?}", b.label),
+            Speaker::Unbound { place } => format!("the unbound agent token of {place}"),
+        }
+    }
+
+    /// The principal a request of this token is vetted for, given the
+    /// principal the request names at `key` (e.g. `context.principal`).
+    /// A bound token: the named principal when the entry names it, its
+    /// only principal when none is named. An unbound token: the named
+    /// principal unless an `agent_tokens` entry binds it.
+    ///
+    /// # Errors
+    /// 403 `principal-forbidden` for a principal the token may not speak
+    /// for; 400 `principal-required` when a token of several principals
+    /// names none. The messages name the key and the token's label, never
+    /// the token.
+    pub fn principal_for(
+        &self,
+        named: Option<&str>,
+        key: &str,
+        tokens: &Tokens,
+    ) -> Result<Option<String>, ApiError> {
+        let shown = |p: &str| toolvet::display::visible(p).into_owned();
+        match (self, named) {
+            (Speaker::Bound(b), Some(p)) if b.principals.iter().any(|q| q == p) => {
+                Ok(Some(p.to_string()))
+            }
+            (Speaker::Bound(b), Some(p)) => Err(forbidden(format!(
+                "`{key}` names the principal \"{}\", but {} speaks only for {}; a bound token \
+                 cannot act, or open, resume or spend approvals, for another principal",
+                shown(p),
+                self.name(),
+                list(&b.principals)
+            ))),
+            (Speaker::Bound(b), None) => match b.principals.as_slice() {
+                [only] => Ok(Some(only.clone())),
+                many => Err(ApiError::bad_request(
+                    "principal-required",
+                    format!(
+                        "{} speaks for several principals ({}); name one in `{key}`",
+                        self.name(),
+                        list(many)
+                    ),
+                )),
+            },
+            (Speaker::Unbound { .. }, Some(p)) => {
+                let owners = tokens.bound_to(p);
+                if owners.is_empty() {
+                    Ok(Some(p.to_string()))
+                } else {
+                    Err(forbidden(format!(
+                        "`{key}` names the principal \"{}\", which [serve] agent_tokens binds to \
+                         agent token {}; only that token may speak for it, and {} is bound to no \
+                         principal",
+                        shown(p),
+                        owners
+                            .iter()
+                            .map(|l| format!("{l:?}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        self.name()
+                    )))
+                }
+            }
+            (Speaker::Unbound { .. }, None) => Ok(None),
+        }
+    }
+
+    /// Whether this token may read a request asked on behalf of
+    /// `principal` (the same rule as [`Speaker::principal_for`]; a bound
+    /// token reads only its principals' requests).
+    pub fn may_read(&self, principal: Option<&str>, tokens: &Tokens) -> bool {
+        match (self, principal) {
+            (Speaker::Bound(b), Some(p)) => b.principals.iter().any(|q| q == p),
+            (Speaker::Bound(_), None) => false,
+            (Speaker::Unbound { .. }, Some(p)) => tokens.bound_to(p).is_empty(),
+            (Speaker::Unbound { .. }, None) => true,
+        }
+    }
+}
+
+fn list(principals: &[String]) -> String {
+    principals
+        .iter()
+        .map(|p| format!("\"{}\"", toolvet::display::visible(p)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn forbidden(message: String) -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "principal-forbidden", message)
+}
+
+/// Refuse an agent token given twice where one of the two is bound: its
+/// principals would depend on which entry is read. Names the places,
+/// never the token.
+fn refuse_two_bindings(speakers: &[([u8; 32], Speaker)]) -> Result<(), String> {
+    for (i, (d, one)) in speakers.iter().enumerate() {
+        for (other_d, other) in &speakers[i + 1..] {
+            let bound = matches!(one, Speaker::Bound(_)) || matches!(other, Speaker::Bound(_));
+            if bound && bool::from(d.ct_eq(other_d)) {
+                return Err(format!(
+                    "one agent token is given twice, as {} and as {}; a bound token is given \
+                     once, in its [serve] agent_tokens entry",
+                    one.name(),
+                    other.name()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Refused {

@@ -6,13 +6,34 @@
 //! listen = "127.0.0.1:8700"
 //! agent_token_file = "state/agent.tokens"        # one token per line
 //! reviewer_tokens_sha256 = ["9f86d08…"]          # or hex sha256 of each token
+//! # An agent token that speaks only for the principals it names:
+//! agent_tokens = [
+//!   { label = "ci-bot", sha256 = "2c26b46…", principals = ["ci@acme.com"] },
+//!   { label = "alice-laptop", file = "state/alice.token", principals = ["alice@acme.com"] },
+//! ]
 //! max_concurrent_requests = 512
 //! webhook_url = "https://hooks.example.com/toolvet"
 //! ```
 //!
 //! The table is optional: every key has a default, and tokens can come
 //! from `TOOLVET_AGENT_TOKEN` / `TOOLVET_REVIEWER_TOKEN`. Unknown keys are
-//! errors. This module only parses and validates; token files are read by
+//! errors.
+//!
+//! **Bound and unbound agent tokens.** An `agent_tokens` entry binds its
+//! token to the principals it names: a call or evaluation sent with it
+//! that names another principal is refused (403 `principal-forbidden`,
+//! naming the key and the entry's label), and one that names none is
+//! vetted for its principal (an entry of several principals must be told
+//! which: 400 `principal-required`). Requests, tickets and run grants are
+//! bound to the principal, so a bound token can neither open, resume nor
+//! spend another principal's approvals. The tokens of
+//! `agent_tokens_sha256`, `agent_token_file` and `$TOOLVET_AGENT_TOKEN` are
+//! unbound: the caller is trusted to name the principal, as before, which
+//! fits one agent acting for one person or a gateway that authenticates
+//! its own users; but no unbound token may name a principal that an
+//! `agent_tokens` entry binds (403), so binding a principal's token is
+//! enough to keep every other caller away from its approvals. Give each
+//! caller that acts for a different principal a bound token. This module only parses and validates; token files are read by
 //! [`crate::auth`].
 
 use serde::Deserialize;
@@ -35,6 +56,9 @@ pub struct ServeSettings {
     pub agent_tokens_sha256: Vec<[u8; 32]>,
     /// A file of agent tokens, one per line.
     pub agent_token_file: Option<PathBuf>,
+    /// Agent tokens bound to the principals they may speak for
+    /// (`agent_tokens`).
+    pub bound_agent_tokens: Vec<BoundAgentToken>,
     /// Accepted reviewer tokens, as sha256 digests.
     pub reviewer_tokens_sha256: Vec<[u8; 32]>,
     /// A file of reviewer tokens, one per line.
@@ -79,6 +103,93 @@ pub struct ServeSettings {
     pub watch: bool,
 }
 
+/// One `agent_tokens` entry: an agent token that speaks only for the
+/// principals it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoundAgentToken {
+    /// The entry's name, shown in refusals and logs instead of the token.
+    pub label: String,
+    /// Where the token is given.
+    pub token: TokenSource,
+    /// The principals it may name (at least one, each once).
+    pub principals: Vec<String>,
+}
+
+/// How an `agent_tokens` entry gives its token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenSource {
+    /// `sha256`: the hex sha256 of the token.
+    Sha256([u8; 32]),
+    /// `file`: a file holding the token (one line, owner-only).
+    File(PathBuf),
+}
+
+/// Longest `agent_tokens` label, in bytes.
+pub const MAX_LABEL_BYTES: usize = 64;
+/// Longest principal an `agent_tokens` entry names, in bytes.
+pub const MAX_PRINCIPAL_BYTES: usize = 256;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAgentToken {
+    label: String,
+    sha256: Option<String>,
+    file: Option<PathBuf>,
+    principals: Vec<String>,
+}
+
+fn bound_agent_tokens(
+    raw: Vec<RawAgentToken>,
+    base: &Path,
+) -> Result<Vec<BoundAgentToken>, String> {
+    let mut out: Vec<BoundAgentToken> = Vec::new();
+    for (i, entry) in raw.into_iter().enumerate() {
+        let at = |m: &str| format!("`agent_tokens[{i}]`: {m}");
+        let label = entry.label.trim();
+        if label.is_empty() || label.len() > MAX_LABEL_BYTES || label.chars().any(char::is_control)
+        {
+            return Err(at(&format!(
+                "`label` must be 1 to {MAX_LABEL_BYTES} bytes without control characters"
+            )));
+        }
+        if let Some(other) = out.iter().position(|e| e.label == label) {
+            return Err(at(&format!(
+                "the label {label:?} is also the label of `agent_tokens[{other}]`; labels name one entry each"
+            )));
+        }
+        let token = match (entry.sha256, entry.file) {
+            (Some(hex), None) => {
+                TokenSource::Sha256(digests(&format!("agent_tokens[{i}].sha256"), &[hex])?[0])
+            }
+            (None, Some(file)) => TokenSource::File(base.join(file)),
+            _ => return Err(at("give exactly one of `sha256` and `file`")),
+        };
+        if entry.principals.is_empty() {
+            return Err(at(
+                "`principals` must name at least one principal (a token for any principal goes in                  `agent_tokens_sha256` or `agent_token_file`)",
+            ));
+        }
+        let mut principals: Vec<String> = Vec::new();
+        for p in entry.principals {
+            if p.is_empty() || p.len() > MAX_PRINCIPAL_BYTES || p.chars().any(char::is_control) {
+                return Err(at(&format!(
+                    "each of `principals` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control                      characters"
+                )));
+            }
+            if principals.contains(&p) {
+                return Err(at(&format!("`principals` names {p:?} twice")));
+            }
+            principals.push(p);
+        }
+        out.push(BoundAgentToken {
+            label: label.to_string(),
+            token,
+            principals,
+        });
+    }
+    Ok(out)
+}
+
 /// Bounds of the numeric keys.
 const MAX_BODY_BYTES: usize = 64 << 20;
 const MAX_CONCURRENT: usize = 100_000;
@@ -92,6 +203,8 @@ struct RawServe {
     #[serde(default)]
     agent_tokens_sha256: Vec<String>,
     agent_token_file: Option<PathBuf>,
+    #[serde(default)]
+    agent_tokens: Vec<RawAgentToken>,
     #[serde(default)]
     reviewer_tokens_sha256: Vec<String>,
     reviewer_token_file: Option<PathBuf>,
@@ -121,6 +234,7 @@ impl Default for ServeSettings {
             unix_socket_mode: 0o660,
             agent_tokens_sha256: Vec::new(),
             agent_token_file: None,
+            bound_agent_tokens: Vec::new(),
             reviewer_tokens_sha256: Vec::new(),
             reviewer_token_file: None,
             gateway_tokens_sha256: Vec::new(),
@@ -212,6 +326,7 @@ impl ServeSettings {
             unix_socket_mode,
             agent_tokens_sha256: digests("agent_tokens_sha256", &raw.agent_tokens_sha256)?,
             agent_token_file: raw.agent_token_file.map(|p| base.join(p)),
+            bound_agent_tokens: bound_agent_tokens(raw.agent_tokens, base)?,
             reviewer_tokens_sha256: digests("reviewer_tokens_sha256", &raw.reviewer_tokens_sha256)?,
             reviewer_token_file: raw.reviewer_token_file.map(|p| base.join(p)),
             gateway_tokens_sha256: digests("gateway_tokens_sha256", &raw.gateway_tokens_sha256)?,
@@ -319,6 +434,61 @@ mod tests {
         assert!(e.contains("out of range"), "{e}");
         let e = parse("[serve]\nwebhook_url = \"ftp://x\"\n").unwrap_err();
         assert!(e.contains("webhook_url"), "{e}");
+    }
+
+    #[test]
+    fn bound_agent_tokens_are_checked() {
+        let digest = "ab".repeat(32);
+        let s = parse(&format!(
+            "[serve]\nagent_tokens = [{{ label = \"ci\", sha256 = \"{digest}\", principals = [\"ci@x\"] }},\n\
+             {{ label = \"al\", file = \"t/al\", principals = [\"al@x\", \"bo@x\"] }}]\n"
+        ))
+        .unwrap();
+        assert_eq!(s.bound_agent_tokens.len(), 2);
+        assert_eq!(s.bound_agent_tokens[0].principals, ["ci@x"]);
+        assert_eq!(
+            s.bound_agent_tokens[1].token,
+            TokenSource::File(PathBuf::from("/p/t/al"))
+        );
+        for (entry, says) in [
+            (
+                format!("label = \"\", sha256 = \"{digest}\", principals = [\"a\"]"),
+                "`label`",
+            ),
+            (
+                format!("label = \"a\", sha256 = \"{digest}\", principals = []"),
+                "at least one",
+            ),
+            (
+                format!("label = \"a\", sha256 = \"{digest}\", principals = [\"a\", \"a\"]"),
+                "twice",
+            ),
+            (
+                format!("label = \"a\", sha256 = \"{digest}\", file = \"f\", principals = [\"a\"]"),
+                "exactly one",
+            ),
+            (
+                "label = \"a\", principals = [\"a\"]".to_string(),
+                "exactly one",
+            ),
+            (
+                "label = \"a\", sha256 = \"xyz\", principals = [\"a\"]".to_string(),
+                "agent_tokens[0].sha256[0]",
+            ),
+            (
+                format!("label = \"a\", sha256 = \"{digest}\", principals = [\"a\"], agents = []"),
+                "unknown field `agents`",
+            ),
+        ] {
+            let e = parse(&format!("[serve]\nagent_tokens = [{{ {entry} }}]\n")).unwrap_err();
+            assert!(e.contains(says), "{entry}: {e}");
+        }
+        let e = parse(&format!(
+            "[serve]\nagent_tokens = [{{ label = \"a\", sha256 = \"{digest}\", principals = [\"a\"] }}, \
+             {{ label = \"a\", file = \"f\", principals = [\"b\"] }}]\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("`agent_tokens[1]`: the label \"a\""), "{e}");
     }
 
     #[test]

@@ -60,6 +60,15 @@ impl Current {
         let mut watched = vec![policy.source.clone()];
         watched.extend(policy.checks.iter().map(|c| c.plugin.clone()));
         watched.extend(settings.agent_token_file.clone());
+        watched.extend(
+            settings
+                .bound_agent_tokens
+                .iter()
+                .filter_map(|entry| match &entry.token {
+                    crate::settings::TokenSource::File(path) => Some(path.clone()),
+                    crate::settings::TokenSource::Sha256(_) => None,
+                }),
+        );
         watched.extend(settings.reviewer_token_file.clone());
         watched.extend(settings.gateway_token_file.clone());
         watched.extend(settings.metrics_token_file.clone());
@@ -128,6 +137,52 @@ impl AppState {
             .map_err(ApiError::from)
     }
 
+    /// Let a request in when its bearer token is an agent token; who it
+    /// speaks as, and the tokens in force (to settle its principal with
+    /// [`crate::auth::Speaker::principal_for`]).
+    ///
+    /// # Errors
+    /// 401 or 403 ([`ApiError`]).
+    pub fn authorize_agent(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<(crate::auth::Speaker, Arc<Current>), ApiError> {
+        let current = self.current.load_full();
+        let authorization = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes());
+        current
+            .tokens
+            .authorize(authorization, &[Role::Agent])
+            .map_err(ApiError::from)?;
+        let speaker = bearer(authorization)
+            .and_then(|t| current.tokens.speaker_of(t))
+            .ok_or_else(|| {
+                ApiError::from(crate::auth::Refused::Unauthenticated {
+                    needs: &[Role::Agent],
+                })
+            })?;
+        Ok((speaker, current))
+    }
+
+    /// The roles of the request's token, and who it speaks as when it is
+    /// an agent token.
+    ///
+    /// # Errors
+    /// 401 or 403 ([`ApiError`]).
+    pub fn authorize_as(
+        &self,
+        headers: &HeaderMap,
+        needs: &'static [Role],
+    ) -> Result<(Vec<Role>, Option<crate::auth::Speaker>, Arc<Current>), ApiError> {
+        let current = self.current.load_full();
+        let authorization = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes());
+        let roles = current
+            .tokens
+            .authorize(authorization, needs)
+            .map_err(ApiError::from)?;
+        let speaker = bearer(authorization).and_then(|t| current.tokens.speaker_of(t));
+        Ok((roles, speaker, current))
+    }
+
     /// The approvals of the policy in force.
     ///
     /// # Errors
@@ -135,4 +190,15 @@ impl AppState {
     pub fn approvals(&self) -> Result<toolvet::Approvals, ApiError> {
         self.host.approvals().ok_or_else(ApiError::approvals_off)
     }
+}
+
+/// The token of an `Authorization: Bearer …` value, as
+/// [`crate::auth::Tokens::authorize`] reads it.
+fn bearer(authorization: Option<&[u8]>) -> Option<&str> {
+    let v = std::str::from_utf8(authorization?).ok()?;
+    let (scheme, token) = v.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
 }

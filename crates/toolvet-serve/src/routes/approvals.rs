@@ -96,16 +96,31 @@ fn pending_counts(counts: &toolvet::PendingCounts) -> serde_json::Value {
 }
 
 /// `GET /v1/approvals/{id}`: one request, with its status as of now.
-/// Agents may read it (they hold the id from their escalate verdict).
+/// Agents may read it (they hold the id from their escalate verdict), but
+/// only a request their token may speak for
+/// ([`crate::auth::Speaker::may_read`]): a bound agent token reads only
+/// its principals' requests.
 pub async fn show(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    state.authorize(&headers, &[Role::Agent, Role::Reviewer])?;
-    Ok(Json(crate::shown::request(
-        &state.approvals()?.get(&id).await?,
-    )))
+    let (roles, speaker, current) = state.authorize_as(&headers, &[Role::Agent, Role::Reviewer])?;
+    let request = state.approvals()?.get(&id).await?;
+    if !roles.contains(&Role::Reviewer)
+        && let Some(speaker) = speaker
+        && !speaker.may_read(request.principal.as_deref(), &current.tokens)
+    {
+        return Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "principal-forbidden",
+            format!(
+                "approval request `{id}` was asked on behalf of a principal {} does not speak for",
+                speaker.name()
+            ),
+        ));
+    }
+    Ok(Json(crate::shown::request(&request)))
 }
 
 /// `POST /v1/approvals/{id}/decision` with `{"decision": "approve" |

@@ -8,7 +8,6 @@
 //! answer's `context` (`toolvet_serve_body::evaluation_answer`).
 
 use super::read_body;
-use crate::auth::Role;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::Json;
@@ -24,9 +23,15 @@ pub async fn evaluation(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Json<Value>, ApiError> {
-    state.authorize(&headers, &[Role::Agent])?;
-    let limit = state.current.load().settings.max_body_bytes;
-    let request = toolvet_serve_body::evaluation_call(&read_body(body, limit).await?)?;
+    let (speaker, current) = state.authorize_agent(&headers)?;
+    let limit = current.settings.max_body_bytes;
+    let mut request = toolvet_serve_body::evaluation_call(&read_body(body, limit).await?)?;
+    // The principal is the token's to say when it is bound.
+    request.context.principal = speaker.principal_for(
+        request.context.principal.as_deref(),
+        "subject.properties.principal",
+        &current.tokens,
+    )?;
     let verdict = state.host.check(&request).await;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::evaluation_answer(

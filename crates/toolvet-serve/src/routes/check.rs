@@ -4,10 +4,11 @@
 //! `call_id`); a deny or an escalate is a normal answer (200), not an HTTP
 //! error. On escalate, `approval` holds the request and its ticket; the
 //! resumed call sends `"approval": {"ticket": "…"}`. The body is parsed
-//! by `toolvet_serve_body::check_call`.
+//! by `toolvet_serve_body::check_call`. The call's `context.principal`
+//! is settled by the agent token ([`crate::auth::Speaker::principal_for`]):
+//! a bound token speaks only for its principals.
 
 use super::read_body;
-use crate::auth::Role;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::Json;
@@ -22,9 +23,15 @@ pub async fn check(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    state.authorize(&headers, &[Role::Agent])?;
-    let limit = state.current.load().settings.max_body_bytes;
-    let request = toolvet_serve_body::check_call(&read_body(body, limit).await?)?;
+    let (speaker, current) = state.authorize_agent(&headers)?;
+    let limit = current.settings.max_body_bytes;
+    let mut request = toolvet_serve_body::check_call(&read_body(body, limit).await?)?;
+    // The principal is the token's to say when it is bound.
+    request.context.principal = speaker.principal_for(
+        request.context.principal.as_deref(),
+        "context.principal",
+        &current.tokens,
+    )?;
     let verdict = state.host.check(&request).await;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::verdict_answer(&request, &verdict)))

@@ -8,5 +8,6 @@ mod guards;
 mod harness;
 mod pg;
 mod postgres;
+mod principals;
 mod reload;
 mod transport;
