@@ -2068,6 +2068,42 @@ impl Analysis<'_> {
         self.embedded_commands(name, &text, env, depth);
     }
 
+    /// Text that every path naming a guard rail, toolvet's state or key,
+    /// or a git configuration file holds (lower case): the names of the
+    /// built-in guard rails and the last three segments of the host's
+    /// state and secret paths. A word without any cannot name one.
+    fn guarded_needles(&self) -> Vec<String> {
+        const BUILT_IN: &[&str] = &[
+            ".claude",
+            ".mcp",
+            ".cursor",
+            ".vscode",
+            ".codex",
+            ".gemini",
+            ".github",
+            "code-workspace",
+            ".git",
+            "git/config",
+            "bash",
+            "profile",
+            ".zsh",
+            ".zlogin",
+            "fish",
+            "/etc",
+            "toolvet",
+            "approvals.",
+            "gitconfig",
+            "~",
+        ];
+        let mut needles: Vec<String> = BUILT_IN.iter().map(|s| s.to_string()).collect();
+        for p in self.state.state.iter().chain(&self.state.secret) {
+            for seg in p.rsplit('/').take(3).filter(|s| !s.is_empty()) {
+                needles.push(seg.to_ascii_lowercase());
+            }
+        }
+        needles
+    }
+
     /// The guard rail held by the directory `abs` when it is the rail's own
     /// directory or close above it (`.claude`, `state/` of the ledger; at
     /// most two levels), not `/`, the home or a workspace root, which hold
@@ -2088,6 +2124,19 @@ impl Analysis<'_> {
 
     /// Analyse the shell commands found in another language's code.
     pub(crate) fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
+        if code.len() > crate::embedded::MAX_CODE {
+            self.report(
+                false,
+                "shell.too-long",
+                format!(
+                    "The `{name}` code on the command line is {} bytes long, more than the {} bytes this check reads. \
+                     A person must review it; write it to a file in the workspace and run the file instead.",
+                    code.len(),
+                    crate::embedded::MAX_CODE
+                ),
+            );
+            return;
+        }
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
         let mut commands = crate::embedded::shell_commands(code, backticks);
@@ -2120,9 +2169,26 @@ impl Analysis<'_> {
     /// ordinary code (`print(1)`, reading a data file) is not refused.
     pub(crate) fn inline_code_paths(&mut self, via: &str, code: &str, env: &Env, depth: u32) {
         let mut e = env.clone();
+        let needles = self.guarded_needles();
+        // Inside a guarded directory, or with links the run made, any
+        // relative word may name a guarded file: every word is resolved.
+        let cwd_guarded = match &env.cwd {
+            Cwd::Known(c) => {
+                let c = c.to_ascii_lowercase();
+                needles.iter().any(|n| c.contains(n.as_str()))
+            }
+            _ => false,
+        };
+        let check_all = cwd_guarded || !self.facts.symlinks.is_empty();
         for token in crate::embedded::path_tokens(code) {
             if self.done() {
                 return;
+            }
+            // Only words that can name a guarded path are resolved: each
+            // holds a name of one (cheap, so no word is skipped for time).
+            let lower = token.to_ascii_lowercase();
+            if !check_all && !needles.iter().any(|n| lower.contains(n.as_str())) {
+                continue;
             }
             let field = match token.strip_prefix('~') {
                 Some(rest) if rest.is_empty() || rest.starts_with('/') => Field {

@@ -41,8 +41,9 @@ const RECURSIVE_DELETERS: &[&str] = &[
     "rmdirSync(",
 ];
 
-/// Longest code scanned, in bytes.
-const MAX_CODE: usize = 64 * 1024;
+/// Longest code scanned for commands, in bytes; longer inline code
+/// escalates (`shell.too-long`) rather than going unread.
+pub const MAX_CODE: usize = 64 * 1024;
 
 /// Shell commands found in `code`, as shell text. `backticks`: the
 /// language runs backquoted text as a command (Perl, Ruby, PHP), rather
@@ -189,19 +190,15 @@ fn string_literal(s: &str) -> Option<(String, &str)> {
     None
 }
 
-/// Most path-like tokens taken from one piece of inline code.
-const MAX_TOKENS: usize = 512;
-
 /// The words of inline code (an interpreter's `-c`/`-e` program, an
 /// editor's commands, an awk program) that may name a file: the code split
 /// at white space, quotes and punctuation that a path does not hold, with
 /// the usual spellings of the home directory (`$HOME`, `${HOME}`,
-/// `os.homedir()`, `Path.home()`, …) turned into `~`. The analysis cannot
-/// read such code; a file it names is judged as a file the code may write.
+/// `os.homedir()`, `Path.home()`, …) turned into `~`, each word once. The
+/// analysis cannot read such code; a guarded file it names is judged as a
+/// file the code may write. Linear in the code's length, with no cap (a
+/// cap would let padding hide a name).
 pub fn path_tokens(code: &str) -> Vec<String> {
-    if code.len() > MAX_CODE {
-        return Vec::new();
-    }
     let mut text = code.replace("${HOME}", "~").replace("$HOME", "~");
     for e in HOME_EXPRESSIONS {
         if text.contains(e) {
@@ -209,18 +206,16 @@ pub fn path_tokens(code: &str) -> Vec<String> {
         }
     }
     let mut found: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for word in
         text.split(|c: char| c.is_whitespace() || "'\"`(),;[]{}<>|&=+*!?:@#$%^\\".contains(c))
     {
         // A word ends with a statement's dot or comma at times (`w x.`).
         let word = word.trim_end_matches('.');
-        if word.is_empty() || word.len() > 4096 || found.iter().any(|f| f == word) {
+        if word.is_empty() || word.len() > 4096 || !seen.insert(word) {
             continue;
         }
         found.push(word.to_string());
-        if found.len() == MAX_TOKENS {
-            break;
-        }
     }
     found
 }

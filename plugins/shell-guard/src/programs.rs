@@ -1061,6 +1061,16 @@ impl Analysis<'_> {
                 ),
             );
         }
+        if scripts.iter().any(|s| s.len() > crate::embedded::MAX_CODE) {
+            self.report(
+                false,
+                "shell.too-long",
+                format!(
+                    "The `{name}` commands are longer than the {} bytes this check reads. A person must review them.",
+                    crate::embedded::MAX_CODE
+                ),
+            );
+        }
         for script in &scripts {
             for cmd in crate::embedded::editor_shell_commands(script) {
                 let mut e = env.clone();

@@ -1467,3 +1467,31 @@ fn directories_of_guard_rails_and_unknown_editor_commands() {
         );
     }
 }
+
+/// Inline code is read whole: padding does not push a guarded name out of
+/// reach, a guarded name under the working directory counts, and code too
+/// long to read escalates.
+#[test]
+fn inline_code_is_read_whole() {
+    let padding: String = (0..3000).map(|i| format!("v{i} = {i}\n")).collect();
+    let code = format!("{padding}open('examples/toolvet.toml', 'w')\n");
+    deny(
+        &format!("python3 - <<'EOF'\n{code}EOF"),
+        "shell.toolvet-state",
+    );
+    assert_eq!(
+        analyze(
+            "python3 -c 'open(\"settings.json\", \"w\")'",
+            &opts(),
+            Some("/home/alice/project/.claude")
+        )
+        .rule(),
+        Some("shell.guardrail-write")
+    );
+    deny(
+        "python3 -c 'open(\"/home/alice/.config/git/config\", \"a\").write(\"[core]\\n pager = rm -rf /\")'",
+        "shell.overwrite-dotfile",
+    );
+    let long = format!("python3 - <<'EOF'\n{}\nEOF", "x = 1\n".repeat(12_000));
+    escalate(&long, "shell.too-long");
+}
