@@ -1347,6 +1347,18 @@ impl Analysis<'_> {
         }
         let client = if name == "mariadb" { "mysql" } else { name };
         for text in texts {
+            if text.len() > crate::embedded::MAX_CODE {
+                self.report(
+                    false,
+                    "shell.too-long",
+                    format!(
+                        "The commands given to `{name}` are longer than the {} bytes this check reads for shell \
+                         escapes. A person must review them; or run them from a file.",
+                        crate::embedded::MAX_CODE
+                    ),
+                );
+                continue;
+            }
             for cmd in crate::embedded::client_shell_commands(client, &text) {
                 let mut e = env.clone();
                 self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
