@@ -770,6 +770,11 @@ impl Analysis<'_> {
                 if matches!(flag.as_str(), "-f" | "--file")
                     && let Some(file) = value
                     && file.text() != "-"
+                    // A git configuration file gets the one key set, judged
+                    // below; any other file is written as a configuration.
+                    && !self
+                        .abs_path(&file, env)
+                        .is_some_and(|a| crate::sinks::is_git_config_file(&a))
                 {
                     self.check_write(
                         &file,

@@ -1229,6 +1229,8 @@ fn git_configuration_that_runs_programs() {
         "git config --get alias.x",
         "git config --unset core.pager",
         "git config filter.lfs.clean 'git-lfs clean -- %f'",
+        "git config --file ~/.gitconfig user.name Alice",
+        "git config -f .git/config remote.origin.url https://x/y.git",
     ] {
         allow(cmd);
     }
