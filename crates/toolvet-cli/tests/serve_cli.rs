@@ -286,6 +286,68 @@ fn approvals_commands_work_on_a_postgres_ledger() {
     assert!(text(&out).contains("\"consumed\""), "{}", text(&out));
 }
 
+/// `toolvet ARGS --passphrase-fd 3`, the passphrase on descriptor 3 (as
+/// a person's script would give it: never argv, env or stdin).
+fn with_passphrase(dir: &Path, args: &[&str]) -> Output {
+    let file = dir.join("passphrase");
+    std::fs::write(&file, "a reviewer passphrase, long enough\n").unwrap();
+    Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec "$0" "$@" --passphrase-fd 3 3<"$PASSPHRASE_FILE""#)
+        .arg(TOOLVET)
+        .args(args)
+        .env("PASSPHRASE_FILE", &file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_signed_approval_on_a_postgres_ledger_resumes_the_call_once() {
+    let pg = pg::Postgres::start();
+    let dir = tempfile::tempdir().unwrap();
+    let config = policy(dir.path(), r#"approve = ["deploy"]"#, &pg.url(), "");
+    let config_arg = config.to_str().unwrap();
+    let made = with_passphrase(dir.path(), &["approvals", "reviewer-key", "init"]);
+    assert!(made.status.success(), "{}", text(&made));
+    let entry = String::from_utf8(made.stdout).unwrap();
+    let text_of = std::fs::read_to_string(&config).unwrap().replacen(
+        "[approvals]\n",
+        &format!("[approvals]\nreviewer_keys = [\"{}\"]\n", entry.trim()),
+        1,
+    );
+    std::fs::write(&config, text_of).unwrap();
+
+    let call = json!({"call": {"id": "c1", "name": "deploy", "arguments": {"env": "prod"}}, "context": {"run_id": "r1"}});
+    let out = toolvet(&["check", "--config", config_arg], &call.to_string());
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out));
+    let verdict: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = verdict["approval"]["id"].as_str().unwrap();
+    let out = with_passphrase(
+        dir.path(),
+        &[
+            "approvals",
+            "approve",
+            id,
+            "--config",
+            config_arg,
+            "--reviewer",
+            "carol",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "the Postgres ledger keeps the signature: {}",
+        text(&out)
+    );
+    let mut resumed = call.clone();
+    resumed["approval"] = json!({"ticket": verdict["approval"]["ticket"]});
+    let out = toolvet(&["check", "--config", config_arg], &resumed.to_string());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = toolvet(&["check", "--config", config_arg], &resumed.to_string());
+    assert!(text(&out).contains("approval.replayed"), "{}", text(&out));
+}
+
 #[test]
 fn log_verify_follows_the_chain_across_rotated_files() {
     let dir = tempfile::tempdir().unwrap();
