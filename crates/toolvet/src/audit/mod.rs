@@ -1,0 +1,790 @@
+//! The decision log: one JSON Lines record per verdict and per approval
+//! event, hash-chained.
+//!
+//! A verdict record (`"event": "verdict"`) holds the time, the call id and
+//! tool, the sha256 of the arguments text as received (never the arguments
+//! themselves), the agent, run and principal, the verdict with every
+//! check's outcome, each check's plugin sha256, the host version and the
+//! policy's sha256. Approval records (`approval.requested`,
+//! `approval.decided`, `approval.consumed`) hold the request id, the call
+//! it is bound to, its status and, once decided, the reviewer, message and
+//! scope. Every record's `prev` is the sha256 of the line before it, so an
+//! edited, inserted or removed line is evident ([`verify_chain`]).
+//!
+//! Records are written by one writer thread per log, off the verdict's
+//! path, through a bounded queue (`[host] decision_log_queue`). Several
+//! processes may append to one file: each batch is written under an
+//! exclusive file lock and continues the chain from the file's real last
+//! line. What happens when a record cannot be written is
+//! `[host] decision_log_on_failure` ([`LogFailure`]): by default the host
+//! denies every call while the log cannot be written. A record that could
+//! not be written is kept and retried; one that cannot even be queued is
+//! counted ([`DecisionLogStats::dropped`]) and logged at error level, never
+//! dropped silently.
+//!
+//! With `[host] decision_log_arguments = true`, verdict records also hold
+//! the call's `arguments`, context `attributes` and `tool_info`, redacted
+//! ([`Redactor`], `decision_log_redact`), so `toolvet replay` can vet the
+//! recorded calls again. With `decision_log_max_bytes`, a full file is
+//! renamed `<name>.000001` (`.000002`, …) and the chain continues in a new
+//! file: the first record of the new file links to the last of the old
+//! ([`log_files`] lists a log's files in chain order, [`verify_log`]
+//! checks one file's chain and record shapes).
+
+use crate::approval::{ApprovalEvent, ApprovalRequest};
+use crate::call::{CallRequest, ToolInfo};
+use crate::config::{HostSettings, LogFailure, Policy};
+use crate::error::Error;
+use crate::verdict::Verdict;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How often the writer retries after a failed write.
+const RETRY_INTERVAL: Duration = Duration::from_millis(200);
+
+/// Most records written under one file lock.
+const BATCH: usize = 256;
+
+/// What replaces a redacted value in a decision record.
+pub const REDACTED: &str = "[redacted]";
+
+/// Removes secrets from what a decision record keeps of a call (its
+/// arguments, its context attributes), in place, before the record is
+/// written. Runs on the log's writer thread, off the verdict's path.
+pub trait Redactor: Send + Sync + std::fmt::Debug {
+    /// Replace every secret in `value` (a JSON object) by [`REDACTED`] or
+    /// a description of what was there.
+    fn redact(&self, value: &mut serde_json::Value);
+}
+
+/// What verdict records keep of a call's contents.
+#[derive(Debug, Clone, Default)]
+struct Recording {
+    /// Keep arguments, attributes and tool info (redacted).
+    arguments: bool,
+    /// Keys whose values are redacted (ASCII case ignored).
+    keys: Vec<String>,
+    redactor: Option<Arc<dyn Redactor>>,
+}
+
+impl Recording {
+    fn redacted(&self, mut value: serde_json::Value) -> serde_json::Value {
+        redact_keys(&mut value, &self.keys);
+        if let Some(r) = &self.redactor {
+            r.redact(&mut value);
+        }
+        value
+    }
+}
+
+fn redact_keys(value: &mut serde_json::Value, keys: &[String]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if keys.iter().any(|k| k.eq_ignore_ascii_case(key)) {
+                    *v = serde_json::Value::String(REDACTED.into());
+                } else {
+                    redact_keys(v, keys);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| redact_keys(v, keys)),
+        _ => {}
+    }
+}
+
+/// Counters of a decision log, for metrics and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct DecisionLogStats {
+    /// Records written to the file.
+    pub written: u64,
+    /// Records that could not be queued (queue full) and were not written.
+    pub dropped: u64,
+    /// Write attempts that failed (each failed record is retried).
+    pub failed_writes: u64,
+    /// Whether the last write succeeded.
+    pub healthy: bool,
+}
+
+/// An append-only decision log. Cheap to clone: clones share the writer.
+#[derive(Clone)]
+pub(crate) struct DecisionLog {
+    inner: Arc<LogInner>,
+}
+
+struct LogInner {
+    path: PathBuf,
+    on_failure: LogFailure,
+    recording: Arc<Recording>,
+    max_bytes: Option<u64>,
+    sender: Mutex<Option<SyncSender<Job>>>,
+    writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+    counters: Arc<Counters>,
+}
+
+#[derive(Default)]
+struct Counters {
+    healthy: AtomicBool,
+    written: AtomicU64,
+    dropped: AtomicU64,
+    failed_writes: AtomicU64,
+}
+
+enum Job {
+    /// One record, serialized without its `prev`.
+    Record(String),
+    /// A verdict's record, serialized by the writer (off the verdict's
+    /// path).
+    Verdict(Box<VerdictJob>),
+    /// Answer once everything queued before is written (or failed).
+    Flush(tokio::sync::oneshot::Sender<Result<(), String>>),
+}
+
+/// Why a verdict's record was not queued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unrecorded {
+    /// The queue is full.
+    QueueFull,
+    /// The writer is gone.
+    Closed,
+}
+
+/// What a verdict record is made of, owned, for the writer thread.
+struct VerdictJob {
+    time_ms: u64,
+    request: CallRequest,
+    verdict: Verdict,
+    plugin_sha256: Vec<Option<String>>,
+    policy_sha256: String,
+}
+
+impl VerdictJob {
+    fn to_line(&self, recording: &Recording) -> String {
+        let digests: Vec<Option<&str>> = self.plugin_sha256.iter().map(Option::as_deref).collect();
+        let request = &self.request;
+        let kept = recording.arguments.then(|| {
+            let arguments = serde_json::from_str(request.call.arguments.get())
+                .unwrap_or(serde_json::Value::Null);
+            let attributes = serde_json::to_value(&request.context.attributes)
+                .unwrap_or(serde_json::Value::Null);
+            (
+                recording.redacted(arguments),
+                recording.redacted(attributes),
+            )
+        });
+        let (arguments, attributes) = match kept {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        let record = VerdictRecord {
+            arguments,
+            attributes,
+            tool_info: recording.arguments.then_some(&request.tool),
+            event: "verdict",
+            time_ms: self.time_ms,
+            call_id: &request.call.id,
+            tool: &request.call.name,
+            arguments_sha256: hex::encode(Sha256::digest(request.call.arguments.get())),
+            agent: request.context.agent.as_deref(),
+            run_id: request.context.run_id.as_deref(),
+            principal: request.context.principal.as_deref(),
+            verdict: &self.verdict,
+            plugin_sha256: &digests,
+            host_version: env!("CARGO_PKG_VERSION"),
+            policy_sha256: &self.policy_sha256,
+        };
+        serde_json::to_string(&record).expect("a record serializes")
+    }
+}
+
+#[derive(Serialize)]
+struct VerdictRecord<'a> {
+    event: &'static str,
+    time_ms: u64,
+    call_id: &'a str,
+    tool: &'a str,
+    arguments_sha256: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    principal: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attributes: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_info: Option<&'a ToolInfo>,
+    verdict: &'a Verdict,
+    plugin_sha256: &'a [Option<&'a str>],
+    host_version: &'static str,
+    policy_sha256: &'a str,
+}
+
+#[derive(Serialize)]
+struct ApprovalRecord<'a> {
+    event: &'static str,
+    time_ms: u64,
+    approval_id: &'a str,
+    status: crate::approval::ApprovalStatus,
+    call_id: &'a str,
+    tool: &'a str,
+    arguments_sha256: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a str>,
+    escalations: &'a [crate::approval::Escalation],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<&'a crate::approval::ReviewRecord>,
+    host_version: &'static str,
+}
+
+impl DecisionLog {
+    /// The decision log `policy` names (`[host] decision_log`), if any;
+    /// `redactor` redacts the arguments records keep
+    /// (`decision_log_arguments`).
+    pub(crate) fn open_for(
+        policy: &Policy,
+        redactor: Option<Arc<dyn Redactor>>,
+    ) -> Result<Option<DecisionLog>, Error> {
+        let Some(path) = &policy.host.decision_log else {
+            return Ok(None);
+        };
+        let failed = |source| Error::DecisionLog {
+            policy: policy.source.clone(),
+            path: path.clone(),
+            source,
+        };
+        let host = &policy.host;
+        if host.decision_log_arguments && host.decision_log_redact.is_empty() && redactor.is_none()
+        {
+            return Err(failed(std::io::Error::other(
+                "`decision_log_arguments = true` needs secrets redacted: list the argument keys                  to redact in `decision_log_redact`, or run a program that redacts (toolvet                  check, toolvet serve)",
+            )));
+        }
+        let recording = Recording {
+            arguments: host.decision_log_arguments,
+            keys: host.decision_log_redact.clone(),
+            redactor,
+        };
+        DecisionLog::open_with(
+            path,
+            host.decision_log_on_failure,
+            host.decision_log_queue,
+            recording,
+            host.decision_log_max_bytes,
+        )
+        .map(Some)
+        .map_err(failed)
+    }
+
+    /// Whether this log is the one `host` asks for (so a reload keeps it).
+    pub(crate) fn serves(&self, host: &HostSettings, redactor: Option<&Arc<dyn Redactor>>) -> bool {
+        let r = &self.inner.recording;
+        Some(self.path()) == host.decision_log.as_deref()
+            && self.on_failure() == host.decision_log_on_failure
+            && r.arguments == host.decision_log_arguments
+            && r.keys == host.decision_log_redact
+            && r.redactor.as_ref().map(Arc::as_ptr) == redactor.map(Arc::as_ptr)
+            && self.inner.max_bytes == host.decision_log_max_bytes
+    }
+
+    /// Open `path` for appending (creating it and its directory), and start
+    /// its writer thread with a queue of `queue` records.
+    ///
+    /// # Errors
+    /// The file cannot be created, opened or read, or is not a regular
+    /// file.
+    #[cfg(test)]
+    pub(crate) fn open(path: &Path, on_failure: LogFailure, queue: usize) -> std::io::Result<Self> {
+        Self::open_with(path, on_failure, queue, Recording::default(), None)
+    }
+
+    fn open_with(
+        path: &Path,
+        on_failure: LogFailure,
+        queue: usize,
+        recording: Recording,
+        max_bytes: Option<u64>,
+    ) -> std::io::Result<Self> {
+        let mut file = LogFile::open(path)?;
+        file.max_bytes = max_bytes;
+        let recording = Arc::new(recording);
+        let (sender, receiver) = std::sync::mpsc::sync_channel(queue);
+        let counters = Arc::new(Counters {
+            healthy: AtomicBool::new(true),
+            ..Counters::default()
+        });
+        let writer = std::thread::Builder::new()
+            .name("toolvet-decision-log".into())
+            .spawn({
+                let counters = counters.clone();
+                let recording = recording.clone();
+                move || write_loop(file, receiver, &counters, queue, &recording)
+            })?;
+        Ok(DecisionLog {
+            inner: Arc::new(LogInner {
+                path: path.to_path_buf(),
+                on_failure,
+                recording,
+                max_bytes,
+                sender: Mutex::new(Some(sender)),
+                writer: Mutex::new(Some(writer)),
+                counters,
+            }),
+        })
+    }
+
+    /// The file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// What a failed record does to verdicts.
+    pub(crate) fn on_failure(&self) -> LogFailure {
+        self.inner.on_failure
+    }
+
+    /// Whether the last write succeeded.
+    pub(crate) fn is_healthy(&self) -> bool {
+        self.inner.counters.healthy.load(Ordering::Acquire)
+    }
+
+    /// The log's counters.
+    pub(crate) fn stats(&self) -> DecisionLogStats {
+        let c = &self.inner.counters;
+        DecisionLogStats {
+            written: c.written.load(Ordering::Relaxed),
+            dropped: c.dropped.load(Ordering::Relaxed),
+            failed_writes: c.failed_writes.load(Ordering::Relaxed),
+            healthy: c.healthy.load(Ordering::Acquire),
+        }
+    }
+
+    fn send(&self, job: Job) -> Result<(), Unrecorded> {
+        let sender = self.inner.sender.lock().map_err(|_| Unrecorded::Closed)?;
+        let Some(sender) = sender.as_ref() else {
+            return Err(Unrecorded::Closed);
+        };
+        match sender.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.inner.counters.dropped.fetch_add(1, Ordering::Relaxed);
+                Err(match e {
+                    TrySendError::Full(_) => Unrecorded::QueueFull,
+                    TrySendError::Disconnected(_) => Unrecorded::Closed,
+                })
+            }
+        }
+    }
+
+    /// Queue the record of one verdict. `plugin_sha256[i]` is the digest of
+    /// the plugin behind `verdict.checks[i]`.
+    pub(crate) fn append_verdict(
+        &self,
+        request: &CallRequest,
+        verdict: &Verdict,
+        plugin_sha256: &[Option<&str>],
+        policy_sha256: &str,
+    ) -> Result<(), Unrecorded> {
+        let decision = verdict.decision;
+        let mut verdict = verdict.clone();
+        // A ticket resumes a call: a bearer credential, never written down.
+        if let Some(approval) = verdict.approval.as_mut() {
+            approval.ticket = None;
+        }
+        let job = VerdictJob {
+            time_ms: now_ms(),
+            request: request.clone(),
+            plugin_sha256: plugin_sha256
+                .iter()
+                .map(|d| d.map(str::to_string))
+                .collect(),
+            policy_sha256: policy_sha256.to_string(),
+            verdict,
+        };
+        let result = self.send(Job::Verdict(Box::new(job)));
+        if let Err(why) = result {
+            tracing::error!(target: "toolvet::audit", path = %self.inner.path.display(), ?why,
+                call_id = %request.call.id, tool = %request.call.name, %decision,
+                "a verdict's decision record could not be queued and is not in the log");
+        }
+        result
+    }
+
+    /// Queue the record of an approval event.
+    pub(crate) fn append_event(&self, event: &ApprovalEvent) {
+        let (name, request): (&str, &ApprovalRequest) = match event {
+            ApprovalEvent::Requested(r) => ("approval.requested", r),
+            ApprovalEvent::Decided(r) => ("approval.decided", r),
+            ApprovalEvent::Consumed(r) => ("approval.consumed", r),
+        };
+        let record = ApprovalRecord {
+            event: name,
+            time_ms: now_ms(),
+            approval_id: &request.id,
+            status: request.status,
+            call_id: &request.call.call_id,
+            tool: &request.call.tool,
+            arguments_sha256: &request.call.arguments_sha256,
+            run_id: request.call.run_id.as_deref(),
+            agent: request.agent.as_deref(),
+            escalations: &request.escalations,
+            review: request.review.as_ref(),
+            host_version: env!("CARGO_PKG_VERSION"),
+        };
+        let line = serde_json::to_string(&record).expect("a record serializes");
+        if let Err(why) = self.send(Job::Record(line)) {
+            tracing::error!(target: "toolvet::audit", path = %self.inner.path.display(), ?why,
+                approval_id = %request.id, event = name,
+                "an approval record could not be queued and is not in the log");
+        }
+    }
+
+    /// Wait (at most `timeout`) until every record queued before this call
+    /// is written.
+    ///
+    /// # Errors
+    /// The last write failed, the queue is full, the writer is gone, or the
+    /// timeout passed.
+    pub(crate) async fn flush(&self, timeout: Duration) -> Result<(), String> {
+        let (ack, done) = tokio::sync::oneshot::channel();
+        {
+            let sender = self
+                .inner
+                .sender
+                .lock()
+                .map_err(|_| "the decision log is closed".to_string())?;
+            let sender = sender.as_ref().ok_or("the decision log is closed")?;
+            sender.try_send(Job::Flush(ack)).map_err(|e| match e {
+                TrySendError::Full(_) => "the decision log's queue is full".to_string(),
+                TrySendError::Disconnected(_) => "the decision log's writer is gone".to_string(),
+            })?;
+        }
+        match tokio::time::timeout(timeout, done).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err("the decision log's writer is gone".into()),
+            Err(_) => Err(format!(
+                "the decision log was not written within {} ms",
+                timeout.as_millis()
+            )),
+        }
+    }
+}
+
+impl Drop for LogInner {
+    /// Close the queue and wait for the writer to write what is queued.
+    fn drop(&mut self) {
+        if let Ok(mut sender) = self.sender.lock() {
+            sender.take();
+        }
+        if let Ok(mut writer) = self.writer.lock()
+            && let Some(writer) = writer.take()
+        {
+            let _ = writer.join();
+        }
+    }
+}
+
+fn now_ms() -> u64 {
+    crate::approval::UnixMillis::now().0
+}
+
+mod anchor;
+mod file;
+mod verify;
+mod writer;
+
+pub use anchor::{Anchor, UNANCHORED_EVENT, anchor_key_path, anchor_path, verify_anchor};
+use file::LogFile;
+pub use file::log_files;
+pub use verify::{LogBreak, LogSegment, verify_chain, verify_log};
+use writer::write_loop;
+
+#[cfg(test)]
+mod tests {
+    use super::writer::write_waiting;
+    use super::*;
+    use crate::config::{Combine, DefaultDecision};
+    use std::collections::VecDeque;
+    use std::io::Write;
+
+    fn verdict() -> Verdict {
+        crate::verdict::combine(Combine::DenyOverrides, vec![], DefaultDecision::Allow, 3)
+    }
+
+    fn request() -> CallRequest {
+        CallRequest::new("bash", &serde_json::json!({"command": "ls"})).unwrap()
+    }
+
+    fn log(path: &Path) -> DecisionLog {
+        DecisionLog::open(path, LogFailure::Deny, 64).unwrap()
+    }
+
+    #[tokio::test]
+    async fn line_and_paragraph_separators_are_escaped_in_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let log = log(&path);
+        let mut call = request();
+        call.call.id = "c1\u{2028}{\"event\":\"verdict\"}\u{2029}".into();
+        call.context.run_id = Some("run\u{2028}2".into());
+        log.append_verdict(&call, &verdict(), &[], "p").unwrap();
+        log.flush(Duration::from_secs(10)).await.unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains(['\u{2028}', '\u{2029}']),
+            "a raw separator in the log: {text:?}"
+        );
+        assert!(
+            text.contains(r#""call_id":"c1\u2028{\"event\":\"verdict\"}\u2029""#),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 1);
+        assert_eq!(verify_chain(&text), Ok(1));
+        assert!(verify_log(&text, Some("")).is_ok());
+        // Read back, the record holds the exact text.
+        let record: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+        assert_eq!(record["call_id"], call.call.id.as_str());
+        assert_eq!(record["run_id"], "run\u{2028}2");
+    }
+
+    #[tokio::test]
+    async fn chain_detects_edits_and_survives_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        for _ in 0..2 {
+            let log = log(&path);
+            log.append_verdict(&request(), &verdict(), &[], "p")
+                .unwrap();
+            log.append_verdict(&request(), &verdict(), &[], "p")
+                .unwrap();
+            log.flush(Duration::from_secs(10)).await.unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_chain(&text), Ok(4));
+        assert!(
+            !text.contains("\"command\""),
+            "raw arguments must not be logged"
+        );
+        // Two writers on one file (two processes): the chain stays whole.
+        let a = log(&path);
+        let b = log(&path);
+        for _ in 0..3 {
+            a.append_verdict(&request(), &verdict(), &[], "p").unwrap();
+            b.append_verdict(&request(), &verdict(), &[], "p").unwrap();
+        }
+        a.flush(Duration::from_secs(10)).await.unwrap();
+        b.flush(Duration::from_secs(10)).await.unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_chain(&text), Ok(10));
+        let tampered = text.replacen("\"allow\"", "\"deny\"", 2);
+        assert_eq!(verify_chain(&tampered), Err(2));
+        assert_eq!(a.stats().written + b.stats().written, 6);
+    }
+
+    #[test]
+    fn dropping_the_log_writes_what_was_queued() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let log = log(&path);
+        for _ in 0..50 {
+            log.append_verdict(&request(), &verdict(), &[], "p")
+                .unwrap();
+        }
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_chain(&text), Ok(50));
+    }
+
+    /// A failed write (a full disk) releases the file lock: another writer
+    /// of the same file is not blocked. Before the lock guard, every `?`
+    /// after `lock()` returned with the lock held.
+    #[test]
+    fn a_failed_write_releases_the_file_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut first = LogFile::open(&path).unwrap();
+        let failed = first.append(&["{\"a\":1}"], |_, _| {
+            Err(std::io::Error::other("No space left on device"))
+        });
+        assert!(failed.is_err());
+        let (done, finished) = std::sync::mpsc::channel();
+        let other = path.clone();
+        std::thread::spawn(move || {
+            let mut second = LogFile::open(&other).unwrap();
+            done.send(second.append(&["{\"b\":2}"], |f, b| f.write_all(b)).is_ok())
+                .unwrap();
+        });
+        assert_eq!(
+            finished.recv_timeout(Duration::from_secs(10)),
+            Ok(true),
+            "the second writer stayed blocked on the lock the failed write left behind"
+        );
+        // The first writer recovers too, and the chain is whole.
+        first.append(&["{\"c\":3}"], |f, b| f.write_all(b)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_chain(&text), Ok(2));
+    }
+
+    #[test]
+    fn a_failed_write_marks_the_log_unhealthy_and_keeps_the_record() {
+        let dir = tempfile::tempdir().unwrap();
+        // A handle opened read-only: every write through it fails.
+        let ro = dir.path().join("ro.jsonl");
+        std::fs::write(&ro, "").unwrap();
+        let file = std::fs::File::open(&ro).unwrap();
+        let mut broken = LogFile {
+            path: ro.clone(),
+            file,
+            prev: String::new(),
+            len: 0,
+            max_bytes: None,
+            anchor: None,
+        };
+        let counters = Counters {
+            healthy: AtomicBool::new(true),
+            ..Counters::default()
+        };
+        let mut waiting: VecDeque<String> = VecDeque::from(vec!["{\"a\":1}".to_string()]);
+        assert!(write_waiting(&mut broken, &mut waiting, &counters).is_err());
+        assert!(!counters.healthy.load(Ordering::Acquire));
+        assert_eq!(waiting.len(), 1, "a failed record is kept for retrying");
+        assert_eq!(counters.failed_writes.load(Ordering::Relaxed), 1);
+    }
+
+    #[tokio::test]
+    async fn rotation_keeps_the_chain_across_files_and_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let open = || {
+            DecisionLog::open_with(
+                &path,
+                LogFailure::Deny,
+                64,
+                Recording::default(),
+                Some(4096),
+            )
+            .unwrap()
+        };
+        let (a, b) = (open(), open());
+        for _ in 0..20 {
+            a.append_verdict(&request(), &verdict(), &[], "p").unwrap();
+            a.flush(Duration::from_secs(10)).await.unwrap();
+            b.append_verdict(&request(), &verdict(), &[], "p").unwrap();
+            b.flush(Duration::from_secs(10)).await.unwrap();
+        }
+        let files = log_files(&path).unwrap();
+        assert!(files.len() >= 3, "rotated: {files:?}");
+        let mut prev = Some(String::new());
+        let mut records = 0;
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            let segment = verify_log(&text, prev.as_deref())
+                .unwrap_or_else(|e| panic!("{}: {e:?}", f.display()));
+            records += segment.records;
+            prev = Some(segment.last_hash);
+        }
+        assert_eq!(records, 40, "no record lost or duplicated");
+        for f in &files[..files.len() - 1] {
+            assert!(std::fs::metadata(f).unwrap().len() >= 4096);
+        }
+        // A later file on its own verifies when its first link is not
+        // checked, and not against the start of a log.
+        let last = std::fs::read_to_string(files.last().unwrap()).unwrap();
+        assert!(verify_log(&last, None).is_ok());
+        if !last.is_empty() {
+            assert_eq!(verify_log(&last, Some("")).unwrap_err().line, 1);
+        }
+    }
+
+    #[test]
+    fn verify_names_the_first_bad_line_and_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let log = log(&path);
+        for _ in 0..3 {
+            log.append_verdict(&request(), &verdict(), &[], "p")
+                .unwrap();
+        }
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(verify_log(&text, Some("")).unwrap().records, 3);
+        // Editing line 2 breaks the link of line 3.
+        let lines: Vec<&str> = text.lines().collect();
+        let edited_line = lines[1].replacen("\"allow\"", "\"deny\"", 1);
+        assert_ne!(edited_line, lines[1], "line 2 holds a decision to edit");
+        let edited = format!("{}\n{edited_line}\n{}\n", lines[0], lines[2]);
+        let broken = verify_log(&edited, Some("")).unwrap_err();
+        assert_eq!(broken.line, 3, "{broken:?}");
+        let dropped = format!("{}\n{}\n", lines[0], lines[2]);
+        assert_eq!(verify_log(&dropped, Some("")).unwrap_err().line, 2);
+        let cut = &text[..text.len() - 5];
+        assert!(
+            verify_log(cut, Some(""))
+                .unwrap_err()
+                .reason
+                .contains("incomplete")
+        );
+        // A record of the wrong shape, even with a good link, is refused.
+        let bad = "{\"event\":\"verdict\",\"prev\":\"\"}\n".to_string();
+        assert!(
+            verify_log(&bad, Some(""))
+                .unwrap_err()
+                .reason
+                .contains("time_ms")
+        );
+    }
+
+    #[derive(Debug)]
+    struct Stars;
+    impl Redactor for Stars {
+        fn redact(&self, value: &mut serde_json::Value) {
+            if let Some(c) = value.get_mut("command") {
+                *c = serde_json::json!("***");
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn arguments_are_kept_only_when_asked_and_redacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let recording = Recording {
+            arguments: true,
+            keys: vec!["Password".into()],
+            redactor: Some(Arc::new(Stars)),
+        };
+        let log = DecisionLog::open_with(&path, LogFailure::Deny, 64, recording, None).unwrap();
+        let mut call = CallRequest::new(
+            "bash",
+            &serde_json::json!({"command": "echo hunter2", "env": {"password": "hunter2"}, "n": 1}),
+        )
+        .unwrap();
+        call.context.attributes.insert("cwd".into(), "/w".into());
+        log.append_verdict(&call, &verdict(), &[], "p").unwrap();
+        log.flush(Duration::from_secs(10)).await.unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("hunter2"), "{text}");
+        let record: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            record["arguments"],
+            serde_json::json!({"command": "***", "env": {"password": REDACTED}, "n": 1})
+        );
+        assert_eq!(record["attributes"], serde_json::json!({"cwd": "/w"}));
+        assert!(verify_log(&text, Some("")).is_ok());
+    }
+
+    #[test]
+    fn a_log_path_that_is_not_a_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(LogFile::open(dir.path()).is_err());
+    }
+}
