@@ -557,16 +557,15 @@ async fn read_answers(
         if body.iter().all(u8::is_ascii_whitespace) {
             return None;
         }
-        match serde_json::from_slice::<Value>(&body) {
-            Ok(Value::Array(items)) => {
-                for item in items {
-                    deliver(session, link, item).await;
-                }
+        // One message, read strictly by the session: a batch is refused
+        // (MCP has had none since 2025-06-18), as on stdio.
+        return match std::str::from_utf8(&body) {
+            Ok(text) => {
+                deliver(session, link, text).await;
+                None
             }
-            Ok(one) => deliver(session, link, one).await,
-            Err(e) => return Some(format!("sent an answer that is not JSON ({e})")),
-        }
-        return None;
+            Err(e) => Some(format!("sent an answer that is not UTF-8 ({e})")),
+        };
     }
     let mut decoder = sse::Decoder::new(MAX_MESSAGE_BYTES);
     loop {
@@ -580,26 +579,28 @@ async fn read_answers(
             Err(e) => return Some(format!("sent {e}")),
         };
         for data in events {
-            match serde_json::from_str::<Value>(&data) {
-                Ok(message) => deliver(session, link, message).await,
-                Err(e) => {
-                    tracing::warn!("the MCP server sent an event that is not JSON ({e}); dropped")
-                }
-            }
+            deliver(session, link, &data).await;
         }
     }
 }
 
-/// One message from the server to the session; an `initialize` answer's
+/// One message from the server (JSON text) to the session, read strictly
+/// ([`Message::parse_server`]; a refused one reaches no one, and the
+/// requests it may have answered get errors); an `initialize` answer's
 /// protocol version is remembered for the requests after it.
-async fn deliver(session: &Arc<Session>, link: &Link, message: Value) {
-    if let Some(version) = message
-        .pointer("/result/protocolVersion")
-        .and_then(Value::as_str)
-        .filter(|_| message.pointer("/result/serverInfo").is_some())
-        .and_then(|v| HeaderValue::from_str(v).ok())
+async fn deliver(session: &Arc<Session>, link: &Link, text: &str) {
+    let message = match Message::parse_server(text) {
+        Ok(message) => message,
+        Err(refusal) => return session.server_refused(refusal).await,
+    };
+    if let Message::Response { raw, .. } = &message
+        && let Some(version) = raw
+            .pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+            .filter(|_| raw.pointer("/result/serverInfo").is_some())
+            .and_then(|v| HeaderValue::from_str(v).ok())
     {
         link.known().protocol = Some(version);
     }
-    session.from_server(&message.to_string()).await;
+    session.handle_server(message).await;
 }

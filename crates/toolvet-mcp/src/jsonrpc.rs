@@ -257,6 +257,148 @@ impl Message {
     }
 }
 
+/// A server's message refused by [`Message::parse_server`]: nothing of it
+/// reaches the client. Each request of the client it may have answered
+/// gets a JSON-RPC error instead, and each request of the server's a
+/// JSON-RPC error back, so no side waits for an answer that never comes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRefusal {
+    /// What is wrong, and where.
+    pub message: String,
+    /// The ids of the responses it held (or seemed to): the client's
+    /// requests with these ids are answered with an error.
+    pub answered: Vec<Value>,
+    /// The ids of the requests it held (or seemed to): the server gets an
+    /// error for each.
+    pub requests: Vec<Value>,
+}
+
+impl Message {
+    /// Read one message from the server (JSON text) by the same rules as
+    /// [`Message::parse_client`], and rebuild it the same way: a tool
+    /// result, a `tools/list` answer, a notification or a request of the
+    /// server's (`sampling/createMessage`, `elicitation/create`) that the
+    /// client's decoder could read otherwise than the proxy is refused, so
+    /// that what toolvet records (a call that succeeded or failed, the
+    /// tools it vets with) is what the client reads.
+    ///
+    /// # Errors
+    /// A [`ServerRefusal`] for everything [`Message::parse_client`]
+    /// refuses (a batch, a duplicate or look-alike key, a lone surrogate,
+    /// an inexact number, a look-alike method, a response with both
+    /// `result` and `error`), with the ids it held read leniently.
+    pub fn parse_server(text: &str) -> Result<Message, ServerRefusal> {
+        Message::parse_client(text).map_err(|refusal| {
+            let (answered, requests) = loose_ids(text);
+            ServerRefusal {
+                message: refusal.message,
+                answered,
+                requests,
+            }
+        })
+    }
+}
+
+/// Every id a refused message may carry, read leniently (only to answer
+/// them with errors, never to pass anything on): the ids of its responses
+/// and the ids of its requests, for one message or each message of a
+/// batch. An object's every top-level key that folds to `id` counts (an
+/// ambiguous message fails every request it might answer); one with a key
+/// that folds to `method` is a request. Ids are MCP's (strings and
+/// integers). What is read before the text stops being JSON still counts.
+fn loose_ids(text: &str) -> (Vec<Value>, Vec<Value>) {
+    use std::cell::RefCell;
+    /// The ids found so far: (response ids, request ids).
+    type Found = RefCell<(Vec<Value>, Vec<Value>)>;
+    /// One message, or a batch of them.
+    struct Top<'a>(&'a Found);
+    /// One message of a batch.
+    struct One<'a>(&'a Found);
+    fn object<'de, A: MapAccess<'de>>(found: &Found, mut map: A) -> Result<(), A::Error> {
+        let mut ids = Vec::new();
+        let mut request = false;
+        let flush = |ids: &mut Vec<Value>, request: bool| {
+            let mut f = found.borrow_mut();
+            let into = if request { &mut f.1 } else { &mut f.0 };
+            into.extend(
+                ids.drain(..)
+                    .filter(|id| id.is_string() || id.is_i64() || id.is_u64()),
+            );
+        };
+        let read: Result<(), A::Error> = (|| {
+            while let Some(key) = map.next_key::<String>()? {
+                match loose_fold(&key).as_str() {
+                    "id" => ids.push(map.next_value::<Value>()?),
+                    "method" => {
+                        request = true;
+                        map.next_value::<de::IgnoredAny>()?;
+                    }
+                    _ => {
+                        map.next_value::<de::IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        flush(&mut ids, request);
+        read
+    }
+    impl<'de> Visitor<'de> for Top<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON-RPC message or a batch")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            object(self.0, map)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(One(self.0))?.is_some() {}
+            Ok(())
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for One<'_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for One<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            object(self.0, map)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+            Ok(())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    let found = RefCell::new((Vec::new(), Vec::new()));
+    let mut de = serde_json::Deserializer::from_str(text);
+    let _ = de::Deserializer::deserialize_any(&mut de, Top(&found));
+    found.into_inner()
+}
+
 /// The id of a message that was refused, to answer it under: read
 /// leniently, only to be sent back to the client (never forwarded);
 /// `null` when there is none that MCP allows, or more than one key that
@@ -948,5 +1090,48 @@ mod tests {
             refused(r#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#).id,
             json!(9)
         );
+    }
+
+    #[test]
+    fn a_server_message_is_read_as_strictly_and_its_ids_are_found_for_errors() {
+        let refused = |text: &str| match Message::parse_server(text) {
+            Ok(m) => panic!("accepted {text}: {m:?}"),
+            Err(r) => r,
+        };
+        let r = refused(
+            r#"{"jsonrpc":"2.0","id":7,"result":{"content":[]},"result":{"isError":true}}"#,
+        );
+        assert!(
+            r.message.contains("duplicate key `result`"),
+            "{}",
+            r.message
+        );
+        assert_eq!((r.answered, r.requests), (vec![json!(7)], vec![]));
+        let r = refused(r#"{"jsonrpc":"2.0","id":"a","result":{"isError":false,"IsError":true}}"#);
+        assert_eq!(r.answered, [json!("a")]);
+        // A lone surrogate: the id read before it still counts.
+        let r = refused(r#"{"jsonrpc":"2.0","id":8,"result":{"text":"\ud800"}}"#);
+        assert_eq!(r.answered, [json!(8)]);
+        // A batch: each answer in it fails its request.
+        let r = refused(
+            r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"x","result":{}},3]"#,
+        );
+        assert!(r.message.contains("batches"), "{}", r.message);
+        assert_eq!(r.answered, [json!(1), json!("x")]);
+        // A request of the server's: it gets the error back.
+        let r = refused(r#"{"jsonrpc":"2.0","id":"s","method":"Sampling/CreateMessage"}"#);
+        assert_eq!((r.answered, r.requests), (vec![], vec![json!("s")]));
+        // Two ids: both fail; ids MCP does not allow are none.
+        let r = refused(r#"{"jsonrpc":"2.0","id":1,"ID":2,"result":{}}"#);
+        assert_eq!(r.answered, [json!(1), json!(2)]);
+        let r = refused(r#"{"jsonrpc":"2.0","id":1.5,"result":{},"result":{}}"#);
+        assert!(r.answered.is_empty() && r.requests.is_empty());
+        // What passes is rebuilt: nothing but JSON-RPC's keys.
+        let Ok(Message::Response { raw, .. }) =
+            Message::parse_server(r#"{"jsonrpc":"2.0","id":2,"result":{"ok":1},"Extra":{}}"#)
+        else {
+            panic!("a plain answer is refused");
+        };
+        assert_eq!(raw, json!({"jsonrpc":"2.0","id":2,"result":{"ok":1}}));
     }
 }

@@ -479,20 +479,60 @@ impl Session {
         });
     }
 
-    /// One message from the server (JSON text).
+    /// One message from the server (JSON text), read strictly
+    /// ([`Message::parse_server`]): a refused one reaches no one.
     pub(crate) async fn from_server(self: &Arc<Self>, line: &str) {
-        let message = match serde_json::from_str::<Value>(line) {
-            Ok(value) => Message::classify(value),
-            Err(e) => Err(e.to_string()),
-        };
-        let message = match message {
-            Ok(m) => m,
-            Err(why) => {
-                return tracing::warn!(
-                    "the MCP server sent a message that is not JSON-RPC ({why}); dropped"
-                );
+        match Message::parse_server(line) {
+            Ok(message) => self.handle_server(message).await,
+            Err(refusal) => self.server_refused(refusal).await,
+        }
+    }
+
+    /// A message from the server that [`Message::parse_server`] refused:
+    /// each of the client's requests it may have answered gets a JSON-RPC
+    /// error instead (a `tools/call` among them counts as failed), and
+    /// each request of the server's it may have held an error back.
+    pub(crate) async fn server_refused(self: &Arc<Self>, refusal: jsonrpc::ServerRefusal) {
+        let why = &refusal.message;
+        tracing::warn!("refused a message from the MCP server: {why}");
+        for id in &refusal.requests {
+            self.send_server(jsonrpc::error(
+                id,
+                jsonrpc::INVALID_REQUEST,
+                &format!("toolvet refused this message: {why}"),
+            ));
+        }
+        let mut failed_call = false;
+        for id in &refusal.answered {
+            let Some(mut pending) = self.state().pending.remove(&jsonrpc::id_key(id)) else {
+                continue;
+            };
+            let error = jsonrpc::error(
+                &pending.id,
+                jsonrpc::UPSTREAM_ERROR,
+                &format!(
+                    "toolvet refused the MCP server's answer to `{}`, so it is not passed on: {why}",
+                    pending.method
+                ),
+            );
+            if let Some(internal) = pending.internal.take() {
+                let _ = internal.send(error);
+                continue;
             }
-        };
+            if let Some(call) = &pending.call {
+                self.set_outcome(call.seq, Outcome::Denied);
+                failed_call = true;
+            }
+            self.reply(error);
+        }
+        if failed_call {
+            self.exposure_changed().await;
+        }
+    }
+
+    /// One message from the server, read by [`Message::parse_server`]
+    /// (and so rebuilt from what was read).
+    pub(crate) async fn handle_server(self: &Arc<Self>, message: Message) {
         let (id, mut raw) = match message {
             Message::Request { id, method, raw } => {
                 let key = jsonrpc::id_key(&id);
@@ -597,23 +637,29 @@ impl Session {
                 listed.len() - parsed.len()
             );
         }
+        // Each tool once: the client is shown one definition of a name,
+        // the one listed first.
+        let mut once = BTreeSet::new();
         listed.retain(|item| {
             item.get("name")
                 .and_then(Value::as_str)
-                .is_some_and(|n| shown.contains(n))
+                .is_some_and(|n| shown.contains(n) && once.insert(n.to_string()))
         });
         let mut state = self.state();
         // The client is shown what the proxy vets with: the strictest
-        // annotations the server ever gave each tool.
+        // annotations the server ever gave each tool, without the hints
+        // toolvet cannot vouch for (`gate::believed`).
         for item in listed.iter_mut() {
-            let strict = item
+            let annotations = item
                 .get("name")
                 .and_then(Value::as_str)
                 .and_then(|n| state.tools.get(n))
-                .and_then(|t| t.annotations.as_ref())
-                .and_then(|a| serde_json::to_value(a).ok());
-            if let (Some(strict), Some(item)) = (strict, item.as_object_mut()) {
-                item.insert("annotations".into(), strict);
+                .and_then(gate::shown_annotations);
+            if let Some(item) = item.as_object_mut() {
+                match annotations {
+                    Some(a) => item.insert("annotations".into(), a),
+                    None => item.remove("annotations"),
+                };
             }
         }
         let mut all = state.shown.take().unwrap_or_default();

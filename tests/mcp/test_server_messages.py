@@ -1,0 +1,215 @@
+"""What a hostile MCP server sends back through `toolvet mcp` (stdio and
+Streamable HTTP), over raw JSON-RPC lines: JSON a client's decoder could
+read otherwise than toolvet never reaches the client (it gets a JSON-RPC
+error for that id), and the tool list the client is shown carries the
+annotations toolvet vets with, without the hints it cannot vouch for.
+The server is hostile_server.py."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+from test_attacks import Raw
+from test_http import free_port, wait_for_port
+from test_proxy import CACHE, HERE, PLUGINS, TOOLVET
+
+POLICY = """
+[mcp]
+upstream_timeout_secs = 30
+
+[[check]]
+name = "tools"
+plugin = "{plugins}/tool_policy.wasm"
+settings = {{ allow = ["*"] }}
+
+[[check]]
+name = "order"
+plugin = "{plugins}/sequence_guard.wasm"
+settings = {{ only_after = [{{ tool = "echo", after = "dup_is_error" }}], retry_after_refusal = {{ enabled = false }}, blind_overwrite = {{ enabled = false }}, loop_detection = {{ enabled = false }} }}
+"""
+
+# Each tool whose answer is refused, and what the error names.
+REFUSED = [
+    ("dup_result", "duplicate key `result`"),
+    ("dup_is_error", "duplicate key `isError`"),
+    ("folded_is_error", "`isError` and `IsError`"),
+    ("surrogate", "hex escape"),  # serde_json: a lone surrogate escape
+    ("huge_number", "cannot be passed on exactly"),
+    ("batch", "batches"),
+    ("both", "both `result` and `error`"),
+]
+
+
+class ServerMessages(unittest.TestCase):
+    def setUp(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="toolvet-mcp-server-"))
+        self.calls = self.dir / "calls.jsonl"
+        self.calls.touch()
+        self.log = self.dir / "server.log"
+        self.log.touch()
+        self.policy = self.dir / "toolvet.toml"
+        self.policy.write_text(POLICY.format(plugins=PLUGINS))
+
+    def proxy(self) -> Raw:
+        server = [sys.executable, str(HERE / "hostile_server.py")]
+        p = Raw(self.policy, self.calls, server, {"HOSTILE_LOG": str(self.log)})
+        self.addCleanup(lambda: p.proc.poll() is None and p.proc.kill())
+        return p
+
+    def received(self) -> list:
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+    def test_answers_a_client_could_read_otherwise_are_errors_for_their_id(self):
+        p = self.proxy()
+        p.start(elicitation=False)
+        for n, (tool, why) in enumerate(REFUSED, 1):
+            p.call(n, tool, {})
+            seen = p.until(lambda m: m.get("id") == n)
+            *before, answer = seen
+            self.assertNotIn("result", answer, (tool, answer))
+            self.assertEqual(answer["error"]["code"], -32000, tool)
+            self.assertIn(why, answer["error"]["message"], tool)
+            self.assertIn("refused the MCP server's answer to `tools/call`", answer["error"]["message"])
+            # Nothing of the server's text reached the client.
+            self.assertNotIn("fine", json.dumps(seen))
+            self.assertNotIn("batched", json.dumps(seen))
+        # The call whose answer was refused satisfies no prerequisite:
+        # `echo` may only run after a `dup_is_error` that succeeded.
+        p.call(20, "echo", {})
+        [*_, answer] = p.until(lambda m: m.get("id") == 20)
+        self.assertIn("sequence.only-after", answer["result"]["content"][0]["text"])
+        p.close()
+
+    def test_an_answer_to_no_pending_request_never_reaches_the_client(self):
+        p = self.proxy()
+        p.start(elicitation=False)
+        p.call(1, "stray", {})
+        seen = p.until(lambda m: m.get("id") == 1)
+        p.close()
+        self.assertEqual(seen[-1]["result"]["content"][0]["text"], "ran stray")
+        self.assertNotIn("stray answer", json.dumps(seen))
+        self.assertEqual([m.get("id") for m in seen], [1])
+
+    def test_server_requests_and_notifications_it_could_read_otherwise_reach_no_client(self):
+        p = self.proxy()
+        p.start(elicitation=True)
+        p.call(1, "ask", {})
+        seen = p.until(lambda m: m.get("id") == 1)
+        p.close()
+        self.assertEqual(seen[-1]["result"]["content"][0]["text"], "ran ask")
+        self.assertEqual([m.get("id") for m in seen], [1], seen)
+        self.assertNotIn("exfiltrate", json.dumps(seen))
+        # The server's requests are answered with errors, never left waiting.
+        errors = {m["id"]: m["error"] for m in self.received() if "error" in m}
+        self.assertIn("duplicate key `messages`", errors["s1"]["message"])
+        self.assertIn("is not `sampling/createMessage`", errors["s2"]["message"])
+
+    def test_the_client_is_shown_the_annotations_toolvet_vets_with(self):
+        p = self.proxy()
+        p.start(elicitation=False)
+        p.send({"jsonrpc": "2.0", "id": "list", "method": "tools/list"})
+        [*_, listed] = p.until(lambda m: m.get("id") == "list")
+        tools = listed["result"]["tools"]
+        shown = {t["name"]: t.get("annotations") for t in tools}
+        # Destructive, though it says read-only: toolvet vets it as such,
+        # and no hint the client could auto-approve on is passed on.
+        self.assertEqual(shown["wipe"], {"title": "Wipe", "destructiveHint": True})
+        self.assertIsNone(shown["sneaky"])
+        self.assertIsNone(shown["echo"])
+        self.assertEqual([t["annotations"] for t in tools if t["name"] == "twice"], [{"destructiveHint": True}])
+        # allow = ["*"]: the destructive hint alone holds `wipe` (no ledger: denied).
+        p.call(1, "wipe", {})
+        [*_, answer] = p.until(lambda m: m.get("id") == 1)
+        p.close()
+        self.assertIn("[policy.high-risk]", answer["result"]["content"][0]["text"])
+        self.assertEqual([json.loads(line)["tool"] for line in self.calls.read_text().splitlines()], [])
+
+
+class HttpServerMessages(ServerMessages):
+    """The same over Streamable HTTP: the proxy in front of hostile_server.py
+    served over HTTP, driven with raw POSTs."""
+
+    def proxy(self):
+        port = free_port()
+        env = {**os.environ, "MCP_CALL_LOG": str(self.calls), "HOSTILE_LOG": str(self.log)}
+        server = subprocess.Popen([sys.executable, str(HERE / "hostile_server.py"), "http", str(port)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: (server.kill(), server.wait()))
+        wait_for_port(port, server)
+        listen = free_port()
+        proxy = subprocess.Popen(
+            [TOOLVET, "mcp", "--config", str(self.policy), "--upstream", f"http://127.0.0.1:{port}/mcp",
+             "--listen", f"127.0.0.1:{listen}"],
+            env={**env, "TOOLVET_CACHE_DIR": CACHE}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: (proxy.kill(), proxy.wait()))
+        wait_for_port(listen, proxy, 120)
+        return Post(f"http://127.0.0.1:{listen}/mcp")
+
+    def test_server_requests_and_notifications_it_could_read_otherwise_reach_no_client(self):
+        p = self.proxy()
+        p.start(elicitation=True)
+        p.call(1, "ask", {})
+        seen = p.until(lambda m: m.get("id") == 1)
+        self.assertEqual(seen[-1]["result"]["content"][0]["text"], "ran ask")
+        self.assertEqual([m.get("id") for m in seen], [1], seen)
+        self.assertNotIn("exfiltrate", json.dumps(seen))
+        # The errors for the server's requests are POSTed to it concurrently.
+        for _ in range(100):
+            errors = {m["id"]: m["error"] for m in self.received() if "error" in m}
+            if len(errors) == 2:
+                break
+            time.sleep(0.05)
+        self.assertIn("duplicate key `messages`", errors["s1"]["message"])
+        self.assertIn("is not `sampling/createMessage`", errors["s2"]["message"])
+
+
+class Post:
+    """Raw's interface over Streamable HTTP: each message is POSTed, and
+    the messages of each answer (JSON or an event stream) are collected."""
+
+    def __init__(self, url: str):
+        self.url, self.session, self.seen = url, None, []
+
+    def send(self, message) -> None:
+        data = message if isinstance(message, bytes) else json.dumps(message).encode()
+        headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+        if self.session:
+            headers["mcp-session-id"] = self.session
+        with urllib.request.urlopen(urllib.request.Request(self.url, data, headers), timeout=60) as r:
+            self.session = self.session or r.headers.get("mcp-session-id")
+            body = r.read().decode()
+        for line in body.splitlines():
+            if line.startswith("data:"):
+                self.seen.append(json.loads(line[5:]))
+        if body.strip().startswith("{"):
+            self.seen.append(json.loads(body))
+
+    def until(self, wanted) -> list:
+        for n, message in enumerate(self.seen):
+            if wanted(message):
+                out, self.seen = self.seen[: n + 1], self.seen[n + 1:]
+                return out
+        raise AssertionError(f"no wanted message; saw {self.seen}")
+
+    def start(self, elicitation: bool) -> None:
+        self.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}} if elicitation else {},
+            "clientInfo": {"name": "raw", "version": "1"}}})
+        self.until(lambda m: m.get("id") == "init")
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(self, id, name: str, arguments: dict) -> None:
+        self.send({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+
+    def close(self) -> None:
+        pass
+
+
+if __name__ == "__main__":
+    unittest.main()
