@@ -22,9 +22,13 @@
 //!
 //! **`CheckResponse`**, for `tools/list`: the tools are remembered for
 //! vetting, per backend (`service_names`; a fanout list's multiplexed
-//! `<backend>_<tool>` names are split back), and with `[mcp]
-//! hide_denied_tools` the answer is `mutated` to leave out the tools the
-//! policy hides for that session.
+//! `<backend>_<tool>` names are split back). The answer is always
+//! `mutated`: each tool once, with the annotations toolvet vets it with
+//! (the strictest seen, without the hints toolvet cannot vouch for:
+//! [`gate::believed`]), and with `[mcp] hide_denied_tools` without the
+//! tools the policy hides for that session. A result the client could
+//! read otherwise than toolvet (a duplicate or look-alike key, a lone
+//! surrogate, an inexact number) is refused, for every method.
 //!
 //! **Sessions.** The run the checks see, and the history sequence checks
 //! read, is the client's MCP session: the `session` key of the gateway's
@@ -321,16 +325,23 @@ impl ExtMcpService {
         result
     }
 
-    /// Remember the tools of a `tools/list` answer, and leave out the ones
-    /// the policy hides (`Some`: the answer to send instead).
+    /// Remember the tools of a `tools/list` answer (read strictly, as a
+    /// client's message is), and return the answer the client gets
+    /// instead: each tool once, with the annotations toolvet vets it with
+    /// ([`gate::shown_annotations`]), without the entries that are no
+    /// valid tool and the ones the policy hides.
     async fn listed(
         &self,
         backends: &[String],
         result: &[u8],
         caller: &Caller,
-    ) -> Result<Option<Vec<u8>>, String> {
-        let mut result: Value = serde_json::from_slice(result)
-            .map_err(|e| format!("the tools/list result is not JSON: {e}"))?;
+    ) -> Result<Vec<u8>, String> {
+        let mut result: Value = std::str::from_utf8(result)
+            .map_err(|e| format!("the tools/list result is not UTF-8: {e}"))
+            .and_then(|text| {
+                jsonrpc::strict_value(text)
+                    .map_err(|e| format!("the tools/list result is refused: {e}"))
+            })?;
         let Some(Value::Array(listed)) = result.get_mut("tools") else {
             return Err("the tools/list result has no `tools` list".into());
         };
@@ -366,31 +377,62 @@ impl ExtMcpService {
                 known.insert(name, (merged, was_changed || changed));
             }
         }
-        if self.config.hide_denied_tools.is_empty() {
-            return Ok(None);
-        }
-        let session = caller.session.as_deref().map(|key| self.session(key));
-        let history = match &session {
+        // What toolvet vets each entry with: the strictest annotations
+        // remembered for it (the entry's own when it was not remembered).
+        let vetted: Vec<Option<Tool>> = {
+            let tools = self.tools();
+            parsed
+                .iter()
+                .map(|entry| {
+                    entry.as_ref().map(|(backend, tool)| {
+                        tools
+                            .get(backend)
+                            .and_then(|t| t.get(tool.name.as_ref()))
+                            .map(|(known, _)| known.clone())
+                            .unwrap_or_else(|| tool.clone())
+                    })
+                })
+                .collect()
+        };
+        let hiding = !self.config.hide_denied_tools.is_empty();
+        let session = caller.session.as_deref().filter(|_| hiding);
+        let history = match session.map(|key| self.session(key)) {
             Some(s) => s.history.lock().await.for_checks(&self.host.settings()),
-            None => Vec::new(),
+            _ => Vec::new(),
         };
         let mut keep = Vec::with_capacity(parsed.len());
-        for entry in &parsed {
-            keep.push(match entry {
-                Some((backend, tool)) => {
+        let mut once = std::collections::BTreeSet::new();
+        for (entry, tool) in parsed.iter().zip(&vetted) {
+            keep.push(match (entry, tool) {
+                (Some((backend, _)), Some(tool)) => {
+                    // Each tool once: the first definition of a name.
+                    let first = once.insert((backend.clone(), tool.name.to_string()));
                     let mut context = self.context(caller, backend, &History::default());
                     context.history = history.clone();
-                    !gate::hides(&self.host, &self.config, tool, context).await
+                    first && !gate::hides(&self.host, &self.config, tool, context).await
                 }
                 // Not a valid tool entry: it could not be vetted.
-                None => false,
+                _ => false,
             });
         }
         let mut keep = keep.into_iter();
-        listed.retain(|_| keep.next().unwrap_or(false));
-        serde_json::to_vec(&result)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        let mut vetted = vetted.into_iter();
+        let mut shown = Vec::with_capacity(listed.len());
+        for mut item in listed.drain(..) {
+            let tool = vetted.next().flatten();
+            if !keep.next().unwrap_or(false) {
+                continue;
+            }
+            if let Some(item) = item.as_object_mut() {
+                match tool.as_ref().and_then(gate::shown_annotations) {
+                    Some(a) => item.insert("annotations".into(), a),
+                    None => item.remove("annotations"),
+                };
+            }
+            shown.push(item);
+        }
+        *listed = shown;
+        serde_json::to_vec(&result).map_err(|e| e.to_string())
     }
 }
 
@@ -553,15 +595,33 @@ impl ExtMcp for ExtMcpService {
         }
         let request = request.into_inner();
         if request.method != "tools/list" {
-            return answer(mcp_response_result::Result::Pass(Pass {}));
+            // Any other answer passes as the server sent it, unless the
+            // client's decoder could read it otherwise than toolvet (a
+            // duplicate or look-alike key, a lone surrogate, an inexact
+            // number): then the client gets an error instead.
+            let strict = std::str::from_utf8(&request.mcp_response)
+                .map_err(|e| format!("not UTF-8: {e}"))
+                .and_then(|text| match text.trim() {
+                    "" => Ok(Value::Null),
+                    text => jsonrpc::strict_value(text),
+                });
+            return match strict {
+                Ok(_) => answer(mcp_response_result::Result::Pass(Pass {})),
+                Err(e) => error(
+                    Code::Invalid,
+                    format!(
+                        "toolvet: the server's answer to `{}` is refused: {e}",
+                        toolvet::display::visible(&request.method)
+                    ),
+                ),
+            };
         }
         let caller = caller(request.metadata_context.as_ref(), &[]);
         match self
             .listed(&request.service_names, &request.mcp_response, &caller)
             .await
         {
-            Ok(None) => answer(mcp_response_result::Result::Pass(Pass {})),
-            Ok(Some(trimmed)) => answer(mcp_response_result::Result::Mutated(trimmed)),
+            Ok(shown) => answer(mcp_response_result::Result::Mutated(shown)),
             Err(e) => error(Code::Invalid, format!("toolvet: {e}")),
         }
     }

@@ -5,7 +5,7 @@
 use crate::McpConfig;
 use rmcp::model::{
     CallToolResult, ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationSchema, Tool,
+    ElicitationSchema, Tool, ToolAnnotations,
 };
 use serde_json::{Value, json};
 use toolvet::display::visible;
@@ -20,31 +20,50 @@ pub const DEFINITION_CHANGED: &str = "mcp.tool_definition_changed";
 /// Longest argument text shown to the person in an elicitation, in bytes.
 const MAX_SHOWN_ARGUMENTS: usize = 2048;
 
-/// What the tool's server declared about it, as the checks see it. The
-/// MCP annotations are hints from a server that may not be trusted, so
-/// they only add information: `destructiveHint: true` → risk `high` and
-/// tag `destructive`, `readOnlyHint: true` → risk `low` and tag
-/// `read-only`, `idempotentHint`/`openWorldHint: true` → tags
-/// `idempotent`/`open-world`. The description and the input schema are
-/// passed as they are.
+/// What toolvet believes of a tool's annotations, from what its server
+/// declared (after [`merge_tool`]): the hints a server may give to make a
+/// tool look safer than MCP's defaults (`readOnlyHint: true`,
+/// `idempotentHint: true`, `destructiveHint: false`, `openWorldHint:
+/// false`) are left out, since toolvet cannot vouch for them and a client
+/// that auto-approves "read-only" tools would act on them; the hints that
+/// only make a tool look more dangerous, or repeat MCP's defaults, and the
+/// title are kept. `None` when nothing is left. The checks vet with these
+/// ([`tool_info`]) and the client is shown these in `tools/list`
+/// ([`shown_annotations`]), so the two never disagree.
+pub fn believed(tool: &Tool) -> Option<ToolAnnotations> {
+    let given = tool.annotations.as_ref()?;
+    let mut kept = ToolAnnotations::default();
+    kept.title = given.title.clone();
+    kept.read_only_hint = given.read_only_hint.filter(|v| !v);
+    kept.idempotent_hint = given.idempotent_hint.filter(|v| !v);
+    kept.destructive_hint = given.destructive_hint.filter(|v| *v);
+    kept.open_world_hint = given.open_world_hint.filter(|v| *v);
+    (kept != ToolAnnotations::default()).then_some(kept)
+}
+
+/// The `annotations` of a `tools/list` entry as the client is shown it:
+/// [`believed`] (`None`: the entry has no `annotations`). Whatever else
+/// the server put in its annotations object (other hints, vendor keys) is
+/// not passed on.
+pub fn shown_annotations(tool: &Tool) -> Option<Value> {
+    believed(tool).and_then(|a| serde_json::to_value(a).ok())
+}
+
+/// What the tool's server declared about it, as the checks see it. Only
+/// the annotations toolvet [`believed`] count, so they only add
+/// information: `destructiveHint: true` → risk `high` and tag
+/// `destructive`, `openWorldHint: true` → tag `open-world`. The
+/// description and the input schema are passed as they are.
 pub fn tool_info(tool: &Tool) -> ToolInfo {
     let mut info = ToolInfo {
         description: tool.description.as_ref().map(|d| d.to_string()),
         parameters_schema: serde_json::value::to_raw_value(&*tool.input_schema).ok(),
         ..ToolInfo::default()
     };
-    if let Some(a) = &tool.annotations {
-        if a.read_only_hint == Some(true) {
-            info.risk = Some("low".into());
-            info.tags.push("read-only".into());
-        }
-        // A tool that says both is taken at its more dangerous word.
-        if a.destructive_hint == Some(true) && a.read_only_hint != Some(true) {
+    if let Some(a) = believed(tool) {
+        if a.destructive_hint == Some(true) {
             info.risk = Some("high".into());
             info.tags.push("destructive".into());
-        }
-        if a.idempotent_hint == Some(true) {
-            info.tags.push("idempotent".into());
         }
         if a.open_world_hint == Some(true) {
             info.tags.push("open-world".into());
@@ -423,13 +442,45 @@ mod tests {
         assert_eq!(i.tags, ["destructive", "open-world"]);
         assert_eq!(i.description.as_deref(), Some("remove a file"));
         assert!(i.parameters_schema.unwrap().get().contains("\"path\""));
+        // A server's "read-only" does not outweigh its "destructive": it
+        // is not believed at all.
         let i = tool_info(&tool(
             json!({"readOnlyHint": true, "destructiveHint": true, "idempotentHint": true}),
         ));
-        assert_eq!(i.risk.as_deref(), Some("low"));
-        assert_eq!(i.tags, ["read-only", "idempotent"]);
-        let i = tool_info(&tool(json!({"destructiveHint": false})));
+        assert_eq!(i.risk.as_deref(), Some("high"));
+        assert_eq!(i.tags, ["destructive"]);
+        let i = tool_info(&tool(
+            json!({"destructiveHint": false, "readOnlyHint": true}),
+        ));
         assert_eq!((i.risk, i.tags.len()), (None, 0));
+    }
+
+    #[test]
+    fn the_client_is_shown_only_hints_toolvet_can_vouch_for() {
+        let shown = |a: Value| shown_annotations(&tool(a));
+        // Hints that make a tool look safer than MCP's defaults are dropped.
+        assert_eq!(
+            shown(json!({"readOnlyHint": true, "idempotentHint": true,
+                "destructiveHint": false, "openWorldHint": false})),
+            None
+        );
+        assert_eq!(
+            shown(json!({"readOnlyHint": true, "destructiveHint": true, "title": "Remove"})),
+            Some(json!({"title": "Remove", "destructiveHint": true}))
+        );
+        // Stricter hints and the defaults said aloud are kept.
+        assert_eq!(
+            shown(json!({"readOnlyHint": false, "idempotentHint": false,
+                "destructiveHint": true, "openWorldHint": true})),
+            Some(json!({"readOnlyHint": false, "idempotentHint": false,
+                "destructiveHint": true, "openWorldHint": true}))
+        );
+        // Keys toolvet does not know are not passed on.
+        assert_eq!(shown(json!({"x-autoApprove": true})), None);
+        let bare: Tool =
+            serde_json::from_value(json!({"name": "rm", "inputSchema": {"type": "object"}}))
+                .unwrap();
+        assert_eq!(shown_annotations(&bare), None);
     }
 
     #[test]
