@@ -7,19 +7,23 @@
 //!   tools (rule `sequence.only-after`);
 //! - `max_calls`: at most N successful calls of some tools per run (rule
 //!   `sequence.max-calls`);
-//! - `loop_detection`: the same call (tool name and canonical arguments)
-//!   repeated too often (rule `sequence.loop`).
+//! - `loop_detection`: the same call repeated too often (rule
+//!   `sequence.loop`): with identical arguments (canonical JSON), or with
+//!   arguments of the same shape (white space, paths, timestamps and
+//!   counters aside: [`loop_shape`]).
 //!
 //! Only history entries whose outcome is `allowed` or `approved` count as
 //! having run. See the crate README for every setting.
 
 mod history_rules;
 mod keys;
+mod shape;
 mod targets;
 
 pub use history_rules::{BlindOverwriteSetting, RetryAfterRefusalSetting};
 
 pub use keys::{Normalize, canonical_json, key_at, normalize_key, normalize_path};
+pub use shape::{VOLATILE_KEYS, loop_shape, text_shape};
 
 use serde::Deserialize;
 use toolvet_pdk::serde_json::{self, Value};
@@ -129,6 +133,12 @@ pub struct LoopDetectionSetting {
     /// How many identical earlier calls the run may hold; the next
     /// identical call fires. Default 5.
     pub max_identical: usize,
+    /// How many earlier calls of the same shape ([`loop_shape`]: the
+    /// identical ones and those differing only in white space, paths'
+    /// slashes, timestamps and counters) the run may hold; the next such
+    /// call fires. Default: twice `max_identical`; at least
+    /// `max_identical`.
+    pub max_similar: Option<usize>,
     /// Default `escalate`.
     pub action: Action,
     /// Count only the identical calls that directly precede this one (a
@@ -146,6 +156,7 @@ impl Default for LoopDetectionSetting {
         Self {
             enabled: true,
             max_identical: 5,
+            max_similar: None,
             action: Action::Escalate,
             consecutive: false,
             tools: Globs::One("*".into()),
@@ -220,6 +231,7 @@ struct OnlyAfter {
 /// Compiled loop detection.
 struct LoopDetection {
     max_identical: usize,
+    max_similar: usize,
     action: Action,
     consecutive: bool,
     tools: GlobSet,
@@ -452,33 +464,65 @@ impl SequenceGuard {
         if !l.tools.is_match(&call.name) || l.exclude.is_match(&call.name) {
             return Verdict::NotApplicable;
         }
-        let this = canonical_json(call.json());
-        let identical =
-            |p: &PriorCall| p.name == call.name && canonical_json(&prior_args(p)) == this;
-        let count = if l.consecutive {
-            ctx.history
-                .iter()
-                .rev()
-                .take_while(|p| identical(p))
-                .count()
-        } else {
-            ctx.history.iter().filter(|p| identical(p)).count()
+        let args = call.json();
+        let (this, this_shape) = (canonical_json(args), loop_shape(args));
+        // Each earlier call of the tool: (identical, same shape).
+        let same = |p: &PriorCall| {
+            if p.name != call.name {
+                return (false, false);
+            }
+            let prior = prior_args(p);
+            (
+                canonical_json(&prior) == this,
+                loop_shape(&prior) == this_shape,
+            )
         };
-        if count < l.max_identical {
-            // Passing loop detection is no reason to allow a call.
-            return Verdict::NotApplicable;
+        let mut identical = 0;
+        let mut similar = 0;
+        let history: Box<dyn Iterator<Item = &PriorCall>> = if l.consecutive {
+            Box::new(ctx.history.iter().rev())
+        } else {
+            Box::new(ctx.history.iter())
+        };
+        for p in history {
+            let (exact, shaped) = same(p);
+            if !shaped {
+                if l.consecutive {
+                    break;
+                }
+                continue;
+            }
+            similar += 1;
+            identical += usize::from(exact);
+        }
+        // In a row, identical calls count only while nothing else came between.
+        if l.consecutive {
+            identical = ctx.history.iter().rev().take_while(|p| same(p).0).count();
         }
         let how = if l.consecutive {
             " in a row"
         } else {
             " in this run"
         };
-        let message = format!(
-            "the same `{}` call with the same arguments has already been made {count} times\
-             {how}, which looks like a loop; try a different approach or different arguments \
-             instead of repeating it",
-            call.name
-        );
+        let message = if identical >= l.max_identical {
+            format!(
+                "the same `{}` call with the same arguments has already been made {identical} times\
+                 {how}, which looks like a loop; try a different approach or different arguments \
+                 instead of repeating it",
+                call.name
+            )
+        } else if similar >= l.max_similar {
+            format!(
+                "the same `{}` call has already been made {similar} times{how} ({identical} with \
+                 exactly these arguments, the others differing only in white space, slashes, \
+                 timestamps or counters), which looks like a loop; try a different approach \
+                 instead of repeating it",
+                call.name
+            )
+        } else {
+            // Passing loop detection is no reason to allow a call.
+            return Verdict::NotApplicable;
+        };
         Verdict::Fired(fire(l.action, "sequence.loop", message))
     }
 }
@@ -565,8 +609,17 @@ impl Check for SequenceGuard {
                         .into(),
                 );
             }
+            let max_similar = l.max_similar.unwrap_or(l.max_identical.saturating_mul(2));
+            if max_similar < l.max_identical {
+                return Err(format!(
+                    "settings.loop_detection.max_similar: {max_similar} is under max_identical \
+                     ({}); calls of the same shape include the identical ones",
+                    l.max_identical
+                ));
+            }
             Some(LoopDetection {
                 max_identical: l.max_identical,
+                max_similar,
                 action: fire_action(l.action, "loop_detection.action")?,
                 consecutive: l.consecutive,
                 tools: compile_globs(&l.tools, "loop_detection.tools", false)?,
@@ -895,6 +948,109 @@ mod tests {
             run(&g, "search", r#"{"q":"y","page":1}"#, same(5)),
             Decision::Abstain
         );
+    }
+
+    #[test]
+    fn repeats_that_differ_only_trivially_are_the_same_call() {
+        let g = guard("{}");
+        // `rm -rf /x` tried again with other spacing and slashes, and a
+        // cache-busting timestamp: never byte-equal, still one call.
+        let tries = [
+            r#"{"command":"rm -rf /x"}"#,
+            r#"{"command":"rm  -rf /x/"}"#,
+            r#"{"command":"rm -rf //x "}"#,
+            r#"{"command":" rm\t-rf /x"}"#,
+            r#"{"command":"rm -rf /x/ "}"#,
+            r#"{"command":"rm -rf  /x"}"#,
+            r#"{"command":"rm -rf /x//"}"#,
+            r#"{"command":"rm -rf /x/"}"#,
+            r#"{"command":"rm -rf /x  "}"#,
+            r#"{"command":"rm   -rf /x"}"#,
+        ];
+        let history = |n: usize| {
+            tries[..n]
+                .iter()
+                .map(|a| prior("bash", a, Outcome::Denied))
+                .collect::<Vec<_>>()
+        };
+        // One of the history is byte-equal to this call: under 5.
+        assert_eq!(
+            run(&g, "bash", r#"{"command":"rm -rf /x/"}"#, history(9)),
+            Decision::Abstain
+        );
+        let d = run(&g, "bash", r#"{"command":"rm -rf /x/"}"#, history(10));
+        assert_eq!(d.kind(), "escalate");
+        assert_eq!(d.rule(), Some("sequence.loop"));
+        let reason = format!("{d:?}");
+        assert!(
+            reason.contains("made 10 times in this run (1 with exactly these arguments"),
+            "{reason}"
+        );
+        // A counter and a timestamp that change on every try.
+        let polls: Vec<_> = (0..10)
+            .map(|i| {
+                let args = format!(
+                    r#"{{"url":"https://h/status?ts={}","attempt":{i},"sent":"2026-12-03T16:{i:02}:00Z"}}"#,
+                    1_733_240_000 + i
+                );
+                prior("http_get", &args, Outcome::Allowed)
+            })
+            .collect();
+        let d = run(
+            &g,
+            "http_get",
+            r#"{"url":"https://h/status?ts=1733249999","attempt":11,"sent":"2026-12-03T17:00:00Z"}"#,
+            polls,
+        );
+        assert_eq!(d.rule(), Some("sequence.loop"));
+        // Reading different files, pages or lines in a loop is work.
+        for (tool, args) in [
+            ("read_file", r#"{"path":"src/f{i}.rs"}"#),
+            ("search", r#"{"q":"x","page":{i}}"#),
+            ("bash", r#"{"command":"sed -n {i},+20p a.txt"}"#),
+            ("get_issue", r#"{"id":17332400{i}}"#),
+        ] {
+            let many: Vec<_> = (10..40)
+                .map(|i| prior(tool, &args.replace("{i}", &i.to_string()), Outcome::Allowed))
+                .collect();
+            let this = args.replace("{i}", "99");
+            assert_eq!(
+                run(&g, tool, &this, many),
+                Decision::Abstain,
+                "{tool} {this}"
+            );
+        }
+    }
+
+    #[test]
+    fn similar_calls_in_a_row_and_their_own_limit() {
+        let g = guard(
+            r#"{"loop_detection": {"max_identical": 3, "max_similar": 4, "consecutive": true}}"#,
+        );
+        let h = vec![
+            prior("bash", r#"{"command":"ls /a/"}"#, Outcome::Allowed),
+            prior("bash", r#"{"command":"ls  /a"}"#, Outcome::Allowed),
+            prior("bash", r#"{"command":"ls /b"}"#, Outcome::Allowed),
+            prior("bash", r#"{"command":"ls /a"}"#, Outcome::Allowed),
+            prior("bash", r#"{"command":"ls /a//"}"#, Outcome::Allowed),
+            prior("bash", r#"{"command":"ls /a "}"#, Outcome::Allowed),
+        ];
+        assert_eq!(
+            run(&g, "bash", r#"{"command":"ls /a"}"#, h.clone()),
+            Decision::Abstain
+        );
+        let mut h2 = h;
+        h2.push(prior("bash", r#"{"command":" ls /a"}"#, Outcome::Allowed));
+        assert_eq!(
+            run(&g, "bash", r#"{"command":"ls /a"}"#, h2).rule(),
+            Some("sequence.loop")
+        );
+        let e = SequenceGuard::from_settings_json(
+            r#"{"loop_detection": {"max_identical": 5, "max_similar": 4}}"#,
+        )
+        .err()
+        .expect("an error");
+        assert!(e.starts_with("settings.loop_detection.max_similar:"), "{e}");
     }
 
     #[test]
