@@ -27,10 +27,14 @@
 //! (`[mcp] hide_denied_tools`), and a call that changes that set sends
 //! `notifications/tools/list_changed`. A server cannot relax a tool's
 //! annotations after listing it: the strictest seen are kept, and a tool
-//! whose definition changed carries `mcp.tool_definition_changed`. Every
-//! client message is read strictly ([`jsonrpc::Message::parse_client`]: no
-//! duplicate or look-alike keys, no look-alike methods, no inexact
-//! numbers) and passed on rebuilt from what was read. A server that exits
+//! whose definition changed carries `mcp.tool_definition_changed`; the
+//! client is shown the annotations toolvet vets with, without the hints it
+//! cannot vouch for ([`gate::believed`]). Every client message is read
+//! strictly ([`jsonrpc::Message::parse_client`]: no duplicate or look-alike
+//! keys, no look-alike methods, no inexact numbers) and passed on rebuilt
+//! from what was read; so is every server message
+//! ([`jsonrpc::Message::parse_server`]), a refused answer becoming a
+//! JSON-RPC error for the request it may have answered. A server that exits
 //! or stalls gets the client a JSON-RPC error on each request it left
 //! unanswered. The history is bounded by count and by bytes, so no call
 //! makes the session's later calls too large to vet.
