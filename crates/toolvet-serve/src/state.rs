@@ -81,6 +81,10 @@ impl Current {
     }
 }
 
+/// What [`AppState::authorize_as`] found: the token's roles, who it
+/// speaks as when it is an agent token, and the tokens in force.
+pub type Authorized = (Vec<Role>, Option<crate::auth::Speaker>, Arc<Current>);
+
 /// How the last reload went.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ReloadStatus {
@@ -172,7 +176,7 @@ impl AppState {
         &self,
         headers: &HeaderMap,
         needs: &'static [Role],
-    ) -> Result<(Vec<Role>, Option<crate::auth::Speaker>, Arc<Current>), ApiError> {
+    ) -> Result<Authorized, ApiError> {
         let current = self.current.load_full();
         let authorization = headers.get(header::AUTHORIZATION).map(|v| v.as_bytes());
         let roles = current
