@@ -366,15 +366,46 @@ async fn ext_mcp_keeps_the_strictest_annotations_a_server_declared() {
     let serving = serve(dir.path());
     let mut client = client(&serving).await;
     for annotations in [
-        json!({"destructiveHint": true}),
+        json!({"destructiveHint": true, "readOnlyHint": true, "x-autoApprove": true}),
         // The server relaxes them after listing them.
         json!({"destructiveHint": false, "readOnlyHint": true}),
     ] {
-        client
+        let answer = client
             .check_response(authorized(wipe_listed(annotations), GATEWAY))
             .await
-            .unwrap();
+            .unwrap()
+            .into_inner();
+        // The client is shown what toolvet vets with: destructive, and no
+        // hint toolvet cannot vouch for (a client auto-approving
+        // read-only tools would run it).
+        let Some(mcp_response_result::Result::Mutated(shown)) = answer.result else {
+            panic!("expected the list rewritten: {answer:?}");
+        };
+        let shown: Value = serde_json::from_slice(&shown).unwrap();
+        assert_eq!(
+            shown["tools"][0]["annotations"],
+            json!({"destructiveHint": true})
+        );
     }
+    // An answer a client could read otherwise is refused, for any method.
+    let ambiguous = McpResponse {
+        method: "resources/read".into(),
+        mcp_response: br#"{"contents":[],"contents":[{"uri":"x","text":"y"}]}"#.to_vec(),
+        ..tools_list(Some("s9"))
+    };
+    let answer = client
+        .check_response(authorized(ambiguous, GATEWAY))
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(mcp_response_result::Result::Error(e)) = answer.result else {
+        panic!("expected a refusal: {answer:?}");
+    };
+    assert!(
+        e.reason.contains("duplicate key `contents`"),
+        "{}",
+        e.reason
+    );
     // Still high risk: held for a person, not allowed by `allow = ["*"]`.
     let (code, reason, data) = check(&mut client, call("s9", "wipe", json!({})), GATEWAY)
         .await
