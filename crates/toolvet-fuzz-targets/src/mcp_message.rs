@@ -10,6 +10,12 @@
 //! look-alike method or key, no inexact number, carries only JSON-RPC's
 //! keys, and reads back to itself; a `tools/call` is forwarded with the
 //! vetted name and arguments and only MCP's own params keys.
+//!
+//! And the server side's (`Message::parse_server`, what the proxy hands the
+//! client from): it accepts exactly what the client side accepts, and a
+//! refusal names every id a well-formed message of the server carried, so
+//! the request it answered gets an error rather than waiting or reading
+//! the server's text.
 
 use serde_json::Value;
 use toolvet_mcp::gate::{self, Answer};
@@ -19,6 +25,7 @@ use toolvet_mcp::jsonrpc::{self, Message};
 pub fn run(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data) {
         client_message(text);
+        server_message(text);
     }
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
@@ -148,5 +155,34 @@ fn client_message(text: &str) {
         let vetted: Value = serde_json::from_str(request.call.arguments.get()).expect("json");
         assert_eq!(sent["arguments"], vetted);
         assert_eq!(forwarded["method"], "tools/call");
+    }
+}
+
+fn server_message(text: &str) {
+    match (Message::parse_server(text), Message::parse_client(text)) {
+        (Ok(_), Ok(_)) => {}
+        (Err(refusal), Err(_)) => {
+            assert!(!refusal.message.is_empty());
+            for id in refusal.answered.iter().chain(&refusal.requests) {
+                assert!(id.is_string() || id.is_i64() || id.is_u64(), "{id}");
+            }
+            // A message that is JSON with a plain `id` (a string or an
+            // integer) has that id among those answered with an error.
+            if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text)
+                && let Some(id) = map
+                    .get("id")
+                    .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
+            {
+                assert!(
+                    refusal.answered.contains(id) || refusal.requests.contains(id),
+                    "the refused message's id {id} gets no error: {text}"
+                );
+            }
+        }
+        (server, client) => panic!(
+            "the server and client readers disagree on {text:?}: {:?} / {:?}",
+            server.err().map(|r| r.message),
+            client.err().map(|r| r.message)
+        ),
     }
 }
