@@ -762,6 +762,14 @@ mod tests {
             k("/h/.local/state/toolvet/hooks/*"),
             Some(Kind::ToolvetState)
         );
+        // Patterns written to match hidden files name the hidden rails
+        // they match (`rm -rf .[!.]*` at the workspace root, red-team
+        // review): `*` alone skips them, a leading `.` asks for them.
+        for path in ["/w/q/.*", "/w/q/.[!.]*", "/w/q/.??*", "/w/q/.[a-z]*"] {
+            assert_eq!(k(path), Some(Kind::AgentControl), "{path}");
+        }
+        assert_eq!(k("/w/q/*"), None);
+        assert_eq!(k("/w/q/.*.swp"), None);
         assert_eq!(k("/w/p/src/*.rs"), None);
         assert_eq!(k("/w/p/build/*"), None);
         assert_eq!(k("/w/p/.claude/commands/*.md"), None);

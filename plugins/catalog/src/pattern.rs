@@ -75,7 +75,10 @@ impl PathPattern {
         let alternatives = texts
             .iter()
             .map(|t| {
-                t.split('/')
+                // `GLOB/..` is the directory the glob sits in, as `a/..` is.
+                collapse_parents(t, None)
+                    .0
+                    .split('/')
                     .filter(|s| !s.is_empty() && *s != ".")
                     .map(|s| {
                         let part = parse_segment(s);
@@ -113,13 +116,15 @@ impl PathPattern {
 
     /// Whether it names `path` with a last segment that starts with two
     /// literal characters or more (`.bash*`, `toolvet.t?ml`, not `*`,
-    /// `*.toml` or `?ashrc`): it means that name, not any file of the
-    /// directory.
+    /// `*.toml` or `?ashrc`), or with a literal `.` (`.*`, `.[!.]*`,
+    /// `.??*`, `.[a-z]*`: a pattern written to match hidden files, which
+    /// `*` skips, means every hidden file it matches): it means that
+    /// name, not any file of the directory.
     pub fn matches_by_name(&self, path: &str) -> bool {
         self.any(path, |states, n, alt| {
             states[n]
                 && matches!(alt.last(), Some(Part::Name(toks))
-                    if matches!(toks.as_slice(), [Tok::Char(_), Tok::Char(_), ..]))
+                    if matches!(toks.as_slice(), [Tok::Char(_), Tok::Char(_), ..] | [Tok::Char('.'), ..]))
         })
     }
 
@@ -201,6 +206,70 @@ impl PathPattern {
             done(&states, alt.len(), alt)
         })
     }
+}
+
+/// `path` with each `SEGMENT/..` pair removed lexically, whatever the
+/// segment holds: a glob followed by `..` (`*/..`, `s*/..`, `[a-z]*/..`)
+/// resolves, for every directory it matches, to the directory the glob
+/// sits in, just as a plain segment does (`src/..`), so
+/// `*/../../../alice` from `/home/alice/project` is `/home/alice`. A check
+/// that judged the text up to its first glob judged the working directory
+/// instead. Empty and `.` segments are dropped; a `..` with nothing left
+/// to remove is kept (it climbs above where the path starts, which the
+/// caller resolves: above a home directory, or at `/`); a trailing `/` is
+/// kept; an emptied relative path is `.`. An over-approximation of what
+/// the shell does for a glob that matches no directory (the system call
+/// then fails), which is the safe side.
+///
+/// `glob` is a byte offset in `path` of its first glob character; the
+/// answer carries its offset in the result, or, when the glob's segment
+/// was removed, the offset of the first `*`, `?` or `[` in a later
+/// segment that remains (`None` when there is none). `**/..` stays `**`
+/// (it could be any directory at or above where `**` starts).
+pub fn collapse_parents(path: &str, glob: Option<usize>) -> (String, Option<usize>) {
+    let absolute = path.starts_with('/');
+    // Kept segments as (start, end) byte ranges of `path`.
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for seg in path.split('/') {
+        let range = (start, start + seg.len());
+        start = range.1 + 1;
+        match seg {
+            "" | "." => {}
+            // `**/..` could be any directory at or above where `**`
+            // starts: `**` alone names all of them.
+            ".." if kept.last().is_some_and(|&(a, b)| &path[a..b] == "**") => {}
+            ".." if kept.last().is_some_and(|&(a, b)| &path[a..b] != "..") => {
+                kept.pop();
+            }
+            _ => kept.push(range),
+        }
+    }
+    let mut out = String::with_capacity(path.len());
+    let mut new_glob = None;
+    for (i, &(a, b)) in kept.iter().enumerate() {
+        if i > 0 || absolute {
+            out.push('/');
+        }
+        if new_glob.is_none()
+            && let Some(g) = glob
+        {
+            if (a..b).contains(&g) {
+                new_glob = Some(out.len() + g - a);
+            } else if a > g
+                && let Some(k) = path[a..b].find(['*', '?', '['])
+            {
+                new_glob = Some(out.len() + k);
+            }
+        }
+        out.push_str(&path[a..b]);
+    }
+    if out.is_empty() {
+        out.push_str(if absolute { "/" } else { "." });
+    } else if path.len() > 1 && path.ends_with('/') && !out.ends_with('/') {
+        out.push('/');
+    }
+    (out, new_glob)
 }
 
 /// The segments of an absolute, clean path.
@@ -527,5 +596,52 @@ mod tests {
         assert!(deep.matches("/w/.claude/settings.json"));
         assert!(deep.matches("/w/settings.json"));
         assert!(!deep.matches("/v/settings.json"));
+    }
+
+    #[test]
+    fn a_glob_followed_by_dotdot_is_the_directory_it_sits_in() {
+        let c = |p: &str| collapse_parents(p, None).0;
+        // Red-team review: `rm -rf */../../../alice` from the project.
+        assert_eq!(c("*/../../../alice"), "../../alice");
+        assert_eq!(c("./s*/../../../alice"), "../../alice");
+        assert_eq!(c("./[a-z]*/../../../alice"), "../../alice");
+        assert_eq!(c("/h/alice/p/*/../../../alice"), "/h/alice");
+        assert_eq!(c("/h/p/s?c/.."), "/h/p");
+        assert_eq!(c("*/.."), ".");
+        assert_eq!(c("/*/.."), "/");
+        assert_eq!(c("/*/../../x"), "/../x", "a `..` above the start is kept");
+        assert_eq!(c("a//./b/"), "a/b/");
+        assert_eq!(c("/w/**/../x"), "/w/**/x", "`**/..` stays any depth");
+        assert_eq!(c("src/*.rs"), "src/*.rs");
+        // The first glob's offset follows the text, or moves to the next
+        // glob that remains.
+        assert_eq!(
+            collapse_parents("*/../../x", Some(0)),
+            ("../x".into(), None)
+        );
+        assert_eq!(
+            collapse_parents("./s*/../b/*", Some(3)),
+            ("b/*".into(), Some(2))
+        );
+        assert_eq!(collapse_parents("a/../b*", Some(6)), ("b*".into(), Some(1)));
+        // The pattern reads the collapsed path: it names what it reaches.
+        let p = PathPattern::new("/h/alice/project/*/../../../alice/.bashrc");
+        assert!(p.matches("/h/alice/.bashrc"));
+        assert!(!p.matches("/h/alice/project/x/.bashrc"));
+        assert!(
+            PathPattern::new("/w/.claude/*/../settings.json").matches("/w/.claude/settings.json")
+        );
+    }
+
+    #[test]
+    fn a_pattern_starting_with_a_dot_names_hidden_files() {
+        for p in ["/w/.*", "/w/.[!.]*", "/w/.??*", "/w/.[a-z]*"] {
+            let p = PathPattern::new(p);
+            assert!(p.matches_by_name("/w/.claude"), "{p:?}");
+            assert!(p.matches_by_name("/w/.bashrc"), "{p:?}");
+        }
+        assert!(!PathPattern::new("/w/*").matches_by_name("/w/.bashrc"));
+        assert!(!PathPattern::new("/w/?ashrc").matches_by_name("/w/bashrc"));
+        assert!(!PathPattern::new("/w/*.toml").matches_by_name("/w/toolvet.toml"));
     }
 }
