@@ -1284,6 +1284,7 @@ impl<'a> Analysis<'a> {
             };
             g.saturating_sub(shift)
         });
+        let (text, glob) = check_catalog::pattern::collapse_parents(&text, glob);
         let (path, contents, deep) = match glob {
             Some(g) => {
                 let dir_end = text[..g].rfind('/').map_or(0, |i| i + 1);
