@@ -81,6 +81,47 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
     ("**/Login Data-journal", "saved browser passwords"),
     ("**/key3.db", "a browser key store"),
     ("**/key4.db", "a browser key store"),
+    // Thunderbird profiles keep saved passwords (logins.json, encrypted
+    // with key4.db) as Firefox's do; Firefox's below cover snap and
+    // Flatpak installs too (both keep a .mozilla/firefox directory).
+    (
+        "**/.thunderbird/**",
+        "a Thunderbird profile (saved passwords)",
+    ),
+    (
+        "**/Thunderbird/Profiles/**",
+        "a Thunderbird profile (saved passwords)",
+    ),
+    // The coding agents' own sign-in tokens: Claude Code keeps its OAuth
+    // credentials in ~/.claude/.credentials.json (Linux; the keychain on
+    // macOS), Codex CLI its API key or ChatGPT tokens in ~/.codex/auth.json,
+    // Gemini CLI its Google OAuth tokens in ~/.gemini/oauth_creds.json, and
+    // GitHub Copilot (editor plugins, CLI) its tokens in
+    // ~/.config/github-copilot/hosts.json and apps.json.
+    (
+        "**/.claude/.credentials.json",
+        "Claude Code's sign-in tokens",
+    ),
+    ("**/.codex/auth.json", "Codex CLI's sign-in tokens"),
+    ("**/.gemini/oauth_creds.json", "Gemini CLI's sign-in tokens"),
+    (
+        "**/.config/github-copilot/hosts.json",
+        "GitHub Copilot's sign-in tokens",
+    ),
+    (
+        "**/.config/github-copilot/apps.json",
+        "GitHub Copilot's sign-in tokens",
+    ),
+    // The GNOME keyring's stores (every password secret-tool and
+    // libsecret applications keep) and KDE Wallet's.
+    (
+        "**/.local/share/keyrings/**",
+        "the GNOME keyring (stored passwords)",
+    ),
+    (
+        "**/.local/share/kwalletd/**",
+        "KDE Wallet (stored passwords)",
+    ),
     (
         "**/.mozilla/firefox/**",
         "a Firefox profile (cookies, saved passwords)",
@@ -267,6 +308,13 @@ const SAMPLES: &[&str] = &[
     ".config/gcloud/credentials.db",
     ".azure/accessTokens.json",
     "Library/Keychains/login.keychain-db",
+    ".thunderbird/x.default/logins.json",
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".config/github-copilot/hosts.json",
+    ".local/share/keyrings/login.keyring",
+    ".local/share/kwalletd/kdewallet.kwl",
 ];
 
 /// Compile one sensitive glob: case-insensitive, `*` not crossing `/`.
@@ -319,6 +367,17 @@ mod tests {
             "/home/alice/.config/google-chrome/Default/Cookies",
             "/home/alice/.config/google-chrome/Default/Login Data",
             "/home/alice/.mozilla/firefox/abc.default/logins.json",
+            "/home/alice/.thunderbird/abc.default/logins.json",
+            "/home/alice/snap/firefox/common/.mozilla/firefox/x/key4.db",
+            "/home/alice/.claude/.credentials.json",
+            "/home/alice/.codex/auth.json",
+            "/home/alice/.gemini/oauth_creds.json",
+            "/home/alice/.config/gh/hosts.yml",
+            "/home/alice/.config/github-copilot/hosts.json",
+            "/home/alice/.config/github-copilot/apps.json",
+            "/home/alice/.local/share/keyrings/login.keyring",
+            "/home/alice/.local/share/keyrings/user.keystore",
+            "/home/alice/.local/share/kwalletd/kdewallet.kwl",
             "~/.ssh/id_rsa",
             "../../.env",
         ] {
@@ -351,6 +410,12 @@ mod tests {
             "/home/alice/project/README.md",
             "/home/alice/project/.sshd_config_notes",
             "/home/alice/project/src/cookies.rs",
+            "/home/alice/.claude/settings.json",
+            "/home/alice/.claude/CLAUDE.md",
+            "/home/alice/.codex/config.toml",
+            "/home/alice/.gemini/settings.json",
+            "/home/alice/.local/share/applications/x.desktop",
+            "/home/alice/project/test/fixtures/logins.json",
             "/etc/hosts",
             "/etc/passwd",
         ] {
@@ -388,6 +453,9 @@ mod tests {
             "/home/alice/project/*.pem",
             "/home/alice/project/.env*",
             "/home/alice/.config/gh/*",
+            "/home/alice/.local/share/keyrings/*",
+            "/home/alice/.codex/auth*",
+            "/home/alice/.claude/.cred*",
         ] {
             assert!(s.matches_glob(p).is_some(), "{p} can name a sensitive file");
         }
