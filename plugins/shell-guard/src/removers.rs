@@ -159,6 +159,17 @@ fn split<'a>(program: &str, args: &'a [Field]) -> (Vec<&'a Field>, Vec<String>) 
     (operands, options)
 }
 
+/// Whether `name args` makes hard links: `ln` without `-s`, `link`, and
+/// `cp -l`/`--link`.
+fn makes_hard_links(name: &str, options: &[String]) -> bool {
+    match name {
+        "link" => true,
+        "ln" => !options.iter().any(|o| o == "-s" || o == "--symbolic"),
+        "cp" => options.iter().any(|o| o == "-l" || o == "--link"),
+        _ => false,
+    }
+}
+
 /// `tar`'s old-style first word (`tar czf out.tgz dir`): its letters are
 /// options, and each of `f`, `C`, `T`, `X`, `b` takes the next operand.
 fn tar_old_style(args: &[Field]) -> Option<(Vec<&Field>, Vec<String>)> {
@@ -907,12 +918,69 @@ const EXEC_READERS: &[&str] = &[
 ];
 
 impl Analysis<'_> {
+    /// A hard link (`ln SRC LINK`, `link SRC LINK`, `cp -l SRC LINK`) is a
+    /// second name of its source that later calls cannot see through (no
+    /// symbolic link to resolve): whatever the new name is then used for
+    /// reads or writes the source. A source that is a credential file or
+    /// one of toolvet's keys is judged as read (`shell.read-credentials`);
+    /// one that is a guard rail or toolvet's state, as written
+    /// (`shell.guardrail-write`, `shell.toolvet-state`).
+    pub(crate) fn hard_links(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        let (operands, options) = split(name, args);
+        if !makes_hard_links(name, &options) || operands.is_empty() {
+            return;
+        }
+        // `ln SRC` links SRC into the working directory; otherwise the last
+        // operand is the link or the directory it goes in (`-t DIR`
+        // is an option's value and not an operand).
+        let sources = if operands.len() == 1
+            || options
+                .iter()
+                .any(|o| o == "-t" || o == "--target-directory")
+        {
+            &operands[..]
+        } else {
+            &operands[..operands.len() - 1]
+        };
+        for src in sources {
+            if self.done() {
+                return;
+            }
+            if let Some(label) = self.sensitive_label(src, env) {
+                self.report(
+                    true,
+                    "shell.read-credentials",
+                    format!(
+                        "`{name}` makes a hard link to `{}`, {label}: a second name for it that later reads \
+                         cannot tell apart. Credentials must not be read, copied or linked; let the program that \
+                         needs them use them in place, or ask the user for what you need.",
+                        src.text()
+                    ),
+                );
+                return;
+            }
+            if let Some(abs) = self.abs_path(src, env)
+                && self.state.guard_rail(&abs).is_some()
+            {
+                let via = format!(
+                    "`{name}` (a hard link: a second name for the file that later writes change)"
+                );
+                self.check_write(src, env, &Output::Unknown, &via, false, 0);
+            }
+        }
+    }
+
     /// `sed -i` and `perl -i` write the files they edit, and `dd of=`,
     /// `truncate` and `patch` their output files (`output_files`): judged
     /// as writes onto them (guard rails, toolvet's state, credentials,
     /// system files).
     /// `ln` writes the link it makes when that is a guard rail's path.
+    /// A hard link's sources are judged by [`Self::hard_links`].
     pub(crate) fn in_place_edits(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        self.hard_links(name, args, env);
+        if self.done() {
+            return;
+        }
         if name == "ln" {
             // A link made at a guard rail's path is a write onto it
             // (`ln -sf /tmp/mine.json .claude/settings.json`).

@@ -16,6 +16,11 @@ const READERS: &[&str] = &[
     "hexdump", "base64", "base32", "basenc", "sed", "awk", "gawk", "grep", "egrep", "rg", "cut",
     "sort", "uniq", "diff", "tar", "zip", "7z", "gzip", "bzip2", "xz", "zstd", "cp", "openssl",
     "gpg", "jq", "yq", "python", "python3",
+    // Text filters that print or copy what they read (coreutils, util-linux,
+    // glibc, bsdmainutils, diffutils, gzip and friends).
+    "fold", "fmt", "pr", "rev", "expand", "unexpand", "paste", "column", "iconv", "split", "csplit",
+    "look", "join", "comm", "cmp", "sdiff", "diff3", "zcat", "zless", "zmore", "bzcat", "xzcat",
+    "zstdcat", "lz4", "lzma", "uuencode", "view", "perl", "ruby", "dd", "git",
 ];
 
 /// Commands that print credentials or the whole environment (by their
@@ -145,7 +150,39 @@ impl Analysis<'_> {
         if !READERS.contains(&name) {
             return None;
         }
-        let files: Vec<&Field> = args.iter().filter(|a| !a.text().starts_with('-')).collect();
+        let files: Vec<Field> = match name {
+            // `dd if=KEY`: the input file is an operand's value.
+            "dd" => args
+                .iter()
+                .filter_map(|a| {
+                    let t = a.text();
+                    t.strip_prefix("if=").map(|p| keep_pieces(a, p))
+                })
+                .collect(),
+            // `git diff --no-index A KEY` prints both files.
+            "git" => {
+                let words: Vec<String> = args.iter().map(Field::text).collect();
+                let diff = words.iter().position(|w| w == "diff");
+                match diff {
+                    Some(i)
+                        if words[..i].iter().all(|w| w.starts_with('-'))
+                            && words.iter().any(|w| w == "--no-index") =>
+                    {
+                        args[i + 1..]
+                            .iter()
+                            .filter(|a| !a.text().starts_with('-'))
+                            .cloned()
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            _ => args
+                .iter()
+                .filter(|a| !a.text().starts_with('-'))
+                .cloned()
+                .collect(),
+        };
         let files = if name == "cp" {
             &files[..files.len().saturating_sub(1)]
         } else {
@@ -245,6 +282,20 @@ impl Analysis<'_> {
             };
             i += 1;
             let Some(value) = value else { continue };
+            // `-H @FILE` reads header lines from FILE (curl 7.55): that
+            // file is sent.
+            if matches!(name, "curl") && matches!(flag, "-H" | "--header" | "--proxy-header") {
+                let text = value.text();
+                if let Some(p) = text.strip_prefix('@') {
+                    let file = keep_pieces(&value, p);
+                    if p == "-" {
+                        reads_stdin = true;
+                    } else if let Some(label) = self.sensitive_label(&file, env) {
+                        self.report_exfiltration(name, &format!("`{p}` (as headers), {label}"));
+                        return;
+                    }
+                }
+            }
             if is_header_flag(flag) {
                 continue;
             }
@@ -530,6 +581,7 @@ fn takes_value(name: &str, flag: &str) -> bool {
                 | "--form-string"
                 | "--upload-file"
                 | "--header"
+                | "--proxy-header"
                 | "--user"
                 | "--output"
                 | "--user-agent"

@@ -642,13 +642,26 @@ impl<'a> Analysis<'a> {
                         kind,
                         K::Write | K::Append | K::Clobber | K::ReadAndWrite | K::DuplicateOutput
                     );
-                    let reads_stdin =
-                        matches!(kind, K::Read | K::ReadAndWrite) && fd.is_none_or(|f| f == 0);
+                    let reads = matches!(kind, K::Read | K::ReadAndWrite);
+                    let reads_stdin = reads && fd.is_none_or(|f| f == 0);
                     match target {
                         T::Filename(w) | T::Duplicate(w) => {
                             let fields = self.expand_word(&w.value, env, depth);
                             for f in &fields {
                                 let text = f.text();
+                                // `< KEY`, `3< KEY`, `<> KEY`, `$(< KEY)`: the
+                                // command (or the loop, or `exec`'s shell)
+                                // reads the file, wherever the redirection is.
+                                if reads
+                                    && matches!(target, T::Filename(_))
+                                    && let Some(label) = self.sensitive_label(f, env)
+                                {
+                                    self.report_redirected_read(cmd_name, &text, label);
+                                    if reads_stdin {
+                                        input = Output::Secret;
+                                    }
+                                    continue;
+                                }
                                 if writes {
                                     self.check_device_write(&text, "a redirection");
                                 }
@@ -701,6 +714,24 @@ impl<'a> Analysis<'a> {
             }
         }
         input
+    }
+
+    /// A credential file or toolvet secret opened for reading by an input
+    /// redirection: a read of it by the command it is attached to.
+    fn report_redirected_read(&mut self, cmd_name: Option<&str>, file: &str, label: &str) {
+        let by = match cmd_name {
+            Some(n) => format!("`{n}`"),
+            None => "a command".to_string(),
+        };
+        self.report(
+            true,
+            "shell.read-credentials",
+            format!(
+                "An input redirection (`<`) gives {by} the contents of `{file}`, {label}. Credentials must not be \
+                 read into the conversation, copied or sent anywhere; let the program that needs them use them in \
+                 place (e.g. `ssh -i`, a credential helper), or ask the user for what you need."
+            ),
+        );
     }
 
     fn network_redirect(&mut self, cmd_name: Option<&str>) {
