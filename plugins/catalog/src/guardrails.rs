@@ -33,7 +33,11 @@ pub enum Kind {
     /// Editor settings that also hold agent approval settings: only
     /// content that loosens them matters.
     EditorSettings,
-    /// A git hook: a program git runs on checkout, commit, push.
+    /// A program another tool runs by itself: a git hook (run on
+    /// checkout, commit, push), a git configuration file (it names
+    /// programs git runs), an editor's or terminal multiplexer's start-up
+    /// file, a build tool's configuration that names programs. A person
+    /// approves a write onto one; content that loosens it is refused.
     GitHook,
     /// A shell start-up file: runs in every new shell.
     ShellStartup,
@@ -167,6 +171,62 @@ const FILES: &[(&str, Kind, &str)] = &[
         "a shell start-up file",
     ),
     ("/etc/zsh/**", Kind::ShellStartup, "a shell start-up file"),
+    // Persistence: files read at every start of something the user runs.
+    (
+        "**/.bash_aliases",
+        Kind::ShellStartup,
+        "a shell start-up file (`.bashrc` sources it in every interactive bash)",
+    ),
+    (
+        "**/.xsessionrc",
+        Kind::ShellStartup,
+        "a shell start-up file (Xsession sources it at every graphical login)",
+    ),
+    (
+        "**/.xprofile",
+        Kind::ShellStartup,
+        "a shell start-up file (display managers source it at every graphical login)",
+    ),
+    (
+        "**/.config/autostart/*.desktop",
+        Kind::ShellStartup,
+        "a desktop autostart entry (its `Exec=` runs at every graphical login)",
+    ),
+    (
+        "**/.vimrc",
+        Kind::GitHook,
+        "Vim's start-up file (Vim runs its `:!` commands and `autocmd`s at every start)",
+    ),
+    (
+        "**/.vim/vimrc",
+        Kind::GitHook,
+        "Vim's start-up file (Vim runs its `:!` commands and `autocmd`s at every start)",
+    ),
+    (
+        "**/.config/nvim/init.*",
+        Kind::GitHook,
+        "Neovim's start-up file (Neovim runs its Lua or Vim script at every start)",
+    ),
+    (
+        "**/.tmux.conf",
+        Kind::GitHook,
+        "tmux's start-up file (tmux runs its `run-shell` commands when it starts)",
+    ),
+    (
+        "**/.config/tmux/tmux.conf",
+        Kind::GitHook,
+        "tmux's start-up file (tmux runs its `run-shell` commands when it starts)",
+    ),
+    (
+        "**/.cargo/config.toml",
+        Kind::GitHook,
+        "Cargo's configuration (its `runner`, `rustc-wrapper` and `linker` run at every build)",
+    ),
+    (
+        "**/.cargo/config",
+        Kind::GitHook,
+        "Cargo's configuration (its `runner`, `rustc-wrapper` and `linker` run at every build)",
+    ),
     (
         "**/toolvet.toml",
         Kind::ToolvetState,
@@ -620,6 +680,34 @@ pub fn guard_rail(path: &str) -> Option<GuardRail> {
     Some(GuardRail { kind, label })
 }
 
+/// The guard rail of a git configuration file (`.git/config`,
+/// `.git/config.worktree`, `~/.gitconfig`, `~/.config/git/config`,
+/// `/etc/gitconfig`; `path` normalised): git runs the programs its
+/// settings name (`core.fsmonitor`, `core.pager`, `core.sshCommand`,
+/// `core.hooksPath`, `!` aliases, filters), so a write onto one is a
+/// write onto what runs automatically ([`Kind::GitHook`]: a person
+/// approves it). Kept apart from the built-in list that
+/// [`guard_rail`] reads: shell-guard judges such a file's content key by
+/// key (a `[user] name` line is ordinary), while a file tool's write is
+/// escalated whole.
+pub fn git_config(path: &str) -> Option<GuardRail> {
+    let lower = path.to_ascii_lowercase();
+    let is_config = [
+        "/.git/config",
+        "/.git/config.worktree",
+        "/.gitconfig",
+        "/.config/git/config",
+    ]
+    .iter()
+    .any(|end| lower.ends_with(end))
+        || lower == "/etc/gitconfig";
+    is_config.then_some(GuardRail {
+        kind: Kind::GitHook,
+        label: "a git configuration file (git runs the programs it names: `core.fsmonitor`, `core.pager`, \
+                `core.sshCommand`, `!` aliases, filters)",
+    })
+}
+
 /// Invisible or direction-changing characters in `content` (zero-width
 /// characters, bidirectional overrides and isolates, Unicode tag
 /// characters): text a person reviewing it does not see ("Trojan Source",
@@ -727,6 +815,52 @@ mod tests {
                 "/h/.local/state/toolvet/history.key".into(),
             ],
         }
+    }
+
+    #[test]
+    fn persistence_files_and_git_configuration() {
+        // Red-team review: these were written with file tools unjudged.
+        let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        for p in [
+            "/home/a/.bash_aliases",
+            "/home/a/.xsessionrc",
+            "/home/a/.xprofile",
+            "/home/a/.config/autostart/x.desktop",
+        ] {
+            assert_eq!(k(p), Some(Kind::ShellStartup), "{p}");
+        }
+        for p in [
+            "/home/a/.vimrc",
+            "/home/a/.vim/vimrc",
+            "/home/a/.config/nvim/init.lua",
+            "/home/a/.config/nvim/init.vim",
+            "/home/a/.tmux.conf",
+            "/home/a/.config/tmux/tmux.conf",
+            "/home/a/.cargo/config.toml",
+            "/w/p/.cargo/config.toml",
+        ] {
+            assert_eq!(k(p), Some(Kind::GitHook), "{p}");
+        }
+        assert_eq!(k("/w/p/src/vimrc.rs"), None);
+        assert_eq!(k("/w/p/Cargo.toml"), None);
+        assert_eq!(k("/w/p/.config/nvim-notes.md"), None);
+        // Git configuration files: their own rail, not in the list the
+        // shell check reads key by key.
+        let g = |p: &str| git_config(p).map(|g| g.kind);
+        for p in [
+            "/w/p/.git/config",
+            "/w/p/.git/config.worktree",
+            "/home/a/.gitconfig",
+            "/home/a/.config/git/config",
+            "/etc/gitconfig",
+            "/w/p/.GIT/CONFIG",
+        ] {
+            assert_eq!(g(p), Some(Kind::GitHook), "{p}");
+        }
+        assert_eq!(g("/w/p/.git/config.bak/x"), None);
+        assert_eq!(g("/w/p/gitconfig.md"), None);
+        assert_eq!(g("/w/p/.git/HEAD"), None);
+        assert_eq!(k("/w/p/.git/config"), None);
     }
 
     #[test]
