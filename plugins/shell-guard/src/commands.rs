@@ -581,6 +581,8 @@ impl Analysis<'_> {
                 "xargs" => {
                     via_xargs = true;
                     self.xargs_input_as_code(args);
+                    // `xargs -a KEY CMD` reads KEY into CMD's arguments.
+                    self.reader("xargs", args, env);
                     Some(
                         args[skip_options(
                             args,

@@ -959,9 +959,28 @@ impl Analysis<'_> {
                 );
                 return;
             }
-            if let Some(abs) = self.abs_path(src, env)
-                && self.state.guard_rail(&abs).is_some()
+            let Some(abs) = self.abs_path(src, env) else {
+                continue;
+            };
+            // `cp -al DIR`: every file DIR holds gets a second name.
+            let whole_dir = name == "cp"
+                && options.iter().any(|o| {
+                    matches!(o.as_str(), "-a" | "-r" | "-R" | "--archive" | "--recursive")
+                });
+            if whole_dir
+                && self.state.guard_rail(&abs).is_none()
+                && let Some((rail, inner)) = self.state.rail_within(&abs)
             {
+                let inner_field = Field::lit(inner);
+                let via = format!(
+                    "`cp -l` of `{}` (hard links: second names for the files it holds, {})",
+                    src.text(),
+                    rail.label
+                );
+                self.check_write(&inner_field, env, &Output::Unknown, &via, false, 0);
+                continue;
+            }
+            if self.state.guard_rail(&abs).is_some() {
                 let via = format!(
                     "`{name}` (a hard link: a second name for the file that later writes change)"
                 );

@@ -20,7 +20,7 @@ const READERS: &[&str] = &[
     // glibc, bsdmainutils, diffutils, gzip and friends).
     "fold", "fmt", "pr", "rev", "expand", "unexpand", "paste", "column", "iconv", "split", "csplit",
     "look", "join", "comm", "cmp", "sdiff", "diff3", "zcat", "zless", "zmore", "bzcat", "xzcat",
-    "zstdcat", "lz4", "lzma", "uuencode", "view", "perl", "ruby", "dd", "git",
+    "zstdcat", "lz4", "lzma", "uuencode", "view", "perl", "ruby", "dd", "git", "xargs",
 ];
 
 /// Commands that print credentials or the whole environment (by their
@@ -159,6 +159,25 @@ impl Analysis<'_> {
                     t.strip_prefix("if=").map(|p| keep_pieces(a, p))
                 })
                 .collect(),
+            // `xargs -a KEY CMD`: the file's words become CMD's arguments.
+            "xargs" => {
+                let mut files = Vec::new();
+                let mut it = args.iter();
+                while let Some(a) = it.next() {
+                    let t = a.text();
+                    if t == "--" || !t.starts_with('-') {
+                        break;
+                    }
+                    if t == "-a" || t == "--arg-file" {
+                        files.extend(it.next().cloned());
+                    } else if let Some(p) = t.strip_prefix("--arg-file=") {
+                        files.push(keep_pieces(a, p));
+                    } else if let Some(p) = t.strip_prefix("-a") {
+                        files.push(keep_pieces(a, p));
+                    }
+                }
+                files
+            }
             // `git diff --no-index A KEY` prints both files.
             "git" => {
                 let words: Vec<String> = args.iter().map(Field::text).collect();

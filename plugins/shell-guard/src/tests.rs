@@ -1516,6 +1516,9 @@ fn input_redirections_read_credentials() {
         "{ cat; } < ~/.codex/auth.json",
         "if true; then cat; fi < ~/.ssh/id_ed25519",
         "wc -c < ~/.claude/.credentials.json",
+        "f() { cat; } < ~/.ssh/id_rsa; f",
+        "for i in 1; do cat; done < ~/.ssh/id_rsa",
+        "exec {fd}<~/.ssh/id_rsa",
     ] {
         deny(cmd, "shell.read-credentials");
     }
@@ -1578,6 +1581,8 @@ fn more_readers_read_credentials() {
         "git --no-pager diff --no-index /dev/null ~/.codex/auth.json",
         "cat ~/.gemini/oauth_creds.json",
         "cat ~/.local/share/keyrings/login.keyring",
+        "xargs -a ~/.ssh/id_rsa echo",
+        "xargs --arg-file=.env echo",
     ] {
         deny(cmd, "shell.read-credentials");
     }
@@ -1600,6 +1605,8 @@ fn more_readers_read_credentials() {
     allow("fold -w 80 README.md");
     allow("paste a.csv b.csv");
     allow("split -l 1000 data.csv part_");
+    allow("xargs -a files.txt wc -l");
+    allow("xargs -n1 echo < list.txt");
 }
 
 /// A hard link is a second name for its source that later calls cannot
@@ -1623,8 +1630,10 @@ fn hard_links_act_on_their_source() {
     );
     deny("ln ~/.bashrc b", "shell.guardrail-write");
     deny("ln -t /tmp .claude/settings.json", "shell.guardrail-write");
+    deny("cp -al .claude /tmp/c", "shell.guardrail-write");
     // Symbolic links are resolved by the checks that later meet them.
     allow("ln -s ../README.md docs/README.md");
     allow("ln src/a.rs src/b.rs");
     allow("cp -l big.iso copy.iso");
+    allow("cp -al src /tmp/src-snapshot");
 }

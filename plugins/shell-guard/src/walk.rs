@@ -614,9 +614,14 @@ impl<'a> Analysis<'a> {
             );
             return;
         }
-        // The body is analysed where it is defined, once.
+        // The body is analysed where it is defined, once, with the
+        // redirections every call applies (`f() { cat; } < KEY`).
         let mut body = env.clone();
-        self.compound(&fd.body.0, &mut body, depth, &Output::Unknown);
+        let stdin = match &fd.body.1 {
+            Some(r) => self.redirects(&r.0, &mut body, depth, &Output::Unknown, Some(&name)),
+            None => Output::Unknown,
+        };
+        self.compound(&fd.body.0, &mut body, depth, &stdin);
     }
 
     /// Handle redirections: check device and network targets, and return
