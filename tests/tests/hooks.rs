@@ -671,6 +671,10 @@ fn the_hooks_own_state_is_a_guard_rail() {
         format!("echo '{{}}' >> {d}/hooks-state/codex/0123.jsonl"),
         format!("cat {d}/hooks-state/history.key"),
         format!("rm -rf {d}/hooks-state"),
+        // The program the agent runs as its hook: replaced by `true`, it
+        // would answer nothing, which every agent reads as allow.
+        format!("cp /bin/true {}", cli_binary().display()),
+        format!("mv {} /tmp/x", cli_binary().display()),
     ] {
         let ran = hook("codex", &policy, &shell("codex", &command), &[], &[]);
         assert_eq!(seen("codex", &ran), Seen::Deny, "{command}: {}", ran.stdout);

@@ -189,11 +189,15 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     };
     // The host lists the policy's own state (policy, ledger, log, keys,
     // plugins) for the checks' guard rails; the hooks add theirs: the
-    // history directory, and its key as a secret.
+    // history directory, the program the agent runs as its hook (replaced
+    // by `true`, it would allow everything), and the history key as a
+    // secret.
+    let mut own_state = vec![state_dir.clone()];
+    own_state.extend(hook_program());
     let options = toolvet::LoadOptions {
         only_tool,
         preinitialize_reused: true,
-        extra_state_paths: vec![state_dir.clone()],
+        extra_state_paths: own_state,
         extra_secret_paths: vec![state_dir.join(KEY_FILE)],
         ..toolvet::LoadOptions::default()
     };
@@ -242,6 +246,23 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
         answers.push((label, answer));
     }
     Ok(combine(answers, &config))
+}
+
+/// The program running this hook, as the agent names it and as it is:
+/// `argv[0]` when it is a path (an agent's settings name the hook by path,
+/// often a link such as `~/.cargo/bin/toolvet`) and the executable the
+/// kernel ran (`/proc/self/exe`, links resolved). Either, replaced or
+/// removed, would switch the hook off, so both are toolvet's state. Empty
+/// when neither is known.
+fn hook_program() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::env::args_os()
+        .next()
+        .map(PathBuf::from)
+        .filter(|p| p.components().count() > 1)
+        .into_iter()
+        .collect();
+    paths.extend(std::env::current_exe().ok());
+    paths
 }
 
 /// The attribute naming the user's home directory (what `~` stands for in
