@@ -224,6 +224,25 @@ fn flags(args: &[Field]) -> Flags {
     f
 }
 
+/// The options of `xargs` that take a value: what comes after them is the
+/// command xargs runs.
+const XARGS_VALUE_OPTIONS: &[&str] = &[
+    "-a",
+    "-d",
+    "-E",
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "--arg-file",
+    "--delimiter",
+    "--max-args",
+    "--max-procs",
+    "--max-chars",
+    "--max-lines",
+    "--process-slot-var",
+];
 impl Analysis<'_> {
     /// Run one simple command: user patterns, wrappers, then the rules of
     /// the command found. Returns what it writes to standard output.
@@ -583,29 +602,7 @@ impl Analysis<'_> {
                     self.xargs_input_as_code(args);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);
-                    Some(
-                        args[skip_options(
-                            args,
-                            &[
-                                "-a",
-                                "-d",
-                                "-E",
-                                "-I",
-                                "-L",
-                                "-n",
-                                "-P",
-                                "-s",
-                                "--arg-file",
-                                "--delimiter",
-                                "--max-args",
-                                "--max-procs",
-                                "--max-chars",
-                                "--max-lines",
-                                "--process-slot-var",
-                            ],
-                        )..]
-                            .to_vec(),
-                    )
+                    Some(args[skip_options(args, XARGS_VALUE_OPTIONS)..].to_vec())
                 }
                 "watch" => {
                     let i = skip_options(args, &["-n", "--interval", "-d", "-q", "--equexit"]);
@@ -706,21 +703,7 @@ impl Analysis<'_> {
         let Some(r) = replace.filter(|r| !r.is_empty()) else {
             return;
         };
-        let start = skip_options(
-            args,
-            &[
-                "-a",
-                "-d",
-                "-E",
-                "-I",
-                "-L",
-                "-n",
-                "-P",
-                "-s",
-                "--arg-file",
-                "--delimiter",
-            ],
-        );
+        let start = skip_options(args, XARGS_VALUE_OPTIONS);
         let cmd = &texts[start.min(texts.len())..];
         let Some(first) = cmd.first() else { return };
         let program = base_name(first);
