@@ -55,43 +55,29 @@ const MASK: &str = "#";
 /// paths, timestamps and counters written as the module doc says. Two
 /// calls of one tool with the same shape are the same call tried again.
 pub fn loop_shape(value: &Value) -> String {
-    let mut out = String::new();
-    write_shape(value, &mut out);
-    out
+    canonical_json(&shaped(value))
 }
 
-fn write_shape(value: &Value, out: &mut String) {
+/// `value` with its strings shaped and the values of volatile keys
+/// masked; written out by [`canonical_json`], so key order and number
+/// spelling count as they do for exact repeats.
+fn shaped(value: &Value) -> Value {
     match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (key, v)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&canonical_json(&Value::String(key.clone())));
-                out.push(':');
-                if volatile_key(key) && (v.is_number() || v.is_string()) {
-                    out.push_str(&canonical_json(&Value::String(MASK.into())));
-                } else {
-                    write_shape(v, out);
-                }
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_shape(v, out);
-            }
-            out.push(']');
-        }
-        Value::String(s) => out.push_str(&canonical_json(&Value::String(text_shape(s)))),
-        Value::Number(_) | Value::Bool(_) | Value::Null => out.push_str(&canonical_json(value)),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, v)| {
+                    let v = if volatile_key(key) && (v.is_number() || v.is_string()) {
+                        Value::String(MASK.into())
+                    } else {
+                        shaped(v)
+                    };
+                    (key.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(shaped).collect()),
+        Value::String(s) => Value::String(text_shape(s)),
+        Value::Number(_) | Value::Bool(_) | Value::Null => value.clone(),
     }
 }
 
