@@ -597,6 +597,14 @@ impl Analysis<'_> {
                     let i = skip_options(args, &[]);
                     Some(args[i..].to_vec())
                 }
+                "parallel" => match self.parallel(args, env, depth) {
+                    Parallel::Command(cmd) => Some(cmd),
+                    Parallel::FromInput(cmd) => {
+                        via_xargs = true;
+                        Some(cmd)
+                    }
+                    Parallel::Done => return Output::Unknown,
+                },
                 "xargs" => {
                     via_xargs = true;
                     self.xargs_input_as_code(args);
@@ -970,6 +978,13 @@ impl Analysis<'_> {
                 self.chmod(name, args, env);
                 Output::Static(String::new())
             }
+            "chattr" | "setfacl" | "setfattr" if own_rules => {
+                // Every operand that is not an option or its value may be
+                // a file (`chattr +i F`, `setfacl -m u:x:r F`): judge each.
+                let files: Vec<&Field> = metadata_operands(name, args);
+                self.metadata_change(name, &files, env);
+                Output::Static(String::new())
+            }
             "shutdown" | "reboot" | "halt" | "poweroff" if own_rules => {
                 self.shutdown(name);
                 Output::Unknown
@@ -998,6 +1013,12 @@ impl Analysis<'_> {
             n if is_shell(n) => self.shell(n, args, env, depth, stdin),
             "eval" => {
                 let joined = join_fields(args);
+                // `eval` runs in this shell: a `cd`, variable or function
+                // it sets holds for the commands after it
+                // (`eval cd ~; rm -rf *`).
+                if let Some(text) = joined.static_text() {
+                    return self.script(&text, env, depth + 1, stdin);
+                }
                 self.run_script_field(&joined, env, depth, stdin, "eval")
             }
             "source" | "." => {
@@ -1242,6 +1263,7 @@ impl Analysis<'_> {
     fn rm(&mut self, name: &str, args: &[Field], env: &mut Env, via_xargs: bool) -> Output {
         let mut recursive = false;
         let mut maybe_recursive = false;
+        let mut splat = false;
         let mut no_preserve_root = false;
         let mut targets: Vec<&Field> = Vec::new();
         let mut ended = false;
@@ -1268,6 +1290,12 @@ impl Analysis<'_> {
                     // `rm $FLAGS /x`: the variable may hold `-rf`.
                     maybe_recursive = true;
                 }
+                // `rm "$@"`, `rm "${args[@]}"`: several words, options
+                // among them (`set -- -rf ~; rm "$@"`), none known.
+                splat |= a
+                    .segs
+                    .iter()
+                    .any(|s| matches!(s, Seg::Dyn { raw, .. } if is_splat(raw)));
                 targets.push(a);
             }
         }
@@ -1297,7 +1325,7 @@ impl Analysis<'_> {
             if self.done() {
                 break;
             }
-            let dynamic_ok = !recursive;
+            let dynamic_ok = !recursive && !splat;
             match self.resolve_target(t, env, false) {
                 Target::Dynamic if dynamic_ok => {}
                 Target::Dynamic => self.report(
@@ -1608,6 +1636,7 @@ impl Analysis<'_> {
                 );
             }
         }
+        self.metadata_change(name, targets, env);
     }
 
     fn shutdown(&mut self, what: &str) {
@@ -2507,6 +2536,177 @@ fn flags_positional(args: &[Field]) -> Vec<&Field> {
         .into_iter()
         .map(|i| &args[i])
         .collect()
+}
+
+/// GNU parallel's options that take a value.
+const PARALLEL_VALUE_OPTIONS: &[&str] = &[
+    "-j",
+    "--jobs",
+    "-P",
+    "--max-procs",
+    "-S",
+    "--sshlogin",
+    "-a",
+    "--arg-file",
+    "-d",
+    "--delimiter",
+    "-I",
+    "--colsep",
+    "-C",
+    "--results",
+    "--joblog",
+    "--workdir",
+    "--tmpdir",
+    "--timeout",
+    "-n",
+    "--max-args",
+    "-N",
+    "--max-replace-args",
+    "-L",
+    "--max-lines",
+    "-s",
+    "--max-chars",
+    "--delay",
+    "--retries",
+    "--memfree",
+    "--load",
+    "--env",
+    "--basefile",
+    "--sshloginfile",
+    "--slf",
+];
+
+/// What `parallel …` runs, as [`Analysis::parallel`] reads it.
+pub(crate) enum Parallel {
+    /// One command with its inputs in it (`parallel rm -rf ::: ~`).
+    Command(Vec<Field>),
+    /// A command whose inputs arrive on standard input or from files
+    /// (`… | parallel rm -rf`, `parallel rm :::: list`), as for `xargs`.
+    FromInput(Vec<Field>),
+    /// Nothing left to run here: the inputs were commands, analysed.
+    Done,
+}
+
+impl Analysis<'_> {
+    /// `parallel [OPTIONS] COMMAND ::: INPUTS`: COMMAND runs once per input,
+    /// the input appended (or put where `{}` is). Judged as COMMAND with
+    /// every input in place, so `parallel rm -rf ::: ~` is `rm -rf ~`;
+    /// with no COMMAND, each input is a command of its own
+    /// (`parallel ::: "rm -rf ~"`).
+    pub(crate) fn parallel(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Parallel {
+        let i = skip_options(args, PARALLEL_VALUE_OPTIONS);
+        let rest = &args[i..];
+        let is_sep = |a: &Field| matches!(a.text().as_str(), ":::" | ":::+" | "::::" | "::::+");
+        let Some(k) = rest.iter().position(is_sep) else {
+            return Parallel::FromInput(rest.to_vec());
+        };
+        let cmd = &rest[..k];
+        let from_files = rest[k..].iter().any(|a| a.text().starts_with("::::"));
+        let inputs: Vec<Field> = rest[k..].iter().filter(|a| !is_sep(a)).cloned().collect();
+        if cmd.is_empty() {
+            for input in &inputs {
+                let mut e = env.clone();
+                self.run_script_field(input, &mut e, depth, &Output::Unknown, "parallel");
+            }
+            return if from_files {
+                Parallel::FromInput(Vec::new())
+            } else {
+                Parallel::Done
+            };
+        }
+        if cmd.iter().any(|a| a.text().contains(char::is_whitespace)) && !from_files {
+            // parallel hands its command line to a shell (`parallel 'rm
+            // -rf' ::: /`): judge that line, each input quoted.
+            let quoted: Vec<String> = inputs
+                .iter()
+                .map(|a| format!("'{}'", a.text().replace('\'', "'\\''")))
+                .collect();
+            let mut line: Vec<String> = cmd.iter().map(Field::text).collect();
+            if line.iter().any(|w| w.contains("{}")) {
+                for w in &mut line {
+                    *w = w.replace("{}", &quoted.join(" "));
+                }
+            } else {
+                line.extend(quoted);
+            }
+            let mut e = env.clone();
+            self.script(&line.join(" "), &mut e, depth + 1, &Output::Unknown);
+            return Parallel::Done;
+        }
+        let placeholder = cmd.iter().any(|a| a.text().contains("{}"));
+        let mut argv = Vec::new();
+        for a in cmd {
+            if placeholder && a.text() == "{}" {
+                argv.extend(inputs.iter().cloned());
+            } else {
+                argv.push(a.clone());
+            }
+        }
+        if !placeholder && !from_files {
+            argv.extend(inputs);
+        }
+        if from_files {
+            Parallel::FromInput(argv)
+        } else {
+            Parallel::Command(argv)
+        }
+    }
+}
+
+/// Whether an expansion's source text gives several words at once: the
+/// positional parameters (`$@`, `$*`) or a whole array (`${a[@]}`,
+/// `${a[*]}`, `${!a[@]}`).
+fn is_splat(raw: &str) -> bool {
+    ["$@", "${@", "$*", "${*", "[@]", "[*]"]
+        .iter()
+        .any(|s| raw.contains(s))
+}
+
+/// The operands of `chattr`, `setfacl` or `setfattr` that name files:
+/// not options, not an option's value (`-m SPEC`, `-n NAME`, `-v VALUE`),
+/// not chattr's `+i`/`-a`/`=e` mode.
+fn metadata_operands<'a>(name: &str, args: &'a [Field]) -> Vec<&'a Field> {
+    let takes_value: &[&str] = match name {
+        "setfacl" => &[
+            "-m",
+            "-M",
+            "-x",
+            "-X",
+            "--set",
+            "--set-file",
+            "--modify",
+            "--remove",
+        ],
+        "setfattr" => &[
+            "-n",
+            "-v",
+            "-x",
+            "--name",
+            "--value",
+            "--remove",
+            "--restore",
+        ],
+        _ => &["-v", "-p"],
+    };
+    let mut out = Vec::new();
+    let mut ended = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        if ended {
+            out.push(a);
+        } else if t == "--" {
+            ended = true;
+        } else if takes_value.contains(&t.as_str()) {
+            i += 1;
+        } else if name == "chattr" && t.len() > 1 && t.starts_with(['+', '-', '=']) {
+            // A mode (`+i`, `-R` is recursion, `=ai`): not a file.
+        } else if !t.starts_with('-') || t == "-" {
+            out.push(a);
+        }
+    }
+    out
 }
 
 fn join_fields(args: &[Field]) -> Field {

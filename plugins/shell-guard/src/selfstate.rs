@@ -12,10 +12,15 @@
 //!   read only: `sqlite3 state/approvals.db "UPDATE …"` is judged as a
 //!   write onto the ledger (a guard rail, see
 //!   `check_catalog::guardrails::Kind::ToolvetState`).
+//! - Changing the mode, owner, attributes or access list of a guard rail
+//!   (`chmod -x` on the hook program, `chattr +i` on the ledger, `setfacl`
+//!   on the policy, `chmod +x` on a git hook) changes what runs or what
+//!   toolvet can read and write, the same as writing it.
 
 use crate::commands::base_name;
 use crate::syntax::{Field, Output};
 use crate::walk::{Analysis, Env};
+use check_catalog::guardrails::Kind as Rail;
 
 /// `toolvet` subcommands an agent must not run.
 const REFUSED: &[(&str, &str)] = &[
@@ -103,6 +108,54 @@ impl Analysis<'_> {
             return;
         }
         self.check_write(file, env, &Output::Unknown, &format!("`{name}`"), false, 0);
+    }
+
+    /// `chmod`, `chown`, `chgrp`, `chattr`, `setfacl` and `setfattr` on a
+    /// guard rail, or on a directory holding one: `chmod -x` on the hook
+    /// program switches the hook off (agents read a hook that cannot run
+    /// as no objection), `chmod 000` or `chattr +i` on the ledger, the
+    /// decision log or a key blocks or unseals toolvet, `chmod +x` arms a
+    /// git hook. toolvet state, agent settings and shell start-up files:
+    /// deny; git hooks and configuration, editor settings: a person
+    /// approves. A directory counts when it holds toolvet's state. `targets`
+    /// are the operands that name files.
+    pub(crate) fn metadata_change(&mut self, name: &str, targets: &[&Field], env: &Env) {
+        for t in targets {
+            let Some(abs) = self.abs_path(t, env) else {
+                continue;
+            };
+            let Some((rail, at)) = self.state.rail_within(&abs) else {
+                continue;
+            };
+            // A directory holding a guard rail: only toolvet's state
+            // (`chmod 000 ~/.local/state`), not every home or system
+            // directory that holds a start-up file.
+            if at != abs && rail.kind != Rail::ToolvetState {
+                continue;
+            }
+            let shown = t.text();
+            let held = if at == abs {
+                String::new()
+            } else {
+                format!(" (it holds `{at}`)")
+            };
+            let (deny, rule) = match rail.kind {
+                Rail::ToolvetState => (true, "shell.toolvet-state"),
+                Rail::AgentControl | Rail::ShellStartup => (true, "shell.guardrail-write"),
+                Rail::GitHook | Rail::EditorSettings => (false, "shell.guardrail-write"),
+                Rail::AgentInstructions => continue,
+            };
+            self.report(
+                deny,
+                rule,
+                format!(
+                    "`{name}` changes the permissions, owner or attributes of `{shown}`{held}, {}: that changes what \
+                     runs or what toolvet can use, as much as writing it. An agent must not change its own guard \
+                     rails; tell the user what change is needed and why.",
+                    rail.label
+                ),
+            );
+        }
     }
 }
 
@@ -459,5 +512,71 @@ mod tests {
             rule("cat state/approvals.key").as_deref(),
             Some("shell.read-credentials")
         );
+    }
+
+    #[test]
+    fn changing_the_mode_owner_or_attributes_of_a_guard_rail_is_a_write() {
+        let cwd = "/home/alice/project";
+        for (cmd, kind, rule) in [
+            // The hook program and toolvet's state: switching toolvet off.
+            (
+                "chmod -x /home/alice/.local/state/toolvet/bin/toolvet",
+                "deny",
+                "shell.toolvet-state",
+            ),
+            (
+                "chmod 000 examples/toolvet.toml",
+                "deny",
+                "shell.toolvet-state",
+            ),
+            ("chmod -R a-w ~/.local/state", "deny", "shell.toolvet-state"),
+            (
+                "chown bob ~/.local/state/toolvet/approvals.key",
+                "deny",
+                "shell.toolvet-state",
+            ),
+            (
+                "chattr +i examples/toolvet.toml",
+                "deny",
+                "shell.toolvet-state",
+            ),
+            (
+                "setfacl -m u:alice:--- examples/toolvet.toml",
+                "deny",
+                "shell.toolvet-state",
+            ),
+            (
+                "setfattr -n user.x -v 1 ~/.local/state/toolvet",
+                "deny",
+                "shell.toolvet-state",
+            ),
+            // The agent's own controls and start-up files.
+            (
+                "chmod 777 .claude/settings.json",
+                "deny",
+                "shell.guardrail-write",
+            ),
+            ("chmod u+w ~/.bashrc", "deny", "shell.guardrail-write"),
+            // Arming a git hook: a person approves.
+            (
+                "chmod +x .git/hooks/pre-commit",
+                "escalate",
+                "shell.guardrail-write",
+            ),
+        ] {
+            assert_eq!(
+                decide(cmd, cwd),
+                (kind.to_string(), Some(rule.to_string())),
+                "{cmd}"
+            );
+        }
+        for cmd in [
+            "chmod +x scripts/build.sh",
+            "chmod 600 ~/.ssh/config",
+            "chattr -R +a logs",
+            "setfacl -m u:bob:r docs/readme.md",
+        ] {
+            assert_eq!(decide(cmd, cwd), ("allow".to_string(), None), "{cmd}");
+        }
     }
 }
