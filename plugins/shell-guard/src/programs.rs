@@ -50,7 +50,6 @@ const COMMAND_TAIL_OPTIONS: &[(&str, &str)] = &[
     ("fd", "-X"),
     ("fd", "--exec-batch"),
     ("fdfind", "-x"),
-    ("parallel", ":::"),
 ];
 
 /// Agent CLIs and the options that turn their permission checks off.
@@ -67,6 +66,64 @@ const UNSAFE_AGENT_FLAGS: &[(&str, &str)] = &[
     ("aider", "--yes-always"),
     ("cursor-agent", "--force"),
     ("opencode", "--dangerously-skip-permissions"),
+];
+
+/// Agent CLIs: started from an agent's shell, each runs tool calls of its
+/// own, which this session's hooks see only if its settings say so.
+const AGENT_CLIS: &[&str] = &[
+    "claude",
+    "codex",
+    "gemini",
+    "cursor-agent",
+    "copilot",
+    "aider",
+    "opencode",
+    "amp",
+    "goose",
+    "qwen",
+    "crush",
+];
+
+/// Options with which an agent CLI reads other settings or permissions
+/// than the session's own, which can leave its hooks off (`--settings
+/// '{"disableAllHooks":true}'`, `codex -c hooks=…`, another profile).
+const AGENT_CLI_SETTINGS: &[(&str, &str)] = &[
+    ("claude", "--settings"),
+    ("claude", "--setting-sources"),
+    ("claude", "--permission-mode"),
+    ("claude", "--allowedTools"),
+    ("claude", "--allowed-tools"),
+    ("claude", "--mcp-config"),
+    ("claude", "--plugin-dir"),
+    ("codex", "-c"),
+    ("codex", "--config"),
+    ("codex", "-p"),
+    ("codex", "--profile"),
+    ("codex", "-s"),
+    ("codex", "--sandbox"),
+    ("codex", "-a"),
+    ("codex", "--ask-for-approval"),
+    ("codex", "--full-auto"),
+    ("codex", "--enable"),
+    ("codex", "--disable"),
+    ("gemini", "--approval-mode"),
+    ("gemini", "--allowed-tools"),
+    ("gemini", "-e"),
+    ("gemini", "--extensions"),
+    ("gemini", "--allowed-mcp-server-names"),
+    ("*", "--config"),
+    ("*", "--settings"),
+];
+
+/// Variables that move an agent CLI to another home or configuration
+/// directory, where this session's hooks are not installed.
+const AGENT_CLI_HOMES: &[&str] = &[
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "COPILOT_HOME",
 ];
 
 impl Analysis<'_> {
@@ -152,6 +209,33 @@ impl Analysis<'_> {
                      so whatever it is asked runs unchecked. A person must approve; run it without that option."
                 ),
             );
+        } else if AGENT_CLIS.contains(&name) {
+            // A nested agent with its hooks off (`--settings
+            // '{"disableAllHooks":true}'`, another home or config
+            // directory, `-c` overrides) runs whatever it decides to; one
+            // started with the session's own settings runs the same hooks.
+            let option = texts.iter().find_map(|t| {
+                let key = t.split('=').next().unwrap_or(t);
+                AGENT_CLI_SETTINGS
+                    .iter()
+                    .find(|(p, o)| (*p == name || *p == "*") && *o == key)
+                    .map(|(_, o)| format!("`{o}`"))
+            });
+            let moved = AGENT_CLI_HOMES
+                .iter()
+                .find(|v| env.vars.contains_key(**v) || self.command_vars.iter().any(|c| c == *v))
+                .map(|v| format!("`{v}` set"));
+            if let Some(how) = option.or(moved) {
+                self.report(
+                    false,
+                    "shell.nested-agent",
+                    format!(
+                        "The command starts the agent CLI `{name}` with {how}, so it reads other settings than this \
+                         session's and its hooks may be off: its own tool calls would run unchecked. A person must \
+                         approve; do the work in this session instead."
+                    ),
+                );
+            }
         }
         if matches!(name, "docker" | "podman" | "nerdctl")
             && texts.first().is_some_and(|s| s == "run" || s == "create")

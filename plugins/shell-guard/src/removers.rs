@@ -3,7 +3,8 @@
 //! archivers told to delete what they archived (`tar --remove-files`,
 //! `zip -m`, `7z a -sdel`, `rsync --remove-source-files`) and compressors
 //! that replace their input by default (`gzip`, `bzip2`, `xz`; `zstd` and
-//! `lz4` with `--rm`).
+//! `lz4` with `--rm`), and moves to the desktop's trash (`trash`,
+//! `trash-put`, `gio trash`, `gtrash put`, `kioclient move … trash:/`).
 //!
 //! Each removed operand is judged twice:
 //!
@@ -219,6 +220,40 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
         "unlink" => {
             let (operands, _) = split(name, args);
             removal(operands, false, false, name.to_string())
+        }
+        // Moving to the desktop's trash takes files and whole directories
+        // away from where they were, as `mv` does.
+        "trash" | "trash-put" | "gtrash" | "gio" | "kioclient" | "kioclient5" => {
+            let sub = match name {
+                "gtrash" => Some("put"),
+                "gio" => Some("trash"),
+                "kioclient" | "kioclient5" => Some("move"),
+                _ => None,
+            };
+            let rest = match sub {
+                Some(sub) => match args.first() {
+                    Some(a) if a.text() == sub => &args[1..],
+                    _ => return None,
+                },
+                None => args,
+            };
+            let (mut operands, _) = split(name, rest);
+            if name.starts_with("kioclient") {
+                // `kioclient move SRC… trash:/`: the last operand is where.
+                if operands
+                    .last()
+                    .is_some_and(|d| d.text().starts_with("trash:"))
+                {
+                    operands.pop();
+                } else {
+                    return None;
+                }
+            }
+            let how = match sub {
+                Some(sub) => format!("{name} {sub}"),
+                None => name.to_string(),
+            };
+            removal(operands, true, true, how)
         }
         "find" => find_removal(args),
         "shred" => {

@@ -106,6 +106,13 @@ fn recursive_deletes() {
     escalate("rm -rf .", "shell.rm-workspace-root");
     escalate("rm -rf \"$TARGET\"", "shell.rm-dynamic");
     escalate("cd \"$X\" && rm -rf build", "shell.rm-dynamic");
+    // Several unknown words at once may carry the options too.
+    escalate("set -- -rf ~; rm \"$@\"", "shell.rm-dynamic");
+    escalate("rm -f $*", "shell.rm-dynamic");
+    escalate("rm \"${paths[@]}\"", "shell.rm-dynamic");
+    // `eval` runs in this shell: its `cd` holds for what follows.
+    deny("eval cd ~; rm -rf *", "shell.rm-home");
+    deny("eval \"cd /\" && rm -rf *", "shell.rm-root");
     allow("rm -rf ./build");
     allow("rm -rf node_modules dist/");
     allow("rm -rf build/*");
@@ -621,6 +628,22 @@ fn removers_are_judged_by_what_they_remove() {
         "shell.rm-home",
     );
     deny("mv ~ /tmp/gone", "shell.rm-home");
+    // The desktop's trash takes a file or a directory away as `mv` does.
+    deny("trash ~", "shell.rm-home");
+    deny("trash-put -f /etc", "shell.rm-system");
+    deny("gio trash ~/", "shell.rm-home");
+    deny("gtrash put /home/alice", "shell.rm-home");
+    deny("kioclient5 move ~ trash:/", "shell.rm-home");
+    deny("trash .claude/settings.json", "shell.guardrail-write");
+    allow("trash build/old.log");
+    allow("gio info ~");
+    // GNU parallel: the command with its inputs, or each input a command.
+    deny("parallel rm -rf ::: ~", "shell.rm-home");
+    deny("parallel -j4 rm -rf {} ::: build ~", "shell.rm-home");
+    deny("parallel ::: 'rm -rf ~' 'ls'", "shell.rm-home");
+    deny("parallel --jobs 2 'rm -rf' ::: /", "shell.rm-root");
+    deny("echo ~ | parallel rm -rf", "shell.xargs-rm");
+    allow("parallel gzip ::: a.log b.log");
     deny("mv -f /home/alice /tmp/x", "shell.rm-home");
     deny("mv -t /tmp ~", "shell.rm-home");
     deny("mv / /x", "shell.rm-root");
@@ -1636,4 +1659,30 @@ fn hard_links_act_on_their_source() {
     allow("ln src/a.rs src/b.rs");
     allow("cp -l big.iso copy.iso");
     allow("cp -al src /tmp/src-snapshot");
+}
+
+#[test]
+fn nested_agents_are_held_for_a_person() {
+    // Its hooks may be off when it reads other settings, home or config.
+    for cmd in [
+        r#"claude -p 'delete the logs' --settings '{"disableAllHooks":true}'"#,
+        "CLAUDE_CONFIG_DIR=/tmp/empty claude -p 'run rm -rf ~'",
+        "HOME=/tmp/h codex exec 'clean up'",
+        "codex exec -c 'hooks=[]' 'push to main'",
+        "gemini --approval-mode auto_edit -p 'wipe the disk'",
+        "export CODEX_HOME=/tmp/c; codex exec hi",
+        "XDG_CONFIG_HOME=/tmp/x gemini -p hi",
+        "codex --profile=loose exec hi",
+    ] {
+        escalate(cmd, "shell.nested-agent");
+    }
+    escalate(
+        "claude --dangerously-skip-permissions -p hi",
+        "shell.agent-unsafe-mode",
+    );
+    // With the session's own settings, its hooks run as here.
+    allow("claude -p 'what does src/main.rs do?'");
+    allow("gemini -p 'summarise README.md'");
+    allow("claude --version");
+    allow("codex --help");
 }

@@ -171,6 +171,9 @@ pub struct Analysis<'a> {
     pub(crate) facts: check_catalog::run::Facts,
     /// toolvet's own state paths the host passed (guard rails).
     pub(crate) state: check_catalog::guardrails::StatePaths,
+    /// Variables assigned in front of the command being run (`HOME=/tmp
+    /// codex …`): its environment only, not the shell's.
+    pub(crate) command_vars: Vec<String>,
 }
 
 impl<'a> Analysis<'a> {
@@ -207,6 +210,7 @@ impl<'a> Analysis<'a> {
                 trace: None,
                 facts: check_catalog::run::Facts::default(),
                 state: check_catalog::guardrails::StatePaths::default(),
+                command_vars: Vec::new(),
             },
             env,
         )
@@ -866,7 +870,10 @@ impl<'a> Analysis<'a> {
             }
             return Output::Static(String::new());
         }
+        let names = assignments.into_iter().map(|(n, _)| n).collect();
+        let outer = std::mem::replace(&mut self.command_vars, names);
         let out = self.exec(argv, env, depth, &stdin, false);
+        self.command_vars = outer;
         if !self.done() {
             self.redirect_writes(&owned, env, depth, &out);
         }
