@@ -201,6 +201,7 @@ impl Tokens {
             bindings.push(Arc::new(Binding {
                 label: entry.label.clone(),
                 principals: entry.principals.clone(),
+                agents: entry.agents.clone(),
             }));
         }
         for (role, var) in [
@@ -339,13 +340,15 @@ impl Tokens {
     }
 }
 
-/// The principals a bound agent token speaks for.
+/// The principals (and agents) a bound agent token speaks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
     /// The `agent_tokens` entry's label.
     pub label: String,
     /// The principals it may name.
     pub principals: Vec<String>,
+    /// The agents it may name; `None`: any.
+    pub agents: Option<Vec<String>>,
 }
 
 /// Who an agent token speaks as.
@@ -434,6 +437,49 @@ impl Speaker {
         }
     }
 
+    /// The agent a request of this token is vetted as, given the agent
+    /// the request names at `key` (e.g. `context.agent`): for a token
+    /// whose entry lists `agents`, the named agent when listed, its only
+    /// agent when none is named; for any other token, the named agent.
+    ///
+    /// # Errors
+    /// 403 `agent-forbidden` for an agent the token may not speak as; 400
+    /// `agent-required` when a token of several agents names none. The
+    /// messages name the key and the token's label, never the token.
+    pub fn agent_for(&self, named: Option<&str>, key: &str) -> Result<Option<String>, ApiError> {
+        let Speaker::Bound(b) = self else {
+            return Ok(named.map(str::to_string));
+        };
+        let Some(agents) = &b.agents else {
+            return Ok(named.map(str::to_string));
+        };
+        match named {
+            Some(a) if agents.iter().any(|q| q == a) => Ok(Some(a.to_string())),
+            Some(a) => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "agent-forbidden",
+                format!(
+                    "`{key}` names the agent \"{}\", but {} speaks only as {}; a bound token cannot \
+                     act as another agent, whose policy rules, requests and grants are its own",
+                    toolvet::display::visible(a),
+                    self.name(),
+                    list(agents)
+                ),
+            )),
+            None => match agents.as_slice() {
+                [only] => Ok(Some(only.clone())),
+                many => Err(ApiError::bad_request(
+                    "agent-required",
+                    format!(
+                        "{} speaks as several agents ({}); name one in `{key}`",
+                        self.name(),
+                        list(many)
+                    ),
+                )),
+            },
+        }
+    }
+
     /// Whether this token may read a request asked on behalf of
     /// `principal` (the same rule as [`Speaker::principal_for`]; a bound
     /// token reads only its principals' requests).
@@ -447,8 +493,8 @@ impl Speaker {
     }
 }
 
-fn list(principals: &[String]) -> String {
-    principals
+fn list(names: &[String]) -> String {
+    names
         .iter()
         .map(|p| format!("\"{}\"", toolvet::display::visible(p)))
         .collect::<Vec<_>>()

@@ -10,6 +10,8 @@
 //! agent_tokens = [
 //!   { label = "ci-bot", sha256 = "2c26b46…", principals = ["ci@acme.com"] },
 //!   { label = "alice-laptop", file = "state/alice.token", principals = ["alice@acme.com"] },
+//!   # … and, with `agents`, only as the agents it names:
+//!   { label = "deployer", file = "state/deploy.token", principals = ["ops@acme.com"], agents = ["deploy-bot"] },
 //! ]
 //! max_concurrent_requests = 512
 //! webhook_url = "https://hooks.example.com/toolvet"
@@ -24,7 +26,12 @@
 //! that names another principal is refused (403 `principal-forbidden`,
 //! naming the key and the entry's label), and one that names none is
 //! vetted for its principal (an entry of several principals must be told
-//! which: 400 `principal-required`). Requests, tickets and run grants are
+//! which: 400 `principal-required`). An entry with `agents` binds the
+//! agent the same way (`context.agent`, AuthZEN `subject.id`): another
+//! agent is 403 `agent-forbidden`, none is its only agent or 400
+//! `agent-required`; without `agents` the caller names the agent, which
+//! decides the agent's policy rules and which requests and grants are its.
+//! Requests, tickets and run grants are
 //! bound to the principal, so a bound token can neither open, resume nor
 //! spend another principal's approvals. The tokens of
 //! `agent_tokens_sha256`, `agent_token_file` and `$TOOLVET_AGENT_TOKEN` are
@@ -113,6 +120,10 @@ pub struct BoundAgentToken {
     pub token: TokenSource,
     /// The principals it may name (at least one, each once).
     pub principals: Vec<String>,
+    /// The agents (`context.agent`, AuthZEN `subject.id`) it may name
+    /// (`agents`; at least one, each once), or `None` when the entry
+    /// names none: then any agent.
+    pub agents: Option<Vec<String>>,
 }
 
 /// How an `agent_tokens` entry gives its token.
@@ -136,6 +147,7 @@ struct RawAgentToken {
     sha256: Option<String>,
     file: Option<PathBuf>,
     principals: Vec<String>,
+    agents: Option<Vec<String>>,
 }
 
 fn bound_agent_tokens(
@@ -166,14 +178,16 @@ fn bound_agent_tokens(
         };
         if entry.principals.is_empty() {
             return Err(at(
-                "`principals` must name at least one principal (a token for any principal goes in                  `agent_tokens_sha256` or `agent_token_file`)",
+                "`principals` must name at least one principal (a token for any principal goes in \
+                 `agent_tokens_sha256` or `agent_token_file`)",
             ));
         }
         let mut principals: Vec<String> = Vec::new();
         for p in entry.principals {
             if p.is_empty() || p.len() > MAX_PRINCIPAL_BYTES || p.chars().any(char::is_control) {
                 return Err(at(&format!(
-                    "each of `principals` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control                      characters"
+                    "each of `principals` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control \
+                     characters"
                 )));
             }
             if principals.contains(&p) {
@@ -181,11 +195,40 @@ fn bound_agent_tokens(
             }
             principals.push(p);
         }
+        let agents = match entry.agents {
+            None => None,
+            Some(list) => Some(names(list, "agents", "agent").map_err(|m| at(&m))?),
+        };
         out.push(BoundAgentToken {
             label: label.to_string(),
             token,
             principals,
+            agents,
         });
+    }
+    Ok(out)
+}
+
+/// The names of an `agent_tokens` entry's `key` (`agents`): at least one,
+/// each once, each 1 to [`MAX_PRINCIPAL_BYTES`] bytes without control
+/// characters.
+fn names(list: Vec<String>, key: &str, what: &str) -> Result<Vec<String>, String> {
+    if list.is_empty() {
+        return Err(format!(
+            "`{key}` must name at least one {what} (leave the key out for any {what})"
+        ));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for n in list {
+        if n.is_empty() || n.len() > MAX_PRINCIPAL_BYTES || n.chars().any(char::is_control) {
+            return Err(format!(
+                "each of `{key}` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control characters"
+            ));
+        }
+        if out.contains(&n) {
+            return Err(format!("`{key}` names {n:?} twice"));
+        }
+        out.push(n);
     }
     Ok(out)
 }
@@ -446,9 +489,19 @@ mod tests {
         .unwrap();
         assert_eq!(s.bound_agent_tokens.len(), 2);
         assert_eq!(s.bound_agent_tokens[0].principals, ["ci@x"]);
+        assert_eq!(s.bound_agent_tokens[0].agents, None);
         assert_eq!(
             s.bound_agent_tokens[1].token,
             TokenSource::File(PathBuf::from("/p/t/al"))
+        );
+        let s = parse(&format!(
+            "[serve]\nagent_tokens = [{{ label = \"ci\", sha256 = \"{digest}\", principals = [\"ci@x\"], \
+             agents = [\"deploy-bot\"] }}]\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            s.bound_agent_tokens[0].agents.as_deref(),
+            Some(&["deploy-bot".to_string()][..])
         );
         for (entry, says) in [
             (
@@ -477,7 +530,19 @@ mod tests {
             ),
             (
                 format!("label = \"a\", sha256 = \"{digest}\", principals = [\"a\"], agents = []"),
-                "unknown field `agents`",
+                "`agent_tokens[0]`: `agents` must name at least one agent",
+            ),
+            (
+                format!(
+                    "label = \"a\", sha256 = \"{digest}\", principals = [\"a\"], agents = [\"x\", \"x\"]"
+                ),
+                "`agents` names \"x\" twice",
+            ),
+            (
+                format!(
+                    "label = \"a\", sha256 = \"{digest}\", principals = [\"a\"], agent = [\"x\"]"
+                ),
+                "unknown field `agent`",
             ),
         ] {
             let e = parse(&format!("[serve]\nagent_tokens = [{{ {entry} }}]\n")).unwrap_err();

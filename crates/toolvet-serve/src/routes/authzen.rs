@@ -32,6 +32,7 @@ pub async fn evaluation(
         "subject.properties.principal",
         &current.tokens,
     )?;
+    request.context.agent = speaker.agent_for(request.context.agent.as_deref(), "subject.id")?;
     let verdict = state.host.check(&request).await;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::evaluation_answer(

@@ -32,6 +32,7 @@ pub async fn check(
         "context.principal",
         &current.tokens,
     )?;
+    request.context.agent = speaker.agent_for(request.context.agent.as_deref(), "context.agent")?;
     let verdict = state.host.check(&request).await;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::verdict_answer(&request, &verdict)))

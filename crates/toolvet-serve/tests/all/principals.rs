@@ -166,6 +166,114 @@ async fn a_bound_agent_token_speaks_only_for_its_principals() {
 }
 
 #[tokio::test]
+async fn a_token_bound_to_agents_speaks_only_as_them() {
+    // `agents` binds the agent as `principals` binds the principal: the
+    // agent decides the agent's policy rules and whose requests are whose.
+    let fixture = Fixture::with(PolicyText {
+        serve: format!(
+            "watch = false\nagent_tokens = [\n\
+             {{ label = \"deployer\", sha256 = \"{}\", principals = [\"bob@acme.com\"], agents = [\"deploy-bot\"] }},\n\
+             {{ label = \"pair\", sha256 = \"{}\", principals = [\"carol@acme.com\"], agents = [\"a1\", \"a2\"] }},\n]",
+            sha(BOB),
+            sha(CAROL)
+        ),
+        ..PolicyText::default()
+    });
+    let server = fixture.start().await;
+    let deploy = call("deploy", json!({"env": "prod"}), "c1", "r1");
+
+    // Naming another agent: refused, nothing opened, no token shown.
+    let (status, body) = server.post("/v1/check", Some(BOB), &deploy).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"]["kind"], "agent-forbidden", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`context.agent`")
+            && message.contains("\"deployer\"")
+            && message.contains("\"ci-bot\""),
+        "{message}"
+    );
+    assert!(
+        !message.contains(BOB) && !message.contains(&sha(BOB)),
+        "{message}"
+    );
+    let (_, listed) = server.get("/v1/approvals", Some(REVIEWER)).await;
+    assert_eq!(
+        listed["requests"].as_array().map(Vec::len),
+        Some(0),
+        "{listed}"
+    );
+
+    // Naming none: vetted as its only agent, and the request says so.
+    let mut unnamed = deploy.clone();
+    unnamed["context"].as_object_mut().unwrap().remove("agent");
+    let (status, held) = server.post("/v1/check", Some(BOB), &unnamed).await;
+    assert_eq!(
+        (status, held["decision"].as_str()),
+        (200, Some("escalate")),
+        "{held}"
+    );
+    let id = held["approval"]["id"].as_str().unwrap();
+    let (_, shown) = server
+        .get(&format!("/v1/approvals/{id}"), Some(REVIEWER))
+        .await;
+    assert_eq!(shown["agent"], "deploy-bot", "{shown}");
+
+    // A token of two agents names one of them.
+    let mut carol = unnamed.clone();
+    carol["context"]["principal"] = json!("carol@acme.com");
+    let (status, body) = server.post("/v1/check", Some(CAROL), &carol).await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (400, Some("agent-required")),
+        "{body}"
+    );
+    carol["context"]["agent"] = json!("a2");
+    let (status, body) = server.post("/v1/check", Some(CAROL), &carol).await;
+    assert_eq!(
+        (status, body["decision"].as_str()),
+        (200, Some("escalate")),
+        "{body}"
+    );
+
+    // AuthZEN names the agent in `subject.id`.
+    let evaluation = json!({
+        "subject": {"type": "agent", "id": "ci-bot", "properties": {"run_id": "r1"}},
+        "action": {"name": "deploy"},
+        "resource": {"type": "tool", "properties": {"arguments": {"env": "prod"}, "call_id": "c9"}},
+    });
+    let (status, body) = server
+        .post("/access/v1/evaluation", Some(BOB), &evaluation)
+        .await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (403, Some("agent-forbidden")),
+        "{body}"
+    );
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`subject.id`"),
+        "{body}"
+    );
+    // Tokens without `agents` still name any agent.
+    let (status, body) = server
+        .post(
+            "/v1/check",
+            Some(AGENT),
+            &as_principal(&deploy, Some("dave@acme.com")),
+        )
+        .await;
+    assert_eq!(
+        (status, body["decision"].as_str()),
+        (200, Some("escalate")),
+        "{body}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_token_of_several_principals_must_name_one() {
     let fixture = Fixture::with(PolicyText {
         serve: format!(
