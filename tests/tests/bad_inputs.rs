@@ -225,8 +225,9 @@ async fn long_history_is_capped_not_refused() {
 
 #[test]
 fn empty_policy_is_valid_and_the_default_decision_applies() {
-    // Documented: a policy with no checks is valid; every call then gets
-    // `default_decision` (allow unless configured).
+    // Documented: a policy with no checks parses; loading it needs
+    // `default_decision` other than allow, or `allow_without_checks`
+    // (`cli_refuses_a_policy_that_would_allow_every_call_unvetted`).
     let p = Policy::from_toml("", Path::new("toolvet.toml"), Path::new("/p")).unwrap();
     assert!(p.checks.is_empty());
     let p = Policy::from_toml(
@@ -711,11 +712,31 @@ fn cli_refuses_bad_policies_with_exit_2() {
 }
 
 #[test]
-fn cli_empty_policy_allows_with_no_checks() {
-    // Documented behaviour, kept visible here: an empty policy is valid and
-    // answers `default_decision` (allow) for every call.
+fn cli_refuses_a_policy_that_would_allow_every_call_unvetted() {
+    // An emptied or truncated policy file (or one whose checks were all
+    // removed) with the default `default_decision = "allow"` must block,
+    // not let every call through (issue 29, fourth review): exit 2 naming
+    // the file and the ways out. Saying so on purpose still works.
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("empty.toml"), "").unwrap();
+    for text in ["", "\n", "[host]\ndefault_timeout_ms = 50\n"] {
+        std::fs::write(dir.path().join("empty.toml"), text).unwrap();
+        let run = toolvet(&["check", "-c", "empty.toml"], dir.path(), Some(GOOD_CALL));
+        assert_eq!(run.code, 2, "{text:?}: {}", run.stdout);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+        assert_contains(
+            &run.stderr,
+            &[
+                "empty.toml",
+                "lists no checks",
+                "allow_without_checks = true",
+            ],
+        );
+    }
+    std::fs::write(
+        dir.path().join("empty.toml"),
+        "[host]\nallow_without_checks = true\n",
+    )
+    .unwrap();
     let run = toolvet(&["check", "-c", "empty.toml"], dir.path(), Some(GOOD_CALL));
     assert_eq!(run.code, 0, "{}", run.stderr);
     let verdict: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();

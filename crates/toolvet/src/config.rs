@@ -121,6 +121,11 @@ pub struct HostSettings {
     pub combine: Combine,
     /// Verdict when all checks abstain. Default `allow`.
     pub default_decision: DefaultDecision,
+    /// Load a policy that lists no checks while `default_decision` is
+    /// `allow`, which lets every call through unvetted. Default false: such
+    /// a policy (an emptied or truncated file among them) is refused at
+    /// load, so a front end blocks instead of allowing everything.
+    pub allow_without_checks: bool,
     /// JSON Lines decision log, relative to the policy file. Default none.
     pub decision_log: Option<PathBuf>,
     /// Compiled-artifact cache directory, relative to the policy file.
@@ -215,6 +220,7 @@ impl Default for HostSettings {
             load_timeout_ms: DEFAULT_LOAD_TIMEOUT_MS,
             combine: Combine::DenyOverrides,
             default_decision: DefaultDecision::Allow,
+            allow_without_checks: false,
             decision_log: None,
             cache_dir: None,
             continue_on_errors: false,

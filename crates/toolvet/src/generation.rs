@@ -89,6 +89,29 @@ pub(crate) struct Ready {
     pool: Mutex<Vec<LiveInstance>>,
 }
 
+/// Refuse a policy that lists no checks while every call it does not
+/// decide is allowed (`default_decision = "allow"`), unless it says so
+/// with `[host] allow_without_checks = true`: an emptied or truncated
+/// policy file must block, never let every call through unvetted.
+fn refuse_unvetted(policy: &Policy) -> Result<(), Error> {
+    let host = &policy.host;
+    if !policy.checks.is_empty()
+        || host.default_decision != crate::config::DefaultDecision::Allow
+        || host.allow_without_checks
+    {
+        return Ok(());
+    }
+    Err(Error::Config(crate::error::ConfigError::Invalid {
+        path: policy.source.clone(),
+        line: 0,
+        message:
+            "the policy lists no checks and `default_decision` is \"allow\", so every call would \
+                  be allowed unvetted; add a [[check]], set [host] default_decision = \"deny\" or \
+                  \"escalate\", or set [host] allow_without_checks = true if that is meant"
+                .into(),
+    }))
+}
+
 impl Generation {
     /// Load every check of `policy` (see [`crate::Host::load`]), reusing
     /// what `previous` (the generation being replaced) already has: its
@@ -122,6 +145,7 @@ impl Generation {
         // The whole policy's digest, before `only_tool` leaves checks out
         // (a policy built in code is hashed over its checks).
         let policy_sha256 = policy.sha256();
+        refuse_unvetted(&policy)?;
         if let Some(tool) = &options.only_tool {
             policy
                 .checks
