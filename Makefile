@@ -150,7 +150,7 @@ bench-smoke: plugins
 # Bounded coverage-guided fuzzing (cargo-fuzz, libFuzzer) of the policy
 # parser, the call shape, tickets, the hook and MCP readers, the serve
 # bodies and the checks' path/URL normalisers (FUZZ_SECONDS each, default
-# 10 here). The same
+# 5 here: a smoke run; the seeds replay in unit-tests). The same
 # properties also run in unit-tests on every target's committed seeds, cut
 # and mutated (crates/toolvet-fuzz-targets/tests/corpus.rs,
 # the core's ticket test). shell_analyze stays out of this list: it still
@@ -161,7 +161,7 @@ bench-smoke: plugins
 # `FUZZ_TARGETS=shell_analyze bash fuzz/run.sh`. The smoke run builds
 # unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 5
 FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message serve_body
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
