@@ -597,6 +597,12 @@ impl Analysis<'_> {
                     let i = skip_options(args, &[]);
                     Some(args[i..].to_vec())
                 }
+                n if crate::runners::is_runner(n) => {
+                    match self.runner(n, args, env, depth, stdin) {
+                        crate::runners::Run::Command(cmd) => Some(cmd),
+                        crate::runners::Run::Done(out) => return out,
+                    }
+                }
                 "parallel" => match self.parallel(args, env, depth) {
                     Parallel::Command(cmd) => Some(cmd),
                     Parallel::FromInput(cmd) => {
@@ -814,7 +820,7 @@ impl Analysis<'_> {
     }
 
     /// A shell or interpreter reading its program from standard input.
-    fn stdin_program(
+    pub(crate) fn stdin_program(
         &mut self,
         name: &str,
         stdin: &Output,
@@ -857,9 +863,7 @@ impl Analysis<'_> {
                 | "gdb" | "cgdb" => self.client_commands(name, args, env, depth, stdin),
                 _ => {}
             }
-            if matches!(name, "security" | "secret-tool" | "kwallet-query") {
-                self.credential_dump(name, args);
-            }
+            self.credential_dump(name, args);
             if let Some(out) = self.reader(name, args, env) {
                 return out;
             }
@@ -1929,7 +1933,7 @@ impl Analysis<'_> {
 
     /// A program file argument: a process substitution is followed, a file
     /// written earlier from a download or decoder is refused.
-    fn program_file(&mut self, name: &str, file: &Field, env: &Env, depth: u32) {
+    pub(crate) fn program_file(&mut self, name: &str, file: &Field, env: &Env, depth: u32) {
         if let Some(path) = file.static_text()
             && let Some(out) = env.file_taint(&path).cloned()
         {
@@ -2709,7 +2713,8 @@ fn metadata_operands<'a>(name: &str, args: &'a [Field]) -> Vec<&'a Field> {
     out
 }
 
-fn join_fields(args: &[Field]) -> Field {
+/// `args` as one field, separated by spaces (`eval a b`, `sg GROUP a b`).
+pub(crate) fn join_fields(args: &[Field]) -> Field {
     let mut f = Field::default();
     for (i, a) in args.iter().enumerate() {
         if i > 0 {

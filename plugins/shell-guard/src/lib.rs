@@ -19,6 +19,7 @@ pub mod paths;
 pub mod programs;
 pub mod readonly;
 pub mod removers;
+pub mod runners;
 pub mod selfstate;
 pub mod sinks;
 pub mod syntax;

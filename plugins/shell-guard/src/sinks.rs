@@ -37,6 +37,14 @@ const SECRET_SOURCES: &[&[&str]] = &[
     &["aws", "sts", "get-session-token"],
     &["gcloud", "auth", "print-access-token"],
     &["gcloud", "auth", "print-identity-token"],
+    &[
+        "gcloud",
+        "auth",
+        "application-default",
+        "print-access-token",
+    ],
+    &["aws", "ecr", "get-login-password"],
+    &["pass", "show"],
     &["az", "account", "get-access-token"],
     &["git", "credential", "fill"],
     &["security", "find-generic-password"],
@@ -99,6 +107,30 @@ pub fn secret_part(f: &Field) -> Option<String> {
         _ => None,
     })
 }
+
+/// Whether `kubectl get secret … -o FORMAT` prints the secrets' data:
+/// every format but `name` and `wide` can (`yaml`, `json`, `jsonpath=…`,
+/// `go-template=…`, `custom-columns=…`).
+fn prints_secret_data(words: &[String]) -> bool {
+    let mut formats = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if w == "-o" || w == "--output" {
+            formats.extend(words.get(i + 1).cloned());
+        } else if let Some(f) = w.strip_prefix("--output=").or_else(|| w.strip_prefix("-o")) {
+            formats.push(f.trim_start_matches('=').to_string());
+        }
+    }
+    formats
+        .iter()
+        .any(|f| !matches!(f.as_str(), "name" | "wide" | ""))
+}
+
+/// `pass` subcommands that do not print a password (`pass NAME` alone
+/// shows it, as `pass show NAME` does).
+const PASS_COMMANDS: &[&str] = &[
+    "show", "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate", "rm",
+    "remove", "delete", "mv", "rename", "cp", "copy", "git", "init", "help", "version", "otp",
+];
 
 impl Analysis<'_> {
     /// The absolute path a field names, as far as known (globs kept).
@@ -225,23 +257,50 @@ impl Analysis<'_> {
         None
     }
 
-    /// Commands that print stored passwords (`security dump-keychain`,
-    /// `security find-generic-password -w`, `secret-tool lookup`): a
+    /// Commands that print stored passwords or tokens (`security
+    /// dump-keychain`, `security find-generic-password -w`, `secret-tool
+    /// lookup`, `gh auth token`, `gcloud auth print-access-token`, `aws
+    /// configure export-credentials`, `kubectl config view --raw`, `pass
+    /// show`, `op read`, `vault kv get`, `git credential fill`): a
     /// credential read like `cat ~/.ssh/id_rsa`.
     pub(crate) fn credential_dump(&mut self, name: &str, args: &[Field]) {
         let words: Vec<String> = args.iter().map(Field::text).collect();
         let sub = words.first().map(String::as_str).unwrap_or("");
-        let dumps = match name {
-            "security" => {
-                sub == "dump-keychain"
-                    || (sub.starts_with("find-")
-                        && sub.ends_with("-password")
-                        && words.iter().any(|w| w == "-w" || w == "-g"))
-            }
-            "secret-tool" => sub == "lookup",
-            "kwallet-query" => words.iter().any(|w| w == "-r" || w == "--read-password"),
-            _ => false,
-        };
+        // The stored-credential sources of `SECRET_SOURCES` (not the
+        // environment dumps, and not the programs judged below).
+        let stored = !matches!(
+            name,
+            "env" | "printenv" | "set" | "export" | "declare" | "security" | "kubectl" | "oc"
+        ) && self.secret_source(name, args);
+        let dumps = stored
+            || match name {
+                "security" => {
+                    sub == "dump-keychain"
+                        || (sub.starts_with("find-")
+                            && sub.ends_with("-password")
+                            && words.iter().any(|w| w == "-w" || w == "-g"))
+                }
+                "secret-tool" => sub == "lookup",
+                "kwallet-query" => words.iter().any(|w| w == "-r" || w == "--read-password"),
+                "gh" => sub == "auth" && words.iter().any(|w| w == "--show-token" || w == "-t"),
+                "kubectl" | "oc" => {
+                    (sub == "config" && words.iter().any(|w| w == "--raw"))
+                        || (sub == "get"
+                            && words
+                                .get(1)
+                                .is_some_and(|w| w == "secret" || w == "secrets")
+                            && prints_secret_data(&words))
+                }
+                "pass" | "gopass" => {
+                    sub == "show"
+                        || (!sub.is_empty()
+                            && !sub.starts_with('-')
+                            && !PASS_COMMANDS.contains(&sub))
+                }
+                "op" => sub == "item" && words.iter().any(|w| w == "--reveal"),
+                "vault" => sub == "read",
+                _ => false,
+            };
         if dumps {
             self.report(
                 true,

@@ -1,0 +1,242 @@
+//! Programs that run another command, besides the wrappers in
+//! [`crate::commands`] (`sudo`, `env`, `timeout`, `xargs`…): what they run is
+//! judged as if it were run directly.
+//!
+//! - Wrappers whose remaining words are the command: `chronic`,
+//!   `dbus-run-session`, `valgrind`, `firejail`, `unshare`, `faketime TIME`,
+//!   `runuser -u USER --`, `sg GROUP` (the rest joined, as `sg` hands it to
+//!   a shell).
+//! - Shell text: `runuser -c`, `sg GROUP -c`, `at`/`batch` (the commands on
+//!   standard input), terminal multiplexers starting or typing a command
+//!   (`tmux new-session -d CMD`, `tmux send-keys 'rm -rf ~' Enter`,
+//!   `tmux run-shell`, `screen -dm CMD`, `screen -X stuff TEXT`).
+
+use crate::commands::join_fields as join;
+use crate::syntax::{Field, Output};
+use crate::walk::{Analysis, Env};
+
+/// What a runner runs.
+pub(crate) enum Run {
+    /// This command (its words), judged next as if run directly.
+    Command(Vec<Field>),
+    /// Shell text, already judged; the runner's output.
+    Done(Output),
+}
+
+/// Whether `name` is a runner of this module.
+pub(crate) fn is_runner(name: &str) -> bool {
+    matches!(
+        name,
+        "chronic"
+            | "dbus-run-session"
+            | "valgrind"
+            | "firejail"
+            | "unshare"
+            | "faketime"
+            | "runuser"
+            | "sg"
+            | "at"
+            | "batch"
+            | "tmux"
+            | "screen"
+    )
+}
+
+/// The index of the first word of `args` that is not an option, an
+/// option's value (`with_value`) or `--` (which it skips).
+fn operands_from(args: &[Field], with_value: &[&str]) -> usize {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if t == "--" {
+            return i + 1;
+        }
+        if !t.starts_with('-') || t == "-" {
+            return i;
+        }
+        // `-S NAME`, and a short cluster ending in such an option
+        // (`screen -dmS NAME`).
+        let last = match t.strip_prefix('-') {
+            Some(c) if !c.starts_with('-') => c.chars().last().map(|c| format!("-{c}")),
+            _ => None,
+        };
+        let takes = !t.contains('=')
+            && (with_value.contains(&t.as_str())
+                || last.is_some_and(|l| with_value.contains(&l.as_str())));
+        i += if takes { 2 } else { 1 };
+    }
+    i
+}
+
+/// The value of option `opt` (or any of `opts`): the next word.
+fn value_of<'a>(args: &'a [Field], opts: &[&str]) -> Option<&'a Field> {
+    let i = args
+        .iter()
+        .position(|a| opts.contains(&a.text().as_str()))?;
+    args.get(i + 1)
+}
+
+impl Analysis<'_> {
+    /// What runner `name` runs with `args` (see the module documentation).
+    pub(crate) fn runner(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Run {
+        let rest = |i: usize| Run::Command(args.get(i..).unwrap_or(&[]).to_vec());
+        match name {
+            "chronic" | "valgrind" | "firejail" => rest(operands_from(args, &[])),
+            "dbus-run-session" => rest(operands_from(args, &["--config-file", "--dbus-daemon"])),
+            "unshare" => rest(operands_from(
+                args,
+                &[
+                    "-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd",
+                ],
+            )),
+            // `faketime '2020-01-01' CMD`: the first operand is the time.
+            "faketime" => rest(operands_from(args, &["-m", "-f"]) + 1),
+            "runuser" => match value_of(args, &["-c", "--command"]) {
+                Some(script) => {
+                    Run::Done(self.run_script_field(script, env, depth, stdin, "runuser -c"))
+                }
+                None => {
+                    let i = operands_from(
+                        args,
+                        &["-u", "-g", "-G", "--user", "--group", "--supp-group"],
+                    );
+                    // `runuser USER CMD…` without `-u`: the first operand is the user.
+                    let user_first = !args[..i]
+                        .iter()
+                        .any(|a| matches!(a.text().as_str(), "-u" | "--user"));
+                    rest(i + usize::from(user_first))
+                }
+            },
+            "sg" => match value_of(args, &["-c"]) {
+                Some(script) => {
+                    Run::Done(self.run_script_field(script, env, depth, stdin, "sg -c"))
+                }
+                None => {
+                    let i = operands_from(args, &[]) + 1;
+                    self.shell_words(args.get(i..).unwrap_or(&[]), env, depth, name)
+                }
+            },
+            "at" | "batch" => {
+                if let Some(file) = value_of(args, &["-f"]) {
+                    self.program_file(name, file, env, depth);
+                } else {
+                    self.stdin_program(name, stdin, env, depth, true);
+                }
+                Run::Done(Output::Unknown)
+            }
+            "tmux" => self.tmux(args, env, depth),
+            "screen" => self.screen(args, env, depth),
+            _ => Run::Done(Output::Unknown),
+        }
+    }
+
+    /// Words a program joins and hands to a shell (`sg GROUP CMD…`, tmux's
+    /// shell commands), judged as that shell text.
+    fn shell_words(&mut self, words: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+        if words.is_empty() {
+            return Run::Done(Output::Unknown);
+        }
+        let joined = join(words);
+        Run::Done(self.run_script_field(&joined, env, depth, &Output::Unknown, via))
+    }
+
+    /// `tmux COMMAND …`: the commands that start a shell command
+    /// (`new-session`, `new-window`, `split-window`, `respawn-pane`,
+    /// `run-shell`, `display-popup`) and `send-keys`, which types into a
+    /// shell. Several tmux commands may be joined with `;`.
+    fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
+        // tmux's own options before the command.
+        let start = operands_from(args, &["-L", "-S", "-f", "-c", "-T"]);
+        let mut out = Run::Done(Output::Unknown);
+        for cmd in args[start.min(args.len())..].split(|a| matches!(a.text().as_str(), ";" | "\\;"))
+        {
+            let Some(sub) = cmd.first().map(Field::text) else {
+                continue;
+            };
+            let opts = &cmd[1..];
+            let with_value = [
+                "-t", "-s", "-n", "-c", "-e", "-F", "-x", "-y", "-l", "-p", "-w", "-T", "-N",
+            ];
+            match sub.as_str() {
+                "new-session" | "new" | "new-window" | "neww" | "split-window" | "splitw"
+                | "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" | "run-shell"
+                | "run" | "display-popup" | "popup" => {
+                    // Flags (`-d`, `-P`, clusters such as `-dP`) and
+                    // options with a value (`-s NAME`, `-dt PANE`): the
+                    // rest is the shell command.
+                    let mut i = 0;
+                    while let Some(a) = opts.get(i) {
+                        let t = a.text();
+                        if t == "--" {
+                            i += 1;
+                            break;
+                        }
+                        if !t.starts_with('-') || t == "-" {
+                            break;
+                        }
+                        let last = t
+                            .chars()
+                            .last()
+                            .map(|c| format!("-{c}"))
+                            .unwrap_or_default();
+                        i += if with_value.contains(&last.as_str()) {
+                            2
+                        } else {
+                            1
+                        };
+                    }
+                    out = self.shell_words(opts.get(i..).unwrap_or(&[]), env, depth, "tmux");
+                }
+                "send-keys" | "send" => {
+                    // `send-keys -t PANE 'rm -rf ~' Enter`: typed into the
+                    // pane's shell; key names end a line.
+                    let i = operands_from(opts, &["-t", "-N"]);
+                    let typed: Vec<Field> = opts[i.min(opts.len())..]
+                        .iter()
+                        .filter(|a| {
+                            !matches!(a.text().as_str(), "Enter" | "C-m" | "KPEnter" | "C-j")
+                        })
+                        .cloned()
+                        .collect();
+                    out = self.shell_words(&typed, env, depth, "tmux send-keys");
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// `screen -dm CMD…` (a detached session running CMD), `screen -X
+    /// stuff TEXT` (TEXT typed into a session's shell).
+    fn screen(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
+        if let Some(i) = args.iter().position(|a| a.text() == "-X") {
+            let cmd = args.get(i + 1..).unwrap_or(&[]);
+            if cmd.first().is_some_and(|c| c.text() == "stuff") {
+                let typed: Vec<Field> = cmd[1..]
+                    .iter()
+                    .map(|f| Field::lit(f.text().replace("\\n", "\n").replace("^M", "\n")))
+                    .collect();
+                return self.shell_words(&typed, env, depth, "screen -X stuff");
+            }
+            if cmd
+                .first()
+                .is_some_and(|c| c.text() == "exec" || c.text() == "screen")
+            {
+                return Run::Command(cmd[1..].to_vec());
+            }
+            return Run::Done(Output::Unknown);
+        }
+        let i = operands_from(
+            args,
+            &["-S", "-c", "-t", "-p", "-e", "-h", "-T", "-s", "-Logfile"],
+        );
+        Run::Command(args.get(i..).unwrap_or(&[]).to_vec())
+    }
+}
