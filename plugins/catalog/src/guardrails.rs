@@ -227,6 +227,45 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::GitHook,
         "Cargo's configuration (its `runner`, `rustc-wrapper` and `linker` run at every build)",
     ),
+    // Files an agent or a tool loads and runs by itself: an agent's
+    // skills and subagents can carry hooks that run when they are used;
+    // direnv, VS Code tasks, husky and Python run these on their own.
+    (
+        "**/.claude/skills/**",
+        Kind::GitHook,
+        "a Claude Code skill (its hooks and scripts run when it is used)",
+    ),
+    (
+        "**/.claude/agents/**",
+        Kind::GitHook,
+        "a Claude Code subagent definition (its hooks run when it is used)",
+    ),
+    (
+        "**/.envrc",
+        Kind::GitHook,
+        "direnv's start-up file (it runs on entering the directory)",
+    ),
+    (
+        "**/.vscode/tasks.json",
+        Kind::GitHook,
+        "VS Code's tasks (a `folderOpen` task runs when the folder opens)",
+    ),
+    ("**/.husky/**", Kind::GitHook, "a husky git hook"),
+    (
+        "**/sitecustomize.py",
+        Kind::GitHook,
+        "a Python start-up module (it runs in every Python process that finds it)",
+    ),
+    (
+        "**/usercustomize.py",
+        Kind::GitHook,
+        "a Python start-up module (it runs in every Python process that finds it)",
+    ),
+    (
+        "**/site-packages/*.pth",
+        Kind::GitHook,
+        "a Python path file (its `import` lines run in every Python process)",
+    ),
     (
         "**/toolvet.toml",
         Kind::ToolvetState,
@@ -821,6 +860,26 @@ mod tests {
     fn persistence_files_and_git_configuration() {
         // Red-team review: these were written with file tools unjudged.
         let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        // Fourth review: files an agent or a tool loads and runs by itself.
+        for p in [
+            "/w/p/.claude/skills/deploy/SKILL.md",
+            "/w/p/.claude/skills/deploy/scripts/run.sh",
+            "/home/a/.claude/agents/helper.md",
+            "/w/p/.envrc",
+            "/w/p/.vscode/tasks.json",
+            "/w/p/.husky/pre-commit",
+            "/w/p/sitecustomize.py",
+            "/w/p/.venv/lib/python3.11/site-packages/evil.pth",
+        ] {
+            assert_eq!(k(p), Some(Kind::GitHook), "{p}");
+        }
+        for p in [
+            "/w/p/src/skills/agents.md",
+            "/w/p/docs/commands/x.md",
+            "/w/p/custom.py",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
         for p in [
             "/home/a/.bash_aliases",
             "/home/a/.xsessionrc",
