@@ -20,7 +20,6 @@ use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::fmt;
 use toolvet::display::visible;
-use unicode_normalization::UnicodeNormalization;
 
 /// A JSON-RPC error code for a server-side failure (the upstream exited,
 /// timed out, or the proxy could not vet the call). JSON-RPC reserves
@@ -523,45 +522,11 @@ fn look_alike<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     known.iter().find(|k| loose_fold(k) == folded).copied()
 }
 
-/// A character that is not seen, or that moves or hides what follows:
-/// controls, format characters (zero-width, bidirectional), variation
-/// selectors, and the other default-ignorable code points.
-fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
-            | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
-            | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}' | '\u{1bca0}'..='\u{1bca3}'
-            | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
-}
-
-/// `text` with invisible characters written as `\u{…}` (control ones are
-/// left to [`visible`]).
-fn escape_invisible(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if invisible(c) && !c.is_control() {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// `text` as a decoder that ignores case and Unicode form may read it:
-/// NFKC (`ｐａｒａｍｓ` → `params`, `ﬁ` → `fi`), then every character
-/// upper- then lower-cased (`ſ` → `s`, `K` (Kelvin) → `k`, `ı` → `i`),
-/// without white space, invisible characters and the dot that
-/// lower-casing `İ` adds. Two keys of one object must not fold alike.
-pub fn fold(text: &str) -> String {
-    text.nfkc()
-        .flat_map(char::to_uppercase)
-        .flat_map(char::to_lowercase)
-        .filter(|c| !c.is_whitespace() && !invisible(*c) && *c != '\u{307}')
-        .collect()
-}
+/// How a key or method is folded for comparison: the core's one rule
+/// ([`toolvet::fold::fold`]), shared with `toolvet check`, the hooks and
+/// `toolvet serve`.
+pub use toolvet::fold::fold;
+use toolvet::fold::{escape_invisible, invisible};
 
 /// [`fold`] keeping only letters and digits, for comparing with MCP's own
 /// keys and methods: `tools//call`, `tools.call` and `Tools/Call` all

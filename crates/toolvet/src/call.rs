@@ -10,7 +10,8 @@
 //! Only `call.name` and `call.arguments` are required. Unknown keys are
 //! errors. Arguments must be a JSON object; their text is kept as sent and
 //! handed to checks unchanged. A key twice in one object (anywhere in the
-//! call) and a number a 64-bit reader would round are refused
+//! call), two keys of one object that fold alike (`query` and `QUERY`) and
+//! a number a 64-bit reader would round are refused
 //! ([`parse_json_strict`]), so the text checks read, the digest approvals
 //! bind and the arguments a person is shown all mean one call.
 
@@ -18,7 +19,7 @@ use crate::error::CallError;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 /// One proposed tool call with its tool and run context.
@@ -122,16 +123,23 @@ pub struct CallContext {
 
 impl CallRequest {
     /// A call of tool `name` with `arguments` (must be a JSON object) and no
-    /// tool info or context.
+    /// tool info or context. The arguments are held to the rules of
+    /// [`parse_json_strict`] as if they had been read from text: a value
+    /// built by a front end from an agent's payload (the hooks) is refused
+    /// where the same text would be.
     ///
     /// # Errors
-    /// [`CallError`] if `name` is empty or `arguments` is not an object.
+    /// [`CallError`] if `name` is empty, `arguments` is not an object, or
+    /// two keys of one object in it fold alike (`query` and `QUERY`; the
+    /// error names the key path, `` `call.arguments.query` ``).
     pub fn new(name: &str, arguments: &serde_json::Value) -> Result<Self, CallError> {
+        let arguments = arguments.to_string();
+        check_unambiguous_in(&arguments, &["call", "arguments"]).map_err(CallError::new)?;
         let request = CallRequest {
             call: ToolCall {
                 id: String::new(),
                 name: name.to_string(),
-                arguments: RawValue::from_string(arguments.to_string())?,
+                arguments: RawValue::from_string(arguments)?,
             },
             tool: ToolInfo::default(),
             context: CallContext::default(),
@@ -149,7 +157,8 @@ impl CallRequest {
     /// the wrong shape, the key (`` `call`: missing field `arguments` ``,
     /// `` `context.history[0].outcome`: unknown variant `ok`, ... ``) and no
     /// position, since the text is often a binding's or a framework's, not
-    /// the reader's; for a duplicate key or an inexact number (the rules of
+    /// the reader's; for a duplicate key, two keys that fold alike or an
+    /// inexact number (the rules of
     /// [`parse_json_strict`]), the key path and what is wrong.
     pub fn from_json(text: &str) -> Result<Self, CallError> {
         let request = parse(text, true)?;
@@ -344,6 +353,11 @@ pub enum StrictJsonError {
 /// - a key that appears twice in one object, at any depth (one reader
 ///   keeps the first value, another the last; keys are compared after
 ///   their escapes are decoded, so `"a"` and `"\u0061"` are the same key);
+/// - two keys of one object, at any depth, that [`crate::fold::fold`]
+///   alike (`query` and `QUERY`, `statement` and `ſtatement`, `path` and
+///   `pa\u200bth`): Go's `encoding/json` and many MCP servers match keys
+///   case-insensitively, so a check would judge one value and the tool
+///   run the other;
 /// - an integer outside the 64-bit range (i64 and u64), which a
 ///   `serde_json::Value` would turn into a float: `100000000000000000001`
 ///   and `100000000000000000002` would become the same number;
@@ -391,19 +405,35 @@ fn path_text(path: &[Step<'_>]) -> String {
     out
 }
 
+/// The keys an object has had so far in the scan: as written (decoded),
+/// and by their [`crate::fold::fold`], to the first key with that fold.
+#[derive(Default)]
+struct Keys<'t> {
+    exact: HashSet<Cow<'t, str>>,
+    folded: HashMap<String, Cow<'t, str>>,
+}
+
 /// The containers open at one point of the scan.
 enum Frame<'t> {
     /// An object and the keys it has had so far.
-    Object(HashSet<Cow<'t, str>>),
+    Object(Keys<'t>),
     /// An array and the index of its current element.
     Array(usize),
 }
 
 /// Check JSON text that serde_json already accepted for the rules of
-/// [`parse_json_strict`]: no key twice in one object, every number exact.
-/// Iterative, so any nesting depth is scanned without recursion. Text that
-/// is not JSON after all is refused, never passed.
-pub(crate) fn check_unambiguous<'t>(text: &'t str) -> Result<(), String> {
+/// [`parse_json_strict`]: no key twice in one object, no two keys of one
+/// object that fold alike, every number exact. Iterative, so any nesting
+/// depth is scanned without recursion. Text that is not JSON after all is
+/// refused, never passed.
+pub(crate) fn check_unambiguous(text: &str) -> Result<(), String> {
+    check_unambiguous_in(text, &[])
+}
+
+/// [`check_unambiguous`] for text that sits at `root` (key names) in a
+/// larger document, so that errors name the whole path
+/// (`call.arguments.query`).
+fn check_unambiguous_in<'t>(text: &'t str, root: &[&'t str]) -> Result<(), String> {
     let b = text.as_bytes();
     let malformed = || "malformed JSON".to_string();
     let at = |i: usize| b.get(i).copied().ok_or_else(malformed);
@@ -423,44 +453,62 @@ pub(crate) fn check_unambiguous<'t>(text: &'t str) -> Result<(), String> {
             }
         }
     };
-    let mut path: Vec<Step<'t>> = Vec::new();
+    let mut path: Vec<Step<'t>> = root.iter().map(|k| Step::Key(Cow::Borrowed(*k))).collect();
     let mut frames: Vec<Frame<'t>> = Vec::new();
     let mut i = 0;
     // Read the key that starts at `i` (after whitespace) into `keys`, and
     // its colon; the key becomes the last step of `path`.
-    let read_key = |i: &mut usize,
-                    keys: &mut HashSet<Cow<'t, str>>,
-                    path: &mut Vec<Step<'t>>|
-     -> Result<(), String> {
-        skip_ws(i);
-        if at(*i)? != b'"' {
-            return Err(malformed());
-        }
-        let end = string_end(*i)?;
-        // Compared decoded: `"a"` and `"\u0061"` are the same key.
-        let inner = &text[*i + 1..end - 1];
-        let key: Cow<'t, str> = if inner.contains('\\') {
-            Cow::Owned(serde_json::from_str(&text[*i..end]).map_err(|_| malformed())?)
-        } else {
-            Cow::Borrowed(inner)
-        };
-        *i = end;
-        skip_ws(i);
-        if at(*i)? != b':' {
-            return Err(malformed());
-        }
-        *i += 1;
-        if !keys.insert(key.clone()) {
-            let inside = path_text(path);
-            return Err(format!(
-                "`{inside}` has the key `{}` twice; a key may appear once in an object \
+    let read_key =
+        |i: &mut usize, keys: &mut Keys<'t>, path: &mut Vec<Step<'t>>| -> Result<(), String> {
+            skip_ws(i);
+            if at(*i)? != b'"' {
+                return Err(malformed());
+            }
+            let end = string_end(*i)?;
+            // Compared decoded: `"a"` and `"\u0061"` are the same key.
+            let inner = &text[*i + 1..end - 1];
+            let key: Cow<'t, str> = if inner.contains('\\') {
+                Cow::Owned(serde_json::from_str(&text[*i..end]).map_err(|_| malformed())?)
+            } else {
+                Cow::Borrowed(inner)
+            };
+            *i = end;
+            skip_ws(i);
+            if at(*i)? != b':' {
+                return Err(malformed());
+            }
+            *i += 1;
+            if !keys.exact.insert(key.clone()) {
+                let inside = path_text(path);
+                return Err(format!(
+                    "`{inside}` has the key `{}` twice; a key may appear once in an object \
                  (readers disagree on which value counts)",
-                crate::display::visible(&key)
-            ));
-        }
-        path.push(Step::Key(key));
-        Ok(())
-    };
+                    crate::display::visible(&key)
+                ));
+            }
+            // `query` and `QUERY` (or `ſtatement` and `statement`): a decoder
+            // that matches keys case-insensitively reads one of them, the last
+            // one usually, while a check reads the other.
+            let folded = crate::fold::fold(&key);
+            if !folded.is_empty() {
+                if let Some(first) = keys.folded.get(&folded) {
+                    let shown = |k: &str| {
+                        crate::display::visible(&crate::fold::escape_invisible(k)).to_string()
+                    };
+                    return Err(format!(
+                        "`{}` has the keys `{}` and `{}`, which differ only in case, Unicode form \
+                     or invisible characters; send one (a tool that reads keys \
+                     case-insensitively would run the other)",
+                        path_text(path),
+                        shown(first),
+                        shown(&key)
+                    ));
+                }
+                keys.folded.insert(folded, key.clone());
+            }
+            path.push(Step::Key(key));
+            Ok(())
+        };
     let mut expect_value = true;
     loop {
         skip_ws(&mut i);
@@ -473,7 +521,7 @@ pub(crate) fn check_unambiguous<'t>(text: &'t str) -> Result<(), String> {
                         i += 1;
                         expect_value = false;
                     } else {
-                        let mut keys = HashSet::new();
+                        let mut keys = Keys::default();
                         read_key(&mut i, &mut keys, &mut path)?;
                         frames.push(Frame::Object(keys));
                     }
@@ -1022,6 +1070,77 @@ mod tests {
         .unwrap_err();
         assert!(
             e.to_string().contains("context.history[0].arguments"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn keys_that_fold_alike_are_refused_anywhere_with_their_path() {
+        // Go's encoding/json and many MCP servers read `QUERY` as `query`
+        // (the last match winning): a check would judge `SELECT 1` and the
+        // tool run the DROP.
+        let cases = [
+            (
+                r#"{"call":{"name":"query","arguments":{"query":"SELECT 1","QUERY":"DROP TABLE users"}}}"#,
+                "`call.arguments` has the keys `query` and `QUERY`",
+            ),
+            (
+                r#"{"call":{"name":"query","arguments":{"statement":"SELECT 1","\u017ftatement":"DROP TABLE users"}}}"#,
+                "`call.arguments` has the keys `statement` and `ſtatement`",
+            ),
+            (
+                r#"{"call":{"name":"a","arguments":{"opts":[{},{"x":{"path":"/tmp","pa\u200bth":"/"}}]}}}"#,
+                "`call.arguments.opts[1].x` has the keys `path` and `pa\\u{200b}th`",
+            ),
+            (
+                r#"{"call":{"name":"pay","arguments":{"amount":5,"currency":"USD","\uff21\uff2d\uff2f\uff35\uff2e\uff34":5000}}}"#,
+                "`call.arguments` has the keys `amount` and `ＡＭＯＵＮＴ`",
+            ),
+        ];
+        for (text, expected) in cases {
+            let e = CallRequest::from_json(text).unwrap_err().to_string();
+            assert!(e.contains(expected), "{text}: {e}");
+            assert!(e.contains("differ only in case"), "{e}");
+            let e = parse_json_strict(text).unwrap_err();
+            assert!(
+                matches!(&e, StrictJsonError::Ambiguous(why) if why.contains(expected)),
+                "{e}"
+            );
+        }
+        // A call built from a value (the hooks) is held to the same rule.
+        let e = CallRequest::new(
+            "query",
+            &serde_json::json!({"q": {"query": "SELECT 1", "QUERY": "DROP TABLE users"}}),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("`call.arguments.q` has the keys `QUERY` and `query`")
+                || e.contains("`call.arguments.q` has the keys `query` and `QUERY`"),
+            "{e}"
+        );
+        let e = CallRequest::from_value(serde_json::json!(
+            {"call": {"name": "a", "arguments": {"Path": "/", "path": "/tmp"}}}
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`call.arguments` has the keys"), "{e}");
+        // One key in any case, and keys that only share letters, pass.
+        for arguments in [
+            serde_json::json!({"QUERY": "SELECT 1"}),
+            serde_json::json!({"query": "a", "queries": ["b"], "query_id": 1}),
+            serde_json::json!({"": 1, "x": {"": 2}}),
+        ] {
+            assert!(CallRequest::new("q", &arguments).is_ok(), "{arguments}");
+        }
+        // Elsewhere in the call too: one reader, one rule.
+        let e = CallRequest::from_json(
+            r#"{"call":{"name":"a","arguments":{}},"context":{"attributes":{"cwd":"/","CWD":"/w"}}}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("`context.attributes` has the keys `cwd` and `CWD`"),
             "{e}"
         );
     }

@@ -71,6 +71,7 @@ mod contract;
 pub mod display;
 mod engine;
 mod error;
+pub mod fold;
 mod generation;
 mod host;
 #[cfg(feature = "inspect")]
