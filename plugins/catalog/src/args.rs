@@ -59,9 +59,10 @@ pub const CONTAINER_ARGS: &[&str] = &[
     "workspace",
 ];
 
-/// Whether `name` (any case) is one of `list`.
+/// Whether `name` is one of `list` in any case or Unicode form
+/// ([`crate::roles::same_key`]).
 pub fn is_one_of(name: &str, list: &[&str]) -> bool {
-    list.iter().any(|n| n.eq_ignore_ascii_case(name))
+    list.iter().any(|n| crate::roles::same_key(name, n))
 }
 
 /// Why a call's arguments are sent or published, judged by their names: a

@@ -18,12 +18,20 @@ pub struct Candidate {
     pub from_url_arg: bool,
 }
 
-/// The whole values of arguments whose names match `url_args`, at any depth.
-/// A matching argument that holds an array contributes each string in it.
+/// Whether the argument name `key` matches `url_args` as written or as a
+/// decoder that ignores case and Unicode form reads it (`ＵＲＬ`,
+/// `web\u{200b}hook_url`: `check_catalog::roles::fold`).
+pub fn is_url_arg(key: &str, url_args: &Globs) -> bool {
+    url_args.is_match(key) || url_args.is_match(&check_catalog::roles::fold(key))
+}
+
+/// The whole values of arguments whose names match `url_args` (see
+/// [`is_url_arg`]), at any depth. A matching argument that holds an array
+/// contributes each string in it.
 pub fn url_arg_values(args: &Value, url_args: &Globs) -> Vec<Candidate> {
     let mut out = Vec::new();
     walk(args, "arguments", &mut |n| {
-        if n.depth == 0 || !url_args.is_match(n.key) {
+        if n.depth == 0 || !is_url_arg(n.key, url_args) {
             return Step::Descend;
         }
         match n.value {
@@ -196,6 +204,21 @@ mod tests {
         assert_eq!(child_path("arguments", "0a"), "arguments[\"0a\"]");
         // One rule for every check (the kit's): a leading `-` is quoted too.
         assert_eq!(child_path("arguments", "-v"), "arguments[\"-v\"]");
+    }
+
+    #[test]
+    fn url_args_in_any_case_and_unicode_form() {
+        // A decoder that ignores case and Unicode form reads these as `url`.
+        let args = json!({
+            "U\u{200b}RL": "http://169.254.169.254/",
+            "opts": {"\u{ff35}\u{ff32}\u{ff2c}": "http://b.example"}
+        });
+        let got: Vec<String> = url_arg_values(&args, &globs(&["url"]))
+            .into_iter()
+            .map(|c| c.text)
+            .collect();
+        assert_eq!(got, ["http://169.254.169.254/", "http://b.example"]);
+        assert!(!is_url_arg("curl", &globs(&["url"])));
     }
 
     #[test]

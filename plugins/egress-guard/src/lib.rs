@@ -615,7 +615,7 @@ fn whole_url_values(args: &serde_json::Value, url_args: &Globs) -> Vec<Candidate
         if let serde_json::Value::String(s) = n.value {
             let t = s.trim();
             if n.depth > 0
-                && !url_args.is_match(n.key)
+                && !extract::is_url_arg(n.key, url_args)
                 && !check_catalog::args::is_one_of(n.key, check_catalog::args::TEXT_ARGS)
                 && t.len() < 4096
                 && !t.contains(char::is_whitespace)
@@ -636,8 +636,9 @@ fn whole_url_values(args: &serde_json::Value, url_args: &Globs) -> Vec<Candidate
 /// URLs given to network clients in a shell command (`curl -s URL`).
 fn shell_urls(args: &serde_json::Value) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for key in ["command", "cmd", "script"] {
-        let Some(cmd) = args.get(key).and_then(|v| v.as_str()) else {
+    // In any case or Unicode form (`Command`): check_catalog::roles.
+    for (key, value) in check_catalog::roles::values(args, &["command", "cmd", "script"]) {
+        let Some(cmd) = value.as_str() else {
             continue;
         };
         for w in check_catalog::words::commands(cmd) {

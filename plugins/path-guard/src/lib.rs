@@ -247,9 +247,13 @@ impl PathGuard {
         match v {
             Value::Object(map) => {
                 for (k, v) in map {
-                    // ASCII case ignored: `Path` is the path for a tool
-                    // whose decoder ignores case (`check_catalog::roles`).
-                    let is_path_key = self.path_args.iter().any(|p| p.eq_ignore_ascii_case(k));
+                    // In any case or Unicode form: `Path`, `ＰＡＴＨ` are the
+                    // path for a tool whose decoder ignores case
+                    // (`check_catalog::roles`).
+                    let is_path_key = self
+                        .path_args
+                        .iter()
+                        .any(|p| check_catalog::roles::same_key(k, p));
                     match v {
                         Value::String(s) if is_path_key => out.push((k.as_str(), s.as_str())),
                         Value::Array(items) if is_path_key => {
@@ -731,7 +735,11 @@ fn looks_like_path(raw: &str) -> bool {
 fn written_content(args: &Value, path_args: &[String]) -> String {
     let mut out = String::new();
     toolvet_pdk::json::walk(args, "arguments", &mut |n| {
-        if n.depth == 1 && path_args.iter().any(|p| p == n.key) {
+        if n.depth == 1
+            && path_args
+                .iter()
+                .any(|p| check_catalog::roles::same_key(n.key, p))
+        {
             return toolvet_pdk::json::Step::Skip;
         }
         if let Value::String(s) = n.value {

@@ -253,8 +253,9 @@ const SQL_CLIENTS: &[(&str, &[&str])] = &[
 pub fn shell_sql(args: &Value) -> Vec<String> {
     use check_catalog::words;
     let mut out = Vec::new();
-    for key in ["command", "cmd", "script"] {
-        let Some(cmd) = args.get(key).and_then(Value::as_str) else {
+    // In any case or Unicode form (`Command`): check_catalog::roles.
+    for (_, value) in check_catalog::roles::values(args, &["command", "cmd", "script"]) {
+        let Some(cmd) = value.as_str() else {
             continue;
         };
         for w in words::commands(cmd) {
@@ -532,14 +533,17 @@ impl Check for SqlGuard {
 }
 
 impl SqlGuard {
-    /// The decision on one call: every SQL text in its `sql_args`.
+    /// The decision on one call: every SQL text in its `sql_args`, found
+    /// by key in any case or Unicode form (`Query`, `SQL`, `ſtatement`:
+    /// a tool whose decoder ignores case runs them; see
+    /// `check_catalog::roles`).
     pub fn vet(&self, call: &ToolCall) -> Decision {
         let args = call.json();
         let mut texts: Vec<&str> = Vec::new();
-        for name in &self.settings.sql_args {
-            match args.get(name) {
-                Some(Value::String(s)) => texts.push(s),
-                Some(Value::Array(items)) => {
+        for (_, value) in check_catalog::roles::values(args, &self.settings.sql_args) {
+            match value {
+                Value::String(s) => texts.push(s),
+                Value::Array(items) => {
                     texts.extend(items.iter().filter_map(Value::as_str));
                 }
                 _ => {}
@@ -747,5 +751,39 @@ mod tests {
             "{}",
             r.message
         );
+    }
+
+    #[test]
+    fn sql_arguments_are_read_in_any_case_and_unicode_form() {
+        // A server whose decoder ignores case (Go's encoding/json) runs
+        // these as `query`, `statement`, `sql`.
+        let g = guard("{}");
+        for (arguments, rule) in [
+            (r#"{"Query": "DROP TABLE users"}"#, "sql.drop"),
+            (r#"{"QUERY": "DROP TABLE users"}"#, "sql.drop"),
+            (r#"{"\u017ftatement": "DROP TABLE users"}"#, "sql.drop"),
+            (r#"{"SQL": "TRUNCATE TABLE users"}"#, "sql.truncate"),
+            (
+                r#"{"\uff31\uff35\uff25\uff32\uff39": "DROP TABLE t"}"#,
+                "sql.drop",
+            ),
+            (r#"{"Sql": ["SELECT 1", "DROP TABLE t"]}"#, "sql.drop"),
+        ] {
+            let call = ToolCall::new("query", arguments);
+            let d = g.decide(&call, &ToolInfo::default(), &Context::default());
+            assert_eq!(rule_of(&d), Some(rule), "{arguments}: {d:?}");
+        }
+        // Configured names too, and shell commands under `Command`.
+        let g = guard(r#"{"sql_args": ["q"]}"#);
+        let call = ToolCall::new("run_query", r#"{"Q": "DROP TABLE t"}"#);
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(rule_of(&d), Some("sql.drop"));
+        let sql = shell_sql(&toolvet_pdk::serde_json::json!({"COMMAND": "psql -c 'DROP TABLE t'"}));
+        assert_eq!(sql, ["DROP TABLE t"]);
+        // Keys that only share letters are not SQL arguments.
+        let g = guard("{}");
+        let call = ToolCall::new("query", r#"{"query_id": "DROP TABLE t", "sqls": "x"}"#);
+        let d = g.decide(&call, &ToolInfo::default(), &Context::default());
+        assert_eq!(d, Decision::Abstain);
     }
 }
