@@ -32,6 +32,9 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+/// The approval rule the hooks follow, owned by the core (`toolvet mcp`
+/// follows it too).
+pub use toolvet::ApprovalTrust;
 use toolvet::{CallRequest, Decision, Host, Outcome, Policy, Verdict};
 
 /// Why a hook could not vet a call (each is answered with a block).
@@ -224,9 +227,7 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
         // Only a policy whose approvals need a reviewer's signature lets a
         // hook resume an approved call: without one, the "approval" may be
         // a row the agent wrote into the ledger itself.
-        if approvals == ApprovalTrust::Signed
-            && let Some(ticket) = verdict.approved_ticket()
-        {
+        if let Some(ticket) = approvals.ledger_ticket(&verdict) {
             let mut resumed = request.clone();
             resumed.approval = Some(toolvet::ApprovalClaim {
                 ticket: ticket.to_string(),
@@ -423,43 +424,6 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// Whether a person's approval in the policy's ledger can be told from
-/// one the agent wrote there itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApprovalTrust {
-    /// No `[approvals]` table: escalations are denied.
-    None,
-    /// `[approvals]` without `reviewer_keys`: the ledger is a file of the
-    /// agent's user, so no approval in it counts for a hook; escalations
-    /// are denied (or asked in the agent, where it can ask).
-    Unsigned,
-    /// `[approvals] reviewer_keys`: an approval counts only when signed by
-    /// a reviewer key, whose passphrase the agent does not have.
-    Signed,
-}
-
-impl ApprovalTrust {
-    /// The trust of `policy`'s approvals.
-    pub fn of(policy: &Policy) -> ApprovalTrust {
-        match &policy.approvals {
-            None => ApprovalTrust::None,
-            Some(a) if a.reviewer_keys.is_empty() => ApprovalTrust::Unsigned,
-            Some(_) => ApprovalTrust::Signed,
-        }
-    }
-
-    /// The warning `toolvet hook install` prints for this trust, if any.
-    pub fn warning(self) -> Option<&'static str> {
-        (self == ApprovalTrust::Unsigned).then_some(
-            "the policy's [approvals] table lists no `reviewer_keys`: the agent runs as your user \
-             and can write the approval ledger, so the hook never resumes a call from it; calls \
-             held for approval are denied (or asked in the agent, where it can ask). Run \
-             `toolvet approvals reviewer-key init` and list the key in [approvals] reviewer_keys \
-             to approve held calls from outside the agent (docs/hooks.md).",
-        )
-    }
-}
-
 /// The call the checks see: mapped names, the session as the run, the
 /// agent's cwd, the user's home ([`user_home`]), event and tool-use id as
 /// attributes (and no other: nothing in the payload's arguments becomes
@@ -511,12 +475,8 @@ fn answer_for(
     match verdict.decision {
         // An approval (a run-scope grant) read from a ledger the agent can
         // write, under a policy without reviewer keys.
-        Decision::Allow if approvals != ApprovalTrust::Signed && rule.starts_with("approval.") => {
-            Answer::Deny(format!(
-                "toolvet denied this call [{UNSIGNED_RULE}]: the approval ledger lets it run \
-                 [{rule}], but the policy lists no reviewer keys, so that approval cannot be \
-                 told from one written by the agent; it does not count"
-            ))
+        Decision::Allow if let Some(why) = approvals.uncounted(verdict) => {
+            Answer::Deny(format!("toolvet denied this call [{UNSIGNED_RULE}]: {why}"))
         }
         Decision::Allow => Answer::Allow {
             grant: config.grant_allow,

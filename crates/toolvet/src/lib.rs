@@ -86,6 +86,7 @@ mod snapshot;
 pub mod state_paths;
 mod verdict;
 
+pub use approval::ApprovalTrust;
 pub use approval::{
     ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Decided,
     Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,

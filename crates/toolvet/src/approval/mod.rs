@@ -33,6 +33,7 @@ pub mod reviewer;
 mod settle;
 mod sqlite;
 pub(crate) mod ticket;
+mod trust;
 
 pub use ledger::{Decided, Ledger, LedgerError, MemoryLedger, Opened};
 
@@ -46,6 +47,7 @@ pub mod ledger_rules {
 pub use pending::{PendingCounts, PendingLimits, RunCount};
 pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};
 pub use sqlite::SqliteLedger;
+pub use trust::ApprovalTrust;
 
 use crate::audit::DecisionLog;
 use crate::config::{ApprovalSettings, LedgerLocation, Policy};
