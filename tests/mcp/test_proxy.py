@@ -175,7 +175,7 @@ class Proxy(ProxyCase):
         self.assertIn("approval request apr_", text_of(result))
         self.assertEqual(self.ran(), [])
 
-    async def test_without_elicitation_the_deny_names_the_request_and_a_cli_approval_lets_the_same_call_run(self):
+    async def test_without_elicitation_the_deny_names_the_request_and_an_unsigned_cli_approval_does_not_count(self):
         async with self.session() as s:
             held = await s.call_tool("deploy", {"env": "staging"})
             self.assertTrue(held.is_error)
@@ -191,14 +191,15 @@ class Proxy(ProxyCase):
                            str(self.policy), "toolvet.toml"):
                 self.assertNotIn(handed, text)
             self.assertEqual(self.ran(), [])
+            # The policy lists no reviewer keys: an approval in the ledger
+            # may be the agent's own, so it does not count (a signed one
+            # does: test_ledger.py).
             approved = self.approvals("approve", request_id, "--reviewer", "alice")
             self.assertEqual(approved.returncode, 0, approved.stderr)
             again = await s.call_tool("deploy", {"env": "staging"})
-            self.assertFalse(again.is_error, text_of(again))
-            # Once: the approval is used up.
-            third = await s.call_tool("deploy", {"env": "staging"})
-            self.assertTrue(third.is_error)
-        self.assertEqual(self.ran(), [{"tool": "deploy", "arguments": {"env": "staging"}}])
+            self.assertTrue(again.is_error)
+            self.assertIn("toolvet denied this call [approval.unsigned-decision]", text_of(again))
+        self.assertEqual(self.ran(), [])
 
     async def test_resources_and_prompts_pass_through(self):
         async with self.session() as s:

@@ -22,8 +22,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 use toolvet::{
-    ApprovalClaim, Approvals, CallContext, CallRequest, Decision, Host, Outcome, Scope, UnixMillis,
-    Verdict,
+    ApprovalClaim, ApprovalTrust, Approvals, CallContext, CallRequest, Decision, Host, Outcome,
+    Scope, UnixMillis, Verdict, approval_rules,
 };
 
 pub use crate::history::MAX_HISTORY;
@@ -892,8 +892,22 @@ impl Session {
         };
         let mut verdict = self.host.check(&request).await;
         let mut outcome = Outcome::Allowed;
-        if let Some(ticket) = verdict.approved_ticket() {
-            // Approved elsewhere (the CLI, the reviewer page) since it was held.
+        // The proxy runs as the agent's user: an approval (or a run grant)
+        // it finds in the ledger counts only when a reviewer signed it
+        // (`[approvals] reviewer_keys`; the resumed check verifies the
+        // signature). Without reviewer keys it may be the agent's own row,
+        // and only an answer the proxy got in the client runs a held call.
+        let trust = ApprovalTrust::of_host(&self.host);
+        if let Some(why) = trust.uncounted(&verdict) {
+            let text = format!(
+                "toolvet denied this call [{}]: {why}",
+                approval_rules::UNSIGNED
+            );
+            return self.refuse(&id, &request, text, Outcome::Denied).await;
+        }
+        if let Some(ticket) = trust.ledger_ticket(&verdict) {
+            // Approved elsewhere (the CLI, the reviewer page) since it was
+            // held, with a reviewer's signature.
             verdict = self.resume(&request, ticket.to_string()).await;
             outcome = Outcome::Approved;
         }
@@ -964,6 +978,12 @@ impl Session {
         };
         let unable = if !self.config.elicit {
             Some("The policy does not ask in the client ([mcp] elicit = false).")
+        } else if ApprovalTrust::of_host(&self.host) == ApprovalTrust::Signed {
+            // An answer in the client is no reviewer's signature: it could
+            // not count, so the person is not asked for it.
+            Some(
+                "Approvals under this policy need a reviewer's signature, given outside this session.",
+            )
         } else if !elicits {
             Some("The client cannot ask the user (it declared no elicitation).")
         } else {
