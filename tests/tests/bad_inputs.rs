@@ -859,3 +859,49 @@ fn cli_refuses_ambiguous_calls_with_exit_2() {
     assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
     assert_contains(&run.stderr, &["call #2", "duplicate field `name`"]);
 }
+
+#[test]
+fn keys_that_fold_alike_are_refused_by_check_and_the_hooks() {
+    // A tool whose decoder matches keys case-insensitively (Go's
+    // encoding/json, many MCP servers) runs `QUERY`, the last match, while
+    // a check reads `query`: every front end refuses such a pair, naming it.
+    let dir = tempfile::tempdir().unwrap();
+    good_policy(dir.path());
+    for (input, words) in [
+        (
+            r#"{"call": {"name": "query", "arguments": {"query": "SELECT 1", "QUERY": "DROP TABLE users"}}}"#,
+            "<stdin>: call #1: invalid tool call: `call.arguments` has the keys `query` and `QUERY`, which differ only in case",
+        ),
+        (
+            r#"{"call": {"name": "pay", "arguments": {"p": [{"amount": 5, "\uff21MOUNT": 5000}]}}}"#,
+            "`call.arguments.p[0]` has the keys `amount` and `ＡMOUNT`",
+        ),
+        (
+            r#"{"call": {"name": "a", "arguments": {"path": "x", "pa\u200bth": "/root/.ssh/id_rsa"}}}"#,
+            "`call.arguments` has the keys `path` and `pa\\u{200b}th`",
+        ),
+    ] {
+        let run = toolvet(&["check", "-c", "ok.toml"], dir.path(), Some(input));
+        assert_eq!(run.code, 2, "{input}: {}", run.stderr);
+        assert_contains(&run.stderr, &[words]);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+    // The hooks build the call from the agent's payload: the same rule.
+    let payload = json!({
+        "session_id": "s", "cwd": dir.path(), "hook_event_name": "PreToolUse",
+        "tool_name": "mcp__db__query",
+        "tool_input": {"query": "SELECT 1", "QUERY": "DROP TABLE users"}
+    })
+    .to_string();
+    let run = toolvet(
+        &["hook", "claude-code", "--config", "ok.toml"],
+        dir.path(),
+        Some(&payload),
+    );
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert_contains(&run.stdout, &["\"permissionDecision\":\"deny\""]);
+    assert_contains(
+        &run.stderr,
+        &["`call.arguments` has the keys `query` and `QUERY`"],
+    );
+}
