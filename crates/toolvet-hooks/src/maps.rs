@@ -13,9 +13,17 @@
 //! ```
 //!
 //! A tool without an entry keeps its own name; an argument without an
-//! entry keeps its own name too. A mapped argument whose target name is
-//! already taken by another argument keeps its own name as well (the
-//! mapping never drops or overwrites what the agent sent).
+//! entry keeps its own name too. Two arguments that land on one name (two
+//! agent names mapped onto `path`, or a mapped one beside one the agent
+//! sent under that name) must hold the same value, else the call is
+//! refused: the tool may read either, so neither may go unvetted.
+//!
+//! A mapping's `filters` name the file filters of a search tool (Grep's
+//! `glob`, Gemini's `include`): glob patterns of the files it reads, under
+//! the directory another argument names. They are vetted as paths, in
+//! `file_paths`: `<directory>/<pattern>` and `<directory>/**/<pattern>` (a
+//! pattern that starts with `/` or `~` as written), so the path checks
+//! judge `.env*` or `**/approvals.key` as they judge a read of such a file.
 
 use crate::HookError;
 use crate::agents::Agent;
@@ -32,7 +40,21 @@ pub struct ToolMapping {
     /// Argument renames: agent name → check name.
     #[serde(default)]
     pub args: BTreeMap<String, String>,
+    /// File filters: agent argument holding glob patterns of the files the
+    /// tool reads → the agent argument naming the directory they are under
+    /// (`""`: the working directory). Vetted as paths ([`FILTER_TARGET`]).
+    #[serde(default)]
+    pub filters: BTreeMap<String, String>,
 }
+
+/// The argument the paths of a search tool's file filters are vetted in
+/// (a name path-guard reads as a list of paths).
+pub const FILTER_TARGET: &str = "file_paths";
+
+/// Most candidate bare names one tool name may split into; a name with
+/// more separators is refused (a real MCP tool name has a handful; each
+/// candidate is one more call to vet).
+pub const MAX_BARE_NAMES: usize = 32;
 
 /// A call as the checks see it: tool name and arguments.
 pub type MappedCall = (String, Map<String, Value>);
@@ -41,6 +63,9 @@ pub type MappedCall = (String, Map<String, Value>);
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolMap {
     tools: BTreeMap<String, ToolMapping>,
+    /// Whose tool names these are: how an MCP tool's name splits into its
+    /// bare names ([`ToolMap::bare_names`]). `None`: every agent's way.
+    agent: Option<Agent>,
 }
 
 const DEFAULTS: &str = include_str!("defaults.toml");
@@ -52,6 +77,7 @@ impl ToolMap {
             toml::from_str(DEFAULTS).expect("defaults.toml is valid (tested)");
         ToolMap {
             tools: all.get(agent.name()).cloned().unwrap_or_default(),
+            agent: Some(agent),
         }
     }
 
@@ -87,33 +113,69 @@ impl ToolMap {
     }
 
     /// The tool name and arguments the checks see for agent tool `tool`.
+    ///
+    /// # Errors
+    /// [`HookError::Input`] when two arguments land on one name with
+    /// different values (`file_path` and `absolute_path` both mapped to
+    /// `path`, or a mapped `input` beside a `command` the agent sent): the
+    /// tool may use either, so the call is refused rather than one of them
+    /// left unvetted; or when a file filter is not text or a list of text.
     pub fn apply(
         &self,
         tool: &str,
         arguments: &Map<String, Value>,
-    ) -> (String, Map<String, Value>) {
+    ) -> Result<MappedCall, HookError> {
         let Some(mapping) = self.tools.get(tool) else {
-            return (tool.to_string(), arguments.clone());
+            return Ok((tool.to_string(), arguments.clone()));
         };
         let mut out = Map::new();
-        // Unmapped arguments first, so that a mapped one never overwrites
-        // an argument the agent sent under that name.
+        // Where each name in `out` came from, to name both in a refusal.
+        let mut from: BTreeMap<String, String> = BTreeMap::new();
         for (key, value) in arguments {
             if !mapping.args.contains_key(key) {
                 out.insert(key.clone(), value.clone());
+                from.insert(key.clone(), key.clone());
             }
         }
         for (key, value) in arguments {
-            if let Some(target) = mapping.args.get(key) {
-                let name = if out.contains_key(target) {
-                    key
-                } else {
-                    target
-                };
-                out.insert(name.clone(), value.clone());
+            let Some(target) = mapping.args.get(key) else {
+                continue;
+            };
+            match out.get(target) {
+                None => {
+                    out.insert(target.clone(), value.clone());
+                    from.insert(target.clone(), key.clone());
+                }
+                Some(earlier) if earlier == value => {}
+                Some(_) => {
+                    let earlier = from.get(target).map_or(target.as_str(), String::as_str);
+                    return Err(HookError::Input(format!(
+                        "{tool}: the arguments `{}` and `{}` both stand for `{}` and differ; \
+                         the tool may use either, so the call is refused",
+                        toolvet::display::visible(earlier),
+                        toolvet::display::visible(key),
+                        toolvet::display::visible(target),
+                    )));
+                }
             }
         }
-        (mapping.tool.clone(), out)
+        let paths = filter_paths(tool, mapping, arguments)?;
+        if !paths.is_empty() {
+            let mut all = match out.remove(FILTER_TARGET) {
+                None => Vec::new(),
+                Some(Value::Array(items)) => items,
+                Some(other) => vec![other],
+            };
+            all.extend(paths.into_iter().map(Value::String));
+            out.insert(FILTER_TARGET.into(), Value::Array(all));
+        }
+        Ok((mapping.tool.clone(), out))
+    }
+
+    /// Every bare tool name `tool` may stand for, as this map's agent names
+    /// MCP tools ([`bare_names`]).
+    pub fn bare_names<'a>(&self, tool: &'a str) -> Vec<&'a str> {
+        bare_names(self.agent, tool)
     }
 
     /// Every call the checks vet for one agent tool use; the hook allows it
@@ -121,24 +183,33 @@ impl ToolMap {
     ///
     /// - A tool mapped to `apply_patch` (Codex) is parsed ([`patch_calls`])
     ///   into one `write_file` or `delete_file` call per file it touches.
-    /// - An MCP tool named `mcp__<server>__<tool>` is vetted under its full
-    ///   name (deny lists of a server) and again under each bare `<tool>`
-    ///   name it may have ([`mcp_bare_names`]: a server name may contain
-    ///   `__`, so every split is a candidate; the shell, path and deny-list
-    ///   checks know `execute_command`, `drop_database`, ...), each through
-    ///   this map.
+    /// - An MCP tool (`mcp__<server>__<tool>`, and each agent's own forms:
+    ///   [`bare_names`]) is vetted under its full name (deny lists of a
+    ///   server) and again under each bare `<tool>` name it may have (a
+    ///   server name may contain the separator, so every split is a
+    ///   candidate; the shell, path and deny-list checks know
+    ///   `execute_command`, `drop_database`, ...), each through this map.
     /// - Otherwise, [`ToolMap::apply`].
     ///
     /// # Errors
     /// [`HookError::Input`] for a patch that does not parse (the call is
-    /// blocked: what cannot be read cannot be vetted).
+    /// blocked: what cannot be read cannot be vetted), for arguments
+    /// [`ToolMap::apply`] refuses, and for a tool name that splits into
+    /// more than [`MAX_BARE_NAMES`] candidates.
     pub fn calls(
         &self,
         tool: &str,
         arguments: &Map<String, Value>,
     ) -> Result<Vec<MappedCall>, HookError> {
         let mut calls = self.expand(tool, arguments)?;
-        for bare in mcp_bare_names(tool) {
+        let bare = self.bare_names(tool);
+        if bare.len() > MAX_BARE_NAMES {
+            return Err(HookError::Input(format!(
+                "the tool name splits into {} candidate tool names (at most {MAX_BARE_NAMES} are vetted)",
+                bare.len()
+            )));
+        }
+        for bare in bare {
             for (name, mapped) in self.expand(bare, arguments)? {
                 if !calls.iter().any(|(n, a)| *n == name && *a == mapped) {
                     calls.push((name, mapped));
@@ -154,7 +225,7 @@ impl ToolMap {
         tool: &str,
         arguments: &Map<String, Value>,
     ) -> Result<Vec<MappedCall>, HookError> {
-        let (name, mapped) = self.apply(tool, arguments);
+        let (name, mapped) = self.apply(tool, arguments)?;
         if name == "apply_patch" {
             return patch_calls(&mapped);
         }
@@ -185,6 +256,129 @@ pub fn mcp_bare_names(tool: &str) -> Vec<&str> {
         .map(|i| &rest[i + 2..])
         .filter(|bare| !bare.trim().is_empty())
         .collect()
+}
+
+/// Every split of `rest` at `sep`: the text after each occurrence
+/// (overlapping ones too), non-blank.
+fn after_each<'a>(rest: &'a str, sep: &str) -> impl Iterator<Item = &'a str> {
+    // `sep` is ASCII, so `i + sep.len()` is a char boundary.
+    (0..rest.len())
+        .filter(move |&i| rest.as_bytes()[i..].starts_with(sep.as_bytes()))
+        .map(move |i| &rest[i + sep.len()..])
+        .filter(|bare| !bare.trim().is_empty())
+}
+
+/// Every bare tool name `tool` may stand for, as `agent` names MCP tools
+/// (`None`: as any agent does). The hook vets the call under each, besides
+/// its full name; a false split only adds a name to vet.
+///
+/// - every agent: `mcp__<server>__<tool>` ([`mcp_bare_names`]; Claude
+///   Code, Codex);
+/// - Gemini CLI: `mcp_<server>_<tool>` (its hook and policy names) and
+///   `<server>__<tool>` (a tool whose name another server took first);
+/// - Cursor: `MCP:<server>:<tool>` and `MCP:<tool>` (its hook names), and
+///   `mcp_<server>_<tool>`;
+/// - Copilot: `<server>-<tool>` (Copilot CLI), `<server>/<tool>`, and VS
+///   Code's `mcp_<server>_<tool>`.
+///
+/// A server name may hold the separator itself (`desktop-commander`), so
+/// the text after every separator is a candidate, longest first.
+pub fn bare_names(agent: Option<Agent>, tool: &str) -> Vec<&str> {
+    let is = |a: Agent| agent.is_none_or(|x| x == a);
+    let mut names: Vec<&str> = mcp_bare_names(tool);
+    let single = tool
+        .strip_prefix("mcp_")
+        .filter(|rest| !rest.starts_with('_'));
+    if let Some(rest) = single
+        && (is(Agent::GeminiCli) || is(Agent::Cursor) || is(Agent::Copilot))
+    {
+        names.extend(after_each(rest, "_"));
+    }
+    if is(Agent::GeminiCli) && !tool.starts_with("mcp__") {
+        names.extend(after_each(tool, "__"));
+    }
+    if is(Agent::Cursor)
+        && let Some(rest) = tool.strip_prefix("MCP:")
+    {
+        if !rest.trim().is_empty() {
+            names.push(rest);
+        }
+        names.extend(after_each(rest, ":"));
+    }
+    if is(Agent::Copilot) {
+        names.extend(after_each(tool, "-"));
+        names.extend(after_each(tool, "/"));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    names.retain(|n| *n != tool && seen.insert(*n));
+    names
+}
+
+/// The paths a search tool's file filters (`mapping.filters`) read:
+/// `<directory>/<pattern>` and `<directory>/**/<pattern>` for each pattern
+/// (one starting with `/` or `~` as written). The directory is the value
+/// of the argument the filter names, or `.` (the working directory).
+///
+/// # Errors
+/// [`HookError::Input`] for a filter or its directory that is not text (a
+/// filter may also be a list of text).
+fn filter_paths(
+    tool: &str,
+    mapping: &ToolMapping,
+    arguments: &Map<String, Value>,
+) -> Result<Vec<String>, HookError> {
+    let mut paths = Vec::new();
+    for (filter, dir_arg) in &mapping.filters {
+        let patterns: Vec<&str> = match arguments.get(filter) {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(s)) => vec![s.as_str()],
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) => Ok(s.as_str()),
+                    _ => Err(()),
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|()| not_text(tool, filter))?,
+            Some(_) => return Err(not_text(tool, filter)),
+        };
+        let dir = match arguments.get(dir_arg) {
+            _ if dir_arg.is_empty() => ".",
+            None | Some(Value::Null) => ".",
+            Some(Value::String(s)) if s.trim().is_empty() => ".",
+            Some(Value::String(s)) => s.as_str(),
+            Some(_) => return Err(not_text(tool, dir_arg)),
+        };
+        let dir = match dir.trim_end_matches('/') {
+            "" => "/",
+            d => d,
+        };
+        for pattern in patterns {
+            let pattern = pattern.trim();
+            if pattern.is_empty() {
+                continue;
+            }
+            let dir = dir.trim_end_matches('/');
+            if pattern.starts_with('/') || pattern.starts_with('~') {
+                paths.push(pattern.to_string());
+                continue;
+            }
+            // Directly under the directory (a `..` in a glob climbs from
+            // there), and at any depth below it.
+            paths.push(format!("{dir}/{pattern}"));
+            if !pattern.starts_with("**/") {
+                paths.push(format!("{dir}/**/{pattern}"));
+            }
+        }
+    }
+    Ok(paths)
+}
+
+fn not_text(tool: &str, key: &str) -> HookError {
+    HookError::Input(format!(
+        "{tool}: `{}` (a file filter or its directory) must be text",
+        toolvet::display::visible(key)
+    ))
 }
 
 /// Argument names a patch's text may come under.
@@ -397,11 +591,15 @@ mod tests {
     fn the_issue_examples_map() {
         let claude = ToolMap::defaults(Agent::ClaudeCode);
         assert_eq!(
-            claude.apply("Bash", &args(json!({"command": "ls", "timeout": 5}))),
+            claude
+                .apply("Bash", &args(json!({"command": "ls", "timeout": 5})))
+                .unwrap(),
             ("bash".into(), args(json!({"command": "ls", "timeout": 5})))
         );
         assert_eq!(
-            claude.apply("Write", &args(json!({"file_path": "/w/a", "content": "x"}))),
+            claude
+                .apply("Write", &args(json!({"file_path": "/w/a", "content": "x"})))
+                .unwrap(),
             (
                 "write_file".into(),
                 args(json!({"path": "/w/a", "content": "x"}))
@@ -413,16 +611,21 @@ mod tests {
                     "Edit",
                     &args(json!({"file_path": "/w/a", "old_string": "x"}))
                 )
+                .unwrap()
                 .0,
             "edit_file"
         );
         assert_eq!(
-            claude.apply("WebFetch", &args(json!({"url": "https://x.test"}))),
+            claude
+                .apply("WebFetch", &args(json!({"url": "https://x.test"})))
+                .unwrap(),
             ("fetch".into(), args(json!({"url": "https://x.test"})))
         );
         // Unknown tools keep their names.
         assert_eq!(
-            claude.apply("mcp__db__query", &args(json!({"sql": "select 1"}))),
+            claude
+                .apply("mcp__db__query", &args(json!({"sql": "select 1"})))
+                .unwrap(),
             ("mcp__db__query".into(), args(json!({"sql": "select 1"})))
         );
     }
@@ -442,7 +645,7 @@ mod tests {
         ];
         for (agent, tool, expected) in cases {
             assert_eq!(
-                ToolMap::defaults(agent).apply(tool, &Map::new()).0,
+                ToolMap::defaults(agent).apply(tool, &Map::new()).unwrap().0,
                 expected,
                 "{} {tool}",
                 agent.name()
@@ -452,6 +655,7 @@ mod tests {
         assert_eq!(
             gemini
                 .apply("read_file", &args(json!({"absolute_path": "/w/a"})))
+                .unwrap()
                 .1,
             args(json!({"path": "/w/a"}))
         );
@@ -468,15 +672,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            map.apply("Bash", &args(json!({"command": "ls"}))),
+            map.apply("Bash", &args(json!({"command": "ls"}))).unwrap(),
             ("shell".into(), args(json!({"cmd": "ls"})))
         );
         assert_eq!(
-            map.apply("mcp__fs__put", &args(json!({"file": "a"}))).1["path"],
+            map.apply("mcp__fs__put", &args(json!({"file": "a"})))
+                .unwrap()
+                .1["path"],
             "a"
         );
         assert_eq!(
-            map.apply("Write", &Map::new()).0,
+            map.apply("Write", &Map::new()).unwrap().0,
             "write_file",
             "defaults stay"
         );
@@ -629,13 +835,14 @@ mod tests {
         for (tool, expected) in [
             ("search_file_content", "grep"),
             ("list_directory", "list_directory"),
-            ("glob", "glob"),
         ] {
             assert_eq!(
-                gemini.apply(
-                    tool,
-                    &args(json!({"pattern": ".", "dir_path": "/home/alice/.ssh"}))
-                ),
+                gemini
+                    .apply(
+                        tool,
+                        &args(json!({"pattern": ".", "dir_path": "/home/alice/.ssh"}))
+                    )
+                    .unwrap(),
                 (
                     expected.to_string(),
                     args(json!({"pattern": ".", "path": "/home/alice/.ssh"}))
@@ -643,11 +850,30 @@ mod tests {
                 "{tool}"
             );
         }
+        // Gemini's `glob` `pattern` names files under `dir_path`.
+        assert_eq!(
+            gemini
+                .apply(
+                    "glob",
+                    &args(json!({"pattern": "id_*", "dir_path": "/home/alice/.ssh"}))
+                )
+                .unwrap(),
+            (
+                "glob".to_string(),
+                args(json!({
+                    "pattern": "id_*",
+                    "path": "/home/alice/.ssh",
+                    "file_paths": ["/home/alice/.ssh/id_*", "/home/alice/.ssh/**/id_*"],
+                }))
+            )
+        );
         // Claude Code's Glob and Grep already say `path`.
         let claude = ToolMap::defaults(Agent::ClaudeCode);
         for (tool, expected) in [("Glob", "glob"), ("Grep", "grep")] {
             assert_eq!(
-                claude.apply(tool, &args(json!({"path": "/home/alice/.ssh"}))),
+                claude
+                    .apply(tool, &args(json!({"path": "/home/alice/.ssh"})))
+                    .unwrap(),
                 (
                     expected.to_string(),
                     args(json!({"path": "/home/alice/.ssh"}))
@@ -692,7 +918,7 @@ mod tests {
         ];
         for (agent, tool, sent, seen) in cases {
             assert_eq!(
-                ToolMap::defaults(agent).apply(tool, &args(sent)),
+                ToolMap::defaults(agent).apply(tool, &args(sent)).unwrap(),
                 ("bash".to_string(), args(seen)),
                 "{} {tool}",
                 agent.name()
@@ -703,16 +929,21 @@ mod tests {
     #[test]
     fn searches_are_outbound_and_include_patterns_are_paths() {
         let claude = ToolMap::defaults(Agent::ClaudeCode);
-        assert_eq!(claude.apply("WebSearch", &Map::new()).0, "http_search");
-        let gemini = ToolMap::defaults(Agent::GeminiCli);
         assert_eq!(
-            gemini.apply("google_web_search", &Map::new()).0,
+            claude.apply("WebSearch", &Map::new()).unwrap().0,
             "http_search"
         );
-        let (name, out) = gemini.apply(
-            "read_many_files",
-            &args(json!({"paths": ["src"], "include": ["../../.ssh/*"]})),
+        let gemini = ToolMap::defaults(Agent::GeminiCli);
+        assert_eq!(
+            gemini.apply("google_web_search", &Map::new()).unwrap().0,
+            "http_search"
         );
+        let (name, out) = gemini
+            .apply(
+                "read_many_files",
+                &args(json!({"paths": ["src"], "include": ["../../.ssh/*"]})),
+            )
+            .unwrap();
         assert_eq!(name, "read_file");
         assert_eq!(
             out,
@@ -723,7 +954,285 @@ mod tests {
     #[test]
     fn a_mapped_argument_never_overwrites_one_the_agent_sent() {
         let claude = ToolMap::defaults(Agent::ClaudeCode);
-        let (_, out) = claude.apply("Write", &args(json!({"file_path": "/w/a", "path": "/w/b"})));
-        assert_eq!(out, args(json!({"path": "/w/b", "file_path": "/w/a"})));
+        let e = claude
+            .apply("Write", &args(json!({"file_path": "/w/a", "path": "/w/b"})))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`path`") && e.contains("`file_path`"), "{e}");
+        // The same value twice is one argument.
+        let (_, out) = claude
+            .apply("Write", &args(json!({"file_path": "/w/a", "path": "/w/a"})))
+            .unwrap();
+        assert_eq!(out, args(json!({"path": "/w/a"})));
+    }
+
+    /// Issue 29, s4 review A10: each agent's MCP tool names split into the
+    /// bare names the checks know; every separator is a candidate.
+    #[test]
+    fn each_agents_mcp_tool_names_split_into_bare_names() {
+        let cases: [(Agent, &str, &[&str]); 9] = [
+            (
+                Agent::Copilot,
+                "desktop-commander-execute_command",
+                &["commander-execute_command", "execute_command"],
+            ),
+            (Agent::Copilot, "db-drop_database", &["drop_database"]),
+            (Agent::Copilot, "db/query", &["query"]),
+            (
+                Agent::Copilot,
+                "mcp_db_drop_database",
+                &["drop_database", "database"],
+            ),
+            (
+                Agent::GeminiCli,
+                "mcp_desktop_commander_execute_command",
+                &["commander_execute_command", "execute_command", "command"],
+            ),
+            (
+                Agent::GeminiCli,
+                "desktop-commander__execute_command",
+                &["execute_command"],
+            ),
+            (
+                Agent::Cursor,
+                "MCP:desktop-commander:execute_command",
+                &["desktop-commander:execute_command", "execute_command"],
+            ),
+            (
+                Agent::ClaudeCode,
+                "mcp__db__drop_database",
+                &["drop_database"],
+            ),
+            (Agent::Codex, "mcp__a__b__c", &["b__c", "c"]),
+        ];
+        for (agent, tool, expected) in cases {
+            assert_eq!(
+                ToolMap::defaults(agent).bare_names(tool),
+                expected,
+                "{} {tool}",
+                agent.name()
+            );
+        }
+        // Each agent splits only its own forms: a hyphen is no separator
+        // for Claude Code, `MCP:` none for Copilot.
+        assert!(
+            ToolMap::defaults(Agent::ClaudeCode)
+                .bare_names("desktop-commander-execute_command")
+                .is_empty()
+        );
+        assert!(
+            ToolMap::defaults(Agent::GeminiCli)
+                .bare_names("read_file")
+                .is_empty()
+        );
+        assert!(
+            ToolMap::defaults(Agent::Copilot)
+                .bare_names("bash")
+                .is_empty()
+        );
+        // A map of no agent splits every agent's way.
+        assert_eq!(
+            ToolMap::default().bare_names("db-drop_database"),
+            ["drop_database"]
+        );
+        // The bare names reach the shell map and the checks' names.
+        let calls = ToolMap::defaults(Agent::Copilot)
+            .calls(
+                "desktop-commander-execute_command",
+                &args(json!({"command": "rm -rf ~"})),
+            )
+            .unwrap();
+        let names: Vec<&str> = calls.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "desktop-commander-execute_command",
+                "commander-execute_command",
+                "execute_command"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tool_name_with_too_many_separators_is_refused() {
+        let tool = format!("s{}", "-x".repeat(MAX_BARE_NAMES + 1));
+        let e = ToolMap::defaults(Agent::Copilot)
+            .calls(&tool, &Map::new())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("candidate tool names"), "{e}");
+        let tool = format!("s{}", "-x".repeat(MAX_BARE_NAMES));
+        assert_eq!(
+            ToolMap::defaults(Agent::Copilot)
+                .calls(&tool, &Map::new())
+                .unwrap()
+                .len(),
+            MAX_BARE_NAMES + 1,
+            "the full name and each suffix `x`, `x-x`, ..."
+        );
+    }
+
+    /// Issue 29, s4 review A2: two agent arguments mapped onto one name
+    /// must agree, in either order, for every tool and target.
+    #[test]
+    fn two_arguments_landing_on_one_name_must_agree() {
+        let gemini = ToolMap::defaults(Agent::GeminiCli);
+        for input in [
+            json!({"file_path": "README.md", "absolute_path": "/root/.ssh/id_rsa"}),
+            json!({"absolute_path": "README.md", "file_path": "/root/.ssh/id_rsa"}),
+        ] {
+            let e = gemini
+                .apply("read_file", &args(input.clone()))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("`file_path`") && e.contains("`absolute_path`") && e.contains("`path`"),
+                "{input}: {e}"
+            );
+        }
+        assert_eq!(
+            gemini
+                .apply(
+                    "read_file",
+                    &args(json!({"file_path": "a", "absolute_path": "a"}))
+                )
+                .unwrap()
+                .1,
+            args(json!({"path": "a"}))
+        );
+        let copilot = ToolMap::defaults(Agent::Copilot);
+        let e = copilot
+            .calls(
+                "write_bash",
+                &args(json!({"command": "ls", "input": "rm -rf ~"})),
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`command`") && e.contains("`input`"), "{e}");
+        // Bare names go through the same rule.
+        let e = ToolMap::defaults(Agent::ClaudeCode)
+            .calls(
+                "mcp__fs__read_file",
+                &args(json!({"path": "a", "file_path": "b"})),
+            )
+            .map(|c| c.len());
+        assert_eq!(e.ok(), Some(2), "read_file is unmapped for Claude Code");
+    }
+
+    /// Issue 29, s4 review A6: a search tool's file filters are paths
+    /// under the searched directory.
+    #[test]
+    fn search_filters_become_paths_under_their_directory() {
+        let claude = ToolMap::defaults(Agent::ClaudeCode);
+        let (name, out) = claude
+            .apply(
+                "Grep",
+                &args(json!({"pattern": "secret", "path": "config/", "glob": ".env*"})),
+            )
+            .unwrap();
+        assert_eq!(name, "grep");
+        assert_eq!(
+            out["file_paths"],
+            json!(["config/.env*", "config/**/.env*"])
+        );
+        assert_eq!(out["glob"], ".env*", "the filter itself stays");
+        let (_, out) = claude
+            .apply("Glob", &args(json!({"pattern": "**/approvals.key"})))
+            .unwrap();
+        assert_eq!(out["file_paths"], json!(["./**/approvals.key"]));
+        let (_, out) = claude
+            .apply("Glob", &args(json!({"pattern": "~/.ssh/*", "path": "/"})))
+            .unwrap();
+        assert_eq!(out["file_paths"], json!(["~/.ssh/*"]));
+        let gemini = ToolMap::defaults(Agent::GeminiCli);
+        let (name, out) = gemini
+            .apply(
+                "search_file_content",
+                &args(json!({"pattern": ".", "include": "*.key", "dir_path": "/"})),
+            )
+            .unwrap();
+        assert_eq!(name, "grep");
+        assert_eq!(out["file_paths"], json!(["/*.key", "/**/*.key"]));
+        // A list of filters, and a `file_paths` the agent sent, are kept.
+        let cursor = ToolMap::defaults(Agent::Cursor);
+        let (_, out) = cursor
+            .apply(
+                "grep_search",
+                &args(json!({"query": "x", "include_pattern": ["a", "b"], "file_paths": "c"})),
+            )
+            .unwrap();
+        assert_eq!(
+            out["file_paths"],
+            json!(["c", "./a", "./**/a", "./b", "./**/b"])
+        );
+        let copilot = ToolMap::defaults(Agent::Copilot);
+        assert_eq!(
+            copilot
+                .apply(
+                    "grep_search",
+                    &args(json!({"query": "x", "includePattern": ".env"}))
+                )
+                .unwrap()
+                .1["file_paths"],
+            json!(["./.env", "./**/.env"])
+        );
+        // A filter that is not text is refused; no filter, no paths.
+        let e = claude
+            .apply("Grep", &args(json!({"pattern": "x", "glob": {"a": 1}})))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`glob`"), "{e}");
+        assert!(
+            !claude
+                .apply("Grep", &args(json!({"pattern": "x"})))
+                .unwrap()
+                .1
+                .contains_key("file_paths")
+        );
+    }
+
+    /// Issue 29, s4 review A11(b): the terminal tools of every agent are the
+    /// shell.
+    #[test]
+    fn every_agents_terminal_tools_map_to_the_shell() {
+        for (agent, tool, sent) in [
+            (
+                Agent::Copilot,
+                "run_in_terminal",
+                json!({"command": "rm -rf ~"}),
+            ),
+            (
+                Agent::Copilot,
+                "runInTerminal",
+                json!({"command": "rm -rf ~"}),
+            ),
+            (Agent::Codex, "write_stdin", json!({"chars": "rm -rf ~"})),
+            (
+                Agent::Cursor,
+                "WriteShellStdin",
+                json!({"input": "rm -rf ~"}),
+            ),
+            (
+                Agent::Cursor,
+                "run_terminal_cmd",
+                json!({"command": "rm -rf ~"}),
+            ),
+        ] {
+            let (name, out) = ToolMap::defaults(agent).apply(tool, &args(sent)).unwrap();
+            assert_eq!(name, "bash", "{} {tool}", agent.name());
+            assert_eq!(out["command"], "rm -rf ~", "{} {tool}", agent.name());
+        }
+        assert_eq!(
+            ToolMap::defaults(Agent::Copilot)
+                .apply(
+                    "write_powershell",
+                    &args(json!({"input": "Remove-Item -Recurse ~"}))
+                )
+                .unwrap(),
+            (
+                "shell".to_string(),
+                args(json!({"command": "Remove-Item -Recurse ~"}))
+            )
+        );
     }
 }

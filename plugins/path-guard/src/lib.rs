@@ -365,7 +365,11 @@ impl PathGuard {
         let label = if frame.state.is_secret(&clean) {
             Some("one of toolvet's keys (whoever reads it can forge approvals or history)")
         } else {
-            self.sensitive.matches(&clean)
+            // A glob (a search tool's file filter, `.env*`) is judged by
+            // the sensitive files it can name.
+            self.sensitive
+                .matches(&clean)
+                .or_else(|| self.sensitive.matches_glob(&clean))
         };
         if let Some(label) = label {
             let msg = format!(
