@@ -12,6 +12,7 @@
 
 use crate::HookError;
 use serde_json::{Map, Value, json};
+use std::path::Path;
 
 /// A coding agent whose pre-tool hook toolvet answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,7 +61,31 @@ pub struct HookCall {
     pub arguments: Map<String, Value>,
     /// The agent's id for this tool use, when it sends one.
     pub tool_use_id: Option<String>,
+    /// The agent's permission mode as the payload names it (Claude Code's
+    /// `permission_mode`: `default`, `acceptEdits`, `plan`, `auto`,
+    /// `dontAsk`, `bypassPermissions`), when it sends one.
+    pub permission_mode: Option<String>,
+    /// Which of the agent's payload forms came in (the answer takes the
+    /// shape that form's reader needs).
+    pub form: PayloadForm,
 }
+
+/// Which of an agent's payload forms a hook was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayloadForm {
+    /// The agent's own documented form (for Copilot CLI: the camelCase
+    /// `preToolUse` with `toolName` and `toolArgs`).
+    Native,
+    /// Copilot's VS Code-compatible form (snake_case `PreToolUse`), whose
+    /// reader takes `hookSpecificOutput.permissionDecision`.
+    VsCodeCompatible,
+}
+
+/// The permission modes in which an agent stops for a person on `ask`.
+/// Any other mode (`auto`, `dontAsk`, `bypassPermissions`, a mode toolvet
+/// does not know) may run an asked call with no person: there an
+/// escalation is a deny.
+pub const ASKING_MODES: [&str; 3] = ["default", "acceptEdits", "plan"];
 
 /// What toolvet answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +138,35 @@ impl Agent {
         matches!(self, Agent::ClaudeCode | Agent::Cursor | Agent::Copilot)
     }
 
+    /// Whether an `ask` for `call` stops for a person: the agent supports
+    /// it ([`Agent::supports_ask`]) and the session's permission mode is
+    /// one of [`ASKING_MODES`]. Claude Code sends its mode with every
+    /// payload, so a payload without one does not ask either; Cursor and
+    /// Copilot CLI send none (their `ask` prompts in the editor and the
+    /// interactive CLI), and are held to the same list when they do.
+    ///
+    /// # Errors
+    /// Why an `ask` would not reach a person, for the deny's reason.
+    pub fn ask_reaches_a_person(self, call: &HookCall) -> Result<(), String> {
+        if !self.supports_ask() {
+            return Err(format!("{} has no working `ask` answer", self.name()));
+        }
+        match (&call.permission_mode, self) {
+            (Some(mode), _) if ASKING_MODES.contains(&mode.as_str()) => Ok(()),
+            (Some(mode), _) => Err(format!(
+                "the session runs in permission mode `{}`, where the agent does not stop for a \
+                 person on `ask`",
+                toolvet::display::visible(mode)
+            )),
+            (None, Agent::ClaudeCode) => Err(
+                "the payload names no `permission_mode`, so toolvet cannot tell that the agent \
+                 would stop for a person on `ask`"
+                    .into(),
+            ),
+            (None, _) => Ok(()),
+        }
+    }
+
     /// Read the agent's pre-tool payload.
     ///
     /// # Errors
@@ -135,12 +189,37 @@ impl Agent {
             Agent::GeminiCli => p.snake_case(&["BeforeTool"]),
             Agent::Cursor => p.cursor(),
             Agent::Copilot if payload.contains_key("toolName") => p.copilot_camel_case(),
-            Agent::Copilot => p.snake_case(&["PreToolUse", "preToolUse"]),
+            Agent::Copilot => p
+                .snake_case(&["PreToolUse", "preToolUse"])
+                .map(|call| HookCall {
+                    form: PayloadForm::VsCodeCompatible,
+                    ..call
+                }),
         }
     }
 
-    /// The answer in the agent's format.
+    /// The answer in the agent's format, for a payload whose form is not
+    /// known (a failure before or while reading it): for Copilot CLI both
+    /// answer shapes, so either reader sees the decision.
     pub fn render(self, answer: &Answer) -> Rendered {
+        self.render_shape(None, answer)
+    }
+
+    /// The answer in the shape the payload's `form` needs.
+    pub fn render_for(self, form: PayloadForm, answer: &Answer) -> Rendered {
+        self.render_shape(Some(form), answer)
+    }
+
+    /// Every reason is escaped with [`toolvet::display::visible`] (raw line
+    /// breaks, bidirectional controls and invisible characters from the
+    /// arguments would reach the person's prompt) and then clipped.
+    fn render_shape(self, form: Option<PayloadForm>, answer: &Answer) -> Rendered {
+        let escaped = match answer {
+            Answer::Allow { grant } => Answer::Allow { grant: *grant },
+            Answer::Deny(r) => Answer::Deny(toolvet::display::visible(r).into_owned()),
+            Answer::Ask(r) => Answer::Ask(toolvet::display::visible(r).into_owned()),
+        };
+        let answer = &escaped;
         let ok = |stdout: Value| Rendered {
             stdout: stdout.to_string(),
             stderr: String::new(),
@@ -197,10 +276,26 @@ impl Agent {
                     Answer::Deny(r) => ("deny", r.as_str()),
                     Answer::Ask(r) => ("ask", r.as_str()),
                 };
-                ok(json!({
-                    "permissionDecision": decision,
-                    "permissionDecisionReason": clip(reason),
-                }))
+                let reason = clip(reason);
+                // Copilot CLI's own form reads the top-level fields. Its
+                // VS Code-compatible form may be read as VS Code reads it,
+                // from `hookSpecificOutput` only (top-level fields
+                // ignored), or as Copilot CLI does: that form, and a form
+                // not known, get both.
+                let mut out = Map::new();
+                out.insert("permissionDecision".into(), decision.into());
+                out.insert("permissionDecisionReason".into(), reason.clone().into());
+                if form != Some(PayloadForm::Native) {
+                    out.insert(
+                        "hookSpecificOutput".into(),
+                        json!({
+                            "hookEventName": "PreToolUse",
+                            "permissionDecision": decision,
+                            "permissionDecisionReason": reason,
+                        }),
+                    );
+                }
+                ok(Value::Object(out))
             }
         }
     }
@@ -210,10 +305,20 @@ impl Agent {
     /// agents that block on exit 2 with a reason on stderr, that; for the
     /// others, their deny JSON.
     pub fn render_failure(self, why: &str) -> Rendered {
+        self.failure_shape(None, why)
+    }
+
+    /// [`Agent::render_failure`] in the shape the payload's `form` needs.
+    pub fn render_failure_for(self, form: PayloadForm, why: &str) -> Rendered {
+        self.failure_shape(Some(form), why)
+    }
+
+    fn failure_shape(self, form: Option<PayloadForm>, why: &str) -> Rendered {
         let reason = clip(&format!(
-            "toolvet could not vet this call, so it is blocked: {why}"
+            "toolvet could not vet this call, so it is blocked: {}",
+            toolvet::display::visible(why)
         ));
-        let mut rendered = self.render(&Answer::Deny(reason.clone()));
+        let mut rendered = self.render_shape(form, &Answer::Deny(reason.clone()));
         if self.blocks_on_exit_2() {
             rendered.stderr = reason;
             rendered.exit_code = 2;
@@ -238,6 +343,26 @@ fn clip(reason: &str) -> String {
         end -= 1;
     }
     format!("{}...", &reason[..end])
+}
+
+/// `command` run in `dir`: `cd <dir> && <command>`.
+fn cd_then(dir: &Path, command: &str) -> Result<String, HookError> {
+    let Some(dir) = dir.to_str() else {
+        return Err(HookError::Input("`cwd` is not UTF-8 text".into()));
+    };
+    Ok(format!("cd {} && {command}", shell_quote(dir)))
+}
+
+/// `s` as one word of POSIX shell text.
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 struct Payload<'a>(&'a Map<String, Value>);
@@ -293,6 +418,8 @@ impl Payload<'_> {
             tool: self.required("tool_name")?,
             arguments: self.object("tool_input")?,
             tool_use_id: self.string("tool_use_id")?,
+            permission_mode: self.string("permission_mode")?,
+            form: PayloadForm::Native,
         })
     }
 
@@ -312,6 +439,8 @@ impl Payload<'_> {
             tool: self.required("toolName")?,
             arguments: self.object("toolArgs")?,
             tool_use_id: self.string("toolCallId")?,
+            permission_mode: self.string("permissionMode")?,
+            form: PayloadForm::Native,
         })
     }
 
@@ -328,27 +457,55 @@ impl Payload<'_> {
             ],
         )?;
         let roots = match self.0.get("workspace_roots") {
-            None | Some(Value::Null) => None,
-            Some(Value::Array(items)) => match items.first() {
-                None => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(_) => {
-                    return Err(HookError::Input(
-                        "`workspace_roots` must list strings".into(),
-                    ));
-                }
-            },
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) if !s.trim().is_empty() => Ok(s.clone()),
+                    _ => Err(HookError::Input(
+                        "`workspace_roots` must list non-empty strings".into(),
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
             Some(_) => {
                 return Err(HookError::Input(
                     "`workspace_roots` must be an array".into(),
                 ));
             }
         };
-        let cwd = self.string("cwd")?.or(roots);
+        // The workspace is the workspace roots. The payload's `cwd` is
+        // where a shell command runs: Cursor's terminal persists, so after
+        // an allowed `cd /elsewhere` it names a directory outside the
+        // workspace, which must not become the workspace the command is
+        // judged in.
+        let shell_cwd = self.string("cwd")?;
+        let (cwd, run_in) = match (roots.first(), &shell_cwd) {
+            (None, _) => (shell_cwd.clone(), None),
+            (Some(root), None) => (Some(root.clone()), None),
+            (Some(root), Some(dir)) => {
+                let resolved = crate::normalize(&Path::new(root).join(dir));
+                let inside = roots
+                    .iter()
+                    .any(|r| resolved.starts_with(crate::normalize(Path::new(r))));
+                if inside {
+                    // A directory in the workspace narrows it, as a
+                    // working-directory argument does.
+                    (Some(resolved.to_string_lossy().into_owned()), None)
+                } else {
+                    (Some(root.clone()), Some(resolved))
+                }
+            }
+        };
         let (tool, arguments) = match event.as_str() {
             "beforeShellExecution" => {
+                let mut command = self.required("command")?;
+                if let Some(dir) = &run_in {
+                    // Judged as what it is: the command run in that
+                    // directory, from the workspace.
+                    command = cd_then(dir, &command)?;
+                }
                 let mut args = Map::new();
-                args.insert("command".into(), self.required("command")?.into());
+                args.insert("command".into(), command.into());
                 ("Shell".to_string(), args)
             }
             "beforeReadFile" => {
@@ -357,7 +514,16 @@ impl Payload<'_> {
                 args.insert("file_path".into(), self.required("file_path")?.into());
                 ("Read".to_string(), args)
             }
-            _ => (self.required("tool_name")?, self.object("tool_input")?),
+            _ => {
+                let mut args = self.object("tool_input")?;
+                // A shell tool through `preToolUse` runs in that
+                // directory too.
+                if let (Some(dir), Some(Value::String(command))) = (&run_in, args.get("command")) {
+                    let command = cd_then(dir, command)?;
+                    args.insert("command".into(), command.into());
+                }
+                (self.required("tool_name")?, args)
+            }
         };
         Ok(HookCall {
             event,
@@ -366,6 +532,8 @@ impl Payload<'_> {
             tool,
             arguments,
             tool_use_id: self.string("generation_id")?,
+            permission_mode: self.string("permission_mode")?,
+            form: PayloadForm::Native,
         })
     }
 }
@@ -420,5 +588,216 @@ mod tests {
             .parse(br#"{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#)
             .unwrap();
         assert_eq!(ok.arguments["command"], "ls");
+    }
+
+    fn claude(mode: Option<&str>) -> HookCall {
+        let mut payload = json!({
+            "session_id": "s", "cwd": "/home/alice/project", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "terraform destroy -auto-approve"},
+        });
+        if let Some(mode) = mode {
+            payload["permission_mode"] = mode.into();
+        }
+        Agent::ClaudeCode
+            .parse(payload.to_string().as_bytes())
+            .unwrap()
+    }
+
+    #[test]
+    fn ask_reaches_a_person_only_in_the_modes_that_stop_for_one() {
+        for mode in ASKING_MODES {
+            assert_eq!(
+                Agent::ClaudeCode.ask_reaches_a_person(&claude(Some(mode))),
+                Ok(()),
+                "{mode}"
+            );
+        }
+        for mode in [
+            "auto",
+            "dontAsk",
+            "bypassPermissions",
+            "Default",
+            "yolo",
+            "",
+        ] {
+            let why = Agent::ClaudeCode
+                .ask_reaches_a_person(&claude(Some(mode)))
+                .unwrap_err();
+            assert!(why.contains("permission mode"), "{mode}: {why}");
+        }
+        // Claude Code always names its mode: a payload without one is not
+        // known to stop for a person.
+        assert!(
+            Agent::ClaudeCode
+                .ask_reaches_a_person(&claude(None))
+                .is_err()
+        );
+        // Codex and Gemini CLI never ask, whatever the mode.
+        for agent in [Agent::Codex, Agent::GeminiCli] {
+            assert!(
+                agent
+                    .ask_reaches_a_person(&claude(Some("default")))
+                    .is_err()
+            );
+        }
+        // Cursor and Copilot send no mode (their ask prompts in the editor
+        // and the interactive CLI); one they send is held to the list.
+        let copilot = |extra: &str| {
+            Agent::Copilot
+                .parse(
+                    format!(r#"{{"toolName":"bash","toolArgs":"{{}}","cwd":"/p"{extra}}}"#)
+                        .as_bytes(),
+                )
+                .unwrap()
+        };
+        assert_eq!(Agent::Copilot.ask_reaches_a_person(&copilot("")), Ok(()));
+        assert!(
+            Agent::Copilot
+                .ask_reaches_a_person(&copilot(r#","permissionMode":"autopilot""#))
+                .is_err()
+        );
+        // A mode that is not text is a malformed payload.
+        let bad = br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","permission_mode":1}"#;
+        assert!(Agent::ClaudeCode.parse(bad).is_err());
+    }
+
+    #[test]
+    fn every_reason_a_person_reads_is_escaped() {
+        let hostile = "DROP TABLE x\nReviewed by DBA: safe \u{202e}elbat\u{202c}\u{2029}\u{200b}\u{2028}\r\x1b[2J";
+        for agent in AGENTS {
+            for answer in [Answer::Deny(hostile.into()), Answer::Ask(hostile.into())] {
+                for r in [
+                    agent.render(&answer),
+                    agent.render_for(PayloadForm::Native, &answer),
+                    agent.render_failure(hostile),
+                ] {
+                    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+                    let mut texts = Vec::new();
+                    collect_strings(&v, &mut texts);
+                    texts.push(r.stderr.clone());
+                    assert!(texts.iter().any(|t| t.contains("DROP TABLE x")), "{v}");
+                    for text in texts {
+                        for c in [
+                            '\n', '\r', '\x1b', '\u{202e}', '\u{202c}', '\u{2028}', '\u{2029}',
+                            '\u{200b}',
+                        ] {
+                            assert!(!text.contains(c), "{}: {c:?} in {text:?}", agent.name());
+                        }
+                    }
+                }
+            }
+        }
+        let r = Agent::ClaudeCode.render(&Answer::Ask(hostile.into()));
+        assert!(
+            r.stdout.contains(r"DROP TABLE x\\nReviewed"),
+            "{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains(r"\\u{202e}elbat"), "{}", r.stdout);
+    }
+
+    fn collect_strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|i| collect_strings(i, out)),
+            Value::Object(map) => map.values().for_each(|i| collect_strings(i, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn copilot_answers_each_payload_form_in_the_shape_its_reader_takes() {
+        let deny = Answer::Deny("no".into());
+        let snake = Agent::Copilot
+            .parse(br#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"bash","tool_input":{"command":"ls"}}"#)
+            .unwrap();
+        assert_eq!(snake.form, PayloadForm::VsCodeCompatible);
+        let camel = Agent::Copilot
+            .parse(br#"{"toolName":"bash","toolArgs":"{}","cwd":"/p"}"#)
+            .unwrap();
+        assert_eq!(camel.form, PayloadForm::Native);
+        // VS Code reads hookSpecificOutput only; Copilot CLI the top level.
+        for (form, nested) in [
+            (Some(PayloadForm::VsCodeCompatible), true),
+            (None, true),
+            (Some(PayloadForm::Native), false),
+        ] {
+            let r = match form {
+                Some(form) => Agent::Copilot.render_for(form, &deny),
+                None => Agent::Copilot.render_failure("x"),
+            };
+            let v: Value = serde_json::from_str(&r.stdout).unwrap();
+            assert_eq!(v["permissionDecision"], "deny", "{form:?}: {v}");
+            if nested {
+                assert_eq!(
+                    v["hookSpecificOutput"]["hookEventName"], "PreToolUse",
+                    "{v}"
+                );
+                assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+            } else {
+                assert!(v.get("hookSpecificOutput").is_none(), "{v}");
+            }
+        }
+    }
+
+    fn cursor_shell(cwd: &str, roots: &str) -> HookCall {
+        Agent::Cursor
+            .parse(
+                format!(
+                    r#"{{"hook_event_name":"beforeShellExecution","conversation_id":"c","generation_id":"g",
+                        "workspace_roots":{roots},"command":"rm -rf *","cwd":{cwd}}}"#
+                )
+                .as_bytes(),
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn cursor_workspace_roots_are_the_workspace_and_the_shell_cwd_only_where_it_runs() {
+        let roots = r#"["/home/alice/project"]"#;
+        // A cwd outside the roots: judged as the command run there, from
+        // the workspace.
+        let call = cursor_shell(r#""/home/alice/other""#, roots);
+        assert_eq!(call.cwd.as_deref(), Some("/home/alice/project"));
+        assert_eq!(
+            call.arguments["command"],
+            "cd /home/alice/other && rm -rf *"
+        );
+        let call = cursor_shell(r#""/srv/it's here""#, roots);
+        assert_eq!(call.cwd.as_deref(), Some("/home/alice/project"));
+        assert_eq!(
+            call.arguments["command"],
+            r"cd '/srv/it'\''s here' && rm -rf *"
+        );
+        let call = cursor_shell(r#""../other""#, roots);
+        assert_eq!(
+            call.arguments["command"],
+            "cd /home/alice/other && rm -rf *"
+        );
+        // Inside a root: it narrows the workspace, the command unchanged.
+        let call = cursor_shell(r#""/home/alice/project/sub""#, roots);
+        assert_eq!(call.cwd.as_deref(), Some("/home/alice/project/sub"));
+        assert_eq!(call.arguments["command"], "rm -rf *");
+        let call = cursor_shell(
+            r#""/home/alice/lib""#,
+            r#"["/home/alice/project","/home/alice/lib"]"#,
+        );
+        assert_eq!(call.cwd.as_deref(), Some("/home/alice/lib"));
+        assert_eq!(call.arguments["command"], "rm -rf *");
+        // A shell tool through preToolUse, the same.
+        let call = Agent::Cursor
+            .parse(
+                br#"{"hook_event_name":"preToolUse","workspace_roots":["/home/alice/project"],
+                    "cwd":"/tmp","tool_name":"Shell","tool_input":{"command":"rm -rf *"}}"#,
+            )
+            .unwrap();
+        assert_eq!(call.cwd.as_deref(), Some("/home/alice/project"));
+        assert_eq!(call.arguments["command"], "cd /tmp && rm -rf *");
+        // A root that is not text is malformed.
+        assert!(
+            Agent::Cursor
+                .parse(br#"{"hook_event_name":"beforeShellExecution","workspace_roots":["/p",7],"command":"ls"}"#)
+                .is_err()
+        );
     }
 }

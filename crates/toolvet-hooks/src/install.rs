@@ -99,20 +99,18 @@ pub fn entries(agent: Agent, command: &str) -> Vec<(&'static str, Value)> {
             }]}),
         )],
         Agent::Cursor => {
-            let hook = |matcher: Option<&str>| {
-                let mut entry = json!({
-                    "command": command, "timeout": AGENT_TIMEOUT_S, "failClosed": true,
-                });
-                if let Some(m) = matcher {
-                    entry["matcher"] = m.into();
-                }
-                entry
-            };
+            // No entry has a matcher: one without runs for every tool of
+            // its event. Cursor's tools are more than its edit tools
+            // (StrReplace, WebFetch, Grep, Glob, WriteShellStdin, MCP
+            // tools...); a `preToolUse` matcher naming some left the rest
+            // unvetted.
+            let hook =
+                || json!({"command": command, "timeout": AGENT_TIMEOUT_S, "failClosed": true});
             vec![
-                ("beforeShellExecution", hook(None)),
-                ("beforeMCPExecution", hook(None)),
-                ("beforeReadFile", hook(None)),
-                ("preToolUse", hook(Some("Write|Edit|Delete"))),
+                ("beforeShellExecution", hook()),
+                ("beforeMCPExecution", hook()),
+                ("beforeReadFile", hook()),
+                ("preToolUse", hook()),
             ]
         }
         Agent::Copilot => vec![(

@@ -11,6 +11,7 @@
 //! [hooks]
 //! state_dir = "state/hooks"   # per-session history files; default $XDG_STATE_HOME/toolvet/hooks
 //! grant_allow = false         # true: an allow tells the agent to skip its own permission prompt
+//! ask = true                  # false: never answer `ask`; escalations are denied naming the request
 //! [hooks.claude-code.tools]   # tool maps on top of the defaults (see maps.rs)
 //! Bash = { tool = "bash" }
 //! ```
@@ -21,7 +22,10 @@ mod history;
 pub mod install;
 mod maps;
 
-pub use agents::{AGENTS, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, Rendered};
+pub use agents::{
+    AGENTS, ASKING_MODES, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, PayloadForm,
+    Rendered,
+};
 pub use history::{KEY_FILE, MAX_FILE_BYTES, SessionHistory, path_for};
 pub use maps::{
     MappedCall, ToolMap, ToolMapping, WORKDIR_ARGS, mcp_bare_name, mcp_bare_names, patch_calls,
@@ -65,6 +69,10 @@ pub struct HooksConfig {
     pub grant_allow: bool,
     /// Per-agent tool maps (`[hooks.<agent>.tools]`), by agent name.
     pub tools: BTreeMap<String, Value>,
+    /// `ask = false`: never answer `ask`, even where the agent would stop
+    /// for a person (for runs toolvet cannot tell are unattended, such as
+    /// Copilot CLI's `-p`): every escalation is a deny naming the request.
+    pub never_ask: bool,
 }
 
 #[derive(Deserialize)]
@@ -89,7 +97,8 @@ impl HooksConfig {
             match (key.as_str(), value) {
                 ("state_dir", Value::String(dir)) => config.state_dir = Some(base.join(dir)),
                 ("grant_allow", Value::Bool(grant)) => config.grant_allow = *grant,
-                ("state_dir" | "grant_allow", _) => {
+                ("ask", Value::Bool(ask)) => config.never_ask = !*ask,
+                ("state_dir" | "grant_allow" | "ask", _) => {
                     return Err(HookError::Config(format!(
                         "[hooks] `{key}`: must be a {}",
                         if key == "state_dir" {
@@ -108,7 +117,7 @@ impl HooksConfig {
                 }
                 (other, _) => {
                     return Err(HookError::Config(format!(
-                        "[hooks] `{other}`: unknown key (keys: state_dir, grant_allow, and a table per agent: {})",
+                        "[hooks] `{other}`: unknown key (keys: state_dir, grant_allow, ask, and a table per agent: {})",
                         AGENTS.map(Agent::name).join(", ")
                     )));
                 }
@@ -148,9 +157,14 @@ const RECORD_TIMEOUT: Duration = Duration::from_secs(5);
 /// `policy_path` and answer in `agent`'s format. Never fails: every error
 /// becomes [`Agent::render_failure`].
 pub async fn run(agent: Agent, policy_path: &Path, input: &[u8]) -> Rendered {
-    match vet(agent, policy_path, input).await {
-        Ok(answer) => agent.render(&answer),
-        Err(e) => agent.render_failure(&e.to_string()),
+    let call = match agent.parse(input) {
+        Ok(call) => call,
+        Err(e) => return agent.render_failure(&e.to_string()),
+    };
+    let form = call.form;
+    match vet_call(agent, policy_path, call).await {
+        Ok(answer) => agent.render_for(form, &answer),
+        Err(e) => agent.render_failure_for(form, &e.to_string()),
     }
 }
 
@@ -159,7 +173,11 @@ pub async fn run(agent: Agent, policy_path: &Path, input: &[u8]) -> Rendered {
 /// # Errors
 /// Any [`HookError`].
 pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answer, HookError> {
-    let call = agent.parse(input)?;
+    vet_call(agent, policy_path, agent.parse(input)?).await
+}
+
+/// [`vet`] of a payload already read.
+async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<Answer, HookError> {
     let policy = Policy::from_file(policy_path).map_err(|e| HookError::Config(e.to_string()))?;
     let config = HooksConfig::from_policy(&policy)?;
     let tools = config.tools.get(agent.name());
@@ -182,6 +200,7 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
         })
         .collect::<Result<Vec<_>, HookError>>()?;
     let approvals = ApprovalTrust::of(&policy);
+    let limits = HistoryLimits::of(&policy.host);
     // One tool use per process: load only the checks that can select its
     // call (the host denies any other tool) when it is one call, and start
     // reused checks from their snapshots rather than configure them for
@@ -221,7 +240,7 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
     let mut answers = Vec::with_capacity(parts);
     for (i, request) in requests.iter_mut().enumerate() {
         if let Some(history) = &history {
-            request.context.history = history.entries().to_vec();
+            request.context.history = limits.for_checks(history.entries());
         }
         let mut verdict = host.check_recorded(request, RECORD_TIMEOUT).await;
         // Only a policy whose approvals need a reviewer's signature lets a
@@ -234,14 +253,18 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
             });
             verdict = host.check_recorded(&resumed, RECORD_TIMEOUT).await;
         }
-        let answer = answer_for(agent, &verdict, &config, approvals);
+        let answer = answer_for(agent, &call, &verdict, &config, approvals);
         if let Some(history) = &mut history {
             let outcome = match (&answer, verdict.decision) {
                 (Answer::Allow { .. }, _) => Outcome::Allowed,
                 (_, Decision::Escalate) => Outcome::Escalated,
                 _ => Outcome::Denied,
             };
-            history.append(&request.call.name, &request.call.arguments, outcome)?;
+            history.append(
+                &request.call.name,
+                &limits.recorded(&request.call.arguments),
+                outcome,
+            )?;
         }
         let label = (parts > 1).then(|| part_label(i, parts, request));
         answers.push((label, answer));
@@ -327,6 +350,10 @@ fn part_label(i: usize, parts: usize, request: &CallRequest) -> String {
     format!("part {} of {parts} ({what})", i + 1)
 }
 
+/// Between the answers of a tool use's parts (a line break would be
+/// escaped as every other one in a reason is).
+const PART_SEPARATOR: &str = " | ";
+
 /// One answer for a tool use vetted as several calls: a deny if any part
 /// is denied, else an ask if any part asks, else an allow.
 fn combine(answers: Vec<(Option<String>, Answer)>, config: &HooksConfig) -> Answer {
@@ -342,7 +369,7 @@ fn combine(answers: Vec<(Option<String>, Answer)>, config: &HooksConfig) -> Answ
         })
         .collect();
     if !denies.is_empty() {
-        return Answer::Deny(denies.join("\n"));
+        return Answer::Deny(denies.join(PART_SEPARATOR));
     }
     let asks: Vec<String> = answers
         .iter()
@@ -352,7 +379,7 @@ fn combine(answers: Vec<(Option<String>, Answer)>, config: &HooksConfig) -> Answ
         })
         .collect();
     if !asks.is_empty() {
-        return Answer::Ask(asks.join("\n"));
+        return Answer::Ask(asks.join(PART_SEPARATOR));
     }
     Answer::Allow {
         grant: config.grant_allow,
@@ -410,7 +437,7 @@ fn working_directory(call: &HookCall) -> Result<Option<String>, HookError> {
 
 /// `path` with `.` and `..` resolved lexically (`..` never climbs above
 /// the root).
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
@@ -422,6 +449,70 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// How much of a session's history a hook hands the checks, by the
+/// policy's `[host]` limits: the host refuses a call whose whole text
+/// (history included) is over `max_call_bytes`, so a history kept only by
+/// file size made every later call of a session with a few large calls
+/// deny `toolvet.oversized-call`. As the MCP proxy does (SECURITY.md row
+/// 11): the newest entries within half of `max_call_bytes` and
+/// `max_history` entries, oldest dropped first; arguments over
+/// `max_arguments_bytes` (or the whole budget) are recorded as `{}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryLimits {
+    /// The bytes the history may take (entry name plus arguments text, as
+    /// `CallRequest::size_bytes` counts them).
+    pub budget: usize,
+    /// The most entries handed over.
+    pub max_entries: usize,
+    /// Arguments longer than this are recorded as `{}`.
+    pub max_recorded_arguments: usize,
+}
+
+impl HistoryLimits {
+    /// The limits under `host`'s settings.
+    pub fn of(host: &toolvet::HostSettings) -> HistoryLimits {
+        let budget = host.max_call_bytes / 2;
+        HistoryLimits {
+            budget,
+            max_entries: host.max_history,
+            max_recorded_arguments: host.max_arguments_bytes.min(budget),
+        }
+    }
+
+    /// The entries the checks see, oldest first: the newest of `entries`
+    /// within [`HistoryLimits::budget`] bytes and
+    /// [`HistoryLimits::max_entries`] entries.
+    pub fn for_checks(&self, entries: &[toolvet::PriorCall]) -> Vec<toolvet::PriorCall> {
+        let mut bytes = 0usize;
+        let mut newest = Vec::new();
+        for entry in entries.iter().rev().take(self.max_entries) {
+            bytes = bytes.saturating_add(entry.name.len() + entry.arguments.get().len());
+            if bytes > self.budget {
+                break;
+            }
+            newest.push(entry.clone());
+        }
+        newest.reverse();
+        newest
+    }
+
+    /// The arguments to record for a call: `arguments`, or `{}` when they
+    /// are over [`HistoryLimits::max_recorded_arguments`] (the call's name
+    /// and outcome still count for the sequence checks).
+    pub fn recorded<'a>(
+        &self,
+        arguments: &'a serde_json::value::RawValue,
+    ) -> std::borrow::Cow<'a, serde_json::value::RawValue> {
+        if arguments.get().len() > self.max_recorded_arguments {
+            let empty =
+                serde_json::value::RawValue::from_string("{}".into()).expect("`{}` is JSON");
+            std::borrow::Cow::Owned(empty)
+        } else {
+            std::borrow::Cow::Borrowed(arguments)
+        }
+    }
 }
 
 /// The call the checks see: mapped names, the session as the run, the
@@ -462,6 +553,7 @@ fn request_for(
 /// agent.
 fn answer_for(
     agent: Agent,
+    call: &HookCall,
     verdict: &Verdict,
     config: &HooksConfig,
     approvals: ApprovalTrust,
@@ -489,24 +581,39 @@ fn answer_for(
                      the policy has no [approvals] ledger, so it is denied"
                 ));
             };
-            if agent.supports_ask() {
-                Answer::Ask(format!(
-                    "toolvet asks a person to approve this call [{rule}]: {reason} (approval request {})",
-                    approval.id
-                ))
-            } else if approvals == ApprovalTrust::Signed {
+            // `ask` only where a person is sure to answer it: an agent
+            // that runs an asked call on its own (Codex, Claude Code in
+            // `auto` or `bypassPermissions`) would turn it into an allow.
+            let not_asked = if config.never_ask {
+                Err("the policy sets [hooks] ask = false".to_string())
+            } else {
+                agent.ask_reaches_a_person(call)
+            };
+            let why = match not_asked {
+                Ok(()) => {
+                    return Answer::Ask(format!(
+                        "toolvet asks a person to approve this call [{rule}]: {reason} (approval request {})",
+                        approval.id
+                    ));
+                }
+                // Only where the agent can ask at all is it news.
+                Err(why) if agent.supports_ask() => format!(" It is not asked here: {why}."),
+                Err(_) => String::new(),
+            };
+            if approvals == ApprovalTrust::Signed {
                 Answer::Deny(format!(
                     "toolvet holds this call for a person's approval [{rule}]: {reason}. \
                      It is approval request {id}. Only a person can approve it, outside this \
                      session and with their own reviewer credential; tell the user, and once \
-                     they say it is approved, make the same call again.",
+                     they say it is approved, make the same call again.{why}",
                     id = approval.id,
                 ))
             } else {
                 Answer::Deny(format!(
                     "toolvet holds this call for a person's approval [{rule}]: {reason}. \
                      It is approval request {id}, but this hook cannot resume an approved call \
-                     (the policy lists no reviewer keys), so it is denied.",
+                     (the policy lists no reviewer keys), so it is denied; a person must \
+                     approve such a call outside this session.{why}",
                     id = approval.id,
                 ))
             }
@@ -526,6 +633,8 @@ mod tests {
             tool: "run_shell_command".into(),
             arguments: arguments.as_object().unwrap().clone(),
             tool_use_id: None,
+            permission_mode: None,
+            form: PayloadForm::Native,
         }
     }
 
@@ -632,7 +741,8 @@ mod tests {
         let config = HooksConfig::default();
         for agent in AGENTS {
             for trust in [ApprovalTrust::Unsigned, ApprovalTrust::Signed] {
-                let text = match answer_for(agent, &verdict, &config, trust) {
+                let payload = call(Some("/srv/app"), serde_json::json!({}));
+                let text = match answer_for(agent, &payload, &verdict, &config, trust) {
                     Answer::Deny(t) | Answer::Ask(t) => t,
                     Answer::Allow { .. } => panic!("an escalation allowed"),
                 };
@@ -646,5 +756,126 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn escalation() -> Verdict {
+        serde_json::from_value(serde_json::json!({
+            "decision": "escalate",
+            "rule": "shell.destroy-infra",
+            "reason": "terraform destroy",
+            "checks": [],
+            "duration_us": 0,
+            "approval": {
+                "id": "apr_0456", "status": "pending", "ticket": "t",
+                "created_at": "2026-12-01T09:00:00.000Z",
+                "expires_at": "2026-12-01T10:00:00.000Z",
+                "escalations": []
+            }
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_escalation_is_asked_only_where_a_person_answers_the_ask() {
+        let verdict = escalation();
+        let config = HooksConfig::default();
+        let with_mode = |mode: Option<&str>| HookCall {
+            permission_mode: mode.map(str::to_string),
+            ..call(Some("/p"), serde_json::json!({}))
+        };
+        for trust in [ApprovalTrust::Unsigned, ApprovalTrust::Signed] {
+            for mode in ["default", "acceptEdits", "plan"] {
+                let answer = answer_for(
+                    Agent::ClaudeCode,
+                    &with_mode(Some(mode)),
+                    &verdict,
+                    &config,
+                    trust,
+                );
+                assert!(matches!(answer, Answer::Ask(_)), "{mode}: {answer:?}");
+            }
+            for mode in [
+                Some("auto"),
+                Some("bypassPermissions"),
+                Some("dontAsk"),
+                Some("later"),
+                None,
+            ] {
+                let answer = answer_for(
+                    Agent::ClaudeCode,
+                    &with_mode(mode),
+                    &verdict,
+                    &config,
+                    trust,
+                );
+                let Answer::Deny(text) = answer else {
+                    panic!("{mode:?}: {answer:?}");
+                };
+                assert!(text.contains("apr_0456"), "{text}");
+                assert!(text.contains("outside this session"), "{text}");
+                assert!(text.contains("It is not asked here"), "{text}");
+            }
+        }
+        // `[hooks] ask = false`: no agent is asked.
+        let never = HooksConfig {
+            never_ask: true,
+            ..HooksConfig::default()
+        };
+        for agent in [Agent::ClaudeCode, Agent::Cursor, Agent::Copilot] {
+            let answer = answer_for(
+                agent,
+                &with_mode(Some("default")),
+                &verdict,
+                &never,
+                ApprovalTrust::Signed,
+            );
+            let Answer::Deny(text) = answer else {
+                panic!("{}: {answer:?}", agent.name());
+            };
+            assert!(text.contains("ask = false"), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_history_handed_to_the_checks_stays_within_half_the_call_limit() {
+        let host = toolvet::HostSettings::default();
+        let limits = HistoryLimits::of(&host);
+        assert_eq!(limits.budget, host.max_call_bytes / 2);
+        let big = format!(r#"{{"content":"{}"}}"#, "x".repeat(900_000));
+        let entry = |i: usize| toolvet::PriorCall {
+            name: format!("write_file{i}"),
+            arguments: serde_json::value::RawValue::from_string(big.clone()).unwrap(),
+            outcome: Outcome::Denied,
+        };
+        // Ten ~900 kB calls: 9 MB, over the host's 8 MiB for the whole call.
+        let entries: Vec<_> = (0..10).map(entry).collect();
+        let kept = limits.for_checks(&entries);
+        let bytes: usize = kept
+            .iter()
+            .map(|e| e.name.len() + e.arguments.get().len())
+            .sum();
+        assert!(bytes <= limits.budget, "{bytes}");
+        assert_eq!(kept.len(), 4, "the newest that fit");
+        assert_eq!(
+            kept.last().unwrap().name,
+            "write_file9",
+            "newest kept, oldest dropped"
+        );
+        assert_eq!(kept[0].name, "write_file6");
+        // By count too.
+        let small = HistoryLimits {
+            max_entries: 2,
+            ..limits
+        };
+        assert_eq!(small.for_checks(&entries[..1]).len(), 1);
+        assert_eq!(small.for_checks(&entries).len(), 2);
+        // Arguments over max_arguments_bytes are recorded as `{}`.
+        let huge = serde_json::value::RawValue::from_string(format!(
+            r#"{{"content":"{}"}}"#,
+            "x".repeat(host.max_arguments_bytes)
+        ))
+        .unwrap();
+        assert_eq!(limits.recorded(&huge).get(), "{}");
+        assert_eq!(limits.recorded(&entries[0].arguments).get(), big);
     }
 }
