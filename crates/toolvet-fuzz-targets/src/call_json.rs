@@ -2,11 +2,34 @@
 //! accepts has the documented shape (non-empty tool name, object
 //! arguments) and survives a serialise/parse round trip unchanged. It
 //! refuses exactly what `toolvet::parse_json_strict` finds ambiguous in the
-//! text (a key twice in one object, a number a 64-bit reader would round),
-//! so the arguments it accepts read alike in every reader and their
-//! digest is that of their one meaning.
+//! text (a key twice in one object, two keys of one object that
+//! `toolvet::fold::fold` alike, a number a 64-bit reader would round), so
+//! the arguments it accepts read alike in every reader, a case-insensitive
+//! one included, and their digest is that of their one meaning.
 
+use serde_json::Value;
 use toolvet::{CallRequest, StrictJsonError, parse_json_strict};
+
+/// No two keys of one object in `value`, at any depth, fold alike.
+fn assert_no_look_alikes(value: &Value) {
+    match value {
+        Value::Object(map) => {
+            let mut folded: Vec<String> = map.keys().map(|k| toolvet::fold::fold(k)).collect();
+            folded.retain(|f| !f.is_empty());
+            let count = folded.len();
+            folded.sort();
+            folded.dedup();
+            assert_eq!(
+                folded.len(),
+                count,
+                "keys folding alike were accepted: {value}"
+            );
+            map.values().for_each(assert_no_look_alikes);
+        }
+        Value::Array(items) => items.iter().for_each(assert_no_look_alikes),
+        _ => {}
+    }
+}
 
 /// The property, on one input (any bytes).
 pub fn run(data: &[u8]) {
@@ -28,6 +51,7 @@ pub fn run(data: &[u8]) {
     }
     let arguments = parse_json_strict(request.call.arguments.get());
     if let Ok(value) = &arguments {
+        assert_no_look_alikes(value);
         // The digest is that of the one value the arguments mean.
         let again = CallRequest::new(&request.call.name, value).expect("the same call");
         assert_eq!(again.arguments_sha256(), request.arguments_sha256());
