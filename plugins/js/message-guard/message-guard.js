@@ -293,6 +293,40 @@ const contentRule = t.object({
 });
 
 /** Vets outgoing messages: recipients, attachments and content. */
+/**
+ * A key as the host compares keys (`toolvet::fold`): NFKC, upper- then
+ * lower-case, without white space, format (invisible) characters or the
+ * combining dot of `İ`. A tool may read `To`, `ATTACHMENTS` or `ｔｏ` as
+ * the field the settings name.
+ */
+// White space, the format (Cf) characters and the combining dot above,
+// spelled out: the component's regular expressions lack `\p{…}` classes.
+const FOLD_DROPPED =
+  /[\s\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\u0307\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0001}\u{E0020}-\u{E007F}]/gu;
+
+function fold(key) {
+  // The component's engine has no `normalize` (no ICU): there, full-width
+  // forms (`ｔｏ`), NFKC's most common look-alikes, are mapped by hand.
+  const nfkc =
+    typeof key.normalize === 'function'
+      ? key.normalize('NFKC')
+      : key.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  return nfkc
+    .toUpperCase()
+    .toLowerCase()
+    .replace(FOLD_DROPPED, '');
+}
+
+/**
+ * The keys of `args` that are `field` by their fold (the host refuses two
+ * that fold alike, so at most one besides an exact match).
+ */
+function keysFor(args, field) {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return [];
+  const want = fold(field);
+  return Object.keys(args).filter((k) => k === field || fold(k) === want);
+}
+
 export class MessageGuard extends Check {
   static name = 'message-guard';
   static version = '0.1.0';
@@ -398,7 +432,7 @@ export class MessageGuard extends Check {
     // Recipients.
     const recipients = [];
     for (const field of s.recipient_fields) {
-      if (Object.hasOwn(args, field)) recipients.push(...recipientsIn(args[field], field));
+      for (const key of keysFor(args, field)) recipients.push(...recipientsIn(args[key], key));
     }
     const invalid = recipients.filter((r) => r.parsed.kind === 'invalid');
     if (invalid.length) {
@@ -450,7 +484,7 @@ export class MessageGuard extends Check {
     // Attachments.
     const names = [];
     for (const field of s.attachment_fields) {
-      if (Object.hasOwn(args, field)) names.push(...attachmentsIn(args[field]));
+      for (const key of keysFor(args, field)) names.push(...attachmentsIn(args[key]));
     }
     const blocked = names.filter((n) => this.blockedExtensions.has(extension(n)) || this.blockedName(n));
     if (blocked.length) {
@@ -463,7 +497,7 @@ export class MessageGuard extends Check {
     }
 
     // Content.
-    const texts = (fields) => fields.filter((f) => Object.hasOwn(args, f)).flatMap((f) => stringsIn(args[f], f));
+    const texts = (fields) => fields.flatMap((f) => keysFor(args, f)).flatMap((k) => stringsIn(args[k], k));
     for (const rule of this.rules) {
       const hit = texts(rule.fields).find(([, text]) => rule.re.test(text));
       if (hit) {

@@ -158,3 +158,14 @@ test('warmUp runs its sample calls under any settings and changes no later decis
     assert.deepEqual(decisions(warmed), decisions(cold), settings);
   }
 });
+
+test('fields are read in any case and Unicode form, as a tool may read them', () => {
+  // Issue 29, fourth review: `Attachments` and `To` went to a tool that
+  // reads keys case-insensitively, unchecked.
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  assert.equal(run(g, 'send_email', { To: 'a@acme.com', Attachments: ['/root/.ssh/id_rsa'] }).rule, 'message.blocked-attachment');
+  assert.equal(run(g, 'send_email', { TO: 'eve@evil.com', subject: 'hi' }).rule, 'message.external-recipient');
+  assert.equal(run(g, 'send_email', { 'ｔｏ': 'eve@evil.com' }).rule, 'message.external-recipient');
+  assert.equal(run(g, 'send_email', { to: 'a@acme.com', 'Bo\u200bdy': 'AKIAIOSFODNN7EXAMPLE' }).kind, run(g, 'send_email', { to: 'a@acme.com', body: 'AKIAIOSFODNN7EXAMPLE' }).kind);
+  assert.equal(run(g, 'send_email', { to: 'a@acme.com', attachmentsList: ['x.exe'] }).kind, 'allow');
+});

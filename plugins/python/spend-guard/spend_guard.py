@@ -25,6 +25,7 @@ import decimal
 import fnmatch
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal, Optional
@@ -292,15 +293,35 @@ def _quote(text: str) -> str:
     return '"' + shown.replace('"', "'") + '"'
 
 
+def fold(key: str) -> str:
+    """A key as the host compares keys (`toolvet::fold`): NFKC, upper- then
+    lower-case, without white space, format (invisible) characters or the
+    combining dot of `İ`. `Amount`, `AMOUNT` and `ａｍｏｕｎｔ` fold alike;
+    the host refuses two such keys in one object, so at most one matches."""
+    text = unicodedata.normalize("NFKC", key).upper().lower()
+    return "".join(
+        c for c in text
+        if not c.isspace() and unicodedata.category(c) != "Cf" and c != "\u0307"
+    )
+
+
 def lookup(args: dict, path: str) -> tuple[bool, Any]:
     """The value at a dotted `path` (`amount`, `amount.value`) in the
-    arguments: `(True, value)` when present (even if null), else
+    arguments, each part matched by its fold (a tool may read keys in any
+    case): `(True, value)` when present (even if null), else
     `(False, None)`."""
     node: Any = args
     for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
+        if not isinstance(node, dict):
             return False, None
-        node = node[part]
+        if part in node:
+            node = node[part]
+            continue
+        want = fold(part)
+        found = [k for k in node if fold(k) == want]
+        if not found:
+            return False, None
+        node = node[found[0]]
     return True, node
 
 

@@ -76,6 +76,15 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(lookup(args, "amount.missing"), (False, None))
         self.assertEqual(lookup(args, "n.value"), (False, None))
 
+    def test_lookup_matches_keys_in_any_case_and_unicode_form(self) -> None:
+        # A tool that reads keys case-insensitively pays `Amount` (issue 29,
+        # fourth review): the check reads it as `amount`.
+        self.assertEqual(lookup({"Amount": 5000}, "amount"), (True, 5000))
+        self.assertEqual(lookup({"AMOUNT": {"Value": "9"}}, "amount.value"), (True, "9"))
+        self.assertEqual(lookup({"\uff41mount": 7}, "amount"), (True, 7))
+        self.assertEqual(lookup({"amo\u200bunt": 8}, "amount"), (True, 8))
+        self.assertEqual(lookup({"amounts": 1}, "amount"), (False, None))
+
 
 class SpendGuardTest(unittest.TestCase):
     def setUp(self) -> None:
