@@ -1608,3 +1608,55 @@ fn large_calls_do_not_make_a_sessions_later_calls_oversized() {
     assert!(!ran.stdout.contains("oversized"), "{}", ran.stdout);
     assert_eq!(seen("claude-code", &ran), Seen::Silent, "{}", ran.stdout);
 }
+
+/// Gemini CLI's shell tool names its working directory `dir_path`, and its
+/// search tool is `grep_search` (fifth review, F1 and F2): both were
+/// vetted as if they ran in the session's directory and searched nothing.
+#[test]
+fn gemini_shell_dir_path_and_grep_search_are_vetted() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = example_policy(dir.path(), "");
+    let in_dir = |command: &str, dir_path: &str| {
+        let mut v: Value = serde_json::from_str(&shell("gemini-cli", command)).unwrap();
+        v["tool_input"]["dir_path"] = Value::String(dir_path.into());
+        v.to_string()
+    };
+    // Inside the workspace: narrowed to it, and judged there.
+    let ran = hook("gemini-cli", &policy, &in_dir("ls", "src"), &[], &[]);
+    assert_eq!(seen("gemini-cli", &ran), Seen::Silent, "{}", ran.stdout);
+    let ran = hook(
+        "gemini-cli",
+        &policy,
+        &in_dir("echo '{}' > settings.json", ".gemini"),
+        &[],
+        &[],
+    );
+    assert_eq!(seen("gemini-cli", &ran), Seen::Deny, "{}", ran.stdout);
+    // Outside it: refused, as `directory` is.
+    let ran = hook(
+        "gemini-cli",
+        &policy,
+        &in_dir("rm -rf *", "/home/alice"),
+        &[],
+        &[],
+    );
+    assert_eq!(seen("gemini-cli", &ran), Seen::Deny, "{}", ran.stdout);
+    for input in [
+        json!({"pattern": ".", "include_pattern": ".env*"}),
+        json!({"pattern": ".", "dir_path": "/root/.ssh"}),
+    ] {
+        let ran = hook(
+            "gemini-cli",
+            &policy,
+            &mapped_tool_payload("gemini-cli", "grep_search", input.clone()),
+            &[],
+            &[],
+        );
+        assert_eq!(
+            seen("gemini-cli", &ran),
+            Seen::Deny,
+            "{input}: {}",
+            ran.stdout
+        );
+    }
+}

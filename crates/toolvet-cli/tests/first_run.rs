@@ -77,12 +77,20 @@ fn compile_reports_each_checks_own_time_and_the_batch_wall_time() {
         .parse()
         .unwrap();
     assert!(last.contains("compiling 2 of them"), "{last}");
-    // Each time is the check's own, not the batch's: together they fit in
-    // the batch (compiled in parallel, each took about the whole batch).
-    let sum: f64 = own.iter().sum();
+    // Each time is the check's own, not the batch's: each fits in the
+    // batch, and they are not all the batch's time. (Their sum is not
+    // compared with the batch: how much the two compilations overlap
+    // depends on the machine's load.)
+    for t in &own {
+        assert!(
+            *t <= wall * 1.05 + 5.0,
+            "own time {t} ms is longer than the batch's {wall} ms ({own:?})"
+        );
+    }
+    let shortest = own.iter().copied().fold(f64::INFINITY, f64::min);
     assert!(
-        sum <= wall * 1.05 + 5.0,
-        "own times {own:?} add up to more than the batch's {wall} ms"
+        shortest < wall * 0.95,
+        "every check reports the batch's time ({own:?}, batch {wall} ms)"
     );
     // A second run finds everything in the cache.
     let run = toolvet(dir.path(), &cache, &["compile", "-c", "toolvet.toml"], "");

@@ -32,7 +32,7 @@ pub use maps::{
 };
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -182,7 +182,10 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     let config = HooksConfig::from_policy(&policy)?;
     let tools = config.tools.get(agent.name());
     let map = ToolMap::with_overrides(agent, tools)?;
-    let cwd = working_directory(&call)?;
+    // The working directory from the arguments as the map names them
+    // (Gemini's shell `dir_path` is its `directory`).
+    let (_, mapped) = map.apply(&call.tool, &call.arguments)?;
+    let cwd = working_directory(&call, &mapped)?;
     let state_dir = config.state_dir()?;
     let home = user_home();
     let mut requests = map
@@ -387,18 +390,21 @@ fn combine(answers: Vec<(Option<String>, Answer)>, config: &HooksConfig) -> Answ
 }
 
 /// The working directory the call runs in: the agent's `cwd`, or a
-/// working-directory argument of the tool ([`maps::WORKDIR_ARGS`])
-/// resolved against it. Such an argument may narrow the workspace, never
+/// working-directory argument of the tool ([`maps::WORKDIR_ARGS`], in
+/// `arguments` as the tool map names them) resolved against it. Such an argument may narrow the workspace, never
 /// widen it: one outside the agent's `cwd` (or with no `cwd` to resolve
 /// it against) blocks the call.
 ///
 /// # Errors
 /// [`HookError::Input`] for a working-directory argument that is not a
 /// string, leaves the agent's `cwd`, or cannot be placed.
-fn working_directory(call: &HookCall) -> Result<Option<String>, HookError> {
+fn working_directory(
+    call: &HookCall,
+    arguments: &Map<String, Value>,
+) -> Result<Option<String>, HookError> {
     let mut cwd = call.cwd.clone();
     for key in maps::WORKDIR_ARGS {
-        let Some(value) = call.arguments.get(*key) else {
+        let Some(value) = arguments.get(*key) else {
             continue;
         };
         let dir = match value {
@@ -686,7 +692,10 @@ mod tests {
 
     #[test]
     fn working_directory_arguments_narrow_the_cwd_and_never_widen_it() {
-        let w = |cwd: Option<&str>, args: Value| working_directory(&call(cwd, args));
+        let w = |cwd: Option<&str>, args: Value| {
+            let c = call(cwd, args);
+            working_directory(&c, &c.arguments)
+        };
         let project = Some("/home/alice/project");
         assert_eq!(
             w(project, serde_json::json!({"directory": "sub/dir"})).unwrap(),

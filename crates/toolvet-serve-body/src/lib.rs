@@ -461,7 +461,14 @@ mod tests {
                 "{full}: {e}"
             );
             let e = evaluation_call(body.to_string().as_bytes()).unwrap_err();
-            assert_eq!(e.kind, INVALID_EVALUATION, "{full}");
+            // `ID` beside `id` folds alike: the strict reader refuses the
+            // text before the key lists are read (`toolvet::fold`).
+            let kind = if key == "ID" {
+                INVALID_CALL
+            } else {
+                INVALID_EVALUATION
+            };
+            assert_eq!(e.kind, kind, "{full}: {}", e.message);
         }
         // The finding: the arguments under a look-alike key with none under
         // `arguments` were vetted as `{}`.
