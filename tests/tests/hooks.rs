@@ -1618,6 +1618,8 @@ fn gemini_shell_dir_path_and_grep_search_are_vetted() {
     let policy = example_policy(dir.path(), "");
     let in_dir = |command: &str, dir_path: &str| {
         let mut v: Value = serde_json::from_str(&shell("gemini-cli", command)).unwrap();
+        // Today's Gemini CLI sends `dir_path` (older versions `directory`).
+        v["tool_input"].as_object_mut().unwrap().remove("directory");
         v["tool_input"]["dir_path"] = Value::String(dir_path.into());
         v.to_string()
     };
