@@ -90,8 +90,18 @@ async fn authzen_refuses_keys_it_would_not_vet() {
             format!("{path}.{key}")
         };
         assert_eq!(status, 400, "{full}: {answer}");
-        assert_eq!(answer["error"]["kind"], "invalid-evaluation");
         let message = answer["error"]["message"].as_str().unwrap();
+        if key == "Resource" {
+            // Beside `resource` it folds alike: the strict reader refuses
+            // the body before its key lists are read.
+            assert_eq!(answer["error"]["kind"], "invalid-call", "{answer}");
+            assert!(
+                message.contains("`resource`") && message.contains("`Resource`"),
+                "{message}"
+            );
+            continue;
+        }
+        assert_eq!(answer["error"]["kind"], "invalid-evaluation");
         assert!(
             message.starts_with(&format!("unknown key `{full}`")),
             "{message}"
