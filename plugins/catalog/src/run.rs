@@ -55,6 +55,224 @@ const SERVERS: &[(&str, &str, &[u16])] = &[
     ("jupyter", "", &[8888]),
 ];
 
+/// How many working directories a run's commands are followed into before
+/// further ones are dropped (oldest kept: the cwd the front end names).
+const MAX_DIRS: usize = 16;
+
+/// How deep `bash -c '…'` and `eval` texts are read into.
+const MAX_NESTED: u32 = 3;
+
+/// How many directories above the call's cwd [`readings`] learns the
+/// run's links in.
+const MAX_BASES: usize = 8;
+
+/// How many links in a row [`Facts::through_symlinks`] follows.
+const MAX_HOPS: usize = 8;
+
+/// What [`Facts::from_calls`] keeps while it reads the run's commands in
+/// order: where the commands may have run, and the variables they set.
+struct Shell {
+    /// The directory the current call's commands run in, when known
+    /// (starts as the cwd the front end names; `cd` moves it).
+    here: Option<String>,
+    /// Whether a `cd` of the current call moved `here` (a relative
+    /// directory it creates is then not certain to be where it is taken).
+    moved: bool,
+    /// Every directory a command of the run may have run in: the cwd and
+    /// each directory a `cd` of any earlier command went to (an agent's
+    /// shell may keep its working directory from call to call). Links are
+    /// learnt in each of them.
+    dirs: Vec<String>,
+    /// Variables assigned by earlier commands (`X=/root/.ssh/id_rsa`).
+    vars: Vec<(String, String)>,
+}
+
+impl Shell {
+    fn visit(&mut self, dir: String) {
+        if !self.dirs.contains(&dir) && self.dirs.len() < MAX_DIRS {
+            self.dirs.push(dir);
+        }
+    }
+
+    /// The directories a relative path of the current command may be
+    /// relative to: `here` when known, else every directory of the run.
+    fn places(&self) -> Vec<&str> {
+        match &self.here {
+            Some(h) => vec![h.as_str()],
+            None => self.dirs.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// `word` with `$NAME` and `${NAME}` of known variables replaced.
+    fn expand(&self, word: &str) -> String {
+        if !word.contains('$') {
+            return word.to_string();
+        }
+        let mut out = String::new();
+        let mut rest = word;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let (name, len) = match after.strip_prefix('{') {
+                Some(inner) => match inner.find('}') {
+                    Some(end) => (&inner[..end], end + 2),
+                    None => ("", 0),
+                },
+                None => {
+                    let end = after
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(after.len());
+                    (&after[..end], end)
+                }
+            };
+            match self.vars.iter().rev().find(|(n, _)| n == name) {
+                Some((_, value)) if !name.is_empty() => out.push_str(value),
+                _ => out.push_str(&rest[i..i + 1 + len]),
+            }
+            rest = &after[len..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// Record `NAME=value` words as variables; whether every word was one.
+    fn assign<'w>(&mut self, words: impl IntoIterator<Item = &'w String>) -> bool {
+        let mut all = true;
+        for w in words {
+            match w.split_once('=') {
+                Some((name, value)) if words::is_name(name) => {
+                    self.vars.push((name.to_string(), value.to_string()));
+                }
+                _ => all = false,
+            }
+        }
+        all
+    }
+}
+
+/// Programs that run the rest of their words as a command, with their
+/// options that take a value and how many operands come before the
+/// command (`timeout 5 CMD`): what a link is made through (`busybox ln`).
+const RUNNERS: &[(&str, &[&str], usize)] = &[
+    ("busybox", &[], 0),
+    ("toybox", &[], 0),
+    (
+        "env",
+        &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+        0,
+    ),
+    (
+        "sudo",
+        &[
+            "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group",
+        ],
+        0,
+    ),
+    ("doas", &["-u", "-C"], 0),
+    ("nice", &["-n", "--adjustment"], 0),
+    ("ionice", &["-c", "-n", "-t", "--class", "--classdata"], 0),
+    ("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
+    ("stdbuf", &["-i", "-o", "-e"], 0),
+    ("setsid", &[], 0),
+    ("nohup", &[], 0),
+    ("time", &["-f", "-o", "--format", "--output"], 0),
+    ("command", &[], 0),
+    ("builtin", &[], 0),
+    ("exec", &["-a"], 0),
+    ("unbuffer", &[], 0),
+    ("chronic", &[], 0),
+    (
+        "flock",
+        &["-w", "-E", "--timeout", "--conflict-exit-code"],
+        1,
+    ),
+];
+
+/// `w` without the runners in front of the command ([`RUNNERS`]), and
+/// without option words a wrapper [`words::commands`] removed left behind
+/// (`sudo -u root ln …` reaches here as `-u root ln …`).
+fn strip_runners(mut w: &[String]) -> &[String] {
+    for _ in 0..8 {
+        let Some(first) = w.first() else {
+            return w;
+        };
+        let (skip_name, with_value, operands) = match RUNNERS
+            .iter()
+            .find(|(n, _, _)| *n == words::base_name(first))
+        {
+            Some((_, v, o)) => (1, *v, *o),
+            None if first.starts_with('-') => (0, RUNNERS[3].1, 0),
+            None => return w,
+        };
+        let mut i = skip_name;
+        while let Some(a) = w.get(i) {
+            if a == "--" {
+                i += 1;
+                break;
+            }
+            if words::is_assignment(a) {
+                i += 1;
+                continue;
+            }
+            if !a.starts_with('-') || a == "-" {
+                break;
+            }
+            i += if with_value.contains(&a.as_str()) {
+                2
+            } else {
+                1
+            };
+        }
+        i += operands;
+        if i == 0 || i >= w.len() {
+            return if i == 0 { w } else { &[] };
+        }
+        w = &w[i..];
+    }
+    w
+}
+
+/// The operands of `w` (a command's words, its name first) and the value of
+/// its target-directory option (`-t DIR`, `--target-directory=DIR`), with
+/// the values of `with_value` options left out.
+fn operands_and_target_dir<'w>(
+    w: &'w [String],
+    with_value: &[&str],
+) -> (Vec<&'w str>, Option<&'w str>) {
+    let mut ops = Vec::new();
+    let mut dir = None;
+    let mut ended = false;
+    let mut i = 1;
+    while let Some(a) = w.get(i) {
+        i += 1;
+        if ended || !a.starts_with('-') || a == "-" {
+            ops.push(a.as_str());
+        } else if a == "--" {
+            ended = true;
+        } else if a == "-t" || a == "--target-directory" {
+            dir = w.get(i).map(String::as_str);
+            i += 1;
+        } else if let Some(d) = a.strip_prefix("--target-directory=") {
+            dir = Some(d);
+        } else if !a.starts_with("--") && a.len() > 2 && a.ends_with('t') {
+            // A cluster ending in `-t` (`-sft DIR`).
+            dir = w.get(i).map(String::as_str);
+            i += 1;
+        } else if with_value.contains(&a.as_str()) {
+            i += 1;
+        }
+    }
+    (ops, dir)
+}
+
+/// The last segment of `path` (`a/b/` → `b`).
+fn last_segment(path: &str) -> &str {
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+}
+
 impl Facts {
     /// Facts from shell commands that ran earlier in the run (oldest
     /// first), resolved against the absolute directory `cwd`.
@@ -68,48 +286,226 @@ impl Facts {
     /// which make later calls stricter; a directory it claims to have
     /// created or a server it claims to have started, which let later
     /// calls do more, are not.
+    ///
+    /// Each call's commands start in `cwd`; a `cd` moves the commands after
+    /// it, and a link is learnt in every directory a command of the run
+    /// may have run in (the agent's shell may keep a `cd` of an earlier
+    /// call). Links are seen through runners (`busybox ln`, `env ln`,
+    /// `timeout 5 ln`, `bash -c '…'`, `eval`), with the values of variables
+    /// earlier commands assigned (`X=/root/.ssh/id_rsa; ln -s $X k`), and
+    /// follow the link when `mv` (or a `cp` that copies links as links)
+    /// moves it or a directory holding it.
     pub fn from_calls<'a>(commands: impl IntoIterator<Item = (&'a str, bool)>, cwd: &str) -> Facts {
         let mut facts = Facts::default();
         if !cwd.starts_with('/') {
             return facts;
         }
+        let cwd = resolve("/", cwd);
+        let mut shell = Shell {
+            here: Some(cwd.clone()),
+            moved: false,
+            dirs: vec![cwd.clone()],
+            vars: Vec::new(),
+        };
         for (cmd, certain) in commands {
-            for w in words::commands(cmd) {
-                if certain {
-                    facts.learn(&w, cwd);
-                } else {
-                    let mut links = Facts::default();
-                    links.learn(&w, cwd);
-                    facts.symlinks.extend(links.symlinks);
-                }
-            }
+            shell.here = Some(cwd.clone());
+            shell.moved = false;
+            facts.read(cmd, certain, &mut shell, 0);
         }
         facts
     }
 
-    fn learn(&mut self, w: &[String], cwd: &str) {
-        let abs = |p: &str| resolve(cwd, p);
-        let ops = words::operands(w);
-        match words::base_name(&w[0]) {
-            "ln" if w.iter().any(|a| {
+    /// Learn from one command text (a call's command, or a `bash -c` text
+    /// at nesting `depth`).
+    fn read(&mut self, cmd: &str, certain: bool, shell: &mut Shell, depth: u32) {
+        for raw in words::commands(cmd) {
+            let expanded: Vec<String> = raw.iter().map(|w| shell.expand(w)).collect();
+            if shell.assign(expanded.iter()) {
+                continue;
+            }
+            let w = strip_runners(&expanded);
+            let Some(first) = w.first() else {
+                continue;
+            };
+            match words::base_name(first) {
+                "cd" | "pushd" => {
+                    let target = w[1..]
+                        .iter()
+                        .find(|a| !matches!(a.as_str(), "-L" | "-P" | "-e" | "-@" | "--"));
+                    shell.moved = true;
+                    let new = match target.map(String::as_str) {
+                        Some(t) if t.starts_with('/') => vec![resolve("/", t)],
+                        Some(t) if !t.starts_with('~') && t != "-" && !t.contains('$') => {
+                            shell.places().iter().map(|d| resolve(d, t)).collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    shell.here = match new.as_slice() {
+                        [one] if shell.here.is_some() => Some(one.clone()),
+                        _ => None,
+                    };
+                    for d in new {
+                        shell.visit(d);
+                    }
+                }
+                "popd" => shell.here = None,
+                "export" | "declare" | "typeset" | "local" | "readonly" => {
+                    shell.assign(w[1..].iter().filter(|a| !a.starts_with('-')));
+                }
+                "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" if depth < MAX_NESTED => {
+                    let script = w[1..]
+                        .iter()
+                        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+                        .and_then(|i| w.get(i + 2));
+                    if let Some(script) = script {
+                        let (here, moved) = (shell.here.clone(), shell.moved);
+                        self.read(script, certain, shell, depth + 1);
+                        (shell.here, shell.moved) = (here, moved);
+                    }
+                }
+                "eval" if depth < MAX_NESTED => {
+                    let text = w[1..].join(" ");
+                    self.read(&text, certain, shell, depth + 1);
+                }
+                _ => {
+                    self.learn_links(w, shell);
+                    if certain {
+                        self.learn(w, shell);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Links made (`ln -s`) or moved (`mv`, `cp -a`) by the simple command
+    /// `w`, in every directory it may have run in.
+    fn learn_links(&mut self, w: &[String], shell: &Shell) {
+        let name = words::base_name(&w[0]);
+        let dirs: Vec<&str> = match &shell.here {
+            // Where the command runs is known; the run's other
+            // directories too, when an earlier call's `cd` may have
+            // left the agent's shell there.
+            Some(h) => std::iter::once(h.as_str())
+                .chain(shell.dirs.iter().map(String::as_str))
+                .collect(),
+            None => shell.dirs.iter().map(String::as_str).collect(),
+        };
+        match name {
+            "ln" if w[1..].iter().any(|a| {
                 a.starts_with('-') && !a.starts_with("--") && a.contains('s') || a == "--symbolic"
             }) =>
             {
-                let (target, link) = match ops.as_slice() {
-                    [t, l] => (*t, abs(l)),
-                    [t] => (*t, abs(t.rsplit('/').next().unwrap_or(t))),
-                    _ => return,
-                };
-                let target = if target.starts_with('/') || target.starts_with('~') {
-                    target.to_string()
-                } else {
-                    let dir = link
-                        .rsplit_once('/')
-                        .map_or("/", |(d, _)| if d.is_empty() { "/" } else { d });
-                    resolve(dir, target)
-                };
-                self.symlinks.push((link, target));
+                let (ops, target_dir) = operands_and_target_dir(w, &["-S", "--suffix"]);
+                // `(target, link)`: the link's path as written; a link
+                // named like an existing directory is made inside it.
+                let mut made: Vec<(&str, String)> = Vec::new();
+                match (ops.as_slice(), target_dir) {
+                    (targets, Some(d)) => {
+                        made.extend(
+                            targets
+                                .iter()
+                                .map(|t| (*t, format!("{d}/{}", last_segment(t)))),
+                        );
+                    }
+                    ([t], None) => made.push((t, last_segment(t).to_string())),
+                    ([t, l], None) => {
+                        made.push((t, (*l).to_string()));
+                        made.push((t, format!("{l}/{}", last_segment(t))));
+                    }
+                    ([targets @ .., d], None) => {
+                        made.extend(
+                            targets
+                                .iter()
+                                .map(|t| (*t, format!("{d}/{}", last_segment(t)))),
+                        );
+                    }
+                    ([], None) => {}
+                }
+                for dir in &dirs {
+                    for (target, link) in &made {
+                        let link = resolve(dir, link);
+                        let target = if target.starts_with('/') || target.starts_with('~') {
+                            (*target).to_string()
+                        } else {
+                            let parent = link
+                                .rsplit_once('/')
+                                .map_or("/", |(d, _)| if d.is_empty() { "/" } else { d });
+                            resolve(parent, target)
+                        };
+                        self.add_link(link, target);
+                    }
+                }
             }
+            "mv" | "cp" => {
+                if name == "cp" && !copies_links(w) {
+                    return;
+                }
+                let (ops, target_dir) = operands_and_target_dir(w, &["-S", "--suffix"]);
+                let moves: Vec<(&str, Vec<String>)> = match (ops.as_slice(), target_dir) {
+                    (sources, Some(d)) => sources
+                        .iter()
+                        .map(|s| (*s, vec![format!("{d}/{}", last_segment(s))]))
+                        .collect(),
+                    ([s, d], None) => vec![(
+                        *s,
+                        vec![(*d).to_string(), format!("{d}/{}", last_segment(s))],
+                    )],
+                    ([sources @ .., d], None) => sources
+                        .iter()
+                        .map(|s| (*s, vec![format!("{d}/{}", last_segment(s))]))
+                        .collect(),
+                    ([], None) => Vec::new(),
+                };
+                for dir in &dirs {
+                    for (source, dests) in &moves {
+                        let from = resolve(dir, source);
+                        let known: Vec<(String, String)> = self
+                            .symlinks
+                            .iter()
+                            .filter_map(|(l, t)| {
+                                let rest = if *l == from {
+                                    ""
+                                } else {
+                                    l.strip_prefix(&format!("{from}/"))?
+                                };
+                                Some((rest.to_string(), t.clone()))
+                            })
+                            .collect();
+                        for (rest, target) in known {
+                            for dest in dests {
+                                let to = resolve(dir, &format!("{dest}/{rest}"));
+                                self.add_link(to, target.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Record a link (the newest fact about a path comes last).
+    fn add_link(&mut self, link: String, target: String) {
+        self.symlinks.retain(|(l, t)| !(l == &link && t == &target));
+        self.symlinks.push((link, target));
+    }
+
+    /// Directories and servers the certain command `w` made or started.
+    fn learn(&mut self, w: &[String], shell: &Shell) {
+        // A relative directory is placed only when the command runs where
+        // the call started: after a `cd` it may lie elsewhere.
+        let abs = |p: &str| -> Option<String> {
+            if p.starts_with('/') {
+                Some(resolve("/", p))
+            } else if shell.moved {
+                None
+            } else {
+                shell.here.as_deref().map(|h| resolve(h, p))
+            }
+        };
+        let ops = words::operands(w);
+        match words::base_name(&w[0]) {
+            "ln" | "mv" | "cp" => {}
             "mkdir"
                 if !w.iter().any(|a| {
                     a == "-p"
@@ -117,7 +513,7 @@ impl Facts {
                         || (a.starts_with('-') && !a.starts_with("--") && a.contains('p'))
                 }) =>
             {
-                self.created.extend(ops.iter().map(|d| abs(d)));
+                self.created.extend(ops.iter().filter_map(|d| abs(d)));
             }
             "python" | "python3"
                 if w.get(1).is_some_and(|a| a == "-m")
@@ -146,8 +542,10 @@ impl Facts {
             }
             "git" if w.get(1).is_some_and(|s| s == "clone") => {
                 let rest: Vec<&str> = ops.iter().skip(1).copied().collect();
-                if let [_, dir] = rest.as_slice() {
-                    self.created.push(abs(dir));
+                if let [_, dir] = rest.as_slice()
+                    && let Some(dir) = abs(dir)
+                {
+                    self.created.push(dir);
                 }
             }
             _ => self.learn_server(w),
@@ -206,24 +604,41 @@ impl Facts {
     }
 
     /// `path` (absolute) with a leading symbolic link of the run replaced by
-    /// its target; `~` targets use `home`.
+    /// its target, again while the result starts at a link (up to
+    /// [`MAX_HOPS`] links: a link to a link); the newest fact about a link
+    /// wins (`ln -sfn` made it again). `~` targets use `home`.
     pub fn through_symlinks(&self, path: String, home: Option<&str>) -> String {
-        for (link, target) in &self.symlinks {
-            let rest = if path == *link {
-                Some("")
-            } else {
-                path.strip_prefix(&format!("{link}/"))
-            };
-            if let Some(rest) = rest {
-                let target = match (target.strip_prefix('~'), home) {
-                    (Some(t), Some(h)) => format!("{h}{t}"),
-                    (Some(_), None) => return path,
-                    (None, _) => target.clone(),
-                };
-                return resolve("/", &format!("{target}/{rest}"));
+        let mut path = path;
+        for _ in 0..MAX_HOPS {
+            match self.one_link(&path, home) {
+                Some(next) if next != path => path = next,
+                _ => break,
             }
         }
         path
+    }
+
+    /// `path` through the newest link at or above it, if any.
+    fn one_link(&self, path: &str, home: Option<&str>) -> Option<String> {
+        for (link, target) in self.symlinks.iter().rev() {
+            let rest = if path == link {
+                ""
+            } else if let Some(r) = path
+                .strip_prefix(link.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                r
+            } else {
+                continue;
+            };
+            let target = match (target.strip_prefix('~'), home) {
+                (Some(t), Some(h)) => format!("{h}{t}"),
+                (Some(_), None) => return None,
+                (None, _) => target.clone(),
+            };
+            return Some(resolve("/", &format!("{target}/{rest}")));
+        }
+        None
     }
 
     /// Whether the run created `path` or a directory above it.
@@ -232,6 +647,87 @@ impl Facts {
             .iter()
             .any(|c| path == c || path.starts_with(&format!("{c}/")))
     }
+}
+
+/// Whether `cp` with the words `w` copies a symbolic link as a link
+/// (`-a`, `-d`, `-P`, `-R`/`-r`, `--archive`, `--no-dereference`,
+/// `--recursive`) rather than the file it points to (`-L`).
+fn copies_links(w: &[String]) -> bool {
+    let mut copies = false;
+    for a in &w[1..] {
+        if a == "--" {
+            break;
+        }
+        match a.as_str() {
+            "--archive" | "--no-dereference" | "--recursive" => copies = true,
+            "--dereference" => return false,
+            s if s.starts_with('-') && !s.starts_with("--") => {
+                if s.contains('L') {
+                    return false;
+                }
+                copies |= s.contains(['a', 'd', 'P', 'R', 'r']);
+            }
+            _ => {}
+        }
+    }
+    copies
+}
+
+/// The readings of the run's facts a call at `cwd` is judged under, the
+/// strictest decision winning. The history does not say where an earlier
+/// call ran, and a front end may run this call in a directory below the
+/// agent's (a `directory` argument, Cursor's shell cwd): a relative link
+/// made earlier (`ln -s ~ h`) may lie in `cwd` or in any directory above
+/// it, so that `cwd` itself (`…/h`) is the link. A link is only what a
+/// command claims to have done (it may have failed, or the name was a
+/// directory already), so the places are also judged as written, without
+/// links, and a claimed link never makes a call pass that the plain path
+/// would not.
+///
+/// Returns, in order: [`Facts::from_calls`] at `cwd`; the links learnt as
+/// if the run had started in the directories above `cwd` (up to
+/// [`MAX_BASES`], together, the nearest winning where two meet), with the
+/// directories and servers of the first; and, when any link is known, the
+/// first without links. Without links there is one reading; never more
+/// than three.
+pub fn readings<'a>(calls: &[(&'a str, bool)], cwd: &str) -> Vec<Facts> {
+    let full = Facts::from_calls(calls.iter().copied(), cwd);
+    if !cwd.starts_with('/') {
+        return vec![full];
+    }
+    let mut bases = Vec::new();
+    let mut base = resolve("/", cwd);
+    while base != "/" && bases.len() < MAX_BASES {
+        base = match base.rsplit_once('/') {
+            Some(("", _)) | None => "/".to_string(),
+            Some((up, _)) => up.to_string(),
+        };
+        bases.push(base.clone());
+    }
+    // The farthest first, so that the nearest directory's link is the
+    // newest where two would meet.
+    let mut above = Facts {
+        symlinks: Vec::new(),
+        created: full.created.clone(),
+        listening: full.listening.clone(),
+    };
+    for base in bases.iter().rev() {
+        for (link, target) in Facts::from_calls(calls.iter().copied(), base).symlinks {
+            above.add_link(link, target);
+        }
+    }
+    let any_links = !full.symlinks.is_empty() || !above.symlinks.is_empty();
+    let mut out = vec![full.clone()];
+    if !above.symlinks.is_empty() && above.symlinks != full.symlinks {
+        out.push(above);
+    }
+    if any_links {
+        out.push(Facts {
+            symlinks: Vec::new(),
+            ..full
+        });
+    }
+    out
 }
 
 /// `path` joined to the absolute `base` (unless absolute itself), with `.`,
@@ -269,7 +765,14 @@ mod tests {
             "/w",
         );
         assert_eq!(f.created, ["/home/a/scratch"]);
-        assert_eq!(f.symlinks, [("/w/cfg".to_string(), "/etc".to_string())]);
+        // The link, and the link inside `cfg` had it been a directory.
+        assert_eq!(
+            f.symlinks,
+            [
+                ("/w/cfg".to_string(), "/etc".to_string()),
+                ("/w/cfg/etc".to_string(), "/etc".to_string())
+            ]
+        );
     }
 
     #[test]
@@ -320,5 +823,79 @@ mod tests {
         assert!(!f.created_by_run("/w/p/maybe"));
         assert!(f.created_by_run("/w/copy"));
         assert_eq!(resolve("/w", "../x/./y"), "/x/y");
+    }
+
+    /// The fifth review's links that were missed (`cd` before `ln`,
+    /// `busybox ln`, a target from a variable, a moved link): each is
+    /// followed to the key now.
+    #[test]
+    fn links_through_cd_runners_variables_and_moves() {
+        let key = "/root/.ssh/id_rsa";
+        let f = Facts::from_commands(
+            [
+                "mkdir -p l && cd l && ln -s /root/.ssh/id_rsa k5.txt",
+                "busybox ln -s /root/.ssh/id_rsa k7.txt",
+                "X=/root/.ssh/id_rsa; ln -s $X k10.txt",
+                "ln -s /root/.ssh/id_rsa k11.txt && mv k11.txt k12.txt",
+                "sudo -u root env FOO=1 timeout 5 ln -sf /root/.ssh/id_rsa k13.txt",
+                "bash -c 'cd sub && ln -s \"${X}\" k14.txt'",
+                "ln -s /root/.ssh k15 && cp -a k15 moved/ && mv moved ../gone",
+                "ln -st links /root/.ssh/id_rsa",
+            ],
+            "/w/p",
+        );
+        for path in [
+            "/w/p/l/k5.txt",
+            "/w/p/k7.txt",
+            "/w/p/k10.txt",
+            "/w/p/k12.txt",
+            "/w/p/k13.txt",
+            "/w/p/sub/k14.txt",
+            "/w/p/links/id_rsa",
+        ] {
+            assert_eq!(f.through_symlinks(path.into(), None), key, "{path}");
+        }
+        assert_eq!(
+            f.through_symlinks("/w/gone/k15/id_rsa".into(), None),
+            key,
+            "a link copied into a directory that was then moved"
+        );
+        // The newest fact about a link wins, and a link to a link is
+        // followed to its end.
+        let f = Facts::from_commands(
+            ["ln -s /tmp/ok k && ln -sfn /root/.ssh s && ln -sfn s/id_rsa k"],
+            "/w",
+        );
+        assert_eq!(f.through_symlinks("/w/k".into(), None), key);
+        // A `cd` leaves a relative directory made after it unplaced (it
+        // was made elsewhere than the call's cwd), not placed wrongly.
+        let f = Facts::from_commands(["cd /etc; mkdir cron.d", "mkdir /w/x && cd y"], "/w");
+        assert_eq!(f.created, ["/w/x"]);
+    }
+
+    /// F7: a link made in the agent's directory is the cwd of a later call
+    /// that a front end runs in that link (`directory: "h"`); one of the
+    /// readings knows it, and one judges the paths as written.
+    #[test]
+    fn readings_learn_links_above_the_cwd_and_judge_without_links() {
+        let calls = [("ln -s /home/alice h", true), ("mkdir out", true)];
+        let r = readings(&calls, "/home/alice/project/h");
+        assert_eq!(r.len(), 3, "{r:?}");
+        // At the cwd: `h` would be `…/h/h`.
+        assert_eq!(
+            r[0].through_symlinks("/home/alice/project/h".into(), None),
+            "/home/alice/project/h"
+        );
+        // Made one directory up: the cwd is the link.
+        assert_eq!(
+            r[1].through_symlinks("/home/alice/project/h/x".into(), None),
+            "/home/alice/x"
+        );
+        assert_eq!(r[1].created, ["/home/alice/project/h/out"]);
+        // And without links.
+        assert!(r[2].symlinks.is_empty());
+        assert_eq!(r[2].created, r[0].created);
+        // No links: one reading.
+        assert_eq!(readings(&[("mkdir out", true)], "/w/p").len(), 1);
     }
 }

@@ -74,10 +74,17 @@ pub fn commands(command: &str) -> Vec<Vec<String>> {
     out
 }
 
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    })
+/// Whether `word` is a `NAME=value` assignment.
+pub fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| is_name(name))
+}
+
+/// Whether `name` can name a shell variable (letters, digits and `_`, not
+/// starting with a digit).
+pub fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// The command name of a word (`/usr/bin/ln` → `ln`).

@@ -161,10 +161,13 @@ fn substitute_found(field: &Field, path: &[Seg]) -> Field {
     Field { segs }
 }
 
-/// Index of the first argument after the options of a wrapper.
-/// `with_value`: options that take a separate value (`-u`, `--user`).
-/// Short options in `with_value` also accept an attached value (`-uroot`).
-fn skip_options(args: &[Field], with_value: &[&str]) -> usize {
+/// Index of the first argument after the options of a wrapper (skipping a
+/// `--` that ends them). `with_value`: options that take a separate value
+/// (`-u`, `--user`, and single-dash long options such as screen's
+/// `-Logfile`, matched whole). Short options in `with_value` also accept an
+/// attached value (`-uroot`); in a cluster the first one taking a value
+/// ends it (`-dmS NAME`).
+pub(crate) fn skip_options(args: &[Field], with_value: &[&str]) -> usize {
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text();
@@ -174,7 +177,7 @@ fn skip_options(args: &[Field], with_value: &[&str]) -> usize {
         if !t.starts_with('-') || t == "-" {
             return i;
         }
-        if t.starts_with("--") {
+        if t.starts_with("--") || (t.len() > 2 && with_value.contains(&t.as_str())) {
             if !t.contains('=') && with_value.contains(&t.as_str()) {
                 i += 1;
             }
@@ -2819,6 +2822,14 @@ mod tests {
         );
         assert_eq!(skip_options(&fields(&["--user=x", "ls"]), &["--user"]), 1);
         assert_eq!(skip_options(&fields(&["-nu", "x", "ls"]), &["-u"]), 2);
+        // A single-dash long option named whole takes its value.
+        assert_eq!(
+            skip_options(
+                &fields(&["-Logfile", "f", "-dmS", "n", "ls"]),
+                &["-Logfile", "-S"]
+            ),
+            4
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //!   (`tmux new-session -d CMD`, `tmux send-keys 'rm -rf ~' Enter`,
 //!   `tmux run-shell`, `screen -dm CMD`, `screen -X stuff TEXT`).
 
-use crate::commands::join_fields as join;
+use crate::commands::{join_fields as join, skip_options};
 use crate::syntax::{Field, Output};
 use crate::walk::{Analysis, Env};
 
@@ -42,32 +42,6 @@ pub(crate) fn is_runner(name: &str) -> bool {
     )
 }
 
-/// The index of the first word of `args` that is not an option, an
-/// option's value (`with_value`) or `--` (which it skips).
-fn operands_from(args: &[Field], with_value: &[&str]) -> usize {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        if t == "--" {
-            return i + 1;
-        }
-        if !t.starts_with('-') || t == "-" {
-            return i;
-        }
-        // `-S NAME`, and a short cluster ending in such an option
-        // (`screen -dmS NAME`).
-        let last = match t.strip_prefix('-') {
-            Some(c) if !c.starts_with('-') => c.chars().last().map(|c| format!("-{c}")),
-            _ => None,
-        };
-        let takes = !t.contains('=')
-            && (with_value.contains(&t.as_str())
-                || last.is_some_and(|l| with_value.contains(&l.as_str())));
-        i += if takes { 2 } else { 1 };
-    }
-    i
-}
-
 /// The value of option `opt` (or any of `opts`): the next word.
 fn value_of<'a>(args: &'a [Field], opts: &[&str]) -> Option<&'a Field> {
     let i = args
@@ -88,22 +62,22 @@ impl Analysis<'_> {
     ) -> Run {
         let rest = |i: usize| Run::Command(args.get(i..).unwrap_or(&[]).to_vec());
         match name {
-            "chronic" | "valgrind" | "firejail" => rest(operands_from(args, &[])),
-            "dbus-run-session" => rest(operands_from(args, &["--config-file", "--dbus-daemon"])),
-            "unshare" => rest(operands_from(
+            "chronic" | "valgrind" | "firejail" => rest(skip_options(args, &[])),
+            "dbus-run-session" => rest(skip_options(args, &["--config-file", "--dbus-daemon"])),
+            "unshare" => rest(skip_options(
                 args,
                 &[
                     "-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd",
                 ],
             )),
             // `faketime '2020-01-01' CMD`: the first operand is the time.
-            "faketime" => rest(operands_from(args, &["-m", "-f"]) + 1),
+            "faketime" => rest(skip_options(args, &["-m", "-f"]) + 1),
             "runuser" => match value_of(args, &["-c", "--command"]) {
                 Some(script) => {
                     Run::Done(self.run_script_field(script, env, depth, stdin, "runuser -c"))
                 }
                 None => {
-                    let i = operands_from(
+                    let i = skip_options(
                         args,
                         &["-u", "-g", "-G", "--user", "--group", "--supp-group"],
                     );
@@ -119,7 +93,7 @@ impl Analysis<'_> {
                     Run::Done(self.run_script_field(script, env, depth, stdin, "sg -c"))
                 }
                 None => {
-                    let i = operands_from(args, &[]) + 1;
+                    let i = skip_options(args, &[]) + 1;
                     self.shell_words(args.get(i..).unwrap_or(&[]), env, depth, name)
                 }
             },
@@ -153,7 +127,7 @@ impl Analysis<'_> {
     /// shell. Several tmux commands may be joined with `;`.
     fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
         // tmux's own options before the command.
-        let start = operands_from(args, &["-L", "-S", "-f", "-c", "-T"]);
+        let start = skip_options(args, &["-L", "-S", "-f", "-c", "-T"]);
         let mut out = Run::Done(Output::Unknown);
         for cmd in args[start.min(args.len())..].split(|a| matches!(a.text().as_str(), ";" | "\\;"))
         {
@@ -171,33 +145,13 @@ impl Analysis<'_> {
                     // Flags (`-d`, `-P`, clusters such as `-dP`) and
                     // options with a value (`-s NAME`, `-dt PANE`): the
                     // rest is the shell command.
-                    let mut i = 0;
-                    while let Some(a) = opts.get(i) {
-                        let t = a.text();
-                        if t == "--" {
-                            i += 1;
-                            break;
-                        }
-                        if !t.starts_with('-') || t == "-" {
-                            break;
-                        }
-                        let last = t
-                            .chars()
-                            .last()
-                            .map(|c| format!("-{c}"))
-                            .unwrap_or_default();
-                        i += if with_value.contains(&last.as_str()) {
-                            2
-                        } else {
-                            1
-                        };
-                    }
+                    let i = skip_options(opts, &with_value);
                     out = self.shell_words(opts.get(i..).unwrap_or(&[]), env, depth, "tmux");
                 }
                 "send-keys" | "send" => {
                     // `send-keys -t PANE 'rm -rf ~' Enter`: typed into the
                     // pane's shell; key names end a line.
-                    let i = operands_from(opts, &["-t", "-N"]);
+                    let i = skip_options(opts, &["-t", "-N"]);
                     let typed: Vec<Field> = opts[i.min(opts.len())..]
                         .iter()
                         .filter(|a| {
@@ -233,7 +187,7 @@ impl Analysis<'_> {
             }
             return Run::Done(Output::Unknown);
         }
-        let i = operands_from(
+        let i = skip_options(
             args,
             &["-S", "-c", "-t", "-p", "-e", "-h", "-T", "-s", "-Logfile"],
         );
