@@ -1,9 +1,10 @@
 """The MCP server behind `toolvet mcp` in the tests: a real MCPServer
 (the Python `mcp` package; stdio transport, or Streamable HTTP on
 127.0.0.1:PORT/mcp with `server.py http PORT`) with notes, a file deleter, a
-deploy tool, a tool that crashes the server mid-call, a resource and a
-prompt. Every tool call that reaches it is appended to the file named by
-MCP_CALL_LOG, so a test can tell which calls ran."""
+deploy tool, a tool that crashes the server mid-call, resources (one a
+"secret" key file) and a prompt. Every tool call (and read of the file:// and https:// resources) that
+reaches it is appended to the file named by MCP_CALL_LOG, so a test can
+tell which calls ran."""
 
 import json
 import os
@@ -62,6 +63,20 @@ def crash() -> str:
 def note(name: str) -> str:
     """A note as a resource."""
     return notes.get(name, "")
+
+
+@server.resource("file:///root/.ssh/id_rsa")
+def key() -> str:
+    """A secret a resource read must not reach (toolvet vets resources/read)."""
+    ran("resources/read", uri="file:///root/.ssh/id_rsa")
+    return "SECRET"
+
+
+@server.resource("https://docs.acme.com/guide")
+def guide() -> str:
+    """An innocuous resource."""
+    ran("resources/read", uri="https://docs.acme.com/guide")
+    return "the guide"
 
 
 @server.prompt()

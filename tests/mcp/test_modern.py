@@ -55,6 +55,28 @@ class ModernProxy(ProxyCase):
         self.assertTrue(request["review"]["reviewer"].startswith("mcp-client:"), request)
         self.assertEqual(request["review"]["message"], "ship it")
 
+    async def test_arguments_that_cannot_all_be_shown_are_not_asked_about(self):
+        # Review s5 F9, the input_required form: every key is in the
+        # question, or there is no question.
+        asked = []
+
+        async def elicit(context, params):
+            asked.append(params)
+            return ElicitResult(action="cancel")
+
+        async with self.client(elicit=elicit) as c:
+            padded = await c.call_tool("deploy", {"a_summary": "staging only. " * 200, "env": "prod"})
+            self.assertTrue(padded.is_error)
+            self.assertEqual(len(asked), 1)
+            self.assertIn('"env": "prod"', asked[0].message)
+            many = await c.session.call_tool("deploy", {f"k{i:03}": "v" for i in range(300)},
+                                             allow_input_required=True)
+            self.assertNotIsInstance(many, InputRequiredResult)
+            self.assertTrue(many.is_error)
+            self.assertIn("too long to show in full", text_of(many))
+        self.assertEqual(len(asked), 1)
+        self.assertEqual(self.ran(), [])
+
     async def test_a_rejection_refuses_the_call_with_the_message(self):
         async def elicit(context, params):
             return ElicitResult(action="accept", content={"approve": False, "message": "not today"})

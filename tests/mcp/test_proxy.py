@@ -144,7 +144,7 @@ class Proxy(ProxyCase):
         self.assertEqual(text_of(result), "deployed to prod")
         self.assertEqual(len(asked), 1)
         self.assertIn("Tool: deploy", asked[0].message)
-        self.assertIn('"env":"prod"', asked[0].message)
+        self.assertIn('"env": "prod"', asked[0].message)
         self.assertEqual(self.ran(), [{"tool": "deploy", "arguments": {"env": "prod"}}])
         # The answer is in the ledger as that person's review, and used.
         listed = self.approvals("list", "--status", "all", "--format", "json")
@@ -199,6 +199,32 @@ class Proxy(ProxyCase):
             again = await s.call_tool("deploy", {"env": "staging"})
             self.assertTrue(again.is_error)
             self.assertIn("toolvet denied this call [approval.unsigned-decision]", text_of(again))
+        self.assertEqual(self.ran(), [])
+
+    async def test_the_question_shows_every_key_or_is_not_asked(self):
+        # Review s5 F9: the arguments were cut at 2048 bytes in the caller's
+        # key order, so a padding key hid `env: prod` from the person.
+        asked = []
+
+        async def elicit(context, params):
+            asked.append(params)
+            return ElicitResult(action="cancel")
+
+        pad = "Routine rotation of the STAGING keys; nothing in production is touched. " * 40
+        async with self.session(elicit=elicit) as s:
+            padded = await s.call_tool("deploy", {"summary": pad, "env": "prod", "revoke_all_sessions": True})
+            self.assertTrue(padded.is_error)
+            self.assertEqual(len(asked), 1)
+            for shown in ('"env": "prod"', '"revoke_all_sessions": true',
+                          f"({len(pad) - 256} more bytes not shown)"):
+                self.assertIn(shown, asked[0].message)
+            # Arguments that cannot all be shown: the person is not asked in
+            # the client; the request stays open for a reviewer.
+            many = await s.call_tool("deploy", {f"k{i:03}": "v" for i in range(300)} | {"env": "prod"})
+            self.assertTrue(many.is_error)
+            self.assertEqual(len(asked), 1)
+            self.assertIn("too long to show in full in the client's question", text_of(many))
+            self.assertIn("approval request apr_", text_of(many))
         self.assertEqual(self.ran(), [])
 
     async def test_resources_and_prompts_pass_through(self):
@@ -262,6 +288,42 @@ class Proxy(ProxyCase):
         self.assertEqual(proc.returncode, 2, proc.stderr)
         self.assertIn("[mcp]", proc.stderr)
         self.assertEqual(proc.stdout, "")
+
+
+def example_policy(directory: Path) -> str:
+    """examples/toolvet.toml's tool-policy, paths and egress checks, with
+    their settings, the plugins from PLUGINS and the ledger in
+    `directory`."""
+    text = (ROOT / "examples/toolvet.toml").read_text()
+    checks = [c for c in text.split("[[check]]")[1:]
+              if re.search(r'^name = "(tool-policy|paths|egress)"$', c, re.M)]
+    assert len(checks) == 3, "the example policy's checks were renamed"
+    body = "".join("[[check]]" + c for c in checks).replace("../target/plugins", str(PLUGINS))
+    return f'''[approvals]
+ledger = "{directory}/approvals.db"
+key_file = "{directory}/approvals.key"
+
+{body}'''
+
+
+class ResourceReads(ProxyCase):
+    """Review s5 F10: resources/read (which agents let the model use:
+    Claude Code's ReadMcpResourceTool, Codex's read_mcp_resource) was
+    forwarded unvetted."""
+
+    async def test_a_resource_read_is_vetted_like_a_call(self):
+        policy = self.dir / "example.toml"
+        policy.write_text(example_policy(self.dir))
+        async with stdio_client(self.stdio_proxy(policy)) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=60) as s:
+                await s.initialize()
+                with self.assertRaises(MCPError) as denied:
+                    await s.read_resource("file:///root/.ssh/id_rsa")
+                self.assertIn("toolvet denied this call [egress.", str(denied.exception))
+                self.assertNotIn("SECRET", str(denied.exception))
+                guide = await s.read_resource("https://docs.acme.com/guide")
+                self.assertEqual(guide.contents[0].text, "the guide")
+        self.assertEqual(self.ran(), [{"tool": "resources/read", "arguments": {"uri": "https://docs.acme.com/guide"}}])
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ use rmcp::model::{
     ElicitationSchema, Tool, ToolAnnotations,
 };
 use serde_json::{Value, json};
-use toolvet::display::visible;
+use toolvet::display::{self, visible};
 use toolvet::{
     CallContext, CallError, CallRequest, CheckDecision, Host, ToolCall, ToolInfo, Verdict,
 };
@@ -17,8 +17,16 @@ use toolvet::{
 /// definition the server changed after listing it in the session.
 pub const DEFINITION_CHANGED: &str = "mcp.tool_definition_changed";
 
-/// Longest argument text shown to the person in an elicitation, in bytes.
-const MAX_SHOWN_ARGUMENTS: usize = 2048;
+/// Most bytes of one argument value's text shown to the person in an
+/// elicitation: a longer string is cut, and the question says how many
+/// bytes of it are not shown.
+const MAX_SHOWN_VALUE: usize = 256;
+/// Most bytes the arguments may take in an elicitation, every key shown
+/// ([`shown_arguments`]): arguments that do not fit are not asked about in
+/// the client at all.
+const MAX_SHOWN_ARGUMENTS: usize = 4096;
+/// Most lines the arguments may take in an elicitation.
+const MAX_SHOWN_LINES: usize = 80;
 
 /// What toolvet believes of a tool's annotations, from what its server
 /// declared (after [`merge_tool`]): the hints a server may give to make a
@@ -188,33 +196,166 @@ pub fn shown(text: &str) -> String {
         })
 }
 
+/// The arguments of a call (its JSON text) as a person is shown them in
+/// an elicitation, or `None` when they cannot all be shown. One line per
+/// key, keys in sorted order at every depth (the caller chooses the order
+/// of its keys, so the order shown is not theirs), nested objects and
+/// arrays indented under their key. Keys and string values are written as
+/// JSON strings, through [`display::json_visible`] and [`shown`] (every
+/// invisible, bidirectional or line-breaking character written out), so a
+/// key or value cannot start a line of its own or pass for another key.
+/// A string longer than [`MAX_SHOWN_VALUE`] bytes is cut and followed by
+/// how many bytes are not shown; no key is ever left out. `None` when the
+/// whole takes more than [`MAX_SHOWN_ARGUMENTS`] bytes or
+/// [`MAX_SHOWN_LINES`] lines, or when the text cannot be read strictly
+/// ([`toolvet::parse_json_strict`]): the person is then not asked in the
+/// client about arguments they cannot see.
+pub fn shown_arguments(arguments: &str) -> Option<String> {
+    let value = toolvet::parse_json_strict(arguments).ok()?;
+    let mut lines = Vec::new();
+    let mut bytes = 0;
+    match &value {
+        Value::Object(map) if map.is_empty() => return Some("{}".into()),
+        Value::Object(map) => shown_entries(map, 1, &mut lines, &mut bytes)?,
+        // `CallRequest` holds only objects; anything else is shown whole
+        // or not at all.
+        other => push_line(
+            format!("  {}", shown_scalar(other)?),
+            &mut lines,
+            &mut bytes,
+        )?,
+    }
+    Some(lines.join("\n"))
+}
+
+/// A line of [`shown_arguments`], within its budget (`None`: over it).
+fn push_line(line: String, lines: &mut Vec<String>, bytes: &mut usize) -> Option<()> {
+    *bytes += line.len() + 1;
+    if *bytes > MAX_SHOWN_ARGUMENTS || lines.len() >= MAX_SHOWN_LINES {
+        return None;
+    }
+    lines.push(line);
+    Some(())
+}
+
+/// A key or string as shown: a JSON string, every character a person
+/// would not see written out.
+fn shown_string(text: &str) -> String {
+    let json = Value::String(text.to_string()).to_string();
+    shown(&display::json_visible(&json))
+}
+
+/// A value that is no object or array, as shown: strings over
+/// [`MAX_SHOWN_VALUE`] bytes cut, with how many bytes are not shown.
+fn shown_scalar(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) if text.len() > MAX_SHOWN_VALUE => {
+            let mut end = MAX_SHOWN_VALUE;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            Some(format!(
+                "{}… ({} more bytes not shown)",
+                shown_string(&text[..end]),
+                text.len() - end
+            ))
+        }
+        Value::String(text) => Some(shown_string(text)),
+        Value::Object(_) | Value::Array(_) => None,
+        // Numbers come from the strict reader: their text is exact.
+        other => Some(other.to_string()),
+    }
+}
+
+/// The entries of an object, keys sorted by their bytes, at `depth`.
+fn shown_entries(
+    map: &serde_json::Map<String, Value>,
+    depth: usize,
+    lines: &mut Vec<String>,
+    bytes: &mut usize,
+) -> Option<()> {
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    for key in keys {
+        let label = format!("{}: ", shown_string(key));
+        shown_value(&label, &map[key.as_str()], depth, lines, bytes)?;
+    }
+    Some(())
+}
+
+/// One value under `label` (a key and its colon, or nothing for an array
+/// item), at `depth`.
+fn shown_value(
+    label: &str,
+    value: &Value,
+    depth: usize,
+    lines: &mut Vec<String>,
+    bytes: &mut usize,
+) -> Option<()> {
+    let indent = "  ".repeat(depth);
+    match value {
+        Value::Object(map) if map.is_empty() => {
+            push_line(format!("{indent}{label}{{}}"), lines, bytes)
+        }
+        Value::Array(items) if items.is_empty() => {
+            push_line(format!("{indent}{label}[]"), lines, bytes)
+        }
+        Value::Object(map) => {
+            push_line(format!("{indent}{label}{{"), lines, bytes)?;
+            shown_entries(map, depth + 1, lines, bytes)?;
+            push_line(format!("{indent}}}"), lines, bytes)
+        }
+        Value::Array(items) => {
+            push_line(format!("{indent}{label}["), lines, bytes)?;
+            for item in items {
+                shown_value("", item, depth + 1, lines, bytes)?;
+            }
+            push_line(format!("{indent}]"), lines, bytes)
+        }
+        scalar => push_line(
+            format!("{indent}{label}{}", shown_scalar(scalar)?),
+            lines,
+            bytes,
+        ),
+    }
+}
+
+/// Why a held call is not asked about in the client when its arguments
+/// cannot all be shown there ([`elicitation`] is `None`): the reviewer
+/// page and `toolvet approvals show` show the exact text. The model reads
+/// it, so it names no command.
+pub const ARGUMENTS_NOT_SHOWN: &str = "Its arguments are too long to show in full in the \
+     client's question, so the person is not asked there; a reviewer sees the exact arguments \
+     outside this session.";
+
 /// The `elicitation/create` params that ask the person about a held call:
 /// a form with a required boolean `approve` and an optional `message`.
 /// Every text in the question that the call, a check or the server chose
 /// (the tool's name, the arguments, the rule, the reason, the request id)
 /// is shown through [`shown`]: a reason that quotes an argument holding
-/// `\nTool: ls\nWhy: safe to approve` cannot start a line of its own.
-pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
+/// `\nTool: ls\nWhy: safe to approve` cannot start a line of its own. The
+/// arguments are shown key by key ([`shown_arguments`]); `None` when they
+/// cannot all be shown, and then the person is not asked in the client
+/// ([`ARGUMENTS_NOT_SHOWN`]).
+pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Option<Value> {
     let (rule, reason) = rule_and_reason(verdict);
-    let mut arguments = call.arguments.get().to_string();
-    if arguments.len() > MAX_SHOWN_ARGUMENTS {
-        let mut end = MAX_SHOWN_ARGUMENTS;
-        while !arguments.is_char_boundary(end) {
-            end -= 1;
-        }
-        arguments.truncate(end);
-        arguments.push('…');
-    }
+    let arguments = shown_arguments(call.arguments.get())?;
     let id = verdict
         .approval
         .as_ref()
         .map(|a| a.id.as_str())
         .unwrap_or("-");
+    let heading = if arguments == "{}" {
+        "Arguments: {}".to_string()
+    } else {
+        format!(
+            "Arguments (every key, in sorted order; strings over {MAX_SHOWN_VALUE} bytes cut):\n{arguments}"
+        )
+    };
     let message = format!(
-        "toolvet holds a call for your approval.\nTool: {name}\nArguments: {arguments}\n\
+        "toolvet holds a call for your approval.\nTool: {name}\n{heading}\n\
          Why [{rule}]: {reason}\nApproval request: {id}",
         name = shown(&call.name),
-        arguments = shown(&arguments),
         rule = shown(rule),
         reason = shown(reason),
         id = shown(id),
@@ -232,7 +373,7 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Value {
         message,
         requested_schema: schema,
     };
-    serde_json::to_value(params).unwrap_or(Value::Null)
+    serde_json::to_value(params).ok()
 }
 
 /// The `inputRequests` key under which toolvet asks about a held call in
@@ -242,15 +383,15 @@ pub const INPUT_KEY: &str = "toolvet_approval";
 const STATE_PREFIX: &str = "toolvet:";
 
 /// The `input_required` result (MCP 2026-07-28, multi round-trip requests)
-/// that asks the person about a held call: the same form as
-/// [`elicitation`], and a `requestState` that is the approval request's
+/// that asks the person about a held call: `question`, the form of
+/// [`elicitation`] (so never asked when that is `None`), and a `requestState` that is the approval request's
 /// ticket, signed by the ledger's key and bound to this call, so the
 /// state the client sends back can only be this call's.
-pub fn input_required(call: &ToolCall, verdict: &Verdict, ticket: &str) -> Value {
+pub fn input_required(question: Value, ticket: &str) -> Value {
     json!({
         "resultType": "input_required",
         "inputRequests": {
-            INPUT_KEY: {"method": "elicitation/create", "params": elicitation(call, verdict)},
+            INPUT_KEY: {"method": "elicitation/create", "params": question},
         },
         "requestState": format!("{STATE_PREFIX}{ticket}"),
     })
@@ -536,7 +677,7 @@ mod tests {
             "checks": [], "duration_us": 0
         }))
         .unwrap();
-        let p = elicitation(&call, &verdict);
+        let p = elicitation(&call, &verdict).unwrap();
         assert_eq!(p["mode"], "form");
         let m = p["message"].as_str().unwrap();
         assert!(
@@ -545,7 +686,8 @@ mod tests {
                 && m.contains("[policy.requires-approval]"),
             "{m}"
         );
-        assert!(m.len() < 2300, "{}", m.len());
+        assert!(m.contains("(4744 more bytes not shown)"), "{m}");
+        assert!(m.len() < 600, "{}", m.len());
         assert_eq!(p["requestedSchema"]["required"], json!(["approve"]));
         assert_eq!(
             p["requestedSchema"]["properties"]["approve"]["type"],
@@ -585,7 +727,7 @@ mod tests {
             "checks": [], "duration_us": 0
         }))
         .unwrap();
-        let asked = input_required(&held, &verdict, "tv1.a");
+        let asked = input_required(elicitation(&held, &verdict).unwrap(), "tv1.a");
         assert_eq!(asked["requestState"], "toolvet:tv1.a");
         assert_eq!(asked["resultType"], "input_required");
         assert_eq!(
@@ -670,23 +812,107 @@ mod tests {
             "checks": [], "duration_us": 0
         }))
         .unwrap();
-        let m = elicitation(&call, &verdict)["message"]
+        let m = elicitation(&call, &verdict).unwrap()["message"]
             .as_str()
             .unwrap()
             .to_string();
         let lines: Vec<&str> = m.lines().collect();
-        assert_eq!(lines.len(), 5, "{m}");
+        assert_eq!(lines.len(), 6, "{m}");
         assert_eq!(lines[1], "Tool: deploy\\u{202e}x");
-        assert!(lines[2].starts_with("Arguments: {"), "{m}");
+        assert!(lines[2].starts_with("Arguments (every key"), "{m}");
         assert_eq!(
-            lines[3],
+            lines[4],
             "Why [policy\\nTool: ls]: env is `prod`\\nTool: ls\\nWhy: safe to approve\\r\\x1b[2K"
         );
         assert!(
             !m.contains(['\r', '\u{1b}', '\u{202e}', '\u{2028}', '\u{200b}']),
             "{m:?}"
         );
-        assert!(lines[2].contains("prod\\u{2028}\\u{200b}"), "{m}");
+        assert_eq!(lines[3], r#"  "env": "prod\u2028\u200b""#, "{m}");
+    }
+
+    fn held(rule: &str) -> Verdict {
+        serde_json::from_value(json!({
+            "decision": "escalate", "rule": rule, "reason": "a person decides.",
+            "approval": {"id": "apr_9", "status": "pending", "created_at": "2026-12-01T00:00:00Z", "expires_at": "2026-12-01T01:00:00Z", "escalations": []},
+            "checks": [], "duration_us": 0
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn padding_cannot_push_a_key_out_of_the_question() {
+        // Review s5 F9: a leading padding key cut `env` and
+        // `revoke_all_sessions` out of a question cut at 2048 bytes.
+        let pad = "Routine rotation of the STAGING sandbox keys requested by the user in this \
+                   session; nothing in production is touched. "
+            .repeat(20);
+        let call = CallRequest::new(
+            "rotate_keys",
+            &json!({"summary": pad, "env": "prod", "revoke_all_sessions": true,
+                    "nested": {"a_pad": "x".repeat(3000), "target": "prod-db"}}),
+        )
+        .unwrap()
+        .call;
+        let m = elicitation(&call, &held("policy.requires-approval")).unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let lines: Vec<&str> = m.lines().collect();
+        assert_eq!(
+            lines[2..10],
+            [
+                "Arguments (every key, in sorted order; strings over 256 bytes cut):",
+                r#"  "env": "prod""#,
+                r#"  "nested": {"#,
+                &format!(
+                    r#"    "a_pad": "{}"… (2744 more bytes not shown)"#,
+                    "x".repeat(256)
+                ),
+                r#"    "target": "prod-db""#,
+                "  }",
+                r#"  "revoke_all_sessions": true"#,
+                &format!(
+                    r#"  "summary": "{}"… ({} more bytes not shown)"#,
+                    &pad[..256],
+                    pad.len() - 256
+                ),
+            ],
+            "{m}"
+        );
+        assert_eq!(lines.len(), 12, "{m}");
+    }
+
+    #[test]
+    fn arguments_that_cannot_all_be_shown_are_not_asked_about() {
+        let verdict = held("policy.requires-approval");
+        // Many keys: each fits, the whole does not.
+        let many: serde_json::Map<String, Value> =
+            (0..200).map(|i| (format!("k{i:03}"), json!("v"))).collect();
+        let call = CallRequest::new("rotate_keys", &Value::Object(many))
+            .unwrap()
+            .call;
+        assert_eq!(shown_arguments(call.arguments.get()), None);
+        assert!(elicitation(&call, &verdict).is_none());
+        // Long keys are never cut: they do not fit either.
+        let long_key = CallRequest::new("rotate_keys", &json!({"k".repeat(5000): 1}))
+            .unwrap()
+            .call;
+        assert!(elicitation(&long_key, &verdict).is_none());
+        // Text the strict reader refuses is not shown.
+        assert_eq!(shown_arguments(r#"{"env":"a","env":"b"}"#), None);
+        // Arrays and empty containers, keys escaped as JSON strings.
+        assert_eq!(
+            shown_arguments(r#"{"b":[1,"x",{}],"a\"\u202e":[],"c":null}"#).unwrap(),
+            "  \"a\\\"\\u202e\": []\n  \"b\": [\n    1\n    \"x\"\n    {}\n  ]\n  \"c\": null"
+        );
+        assert_eq!(shown_arguments("{}").unwrap(), "{}");
+        // The reason the model reads names no command.
+        let text = held_text(&verdict, ARGUMENTS_NOT_SHOWN);
+        assert!(
+            !text.contains('`') && !text.contains("toolvet approvals"),
+            "{text}"
+        );
     }
 
     fn listed(annotations: Value, description: &str) -> Tool {

@@ -442,6 +442,81 @@ fn envelope(raw: &Value, keys: &[&str]) -> Value {
     Value::Object(out)
 }
 
+/// A JSON-RPC error code for a request the policy denied or holds for a
+/// person (a `resources/read`, `resources/subscribe` or `prompts/get`:
+/// methods whose answer has no room for a tool error the model reads).
+pub const REFUSED_BY_POLICY: i64 = -32003;
+
+/// The methods other than `tools/call` that the proxy vets as calls before
+/// forwarding, because an agent lets its model use them (Claude Code's
+/// `ReadMcpResourceTool`, Codex's `read_mcp_resource`): each is vetted as
+/// a call of a tool named after the method, with its params (`_meta`
+/// aside) as the arguments, so the checks read its `uri` or its prompt's
+/// arguments. See [`vetted_params`].
+pub const VETTED_METHODS: &[&str] = &["resources/read", "resources/subscribe", "prompts/get"];
+
+/// The params of a [`VETTED_METHODS`] request, checked and split: the
+/// arguments the checks see (every key the method defines, `_meta`
+/// aside) and the params the server gets, rebuilt from those arguments and
+/// the client's `_meta`. `resources/read` and `resources/subscribe` take
+/// a string `uri`; `prompts/get` a string `name` and an optional
+/// `arguments` object. A key that folds to one of the method's keys
+/// without being it (`URI`, `Arguments`) is refused; other keys are left
+/// out, so the server never gets a key the checks did not see.
+///
+/// # Errors
+/// What is wrong, naming the method and the key.
+pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Value), String> {
+    let keys: &[&str] = match method {
+        "resources/read" | "resources/subscribe" => &["uri", "_meta"],
+        "prompts/get" => &["name", "arguments", "_meta"],
+        _ => return Err(format!("`{}` is not vetted as a call", visible(method))),
+    };
+    let Some(object) = params.and_then(Value::as_object) else {
+        return Err(format!("{method} needs `params`, an object"));
+    };
+    let mut arguments = Map::new();
+    let mut forwarded = Map::new();
+    for (key, value) in object {
+        if let Some(known) = look_alike(key, keys) {
+            return Err(format!(
+                "{method} params: the key `{}` is not `{known}`; refused (it could be read as `{known}`)",
+                visible(key)
+            ));
+        }
+        let fits = match key.as_str() {
+            "uri" | "name" => value.is_string(),
+            "arguments" => value.is_object() || value.is_null(),
+            "_meta" => value.is_object(),
+            _ => continue,
+        };
+        if !fits {
+            let kind = if matches!(key.as_str(), "uri" | "name") {
+                "a string"
+            } else {
+                "an object"
+            };
+            return Err(format!("{method} params: `{key}` must be {kind}"));
+        }
+        if value.is_null() {
+            continue;
+        }
+        if key != "_meta" {
+            arguments.insert(key.clone(), value.clone());
+        }
+        forwarded.insert(key.clone(), value.clone());
+    }
+    let required = if method == "prompts/get" {
+        "name"
+    } else {
+        "uri"
+    };
+    if !arguments.contains_key(required) {
+        return Err(format!("{method} needs a string `{required}`"));
+    }
+    Ok((Value::Object(arguments), Value::Object(forwarded)))
+}
+
 /// Check `params` of a `tools/call`: an object, `name` a string,
 /// `arguments` an object (or absent, or `null`), `_meta`, `task` and
 /// `inputResponses` objects, `requestState` a string, and no key that
@@ -780,6 +855,58 @@ pub fn notification(method: &str, params: Option<Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resource_reads_and_prompts_are_vetted_on_their_own_keys() {
+        let (arguments, forwarded) = vetted_params(
+            "resources/read",
+            Some(&json!({"uri": "file:///root/.ssh/id_rsa", "_meta": {"k": 1}, "extra": "x"})),
+        )
+        .unwrap();
+        assert_eq!(arguments, json!({"uri": "file:///root/.ssh/id_rsa"}));
+        assert_eq!(
+            forwarded,
+            json!({"uri": "file:///root/.ssh/id_rsa", "_meta": {"k": 1}})
+        );
+        let (arguments, forwarded) = vetted_params(
+            "prompts/get",
+            Some(&json!({"name": "greet", "arguments": {"who": "/root/.ssh"}})),
+        )
+        .unwrap();
+        assert_eq!(
+            arguments,
+            json!({"name": "greet", "arguments": {"who": "/root/.ssh"}})
+        );
+        assert_eq!(forwarded, arguments);
+        for (method, params, why) in [
+            (
+                "resources/read",
+                json!({"uri": "note://a", "URI": "file:///etc/shadow"}),
+                "`URI` is not `uri`",
+            ),
+            (
+                "resources/subscribe",
+                json!({"uri": 7}),
+                "`uri` must be a string",
+            ),
+            ("resources/read", json!({}), "needs a string `uri`"),
+            (
+                "prompts/get",
+                json!({"name": "g", "Arguments": {}}),
+                "`Arguments` is not `arguments`",
+            ),
+            (
+                "prompts/get",
+                json!({"arguments": {}}),
+                "needs a string `name`",
+            ),
+            ("resources/read", json!([1]), "needs `params`, an object"),
+        ] {
+            let err = vetted_params(method, Some(&params)).unwrap_err();
+            assert!(err.contains(why), "{method} {params}: {err}");
+        }
+        assert!(vetted_params("resources/read", None).is_err());
+    }
 
     #[test]
     fn messages_are_sorted_by_their_fields() {

@@ -370,6 +370,9 @@ impl Session {
                 "tools/call" => {
                     tokio::spawn(async move { self.gate(id, raw).await });
                 }
+                m if jsonrpc::VETTED_METHODS.contains(&m) => {
+                    tokio::spawn(async move { self.gate_method(id, method, raw).await });
+                }
                 "initialize" => {
                     let params = raw.get("params");
                     let mut state = self.state();
@@ -576,6 +579,13 @@ impl Session {
                 }
             }
             "tools/list" => self.trim_list(&mut raw).await,
+            // A vetted resource read or prompt that failed satisfies no
+            // prerequisite either.
+            _ if pending.call.is_some() && raw.get("result").is_none() => {
+                if let Some(call) = &pending.call {
+                    self.set_outcome(call.seq, Outcome::Denied);
+                }
+            }
             "tools/call" => {
                 if let Some(call) = pending.call {
                     // An error, or a tool error: the call did not succeed, so
@@ -925,6 +935,87 @@ impl Session {
         }
     }
 
+    /// Vet a `resources/read`, `resources/subscribe` or `prompts/get`
+    /// ([`jsonrpc::VETTED_METHODS`]) as a call of a tool named after the
+    /// method, its params as the arguments ([`jsonrpc::vetted_params`]),
+    /// then forward it rebuilt from what was vetted, or answer a JSON-RPC
+    /// error the client shows. A call held for a person runs only with an
+    /// approval a reviewer signed outside the session; it is not asked
+    /// about in the client (the answer to these methods has no room for
+    /// the round trip), so until then it is refused, fail closed, with the
+    /// approval request's id.
+    async fn gate_method(self: Arc<Self>, id: Value, method: String, raw: Value) {
+        let (arguments, params) = match jsonrpc::vetted_params(&method, raw.get("params")) {
+            Ok(split) => split,
+            Err(why) => return self.reply(jsonrpc::error(&id, jsonrpc::INVALID_PARAMS, &why)),
+        };
+        let refused = |text: String| jsonrpc::error(&id, jsonrpc::REFUSED_BY_POLICY, &text);
+        let gating = self.gating.lock().await;
+        if let Some(meta) = params
+            .get("_meta")
+            .filter(|m| m.get(MODERN_VERSION_KEY).is_some())
+        {
+            self.state().modern_meta = Some(meta.clone());
+        }
+        let mut context = self.context();
+        context
+            .attributes
+            .insert("mcp.method".into(), method.clone());
+        let request = match gate::call_request(&method, Some(&arguments), None, context) {
+            Ok(request) => request,
+            Err(e) => {
+                let text = format!("toolvet cannot vet this `{method}`, so it is refused: {e}");
+                return self.reply(refused(text));
+            }
+        };
+        let mut verdict = self.host.check(&request).await;
+        let mut outcome = Outcome::Allowed;
+        let trust = ApprovalTrust::of_host(&self.host);
+        let record = |outcome| {
+            self.record(
+                request.call.name.clone(),
+                request.call.arguments.clone(),
+                outcome,
+            )
+        };
+        if let Some(why) = trust.uncounted(&verdict) {
+            record(Outcome::Denied);
+            drop(gating);
+            self.exposure_changed().await;
+            let text = format!(
+                "toolvet denied this `{method}` [{}]: {why}",
+                approval_rules::UNSIGNED
+            );
+            return self.reply(refused(text));
+        }
+        if let Some(ticket) = trust.ledger_ticket(&verdict) {
+            verdict = self.resume(&request, ticket.to_string()).await;
+            outcome = Outcome::Approved;
+        }
+        let text = match verdict.decision {
+            Decision::Allow => {
+                let seq = record(outcome);
+                drop(gating);
+                let forwarded = jsonrpc::request(&id, &method, params);
+                return self.forward(id, method, forwarded, Some(Forwarded { seq }));
+            }
+            Decision::Deny => {
+                record(Outcome::Denied);
+                gate::denied_text(&verdict)
+            }
+            Decision::Escalate => {
+                record(Outcome::Escalated);
+                gate::held_text(
+                    &verdict,
+                    &format!("A held {method} request is not asked about in the client."),
+                )
+            }
+        };
+        drop(gating);
+        self.exposure_changed().await;
+        self.reply(refused(text));
+    }
+
     fn forward_call(
         self: &Arc<Self>,
         id: Value,
@@ -976,6 +1067,9 @@ impl Session {
         } else {
             self.state().client_elicits
         };
+        // The question shows every key of the arguments, or is not asked:
+        // never ask a person about arguments they cannot see.
+        let question = gate::elicitation(&request.call, &verdict);
         let unable = if !self.config.elicit {
             Some("The policy does not ask in the client ([mcp] elicit = false).")
         } else if ApprovalTrust::of_host(&self.host) == ApprovalTrust::Signed {
@@ -986,10 +1080,13 @@ impl Session {
             )
         } else if !elicits {
             Some("The client cannot ask the user (it declared no elicitation).")
+        } else if question.is_none() {
+            Some(gate::ARGUMENTS_NOT_SHOWN)
         } else {
             None
         };
-        let (Some(ticket), None) = (approval.ticket.clone(), unable) else {
+        let (Some(ticket), Some(question), None) = (approval.ticket.clone(), question, unable)
+        else {
             let text = gate::held_text(&verdict, unable.unwrap_or(""));
             return self.refuse(&id, &request, text, Outcome::Escalated).await;
         };
@@ -998,13 +1095,13 @@ impl Session {
             // the answer comes with the call made again (MRTR).
             match gate::round_trip(&raw, &ticket) {
                 gate::RoundTrip::Ask => {
-                    let asking = gate::input_required(&request.call, &verdict, &ticket);
+                    let asking = gate::input_required(question, &ticket);
                     return self.reply(jsonrpc::result(&id, asking));
                 }
                 gate::RoundTrip::Answered(answer) => answer,
             }
         } else {
-            self.elicit(&request, &verdict, approval.expires_at).await
+            self.elicit(question, approval.expires_at).await
         };
         self.settle(
             id,
@@ -1019,15 +1116,10 @@ impl Session {
         .await;
     }
 
-    /// Ask the person through the client's `elicitation/create` while the
-    /// call waits (MCP up to 2025-11-25), until `expires_at` or the
+    /// Ask the person `question_params` ([`gate::elicitation`]) through
+    /// the client's `elicitation/create` while the call waits (MCP up to 2025-11-25), until `expires_at` or the
     /// policy's `approval_timeout`.
-    async fn elicit(
-        &self,
-        request: &CallRequest,
-        verdict: &Verdict,
-        expires_at: UnixMillis,
-    ) -> Answer {
+    async fn elicit(&self, question_params: Value, expires_at: UnixMillis) -> Answer {
         let question = Value::String(format!("toolvet-{}", random_hex()));
         let key = jsonrpc::id_key(&question);
         let (tx, rx) = oneshot::channel();
@@ -1035,7 +1127,7 @@ impl Session {
         self.reply(jsonrpc::request(
             &question,
             "elicitation/create",
-            gate::elicitation(&request.call, verdict),
+            question_params,
         ));
         let left = Duration::from_millis(expires_at.0.saturating_sub(UnixMillis::now().0));
         let wait = self.config.approval_timeout.min(left);
