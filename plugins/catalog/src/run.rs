@@ -690,7 +690,7 @@ fn copies_links(w: &[String]) -> bool {
 /// directories and servers of the first; and, when any link is known, the
 /// first without links. Without links there is one reading; never more
 /// than three.
-pub fn readings<'a>(calls: &[(&'a str, bool)], cwd: &str) -> Vec<Facts> {
+pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
     let full = Facts::from_calls(calls.iter().copied(), cwd);
     if !cwd.starts_with('/') {
         return vec![full];

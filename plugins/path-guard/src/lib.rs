@@ -219,6 +219,7 @@ pub struct PathGuard {
 
 /// Where a call is resolved: its working directory and home, and the roots
 /// that apply.
+#[derive(Clone)]
 struct Frame {
     cwd: Option<String>,
     home: Option<String>,
@@ -288,7 +289,7 @@ impl PathGuard {
         Access::Write
     }
 
-    fn frame(&self, ctx: &Context) -> Result<Frame, String> {
+    fn frames(&self, ctx: &Context) -> Result<Vec<Frame>, String> {
         let explicit_home = self
             .home
             .clone()
@@ -303,23 +304,34 @@ impl PathGuard {
         } else {
             self.roots.clone()
         };
-        let facts = match &cwd {
-            Some(c) => Facts::from_calls(
-                ran_commands(ctx)
-                    .iter()
-                    .map(|(r, sure)| (r.as_str(), *sure)),
-                c,
-            ),
-            None => Facts::default(),
+        // The run's links as learnt in the cwd, in the directories above
+        // it (the cwd a front end sets may be a link the run made), and
+        // none (a link is only a claim): one frame each, the strictest
+        // decision winning (`check_catalog::run::readings`).
+        let readings = match &cwd {
+            Some(c) => {
+                let ran = ran_commands(ctx);
+                let ran: Vec<(&str, bool)> =
+                    ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
+                check_catalog::run::readings(&ran, c)
+            }
+            None => vec![Facts::default()],
         };
         let state = guardrails::StatePaths::from_attributes(|k| ctx.attribute(k))?;
-        Ok(Frame {
+        let frame = Frame {
             cwd,
             home,
             roots,
             state,
-            facts,
-        })
+            facts: Facts::default(),
+        };
+        Ok(readings
+            .into_iter()
+            .map(|facts| Frame {
+                facts,
+                ..frame.clone()
+            })
+            .collect())
     }
 
     /// Judge one path argument of tool `tool`.
@@ -559,15 +571,34 @@ impl PathGuard {
         if paths.is_empty() {
             return Decision::Abstain;
         }
-        let frame = match self.frame(ctx) {
+        let frames = match self.frames(ctx) {
             Ok(f) => f,
             Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
         };
         let content = written_content(call.json(), &self.path_args);
         let mut decision = Decision::Abstain;
-        for (arg, raw) in paths {
+        for frame in &frames {
+            let next = self.vet_in(call, file_tool, &paths, &content, frame);
+            if rank(&next) > rank(&decision) {
+                decision = next;
+            }
+        }
+        decision
+    }
+
+    /// [`PathGuard::vet`] in one frame (one reading of the run's links).
+    fn vet_in(
+        &self,
+        call: &ToolCall,
+        file_tool: bool,
+        paths: &[(&str, &str)],
+        content: &str,
+        frame: &Frame,
+    ) -> Decision {
+        let mut decision = Decision::Abstain;
+        for &(arg, raw) in paths {
             let access = self.access(&call.name, arg);
-            let mut next = self.judge(&call.name, arg, raw, access, &frame);
+            let mut next = self.judge(&call.name, arg, raw, access, frame);
             if !file_tool
                 && !matches!(
                     next.rule(),
@@ -584,7 +615,7 @@ impl PathGuard {
                 next = Decision::Abstain;
             }
             if access == Access::Write && next.severity() < 3 {
-                next = next.max(self.guard_rail(&call.name, raw, &frame, &content));
+                next = next.max(self.guard_rail(&call.name, raw, frame, content));
             }
             if rank(&next) > rank(&decision) {
                 decision = next;
@@ -1397,6 +1428,112 @@ mod tests {
                 &c
             ),
             ("allow", None)
+        );
+    }
+
+    /// A context at `cwd` whose history ran the shell `commands`.
+    fn after(cwd: &str, commands: &[&str]) -> Context {
+        use toolvet_pdk::{Outcome, PriorCall};
+        Context {
+            history: commands
+                .iter()
+                .map(|c| PriorCall {
+                    name: "bash".into(),
+                    arguments: json!({ "command": c }).to_string(),
+                    outcome: Outcome::Allowed,
+                })
+                .collect(),
+            ..ctx(&[("cwd", cwd), ("home", "/home/alice")])
+        }
+    }
+
+    /// Fifth review, FYI list: links the run made that were missed (a
+    /// `cd` before `ln`, `busybox ln`, a target from a variable, a moved
+    /// link); reading each let a file tool read the SSH key.
+    #[test]
+    fn links_made_after_cd_through_runners_variables_or_moved_escape() {
+        let g = guard(json!({}));
+        let p = "/home/alice/project";
+        for (made, link) in [
+            (
+                "mkdir -p l && cd l && ln -s /root/.ssh/id_rsa k5.txt",
+                "l/k5.txt",
+            ),
+            ("busybox ln -s /root/.ssh/id_rsa k7.txt", "k7.txt"),
+            ("X=/root/.ssh/id_rsa; ln -s $X k10.txt", "k10.txt"),
+            (
+                "ln -s /root/.ssh/id_rsa k11.txt && mv k11.txt k12.txt",
+                "k12.txt",
+            ),
+        ] {
+            assert_eq!(
+                decide(
+                    &g,
+                    "read_file",
+                    json!({"path": format!("{p}/{link}")}),
+                    &after(p, &[made])
+                ),
+                ("deny", Some("path.symlink-escape".into())),
+                "{made}"
+            );
+        }
+    }
+
+    /// Fifth review F7: the cwd a front end sets (`directory: "h"`) is a
+    /// link the run made one directory up; a relative path in it is
+    /// followed through the link.
+    #[test]
+    fn a_cwd_that_is_a_link_of_the_run_is_followed() {
+        let g = guard(json!({}));
+        let c = after("/home/alice/project/s", &["ln -s /home/alice/.ssh s"]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "config"}), &c),
+            ("deny", Some("path.symlink-escape".into()))
+        );
+        let c = after("/home/alice/project/h", &["ln -s /home/alice h"]);
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": ".bashrc", "content": "x"}),
+                &c
+            )
+            .0,
+            "deny"
+        );
+        // Look-alike: the same relative path without the link.
+        let c = after("/home/alice/project/s", &["ls"]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "config"}), &c),
+            ("allow", None)
+        );
+    }
+
+    /// A link is only a claim (`ln -s /tmp/x .claude` where `.claude` is a
+    /// directory makes `.claude/x`): the path as written is judged too.
+    #[test]
+    fn a_claimed_link_never_loosens_the_plain_path() {
+        let g = guard(json!({}));
+        let c = after("/home/alice/project", &["ln -s /tmp/x .claude"]);
+        let (kind, rule) = decide(
+            &g,
+            "write_file",
+            json!({"path": ".claude/settings.json", "content": "{}"}),
+            &c,
+        );
+        assert_eq!(kind, "deny", "{rule:?}");
+        let c = after(
+            "/home/alice/project",
+            &["ln -s /home/alice/project/data /etc"],
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "/etc/cron.d/x", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.write-outside-roots".into()))
         );
     }
 }

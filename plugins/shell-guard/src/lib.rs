@@ -244,6 +244,7 @@ impl ShellGuard {
             arg_cwds.push(None);
         }
         let ran = ran_commands(ctx, &self.opts.command_args);
+        let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
         let mut decision = Decision::Abstain;
         for (key, value) in commands {
             let command = match command_text(key, value) {
@@ -260,23 +261,28 @@ impl ShellGuard {
                     (Some(_), None) => None,
                     (None, c) => c.map(str::to_string),
                 };
-                let facts = match cwd.as_deref() {
-                    Some(c) => {
-                        Facts::from_calls(ran.iter().map(|(r, sure)| (r.as_str(), *sure)), c)
-                    }
-                    None => Facts::default(),
+                // The run's links as learnt in this cwd, in the
+                // directories above it (the cwd may itself be a link the
+                // run made: a front end's `directory` argument, Cursor's
+                // shell cwd), and none (a link is a claim): the strictest
+                // reading wins (`check_catalog::run::readings`).
+                let readings = match cwd.as_deref() {
+                    Some(c) => check_catalog::run::readings(&ran, c),
+                    None => vec![Facts::default()],
                 };
-                let d = analyze_with_state(
-                    &command,
-                    &self.opts,
-                    cwd.as_deref(),
-                    ctx.attribute("home"),
-                    facts,
-                    state.clone(),
-                );
-                decision = decision.max(d);
-                if decision.severity() == 3 {
-                    return decision;
+                for facts in readings {
+                    let d = analyze_with_state(
+                        &command,
+                        &self.opts,
+                        cwd.as_deref(),
+                        ctx.attribute("home"),
+                        facts,
+                        state.clone(),
+                    );
+                    decision = decision.max(d);
+                    if decision.severity() == 3 {
+                        return decision;
+                    }
                 }
             }
         }

@@ -1752,3 +1752,90 @@ fn token_printers_read_credentials() {
     allow("pass ls");
     allow("aws s3 ls");
 }
+
+/// A call vetted by the check with `history` (shell commands that ran) and
+/// the `cwd` attribute a front end set.
+fn vet_after(history: &[&str], cwd: &str, call: &str) -> toolvet_pdk::Decision {
+    use toolvet_pdk::{Context, Outcome, PriorCall, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![
+            ("cwd".into(), cwd.into()),
+            ("home".into(), "/home/alice".into()),
+        ],
+        history: history
+            .iter()
+            .map(|c| PriorCall {
+                name: "bash".into(),
+                arguments: serde_json::json!({ "command": c }).to_string(),
+                outcome: Outcome::Allowed,
+            })
+            .collect(),
+        ..Default::default()
+    };
+    check.decide(&ToolCall::new("bash", call), &ToolInfo::default(), &ctx)
+}
+
+/// Fifth review F7: after the run's own `ln -s /home/alice h`, a front end
+/// that runs `rm -rf *` in `…/project/h` (Cursor's shell cwd, a
+/// `directory` argument) was allowed, while `cd h && rm -rf *` was denied.
+#[test]
+fn a_cwd_the_front_end_sets_is_followed_through_the_runs_links() {
+    let cwd = "/home/alice/project";
+    let ln = ["ln -s /home/alice h"];
+    let rm = r#"{"command":"rm -rf *"}"#;
+    assert_eq!(
+        vet_after(&ln, cwd, r#"{"command":"cd h && rm -rf *"}"#).rule(),
+        Some("shell.rm-home")
+    );
+    assert_eq!(
+        vet_after(&ln, "/home/alice/project/h", rm).rule(),
+        Some("shell.rm-home")
+    );
+    // The same through the call's own `cwd` argument.
+    assert_eq!(
+        vet_after(&ln, cwd, r#"{"command":"rm -rf *","cwd":"h"}"#).rule(),
+        Some("shell.rm-home")
+    );
+    // A link to a system directory: outside the workspace.
+    let d = vet_after(&["ln -s /etc e"], "/home/alice/project/e", rm);
+    assert_eq!(d.kind(), "deny", "{d:?}");
+    // Links made in a directory the earlier call `cd`ed into.
+    assert_eq!(
+        vet_after(
+            &["mkdir -p a && cd a && ln -s ~ h"],
+            "/home/alice/project/a/h",
+            rm
+        )
+        .rule(),
+        Some("shell.rm-home")
+    );
+    // Look-alike: no link, or a link elsewhere.
+    assert_eq!(vet_after(&[], "/home/alice/project/h", rm).kind(), "allow");
+    assert_eq!(
+        vet_after(&["ln -s build/out latest"], "/home/alice/project/src", rm).kind(),
+        "allow"
+    );
+}
+
+/// A link is only what an earlier command claims: a path is judged as
+/// written too, so a claimed link never lets through what the plain path
+/// would not (`ln -s /tmp/x .claude` where `.claude` is a directory makes
+/// `.claude/x`; a write to `.claude/settings.json` still writes the rail).
+#[test]
+fn a_claimed_link_never_loosens_the_plain_path() {
+    let cwd = "/home/alice/project";
+    let d = vet_after(
+        &["ln -s /tmp/x .claude"],
+        cwd,
+        r#"{"command":"echo '{}' > .claude/settings.json"}"#,
+    );
+    assert_eq!(d.rule(), Some("shell.guardrail-write"), "{d:?}");
+    // A link claimed one directory up: the workspace is still removed.
+    let d = vet_after(
+        &["ln -s /tmp/scratch project"],
+        cwd,
+        r#"{"command":"rm -rf ../project"}"#,
+    );
+    assert_eq!(d.rule(), Some("shell.rm-workspace-root"), "{d:?}");
+}
