@@ -30,8 +30,11 @@ pub enum Kind {
     /// An agent's permission settings, MCP server list or hooks: every
     /// write changes what the agent may do.
     AgentControl,
-    /// Editor settings that also hold agent approval settings: only
-    /// content that loosens them matters.
+    /// Editor settings that also hold agent approval settings and name
+    /// programs the editor starts (VS Code's `chat.tools.autoApprove`,
+    /// `chat.hookFilesLocations`, `git.path`, terminal profiles): a person
+    /// approves every write (an edit's fragment cannot show which key it
+    /// changes); content that loosens them is refused.
     EditorSettings,
     /// A program another tool runs by itself: a git hook (run on
     /// checkout, commit, push), a git configuration file (it names
@@ -41,9 +44,12 @@ pub enum Kind {
     GitHook,
     /// A shell start-up file: runs in every new shell.
     ShellStartup,
-    /// Instructions the agent follows (Cursor rules, Copilot instructions):
-    /// ordinary to edit, but hidden text or loosening content in them is
-    /// a backdoor ("rules file backdoor").
+    /// Instructions and memory the agent reads in every later session
+    /// (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, Cursor rules, Copilot
+    /// instructions): ordinary to edit, so never refused, but a person
+    /// approves every write (what the agent writes there is obeyed from
+    /// then on, the "rules file backdoor"); install lines (`curl … | sh`)
+    /// are ordinary prose there.
     AgentInstructions,
     /// toolvet's own state: the policy, the approval ledger, the ticket
     /// key, the decision log, the hooks' history. Every write is refused:
@@ -121,6 +127,36 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.github/hooks/*.json",
         Kind::AgentControl,
         "Copilot CLI's hooks",
+    ),
+    // Copilot CLI's user directory: its settings (trusted folders,
+    // allowed tools), MCP servers and hooks.
+    (
+        "**/.copilot/config.json",
+        Kind::AgentControl,
+        "Copilot CLI's configuration",
+    ),
+    (
+        "**/.copilot/mcp-config.json",
+        Kind::AgentControl,
+        "Copilot CLI's MCP server list",
+    ),
+    (
+        "**/.copilot/hooks/**",
+        Kind::AgentControl,
+        "Copilot CLI's hooks",
+    ),
+    // A Gemini CLI extension's manifest starts its MCP servers; its
+    // hooks run around every tool call. The rest of an extension (its
+    // commands, its context file) escalates below.
+    (
+        "**/.gemini/extensions/**/gemini-extension.json",
+        Kind::AgentControl,
+        "a Gemini CLI extension's manifest (Gemini CLI starts the MCP servers it names)",
+    ),
+    (
+        "**/.gemini/extensions/**/hooks/**",
+        Kind::AgentControl,
+        "a Gemini CLI extension's hooks",
     ),
     (
         "**/.vscode/settings.json",
@@ -251,6 +287,70 @@ const FILES: &[(&str, Kind, &str)] = &[
         "VS Code's tasks (a `folderOpen` task runs when the folder opens)",
     ),
     ("**/.husky/**", Kind::GitHook, "a husky git hook"),
+    (
+        "**/.gemini/extensions/**",
+        Kind::GitHook,
+        "a Gemini CLI extension (Gemini CLI loads its commands and context in every session)",
+    ),
+    // Instructions and memory every later session of an agent reads:
+    // written by the agent, they outlive the conversation that wrote them
+    // (a planted "always run …" is obeyed from then on).
+    (
+        "**/AGENTS.md",
+        Kind::AgentInstructions,
+        "agent instructions (`AGENTS.md`, read by Codex, Cursor, Copilot and others in every session)",
+    ),
+    (
+        "**/AGENTS.override.md",
+        Kind::AgentInstructions,
+        "Codex's instructions (`AGENTS.override.md`, read in every session)",
+    ),
+    (
+        "**/CLAUDE.md",
+        Kind::AgentInstructions,
+        "Claude Code's memory (`CLAUDE.md`, read in every session)",
+    ),
+    (
+        "**/CLAUDE.local.md",
+        Kind::AgentInstructions,
+        "Claude Code's memory (`CLAUDE.local.md`, read in every session)",
+    ),
+    (
+        "**/GEMINI.md",
+        Kind::AgentInstructions,
+        "Gemini CLI's context (`GEMINI.md`, read in every session; `save_memory` writes `~/.gemini/GEMINI.md`)",
+    ),
+    (
+        "**/.github/copilot-instructions.md",
+        Kind::AgentInstructions,
+        "Copilot's repository instructions",
+    ),
+    (
+        "**/.github/instructions/*.instructions.md",
+        Kind::AgentInstructions,
+        "Copilot's path instructions",
+    ),
+    (
+        "**/.cursorrules",
+        Kind::AgentInstructions,
+        "Cursor's rules (`.cursorrules`)",
+    ),
+    (
+        "**/.cursor/rules/**",
+        Kind::AgentInstructions,
+        "Cursor's rules",
+    ),
+    (
+        "**/.windsurfrules",
+        Kind::AgentInstructions,
+        "Windsurf's rules",
+    ),
+    ("**/.clinerules", Kind::AgentInstructions, "Cline's rules"),
+    (
+        "**/.clinerules/**",
+        Kind::AgentInstructions,
+        "Cline's rules",
+    ),
     (
         "**/sitecustomize.py",
         Kind::GitHook,
@@ -682,6 +782,10 @@ const LOOSENING: &[(&str, &str)] = &[
         "turns off every hook (`disableAllHooks`)",
     ),
     (
+        "chat.hookfileslocations",
+        "moves where VS Code loads agent hooks from (`chat.hookFilesLocations`), dropping the hooks that vet it",
+    ),
+    (
         "task.allowautomatictasks",
         "runs workspace tasks automatically",
     ),
@@ -873,13 +977,55 @@ mod tests {
         ] {
             assert_eq!(k(p), Some(Kind::GitHook), "{p}");
         }
+        // (`src/skills/agents.md` is not a skill, but is `AGENTS.md` on a
+        // case-insensitive file system: an instruction file, below.)
         for p in [
-            "/w/p/src/skills/agents.md",
+            "/w/p/src/skills/helper.md",
             "/w/p/docs/commands/x.md",
             "/w/p/custom.py",
         ] {
             assert_eq!(k(p), None, "{p}");
         }
+        // Fifth review F8/F6: what switches a hooked agent's vetting off
+        // or starts programs, and instructions every later session reads.
+        for p in [
+            "/home/a/.copilot/config.json",
+            "/home/a/.copilot/mcp-config.json",
+            "/home/a/.copilot/hooks/x.json",
+            "/w/p/.gemini/extensions/x/gemini-extension.json",
+            "/home/a/.gemini/extensions/x/hooks/hooks.json",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentControl), "{p}");
+        }
+        assert_eq!(
+            k("/home/a/.gemini/extensions/x/commands/deploy.toml"),
+            Some(Kind::GitHook)
+        );
+        assert_eq!(k("/w/p/.vscode/settings.json"), Some(Kind::EditorSettings));
+        for p in [
+            "/w/p/AGENTS.md",
+            "/w/p/sub/AGENTS.md",
+            "/w/p/CLAUDE.md",
+            "/w/p/.claude/CLAUDE.md",
+            "/w/p/CLAUDE.local.md",
+            "/w/p/GEMINI.md",
+            "/home/a/.gemini/GEMINI.md",
+            "/w/p/.github/copilot-instructions.md",
+            "/w/p/.github/instructions/rust.instructions.md",
+            "/w/p/.cursorrules",
+            "/w/p/.cursor/rules/x.mdc",
+            "/w/p/.src/skills/agents.md",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentInstructions), "{p}");
+        }
+        for p in [
+            "/w/p/README.md",
+            "/w/p/docs/agents-overview.md",
+            "/w/p/.github/workflows/ci.yml",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
+        assert!(loosening("{\"chat.hookFilesLocations\": {\"/tmp/h\": true}}").is_some());
         for p in [
             "/home/a/.bash_aliases",
             "/home/a/.xsessionrc",

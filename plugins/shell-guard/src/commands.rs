@@ -2114,6 +2114,12 @@ impl Analysis<'_> {
             "toolvet",
             "approvals.",
             "gitconfig",
+            ".copilot",
+            "agents.",
+            "claude.",
+            "gemini.md",
+            "rules",
+            "instructions",
             "~",
         ];
         let mut needles: Vec<String> = BUILT_IN.iter().map(|s| s.to_string()).collect();

@@ -473,20 +473,29 @@ impl Analysis<'_> {
                         loosening.map(|l| format!(" (the content {l})")).unwrap_or_default()
                     ),
                 ),
+                // Instructions and memory every later session reads:
+                // prose (never refused), but a person approves what the
+                // agent plants there.
                 Rail::AgentInstructions => {
-                    if let Output::Static(text) = content
-                        && let Some(c) = guardrails::hidden_text(text)
-                    {
-                        self.report(
-                            false,
-                            "shell.guardrail-write",
-                            format!(
-                                "{via} writes `{shown}`, {}, with an invisible character (U+{:04X}) in it: text a reviewer \
-                                 cannot see. A person must approve.",
-                                rail.label, c as u32
-                            ),
-                        );
-                    }
+                    let hidden = match content {
+                        Output::Static(text) => guardrails::hidden_text(text),
+                        _ => None,
+                    };
+                    let why = match hidden {
+                        Some(c) => format!(
+                            ", with an invisible character (U+{:04X}) in it: text a reviewer cannot see",
+                            c as u32
+                        ),
+                        None => ": every later session reads it as instructions".to_string(),
+                    };
+                    self.report(
+                        false,
+                        "shell.guardrail-write",
+                        format!(
+                            "{via} writes `{shown}`, {}{why}. A person must approve changes to it.",
+                            rail.label
+                        ),
+                    );
                 }
                 Rail::GitHook | Rail::EditorSettings => {
                     if let Output::Static(text) = content
@@ -496,18 +505,19 @@ impl Analysis<'_> {
                         let mut e = env.clone();
                         self.script(text, &mut e, depth + 1, &Output::Unknown);
                     }
-                    if rail.kind == Rail::EditorSettings && !matches!(content, Output::Static(_)) || loosening.is_some() || rail.kind == Rail::GitHook {
-                        self.report(
-                            loosening.is_some(),
-                            "shell.guardrail-write",
-                            format!(
-                                "{via} writes `{shown}`, {}{}. A person must approve changes to what runs or is \
-                                 allowed automatically.",
-                                rail.label,
-                                loosening.map(|l| format!(", and the content {l}")).unwrap_or_default()
-                            ),
-                        );
-                    }
+                    // Editor settings name programs the editor starts
+                    // and where agent hooks load from: a person approves
+                    // every write, as for a git hook.
+                    self.report(
+                        loosening.is_some(),
+                        "shell.guardrail-write",
+                        format!(
+                            "{via} writes `{shown}`, {}{}. A person must approve changes to what runs or is \
+                             allowed automatically.",
+                            rail.label,
+                            loosening.map(|l| format!(", and the content {l}")).unwrap_or_default()
+                        ),
+                    );
                 }
             }
             return;
