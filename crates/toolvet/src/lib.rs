@@ -73,6 +73,7 @@ mod engine;
 mod error;
 pub mod fold;
 mod generation;
+pub mod history_fit;
 mod host;
 #[cfg(feature = "inspect")]
 pub mod inspect;
