@@ -383,15 +383,23 @@ impl Payload<'_> {
         }
     }
 
-    /// `tool_input` (or `key`): an object, or JSON text of one.
+    /// `tool_input` (or `key`): an object, or JSON text of one. The text
+    /// is read by the core's strict reader ([`toolvet::parse_json_strict`]),
+    /// as every call built from JSON text is: a key twice, two keys that
+    /// fold alike (`command` and `COMMAND`) or an inexact number is
+    /// refused, since the tool's reader may take the value the checks did
+    /// not see.
     fn object(&self, key: &str) -> Result<Map<String, Value>, HookError> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(Map::new()),
             Some(Value::Object(map)) => Ok(map.clone()),
-            Some(Value::String(text)) => match serde_json::from_str(text) {
+            Some(Value::String(text)) => match toolvet::parse_json_strict(text) {
                 Ok(Value::Object(map)) => Ok(map),
-                _ => Err(HookError::Input(format!(
+                Ok(_) => Err(HookError::Input(format!(
                     "`{key}` is text that is not a JSON object"
+                ))),
+                Err(e) => Err(HookError::Input(format!(
+                    "`{key}` is JSON text toolvet refuses: {e}"
                 ))),
             },
             Some(_) => Err(HookError::Input(format!("`{key}` must be a JSON object"))),
@@ -588,6 +596,51 @@ mod tests {
             .parse(br#"{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#)
             .unwrap();
         assert_eq!(ok.arguments["command"], "ls");
+    }
+
+    /// Review s5 L2: arguments given as JSON text were read with plain
+    /// serde_json, the last of two `command` keys winning.
+    #[test]
+    fn tool_input_as_text_is_read_strictly() {
+        let copilot = Agent::Copilot
+            .parse(
+                br#"{"toolName":"bash","toolArgs":"{\"command\":\"rm -rf ~\",\"command\":\"ls\"}"}"#,
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(
+            copilot.contains("`toolArgs`") && copilot.contains("the key `command` twice"),
+            "{copilot}"
+        );
+        let cursor = |input: &str| {
+            Agent::Cursor.parse(
+                json!({"hook_event_name": "beforeMCPExecution", "conversation_id": "c",
+                       "workspace_roots": ["/p"], "tool_name": "query", "tool_input": input})
+                .to_string()
+                .as_bytes(),
+            )
+        };
+        for (input, why) in [
+            (
+                r#"{"query":"DROP TABLE users","query":"SELECT 1"}"#,
+                "the key `query` twice",
+            ),
+            (
+                r#"{"query":"SELECT 1","QUERY":"DROP TABLE users"}"#,
+                "differ only in case",
+            ),
+            (r#"{"n":100000000000000000001}"#, "100000000000000000001"),
+        ] {
+            let e = cursor(input).unwrap_err().to_string();
+            assert!(
+                e.contains("`tool_input`") && e.contains(why),
+                "{input}: {e}"
+            );
+        }
+        assert_eq!(
+            cursor(r#"{"query":"SELECT 1"}"#).unwrap().arguments["query"],
+            "SELECT 1"
+        );
     }
 
     fn claude(mode: Option<&str>) -> HookCall {
