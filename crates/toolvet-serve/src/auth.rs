@@ -280,6 +280,23 @@ impl Tokens {
             .collect()
     }
 
+    /// The labels of the bound agent tokens whose `agents` name `agent`.
+    pub fn agent_bound_to(&self, agent: &str) -> Vec<&str> {
+        self.speakers
+            .iter()
+            .filter_map(|(_, s)| match s {
+                Speaker::Bound(b)
+                    if b.agents
+                        .as_ref()
+                        .is_some_and(|a| a.iter().any(|q| q == agent)) =>
+                {
+                    Some(b.label.as_str())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether any token of `role` is configured.
     pub fn has(&self, role: Role) -> bool {
         !self.of(role).is_empty()
@@ -440,18 +457,48 @@ impl Speaker {
     /// The agent a request of this token is vetted as, given the agent
     /// the request names at `key` (e.g. `context.agent`): for a token
     /// whose entry lists `agents`, the named agent when listed, its only
-    /// agent when none is named; for any other token, the named agent.
+    /// agent when none is named; for any other token (unbound, or bound
+    /// without `agents`), the named agent unless an `agent_tokens` entry
+    /// binds it, as for principals: a bound name is spoken only by the
+    /// tokens bound to it.
     ///
     /// # Errors
     /// 403 `agent-forbidden` for an agent the token may not speak as; 400
     /// `agent-required` when a token of several agents names none. The
     /// messages name the key and the token's label, never the token.
-    pub fn agent_for(&self, named: Option<&str>, key: &str) -> Result<Option<String>, ApiError> {
-        let Speaker::Bound(b) = self else {
-            return Ok(named.map(str::to_string));
+    pub fn agent_for(
+        &self,
+        named: Option<&str>,
+        key: &str,
+        tokens: &Tokens,
+    ) -> Result<Option<String>, ApiError> {
+        let listed = match self {
+            Speaker::Bound(b) => b.agents.as_ref(),
+            Speaker::Unbound { .. } => None,
         };
-        let Some(agents) = &b.agents else {
-            return Ok(named.map(str::to_string));
+        let Some(agents) = listed else {
+            let Some(a) = named else {
+                return Ok(None);
+            };
+            let owners = tokens.agent_bound_to(a);
+            if owners.is_empty() {
+                return Ok(Some(a.to_string()));
+            }
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "agent-forbidden",
+                format!(
+                    "`{key}` names the agent \"{}\", which [serve] agent_tokens binds to agent \
+                     token {}; only that token may speak as it, and {} is bound to no agent",
+                    toolvet::display::visible(a),
+                    owners
+                        .iter()
+                        .map(|l| format!("{l:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    self.name()
+                ),
+            ));
         };
         match named {
             Some(a) if agents.iter().any(|q| q == a) => Ok(Some(a.to_string())),

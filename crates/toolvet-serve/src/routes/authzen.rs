@@ -32,7 +32,11 @@ pub async fn evaluation(
         "subject.properties.principal",
         &current.tokens,
     )?;
-    request.context.agent = speaker.agent_for(request.context.agent.as_deref(), "subject.id")?;
+    request.context.agent = speaker.agent_for(
+        request.context.agent.as_deref(),
+        "subject.id",
+        &current.tokens,
+    )?;
     let verdict = state.host.check(&request).await;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::evaluation_answer(

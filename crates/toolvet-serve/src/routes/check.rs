@@ -32,7 +32,11 @@ pub async fn check(
         "context.principal",
         &current.tokens,
     )?;
-    request.context.agent = speaker.agent_for(request.context.agent.as_deref(), "context.agent")?;
+    request.context.agent = speaker.agent_for(
+        request.context.agent.as_deref(),
+        "context.agent",
+        &current.tokens,
+    )?;
     let verdict = state.host.check(&request).await;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::verdict_answer(&request, &verdict)))

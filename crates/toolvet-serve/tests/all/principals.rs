@@ -257,7 +257,7 @@ async fn a_token_bound_to_agents_speaks_only_as_them() {
             .contains("`subject.id`"),
         "{body}"
     );
-    // Tokens without `agents` still name any agent.
+    // Tokens without `agents` still name any agent no entry binds.
     let (status, body) = server
         .post(
             "/v1/check",
@@ -269,6 +269,46 @@ async fn a_token_bound_to_agents_speaks_only_as_them() {
         (status, body["decision"].as_str()),
         (200, Some("escalate")),
         "{body}"
+    );
+    // Review s5 L1: but not an agent an entry binds, as for principals
+    // (the unbound token's call was vetted as deploy-bot).
+    let mut as_bound = as_principal(&deploy, Some("dave@acme.com"));
+    as_bound["context"]["agent"] = json!("deploy-bot");
+    let (status, body) = server.post("/v1/check", Some(AGENT), &as_bound).await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (403, Some("agent-forbidden")),
+        "{body}"
+    );
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`context.agent`")
+            && message.contains("\"deploy-bot\"")
+            && message.contains("\"deployer\""),
+        "{message}"
+    );
+    assert!(!message.contains(AGENT), "{message}");
+    let evaluation = json!({
+        "subject": {"type": "agent", "id": "a1", "properties": {"run_id": "r1", "principal": "dave@acme.com"}},
+        "action": {"name": "deploy"},
+        "resource": {"type": "tool", "properties": {"arguments": {"env": "prod"}, "call_id": "c8"}},
+    });
+    let (status, body) = server
+        .post("/access/v1/evaluation", Some(AGENT), &evaluation)
+        .await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (403, Some("agent-forbidden")),
+        "{body}"
+    );
+    let (_, listed) = server.get("/v1/approvals", Some(REVIEWER)).await;
+    assert!(
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["agent"] != "deploy-bot" || r["principal"] == "bob@acme.com"),
+        "{listed}"
     );
     server.stop().await;
 }
