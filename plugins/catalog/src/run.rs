@@ -150,6 +150,12 @@ impl Shell {
     }
 }
 
+/// `sudo`'s options that take a value (also what is left in front of a
+/// command when [`words::commands`] removed a `sudo`).
+const SUDO_OPTIONS: &[&str] = &[
+    "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group",
+];
+
 /// Programs that run the rest of their words as a command, with their
 /// options that take a value and how many operands come before the
 /// command (`timeout 5 CMD`): what a link is made through (`busybox ln`).
@@ -161,13 +167,7 @@ const RUNNERS: &[(&str, &[&str], usize)] = &[
         &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
         0,
     ),
-    (
-        "sudo",
-        &[
-            "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group",
-        ],
-        0,
-    ),
+    ("sudo", SUDO_OPTIONS, 0),
     ("doas", &["-u", "-C"], 0),
     ("nice", &["-n", "--adjustment"], 0),
     ("ionice", &["-c", "-n", "-t", "--class", "--classdata"], 0),
@@ -201,7 +201,7 @@ fn strip_runners(mut w: &[String]) -> &[String] {
             .find(|(n, _, _)| *n == words::base_name(first))
         {
             Some((_, v, o)) => (1, *v, *o),
-            None if first.starts_with('-') => (0, RUNNERS[3].1, 0),
+            None if first.starts_with('-') => (0, SUDO_OPTIONS, 0),
             None => return w,
         };
         let mut i = skip_name;
