@@ -1105,7 +1105,8 @@ impl Analysis<'_> {
                 stdin.clone()
             }
             "cp" | "mv" | "install" | "rsync" | "ln" | "scp" | "sftp" => {
-                if own_rules && let Some(last) = flags_positional(args).last() {
+                let positional = flags_positional(args);
+                if own_rules && let Some(last) = positional.last() {
                     self.check_device_write(&last.text(), &format!("`{name}`"));
                     if name != "ln" {
                         self.check_write(
@@ -1116,6 +1117,32 @@ impl Analysis<'_> {
                             true,
                             depth,
                         );
+                        // The destination may be a directory: each source
+                        // lands in it under its own name (`cp x/settings.json
+                        // .claude/` writes `.claude/settings.json`).
+                        for source in &positional[..positional.len() - 1] {
+                            let Some(file) = source.static_text() else {
+                                continue;
+                            };
+                            let base = file.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+                            if base.is_empty() || base == "." || base == ".." || base.contains(':')
+                            {
+                                continue;
+                            }
+                            let mut inside = (*last).clone();
+                            inside.segs.push(Seg::Lit {
+                                text: format!("/{base}"),
+                                quoted: true,
+                            });
+                            self.check_write(
+                                &inside,
+                                env,
+                                &Output::Unknown,
+                                &format!("`{name}` (into `{}`)", last.text()),
+                                true,
+                                depth,
+                            );
+                        }
                     }
                 }
                 if own_rules && matches!(name, "scp" | "rsync" | "sftp") {

@@ -1876,3 +1876,30 @@ fn agent_configuration_settings_and_instruction_files() {
     allow("cat AGENTS.md CLAUDE.md && grep -n build .github/copilot-instructions.md");
     allow("echo '# Notes' > docs/notes.md");
 }
+
+/// A copy or move into a directory writes each source there under its own
+/// name: `cp x/settings.json .claude/` writes Claude Code's settings (found
+/// while checking the fifth review's F8 files; allowed before).
+#[test]
+fn a_copy_into_a_directory_writes_its_sources_names_there() {
+    for cmd in [
+        "cp evil/settings.json .claude/",
+        "cp evil/.bashrc ~/",
+        "cp evil/.bashrc ~",
+        "cp x/mcp.json .cursor",
+        "install -m 644 x/hooks.json .codex/",
+    ] {
+        deny(cmd, "shell.guardrail-write");
+    }
+    escalate("cp template/AGENTS.md .", "shell.guardrail-write");
+    escalate("cp config/settings.json .vscode/", "shell.guardrail-write");
+    for cmd in [
+        "cp a.txt b.txt",
+        "cp README.md docs/",
+        "mv build/out.js dist/",
+        "cp -r src dist",
+        "scp host:/etc/hosts .",
+    ] {
+        allow(cmd);
+    }
+}
