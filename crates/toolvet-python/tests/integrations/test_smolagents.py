@@ -10,9 +10,10 @@ from policy import need
 
 need("smolagents")
 
-from smolagents import ToolCallingAgent, tool
+from smolagents import CodeAgent, ToolCallingAgent, tool
 from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model
 
+import toolvet
 from policy import BrokenHost
 from toolvet.integrations import Gate
 from toolvet.integrations.smolagents import as_smolagents_tool, guard
@@ -126,3 +127,110 @@ def test_decision_tool(host):
     model = run(None, [calls(("toolvet_check", {"tool": "delete_repository", "arguments": {}}, "d1")), calls(("toolvet_check", {"tool": ""}, "d2")), FINAL], tools=[checker])
     assert "'status': 'deny'" in model.seen[1]
     assert "`tool` must be the name" in model.seen[2]
+
+
+
+class CodeModel(Model):
+    """A CodeAgent model: runs each snippet of a script in turn, then answers."""
+
+    def __init__(self, snippets):
+        super().__init__(model_id="scripted-code")
+        self.snippets = list(snippets)
+        self.seen: list = []
+
+    def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+        last = messages[-1]
+        self.seen.append(str(last.content if hasattr(last, "content") else last.get("content")))
+        code = self.snippets.pop(0) if self.snippets else "final_answer('done')"
+        return ChatMessage(role=MessageRole.ASSISTANT, content=f"Thought: go\n<code>\n{code}\n</code>")
+
+
+def run_code(tools, snippets):
+    model = CodeModel(snippets)
+    agent = CodeAgent(tools=tools, model=model, max_steps=len(snippets) + 1, verbosity_level=0)
+    agent.run("go")
+    return agent, model
+
+
+def _reachable(root, depth=4):
+    """Every object reachable from ``root`` by non-dunder attribute reads (what
+    smolagents' executor allows), with ``type(x)`` too, to ``depth`` reads."""
+    seen, frontier, found = {id(root)}, [root], [root]
+    for _ in range(depth):
+        nxt = []
+        for obj in frontier:
+            names = [n for n in dir(obj) if not (n.startswith("__") and n.endswith("__"))]
+            values = [type(obj)]
+            for n in names:
+                try:
+                    values.append(getattr(obj, n))
+                except Exception:  # noqa: BLE001 - a property that raises leads nowhere
+                    continue
+            for v in values:
+                if id(v) in seen or isinstance(v, (str, bytes, int, float, bool, type(None))):
+                    continue
+                seen.add(id(v))
+                found.append(v)
+                nxt.append(v)
+        frontier = nxt
+    return found
+
+
+def test_code_agent_code_cannot_reach_the_raw_tool_the_gate_or_the_ledger(host):
+    gate = Gate(host)
+    guarded = [guard(delete_repository, gate), guard(deploy, gate, run_id="run-code")]
+    attempts = """
+for attempt in ["wrapped", "gate", "host", "approvals", "run_id", "tool", "_wrapped", "_gate", "_tool"]:
+    for obj in [delete_repository, deploy, getattr(delete_repository, "forward"), getattr(deploy, "forward")]:
+        if hasattr(obj, attempt):
+            print("REACHED", attempt)
+try:
+    print(delete_repository.wrapped(repo="via-wrapped"))
+except Exception as e:
+    print("no wrapped")
+try:
+    print(delete_repository.forward.__self__)
+except Exception as e:
+    print("no __self__")
+try:
+    print(delete_repository.forward.__closure__)
+except Exception as e:
+    print("no __closure__")
+try:
+    for r in deploy.gate.host.approvals.pending():
+        deploy.gate.host.approvals.approve(r.id, "alice")
+except Exception as e:
+    print("no approvals")
+"""
+    # The model renames the guarded tool and resets its inputs: toolvet still
+    # vets `delete_repository` (a deny), with the arguments as given.
+    rename = """
+delete_repository.name = "get_weather"
+delete_repository.inputs = {}
+try:
+    print(delete_repository(repo="renamed"))
+except Exception as e:
+    print("renamed:", str(e))
+try:
+    print(delete_repository.forward(repo="via-forward"))
+except Exception as e:
+    print("forward:", str(e))
+"""
+    held = "deploy(env='prod')"
+    agent, model = run_code(guarded, [attempts, rename, held])
+    assert ran["delete_repository"] == 0 and ran["deploy"] == 0
+    assert "REACHED" not in model.seen[1]
+    for text in ("no wrapped", "no __self__", "no __closure__", "no approvals"):
+        assert text in model.seen[1]
+    assert "renamed: Blocked by policy: The tool `delete_repository` is disabled" in model.seen[2]
+    assert "forward: Blocked by policy: The tool `delete_repository` is disabled" in model.seen[2]
+    [pending] = host.approvals.pending()  # held, and nobody approved it
+    assert (pending.tool, pending.status) == ("deploy", "pending")
+    # Nothing the executor hands the model's code leads to them by attribute reads.
+    for name in ("delete_repository", "deploy"):
+        for obj in _reachable(agent.python_executor.static_tools[name]):
+            assert obj is not delete_repository and obj is not deploy
+            assert not isinstance(obj, (Gate, toolvet.Host, toolvet.Approvals)), (name, obj)
+    checker = as_smolagents_tool(host)
+    for obj in _reachable(checker):
+        assert not isinstance(obj, (Gate, toolvet.Host, toolvet.Approvals)), obj

@@ -18,6 +18,7 @@ Any failure of the host is a deny.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Optional
 
 from smolagents import Tool
@@ -30,29 +31,47 @@ class PolicyDenied(Exception):
 
 
 class GuardedTool(Tool):
-    """A tool that toolvet vets before the wrapped tool runs."""
+    """A tool that toolvet vets before the wrapped tool runs.
+
+    ``CodeAgent`` hands this object to the model's own Python code, and
+    smolagents' executor lets that code read (and set) any attribute whose name
+    is not a dunder. So the object holds nothing that leads to the wrapped tool,
+    the gate, the host or its ledger: they live only in the closure of its
+    ``forward`` (a plain function, whose closure is reachable only through dunder
+    attributes), which also fixed the tool's name, argument names and run when it
+    was built, so setting ``name``, ``inputs`` or ``forward`` on the object
+    changes what the model sees, never what toolvet vets or what runs.
+    """
 
     skip_forward_signature_validation = True
 
     def __init__(self, tool: Tool, gate: Gate, run_id: Optional[str] = None) -> None:
         self.name = tool.name
         self.description = tool.description
-        self.inputs = tool.inputs
+        self.inputs = copy.deepcopy(tool.inputs)
         self.output_type = tool.output_type
         if getattr(tool, "output_schema", None) is not None:
-            self.output_schema = tool.output_schema
-        self.wrapped = tool
-        self.gate = gate
-        self.run_id = run_id
+            self.output_schema = copy.deepcopy(tool.output_schema)
         super().__init__()
+        self.forward = _vetted_forward(tool, gate, self.name, tuple(self.inputs), run_id)
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
+
+def _vetted_forward(tool: Tool, gate: Gate, name: str, parameters: tuple[str, ...], run_id: Optional[str]) -> Any:
+    """The guarded tool's ``forward``: vets, then calls ``tool``. A closure, not a
+    bound method or ``functools.partial`` (whose ``func``/``args`` are ordinary
+    attributes): nothing in it is reachable without a dunder attribute."""
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
         if args:
-            kwargs = {**dict(zip(self.inputs, args)), **kwargs}
-        ruling = self.gate.check_held(self.name, kwargs, run_id=self.run_id)
+            if len(args) > len(parameters):
+                raise PolicyDenied(f"Blocked by policy: `{name}` takes at most {len(parameters)} positional arguments")
+            kwargs = {**dict(zip(parameters, args)), **kwargs}
+        ruling = gate.check_held(name, kwargs, run_id=run_id)
         if ruling.allowed:
-            return self.wrapped(**kwargs, sanitize_inputs_outputs=False)
+            return tool(**kwargs, sanitize_inputs_outputs=False)
         raise PolicyDenied(_message(ruling))
+
+    return forward
 
 
 def _message(ruling: Ruling) -> str:
@@ -90,14 +109,20 @@ class DecisionTool(Tool):
 
     def __init__(self, gate: Gate, name: str = DECISION_TOOL_NAME) -> None:
         self.name = name
-        self.gate = gate
         super().__init__()
+        self.forward = _decision_forward(gate)
 
-    def forward(self, tool: str, arguments: Optional[dict] = None) -> dict:
+
+def _decision_forward(gate: Gate) -> Any:
+    """The decision tool's ``forward``, closing over ``gate`` (see :class:`GuardedTool`)."""
+
+    def forward(tool: str, arguments: Optional[dict] = None) -> dict:
         try:
-            return decision_answer(self.gate, tool, arguments or {})
+            return decision_answer(gate, tool, arguments or {})
         except DecisionInputError as e:
             raise ValueError(str(e)) from None  # smolagents hands the error to the model
+
+    return forward
 
 
 def as_smolagents_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> DecisionTool:
