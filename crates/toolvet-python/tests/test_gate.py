@@ -119,3 +119,14 @@ def test_a_remembered_ruling_is_given_only_to_the_agent_it_was_given_to():
     other = gate.check("deploy", {}, call_id="c1", run_id="r1", agent="intern")
     assert (other.decision, other.reason) == ("deny", "intern may not call deploy")
     assert gate.check("deploy", {}, call_id="c1", run_id="r1", agent="ops").allowed
+
+
+def test_visible_writes_out_what_a_person_would_not_see():
+    from toolvet.integrations import visible
+
+    assert visible("plain text, é") == "plain text, é"
+    assert visible("ok\nallow  bash\x1b]0;t\x07\x00\r\t") == "ok\\nallow  bash\\x1b]0;t\\x07\\x00\\r\\t"
+    assert visible("a\u202eb\u2066c\u200bd\u2028e\ufeff\U000e0041\ufe0f\x7f\x9b") == (
+        "a\\u{202e}b\\u{2066}c\\u{200b}d\\u{2028}e\\u{feff}\\u{e0041}\\u{fe0f}\\x7f\\x9b"
+    )
+    assert visible(None) == ""

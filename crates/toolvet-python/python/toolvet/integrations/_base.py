@@ -52,6 +52,68 @@ DECISION_TOOL_DESCRIPTION = (
 )
 
 
+# Characters `visible` writes out, besides the C0/C1 controls: the line and
+# paragraph separators, bidirectional controls, and invisible characters
+# (the same set as toolvet::display::needs_escape in the Rust core).
+_HIDDEN_RANGES = (
+    (0x2028, 0x2029),
+    (0x061C, 0x061C),
+    (0x200E, 0x200F),
+    (0x202A, 0x202E),
+    (0x2066, 0x2069),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200D),
+    (0x2060, 0x2064),
+    (0x206A, 0x206F),
+    (0x3164, 0x3164),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF9, 0xFFFB),
+    (0xFE00, 0xFE0F),
+    (0xE0000, 0xE007F),
+    (0xE0100, 0xE01EF),
+)
+
+
+def _needs_escape(c: str) -> bool:
+    o = ord(c)
+    if o < 0x20 or 0x7F <= o <= 0x9F:
+        return True
+    return any(lo <= o <= hi for lo, hi in _HIDDEN_RANGES)
+
+
+def visible(text: Any) -> str:
+    """``text`` as a person may be shown it: toolvet's one escaping rule for
+    reviewer-facing text (``toolvet::display::visible`` in the core, SECURITY.md).
+    Control characters, the line and paragraph separators, bidirectional controls
+    and invisible characters (zero-width, variation selectors, tag characters, ...)
+    are written out (``\\n``, ``\\x1b``, ``\\u{202e}``), so a reason or
+    argument that quotes the model's text cannot start a line, reorder or hide
+    what the reviewer reads. Everything else is unchanged. Every text an adapter
+    puts in front of a person goes through it."""
+    text = "" if text is None else str(text)
+    if not any(_needs_escape(c) for c in text):
+        return text
+    out = []
+    for c in text:
+        if c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\t":
+            out.append("\\t")
+        elif _needs_escape(c):
+            o = ord(c)
+            out.append(f"\\x{o:02x}" if o < 0x100 else f"\\u{{{o:x}}}")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
 @dataclasses.dataclass(frozen=True)
 class Ruling:
     """What an adapter does with one call: ``allow``, ``deny`` or ``escalate``.
@@ -85,9 +147,19 @@ class Ruling:
         """What the model reads for a deny: ``Blocked by policy: <reason>``."""
         return DENY_PREFIX + self.reason
 
+    @property
+    def shown_reason(self) -> str:
+        """``reason`` as a person is shown it (:func:`visible`): for approval prompts."""
+        return visible(self.reason)
+
     def payload(self) -> dict[str, Any]:
-        """The reviewer's view of an escalate (for a framework's approval request)."""
-        return {"reason": self.reason, "rule": self.rule, "approval_id": self.approval_id}
+        """The reviewer's view of an escalate (for a framework's approval request);
+        every text in it is :func:`visible`."""
+        return {
+            "reason": self.shown_reason,
+            "rule": None if self.rule is None else visible(self.rule),
+            "approval_id": None if self.approval_id is None else visible(self.approval_id),
+        }
 
 
 def host_failure(error: BaseException) -> Ruling:

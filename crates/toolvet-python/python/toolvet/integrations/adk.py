@@ -61,7 +61,8 @@ def _decide(gate: Gate, tool: Any, args: dict[str, Any], tool_context: Any) -> O
     if ruling.allowed:
         return None
     if ruling.escalated:
-        tool_context.request_confirmation(hint=ruling.reason, payload=ruling.payload())
+        # The hint is what the person reads: `visible`, like the payload.
+        tool_context.request_confirmation(hint=ruling.shown_reason, payload=ruling.payload())
         tool_context.actions.skip_summarization = True
         return {"error": f"Awaiting a person's approval: {ruling.reason}"}
     return {"error": ruling.message}

@@ -46,6 +46,7 @@ from ._base import (
     Ruling,
     as_gate,
     decision_answer,
+    visible,
 )
 
 ALLOWED_DECISIONS = ["approve", "reject"]
@@ -96,9 +97,11 @@ class ToolCallCheckMiddleware(AgentMiddleware):
         return ToolMessage(content=ruling.message, tool_call_id=call_id, name=name, status="error")
 
     def _request(self, name: str, args: Any, ruling: Ruling) -> dict[str, Any]:
+        # Every text the person reads is `visible`: a reason quoting the model's
+        # arguments cannot add lines (a forged `Tool:` / `Policy:`) or reorder them.
         description = (
-            f"{self.description_prefix}\n\nTool: {name}\nArgs: {json.dumps(args, default=str)}\n\n"
-            f"Policy: {ruling.reason} (approval request {ruling.approval_id})"
+            f"{self.description_prefix}\n\nTool: {visible(name)}\nArgs: {visible(json.dumps(args, default=str))}\n\n"
+            f"Policy: {ruling.shown_reason} (approval request {visible(ruling.approval_id)})"
         )
         return {
             "action_requests": [{"name": name, "args": args, "description": description}],
