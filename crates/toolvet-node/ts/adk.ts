@@ -45,6 +45,7 @@ import {
   type GatedCall,
   type GateOptions,
 } from './gate.js';
+import { visible } from './display.js';
 import type { Vetter } from './host.js';
 
 /** How the ADK adapter describes calls to toolvet. */
@@ -193,7 +194,9 @@ export class AdkGate {
   }
 
   #askConfirmation(verdict: Verdict, ctx: Context): Record<string, unknown> {
-    const hint = holdMessage(verdict);
+    // The hint is what the person reads: `visible`, so a reason quoting the
+    // model's text cannot forge lines in it.
+    const hint = visible(holdMessage(verdict));
     ctx.requestConfirmation({ hint, payload: { toolvet: { approvalId: verdict.approval?.id ?? null } } });
     // End the turn now, as ADK's own confirmation gate does.
     ctx.actions.skipSummarization = true;
@@ -222,7 +225,8 @@ export class ToolvetPolicyEngine implements BasePolicyEngine {
       case 'allow':
         return { outcome: PolicyOutcome.ALLOW, reason: verdict.reason ?? 'allowed by toolvet' };
       case 'escalate':
-        return { outcome: PolicyOutcome.CONFIRM, reason: verdict.reason ?? 'a person must approve this call' };
+        // ADK's SecurityPlugin shows this reason to the person as the hint.
+        return { outcome: PolicyOutcome.CONFIRM, reason: visible(verdict.reason ?? 'a person must approve this call') };
       default:
         return { outcome: PolicyOutcome.DENY, reason: verdict.reason ?? 'denied by toolvet' };
     }
@@ -286,25 +290,26 @@ export function beforeToolCallback(host: Vetter | AdkGate, options: AdkOptions =
  * on a confirmation reply.
  */
 export class GatedTool extends BaseTool {
-  readonly inner: BaseTool;
+  // Private: the gated tool exposes neither the tool it wraps nor the gate.
+  readonly #inner: BaseTool;
   readonly #adk: AdkGate;
 
   constructor(inner: BaseTool, adk: AdkGate) {
     super({ name: inner.name, description: inner.description, isLongRunning: inner.isLongRunning });
-    this.inner = inner;
+    this.#inner = inner;
     this.#adk = adk;
   }
 
   override _getDeclaration() {
-    return this.inner._getDeclaration();
+    return this.#inner._getDeclaration();
   }
 
   override runAsync(request: RunAsyncToolRequest): Promise<unknown> {
-    return this.inner.runAsync(request);
+    return this.#inner.runAsync(request);
   }
 
   override async checkRequireConfirmation(args: Record<string, unknown>, ctx?: Context): Promise<boolean> {
-    if (await this.inner.checkRequireConfirmation(args, ctx)) {
+    if (await this.#inner.checkRequireConfirmation(args, ctx)) {
       return true;
     }
     // Held, or answered by a person in toolvet already (a rejection carries

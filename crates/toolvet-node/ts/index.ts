@@ -37,3 +37,4 @@ export {
   type GatedCall,
   type GateOptions,
 } from './gate.js';
+export { visible } from './display.js';
