@@ -130,3 +130,21 @@ def test_visible_writes_out_what_a_person_would_not_see():
         "a\\u{202e}b\\u{2066}c\\u{200b}d\\u{2028}e\\u{feff}\\u{e0041}\\u{fe0f}\\x7f\\x9b"
     )
     assert visible(None) == ""
+
+
+def test_the_decision_tool_opens_no_approval_request_a_person_could_approve(host):
+    from toolvet.integrations._base import PREVIEW_REVIEWER, decision_answer
+
+    answer = decision_answer(Gate(host), ESCALATED_TOOL, {"env": "decision-tool-only"})
+    assert answer["status"] == "escalate" and "opened no approval request" in answer["answer"]
+    assert host.approvals.pending() == []
+    # With a host that cannot preview, the request that ask opened was withdrawn
+    # at once, in a run no real call has: no one can approve it into a real call.
+    if not callable(getattr(host, "preview", None)):
+        [withdrawn] = host.approvals.list(status="rejected")
+        assert withdrawn.reviewer == PREVIEW_REVIEWER and withdrawn.run_id.startswith("toolvet-preview:")
+    # The real call is held as a call of its own, in its own run.
+    real = Gate(host).check(ESCALATED_TOOL, {"env": "decision-tool-only"}, run_id=None)
+    assert real.escalated and [r.id for r in host.approvals.pending()] == [real.approval_id]
+    assert decision_answer(Gate(host), "delete_repository", {})["status"] == "deny"
+    assert decision_answer(Gate(host), "get_weather", {"city": "Paris"})["status"] == "allow"

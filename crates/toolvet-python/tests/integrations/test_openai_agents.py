@@ -177,8 +177,9 @@ def test_decision_tool(host):
         await Runner.run(agent, "may I deploy?")
         seen = outputs(model)
         answer = json.loads(seen["d1"])
-        assert answer["status"] == "escalate" and "approval request apr_" in answer["answer"]
+        assert answer["status"] == "escalate" and "opened no approval request" in answer["answer"]
         assert "error" in json.loads(seen["d2"])
+        assert host.approvals.pending() == []  # asking is not a call: nothing for a person to approve
 
     asyncio.run(main())
 

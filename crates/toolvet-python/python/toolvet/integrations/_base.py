@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -42,6 +43,10 @@ import toolvet
 
 #: What the model reads before a deny's reason.
 DENY_PREFIX = "Blocked by policy: "
+
+#: Who withdraws the approval request a decision-tool question opened
+#: (:meth:`Gate.preview`, with a host that cannot preview).
+PREVIEW_REVIEWER = "toolvet-preview"
 
 #: The decision tool's name and description (``as_*_tool`` in each adapter).
 DECISION_TOOL_NAME = "toolvet_check"
@@ -536,6 +541,52 @@ class Gate:
             self._remember(key, key[1], ruling)
         return ruling
 
+    # -- previewing -----------------------------------------------------
+
+    def preview(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        agent: Optional[str] = None,
+        tool: Any = None,
+    ) -> Ruling:
+        """What the checks would decide about a call the model only asks about (a
+        decision tool): ``allow``, ``deny`` or ``escalate``, never an approval
+        request a person could be asked to approve, nor one that counts against the
+        ledger's pending limits. Never raises: a failure is a deny.
+
+        With a host that can preview (``host.preview``, as the Node binding has),
+        nothing is opened or logged. Otherwise the call is vetted in a run of its own
+        (``toolvet-preview:<random>``, which no real call ever has, so an approval of
+        it could never run anything) and a request that ask opened is withdrawn at
+        once: rejected in the ledger (``toolvet-preview``), so it never waits in the
+        reviewer's queue."""
+        try:
+            args = plain_arguments(arguments)
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
+        declared = tool if tool is not None else self.tools.get(name)
+        preview = getattr(self.host, "preview", None)
+        try:
+            if callable(preview):
+                verdict = preview(toolvet.Call(name, args, ""), declared, self._context(None, agent, None))
+            else:
+                run = f"toolvet-preview:{secrets.token_hex(16)}"
+                verdict = self.host.check(toolvet.Call(name, args, ""), declared, self._context(run, agent, None))
+                approval = getattr(verdict, "approval", None)
+                if approval is not None and approval.opened and approval.status == "pending":
+                    self.host.approvals.reject(approval.id, PREVIEW_REVIEWER, "a decision-tool question, not a call")
+        except Exception as e:  # noqa: BLE001 - any failure is a deny
+            return host_failure(e)
+        decision = verdict.decision
+        reason = verdict.reason or ""
+        if decision == "escalate":
+            return Ruling("escalate", reason or "a person must approve this call", verdict.rule, verdict)
+        if decision in ("allow", "deny"):
+            return Ruling(decision, reason or ("" if decision == "allow" else "denied by policy"), verdict.rule, verdict)
+        return Ruling("deny", f"the policy answered an unknown decision {decision!r}", "toolvet.host-error", verdict)
+
     # -- the cache ------------------------------------------------------
 
     def _asker(self, agent: Optional[str]) -> str:
@@ -593,11 +644,11 @@ def decision_answer(gate: Gate, tool: Any, arguments: Any = None) -> dict[str, s
         args = plain_arguments(arguments)
     except toolvet.CallError as e:
         raise DecisionInputError(f"`arguments` must be a JSON object of the tool's arguments ({e})") from None
-    ruling = gate.check(tool.strip(), args)
+    ruling = gate.preview(tool.strip(), args)
     status = ruling.decision
     answer = ruling.reason or ("allowed" if status == "allow" else "")
     if status == "escalate":
-        answer = f"{answer} (a person must approve this call first; approval request {ruling.approval_id})"
+        answer = f"{answer} (a person must approve this call first; asking opened no approval request)"
     return {"status": status, "answer": answer}
 
 
