@@ -1,6 +1,8 @@
 //! What the shipped toolvet checks know about the world, shared between
 //! them so that each fact lives in one place:
 //!
+//! - [`code`]: tools that run the code they are given (a Python REPL,
+//!   `execute_code`), the language and the code arguments;
 //! - [`sensitive`]: credential and key files (path-guard for file tools,
 //!   shell-guard for commands);
 //! - [`args`]: what argument names say about a call (a recipient, a
@@ -23,6 +25,7 @@
 //! decisions) is the plugin kit's, `toolvet-pdk`.
 
 pub mod args;
+pub mod code;
 pub mod encoded;
 pub mod guardrails;
 pub mod pattern;
