@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import toolvet
-from policy import BrokenHost, ESCALATED_TOOL
+from policy import ESCALATED_TOOL, PLUGINS, BrokenHost, make_host
 from toolvet.integrations import Gate
 
 
@@ -148,3 +148,57 @@ def test_the_decision_tool_opens_no_approval_request_a_person_could_approve(host
     assert real.escalated and [r.id for r in host.approvals.pending()] == [real.approval_id]
     assert decision_answer(Gate(host), "delete_repository", {})["status"] == "deny"
     assert decision_answer(Gate(host), "get_weather", {"city": "Paris"})["status"] == "allow"
+
+
+SEQUENCE = f"""
+[[check]]
+name = "sequence"
+isolation = "reuse"
+plugin = "{PLUGINS / 'sequence_guard.wasm'}"
+[check.settings]
+max_calls = [{{ tools = "pay_invoice", max = 2 }}]
+only_after = [{{ tool = "release", after = ["run_tests"] }}]
+loop_detection = {{ enabled = false }}
+"""
+
+
+def test_the_gate_hands_each_run_its_history_so_run_rules_hold(tmp_path):
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host)
+    pay = {"amount": 99, "currency": "USD"}
+    assert gate.check("release", {}, call_id="r0", run_id="a").rule == "sequence.only-after"
+    assert gate.check("run_tests", {}, call_id="t1", run_id="a").allowed
+    assert gate.check("release", {}, call_id="r1", run_id="a").allowed  # run_tests ran in this run
+    assert [gate.check("pay_invoice", pay, call_id=f"p{i}", run_id="a").decision for i in range(3)] == ["allow", "allow", "deny"]
+    # A framework replaying its hook about the same call adds nothing.
+    assert gate.check("pay_invoice", pay, call_id="p0", run_id="a").allowed
+    assert [e["outcome"] for e in gate.history("a") if e["name"] == "pay_invoice"] == ["allowed", "allowed", "denied"]
+    # Another run starts from its own history.
+    assert gate.check("pay_invoice", pay, call_id="p0", run_id="b").allowed
+    assert gate.check("release", {}, call_id="r0", run_id="b").rule == "sequence.only-after"
+
+
+def test_a_held_call_approved_later_counts_once(tmp_path):
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host)
+    held = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r")
+    assert held.escalated and gate.history("r")[-1]["outcome"] == "escalated"
+    assert gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r", reviewer="alice").allowed
+    assert [(e["name"], e["outcome"]) for e in gate.history("r")] == [(ESCALATED_TOOL, "approved")]
+    gate.check(ESCALATED_TOOL, {"env": "stage"}, call_id="c2", run_id="r")
+    gate.reject(ESCALATED_TOOL, {"env": "stage"}, call_id="c2", run_id="r", reviewer="bob")
+    assert [e["outcome"] for e in gate.history("r")] == ["approved", "rejected"]
+
+
+def test_a_full_history_refuses_the_call_and_large_arguments_are_elided(tmp_path):
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host, max_history=3)
+    memo = "x" * 10_000
+    for i in range(3):
+        assert gate.check("write_note", {"path": f"n{i}", "memo": memo}, call_id=f"w{i}", run_id="r").allowed
+    [first, *_] = gate.history("r")
+    assert first["arguments"]["path"] == "n0" and first["arguments"]["memo"].startswith("toolvet.elided: 10002 bytes")
+    assert first["arguments"]["toolvet.elided"]["bytes"] > 10_000
+    full = gate.check("get_weather", {"city": "Paris"}, call_id="g", run_id="r")
+    assert (full.decision, full.rule) == ("deny", "toolvet.history-overflow")
+    assert len(gate.history("r")) == 3  # nothing dropped, nothing added

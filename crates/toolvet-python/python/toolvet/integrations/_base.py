@@ -32,6 +32,7 @@ a replayed hook gets the same answer without asking the checks again.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import secrets
 import threading
@@ -216,6 +217,62 @@ def _fingerprint(name: str, arguments: Mapping[str, Any]) -> str:
     return name + "\0" + json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=str)
 
 
+#: The rule of the deny a gate gives when a run's history is full (the hooks'
+#: and ``toolvet mcp``'s rule for the same refusal).
+HISTORY_OVERFLOW_RULE = "toolvet.history-overflow"
+
+#: Arguments at most this many bytes of JSON are kept whole in a run's history;
+#: larger ones are elided (``toolvet.elided``), keeping their small values.
+HISTORY_KEEP_WHOLE_BYTES = 4096
+
+_ELIDED_KEY = "toolvet.elided"
+_SMALL_VALUE_BYTES = 256
+
+
+def _marker(text: str) -> str:
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"toolvet.elided: {len(text.encode())} bytes, sha256 {digest[:32]}"
+
+
+def _history_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """``arguments`` as a run's history keeps them: whole when their JSON is at most
+    :data:`HISTORY_KEEP_WHOLE_BYTES`; else every value over 256 bytes becomes the
+    text ``toolvet.elided: N bytes, sha256 …`` (largest first, only as far as
+    needed) and the object gets ``toolvet.elided: {"bytes", "sha256"}``, the core's
+    markers (``history_fit``), so a payment's amount beside a large memo, or a
+    write's path beside its content, stays readable; an object still too large
+    keeps only the note."""
+    text = json.dumps(arguments, separators=(",", ":"), ensure_ascii=False, default=str)
+    size = len(text.encode())
+    if size <= HISTORY_KEEP_WHOLE_BYTES:
+        return json.loads(text)
+    note = {"bytes": size, "sha256": hashlib.sha256(text.encode()).hexdigest()}
+    kept = {k: v for k, v in json.loads(text).items() if k != _ELIDED_KEY}
+    sizes = {k: len(json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode()) for k, v in kept.items()}
+    for key in sorted(sizes, key=lambda k: -sizes[k]):
+        if len(json.dumps({**kept, _ELIDED_KEY: note}, ensure_ascii=False).encode()) <= HISTORY_KEEP_WHOLE_BYTES:
+            break
+        if sizes[key] > _SMALL_VALUE_BYTES:
+            kept[key] = _marker(json.dumps(kept[key], separators=(",", ":"), ensure_ascii=False))
+    shrunk = {**kept, _ELIDED_KEY: note}
+    if len(json.dumps(shrunk, ensure_ascii=False).encode()) > HISTORY_KEEP_WHOLE_BYTES:
+        return {_ELIDED_KEY: note}
+    return shrunk
+
+
+def _outcome(ruling: Ruling) -> str:
+    """What happened to a call, for the run's history, from the ruling this gate
+    gave (never from the tool's output): ``allowed``, ``approved`` (allowed on a
+    person's approval), ``escalated``, ``rejected`` or ``denied``."""
+    rule = ruling.rule or ""
+    if ruling.allowed:
+        used_approval = ruling.verdict is not None and ruling.verdict.approval is not None
+        return "approved" if used_approval or rule.startswith("approval.") else "allowed"
+    if ruling.escalated:
+        return "escalated"
+    return "rejected" if rule == "approval.rejected" else "denied"
+
+
 def _replayable(ruling: Ruling) -> bool:
     """Whether ``ruling`` may be answered again from memory (see ``Gate._remember_final``)."""
     if ruling.denied:
@@ -232,6 +289,18 @@ class Gate:
     ``tools`` maps tool names to :class:`toolvet.Tool` declarations (or dicts);
     ``reviewer`` names who decided when a framework's approval answer does not
     say (it is recorded in the ledger and shown to the model on a rejection).
+
+    The gate keeps each run's history (per ``run_id``; calls without one share the
+    history of ``None``): every call it ruled on, with the outcome *it* decided
+    (``allowed``, ``approved``, ``escalated``, ``rejected``, ``denied``; never read
+    from a tool's output), handed to the checks as ``context.history`` so run
+    limits, loop detection and ordering rules hold. A held call that is later
+    approved or rejected takes that outcome in place, so it counts once. Large
+    arguments are elided as the core does (``toolvet.elided``); nothing is dropped:
+    a run with ``max_history`` calls (default 500, the host's default ``[host]
+    max_history``) gets a deny (``toolvet.history-overflow``) for every further
+    call, as the hooks do. At most ``max_runs`` runs are kept (the least recently
+    used is forgotten first).
     """
 
     def __init__(
@@ -244,6 +313,8 @@ class Gate:
         tools: Optional[Mapping[str, Any]] = None,
         reviewer: str = "reviewer",
         cache_size: int = 4096,
+        max_history: int = 500,
+        max_runs: int = 1024,
     ) -> None:
         self.host = host
         self.agent = agent
@@ -254,6 +325,10 @@ class Gate:
         self._cache: OrderedDict[tuple[Optional[str], str], tuple[str, Ruling]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        # Each run's calls as this gate ruled on them: run id -> [(key, entry)].
+        self._runs: OrderedDict[Optional[str], list[tuple[str, dict[str, Any]]]] = OrderedDict()
+        self._max_history = max(0, int(max_history))
+        self._max_runs = max(1, int(max_runs))
 
     # -- asking ---------------------------------------------------------
 
@@ -282,6 +357,10 @@ class Gate:
     ) -> Ruling:
         try:
             args = plain_arguments(arguments)
+            if history is None:
+                history = self.history(run_id)
+                if len(history) >= self._max_history:
+                    return self._overflow(len(history))
             verdict = self.host.check(
                 toolvet.Call(name, args, call_id or ""),
                 tool if tool is not None else self.tools.get(name),
@@ -291,6 +370,56 @@ class Gate:
             return self._ruling(verdict)
         except Exception as e:  # noqa: BLE001 - any failure is a deny
             return host_failure(e)
+
+    def _overflow(self, count: int) -> Ruling:
+        return Ruling(
+            "deny",
+            f"this run's history holds {count} earlier calls, the gate's limit (`max_history` = "
+            f"{self._max_history}); toolvet does not vet a call with earlier calls left out (run totals "
+            "and what the run did would restart from zero), so the call is refused: start a new run "
+            "or raise `max_history`",
+            HISTORY_OVERFLOW_RULE,
+        )
+
+    # -- the run's history ---------------------------------------------
+
+    def history(self, run_id: Optional[str]) -> list[dict[str, Any]]:
+        """The calls of run ``run_id`` this gate ruled on, oldest first, as the
+        checks see them (``name``, ``arguments``, ``outcome``): copies."""
+        with self._lock:
+            entries = self._runs.get(run_id)
+            return [] if entries is None else [dict(entry) for _, entry in entries]
+
+    def _note(self, run_id: Optional[str], key: str, name: str, arguments: Any, ruling: Ruling) -> None:
+        """Add the call ruled on to its run's history, with the outcome this gate
+        decided. A call that has an ``escalated`` entry under ``key`` (its call id, or
+        its tool and arguments for a held call made again) takes the new outcome in
+        place, so a held call later approved counts once; the same outcome again
+        under one call id (a framework replaying its hook) is not added twice."""
+        if ruling.rule == HISTORY_OVERFLOW_RULE:
+            return
+        try:
+            args = _history_arguments(plain_arguments(arguments))
+        except Exception:  # noqa: BLE001 - not JSON: the host refused it, nothing ran
+            return
+        outcome = _outcome(ruling)
+        with self._lock:
+            entries = self._runs.get(run_id)
+            if entries is None:
+                entries = self._runs[run_id] = []
+                while len(self._runs) > self._max_runs:
+                    self._runs.popitem(last=False)
+            self._runs.move_to_end(run_id)
+            for k, entry in reversed(entries):
+                if k != key:
+                    continue
+                if entry["outcome"] == "escalated" and outcome != "escalated":
+                    entry["outcome"] = outcome
+                    return
+                if entry["outcome"] == outcome and not key.startswith("\0"):
+                    return  # a replayed hook about the same call id
+                break
+            entries.append((key, {"name": name, "arguments": args, "outcome": outcome}))
 
     @staticmethod
     def _ruling(verdict: Any) -> Ruling:
@@ -347,6 +476,7 @@ class Gate:
         ruling = self._ask(name, arguments, call_id, run_id, agent, tool, history, None)
         if key is not None:
             self._remember_final(key, fingerprint, ruling)
+        self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, ruling)
         return ruling
 
     # -- resuming -------------------------------------------------------
@@ -401,8 +531,10 @@ class Gate:
         if not first.escalated:
             return first  # denied before a person was asked, already settled, or not recordable
         final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
+        fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))
         if call_id:
-            self._remember_final((run_id, call_id), self._asker(agent) + _fingerprint(name, plain_arguments(arguments)), final)
+            self._remember_final((run_id, call_id), fingerprint, final)
+        self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, final)
         return final
 
     def reject(
@@ -442,7 +574,13 @@ class Gate:
                 except Exception as e:  # noqa: BLE001 - still a deny
                     return self._unrecorded(e)
         reason = f"{who} rejected this call: {message}" if message else f"{who} rejected this call"
-        return Ruling("deny", reason, "approval.rejected", first.verdict, first.approval_id)
+        rejected = Ruling("deny", reason, "approval.rejected", first.verdict, first.approval_id)
+        try:
+            fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))
+            self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, rejected)
+        except Exception:  # noqa: BLE001 - not JSON: check() denied it already
+            pass
+        return rejected
 
     @staticmethod
     def _unrecorded(error: BaseException) -> Ruling:
@@ -531,6 +669,7 @@ class Gate:
         held = self._recall(key, key[1])
         if held is not None:
             settled = self._ask(name, arguments, "", run_id, agent, tool, history, held.ticket)
+            self._note(run_id, self._history_key("", agent, key[1][len("\0held\0") :]), name, arguments, settled)
             if settled.allowed or settled.escalated or settled.rule == "approval.rejected":
                 if not settled.escalated:
                     self.forget(*key)
@@ -588,6 +727,14 @@ class Gate:
         return Ruling("deny", f"the policy answered an unknown decision {decision!r}", "toolvet.host-error", verdict)
 
     # -- the cache ------------------------------------------------------
+
+    @staticmethod
+    def _history_key(call_id: str, agent: Optional[str], fingerprint: str) -> str:
+        """Which history entry a ruling is about: the call id's, or (no id) the tool
+        and arguments', which start with NUL so that each such call is its own entry."""
+        if call_id:
+            return "id\0" + json.dumps(agent) + "\0" + call_id
+        return "\0" + fingerprint
 
     def _asker(self, agent: Optional[str]) -> str:
         """Who asks, as part of a remembered ruling's fingerprint: a ruling given to

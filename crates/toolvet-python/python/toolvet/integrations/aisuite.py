@@ -5,8 +5,9 @@ and ``aisuite.agents.Runner.run``.
 knows: the tool's metadata (``requires_approval``, ``risk_level``, ``capabilities`` as
 tags, ``description``), the agent and run (``agent_name``; ``run_name`` or ``trace_id`` as
 the run id; ``group_id``, ``tags`` and string ``metadata`` as attributes) and the run's
-earlier tool calls from ``messages`` (as the call's history, each with what happened to
-it). aisuite reports the decision in ``response.tool_policy_events`` and its
+earlier tool calls as the gate ruled on them (:meth:`Gate.history`: what toolvet decided
+about each, never what a tool's result text says, which the model and outside text
+control). aisuite reports the decision in ``response.tool_policy_events`` and its
 ``tool.allowed`` / ``tool.denied`` trace events, with toolvet's rule, decision and
 approval id in the metadata.
 
@@ -22,15 +23,11 @@ Any failure is a deny: ``evaluate`` never raises.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
 
 from aisuite.agents import ToolPolicyDecision
 
 from ._base import Gate, Ruling, as_gate
-
-_DENIED_BY_POLICY = "Tool call denied by policy"
-
 
 class ToolPolicy:
     """An aisuite tool policy backed by a toolvet host (see the module docs)."""
@@ -60,8 +57,9 @@ class ToolPolicy:
         run_id = context.run_name or context.trace_id
         agent = context.agent_name or None
         tool = _tool_info(getattr(context, "tool_metadata", None))
-        history = _history(getattr(context, "messages", None) or [])
-        ruling = self.gate.check_held(name, args, run_id=run_id, agent=agent, tool=tool, history=history)
+        # The run's history is the gate's own record of what it ruled on each
+        # call (Gate.history), never what the conversation's tool results say.
+        ruling = self.gate.check_held(name, args, run_id=run_id, agent=agent, tool=tool)
         if not ruling.escalated:
             return ruling
         return Ruling(
@@ -86,35 +84,6 @@ def _tool_info(meta: Any) -> Optional[dict[str, Any]]:
     if getattr(meta, "description", None):
         info["description"] = str(meta.description)
     return info
-
-
-def _field(obj: Any, key: str) -> Any:
-    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
-
-
-def _history(messages: list[Any]) -> list[dict[str, Any]]:
-    """The run's earlier tool calls, oldest first, with what happened to each."""
-    results = {}
-    for m in messages:
-        if _field(m, "role") == "tool":
-            results[_field(m, "tool_call_id")] = _field(m, "content")
-    history = []
-    for m in messages:
-        for call in _field(m, "tool_calls") or []:
-            function = _field(call, "function")
-            name = _field(function, "name")
-            try:
-                arguments = json.loads(_field(function, "arguments") or "{}")
-            except (TypeError, ValueError):
-                continue
-            if not name or not isinstance(arguments, dict):
-                continue
-            result = results.get(_field(call, "id"))
-            if result is None:
-                continue  # not answered yet: the call being vetted, or a sibling
-            denied = isinstance(result, str) and _DENIED_BY_POLICY in result
-            history.append({"name": name, "arguments": arguments, "outcome": "denied" if denied else "allowed"})
-    return history
 
 
 __all__ = ["ToolPolicy"]
