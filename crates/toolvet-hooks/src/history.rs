@@ -31,8 +31,13 @@
 //! - The file is locked (an exclusive OS lock) from before it is read until
 //!   the new call's line is written, so hooks that run at the same time
 //!   take turns and see each other's calls.
-//! - The file keeps at most [`MAX_FILE_BYTES`]; past that, its newest
-//!   entries are kept (and MACed anew).
+//! - The file stays under [`MAX_FILE_BYTES`] without forgetting calls: once
+//!   it is over half of that, it is rewritten (and MACed anew) with the
+//!   core's rule ([`toolvet::history_fit`]): every entry keeps its name,
+//!   outcome and small arguments, large arguments are elided oldest first
+//!   (marked `toolvet.elided`), and a history that cannot fit even so
+//!   refuses the call rather than dropping entries. A few large calls do
+//!   not evict what run totals and session facts need.
 
 use crate::HookError;
 use hmac::{Hmac, Mac};
@@ -45,6 +50,21 @@ use toolvet::{Outcome, PriorCall};
 
 /// Largest history file kept, in bytes.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Largest arguments stored whole (longer ones are stored elided): a
+/// quarter of [`MAX_FILE_BYTES`], so one append never takes a file that was
+/// under half of it over it.
+pub(crate) const MAX_RECORDED_BYTES: usize = (MAX_FILE_BYTES / 4) as usize;
+
+/// What a compacted file's entries (names plus arguments text) fit into:
+/// the file is then about this plus a line's MAC and framing per entry.
+fn storage_budget() -> toolvet::history_fit::HistoryBudget {
+    toolvet::history_fit::HistoryBudget {
+        max_bytes: (MAX_FILE_BYTES / 4) as usize,
+        max_entries: usize::MAX,
+        keep_whole_bytes: toolvet::history_fit::KEEP_WHOLE_BYTES,
+    }
+}
 
 /// The name of the history key in the state directory.
 pub const KEY_FILE: &str = "history.key";
@@ -271,35 +291,47 @@ impl SessionHistory {
         let json = encode(&entry)?;
         let mac = self.mac_line(&self.last_mac, &json);
         let line = format!("{mac} {json}\n");
-        self.file
+        let end = self
+            .file
             .seek(SeekFrom::End(0))
             .and_then(|_| self.file.write_all(line.as_bytes()))
             .and_then(|()| self.file.sync_data())
+            .and_then(|()| self.file.stream_position())
             .map_err(|e| history_error(&self.path, format_args!("cannot write: {e}")))?;
         self.entries.push(entry);
         self.last_mac = mac;
-        self.write_seal()
+        self.write_seal()?;
+        if end > MAX_FILE_BYTES / 2 {
+            self.compact()?;
+        }
+        Ok(())
     }
 
-    /// Rewrite the file with its newest entries, under half the limit.
+    /// Rewrite the file with every entry, fitted by the core's rule
+    /// ([`storage_budget`]): large arguments elided oldest first, none
+    /// dropped.
+    ///
+    /// # Errors
+    /// [`HookError::History`] when even so the entries do not fit (the
+    /// call is refused: a history that forgets calls cannot vouch for run
+    /// totals), or the file cannot be rewritten.
     fn compact(&mut self) -> Result<(), HookError> {
-        let mut kept = Vec::new();
-        let mut size = 0u64;
-        for entry in self.entries.iter().rev() {
-            let json = encode(entry)?;
-            size += json.len() as u64 + 66;
-            if size > MAX_FILE_BYTES / 2 {
-                break;
-            }
-            kept.push(json);
-        }
-        kept.reverse();
-        let drop = self.entries.len() - kept.len();
-        self.entries.drain(..drop);
+        storage_budget()
+            .fit_mut(self.entries.iter_mut())
+            .map_err(|overflow| {
+                history_error(
+                    &self.path,
+                    format_args!(
+                        "[{}] cannot be kept under {MAX_FILE_BYTES} bytes: {overflow}",
+                        toolvet::history_fit::OVERFLOW_RULE
+                    ),
+                )
+            })?;
         let mut text = String::new();
         let mut last = GENESIS.to_string();
-        for json in &kept {
-            last = self.mac_line(&last, json);
+        for entry in &self.entries {
+            let json = encode(entry)?;
+            last = self.mac_line(&last, &json);
             text.push_str(&format!("{last} {json}\n"));
         }
         self.last_mac = last;

@@ -239,12 +239,17 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         Some(session) => Some(SessionHistory::open(&state_dir, agent.name(), session)?),
         None => None,
     };
+    // Every part and candidate name of this tool use is vetted against the
+    // history before it: the tool use is recorded once, after all of them.
+    let prior = match &history {
+        Some(history) => limits.for_checks(history.entries())?,
+        None => Vec::new(),
+    };
     let parts = requests.len();
     let mut answers = Vec::with_capacity(parts);
+    let mut verdicts = Vec::with_capacity(parts);
     for (i, request) in requests.iter_mut().enumerate() {
-        if let Some(history) = &history {
-            request.context.history = limits.for_checks(history.entries());
-        }
+        request.context.history = prior.clone();
         let mut verdict = host.check_recorded(request, RECORD_TIMEOUT).await;
         // Only a policy whose approvals need a reviewer's signature lets a
         // hook resume an approved call: without one, the "approval" may be
@@ -257,22 +262,70 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
             verdict = host.check_recorded(&resumed, RECORD_TIMEOUT).await;
         }
         let answer = answer_for(agent, &call, &verdict, &config, approvals);
-        if let Some(history) = &mut history {
-            let outcome = match (&answer, verdict.decision) {
-                (Answer::Allow { .. }, _) => Outcome::Allowed,
-                (_, Decision::Escalate) => Outcome::Escalated,
-                _ => Outcome::Denied,
-            };
-            history.append(
-                &request.call.name,
-                &limits.recorded(&request.call.arguments),
-                outcome,
-            )?;
-        }
         let label = (parts > 1).then(|| part_label(i, parts, request));
         answers.push((label, answer));
+        verdicts.push(verdict);
     }
-    Ok(combine(answers, &config))
+    let answer = combine(answers, &config);
+    if let Some(history) = &mut history {
+        for (name, arguments) in recorded_calls(&requests, &verdicts) {
+            let outcome = outcome_of(&answer, &verdicts);
+            history.append(name, &limits.recorded(arguments), outcome)?;
+        }
+    }
+    Ok(answer)
+}
+
+/// The outcome recorded for a tool use answered `answer` after `verdicts`
+/// (one per call it was vetted as): allowed when it runs; escalated when
+/// it was asked (the person answers in the agent, toolvet never learns
+/// what: checks that sum over the run count it, pessimistically) or held
+/// for an approval; else denied. Every entry of the tool use gets it: a
+/// part that was allowed did not run when another was denied.
+fn outcome_of(answer: &Answer, verdicts: &[Verdict]) -> Outcome {
+    match answer {
+        Answer::Allow { .. } => Outcome::Allowed,
+        Answer::Ask(_) => Outcome::Escalated,
+        Answer::Deny(_) if verdicts.iter().any(|v| v.decision == Decision::Deny) => Outcome::Denied,
+        Answer::Deny(_) if verdicts.iter().any(|v| v.decision == Decision::Escalate) => {
+            Outcome::Escalated
+        }
+        Answer::Deny(_) => Outcome::Denied,
+    }
+}
+
+/// What a tool use vetted as `requests` (with `verdicts`) adds to the
+/// history: one entry per distinct arguments, so a call vetted under
+/// several candidate names (an MCP tool's full name and each bare name it
+/// may have: a Copilot name with many `-` has dozens) is recorded once, not
+/// once per name with its arguments each time; a patch's per-file calls
+/// are each recorded. The name kept is the candidate that the most checks
+/// vetted (the one the policy knows: `pay_invoice` rather than
+/// `mcp__pay__pay_invoice`), the first among equals.
+fn recorded_calls<'a>(
+    requests: &'a [CallRequest],
+    verdicts: &[Verdict],
+) -> Vec<(&'a str, &'a serde_json::value::RawValue)> {
+    let mut groups: Vec<(&'a serde_json::value::RawValue, usize, usize)> = Vec::new();
+    for (i, request) in requests.iter().enumerate() {
+        let checks = verdicts.get(i).map_or(0, |v| v.checks.len());
+        let arguments = &*request.call.arguments;
+        match groups
+            .iter_mut()
+            .find(|(a, _, _)| a.get() == arguments.get())
+        {
+            Some((_, best, most)) => {
+                if checks > *most {
+                    (*best, *most) = (i, checks);
+                }
+            }
+            None => groups.push((arguments, i, checks)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(arguments, best, _)| (requests[best].call.name.as_str(), arguments))
+        .collect()
 }
 
 /// The program running this hook, as the agent names it and as it is:
@@ -458,63 +511,70 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 }
 
 /// How much of a session's history a hook hands the checks, by the
-/// policy's `[host]` limits: the host refuses a call whose whole text
-/// (history included) is over `max_call_bytes`, so a history kept only by
-/// file size made every later call of a session with a few large calls
-/// deny `toolvet.oversized-call`. As the MCP proxy does (SECURITY.md row
-/// 11): the newest entries within half of `max_call_bytes` and
-/// `max_history` entries, oldest dropped first; arguments over
-/// `max_arguments_bytes` (or the whole budget) are recorded as `{}`.
+/// policy's `[host]` limits, with the core's one rule
+/// ([`toolvet::history_fit`]): the host refuses a call whose whole text
+/// (history included) is over `max_call_bytes` and keeps `max_history`
+/// entries, so the history handed over is fitted into half of
+/// `max_call_bytes` and `max_history` entries without forgetting any call:
+/// large arguments are elided (marked `toolvet.elided`), oldest first, and
+/// a history that cannot fit even so refuses the call
+/// ([`HookError::History`], naming the limit) rather than restarting run
+/// totals and session facts from zero. Arguments over the host's
+/// `max_arguments_bytes` (refused by the host anyway) are stored elided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HistoryLimits {
-    /// The bytes the history may take (entry name plus arguments text, as
-    /// `CallRequest::size_bytes` counts them).
-    pub budget: usize,
-    /// The most entries handed over.
-    pub max_entries: usize,
-    /// Arguments longer than this are recorded as `{}`.
+    /// The budget the checks' history is fitted into.
+    pub budget: toolvet::history_fit::HistoryBudget,
+    /// Arguments longer than this are stored elided (to
+    /// [`toolvet::history_fit::KEEP_WHOLE_BYTES`]).
     pub max_recorded_arguments: usize,
 }
 
 impl HistoryLimits {
     /// The limits under `host`'s settings.
     pub fn of(host: &toolvet::HostSettings) -> HistoryLimits {
-        let budget = host.max_call_bytes / 2;
+        let budget = toolvet::history_fit::HistoryBudget::for_checks(host);
         HistoryLimits {
             budget,
-            max_entries: host.max_history,
-            max_recorded_arguments: host.max_arguments_bytes.min(budget),
+            max_recorded_arguments: host
+                .max_arguments_bytes
+                .min(budget.max_bytes)
+                .min(history::MAX_RECORDED_BYTES),
         }
     }
 
-    /// The entries the checks see, oldest first: the newest of `entries`
-    /// within [`HistoryLimits::budget`] bytes and
-    /// [`HistoryLimits::max_entries`] entries.
-    pub fn for_checks(&self, entries: &[toolvet::PriorCall]) -> Vec<toolvet::PriorCall> {
-        let mut bytes = 0usize;
-        let mut newest = Vec::new();
-        for entry in entries.iter().rev().take(self.max_entries) {
-            bytes = bytes.saturating_add(entry.name.len() + entry.arguments.get().len());
-            if bytes > self.budget {
-                break;
-            }
-            newest.push(entry.clone());
-        }
-        newest.reverse();
-        newest
+    /// The entries the checks see, oldest first: every one of `entries`,
+    /// fitted into [`HistoryLimits::budget`].
+    ///
+    /// # Errors
+    /// [`HookError::History`] with the overflow's text (it names the limit)
+    /// when the entries are more than `max_history`, or over the byte
+    /// budget with every large argument elided: the call is refused.
+    pub fn for_checks(
+        &self,
+        entries: &[toolvet::PriorCall],
+    ) -> Result<Vec<toolvet::PriorCall>, HookError> {
+        self.budget.fit(entries).map_err(|overflow| {
+            HookError::History(format!(
+                "[{}] {overflow}",
+                toolvet::history_fit::OVERFLOW_RULE
+            ))
+        })
     }
 
-    /// The arguments to record for a call: `arguments`, or `{}` when they
-    /// are over [`HistoryLimits::max_recorded_arguments`] (the call's name
-    /// and outcome still count for the sequence checks).
+    /// The arguments to store for a call: `arguments`, or elided to
+    /// [`toolvet::history_fit::KEEP_WHOLE_BYTES`] (small values kept,
+    /// marked `toolvet.elided`) when they are over
+    /// [`HistoryLimits::max_recorded_arguments`].
     pub fn recorded<'a>(
         &self,
         arguments: &'a serde_json::value::RawValue,
     ) -> std::borrow::Cow<'a, serde_json::value::RawValue> {
         if arguments.get().len() > self.max_recorded_arguments {
-            let empty =
-                serde_json::value::RawValue::from_string("{}".into()).expect("`{}` is JSON");
-            std::borrow::Cow::Owned(empty)
+            std::borrow::Cow::Owned(toolvet::history_fit::elide(
+                arguments,
+                self.budget.keep_whole_bytes,
+            ))
         } else {
             std::borrow::Cow::Borrowed(arguments)
         }
@@ -846,45 +906,136 @@ mod tests {
     }
 
     #[test]
-    fn the_history_handed_to_the_checks_stays_within_half_the_call_limit() {
+    fn the_history_handed_to_the_checks_fits_without_forgetting_calls() {
         let host = toolvet::HostSettings::default();
         let limits = HistoryLimits::of(&host);
-        assert_eq!(limits.budget, host.max_call_bytes / 2);
+        assert_eq!(limits.budget.max_bytes, host.max_call_bytes / 2);
+        assert_eq!(limits.budget.max_entries, host.max_history);
+        let raw = |t: String| serde_json::value::RawValue::from_string(t).unwrap();
         let big = format!(r#"{{"content":"{}"}}"#, "x".repeat(900_000));
-        let entry = |i: usize| toolvet::PriorCall {
+        let pay = |i: usize| toolvet::PriorCall {
+            name: "pay_invoice".into(),
+            arguments: raw(format!(r#"{{"amount":{},"currency":"USD"}}"#, 90 + i)),
+            outcome: Outcome::Allowed,
+        };
+        let write = |i: usize| toolvet::PriorCall {
             name: format!("write_file{i}"),
-            arguments: serde_json::value::RawValue::from_string(big.clone()).unwrap(),
+            arguments: raw(big.clone()),
             outcome: Outcome::Denied,
         };
-        // Ten ~900 kB calls: 9 MB, over the host's 8 MiB for the whole call.
-        let entries: Vec<_> = (0..10).map(entry).collect();
-        let kept = limits.for_checks(&entries);
+        // Three payments, then ten ~900 kB calls: 9 MB, over the host's
+        // 8 MiB for the whole call. The old rule kept the newest 4.
+        let mut entries: Vec<_> = (0..3).map(pay).collect();
+        entries.extend((0..10).map(write));
+        let kept = limits.for_checks(&entries).unwrap();
+        assert_eq!(kept.len(), 13, "every entry kept");
         let bytes: usize = kept
             .iter()
-            .map(|e| e.name.len() + e.arguments.get().len())
+            .map(toolvet::history_fit::HistoryBudget::entry_bytes)
             .sum();
-        assert!(bytes <= limits.budget, "{bytes}");
-        assert_eq!(kept.len(), 4, "the newest that fit");
-        assert_eq!(
-            kept.last().unwrap().name,
-            "write_file9",
-            "newest kept, oldest dropped"
+        assert!(bytes <= limits.budget.max_bytes, "{bytes}");
+        for (k, e) in kept.iter().zip(&entries).take(3) {
+            assert_eq!(k.arguments.get(), e.arguments.get());
+        }
+        assert_eq!(kept[12].name, "write_file9");
+        assert!(
+            toolvet::history_fit::is_elided(&kept[3].arguments),
+            "oldest elided"
         );
-        assert_eq!(kept[0].name, "write_file6");
-        // By count too.
+        assert_eq!(kept[12].arguments.get(), big, "newest whole");
+        // Over max_history entries: refused, naming the limit.
         let small = HistoryLimits {
-            max_entries: 2,
+            budget: toolvet::history_fit::HistoryBudget {
+                max_entries: 2,
+                ..limits.budget
+            },
             ..limits
         };
-        assert_eq!(small.for_checks(&entries[..1]).len(), 1);
-        assert_eq!(small.for_checks(&entries).len(), 2);
-        // Arguments over max_arguments_bytes are recorded as `{}`.
-        let huge = serde_json::value::RawValue::from_string(format!(
-            r#"{{"content":"{}"}}"#,
+        assert_eq!(small.for_checks(&entries[..2]).unwrap().len(), 2);
+        let e = small.for_checks(&entries).unwrap_err().to_string();
+        assert!(
+            e.contains("max_history") && e.contains(toolvet::history_fit::OVERFLOW_RULE),
+            "{e}"
+        );
+        // Arguments over max_arguments_bytes are stored elided, small
+        // values kept.
+        let huge = raw(format!(
+            r#"{{"path":"a.txt","content":"{}"}}"#,
             "x".repeat(host.max_arguments_bytes)
-        ))
+        ));
+        let stored: Value = serde_json::from_str(limits.recorded(&huge).get()).unwrap();
+        assert_eq!(stored["path"], "a.txt");
+        assert!(stored[toolvet::history_fit::ELIDED_KEY].is_object());
+        assert_eq!(limits.recorded(&entries[3].arguments).get(), big);
+    }
+
+    fn verdict_with(decision: &str, checks: usize) -> Verdict {
+        let check = serde_json::json!({
+            "check": "c", "decision": "abstain", "mode": "enforce", "duration_us": 0
+        });
+        let mut v: Verdict = serde_json::from_value(serde_json::json!({
+            "decision": decision, "checks": [], "duration_us": 0
+        }))
         .unwrap();
-        assert_eq!(limits.recorded(&huge).get(), "{}");
-        assert_eq!(limits.recorded(&entries[0].arguments).get(), big);
+        let one: toolvet::CheckOutcome = serde_json::from_value(check).unwrap();
+        v.checks = vec![one; checks];
+        v
+    }
+
+    #[test]
+    fn a_call_vetted_under_many_names_is_recorded_once() {
+        let args = serde_json::json!({"amount": 5, "currency": "USD", "memo": "x".repeat(1000)});
+        let request = |name: &str, args: &Value| CallRequest::new(name, args).unwrap();
+        // A Copilot name with many `-`: every split is a candidate.
+        let mut requests = vec![request("a-b-c-d-pay_invoice", &args)];
+        requests.extend(
+            [
+                "b-c-d-pay_invoice",
+                "c-d-pay_invoice",
+                "d-pay_invoice",
+                "pay_invoice",
+            ]
+            .map(|n| request(n, &args)),
+        );
+        let verdicts: Vec<Verdict> = [1, 1, 1, 1, 2]
+            .into_iter()
+            .map(|n| verdict_with("allow", n))
+            .collect();
+        let recorded = recorded_calls(&requests, &verdicts);
+        assert_eq!(recorded.len(), 1, "one entry, not one per candidate");
+        assert_eq!(
+            recorded[0].0, "pay_invoice",
+            "the name the most checks vetted"
+        );
+        assert_eq!(recorded[0].1.get(), requests[0].call.arguments.get());
+        // Among equals, the first (the agent's own name).
+        let verdicts = vec![verdict_with("allow", 1); 5];
+        assert_eq!(
+            recorded_calls(&requests, &verdicts)[0].0,
+            "a-b-c-d-pay_invoice"
+        );
+        // A patch's per-file calls differ: each is recorded.
+        let parts = [
+            request("write_file", &serde_json::json!({"path": "a"})),
+            request("write_file", &serde_json::json!({"path": "b"})),
+        ];
+        let verdicts = vec![verdict_with("allow", 1); 2];
+        assert_eq!(recorded_calls(&parts, &verdicts).len(), 2);
+        // The outcome is the tool use's: a part allowed beside a denied one
+        // did not run; an ask is escalated (never relabelled approved).
+        let allow = verdict_with("allow", 1);
+        let deny = verdict_with("deny", 1);
+        let denied = Answer::Deny("no".into());
+        assert_eq!(outcome_of(&denied, &[allow.clone(), deny]), Outcome::Denied);
+        let escalate = verdict_with("escalate", 1);
+        assert_eq!(
+            outcome_of(&Answer::Ask("?".into()), &[allow.clone(), escalate.clone()]),
+            Outcome::Escalated
+        );
+        assert_eq!(outcome_of(&denied, &[escalate]), Outcome::Escalated);
+        assert_eq!(
+            outcome_of(&Answer::Allow { grant: false }, &[allow]),
+            Outcome::Allowed
+        );
     }
 }
