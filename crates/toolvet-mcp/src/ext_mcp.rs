@@ -61,7 +61,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
-use toolvet::{ApprovalClaim, CallContext, Decision, Host, Outcome, Verdict};
+use toolvet::{ApprovalClaim, CallContext, Decision, Host, Outcome, PriorCall, Verdict};
 use wire::authorization_error::Code;
 use wire::ext_mcp_server::ExtMcp;
 use wire::{
@@ -174,7 +174,9 @@ impl ExtMcpService {
         session
     }
 
-    fn context(&self, caller: &Caller, backend: &str, history: &History) -> CallContext {
+    /// The run `caller` belongs to, with `history` (already fitted:
+    /// [`History::for_checks`]).
+    fn context(&self, caller: &Caller, backend: &str, history: Vec<PriorCall>) -> CallContext {
         let mut attributes = caller.attributes.clone();
         attributes.insert("mcp.transport".into(), "ext-mcp".into());
         attributes.insert("mcp.server".into(), backend.into());
@@ -186,7 +188,7 @@ impl ExtMcpService {
                 .clone()
                 .or_else(|| self.config.principal.clone()),
             attributes,
-            history: history.for_checks(&self.host.settings()),
+            history,
         }
     }
 
@@ -257,7 +259,20 @@ impl ExtMcpService {
             None => None,
         };
         let history_ref = history.as_deref_mut().unwrap_or(&mut owned);
-        let mut context = self.context(&caller, backend, history_ref);
+        // A history that cannot be handed over whole refuses the call:
+        // never vetted with earlier calls left out.
+        let prior = match history_ref.for_checks(&self.host.settings()) {
+            Ok(prior) => prior,
+            Err(overflow) => {
+                let rule = toolvet::history_fit::OVERFLOW_RULE;
+                return refused(
+                    Code::PermissionDenied,
+                    format!("toolvet denied this call [{rule}]: {overflow}"),
+                    Some(json!({"toolvet": {"decision": "deny", "rule": rule}})),
+                );
+            }
+        };
+        let mut context = self.context(&caller, backend, prior);
         if changed {
             context
                 .attributes
@@ -396,8 +411,15 @@ impl ExtMcpService {
         };
         let hiding = !self.config.hide_denied_tools.is_empty();
         let session = caller.session.as_deref().filter(|_| hiding);
+        // A history that cannot be handed over whole hides nothing more:
+        // its calls are refused anyway.
         let history = match session.map(|key| self.session(key)) {
-            Some(s) => s.history.lock().await.for_checks(&self.host.settings()),
+            Some(s) => s
+                .history
+                .lock()
+                .await
+                .for_checks(&self.host.settings())
+                .unwrap_or_default(),
             _ => Vec::new(),
         };
         let mut keep = Vec::with_capacity(parsed.len());
@@ -407,8 +429,7 @@ impl ExtMcpService {
                 (Some((backend, _)), Some(tool)) => {
                     // Each tool once: the first definition of a name.
                     let first = once.insert((backend.clone(), tool.name.to_string()));
-                    let mut context = self.context(caller, backend, &History::default());
-                    context.history = history.clone();
+                    let context = self.context(caller, backend, history.clone());
                     first && !gate::hides(&self.host, &self.config, tool, context).await
                 }
                 // Not a valid tool entry: it could not be vetted.

@@ -1,23 +1,29 @@
-//! A session's earlier calls, as the checks see them: bounded by count
-//! and by bytes, so that no call (however large) makes the session's later
-//! calls too large to vet.
+//! A session's earlier calls, as the checks see them, fitted by the
+//! core's one rule ([`toolvet::history_fit`]) so that no call, however
+//! large, makes the session's later calls too large to vet, and none
+//! pushes earlier calls out.
 //!
 //! The host refuses a call whose whole text (arguments, tool info, context
-//! and history) is over `max_call_bytes`. A history kept by count alone
-//! grows past that: one 9 MB call, or enough 1 MB ones, and every later
-//! call of the session is refused as oversized. So the history is kept
-//! under half of `max_call_bytes` (the other half is the call's own), the
-//! oldest entries dropped first, and a call whose arguments are over
-//! `max_arguments_bytes` (refused by the host anyway) is recorded with
-//! empty arguments: its name and outcome still count for the sequence
-//! checks.
+//! and history) is over `max_call_bytes`, and keeps `max_history` entries.
+//! A history kept by dropping its oldest entries let five ~950 kB calls
+//! (denied ones too) flush every earlier call, and with it spend-guard's
+//! run totals and the session's symbolic links. Now every entry keeps its
+//! name, outcome and small arguments: large arguments are elided oldest
+//! first (marked `toolvet.elided`), both in what is kept and in what the
+//! checks are handed, within half of `max_call_bytes` and `max_history`
+//! entries. A session whose history cannot fit even so is over: every
+//! later call is refused naming the limit
+//! ([`toolvet::history_fit::OVERFLOW_RULE`]), and nothing more is kept.
 
 use serde_json::value::RawValue;
 use std::collections::VecDeque;
+use toolvet::history_fit::{HistoryBudget, HistoryOverflow};
 use toolvet::{HostSettings, Outcome, PriorCall};
 
-/// Most earlier calls kept as the session's history (oldest dropped).
-pub const MAX_HISTORY: usize = 1024;
+/// The most earlier calls a session keeps: the largest `[host]
+/// max_history` a policy may set. A session whose calls are more than its
+/// policy's `max_history` is refused from then on.
+pub const MAX_HISTORY: usize = 100_000;
 
 /// A session's calls, oldest first, each with its sequence number (a
 /// forwarded call is in it from the moment it is forwarded, and its
@@ -25,28 +31,26 @@ pub const MAX_HISTORY: usize = 1024;
 #[derive(Default)]
 pub(crate) struct History {
     entries: VecDeque<(u64, PriorCall)>,
-    /// The bytes of every entry ([`entry_bytes`]).
-    bytes: usize,
     next_seq: u64,
+    /// Set once the history could not be fitted: the session is over.
+    overflow: Option<HistoryOverflow>,
 }
 
-/// What an entry weighs in the host's `max_call_bytes` (as
-/// `CallRequest::size_bytes` counts it).
-fn entry_bytes(call: &PriorCall) -> usize {
-    call.name.len() + call.arguments.get().len()
-}
-
-/// The bytes the history may take: half of the host's `max_call_bytes`.
-pub(crate) fn budget(settings: &HostSettings) -> usize {
-    settings.max_call_bytes / 2
+/// The budget of the history under `settings`
+/// ([`HistoryBudget::for_checks`]).
+pub(crate) fn budget(settings: &HostSettings) -> HistoryBudget {
+    let mut budget = HistoryBudget::for_checks(settings);
+    budget.max_entries = budget.max_entries.min(MAX_HISTORY);
+    budget
 }
 
 impl History {
     /// Add a call; returns its sequence number. Arguments over the host's
-    /// `max_arguments_bytes` (or over the whole budget) are recorded as
-    /// `{}`; then the oldest entries are dropped until the history is
-    /// within [`MAX_HISTORY`] entries and [`budget`] bytes (a call whose
-    /// name alone is over the budget is not kept at all).
+    /// `max_arguments_bytes` (refused by the host anyway) are kept elided;
+    /// then the history is fitted into [`budget`] (larger arguments elided,
+    /// oldest first). When it cannot be, the session's history is over
+    /// ([`History::for_checks`] refuses from then on) and nothing more is
+    /// kept.
     pub(crate) fn record(
         &mut self,
         name: String,
@@ -54,53 +58,58 @@ impl History {
         outcome: Outcome,
         settings: &HostSettings,
     ) -> u64 {
-        let budget = budget(settings);
-        let arguments = if arguments.get().len() > settings.max_arguments_bytes.min(budget) {
-            RawValue::from_string("{}".into()).unwrap_or(arguments)
-        } else {
-            arguments
-        };
         let seq = self.next_seq;
         self.next_seq += 1;
-        let call = PriorCall {
-            name,
-            arguments,
-            outcome,
-        };
-        self.bytes += entry_bytes(&call);
-        self.entries.push_back((seq, call));
-        while self.entries.len() > MAX_HISTORY || self.bytes > budget {
-            let Some((_, dropped)) = self.entries.pop_front() else {
-                break;
+        if self.overflow.is_some() {
+            return seq;
+        }
+        let budget = budget(settings);
+        let arguments =
+            if arguments.get().len() > settings.max_arguments_bytes.min(budget.max_bytes) {
+                toolvet::history_fit::elide(&arguments, budget.keep_whole_bytes)
+            } else {
+                arguments
             };
-            self.bytes -= entry_bytes(&dropped);
+        self.entries.push_back((
+            seq,
+            PriorCall {
+                name,
+                arguments,
+                outcome,
+            },
+        ));
+        if let Err(overflow) = budget.fit_mut(self.entries.iter_mut().map(|(_, call)| call)) {
+            tracing::warn!("the session's history is over: {overflow}");
+            self.entries.clear();
+            self.overflow = Some(overflow);
         }
         seq
     }
 
-    /// Set the outcome of the call `seq`, if it is still kept.
+    /// Set the outcome of the call `seq`.
     pub(crate) fn set_outcome(&mut self, seq: u64, outcome: Outcome) {
         if let Some((_, call)) = self.entries.iter_mut().find(|(s, _)| *s == seq) {
             call.outcome = outcome;
         }
     }
 
-    /// The calls the checks see, oldest first: the newest ones, at most the
-    /// host's `max_history` of them and within [`budget`] bytes (the
-    /// settings may have changed since they were recorded).
-    pub(crate) fn for_checks(&self, settings: &HostSettings) -> Vec<PriorCall> {
-        let budget = budget(settings);
-        let mut bytes = 0;
-        let mut newest: Vec<PriorCall> = Vec::new();
-        for (_, call) in self.entries.iter().rev().take(settings.max_history) {
-            bytes += entry_bytes(call);
-            if bytes > budget {
-                break;
-            }
-            newest.push(call.clone());
+    /// The calls the checks see, oldest first: every one kept, fitted into
+    /// [`budget`] (the settings may have changed since they were
+    /// recorded).
+    ///
+    /// # Errors
+    /// [`HistoryOverflow`] (its text names the limit) when the history
+    /// could not be fitted, now or at an earlier call: the caller refuses
+    /// the call rather than vet it with earlier calls left out.
+    pub(crate) fn for_checks(
+        &self,
+        settings: &HostSettings,
+    ) -> Result<Vec<PriorCall>, HistoryOverflow> {
+        if let Some(overflow) = &self.overflow {
+            return Err(overflow.clone());
         }
-        newest.reverse();
-        newest
+        let entries: Vec<PriorCall> = self.entries.iter().map(|(_, c)| c.clone()).collect();
+        budget(settings).fit(&entries)
     }
 
     /// How many calls are kept.
@@ -113,6 +122,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use toolvet::history_fit::{ELIDED_KEY, is_elided};
 
     fn raw(text: String) -> Box<RawValue> {
         RawValue::from_string(text).unwrap()
@@ -137,60 +147,91 @@ mod tests {
             Outcome::Allowed,
             &s,
         );
-        // 9 MB of arguments: recorded as `{}`, name and outcome kept.
-        let huge = format!(r#"{{"text":"{}"}}"#, "x".repeat(9 << 20));
+        // 9 MB of arguments: kept elided, name, outcome and small values
+        // kept.
+        let huge = format!(r#"{{"path":"b","text":"{}"}}"#, "x".repeat(9 << 20));
         let seq = h.record("write".into(), raw(huge), Outcome::Denied, &s);
-        let seen = h.for_checks(&s);
+        let seen = h.for_checks(&s).unwrap();
         assert_eq!(seen.len(), 2);
-        assert_eq!(
-            (seen[1].name.as_str(), seen[1].arguments.get()),
-            ("write", "{}")
-        );
+        assert_eq!(seen[1].name, "write");
+        let args: serde_json::Value = serde_json::from_str(seen[1].arguments.get()).unwrap();
+        assert_eq!(args["path"], "b");
+        assert!(args[ELIDED_KEY].is_object(), "{args}");
         assert_eq!(seen[1].outcome, Outcome::Denied);
         h.set_outcome(seq, Outcome::Allowed);
-        assert_eq!(h.for_checks(&s)[1].outcome, Outcome::Allowed);
-        let bytes: usize = seen.iter().map(entry_bytes).sum();
-        assert!(bytes <= budget(&s), "{bytes}");
+        assert_eq!(h.for_checks(&s).unwrap()[1].outcome, Outcome::Allowed);
+        let bytes: usize = seen.iter().map(HistoryBudget::entry_bytes).sum();
+        assert!(bytes <= budget(&s).max_bytes, "{bytes}");
     }
 
+    /// Fifth review F3 through `toolvet mcp`: 21 payments, then five
+    /// ~950 kB calls (denied), flushed every payment out of what the
+    /// checks saw, and spend-guard's run total restarted from zero.
     #[test]
-    fn many_large_calls_keep_the_newest_within_the_byte_budget() {
+    fn large_calls_never_push_earlier_calls_out() {
         let s = settings();
         let mut h = History::default();
-        // 1 MiB - a little each: under max_arguments_bytes, so kept whole.
-        let big = format!(r#"{{"text":"{}"}}"#, "y".repeat((1 << 20) - 100));
-        for i in 0..20 {
-            h.record(format!("w{i}"), raw(big.clone()), Outcome::Allowed, &s);
+        for i in 0..21 {
+            h.record(
+                "pay_invoice".into(),
+                raw(format!(r#"{{"amount":{},"currency":"USD"}}"#, 90 + i % 10)),
+                Outcome::Allowed,
+                &s,
+            );
         }
-        let seen = h.for_checks(&s);
-        let bytes: usize = seen.iter().map(entry_bytes).sum();
-        assert!(bytes <= budget(&s), "{bytes}");
-        assert_eq!(seen.len(), 4, "4 of ~1 MiB fit in 4 MiB");
-        assert_eq!(seen.last().unwrap().name, "w19", "the newest is kept");
-        assert_eq!(h.len(), 4, "the dropped ones are not kept either");
-        // A small call after them is recorded and seen.
+        let big = format!(
+            r#"{{"path":"big.txt","content":"{}"}}"#,
+            "A".repeat(950_000)
+        );
+        for _ in 0..5 {
+            h.record("write_file".into(), raw(big.clone()), Outcome::Denied, &s);
+        }
+        let seen = h.for_checks(&s).unwrap();
+        assert_eq!(seen.len(), 26, "no call dropped");
+        let payments: Vec<&str> = seen
+            .iter()
+            .filter(|c| c.name == "pay_invoice" && c.outcome == Outcome::Allowed)
+            .map(|c| c.arguments.get())
+            .collect();
+        assert_eq!(payments.len(), 21);
+        assert_eq!(payments[0], r#"{"amount":90,"currency":"USD"}"#);
+        let bytes: usize = seen.iter().map(HistoryBudget::entry_bytes).sum();
+        assert!(bytes <= budget(&s).max_bytes, "{bytes}");
+        // The oldest big ones were elided, the newest kept whole.
+        assert!(is_elided(&seen[21].arguments));
+        assert_eq!(seen[25].arguments.get(), big);
+        // A small call after them is recorded and seen, the payments too.
         h.record("ls".into(), raw("{}".into()), Outcome::Allowed, &s);
-        assert_eq!(h.for_checks(&s).last().unwrap().name, "ls");
+        let seen = h.for_checks(&s).unwrap();
+        assert_eq!(seen.len(), 27);
+        assert_eq!(seen[0].name, "pay_invoice");
     }
 
     #[test]
-    fn the_count_limits_hold() {
+    fn past_max_history_the_session_is_refused_never_reset() {
         let mut s = settings();
         s.max_history = 3;
         let mut h = History::default();
-        for i in 0..(MAX_HISTORY + 10) {
+        for i in 0..3 {
             h.record(format!("c{i}"), raw("{}".into()), Outcome::Allowed, &s);
         }
-        assert_eq!(h.len(), MAX_HISTORY);
-        let seen: Vec<String> = h.for_checks(&s).into_iter().map(|c| c.name).collect();
-        let last = MAX_HISTORY + 9;
-        assert_eq!(
-            seen,
-            [
-                format!("c{}", last - 2),
-                format!("c{}", last - 1),
-                format!("c{last}")
-            ]
+        assert_eq!(h.for_checks(&s).unwrap().len(), 3);
+        h.record("c3".into(), raw("{}".into()), Outcome::Allowed, &s);
+        let e = h.for_checks(&s).unwrap_err().to_string();
+        assert!(
+            e.contains("max_history") && e.contains("4 earlier calls"),
+            "{e}"
         );
+        // And stays so: nothing more is kept.
+        h.record("c4".into(), raw("{}".into()), Outcome::Allowed, &s);
+        assert!(h.for_checks(&s).is_err());
+        assert_eq!(h.len(), 0);
+        // A policy with a smaller max_history than what was kept.
+        let mut h = History::default();
+        for i in 0..3 {
+            h.record(format!("c{i}"), raw("{}".into()), Outcome::Allowed, &s);
+        }
+        s.max_history = 2;
+        assert!(h.for_checks(&s).is_err());
     }
 }

@@ -818,7 +818,9 @@ impl Session {
             run_id: Some(self.run_id.clone()),
             principal: self.config.principal.clone(),
             attributes,
-            history: state.history.for_checks(&settings),
+            // A history that cannot be handed over whole: gate() refuses
+            // the call before any check (this only lists tools).
+            history: state.history.for_checks(&settings).unwrap_or_default(),
         }
     }
 
@@ -900,6 +902,13 @@ impl Session {
                 return self.reply(jsonrpc::result(&id, gate::refusal(text)));
             }
         };
+        // Never vetted with earlier calls left out (toolvet::history_fit).
+        let fitted = self.state().history.for_checks(&self.host.settings());
+        if let Err(overflow) = fitted {
+            let rule = toolvet::history_fit::OVERFLOW_RULE;
+            let text = format!("toolvet denied this call [{rule}]: {overflow}");
+            return self.refuse(&id, &request, text, Outcome::Denied).await;
+        }
         let mut verdict = self.host.check(&request).await;
         let mut outcome = Outcome::Allowed;
         // The proxy runs as the agent's user: an approval (or a run grant)
