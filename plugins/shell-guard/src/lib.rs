@@ -25,6 +25,7 @@ pub mod sinks;
 pub mod syntax;
 pub mod walk;
 
+use check_catalog::code::Language;
 use check_catalog::roles;
 pub use options::{Options, PatternRule, Settings};
 use serde_json::Value;
@@ -34,7 +35,9 @@ use crate::syntax::Output;
 pub use check_catalog::guardrails::StatePaths;
 pub use check_catalog::run::Facts;
 
-/// Tool-name globs the check applies to by default.
+/// Shell tools the check applies to by default; with
+/// [`check_catalog::code::CODE_TOOL_GLOBS`] (tools that run code, see
+/// [`default_tools`]) the default tool globs.
 pub const DEFAULT_TOOLS: &[&str] = &[
     "bash",
     "sh",
@@ -47,6 +50,18 @@ pub const DEFAULT_TOOLS: &[&str] = &[
     "exec",
     "computer_bash*",
 ];
+
+/// The tool-name globs the check applies to by default: the shell tools
+/// ([`DEFAULT_TOOLS`]) and the tools that run code (the catalog's "runs
+/// code" role, `check_catalog::code`), whose code is judged as the
+/// interpreter's command line (`python3 -c CODE`).
+pub fn default_tools() -> Vec<&'static str> {
+    DEFAULT_TOOLS
+        .iter()
+        .chain(check_catalog::code::CODE_TOOL_GLOBS)
+        .copied()
+        .collect()
+}
 
 /// Analyse one shell command.
 ///
@@ -175,7 +190,7 @@ impl Check for ShellGuard {
             env!("CARGO_PKG_VERSION"),
             "Denies destructive and remote-code shell commands; escalates sudo, force-pushes and hard resets",
         )
-        .tools(DEFAULT_TOOLS)
+        .tools(&default_tools())
     }
 
     fn new(settings: Settings) -> Result<Self, String> {
@@ -223,11 +238,53 @@ impl ShellGuard {
     /// and the working directory (`cwd` and `workdir`) is judged, and the
     /// strictest decision wins (`check_catalog::roles`): a tool may run
     /// any of them.
+    ///
+    /// A tool that runs code (`check_catalog::code::runs_code`:
+    /// `Python_REPL {query}`, `python_interpreter {code}`, `execute_code
+    /// {code, language}`) is judged as its interpreter's command line,
+    /// `python3 -c CODE`, `node -e CODE`, `bash -c CODE`: the one analysis
+    /// of inline code, with the same rules. Code in a language no argument
+    /// or name tells is judged as each language the check reads, and
+    /// escalates at least (`shell.code-language`).
     pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
         let args = call.json();
-        let commands = roles::values(args, &self.opts.command_args);
-        if commands.is_empty() {
-            return Decision::Abstain;
+        let code_run = check_catalog::code::runs_code(&call.name, args);
+        let mut texts: Vec<Result<String, Decision>> = Vec::new();
+        let mut code_keys: Vec<&str> = Vec::new();
+        let mut decision = Decision::Abstain;
+        if let Some(run) = &code_run {
+            for (key, value) in &run.code {
+                code_keys.push(key);
+                let code = match code_text(key, value) {
+                    Ok(c) => c,
+                    Err(d) => {
+                        texts.push(Err(d));
+                        continue;
+                    }
+                };
+                for language in &run.languages {
+                    match language.command_line(&code) {
+                        Some(line) => texts.push(Ok(line)),
+                        None => {
+                            texts.extend(
+                                Language::KNOWN
+                                    .iter()
+                                    .filter_map(|l| l.command_line(&code))
+                                    .map(Ok),
+                            );
+                            decision = decision.max(unknown_language(&call.name, key));
+                        }
+                    }
+                }
+            }
+        }
+        for (key, value) in roles::values(args, &self.opts.command_args) {
+            if !code_keys.contains(&key) {
+                texts.push(command_text(key, value));
+            }
+        }
+        if texts.is_empty() {
+            return decision;
         }
         let state = match StatePaths::from_attributes(|k| ctx.attribute(k)) {
             Ok(s) => s,
@@ -245,9 +302,8 @@ impl ShellGuard {
         }
         let ran = ran_commands(ctx, &self.opts.command_args);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
-        let mut decision = Decision::Abstain;
-        for (key, value) in commands {
-            let command = match command_text(key, value) {
+        for text in texts {
+            let command = match text {
                 Ok(c) => c,
                 Err(d) => {
                     decision = decision.max(d);
@@ -287,6 +343,41 @@ impl ShellGuard {
             }
         }
         decision
+    }
+}
+
+/// The escalation for code in a language the check does not know (the
+/// code was judged as each known language too; a deny among them wins).
+fn unknown_language(tool: &str, key: &str) -> Decision {
+    Decision::escalate(
+        "shell.code-language",
+        format!(
+            "`{tool}` runs the code in `{key}`, but neither its name nor a `language` argument says in which \
+             language, so the code cannot be read as that interpreter would run it. A person must review it; \
+             use a tool for one language (Python, JavaScript, shell) or say the language."
+        ),
+    )
+}
+
+/// The code text of a code tool's argument `key` holding `value`: a
+/// string, or a list of strings (a notebook cell's lines) joined as
+/// they are; anything else escalates `shell.unparseable`.
+fn code_text(key: &str, value: &Value) -> Result<String, Decision> {
+    match value {
+        Value::String(s) => Ok(s.clone()),
+        Value::Array(items) => match items.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
+            Some(lines) => Ok(lines.concat()),
+            None => Err(Decision::escalate(
+                "shell.unparseable",
+                format!(
+                    "The code argument `{key}` is a list with non-string items, so the code cannot be checked."
+                ),
+            )),
+        },
+        _ => Err(Decision::escalate(
+            "shell.unparseable",
+            format!("The code argument `{key}` is not a string, so the code cannot be checked."),
+        )),
     }
 }
 

@@ -1903,3 +1903,177 @@ fn a_copy_into_a_directory_writes_its_sources_names_there() {
         allow(cmd);
     }
 }
+
+/// Review s6, finding 10: the frameworks' code tools (LangChain's
+/// `Python_REPL {query}`, smolagents' `python_interpreter {code}`, and
+/// `python_repl`/`run_python`/`execute_python`/`execute_code`) are
+/// judged as `python3 -c CODE` is, with the same rules; a code tool
+/// whose language is unknown escalates. All were allowed before (no
+/// check read them).
+#[test]
+fn code_tools_are_judged_as_their_interpreters_command_line() {
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![
+            ("cwd".into(), CWD.into()),
+            ("home".into(), "/home/alice".into()),
+        ],
+        ..Default::default()
+    };
+    let run = |tool: &str, args: serde_json::Value| {
+        let d = check.decide(
+            &ToolCall::new(tool, args.to_string()),
+            &ToolInfo::default(),
+            &ctx,
+        );
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    };
+    let bash = |code: &str| {
+        run(
+            "bash",
+            serde_json::json!({ "command": format!("python3 -c {}", shell_quote(code)) }),
+        )
+    };
+    let deny = |rule: &str| ("deny".to_string(), Some(rule.to_string()));
+    for (code, rule) in [
+        (
+            r#"print(open("/home/alice/.ssh/id_rsa").read())"#,
+            "shell.read-credentials",
+        ),
+        (
+            r#"import subprocess; subprocess.run("rm -rf ~", shell=True)"#,
+            "shell.rm-home",
+        ),
+        (
+            r#"open("/home/alice/project/examples/toolvet.toml","w").write("")"#,
+            "shell.toolvet-state",
+        ),
+        (
+            "import shutil, os; shutil.rmtree(os.path.expanduser('~'))",
+            "shell.rm-home",
+        ),
+    ] {
+        assert_eq!(bash(code), deny(rule), "bash python3 -c {code}");
+        for (tool, key) in [
+            ("python_interpreter", "code"),
+            ("Python_REPL", "query"),
+            ("python_repl", "query"),
+            ("run_python", "code"),
+            ("execute_python", "code"),
+            ("PythonInterpreterTool", "CODE"),
+        ] {
+            assert_eq!(
+                run(tool, serde_json::json!({ key: code })),
+                deny(rule),
+                "{tool} {code}"
+            );
+        }
+        assert_eq!(
+            run(
+                "execute_code",
+                serde_json::json!({"code": code, "language": "python"})
+            ),
+            deny(rule),
+            "execute_code {code}"
+        );
+        // Unknown language: still denied, as Python reads it.
+        assert_eq!(
+            run("code_interpreter", serde_json::json!({"code": code})),
+            deny(rule)
+        );
+    }
+    // The metadata fetch: no rule of this check reads URLs (egress-guard
+    // does, for URL and shell tools); the code tool is judged as the
+    // command line is.
+    let fetch = r#"import urllib.request; urllib.request.urlopen("http://169.254.169.254/latest/meta-data/").read()"#;
+    assert_eq!(
+        run("python_interpreter", serde_json::json!({"code": fetch})),
+        bash(fetch)
+    );
+    // Node and shell code tools read as `node -e` and `bash -c`.
+    assert_eq!(
+        run(
+            "run_javascript",
+            serde_json::json!({"code": "require('child_process').execSync('rm -rf ~')"})
+        ),
+        deny("shell.rm-home")
+    );
+    assert_eq!(
+        run(
+            "execute_code",
+            serde_json::json!({"code": "rm -rf ~", "language": "bash"})
+        ),
+        deny("shell.rm-home")
+    );
+    // Benign code is allowed.
+    let allow = ("allow".to_string(), None);
+    for (tool, args) in [
+        (
+            "python_interpreter",
+            serde_json::json!({"code": "print(1+1)"}),
+        ),
+        (
+            "Python_REPL",
+            serde_json::json!({"query": "import pandas as pd\ndf = pd.read_csv('data/sales.csv')\nprint(df.describe())"}),
+        ),
+        (
+            "python_interpreter",
+            serde_json::json!({"code": "import pandas as pd\r\nprint(pd.read_csv(\"/home/alice/project/data/sales.csv\").head())"}),
+        ),
+        (
+            "execute_code",
+            serde_json::json!({"code": "console.log(1+1)", "language": "javascript"}),
+        ),
+        (
+            "python_repl",
+            serde_json::json!({"query": ["import os\n", "print(os.getcwd())\n"]}),
+        ),
+    ] {
+        assert_eq!(run(tool, args.clone()), allow, "{tool} {args}");
+    }
+    // Unknown language: escalates rather than allows.
+    assert_eq!(
+        run(
+            "code_interpreter",
+            serde_json::json!({"code": "print(1+1)"})
+        ),
+        (
+            "escalate".to_string(),
+            Some("shell.code-language".to_string())
+        )
+    );
+    assert_eq!(
+        run(
+            "run_code",
+            serde_json::json!({"code": "x", "language": "cobol"})
+        )
+        .1
+        .as_deref(),
+        Some("shell.code-language")
+    );
+    assert_eq!(
+        run("python_interpreter", serde_json::json!({"code": 42}))
+            .1
+            .as_deref(),
+        Some("shell.unparseable")
+    );
+    // A code tool's `command` beside its code is a shell command still.
+    assert_eq!(
+        run(
+            "python_repl",
+            serde_json::json!({"query": "1", "command": "rm -rf ~"})
+        ),
+        deny("shell.rm-home")
+    );
+    // Tools that do not run code are not read as code.
+    assert_eq!(
+        run(
+            "python_docs_search",
+            serde_json::json!({"query": "rm -rf ~"})
+        )
+        .0,
+        "abstain"
+    );
+    assert!(default_tools().contains(&"*python*") && default_tools().contains(&"bash"));
+}
