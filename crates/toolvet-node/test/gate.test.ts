@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Gate } from '@toolvet/node';
-import { testHost } from './support.js';
+import { component, testHost } from './support.js';
 
 const deploy = (id: string, args: Record<string, unknown>) => ({ call: { id, name: 'deploy', arguments: args }, context: { runId: 'run-g' } });
 
@@ -129,4 +129,70 @@ test('a remembered verdict is given only to the agent and principal it was given
   const other = await gate.verdict(as('intern'));
   assert.equal(`${other.decision}: ${other.reason}`, 'deny: intern may not call deploy');
   assert.equal((await gate.verdict(as('ops'))).decision, 'allow');
+});
+
+const SEQUENCE = `
+[[check]]
+name = "sequence"
+plugin = ${JSON.stringify(component('plugins/sequence_guard.wasm'))}
+isolation = "reuse"
+timeout_ms = 5000
+[check.settings]
+max_calls = [{ tools = "pay_invoice", max = 2 }]
+only_after = [{ tool = "release", after = ["run_tests"] }]
+loop_detection = { enabled = false }
+`;
+
+const inRun = (runId: string, id: string, name: string, args: Record<string, unknown> = {}) => ({
+  call: { id, name, arguments: args },
+  context: { runId },
+});
+
+test('each run is vetted with its history, so run limits and ordering rules hold', async () => {
+  const gate = new Gate(await testHost({ extra: SEQUENCE }));
+  const pay = { amount: 99, currency: 'USD' };
+  assert.equal((await gate.settle(inRun('a', 'r0', 'release'), undefined)).rule, 'sequence.only-after');
+  assert.equal((await gate.settle(inRun('a', 't1', 'run_tests'), undefined)).decision, 'allow');
+  assert.equal((await gate.settle(inRun('a', 'r1', 'release'), undefined)).decision, 'allow');
+  const paid = [];
+  for (const id of ['p0', 'p1', 'p2']) {
+    paid.push((await gate.settle(inRun('a', id, 'pay_invoice', pay), undefined)).decision);
+  }
+  assert.deepEqual(paid, ['allow', 'allow', 'deny']);
+  // Asked again about one call id (a framework's second look): nothing added.
+  assert.equal((await gate.verdict(inRun('a', 'p0', 'pay_invoice', pay))).decision, 'allow');
+  assert.equal((await gate.settle(inRun('a', 'p0', 'pay_invoice', pay), undefined)).decision, 'allow');
+  assert.deepEqual(
+    gate.history('a').filter((e) => e.name === 'pay_invoice').map((e) => e.outcome),
+    ['allowed', 'allowed', 'denied'],
+  );
+  // Another run has its own history.
+  assert.equal((await gate.settle(inRun('b', 'p0', 'pay_invoice', pay), undefined)).decision, 'allow');
+  assert.equal((await gate.settle(inRun('b', 'r0', 'release'), undefined)).rule, 'sequence.only-after');
+});
+
+test('a held call approved later counts once; a rejection is recorded as one', async () => {
+  const host = await testHost({ extra: SEQUENCE });
+  const gate = new Gate(host);
+  assert.equal((await gate.settle(inRun('h', 'd1', 'deploy', { env: 'prod' }), undefined)).decision, 'escalate');
+  assert.deepEqual(gate.history('h').map((e) => e.outcome), ['escalated']);
+  assert.equal((await gate.settle(inRun('h', 'd1', 'deploy', { env: 'prod' }), { approved: true, reviewer: 'alice' })).decision, 'allow');
+  assert.deepEqual(gate.history('h').map((e) => `${e.name}/${e.outcome}`), ['deploy/approved']);
+  await gate.settle(inRun('h', 'd2', 'deploy', { env: 'stage' }), undefined);
+  await gate.reject(inRun('h', 'd2', 'deploy', { env: 'stage' }), { approved: false, reviewer: 'bob' });
+  assert.deepEqual(gate.history('h').map((e) => e.outcome), ['approved', 'rejected']);
+});
+
+test('a full run history refuses the call; large arguments are elided, small values kept', async () => {
+  const gate = new Gate(await testHost({ extra: SEQUENCE }), { maxHistory: 2 });
+  const memo = 'x'.repeat(10_000);
+  for (const id of ['w0', 'w1']) {
+    assert.equal((await gate.settle(inRun('f', id, 'write_note', { path: id, memo }), undefined)).decision, 'allow');
+  }
+  const [first] = gate.history('f');
+  assert.equal(first?.arguments?.path, 'w0');
+  assert.match(String(first?.arguments?.memo), /^toolvet\.elided: 10002 bytes, sha256 [0-9a-f]{32}$/);
+  const full = await gate.settle(inRun('f', 'g', 'get_weather', { city: 'Paris' }), undefined);
+  assert.equal(full.rule, 'toolvet.history-overflow');
+  assert.equal(gate.history('f').length, 2);
 });

@@ -11,7 +11,8 @@
 // request that existed before the ask that brought it (`opened` is false):
 // an answer about a call toolvet never held runs nothing.
 
-import type { CallContext, ToolCall, ToolInfo, Verdict } from '#native';
+import { createHash } from 'node:crypto';
+import type { CallContext, Outcome, PriorCall, ToolCall, ToolInfo, Verdict } from '#native';
 import { ApprovalError } from './errors.js';
 import { denyVerdict, failedVerdict, type Vetter } from './host.js';
 
@@ -39,6 +40,15 @@ export interface GateOptions {
    * the same answer (default 10 000; the oldest is forgotten first).
    */
   cacheSize?: number;
+  /**
+   * How many calls one run's history may hold (default 500, the host's
+   * default `[host] max_history`). Nothing is ever dropped from a run's
+   * history: once it holds this many calls, every further call of the run
+   * is denied (`toolvet.history-overflow`), as the hooks do.
+   */
+  maxHistory?: number;
+  /** How many runs' histories to keep (default 1024; the least recently used is forgotten first). */
+  maxRuns?: number;
 }
 
 /** Rules of the verdicts adapters decide themselves. */
@@ -51,7 +61,75 @@ export const GATE_RULES = {
   notHeld: 'toolvet.approval-not-recorded',
   /** The call escalates, but the policy has no `[approvals]` table to hold it. */
   disabled: 'approval.disabled',
+  /** The run's history is full: the call is refused rather than vetted with earlier calls left out. */
+  historyOverflow: 'toolvet.history-overflow',
 } as const;
+
+/** Arguments at most this many bytes of JSON are kept whole in a run's history. */
+export const HISTORY_KEEP_WHOLE_BYTES = 4096;
+const ELIDED_KEY = 'toolvet.elided';
+const SMALL_VALUE_BYTES = 256;
+const DEFAULT_MAX_HISTORY = 500;
+const DEFAULT_MAX_RUNS = 1024;
+
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * `args` as a run's history keeps them: whole when their JSON is at most
+ * `HISTORY_KEEP_WHOLE_BYTES`; else every value over 256 bytes becomes the
+ * text `toolvet.elided: N bytes, sha256 …` (largest first, only as far as
+ * needed) and the object gets `toolvet.elided: {bytes, sha256}`, the core's
+ * markers, so a payment's amount beside a large memo stays readable; an
+ * object still too large keeps only the note.
+ */
+export function historyArguments(args: Record<string, unknown>): Record<string, unknown> {
+  const text = JSON.stringify(args);
+  if (bytes(text) <= HISTORY_KEEP_WHOLE_BYTES) {
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+  const note = { bytes: bytes(text), sha256: sha256(text) };
+  const kept = JSON.parse(text) as Record<string, unknown>;
+  delete kept[ELIDED_KEY];
+  const sizes = new Map(Object.keys(kept).map((k) => [k, bytes(JSON.stringify(kept[k]))]));
+  for (const key of [...sizes.keys()].sort((a, b) => (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0))) {
+    if (bytes(JSON.stringify({ ...kept, [ELIDED_KEY]: note })) <= HISTORY_KEEP_WHOLE_BYTES) {
+      break;
+    }
+    const size = sizes.get(key) ?? 0;
+    if (size > SMALL_VALUE_BYTES) {
+      const value = JSON.stringify(kept[key]);
+      kept[key] = `toolvet.elided: ${bytes(value)} bytes, sha256 ${sha256(value).slice(0, 32)}`;
+    }
+  }
+  const shrunk = { ...kept, [ELIDED_KEY]: note };
+  return bytes(JSON.stringify(shrunk)) > HISTORY_KEEP_WHOLE_BYTES ? { [ELIDED_KEY]: note } : shrunk;
+}
+
+/**
+ * What happened to a call, for its run's history, from the verdict the gate
+ * gave (never from what the tool returned): `approved` is an allow on a
+ * person's approval, `rejected` a person's no.
+ */
+function outcomeOf(verdict: Verdict): Outcome {
+  const rule = verdict.rule ?? '';
+  switch (verdict.decision) {
+    case 'allow':
+      return verdict.approval != null || rule.startsWith('approval.') ? 'approved' : 'allowed';
+    case 'escalate':
+      return 'escalated';
+    default:
+      return rule === 'approval.rejected' ? 'rejected' : 'denied';
+  }
+}
+
+/** Which entry of its run's history a verdict is about: the call id's, or (no id) a new entry per call. */
+function entryKey({ call, context }: GatedCall): string {
+  if (call.id) {
+    return JSON.stringify(['id', context?.agent ?? null, context?.principal ?? null, call.id]);
+  }
+  return JSON.stringify(['call', context?.agent ?? null, context?.principal ?? null, call.name, canonical(call.arguments ?? {})]);
+}
 
 const DEFAULT_CACHE_SIZE = 10_000;
 
@@ -131,11 +209,89 @@ export class Gate {
   readonly host: Vetter;
   readonly #final = new Map<string, Verdict>();
   readonly #cacheSize: number;
+  /** Each run's calls as this gate ruled on them: run -> [(entry key, entry)]. */
+  readonly #runs = new Map<string, Array<[string, PriorCall]>>();
+  readonly #maxHistory: number;
+  readonly #maxRuns: number;
 
   constructor(host: Vetter, options: GateOptions = {}) {
     this.host = host;
     const size = options.cacheSize ?? DEFAULT_CACHE_SIZE;
     this.#cacheSize = Number.isFinite(size) ? Math.max(0, Math.floor(size)) : DEFAULT_CACHE_SIZE;
+    const history = options.maxHistory ?? DEFAULT_MAX_HISTORY;
+    this.#maxHistory = Number.isFinite(history) ? Math.max(0, Math.floor(history)) : DEFAULT_MAX_HISTORY;
+    const runs = options.maxRuns ?? DEFAULT_MAX_RUNS;
+    this.#maxRuns = Number.isFinite(runs) ? Math.max(1, Math.floor(runs)) : DEFAULT_MAX_RUNS;
+  }
+
+  /**
+   * The calls of run `runId` this gate ruled on, oldest first, with the
+   * outcome it decided (`allowed`, `approved`, `escalated`, `rejected`,
+   * `denied`): the history every later call of the run is vetted with, so
+   * run limits, loop detection and ordering rules hold. A held call later
+   * approved or rejected takes that outcome in place (it counts once); a
+   * framework asking again about one call id adds nothing. Copies.
+   */
+  history(runId: string | undefined): PriorCall[] {
+    return (this.#runs.get(JSON.stringify(runId ?? null)) ?? []).map(([, entry]) => ({ ...entry }));
+  }
+
+  /** `gated` with its run's history in its context (a caller's own history is kept). */
+  #withHistory(gated: GatedCall): GatedCall {
+    if (gated.context?.history !== undefined) {
+      return gated;
+    }
+    return { ...gated, context: { ...gated.context, history: this.history(gated.context?.runId) } };
+  }
+
+  /** A deny when `gated`'s run history is full, else undefined. */
+  #overflow(gated: GatedCall): Verdict | undefined {
+    const count = this.#runs.get(JSON.stringify(gated.context?.runId ?? null))?.length ?? 0;
+    if (count < this.#maxHistory) {
+      return undefined;
+    }
+    return denyVerdict(
+      GATE_RULES.historyOverflow,
+      `this run's history holds ${count} earlier calls, the gate's limit (maxHistory = ${this.#maxHistory}); toolvet does not vet a call with earlier calls left out (run totals and what the run did would restart from zero), so the call is refused: start a new run or raise maxHistory`,
+    );
+  }
+
+  /** Add the ruling about `gated` to its run's history (see `history`). */
+  #note(gated: GatedCall, verdict: Verdict): void {
+    if (verdict.rule === GATE_RULES.historyOverflow || verdict.rule === 'toolvet.invalid-call') {
+      return;
+    }
+    const run = JSON.stringify(gated.context?.runId ?? null);
+    const key = entryKey(gated);
+    const outcome = outcomeOf(verdict);
+    let entries = this.#runs.get(run);
+    if (entries === undefined) {
+      entries = [];
+    }
+    this.#runs.delete(run);
+    this.#runs.set(run, entries);
+    while (this.#runs.size > this.#maxRuns) {
+      const oldest = this.#runs.keys().next().value;
+      if (oldest === undefined) {
+        break;
+      }
+      this.#runs.delete(oldest);
+    }
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, entry] = entries[i] as [string, PriorCall];
+      if (k !== key) {
+        continue;
+      }
+      if (entry.outcome === 'escalated' && outcome !== 'escalated') {
+        entry.outcome = outcome;
+        return;
+      }
+      if (entry.outcome === outcome && gated.call.id) {
+        return; // the framework asked again about the same call id
+      }
+      break;
+    }
+    entries.push([key, { name: gated.call.name, arguments: historyArguments(gated.call.arguments ?? {}), outcome }]);
   }
 
   /**
@@ -160,7 +316,11 @@ export class Gate {
    * answer. Never rejects.
    */
   async settle(gated: GatedCall, answer: FrameworkAnswer | undefined): Promise<Verdict> {
-    return this.#cached(gated, (call) => this.#decide(call, answer));
+    return this.#cached(gated, async (call) => {
+      const verdict = await this.#decide(call, answer);
+      this.#note(call, verdict);
+      return verdict;
+    });
   }
 
   /**
@@ -179,7 +339,13 @@ export class Gate {
       }
     }
     const reason = answer.message ? `${answer.reviewer} rejected this call: ${answer.message}` : `${answer.reviewer} rejected this call`;
-    return denyVerdict('approval.rejected', reason);
+    const rejected = denyVerdict('approval.rejected', reason);
+    try {
+      this.#note(asJson(gated), rejected);
+    } catch {
+      // Arguments JSON cannot hold: `verdict` denied the call already.
+    }
+    return rejected;
   }
 
   /**
@@ -190,7 +356,7 @@ export class Gate {
    */
   async preview(gated: GatedCall): Promise<Verdict> {
     try {
-      const { call, tool, context } = asJson(gated);
+      const { call, tool, context } = this.#withHistory(asJson(gated));
       return await guarded(() => this.host.preview(call, tool, context));
     } catch (error) {
       return denyVerdict('toolvet.invalid-call', `invalid tool call: the arguments cannot be read as JSON: ${(error as Error).message}`);
@@ -210,7 +376,11 @@ export class Gate {
     if (known !== undefined) {
       return known;
     }
-    const verdict = await decide(call);
+    const full = this.#overflow(call);
+    if (full !== undefined) {
+      return full;
+    }
+    const verdict = await decide(this.#withHistory(call));
     if (key !== undefined && cacheable(verdict)) {
       this.#remember(key, verdict);
     }
