@@ -538,7 +538,12 @@ impl Check for EgressGuard {
     }
 
     fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
-        let is_url_tool = self.url_tools.is_match(&call.name);
+        // A tool that runs code (the catalog's runs-code role:
+        // `python_interpreter`, `Python_REPL`, `execute_code`) reaches
+        // the URLs its code names: every URL in it counts, as for a URL
+        // tool.
+        let is_url_tool = self.url_tools.is_match(&call.name)
+            || check_catalog::code::runs_code(&call.name, call.json()).is_some();
         let mut candidates = url_arg_values(call.json(), &self.url_args);
         candidates.extend(whole_url_values(call.json(), &self.url_args));
         if self.shell_tools.is_match(&call.name) {
@@ -729,6 +734,27 @@ mod tests {
 
     fn fetch(g: &EgressGuard, url: &str) -> String {
         rule(g, "fetch", &serde_json::json!({ "url": url }).to_string())
+    }
+
+    /// Review s6, finding 10: a code tool's code reaches the URLs it
+    /// names (allowed before: only URL and shell tools were read).
+    #[test]
+    fn code_tools_reach_the_urls_in_their_code() {
+        let g = guard("{}");
+        let code = r#"import urllib.request; urllib.request.urlopen("http://169.254.169.254/latest/meta-data/").read()"#;
+        for (tool, key) in [("python_interpreter", "code"), ("Python_REPL", "query")] {
+            let args = serde_json::json!({ key: code }).to_string();
+            assert_eq!(rule(&g, tool, &args), "egress.metadata", "{tool}");
+        }
+        let args = serde_json::json!({"code": "import pandas as pd; pd.read_csv('https://example.com/a.csv')"});
+        assert_eq!(rule(&g, "python_interpreter", &args.to_string()), "allow");
+        assert_eq!(
+            rule(&g, "python_interpreter", r#"{"code": "print(1+1)"}"#),
+            "abstain"
+        );
+        // Not a code tool: URLs inside its free text are not read.
+        let args = serde_json::json!({"query": "urlopen(\"http://169.254.169.254/\")"}).to_string();
+        assert_eq!(rule(&g, "python_docs_search", &args), "abstain");
     }
 
     #[test]
