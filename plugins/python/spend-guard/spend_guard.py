@@ -10,7 +10,8 @@ amount and currency from the call's arguments and:
 - denies amounts above the currency's `hard` limit - `spend.over-hard-limit`;
 - denies a call that would bring the run's total above `run_hard` -
   `spend.run-limit` (the total sums the run's earlier calls of money tools
-  that were allowed or approved, in the same currency);
+  that were allowed or approved, in the same currency, and those still
+  `escalated`: see `spent_in_run`);
 - escalates amounts above the `soft` limit - `spend.over-soft-limit`;
 - escalates (per `missing_amount`) calls without an amount, e.g. a refund
   of "the whole charge" - `spend.missing-amount`.
@@ -111,6 +112,11 @@ DEFAULT_EXCLUDE_TOOLS = [
 ]
 """Default globs of read-only tools the check abstains on even though they
 match `DEFAULT_TOOLS` (e.g. `get_payment`, `payment_status`)."""
+
+ELIDED_KEY = "toolvet.elided"
+"""The key a front end adds to arguments it elided to fit the run's history
+(`toolvet::history_fit`); each value it left out became a text starting
+`toolvet.elided:`."""
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,9}$")
 _MAJOR = re.compile(r"^(-)?(\d+)(?:\.(\d+))?$")
@@ -435,6 +441,15 @@ class SpendGuard(Check):
                 f"the agent may move at most {fmt(limit.hard)} {code} in one call, larger amounts need a person.",
             )
         if limit.run_hard is not None:
+            unknown = self.unknown_in_run(call, ctx)
+            if unknown:
+                return deny(
+                    "spend.run-limit",
+                    f"this run's total is unknown: the arguments of an earlier `{unknown}` call were too "
+                    "large for the front end to keep whole and its amount or currency was elided, so "
+                    f"{fmt(amount)} {code} cannot be checked against the run limit of "
+                    f"{fmt(limit.run_hard)} {code}; a new run starts with a known total.",
+                )
             spent = self.spent_in_run(call, ctx, code)
             total = _CTX.add(spent, amount)
             if total > limit.run_hard:
@@ -476,18 +491,52 @@ class SpendGuard(Check):
         known = [a for a in amounts if a is not None]
         return Spend(max(known) if known else None, code, bool(amounts))
 
-    def spent_in_run(self, call: ToolCall, ctx: Context, code: str) -> Decimal:
-        """The sum, in `code`, of the run's earlier calls that ran (allowed or
-        approved) of the same tool or of a tool matching `history_tools`.
-        Earlier calls whose amount cannot be read are skipped (and logged)."""
-        total = Decimal(0)
+    def _counted(self, call: ToolCall, ctx: Context) -> list[PriorCall]:
+        """The run's earlier calls that count toward its totals: of the same
+        tool or of a tool matching `history_tools` (and not `exclude_tools`),
+        that ran (allowed or approved) or may have run (`escalated`).
+
+        An `escalated` call counts, pessimistically: a front end records a
+        call it answered `ask` (the person approves or refuses it in the
+        agent's own prompt, e.g. Claude Code's) as escalated and never
+        learns which; a person approving calls one by one does not expect to
+        lift the run's hard limit. One held for a reviewer that was later
+        approved or rejected is brought up to date from the ledger by the
+        host. A pending one still counts until then."""
+        counted = []
         for prior in ctx.history:
-            if not prior.ran:
+            if not (prior.ran or prior.outcome == Outcome.ESCALATED):
                 continue
             if prior.name != call.name and not _matches(prior.name, self.settings.history_tools):
                 continue
             if _matches(prior.name, self.settings.exclude_tools):
                 continue
+            counted.append(prior)
+        return counted
+
+    def unknown_in_run(self, call: ToolCall, ctx: Context) -> Optional[str]:
+        """The name of an earlier counted call whose arguments the front end
+        elided (`toolvet.elided`: too large to keep whole) and whose amount
+        or currency did not survive, or None. Its amount is unknown, so the
+        run's total is."""
+        for prior in self._counted(call, ctx):
+            args = prior.json
+            if not isinstance(args, dict) or ELIDED_KEY not in args:
+                continue
+            try:
+                spend = self.spend_of(args)
+            except Malformed:
+                return prior.name
+            if spend.amount is None or spend.currency is None:
+                return prior.name
+        return None
+
+    def spent_in_run(self, call: ToolCall, ctx: Context, code: str) -> Decimal:
+        """The sum, in `code`, of the run's earlier calls that count
+        (`_counted`: ran, or escalated). Earlier calls whose amount cannot be
+        read are skipped (and logged); elided ones are `unknown_in_run`."""
+        total = Decimal(0)
+        for prior in self._counted(call, ctx):
             try:
                 spend = self.spend_of(prior.json)
             except Malformed as e:

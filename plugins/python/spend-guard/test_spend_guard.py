@@ -114,6 +114,40 @@ class SpendGuardTest(unittest.TestCase):
         self.assertEqual(d.rule, "spend.run-limit")
         self.assertIn("at most 150.00 USD more", d.message)
 
+    def test_escalated_calls_count_pessimistically(self) -> None:
+        # Fifth review F5: a hook answers `ask`, the person approves each
+        # call in the agent, and the history keeps them `escalated`: 2700 USD
+        # moved, and a 99 USD call was allowed.
+        g = self.guard
+        hist = [("pay_invoice", {"amount": a, "currency": "USD"}, Outcome.ESCALATED) for a in (900, 850, 950)]
+        ctx = Context(history=[PriorCall(n, json.dumps(a), o) for n, a, o in hist])
+        self.assertEqual(g.spent_in_run(ToolCall("pay_invoice"), ctx, "USD"), Decimal(2700))
+        d = run(g, "pay_invoice", {"amount": 99, "currency": "USD", "invoice": "small"}, hist)
+        self.assertEqual((d.kind, d.rule), ("deny", "spend.run-limit"))
+        self.assertIn("2799 USD", d.message)
+        # Rejected ones still do not count.
+        hist = [("pay_invoice", {"amount": 1900, "currency": "USD"}, Outcome.REJECTED)]
+        self.assertEqual(run(g, "pay_invoice", {"amount": 99, "currency": "USD"}, hist).kind, "allow")
+
+    def test_an_elided_amount_makes_the_run_total_unknown(self) -> None:
+        g = self.guard
+        elided = {"toolvet.elided": {"bytes": 950000, "sha256": "ab"}}
+        # The amount survived elision (a large memo was elided): counted.
+        kept = {"amount": 1950, "currency": "USD", "memo": "toolvet.elided: 950000 bytes, sha256 ab", **elided}
+        self.assertEqual(run(g, "pay", {"amount": 99, "currency": "USD"}, [("pay", kept, Outcome.ALLOWED)]).rule,
+                         "spend.run-limit")
+        # The amount did not: the total is unknown, denied.
+        for lost in ({"currency": "USD", **elided},
+                     {"amount": "toolvet.elided: 12 bytes, sha256 cd", "currency": "USD", **elided},
+                     elided):
+            for outcome in (Outcome.ALLOWED, Outcome.ESCALATED):
+                d = run(g, "pay", {"amount": 5, "currency": "USD"}, [("pay", lost, outcome)])
+                self.assertEqual((d.kind, d.rule), ("deny", "spend.run-limit"), (lost, outcome))
+                self.assertIn("total is unknown", d.message)
+            # A call that did not run is not counted, elided or not.
+            self.assertEqual(run(g, "pay", {"amount": 5, "currency": "USD"}, [("pay", lost, Outcome.DENIED)]).kind,
+                             "allow")
+
     def test_same_tool_counts_even_outside_history_tools(self) -> None:
         g = SpendGuard.from_settings_json('{"history_tools": []}')
         hist = [("stripe_charge", {"amount": 1900, "currency": "USD"}, Outcome.APPROVED),
