@@ -163,7 +163,11 @@ export class Guard {
     return Object.fromEntries(Object.entries(tools).map(([name, t]) => [name, this.tool(name, t)])) as T;
   }
 
-  /** What toolvet holds about an approval request: its escalate verdict (request id, reason). */
+  /**
+   * What toolvet holds about an approval request: its escalate verdict
+   * (request id, reason). `reason` is the checks' text as is: show it to a
+   * person through `visible`.
+   */
   async held(request: ApprovalRequestPart): Promise<Verdict> {
     const { toolCallId, toolName, input } = request.toolCall;
     return this.gate.verdict(this.#call(toolName, input, toolCallId));

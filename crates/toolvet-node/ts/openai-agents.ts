@@ -121,6 +121,7 @@ export class Guard {
   /**
    * What toolvet holds about an interruption: the escalate verdict with
    * the approval request (`approval.id`) and why (`reason`), for a reviewer's view.
+   * `reason` is the checks' text as is: show it to a person through `visible`.
    */
   async held(state: AnyRunState, item: RunToolApprovalItem): Promise<Verdict> {
     return this.gate.verdict(this.#itemCall(state, item));
