@@ -396,6 +396,14 @@ mod tests {
             ("ipython", json!({"code": "1"}), vec![Python]),
             ("python", json!({"code": "1"}), vec![Python]),
             ("run_py", json!({"code": "1"}), vec![Python]),
+            ("run-py", json!({"code": "1"}), vec![Python]),
+            ("py-exec", json!({"code": "1"}), vec![Python]),
+            (
+                "mcp__jupyter__execute_code",
+                json!({"code": "1"}),
+                vec![Python],
+            ),
+            ("python3_repl", json!({"code": "1"}), vec![Python]),
             ("node_eval", json!({"code": "1"}), vec![JavaScript]),
             (
                 "execute_javascript",
