@@ -321,6 +321,8 @@ pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
         languages.push(
             v.as_str()
                 .and_then(|s| s.split_whitespace().next())
+                .map(|w| w.rsplit(['/', '\\']).next().unwrap_or(w))
+                .map(|w| w.strip_suffix(".exe").unwrap_or(w))
                 .and_then(Language::from_word)
                 .unwrap_or(Language::Unknown),
         );
@@ -435,6 +437,16 @@ mod tests {
                 vec![Unknown],
             ),
             ("repl", json!({"code": "1"}), vec![Unknown]),
+            (
+                "execute_code",
+                json!({"code": "1", "interpreter": "/usr/bin/python3"}),
+                vec![Python],
+            ),
+            (
+                "execute_code",
+                json!({"code": "1", "runtime": "C:\\Py\\python.exe"}),
+                vec![Python],
+            ),
             (
                 "run_python",
                 json!({"code": "1", "language": "bash"}),
