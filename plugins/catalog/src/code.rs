@@ -215,10 +215,11 @@ pub struct CodeRun<'a> {
     /// agree; several when they name different ones (each is judged);
     /// `[Unknown]` when nothing names one or a name is not known.
     pub languages: Vec<Language>,
-    /// Every value holding the code (see [`roles::values`]), with its key:
-    /// the [`CODE_ARGS`] present, or, when the call has none of them,
-    /// every top-level string argument but the language's (a tool may
-    /// name its code argument anything).
+    /// Every value that may hold the code, with its key: the [`CODE_ARGS`]
+    /// present (see [`roles::values`]), then every other top-level string
+    /// argument but the language's (a tool may name its code argument
+    /// anything, and a harmless `code` beside it must not hide it). Equal
+    /// values once.
     pub code: Vec<(&'a str, &'a Value)>,
 }
 
@@ -341,19 +342,20 @@ pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
         // shell role's (`roles::values`), judged as a command already.
         return None;
     }
-    let code = if code_values.is_empty() {
-        let language_keys: Vec<&str> = language_values.iter().map(|(k, _)| *k).collect();
-        args.as_object()
-            .map(|o| {
-                o.iter()
-                    .filter(|(k, v)| v.is_string() && !language_keys.contains(&k.as_str()))
-                    .map(|(k, v)| (k.as_str(), v))
-                    .collect()
-            })
-            .unwrap_or_default()
-    } else {
-        code_values
-    };
+    // Every other string argument but the language may be the code too:
+    // a tool reading `input` runs it whatever harmless `code` beside it.
+    let language_keys: Vec<&str> = language_values.iter().map(|(k, _)| *k).collect();
+    let mut code = code_values;
+    if let Some(obj) = args.as_object() {
+        for (k, v) in obj {
+            if v.is_string()
+                && !language_keys.contains(&k.as_str())
+                && !code.iter().any(|(ck, cv)| *ck == k.as_str() || *cv == v)
+            {
+                code.push((k.as_str(), v));
+            }
+        }
+    }
     Some(CodeRun { languages, code })
 }
 
@@ -479,12 +481,19 @@ mod tests {
     }
 
     #[test]
-    fn the_code_is_every_code_argument_or_else_every_string() {
+    fn the_code_is_every_code_argument_and_every_other_string() {
         let args = json!({"code": "print(1)", "query": "import os", "timeout": 5});
         let run = runs_code("python_repl", &args).unwrap();
         assert_eq!(
             run.code,
             [("code", &json!("print(1)")), ("query", &json!("import os"))]
+        );
+        // A harmless `code` does not hide what the tool may read instead.
+        let args = json!({"code": "print(1)", "input": "import os", "language": "python", "n": 1});
+        let run = runs_code("python_exec", &args).unwrap();
+        assert_eq!(
+            run.code,
+            [("code", &json!("print(1)")), ("input", &json!("import os"))]
         );
         // A code argument of another name: every string is code, not the
         // language.

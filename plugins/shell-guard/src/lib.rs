@@ -278,8 +278,15 @@ impl ShellGuard {
                 }
             }
         }
+        // A command argument is a shell command too (`command` beside a
+        // Python tool's code), unless it is a code argument by name
+        // (`script` of a Python tool is Python).
         for (key, value) in roles::values(args, &self.opts.command_args) {
-            if !code_keys.contains(&key) {
+            let code_by_name = code_keys.contains(&key)
+                && check_catalog::code::CODE_ARGS
+                    .iter()
+                    .any(|n| roles::same_key(key, n));
+            if !code_by_name {
                 texts.push(command_text(key, value));
             }
         }

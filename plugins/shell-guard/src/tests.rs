@@ -2066,6 +2066,14 @@ fn code_tools_are_judged_as_their_interpreters_command_line() {
         ),
         deny("shell.rm-home")
     );
+    // A harmless `code` does not hide another argument the tool may run.
+    assert_eq!(
+        run(
+            "python_exec",
+            serde_json::json!({"code": "print(1)", "input": "import shutil; shutil.rmtree('/home/alice')"})
+        ),
+        deny("shell.rm-home")
+    );
     // Tools that do not run code are not read as code.
     assert_eq!(
         run(
