@@ -28,6 +28,7 @@
 
 pub(crate) mod key;
 mod ledger;
+mod local;
 pub mod pending;
 pub mod reviewer;
 mod settle;
@@ -56,6 +57,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::broadcast;
 
 /// The rule ids of the host's approval decisions, as they appear in
@@ -680,6 +682,9 @@ struct Inner {
     settings: ApprovalSettings,
     log: Option<DecisionLog>,
     events: broadcast::Sender<ApprovalEvent>,
+    /// Set by [`Approvals::guard_same_user`]; shared with the approvals
+    /// of the policies that replace this one.
+    same_user: Arc<AtomicBool>,
 }
 
 impl fmt::Debug for Approvals {
@@ -746,6 +751,7 @@ impl Approvals {
                     settings: settings.clone(),
                     log,
                     events: previous.inner.events.clone(),
+                    same_user: previous.inner.same_user.clone(),
                 }),
             }));
         }
@@ -769,6 +775,9 @@ impl Approvals {
                 settings: settings.clone(),
                 log,
                 events: broadcast::channel(EVENT_BUFFER).0,
+                same_user: previous
+                    .map(|p| p.inner.same_user.clone())
+                    .unwrap_or_default(),
             }),
         }))
     }
@@ -776,6 +785,27 @@ impl Approvals {
     /// The ledger behind these approvals.
     pub fn ledger(&self) -> &Arc<dyn Ledger> {
         &self.inner.ledger
+    }
+
+    /// Declare that these approvals serve a front end running as the
+    /// agent's user, inside the agent's process or beside it (the Python
+    /// and Node packages): the ledger is then a file the agent can write,
+    /// so under a policy without `reviewer_keys`
+    /// ([`ApprovalTrust::Unsigned`]) an approval or run grant found in it
+    /// counts only when it was decided through this process
+    /// ([`Approvals::decide`], the front end recording the person's answer
+    /// it obtained itself); any other is denied
+    /// (`approval.unsigned-decision`). Under reviewer keys the signature
+    /// rule applies as always. Kept by the approvals of a reloaded policy.
+    /// `toolvet serve`, whose ledger the agents reach only through its
+    /// API, does not call it.
+    pub fn guard_same_user(&self) {
+        self.inner.same_user.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Approvals::guard_same_user`] was called.
+    pub fn guards_same_user(&self) -> bool {
+        self.inner.same_user.load(Ordering::SeqCst)
     }
 
     /// The realm tickets are issued under: the policy's `realm`, else a
@@ -868,7 +898,12 @@ impl Approvals {
         }
         let now = UnixMillis::now();
         let request = match self.inner.ledger.decide(id, &review, now).await? {
-            Decided::Done(request) => request,
+            Decided::Done(request) => {
+                if review.decision() == ReviewDecision::Approve {
+                    local::note_decided(&request.id);
+                }
+                request
+            }
             Decided::NotFound => return Err(ApprovalError::NotFound(id.to_string())),
             Decided::Expired(_) => return Err(ApprovalError::Expired(id.to_string())),
             Decided::NotPending(request) => {

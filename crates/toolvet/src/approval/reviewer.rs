@@ -18,7 +18,11 @@
 //!
 //! What stays possible for an agent that writes the ledger: undoing the
 //! consumption of a signed `once` approval, so the very call a person
-//! approved runs again until the signed time limit; deleting or spoiling
+//! approved runs again, but only where no process remembers the use (a
+//! process that consumed it refuses it again whatever the row says,
+//! [`super::local`]; the hooks start a process per call) and only until
+//! the signed time limit, at most [`ONCE_WINDOW_MS`] after signing for
+//! `once`; deleting or spoiling
 //! signed decisions (the approval then no longer counts: a denial, never
 //! an allow). What it cannot do: make any other call, arguments, run,
 //! scope or time limit count as approved.
@@ -33,6 +37,14 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// How long a signed `once` approval counts after it is signed, at most
+/// (the request's expiry and the policy's `ttl_s` may end it sooner): ten
+/// minutes. It bounds what an agent that writes the ledger gains by
+/// setting a consumed row back to approved where no process remembers the
+/// use (the hooks start one per call): the same approved call, again,
+/// only within these minutes.
+pub const ONCE_WINDOW_MS: u64 = 10 * 60 * 1000;
 
 /// The prefix of a reviewer key entry.
 pub const KEY_PREFIX: &str = "ed25519:";
@@ -358,12 +370,12 @@ impl Approvals {
             scope: review.scope(),
             reviewer: review.reviewer().to_string(),
             signed_at: now,
-            not_after: UnixMillis(
-                request
-                    .expires_at
-                    .0
-                    .min(now.0.saturating_add(self.inner.ttl_ms)),
-            ),
+            not_after: UnixMillis(request.expires_at.0.min(now.0.saturating_add(
+                match review.scope() {
+                    Scope::Once => self.inner.ttl_ms.min(ONCE_WINDOW_MS),
+                    Scope::Run => self.inner.ttl_ms,
+                },
+            ))),
             key: signer.public.public_b64(),
         };
         let token = signer.sign(&decision);

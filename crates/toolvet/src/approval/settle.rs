@@ -11,7 +11,8 @@
 //!    rejected → deny with the reviewer's message, approved and covering
 //!    the escalations → consumed (once) and allow.
 
-use super::ticket::{Claims, Refusal};
+use super::ticket::Claims;
+use super::ticket::Refusal;
 use super::{
     ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Escalation, Opened,
     ReviewDecision, Scope, UnixMillis, VerdictApproval, rules,
@@ -154,9 +155,30 @@ impl Approvals {
         if matches!(
             record.status_at(now),
             ApprovalStatus::Approved | ApprovalStatus::Consumed
-        ) && let Err(refusal) = self.signed_approval(&record, now).await
+        ) && let Err(refusal) = self.approval_counts(&record, now).await
         {
             return deny(verdict, refusal.rule, refusal.reason);
+        }
+        let once = record
+            .review
+            .as_ref()
+            .is_some_and(|r| r.decision == ReviewDecision::Approve && r.scope == Scope::Once);
+        // The ledger's own single-use rule is a row its writer can set
+        // back; this process remembers what it consumed.
+        if once
+            && record.status_at(now) == ApprovalStatus::Approved
+            && super::local::consumed_here(&record.id)
+        {
+            return deny(
+                verdict,
+                rules::REPLAYED,
+                format!(
+                    "approval request `{}` was already used by an earlier call in this process; \
+                     the ledger reads it as approved again, which toolvet did not write; an \
+                     approval lets a call run once",
+                    record.id
+                ),
+            );
         }
         match record.status_at(now) {
             ApprovalStatus::Pending => self.held(verdict, &record),
@@ -190,6 +212,9 @@ impl Approvals {
             ),
             ApprovalStatus::Approved => match self.inner.ledger.consume(&record.id, now).await {
                 Ok(true) => {
+                    if once {
+                        super::local::note_consumed(&record.id);
+                    }
                     let used = ApprovalRequest {
                         status: ApprovalStatus::Consumed,
                         consumed_at: Some(now),
@@ -232,7 +257,7 @@ impl Approvals {
                 .await
             {
                 Ok(Some(grant)) if covers(&grant, &escalations) => {
-                    if let Err(refusal) = self.signed_approval(&grant, now).await {
+                    if let Err(refusal) = self.approval_counts(&grant, now).await {
                         return deny(verdict, refusal.rule, refusal.reason);
                     }
                     return self.allowed(verdict, &grant, rules::RUN_SCOPE);
@@ -301,6 +326,34 @@ impl Approvals {
             ),
             Err(e) => self.ledger_failed(verdict, &e),
         }
+    }
+
+    /// Whether the approval `record` (approved, or a run grant) counts:
+    /// under reviewer keys only with its reviewer's signature
+    /// ([`Approvals::signed_approval`]); without them, for approvals that
+    /// [`Approvals::guard_same_user`] guards, only when this process
+    /// recorded the decision itself.
+    async fn approval_counts(
+        &self,
+        record: &ApprovalRequest,
+        now: UnixMillis,
+    ) -> Result<(), Refusal> {
+        if self.requires_signed_approvals() {
+            return self.signed_approval(record, now).await;
+        }
+        if self.guards_same_user() && !super::local::decided_here(&record.id) {
+            return Err(Refusal {
+                rule: rules::UNSIGNED,
+                reason: format!(
+                    "approval request `{}` reads as approved in the approval ledger, but the \
+                     approval was not recorded through this program and the policy lists no \
+                     reviewer keys, so it cannot be told from one written by the agent; it does \
+                     not count",
+                    record.id
+                ),
+            });
+        }
+        Ok(())
     }
 
     fn view(&self, record: &ApprovalRequest, with_ticket: bool) -> VerdictApproval {
