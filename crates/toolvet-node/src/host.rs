@@ -30,7 +30,7 @@ pub struct NativeHost {
 #[napi]
 pub async fn load_file(path: String) -> Either<NativeHost, NativeError> {
     match toolvet::Host::from_file(Path::new(&path)).await {
-        Ok(host) => Either::A(NativeHost { host }),
+        Ok(host) => Either::A(NativeHost::guarded(host)),
         Err(e) => Either::B(load_error(&e)),
     }
 }
@@ -52,8 +52,22 @@ pub async fn load_toml(
         Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
     };
     match toolvet::Host::load(policy).await {
-        Ok(host) => Either::A(NativeHost { host }),
+        Ok(host) => Either::A(NativeHost::guarded(host)),
         Err(e) => Either::B(load_error(&e)),
+    }
+}
+
+impl NativeHost {
+    /// `host`, its approvals guarded as those of a front end in the
+    /// agent's process, running as its user: the ledger is the agent's
+    /// file, so without reviewer keys only decisions recorded through
+    /// this process count ([`toolvet::Approvals::guard_same_user`];
+    /// review-s6 F4).
+    fn guarded(host: toolvet::Host) -> NativeHost {
+        if let Some(approvals) = host.approvals() {
+            approvals.guard_same_user();
+        }
+        NativeHost { host }
     }
 }
 

@@ -54,7 +54,14 @@ fn vet(host: &toolvet::Host, request: toolvet::CallRequest) -> toolvet::Verdict 
 fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
     let loaded = py.detach(|| unwinding(|| toolvet::block_on(toolvet::Host::load(policy))));
     match loaded {
-        Ok(Ok(inner)) => Ok(Host { inner }),
+        Ok(Ok(inner)) => {
+            // This host runs in the agent's process, as its user: the
+            // ledger is the agent's file (review-s6 F4).
+            if let Some(approvals) = inner.approvals() {
+                approvals.guard_same_user();
+            }
+            Ok(Host { inner })
+        }
         Ok(Err(e)) => Err(errors::policy_error(e)),
         Err(why) => Err(errors::policy_message(&format!(
             "the host failed while loading the policy: {why}"
