@@ -183,8 +183,59 @@ async fn list(args: ListArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// One request on one line; every value the caller or a plugin chose is
-/// shown with control characters escaped.
+/// Whether `id` has the shape toolvet gives request ids: `apr_` and 32
+/// lowercase hex digits.
+fn well_formed_id(id: &str) -> bool {
+    id.strip_prefix("apr_").is_some_and(|hex| {
+        hex.len() == 32 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
+
+/// A request id as a person reads it: escaped like every other field and,
+/// when it is not of toolvet's shape (a row the ledger's writer made, not
+/// toolvet), flagged so.
+fn shown_id(id: &str) -> String {
+    if well_formed_id(id) {
+        id.to_string()
+    } else {
+        format!(
+            "{} [NOT A TOOLVET REQUEST ID: row edited by hand]",
+            visible(id)
+        )
+    }
+}
+
+/// The request a reviewer is about to decide, in full, escaped: what the
+/// decision will be bound to, shown before anything is asked or signed.
+fn described(decision: &str, r: &ApprovalRequest) -> String {
+    let mut text = format!(
+        "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
+        shown_id(&r.id),
+        visible(&r.call.tool),
+        visible(r.arguments.get()),
+        visible(r.call.run_id.as_deref().unwrap_or("-")),
+        visible(if r.call.call_id.is_empty() {
+            "-"
+        } else {
+            &r.call.call_id
+        }),
+        visible(r.agent.as_deref().unwrap_or("-")),
+        visible(r.principal.as_deref().unwrap_or("-")),
+        r.expires_at,
+    );
+    for e in &r.escalations {
+        text.push_str(&format!(
+            "  held by    [{}] {}\n",
+            visible(e.rule.as_deref().unwrap_or(&e.check)),
+            visible(e.reason.as_deref().unwrap_or(""))
+        ));
+    }
+    text
+}
+
+/// One request on one line; every value the caller, a plugin or the
+/// ledger's writer chose (the id too) is shown with control characters
+/// escaped.
 fn text_line(r: &ApprovalRequest) -> String {
     let escalations: Vec<String> = r
         .escalations
@@ -199,7 +250,7 @@ fn text_line(r: &ApprovalRequest) -> String {
         .collect();
     let mut line = format!(
         "{}  {:<8}  {:<12}  run {}  call {}  expires {}",
-        r.id,
+        shown_id(&r.id),
         r.status.as_str(),
         visible(&r.call.tool),
         visible(r.call.run_id.as_deref().unwrap_or("-")),
@@ -225,7 +276,20 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
         args.message.as_deref(),
         args.scope.as_deref(),
     )?;
+    if !well_formed_id(&args.id) {
+        eprintln!(
+            "toolvet: `{}` is not a toolvet request id (`apr_` and 32 hex digits); nothing was decided",
+            visible(&args.id)
+        );
+        return Ok(EXIT_USAGE);
+    }
     let approvals = open(&args.policy.config).await?;
+    // The person reads the very record the decision is bound to, before
+    // any passphrase is asked or anything is signed.
+    match approvals.get(&args.id).await {
+        Ok(request) => eprint!("{}", described(decision, &request)),
+        Err(e) => return refused(e),
+    }
     let decided = if decision == "approve" && approvals.requires_signed_approvals() {
         let passphrase = crate::passphrase::read(
             args.passphrase.passphrase_fd,
@@ -246,7 +310,7 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
                 .unwrap_or_default();
             println!(
                 "{} {}{scope}: {} `{}` in run {}",
-                request.id,
+                shown_id(&request.id),
                 request.status,
                 request
                     .escalations
@@ -278,5 +342,65 @@ fn refused(e: ApprovalError) -> anyhow::Result<u8> {
             Ok(EXIT_USAGE)
         }
         other => Err(other).context("approvals"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(id: &str) -> ApprovalRequest {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "status": "pending",
+            "call": {"tool": "rotate_keys", "arguments_sha256": "ab", "call_id": "c9", "run_id": "r9"},
+            "arguments": {"env": "prod"}, "agent": null, "principal": null,
+            "escalations": [{"check": "policy", "rule": "policy.requires-approval",
+                             "reason": "keys need a person\u{1b}[8m"}],
+            "created_at": "2026-12-01T00:00:00.000Z", "expires_at": "2026-12-01T01:00:00.000Z",
+            "review": null, "consumed_at": null
+        }))
+        .unwrap()
+    }
+
+    /// Review s6 finding 3: an id the agent wrote into the ledger hid the
+    /// real request behind a forged line (SGR 8 conceal, cursor moves).
+    #[test]
+    fn a_forged_id_is_shown_escaped_and_flagged() {
+        let forged = "\u{1b}[0mapr_28631af68a691e8a0207e813619e0cca  pending   read_note \u{1b}[8m";
+        let line = text_line(&request(forged));
+        assert!(!line.contains('\u{1b}'), "{line:?}");
+        assert!(line.starts_with("\\x1b[0mapr_28631af6"), "{line:?}");
+        assert!(line.contains("NOT A TOOLVET REQUEST ID"), "{line:?}");
+        assert!(line.contains("rotate_keys"), "{line:?}");
+        // A well-formed id is shown as it is, unflagged.
+        let good = "apr_28631af68a691e8a0207e813619e0cca";
+        let line = text_line(&request(good));
+        assert!(line.starts_with(&format!("{good}  pending")), "{line:?}");
+        assert!(!line.contains("NOT A TOOLVET"), "{line:?}");
+        for bad in [
+            "apr_28631AF68A691E8A0207E813619E0CCA",
+            "apr_1",
+            "",
+            "apr_28631af68a691e8a0207e813619e0ccax",
+        ] {
+            assert!(!well_formed_id(bad), "{bad}");
+        }
+    }
+
+    /// The approve prompt shows the request it signs, escaped.
+    #[test]
+    fn the_reviewer_reads_the_request_before_deciding() {
+        let text = described("approve", &request("apr_28631af68a691e8a0207e813619e0cca"));
+        assert!(!text.contains('\u{1b}'), "{text:?}");
+        for shown in [
+            "approve request apr_28631af68a691e8a0207e813619e0cca",
+            "tool       rotate_keys",
+            r#"arguments  {"env":"prod"}"#,
+            "run        r9",
+            "call id    c9",
+            "[policy.requires-approval] keys need a person",
+        ] {
+            assert!(text.contains(shown), "{shown}: {text}");
+        }
     }
 }
