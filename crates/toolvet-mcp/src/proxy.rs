@@ -977,6 +977,14 @@ impl Session {
                 return self.reply(refused(text));
             }
         };
+        // Never vetted with earlier calls left out (toolvet::history_fit):
+        // `context()` hands over none when the history cannot fit.
+        let fitted = self.state().history.for_checks(&self.host.settings());
+        if let Err(overflow) = fitted {
+            let rule = toolvet::history_fit::OVERFLOW_RULE;
+            let text = format!("toolvet denied this `{method}` [{rule}]: {overflow}");
+            return self.reply(refused(text));
+        }
         let mut verdict = self.host.check(&request).await;
         let mut outcome = Outcome::Allowed;
         let trust = ApprovalTrust::of_host(&self.host);
