@@ -1662,3 +1662,127 @@ fn gemini_shell_dir_path_and_grep_search_are_vetted() {
         );
     }
 }
+
+/// The example policy with a small `max_call_bytes` (so a few 40 kB calls
+/// are over the checks' history budget, as five 950 kB ones are under the
+/// default) and a USD run limit of 300 (so three payments reach it).
+fn small_history_policy(dir: &Path) -> PathBuf {
+    let policy = example_policy(dir, "");
+    let text = std::fs::read_to_string(&policy).unwrap();
+    let usd = "USD = { soft = 100, hard = 1000, run_hard = 2000 }";
+    assert!(
+        text.contains(usd),
+        "the example policy's USD limits changed"
+    );
+    let text = text
+        .replacen("[host]\n", "[host]\nmax_call_bytes = 200000\n", 1)
+        .replace(usd, "USD = { soft = 100, hard = 300, run_hard = 300 }");
+    std::fs::write(&policy, text).unwrap();
+    // Other settings, other snapshots: take them once, outside the hook's
+    // deadline (a hook killed by its watchdog stores nothing).
+    let out = Command::new(cli_binary())
+        .args(["hook", "install", "claude-code", "--config"])
+        .arg(&policy)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "warming the cache: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    policy
+}
+
+/// A Claude Code payload of `tool` in `session`, in permission `mode`.
+fn claude_in(session: &str, mode: &str, tool: &str, input: Value) -> String {
+    json!({
+        "session_id": session, "cwd": "/home/alice/project", "permission_mode": mode,
+        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
+    })
+    .to_string()
+}
+
+/// Fifth review F3: large calls (denied ones too) pushed every earlier
+/// call out of the history the checks were handed, so spend-guard's run
+/// total and the session's symbolic links started from zero.
+#[test]
+fn large_calls_do_not_flush_run_totals_or_session_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = small_history_policy(dir.path());
+    let run = |tool: &str, input: Value| {
+        let ran = hook(
+            "claude-code",
+            &policy,
+            &claude_in("f3", "dontAsk", tool, input),
+            &[],
+            &[],
+        );
+        (seen("claude-code", &ran), ran.stdout)
+    };
+    let pay = |amount: u32| {
+        run(
+            "mcp__pay__pay_invoice",
+            json!({"amount": amount, "currency": "USD", "invoice": format!("INV-{amount}")}),
+        )
+    };
+    for amount in [97, 98, 99] {
+        let (seen, out) = pay(amount);
+        assert_eq!(seen, Seen::Silent, "payment of {amount}: {out}");
+    }
+    let (seen, out) = pay(96);
+    assert_eq!(seen, Seen::Deny, "{out}");
+    assert!(out.contains("spend.run-limit"), "{out}");
+    let (seen, out) = run("Bash", json!({"command": "ln -s /root/.ssh/id_rsa k.txt"}));
+    assert_eq!(seen, Seen::Silent, "{out}");
+    let read = || run("Read", json!({"file_path": "/home/alice/project/k.txt"}));
+    let (seen, out) = read();
+    assert_eq!(seen, Seen::Deny, "{out}");
+    assert!(out.contains("path.symlink-escape"), "{out}");
+    // 200 kB of writes: over the 100 kB the checks' history may take.
+    let content = "A".repeat(40_000);
+    for i in 0..5 {
+        run(
+            "Write",
+            json!({"file_path": format!("/home/alice/project/big{i}.txt"), "content": content}),
+        );
+    }
+    let (seen, out) = pay(91);
+    assert_eq!(seen, Seen::Deny, "the run total survives: {out}");
+    assert!(out.contains("spend.run-limit"), "{out}");
+    let (seen, out) = read();
+    assert_eq!(seen, Seen::Deny, "the link survives: {out}");
+    assert!(out.contains("path.symlink-escape"), "{out}");
+}
+
+/// Fifth review F5: a call the hook answers `ask` runs once the person
+/// approves it in Claude Code, but stays `escalated` in the history:
+/// spend-guard counts it, pessimistically.
+#[test]
+fn payments_a_person_approves_in_the_agent_count_toward_the_run_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = small_history_policy(dir.path());
+    let pay = |amount: u32| {
+        let input =
+            json!({"amount": amount, "currency": "USD", "invoice": format!("INV-{amount}")});
+        let ran = hook(
+            "claude-code",
+            &policy,
+            &claude_in("f5", "default", "mcp__pay__pay_invoice", input),
+            &[],
+            &[],
+        );
+        (seen("claude-code", &ran), ran.stdout)
+    };
+    let (seen, out) = pay(150);
+    assert_eq!(seen, Seen::Ask, "{out}");
+    assert!(out.contains("spend.over-soft-limit"), "{out}");
+    let (seen, out) = pay(99);
+    assert_eq!(seen, Seen::Silent, "150 + 99 is within 300: {out}");
+    let (seen, out) = pay(98);
+    assert_eq!(seen, Seen::Deny, "150 + 99 + 98 is over 300: {out}");
+    assert!(
+        out.contains("spend.run-limit") && out.contains("347"),
+        "{out}"
+    );
+}
