@@ -126,7 +126,7 @@ class HttpProxy(Proxy):
         url = self.start_proxy(self.start_server())
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                 "params": {"name": "read_note", "arguments": {"name": "todo"}}}
-        headers = {"accept": "application/json, text/event-stream"}
+        headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
         async with httpx2.AsyncClient() as http:
             missing = await http.post(url, json=call, headers=headers)
             self.assertEqual(missing.status_code, 400)
@@ -139,6 +139,42 @@ class HttpProxy(Proxy):
             batch = await http.post(url, json=[call], headers=headers)
             self.assertEqual(batch.status_code, 400)
             self.assertIn("batches", batch.json()["error"]["message"])
+        self.assertEqual(self.ran(), [])
+
+    async def test_a_web_page_cannot_use_the_endpoint_rebinding_other_origins_or_text_bodies(self):
+        """Review s6 finding 2: a page (DNS rebinding) opened a session with its own Host and Origin
+        and a text/plain body, called tools and answered its own elicitation."""
+        url = self.start_proxy(self.start_server())
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "page", "version": "1"}}}
+        accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+        async with httpx2.AsyncClient(timeout=30) as http:
+            for headers, status, why in [
+                ({"host": f"rebind.evil.example:{port}"}, 403, "Host"),
+                ({"host": "rebind.evil.example"}, 403, "Host"),
+                ({"host": f"127.0.0.1:{port + 1 if port < 65535 else 1}"}, 403, "Host"),
+                ({"origin": f"http://rebind.evil.example:{port}"}, 403, "origin"),
+                ({"origin": "http://evil.example"}, 403, "origin"),
+                ({"origin": "null"}, 403, "origin"),
+                ({"origin": f"https://127.0.0.1:{port}"}, 403, "origin"),
+                ({"content-type": "text/plain"}, 415, "application/json"),
+                ({"content-type": "application/jsonx"}, 415, "application/json"),
+            ]:
+                refused = await http.post(url, json=init, headers={**accept, **headers})
+                self.assertEqual(refused.status_code, status, headers)
+                self.assertNotIn("mcp-session-id", refused.headers, headers)
+                self.assertIn(why, refused.json()["error"]["message"], headers)
+            for method in ("GET", "DELETE"):
+                refused = await http.request(method, url, headers={"origin": "http://evil.example",
+                                                                   "mcp-session-id": "x"})
+                self.assertEqual(refused.status_code, 403, method)
+            # The endpoint's own origin, `localhost`, and clients sending no Origin are served.
+            for headers in [{}, {"origin": f"http://127.0.0.1:{port}"}, {"host": f"localhost:{port}"},
+                            {"content-type": "application/json; charset=utf-8"}]:
+                async with http.stream("POST", url, json=init, headers={**accept, **headers}) as opened:
+                    self.assertEqual(opened.status_code, 200, headers)
+                    self.assertIn("mcp-session-id", opened.headers, headers)
         self.assertEqual(self.ran(), [])
 
     async def test_keys_and_methods_a_lenient_server_reads_otherwise_are_refused(self):

@@ -19,6 +19,11 @@
 //!   replaces the old. Messages sent while no stream is open wait for one
 //!   (at most [`MAX_WAITING`]).
 //! - `DELETE /mcp` ends the session (and the upstream one).
+//! - Every request must name this endpoint in `Host` by IP address or
+//!   `localhost` with its port, and an `Origin`, when sent, must be that
+//!   too (`403` otherwise: a web page reaching the endpoint through DNS
+//!   rebinding sends its own name); a `POST` must be
+//!   `Content-Type: application/json` (`415`).
 //!
 //! **Toward the server** (a reqwest client, one upstream session per
 //! client session): `initialize` is `POST`ed alone, every later message
@@ -90,7 +95,9 @@ pub async fn serve_http(
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(std::io::Error::other)?;
+    let port = listener.local_addr()?.port();
     let proxy = Arc::new(Proxy {
+        port,
         host,
         config,
         upstream,
@@ -113,6 +120,8 @@ pub async fn serve_http(
 }
 
 struct Proxy {
+    /// The port the endpoint listens on (what `Host` and `Origin` name).
+    port: u16,
     host: Host,
     config: McpConfig,
     upstream: HttpUpstream,
@@ -261,6 +270,80 @@ impl IntoResponse for NoSession {
     }
 }
 
+/// Whether `authority` (`host:port`, as `Host` carries it and an origin
+/// ends) names this endpoint in a way no DNS rebinding can: an IP
+/// literal, or `localhost`, with the endpoint's port. A page that got its
+/// name (`evil.example`) to resolve to this machine still sends its own
+/// name, which is refused.
+fn own_authority(authority: &str, port: u16) -> bool {
+    let Some((name, given)) = authority.rsplit_once(':') else {
+        return false;
+    };
+    if given.parse::<u16>().ok() != Some(port) {
+        return false;
+    }
+    let literal = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .map_or_else(
+            || name.parse::<std::net::Ipv4Addr>().is_ok(),
+            |n| n.parse::<std::net::Ipv6Addr>().is_ok(),
+        );
+    literal || name.eq_ignore_ascii_case("localhost")
+}
+
+/// Refuse a request a web page may have sent (MCP "Transports", security
+/// warning: DNS rebinding): `403` for a `Host` that is not this endpoint
+/// by IP literal or `localhost` with its port ([`own_authority`]), or an
+/// `Origin` that is not `http://` and such an authority (a browser names
+/// the page's origin; clients that are not browsers send none); with
+/// `json`, `415` for a body not declared `application/json`, a type a
+/// page cannot send without a preflight this endpoint never answers.
+fn admitted(proxy: &Proxy, headers: &HeaderMap, json: bool) -> Result<(), Response> {
+    let forbidden = |why: &str| {
+        tracing::warn!("refused an HTTP request: {why}");
+        Err(refuse(StatusCode::FORBIDDEN, jsonrpc::INVALID_REQUEST, why))
+    };
+    let host = headers.get(header::HOST).map(|h| h.to_str());
+    match host {
+        Some(Ok(host)) if own_authority(host, proxy.port) => {}
+        _ => {
+            return forbidden(
+                "the Host header does not name this endpoint (an IP address or `localhost` with \
+                 its port); the request is refused as a possible DNS rebinding",
+            );
+        }
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let own = origin
+            .to_str()
+            .ok()
+            .and_then(|o| o.strip_prefix("http://"))
+            .is_some_and(|a| own_authority(a, proxy.port));
+        if !own {
+            return forbidden(
+                "the request comes from a web page of another origin; only this endpoint's own \
+                 origin (or a client that is not a browser) may use it",
+            );
+        }
+    }
+    if json {
+        let declared = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|t| t.to_str().ok())
+            .and_then(|t| t.split(';').next())
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
+        if !declared {
+            return Err(refuse(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                jsonrpc::INVALID_REQUEST,
+                "a POST to this endpoint must be `Content-Type: application/json`",
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn session_of(proxy: &Proxy, headers: &HeaderMap) -> Result<Arc<HttpSession>, NoSession> {
     let id = headers.get(SESSION_HEADER).ok_or(NoSession::Missing)?;
     id.to_str()
@@ -270,6 +353,9 @@ fn session_of(proxy: &Proxy, headers: &HeaderMap) -> Result<Arc<HttpSession>, No
 }
 
 async fn post(State(proxy): State<Arc<Proxy>>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Err(refused) = admitted(&proxy, &headers, true) {
+        return refused;
+    }
     let text = match std::str::from_utf8(&body) {
         Ok(text) => text,
         Err(e) => {
@@ -336,6 +422,9 @@ async fn post(State(proxy): State<Arc<Proxy>>, headers: HeaderMap, body: Bytes) 
 }
 
 async fn get(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = admitted(&proxy, &headers, false) {
+        return refused;
+    }
     let session = match session_of(&proxy, &headers) {
         Ok(s) => s,
         Err(refused) => return refused.into_response(),
@@ -352,6 +441,9 @@ async fn get(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
 }
 
 async fn delete(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = admitted(&proxy, &headers, false) {
+        return refused;
+    }
     let session = match session_of(&proxy, &headers) {
         Ok(s) => s,
         Err(refused) => return refused.into_response(),
@@ -603,4 +695,36 @@ async fn deliver(session: &Arc<Session>, link: &Link, text: &str) {
         link.known().protocol = Some(version);
     }
     session.handle_server(message).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::own_authority;
+
+    #[test]
+    fn only_ip_literals_and_localhost_with_the_port_are_this_endpoint() {
+        for own in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+            "10.0.0.5:8080",
+        ] {
+            assert!(own_authority(own, 8080), "{own}");
+        }
+        for other in [
+            "rebind.evil.example:8080",
+            "rebind.evil.example",
+            "127.0.0.1",
+            "127.0.0.1:8081",
+            "localhost:80",
+            "localhost.evil.example:8080",
+            "::1:8080",
+            "[evil]:8080",
+            "127.0.0.1:8080:8080",
+            "",
+        ] {
+            assert!(!own_authority(other, 8080), "{other}");
+        }
+    }
 }
