@@ -292,17 +292,17 @@ fn own_authority(authority: &str, port: u16) -> bool {
     literal || name.eq_ignore_ascii_case("localhost")
 }
 
-/// Refuse a request a web page may have sent (MCP "Transports", security
+/// The refusal of a request a web page may have sent (`None`: served) (MCP "Transports", security
 /// warning: DNS rebinding): `403` for a `Host` that is not this endpoint
 /// by IP literal or `localhost` with its port ([`own_authority`]), or an
 /// `Origin` that is not `http://` and such an authority (a browser names
 /// the page's origin; clients that are not browsers send none); with
 /// `json`, `415` for a body not declared `application/json`, a type a
 /// page cannot send without a preflight this endpoint never answers.
-fn admitted(proxy: &Proxy, headers: &HeaderMap, json: bool) -> Result<(), Response> {
+fn refusal(proxy: &Proxy, headers: &HeaderMap, json: bool) -> Option<Response> {
     let forbidden = |why: &str| {
         tracing::warn!("refused an HTTP request: {why}");
-        Err(refuse(StatusCode::FORBIDDEN, jsonrpc::INVALID_REQUEST, why))
+        Some(refuse(StatusCode::FORBIDDEN, jsonrpc::INVALID_REQUEST, why))
     };
     let host = headers.get(header::HOST).map(|h| h.to_str());
     match host {
@@ -334,14 +334,14 @@ fn admitted(proxy: &Proxy, headers: &HeaderMap, json: bool) -> Result<(), Respon
             .and_then(|t| t.split(';').next())
             .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
         if !declared {
-            return Err(refuse(
+            return Some(refuse(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 jsonrpc::INVALID_REQUEST,
                 "a POST to this endpoint must be `Content-Type: application/json`",
             ));
         }
     }
-    Ok(())
+    None
 }
 
 fn session_of(proxy: &Proxy, headers: &HeaderMap) -> Result<Arc<HttpSession>, NoSession> {
@@ -353,7 +353,7 @@ fn session_of(proxy: &Proxy, headers: &HeaderMap) -> Result<Arc<HttpSession>, No
 }
 
 async fn post(State(proxy): State<Arc<Proxy>>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(refused) = admitted(&proxy, &headers, true) {
+    if let Some(refused) = refusal(&proxy, &headers, true) {
         return refused;
     }
     let text = match std::str::from_utf8(&body) {
@@ -422,7 +422,7 @@ async fn post(State(proxy): State<Arc<Proxy>>, headers: HeaderMap, body: Bytes) 
 }
 
 async fn get(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
-    if let Err(refused) = admitted(&proxy, &headers, false) {
+    if let Some(refused) = refusal(&proxy, &headers, false) {
         return refused;
     }
     let session = match session_of(&proxy, &headers) {
@@ -441,7 +441,7 @@ async fn get(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
 }
 
 async fn delete(State(proxy): State<Arc<Proxy>>, headers: HeaderMap) -> Response {
-    if let Err(refused) = admitted(&proxy, &headers, false) {
+    if let Some(refused) = refusal(&proxy, &headers, false) {
         return refused;
     }
     let session = match session_of(&proxy, &headers) {
