@@ -41,7 +41,7 @@ export interface GateOptions {
    */
   cacheSize?: number;
   /**
-   * How many calls one run's history may hold (default 500, the host's
+   * How many calls one run's history may hold (default 5000, the host's
    * default `[host] max_history`). Nothing is ever dropped from a run's
    * history: once it holds this many calls, every further call of the run
    * is denied (`toolvet.history-overflow`), as the hooks do.
@@ -69,7 +69,7 @@ export const GATE_RULES = {
 export const HISTORY_KEEP_WHOLE_BYTES = 4096;
 const ELIDED_KEY = 'toolvet.elided';
 const SMALL_VALUE_BYTES = 256;
-const DEFAULT_MAX_HISTORY = 500;
+const DEFAULT_MAX_HISTORY = 5000;
 const DEFAULT_MAX_RUNS = 1024;
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');

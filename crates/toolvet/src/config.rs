@@ -141,7 +141,10 @@ pub struct HostSettings {
     /// Largest whole call (arguments, tool info, attributes, history), in
     /// bytes; larger calls are refused before any check runs. Default 8 MiB.
     pub max_call_bytes: usize,
-    /// Longest history handed to checks; older entries are dropped. Default 500.
+    /// Most prior calls of a run handed to checks. The hooks and `toolvet mcp`
+    /// refuse a call whose session holds more (`toolvet.history-overflow`,
+    /// [`crate::history_fit`]); `toolvet check`, serve and the bindings hand
+    /// over the newest this many of what the caller sent. Default 5000.
     pub max_history: usize,
     /// Longest reason message kept from a check, in bytes; longer messages
     /// are truncated. Default 4096.
@@ -226,7 +229,7 @@ impl Default for HostSettings {
             continue_on_errors: false,
             max_arguments_bytes: 1 << 20,
             max_call_bytes: 8 << 20,
-            max_history: 500,
+            max_history: 5000,
             max_reason_bytes: 4096,
             max_result_bytes: 1 << 20,
             max_log_bytes: 64 << 10,

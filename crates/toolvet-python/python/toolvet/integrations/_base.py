@@ -297,7 +297,7 @@ class Gate:
     limits, loop detection and ordering rules hold. A held call that is later
     approved or rejected takes that outcome in place, so it counts once. Large
     arguments are elided as the core does (``toolvet.elided``); nothing is dropped:
-    a run with ``max_history`` calls (default 500, the host's default ``[host]
+    a run with ``max_history`` calls (default 5000, the host's default ``[host]
     max_history``) gets a deny (``toolvet.history-overflow``) for every further
     call, as the hooks do. At most ``max_runs`` runs are kept (the least recently
     used is forgotten first).
@@ -313,7 +313,7 @@ class Gate:
         tools: Optional[Mapping[str, Any]] = None,
         reviewer: str = "reviewer",
         cache_size: int = 4096,
-        max_history: int = 500,
+        max_history: int = 5000,
         max_runs: int = 1024,
     ) -> None:
         self.host = host
