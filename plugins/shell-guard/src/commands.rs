@@ -1104,6 +1104,44 @@ impl Analysis<'_> {
                 }
                 stdin.clone()
             }
+            "cp" | "mv" | "install" | "ln" if own_rules => {
+                // The destination, however it is named (`-t DIR`,
+                // `--target-directory=DIR`, the last operand), is written,
+                // and each source lands in it under its own name when it is
+                // a directory (`cp -t .claude x/settings.json` and `cp
+                // x/settings.json .claude/` write `.claude/settings.json`).
+                // `ln`'s links are judged in `in_place_edits`.
+                if let Some(place) = crate::removers::placement(name, args) {
+                    self.check_device_write(&place.dest.text(), &format!("`{name}`"));
+                    if name != "ln" {
+                        self.check_write(
+                            &place.dest,
+                            env,
+                            &Output::Unknown,
+                            &format!("`{name}`"),
+                            true,
+                            depth,
+                        );
+                        for source in &place.sources {
+                            if self.done() {
+                                break;
+                            }
+                            let Some(inside) = crate::removers::inside(&place.dest, source) else {
+                                continue;
+                            };
+                            self.check_write(
+                                &inside,
+                                env,
+                                &Output::Unknown,
+                                &format!("`{name}` (into `{}`)", place.dest.text()),
+                                true,
+                                depth,
+                            );
+                        }
+                    }
+                }
+                Output::Unknown
+            }
             "cp" | "mv" | "install" | "rsync" | "ln" | "scp" | "sftp" => {
                 let positional = flags_positional(args);
                 if own_rules && let Some(last) = positional.last() {
@@ -1118,22 +1156,12 @@ impl Analysis<'_> {
                             depth,
                         );
                         // The destination may be a directory: each source
-                        // lands in it under its own name (`cp x/settings.json
+                        // lands in it under its own name (`rsync x/settings.json
                         // .claude/` writes `.claude/settings.json`).
                         for source in &positional[..positional.len() - 1] {
-                            let Some(file) = source.static_text() else {
+                            let Some(inside) = crate::removers::inside(last, source) else {
                                 continue;
                             };
-                            let base = file.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-                            if base.is_empty() || base == "." || base == ".." || base.contains(':')
-                            {
-                                continue;
-                            }
-                            let mut inside = (*last).clone();
-                            inside.segs.push(Seg::Lit {
-                                text: format!("/{base}"),
-                                quoted: true,
-                            });
                             self.check_write(
                                 &inside,
                                 env,

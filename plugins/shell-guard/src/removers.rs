@@ -46,7 +46,20 @@ struct Removal<'a> {
 /// rest of a short cluster, is their value, not an operand).
 fn takes_value(program: &str, opt: &str) -> bool {
     match program {
-        "mv" => matches!(opt, "-t" | "--target-directory" | "-S" | "--suffix"),
+        "mv" | "cp" | "ln" => matches!(opt, "-t" | "--target-directory" | "-S" | "--suffix"),
+        "install" => matches!(
+            opt,
+            "-t" | "--target-directory"
+                | "-S"
+                | "--suffix"
+                | "-m"
+                | "--mode"
+                | "-o"
+                | "--owner"
+                | "-g"
+                | "--group"
+                | "--strip-program"
+        ),
         "tar" => matches!(
             opt,
             "-f" | "--file"
@@ -564,6 +577,128 @@ fn strip_literal_prefix(field: &Field, prefix: &str) -> Option<Field> {
     (!segs.is_empty()).then_some(Field { segs })
 }
 
+/// Where `cp`, `mv`, `install` or `ln` puts what it is given.
+pub(crate) struct Placement<'a> {
+    /// The destination: the directory named by `-t DIR`,
+    /// `--target-directory=DIR` (or any abbreviation GNU accepts, `--t=DIR`)
+    /// or `--target-directory DIR`; otherwise the last operand (a file or a
+    /// directory); `.` for `ln` given one operand.
+    pub dest: Field,
+    /// The destination was named as a directory (`-t`, `ln TARGET`).
+    pub named_dir: bool,
+    /// The sources, each landing in `dest` under its own name when
+    /// `dest` is a directory.
+    pub sources: Vec<&'a Field>,
+}
+
+/// Whether the long option `name` (before any `=`) is an abbreviation of
+/// `--target-directory`: `cp`, `mv`, `install` and `ln` have no other long
+/// option starting with `t`, so getopt takes `--t`, `--target` and the rest.
+fn is_target_directory(name: &str) -> bool {
+    name.len() > 2 && "--target-directory".starts_with(name)
+}
+
+/// The destination and sources of a copy, move, install or link
+/// (`program` one of `cp`, `mv`, `install`, `ln`), whatever way the
+/// destination directory is named: `-t DIR`, `-tDIR`, a cluster ending
+/// in `t` (`-vt DIR`, `-st DIR`), `--target-directory=DIR`,
+/// `--target-directory DIR` and their abbreviations, or the last operand.
+/// `None` when nothing is placed (no operand, `cp FILE` alone).
+pub(crate) fn placement<'a>(program: &str, args: &'a [Field]) -> Option<Placement<'a>> {
+    let mut operands = Vec::new();
+    let mut target: Option<Field> = None;
+    let mut ended = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text();
+        if ended || t == "-" || !t.starts_with('-') {
+            operands.push(a);
+            continue;
+        }
+        if t == "--" {
+            ended = true;
+            continue;
+        }
+        if t.starts_with("--") {
+            let name = t.split('=').next().unwrap_or(&t);
+            if is_target_directory(name) {
+                target = if t.contains('=') {
+                    strip_literal_prefix(a, &format!("{name}="))
+                } else {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                };
+                // A value that cannot be read is still a destination:
+                // judged as an unknown directory, not skipped.
+                if target.is_none() {
+                    target = Some(a.clone());
+                }
+            } else if !t.contains('=') && takes_value(program, name) {
+                i += 1;
+            }
+            continue;
+        }
+        let letters: Vec<char> = t[1..].chars().collect();
+        for (k, c) in letters.iter().enumerate() {
+            let opt = format!("-{c}");
+            if takes_value(program, &opt) {
+                let value = if k + 1 == letters.len() {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                } else {
+                    let prefix: String = std::iter::once('-')
+                        .chain(letters[..=k].iter().copied())
+                        .collect();
+                    strip_literal_prefix(a, &prefix)
+                };
+                if *c == 't' {
+                    target = Some(value.unwrap_or_else(|| a.clone()));
+                }
+                break;
+            }
+        }
+    }
+    if let Some(dest) = target {
+        return Some(Placement {
+            dest,
+            named_dir: true,
+            sources: operands,
+        });
+    }
+    match operands.len() {
+        0 => None,
+        1 if program == "ln" => Some(Placement {
+            dest: Field::lit("."),
+            named_dir: true,
+            sources: operands,
+        }),
+        1 => None,
+        n => Some(Placement {
+            dest: operands[n - 1].clone(),
+            named_dir: false,
+            sources: operands[..n - 1].to_vec(),
+        }),
+    }
+}
+
+/// `dir/NAME` for a source's own name NAME (the name it gets when copied,
+/// moved or linked into `dir`); `None` when the source's name is not
+/// known (dynamic text, `.`, `..`, a remote `host:path`).
+pub(crate) fn inside(dir: &Field, source: &Field) -> Option<Field> {
+    let file = source.static_text()?;
+    let base = file.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    if base.is_empty() || base == "." || base == ".." || base.contains(':') {
+        return None;
+    }
+    let mut inside = dir.clone();
+    inside.segs.push(Seg::Lit {
+        text: format!("/{base}"),
+        quoted: true,
+    });
+    Some(inside)
+}
+
 /// The files a program writes as its output operands, besides
 /// redirections, `tee`, copies and in-place edits: `dd of=FILE`, the
 /// operands of `truncate`, the file `patch` patches (its first operand)
@@ -777,7 +912,30 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                 }
             }
         }
-        "cp" | "rsync" => {
+        "cp" => {
+            let recursive = texts.iter().any(|t| {
+                matches!(t.as_str(), "--recursive" | "--archive")
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t[1..].contains(['r', 'R', 'a']))
+            });
+            if let Some(place) = placement(name, args) {
+                let unknown_names = place
+                    .sources
+                    .iter()
+                    .any(|f| check_catalog::pattern::is_pattern(&f.text()));
+                if recursive || unknown_names {
+                    dirs.push(place.dest.clone());
+                }
+                // A directory copied whole lands in DIR under its own
+                // name with every file it holds (`cp -r evil/.claude .`
+                // writes `./.claude`, and so its settings).
+                if recursive {
+                    dirs.extend(place.sources.iter().filter_map(|s| inside(&place.dest, s)));
+                }
+            }
+        }
+        "rsync" => {
             let recursive = texts.iter().any(|t| {
                 matches!(t.as_str(), "--recursive" | "--archive")
                     || (t.starts_with('-')
@@ -800,15 +958,21 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
             }
         }
         "mv" => {
-            let operands: Vec<&Field> =
-                args.iter().filter(|a| !a.text().starts_with('-')).collect();
-            if operands.len() > 1
-                && operands[..operands.len() - 1]
+            if let Some(place) = placement(name, args) {
+                if place
+                    .sources
                     .iter()
                     .any(|f| check_catalog::pattern::is_pattern(&f.text()))
-                && let Some(last) = operands.last()
-            {
-                dirs.push((*last).clone());
+                {
+                    dirs.push(place.dest.clone());
+                }
+                // Any source may be a directory, moved with all it holds:
+                // into DIR under its own name (`mv evil/.claude .`), or
+                // renamed to the destination itself (`mv evil .claude`).
+                if !place.named_dir {
+                    dirs.push(place.dest.clone());
+                }
+                dirs.extend(place.sources.iter().filter_map(|s| inside(&place.dest, s)));
             }
         }
         _ => {}
@@ -1037,13 +1201,41 @@ impl Analysis<'_> {
         }
         if name == "ln" {
             // A link made at a guard rail's path is a write onto it
-            // (`ln -sf /tmp/mine.json .claude/settings.json`).
-            let (operands, _) = split(name, args);
-            if let Some(link) = operands.last().filter(|_| operands.len() > 1)
-                && let Some(abs) = self.abs_path(link, env)
-                && self.state.guard_rail(&abs).is_some()
-            {
-                self.check_write(link, env, &Output::Unknown, "`ln`", false, 0);
+            // (`ln -sf /tmp/mine.json .claude/settings.json`), and so is
+            // one made in a directory under a guard rail's name (`ln -s -t
+            // .claude /tmp/settings.json`, `ln -s /tmp/settings.json
+            // .claude/`); a link named like a directory holding guard
+            // rails replaces them (`ln -s /tmp/evil/.claude .`).
+            let Some(place) = placement(name, args) else {
+                return;
+            };
+            let mut links: Vec<Field> = place
+                .sources
+                .iter()
+                .filter_map(|s| inside(&place.dest, s))
+                .collect();
+            if !place.named_dir {
+                links.push(place.dest.clone());
+            }
+            for link in links {
+                if self.done() {
+                    return;
+                }
+                let Some(abs) = self.abs_path(&link, env) else {
+                    continue;
+                };
+                if self.state.guard_rail(&abs).is_some() {
+                    self.check_write(&link, env, &Output::Unknown, "`ln`", false, 0);
+                } else if let Some((_, guarded)) = self.state.rail_within(&abs) {
+                    self.check_write(
+                        &Field::lit(guarded),
+                        env,
+                        &Output::Unknown,
+                        &format!("`ln` (a link named `{}`)", link.text()),
+                        false,
+                        0,
+                    );
+                }
             }
             return;
         }

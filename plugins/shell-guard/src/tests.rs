@@ -2085,3 +2085,115 @@ fn code_tools_are_judged_as_their_interpreters_command_line() {
     );
     assert!(default_tools().contains(&"*python*") && default_tools().contains(&"bash"));
 }
+
+/// Review s7 F12: every way `cp`, `mv`, `install` and `ln` name the
+/// destination directory (`-t DIR`, `-tDIR`, `-vt DIR`,
+/// `--target-directory=DIR`, `--target-directory DIR`, `--target=DIR`, the
+/// last operand) is a write of each source's own name there, and a
+/// directory copied or moved whole writes its own name there with what it
+/// holds (`cp -r evil/.claude .`). Each was allowed before; the plain form
+/// was denied with the same rule.
+#[test]
+fn every_spelling_of_the_destination_directory_is_judged() {
+    for cmd in [
+        "cp evil/settings.json .claude/",
+        "cp -t .claude evil/settings.json",
+        "cp -t.claude evil/settings.json",
+        "cp --target-directory=.claude evil/settings.json",
+        "cp --target-directory .claude evil/settings.json",
+        "cp --target=.claude evil/settings.json",
+        "cp -bt .claude evil/settings.json",
+        "cp -vt .claude evil/settings.json",
+        "cp -ft .claude evil/settings.json",
+        "mv -t .claude evil/settings.json",
+        "mv --target-directory=.claude evil/settings.json",
+        "install -t .claude /tmp/settings.json",
+        "install -m 644 -t .claude /tmp/settings.json",
+        "printf '{\"disableAllHooks\":true}' > /tmp/settings.json && cp -t .claude /tmp/settings.json",
+        "mv -t .github/hooks /tmp/hooks.json",
+        "cp -t .cursor /tmp/hooks.json",
+        "cp -r evil/.claude .",
+        "cp -a /tmp/evil/.claude ./",
+        "cp -r -t . evil/.claude",
+        "mv evil/.claude .",
+        "mv -t . /tmp/evil/.claude",
+    ] {
+        deny(cmd, "shell.guardrail-write");
+    }
+    // The link's own path, made by `-t` or into a directory operand.
+    for cmd in [
+        "ln -s /tmp/settings.json .claude/settings.json",
+        "ln -s -t .claude /tmp/settings.json",
+        "ln -st .claude /tmp/settings.json",
+        "ln -s --target-directory=.claude /tmp/settings.json",
+        "ln -s /tmp/settings.json .claude/",
+        "ln -s /tmp/evil/.claude .",
+    ] {
+        let (kind, rule) = verdict(cmd);
+        assert_eq!(rule.as_deref(), Some("shell.guardrail-write"), "{cmd}");
+        assert_ne!(kind, "allow", "{cmd}");
+    }
+    // Git hooks and editor settings are asked about, as their plain forms.
+    escalate("cp /tmp/settings.json .vscode/", "shell.guardrail-write");
+    escalate("cp -t .vscode /tmp/settings.json", "shell.guardrail-write");
+    assert_eq!(
+        verdict("cp -t .git/hooks /tmp/pre-commit"),
+        verdict("cp /tmp/pre-commit .git/hooks/")
+    );
+    assert_ne!(verdict("cp -t .git/hooks /tmp/pre-commit").0, "allow");
+    for cmd in [
+        "cp -t build/ a.txt",
+        "mv -t dist/ x.js",
+        "cp --target-directory=build a.txt b.txt",
+        "install -m 755 -t bin/ tool.sh",
+        "ln -s -t bin/ ../tool.sh",
+        "cp -r src dist",
+        "cp -r -t dist src",
+        "mv src/old.rs src/new.rs",
+        "mv build dist",
+        "cp -S .bak -t out a.txt",
+    ] {
+        allow(cmd);
+    }
+}
+
+/// Review s7 F12 on toolvet's own state: the hook program (a path the host
+/// passes in `toolvet.state_paths`) replaced through `cp -t`/`mv -t`/
+/// `install -t`, or a plugin through `cp -t plugins/`, is a write onto it.
+#[test]
+fn target_directory_copies_onto_toolvets_state() {
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![
+            ("cwd".into(), CWD.into()),
+            (
+                "toolvet.state_paths".into(),
+                r#"["/tmp/rt7/toolvet", "/tmp/rt7/plugins"]"#.into(),
+            ),
+        ],
+        ..Default::default()
+    };
+    let run = |cmd: &str| {
+        check.decide(
+            &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
+            &ToolInfo::default(),
+            &ctx,
+        )
+    };
+    for cmd in [
+        "cp /bin/true /tmp/rt7/toolvet",
+        "cp -t /tmp/rt7 /tmp/evil/toolvet",
+        "mv -t /tmp/rt7 /tmp/evil/toolvet",
+        "install -t /tmp/rt7 /tmp/evil/toolvet",
+        "cp --target-directory=/tmp/rt7 /tmp/evil/toolvet",
+        "cp --target-directory /tmp/rt7 /tmp/evil/toolvet",
+        "cp -t /tmp/rt7/plugins /tmp/evil/shell_guard.wasm",
+        "cp /tmp/evil/shell_guard.wasm /tmp/rt7/plugins/",
+    ] {
+        let d = run(cmd);
+        assert_eq!(d.kind(), "deny", "{cmd}");
+        assert_eq!(d.rule(), Some("shell.toolvet-state"), "{cmd}");
+    }
+    assert_eq!(run("cp -t /tmp/rt7 /tmp/evil/notes.txt").kind(), "allow");
+}
