@@ -246,6 +246,73 @@ const XARGS_VALUE_OPTIONS: &[&str] = &[
     "--max-lines",
     "--process-slot-var",
 ];
+/// At most this many words of a known `xargs` input are put into the
+/// command it runs; a longer input is left as unknown operands.
+const MAX_XARGS_WORDS: usize = 64;
+
+/// The command `xargs OPTIONS CMD…` runs, given its standard input: when
+/// that input is known text (`echo PATH | xargs chmod -x`, `xargs chmod -x
+/// <<< PATH`), its words are CMD's last operands (or, with `-I R`/`-i`,
+/// the single input line replaces R), so CMD is judged on them. Input read
+/// elsewhere (`-a FILE`), split in other ways (`-0`, `-d`), of several
+/// lines with a replace string, or too long stays unknown, as before.
+fn xargs_command(options: &[Field], cmd: &[Field], stdin: &Output) -> Vec<Field> {
+    let mut argv = cmd.to_vec();
+    let Output::Static(text) = stdin else {
+        return argv;
+    };
+    let texts: Vec<String> = options.iter().map(Field::text).collect();
+    let other_input = texts.iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "-a" | "-0" | "-d" | "--arg-file" | "--null" | "--delimiter"
+        ) || t.starts_with("--arg-file=")
+            || t.starts_with("--delimiter=")
+            || ((t.starts_with("-a") || t.starts_with("-d")) && !t.starts_with("--"))
+    });
+    if other_input || argv.is_empty() {
+        return argv;
+    }
+    // The replace string: `-I R`, `-IR`, `-i`/`--replace` (`{}`), `-iR`.
+    let mut replace: Option<String> = None;
+    for (k, t) in texts.iter().enumerate() {
+        if t == "-I" {
+            replace = texts.get(k + 1).cloned();
+        } else if let Some(r) = t.strip_prefix("-I") {
+            replace = Some(r.to_string());
+        } else if t == "-i" || t == "--replace" {
+            replace = Some("{}".to_string());
+        } else if let Some(r) = t
+            .strip_prefix("--replace=")
+            .or_else(|| t.strip_prefix("-i"))
+        {
+            replace = Some(r.to_string());
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.is_empty() || words.len() > MAX_XARGS_WORDS {
+        return argv;
+    }
+    let unquote = |w: &str| w.trim_matches(|c| c == '\'' || c == '"').to_string();
+    match replace {
+        Some(r) if !r.is_empty() => {
+            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            if let [line] = lines.as_slice() {
+                let line = unquote(line.trim());
+                argv = argv
+                    .iter()
+                    .map(|f| match f.static_text() {
+                        Some(t) if t.contains(&r) => Field::lit(t.replace(&r, &line)),
+                        _ => f.clone(),
+                    })
+                    .collect();
+            }
+        }
+        Some(_) => {}
+        None => argv.extend(words.into_iter().map(|w| Field::lit(unquote(w)))),
+    }
+    argv
+}
 impl Analysis<'_> {
     /// Run one simple command: user patterns, wrappers, then the rules of
     /// the command found. Returns what it writes to standard output.
@@ -619,7 +686,8 @@ impl Analysis<'_> {
                     self.xargs_input_as_code(args);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);
-                    Some(args[skip_options(args, XARGS_VALUE_OPTIONS)..].to_vec())
+                    let start = skip_options(args, XARGS_VALUE_OPTIONS);
+                    Some(xargs_command(&args[..start], &args[start..], stdin))
                 }
                 "watch" => {
                     let i = skip_options(args, &["-n", "--interval", "-d", "-q", "--equexit"]);
@@ -1607,6 +1675,24 @@ impl Analysis<'_> {
                         quoted: true,
                     });
                     visited.push((below, false));
+                    // A guard rail or a piece of toolvet's state below the
+                    // start is among the paths `{}` stands for, unless a
+                    // name test rules its name out (`find /opt/tv -name
+                    // toolvet -exec chmod -x {} +` changes the hook program).
+                    if let Some(abs) = self.abs_path(start, env)
+                        && let Some((_, guarded)) = self.state.rail_within(&abs)
+                        && guarded != abs
+                    {
+                        let found = Field::lit(guarded);
+                        let named = alternatives
+                            || name_tests.iter().all(|(t, p)| {
+                                !matches!(t.as_str(), "-name" | "-iname")
+                                    || start_matches(&found, t, p)
+                            });
+                        if named {
+                            visited.push((found.segs, false));
+                        }
+                    }
                 }
                 for (path, is_start) in &visited {
                     if self.done() {

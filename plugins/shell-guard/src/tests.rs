@@ -1362,12 +1362,14 @@ fn run_time_code_through_other_doors() {
         "read c; $(echo $c) -rf /",
         "env -S 'BASH_ENV=/tmp/x bash -c true'",
         "nohup BASH_ENV=/tmp/x bash -c true",
-        "echo 'rm -rf ~' | xargs -I{} sh -c '{}'",
+        "echo 'ls -la' | xargs -I{} sh -c '{}'",
         "cat cmds.txt | xargs -I % %",
         "sed 's/x/\\0/e' cmds.txt",
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
+    // A known input line is put in the script and judged (review s7 F12).
+    deny("echo 'rm -rf ~' | xargs -I{} sh -c '{}'", "shell.rm-home");
     escalate("cp /tmp/cfg .git/config", "shell.guardrail-write");
     escalate(
         r#"python3 -c 'open(".git/config","a").write("[core]\n\tpager=x")'"#,
@@ -2196,4 +2198,54 @@ fn target_directory_copies_onto_toolvets_state() {
         assert_eq!(d.rule(), Some("shell.toolvet-state"), "{cmd}");
     }
     assert_eq!(run("cp -t /tmp/rt7 /tmp/evil/notes.txt").kind(), "allow");
+}
+
+/// Review s7 F12 (related): the hook program's mode changed through `find
+/// START … -exec chmod -x {} +` (the program is what find matches below
+/// START) or through `xargs chmod -x` fed the path as known text; judged
+/// as `chmod -x PATH` is. Both were allowed before.
+#[test]
+fn find_exec_and_xargs_on_toolvets_state() {
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![
+            ("cwd".into(), CWD.into()),
+            (
+                "toolvet.state_paths".into(),
+                r#"["/tmp/rt7/toolvet"]"#.into(),
+            ),
+        ],
+        ..Default::default()
+    };
+    let run = |cmd: &str| {
+        check.decide(
+            &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
+            &ToolInfo::default(),
+            &ctx,
+        )
+    };
+    for cmd in [
+        "chmod -x /tmp/rt7/toolvet",
+        "find /tmp/rt7 -maxdepth 1 -name toolvet -exec chmod -x {} +",
+        "find /tmp/rt7 -exec chmod 644 {} \\;",
+        "find /tmp -name 'tool*' -exec chmod a-x {} +",
+        "echo /tmp/rt7/toolvet | xargs chmod -x",
+        "xargs chmod -x <<< /tmp/rt7/toolvet",
+        "printf '%s\\n' /tmp/rt7/toolvet | xargs -I{} chmod -x {}",
+        "echo /tmp/rt7/toolvet | xargs -r chmod -x",
+    ] {
+        let d = run(cmd);
+        assert_eq!(d.kind(), "deny", "{cmd}");
+        assert_eq!(d.rule(), Some("shell.toolvet-state"), "{cmd}");
+    }
+    for cmd in [
+        "find /tmp/rt7 -name '*.log' -exec chmod 644 {} +",
+        "find src -type f -exec chmod 644 {} +",
+        "echo build/out.sh | xargs chmod +x",
+        "echo a.txt b.txt | xargs rm -f",
+        "echo hello | xargs",
+    ] {
+        assert_eq!(run(cmd).kind(), "allow", "{cmd}");
+    }
 }
