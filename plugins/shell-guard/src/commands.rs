@@ -1111,6 +1111,15 @@ impl Analysis<'_> {
                 self.interpreter(n, args, env, stdin, depth);
                 Output::Unknown
             }
+            // `$(pwd)` is the working directory, as `$PWD` is (`cp x
+            // $(pwd)/.claude/` writes the workspace's `.claude`). `pwd -P`
+            // resolves links the analysis does not know of: unknown.
+            "pwd" => match &env.cwd {
+                Cwd::Known(c) if args.iter().all(|a| a.text() == "-L") => {
+                    Output::Static(format!("{c}\n"))
+                }
+                _ => Output::Unknown,
+            },
             "echo" => {
                 let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
                 match texts {

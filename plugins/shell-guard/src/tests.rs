@@ -2119,6 +2119,12 @@ fn every_spelling_of_the_destination_directory_is_judged() {
         "cp -r -t . evil/.claude",
         "mv evil/.claude .",
         "mv -t . /tmp/evil/.claude",
+        "cp -t .claude -- /tmp/settings.json",
+        "command cp -t .claude /tmp/settings.json",
+        "cp -t \"$PWD/.claude\" /tmp/settings.json",
+        "cp /tmp/settings.json $(pwd)/.claude/",
+        "cp -t $(pwd)/.claude /tmp/settings.json",
+        "cp -rt . evil/.claude",
     ] {
         deny(cmd, "shell.guardrail-write");
     }
