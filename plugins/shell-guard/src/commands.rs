@@ -1688,18 +1688,34 @@ impl Analysis<'_> {
                     // start is among the paths `{}` stands for, unless a
                     // name test rules its name out (`find /opt/tv -name
                     // toolvet -exec chmod -x {} +` changes the hook program).
-                    if let Some(abs) = self.abs_path(start, env)
-                        && let Some((_, guarded)) = self.state.rail_within(&abs)
-                        && guarded != abs
-                    {
-                        let found = Field::lit(guarded);
-                        let named = alternatives
-                            || name_tests.iter().all(|(t, p)| {
-                                !matches!(t.as_str(), "-name" | "-iname")
-                                    || start_matches(&found, t, p)
-                            });
-                        if named {
-                            visited.push((found.segs, false));
+                    // Every piece of toolvet's state below the start counts
+                    // (the first one may be ruled out by a name the next
+                    // one has), and the built-in rail the start holds.
+                    if let Some(abs) = self.abs_path(start, env) {
+                        let mut below: Vec<String> = self
+                            .state
+                            .state
+                            .iter()
+                            .chain(&self.state.secret)
+                            .filter(|p| crate::paths::is_under(p, &abs))
+                            .cloned()
+                            .collect();
+                        if let Some((_, guarded)) = self.state.rail_within(&abs)
+                            && guarded != abs
+                            && !below.contains(&guarded)
+                        {
+                            below.push(guarded);
+                        }
+                        for guarded in below {
+                            let found = Field::lit(guarded);
+                            let named = alternatives
+                                || name_tests.iter().all(|(t, p)| {
+                                    !matches!(t.as_str(), "-name" | "-iname")
+                                        || start_matches(&found, t, p)
+                                });
+                            if named {
+                                visited.push((found.segs, false));
+                            }
                         }
                     }
                 }

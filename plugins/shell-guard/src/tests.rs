@@ -2219,7 +2219,7 @@ fn find_exec_and_xargs_on_toolvets_state() {
             ("cwd".into(), CWD.into()),
             (
                 "toolvet.state_paths".into(),
-                r#"["/tmp/rt7/toolvet"]"#.into(),
+                r#"["/tmp/rt7/plugins", "/tmp/rt7/toolvet"]"#.into(),
             ),
         ],
         ..Default::default()
