@@ -346,52 +346,12 @@ fn hook_program() -> Vec<PathBuf> {
 }
 
 /// The attribute naming the user's home directory (what `~` stands for in
-/// the shell and path checks). The hook sets it itself: nothing in the
-/// agent's payload becomes an attribute.
-pub const HOME: &str = "home";
-
-/// The home directory of the user the hook runs as (the agent's user):
-/// `$HOME` when it is an absolute path; when `$HOME` is unset, empty or
-/// relative, the user's passwd entry. `None` when that is missing or
-/// relative too: the checks then infer it from the cwd (`/home/<u>`,
-/// `/Users/<u>`, `/root`).
-pub fn user_home() -> Option<String> {
-    home_from(std::env::var_os("HOME"), || {
-        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-        passwd_home(&passwd, rustix::process::getuid().as_raw())
-    })
-}
-
-/// The home directory of user `uid` in `passwd` (the text of
-/// `/etc/passwd`: `name:password:uid:gid:gecos:home:shell` lines), if
-/// listed. Users known only to other name services (LDAP) are not.
-fn passwd_home(passwd: &str, uid: u32) -> Option<PathBuf> {
-    passwd.lines().find_map(|line| {
-        let fields: Vec<&str> = line.split(':').collect();
-        match fields[..] {
-            [_, _, id, _, _, home, _] if id.parse() == Ok(uid) => Some(PathBuf::from(home)),
-            _ => None,
-        }
-    })
-}
-
-/// [`user_home`] with `$HOME` as `env` and the passwd lookup as `passwd`.
-fn home_from(
-    env: Option<std::ffi::OsString>,
-    passwd: impl FnOnce() -> Option<PathBuf>,
-) -> Option<String> {
-    let absolute = |p: PathBuf| {
-        let text = p.into_os_string().into_string().ok()?;
-        text.starts_with('/').then_some(text)
-    };
-    match env {
-        // A relative `$HOME` names no directory: the passwd entry does.
-        Some(h) if !h.is_empty() => {
-            absolute(PathBuf::from(h)).or_else(|| passwd().and_then(absolute))
-        }
-        _ => passwd().and_then(absolute),
-    }
-}
+/// the shell and path checks). The hook sets it itself, from [`user_home`]
+/// (the core's one rule, shared with `toolvet mcp`): nothing in the agent's
+/// payload becomes an attribute.
+pub use toolvet::home::HOME_ATTRIBUTE as HOME;
+/// The home directory of the user the hook runs as (the agent's user).
+pub use toolvet::home::user_home;
 
 /// "part 2 of 3 (write_file src/a.rs)": which of a tool use's calls an
 /// answer is about.
@@ -725,29 +685,6 @@ mod tests {
         assert_eq!(attributes.get("cwd").map(String::as_str), Some("/srv/app"));
         let request = request_for(Agent::GeminiCli, &payload, None, None, "bash", args).unwrap();
         assert_eq!(request.context.attributes.get(HOME), None);
-    }
-
-    #[test]
-    fn the_users_home_is_an_absolute_home_or_the_passwd_entry() {
-        let passwd = || Some(PathBuf::from("/home/alice"));
-        let env = |v: &str| Some(std::ffi::OsString::from(v));
-        assert_eq!(home_from(env("/root"), passwd), Some("/root".into()));
-        assert_eq!(home_from(None, passwd), Some("/home/alice".into()));
-        assert_eq!(home_from(env(""), passwd), Some("/home/alice".into()));
-        // A relative `$HOME` names no directory: the passwd entry stands.
-        assert_eq!(home_from(env("alice"), passwd), Some("/home/alice".into()));
-        assert_eq!(home_from(env("alice"), || None), None);
-        let passwd = "root:x:0:0:root:/root:/bin/bash\n\
-                      # a comment\n\
-                      alice:x:1000:1000:Alice,,,:/home/alice:/bin/sh\n";
-        assert_eq!(
-            passwd_home(passwd, 1000),
-            Some(PathBuf::from("/home/alice"))
-        );
-        assert_eq!(passwd_home(passwd, 0), Some(PathBuf::from("/root")));
-        assert_eq!(passwd_home(passwd, 7), None);
-        assert_eq!(home_from(None, || Some(PathBuf::from("x"))), None);
-        assert_eq!(home_from(None, || None), None);
     }
 
     #[test]

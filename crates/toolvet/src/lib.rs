@@ -74,6 +74,7 @@ mod error;
 pub mod fold;
 mod generation;
 pub mod history_fit;
+pub mod home;
 mod host;
 #[cfg(feature = "inspect")]
 pub mod inspect;
