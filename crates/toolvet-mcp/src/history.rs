@@ -86,10 +86,16 @@ impl History {
         seq
     }
 
-    /// Set the outcome of the call `seq`.
-    pub(crate) fn set_outcome(&mut self, seq: u64, outcome: Outcome) {
+    /// Record that the call `seq`, recorded as passed, never reached the
+    /// server, so did not run: its outcome becomes [`Outcome::Denied`].
+    /// The only change of an outcome once recorded. A call that reached
+    /// the server keeps the gate's verdict whatever the server answers
+    /// (an error, `isError: true`) or if it never answers: the tool may
+    /// have acted before it failed, and a run total or `max_calls` limit
+    /// that forgot it would let the next call past (review s7 F7).
+    pub(crate) fn not_sent(&mut self, seq: u64) {
         if let Some((_, call)) = self.entries.iter_mut().find(|(s, _)| *s == seq) {
-            call.outcome = outcome;
+            call.outcome = Outcome::Denied;
         }
     }
 
@@ -150,7 +156,7 @@ mod tests {
         // 9 MB of arguments: kept elided, name, outcome and small values
         // kept.
         let huge = format!(r#"{{"path":"b","text":"{}"}}"#, "x".repeat(9 << 20));
-        let seq = h.record("write".into(), raw(huge), Outcome::Denied, &s);
+        h.record("write".into(), raw(huge), Outcome::Denied, &s);
         let seen = h.for_checks(&s).unwrap();
         assert_eq!(seen.len(), 2);
         assert_eq!(seen[1].name, "write");
@@ -158,8 +164,6 @@ mod tests {
         assert_eq!(args["path"], "b");
         assert!(args[ELIDED_KEY].is_object(), "{args}");
         assert_eq!(seen[1].outcome, Outcome::Denied);
-        h.set_outcome(seq, Outcome::Allowed);
-        assert_eq!(h.for_checks(&s).unwrap()[1].outcome, Outcome::Allowed);
         let bytes: usize = seen.iter().map(HistoryBudget::entry_bytes).sum();
         assert!(bytes <= budget(&s).max_bytes, "{bytes}");
     }
@@ -205,6 +209,37 @@ mod tests {
         let seen = h.for_checks(&s).unwrap();
         assert_eq!(seen.len(), 27);
         assert_eq!(seen[0].name, "pay_invoice");
+    }
+
+    /// Review s7 F7: only a call that never reached the server becomes
+    /// denied; the others keep the gate's outcome.
+    #[test]
+    fn only_a_call_never_sent_becomes_denied() {
+        let s = settings();
+        let mut h = History::default();
+        let pay = |h: &mut History, outcome| {
+            h.record(
+                "pay_invoice".into(),
+                raw(r#"{"amount":99,"currency":"USD"}"#.into()),
+                outcome,
+                &s,
+            )
+        };
+        let sent = pay(&mut h, Outcome::Allowed);
+        let unsent = pay(&mut h, Outcome::Approved);
+        let third = pay(&mut h, Outcome::Approved);
+        h.not_sent(unsent);
+        let outcomes: Vec<Outcome> = h
+            .for_checks(&s)
+            .unwrap()
+            .iter()
+            .map(|c| c.outcome)
+            .collect();
+        assert_eq!(
+            outcomes,
+            [Outcome::Allowed, Outcome::Denied, Outcome::Approved]
+        );
+        assert!(sent < unsent && unsent < third);
     }
 
     #[test]

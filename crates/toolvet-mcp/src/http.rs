@@ -40,7 +40,7 @@
 
 use crate::config::McpConfig;
 use crate::jsonrpc::{self, Message};
-use crate::proxy::{MAX_MESSAGE_BYTES, Session, random_hex};
+use crate::proxy::{MAX_MESSAGE_BYTES, ServerPlace, Session, random_hex};
 use crate::sse;
 use axum::Router;
 use axum::body::Bytes;
@@ -148,6 +148,9 @@ impl Proxy {
             self.config.clone(),
             self.upstream.url.to_string(),
             "streamable-http",
+            // A remote server: its home and working directory are not
+            // this process's, and toolvet cannot know them.
+            ServerPlace::default(),
             to_client,
             to_server,
         );

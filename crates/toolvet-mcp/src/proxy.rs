@@ -43,6 +43,51 @@ pub struct Upstream {
     pub args: Vec<OsString>,
 }
 
+/// Where the server's `~` and relative paths point, as far as toolvet
+/// knows: the `home` and `cwd` attributes every call of the session
+/// carries ([`toolvet::home`]). Known only for a server the proxy started
+/// itself: it inherits the proxy's working directory and environment, so
+/// it runs where the proxy runs, as the proxy's user. A remote server
+/// (`--upstream URL`) runs somewhere toolvet cannot see: neither is set,
+/// rather than a guess the checks would take for a fact.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ServerPlace {
+    /// The home directory of the server's user ([`toolvet::home::user_home`]).
+    pub(crate) home: Option<String>,
+    /// The server's working directory (an absolute path).
+    pub(crate) cwd: Option<String>,
+}
+
+impl ServerPlace {
+    /// The place of a server this process starts with its own working
+    /// directory and environment: this process's user's home and working
+    /// directory. A working directory that cannot be read (removed) or is
+    /// not UTF-8 is left unknown.
+    pub(crate) fn of_this_process() -> ServerPlace {
+        let cwd = match std::env::current_dir() {
+            Ok(dir) => dir.into_os_string().into_string().ok(),
+            Err(e) => {
+                tracing::warn!(
+                    "cannot read the working directory the MCP server runs in ({e}): \
+                     its relative paths are vetted with no cwd"
+                );
+                None
+            }
+        };
+        ServerPlace {
+            home: toolvet::home::user_home(),
+            cwd: cwd.filter(|c| c.starts_with('/')),
+        }
+    }
+
+    /// The attributes of this place, for a call's context.
+    fn attributes(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        let home = self.home.iter().map(|h| (toolvet::home::HOME_ATTRIBUTE, h));
+        let cwd = self.cwd.iter().map(|c| (toolvet::home::CWD_ATTRIBUTE, c));
+        home.chain(cwd).map(|(k, v)| (k.to_string(), v.clone()))
+    }
+}
+
 /// Why the proxy stopped before the client closed its side.
 #[derive(Debug, thiserror::Error)]
 pub enum ProxyError {
@@ -129,6 +174,8 @@ pub(crate) struct Session {
     /// How the client reaches the proxy (`stdio`, `streamable-http`), for
     /// the checks (`mcp.transport`).
     transport: &'static str,
+    /// Where the server runs, for the checks (`home`, `cwd`).
+    place: ServerPlace,
     run_id: String,
     to_client: mpsc::UnboundedSender<Value>,
     to_server: Mutex<Option<mpsc::UnboundedSender<Value>>>,
@@ -160,6 +207,10 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let server = upstream.program.to_string_lossy().into_owned();
+    // The server inherits this process's working directory and
+    // environment (no `current_dir`, no `env_clear` below): it runs where
+    // and as whom the proxy runs.
+    let place = ServerPlace::of_this_process();
     let mut child = tokio::process::Command::new(&upstream.program)
         .args(&upstream.args)
         .stdin(Stdio::piped())
@@ -179,7 +230,7 @@ where
     let client_writer = tokio::spawn(write_lines(client_out, client_rx));
     tokio::spawn(write_lines(child_in, server_rx));
 
-    let session = Session::new(host, config, server, "stdio", to_client, to_server);
+    let session = Session::new(host, config, server, "stdio", place, to_client, to_server);
 
     // The server's side: its messages, then its exit.
     let (exited_tx, exited_rx) = oneshot::channel();
@@ -291,12 +342,14 @@ async fn write_lines<W: AsyncWrite + Unpin>(
 
 impl Session {
     /// A new session of the client that `to_client` reaches with the
-    /// server that `to_server` reaches (`server` names it in messages).
+    /// server that `to_server` reaches (`server` names it in messages;
+    /// `place` is where it runs, as far as toolvet knows).
     pub(crate) fn new(
         host: Host,
         config: McpConfig,
         server: String,
         transport: &'static str,
+        place: ServerPlace,
         to_client: mpsc::UnboundedSender<Value>,
         to_server: mpsc::UnboundedSender<Value>,
     ) -> Arc<Session> {
@@ -305,6 +358,7 @@ impl Session {
             config,
             server,
             transport,
+            place,
             run_id: format!("mcp-{}", random_hex()),
             to_client,
             to_server: Mutex::new(Some(to_server)),
@@ -423,7 +477,7 @@ impl Session {
                 let message = format!("the MCP server {why}; `{method}` cannot be answered");
                 drop(state);
                 if let Some(call) = &call {
-                    self.set_outcome(call.seq, Outcome::Denied);
+                    self.not_sent(call);
                 }
                 return self.reply(jsonrpc::error(&id, jsonrpc::UPSTREAM_ERROR, &message));
             }
@@ -443,7 +497,7 @@ impl Session {
                 call: Some(call), ..
             }) = removed
             {
-                self.set_outcome(call.seq, Outcome::Denied);
+                self.not_sent(&call);
             }
             return self.reply(jsonrpc::error(
                 &id,
@@ -463,9 +517,8 @@ impl Session {
             let Some(pending) = session.state().pending.remove(&key) else {
                 return;
             };
-            if let Some(call) = &pending.call {
-                session.set_outcome(call.seq, Outcome::Denied);
-            }
+            // A call the server got and did not answer may have run: its
+            // outcome stays the gate's (see `Session::not_sent`).
             session.reply(jsonrpc::error(
                 &pending.id,
                 jsonrpc::UPSTREAM_TIMEOUT,
@@ -493,8 +546,9 @@ impl Session {
 
     /// A message from the server that [`Message::parse_server`] refused:
     /// each of the client's requests it may have answered gets a JSON-RPC
-    /// error instead (a `tools/call` among them counts as failed), and
-    /// each request of the server's it may have held an error back.
+    /// error instead (a `tools/call` among them still counts as made: the
+    /// server got it), and each request of the server's it may have held
+    /// an error back.
     pub(crate) async fn server_refused(self: &Arc<Self>, refusal: jsonrpc::ServerRefusal) {
         let why = &refusal.message;
         tracing::warn!("refused a message from the MCP server: {why}");
@@ -505,7 +559,7 @@ impl Session {
                 &format!("toolvet refused this message: {why}"),
             ));
         }
-        let mut failed_call = false;
+        let mut answered_call = false;
         for id in &refusal.answered {
             let Some(mut pending) = self.state().pending.remove(&jsonrpc::id_key(id)) else {
                 continue;
@@ -522,13 +576,10 @@ impl Session {
                 let _ = internal.send(error);
                 continue;
             }
-            if let Some(call) = &pending.call {
-                self.set_outcome(call.seq, Outcome::Denied);
-                failed_call = true;
-            }
+            answered_call |= pending.call.is_some();
             self.reply(error);
         }
-        if failed_call {
+        if answered_call {
             self.exposure_changed().await;
         }
     }
@@ -579,26 +630,15 @@ impl Session {
                 }
             }
             "tools/list" => self.trim_list(&mut raw).await,
-            // A vetted resource read or prompt that failed satisfies no
-            // prerequisite either.
-            _ if pending.call.is_some() && raw.get("result").is_none() => {
-                if let Some(call) = &pending.call {
-                    self.set_outcome(call.seq, Outcome::Denied);
-                }
-            }
-            "tools/call" => {
-                if let Some(call) = pending.call {
-                    // An error, or a tool error: the call did not succeed, so
-                    // it satisfies no prerequisite.
-                    let failed = raw
-                        .get("result")
-                        .is_none_or(|r| r.get("isError") == Some(&Value::Bool(true)));
-                    if failed {
-                        self.set_outcome(call.seq, Outcome::Denied);
-                    }
-                    self.reply(raw);
-                    return self.exposure_changed().await;
-                }
+            // The answer to a vetted call, whatever it says (a result, an
+            // `isError: true` result, a JSON-RPC error), leaves its outcome
+            // as the gate decided it: the server got the call and may have
+            // acted on it before reporting an error, so it still counts
+            // against run totals and limits. A server's word on its own
+            // output is never toolvet's verdict (`Session::not_sent`).
+            "tools/call" if pending.call.is_some() => {
+                self.reply(raw);
+                return self.exposure_changed().await;
             }
             _ => {}
         }
@@ -795,9 +835,8 @@ impl Session {
             if p.internal.is_some() {
                 continue;
             }
-            if let Some(call) = &p.call {
-                self.set_outcome(call.seq, Outcome::Denied);
-            }
+            // Sent before the server went: it may have run (its outcome
+            // stays the gate's).
             let message = format!("the MCP server {why} before answering `{}`", p.method);
             self.reply(jsonrpc::error(&p.id, jsonrpc::UPSTREAM_ERROR, &message));
         }
@@ -809,6 +848,7 @@ impl Session {
         let mut attributes = BTreeMap::new();
         attributes.insert("mcp.transport".to_string(), self.transport.to_string());
         attributes.insert("mcp.server".to_string(), self.server.clone());
+        attributes.extend(self.place.attributes());
         CallContext {
             agent: self
                 .config
@@ -837,8 +877,13 @@ impl Session {
             .record(name, arguments, outcome, &settings)
     }
 
-    fn set_outcome(&self, seq: u64, outcome: Outcome) {
-        self.state().history.set_outcome(seq, outcome);
+    /// A vetted call that never reached the server (the server was gone,
+    /// or the call could not be rebuilt or sent): recorded as denied, since
+    /// it did not run. The only change of a call's outcome after it was
+    /// recorded: once sent, a call keeps the gate's outcome whatever the
+    /// server answers, or if it never answers (review s7 F7).
+    fn not_sent(&self, call: &Forwarded) {
+        self.state().history.not_sent(call.seq);
     }
 
     /// Answer a `tools/call` without running it, and record why.
@@ -1048,7 +1093,7 @@ impl Session {
         // The server gets the call rebuilt from what was vetted, never the
         // client's message as sent.
         let Some(call) = gate::forwarded_call(&id, &request.call, raw.get("params")) else {
-            self.set_outcome(seq, Outcome::Denied);
+            self.not_sent(&Forwarded { seq });
             let text = "toolvet cannot pass this call on as it was vetted, so it is denied".into();
             return self.reply(jsonrpc::result(&id, gate::refusal(text)));
         };
@@ -1222,5 +1267,67 @@ impl Session {
                 .unwrap_or_else(|| "unnamed".into());
             format!("mcp-client:{client}")
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session with a host that has no checks, for what the checks
+    /// would be handed.
+    fn session(place: ServerPlace) -> Arc<Session> {
+        let policy = toolvet::Policy::from_toml(
+            "[host]\nallow_without_checks = true\n",
+            "toolvet.toml".as_ref(),
+            "/nonexistent".as_ref(),
+        )
+        .unwrap();
+        let host = toolvet::block_on(Host::load(policy)).unwrap();
+        let (to_client, _) = mpsc::unbounded_channel();
+        let (to_server, _) = mpsc::unbounded_channel();
+        let server = "shell-server".to_string();
+        Session::new(
+            host,
+            McpConfig::default(),
+            server,
+            "stdio",
+            place,
+            to_client,
+            to_server,
+        )
+    }
+
+    /// Review s7 F2: the calls of a server the proxy started carry the
+    /// user's home and the working directory it runs in, the way the
+    /// hooks' calls do, so `~/.ssh/id_rsa` is judged as the home's.
+    #[test]
+    fn a_started_servers_calls_carry_home_and_cwd() {
+        let place = ServerPlace::of_this_process();
+        assert_eq!(place.home, toolvet::home::user_home());
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(place.cwd.as_deref(), here.to_str());
+        assert!(place.cwd.as_deref().is_some_and(|c| c.starts_with('/')));
+
+        let place = ServerPlace {
+            home: Some("/home/alice".into()),
+            cwd: Some("/home/alice/project".into()),
+        };
+        let attributes = session(place).context().attributes;
+        let get = |k: &str| attributes.get(k).map(String::as_str);
+        assert_eq!(get("home"), Some("/home/alice"));
+        assert_eq!(get("cwd"), Some("/home/alice/project"));
+        assert_eq!(get("mcp.transport"), Some("stdio"));
+        assert_eq!(get("mcp.server"), Some("shell-server"));
+        assert_eq!(attributes.len(), 4, "{attributes:?}");
+    }
+
+    /// A remote server's place is unknown: no attribute claims one.
+    #[test]
+    fn an_unknown_place_sets_neither() {
+        let attributes = session(ServerPlace::default()).context().attributes;
+        assert_eq!(attributes.get("home"), None);
+        assert_eq!(attributes.get("cwd"), None);
+        assert_eq!(attributes.len(), 2, "{attributes:?}");
     }
 }
