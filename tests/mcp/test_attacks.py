@@ -19,10 +19,13 @@ from test_proxy import CACHE, HERE, PLUGINS, POLICY, TOOLVET
 class Raw:
     """`toolvet mcp` with JSON lines in and out."""
 
-    def __init__(self, policy: Path, calls: Path, server: list[str], env: dict | None = None):
+    def __init__(self, policy: Path, calls: Path, server: list[str], env: dict | None = None,
+                 cwd: Path | None = None):
+        # A relative TOOLVET path names a file from here, not from `cwd`.
+        program = os.path.abspath(TOOLVET) if os.sep in TOOLVET else TOOLVET
         self.proc = subprocess.Popen(
-            [TOOLVET, "mcp", "--config", str(policy), "--", *server],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            [program, "mcp", "--config", str(policy), "--", *server],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd,
             env={**os.environ, "MCP_CALL_LOG": str(calls), "TOOLVET_CACHE_DIR": CACHE, **(env or {})},
         )
         self.lines: queue.Queue = queue.Queue()
@@ -158,7 +161,11 @@ class Attacks(unittest.TestCase):
         self.assertIn({"jsonrpc": "2.0", "id": "toolvet-0", "error": {
             "code": -32600, "message": "ids starting with `toolvet-` are reserved"}}, received)
 
-    def test_a_call_that_failed_satisfies_no_prerequisite(self):
+    def test_a_forwarded_call_the_server_failed_still_counts_as_made(self):
+        # Review s7 F7: the outcome is toolvet's verdict, never the server's
+        # word on its own result (sequence-guard's README): a call the
+        # server got may have acted before it reported an error, so it
+        # counts, for `only_after` as for run totals (test_place_and_totals).
         p = self.proxy('only_after = [{ tool = "write_note", after = "read_note" }]')
         p.start(elicitation=False)
         p.call(1, "read_note", {"bogus": 1})  # the server refuses it: a tool error
@@ -167,8 +174,8 @@ class Attacks(unittest.TestCase):
         p.call(2, "write_note", {"name": "todo", "text": "x"})
         [*_, answer] = p.until(lambda m: m.get("id") == 2)
         p.close()
-        self.assertIn("sequence.only-after", text(answer))
-        self.assertEqual(self.ran(), [])
+        self.assertFalse(answer["result"].get("isError"), answer)
+        self.assertEqual(self.ran(), ["write_note"])
 
     def test_a_line_that_is_not_utf8_is_answered_and_the_session_goes_on(self):
         p = self.proxy("max_calls = []")
