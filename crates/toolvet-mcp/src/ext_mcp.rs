@@ -175,7 +175,12 @@ impl ExtMcpService {
     }
 
     /// The run `caller` belongs to, with `history` (already fitted:
-    /// [`History::for_checks`]).
+    /// [`History::for_checks`]). No `home` and no `cwd` attribute: the
+    /// gateway's backends run elsewhere, as users `toolvet serve` does not
+    /// know, and serve's own home would be a guess the checks take for a
+    /// fact (`~` then reads as an unknown user's home); the gateway's
+    /// `metadata_context` reaches the checks only as `ext_mcp.*`, so no
+    /// caller sets them either.
     fn context(&self, caller: &Caller, backend: &str, history: Vec<PriorCall>) -> CallContext {
         let mut attributes = caller.attributes.clone();
         attributes.insert("mcp.transport".into(), "ext-mcp".into());
