@@ -20,7 +20,7 @@
 //! consumption of a signed `once` approval, so the very call a person
 //! approved runs again, but only where no process remembers the use (a
 //! process that consumed it refuses it again whatever the row says,
-//! [`super::local`]; the hooks start a process per call) and only until
+//! `approval::local`; the hooks start a process per call) and only until
 //! the signed time limit, at most [`ONCE_WINDOW_MS`] after signing for
 //! `once`; deleting or spoiling
 //! signed decisions (the approval then no longer counts: a denial, never
