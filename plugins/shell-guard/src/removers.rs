@@ -46,20 +46,22 @@ struct Removal<'a> {
 /// rest of a short cluster, is their value, not an operand).
 fn takes_value(program: &str, opt: &str) -> bool {
     match program {
-        "mv" | "cp" | "ln" => matches!(opt, "-t" | "--target-directory" | "-S" | "--suffix"),
-        "install" => matches!(
-            opt,
-            "-t" | "--target-directory"
-                | "-S"
-                | "--suffix"
-                | "-m"
-                | "--mode"
-                | "-o"
-                | "--owner"
-                | "-g"
-                | "--group"
-                | "--strip-program"
-        ),
+        "mv" | "cp" | "ln" => matches!(opt, "-t" | "-S" | "--suffix") || is_target_directory(opt),
+        "install" => {
+            is_target_directory(opt)
+                || matches!(
+                    opt,
+                    "-t" | "-S"
+                        | "--suffix"
+                        | "-m"
+                        | "--mode"
+                        | "-o"
+                        | "--owner"
+                        | "-g"
+                        | "--group"
+                        | "--strip-program"
+                )
+        }
         "tar" => matches!(
             opt,
             "-f" | "--file"
@@ -129,10 +131,17 @@ fn takes_value(program: &str, opt: &str) -> bool {
 }
 
 /// The operands of `args` (words that are not options or option values)
-/// and the options, split the usual way: `--` ends options; `--opt=v`
-/// carries its value; a short cluster ending in a value-taking letter
-/// takes the next word (`-czf out.tgz`).
-fn split<'a>(program: &str, args: &'a [Field]) -> (Vec<&'a Field>, Vec<String>) {
+/// and the options with their values, read the usual way: `--` ends
+/// options; `--opt=v` carries its value; a value-taking long option takes
+/// the next word; a short cluster is one option a letter, and its first
+/// value-taking letter takes the rest of the word or the next word
+/// (`-czf out.tgz`, `-tDIR`). An option that takes no value has `None`;
+/// one whose value is missing or cannot be read apart (dynamic text) has
+/// its own word instead, so that a value is never silently lost.
+fn walk_options<'a>(
+    program: &str,
+    args: &'a [Field],
+) -> (Vec<&'a Field>, Vec<(String, Option<Field>)>) {
     let mut operands = Vec::new();
     let mut options = Vec::new();
     let mut ended = false;
@@ -150,27 +159,47 @@ fn split<'a>(program: &str, args: &'a [Field]) -> (Vec<&'a Field>, Vec<String>) 
         }
         if t.starts_with("--") {
             let name = t.split('=').next().unwrap_or(&t).to_string();
-            if !t.contains('=') && takes_value(program, &name) {
+            let value = if t.contains('=') {
+                Some(strip_literal_prefix(a, &format!("{name}=")).unwrap_or_else(|| a.clone()))
+            } else if takes_value(program, &name) {
                 i += 1;
-            }
-            options.push(name);
+                Some(args.get(i - 1).cloned().unwrap_or_else(|| a.clone()))
+            } else {
+                None
+            };
+            options.push((name, value));
             continue;
         }
-        // A short cluster: each letter an option; the first value-taking
-        // letter takes the rest of the word, or the next word.
         let letters: Vec<char> = t[1..].chars().collect();
         for (k, c) in letters.iter().enumerate() {
             let opt = format!("-{c}");
-            options.push(opt.clone());
             if takes_value(program, &opt) {
-                if k + 1 == letters.len() {
+                let value = if k + 1 == letters.len() {
                     i += 1;
-                }
+                    args.get(i - 1).cloned()
+                } else {
+                    let prefix: String = std::iter::once('-')
+                        .chain(letters[..=k].iter().copied())
+                        .collect();
+                    strip_literal_prefix(a, &prefix)
+                };
+                options.push((opt, Some(value.unwrap_or_else(|| a.clone()))));
                 break;
             }
+            options.push((opt, None));
         }
     }
     (operands, options)
+}
+
+/// The operands and option names of `args` ([`walk_options`] without the
+/// values).
+fn split<'a>(program: &str, args: &'a [Field]) -> (Vec<&'a Field>, Vec<String>) {
+    let (operands, options) = walk_options(program, args);
+    (
+        operands,
+        options.into_iter().map(|(name, _)| name).collect(),
+    )
 }
 
 /// Whether `name args` makes hard links: `ln` without `-s`, `link`, and
@@ -605,60 +634,15 @@ fn is_target_directory(name: &str) -> bool {
 /// `--target-directory DIR` and their abbreviations, or the last operand.
 /// `None` when nothing is placed (no operand, `cp FILE` alone).
 pub(crate) fn placement<'a>(program: &str, args: &'a [Field]) -> Option<Placement<'a>> {
-    let mut operands = Vec::new();
-    let mut target: Option<Field> = None;
-    let mut ended = false;
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        let t = a.text();
-        if ended || t == "-" || !t.starts_with('-') {
-            operands.push(a);
-            continue;
-        }
-        if t == "--" {
-            ended = true;
-            continue;
-        }
-        if t.starts_with("--") {
-            let name = t.split('=').next().unwrap_or(&t);
-            if is_target_directory(name) {
-                target = if t.contains('=') {
-                    strip_literal_prefix(a, &format!("{name}="))
-                } else {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                };
-                // A value that cannot be read is still a destination:
-                // judged as an unknown directory, not skipped.
-                if target.is_none() {
-                    target = Some(a.clone());
-                }
-            } else if !t.contains('=') && takes_value(program, name) {
-                i += 1;
-            }
-            continue;
-        }
-        let letters: Vec<char> = t[1..].chars().collect();
-        for (k, c) in letters.iter().enumerate() {
-            let opt = format!("-{c}");
-            if takes_value(program, &opt) {
-                let value = if k + 1 == letters.len() {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                } else {
-                    let prefix: String = std::iter::once('-')
-                        .chain(letters[..=k].iter().copied())
-                        .collect();
-                    strip_literal_prefix(a, &prefix)
-                };
-                if *c == 't' {
-                    target = Some(value.unwrap_or_else(|| a.clone()));
-                }
-                break;
-            }
-        }
-    }
+    let (operands, options) = walk_options(program, args);
+    // The last destination named wins, as in GNU; a value that cannot be
+    // read is still a destination (the option's own word, judged as an
+    // unknown directory), not skipped.
+    let target = options
+        .into_iter()
+        .filter(|(name, _)| name == "-t" || is_target_directory(name))
+        .rev()
+        .find_map(|(_, value)| value);
     if let Some(dest) = target {
         return Some(Placement {
             dest,
