@@ -19,7 +19,10 @@
 //!   made, directories created);
 //! - [`words`]: a light word splitter for commands of *earlier* calls,
 //!   read by history rules (the call under check is parsed properly by
-//!   shell-guard).
+//!   shell-guard);
+//! - [`workdir`]: the arguments that set the directory a tool runs in
+//!   (`cwd`, `workingDirectory`, `dir_path`, `options.cwd`, …), read by
+//!   shell-guard and by the hooks.
 //!
 //! This is knowledge, not mechanism: the mechanism (settings, globs,
 //! decisions) is the plugin kit's, `toolvet-pdk`.
@@ -33,3 +36,4 @@ pub mod roles;
 pub mod run;
 pub mod sensitive;
 pub mod words;
+pub mod workdir;
