@@ -158,6 +158,67 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "a Gemini CLI extension's hooks",
     ),
+    // The same clients' user-level settings, which live outside any dot
+    // directory on macOS (`~/Library/Application Support/APP/…`) and
+    // Windows (`%APPDATA%`, `AppData/Roaming/APP/…`) and under
+    // `~/.config/APP/…` on Linux; matched by place on every OS (review s7
+    // F5). Claude Desktop's `claude_desktop_config.json` lists the MCP
+    // servers it starts (Anthropic's MCP quickstart and docs/mcp.md, where
+    // `toolvet mcp` wraps them). VS Code's user `settings.json` holds
+    // `chat.tools.autoApprove` and `chat.hookFilesLocations`, its user
+    // `mcp.json` the servers it starts (VS Code docs, "MCP servers" and
+    // "User and workspace settings"; the same files under each profile in
+    // `User/profiles/*`); Code - Insiders, VSCodium, Cursor and Windsurf
+    // are builds of it with the same `User` layout. Zed's `settings.json`
+    // holds its `context_servers` and agent tool permissions (Zed docs,
+    // "Configuring Zed"). Claude Code's managed settings (Claude Code docs,
+    // "Settings": `/Library/Application Support/ClaudeCode/`,
+    // `/etc/claude-code/`). Unlike the workspace's `.vscode/settings.json`,
+    // no task of the workspace edits these: refused, as the Linux forms
+    // were by the home dot-directory rule.
+    (
+        "**/Claude/claude_desktop_config.json",
+        Kind::AgentControl,
+        "Claude Desktop's MCP server list",
+    ),
+    (
+        "**/ClaudeCode/managed-settings.json",
+        Kind::AgentControl,
+        "Claude Code's managed settings",
+    ),
+    (
+        "**/claude-code/managed-settings.json",
+        Kind::AgentControl,
+        "Claude Code's managed settings",
+    ),
+    (
+        "**/{Code,Code - Insiders,Code - OSS,VSCodium,Cursor,Windsurf}/User/{settings,mcp}.json",
+        Kind::AgentControl,
+        "an editor's user settings or MCP server list (VS Code or a build of it: agent auto-approval, hook \
+         locations, the MCP servers it starts)",
+    ),
+    (
+        "**/{Code,Code - Insiders,Code - OSS,VSCodium,Cursor,Windsurf}/User/profiles/*/{settings,mcp}.json",
+        Kind::AgentControl,
+        "an editor profile's settings or MCP server list (VS Code or a build of it)",
+    ),
+    (
+        "**/.config/zed/settings.json",
+        Kind::AgentControl,
+        "Zed's settings (its MCP servers and agent tool permissions)",
+    ),
+    (
+        "**/AppData/Roaming/Zed/settings.json",
+        Kind::AgentControl,
+        "Zed's settings (its MCP servers and agent tool permissions)",
+    ),
+    // Cursor CLI's project permissions (Cursor docs, "CLI permissions":
+    // `.cursor/cli.json` beside the user's `~/.cursor/cli-config.json`).
+    (
+        "**/.cursor/cli.json",
+        Kind::AgentControl,
+        "Cursor CLI's project permissions",
+    ),
     (
         "**/.vscode/settings.json",
         Kind::EditorSettings,
@@ -276,6 +337,84 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::GitHook,
         "a Claude Code subagent definition (its hooks run when it is used)",
     ),
+    // The other hooked agents' skills, custom agents and commands (review
+    // s7 F4): what Claude Code's `.claude/skills` and `.claude/agents` are
+    // to them. A person approves a write; content that loosens them
+    // (`tools`/`mcp-servers` granting servers, `| sh`) is refused.
+    // Skills, with scripts the agent runs: Copilot and VS Code
+    // `.github/skills/`, `~/.copilot/skills/` (VS Code docs, "Agent
+    // Skills reference"); Codex `.agents/skills/` in a repository and
+    // `~/.agents/skills/`, earlier `~/.codex/skills/` (OpenAI Codex docs,
+    // "Agent Skills"); Gemini CLI `.gemini/skills/` (Gemini CLI docs,
+    // "Agent Skills", which also reads `.agents/skills/`).
+    (
+        "**/.github/skills/**",
+        Kind::GitHook,
+        "a Copilot agent skill (its scripts run when it is used)",
+    ),
+    (
+        "**/.copilot/skills/**",
+        Kind::GitHook,
+        "a Copilot agent skill (its scripts run when it is used)",
+    ),
+    (
+        "**/.agents/skills/**",
+        Kind::GitHook,
+        "an agent skill (Codex, Gemini CLI, VS Code; its scripts run when it is used)",
+    ),
+    (
+        "**/.codex/skills/**",
+        Kind::GitHook,
+        "a Codex skill (its scripts run when it is used)",
+    ),
+    (
+        "**/.gemini/skills/**",
+        Kind::GitHook,
+        "a Gemini CLI skill (its scripts run when it is used)",
+    ),
+    // Custom agents: front matter names the tools they may use and the
+    // MCP servers they start (GitHub docs, "Custom agents configuration":
+    // `.github/agents/*.agent.md`; VS Code docs, "Custom agents", which
+    // were "chat modes" in `.github/chatmodes/*.chatmode.md`); Gemini CLI
+    // subagents in `.gemini/agents/*.md` (Gemini CLI docs, "Subagents").
+    (
+        "**/.github/agents/**",
+        Kind::GitHook,
+        "a Copilot custom agent (its front matter names the tools and MCP servers it uses)",
+    ),
+    (
+        "**/.github/chatmodes/**",
+        Kind::GitHook,
+        "a VS Code chat mode (a custom agent: its front matter names the tools it uses)",
+    ),
+    (
+        "**/.gemini/agents/**",
+        Kind::GitHook,
+        "a Gemini CLI subagent definition (its front matter names the tools and MCP servers it uses)",
+    ),
+    // Commands the model or the person invokes that run shell commands
+    // when expanded: Claude Code's `.claude/commands/*.md` (Claude Code
+    // docs, "Slash commands": `!` lines run in bash, `allowed-tools`
+    // front matter) and Gemini CLI's `.gemini/commands/*.toml` (Gemini CLI
+    // docs, "Custom commands": `!{…}` runs a shell command).
+    (
+        "**/.claude/commands/**",
+        Kind::GitHook,
+        "a Claude Code slash command (its `!` lines run in the shell when it is used)",
+    ),
+    (
+        "**/.gemini/commands/**",
+        Kind::GitHook,
+        "a Gemini CLI custom command (its `!{…}` commands run when it is used)",
+    ),
+    // Cursor's cloud-agent environment: its `install`, `start` and
+    // `terminals` commands run when an agent's machine starts (Cursor
+    // docs, "Background agents" / "Cloud agents").
+    (
+        "**/.cursor/environment.json",
+        Kind::GitHook,
+        "Cursor's agent environment (its `install`, `start` and `terminals` commands run by themselves)",
+    ),
     (
         "**/.envrc",
         Kind::GitHook,
@@ -329,6 +468,32 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.github/instructions/*.instructions.md",
         Kind::AgentInstructions,
         "Copilot's path instructions",
+    ),
+    // Prompt files: instructions a person or the model runs by name
+    // (VS Code docs, "Prompt files": `.github/prompts/*.prompt.md` and
+    // the user's `User/prompts/`; Cursor docs, "Commands":
+    // `.cursor/commands/*.md`); Gemini CLI's system prompt, read in place
+    // of its own when `GEMINI_SYSTEM_MD` is set (Gemini CLI docs, "System
+    // prompt override": `.gemini/system.md`).
+    (
+        "**/.github/prompts/**",
+        Kind::AgentInstructions,
+        "a Copilot prompt file (instructions the agent follows when it is run)",
+    ),
+    (
+        "**/{Code,Code - Insiders,Code - OSS,VSCodium,Cursor,Windsurf}/User/prompts/**",
+        Kind::AgentInstructions,
+        "an editor's user prompt, instruction or agent file (read by Copilot in every workspace)",
+    ),
+    (
+        "**/.cursor/commands/**",
+        Kind::AgentInstructions,
+        "a Cursor command (instructions the agent follows when it is run)",
+    ),
+    (
+        "**/.gemini/system.md",
+        Kind::AgentInstructions,
+        "Gemini CLI's system prompt (read in place of its own)",
     ),
     (
         "**/.cursorrules",
@@ -644,12 +809,15 @@ const TOOLVET_STATE: GuardRail = GuardRail {
 };
 
 /// Whether the rail at `guarded` (a sample path) covers a whole directory
-/// (its glob ends in `/**`).
+/// (its glob ends in `/**`): any other name in its directory is the same
+/// rail. (Not merely some rail: `.claude.json` placed in
+/// `.claude/commands/` is not what covers that directory.)
 fn guarded_is_tree(guarded: &str) -> bool {
     let Some((dir, _)) = guarded.rsplit_once('/') else {
         return false;
     };
-    guard_rail(&format!("{dir}/another-name")).is_some()
+    let other = guard_rail(&format!("{dir}/another-name"));
+    other.is_some() && other == guard_rail(guarded)
 }
 
 /// The directories a pattern's alternatives start from (their leading
@@ -685,7 +853,8 @@ fn rail_dirs() -> &'static [(String, Vec<String>)] {
     DIRS.get_or_init(|| {
         FILES
             .iter()
-            .map(|(glob, _, _)| {
+            .flat_map(|(glob, _, _)| expand_braces(glob))
+            .map(|glob| {
                 let sample = glob
                     .trim_start_matches("**/")
                     .replace("/**", "/x")
@@ -708,6 +877,23 @@ fn rail_dirs() -> &'static [(String, Vec<String>)] {
     })
 }
 
+/// Every spelling a glob's `{a,b}` alternatives give (`{Code,Cursor}/User`
+/// → `Code/User`, `Cursor/User`): one sample per alternative, so that each
+/// names its own directory. Alternatives do not nest in [`FILES`].
+fn expand_braces(glob: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (glob.find('{'), glob.find('}')) else {
+        return vec![glob.to_string()];
+    };
+    if close < open {
+        return vec![glob.to_string()];
+    }
+    let (head, tail) = (&glob[..open], &glob[close + 1..]);
+    glob[open + 1..close]
+        .split(',')
+        .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
+        .collect()
+}
+
 /// `path` (absolute) cleaned lexically as the checks clean the paths they
 /// compare with it: no empty or `.` segments, `..` removes the segment
 /// before it, no trailing `/`.
@@ -726,12 +912,15 @@ fn clean_absolute(path: &str) -> String {
 }
 
 /// Whether `path` is `base`, lies under it, or is one of its SQLite side
-/// files (`-wal`, `-shm`, `-journal`).
+/// files (`-wal`, `-shm`, `-journal`). ASCII case is ignored, as for the
+/// built-in rails: on a file system that folds case (APFS, NTFS)
+/// `~/.local/STATE/toolvet` is the state directory (review s7 F13).
 fn covers(base: &str, path: &str) -> bool {
     if base == "/" {
         return true;
     }
-    match path.strip_prefix(base) {
+    let (base, path) = (base.to_ascii_lowercase(), path.to_ascii_lowercase());
+    match path.strip_prefix(base.as_str()) {
         Some("") => true,
         Some(rest) => rest.starts_with('/') || matches!(rest, "-wal" | "-shm" | "-journal"),
         None => false,
@@ -788,6 +977,14 @@ const LOOSENING: &[(&str, &str)] = &[
     (
         "task.allowautomatictasks",
         "runs workspace tasks automatically",
+    ),
+    (
+        "mcp-servers",
+        "names MCP servers the agent starts (`mcp-servers`)",
+    ),
+    (
+        "mcpservers",
+        "names MCP servers the agent starts (`mcpServers`)",
     ),
     ("\"deny\": []", "empties the deny rules"),
     ("\"deny\":[]", "empties the deny rules"),
@@ -889,7 +1086,8 @@ mod tests {
         assert_eq!(k("/home/a/.bashrc"), Some(Kind::ShellStartup));
         assert_eq!(k("/home/a/.BASHRC"), Some(Kind::ShellStartup));
         assert_eq!(k("/w/p/src/settings.json"), None);
-        assert_eq!(k("/w/p/.claude/commands/review.md"), None);
+        // Slash commands run their `!` lines (review s7 F4).
+        assert_eq!(k("/w/p/.claude/commands/review.md"), Some(Kind::GitHook));
         assert_eq!(k("/w/p/.github/workflows/ci.yml"), None);
         assert_eq!(k("/w/p/.pre-commit-config.yaml"), None);
         assert_eq!(k("/w/p/docs/bashrc.md"), None);
@@ -1069,6 +1267,125 @@ mod tests {
     }
 
     #[test]
+    fn the_other_agents_skills_agents_and_commands() {
+        // Review s7 F4: written unjudged before.
+        let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        for p in [
+            "/w/p/.github/agents/x.agent.md",
+            "/w/p/.github/skills/x/SKILL.md",
+            "/w/p/.github/skills/x/scripts/run.sh",
+            "/w/p/.github/chatmodes/x.chatmode.md",
+            "/home/a/.copilot/skills/x/SKILL.md",
+            "/w/p/.gemini/skills/x/SKILL.md",
+            "/w/p/.gemini/agents/x.md",
+            "/w/p/.gemini/commands/x.toml",
+            "/w/p/.gemini/commands/git/commit.toml",
+            "/w/p/.agents/skills/x/SKILL.md",
+            "/home/a/.agents/skills/x/SKILL.md",
+            "/home/a/.codex/skills/x/SKILL.md",
+            "/w/p/.claude/commands/x.md",
+            "/w/p/.cursor/environment.json",
+            "/Users/a/project/.GitHub/Agents/X.agent.md",
+        ] {
+            assert_eq!(k(p), Some(Kind::GitHook), "{p}");
+        }
+        for p in [
+            "/w/p/.github/prompts/x.prompt.md",
+            "/w/p/.cursor/commands/x.md",
+            "/w/p/.gemini/system.md",
+            "/Users/a/Library/Application Support/Code/User/prompts/x.prompt.md",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentInstructions), "{p}");
+        }
+        assert_eq!(k("/w/p/.cursor/cli.json"), Some(Kind::AgentControl));
+        // Not these: the same names elsewhere.
+        for p in [
+            "/w/p/skills/x/SKILL.md",
+            "/w/p/.github/workflows/agents.yml",
+            "/w/p/docs/prompts/x.prompt.md",
+            "/w/p/.gemini/notes.md",
+            "/w/p/agents/skills/x.md",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
+        // An agent definition that names MCP servers starts programs.
+        assert!(loosening("---\nname: x\nmcp-servers:\n  x:\n    command: sh\n---\n").is_some());
+        assert!(loosening("---\nmcpServers: {}\n---\n").is_some());
+        // Directories holding them.
+        let p = StatePaths::default();
+        let within = |path: &str| p.rail_within(path).map(|(g, _)| g.kind);
+        assert_eq!(within("/w/p/.agents/skills"), Some(Kind::GitHook));
+        assert_eq!(within("/w/p/.agents"), Some(Kind::GitHook));
+        assert_eq!(within("/w/p/.gemini/commands"), Some(Kind::GitHook));
+    }
+
+    #[test]
+    fn client_settings_outside_dot_directories() {
+        // Review s7 F5: user-level settings of the clients on macOS,
+        // Windows and Linux, by place.
+        let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        for p in [
+            "/Users/a/Library/Application Support/Claude/claude_desktop_config.json",
+            "/home/a/.config/Claude/claude_desktop_config.json",
+            "/c/Users/a/AppData/Roaming/Claude/claude_desktop_config.json",
+            "/Users/a/Library/Application Support/Code/User/settings.json",
+            "/Users/a/Library/Application Support/Code/User/mcp.json",
+            "/Users/a/Library/Application Support/Code - Insiders/User/mcp.json",
+            "/Users/a/Library/Application Support/Cursor/User/settings.json",
+            "/Users/a/Library/Application Support/Windsurf/User/settings.json",
+            "/Users/a/Library/Application Support/VSCodium/User/settings.json",
+            "/Users/a/Library/Application Support/Code/User/profiles/1a2b/settings.json",
+            "/home/a/.config/Code/User/settings.json",
+            "/home/a/.config/Code/User/mcp.json",
+            "/home/a/.config/Code - OSS/User/settings.json",
+            "/c/Users/a/AppData/Roaming/Code/User/mcp.json",
+            "/home/a/.config/zed/settings.json",
+            "/Users/a/.config/zed/settings.json",
+            "/c/Users/a/AppData/Roaming/Zed/settings.json",
+            "/Library/Application Support/ClaudeCode/managed-settings.json",
+            "/etc/claude-code/managed-settings.json",
+            "/USERS/A/LIBRARY/APPLICATION SUPPORT/CODE/USER/SETTINGS.JSON",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentControl), "{p}");
+        }
+        for p in [
+            "/Users/a/Library/Application Support/Code/User/keybindings.json",
+            "/Users/a/Library/Application Support/Code/logs/x.json",
+            "/w/p/src/Code/settings.json",
+            "/w/p/claude_desktop_config.json.example",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
+        // Removing or replacing the directory that holds them.
+        let p = StatePaths::default();
+        let within = |path: &str| p.rail_within(path).map(|(g, _)| g.kind);
+        assert_eq!(
+            within("/Users/a/Library/Application Support/Cursor/User"),
+            Some(Kind::AgentControl)
+        );
+        assert_eq!(
+            within("/Users/a/Library/Application Support/Code - Insiders/User"),
+            Some(Kind::AgentControl)
+        );
+    }
+
+    #[test]
+    fn the_hosts_state_paths_fold_case() {
+        // Review s7 F13: a case-folding file system reaches the same file.
+        let p = host_paths();
+        assert_eq!(
+            p.guard_rail("/h/.local/STATE/toolvet/approvals.db")
+                .map(|g| g.kind),
+            Some(Kind::ToolvetState)
+        );
+        assert!(p.is_secret("/h/.local/state/Toolvet/APPROVALS.KEY"));
+        assert_eq!(
+            git_config("/w/p/.Git/Config").map(|g| g.kind),
+            Some(Kind::GitHook)
+        );
+    }
+
+    #[test]
     fn patterns_name_what_they_can_match() {
         let p = host_paths();
         // Key reads through globs (issue 29, third pass).
@@ -1111,7 +1428,8 @@ mod tests {
         assert_eq!(k("/w/q/.*.swp"), None);
         assert_eq!(k("/w/p/src/*.rs"), None);
         assert_eq!(k("/w/p/build/*"), None);
-        assert_eq!(k("/w/p/.claude/commands/*.md"), None);
+        assert_eq!(k("/w/p/.claude/commands/*.md"), Some(Kind::GitHook));
+        assert_eq!(k("/w/p/.claude/notes/*.md"), None);
     }
 
     #[test]

@@ -568,13 +568,12 @@ impl Analysis<'_> {
 
 /// Whether `abs` is a git configuration file: a repository's
 /// `.git/config` (or `config.worktree`), the user's `~/.gitconfig` or
-/// `~/.config/git/config`, the system's `/etc/gitconfig`.
+/// `~/.config/git/config`, the system's `/etc/gitconfig`. The catalog
+/// decides ([`guardrails::git_config`]), ignoring ASCII case as for every
+/// guard rail: on a file system that folds case (APFS, NTFS)
+/// `.git/CONFIG` is `.git/config` (review s7 F13).
 pub fn is_git_config_file(abs: &str) -> bool {
-    abs.ends_with("/.git/config")
-        || abs.ends_with("/.git/config.worktree")
-        || abs.ends_with("/.gitconfig")
-        || abs.ends_with("/.config/git/config")
-        || abs == "/etc/gitconfig"
+    guardrails::git_config(abs).is_some()
 }
 
 /// The `(key, value)` settings of git configuration text: `[section]` or
