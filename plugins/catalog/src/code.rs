@@ -131,9 +131,28 @@ pub const CODE_ARGS: &[&str] = &[
     "js_code",
 ];
 
+/// Argument names that hold the code itself in a tool whose name says
+/// only that it runs something (`exec`, `eval`, `run`, `sandbox_run`,
+/// `run_cell`): with one of them such a tool is a code tool (review s7
+/// F6). Narrower than [`CODE_ARGS`]: `exec_sql {query}` is not one.
+pub const RUN_CODE_ARGS: &[&str] = &[
+    "code",
+    "source",
+    "source_code",
+    "script",
+    "program",
+    "cell",
+    "snippet",
+    "expression",
+    "python_code",
+    "js_code",
+];
+
 /// Argument names that say which language the code is.
 pub const LANGUAGE_ARGS: &[&str] = &[
     "language",
+    "languageId",
+    "language_id",
     "lang",
     "kernel",
     "kernel_name",
@@ -165,6 +184,10 @@ pub const CODE_TOOL_GLOBS: &[&str] = &[
     "*exec*",
     "*eval*",
     "*kernel*",
+    "*run*",
+    "*script*",
+    "*cell*",
+    "*sandbox*",
     "py",
     "py[_-]*",
     "*[_-]py",
@@ -283,12 +306,26 @@ fn code_tool_globs() -> &'static GlobSet {
 /// - `code` and an action (`execute_code`, `run_code`,
 ///   `code_interpreter`), or a word that alone means a code runner
 ///   (`repl`, `interpreter`, `kernel`);
-/// - or an action that runs code and a [`LANGUAGE_ARGS`] argument beside
-///   a [`CODE_ARGS`] one (`execute {language, code}`).
+/// - an action that runs code and a [`LANGUAGE_ARGS`] argument beside
+///   a [`CODE_ARGS`] one (`execute {language, code}`);
+/// - whatever else its name says, a [`LANGUAGE_ARGS`] argument naming a
+///   language this module knows (`run_script {script, language:
+///   "python"}`, `run {code, language}`): every string argument may be
+///   its code;
+/// - or an action word (`exec`, `eval`, `evaluate`, `run`, `sandbox`)
+///   and a [`RUN_CODE_ARGS`] argument (`exec {code}`, `run_cell {cell}`,
+///   `run_agent_script {script}`, `evaluate {expression}`), in a language
+///   nothing names unless an argument does.
 ///
-/// The languages come from the name's words and the language arguments.
-/// A shell tool that has no [`CODE_ARGS`] argument (`run_shell
-/// {command}`) is not this role: its command is judged as a command.
+/// Arguments are looked for at the top and one object down (`execute_code
+/// {params: {code}}`, `{input: {code, language}}`): a tool that reads its
+/// code from a wrapper object runs it all the same (review s7 F6).
+///
+/// The languages come from the name's words and the language arguments;
+/// a language argument naming none this module knows is
+/// [`Language::Unknown`] (the check escalates). A shell tool that has no
+/// [`CODE_ARGS`] argument (`run_shell {command}`) is not this role: its
+/// command is judged as a command.
 pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
     if !code_tool_globs().is_match(name) {
         return None;
@@ -305,8 +342,33 @@ pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
     let only_languages = named.len() == words.len();
     let action = has(ACTION_WORDS);
     let code_word = words.iter().any(|w| w == "code");
-    let language_values: Vec<(&'a str, &'a Value)> = roles::values(args, LANGUAGE_ARGS);
-    let code_values = roles::values(args, CODE_ARGS);
+    // The arguments and the objects one level down.
+    let scopes: Vec<&'a Value> = std::iter::once(args)
+        .chain(
+            args.as_object()
+                .into_iter()
+                .flat_map(|o| o.values())
+                .filter(|v| v.is_object()),
+        )
+        .collect();
+    let in_scopes = |names: &[&str]| -> Vec<(&'a str, &'a Value)> {
+        let mut out: Vec<(&'a str, &'a Value)> = Vec::new();
+        for scope in &scopes {
+            for (k, v) in roles::values(scope, names) {
+                if !out.iter().any(|(_, seen)| *seen == v) {
+                    out.push((k, v));
+                }
+            }
+        }
+        out
+    };
+    let language_values = in_scopes(LANGUAGE_ARGS);
+    let code_values = in_scopes(CODE_ARGS);
+    let run_code_values = in_scopes(RUN_CODE_ARGS);
+    let argument_languages: Vec<Language> = language_values
+        .iter()
+        .map(|(_, v)| language_of(v))
+        .collect();
     // A name of languages alone (`python`) with its code argument: `bash`
     // `{command}` is a shell tool, not this role.
     let only_languages = only_languages && !code_values.is_empty();
@@ -314,20 +376,13 @@ pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
         || (code_word && action)
         || has(CODE_RUNNER_WORDS);
     let by_shape = has(SHAPE_ACTIONS) && !language_values.is_empty() && !code_values.is_empty();
-    if !by_name && !by_shape {
+    let by_language = argument_languages.iter().any(|l| *l != Language::Unknown);
+    let by_action = action && !run_code_values.is_empty();
+    if !by_name && !by_shape && !by_language && !by_action {
         return None;
     }
     let mut languages: Vec<Language> = named.clone();
-    for (_, v) in &language_values {
-        languages.push(
-            v.as_str()
-                .and_then(|s| s.split_whitespace().next())
-                .map(|w| w.rsplit(['/', '\\']).next().unwrap_or(w))
-                .map(|w| w.strip_suffix(".exe").unwrap_or(w))
-                .and_then(Language::from_word)
-                .unwrap_or(Language::Unknown),
-        );
-    }
+    languages.extend(argument_languages);
     if languages.is_empty() {
         languages.push(Language::Unknown);
     }
@@ -338,18 +393,25 @@ pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
         first
     });
     if code_values.is_empty() && languages == [Language::Shell] {
-        // A shell tool (`run_shell {command}`): its command is the
-        // shell role's (`roles::values`), judged as a command already.
+        // A shell tool (`run_shell {command}`, `run {command, language:
+        // "bash"}`): its command is the shell role's (`roles::values`),
+        // judged as a command already.
         return None;
     }
-    // Every other string argument but the language may be the code too:
-    // a tool reading `input` runs it whatever harmless `code` beside it.
-    let language_keys: Vec<&str> = language_values.iter().map(|(k, _)| *k).collect();
+    // Every other string argument but the language may be the code too,
+    // at the top and one object down: a tool reading `input` runs it
+    // whatever harmless `code` beside it.
     let mut code = code_values;
-    if let Some(obj) = args.as_object() {
+    for scope in &scopes {
+        let Some(obj) = scope.as_object() else {
+            continue;
+        };
         for (k, v) in obj {
+            let is_language = language_values
+                .iter()
+                .any(|(lk, lv)| *lk == k.as_str() && *lv == v);
             if v.is_string()
-                && !language_keys.contains(&k.as_str())
+                && !is_language
                 && !code.iter().any(|(ck, cv)| *ck == k.as_str() || *cv == v)
             {
                 code.push((k.as_str(), v));
@@ -357,6 +419,20 @@ pub fn runs_code<'a>(name: &str, args: &'a Value) -> Option<CodeRun<'a>> {
         }
     }
     Some(CodeRun { languages, code })
+}
+
+/// The language a language argument's value names: its first word, the
+/// program's name of a path (`/usr/bin/python3`, `C:\Py\python.exe`);
+/// [`Language::Unknown`] for anything else (a value that is not a string,
+/// a language this module does not know).
+fn language_of(value: &Value) -> Language {
+    value
+        .as_str()
+        .and_then(|s| s.split_whitespace().next())
+        .map(|w| w.rsplit(['/', '\\']).next().unwrap_or(w))
+        .map(|w| w.strip_suffix(".exe").unwrap_or(w))
+        .and_then(Language::from_word)
+        .unwrap_or(Language::Unknown)
 }
 
 #[cfg(test)]
@@ -472,12 +548,98 @@ mod tests {
             ("run_tests", json!({"command": "pytest"})),
             ("run_shell_command", json!({"command": "ls"})),
             ("shell", json!({"command": "ls", "cwd": "/tmp"})),
-            ("execute", json!({"code": "x"})),
-            // Camel-case `Py` is not routed by the globs, so not claimed.
-            ("runPy", json!({"code": "x"})),
+            ("run_tests", json!({"command": "pytest", "script": null})),
+            ("run_shell", json!({"command": "ls", "language": "bash"})),
+            ("run", json!({"command": "ls", "language": "cobol"})),
+            ("code_search", json!({"query": "fn main", "lang": "rust"})),
+            ("run_workflow", json!({"workflow": "ci.yml"})),
         ] {
             assert_eq!(langs(name, args.clone()), None, "{name} {args}");
         }
+    }
+
+    #[test]
+    fn generic_names_with_code_or_a_language_run_code() {
+        // Review s7 F6: allowed before, whatever the code did.
+        use Language::*;
+        let py = "import subprocess; subprocess.run('rm -rf ~', shell=True)";
+        for (name, args, want) in [
+            (
+                "run_script",
+                json!({"script": py, "language": "python"}),
+                vec![Python],
+            ),
+            (
+                "run_script",
+                json!({"script": py, "language": "python3"}),
+                vec![Python],
+            ),
+            (
+                "run",
+                json!({"code": py, "language": "python"}),
+                vec![Python],
+            ),
+            (
+                "run",
+                json!({"code": py, "languageId": "python"}),
+                vec![Python],
+            ),
+            ("exec", json!({"code": py}), vec![Unknown]),
+            ("eval", json!({"code": py}), vec![Unknown]),
+            ("execute", json!({"code": py}), vec![Unknown]),
+            ("run", json!({"code": py}), vec![Unknown]),
+            ("sandbox_run", json!({"code": py}), vec![Unknown]),
+            ("run_cell", json!({"cell": py}), vec![Unknown]),
+            ("run_agent_script", json!({"script": py}), vec![Unknown]),
+            (
+                "execute_code",
+                json!({"params": {"code": py}}),
+                vec![Unknown],
+            ),
+            (
+                "execute_code",
+                json!({"input": {"code": py, "language": "python"}}),
+                vec![Python],
+            ),
+            (
+                "evaluate",
+                json!({"expression": "require('child_process').execSync('rm -rf ~')"}),
+                vec![Unknown],
+            ),
+            // A language argument naming a known interpreter: every
+            // string is code, whatever the name.
+            (
+                "run_task",
+                json!({"body": py, "runtime": "python3.12"}),
+                vec![Python],
+            ),
+            (
+                "sandbox",
+                json!({"input": py, "kernel": "ipython"}),
+                vec![Python],
+            ),
+            // `runPy` is routed (by `*run*`) now, so claimed.
+            ("runPy", json!({"code": "x"}), vec![Python]),
+            // An unknown language on a code argument escalates.
+            (
+                "run_script",
+                json!({"script": py, "language": "cobol"}),
+                vec![Unknown],
+            ),
+        ] {
+            assert_eq!(langs(name, args.clone()), Some(want), "{name} {args}");
+        }
+        // The code is found one object down, and every string there.
+        let args = json!({"params": {"code": py, "timeout": 5}, "note": "x"});
+        let run = runs_code("execute_code", &args).unwrap();
+        assert_eq!(run.code, [("code", &json!(py)), ("note", &json!("x"))]);
+        let args = json!({"input": {"source": py, "language": "python"}});
+        let run = runs_code("execute_code", &args).unwrap();
+        assert_eq!(run.code, [("source", &json!(py))]);
+        let args = json!({"opts": {"text": py}, "lang": "js"});
+        let run = runs_code("run_thing", &args).unwrap();
+        assert_eq!(run.languages, [JavaScript]);
+        assert_eq!(run.code, [("text", &json!(py))]);
     }
 
     #[test]
@@ -520,6 +682,13 @@ mod tests {
             "run_py",
             "js_eval",
             "execute",
+            "run",
+            "run_script",
+            "run_cell",
+            "sandbox_run",
+            "run_agent_script",
+            "evaluate",
+            "runScript",
         ] {
             assert!(code_tool_globs().is_match(name), "{name}");
         }

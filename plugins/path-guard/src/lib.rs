@@ -1193,6 +1193,11 @@ mod tests {
             d("delete_directory", json!({"path": ".git/hooks"})),
             ("escalate", Some("path.guardrail".into()))
         );
+        // Slash commands run their `!` lines (review s7 F4).
+        assert_eq!(
+            d("delete_directory", json!({"path": ".claude/commands"})),
+            ("escalate", Some("path.guardrail".into()))
+        );
         assert_eq!(
             d(
                 "read_file",
@@ -1202,7 +1207,7 @@ mod tests {
         );
         for (tool, args) in [
             ("delete_directory", json!({"path": "build"})),
-            ("delete_directory", json!({"path": ".claude/commands"})),
+            ("delete_directory", json!({"path": ".claude/notes"})),
             (
                 "write_file",
                 json!({"path": "app/[slug]/page.tsx", "content": "x"}),

@@ -337,9 +337,13 @@ mod tests {
             "find . -name '*.pyc' -delete",
             "find . -type d -name __pycache__ -exec rm -rf {} +",
             "mv .github/workflows/ci.yml .github/workflows/old.yml",
-            "rm -rf .claude/commands",
+            "rm -rf .claude/notes",
         ] {
             assert_eq!(decide(cmd, CWD).0, "allow", "{cmd}");
+        }
+        // Slash commands and skills run what they hold (review s7 F4).
+        for cmd in ["rm -rf .claude/commands", "rm -rf .agents/skills"] {
+            assert_eq!(decide(cmd, CWD).0, "escalate", "{cmd}");
         }
     }
 
