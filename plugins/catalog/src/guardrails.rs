@@ -877,6 +877,35 @@ fn rail_dirs() -> &'static [(String, Vec<String>)] {
     })
 }
 
+/// Text every path a built-in rail matches holds (lower case): for each
+/// spelling of each rail's glob, one literal run of it (between `/` and
+/// pattern syntax): a hidden name if it has one, else its longest
+/// (`.claude`, `claude_desktop_config.json`, `.agents`,
+/// `toolvet-decisions`). A word
+/// that holds none of them cannot name a built-in rail, so a check that
+/// looks for rails among the words of code (`open('…', 'w')`) may skip it;
+/// derived from [`FILES`], it cannot fall behind the list.
+pub fn name_needles() -> &'static [String] {
+    static NEEDLES: OnceLock<Vec<String>> = OnceLock::new();
+    NEEDLES.get_or_init(|| {
+        let mut out: Vec<String> = Vec::new();
+        for glob in FILES.iter().flat_map(|(glob, _, _)| expand_braces(glob)) {
+            let run = glob
+                .split(['/', '*', '?', '[', ']', '{', '}'])
+                .filter(|run| run.len() > 1)
+                .max_by_key(|run| (run.starts_with('.'), run.len()))
+                .map(str::to_ascii_lowercase);
+            // A glob with no literal run could match any word: then no
+            // word may be skipped (`/` is in every path).
+            let needle = run.unwrap_or_else(|| "/".to_string());
+            if !out.contains(&needle) {
+                out.push(needle);
+            }
+        }
+        out
+    })
+}
+
 /// Every spelling a glob's `{a,b}` alternatives give (`{Code,Cursor}/User`
 /// → `Code/User`, `Cursor/User`): one sample per alternative, so that each
 /// names its own directory. Alternatives do not nest in [`FILES`].
@@ -1317,6 +1346,20 @@ mod tests {
         assert_eq!(within("/w/p/.agents/skills"), Some(Kind::GitHook));
         assert_eq!(within("/w/p/.agents"), Some(Kind::GitHook));
         assert_eq!(within("/w/p/.gemini/commands"), Some(Kind::GitHook));
+    }
+
+    #[test]
+    fn every_rail_holds_a_needle() {
+        // A path a rail matches holds one of the needles (what shell-guard
+        // uses to pick the words of inline code worth resolving).
+        let needles = name_needles();
+        for (sample, _) in rail_dirs() {
+            let at = format!("/w/{}", sample.trim_start_matches('/'));
+            assert!(needles.iter().any(|n| at.contains(n.as_str())), "{at}");
+        }
+        assert!(needles.iter().any(|n| n == "claude_desktop_config.json"));
+        assert!(needles.iter().any(|n| n == ".agents"));
+        assert!(!needles.iter().any(|n| n == "/"), "{needles:?}");
     }
 
     #[test]

@@ -2289,6 +2289,8 @@ impl Analysis<'_> {
             "~",
         ];
         let mut needles: Vec<String> = BUILT_IN.iter().map(|s| s.to_string()).collect();
+        // Every built-in rail's name, from the catalog's own list.
+        needles.extend(check_catalog::guardrails::name_needles().iter().cloned());
         for p in self.state.state.iter().chain(&self.state.secret) {
             for seg in p.rsplit('/').take(3).filter(|s| !s.is_empty()) {
                 needles.push(seg.to_ascii_lowercase());
