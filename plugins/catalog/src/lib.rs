@@ -31,6 +31,7 @@ pub mod args;
 pub mod code;
 pub mod encoded;
 pub mod guardrails;
+pub mod parse;
 pub mod pattern;
 pub mod roles;
 pub mod run;

@@ -4,6 +4,7 @@
 //! may delete them again, even outside the workspace). Read from the shell
 //! commands of the history calls that ran, with [`crate::words`].
 
+use crate::parse::{self, Simple};
 use crate::words;
 
 /// Facts from the run's history.
@@ -18,6 +19,61 @@ pub struct Facts {
     /// --port 8000`, `python -m http.server`, `docker run -p 8080:80`): the
     /// agent may fetch them on loopback.
     pub listening: Vec<u16>,
+    /// Why the run's commands were not read in full: a command that could
+    /// not be parsed (its links were then read word by word, leniently,
+    /// and nothing else), or a simple command still holding shell syntax
+    /// among its words. Empty when every command was read.
+    pub doubts: Vec<String>,
+}
+
+/// Most reasons [`Facts::doubts`] keeps.
+const MAX_DOUBTS: usize = 4;
+
+/// One history call's command text parsed once (for every reading of
+/// [`readings`]): its simple commands, whether the call is the one that
+/// ran, and why it was read in doubt.
+struct Parsed {
+    /// Its simple commands ([`parse::commands`]), or, when it could not be
+    /// parsed, the lenient word-by-word reading of
+    /// [`words::lenient_commands`]: every command of it doubtful and
+    /// uncertain, so only links are learnt from it (a link wrongly believed
+    /// makes later calls stricter, never looser).
+    simples: Vec<Simple>,
+    /// Whether the call's command is the one that ran.
+    certain: bool,
+    /// Why the text could not be parsed, if it could not.
+    doubt: Option<String>,
+}
+
+impl Parsed {
+    fn new(cmd: &str, certain: bool) -> Parsed {
+        match parse::commands(cmd) {
+            Ok(simples) => Parsed {
+                simples,
+                certain,
+                doubt: None,
+            },
+            Err(e) => {
+                let why = match e {
+                    parse::SyntaxError::TooDeep(w) | parse::SyntaxError::Unparseable(w) => w,
+                };
+                Parsed {
+                    simples: words::lenient_commands(cmd)
+                        .into_iter()
+                        .map(|words| Simple {
+                            words,
+                            certain: false,
+                            doubtful: true,
+                        })
+                        .collect(),
+                    certain: false,
+                    doubt: Some(format!(
+                        "a command could not be parsed ({why}); its links were read word by word"
+                    )),
+                }
+            }
+        }
+    }
 }
 
 /// Dev servers and the ports they listen on without a port option, from
@@ -296,6 +352,16 @@ impl Facts {
     /// follow the link when `mv` (or a `cp` that copies links as links)
     /// moves it or a directory holding it.
     pub fn from_calls<'a>(commands: impl IntoIterator<Item = (&'a str, bool)>, cwd: &str) -> Facts {
+        let parsed: Vec<Parsed> = commands
+            .into_iter()
+            .map(|(c, certain)| Parsed::new(c, certain))
+            .collect();
+        Facts::from_parsed(&parsed, cwd)
+    }
+
+    /// [`Facts::from_calls`] from calls parsed already (once for every
+    /// reading of [`readings`]).
+    fn from_parsed(calls: &[Parsed], cwd: &str) -> Facts {
         let mut facts = Facts::default();
         if !cwd.starts_with('/') {
             return facts;
@@ -307,19 +373,39 @@ impl Facts {
             dirs: vec![cwd.clone()],
             vars: Vec::new(),
         };
-        for (cmd, certain) in commands {
+        for call in calls {
             shell.here = Some(cwd.clone());
             shell.moved = false;
-            facts.read(cmd, certain, &mut shell, 0);
+            facts.read_parsed(call, &mut shell, 0);
         }
         facts
     }
 
-    /// Learn from one command text (a call's command, or a `bash -c` text
-    /// at nesting `depth`).
+    /// Learn from one command text (a `bash -c` text or an `eval` at
+    /// nesting `depth`).
     fn read(&mut self, cmd: &str, certain: bool, shell: &mut Shell, depth: u32) {
-        for raw in words::commands(cmd) {
-            let expanded: Vec<String> = raw.iter().map(|w| shell.expand(w)).collect();
+        self.read_parsed(&Parsed::new(cmd, certain), shell, depth);
+    }
+
+    /// Learn from one parsed command text. A command that runs only
+    /// maybe ([`parse::Simple::certain`] false: an `if` body, after `&&`
+    /// or `||`) or that was read in doubt still teaches its links (a link
+    /// only makes later calls stricter, and [`readings`] also judges
+    /// without links) but no directory or server.
+    fn read_parsed(&mut self, call: &Parsed, shell: &mut Shell, depth: u32) {
+        if let Some(why) = &call.doubt {
+            self.note_doubt(why.clone());
+        }
+        for simple in &call.simples {
+            if simple.doubtful {
+                self.note_doubt(format!(
+                    "`{}` was misread (a keyword or a redirection left among its words)",
+                    simple.words.join(" ")
+                ));
+            }
+            let certain =
+                call.certain && simple.certain && !simple.doubtful && call.doubt.is_none();
+            let expanded: Vec<String> = simple.words.iter().map(|w| shell.expand(w)).collect();
             if shell.assign(expanded.iter()) {
                 continue;
             }
@@ -340,8 +426,10 @@ impl Facts {
                         }
                         _ => Vec::new(),
                     };
+                    // A `cd` that may not run (in an `if`, after `&&`)
+                    // leaves the directory unknown.
                     shell.here = match new.as_slice() {
-                        [one] if shell.here.is_some() => Some(one.clone()),
+                        [one] if shell.here.is_some() && simple.certain => Some(one.clone()),
                         _ => None,
                     };
                     for d in new {
@@ -374,6 +462,14 @@ impl Facts {
                     }
                 }
             }
+        }
+    }
+
+    /// Record why the run's commands were not read in full (at most
+    /// [`MAX_DOUBTS`] reasons are kept; the first is enough to know).
+    fn note_doubt(&mut self, why: String) {
+        if self.doubts.len() < MAX_DOUBTS {
+            self.doubts.push(why);
         }
     }
 
@@ -631,10 +727,12 @@ impl Facts {
             } else {
                 continue;
             };
-            let target = match (target.strip_prefix('~'), home) {
-                (Some(t), Some(h)) => format!("{h}{t}"),
-                (Some(_), None) => return None,
-                (None, _) => target.clone(),
+            let target = match target.strip_prefix('~') {
+                Some(t) => {
+                    let (user, after) = t.split_at(t.find('/').unwrap_or(t.len()));
+                    format!("{}{after}", user_home(user, home)?)
+                }
+                None => target.clone(),
             };
             return Some(resolve("/", &format!("{target}/{rest}")));
         }
@@ -646,6 +744,26 @@ impl Facts {
         self.created
             .iter()
             .any(|c| path == c || path.starts_with(&format!("{c}/")))
+    }
+}
+
+/// The directory `~user` names (`user` empty: `~`, the home `home`):
+/// `/root` for root, else a sibling of `home` (`/home/alice` → `/home/bob`,
+/// `/Users/alice` → `/Users/bob`), or `/home/user` when the home is not
+/// known — never the home with the name appended (review-s7 L4: `~alice`
+/// was read as `/home/alicealice`). `None` for `~` when the home is not
+/// known, and for `~+`/`~-` (the shell's current and previous directories).
+fn user_home(user: &str, home: Option<&str>) -> Option<String> {
+    match user {
+        "" => home.map(str::to_string),
+        "+" | "-" => None,
+        "root" => Some("/root".to_string()),
+        u => Some(
+            match home.and_then(|h| h.trim_end_matches('/').rsplit_once('/')) {
+                Some((parent, _)) if !parent.is_empty() => format!("{parent}/{u}"),
+                _ => format!("/home/{u}"),
+            },
+        ),
     }
 }
 
@@ -691,7 +809,11 @@ fn copies_links(w: &[String]) -> bool {
 /// first without links. Without links there is one reading; never more
 /// than three.
 pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
-    let full = Facts::from_calls(calls.iter().copied(), cwd);
+    let parsed: Vec<Parsed> = calls
+        .iter()
+        .map(|(c, certain)| Parsed::new(c, *certain))
+        .collect();
+    let full = Facts::from_parsed(&parsed, cwd);
     if !cwd.starts_with('/') {
         return vec![full];
     }
@@ -710,9 +832,10 @@ pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
         symlinks: Vec::new(),
         created: full.created.clone(),
         listening: full.listening.clone(),
+        doubts: full.doubts.clone(),
     };
     for base in bases.iter().rev() {
-        for (link, target) in Facts::from_calls(calls.iter().copied(), base).symlinks {
+        for (link, target) in Facts::from_parsed(&parsed, base).symlinks {
             above.add_link(link, target);
         }
     }
@@ -897,5 +1020,127 @@ mod tests {
         assert_eq!(r[2].created, r[0].created);
         // No links: one reading.
         assert_eq!(readings(&[("mkdir out", true)], "/w/p").len(), 1);
+    }
+
+    /// review-s7 F1: a link made with a redirection, a comment, inside a
+    /// compound command or with `!` is learnt (it was taken as a link named
+    /// `2>/dev/null`, or as a command `then`, and forgotten).
+    #[test]
+    fn links_through_redirections_comments_and_compound_commands() {
+        let key = "/root/.ssh/id_rsa";
+        for cmd in [
+            "ln -s /root/.ssh/id_rsa k 2>/dev/null",
+            "ln -s /root/.ssh/id_rsa k >/dev/null",
+            "ln -s /root/.ssh/id_rsa k 2>&1",
+            "ln -s /root/.ssh/id_rsa k </dev/null",
+            "ln -s /root/.ssh/id_rsa k 2>/tmp/e",
+            "ln 2>/dev/null -s /root/.ssh/id_rsa k",
+            "ln -s /root/.ssh/id_rsa k # make link",
+            "if true; then ln -s /root/.ssh/id_rsa k; fi",
+            "if [ ! -e k ]; then ln -s /root/.ssh/id_rsa k; fi",
+            "for x in 1; do ln -s /root/.ssh/id_rsa k; done",
+            "{ ln -s /root/.ssh/id_rsa k; }",
+            "! ln -s /root/.ssh/id_rsa k",
+            "while true; do ln -s /root/.ssh/id_rsa k; break; done",
+            "case x in *) ln -s /root/.ssh/id_rsa k;; esac",
+            "echo $(ln -s /root/.ssh/id_rsa k)",
+        ] {
+            let f = Facts::from_commands([cmd], "/home/alice/project");
+            assert_eq!(
+                f.through_symlinks("/home/alice/project/k".into(), None),
+                key,
+                "{cmd}: {f:?}"
+            );
+            assert!(f.doubts.is_empty(), "{cmd}: {:?}", f.doubts);
+        }
+    }
+
+    /// review-s7 F1: a command the parser refuses is read in doubt: its
+    /// links are still learnt word by word (redirections, comments and
+    /// keywords dropped), and nothing that loosens (a directory, a server)
+    /// is.
+    #[test]
+    fn unparseable_commands_are_read_in_doubt() {
+        for cmd in [
+            "ln -s ~ h 2>/dev/null; echo 'unclosed",
+            "then ln -s ~ h # (",
+            "mkdir /home/alice/other; ln -s ~ h >/dev/null; echo \"",
+        ] {
+            let f = Facts::from_commands([cmd], "/home/alice/project");
+            assert!(!f.doubts.is_empty(), "{cmd}");
+            assert_eq!(
+                f.through_symlinks("/home/alice/project/h/x".into(), Some("/home/alice")),
+                "/home/alice/x",
+                "{cmd}: {f:?}"
+            );
+            assert!(f.created.is_empty(), "{cmd}: {:?}", f.created);
+        }
+        // Readings share the parse and the doubt.
+        let r = readings(&[("ln -s ~ h; echo '", true)], "/home/alice/project/h");
+        assert!(r.iter().all(|f| !f.doubts.is_empty()));
+        assert!(r.iter().any(|f| {
+            f.through_symlinks("/home/alice/project/h".into(), Some("/home/alice")) == "/home/alice"
+        }));
+    }
+
+    /// review-s7 F10 and F9: a directory or a server is learnt only from a
+    /// command that runs whenever its call ran, not from one that may
+    /// not run (`false && mkdir`, an `if` body, after `||`).
+    #[test]
+    fn directories_and_servers_only_from_commands_that_surely_run() {
+        let f = Facts::from_commands(
+            [
+                "false && mkdir /home/alice/Documents",
+                "if false; then mkdir /home/alice/Pictures; fi",
+                "true || git clone https://github.com/x/y /home/alice/backup",
+                "false && vite --port 9200",
+                "test -e x || npm run dev",
+            ],
+            "/home/alice/project",
+        );
+        assert!(f.created.is_empty(), "{:?}", f.created);
+        assert!(f.listening.is_empty(), "{:?}", f.listening);
+        // The first command of a call runs; whether it succeeded is for
+        // the checks to doubt (shell-guard asks, egress-guard asks).
+        let f = Facts::from_commands(
+            [
+                "mkdir /home/alice/Documents || true",
+                "vite --port 9200 --version",
+            ],
+            "/home/alice/project",
+        );
+        assert_eq!(f.created, ["/home/alice/Documents"]);
+        assert_eq!(f.listening, [9200]);
+        // A `cd` that may not run leaves the directory unknown.
+        let f = Facts::from_commands(["test -d sub && cd sub; mkdir out"], "/w");
+        assert!(f.created.is_empty(), "{:?}", f.created);
+    }
+
+    /// review-s7 L4: `~user` in a link target is that user's home, not the
+    /// run's home with the name appended.
+    #[test]
+    fn tilde_user_targets() {
+        let f = Facts::from_commands(
+            [
+                "ln -s ~alice a",
+                "ln -s ~root/.ssh r",
+                "ln -s ~bob/x b",
+                "ln -s ~+ p",
+            ],
+            "/w",
+        );
+        let home = Some("/home/alice");
+        assert_eq!(f.through_symlinks("/w/a".into(), home), "/home/alice");
+        assert_eq!(
+            f.through_symlinks("/w/r/id_rsa".into(), home),
+            "/root/.ssh/id_rsa"
+        );
+        assert_eq!(f.through_symlinks("/w/b".into(), home), "/home/bob/x");
+        assert_eq!(
+            f.through_symlinks("/w/b".into(), Some("/Users/alice")),
+            "/Users/bob/x"
+        );
+        assert_eq!(f.through_symlinks("/w/b".into(), None), "/home/bob/x");
+        assert_eq!(f.through_symlinks("/w/p".into(), home), "/w/p");
     }
 }

@@ -4,7 +4,10 @@
 //! and newlines, removes quotes and backslash escapes, and knows nothing
 //! else of the shell: the call being checked is parsed properly by
 //! shell-guard, and a history rule that misreads an odd command only
-//! misses a fact.
+//! misses a fact. Facts that decide (the run's links, directories and
+//! servers, `crate::run`) are read with the shell parse instead
+//! (`crate::parse::commands`); [`lenient_commands`] is their fallback for
+//! a text the parser refuses.
 
 /// The simple commands of `command`, each as its words.
 pub fn commands(command: &str) -> Vec<Vec<String>> {
@@ -74,6 +77,112 @@ pub fn commands(command: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// The simple commands of a text the shell parser refused
+/// (`crate::parse::commands`), read with [`commands`] and cleaned the way
+/// the shell would likely take them: a word starting with `#` ends the
+/// command, redirections (`2>/dev/null`, `> f`, `2>&1`) are dropped, and
+/// keywords in front (`then ln …`, `{`, `!`) are not the command. A guess:
+/// callers treat what it gives as doubtful.
+pub fn lenient_commands(cmd: &str) -> Vec<Vec<String>> {
+    const KEYWORDS: &[&str] = &[
+        "if", "then", "else", "elif", "do", "while", "until", "{", "!", "time",
+    ];
+    let mut out = Vec::new();
+    for w in commands(&without_comments_and_fd_ampersands(cmd)) {
+        let mut kept: Vec<String> = Vec::new();
+        let mut skip_next = false;
+        for word in w {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            if word.starts_with('#') {
+                break;
+            }
+            let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+            let rest = rest.strip_prefix('&').unwrap_or(rest);
+            if rest.starts_with(['<', '>']) {
+                // An operator alone takes the next word as its file.
+                skip_next = rest.trim_end_matches(['<', '>', '|', '&']).is_empty();
+                continue;
+            }
+            if kept.is_empty() && KEYWORDS.contains(&word.as_str()) {
+                continue;
+            }
+            kept.push(word);
+        }
+        while kept.len() > 1
+            && matches!(
+                kept[0].as_str(),
+                "sudo" | "nohup" | "exec" | "time" | "command"
+            )
+        {
+            kept.remove(0);
+        }
+        if !kept.is_empty() {
+            out.push(kept);
+        }
+    }
+    out
+}
+
+/// `cmd` with unquoted comments (`#` starting a word, to the end of the
+/// line) removed and the `&` of `>&`/`&>` redirections made a blank, so
+/// that [`commands`] does not take them for separators (`2>&1` → `2> 1`).
+fn without_comments_and_fd_ampersands(cmd: &str) -> String {
+    let mut out = String::with_capacity(cmd.len());
+    let mut quote: Option<char> = None;
+    let mut it = cmd.chars().peekable();
+    let mut word_start = true;
+    while let Some(c) = it.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => {
+                out.push(c);
+                if let Some(n) = it.next() {
+                    out.push(n);
+                }
+                continue;
+            }
+            (Some(_), _) => {}
+            (None, '\\') => {
+                out.push(c);
+                if let Some(n) = it.next() {
+                    out.push(n);
+                }
+                word_start = false;
+                continue;
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '#') if word_start => {
+                for n in it.by_ref() {
+                    if n == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+                word_start = true;
+                continue;
+            }
+            (None, '>') if it.peek() == Some(&'&') => {
+                it.next();
+                out.push_str("> ");
+                word_start = true;
+                continue;
+            }
+            (None, '&') if it.peek() == Some(&'>') => {
+                out.push(' ');
+                word_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+        word_start = quote.is_none() && (c.is_whitespace() || ";&|()".contains(c));
+    }
+    out
+}
+
 /// Whether `word` is a `NAME=value` assignment.
 pub fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| is_name(name))
@@ -123,5 +232,23 @@ mod tests {
         assert_eq!(c[0][0], "npm");
         assert_eq!(base_name("/usr/bin/ln"), "ln");
         assert!(commands("").is_empty());
+    }
+
+    #[test]
+    fn lenient_reading_drops_redirections_comments_and_keywords() {
+        assert_eq!(
+            lenient_commands(
+                "then ln -s ~ h 2> /dev/null # ( c; x\nln 2>&1 -s a b &>/dev/null; fi"
+            ),
+            [
+                vec!["ln", "-s", "~", "h"],
+                vec!["ln", "-s", "a", "b"],
+                vec!["fi"]
+            ]
+        );
+        assert_eq!(
+            lenient_commands("{ sudo ln -s T k >/dev/null"),
+            [["ln", "-s", "T", "k"]]
+        );
     }
 }

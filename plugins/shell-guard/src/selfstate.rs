@@ -474,13 +474,15 @@ mod tests {
             ..Default::default()
         };
         let rm = serde_json::json!({"command": "rm -rf /home/alice/keep"});
+        // Even a certain call's `mkdir` is a claim (it may have failed on
+        // an existing directory): a person is asked, never an allow
+        // (review-s7 F10).
         assert_eq!(
             run(
                 rm.clone(),
                 &history(serde_json::json!({"command": "mkdir /home/alice/keep"}))
-            )
-            .0,
-            "allow"
+            ),
+            ("escalate".to_string(), Some("shell.rm-dynamic".to_string()))
         );
         assert_eq!(
             run(

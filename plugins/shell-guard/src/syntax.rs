@@ -1,22 +1,14 @@
-//! Parsing shell text with brush-parser behind hard bounds, and the small
-//! pieces of shell semantics the analysis needs: expanded words ([`Field`]),
-//! brace expansion, ANSI-C / `echo -e` / `printf` escapes and field
-//! splitting.
-//!
-//! brush-parser is a recursive-descent parser: nesting depth costs stack.
-//! [`parse_script`] therefore counts, before parsing, every token that can
-//! open a nesting level and every `$(`, `${`, `$[` in the text, and refuses
-//! texts with more than [`MAX_OPENERS`] / [`MAX_EXPANSIONS`]. These are
-//! *totals*, not depths, so no quoting trick can make the count lower than
-//! the depth the parser will reach.
+//! The small pieces of shell semantics the analysis needs: expanded words
+//! ([`Field`]), brace expansion, ANSI-C / `echo -e` / `printf` escapes and
+//! field splitting. Parsing with brush-parser behind hard bounds lives in
+//! `check_catalog::parse` (the run's facts are read with the same parse)
+//! and is re-exported here.
 
-use brush_parser::{ParserOptions, Token, ast};
+pub use check_catalog::parse::{
+    MAX_EXPANSIONS, MAX_OPENERS, MAX_UNCLOSED_PARENS, SyntaxError, count_expansions,
+    has_empty_heredoc_delimiter, parse_script, parser_options, tokenize,
+};
 
-/// Most tokens that may open a nesting level (`(`, `{`, `if`, `case`,
-/// `while`, `!`, …) accepted in one script.
-pub const MAX_OPENERS: usize = 128;
-/// Most `$(`, `${` and `$[` accepted in one script text.
-pub const MAX_EXPANSIONS: usize = 128;
 /// Most unquoted `{` in a word for brace expansion to be attempted.
 pub const MAX_BRACES: usize = 64;
 /// Most words one brace expansion may produce.
@@ -26,12 +18,6 @@ pub const MAX_BRACE_WORDS: usize = 64;
 /// parser backtracks exponentially on them (16 took 0.6 s, 18 took 3 s,
 /// found by fuzz/shell_analyze), so more escalate as `shell.too-deep`.
 pub const MAX_UNMATCHED_BRACES: usize = 6;
-
-/// Most `(` operators left unclosed in a script before it is refused as
-/// unparseable without parsing: a valid script closes every one, and
-/// brush-parser backtracks exponentially on a run of unclosed `(` (24 took
-/// 0.2 s and 32 took 57 s natively, found by fuzz/shell_analyze).
-pub const MAX_UNCLOSED_PARENS: usize = 8;
 
 /// Unquoted `{` in `raw` that no later `}` closes (quotes and backslash
 /// escapes skipped).
@@ -55,156 +41,6 @@ pub fn unmatched_open_braces(raw: &str) -> usize {
         }
     }
     open
-}
-
-/// Why a script could not be analysed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SyntaxError {
-    /// Nested or repeated beyond the bounds above.
-    TooDeep(String),
-    /// Not valid shell syntax (e.g. an unbalanced quote).
-    Unparseable(String),
-}
-
-/// The parser options used everywhere (bash dialect, extglob on).
-pub fn parser_options() -> ParserOptions {
-    ParserOptions::default()
-}
-
-const OPENER_WORDS: &[&str] = &[
-    "{", "if", "while", "until", "for", "case", "select", "function", "[[", "!", "coproc",
-];
-
-/// Count `$(`, `${` and `$[` in `text`.
-pub fn count_expansions(text: &str) -> usize {
-    let b = text.as_bytes();
-    b.windows(2)
-        .filter(|w| w[0] == b'$' && matches!(w[1], b'(' | b'{' | b'['))
-        .count()
-}
-
-/// Whether `text` has an unquoted here-document (`<<` or `<<-`, not the
-/// here-string `<<<`) whose delimiter is empty after quote removal
-/// (`<<""`, `<< ''`, or no word at all before `;`). brush-parser 0.4's
-/// tokenizer allocates without end on some of these (found by
-/// fuzz/shell_analyze), so texts with one are not tokenized. Any Unicode
-/// white space other than a newline counts as a blank here, which is wider
-/// than bash's space and tab, so no spelling of an empty delimiter slips
-/// through.
-pub fn has_empty_heredoc_delimiter(text: &str) -> bool {
-    let b = text.as_bytes();
-    let (mut i, mut quote, mut escaped) = (0usize, None::<u8>, false);
-    while i < b.len() {
-        let c = b[i];
-        if escaped {
-            escaped = false;
-        } else {
-            match (quote, c) {
-                (Some(b'\''), b'\'') => quote = None,
-                (Some(b'\''), _) => {}
-                (_, b'\\') => escaped = true,
-                (Some(b'"'), b'"') => quote = None,
-                (Some(_), _) => {}
-                (None, b'\'' | b'"') => quote = Some(c),
-                (None, b'<') if b[i..].starts_with(b"<<<") => {
-                    // A here-string: its word is not a delimiter.
-                    i += 3;
-                    continue;
-                }
-                (None, b'<') if b.get(i + 1) == Some(&b'<') => {
-                    let rest = &text[i + 2..];
-                    let rest = rest.strip_prefix('-').unwrap_or(rest);
-                    let rest = rest.trim_start_matches(|w: char| w.is_whitespace() && w != '\n');
-                    let word_len = rest
-                        .find(|w: char| w.is_whitespace() || ";&|<>()".contains(w))
-                        .unwrap_or(rest.len());
-                    if rest[..word_len].chars().all(|w| w == '"' || w == '\'') {
-                        return true;
-                    }
-                    i = text.len() - rest.len() + word_len;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Tokenize `text` with brush-parser, refusing first what its tokenizer
-/// cannot take ([`has_empty_heredoc_delimiter`]).
-///
-/// # Errors
-/// [`SyntaxError::Unparseable`] for such a text or a tokenizer error.
-pub fn tokenize(text: &str) -> Result<Vec<Token>, SyntaxError> {
-    if has_empty_heredoc_delimiter(text) {
-        return Err(SyntaxError::Unparseable(
-            "a here-document with an empty delimiter".into(),
-        ));
-    }
-    brush_parser::uncached_tokenize_str(text, &parser_options().tokenizer_options())
-        .map_err(|e| SyntaxError::Unparseable(e.to_string()))
-}
-
-/// Tokenize and parse a script, within the bounds of this module, with at
-/// most `max_openers` nesting tokens (at most [`MAX_OPENERS`]).
-///
-/// # Errors
-/// [`SyntaxError::TooDeep`] when a bound is exceeded,
-/// [`SyntaxError::Unparseable`] when the text is not valid shell.
-pub fn parse_script(text: &str, max_openers: usize) -> Result<ast::Program, SyntaxError> {
-    let max_openers = max_openers.min(MAX_OPENERS);
-    let expansions = count_expansions(text);
-    if expansions > MAX_EXPANSIONS {
-        return Err(SyntaxError::TooDeep(format!(
-            "{expansions} substitutions/expansions (limit {MAX_EXPANSIONS})"
-        )));
-    }
-    let opts = parser_options();
-    let tokens = tokenize(text)?;
-    let openers = tokens
-        .iter()
-        .filter(|t| match t {
-            Token::Operator(s, _) => s.starts_with('('),
-            Token::Word(s, _) => OPENER_WORDS.contains(&s.as_str()),
-        })
-        .count();
-    if openers > max_openers {
-        return Err(SyntaxError::TooDeep(format!(
-            "{openers} groups/compound commands (limit {max_openers} at this nesting level)"
-        )));
-    }
-    let (opened, closed) = tokens.iter().fold((0usize, 0usize), |(o, c), t| match t {
-        Token::Operator(s, _) => (o + s.matches('(').count(), c + s.matches(')').count()),
-        Token::Word(..) => (o, c),
-    });
-    // brush-parser 0.4 unwraps the parse of a redirection's file
-    // descriptor (`2>`): a number past i32 panics it (found by
-    // fuzz/shell_analyze). Bash rejects such descriptors too.
-    if let Some(fd) = tokens.windows(2).find_map(|pair| match pair {
-        [Token::Word(w, at), Token::Operator(op, next)]
-            if op.starts_with(['<', '>'])
-                && at.end.index == next.start.index
-                && !w.is_empty()
-                && w.bytes().all(|b| b.is_ascii_digit())
-                && w.parse::<i32>().is_err() =>
-        {
-            Some(w)
-        }
-        _ => None,
-    }) {
-        return Err(SyntaxError::Unparseable(format!(
-            "file descriptor {fd} is out of range"
-        )));
-    }
-    let unclosed = opened.saturating_sub(closed);
-    if unclosed > MAX_UNCLOSED_PARENS {
-        return Err(SyntaxError::Unparseable(format!(
-            "{unclosed} `(` are never closed"
-        )));
-    }
-    brush_parser::parse_tokens(&tokens, &opts).map_err(|e| SyntaxError::Unparseable(e.to_string()))
 }
 
 /// Rewrite a here-document body as the double-quoted word with the same
@@ -742,7 +578,7 @@ pub fn echo_output(args: &[String]) -> String {
 mod tests {
     use super::*;
 
-    fn parse_script_default(text: &str) -> Result<ast::Program, SyntaxError> {
+    fn parse_script_default(text: &str) -> Result<brush_parser::ast::Program, SyntaxError> {
         parse_script(text, MAX_OPENERS)
     }
 

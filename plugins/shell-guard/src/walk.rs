@@ -1379,11 +1379,19 @@ impl<'a> Analysis<'a> {
         } else {
             places.classify(&shown_and_abs)
         };
-        // A directory the run created itself may be deleted again.
-        let place = match place {
-            Place::Outside if self.facts.created_by_run(&shown_and_abs) => Place::Inside,
-            p => p,
-        };
+        // A directory an earlier call claims to have created (`mkdir DIR`,
+        // `git clone URL DIR`) is only a claim: the history records that
+        // the call was allowed, not that it ran or succeeded (`mkdir DIR
+        // || true` on an existing directory, `false && mkdir DIR`). A claim
+        // never loosens a decision to an allow (review-s7 F10): it may at
+        // most soften the deny of a place outside the workspace to a
+        // question, so such a target is judged as one only known at run
+        // time (`shell.rm-dynamic`, escalate, for a recursive removal or
+        // `find -delete`), never as inside the workspace. The root, a home
+        // or system directory keep their own rules.
+        if place == Place::Outside && self.facts.created_by_run(&shown_and_abs) {
+            return Target::Dynamic;
+        }
         Target::Known(place, shown_and_abs)
     }
 
