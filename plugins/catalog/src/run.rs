@@ -1,8 +1,20 @@
 //! What earlier calls of the run did that changes how a later call is
 //! judged: symbolic links it made (a later write to `link/x` writes the
-//! target; `rm -rf link/` deletes it) and directories it created (the run
-//! may delete them again, even outside the workspace). Read from the shell
-//! commands of the history calls that ran, with [`crate::words`].
+//! target; `rm -rf link/` deletes it), directories it created and servers
+//! it started. Read from the shell commands of the history calls that ran,
+//! with the shell parse shell-guard judges commands with
+//! ([`crate::parse::commands`]: redirections, comments and compound
+//! commands read as the shell reads them).
+//!
+//! Everything here is a claim: the history records that a call was
+//! allowed, not that it ran or succeeded. So a fact may only make a later
+//! decision stricter, or soften a deny to a question, never make it an
+//! allow: links are judged together with the plain paths ([`readings`],
+//! strictest wins), a directory the run claims to have created is asked
+//! about before it is removed outside the workspace, a server's port is
+//! asked about before it is fetched. A command that cannot be parsed is
+//! read in doubt ([`Facts::doubts`]): its links word by word, leniently,
+//! and nothing that would loosen.
 
 use crate::parse::{self, Simple};
 use crate::words;
@@ -12,12 +24,18 @@ use crate::words;
 pub struct Facts {
     /// `(link, target)`, both absolute: symbolic links the run made.
     pub symlinks: Vec<(String, String)>,
-    /// Absolute directories the run created (`mkdir` without `-p`, `git
-    /// clone` into a new directory): they did not exist before.
+    /// Absolute directories the run claims to have created (`mkdir`
+    /// without `-p`, `git clone` into a new directory), from commands that
+    /// surely ran ([`parse::Simple::certain`]). A claim only: the history
+    /// says the call was allowed, not that it succeeded (`mkdir DIR ||
+    /// true` on an existing directory), so shell-guard asks before such a
+    /// directory outside the workspace is removed, never allows it.
     pub created: Vec<String>,
-    /// Local ports of servers the run started (`npm run dev`, `uvicorn
-    /// --port 8000`, `python -m http.server`, `docker run -p 8080:80`): the
-    /// agent may fetch them on loopback.
+    /// Local ports of servers the run claims to have started (`npm run
+    /// dev`, `uvicorn --port 8000`, `python -m http.server`, `docker run -p
+    /// 8080:80`), from commands that surely ran: a claim (the server may
+    /// have exited at once, `vite --port P --version`), so egress-guard
+    /// asks about a loopback fetch to one rather than allowing it.
     pub listening: Vec<u16>,
     /// Why the run's commands were not read in full: a command that could
     /// not be parsed (its links were then read word by word, leniently,
@@ -701,7 +719,7 @@ impl Facts {
 
     /// `path` (absolute) with a leading symbolic link of the run replaced by
     /// its target, again while the result starts at a link (up to
-    /// [`MAX_HOPS`] links: a link to a link); the newest fact about a link
+    /// `MAX_HOPS` (8) links: a link to a link); the newest fact about a link
     /// wins (`ln -sfn` made it again). `~` targets use `home`.
     pub fn through_symlinks(&self, path: String, home: Option<&str>) -> String {
         let mut path = path;
@@ -804,7 +822,7 @@ fn copies_links(w: &[String]) -> bool {
 ///
 /// Returns, in order: [`Facts::from_calls`] at `cwd`; the links learnt as
 /// if the run had started in the directories above `cwd` (up to
-/// [`MAX_BASES`], together, the nearest winning where two meet), with the
+/// `MAX_BASES`, together, the nearest winning where two meet), with the
 /// directories and servers of the first; and, when any link is known, the
 /// first without links. Without links there is one reading; never more
 /// than three.

@@ -140,8 +140,9 @@ pub struct EgressGuard {
 /// What the run's history says about a call's destinations.
 #[derive(Debug, Clone, Default)]
 pub struct RunFacts {
-    /// Ports of servers the run started; the agent may fetch them on
-    /// loopback.
+    /// Ports of servers earlier commands of the run claim to start: a
+    /// loopback fetch to one is asked about rather than denied (a claim,
+    /// never an allow; review-s7 F9).
     pub listening: Vec<u16>,
 }
 
@@ -323,10 +324,32 @@ impl EgressGuard {
             && url
                 .port_or_known_default()
                 .is_some_and(|p| facts.listening.contains(&p));
-        let mut finding = if loopback_of_run {
-            None
-        } else {
-            self.vet_host(&at, &target, None)
+        // A server an earlier command names (`npm run dev`, `vite --port
+        // P`) is a claim, like a link or a created directory: the history
+        // says the call was allowed, not that the server started, stayed up
+        // or is the program on that port now (`vite --port 9200
+        // --version`, `false && vite --port 9200`; review-s7 F9). The text
+        // cannot tell, so a loopback fetch to a remembered port is asked
+        // about, never allowed on the claim: the deny of a loopback address
+        // softens to a question and nothing looser. (The port may be one
+        // of toolvet's own listeners, `toolvet mcp --listen`; the policy
+        // does not tell the checks their addresses, so no claimed port is
+        // trusted.)
+        let mut finding = match self.vet_host(&at, &target, None) {
+            Some(f) if loopback_of_run && f.rule == "egress.private-address" && !f.escalate => {
+                let port = url.port_or_known_default().unwrap_or_default();
+                Some(Finding {
+                    rule: f.rule,
+                    message: format!(
+                        "{at} fetches loopback port {port}, where an earlier command of this run claims to start a server; \
+                         whether that server runs (and is the one listening there) cannot be known from the history, \
+                         so a person must approve. {}",
+                        f.message
+                    ),
+                    escalate: true,
+                })
+            }
+            other => other,
         };
         if let Some(alt) = alternative_host(&c.text, &target)
             && let Some(f) = self.vet_host(&at, &alt, Some(&target))
@@ -646,7 +669,9 @@ fn shell_urls(args: &serde_json::Value) -> Vec<Candidate> {
         let Some(cmd) = value.as_str() else {
             continue;
         };
-        for w in check_catalog::words::commands(cmd) {
+        // The shell's own parse: a client inside `if … fi`, `{ …; }` or
+        // after a redirection is still the command (review-s7 F1's reader).
+        for w in check_catalog::parse::command_words(cmd) {
             if !NETWORK_CLIENTS.contains(&check_catalog::words::base_name(&w[0])) {
                 continue;
             }
