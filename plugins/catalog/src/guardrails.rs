@@ -702,7 +702,7 @@ impl StatePaths {
             return Some((TOOLVET_STATE, p.clone()));
         }
         let lower = path.to_ascii_lowercase();
-        for (sample, dirs) in rail_dirs() {
+        for (sample, dirs, _) in rail_dirs() {
             for dir in dirs {
                 let holds = if dir.starts_with('/') {
                     lower == *dir
@@ -733,7 +733,7 @@ impl StatePaths {
         // literal directory or a directory above it (with one or two
         // segments between, for `*/` in the pattern).
         for base in pattern_bases(pattern) {
-            for (sample, dirs) in rail_dirs() {
+            for (sample, dirs, tree) in rail_dirs() {
                 let places: Vec<String> = if sample.starts_with('/') {
                     vec![String::new()]
                 } else {
@@ -748,10 +748,6 @@ impl StatePaths {
                     } else {
                         format!("{place}{sample}")
                     };
-                    let Some(rail) = guard_rail(&guarded) else {
-                        continue;
-                    };
-                    let tree = guarded_is_tree(&guarded);
                     let dir = guarded.rsplit_once('/').map_or("/", |(d, _)| d);
                     // A rail known only by its file name (`.bashrc`,
                     // `toolvet.toml`) anywhere: named when the pattern
@@ -766,22 +762,24 @@ impl StatePaths {
                     // (`.claude/hooks/*`); a pattern reaching any depth
                     // (`START/**/NAME`) must name the sample itself, or
                     // every name would be below some such directory.
-                    let below =
-                        tree && !pattern.spans_directories() && pattern.names_at_or_under(dir);
-                    if named || below {
+                    let below = named
+                        || (*tree
+                            && !pattern.spans_directories()
+                            && pattern.names_at_or_under(dir));
+                    let held = below
+                        || (within
+                            && dirs.iter().any(|d| {
+                                let held = if d.starts_with('/') {
+                                    d.clone()
+                                } else {
+                                    format!("{place}{d}")
+                                };
+                                pattern.matches(&held)
+                            }));
+                    // The rail the placed sample is (the costly glob match,
+                    // done only for a sample the pattern names).
+                    if held && let Some(rail) = guard_rail(&guarded) {
                         return Some((rail, guarded));
-                    }
-                    if within {
-                        for d in dirs {
-                            let held = if d.starts_with('/') {
-                                d.clone()
-                            } else {
-                                format!("{place}{d}")
-                            };
-                            if pattern.matches(&held) {
-                                return Some((rail, guarded));
-                            }
-                        }
                     }
                 }
             }
@@ -807,18 +805,6 @@ const TOOLVET_STATE: GuardRail = GuardRail {
     kind: Kind::ToolvetState,
     label: "toolvet's own state (the policy, approvals, key or history of the host vetting this agent)",
 };
-
-/// Whether the rail at `guarded` (a sample path) covers a whole directory
-/// (its glob ends in `/**`): any other name in its directory is the same
-/// rail. (Not merely some rail: `.claude.json` placed in
-/// `.claude/commands/` is not what covers that directory.)
-fn guarded_is_tree(guarded: &str) -> bool {
-    let Some((dir, _)) = guarded.rsplit_once('/') else {
-        return false;
-    };
-    let other = guard_rail(&format!("{dir}/another-name"));
-    other.is_some() && other == guard_rail(guarded)
-}
 
 /// The directories a pattern's alternatives start from (their leading
 /// literal segments, `/` when none), and every directory above them.
@@ -847,9 +833,11 @@ fn pattern_bases(pattern: &PathPattern) -> Vec<String> {
 /// A sample path for each built-in rail (its glob with `**/` dropped,
 /// `/**` read as `/x` and `*` as `x`), with the directories that hold it
 /// by name: the leading parts of the sample that are a hidden directory
-/// or two segments or more (see [`StatePaths::rail_within`]). Lower case.
-fn rail_dirs() -> &'static [(String, Vec<String>)] {
-    static DIRS: OnceLock<Vec<(String, Vec<String>)>> = OnceLock::new();
+/// or two segments or more (see [`StatePaths::rail_within`]), and whether
+/// the rail is a whole directory (its glob ends in `/**`: any name below
+/// the sample's directory is that rail). Lower case.
+fn rail_dirs() -> &'static [(String, Vec<String>, bool)] {
+    static DIRS: OnceLock<Vec<(String, Vec<String>, bool)>> = OnceLock::new();
     DIRS.get_or_init(|| {
         FILES
             .iter()
@@ -871,7 +859,7 @@ fn rail_dirs() -> &'static [(String, Vec<String>)] {
                         dirs.push(lead);
                     }
                 }
-                (sample, dirs)
+                (sample, dirs, glob.ends_with("/**"))
             })
             .collect()
     })
@@ -1353,7 +1341,7 @@ mod tests {
         // A path a rail matches holds one of the needles (what shell-guard
         // uses to pick the words of inline code worth resolving).
         let needles = name_needles();
-        for (sample, _) in rail_dirs() {
+        for (sample, _, _) in rail_dirs() {
             let at = format!("/w/{}", sample.trim_start_matches('/'));
             assert!(needles.iter().any(|n| at.contains(n.as_str())), "{at}");
         }
@@ -1535,7 +1523,7 @@ mod tests {
 
     #[test]
     fn every_rail_sample_is_its_rail() {
-        for (sample, dirs) in rail_dirs() {
+        for (sample, dirs, _) in rail_dirs() {
             let at = if sample.starts_with('/') {
                 sample.clone()
             } else {
