@@ -65,6 +65,13 @@ struct Parsed {
 
 impl Parsed {
     fn new(cmd: &str, certain: bool) -> Parsed {
+        if !may_teach(cmd) {
+            return Parsed {
+                simples: Vec::new(),
+                certain,
+                doubt: None,
+            };
+        }
         match parse::commands(cmd) {
             Ok(simples) => Parsed {
                 simples,
@@ -92,6 +99,66 @@ impl Parsed {
             }
         }
     }
+}
+
+/// Command names [`Facts::read_parsed`] learns from, besides the dev
+/// servers of [`SERVERS`] and `python…`: moving the shell (`cd`), setting
+/// variables, nested scripts, links, created directories (`git clone`
+/// counts by its `clone`) and servers.
+const TEACHING_NAMES: &[&str] = &[
+    "cd",
+    "pushd",
+    "popd",
+    "export",
+    "declare",
+    "typeset",
+    "local",
+    "readonly",
+    "bash",
+    "sh",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "eval",
+    "ln",
+    "mv",
+    "cp",
+    "mkdir",
+    "docker",
+    "podman",
+    "clone",
+    "npx",
+    "bunx",
+    "pnpx",
+    "manage.py",
+];
+
+/// Whether the command text `cmd` may teach a fact at all, decided without
+/// parsing it (parsing every earlier command on every call is the cost of
+/// reading the history, issue 33): a text with `$`, `=` or a backquote
+/// (a variable may name the program, or be set for later calls) may; else
+/// only one holding a name of [`TEACHING_NAMES`] or [`SERVERS`] (or one
+/// starting `python`) as a word. Words are taken after removing every
+/// quote and backslash and splitting at anything but letters, digits and
+/// `._+-`, so a name in quotes (`'l'n`), behind a path (`/bin/ln`) or a
+/// keyword (`then ln`) still counts: this over-approximates what
+/// [`parse::commands`] could give.
+fn may_teach(cmd: &str) -> bool {
+    if cmd.contains(['$', '=', '`']) {
+        return true;
+    }
+    let plain: String = cmd
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect();
+    plain
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
+        .any(|w| {
+            TEACHING_NAMES.contains(&w)
+                || w.starts_with("python")
+                || SERVERS.iter().any(|(p, _, _)| *p == w)
+        })
 }
 
 /// Dev servers and the ports they listen on without a port option, from
@@ -1160,5 +1227,36 @@ mod tests {
         );
         assert_eq!(f.through_symlinks("/w/b".into(), None), "/home/bob/x");
         assert_eq!(f.through_symlinks("/w/p".into(), home), "/w/p");
+    }
+
+    /// The cheap filter in front of the parse never drops a command that
+    /// teaches a fact (issue 33: the whole history is read on every call).
+    #[test]
+    fn commands_skipped_unparsed_teach_nothing() {
+        for cmd in [
+            "'l'n -s /root/.ssh/id_rsa k",
+            "l\\n -s /root/.ssh/id_rsa k",
+            "/bin/ln -s /root/.ssh/id_rsa k",
+            "then ln -s /root/.ssh/id_rsa k; fi",
+            "L=ln; $L -s /root/.ssh/id_rsa k",
+            "cd sub",
+            "mkdir /home/a/x",
+            "python3.12 -m http.server",
+            "npx vite",
+            "uvicorn app:app",
+        ] {
+            assert!(may_teach(cmd), "{cmd}");
+        }
+        assert!(may_teach("git clone https://x/y z"));
+        for cmd in [
+            "git status",
+            "cargo test -q",
+            "ls -la src",
+            "cat README.md | head -50",
+        ] {
+            assert!(!may_teach(cmd), "{cmd}");
+        }
+        let f = Facts::from_commands(["'l'n -s /root/.ssh/id_rsa k"], "/w");
+        assert_eq!(f.through_symlinks("/w/k".into(), None), "/root/.ssh/id_rsa");
     }
 }
