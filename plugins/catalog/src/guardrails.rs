@@ -212,6 +212,44 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Zed's settings (its MCP servers and agent tool permissions)",
     ),
+    // The other agents' permission lists, by the same token: Codex's
+    // command rules (OpenAI Codex docs, "Rules": `*.rules` files in a
+    // `rules/` directory beside a configuration layer, `~/.codex/rules/`,
+    // earlier `~/.codex/policy/`), Gemini CLI's policy engine (Gemini CLI
+    // docs, "Policy engine": `~/.gemini/policies/*.toml`, the workspace's
+    // `.gemini/policies/`, the system's `/etc/gemini-cli/` and
+    // `/Library/Application Support/GeminiCli/`) and its folder trust
+    // (`~/.gemini/trustedFolders.json`: a trusted folder's settings load).
+    (
+        "**/.codex/rules/**",
+        Kind::AgentControl,
+        "Codex's command rules (what runs without asking)",
+    ),
+    (
+        "**/.codex/policy/**",
+        Kind::AgentControl,
+        "Codex's command rules (what runs without asking)",
+    ),
+    (
+        "**/.gemini/policies/**",
+        Kind::AgentControl,
+        "Gemini CLI's policy rules (what runs without asking)",
+    ),
+    (
+        "**/.gemini/trustedFolders.json",
+        Kind::AgentControl,
+        "Gemini CLI's trusted folders",
+    ),
+    (
+        "/etc/gemini-cli/**",
+        Kind::AgentControl,
+        "Gemini CLI's system settings and policies",
+    ),
+    (
+        "**/Application Support/GeminiCli/**",
+        Kind::AgentControl,
+        "Gemini CLI's system settings and policies",
+    ),
     // Cursor CLI's project permissions (Cursor docs, "CLI permissions":
     // `.cursor/cli.json` beside the user's `~/.cursor/cli-config.json`).
     (
@@ -361,6 +399,11 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.agents/skills/**",
         Kind::GitHook,
         "an agent skill (Codex, Gemini CLI, VS Code; its scripts run when it is used)",
+    ),
+    (
+        "**/.copilot/agents/**",
+        Kind::GitHook,
+        "a Copilot CLI custom agent (its front matter names the tools and MCP servers it uses)",
     ),
     (
         "**/.codex/skills/**",
@@ -1315,6 +1358,20 @@ mod tests {
             assert_eq!(k(p), Some(Kind::AgentInstructions), "{p}");
         }
         assert_eq!(k("/w/p/.cursor/cli.json"), Some(Kind::AgentControl));
+        // The other agents' permission lists.
+        for p in [
+            "/home/a/.codex/rules/default.rules",
+            "/w/p/.codex/rules/x.rules",
+            "/home/a/.codex/policy/x.codexpolicy",
+            "/home/a/.gemini/policies/my-rules.toml",
+            "/w/p/.gemini/policies/project.toml",
+            "/home/a/.gemini/trustedFolders.json",
+            "/etc/gemini-cli/settings.json",
+            "/Library/Application Support/GeminiCli/policies/x.toml",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentControl), "{p}");
+        }
+        assert_eq!(k("/home/a/.copilot/agents/x.agent.md"), Some(Kind::GitHook));
         // Not these: the same names elsewhere.
         for p in [
             "/w/p/skills/x/SKILL.md",
