@@ -161,6 +161,26 @@ fn may_teach(cmd: &str) -> bool {
         })
 }
 
+/// The ports of [`Facts::listening`] alone, for a check that needs
+/// nothing else (egress-guard, on every call): only the commands that name
+/// a server program are parsed. A server hidden behind a variable
+/// (`S=vite; $S`) is missed, which is safe: a remembered port only softens
+/// a deny of a loopback fetch to a question.
+pub fn listening_ports<'a>(commands: impl IntoIterator<Item = &'a str>, cwd: &str) -> Vec<u16> {
+    let servers = commands.into_iter().filter(|cmd| {
+        cmd.split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
+            .any(|w| {
+                w.starts_with("python")
+                    || matches!(
+                        w,
+                        "docker" | "podman" | "npx" | "bunx" | "pnpx" | "manage.py"
+                    )
+                    || SERVERS.iter().any(|(p, _, _)| *p == w)
+            })
+    });
+    Facts::from_commands(servers, cwd).listening
+}
+
 /// Dev servers and the ports they listen on without a port option, from
 /// their documentation: `(program, subcommand or "" for any, ports)`.
 /// `npm run dev` and friends run a script this cannot see, so they get the
@@ -1258,5 +1278,21 @@ mod tests {
         }
         let f = Facts::from_commands(["'l'n -s /root/.ssh/id_rsa k"], "/w");
         assert_eq!(f.through_symlinks("/w/k".into(), None), "/root/.ssh/id_rsa");
+    }
+
+    #[test]
+    fn listening_ports_alone() {
+        let cmds = [
+            "git status",
+            "npm run dev > /tmp/dev.log 2>&1 &",
+            "false && vite --port 9200",
+            "'uvicorn' app:app --port 8001",
+        ];
+        assert_eq!(
+            listening_ports(cmds, "/w"),
+            Facts::from_commands(cmds, "/w").listening
+        );
+        assert!(listening_ports(cmds, "/w").contains(&8001));
+        assert!(!listening_ports(cmds, "/w").contains(&9200));
     }
 }

@@ -731,11 +731,7 @@ fn run_facts(ctx: &Context) -> RunFacts {
         .collect();
     let cwd = ctx.attribute("cwd").unwrap_or("/");
     RunFacts {
-        listening: check_catalog::run::Facts::from_commands(
-            commands.iter().map(String::as_str),
-            cwd,
-        )
-        .listening,
+        listening: check_catalog::run::listening_ports(commands.iter().map(String::as_str), cwd),
     }
 }
 
