@@ -26,10 +26,12 @@ pub use agents::{
     AGENTS, ASKING_MODES, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, PayloadForm,
     Rendered,
 };
+/// The one list of working-directory argument names (`cwd`,
+/// `workingDirectory`, `dir_path`, `options.cwd`, …), shared with
+/// shell-guard: the catalog's.
+pub use check_catalog::workdir;
 pub use history::{KEY_FILE, MAX_FILE_BYTES, SessionHistory, path_for};
-pub use maps::{
-    MappedCall, ToolMap, ToolMapping, WORKDIR_ARGS, mcp_bare_name, mcp_bare_names, patch_calls,
-};
+pub use maps::{MappedCall, ToolMap, ToolMapping, mcp_bare_name, mcp_bare_names, patch_calls};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -185,31 +187,36 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     // The working directory from the arguments as the map names them
     // (Gemini's shell `dir_path` is its `directory`).
     let (_, mapped) = map.apply(&call.tool, &call.arguments)?;
-    let cwd = working_directory(&call, &mapped)?;
-    let state_dir = config.state_dir()?;
     let home = user_home();
-    let mut requests = map
-        .calls(&call.tool, &call.arguments)?
-        .into_iter()
-        .map(|(name, arguments)| {
-            request_for(
-                agent,
-                &call,
-                cwd.as_deref(),
-                home.as_deref(),
-                &name,
-                arguments,
-            )
-        })
-        .collect::<Result<Vec<_>, HookError>>()?;
+    // A search tool's filter directory is vetted as the paths it reads.
+    let filter_dirs: Vec<&str> = map
+        .mapping(&call.tool)
+        .map(|m| m.filters.values().map(String::as_str).collect())
+        .unwrap_or_default();
+    let cwd = working_directory(&call, &mapped, home.as_deref(), &filter_dirs)?;
+    let state_dir = config.state_dir()?;
+    let calls = map.calls(&call.tool, &call.arguments)?;
+    // The history's record of keystrokes is the hooks' own: an agent
+    // argument of that name would forge it.
+    if let Some(key) = call
+        .arguments
+        .keys()
+        .find(|k| toolvet::fold::fold(k) == toolvet::fold::fold(KEYSTROKES_KEY))
+    {
+        return Err(HookError::Input(format!(
+            "the argument `{}` is a name toolvet keeps for itself",
+            toolvet::display::visible(key)
+        )));
+    }
+    let keystrokes = map.mapping(&call.tool).and_then(|m| m.keystrokes.clone());
     let approvals = ApprovalTrust::of(&policy);
     let limits = HistoryLimits::of(&policy.host);
     // One tool use per process: load only the checks that can select its
     // call (the host denies any other tool) when it is one call, and start
     // reused checks from their snapshots rather than configure them for
     // this one use.
-    let only_tool = match &requests[..] {
-        [one] => Some(one.call.name.clone()),
+    let only_tool = match &calls[..] {
+        [one] => Some(one.0.clone()),
         _ => None,
     };
     // The host lists the policy's own state (policy, ledger, log, keys,
@@ -239,16 +246,47 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         Some(session) => Some(SessionHistory::open(&state_dir, agent.name(), session)?),
         None => None,
     };
+    // Keystrokes into a persistent shell: the text joined to the shell's
+    // unfinished line (recorded), and the text alone (judged only).
+    let (calls, extra, typed) = match &keystrokes {
+        None => (calls, Vec::new(), None),
+        Some(key) => {
+            let typed = typed_line(&call, key, &calls, history.as_ref().map(|h| h.entries()))?;
+            let (recorded, extra) = typed.calls(calls);
+            (recorded, extra, Some(typed))
+        }
+    };
+    let build = |calls: Vec<MappedCall>| {
+        calls
+            .into_iter()
+            .map(|(name, arguments)| {
+                request_for(
+                    agent,
+                    &call,
+                    cwd.as_deref(),
+                    home.as_deref(),
+                    &name,
+                    arguments,
+                )
+            })
+            .collect::<Result<Vec<_>, HookError>>()
+    };
+    let mut requests = build(calls)?;
+    let mut judged_only = build(extra)?;
     // Every part and candidate name of this tool use is vetted against the
     // history before it: the tool use is recorded once, after all of them.
     let prior = match &history {
         Some(history) => limits.for_checks(history.entries())?,
         None => Vec::new(),
     };
-    let parts = requests.len();
+    let parts = requests.len() + judged_only.len();
     let mut answers = Vec::with_capacity(parts);
     let mut verdicts = Vec::with_capacity(parts);
-    for (i, request) in requests.iter_mut().enumerate() {
+    for (i, request) in requests
+        .iter_mut()
+        .chain(judged_only.iter_mut())
+        .enumerate()
+    {
         request.context.history = prior.clone();
         let mut verdict = host.check_recorded(request, RECORD_TIMEOUT).await;
         // Only a policy whose approvals need a reviewer's signature lets a
@@ -266,14 +304,254 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         answers.push((label, answer));
         verdicts.push(verdict);
     }
-    let answer = combine(answers, &config);
+    let mut answer = combine(answers, &config);
+    // A line toolvet cannot read is escalated (a deny stays a deny).
+    if let Some(Typed {
+        line: Err(why),
+        shell,
+        ..
+    }) = &typed
+        && !matches!(answer, Answer::Deny(_))
+    {
+        answer = unknown_line(agent, &call, &config, shell, why);
+    }
     if let Some(history) = &mut history {
-        for (name, arguments) in recorded_calls(&requests, &verdicts) {
+        let recorded = &verdicts[..requests.len()];
+        for (name, arguments) in recorded_calls(&requests, recorded) {
             let outcome = outcome_of(&answer, &verdicts);
             history.append(name, &limits.recorded(arguments), outcome)?;
         }
     }
     Ok(answer)
+}
+
+/// The argument under which the hooks record what a keystroke call typed
+/// into a persistent shell: `{"shell": ID, "text": TEXT}`.
+/// An agent argument of that name (by fold) is refused.
+pub const KEYSTROKES_KEY: &str = "toolvet.keystrokes";
+
+/// The rule of an escalation for a shell line toolvet cannot read.
+pub const KEYSTROKES_RULE: &str = "hooks.shell-line-unknown";
+
+/// A keystroke call (a tool mapped with `keystrokes`, [`ToolMapping`]):
+/// the shell it types into, the text it types, and the shell's line with
+/// it: what the shell holds since its last newline, joined to the text
+/// (`Err`: why that is not known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Typed {
+    shell: String,
+    text: String,
+    line: Result<String, String>,
+}
+
+impl Typed {
+    /// The calls to vet for `calls` (the keystroke call as mapped, its
+    /// text in `command`): each with `command` the shell's line (or the
+    /// text when the line is unknown) and [`KEYSTROKES_KEY`] recording the
+    /// shell and the text, to record; and each with the text alone, to
+    /// judge only, when that differs.
+    fn calls(&self, calls: Vec<MappedCall>) -> (Vec<MappedCall>, Vec<MappedCall>) {
+        let mut recorded = Vec::with_capacity(calls.len());
+        let mut extra = Vec::new();
+        for (name, arguments) in calls {
+            let mut line = arguments.clone();
+            if let Ok(joined) = &self.line
+                && *joined != self.text
+            {
+                line.insert("command".into(), Value::String(joined.clone()));
+                extra.push((name.clone(), arguments));
+            }
+            line.insert(
+                KEYSTROKES_KEY.into(),
+                serde_json::json!({"shell": self.shell, "text": self.text}),
+            );
+            recorded.push((name, line));
+        }
+        (recorded, extra)
+    }
+}
+
+/// A shell id as text: a string as it is, a number as written.
+fn shell_id(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The keystroke call `call`: the shell its argument `shell_key` names,
+/// the text it types (`command` of the mapped `calls`), and the shell's
+/// line from `entries` (the session's history; `None`: there is none, so
+/// the line is unknown).
+///
+/// # Errors
+/// [`HookError::Input`] when the shell is not named (a string or a
+/// number) or the text is not a string.
+fn typed_line(
+    call: &HookCall,
+    shell_key: &str,
+    calls: &[MappedCall],
+    entries: Option<&[toolvet::PriorCall]>,
+) -> Result<Typed, HookError> {
+    let shell = call
+        .arguments
+        .get(shell_key)
+        .and_then(shell_id)
+        .ok_or_else(|| {
+            HookError::Input(format!(
+                "{}: `{}` must name the shell the input is typed into (a string or a number)",
+                toolvet::display::visible(&call.tool),
+                toolvet::display::visible(shell_key)
+            ))
+        })?;
+    let text = match calls.first().and_then(|(_, a)| a.get("command")) {
+        Some(Value::String(t)) => t.clone(),
+        _ => {
+            return Err(HookError::Input(format!(
+                "{}: the input typed into the shell must be text",
+                toolvet::display::visible(&call.tool)
+            )));
+        }
+    };
+    let line = match entries {
+        None => Err("the session has no history to hold the shell's unfinished line".to_string()),
+        Some(entries) => pending_line(entries, &shell).and_then(|pending| {
+            let joined = format!("{pending}{text}");
+            match line_edit(&joined) {
+                Some(why) => Err(why),
+                None => Ok(joined),
+            }
+        }),
+    };
+    Ok(Typed { shell, text, line })
+}
+
+/// Why the shell reads `text` otherwise than as written, if it does: a
+/// control character (other than the newline) edits an interactive
+/// shell's line (`\x15` kills it, `\x17` a word, backspace and DEL a
+/// character, ESC sequences move the cursor, tab completes, `\x03` drops
+/// it, `\r` ends it), and `!` followed by a word is history expansion
+/// (`!!`, `!$`, `!:1-3` put earlier words into the line).
+fn line_edit(text: &str) -> Option<String> {
+    if let Some(c) = text.chars().find(|c| c.is_control() && *c != '\n') {
+        return Some(format!(
+            "the input holds the control character U+{:04X}, which edits the shell's line",
+            u32::from(c)
+        ));
+    }
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '!'
+            && chars
+                .peek()
+                .is_some_and(|n| !matches!(n, ' ' | '\n' | '=' | '(' | '"'))
+        {
+            return Some(
+                "the input holds `!` before a word, which an interactive shell's history expansion replaces"
+                    .to_string(),
+            );
+        }
+    }
+    None
+}
+
+/// What `text` leaves after its last newline (all of it without one).
+fn after_last_newline(text: &str) -> &str {
+    text.rsplit_once('\n').map_or(text, |(_, rest)| rest)
+}
+
+/// The unfinished line of shell `shell` after the history's keystroke
+/// calls ([`KEYSTROKES_KEY`]): the text since the last newline of the
+/// calls that ran. A call that may or may not have run (escalated: toolvet
+/// never learns a person's answer in the agent) leaves it unknown unless
+/// both leave the same line; a line holding an editing character is
+/// unknown.
+///
+/// # Errors
+/// Why the line is not known: an earlier call of this shell (or of a shell
+/// that cannot be told) was elided from the history, or its record is
+/// unreadable, or the line is unknown as above.
+fn pending_line(entries: &[toolvet::PriorCall], shell: &str) -> Result<String, String> {
+    use toolvet::history_fit::ELIDED_KEY;
+    let mut pending: Option<String> = Some(String::new());
+    let mut unknown_why = String::new();
+    for entry in entries {
+        let Ok(Value::Object(args)) = serde_json::from_str::<Value>(entry.arguments.get()) else {
+            continue;
+        };
+        let elided = args.contains_key(ELIDED_KEY);
+        let record = args.get(KEYSTROKES_KEY);
+        let (theirs, text) = match record {
+            Some(Value::Object(r)) => (r.get("shell").and_then(shell_id), r.get("text")),
+            Some(_) => (None, None),
+            // Arguments elided whole: whose they were cannot be told.
+            None if elided && args.len() == 1 => (None, None),
+            None => continue,
+        };
+        if theirs.as_deref().is_some_and(|t| t != shell) {
+            continue;
+        }
+        let text = match text {
+            Some(Value::String(t)) if !elided => t.as_str(),
+            _ => {
+                return Err(format!(
+                    "earlier input to shell `{}` was elided from the session's history",
+                    toolvet::display::visible(shell)
+                ));
+            }
+        };
+        let ran = |before: &Option<String>| -> Option<String> {
+            let joined = match before {
+                Some(p) => format!("{p}{text}"),
+                None if text.contains('\n') => text.to_string(),
+                None => return None,
+            };
+            let rest = after_last_newline(&joined);
+            line_edit(rest).is_none().then(|| rest.to_string())
+        };
+        pending = match entry.outcome {
+            Outcome::Denied | Outcome::Rejected => pending,
+            Outcome::Allowed | Outcome::Approved => ran(&pending),
+            Outcome::Escalated => {
+                let after = ran(&pending);
+                (after == pending).then_some(after).flatten()
+            }
+        };
+        if pending.is_none() && unknown_why.is_empty() {
+            unknown_why = "earlier input to the shell may have edited its line or may not have run (it was escalated)".into();
+        }
+    }
+    pending.ok_or(unknown_why)
+}
+
+/// The answer for input to shell `shell` whose line is unknown (`why`):
+/// as an escalation is answered, `ask` where a person answers it, else a
+/// deny saying so.
+fn unknown_line(
+    agent: Agent,
+    call: &HookCall,
+    config: &HooksConfig,
+    shell: &str,
+    why: &str,
+) -> Answer {
+    let text = format!(
+        "toolvet cannot tell which command this input makes in shell `{}` [{KEYSTROKES_RULE}]: {}; \
+         a person must review it",
+        toolvet::display::visible(shell),
+        toolvet::display::visible(why)
+    );
+    let not_asked = if config.never_ask {
+        Err("the policy sets [hooks] ask = false".to_string())
+    } else {
+        agent.ask_reaches_a_person(call)
+    };
+    match not_asked {
+        Ok(()) => Answer::Ask(text),
+        Err(why) => Answer::Deny(format!(
+            "{text}. It is not asked here ({why}), so it is denied; send whole lines without editing keys"
+        )),
+    }
 }
 
 /// The outcome recorded for a tool use answered `answer` after `verdicts`
@@ -402,56 +680,85 @@ fn combine(answers: Vec<(Option<String>, Answer)>, config: &HooksConfig) -> Answ
     }
 }
 
-/// The working directory the call runs in: the agent's `cwd`, or a
-/// working-directory argument of the tool ([`maps::WORKDIR_ARGS`], in
-/// `arguments` as the tool map names them) resolved against it. Such an argument may narrow the workspace, never
-/// widen it: one outside the agent's `cwd` (or with no `cwd` to resolve
-/// it against) blocks the call.
+/// The working directory the call runs in: the agent's `cwd`, or the
+/// working-directory argument of the tool, resolved against it. Such an
+/// argument is any of the one list shared with shell-guard
+/// ([`workdir::values`]: `cwd`, `workdir`, `directory`, `dir`,
+/// `working_dir`, `workingDirectory`, `dir_path`, one object down as in
+/// `options.cwd`, …, in `arguments` as the tool map names them), except
+/// those `skip` names (the directory a search tool's filters are under,
+/// vetted as paths). `~`, `~/x`, `$HOME/x` are under `home`. An argument
+/// may narrow the workspace, never widen it.
 ///
 /// # Errors
-/// [`HookError::Input`] for a working-directory argument that is not a
-/// string, leaves the agent's `cwd`, or cannot be placed.
+/// [`HookError::Input`], blocking the call, for a working-directory
+/// argument that is not text, that cannot be placed (`~` with no home
+/// known, `~bob`, `$PWD`), that leaves the agent's `cwd` (or comes with no
+/// `cwd` to place it in), and for two that name different directories:
+/// the tool may run in either, and the checks would judge one.
 fn working_directory(
     call: &HookCall,
     arguments: &Map<String, Value>,
+    home: Option<&str>,
+    skip: &[&str],
 ) -> Result<Option<String>, HookError> {
-    let mut cwd = call.cwd.clone();
-    for key in maps::WORKDIR_ARGS {
-        let Some(value) = arguments.get(*key) else {
+    let all = Value::Object(arguments.clone());
+    let mut placed: Option<(String, PathBuf)> = None;
+    for (key, value) in workdir::values(&all) {
+        if skip.contains(&key.as_str()) {
             continue;
-        };
+        }
+        let shown = toolvet::display::visible(&key);
         let dir = match value {
-            Value::Null => continue,
             Value::String(s) if s.trim().is_empty() => continue,
-            Value::String(s) => s,
+            Value::String(_) => match workdir::expand_home(&key, value, home) {
+                workdir::Place::Path(dir) => dir,
+                workdir::Place::Unknown(why) => {
+                    return Err(HookError::Input(format!(
+                        "{}; the directory the tool runs in is not known, so the call cannot be vetted",
+                        toolvet::display::visible(&why)
+                    )));
+                }
+            },
             _ => {
                 return Err(HookError::Input(format!(
-                    "`{key}` (a working directory) must be a string"
+                    "`{shown}` (a working directory) must be a string"
                 )));
             }
         };
         let Some(base) = &call.cwd else {
             return Err(HookError::Input(format!(
-                "`{key}` names a working directory, but the agent sent no cwd to place it in"
+                "`{shown}` names a working directory, but the agent sent no cwd to place it in"
             )));
         };
         let base_path = normalize(Path::new(base));
-        let resolved = normalize(&base_path.join(dir));
+        let resolved = normalize(&base_path.join(&dir));
         if !resolved.starts_with(&base_path) {
             return Err(HookError::Input(format!(
-                "`{key}` runs the tool in `{}`, outside the session's working directory `{}`; \
+                "`{shown}` runs the tool in `{}`, outside the session's working directory `{}`; \
                  toolvet does not widen the workspace a call is vetted in",
-                toolvet::display::visible(dir),
+                toolvet::display::visible(&dir),
                 toolvet::display::visible(base)
             )));
         }
-        // The narrowest of several.
-        let current = cwd.as_deref().map(|c| normalize(Path::new(c)));
-        if current.is_none_or(|c| resolved.starts_with(&c)) {
-            cwd = Some(resolved.to_string_lossy().into_owned());
+        match &placed {
+            None => placed = Some((key.clone(), resolved)),
+            Some((_, earlier)) if *earlier == resolved => {}
+            Some((first, earlier)) => {
+                return Err(HookError::Input(format!(
+                    "`{}` (`{}`) and `{shown}` (`{}`) name different working directories; \
+                     the tool may run in either, so the call is refused: send one",
+                    toolvet::display::visible(first),
+                    toolvet::display::visible(&earlier.to_string_lossy()),
+                    toolvet::display::visible(&resolved.to_string_lossy()),
+                )));
+            }
         }
     }
-    Ok(cwd)
+    Ok(match placed {
+        Some((_, dir)) => Some(dir.to_string_lossy().into_owned()),
+        None => call.cwd.clone(),
+    })
 }
 
 /// `path` with `.` and `..` resolved lexically (`..` never climbs above
@@ -689,22 +996,110 @@ mod tests {
 
     #[test]
     fn working_directory_arguments_narrow_the_cwd_and_never_widen_it() {
+        let home = Some("/home/alice");
         let w = |cwd: Option<&str>, args: Value| {
             let c = call(cwd, args);
-            working_directory(&c, &c.arguments)
+            working_directory(&c, &c.arguments, home, &[])
         };
         let project = Some("/home/alice/project");
         assert_eq!(
             w(project, serde_json::json!({"directory": "sub/dir"})).unwrap(),
             Some("/home/alice/project/sub/dir".into())
         );
-        for key in ["cwd", "workdir", "working_directory"] {
+        // Review s7 F3: every spelling, and one object down.
+        for key in [
+            "cwd",
+            "workdir",
+            "working_directory",
+            "workingDirectory",
+            "working_dir",
+            "workingDir",
+            "dir",
+            "dir_path",
+            "dirPath",
+            "cwd_path",
+            "cwdPath",
+            "work_dir",
+            "currentDirectory",
+            "current_dir",
+            "base_dir",
+            "project_dir",
+            "chdir",
+            "directoryPath",
+        ] {
             assert_eq!(
                 w(project, serde_json::json!({key: "/home/alice/project/x"})).unwrap(),
                 Some("/home/alice/project/x".into()),
                 "{key}"
             );
+            let e = w(project, serde_json::json!({key: "/home/alice"}))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("outside the session's working directory"),
+                "{key}: {e}"
+            );
         }
+        assert_eq!(
+            w(project, serde_json::json!({"options": {"cwd": "x"}})).unwrap(),
+            Some("/home/alice/project/x".into())
+        );
+        let e = w(
+            project,
+            serde_json::json!({"options": {"cwd": "/home/alice"}}),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`options.cwd`"), "{e}");
+        // `~` and `$HOME` are the home, never a directory called `~`.
+        for home_dir in ["~", "~/", "$HOME", "${HOME}", "~/.ssh"] {
+            assert!(
+                w(project, serde_json::json!({"cwd": home_dir})).is_err(),
+                "{home_dir}"
+            );
+        }
+        assert_eq!(
+            w(project, serde_json::json!({"cwd": "~/project/src"})).unwrap(),
+            Some("/home/alice/project/src".into())
+        );
+        let c = call(project, serde_json::json!({"cwd": "~/project"}));
+        let e = working_directory(&c, &c.arguments, None, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("home is not known"), "{e}");
+        for unplaced in ["~bob", "$PWD", "`pwd`"] {
+            assert!(
+                w(project, serde_json::json!({"dir": unplaced})).is_err(),
+                "{unplaced}"
+            );
+        }
+        // Review s7 F8: two that differ are refused; the same one twice is
+        // that one.
+        let e = w(
+            project,
+            serde_json::json!({"directory": ".claude", "cwd": ".claude/sub"}),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("different working directories"), "{e}");
+        assert_eq!(
+            w(
+                project,
+                serde_json::json!({"directory": "a", "cwd": "./a/", "dir": null})
+            )
+            .unwrap(),
+            Some("/home/alice/project/a".into())
+        );
+        // A search's filter directory is vetted as paths, not as the cwd.
+        let c = call(
+            project,
+            serde_json::json!({"target_directory": "/usr/include"}),
+        );
+        assert_eq!(
+            working_directory(&c, &c.arguments, home, &["target_directory"]).unwrap(),
+            Some("/home/alice/project".into())
+        );
+        assert!(working_directory(&c, &c.arguments, home, &[]).is_err());
         assert_eq!(
             w(project, serde_json::json!({"command": "ls"})).unwrap(),
             Some("/home/alice/project".into())
@@ -726,6 +1121,178 @@ mod tests {
         }
         assert!(w(None, serde_json::json!({"directory": "/tmp"})).is_err());
         assert!(w(project, serde_json::json!({"directory": 7})).is_err());
+    }
+
+    fn typed_entry(shell: Value, text: &str, outcome: Outcome) -> toolvet::PriorCall {
+        toolvet::PriorCall {
+            name: "bash".into(),
+            arguments: serde_json::value::RawValue::from_string(
+                serde_json::json!({
+                    "command": text, "session_id": shell,
+                    KEYSTROKES_KEY: {"shell": shell, "text": text}
+                })
+                .to_string(),
+            )
+            .unwrap(),
+            outcome,
+        }
+    }
+
+    #[test]
+    fn a_shells_unfinished_line_is_what_ran_since_its_last_newline() {
+        use Outcome::{Allowed, Denied, Escalated};
+        let e = |shell: i64, text: &str, outcome| typed_entry(shell.into(), text, outcome);
+        assert_eq!(pending_line(&[], "1").unwrap(), "");
+        let entries = [
+            e(1, "echo a\nr", Allowed),
+            e(2, "cd /", Allowed),
+            e(1, "x", Denied),
+            e(1, "m -rf", Allowed),
+        ];
+        assert_eq!(pending_line(&entries, "1").unwrap(), "rm -rf");
+        assert_eq!(pending_line(&entries, "2").unwrap(), "cd /");
+        assert_eq!(pending_line(&entries, "3").unwrap(), "");
+        // A string id and a number id are one shell.
+        let entries = [typed_entry("1".into(), "r", Allowed)];
+        assert_eq!(pending_line(&entries, "1").unwrap(), "r");
+        // An escalated piece may or may not have run: unknown, unless both
+        // leave the same line.
+        let entries = [e(1, "r", Escalated)];
+        assert!(pending_line(&entries, "1").is_err());
+        let entries = [e(1, "sudo ls\n", Escalated), e(1, "r", Allowed)];
+        assert_eq!(pending_line(&entries, "1").unwrap(), "r");
+        // An unknown line is known again after a newline that ran.
+        let entries = [e(1, "r", Escalated), e(1, "x\nls", Allowed)];
+        assert_eq!(pending_line(&entries, "1").unwrap(), "ls");
+        // An editing key left on the line: unknown.
+        let entries = [e(1, "ab\u{7f}", Allowed)];
+        assert!(pending_line(&entries, "1").is_err());
+    }
+
+    #[test]
+    fn an_elided_earlier_piece_leaves_the_line_unknown() {
+        let big = "x".repeat(10_000);
+        let whole = typed_entry(1.into(), &big, Outcome::Allowed);
+        let elided = toolvet::PriorCall {
+            arguments: toolvet::history_fit::elide(&whole.arguments, 512),
+            ..whole
+        };
+        assert!(toolvet::history_fit::is_elided(&elided.arguments));
+        let e = pending_line(std::slice::from_ref(&elided), "1").unwrap_err();
+        assert!(e.contains("elided"), "{e}");
+        // Elided whole (whose shell cannot be told): every shell's line.
+        let gone = toolvet::PriorCall {
+            arguments: toolvet::history_fit::elide(&elided.arguments, 8),
+            ..elided.clone()
+        };
+        assert!(pending_line(std::slice::from_ref(&gone), "7").is_err());
+        // Another shell's elided piece does not matter.
+        assert_eq!(
+            pending_line(std::slice::from_ref(&elided), "2").unwrap(),
+            ""
+        );
+        // A call elided whole that was never keystrokes is told apart only
+        // by its arguments: unknown, the safe side.
+        let typed = typed_line(
+            &call(
+                Some("/p"),
+                serde_json::json!({"session_id": 1, "chars": "m -rf ~"}),
+            ),
+            "session_id",
+            &[(
+                "bash".into(),
+                serde_json::json!({"command": "m -rf ~"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            )],
+            Some(std::slice::from_ref(&elided)),
+        )
+        .unwrap();
+        assert!(typed.line.is_err(), "{typed:?}");
+    }
+
+    #[test]
+    fn keystroke_calls_are_judged_joined_and_alone() {
+        let args = |v: Value| v.as_object().unwrap().clone();
+        for (agent, tool, input) in [
+            (
+                Agent::Codex,
+                "write_stdin",
+                serde_json::json!({"session_id": 1, "chars": "m -rf ~\n"}),
+            ),
+            (
+                Agent::Copilot,
+                "write_bash",
+                serde_json::json!({"shellId": "1", "input": "m -rf ~\n"}),
+            ),
+            (
+                Agent::Cursor,
+                "WriteShellStdin",
+                serde_json::json!({"shell_id": "1", "input": "m -rf ~\n"}),
+            ),
+        ] {
+            let map = ToolMap::defaults(agent);
+            let key = map
+                .mapping(tool)
+                .and_then(|m| m.keystrokes.clone())
+                .unwrap();
+            let payload = HookCall {
+                tool: tool.into(),
+                ..call(Some("/p"), input.clone())
+            };
+            let calls = map.calls(tool, &payload.arguments).unwrap();
+            let entries = [typed_entry(1.into(), "r", Outcome::Allowed)];
+            let typed = typed_line(&payload, &key, &calls, Some(&entries)).unwrap();
+            assert_eq!(typed.line.as_deref(), Ok("rm -rf ~\n"), "{tool}");
+            let (recorded, alone) = typed.calls(calls);
+            assert_eq!(recorded.len(), 1);
+            assert_eq!(recorded[0].1["command"], "rm -rf ~\n", "{tool}");
+            assert_eq!(recorded[0].1[KEYSTROKES_KEY]["text"], "m -rf ~\n");
+            assert_eq!(recorded[0].1[KEYSTROKES_KEY]["shell"], "1");
+            assert_eq!(alone.len(), 1);
+            assert_eq!(alone[0].1["command"], "m -rf ~\n");
+            assert!(!alone[0].1.contains_key(KEYSTROKES_KEY));
+            // No history: unknown.
+            let typed = typed_line(&payload, &key, &alone, None).unwrap();
+            assert!(typed.line.is_err());
+        }
+        // A shell id that is not text or a number, or text that is not a
+        // string: refused.
+        let payload = call(
+            Some("/p"),
+            serde_json::json!({"session_id": [1], "chars": "x"}),
+        );
+        let calls = vec![(
+            "bash".to_string(),
+            args(serde_json::json!({"command": "x"})),
+        )];
+        assert!(typed_line(&payload, "session_id", &calls, Some(&[])).is_err());
+        let payload = call(Some("/p"), serde_json::json!({"session_id": 1}));
+        let calls = vec![("bash".to_string(), args(serde_json::json!({"command": 5})))];
+        assert!(typed_line(&payload, "session_id", &calls, Some(&[])).is_err());
+        // Editing keys and history expansion: unknown.
+        for text in [
+            "a\u{15}b",
+            "a\u{1b}[D",
+            "a\u{8}",
+            "a\u{7f}",
+            "a\tb",
+            "a\rb",
+            "sudo !!",
+            "!$",
+        ] {
+            assert!(line_edit(text).is_some(), "{text:?}");
+        }
+        for text in [
+            "ls -la\n",
+            "[ ! -f x ]",
+            "a != b",
+            "echo hi!",
+            "echo \"x!\"",
+        ] {
+            assert!(line_edit(text).is_none(), "{text:?}");
+        }
     }
 
     #[test]

@@ -56,6 +56,14 @@ pub struct ToolMapping {
     /// same name must hold the same value, else the call is refused.
     #[serde(default)]
     pub set: BTreeMap<String, Value>,
+    /// For a tool that types text into a persistent shell (Codex
+    /// `write_stdin`, Copilot `write_bash`, Cursor `WriteShellStdin`): the
+    /// agent argument naming the shell (`session_id`, `shellId`,
+    /// `shell_id`). The text (the argument mapped to `command`) is judged
+    /// joined to what the same shell holds since its last newline, as the
+    /// shell reads it (the hook's session history keeps it), and alone.
+    #[serde(default)]
+    pub keystrokes: Option<String>,
 }
 
 /// The argument the paths of a search tool's file filters are vetted in
@@ -197,6 +205,11 @@ impl ToolMap {
             out.insert(FILTER_TARGET.into(), Value::Array(all));
         }
         Ok((mapping.tool.clone(), out))
+    }
+
+    /// The mapping of agent tool `tool` (its exact name), if it has one.
+    pub fn mapping(&self, tool: &str) -> Option<&ToolMapping> {
+        self.tools.get(tool)
     }
 
     /// Every bare tool name `tool` may stand for, as this map's agent names
@@ -589,9 +602,6 @@ fn push_line(text: &mut String, line: &str) {
     text.push_str(line);
     text.push('\n');
 }
-
-/// Argument names that set a tool's working directory.
-pub const WORKDIR_ARGS: &[&str] = &["directory", "cwd", "workdir", "working_directory"];
 
 #[cfg(test)]
 mod tests {

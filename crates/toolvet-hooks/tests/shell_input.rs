@@ -1,0 +1,356 @@
+//! Keystrokes into a persistent shell and working-directory arguments,
+//! vetted end to end in process: each agent's payload, the shipped
+//! shell-guard (target/plugins/shell_guard.wasm) and the session history
+//! across calls (review s7 F3, F8, F11).
+
+use std::path::{Path, PathBuf};
+use toolvet_hooks::{Agent, Answer, HookError, KEYSTROKES_RULE};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A policy with shell-guard alone, its state in `dir`, and the shared
+/// test cache of compiled checks.
+fn policy(dir: &Path) -> PathBuf {
+    let plugin = repo_root().join("target/plugins/shell_guard.wasm");
+    let cache = std::env::var_os("TOOLVET_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target/tmp/toolvet-tests-cache"));
+    let path = dir.join("toolvet.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[host]\ndefault_timeout_ms = 5000\ncache_dir = {cache:?}\n\n\
+             [[check]]\nname = \"shell\"\nplugin = {plugin:?}\n\n\
+             [hooks]\nstate_dir = \"hooks-state\"\n",
+            cache = cache.display().to_string(),
+            plugin = plugin.display().to_string(),
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn vet(agent: Agent, policy: &Path, payload: &serde_json::Value) -> Result<Answer, HookError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(toolvet_hooks::vet(
+        agent,
+        policy,
+        payload.to_string().as_bytes(),
+    ))
+}
+
+fn allowed(answer: &Result<Answer, HookError>) -> bool {
+    matches!(answer, Ok(Answer::Allow { .. }))
+}
+
+fn denied_by(answer: &Result<Answer, HookError>, rule: &str) -> bool {
+    matches!(answer, Ok(Answer::Deny(text)) if text.contains(&format!("[{rule}]")))
+}
+
+fn codex(session: &str, tool: &str, input: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "session_id": session, "cwd": "/home/alice/project", "hook_event_name": "PreToolUse",
+        "permission_mode": "default", "tool_name": tool, "tool_input": input,
+        "tool_use_id": "call_1"
+    })
+}
+
+fn copilot(tool: &str, input: serde_json::Value, cwd: &str) -> serde_json::Value {
+    serde_json::json!({
+        "timestamp": 1_764_497_742_318_u64, "cwd": cwd, "toolName": tool,
+        "toolArgs": input.to_string()
+    })
+}
+
+fn cursor(conversation: &str, tool: &str, input: serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "hook_event_name": "preToolUse", "conversation_id": conversation,
+        "generation_id": "g", "workspace_roots": ["/home/alice/project"],
+        "cwd": "/home/alice/project", "tool_name": tool, "tool_input": input
+    })
+}
+
+#[test]
+fn a_command_typed_in_pieces_is_judged_as_the_shell_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+
+    // Codex `write_stdin`: `r`, then `m -rf ~\n` runs `rm -rf ~`.
+    let start = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "exec_command",
+            serde_json::json!({"cmd": "bash", "tty": true}),
+        ),
+    );
+    assert!(allowed(&start), "{start:?}");
+    let first = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "r"}),
+        ),
+    );
+    assert!(allowed(&first), "{first:?}");
+    let second = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "m -rf ~\n"}),
+        ),
+    );
+    assert!(denied_by(&second, "shell.rm-home"), "{second:?}");
+    // Another shell of the session holds no `r`.
+    let other = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "write_stdin",
+            serde_json::json!({"session_id": 2, "chars": "m -rf x\n"}),
+        ),
+    );
+    assert!(allowed(&other), "{other:?}");
+    // The denied piece never reached the shell: its line is still `r`.
+    let again = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "m -rf ~/\n"}),
+        ),
+    );
+    assert!(denied_by(&again, "shell.rm-home"), "{again:?}");
+    // A finished line leaves nothing behind.
+    let done = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "s\n"}),
+        ),
+    );
+    assert!(allowed(&done), "`rs`: {done:?}");
+    let after = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s1",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "ls -la\n"}),
+        ),
+    );
+    assert!(allowed(&after), "{after:?}");
+
+    // Copilot `write_bash` (camelCase `shellId`), the workspace's history.
+    let cwd = "/home/alice/project";
+    let ca = vet(
+        Agent::Copilot,
+        &policy,
+        &copilot(
+            "write_bash",
+            serde_json::json!({"shellId": "s", "input": "ca"}),
+            cwd,
+        ),
+    );
+    assert!(allowed(&ca), "{ca:?}");
+    let rest = vet(
+        Agent::Copilot,
+        &policy,
+        &copilot(
+            "write_bash",
+            serde_json::json!({"shellId": "s", "input": "t ~/.ssh/id_rsa\n"}),
+            cwd,
+        ),
+    );
+    assert!(
+        matches!(&rest, Ok(Answer::Deny(t)) if t.contains("[shell.read-credentials]")),
+        "{rest:?}"
+    );
+
+    // Cursor `WriteShellStdin` (`shell_id`).
+    let r = vet(
+        Agent::Cursor,
+        &policy,
+        &cursor(
+            "c1",
+            "WriteShellStdin",
+            serde_json::json!({"shell_id": "1", "input": "r"}),
+        ),
+    );
+    assert!(allowed(&r), "{r:?}");
+    let rest = vet(
+        Agent::Cursor,
+        &policy,
+        &cursor(
+            "c1",
+            "WriteShellStdin",
+            serde_json::json!({"shell_id": "1", "input": "m -rf ~\n"}),
+        ),
+    );
+    assert!(denied_by(&rest, "shell.rm-home"), "{rest:?}");
+}
+
+#[test]
+fn keys_that_edit_the_line_make_it_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    // DEL (a backspace on a terminal) passes the kit's control-character
+    // rule: `~x` DEL is `~`.
+    for (i, chars) in [
+        "rm -rf ~x\u{7f}\n",
+        "echo ok\u{15}rm -rf ~\n",
+        "ls\t\n",
+        "!-2\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let answer = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                "s2",
+                "write_stdin",
+                serde_json::json!({"session_id": i, "chars": chars}),
+            ),
+        );
+        assert!(
+            matches!(&answer, Ok(Answer::Deny(_))),
+            "{chars:?}: {answer:?}"
+        );
+    }
+    let answer = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s2",
+            "write_stdin",
+            serde_json::json!({"session_id": 9, "chars": "ls\u{7f}\n"}),
+        ),
+    );
+    assert!(denied_by(&answer, KEYSTROKES_RULE), "{answer:?}");
+    // No shell named: refused.
+    let answer = vet(
+        Agent::Codex,
+        &policy,
+        &codex("s2", "write_stdin", serde_json::json!({"chars": "ls\n"})),
+    );
+    assert!(answer.is_err(), "{answer:?}");
+    // The hooks' record cannot be forged by an argument of that name.
+    let answer = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s2",
+            "exec_command",
+            serde_json::json!({"cmd": "ls", "Toolvet.Keystrokes": {"shell": "1", "text": "\n"}}),
+        ),
+    );
+    assert!(answer.is_err(), "{answer:?}");
+}
+
+#[test]
+fn every_working_directory_argument_is_read_and_two_that_differ_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let claude = |args: serde_json::Value| {
+        serde_json::json!({
+            "session_id": "w1", "cwd": "/home/alice/project", "hook_event_name": "PreToolUse",
+            "permission_mode": "default", "tool_name": "mcp__shell__run_command",
+            "tool_input": args, "tool_use_id": "t"
+        })
+    };
+    for key in [
+        "workingDirectory",
+        "working_dir",
+        "workingDir",
+        "dir",
+        "cwd_path",
+        "cwdPath",
+        "work_dir",
+        "dirPath",
+        "dir_path",
+        "currentDirectory",
+        "current_dir",
+        "base_dir",
+        "project_dir",
+        "chdir",
+        "directoryPath",
+        "directory",
+        "cwd",
+    ] {
+        let answer = vet(
+            Agent::ClaudeCode,
+            &policy,
+            &claude(serde_json::json!({"command": "rm -rf *", key: "/home/alice"})),
+        );
+        let Err(e) = &answer else {
+            panic!("{key}: {answer:?}")
+        };
+        assert!(
+            e.to_string()
+                .contains("outside the session's working directory"),
+            "{key}: {e}"
+        );
+    }
+    let nested = vet(
+        Agent::ClaudeCode,
+        &policy,
+        &claude(serde_json::json!({"command": "rm -rf *", "options": {"cwd": "/home/alice"}})),
+    );
+    assert!(nested.is_err(), "{nested:?}");
+    for home in ["~", "~/", "$HOME", "${HOME}"] {
+        let answer = vet(
+            Agent::ClaudeCode,
+            &policy,
+            &claude(serde_json::json!({"command": "rm -rf *", "cwd": home})),
+        );
+        assert!(answer.is_err(), "{home}: {answer:?}");
+    }
+    // Two that differ: refused; the same directory twice: vetted there.
+    let two = vet(
+        Agent::ClaudeCode,
+        &policy,
+        &claude(serde_json::json!({
+            "command": "printf x > settings.json", "directory": ".claude", "cwd": ".claude/sub"
+        })),
+    );
+    let Err(e) = &two else { panic!("{two:?}") };
+    assert!(
+        e.to_string().contains("different working directories"),
+        "{e}"
+    );
+    let same = vet(
+        Agent::ClaudeCode,
+        &policy,
+        &claude(serde_json::json!({
+            "command": "printf x > settings.json", "directory": ".claude", "cwd": "./.claude"
+        })),
+    );
+    assert!(
+        matches!(&same, Ok(Answer::Deny(t)) if t.contains("[shell.guardrail-write]")),
+        "{same:?}"
+    );
+    // Gemini's `dir_path` (its `directory`) beside a narrower `cwd`.
+    let gemini = serde_json::json!({
+        "session_id": "g1", "cwd": "/home/alice/project", "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "printf '{}' > settings.json", "dir_path": ".gemini", "cwd": ".gemini/x"}
+    });
+    let answer = vet(Agent::GeminiCli, &policy, &gemini);
+    assert!(answer.is_err(), "{answer:?}");
+}
