@@ -110,6 +110,22 @@ pub fn analyze_with_state(
     facts: Facts,
     state: StatePaths,
 ) -> Decision {
+    analyze_at(command, opts, cwd, true, home, facts, state)
+}
+
+/// [`analyze_with_state`], in `cwd` when `known`; else in a directory not
+/// known (a working-directory argument that cannot be placed): `cwd` is
+/// the workspace, relative operands are unknown (destructive and guarded
+/// ones escalate at least, as after `cd "$DIR"`).
+fn analyze_at(
+    command: &str,
+    opts: &Options,
+    cwd: Option<&str>,
+    known: bool,
+    home: Option<&str>,
+    facts: Facts,
+    state: StatePaths,
+) -> Decision {
     if command.len() > opts.max_command_bytes {
         return Decision::escalate(
             "shell.too-long",
@@ -137,6 +153,9 @@ pub fn analyze_with_state(
         );
     }
     let (mut analysis, mut env) = walk::Analysis::new(opts, cwd, home);
+    if !known {
+        env.cwd = walk::Cwd::Unknown;
+    }
     analysis.facts = facts;
     analysis.state = state;
     analysis.script(command, &mut env, 0, &Output::Unknown);
@@ -235,7 +254,9 @@ const WARM_UP_COMMANDS: [&str; 8] = [
 impl ShellGuard {
     /// The decision on one call: the command in its `command_args`. Every
     /// value the call gives the command (`command` and `cmd`, `Command`)
-    /// and the working directory (`cwd` and `workdir`) is judged, and the
+    /// and the working directory (each name of the catalog's family,
+    /// `check_catalog::workdir`: `cwd`, `workingDirectory`, `dir_path`,
+    /// `options.cwd`, …; see [`ShellGuard::vet`]'s `arg_cwds`) is judged, and the
     /// strictest decision wins (`check_catalog::roles`): a tool may run
     /// any of them.
     ///
@@ -298,15 +319,12 @@ impl ShellGuard {
             Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
         };
         let ctx_cwd = ctx.attribute("cwd").filter(|c| c.starts_with('/'));
-        let mut arg_cwds: Vec<Option<&str>> = roles::values(args, &self.opts.cwd_args)
-            .into_iter()
-            .filter_map(|(_, v)| v.as_str())
-            .filter(|c| !c.is_empty())
-            .map(Some)
-            .collect();
-        if arg_cwds.is_empty() {
-            arg_cwds.push(None);
-        }
+        let home = ctx
+            .attribute("home")
+            .filter(|h| h.starts_with('/'))
+            .map(str::to_string)
+            .or_else(|| ctx_cwd.and_then(paths::home_of));
+        let arg_cwds = arg_cwds(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
         let ran = ran_commands(ctx, &self.opts.command_args);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
         for text in texts {
@@ -318,11 +336,12 @@ impl ShellGuard {
                 }
             };
             for arg_cwd in &arg_cwds {
-                let cwd = match (*arg_cwd, ctx_cwd) {
-                    (Some(a), _) if a.starts_with('/') => Some(a.to_string()),
-                    (Some(a), Some(c)) => Some(paths::resolve(c, a)),
-                    (Some(_), None) => None,
-                    (None, c) => c.map(str::to_string),
+                let (cwd, known) = match arg_cwd {
+                    ArgCwd::Context => (ctx_cwd.map(str::to_string), true),
+                    ArgCwd::Dir(dir) => (Some(dir.clone()), true),
+                    // Relative operands are unknown; the context's cwd
+                    // stays the workspace.
+                    ArgCwd::Unknown => (ctx_cwd.map(str::to_string), false),
                 };
                 // The run's links as learnt in this cwd, in the
                 // directories above it (the cwd may itself be a link the
@@ -334,10 +353,11 @@ impl ShellGuard {
                     None => vec![Facts::default()],
                 };
                 for facts in readings {
-                    let d = analyze_with_state(
+                    let d = analyze_at(
                         &command,
                         &self.opts,
                         cwd.as_deref(),
+                        known,
                         ctx.attribute("home"),
                         facts,
                         state.clone(),
@@ -351,6 +371,68 @@ impl ShellGuard {
         }
         decision
     }
+}
+
+/// A directory the command of a call may run in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ArgCwd {
+    /// The `cwd` context attribute (none when it is absent).
+    Context,
+    /// An absolute directory a working-directory argument names.
+    Dir(String),
+    /// A working-directory argument that cannot be placed (`~` with no
+    /// home known, `$PWD`, a relative one with no context cwd, not text):
+    /// relative operands are unknown.
+    Unknown,
+}
+
+/// Every directory the call's command may run in: each working-directory
+/// argument of `args` (the catalog's family, `check_catalog::workdir`,
+/// and the names in `extra`), placed with `home` for `~` and `$HOME` and
+/// against `ctx_cwd` when relative. A relative one is judged in the
+/// context's cwd too: a front end (the hooks) may have placed it there
+/// already. No argument: the context's cwd alone. Each is judged; the
+/// strictest decision wins (the tool may read any of them).
+fn arg_cwds(
+    args: &Value,
+    extra: &[String],
+    ctx_cwd: Option<&str>,
+    home: Option<&str>,
+) -> Vec<ArgCwd> {
+    let mut found: Vec<(String, &Value)> = check_catalog::workdir::values(args);
+    for (key, value) in roles::values(args, extra) {
+        if !found.iter().any(|(_, v)| *v == value) {
+            found.push((key.to_string(), value));
+        }
+    }
+    let mut out = Vec::new();
+    let mut push = |c: ArgCwd| {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    };
+    for (key, value) in found {
+        if value.as_str().is_some_and(|s| s.trim().is_empty()) {
+            continue;
+        }
+        match check_catalog::workdir::expand_home(&key, value, home) {
+            check_catalog::workdir::Place::Path(p) if p.starts_with('/') => {
+                push(ArgCwd::Dir(paths::normalize_abs(&p)));
+            }
+            check_catalog::workdir::Place::Path(p) => match ctx_cwd {
+                Some(c) => {
+                    push(ArgCwd::Dir(paths::resolve(c, &p)));
+                    push(ArgCwd::Context);
+                }
+                None => push(ArgCwd::Unknown),
+            },
+            check_catalog::workdir::Place::Unknown(_) => push(ArgCwd::Unknown),
+        }
+    }
+    if out.is_empty() {
+        out.push(ArgCwd::Context);
+    }
+    out
 }
 
 /// The escalation for code in a language the check does not know (the
@@ -441,3 +523,140 @@ toolvet_pdk::export_check!(ShellGuard);
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod workdir_tests {
+    use super::*;
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+
+    /// The decision on `run_command` with `args`, in `/home/alice/project`
+    /// (home `/home/alice` when `home`).
+    fn vet(args: Value, home: bool) -> Decision {
+        let check = ShellGuard::from_settings_json("{}").unwrap();
+        let mut attributes = vec![("cwd".to_string(), "/home/alice/project".to_string())];
+        if home {
+            attributes.push(("home".into(), "/home/alice".into()));
+        }
+        let ctx = Context {
+            attributes,
+            ..Default::default()
+        };
+        check.decide(
+            &ToolCall::new("run_command", args.to_string()),
+            &ToolInfo::default(),
+            &ctx,
+        )
+    }
+
+    #[test]
+    fn every_spelling_of_the_working_directory_is_judged() {
+        // Review s7 F3: only cwd/workdir/working_directory were read.
+        for key in [
+            "cwd",
+            "directory",
+            "workingDirectory",
+            "working_dir",
+            "workingDir",
+            "dir",
+            "dir_path",
+            "cwd_path",
+            "cwdPath",
+            "work_dir",
+            "dirPath",
+            "currentDirectory",
+            "current_dir",
+            "base_dir",
+            "project_dir",
+            "chdir",
+            "directoryPath",
+        ] {
+            let d = vet(
+                serde_json::json!({"command": "rm -rf *", key: "/home/alice"}),
+                true,
+            );
+            assert_eq!(d.rule(), Some("shell.rm-home"), "{key}");
+        }
+        // Nested one object down (`shell-command-mcp`'s `options.cwd`).
+        let d = vet(
+            serde_json::json!({"command": "rm -rf *", "options": {"cwd": "/home/alice"}}),
+            true,
+        );
+        assert_eq!(d.rule(), Some("shell.rm-home"));
+        let d = vet(
+            serde_json::json!({"command": ["cat", ".ssh/id_rsa"], "directory": "/home/alice"}),
+            true,
+        );
+        assert_eq!(d.kind(), "deny", "{d:?}");
+        // Control: the workspace itself.
+        let d = vet(
+            serde_json::json!({"command": "rm -rf build", "workingDirectory": "/home/alice/project"}),
+            true,
+        );
+        assert_eq!(d.kind(), "allow", "{d:?}");
+    }
+
+    #[test]
+    fn the_home_in_a_working_directory_is_the_home() {
+        for value in ["~", "~/", "$HOME", "${HOME}"] {
+            let d = vet(
+                serde_json::json!({"command": "rm -rf *", "cwd": value}),
+                true,
+            );
+            assert_eq!(d.rule(), Some("shell.rm-home"), "{value}");
+        }
+        let d = vet(
+            serde_json::json!({"command": "cat .aws/credentials", "dir": "~"}),
+            true,
+        );
+        assert_eq!(d.kind(), "deny", "{d:?}");
+    }
+
+    #[test]
+    fn a_working_directory_that_cannot_be_placed_makes_relative_operands_doubtful() {
+        for value in [
+            serde_json::json!("~bob"),
+            serde_json::json!("$PWD/x"),
+            serde_json::json!(["/a"]),
+        ] {
+            let d = vet(
+                serde_json::json!({"command": "rm -rf *", "cwd": value.clone()}),
+                true,
+            );
+            assert_ne!(d.kind(), "allow", "{value}: {d:?}");
+            assert_ne!(d.kind(), "abstain", "{value}: {d:?}");
+        }
+        // Without a home attribute nor a cwd under /home, `~` is unknown.
+        let check = ShellGuard::from_settings_json("{}").unwrap();
+        let ctx = Context {
+            attributes: vec![("cwd".to_string(), "/srv/app".to_string())],
+            ..Default::default()
+        };
+        let d = check.decide(
+            &ToolCall::new("run_command", r#"{"command":"rm -rf *","cwd":"~"}"#),
+            &ToolInfo::default(),
+            &ctx,
+        );
+        assert_ne!(d.kind(), "allow", "{d:?}");
+        // What does not depend on the directory is judged as before.
+        let d = vet(
+            serde_json::json!({"command": "ls -la", "cwd": "~bob"}),
+            true,
+        );
+        assert_eq!(d.kind(), "allow", "{d:?}");
+    }
+
+    #[test]
+    fn several_working_directories_are_each_judged() {
+        // Review s7 F8: a narrower `cwd` beside `directory`.
+        let d = vet(
+            serde_json::json!({"command": "printf x > settings.json", "directory": ".claude", "cwd": ".claude/sub"}),
+            true,
+        );
+        assert_eq!(d.kind(), "deny", "{d:?}");
+        let d = vet(
+            serde_json::json!({"command": "rm -rf *", "cwd": "/home/alice/project/x", "dir": "/home/alice"}),
+            true,
+        );
+        assert_eq!(d.rule(), Some("shell.rm-home"));
+    }
+}

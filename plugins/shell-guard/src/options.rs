@@ -6,8 +6,6 @@ use serde::Deserialize;
 
 /// Default names of the argument that holds the command text.
 pub const DEFAULT_COMMAND_ARGS: &[&str] = &["command", "cmd", "script"];
-/// Default names of an argument that gives the command's working directory.
-pub const DEFAULT_CWD_ARGS: &[&str] = &["cwd", "workdir", "working_directory"];
 /// Default scratch roots: recursive deletes strictly inside them are allowed.
 pub const DEFAULT_SCRATCH_ROOTS: &[&str] = &["/tmp", "/var/tmp"];
 /// Default protected branches for `git push --force`.
@@ -24,8 +22,12 @@ pub const DEFAULT_MAX_COMMAND_BYTES: usize = 100_000;
 pub struct Settings {
     /// Argument names that may hold the command (first present wins).
     pub command_args: Vec<String>,
-    /// Argument names that may hold the working directory of the call; it
-    /// overrides the `cwd` context attribute.
+    /// Argument names that may hold the working directory of the call,
+    /// besides every name of the catalog's working-directory family
+    /// (`check_catalog::workdir`: `cwd`, `workdir`, `working_dir`,
+    /// `workingDirectory`, `directory`, `dir`, `dir_path`, `options.cwd`,
+    /// …), which is always read. Each value found is judged, with the
+    /// `cwd` context attribute.
     pub cwd_args: Vec<String>,
     /// Absolute directories the agent may delete inside. Empty: the call's
     /// working directory is the workspace.
@@ -59,7 +61,7 @@ impl Default for Settings {
         let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         Self {
             command_args: strings(DEFAULT_COMMAND_ARGS),
-            cwd_args: strings(DEFAULT_CWD_ARGS),
+            cwd_args: Vec::new(),
             workspace_roots: Vec::new(),
             scratch_roots: strings(DEFAULT_SCRATCH_ROOTS),
             protected_branches: strings(DEFAULT_PROTECTED_BRANCHES),
