@@ -313,7 +313,7 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     }) = &typed
         && !matches!(answer, Answer::Deny(_))
     {
-        answer = unknown_line(agent, &call, &config, shell, why);
+        answer = unknown_line(agent, &call, &config, shell.as_deref(), why);
     }
     if let Some(history) = &mut history {
         let recorded = &verdicts[..requests.len()];
@@ -334,12 +334,13 @@ pub const KEYSTROKES_KEY: &str = "toolvet.keystrokes";
 pub const KEYSTROKES_RULE: &str = "hooks.shell-line-unknown";
 
 /// A keystroke call (a tool mapped with `keystrokes`, [`ToolMapping`]):
-/// the shell it types into, the text it types, and the shell's line with
+/// the shell it types into (`None`: not named; recorded as `null`, which
+/// every shell's line counts as its own), the text it types, and the shell's line with
 /// it: what the shell holds since its last newline, joined to the text
 /// (`Err`: why that is not known).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Typed {
-    shell: String,
+    shell: Option<String>,
     text: String,
     line: Result<String, String>,
 }
@@ -383,28 +384,17 @@ fn shell_id(value: &Value) -> Option<String> {
 /// The keystroke call `call`: the shell its argument `shell_key` names,
 /// the text it types (`command` of the mapped `calls`), and the shell's
 /// line from `entries` (the session's history; `None`: there is none, so
-/// the line is unknown).
+/// the line is unknown). A call that names no shell (a string or a
+/// number) has an unknown line.
 ///
 /// # Errors
-/// [`HookError::Input`] when the shell is not named (a string or a
-/// number) or the text is not a string.
+/// [`HookError::Input`] when the text is not a string.
 fn typed_line(
     call: &HookCall,
     shell_key: &str,
     calls: &[MappedCall],
     entries: Option<&[toolvet::PriorCall]>,
 ) -> Result<Typed, HookError> {
-    let shell = call
-        .arguments
-        .get(shell_key)
-        .and_then(shell_id)
-        .ok_or_else(|| {
-            HookError::Input(format!(
-                "{}: `{}` must name the shell the input is typed into (a string or a number)",
-                toolvet::display::visible(&call.tool),
-                toolvet::display::visible(shell_key)
-            ))
-        })?;
     let text = match calls.first().and_then(|(_, a)| a.get("command")) {
         Some(Value::String(t)) => t.clone(),
         _ => {
@@ -413,6 +403,17 @@ fn typed_line(
                 toolvet::display::visible(&call.tool)
             )));
         }
+    };
+    // No shell named: the text is judged alone, and the line is unknown.
+    let Some(shell) = call.arguments.get(shell_key).and_then(shell_id) else {
+        return Ok(Typed {
+            shell: None,
+            text,
+            line: Err(format!(
+                "`{}` does not name the shell the input is typed into (a string or a number)",
+                toolvet::display::visible(shell_key)
+            )),
+        });
     };
     let line = match entries {
         None => Err("the session has no history to hold the shell's unfinished line".to_string()),
@@ -424,7 +425,11 @@ fn typed_line(
             }
         }),
     };
-    Ok(Typed { shell, text, line })
+    Ok(Typed {
+        shell: Some(shell),
+        text,
+        line,
+    })
 }
 
 /// Why the shell reads `text` otherwise than as written, if it does: a
@@ -532,13 +537,16 @@ fn unknown_line(
     agent: Agent,
     call: &HookCall,
     config: &HooksConfig,
-    shell: &str,
+    shell: Option<&str>,
     why: &str,
 ) -> Answer {
+    let shell = match shell {
+        Some(shell) => format!("shell `{}`", toolvet::display::visible(shell)),
+        None => "the shell".to_string(),
+    };
     let text = format!(
-        "toolvet cannot tell which command this input makes in shell `{}` [{KEYSTROKES_RULE}]: {}; \
+        "toolvet cannot tell which command this input makes in {shell} [{KEYSTROKES_RULE}]: {}; \
          a person must review it",
-        toolvet::display::visible(shell),
         toolvet::display::visible(why)
     );
     let not_asked = if config.never_ask {
@@ -1257,8 +1265,8 @@ mod tests {
             let typed = typed_line(&payload, &key, &alone, None).unwrap();
             assert!(typed.line.is_err());
         }
-        // A shell id that is not text or a number, or text that is not a
-        // string: refused.
+        // A shell id that is not text or a number: the line is unknown,
+        // the text judged alone; text that is not a string: refused.
         let payload = call(
             Some("/p"),
             serde_json::json!({"session_id": [1], "chars": "x"}),
@@ -1267,7 +1275,24 @@ mod tests {
             "bash".to_string(),
             args(serde_json::json!({"command": "x"})),
         )];
-        assert!(typed_line(&payload, "session_id", &calls, Some(&[])).is_err());
+        let typed = typed_line(&payload, "session_id", &calls, Some(&[])).unwrap();
+        assert_eq!(typed.shell, None);
+        assert!(typed.line.is_err());
+        let (recorded, alone) = typed.calls(calls);
+        assert_eq!(recorded[0].1["command"], "x");
+        assert_eq!(recorded[0].1[KEYSTROKES_KEY]["shell"], Value::Null);
+        assert!(alone.is_empty());
+        // Such a piece may be any shell's: every line is unknown after it
+        // may have run.
+        let entry = toolvet::PriorCall {
+            name: "bash".into(),
+            arguments: serde_json::value::RawValue::from_string(
+                Value::Object(recorded[0].1.clone()).to_string(),
+            )
+            .unwrap(),
+            outcome: Outcome::Escalated,
+        };
+        assert!(pending_line(std::slice::from_ref(&entry), "5").is_err());
         let payload = call(Some("/p"), serde_json::json!({"session_id": 1}));
         let calls = vec![("bash".to_string(), args(serde_json::json!({"command": 5})))];
         assert!(typed_line(&payload, "session_id", &calls, Some(&[])).is_err());

@@ -243,13 +243,23 @@ fn keys_that_edit_the_line_make_it_unknown() {
         ),
     );
     assert!(denied_by(&answer, KEYSTROKES_RULE), "{answer:?}");
-    // No shell named: refused.
+    // No shell named: the line is unknown (the text is judged alone too).
     let answer = vet(
         Agent::Codex,
         &policy,
         &codex("s2", "write_stdin", serde_json::json!({"chars": "ls\n"})),
     );
-    assert!(answer.is_err(), "{answer:?}");
+    assert!(denied_by(&answer, KEYSTROKES_RULE), "{answer:?}");
+    let answer = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "s2",
+            "write_stdin",
+            serde_json::json!({"chars": "rm -rf ~\n"}),
+        ),
+    );
+    assert!(denied_by(&answer, "shell.rm-home"), "{answer:?}");
     // The hooks' record cannot be forged by an argument of that name.
     let answer = vet(
         Agent::Codex,
