@@ -22,7 +22,7 @@
 //!   shell-guard);
 //! - [`workdir`]: the arguments that set the directory a tool runs in
 //!   (`cwd`, `workingDirectory`, `dir_path`, `options.cwd`, …), read by
-//!   shell-guard and by the hooks.
+//!   shell-guard, path-guard and the hooks.
 //!
 //! This is knowledge, not mechanism: the mechanism (settings, globs,
 //! decisions) is the plugin kit's, `toolvet-pdk`.

@@ -1,7 +1,8 @@
 //! Arguments that set the directory a tool runs in: the one list of their
 //! names, read by the hooks (`toolvet hook`, which vets a call in that
-//! directory) and by shell-guard (which judges a command's relative
-//! operands there).
+//! directory), by shell-guard (which judges a command's relative operands
+//! there) and by path-guard (which resolves a file tool's relative paths
+//! there), the last two through [`bases`].
 //!
 //! Tools name it in many ways: `cwd`, `workdir`, `working_directory`,
 //! `workingDirectory`, `directory`, `dir`, `dir_path`, `base_dir`,
@@ -19,7 +20,9 @@
 //! runs `cd {cwd} && …` through a shell runs there, not in a directory
 //! called `~`. A value whose place depends on anything else the tool
 //! expands (`~bob`, `$PWD`, `` `pwd` ``) is unknown ([`Place::Unknown`]):
-//! the caller fails closed.
+//! the caller fails closed. Two that differ are each a place the tool may
+//! work in ([`bases`]): the checks judge the call under each, the hooks
+//! refuse it.
 
 use crate::roles::fold;
 use serde_json::Value;
@@ -155,6 +158,82 @@ pub fn expand_home(key: &str, value: &Value, home: Option<&str>) -> Place {
     Place::Path(expanded)
 }
 
+/// A directory a call's tool may resolve its relative paths (or run its
+/// command) in, by [`bases`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// The caller's working directory (the `cwd` context attribute; none
+    /// when it is absent).
+    Context,
+    /// An absolute directory a working-directory argument names, cleaned.
+    Dir(String),
+    /// A working-directory argument that cannot be placed (`~` with no
+    /// home known, `~bob`, `$PWD`, a relative one with no absolute context
+    /// cwd, not text), with why: what is relative to it is unknown, and
+    /// the caller fails closed.
+    Unknown(String),
+}
+
+/// Every directory a call with the arguments `args` may work in: each
+/// working-directory argument ([`values`], and the keys named `extra`
+/// matched as [`crate::roles::values`] does), placed by [`expand_home`]
+/// with `home`, and against `ctx_cwd` (absolute) when relative. A
+/// relative one gives the context's cwd too ([`Base::Context`]): a front
+/// end (the hooks) may have placed it there already, and the call then
+/// comes with it as its cwd. Empty text is no directory. No argument: the
+/// context's cwd alone. Each distinct base once (one [`Base::Unknown`],
+/// the first reason); the caller judges the call under each, the
+/// strictest decision winning: the tool may work in any of them (the
+/// hooks refuse two that differ). Read by shell-guard (where a command's
+/// relative operands are) and path-guard (where a file tool's relative
+/// paths are).
+pub fn bases<S: AsRef<str>>(
+    args: &Value,
+    extra: &[S],
+    ctx_cwd: Option<&str>,
+    home: Option<&str>,
+) -> Vec<Base> {
+    let mut found: Vec<(String, &Value)> = values(args);
+    for (key, value) in crate::roles::values(args, extra) {
+        if !found.iter().any(|(_, v)| std::ptr::eq(*v, value)) {
+            found.push((key.to_string(), value));
+        }
+    }
+    let ctx_cwd = ctx_cwd.filter(|c| c.starts_with('/'));
+    let mut out: Vec<Base> = Vec::new();
+    let mut push = |b: Base| {
+        let seen = match &b {
+            Base::Unknown(_) => out.iter().any(|o| matches!(o, Base::Unknown(_))),
+            _ => out.contains(&b),
+        };
+        if !seen {
+            out.push(b);
+        }
+    };
+    for (key, value) in found {
+        if value.as_str().is_some_and(|s| s.trim().is_empty()) {
+            continue;
+        }
+        match expand_home(&key, value, home) {
+            Place::Path(p) if p.starts_with('/') => push(Base::Dir(crate::run::resolve("/", &p))),
+            Place::Path(p) => match ctx_cwd {
+                Some(c) => {
+                    push(Base::Dir(crate::run::resolve(c, &p)));
+                    push(Base::Context);
+                }
+                None => push(Base::Unknown(format!(
+                    "`{key}` names the relative directory `{p}`, and the caller's working directory is not known"
+                ))),
+            },
+            Place::Unknown(why) => push(Base::Unknown(why)),
+        }
+    }
+    if out.is_empty() {
+        out.push(Base::Context);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +345,69 @@ mod tests {
         assert!(matches!(
             expand_home("cwd", &json!(["/a"]), home),
             Place::Unknown(_)
+        ));
+    }
+
+    #[test]
+    fn bases_place_every_working_directory() {
+        let home = Some("/home/alice");
+        let cwd = Some("/home/alice/project");
+        assert_eq!(
+            bases(&json!({"path": "x"}), &[] as &[&str], cwd, home),
+            [Base::Context]
+        );
+        assert_eq!(
+            bases(
+                &json!({"directory": "~/.ssh", "path": "id_rsa"}),
+                &[] as &[&str],
+                cwd,
+                home
+            ),
+            [Base::Dir("/home/alice/.ssh".into())]
+        );
+        // A relative one, and the context's cwd (a front end may have
+        // placed it already).
+        assert_eq!(
+            bases(
+                &json!({"cwd": "sub/../src/", "file": "a"}),
+                &[] as &[&str],
+                cwd,
+                home
+            ),
+            [Base::Dir("/home/alice/project/src".into()), Base::Context]
+        );
+        // Two that differ: both; the same twice: once; empty text: none.
+        assert_eq!(
+            bases(
+                &json!({"dir": "/srv", "options": {"cwd": "/etc"}, "workdir": "/srv/", "wd": " "}),
+                &[] as &[&str],
+                cwd,
+                home
+            ),
+            [Base::Dir("/srv".into()), Base::Dir("/etc".into())]
+        );
+        // Extra names of the caller's settings.
+        assert_eq!(
+            bases(&json!({"where": "/opt"}), &["where"], cwd, home),
+            [Base::Dir("/opt".into())]
+        );
+        // What cannot be placed: one unknown, with why.
+        for (args, ctx) in [
+            (json!({"cwd": "~bob"}), cwd),
+            (json!({"cwd": "$PWD/x", "dir": "`pwd`"}), cwd),
+            (json!({"cwd": 7}), cwd),
+            (json!({"cwd": "rel"}), None),
+            (json!({"cwd": "rel"}), Some("relative/ctx")),
+        ] {
+            let b = bases(&args, &[] as &[&str], ctx, home);
+            assert!(
+                matches!(b.as_slice(), [Base::Unknown(why)] if !why.is_empty()),
+                "{args}: {b:?}"
+            );
+        }
+        assert!(matches!(
+            bases(&json!({"cwd": "~"}), &[] as &[&str], cwd, None).as_slice(),
+            [Base::Unknown(_)]
         ));
     }
 }

@@ -27,6 +27,7 @@ pub mod walk;
 
 use check_catalog::code::Language;
 use check_catalog::roles;
+use check_catalog::workdir::{self, Base};
 pub use options::{Options, PatternRule, Settings};
 use serde_json::Value;
 use toolvet_pdk::{Check, CheckResult, Context, Decision, PluginInfo, ToolCall, ToolInfo};
@@ -256,7 +257,7 @@ impl ShellGuard {
     /// value the call gives the command (`command` and `cmd`, `Command`)
     /// and the working directory (each name of the catalog's family,
     /// `check_catalog::workdir`: `cwd`, `workingDirectory`, `dir_path`,
-    /// `options.cwd`, …; see [`ShellGuard::vet`]'s `arg_cwds`) is judged, and the
+    /// `options.cwd`, …, placed by `check_catalog::workdir::bases`) is judged, and the
     /// strictest decision wins (`check_catalog::roles`): a tool may run
     /// any of them.
     ///
@@ -324,7 +325,7 @@ impl ShellGuard {
             .filter(|h| h.starts_with('/'))
             .map(str::to_string)
             .or_else(|| ctx_cwd.and_then(paths::home_of));
-        let arg_cwds = arg_cwds(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
+        let bases = workdir::bases(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
         let ran = ran_commands(ctx, &self.opts.command_args);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
         for text in texts {
@@ -335,13 +336,13 @@ impl ShellGuard {
                     continue;
                 }
             };
-            for arg_cwd in &arg_cwds {
-                let (cwd, known) = match arg_cwd {
-                    ArgCwd::Context => (ctx_cwd.map(str::to_string), true),
-                    ArgCwd::Dir(dir) => (Some(dir.clone()), true),
+            for base in &bases {
+                let (cwd, known) = match base {
+                    Base::Context => (ctx_cwd.map(str::to_string), true),
+                    Base::Dir(dir) => (Some(dir.clone()), true),
                     // Relative operands are unknown; the context's cwd
                     // stays the workspace.
-                    ArgCwd::Unknown => (ctx_cwd.map(str::to_string), false),
+                    Base::Unknown(_) => (ctx_cwd.map(str::to_string), false),
                 };
                 // The run's links as learnt in this cwd, in the
                 // directories above it (the cwd may itself be a link the
@@ -371,68 +372,6 @@ impl ShellGuard {
         }
         decision
     }
-}
-
-/// A directory the command of a call may run in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum ArgCwd {
-    /// The `cwd` context attribute (none when it is absent).
-    Context,
-    /// An absolute directory a working-directory argument names.
-    Dir(String),
-    /// A working-directory argument that cannot be placed (`~` with no
-    /// home known, `$PWD`, a relative one with no context cwd, not text):
-    /// relative operands are unknown.
-    Unknown,
-}
-
-/// Every directory the call's command may run in: each working-directory
-/// argument of `args` (the catalog's family, `check_catalog::workdir`,
-/// and the names in `extra`), placed with `home` for `~` and `$HOME` and
-/// against `ctx_cwd` when relative. A relative one is judged in the
-/// context's cwd too: a front end (the hooks) may have placed it there
-/// already. No argument: the context's cwd alone. Each is judged; the
-/// strictest decision wins (the tool may read any of them).
-fn arg_cwds(
-    args: &Value,
-    extra: &[String],
-    ctx_cwd: Option<&str>,
-    home: Option<&str>,
-) -> Vec<ArgCwd> {
-    let mut found: Vec<(String, &Value)> = check_catalog::workdir::values(args);
-    for (key, value) in roles::values(args, extra) {
-        if !found.iter().any(|(_, v)| *v == value) {
-            found.push((key.to_string(), value));
-        }
-    }
-    let mut out = Vec::new();
-    let mut push = |c: ArgCwd| {
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    };
-    for (key, value) in found {
-        if value.as_str().is_some_and(|s| s.trim().is_empty()) {
-            continue;
-        }
-        match check_catalog::workdir::expand_home(&key, value, home) {
-            check_catalog::workdir::Place::Path(p) if p.starts_with('/') => {
-                push(ArgCwd::Dir(paths::normalize_abs(&p)));
-            }
-            check_catalog::workdir::Place::Path(p) => match ctx_cwd {
-                Some(c) => {
-                    push(ArgCwd::Dir(paths::resolve(c, &p)));
-                    push(ArgCwd::Context);
-                }
-                None => push(ArgCwd::Unknown),
-            },
-            check_catalog::workdir::Place::Unknown(_) => push(ArgCwd::Unknown),
-        }
-    }
-    if out.is_empty() {
-        out.push(ArgCwd::Context);
-    }
-    out
 }
 
 /// The escalation for code in a language the check does not know (the
