@@ -14,7 +14,12 @@
 //! about before it is removed outside the workspace, a server's port is
 //! asked about before it is fetched. A command that cannot be parsed is
 //! read in doubt ([`Facts::doubts`]): its links word by word, leniently,
-//! and nothing that would loosen.
+//! and nothing that would loosen. A variable it assigns (or one assigned
+//! by a command that may not run: after `&&`, in an `if` body) holds its
+//! value only maybe: a word holding it teaches links, never a directory or
+//! a server, and a link is also learnt with the variable's sure value
+//! ([`Facts::sure_links`], a reading of its own), so that a value in doubt
+//! neither loosens a later decision nor hides what the sure one tightens.
 
 use crate::parse::{self, Simple};
 use crate::words;
@@ -42,6 +47,13 @@ pub struct Facts {
     /// and nothing else), or a simple command still holding shell syntax
     /// among its words. Empty when every command was read.
     pub doubts: Vec<String>,
+    /// `(link, target)` as a command made them with the sure values of its
+    /// variables alone, where a value assigned only maybe (in doubt, after
+    /// `&&`, in an `if` body) made the link in [`Facts::symlinks`] point
+    /// elsewhere: `X=~/.claude`, then `X=/tmp; echo '…` (which bash may
+    /// have refused whole), then `ln -s $X k`. [`readings`] judges a
+    /// reading where these win, so that neither value hides the other.
+    pub sure_links: Vec<(String, String)>,
 }
 
 /// Most reasons [`Facts::doubts`] keeps.
@@ -244,8 +256,24 @@ struct Shell {
     /// shell may keep its working directory from call to call). Links are
     /// learnt in each of them.
     dirs: Vec<String>,
-    /// Variables assigned by earlier commands (`X=/root/.ssh/id_rsa`).
-    vars: Vec<(String, String)>,
+    /// Variables assigned by earlier commands (`X=/root/.ssh/id_rsa`),
+    /// newest last.
+    vars: Vec<Var>,
+}
+
+/// A variable an earlier command assigned.
+struct Var {
+    name: String,
+    value: String,
+    /// Whether the assignment surely ran: a certain command
+    /// ([`parse::Simple::certain`]) of a call that is the one that ran,
+    /// read without doubt, from values that are sure themselves. A value
+    /// assigned only maybe (`false && X=…`, an `if` body, a command that
+    /// could not be parsed, which bash may have refused whole) may be what
+    /// the variable holds, or not: it teaches links (stricter) and never a
+    /// directory or a server (which loosen), and it never hides the sure
+    /// value before it from the links.
+    sure: bool,
 }
 
 impl Shell {
@@ -264,12 +292,16 @@ impl Shell {
         }
     }
 
-    /// `word` with `$NAME` and `${NAME}` of known variables replaced.
-    fn expand(&self, word: &str) -> String {
+    /// `word` with `$NAME` and `${NAME}` of known variables replaced by
+    /// their newest value, and whether a value put in was assigned only
+    /// maybe ([`Var::sure`]); with `sure_only`, by their newest sure value,
+    /// and whether a variable assigned only maybe was left as written.
+    fn expand(&self, word: &str, sure_only: bool) -> (String, bool) {
         if !word.contains('$') {
-            return word.to_string();
+            return (word.to_string(), false);
         }
         let mut out = String::new();
+        let mut maybe = false;
         let mut rest = word;
         while let Some(i) = rest.find('$') {
             out.push_str(&rest[..i]);
@@ -286,23 +318,41 @@ impl Shell {
                     (&after[..end], end)
                 }
             };
-            match self.vars.iter().rev().find(|(n, _)| n == name) {
-                Some((_, value)) if !name.is_empty() => out.push_str(value),
-                _ => out.push_str(&rest[i..i + 1 + len]),
+            let var = self
+                .vars
+                .iter()
+                .rev()
+                .find(|v| v.name == name && (v.sure || !sure_only));
+            match var {
+                Some(v) if !name.is_empty() => {
+                    out.push_str(&v.value);
+                    maybe |= !v.sure;
+                }
+                _ => {
+                    // Sure values only: a variable assigned only maybe
+                    // is left as written, and said.
+                    maybe |= sure_only && self.vars.iter().any(|v| v.name == name);
+                    out.push_str(&rest[i..i + 1 + len]);
+                }
             }
             rest = &after[len..];
         }
         out.push_str(rest);
-        out
+        (out, maybe)
     }
 
-    /// Record `NAME=value` words as variables; whether every word was one.
-    fn assign<'w>(&mut self, words: impl IntoIterator<Item = &'w String>) -> bool {
+    /// Record `NAME=value` words as variables, surely assigned or only
+    /// maybe (`sure`); whether every word was one.
+    fn assign<'w>(&mut self, words: impl IntoIterator<Item = &'w String>, sure: bool) -> bool {
         let mut all = true;
         for w in words {
             match w.split_once('=') {
                 Some((name, value)) if words::is_name(name) => {
-                    self.vars.push((name.to_string(), value.to_string()));
+                    self.vars.push(Var {
+                        name: name.to_string(),
+                        value: value.to_string(),
+                        sure,
+                    });
                 }
                 _ => all = false,
             }
@@ -510,61 +560,102 @@ impl Facts {
             }
             let certain =
                 call.certain && simple.certain && !simple.doubtful && call.doubt.is_none();
-            let expanded: Vec<String> = simple.words.iter().map(|w| shell.expand(w)).collect();
-            if shell.assign(expanded.iter()) {
+            let (expanded, maybe): (Vec<String>, Vec<bool>) =
+                simple.words.iter().map(|w| shell.expand(w, false)).unzip();
+            let maybe = maybe.contains(&true);
+            if shell.assign(expanded.iter(), certain && !maybe) {
                 continue;
             }
-            let w = strip_runners(&expanded);
-            let Some(first) = w.first() else {
-                continue;
-            };
-            match words::base_name(first) {
-                "cd" | "pushd" => {
-                    let target = w[1..]
-                        .iter()
-                        .find(|a| !matches!(a.as_str(), "-L" | "-P" | "-e" | "-@" | "--"));
-                    shell.moved = true;
-                    let new = match target.map(String::as_str) {
-                        Some(t) if t.starts_with('/') => vec![resolve("/", t)],
-                        Some(t) if !t.starts_with('~') && t != "-" && !t.contains('$') => {
-                            shell.places().iter().map(|d| resolve(d, t)).collect()
+            // A word holding a value assigned only maybe: the command is
+            // read with it (what it teaches is in doubt: links only), and
+            // with the sure values alone (links only), so that a maybe
+            // value neither loosens nor hides what the sure one teaches.
+            let moves = simple.certain && !maybe;
+            self.read_words(&expanded, certain && !maybe, moves, true, shell, depth);
+            if maybe {
+                let (sure, unset): (Vec<String>, Vec<bool>) =
+                    simple.words.iter().map(|w| shell.expand(w, true)).unzip();
+                if sure != expanded && !unset.contains(&true) {
+                    // Its links go to `sure_links`: a reading of their own
+                    // ([`readings`]), where they win over the maybe ones.
+                    let kept = self.symlinks.clone();
+                    self.read_words(&sure, false, false, false, shell, depth);
+                    let made = std::mem::replace(&mut self.symlinks, kept);
+                    for link in made {
+                        if !self.symlinks.contains(&link) && !self.sure_links.contains(&link) {
+                            self.sure_links.push(link);
                         }
-                        _ => Vec::new(),
-                    };
-                    // A `cd` that may not run (in an `if`, after `&&`)
-                    // leaves the directory unknown.
-                    shell.here = match new.as_slice() {
-                        [one] if shell.here.is_some() && simple.certain => Some(one.clone()),
-                        _ => None,
-                    };
-                    for d in new {
-                        shell.visit(d);
                     }
                 }
-                "popd" => shell.here = None,
-                "export" | "declare" | "typeset" | "local" | "readonly" => {
-                    shell.assign(w[1..].iter().filter(|a| !a.starts_with('-')));
-                }
-                "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" if depth < MAX_NESTED => {
-                    let script = w[1..]
-                        .iter()
-                        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-                        .and_then(|i| w.get(i + 2));
-                    if let Some(script) = script {
-                        let (here, moved) = (shell.here.clone(), shell.moved);
-                        self.read(script, certain, shell, depth + 1);
-                        (shell.here, shell.moved) = (here, moved);
+            }
+        }
+    }
+
+    /// Learn from one simple command's words `expanded` (variables put in):
+    /// links always, directories and servers when `certain`; a `cd` moves
+    /// the shell only when `moves`; assignments by `export` and friends are
+    /// kept only when `assigns` (as sure when `certain`).
+    fn read_words(
+        &mut self,
+        expanded: &[String],
+        certain: bool,
+        moves: bool,
+        assigns: bool,
+        shell: &mut Shell,
+        depth: u32,
+    ) {
+        let w = strip_runners(expanded);
+        let Some(first) = w.first() else {
+            return;
+        };
+        match words::base_name(first) {
+            "cd" | "pushd" => {
+                let target = w[1..]
+                    .iter()
+                    .find(|a| !matches!(a.as_str(), "-L" | "-P" | "-e" | "-@" | "--"));
+                shell.moved = true;
+                let new = match target.map(String::as_str) {
+                    Some(t) if t.starts_with('/') => vec![resolve("/", t)],
+                    Some(t) if !t.starts_with('~') && t != "-" && !t.contains('$') => {
+                        shell.places().iter().map(|d| resolve(d, t)).collect()
                     }
+                    _ => Vec::new(),
+                };
+                // A `cd` that may not run (in an `if`, after `&&`) or to a
+                // place in doubt leaves the directory unknown.
+                shell.here = match new.as_slice() {
+                    [one] if shell.here.is_some() && moves => Some(one.clone()),
+                    _ => None,
+                };
+                for d in new {
+                    shell.visit(d);
                 }
-                "eval" if depth < MAX_NESTED => {
-                    let text = w[1..].join(" ");
-                    self.read(&text, certain, shell, depth + 1);
+            }
+            "popd" => shell.here = None,
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                if assigns {
+                    shell.assign(w[1..].iter().filter(|a| !a.starts_with('-')), certain);
                 }
-                _ => {
-                    self.learn_links(w, shell);
-                    if certain {
-                        self.learn(w, shell);
-                    }
+            }
+            "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" if depth < MAX_NESTED => {
+                let script = w[1..]
+                    .iter()
+                    .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+                    .and_then(|i| w.get(i + 2));
+                if let Some(script) = script {
+                    let (here, moved) = (shell.here.clone(), shell.moved);
+                    self.read(script, certain, shell, depth + 1);
+                    (shell.here, shell.moved) = (here, moved);
+                }
+            }
+            "eval" if depth < MAX_NESTED => {
+                let text = w[1..].join(" ");
+                self.read(&text, certain, shell, depth + 1);
+            }
+            _ => {
+                self.learn_links(w, shell);
+                if certain {
+                    self.learn(w, shell);
                 }
             }
         }
@@ -910,9 +1001,11 @@ fn copies_links(w: &[String]) -> bool {
 /// Returns, in order: [`Facts::from_calls`] at `cwd`; the links learnt as
 /// if the run had started in the directories above `cwd` (up to
 /// `MAX_BASES`, together, the nearest winning where two meet), with the
-/// directories and servers of the first; and, when any link is known, the
-/// first without links. Without links there is one reading; never more
-/// than three.
+/// directories and servers of the first; the first with its
+/// [`Facts::sure_links`] winning, when a value assigned only maybe made a
+/// link point elsewhere than the sure value would; and, when any link is
+/// known, the first without links. Without links there is one reading;
+/// never more than four.
 pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
     let parsed: Vec<Parsed> = calls
         .iter()
@@ -938,6 +1031,7 @@ pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
         created: full.created.clone(),
         listening: full.listening.clone(),
         doubts: full.doubts.clone(),
+        sure_links: Vec::new(),
     };
     for base in bases.iter().rev() {
         for (link, target) in Facts::from_parsed(&parsed, base).symlinks {
@@ -949,9 +1043,17 @@ pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
     if !above.symlinks.is_empty() && above.symlinks != full.symlinks {
         out.push(above);
     }
+    if !full.sure_links.is_empty() {
+        let mut sure = full.clone();
+        for (link, target) in std::mem::take(&mut sure.sure_links) {
+            sure.add_link(link, target);
+        }
+        out.push(sure);
+    }
     if any_links {
         out.push(Facts {
             symlinks: Vec::new(),
+            sure_links: Vec::new(),
             ..full
         });
     }
@@ -1294,5 +1396,71 @@ mod tests {
         );
         assert!(listening_ports(cmds, "/w").contains(&8001));
         assert!(!listening_ports(cmds, "/w").contains(&9200));
+    }
+
+    /// Issue 29: a value assigned by a command read in doubt (one bash may
+    /// have refused whole) or that may not run (`false && X=…`) is a
+    /// maybe-value: it teaches links, never a directory or a server, and
+    /// it does not hide the sure value before it from the links.
+    #[test]
+    fn values_assigned_in_doubt_never_loosen() {
+        for assign in [
+            "D=/home/alice/Documents; echo 'unclosed",
+            "false && D=/home/alice/Documents",
+            "if false; then D=/home/alice/Documents; fi",
+            "then export D=/home/alice/Documents",
+        ] {
+            let f = Facts::from_commands(
+                [assign, "mkdir $D", "P=9200; echo \"", "vite --port $P"],
+                "/home/alice/project",
+            );
+            assert!(f.created.is_empty(), "{assign}: {:?}", f.created);
+            assert!(f.listening.is_empty(), "{assign}: {:?}", f.listening);
+        }
+        // Surely assigned: learnt as before.
+        let f = Facts::from_commands(
+            [
+                "D=/home/alice/Documents",
+                "mkdir $D",
+                "export P=9200",
+                "vite --port $P",
+            ],
+            "/home/alice/project",
+        );
+        assert_eq!(f.created, ["/home/alice/Documents"]);
+        assert_eq!(f.listening, [9200]);
+        // A maybe-value over a sure one, either way round: one reading
+        // follows the link to each.
+        for (sure, maybe) in [
+            (
+                "X=/home/alice/.claude",
+                "X=/home/alice/project/tmp; echo 'unclosed",
+            ),
+            (
+                "X=/home/alice/project/tmp",
+                "test -e f && X=/home/alice/.claude",
+            ),
+        ] {
+            let calls = [(sure, true), (maybe, true), ("ln -s $X k", true)];
+            let targets: Vec<String> = readings(&calls, "/home/alice/project")
+                .iter()
+                .map(|r| r.through_symlinks("/home/alice/project/k".into(), None))
+                .collect();
+            for want in ["/home/alice/.claude", "/home/alice/project/tmp"] {
+                assert!(targets.iter().any(|t| t == want), "{maybe}: {targets:?}");
+            }
+        }
+        // A link made in doubt from a value in doubt is still learnt.
+        let f = Facts::from_commands(["X=/root/.ssh; ln -s $X k; echo '"], "/w");
+        assert_eq!(
+            f.through_symlinks("/w/k/id_rsa".into(), None),
+            "/root/.ssh/id_rsa"
+        );
+        // A `cd` to a maybe place leaves the directory unknown.
+        let f = Facts::from_commands(
+            ["false && D=/etc", "cd $D && mkdir cron.d"],
+            "/home/alice/project",
+        );
+        assert!(f.created.is_empty(), "{:?}", f.created);
     }
 }

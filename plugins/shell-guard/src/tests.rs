@@ -2255,3 +2255,48 @@ fn find_exec_and_xargs_on_toolvets_state() {
         assert_eq!(run(cmd).kind(), "allow", "{cmd}");
     }
 }
+
+/// Issue 29: a value assigned by a history command read in doubt (bash may
+/// have refused it whole) or that may not have run never makes a
+/// directory the run "created": its removal outside the workspace stays
+/// denied, not softened to a question. A surely created one still is.
+#[test]
+fn a_directory_named_by_a_value_in_doubt_is_not_the_runs() {
+    let cwd = "/home/alice/project";
+    let rm = r#"{"command":"rm -rf /home/alice/Documents"}"#;
+    for assign in [
+        "D=/home/alice/Documents; echo 'unclosed",
+        "false && D=/home/alice/Documents",
+        "then export D=/home/alice/Documents",
+    ] {
+        let d = vet_after(&[assign, "mkdir $D"], cwd, rm);
+        assert_eq!(d.kind(), "deny", "{assign}: {d:?}");
+    }
+    let d = vet_after(&["D=/home/alice/Documents", "mkdir $D"], cwd, rm);
+    assert_eq!(d.rule(), Some("shell.rm-dynamic"), "{d:?}");
+}
+
+/// Issue 29: a value assigned in doubt does not hide the sure value a
+/// link was made to: `k` is judged as a link to `~/.claude` too.
+#[test]
+fn a_value_in_doubt_does_not_hide_the_sure_link() {
+    let cwd = "/home/alice/project";
+    let history = [
+        "X=/home/alice/.claude",
+        "X=/home/alice/project/tmp; echo 'unclosed",
+        "ln -s $X k",
+    ];
+    let d = vet_after(
+        &history,
+        cwd,
+        r#"{"command":"printf '{}' > k/settings.json"}"#,
+    );
+    assert_eq!(d.kind(), "deny", "{d:?}");
+    // Control: the sure value alone in the workspace.
+    let d = vet_after(
+        &["X=/home/alice/project/tmp", "ln -s $X k"],
+        cwd,
+        r#"{"command":"printf '{}' > k/settings.json"}"#,
+    );
+    assert_eq!(d.kind(), "allow", "{d:?}");
+}
