@@ -27,6 +27,7 @@ pub use normalize::{PathError, clean_lexically, is_within, normalize};
 
 use check_catalog::guardrails::{self, GuardRail, Kind as Rail};
 use check_catalog::run::Facts;
+use check_catalog::workdir::{Base, Place};
 use serde::Deserialize;
 use serde_json::Value;
 use toolvet_pdk::{
@@ -221,7 +222,17 @@ pub struct PathGuard {
 /// that apply.
 #[derive(Clone)]
 struct Frame {
+    /// The caller's working directory (the `cwd` attribute): where a
+    /// working-directory argument's own relative value is.
     cwd: Option<String>,
+    /// Where this frame resolves the call's other relative paths: the
+    /// caller's `cwd`, or a directory a working-directory argument names
+    /// (`check_catalog::workdir::bases`); `None` with `unknown` set when
+    /// that directory cannot be placed.
+    base: Option<String>,
+    /// Why the directory relative paths are under is not known (a
+    /// working-directory argument `~bob`, `$PWD`, not text).
+    unknown: Option<String>,
     home: Option<String>,
     roots: Vec<String>,
     /// What earlier shell commands of the run did (symbolic links).
@@ -229,6 +240,31 @@ struct Frame {
     /// toolvet's own state paths the host passed (guard rails, secrets).
     state: guardrails::StatePaths,
 }
+
+impl Frame {
+    /// The directory a relative path is resolved in: the caller's cwd for
+    /// a working-directory argument itself, else the frame's base.
+    fn base_for(&self, workdir: bool) -> Option<&str> {
+        if workdir {
+            self.cwd.as_deref()
+        } else {
+            self.base.as_deref()
+        }
+    }
+}
+
+/// One path a call names: its argument, its text, and whether it is a
+/// working-directory argument (`check_catalog::workdir::values`: `dir`,
+/// `directory`, `cwd`, `options.cwd`, …).
+struct Entry<'v> {
+    arg: String,
+    raw: &'v str,
+    workdir: bool,
+}
+
+/// The rule of a relative path under a working directory that cannot be
+/// placed, and of such a directory itself (escalate).
+pub const WORKDIR_UNKNOWN: &str = "path.workdir-unknown";
 
 impl PathGuard {
     /// Every path argument of `args` (a JSON object) with its argument name,
@@ -289,7 +325,7 @@ impl PathGuard {
         Access::Write
     }
 
-    fn frames(&self, ctx: &Context) -> Result<Vec<Frame>, String> {
+    fn frames(&self, args: &Value, ctx: &Context) -> Result<Vec<Frame>, String> {
         let explicit_home = self
             .home
             .clone()
@@ -318,26 +354,48 @@ impl PathGuard {
             None => vec![Facts::default()],
         };
         let state = guardrails::StatePaths::from_attributes(|k| ctx.attribute(k))?;
-        let frame = Frame {
-            cwd,
-            home,
-            roots,
-            state,
-            facts: Facts::default(),
-        };
-        Ok(readings
-            .into_iter()
-            .map(|facts| Frame {
-                facts,
+        // Where the call's relative paths are: under each directory its
+        // working-directory arguments name (the catalog's one list, the
+        // one shell-guard and the hooks read), else the caller's cwd.
+        let bases =
+            check_catalog::workdir::bases(args, &[] as &[&str], cwd.as_deref(), home.as_deref());
+        let mut frames = Vec::new();
+        for b in bases {
+            let (base, unknown) = match b {
+                Base::Context => (cwd.clone(), None),
+                Base::Dir(d) => (Some(d), None),
+                Base::Unknown(why) => (None, Some(why)),
+            };
+            let frame = Frame {
+                cwd: cwd.clone(),
+                base,
+                unknown,
+                home: home.clone(),
+                roots: roots.clone(),
+                state: state.clone(),
+                facts: Facts::default(),
+            };
+            frames.extend(readings.iter().map(|facts| Frame {
+                facts: facts.clone(),
                 ..frame.clone()
-            })
-            .collect())
+            }));
+        }
+        Ok(frames)
     }
 
-    /// Judge one path argument of tool `tool`.
-    fn judge(&self, tool: &str, arg: &str, raw: &str, access: Access, frame: &Frame) -> Decision {
+    /// Judge one path argument of tool `tool`, resolved (when relative)
+    /// against the frame's base, or against the caller's cwd for a
+    /// working-directory argument itself (`workdir`).
+    fn judge(
+        &self,
+        tool: &str,
+        (arg, raw): (&str, &str),
+        access: Access,
+        workdir: bool,
+        frame: &Frame,
+    ) -> Decision {
         let shown = shorten(raw);
-        let resolved = normalize(raw, frame.cwd.as_deref(), frame.home.as_deref());
+        let resolved = normalize(raw, frame.base_for(workdir), frame.home.as_deref());
         let err = match resolved {
             Err(PathError::Nul) => {
                 return Decision::deny(
@@ -402,6 +460,17 @@ impl PathGuard {
                     ),
                 );
             }
+            Some(_) if !workdir && frame.unknown.is_some() => {
+                return Decision::escalate(
+                    WORKDIR_UNKNOWN,
+                    format!(
+                        "{tool} was given the relative path `{shown}`, to be found under a working directory \
+                         that cannot be placed: {}. A person must review it; pass an absolute path, or a plain \
+                         absolute working directory.",
+                        frame.unknown.as_deref().unwrap_or_default()
+                    ),
+                );
+            }
             Some(_) => {
                 return Decision::escalate(
                     "path.no-workspace",
@@ -430,10 +499,11 @@ impl PathGuard {
                     "path.symlink-escape",
                     format!(
                         "`{shown}` goes through a symbolic link made earlier in this run and reaches `{}`{}, outside \
-                         the workspace. Use paths whose real location is inside {}.",
+                         the workspace. Use paths whose real location is inside {}.{}",
                         shorten(&linked),
                         label.map(|l| format!(" ({l})")).unwrap_or_default(),
-                        list(&roots)
+                        list(&roots),
+                        doubt_note(&frame.facts)
                     ),
                 );
             }
@@ -562,20 +632,51 @@ impl Check for PathGuard {
 impl PathGuard {
     /// The decision on one call: the most severe over its paths.
     pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
+        let args = call.json();
         let file_tool = self.file_tools.is_match(&call.name);
-        let paths: Vec<(&str, &str)> = self
-            .paths(call.json())
+        let workdirs: Vec<(String, &Value)> = check_catalog::workdir::values(args)
+            .into_iter()
+            .filter(|(_, v)| v.as_str().is_some_and(|s| !s.trim().is_empty()))
+            .collect();
+        let is_workdir = |raw: &str| {
+            workdirs
+                .iter()
+                .any(|(_, v)| v.as_str().is_some_and(|w| std::ptr::eq(w, raw)))
+        };
+        let mut paths: Vec<Entry> = self
+            .paths(args)
             .into_iter()
             .filter(|(_, raw)| file_tool || looks_like_path(raw))
+            .map(|(arg, raw)| Entry {
+                arg: arg.to_string(),
+                raw,
+                workdir: is_workdir(raw),
+            })
             .collect();
+        // A file tool whose only place is its working directory (`glob
+        // {pattern, cwd}`, `list_files {cwd}`) works on that directory:
+        // it is judged as the path the tool reads or writes.
+        if file_tool && paths.iter().all(|e| e.workdir) {
+            for (key, value) in &workdirs {
+                if let Some(raw) = value.as_str()
+                    && !paths.iter().any(|e| std::ptr::eq(e.raw, raw))
+                {
+                    paths.push(Entry {
+                        arg: key.rsplit('.').next().unwrap_or(key).to_string(),
+                        raw,
+                        workdir: true,
+                    });
+                }
+            }
+        }
         if paths.is_empty() {
             return Decision::Abstain;
         }
-        let frames = match self.frames(ctx) {
+        let frames = match self.frames(args, ctx) {
             Ok(f) => f,
             Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
         };
-        let content = written_content(call.json(), &self.path_args);
+        let content = written_content(args, &self.path_args);
         let mut decision = Decision::Abstain;
         for frame in &frames {
             let next = self.vet_in(call, file_tool, &paths, &content, frame);
@@ -586,19 +687,47 @@ impl PathGuard {
         decision
     }
 
-    /// [`PathGuard::vet`] in one frame (one reading of the run's links).
+    /// [`PathGuard::vet`] in one frame (one working directory, one reading
+    /// of the run's links).
     fn vet_in(
         &self,
         call: &ToolCall,
         file_tool: bool,
-        paths: &[(&str, &str)],
+        paths: &[Entry],
         content: &str,
         frame: &Frame,
     ) -> Decision {
         let mut decision = Decision::Abstain;
-        for &(arg, raw) in paths {
-            let access = self.access(&call.name, arg);
-            let mut next = self.judge(&call.name, arg, raw, access, frame);
+        for entry in paths {
+            let access = self.access(&call.name, &entry.arg);
+            // A working directory itself is where the caller places it,
+            // the home put in for `~` and `$HOME`; one that cannot be
+            // placed is judged as written and escalates.
+            let (raw, unplaced) = if entry.workdir {
+                match check_catalog::workdir::expand_home(
+                    &entry.arg,
+                    &Value::String(entry.raw.to_string()),
+                    frame.home.as_deref(),
+                ) {
+                    Place::Path(p) => (p, None),
+                    Place::Unknown(why) => (entry.raw.to_string(), Some(why)),
+                }
+            } else {
+                (entry.raw.to_string(), None)
+            };
+            let mut next = self.judge(&call.name, (&entry.arg, &raw), access, entry.workdir, frame);
+            if let Some(why) = unplaced
+                && next.severity() < 2
+            {
+                next = Decision::escalate(
+                    WORKDIR_UNKNOWN,
+                    format!(
+                        "{} works in a directory that cannot be placed: {why}. A person must review it; pass a \
+                         plain absolute directory.",
+                        call.name
+                    ),
+                );
+            }
             if !file_tool
                 && !matches!(
                     next.rule(),
@@ -607,6 +736,7 @@ impl PathGuard {
                             | "path.invalid"
                             | "path.guardrail"
                             | "path.symlink-escape"
+                            | WORKDIR_UNKNOWN
                     )
                 )
             {
@@ -615,7 +745,7 @@ impl PathGuard {
                 next = Decision::Abstain;
             }
             if access == Access::Write && next.severity() < 3 {
-                next = next.max(self.guard_rail(&call.name, raw, frame, content));
+                next = next.max(self.guard_rail(&call.name, &raw, entry.workdir, frame, content));
             }
             if rank(&next) > rank(&decision) {
                 decision = next;
@@ -627,8 +757,15 @@ impl PathGuard {
     /// A write onto one of the agent's guard rails (permission settings,
     /// MCP configs, hooks, shell start-up files): a person approves it;
     /// content that loosens them is denied.
-    fn guard_rail(&self, tool: &str, raw: &str, frame: &Frame, content: &str) -> Decision {
-        let Ok(abs) = normalize(raw, frame.cwd.as_deref(), frame.home.as_deref()) else {
+    fn guard_rail(
+        &self,
+        tool: &str,
+        raw: &str,
+        workdir: bool,
+        frame: &Frame,
+        content: &str,
+    ) -> Decision {
+        let Ok(abs) = normalize(raw, frame.base_for(workdir), frame.home.as_deref()) else {
             return Decision::Abstain;
         };
         let abs = frame.facts.through_symlinks(abs, frame.home.as_deref());
@@ -765,6 +902,21 @@ impl PathGuard {
 }
 
 toolvet_pdk::export_check!(PathGuard);
+
+/// What a reason says when the run's commands were not all read in full
+/// (`Facts::doubts`: a command that could not be parsed, read word by
+/// word): the link may come from such a reading, taken as made because a
+/// link only ever makes a decision stricter.
+fn doubt_note(facts: &Facts) -> String {
+    match facts.doubts.first() {
+        Some(why) => format!(
+            " (Not every earlier command of the run could be read in full: {}. Links read from such a command \
+             are taken as made, since they only make the check stricter.)",
+            shorten(why)
+        ),
+        None => String::new(),
+    }
+}
 
 /// Whether a value of a non-file tool's path argument looks like a file
 /// path (`/x`, `./x`, `~/x`, `a/b`), rather than a name or a word.
@@ -1614,5 +1766,290 @@ mod tests {
         );
         // Look-alike: other markdown.
         assert_eq!(write("docs/notes.md", "# Notes"), ("allow", None));
+    }
+
+    /// Issue 29: a relative path is where the tool resolves it, under the
+    /// working directory its arguments name (the catalog's one list), not
+    /// under the caller's cwd.
+    #[test]
+    fn relative_paths_are_under_the_working_directory_the_arguments_name() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        for (tool, args) in [
+            (
+                "read_file",
+                json!({"directory": "/home/alice/.ssh", "path": "id_rsa"}),
+            ),
+            ("read_file", json!({"cwd": "~/.ssh", "file": "known_hosts"})),
+            (
+                "read_file",
+                json!({"working_dir": "$HOME/.aws", "path": "credentials"}),
+            ),
+            (
+                "read_file",
+                json!({"options": {"cwd": "${HOME}/.kube"}, "path": "config"}),
+            ),
+            (
+                "read_file",
+                json!({"workingDirectory": "/home/alice/.docker", "path": "config.json"}),
+            ),
+            ("grep", json!({"cwd": "../.gnupg", "path": "pubring.kbx"})),
+        ] {
+            assert_eq!(
+                decide(&g, tool, args.clone(), &c),
+                ("deny", Some("path.sensitive".into())),
+                "{args}"
+            );
+        }
+        // A guard rail reached by a file name alone (outside the roots
+        // too: that deny is told first).
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"cwd": "~/.claude", "file": "settings.json", "content": "{}"}),
+                &c
+            ),
+            ("deny", Some("path.write-outside-roots".into()))
+        );
+        let wide = guard(json!({"roots": ["/home/alice"]}));
+        assert_eq!(
+            decide(
+                &wide,
+                "write_file",
+                json!({"cwd": "~/.claude", "file": "settings.json", "content": "{}"}),
+                &c
+            ),
+            ("deny", Some("path.guardrail".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "edit_file",
+                json!({"base_dir": ".claude", "file_path": "settings.local.json", "new_string": "{}"}),
+                &c
+            ),
+            ("deny", Some("path.guardrail".into()))
+        );
+        // Outside the roots through the directory alone.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"workdir": "/etc", "path": "cron.d/job", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.write-outside-roots".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"cwd": "/srv/other", "path": "notes.txt"}),
+                &c
+            ),
+            ("deny", Some("path.read-outside-roots".into()))
+        );
+        // Inside the workspace: allowed, relative or not.
+        for args in [
+            json!({"cwd": "src", "path": "main.rs"}),
+            json!({"directory": "/home/alice/project/docs", "path": "a.md"}),
+            json!({"cwd": "/home/alice/project", "path": "README.md"}),
+            json!({"cwd": "/etc", "path": "/home/alice/project/README.md"}),
+        ] {
+            assert_eq!(
+                decide(&g, "read_file", args.clone(), &c),
+                ("allow", None),
+                "{args}"
+            );
+        }
+    }
+
+    /// Two working directories that differ: the call is judged under each,
+    /// the strictest winning; a relative one also in the caller's cwd (a
+    /// front end may have placed the call there already).
+    #[test]
+    fn every_working_directory_is_judged() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        // Review s7 F8's shape: a narrower `cwd` beside `directory`.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"directory": "src", "cwd": ".claude", "path": "settings.json", "content": "{}"}),
+                &c
+            ),
+            ("deny", Some("path.guardrail".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"dir": "/home/alice/project", "options": {"cwd": "/home/alice/.ssh"}, "path": "id_rsa"}),
+                &c
+            ),
+            ("deny", Some("path.sensitive".into()))
+        );
+        // A relative `cwd` naming `.claude`: `.claude/settings.json`
+        // (where the tool resolves it), and the caller's cwd, as before.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"cwd": ".claude", "path": "settings.json", "content": "{}"}),
+                &c
+            ),
+            ("deny", Some("path.guardrail".into()))
+        );
+    }
+
+    /// A working directory that cannot be placed makes its relative paths
+    /// unknown (escalate), never allowed; absolute paths are judged as
+    /// they are.
+    #[test]
+    fn a_working_directory_that_cannot_be_placed_escalates() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        for wd in [
+            json!("~bob"),
+            json!("$PWD/.."),
+            json!("`pwd`"),
+            json!(["/a"]),
+            json!(7),
+        ] {
+            let args = json!({"cwd": wd.clone(), "path": "notes.txt"});
+            assert_eq!(
+                decide(&g, "read_file", args, &c),
+                ("escalate", Some(WORKDIR_UNKNOWN.into())),
+                "{wd}"
+            );
+        }
+        // Still a sensitive name wherever it is.
+        assert_eq!(
+            decide(&g, "read_file", json!({"cwd": "$X", "path": ".env"}), &c),
+            ("deny", Some("path.sensitive".into()))
+        );
+        // An absolute path does not depend on it.
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"cwd": "$X", "path": "/home/alice/project/a.txt"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        // `~` with no home known anywhere.
+        let srv = ctx(&[("cwd", "/srv/app")]);
+        assert_eq!(
+            decide(&g, "read_file", json!({"cwd": "~", "path": "a.txt"}), &srv),
+            ("escalate", Some(WORKDIR_UNKNOWN.into()))
+        );
+        // A listing tool's own directory that cannot be placed.
+        assert_eq!(
+            decide(&g, "list_directory", json!({"directory": "$PWD/.."}), &c),
+            ("escalate", Some(WORKDIR_UNKNOWN.into()))
+        );
+    }
+
+    /// The working directory itself keeps its judgement: a listing tool's
+    /// `directory` is the path it reads, a deleting tool's the path it
+    /// writes, and a file tool that names no other path works on its
+    /// `cwd`.
+    #[test]
+    fn the_working_directory_is_judged_as_the_path_the_tool_works_on() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        assert_eq!(
+            decide(&g, "list_directory", json!({"directory": "~/.ssh"}), &c),
+            ("deny", Some("path.sensitive".into()))
+        );
+        assert_eq!(
+            decide(&g, "list_directory", json!({"directory": "$HOME"}), &c),
+            ("deny", Some("path.read-outside-roots".into()))
+        );
+        assert_eq!(
+            decide(&g, "list_directory", json!({"directory": "src"}), &c),
+            ("allow", None)
+        );
+        // Beside a path, a writing tool's `directory` is still written:
+        // a dummy `path` does not make it a mere place.
+        assert_eq!(
+            decide(
+                &g,
+                "delete_directory",
+                json!({"directory": ".claude", "path": "x"}),
+                &c
+            ),
+            ("deny", Some("path.guardrail".into()))
+        );
+        // A search or listing by its `cwd` alone (no path argument).
+        assert_eq!(
+            decide(&g, "glob", json!({"pattern": "**/*", "cwd": "~/.ssh"}), &c),
+            ("deny", Some("path.sensitive".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "grep",
+                json!({"pattern": "token", "working_directory": "/etc"}),
+                &c
+            ),
+            ("deny", Some("path.read-outside-roots".into()))
+        );
+        assert_eq!(
+            decide(&g, "glob", json!({"pattern": "*.rs", "cwd": "src"}), &c),
+            ("allow", None)
+        );
+        // Not a file tool: a working directory alone is no path to it.
+        assert_eq!(
+            decide(&g, "deploy", json!({"cwd": "~/.ssh", "target": "prod"}), &c),
+            ("abstain", None)
+        );
+    }
+
+    /// Issue 29: what the run learnt in doubt never loosens: a value
+    /// assigned by a command that could not be parsed does not hide the
+    /// sure value a link was made to.
+    #[test]
+    fn a_value_in_doubt_does_not_hide_the_sure_link() {
+        let g = guard(json!({}));
+        let c = after(
+            "/home/alice/project",
+            &[
+                "X=/home/alice/.claude",
+                "X=/home/alice/project/tmp; echo 'unclosed",
+                "ln -s $X k",
+            ],
+        );
+        let d = g.decide(
+            &ToolCall::new(
+                "write_file",
+                json!({"path": "k/settings.json", "content": "{}"}).to_string(),
+            ),
+            &ToolInfo::default(),
+            &c,
+        );
+        assert_eq!(d.rule(), Some("path.symlink-escape"), "{d:?}");
+        // The reason says the history was not read in full.
+        assert!(
+            matches!(&d, Decision::Deny(r) if r.message.contains("could not be parsed")),
+            "{d:?}"
+        );
+        // Control: the sure value alone.
+        let c = after(
+            "/home/alice/project",
+            &["X=/home/alice/project/tmp", "ln -s $X k"],
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "k/settings.json", "content": "{}"}),
+                &c
+            ),
+            ("allow", None)
+        );
     }
 }
