@@ -736,12 +736,13 @@ impl PathGuard {
                             | "path.invalid"
                             | "path.guardrail"
                             | "path.symlink-escape"
-                            | WORKDIR_UNKNOWN
                     )
                 )
+                && !(access == Access::Write && next.rule() == Some(WORKDIR_UNKNOWN))
             {
                 // Not a file tool: only sensitive files and guard rails
-                // concern it (an API's `path` is no file).
+                // concern it (an API's `path` is no file), and a write
+                // whose place is unknown (it may be a guard rail).
                 next = Decision::Abstain;
             }
             if access == Access::Write && next.severity() < 3 {
@@ -2002,10 +2003,29 @@ mod tests {
             decide(&g, "glob", json!({"pattern": "*.rs", "cwd": "src"}), &c),
             ("allow", None)
         );
-        // Not a file tool: a working directory alone is no path to it.
+        // Not a file tool: a working directory alone is no path to it,
+        // and one that cannot be placed concerns it only for a write.
         assert_eq!(
             decide(&g, "deploy", json!({"cwd": "~/.ssh", "target": "prod"}), &c),
             ("abstain", None)
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "run_shell_command",
+                json!({"command": "ls", "directory": "$PWD/x"}),
+                &c
+            ),
+            ("abstain", None)
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "save_settings",
+                json!({"cwd": "$CONF", "path": "./settings.json"}),
+                &c
+            ),
+            ("escalate", Some(WORKDIR_UNKNOWN.into()))
         );
     }
 
