@@ -728,21 +728,14 @@ impl PathGuard {
                     ),
                 );
             }
-            if !file_tool
-                && !matches!(
-                    next.rule(),
-                    Some(
-                        "path.sensitive"
-                            | "path.invalid"
-                            | "path.guardrail"
-                            | "path.symlink-escape"
-                    )
-                )
-                && !(access == Access::Write && next.rule() == Some(WORKDIR_UNKNOWN))
-            {
-                // Not a file tool: only sensitive files and guard rails
-                // concern it (an API's `path` is no file), and a write
-                // whose place is unknown (it may be a guard rail).
+            // Not a file tool: only sensitive files and guard rails
+            // concern it (an API's `path` is no file), and a write whose
+            // place is unknown (it may be a guard rail).
+            let concerns = matches!(
+                next.rule(),
+                Some("path.sensitive" | "path.invalid" | "path.guardrail" | "path.symlink-escape")
+            ) || (access == Access::Write && next.rule() == Some(WORKDIR_UNKNOWN));
+            if !file_tool && !concerns {
                 next = Decision::Abstain;
             }
             if access == Access::Write && next.severity() < 3 {
