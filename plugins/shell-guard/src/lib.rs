@@ -111,17 +111,19 @@ pub fn analyze_with_state(
     facts: Facts,
     state: StatePaths,
 ) -> Decision {
-    analyze_at(command, opts, cwd, true, home, facts, state)
+    analyze_at(command, opts, (cwd, cwd), true, home, facts, state)
 }
 
 /// [`analyze_with_state`], in `cwd` when `known`; else in a directory not
-/// known (a working-directory argument that cannot be placed): `cwd` is
-/// the workspace, relative operands are unknown (destructive and guarded
-/// ones escalate at least, as after `cd "$DIR"`).
+/// known (a working-directory argument that cannot be placed): relative
+/// operands are unknown (destructive and guarded ones escalate at least,
+/// as after `cd "$DIR"`). Without `workspace_roots` the workspace is
+/// `workspace` (the context's cwd), not `cwd`: a working-directory
+/// argument places the command, it never widens the workspace.
 fn analyze_at(
     command: &str,
     opts: &Options,
-    cwd: Option<&str>,
+    (cwd, workspace): (Option<&str>, Option<&str>),
     known: bool,
     home: Option<&str>,
     facts: Facts,
@@ -154,6 +156,7 @@ fn analyze_at(
         );
     }
     let (mut analysis, mut env) = walk::Analysis::new(opts, cwd, home);
+    analysis.workspace = walk::workspace_of(opts, workspace);
     if !known {
         env.cwd = walk::Cwd::Unknown;
     }
@@ -354,12 +357,21 @@ impl ShellGuard {
                     None => vec![Facts::default()],
                 };
                 for facts in readings {
+                    // The workspace: a directory the arguments name may
+                    // narrow the context's cwd, never widen it (as the
+                    // hooks take it).
+                    let workspace = match (base, ctx_cwd) {
+                        (Base::Dir(dir), Some(c)) if paths::is_at_or_under(dir, c) => {
+                            Some(dir.as_str())
+                        }
+                        _ => ctx_cwd,
+                    };
                     let d = analyze_at(
                         &command,
                         &self.opts,
-                        cwd.as_deref(),
+                        (cwd.as_deref(), workspace),
                         known,
-                        ctx.attribute("home"),
+                        home.as_deref(),
                         facts,
                         state.clone(),
                     );
@@ -580,6 +592,59 @@ mod workdir_tests {
         let d = vet(
             serde_json::json!({"command": "ls -la", "cwd": "~bob"}),
             true,
+        );
+        assert_eq!(d.kind(), "allow", "{d:?}");
+    }
+
+    /// Issue 29: a working-directory argument places the command and may
+    /// narrow the workspace, never widen it: `rm -rf *` with `cwd:
+    /// /srv/other` was judged with `/srv/other` as the workspace, and
+    /// allowed.
+    #[test]
+    fn a_working_directory_never_widens_the_workspace() {
+        for (command, dir) in [
+            ("rm -rf *", "/srv/other"),
+            ("rm -rf build", "/srv/other"),
+            ("rm -rf *", "/home/alice/other"),
+            ("rm -rf build", "/data/x"),
+        ] {
+            let d = vet(serde_json::json!({"command": command, "cwd": dir}), true);
+            assert_eq!(d.kind(), "deny", "{command} in {dir}: {d:?}");
+        }
+        // Without a context cwd the argument is no workspace either.
+        let check = ShellGuard::from_settings_json("{}").unwrap();
+        let d = check.decide(
+            &ToolCall::new(
+                "run_command",
+                r#"{"command":"rm -rf build","cwd":"/data/x"}"#,
+            ),
+            &ToolInfo::default(),
+            &Context::default(),
+        );
+        assert_eq!(d.kind(), "deny", "{d:?}");
+        // Inside the workspace, as before; a narrower one is the
+        // workspace (its own root is asked about).
+        let d = vet(
+            serde_json::json!({"command": "rm -rf /home/alice/project/sub", "cwd": "/home/alice/project/sub"}),
+            true,
+        );
+        assert_eq!(d.rule(), Some("shell.rm-workspace-root"), "{d:?}");
+        for dir in ["/home/alice/project/sub", "sub", "/home/alice/project"] {
+            let d = vet(
+                serde_json::json!({"command": "rm -rf build", "cwd": dir}),
+                true,
+            );
+            assert_eq!(d.kind(), "allow", "{dir}: {d:?}");
+        }
+        // `workspace_roots` still decide when set.
+        let check = ShellGuard::from_settings_json(r#"{"workspace_roots":["/data"]}"#).unwrap();
+        let d = check.decide(
+            &ToolCall::new(
+                "run_command",
+                r#"{"command":"rm -rf build","cwd":"/data/x"}"#,
+            ),
+            &ToolInfo::default(),
+            &Context::default(),
         );
         assert_eq!(d.kind(), "allow", "{d:?}");
     }

@@ -184,20 +184,7 @@ impl<'a> Analysis<'a> {
             .filter(|h| h.starts_with('/'))
             .map(paths::normalize_abs)
             .or_else(|| cwd.as_deref().and_then(paths::home_of));
-        let workspace = if !opts.workspace_roots.is_empty() {
-            opts.workspace_roots.clone()
-        } else {
-            match &cwd {
-                Some(c)
-                    if c != "/"
-                        && !paths::SYSTEM_DIRS.contains(&c.as_str())
-                        && !paths::SYSTEM_TREES.contains(&c.as_str()) =>
-                {
-                    vec![c.clone()]
-                }
-                _ => Vec::new(),
-            }
-        };
+        let workspace = workspace_of(opts, cwd.as_deref());
         let env = Env::fresh(cwd.map_or(Cwd::None, Cwd::Known));
         (
             Analysis {
@@ -1413,6 +1400,25 @@ impl<'a> Analysis<'a> {
                 ),
             );
         }
+    }
+}
+
+/// The workspace deletes are judged against: the `workspace_roots`
+/// setting, else the absolute directory `cwd` (cleaned) unless it is `/`
+/// or a system directory, else none.
+pub(crate) fn workspace_of(opts: &Options, cwd: Option<&str>) -> Vec<String> {
+    if !opts.workspace_roots.is_empty() {
+        return opts.workspace_roots.clone();
+    }
+    match cwd.filter(|c| c.starts_with('/')).map(paths::normalize_abs) {
+        Some(c)
+            if c != "/"
+                && !paths::SYSTEM_DIRS.contains(&c.as_str())
+                && !paths::SYSTEM_TREES.contains(&c.as_str()) =>
+        {
+            vec![c]
+        }
+        _ => Vec::new(),
     }
 }
 
