@@ -15,6 +15,17 @@ mod verdict;
 
 use pyo3::prelude::*;
 
+/// The home directory of the user this process runs as (`$HOME` when it is
+/// an absolute path, else the user's `/etc/passwd` entry), or `None`: the
+/// core's one rule ([`toolvet::home::user_home`]), the one the hooks and
+/// `toolvet mcp` use for the `home` attribute. The framework gate puts it
+/// into every call's context, so the shell and path checks know what `~`
+/// and `$HOME` stand for.
+#[pyfunction]
+fn user_home() -> Option<String> {
+    toolvet::home::user_home()
+}
+
 /// The native half of the `toolvet` package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -29,6 +40,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<request::Tool>()?;
     m.add_class::<request::Context>()?;
     m.add_class::<request::PriorCall>()?;
+    m.add_function(wrap_pyfunction!(user_home, m)?)?;
+    m.add("HOME_ATTRIBUTE", toolvet::home::HOME_ATTRIBUTE)?;
     m.add("CONTRACT_VERSION", toolvet::CONTRACT_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

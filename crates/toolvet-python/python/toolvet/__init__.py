@@ -10,7 +10,10 @@ A verdict is ``allow``, ``deny`` (``reason`` is for the model) or ``escalate``
 (a person approves first: ``verdict.approval`` holds the request and its
 ticket; ``host.approvals`` decides it; ``host.check(..., ticket=...)`` resumes).
 A failure of the host is a deny verdict, never an exception; bad input raises
-``CallError``. Adapters for agent frameworks are in ``toolvet.integrations``.
+``CallError``. Adapters for agent frameworks are in ``toolvet.integrations``;
+their gate puts the user's home (:func:`user_home`, the attribute
+:data:`HOME_ATTRIBUTE`) into every call's context, which ``host.check`` itself
+takes as given.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from . import errors
 from ._native import (
     CONTRACT_VERSION,
+    HOME_ATTRIBUTE,
     Approval,
     ApprovalRequest,
     Approvals,
@@ -29,11 +33,13 @@ from ._native import (
     Tool,
     Verdict,
     __version__,
+    user_home,
 )
 from .errors import ApprovalError, CallError, Error, PolicyError
 
 __all__ = [
     "CONTRACT_VERSION",
+    "HOME_ATTRIBUTE",
     "Approval",
     "ApprovalError",
     "ApprovalRequest",
@@ -50,4 +56,5 @@ __all__ = [
     "Verdict",
     "__version__",
     "errors",
+    "user_home",
 ]

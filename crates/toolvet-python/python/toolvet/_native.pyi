@@ -7,6 +7,13 @@ from typing import Any, Literal, Optional, Union
 
 CONTRACT_VERSION: str
 __version__: str
+HOME_ATTRIBUTE: str
+
+def user_home() -> Optional[str]:
+    """The home directory of the user this process runs as: ``$HOME`` when it is
+    an absolute path, else the user's ``/etc/passwd`` entry; ``None`` when
+    neither names one. The core's rule, the one the hooks and ``toolvet mcp``
+    use for the ``home`` attribute (:data:`HOME_ATTRIBUTE`)."""
 
 Decision = Literal["allow", "deny", "escalate"]
 Status = Literal["pending", "approved", "rejected", "consumed", "expired"]

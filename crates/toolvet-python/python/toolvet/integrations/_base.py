@@ -286,9 +286,16 @@ class Gate:
     """Asks a :class:`toolvet.Host` about framework tool calls and fails closed.
 
     ``agent``, ``principal`` and ``attributes`` go into every call's context;
-    ``tools`` maps tool names to :class:`toolvet.Tool` declarations (or dicts);
-    ``reviewer`` names who decided when a framework's approval answer does not
-    say (it is recorded in the ledger and shown to the model on a rejection).
+    so does ``home``, the home directory of the user this process runs as
+    (:func:`toolvet.user_home`: the core's rule, the one the hooks and ``toolvet
+    mcp`` use), as the attribute :data:`toolvet.HOME_ATTRIBUTE` (``home``), so
+    the shell and path checks know what ``~`` and ``$HOME`` stand for in a
+    tool's arguments (the tools run in this process, as its user). A ``home``
+    in ``attributes`` is kept as given; nothing in a call's arguments ever
+    becomes an attribute. ``tools`` maps tool names to :class:`toolvet.Tool`
+    declarations (or dicts); ``reviewer`` names who decided when a framework's
+    approval answer does not say (it is recorded in the ledger and shown to the
+    model on a rejection).
 
     The gate keeps each run's history (per ``run_id``; calls without one share the
     history of ``None``): every call it ruled on, with the outcome *it* decided
@@ -320,6 +327,10 @@ class Gate:
         self.agent = agent
         self.principal = principal
         self.attributes = dict(attributes or {})
+        #: The ``home`` attribute of every call this gate asks about, when
+        #: ``attributes`` names none: this process's user's home, read once
+        #: here (``None`` when it has none the core's rule accepts).
+        self.home: Optional[str] = toolvet.user_home()
         self.tools = dict(tools or {})
         self.reviewer = reviewer
         self._cache: OrderedDict[tuple[Optional[str], str], tuple[str, Ruling]] = OrderedDict()
@@ -332,8 +343,16 @@ class Gate:
 
     # -- asking ---------------------------------------------------------
 
+    def _attributes(self) -> dict[str, str]:
+        """Every call's context attributes: ``attributes`` and, unless they name
+        one, ``home`` (the user's home directory, see the class docs)."""
+        attributes = dict(self.attributes)
+        if self.home is not None:
+            attributes.setdefault(toolvet.HOME_ATTRIBUTE, self.home)
+        return attributes
+
     def _context(self, run_id: Optional[str], agent: Optional[str], history: Any) -> dict[str, Any]:
-        context: dict[str, Any] = {"attributes": self.attributes}
+        context: dict[str, Any] = {"attributes": self._attributes()}
         if agent or self.agent:
             context["agent"] = agent or self.agent
         if run_id:
