@@ -53,6 +53,8 @@ export interface AdkOptions extends GateOptions {
   /**
    * The run of a call. Default: the agent's name, the session id as the
    * run id (approvals are bound to it) and the user id as the principal.
+   * The gate adds the user's home (`home`) to its attributes unless they
+   * name one (`withHome`).
    */
   context?: (ctx: Context) => CallContext;
   /**

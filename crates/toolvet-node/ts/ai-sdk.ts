@@ -34,6 +34,8 @@ export interface AiSdkOptions extends GateOptions {
   /**
    * The run the calls belong to (agent, run id such as the chat id,
    * principal). Approvals are bound to the run id: make one guard per chat.
+   * The gate adds the user's home (`home`) to its attributes unless they
+   * name one (`withHome`).
    */
   context?: CallContext;
   /** What the owner declares about each tool (risk, tags, `requiresApproval`). */

@@ -12,7 +12,7 @@
 // an answer about a call toolvet never held runs nothing.
 
 import { createHash } from 'node:crypto';
-import type { CallContext, Outcome, PriorCall, ToolCall, ToolInfo, Verdict } from '#native';
+import { HOME_ATTRIBUTE, userHome, type CallContext, type Outcome, type PriorCall, type ToolCall, type ToolInfo, type Verdict } from '#native';
 import { ApprovalError } from './errors.js';
 import { denyVerdict, failedVerdict, type Vetter } from './host.js';
 
@@ -49,6 +49,24 @@ export interface GateOptions {
   maxHistory?: number;
   /** How many runs' histories to keep (default 1024; the least recently used is forgotten first). */
   maxRuns?: number;
+}
+
+/**
+ * `context` as the checks get it from a gate: a copy with the `home`
+ * attribute (`HOME_ATTRIBUTE`) set to `home`, the home directory of the
+ * user this process runs as (`userHome()`, the core's rule, the one the
+ * hooks and `toolvet mcp` use), unless its attributes name one already
+ * (that one is kept). So the shell and path checks know what `~` and
+ * `$HOME` stand for in a framework tool's arguments: the tools run in
+ * this process, as its user. Nothing in a call's arguments ever becomes an
+ * attribute. With no home (`null`), the attributes are as given.
+ */
+export function withHome(context: CallContext | undefined, home: string | null | undefined = userHome()): CallContext {
+  const attributes = { ...context?.attributes };
+  if (home != null && !Object.hasOwn(attributes, HOME_ATTRIBUTE)) {
+    attributes[HOME_ATTRIBUTE] = home;
+  }
+  return { ...context, attributes };
 }
 
 /** Rules of the verdicts adapters decide themselves. */
@@ -204,9 +222,16 @@ function holdable(verdict: Verdict): Verdict {
   );
 }
 
-/** The decisions of one adapter: a host, and the final verdicts it gave. */
+/**
+ * The decisions of one adapter: a host, and the final verdicts it gave.
+ * Every call it asks the host about carries the `home` attribute
+ * (`withHome`): `home`, the user's home directory, read once when the gate
+ * is made, unless the call's context names one.
+ */
 export class Gate {
   readonly host: Vetter;
+  /** The home directory of the user this process runs as (`userHome()`), or null when it has none. */
+  readonly home: string | null;
   readonly #final = new Map<string, Verdict>();
   readonly #cacheSize: number;
   /** Each run's calls as this gate ruled on them: run -> [(entry key, entry)]. */
@@ -216,6 +241,7 @@ export class Gate {
 
   constructor(host: Vetter, options: GateOptions = {}) {
     this.host = host;
+    this.home = userHome() ?? null;
     const size = options.cacheSize ?? DEFAULT_CACHE_SIZE;
     this.#cacheSize = Number.isFinite(size) ? Math.max(0, Math.floor(size)) : DEFAULT_CACHE_SIZE;
     const history = options.maxHistory ?? DEFAULT_MAX_HISTORY;
@@ -236,12 +262,16 @@ export class Gate {
     return (this.#runs.get(JSON.stringify(runId ?? null)) ?? []).map(([, entry]) => ({ ...entry }));
   }
 
-  /** `gated` with its run's history in its context (a caller's own history is kept). */
+  /**
+   * `gated` as the host is asked about it: the user's home in its context
+   * (`withHome`), and its run's history (a caller's own history is kept).
+   */
   #withHistory(gated: GatedCall): GatedCall {
-    if (gated.context?.history !== undefined) {
-      return gated;
+    const context = withHome(gated.context, this.home);
+    if (context.history === undefined) {
+      context.history = this.history(context.runId);
     }
-    return { ...gated, context: { ...gated.context, history: this.history(gated.context?.runId) } };
+    return { ...gated, context };
   }
 
   /** A deny when `gated`'s run history is full, else undefined. */
@@ -501,10 +531,11 @@ export const DECISION_TOOL_DESCRIPTION =
 /**
  * The policy's answer about a proposed action, for a decision tool:
  * `host.preview`, so asking opens no approval request and records nothing.
+ * The context gets the user's home as a gate's calls do (`withHome`).
  * Never rejects.
  */
 export async function consult(host: Vetter, query: DecisionQuery, context?: CallContext): Promise<DecisionResult> {
-  const verdict = await guarded(() => host.preview({ name: query.tool, arguments: query.arguments }, undefined, context));
+  const verdict = await guarded(() => host.preview({ name: query.tool, arguments: query.arguments }, undefined, withHome(context)));
   switch (verdict.decision) {
     case 'allow':
       return { status: 'allow', answer: verdict.reason ?? `${query.tool} with these arguments is allowed` };

@@ -36,5 +36,7 @@ export {
   type FrameworkAnswer,
   type GatedCall,
   type GateOptions,
+  withHome,
 } from './gate.js';
+export { HOME_ATTRIBUTE, userHome } from '#native';
 export { visible } from './display.js';

@@ -37,7 +37,9 @@ export interface GuardOptions extends GateOptions {
    * The run each call belongs to (agent, run id, principal, attributes),
    * from the run's context. Approvals are bound to the run id, so give one
    * that survives a serialized `RunState` (e.g. from `runContext.context`).
-   * Default: no run id (approvals bind to the model's call ids).
+   * Default: no run id (approvals bind to the model's call ids). The gate
+   * adds the user's home (`home`) to its attributes unless they name one
+   * (`withHome`).
    */
   context?: (runContext: RunContext<unknown>) => CallContext;
   /** What the owner declares about each tool (risk, tags, `requiresApproval`). */
