@@ -950,10 +950,26 @@ impl Analysis<'_> {
                     if name == "shred" {
                         self.check_device_write(&t, "`shred`");
                     }
-                    if let Target::Known(Place::System | Place::Root, shown) =
-                        self.resolve_target(a, env, false)
-                    {
-                        self.report_delete(name, "shell.rm-system", Place::System, &shown);
+                    match self.resolve_target(a, env, false) {
+                        Target::Known(Place::System | Place::Root, shown) => {
+                            self.report_delete(name, "shell.rm-system", Place::System, &shown);
+                        }
+                        // `shred` destroys the content of whatever file the
+                        // path turns out to be (`shred -u "$(cat p)"/.ssh/id_rsa`);
+                        // `unlink` removes one file, as `rm` without `-r`
+                        // (whose unknown target is allowed).
+                        Target::Dynamic if name == "shred" => self.report(
+                            false,
+                            "shell.rm-dynamic",
+                            format!(
+                                "`shred {}` destroys a file whose path depends on values only known at run time \
+                                 (variables, command output), so the analysis cannot tell what it destroys. Use a \
+                                 literal path inside the workspace, or a person must approve.",
+                                a.text()
+                            ),
+                        ),
+                        // Outside the workspace: not judged for one file.
+                        Target::Dynamic | Target::Claimed(_) | Target::Known(..) => {}
                     }
                 }
                 Output::Static(String::new())
@@ -1477,6 +1493,16 @@ impl Analysis<'_> {
                         t.text()
                     ),
                 ),
+                Target::Claimed(shown) => {
+                    if recursive || maybe_recursive {
+                        let how = format!("{name} -r");
+                        self.report(
+                            false,
+                            "shell.rm-dynamic",
+                            crate::walk::claimed_reason(&how, &shown),
+                        );
+                    }
+                }
                 Target::Known(place, shown) => {
                     if recursive || maybe_recursive {
                         let rule = match place {
@@ -1622,6 +1648,14 @@ impl Analysis<'_> {
                             start.text()
                         ),
                     ),
+                    Target::Claimed(shown) => {
+                        let how = format!("find {} … -delete", start.text());
+                        self.report(
+                            false,
+                            "shell.rm-dynamic",
+                            crate::walk::claimed_reason(&how, &shown),
+                        );
+                    }
                     Target::Known(Place::Inside | Place::WorkspaceRoot, _) => {}
                     Target::Known(place, shown) => {
                         let what = match place {
@@ -1786,8 +1820,28 @@ impl Analysis<'_> {
             "ownership"
         };
         for t in targets {
-            let Target::Known(place, shown) = self.resolve_target(t, env, false) else {
-                continue;
+            let (place, shown) = match self.resolve_target(t, env, false) {
+                Target::Known(place, shown) => (place, shown),
+                // `chmod -R 777 "$(cat p)"`: a tree only known at run time,
+                // as `rm -r` of one (one file's mode is not judged by place).
+                Target::Dynamic if recursive => {
+                    self.report(
+                        false,
+                        "shell.chmod-system",
+                        format!(
+                            "`{name} -R` on `{}` changes the {what} of a whole tree whose path depends on values only \
+                             known at run time (variables, command output), so the analysis cannot tell whether it is \
+                             a home or system directory. Use a literal path inside the workspace ({}), or a person \
+                             must approve.",
+                            t.text(),
+                            self.workspace_hint()
+                        ),
+                    );
+                    continue;
+                }
+                // A claimed directory is outside the workspace, which
+                // this rule does not judge (only the root, homes, system).
+                Target::Dynamic | Target::Claimed(_) => continue,
             };
             let system_dir = crate::paths::SYSTEM_TREES.contains(&shown.as_str())
                 || crate::paths::SYSTEM_DIRS.contains(&shown.as_str());

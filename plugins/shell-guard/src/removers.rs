@@ -1353,11 +1353,49 @@ impl Analysis<'_> {
             if self.done() {
                 break;
             }
+            // `find` judges its own starts (`shell.find-delete`,
+            // `shell.rm-dynamic`); `rm` too.
+            let own = r.by_place && name != "find";
+            let mut claimed = false;
             let place = match self.resolve_target(placed, env, false) {
                 Target::Known(place, shown) => Some((place, shown)),
-                Target::Dynamic => None,
+                // A path only known at run time (`tar --remove-files -cf x
+                // "$(cat p)"`, `mv "$D" /tmp/x`): as `rm -r` of one, asked
+                // about when the program can take a directory away (or
+                // destroys the file, `shred -u`). Compressors that replace
+                // one file by its archive (`gzip "$f"`) keep the content.
+                Target::Dynamic => {
+                    if own && (r.dirs || name == "shred") {
+                        self.report(
+                            false,
+                            "shell.rm-dynamic",
+                            format!(
+                                "`{}` removes `{}`, a path that depends on values only known at run time \
+                                 (variables, command output, `cd` to a variable), so the analysis cannot tell \
+                                 what it removes. Use a literal path inside the workspace, or a person must approve.",
+                                r.how,
+                                placed.text()
+                            ),
+                        );
+                    }
+                    None
+                }
+                // A directory an earlier call claims to have created: each
+                // rule that would deny it as outside the workspace asks.
+                Target::Claimed(shown) => {
+                    claimed = true;
+                    if own && r.recursive {
+                        self.report(
+                            false,
+                            "shell.rm-dynamic",
+                            crate::walk::claimed_reason(&r.how, &shown),
+                        );
+                    }
+                    Some((Place::Outside, shown))
+                }
             };
             if r.by_place
+                && !claimed
                 && let Some((place, shown)) = &place
             {
                 let rule = match place {
@@ -1377,7 +1415,7 @@ impl Analysis<'_> {
             // `find`'s own rules): that reason is the one to tell.
             let denied_by_place =
                 matches!(place, Some((Place::Root | Place::Home | Place::System, _)))
-                    || (r.recursive && matches!(place, Some((Place::Outside, _))));
+                    || (r.recursive && !claimed && matches!(place, Some((Place::Outside, _))));
             // Removing a file changes it, as writing it does: judged so
             // for guard rails and credentials (its place was judged above).
             let Some(abs) = self.abs_path(operand, env) else {

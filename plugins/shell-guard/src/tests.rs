@@ -2300,3 +2300,74 @@ fn a_value_in_doubt_does_not_hide_the_sure_link() {
     );
     assert_eq!(d.kind(), "allow", "{d:?}");
 }
+
+/// review-s8 F3 (a): a remover's target that cannot be placed (a variable,
+/// a command's output) is asked about, as `rm -r`'s is, for every program
+/// that takes a directory away or destroys the file; a compressor that
+/// replaces one file by its archive, and `unlink` of one file (as `rm`
+/// without `-r`), are not.
+#[test]
+fn removers_ask_about_a_target_they_cannot_place() {
+    for cmd in [
+        "tar --remove-files -cf /tmp/x.tar \"$(cat p.txt)\"",
+        "tar --remove-files -cf /tmp/x.tar \"$D\"",
+        "tar -C \"$D\" --remove-files -cf /tmp/x.tar sub",
+        "rsync -a --remove-source-files \"$(cat p.txt)/\" /tmp/x/",
+        "shred -u -z \"$(cat p.txt)\"/.ssh/id_rsa",
+        "shred \"$F\"",
+        "zip -rm /tmp/x.zip \"$(cat p.txt)\"",
+        "zip -m /tmp/x.zip \"$D\"",
+        "7z a -sdel /tmp/x.7z \"$(cat p.txt)\"",
+        "mv \"$(cat p.txt)\" /tmp/gone",
+        "mv \"$D\" build/old",
+        "trash \"$D\"",
+        "gio trash \"$(cat p.txt)\"",
+        "rm -rf \"$(cat p.txt)\"",
+    ] {
+        escalate(cmd, "shell.rm-dynamic");
+    }
+    escalate("chmod -R 777 \"$(cat p.txt)\"", "shell.chmod-system");
+    escalate("chown -R bob \"$D\"", "shell.chmod-system");
+    // Controls: placed targets keep their rules; one file's content kept.
+    deny("tar --remove-files -cf /tmp/x.tar ~", "shell.rm-home");
+    deny("shred -u /etc/passwd", "shell.rm-system");
+    allow("tar --remove-files -cf /tmp/x.tar build");
+    allow("mv build/a.txt build/b.txt");
+    allow("gzip \"$F\"");
+    allow("unlink \"$F\"");
+    allow("rm -f \"$F\"");
+    allow("chmod +x \"$F\"");
+    allow("tar -cf /tmp/x.tar \"$D\"");
+}
+
+/// review-s8 F3 (b): a directory outside the workspace that an earlier
+/// call claims to have created (`mkdir DIR`) is its own kind of target:
+/// every remover's rule asks about it with the claim as the reason, never
+/// allows it; without the claim the removal is denied.
+#[test]
+fn a_claimed_directory_is_asked_about_by_every_remover() {
+    let cwd = "/home/alice/project";
+    let claim = ["mkdir /home/alice/Documents"];
+    for cmd in [
+        "tar --remove-files -cf /tmp/d.tar /home/alice/Documents",
+        "rsync -a --remove-source-files /home/alice/Documents/ /tmp/d/",
+        "zip -rm /tmp/d.zip /home/alice/Documents",
+        "7z a -sdel /tmp/d.7z /home/alice/Documents",
+        "trash /home/alice/Documents",
+        "rm -rf /home/alice/Documents",
+        "find /home/alice/Documents -delete",
+    ] {
+        let call = serde_json::json!({ "command": cmd }).to_string();
+        let d = vet_after(&claim, cwd, &call);
+        assert_eq!(d.kind(), "escalate", "{cmd}: {d:?}");
+        assert_eq!(d.rule(), Some("shell.rm-dynamic"), "{cmd}: {d:?}");
+        let reason = format!("{d:?}");
+        assert!(
+            reason.contains("claims to have created") && reason.contains("unverified"),
+            "{cmd}: {reason}"
+        );
+        // Control: no claim, denied.
+        let d = vet_after(&[], cwd, &call);
+        assert_eq!(d.kind(), "deny", "{cmd}: {d:?}");
+    }
+}

@@ -155,6 +155,23 @@ pub enum Target {
     Known(Place, String),
     /// Depends on run-time values.
     Dynamic,
+    /// A directory outside the workspace that an earlier call of the run
+    /// claims to have created (`mkdir DIR`, `git clone URL DIR`); `shown`
+    /// is its absolute path. The claim is unverified (the history records
+    /// that the call was allowed, not that it ran or succeeded), so each
+    /// rule that would deny the place asks a person instead; never an
+    /// allow, never "cannot judge, skip".
+    Claimed(String),
+}
+
+/// The reason shown when a removal's target is a directory only the
+/// run's own earlier call claims to have created (see [`Target::Claimed`]).
+pub(crate) fn claimed_reason(how: &str, shown: &str) -> String {
+    format!(
+        "`{how}` on `{shown}` deletes outside the workspace. An earlier command of this run claims to have created \
+         `{shown}`, but that claim is unverified (the command may have failed or not run, and the directory may hold \
+         someone's data), so a person must approve. Delete paths inside the workspace instead."
+    )
 }
 
 /// One analysis of one call.
@@ -1372,12 +1389,13 @@ impl<'a> Analysis<'a> {
         // || true` on an existing directory, `false && mkdir DIR`). A claim
         // never loosens a decision to an allow (review-s7 F10): it may at
         // most soften the deny of a place outside the workspace to a
-        // question, so such a target is judged as one only known at run
-        // time (`shell.rm-dynamic`, escalate, for a recursive removal or
-        // `find -delete`), never as inside the workspace. The root, a home
-        // or system directory keep their own rules.
+        // question: such a target is its own kind ([`Target::Claimed`]),
+        // which each rule that would deny a place outside the workspace
+        // turns into an escalation (`shell.rm-dynamic` for removals), never
+        // into an allow. The root, a home or system directory keep their
+        // own rules.
         if place == Place::Outside && self.facts.created_by_run(&shown_and_abs) {
-            return Target::Dynamic;
+            return Target::Claimed(shown_and_abs);
         }
         Target::Known(place, shown_and_abs)
     }
