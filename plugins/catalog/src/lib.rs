@@ -17,6 +17,8 @@
 //!   command in `command` and in `cmd`): each is judged;
 //! - [`run`]: facts from the run's earlier shell commands (symbolic links
 //!   made, directories created);
+//! - [`spawn`]: the shell commands Perl and Ruby code runs (`system
+//!   "cmd"`, `exec LIST`, a piped `open`), read by shell-guard;
 //! - [`words`]: a light word splitter for commands of *earlier* calls,
 //!   read by history rules (the call under check is parsed properly by
 //!   shell-guard);
@@ -36,5 +38,6 @@ pub mod pattern;
 pub mod roles;
 pub mod run;
 pub mod sensitive;
+pub mod spawn;
 pub mod words;
 pub mod workdir;
