@@ -90,6 +90,9 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
             }
         }
     }
+    if backticks {
+        found.extend(check_catalog::spawn::perl_ruby_commands(code));
+    }
     let ticks: Vec<&str> = code.split('`').collect();
     if backticks && ticks.len() >= 3 {
         for inner in ticks.iter().skip(1).step_by(2).take(16) {
