@@ -4,7 +4,7 @@
 
 use crate::paths::Place;
 use crate::syntax::{self, Field, Output, Seg};
-use crate::walk::{self, Analysis, Cwd, Env, Target, dyn_field, fields_output};
+use crate::walk::{self, Analysis, Binding, Cwd, Env, Target, dyn_field, fields_output};
 
 /// Shells whose `-c` script and standard input are analysed.
 pub const SHELLS: &[&str] = &[
@@ -1368,12 +1368,31 @@ impl Analysis<'_> {
             "alias" => {
                 for a in args {
                     if let Some(text) = a.static_text()
-                        && let Some((_, value)) = text.split_once('=')
+                        && let Some((name, value)) = text.split_once('=')
                     {
                         let mut e = env.clone();
                         self.script(value, &mut e, depth + 1, &Output::Unknown);
+                        // Remembered: a later `NAME …` runs VALUE (review-s8 F2).
+                        self.bind_name(env, &Field::lit(name), &Field::lit(value), true, "alias");
+                    } else if let Some((name, _)) = a.text().split_once('=') {
+                        self.bind_name(env, &Field::lit(name), a, true, "alias");
                     }
                 }
+                Output::Static(String::new())
+            }
+            "unalias" => {
+                for a in args {
+                    match a.text().as_str() {
+                        "-a" => env.names.retain(|_, b| !matches!(b, Binding::Alias(_))),
+                        t => {
+                            env.names.remove(t);
+                        }
+                    }
+                }
+                Output::Static(String::new())
+            }
+            "hash" => {
+                self.hash_builtin(args, env);
                 Output::Static(String::new())
             }
             "trap" => {
@@ -1864,6 +1883,52 @@ impl Analysis<'_> {
             }
         }
         self.metadata_change(name, targets, env);
+    }
+
+    /// `hash -p PATH NAME…` makes each NAME run PATH (`-p` may be in a
+    /// cluster, `-rp PATH`, or hold its value, `-pPATH`); `-r` forgets the
+    /// table, `-d NAME` one entry (review-s8 F2).
+    fn hash_builtin(&mut self, args: &[Field], env: &mut Env) {
+        let mut path: Option<Field> = None;
+        let mut delete = false;
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if t == "--" {
+                break;
+            }
+            if !t.starts_with('-') || t.len() < 2 || a.is_dynamic() {
+                i -= 1;
+                break;
+            }
+            for (k, c) in t[1..].char_indices() {
+                match c {
+                    'r' => env.names.retain(|_, b| !matches!(b, Binding::Program(_))),
+                    'd' => delete = true,
+                    'p' => {
+                        let rest = &t[2 + k..];
+                        path = if rest.is_empty() {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        } else {
+                            Some(Field::lit(rest))
+                        };
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for name in &args[i.min(args.len())..] {
+            match &path {
+                Some(p) => self.bind_name(env, name, p, false, "hash -p"),
+                None if delete => {
+                    env.names.remove(&name.text());
+                }
+                None => {}
+            }
+        }
     }
 
     fn shutdown(&mut self, what: &str) {

@@ -56,6 +56,22 @@ pub struct Env {
     /// Files written in this command from downloaded or decoded content
     /// (`curl -o x.sh`, `base64 -d > x`), by path, with their taint.
     pub tainted_files: HashMap<String, Output>,
+    /// Command names rebound in this shell (`hash -p PATH NAME`,
+    /// `BASH_CMDS[NAME]=PATH`, `alias NAME=VALUE`, `BASH_ALIASES[NAME]=…`):
+    /// a later command word naming one runs what it is bound to.
+    pub names: HashMap<String, Binding>,
+}
+
+/// What a rebound command name runs (see [`Env::names`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// `hash -p PATH NAME`, `BASH_CMDS[NAME]=PATH`: NAME runs the program PATH.
+    Program(String),
+    /// `alias NAME=VALUE`, `BASH_ALIASES[NAME]=VALUE`: NAME is replaced by
+    /// VALUE's shell text (a value ending in a blank expands the next word too).
+    Alias(String),
+    /// Bound on one branch only, or differently on two: not known.
+    Unknown,
 }
 
 impl Env {
@@ -65,6 +81,7 @@ impl Env {
             vars: HashMap::new(),
             cwd,
             tainted_files: HashMap::new(),
+            names: HashMap::new(),
         }
     }
 
@@ -94,6 +111,18 @@ impl Env {
             self.tainted_files
                 .entry(k.clone())
                 .or_insert_with(|| v.clone());
+        }
+        // A name bound on one branch only, or to two things: either may run.
+        let mut names: Vec<&String> = self.names.keys().chain(other.names.keys()).collect();
+        names.sort();
+        names.dedup();
+        let differ: Vec<String> = names
+            .into_iter()
+            .filter(|k| self.names.get(*k) != other.names.get(*k))
+            .cloned()
+            .collect();
+        for k in differ {
+            self.names.insert(k, Binding::Unknown);
         }
     }
 
@@ -859,6 +888,21 @@ impl<'a> Analysis<'a> {
             }
         }
 
+        // A command word naming an alias or a hashed program runs what it
+        // is bound to (review-s8 F2).
+        if let Some((text, expanding)) = self.rebound(sc, env) {
+            // bash does not expand an alias again inside its own value
+            // (`alias ls='ls --color'`): out of the table while it runs.
+            let held: Vec<(String, Binding)> = expanding
+                .into_iter()
+                .filter_map(|n| env.names.remove(&n).map(|b| (n, b)))
+                .collect();
+            let out = self.script(&text, env, depth + 1, stdin);
+            for (n, b) in held {
+                env.names.entry(n).or_insert(b);
+            }
+            return out;
+        }
         let name = argv.first().map(|f| crate::commands::base_name(&f.text()));
         // `BASH_ENV=x bash -c …`, `PROMPT_COMMAND=…`, `GIT_CONFIG_KEY_0=…`:
         // variables whose value runs.
@@ -935,20 +979,158 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// The shell text a simple command runs when its command word is a
+    /// rebound name ([`Env::names`]): the alias's value, or the hashed
+    /// program, in place of the word (the rest as written). `None` when
+    /// it is not one; a name bound to an unknown value is reported.
+    fn rebound(&mut self, sc: &ast::SimpleCommand, env: &mut Env) -> Option<(String, Vec<String>)> {
+        if env.names.is_empty() {
+            return None;
+        }
+        let word = sc.word_or_name.as_ref()?;
+        let raw = word.value.as_str();
+        // Quoting the word stops alias expansion, not the hash table.
+        let plain = raw.replace(['\'', '"', '\\'], "");
+        if plain.contains(['$', '`', '/']) {
+            return None;
+        }
+        let unquoted = plain == raw;
+        let mut head = match env.names.get(&plain) {
+            Some(Binding::Alias(v)) if unquoted => v.clone(),
+            Some(Binding::Program(path)) => format!("'{}'", path.replace('\'', "'\\''")),
+            Some(Binding::Unknown) => {
+                self.report_unknown_binding(&plain);
+                return None;
+            }
+            _ => return None,
+        };
+        let mut suffix: Vec<String> = sc
+            .suffix
+            .iter()
+            .flat_map(|s| s.0.iter())
+            .map(|i| i.to_string())
+            .collect();
+        // `alias s='sudo '`: the next word is expanded as an alias too.
+        let mut seen = vec![plain.clone()];
+        while head.ends_with([' ', '\t']) && !suffix.is_empty() && seen.len() < 16 {
+            let next = suffix[0].clone();
+            match env.names.get(&next) {
+                Some(Binding::Alias(v)) if !seen.contains(&next) => {
+                    head.push_str(v);
+                    suffix.remove(0);
+                    seen.push(next);
+                }
+                Some(Binding::Unknown) => {
+                    self.report_unknown_binding(&next);
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let mut text = String::new();
+        if let Some(prefix) = &sc.prefix {
+            text.push_str(&prefix.to_string());
+            text.push(' ');
+        }
+        text.push_str(&head);
+        for s in suffix {
+            text.push(' ');
+            text.push_str(&s);
+        }
+        seen.retain(|n| matches!(env.names.get(n), Some(Binding::Alias(_))));
+        Some((text, seen))
+    }
+
+    /// A command word names a binding whose value is not known.
+    fn report_unknown_binding(&mut self, name: &str) {
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`{name}` was rebound earlier in the command (`alias`, `hash -p`, `BASH_CMDS`, `BASH_ALIASES`) \
+                 to something only known at run time, or only on some paths, so what it runs cannot be checked. \
+                 Write the command out; a person must approve it as it is."
+            ),
+        );
+    }
+
+    /// Remember that `name` now runs `value` (`hash -p`, `BASH_CMDS[…]=`:
+    /// a program; `alias`, `BASH_ALIASES[…]=`: shell text). A name or a
+    /// value only known at run time is reported instead.
+    pub(crate) fn bind_name(
+        &mut self,
+        env: &mut Env,
+        name: &Field,
+        value: &Field,
+        alias: bool,
+        how: &str,
+    ) {
+        let (Some(n), Some(v)) = (name.static_text(), value.static_text()) else {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{how}` rebinds a command name to a value only known at run time (`{}` = `{}`), so what a \
+                     later command runs cannot be checked. Write the command out; a person must approve it as it is.",
+                    name.text(),
+                    value.text()
+                ),
+            );
+            return;
+        };
+        let n = n.trim_matches(['\'', '"']).to_string();
+        if n.is_empty() {
+            return;
+        }
+        let binding = if alias {
+            Binding::Alias(v)
+        } else {
+            Binding::Program(v)
+        };
+        env.names.insert(n, binding);
+    }
+
     fn assignment(
         &mut self,
         a: &ast::Assignment,
         env: &mut Env,
         depth: u32,
     ) -> Option<(String, Field)> {
+        // `BASH_CMDS[x]=/bin/rm` is `hash -p /bin/rm x`; `BASH_ALIASES[x]=rm`
+        // is `alias x=rm` (review-s8 F2).
+        let table = match &a.name {
+            ast::AssignmentName::VariableName(n) | ast::AssignmentName::ArrayElementName(n, _)
+                if matches!(n.as_str(), "BASH_CMDS" | "BASH_ALIASES") =>
+            {
+                Some((n.as_str(), n == "BASH_ALIASES"))
+            }
+            _ => None,
+        };
         let value = match &a.value {
-            ast::AssignmentValue::Scalar(w) => self.expand_word_unsplit(&w.value, env, depth),
+            ast::AssignmentValue::Scalar(w) => {
+                let value = self.expand_word_unsplit(&w.value, env, depth);
+                if let (Some((table, alias)), ast::AssignmentName::ArrayElementName(_, idx)) =
+                    (table, &a.name)
+                {
+                    let key = self.expand_word_unsplit(idx, env, depth);
+                    let value = if a.append {
+                        dyn_field(&w.value)
+                    } else {
+                        value.clone()
+                    };
+                    self.bind_name(env, &key, &value, alias, &format!("{table}[…]="));
+                }
+                value
+            }
             ast::AssignmentValue::Array(items) => {
                 for (k, v) in items {
-                    if let Some(k) = k {
-                        self.expand_word(&k.value, env, depth);
+                    let key = k
+                        .as_ref()
+                        .map(|k| self.expand_word_unsplit(&k.value, env, depth));
+                    let value = self.expand_word_unsplit(&v.value, env, depth);
+                    if let (Some((table, alias)), Some(key)) = (table, key) {
+                        self.bind_name(env, &key, &value, alias, &format!("{table}=(…)"));
                     }
-                    self.expand_word(&v.value, env, depth);
                 }
                 // Not followed: `$x` and `${x[@]}` are unknown values
                 // (a command word made of them is judged as unknown).
