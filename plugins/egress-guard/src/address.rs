@@ -260,29 +260,67 @@ pub fn classify_domain(name: &str) -> Option<Unsafe> {
     for domain in IP_ECHO_DOMAINS {
         if is_within(name, domain) && name != *domain {
             let prefix = &name[..name.len() - domain.len() - 1];
-            if let Some(ip) = echoed_ipv4(prefix) {
-                return classify_ip(IpAddr::V4(ip));
+            let echoed = echoed_addresses(prefix);
+            if echoed.is_empty() {
+                // These services exist to point names at any address: a
+                // name whose address is not read here may be any of them
+                // (review s8 F8).
+                return Some(Unsafe::Private {
+                    what: "IP-echo DNS name whose address this check cannot read",
+                    source: "wildcard DNS service that resolves names to the address written in them",
+                });
             }
+            // Every address the name may be read as must be public.
+            return echoed.into_iter().find_map(classify_ip);
         }
     }
     None
 }
 
-/// The IPv4 address written at the end of a wildcard-DNS name prefix, in
-/// dotted (`app.10.0.0.1`) or dashed (`app-10-0-0-1`) form.
-fn echoed_ipv4(prefix: &str) -> Option<Ipv4Addr> {
-    let parts: Vec<&str> = prefix.rsplit(['.', '-']).take(4).collect();
-    if parts.len() < 4 {
-        return None;
-    }
-    let mut octets = [0u8; 4];
-    for (i, part) in parts.iter().rev().enumerate() {
-        if part.is_empty() || part.len() > 3 || !part.bytes().all(|b| b.is_ascii_digit()) {
+/// Every address an IP-echo service may read in a name prefix: four
+/// decimal numbers in a row anywhere (dotted `app.10.0.0.1`, dashed
+/// `app-10-0-0-1`, or mixed), eight hex digits (`7f000001`,
+/// `magic-a9fea9fe`, nip.io's hex form), and a label, or the part of one
+/// after a dash, that is an IPv6 address written with `-` for `:`
+/// (sslip.io's `--1` for `::1`, `fd00-ec2--254` for `fd00:ec2::254`).
+/// Empty when the prefix holds none of these.
+fn echoed_addresses(prefix: &str) -> Vec<IpAddr> {
+    let mut found = Vec::new();
+    let tokens: Vec<&str> = prefix.split(['.', '-']).collect();
+    let octet = |t: &str| -> Option<u8> {
+        if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        octets[i] = part.parse().ok()?;
+        t.parse().ok()
+    };
+    for window in tokens.windows(4) {
+        let octets: Option<Vec<u8>> = window.iter().map(|t| octet(t)).collect();
+        if let Some(o) = octets {
+            found.push(IpAddr::V4(Ipv4Addr::new(o[0], o[1], o[2], o[3])));
+        }
     }
-    Some(Ipv4Addr::from(octets))
+    for t in &tokens {
+        if t.len() == 8
+            && t.bytes().all(|b| b.is_ascii_hexdigit())
+            && let Ok(n) = u32::from_str_radix(t, 16)
+        {
+            found.push(IpAddr::V4(Ipv4Addr::from(n)));
+        }
+    }
+    for label in prefix.split('.') {
+        if !label.contains('-') {
+            continue;
+        }
+        // The whole label, and what follows each dash (`www-` before it).
+        let starts = std::iter::once(0).chain(label.match_indices('-').map(|(i, _)| i + 1));
+        for start in starts {
+            let text = label[start..].replace('-', ":");
+            if let Ok(v6) = text.parse::<Ipv6Addr>() {
+                found.push(IpAddr::V6(v6));
+            }
+        }
+    }
+    found
 }
 
 /// `ip` with IPv4-mapped IPv6 addresses turned into IPv4, so that list
@@ -428,6 +466,9 @@ mod tests {
             "private address"
         );
         assert_eq!(what(classify_domain("app.8.8.8.8.nip.io")), "public");
+        assert_eq!(what(classify_domain("app-8-8-8-8.sslip.io")), "public");
+        assert_eq!(what(classify_domain("8-8-8-8.sslip.io")), "public");
+        assert_eq!(what(classify_domain("nip.io")), "public");
         assert_eq!(what(classify_domain("example.com")), "public");
         assert_eq!(what(classify_domain("notlocalhost.com")), "public");
         assert_eq!(what(classify_domain("internal.example.com")), "public");
@@ -438,5 +479,76 @@ mod tests {
         assert!(is_within("a.example.com", "example.com"));
         assert!(is_within("example.com", "example.com"));
         assert!(!is_within("badexample.com", "example.com"));
+    }
+
+    #[test]
+    fn ip_echo_names_in_other_forms() {
+        // Review s8 F8: sslip.io's IPv6 names (`-` for `:`) and the hex
+        // form, allowed before.
+        assert_eq!(what(classify_domain("--1.sslip.io")), "loopback address");
+        assert_eq!(
+            what(classify_domain("www---1.sslip.io")),
+            "loopback address"
+        );
+        assert_eq!(
+            what(classify_domain("app.--1.sslip.io")),
+            "loopback address"
+        );
+        assert_eq!(what(classify_domain("fd00-ec2--254.sslip.io")), "metadata");
+        assert_eq!(
+            what(classify_domain("fe80--1.sslip.io")),
+            "link-local address"
+        );
+        assert_eq!(
+            what(classify_domain("--ffff-a9fe-a9fe.sslip.io")),
+            "metadata"
+        );
+        assert_eq!(what(classify_domain("7f000001.nip.io")), "loopback address");
+        assert_eq!(what(classify_domain("a9fea9fe.nip.io")), "metadata");
+        assert_eq!(what(classify_domain("magic-a9fea9fe.nip.io")), "metadata");
+        assert_eq!(
+            what(classify_domain("app.0a000001.sslip.io")),
+            "private address"
+        );
+        assert_eq!(
+            what(classify_domain(
+                "A9FEA9FE.nip.io".to_ascii_lowercase().as_str()
+            )),
+            "metadata"
+        );
+        // An address anywhere in the prefix, not only at its end.
+        assert_eq!(
+            what(classify_domain("10-0-0-1-app.sslip.io")),
+            "private address"
+        );
+        // A public address beside a private one is not enough.
+        assert_eq!(
+            what(classify_domain("8.8.8.8.fd00-ec2--254.sslip.io")),
+            "metadata"
+        );
+        assert_eq!(
+            what(classify_domain("8-8-8-8.127-0-0-1.nip.io")),
+            "loopback address"
+        );
+        // Public ones in the new forms stay allowed.
+        assert_eq!(
+            what(classify_domain("2a01-4f8-c17-b8f--2.sslip.io")),
+            "public"
+        );
+        assert_eq!(what(classify_domain("08080808.nip.io")), "public");
+        // A name whose address is not read fails closed.
+        for name in [
+            "app.nip.io",
+            "www.sslip.io",
+            "x-1-2.xip.io",
+            "abc.traefik.me",
+            "1-2-3.nip.io",
+        ] {
+            assert_eq!(
+                what(classify_domain(name)),
+                "IP-echo DNS name whose address this check cannot read",
+                "{name}"
+            );
+        }
     }
 }
