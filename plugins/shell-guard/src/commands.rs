@@ -667,7 +667,7 @@ impl Analysis<'_> {
                     let i = skip_options(args, &[]);
                     Some(args[i..].to_vec())
                 }
-                n if crate::runners::is_runner(n) => {
+                n if crate::runners::is_runner(n, args) => {
                     match self.runner(n, args, env, depth, stdin) {
                         crate::runners::Run::Command(cmd) => Some(cmd),
                         crate::runners::Run::Done(out) => return out,

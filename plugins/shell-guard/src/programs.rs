@@ -35,7 +35,10 @@ const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("git", "--upload-pack"),
     ("git", "--receive-pack"),
     ("npx", "-c"),
+    ("npx", "--call"),
+    ("npm", "--call"),
     ("script", "-c"),
+    ("script", "--command"),
     ("less", "+!"),
     ("less", "+:!"),
     ("more", "+!"),
@@ -51,6 +54,111 @@ const COMMAND_TAIL_OPTIONS: &[(&str, &str)] = &[
     ("fd", "--exec-batch"),
     ("fdfind", "-x"),
 ];
+
+/// Programs that parse their options as getopt does: short options
+/// cluster (`script -qc CMD`, `tar -cI CMD`, `rsync -ae CMD`, `fd -0x CMD`;
+/// the value option's value is the rest of the cluster or the next word)
+/// and a long option may be abbreviated (`tar --use-compress-prog=CMD`,
+/// `script --comm CMD`, npm's nopt: `npx --cal CMD`).
+const GETOPT_PROGRAMS: &[&str] = &[
+    "tar", "gtar", "rsync", "script", "npx", "npm", "man", "fd", "fdfind", "git",
+];
+
+/// The short options of [`GETOPT_PROGRAMS`] that take a value: in a
+/// cluster, the rest is that value (`tar -cfI` names the archive `I`).
+fn short_values(name: &str) -> &'static str {
+    match name {
+        "tar" | "gtar" => "fCbHIKLNTVXg",
+        "rsync" => "eBfTM",
+        "script" => "EIOTBc",
+        "npx" | "npm" => "pc",
+        "man" => "MPSmCLRe",
+        "fd" | "fdfind" => "tedESjcxX",
+        _ => "",
+    }
+}
+
+/// Where the value of option `opt` of program `name` is in argument `t`
+/// (see [`option_in`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum OptionValue {
+    /// The next word (`-c CMD`, `-qc CMD`, `--comm CMD`).
+    Next,
+    /// In the argument itself (`-cCMD`, `-qcCMD`, `--command=CMD`,
+    /// `--use-compress-prog=CMD`).
+    Attached(String),
+}
+
+/// The one option walker of the command-running options: whether argument
+/// `t` of program `name` gives option `opt`, and where its value is. The
+/// exact spelling always; for [`GETOPT_PROGRAMS`] also `opt` inside a
+/// short cluster and an abbreviation of a long `opt` that names no other
+/// command-running option of the program (whether it is ambiguous with the
+/// program's other options is not known here: read as this one, stricter).
+pub(crate) fn option_in(name: &str, opt: &str, t: &str) -> Option<OptionValue> {
+    let opt = opt.trim_end_matches('=');
+    if t == opt {
+        return Some(OptionValue::Next);
+    }
+    if let Some(v) = t.strip_prefix(opt).and_then(|r| r.strip_prefix('=')) {
+        return Some(OptionValue::Attached(v.to_string()));
+    }
+    if !GETOPT_PROGRAMS.contains(&name) {
+        return None;
+    }
+    if let Some(long) = opt.strip_prefix("--") {
+        let given = t.strip_prefix("--")?;
+        let (key, value) = match given.split_once('=') {
+            Some((k, v)) => (k, Some(v)),
+            None => (given, None),
+        };
+        // `--checkpoint-action=exec=CMD`: the option's value starts so.
+        let (long, value) = match long.split_once('=') {
+            Some((name, lead)) => match value.and_then(|v| v.strip_prefix(lead)) {
+                Some(v) => (name, Some(v.strip_prefix('=').unwrap_or(v))),
+                None => return None,
+            },
+            None => (long, value),
+        };
+        let others = COMMAND_OPTIONS
+            .iter()
+            .chain(COMMAND_TAIL_OPTIONS)
+            .filter(|(p, _)| *p == name)
+            .filter_map(|(_, o)| o.strip_prefix("--")?.split('=').next())
+            .filter(|o| *o != long && o.starts_with(key))
+            .count();
+        if key.len() >= 2 && long.starts_with(key) && others == 0 {
+            return Some(match value {
+                Some(v) => OptionValue::Attached(v.to_string()),
+                None => OptionValue::Next,
+            });
+        }
+        return None;
+    }
+    // A short option (`-c`) inside a cluster (`-qc`, `-qcCMD`).
+    let letter = opt.strip_prefix('-').filter(|l| l.chars().count() == 1)?;
+    let cluster = t
+        .strip_prefix('-')
+        .filter(|c| !c.starts_with('-') && c.len() > 1)?;
+    let mut at = None;
+    for (k, c) in cluster.char_indices() {
+        if c.to_string() == letter {
+            at = Some(k);
+            break;
+        }
+        // Another option's value: the rest of the cluster is it.
+        if short_values(name).contains(c) {
+            return None;
+        }
+    }
+    let at = at?;
+    let rest = &cluster[at + letter.len()..];
+    Some(if rest.is_empty() {
+        OptionValue::Next
+    } else {
+        OptionValue::Attached(rest.to_string())
+    })
+}
 
 /// Agent CLIs and the options that turn their permission checks off.
 const UNSAFE_AGENT_FLAGS: &[(&str, &str)] = &[
@@ -142,17 +250,21 @@ impl Analysis<'_> {
                 if *program != name {
                     continue;
                 }
-                let value = if t == opt.trim_end_matches('=') || t == opt {
+                let value = if t == opt {
                     args.get(i + 1).cloned()
                 } else if let Some(v) = t
                     .strip_prefix(opt)
                     .filter(|_| opt.ends_with('=') || !opt.starts_with('-'))
                 {
                     Some(Field::lit(v))
-                } else if let Some(v) = t.strip_prefix(&format!("{opt}=")) {
+                } else if let Some(v) = t.strip_prefix(&format!("-o{opt}")) {
                     Some(Field::lit(v))
                 } else {
-                    t.strip_prefix(&format!("-o{opt}")).map(Field::lit)
+                    match option_in(name, opt, t) {
+                        Some(OptionValue::Next) => args.get(i + 1).cloned(),
+                        Some(OptionValue::Attached(v)) => Some(Field::lit(v)),
+                        None => None,
+                    }
                 };
                 if let Some(v) = value {
                     self.run_script_field(
@@ -164,11 +276,17 @@ impl Analysis<'_> {
                     );
                 }
             }
-            if let Some((_, _)) = COMMAND_TAIL_OPTIONS
+            if let Some(at) = COMMAND_TAIL_OPTIONS
                 .iter()
-                .find(|(p, o)| *p == name && o == t)
+                .filter(|(p, _)| *p == name)
+                .find_map(|(_, o)| option_in(name, o, t))
             {
-                let rest = args[i + 1..].to_vec();
+                // `fd -x rm …`, `fd -0x rm …`; `fd -xrm …`: `rm` first.
+                let mut rest = Vec::new();
+                if let OptionValue::Attached(v) = at {
+                    rest.push(Field::lit(v));
+                }
+                rest.extend(args[i + 1..].iter().cloned());
                 let mut e = env.clone();
                 self.exec(rest, &mut e, depth + 1, &Output::Unknown, false);
             }

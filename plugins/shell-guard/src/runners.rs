@@ -23,23 +23,426 @@ pub(crate) enum Run {
     Done(Output),
 }
 
-/// Whether `name` is a runner of this module.
-pub(crate) fn is_runner(name: &str) -> bool {
-    matches!(
+/// A runner whose command follows its options, found by one walk
+/// ([`Analysis::spec_runner`]): development and secret-injecting runners
+/// (`uv run`, `poetry run`, `pnpm exec`, `dotenv --`, `op run --`), display
+/// and session wrappers (`xvfb-run`, `dbus-launch`, `ssh-agent`), resource
+/// and namespace wrappers (`cgexec`, `nsenter`, `bwrap`, `proot`) (review-s8
+/// F1).
+struct Spec {
+    name: &'static str,
+    /// The subcommands that run a command (`uv run`); empty: the program
+    /// itself does. Another subcommand is not a runner (`uv pip …`).
+    subs: &'static [&'static str],
+    /// Options taking a value (the next word, or attached: `--opt=V`, `-oV`).
+    values: &'static [&'static str],
+    /// Options taking two values (`bwrap --bind SRC DEST`).
+    pairs: &'static [&'static str],
+    /// Options whose value is shell text (`nix-shell --run TEXT`).
+    scripts: &'static [&'static str],
+    /// Flags after which the command's words are joined and run by a shell
+    /// (`pnpm exec -c`).
+    shell_flags: &'static [&'static str],
+    /// Operands before the command (`direnv exec DIR`, `aws-vault exec P`).
+    operands: usize,
+    /// Its operands before a `--` are not the command (`mise exec node@20
+    /// -- CMD`); otherwise `--` ends its options only where they are.
+    after_dashdash: bool,
+    /// Its operands are a command (`nix-shell` without `--run` opens a
+    /// shell on its files: no command).
+    runs_operands: bool,
+}
+
+const fn spec(
+    name: &'static str,
+    subs: &'static [&'static str],
+    values: &'static [&'static str],
+) -> Spec {
+    Spec {
         name,
-        "chronic"
-            | "dbus-run-session"
-            | "valgrind"
-            | "firejail"
-            | "unshare"
-            | "faketime"
-            | "runuser"
-            | "sg"
-            | "at"
-            | "batch"
-            | "tmux"
-            | "screen"
-    )
+        subs,
+        values,
+        pairs: &[],
+        scripts: &[],
+        shell_flags: &[],
+        operands: 0,
+        after_dashdash: false,
+        runs_operands: true,
+    }
+}
+
+const PY_VALUES: &[&str] = &[
+    "-p",
+    "--python",
+    "--with",
+    "--with-editable",
+    "--with-requirements",
+    "--directory",
+    "--project",
+    "--env-file",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--package",
+    "--index",
+    "--default-index",
+    "-i",
+    "--index-url",
+    "--extra-index-url",
+    "-f",
+    "--find-links",
+    "--config-file",
+    "--cache-dir",
+    "--from",
+    "-C",
+    "-P",
+    "-e",
+    "--env",
+    "-n",
+    "--name",
+    "--prefix",
+    "--cwd",
+    "-w",
+    "--workspace",
+];
+
+const SPECS: &[Spec] = &[
+    spec("uv", &["run"], PY_VALUES),
+    spec("uvx", &[], PY_VALUES),
+    spec("poetry", &["run"], PY_VALUES),
+    spec("pipenv", &["run"], PY_VALUES),
+    spec("pdm", &["run"], PY_VALUES),
+    spec("hatch", &["run"], PY_VALUES),
+    spec("rye", &["run"], PY_VALUES),
+    spec("pixi", &["run", "exec"], PY_VALUES),
+    spec("conda", &["run"], PY_VALUES),
+    spec("mamba", &["run"], PY_VALUES),
+    spec("micromamba", &["run"], PY_VALUES),
+    spec("bundle", &["exec"], &["--gemfile"]),
+    Spec {
+        shell_flags: &["-c", "--shell-mode"],
+        ..spec(
+            "pnpm",
+            &["exec", "dlx"],
+            &[
+                "-C",
+                "--dir",
+                "-F",
+                "--filter",
+                "--workspace-dir",
+                "--package",
+            ],
+        )
+    },
+    spec("pnpx", &[], &["--package"]),
+    spec("yarn", &["exec", "dlx"], &["--cwd", "-p", "--package"]),
+    Spec {
+        scripts: &["-c", "--call"],
+        ..spec(
+            "npm",
+            &["exec", "x"],
+            &["-w", "--workspace", "-p", "--package", "--prefix", "-C"],
+        )
+    },
+    spec("bunx", &[], &["-p", "--package"]),
+    spec("bun", &["x"], &["-p", "--package", "--cwd"]),
+    Spec {
+        scripts: &["-c", "--command"],
+        after_dashdash: true,
+        ..spec(
+            "mise",
+            &["exec", "x"],
+            &["-C", "--cd", "-j", "--jobs", "-E", "--env"],
+        )
+    },
+    Spec {
+        after_dashdash: true,
+        ..spec("rtx", &["exec", "x"], &["-C", "--cd", "-j", "--jobs"])
+    },
+    spec("asdf", &["exec"], &[]),
+    Spec {
+        operands: 1,
+        ..spec("direnv", &["exec"], &[])
+    },
+    Spec {
+        scripts: &["--run", "--command"],
+        pairs: &["--arg", "--argstr", "--option"],
+        runs_operands: false,
+        ..spec(
+            "nix-shell",
+            &[],
+            &["-I", "-A", "--attr", "-E", "--expr", "-j", "--max-jobs"],
+        )
+    },
+    spec(
+        "devbox",
+        &["run"],
+        &["-c", "--config", "-e", "--env", "--env-file"],
+    ),
+    spec("dotenv", &[], &["-e", "-v", "-p"]),
+    spec(
+        "dotenvx",
+        &["run"],
+        &["-f", "--env-file", "-e", "--env", "--convention"],
+    ),
+    spec(
+        "op",
+        &["run"],
+        &["--env-file", "--account", "--session", "--config"],
+    ),
+    Spec {
+        scripts: &["--command"],
+        ..spec(
+            "doppler",
+            &["run"],
+            &[
+                "-p",
+                "--project",
+                "-c",
+                "--config",
+                "--token",
+                "--scope",
+                "--mount",
+                "--mount-format",
+                "--mount-template",
+                "--fallback",
+                "--name-transformer",
+                "--configuration",
+            ],
+        )
+    },
+    spec(
+        "infisical",
+        &["run"],
+        &["--env", "--path", "--projectId", "--token", "--domain"],
+    ),
+    Spec {
+        operands: 1,
+        ..spec(
+            "aws-vault",
+            &["exec"],
+            &[
+                "-d",
+                "--duration",
+                "-t",
+                "--mfa-token",
+                "-r",
+                "--region",
+                "--prompt",
+                "--backend",
+            ],
+        )
+    },
+    spec(
+        "xvfb-run",
+        &[],
+        &[
+            "-n",
+            "--server-num",
+            "-s",
+            "--server-args",
+            "-e",
+            "--error-file",
+            "-f",
+            "--auth-file",
+            "-p",
+            "--xauth-protocol",
+            "-w",
+            "--wait",
+        ],
+    ),
+    spec("dbus-launch", &[], &["--config-file", "--autolaunch"]),
+    spec("ssh-agent", &[], &["-a", "-E", "-t", "-P", "-O"]),
+    spec(
+        "systemd-inhibit",
+        &[],
+        &["--what", "--who", "--why", "--mode"],
+    ),
+    spec("cgexec", &[], &["-g"]),
+    spec(
+        "nsenter",
+        &[],
+        &["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w"],
+    ),
+    Spec {
+        pairs: &[
+            "--bind",
+            "--bind-try",
+            "--ro-bind",
+            "--ro-bind-try",
+            "--dev-bind",
+            "--dev-bind-try",
+            "--symlink",
+            "--setenv",
+            "--file",
+            "--bind-data",
+            "--ro-bind-data",
+            "--chmod",
+            "--ro-overlay",
+        ],
+        ..spec(
+            "bwrap",
+            &[],
+            &[
+                "--chdir",
+                "--proc",
+                "--dev",
+                "--tmpfs",
+                "--dir",
+                "--uid",
+                "--gid",
+                "--hostname",
+                "--unsetenv",
+                "--remount-ro",
+                "--perms",
+                "--size",
+                "--seccomp",
+                "--args",
+                "--lock-file",
+                "--sync-fd",
+                "--info-fd",
+                "--json-status-fd",
+                "--block-fd",
+                "--userns-block-fd",
+                "--cap-add",
+                "--cap-drop",
+                "--exec-label",
+                "--file-label",
+                "--mqueue",
+                "--overlay-src",
+                "--tmp-overlay",
+                "--argv0",
+                "--userns",
+                "--userns2",
+                "--pidns",
+            ],
+        )
+    },
+    spec(
+        "proot",
+        &[],
+        &[
+            "-r",
+            "--rootfs",
+            "-b",
+            "--bind",
+            "-m",
+            "--mount",
+            "-w",
+            "--pwd",
+            "--cwd",
+            "-q",
+            "--qemu",
+            "-k",
+            "--kernel-release",
+            "-v",
+            "--verbose",
+        ],
+    ),
+    spec(
+        "sem",
+        &[],
+        &[
+            "-j",
+            "--jobs",
+            "--id",
+            "--semaphorename",
+            "--timeout",
+            "--st",
+            "--semaphoretimeout",
+        ],
+    ),
+    spec("with-contenv", &[], &[]),
+    spec(
+        "daemonize",
+        &[],
+        &["-c", "-e", "-E", "-l", "-o", "-p", "-u"],
+    ),
+    Spec {
+        after_dashdash: true,
+        runs_operands: false,
+        ..spec("flox", &["activate"], &["-d", "--dir", "-r", "--remote"])
+    },
+    Spec {
+        operands: 1,
+        ..spec("setuidgid", &[], &[])
+    },
+    Spec {
+        operands: 1,
+        ..spec("envdir", &[], &[])
+    },
+    spec(
+        "setpriv",
+        &[],
+        &[
+            "--reuid",
+            "--regid",
+            "--groups",
+            "--inh-caps",
+            "--ambient-caps",
+            "--bounding-set",
+            "--securebits",
+            "--pdeathsig",
+            "--selinux-label",
+            "--apparmor-profile",
+        ],
+    ),
+    spec("prlimit", &[], &["-p", "--pid"]),
+    spec("entr", &[], &[]),
+];
+
+/// The spec of runner `name` used with `args` (its subcommand given).
+fn spec_of(name: &str, args: &[Field]) -> Option<&'static Spec> {
+    let spec = SPECS.iter().find(|s| s.name == name)?;
+    if spec.subs.is_empty() {
+        return Some(spec);
+    }
+    // Global options may come before the subcommand (`poetry -C dir run`).
+    let i = skip_options(args, spec.values);
+    let sub = args.get(i)?.text();
+    spec.subs.contains(&sub.as_str()).then_some(spec)
+}
+
+/// Whether `name` is a runner of this module when given `args`.
+pub(crate) fn is_runner(name: &str, args: &[Field]) -> bool {
+    spec_of(name, args).is_some()
+        || name == "start-stop-daemon"
+        || name == "rimraf"
+        || matches!(
+            name,
+            "chronic"
+                | "dbus-run-session"
+                | "valgrind"
+                | "firejail"
+                | "unshare"
+                | "faketime"
+                | "runuser"
+                | "sg"
+                | "at"
+                | "batch"
+                | "tmux"
+                | "screen"
+        )
+}
+
+/// The shell text of a script option of `spec` at `args[i]`
+/// (`--run TEXT`, `--run=TEXT`, `-cTEXT`).
+fn spec_script(spec: &Spec, args: &[Field], i: usize) -> Option<Field> {
+    let t = args.get(i)?.text();
+    spec.scripts.iter().find_map(|o| {
+        if t == *o {
+            args.get(i + 1).cloned()
+        } else if let Some(v) = t.strip_prefix(o).and_then(|r| r.strip_prefix('=')) {
+            Some(Field::lit(v))
+        } else if o.len() == 2 && !o.starts_with("--") {
+            t.strip_prefix(o)
+                .filter(|v| !v.is_empty() && !t.starts_with("--"))
+                .map(Field::lit)
+        } else {
+            None
+        }
+    })
 }
 
 /// The value of option `opt` (or any of `opts`): the next word.
@@ -61,7 +464,39 @@ impl Analysis<'_> {
         stdin: &Output,
     ) -> Run {
         let rest = |i: usize| Run::Command(args.get(i..).unwrap_or(&[]).to_vec());
+        if let Some(spec) = spec_of(name, args) {
+            return self.spec_runner(spec, args, env, depth, stdin);
+        }
         match name {
+            // `start-stop-daemon --start --exec PATH -- ARGS`.
+            "start-stop-daemon" => {
+                let program = args.iter().enumerate().find_map(|(i, a)| {
+                    let t = a.text();
+                    if matches!(t.as_str(), "--exec" | "-x" | "--startas" | "-a") {
+                        args.get(i + 1).cloned()
+                    } else {
+                        t.strip_prefix("--exec=")
+                            .or_else(|| t.strip_prefix("--startas="))
+                            .map(Field::lit)
+                    }
+                });
+                match program {
+                    Some(p) => {
+                        let mut cmd = vec![p];
+                        if let Some(d) = args.iter().position(|a| a.text() == "--") {
+                            cmd.extend(args[d + 1..].iter().cloned());
+                        }
+                        Run::Command(cmd)
+                    }
+                    None => Run::Done(Output::Unknown),
+                }
+            }
+            // npm's `rm -rf` (`bunx rimraf ~`): its operands removed whole.
+            "rimraf" => {
+                let mut cmd = vec![Field::lit("rm"), Field::lit("-rf"), Field::lit("--")];
+                cmd.extend(args.iter().filter(|a| !a.text().starts_with('-')).cloned());
+                Run::Command(cmd)
+            }
             "chronic" | "valgrind" | "firejail" => rest(skip_options(args, &[])),
             "dbus-run-session" => rest(skip_options(args, &["--config-file", "--dbus-daemon"])),
             "unshare" => rest(skip_options(
@@ -109,6 +544,107 @@ impl Analysis<'_> {
             "screen" => self.screen(args, env, depth),
             _ => Run::Done(Output::Unknown),
         }
+    }
+
+    /// The command a [`Spec`] runner runs: past its subcommand and its
+    /// options (values skipped; a script option's text judged as shell
+    /// text), its operands, or after `--`.
+    fn spec_runner(
+        &mut self,
+        spec: &Spec,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Run {
+        let mut i = 0;
+        if !spec.subs.is_empty() {
+            i = skip_options(args, spec.values) + 1;
+        }
+        // A script option anywhere (`nix-shell -p hello --run TEXT`).
+        if let Some(run) = self.spec_scripts(spec, args.get(i..).unwrap_or(&[]), env, depth, stdin)
+        {
+            return run;
+        }
+        if spec.after_dashdash
+            && let Some(d) = args[i.min(args.len())..]
+                .iter()
+                .position(|a| a.text() == "--")
+        {
+            let before = &args[i..i + d];
+            let cmd = args[i + d + 1..].to_vec();
+            return self.spec_command(spec, before, cmd, env, depth);
+        }
+        let mut operands = spec.operands;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                let key = t.split('=').next().unwrap_or(&t);
+                i += if t.contains('=') {
+                    1
+                } else if spec.pairs.contains(&key) {
+                    3
+                } else if spec.values.contains(&key) {
+                    2
+                } else {
+                    1
+                };
+                continue;
+            }
+            if operands > 0 {
+                operands -= 1;
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if !spec.runs_operands {
+            return Run::Done(Output::Unknown);
+        }
+        let before = &args[..i.min(args.len())];
+        let cmd = args.get(i..).unwrap_or(&[]).to_vec();
+        self.spec_command(spec, before, cmd, env, depth)
+    }
+
+    /// The first script option of `spec` among `words`, judged.
+    fn spec_scripts(
+        &mut self,
+        spec: &Spec,
+        words: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Option<Run> {
+        let script = (0..words.len()).find_map(|i| spec_script(spec, words, i))?;
+        Some(Run::Done(
+            self.run_script_field(&script, env, depth, stdin, spec.name),
+        ))
+    }
+
+    /// The command words `cmd` of a [`Spec`] runner: run, or joined for a
+    /// shell when one of its shell flags is among `options`.
+    fn spec_command(
+        &mut self,
+        spec: &Spec,
+        options: &[Field],
+        cmd: Vec<Field>,
+        env: &mut Env,
+        depth: u32,
+    ) -> Run {
+        if cmd.is_empty() {
+            return Run::Done(Output::Unknown);
+        }
+        if options
+            .iter()
+            .any(|o| spec.shell_flags.contains(&o.text().as_str()))
+        {
+            return self.shell_words(&cmd, env, depth, spec.name);
+        }
+        Run::Command(cmd)
     }
 
     /// Words a program joins and hands to a shell (`sg GROUP CMD…`, tmux's
