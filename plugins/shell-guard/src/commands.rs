@@ -313,6 +313,19 @@ fn xargs_command(options: &[Field], cmd: &[Field], stdin: &Output) -> Vec<Field>
     }
     argv
 }
+/// `command x`, `exec x`: the shell looks `x` up in its hash table, so a
+/// name bound by `hash -p PATH x` runs PATH (aliases are not expanded
+/// there) (review-s8 F2).
+fn hashed(mut argv: Vec<Field>, env: &Env) -> Vec<Field> {
+    if let Some(first) = argv.first()
+        && let Some(name) = first.static_text()
+        && let Some(walk::Binding::Program(path)) = env.names.get(&name)
+    {
+        argv[0] = Field::lit(path.clone());
+    }
+    argv
+}
+
 impl Analysis<'_> {
     /// Run one simple command: user patterns, wrappers, then the rules of
     /// the command found. Returns what it writes to standard output.
@@ -578,11 +591,11 @@ impl Analysis<'_> {
                     if f.short.contains('v') || f.short.contains('V') {
                         return Output::Static(String::new());
                     }
-                    Some(args[skip_options(args, &[])..].to_vec())
+                    Some(hashed(args[skip_options(args, &[])..].to_vec(), env))
                 }
                 "builtin" | "nohup" | "nocache" | "unbuffer" | "fakeroot" | "catchsegv"
                 | "torsocks" | "then" | "do" => Some(args[skip_options(args, &[])..].to_vec()),
-                "exec" => Some(args[skip_options(args, &["-a"])..].to_vec()),
+                "exec" => Some(hashed(args[skip_options(args, &["-a"])..].to_vec(), env)),
                 "time" => {
                     Some(args[skip_options(args, &["-f", "-o", "--format", "--output"])..].to_vec())
                 }
@@ -1144,6 +1157,15 @@ impl Analysis<'_> {
                 }
             }
             "printf" => {
+                // `printf -v 'BASH_CMDS[x]' /bin/rm`: the hash table given
+                // a value not followed (review-s8 F2).
+                if args.first().is_some_and(|a| a.text() == "-v")
+                    && let Some(t) = args.get(1).filter(|t| {
+                        t.text().starts_with("BASH_CMDS[") || t.text().starts_with("BASH_ALIASES[")
+                    })
+                {
+                    self.bind_name(env, &dyn_field(&t.text()), t, false, "printf -v");
+                }
                 let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
                 match texts {
                     Some(t) if t.first().is_some_and(|f| f == "-v") => {
@@ -1357,6 +1379,16 @@ impl Analysis<'_> {
             }
             "read" if self.read_known_line(args, env, stdin) => Output::Static(String::new()),
             "unset" | "read" | "mapfile" | "readarray" => {
+                // `read 'BASH_CMDS[x]'`, `printf -v 'BASH_CMDS[x]' /bin/rm`:
+                // the hash table or the aliases given a value not followed.
+                let table = args.iter().find(|a| {
+                    a.text().starts_with("BASH_CMDS[") || a.text().starts_with("BASH_ALIASES[")
+                });
+                if name != "unset"
+                    && let Some(t) = table
+                {
+                    self.bind_name(env, &dyn_field(&t.text()), t, false, name);
+                }
                 for a in args {
                     let t = a.text();
                     if !t.starts_with('-') {

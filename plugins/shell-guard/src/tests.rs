@@ -2424,6 +2424,20 @@ fn rebound_command_names_are_judged_as_what_they_run() {
     escalate("hash -p \"$P\" x; x -rf ~", "shell.eval-dynamic");
     escalate("alias x=\"$V\"", "shell.eval-dynamic");
     escalate("BASH_CMDS[$n]=/bin/rm", "shell.eval-dynamic");
+    // `command x` and `exec x` look the hash table up too.
+    deny("hash -p /bin/rm x; command x -rf ~", "shell.rm-home");
+    deny("hash -p /bin/rm x; exec x -rf ~", "shell.rm-home");
+    // Bound in a function body, or in `eval`, in this shell.
+    deny("f() { hash -p /bin/rm x; }; f; x -rf ~", "shell.rm-home");
+    deny("eval 'hash -p /bin/rm x'; x -rf ~", "shell.rm-home");
+    deny("declare -A BASH_ALIASES=([x]=rm); x -rf ~", "shell.rm-home");
+    deny("BASH_ALIASES+=([x]=rm); x -rf ~", "shell.rm-home");
+    // Given a value the analysis does not follow.
+    escalate(
+        "printf -v 'BASH_CMDS[x]' /bin/rm; x -rf ~",
+        "shell.eval-dynamic",
+    );
+    escalate("read 'BASH_CMDS[x]' < p.txt; x -rf ~", "shell.eval-dynamic");
     // Forgotten: `unalias`, `hash -r`, `hash -d`.
     allow("alias x=rm; unalias x; x -rf ~");
     allow("hash -p /bin/rm x; hash -r; x -rf ~");

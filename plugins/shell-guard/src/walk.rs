@@ -659,6 +659,13 @@ impl<'a> Analysis<'a> {
             None => Output::Unknown,
         };
         self.compound(&fd.body.0, &mut body, depth, &stdin);
+        // A name the body rebinds (`f() { hash -p /bin/rm x; }; f; x …`)
+        // is rebound in the caller's shell once it is called.
+        for (k, b) in body.names {
+            if env.names.get(&k) != Some(&b) {
+                env.names.insert(k, b);
+            }
+        }
     }
 
     /// Handle redirections: check device and network targets, and return
