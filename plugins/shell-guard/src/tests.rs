@@ -2583,3 +2583,41 @@ fn command_options_in_clusters_and_abbreviations() {
         allow(cmd);
     }
 }
+
+/// review-s8 F3: a loop variable over globs (`for f in *.txt`) is placed
+/// as its words are where it is used, so a remover's ordinary loop in the
+/// workspace is not asked about, and one over the home is denied.
+#[test]
+fn a_loop_variable_over_globs_is_placed_as_its_words() {
+    allow("for f in *.txt; do mv \"$f\" \"${f%.txt}.md\"; done");
+    allow("for d in */; do rm -rf \"$d\"; done");
+    allow("for f in a b c d e f g h i j *.log; do gzip \"$f\"; done");
+    deny("for d in ~/*; do rm -rf \"$d\"; done", "shell.rm-home");
+    deny("for d in ~/*; do mv \"$d\" /tmp/; done", "shell.rm-home");
+    deny(
+        "for f in /etc/*.conf; do shred -u \"$f\"; done",
+        "shell.rm-system",
+    );
+    // The names are relative: after `cd /` they are under `/`.
+    deny(
+        "for f in *.txt; do cd /; rm -rf \"$f\"; done",
+        "shell.rm-root",
+    );
+    // Given another value, or after the loop, or over command output.
+    escalate(
+        "for f in *.txt; do read f; mv \"$f\" /tmp/x; done",
+        "shell.rm-dynamic",
+    );
+    escalate(
+        "for f in *.txt; do f=$(cat p); mv \"$f\" /tmp/x; done",
+        "shell.rm-dynamic",
+    );
+    escalate(
+        "for f in *.txt; do :; done; mv \"$f\" /tmp/x",
+        "shell.rm-dynamic",
+    );
+    escalate(
+        "for f in $(cat list); do mv \"$f\" /tmp/x; done",
+        "shell.rm-dynamic",
+    );
+}

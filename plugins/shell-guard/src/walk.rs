@@ -60,6 +60,11 @@ pub struct Env {
     /// `BASH_CMDS[NAME]=PATH`, `alias NAME=VALUE`, `BASH_ALIASES[NAME]=…`):
     /// a later command word naming one runs what it is bound to.
     pub names: HashMap<String, Binding>,
+    /// Loop variables over globs (`for f in *.txt`): the words the loop
+    /// runs over. A target that is the variable alone (`mv "$f" …`) is
+    /// placed as those words are where it is used (the names a relative
+    /// glob gives are relative too: after `cd /` they are under `/`).
+    pub loop_globs: HashMap<String, Vec<Field>>,
 }
 
 /// What a rebound command name runs (see [`Env::names`]).
@@ -82,6 +87,7 @@ impl Env {
             cwd,
             tainted_files: HashMap::new(),
             names: HashMap::new(),
+            loop_globs: HashMap::new(),
         }
     }
 
@@ -124,6 +130,8 @@ impl Env {
         for k in differ {
             self.names.insert(k, Binding::Unknown);
         }
+        self.loop_globs
+            .retain(|k, v| other.loop_globs.get(k) == Some(v));
     }
 
     /// The key of a file path in `tainted_files`: resolved against the
@@ -550,13 +558,29 @@ impl<'a> Analysis<'a> {
                     {
                         v.clone()
                     }
-                    _ => vec![dyn_field(&format!("${}", f.variable_name))],
+                    _ => vec![loop_placeholder(&f.variable_name)],
                 };
+                // Words known but for their globs: the variable is placed
+                // as the words are (`for f in *.txt; do mv "$f" …`).
+                let globs = values
+                    .as_ref()
+                    .filter(|v| {
+                        per_value.len() == 1
+                            && per_value[0] == loop_placeholder(&f.variable_name)
+                            && !v.is_empty()
+                            && v.len() <= 4 * MAX_LOOP_VALUES
+                            && v.iter().all(|w| !w.is_dynamic())
+                    })
+                    .cloned();
                 let mut out = Output::Static(String::new());
                 let before = env.clone();
                 for value in per_value {
                     let mut body = before.clone();
                     body.vars.insert(f.variable_name.clone(), value);
+                    match &globs {
+                        Some(g) => body.loop_globs.insert(f.variable_name.clone(), g.clone()),
+                        None => body.loop_globs.remove(&f.variable_name),
+                    };
                     out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
                     env.merge(&body);
                     if self.done() {
@@ -1498,6 +1522,13 @@ impl<'a> Analysis<'a> {
     /// Resolve a path argument. `contents`: the command acts on what is
     /// inside the directory (as `find DIR -delete`).
     pub(crate) fn resolve_target(&self, field: &Field, env: &Env, contents: bool) -> Target {
+        if let Some(words) = loop_words(field, env) {
+            let targets: Vec<Target> = words
+                .iter()
+                .map(|w| self.resolve_target(w, env, contents))
+                .collect();
+            return worst_target(targets);
+        }
         if field.is_dynamic() {
             return Target::Dynamic;
         }
@@ -1627,6 +1658,50 @@ pub(crate) fn workspace_of(opts: &Options, cwd: Option<&str>) -> Vec<String> {
         }
         _ => Vec::new(),
     }
+}
+
+/// The value of a loop variable whose words are not taken one by one:
+/// `${NAME}` (distinct from the `$NAME` of `read NAME` or a merge, so a
+/// variable given another unknown value is not taken for the loop's).
+fn loop_placeholder(name: &str) -> Field {
+    dyn_field(&format!("${{{name}}}"))
+}
+
+/// The words of the loop whose variable `field` is, alone and still
+/// holding the loop's value (see [`Env::loop_globs`]).
+fn loop_words<'e>(field: &Field, env: &'e Env) -> Option<&'e Vec<Field>> {
+    // Quoting leaves empty literal pieces around it (`"$f"`).
+    let segs: Vec<&Seg> = field
+        .segs
+        .iter()
+        .filter(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()))
+        .collect();
+    let [Seg::Dyn { raw, .. }] = segs.as_slice() else {
+        return None;
+    };
+    let name = raw.strip_prefix("${")?.strip_suffix('}')?;
+    let entry = env.loop_globs.get(name)?;
+    (env.vars.get(name) == Some(&loop_placeholder(name))).then_some(entry)
+}
+
+/// The strictest of several targets one word may be: a place denied
+/// first (the root, system, a home, outside), then one only known at run
+/// time, then a claimed directory, then the workspace root, then inside.
+fn worst_target(targets: Vec<Target>) -> Target {
+    let rank = |t: &Target| match t {
+        Target::Known(Place::Root, _) => 0,
+        Target::Known(Place::System, _) => 1,
+        Target::Known(Place::Home, _) => 2,
+        Target::Known(Place::Outside, _) => 3,
+        Target::Dynamic => 4,
+        Target::Claimed(_) => 5,
+        Target::Known(Place::WorkspaceRoot, _) => 6,
+        Target::Known(Place::Inside, _) => 7,
+    };
+    targets
+        .into_iter()
+        .min_by_key(rank)
+        .unwrap_or(Target::Dynamic)
 }
 
 fn dyn_seg(raw: &str) -> Seg {
