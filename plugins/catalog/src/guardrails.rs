@@ -112,6 +112,61 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "VS Code's MCP server list",
     ),
+    // Other clients' project-level MCP server lists and agent settings
+    // (review s8 F9): each starts the servers it names the next time the
+    // person opens the repository in that client. Roo Code `.roo/mcp.json`,
+    // Amazon Q Developer `.amazonq/mcp.json` and its CLI agents
+    // `.amazonq/cli-agents/*.json` (servers and allowed tools), Kiro
+    // `.kiro/settings/mcp.json` and its agent hooks `.kiro/hooks/`
+    // (commands run on IDE events), opencode's project configuration
+    // `opencode.json`/`opencode.jsonc` (its `mcp` servers and `permission`
+    // rules), Continue's `.continue/mcpServers/`, Qwen Code's
+    // `.qwen/settings.json` (Gemini CLI's format).
+    (
+        "**/.roo/mcp.json",
+        Kind::AgentControl,
+        "Roo Code's MCP server list",
+    ),
+    (
+        "**/.amazonq/mcp.json",
+        Kind::AgentControl,
+        "Amazon Q Developer's MCP server list",
+    ),
+    (
+        "**/.amazonq/cli-agents/**",
+        Kind::AgentControl,
+        "an Amazon Q CLI agent (the MCP servers it starts and the tools it may use)",
+    ),
+    (
+        "**/.kiro/settings/mcp.json",
+        Kind::AgentControl,
+        "Kiro's MCP server list",
+    ),
+    (
+        "**/.kiro/hooks/**",
+        Kind::AgentControl,
+        "Kiro's agent hooks (they run on editor events)",
+    ),
+    (
+        "**/opencode.json",
+        Kind::AgentControl,
+        "opencode's configuration (its MCP servers and permission rules)",
+    ),
+    (
+        "**/opencode.jsonc",
+        Kind::AgentControl,
+        "opencode's configuration (its MCP servers and permission rules)",
+    ),
+    (
+        "**/.continue/mcpServers/**",
+        Kind::AgentControl,
+        "Continue's MCP server list",
+    ),
+    (
+        "**/.qwen/settings.json",
+        Kind::AgentControl,
+        "Qwen Code's settings (its MCP servers and tool approval)",
+    ),
     (
         "**/.codex/config.toml",
         Kind::AgentControl,
@@ -266,6 +321,14 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/*.code-workspace",
         Kind::EditorSettings,
         "a VS Code workspace file",
+    ),
+    // Zed's project settings hold `context_servers` (the MCP servers Zed
+    // starts) and agent tool permissions beside ordinary editor settings
+    // (review s8 F9): as VS Code's workspace settings.
+    (
+        "**/.zed/settings.json",
+        Kind::EditorSettings,
+        "Zed's project settings (its MCP servers and agent tool permissions)",
     ),
     ("**/.git/hooks/**", Kind::GitHook, "a git hook"),
     ("**/.bashrc", Kind::ShellStartup, "a shell start-up file"),
@@ -469,6 +532,70 @@ const FILES: &[(&str, Kind, &str)] = &[
         "VS Code's tasks (a `folderOpen` task runs when the folder opens)",
     ),
     ("**/.husky/**", Kind::GitHook, "a husky git hook"),
+    // Commit-hook frameworks' configuration (review s8 F10): once the
+    // framework's hook is installed (`pre-commit install`, `lefthook
+    // install`, husky's `prepare`), every `git commit` runs the commands
+    // they name (`repo: local` with `entry: bash -c …`, lefthook's `run:`,
+    // lint-staged's commands). pre-commit reads `.pre-commit-config.yaml`
+    // (pre-commit docs); lefthook `lefthook.yml`, `.lefthook.yml`, their
+    // `-local` overrides, in YAML, TOML or JSON, also under `.config/`
+    // (lefthook docs, "Configuration"); husky 4 `.huskyrc*`; lint-staged
+    // `.lintstagedrc*` and `lint-staged.config.*`; overcommit
+    // `.overcommit.yml`; simple-git-hooks `.simple-git-hooks.*`.
+    (
+        "**/.pre-commit-config.yaml",
+        Kind::GitHook,
+        "pre-commit's configuration (its hooks run at every `git commit`)",
+    ),
+    (
+        "**/{lefthook,.lefthook,lefthook-local,.lefthook-local}.{yml,yaml,toml,json,jsonc}",
+        Kind::GitHook,
+        "lefthook's configuration (its commands run at every `git commit`)",
+    ),
+    (
+        "**/.huskyrc*",
+        Kind::GitHook,
+        "husky's configuration (its hooks run at every `git commit`)",
+    ),
+    (
+        "**/.lintstagedrc*",
+        Kind::GitHook,
+        "lint-staged's configuration (its commands run at every `git commit`)",
+    ),
+    (
+        "**/lint-staged.config.*",
+        Kind::GitHook,
+        "lint-staged's configuration (its commands run at every `git commit`)",
+    ),
+    (
+        "**/.overcommit.yml",
+        Kind::GitHook,
+        "overcommit's configuration (its hooks run at every `git commit`)",
+    ),
+    (
+        "**/.simple-git-hooks.*",
+        Kind::GitHook,
+        "simple-git-hooks' configuration (its commands run at every `git commit`)",
+    ),
+    // A dev container's definition: its `initializeCommand` runs on the
+    // host when the editor opens the folder in a container, its other
+    // commands in the container (Dev Container specification,
+    // "devcontainer.json reference"; review s8 F10).
+    (
+        "**/.devcontainer/devcontainer.json",
+        Kind::GitHook,
+        "a dev container definition (its `initializeCommand` runs on the host when the folder is opened)",
+    ),
+    (
+        "**/.devcontainer/*/devcontainer.json",
+        Kind::GitHook,
+        "a dev container definition (its `initializeCommand` runs on the host when the folder is opened)",
+    ),
+    (
+        "**/.devcontainer.json",
+        Kind::GitHook,
+        "a dev container definition (its `initializeCommand` runs on the host when the folder is opened)",
+    ),
     (
         "**/.gemini/extensions/**",
         Kind::GitHook,
@@ -1149,7 +1276,9 @@ mod tests {
         // Slash commands run their `!` lines (review s7 F4).
         assert_eq!(k("/w/p/.claude/commands/review.md"), Some(Kind::GitHook));
         assert_eq!(k("/w/p/.github/workflows/ci.yml"), None);
-        assert_eq!(k("/w/p/.pre-commit-config.yaml"), None);
+        // Review s8 F10: pre-commit runs what it names at every commit
+        // once installed (was tested as not a rail).
+        assert_eq!(k("/w/p/.pre-commit-config.yaml"), Some(Kind::GitHook));
         assert_eq!(k("/w/p/docs/bashrc.md"), None);
         assert_eq!(k("/w/p/examples/toolvet.toml"), Some(Kind::ToolvetState));
         assert_eq!(k("/w/p/state/approvals.db"), Some(Kind::ToolvetState));
@@ -1628,5 +1757,75 @@ mod tests {
             loosening("{\"permissions\": {\"deny\": [\"Bash(rm:*)\"]}}"),
             None
         );
+    }
+
+    #[test]
+    fn other_clients_mcp_lists_and_commit_hook_frameworks() {
+        // Review s8 F9: other clients' project-level MCP server lists.
+        let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        for p in [
+            "/w/p/.roo/mcp.json",
+            "/w/p/.amazonq/mcp.json",
+            "/w/p/.amazonq/cli-agents/dev.json",
+            "/w/p/.kiro/settings/mcp.json",
+            "/w/p/.kiro/hooks/on-save.kiro.hook",
+            "/w/p/opencode.json",
+            "/w/p/opencode.jsonc",
+            "/home/a/.config/opencode/opencode.json",
+            "/w/p/.continue/mcpServers/x.yaml",
+            "/w/p/.qwen/settings.json",
+            "/w/p/.ROO/MCP.json",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentControl), "{p}");
+        }
+        assert_eq!(k("/w/p/.zed/settings.json"), Some(Kind::EditorSettings));
+        // Review s8 F10: commit-hook frameworks and dev containers.
+        for p in [
+            "/w/p/.pre-commit-config.yaml",
+            "/w/p/lefthook.yml",
+            "/w/p/.lefthook.yml",
+            "/w/p/lefthook-local.yml",
+            "/w/p/.lefthook-local.yaml",
+            "/w/p/lefthook.toml",
+            "/w/p/.config/lefthook.yml",
+            "/w/p/sub/lefthook.json",
+            "/w/p/.huskyrc",
+            "/w/p/.huskyrc.json",
+            "/w/p/.lintstagedrc.json",
+            "/w/p/lint-staged.config.mjs",
+            "/w/p/.overcommit.yml",
+            "/w/p/.simple-git-hooks.json",
+            "/w/p/.devcontainer/devcontainer.json",
+            "/w/p/.devcontainer/python/devcontainer.json",
+            "/w/p/.devcontainer.json",
+        ] {
+            assert_eq!(k(p), Some(Kind::GitHook), "{p}");
+        }
+        // Neighbours that are not rails.
+        for p in [
+            "/w/p/.pre-commit-hooks.yaml",
+            "/w/p/docs/lefthook.md",
+            "/w/p/.devcontainer/Dockerfile",
+            "/w/p/src/mcp.json",
+            "/w/p/.roo/notes.md",
+            "/w/p/.zed/tasks.md",
+            "/w/p/opencode.md",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
+        // Their directories hold a rail (a removal or move of one is a
+        // write onto it), and code naming them is looked at.
+        let needles = name_needles();
+        for n in [
+            ".roo",
+            ".pre-commit-config.yaml",
+            ".devcontainer",
+            "opencode.json",
+        ] {
+            assert!(needles.iter().any(|x| x == n), "{n}");
+        }
+        let p = StatePaths::default();
+        assert!(p.rail_within("/w/p/.kiro").is_some());
+        assert!(p.rail_within("/w/p/.devcontainer").is_some());
     }
 }
