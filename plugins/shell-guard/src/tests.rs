@@ -2416,6 +2416,11 @@ fn rebound_command_names_are_judged_as_what_they_run() {
     // An alias in its own value is not expanded again.
     allow("alias ls='ls --color'\nls -la");
     allow("alias ll='ls -la'; ll src");
+    // The rest of the command stays as parsed (here-documents).
+    allow("alias x=cat\nx <<'EOF' > out.txt\nhello $HOME\nEOF");
+    allow("alias g='git status'\ng --short 2>/dev/null | head");
+    deny("alias x='rm -rf'\nx ~ <<EOF\nhi\nEOF", "shell.rm-home");
+    deny("alias x='cd ~; rm -rf *'\nx", "shell.rm-home");
     // A binding on one branch only, or to an unknown value, is asked about.
     escalate(
         "if [ -n \"$A\" ]; then alias x=rm; fi\nx -rf ~",

@@ -67,6 +67,14 @@ pub struct Env {
     pub loop_globs: HashMap<String, Vec<Field>>,
 }
 
+/// What a simple command naming a rebound name runs instead.
+enum Rebound {
+    /// These fields in place of the first `usize` fields of its words.
+    Words(Vec<Field>, usize),
+    /// This shell text, with the aliases being expanded in it.
+    Script(String, Vec<String>),
+}
+
 /// What a rebound command name runs (see [`Env::names`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Binding {
@@ -921,7 +929,10 @@ impl<'a> Analysis<'a> {
 
         // A command word naming an alias or a hashed program runs what it
         // is bound to (review-s8 F2).
-        if let Some((text, expanding)) = self.rebound(sc, env) {
+        let rebound = self.rebound(sc, env, depth);
+        if let Some(Rebound::Words(words, n)) = rebound {
+            argv.splice(0..n.min(argv.len()), words);
+        } else if let Some(Rebound::Script(text, expanding)) = rebound {
             // bash does not expand an alias again inside its own value
             // (`alias ls='ls --color'`): out of the table while it runs.
             let held: Vec<(String, Binding)> = expanding
@@ -1014,8 +1025,15 @@ impl<'a> Analysis<'a> {
     /// rebound name ([`Env::names`]): the alias's value, or the hashed
     /// program, in place of the word (the rest as written). `None` when
     /// it is not one; a name bound to an unknown value is reported.
-    fn rebound(&mut self, sc: &ast::SimpleCommand, env: &mut Env) -> Option<(String, Vec<String>)> {
-        if env.names.is_empty() {
+    fn rebound(&mut self, sc: &ast::SimpleCommand, env: &mut Env, depth: u32) -> Option<Rebound> {
+        use ast::CommandPrefixOrSuffixItem as I;
+        if env.names.is_empty()
+            || sc
+                .prefix
+                .iter()
+                .flat_map(|p| p.0.iter())
+                .any(|i| matches!(i, I::Word(_) | I::ProcessSubstitution(..)))
+        {
             return None;
         }
         let word = sc.word_or_name.as_ref()?;
@@ -1028,19 +1046,17 @@ impl<'a> Analysis<'a> {
         let unquoted = plain == raw;
         let mut head = match env.names.get(&plain) {
             Some(Binding::Alias(v)) if unquoted => v.clone(),
-            Some(Binding::Program(path)) => format!("'{}'", path.replace('\'', "'\\''")),
+            Some(Binding::Program(path)) => {
+                return Some(Rebound::Words(vec![Field::lit(path.clone())], 1));
+            }
             Some(Binding::Unknown) => {
                 self.report_unknown_binding(&plain);
                 return None;
             }
             _ => return None,
         };
-        let mut suffix: Vec<String> = sc
-            .suffix
-            .iter()
-            .flat_map(|s| s.0.iter())
-            .map(|i| i.to_string())
-            .collect();
+        let items: Vec<&I> = sc.suffix.iter().flat_map(|s| s.0.iter()).collect();
+        let mut suffix: Vec<String> = items.iter().map(|i| i.to_string()).collect();
         // `alias s='sudo '`: the next word is expanded as an alias too.
         let mut seen = vec![plain.clone()];
         while head.ends_with([' ', '\t']) && !suffix.is_empty() && seen.len() < 16 {
@@ -1058,6 +1074,24 @@ impl<'a> Analysis<'a> {
                 _ => break,
             }
         }
+        // Plain words (`rm -rf`, `sudo `, `ls -la ~`): they replace the
+        // command word (and the words expanded with it) in place, each
+        // expanded as written; the rest of the command stays as parsed
+        // (here-documents, redirections).
+        let consumed = seen.len() - 1;
+        let plain = !head.contains([
+            '\'', '"', '\\', ';', '&', '|', '<', '>', '(', ')', '`', '\n', '{', '}', '#',
+        ]);
+        let words_only = items[..consumed.min(items.len())]
+            .iter()
+            .all(|i| matches!(i, I::Word(_)));
+        if plain && words_only {
+            let words = head
+                .split_whitespace()
+                .flat_map(|w| self.expand_word(w, env, depth))
+                .collect();
+            return Some(Rebound::Words(words, 1 + consumed));
+        }
         let mut text = String::new();
         if let Some(prefix) = &sc.prefix {
             text.push_str(&prefix.to_string());
@@ -1069,7 +1103,7 @@ impl<'a> Analysis<'a> {
             text.push_str(&s);
         }
         seen.retain(|n| matches!(env.names.get(n), Some(Binding::Alias(_))));
-        Some((text, seen))
+        Some(Rebound::Script(text, seen))
     }
 
     /// A command word names a binding whose value is not known.
