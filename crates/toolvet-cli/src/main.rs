@@ -406,7 +406,7 @@ fn print_verdict(
                 map.insert("call_id".into(), request.call.id.clone().into());
                 map.insert("source".into(), source.into());
             }
-            println!("{value}");
+            write_verdict_line(&value.to_string(), request)?;
         }
         Format::Text => {
             // Rules and reasons come from plugins: shown with control
@@ -428,10 +428,28 @@ fn print_verdict(
                 line.push_str(&format!("  approval {} ({})", approval.id, approval.status));
             }
             line.push_str(&format!("  ({} µs)", verdict.duration_us));
-            println!("{line}");
+            write_verdict_line(&line, request)?;
         }
     }
     Ok(())
+}
+
+/// Write one verdict line to stdout, flushed. A closed or full stdout is an
+/// error naming the call (the process then exits 2, never 0), not a panic:
+/// whoever reads the exit status must not take a verdict nobody could read
+/// for an allow.
+fn write_verdict_line(line: &str, request: &CallRequest) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .with_context(|| {
+            format!(
+                "cannot write the verdict of call {} ({}) to stdout",
+                visible(&request.call.id),
+                visible(&request.call.name)
+            )
+        })
 }
 
 async fn inspect(plugin: &Path, format: Format) -> anyhow::Result<u8> {
