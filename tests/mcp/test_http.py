@@ -158,6 +158,9 @@ class HttpProxy(Proxy):
                 ({"origin": "http://evil.example"}, 403, "origin"),
                 ({"origin": "null"}, 403, "origin"),
                 ({"origin": f"https://127.0.0.1:{port}"}, 403, "origin"),
+                # Review s7 L1: a page on another address with the endpoint's port is another origin.
+                ({"origin": f"http://93.184.216.34:{port}"}, 403, "origin"),
+                ({"origin": f"http://localhost:{port}"}, 403, "origin"),
                 ({"content-type": "text/plain"}, 415, "application/json"),
                 ({"content-type": "application/jsonx"}, 415, "application/json"),
             ]:

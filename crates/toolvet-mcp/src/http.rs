@@ -298,7 +298,7 @@ fn own_authority(authority: &str, port: u16) -> bool {
 /// The refusal of a request a web page may have sent (`None`: served) (MCP "Transports", security
 /// warning: DNS rebinding): `403` for a `Host` that is not this endpoint
 /// by IP literal or `localhost` with its port ([`own_authority`]), or an
-/// `Origin` that is not `http://` and such an authority (a browser names
+/// `Origin` that is not `http://` and that same `Host` (a browser names
 /// the page's origin; clients that are not browsers send none); with
 /// `json`, `415` for a body not declared `application/json`, a type a
 /// page cannot send without a preflight this endpoint never answers.
@@ -307,22 +307,25 @@ fn refusal(proxy: &Proxy, headers: &HeaderMap, json: bool) -> Option<Response> {
         tracing::warn!("refused an HTTP request: {why}");
         Some(refuse(StatusCode::FORBIDDEN, jsonrpc::INVALID_REQUEST, why))
     };
-    let host = headers.get(header::HOST).map(|h| h.to_str());
-    match host {
-        Some(Ok(host)) if own_authority(host, proxy.port) => {}
+    let host = match headers.get(header::HOST).map(|h| h.to_str()) {
+        Some(Ok(host)) if own_authority(host, proxy.port) => host,
         _ => {
             return forbidden(
                 "the Host header does not name this endpoint (an IP address or `localhost` with \
                  its port); the request is refused as a possible DNS rebinding",
             );
         }
-    }
+    };
     if let Some(origin) = headers.get(header::ORIGIN) {
+        // Same origin: the page's authority is the one this request was
+        // sent to (already this endpoint's), not merely some IP literal
+        // with the port (a page on another host's address is another
+        // origin).
         let own = origin
             .to_str()
             .ok()
             .and_then(|o| o.strip_prefix("http://"))
-            .is_some_and(|a| own_authority(a, proxy.port));
+            .is_some_and(|a| a.eq_ignore_ascii_case(host) && own_authority(a, proxy.port));
         if !own {
             return forbidden(
                 "the request comes from a web page of another origin; only this endpoint's own \
