@@ -11,7 +11,7 @@ import os
 import sys
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+from mcp.types import Completion, ToolAnnotations
 
 server = MCPServer("notes")
 notes: dict[str, str] = {"todo": "buy milk"}
@@ -83,6 +83,13 @@ def guide() -> str:
 def greet(who: str) -> str:
     """A greeting prompt."""
     return f"Say hello to {who}."
+
+
+@server.completion()
+async def complete(ref, argument, context):
+    """Completes note names (toolvet vets completion/complete)."""
+    ran("completion/complete", argument=argument.name, value=argument.value)
+    return Completion(values=[n for n in notes if n.startswith(argument.value)])
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
-from mcp.types import ElicitResult, ToolListChangedNotification
+from mcp.types import ElicitResult, ResourceTemplateReference, ToolListChangedNotification
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -216,7 +216,7 @@ class Proxy(ProxyCase):
             self.assertTrue(padded.is_error)
             self.assertEqual(len(asked), 1)
             for shown in ('"env": "prod"', '"revoke_all_sessions": true',
-                          f"({len(pad) - 256} more bytes not shown)"):
+                          f"({len(pad) - 256} bytes not shown)"):
                 self.assertIn(shown, asked[0].message)
             # Arguments that cannot all be shown: the person is not asked in
             # the client; the request stays open for a reviewer.
@@ -324,6 +324,27 @@ class ResourceReads(ProxyCase):
                 guide = await s.read_resource("https://docs.acme.com/guide")
                 self.assertEqual(guide.contents[0].text, "the guide")
         self.assertEqual(self.ran(), [{"tool": "resources/read", "arguments": {"uri": "https://docs.acme.com/guide"}}])
+
+    async def test_a_completion_is_vetted_like_a_call(self):
+        """Review s7: completion/complete (the server runs its code on the
+        model's text, or lists what lies at a path) was forwarded unvetted."""
+        ref = ResourceTemplateReference(type="ref/resource", uri="note://{name}")
+        argument = {"name": "name", "value": "to"}
+        async with stdio_client(self.stdio_proxy()) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=60) as s:
+                await s.initialize()
+                done = await s.complete(ref, argument)
+                self.assertEqual(done.completion.values, ["todo"])
+        self.assertEqual(self.ran(), [{"tool": "completion/complete", "arguments": {"argument": "name", "value": "to"}}])
+        denying = self.dir / "denying.toml"
+        denying.write_text(self.policy.read_text().replace('deny = ["delete_*"]', 'deny = ["delete_*", "completion/*"]'))
+        async with stdio_client(self.stdio_proxy(denying)) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=60) as s:
+                await s.initialize()
+                with self.assertRaises(MCPError) as denied:
+                    await s.complete(ref, argument)
+                self.assertIn("toolvet denied this", str(denied.exception))
+        self.assertEqual(len(self.ran()), 1)
 
 
 if __name__ == "__main__":

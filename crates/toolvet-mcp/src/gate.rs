@@ -18,9 +18,14 @@ use toolvet::{
 pub const DEFINITION_CHANGED: &str = "mcp.tool_definition_changed";
 
 /// Most bytes of one argument value's text shown to the person in an
-/// elicitation: a longer string is cut, and the question says how many
-/// bytes of it are not shown.
+/// elicitation: a longer string is cut in the middle ([`SHOWN_HEAD`] bytes
+/// of its start, [`SHOWN_TAIL`] of its end), and the question says how
+/// many bytes between are not shown.
 const MAX_SHOWN_VALUE: usize = 256;
+/// Bytes of a cut string's start shown ([`MAX_SHOWN_VALUE`]).
+const SHOWN_HEAD: usize = 192;
+/// Bytes of a cut string's end shown ([`MAX_SHOWN_VALUE`]).
+const SHOWN_TAIL: usize = MAX_SHOWN_VALUE - SHOWN_HEAD;
 /// Most bytes the arguments may take in an elicitation, every key shown
 /// ([`shown_arguments`]): arguments that do not fit are not asked about in
 /// the client at all.
@@ -204,8 +209,8 @@ pub fn shown(text: &str) -> String {
 /// JSON strings, through [`display::json_visible`] and [`shown`] (every
 /// invisible, bidirectional or line-breaking character written out), so a
 /// key or value cannot start a line of its own or pass for another key.
-/// A string longer than [`MAX_SHOWN_VALUE`] bytes is cut and followed by
-/// how many bytes are not shown; no key is ever left out. `None` when the
+/// A string longer than [`MAX_SHOWN_VALUE`] bytes is cut in the middle,
+/// saying how many bytes are not shown; no key is ever left out. `None` when the
 /// whole takes more than [`MAX_SHOWN_ARGUMENTS`] bytes or
 /// [`MAX_SHOWN_LINES`] lines, or when the text cannot be read strictly
 /// ([`toolvet::parse_json_strict`]): the person is then not asked in the
@@ -246,18 +251,26 @@ fn shown_string(text: &str) -> String {
 }
 
 /// A value that is no object or array, as shown: strings over
-/// [`MAX_SHOWN_VALUE`] bytes cut, with how many bytes are not shown.
+/// [`MAX_SHOWN_VALUE`] bytes cut in the middle, their first
+/// [`SHOWN_HEAD`] and last [`SHOWN_TAIL`] bytes shown with how many bytes
+/// between are not (the end of a short-valued key, `"staging   …prod"`,
+/// is often what decides).
 fn shown_scalar(value: &Value) -> Option<String> {
     match value {
         Value::String(text) if text.len() > MAX_SHOWN_VALUE => {
-            let mut end = MAX_SHOWN_VALUE;
-            while !text.is_char_boundary(end) {
-                end -= 1;
+            let mut head = SHOWN_HEAD;
+            while !text.is_char_boundary(head) {
+                head -= 1;
+            }
+            let mut tail = text.len() - SHOWN_TAIL;
+            while !text.is_char_boundary(tail) {
+                tail += 1;
             }
             Some(format!(
-                "{}… ({} more bytes not shown)",
-                shown_string(&text[..end]),
-                text.len() - end
+                "{} … ({} bytes not shown) … {}",
+                shown_string(&text[..head]),
+                tail - head,
+                shown_string(&text[tail..])
             ))
         }
         Value::String(text) => Some(shown_string(text)),
@@ -349,7 +362,7 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Option<Value> {
         "Arguments: {}".to_string()
     } else {
         format!(
-            "Arguments (every key, in sorted order; strings over {MAX_SHOWN_VALUE} bytes cut):\n{arguments}"
+            "Arguments (every key, in sorted order; strings over {MAX_SHOWN_VALUE} bytes cut in the middle):\n{arguments}"
         )
     };
     let message = format!(
@@ -686,7 +699,7 @@ mod tests {
                 && m.contains("[policy.requires-approval]"),
             "{m}"
         );
-        assert!(m.contains("(4744 more bytes not shown)"), "{m}");
+        assert!(m.contains("(4744 bytes not shown)"), "{m}");
         assert!(m.len() < 600, "{}", m.len());
         assert_eq!(p["requestedSchema"]["required"], json!(["approve"]));
         assert_eq!(
@@ -862,25 +875,65 @@ mod tests {
         assert_eq!(
             lines[2..10],
             [
-                "Arguments (every key, in sorted order; strings over 256 bytes cut):",
+                "Arguments (every key, in sorted order; strings over 256 bytes cut in the middle):",
                 r#"  "env": "prod""#,
                 r#"  "nested": {"#,
                 &format!(
-                    r#"    "a_pad": "{}"… (2744 more bytes not shown)"#,
-                    "x".repeat(256)
+                    r#"    "a_pad": "{}" … (2744 bytes not shown) … "{}""#,
+                    "x".repeat(192),
+                    "x".repeat(64)
                 ),
                 r#"    "target": "prod-db""#,
                 "  }",
                 r#"  "revoke_all_sessions": true"#,
                 &format!(
-                    r#"  "summary": "{}"… ({} more bytes not shown)"#,
-                    &pad[..256],
-                    pad.len() - 256
+                    r#"  "summary": "{}" … ({} bytes not shown) … "{}""#,
+                    &pad[..192],
+                    pad.len() - 256,
+                    &pad[pad.len() - 64..]
                 ),
             ],
             "{m}"
         );
         assert_eq!(lines.len(), 12, "{m}");
+    }
+
+    #[test]
+    fn the_end_of_a_cut_value_is_shown() {
+        // Review s7 L2: a short-valued key padded past the cut hid its
+        // deciding tail ("staging", 330 spaces, "prod").
+        let env = format!("staging{}prod", " ".repeat(330));
+        let call = CallRequest::new(
+            "rotate_keys",
+            &json!({"env": env, "multibyte": "é".repeat(300)}),
+        )
+        .unwrap()
+        .call;
+        let m = elicitation(&call, &held("policy.requires-approval")).unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let line = m.lines().find(|l| l.contains(r#""env""#)).unwrap();
+        assert_eq!(
+            line,
+            format!(
+                r#"  "env": "staging{}" … (85 bytes not shown) … "{}prod""#,
+                " ".repeat(185),
+                " ".repeat(60)
+            ),
+            "{m}"
+        );
+        // Cut on character boundaries: 96 two-byte characters each side.
+        let line = m.lines().find(|l| l.contains(r#""multibyte""#)).unwrap();
+        assert_eq!(
+            line,
+            format!(
+                r#"  "multibyte": "{}" … (344 bytes not shown) … "{}""#,
+                "é".repeat(96),
+                "é".repeat(32)
+            ),
+            "{m}"
+        );
     }
 
     #[test]

@@ -452,15 +452,24 @@ pub const REFUSED_BY_POLICY: i64 = -32003;
 /// `ReadMcpResourceTool`, Codex's `read_mcp_resource`): each is vetted as
 /// a call of a tool named after the method, with its params (`_meta`
 /// aside) as the arguments, so the checks read its `uri` or its prompt's
-/// arguments. See [`vetted_params`].
-pub const VETTED_METHODS: &[&str] = &["resources/read", "resources/subscribe", "prompts/get"];
+/// arguments. `completion/complete` too: a server completing a resource
+/// template's argument (`file:///{path}`) lists what lies at a path the
+/// model typed, and a prompt's completion runs the server's code on the
+/// model's text. See [`vetted_params`].
+pub const VETTED_METHODS: &[&str] = &[
+    "resources/read",
+    "resources/subscribe",
+    "prompts/get",
+    "completion/complete",
+];
 
 /// The params of a [`VETTED_METHODS`] request, checked and split: the
 /// arguments the checks see (every key the method defines, `_meta`
 /// aside) and the params the server gets, rebuilt from those arguments and
 /// the client's `_meta`. `resources/read` and `resources/subscribe` take
 /// a string `uri`; `prompts/get` a string `name` and an optional
-/// `arguments` object. A key that folds to one of the method's keys
+/// `arguments` object; `completion/complete` a `ref` object (the prompt
+/// or resource template) and optional `argument` and `context` objects. A key that folds to one of the method's keys
 /// without being it (`URI`, `Arguments`) is refused; other keys are left
 /// out, so the server never gets a key the checks did not see.
 ///
@@ -470,6 +479,7 @@ pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Val
     let keys: &[&str] = match method {
         "resources/read" | "resources/subscribe" => &["uri", "_meta"],
         "prompts/get" => &["name", "arguments", "_meta"],
+        "completion/complete" => &["ref", "argument", "context", "_meta"],
         _ => return Err(format!("`{}` is not vetted as a call", visible(method))),
     };
     let Some(object) = params.and_then(Value::as_object) else {
@@ -486,8 +496,8 @@ pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Val
         }
         let fits = match key.as_str() {
             "uri" | "name" => value.is_string(),
-            "arguments" => value.is_object() || value.is_null(),
-            "_meta" => value.is_object(),
+            "arguments" | "argument" | "context" => value.is_object() || value.is_null(),
+            "_meta" | "ref" => value.is_object(),
             _ => continue,
         };
         if !fits {
@@ -506,13 +516,13 @@ pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Val
         }
         forwarded.insert(key.clone(), value.clone());
     }
-    let required = if method == "prompts/get" {
-        "name"
-    } else {
-        "uri"
+    let (required, kind) = match method {
+        "prompts/get" => ("name", "a string"),
+        "completion/complete" => ("ref", "an object"),
+        _ => ("uri", "a string"),
     };
     if !arguments.contains_key(required) {
-        return Err(format!("{method} needs a string `{required}`"));
+        return Err(format!("{method} needs {kind} `{required}`"));
     }
     Ok((Value::Object(arguments), Value::Object(forwarded)))
 }
@@ -901,11 +911,35 @@ mod tests {
                 "needs a string `name`",
             ),
             ("resources/read", json!([1]), "needs `params`, an object"),
+            (
+                "completion/complete",
+                json!({"argument": {"name": "path", "value": "/root/.ss"}}),
+                "needs an object `ref`",
+            ),
+            (
+                "completion/complete",
+                json!({"ref": "file:///{path}"}),
+                "`ref` must be an object",
+            ),
+            (
+                "completion/complete",
+                json!({"ref": {}, "Argument": {}}),
+                "`Argument` is not `argument`",
+            ),
         ] {
             let err = vetted_params(method, Some(&params)).unwrap_err();
             assert!(err.contains(why), "{method} {params}: {err}");
         }
         assert!(vetted_params("resources/read", None).is_err());
+        let params = json!({"ref": {"type": "ref/resource", "uri": "file:///{path}"},
+                            "argument": {"name": "path", "value": "/root/.ss"}, "x": 1});
+        let (arguments, forwarded) = vetted_params("completion/complete", Some(&params)).unwrap();
+        assert_eq!(
+            arguments,
+            json!({"ref": {"type": "ref/resource", "uri": "file:///{path}"},
+                   "argument": {"name": "path", "value": "/root/.ss"}})
+        );
+        assert_eq!(forwarded, arguments);
     }
 
     #[test]

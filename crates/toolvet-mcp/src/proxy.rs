@@ -989,8 +989,8 @@ impl Session {
         }
     }
 
-    /// Vet a `resources/read`, `resources/subscribe` or `prompts/get`
-    /// ([`jsonrpc::VETTED_METHODS`]) as a call of a tool named after the
+    /// Vet a `resources/read`, `resources/subscribe`, `prompts/get` or
+    /// `completion/complete` ([`jsonrpc::VETTED_METHODS`]) as a call of a tool named after the
     /// method, its params as the arguments ([`jsonrpc::vetted_params`]),
     /// then forward it rebuilt from what was vetted, or answer a JSON-RPC
     /// error the client shows. A call held for a person runs only with an
