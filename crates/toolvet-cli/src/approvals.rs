@@ -286,17 +286,22 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
     let approvals = open(&args.policy.config).await?;
     // The person reads the very record the decision is bound to, before
     // any passphrase is asked or anything is signed.
-    match approvals.get(&args.id).await {
-        Ok(request) => eprint!("{}", described(decision, &request)),
+    let shown = match approvals.get(&args.id).await {
+        Ok(request) => {
+            eprint!("{}", described(decision, &request));
+            request.call
+        }
         Err(e) => return refused(e),
-    }
+    };
     let decided = if decision == "approve" && approvals.requires_signed_approvals() {
         let passphrase = crate::passphrase::read(
             args.passphrase.passphrase_fd,
             &format!("Reviewer passphrase for {}: ", visible(&args.id)),
         )?;
         let signer = ReviewerSigner::unlock(&passphrase, approvals.reviewer_keys())?;
-        approvals.decide_signed(&args.id, review, &signer).await
+        approvals
+            .decide_signed(&args.id, review, &signer, &shown)
+            .await
     } else {
         approvals.decide(&args.id, review).await
     };

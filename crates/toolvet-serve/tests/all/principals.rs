@@ -470,7 +470,11 @@ async fn a_postgres_ledger_keeps_and_checks_signed_decisions() {
     let (status, body) = b.decide(&id, "approve", None).await;
     assert_eq!(status, 400, "an unsigned approval is refused: {body}");
     let review = toolvet::Review::approve("alice", toolvet::Scope::Once).unwrap();
-    approvals.decide_signed(&id, review, &signer).await.unwrap();
+    let shown = approvals.get(&id).await.unwrap().call;
+    approvals
+        .decide_signed(&id, review, &signer, &shown)
+        .await
+        .unwrap();
     let allowed = b.check(&resumed(&deploy, &held)).await;
     assert_eq!(allowed["decision"], "allow", "{allowed}");
     assert_eq!(

@@ -138,11 +138,13 @@ mod tests {
         let approval = held.approval.clone().unwrap();
         let ticket = approval.ticket.unwrap();
         let signed_at = UnixMillis::now();
+        let shown = approvals.get(&approval.id).await.unwrap().call;
         approvals
             .decide_signed(
                 &approval.id,
                 Review::approve("bob", Scope::Once).unwrap(),
                 &signer,
+                &shown,
             )
             .await
             .unwrap();
@@ -197,6 +199,54 @@ mod tests {
             window,
             super::super::reviewer::ONCE_WINDOW_MS,
             "{decision:?}"
+        );
+    }
+
+    /// Review s7 L3: the CLI showed a request, then asked for the
+    /// passphrase, then signed whatever the row held by then. A binding
+    /// other than the one shown is not signed, and the request stays
+    /// pending.
+    #[tokio::test]
+    async fn only_the_binding_that_was_shown_is_signed() {
+        let dir = tempfile::tempdir().unwrap();
+        let signer = ReviewerSigner::create(b"correct horse battery staple").unwrap();
+        let policy = policy(
+            dir.path(),
+            &format!("reviewer_keys = [{:?}]\n", signer.public().entry()),
+        );
+        let approvals = Approvals::open(&policy).await.unwrap().unwrap();
+        let first = settle(&approvals, &call("r-shown", None)).await;
+        let second = settle(&approvals, &call("r-other", None)).await;
+        let id = first.approval.unwrap().id;
+        let other = approvals
+            .get(&second.approval.unwrap().id)
+            .await
+            .unwrap()
+            .call;
+        let refused = approvals
+            .decide_signed(
+                &id,
+                Review::approve("bob", Scope::Once).unwrap(),
+                &signer,
+                &other,
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("no longer bound to the call that was shown"),
+            "{refused}"
+        );
+        let still = approvals.get(&id).await.unwrap();
+        assert_eq!(still.status, super::super::ApprovalStatus::Pending);
+        assert!(
+            approvals
+                .ledger()
+                .signed_decision(&id)
+                .await
+                .unwrap()
+                .is_none()
         );
     }
 

@@ -324,17 +324,21 @@ impl Approvals {
     /// the way to approve under a policy with reviewer keys. The request
     /// must be pending and unexpired, and its arguments must match the
     /// digest it is bound to (else the ledger was edited and nothing is
-    /// signed).
+    /// signed), and it must still be bound to `shown`, the call the person
+    /// was shown before unlocking the key (a row rewritten while they typed
+    /// the passphrase is not signed).
     ///
     /// # Errors
     /// [`ApprovalError::Key`] for a signer whose key the policy does not
     /// list; [`ApprovalError::InvalidReview`] for a request whose
-    /// arguments do not match its digest; as [`Approvals::decide`].
+    /// arguments do not match its digest or whose binding is no longer
+    /// `shown`; as [`Approvals::decide`].
     pub async fn decide_signed(
         &self,
         id: &str,
         review: Review,
         signer: &ReviewerSigner,
+        shown: &BoundCall,
     ) -> Result<ApprovalRequest, ApprovalError> {
         if !self.reviewer_keys().contains(&signer.public) {
             return Err(ApprovalError::Key(
@@ -356,6 +360,12 @@ impl Approvals {
                         .unwrap_or_else(|| "nobody".into()),
                 });
             }
+        }
+        if request.call != *shown {
+            return Err(ApprovalError::InvalidReview(format!(
+                "request `{id}` is no longer bound to the call that was shown (the ledger row \
+                 changed after it was read); nothing was signed"
+            )));
         }
         if crate::call::arguments_sha256(request.arguments.get()) != request.call.arguments_sha256 {
             return Err(ApprovalError::InvalidReview(format!(
