@@ -683,10 +683,10 @@ impl Facts {
             None => shell.dirs.iter().map(String::as_str).collect(),
         };
         match name {
-            "ln" if w[1..].iter().any(|a| {
-                a.starts_with('-') && !a.starts_with("--") && a.contains('s') || a == "--symbolic"
-            }) =>
-            {
+            "ln" | "cp" if makes_symlinks(name, w) => {
+                // `cp -rs SRC DEST`: DEST is a directory of links to every
+                // file below SRC, not a link itself (review s8 F5).
+                let children_only = name == "cp" && copies_recursively(w);
                 let (ops, target_dir) = operands_and_target_dir(w, &["-S", "--suffix"]);
                 // `(target, link)`: the link's path as written; a link
                 // named like an existing directory is made inside it.
@@ -723,6 +723,11 @@ impl Facts {
                                 .rsplit_once('/')
                                 .map_or("/", |(d, _)| if d.is_empty() { "/" } else { d });
                             resolve(parent, target)
+                        };
+                        let link = if children_only && link != "/" {
+                            format!("{link}/")
+                        } else {
+                            link
                         };
                         self.add_link(link, target);
                     }
@@ -910,10 +915,21 @@ impl Facts {
         path
     }
 
-    /// `path` through the newest link at or above it, if any.
+    /// `path` through the newest link at or above it, if any. A link
+    /// written with a trailing `/` (a directory `cp -rs` filled with links)
+    /// stands for the paths below it, not for itself.
     fn one_link(&self, path: &str, home: Option<&str>) -> Option<String> {
         for (link, target) in self.symlinks.iter().rev() {
-            let rest = if path == link {
+            let rest = if let Some(dir) = link.strip_suffix('/') {
+                match path
+                    .strip_prefix(dir)
+                    .and_then(|r| r.strip_prefix('/'))
+                    .filter(|r| !r.is_empty())
+                {
+                    Some(r) => r,
+                    None => continue,
+                }
+            } else if path == link {
                 ""
             } else if let Some(r) = path
                 .strip_prefix(link.as_str())
@@ -961,6 +977,61 @@ fn user_home(user: &str, home: Option<&str>) -> Option<String> {
             },
         ),
     }
+}
+
+/// Whether the long option `arg` (`--sym`, `--symbolic=x`) is `full` or
+/// an abbreviation of it at least as long as `shortest`, as GNU
+/// `getopt_long` accepts any unambiguous one.
+fn long_option(arg: &str, full: &str, shortest: &str) -> bool {
+    let name = arg.split('=').next().unwrap_or(arg);
+    name.len() >= shortest.len() && full.starts_with(name)
+}
+
+/// The short options of `w` (clusters split, up to `--`), and its long
+/// options: the clusters' letters after a value-taking letter are its
+/// value (`-S.bak`, `-tDIR`), not options.
+fn short_and_long<'w>(w: &'w [String], with_value: &[char]) -> (Vec<char>, Vec<&'w str>) {
+    let (mut short, mut long) = (Vec::new(), Vec::new());
+    for a in &w[1..] {
+        if a == "--" {
+            break;
+        }
+        if a.starts_with("--") {
+            long.push(a.as_str());
+        } else if let Some(cluster) = a.strip_prefix('-') {
+            for c in cluster.chars() {
+                short.push(c);
+                if with_value.contains(&c) {
+                    break;
+                }
+            }
+        }
+    }
+    (short, long)
+}
+
+/// Whether `ln` or `cp` with the words `w` makes symbolic links: `ln -s`,
+/// `--symbolic` and its abbreviations down to `--sy` (`--s` could be
+/// `--suffix`); `cp -s`, `--symbolic-link` and its abbreviations down to
+/// `--sy` (review s8 F5: `ln --sym` and `cp -s`/`cp -rs` were not learnt).
+fn makes_symlinks(name: &str, w: &[String]) -> bool {
+    let (short, long) = short_and_long(w, &['S', 't']);
+    let full = if name == "ln" {
+        "--symbolic"
+    } else {
+        "--symbolic-link"
+    };
+    short.contains(&'s') || long.iter().any(|a| long_option(a, full, "--sy"))
+}
+
+/// Whether `cp` with the words `w` copies directories whole (`-r`, `-R`,
+/// `-a`, `--recursive`, `--archive` and their abbreviations).
+fn copies_recursively(w: &[String]) -> bool {
+    let (short, long) = short_and_long(w, &['S', 't']);
+    short.iter().any(|c| matches!(c, 'r' | 'R' | 'a'))
+        || long
+            .iter()
+            .any(|a| long_option(a, "--recursive", "--rec") || long_option(a, "--archive", "--ar"))
 }
 
 /// Whether `cp` with the words `w` copies a symbolic link as a link
@@ -1153,6 +1224,75 @@ mod tests {
         assert!(!f.created_by_run("/w/p/maybe"));
         assert!(f.created_by_run("/w/copy"));
         assert_eq!(resolve("/w", "../x/./y"), "/x/y");
+    }
+
+    /// Review s8 F5: `ln --sym` (an abbreviation of `--symbolic`), `cp -s`
+    /// and `cp -rs` make symbolic links too.
+    #[test]
+    fn abbreviated_ln_and_cp_symbolic_links() {
+        let home = Some("/home/alice");
+        for cmd in [
+            "ln --sym /home/alice h",
+            "ln --symb /home/alice h",
+            "ln --symbolic /home/alice h",
+            "ln --sy -f /home/alice h",
+            "ln -fs /home/alice h",
+            "cp -s /home/alice h",
+            "cp --symbolic-link /home/alice h",
+            "cp --sym /home/alice h",
+            "/bin/cp -fs /home/alice h",
+        ] {
+            let f = Facts::from_commands([cmd], "/w/p");
+            assert_eq!(
+                f.through_symlinks("/w/p/h/.bashrc".into(), home),
+                "/home/alice/.bashrc",
+                "{cmd}"
+            );
+            assert_eq!(
+                f.through_symlinks("/w/p/h".into(), home),
+                "/home/alice",
+                "{cmd}"
+            );
+        }
+        // `cp -s FILE NAME`: NAME is a link to the file.
+        let f = Facts::from_commands(["cp -s ~/.claude/settings.json s.json"], "/w/p");
+        assert_eq!(
+            f.through_symlinks("/w/p/s.json".into(), home),
+            "/home/alice/.claude/settings.json"
+        );
+        // `cp -rs DIR NAME`: NAME is a directory of links to every file
+        // below DIR; NAME itself is not a link.
+        for cmd in [
+            "cp -rs /home/alice/.claude/. cc",
+            "cp -r -s /home/alice/.claude/. cc",
+            "cp -as /home/alice/.claude/. cc",
+            "cp --recursive --symbolic-link /home/alice/.claude/. cc",
+            "cp --rec --sym /home/alice/.claude/. cc",
+            "cp -Rs -t cc /home/alice/.claude/.",
+        ] {
+            let f = Facts::from_commands([cmd], "/w/p");
+            assert_eq!(
+                f.through_symlinks("/w/p/cc/settings.json".into(), home),
+                "/home/alice/.claude/settings.json",
+                "{cmd}"
+            );
+            assert_eq!(
+                f.through_symlinks("/w/p/cc".into(), home),
+                "/w/p/cc",
+                "{cmd}"
+            );
+        }
+        // Not links: a plain copy, a suffix option, other long options.
+        for cmd in [
+            "cp -r /home/alice/.claude/. cc",
+            "cp -S.s /home/alice/x h",
+            "cp --sparse=always /home/alice h",
+            "ln --suffix=.s /home/alice h",
+            "ln /home/alice/x h",
+        ] {
+            let f = Facts::from_commands([cmd], "/w/p");
+            assert!(f.symlinks.is_empty(), "{cmd}: {:?}", f.symlinks);
+        }
     }
 
     /// The fifth review's links that were missed (`cd` before `ln`,
