@@ -51,6 +51,18 @@ struct Spec {
     /// Its operands are a command (`nix-shell` without `--run` opens a
     /// shell on its files: no command).
     runs_operands: bool,
+    /// How its operands are run: as argv, joined into one shell text
+    /// (`watchexec CMD…`, `bun exec TEXT`), or each one a shell text of
+    /// its own (`hyperfine 'A' 'B'`, `concurrently 'A' 'B'`).
+    shell: Shell,
+}
+
+/// How a [`Spec`] runner runs its operands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shell {
+    Argv,
+    Joined,
+    Each,
 }
 
 const fn spec(
@@ -68,6 +80,7 @@ const fn spec(
         operands: 0,
         after_dashdash: false,
         runs_operands: true,
+        shell: Shell::Argv,
     }
 }
 
@@ -389,19 +402,167 @@ const SPECS: &[Spec] = &[
         ],
     ),
     spec("prlimit", &[], &["-p", "--pid"]),
-    spec("entr", &[], &[]),
+    // `entr -s TEXT`: the shell text is run by `$SHELL -c`.
+    Spec {
+        shell_flags: &["-s"],
+        ..spec("entr", &[], &[])
+    },
+    // `nodemon --exec TEXT [SCRIPT]`: the text is run by a shell; without
+    // `--exec` it runs node on a script (no command).
+    Spec {
+        scripts: &["--exec", "-x"],
+        runs_operands: false,
+        ..spec(
+            "nodemon",
+            &[],
+            &[
+                "-w", "--watch", "-e", "--ext", "-i", "--ignore", "-d", "--delay", "--signal",
+                "--config", "-C", "--cwd", "--spawn",
+            ],
+        )
+    },
+    // `watchexec [OPTIONS] [--] CMD…`: the command is joined and run by a
+    // shell (`--shell`/`-s` names which, `-n`/`--shell=none` does not
+    // change what runs).
+    Spec {
+        shell: Shell::Joined,
+        ..spec(
+            "watchexec",
+            &[],
+            &[
+                "-w",
+                "--watch",
+                "-W",
+                "--watch-non-recursive",
+                "-e",
+                "--exts",
+                "-f",
+                "--filter",
+                "-i",
+                "--ignore",
+                "-s",
+                "--shell",
+                "--signal",
+                "--stop-signal",
+                "--stop-timeout",
+                "-d",
+                "--debounce",
+                "--delay-run",
+                "--on-busy-update",
+                "-E",
+                "--env",
+                "--workdir",
+                "--project-origin",
+                "--ignore-file",
+                "--filter-file",
+                "--filter-prog",
+                "--emit-events-to",
+                "--color",
+                "--log-file",
+                "--socket",
+                "--fs-events",
+                "--wrap-process",
+            ],
+        )
+    },
+    // `hyperfine [OPTIONS] 'A' 'B'`: each operand, and each of
+    // `--prepare`/`--setup`/`--cleanup`/`--conclude`/`--reference`, is a
+    // shell text.
+    Spec {
+        scripts: &[
+            "-p",
+            "--prepare",
+            "-s",
+            "--setup",
+            "-c",
+            "--cleanup",
+            "--conclude",
+            "--reference",
+        ],
+        pairs: &["-L", "--parameter-list"],
+        shell: Shell::Each,
+        ..spec(
+            "hyperfine",
+            &[],
+            &[
+                "-w",
+                "--warmup",
+                "-m",
+                "--min-runs",
+                "-M",
+                "--max-runs",
+                "-r",
+                "--runs",
+                "-D",
+                "--parameter-step-size",
+                "-S",
+                "--shell",
+                "-u",
+                "--time-unit",
+                "--export-asciidoc",
+                "--export-csv",
+                "--export-json",
+                "--export-markdown",
+                "--export-orgmode",
+                "--output",
+                "--input",
+                "-n",
+                "--command-name",
+                "--style",
+                "--sort",
+                "--min-benchmarking-time",
+            ],
+        )
+    },
+    // `concurrently [OPTIONS] 'A' 'B'`: each operand is a shell text.
+    Spec {
+        shell: Shell::Each,
+        ..spec(
+            "concurrently",
+            &[],
+            &[
+                "-n",
+                "--names",
+                "--name-separator",
+                "-s",
+                "--success",
+                "-p",
+                "--prefix",
+                "-c",
+                "--prefix-colors",
+                "-l",
+                "--prefix-length",
+                "-t",
+                "--timestamp-format",
+                "--default-input-target",
+                "--restart-tries",
+                "--restart-after",
+                "-m",
+                "--max-processes",
+                "--hide",
+                "--kill-signal",
+                "--pad-prefix",
+            ],
+        )
+    },
+    // `bun exec 'TEXT'`: Bun's shell runs the text.
+    Spec {
+        shell: Shell::Joined,
+        ..spec("bun", &["exec"], &["--cwd"])
+    },
 ];
 
 /// The spec of runner `name` used with `args` (its subcommand given).
 fn spec_of(name: &str, args: &[Field]) -> Option<&'static Spec> {
-    let spec = SPECS.iter().find(|s| s.name == name)?;
-    if spec.subs.is_empty() {
-        return Some(spec);
-    }
-    // Global options may come before the subcommand (`poetry -C dir run`).
-    let i = skip_options(args, spec.values);
-    let sub = args.get(i)?.text();
-    spec.subs.contains(&sub.as_str()).then_some(spec)
+    SPECS.iter().filter(|s| s.name == name).find(|spec| {
+        if spec.subs.is_empty() {
+            return true;
+        }
+        // Global options may come before the subcommand (`poetry -C dir run`).
+        let i = skip_options(args, spec.values);
+        args.get(i)
+            .is_some_and(|sub| spec.subs.contains(&sub.text().as_str()))
+    })
 }
 
 /// Whether `name` is a runner of this module when given `args`.
@@ -561,6 +722,9 @@ impl Analysis<'_> {
         if !spec.subs.is_empty() {
             i = skip_options(args, spec.values) + 1;
         }
+        if spec.shell == Shell::Each {
+            return self.spec_each(spec, args.get(i..).unwrap_or(&[]), env, depth, stdin);
+        }
         // A script option anywhere (`nix-shell -p hello --run TEXT`).
         if let Some(run) = self.spec_scripts(spec, args.get(i..).unwrap_or(&[]), env, depth, stdin)
         {
@@ -610,6 +774,58 @@ impl Analysis<'_> {
         self.spec_command(spec, before, cmd, env, depth)
     }
 
+    /// A runner whose operands and script options are each a shell text
+    /// (`hyperfine --prepare 'P' 'A' 'B'`, `concurrently 'A' 'B'`): every
+    /// one judged as `sh -c` of it.
+    fn spec_each(
+        &mut self,
+        spec: &Spec,
+        words: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Run {
+        let mut i = 0;
+        let mut dashdash = false;
+        while i < words.len() && !self.done() {
+            let t = words[i].text();
+            if !dashdash && t == "--" {
+                dashdash = true;
+                i += 1;
+                continue;
+            }
+            if !dashdash && t.starts_with('-') && t.len() > 1 {
+                if let Some(script) = spec_script(spec, words, i) {
+                    self.run_script_field(&script, env, depth, stdin, spec.name);
+                    i += if t.contains('=') || (t.len() > 2 && !t.starts_with("--")) {
+                        1
+                    } else {
+                        2
+                    };
+                    continue;
+                }
+                let key = t.split('=').next().unwrap_or(&t);
+                i += if t.contains('=') {
+                    1
+                } else if matches!(key, "-P" | "--parameter-scan") {
+                    // hyperfine's `-P VAR MIN MAX`.
+                    4
+                } else if spec.pairs.contains(&key) {
+                    3
+                } else if spec.values.contains(&key) {
+                    2
+                } else {
+                    1
+                };
+                continue;
+            }
+            let text = words[i].clone();
+            self.run_script_field(&text, env, depth, stdin, spec.name);
+            i += 1;
+        }
+        Run::Done(Output::Unknown)
+    }
+
     /// The first script option of `spec` among `words`, judged.
     fn spec_scripts(
         &mut self,
@@ -638,9 +854,10 @@ impl Analysis<'_> {
         if cmd.is_empty() {
             return Run::Done(Output::Unknown);
         }
-        if options
-            .iter()
-            .any(|o| spec.shell_flags.contains(&o.text().as_str()))
+        if spec.shell == Shell::Joined
+            || options
+                .iter()
+                .any(|o| spec.shell_flags.contains(&o.text().as_str()))
         {
             return self.shell_words(&cmd, env, depth, spec.name);
         }

@@ -2626,3 +2626,54 @@ fn a_loop_variable_over_globs_is_placed_as_its_words() {
         "shell.rm-dynamic",
     );
 }
+
+/// The runners that take shell text: `nodemon --exec`, `watchexec`,
+/// `hyperfine` (each operand and its prepare/setup/cleanup options),
+/// `concurrently` (each operand), `bun exec`, `entr -s` run it as `sh -c`.
+#[test]
+fn runners_taking_shell_text_are_judged_as_sh_c() {
+    for cmd in [
+        "nodemon --exec 'rm -rf ~'",
+        "nodemon -w src --exec='rm -rf ~' app.js",
+        "nodemon -x 'rm -rf ~'",
+        "watchexec rm -rf ~",
+        "watchexec -e rs -- rm -rf ~",
+        "watchexec -- 'rm -rf ~'",
+        "watchexec -s bash 'rm -rf ~'",
+        "watchexec --shell=bash -- 'cargo test; rm -rf ~'",
+        "hyperfine 'rm -rf ~'",
+        "hyperfine -w 3 'sleep 1' 'rm -rf ~'",
+        "hyperfine --prepare 'rm -rf ~' 'sleep 1'",
+        "hyperfine -p 'rm -rf ~' 'sleep 1'",
+        "hyperfine --setup='rm -rf ~' 'sleep 1'",
+        "hyperfine -s 'rm -rf ~' 'sleep 1'",
+        "hyperfine -c 'rm -rf ~' 'sleep 1'",
+        "hyperfine --cleanup 'rm -rf ~' 'sleep 1'",
+        "hyperfine -P n 1 3 'rm -rf ~'",
+        "hyperfine -L n 1,2 'rm -rf ~'",
+        "concurrently 'npm run watch' 'rm -rf ~'",
+        "concurrently -n a,b -c red,blue 'sleep 1' 'rm -rf ~'",
+        "concurrently --kill-others -- 'rm -rf ~'",
+        "bun exec 'rm -rf ~'",
+        "bun exec 'echo hi && rm -rf ~'",
+        "entr -s 'rm -rf ~'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    escalate("hyperfine 'sudo sh -c id'", "shell.sudo");
+    escalate("concurrently 'sudo sh -c id'", "shell.sudo");
+    for cmd in [
+        "nodemon --exec 'cargo test'",
+        "nodemon app.js",
+        "watchexec -e rs -- cargo test",
+        "watchexec -- 'cargo build && cargo test'",
+        "hyperfine --warmup 3 'sleep 0.1' 'sleep 0.2'",
+        "hyperfine --prepare 'make clean' 'make'",
+        "concurrently 'npm run watch' 'npm run serve'",
+        "bun exec 'echo hi'",
+        "entr -s 'make test'",
+        "bun x prettier --check .",
+    ] {
+        allow(cmd);
+    }
+}
