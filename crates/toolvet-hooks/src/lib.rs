@@ -21,6 +21,7 @@ pub mod guard;
 mod history;
 pub mod install;
 mod maps;
+mod shell_line;
 
 pub use agents::{
     AGENTS, ASKING_MODES, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, PayloadForm,
@@ -421,7 +422,8 @@ fn typed_line(
             let joined = format!("{pending}{text}");
             match line_edit(&joined) {
                 Some(why) => Err(why),
-                None => Ok(joined),
+                // As the shell reads it: continued lines joined.
+                None => Ok(shell_line::joined(&joined, &shell_line::scan(&joined))),
             }
         }),
     };
@@ -461,14 +463,12 @@ fn line_edit(text: &str) -> Option<String> {
     None
 }
 
-/// What `text` leaves after its last newline (all of it without one).
-fn after_last_newline(text: &str) -> &str {
-    text.rsplit_once('\n').map_or(text, |(_, rest)| rest)
-}
-
-/// The unfinished line of shell `shell` after the history's keystroke
-/// calls ([`KEYSTROKES_KEY`]): the text since the last newline of the
-/// calls that ran. A call that may or may not have run (escalated: toolvet
+/// The unfinished input of shell `shell` after the history's keystroke
+/// calls ([`KEYSTROKES_KEY`]): the text of the calls that ran since the
+/// last newline that ended complete commands (a newline after a
+/// continuing backslash, or inside a quote, a here-document, a
+/// substitution or a compound command, or after `|`, `&&`, `||`, ends
+/// nothing: [`shell_line::scan`]). A call that may or may not have run (escalated: toolvet
 /// never learns a person's answer in the agent) leaves it unknown unless
 /// both leave the same line; a line holding an editing character is
 /// unknown.
@@ -509,10 +509,15 @@ fn pending_line(entries: &[toolvet::PriorCall], shell: &str) -> Result<String, S
         let ran = |before: &Option<String>| -> Option<String> {
             let joined = match before {
                 Some(p) => format!("{p}{text}"),
-                None if text.contains('\n') => text.to_string(),
-                None => return None,
+                None => text.to_string(),
             };
-            let rest = after_last_newline(&joined);
+            let scan = shell_line::scan(&joined);
+            // An unknown line is known again only after a newline that
+            // ends complete commands of this text alone.
+            if before.is_none() && scan.complete_until == 0 {
+                return None;
+            }
+            let rest = &joined[scan.complete_until..];
             line_edit(rest).is_none().then(|| rest.to_string())
         };
         pending = match entry.outcome {
