@@ -49,6 +49,7 @@ pub fn is_interpreter(name: &str) -> bool {
         || name.starts_with("ruby")
         || name.starts_with("php")
         || name.starts_with("lua")
+        || name.starts_with("tclsh")
         || matches!(
             name,
             "node"
@@ -56,6 +57,9 @@ pub fn is_interpreter(name: &str) -> bool {
                 | "deno"
                 | "bun"
                 | "tclsh"
+                | "wish"
+                | "jimsh"
+                | "expect"
                 | "pwsh"
                 | "powershell"
                 | "Rscript"
@@ -2277,15 +2281,16 @@ impl Analysis<'_> {
     }
 
     fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output, depth: u32) {
-        let code_letters: &[char] = if name.starts_with("python") || name.starts_with("pypy") {
-            &['c']
-        } else if name.starts_with("php") {
-            &['r']
-        } else if matches!(name, "pwsh" | "powershell") {
-            &['c', 'C', 'e', 'E']
-        } else {
-            &['e', 'E']
-        };
+        let code_letters: &[char] =
+            if name.starts_with("python") || name.starts_with("pypy") || name == "expect" {
+                &['c']
+            } else if name.starts_with("php") {
+                &['r']
+            } else if matches!(name, "pwsh" | "powershell") {
+                &['c', 'C', 'e', 'E']
+            } else {
+                &['e', 'E']
+            };
         let code_letters: &[char] = if matches!(name, "node" | "nodejs" | "bun" | "deno") {
             &['e', 'p']
         } else {
@@ -2488,6 +2493,12 @@ impl Analysis<'_> {
         let mut commands = crate::embedded::shell_commands(code, backticks);
         if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox") {
             commands.extend(crate::embedded::awk_pipe_commands(code));
+        }
+        if matches!(name, "tclsh" | "wish" | "jimsh" | "expect") || name.starts_with("tclsh") {
+            commands.extend(crate::embedded::tcl_commands(code, name == "expect"));
+        }
+        if name.starts_with("lua") {
+            commands.extend(crate::embedded::lua_commands(code));
         }
         for cmd in commands {
             let mut e = env.clone();

@@ -103,6 +103,296 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
     found
 }
 
+/// Shell commands a Lua program runs: `os.execute(TEXT)`,
+/// `os.execute "TEXT"`, `io.popen(TEXT)`, with `'…'`, `"…"` or `[[…]]`
+/// strings. A string joined with a computed value (`"rm -rf " .. dir`)
+/// gets an unknown variable in its place; a computed command is `eval` of
+/// an unknown value.
+pub fn lua_commands(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if code.len() > MAX_CODE {
+        return found;
+    }
+    for name in ["os.execute", "io.popen"] {
+        for (at, _) in code.match_indices(name) {
+            let rest = code[at + name.len()..].trim_start();
+            let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
+            if rest.starts_with(')') {
+                // `os.execute()`: asks whether a shell exists.
+                continue;
+            }
+            match lua_string(rest).or_else(|| string_literal(rest)) {
+                Some((text, after)) => {
+                    if after.trim_start().starts_with("..") {
+                        found.push(format!("{text}\"${{LUA_VALUE}}\""));
+                    } else {
+                        found.push(text);
+                    }
+                }
+                None => found.push("eval \"${LUA_VALUE}\"".into()),
+            }
+        }
+    }
+    found.truncate(32);
+    found
+}
+
+/// A leading Lua long string (`[[…]]`, `[==[…]==]`): its content and the
+/// text after it.
+fn lua_string(s: &str) -> Option<(String, &str)> {
+    let rest = s.strip_prefix('[')?;
+    let level = rest.len() - rest.trim_start_matches('=').len();
+    let body = rest[level..].strip_prefix('[')?;
+    let close = format!("]{}]", "=".repeat(level));
+    let end = body.find(&close)?;
+    let text = body[..end].strip_prefix('\n').unwrap_or(&body[..end]);
+    Some((text.to_string(), &body[end + close.len()..]))
+}
+
+/// Shell commands a Tcl program runs (`tclsh`, `wish`, `expect`): `exec
+/// CMD ARGS…` and `open "|CMD ARGS…"` as an argv, and for `expect`
+/// (`expect: true`) also `spawn CMD ARGS…` and `system TEXT` (run by
+/// `sh`). Braced words are read as scripts too (`catch {exec …}`, `if`,
+/// `proc` bodies), and `[…]` substitutions as nested scripts; a
+/// substitution or variable in a word is an unknown value there
+/// (`$env(HOME)` is the home).
+pub fn tcl_commands(code: &str, expect: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    if code.len() <= MAX_CODE {
+        let chars: Vec<char> = code.chars().collect();
+        tcl_script(&chars, expect, &mut found, 0);
+    }
+    found.truncate(32);
+    found
+}
+
+/// One word of a Tcl command: as shell text, and its raw text.
+struct TclWord {
+    shell: String,
+    raw: String,
+}
+
+fn tcl_script(c: &[char], expect: bool, found: &mut Vec<String>, depth: u32) {
+    if depth > 8 || found.len() > 32 {
+        return;
+    }
+    let mut i = 0;
+    while i < c.len() {
+        // Between commands.
+        while i < c.len() && (c[i].is_whitespace() || c[i] == ';') {
+            i += 1;
+        }
+        if i < c.len() && c[i] == '#' {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+            continue;
+        }
+        let mut words: Vec<TclWord> = Vec::new();
+        while i < c.len() {
+            while i < c.len() && (c[i] == ' ' || c[i] == '\t' || c[i] == '\r') {
+                i += 1;
+            }
+            if i + 1 < c.len() && c[i] == '\\' && c[i + 1] == '\n' {
+                i += 2;
+                continue;
+            }
+            if i >= c.len() || c[i] == '\n' || c[i] == ';' {
+                break;
+            }
+            if c[i] == '{' {
+                let end = tcl_close(c, i, '{', '}');
+                let inner: String = c[i + 1..end.min(c.len())].iter().collect();
+                tcl_script(&c[i + 1..end.min(c.len())], expect, found, depth + 1);
+                words.push(TclWord {
+                    shell: crate::shell_quote(&inner),
+                    raw: inner,
+                });
+                i = end + 1;
+            } else if c[i] == '"' {
+                let mut j = i + 1;
+                while j < c.len() && c[j] != '"' {
+                    if c[j] == '\\' {
+                        j += 1;
+                    } else if c[j] == '[' {
+                        j = tcl_close(c, j, '[', ']');
+                    }
+                    j += 1;
+                }
+                let end = j.min(c.len());
+                words.push(tcl_subst(&c[i + 1..end], expect, found, depth));
+                i = end + 1;
+            } else {
+                let mut j = i;
+                while j < c.len() && !c[j].is_whitespace() && c[j] != ';' {
+                    if c[j] == '\\' {
+                        j += 1;
+                    } else if c[j] == '[' {
+                        j = tcl_close(c, j, '[', ']');
+                    }
+                    j += 1;
+                }
+                let end = j.min(c.len());
+                words.push(tcl_subst(&c[i..end], expect, found, depth));
+                i = end;
+            }
+        }
+        tcl_command(&words, expect, found, depth);
+    }
+}
+
+/// The index of the bracket closing the one at `c[i]` (or the end).
+fn tcl_close(c: &[char], i: usize, open: char, close: char) -> usize {
+    let mut level = 0;
+    let mut j = i;
+    while j < c.len() {
+        if c[j] == '\\' {
+            j += 2;
+            continue;
+        }
+        if c[j] == open {
+            level += 1;
+        } else if c[j] == close {
+            level -= 1;
+            if level == 0 {
+                return j;
+            }
+        }
+        j += 1;
+    }
+    c.len()
+}
+
+/// A word with Tcl's substitutions: `[…]` (a nested script, judged, an
+/// unknown value here), `$env(HOME)` (the home), other variables
+/// (unknown), backslash escapes.
+fn tcl_subst(c: &[char], expect: bool, found: &mut Vec<String>, depth: u32) -> TclWord {
+    let raw: String = c.iter().collect();
+    let mut shell = String::new();
+    let mut lit = String::new();
+    let flush = |lit: &mut String, shell: &mut String| {
+        if !lit.is_empty() {
+            shell.push_str(&crate::shell_quote(lit));
+            lit.clear();
+        }
+    };
+    let mut i = 0;
+    if c.first() == Some(&'~') {
+        shell.push('~');
+        i = 1;
+    }
+    while i < c.len() {
+        match c[i] {
+            '\\' => {
+                if let Some(n) = c.get(i + 1) {
+                    lit.push(match n {
+                        'n' => '\n',
+                        't' => '\t',
+                        o => *o,
+                    });
+                }
+                i += 2;
+            }
+            '[' => {
+                let end = tcl_close(c, i, '[', ']');
+                tcl_script(&c[i + 1..end.min(c.len())], expect, found, depth + 1);
+                flush(&mut lit, &mut shell);
+                shell.push_str("\"${TCL_SUBST}\"");
+                i = end + 1;
+            }
+            '$' => {
+                let rest: String = c[i..].iter().collect();
+                let home = ["$env(HOME)", "$::env(HOME)", "${env(HOME)}"]
+                    .iter()
+                    .find(|h| rest.starts_with(*h));
+                flush(&mut lit, &mut shell);
+                if let Some(h) = home {
+                    shell.push_str("\"$HOME\"");
+                    i += h.chars().count();
+                    continue;
+                }
+                shell.push_str("\"${TCL_VAR}\"");
+                i += 1;
+                if c.get(i) == Some(&'{') {
+                    i = tcl_close(c, i, '{', '}') + 1;
+                } else {
+                    while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_' || c[i] == ':') {
+                        i += 1;
+                    }
+                    if c.get(i) == Some(&'(') {
+                        i = tcl_close(c, i, '(', ')') + 1;
+                    }
+                }
+            }
+            ch => {
+                lit.push(ch);
+                i += 1;
+            }
+        }
+    }
+    flush(&mut lit, &mut shell);
+    TclWord { shell, raw }
+}
+
+/// The shell command a Tcl command runs, if it runs one.
+fn tcl_command(words: &[TclWord], expect: bool, found: &mut Vec<String>, depth: u32) {
+    let Some(first) = words.first() else {
+        return;
+    };
+    let name = first.raw.trim_start_matches("::");
+    let argv = |words: &[TclWord], value_opts: &[&str]| -> String {
+        let mut i = 0;
+        while let Some(w) = words.get(i) {
+            if w.raw == "--" {
+                i += 1;
+                break;
+            }
+            if !w.raw.starts_with('-') {
+                break;
+            }
+            i += if value_opts.contains(&w.raw.as_str()) {
+                2
+            } else {
+                1
+            };
+        }
+        let mut out = Vec::new();
+        for w in words.get(i..).unwrap_or(&[]) {
+            match w.raw.as_str() {
+                "&" => {}
+                "|" | "|&" | "<" | ">" | ">>" | "2>" | "2>>" | ">&" | ">>&" => {
+                    out.push(w.raw.clone())
+                }
+                "2>@1" | "2>@stdout" => out.push("2>&1".into()),
+                r if r.contains('@') && r.len() <= 3 => {}
+                _ => out.push(w.shell.clone()),
+            }
+        }
+        out.join(" ")
+    };
+    let rest = &words[1..];
+    let cmd = match name {
+        "exec" => argv(rest, &[]),
+        "spawn" | "exp_spawn" if expect => argv(rest, &["-open", "-leaveopen", "-ignore"]),
+        "system" | "exp_system" if expect => rest
+            .iter()
+            .map(|w| w.raw.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        "open" => {
+            if let Some(pipe) = rest.first().and_then(|w| w.raw.strip_prefix('|')) {
+                let chars: Vec<char> = format!("exec {pipe}").chars().collect();
+                tcl_script(&chars, expect, found, depth + 1);
+            }
+            return;
+        }
+        _ => return,
+    };
+    if !cmd.trim().is_empty() {
+        found.push(cmd);
+    }
+}
+
 /// Expressions for the home directory in Python, Node, Ruby and PHP.
 const HOME_EXPRESSIONS: &[&str] = &[
     "os.homedir()",

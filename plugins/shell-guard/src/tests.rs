@@ -2677,3 +2677,49 @@ fn runners_taking_shell_text_are_judged_as_sh_c() {
         allow(cmd);
     }
 }
+
+/// review-s8 F1: Tcl (`tclsh`, `expect`) and Lua code is read for the
+/// commands it runs: Tcl's `exec` and `open "|…"`, expect's `spawn` and
+/// `system`, Lua's `os.execute` and `io.popen`, inline or on stdin.
+#[test]
+fn tcl_expect_and_lua_commands_are_judged() {
+    for cmd in [
+        "expect -c 'spawn rm -rf /home/alice'",
+        "expect -c 'spawn -noecho rm -rf /home/alice; expect eof'",
+        "expect -c 'system rm -rf ~'",
+        "expect <<< 'spawn rm -rf /home/alice'",
+        "printf 'spawn rm -rf /home/alice\\n' | expect",
+        "tclsh <<< 'exec rm -rf /home/alice'",
+        "tclsh <<'EOF'\nset x 1\nexec rm -rf /home/alice\nEOF",
+        "tclsh <<< 'catch {exec rm -rf /home/alice}'",
+        "tclsh <<< 'set out [exec rm -rf /home/alice]'",
+        "tclsh <<< 'exec rm -rf $env(HOME)'",
+        "tclsh <<< 'if {1} { exec /bin/rm -rf \"$::env(HOME)\" }'",
+        "tclsh <<< 'set f [open \"|rm -rf /home/alice\" r]'",
+        "tclsh8.6 <<< 'exec rm -rf /home/alice'",
+        "lua -e 'os.execute(\"rm -rf ~\")'",
+        "lua -e 'os.execute \"rm -rf ~\"'",
+        "lua -e 'os.execute([[rm -rf ~]])'",
+        "lua5.4 -e 'local p = io.popen(\"rm -rf ~\")'",
+        "luajit -e 'os.execute(\"rm -rf ~\")'",
+        "lua <<< 'os.execute(\"rm -rf ~\")'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    escalate("tclsh <<< 'exec rm -rf $dir'", "shell.rm-dynamic");
+    escalate(
+        "lua -e 'os.execute(\"rm -rf \" .. os.getenv(\"X\"))'",
+        "shell.rm-dynamic",
+    );
+    escalate("expect -c 'spawn sudo sh -c id'", "shell.sudo");
+    for cmd in [
+        "expect -c 'spawn ssh host; expect \"$ \"; send \"ls\\r\"'",
+        "tclsh <<< 'puts [exec ls -la]'",
+        "tclsh <<< 'exec rm -rf build'",
+        "lua -e 'print(os.execute())'",
+        "lua -e 'os.execute(\"ls -la\")'",
+        "lua -e 'print(1 + 2)'",
+    ] {
+        allow(cmd);
+    }
+}
