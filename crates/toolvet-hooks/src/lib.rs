@@ -427,11 +427,203 @@ fn typed_line(
             }
         }),
     };
+    // Input to a program that is not a shell is not a shell line.
+    let line = match (line, entries.and_then(foreign_session)) {
+        (Ok(_), Some(why)) => Err(why),
+        (line, _) => line,
+    };
     Ok(Typed {
         shell: Some(shell),
         text,
         line,
     })
+}
+
+/// Shells whose input is judged as shell commands.
+const KNOWN_SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"];
+
+/// Programs that read commands from their input when run as an
+/// interactive session (REPLs, database clients, remote shells,
+/// containers): whatever their flags, a session the history shows running
+/// one may be what keystrokes type into.
+const INTERACTIVE_PROGRAMS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "ipython",
+    "node",
+    "deno",
+    "bun",
+    "irb",
+    "pry",
+    "ruby",
+    "perl",
+    "php",
+    "lua",
+    "ghci",
+    "R",
+    "julia",
+    "scala",
+    "erl",
+    "iex",
+    "gdb",
+    "lldb",
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "mongosh",
+    "mongo",
+    "redis-cli",
+    "cqlsh",
+    "duckdb",
+    "ssh",
+    "telnet",
+    "nc",
+    "ncat",
+    "socat",
+    "ftp",
+    "sftp",
+    "docker",
+    "podman",
+    "kubectl",
+    "vim",
+    "vi",
+    "nvim",
+    "emacs",
+    "nano",
+    "tmux",
+    "screen",
+    "fish",
+    "pwsh",
+    "tclsh",
+    "bc",
+    "ed",
+    "expect",
+    "chroot",
+    "nsenter",
+    "ts-node",
+];
+
+/// Why keystrokes may not go to a shell, after the session's history
+/// `entries`: a shell command that may have run (not denied) and started a
+/// session, by a flag that keeps it running (`tty`, `mode: async`, a
+/// background flag) or by its program (one of [`INTERACTIVE_PROGRAMS`]),
+/// runs something other than one of [`KNOWN_SHELLS`] with only options.
+/// `None`: every session the history shows opened runs a known shell.
+fn foreign_session(entries: &[toolvet::PriorCall]) -> Option<String> {
+    for entry in entries {
+        if matches!(entry.outcome, Outcome::Denied | Outcome::Rejected) {
+            continue;
+        }
+        let Ok(Value::Object(args)) = serde_json::from_str::<Value>(entry.arguments.get()) else {
+            continue;
+        };
+        if args.contains_key(KEYSTROKES_KEY) {
+            continue;
+        }
+        let words: Vec<String> = match args.get("command") {
+            Some(Value::String(c)) => c.split_whitespace().map(str::to_string).collect(),
+            Some(Value::Array(a)) => {
+                let a: Vec<String> = a
+                    .iter()
+                    .filter_map(|w| w.as_str().map(str::to_string))
+                    .collect();
+                // `[bash, -lc, SCRIPT]`: the script's words.
+                match &a[..] {
+                    [shell, c, script]
+                        if runs_a_shell(std::slice::from_ref(shell))
+                            && c.starts_with('-')
+                            && c.contains('c') =>
+                    {
+                        script.split_whitespace().map(str::to_string).collect()
+                    }
+                    _ => a,
+                }
+            }
+            _ => continue,
+        };
+        let flag = |key: &str| {
+            args.iter().any(|(k, v)| {
+                toolvet::fold::fold(k) == toolvet::fold::fold(key) && v == &Value::Bool(true)
+            })
+        };
+        let opens = flag("tty")
+            || flag("is_background")
+            || flag("run_in_background")
+            || flag("background")
+            || args
+                .get("mode")
+                .is_some_and(|m| m.as_str() == Some("async"));
+        let programs = session_programs(&words);
+        let interactive = programs
+            .iter()
+            .find(|p| INTERACTIVE_PROGRAMS.contains(&p.as_str()));
+        if let Some(program) = interactive {
+            return Some(foreign_why(&words, program));
+        }
+        if opens && !runs_a_shell(&words) {
+            let first = programs.first().map_or("", String::as_str);
+            return Some(foreign_why(&words, first));
+        }
+    }
+    None
+}
+
+fn foreign_why(words: &[String], program: &str) -> String {
+    format!(
+        "the session started `{}`, which runs `{}`, not a shell: keystrokes may be that \
+         program's input (code, SQL, a remote command), which toolvet does not judge as \
+         shell commands",
+        toolvet::display::visible(&words.join(" ")),
+        toolvet::display::visible(program)
+    )
+}
+
+/// The program names of `words` (a command line): the first word of each
+/// command between `;`, `&&`, `||`, `|`, `&`, past `env`, variable
+/// assignments, `exec`, `nohup`, `time`, and a path's directories.
+fn session_programs(words: &[String]) -> Vec<String> {
+    let mut programs = Vec::new();
+    let mut at_start = true;
+    for word in words {
+        let w = word.trim_start_matches(['(', '{']);
+        if matches!(w, ";" | "&&" | "||" | "|" | "&" | "|&") {
+            at_start = true;
+            continue;
+        }
+        if !at_start {
+            if w.ends_with(';') || w.ends_with('&') || w.ends_with('|') {
+                at_start = true;
+            }
+            continue;
+        }
+        if w.is_empty()
+            || w.contains('=') && !w.starts_with('-')
+            || matches!(w, "env" | "exec" | "nohup" | "time" | "command" | "builtin")
+        {
+            continue;
+        }
+        let name = w.rsplit('/').next().unwrap_or(w);
+        let name = name.trim_end_matches([';', '&', '|']);
+        programs.push(name.to_string());
+        at_start = w.ends_with(';') || w.ends_with('&') || w.ends_with('|');
+    }
+    programs
+}
+
+/// Whether `words` run a known shell as their one command, with options
+/// only (no `-c` command, no script: `bash -l`, `/bin/zsh -i`, `env bash`).
+fn runs_a_shell(words: &[String]) -> bool {
+    let mut rest = words
+        .iter()
+        .skip_while(|w| w.contains('=') || matches!(w.as_str(), "env" | "exec"));
+    let Some(program) = rest.next() else {
+        return false;
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    KNOWN_SHELLS.contains(&name)
+        && rest.all(|w| w.starts_with('-') && !w.trim_start_matches('-').contains('c'))
 }
 
 /// Why the shell reads `text` otherwise than as written, if it does: a

@@ -536,3 +536,137 @@ fn a_line_continued_or_left_open_is_judged_joined_to_what_follows() {
     );
     assert!(denied_by(&rest, "shell.rm-home"), "{rest:?}");
 }
+
+#[test]
+fn keystrokes_into_a_program_that_is_not_a_shell_escalate() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    // A shell session: keystrokes are judged as its lines.
+    let bash = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "k6",
+            "exec_command",
+            serde_json::json!({"cmd": "bash -l", "tty": true}),
+        ),
+    );
+    assert!(allowed(&bash), "{bash:?}");
+    let ls = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "k6",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "ls -la\n"}),
+        ),
+    );
+    assert!(allowed(&ls), "{ls:?}");
+    // A finished command without a session changes nothing.
+    let done = vet(
+        Agent::Codex,
+        &policy,
+        &codex("k6", "exec_command", serde_json::json!({"cmd": "ls"})),
+    );
+    assert!(allowed(&done), "{done:?}");
+    let ls = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "k6",
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": "ls\n"}),
+        ),
+    );
+    assert!(allowed(&ls), "{ls:?}");
+
+    // review s8 F7: python3 and psql sessions, and others.
+    let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
+    for (session, opener, typed) in [
+        (
+            "k7",
+            serde_json::json!({"cmd": "python3", "tty": true}),
+            python,
+        ),
+        (
+            "k4",
+            serde_json::json!({"cmd": "psql -h db.acme.com prod", "tty": true}),
+            "DROP DATABASE prod;\n",
+        ),
+        ("k8", serde_json::json!({"cmd": "node"}), "ls\n"),
+        (
+            "k9",
+            serde_json::json!({"cmd": "ssh prod.acme.com", "tty": true}),
+            "ls\n",
+        ),
+        (
+            "k10",
+            serde_json::json!({"cmd": "docker exec -it web sh", "tty": true}),
+            "ls\n",
+        ),
+        (
+            "k11",
+            serde_json::json!({"cmd": "irb", "tty": true}),
+            "ls\n",
+        ),
+        (
+            "k12",
+            serde_json::json!({"cmd": "cd data && sqlite3 app.db"}),
+            "ls\n",
+        ),
+        // An unknown program with a terminal: not known to be a shell.
+        (
+            "k13",
+            serde_json::json!({"cmd": "./repl", "tty": true}),
+            "ls\n",
+        ),
+        (
+            "k14",
+            serde_json::json!({"cmd": "bash -c ./repl", "tty": true}),
+            "ls\n",
+        ),
+    ] {
+        let start = vet(
+            Agent::Codex,
+            &policy,
+            &codex(session, "exec_command", opener.clone()),
+        );
+        assert!(allowed(&start), "{opener}: {start:?}");
+        let typed = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                session,
+                "write_stdin",
+                serde_json::json!({"session_id": 7, "chars": typed}),
+            ),
+        );
+        assert!(denied_by(&typed, KEYSTROKES_RULE), "{opener}: {typed:?}");
+        let Ok(Answer::Deny(text)) = &typed else {
+            unreachable!()
+        };
+        assert!(text.contains("not a shell"), "{text}");
+    }
+    // Cursor: asked where a person answers.
+    let ledger_dir = tempfile::tempdir().unwrap();
+    let policy = policy_with_ledger(ledger_dir.path());
+    let start = vet(
+        Agent::Cursor,
+        &policy,
+        &cursor("c7", "Shell", serde_json::json!({"command": "python3"})),
+    );
+    assert!(allowed(&start), "{start:?}");
+    let typed = vet(
+        Agent::Cursor,
+        &policy,
+        &cursor(
+            "c7",
+            "WriteShellStdin",
+            serde_json::json!({"shell_id": "1", "input": "import os\n"}),
+        ),
+    );
+    assert!(
+        matches!(&typed, Ok(Answer::Ask(t)) if t.contains(KEYSTROKES_RULE)),
+        "{typed:?}"
+    );
+}
