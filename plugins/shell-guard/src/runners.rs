@@ -855,9 +855,19 @@ impl Analysis<'_> {
             return Run::Done(Output::Unknown);
         }
         if spec.shell == Shell::Joined
-            || options
-                .iter()
-                .any(|o| spec.shell_flags.contains(&o.text().as_str()))
+            || options.iter().any(|o| {
+                let t = o.text();
+                spec.shell_flags.iter().any(|f| {
+                    t == *f
+                        // A short flag in a cluster (`entr -rs TEXT`).
+                        || (f.len() == 2
+                            && !f.starts_with("--")
+                            && !t.starts_with("--")
+                            && t.starts_with('-')
+                            && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+                            && t[1..].contains(&f[1..]))
+                })
+            })
         {
             return self.shell_words(&cmd, env, depth, spec.name);
         }

@@ -2657,6 +2657,7 @@ fn runners_taking_shell_text_are_judged_as_sh_c() {
         "bun exec 'rm -rf ~'",
         "bun exec 'echo hi && rm -rf ~'",
         "entr -s 'rm -rf ~'",
+        "entr -rs 'rm -rf ~'",
     ] {
         deny(cmd, "shell.rm-home");
     }
