@@ -2500,12 +2500,8 @@ impl Analysis<'_> {
         if name.starts_with("lua") {
             commands.extend(crate::embedded::lua_commands(code));
         }
-        for cmd in commands {
-            let mut e = env.clone();
-            self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-            if self.done() {
-                return;
-            }
+        if self.found_commands(&format!("The `{name}` code"), &commands, env, depth) {
+            return;
         }
         self.inline_code_paths(
             &format!(
@@ -2514,6 +2510,47 @@ impl Analysis<'_> {
             code,
             env,
             depth,
+        );
+    }
+
+    /// Judges the shell commands found in another language's code, an
+    /// editor's or a client's commands (`what`, e.g. "The `perl` code"),
+    /// each as a command line run from here, at most
+    /// [`crate::embedded::MAX_COMMANDS`] of them: when more were found the
+    /// rest go unjudged, so the call escalates (`shell.too-long`) rather
+    /// than pass on what was not read. Returns whether the verdict is
+    /// settled.
+    pub(crate) fn found_commands(
+        &mut self,
+        what: &str,
+        commands: &[String],
+        env: &Env,
+        depth: u32,
+    ) -> bool {
+        for cmd in commands.iter().take(crate::embedded::MAX_COMMANDS) {
+            let mut e = env.clone();
+            self.script(cmd, &mut e, depth + 1, &Output::Unknown);
+            if self.done() {
+                return true;
+            }
+        }
+        if commands.len() > crate::embedded::MAX_COMMANDS {
+            self.too_many_found(what);
+        }
+        self.done()
+    }
+
+    /// Reports that `what` runs more commands or writes more files than
+    /// this check judges ([`crate::embedded::MAX_COMMANDS`]).
+    pub(crate) fn too_many_found(&mut self, what: &str) {
+        self.report(
+            false,
+            "shell.too-long",
+            format!(
+                "{what} runs more than {} commands or writes more than that many files, more than this check \
+                 judges in one piece of code. A person must review it; or run it from a file in the workspace.",
+                crate::embedded::MAX_COMMANDS
+            ),
         );
     }
 

@@ -45,6 +45,23 @@ const RECURSIVE_DELETERS: &[&str] = &[
 /// escalates (`shell.too-long`) rather than going unread.
 pub const MAX_CODE: usize = 64 * 1024;
 
+/// The most commands judged from one piece of code. Every finder here
+/// returns at most [`KEPT`], one more, so that a caller knows when some
+/// were left unjudged and escalates (`shell.too-long`) instead of
+/// allowing what it did not read.
+pub const MAX_COMMANDS: usize = 32;
+
+/// How many commands a finder keeps: [`MAX_COMMANDS`] and one more.
+const KEPT: usize = MAX_COMMANDS + 1;
+
+/// Drops repeated commands (the same text is judged once, so repeats
+/// cannot fill the count) and keeps the first [`KEPT`].
+fn keep_distinct(found: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|c| seen.insert(c.clone()));
+    found.truncate(KEPT);
+}
+
 /// Shell commands found in `code`, as shell text. `backticks`: the
 /// language runs backquoted text as a command (Perl, Ruby, PHP), rather
 /// than using it for strings (JavaScript).
@@ -95,11 +112,11 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
     }
     let ticks: Vec<&str> = code.split('`').collect();
     if backticks && ticks.len() >= 3 {
-        for inner in ticks.iter().skip(1).step_by(2).take(16) {
+        for inner in ticks.iter().skip(1).step_by(2).take(KEPT) {
             found.push(inner.to_string());
         }
     }
-    found.truncate(32);
+    keep_distinct(&mut found);
     found
 }
 
@@ -133,7 +150,7 @@ pub fn lua_commands(code: &str) -> Vec<String> {
             }
         }
     }
-    found.truncate(32);
+    keep_distinct(&mut found);
     found
 }
 
@@ -162,7 +179,7 @@ pub fn tcl_commands(code: &str, expect: bool) -> Vec<String> {
         let chars: Vec<char> = code.chars().collect();
         tcl_script(&chars, expect, &mut found, 0);
     }
-    found.truncate(32);
+    keep_distinct(&mut found);
     found
 }
 
@@ -173,7 +190,7 @@ struct TclWord {
 }
 
 fn tcl_script(c: &[char], expect: bool, found: &mut Vec<String>, depth: u32) {
-    if depth > 8 || found.len() > 32 {
+    if depth > 8 || found.len() >= KEPT {
         return;
     }
     let mut i = 0;
@@ -538,7 +555,7 @@ pub fn editor_shell_commands(script: &str) -> Vec<String> {
         }
     }
     found.extend(shell_commands(script, false));
-    found.truncate(32);
+    keep_distinct(&mut found);
     found
 }
 
@@ -607,7 +624,7 @@ pub fn awk_pipe_commands(program: &str) -> Vec<String> {
         {
             found.push(before[open + 1..before.len() - 1].to_string());
         }
-        if found.len() >= 16 {
+        if found.len() >= KEPT {
             break;
         }
     }
@@ -853,7 +870,7 @@ pub fn sed_effects(script: &str) -> SedEffects {
             }
             _ => i += 1,
         }
-        if fx.commands.len() + fx.writes.len() > 32 {
+        if fx.commands.len() + fx.writes.len() >= KEPT {
             break;
         }
     }
@@ -895,7 +912,7 @@ pub fn client_shell_commands(client: &str, text: &str) -> Vec<String> {
                 break;
             }
         }
-        if found.len() >= 16 {
+        if found.len() >= KEPT {
             break;
         }
     }

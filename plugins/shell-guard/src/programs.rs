@@ -1279,12 +1279,9 @@ impl Analysis<'_> {
             );
         }
         for script in &scripts {
-            for cmd in crate::embedded::editor_shell_commands(script) {
-                let mut e = env.clone();
-                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-                if self.done() {
-                    return;
-                }
+            let commands = crate::embedded::editor_shell_commands(script);
+            if self.found_commands(&format!("The `{name}` commands"), &commands, env, depth) {
+                return;
             }
             self.inline_code_paths(&format!("`{name}` commands"), script, env, depth);
         }
@@ -1491,6 +1488,9 @@ impl Analysis<'_> {
                 let mut e = env.clone();
                 self.script(cmd, &mut e, depth + 1, &Output::Unknown);
             }
+            if fx.commands.len() + fx.writes.len() > crate::embedded::MAX_COMMANDS {
+                self.too_many_found(&format!("The `{name}` script"));
+            }
             for file in &fx.writes {
                 if !matches!(file.as_str(), "/dev/stdout" | "/dev/stderr") {
                     self.check_write(
@@ -1566,12 +1566,9 @@ impl Analysis<'_> {
                 );
                 continue;
             }
-            for cmd in crate::embedded::client_shell_commands(client, &text) {
-                let mut e = env.clone();
-                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-                if self.done() {
-                    return;
-                }
+            let commands = crate::embedded::client_shell_commands(client, &text);
+            if self.found_commands(&format!("The `{name}` input"), &commands, env, depth) {
+                return;
             }
             if matches!(name, "gdb" | "cgdb") {
                 // gdb's `python CODE`.

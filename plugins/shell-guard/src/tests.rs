@@ -2724,3 +2724,50 @@ fn tcl_expect_and_lua_commands_are_judged() {
         allow(cmd);
     }
 }
+
+/// Review s8 (helper note): each finder of commands in code kept the
+/// first 32 and dropped the rest, so `perl -e` with 40 harmless
+/// `system("ls")` before `system("rm -rf ~")` was allowed. More distinct
+/// commands than are judged escalate; a repeated one counts once.
+#[test]
+fn commands_past_the_judged_count_are_not_dropped() {
+    // `N` numbers each copy, so that the commands are distinct.
+    let many = |each: &str, n: usize| -> String {
+        (0..n).map(|i| each.replace('N', &i.to_string())).collect()
+    };
+    for cmd in [
+        format!(
+            "perl -e '{}system(\"rm -rf /tmp/x\");'",
+            many("system(\"ls N\"); ", 40)
+        ),
+        format!(
+            "perl -e '{}system \"rm -rf /tmp/x\";'",
+            many("system \"ls N\"; ", 40)
+        ),
+        format!("ruby -e '{}'", many("`ls N`; ", 40)),
+        format!("python3 -c '{}'", many("os.system(\"ls N\"); ", 40)),
+        format!("lua -e '{}'", many("os.execute(\"ls N\") ", 40)),
+        format!("vim -es -c '{}' x", many("!ls N\n", 40)),
+        format!("sqlite3 db <<'E'\n{}E", many(".shell ls N\n", 40)),
+        format!("sed -e '{}' x", many("1e ls N\n", 40)),
+    ] {
+        escalate(&cmd, "shell.too-long");
+    }
+    // A deny among the judged ones still denies.
+    deny(
+        &format!(
+            "perl -e 'system(\"rm -rf ~\"); {}'",
+            many("system(\"ls N\"); ", 40)
+        ),
+        "shell.rm-home",
+    );
+    allow(&format!("perl -e '{}'", many("system(\"ls N\"); ", 32)));
+    // Repeats count once: 40 of one harmless command, then the deletion.
+    deny(
+        &format!(
+            "perl -e '{}system(\"rm -rf ~\");'",
+            "system(\"ls\"); ".repeat(40)
+        ),
+        "shell.rm-home",
+    );
+}
