@@ -671,17 +671,22 @@ fn shell_urls(args: &serde_json::Value) -> Vec<Candidate> {
         };
         // The shell's own parse: a client inside `if … fi`, `{ …; }` or
         // after a redirection is still the command (review-s7 F1's reader).
+        // A client anywhere in the words, not only first: runners and
+        // wrappers run it (`uv run curl URL`, `sudo wget URL`,
+        // `env A=1 timeout 5 curl URL`); each client's operands are read.
         for w in check_catalog::parse::command_words(cmd) {
-            if !NETWORK_CLIENTS.contains(&check_catalog::words::base_name(&w[0])) {
-                continue;
-            }
-            for op in check_catalog::words::operands(&w) {
-                if has_authority_scheme(op) || extract::is_bare_host_url(op) {
-                    out.push(Candidate {
-                        path: format!("arguments.{key}"),
-                        text: op.to_string(),
-                        from_url_arg: false,
-                    });
+            let clients = w.iter().enumerate().filter(|(_, word)| {
+                NETWORK_CLIENTS.contains(&check_catalog::words::base_name(word))
+            });
+            for (at, _) in clients {
+                for op in check_catalog::words::operands(&w[at..]) {
+                    if has_authority_scheme(op) || extract::is_bare_host_url(op) {
+                        out.push(Candidate {
+                            path: format!("arguments.{key}"),
+                            text: op.to_string(),
+                            from_url_arg: false,
+                        });
+                    }
                 }
             }
         }
@@ -776,6 +781,27 @@ mod tests {
         // Not a code tool: URLs inside its free text are not read.
         let args = serde_json::json!({"query": "urlopen(\"http://169.254.169.254/\")"}).to_string();
         assert_eq!(rule(&g, "python_docs_search", &args), "abstain");
+    }
+
+    /// Review s8 F1: a client run by a runner or wrapper was not read
+    /// (`uv run curl -s http://169.254.169.254/…` was allowed).
+    #[test]
+    fn clients_run_by_runners_and_wrappers_are_read() {
+        let g = guard("{}");
+        for cmd in [
+            "uv run curl -s http://169.254.169.254/latest/meta-data/",
+            "sudo wget -qO- http://169.254.169.254/latest/",
+            "env A=1 timeout 5 curl http://169.254.169.254/",
+            "xvfb-run /usr/bin/curl http://169.254.169.254/",
+            "poetry run http GET 169.254.169.254/latest/",
+        ] {
+            let args = serde_json::json!({ "command": cmd }).to_string();
+            assert_eq!(rule(&g, "bash", &args), "egress.metadata", "{cmd}");
+        }
+        let args = serde_json::json!({"command": "uv run curl -fsSL https://example.com/a.json"});
+        assert_eq!(rule(&g, "bash", &args.to_string()), "allow");
+        let args = serde_json::json!({"command": "uv run pytest -q"});
+        assert_eq!(rule(&g, "bash", &args.to_string()), "abstain");
     }
 
     #[test]
