@@ -213,7 +213,10 @@ impl Check for ShellGuard {
             env!("CARGO_PKG_VERSION"),
             "Denies destructive and remote-code shell commands; escalates sudo, force-pushes and hard resets",
         )
-        .tools(&default_tools())
+        // Every tool: a tool is judged as a shell tool by its name or by a
+        // command among its arguments ([`ShellGuard::vet`]), whatever the
+        // name (`start_process`, `os_command`, an MCP server's `echo`).
+        .tools(&["*"])
     }
 
     fn new(settings: Settings) -> Result<Self, String> {
@@ -306,7 +309,8 @@ impl ShellGuard {
         // A command argument is a shell command too (`command` beside a
         // Python tool's code), unless it is a code argument by name
         // (`script` of a Python tool is Python).
-        for (key, value) in roles::values(args, &self.opts.command_args) {
+        let by_name = code_run.is_some() || shell_tool_by_name(&call.name);
+        for (key, value) in command_values(args, &self.opts.command_args, by_name) {
             let code_by_name = code_keys.contains(&key)
                 && check_catalog::code::CODE_ARGS
                     .iter()
@@ -384,6 +388,69 @@ impl ShellGuard {
         }
         decision
     }
+}
+
+/// Words that make a tool name a shell tool's wherever they stand in it
+/// (`start_terminal_command`, `start_process`, `spawn`, `run_in_shell`),
+/// beside the [`DEFAULT_TOOLS`] globs.
+const SHELL_NAME_WORDS: &[&str] = &["terminal", "process", "spawn", "shell"];
+
+/// Argument names that hold a command for any tool, beside the settings'
+/// `command_args`.
+const EXTRA_COMMAND_ARGS: &[&str] = &["shell_command"];
+
+/// Whether the tool `name` is a shell tool by its name: a [`DEFAULT_TOOLS`]
+/// glob matches it, or it holds one of [`SHELL_NAME_WORDS`] (case folded).
+pub fn shell_tool_by_name(name: &str) -> bool {
+    let folded = roles::fold(name);
+    SHELL_NAME_WORDS.iter().any(|w| folded.contains(w))
+        || DEFAULT_TOOLS.iter().any(|glob| name_matches(glob, &folded))
+}
+
+/// `name` (folded) matches `glob`, a name with at most a trailing `*`.
+fn name_matches(glob: &str, name: &str) -> bool {
+    match glob.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => name == glob,
+    }
+}
+
+/// The command arguments of a call's `args`: each value under a name of
+/// `names` or [`EXTRA_COMMAND_ARGS`] (by fold), at the top level and one
+/// object down (`{"params": {"command": …}}`). A tool that is a shell tool
+/// by its name (`by_name`) has every top-level value judged (one that is
+/// not text escalates); any other tool is judged as a shell tool by
+/// content: a string, or a list of strings (argv), under such a name, so
+/// its command is judged whatever the tool is called.
+fn command_values<'a>(
+    args: &'a Value,
+    names: &[String],
+    by_name: bool,
+) -> Vec<(&'a str, &'a Value)> {
+    let names: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .chain(EXTRA_COMMAND_ARGS.iter().copied())
+        .collect();
+    let text = |v: &Value| match v {
+        Value::String(_) => true,
+        Value::Array(items) => !items.is_empty() && items.iter().all(Value::is_string),
+        _ => false,
+    };
+    let mut out: Vec<(&str, &Value)> = roles::values(args, &names)
+        .into_iter()
+        .filter(|(_, v)| by_name || text(v))
+        .collect();
+    if let Some(obj) = args.as_object() {
+        for inner in obj.values().filter(|v| v.is_object()) {
+            for (key, value) in roles::values(inner, &names) {
+                if text(value) && !out.iter().any(|(_, v)| *v == value) {
+                    out.push((key, value));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The escalation for code in a language the check does not know (the
@@ -662,5 +729,69 @@ mod workdir_tests {
             true,
         );
         assert_eq!(d.rule(), Some("shell.rm-home"));
+    }
+
+    #[test]
+    fn a_command_argument_makes_any_tool_a_shell_tool() {
+        let guard = ShellGuard::from_settings_json("{}").unwrap();
+        let ctx = Context {
+            attributes: vec![
+                ("cwd".to_string(), "/home/alice/project".to_string()),
+                ("home".to_string(), "/home/alice".to_string()),
+            ],
+            ..Default::default()
+        };
+        let vet = |name: &str, args: serde_json::Value| {
+            guard.vet(&ToolCall::new(name, args.to_string()), &ctx)
+        };
+        let rm = |d: &Decision| d.rule() == Some("shell.rm-home");
+        for name in [
+            "echo",
+            "start_process",
+            "process_start",
+            "interact_with_process",
+            "start_terminal_command",
+            "os_command",
+            "system",
+            "spawn",
+            "launch",
+            "invoke",
+            "cli",
+        ] {
+            for key in ["command", "CMD", "shell_command", "Script"] {
+                let d = vet(name, serde_json::json!({ key: "rm -rf ~" }));
+                assert!(rm(&d), "{name} {key}: {d:?}");
+            }
+            let d = vet(name, serde_json::json!({"params": {"command": "rm -rf ~"}}));
+            assert!(rm(&d), "{name} nested: {d:?}");
+            let d = vet(name, serde_json::json!({"command": "ls -la"}));
+            assert!(
+                matches!(d, Decision::Allow | Decision::Abstain),
+                "{name}: {d:?}"
+            );
+        }
+        // By name: a value that is not text escalates; by content only, it
+        // is not a command.
+        assert!(shell_tool_by_name("start_terminal_command"));
+        assert!(shell_tool_by_name("Run_In_Shell"));
+        assert!(shell_tool_by_name("bash"));
+        assert!(!shell_tool_by_name("echo"));
+        assert!(matches!(
+            vet("bash", serde_json::json!({"command": 7})),
+            Decision::Escalate(_)
+        ));
+        assert!(matches!(
+            vet("terminal_x", serde_json::json!({"command": 7})),
+            Decision::Escalate(_)
+        ));
+        assert!(matches!(
+            vet("echo", serde_json::json!({"command": 7})),
+            Decision::Abstain
+        ));
+        assert!(matches!(
+            vet("notes", serde_json::json!({"text": "rm -rf ~"})),
+            Decision::Abstain
+        ));
+        assert_eq!(ShellGuard::info().tools, ["*"]);
     }
 }
