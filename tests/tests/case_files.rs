@@ -23,10 +23,12 @@ fn run(dir: &Path, file: &Value, flags: &[&str]) -> CliRun {
 }
 
 /// A policy of shell-guard and egress-guard in `dir`, as `toolvet.toml`.
+/// shell-guard limited to `bash` (it applies to every tool by default,
+/// routing by content), so a file tool's call does not select it.
 fn two_check_policy(dir: &Path) {
     let text = format!(
         "[host]\ndefault_timeout_ms = 10000\n\n\
-         [[check]]\nname = \"shell\"\nplugin = {:?}\n\n\
+         [[check]]\nname = \"shell\"\nplugin = {:?}\ntools = [\"bash\"]\n\n\
          [[check]]\nname = \"egress\"\nplugin = {:?}\n",
         plugin("shell_guard"),
         plugin("egress_guard"),

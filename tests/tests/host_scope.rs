@@ -53,10 +53,12 @@ async fn a_host_for_one_tool_loads_only_the_checks_that_can_select_it() {
     let first = load_for(policy(cache.path(), settings.clone()), "read_file").await;
     assert_eq!(names(&first), ["shell", "paths", "sql"]);
     drop(first);
-    // Now each is known to load, and shell-guard's own globs and sql's
-    // policy `tools` do not select read_file.
+    // Now each is known to load, and sql's policy `tools` do not select
+    // read_file (shell-guard's own glob is `*`: it routes by content, a
+    // command argument of any tool; a plugin's own narrower globs are
+    // tested below with sql-guard's).
     let scoped = load_for(policy(cache.path(), settings.clone()), "read_file").await;
-    assert_eq!(names(&scoped), ["paths"]);
+    assert_eq!(names(&scoped), ["shell", "paths"]);
     let bash = load_for(policy(cache.path(), settings.clone()), "bash").await;
     assert!(
         names(&bash).contains(&"shell".to_string()),
@@ -115,8 +117,9 @@ async fn globs_remembered_for_other_settings_or_another_file_are_not_used() {
     // Another file at the plugin's path: its stamp is not the remembered
     // one, so it loads (and here it declares other globs).
     let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("shell_guard.wasm");
-    std::fs::copy(plugin("shell_guard"), &copy).unwrap();
+    // sql-guard: its own globs do not select read_file.
+    let copy = dir.path().join("sql_guard.wasm");
+    std::fs::copy(plugin("sql_guard"), &copy).unwrap();
     let spec = |plugin_file: &Path| {
         let spec = json!({
             "host": {"cache_dir": cache.path(), "default_timeout_ms": 10_000},
