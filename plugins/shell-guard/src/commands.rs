@@ -1466,7 +1466,31 @@ impl Analysis<'_> {
                 }
                 Output::Unknown
             }
-            _ => pass_through(stdin),
+            // A program not known at all may run the command in its words
+            // (review-s8 F1): read, only adding findings.
+            n => {
+                if own_rules
+                    && !crate::programs::is_known_program(n)
+                    && !matches!(
+                        n,
+                        "sed"
+                            | "gsed"
+                            | "sqlite3"
+                            | "sqlite"
+                            | "sqlcipher"
+                            | "litecli"
+                            | "psql"
+                            | "mysql"
+                            | "mariadb"
+                            | "gdb"
+                            | "cgdb"
+                    )
+                    && let Some(out) = self.unknown_program(n, args, env, depth)
+                {
+                    return out;
+                }
+                pass_through(stdin)
+            }
         }
     }
 

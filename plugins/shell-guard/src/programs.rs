@@ -55,6 +55,17 @@ const COMMAND_TAIL_OPTIONS: &[(&str, &str)] = &[
     ("fdfind", "-x"),
 ];
 
+/// Whether shell-guard has a table entry for `name` here: a command-
+/// running option, an agent CLI or an editor. Its words are read by that
+/// entry, not as an unknown runner's.
+pub(crate) fn is_known_program(name: &str) -> bool {
+    COMMAND_OPTIONS.iter().any(|(p, _)| *p == name)
+        || COMMAND_TAIL_OPTIONS.iter().any(|(p, _)| *p == name)
+        || GETOPT_PROGRAMS.contains(&name)
+        || AGENT_CLIS.contains(&name)
+        || is_editor(name)
+}
+
 /// Programs that parse their options as getopt does: short options
 /// cluster (`script -qc CMD`, `tar -cI CMD`, `rsync -ae CMD`, `fd -0x CMD`;
 /// the value option's value is the rest of the cluster or the next word)

@@ -957,3 +957,325 @@ impl Analysis<'_> {
         Run::Command(args.get(i..).unwrap_or(&[]).to_vec())
     }
 }
+
+/// Programs whose words are data, never a command they run: their
+/// arguments are patterns, targets, package or page names, or a command
+/// run in a container or on another machine, whose paths are not this
+/// machine's (`grep -r rm .`, `make rm`, `apt-get install sudo curl`,
+/// `man rm`, `docker run IMG rm -rf /`, `pkill -f 'sudo sh'`). The
+/// unknown-program reading ([`Analysis::unknown_program`]) is off for them.
+const DATA_WORDS: &[&str] = &[
+    // Search and text: the words are patterns and files.
+    "grep",
+    "egrep",
+    "fgrep",
+    "zgrep",
+    "ag",
+    "ack",
+    "ugrep",
+    "git-grep",
+    "fzf",
+    "pgrep",
+    "pkill",
+    "killall",
+    "kill",
+    "test",
+    "[",
+    "[[",
+    "expr",
+    "true",
+    "false",
+    ":",
+    "set",
+    "shift",
+    "getopts",
+    "complete",
+    "compgen",
+    "history",
+    "fc",
+    "printenv",
+    "logger",
+    "notify-send",
+    "wall",
+    "say",
+    "banner",
+    "figlet",
+    "cowsay",
+    "toilet",
+    "yes",
+    // Names of programs looked up, not run.
+    "man",
+    "info",
+    "help",
+    "tldr",
+    "apropos",
+    "whatis",
+    "which",
+    "whereis",
+    "type",
+    "hash",
+    "dpkg",
+    "dpkg-query",
+    "rpm",
+    "apt-file",
+    "command-not-found",
+    "update-alternatives",
+    // Build tools: the words are targets and variables.
+    "make",
+    "gmake",
+    "bmake",
+    "mk",
+    "ninja",
+    "cmake",
+    "meson",
+    "bazel",
+    "bazelisk",
+    "buck",
+    "scons",
+    "rake",
+    "invoke",
+    "task",
+    "just",
+    // Package managers: the words are package names.
+    "apt",
+    "apt-get",
+    "apt-cache",
+    "aptitude",
+    "dnf",
+    "yum",
+    "zypper",
+    "pacman",
+    "yay",
+    "paru",
+    "apk",
+    "brew",
+    "port",
+    "pkg",
+    "pip",
+    "pip3",
+    "pipx",
+    "gem",
+    "cargo",
+    "go",
+    "snap",
+    "flatpak",
+    "nix-env",
+    "choco",
+    "winget",
+    "scoop",
+    "opam",
+    "cabal",
+    "stack",
+    "composer",
+    "cpan",
+    "cpanm",
+    "luarocks",
+    "R",
+    "julia",
+    "dotnet",
+    "mvn",
+    "gradle",
+    "sbt",
+    "lein",
+    // Containers, virtual machines and remote hosts: the command runs on
+    // another filesystem (bind mounts are a separate, known gap).
+    "docker",
+    "podman",
+    "nerdctl",
+    "kubectl",
+    "oc",
+    "lxc",
+    "incus",
+    "ctr",
+    "crictl",
+    "vagrant",
+    "multipass",
+    "limactl",
+    "colima",
+    "toolbox",
+    "distrobox",
+    "docker-compose",
+    "helm",
+    "kind",
+    "minikube",
+    "gcloud",
+    "az",
+];
+
+/// Whether a program not otherwise known to shell-guard, given `word`
+/// (its base name) among its arguments followed by `more` words, may be
+/// running it: the programs with a rule that denies or escalates (removers,
+/// privilege, shells, downloaders, credential readers, `git`, disk,
+/// permission and power commands) and the wrappers and runners that lead
+/// to them. A name with nothing after it is read only when it acts alone
+/// (`reboot`).
+fn judged_name(word: &str, more: usize, rest: &[Field]) -> bool {
+    let alone = matches!(word, "shutdown" | "reboot" | "halt" | "poweroff");
+    if alone {
+        return true;
+    }
+    if more == 0 {
+        return false;
+    }
+    if crate::commands::is_shell(word) || crate::commands::DOWNLOADERS.contains(&word) {
+        return true;
+    }
+    if crate::commands::is_interpreter(word) {
+        // Inline code only (`python -c …`, `node -e …`); a bare
+        // interpreter name among data words (`nvm install node 20`) is not.
+        return rest.first().is_some_and(|a| {
+            matches!(
+                a.text().as_str(),
+                "-c" | "-e" | "-E" | "-r" | "--eval" | "-x"
+            )
+        });
+    }
+    word.starts_with("mkfs")
+        || is_runner(word, rest)
+        || matches!(
+            word,
+            "rm" | "srm"
+                | "unlink"
+                | "shred"
+                | "rimraf"
+                | "find"
+                | "dd"
+                | "mke2fs"
+                | "mkswap"
+                | "wipefs"
+                | "chmod"
+                | "chown"
+                | "chgrp"
+                | "chattr"
+                | "setfacl"
+                | "sudo"
+                | "doas"
+                | "pkexec"
+                | "run0"
+                | "su"
+                | "git"
+                | "cat"
+                | "tac"
+                | "head"
+                | "tail"
+                | "less"
+                | "more"
+                | "bat"
+                | "base64"
+                | "xxd"
+                | "od"
+                | "strings"
+                | "cp"
+                | "mv"
+                | "ln"
+                | "install"
+                | "tee"
+                | "scp"
+                | "rsync"
+                | "systemctl"
+                | "crontab"
+                | "eval"
+                | "source"
+                | "exec"
+                | "env"
+                | "timeout"
+                | "nohup"
+                | "nice"
+                | "setsid"
+                | "stdbuf"
+                | "time"
+                | "command"
+                | "xargs"
+                | "parallel"
+                | "watch"
+                | "flock"
+                | "chroot"
+                | "ssh"
+        )
+}
+
+/// Options of an unknown program whose value, a whole command line, is
+/// read as `sh -c` of it (`mytool --exec 'rm -rf ~'`).
+const UNKNOWN_SCRIPT_OPTIONS: &[&str] = &["-c", "--run", "--command", "--exec", "--cmd"];
+
+/// At most this many readings of one unknown program's words.
+const UNKNOWN_READINGS: usize = 8;
+
+impl Analysis<'_> {
+    /// A program shell-guard does not know (it reached no rule, runner or
+    /// reader) may itself be a runner: from each of its words that names a
+    /// program whose judgment matters ([`judged_name`]), the rest is judged
+    /// as a command it runs, and the value of a `-c`/`--run`/`--command`/
+    /// `--exec`/`--cmd` option holding a command line as `sh -c` of it
+    /// (`foo-run rm -rf ~`, `mytool exec -- sudo sh -c id`). These readings
+    /// only add findings; the strictest wins. Off for [`DATA_WORDS`]
+    /// programs, whose words are data (review-s8 F1).
+    ///
+    /// Returns the tainted output of a reading (downloaded code, secrets:
+    /// `foo-run curl URL | sh`), if any.
+    pub(crate) fn unknown_program(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &Env,
+        depth: u32,
+    ) -> Option<Output> {
+        let mut tainted: Option<Output> = None;
+        if DATA_WORDS.contains(&name) || depth >= self.opts.max_depth {
+            return tainted;
+        }
+        let mut readings = 0;
+        let mut i = 0;
+        while i < args.len() && readings < UNKNOWN_READINGS && !self.done() {
+            let t = args[i].text();
+            let script = if UNKNOWN_SCRIPT_OPTIONS.contains(&t.as_str()) {
+                args.get(i + 1).and_then(Field::static_text)
+            } else {
+                UNKNOWN_SCRIPT_OPTIONS.iter().find_map(|o| {
+                    t.strip_prefix(o)
+                        .and_then(|r| r.strip_prefix('='))
+                        .filter(|_| o.starts_with("--"))
+                        .map(str::to_string)
+                })
+            };
+            // A guess: text that is not shell (`jq -c '.[] | select(…)'`)
+            // or would be too deep is not read at all, never reported.
+            if let Some(text) = script.filter(|s| {
+                s.trim().contains(char::is_whitespace)
+                    && depth < self.opts.max_depth
+                    && crate::syntax::parse_script(s, crate::syntax::MAX_OPENERS).is_ok()
+            }) {
+                readings += 1;
+                let mut e = env.clone();
+                self.script(&text, &mut e, depth + 1, &Output::Unknown);
+                i += 1;
+                continue;
+            }
+            if args[i].is_dynamic() {
+                i += 1;
+                continue;
+            }
+            let word = crate::commands::base_name(&t);
+            let rest = &args[i + 1..];
+            if judged_name(&word, rest.len(), rest) {
+                readings += 1;
+                let mut e = env.clone();
+                let out = self.exec(
+                    args[i..].to_vec(),
+                    &mut e,
+                    depth + 1,
+                    &Output::Unknown,
+                    false,
+                );
+                if out.is_tainted() {
+                    tainted = Some(match tainted {
+                        Some(t) => t.merge(out),
+                        None => out,
+                    });
+                }
+            }
+            i += 1;
+        }
+        tainted
+    }
+}
