@@ -631,8 +631,25 @@ fn runs_a_shell(words: &[String]) -> bool {
 /// shell's line (`\x15` kills it, `\x17` a word, backspace and DEL a
 /// character, ESC sequences move the cursor, tab completes, `\x03` drops
 /// it, `\r` ends it), and `!` followed by a word is history expansion
-/// (`!!`, `!$`, `!:1-3` put earlier words into the line).
+/// (`!!`, `!$`, `!:1-3` put earlier words into the line), as are a line
+/// starting with `^` (`^old^new` reruns the last line edited) and the `fc`
+/// builtin (`fc -s old=new` reruns an earlier line).
 fn line_edit(text: &str) -> Option<String> {
+    if text.lines().any(|l| l.trim_start().starts_with('^')) {
+        return Some(
+            "the input holds a line starting with `^`, which an interactive shell reads as `^old^new`: \
+             the last line run again with a word replaced"
+                .to_string(),
+        );
+    }
+    let separators =
+        |c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}' | '`');
+    if text.split(separators).any(|w| w == "fc") {
+        return Some(
+            "the input runs `fc`, which runs earlier lines of the shell's history again, edited"
+                .to_string(),
+        );
+    }
     if let Some(c) = text.chars().find(|c| c.is_control() && *c != '\n') {
         return Some(format!(
             "the input holds the control character U+{:04X}, which edits the shell's line",
@@ -1503,6 +1520,12 @@ mod tests {
             "a\rb",
             "sudo !!",
             "!$",
+            // Review s9 G8: quick substitution and `fc` rerun earlier lines.
+            "^echo ^\n",
+            "  ^x^y",
+            "fc -s echo=\n",
+            "true; fc -e - echo=\n",
+            "(fc -s)",
         ] {
             assert!(line_edit(text).is_some(), "{text:?}");
         }
@@ -1512,6 +1535,9 @@ mod tests {
             "a != b",
             "echo hi!",
             "echo \"x!\"",
+            "grep fcntl src/*.c\n",
+            "echo a^b\n",
+            "cd fc-dir\n",
         ] {
             assert!(line_edit(text).is_none(), "{text:?}");
         }

@@ -670,3 +670,44 @@ fn keystrokes_into_a_program_that_is_not_a_shell_escalate() {
         "{typed:?}"
     );
 }
+
+/// Review s9 G8: `^old^new` and `fc -s old=new` typed into a persistent
+/// shell run an earlier line again, edited (`echo rm -rf ~`, then `^echo ^`
+/// runs `rm -rf ~`): never allowed.
+#[test]
+fn keystrokes_that_rerun_an_edited_history_line_are_not_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    for (session, rerun) in [("g8a", "^echo ^\n"), ("g8b", "fc -s echo=\n")] {
+        let start = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                session,
+                "exec_command",
+                serde_json::json!({"cmd": "bash", "tty": true}),
+            ),
+        );
+        assert!(allowed(&start), "{start:?}");
+        let echo = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                session,
+                "write_stdin",
+                serde_json::json!({"session_id": 1, "chars": "echo rm -rf ~\n"}),
+            ),
+        );
+        assert!(allowed(&echo), "{echo:?}");
+        let again = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                session,
+                "write_stdin",
+                serde_json::json!({"session_id": 1, "chars": rerun}),
+            ),
+        );
+        assert!(not_allowed(&again), "{rerun:?}: {again:?}");
+    }
+}
