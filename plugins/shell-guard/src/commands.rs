@@ -956,6 +956,9 @@ impl Analysis<'_> {
                 return out;
             }
         }
+        // A symbolic link made here counts for the later commands of the
+        // call (review-s9 G5); the command making it was judged above.
+        self.learn_same_call_links(name, args, env);
         if self.secret_source(name, args) {
             return Output::Secret;
         }

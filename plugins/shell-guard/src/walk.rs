@@ -1660,6 +1660,116 @@ impl<'a> Analysis<'a> {
         self.facts.through_symlinks(path, self.home.as_deref())
     }
 
+    /// A symbolic link the walk sees made (`ln -s`, `ln --sym`, `cp -s`,
+    /// `cp -rs`) counts for the later commands of the same call, as the run
+    /// facts' links count for later calls (review-s9 G5: `ln -s
+    /// ~/.ssh/id_rsa k; cat k` and `ln -s ~/.config/toolvet k; echo > k/x`
+    /// were allowed). It joins the same table ([`check_catalog::run::Facts`]'s
+    /// `symlinks`), newest winning, with the candidates the run facts take
+    /// (the link named, or made inside a directory of that name). A link is
+    /// never learnt where it could loosen a decision: its path (through the
+    /// links known so far) must be an ordinary place inside or outside the
+    /// workspace that is not, and holds no, credential, toolvet secret or
+    /// guard rail (`ln -sf /tmp/x ~/.ssh` then `cat ~/.ssh/id_rsa` still
+    /// reads the key, however the link went). Links whose words cannot be
+    /// read are not learnt (the command making them is judged as it was).
+    pub(crate) fn learn_same_call_links(&mut self, name: &str, args: &[Field], env: &Env) {
+        if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
+            return;
+        }
+        let Some(place) = crate::removers::placement(name, args) else {
+            return;
+        };
+        let relative = name == "ln" && ln_relative(args);
+        let children_only = name == "cp" && cp_recursive(args);
+        for source in &place.sources {
+            let mut links = Vec::new();
+            if !place.named_dir {
+                links.push(place.dest.clone());
+            }
+            links.extend(crate::removers::inside(&place.dest, source));
+            for link in links {
+                if self.done() {
+                    return;
+                }
+                let Some(link_abs) = self.plain_abs(&link, env) else {
+                    continue;
+                };
+                if !self.link_may_be_learnt(&link, env) {
+                    continue;
+                }
+                // The link's directory as the links known so far place it.
+                let (parent, last) = match link_abs.rsplit_once('/') {
+                    Some((d, l)) => (if d.is_empty() { "/" } else { d }, l),
+                    None => continue,
+                };
+                let parent = self.through_symlinks(parent.to_string());
+                let link_at = paths::resolve(&parent, last);
+                // The target: absolute or `~` as written; relative to the
+                // link's directory (to the working directory for `ln -r`).
+                let target = match source.static_text() {
+                    Some(t) if !t.starts_with('/') && !relative && !source_is_home(source) => {
+                        paths::resolve(&parent, &t)
+                    }
+                    _ => match self.abs_path(source, env) {
+                        Some(t) => t,
+                        None => continue,
+                    },
+                };
+                let link_at = if children_only && link_at != "/" {
+                    format!("{link_at}/")
+                } else {
+                    link_at
+                };
+                let links = &mut self.facts.symlinks;
+                links.retain(|(l, t)| !(l == &link_at && t == &target));
+                links.push((link_at, target));
+            }
+        }
+    }
+
+    /// Whether a link at `link` may be learnt without loosening what its
+    /// path placed before (see [`Self::learn_same_call_links`]).
+    fn link_may_be_learnt(&self, link: &Field, env: &Env) -> bool {
+        let Some(abs) = self.abs_path(link, env) else {
+            return false;
+        };
+        if !matches!(self.places().classify(&abs), Place::Inside | Place::Outside) {
+            return false;
+        }
+        let sensitive = crate::sinks::sensitive_files();
+        !(self.state.guard_rail(&abs).is_some()
+            || self.state.rail_within(&abs).is_some()
+            || self.state.is_secret(&abs)
+            || crate::sinks::is_git_config_file(&abs)
+            || sensitive.matches(&abs).is_some()
+            || sensitive.matches_glob(&format!("{abs}/*")).is_some())
+    }
+
+    /// `f` made absolute against the working directory, `~` expanded, with
+    /// no link followed; `None` when it cannot be read.
+    fn plain_abs(&self, f: &Field, env: &Env) -> Option<String> {
+        let mut text = String::new();
+        for (i, seg) in f.segs.iter().enumerate() {
+            match seg {
+                Seg::Lit { text: t, .. } => text.push_str(t),
+                Seg::Home(None) if i == 0 => text.push_str(self.home.as_deref()?),
+                _ => return None,
+            }
+        }
+        if text.is_empty() {
+            return None;
+        }
+        Some(if text.starts_with('/') {
+            paths::normalize_abs(&text)
+        } else {
+            match &env.cwd {
+                Cwd::Known(c) => paths::resolve(c, &text),
+                _ => return None,
+            }
+        })
+    }
+
     /// Check a write target for raw devices.
     pub(crate) fn check_device_write(&mut self, target: &str, via: &str) {
         if is_raw_device(target) {
@@ -1936,6 +2046,80 @@ impl SelfCalls {
             ast::Command::Function(_) | ast::Command::ExtendedTest(..) => {}
         }
     }
+}
+
+/// Whether `ln` or `cp` with the words `args` makes symbolic links: a
+/// short-option cluster holding `s` before `--` (`-s`, `-sf`, `-fs`,
+/// `-sr`; `-S`/`-t` take a value, so nothing after them in the cluster
+/// counts), or `--symbolic` (`ln`) / `--symbolic-link` (`cp`) down to
+/// `--sy`.
+fn makes_symlinks(name: &str, args: &[Field]) -> bool {
+    let full = if name == "ln" {
+        "--symbolic"
+    } else {
+        "--symbolic-link"
+    };
+    for a in args {
+        let a = a.text();
+        if a == "--" {
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let long = long.split('=').next().unwrap_or("");
+            if long.len() >= 2 && full[2..].starts_with(long) {
+                return true;
+            }
+        } else if let Some(cluster) = a.strip_prefix('-') {
+            for c in cluster.chars() {
+                if c == 's' {
+                    return true;
+                }
+                if matches!(c, 'S' | 't') {
+                    break;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether `ln` is given `-r`/`--relative` (its target is then taken
+/// relative to the working directory).
+fn ln_relative(args: &[Field]) -> bool {
+    args.iter()
+        .map(Field::text)
+        .take_while(|a| a != "--")
+        .any(|a| {
+            (a.starts_with("--") && a.len() > 4 && "--relative".starts_with(a.as_str()))
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..]
+                        .chars()
+                        .take_while(|c| !matches!(c, 'S' | 't'))
+                        .any(|c| c == 'r'))
+        })
+}
+
+/// Whether `cp` copies directories whole (`-r`, `-R`, `-a`, `--recursive`,
+/// `--archive`): with `-s` it then fills the destination with links.
+fn cp_recursive(args: &[Field]) -> bool {
+    args.iter()
+        .map(Field::text)
+        .take_while(|a| a != "--")
+        .any(|a| {
+            matches!(a.as_str(), "--recursive" | "--archive")
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..]
+                        .chars()
+                        .take_while(|c| !matches!(c, 'S' | 't'))
+                        .any(|c| matches!(c, 'r' | 'R' | 'a')))
+        })
+}
+
+/// Whether a link's target word starts with `~` (placed from the home).
+fn source_is_home(f: &Field) -> bool {
+    matches!(f.segs.first(), Some(Seg::Home(_)))
 }
 
 #[cfg(test)]
