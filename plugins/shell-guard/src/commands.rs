@@ -548,6 +548,32 @@ impl Analysis<'_> {
                             i += 2;
                             continue;
                         }
+                        // A cluster of short options (`-iS'…'`, `-vC/`, `-0u X`):
+                        // `u`, `C` and `S` take the rest of the cluster, or the
+                        // next word; `S` ends the options.
+                        if t.len() > 2 && t.starts_with('-') && !t.starts_with("--") {
+                            let body = &t[1..];
+                            if let Some(at) = body.find(['u', 'C', 'S']) {
+                                let letter = body.as_bytes()[at];
+                                let rest = &body[at + 1..];
+                                let value = if rest.is_empty() {
+                                    i += 1;
+                                    args.get(i).cloned()
+                                } else {
+                                    Some(Field::lit(rest))
+                                };
+                                i += 1;
+                                match letter {
+                                    b'C' => chdir = value,
+                                    b'S' => {
+                                        split = value;
+                                        break;
+                                    }
+                                    _ => {}
+                                }
+                                continue;
+                            }
+                        }
                         if let Some(d) = t.strip_prefix("--chdir=") {
                             chdir = Some(Field::lit(d));
                         } else if t == "-S" || t == "--split-string" {
@@ -1714,7 +1740,20 @@ impl Analysis<'_> {
         for (cmd, _) in &execs {
             let Some(first) = cmd.first() else { continue };
             let n = base_name(&first.text());
-            if matches!(n.as_str(), "rm" | "unlink" | "shred" | "srm") {
+            // Removers, and the programs that destroy a file's content in
+            // place (`truncate -s0 {}`, `dd of={}`, `wipe`).
+            if matches!(
+                n.as_str(),
+                "rm" | "unlink"
+                    | "shred"
+                    | "srm"
+                    | "truncate"
+                    | "dd"
+                    | "wipe"
+                    | "rimraf"
+                    | "trash"
+                    | "trash-put"
+            ) {
                 deletes = true;
             }
         }
@@ -1751,7 +1790,8 @@ impl Analysis<'_> {
                             true,
                             "shell.find-delete",
                             format!(
-                                "`find {} … -delete` (or `-exec rm`) deletes {what} under `{shown}`. \
+                                "`find {} … -delete` (or `-exec` of a remover: `rm`, `shred`, `truncate`, `dd`) deletes or \
+                                 empties {what} under `{shown}`. \
                                  Run `find` on a directory inside the workspace instead ({hint}).",
                                 start.text()
                             ),

@@ -2896,3 +2896,29 @@ fn unknown_programs_words_read_as_commands() {
     allow("docker run --rm img rm -rf /");
     allow("kubectl exec pod -- sudo sh -c id");
 }
+
+/// Review s9 G1 and G13: `env` with `S` later in a cluster (`-iS'…'`) ran
+/// its command unjudged; `find ~ -exec truncate -s0 {} +` and `dd of={}`
+/// emptied every file of the home.
+#[test]
+fn env_clusters_and_find_exec_content_destroyers() {
+    for cmd in [
+        "env -iS'rm -rf ~'",
+        "env -vS'rm -rf ~'",
+        "env -0S 'rm -rf ~'",
+        "env -iS 'rm -rf ~'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    escalate("env -iu X sudo sh -c id", "shell.sudo");
+    allow("env -iS'ls -la'");
+    allow("env -i PATH=/usr/bin ls");
+    for cmd in [
+        "find ~ -type f -exec truncate -s0 {} +",
+        "find ~ -type f -exec dd if=/dev/null of={} \\;",
+        "find /etc -exec truncate -s 0 {} \\;",
+    ] {
+        deny(cmd, "shell.find-delete");
+    }
+    allow("find . -name '*.log' -exec truncate -s0 {} +");
+}
