@@ -990,6 +990,16 @@ impl Analysis<'_> {
         }
         match name {
             "rm" | "srm" if own_rules => self.rm(name, args, env, via_xargs),
+            "shred" if own_rules && via_xargs => {
+                self.report(
+                    true,
+                    "shell.xargs-rm",
+                    "`xargs shred` destroys whatever files arrive on standard input, which cannot be checked. \
+                     Name the files explicitly, inside the workspace."
+                        .to_string(),
+                );
+                Output::Static(String::new())
+            }
             "unlink" | "shred" if own_rules => {
                 for a in flags_positional(args) {
                     let t = a.text();
