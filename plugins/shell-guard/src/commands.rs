@@ -421,6 +421,13 @@ impl Analysis<'_> {
                 );
                 return Output::Unknown;
             }
+            // A file written or copied earlier in the call (review-s9 G11, G2).
+            match self.run_written_file(&mut argv, env, depth, stdin) {
+                walk::WrittenRun::Ran(out) => return out,
+                walk::WrittenRun::Renamed => continue,
+                walk::WrittenRun::No => {}
+            }
+            let first = &argv[0];
             let name = base_name(&first.text());
             let args = &argv[1..];
             let rest: Option<Vec<Field>> = match name.as_str() {
@@ -1259,6 +1266,7 @@ impl Analysis<'_> {
                         self.check_write(f, env, stdin, "`tee`", !appends, depth);
                     }
                     env.taint_file(&f.text(), stdin);
+                    env.note_written(&f.text(), stdin, appends);
                 }
                 stdin.clone()
             }
@@ -2291,6 +2299,10 @@ impl Analysis<'_> {
             }
             if t.starts_with("--") {
                 if matches!(t.as_str(), "--rcfile" | "--init-file") {
+                    // Read as the shell's program (review-s9 G11).
+                    if let Some(file) = args.get(i + 1) {
+                        self.program_file(name, file, env, depth);
+                    }
                     i += 1;
                 }
                 i += 1;
@@ -2342,6 +2354,9 @@ impl Analysis<'_> {
                 &out,
                 &format!("`{name} {path}`, written from it earlier in the command"),
             );
+            return;
+        }
+        if self.run_written_script(name, file, env, depth) {
             return;
         }
         for seg in &file.segs {
@@ -2448,6 +2463,8 @@ impl Analysis<'_> {
                     None => p.output(),
                 };
                 self.report_taint(&out, &format!("given to `{name}` as its program"));
+                // A program file written earlier in the call (review-s9 G11).
+                self.run_written_script(name, p, env, depth);
             }
             _ if !code => match stdin {
                 Output::Static(text) => self.embedded_commands(name, text, env, depth),
@@ -2732,6 +2749,7 @@ impl Analysis<'_> {
             Some(f) => match f.static_text() {
                 Some(t) if t == "-" => Cwd::Unknown,
                 Some(t) if t.starts_with('/') => Cwd::Known(crate::paths::normalize_abs(&t)),
+                Some(t) if self.cd_is_searched(&t, env) => Cwd::Unknown,
                 Some(t) => match &env.cwd {
                     Cwd::Known(c) => Cwd::Known(crate::paths::resolve(c, &t)),
                     Cwd::None if crate::paths::normalize_rel(&t).is_some() => Cwd::None,

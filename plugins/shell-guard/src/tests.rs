@@ -2922,3 +2922,106 @@ fn env_clusters_and_find_exec_content_destroyers() {
     }
     allow("find . -name '*.log' -exec truncate -s0 {} +");
 }
+
+/// Review s9 G4: `cd` through `CDPATH` (assigned on the command, in the
+/// shell or exported) or `shopt -s cdable_vars` may land anywhere, so a
+/// later relative removal is unplaced, as after `cd "$OLDPWD"`.
+#[test]
+fn cd_through_cdpath_or_cdable_vars_is_unplaced() {
+    for cmd in [
+        "CDPATH=/home cd alice && rm -rf *",
+        "CDPATH=/home; cd alice; rm -rf *",
+        "export CDPATH=/home; cd alice && rm -rf *",
+        "CDPATH=/home:. cd alice && rm -rf -- *",
+        "shopt -s cdable_vars; h=/home/alice; cd h; rm -rf *",
+        "CDPATH=\"$X\" cd alice && rm -rf *",
+        "CDPATH=/home bash -c 'cd alice && rm -rf *'",
+    ] {
+        escalate(cmd, "shell.rm-dynamic");
+    }
+    // Not searched: explicit relative or absolute targets, `.` alone.
+    deny("CDPATH=/home cd ../.. && rm -rf *", "shell.rm-home");
+    deny("CDPATH=/home; cd /home/alice && rm -rf *", "shell.rm-home");
+    allow("CDPATH=/home cd ./src && rm -rf build");
+    allow("CDPATH=. cd src && rm -rf build");
+    allow("CDPATH= cd src && rm -rf build");
+    // Controls: no CDPATH seen in the command (an inherited one is not
+    // visible to the hook; see SECURITY.md).
+    allow("cd src && rm -rf build");
+    allow("cd src && rm -rf build/*");
+    // The prefix assignment holds for that command only.
+    allow("CDPATH=/home true; cd src && rm -rf build");
+}
+
+/// Review s9 G11: a script written in the same call with known text, then
+/// run, is judged as its text; one whose text is not known escalates;
+/// `bash --rcfile <(…) -i` reads its start-up file as `bash <(…)` does.
+#[test]
+fn scripts_written_then_run_are_judged_as_their_text() {
+    for cmd in [
+        "echo 'rm -rf ~' > r.sh; bash r.sh",
+        "printf 'rm -rf ~\\n' > r.sh && sh r.sh",
+        "echo 'rm -rf ~' > r.sh; source r.sh",
+        "echo 'rm -rf ~' > r.sh; . r.sh",
+        "cat > r.sh <<< 'rm -rf ~'; chmod +x r.sh; ./r.sh",
+        "echo 'rm -rf ~' > /tmp/r.sh; bash /tmp/r.sh",
+        "echo 'rm -rf ~' | tee r.sh >/dev/null; bash r.sh",
+        "echo '#!/bin/sh' > r.sh; echo 'rm -rf ~' >> r.sh; chmod +x r.sh; ./r.sh",
+        "{ echo set -e; echo 'rm -rf ~'; } > r.sh; bash r.sh",
+        "echo 'rm -rf ~' > r.sh; mv r.sh s.sh; bash s.sh",
+        "echo 'rm -rf ~' > r.sh; cp r.sh s.sh; ./s.sh",
+        "bash --rcfile <(echo 'rm -rf ~') -i",
+        "bash --init-file <(echo 'rm -rf ~') -i",
+        "echo 'rm -rf ~' > r.sh; bash --rcfile r.sh -i",
+        "echo 'import os; os.system(\"rm -rf ~\")' > r.py; python3 r.py",
+        "echo '#!/usr/bin/env python3' > r.py; echo 'import os; os.system(\"rm -rf ~\")' >> r.py; chmod +x r.py; ./r.py",
+        "timeout 5 bash -c 'echo rm -rf ~ > r.sh; bash r.sh'",
+        "echo 'rm -rf ~' > r.sh; nohup ./r.sh",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
+        "python3 gen.py > r.sh; bash r.sh",
+        "cat notes.txt > r.sh; chmod +x r.sh; ./r.sh",
+        "echo x >> old.sh; source old.sh",
+        "make script 2> r.sh; sh r.sh",
+        "python3 gen.py > x.py; python3 x.py",
+        "curl -s https://example.com/x > /dev/null; cat a b > r.sh; ./r.sh",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    // Controls: known, harmless text; files not written in the call.
+    allow("echo 'make test' > run.sh; bash run.sh");
+    allow("printf 'cargo build\\n' > b.sh && chmod +x b.sh && ./b.sh");
+    allow("echo '#!/usr/bin/env python3' > x.py; echo 'print(1)' >> x.py; chmod +x x.py; ./x.py");
+    allow("bash run.sh");
+    allow("./scripts/test.sh");
+    allow("python3 gen.py > out.txt; cat out.txt");
+    allow("bash --rcfile ~/.bashrc -i");
+    allow("echo 'print(1)' > x.py; python3 x.py");
+    allow("python3 -m http.server");
+}
+
+/// Review s9 G2: a program copied, linked or installed under a new path
+/// in the same call is judged as that program when run by that path.
+#[test]
+fn programs_copied_or_linked_then_run_are_judged_as_themselves() {
+    for cmd in [
+        "cp /bin/rm y; ./y -rf ~",
+        "cp /bin/rm /tmp/y; /tmp/y -rf ~",
+        "ln -s /bin/rm x; ./x -rf ~",
+        "ln /bin/rm x && ./x -rf ~",
+        "install /bin/rm z && ./z -rf ~",
+        "install -m 755 /bin/rm /tmp/z && /tmp/z -rf ~",
+        "mkdir -p bin; cp /bin/rm bin/; bin/rm -rf ~",
+        "cp -t bin /bin/rm; ./bin/rm -rf ~",
+        "cp /bin/bash b; ./b -c 'rm -rf ~'",
+        "cp /bin/rm y; cp y w; ./w -rf ~",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    // Controls.
+    allow("cp /bin/ls l; ./l -la");
+    allow("cp target/release/app ./app; ./app --help");
+    allow("ln -s build/tool t; ./t run");
+}

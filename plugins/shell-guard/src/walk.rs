@@ -65,6 +65,34 @@ pub struct Env {
     /// placed as those words are where it is used (the names a relative
     /// glob gives are relative too: after `cd /` they are under `/`).
     pub loop_globs: HashMap<String, Vec<Field>>,
+    /// Files this call wrote or made, by key ([`Env::file_key`]): what a
+    /// later command running one runs (review-s9 G11, G2).
+    pub written: HashMap<String, Written>,
+    /// `shopt -s cdable_vars` is on: `cd NAME` may go to `$NAME`.
+    pub cdable_vars: bool,
+}
+
+/// What [`Analysis::run_written_file`] did with a command word.
+pub(crate) enum WrittenRun {
+    /// Not a file written in the call.
+    No,
+    /// A copy of a program: the command word now names it; judge again.
+    Renamed,
+    /// The file was judged as the script it holds; its output.
+    Ran(Output),
+}
+
+/// What a file written or made earlier in the call holds, for a later
+/// command that runs it (`bash FILE`, `source FILE`, `./FILE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written {
+    /// This text, known exactly (`echo 'make test' > run.sh`).
+    Text(String),
+    /// Content the analysis does not know (`python gen.py > run.sh`).
+    Unknown,
+    /// A copy of, or link to, this program or file (`cp /bin/rm y`,
+    /// `ln -s /bin/rm x`, `install /bin/rm z`): running it runs that.
+    Copy(String),
 }
 
 /// What a simple command naming a rebound name runs instead.
@@ -96,6 +124,8 @@ impl Env {
             tainted_files: HashMap::new(),
             names: HashMap::new(),
             loop_globs: HashMap::new(),
+            written: HashMap::new(),
+            cdable_vars: false,
         }
     }
 
@@ -140,6 +170,21 @@ impl Env {
         }
         self.loop_globs
             .retain(|k, v| other.loop_globs.get(k) == Some(v));
+        // A file written differently (or only) on one branch: its content
+        // is not known.
+        for (k, v) in &other.written {
+            if self.written.get(k) != Some(v) {
+                self.written.insert(k.clone(), Written::Unknown);
+            }
+        }
+        for v in self
+            .written
+            .iter_mut()
+            .filter_map(|(k, v)| (!other.written.contains_key(k)).then_some(v))
+        {
+            *v = Written::Unknown;
+        }
+        self.cdable_vars |= other.cdable_vars;
     }
 
     /// The key of a file path in `tainted_files`: resolved against the
@@ -159,6 +204,29 @@ impl Env {
                 .entry(k.clone())
                 .or_insert_with(|| v.clone());
         }
+        for (k, v) in &sub.written {
+            if self.written.get(k) != Some(v) {
+                self.written.insert(k.clone(), v.clone());
+            }
+        }
+    }
+
+    /// Remember that `path` was written with `out` (appended to when
+    /// `append`): its text when known, else unknown content.
+    pub fn note_written(&mut self, path: &str, out: &Output, append: bool) {
+        if path.is_empty() || path == "-" || path.starts_with("/dev/") {
+            return;
+        }
+        let key = self.file_key(path);
+        let text = match out {
+            Output::Static(t) if !append => Written::Text(t.clone()),
+            Output::Static(t) => match self.written.get(&key) {
+                Some(Written::Text(before)) => Written::Text(format!("{before}{t}")),
+                _ => Written::Unknown,
+            },
+            _ => Written::Unknown,
+        };
+        self.written.insert(key, text);
     }
 
     /// Remember that `path` holds downloaded or decoded content.
@@ -490,7 +558,11 @@ impl<'a> Analysis<'a> {
                     Some(r) => self.redirects(&r.0, env, depth, stdin, None),
                     None => stdin.clone(),
                 };
-                self.compound(cc, env, depth, &stdin)
+                let out = self.compound(cc, env, depth, &stdin);
+                if let Some(r) = redirects {
+                    self.note_redirect_writes(&r.0, env, depth, &out);
+                }
+                out
             }
             ast::Command::Function(fd) => {
                 self.function_definition(fd, env, depth);
@@ -960,12 +1032,26 @@ impl<'a> Analysis<'a> {
             }
             return Output::Static(String::new());
         }
+        // `CDPATH=/home cd alice`: the search path holds for this command
+        // (and the shells it starts) only (review-s9 G4).
+        let cdpath = assignments
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "CDPATH")
+            .map(|(_, v)| env.vars.insert("CDPATH".to_string(), v.clone()));
         let names = assignments.into_iter().map(|(n, _)| n).collect();
         let outer = std::mem::replace(&mut self.command_vars, names);
         let out = self.exec(argv, env, depth, &stdin, false);
         self.command_vars = outer;
+        if let Some(before) = cdpath {
+            match before {
+                Some(v) => env.vars.insert("CDPATH".to_string(), v),
+                None => env.vars.remove("CDPATH"),
+            };
+        }
         if !self.done() {
             self.redirect_writes(&owned, env, depth, &out);
+            self.note_redirect_writes(&owned, env, depth, &out);
         }
         if out.is_tainted() {
             // `curl … > x.sh`: remember the file for a later `bash x.sh`.
@@ -1018,6 +1104,244 @@ impl<'a> Analysis<'a> {
             for f in self.expand_word(&w.value, env, depth) {
                 self.check_write(&f, env, &content, "a redirection", truncates, depth);
             }
+        }
+    }
+
+    /// Remember the files a command's output redirections write (see
+    /// [`Env::written`]): `out` for standard output, unknown content for
+    /// another descriptor.
+    fn note_redirect_writes(
+        &mut self,
+        redirects: &[ast::IoRedirect],
+        env: &mut Env,
+        depth: u32,
+        out: &Output,
+    ) {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        for r in redirects {
+            let (fd, append, w) = match r {
+                R::File(
+                    fd,
+                    kind @ (K::Write | K::Append | K::Clobber | K::ReadAndWrite),
+                    T::Filename(w),
+                ) => (*fd, matches!(kind, K::Append | K::ReadAndWrite), w),
+                R::OutputAndError(w, append) => (Some(1), *append, w),
+                _ => continue,
+            };
+            let content = if fd.is_none_or(|f| f == 1) {
+                out.clone()
+            } else {
+                Output::Unknown
+            };
+            for f in self.expand_word(&w.value, env, depth) {
+                if let Some(t) = f.static_text() {
+                    env.note_written(&t, &content, append);
+                }
+            }
+        }
+    }
+
+    /// A command word that is a path to a file written or made earlier in
+    /// the call (review-s9 G11, G2): `echo 'rm -rf ~' > r.sh; ./r.sh` runs
+    /// the text written (a `#!` line naming another interpreter is read as
+    /// that interpreter's code), `cp /bin/rm y; ./y -rf ~` runs what was
+    /// copied, and a file whose content is not known escalates.
+    pub(crate) fn run_written_file(
+        &mut self,
+        argv: &mut [Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> WrittenRun {
+        let Some(path) = argv.first().and_then(Field::static_text) else {
+            return WrittenRun::No;
+        };
+        if !path.contains('/') {
+            return WrittenRun::No;
+        }
+        match env.written.get(&env.file_key(&path)).cloned() {
+            None => WrittenRun::No,
+            Some(Written::Copy(program)) => {
+                argv[0] = Field::lit(program);
+                WrittenRun::Renamed
+            }
+            Some(Written::Text(text)) => {
+                let interpreter = text
+                    .strip_prefix("#!")
+                    .and_then(|l| l.lines().next())
+                    .map(|l| {
+                        let mut words = l.split_whitespace();
+                        let first = words.next().map(crate::commands::base_name);
+                        match first.as_deref() {
+                            Some("env") => words
+                                .find(|w| !w.starts_with('-') && !w.contains('='))
+                                .map(crate::commands::base_name),
+                            _ => first,
+                        }
+                        .unwrap_or_default()
+                    });
+                match interpreter {
+                    Some(i) if !i.is_empty() && !crate::commands::is_shell(&i) => {
+                        self.embedded_commands(&i, &text, env, depth);
+                        WrittenRun::Ran(Output::Unknown)
+                    }
+                    _ => {
+                        let mut e = env.clone();
+                        WrittenRun::Ran(self.script(&text, &mut e, depth + 1, stdin))
+                    }
+                }
+            }
+            Some(Written::Unknown) => {
+                self.report_unknown_written(&path);
+                WrittenRun::Ran(Output::Unknown)
+            }
+        }
+    }
+
+    /// A shell or interpreter reading a program file (`bash FILE`, `sh
+    /// FILE`, `source FILE`, `. FILE`, `bash --rcfile FILE`, `python3
+    /// FILE`) written or made earlier in the call: its text is judged as
+    /// the script, or as the interpreter's code (review-s9 G11); unknown
+    /// content escalates. Returns whether the file was one.
+    pub(crate) fn run_written_script(
+        &mut self,
+        name: &str,
+        file: &Field,
+        env: &Env,
+        depth: u32,
+    ) -> bool {
+        let Some(path) = file.static_text() else {
+            return false;
+        };
+        let mut key = env.file_key(&path);
+        for _ in 0..8 {
+            match env.written.get(&key).cloned() {
+                None => return false,
+                Some(Written::Copy(p)) => key = env.file_key(&p),
+                Some(Written::Text(text)) => {
+                    if crate::commands::is_shell(name) || matches!(name, "source" | ".") {
+                        let mut e = env.clone();
+                        self.script(&text, &mut e, depth + 1, &Output::Unknown);
+                    } else {
+                        self.embedded_commands(name, &text, env, depth);
+                    }
+                    return true;
+                }
+                Some(Written::Unknown) => {
+                    self.report_unknown_written(&format!("{name} {path}"));
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn report_unknown_written(&mut self, what: &str) {
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`{what}` runs a file written earlier in the same command with content only known at run time, \
+                 so what it runs cannot be checked. Run the commands directly; a person must approve it as it is."
+            ),
+        );
+    }
+
+    /// Files made from others (`cp SRC DST`, `install`, `ln [-s]`, `mv`)
+    /// hold what their source held (review-s9 G2, G11): a source written
+    /// earlier in the call passes its entry on; any other source is a
+    /// program or file copied, run as itself by the new path. Also
+    /// `shopt -s cdable_vars` (review-s9 G4).
+    fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        if name == "shopt"
+            && args.iter().any(|a| a.text() == "-s")
+            && args
+                .iter()
+                .any(|a| a.text() == "cdable_vars" || a.is_dynamic())
+        {
+            env.cdable_vars = true;
+            return;
+        }
+        if !matches!(name, "cp" | "install" | "ln" | "mv") {
+            return;
+        }
+        let Some(place) = crate::removers::placement(name, args) else {
+            return;
+        };
+        let mut made = Vec::new();
+        for source in &place.sources {
+            let what = match source.static_text() {
+                Some(t) => match env.written.get(&env.file_key(&t)) {
+                    Some(w) => w.clone(),
+                    None => match self.plain_abs(source, env) {
+                        Some(abs) => Written::Copy(abs),
+                        None if !t.contains('/') => Written::Copy(t.clone()),
+                        None => Written::Unknown,
+                    },
+                },
+                None => match self.plain_abs(source, env) {
+                    Some(abs) => Written::Copy(abs),
+                    None => Written::Unknown,
+                },
+            };
+            if !place.named_dir {
+                made.push((place.dest.clone(), what.clone()));
+            }
+            if let Some(inside) = crate::removers::inside(&place.dest, source) {
+                made.push((inside, what));
+            }
+        }
+        for (dest, what) in made {
+            if let Some(t) = dest.static_text() {
+                if t.is_empty() || t.starts_with("/dev/") {
+                    continue;
+                }
+                let key = env.file_key(&t);
+                env.written.insert(key, what);
+            }
+        }
+    }
+
+    /// Whether `cd TARGET` may search somewhere other than the working
+    /// directory (review-s9 G4): `CDPATH` was set in the command (with a
+    /// directory other than `.`), or `shopt -s cdable_vars` is on and the
+    /// target is a variable's name. Targets starting with `/`, `./`, `../`
+    /// are never searched. A `CDPATH` inherited from the environment is
+    /// not seen here.
+    pub(crate) fn cd_is_searched(&self, target: &str, env: &Env) -> bool {
+        if target.starts_with('/')
+            || target == "."
+            || target == ".."
+            || target.starts_with("./")
+            || target.starts_with("../")
+        {
+            return false;
+        }
+        let first = target.split('/').next().unwrap_or("");
+        if env.cdable_vars
+            && !first.is_empty()
+            && !first.starts_with(|c: char| c.is_ascii_digit())
+            && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return true;
+        }
+        match env.vars.get("CDPATH") {
+            None => false,
+            Some(v) => match v.static_text() {
+                Some(text) => {
+                    let cwd = match &env.cwd {
+                        Cwd::Known(c) => Some(c.as_str()),
+                        _ => None,
+                    };
+                    text.split(':').any(|d| {
+                        !(d.is_empty()
+                            || d == "."
+                            || d == "./"
+                            || cwd.is_some_and(|c| paths::normalize_abs(d) == c))
+                    })
+                }
+                None => true,
+            },
         }
     }
 
@@ -1673,7 +1997,8 @@ impl<'a> Analysis<'a> {
     /// guard rail (`ln -sf /tmp/x ~/.ssh` then `cat ~/.ssh/id_rsa` still
     /// reads the key, however the link went). Links whose words cannot be
     /// read are not learnt (the command making them is judged as it was).
-    pub(crate) fn learn_same_call_links(&mut self, name: &str, args: &[Field], env: &Env) {
+    pub(crate) fn learn_same_call_links(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        self.learn_made_files(name, args, env);
         if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
             return;
         }
