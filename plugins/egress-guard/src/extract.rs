@@ -91,6 +91,7 @@ fn walk_text(v: &Value, root: &str, out: &mut Vec<Candidate>) {
                     continue;
                 }
                 if has_authority_scheme(token)
+                    || has_special_scheme(token)
                     || has_opaque_scheme(token)
                     || is_bare_host_url(token)
                 {
@@ -109,6 +110,20 @@ fn walk_text(v: &Value, root: &str, out: &mut Vec<Candidate>) {
 /// `scheme://...` with a syntactically valid scheme (RFC 3986 §3.1).
 pub fn has_authority_scheme(s: &str) -> bool {
     scheme_len(s).is_some_and(|n| s[n..].starts_with("://"))
+}
+
+/// A web scheme written with one slash or none (`http:/169.254.169.254`,
+/// `https:example.com`): the URL Standard and curl read it as `http://…`.
+/// A bare port (`http:8080`) is not one.
+pub fn has_special_scheme(s: &str) -> bool {
+    scheme_len(s).is_some_and(|n| {
+        let rest = &s[n + 1..];
+        ["http", "https", "ftp", "ftps", "ws", "wss"]
+            .iter()
+            .any(|w| s[..n].eq_ignore_ascii_case(w))
+            && !rest.is_empty()
+            && !rest.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 fn has_opaque_scheme(s: &str) -> bool {
@@ -287,5 +302,10 @@ mod tests {
         assert_eq!(scheme_len("1http:"), None);
         assert!(has_authority_scheme("gopher://x"));
         assert!(!has_authority_scheme("x:/y"));
+        // Review s9 G12: one- and no-slash web schemes.
+        assert!(has_special_scheme("http:/169.254.169.254"));
+        assert!(has_special_scheme("HTTPS:example.com"));
+        assert!(!has_special_scheme("http:8080"));
+        assert!(!has_special_scheme("key:value"));
     }
 }

