@@ -3017,6 +3017,9 @@ fn programs_copied_or_linked_then_run_are_judged_as_themselves() {
         "cp -t bin /bin/rm; ./bin/rm -rf ~",
         "cp /bin/bash b; ./b -c 'rm -rf ~'",
         "cp /bin/rm y; cp y w; ./w -rf ~",
+        "cp /bin/rm /tmp/s9/y; PATH=/tmp/s9:$PATH; y -rf ~",
+        "cp /bin/rm /tmp/s9/y; export PATH=/tmp/s9:$PATH; y -rf ~",
+        "mkdir -p bin; cp /bin/rm bin/y; PATH=bin y -rf ~",
     ] {
         deny(cmd, "shell.rm-home");
     }
@@ -3024,4 +3027,6 @@ fn programs_copied_or_linked_then_run_are_judged_as_themselves() {
     allow("cp /bin/ls l; ./l -la");
     allow("cp target/release/app ./app; ./app --help");
     allow("ln -s build/tool t; ./t run");
+    allow("cp /bin/rm /tmp/s9/y; PATH=/tmp/s9 true; y -rf ~");
+    allow("cp /bin/ls /tmp/s9/y; PATH=/tmp/s9:$PATH; y -la");
 }

@@ -1034,19 +1034,20 @@ impl<'a> Analysis<'a> {
         }
         // `CDPATH=/home cd alice`: the search path holds for this command
         // (and the shells it starts) only (review-s9 G4).
-        let cdpath = assignments
+        // `PATH=dir y`: the same for the program search path (review-s9 G2).
+        let held: Vec<(String, Option<Field>)> = assignments
             .iter()
-            .rev()
-            .find(|(n, _)| n == "CDPATH")
-            .map(|(_, v)| env.vars.insert("CDPATH".to_string(), v.clone()));
+            .filter(|(n, _)| matches!(n.as_str(), "CDPATH" | "PATH"))
+            .map(|(n, v)| (n.clone(), env.vars.insert(n.clone(), v.clone())))
+            .collect();
         let names = assignments.into_iter().map(|(n, _)| n).collect();
         let outer = std::mem::replace(&mut self.command_vars, names);
         let out = self.exec(argv, env, depth, &stdin, false);
         self.command_vars = outer;
-        if let Some(before) = cdpath {
+        for (n, before) in held.into_iter().rev() {
             match before {
-                Some(v) => env.vars.insert("CDPATH".to_string(), v),
-                None => env.vars.remove("CDPATH"),
+                Some(v) => env.vars.insert(n, v),
+                None => env.vars.remove(&n),
             };
         }
         if !self.done() {
@@ -1156,9 +1157,22 @@ impl<'a> Analysis<'a> {
         let Some(path) = argv.first().and_then(Field::static_text) else {
             return WrittenRun::No;
         };
-        if !path.contains('/') {
-            return WrittenRun::No;
-        }
+        let path = if path.contains('/') {
+            path
+        } else {
+            // `PATH=/tmp/s9:$PATH; y -rf ~`: a directory the call put on
+            // the search path, as far as it is written out.
+            let dirs = env.vars.get("PATH").map(Field::text).unwrap_or_default();
+            let found = dirs
+                .split(':')
+                .filter(|d| !d.is_empty() && !d.contains(['$', '`']))
+                .map(|d| format!("{}/{path}", d.trim_end_matches('/')))
+                .find(|p| env.written.contains_key(&env.file_key(p)));
+            match found {
+                Some(p) => p,
+                None => return WrittenRun::No,
+            }
+        };
         match env.written.get(&env.file_key(&path)).cloned() {
             None => WrittenRun::No,
             Some(Written::Copy(program)) => {
