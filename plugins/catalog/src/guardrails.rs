@@ -167,6 +167,54 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Qwen Code's settings (its MCP servers and tool approval)",
     ),
+    // More clients' MCP server lists, permissions and loaded code (review
+    // s9 G9). Read at project level: Kilo Code `.kilocode/mcp.json` (as
+    // Roo Code's), Charm Crush `.crush.json`/`crush.json` (its `mcp`
+    // servers and `permissions.allowed_tools`), opencode's project
+    // plugins `.opencode/plugin(s)/` (JavaScript/TypeScript it imports at
+    // start; its agents and commands are below, as Claude Code's).
+    // Read only from the user's home, so listed by that path: Windsurf's
+    // `~/.codeium/windsurf/mcp_config.json`, Cline's, Roo Code's and Kilo
+    // Code's `cline_mcp_settings.json`/`mcp_settings.json` in the editor's
+    // global storage, goose's `~/.config/goose/config.yaml` (its
+    // extensions are MCP servers), Crush's `~/.config/crush/crush.json`
+    // (by `crush.json`). `.windsurf/mcp.json`, `.cline/mcp.json` and
+    // `.goose/config.yaml` in a project are not read by those clients.
+    (
+        "**/.kilocode/mcp.json",
+        Kind::AgentControl,
+        "Kilo Code's MCP server list",
+    ),
+    (
+        "**/{crush,.crush}.json",
+        Kind::AgentControl,
+        "Crush's configuration (its MCP servers and allowed tools)",
+    ),
+    (
+        "**/.opencode/{plugin,plugins}/**",
+        Kind::AgentControl,
+        "an opencode plugin (code opencode loads when it starts)",
+    ),
+    (
+        "**/.config/opencode/{plugin,plugins}/**",
+        Kind::AgentControl,
+        "an opencode plugin (code opencode loads when it starts)",
+    ),
+    (
+        "**/.codeium/windsurf/mcp_config.json",
+        Kind::AgentControl,
+        "Windsurf's MCP server list",
+    ),
+    (
+        "**/settings/{cline_mcp_settings,mcp_settings}.json",
+        Kind::AgentControl,
+        "Cline's, Roo Code's or Kilo Code's MCP server list",
+    ),
+    (
+        "**/.config/goose/config.yaml",
+        Kind::AgentControl,
+        "goose's configuration (its extensions are MCP servers)",
+    ),
     (
         "**/.codex/config.toml",
         Kind::AgentControl,
@@ -508,6 +556,19 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::GitHook,
         "a Claude Code slash command (its `!` lines run in the shell when it is used)",
     ),
+    // opencode's agents (their `permission` and `tools` apply when used)
+    // and commands (their !`…` lines run in the shell), project-level and
+    // the user's (review s9 G9).
+    (
+        "**/{.opencode,.config/opencode}/{agent,agents}/**",
+        Kind::GitHook,
+        "an opencode agent definition (its tool permissions apply when it is used)",
+    ),
+    (
+        "**/{.opencode,.config/opencode}/{command,commands}/**",
+        Kind::GitHook,
+        "an opencode command (its !`…` lines run in the shell when it is used)",
+    ),
     (
         "**/.gemini/commands/**",
         Kind::GitHook,
@@ -544,6 +605,14 @@ const FILES: &[(&str, Kind, &str)] = &[
     // `.overcommit.yml`; simple-git-hooks `.simple-git-hooks.*`.
     (
         "**/.pre-commit-config.yaml",
+        Kind::GitHook,
+        "pre-commit's configuration (its hooks run at every `git commit`)",
+    ),
+    // The `.yml` spelling: pre-commit reads only `.yaml` by default, but
+    // `pre-commit install -c FILE` writes any name into the hook it
+    // installs (review s9 G9).
+    (
+        "**/.pre-commit-config.yml",
         Kind::GitHook,
         "pre-commit's configuration (its hooks run at every `git commit`)",
     ),
@@ -595,6 +664,81 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.devcontainer.json",
         Kind::GitHook,
         "a dev container definition (its `initializeCommand` runs on the host when the folder is opened)",
+    ),
+    // Scripts a dev container definition names run with it (its
+    // `initializeCommand` on the host): those kept beside it (review s9
+    // G9). Its Dockerfile builds inside the container, so is not one.
+    (
+        "**/.devcontainer/**/*.{sh,bash,zsh,ps1,py,js,mjs,cjs,ts}",
+        Kind::GitHook,
+        "a dev container script (a command of the dev container definition runs it)",
+    ),
+    // Tool configurations that name the program the next ordinary command
+    // runs, like Cargo's (review s9 G9): Yarn's `yarnPath` (Berry,
+    // `.yarnrc.yml`) and `yarn-path` (classic, `.yarnrc`) name the JS file
+    // every `yarn` runs, and its releases and plugins are that code;
+    // rustup's toolchain file may name a directory of `rustc`/`cargo`
+    // (`[toolchain] path`); mise's configurations hold hooks, tasks and
+    // `[env] _.source` scripts (mise docs, "Configuration": `mise.toml`,
+    // `.mise.toml`, their `.local` and per-environment forms,
+    // `.mise/config.toml`, `mise/config.toml`, `.config/mise.toml`,
+    // `.config/mise/config*.toml`, `.config/mise/conf.d/`); asdf's and
+    // mise's `.tool-versions` may name a directory as a version
+    // (`path:DIR`).
+    (
+        "**/.yarnrc.yml",
+        Kind::GitHook,
+        "Yarn's configuration (its `yarnPath` runs at every `yarn`)",
+    ),
+    (
+        "**/.yarnrc",
+        Kind::GitHook,
+        "Yarn's configuration (its `yarn-path` runs at every `yarn`)",
+    ),
+    (
+        "**/.yarn/{releases,plugins}/**",
+        Kind::GitHook,
+        "Yarn's own code (it runs at every `yarn`)",
+    ),
+    (
+        "**/rust-toolchain.toml",
+        Kind::GitHook,
+        "rustup's toolchain file (its `path` names the `cargo` and `rustc` every build runs)",
+    ),
+    (
+        "**/rust-toolchain",
+        Kind::GitHook,
+        "rustup's toolchain file (it can name the `cargo` and `rustc` every build runs)",
+    ),
+    (
+        "**/{mise,.mise}.toml",
+        Kind::GitHook,
+        "mise's configuration (its hooks, tasks and `_.source` scripts run)",
+    ),
+    (
+        "**/{mise,.mise}.*.toml",
+        Kind::GitHook,
+        "mise's configuration (its hooks, tasks and `_.source` scripts run)",
+    ),
+    (
+        "**/{.mise,mise,.config/mise}/config*.toml",
+        Kind::GitHook,
+        "mise's configuration (its hooks, tasks and `_.source` scripts run)",
+    ),
+    (
+        "**/.config/mise.toml",
+        Kind::GitHook,
+        "mise's configuration (its hooks, tasks and `_.source` scripts run)",
+    ),
+    (
+        "**/.config/mise/conf.d/*.toml",
+        Kind::GitHook,
+        "mise's configuration (its hooks, tasks and `_.source` scripts run)",
+    ),
+    (
+        "**/.tool-versions",
+        Kind::GitHook,
+        "the tool versions of asdf and mise (a `path:` version names the programs they run)",
     ),
     (
         "**/.gemini/extensions/**",
@@ -1827,5 +1971,94 @@ mod tests {
         let p = StatePaths::default();
         assert!(p.rail_within("/w/p/.kiro").is_some());
         assert!(p.rail_within("/w/p/.devcontainer").is_some());
+    }
+
+    #[test]
+    fn more_clients_mcp_lists_and_tool_configs_naming_programs() {
+        let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        // Review s9 G9: MCP lists, permissions and plugins of more clients.
+        for p in [
+            "/w/p/.kilocode/mcp.json",
+            "/w/p/crush.json",
+            "/w/p/.crush.json",
+            "/home/a/.config/crush/crush.json",
+            "/w/p/.opencode/plugin/x.ts",
+            "/w/p/.opencode/plugins/sub/x.js",
+            "/home/a/.config/opencode/plugin/x.ts",
+            "/home/a/.codeium/windsurf/mcp_config.json",
+            "/home/a/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+            "/home/a/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+            "/home/a/.config/goose/config.yaml",
+        ] {
+            assert_eq!(k(p), Some(Kind::AgentControl), "{p}");
+        }
+        // Tool configurations naming what the next command runs, opencode's
+        // agents and commands, dev container scripts.
+        for p in [
+            "/w/p/.opencode/agent/review.md",
+            "/w/p/.opencode/commands/x.md",
+            "/home/a/.config/opencode/agent/x.md",
+            "/w/p/.yarnrc.yml",
+            "/w/p/.yarnrc",
+            "/w/p/.yarn/releases/yarn-4.5.0.cjs",
+            "/w/p/.yarn/plugins/@yarnpkg/plugin-x.cjs",
+            "/w/p/rust-toolchain.toml",
+            "/w/p/rust-toolchain",
+            "/w/p/mise.toml",
+            "/w/p/.mise.toml",
+            "/w/p/mise.local.toml",
+            "/w/p/.mise.production.toml",
+            "/w/p/.mise/config.toml",
+            "/w/p/mise/config.toml",
+            "/w/p/.config/mise.toml",
+            "/w/p/.config/mise/config.toml",
+            "/w/p/.config/mise/config.local.toml",
+            "/w/p/.config/mise/conf.d/x.toml",
+            "/home/a/.config/mise/config.toml",
+            "/w/p/.tool-versions",
+            "/w/p/.pre-commit-config.yml",
+            "/w/p/.devcontainer/init.sh",
+            "/w/p/.devcontainer/python/post-create.py",
+            "/w/p/.DevContainer/Init.SH",
+        ] {
+            assert_eq!(k(p), Some(Kind::GitHook), "{p}");
+        }
+        // Neighbours that are not rails (the project-level files these
+        // clients do not read among them).
+        for p in [
+            "/w/p/package.json",
+            "/w/p/Cargo.toml",
+            "/w/p/.yarn/cache/x.zip",
+            "/w/p/.yarn/install-state.gz",
+            "/w/p/yarn.lock",
+            "/w/p/.opencode/README.md",
+            "/w/p/docs/crush.md",
+            "/w/p/.devcontainer/Dockerfile",
+            "/w/p/.devcontainer/README.md",
+            "/w/p/.windsurf/mcp.json",
+            "/w/p/.cline/mcp.json",
+            "/w/p/.goose/config.yaml",
+            "/w/p/src/mise.rs",
+            "/w/p/docs/rust-toolchain.md",
+            "/w/p/settings/app.json",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
+        // A removal of their directories is a write onto them.
+        let p = StatePaths::default();
+        for dir in [
+            "/w/p/.opencode",
+            "/w/p/.yarn",
+            "/w/p/.kilocode",
+            "/w/p/.mise",
+        ] {
+            assert!(p.rail_within(dir).is_some(), "{dir}");
+        }
+        assert!(p.rail_within("/w/p/settings").is_none());
+        assert!(p.rail_within("/w/p/.yarn/cache").is_none());
+        let needles = name_needles();
+        for n in [".kilocode", ".crush.json", ".yarnrc.yml", ".tool-versions"] {
+            assert!(needles.iter().any(|x| x == n), "{n}");
+        }
     }
 }

@@ -28,6 +28,24 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
     ("**/id_ed25519*", "an SSH key file"),
     ("**/.aws/credentials", "AWS credentials"),
     ("**/.aws/config", "AWS configuration"),
+    // Temporary AWS credentials the CLI caches on disk (review s9 G10):
+    // IAM Identity Center sign-in tokens under `sso/cache`, the access
+    // key, secret and session token of assumed roles under `cli/cache`.
+    ("**/.aws/sso/cache", "cached AWS sign-in tokens"),
+    ("**/.aws/sso/cache/**", "cached AWS sign-in tokens"),
+    ("**/.aws/cli/cache", "cached AWS session credentials"),
+    ("**/.aws/cli/cache/**", "cached AWS session credentials"),
+    // A process's environment (proc(5)): the agent's own API keys and
+    // tokens, for `self`, `thread-self`, any process number and its
+    // threads (review s9 G10).
+    (
+        "/proc/*/environ",
+        "a process's environment (API keys and tokens)",
+    ),
+    (
+        "/proc/*/task/*/environ",
+        "a process's environment (API keys and tokens)",
+    ),
     ("**/.env", "an environment file (usually holds secrets)"),
     ("**/.env.*", "an environment file (usually holds secrets)"),
     ("/etc/shadow*", "the system password hashes"),
@@ -72,6 +90,11 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
     ),
     ("**/.config/gh/hosts.yml", "GitHub CLI tokens"),
     ("**/.config/gcloud/**", "Google Cloud credentials"),
+    // The 1Password CLI's configuration: its accounts and the keys of
+    // signed-in sessions (review s9 G10).
+    ("**/.config/op", "1Password CLI's accounts and sessions"),
+    ("**/.config/op/**", "1Password CLI's accounts and sessions"),
+    ("**/.op/**", "1Password CLI's accounts and sessions"),
     ("**/.azure/**", "Azure credentials"),
     ("**/Cookies", "browser cookies"),
     ("**/Cookies-journal", "browser cookies"),
@@ -222,6 +245,17 @@ impl Sensitive {
         // anywhere.
         let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
         if last.chars().all(|c| matches!(c, '*' | '?')) {
+            if let Some(label) = ABSOLUTE_SAMPLES
+                .iter()
+                .filter(|sample| {
+                    sample
+                        .rsplit_once('/')
+                        .is_some_and(|(parent, _)| parent == dir)
+                })
+                .find_map(|sample| self.matches(sample))
+            {
+                return Some(label);
+            }
             return samples().find_map(|sample| {
                 let (parent, _) = sample.rsplit_once('/')?;
                 if !dir.ends_with(&format!("/{parent}")) {
@@ -234,6 +268,13 @@ impl Sensitive {
             });
         }
         let glob = glob_for(path).ok()?.compile_matcher();
+        if let Some(label) = ABSOLUTE_SAMPLES
+            .iter()
+            .filter(|sample| glob.is_match(sample))
+            .find_map(|sample| self.matches(sample))
+        {
+            return Some(label);
+        }
         let mut base = dir.to_string();
         loop {
             // The sample directly below, or one directory further down
@@ -287,6 +328,9 @@ const SAMPLES: &[&str] = &[
     "id_ed25519",
     ".aws/credentials",
     ".aws/config",
+    ".aws/sso/cache/x.json",
+    ".aws/cli/cache/x.json",
+    ".config/op/config",
     ".env",
     ".env.local",
     "x.pem",
@@ -315,6 +359,15 @@ const SAMPLES: &[&str] = &[
     ".config/github-copilot/hosts.json",
     ".local/share/keyrings/login.keyring",
     ".local/share/kwalletd/kdewallet.kwl",
+];
+
+/// Sample absolute paths of the patterns that name one place
+/// ([`DEFAULT_SENSITIVE`]'s `/proc/*/environ`), for globs naming them
+/// (`/proc/*/environ`, `/proc/self/env*`, `/proc/self/*`).
+const ABSOLUTE_SAMPLES: &[&str] = &[
+    "/proc/self/environ",
+    "/proc/1/environ",
+    "/proc/self/task/1/environ",
 ];
 
 /// Compile one sensitive glob: case-insensitive, `*` not crossing `/`.
@@ -382,6 +435,58 @@ mod tests {
             "../../.env",
         ] {
             assert!(s.matches(p).is_some(), "{p} should be sensitive");
+        }
+    }
+
+    #[test]
+    fn cached_cloud_tokens_process_environments_and_key_stores() {
+        // Review s9 G10: credentials that were readable.
+        let s = defaults();
+        for p in [
+            "/home/alice/.aws/sso/cache/0123abcd.json",
+            "/home/alice/.aws/sso/cache",
+            "/home/alice/.aws/cli/cache/role-session.json",
+            "/home/alice/.aws/cli/cache",
+            "/proc/self/environ",
+            "/proc/thread-self/environ",
+            "/proc/1/environ",
+            "/proc/4242/environ",
+            "/proc/self/task/4242/environ",
+            "/home/alice/.gnupg/private-keys-v1.d/0123ABCD.key",
+            "/home/alice/.gnupg/private-keys-v1.d",
+            "/home/alice/.docker/config.json",
+            "/home/alice/.config/op/config",
+            "/home/alice/.config/op",
+            "/home/alice/.op/config",
+        ] {
+            assert!(s.matches(p).is_some(), "{p} should be sensitive");
+        }
+        for p in [
+            "/home/alice/.aws/sso/cache/*.json",
+            "/home/alice/.aws/cli/cache/*",
+            "/proc/*/environ",
+            "/proc/self/env*",
+            "/proc/self/*",
+            "/proc/[0-9]*/environ",
+            "/proc/self/task/*/environ",
+            "/home/alice/.config/op/*",
+        ] {
+            assert!(s.matches_glob(p).is_some(), "{p} can name a sensitive file");
+        }
+        // Neighbours that are not secrets.
+        for p in [
+            "/proc/self/status",
+            "/proc/cpuinfo",
+            "/proc/self/cmdline",
+            "/home/alice/project/proc/self/environ",
+            "/home/alice/project/src/environ.rs",
+            "/home/alice/.config/opencode/opencode.json",
+            "/home/alice/project/.aws-sso-notes.md",
+        ] {
+            assert_eq!(s.matches(p), None, "{p} should not be sensitive");
+        }
+        for p in ["/proc/*/status", "/proc/self/cmd*", "/proc/*"] {
+            assert_eq!(s.matches_glob(p), None, "{p}");
         }
     }
 
