@@ -918,7 +918,10 @@ impl Analysis<'_> {
     ) -> Output {
         if let Some(text) = field.static_text() {
             let mut e = env.clone();
-            return self.script(&text, &mut e, depth + 1, stdin);
+            let out = self.script(&text, &mut e, depth + 1, stdin);
+            // Files the child wrote outlive it (review-s9 G11).
+            env.absorb_files(&e);
+            return out;
         }
         let out = field.output();
         if out.is_tainted() {
@@ -991,7 +994,7 @@ impl Analysis<'_> {
         }
         // A symbolic link made here counts for the later commands of the
         // call (review-s9 G5); the command making it was judged above.
-        self.learn_same_call_links(name, args, env);
+        self.learn_same_call_links(name, args, env, depth);
         if self.secret_source(name, args) {
             return Output::Secret;
         }

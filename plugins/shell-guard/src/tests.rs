@@ -2977,6 +2977,10 @@ fn scripts_written_then_run_are_judged_as_their_text() {
         "echo '#!/usr/bin/env python3' > r.py; echo 'import os; os.system(\"rm -rf ~\")' >> r.py; chmod +x r.py; ./r.py",
         "timeout 5 bash -c 'echo rm -rf ~ > r.sh; bash r.sh'",
         "echo 'rm -rf ~' > r.sh; nohup ./r.sh",
+        "printf 'x:\\n\\trm -rf ~\\n' > Makefile; make",
+        "printf 'all:\\n\\t@rm -rf ~\\n' > build.mk && make -f build.mk",
+        "mkdir -p sub; printf 'x:\\n\\t-rm -rf ~\\n' > sub/Makefile; make -C sub",
+        "bash -c \"echo 'rm -rf ~' > r.sh\"; bash r.sh",
     ] {
         deny(cmd, "shell.rm-home");
     }
@@ -2986,6 +2990,7 @@ fn scripts_written_then_run_are_judged_as_their_text() {
         "echo x >> old.sh; source old.sh",
         "make script 2> r.sh; sh r.sh",
         "python3 gen.py > x.py; python3 x.py",
+        "python3 gen.py > Makefile; make",
         "curl -s https://example.com/x > /dev/null; cat a b > r.sh; ./r.sh",
     ] {
         escalate(cmd, "shell.eval-dynamic");
@@ -3000,6 +3005,9 @@ fn scripts_written_then_run_are_judged_as_their_text() {
     allow("bash --rcfile ~/.bashrc -i");
     allow("echo 'print(1)' > x.py; python3 x.py");
     allow("python3 -m http.server");
+    allow("printf 'test:\\n\\tcargo test\\n' > Makefile; make test");
+    allow("make");
+    allow("make -C sub -f other.mk all");
 }
 
 /// Review s9 G2: a program copied, linked or installed under a new path

@@ -1265,8 +1265,9 @@ impl<'a> Analysis<'a> {
     /// hold what their source held (review-s9 G2, G11): a source written
     /// earlier in the call passes its entry on; any other source is a
     /// program or file copied, run as itself by the new path. Also
-    /// `shopt -s cdable_vars` (review-s9 G4).
-    fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env) {
+    /// `shopt -s cdable_vars` (review-s9 G4) and `make` reading a makefile
+    /// written in the call.
+    fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
         if name == "shopt"
             && args.iter().any(|a| a.text() == "-s")
             && args
@@ -1274,6 +1275,10 @@ impl<'a> Analysis<'a> {
                 .any(|a| a.text() == "cdable_vars" || a.is_dynamic())
         {
             env.cdable_vars = true;
+            return;
+        }
+        if matches!(name, "make" | "gmake") {
+            self.run_written_makefile(name, args, env, depth);
             return;
         }
         if !matches!(name, "cp" | "install" | "ln" | "mv") {
@@ -1312,6 +1317,69 @@ impl<'a> Analysis<'a> {
                 }
                 let key = env.file_key(&t);
                 env.written.insert(key, what);
+            }
+        }
+    }
+
+    /// `make` (or `make -f FILE`, `-C DIR`) reading a makefile written
+    /// earlier in the call (review-s9 G11: `printf 'x:\n\trm -rf ~\n' >
+    /// Makefile; make`): each recipe line (tab-led) is judged as a shell
+    /// command; a makefile whose content is not known escalates.
+    fn run_written_makefile(&mut self, name: &str, args: &[Field], env: &Env, depth: u32) {
+        let mut files: Vec<String> = Vec::new();
+        let mut dir = String::new();
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            let next = args.get(i + 1).map(Field::text);
+            if let Some(v) = t.strip_prefix("--file=").or(t.strip_prefix("--makefile=")) {
+                files.push(v.to_string());
+            } else if let Some(v) = t.strip_prefix("--directory=") {
+                dir = format!("{v}/");
+            } else if matches!(t.as_str(), "-f" | "--file" | "--makefile") {
+                files.extend(next);
+                i += 1;
+            } else if matches!(t.as_str(), "-C" | "--directory") {
+                dir = next.map(|d| format!("{d}/")).unwrap_or_default();
+                i += 1;
+            } else if let Some(v) = t
+                .strip_prefix("-f")
+                .filter(|v| !v.is_empty() && !t.starts_with("--"))
+            {
+                files.push(v.to_string());
+            } else if let Some(v) = t
+                .strip_prefix("-C")
+                .filter(|v| !v.is_empty() && !t.starts_with("--"))
+            {
+                dir = format!("{v}/");
+            }
+            i += 1;
+        }
+        if files.is_empty() {
+            files = ["GNUmakefile", "makefile", "Makefile"]
+                .iter()
+                .map(|f| f.to_string())
+                .collect();
+        }
+        for f in files {
+            let path = if f.starts_with('/') {
+                f
+            } else {
+                format!("{dir}{f}")
+            };
+            match env.written.get(&env.file_key(&path)).cloned() {
+                Some(Written::Text(text)) => {
+                    for line in text.lines().filter_map(|l| l.strip_prefix('\t')) {
+                        let line = line.trim_start_matches(['@', '-', '+', ' ', '\t']);
+                        let mut e = env.clone();
+                        self.script(line, &mut e, depth + 1, &Output::Unknown);
+                        if self.done() {
+                            return;
+                        }
+                    }
+                }
+                Some(_) => self.report_unknown_written(&format!("{name} ({path})")),
+                None => {}
             }
         }
     }
@@ -2011,8 +2079,14 @@ impl<'a> Analysis<'a> {
     /// guard rail (`ln -sf /tmp/x ~/.ssh` then `cat ~/.ssh/id_rsa` still
     /// reads the key, however the link went). Links whose words cannot be
     /// read are not learnt (the command making them is judged as it was).
-    pub(crate) fn learn_same_call_links(&mut self, name: &str, args: &[Field], env: &mut Env) {
-        self.learn_made_files(name, args, env);
+    pub(crate) fn learn_same_call_links(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+    ) {
+        self.learn_made_files(name, args, env, depth);
         if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
             return;
         }
