@@ -427,6 +427,9 @@ impl Analysis<'_> {
                 walk::WrittenRun::Renamed => continue,
                 walk::WrittenRun::No => {}
             }
+            if let Some(out) = self.program_lookup(&argv) {
+                return out;
+            }
             let first = &argv[0];
             let name = base_name(&first.text());
             let args = &argv[1..];
@@ -1249,6 +1252,9 @@ impl Analysis<'_> {
                     let t = f.text();
                     out = out.merge(if t == "-" || t == "/dev/stdin" {
                         stdin.clone()
+                    } else if let Some(text) = env.written_text(&t) {
+                        // Written earlier in the call (review-s9 G11).
+                        Output::Static(text.to_string())
                     } else if walk::is_network_device(&t) {
                         Output::Downloaded
                     } else if f.is_dynamic() {

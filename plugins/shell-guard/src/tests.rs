@@ -2981,6 +2981,9 @@ fn scripts_written_then_run_are_judged_as_their_text() {
         "printf 'all:\\n\\t@rm -rf ~\\n' > build.mk && make -f build.mk",
         "mkdir -p sub; printf 'x:\\n\\t-rm -rf ~\\n' > sub/Makefile; make -C sub",
         "bash -c \"echo 'rm -rf ~' > r.sh\"; bash r.sh",
+        "echo 'rm -rf ~' > r.sh; bash < r.sh",
+        "echo 'rm -rf ~' > r.sh; cat r.sh | bash",
+        "echo 'rm -rf ~' > r.sh; sh -s < r.sh",
     ] {
         deny(cmd, "shell.rm-home");
     }
@@ -3025,6 +3028,7 @@ fn programs_copied_or_linked_then_run_are_judged_as_themselves() {
         "cp -t bin /bin/rm; ./bin/rm -rf ~",
         "cp /bin/bash b; ./b -c 'rm -rf ~'",
         "cp /bin/rm y; cp y w; ./w -rf ~",
+        "dd if=/bin/rm of=y; chmod +x y; ./y -rf ~",
         "cp /bin/rm /tmp/s9/y; PATH=/tmp/s9:$PATH; y -rf ~",
         "cp /bin/rm /tmp/s9/y; export PATH=/tmp/s9:$PATH; y -rf ~",
         "mkdir -p bin; cp /bin/rm bin/y; PATH=bin y -rf ~",
@@ -3035,6 +3039,21 @@ fn programs_copied_or_linked_then_run_are_judged_as_themselves() {
     allow("cp /bin/ls l; ./l -la");
     allow("cp target/release/app ./app; ./app --help");
     allow("ln -s build/tool t; ./t run");
+    allow("dd if=/dev/zero of=disk.img bs=1M count=1; ./disk.img");
+    allow("echo 'ls' > r.sh; cat r.sh | bash");
+    for cmd in [
+        "cp \"$(which rm)\" y; ./y -rf ~",
+        "cp $(command -v rm) y; ./y -rf ~",
+        "$(which rm) -rf ~",
+        "\"$(command -v rm)\" -rf ~",
+        "`type -P rm` -rf ~",
+        "cp $(type -p rm) /tmp/y; /tmp/y -rf ~",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    allow("$(which python3) -m pytest");
+    allow("command -v git >/dev/null && git status");
+    allow("if which make; then make; fi");
     allow("cp /bin/rm /tmp/s9/y; PATH=/tmp/s9 true; y -rf ~");
     allow("cp /bin/ls /tmp/s9/y; PATH=/tmp/s9:$PATH; y -la");
 }

@@ -211,6 +211,19 @@ impl Env {
         }
     }
 
+    /// The text of a file written earlier in the call, when known.
+    pub fn written_text(&self, path: &str) -> Option<&str> {
+        let mut key = self.file_key(path);
+        for _ in 0..8 {
+            match self.written.get(&key)? {
+                Written::Text(t) => return Some(t),
+                Written::Copy(p) => key = self.file_key(p),
+                Written::Unknown => return None,
+            }
+        }
+        None
+    }
+
     /// Remember that `path` was written with `out` (appended to when
     /// `append`): its text when known, else unknown content.
     pub fn note_written(&mut self, path: &str, out: &Output, append: bool) {
@@ -826,6 +839,9 @@ impl<'a> Analysis<'a> {
                                 } else if reads_stdin {
                                     input = if text == "/dev/null" {
                                         Output::Static(String::new())
+                                    } else if let Some(t) = env.written_text(&text) {
+                                        // `bash < r.sh` after writing it (review-s9 G11).
+                                        Output::Static(t.to_string())
                                     } else {
                                         Output::Unknown
                                     };
@@ -1212,6 +1228,44 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// What a program lookup prints (`which NAME`, `command -v NAME`,
+    /// `type -P NAME`): the path of each program named, taken as
+    /// `/usr/bin/NAME` (review-s9 G2: `cp "$(which rm)" y; ./y -rf ~`,
+    /// `$(command -v rm) -rf ~`). `None` for any other command.
+    pub(crate) fn program_lookup(&self, argv: &[Field]) -> Option<Output> {
+        let name = crate::commands::base_name(&argv.first()?.static_text()?);
+        let args = &argv[1..];
+        let opts: String = args
+            .iter()
+            .map(Field::text)
+            .take_while(|a| a.starts_with('-') && a != "--")
+            .collect();
+        let applies = match name.as_str() {
+            "which" => true,
+            "command" => opts.contains(['v', 'V']),
+            "type" => opts.contains(['p', 'P']),
+            _ => false,
+        };
+        if !applies {
+            return None;
+        }
+        let mut out = String::new();
+        for a in args.iter().skip_while(|a| a.text().starts_with('-')) {
+            let t = a.static_text()?;
+            if t == "--" {
+                continue;
+            }
+            if t.contains('/') {
+                out.push_str(&t);
+            } else {
+                out.push_str("/usr/bin/");
+                out.push_str(&t);
+            }
+            out.push('\n');
+        }
+        Some(Output::Static(out))
+    }
+
     /// A shell or interpreter reading a program file (`bash FILE`, `sh
     /// FILE`, `source FILE`, `. FILE`, `bash --rcfile FILE`, `python3
     /// FILE`) written or made earlier in the call: its text is judged as
@@ -1275,6 +1329,28 @@ impl<'a> Analysis<'a> {
                 .any(|a| a.text() == "cdable_vars" || a.is_dynamic())
         {
             env.cdable_vars = true;
+            return;
+        }
+        if name == "dd" {
+            // `dd if=/bin/rm of=y`: a copy, as `cp` makes.
+            let value = |k: &str| {
+                args.iter()
+                    .rev()
+                    .find_map(|a| a.static_text()?.strip_prefix(k).map(str::to_string))
+            };
+            if let Some(dest) = value("of=") {
+                let what = match value("if=") {
+                    Some(src) => match env.written.get(&env.file_key(&src)) {
+                        Some(w) => w.clone(),
+                        None => Written::Copy(env.file_key(&src)),
+                    },
+                    None => Written::Unknown,
+                };
+                if !dest.starts_with("/dev/") {
+                    let key = env.file_key(&dest);
+                    env.written.insert(key, what);
+                }
+            }
             return;
         }
         if matches!(name, "make" | "gmake") {
