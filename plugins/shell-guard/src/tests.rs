@@ -3006,6 +3006,20 @@ fn scripts_written_then_run_are_judged_as_their_text() {
     allow("./scripts/test.sh");
     allow("python3 gen.py > out.txt; cat out.txt");
     allow("bash --rcfile ~/.bashrc -i");
+    allow("[ -f run.sh ] || echo 'make test' > run.sh; bash run.sh");
+    allow("if [ ! -f run.sh ]; then echo 'make test' > run.sh; fi; bash run.sh");
+    deny(
+        "if [ ! -f r.sh ]; then echo 'rm -rf ~' > r.sh; fi; bash r.sh",
+        "shell.rm-home",
+    );
+    deny(
+        "[ -f r.sh ] || echo 'rm -rf ~' > r.sh; bash r.sh",
+        "shell.rm-home",
+    );
+    escalate(
+        "if x; then echo ls > r.sh; else python3 g.py > r.sh; fi; bash r.sh",
+        "shell.eval-dynamic",
+    );
     allow("echo 'print(1)' > x.py; python3 x.py");
     allow("python3 -m http.server");
     allow("printf 'test:\\n\\tcargo test\\n' > Makefile; make test");

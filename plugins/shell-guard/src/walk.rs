@@ -170,19 +170,20 @@ impl Env {
         }
         self.loop_globs
             .retain(|k, v| other.loop_globs.get(k) == Some(v));
-        // A file written differently (or only) on one branch: its content
-        // is not known.
+        // A file written differently on two branches: its content is not
+        // known. Written on one branch only: the other runs a file this
+        // call did not write (judged as any such file), so the known text
+        // is kept.
         for (k, v) in &other.written {
-            if self.written.get(k) != Some(v) {
-                self.written.insert(k.clone(), Written::Unknown);
+            match self.written.get(k) {
+                None => {
+                    self.written.insert(k.clone(), v.clone());
+                }
+                Some(mine) if mine != v => {
+                    self.written.insert(k.clone(), Written::Unknown);
+                }
+                Some(_) => {}
             }
-        }
-        for v in self
-            .written
-            .iter_mut()
-            .filter_map(|(k, v)| (!other.written.contains_key(k)).then_some(v))
-        {
-            *v = Written::Unknown;
         }
         self.cdable_vars |= other.cdable_vars;
     }
