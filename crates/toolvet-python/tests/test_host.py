@@ -20,7 +20,10 @@ def test_allow_verdict_has_every_check_outcome(shared_host):
     assert (v.tool, v.call_id) == ("get_weather", "c1")
     assert v.approval is None
     names = [c.check for c in v.checks]
-    assert names == ["tools"]  # shell-guard applies to shell tools only
+    # shell-guard reaches every tool (it routes by content) and has no
+    # opinion on a call without a command.
+    assert names == ["tools", "shell"]
+    assert [c.decision for c in v.checks if c.check == "shell"] == ["abstain"]
     assert all(c.error is None for c in v.checks)
     assert "allow" in repr(v) and "get_weather" in repr(v)
 
