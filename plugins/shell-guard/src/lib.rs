@@ -782,12 +782,9 @@ mod workdir_tests {
         assert_eq!(d.rule(), Some("shell.rm-home"));
     }
 
-    /// Review s9 G7: a program beside its argument list was judged as
-    /// the program alone (`{"command":"rm","args":["-rf","/home/alice"]}`
-    /// was allowed).
-    #[test]
-    fn a_program_beside_its_argument_list_is_judged_as_one_command() {
-        let guard = ShellGuard::from_settings_json("{}").unwrap();
+    /// The default check and a context in `/home/alice/project` with
+    /// `/home/alice` as the home.
+    fn guard_in_alices_project() -> (ShellGuard, Context) {
         let ctx = Context {
             attributes: vec![
                 ("cwd".to_string(), "/home/alice/project".to_string()),
@@ -795,6 +792,15 @@ mod workdir_tests {
             ],
             ..Default::default()
         };
+        (ShellGuard::from_settings_json("{}").unwrap(), ctx)
+    }
+
+    /// Review s9 G7: a program beside its argument list was judged as
+    /// the program alone (`{"command":"rm","args":["-rf","/home/alice"]}`
+    /// was allowed).
+    #[test]
+    fn a_program_beside_its_argument_list_is_judged_as_one_command() {
+        let (guard, ctx) = guard_in_alices_project();
         let rule = |tool: &str, args: serde_json::Value| {
             let d = guard.vet(&ToolCall::new(tool, args.to_string()), &ctx);
             (d.kind().to_string(), d.rule().map(str::to_string))
@@ -867,14 +873,7 @@ mod workdir_tests {
 
     #[test]
     fn a_command_argument_makes_any_tool_a_shell_tool() {
-        let guard = ShellGuard::from_settings_json("{}").unwrap();
-        let ctx = Context {
-            attributes: vec![
-                ("cwd".to_string(), "/home/alice/project".to_string()),
-                ("home".to_string(), "/home/alice".to_string()),
-            ],
-            ..Default::default()
-        };
+        let (guard, ctx) = guard_in_alices_project();
         let vet = |name: &str, args: serde_json::Value| {
             guard.vet(&ToolCall::new(name, args.to_string()), &ctx)
         };
