@@ -47,6 +47,8 @@ pub struct Fixture {
 
 /// What a test policy holds besides the defaults.
 pub struct PolicyText {
+    /// Extra `[host]` lines.
+    pub host: String,
     /// `[approvals] ledger`.
     pub ledger: String,
     /// Extra `[approvals]` lines.
@@ -60,6 +62,7 @@ pub struct PolicyText {
 impl Default for PolicyText {
     fn default() -> Self {
         PolicyText {
+            host: String::new(),
             ledger: "approvals.db".into(),
             approvals: String::new(),
             serve: "watch = false".into(),
@@ -75,6 +78,7 @@ impl PolicyText {
             r#"
 [host]
 decision_log = "decisions.jsonl"
+{host}
 
 [approvals]
 ledger = "{ledger}"
@@ -93,6 +97,7 @@ name = "tools"
 plugin = "{plugin}"
 settings = {{ {tools} }}
 "#,
+            host = self.host,
             ledger = self.ledger,
             approvals = self.approvals,
             agent = sha(AGENT),
