@@ -17,8 +17,9 @@
 //!   command in `command` and in `cmd`): each is judged;
 //! - [`run`]: facts from the run's earlier shell commands (symbolic links
 //!   made, directories created);
-//! - [`spawn`]: the shell commands Perl and Ruby code runs (`system
-//!   "cmd"`, `exec LIST`, a piped `open`), read by shell-guard;
+//! - [`spawn`]: the shell commands code in another language runs (`system
+//!   "cmd"`, `exec LIST`, `subprocess.run([…])`, `os.execvp`, a piped
+//!   `open`, `shutil.rmtree`), read by shell-guard;
 //! - [`words`]: a light word splitter for commands of *earlier* calls,
 //!   read by history rules (the call under check is parsed properly by
 //!   shell-guard);

@@ -1,34 +1,176 @@
-//! Shell commands that Perl and Ruby code runs through its process calls,
-//! written as those languages are usually written: with or without
-//! parentheses (`system "rm -rf ~"`, `system("rm -rf ~")`), as one shell
-//! command or as a list that is the program's argv (`system "rm", "-rf",
-//! "/home/alice"`, `exec qw(rm -rf /home/alice)`, `system(*%w[rm -rf x])`),
-//! and through a piped `open` (`open(my $fh, "-|", "ls")`, `open(FH,
-//! "rm -rf ~ |")`, Ruby's `open("|rm -rf ~")`) (review s8 F4).
+//! Shell commands that code in another language runs through its process
+//! and file calls, as shell text for a check that judges shell commands
+//! (review s8 F4, review s9 G3).
 //!
-//! [`perl_ruby_commands`] returns each as shell text, for a check that
-//! judges shell commands to judge: a single string as the shell would run
-//! it, a list as its words quoted and joined. Only literal strings are
-//! read (`'…'`, `"…"`, Perl's `q`/`qq`/`qw`, Ruby's `%q`/`%Q`/`%w`/`%W`,
-//! arrays of them); a list stops at the first value that is not one. The
-//! home directory written as `$ENV{HOME}` (Perl) or `#{ENV['HOME']}`,
-//! `#{Dir.home}` (Ruby) inside a double-quoted string is the shell's
-//! `$HOME`. Backquotes and `qx` are read elsewhere (shell-guard).
+//! [`code_commands`] reads, in Perl, Ruby, Python, JavaScript, PHP, awk
+//! and Emacs Lisp code:
+//! - calls that run a command (`system`, `exec`, `spawn`,
+//!   `popen`, `subprocess.run`, `execSync`, `execFile`, `shell_exec`, …),
+//!   with or without parentheses, the command one string run by the shell
+//!   (`system "rm -rf ~"`) or a list that is the program's argv (`system
+//!   "rm", "-rf", "/home/alice"`, `exec qw(rm -rf x)`, `subprocess.run(["rm",
+//!   "-rf", "x"])`, `spawn("rm", ["-rf", "x"])`);
+//! - Python's `os.exec*`, `os.spawn*` and `os.posix_spawn*`: a path, then
+//!   the argv as a list or as more strings;
+//! - removers of whole trees (`shutil.rmtree`, `FileUtils.rm_rf`,
+//!   `File::Path`'s `rmtree`/`remove_tree`, `fs.rmSync(…, {recursive:
+//!   true})`), as `rm -r PATH…`;
+//! - piped `open`s (`open(my $fh, "-|", "ls")`, `open(FH, "rm -rf ~ |")`,
+//!   Ruby's `open("|rm -rf ~")`).
+//!
+//! Literal strings are read (`'…'`, `"…"`, Perl's `q`/`qq`/`qw`, Ruby's
+//! `%q`/`%Q`/`%w`/`%W`, Python's prefixed strings, JavaScript's template
+//! strings, arrays of them). A value the code computes is never dropped:
+//! the home directory's spellings (`$ENV{HOME}`, `Dir.home`,
+//! `os.environ["HOME"]`, `os.homedir()`, `#{Dir.home}` in a string, …,
+//! [`HOME_EXPRESSIONS`]) are the shell's `"${HOME}"`; any other variable,
+//! call, interpolation or concatenation is the unknown `"${CODE_VALUE}"`,
+//! and a command that is wholly computed (`system $c`, `os.system(cmd)`)
+//! is `eval "${CODE_VALUE}"`, so that the check judging the text escalates
+//! what it cannot see. Backquotes and `qx` are read elsewhere (shell-guard).
 
-/// Calls whose arguments are a command: one string run by the shell, or a
-/// list that is the program and its arguments.
-const RUNNERS: &[&str] = &[
-    "system",
-    "exec",
-    "spawn",
-    "readpipe",
-    "popen",
-    "popen2",
-    "popen2e",
-    "popen3",
-    "capture2",
-    "capture2e",
-    "capture3",
+/// What a call does with its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Runs one string through the shell, or a list (or several strings)
+    /// as the program's argv.
+    Command,
+    /// Python's `os.exec*`, `os.spawn*`, `os.posix_spawn*`: leading mode
+    /// values, the program's path, then its argv (whose first word names
+    /// the program) as a list or as more strings.
+    PathArgv,
+    /// Removes each path it is given and everything under it.
+    Remover,
+    /// Removes its paths and everything under them when called with a
+    /// `recursive` option (Node's `fs.rmSync`, `fs.rm`, `fs.rmdirSync`).
+    RemoverIfRecursive,
+    /// Perl's and Ruby's `open`: runs a command when its mode or its
+    /// string says it is piped.
+    Open,
+}
+
+/// How sure a name is a call of the kind it is listed with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Name {
+    /// The name alone says it (`system`, `popen`, `rmtree`).
+    Plain,
+    /// A common method name too (`run`, `call`): read only with
+    /// parentheses, and a computed command only after one of the
+    /// qualifiers (`subprocess.run`).
+    Common(&'static [&'static str]),
+    /// A function (Perl's and Python's `exec`) and a common method (a
+    /// `RegExp`'s): a computed command only when not a method or after
+    /// one of the qualifiers (`child_process.exec`).
+    Function(&'static [&'static str]),
+    /// A method name only: read after a `.` (`fs.rm`), with parentheses.
+    Method,
+}
+
+/// Qualifiers after which a [`Name::Common`] call runs a command.
+const SUBPROCESS: &[&str] = &["subprocess."];
+
+/// Qualifiers after which `exec` is Node's `child_process.exec`, not a
+/// `RegExp`'s.
+const CHILD_PROCESS: &[&str] = &[
+    "child_process.",
+    "child_process').",
+    "child_process\").",
+    "subprocess.",
+];
+
+/// The calls read, with what each does.
+const CALLS: &[(&str, Kind, Name)] = &[
+    ("system", Kind::Command, Name::Plain),
+    ("exec", Kind::Command, Name::Function(CHILD_PROCESS)),
+    ("spawn", Kind::Command, Name::Plain),
+    ("readpipe", Kind::Command, Name::Plain),
+    ("popen", Kind::Command, Name::Plain),
+    ("popen2", Kind::Command, Name::Plain),
+    ("popen2e", Kind::Command, Name::Plain),
+    ("popen3", Kind::Command, Name::Plain),
+    ("capture2", Kind::Command, Name::Plain),
+    ("capture2e", Kind::Command, Name::Plain),
+    ("capture3", Kind::Command, Name::Plain),
+    ("Popen", Kind::Command, Name::Plain),
+    ("run", Kind::Command, Name::Common(SUBPROCESS)),
+    ("call", Kind::Command, Name::Common(SUBPROCESS)),
+    ("check_call", Kind::Command, Name::Plain),
+    ("check_output", Kind::Command, Name::Plain),
+    ("getoutput", Kind::Command, Name::Plain),
+    ("getstatusoutput", Kind::Command, Name::Plain),
+    ("execSync", Kind::Command, Name::Plain),
+    ("execFile", Kind::Command, Name::Plain),
+    ("execFileSync", Kind::Command, Name::Plain),
+    ("spawnSync", Kind::Command, Name::Plain),
+    ("shell_exec", Kind::Command, Name::Plain),
+    ("passthru", Kind::Command, Name::Plain),
+    ("proc_open", Kind::Command, Name::Plain),
+    // Emacs Lisp: `(shell-command "cmd")`.
+    ("shell-command", Kind::Command, Name::Plain),
+    ("shell-command-to-string", Kind::Command, Name::Plain),
+    ("call-process-shell-command", Kind::Command, Name::Plain),
+    ("execv", Kind::PathArgv, Name::Plain),
+    ("execve", Kind::PathArgv, Name::Plain),
+    ("execvp", Kind::PathArgv, Name::Plain),
+    ("execvpe", Kind::PathArgv, Name::Plain),
+    ("execl", Kind::PathArgv, Name::Plain),
+    ("execle", Kind::PathArgv, Name::Plain),
+    ("execlp", Kind::PathArgv, Name::Plain),
+    ("execlpe", Kind::PathArgv, Name::Plain),
+    ("spawnv", Kind::PathArgv, Name::Plain),
+    ("spawnve", Kind::PathArgv, Name::Plain),
+    ("spawnvp", Kind::PathArgv, Name::Plain),
+    ("spawnvpe", Kind::PathArgv, Name::Plain),
+    ("spawnl", Kind::PathArgv, Name::Plain),
+    ("spawnle", Kind::PathArgv, Name::Plain),
+    ("spawnlp", Kind::PathArgv, Name::Plain),
+    ("spawnlpe", Kind::PathArgv, Name::Plain),
+    ("posix_spawn", Kind::PathArgv, Name::Plain),
+    ("posix_spawnp", Kind::PathArgv, Name::Plain),
+    ("rmtree", Kind::Remover, Name::Plain),
+    ("rm_rf", Kind::Remover, Name::Plain),
+    ("rm_r", Kind::Remover, Name::Plain),
+    ("remove_tree", Kind::Remover, Name::Plain),
+    ("remove_entry", Kind::Remover, Name::Plain),
+    ("remove_entry_secure", Kind::Remover, Name::Plain),
+    ("remove_dir", Kind::Remover, Name::Plain),
+    ("rmSync", Kind::RemoverIfRecursive, Name::Plain),
+    ("rmdirSync", Kind::RemoverIfRecursive, Name::Plain),
+    ("rm", Kind::RemoverIfRecursive, Name::Method),
+    ("rmdir", Kind::RemoverIfRecursive, Name::Method),
+    ("open", Kind::Open, Name::Plain),
+];
+
+/// Expressions for the home directory in Perl, Ruby, Python, Node and
+/// PHP code; each is the shell's `"${HOME}"` where [`code_commands`]
+/// reads it (shell-guard's readers of inline code use them too).
+pub const HOME_EXPRESSIONS: &[&str] = &[
+    "os.homedir()",
+    "require('os').homedir()",
+    "require(\"os\").homedir()",
+    "pathlib.Path.home()",
+    "Path.home()",
+    "os.environ['HOME']",
+    "os.environ[\"HOME\"]",
+    "os.environ.get('HOME')",
+    "os.environ.get(\"HOME\")",
+    "os.getenv('HOME')",
+    "os.getenv(\"HOME\")",
+    "process.env.HOME",
+    "process.env['HOME']",
+    "process.env[\"HOME\"]",
+    "ENV.fetch('HOME')",
+    "ENV.fetch(\"HOME\")",
+    "ENV['HOME']",
+    "ENV[\"HOME\"]",
+    "Dir.home()",
+    "Dir.home",
+    "$ENV{HOME}",
+    "$ENV{'HOME'}",
+    "$ENV{\"HOME\"}",
+    "${ENV{HOME}}",
+    "getenv('HOME')",
+    "getenv(\"HOME\")",
 ];
 
 /// The most distinct commands returned for one piece of code is one more
@@ -38,46 +180,91 @@ const MAX_FOUND: usize = 32;
 /// The longest run of code read as one argument that is not a literal.
 const MAX_ARGUMENT: usize = 4096;
 
+/// How deep lists nest before an inner one is read as a computed value.
+const MAX_DEPTH: u32 = 8;
+
 /// Stands for the home directory inside a read string until it is quoted.
 const HOME: &str = "\u{0}HOME\u{0}";
+
+/// Stands for a value the code computes inside a read string until it is
+/// quoted.
+const VALUE: &str = "\u{0}VALUE\u{0}";
+
+/// The shell text of a command that is wholly computed.
+const EVAL_VALUE: &str = "eval \"${CODE_VALUE}\"";
 
 /// One argument of a call.
 #[derive(Debug, Clone, PartialEq)]
 enum Arg {
-    /// A string literal: its text (the home marked by [`HOME`]).
+    /// A string (its text, the home marked by [`HOME`] and computed parts
+    /// by [`VALUE`]).
     Str(String),
-    /// A literal list of strings (`qw(…)`, `%w[…]`, `["rm", "-rf"]`).
+    /// A list of strings (`qw(…)`, `%w[…]`, `["rm", "-rf", dir]`).
     List(Vec<String>),
-    /// Anything else (a variable, a call, a keyword argument).
-    Other,
+    /// Anything else (a variable, a call, a keyword argument): its text.
+    Other(String),
 }
 
-/// The shell commands that the Perl or Ruby `code` runs through `system`,
-/// `exec`, `spawn`, `readpipe`, `IO.popen`, `Open3.*` and piped `open`
-/// calls whose command is literal, as shell text (see the module's
-/// documentation).
-pub fn perl_ruby_commands(code: &str) -> Vec<String> {
+/// The shell commands that `code` runs through the calls it makes, as
+/// shell text (see the module's documentation): each distinct command
+/// once, at most 33 (more than 32 means some were left out).
+pub fn code_commands(code: &str) -> Vec<String> {
     let mut found = Vec::new();
-    let names = RUNNERS.iter().chain(std::iter::once(&"open"));
-    for name in names {
+    for &(name, kind, sure) in CALLS {
         for (at, _) in code.match_indices(name) {
             if found.len() > MAX_FOUND {
                 return found;
             }
             let before = code[..at].chars().next_back();
-            let after = code[at + name.len()..].chars().next();
+            let rest = &code[at + name.len()..];
+            let after = rest.chars().next();
             let word_char = |c: char| c.is_alphanumeric() || c == '_';
-            // A word of its own, not a variable (`$system`, `@exec`).
+            // A word of its own, not a variable (`$system`, `@exec`) nor
+            // part of a longer name (`myrun`, `execute`, `shell-command-x`).
             if before.is_some_and(|c| word_char(c) || "$@%&".contains(c))
-                || after.is_some_and(word_char)
+                || after.is_some_and(|c| word_char(c) || c == '-')
             {
                 continue;
             }
-            let args = call_arguments(&code[at + name.len()..]);
-            let command = if *name == "open" {
-                piped_open(&args)
-            } else {
-                command_of(&args)
+            let parens = rest.trim_start().starts_with('(');
+            // Called: `name(…)` or `name ARG` (Perl, Ruby, Lisp).
+            if !parens && !after.is_some_and(|c| c.is_whitespace() || c == '"' || c == '\'') {
+                continue;
+            }
+            let qualified =
+                |qualifiers: &[&str]| qualifiers.iter().any(|q| code[..at].ends_with(q));
+            let computed_ok = match sure {
+                Name::Plain => true,
+                Name::Common(qualifiers) => {
+                    if !parens {
+                        continue;
+                    }
+                    qualified(qualifiers)
+                }
+                Name::Function(qualifiers) => before != Some('.') || qualified(qualifiers),
+                Name::Method => {
+                    if !parens || before != Some('.') {
+                        continue;
+                    }
+                    true
+                }
+            };
+            let args = call_arguments(rest);
+            // Without parentheses the words after the name must read as
+            // arguments, not as prose in a string (`"the system is up"`).
+            if !parens && !args.first().is_some_and(argument_like) {
+                continue;
+            }
+            let command = match kind {
+                Kind::Command => command_of(&args, computed_ok),
+                Kind::PathArgv => path_argv(&args),
+                Kind::Remover => removed(&args),
+                Kind::RemoverIfRecursive => args
+                    .iter()
+                    .any(|a| matches!(a, Arg::Other(t) if t.contains("recursive")))
+                    .then(|| removed(&args))
+                    .flatten(),
+                Kind::Open => piped_open(&args),
             };
             // The same command twice is judged once, so repeats cannot
             // fill the count.
@@ -89,26 +276,160 @@ pub fn perl_ruby_commands(code: &str) -> Vec<String> {
     found
 }
 
-/// The command a list of arguments runs: one string is shell text; the
-/// leading literals of several (or a literal list) are an argv.
-fn command_of(args: &[Arg]) -> Option<String> {
+/// Whether the first argument of a call without parentheses reads as
+/// one: a literal, a variable (`$c`, `@a`), or an expression (`c`,
+/// `Dir.home`, `glob "~"`, `c if x`), but not prose (`is up`) nor an
+/// operator (`=> 1`).
+fn argument_like(arg: &Arg) -> bool {
+    let text = match arg {
+        Arg::Str(_) | Arg::List(_) => return true,
+        Arg::Other(t) => t.trim(),
+    };
+    let Some(first) = text.chars().next() else {
+        return false;
+    };
+    if "$@".contains(first) {
+        return true;
+    }
+    if !(first.is_alphabetic() || first == '_') {
+        return false;
+    }
+    let word_end = text
+        .find(|c: char| !(c.is_alphanumeric() || "_.:".contains(c)))
+        .unwrap_or(text.len());
+    let after = &text[word_end..];
+    // A word ending a string (`"use system calls"`) is prose.
+    if after.starts_with(['"', '\'', '`']) {
+        return false;
+    }
+    let next = after.trim_start();
+    if !after.starts_with(char::is_whitespace) || next.is_empty() {
+        return true;
+    }
+    // After a space: a function's argument (`glob "~"`, `f $x`) or a
+    // keyword that ends the call (`c if x`, `c or die`); other words are
+    // prose (`is up`) or another language's command (Tcl's `exec rm -rf`).
+    if next.starts_with(['"', '\'', '$', '@', '(']) {
+        return true;
+    }
+    let second: String = next.chars().take_while(|c| c.is_alphanumeric()).collect();
+    matches!(
+        second.as_str(),
+        "if" | "unless" | "or" | "and" | "rescue" | "while" | "until"
+    )
+}
+
+/// The command a list of arguments runs: one string is shell text; a
+/// string followed by more strings or lists, or a leading list, is an
+/// argv (its words quoted and joined); a computed command is
+/// [`EVAL_VALUE`] when `computed_ok`.
+fn command_of(args: &[Arg], computed_ok: bool) -> Option<String> {
+    let args: Vec<&Arg> = args.iter().filter(|a| !is_option(a)).collect();
     match args.first()? {
         Arg::Str(s) if !matches!(args.get(1), Some(Arg::Str(_) | Arg::List(_))) => {
-            Some(s.replace(HOME, "${HOME}"))
+            Some(shell_text(s))
         }
-        Arg::Other => None,
-        _ => {
+        Arg::Other(t) => (computed_ok && !t.trim().is_empty()).then(|| EVAL_VALUE.to_string()),
+        Arg::List(list) => Some(argv(list.iter().cloned())),
+        Arg::Str(_) => {
             let mut words = Vec::new();
-            for arg in args {
+            for arg in &args {
                 match arg {
                     Arg::Str(s) => words.push(s.clone()),
-                    Arg::List(l) => words.extend(l.iter().cloned()),
-                    Arg::Other => break,
+                    // Node's `spawn("rm", ["-rf", dir], options)`: the
+                    // list ends the argv.
+                    Arg::List(l) => {
+                        words.extend(l.iter().cloned());
+                        break;
+                    }
+                    Arg::Other(t) => words.push(value_of(t)),
                 }
             }
-            Some(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+            Some(argv(words.into_iter()))
         }
     }
+}
+
+/// The command of Python's `os.exec*`, `os.spawn*` and `os.posix_spawn*`:
+/// the program's path (the first string), then the argv after its first
+/// word, from a list or from the strings that follow.
+fn path_argv(args: &[Arg]) -> Option<String> {
+    let first = args
+        .iter()
+        .position(|a| matches!(a, Arg::Str(_) | Arg::List(_)));
+    let Some(first) = first else {
+        return args
+            .iter()
+            .any(|a| matches!(a, Arg::Other(t) if !t.trim().is_empty()))
+            .then(|| EVAL_VALUE.to_string());
+    };
+    let words: Vec<String> = match &args[first] {
+        Arg::List(list) => list.clone(),
+        Arg::Str(path) => {
+            let mut words = vec![path.clone()];
+            match args.get(first + 1) {
+                Some(Arg::List(list)) => words.extend(list.iter().skip(1).cloned()),
+                _ => words.extend(args[first + 1..].iter().skip(1).map(|a| match a {
+                    Arg::Str(s) => s.clone(),
+                    Arg::List(l) => l.join(" "),
+                    Arg::Other(t) => value_of(t),
+                })),
+            }
+            words
+        }
+        Arg::Other(_) => unreachable!("the position found a string or a list"),
+    };
+    Some(argv(words.into_iter()))
+}
+
+/// `rm -r PATH…` for the paths a remover is given (strings, lists,
+/// computed values; options passed over); `None` without a path.
+fn removed(args: &[Arg]) -> Option<String> {
+    let mut paths = Vec::new();
+    for arg in args.iter().filter(|a| !is_option(a)) {
+        match arg {
+            Arg::Str(s) => paths.push(s.clone()),
+            Arg::List(l) => paths.extend(l.iter().cloned()),
+            Arg::Other(t) if t.trim().is_empty() => {}
+            Arg::Other(t) => paths.push(value_of(t)),
+        }
+    }
+    if paths.is_empty() {
+        return None;
+    }
+    // A leading `~` in a path the code gives counts as the home: the
+    // language does not expand it, but the judgement errs to the safe side.
+    let paths: Vec<String> = paths
+        .into_iter()
+        .map(|p| match p.strip_prefix('~') {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{HOME}{rest}"),
+            _ => p,
+        })
+        .collect();
+    Some(format!("rm -r -- {}", argv(paths.into_iter())))
+}
+
+/// Whether an argument is an option rather than a value: a keyword
+/// argument (`check=True`, `exception: true`, `:chdir => "x"`) or a hash
+/// or object of options (`{recursive: true}`, `{verbose => 1}`).
+fn is_option(arg: &Arg) -> bool {
+    let Arg::Other(t) = arg else {
+        return false;
+    };
+    let t = t.trim();
+    if t.starts_with('{') || t.starts_with(':') {
+        return true;
+    }
+    let name_end = t
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(t.len());
+    if name_end == 0 {
+        return false;
+    }
+    let rest = t[name_end..].trim_start();
+    (rest.starts_with('=') && !rest.starts_with("=="))
+        || (rest.starts_with(':') && !rest.starts_with("::"))
+        || rest.starts_with("=>")
 }
 
 /// The command a piped `open` runs: the arguments after a `-|` or `|-`
@@ -119,36 +440,83 @@ fn piped_open(args: &[Arg]) -> Option<String> {
         .iter()
         .position(|a| matches!(a, Arg::Str(s) if s.trim() == "-|" || s.trim() == "|-"))
     {
-        return command_of(&args[mode + 1..]);
+        return command_of(&args[mode + 1..], true);
     }
     args.iter().find_map(|a| match a {
         Arg::Str(s) => {
             let t = s.trim();
             let cmd = t.strip_prefix('|').or_else(|| t.strip_suffix('|'))?.trim();
-            Some(cmd.replace(HOME, "${HOME}"))
+            Some(shell_text(cmd))
         }
         _ => None,
     })
 }
 
+/// A computed value as a word: the home for one of
+/// [`HOME_EXPRESSIONS`] or `expanduser("~/x")`, else [`VALUE`].
+fn value_of(text: &str) -> String {
+    let t = text.trim();
+    if HOME_EXPRESSIONS.contains(&t)
+        || matches!(t, "glob(\"~\")" | "glob('~')" | "glob \"~\"" | "glob '~'")
+    {
+        return HOME.to_string();
+    }
+    for call in [
+        "os.path.expanduser(",
+        "path.expanduser(",
+        "expanduser(",
+        "File.expand_path(",
+    ] {
+        if let Some(inner) = t.strip_prefix(call)
+            && let Some((Arg::Str(p), after)) = literal(inner.trim_start())
+            && after.trim() == ")"
+        {
+            return match p.strip_prefix('~') {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{HOME}{rest}"),
+                _ => p,
+            };
+        }
+    }
+    VALUE.to_string()
+}
+
+/// A string run by the shell: the home marker is `${HOME}`, a computed
+/// part `${CODE_VALUE}`.
+fn shell_text(s: &str) -> String {
+    s.replace(HOME, "${HOME}").replace(VALUE, "${CODE_VALUE}")
+}
+
+/// Words as an argv for the shell: each quoted so that it is that one
+/// word (a `~` too).
+fn argv(words: impl Iterator<Item = String>) -> String {
+    words.map(|w| quote(&w)).collect::<Vec<_>>().join(" ")
+}
+
 /// A word for the shell, quoted so that it is that one word (a `~` too);
-/// the home marker becomes `"${HOME}"`.
+/// the home marker becomes `"${HOME}"`, a computed part `"${CODE_VALUE}"`.
 fn quote(word: &str) -> String {
-    word.split(HOME)
-        .map(|piece| {
-            let plain = !piece.is_empty()
-                && !piece.starts_with('~')
+    // The markers are `\0NAME\0`: between the NULs (odd pieces) a name.
+    word.split('\u{0}')
+        .enumerate()
+        .map(|(i, piece)| {
+            if i % 2 == 1 {
+                return if piece == "HOME" {
+                    "\"${HOME}\"".to_string()
+                } else {
+                    "\"${CODE_VALUE}\"".to_string()
+                };
+            }
+            let plain = !piece.starts_with('~')
                 && piece
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || "_./:,+@%~-".contains(c));
-            if plain || piece.is_empty() {
+            if plain {
                 piece.to_string()
             } else {
                 format!("'{}'", piece.replace('\'', r"'\''"))
             }
         })
-        .collect::<Vec<_>>()
-        .join("\"${HOME}\"")
+        .collect::<String>()
 }
 
 /// The arguments after a call's name: in parentheses or not, separated by
@@ -169,7 +537,7 @@ fn call_arguments(rest: &str) -> Vec<Arg> {
     }
     let mut args = Vec::new();
     loop {
-        let (arg, after) = argument(s);
+        let (arg, after) = argument(s, 0);
         args.push(arg);
         s = after.trim_start();
         if let Some(a) = s.strip_prefix(',').or_else(|| s.strip_prefix("=>")) {
@@ -216,21 +584,44 @@ fn balanced_end(s: &str) -> Option<usize> {
     None
 }
 
-/// One argument at the start of `s` and the text after it.
-fn argument(s: &str) -> (Arg, &str) {
-    // Ruby's splat of a literal list: `*%w[rm -rf x]`.
+/// One argument at the start of `s` and the text after it. `depth`: how
+/// deep in lists it is.
+fn argument(s: &str, depth: u32) -> (Arg, &str) {
+    // Python's keyword arguments that hold the command:
+    // `subprocess.run(args=["rm", "-rf", "x"])`.
+    for keyword in ["args", "cmd", "command", "argv"] {
+        if depth >= MAX_DEPTH {
+            break;
+        }
+        if let Some(value) = s
+            .strip_prefix(keyword)
+            .map(str::trim_start)
+            .and_then(|v| v.strip_prefix('='))
+            .filter(|v| !v.starts_with('='))
+        {
+            return argument(value.trim_start(), depth + 1);
+        }
+    }
+    // A splat of a literal list: Ruby's `*%w[rm -rf x]`, Python's `*["rm"]`.
     let t = s.strip_prefix('*').unwrap_or(s);
     if let Some((arg, after)) = literal(t) {
-        return (arg, after);
+        return joined(arg, after);
     }
-    if let Some(inner) = t.strip_prefix('[') {
+    if let Some(inner) = t.strip_prefix('[')
+        && depth < MAX_DEPTH
+    {
         let mut words = Vec::new();
         let mut r = inner.trim_start();
-        while let Some((arg, after)) = literal(r) {
+        loop {
+            if r.starts_with(']') {
+                break;
+            }
+            let (arg, after) = argument(r, depth + 1);
             match arg {
                 Arg::Str(w) => words.push(w),
                 Arg::List(l) => words.extend(l),
-                Arg::Other => break,
+                Arg::Other(t) if t.trim().is_empty() => break,
+                Arg::Other(t) => words.push(value_of(&t)),
             }
             r = after.trim_start();
             match r.strip_prefix(',') {
@@ -244,8 +635,41 @@ fn argument(s: &str) -> (Arg, &str) {
             return (Arg::List(words), after);
         }
     }
-    // Not a literal: up to the next comma, or the end of the call or
-    // statement, at depth 0.
+    let (text, after) = expression(s);
+    (Arg::Other(text.to_string()), after)
+}
+
+/// A literal followed by more of an expression (`"rm -rf " + d`, `"rm
+/// -rf " . $d`, `"rm %s" % d`, awk's `"rm " $1`) is a string whose end is
+/// computed; a literal alone is itself.
+fn joined(arg: Arg, after: &str) -> (Arg, &str) {
+    let next = after.trim_start_matches([' ', '\t']);
+    let ends = next.is_empty()
+        || next.starts_with([
+            ',', ')', ']', '}', ';', '\n', '\r', '#', '|', '&', '?', '<', '>', '=', ':',
+        ]) && !next.starts_with("<<")
+        || [
+            "or ", "and ", "if ", "unless ", "rescue ", "while ", "until ", "do ",
+        ]
+        .iter()
+        .any(|k| next.starts_with(k));
+    if ends {
+        return (arg, after);
+    }
+    let (_, rest) = expression(after);
+    match arg {
+        Arg::Str(s) => (Arg::Str(format!("{s}{VALUE}")), rest),
+        Arg::List(mut l) => {
+            l.push(VALUE.to_string());
+            (Arg::List(l), rest)
+        }
+        other => (other, rest),
+    }
+}
+
+/// Code up to the next comma, or the end of the call or statement, at
+/// depth 0: the text and what follows it.
+fn expression(s: &str) -> (&str, &str) {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
     let mut escaped = false;
@@ -261,25 +685,57 @@ fn argument(s: &str) -> (Arg, &str) {
             continue;
         }
         match c {
-            '\'' | '"' => quote = Some(c),
+            '\'' | '"' | '`' => quote = Some(c),
             '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' if depth == 0 => return (Arg::Other, &s[i..]),
+            ')' | ']' | '}' if depth == 0 => return (&s[..i], &s[i..]),
             ')' | ']' | '}' => depth -= 1,
-            ',' | ';' | '\n' if depth == 0 => return (Arg::Other, &s[i..]),
+            ',' | ';' | '\n' if depth == 0 => return (&s[..i], &s[i..]),
             _ => {}
         }
     }
-    (Arg::Other, "")
+    let end = s
+        .char_indices()
+        .nth(MAX_ARGUMENT)
+        .map_or(s.len(), |(i, _)| i);
+    (&s[..end], "")
 }
 
-/// A string literal at the start of `s`: `'…'`, `"…"`, Perl's `q`, `qq`,
-/// `qw` and Ruby's `%q`, `%Q`, `%`, `%w`, `%W` with any delimiter.
+/// A string literal at the start of `s`: `'…'`, `"…"`, Python's prefixed
+/// strings (`r'…'`, `b"…"`, `f"…{x}…"`), JavaScript's template strings
+/// (`` `…${x}…` ``), Perl's `q`, `qq`, `qw` and Ruby's `%q`, `%Q`, `%`,
+/// `%w`, `%W` with any delimiter.
 fn literal(s: &str) -> Option<(Arg, &str)> {
     if let Some(rest) = s.strip_prefix('\'') {
         return delimited(rest, '\'', '\'', false).map(|(t, a)| (Arg::Str(t), a));
     }
     if let Some(rest) = s.strip_prefix('"') {
         return delimited(rest, '"', '"', true).map(|(t, a)| (Arg::Str(t), a));
+    }
+    if let Some(rest) = s.strip_prefix('`') {
+        return delimited(rest, '`', '`', false)
+            .map(|(t, a)| (Arg::Str(interpolated(&t, "${", '}')), a));
+    }
+    // Python's string prefixes: `f` (and `rf`, `fr`) interpolates `{…}`.
+    let prefix_end = s
+        .find(|c: char| !"rRbBuUfF".contains(c))
+        .filter(|&n| (1..=2).contains(&n));
+    if let Some(n) = prefix_end
+        && let Some(q) = s[n..].chars().next().filter(|c| *c == '\'' || *c == '"')
+    {
+        let raw = s[..n].contains(['r', 'R']);
+        let (text, after) = delimited(&s[n + 1..], q, q, !raw)?;
+        let text = if s[..n].contains(['f', 'F']) {
+            interpolated(
+                &text.replace("{{", "\u{1}").replace("}}", "\u{2}"),
+                "{",
+                '}',
+            )
+            .replace('\u{1}', "{")
+            .replace('\u{2}', "}")
+        } else {
+            text
+        };
+        return Some((Arg::Str(text), after));
     }
     // Quote-like operators: the longest prefix first.
     for (prefix, words, interpolates) in [
@@ -327,7 +783,7 @@ fn literal(s: &str) -> Option<(Arg, &str)> {
 /// counted when they differ), with backslash escapes undone (in a
 /// non-interpolating string only `\\` and an escaped delimiter), and the
 /// rest after it. In an interpolating one, the home directory's spellings
-/// become [`HOME`].
+/// become [`HOME`] and Ruby's other `#{…}` become [`VALUE`].
 fn delimited(s: &str, open: char, close: char, interpolates: bool) -> Option<(String, &str)> {
     let mut out = String::new();
     let mut depth = 0usize;
@@ -350,7 +806,11 @@ fn delimited(s: &str, open: char, close: char, interpolates: bool) -> Option<(St
         } else if c == '\\' {
             escaped = true;
         } else if c == close && depth == 0 {
-            let text = if interpolates { home(&out) } else { out };
+            let text = if interpolates {
+                interpolated(&home(&out), "#{", '}')
+            } else {
+                out
+            };
             return Some((text, &s[i + c.len_utf8()..]));
         } else {
             if open != close {
@@ -364,6 +824,25 @@ fn delimited(s: &str, open: char, close: char, interpolates: bool) -> Option<(St
         }
     }
     None
+}
+
+/// `text` with each `OPEN…CLOSE` interpolation (`#{x}`, `${x}`, `{x}`)
+/// replaced by [`HOME`] when it is a home expression, else by [`VALUE`].
+fn interpolated(text: &str, open: &str, close: char) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(open) {
+        out.push_str(&rest[..at]);
+        let inner = &rest[at + open.len()..];
+        let Some(end) = inner.find(close) else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        out.push_str(&value_of(&inner[..end]));
+        rest = &inner[end + close.len_utf8()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The home directory's spellings in an interpolating Perl or Ruby string,
@@ -396,7 +875,7 @@ mod tests {
     use super::*;
 
     fn found(code: &str) -> Vec<String> {
-        perl_ruby_commands(code)
+        code_commands(code)
     }
 
     #[test]
@@ -453,10 +932,161 @@ mod tests {
         // No shell reads the words: a `~` or a space is the word itself.
         assert_eq!(found(r#"system "rm", "-rf", "~""#), ["rm -rf '~'"]);
         assert_eq!(found(r#"system "rm", "a b; c""#), ["rm 'a b; c'"]);
-        // The list stops at a value that is not a literal.
-        assert_eq!(found(r#"system "rm", "-rf", $dir"#), ["rm -rf"]);
-        assert!(found("system $cmd").is_empty());
-        assert!(found("system @argv").is_empty());
+        // A computed value is an unknown word; a computed command is `eval`
+        // of one (review s9 G3).
+        assert_eq!(
+            found(r#"system "rm", "-rf", $dir"#),
+            [r#"rm -rf "${CODE_VALUE}""#]
+        );
+        assert_eq!(found("system $cmd"), [EVAL_VALUE]);
+        assert_eq!(found("system @argv"), [EVAL_VALUE]);
+        assert_eq!(found(r#"$c="rm -rf ~"; system $c"#), [EVAL_VALUE]);
+        assert_eq!(
+            found(r#"my @a=("rm","-rf","/home/alice"); system @a"#),
+            [EVAL_VALUE]
+        );
+        assert_eq!(found(r#"c="rm -rf ~"; system c"#), [EVAL_VALUE]);
+        assert_eq!(found("system c if ok"), [EVAL_VALUE]);
+        assert_eq!(found("exec $cmd or die"), [EVAL_VALUE]);
+    }
+
+    #[test]
+    fn the_home_as_a_value_is_the_home() {
+        // Review s9 G3: Perl's `%ENV`, Ruby's `Dir.home`, Python's
+        // `os.environ` as an argv word.
+        assert_eq!(
+            found(r#"system "rm","-rf",$ENV{HOME}"#),
+            [r#"rm -rf "${HOME}""#]
+        );
+        assert_eq!(
+            found(r#"system("rm","-rf",$ENV{HOME})"#),
+            [r#"rm -rf "${HOME}""#]
+        );
+        assert_eq!(
+            found(r#"Process.spawn("rm", "-rf", Dir.home)"#),
+            [r#"rm -rf "${HOME}""#]
+        );
+        assert_eq!(
+            found(r#"subprocess.run(["rm", "-rf", os.path.expanduser("~/code")])"#),
+            [r#"rm -rf "${HOME}"/code"#]
+        );
+    }
+
+    #[test]
+    fn python_and_node_spawners_are_read() {
+        let home = [r#"rm -rf /home/alice"#];
+        // Review s9 G3: `os.exec*`, `os.spawn*`, `os.posix_spawn*`,
+        // `pty.spawn`.
+        assert_eq!(
+            found(r#"import os; os.spawnvp(os.P_WAIT,"rm", ["rm","-rf","/home/alice"])"#),
+            home
+        );
+        assert_eq!(
+            found(r#"os.posix_spawnp("rm", ["rm","-rf","/home/alice"], {})"#),
+            home
+        );
+        assert_eq!(
+            found(r#"os.execvp("rm", ["rm", "-rf", os.environ["HOME"]])"#),
+            [r#"rm -rf "${HOME}""#]
+        );
+        assert_eq!(
+            found(r#"os.execl("/bin/rm", "rm", "-rf", "/home/alice")"#),
+            ["/bin/rm -rf /home/alice"]
+        );
+        assert_eq!(found(r#"os.execvp(prog, args)"#), [EVAL_VALUE]);
+        assert_eq!(
+            found(r#"import pty; pty.spawn(["rm","-rf","/home/alice"])"#),
+            home
+        );
+        // Node's program and argument list, and template strings.
+        assert_eq!(
+            found(r#"cp.spawnSync("rm", ["-rf", "/home/alice"], {stdio: "inherit"})"#),
+            home
+        );
+        assert_eq!(found(r#"execFileSync('rm', ['-rf', '/home/alice'])"#), home);
+        assert_eq!(
+            found("execSync(`rm -rf ${os.homedir()}`)"),
+            ["rm -rf ${HOME}"]
+        );
+        assert_eq!(found("execSync(`rm -rf ${dir}`)"), ["rm -rf ${CODE_VALUE}"]);
+        // Computed commands, concatenations and keyword arguments.
+        assert_eq!(found("os.system(cmd)"), [EVAL_VALUE]);
+        assert_eq!(found("subprocess.run(cmd, shell=True)"), [EVAL_VALUE]);
+        assert_eq!(
+            found(r#"os.system("rm -rf " + d)"#),
+            ["rm -rf ${CODE_VALUE}"]
+        );
+        assert_eq!(
+            found(r#"os.system(f"rm -rf {d}/x {{y}}")"#),
+            ["rm -rf ${CODE_VALUE}/x {y}"]
+        );
+        assert_eq!(found(r#"system("rm -rf " $1)"#), ["rm -rf ${CODE_VALUE}"]);
+        assert_eq!(found(r#"system "rm -rf #{dir}""#), ["rm -rf ${CODE_VALUE}"]);
+        assert_eq!(
+            found(r#"subprocess.run(args=["rm", "-rf", "/home/alice"], check=True)"#),
+            home
+        );
+        assert_eq!(
+            found(r#"subprocess.run(["ls", "-l"], check=True, capture_output=True)"#),
+            ["ls -l"]
+        );
+        assert_eq!(found(r#"subprocess.run("ls -l", shell=True)"#), ["ls -l"]);
+        // Method names read only where they are the process calls.
+        assert!(found("asyncio.run(main())").is_empty());
+        assert!(found("m = re.exec(line)").is_empty());
+        assert_eq!(found("child_process.exec(cmd)"), [EVAL_VALUE]);
+        assert_eq!(found("exec(code)"), [EVAL_VALUE]);
+        assert!(found("app.call(handler)").is_empty());
+        assert_eq!(found("subprocess.call(argv)"), [EVAL_VALUE]);
+    }
+
+    #[test]
+    fn removers_are_read_in_every_form() {
+        // Review s9 G3: Ruby without parentheses, Perl's File::Path.
+        assert_eq!(
+            found(r#"FileUtils.rm_rf "/home/alice""#),
+            ["rm -r -- /home/alice"]
+        );
+        assert_eq!(
+            found(r#"FileUtils.rm_rf ENV["HOME"]"#),
+            [r#"rm -r -- "${HOME}""#]
+        );
+        assert_eq!(found("FileUtils.rm_rf Dir.home"), [r#"rm -r -- "${HOME}""#]);
+        assert_eq!(
+            found("FileUtils.remove_entry Dir.home"),
+            [r#"rm -r -- "${HOME}""#]
+        );
+        assert_eq!(
+            found("use File::Path; rmtree($ENV{HOME})"),
+            [r#"rm -r -- "${HOME}""#]
+        );
+        assert_eq!(
+            found(r#"use File::Path qw(remove_tree); remove_tree glob "~""#),
+            [r#"rm -r -- "${HOME}""#]
+        );
+        assert_eq!(
+            found("shutil.rmtree(os.path.expanduser('~/code'))"),
+            [r#"rm -r -- "${HOME}"/code"#]
+        );
+        assert_eq!(
+            found("shutil.rmtree('build', ignore_errors=True)"),
+            ["rm -r -- build"]
+        );
+        assert_eq!(found("shutil.rmtree(tmp)"), [r#"rm -r -- "${CODE_VALUE}""#]);
+        assert_eq!(
+            found("remove_tree($dir, {verbose => 1})"),
+            [r#"rm -r -- "${CODE_VALUE}""#]
+        );
+        assert_eq!(
+            found(r#"fs.rmSync("/", {recursive: true})"#),
+            ["rm -r -- /"]
+        );
+        assert_eq!(
+            found(r#"await fs.promises.rm(os.homedir(), { recursive: true, force: true })"#),
+            [r#"rm -r -- "${HOME}""#]
+        );
+        assert!(found(r#"fs.rmSync("x.txt")"#).is_empty());
+        assert!(found("items.rm(x)").is_empty());
     }
 
     #[test]
@@ -498,13 +1128,20 @@ mod tests {
         assert!(found("system(").is_empty());
         assert!(found("system \"unterminated").is_empty());
         assert!(found("{system => 1}").is_empty());
+        // Names inside prose in a string.
+        assert!(found(r#"print("run the system check")"#).is_empty());
+        assert!(found(r#"print("use system calls")"#).is_empty());
+        assert!(found(r#"print("shutil.rmtree is used to clean up")"#).is_empty());
+        assert!(found(r#"ctx = mp.get_context("spawn")"#).is_empty());
+        assert!(found(r#"(shell-command-to-string "ls")"#) == ["ls"]);
     }
 
     #[test]
     fn long_code_is_bounded() {
         let code: String = (0..1000).map(|i| format!("system \"ls {i}\";")).collect();
         assert_eq!(found(&code).len(), MAX_FOUND + 1);
+        // Code that does not parse is a computed command.
         let code = format!("system {}", "(".repeat(10_000));
-        assert!(found(&code).is_empty());
+        assert_eq!(found(&code), [EVAL_VALUE]);
     }
 }

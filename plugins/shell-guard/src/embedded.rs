@@ -1,45 +1,12 @@
 //! Shell commands embedded in code for other interpreters (best effort).
 //!
 //! `python -c 'import os; os.system("rm -rf /")'` runs a shell command that
-//! the shell parser only sees as a string. This module finds string literals
-//! passed to well-known process-spawning functions (`system`, `popen`,
-//! `subprocess.run`, `execSync`, Perl/Ruby backquotes and `qx`, …) and
-//! recursive-delete helpers (`shutil.rmtree`, `FileUtils.rm_rf`,
-//! `fs.rmSync(…, {recursive: true})`), and returns the equivalent shell
-//! text. Only literal arguments are understood; anything computed is not.
-
-/// Functions whose first argument is a shell command (string) or an argv
-/// (list of strings).
-const SPAWNERS: &[&str] = &[
-    "system(",
-    "popen(",
-    "Popen(",
-    "run(",
-    "call(",
-    "check_call(",
-    "check_output(",
-    "getoutput(",
-    "getstatusoutput(",
-    "execSync(",
-    "exec(",
-    "spawnSync(",
-    "shell_exec(",
-    "passthru(",
-    // Emacs Lisp: `(shell-command "cmd")`.
-    "shell-command",
-    "shell-command-to-string",
-    "call-process-shell-command",
-];
-
-/// Functions whose first argument is a path deleted recursively.
-const RECURSIVE_DELETERS: &[&str] = &[
-    "rmtree(",
-    "rm_rf(",
-    "rm_r(",
-    "remove_tree(",
-    "rmSync(",
-    "rmdirSync(",
-];
+//! the shell parser only sees as a string. This module returns the
+//! equivalent shell text: the calls that run commands or remove trees
+//! (`system`, `subprocess.run`, `os.execvp`, `shutil.rmtree`, …, read by
+//! [`check_catalog::spawn`], a computed value there an unknown one), Perl
+//! and Ruby backquotes and `qx`, and the commands of awk, Tcl, Lua,
+//! editors, patches, sed and database clients.
 
 /// Longest code scanned for commands, in bytes; longer inline code
 /// escalates (`shell.too-long`) rather than going unread.
@@ -70,34 +37,8 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
     if code.len() > MAX_CODE {
         return found;
     }
-    for name in SPAWNERS {
-        for (at, _) in code.match_indices(name) {
-            // `exec(` and `run(` only count as method calls or bare calls,
-            // not as the tail of another identifier (`myrun(`).
-            if at > 0 {
-                let prev = code[..at].chars().next_back().unwrap_or(' ');
-                if prev.is_ascii_alphanumeric() || prev == '_' {
-                    continue;
-                }
-            }
-            let rest = code[at + name.len()..].trim_start();
-            if let Some(cmd) = first_argument(rest) {
-                found.push(cmd);
-            }
-        }
-    }
-    for name in RECURSIVE_DELETERS {
-        for (at, _) in code.match_indices(name) {
-            let rest = code[at + name.len()..].trim_start();
-            let recursive =
-                *name != "rmSync(" && *name != "rmdirSync(" || rest.contains("recursive");
-            if let Some(path) = path_argument(rest)
-                && recursive
-            {
-                found.push(format!("rm -r {}", shell_path(&path)));
-            }
-        }
-    }
+    // Calls that run commands or remove trees, in every language.
+    found.extend(check_catalog::spawn::code_commands(code));
     // Perl / Ruby backquotes, qx and %x.
     for (open, close) in [("qx(", ')'), ("qx{", '}'), ("%x(", ')'), ("%x{", '}')] {
         for (at, _) in code.match_indices(open) {
@@ -106,9 +47,6 @@ pub fn shell_commands(code: &str, backticks: bool) -> Vec<String> {
                 found.push(rest[..end].to_string());
             }
         }
-    }
-    if backticks {
-        found.extend(check_catalog::spawn::perl_ruby_commands(code));
     }
     let ticks: Vec<&str> = code.split('`').collect();
     if backticks && ticks.len() >= 3 {
@@ -130,7 +68,45 @@ pub fn lua_commands(code: &str) -> Vec<String> {
     if code.len() > MAX_CODE {
         return found;
     }
-    for name in ["os.execute", "io.popen"] {
+    // The index forms (`os["execute"]`) too; another index of `os` or
+    // `io`, or a name of either held in a string anywhere else, is a
+    // computed call (`os[n]`, `os["exec" .. "ute"]`) (review s9 G3).
+    let names = [
+        "os.execute",
+        "io.popen",
+        "os[\"execute\"]",
+        "os['execute']",
+        "io[\"popen\"]",
+        "io['popen']",
+    ];
+    let indexed = [
+        "\"execute\"",
+        "'execute'",
+        "\"popen\"",
+        "'popen'",
+        "[[execute]]",
+        "[[popen]]",
+    ];
+    // `os[KEY]` or `io[KEY]` with a key other than a name read here is a
+    // computed call too.
+    let computed_index = ["os[", "io["].iter().any(|table| {
+        code.match_indices(table).any(|(at, _)| {
+            let word_before = code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !word_before && !names.iter().any(|n| code[at..].starts_with(n))
+        })
+    });
+    if computed_index
+        || indexed.iter().any(|n| {
+            code.match_indices(n)
+                .any(|(at, _)| !code[..at].ends_with("os[") && !code[..at].ends_with("io["))
+        })
+    {
+        found.push("eval \"${LUA_VALUE}\"".into());
+    }
+    for name in names {
         for (at, _) in code.match_indices(name) {
             let rest = code[at + name.len()..].trim_start();
             let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
@@ -396,6 +372,30 @@ fn tcl_command(words: &[TclWord], expect: bool, found: &mut Vec<String>, depth: 
             .map(|w| w.raw.as_str())
             .collect::<Vec<_>>()
             .join(" "),
+        // `file delete -force PATH…` removes trees (review s9 G3).
+        "file" if rest.first().is_some_and(|w| w.raw == "delete") => {
+            let mut force = false;
+            let mut paths = Vec::new();
+            let mut options = true;
+            for w in &rest[1..] {
+                match w.raw.as_str() {
+                    "-force" if options => force = true,
+                    "--" if options => options = false,
+                    _ => {
+                        options = false;
+                        paths.push(w.shell.clone());
+                    }
+                }
+            }
+            if paths.is_empty() {
+                return;
+            }
+            format!(
+                "rm {}-- {}",
+                if force { "-rf " } else { "" },
+                paths.join(" ")
+            )
+        }
         "open" => {
             if let Some(pipe) = rest.first().and_then(|w| w.raw.strip_prefix('|')) {
                 let chars: Vec<char> = format!("exec {pipe}").chars().collect();
@@ -408,73 +408,6 @@ fn tcl_command(words: &[TclWord], expect: bool, found: &mut Vec<String>, depth: 
     if !cmd.trim().is_empty() {
         found.push(cmd);
     }
-}
-
-/// Expressions for the home directory in Python, Node, Ruby and PHP.
-const HOME_EXPRESSIONS: &[&str] = &[
-    "os.homedir()",
-    "require('os').homedir()",
-    "require(\"os\").homedir()",
-    "Path.home()",
-    "pathlib.Path.home()",
-    "os.environ['HOME']",
-    "os.environ[\"HOME\"]",
-    "os.environ.get('HOME')",
-    "os.environ.get(\"HOME\")",
-    "os.getenv('HOME')",
-    "os.getenv(\"HOME\")",
-    "process.env.HOME",
-    "process.env['HOME']",
-    "ENV['HOME']",
-    "ENV[\"HOME\"]",
-    "Dir.home",
-    "getenv('HOME')",
-];
-
-/// A path argument: a string literal, `expanduser('~/x')`, or an
-/// expression for the home directory (`os.homedir()`, `Path.home()`, …),
-/// given as `~`.
-fn path_argument(rest: &str) -> Option<String> {
-    if let Some((s, _)) = string_literal(rest) {
-        return Some(s);
-    }
-    for call in ["os.path.expanduser(", "expanduser(", "File.expand_path("] {
-        if let Some(inner) = rest.strip_prefix(call) {
-            return string_literal(inner.trim_start()).map(|(s, _)| s);
-        }
-    }
-    HOME_EXPRESSIONS
-        .iter()
-        .find(|e| rest.starts_with(*e))
-        .map(|_| "~".to_string())
-}
-
-/// A path for the shell: quoted, but a leading `~` left to expand.
-fn shell_path(path: &str) -> String {
-    match path.strip_prefix('~') {
-        Some("") => "~".into(),
-        Some(rest) if rest.starts_with('/') => format!("~{}", crate::shell_quote(rest)),
-        _ => crate::shell_quote(path),
-    }
-}
-
-/// The first argument when it is a string literal (a command) or a list of
-/// string literals (an argv, quoted and joined).
-fn first_argument(rest: &str) -> Option<String> {
-    if let Some(list) = rest.strip_prefix('[') {
-        let mut words = Vec::new();
-        let mut s = list.trim_start();
-        while let Some((w, after)) = string_literal(s) {
-            words.push(crate::shell_quote(&w));
-            s = after.trim_start();
-            match s.strip_prefix(',') {
-                Some(a) => s = a.trim_start(),
-                None => break,
-            }
-        }
-        return (!words.is_empty() && s.starts_with(']')).then(|| words.join(" "));
-    }
-    string_literal(rest).map(|(s, _)| s)
 }
 
 /// A leading `'…'` or `"…"` literal (optionally with a one-letter prefix
@@ -510,7 +443,7 @@ fn string_literal(s: &str) -> Option<(String, &str)> {
 /// cap would let padding hide a name).
 pub fn path_tokens(code: &str) -> Vec<String> {
     let mut text = code.replace("${HOME}", "~").replace("$HOME", "~");
-    for e in HOME_EXPRESSIONS {
+    for e in check_catalog::spawn::HOME_EXPRESSIONS {
         if text.contains(e) {
             text = text.replace(e, "~");
         }
@@ -604,8 +537,12 @@ pub fn awk_pipe_commands(program: &str) -> Vec<String> {
             continue; // `||`
         }
         let before = program[..at].trim_end();
+        // gawk's coprocess `|&` is a pipe too (review s9 G3).
+        let after = program[at + 1..]
+            .strip_prefix('&')
+            .unwrap_or(&program[at + 1..]);
         // `print "text" | "cmd"`: cmd reads the text (a shell runs it).
-        if let Some((s, _)) = string_literal(program[at + 1..].trim_start()) {
+        if let Some((s, _)) = string_literal(after.trim_start()) {
             let printed = before
                 .strip_suffix('"')
                 .and_then(|b| b.rfind('"'))
@@ -615,11 +552,17 @@ pub fn awk_pipe_commands(program: &str) -> Vec<String> {
                     "printf '%s\\n' {} | {s}",
                     crate::shell_quote(&p.replace("\\\"", "\"").replace("\\n", "\n"))
                 )),
+                // Computed text into a shell is a computed command.
+                None if ["sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"]
+                    .contains(&s.split_whitespace().next().unwrap_or("")) =>
+                {
+                    found.push("eval \"${AWK_VALUE}\"".into())
+                }
                 None => found.push(s),
             }
         }
-        // `"cmd" | getline`.
-        if program[at + 1..].trim_start().starts_with("getline")
+        // `"cmd" | getline`, `"cmd" |& getline`.
+        if after.trim_start().starts_with("getline")
             && let Some(open) = before.strip_suffix('"').and_then(|b| b.rfind('"'))
         {
             found.push(before[open + 1..before.len() - 1].to_string());
@@ -942,33 +885,54 @@ mod tests {
         );
         assert_eq!(
             shell_commands("import shutil; shutil.rmtree('/etc')", false),
-            ["rm -r /etc"]
+            ["rm -r -- /etc"]
         );
         assert_eq!(
             shell_commands(r#"require("fs").rmSync("/", {recursive: true})"#, false),
-            ["rm -r /"]
+            ["rm -r -- /"]
         );
         assert!(shell_commands(r#"require("fs").rmSync("x.txt")"#, false).is_empty());
-        assert_eq!(
-            shell_commands(
-                "require('fs').rmSync(require('os').homedir(), {recursive: true})",
-                false
-            ),
-            ["rm -r ~"]
-        );
-        assert_eq!(
-            shell_commands("shutil.rmtree(os.path.expanduser('~/code'))", false),
-            ["rm -r ~/code"]
-        );
-        assert_eq!(
-            shell_commands("shutil.rmtree(Path.home())", false),
-            ["rm -r ~"]
-        );
         assert_eq!(shell_commands("print `rm -rf ~`", true), ["rm -rf ~"]);
         assert_eq!(shell_commands("my $x = qx(ls /); ", false), ["ls /"]);
         assert!(shell_commands("myrun('x'); print('rm -rf /')", false).is_empty());
         assert!(shell_commands("console.log(`rm -rf /`)", false).is_empty());
-        assert!(shell_commands("os.system(cmd)", false).is_empty());
+        // A computed command is `eval` of an unknown value (review s9 G3).
+        assert_eq!(
+            shell_commands("os.system(cmd)", false),
+            [r#"eval "${CODE_VALUE}""#]
+        );
+    }
+
+    #[test]
+    fn tcl_lua_and_awk_forms() {
+        // Review s9 G3: Tcl's built-in remover, Lua's index form, gawk's
+        // coprocess and computed text piped into a shell.
+        assert_eq!(tcl_commands("file delete -force ~", false), ["rm -rf -- ~"]);
+        assert_eq!(
+            tcl_commands("file delete -force -- $env(HOME) x", false),
+            [r#"rm -rf -- "$HOME" x"#]
+        );
+        assert_eq!(tcl_commands("file delete a.txt", false), ["rm -- a.txt"]);
+        assert!(tcl_commands("file exists a.txt", false).is_empty());
+        assert_eq!(lua_commands(r#"os["execute"]("rm -rf ~")"#), ["rm -rf ~"]);
+        assert_eq!(lua_commands("os['execute']('rm -rf ~')"), ["rm -rf ~"]);
+        assert_eq!(
+            lua_commands(r#"local f = os[("exec").."ute"]; f("x")"#),
+            [r#"eval "${LUA_VALUE}""#]
+        );
+        assert_eq!(
+            lua_commands(r#"local n = "execute"; os[n]("rm -rf ~")"#),
+            [r#"eval "${LUA_VALUE}""#]
+        );
+        assert_eq!(
+            awk_pipe_commands(r#"BEGIN{print "rm -rf ~" |& "sh"}"#),
+            [r"printf '%s\n' 'rm -rf ~' | sh"]
+        );
+        assert_eq!(
+            awk_pipe_commands(r#"{print $0 | "sh"}"#),
+            [r#"eval "${AWK_VALUE}""#]
+        );
+        assert_eq!(awk_pipe_commands(r#"{print $0 | "sort -u"}"#), ["sort -u"]);
     }
 
     #[test]

@@ -2785,6 +2785,78 @@ fn tcl_expect_and_lua_commands_are_judged() {
     }
 }
 
+/// Review s9 G3: code removes the home through forms the readers missed:
+/// Ruby's `FileUtils` without parentheses, Perl's `%ENV` in a list and
+/// `File::Path`, Python's `os.exec*`/`os.spawn*`/`posix_spawn*`/
+/// `pty.spawn`, gawk's `|&`, Tcl's `file delete`, Lua's `os["execute"]`.
+/// A command or path held in a variable escalates.
+#[test]
+fn code_forms_that_remove_the_home_are_read() {
+    for cmd in [
+        r#"ruby -rfileutils -e 'FileUtils.rm_rf "/home/alice"'"#,
+        r#"ruby -rfileutils -e 'FileUtils.rm_rf ENV["HOME"]'"#,
+        "ruby -rfileutils -e 'FileUtils.rm_rf Dir.home'",
+        "ruby -e 'FileUtils.remove_entry Dir.home'",
+        r#"ruby -e 'Process.spawn("rm", "-rf", Dir.home)'"#,
+        r#"perl -e 'system "rm","-rf",$ENV{HOME}'"#,
+        r#"perl -MPOSIX -e 'system("rm","-rf",$ENV{HOME})'"#,
+        "perl -e 'use File::Path; rmtree($ENV{HOME})'",
+        r#"perl -e 'use File::Path qw(remove_tree); remove_tree glob "~"'"#,
+        r#"python3 -c 'import os; os.spawnvp(os.P_WAIT,"rm", ["rm","-rf","/home/alice"])'"#,
+        r#"python3 -c 'import os; os.posix_spawnp("rm", ["rm","-rf","/home/alice"], {})'"#,
+        r#"python3 -c 'import os; os.execvp("rm", ["rm", "-rf", os.environ["HOME"]])'"#,
+        r#"python3 -c 'import pty; pty.spawn(["rm","-rf","/home/alice"])'"#,
+        r#"node -e 'require("child_process").spawnSync("rm", ["-rf", "/home/alice"])'"#,
+        r#"awk 'BEGIN{print "rm -rf ~" |& "sh"}'"#,
+        "tclsh <<< 'file delete -force ~'",
+        "tclsh <<< 'file delete -force $env(HOME)'",
+        r#"lua -e 'os["execute"]("rm -rf ~")'"#,
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for (cmd, rule) in [
+        (
+            r#"perl -e '$c="rm -rf ~"; system $c'"#,
+            "shell.eval-dynamic",
+        ),
+        (
+            r#"perl -e 'my @a=("rm","-rf","/home/alice"); system @a'"#,
+            "shell.eval-dynamic",
+        ),
+        (r#"ruby -e 'c="rm -rf ~"; system c'"#, "shell.eval-dynamic"),
+        (
+            "python3 -c 'import os; os.system(cmd)'",
+            "shell.eval-dynamic",
+        ),
+        (
+            r#"python3 -c 'import shutil,sys; shutil.rmtree(sys.argv[1])'"#,
+            "shell.rm-dynamic",
+        ),
+        (
+            r#"python3 -c 'import os; os.system("rm -rf " + d)'"#,
+            "shell.rm-dynamic",
+        ),
+        (r#"awk '{print $0 | "sh"}'"#, "shell.eval-dynamic"),
+        (
+            r#"lua -e 'local n = "execute"; os[n]("rm -rf ~")'"#,
+            "shell.eval-dynamic",
+        ),
+    ] {
+        escalate(cmd, rule);
+    }
+    for cmd in [
+        r#"python3 -c 'import shutil; shutil.rmtree("build", ignore_errors=True)'"#,
+        r#"python3 -c 'import subprocess; subprocess.run(["ls", "-l"], check=True)'"#,
+        r#"python3 -c 'import asyncio; asyncio.run(main())'"#,
+        r#"node -e 'const m = /a/.exec(s); console.log(m)'"#,
+        r#"ruby -e 'puts "the system is up"'"#,
+        "tclsh <<< 'file delete build/out.o'",
+        r#"awk '{print $1 | "sort -u"}' data.txt"#,
+    ] {
+        allow(cmd);
+    }
+}
+
 /// Review s8 (helper note): each finder of commands in code kept the
 /// first 32 and dropped the rest, so `perl -e` with 40 harmless
 /// `system("ls")` before `system("rm -rf ~")` was allowed. More distinct
