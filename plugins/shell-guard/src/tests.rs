@@ -2811,6 +2811,10 @@ fn code_forms_that_remove_the_home_are_read() {
         "tclsh <<< 'file delete -force ~'",
         "tclsh <<< 'file delete -force $env(HOME)'",
         r#"lua -e 'os["execute"]("rm -rf ~")'"#,
+        // A makefile on the standard input.
+        "make -f /dev/stdin <<< $'x:\n\trm -rf ~'",
+        "printf 'x:\n\trm -rf ~\n' | make -f -",
+        "make -f - <<EOF\nx:\n\trm -rf ~\nEOF",
     ] {
         deny(cmd, "shell.rm-home");
     }

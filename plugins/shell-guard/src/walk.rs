@@ -1320,8 +1320,7 @@ impl<'a> Analysis<'a> {
     /// hold what their source held (review-s9 G2, G11): a source written
     /// earlier in the call passes its entry on; any other source is a
     /// program or file copied, run as itself by the new path. Also
-    /// `shopt -s cdable_vars` (review-s9 G4) and `make` reading a makefile
-    /// written in the call.
+    /// `shopt -s cdable_vars` (review-s9 G4).
     fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
         if name == "shopt"
             && args.iter().any(|a| a.text() == "-s")
@@ -1352,10 +1351,6 @@ impl<'a> Analysis<'a> {
                     env.written.insert(key, what);
                 }
             }
-            return;
-        }
-        if matches!(name, "make" | "gmake") {
-            self.run_written_makefile(name, args, env, depth);
             return;
         }
         if !matches!(name, "cp" | "install" | "ln" | "mv") {
@@ -1400,9 +1395,17 @@ impl<'a> Analysis<'a> {
 
     /// `make` (or `make -f FILE`, `-C DIR`) reading a makefile written
     /// earlier in the call (review-s9 G11: `printf 'x:\n\trm -rf ~\n' >
-    /// Makefile; make`): each recipe line (tab-led) is judged as a shell
-    /// command; a makefile whose content is not known escalates.
-    fn run_written_makefile(&mut self, name: &str, args: &[Field], env: &Env, depth: u32) {
+    /// Makefile; make`) or from its standard input (`make -f - <<< …`,
+    /// `-f /dev/stdin`, review s9 G3): each recipe line (tab-led) is judged
+    /// as a shell command; a makefile whose content is not known escalates.
+    pub(crate) fn run_written_makefile(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &Env,
+        depth: u32,
+        stdin: &Output,
+    ) {
         let mut files: Vec<String> = Vec::new();
         let mut dir = String::new();
         let mut i = 0;
@@ -1439,12 +1442,24 @@ impl<'a> Analysis<'a> {
                 .collect();
         }
         for f in files {
+            let from_stdin = matches!(
+                f.as_str(),
+                "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
+            );
             let path = if f.starts_with('/') {
                 f
             } else {
                 format!("{dir}{f}")
             };
-            match env.written.get(&env.file_key(&path)).cloned() {
+            let written = if from_stdin {
+                match stdin {
+                    Output::Static(text) => Some(Written::Text(text.clone())),
+                    _ => Some(Written::Unknown),
+                }
+            } else {
+                env.written.get(&env.file_key(&path)).cloned()
+            };
+            match written {
                 Some(Written::Text(text)) => {
                     for line in text.lines().filter_map(|l| l.strip_prefix('\t')) {
                         let line = line.trim_start_matches(['@', '-', '+', ' ', '\t']);
