@@ -1321,7 +1321,7 @@ impl<'a> Analysis<'a> {
     /// earlier in the call passes its entry on; any other source is a
     /// program or file copied, run as itself by the new path. Also
     /// `shopt -s cdable_vars` (review-s9 G4).
-    fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
+    fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env) {
         if name == "shopt"
             && args.iter().any(|a| a.text() == "-s")
             && args
@@ -2178,7 +2178,7 @@ impl<'a> Analysis<'a> {
         env: &mut Env,
         depth: u32,
     ) {
-        self.learn_made_files(name, args, env, depth);
+        self.learn_made_files(name, args, env);
         if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
             return;
         }
