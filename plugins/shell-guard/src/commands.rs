@@ -997,7 +997,7 @@ impl Analysis<'_> {
         }
         // A symbolic link made here counts for the later commands of the
         // call (review-s9 G5); the command making it was judged above.
-        self.learn_same_call_links(name, args, env, depth);
+        self.learn_same_call_links(name, args, env);
         if matches!(name, "make" | "gmake") {
             self.run_written_makefile(name, args, env, depth, stdin);
         }

@@ -2171,13 +2171,7 @@ impl<'a> Analysis<'a> {
     /// guard rail (`ln -sf /tmp/x ~/.ssh` then `cat ~/.ssh/id_rsa` still
     /// reads the key, however the link went). Links whose words cannot be
     /// read are not learnt (the command making them is judged as it was).
-    pub(crate) fn learn_same_call_links(
-        &mut self,
-        name: &str,
-        args: &[Field],
-        env: &mut Env,
-        depth: u32,
-    ) {
+    pub(crate) fn learn_same_call_links(&mut self, name: &str, args: &[Field], env: &mut Env) {
         self.learn_made_files(name, args, env);
         if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
             return;
