@@ -24,6 +24,7 @@ pub mod selfstate;
 pub mod sinks;
 pub mod syntax;
 pub mod walk;
+pub mod written;
 
 use check_catalog::code::Language;
 use check_catalog::roles;
@@ -111,7 +112,7 @@ pub fn analyze_with_state(
     facts: Facts,
     state: StatePaths,
 ) -> Decision {
-    analyze_at(command, opts, (cwd, cwd), true, home, facts, state)
+    analyze_at(command, opts, (cwd, cwd), true, home, (facts, &[]), state)
 }
 
 /// [`analyze_with_state`], in `cwd` when `known`; else in a directory not
@@ -126,7 +127,7 @@ fn analyze_at(
     (cwd, workspace): (Option<&str>, Option<&str>),
     known: bool,
     home: Option<&str>,
-    facts: Facts,
+    (facts, files): (Facts, &[(String, String)]),
     state: StatePaths,
 ) -> Decision {
     if command.len() > opts.max_command_bytes {
@@ -162,6 +163,18 @@ fn analyze_at(
     }
     analysis.facts = facts;
     analysis.state = state;
+    // Files the run's file tools wrote whole: a command running one runs
+    // their text ([`written`]).
+    for (path, text) in files {
+        let path = match (path.strip_prefix('~'), home) {
+            (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                format!("{h}{rest}")
+            }
+            _ => path.clone(),
+        };
+        let key = env.file_key(&path);
+        env.written.insert(key, walk::Written::Text(text.clone()));
+    }
     analysis.script(command, &mut env, 0, &Output::Unknown);
     match analysis.finding() {
         None => Decision::Allow,
@@ -337,6 +350,7 @@ impl ShellGuard {
             .or_else(|| ctx_cwd.and_then(paths::home_of));
         let bases = workdir::bases(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
         let ran = ran_commands(ctx, &self.opts.command_args);
+        let files = written::files_written(ctx);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
         for text in texts {
             let command = match text {
@@ -379,7 +393,7 @@ impl ShellGuard {
                         (cwd.as_deref(), workspace),
                         known,
                         home.as_deref(),
-                        facts,
+                        (facts, &files),
                         state.clone(),
                     );
                     decision = decision.max(d);

@@ -1818,6 +1818,20 @@ fn token_printers_read_credentials() {
 /// A call vetted by the check with `history` (shell commands that ran) and
 /// the `cwd` attribute a front end set.
 fn vet_after(history: &[&str], cwd: &str, call: &str) -> toolvet_pdk::Decision {
+    let calls: Vec<(&str, serde_json::Value)> = history
+        .iter()
+        .map(|c| ("bash", serde_json::json!({ "command": c })))
+        .collect();
+    vet_after_calls(&calls, cwd, call)
+}
+
+/// A `bash` call vetted by the check after the `history` calls `(tool,
+/// arguments)` that ran, in `cwd`, the home `/home/alice`.
+fn vet_after_calls(
+    history: &[(&str, serde_json::Value)],
+    cwd: &str,
+    call: &str,
+) -> toolvet_pdk::Decision {
     use toolvet_pdk::{Context, Outcome, PriorCall, ToolCall, ToolInfo};
     let check = ShellGuard::from_settings_json("{}").unwrap();
     let ctx = Context {
@@ -1827,15 +1841,90 @@ fn vet_after(history: &[&str], cwd: &str, call: &str) -> toolvet_pdk::Decision {
         ],
         history: history
             .iter()
-            .map(|c| PriorCall {
-                name: "bash".into(),
-                arguments: serde_json::json!({ "command": c }).to_string(),
+            .map(|(name, args)| PriorCall {
+                name: name.to_string(),
+                arguments: args.to_string(),
                 outcome: Outcome::Allowed,
             })
             .collect(),
         ..Default::default()
     };
     check.decide(&ToolCall::new("bash", call), &ToolInfo::default(), &ctx)
+}
+
+/// A script the run's file tool wrote in one call and a shell command ran
+/// in a later one (SECURITY.md's open list, review-s9 G11 across calls):
+/// the command is judged with the text written; every text the path was
+/// given counts, so a later harmless write does not hide an earlier one.
+#[test]
+fn a_script_a_file_tool_wrote_is_judged_where_it_runs() {
+    use serde_json::json;
+    let cwd = "/home/alice/project";
+    let rm = "#!/bin/sh\nrm -rf ~\n";
+    let run = |history: &[(&str, serde_json::Value)], cmd: &str| {
+        let d = vet_after_calls(history, cwd, &json!({ "command": cmd }).to_string());
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    };
+    let denied = ("deny".to_string(), Some("shell.rm-home".to_string()));
+    let writes = [
+        (
+            "Write",
+            json!({"file_path": "/home/alice/project/r.sh", "content": rm}),
+        ),
+        ("write_file", json!({"path": "r.sh", "content": rm})),
+        (
+            "write_file",
+            json!({"path": "~/project/r.sh", "content": rm}),
+        ),
+        (
+            "str_replace_based_edit_tool",
+            json!({"command": "create", "path": "/home/alice/project/r.sh", "file_text": rm}),
+        ),
+        (
+            "apply_patch",
+            json!({"input": "*** Begin Patch\n*** Add File: r.sh\n+rm -rf ~\n*** End Patch\n"}),
+        ),
+    ];
+    for write in &writes {
+        for cmd in [
+            "bash r.sh",
+            "./r.sh",
+            "sh < r.sh",
+            "cat r.sh | sh",
+            "cp r.sh x.sh; bash x.sh",
+        ] {
+            assert_eq!(
+                run(std::slice::from_ref(write), cmd),
+                denied,
+                "{write:?} then {cmd}"
+            );
+        }
+    }
+    // A makefile and a Python script the same way.
+    let mk = (
+        "write_file",
+        json!({"path": "x.mk", "content": "x:\n\trm -rf ~\n"}),
+    );
+    assert_eq!(run(&[mk], "make -f x.mk"), denied);
+    let py = (
+        "write_file",
+        json!({"path": "p.py", "content": "#!/usr/bin/env python3\nimport shutil, os\nshutil.rmtree(os.path.expanduser('~'))\n"}),
+    );
+    assert_eq!(run(&[py], "./p.py"), denied);
+    // A later harmless write of the same path does not hide the first.
+    let harmless = (
+        "write_file",
+        json!({"path": "r.sh", "content": "echo hi\n"}),
+    );
+    assert_eq!(
+        run(&[writes[1].clone(), harmless.clone()], "bash r.sh"),
+        denied
+    );
+    // A harmless script runs.
+    let allowed = ("allow".to_string(), None);
+    assert_eq!(run(&[harmless], "bash r.sh"), allowed);
+    // A file never written in the run is not read (as before).
+    assert_eq!(run(&[], "bash r.sh"), allowed);
 }
 
 /// Fifth review F7: after the run's own `ln -s /home/alice h`, a front end
