@@ -173,7 +173,9 @@ fn analyze_at(
             _ => path.clone(),
         };
         let key = env.file_key(&path);
-        env.written.insert(key, walk::Written::Text(text.clone()));
+        env.written
+            .insert(key.clone(), walk::Written::Text(text.clone()));
+        env.claimed.insert(key);
     }
     analysis.script(command, &mut env, 0, &Output::Unknown);
     match analysis.finding() {

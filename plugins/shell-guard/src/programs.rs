@@ -651,11 +651,12 @@ impl Analysis<'_> {
             } else if CODE_FILE_VARIABLES.contains(&name.as_str()) {
                 let harmless = text.is_empty() || text == "/dev/null";
                 // `ENV=production npm start` is common and harmless: `ENV`
-                // counts when it names a file, or an unknown value is
-                // given to a shell.
+                // counts when it names a file (or one written in the
+                // call), or is given to a shell.
                 let file_like = text.contains('/')
-                    || text.starts_with(['~', '.']) && value.static_text().is_some();
-                if harmless || (name == "ENV" && !(file_like || runs_shell && value.is_dynamic())) {
+                    || text.starts_with(['~', '.']) && value.static_text().is_some()
+                    || env.written.contains_key(&env.file_key(&text));
+                if harmless || (name == "ENV" && !(file_like || runs_shell)) {
                     continue;
                 }
                 self.code_file_variable(name, value, env, depth);
@@ -705,6 +706,18 @@ impl Analysis<'_> {
     /// analysis can see (`<(echo …)`) is analysed, any other escalates.
     fn code_file_variable(&mut self, name: &str, value: &Field, env: &mut Env, depth: u32) {
         let text = value.text();
+        // A file written earlier in the call: its text is the code. One
+        // the run's file tools wrote is judged too, and still escalates
+        // below (the file may hold other text by now).
+        if let Some(path) = value.static_text()
+            && let Some(code) = env.written_text(&path).map(str::to_string)
+        {
+            let mut e = env.clone();
+            self.script(&code, &mut e, depth + 1, &Output::Unknown);
+            if !env.claimed.contains(&env.file_key(&path)) {
+                return;
+            }
+        }
         if let Some(out) = value
             .static_text()
             .and_then(|t| env.file_taint(&t).cloned())

@@ -68,6 +68,10 @@ pub struct Env {
     /// Files this call wrote or made, by key ([`Env::file_key`]): what a
     /// later command running one runs (review-s9 G11, G2).
     pub written: HashMap<String, Written>,
+    /// Keys of [`Env::written`] whose text the run's history claims
+    /// ([`crate::written`]): enough to judge what runs them, never to
+    /// loosen a judgement made without the text.
+    pub claimed: std::collections::HashSet<String>,
     /// `shopt -s cdable_vars` is on: `cd NAME` may go to `$NAME`.
     pub cdable_vars: bool,
 }
@@ -125,6 +129,7 @@ impl Env {
             names: HashMap::new(),
             loop_globs: HashMap::new(),
             written: HashMap::new(),
+            claimed: std::collections::HashSet::new(),
             cdable_vars: false,
         }
     }
