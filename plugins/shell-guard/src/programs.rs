@@ -369,7 +369,7 @@ impl Analysis<'_> {
         if matches!(name, "docker" | "podman" | "nerdctl")
             && texts.first().is_some_and(|s| s == "run" || s == "create")
         {
-            self.container_mounts(name, &texts);
+            self.container_mounts(name, &texts, env);
         }
     }
 
@@ -410,8 +410,11 @@ impl Analysis<'_> {
     }
 
     /// A container given the host's root file system, the Docker socket,
-    /// or full privileges: it can change anything on the host.
-    fn container_mounts(&mut self, name: &str, texts: &[String]) {
+    /// or full privileges: it can change anything on the host. One given
+    /// a credential file or directory, or the home directory that holds
+    /// them, reads them (escalates: the program in it may use them in
+    /// place, or send them anywhere).
+    fn container_mounts(&mut self, name: &str, texts: &[String], env: &Env) {
         for (i, t) in texts.iter().enumerate() {
             let spec = match t.as_str() {
                 "-v" | "--volume" | "--mount" => texts.get(i + 1).map(String::as_str),
@@ -437,6 +440,39 @@ impl Analysis<'_> {
                 }
                 _ => None,
             };
+            // `-v ~/.ssh:/k`: bash expands a leading `~` of the word.
+            let home_rest = source
+                .strip_prefix('~')
+                .or_else(|| source.strip_prefix("${HOME}"))
+                .or_else(|| source.strip_prefix("$HOME"));
+            let host = match (home_rest, self.home.as_deref()) {
+                (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                    format!("{h}{rest}")
+                }
+                _ => source.to_string(),
+            };
+            let field = Field::lit(&host);
+            // A directory mounted gives every file in it (`~/.aws`).
+            let within = Field::lit(format!("{}/*", host.trim_end_matches('/')));
+            let label = self
+                .sensitive_label(&field, env)
+                .or_else(|| self.sensitive_label(&within, env))
+                .or_else(|| {
+                    let abs = self.abs_path(&field, env)?;
+                    (self.home.as_deref() == Some(abs.trim_end_matches('/')))
+                        .then_some("the home directory, which holds the user's credentials")
+                });
+            if let Some(label) = label {
+                self.report(
+                    false,
+                    "shell.read-credentials",
+                    format!(
+                        "`{name} run` mounts `{source}`, {label}, into the container: whatever runs there can read \
+                         and send them. A person must approve; mount only the workspace (e.g. `-v \"$PWD:/src\"`)."
+                    ),
+                );
+                continue;
+            }
             if let Some(what) = what {
                 self.report(
                     true,

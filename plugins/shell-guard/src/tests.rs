@@ -3261,3 +3261,32 @@ fn programs_copied_or_linked_then_run_are_judged_as_themselves() {
     allow("cp /bin/rm /tmp/s9/y; PATH=/tmp/s9 true; y -rf ~");
     allow("cp /bin/ls /tmp/s9/y; PATH=/tmp/s9:$PATH; y -la");
 }
+
+/// SECURITY.md's open list: a container given the credentials (`docker run
+/// -v ~/.ssh:/k`) or the home that holds them reads them; the host's root
+/// and the Docker socket stay a deny, the workspace and caches are fine.
+#[test]
+fn containers_given_credentials_are_asked_about() {
+    for cmd in [
+        "docker run -v ~/.ssh:/root/.ssh alpine sh",
+        "docker run --rm -v $HOME/.aws:/root/.aws:ro amazon/aws-cli s3 ls",
+        "podman run --volume=/home/alice/.kube:/k img",
+        "docker run --mount type=bind,source=/home/alice/.ssh,target=/k img",
+        "docker run -v ~:/h alpine sh",
+        "docker create -v /home/alice/:/h img",
+    ] {
+        escalate(cmd, "shell.read-credentials");
+    }
+    deny("docker run -v /:/host alpine sh", "shell.container-escape");
+    deny(
+        "docker run -v /var/run/docker.sock:/var/run/docker.sock img",
+        "shell.container-escape",
+    );
+    for cmd in [
+        "docker run --rm -v \"$PWD:/src\" -w /src rust:1 cargo test",
+        "docker run -v ~/.cache/pip:/root/.cache/pip python:3 pip install x",
+        "docker run -v /home/alice/project:/src img",
+    ] {
+        allow(cmd);
+    }
+}
