@@ -136,8 +136,16 @@ const CALLS: &[(&str, Kind, Name)] = &[
     ("remove_dir", Kind::Remover, Name::Plain),
     ("rmSync", Kind::RemoverIfRecursive, Name::Plain),
     ("rmdirSync", Kind::RemoverIfRecursive, Name::Plain),
-    ("rm", Kind::RemoverIfRecursive, Name::Method),
+    // Node's `fs.rm`, Julia's `rm(p, recursive=true)`.
+    ("rm", Kind::RemoverIfRecursive, Name::Plain),
     ("rmdir", Kind::RemoverIfRecursive, Name::Method),
+    // Deno's `Deno.remove(p, {recursive: true})`, `removeSync`.
+    ("remove", Kind::RemoverIfRecursive, Name::Method),
+    ("removeSync", Kind::RemoverIfRecursive, Name::Plain),
+    // R's `unlink(p, recursive = TRUE)`.
+    ("unlink", Kind::RemoverIfRecursive, Name::Plain),
+    // Emacs Lisp's `(delete-directory DIR t)`.
+    ("delete-directory", Kind::Remover, Name::Plain),
     ("open", Kind::Open, Name::Plain),
 ];
 
@@ -171,6 +179,14 @@ pub const HOME_EXPRESSIONS: &[&str] = &[
     "${ENV{HOME}}",
     "getenv('HOME')",
     "getenv(\"HOME\")",
+    // R, Julia, Deno.
+    "Sys.getenv(\"HOME\")",
+    "Sys.getenv('HOME')",
+    "path.expand(\"~\")",
+    "path.expand('~')",
+    "homedir()",
+    "Deno.env.get(\"HOME\")",
+    "Deno.env.get('HOME')",
 ];
 
 /// The most distinct commands returned for one piece of code is one more
@@ -1087,6 +1103,24 @@ mod tests {
         );
         assert!(found(r#"fs.rmSync("x.txt")"#).is_empty());
         assert!(found("items.rm(x)").is_empty());
+        // Julia, R, Deno, Emacs Lisp.
+        let home = [r#"rm -r -- "${HOME}""#];
+        assert_eq!(found("rm(homedir(), recursive=true)"), home);
+        assert_eq!(
+            found(r#"unlink(Sys.getenv("HOME"), recursive = TRUE)"#),
+            home
+        );
+        assert_eq!(
+            found(r#"Deno.removeSync(Deno.env.get("HOME"), {recursive: true})"#),
+            home
+        );
+        assert_eq!(
+            found(r#"await Deno.remove(Deno.env.get("HOME"), { recursive: true })"#),
+            home
+        );
+        assert!(found(r#"unlink("a.txt")"#).is_empty());
+        assert!(found("xs.remove(x)").is_empty());
+        assert!(!found(r#"(delete-directory "~" t)"#).is_empty());
     }
 
     #[test]

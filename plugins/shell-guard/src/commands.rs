@@ -63,6 +63,8 @@ pub fn is_interpreter(name: &str) -> bool {
                 | "pwsh"
                 | "powershell"
                 | "Rscript"
+                | "R"
+                | "julia"
                 | "osascript"
         )
 }

@@ -2925,6 +2925,12 @@ fn code_forms_that_remove_the_home_are_read() {
         "tclsh <<< 'file delete -force ~'",
         "tclsh <<< 'file delete -force $env(HOME)'",
         r#"lua -e 'os["execute"]("rm -rf ~")'"#,
+        // Julia, R and Deno removers (interpreters read now).
+        "julia -e 'rm(homedir(), recursive=true)'",
+        "R -e 'unlink(Sys.getenv(\"HOME\"), recursive=TRUE)'",
+        "Rscript -e 'unlink(path.expand(\"~\"), recursive=TRUE)'",
+        "deno eval 'Deno.removeSync(Deno.env.get(\"HOME\"), {recursive: true})'",
+        "julia -e 'run(`rm -rf /home/alice`)'",
         // A makefile on the standard input.
         "make -f /dev/stdin <<< $'x:\n\trm -rf ~'",
         "printf 'x:\n\trm -rf ~\n' | make -f -",
@@ -2969,6 +2975,8 @@ fn code_forms_that_remove_the_home_are_read() {
         r#"node -e 'const m = /a/.exec(s); console.log(m)'"#,
         r#"ruby -e 'puts "the system is up"'"#,
         "tclsh <<< 'file delete build/out.o'",
+        "julia -e 'println(1 + 2)'",
+        "R -e 'summary(read.csv(\"data.csv\"))'",
         r#"awk '{print $1 | "sort -u"}' data.txt"#,
     ] {
         allow(cmd);
