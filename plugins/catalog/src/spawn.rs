@@ -27,7 +27,12 @@
 //! call, interpolation or concatenation is the unknown `"${CODE_VALUE}"`,
 //! and a command that is wholly computed (`system $c`, `os.system(cmd)`)
 //! is `eval "${CODE_VALUE}"`, so that the check judging the text escalates
-//! what it cannot see. Backquotes and `qx` are read elsewhere (shell-guard).
+//! what it cannot see. Names the code gives these calls and their modules
+//! are followed (`from os import system as go`, `x = os.system`, `import
+//! subprocess as sp`, `const cp = require("child_process")`), and a call
+//! looked up by a computed name on such a module (`getattr(os, n)`,
+//! `vars(os)[n]`, `cp[n]`, Ruby's `send(:system, …)`) is a computed
+//! command. Backquotes and `qx` are read elsewhere (shell-guard).
 
 /// What a call does with its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +69,8 @@ enum Name {
     Function(&'static [&'static str]),
     /// A method name only: read after a `.` (`fs.rm`), with parentheses.
     Method,
+    /// A name the code gave a call ([`Aliases`]): read with parentheses.
+    Alias,
 }
 
 /// Qualifiers after which a [`Name::Common`] call runs a command.
@@ -225,63 +232,26 @@ enum Arg {
 /// shell text (see the module's documentation): each distinct command
 /// once, at most 33 (more than 32 means some were left out).
 pub fn code_commands(code: &str) -> Vec<String> {
+    let names = Aliases::of(code);
     let mut found = Vec::new();
-    for &(name, kind, sure) in CALLS {
+    if names.computed_lookup(code) {
+        found.push(EVAL_VALUE.to_string());
+    }
+    let calls = CALLS
+        .iter()
+        .map(|&(name, kind, sure)| (name, kind, sure))
+        .chain(
+            names
+                .calls
+                .iter()
+                .map(|(name, kind)| (name.as_str(), *kind, Name::Alias)),
+        );
+    for (name, kind, sure) in calls {
         for (at, _) in code.match_indices(name) {
             if found.len() > MAX_FOUND {
                 return found;
             }
-            let before = code[..at].chars().next_back();
-            let rest = &code[at + name.len()..];
-            let after = rest.chars().next();
-            let word_char = |c: char| c.is_alphanumeric() || c == '_';
-            // A word of its own, not a variable (`$system`, `@exec`) nor
-            // part of a longer name (`myrun`, `execute`, `shell-command-x`).
-            if before.is_some_and(|c| word_char(c) || "$@%&".contains(c))
-                || after.is_some_and(|c| word_char(c) || c == '-')
-            {
-                continue;
-            }
-            let parens = rest.trim_start().starts_with('(');
-            // Called: `name(…)` or `name ARG` (Perl, Ruby, Lisp).
-            if !parens && !after.is_some_and(|c| c.is_whitespace() || c == '"' || c == '\'') {
-                continue;
-            }
-            let qualified =
-                |qualifiers: &[&str]| qualifiers.iter().any(|q| code[..at].ends_with(q));
-            let computed_ok = match sure {
-                Name::Plain => true,
-                Name::Common(qualifiers) => {
-                    if !parens {
-                        continue;
-                    }
-                    qualified(qualifiers)
-                }
-                Name::Function(qualifiers) => before != Some('.') || qualified(qualifiers),
-                Name::Method => {
-                    if !parens || before != Some('.') {
-                        continue;
-                    }
-                    true
-                }
-            };
-            let args = call_arguments(rest);
-            // Without parentheses the words after the name must read as
-            // arguments, not as prose in a string (`"the system is up"`).
-            if !parens && !args.first().is_some_and(argument_like) {
-                continue;
-            }
-            let command = match kind {
-                Kind::Command => command_of(&args, computed_ok),
-                Kind::PathArgv => path_argv(&args),
-                Kind::Remover => removed(&args),
-                Kind::RemoverIfRecursive => args
-                    .iter()
-                    .any(|a| matches!(a, Arg::Other(t) if t.contains("recursive")))
-                    .then(|| removed(&args))
-                    .flatten(),
-                Kind::Open => piped_open(&args),
-            };
+            let command = read_call(code, at, name, kind, sure, &names.modules);
             // The same command twice is judged once, so repeats cannot
             // fill the count.
             if let Some(c) = command.filter(|c| !c.trim().is_empty() && !found.contains(c)) {
@@ -290,6 +260,290 @@ pub fn code_commands(code: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// The command of the call of `name` at byte `at` of `code`, if it is a
+/// call of that name (see [`code_commands`]). `modules`: the code's names
+/// for [`MODULES`] (`sp` after `import subprocess as sp`), whose calls
+/// count as qualified.
+fn read_call(
+    code: &str,
+    at: usize,
+    name: &str,
+    kind: Kind,
+    sure: Name,
+    modules: &[String],
+) -> Option<String> {
+    let before = code[..at].chars().next_back();
+    let rest = &code[at + name.len()..];
+    let after = rest.chars().next();
+    // A word of its own, not a variable (`$system`, `@exec`) nor part of
+    // a longer name (`myrun`, `execute`, `shell-command-x`).
+    if before.is_some_and(|c| word_char(c) || "$@%&".contains(c))
+        || after.is_some_and(|c| word_char(c) || c == '-')
+    {
+        return None;
+    }
+    let parens = rest.trim_start().starts_with('(');
+    // Called: `name(…)` or `name ARG` (Perl, Ruby, Lisp).
+    if !parens && !after.is_some_and(|c| c.is_whitespace() || c == '"' || c == '\'') {
+        return None;
+    }
+    let qualified = |qualifiers: &[&str]| {
+        qualifiers.iter().any(|q| code[..at].ends_with(q))
+            || modules.iter().any(|m| {
+                code[..at]
+                    .strip_suffix('.')
+                    .is_some_and(|b| b.ends_with(m.as_str()))
+            })
+    };
+    let computed_ok = match sure {
+        Name::Plain => true,
+        Name::Common(qualifiers) => {
+            if !parens {
+                return None;
+            }
+            qualified(qualifiers)
+        }
+        Name::Function(qualifiers) => before != Some('.') || qualified(qualifiers),
+        Name::Method => {
+            if !parens || before != Some('.') {
+                return None;
+            }
+            true
+        }
+        Name::Alias => {
+            if !parens {
+                return None;
+            }
+            true
+        }
+    };
+    let args = call_arguments(rest);
+    // Without parentheses the words after the name must read as
+    // arguments, not as prose in a string (`"the system is up"`).
+    if !parens && !args.first().is_some_and(argument_like) {
+        return None;
+    }
+    // A name ending its line (`x = os.system`) is not called with what
+    // the next line computes.
+    let next_line = rest
+        .find(|c: char| !c.is_whitespace())
+        .is_some_and(|i| rest[..i].contains('\n'));
+    if !parens && next_line && matches!(args.first(), Some(Arg::Other(_))) {
+        return None;
+    }
+    match kind {
+        Kind::Command => command_of(&args, computed_ok),
+        Kind::PathArgv => path_argv(&args),
+        Kind::Remover => removed(&args),
+        Kind::RemoverIfRecursive => args
+            .iter()
+            .any(|a| matches!(a, Arg::Other(t) if t.contains("recursive")))
+            .then(|| removed(&args))
+            .flatten(),
+        Kind::Open => piped_open(&args),
+    }
+}
+
+/// A character of a name.
+fn word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Modules whose functions run commands or remove trees.
+const MODULES: &[&str] = &[
+    "subprocess",
+    "os",
+    "posix",
+    "pty",
+    "shutil",
+    "child_process",
+    "Open3",
+    "FileUtils",
+    "Kernel",
+    "Process",
+];
+
+/// The names code gives the calls and modules it uses: `import subprocess
+/// as sp`, `from os import system as run_it`, `x = os.system`, `const cp
+/// = require("child_process")`, `const { execSync: run } = require(…)`.
+#[derive(Debug, Default)]
+struct Aliases {
+    /// A name that stands for a call of [`CALLS`], with its kind.
+    calls: Vec<(String, Kind)>,
+    /// The modules' own names and the names given to them.
+    modules: Vec<String>,
+}
+
+/// Most aliases read from one piece of code.
+const MAX_ALIASES: usize = 64;
+
+impl Aliases {
+    fn of(code: &str) -> Aliases {
+        let mut out = Aliases {
+            calls: Vec::new(),
+            modules: MODULES.iter().map(|m| m.to_string()).collect(),
+        };
+        for &(name, kind, _) in CALLS {
+            for (at, _) in code.match_indices(name) {
+                if out.calls.len() >= MAX_ALIASES {
+                    break;
+                }
+                let rest = &code[at + name.len()..];
+                if code[..at].chars().next_back().is_some_and(word_char)
+                    || rest.chars().next().is_some_and(word_char)
+                {
+                    continue;
+                }
+                if let Some(alias) = alias_at(code, at, rest)
+                    && alias != name
+                    && !out.calls.iter().any(|(a, _)| *a == alias)
+                {
+                    out.calls.push((alias, kind));
+                }
+            }
+        }
+        for module in MODULES {
+            for (at, _) in code.match_indices(module) {
+                if out.modules.len() >= MAX_ALIASES {
+                    break;
+                }
+                let mut rest = &code[at + module.len()..];
+                let mut start = at;
+                if code[..at].chars().next_back().is_some_and(word_char)
+                    || rest.chars().next().is_some_and(word_char)
+                {
+                    continue;
+                }
+                // `require("child_process")`, `__import__('os')`: the
+                // assignment is of the whole call.
+                if let Some(q) = code[..at]
+                    .chars()
+                    .next_back()
+                    .filter(|c| "'\"".contains(*c))
+                    && let Some(close) = rest.strip_prefix(q).and_then(|r| r.strip_prefix(')'))
+                {
+                    rest = close;
+                    start = code[..at - 1].rfind('(').map_or(at, |open| {
+                        code[..open]
+                            .rfind(|c: char| !(word_char(c) || c == '.'))
+                            .map_or(0, |i| i + 1)
+                    });
+                }
+                if let Some(alias) = alias_at(code, start, rest)
+                    && !out.modules.contains(&alias)
+                {
+                    out.modules.push(alias);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the code looks a call up by a computed name on a module
+    /// that runs commands (`getattr(os, n)`, `vars(os)[n]`,
+    /// `os.__dict__[n]`, `cp[n]`, Ruby's `send(:system, …)`): a command
+    /// only known at run time.
+    fn computed_lookup(&self, code: &str) -> bool {
+        let module_at = |s: &str| {
+            let s = s.trim_start();
+            self.modules.iter().any(|m| {
+                s.strip_prefix(m.as_str())
+                    .is_some_and(|r| !r.starts_with(word_char))
+            }) || s.starts_with("__import__(")
+                || s.starts_with("importlib.import_module(")
+                || s.starts_with("require(")
+        };
+        for (at, _) in code.match_indices("getattr(") {
+            if module_at(&code[at + "getattr(".len()..]) {
+                return true;
+            }
+        }
+        for (at, _) in code.match_indices("vars(") {
+            if module_at(&code[at + "vars(".len()..]) {
+                return true;
+            }
+        }
+        for m in &self.modules {
+            for (at, _) in code.match_indices(m.as_str()) {
+                if code[..at].chars().next_back().is_some_and(word_char) {
+                    continue;
+                }
+                let r = &code[at + m.len()..];
+                if r.starts_with(".__dict__[") || r.starts_with("[") && !r.starts_with("[]") {
+                    return true;
+                }
+            }
+        }
+        for send in ["send(", "public_send(", "__send__(", "method("] {
+            for (at, _) in code.match_indices(send) {
+                let r = code[at + send.len()..].trim_start();
+                let r = r.strip_prefix(':').unwrap_or(r);
+                let r = r.trim_start_matches(['"', '\'']);
+                if CALLS
+                    .iter()
+                    .filter(|(_, _, sure)| !matches!(sure, Name::Common(_)))
+                    .any(|(name, ..)| {
+                        r.strip_prefix(name)
+                            .is_some_and(|t| !t.starts_with(word_char))
+                    })
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The name `code` gives what stands at `start` when `rest` follows it:
+/// `… as NAME` (Python's imports), `…: NAME` inside `{ }` (JavaScript's
+/// destructuring), or `NAME = …` ending there (an assignment of the
+/// function or module itself, not of a call's result).
+fn alias_at(code: &str, start: usize, rest: &str) -> Option<String> {
+    let ident = |s: &str| -> Option<String> {
+        let s = s.trim_start();
+        let s = s.strip_prefix('$').unwrap_or(s);
+        let end = s.find(|c: char| !word_char(c)).unwrap_or(s.len());
+        (end > 0 && !s.starts_with(|c: char| c.is_ascii_digit())).then(|| s[..end].to_string())
+    };
+    let r = rest.trim_start_matches([' ', '\t']);
+    if let Some(a) = r.strip_prefix("as ") {
+        return ident(a);
+    }
+    if let Some(a) = r.strip_prefix(':')
+        && !a.starts_with(':')
+        && code[..start].rfind('{') > code[..start].rfind('}')
+    {
+        return ident(a);
+    }
+    let ends = r.is_empty() || r.starts_with(['\n', ';', '\r']) || r.starts_with('#');
+    if !ends {
+        return None;
+    }
+    let line_start = code[..start].rfind(['\n', ';']).map_or(0, |i| i + 1);
+    let line = &code[line_start..start];
+    let eq = line.find('=')?;
+    if line[eq + 1..].starts_with('=') || line[..eq].ends_with(['!', '<', '>', '=']) {
+        return None;
+    }
+    let value = line[eq + 1..].trim();
+    // The value is the name itself, perhaps qualified (`os.system`).
+    if !value
+        .chars()
+        .all(|c| word_char(c) || c == '.' || c == ':' || c == '$')
+    {
+        return None;
+    }
+    let lhs = line[..eq].trim();
+    let lhs = ["const ", "let ", "var ", "local ", "my "]
+        .iter()
+        .find_map(|k| lhs.strip_prefix(k))
+        .unwrap_or(lhs)
+        .trim();
+    let name = ident(lhs)?;
+    (lhs.trim_start_matches('$') == name).then_some(name)
 }
 
 /// Whether the first argument of a call without parentheses reads as
@@ -1054,6 +1308,48 @@ mod tests {
         assert_eq!(found("exec(code)"), [EVAL_VALUE]);
         assert!(found("app.call(handler)").is_empty());
         assert_eq!(found("subprocess.call(argv)"), [EVAL_VALUE]);
+    }
+
+    #[test]
+    fn names_given_to_calls_and_modules_are_followed() {
+        let home = ["rm -rf ~"];
+        assert_eq!(found("from os import system as go\ngo('rm -rf ~')"), home);
+        assert_eq!(found("import os\nx = os.system\nx('rm -rf ~')"), home);
+        assert_eq!(
+            found(r#"const { execSync: run } = require("child_process"); run("rm -rf ~")"#),
+            home
+        );
+        assert_eq!(
+            found("import subprocess as sp\nsp.run(cmd, shell=True)"),
+            [EVAL_VALUE]
+        );
+        assert_eq!(
+            found(r#"const cp = require("child_process"); cp.exec(cmd)"#),
+            [EVAL_VALUE]
+        );
+        assert_eq!(
+            found("import shutil as s\nf = s.rmtree\nf(p)"),
+            [r#"rm -r -- "${CODE_VALUE}""#]
+        );
+        // Calls looked up by a computed name.
+        for code in [
+            r#"import os; getattr(os, "sys" + "tem")("rm -rf ~")"#,
+            r#"getattr(__import__("os"), n)(c)"#,
+            "import os as o; vars(o)[n](c)",
+            "os.__dict__['system'](c)",
+            r#"const cp = require("child_process"); cp[m](c)"#,
+            r#"Kernel.send(:system, "rm -rf ~")"#,
+            r#"method(:system).call(c)"#,
+        ] {
+            assert!(found(code).contains(&EVAL_VALUE.to_string()), "{code}");
+        }
+        // Not aliases: a call's result, a comparison, other modules.
+        assert!(found("out = os.popen\n").is_empty());
+        assert_eq!(found("r = subprocess.run(['ls'])\nprint(r)"), ["ls"]);
+        assert!(found("ok = x == os.system\n").is_empty());
+        assert!(found("getattr(self, name)()").is_empty());
+        assert!(found("sock.send(data)").is_empty());
+        assert!(found(r#"method(:run).call"#).is_empty());
     }
 
     #[test]
