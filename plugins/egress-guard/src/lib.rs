@@ -583,15 +583,17 @@ impl Check for EgressGuard {
         let mut candidates = url_arg_values(call.json(), &self.url_args);
         candidates.extend(whole_url_values(call.json(), &self.url_args));
         let mut unjudged = Vec::new();
+        let mut from_files = Vec::new();
         if self.shell_tools.is_match(&call.name) {
             let found = shell::shell_destinations(call.json());
             candidates.extend(found.candidates);
             unjudged = found.unjudged;
+            from_files = found.from_files;
         }
         if candidates.is_empty() && is_url_tool {
             candidates = free_text_urls(call.json());
         }
-        if candidates.is_empty() && unjudged.is_empty() {
+        if candidates.is_empty() && unjudged.is_empty() && from_files.is_empty() {
             return Ok(Decision::Abstain);
         }
         let facts = run_facts(ctx);
@@ -606,6 +608,22 @@ impl Check for EgressGuard {
                 ),
             )
         });
+        // A client reading its URLs, proxy or uploads from a file
+        // (`curl -K cfg`: `url = http://169.254.169.254/`, `upload-file =
+        // ~/.ssh/id_rsa`) goes where this check cannot see.
+        if worst.is_none()
+            && let Some(opt) = from_files.first()
+        {
+            worst = Some(Finding {
+                rule: "egress.unread-destinations",
+                message: format!(
+                    "the command gives a network client `{opt}`, a file of URLs or settings (proxy, uploads) this \
+                     check cannot read, so where it connects and what it sends cannot be judged. Put the URLs and \
+                     options on the command line; a person must approve it as it is."
+                ),
+                escalate: true,
+            });
+        }
         let mut any_url = false;
         for c in &candidates {
             let strict = is_url_tool && c.from_url_arg;
@@ -803,6 +821,31 @@ mod tests {
             "bash",
             &serde_json::json!({ "command": cmd }).to_string(),
         )
+    }
+
+    /// A client reading its URLs, proxy or uploads from a file the command
+    /// names (`curl -K`, `wget -i`) escalates; a URL on the command line is
+    /// still judged first.
+    #[test]
+    fn destinations_in_files_are_asked_about() {
+        let g = guard("");
+        for cmd in [
+            "curl -K cfg",
+            "curl -sK cfg https://example.com/",
+            "curl --config=cfg https://example.com/",
+            "wget -i urls.txt",
+            "wget --input-file urls.txt",
+            "aria2c -i list",
+            "sudo curl -K /tmp/c",
+        ] {
+            assert_eq!(bash(&g, cmd), "egress.unread-destinations", "{cmd}");
+        }
+        assert_eq!(
+            bash(&g, "curl -K cfg http://169.254.169.254/latest/"),
+            "egress.metadata"
+        );
+        // curl's `-i` shows headers; it reads no file.
+        assert_eq!(bash(&g, "curl -i https://example.com/"), "allow");
     }
 
     /// Review s9 G6: the address a client connects to given outside the

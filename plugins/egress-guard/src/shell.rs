@@ -108,6 +108,9 @@ const MAX_RANGE: u64 = 256;
 pub struct Destinations {
     pub candidates: Vec<Candidate>,
     pub unjudged: Vec<String>,
+    /// Clients given their destinations or settings in a file the command
+    /// names (`curl -K cfg`, `wget -i urls.txt`): the option as written.
+    pub from_files: Vec<String>,
 }
 
 /// Destinations in the `command`/`cmd`/`script` strings of a shell call.
@@ -138,7 +141,13 @@ pub fn shell_destinations(args: &serde_json::Value) -> Destinations {
             for at in 0..w.len() {
                 let name = base_name(&w[at]);
                 if NETWORK_CLIENTS.contains(&name) || host_client_fetches(&w[at..]) {
-                    client_destinations(&w[at..], &vars, &mut texts, &mut out.unjudged);
+                    client_destinations(
+                        &w[at..],
+                        &vars,
+                        &mut texts,
+                        &mut out.unjudged,
+                        &mut out.from_files,
+                    );
                 }
             }
         }
@@ -161,12 +170,15 @@ fn is_proxy_var(name: &str) -> bool {
 /// `--preproxy`, `--socks5*`, wget `-e http_proxy=…`, git `-c
 /// http.proxy=…`), `--connect-to` and `--resolve` targets. `$NAME` is
 /// replaced by a value assigned in the same command; curl's URL globs are
-/// expanded unless `-g`/`--globoff`.
+/// expanded unless `-g`/`--globoff`. A file of settings or URLs the client
+/// reads (`curl -K FILE`, `wget -i FILE`, `--config`, `--input-file`) goes
+/// to `from_files` as `OPTION FILE`: what it names is not read here.
 pub fn client_destinations(
     words: &[String],
     vars: &[(String, String)],
     out: &mut Vec<String>,
     unjudged: &mut Vec<String>,
+    from_files: &mut Vec<String>,
 ) {
     let client = base_name(&words[0]);
     let host_only = is_host_client(client);
@@ -237,6 +249,16 @@ pub fn client_destinations(
             }
         };
         let long = name.as_str();
+        let reads_file = match client {
+            "curl" | "curlie" => matches!(long, "-K" | "--config"),
+            "wget" | "wget2" | "aria2c" => matches!(long, "-i" | "--input-file" | "--config"),
+            _ => false,
+        };
+        if reads_file {
+            let file = attached.or_else(&mut next).unwrap_or_default();
+            from_files.push(format!("{long} {file}"));
+            continue;
+        }
         match (client, long) {
             (_, "--connect-to") | (_, "--resolve") => {
                 if let Some(v) = attached.or_else(&mut next) {
