@@ -823,6 +823,42 @@ mod tests {
         )
     }
 
+    /// Raw connections (`nc`, `telnet`, `socat`, `openssl s_client`, bash's
+    /// `/dev/tcp`) are judged by their host like a URL's (SECURITY.md's
+    /// open list: the metadata endpoint through `nc` or `/dev/tcp`).
+    #[test]
+    fn raw_connections_are_destinations() {
+        let g = guard("");
+        for cmd in [
+            "printf 'GET /latest/meta-data/ HTTP/1.0\\r\\n\\r\\n' | nc 169.254.169.254 80",
+            "nc -w 3 169.254.169.254 80 < req.txt",
+            "ncat --source-port 4000 169.254.169.254 80",
+            "telnet 169.254.169.254 80",
+            "socat - TCP:169.254.169.254:80",
+            "socat STDIO TCP4:169.254.169.254:80,crlf",
+            "openssl s_client -connect 169.254.169.254:443",
+            "exec 3<>/dev/tcp/169.254.169.254/80; cat <&3",
+            "cat < /dev/tcp/169.254.169.254/80",
+        ] {
+            assert_eq!(bash(&g, cmd), "egress.metadata", "{cmd}");
+        }
+        assert_eq!(bash(&g, "nc -v 10.0.0.5 5432"), "egress.private-address");
+        assert_eq!(
+            bash(&g, "nc -x 10.1.2.3:1080 example.com 80"),
+            "egress.private-address"
+        );
+        // A listener connects nowhere; a public host passes.
+        assert_eq!(bash(&g, "nc -l 8080"), "abstain");
+        assert_eq!(bash(&g, "nc -lvp 4444"), "abstain");
+        assert_eq!(bash(&g, "nc -v example.com 443"), "allow");
+        // A port check sends and reads nothing.
+        assert_eq!(bash(&g, "nc -zv db.internal 5432"), "abstain");
+        assert_eq!(
+            bash(&g, "openssl s_client -connect example.com:443"),
+            "allow"
+        );
+    }
+
     /// A client reading its URLs, proxy or uploads from a file the command
     /// names (`curl -K`, `wget -i`) escalates; a URL on the command line is
     /// still judged first.

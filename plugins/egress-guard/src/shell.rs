@@ -62,6 +62,153 @@ fn host_client_fetches(words: &[String]) -> bool {
     false
 }
 
+/// Programs that open a raw connection to a host and port: `nc HOST
+/// PORT`, `telnet HOST PORT`, `socat - TCP:HOST:PORT`, `openssl s_client
+/// -connect HOST:PORT`.
+const SOCKET_CLIENTS: &[&str] = &["nc", "ncat", "netcat", "telnet", "socat", "openssl"];
+
+/// Options of `nc`/`ncat`/`netcat`/`telnet` that take a value.
+const SOCKET_VALUE_OPTIONS: &[&str] = &[
+    "-p",
+    "-s",
+    "-w",
+    "-i",
+    "-q",
+    "-x",
+    "-X",
+    "-e",
+    "-c",
+    "-I",
+    "-O",
+    "-T",
+    "-V",
+    "-b",
+    "-l",
+    "--proxy",
+    "--source",
+    "--source-port",
+    "--wait",
+    "--exec",
+    "--sh-exec",
+    "--lua-exec",
+];
+
+/// The destinations of a raw-connection client (`words[0]`), as
+/// `http://HOST:PORT/` so that the address rules judge the host; none for
+/// a listener (`nc -l`) or a zero-I/O probe (`nc -z`).
+fn socket_destinations(words: &[String], vars: &[(String, String)]) -> Vec<String> {
+    let client = base_name(&words[0]);
+    let words: Vec<String> = words[1..].iter().map(|w| substitute(w, vars)).collect();
+    let mut out = Vec::new();
+    match client {
+        "socat" => {
+            for w in &words {
+                let upper = w.to_ascii_uppercase();
+                let Some((kind, rest)) = w.split_once(':') else {
+                    continue;
+                };
+                let kind = &upper[..kind.len()];
+                if matches!(
+                    kind,
+                    "TCP"
+                        | "TCP4"
+                        | "TCP6"
+                        | "TCP-CONNECT"
+                        | "UDP"
+                        | "UDP4"
+                        | "UDP6"
+                        | "UDP-CONNECT"
+                        | "OPENSSL"
+                        | "SSL"
+                        | "PROXY"
+                        | "SOCKS4"
+                        | "SOCKS4A"
+                        | "SOCKS5"
+                ) {
+                    let target = rest.split(',').next().unwrap_or(rest);
+                    if let Some((host, port)) = target.rsplit_once(':') {
+                        out.push(socket_url(host, port));
+                    }
+                }
+            }
+        }
+        "openssl" => {
+            let mut it = words.iter();
+            while let Some(w) = it.next() {
+                let value = match w.as_str() {
+                    "-connect" | "-proxy" => it.next().cloned(),
+                    _ => w.strip_prefix("-connect=").map(str::to_string),
+                };
+                if let Some((host, port)) = value.as_deref().and_then(|v| v.rsplit_once(':')) {
+                    out.push(socket_url(host, port));
+                }
+            }
+        }
+        _ => {
+            let mut operands = Vec::new();
+            let mut i = 0;
+            while let Some(w) = words.get(i) {
+                i += 1;
+                if w == "--" {
+                    operands.extend(words[i..].iter().cloned());
+                    break;
+                }
+                if w.starts_with('-') && w.len() > 1 {
+                    let letters = w.trim_start_matches('-');
+                    // A listener connects nowhere; a zero-I/O probe
+                    // (`nc -z HOST PORT`, a port check) sends and reads
+                    // nothing.
+                    if !w.starts_with("--") && letters.contains(['l', 'z']) {
+                        return Vec::new();
+                    }
+                    if w == "--listen" || w == "--zero" {
+                        return Vec::new();
+                    }
+                    let last = if w.starts_with("--") {
+                        w.split('=').next().unwrap_or(w).to_string()
+                    } else {
+                        format!("-{}", letters.chars().last().unwrap_or('-'))
+                    };
+                    if SOCKET_VALUE_OPTIONS.contains(&last.as_str()) && !w.contains('=') {
+                        // `-x PROXY`: where the connection goes first.
+                        if matches!(last.as_str(), "-x" | "--proxy")
+                            && let Some(v) = words.get(i)
+                        {
+                            let (host, port) = v.rsplit_once(':').unwrap_or((v, "1080"));
+                            out.push(socket_url(host, port));
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+                operands.push(w.clone());
+            }
+            if let Some(host) = operands.first() {
+                let port = operands.get(1).map_or("80", String::as_str);
+                out.push(socket_url(host, port));
+            }
+        }
+    }
+    out
+}
+
+/// `http://HOST:PORT/` for a raw connection (an IPv6 address bracketed; a
+/// port that is not a number is left out).
+fn socket_url(host: &str, port: &str) -> String {
+    let host = host.trim_matches(['[', ']']);
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    };
+    let port = port.split(['-', ',', ' ']).next().unwrap_or("");
+    if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) {
+        format!("http://{host}:{port}/")
+    } else {
+        format!("http://{host}/")
+    }
+}
+
 fn is_host_client(name: &str) -> bool {
     HOST_CLIENTS.iter().any(|(c, _)| *c == name)
 }
@@ -137,9 +284,28 @@ pub fn shell_destinations(args: &serde_json::Value) -> Destinations {
         // A client anywhere in the words, not only first: runners and
         // wrappers run it (`uv run curl URL`, `sudo wget URL`,
         // `env A=1 timeout 5 curl URL`, `python -m pip install …`).
+        // `/dev/tcp/HOST/PORT` (bash's sockets), wherever it is written.
+        for (at, _) in cmd.match_indices("/dev/") {
+            let rest = &cmd[at + "/dev/".len()..];
+            let Some(rest) = rest
+                .strip_prefix("tcp/")
+                .or_else(|| rest.strip_prefix("udp/"))
+            else {
+                continue;
+            };
+            let end = rest
+                .find(|c: char| c.is_whitespace() || "'\";|&<>)".contains(c))
+                .unwrap_or(rest.len());
+            if let Some((host, port)) = rest[..end].split_once('/') {
+                texts.push(socket_url(host, port));
+            }
+        }
         for w in check_catalog::parse::command_words(cmd) {
             for at in 0..w.len() {
                 let name = base_name(&w[at]);
+                if SOCKET_CLIENTS.contains(&name) {
+                    texts.extend(socket_destinations(&w[at..], &vars));
+                }
                 if NETWORK_CLIENTS.contains(&name) || host_client_fetches(&w[at..]) {
                     client_destinations(
                         &w[at..],
