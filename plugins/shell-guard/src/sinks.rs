@@ -20,7 +20,11 @@ const READERS: &[&str] = &[
     // glibc, bsdmainutils, diffutils, gzip and friends).
     "fold", "fmt", "pr", "rev", "expand", "unexpand", "paste", "column", "iconv", "split", "csplit",
     "look", "join", "comm", "cmp", "sdiff", "diff3", "zcat", "zless", "zmore", "bzcat", "xzcat",
-    "zstdcat", "lz4", "lzma", "uuencode", "view", "perl", "ruby", "dd", "git", "xargs",
+    "zstdcat", "lz4", "lzma", "uuencode", "view", "perl", "ruby", "dd", "git", "xargs", "shuf",
+    // Shells and interpreters given a file as their program print its
+    // lines in their error messages (`bash ~/.ssh/id_rsa`, review s10 H14).
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "source", ".", "php", "node", "nodejs",
+    "deno", "bun", "lua", "tclsh", "Rscript", "julia",
 ];
 
 /// Commands that print credentials or the whole environment (by their

@@ -578,7 +578,12 @@ impl<'a> Analysis<'a> {
                     None => stdin.clone(),
                 };
                 let out = self.compound(cc, env, depth, &stdin);
-                if let Some(r) = redirects {
+                // `{ echo …; } >> ~/.bashrc`, `for …; done > F` (review
+                // s10 H22): the group's redirections write as a command's.
+                if let Some(r) = redirects
+                    && !self.done()
+                {
+                    self.redirect_writes(&r.0, env, depth, &out);
                     self.note_redirect_writes(&r.0, env, depth, &out);
                 }
                 out
@@ -590,6 +595,7 @@ impl<'a> Analysis<'a> {
             ast::Command::ExtendedTest(et, redirects) => {
                 if let Some(r) = redirects {
                     self.redirects(&r.0, env, depth, stdin, None);
+                    self.redirect_writes(&r.0, env, depth, &Output::Static(String::new()));
                 }
                 self.extended_test(&et.expr, env, depth);
                 Output::Static(String::new())
@@ -781,7 +787,13 @@ impl<'a> Analysis<'a> {
             Some(r) => self.redirects(&r.0, &mut body, depth, &Output::Unknown, Some(&name)),
             None => Output::Unknown,
         };
-        self.compound(&fd.body.0, &mut body, depth, &stdin);
+        let out = self.compound(&fd.body.0, &mut body, depth, &stdin);
+        // `f() { echo …; } > F`: every call writes F (review s10 H22).
+        if let Some(r) = &fd.body.1
+            && !self.done()
+        {
+            self.redirect_writes(&r.0, &mut body, depth, &out);
+        }
         // A name the body rebinds (`f() { hash -p /bin/rm x; }; f; x …`)
         // is rebound in the caller's shell once it is called.
         for (k, b) in body.names {
@@ -1048,11 +1060,16 @@ impl<'a> Analysis<'a> {
         let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
 
         if argv.is_empty() {
+            // `> F`, `x= > F`: a redirection without a command still
+            // creates or truncates its file (review s10 H9).
+            let nothing = Output::Static(String::new());
+            self.redirect_writes(&owned, env, depth, &nothing);
+            self.note_redirect_writes(&owned, env, depth, &nothing);
             // `A=b` on its own sets shell variables.
             for (n, v) in assignments {
                 env.vars.insert(n, v);
             }
-            return Output::Static(String::new());
+            return nothing;
         }
         // `CDPATH=/home cd alice`: the search path holds for this command
         // (and the shells it starts) only (review-s9 G4).
@@ -1116,6 +1133,9 @@ impl<'a> Analysis<'a> {
                 R::File(fd, kind @ (K::Write | K::Append | K::Clobber), T::Filename(w)) => {
                     (*fd, !matches!(kind, K::Append), w)
                 }
+                // `N<>F` opens F for writing too; what the command writes
+                // there overwrites it in place (review s10 H21).
+                R::File(fd, K::ReadAndWrite, T::Filename(w)) => (Some(fd.unwrap_or(0)), false, w),
                 R::OutputAndError(w, append) => (Some(1), !append, w),
                 _ => continue,
             };
