@@ -492,7 +492,18 @@ impl Analysis<'_> {
                         return Output::Unknown;
                     }
                     let rest = args[i.min(args.len())..].to_vec();
-                    if self.opts.escalate_sudo && !allowed && !crate::readonly::is_read_only(&rest)
+                    // `sudo -E`, `--preserve-env`, `run0 --setenv`: the
+                    // agent's environment (`KUBECONFIG`, `DOCKER_HOST`)
+                    // reaches the program, so no command is read-only.
+                    let keeps_env = opts.short.contains('E')
+                        || opts.long.iter().any(|l| {
+                            l == "preserve-env"
+                                || l.starts_with("preserve-env=")
+                                || l.starts_with("setenv")
+                        });
+                    if self.opts.escalate_sudo
+                        && !allowed
+                        && (keeps_env || !crate::readonly::is_read_only(&rest))
                     {
                         self.report(
                             false,

@@ -3346,3 +3346,18 @@ fn every_redirection_writes_and_programs_read() {
         allow(cmd);
     }
 }
+
+/// Review s10 H5 (helper note): `sudo -E`/`--preserve-env` hands the
+/// agent's environment to root, so no command under it is read-only.
+#[test]
+fn sudo_keeping_the_environment_is_never_read_only() {
+    for cmd in [
+        "export KUBECONFIG=./k.yaml; sudo -E kubectl get pods",
+        "sudo --preserve-env=KUBECONFIG kubectl get pods",
+        "sudo -E docker ps",
+        "sudo --preserve-env systemctl status nginx",
+    ] {
+        escalate(cmd, "shell.sudo");
+    }
+    allow("sudo systemctl status nginx");
+}
