@@ -20,6 +20,7 @@ import httpx2
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import ElicitResult
 
 from test_proxy import CACHE, HERE, POLICY, PLUGINS, TOOLVET, Proxy, text_of
 
@@ -77,6 +78,40 @@ class HttpProxy(Proxy):
             ) as session:
                 await session.initialize()
                 yield session
+
+    async def test_escalate_asks_the_person_in_the_client_and_an_approval_runs_the_call_once(self):
+        """Review s10 H23: over `--listen` any program on the machine (the
+        agent's own code too) can open a session and answer toolvet's
+        question itself, so the client is never asked: the call is held
+        for a reviewer outside the session, whatever the client answers."""
+        asked = []
+
+        async def elicit(context, params):
+            asked.append(params)
+            return ElicitResult(action="accept", content={"approve": True, "message": "self-approved"})
+
+        async with self.session(elicit=elicit) as s:
+            result = await s.call_tool("deploy", {"env": "prod"})
+            again = await s.call_tool("deploy", {"env": "prod"})
+        for held in (result, again):
+            self.assertTrue(held.is_error)
+            self.assertIn("connected over HTTP", text_of(held))
+            self.assertIn("approval request apr_", text_of(held))
+            self.assertIn("Only a person can approve it, outside this session", text_of(held))
+        self.assertEqual(asked, [])
+        self.assertEqual(self.ran(), [])
+
+    # The client is never asked over HTTP (above), so these stdio tests of
+    # its answers are that one test here.
+    test_a_rejection_in_the_client_refuses_the_call_with_the_message = (
+        test_escalate_asks_the_person_in_the_client_and_an_approval_runs_the_call_once
+    )
+    test_a_dismissed_question_leaves_the_request_open_for_a_reviewer = (
+        test_escalate_asks_the_person_in_the_client_and_an_approval_runs_the_call_once
+    )
+    test_the_question_shows_every_key_or_is_not_asked = (
+        test_escalate_asks_the_person_in_the_client_and_an_approval_runs_the_call_once
+    )
 
     async def test_a_server_that_crashes_mid_call_gives_the_client_a_clear_error(self):
         async with self.session() as s:

@@ -319,7 +319,10 @@ class ResourceReads(ProxyCase):
                 await s.initialize()
                 with self.assertRaises(MCPError) as denied:
                     await s.read_resource("file:///root/.ssh/id_rsa")
-                self.assertIn("toolvet denied this call [egress.", str(denied.exception))
+                # path-guard reads a `file:` uri as the key's path (review
+                # s10 H7), egress-guard refuses its scheme: either refusal.
+                self.assertRegex(str(denied.exception), r"toolvet denied this call \[(path\.sensitive|egress\.)")
+                self.assertIn("`file:` scheme", str(denied.exception))
                 self.assertNotIn("SECRET", str(denied.exception))
                 guide = await s.read_resource("https://docs.acme.com/guide")
                 self.assertEqual(guide.contents[0].text, "the guide")

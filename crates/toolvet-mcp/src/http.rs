@@ -147,7 +147,7 @@ impl Proxy {
             self.host.clone(),
             self.config.clone(),
             self.upstream.url.to_string(),
-            "streamable-http",
+            crate::proxy::HTTP_TRANSPORT,
             // A remote server: its home and working directory are not
             // this process's, and toolvet cannot know them.
             ServerPlace::default(),

@@ -28,6 +28,11 @@ use toolvet::{
 
 pub use crate::history::MAX_HISTORY;
 
+
+/// The transport name of sessions over Streamable HTTP (`toolvet mcp
+/// --listen`): their answers to toolvet's questions are not a person's.
+pub(crate) const HTTP_TRANSPORT: &str = "streamable-http";
+
 /// Longest message accepted on either side, in bytes (one line of JSON).
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 /// The `_meta` key that marks a 2026-07-28 ("modern") request.
@@ -171,7 +176,7 @@ pub(crate) struct Session {
     host: Host,
     config: McpConfig,
     server: String,
-    /// How the client reaches the proxy (`stdio`, `streamable-http`), for
+    /// How the client reaches the proxy (`stdio`, [`HTTP_TRANSPORT`]), for
     /// the checks (`mcp.transport`).
     transport: &'static str,
     /// Where the server runs, for the checks (`home`, `cwd`).
@@ -1142,6 +1147,14 @@ impl Session {
             )
         } else if !elicits {
             Some("The client cannot ask the user (it declared no elicitation).")
+        } else if self.transport == HTTP_TRANSPORT {
+            // Over `--listen` any local program can open a session, the
+            // agent's own code too, and answer its own question (review
+            // s10 H23): an answer given there is nobody's approval.
+            Some(
+                "This client is connected over HTTP, where any program on this machine can open a session, so \
+                 an answer given in it cannot count as the person's.",
+            )
         } else if question.is_none() {
             Some(gate::ARGUMENTS_NOT_SHOWN)
         } else {
