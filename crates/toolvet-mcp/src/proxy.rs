@@ -28,7 +28,6 @@ use toolvet::{
 
 pub use crate::history::MAX_HISTORY;
 
-
 /// The transport name of sessions over Streamable HTTP (`toolvet mcp
 /// --listen`): their answers to toolvet's questions are not a person's.
 pub(crate) const HTTP_TRANSPORT: &str = "streamable-http";
