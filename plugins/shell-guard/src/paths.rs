@@ -45,6 +45,16 @@ pub const SYSTEM_DIRS: &[&str] = &[
 /// Fold `.`, `..` and repeated slashes of an absolute path. `..` at the root
 /// stays at the root. The result has no trailing slash (except `/`).
 pub fn normalize_abs(path: &str) -> String {
+    let out = normalize_plain(path);
+    // `/proc/self/root/x` is `/x` (the process's own root).
+    match proc_self(&out, "root") {
+        Some(rest) => normalize_abs(&format!("/{rest}")),
+        None => out,
+    }
+}
+
+/// [`normalize_abs`] without the `/proc` aliases.
+fn normalize_plain(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for comp in path.split('/') {
         match comp {
@@ -68,12 +78,32 @@ pub fn normalize_abs(path: &str) -> String {
 }
 
 /// Resolve `path` against the absolute directory `base` and normalise.
+/// The process's own working directory under `/proc` (`/proc/self/cwd/x`,
+/// `/proc/thread-self/cwd`, `/proc/PID/cwd`) is `base` (review s10 H25).
 pub fn resolve(base: &str, path: &str) -> String {
-    if path.starts_with('/') {
+    let abs = if path.starts_with('/') {
         normalize_abs(path)
     } else {
         normalize_abs(&format!("{base}/{path}"))
+    };
+    match proc_self(&abs, "cwd") {
+        Some(rest) => normalize_abs(&format!("{base}/{rest}")),
+        None => abs,
     }
+}
+
+/// The rest of `abs` after `/proc/{self,thread-self,PID}/ENTRY`, if it is
+/// under one.
+fn proc_self<'a>(abs: &'a str, entry: &str) -> Option<&'a str> {
+    let rest = abs.strip_prefix("/proc/")?;
+    let (pid, rest) = rest.split_once('/')?;
+    let is_self = matches!(pid, "self" | "thread-self")
+        || (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+    if !is_self {
+        return None;
+    }
+    let rest = rest.strip_prefix(entry)?;
+    (rest.is_empty() || rest.starts_with('/')).then(|| rest.trim_start_matches('/'))
 }
 
 /// Fold a relative path lexically without knowing where it starts. Returns

@@ -206,13 +206,10 @@ impl Analysis<'_> {
         if text.is_empty() {
             return None;
         }
-        let abs = if text.starts_with('/') {
-            paths::normalize_abs(&text)
-        } else {
-            match &env.cwd {
-                Cwd::Known(c) => paths::resolve(c, &text),
-                _ => return None,
-            }
+        let abs = match &env.cwd {
+            Cwd::Known(c) => paths::resolve(c, &text),
+            _ if text.starts_with('/') => paths::normalize_abs(&text),
+            _ => return None,
         };
         Some(self.through_symlinks(abs))
     }

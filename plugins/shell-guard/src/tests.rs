@@ -3361,3 +3361,31 @@ fn sudo_keeping_the_environment_is_never_read_only() {
     }
     allow("sudo systemctl status nginx");
 }
+
+/// Review s10 H25: the process's own working directory and root under
+/// `/proc` name the paths they lead to.
+#[test]
+fn proc_self_cwd_and_root_are_the_paths_they_lead_to() {
+    deny(
+        "echo x > /proc/self/cwd/.claude/settings.json",
+        "shell.guardrail-write",
+    );
+    deny(
+        "echo x > /proc/thread-self/cwd/.claude/settings.json",
+        "shell.guardrail-write",
+    );
+    deny(
+        "cat /proc/self/cwd/../.ssh/id_rsa",
+        "shell.read-credentials",
+    );
+    deny(
+        "cat /proc/self/root/home/alice/.ssh/id_rsa",
+        "shell.read-credentials",
+    );
+    deny(
+        "echo x >> /proc/1234/root/home/alice/.bashrc",
+        "shell.guardrail-write",
+    );
+    allow("cat /proc/self/cwd/README.md");
+    allow("cat /proc/self/status");
+}
