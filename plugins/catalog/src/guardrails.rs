@@ -379,6 +379,13 @@ const FILES: &[(&str, Kind, &str)] = &[
         "Zed's project settings (its MCP servers and agent tool permissions)",
     ),
     ("**/.git/hooks/**", Kind::GitHook, "a git hook"),
+    // A submodule's git directory: its hooks run in the submodule, and a
+    // `git status` of the parent runs them too (review s10 H4).
+    (
+        "**/.git/modules/**/hooks/**",
+        Kind::GitHook,
+        "a git hook of a submodule",
+    ),
     ("**/.bashrc", Kind::ShellStartup, "a shell start-up file"),
     (
         "**/.bash_profile",
@@ -1371,7 +1378,11 @@ pub fn git_config(path: &str) -> Option<GuardRail> {
     ]
     .iter()
     .any(|end| lower.ends_with(end))
-        || lower == "/etc/gitconfig";
+        || lower == "/etc/gitconfig"
+        // A submodule's or a worktree's own configuration (review s10
+        // H4: `core.fsmonitor` there runs on the parent's `git status`).
+        || ((lower.contains("/.git/modules/") || lower.contains("/.git/worktrees/"))
+            && (lower.ends_with("/config") || lower.ends_with("/config.worktree")));
     is_config.then_some(GuardRail {
         kind: Kind::GitHook,
         label: "a git configuration file (git runs the programs it names: `core.fsmonitor`, `core.pager`, \
@@ -1414,6 +1425,14 @@ mod tests {
         assert_eq!(k("/w/p/.cursor/mcp.json"), Some(Kind::AgentControl));
         assert_eq!(k("/w/p/.vscode/settings.json"), Some(Kind::EditorSettings));
         assert_eq!(k("/w/p/.git/hooks/pre-commit"), Some(Kind::GitHook));
+        assert_eq!(
+            k("/w/p/.git/modules/x/hooks/pre-commit"),
+            Some(Kind::GitHook)
+        );
+        assert_eq!(
+            k("/w/p/.git/modules/a/modules/b/hooks/post-checkout"),
+            Some(Kind::GitHook)
+        );
         assert_eq!(k("/home/a/.bashrc"), Some(Kind::ShellStartup));
         assert_eq!(k("/home/a/.BASHRC"), Some(Kind::ShellStartup));
         assert_eq!(k("/w/p/src/settings.json"), None);
@@ -1594,6 +1613,15 @@ mod tests {
             assert_eq!(g(p), Some(Kind::GitHook), "{p}");
         }
         assert_eq!(g("/w/p/.git/config.bak/x"), None);
+        // Review s10 H4: a submodule's and a worktree's configuration.
+        for p in [
+            "/w/p/.git/modules/x/config",
+            "/w/p/.git/modules/a/modules/b/config",
+            "/w/p/.git/worktrees/w1/config.worktree",
+        ] {
+            assert_eq!(g(p), Some(Kind::GitHook), "{p}");
+        }
+        assert_eq!(g("/w/p/.git/modules/x/description"), None);
         assert_eq!(g("/w/p/gitconfig.md"), None);
         assert_eq!(g("/w/p/.git/HEAD"), None);
         assert_eq!(k("/w/p/.git/config"), None);
