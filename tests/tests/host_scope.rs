@@ -56,7 +56,7 @@ async fn a_host_for_one_tool_loads_only_the_checks_that_can_select_it() {
     // Now each is known to load, and sql's policy `tools` do not select
     // read_file (shell-guard's own glob is `*`: it routes by content, a
     // command argument of any tool; a plugin's own narrower globs are
-    // tested below with sql-guard's).
+    // tested below with a fixture's).
     let scoped = load_for(policy(cache.path(), settings.clone()), "read_file").await;
     assert_eq!(names(&scoped), ["shell", "paths"]);
     let bash = load_for(policy(cache.path(), settings.clone()), "bash").await;
@@ -117,9 +117,11 @@ async fn globs_remembered_for_other_settings_or_another_file_are_not_used() {
     // Another file at the plugin's path: its stamp is not the remembered
     // one, so it loads (and here it declares other globs).
     let dir = tempfile::tempdir().unwrap();
-    // sql-guard: its own globs do not select read_file.
-    let copy = dir.path().join("sql_guard.wasm");
-    std::fs::copy(plugin("sql_guard"), &copy).unwrap();
+    // A check that declares no tools (the `no-tools` fixture of
+    // `make hostile`): its own globs do not select read_file. (sql-guard's
+    // did not either, until it routed every tool by its arguments' SQL.)
+    let copy = dir.path().join("narrow.wasm");
+    std::fs::copy(toolvet_tests::hostile_dir().join("no-tools.wasm"), &copy).unwrap();
     let spec = |plugin_file: &Path| {
         let spec = json!({
             "host": {"cache_dir": cache.path(), "default_timeout_ms": 10_000},

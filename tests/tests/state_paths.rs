@@ -77,7 +77,7 @@ fn the_policys_own_ledger_and_key_are_guard_rails_whatever_the_caller_sends() {
     let ledger = state.join("ledger-x.sqlite");
     let key = state.join("sign.bin");
     let update = format!(
-        "sqlite3 {} \"UPDATE requests SET status = 'approved'\"",
+        "sqlite3 {} \"UPDATE requests SET status = 'approved' WHERE id = 'apr_1'\"",
         ledger.display()
     );
     let read_key = format!("cat {}", key.display());
@@ -85,7 +85,7 @@ fn the_policys_own_ledger_and_key_are_guard_rails_whatever_the_caller_sends() {
     // Control: the same write onto another SQLite file is allowed, so the
     // denials below come from the host's paths, not from the command.
     let other = format!(
-        "sqlite3 {} \"UPDATE t SET a = 1\"",
+        "sqlite3 {} \"UPDATE t SET a = 1 WHERE id = 2\"",
         dir.path().join("other.sqlite").display()
     );
     let (verdict, code) = check_bash(&policy, dir.path(), &other, json!({}));
