@@ -1210,34 +1210,11 @@ fn any_key(key: &str, names: &[&str]) -> bool {
     names.iter().any(|n| key_is(key, n))
 }
 
-/// The words of a tool name, lower-cased: split at every character that
-/// is not a letter or digit and at camelCase humps (`mcp__notes__put` →
-/// `mcp notes put`; `putFile` → `put file`; `HTTPDownload` → `http
-/// download`).
+/// The words of a tool name, folded: `check_catalog::code::name_words`
+/// (`mcp__notes__put` → `mcp notes put`; `putFile` → `put file`;
+/// `HTTPDownload` → `http download`).
 pub fn name_words(tool: &str) -> Vec<String> {
-    let chars: Vec<char> = tool.chars().collect();
-    let mut words = Vec::new();
-    let mut word = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            continue;
-        }
-        if c.is_uppercase() && !word.is_empty() {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || prev.is_ascii_digit() || (prev.is_uppercase() && next_lower) {
-                words.push(std::mem::take(&mut word));
-            }
-        }
-        word.extend(c.to_lowercase());
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
+    check_catalog::code::name_words(tool)
 }
 
 /// Whether a tool's name says it only reads: a [`READ_WORDS`] word (other
