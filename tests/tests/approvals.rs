@@ -266,6 +266,122 @@ async fn a_resumed_call_must_be_the_call_that_was_approved() {
     assert_eq!(v.decision, Decision::Allow, "{v:?}");
 }
 
+/// `deploy` asked in working directory `cwd` (what a hook sets from the
+/// agent's directory), or in none.
+fn deploy_in(call_id: &str, cwd: Option<&str>) -> CallRequest {
+    let mut call = deploy(call_id, "run-1", "prod");
+    if let Some(cwd) = cwd {
+        call.context.attributes.insert("cwd".into(), cwd.into());
+    }
+    call
+}
+
+/// The same command in another directory is another call (review s10
+/// H16): a ticket, a run-scope grant and a reused call id are bound to the
+/// working directory a person was shown.
+#[tokio::test]
+async fn an_approval_counts_only_in_the_working_directory_it_was_asked_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let asked = deploy_in("c1", Some("/srv/app"));
+    let (id, ticket) = escalate(&host, &asked).await;
+    assert_eq!(
+        approvals.get(&id).await.unwrap().call.cwd.as_deref(),
+        Some("/srv/app")
+    );
+    approvals
+        .approve(&id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    for elsewhere in [Some("/srv/other"), Some("/srv/app/"), None] {
+        let moved = with_ticket(&deploy_in("c1", elsewhere), &ticket);
+        refused(&host.check(&moved).await, rules::CWD_CHANGED);
+    }
+    let v = host.check(&with_ticket(&asked, &ticket)).await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some(rules::APPROVED));
+
+    // A call asked without a directory is not resumed in one.
+    let (bare_id, bare_ticket) = escalate(&host, &deploy_in("c2", None)).await;
+    approvals
+        .approve(&bare_id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    let moved = with_ticket(&deploy_in("c2", Some("/srv/app")), &bare_ticket);
+    refused(&host.check(&moved).await, rules::CWD_CHANGED);
+
+    // The same call id asked again in another directory is another call.
+    escalate(&host, &deploy_in("c3", Some("/srv/app"))).await;
+    refused(
+        &host.check(&deploy_in("c3", Some("/srv/other"))).await,
+        rules::CALL_ID_REUSED,
+    );
+
+    // A run-scope grant reaches later calls in its directory only.
+    let (run_id, run_ticket) = escalate(&host, &deploy_in("c4", Some("/srv/grant"))).await;
+    approvals
+        .approve(&run_id, "alice", None, Scope::Run)
+        .await
+        .unwrap();
+    let v = host
+        .check(&with_ticket(
+            &deploy_in("c4", Some("/srv/grant")),
+            &run_ticket,
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    let v = host.check(&deploy_in("c5", Some("/srv/grant"))).await;
+    assert_eq!(v.rule.as_deref(), Some(rules::RUN_SCOPE), "{v:?}");
+    let (asked_anew, _) = escalate(&host, &deploy_in("c6", Some("/srv/else"))).await;
+    assert_ne!(asked_anew, run_id);
+}
+
+/// A ledger made before requests were bound to their directory (schema
+/// version 1, no `cwd` column) gains the column when opened, keeps its
+/// rows, and is marked version 2 so an older toolvet refuses it.
+#[tokio::test]
+async fn a_version_1_sqlite_ledger_gains_the_working_directory_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("approvals.db");
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE approval_requests (id TEXT PRIMARY KEY, status TEXT NOT NULL \
+             CHECK (status IN ('pending', 'approved', 'rejected', 'consumed')), tool TEXT NOT \
+             NULL, arguments_sha256 TEXT NOT NULL, arguments TEXT NOT NULL, call_id TEXT NOT \
+             NULL, run_id TEXT, agent TEXT, principal TEXT, escalations TEXT NOT NULL, \
+             created_at_ms INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL, decision TEXT, \
+             reviewer TEXT, message TEXT, scope TEXT, decided_at_ms INTEGER, consumed_at_ms \
+             INTEGER);
+             INSERT INTO approval_requests (id, status, tool, arguments_sha256, arguments, \
+             call_id, run_id, escalations, created_at_ms, expires_at_ms) VALUES \
+             ('apr_00112233445566778899aabbccddeeff', 'pending', 'deploy', 'ab', '{}', 'old', \
+             'run-1', '[]', 1, 9999999999999);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+    }
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let old = approvals
+        .get("apr_00112233445566778899aabbccddeeff")
+        .await
+        .unwrap();
+    assert_eq!((old.call.call_id.as_str(), old.call.cwd), ("old", None));
+    let (id, _) = escalate(&host, &deploy_in("c1", Some("/srv/app"))).await;
+    assert_eq!(
+        approvals.get(&id).await.unwrap().call.cwd.as_deref(),
+        Some("/srv/app")
+    );
+    drop((approvals, host));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+}
+
 #[tokio::test]
 async fn forged_foreign_malformed_and_unknown_tickets_are_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -209,7 +209,7 @@ fn shown_id(id: &str) -> String {
 /// decision will be bound to, shown before anything is asked or signed.
 fn described(decision: &str, r: &ApprovalRequest) -> String {
     let mut text = format!(
-        "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
+        "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  directory  {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
         shown_id(&r.id),
         visible(&r.call.tool),
         visible(r.arguments.get()),
@@ -219,6 +219,7 @@ fn described(decision: &str, r: &ApprovalRequest) -> String {
         } else {
             &r.call.call_id
         }),
+        visible(r.call.cwd.as_deref().unwrap_or("-")),
         visible(r.agent.as_deref().unwrap_or("-")),
         visible(r.principal.as_deref().unwrap_or("-")),
         r.expires_at,
@@ -249,7 +250,7 @@ fn text_line(r: &ApprovalRequest) -> String {
         })
         .collect();
     let mut line = format!(
-        "{}  {:<8}  {:<12}  run {}  call {}  expires {}",
+        "{}  {:<8}  {:<12}  run {}  call {}  in {}  expires {}",
         shown_id(&r.id),
         r.status.as_str(),
         visible(&r.call.tool),
@@ -259,6 +260,7 @@ fn text_line(r: &ApprovalRequest) -> String {
         } else {
             &r.call.call_id
         }),
+        visible(r.call.cwd.as_deref().unwrap_or("-")),
         r.expires_at,
     );
     if let Some(review) = &r.review {
@@ -357,7 +359,7 @@ mod tests {
     fn request(id: &str) -> ApprovalRequest {
         serde_json::from_value(serde_json::json!({
             "id": id, "status": "pending",
-            "call": {"tool": "rotate_keys", "arguments_sha256": "ab", "call_id": "c9", "run_id": "r9"},
+            "call": {"tool": "rotate_keys", "arguments_sha256": "ab", "call_id": "c9", "run_id": "r9", "cwd": "/srv/app"},
             "arguments": {"env": "prod"}, "agent": null, "principal": null,
             "escalations": [{"check": "policy", "rule": "policy.requires-approval",
                              "reason": "keys need a person\u{1b}[8m"}],
@@ -403,6 +405,7 @@ mod tests {
             r#"arguments  {"env":"prod"}"#,
             "run        r9",
             "call id    c9",
+            "directory  /srv/app",
             "[policy.requires-approval] keys need a person",
         ] {
             assert!(text.contains(shown), "{shown}: {text}");

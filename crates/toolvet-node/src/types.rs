@@ -334,6 +334,9 @@ pub struct BoundCall {
     pub call_id: String,
     /// The run the call belongs to.
     pub run_id: Option<String>,
+    /// The working directory the call was asked in (its context attribute
+    /// `cwd`); a ticket is refused in another one.
+    pub cwd: Option<String>,
 }
 
 /// What a person decided, as recorded.
@@ -519,6 +522,7 @@ impl From<toolvet::ApprovalRequest> for ApprovalRequest {
                 arguments_sha256: r.call.arguments_sha256,
                 call_id: r.call.call_id,
                 run_id: r.call.run_id,
+                cwd: r.call.cwd,
             },
             // The ledger holds the text of a JSON object.
             arguments_json: r.arguments.get().to_owned(),

@@ -163,6 +163,13 @@ impl ApprovalRequest {
         self.inner.call.run_id.as_deref()
     }
 
+    /// The working directory the call was asked in (its context attribute
+    /// `cwd`), or `None`; an approval counts only there.
+    #[getter]
+    fn cwd(&self) -> Option<&str> {
+        self.inner.call.cwd.as_deref()
+    }
+
     /// The call's arguments (attacker-controlled: escape them wherever they
     /// are shown).
     #[getter]

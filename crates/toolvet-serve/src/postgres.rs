@@ -53,8 +53,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Connections per ledger.
 const POOL_SIZE: usize = 16;
 
-/// The schema version this build writes.
-const SCHEMA_VERSION: i32 = 1;
+/// The schema version this build writes. Version 2 added `cwd` (the
+/// working directory a request is bound to); migrating a version 1 store
+/// adds the column and raises the version, so an older toolvet refuses
+/// the store rather than resume calls without it.
+const SCHEMA_VERSION: i32 = 2;
 
 /// An arbitrary constant: the advisory lock taken while creating the
 /// schema, so replicas starting together do not race.
@@ -92,6 +95,7 @@ CREATE TABLE IF NOT EXISTS toolvet_approval_requests (
     decided_at_ms BIGINT,
     consumed_at_ms BIGINT
 );
+ALTER TABLE toolvet_approval_requests ADD COLUMN IF NOT EXISTS cwd TEXT;
 CREATE INDEX IF NOT EXISTS toolvet_approval_requests_call
     ON toolvet_approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS toolvet_approval_requests_binding
@@ -106,7 +110,7 @@ CREATE TABLE IF NOT EXISTS toolvet_approval_signed_decisions (
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
     principal, escalations, created_at_ms, expires_at_ms, decision, reviewer, message, scope, \
-    decided_at_ms, consumed_at_ms";
+    decided_at_ms, consumed_at_ms, cwd";
 
 /// `run_id` equals `$n`, NULL matching NULL (for calls without a run).
 fn same_run(n: usize) -> String {
@@ -280,7 +284,9 @@ async fn migrate(pool: &Pool) -> Result<(), LedgerError> {
     tx.batch_execute(SCHEMA).await.map_err(unavailable)?;
     tx.execute(
         "INSERT INTO toolvet_ledger_meta (key, value) VALUES ('schema_version', $1) \
-         ON CONFLICT (key) DO NOTHING",
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value \
+         WHERE toolvet_ledger_meta.value ~ '^[0-9]{1,9}$' \
+         AND toolvet_ledger_meta.value::int < excluded.value::int",
         &[&SCHEMA_VERSION.to_string()],
     )
     .await
@@ -411,6 +417,7 @@ fn row_to_request(row: &Row) -> Result<ApprovalRequest, LedgerError> {
             arguments_sha256: get_s(3)?,
             call_id: get_s(5)?,
             run_id: get_o(6)?,
+            cwd: get_o(18)?,
         },
         arguments,
         agent: get_o(7)?,
@@ -546,7 +553,8 @@ impl Ledger for PostgresLedger {
         tx.execute(
             "INSERT INTO toolvet_approval_requests (id, status, tool, arguments_sha256, \
              arguments, call_id, run_id, agent, principal, escalations, created_at_ms, \
-             expires_at_ms) VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+             expires_at_ms, cwd) \
+             VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             &[
                 &r.id,
                 &r.call.tool,
@@ -559,6 +567,7 @@ impl Ledger for PostgresLedger {
                 &escalations,
                 &ms(r.created_at),
                 &ms(r.expires_at),
+                &r.call.cwd,
             ],
         )
         .await

@@ -24,7 +24,7 @@ use toolvet::ApprovalRequest;
 use toolvet::display::visible;
 
 /// `request` as JSON, with `shown`: the texts a person reads, escaped
-/// (`tool`, `agent`, `principal`, `run_id`, `call_id`, `escalations`
+/// (`tool`, `agent`, `principal`, `run_id`, `call_id`, `cwd`, `escalations`
 /// (`check`, `rule`, `reason`), `reviewer`, `message` and `arguments`,
 /// the arguments' exact text indented for reading).
 pub fn request(request: &ApprovalRequest) -> Value {
@@ -62,6 +62,7 @@ fn shown(request: &ApprovalRequest) -> Value {
         "principal": optional(request.principal.as_deref()),
         "run_id": optional(request.call.run_id.as_deref()),
         "call_id": text(&request.call.call_id),
+        "cwd": optional(request.call.cwd.as_deref()),
         "escalations": escalations,
         "reviewer": optional(review.map(|r| r.reviewer.as_str())),
         "message": optional(review.and_then(|r| r.message.as_deref())),

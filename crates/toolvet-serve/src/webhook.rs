@@ -7,7 +7,8 @@
 //!
 //! ```json
 //! {"event": "approval.requested", "id": "apr_…", "tool": "deploy",
-//!  "agent": "ci-bot", "run_id": "r1", "call_id": "c1", "principal": "alice@acme.com",
+//!  "agent": "ci-bot", "run_id": "r1", "call_id": "c1", "cwd": "/srv/app",
+//!  "principal": "alice@acme.com",
 //!  "escalations": [{"check": "tools", "rule": "tool-policy.approve", "reason": "…"}],
 //!  "created_at": "…", "expires_at": "…", "arguments": {"env": "[redacted]"}}
 //! ```
@@ -84,6 +85,7 @@ impl Webhook {
             "agent": request.agent,
             "run_id": request.call.run_id,
             "call_id": request.call.call_id,
+            "cwd": request.call.cwd,
             "principal": request.principal,
             "escalations": request.escalations,
             "created_at": request.created_at,

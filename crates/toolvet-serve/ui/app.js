@@ -65,6 +65,7 @@ function render(request) {
   meta.append(el("span", "run", "run: " + (shown.run_id || "—")));
   meta.append(el("span", "principal", "principal: " + (shown.principal || "—")));
   meta.append(el("span", "call", "call: " + (shown.call_id || "—")));
+  meta.append(el("span", "cwd", "in: " + (shown.cwd || "—")));
   const now = Date.now();
   const created = Date.parse(request.created_at);
   const expires = Date.parse(request.expires_at);

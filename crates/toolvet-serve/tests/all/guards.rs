@@ -117,7 +117,8 @@ async fn the_reviewer_reads_escaped_text_and_the_exact_arguments() {
     // 2^53 + 1: JavaScript's JSON.parse reads 9007199254740992.
     let body = "{\"call\": {\"id\": \"c1\", \"name\": \"deploy\", \"arguments\": \
                 {\"account\": 9007199254740993, \"note\": \"ok\u{202e}evorppa\u{200b}\u{2028}Why: safe\"}}, \
-                \"context\": {\"run_id\": \"r\u{2066}1\", \"agent\": \"ci\u{202e}bot\", \"principal\": \"bob\"}}";
+                \"context\": {\"run_id\": \"r\u{2066}1\", \"agent\": \"ci\u{202e}bot\", \"principal\": \"bob\", \
+                \"attributes\": {\"cwd\": \"/srv/app\u{202e}\\n\"}}}";
     let (status, held) = server.post_text("/v1/check", Some(AGENT), body).await;
     assert_eq!(status, 200, "{held}");
     assert_eq!(held["decision"], "escalate", "{held}");
@@ -133,6 +134,9 @@ async fn the_reviewer_reads_escaped_text_and_the_exact_arguments() {
     );
     assert_eq!(shown["agent"], "ci\\u{202e}bot");
     assert_eq!(shown["run_id"], "r\\u{2066}1");
+    // The directory the ticket is bound to is shown too (review s10 H16).
+    assert_eq!(shown["cwd"], "/srv/app\\u{202e}\\n");
+    assert_eq!(request["call"]["cwd"], "/srv/app\u{202e}\n");
     assert_eq!(shown["tool"], "deploy");
     assert_eq!(shown["escalations"][0]["check"], "tools");
     assert_eq!(shown["escalations"][0]["rule"], "policy.requires-approval");

@@ -161,3 +161,78 @@ async fn postgres_down_fails_closed_and_recovers() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A store made before requests were bound to their working directory
+/// (schema version 1, no `cwd` column) is migrated when a replica starts:
+/// it keeps its rows, gains the column, is marked version 2 (an older
+/// toolvet then refuses it), and a ticket is bound to the directory it
+/// was asked in (review s10 H16).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_1_store_is_migrated_and_tickets_bind_the_working_directory() {
+    let pg = Postgres::start();
+    {
+        let (client, connection) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+            .await
+            .expect("connect to the test Postgres");
+        tokio::spawn(connection);
+        client
+            .batch_execute(
+                "CREATE TABLE toolvet_ledger_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 INSERT INTO toolvet_ledger_meta VALUES ('schema_version', '1');
+                 CREATE TABLE toolvet_approval_requests (seq BIGSERIAL UNIQUE, id TEXT PRIMARY \
+                 KEY, status TEXT NOT NULL, tool TEXT NOT NULL, arguments_sha256 TEXT NOT NULL, \
+                 arguments TEXT NOT NULL, call_id TEXT NOT NULL, run_id TEXT, agent TEXT, \
+                 principal TEXT, escalations TEXT NOT NULL, created_at_ms BIGINT NOT NULL, \
+                 expires_at_ms BIGINT NOT NULL, decision TEXT, reviewer TEXT, message TEXT, \
+                 scope TEXT, decided_at_ms BIGINT, consumed_at_ms BIGINT);
+                 INSERT INTO toolvet_approval_requests (id, status, tool, arguments_sha256, \
+                 arguments, call_id, run_id, escalations, created_at_ms, expires_at_ms) VALUES \
+                 ('apr_00112233445566778899aabbccddeeff', 'pending', 'deploy', 'ab', '{}', \
+                 'old', 'r0', '[]', 1, 9999999999999);",
+            )
+            .await
+            .expect("the version 1 store is made");
+    }
+    let (_fixture, a, b) = replicas(&pg).await;
+    let (_, old) = b
+        .get(
+            "/v1/approvals/apr_00112233445566778899aabbccddeeff",
+            Some(REVIEWER),
+        )
+        .await;
+    assert_eq!(old["call"]["call_id"], "old", "{old}");
+    assert!(old["call"].get("cwd").is_none(), "{old}");
+
+    let mut deploy = call("deploy", json!({"env": "prod"}), "c1", "r1");
+    deploy["context"]["attributes"] = json!({"cwd": "/srv/app"});
+    let held = a.check(&deploy).await;
+    assert_eq!(held["decision"], "escalate", "{held}");
+    let id = held["approval"]["id"].as_str().unwrap().to_string();
+    let (_, shown) = b.get(&format!("/v1/approvals/{id}"), Some(REVIEWER)).await;
+    assert_eq!(shown["call"]["cwd"], "/srv/app", "{shown}");
+    assert_eq!(shown["shown"]["cwd"], "/srv/app", "{shown}");
+    let (status, decided) = b.decide(&id, "approve", None).await;
+    assert_eq!(status, 200, "{decided}");
+    let mut elsewhere = resumed(&deploy, &held);
+    elsewhere["context"]["attributes"]["cwd"] = json!("/srv/other");
+    let refused = a.check(&elsewhere).await;
+    assert_eq!(refused["rule"], "approval.cwd-changed", "{refused}");
+    let allowed = b.check(&resumed(&deploy, &held)).await;
+    assert_eq!(allowed["decision"], "allow", "{allowed}");
+
+    let (client, connection) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let version: String = client
+        .query_one(
+            "SELECT value FROM toolvet_ledger_meta WHERE key = 'schema_version'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(version, "2");
+    a.stop().await;
+    b.stop().await;
+}

@@ -253,7 +253,8 @@ pub fn open_against<'a>(
     for e in earlier.into_iter().filter(|e| same_asker(request, e)) {
         let same_id = !request.call.call_id.is_empty() && e.call.call_id == request.call.call_id;
         let same_binding = e.call.tool == request.call.tool
-            && e.call.arguments_sha256 == request.call.arguments_sha256;
+            && e.call.arguments_sha256 == request.call.arguments_sha256
+            && e.call.cwd == request.call.cwd;
         if same_id && !same_binding {
             return Some(Opened::CallIdReused(e.clone()));
         }

@@ -94,6 +94,9 @@ pub mod rules {
     pub const RUN_MISMATCH: &str = "approval.run-mismatch";
     /// The ticket was issued for another call id.
     pub const CALL_MISMATCH: &str = "approval.call-mismatch";
+    /// The ticket was issued for the call in another working directory
+    /// (context attribute `cwd`).
+    pub const CWD_CHANGED: &str = "approval.cwd-changed";
     /// The ticket was issued to another principal or agent: an approval
     /// serves only the principal and agent that asked.
     pub const PRINCIPAL_MISMATCH: &str = "approval.principal-mismatch";
@@ -172,6 +175,28 @@ pub struct BoundCall {
     /// The run the call belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
+    /// The directory the call runs in: its context attribute `cwd`
+    /// ([`crate::home::CWD_ATTRIBUTE`]; the hooks fill it from the agent's
+    /// working directory and working-directory arguments). `None` when the
+    /// call had none. The same command means another thing in another
+    /// directory, so a person sees it and a ticket is bound to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+}
+
+impl BoundCall {
+    /// What `request` is bound to, with `arguments_sha256` its digest.
+    pub(crate) fn of(request: &crate::CallRequest, arguments_sha256: String) -> BoundCall {
+        BoundCall {
+            tool: request.call.name.clone(),
+            arguments_sha256,
+            call_id: request.call.id.clone(),
+            run_id: request.context.run_id.clone(),
+            cwd: request
+                .attribute(crate::home::CWD_ATTRIBUTE)
+                .map(str::to_string),
+        }
+    }
 }
 
 /// One check that escalated a call: what a person is asked to approve.

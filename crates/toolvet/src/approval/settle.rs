@@ -88,6 +88,15 @@ impl Approvals {
                 ),
             );
         }
+        if claims.cwd.as_deref() != request.attribute(crate::home::CWD_ATTRIBUTE) {
+            return refuse(
+                rules::CWD_CHANGED,
+                "the approval ticket was issued for the call in another working directory; a \
+                 person approved the call where it was asked, so make the call there, or anew \
+                 to ask again"
+                    .into(),
+            );
+        }
         if claims.args != request.arguments_sha256() {
             return refuse(
                 rules::ARGUMENTS_CHANGED,
@@ -142,6 +151,7 @@ impl Approvals {
             arguments_sha256: claims.args.clone(),
             call_id: claims.call.clone(),
             run_id: claims.run.clone(),
+            cwd: claims.cwd.clone(),
         };
         if record.call != bound || record.principal != claims.prn || record.agent != claims.agt {
             return deny(
@@ -256,7 +266,13 @@ impl Approvals {
                 )
                 .await
             {
-                Ok(Some(grant)) if covers(&grant, &escalations) => {
+                // A grant made in another working directory is not this
+                // call's (the call asks anew).
+                Ok(Some(grant))
+                    if covers(&grant, &escalations)
+                        && grant.call.cwd.as_deref()
+                            == request.attribute(crate::home::CWD_ATTRIBUTE) =>
+                {
                     if let Err(refusal) = self.approval_counts(&grant, now).await {
                         return deny(verdict, refusal.rule, refusal.reason);
                     }
@@ -276,12 +292,7 @@ impl Approvals {
         let candidate = ApprovalRequest {
             id: format!("apr_{}", hex::encode(id)),
             status: ApprovalStatus::Pending,
-            call: BoundCall {
-                tool: request.call.name.clone(),
-                arguments_sha256,
-                call_id: request.call.id.clone(),
-                run_id: request.context.run_id.clone(),
-            },
+            call: BoundCall::of(request, arguments_sha256),
             arguments: request.call.arguments.clone(),
             agent: request.context.agent.clone(),
             principal: request.context.principal.clone(),

@@ -21,8 +21,11 @@ use std::time::Duration;
 /// How long an operation waits for another process's write lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The schema version this host writes (`PRAGMA user_version`).
-const SCHEMA_VERSION: i64 = 1;
+/// The schema version this host writes (`PRAGMA user_version`). Version 2
+/// added `cwd` (the working directory a request is bound to); a version 1
+/// ledger gains the column when this host opens it, and an older host
+/// then refuses the file rather than resume calls without it.
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS approval_requests (
@@ -43,7 +46,8 @@ CREATE TABLE IF NOT EXISTS approval_requests (
     message TEXT,
     scope TEXT CHECK (scope IN ('once', 'run')),
     decided_at_ms INTEGER,
-    consumed_at_ms INTEGER
+    consumed_at_ms INTEGER,
+    cwd TEXT
 );
 CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS approval_requests_binding ON approval_requests (run_id, tool, arguments_sha256);
@@ -57,7 +61,7 @@ CREATE TABLE IF NOT EXISTS approval_signed_decisions (
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
     principal, escalations, created_at_ms, expires_at_ms, decision, reviewer, message, scope, \
-    decided_at_ms, consumed_at_ms";
+    decided_at_ms, consumed_at_ms, cwd";
 
 /// An approval ledger in an SQLite file.
 #[derive(Clone)]
@@ -138,6 +142,7 @@ impl SqliteLedger {
         }
         writer
             .execute_batch(SCHEMA)
+            .and_then(|()| add_cwd(&writer))
             .and_then(|()| writer.pragma_update(None, "user_version", SCHEMA_VERSION))
             .map_err(unavailable)
             .map_err(at)?;
@@ -251,6 +256,7 @@ fn row_to_request(row: &rusqlite::Row<'_>) -> rusqlite::Result<ApprovalRequest> 
             arguments_sha256: row.get(3)?,
             call_id: row.get(5)?,
             run_id: row.get(6)?,
+            cwd: row.get(18)?,
         },
         arguments,
         agent: row.get(7)?,
@@ -261,6 +267,34 @@ fn row_to_request(row: &rusqlite::Row<'_>) -> rusqlite::Result<ApprovalRequest> 
         review,
         consumed_at: time(17)?,
     })
+}
+
+/// Version 1 to 2: a ledger made before requests were bound to their
+/// working directory gains the `cwd` column (its rows have none).
+/// Under a write lock, so processes opening the file at once add it once.
+fn add_cwd(conn: &Connection) -> rusqlite::Result<()> {
+    let has = |conn: &Connection| {
+        conn.prepare("SELECT 1 FROM pragma_table_info('approval_requests') WHERE name = 'cwd'")?
+            .exists([])
+    };
+    if has(conn)? {
+        return Ok(());
+    }
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let added = has(conn).and_then(|there| {
+        if there {
+            Ok(())
+        } else {
+            conn.execute_batch("ALTER TABLE approval_requests ADD COLUMN cwd TEXT")
+        }
+    });
+    match added {
+        Ok(()) => conn.execute_batch("COMMIT"),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 fn get(conn: &Connection, id: &str) -> rusqlite::Result<Option<ApprovalRequest>> {
@@ -341,8 +375,8 @@ fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
     let escalations = serde_json::to_string(&r.escalations).map_err(|_| corrupt("escalations"))?;
     conn.prepare_cached(
         "INSERT INTO approval_requests (id, status, tool, arguments_sha256, arguments, call_id, \
-         run_id, agent, principal, escalations, created_at_ms, expires_at_ms) \
-         VALUES (?1, 'pending', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+         run_id, agent, principal, escalations, created_at_ms, expires_at_ms, cwd) \
+         VALUES (?1, 'pending', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         r.id,
@@ -356,6 +390,7 @@ fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
         escalations,
         ms(r.created_at),
         ms(r.expires_at),
+        r.call.cwd,
     ])?;
     Ok(())
 }

@@ -10,12 +10,13 @@
 //! location (`ledger:` and 32 hex digits) unless the policy names one, so a
 //! ticket never carries a path or a URL. The principal (`prn`) and agent
 //! (`agt`) that asked are bound too: another principal or agent cannot use
-//! the ticket.
+//! the ticket; and so is the working directory (`cwd`, absent for a call
+//! without one): the same command in another directory is another call.
 //!
 //! ```json
 //! {"v":2,"kid":"3f2a…","realm":"ledger:9c1e…","id":"apr_…","tool":"bash",
 //!  "args":"<sha256>","call":"call_7","run":"run-1","prn":"alice","agt":"coder",
-//!  "exp":1764585600000}
+//!  "cwd":"/home/alice/project","exp":1764585600000}
 //! ```
 //!
 //! Version 1 tickets (an earlier toolvet: the realm was the ledger's path,
@@ -62,6 +63,10 @@ pub(crate) struct Claims {
     pub prn: Option<String>,
     /// The agent that asked.
     pub agt: Option<String>,
+    /// The working directory the call was asked in (absent when it had
+    /// none; a version 2 ticket from before this field reads as none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
     /// Expiry, ms since the epoch.
     pub exp: u64,
 }
@@ -134,6 +139,7 @@ impl Signer {
             run: request.call.run_id.clone(),
             prn: request.principal.clone(),
             agt: request.agent.clone(),
+            cwd: request.call.cwd.clone(),
             exp: request.expires_at.0,
         };
         let json = serde_json::to_vec(&claims).expect("claims serialize");
@@ -243,6 +249,7 @@ fn sample_request() -> ApprovalRequest {
             arguments_sha256: "ab".repeat(32),
             call_id: "c1".into(),
             run_id: Some("r1".into()),
+            cwd: None,
         },
         arguments: serde_json::value::RawValue::from_string("{}".into()).expect("JSON"),
         agent: None,
