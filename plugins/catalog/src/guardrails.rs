@@ -22,7 +22,43 @@
 
 use crate::pattern::PathPattern;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use std::borrow::Cow;
 use std::sync::OnceLock;
+
+/// `path` as a file system that ignores case compares it, for matching
+/// guard rails: every character whose Unicode case folding is an ASCII
+/// letter becomes that letter, lower-cased (`ſ` U+017F → `s`, `K` U+212A
+/// → `k`, `S` → `s`); other characters stay. APFS and NTFS (case-
+/// insensitive by default) and ext4/f2fs `casefold` directories fold case
+/// by Unicode, so `.claude/ſettings.json` opens `.claude/settings.json`
+/// there (review s10 H19). Borrowed when nothing changes.
+pub fn fold_case(path: &str) -> Cow<'_, str> {
+    let folds = |c: char| c.is_ascii_uppercase() || (!c.is_ascii() && ascii_fold(c).is_some());
+    if !path.chars().any(folds) {
+        return Cow::Borrowed(path);
+    }
+    Cow::Owned(
+        path.chars()
+            .map(|c| {
+                if c.is_ascii() {
+                    c.to_ascii_lowercase()
+                } else {
+                    ascii_fold(c).unwrap_or(c)
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The ASCII letter a non-ASCII `c` folds to (upper- then lower-cased to
+/// one ASCII character), if any.
+fn ascii_fold(c: char) -> Option<char> {
+    let mut folded = c.to_uppercase().flat_map(char::to_lowercase);
+    match (folded.next(), folded.next()) {
+        (Some(f), None) if f.is_ascii_alphabetic() => Some(f),
+        _ => None,
+    }
+}
 
 /// What kind of guard rail a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1022,7 +1058,7 @@ impl StatePaths {
         {
             return Some((TOOLVET_STATE, p.clone()));
         }
-        let lower = path.to_ascii_lowercase();
+        let lower = fold_case(path);
         for (sample, dirs, _) in rail_dirs() {
             for dir in dirs {
                 let holds = if dir.starts_with('/') {
@@ -1250,15 +1286,15 @@ fn clean_absolute(path: &str) -> String {
 }
 
 /// Whether `path` is `base`, lies under it, or is one of its SQLite side
-/// files (`-wal`, `-shm`, `-journal`). ASCII case is ignored, as for the
-/// built-in rails: on a file system that folds case (APFS, NTFS)
-/// `~/.local/STATE/toolvet` is the state directory (review s7 F13).
+/// files (`-wal`, `-shm`, `-journal`). Case is ignored ([`fold_case`]),
+/// as for the built-in rails: on a file system that folds case (APFS,
+/// NTFS) `~/.local/STATE/toolvet` is the state directory (review s7 F13).
 fn covers(base: &str, path: &str) -> bool {
     if base == "/" {
         return true;
     }
-    let (base, path) = (base.to_ascii_lowercase(), path.to_ascii_lowercase());
-    match path.strip_prefix(base.as_str()) {
+    let (base, path) = (fold_case(base), fold_case(path));
+    match path.strip_prefix(&*base) {
         Some("") => true,
         Some(rest) => rest.starts_with('/') || matches!(rest, "-wal" | "-shm" | "-journal"),
         None => false,
@@ -1353,7 +1389,7 @@ fn compiled() -> &'static GlobSet {
 /// The guard rail at `path` (normalised, absolute or lexically cleaned),
 /// if it is one.
 pub fn guard_rail(path: &str) -> Option<GuardRail> {
-    let hit = compiled().matches(path).into_iter().min()?;
+    let hit = compiled().matches(&*fold_case(path)).into_iter().min()?;
     let (_, kind, label) = FILES[hit];
     Some(GuardRail { kind, label })
 }
@@ -1369,7 +1405,7 @@ pub fn guard_rail(path: &str) -> Option<GuardRail> {
 /// key (a `[user] name` line is ordinary), while a file tool's write is
 /// escalated whole.
 pub fn git_config(path: &str) -> Option<GuardRail> {
-    let lower = path.to_ascii_lowercase();
+    let lower = fold_case(path);
     let is_config = [
         "/.git/config",
         "/.git/config.worktree",
@@ -1772,6 +1808,34 @@ mod tests {
             git_config("/w/p/.Git/Config").map(|g| g.kind),
             Some(Kind::GitHook)
         );
+    }
+
+    #[test]
+    fn rails_fold_case_by_unicode_as_case_insensitive_file_systems_do() {
+        // Review s10 H19: U+017F (long s) folds to `s`, U+212A (Kelvin) to
+        // `k`; APFS, NTFS and casefold directories open the real file.
+        let p = host_paths();
+        for path in [
+            "/w/p/.claude/\u{17f}ettings.json",
+            "/w/p/.claude/settings.j\u{17f}on",
+            "/w/p/.mcp.j\u{17f}on",
+            "/w/p/.git/hoo\u{212a}s/pre-commit",
+        ] {
+            assert!(p.guard_rail(path).is_some(), "{path}");
+        }
+        assert_eq!(
+            git_config("/w/p/.git/config.wor\u{212a}tree").map(|g| g.kind),
+            Some(Kind::GitHook)
+        );
+        assert!(p.is_secret("/h/.local/\u{17f}tate/toolvet/approvals.key"));
+        assert_eq!(
+            p.rail_within("/w/p/.git/hoo\u{212a}s").map(|(r, _)| r.kind),
+            Some(Kind::GitHook)
+        );
+        // Other letters are not folded onto ASCII: `é` stays `é`.
+        assert!(p.guard_rail("/w/p/.claude/s\u{e9}ttings.json").is_none());
+        assert_eq!(fold_case("/a/B\u{17f}"), "/a/bs");
+        assert!(matches!(fold_case("/a/b"), Cow::Borrowed(_)));
     }
 
     #[test]

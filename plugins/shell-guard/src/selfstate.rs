@@ -42,6 +42,49 @@ const REFUSED: &[(&str, &str)] = &[
 /// SQLite clients whose first operand is the database file.
 const SQLITE_CLIENTS: &[&str] = &["sqlite3", "sqlite", "litecli", "sqlcipher"];
 
+/// Database tools that open files named anywhere in their words: a
+/// subcommand before the file (`sqlite-utils query FILE SQL`), a URL
+/// (`usql sqlite:FILE`), or a quoted name in SQL (`duckdb -c "ATTACH
+/// 'FILE' (TYPE sqlite); UPDATE …"`). Each such file is judged as written
+/// (review s10 H20).
+const DATABASE_TOOLS: &[&str] = &["sqlite-utils", "sqlite_utils", "duckdb", "usql"];
+
+/// URL schemes that name a database file in [`DATABASE_TOOLS`]' words.
+const FILE_SCHEMES: &[&str] = &[
+    "sqlite3://",
+    "sqlite://",
+    "file://",
+    "sqlite3:",
+    "sqlite:",
+    "sq:",
+    "file:",
+    "duckdb:",
+];
+
+/// The files `word` of a [`DATABASE_TOOLS`] command can name: the word
+/// without a file URL scheme (and without a `?query`), and each
+/// single-quoted text inside it.
+fn named_files(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if !word.starts_with('-') {
+        let bare = FILE_SCHEMES
+            .iter()
+            .find_map(|s| word.strip_prefix(s))
+            .map_or(word, |rest| rest.split('?').next().unwrap_or(rest));
+        if !bare.is_empty() {
+            out.push(bare.to_string());
+        }
+    }
+    let mut quoted = word.split('\'');
+    quoted.next();
+    while let Some(inside) = quoted.next() {
+        if !inside.is_empty() && quoted.next().is_some() {
+            out.push(inside.to_string());
+        }
+    }
+    out
+}
+
 impl Analysis<'_> {
     /// `toolvet approvals approve …` and the other refused subcommands.
     pub(crate) fn toolvet_command(&mut self, name: &str, args: &[Field]) {
@@ -66,8 +109,18 @@ impl Analysis<'_> {
         );
     }
 
-    /// `sqlite3 FILE …`: a write onto FILE unless `-readonly`.
+    /// `sqlite3 FILE …`: a write onto FILE unless `-readonly`; every
+    /// file a [`DATABASE_TOOLS`] command names.
     pub(crate) fn database_file(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        if DATABASE_TOOLS.contains(&name) {
+            for word in args.iter().map(Field::text) {
+                for file in named_files(&word) {
+                    let via = format!("`{name}`");
+                    self.check_write(&Field::lit(file), env, &Output::Unknown, &via, false, 0);
+                }
+            }
+            return;
+        }
         if !SQLITE_CLIENTS.contains(&name) {
             return;
         }
@@ -216,6 +269,31 @@ mod tests {
             rule("sqlite3 app.db 'UPDATE users SET name=1 WHERE id=2'"),
             None
         );
+    }
+
+    /// Review s10 H20: database tools other than the sqlite3 shell, which
+    /// name the file after a subcommand, in a URL or inside SQL.
+    #[test]
+    fn other_database_tools_on_the_ledger_are_denied() {
+        for cmd in [
+            r#"sqlite-utils query state/approvals.db "update approvals set status='approved'""#,
+            r#"sqlite-utils insert state/approvals.db approvals rows.json"#,
+            r#"duckdb -c "ATTACH 'state/approvals.db' AS l (TYPE sqlite); UPDATE l.approvals SET status='approved'""#,
+            r#"duckdb state/approvals.db "DELETE FROM approvals""#,
+            r#"usql sqlite:state/approvals.db -c "update approvals set status='approved'""#,
+            r#"usql sqlite3:///home/alice/project/state/approvals.db?mode=rw -c "delete from approvals""#,
+            r#"usql file:state/approvals.db -c 'delete from approvals'"#,
+        ] {
+            assert_eq!(rule(cmd).as_deref(), Some("shell.toolvet-state"), "{cmd}");
+        }
+        for cmd in [
+            r#"sqlite-utils query app.db "update users set name='x' where id=2""#,
+            r#"duckdb -c "ATTACH 'app.db' AS a (TYPE sqlite); SELECT count(*) FROM a.users""#,
+            r#"usql sqlite:app.db -c 'select 1'"#,
+            "duckdb analytics.duckdb -c 'select 42'",
+        ] {
+            assert_eq!(rule(cmd), None, "{cmd}");
+        }
     }
 
     /// The state and key paths the host passes with the example policy
