@@ -133,6 +133,35 @@ fn prints_secret_data(words: &[String]) -> bool {
 /// names (`/proc/$$/environ`, `/proc/$PID/environ`,
 /// `/proc/$(pgrep node)/environ`), with `*` for each: a glob the
 /// sensitive catalog judges (review s9 G10).
+/// `f` placed in a home or working directory the call does not name: a
+/// field of known text, after `~` or `$HOME` at most, as an absolute
+/// path under a stand-in directory (`~/.ssh/id_rsa` →
+/// `/unknown-home/.ssh/id_rsa`, `.env` → `/unknown-cwd/.env`). For
+/// matching patterns that hold in any directory (`**/.ssh/**`), never
+/// for a path toolvet must know exactly.
+fn somewhere(f: &Field) -> Option<String> {
+    let mut text = String::new();
+    for seg in &f.segs {
+        match seg {
+            Seg::Lit { text: t, .. } => text.push_str(t),
+            Seg::Home(None) if text.is_empty() => text.push_str("/unknown-home"),
+            Seg::Dyn { raw, .. }
+                if text.is_empty() && matches!(raw.as_str(), "$HOME" | "${HOME}") =>
+            {
+                text.push_str("/unknown-home")
+            }
+            _ => return None,
+        }
+    }
+    if text.is_empty() {
+        return None;
+    }
+    if !text.starts_with('/') {
+        text.insert_str(0, "/unknown-cwd/");
+    }
+    Some(paths::normalize_abs(&text))
+}
+
 fn proc_path(f: &Field) -> Option<String> {
     let mut text = String::new();
     for seg in &f.segs {
@@ -216,8 +245,14 @@ impl Analysis<'_> {
 
     /// The sensitive-file label of a path argument, if it is one (globs
     /// that can name one count; public keys `*.pub` do not).
+    ///
+    /// A call that names no home or working directory (what a remote
+    /// `toolvet serve` caller sends by default) still names a credential
+    /// by what follows them: `~/.ssh/id_rsa` or `.aws/credentials` is read
+    /// in some home or directory, and the credential patterns hold for
+    /// any (review s10 H17).
     pub(crate) fn sensitive_label(&self, f: &Field, env: &Env) -> Option<&'static str> {
-        let Some(abs) = self.abs_path(f, env) else {
+        let Some(abs) = self.abs_path(f, env).or_else(|| somewhere(f)) else {
             return proc_path(f).and_then(|p| sensitive_files().matches_glob(&p));
         };
         if abs.ends_with(".pub") {

@@ -562,6 +562,31 @@ fn without_a_cwd() {
     );
 }
 
+/// Review s10 H17: a call naming neither home nor working directory
+/// (`toolvet serve`'s default) still reads a credential named after `~`,
+/// `$HOME` or in the directory it runs in.
+#[test]
+fn credentials_are_credentials_in_a_home_or_directory_the_call_does_not_name() {
+    let o = Options::default();
+    for cmd in [
+        "cat ~/.ssh/id_rsa",
+        "cat $HOME/.aws/credentials",
+        "cat \"${HOME}/.ssh/id_ed25519\"",
+        "cat .aws/credentials",
+        "head -c 99 ../.ssh/id_rsa",
+        "cp ~/.ssh/id_rsa /tmp/k",
+    ] {
+        assert_eq!(
+            analyze(cmd, &o, None).rule(),
+            Some("shell.read-credentials"),
+            "{cmd}"
+        );
+    }
+    for cmd in ["cat ~/.ssh/id_rsa.pub", "cat ~/notes.txt", "cat README.md"] {
+        assert_eq!(analyze(cmd, &o, None).kind(), "allow", "{cmd}");
+    }
+}
+
 #[test]
 fn the_check_reads_arguments_and_context() {
     use toolvet_pdk::{Context, ToolCall, ToolInfo};
