@@ -202,3 +202,147 @@ def test_a_full_history_refuses_the_call_and_large_arguments_are_elided(tmp_path
     full = gate.check("get_weather", {"city": "Paris"}, call_id="g", run_id="r")
     assert (full.decision, full.rule) == ("deny", "toolvet.history-overflow")
     assert len(gate.history("r")) == 3  # nothing dropped, nothing added
+
+
+# -- plain arguments: what is vetted is a plain copy, made once (review-s11 K2) --
+
+import dataclasses  # noqa: E402
+import enum  # noqa: E402
+
+import pytest  # noqa: E402
+
+from toolvet.integrations._base import MAX_ARGUMENT_DEPTH, plain_arguments, vet_call  # noqa: E402
+
+
+class _Str(str):
+    def __str__(self):
+        return "rm -rf /"
+
+
+class _Int(int):
+    pass
+
+
+class _Float(float):
+    pass
+
+
+class _List(list):
+    pass
+
+
+class _Tuple(tuple):
+    pass
+
+
+class _Dict(dict):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "where", "cls", "base"),
+    [
+        (_Str("ls"), "`x`", "_Str", "str"),
+        (_Int(3), "`x`", "_Int", "int"),
+        (_Float(1.5), "`x`", "_Float", "float"),
+        (_List(["ls"]), "`x`", "_List", "list"),
+        (_Tuple(("ls",)), "`x`", "_Tuple", "tuple"),
+        (_Dict(a=1), "`x`", "_Dict", "dict"),
+        ({"a": [1, {"b": _Str("deep")}]}, '`x`["a"][1]["b"]', "_Str", "str"),
+    ],
+)
+def test_a_subclass_of_a_json_type_is_refused_not_converted(shared_host, value, where, cls, base):
+    with pytest.raises(toolvet.CallError) as e:
+        plain_arguments({"x": value})
+    assert f"invalid tool call: {where} is a {cls}, a subclass of {base}" in str(e.value)
+    ruling = Gate(shared_host).check("get_weather", {"x": value})
+    assert (ruling.decision, ruling.rule) == ("deny", "toolvet.invalid-call")
+    # The arguments object itself, too (a dict subclass, or JSON text in a str subclass).
+    for top in (_Dict(city="Paris"), _Str('{"city": "Paris"}')):
+        ruling = Gate(shared_host).check("get_weather", top)
+        assert (ruling.decision, ruling.rule) == ("deny", "toolvet.invalid-call"), top
+
+
+class _Unit(str, enum.Enum):
+    C = "celsius"
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+@dataclasses.dataclass
+class _Where:
+    city: str
+    days: tuple
+
+
+def test_plain_arguments_is_a_new_copy_of_exact_json_types():
+    pydantic = pytest.importorskip("pydantic")
+
+    class Model(pydantic.BaseModel):
+        unit: _Unit
+        n: int
+
+    source = {"a": ["x", ("y", 1)], "b": {"c": None, "d": True, "e": 2.5}}
+    copy = plain_arguments(source)
+    assert copy == {"a": ["x", ["y", 1]], "b": {"c": None, "d": True, "e": 2.5}}
+    source["a"].append("later")
+    source["b"]["c"] = "later"
+    assert copy == {"a": ["x", ["y", 1]], "b": {"c": None, "d": True, "e": 2.5}}  # not shared
+    # Values frameworks validate from JSON keep working: enums, models, dataclasses.
+    got = plain_arguments({"u": _Unit.C, "l": _Level.HIGH, "m": Model(unit="celsius", n=2), "w": _Where("Paris", (1, 2))})
+    assert got == {"u": "celsius", "l": 3, "m": {"unit": "celsius", "n": 2}, "w": {"city": "Paris", "days": [1, 2]}}
+    assert [type(v) for v in (got["u"], got["l"])] == [str, int]
+    assert plain_arguments('{"a": [1]}') == {"a": [1]} and plain_arguments(None) == {}
+    with pytest.raises(toolvet.CallError, match="a key of type int"):
+        plain_arguments({"a": {1: "x"}})
+    with pytest.raises(toolvet.CallError, match="is a set"):
+        plain_arguments({"a": {1, 2}})
+    with pytest.raises(toolvet.CallError, match="the arguments are not JSON: `a` is a bytes$"):
+        plain_arguments({"a": b"x"})
+    cycle: list = []
+    cycle.append(cycle)
+    with pytest.raises(toolvet.CallError, match=f"nests deeper than {MAX_ARGUMENT_DEPTH} levels"):
+        plain_arguments({"a": cycle})
+
+
+def test_the_gate_reads_a_callers_object_once():
+    """A value read through a method (a model's model_dump) is read once per ruling:
+    the fingerprint, the host's call and the run's history all see that one copy."""
+    reads = []
+
+    class Shifty:
+        def model_dump(self, mode=None):
+            reads.append(mode)
+            return {"command": "ls" if len(reads) == 1 else "rm -rf /home/alice"}
+
+    seen = []
+
+    class Recorder:
+        approvals = None
+
+        def check(self, call, *args, **kwargs):
+            seen.append(call.arguments)
+            return _allow()
+
+    gate = Gate(Recorder())
+    ruling = gate.check("bash", {"spec": Shifty()}, call_id="c1", run_id="r1")
+    assert ruling.allowed and reads == ["json"]
+    assert seen == [{"spec": {"command": "ls"}}]
+    assert [e["arguments"] for e in gate.history("r1")] == [{"spec": {"command": "ls"}}]
+
+
+def _allow():
+    class V:
+        decision, reason, rule, approval = "allow", "", None, None
+
+    return V()
+
+
+def test_vet_call_hands_back_the_copy_it_vetted(shared_host):
+    source = {"city": "Paris", "days": ("mon",)}
+    ruling, plain = vet_call(Gate(shared_host), "get_weather", source, run_id="r")
+    assert ruling.allowed and plain == {"city": "Paris", "days": ["mon"]} and plain is not source
+    ruling, plain = vet_call(Gate(shared_host), "get_weather", {"city": _Str("Paris")})
+    assert (ruling.decision, ruling.rule, plain) == ("deny", "toolvet.invalid-call", {})

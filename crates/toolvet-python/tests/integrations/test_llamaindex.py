@@ -124,3 +124,32 @@ def test_decision_tool_typed_result(host):
     script = run([checker], [calls(("toolvet_check", {"tool": "get_weather", "arguments": {"city": "Rome"}}, "d1"), ("toolvet_check", {"tool": ""}, "d2"))])
     assert "'status': 'allow'" in script.seen[-1]["d1"]
     assert "`tool` must be the name" in script.seen[-1]["d2"]
+
+
+def test_guard_runs_the_tool_with_the_plain_copy_it_vetted(host):
+    """Code the model wrote (CodeActAgent) calls the guarded tool with its own
+    objects: a list subclass that reads differently the second time is refused,
+    and an ordinary call runs with a plain copy (review-s11 K2)."""
+    from toolvet.integrations.llamaindex import PolicyDenied
+
+    got = []
+
+    def run_command(command: list) -> str:
+        """Run a program with its arguments."""
+        got.append((type(command), list(command)))
+        return "ran"
+
+    class L(list):
+        reads = 0
+
+        def __iter__(self):
+            L.reads += 1
+            return iter(["ls", "-la"] if L.reads == 1 else ["rm", "-rf", "/home/alice"])
+
+    guarded = guard(FunctionTool.from_defaults(fn=run_command), Gate(host), run_id="k2")
+    with pytest.raises(PolicyDenied, match="`command` is a L, a subclass of list"):
+        asyncio.run(guarded.acall(command=L(["ls", "-la"])))
+    assert got == []
+    argv = ["ls", "-la"]
+    assert asyncio.run(guarded.acall(command=argv)).raw_output == "ran"
+    assert got == [(list, ["ls", "-la"])]

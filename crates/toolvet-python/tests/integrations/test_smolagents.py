@@ -234,3 +234,189 @@ except Exception as e:
     checker = as_smolagents_tool(host)
     for obj in _reachable(checker):
         assert not isinstance(obj, (Gate, toolvet.Host, toolvet.Approvals)), obj
+
+
+# -- what runs is what was vetted (review-s11 K2) ------------------------------
+#
+# CodeAgent's code calls the guarded tool with whatever objects it builds, and
+# smolagents' executor lets it define classes. A subclass of list or str whose
+# __iter__ / __str__ / __format__ answers one way when toolvet reads it and
+# another when the tool does must never run: the guard vets a plain copy, made
+# once, refuses subclasses, and calls the tool with that copy only.
+
+from smolagents import Tool  # noqa: E402
+from smolagents.local_python_executor import InterpreterError, LocalPythonExecutor  # noqa: E402
+
+SUBCLASS_DENY = "Blocked by policy: the call cannot be vetted: invalid tool call: `command` is a {cls}, a subclass of {base}"
+
+
+class RunCommand(Tool):
+    """An argv tool: its forward reads the list anew, as subprocess.run does."""
+
+    name = "run_command"
+    description = "Run a program with its arguments (argv list)."
+    inputs = {"command": {"type": "array", "description": "argv"}}
+    output_type = "string"
+
+    def __init__(self):
+        super().__init__()
+        self.ran: list = []
+
+    def forward(self, command):
+        argv = list(command)
+        self.ran.append((type(command), argv))
+        return "ran " + " ".join(argv)
+
+
+class RunShell(Tool):
+    """A shell tool that builds its command line with an f-string."""
+
+    name = "bash"
+    description = "Run a shell command."
+    inputs = {"command": {"type": "string", "description": "the command line"}}
+    output_type = "string"
+
+    def __init__(self):
+        super().__init__()
+        self.ran: list = []
+
+    def forward(self, command):
+        line = f"{command}"
+        self.ran.append((type(command), line, str(command)))
+        return "ran " + line
+
+
+def executor(*tools):
+    ex = LocalPythonExecutor(additional_authorized_imports=[])
+    ex.send_tools({t.name: t for t in tools})
+    return ex
+
+
+def run_snippet(ex, code):
+    """The snippet's output, or the error smolagents hands the model."""
+    try:
+        return ex(code).output
+    except InterpreterError as e:
+        return f"ERROR {e}"
+
+
+# The finding's snippet: iterated a few times it reads `ls -la`, then `rm -rf /home/alice`.
+SHIFTING_LIST = """
+class L(list):
+    n = 0
+    def __iter__(self):
+        L.n += 1
+        if L.n > {k}:
+            return iter(["rm", "-rf", "/home/alice"])
+        return iter(["ls", "-la"])
+run_command(command=L(["ls", "-la"]))
+"""
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 50])
+def test_code_agent_list_subclass_that_changes_when_read_again_never_runs(host, k):
+    inner = RunCommand()
+    ex = executor(guard(inner, Gate(host), run_id="k2"))
+    out = run_snippet(ex, SHIFTING_LIST.replace("{k}", str(k)))
+    assert inner.ran == []  # neither `rm -rf /home/alice` nor anything else ran
+    assert SUBCLASS_DENY.format(cls="L", base="list") in out, out
+    # The plain call it turns into is the shell guard's deny, so its rm never ran either.
+    out = run_snippet(ex, 'run_command(command=["rm", "-rf", "/home/alice"])')
+    assert inner.ran == [] and out.startswith("ERROR") and "Blocked by policy: " in out, out
+
+
+def test_code_agent_list_subclass_deny_is_the_invalid_call_rule(host):
+    """The ruling behind that message: a deny by `toolvet.invalid-call`, before the host is asked."""
+    asked = []
+
+    class Spy:
+        approvals = host.approvals
+
+        def check(self, call, *args, **kwargs):
+            asked.append(call.arguments)
+            return host.check(call, *args, **kwargs)
+
+    inner = RunCommand()
+    ex = executor(guard(inner, Gate(Spy()), run_id="k2"))
+    out = run_snippet(ex, SHIFTING_LIST.replace("{k}", "3"))
+    assert inner.ran == [] and asked == [], out
+    from toolvet.integrations._base import vet_call
+
+    class L(list):
+        def __iter__(self):
+            return iter(["rm", "-rf", "/home/alice"])
+
+    ruling, plain = vet_call(Gate(Spy()), "run_command", {"command": L(["ls", "-la"])})
+    assert (ruling.decision, ruling.rule, plain, asked) == ("deny", "toolvet.invalid-call", {}, [])
+    assert ruling.reason.startswith("the call cannot be vetted: invalid tool call: `command` is a L, a subclass of list: toolvet vets, and the tool gets")
+
+
+def test_code_agent_str_subclass_with_format_or_str_override_never_runs(host):
+    inner = RunShell()
+    ex = executor(guard(inner, Gate(host), run_id="k2"))
+    for method in ("__format__(self, spec)", "__str__(self)"):
+        out = run_snippet(
+            ex,
+            f"""
+class S(str):
+    def {method}:
+        return "rm -rf /home/alice"
+bash(command=S("ls -la"))
+""",
+        )
+        assert inner.ran == [], (method, inner.ran)
+        assert SUBCLASS_DENY.format(cls="S", base="str") in out, out
+    # Nested: a str subclass inside an ordinary list is refused the same way.
+    argv = RunCommand()
+    ex = executor(guard(argv, Gate(host), run_id="k2"))
+    out = run_snippet(
+        ex,
+        """
+class S(str):
+    def __str__(self):
+        return "/home/alice"
+run_command(command=["ls", S("-la")])
+""",
+    )
+    assert argv.ran == [] and "`command`[1] is a S, a subclass of str" in out, out
+
+
+def test_code_agent_dict_subclass_never_runs(host):
+    class Options(Tool):
+        name = "configure"
+        description = "Configure."
+        inputs = {"options": {"type": "object", "description": "options"}}
+        output_type = "string"
+        ran: list = []
+
+        def forward(self, options):
+            Options.ran.append(dict(options.items()))
+            return "ok"
+
+    ex = executor(guard(Options(), Gate(host), run_id="k2"))
+    out = run_snippet(
+        ex,
+        """
+class D(dict):
+    def items(self):
+        return [("target", "/home/alice")]
+    def __getitem__(self, key):
+        return "/home/alice"
+configure(options=D(target="/tmp/x"))
+""",
+    )
+    assert Options.ran == [] and "`options` is a D, a subclass of dict" in out, out
+
+
+def test_code_agent_ordinary_calls_still_run_with_a_plain_copy(host):
+    inner, shell = RunCommand(), RunShell()
+    ex = executor(guard(inner, Gate(host), run_id="k2"), guard(shell, Gate(host), run_id="k2"))
+    assert run_snippet(ex, 'run_command(command=["ls", "-la"])') == "ran ls -la"
+    assert run_snippet(ex, 'run_command(["echo", "hi"])') == "ran echo hi"  # positional
+    assert run_snippet(ex, 'run_command(command=("echo", "tuple"))') == "ran echo tuple"  # a tuple is a JSON array
+    assert run_snippet(ex, 'bash(command="ls -la")') == "ran ls -la"
+    assert inner.ran == [(list, ["ls", "-la"]), (list, ["echo", "hi"]), (list, ["echo", "tuple"])]
+    assert shell.ran == [(str, "ls -la", "ls -la")]
+    # The tool gets the copy: changing the caller's list after the call changes nothing it got.
+    out = run_snippet(ex, 'argv = ["echo", "a"]\nrun_command(command=argv)\nargv.append("b")\nargv')
+    assert out == ["echo", "a", "b"] and inner.ran[-1] == (list, ["echo", "a"])

@@ -32,6 +32,7 @@ a replayed hook gets the same answer without asking the checks again.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import hashlib
 import json
 import secrets
@@ -179,38 +180,90 @@ def host_failure(error: BaseException) -> Ruling:
     )
 
 
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "model_dump"):
-        return value.model_dump(mode="json")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    raise TypeError(f"{type(value).__name__} is not JSON")
+#: How deep a call's arguments may nest (objects and arrays within one another),
+#: and how many values they may hold, before :func:`plain_arguments` refuses them.
+MAX_ARGUMENT_DEPTH = 128
+MAX_ARGUMENT_VALUES = 1_000_000
+
+_PLAIN_BASES = (bool, str, int, float, list, tuple, dict, bytes, bytearray)
 
 
 def plain_arguments(arguments: Any) -> dict[str, Any]:
-    """A framework's tool arguments as a JSON object: a dict, a JSON string,
-    or a pydantic model. Raises :class:`toolvet.CallError` for anything else."""
+    """A framework's tool arguments as a new JSON object of plain values: a dict,
+    JSON text, or a pydantic model. Raises :class:`toolvet.CallError` for anything
+    else. The one rule for what toolvet vets, and what an adapter that calls the
+    tool itself hands the tool (:func:`vet_call`).
+
+    The copy is made in one walk and holds only values of the exact built-in
+    JSON types (``dict`` with ``str`` keys, ``list``, ``str``, ``int``,
+    ``float``, ``bool``, ``None``; a tuple becomes a list), which no later read
+    can make answer differently. A subclass of one of them is refused, not
+    converted: a ``list`` whose ``__iter__``, or a ``str`` whose ``__str__`` or
+    ``__format__``, answers one way when vetted and another when the tool reads
+    it (code an agent runs, such as smolagents' ``CodeAgent``, can define one)
+    would make what runs differ from what was vetted. An enum member is its
+    value, a pydantic model its ``model_dump(mode="json")``, a dataclass its
+    fields: each read once, the result walked by the same rule."""
     if arguments is None:
         return {}
-    if isinstance(arguments, (str, bytes)):
+    kind = type(arguments)
+    if kind is str or kind is bytes or kind is bytearray:
         try:
             arguments = json.loads(arguments or "{}")
         except ValueError as e:
             raise toolvet.CallError(f"invalid tool call: the arguments are not JSON: {e}") from None
-    elif not isinstance(arguments, dict) or any(not _is_plain(v) for v in arguments.values()):
-        try:
-            arguments = json.loads(json.dumps(arguments, default=_jsonable))
-        except (TypeError, ValueError) as e:
-            raise toolvet.CallError(f"invalid tool call: the arguments are not JSON: {e}") from None
-    if not isinstance(arguments, dict):
+    budget = [MAX_ARGUMENT_VALUES]
+    plain = _plain(arguments, "the arguments object", 0, budget)
+    if type(plain) is not dict:
         raise toolvet.CallError(
-            f"invalid tool call: `call.arguments` must be a JSON object, got {type(arguments).__name__}"
+            f"invalid tool call: `call.arguments` must be a JSON object, got {type(plain).__name__}"
         )
-    return arguments
+    return plain
 
 
-def _is_plain(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool, list, dict, tuple))
+def _plain(value: Any, where: str, depth: int, budget: list[int]) -> Any:
+    """``value`` as plain JSON (see :func:`plain_arguments`): exact types only,
+    each container read once."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise toolvet.CallError(f"invalid tool call: the arguments hold more than {MAX_ARGUMENT_VALUES} values")
+    kind = type(value)
+    if value is None or kind is str or kind is bool or kind is int or kind is float:
+        return value
+    if depth >= MAX_ARGUMENT_DEPTH:
+        raise toolvet.CallError(f"invalid tool call: {where} nests deeper than {MAX_ARGUMENT_DEPTH} levels")
+    if kind is dict:
+        out = {}
+        for key, item in dict.items(value):
+            if type(key) is not str:
+                raise toolvet.CallError(
+                    f"invalid tool call: {where} has a key of type {visible(type(key).__name__)}; "
+                    "the keys of a JSON object are plain strings"
+                )
+            out[key] = _plain(item, _member(where, key, depth), depth + 1, budget)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain(item, f"{where}[{i}]", depth + 1, budget) for i, item in enumerate(value)]
+    if issubclass(kind, enum.Enum):
+        return _plain(value._value_, where, depth + 1, budget)
+    base = next((b for b in _PLAIN_BASES if kind is not b and issubclass(kind, b)), None)
+    if base is not None:
+        raise toolvet.CallError(
+            f"invalid tool call: {where} is a {visible(kind.__name__)}, a subclass of {base.__name__}: toolvet "
+            f"vets, and the tool gets, only plain JSON values of the built-in types, since a subclass can read "
+            f"one way when vetted and another when the tool uses it; pass a plain {base.__name__}"
+        )
+    if hasattr(value, "model_dump"):
+        return _plain(value.model_dump(mode="json"), where, depth + 1, budget)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value), where, depth + 1, budget)
+    raise toolvet.CallError(f"invalid tool call: the arguments are not JSON: {where} is a {visible(kind.__name__)}")
+
+
+def _member(where: str, key: str, depth: int) -> str:
+    if depth == 0:
+        return f"`{visible(key)}`"
+    return f"{where}[{visible(json.dumps(key))}]"
 
 
 def _fingerprint(name: str, arguments: Mapping[str, Any]) -> str:
@@ -485,7 +538,8 @@ class Gate:
         """
         key = (run_id, call_id) if call_id else None
         try:
-            fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+            fingerprint = self._asker(agent) + _fingerprint(name, arguments)
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
         if key is not None:
@@ -525,6 +579,10 @@ class Gate:
         framework replays. A rejection is :meth:`reject`: the call never runs and
         toolvet's approval, if any, is not spent.
         """
+        try:
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
         if not approved:
             return self.reject(
                 name,
@@ -579,6 +637,10 @@ class Gate:
         ``approval.rejected``), never toolvet's approval. Never raises.
         """
         who = reviewer or self.reviewer
+        try:
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+        except Exception:  # noqa: BLE001 - not JSON: check() denies it, nothing is recorded
+            pass
         first = self.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent, tool=tool)
         if first.escalated and first.verdict is not None and first.verdict.approval is not None:
             if first.verdict.approval.status == "pending":
@@ -632,11 +694,12 @@ class Gate:
         answered about a call toolvet never held (a forged or foreign approval), a
         deny. Nothing remembered in this process stands in for the ledger."""
         key = (run_id, call_id) if call_id else None
+        try:
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
         if key is not None:
-            try:
-                settled = self._recall(key, self._asker(agent) + _fingerprint(name, plain_arguments(arguments)))
-            except Exception as e:  # noqa: BLE001
-                return host_failure(e)
+            settled = self._recall(key, self._asker(agent) + _fingerprint(name, arguments))
             if settled is not None and not settled.escalated:
                 return settled  # a deny or a plain allow: the same final ruling
         first = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
@@ -682,7 +745,8 @@ class Gate:
         meanwhile: approved runs once, rejected is a deny with the reviewer's message,
         still pending is the same escalate."""
         try:
-            key = (run_id, "\0held\0" + self._asker(agent) + _fingerprint(name, plain_arguments(arguments)))
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+            key = (run_id, "\0held\0" + self._asker(agent) + _fingerprint(name, arguments))
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
         held = self._recall(key, key[1])
@@ -796,6 +860,25 @@ class Gate:
         """Drop the remembered ruling of one call."""
         with self._lock:
             self._cache.pop((run_id, call_id), None)
+
+
+# -- adapters that call the tool themselves ------------------------------------
+
+
+def vet_call(gate: Gate, name: str, arguments: Any, *, run_id: Optional[str] = None) -> tuple[Ruling, dict[str, Any]]:
+    """For an adapter that calls the tool itself with what its caller passed
+    (smolagents' and LlamaIndex's ``guard``, whose callers include code the model
+    wrote): the ruling about the call (:meth:`Gate.check_held`) and the arguments
+    to call the tool with. Those are the plain copy that was vetted, made once by
+    :func:`plain_arguments`; the tool gets that copy, never the caller's objects,
+    so what runs is what was vetted. Arguments that are not plain JSON (a
+    subclass of ``list``, ``str``, ``dict``, ...) are a deny
+    (``toolvet.invalid-call``) with an empty copy. Never raises."""
+    try:
+        args = plain_arguments(arguments)
+    except Exception as e:  # noqa: BLE001 - not plain JSON: a deny
+        return host_failure(e), {}
+    return gate.check_held(name, args, run_id=run_id), args
 
 
 # -- decision tools ---------------------------------------------------------

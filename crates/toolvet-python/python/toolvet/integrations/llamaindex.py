@@ -13,6 +13,10 @@ tool (same name, description and schema) whose calls toolvet vets first.
   from code inside a tool, with ``ctx.wait_for_event``, and it replays the whole step on
   resume; this adapter does not pause.)
 
+The guarded tool runs with the plain JSON copy of the arguments toolvet vetted, never
+with the caller's objects; arguments that are not plain JSON values of the built-in
+types are a deny (``toolvet.invalid-call``).
+
 The decision tool returns ``{"status", "answer"}`` as the ``ToolOutput``'s ``raw_output``.
 """
 
@@ -23,7 +27,7 @@ from typing import Any, Optional
 from llama_index.core.tools import FunctionTool
 from pydantic import BaseModel, Field
 
-from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, as_gate, decision_answer
+from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, as_gate, decision_answer, vet_call
 
 
 class PolicyDenied(Exception):
@@ -37,9 +41,12 @@ def guard(tool: Any, host: Any, *, run_id: Optional[str] = None, **gate_options:
     name = meta.get_name()
 
     async def gated(**kwargs: Any) -> Any:
-        ruling = gate.check_held(name, kwargs, run_id=run_id)
+        # The tool gets the plain copy toolvet vetted, never the caller's objects
+        # (code the model wrote, e.g. CodeActAgent's, can pass a subclass that
+        # reads differently the second time; vet_call refuses those).
+        ruling, plain = vet_call(gate, name, kwargs, run_id=run_id)
         if ruling.allowed:
-            return (await tool.acall(**kwargs)).raw_output
+            return (await tool.acall(**plain)).raw_output
         if ruling.escalated:
             raise PolicyDenied(
                 f"{ruling.message.rstrip('.')}. A person must approve this call first (approval request "

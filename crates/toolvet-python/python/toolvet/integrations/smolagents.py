@@ -13,7 +13,10 @@ from ``CodeAgent``'s code, is vetted first.
   id; once a person approves it (``toolvet approvals approve``, ``host.approvals``) the
   same call made again runs, once; a rejection gives the model the reviewer's message.
 
-Any failure of the host is a deny.
+Any failure of the host is a deny. The wrapped tool runs with the plain JSON copy of
+the arguments that toolvet vetted, never with the caller's objects: arguments that are
+not plain JSON values of the built-in types (a ``list`` or ``str`` subclass the model's
+code defined, say) are a deny (``toolvet.invalid-call``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,16 @@ from typing import Any, Optional
 
 from smolagents import Tool
 
-from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, Gate, Ruling, as_gate, decision_answer
+from ._base import (
+    DECISION_TOOL_DESCRIPTION,
+    DECISION_TOOL_NAME,
+    DecisionInputError,
+    Gate,
+    Ruling,
+    as_gate,
+    decision_answer,
+    vet_call,
+)
 
 
 class PolicyDenied(Exception):
@@ -66,9 +78,12 @@ def _vetted_forward(tool: Tool, gate: Gate, name: str, parameters: tuple[str, ..
             if len(args) > len(parameters):
                 raise PolicyDenied(f"Blocked by policy: `{name}` takes at most {len(parameters)} positional arguments")
             kwargs = {**dict(zip(parameters, args)), **kwargs}
-        ruling = gate.check_held(name, kwargs, run_id=run_id)
+        # The tool gets the plain copy toolvet vetted, never the caller's objects:
+        # the model's code can pass a list or str subclass that reads differently
+        # the second time (vet_call refuses those).
+        ruling, plain = vet_call(gate, name, kwargs, run_id=run_id)
         if ruling.allowed:
-            return tool(**kwargs, sanitize_inputs_outputs=False)
+            return tool(**plain, sanitize_inputs_outputs=False)
         raise PolicyDenied(_message(ruling))
 
     return forward
