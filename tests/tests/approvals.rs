@@ -277,18 +277,19 @@ fn deploy_in(call_id: &str, cwd: Option<&str>) -> CallRequest {
 }
 
 /// The same command in another directory is another call (review s10
-/// H16): a ticket, a run-scope grant and a reused call id are bound to the
-/// working directory a person was shown.
+/// H16), and so is the same bare tool name under another agent tool or on
+/// another MCP server (review s11 K1): a ticket, a run-scope grant and a
+/// reused call id are bound to the context a person was shown.
 #[tokio::test]
-async fn an_approval_counts_only_in_the_working_directory_it_was_asked_in() {
+async fn an_approval_counts_only_in_the_context_it_was_asked_in() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_in(dir.path()).await;
     let approvals = host.approvals().unwrap();
     let asked = deploy_in("c1", Some("/srv/app"));
     let (id, ticket) = escalate(&host, &asked).await;
     assert_eq!(
-        approvals.get(&id).await.unwrap().call.cwd.as_deref(),
-        Some("/srv/app")
+        approvals.get(&id).await.unwrap().call.attributes["cwd"],
+        "/srv/app"
     );
     approvals
         .approve(&id, "alice", None, Scope::Once)
@@ -296,7 +297,7 @@ async fn an_approval_counts_only_in_the_working_directory_it_was_asked_in() {
         .unwrap();
     for elsewhere in [Some("/srv/other"), Some("/srv/app/"), None] {
         let moved = with_ticket(&deploy_in("c1", elsewhere), &ticket);
-        refused(&host.check(&moved).await, rules::CWD_CHANGED);
+        refused(&host.check(&moved).await, rules::CONTEXT_CHANGED);
     }
     let v = host.check(&with_ticket(&asked, &ticket)).await;
     assert_eq!(v.decision, Decision::Allow, "{v:?}");
@@ -309,7 +310,7 @@ async fn an_approval_counts_only_in_the_working_directory_it_was_asked_in() {
         .await
         .unwrap();
     let moved = with_ticket(&deploy_in("c2", Some("/srv/app")), &bare_ticket);
-    refused(&host.check(&moved).await, rules::CWD_CHANGED);
+    refused(&host.check(&moved).await, rules::CONTEXT_CHANGED);
 
     // The same call id asked again in another directory is another call.
     escalate(&host, &deploy_in("c3", Some("/srv/app"))).await;
@@ -335,6 +336,30 @@ async fn an_approval_counts_only_in_the_working_directory_it_was_asked_in() {
     assert_eq!(v.rule.as_deref(), Some(rules::RUN_SCOPE), "{v:?}");
     let (asked_anew, _) = escalate(&host, &deploy_in("c6", Some("/srv/else"))).await;
     assert_ne!(asked_anew, run_id);
+
+    // The same for the MCP server and the agent's own tool name (review
+    // s11 K1: `mcp__good__deploy` and `mcp__evil__deploy` are both vetted
+    // as `deploy`; ExtMcp backends `good` and `evil` list one name).
+    for key in [toolvet::MCP_SERVER_ATTRIBUTE, toolvet::AGENT_TOOL_ATTRIBUTE] {
+        let on = |id: &str, value: &str| {
+            let mut call = deploy_in(id, Some("/srv/app"));
+            call.context.attributes.insert(key.into(), value.into());
+            call
+        };
+        let (id, ticket) = escalate(&host, &on(&format!("{key}-1"), "good")).await;
+        approvals
+            .approve(&id, "alice", None, Scope::Once)
+            .await
+            .unwrap();
+        let moved = with_ticket(&on(&format!("{key}-1"), "evil"), &ticket);
+        let v = host.check(&moved).await;
+        refused(&v, rules::CONTEXT_CHANGED);
+        assert!(v.reason.as_deref().unwrap().contains(key), "{v:?}");
+        let v = host
+            .check(&with_ticket(&on(&format!("{key}-1"), "good"), &ticket))
+            .await;
+        assert_eq!(v.rule.as_deref(), Some(rules::APPROVED), "{v:?}");
+    }
 }
 
 /// A ledger made before requests were bound to their directory (schema
@@ -368,11 +393,12 @@ async fn a_version_1_sqlite_ledger_gains_the_working_directory_column() {
         .get("apr_00112233445566778899aabbccddeeff")
         .await
         .unwrap();
-    assert_eq!((old.call.call_id.as_str(), old.call.cwd), ("old", None));
+    assert_eq!(old.call.call_id, "old");
+    assert!(old.call.attributes.is_empty());
     let (id, _) = escalate(&host, &deploy_in("c1", Some("/srv/app"))).await;
     assert_eq!(
-        approvals.get(&id).await.unwrap().call.cwd.as_deref(),
-        Some("/srv/app")
+        approvals.get(&id).await.unwrap().call.attributes["cwd"],
+        "/srv/app"
     );
     drop((approvals, host));
     let conn = rusqlite::Connection::open(&db).unwrap();

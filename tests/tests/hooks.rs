@@ -1088,6 +1088,63 @@ fn mapped_tool_payload(agent: &str, tool: &str, input: Value) -> String {
     .to_string()
 }
 
+/// Review s11 K1: a hook vets `mcp__good__rotate_keys` under its bare name
+/// `rotate_keys` too, so a person's approval of it was spent by a
+/// same-named tool of any other server (`mcp__evil__rotate_keys`), and a
+/// run-scope grant covered them all. The approval is bound to the agent's
+/// own tool name (`agent_tool`), which the reviewer is shown.
+#[test]
+fn an_approval_serves_only_the_agent_tool_a_person_was_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = signed_policy(dir.path());
+    let good = claude_in(
+        "s-k1",
+        "bypassPermissions",
+        "mcp__good__rotate_keys",
+        json!({"env": "prod"}),
+    );
+    let evil = claude_in(
+        "s-k1",
+        "bypassPermissions",
+        "mcp__evil__rotate_keys",
+        json!({"env": "prod"}),
+    );
+    let held = hook("claude-code", &policy, &good, &[], &[]);
+    assert_eq!(seen("claude-code", &held), Seen::Deny, "{}", held.stdout);
+    let id = request_id(&held);
+    let shown = Command::new(cli_binary())
+        .args(["approvals", "show", &id, "--config"])
+        .arg(&policy)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("\"agent_tool\": \"mcp__good__rotate_keys\""),
+        "{shown}"
+    );
+    let approved = approve(dir.path(), &policy, &id, "run");
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    // The person read which tool they approve before signing.
+    assert!(
+        String::from_utf8_lossy(&approved.stderr).contains("agent_tool mcp__good__rotate_keys"),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    // Another server's tool of the same name: held on its own request.
+    let other = hook("claude-code", &policy, &evil, &[], &[]);
+    assert_eq!(seen("claude-code", &other), Seen::Deny, "{}", other.stdout);
+    assert_ne!(request_id(&other), id);
+    // The tool the person approved runs, for the run.
+    for _ in 0..2 {
+        let ran = hook("claude-code", &policy, &good, &[], &[]);
+        assert_eq!(seen("claude-code", &ran), Seen::Silent, "{}", ran.stdout);
+    }
+}
+
 /// Issue 29, s4 review A10 (brief A1): MCP tools in the names Copilot CLI
 /// (`<server>-<tool>`), Gemini CLI (`mcp_<server>_<tool>`, or
 /// `<server>__<tool>` when two servers offer one name) and Cursor

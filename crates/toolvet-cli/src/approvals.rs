@@ -209,7 +209,7 @@ fn shown_id(id: &str) -> String {
 /// decision will be bound to, shown before anything is asked or signed.
 fn described(decision: &str, r: &ApprovalRequest) -> String {
     let mut text = format!(
-        "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  directory  {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
+        "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
         shown_id(&r.id),
         visible(&r.call.tool),
         visible(r.arguments.get()),
@@ -219,11 +219,14 @@ fn described(decision: &str, r: &ApprovalRequest) -> String {
         } else {
             &r.call.call_id
         }),
-        visible(r.call.cwd.as_deref().unwrap_or("-")),
         visible(r.agent.as_deref().unwrap_or("-")),
         visible(r.principal.as_deref().unwrap_or("-")),
         r.expires_at,
     );
+    // Where and through what the call runs: the approval is bound to these.
+    for (key, value) in &r.call.attributes {
+        text.push_str(&format!("  {:<10} {}\n", visible(key), visible(value)));
+    }
     for e in &r.escalations {
         text.push_str(&format!(
             "  held by    [{}] {}\n",
@@ -232,6 +235,15 @@ fn described(decision: &str, r: &ApprovalRequest) -> String {
         ));
     }
     text
+}
+
+/// The bound context of `r` for one line: `  cwd /srv/app  agent_tool Bash`.
+fn bound_text(r: &ApprovalRequest) -> String {
+    r.call
+        .attributes
+        .iter()
+        .map(|(k, v)| format!("  {} {}", visible(k), visible(v)))
+        .collect()
 }
 
 /// One request on one line; every value the caller, a plugin or the
@@ -250,7 +262,7 @@ fn text_line(r: &ApprovalRequest) -> String {
         })
         .collect();
     let mut line = format!(
-        "{}  {:<8}  {:<12}  run {}  call {}  in {}  expires {}",
+        "{}  {:<8}  {:<12}  run {}  call {}{}  expires {}",
         shown_id(&r.id),
         r.status.as_str(),
         visible(&r.call.tool),
@@ -260,7 +272,7 @@ fn text_line(r: &ApprovalRequest) -> String {
         } else {
             &r.call.call_id
         }),
-        visible(r.call.cwd.as_deref().unwrap_or("-")),
+        bound_text(r),
         r.expires_at,
     );
     if let Some(review) = &r.review {
@@ -359,7 +371,8 @@ mod tests {
     fn request(id: &str) -> ApprovalRequest {
         serde_json::from_value(serde_json::json!({
             "id": id, "status": "pending",
-            "call": {"tool": "rotate_keys", "arguments_sha256": "ab", "call_id": "c9", "run_id": "r9", "cwd": "/srv/app"},
+            "call": {"tool": "rotate_keys", "arguments_sha256": "ab", "call_id": "c9", "run_id": "r9",
+                     "attributes": {"cwd": "/srv/app", "agent_tool": "mcp__good__rotate_keys"}},
             "arguments": {"env": "prod"}, "agent": null, "principal": null,
             "escalations": [{"check": "policy", "rule": "policy.requires-approval",
                              "reason": "keys need a person\u{1b}[8m"}],
@@ -405,7 +418,8 @@ mod tests {
             r#"arguments  {"env":"prod"}"#,
             "run        r9",
             "call id    c9",
-            "directory  /srv/app",
+            "cwd        /srv/app",
+            "agent_tool mcp__good__rotate_keys",
             "[policy.requires-approval] keys need a person",
         ] {
             assert!(text.contains(shown), "{shown}: {text}");

@@ -1095,7 +1095,7 @@ fn request_for(
         attributes.insert(HOME.into(), home.to_string());
     }
     attributes.insert("hook_event".into(), call.event.clone());
-    attributes.insert("agent_tool".into(), call.tool.clone());
+    attributes.insert(toolvet::AGENT_TOOL_ATTRIBUTE.into(), call.tool.clone());
     if let Some(id) = &call.tool_use_id {
         attributes.insert("tool_use_id".into(), id.clone());
     }

@@ -184,7 +184,7 @@ impl ExtMcpService {
     fn context(&self, caller: &Caller, backend: &str, history: Vec<PriorCall>) -> CallContext {
         let mut attributes = caller.attributes.clone();
         attributes.insert("mcp.transport".into(), "ext-mcp".into());
-        attributes.insert("mcp.server".into(), backend.into());
+        attributes.insert(toolvet::MCP_SERVER_ATTRIBUTE.into(), backend.into());
         CallContext {
             agent: caller.agent.clone().or_else(|| self.config.agent.clone()),
             run_id: caller.run_id(),

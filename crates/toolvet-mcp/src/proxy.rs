@@ -851,7 +851,10 @@ impl Session {
         let state = self.state();
         let mut attributes = BTreeMap::new();
         attributes.insert("mcp.transport".to_string(), self.transport.to_string());
-        attributes.insert("mcp.server".to_string(), self.server.clone());
+        attributes.insert(
+            toolvet::MCP_SERVER_ATTRIBUTE.to_string(),
+            self.server.clone(),
+        );
         attributes.extend(self.place.attributes());
         CallContext {
             agent: self

@@ -334,9 +334,9 @@ pub struct BoundCall {
     pub call_id: String,
     /// The run the call belongs to.
     pub run_id: Option<String>,
-    /// The working directory the call was asked in (its context attribute
-    /// `cwd`); a ticket is refused in another one.
-    pub cwd: Option<String>,
+    /// The call's bound context attributes (`cwd`, `agent_tool`,
+    /// `mcp.server`, those it had); a ticket is refused under other values.
+    pub attributes: HashMap<String, String>,
 }
 
 /// What a person decided, as recorded.
@@ -522,7 +522,7 @@ impl From<toolvet::ApprovalRequest> for ApprovalRequest {
                 arguments_sha256: r.call.arguments_sha256,
                 call_id: r.call.call_id,
                 run_id: r.call.run_id,
-                cwd: r.call.cwd,
+                attributes: r.call.attributes.into_iter().collect(),
             },
             // The ledger holds the text of a JSON object.
             arguments_json: r.arguments.get().to_owned(),

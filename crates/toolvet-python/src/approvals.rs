@@ -163,11 +163,12 @@ impl ApprovalRequest {
         self.inner.call.run_id.as_deref()
     }
 
-    /// The working directory the call was asked in (its context attribute
-    /// `cwd`), or `None`; an approval counts only there.
+    /// The call's bound context attributes (`cwd`, `agent_tool`,
+    /// `mcp.server`, those it had): an approval counts only under the same
+    /// values.
     #[getter]
-    fn cwd(&self) -> Option<&str> {
-        self.inner.call.cwd.as_deref()
+    fn attributes(&self) -> std::collections::BTreeMap<String, String> {
+        self.inner.call.attributes.clone()
     }
 
     /// The call's arguments (attacker-controlled: escape them wherever they

@@ -53,8 +53,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// Connections per ledger.
 const POOL_SIZE: usize = 16;
 
-/// The schema version this build writes. Version 2 added `cwd` (the
-/// working directory a request is bound to); migrating a version 1 store
+/// The schema version this build writes. Version 2 added `attributes`
+/// (the context attributes a request is bound to, a JSON object:
+/// [`toolvet::BOUND_ATTRIBUTES`]); migrating a version 1 store
 /// adds the column and raises the version, so an older toolvet refuses
 /// the store rather than resume calls without it.
 const SCHEMA_VERSION: i32 = 2;
@@ -95,7 +96,7 @@ CREATE TABLE IF NOT EXISTS toolvet_approval_requests (
     decided_at_ms BIGINT,
     consumed_at_ms BIGINT
 );
-ALTER TABLE toolvet_approval_requests ADD COLUMN IF NOT EXISTS cwd TEXT;
+ALTER TABLE toolvet_approval_requests ADD COLUMN IF NOT EXISTS attributes TEXT;
 CREATE INDEX IF NOT EXISTS toolvet_approval_requests_call
     ON toolvet_approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS toolvet_approval_requests_binding
@@ -110,7 +111,7 @@ CREATE TABLE IF NOT EXISTS toolvet_approval_signed_decisions (
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
     principal, escalations, created_at_ms, expires_at_ms, decision, reviewer, message, scope, \
-    decided_at_ms, consumed_at_ms, cwd";
+    decided_at_ms, consumed_at_ms, attributes";
 
 /// `run_id` equals `$n`, NULL matching NULL (for calls without a run).
 fn same_run(n: usize) -> String {
@@ -417,7 +418,10 @@ fn row_to_request(row: &Row) -> Result<ApprovalRequest, LedgerError> {
             arguments_sha256: get_s(3)?,
             call_id: get_s(5)?,
             run_id: get_o(6)?,
-            cwd: get_o(18)?,
+            attributes: match get_o(18)? {
+                Some(text) => serde_json::from_str(&text).map_err(|_| corrupt("attributes"))?,
+                None => Default::default(),
+            },
         },
         arguments,
         agent: get_o(7)?,
@@ -549,11 +553,15 @@ impl Ledger for PostgresLedger {
             return Ok(Opened::TooManyPending(reason));
         }
         let escalations = serde_json::to_string(&request.escalations).map_err(unavailable)?;
+        let attributes = (!request.call.attributes.is_empty())
+            .then(|| serde_json::to_string(&request.call.attributes))
+            .transpose()
+            .map_err(unavailable)?;
         let r = &request;
         tx.execute(
             "INSERT INTO toolvet_approval_requests (id, status, tool, arguments_sha256, \
              arguments, call_id, run_id, agent, principal, escalations, created_at_ms, \
-             expires_at_ms, cwd) \
+             expires_at_ms, attributes) \
              VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             &[
                 &r.id,
@@ -567,7 +575,7 @@ impl Ledger for PostgresLedger {
                 &escalations,
                 &ms(r.created_at),
                 &ms(r.expires_at),
-                &r.call.cwd,
+                &attributes,
             ],
         )
         .await

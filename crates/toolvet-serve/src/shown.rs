@@ -24,7 +24,8 @@ use toolvet::ApprovalRequest;
 use toolvet::display::visible;
 
 /// `request` as JSON, with `shown`: the texts a person reads, escaped
-/// (`tool`, `agent`, `principal`, `run_id`, `call_id`, `cwd`, `escalations`
+/// (`tool`, `agent`, `principal`, `run_id`, `call_id`, `attributes` (the
+/// bound context: `cwd`, `agent_tool`, `mcp.server`), `escalations`
 /// (`check`, `rule`, `reason`), `reviewer`, `message` and `arguments`,
 /// the arguments' exact text indented for reading).
 pub fn request(request: &ApprovalRequest) -> Value {
@@ -62,7 +63,12 @@ fn shown(request: &ApprovalRequest) -> Value {
         "principal": optional(request.principal.as_deref()),
         "run_id": optional(request.call.run_id.as_deref()),
         "call_id": text(&request.call.call_id),
-        "cwd": optional(request.call.cwd.as_deref()),
+        "attributes": request
+            .call
+            .attributes
+            .iter()
+            .map(|(k, v)| (visible(k).into_owned(), text(v)))
+            .collect::<serde_json::Map<String, Value>>(),
         "escalations": escalations,
         "reviewer": optional(review.map(|r| r.reviewer.as_str())),
         "message": optional(review.and_then(|r| r.message.as_deref())),

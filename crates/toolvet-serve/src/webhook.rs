@@ -7,7 +7,7 @@
 //!
 //! ```json
 //! {"event": "approval.requested", "id": "apr_…", "tool": "deploy",
-//!  "agent": "ci-bot", "run_id": "r1", "call_id": "c1", "cwd": "/srv/app",
+//!  "agent": "ci-bot", "run_id": "r1", "call_id": "c1", "attributes": {"cwd": "/srv/app"},
 //!  "principal": "alice@acme.com",
 //!  "escalations": [{"check": "tools", "rule": "tool-policy.approve", "reason": "…"}],
 //!  "created_at": "…", "expires_at": "…", "arguments": {"env": "[redacted]"}}
@@ -85,7 +85,7 @@ impl Webhook {
             "agent": request.agent,
             "run_id": request.call.run_id,
             "call_id": request.call.call_id,
-            "cwd": request.call.cwd,
+            "attributes": request.call.attributes,
             "principal": request.principal,
             "escalations": request.escalations,
             "created_at": request.created_at,

@@ -65,7 +65,10 @@ function render(request) {
   meta.append(el("span", "run", "run: " + (shown.run_id || "—")));
   meta.append(el("span", "principal", "principal: " + (shown.principal || "—")));
   meta.append(el("span", "call", "call: " + (shown.call_id || "—")));
-  meta.append(el("span", "cwd", "in: " + (shown.cwd || "—")));
+  // Where and through what the call runs: the approval is bound to these.
+  for (const [key, value] of Object.entries(shown.attributes || {})) {
+    meta.append(el("span", "bound", key + ": " + value));
+  }
   const now = Date.now();
   const created = Date.parse(request.created_at);
   const expires = Date.parse(request.expires_at);

@@ -89,6 +89,7 @@ pub mod state_paths;
 mod verdict;
 
 pub use approval::ApprovalTrust;
+pub use approval::{AGENT_TOOL_ATTRIBUTE, BOUND_ATTRIBUTES, MCP_SERVER_ATTRIBUTE};
 pub use approval::{
     ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Decided,
     Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,

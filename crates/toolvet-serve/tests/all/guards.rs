@@ -135,8 +135,8 @@ async fn the_reviewer_reads_escaped_text_and_the_exact_arguments() {
     assert_eq!(shown["agent"], "ci\\u{202e}bot");
     assert_eq!(shown["run_id"], "r\\u{2066}1");
     // The directory the ticket is bound to is shown too (review s10 H16).
-    assert_eq!(shown["cwd"], "/srv/app\\u{202e}\\n");
-    assert_eq!(request["call"]["cwd"], "/srv/app\u{202e}\n");
+    assert_eq!(shown["attributes"]["cwd"], "/srv/app\\u{202e}\\n");
+    assert_eq!(request["call"]["attributes"]["cwd"], "/srv/app\u{202e}\n");
     assert_eq!(shown["tool"], "deploy");
     assert_eq!(shown["escalations"][0]["check"], "tools");
     assert_eq!(shown["escalations"][0]["rule"], "policy.requires-approval");

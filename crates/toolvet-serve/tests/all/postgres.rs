@@ -201,7 +201,7 @@ async fn a_version_1_store_is_migrated_and_tickets_bind_the_working_directory() 
         )
         .await;
     assert_eq!(old["call"]["call_id"], "old", "{old}");
-    assert!(old["call"].get("cwd").is_none(), "{old}");
+    assert!(old["call"].get("attributes").is_none(), "{old}");
 
     let mut deploy = call("deploy", json!({"env": "prod"}), "c1", "r1");
     deploy["context"]["attributes"] = json!({"cwd": "/srv/app"});
@@ -209,14 +209,14 @@ async fn a_version_1_store_is_migrated_and_tickets_bind_the_working_directory() 
     assert_eq!(held["decision"], "escalate", "{held}");
     let id = held["approval"]["id"].as_str().unwrap().to_string();
     let (_, shown) = b.get(&format!("/v1/approvals/{id}"), Some(REVIEWER)).await;
-    assert_eq!(shown["call"]["cwd"], "/srv/app", "{shown}");
-    assert_eq!(shown["shown"]["cwd"], "/srv/app", "{shown}");
+    assert_eq!(shown["call"]["attributes"]["cwd"], "/srv/app", "{shown}");
+    assert_eq!(shown["shown"]["attributes"]["cwd"], "/srv/app", "{shown}");
     let (status, decided) = b.decide(&id, "approve", None).await;
     assert_eq!(status, 200, "{decided}");
     let mut elsewhere = resumed(&deploy, &held);
     elsewhere["context"]["attributes"]["cwd"] = json!("/srv/other");
     let refused = a.check(&elsewhere).await;
-    assert_eq!(refused["rule"], "approval.cwd-changed", "{refused}");
+    assert_eq!(refused["rule"], "approval.context-changed", "{refused}");
     let allowed = b.check(&resumed(&deploy, &held)).await;
     assert_eq!(allowed["decision"], "allow", "{allowed}");
 

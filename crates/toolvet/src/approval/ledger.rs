@@ -254,7 +254,7 @@ pub fn open_against<'a>(
         let same_id = !request.call.call_id.is_empty() && e.call.call_id == request.call.call_id;
         let same_binding = e.call.tool == request.call.tool
             && e.call.arguments_sha256 == request.call.arguments_sha256
-            && e.call.cwd == request.call.cwd;
+            && e.call.attributes == request.call.attributes;
         if same_id && !same_binding {
             return Some(Opened::CallIdReused(e.clone()));
         }

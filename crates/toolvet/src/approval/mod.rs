@@ -55,6 +55,7 @@ use crate::config::{ApprovalSettings, LedgerLocation, Policy};
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -94,9 +95,10 @@ pub mod rules {
     pub const RUN_MISMATCH: &str = "approval.run-mismatch";
     /// The ticket was issued for another call id.
     pub const CALL_MISMATCH: &str = "approval.call-mismatch";
-    /// The ticket was issued for the call in another working directory
-    /// (context attribute `cwd`).
-    pub const CWD_CHANGED: &str = "approval.cwd-changed";
+    /// The ticket was issued for the call with other values of the context
+    /// attributes an approval is bound to ([`super::BOUND_ATTRIBUTES`]:
+    /// another working directory, agent tool or MCP server).
+    pub const CONTEXT_CHANGED: &str = "approval.context-changed";
     /// The ticket was issued to another principal or agent: an approval
     /// serves only the principal and agent that asked.
     pub const PRINCIPAL_MISMATCH: &str = "approval.principal-mismatch";
@@ -175,14 +177,39 @@ pub struct BoundCall {
     /// The run the call belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
-    /// The directory the call runs in: its context attribute `cwd`
-    /// ([`crate::home::CWD_ATTRIBUTE`]; the hooks fill it from the agent's
-    /// working directory and working-directory arguments). `None` when the
-    /// call had none. The same command means another thing in another
-    /// directory, so a person sees it and a ticket is bound to it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
+    /// The call's values of the context attributes that say where and
+    /// through what it runs ([`BOUND_ATTRIBUTES`]; those it had, by name).
+    /// The same tool name and arguments are another call in another
+    /// directory, under another agent tool or on another MCP server, so a
+    /// person is shown these and a ticket is bound to them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attributes: BTreeMap<String, String>,
 }
+
+/// The context attributes an approval is bound to, besides the tool, the
+/// arguments, the run, the call id, the principal and the agent:
+/// - [`crate::home::CWD_ATTRIBUTE`] (`cwd`): the working directory
+///   (`sudo rm -rf build` approved in one project is another call in
+///   another);
+/// - [`AGENT_TOOL_ATTRIBUTE`] (`agent_tool`): the agent's own name of the
+///   tool, which a hook vets under a bare name too (`mcp__good__rotate`
+///   and `mcp__evil__rotate` are both `rotate`);
+/// - [`MCP_SERVER_ATTRIBUTE`] (`mcp.server`): the MCP server the call goes
+///   to (`toolvet mcp`, ExtMcp backends).
+pub const BOUND_ATTRIBUTES: &[&str] = &[
+    crate::home::CWD_ATTRIBUTE,
+    AGENT_TOOL_ATTRIBUTE,
+    MCP_SERVER_ATTRIBUTE,
+];
+
+/// The call-context attribute naming the tool as the agent calls it,
+/// when a front end vets it under another name (a hook: `Bash`,
+/// `mcp__github__merge_pull_request`).
+pub const AGENT_TOOL_ATTRIBUTE: &str = "agent_tool";
+
+/// The call-context attribute naming the MCP server a call goes to
+/// (`toolvet mcp`'s `--name`, an ExtMcp backend).
+pub const MCP_SERVER_ATTRIBUTE: &str = "mcp.server";
 
 impl BoundCall {
     /// What `request` is bound to, with `arguments_sha256` its digest.
@@ -192,11 +219,17 @@ impl BoundCall {
             arguments_sha256,
             call_id: request.call.id.clone(),
             run_id: request.context.run_id.clone(),
-            cwd: request
-                .attribute(crate::home::CWD_ATTRIBUTE)
-                .map(str::to_string),
+            attributes: bound_attributes(request),
         }
     }
+}
+
+/// `request`'s values of [`BOUND_ATTRIBUTES`].
+pub(crate) fn bound_attributes(request: &crate::CallRequest) -> BTreeMap<String, String> {
+    BOUND_ATTRIBUTES
+        .iter()
+        .filter_map(|k| request.attribute(k).map(|v| (k.to_string(), v.to_string())))
+        .collect()
 }
 
 /// One check that escalated a call: what a person is asked to approve.

@@ -480,7 +480,7 @@ mod tests {
             arguments_sha256: "ab".repeat(32),
             call_id: String::new(),
             run_id: Some("s1".into()),
-            cwd: None,
+            attributes: Default::default(),
         }
     }
 

@@ -88,13 +88,21 @@ impl Approvals {
                 ),
             );
         }
-        if claims.cwd.as_deref() != request.attribute(crate::home::CWD_ATTRIBUTE) {
+        let attributes = super::bound_attributes(request);
+        if claims.at != attributes {
+            let changed: Vec<&str> = super::BOUND_ATTRIBUTES
+                .iter()
+                .copied()
+                .filter(|k| claims.at.get(*k) != attributes.get(*k))
+                .collect();
             return refuse(
-                rules::CWD_CHANGED,
-                "the approval ticket was issued for the call in another working directory; a \
-                 person approved the call where it was asked, so make the call there, or anew \
-                 to ask again"
-                    .into(),
+                rules::CONTEXT_CHANGED,
+                format!(
+                    "the approval ticket was issued for the call with another {}; a person \
+                     approved the call where and through what it was asked, so make it there, \
+                     or anew to ask again",
+                    changed.join(", ")
+                ),
             );
         }
         if claims.args != request.arguments_sha256() {
@@ -151,7 +159,7 @@ impl Approvals {
             arguments_sha256: claims.args.clone(),
             call_id: claims.call.clone(),
             run_id: claims.run.clone(),
-            cwd: claims.cwd.clone(),
+            attributes: claims.at.clone(),
         };
         if record.call != bound || record.principal != claims.prn || record.agent != claims.agt {
             return deny(
@@ -266,12 +274,11 @@ impl Approvals {
                 )
                 .await
             {
-                // A grant made in another working directory is not this
-                // call's (the call asks anew).
+                // A grant made in another directory, agent tool or server
+                // is not this call's (the call asks anew).
                 Ok(Some(grant))
                     if covers(&grant, &escalations)
-                        && grant.call.cwd.as_deref()
-                            == request.attribute(crate::home::CWD_ATTRIBUTE) =>
+                        && grant.call.attributes == super::bound_attributes(request) =>
                 {
                     if let Err(refusal) = self.approval_counts(&grant, now).await {
                         return deny(verdict, refusal.rule, refusal.reason);

@@ -22,9 +22,10 @@ use std::time::Duration;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The schema version this host writes (`PRAGMA user_version`). Version 2
-/// added `cwd` (the working directory a request is bound to); a version 1
-/// ledger gains the column when this host opens it, and an older host
-/// then refuses the file rather than resume calls without it.
+/// added `attributes` (the context attributes a request is bound to, a
+/// JSON object: [`super::BOUND_ATTRIBUTES`]); a version 1 ledger gains
+/// the column when this host opens it, and an older host then refuses the
+/// file rather than resume calls without them.
 const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
@@ -47,7 +48,7 @@ CREATE TABLE IF NOT EXISTS approval_requests (
     scope TEXT CHECK (scope IN ('once', 'run')),
     decided_at_ms INTEGER,
     consumed_at_ms INTEGER,
-    cwd TEXT
+    attributes TEXT
 );
 CREATE INDEX IF NOT EXISTS approval_requests_call ON approval_requests (run_id, call_id);
 CREATE INDEX IF NOT EXISTS approval_requests_binding ON approval_requests (run_id, tool, arguments_sha256);
@@ -61,7 +62,7 @@ CREATE TABLE IF NOT EXISTS approval_signed_decisions (
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
     principal, escalations, created_at_ms, expires_at_ms, decision, reviewer, message, scope, \
-    decided_at_ms, consumed_at_ms, cwd";
+    decided_at_ms, consumed_at_ms, attributes";
 
 /// An approval ledger in an SQLite file.
 #[derive(Clone)]
@@ -142,7 +143,7 @@ impl SqliteLedger {
         }
         writer
             .execute_batch(SCHEMA)
-            .and_then(|()| add_cwd(&writer))
+            .and_then(|()| add_attributes(&writer))
             .and_then(|()| writer.pragma_update(None, "user_version", SCHEMA_VERSION))
             .map_err(unavailable)
             .map_err(at)?;
@@ -256,7 +257,10 @@ fn row_to_request(row: &rusqlite::Row<'_>) -> rusqlite::Result<ApprovalRequest> 
             arguments_sha256: row.get(3)?,
             call_id: row.get(5)?,
             run_id: row.get(6)?,
-            cwd: row.get(18)?,
+            attributes: match row.get::<_, Option<String>>(18)? {
+                Some(text) => serde_json::from_str(&text).map_err(|_| corrupt("attributes"))?,
+                None => Default::default(),
+            },
         },
         arguments,
         agent: row.get(7)?,
@@ -270,12 +274,14 @@ fn row_to_request(row: &rusqlite::Row<'_>) -> rusqlite::Result<ApprovalRequest> 
 }
 
 /// Version 1 to 2: a ledger made before requests were bound to their
-/// working directory gains the `cwd` column (its rows have none).
+/// context gains the `attributes` column (its rows have none).
 /// Under a write lock, so processes opening the file at once add it once.
-fn add_cwd(conn: &Connection) -> rusqlite::Result<()> {
+fn add_attributes(conn: &Connection) -> rusqlite::Result<()> {
     let has = |conn: &Connection| {
-        conn.prepare("SELECT 1 FROM pragma_table_info('approval_requests') WHERE name = 'cwd'")?
-            .exists([])
+        conn.prepare(
+            "SELECT 1 FROM pragma_table_info('approval_requests') WHERE name = 'attributes'",
+        )?
+        .exists([])
     };
     if has(conn)? {
         return Ok(());
@@ -285,7 +291,7 @@ fn add_cwd(conn: &Connection) -> rusqlite::Result<()> {
         if there {
             Ok(())
         } else {
-            conn.execute_batch("ALTER TABLE approval_requests ADD COLUMN cwd TEXT")
+            conn.execute_batch("ALTER TABLE approval_requests ADD COLUMN attributes TEXT")
         }
     });
     match added {
@@ -373,9 +379,13 @@ fn pending_now(
 
 fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
     let escalations = serde_json::to_string(&r.escalations).map_err(|_| corrupt("escalations"))?;
+    let attributes = (!r.call.attributes.is_empty())
+        .then(|| serde_json::to_string(&r.call.attributes))
+        .transpose()
+        .map_err(|_| corrupt("attributes"))?;
     conn.prepare_cached(
         "INSERT INTO approval_requests (id, status, tool, arguments_sha256, arguments, call_id, \
-         run_id, agent, principal, escalations, created_at_ms, expires_at_ms, cwd) \
+         run_id, agent, principal, escalations, created_at_ms, expires_at_ms, attributes) \
          VALUES (?1, 'pending', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
@@ -390,7 +400,7 @@ fn insert(conn: &Connection, r: &ApprovalRequest) -> rusqlite::Result<()> {
         escalations,
         ms(r.created_at),
         ms(r.expires_at),
-        r.call.cwd,
+        attributes,
     ])?;
     Ok(())
 }

@@ -10,13 +10,16 @@
 //! location (`ledger:` and 32 hex digits) unless the policy names one, so a
 //! ticket never carries a path or a URL. The principal (`prn`) and agent
 //! (`agt`) that asked are bound too: another principal or agent cannot use
-//! the ticket; and so is the working directory (`cwd`, absent for a call
-//! without one): the same command in another directory is another call.
+//! the ticket; and so are the call's working directory, agent tool and
+//! MCP server (`at`, the context attributes of
+//! [`super::BOUND_ATTRIBUTES`] the call had): the same command in another
+//! directory, or the same bare tool name on another server, is another
+//! call.
 //!
 //! ```json
 //! {"v":2,"kid":"3f2a…","realm":"ledger:9c1e…","id":"apr_…","tool":"bash",
 //!  "args":"<sha256>","call":"call_7","run":"run-1","prn":"alice","agt":"coder",
-//!  "cwd":"/home/alice/project","exp":1764585600000}
+//!  "at":{"agent_tool":"Bash","cwd":"/home/alice/project"},"exp":1764585600000}
 //! ```
 //!
 //! Version 1 tickets (an earlier toolvet: the realm was the ledger's path,
@@ -63,10 +66,11 @@ pub(crate) struct Claims {
     pub prn: Option<String>,
     /// The agent that asked.
     pub agt: Option<String>,
-    /// The working directory the call was asked in (absent when it had
-    /// none; a version 2 ticket from before this field reads as none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
+    /// The call's bound context attributes
+    /// ([`super::BOUND_ATTRIBUTES`]: `cwd`, `agent_tool`, `mcp.server`;
+    /// absent when it had none).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub at: std::collections::BTreeMap<String, String>,
     /// Expiry, ms since the epoch.
     pub exp: u64,
 }
@@ -139,7 +143,7 @@ impl Signer {
             run: request.call.run_id.clone(),
             prn: request.principal.clone(),
             agt: request.agent.clone(),
-            cwd: request.call.cwd.clone(),
+            at: request.call.attributes.clone(),
             exp: request.expires_at.0,
         };
         let json = serde_json::to_vec(&claims).expect("claims serialize");
@@ -249,7 +253,7 @@ fn sample_request() -> ApprovalRequest {
             arguments_sha256: "ab".repeat(32),
             call_id: "c1".into(),
             run_id: Some("r1".into()),
-            cwd: None,
+            attributes: Default::default(),
         },
         arguments: serde_json::value::RawValue::from_string("{}".into()).expect("JSON"),
         agent: None,
