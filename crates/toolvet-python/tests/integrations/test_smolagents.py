@@ -320,9 +320,14 @@ def test_code_agent_list_subclass_that_changes_when_read_again_never_runs(host, 
     out = run_snippet(ex, SHIFTING_LIST.replace("{k}", str(k)))
     assert inner.ran == []  # neither `rm -rf /home/alice` nor anything else ran
     assert SUBCLASS_DENY.format(cls="L", base="list") in out, out
+    # Handed over inside a dict (smolagents unpacks a lone dict of the tool's inputs), the same.
+    snippet = SHIFTING_LIST.replace("{k}", str(k)).replace('run_command(command=L(["ls", "-la"]))', 'run_command({"command": L(["ls", "-la"])})')
+    assert 'run_command({"command"' in snippet
+    out = run_snippet(ex, snippet)
+    assert inner.ran == [] and SUBCLASS_DENY.format(cls="L", base="list") in out, out
     # The plain call it turns into is the shell guard's deny, so its rm never ran either.
     out = run_snippet(ex, 'run_command(command=["rm", "-rf", "/home/alice"])')
-    assert inner.ran == [] and out.startswith("ERROR") and "Blocked by policy: " in out, out
+    assert inner.ran == [] and "Blocked by policy: `rm` on `/home/alice` would delete a home directory" in out, out
 
 
 def test_code_agent_list_subclass_deny_is_the_invalid_call_rule(host):
