@@ -479,6 +479,48 @@ mod tests {
         assert!(e.contains("webhook_url"), "{e}");
     }
 
+    /// Every file serve reads a credential from is one the host hands the
+    /// checks as a secret (`toolvet::state_paths::serve_files`), so an
+    /// agent's tools can neither read nor append to a token file (review
+    /// s11 K3). A new file key must be spelled `file` or `…_file`.
+    #[test]
+    fn every_token_file_is_a_secret_path_of_the_policy() {
+        let digest = "ab".repeat(32);
+        let text = format!(
+            "[serve]\nagent_token_file = \"a.tokens\"\nreviewer_token_file = \"r.tokens\"\n\
+             gateway_token_file = \"/etc/toolvet/g.tokens\"\nmetrics_token_file = \"m.tokens\"\n\
+             agent_tokens = [{{ label = \"ci\", sha256 = \"{digest}\", principals = [\"ci@x\"] }},\n\
+             {{ label = \"al\", file = \"t/al\", principals = [\"al@x\"] }}]\n"
+        );
+        let policy =
+            toolvet::Policy::from_toml(&text, Path::new("/p/toolvet.toml"), Path::new("/p"))
+                .unwrap();
+        let s = ServeSettings::from_policy(&policy).unwrap();
+        let mut read: Vec<PathBuf> = [
+            &s.agent_token_file,
+            &s.reviewer_token_file,
+            &s.gateway_token_file,
+            &s.metrics_token_file,
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .chain(s.bound_agent_tokens.iter().filter_map(|t| match &t.token {
+            TokenSource::File(f) => Some(f.clone()),
+            TokenSource::Sha256(_) => None,
+        }))
+        .collect();
+        let mut secret: Vec<PathBuf> =
+            toolvet::state_paths::serve_files(policy.serve.as_ref().unwrap())
+                .into_iter()
+                .map(|f| Path::new("/p").join(f))
+                .collect();
+        read.sort();
+        secret.sort();
+        assert_eq!(read.len(), 5);
+        assert_eq!(read, secret);
+    }
+
     #[test]
     fn bound_agent_tokens_are_checked() {
         let digest = "ab".repeat(32);

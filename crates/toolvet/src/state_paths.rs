@@ -36,6 +36,35 @@ pub const SECRET_PATHS_ATTRIBUTE: &str = "toolvet.secret_paths";
 /// absolute paths).
 pub const INVALID_STATE_PATHS_RULE: &str = "toolvet.invalid-state-paths";
 
+/// The files a policy's `[serve]` table names, as written (relative ones
+/// are relative to the policy file's directory): every string under a key
+/// `file` or ending in `_file`, at any depth (`reviewer_token_file`,
+/// `agent_tokens = [{ file = … }]`). `toolvet serve` parses the table; its
+/// keys that name files follow this spelling, so every front end that
+/// loads the policy (a hook does not start a server) knows them as
+/// secrets without knowing serve's settings (review s11 K3).
+pub fn serve_files(serve: &serde_json::Value) -> Vec<String> {
+    fn walk(value: &serde_json::Value, names_file: bool, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(s) if names_file && !s.is_empty() => out.push(s.clone()),
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    walk(item, names_file, out);
+                }
+            }
+            serde_json::Value::Object(map) => {
+                for (key, item) in map {
+                    walk(item, key == "file" || key.ends_with("_file"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(serve, false, &mut out);
+    out
+}
+
 /// The paths of toolvet's own state that the host hands to every check
 /// (see the [module documentation](self)): absolute, lexically clean (no
 /// `.`, `..`, `//` or trailing `/`), sorted, each once. A path reached
@@ -61,7 +90,10 @@ impl StatePaths {
     ///   cache directory, every check's plugin file;
     /// - secret (no tool reads them either): the approvals `key_file`, the
     ///   decision log's anchor key (`<log>.key`), the artifact cache's key
-    ///   (`<cache>/key`).
+    ///   (`<cache>/key`), and every file the `[serve]` table names
+    ///   ([`serve_files`]: the agent, reviewer, gateway and metrics token
+    ///   files, whose lines are credentials: appending a line to the
+    ///   reviewer token file makes its writer a reviewer).
     ///
     /// # Errors
     /// A path that cannot be made absolute (the current directory is
@@ -102,6 +134,10 @@ impl StatePaths {
         if let Some(cache) = crate::cache::ArtifactCache::dir_for(&policy.host) {
             secret.push(cache.join("key"));
             state.push(cache);
+        }
+        if let Some(serve) = &policy.serve {
+            let base = policy.source.parent().unwrap_or(Path::new(""));
+            secret.extend(serve_files(serve).into_iter().map(|f| base.join(f)));
         }
         state.extend(policy.checks.iter().map(|c| c.plugin.clone()));
         state.extend(extra_state.iter().cloned());
@@ -398,5 +434,27 @@ mod tests {
             ),
             "{out:?}"
         );
+    }
+
+    /// Review s11 K3: the token files of `[serve]` are secrets of every
+    /// front end that loads the policy (a hook starts no server).
+    #[test]
+    fn the_serve_tables_token_files_are_secrets() {
+        let policy = Policy::from_toml(
+            "[serve]\nreviewer_token_file = \"state/reviewer.tokens\"\n\
+             agent_tokens = [{ label = \"a\", file = \"/etc/t/a\", principals = [\"a@x\"] }]\n\
+             listen = \"127.0.0.1:9\"\n",
+            Path::new("/p/toolvet.toml"),
+            Path::new("/p"),
+        )
+        .unwrap();
+        let paths = StatePaths::for_policy(&policy, &[], &[]).unwrap();
+        for file in ["/p/state/reviewer.tokens", "/etc/t/a"] {
+            assert!(
+                paths.secret().iter().any(|p| p == file),
+                "{file}: {paths:?}"
+            );
+        }
+        assert!(!paths.secret().iter().any(|p| p.contains("127.0.0.1")));
     }
 }
