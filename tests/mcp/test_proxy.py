@@ -215,8 +215,9 @@ class Proxy(ProxyCase):
             padded = await s.call_tool("deploy", {"summary": pad, "env": "prod", "revoke_all_sessions": True})
             self.assertTrue(padded.is_error)
             self.assertEqual(len(asked), 1)
+            # Every value whole (review s11 K5: a cut hid the middle).
             for shown in ('"env": "prod"', '"revoke_all_sessions": true',
-                          f"({len(pad) - 256} bytes not shown)"):
+                          f'"summary": "{pad}"'):
                 self.assertIn(shown, asked[0].message)
             # Arguments that cannot all be shown: the person is not asked in
             # the client; the request stays open for a reviewer.

@@ -17,18 +17,12 @@ use toolvet::{
 /// definition the server changed after listing it in the session.
 pub const DEFINITION_CHANGED: &str = "mcp.tool_definition_changed";
 
-/// Most bytes of one argument value's text shown to the person in an
-/// elicitation: a longer string is cut in the middle ([`SHOWN_HEAD`] bytes
-/// of its start, [`SHOWN_TAIL`] of its end), and the question says how
-/// many bytes between are not shown.
-const MAX_SHOWN_VALUE: usize = 256;
-/// Bytes of a cut string's start shown ([`MAX_SHOWN_VALUE`]).
-const SHOWN_HEAD: usize = 192;
-/// Bytes of a cut string's end shown ([`MAX_SHOWN_VALUE`]).
-const SHOWN_TAIL: usize = MAX_SHOWN_VALUE - SHOWN_HEAD;
-/// Most bytes the arguments may take in an elicitation, every key shown
-/// ([`shown_arguments`]): arguments that do not fit are not asked about in
-/// the client at all.
+/// Most bytes the arguments may take in an elicitation, every key and
+/// every string shown whole ([`shown_arguments`]): arguments that do not
+/// fit are not asked about in the client at all. No value is cut: the
+/// model chooses where in a long string the part that matters sits, so a
+/// cut (once the middle of strings over 256 bytes) hid exactly that part
+/// (review s11 K5).
 const MAX_SHOWN_ARGUMENTS: usize = 4096;
 /// Most lines the arguments may take in an elicitation.
 const MAX_SHOWN_LINES: usize = 80;
@@ -209,8 +203,7 @@ pub fn shown(text: &str) -> String {
 /// JSON strings, through [`display::json_visible`] and [`shown`] (every
 /// invisible, bidirectional or line-breaking character written out), so a
 /// key or value cannot start a line of its own or pass for another key.
-/// A string longer than [`MAX_SHOWN_VALUE`] bytes is cut in the middle,
-/// saying how many bytes are not shown; no key is ever left out. `None` when the
+/// Every key and every value is shown whole. `None` when the
 /// whole takes more than [`MAX_SHOWN_ARGUMENTS`] bytes or
 /// [`MAX_SHOWN_LINES`] lines, or when the text cannot be read strictly
 /// ([`toolvet::parse_json_strict`]): the person is then not asked in the
@@ -250,29 +243,9 @@ fn shown_string(text: &str) -> String {
     shown(&display::json_visible(&json))
 }
 
-/// A value that is no object or array, as shown: strings over
-/// [`MAX_SHOWN_VALUE`] bytes cut in the middle, their first
-/// [`SHOWN_HEAD`] and last [`SHOWN_TAIL`] bytes shown with how many bytes
-/// between are not (the end of a short-valued key, `"staging   …prod"`,
-/// is often what decides).
+/// A value that is no object or array, as shown, whole.
 fn shown_scalar(value: &Value) -> Option<String> {
     match value {
-        Value::String(text) if text.len() > MAX_SHOWN_VALUE => {
-            let mut head = SHOWN_HEAD;
-            while !text.is_char_boundary(head) {
-                head -= 1;
-            }
-            let mut tail = text.len() - SHOWN_TAIL;
-            while !text.is_char_boundary(tail) {
-                tail += 1;
-            }
-            Some(format!(
-                "{} … ({} bytes not shown) … {}",
-                shown_string(&text[..head]),
-                tail - head,
-                shown_string(&text[tail..])
-            ))
-        }
         Value::String(text) => Some(shown_string(text)),
         Value::Object(_) | Value::Array(_) => None,
         // Numbers come from the strict reader: their text is exact.
@@ -361,9 +334,7 @@ pub fn elicitation(call: &ToolCall, verdict: &Verdict) -> Option<Value> {
     let heading = if arguments == "{}" {
         "Arguments: {}".to_string()
     } else {
-        format!(
-            "Arguments (every key, in sorted order; strings over {MAX_SHOWN_VALUE} bytes cut in the middle):\n{arguments}"
-        )
+        format!("Arguments (every key, in sorted order, every value whole):\n{arguments}")
     };
     let message = format!(
         "toolvet holds a call for your approval.\nTool: {name}\n{heading}\n\
@@ -681,7 +652,7 @@ mod tests {
 
     #[test]
     fn the_question_names_the_tool_the_arguments_and_the_request() {
-        let call = CallRequest::new("deploy", &json!({"env": "x".repeat(5000)}))
+        let call = CallRequest::new("deploy", &json!({"env": "x".repeat(300)}))
             .unwrap()
             .call;
         let verdict: Verdict = serde_json::from_value(json!({
@@ -699,8 +670,10 @@ mod tests {
                 && m.contains("[policy.requires-approval]"),
             "{m}"
         );
-        assert!(m.contains("(4744 bytes not shown)"), "{m}");
-        assert!(m.len() < 600, "{}", m.len());
+        assert!(
+            m.contains(&format!(r#""env": "{}""#, "x".repeat(300))),
+            "{m}"
+        );
         assert_eq!(p["requestedSchema"]["required"], json!(["approve"]));
         assert_eq!(
             p["requestedSchema"]["properties"]["approve"]["type"],
@@ -856,14 +829,13 @@ mod tests {
     #[test]
     fn padding_cannot_push_a_key_out_of_the_question() {
         // Review s5 F9: a leading padding key cut `env` and
-        // `revoke_all_sessions` out of a question cut at 2048 bytes.
-        let pad = "Routine rotation of the STAGING sandbox keys requested by the user in this \
-                   session; nothing in production is touched. "
-            .repeat(20);
+        // `revoke_all_sessions` out of a question cut at 2048 bytes. Every
+        // key is shown, sorted, with every value whole.
+        let pad = "Routine rotation of the STAGING sandbox keys; nothing in production. ".repeat(8);
         let call = CallRequest::new(
             "rotate_keys",
             &json!({"summary": pad, "env": "prod", "revoke_all_sessions": true,
-                    "nested": {"a_pad": "x".repeat(3000), "target": "prod-db"}}),
+                    "nested": {"a_pad": "x".repeat(600), "target": "prod-db"}}),
         )
         .unwrap()
         .call;
@@ -875,37 +847,41 @@ mod tests {
         assert_eq!(
             lines[2..10],
             [
-                "Arguments (every key, in sorted order; strings over 256 bytes cut in the middle):",
+                "Arguments (every key, in sorted order, every value whole):",
                 r#"  "env": "prod""#,
                 r#"  "nested": {"#,
-                &format!(
-                    r#"    "a_pad": "{}" … (2744 bytes not shown) … "{}""#,
-                    "x".repeat(192),
-                    "x".repeat(64)
-                ),
+                &format!(r#"    "a_pad": "{}""#, "x".repeat(600)),
                 r#"    "target": "prod-db""#,
                 "  }",
                 r#"  "revoke_all_sessions": true"#,
-                &format!(
-                    r#"  "summary": "{}" … ({} bytes not shown) … "{}""#,
-                    &pad[..192],
-                    pad.len() - 256,
-                    &pad[pad.len() - 64..]
-                ),
+                &format!(r#"  "summary": "{pad}""#),
             ],
             "{m}"
         );
         assert_eq!(lines.len(), 12, "{m}");
+        // Padding past the budget: the person is not asked at all.
+        let call = CallRequest::new(
+            "rotate_keys",
+            &json!({"summary": pad.repeat(10), "env": "prod"}),
+        )
+        .unwrap()
+        .call;
+        assert!(elicitation(&call, &held("policy.requires-approval")).is_none());
     }
 
     #[test]
-    fn the_end_of_a_cut_value_is_shown() {
-        // Review s7 L2: a short-valued key padded past the cut hid its
-        // deciding tail ("staging", 330 spaces, "prod").
+    fn a_long_value_is_shown_whole_wherever_its_payload_sits() {
+        // Review s7 L2: "staging", 330 spaces, "prod" hid its tail; review
+        // s11 K5: a cut of the middle hid a payload the model placed there.
         let env = format!("staging{}prod", " ".repeat(330));
+        let middle = format!(
+            "staging{}; also: prod-eu-1 prod-us-1 prod-ap-1 (all regions) {}staging",
+            " ".repeat(200),
+            " ".repeat(100)
+        );
         let call = CallRequest::new(
             "rotate_keys",
-            &json!({"env": env, "multibyte": "é".repeat(300)}),
+            &json!({"env": env, "middle": middle, "multibyte": "é".repeat(300)}),
         )
         .unwrap()
         .call;
@@ -913,27 +889,18 @@ mod tests {
             .as_str()
             .unwrap()
             .to_string();
-        let line = m.lines().find(|l| l.contains(r#""env""#)).unwrap();
-        assert_eq!(
-            line,
-            format!(
-                r#"  "env": "staging{}" … (85 bytes not shown) … "{}prod""#,
-                " ".repeat(185),
-                " ".repeat(60)
-            ),
-            "{m}"
-        );
-        // Cut on character boundaries: 96 two-byte characters each side.
-        let line = m.lines().find(|l| l.contains(r#""multibyte""#)).unwrap();
-        assert_eq!(
-            line,
-            format!(
-                r#"  "multibyte": "{}" … (344 bytes not shown) … "{}""#,
-                "é".repeat(96),
-                "é".repeat(32)
-            ),
-            "{m}"
-        );
+        for (key, value) in [
+            ("env", &env),
+            ("middle", &middle),
+            ("multibyte", &"é".repeat(300)),
+        ] {
+            let line = m
+                .lines()
+                .find(|l| l.contains(&format!(r#""{key}""#)))
+                .unwrap();
+            assert_eq!(line, format!(r#"  "{key}": "{value}""#), "{m}");
+        }
+        assert!(!m.contains("not shown"), "{m}");
     }
 
     #[test]
