@@ -918,6 +918,40 @@ async fn escalated_calls_in_the_history_take_the_ledgers_outcome() {
     assert_eq!(host.check(&release("run-c")).await.decision, Decision::Deny);
 }
 
+/// Review s11 K8: where the ledger's writer may be the agent (a same-user
+/// front end), a row it set to `consumed` made a held `run_tests` read as
+/// run in the history, so `release` (only after the tests) was allowed
+/// with no person. Only a decision that counts changes the history.
+#[tokio::test]
+async fn a_ledger_row_set_by_hand_does_not_change_the_history_the_checks_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    approvals.guard_same_user();
+    let mut tests = CallRequest::new("run_tests", &json!({"suite": "all"})).unwrap();
+    tests.call.id = "t1".into();
+    tests.context.run_id = Some("run-k8".into());
+    let mut release = CallRequest::new("release", &json!({"tag": "v1"})).unwrap();
+    release.context.run_id = Some("run-k8".into());
+    release.context.history = vec![toolvet::PriorCall {
+        name: "run_tests".into(),
+        arguments: serde_json::value::RawValue::from_string(r#"{"suite":"all"}"#.into()).unwrap(),
+        outcome: toolvet::Outcome::Escalated,
+    }];
+    let (id, _) = escalate(&host, &tests).await;
+    let v = host.check(&release).await;
+    assert_eq!(v.rule.as_deref(), Some("sequence.only-after"), "{v:?}");
+    let db = rusqlite::Connection::open(dir.path().join("approvals.db")).unwrap();
+    db.execute(
+        "UPDATE approval_requests SET status = 'consumed', decision = 'approve', scope = 'once', \
+         reviewer = 'x', decided_at_ms = 1, consumed_at_ms = 2 WHERE id = ?1",
+        [&id],
+    )
+    .unwrap();
+    let v = host.check(&release).await;
+    assert_eq!(v.rule.as_deref(), Some("sequence.only-after"), "{v:?}");
+}
+
 #[tokio::test]
 async fn approval_events_are_hash_chained_in_the_decision_log() {
     let dir = tempfile::tempdir().unwrap();

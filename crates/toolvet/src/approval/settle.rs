@@ -374,6 +374,14 @@ impl Approvals {
         Ok(())
     }
 
+    /// Whether the ledger's rejection of `record` may be believed: where
+    /// the ledger's writer may be the agent (reviewer keys, or a same-user
+    /// front end), only a rejection this process recorded; elsewhere any.
+    fn rejection_counts(&self, record: &ApprovalRequest) -> bool {
+        !(self.requires_signed_approvals() || self.guards_same_user())
+            || super::local::decided_here(&record.id)
+    }
+
     fn view(&self, record: &ApprovalRequest, with_ticket: bool) -> VerdictApproval {
         VerdictApproval {
             id: record.id.clone(),
@@ -463,10 +471,17 @@ impl Approvals {
                 &digest,
             );
             match latest.await {
+                // Only a decision that counts changes the history: a row
+                // set to `consumed` or `rejected` by the ledger's writer
+                // would otherwise make a held call read as run (passing an
+                // `only_after`) or a call that ran read as not run
+                // (dropping it from run totals) (review s11 K8).
                 Ok(Some(r)) => {
                     prior.outcome = match r.status_at(now) {
-                        ApprovalStatus::Consumed => Outcome::Approved,
-                        ApprovalStatus::Rejected => Outcome::Rejected,
+                        ApprovalStatus::Consumed if self.approval_counts(&r, now).await.is_ok() => {
+                            Outcome::Approved
+                        }
+                        ApprovalStatus::Rejected if self.rejection_counts(&r) => Outcome::Rejected,
                         _ => Outcome::Escalated,
                     }
                 }
