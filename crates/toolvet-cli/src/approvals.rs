@@ -5,7 +5,7 @@ use crate::{EXIT_MISMATCH, EXIT_USAGE, Format};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
-use toolvet::display::{json_visible, visible};
+use toolvet::display::{identifier, json_visible, visible};
 use toolvet::{
     ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, ReviewerSigner,
     StatusFilter,
@@ -211,21 +211,25 @@ fn described(decision: &str, r: &ApprovalRequest) -> String {
     let mut text = format!(
         "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
         shown_id(&r.id),
-        visible(&r.call.tool),
+        identifier(&r.call.tool),
         visible(r.arguments.get()),
-        visible(r.call.run_id.as_deref().unwrap_or("-")),
-        visible(if r.call.call_id.is_empty() {
+        identifier(r.call.run_id.as_deref().unwrap_or("-")),
+        identifier(if r.call.call_id.is_empty() {
             "-"
         } else {
             &r.call.call_id
         }),
-        visible(r.agent.as_deref().unwrap_or("-")),
-        visible(r.principal.as_deref().unwrap_or("-")),
+        identifier(r.agent.as_deref().unwrap_or("-")),
+        identifier(r.principal.as_deref().unwrap_or("-")),
         r.expires_at,
     );
     // Where and through what the call runs: the approval is bound to these.
     for (key, value) in &r.call.attributes {
-        text.push_str(&format!("  {:<10} {}\n", visible(key), visible(value)));
+        text.push_str(&format!(
+            "  {:<10} {}\n",
+            identifier(key),
+            identifier(value)
+        ));
     }
     for e in &r.escalations {
         text.push_str(&format!(
@@ -242,7 +246,7 @@ fn bound_text(r: &ApprovalRequest) -> String {
     r.call
         .attributes
         .iter()
-        .map(|(k, v)| format!("  {} {}", visible(k), visible(v)))
+        .map(|(k, v)| format!("  {} {}", identifier(k), identifier(v)))
         .collect()
 }
 
@@ -265,9 +269,9 @@ fn text_line(r: &ApprovalRequest) -> String {
         "{}  {:<8}  {:<12}  run {}  call {}{}  expires {}",
         shown_id(&r.id),
         r.status.as_str(),
-        visible(&r.call.tool),
-        visible(r.call.run_id.as_deref().unwrap_or("-")),
-        visible(if r.call.call_id.is_empty() {
+        identifier(&r.call.tool),
+        identifier(r.call.run_id.as_deref().unwrap_or("-")),
+        identifier(if r.call.call_id.is_empty() {
             "-"
         } else {
             &r.call.call_id

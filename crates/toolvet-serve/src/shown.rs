@@ -8,7 +8,10 @@
 //! looks like the page's own. So every such text goes through
 //! [`toolvet::display::visible`] (the rule the CLI's text output uses)
 //! before a person sees it, here, once: the page shows these strings and
-//! nothing it formats itself.
+//! nothing it formats itself. Names a person compares by eye (the tool,
+//! agent, principal, run and call ids, the bound context) go through
+//! [`toolvet::display::identifier`] instead, which also writes out every
+//! letter outside ASCII: `\u{430}lice@acme.com` is not Alice's.
 //!
 //! The arguments are shown from their exact text as the ledger holds it,
 //! re-indented but with every number, string escape and key order as the
@@ -21,7 +24,7 @@
 
 use serde_json::{Value, json};
 use toolvet::ApprovalRequest;
-use toolvet::display::visible;
+use toolvet::display::{identifier, visible};
 
 /// `request` as JSON, with `shown`: the texts a person reads, escaped
 /// (`tool`, `agent`, `principal`, `run_id`, `call_id`, `attributes` (the
@@ -44,6 +47,15 @@ fn optional(s: Option<&str>) -> Value {
     s.map_or(Value::Null, text)
 }
 
+/// A name a person compares by eye, look-alike letters written out.
+fn name(s: &str) -> Value {
+    Value::String(identifier(s).into_owned())
+}
+
+fn optional_name(s: Option<&str>) -> Value {
+    s.map_or(Value::Null, name)
+}
+
 fn shown(request: &ApprovalRequest) -> Value {
     let escalations: Vec<Value> = request
         .escalations
@@ -58,16 +70,16 @@ fn shown(request: &ApprovalRequest) -> Value {
         .collect();
     let review = request.review.as_ref();
     json!({
-        "tool": text(&request.call.tool),
-        "agent": optional(request.agent.as_deref()),
-        "principal": optional(request.principal.as_deref()),
-        "run_id": optional(request.call.run_id.as_deref()),
-        "call_id": text(&request.call.call_id),
+        "tool": name(&request.call.tool),
+        "agent": optional_name(request.agent.as_deref()),
+        "principal": optional_name(request.principal.as_deref()),
+        "run_id": optional_name(request.call.run_id.as_deref()),
+        "call_id": name(&request.call.call_id),
         "attributes": request
             .call
             .attributes
             .iter()
-            .map(|(k, v)| (visible(k).into_owned(), text(v)))
+            .map(|(k, v)| (identifier(k).into_owned(), name(v)))
             .collect::<serde_json::Map<String, Value>>(),
         "escalations": escalations,
         "reviewer": optional(review.map(|r| r.reviewer.as_str())),

@@ -42,6 +42,28 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text`, a name a person compares by eye (a principal, an agent, a run
+/// or call id, a tool), as [`visible`] writes it and with every other
+/// character outside ASCII written out too (`\u{430}lice@acme.com`): a
+/// look-alike letter (Cyrillic `а` for Latin `a`, fullwidth or
+/// mathematical letters) cannot pass for the name it imitates (review
+/// s11 K7). For prose (reasons, messages, arguments) use [`visible`].
+#[must_use]
+pub fn identifier(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        return visible(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push_str(&visible(c.encode_utf8(&mut [0u8; 4])));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `json`, the text of serialized JSON, with every character [`visible`]
 /// escapes written as a JSON escape (`\u2028`, `\u202e`, `\ud83f\udc41`
 /// for characters past U+FFFF): the same JSON value, but nothing in it is
@@ -98,7 +120,15 @@ pub fn needs_escape(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::visible;
+    use super::{identifier, visible};
+
+    #[test]
+    fn look_alike_letters_in_names_are_written_out() {
+        assert_eq!(identifier("alice@acme.com"), "alice@acme.com");
+        assert_eq!(identifier("\u{430}lice@acme.com"), "\\u{430}lice@acme.com");
+        assert_eq!(identifier("ci\u{202e}bot\n"), "ci\\u{202e}bot\\n");
+        assert_ne!(identifier("\u{430}lice"), identifier("alice"));
+    }
 
     #[test]
     fn control_characters_are_shown_not_obeyed() {

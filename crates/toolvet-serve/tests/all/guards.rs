@@ -117,7 +117,7 @@ async fn the_reviewer_reads_escaped_text_and_the_exact_arguments() {
     // 2^53 + 1: JavaScript's JSON.parse reads 9007199254740992.
     let body = "{\"call\": {\"id\": \"c1\", \"name\": \"deploy\", \"arguments\": \
                 {\"account\": 9007199254740993, \"note\": \"ok\u{202e}evorppa\u{200b}\u{2028}Why: safe\"}}, \
-                \"context\": {\"run_id\": \"r\u{2066}1\", \"agent\": \"ci\u{202e}bot\", \"principal\": \"bob\", \
+                \"context\": {\"run_id\": \"r\u{2066}1\", \"agent\": \"ci\u{202e}bot\", \"principal\": \"b\u{43e}b\", \
                 \"attributes\": {\"cwd\": \"/srv/app\u{202e}\\n\"}}}";
     let (status, held) = server.post_text("/v1/check", Some(AGENT), body).await;
     assert_eq!(status, 200, "{held}");
@@ -138,6 +138,9 @@ async fn the_reviewer_reads_escaped_text_and_the_exact_arguments() {
     assert_eq!(shown["attributes"]["cwd"], "/srv/app\\u{202e}\\n");
     assert_eq!(request["call"]["attributes"]["cwd"], "/srv/app\u{202e}\n");
     assert_eq!(shown["tool"], "deploy");
+    // A look-alike letter in a name is written out (review s11 K7): the
+    // Cyrillic `о` of `bоb` is not bob's.
+    assert_eq!(shown["principal"], "b\\u{43e}b");
     assert_eq!(shown["escalations"][0]["check"], "tools");
     assert_eq!(shown["escalations"][0]["rule"], "policy.requires-approval");
     // The exact fields stay exact (JSON escapes what it must).
