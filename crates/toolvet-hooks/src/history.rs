@@ -467,6 +467,15 @@ fn check_owned(file: &File, path: &Path, directory: bool) -> Result<(), HookErro
     Ok(())
 }
 
+/// How many different byte values `bytes` holds.
+fn distinct_bytes(bytes: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    for &b in bytes {
+        seen[usize::from(b)] = true;
+    }
+    seen.iter().filter(|&&s| s).count()
+}
+
 /// The history key in the state directory `root` (created, 32 random
 /// bytes, mode 0600, when missing; under a lock on the directory so that
 /// hooks running together agree on one key).
@@ -492,6 +501,15 @@ fn history_key(root: &File, dir: &Path) -> Result<[u8; 32], HookError> {
                     .map_err(|e| history_error(&path, format_args!("cannot write: {e}")))?;
                 Ok(fresh)
             }
+            // A file zeroed or filled in place (`fallocate -p`, `truncate`
+            // then a fill) holds 32 bytes an agent knows: a random key has
+            // about 30 distinct bytes, never under 8 in practice (review
+            // s11 K10).
+            32 if distinct_bytes(&key) < 8 => Err(history_error(
+                &path,
+                "holds 32 bytes that are not a random key (zeroed or filled); remove it to \
+                 start new session histories",
+            )),
             32 => Ok(key.try_into().expect("32 bytes")),
             n => Err(history_error(
                 &path,
@@ -563,6 +581,22 @@ mod tests {
         assert_eq!(mode(&dir.join("codex")), 0o700);
         assert_eq!(mode(&path), 0o600);
         assert_eq!(mode(&dir.join(KEY_FILE)), 0o600);
+    }
+
+    /// Review s11 K10: a key zeroed or filled in place is a key the agent
+    /// knows; the hook refuses it rather than sign new histories with it.
+    #[test]
+    fn a_zeroed_or_filled_key_is_refused() {
+        for fill in [[0u8; 32], [0x41u8; 32]] {
+            let (_tmp, dir) = state();
+            one_entry(&dir, "s");
+            std::fs::write(dir.join(KEY_FILE), fill).unwrap();
+            let e = error(&dir, "new-session");
+            assert!(
+                e.contains("not a random key") && e.contains(KEY_FILE),
+                "{e}"
+            );
+        }
     }
 
     #[test]
