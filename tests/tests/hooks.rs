@@ -1145,6 +1145,79 @@ fn an_approval_serves_only_the_agent_tool_a_person_was_shown() {
     }
 }
 
+/// Every approval request a held call's answer names, in order.
+fn request_ids(ran: &Ran) -> Vec<String> {
+    let text = format!("{}{}", ran.stdout, ran.stderr);
+    let mut ids: Vec<String> = text
+        .match_indices("apr_")
+        .map(|(at, _)| {
+            text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect();
+    ids.dedup();
+    ids
+}
+
+fn status_of(policy: &Path, id: &str) -> String {
+    let out = Command::new(cli_binary())
+        .args(["approvals", "show", id, "--config"])
+        .arg(policy)
+        .output()
+        .unwrap();
+    let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
+    shown["status"].as_str().unwrap().to_string()
+}
+
+/// Review s11 K4: a tool use vetted as several parts (an MCP name with two
+/// bare candidates) spent the signed `once` approval of one part while
+/// the other still held the tool use: nothing ran and the approval was
+/// gone. Approved parts are resumed only when every other part allows.
+#[test]
+fn an_approved_part_is_not_spent_while_another_part_holds_the_tool_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = signed_policy(dir.path());
+    let call = claude_in(
+        "s-k4",
+        "bypassPermissions",
+        "mcp__a__rotate_x__rotate_y",
+        json!({"env": "prod"}),
+    );
+    let held = hook("claude-code", &policy, &call, &[], &[]);
+    assert_eq!(seen("claude-code", &held), Seen::Deny, "{}", held.stdout);
+    let ids = request_ids(&held);
+    assert_eq!(ids.len(), 2, "{}", held.stdout);
+    let approved = approve(dir.path(), &policy, &ids[0], "once");
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    let still = hook("claude-code", &policy, &call, &[], &[]);
+    assert_eq!(seen("claude-code", &still), Seen::Deny, "{}", still.stdout);
+    assert_eq!(status_of(&policy, &ids[0]), "approved");
+    let approved = approve(dir.path(), &policy, &ids[1], "once");
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    let ran = hook("claude-code", &policy, &call, &[], &[]);
+    assert_eq!(seen("claude-code", &ran), Seen::Silent, "{}", ran.stdout);
+    for id in &ids {
+        assert_eq!(status_of(&policy, id), "consumed", "{id}");
+    }
+    let again = hook("claude-code", &policy, &call, &[], &[]);
+    assert_eq!(
+        seen("claude-code", &again),
+        Seen::Deny,
+        "once: {}",
+        again.stdout
+    );
+}
+
 /// Issue 29, s4 review A10 (brief A1): MCP tools in the names Copilot CLI
 /// (`<server>-<tool>`), Gemini CLI (`mcp_<server>_<tool>`, or
 /// `<server>__<tool>` when two servers offer one name) and Cursor

@@ -281,30 +281,52 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         None => Vec::new(),
     };
     let parts = requests.len() + judged_only.len();
-    let mut answers = Vec::with_capacity(parts);
     let mut verdicts = Vec::with_capacity(parts);
-    for (i, request) in requests
-        .iter_mut()
-        .chain(judged_only.iter_mut())
-        .enumerate()
-    {
+    for request in requests.iter_mut().chain(judged_only.iter_mut()) {
         request.context.history = prior.clone();
-        let mut verdict = host.check_recorded(request, RECORD_TIMEOUT).await;
-        // Only a policy whose approvals need a reviewer's signature lets a
-        // hook resume an approved call: without one, the "approval" may be
-        // a row the agent wrote into the ledger itself.
-        if let Some(ticket) = approvals.ledger_ticket(&verdict) {
-            let mut resumed = request.clone();
-            resumed.approval = Some(toolvet::ApprovalClaim {
-                ticket: ticket.to_string(),
-            });
-            verdict = host.check_recorded(&resumed, RECORD_TIMEOUT).await;
-        }
-        let answer = answer_for(agent, &call, &verdict, &config, approvals);
-        let label = (parts > 1).then(|| part_label(i, parts, request));
-        answers.push((label, answer));
-        verdicts.push(verdict);
+        verdicts.push(host.check_recorded(request, RECORD_TIMEOUT).await);
     }
+    // Only a policy whose approvals need a reviewer's signature lets a
+    // hook resume an approved call: without one, the "approval" may be a
+    // row the agent wrote into the ledger itself. The approved parts are
+    // resumed (their `once` approvals spent) only when every other part
+    // is allowed: a tool use another part still holds does not run, and
+    // must not use up what a person approved (review s11 K4).
+    let tickets: Vec<Option<String>> = verdicts
+        .iter()
+        .map(|v| approvals.ledger_ticket(v).map(str::to_string))
+        .collect();
+    let runs_if_resumed = tickets.iter().any(Option::is_some)
+        && verdicts
+            .iter()
+            .zip(&tickets)
+            .all(|(v, t)| t.is_some() || v.decision == Decision::Allow);
+    if runs_if_resumed {
+        for ((request, verdict), ticket) in requests
+            .iter()
+            .chain(judged_only.iter())
+            .zip(verdicts.iter_mut())
+            .zip(&tickets)
+        {
+            if let Some(ticket) = ticket {
+                let mut resumed = request.clone();
+                resumed.approval = Some(toolvet::ApprovalClaim {
+                    ticket: ticket.clone(),
+                });
+                *verdict = host.check_recorded(&resumed, RECORD_TIMEOUT).await;
+            }
+        }
+    }
+    let answers: Vec<_> = requests
+        .iter()
+        .chain(judged_only.iter())
+        .zip(&verdicts)
+        .enumerate()
+        .map(|(i, (request, verdict))| {
+            let answer = answer_for(agent, &call, verdict, &config, approvals);
+            ((parts > 1).then(|| part_label(i, parts, request)), answer)
+        })
+        .collect();
     let mut answer = combine(answers, &config);
     // A line toolvet cannot read is escalated (a deny stays a deny).
     if let Some(Typed {
