@@ -368,14 +368,10 @@ fn signed_policy(dir: &Path) -> PathBuf {
 
 /// The approval request a held call's answer names.
 fn request_id(ran: &Ran) -> String {
-    let text = format!("{}{}", ran.stdout, ran.stderr);
-    let at = text
-        .find("apr_")
-        .unwrap_or_else(|| panic!("no request: {text}"));
-    text[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect()
+    request_ids(ran)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("no request: {}{}", ran.stdout, ran.stderr))
 }
 
 fn approve(dir: &Path, policy: &Path, id: &str, scope: &str) -> std::process::Output {
