@@ -52,7 +52,6 @@ pub mod wire {
 
 use crate::config::McpConfig;
 use crate::gate;
-use crate::history::History;
 use crate::jsonrpc;
 use crate::proxy::MAX_MESSAGE_BYTES;
 use rmcp::model::Tool;
@@ -60,8 +59,8 @@ use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
-use toolvet::{ApprovalClaim, CallContext, Decision, Host, Outcome, PriorCall, Verdict};
+use toolvet::run_history::{RunHistory, Runs};
+use toolvet::{ApprovalClaim, CallContext, Decision, Host, PriorCall, Verdict};
 use wire::authorization_error::Code;
 use wire::ext_mcp_server::ExtMcp;
 use wire::{
@@ -93,7 +92,8 @@ pub struct ExtMcpService {
     host: Host,
     config: McpConfig,
     authorize: Authorize,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// Each session's calls so far ([`MAX_SESSIONS`] at most).
+    sessions: Runs,
     /// Every tool a `tools/list` answer declared, by backend and name, at
     /// the strictest annotations any answer gave it, and whether a later
     /// answer changed its definition.
@@ -103,13 +103,6 @@ pub struct ExtMcpService {
 /// A tool as declared, and whether its definition changed since first
 /// listed ([`gate::merge_tool`]).
 type Known = (Tool, bool);
-
-/// One client session: its calls so far, and a lock held while one of
-/// them is vetted, so each call is vetted against every call before it.
-struct Session {
-    history: tokio::sync::Mutex<History>,
-    used: Mutex<Instant>,
-}
 
 /// The parts of a request the checks see besides the call.
 struct Caller {
@@ -140,7 +133,7 @@ impl ExtMcpService {
             host,
             config,
             authorize,
-            sessions: Mutex::new(HashMap::new()),
+            sessions: Runs::new(MAX_SESSIONS),
             tools: Mutex::new(HashMap::new()),
         }
     }
@@ -149,33 +142,8 @@ impl ExtMcpService {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The session `key`, made when new (forgetting the least recently
-    /// used one when [`MAX_SESSIONS`] are kept).
-    fn session(&self, key: &str) -> Arc<Session> {
-        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(session) = sessions.get(key) {
-            *session.used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
-            return session.clone();
-        }
-        if sessions.len() >= MAX_SESSIONS {
-            let oldest = sessions
-                .iter()
-                .min_by_key(|(_, s)| *s.used.lock().unwrap_or_else(|p| p.into_inner()))
-                .map(|(k, _)| k.clone());
-            if let Some(oldest) = oldest {
-                sessions.remove(&oldest);
-            }
-        }
-        let session = Arc::new(Session {
-            history: tokio::sync::Mutex::new(History::default()),
-            used: Mutex::new(Instant::now()),
-        });
-        sessions.insert(key.to_string(), session.clone());
-        session
-    }
-
     /// The run `caller` belongs to, with `history` (already fitted:
-    /// [`History::for_checks`]). No `home` and no `cwd` attribute: the
+    /// [`RunHistory::for_checks`]). No `home` and no `cwd` attribute: the
     /// gateway's backends run elsewhere, as users `toolvet serve` does not
     /// know, and serve's own home would be a guess the checks take for a
     /// fact (`~` then reads as an unknown user's home); the gateway's
@@ -257,10 +225,10 @@ impl ExtMcpService {
             Some((tool, changed)) => (Some(tool), changed),
             None => (None, false),
         };
-        let session = caller.session.as_deref().map(|key| self.session(key));
-        let mut owned = History::default();
+        let session = caller.session.as_deref().map(|key| self.sessions.run(key));
+        let mut owned = RunHistory::default();
         let mut history = match &session {
-            Some(s) => Some(s.history.lock().await),
+            Some(s) => Some(s.lock().await),
             None => None,
         };
         let history_ref = history.as_deref_mut().unwrap_or(&mut owned);
@@ -304,7 +272,6 @@ impl ExtMcpService {
             }
         };
         let mut verdict = self.host.check(&request).await;
-        let mut allowed = Outcome::Allowed;
         // Approved since it was held (the CLI, the reviewer page). Only
         // within a session: without one, every session-less caller would
         // share the run the approval is bound to.
@@ -314,31 +281,24 @@ impl ExtMcpService {
                 ticket: ticket.to_string(),
             });
             verdict = self.host.check(&resumed).await;
-            allowed = Outcome::Approved;
         }
-        let (outcome, result) = match verdict.decision {
-            Decision::Allow => (allowed, passed()),
-            Decision::Deny => (
-                Outcome::Denied,
-                refused(
-                    Code::PermissionDenied,
-                    gate::denied_text(&verdict),
-                    data(&verdict),
-                ),
+        let result = match verdict.decision {
+            Decision::Allow => passed(),
+            Decision::Deny => refused(
+                Code::PermissionDenied,
+                gate::denied_text(&verdict),
+                data(&verdict),
             ),
             Decision::Escalate => {
                 let text = gate::held_text(&verdict, "The gateway cannot ask the user.");
-                (
-                    Outcome::Escalated,
-                    refused(Code::PermissionDenied, text, data(&verdict)),
-                )
+                refused(Code::PermissionDenied, text, data(&verdict))
             }
         };
         if session.is_some() {
-            history_ref.record(
+            history_ref.record_verdict(
                 request.call.name.clone(),
                 request.call.arguments.clone(),
-                outcome,
+                &verdict,
                 &self.host.settings(),
             );
         }
@@ -418,9 +378,8 @@ impl ExtMcpService {
         let session = caller.session.as_deref().filter(|_| hiding);
         // A history that cannot be handed over whole hides nothing more:
         // its calls are refused anyway.
-        let history = match session.map(|key| self.session(key)) {
+        let history = match session.map(|key| self.sessions.run(key)) {
             Some(s) => s
-                .history
                 .lock()
                 .await
                 .for_checks(&self.host.settings())

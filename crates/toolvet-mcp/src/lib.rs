@@ -52,7 +52,6 @@ mod config;
 #[cfg(feature = "ext-mcp")]
 pub mod ext_mcp;
 pub mod gate;
-mod history;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod jsonrpc;

@@ -8,7 +8,6 @@
 
 use crate::config::McpConfig;
 use crate::gate::{self, Answer};
-use crate::history::History;
 use crate::jsonrpc::{self, Message};
 use futures_util::StreamExt;
 use rmcp::model::Tool;
@@ -21,12 +20,13 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
+use toolvet::run_history::RunHistory;
 use toolvet::{
     ApprovalClaim, ApprovalTrust, Approvals, CallContext, CallRequest, Decision, Host, Outcome,
     Scope, UnixMillis, Verdict, approval_rules,
 };
 
-pub use crate::history::MAX_HISTORY;
+pub use toolvet::run_history::MAX_HISTORY;
 
 /// The transport name of sessions over Streamable HTTP (`toolvet mcp
 /// --listen`): their answers to toolvet's questions are not a person's.
@@ -136,7 +136,7 @@ struct State {
     /// The tools last shown to the client (`None`: it never listed).
     shown: Option<BTreeSet<String>>,
     /// The session's calls, bounded by count and bytes.
-    history: History,
+    history: RunHistory,
     /// Ids of the server's requests to the client still unanswered: only
     /// answers to these go back to the server.
     server_requests: BTreeSet<String>,

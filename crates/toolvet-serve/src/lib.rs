@@ -32,6 +32,7 @@ pub mod postgres;
 mod redact;
 mod reload;
 mod routes;
+mod runs;
 pub mod settings;
 pub mod shown;
 mod state;
@@ -175,6 +176,7 @@ impl Server {
             .with_context(|| format!("cannot listen on {listen:?}"))?;
         let metrics = Arc::new(metrics::Metrics::new());
         metrics.generation.set(host.generation() as i64);
+        let max_runs = current.settings.max_runs;
         let state = Arc::new(AppState {
             policy_path: options.config,
             current: ArcSwap::from_pointee(current),
@@ -184,6 +186,7 @@ impl Server {
             provider,
             generation: tokio::sync::watch::channel(host.generation()).0,
             shutdown: tokio::sync::watch::channel(false).0,
+            runs: toolvet::run_history::Runs::new(max_runs),
             host,
         });
         Ok(Server { state, bound })

@@ -108,6 +108,31 @@ pub struct ServeSettings {
     pub webhook_timeout: Duration,
     /// Reload when the policy or a plugin file changes. Default true.
     pub watch: bool,
+    /// Whose record of a run's earlier calls the checks read
+    /// (`run_history`). Default [`RunHistorySource::Server`].
+    pub run_history: RunHistorySource,
+    /// Most runs whose history the server keeps (`max_runs`); a new run
+    /// beyond it forgets the least recently used one. Default 10,000.
+    pub max_runs: usize,
+}
+
+/// Whose record of a run's earlier calls the checks read (`[serve]
+/// run_history`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunHistorySource {
+    /// `"server"`: the server's own. It records every call it vets by
+    /// principal, agent and `run_id` (what the checks decided, and whether
+    /// a person approved it), and hands the checks that record; a call
+    /// that sends `context.history` is refused (400 `history-not-accepted`).
+    /// A call without a `run_id` is vetted alone. The record is in the
+    /// server's memory: replicas do not share it, so route each run to one
+    /// replica.
+    Server,
+    /// `"caller"`: the `context.history` each call sends (AuthZEN cannot
+    /// send one). Run limits and sequence rules then hold only as far as
+    /// the caller keeps its record honestly: for a gateway that keeps each
+    /// run's history itself, never for agents holding agent tokens.
+    Caller,
 }
 
 /// One `agent_tokens` entry: an agent token that speaks only for the
@@ -237,6 +262,7 @@ fn names(list: Vec<String>, key: &str, what: &str) -> Result<Vec<String>, String
 const MAX_BODY_BYTES: usize = 64 << 20;
 const MAX_CONCURRENT: usize = 100_000;
 const MAX_WEBHOOK_RETRIES: u32 = 10;
+const MAX_RUNS: usize = 1_000_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -268,6 +294,8 @@ struct RawServe {
     webhook_retries: Option<u32>,
     webhook_timeout_ms: Option<u64>,
     watch: Option<bool>,
+    run_history: Option<String>,
+    max_runs: Option<usize>,
 }
 
 impl Default for ServeSettings {
@@ -295,6 +323,8 @@ impl Default for ServeSettings {
             webhook_retries: 3,
             webhook_timeout: Duration::from_secs(5),
             watch: true,
+            run_history: RunHistorySource::Server,
+            max_runs: 10_000,
         }
     }
 }
@@ -432,6 +462,22 @@ impl ServeSettings {
                 60_000,
             )?,
             watch: raw.watch.unwrap_or(d.watch),
+            run_history: match raw.run_history.as_deref() {
+                None => d.run_history,
+                Some("server") => RunHistorySource::Server,
+                Some("caller") => RunHistorySource::Caller,
+                Some(other) => {
+                    return Err(format!(
+                        "`run_history`: {other:?} is neither \"server\" (the server keeps each run's \
+                         history) nor \"caller\" (each call sends it)"
+                    ));
+                }
+            },
+            max_runs: raw
+                .max_runs
+                .map(|v| range("max_runs", v as u64, 1, MAX_RUNS as u64))
+                .transpose()?
+                .map_or(d.max_runs, |v| v as usize),
         })
     }
 }
@@ -463,6 +509,21 @@ mod tests {
     #[test]
     fn defaults_without_a_table() {
         assert_eq!(parse("").unwrap(), ServeSettings::default());
+    }
+
+    #[test]
+    fn run_history_is_the_servers_unless_the_policy_says_caller() {
+        assert_eq!(parse("").unwrap().run_history, RunHistorySource::Server);
+        let s = parse("[serve]\nrun_history = \"caller\"\nmax_runs = 5\n").unwrap();
+        assert_eq!(s.run_history, RunHistorySource::Caller);
+        assert_eq!(s.max_runs, 5);
+        let e = parse("[serve]\nrun_history = \"client\"\n").unwrap_err();
+        assert!(
+            e.contains("`run_history`") && e.contains("\"client\""),
+            "{e}"
+        );
+        let e = parse("[serve]\nmax_runs = 0\n").unwrap_err();
+        assert!(e.contains("`max_runs`: 0 is out of range"), "{e}");
     }
 
     #[test]

@@ -122,6 +122,9 @@ pub struct AppState {
     pub generation: watch::Sender<u64>,
     /// True once shutdown began: event streams end so connections drain.
     pub shutdown: watch::Sender<bool>,
+    /// Each run's calls so far (`[serve] run_history = "server"`), at most
+    /// `[serve] max_runs` of them as the server started ([`crate::runs`]).
+    pub runs: toolvet::run_history::Runs,
 }
 
 impl AppState {

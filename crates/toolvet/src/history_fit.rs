@@ -1,6 +1,6 @@
 //! Fitting a run's history into what the checks may be handed, without
 //! forgetting any earlier call: the one rule every front end that keeps a
-//! session history (the coding-agent hooks, the MCP proxy, ExtMcp) uses,
+//! session history (the coding-agent hooks, the MCP proxy, ExtMcp, serve) uses,
 //! both for what it stores and for what it hands the checks.
 //!
 //! The host refuses a call whose whole text is over `max_call_bytes`, and
@@ -102,6 +102,20 @@ pub enum HistoryOverflow {
         /// The limit.
         limit: usize,
     },
+}
+
+impl HistoryOverflow {
+    /// The verdict a front end answers a call with when the run's history
+    /// cannot be handed over: deny, [`OVERFLOW_RULE`], this text as the
+    /// reason.
+    pub fn verdict(&self) -> crate::Verdict {
+        crate::Verdict::by_host(
+            crate::Decision::Deny,
+            OVERFLOW_RULE,
+            self.to_string(),
+            Vec::new(),
+        )
+    }
 }
 
 impl HistoryBudget {

@@ -82,6 +82,7 @@ mod instance;
 mod plugin;
 mod plugin_log;
 pub mod progress;
+pub mod run_history;
 mod runtime;
 mod sandbox;
 mod snapshot;

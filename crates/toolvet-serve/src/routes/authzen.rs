@@ -37,7 +37,7 @@ pub async fn evaluation(
         "subject.id",
         &current.tokens,
     )?;
-    let verdict = state.host.check(&request).await;
+    let (request, verdict) = crate::runs::vet(&state, &current, request).await?;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::evaluation_answer(
         &request, &verdict,

@@ -37,7 +37,7 @@ pub async fn check(
         "context.agent",
         &current.tokens,
     )?;
-    let verdict = state.host.check(&request).await;
+    let (request, verdict) = crate::runs::vet(&state, &current, request).await?;
     state.metrics.record_verdict(&request.call.name, &verdict);
     Ok(Json(toolvet_serve_body::verdict_answer(&request, &verdict)))
 }

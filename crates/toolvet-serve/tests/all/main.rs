@@ -10,4 +10,5 @@ mod pg;
 mod postgres;
 mod principals;
 mod reload;
+mod runs;
 mod transport;

@@ -1,7 +1,8 @@
-//! A session's earlier calls, as the checks see them, fitted by the
-//! core's one rule ([`toolvet::history_fit`]) so that no call, however
-//! large, makes the session's later calls too large to vet, and none
-//! pushes earlier calls out.
+//! A run's earlier calls, as the checks see them, kept by the front ends
+//! that vet a whole run themselves (the MCP proxy, ExtMcp, `toolvet
+//! serve`), and fitted by the one rule of [`crate::history_fit`] so that no
+//! call, however large, makes the run's later calls too large to vet, and
+//! none pushes earlier calls out.
 //!
 //! The host refuses a call whose whole text (arguments, tool info, context
 //! and history) is over `max_call_bytes`, and keeps `max_history` entries.
@@ -11,14 +12,20 @@
 //! name, outcome and small arguments: large arguments are elided oldest
 //! first (marked `toolvet.elided`), both in what is kept and in what the
 //! checks are handed, within half of `max_call_bytes` and `max_history`
-//! entries. A session whose history cannot fit even so is over: every
-//! later call is refused naming the limit
-//! ([`toolvet::history_fit::OVERFLOW_RULE`]), and nothing more is kept.
+//! entries. A run whose history cannot fit even so is over: every later
+//! call is refused naming the limit ([`crate::history_fit::OVERFLOW_RULE`]), and nothing more
+//! is kept.
+//!
+//! [`Runs`] holds many runs' histories by key, at most a fixed number,
+//! forgetting the least recently used run first.
 
+use crate::history_fit::{HistoryBudget, HistoryOverflow};
+use crate::verdict::{Decision, Verdict};
+use crate::{HostSettings, Outcome, PriorCall};
 use serde_json::value::RawValue;
-use std::collections::VecDeque;
-use toolvet::history_fit::{HistoryBudget, HistoryOverflow};
-use toolvet::{HostSettings, Outcome, PriorCall};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The most earlier calls a session keeps: the largest `[host]
 /// max_history` a policy may set. A session whose calls are more than its
@@ -28,8 +35,8 @@ pub const MAX_HISTORY: usize = 100_000;
 /// A session's calls, oldest first, each with its sequence number (a
 /// forwarded call is in it from the moment it is forwarded, and its
 /// outcome is set once its answer comes).
-#[derive(Default)]
-pub(crate) struct History {
+#[derive(Debug, Default)]
+pub struct RunHistory {
     entries: VecDeque<(u64, PriorCall)>,
     next_seq: u64,
     /// Set once the history could not be fitted: the session is over.
@@ -38,20 +45,20 @@ pub(crate) struct History {
 
 /// The budget of the history under `settings`
 /// ([`HistoryBudget::for_checks`]).
-pub(crate) fn budget(settings: &HostSettings) -> HistoryBudget {
+pub fn budget(settings: &HostSettings) -> HistoryBudget {
     let mut budget = HistoryBudget::for_checks(settings);
     budget.max_entries = budget.max_entries.min(MAX_HISTORY);
     budget
 }
 
-impl History {
+impl RunHistory {
     /// Add a call; returns its sequence number. Arguments over the host's
     /// `max_arguments_bytes` (refused by the host anyway) are kept elided;
     /// then the history is fitted into [`budget`] (larger arguments elided,
     /// oldest first). When it cannot be, the session's history is over
-    /// ([`History::for_checks`] refuses from then on) and nothing more is
+    /// ([`RunHistory::for_checks`] refuses from then on) and nothing more is
     /// kept.
-    pub(crate) fn record(
+    pub fn record(
         &mut self,
         name: String,
         arguments: Box<RawValue>,
@@ -66,7 +73,7 @@ impl History {
         let budget = budget(settings);
         let arguments =
             if arguments.get().len() > settings.max_arguments_bytes.min(budget.max_bytes) {
-                toolvet::history_fit::elide(&arguments, budget.keep_whole_bytes)
+                crate::history_fit::elide(&arguments, budget.keep_whole_bytes)
             } else {
                 arguments
             };
@@ -93,10 +100,43 @@ impl History {
     /// (an error, `isError: true`) or if it never answers: the tool may
     /// have acted before it failed, and a run total or `max_calls` limit
     /// that forgot it would let the next call past (review s7 F7).
-    pub(crate) fn not_sent(&mut self, seq: u64) {
+    pub fn not_sent(&mut self, seq: u64) {
         if let Some((_, call)) = self.entries.iter_mut().find(|(s, _)| *s == seq) {
             call.outcome = Outcome::Denied;
         }
+    }
+
+    /// Record the call `name` with `arguments` as `verdict` leaves it:
+    /// allowed, denied or held; allowed by a person's approval is
+    /// [`Outcome::Approved`], and then the newest held entry of the same
+    /// tool and arguments (the call that was held, now resumed) becomes
+    /// that entry instead of a second one, so a run total counts the call
+    /// once. Returns the entry's sequence number.
+    pub fn record_verdict(
+        &mut self,
+        name: String,
+        arguments: Box<RawValue>,
+        verdict: &Verdict,
+        settings: &HostSettings,
+    ) -> u64 {
+        let outcome = match verdict.decision {
+            Decision::Allow if verdict.approval.is_some() => Outcome::Approved,
+            Decision::Allow => Outcome::Allowed,
+            Decision::Deny => Outcome::Denied,
+            Decision::Escalate => Outcome::Escalated,
+        };
+        if outcome == Outcome::Approved
+            && self.overflow.is_none()
+            && let Some((seq, held)) = self.entries.iter_mut().rev().find(|(_, c)| {
+                c.outcome == Outcome::Escalated
+                    && c.name == name
+                    && c.arguments.get() == arguments.get()
+            })
+        {
+            held.outcome = Outcome::Approved;
+            return *seq;
+        }
+        self.record(name, arguments, outcome, settings)
     }
 
     /// The calls the checks see, oldest first: every one kept, fitted into
@@ -107,10 +147,7 @@ impl History {
     /// [`HistoryOverflow`] (its text names the limit) when the history
     /// could not be fitted, now or at an earlier call: the caller refuses
     /// the call rather than vet it with earlier calls left out.
-    pub(crate) fn for_checks(
-        &self,
-        settings: &HostSettings,
-    ) -> Result<Vec<PriorCall>, HistoryOverflow> {
+    pub fn for_checks(&self, settings: &HostSettings) -> Result<Vec<PriorCall>, HistoryOverflow> {
         if let Some(overflow) = &self.overflow {
             return Err(overflow.clone());
         }
@@ -119,16 +156,82 @@ impl History {
     }
 
     /// How many calls are kept.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// Whether no call is kept.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Many runs' histories by key (a session id, a run id with the principal
+/// and agent it belongs to), each behind its own lock so a run's calls are
+/// vetted one at a time, each against every call before it. At most
+/// `capacity` runs are kept: a new run beyond it forgets the least
+/// recently used one, history and all.
+#[derive(Debug)]
+pub struct Runs {
+    capacity: usize,
+    runs: Mutex<HashMap<String, (SharedRun, Instant)>>,
+}
+
+/// One run's history, locked while one of its calls is vetted.
+pub type SharedRun = Arc<tokio::sync::Mutex<RunHistory>>;
+
+impl Runs {
+    /// An empty set of at most `capacity` runs (at least 1).
+    pub fn new(capacity: usize) -> Runs {
+        Runs {
+            capacity: capacity.max(1),
+            runs: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The history of the run `key`, a new empty one the first time (or
+    /// after it was forgotten).
+    pub fn run(&self, key: &str) -> SharedRun {
+        let mut runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        if let Some((run, used)) = runs.get_mut(key) {
+            *used = now;
+            return run.clone();
+        }
+        if runs.len() >= self.capacity {
+            let oldest = runs
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                tracing::warn!(
+                    "{} runs are kept, the limit: the least recently used one is forgotten, \
+                     history and all",
+                    runs.len()
+                );
+                runs.remove(&oldest);
+            }
+        }
+        let run = SharedRun::default();
+        runs.insert(key.to_string(), (run.clone(), now));
+        run
+    }
+
+    /// How many runs are kept.
+    pub fn len(&self) -> usize {
+        self.runs.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Whether no run is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolvet::history_fit::{ELIDED_KEY, is_elided};
+    use crate::history_fit::{ELIDED_KEY, is_elided};
 
     fn raw(text: String) -> Box<RawValue> {
         RawValue::from_string(text).unwrap()
@@ -146,7 +249,7 @@ mod tests {
             8 << 20,
             "the default the finding was seen with"
         );
-        let mut h = History::default();
+        let mut h = RunHistory::default();
         h.record(
             "read".into(),
             raw(r#"{"path":"a"}"#.into()),
@@ -174,7 +277,7 @@ mod tests {
     #[test]
     fn large_calls_never_push_earlier_calls_out() {
         let s = settings();
-        let mut h = History::default();
+        let mut h = RunHistory::default();
         for i in 0..21 {
             h.record(
                 "pay_invoice".into(),
@@ -216,8 +319,8 @@ mod tests {
     #[test]
     fn only_a_call_never_sent_becomes_denied() {
         let s = settings();
-        let mut h = History::default();
-        let pay = |h: &mut History, outcome| {
+        let mut h = RunHistory::default();
+        let pay = |h: &mut RunHistory, outcome| {
             h.record(
                 "pay_invoice".into(),
                 raw(r#"{"amount":99,"currency":"USD"}"#.into()),
@@ -246,7 +349,7 @@ mod tests {
     fn past_max_history_the_session_is_refused_never_reset() {
         let mut s = settings();
         s.max_history = 3;
-        let mut h = History::default();
+        let mut h = RunHistory::default();
         for i in 0..3 {
             h.record(format!("c{i}"), raw("{}".into()), Outcome::Allowed, &s);
         }
@@ -262,11 +365,85 @@ mod tests {
         assert!(h.for_checks(&s).is_err());
         assert_eq!(h.len(), 0);
         // A policy with a smaller max_history than what was kept.
-        let mut h = History::default();
+        let mut h = RunHistory::default();
         for i in 0..3 {
             h.record(format!("c{i}"), raw("{}".into()), Outcome::Allowed, &s);
         }
         s.max_history = 2;
         assert!(h.for_checks(&s).is_err());
+    }
+
+    fn approved() -> Verdict {
+        let mut v = Verdict::by_host(Decision::Allow, "approval.approved", "approved", Vec::new());
+        v.approval = Some(crate::approval::VerdictApproval {
+            id: "apr_1".into(),
+            status: crate::approval::ApprovalStatus::Consumed,
+            ticket: None,
+            created_at: crate::approval::UnixMillis(0),
+            expires_at: crate::approval::UnixMillis(0),
+            escalations: Vec::new(),
+            reviewer: Some("carol".into()),
+            message: None,
+            scope: None,
+            opened: false,
+        });
+        v
+    }
+
+    /// A held call that a person approved and that then ran is one entry,
+    /// approved, not a held one and an approved one (a run total would
+    /// count the payment twice).
+    #[test]
+    fn a_resumed_call_takes_the_place_of_the_held_one() {
+        let s = settings();
+        let mut h = RunHistory::default();
+        let pay = || raw(r#"{"amount":500,"currency":"USD"}"#.into());
+        let allow = Verdict::by_host(Decision::Allow, "r", "ok", Vec::new());
+        let held = Verdict::by_host(Decision::Escalate, "spend.soft", "ask", Vec::new());
+        let deny = Verdict::by_host(Decision::Deny, "spend.hard", "no", Vec::new());
+        h.record_verdict("ls".into(), raw("{}".into()), &allow, &s);
+        let first = h.record_verdict("pay".into(), pay(), &held, &s);
+        h.record_verdict("pay".into(), raw(r#"{"amount":1}"#.into()), &deny, &s);
+        let resumed = h.record_verdict("pay".into(), pay(), &approved(), &s);
+        assert_eq!(first, resumed);
+        let seen = h.for_checks(&s).unwrap();
+        let outcomes: Vec<(&str, Outcome)> =
+            seen.iter().map(|c| (c.name.as_str(), c.outcome)).collect();
+        assert_eq!(
+            outcomes,
+            [
+                ("ls", Outcome::Allowed),
+                ("pay", Outcome::Approved),
+                ("pay", Outcome::Denied)
+            ]
+        );
+        // Approved again (a run-scope grant): a new entry.
+        h.record_verdict("pay".into(), pay(), &approved(), &s);
+        assert_eq!(h.len(), 4);
+        assert_eq!(h.for_checks(&s).unwrap()[3].outcome, Outcome::Approved);
+    }
+
+    #[test]
+    fn runs_are_kept_apart_and_the_least_recently_used_is_forgotten() {
+        let s = settings();
+        let runs = Runs::new(2);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            runs.run("a")
+                .lock()
+                .await
+                .record("x".into(), raw("{}".into()), Outcome::Allowed, &s);
+            runs.run("b")
+                .lock()
+                .await
+                .record("y".into(), raw("{}".into()), Outcome::Allowed, &s);
+            assert_eq!(runs.run("a").lock().await.len(), 1, "a used last");
+            runs.run("c");
+            assert_eq!(runs.len(), 2);
+            assert_eq!(runs.run("a").lock().await.len(), 1, "a kept");
+            assert!(runs.run("b").lock().await.is_empty(), "b forgotten");
+        });
     }
 }

@@ -1,0 +1,69 @@
+//! The runs the server vets: each call is vetted against the server's own
+//! record of its run's earlier calls, and added to it.
+//!
+//! A run is a `run_id` together with the principal and agent the call
+//! speaks for (after the agent token settled them), so two principals
+//! that pick the same `run_id` never share one. Under `[serve]
+//! run_history = "server"` (the default) a call that sends
+//! `context.history` is refused: the history is not the caller's to say,
+//! or an agent token could send none and every run-level rule (spend-guard's
+//! run limit, sequence-guard's `max_calls` and loops, what the run read
+//! before it writes) would see an empty run. AuthZEN carries no history at
+//! all, so without this an honest enforcement point got no run-level rules.
+//! The record lives in the server's memory, at most `[serve] max_runs`
+//! runs ([`toolvet::run_history::Runs`]); replicas do not share it.
+
+use crate::error::ApiError;
+use crate::settings::RunHistorySource;
+use crate::state::{AppState, Current};
+use toolvet::{CallRequest, Verdict};
+
+/// The verdict on `request`, vetted against its run's record as
+/// `current`'s `[serve] run_history` says, and recorded in it.
+///
+/// # Errors
+/// 400 `history-not-accepted` for a call that sends `context.history`
+/// to a server that keeps run histories itself.
+pub(crate) async fn vet(
+    state: &AppState,
+    current: &Current,
+    mut request: CallRequest,
+) -> Result<(CallRequest, Verdict), ApiError> {
+    if current.settings.run_history == RunHistorySource::Caller {
+        let verdict = state.host.check(&request).await;
+        return Ok((request, verdict));
+    }
+    if !request.context.history.is_empty() {
+        return Err(ApiError::bad_request(
+            "history-not-accepted",
+            "this server keeps each run's history itself ([serve] run_history = \"server\"): \
+             send the call without `context.history`, with its `run_id`",
+        ));
+    }
+    let Some(run_id) = request.context.run_id.as_deref() else {
+        let verdict = state.host.check(&request).await;
+        return Ok((request, verdict));
+    };
+    let key =
+        serde_json::json!([request.context.principal, request.context.agent, run_id]).to_string();
+    let run = state.runs.run(&key);
+    let mut history = run.lock().await;
+    let settings = state.host.settings();
+    let verdict = match history.for_checks(&settings) {
+        Ok(prior) => {
+            request.context.history = prior;
+            let verdict = state.host.check(&request).await;
+            history.record_verdict(
+                request.call.name.clone(),
+                request.call.arguments.clone(),
+                &verdict,
+                &settings,
+            );
+            verdict
+        }
+        // Never vetted with earlier calls left out.
+        Err(overflow) => overflow.verdict(),
+    };
+    request.context.history = Vec::new();
+    Ok((request, verdict))
+}
