@@ -259,6 +259,9 @@ struct Shell {
     /// Variables assigned by earlier commands (`X=/root/.ssh/id_rsa`),
     /// newest last.
     vars: Vec<Var>,
+    /// The targets of `cd`s that could not be placed (`~`, `-`, `$X`,
+    /// none; a `popd` is `-`), at most [`MAX_DIRS`].
+    unplaced: Vec<String>,
 }
 
 /// A variable an earlier command assigned.
@@ -517,9 +520,15 @@ impl Facts {
     /// [`Facts::from_calls`] from calls parsed already (once for every
     /// reading of [`readings`]).
     fn from_parsed(calls: &[Parsed], cwd: &str) -> Facts {
+        Facts::with_shell(calls, cwd).0
+    }
+
+    /// [`Facts::from_parsed`], and the shell the calls leave (`None` for a
+    /// relative `cwd`).
+    fn with_shell(calls: &[Parsed], cwd: &str) -> (Facts, Option<Shell>) {
         let mut facts = Facts::default();
         if !cwd.starts_with('/') {
-            return facts;
+            return (facts, None);
         }
         let cwd = resolve("/", cwd);
         let mut shell = Shell {
@@ -527,13 +536,14 @@ impl Facts {
             moved: false,
             dirs: vec![cwd.clone()],
             vars: Vec::new(),
+            unplaced: Vec::new(),
         };
         for call in calls {
             shell.here = Some(cwd.clone());
             shell.moved = false;
             facts.read_parsed(call, &mut shell, 0);
         }
-        facts
+        (facts, Some(shell))
     }
 
     /// Learn from one command text (a `bash -c` text or an `eval` at
@@ -621,6 +631,9 @@ impl Facts {
                     }
                     _ => Vec::new(),
                 };
+                if new.is_empty() && shell.unplaced.len() < MAX_DIRS {
+                    shell.unplaced.push(target.cloned().unwrap_or_default());
+                }
                 // A `cd` that may not run (in an `if`, after `&&`) or to a
                 // place in doubt leaves the directory unknown.
                 shell.here = match new.as_slice() {
@@ -631,7 +644,12 @@ impl Facts {
                     shell.visit(d);
                 }
             }
-            "popd" => shell.here = None,
+            "popd" => {
+                shell.here = None;
+                if shell.unplaced.len() < MAX_DIRS {
+                    shell.unplaced.push("-".into());
+                }
+            }
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 if assigns {
                     shell.assign(w[1..].iter().filter(|a| !a.starts_with('-')), certain);
@@ -1131,6 +1149,65 @@ pub fn readings(calls: &[(&str, bool)], cwd: &str) -> Vec<Facts> {
     out
 }
 
+/// Where the run's earlier calls may have left the agent's shell: a shell
+/// tool may keep its working directory from call to call (Claude Code's
+/// `Bash`, a Copilot CLI `bash` session, a terminal), so a later call's
+/// relative paths may be relative to a directory an earlier `cd` went to,
+/// not to the `cwd` its front end names.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShellPlaces {
+    /// Absolute directories an earlier call's `cd` (or `pushd`) went to,
+    /// other than `cwd`, oldest first (at most 16).
+    pub dirs: Vec<String>,
+    /// An earlier `cd` whose target cannot be placed (`cd -`, `cd $DIR`,
+    /// `popd`; `~` and a bare `cd` when no home is known): the shell's
+    /// directory may be anywhere, so relative paths are unknown.
+    pub unplaced: Option<String>,
+}
+
+/// [`ShellPlaces`] of the earlier calls `calls` (their command texts,
+/// oldest first, each marked as the one that ran or not, as for
+/// [`readings`]), each starting in the absolute `cwd`; `~` is `home`.
+/// A relative `cwd` places nothing.
+pub fn shell_places(calls: &[(&str, bool)], cwd: &str, home: Option<&str>) -> ShellPlaces {
+    let parsed: Vec<Parsed> = calls
+        .iter()
+        .map(|(c, certain)| Parsed::new(c, *certain))
+        .collect();
+    let Some(shell) = Facts::with_shell(&parsed, cwd).1 else {
+        return ShellPlaces::default();
+    };
+    let cwd = resolve("/", cwd);
+    let mut places = ShellPlaces {
+        dirs: shell.dirs.into_iter().filter(|d| *d != cwd).collect(),
+        unplaced: None,
+    };
+    for target in shell.unplaced {
+        let home_relative = match target.as_str() {
+            "" | "~" => Some(""),
+            t => t.strip_prefix("~/"),
+        };
+        match (home_relative, home.filter(|h| h.starts_with('/'))) {
+            (Some(rest), Some(h)) if !rest.contains('$') => {
+                let dir = resolve(h, rest);
+                if dir != cwd && !places.dirs.contains(&dir) {
+                    places.dirs.push(dir);
+                }
+            }
+            _ => {
+                places.unplaced.get_or_insert_with(|| {
+                    if target.is_empty() {
+                        "`cd` to the home".into()
+                    } else {
+                        format!("`cd {target}`")
+                    }
+                });
+            }
+        }
+    }
+    places
+}
+
 /// `path` joined to the absolute `base` (unless absolute itself), with `.`,
 /// `..` and repeated slashes folded lexically.
 pub fn resolve(base: &str, path: &str) -> String {
@@ -1155,6 +1232,44 @@ pub fn resolve(base: &str, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Review s11 K6: `cd /home/alice` in one call of a shell that keeps
+    /// its directory, `rm -rf ./*` in the next.
+    #[test]
+    fn where_earlier_calls_may_have_left_the_shell() {
+        let w = "/home/alice/project";
+        let home = Some("/home/alice");
+        let places = |calls: &[(&str, bool)]| shell_places(calls, w, home);
+        assert_eq!(
+            places(&[("ls && git status", true)]),
+            ShellPlaces::default()
+        );
+        let p = places(&[("cd /home/alice", true), ("cd sub && make", false)]);
+        // (Each call's relative `cd` is placed from the cwd.)
+        assert_eq!(p.dirs, ["/home/alice", "/home/alice/project/sub"]);
+        assert_eq!(p.unplaced, None);
+        // `~` and a bare `cd` are the home; `~/x` under it.
+        for cd in ["cd", "cd ~", "pushd ~/"] {
+            assert_eq!(places(&[(cd, true)]).dirs, ["/home/alice"], "{cd}");
+        }
+        assert_eq!(places(&[("cd ~/x", true)]).dirs, ["/home/alice/x"]);
+        // What cannot be placed says so.
+        for cd in [
+            "cd -",
+            "cd \"$DIR\"",
+            "popd",
+            "cd $(git rev-parse --show-toplevel)",
+        ] {
+            let p = places(&[(cd, true)]);
+            assert!(p.unplaced.is_some(), "{cd}: {p:?}");
+        }
+        assert!(shell_places(&[("cd ~", true)], w, None).unplaced.is_some());
+        // Back where it started: nothing beside the cwd.
+        assert_eq!(
+            places(&[("cd /home/alice/project/", true)]),
+            ShellPlaces::default()
+        );
+    }
 
     #[test]
     fn calls_in_doubt_teach_only_links() {

@@ -350,10 +350,31 @@ impl ShellGuard {
             .filter(|h| h.starts_with('/'))
             .map(str::to_string)
             .or_else(|| ctx_cwd.and_then(paths::home_of));
-        let bases = workdir::bases(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
+        let mut bases = workdir::bases(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
         let ran = ran_commands(ctx, &self.opts.command_args);
         let files = written::files_written(ctx);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
+        // The agent's shell may keep a `cd` of an earlier call (review s11
+        // K6): the command is also judged where such a `cd` left it, and
+        // relative paths are unknown after one that cannot be placed.
+        if bases.contains(&Base::Context)
+            && let Some(c) = ctx_cwd
+        {
+            let places = check_catalog::run::shell_places(&ran, c, home.as_deref());
+            for dir in places.dirs {
+                let dir = Base::Dir(dir);
+                if !bases.contains(&dir) {
+                    bases.push(dir);
+                }
+            }
+            if let Some(why) = places.unplaced
+                && !bases.iter().any(|b| matches!(b, Base::Unknown(_)))
+            {
+                bases.push(Base::Unknown(format!(
+                    "an earlier call ran {why}, and the shell may still be there"
+                )));
+            }
+        }
         for text in texts {
             let command = match text {
                 Ok(c) => c,
