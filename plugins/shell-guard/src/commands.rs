@@ -977,6 +977,19 @@ impl Analysis<'_> {
         }
     }
 
+    /// Judges `name args` as if run here: the command an interpreter's
+    /// file tool stands for (see `crate::modules`).
+    pub(crate) fn run_as(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) {
+        self.dispatch(name, args, env, depth + 1, stdin, false, false);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn dispatch(
         &mut self,
@@ -996,6 +1009,7 @@ impl Analysis<'_> {
             self.in_place_edits(name, args, env);
             self.toolvet_command(name, args);
             self.database_file(name, args, env);
+            self.module_cli(name, args, env, depth, stdin);
             self.program_options(name, args, env, depth);
             match name {
                 "sed" | "gsed" => self.sed_script(name, args, env, depth),

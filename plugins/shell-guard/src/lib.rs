@@ -14,6 +14,7 @@
 pub mod commands;
 pub mod destroyers;
 pub mod embedded;
+pub mod modules;
 pub mod options;
 pub mod paths;
 pub mod programs;

@@ -311,7 +311,7 @@ pub struct Analysis<'a> {
     pub(crate) opts: &'a Options,
     pub(crate) workspace: Vec<String>,
     pub(crate) home: Option<String>,
-    best: Option<Finding>,
+    pub(crate) best: Option<Finding>,
     steps: usize,
     nest: usize,
     /// Normalised simple commands seen, when tracing (tests, debugging).
