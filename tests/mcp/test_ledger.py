@@ -106,6 +106,32 @@ class LedgerRows(unittest.TestCase):
         p.close()
         self.assertEqual(self.ran(), [])
 
+    def test_a_held_calls_row_set_to_consumed_does_not_satisfy_only_after(self):
+        """Twelfth review L7: the row made the session's history say the
+        held `read_note` ran, so `write_note` (only after it) was forwarded."""
+        self.policy.write_text(POLICY.format(plugins=PLUGINS).replace(
+            'approve = ["deploy"]', 'approve = ["deploy", "read_note"]', 1))
+        p = self.proxy()
+        p.start(elicitation=False)
+        p.call("r1", "read_note", {"name": "todo"})
+        [*_, held] = p.until(lambda m: m.get("id") == "r1")
+        self.assertIn("[policy.requires-approval]", text(held))
+        request = re.search(r"approval request (apr_[A-Za-z0-9_-]+)", text(held)).group(1)
+        for attempt, flip in enumerate((False, True)):
+            if flip:
+                with sqlite3.connect(self.dir / "approvals.db") as db:
+                    changed = db.execute(
+                        "UPDATE approval_requests SET status = 'consumed', decision = 'approve', scope = 'once', "
+                        "reviewer = 'x', decided_at_ms = created_at_ms, consumed_at_ms = created_at_ms "
+                        "WHERE id = ?", (request,)).rowcount
+                self.assertEqual(changed, 1)
+            p.call(f"w{attempt}", "write_note", {"name": "todo", "text": "x"})
+            [*_, answer] = p.until(lambda m, i=f"w{attempt}": m.get("id") == i)
+            self.assertTrue(answer["result"].get("isError"), answer)
+            self.assertIn("[sequence.only-after]", text(answer))
+        p.close()
+        self.assertEqual(self.ran(), [])
+
     def test_under_reviewer_keys_only_a_signed_approval_resumes_the_call(self):
         made = cli("approvals", "reviewer-key", "init", passphrase=True)
         self.assertEqual(made.returncode, 0, made.stderr)

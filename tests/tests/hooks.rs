@@ -1912,3 +1912,60 @@ fn payments_a_person_approves_in_the_agent_count_toward_the_run_total() {
         "{out}"
     );
 }
+
+/// Twelfth review L7: without reviewer keys, a held call's ledger row set
+/// to `consumed` by hand made the session's history say it ran, so a
+/// tool allowed only after it (`deploy*` only after `run_tests`) passed
+/// with no person. The hook runs as the agent's user: such a row does not
+/// count.
+#[test]
+fn a_held_calls_row_set_by_hand_does_not_satisfy_only_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = example_policy(dir.path(), "");
+    let text = std::fs::read_to_string(&policy).unwrap().replacen(
+        "approve = [\"deploy*\", \"rotate_*\"]",
+        "approve = [\"deploy*\", \"rotate_*\", \"run_tests\"]",
+        1,
+    );
+    std::fs::write(&policy, text).unwrap();
+    let call = |tool: &str, input: Value| {
+        hook(
+            "claude-code",
+            &policy,
+            &claude_in("s-l7", "bypassPermissions", tool, input),
+            &[],
+            &[],
+        )
+    };
+    let held = call("run_tests", json!({"suite": "all"}));
+    assert_eq!(seen("claude-code", &held), Seen::Deny, "{}", held.stdout);
+    let id = request_id(&held);
+    let deploy = call("deploy", json!({"env": "prod"}));
+    assert!(
+        deploy.stdout.contains("sequence.only-after"),
+        "{}",
+        deploy.stdout
+    );
+    let db = rusqlite::Connection::open(dir.path().join("approvals.db")).unwrap();
+    let changed = db
+        .execute(
+            "UPDATE approval_requests SET status = 'consumed', decision = 'approve', \
+             scope = 'once', reviewer = 'x', decided_at_ms = created_at_ms, \
+             consumed_at_ms = created_at_ms WHERE id = ?1",
+            [&id],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    let deploy = call("deploy", json!({"env": "prod"}));
+    assert_eq!(
+        seen("claude-code", &deploy),
+        Seen::Deny,
+        "{}",
+        deploy.stdout
+    );
+    assert!(
+        deploy.stdout.contains("sequence.only-after"),
+        "the row made the history say the tests ran: {}",
+        deploy.stdout
+    );
+}

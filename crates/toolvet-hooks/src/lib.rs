@@ -237,6 +237,9 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     let host = Host::load_with(policy, options)
         .await
         .map_err(|e| HookError::Load(e.to_string()))?;
+    // The hook runs as the agent's user: a ledger row the agent wrote
+    // must not count (review s12 L7).
+    host.guard_same_user();
     // Copilot CLI's camelCase payload has no session id: its calls share
     // the workspace's history.
     let session = call

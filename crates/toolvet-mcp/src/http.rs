@@ -91,6 +91,9 @@ pub async fn serve_http(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // The proxy runs as the agent's user: a ledger row the agent wrote
+    // must not count (review s12 L7).
+    host.guard_same_user();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -210,6 +210,9 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    // The proxy runs as the agent's user: a ledger row the agent wrote
+    // must not count (review s12 L7).
+    host.guard_same_user();
     let server = upstream.program.to_string_lossy().into_owned();
     // The server inherits this process's working directory and
     // environment (no `current_dir`, no `env_clear` below): it runs where

@@ -64,9 +64,7 @@ impl NativeHost {
     /// this process count ([`toolvet::Approvals::guard_same_user`];
     /// review-s6 F4).
     fn guarded(host: toolvet::Host) -> NativeHost {
-        if let Some(approvals) = host.approvals() {
-            approvals.guard_same_user();
-        }
+        host.guard_same_user();
         NativeHost { host }
     }
 }

@@ -57,9 +57,7 @@ fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
         Ok(Ok(inner)) => {
             // This host runs in the agent's process, as its user: the
             // ledger is the agent's file (review-s6 F4).
-            if let Some(approvals) = inner.approvals() {
-                approvals.guard_same_user();
-            }
+            inner.guard_same_user();
             Ok(Host { inner })
         }
         Ok(Err(e)) => Err(errors::policy_error(e)),

@@ -351,6 +351,19 @@ impl Host {
         self.current().approvals.clone()
     }
 
+    /// Say that this host runs as the agent's user, so the ledger is a
+    /// file the agent can write: an approval or rejection read from it
+    /// counts only when signed (`[approvals] reviewer_keys`) or recorded
+    /// through this process ([`Approvals::guard_same_user`]; it holds
+    /// across reloads). Every front end that runs beside the agent calls
+    /// it (the hooks, `toolvet mcp`, the Python and Node packages); no
+    /// effect without `[approvals]`.
+    pub fn guard_same_user(&self) {
+        if let Some(approvals) = self.approvals() {
+            approvals.guard_same_user();
+        }
+    }
+
     /// The compiled-artifact cache the checks loaded through, if it was
     /// usable; its [`ArtifactCache::entries_in_use`] are what this policy
     /// needs to start from the cache again (`toolvet cache prune`).
