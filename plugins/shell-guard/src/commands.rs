@@ -1010,6 +1010,14 @@ impl Analysis<'_> {
             self.toolvet_command(name, args);
             self.database_file(name, args, env);
             self.module_cli(name, args, env, depth, stdin);
+            self.process_environments(name, args);
+            self.toolvet_secret_command(name, args, stdin);
+            if DOWNLOADERS.contains(&name)
+                || matches!(name, "http" | "https" | "xh" | "httpie" | "curlie" | "hurl")
+            {
+                let texts: Vec<String> = args.iter().map(Field::text).collect();
+                self.decision_request(name, &texts);
+            }
             self.program_options(name, args, env, depth);
             match name {
                 "sed" | "gsed" => self.sed_script(name, args, env, depth),
@@ -2608,6 +2616,12 @@ impl Analysis<'_> {
 
     /// Analyse the shell commands found in another language's code.
     pub(crate) fn embedded_commands(&mut self, name: &str, code: &str, env: &Env, depth: u32) {
+        // Code calling toolvet serve's decision endpoint or reading its
+        // tokens (review s12 L2).
+        self.decision_request(name, &[code.to_string()]);
+        if let Some(v) = crate::selfstate::toolvet_secret_named(code) {
+            self.toolvet_secret_read(&format!("`{name}` code"), &v);
+        }
         if code.len() > crate::embedded::MAX_CODE {
             self.report(
                 false,

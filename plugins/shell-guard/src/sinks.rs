@@ -402,6 +402,96 @@ impl Analysis<'_> {
         }
     }
 
+    /// `ps` showing other processes' environments (review s12 L2): the
+    /// BSD `e` option in any word of BSD options (`ps e`, `ps eww`, `ps
+    /// auxe`, `ps -ef e`), BSD/macOS `-E`, or an output format naming the
+    /// environment. The same bytes as `/proc/PID/environ`, which hold the
+    /// agent's and `toolvet serve`'s tokens. (`-e` with a dash is "every
+    /// process".)
+    pub(crate) fn process_environments(&mut self, name: &str, args: &[Field]) {
+        if name != "ps" {
+            return;
+        }
+        // Options taking a value, dash (`-o FMT`) and BSD (`o FMT`) forms.
+        const DASH_VALUE: &str = "CGgOopqstUuk";
+        const BSD_VALUE: &str = "OopUtkq";
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let mut environment = false;
+        let mut i = 0;
+        while let Some(t) = texts.get(i) {
+            i += 1;
+            let formats = |v: Option<&String>| v.is_some_and(|v| v.contains("environ"));
+            if let Some(long) = t.strip_prefix("--") {
+                let (opt, value) = match long.split_once('=') {
+                    Some((o, v)) => (o, Some(v.to_string())),
+                    None => (long, None),
+                };
+                let takes = matches!(
+                    opt,
+                    "format"
+                        | "sort"
+                        | "pid"
+                        | "ppid"
+                        | "user"
+                        | "group"
+                        | "tty"
+                        | "cols"
+                        | "columns"
+                        | "width"
+                        | "rows"
+                        | "lines"
+                        | "sid"
+                        | "quick-pid"
+                        | "User"
+                        | "Group"
+                );
+                let value = match value {
+                    Some(v) => Some(v),
+                    None if takes => {
+                        i += 1;
+                        texts.get(i - 1).cloned()
+                    }
+                    None => None,
+                };
+                environment |= opt == "format" && formats(value.as_ref());
+                continue;
+            }
+            let (letters, value_letters, dash) = match t.strip_prefix('-') {
+                Some(l) => (l, DASH_VALUE, true),
+                None => (t.as_str(), BSD_VALUE, false),
+            };
+            for (k, c) in letters.char_indices() {
+                if (c == 'e' && !dash) || (c == 'E' && dash) {
+                    environment = true;
+                }
+                if value_letters.contains(c) {
+                    let rest = &letters[k + c.len_utf8()..];
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        texts.get(i - 1).cloned()
+                    } else {
+                        Some(rest.to_string())
+                    };
+                    environment |= matches!(c, 'o' | 'O') && formats(value.as_ref());
+                    break;
+                }
+            }
+        }
+        if environment {
+            self.report(
+                true,
+                "shell.read-credentials",
+                format!(
+                    "`ps {}` prints the environment of other processes (as `/proc/PID/environ`), which holds API \
+                     keys and tokens, toolvet's among them. Credentials must not be read into the conversation, \
+                     copied or sent anywhere; use `ps` without `e` to see processes, or ask the user for what you \
+                     need.",
+                    texts.join(" ")
+                ),
+            );
+        }
+    }
+
     /// Commands whose output is credentials or the environment.
     pub(crate) fn secret_source(&self, name: &str, args: &[Field]) -> bool {
         if exports_private_keys(name, args) || credential_helper_get(name, args) {

@@ -1959,6 +1959,14 @@ impl<'a> Analysis<'a> {
         ifs: &str,
     ) {
         use ParameterExpr as P;
+        // toolvet's own tokens and keys, expanded anywhere (review s12
+        // L2); a value the command set itself is not a read.
+        if let Some(name) = expanded_name(raw)
+            && crate::selfstate::is_toolvet_secret_variable(name)
+            && !env.vars.contains_key(name)
+        {
+            self.toolvet_secret_read(&format!("`{raw}`"), name);
+        }
         match expr {
             P::Parameter {
                 parameter: Parameter::Named(n),
@@ -2644,6 +2652,18 @@ fn cp_recursive(args: &[Field]) -> bool {
 /// Whether a link's target word starts with `~` (placed from the home).
 fn source_is_home(f: &Field) -> bool {
     matches!(f.segs.first(), Some(Seg::Home(_)))
+}
+
+/// The variable a parameter expansion names: `$NAME`, `${NAME}`,
+/// `${NAME:-x}`, `${#NAME}`.
+fn expanded_name(raw: &str) -> Option<&str> {
+    let rest = raw.strip_prefix('$')?;
+    let rest = rest.strip_prefix('{').unwrap_or(rest);
+    let rest = rest.strip_prefix('#').unwrap_or(rest);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
 }
 
 #[cfg(test)]
