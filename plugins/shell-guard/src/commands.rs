@@ -1011,6 +1011,7 @@ impl Analysis<'_> {
             self.database_file(name, args, env);
             self.module_cli(name, args, env, depth, stdin);
             self.process_environments(name, args);
+            self.toolvet_tables(name, args, stdin);
             self.toolvet_secret_command(name, args, stdin);
             if DOWNLOADERS.contains(&name)
                 || matches!(name, "http" | "https" | "xh" | "httpie" | "curlie" | "hurl")

@@ -46,11 +46,16 @@ pub enum Kind {
     /// A read of a table whose name says it holds credentials (`tokens`,
     /// `api_keys`, `secrets`, `passwords`).
     SensitiveTable,
+    /// A statement naming toolvet's own ledger tables on a Postgres ledger
+    /// (`toolvet_approval_requests`, `toolvet_ledger_meta`,
+    /// `toolvet_approval_signed_decisions`): a row written there approves
+    /// an escalated call, which is a person's decision (review s12 L5).
+    ToolvetState,
 }
 
 impl Kind {
     /// Every kind, in the order of the `actions` table.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Drop,
         Kind::Truncate,
         Kind::Alter,
@@ -65,6 +70,7 @@ impl Kind {
         Kind::HiddenWrite,
         Kind::SecurityOff,
         Kind::SensitiveTable,
+        Kind::ToolvetState,
     ];
 
     /// The kind's key in the `actions` setting, e.g. `delete_without_where`.
@@ -84,6 +90,7 @@ impl Kind {
             Kind::HiddenWrite => "hidden_write",
             Kind::SecurityOff => "security_off",
             Kind::SensitiveTable => "sensitive_table",
+            Kind::ToolvetState => "toolvet_state",
         }
     }
 
@@ -104,6 +111,7 @@ impl Kind {
             Kind::HiddenWrite => "sql.hidden-write",
             Kind::SecurityOff => "sql.security-off",
             Kind::SensitiveTable => "sql.sensitive-table",
+            Kind::ToolvetState => "sql.toolvet-state",
         }
     }
 }

@@ -67,6 +67,9 @@ pub struct Actions {
     /// A read of a credentials table (rule `sql.sensitive-table`). Default
     /// `escalate`.
     pub sensitive_table: Action,
+    /// A statement naming toolvet's own ledger tables (rule
+    /// `sql.toolvet-state`). Default `deny`.
+    pub toolvet_state: Action,
 }
 
 impl Default for Actions {
@@ -86,6 +89,7 @@ impl Default for Actions {
             hidden_write: Action::Escalate,
             security_off: Action::Deny,
             sensitive_table: Action::Escalate,
+            toolvet_state: Action::Deny,
         }
     }
 }
@@ -108,6 +112,7 @@ impl Actions {
             Kind::HiddenWrite => self.hidden_write,
             Kind::SecurityOff => self.security_off,
             Kind::SensitiveTable => self.sensitive_table,
+            Kind::ToolvetState => self.toolvet_state,
         }
     }
 }
@@ -780,6 +785,55 @@ mod tests {
         let call = ToolCall::new("bash", r#"{"command": "psql -c 'DROP TABLE users'"}"#);
         let d = g.decide(&call, &ToolInfo::default(), &Context::default());
         assert_eq!(rule_of(&d), Some("sql.drop"));
+    }
+
+    /// Review s12 L5: toolvet's own tables on a Postgres ledger.
+    #[test]
+    fn toolvet_ledger_tables_are_toolvet_state() {
+        for dialect in ["generic", "postgres"] {
+            let g = guard(&format!(r#"{{"dialect": "{dialect}"}}"#));
+            for sql in [
+                "UPDATE toolvet_approval_requests SET status='approved', decision='approve', reviewer='alice', scope='once' WHERE id='apr_1'",
+                "update public.toolvet_approval_requests set status = 'approved' where id = 'apr_1'",
+                r#"UPDATE "toolvet_approval_requests" SET status='consumed' WHERE status='pending'"#,
+                "DELETE FROM toolvet_approval_signed_decisions WHERE id = 'apr_1'",
+                "INSERT INTO toolvet_ledger_meta (key, value) VALUES ('x', 'y')",
+                "SELECT id, status FROM toolvet_approval_requests WHERE status = 'pending'",
+                "DO $$ BEGIN UPDATE toolvet_approval_requests SET status='approved'; END $$",
+                "WITH x AS (UPDATE toolvet_approval_requests SET status='approved' WHERE id='a' RETURNING id) SELECT * FROM x",
+            ] {
+                let d = g.check_sql(sql);
+                assert_eq!(
+                    (d.kind(), rule_of(&d)),
+                    ("deny", Some("sql.toolvet-state")),
+                    "{dialect}: {sql}"
+                );
+            }
+            assert_eq!(
+                g.check_sql("UPDATE approvals SET status='approved' WHERE id=1"),
+                Decision::Allow
+            );
+        }
+        // The same SQL given to psql in a shell command, and to an MCP
+        // database tool.
+        let g = guard(r#"{"dialect": "postgres"}"#);
+        for (tool, args) in [
+            (
+                "bash",
+                r#"{"command": "psql postgres://toolvet@127.0.0.1:55432/toolvet -c \"UPDATE toolvet_approval_requests SET status='approved' WHERE id='apr_1'\""}"#,
+            ),
+            (
+                "mcp__postgres__query",
+                r#"{"query": "UPDATE toolvet_approval_requests SET status='approved' WHERE id='apr_1'"}"#,
+            ),
+        ] {
+            let d = g.decide(
+                &ToolCall::new(tool, args),
+                &ToolInfo::default(),
+                &Context::default(),
+            );
+            assert_eq!(rule_of(&d), Some("sql.toolvet-state"), "{tool} {args}");
+        }
     }
 
     #[test]

@@ -112,6 +112,20 @@ const CREDENTIAL_TABLE_WORDS: &[&str] = &[
     "private_key",
 ];
 
+/// toolvet's tables on a Postgres ledger (crates/toolvet-serve's
+/// `postgres.rs`), and the prefixes its tables and indexes share.
+pub const TOOLVET_TABLE_PREFIXES: &[&str] = &["toolvet_approval", "toolvet_ledger"];
+
+/// The toolvet ledger table `text` names (a word in any quoting, maybe
+/// schema-qualified, or inside a string of dynamic SQL), if any.
+pub fn toolvet_table(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| TOOLVET_TABLE_PREFIXES.iter().any(|p| w.starts_with(p)))
+        .map(str::to_string)
+}
+
 /// Findings in `sql`'s tokens; none when it does not tokenize.
 pub fn scan(sql: &str, dialect: &dyn Dialect) -> Vec<(Kind, String)> {
     let Ok(tokens) = Tokenizer::new(dialect, sql).tokenize() else {
@@ -165,6 +179,24 @@ pub fn scan(sql: &str, dialect: &dyn Dialect) -> Vec<(Kind, String)> {
             start = i + 1;
             statement_start = word(start).unwrap_or_default();
             continue;
+        }
+        // toolvet's own ledger tables, named anywhere (review s12 L5).
+        let named = match tokens[i] {
+            Token::Word(w) => toolvet_table(&w.value),
+            Token::SingleQuotedString(v)
+            | Token::DoubleQuotedString(v)
+            | Token::EscapedStringLiteral(v)
+            | Token::NationalStringLiteral(v) => toolvet_table(v),
+            Token::DollarQuotedString(d) => toolvet_table(&d.value),
+            _ => None,
+        };
+        if let Some(t) = named {
+            add(
+                Kind::ToolvetState,
+                format!(
+                    "the statement names `{t}`, a table of toolvet's approval ledger: a row written there approves or rejects an escalated call, which is a person's decision, never the agent's; stop and ask the user to review the escalated call themselves"
+                ),
+            );
         }
         let Some(w) = ident(tokens[i]) else { continue };
         let quoted = word(i).is_none();
