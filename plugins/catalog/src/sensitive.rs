@@ -102,6 +102,53 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
     ("**/cookies.sqlite*", "browser cookies"),
     ("**/Login Data", "saved browser passwords"),
     ("**/Login Data-journal", "saved browser passwords"),
+    // Page storage of Chromium-based browsers (Chrome, Chromium, Edge,
+    // Brave, Vivaldi, Opera) and Electron apps: `sessionStorage` is written
+    // to `<profile>/Session Storage/` for session restore, `localStorage`
+    // to `Local Storage/`, IndexedDB to `IndexedDB/*.indexeddb.leveldb`;
+    // pages keep sign-in tokens there, toolvet serve's reviewer page its
+    // reviewer token among them (review s12 L6).
+    (
+        "**/Session Storage",
+        "browser page storage (sign-in tokens)",
+    ),
+    (
+        "**/Session Storage/**",
+        "browser page storage (sign-in tokens)",
+    ),
+    ("**/Local Storage", "browser page storage (sign-in tokens)"),
+    (
+        "**/Local Storage/**",
+        "browser page storage (sign-in tokens)",
+    ),
+    (
+        "**/IndexedDB/*.indexeddb.*",
+        "browser page storage (sign-in tokens)",
+    ),
+    (
+        "**/IndexedDB/*.indexeddb.*/**",
+        "browser page storage (sign-in tokens)",
+    ),
+    // Firefox's page storage, also for profiles outside the directories
+    // below (forks, a `--profile DIR`): the old `webappsstore.sqlite` and
+    // the per-origin `storage/default/` of a profile (`*.default*`).
+    (
+        "**/webappsstore.sqlite*",
+        "browser page storage (sign-in tokens)",
+    ),
+    (
+        "**/*.default*/storage/default/**",
+        "browser page storage (sign-in tokens)",
+    ),
+    // Safari's and WebKit's local storage.
+    (
+        "**/Library/Safari/LocalStorage/**",
+        "browser page storage (sign-in tokens)",
+    ),
+    (
+        "**/Library/WebKit/**/LocalStorage/**",
+        "browser page storage (sign-in tokens)",
+    ),
     ("**/key3.db", "a browser key store"),
     ("**/key4.db", "a browser key store"),
     // Thunderbird profiles keep saved passwords (logins.json, encrypted
@@ -435,6 +482,40 @@ mod tests {
             "../../.env",
         ] {
             assert!(s.matches(p).is_some(), "{p} should be sensitive");
+        }
+    }
+
+    /// Review s12 L6: browser page storage holds page tokens (toolvet
+    /// serve's reviewer page keeps its token in `sessionStorage`).
+    #[test]
+    fn browser_page_storage_is_sensitive() {
+        let s = defaults();
+        for p in [
+            "/home/alice/.config/chromium/Default/Session Storage/000003.log",
+            "/home/alice/.config/chromium/Default/Session Storage",
+            "/home/alice/.config/google-chrome/Default/Session Storage/*.log",
+            "/home/alice/.config/google-chrome/Profile 1/Local Storage/leveldb/000005.ldb",
+            "/home/alice/.config/microsoft-edge/Default/Local Storage/leveldb",
+            "/home/alice/.config/BraveSoftware/Brave-Browser/Default/Session Storage/MANIFEST-000001",
+            "/Users/alice/Library/Application Support/Google/Chrome/Default/Local Storage/leveldb/x.ldb",
+            "/home/alice/.config/google-chrome/Default/IndexedDB/https_app.example_0.indexeddb.leveldb/000003.log",
+            "/home/alice/.config/google-chrome/Default/IndexedDB/https_app.example_0.indexeddb.leveldb",
+            "/home/alice/.config/discord/Local Storage/leveldb/000005.ldb",
+            "/home/alice/.mozilla/firefox/abc.default-release/webappsstore.sqlite",
+            "/home/alice/.librewolf/abc.default-release/webappsstore.sqlite",
+            "/home/alice/.librewolf/abc.default-release/storage/default/http+++127.0.0.1+8700/ls/data.sqlite",
+            "/tmp/prof/webappsstore.sqlite-wal",
+            "/Users/alice/Library/Safari/LocalStorage/https_app.example_0.localstorage",
+        ] {
+            assert!(s.matches(p).is_some(), "{p} should be sensitive");
+        }
+        for p in [
+            "/home/alice/project/src/storage/default/config.php",
+            "/home/alice/project/src/IndexedDB/wrapper.ts",
+            "/home/alice/project/docs/Local Storage.md",
+            "/home/alice/project/src/sessionStorage.ts",
+        ] {
+            assert!(s.matches(p).is_none(), "{p} should not be sensitive");
         }
     }
 
