@@ -1969,3 +1969,56 @@ fn a_held_calls_row_set_by_hand_does_not_satisfy_only_after() {
         deploy.stdout
     );
 }
+
+/// Twelfth review L1: Cursor's `beforeMCPExecution` names the server apart
+/// from a bare `tool_name` (`url`, or `command` for a local server). The
+/// hook dropped it, so a person's approval of one server's `rotate_keys`
+/// was spent by another server's, and the person was never shown which.
+#[test]
+fn a_cursor_mcp_approval_serves_only_the_server_it_was_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = signed_policy(dir.path());
+    // Asked about once per server here: no loop escalation in the way.
+    let text = std::fs::read_to_string(&policy).unwrap().replacen(
+        "max_identical = 3,",
+        "max_identical = 20,",
+        1,
+    );
+    std::fs::write(&policy, format!("{text}ask = false\n")).unwrap();
+    let mcp = |server: Value| {
+        let mut payload = json!({
+            "hook_event_name": "beforeMCPExecution", "conversation_id": "cur-l1",
+            "generation_id": "g1", "workspace_roots": ["/home/alice/project"],
+            "tool_name": "rotate_keys", "tool_input": "{\"env\":\"prod\"}",
+        });
+        payload
+            .as_object_mut()
+            .unwrap()
+            .extend(server.as_object().unwrap().clone());
+        hook("cursor", &policy, &payload.to_string(), &[], &[])
+    };
+    let good = json!({"url": "https://good.example/mcp"});
+    let held = mcp(good.clone());
+    assert_eq!(seen("cursor", &held), Seen::Deny, "{}", held.stdout);
+    let id = request_id(&held);
+    let approved = approve(dir.path(), &policy, &id, "run");
+    let told = String::from_utf8_lossy(&approved.stderr);
+    assert!(approved.status.success(), "{told}");
+    assert!(told.contains("https://good.example/mcp"), "{told}");
+    // Another server, by URL or by command: held on its own request.
+    for other in [
+        json!({"url": "https://evil.example/mcp"}),
+        json!({"command": "npx -y evil-mcp"}),
+    ] {
+        let ran = mcp(other.clone());
+        assert_eq!(seen("cursor", &ran), Seen::Deny, "{other}: {}", ran.stdout);
+        assert_ne!(request_id(&ran), id);
+    }
+    // The server the person approved runs.
+    let ran = mcp(good);
+    assert_eq!(seen("cursor", &ran), Seen::Allow, "{}", ran.stdout);
+    // A payload naming no server is refused.
+    let ran = mcp(json!({}));
+    assert_eq!(seen("cursor", &ran), Seen::Deny, "{}", ran.stdout);
+    assert!(ran.stdout.contains("names no server"), "{}", ran.stdout);
+}

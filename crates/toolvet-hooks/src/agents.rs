@@ -68,6 +68,10 @@ pub struct HookCall {
     /// Which of the agent's payload forms came in (the answer takes the
     /// shape that form's reader needs).
     pub form: PayloadForm,
+    /// The MCP server a call goes to, when the payload names it apart from
+    /// the tool (Cursor's `beforeMCPExecution`: its `url`, else its
+    /// `command`); bound into approvals as `mcp.server`.
+    pub mcp_server: Option<String>,
 }
 
 /// Which of an agent's payload forms a hook was given.
@@ -150,6 +154,11 @@ impl Agent {
     pub fn ask_reaches_a_person(self, call: &HookCall) -> Result<(), String> {
         if !self.supports_ask() {
             return Err(format!("{} has no working `ask` answer", self.name()));
+        }
+        // Cursor's file-read event takes allow or deny only (review s12
+        // L4): an `ask` there might be read as neither.
+        if self == Agent::Cursor && call.event == "beforeReadFile" {
+            return Err("Cursor's `beforeReadFile` answer has no `ask`".into());
         }
         match (&call.permission_mode, self) {
             (Some(mode), _) if ASKING_MODES.contains(&mode.as_str()) => Ok(()),
@@ -428,6 +437,7 @@ impl Payload<'_> {
             tool_use_id: self.string("tool_use_id")?,
             permission_mode: self.string("permission_mode")?,
             form: PayloadForm::Native,
+            mcp_server: None,
         })
     }
 
@@ -449,6 +459,7 @@ impl Payload<'_> {
             tool_use_id: self.string("toolCallId")?,
             permission_mode: self.string("permissionMode")?,
             form: PayloadForm::Native,
+            mcp_server: None,
         })
     }
 
@@ -504,6 +515,7 @@ impl Payload<'_> {
                 }
             }
         };
+        let mut mcp_server = None;
         let (tool, arguments) = match event.as_str() {
             "beforeShellExecution" => {
                 let mut command = self.required("command")?;
@@ -524,6 +536,24 @@ impl Payload<'_> {
             }
             _ => {
                 let mut args = self.object("tool_input")?;
+                if event == "beforeMCPExecution" {
+                    // The server is part of what a person approves: the
+                    // same tool name on another server is another call
+                    // (review s12 L1).
+                    let server = match (self.string("url")?, self.string("command")?) {
+                        (Some(url), _) if !url.is_empty() => format!("url {url}"),
+                        (_, Some(command)) if !command.is_empty() => format!("command {command}"),
+                        _ => {
+                            return Err(HookError::Input(
+                                "a beforeMCPExecution payload names no server (`url` or \
+                                 `command`), so the call could not be told from the same tool \
+                                 of another server"
+                                    .into(),
+                            ));
+                        }
+                    };
+                    mcp_server = Some(server);
+                }
                 // A shell tool through `preToolUse` runs in that
                 // directory too.
                 if let (Some(dir), Some(Value::String(command))) = (&run_in, args.get("command")) {
@@ -542,6 +572,7 @@ impl Payload<'_> {
             tool_use_id: self.string("generation_id")?,
             permission_mode: self.string("permission_mode")?,
             form: PayloadForm::Native,
+            mcp_server,
         })
     }
 }
@@ -615,7 +646,8 @@ mod tests {
         let cursor = |input: &str| {
             Agent::Cursor.parse(
                 json!({"hook_event_name": "beforeMCPExecution", "conversation_id": "c",
-                       "workspace_roots": ["/p"], "tool_name": "query", "tool_input": input})
+                       "workspace_roots": ["/p"], "tool_name": "query", "tool_input": input,
+                       "command": "npx -y db-mcp"})
                 .to_string()
                 .as_bytes(),
             )
@@ -803,6 +835,22 @@ mod tests {
                 .as_bytes(),
             )
             .unwrap()
+    }
+
+    /// Review s12 L4: a held file read is denied naming the request, not
+    /// answered `ask`, which Cursor's read event does not take.
+    #[test]
+    fn cursor_reads_are_never_asked() {
+        let read = Agent::Cursor
+            .parse(
+                br#"{"hook_event_name":"beforeReadFile","conversation_id":"c","generation_id":"g",
+                     "workspace_roots":["/p"],"file_path":"/p/a.txt","content":"x"}"#,
+            )
+            .unwrap();
+        let why = Agent::Cursor.ask_reaches_a_person(&read).unwrap_err();
+        assert!(why.contains("beforeReadFile"), "{why}");
+        let shell = cursor_shell(r#""/p""#, r#"["/p"]"#);
+        assert_eq!(Agent::Cursor.ask_reaches_a_person(&shell), Ok(()));
     }
 
     #[test]

@@ -1121,6 +1121,9 @@ fn request_for(
     }
     attributes.insert("hook_event".into(), call.event.clone());
     attributes.insert(toolvet::AGENT_TOOL_ATTRIBUTE.into(), call.tool.clone());
+    if let Some(server) = &call.mcp_server {
+        attributes.insert(toolvet::MCP_SERVER_ATTRIBUTE.into(), server.clone());
+    }
     if let Some(id) = &call.tool_use_id {
         attributes.insert("tool_use_id".into(), id.clone());
     }
@@ -1215,6 +1218,7 @@ mod tests {
             tool_use_id: None,
             permission_mode: None,
             form: PayloadForm::Native,
+            mcp_server: None,
         }
     }
 
