@@ -21,6 +21,9 @@ pub enum Effect {
     As(String, Vec<Field>),
     /// Writes this file (named by the module from its operands).
     Writes(Field),
+    /// Writes files of names it does not give into this directory (a
+    /// virtual environment, packages installed with `--target`).
+    Fills(Field),
 }
 
 /// How one module's words turn into [`Effect`]s.
@@ -35,6 +38,10 @@ const MODULES: &[(&str, Reader)] = &[
     ("tarfile", tarfile_cli),
     ("gzip", gzip_cli),
     ("json.tool", json_tool_cli),
+    ("venv", venv_cli),
+    ("virtualenv", venv_cli),
+    ("pip", pip_cli),
+    ("ensurepip", ensurepip_cli),
 ];
 
 /// `un.rb` commands (`ruby -run -e NAME -- ARGS`) that are the shell
@@ -241,6 +248,57 @@ fn json_tool_cli(args: &[Field]) -> Vec<Effect> {
     }
 }
 
+/// `python -m venv [--clear] … DIR…`: fills each DIR (`--clear` first
+/// empties it).
+fn venv_cli(args: &[Field]) -> Vec<Effect> {
+    let (_, ops) = parse(args, &[("prompt", ' ', true), ("python", 'p', true)]);
+    ops.into_iter().map(|d| Effect::Fills(d.clone())).collect()
+}
+
+/// `python -m pip install --target DIR` (also `-t`, `--prefix`,
+/// `--root`, `--src`), `download -d DIR`, `wheel -w DIR`: fills DIR.
+fn pip_cli(args: &[Field]) -> Vec<Effect> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut out = Vec::new();
+    for (k, t) in texts.iter().enumerate() {
+        let (opt, attached) = match t.split_once('=') {
+            Some((o, v)) if o.starts_with("--") => (o, Some(v)),
+            _ => (t.as_str(), None),
+        };
+        let fills = matches!(
+            opt,
+            "-t" | "--target"
+                | "--prefix"
+                | "--root"
+                | "--src"
+                | "-d"
+                | "--dest"
+                | "-w"
+                | "--wheel-dir"
+        );
+        if fills {
+            match attached {
+                Some(v) => out.push(Effect::Fills(Field::lit(v))),
+                None => out.extend(args.get(k + 1).cloned().map(Effect::Fills)),
+            }
+        } else if let Some(v) = t
+            .strip_prefix("-t")
+            .filter(|v| !v.is_empty() && !t.starts_with("--"))
+        {
+            out.push(Effect::Fills(Field::lit(v)));
+        }
+    }
+    out
+}
+
+/// `python -m ensurepip --root DIR`: fills DIR.
+fn ensurepip_cli(args: &[Field]) -> Vec<Effect> {
+    pip_cli(args)
+        .into_iter()
+        .filter(|_| args.iter().any(|a| a.text().starts_with("--root")))
+        .collect()
+}
+
 /// The module an interpreter's words run (`python3 -m MODULE ARGS`,
 /// `python3 -I -msqlite3 …`) with the words after it; `None` when the
 /// interpreter runs code or a script instead.
@@ -321,6 +379,13 @@ fn ruby_un(args: &[Field]) -> Option<(String, &[Field])> {
 /// The effects of an interpreter's words when they run a file tool of
 /// [`MODULES`] or `un.rb`, with how the tool is named in messages.
 pub fn module_effects(name: &str, args: &[Field]) -> Option<(String, Vec<Effect>)> {
+    // `pip`, `pip3`, `pip3.12` are `python -m pip`.
+    if name
+        .strip_prefix("pip")
+        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    {
+        return Some((name.to_string(), pip_cli(args)));
+    }
     if !is_interpreter(name) {
         return None;
     }
@@ -359,15 +424,20 @@ impl Analysis<'_> {
                 return;
             }
             let before = self.best.clone();
+            let as_other = matches!(effect, Effect::As(..));
             match effect {
                 Effect::As(command, words) => {
                     self.run_as(&command, &words, env, depth, stdin);
+                }
+                Effect::Fills(dir) => {
+                    self.fills_dir(&shown, &dir, env, false);
                 }
                 Effect::Writes(file) => {
                     self.check_write(&file, env, &Output::Unknown, &format!("`{shown}`"), true, 0);
                 }
             }
-            if self.best != before
+            if as_other
+                && self.best != before
                 && let Some(best) = self.best.as_mut()
             {
                 best.message = format!("`{shown}` is a file tool: {}", best.message);
@@ -524,6 +594,32 @@ mod tests {
         }
     }
 
+    /// Review s12 L9: installers filling a directory (a virtual
+    /// environment, `pip install --target`) into toolvet's state.
+    #[test]
+    fn installers_filling_toolvet_state_are_denied() {
+        for cmd in [
+            "python3 -m venv --clear /home/alice/.local/state/toolvet",
+            "python3 -m venv /home/alice/pol",
+            "python3 -m pip install --target /home/alice/.local/state/toolvet evil",
+            "python3 -m pip install --target=/home/alice/pol evil",
+            "pip install -t /home/alice/pol evil",
+            "pip3 download -d /home/alice/.local/state/toolvet/hooks evil",
+            "python3 -m ensurepip --root /home/alice/pol",
+        ] {
+            denied(cmd, "shell.toolvet-state");
+        }
+        for cmd in [
+            "python3 -m venv .venv",
+            "python3 -m pip install -r requirements.txt",
+            "pip install --target build/deps requests",
+            "pip3 install -e .",
+            "python3 -m ensurepip --upgrade",
+        ] {
+            allowed(cmd);
+        }
+    }
+
     /// Review s12 L9: Ruby's `un.rb` commands are the shell commands.
     #[test]
     fn ruby_un_commands_are_the_shell_commands() {
@@ -576,7 +672,7 @@ mod tests {
             .into_iter()
             .filter_map(|e| match e {
                 Effect::Writes(f) => Some(f.text()),
-                Effect::As(..) => None,
+                Effect::As(..) | Effect::Fills(_) => None,
             })
             .collect()
     }

@@ -1240,39 +1240,8 @@ impl Analysis<'_> {
             if self.done() {
                 return;
             }
-            // Files of unknown names written into DIR: a write onto every
-            // guard rail DIR is, lies in or holds (`tar -x -C .claude`,
-            // `cp -r dir/. .claude/`, `git clone URL .`, into a workspace
-            // holding the policy).
-            let Some(abs) = self.abs_path(&dir, env) else {
-                continue;
-            };
-            // A home directory (or one above it) holds the user's shell
-            // start-up files and agent settings (`~/.bashrc`,
-            // `~/.claude/settings.json`) by definition.
-            // (`rsync --delete` onto a home is judged as deleting it.)
             let deletes = name == "rsync" && args.iter().any(|a| a.text().starts_with("--del"));
-            let home_rail = self
-                .home
-                .clone()
-                .or_else(|| crate::paths::home_of(&abs))
-                .filter(|h| !deletes && crate::paths::is_at_or_under(h, &abs))
-                .map(|h| format!("{h}/.bashrc"));
-            if let Some(guarded) =
-                home_rail.or_else(|| self.state.rail_within(&abs).map(|(_, g)| g))
-            {
-                self.check_write(
-                    &Field::lit(guarded),
-                    env,
-                    &Output::Unknown,
-                    &format!(
-                        "`{name}` (writing files of unknown names into `{}`)",
-                        dir.text()
-                    ),
-                    true,
-                    0,
-                );
-            }
+            self.fills_dir(name, &dir, env, deletes);
         }
         let Some(files) = edited_in_place(name, args) else {
             return;
@@ -1287,6 +1256,39 @@ impl Analysis<'_> {
                 &Output::Unknown,
                 &format!("`{name} -i`"),
                 false,
+                0,
+            );
+        }
+    }
+
+    /// Files of unknown names written into DIR by `name`: a write onto
+    /// every guard rail DIR is, lies in or holds (`tar -x -C .claude`, `cp
+    /// -r dir/. .claude/`, `git clone URL .`, into a workspace holding the
+    /// policy). `deletes`: the program also deletes what DIR holds
+    /// (`rsync --delete`, judged as deleting a home rather than writing).
+    pub(crate) fn fills_dir(&mut self, name: &str, dir: &Field, env: &mut Env, deletes: bool) {
+        let Some(abs) = self.abs_path(dir, env) else {
+            return;
+        };
+        // A home directory (or one above it) holds the user's shell
+        // start-up files and agent settings (`~/.bashrc`,
+        // `~/.claude/settings.json`) by definition.
+        let home_rail = self
+            .home
+            .clone()
+            .or_else(|| crate::paths::home_of(&abs))
+            .filter(|h| !deletes && crate::paths::is_at_or_under(h, &abs))
+            .map(|h| format!("{h}/.bashrc"));
+        if let Some(guarded) = home_rail.or_else(|| self.state.rail_within(&abs).map(|(_, g)| g)) {
+            self.check_write(
+                &Field::lit(guarded),
+                env,
+                &Output::Unknown,
+                &format!(
+                    "`{name}` (writing files of unknown names into `{}`)",
+                    dir.text()
+                ),
+                true,
                 0,
             );
         }
