@@ -129,6 +129,54 @@ pub const DEFAULT_SENSITIVE: &[(&str, &str)] = &[
         "**/IndexedDB/*.indexeddb.*/**",
         "browser page storage (sign-in tokens)",
     ),
+    // Chromium-family profile directories, whole (as Firefox's below):
+    // cookies, saved passwords and page storage sit in them under several
+    // names, and a recursive read of a profile (`grep -ra token
+    // ~/.config/google-chrome/Default/`) reads them all.
+    (
+        "**/.config/google-chrome*/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/.config/chromium/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/snap/chromium/common/chromium/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/.config/BraveSoftware/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/.config/microsoft-edge*/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/.config/vivaldi*/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/Library/Application Support/Google/Chrome*/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/Library/Application Support/Chromium/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/Library/Application Support/BraveSoftware/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/Library/Application Support/Microsoft Edge*/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
+    (
+        "**/AppData/Local/*/*/User Data/**",
+        "a Chromium-based browser profile (cookies, page tokens)",
+    ),
     // Firefox's page storage, also for profiles outside the directories
     // below (forks, a `--profile DIR`): the old `webappsstore.sqlite` and
     // the per-origin `storage/default/` of a profile (`*.default*`).
@@ -506,6 +554,16 @@ mod tests {
             "/home/alice/.librewolf/abc.default-release/storage/default/http+++127.0.0.1+8700/ls/data.sqlite",
             "/tmp/prof/webappsstore.sqlite-wal",
             "/Users/alice/Library/Safari/LocalStorage/https_app.example_0.localstorage",
+            "/home/alice/.config/google-chrome/Default",
+            "/home/alice/.config/google-chrome/Default/Preferences",
+            "/home/alice/.config/google-chrome-beta/Default/Web Data",
+            "/home/alice/.config/chromium/Default/Network/Cookies",
+            "/home/alice/snap/chromium/common/chromium/Default/Session Storage",
+            "/home/alice/.config/BraveSoftware/Brave-Browser/Default",
+            "/home/alice/.config/microsoft-edge/Default",
+            "/Users/alice/Library/Application Support/Google/Chrome/Default",
+            "/Users/alice/Library/Application Support/Microsoft Edge/Default",
+            "C:/Users/alice/AppData/Local/Google/Chrome/User Data/Default/Local Storage",
         ] {
             assert!(s.matches(p).is_some(), "{p} should be sensitive");
         }
