@@ -49,3 +49,28 @@ def test_an_answer_recorded_through_the_package_resumes_once_even_if_set_back(tm
     flip(ledger, held.approval.id)
     again = host.check(CALL, context=run, ticket=held.approval.ticket)
     assert (again.decision, again.rule) == ("deny", "approval.replayed"), again
+
+
+REVIEWER_KEY = "ed25519:rBMUVLEAJId_QysF-rKv52MVrJnKdyUmUbIUpqCuhKk:s8GQueKx1pa2T7outKYtIg"
+
+
+def test_a_framework_approval_under_reviewer_keys_names_no_way_to_approve(tmp_path):
+    """Review s12 L3: the core's refusal, written for the person ("approve with
+    `toolvet approvals approve`, which asks for the reviewer's passphrase"),
+    reached the model as the deny's message, under a ledger-outage rule."""
+    import toolvet
+    from policy import policy_text
+    from toolvet.integrations._base import Gate
+
+    text = policy_text().replace(
+        'key_file = "approvals.key"\n', f'key_file = "approvals.key"\nreviewer_keys = ["{REVIEWER_KEY}"]\n', 1
+    )
+    assert "reviewer_keys" in text
+    host = toolvet.Host.from_toml(text, base_dir=str(tmp_path), source=str(tmp_path / "toolvet.toml"))
+    gate = Gate(host)
+    held = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r1")
+    assert held.escalated, held
+    ruling = gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r1", reviewer="bob")
+    assert (ruling.allowed, ruling.rule) == (False, "approval.unsigned-decision"), ruling
+    for named in ("toolvet approvals", "passphrase", "reviewer_keys", "--reviewer", "toolvet.toml"):
+        assert named not in ruling.message, ruling.message

@@ -35,6 +35,7 @@ import dataclasses
 import enum
 import hashlib
 import json
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -665,9 +666,20 @@ class Gate:
 
     @staticmethod
     def _unrecorded(error: BaseException) -> Ruling:
+        """The deny for a framework answer the ledger did not take. The model reads
+        it, so it never carries the error's text (which is written for the person
+        and may name a command or a path; review s12 L3): that goes to the log."""
+        logging.getLogger("toolvet").warning("a framework's answer was not recorded: %s", error)
+        if isinstance(error, toolvet.ApprovalError) and getattr(error, "kind", None) == "invalid-review":
+            return Ruling(
+                "deny",
+                "this policy does not take the answer given here as a person's decision (it counts "
+                "only an approval a reviewer gives outside this session), so the call may not run",
+                "approval.unsigned-decision",
+            )
         return Ruling(
             "deny",
-            f"the answer could not be recorded ({error}), so the call may not run",
+            "the answer could not be recorded in the approval ledger, so the call may not run",
             "approval.ledger-unavailable",
         )
 
