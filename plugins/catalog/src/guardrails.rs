@@ -1446,6 +1446,49 @@ pub fn loosening(content: &str) -> Option<&'static str> {
         .map(|(_, what)| *what)
 }
 
+/// Whether `text` names `toolvet serve`'s decision endpoint
+/// (`…/v1/approvals/ID/decision`, any host or prefix; percent-escapes,
+/// case and doubled slashes ignored): the HTTP form of `toolvet approvals
+/// approve|reject` (review s12 L2).
+pub fn names_decision_endpoint(text: &str) -> bool {
+    // Percent-decoded, lower case, slashes collapsed.
+    let bytes = text.as_bytes();
+    let mut plain = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%'
+            && let Some(v) = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            plain.push(char::from(v));
+            i += 3;
+            continue;
+        }
+        plain.push(char::from(b));
+        i += 1;
+    }
+    let mut t = String::with_capacity(plain.len());
+    for c in plain.to_ascii_lowercase().chars() {
+        if c == '/' && t.ends_with('/') {
+            continue;
+        }
+        t.push(c);
+    }
+    t.match_indices("v1/approvals/").any(|(k, m)| {
+        let rest = &t[k + m.len()..];
+        rest.split_once('/').is_some_and(|(id, after)| {
+            !id.is_empty()
+                && after.strip_prefix("decision").is_some_and(|end| {
+                    end.chars()
+                        .next()
+                        .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_')
+                })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
