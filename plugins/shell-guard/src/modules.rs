@@ -38,6 +38,8 @@ const MODULES: &[(&str, Reader)] = &[
     ("tarfile", tarfile_cli),
     ("gzip", gzip_cli),
     ("json.tool", json_tool_cli),
+    // Python 3.14: `python -m json` is `json.tool`.
+    ("json", json_tool_cli),
     ("venv", venv_cli),
     ("virtualenv", venv_cli),
     ("pip", pip_cli),
@@ -391,6 +393,10 @@ pub fn module_effects(name: &str, args: &[Field]) -> Option<(String, Vec<Effect>
     }
     if name.starts_with("python") || name.starts_with("pypy") {
         let (module, rest) = python_module(args)?;
+        // A package's `__main__` runs as the package (`-m zipfile.__main__`).
+        let module = module
+            .strip_suffix(".__main__")
+            .map_or(module.clone(), str::to_string);
         let (_, reader) = MODULES.iter().find(|(m, _)| *m == module)?;
         return Some((format!("{name} -m {module}"), reader(rest)));
     }
@@ -566,6 +572,9 @@ mod tests {
             "python3 -m gzip -d /home/alice/pol/policy.toml.gz",
             "python3 -m gzip --decompress /home/alice/pol/policy.toml.gz",
             "python3 -m json.tool /tmp/evil.json /home/alice/.local/state/toolvet/approvals.db",
+            "python3 -m json /tmp/evil.json /home/alice/pol/policy.toml",
+            "python3 -m zipfile.__main__ -e /tmp/p.zip /home/alice/pol",
+            "python3 -m sqlite3.__main__ /home/alice/.local/state/toolvet/approvals.db 'DELETE FROM approval_requests'",
         ] {
             denied(cmd, "shell.toolvet-state");
         }

@@ -202,9 +202,12 @@ impl Analysis<'_> {
     /// TOOLVET`) reading toolvet's secret variables.
     pub(crate) fn toolvet_secret_command(&mut self, name: &str, args: &[Field], stdin: &Output) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
-        if name == "printenv"
-            && let Some(v) = texts.iter().find(|t| is_toolvet_secret_variable(t))
-        {
+        // `printenv NAME`, `declare -p NAME` / `typeset -p NAME` print the
+        // value.
+        let prints = name == "printenv"
+            || (matches!(name, "declare" | "typeset" | "export" | "readonly")
+                && texts.iter().any(|t| t.starts_with('-') && t.contains('p')));
+        if prints && let Some(v) = texts.iter().find(|t| is_toolvet_secret_variable(t)) {
             self.toolvet_secret_read(&format!("`{name}`"), v);
             return;
         }
@@ -437,6 +440,10 @@ mod tests {
             "printenv TOOLVET_REVIEWER_TOKEN",
             "printenv TOOLVET_METRICS_TOKEN",
             "printenv TOOLVET_APPROVAL_KEY",
+            "declare -p TOOLVET_REVIEWER_TOKEN",
+            "typeset -p TOOLVET_AGENT_TOKEN",
+            "set | grep TOOLVET",
+            "export -p | grep -i toolvet",
             "env | grep TOOLVET",
             "env | grep -i toolvet_rev",
             "printenv | grep TOOLVET",
