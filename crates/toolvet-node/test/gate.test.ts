@@ -3,8 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Gate } from '@toolvet/node';
-import { component, testHost } from './support.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Gate, Host } from '@toolvet/node';
+import { component, policy, testHost } from './support.js';
 
 const deploy = (id: string, args: Record<string, unknown>) => ({ call: { id, name: 'deploy', arguments: args }, context: { runId: 'run-g' } });
 
@@ -195,4 +197,26 @@ test('a full run history refuses the call; large arguments are elided, small val
   const full = await gate.settle(inRun('f', 'g', 'get_weather', { city: 'Paris' }), undefined);
   assert.equal(full.rule, 'toolvet.history-overflow');
   assert.equal(gate.history('f').length, 2);
+});
+
+test('a framework approval under reviewer keys names no way to approve', async () => {
+  // Review s12 L3: the core's refusal, written for the person ("approve with
+  // `toolvet approvals approve`, which asks for the reviewer's passphrase"),
+  // reached the model as the deny's reason.
+  const { text, dir } = policy();
+  const signed = text.replace(
+    'key_file = "approvals.key"\n',
+    'key_file = "approvals.key"\nreviewer_keys = ["ed25519:rBMUVLEAJId_QysF-rKv52MVrJnKdyUmUbIUpqCuhKk:s8GQueKx1pa2T7outKYtIg"]\n',
+  );
+  assert.notEqual(signed, text);
+  writeFileSync(join(dir, 'toolvet.toml'), signed);
+  const gate = new Gate(await Host.fromFile(join(dir, 'toolvet.toml')));
+  const held = await gate.verdict(deploy('l3', { env: 'prod' }));
+  assert.equal(held.decision, 'escalate');
+  const verdict = await gate.settle(deploy('l3', { env: 'prod' }), { approved: true, reviewer: 'bob' });
+  assert.equal(verdict.decision, 'deny');
+  assert.equal(verdict.rule, 'approval.unsigned-decision');
+  for (const named of ['toolvet approvals', 'passphrase', 'reviewer_keys', '--reviewer']) {
+    assert.ok(!(verdict.reason ?? '').includes(named), verdict.reason);
+  }
 });

@@ -13,7 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { HOME_ATTRIBUTE, userHome, type CallContext, type Outcome, type PriorCall, type ToolCall, type ToolInfo, type Verdict } from '#native';
-import { ApprovalError } from './errors.js';
+import { ApprovalError, messageOf } from './errors.js';
 import { denyVerdict, failedVerdict, type Vetter } from './host.js';
 
 /** A call as an adapter sees it: the call, what its tool declares, and its run. */
@@ -460,7 +460,16 @@ export class Gate {
         // Decided in toolvet first: that decision stands; the resume reads it.
         return undefined;
       }
-      return failedVerdict(error);
+      // The model reads this deny: never the error's text, which is written
+      // for the person and may name a command or a path (review s12 L3).
+      console.warn(`toolvet: a framework's answer was not recorded: ${messageOf(error)}`);
+      if (error instanceof ApprovalError && error.kind === 'invalid-review') {
+        return denyVerdict(
+          'approval.unsigned-decision',
+          "this policy does not take the answer given here as a person's decision (it counts only an approval a reviewer gives outside this session), so the call may not run",
+        );
+      }
+      return denyVerdict('approval.ledger-unavailable', 'the answer could not be recorded in the approval ledger, so the call may not run');
     }
   }
 

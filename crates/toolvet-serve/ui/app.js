@@ -10,6 +10,11 @@
 
 const $ = (id) => document.getElementById(id);
 const session = window.sessionStorage;
+// The reviewer token is kept in this page's memory only: browsers write
+// session storage to the profile on disk (Chromium's `Session Storage/`),
+// where an agent running as the reviewer's user could read it. Reloading
+// the page signs out.
+let reviewerToken = "";
 let stream = null;
 
 function el(tag, className, text) {
@@ -24,7 +29,7 @@ function say(message) {
 }
 
 function token() {
-  return session.getItem("toolvet.token") || "";
+  return reviewerToken;
 }
 
 async function api(path, options) {
@@ -243,6 +248,7 @@ function signedIn() {
 }
 
 function signOut() {
+  reviewerToken = "";
   session.clear();
   stream && stream.abort();
   stream = null;
@@ -254,7 +260,7 @@ function signOut() {
 
 $("signin").addEventListener("submit", async (event) => {
   event.preventDefault();
-  session.setItem("toolvet.token", $("token").value.trim());
+  reviewerToken = $("token").value.trim();
   session.setItem("toolvet.reviewer", $("reviewer").value.trim());
   $("token").value = "";
   try {
@@ -262,6 +268,7 @@ $("signin").addEventListener("submit", async (event) => {
     say("");
     signedIn();
   } catch (e) {
+    reviewerToken = "";
     session.clear();
     say("Sign-in failed: " + e.message);
   }

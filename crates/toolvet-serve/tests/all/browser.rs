@@ -217,6 +217,17 @@ async fn run(client: &Client, server: &Running) -> Result<(), String> {
         json!(true),
         "an argument's markup ran or became elements"
     );
+    // The reviewer token is in the page's memory only: browsers write
+    // their storage to the profile on disk (review s12 L6).
+    let stored = client
+        .execute(
+            "const all = [sessionStorage, localStorage].flatMap(s => Object.keys(s).map(k => k + '=' + s.getItem(k))); return all.join('\\n') + '\\n' + document.cookie;",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let stored = stored.as_str().unwrap_or_default().to_string();
+    assert!(!stored.contains(REVIEWER), "the token is in browser storage: {stored}");
 
     // A new request arrives live (SSE), without a reload.
     let deploy = call("deploy", json!({"env": "staging"}), "c2", "r1");
