@@ -227,7 +227,10 @@ async fn run(client: &Client, server: &Running) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     let stored = stored.as_str().unwrap_or_default().to_string();
-    assert!(!stored.contains(REVIEWER), "the token is in browser storage: {stored}");
+    assert!(
+        !stored.contains(REVIEWER),
+        "the token is in browser storage: {stored}"
+    );
 
     // A new request arrives live (SSE), without a reload.
     let deploy = call("deploy", json!({"env": "staging"}), "c2", "r1");
