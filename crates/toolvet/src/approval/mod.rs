@@ -105,7 +105,8 @@ pub mod rules {
     /// The call id was used before, in this run, for a different call.
     pub const CALL_ID_REUSED: &str = "approval.call-id-reused";
     /// The approval does not cover what the call escalates now (the policy
-    /// changed since the request was made).
+    /// changed since the request was made, or a rule over the run's earlier
+    /// calls, such as loop detection, escalates it now).
     pub const NOT_COVERED: &str = "approval.not-covered";
     /// The ledger could not be read or written.
     pub const LEDGER: &str = "approval.ledger-unavailable";

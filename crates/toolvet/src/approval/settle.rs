@@ -224,7 +224,7 @@ impl Approvals {
                 verdict,
                 rules::NOT_COVERED,
                 format!(
-                    "approval request `{}` does not cover what the call is held for now (the policy changed); make the call again to ask anew",
+                    "approval request `{}` does not cover what the call is held for now (a rule the person was not shown holds it: the policy changed, or a rule over the run's earlier calls asks about it now); make the call again to ask anew",
                     record.id
                 ),
             ),
