@@ -21,7 +21,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use toolvet_bench::{ONE_KB, typical_call};
+use toolvet_bench::{ONE_KB, serve_call};
 
 struct Args {
     connections: usize,
@@ -236,7 +236,7 @@ fn main() {
     let handle = server.handle();
     let serving = server_rt.spawn(server.run());
 
-    let request = typical_call(ONE_KB, 0);
+    let request = serve_call(ONE_KB);
     let body = Bytes::from(serde_json::to_vec(&request).unwrap());
     let warmup = Duration::from_secs_f64(a.warmup);
     let measure = Duration::from_secs_f64(a.seconds);

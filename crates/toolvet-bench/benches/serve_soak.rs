@@ -38,7 +38,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use toolvet_bench::{ONE_KB, memory_kib, percentile, repo_root, typical_call};
+use toolvet_bench::{ONE_KB, memory_kib, percentile, repo_root, serve_call};
 
 const TOKEN: &str = "serve-soak-agent-token-0000000";
 const REVIEWER: &str = "serve-soak-reviewer-token-0000";
@@ -324,7 +324,7 @@ fn main() {
             .join(" ")
     );
 
-    let body = Bytes::from(serde_json::to_vec(&typical_call(ONE_KB, 0)).unwrap());
+    let body = Bytes::from(serde_json::to_vec(&serve_call(ONE_KB)).unwrap());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .thread_name("load")

@@ -408,6 +408,16 @@ pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) 
     (policy, source)
 }
 
+/// The call the serve benchmarks send over and over: [`typical_call`]
+/// without a run id, so each is vetted alone. The server keeps the history
+/// of a call's run (`[serve] run_history`), and one call repeated in one
+/// run is a loop the example policy asks a person about after three.
+pub fn serve_call(size: usize) -> CallRequest {
+    let mut call = typical_call(size, 0);
+    call.context.run_id = None;
+    call
+}
+
 /// A policy file for `toolvet serve`, written to `dir/toolvet.toml`:
 /// `examples/toolvet.toml` with its plugins, decision log, approvals ledger
 /// and key given absolute paths (the log, ledger and key in `dir`), the

@@ -108,10 +108,13 @@ impl RunHistory {
 
     /// Record the call `name` with `arguments` as `verdict` leaves it:
     /// allowed, denied or held; allowed by a person's approval is
-    /// [`Outcome::Approved`], and then the newest held entry of the same
-    /// tool and arguments (the call that was held, now resumed) becomes
-    /// that entry instead of a second one, so a run total counts the call
-    /// once. Returns the entry's sequence number.
+    /// [`Outcome::Approved`]. A call whose newest entry of the same tool and
+    /// arguments is held is that held call, not a new one, when it is
+    /// approved (the entry becomes approved, so a run total counts it
+    /// once), rejected (the entry becomes rejected), held again (asked
+    /// about while it waits) or refused by the approval step (`approval.*`:
+    /// a resume in another context, a spent ticket); nothing is added, so
+    /// asking again is never a loop. Returns the entry's sequence number.
     pub fn record_verdict(
         &mut self,
         name: String,
@@ -125,7 +128,14 @@ impl RunHistory {
             Decision::Deny => Outcome::Denied,
             Decision::Escalate => Outcome::Escalated,
         };
-        if outcome == Outcome::Approved
+        let rule = verdict.rule.as_deref().unwrap_or("");
+        // The held call asked about again: the same call, not a new one
+        // (review s13 M3: re-asks counted as a loop, and the loop then held
+        // the approved resume).
+        let same_held = outcome == Outcome::Approved
+            || outcome == Outcome::Escalated
+            || rule.starts_with("approval.");
+        if same_held
             && self.overflow.is_none()
             && let Some((seq, held)) = self.entries.iter_mut().rev().find(|(_, c)| {
                 c.outcome == Outcome::Escalated
@@ -133,7 +143,17 @@ impl RunHistory {
                     && c.arguments.get() == arguments.get()
             })
         {
-            held.outcome = Outcome::Approved;
+            match outcome {
+                // It ran once a person approved it.
+                Outcome::Approved => held.outcome = Outcome::Approved,
+                // A person rejected it.
+                Outcome::Denied if rule == crate::approval_rules::REJECTED => {
+                    held.outcome = Outcome::Rejected;
+                }
+                // Still held, or a resume refused before it could run
+                // (another context, a spent ticket): it is what it was.
+                _ => {}
+            }
             return *seq;
         }
         self.record(name, arguments, outcome, settings)
@@ -421,6 +441,46 @@ mod tests {
         h.record_verdict("pay".into(), pay(), &approved(), &s);
         assert_eq!(h.len(), 4);
         assert_eq!(h.for_checks(&s).unwrap()[3].outcome, Outcome::Approved);
+    }
+
+    /// Review s13 M3: a held call asked about again while it waits, or a
+    /// resume refused by the approval step, is the held call, not a new
+    /// identical one (three of them made a loop that held the approved
+    /// resume).
+    #[test]
+    fn asking_again_about_a_held_call_adds_nothing() {
+        let s = settings();
+        let mut h = RunHistory::default();
+        let call = || raw(r#"{"env":"staging"}"#.into());
+        let held = Verdict::by_host(
+            Decision::Escalate,
+            "policy.requires-approval",
+            "ask",
+            vec![],
+        );
+        let moved = Verdict::by_host(Decision::Deny, "approval.context-changed", "no", vec![]);
+        let first = h.record_verdict("rotate".into(), call(), &held, &s);
+        for _ in 0..3 {
+            assert_eq!(h.record_verdict("rotate".into(), call(), &held, &s), first);
+            assert_eq!(h.record_verdict("rotate".into(), call(), &moved, &s), first);
+        }
+        assert_eq!(h.len(), 1);
+        assert_eq!(
+            h.record_verdict("rotate".into(), call(), &approved(), &s),
+            first
+        );
+        assert_eq!(h.for_checks(&s).unwrap()[0].outcome, Outcome::Approved);
+        // A rejection: the held entry is rejected.
+        h.record_verdict("rotate".into(), raw("{}".into()), &held, &s);
+        let rejected = Verdict::by_host(Decision::Deny, "approval.rejected", "no", vec![]);
+        h.record_verdict("rotate".into(), raw("{}".into()), &rejected, &s);
+        let seen = h.for_checks(&s).unwrap();
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[1].outcome, Outcome::Rejected);
+        // A check's deny of the same call is a call of its own.
+        let denied = Verdict::by_host(Decision::Deny, "shell.rm-home", "no", vec![]);
+        h.record_verdict("rotate".into(), raw("{}".into()), &denied, &s);
+        assert_eq!(h.len(), 3);
     }
 
     #[test]

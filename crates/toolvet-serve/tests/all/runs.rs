@@ -9,13 +9,18 @@ use serde_json::{Value, json};
 /// The harness policy with spend-guard's run limit of 2,000 USD (soft
 /// 100: a larger payment is held for a person), and `serve` lines.
 fn fixture(serve: &str) -> Fixture {
+    fixture_with(serve, "")
+}
+
+/// [`fixture`] with `checks` (more `[[check]]` tables) at the end.
+fn fixture_with(serve: &str, checks: &str) -> Fixture {
     let text = PolicyText {
         serve: format!("watch = false\n{serve}"),
         ..PolicyText::default()
     };
     let policy = format!(
         "{}\n[[check]]\nname = \"spend\"\nplugin = \"{}\"\n[check.settings]\n\
-         limits = {{ USD = {{ soft = 100, hard = 1000, run_hard = 2000 }} }}\n",
+         limits = {{ USD = {{ soft = 100, hard = 1000, run_hard = 2000 }} }}\n{checks}",
         text.render(),
         plugin("spend_guard").display()
     );
@@ -166,4 +171,37 @@ async fn pay_until_refused_or(server: &crate::harness::Running, n: usize) -> (us
         }
     }
     (n, Value::Null)
+}
+
+/// Review s13 M3: asking again about a held call while it waits (as the
+/// docs invite) was recorded as another identical call; with loop
+/// detection at three, the approved resume was then held by the loop and
+/// refused `approval.not-covered`.
+#[tokio::test]
+async fn asking_again_while_a_call_waits_is_no_loop() {
+    let fixture = fixture_with(
+        "",
+        &format!(
+            "[[check]]\nname = \"sequence\"\nplugin = \"{}\"\n[check.settings]\n\
+             loop_detection = {{ max_identical = 3, action = \"escalate\" }}\n",
+            plugin("sequence_guard").display()
+        ),
+    );
+    let server = fixture.start().await;
+    let deploy = crate::harness::call("deploy", json!({"env": "prod"}), "c1", "r-m3");
+    let held = server.check(&deploy).await;
+    assert_eq!(held["decision"], "escalate", "{held}");
+    let id = held["approval"]["id"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        let again = server.check(&deploy).await;
+        assert_eq!(again["approval"]["id"], id.as_str(), "{again}");
+        let early = server.check(&crate::harness::resumed(&deploy, &held)).await;
+        assert_ne!(early["decision"], "allow", "{early}");
+    }
+    let (status, _) = server.decide(&id, "approve", None).await;
+    assert_eq!(status, 200);
+    let ran = server.check(&crate::harness::resumed(&deploy, &held)).await;
+    assert_eq!(ran["decision"], "allow", "{ran}");
+    assert_eq!(ran["rule"], "approval.approved");
+    server.stop().await;
 }
