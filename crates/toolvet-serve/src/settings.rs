@@ -112,7 +112,8 @@ pub struct ServeSettings {
     /// (`run_history`). Default [`RunHistorySource::Server`].
     pub run_history: RunHistorySource,
     /// Most runs whose history the server keeps (`max_runs`); a new run
-    /// beyond it forgets the least recently used one. Default 10,000.
+    /// beyond it forgets one unused for 10 minutes, or is denied
+    /// (`toolvet.too-many-runs`) when none is. Default 10,000.
     pub max_runs: usize,
 }
 

@@ -210,31 +210,46 @@ impl Runs {
     }
 
     /// The history of the run `key`, a new empty one the first time (or
-    /// after it was forgotten).
+    /// after it was forgotten: beyond the capacity, the least recently
+    /// used run is forgotten, history and all).
     pub fn run(&self, key: &str) -> SharedRun {
+        self.get_or_make(key, None)
+            .expect("without a minimum idle time a run is always made")
+    }
+
+    /// [`Runs::run`], except that a run is forgotten to make room only when
+    /// it has not been used for `min_idle`: `None` when every kept run was
+    /// used more recently (the caller refuses the new run rather than let
+    /// a burst of new runs reset the others' run totals).
+    pub fn try_run(&self, key: &str, min_idle: std::time::Duration) -> Option<SharedRun> {
+        self.get_or_make(key, Some(min_idle))
+    }
+
+    fn get_or_make(&self, key: &str, min_idle: Option<std::time::Duration>) -> Option<SharedRun> {
         let mut runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if let Some((run, used)) = runs.get_mut(key) {
             *used = now;
-            return run.clone();
+            return Some(run.clone());
         }
         if runs.len() >= self.capacity {
             let oldest = runs
                 .iter()
                 .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k.clone());
-            if let Some(oldest) = oldest {
-                tracing::warn!(
-                    "{} runs are kept, the limit: the least recently used one is forgotten, \
-                     history and all",
-                    runs.len()
-                );
-                runs.remove(&oldest);
+                .map(|(k, (_, used))| (k.clone(), *used))?;
+            if min_idle.is_some_and(|idle| now.duration_since(oldest.1) < idle) {
+                return None;
             }
+            tracing::warn!(
+                "{} runs are kept, the limit: the least recently used one is forgotten, \
+                 history and all",
+                runs.len()
+            );
+            runs.remove(&oldest.0);
         }
         let run = SharedRun::default();
         runs.insert(key.to_string(), (run.clone(), now));
-        run
+        Some(run)
     }
 
     /// How many runs are kept.
@@ -441,6 +456,21 @@ mod tests {
         h.record_verdict("pay".into(), pay(), &approved(), &s);
         assert_eq!(h.len(), 4);
         assert_eq!(h.for_checks(&s).unwrap()[3].outcome, Outcome::Approved);
+    }
+
+    #[test]
+    fn a_full_set_refuses_a_new_run_until_one_is_idle() {
+        let runs = Runs::new(2);
+        let idle = std::time::Duration::from_secs(600);
+        assert!(runs.try_run("a", idle).is_some());
+        assert!(runs.try_run("b", idle).is_some());
+        assert!(runs.try_run("c", idle).is_none(), "a and b are in use");
+        assert!(
+            runs.try_run("a", idle).is_some(),
+            "a kept run is still served"
+        );
+        assert!(runs.try_run("c", std::time::Duration::ZERO).is_some());
+        assert_eq!(runs.len(), 2);
     }
 
     /// Review s13 M3: a held call asked about again while it waits, or a

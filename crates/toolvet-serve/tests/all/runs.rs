@@ -205,3 +205,44 @@ async fn asking_again_while_a_call_waits_is_no_loop() {
     assert_eq!(ran["rule"], "approval.approved");
     server.stop().await;
 }
+
+/// Review s13 M1: another token's burst of new runs pushed a run out of
+/// the store, and its run total restarted from zero. A full store now
+/// refuses a new run while every kept run is in use.
+#[tokio::test]
+async fn a_burst_of_new_runs_does_not_forget_a_busy_run() {
+    let fixture = fixture("max_runs = 2");
+    let server = fixture.start().await;
+    let (passed, refusal) = pay_until_refused(&server, "r-m1", "alice@acme.com", 0).await;
+    assert_eq!(
+        (passed, refusal["rule"].as_str()),
+        (20, Some("spend.run-limit"))
+    );
+    let (_, other) = server
+        .post(
+            "/access/v1/evaluation",
+            Some(AGENT),
+            &payment(500, "1.00", "r-other-1", "mallory@acme.com"),
+        )
+        .await;
+    assert_eq!(other["decision"], true, "{other}");
+    let (_, refused) = server
+        .post(
+            "/access/v1/evaluation",
+            Some(AGENT),
+            &payment(501, "1.00", "r-other-2", "mallory@acme.com"),
+        )
+        .await;
+    assert_eq!(refused["decision"], false, "{refused}");
+    assert_eq!(
+        refused["context"]["toolvet"]["rule"],
+        "toolvet.too-many-runs"
+    );
+    // Alice's run still knows its total.
+    let (passed, refusal) = pay_until_refused(&server, "r-m1", "alice@acme.com", 600).await;
+    assert_eq!(
+        (passed, refusal["rule"].as_str()),
+        (0, Some("spend.run-limit"))
+    );
+    server.stop().await;
+}
