@@ -2022,3 +2022,65 @@ fn a_cursor_mcp_approval_serves_only_the_server_it_was_asked_for() {
     assert_eq!(seen("cursor", &ran), Seen::Deny, "{}", ran.stdout);
     assert!(ran.stdout.contains("names no server"), "{}", ran.stdout);
 }
+
+/// Thirteenth review M3 (hooks half): a model retrying a held call while
+/// the person has not answered yet was recorded as identical calls, so
+/// sequence-guard's loop rule (`max_identical = 3`) held the approved
+/// resume, which the person's approval did not cover. The held call,
+/// asked again or resumed, is one entry: held, then approved.
+#[test]
+fn a_held_call_retried_before_approval_resumes_and_counts_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = signed_policy(dir.path());
+    let call = || {
+        let input = json!({"env": "staging"});
+        hook(
+            "gemini-cli",
+            &policy,
+            &mapped_tool_payload("gemini-cli", "rotate_keys", input),
+            &[],
+            &[],
+        )
+    };
+    let held = call();
+    assert_eq!(seen("gemini-cli", &held), Seen::Deny, "{}", held.stdout);
+    let id = request_id(&held);
+    for _ in 0..3 {
+        let again = call();
+        assert_eq!(seen("gemini-cli", &again), Seen::Deny, "{}", again.stdout);
+        assert_eq!(request_id(&again), id, "{}", again.stdout);
+        assert!(
+            !again.stdout.contains("sequence.loop"),
+            "asking again is not a loop: {}",
+            again.stdout
+        );
+    }
+    let approved = approve(dir.path(), &policy, &id, "once");
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    let ran = call();
+    assert_eq!(
+        seen("gemini-cli", &ran),
+        Seen::Silent,
+        "approved: runs: {}",
+        ran.stdout
+    );
+    // One entry for the held call, approved; the file still verifies.
+    let text = std::fs::read_to_string(history_file(dir.path(), "gemini-cli", "s")).unwrap();
+    let outcomes: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line.split_once(' ').unwrap().1).unwrap();
+            assert_eq!(entry["name"], "rotate_keys", "{line}");
+            entry["outcome"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(outcomes, ["approved"], "{text}");
+    // Used up: the same call again is a new call, held and recorded.
+    let next = call();
+    assert_eq!(seen("gemini-cli", &next), Seen::Deny, "{}", next.stdout);
+    assert_ne!(request_id(&next), id);
+}

@@ -85,7 +85,27 @@ pub struct SessionHistory {
     name: String,
     key: [u8; 32],
     entries: Vec<PriorCall>,
+    /// Per entry, the approval request that held it in the ledger (the
+    /// call did not run), when it was so held.
+    held: Vec<Option<String>>,
     last_mac: String,
+}
+
+/// One line's JSON: a [`PriorCall`], and the approval request that held
+/// it when it was held in the ledger (`toolvet.held`). Lines written
+/// before that field existed read as not held.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    name: String,
+    arguments: Box<RawValue>,
+    outcome: Outcome,
+    #[serde(
+        rename = "toolvet.held",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    held: Option<String>,
 }
 
 /// The history file of `session` for `agent_name` under `dir`.
@@ -138,6 +158,7 @@ impl SessionHistory {
             name,
             key,
             entries: Vec::new(),
+            held: Vec::new(),
             last_mac: GENESIS.to_string(),
         };
         let mut macs = Vec::new();
@@ -157,14 +178,19 @@ impl SessionHistory {
                      .seal) to start the session afresh",
                 ));
             }
-            let entry: PriorCall =
+            let line: Line =
                 serde_json::from_str(json).map_err(|e| at(&format!("not a history entry: {e}")))?;
-            if !entry.arguments.get().trim_start().starts_with('{') {
+            if !line.arguments.get().trim_start().starts_with('{') {
                 return Err(at("`arguments` is not a JSON object"));
             }
             history.last_mac = mac.to_ascii_lowercase();
             macs.push(history.last_mac.clone());
-            history.entries.push(entry);
+            history.entries.push(PriorCall {
+                name: line.name,
+                arguments: line.arguments,
+                outcome: line.outcome,
+            });
+            history.held.push(line.held);
         }
         history.check_seal(&macs)?;
         if text.len() as u64 > MAX_FILE_BYTES {
@@ -273,7 +299,8 @@ impl SessionHistory {
     }
 
     /// Append the call that was just vetted (then the lock is released
-    /// when `self` drops).
+    /// when `self` drops); `held` names the approval request that holds it
+    /// in the ledger, when it is so held (it did not run).
     ///
     /// # Errors
     /// [`HookError::History`] if the line cannot be written.
@@ -282,13 +309,15 @@ impl SessionHistory {
         name: &str,
         arguments: &RawValue,
         outcome: Outcome,
+        held: Option<&str>,
     ) -> Result<(), HookError> {
         let entry = PriorCall {
             name: name.to_string(),
             arguments: arguments.to_owned(),
             outcome,
         };
-        let json = encode(&entry)?;
+        let held = held.map(str::to_string);
+        let json = encode(&entry, held.as_deref())?;
         let mac = self.mac_line(&self.last_mac, &json);
         let line = format!("{mac} {json}\n");
         let end = self
@@ -299,12 +328,40 @@ impl SessionHistory {
             .and_then(|()| self.file.stream_position())
             .map_err(|e| history_error(&self.path, format_args!("cannot write: {e}")))?;
         self.entries.push(entry);
+        self.held.push(held);
         self.last_mac = mac;
         self.write_seal()?;
         if end > MAX_FILE_BYTES / 2 {
             self.compact()?;
         }
         Ok(())
+    }
+
+    /// Settle the newest entry still held by approval request `request`
+    /// (recorded [`Outcome::Escalated`] with that request): it becomes
+    /// `outcome` ([`Outcome::Approved`] when the approved call is resumed,
+    /// [`Outcome::Rejected`] when a person rejected it). Returns whether
+    /// such an entry was found; the file is rewritten (and MACed anew)
+    /// when it was. The held call and its resume are one call, counted
+    /// once (review s13 M3).
+    ///
+    /// # Errors
+    /// [`HookError::History`] if the file cannot be rewritten.
+    pub fn settle(&mut self, request: &str, outcome: Outcome) -> Result<bool, HookError> {
+        let Some(i) = self.newest_held(request) else {
+            return Ok(false);
+        };
+        self.entries[i].outcome = outcome;
+        self.rewrite()?;
+        Ok(true)
+    }
+
+    /// The newest entry still held by approval request `request`.
+    pub fn newest_held(&self, request: &str) -> Option<usize> {
+        (0..self.entries.len()).rev().find(|&i| {
+            self.entries[i].outcome == Outcome::Escalated
+                && self.held[i].as_deref() == Some(request)
+        })
     }
 
     /// Rewrite the file with every entry, fitted by the core's rule
@@ -327,10 +384,16 @@ impl SessionHistory {
                     ),
                 )
             })?;
+        self.rewrite()
+    }
+
+    /// Rewrite the file with every entry as it is now, MACed anew, and its
+    /// seal.
+    fn rewrite(&mut self) -> Result<(), HookError> {
         let mut text = String::new();
         let mut last = GENESIS.to_string();
-        for entry in &self.entries {
-            let json = encode(entry)?;
+        for (entry, held) in self.entries.iter().zip(&self.held) {
+            let json = encode(entry, held.as_deref())?;
             last = self.mac_line(&last, &json);
             text.push_str(&format!("{last} {json}\n"));
         }
@@ -339,14 +402,20 @@ impl SessionHistory {
             .set_len(0)
             .and_then(|()| self.file.seek(SeekFrom::Start(0)).map(|_| ()))
             .and_then(|()| self.file.write_all(text.as_bytes()))
-            .map_err(|e| history_error(&self.path, format_args!("cannot compact: {e}")))?;
+            .map_err(|e| history_error(&self.path, format_args!("cannot rewrite: {e}")))?;
         self.write_seal()
     }
 }
 
-/// An entry as one line of JSON.
-fn encode(entry: &PriorCall) -> Result<String, HookError> {
-    let json = serde_json::to_string(entry)
+/// An entry, held by approval request `held` or not, as one line of JSON.
+fn encode(entry: &PriorCall, held: Option<&str>) -> Result<String, HookError> {
+    let line = Line {
+        name: entry.name.clone(),
+        arguments: entry.arguments.clone(),
+        outcome: entry.outcome,
+        held: held.map(str::to_string),
+    };
+    let json = serde_json::to_string(&line)
         .map_err(|e| HookError::History(format!("cannot encode an entry: {e}")))?;
     if json.contains('\n') {
         // Raw arguments text with a line break: re-encode it compactly.
@@ -556,7 +625,7 @@ mod tests {
 
     fn one_entry(dir: &Path, session: &str) -> PathBuf {
         let mut h = SessionHistory::open(dir, "codex", session).unwrap();
-        h.append("read_file", &raw(r#"{"path":"a"}"#), Outcome::Allowed)
+        h.append("read_file", &raw(r#"{"path":"a"}"#), Outcome::Allowed, None)
             .unwrap();
         path_for(dir, "codex", session)
     }
@@ -565,6 +634,40 @@ mod tests {
         SessionHistory::open(dir, "codex", session)
             .unwrap_err()
             .to_string()
+    }
+
+    #[test]
+    fn a_held_entry_settles_in_place_and_the_file_still_verifies() {
+        let (_tmp, dir) = state();
+        let pay = raw(r#"{"amount":500}"#);
+        {
+            let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+            h.append("pay", &pay, Outcome::Escalated, Some("apr_1"))
+                .unwrap();
+            h.append("ls", &raw("{}"), Outcome::Allowed, None).unwrap();
+            // An ask of the same request is not held in the ledger.
+            h.append("pay", &pay, Outcome::Escalated, None).unwrap();
+            assert_eq!(h.newest_held("apr_1"), Some(0));
+            assert!(!h.settle("apr_2", Outcome::Approved).unwrap());
+        }
+        let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+        assert!(h.settle("apr_1", Outcome::Approved).unwrap());
+        // Settled: no longer held, so a second resume is a new call.
+        assert_eq!(h.newest_held("apr_1"), None);
+        assert!(!h.settle("apr_1", Outcome::Approved).unwrap());
+        h.append("ls", &raw("{}"), Outcome::Allowed, None).unwrap();
+        drop(h);
+        let h = SessionHistory::open(&dir, "codex", "s").unwrap();
+        let outcomes: Vec<Outcome> = h.entries().iter().map(|e| e.outcome).collect();
+        assert_eq!(
+            outcomes,
+            [
+                Outcome::Approved,
+                Outcome::Allowed,
+                Outcome::Escalated,
+                Outcome::Allowed
+            ]
+        );
     }
 
     #[test]
@@ -681,7 +784,7 @@ mod tests {
         let path = one_entry(&dir, "s");
         {
             let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
-            h.append("bash", &raw(r#"{"command":"ls"}"#), Outcome::Denied)
+            h.append("bash", &raw(r#"{"command":"ls"}"#), Outcome::Denied, None)
                 .unwrap();
         }
         let text = std::fs::read_to_string(&path).unwrap();
@@ -716,7 +819,7 @@ mod tests {
                     for j in 0..20 {
                         let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
                         let before = h.entries().len();
-                        h.append(&format!("t{i}-{j}"), &raw("{}"), Outcome::Allowed)
+                        h.append(&format!("t{i}-{j}"), &raw("{}"), Outcome::Allowed, None)
                             .unwrap();
                         assert_eq!(h.entries().len(), before + 1);
                     }

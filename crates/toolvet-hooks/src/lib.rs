@@ -343,12 +343,65 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     }
     if let Some(history) = &mut history {
         let recorded = &verdicts[..requests.len()];
-        for (name, arguments) in recorded_calls(&requests, recorded) {
-            let outcome = outcome_of(&answer, &verdicts);
-            history.append(name, &limits.recorded(arguments), outcome)?;
+        let outcome = outcome_of(&answer, &verdicts);
+        for (name, arguments, verdict) in recorded_calls(&requests, recorded) {
+            record(
+                history,
+                name,
+                &limits.recorded(arguments),
+                outcome,
+                &answer,
+                verdict,
+            )?;
         }
     }
     Ok(answer)
+}
+
+/// Record one call of a tool use answered `answer` (its entry's outcome
+/// `outcome`, its own verdict `verdict`). A call the ledger holds is
+/// recorded with its approval request, and is that held call when it
+/// comes again, not a new identical one (review s13 M3; the rule of
+/// [`toolvet::run_history::RunHistory::record_verdict`]): approved and
+/// resumed, its entry becomes approved (counted once); rejected, rejected;
+/// held again or refused by the approval step, it adds nothing, so a model
+/// retrying a held call is not a loop. An `ask` is never such a call: the
+/// person answers it in the agent and it may have run, so every ask is
+/// its own entry, counted by run totals.
+fn record(
+    history: &mut history::SessionHistory,
+    name: &str,
+    arguments: &serde_json::value::RawValue,
+    outcome: Outcome,
+    answer: &Answer,
+    verdict: &Verdict,
+) -> Result<(), HookError> {
+    let request = verdict.approval.as_ref().map(|a| a.id.as_str());
+    let rule = verdict.rule.as_deref().unwrap_or_default();
+    if let Some(request) = request
+        && history.newest_held(request).is_some()
+    {
+        match answer {
+            Answer::Allow { .. } if verdict.decision == Decision::Allow => {
+                history.settle(request, Outcome::Approved)?;
+                return Ok(());
+            }
+            Answer::Deny(_) if rule == toolvet::approval_rules::REJECTED => {
+                history.settle(request, Outcome::Rejected)?;
+                return Ok(());
+            }
+            // Held again, refused by the approval step, or kept from
+            // running by another part: still the held call.
+            Answer::Deny(_) => return Ok(()),
+            Answer::Allow { .. } | Answer::Ask(_) => {}
+        }
+    }
+    let held = (matches!(answer, Answer::Deny(_))
+        && outcome == Outcome::Escalated
+        && verdict.decision == Decision::Escalate)
+        .then_some(request)
+        .flatten();
+    history.append(name, arguments, outcome, held)
 }
 
 /// The argument under which the hooks record what a keystroke call typed
@@ -827,10 +880,10 @@ fn outcome_of(answer: &Answer, verdicts: &[Verdict]) -> Outcome {
 /// are each recorded. The name kept is the candidate that the most checks
 /// vetted (the one the policy knows: `pay_invoice` rather than
 /// `mcp__pay__pay_invoice`), the first among equals.
-fn recorded_calls<'a>(
+fn recorded_calls<'a, 'v>(
     requests: &'a [CallRequest],
-    verdicts: &[Verdict],
-) -> Vec<(&'a str, &'a serde_json::value::RawValue)> {
+    verdicts: &'v [Verdict],
+) -> Vec<(&'a str, &'a serde_json::value::RawValue, &'v Verdict)> {
     let mut groups: Vec<(&'a serde_json::value::RawValue, usize, usize)> = Vec::new();
     for (i, request) in requests.iter().enumerate() {
         let checks = verdicts.get(i).map_or(0, |v| v.checks.len());
@@ -849,7 +902,13 @@ fn recorded_calls<'a>(
     }
     groups
         .into_iter()
-        .map(|(arguments, best, _)| (requests[best].call.name.as_str(), arguments))
+        .map(|(arguments, best, _)| {
+            (
+                requests[best].call.name.as_str(),
+                arguments,
+                &verdicts[best],
+            )
+        })
         .collect()
 }
 
