@@ -460,7 +460,7 @@ const ENTRIES: &[Entry] = &[
 
 /// Runners whose next operand is the program: `npx prisma …`, `bundle exec
 /// rails …`, `python manage.py …`, `php artisan …`.
-fn unwrap_runner(name: &str, args: &[Field]) -> Option<(String, Vec<Field>)> {
+pub(crate) fn unwrap_runner(name: &str, args: &[Field]) -> Option<(String, Vec<Field>)> {
     let skip_opts = |from: usize| {
         args[from..]
             .iter()

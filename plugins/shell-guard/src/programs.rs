@@ -188,11 +188,18 @@ const UNSAFE_AGENT_FLAGS: &[(&str, &str)] = &[
 ];
 
 /// Agent CLIs: started from an agent's shell, each runs tool calls of its
-/// own, which this session's hooks see only if its settings say so.
+/// own, which this session's hooks see only if its settings say so. With
+/// the names their packages run under (`npx @anthropic-ai/claude-code`,
+/// `npx @google/gemini-cli`, `uvx aider-chat`).
 const AGENT_CLIS: &[&str] = &[
     "claude",
+    "claude-code",
     "codex",
     "gemini",
+    "gemini-cli",
+    "qwen-code",
+    "opencode-ai",
+    "aider-chat",
     "cursor-agent",
     "copilot",
     "aider",
@@ -202,6 +209,10 @@ const AGENT_CLIS: &[&str] = &[
     "qwen",
     "crush",
 ];
+
+/// The only words with which an agent CLI is started without a session
+/// of its own: it prints its version or help and exits.
+const AGENT_CLI_INFO: &[&str] = &["--version", "-v", "-V", "version", "--help", "-h", "help"];
 
 /// Options with which an agent CLI reads other settings or permissions
 /// than the session's own, which can leave its hooks off (`--settings
@@ -326,18 +337,39 @@ impl Analysis<'_> {
                 );
             }
         }
+        // An agent CLI, or one a package runner starts (`npx
+        // @anthropic-ai/claude-code`, `pnpm dlx @google/gemini-cli`).
+        match crate::destroyers::unwrap_runner(name, args) {
+            Some((program, rest)) if AGENT_CLIS.contains(&program.as_str()) => {
+                let rest: Vec<String> = rest.iter().map(Field::text).collect();
+                self.agent_cli(&program, &rest, env);
+            }
+            _ => self.agent_cli(name, &texts, env),
+        }
+        if matches!(name, "docker" | "podman" | "nerdctl")
+            && texts.first().is_some_and(|s| s == "run" || s == "create")
+        {
+            self.container_mounts(name, &texts, env);
+        }
+    }
+
+    /// The rules for starting agent CLI `name` with words `texts`: one
+    /// with its permission checks off, other settings or home, or any
+    /// session of its own (`shell.agent-unsafe-mode`,
+    /// `shell.nested-agent`); nothing for another program.
+    fn agent_cli(&mut self, name: &str, texts: &[String], env: &Env) {
         if let Some((_, flag)) = UNSAFE_AGENT_FLAGS
             .iter()
             .find(|(p, f)| *p == name && texts.iter().any(|t| t == f))
         {
             self.report(
-                false,
-                "shell.agent-unsafe-mode",
-                format!(
-                    "The command starts the agent CLI `{name}` with `{flag}`, which turns its own permission checks off, \
-                     so whatever it is asked runs unchecked. A person must approve; run it without that option."
-                ),
-            );
+            false,
+            "shell.agent-unsafe-mode",
+            format!(
+                "The command starts the agent CLI `{name}` with `{flag}`, which turns its own permission checks off, \
+                 so whatever it is asked runs unchecked. A person must approve; run it without that option."
+            ),
+        );
         } else if AGENT_CLIS.contains(&name) {
             // A nested agent with its hooks off (`--settings
             // '{"disableAllHooks":true}'`, another home or config
@@ -356,20 +388,33 @@ impl Analysis<'_> {
                 .map(|v| format!("`{v}` set"));
             if let Some(how) = option.or(moved) {
                 self.report(
-                    false,
-                    "shell.nested-agent",
-                    format!(
-                        "The command starts the agent CLI `{name}` with {how}, so it reads other settings than this \
-                         session's and its hooks may be off: its own tool calls would run unchecked. A person must \
-                         approve; do the work in this session instead."
-                    ),
-                );
+                false,
+                "shell.nested-agent",
+                format!(
+                    "The command starts the agent CLI `{name}` with {how}, so it reads other settings than this \
+                     session's and its hooks may be off: its own tool calls would run unchecked. A person must \
+                     approve; do the work in this session instead."
+                ),
+            );
+            } else if !texts.iter().all(|t| AGENT_CLI_INFO.contains(&t.as_str()))
+                || texts.is_empty()
+            {
+                // Even with the same hooks, a child session is vetted with
+                // a history of its own that starts empty: the run's limits
+                // (spend, call counts, loops, required order) start again
+                // there, as many times as the agent starts one (review s13
+                // M2).
+                self.report(
+                false,
+                "shell.nested-agent",
+                format!(
+                    "The command starts the agent CLI `{name}` as a session of its own. Its tool calls are \
+                     vetted in a new session whose history starts empty, so this run's limits (spend, call \
+                     counts, loops, required order) would start again there. A person must approve; do the \
+                     work in this session instead."
+                ),
+            );
             }
-        }
-        if matches!(name, "docker" | "podman" | "nerdctl")
-            && texts.first().is_some_and(|s| s == "run" || s == "create")
-        {
-            self.container_mounts(name, &texts, env);
         }
     }
 

@@ -1776,11 +1776,31 @@ fn nested_agents_are_held_for_a_person() {
         "claude --dangerously-skip-permissions -p hi",
         "shell.agent-unsafe-mode",
     );
-    // With the session's own settings, its hooks run as here.
-    allow("claude -p 'what does src/main.rs do?'");
-    allow("gemini -p 'summarise README.md'");
+    // With the session's own settings, its hooks run as here, but with a
+    // history of its own: the run's limits would start again there
+    // (review s13 M2).
+    for cmd in [
+        "claude -p 'what does src/main.rs do?'",
+        "gemini -p 'summarise README.md'",
+        "for i in $(seq 1 20); do claude -p \"pay invoice INV-$i\"; done",
+        "codex exec 'pay invoice INV-7'",
+        "echo 'pay INV-7' | claude",
+        "claude",
+        "npx @anthropic-ai/claude-code -p hi",
+        "npx -y @google/gemini-cli -p hi",
+        "bunx @openai/codex exec hi",
+        "pnpm dlx @google/gemini-cli -p hi",
+        "uvx aider-chat --message hi",
+        "nohup claude -p hi &",
+        "setsid -f codex exec hi",
+        "/usr/local/bin/claude -p hi",
+        "command claude -p hi",
+    ] {
+        escalate(cmd, "shell.nested-agent");
+    }
     allow("claude --version");
     allow("codex --help");
+    allow("gemini -v");
 }
 
 #[test]
