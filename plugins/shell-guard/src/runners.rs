@@ -584,6 +584,7 @@ pub(crate) fn is_runner(name: &str, args: &[Field]) -> bool {
                 | "batch"
                 | "tmux"
                 | "screen"
+                | "py"
         )
 }
 
@@ -659,6 +660,21 @@ impl Analysis<'_> {
                 Run::Command(cmd)
             }
             "chronic" | "valgrind" | "firejail" => rest(skip_options(args, &[])),
+            // The Windows Python launcher: `py -3.12 -m MODULE`, `py
+            // -V:3.12 SCRIPT` run Python with the rest, as `python` does.
+            "py" => {
+                let version = args.first().map(Field::text).is_some_and(|t| {
+                    t.starts_with("-V:")
+                        || t.strip_prefix('-').is_some_and(|v| {
+                            v.starts_with(|c: char| c.is_ascii_digit())
+                                && v.chars()
+                                    .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
+                        })
+                });
+                let mut cmd = vec![Field::lit("python")];
+                cmd.extend(args.iter().skip(usize::from(version)).cloned());
+                Run::Command(cmd)
+            }
             "dbus-run-session" => rest(skip_options(args, &["--config-file", "--dbus-daemon"])),
             "unshare" => rest(skip_options(
                 args,

@@ -3434,3 +3434,17 @@ fn proc_self_cwd_and_root_are_the_paths_they_lead_to() {
     allow("cat /proc/self/cwd/README.md");
     allow("cat /proc/self/status");
 }
+
+/// Review s12 leftover: the Windows Python launcher (`py -3 -m MODULE`)
+/// runs Python with the rest, as `python` does.
+#[test]
+fn the_python_launcher_runs_python() {
+    assert_eq!(norm("py -3 -m pytest -q"), ["python -m pytest -q"]);
+    assert_eq!(norm("py -V:3.12 script.py"), ["python script.py"]);
+    assert_eq!(norm("py script.py"), ["python script.py"]);
+    deny(
+        "py -3.11-64 -c 'import shutil, os; shutil.rmtree(os.path.expanduser(\"~\"))'",
+        "shell.rm-home",
+    );
+    allow("py -3 -m pytest -q");
+}
