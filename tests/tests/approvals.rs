@@ -1499,3 +1499,68 @@ async fn a_ticket_binds_the_exact_numbers_and_keys_of_its_arguments() {
         r#"{"account":18446744073709551601}"#
     );
 }
+
+/// Review s12 leftover: under a policy without reviewer keys, a front end
+/// that trusts its ledger (`toolvet serve`, whose Postgres the agent may
+/// reach with the application's role) counted any row that read as
+/// approved. An approval counts only with the seal toolvet stores with
+/// the ledger's own key when it records the decision.
+#[tokio::test]
+async fn an_approval_counts_only_with_the_seal_toolvet_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let db = rusqlite::Connection::open(dir.path().join("approvals.db")).unwrap();
+    let flip = |id: &str, scope: &str| {
+        db.execute(
+            "UPDATE approval_requests SET status = 'approved', decision = 'approve', \
+             reviewer = 'mallory', scope = ?2, decided_at_ms = created_at_ms WHERE id = ?1",
+            rusqlite::params![id, scope],
+        )
+        .unwrap()
+    };
+    // A row set to approved by SQL: no seal, no allow.
+    let call = deploy("c1", "run-1", "prod");
+    let (id, ticket) = escalate(&host, &call).await;
+    assert_eq!(flip(&id, "once"), 1);
+    let v = host.check(&with_ticket(&call, &ticket)).await;
+    refused(&v, "approval.unsigned-decision");
+    // Nor a seal copied from another request toolvet approved.
+    let other = deploy("c2", "run-1", "staging");
+    let (other_id, other_ticket) = escalate(&host, &other).await;
+    approvals
+        .approve(&other_id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    db.execute(
+        "INSERT OR REPLACE INTO approval_signed_decisions (id, token) \
+         SELECT ?1, token FROM approval_signed_decisions WHERE id = ?2",
+        rusqlite::params![id, other_id],
+    )
+    .unwrap();
+    let v = host.check(&with_ticket(&call, &ticket)).await;
+    refused(&v, "approval.unsigned-decision");
+    // The approval toolvet recorded counts; widened to `run` by SQL, not.
+    let v = host.check(&with_ticket(&other, &other_ticket)).await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    let third = deploy("c3", "run-1", "dev");
+    let (third_id, third_ticket) = escalate(&host, &third).await;
+    approvals
+        .approve(&third_id, "alice", None, Scope::Once)
+        .await
+        .unwrap();
+    assert_eq!(flip(&third_id, "run"), 1);
+    let v = host.check(&with_ticket(&third, &third_ticket)).await;
+    refused(&v, "approval.unsigned-decision");
+    // A seal whose tag was edited does not hold.
+    db.execute(
+        "UPDATE approval_signed_decisions SET token = substr(token, 1, length(token) - 3) || \
+         CASE substr(token, length(token) - 2, 1) WHEN 'A' THEN 'B' ELSE 'A' END || \
+         substr(token, length(token) - 1) WHERE id = ?1",
+        [&third_id],
+    )
+    .unwrap();
+    assert_eq!(flip(&third_id, "once"), 1);
+    let v = host.check(&with_ticket(&third, &third_ticket)).await;
+    refused(&v, "approval.unsigned-decision");
+}

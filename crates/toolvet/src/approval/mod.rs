@@ -956,7 +956,18 @@ impl Approvals {
             }
         }
         let now = UnixMillis::now();
-        let request = match self.inner.ledger.decide(id, &review, now).await? {
+        // Without reviewer keys an approval counts only with toolvet's
+        // seal, stored first and removed if the decision is not recorded.
+        let sealed =
+            review.decision() == ReviewDecision::Approve && !self.requires_signed_approvals();
+        if sealed {
+            self.put_seal(id, &review, now).await?;
+        }
+        let decided = self.inner.ledger.decide(id, &review, now).await;
+        if sealed && !matches!(decided, Ok(Decided::Done(_))) {
+            self.drop_seal(id).await;
+        }
+        let request = match decided? {
             Decided::Done(request) => {
                 if review.decision() == ReviewDecision::Approve {
                     local::note_decided(&request.id);

@@ -26,6 +26,14 @@
 //! signed decisions (the approval then no longer counts: a denial, never
 //! an allow). What it cannot do: make any other call, arguments, run,
 //! scope or time limit count as approved.
+//!
+//! Without reviewer keys, every approval toolvet records is **sealed**: an
+//! HMAC with the approval key (the ticket key) over the same fields,
+//! stored beside the request before the decision ([`Approvals::put_seal`]),
+//! and an approval counts only with a seal that holds and matches its row
+//! ([`Approvals::sealed_approval`]). That stops a writer of the ledger who
+//! lacks the key (a role on a shared Postgres ledger), not the agent's
+//! user where that user can read the key file.
 
 use super::ticket::Refusal;
 use super::{
@@ -45,6 +53,13 @@ use std::fmt;
 /// use (the hooks start one per call): the same approved call, again,
 /// only within these minutes.
 pub const ONCE_WINDOW_MS: u64 = 10 * 60 * 1000;
+
+/// The prefix of a decision sealed with the ledger's own key.
+const SEAL_PREFIX: &str = "tvs1.";
+/// What a seal covers, before the decision's JSON.
+const SEAL_DOMAIN: &[u8] = b"toolvet sealed decision v1\n";
+/// The `key` a sealed decision names.
+const SEAL_KEY: &str = "approval-key";
 
 /// The prefix of a reviewer key entry.
 pub const KEY_PREFIX: &str = "ed25519:";
@@ -373,21 +388,7 @@ impl Approvals {
                  ledger was edited; nothing was signed"
             )));
         }
-        let decision = SignedDecision {
-            id: request.id.clone(),
-            call: request.call.clone(),
-            decision: review.decision(),
-            scope: review.scope(),
-            reviewer: review.reviewer().to_string(),
-            signed_at: now,
-            not_after: UnixMillis(request.expires_at.0.min(now.0.saturating_add(
-                match review.scope() {
-                    Scope::Once => self.inner.ttl_ms.min(ONCE_WINDOW_MS),
-                    Scope::Run => self.inner.ttl_ms,
-                },
-            ))),
-            key: signer.public.public_b64(),
-        };
+        let decision = self.decision_of(&request, &review, now, signer.public.public_b64());
         let token = signer.sign(&decision);
         let ledger = self.inner.ledger.clone();
         let (key, stored) = (id.to_string(), token.clone());
@@ -407,6 +408,161 @@ impl Approvals {
         decided
     }
 
+    /// The decision `review` of `request` at `now`, as signed or sealed
+    /// with `key`: it counts until the request expires, and a `once`
+    /// approval at most [`ONCE_WINDOW_MS`] (a `run` grant at most the
+    /// policy's `ttl_s`) after it was made.
+    fn decision_of(
+        &self,
+        request: &ApprovalRequest,
+        review: &Review,
+        now: UnixMillis,
+        key: String,
+    ) -> SignedDecision {
+        SignedDecision {
+            id: request.id.clone(),
+            call: request.call.clone(),
+            decision: review.decision(),
+            scope: review.scope(),
+            reviewer: review.reviewer().to_string(),
+            signed_at: now,
+            not_after: UnixMillis(request.expires_at.0.min(now.0.saturating_add(
+                match review.scope() {
+                    Scope::Once => self.inner.ttl_ms.min(ONCE_WINDOW_MS),
+                    Scope::Run => self.inner.ttl_ms,
+                },
+            ))),
+            key,
+        }
+    }
+
+    /// Seal the approval `review` of request `id` with the ledger's own
+    /// key (the ticket key) and store the seal beside the request, before
+    /// the decision is recorded: under a policy without reviewer keys an
+    /// approval counts only with it ([`Approvals::sealed_approval`]), so a
+    /// row set to approved by other means than toolvet (SQL on a shared
+    /// Postgres, a file copied over the ledger) counts for nothing where
+    /// the writer lacks the key. Returns the request as read.
+    ///
+    /// # Errors
+    /// [`ApprovalError::NotFound`]; [`ApprovalError::InvalidReview`] for a
+    /// request whose arguments do not match the digest it is bound to (the
+    /// ledger was edited; nothing is sealed); a ledger error.
+    pub(crate) async fn put_seal(
+        &self,
+        id: &str,
+        review: &Review,
+        now: UnixMillis,
+    ) -> Result<(), ApprovalError> {
+        let request = self
+            .inner
+            .ledger
+            .get(id)
+            .await?
+            .ok_or_else(|| ApprovalError::NotFound(id.to_string()))?;
+        if crate::call::arguments_sha256(request.arguments.get()) != request.call.arguments_sha256 {
+            return Err(ApprovalError::InvalidReview(format!(
+                "request `{id}`: its arguments do not match the digest it is bound to, so the \
+                 ledger was edited; nothing was approved"
+            )));
+        }
+        let decision = self.decision_of(&request, review, now, SEAL_KEY.into());
+        let json = serde_json::to_vec(&decision).expect("a decision serializes");
+        let tag = self.inner.signer.seal(SEAL_DOMAIN, &json);
+        let token = format!("{SEAL_PREFIX}{}.{}", B64.encode(&json), B64.encode(tag));
+        self.inner.ledger.put_signed_decision(id, &token).await?;
+        Ok(())
+    }
+
+    /// Remove the seal of request `id` after its decision failed to be
+    /// recorded: a seal must not outlive a decision that did not happen
+    /// (a later hand edit of the row would find it).
+    pub(crate) async fn drop_seal(&self, id: &str) {
+        if let Err(e) = self.inner.ledger.remove_signed_decision(id).await {
+            tracing::error!(target: "toolvet::approvals", "cannot remove the seal of `{id}`: {e}");
+        }
+    }
+
+    /// Whether the approval `record` counts under a policy without
+    /// reviewer keys: only with a seal by the ledger's own key
+    /// ([`Approvals::put_seal`]) that matches the record (id, call,
+    /// approve, scope) and is within its time limit at `now`.
+    pub(crate) async fn sealed_approval(
+        &self,
+        record: &ApprovalRequest,
+        now: UnixMillis,
+    ) -> Result<(), Refusal> {
+        let id = &record.id;
+        let token = self.stored_decision(id).await?;
+        let not_toolvets = |why: &str| {
+            unsigned(format!(
+                "approval request `{id}` reads as approved in the approval ledger, but {why}, so \
+                 it was not recorded through toolvet; it does not count"
+            ))
+        };
+        let Some(token) = token else {
+            return Err(not_toolvets("no seal of that decision is stored"));
+        };
+        let json = token
+            .strip_prefix(SEAL_PREFIX)
+            .filter(|_| token.len() <= MAX_SIGNED_DECISION_BYTES)
+            .and_then(|rest| rest.split_once('.'))
+            .and_then(|(json, tag)| Some((B64.decode(json).ok()?, B64.decode(tag).ok()?)))
+            .filter(|(json, tag)| self.inner.signer.seal_holds(SEAL_DOMAIN, json, tag))
+            .map(|(json, _)| json)
+            .ok_or_else(|| not_toolvets("its seal does not hold"))?;
+        let decision: SignedDecision =
+            serde_json::from_slice(&json).map_err(|_| not_toolvets("its seal is malformed"))?;
+        self.decision_matches(record, &decision, now)
+    }
+
+    /// The signed or sealed decision stored for request `id`.
+    async fn stored_decision(&self, id: &str) -> Result<Option<String>, Refusal> {
+        self.inner.ledger.signed_decision(id).await.map_err(|e| {
+            tracing::error!(target: "toolvet::approvals", "{e}; the approval does not count");
+            Refusal {
+                rule: rules::LEDGER,
+                reason: "the approval ledger cannot be read, so the approval's signature \
+                         cannot be checked; the call is denied (try again later)"
+                    .into(),
+            }
+        })
+    }
+
+    /// Whether `decision` (verified) is the approval `record` holds, and
+    /// within its time limit at `now`.
+    fn decision_matches(
+        &self,
+        record: &ApprovalRequest,
+        decision: &SignedDecision,
+        now: UnixMillis,
+    ) -> Result<(), Refusal> {
+        let id = &record.id;
+        let review = record.review.as_ref();
+        let matches = decision.id == *id
+            && decision.call == record.call
+            && decision.decision == ReviewDecision::Approve
+            && review.is_some_and(|r| {
+                r.decision == ReviewDecision::Approve && r.scope == decision.scope
+            });
+        if !matches {
+            return Err(unsigned(format!(
+                "approval request `{id}` does not match the approval recorded for it (another \
+                 request, call, decision or scope); it is denied"
+            )));
+        }
+        if now >= decision.not_after {
+            return Err(Refusal {
+                rule: rules::EXPIRED,
+                reason: format!(
+                    "the approval of request `{id}` expired at {}; make the call again to ask anew",
+                    decision.not_after
+                ),
+            });
+        }
+        Ok(())
+    }
+
     /// Whether the approval `record` (approved, or consumed with scope
     /// `run`) counts: always without reviewer keys; with them, only with a
     /// decision signed by one of them that matches the record (id, call,
@@ -420,18 +576,7 @@ impl Approvals {
         if keys.is_empty() {
             return Ok(());
         }
-        let token = match self.inner.ledger.signed_decision(&record.id).await {
-            Ok(token) => token,
-            Err(e) => {
-                tracing::error!(target: "toolvet::approvals", "{e}; the approval does not count");
-                return Err(Refusal {
-                    rule: rules::LEDGER,
-                    reason: "the approval ledger cannot be read, so the approval's signature \
-                             cannot be checked; the call is denied (try again later)"
-                        .into(),
-                });
-            }
-        };
+        let token = self.stored_decision(&record.id).await?;
         let id = &record.id;
         let Some(token) = token else {
             return Err(unsigned(format!(
@@ -444,29 +589,7 @@ impl Approvals {
                 "approval request `{id}`: its signed approval does not hold ({why}); it is denied"
             ))
         })?;
-        let review = record.review.as_ref();
-        let matches = decision.id == *id
-            && decision.call == record.call
-            && decision.decision == ReviewDecision::Approve
-            && review.is_some_and(|r| {
-                r.decision == ReviewDecision::Approve && r.scope == decision.scope
-            });
-        if !matches {
-            return Err(unsigned(format!(
-                "approval request `{id}` does not match the approval its reviewer signed (another \
-                 request, call, decision or scope); it is denied"
-            )));
-        }
-        if now >= decision.not_after {
-            return Err(Refusal {
-                rule: rules::EXPIRED,
-                reason: format!(
-                    "the signed approval of request `{id}` expired at {}; make the call again to ask anew",
-                    decision.not_after
-                ),
-            });
-        }
-        Ok(())
+        self.decision_matches(record, &decision, now)
     }
 }
 

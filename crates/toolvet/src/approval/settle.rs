@@ -350,7 +350,9 @@ impl Approvals {
     /// under reviewer keys only with its reviewer's signature
     /// ([`Approvals::signed_approval`]); without them, for approvals that
     /// [`Approvals::guard_same_user`] guards, only when this process
-    /// recorded the decision itself.
+    /// recorded the decision itself; and without them always only with
+    /// the seal toolvet stored when it recorded the decision
+    /// ([`Approvals::sealed_approval`]).
     async fn approval_counts(
         &self,
         record: &ApprovalRequest,
@@ -371,7 +373,7 @@ impl Approvals {
                 ),
             });
         }
-        Ok(())
+        self.sealed_approval(record, now).await
     }
 
     /// Whether the ledger's rejection of `record` may be believed: where

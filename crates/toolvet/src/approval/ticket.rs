@@ -129,6 +129,26 @@ impl Signer {
         Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes keys of any length")
     }
 
+    /// HMAC-SHA256 with this key over `domain` then `bytes` (32 bytes):
+    /// the seal of a decision recorded through toolvet
+    /// ([`super::reviewer`]). Another domain than tickets', so a seal is
+    /// never a ticket's tag.
+    pub fn seal(&self, domain: &[u8], bytes: &[u8]) -> Vec<u8> {
+        let mut mac = self.mac();
+        mac.update(domain);
+        mac.update(bytes);
+        mac.finalize().into_bytes().to_vec()
+    }
+
+    /// Whether `tag` is the seal of `bytes` in `domain` (compared in
+    /// constant time).
+    pub fn seal_holds(&self, domain: &[u8], bytes: &[u8], tag: &[u8]) -> bool {
+        let mut mac = self.mac();
+        mac.update(domain);
+        mac.update(bytes);
+        mac.verify_slice(tag).is_ok()
+    }
+
     /// The ticket of `request`: deterministic, so asking again about the
     /// same request hands out the same ticket.
     pub fn issue(&self, request: &ApprovalRequest) -> String {
