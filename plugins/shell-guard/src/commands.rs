@@ -2171,6 +2171,7 @@ impl Analysis<'_> {
             "checkout" | "restore" | "rm" | "mv" | "checkout-index" => {
                 self.git_path_writes(&sub, rest, &mut env, depth)
             }
+            "stash" => self.git_stash(rest, &mut env, depth),
             _ => {}
         }
         match sub.as_str() {

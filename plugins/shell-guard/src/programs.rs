@@ -1230,6 +1230,50 @@ impl Analysis<'_> {
     }
 }
 
+impl Analysis<'_> {
+    /// `git stash [push|save] … [--] PATH…`: the paths it names are taken
+    /// out of the working tree (with `-u`/`--all`, untracked files are
+    /// deleted), a targeted write onto them as `git checkout -- PATH` is
+    /// (review s14 N8). Without paths it is the whole-tree stash, and
+    /// `pop`/`apply`/`list`/`show`/`drop` name no path.
+    pub(crate) fn git_stash(&mut self, args: &[Field], env: &mut Env, depth: u32) {
+        // Options whose value is not a path.
+        const VALUE_OPTIONS: &[&str] = &["-m", "--message"];
+        let first = args.first().map(Field::text);
+        let rest = match first.as_deref() {
+            Some("push" | "save") => &args[1..],
+            Some(t) if t.starts_with('-') => args,
+            _ => return,
+        };
+        let save = first.as_deref() == Some("save");
+        let mut paths = Vec::new();
+        let mut ended = false;
+        let mut i = 0;
+        while let Some(a) = rest.get(i) {
+            let t = a.text();
+            i += 1;
+            if ended {
+                paths.push(a.clone());
+            } else if t == "--" {
+                ended = true;
+            } else if VALUE_OPTIONS.contains(&t.as_str()) {
+                i += 1;
+            } else if t.starts_with('-') && t != "-" {
+                // `--message=M`, `-mM`, flags.
+            } else if !save {
+                // `git stash push PATH…`; `save`'s operands are its message.
+                paths.push(a.clone());
+            }
+        }
+        if paths.is_empty() {
+            return;
+        }
+        let mut words = vec![Field::lit("--")];
+        words.extend(paths);
+        self.git_path_writes("stash", &words, env, depth);
+    }
+}
+
 /// vim's options that take a value (the command ones, `-c`/`--cmd`, are
 /// read as commands).
 const VIM_VALUE_OPTIONS: &[&str] = &[

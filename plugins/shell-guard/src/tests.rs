@@ -1468,6 +1468,46 @@ fn run_time_code_through_other_doors() {
     }
 }
 
+/// `git stash` with a pathspec takes those paths out of the working tree
+/// (with `-u`/`--all`, an untracked hook file is deleted): a targeted
+/// write, as `git checkout -- PATH` is (review s14 N8).
+#[test]
+fn git_stash_of_guarded_paths() {
+    for cmd in [
+        "git stash push -u -- .github/hooks/toolvet.json",
+        "git stash push --include-untracked -- .github/hooks/toolvet.json",
+        "git stash push --all -- .cursor/hooks.json",
+        "git stash -u -- .codex/hooks.json",
+        "git stash push -u -- .gemini/settings.json",
+        "git stash push -u -- .claude/settings.json",
+        "git stash push -- .claude/settings.json",
+        "git stash push -m wip .claude/settings.json",
+        "git stash push -q -u .github/hooks",
+        "git stash -- .claude",
+        "git -C . stash push --keep-index -u -- src .github/hooks/toolvet.json",
+    ] {
+        deny(cmd, "shell.guardrail-write");
+    }
+    deny(
+        "git stash push -u -- examples/toolvet.toml",
+        "shell.toolvet-state",
+    );
+    for cmd in [
+        "git stash",
+        "git stash -u",
+        "git stash push -u",
+        "git stash push -m 'wip .claude/settings.json'",
+        "git stash save 'wip on .claude'",
+        "git stash pop",
+        "git stash list",
+        "git stash show -p stash@{0}",
+        "git stash push -- src/main.rs",
+        "git stash drop",
+    ] {
+        allow(cmd);
+    }
+}
+
 /// Directories holding guard rails named by git or by code, editor
 /// commands only known at run time, and `protocol.*.allow`.
 #[test]
