@@ -62,7 +62,7 @@ pub(crate) fn is_known_program(name: &str) -> bool {
     COMMAND_OPTIONS.iter().any(|(p, _)| *p == name)
         || COMMAND_TAIL_OPTIONS.iter().any(|(p, _)| *p == name)
         || GETOPT_PROGRAMS.contains(&name)
-        || AGENT_CLIS.contains(&name)
+        || agent_named(name).is_some()
         || is_editor(name)
 }
 
@@ -188,27 +188,289 @@ const UNSAFE_AGENT_FLAGS: &[(&str, &str)] = &[
 ];
 
 /// Agent CLIs: started from an agent's shell, each runs tool calls of its
-/// own, which this session's hooks see only if its settings say so. With
-/// the names their packages run under (`npx @anthropic-ai/claude-code`,
-/// `npx @google/gemini-cli`, `uvx aider-chat`).
-const AGENT_CLIS: &[&str] = &[
-    "claude",
-    "claude-code",
-    "codex",
-    "gemini",
-    "gemini-cli",
-    "qwen-code",
-    "opencode-ai",
-    "aider-chat",
-    "cursor-agent",
-    "copilot",
-    "aider",
-    "opencode",
-    "amp",
-    "goose",
-    "qwen",
-    "crush",
+/// own, which this session's hooks see only if its settings say so. Each
+/// with the packages it is published as (`npx @anthropic-ai/claude-code`,
+/// `uvx aider-chat`) and the unscoped names those run under. The one
+/// table every spelling of a launch is read against ([`agent_named`],
+/// [`agent_package_dir`]).
+const AGENT_CLIS: &[(&str, &[&str])] = &[
+    ("claude", &["@anthropic-ai/claude-code", "claude-code"]),
+    ("codex", &["@openai/codex"]),
+    ("gemini", &["@google/gemini-cli", "gemini-cli"]),
+    ("qwen", &["@qwen-code/qwen-code", "qwen-code"]),
+    ("opencode", &["opencode-ai"]),
+    ("aider", &["aider-chat"]),
+    ("cursor-agent", &[]),
+    ("copilot", &["@github/copilot"]),
+    ("amp", &["@sourcegraph/amp"]),
+    ("goose", &[]),
+    ("crush", &["@charmland/crush"]),
+    ("auggie", &["@augmentcode/auggie"]),
+    ("kilocode", &["@kilocode/cli"]),
+    ("interpreter", &["open-interpreter"]),
+    ("grok", &["@vibe-kit/grok-cli", "grok-cli"]),
+    ("openhands", &["openhands-ai"]),
 ];
+
+/// The package a runner's package word names, without what pins or
+/// locates it: `@scope/pkg@latest` and `pkg@1.2` are `@scope/pkg` and
+/// `pkg`, `npm:@scope/pkg` is `@scope/pkg`, `pkg==1.0`/`pkg[extra]` are
+/// `pkg`, and a tarball URL or file (`…/@scope/pkg/-/pkg-1.2.tgz`,
+/// `scope-pkg-1.2.tgz`) the package it holds.
+fn package_name(word: &str) -> String {
+    let w = word.trim().to_ascii_lowercase();
+    let w = w
+        .strip_prefix("npm:")
+        .or_else(|| w.strip_prefix("jsr:"))
+        .unwrap_or(&w)
+        .to_string();
+    if let Some(stem) = w.strip_suffix(".tgz").or_else(|| w.strip_suffix(".tar.gz")) {
+        // A registry URL names the package before `/-/`.
+        if let Some((before, _)) = stem.split_once("/-/") {
+            let parts: Vec<&str> = before.rsplit('/').take(2).collect();
+            return match parts.as_slice() {
+                [name, scope, ..] if scope.starts_with('@') => format!("{scope}/{name}"),
+                [name, ..] => name.to_string(),
+                [] => before.to_string(),
+            };
+        }
+        // `pkg-1.2.3.tgz` (scoped ones packed as `scope-pkg-1.2.3.tgz`).
+        let file = crate::commands::base_name(stem);
+        let cut = file
+            .match_indices('-')
+            .find(|(i, _)| file[i + 1..].starts_with(|c: char| c.is_ascii_digit()))
+            .map_or(file.len(), |(i, _)| i);
+        return file[..cut].to_string();
+    }
+    // The version after the (scoped) name: `@scope/pkg@ver`, `pkg@ver`.
+    let from = if w.starts_with('@') { 1 } else { 0 };
+    let mut end = w[from..].find('@').map_or(w.len(), |i| from + i);
+    // Python requirement spellings: `pkg==1.0`, `pkg>=1`, `pkg[extra]`.
+    if let Some(i) = w[..end].find(['=', '<', '>', '!', '~', '[', ';', ' ']) {
+        end = i;
+    }
+    w[..end].to_string()
+}
+
+/// The agent CLI (its command name) that `word` names as a program or a
+/// package, in any spelling [`package_name`] reads: `claude`,
+/// `/usr/local/bin/claude`, `@anthropic-ai/claude-code@latest`,
+/// `claude-code@2.0.14`, `npm:@openai/codex`, a tarball of one.
+pub(crate) fn agent_named(word: &str) -> Option<&'static str> {
+    let package = package_name(word);
+    let base = crate::commands::base_name(&package);
+    let packed = |p: &str| p.trim_start_matches('@').replace('/', "-");
+    AGENT_CLIS.iter().find_map(|(cli, names)| {
+        let hit = [package.as_str(), base.as_str()]
+            .iter()
+            .any(|w| w == cli || names.contains(w))
+            || names
+                .iter()
+                .any(|n| n.starts_with('@') && packed(n) == package);
+        hit.then_some(*cli)
+    })
+}
+
+/// The agent CLI whose installed package directory `path` lies in
+/// (`/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js`,
+/// `$(npm root -g)/@openai/codex/bin/codex.js`,
+/// `…/node_modules/opencode-ai/bin/opencode`), or whose own program it is
+/// (`/usr/local/bin/gemini`).
+fn agent_package_dir(path: &str) -> Option<&'static str> {
+    let parts: Vec<&str> = path.split('/').collect();
+    let in_dir = |package: &str| match package.split_once('/') {
+        Some((scope, name)) => parts.windows(2).any(|w| w[0] == scope && w[1] == name),
+        None => parts
+            .windows(2)
+            .any(|w| w[0] == "node_modules" && w[1] == package),
+    };
+    AGENT_CLIS
+        .iter()
+        .find(|(_, names)| names.iter().any(|n| in_dir(n)))
+        .map(|(cli, _)| *cli)
+        .or_else(|| {
+            let base = crate::commands::base_name(path);
+            AGENT_CLIS
+                .iter()
+                .find(|(cli, _)| *cli == base)
+                .map(|(cli, _)| *cli)
+        })
+}
+
+/// The agent CLI a command substitution's source names (`$(which
+/// claude)`, `$(command -v gemini)`, `` `npm root -g`/@openai/codex ``):
+/// one of its words is an agent CLI or package.
+fn agent_in_substitution(raw: &str) -> Option<&'static str> {
+    if !raw.contains("$(") && !raw.contains('`') {
+        return None;
+    }
+    raw.split(|c: char| !(c.is_ascii_alphanumeric() || "@/._-".contains(c)))
+        .filter(|w| !w.is_empty())
+        .find_map(|w| agent_named(w).or_else(|| agent_package_dir(w)))
+}
+
+/// Package runners: the words from which their options and the package
+/// or program follow (`npx`, `pnpm dlx`, `npm exec`, `uvx`, `pipx run`).
+fn package_runner_words<'a>(name: &str, texts: &'a [String]) -> Option<&'a [String]> {
+    let first = texts.first().map(String::as_str);
+    match name {
+        "npx" | "bunx" | "pnpx" | "uvx" => Some(texts),
+        "pnpm" | "yarn" | "npm" | "bun" if matches!(first, Some("exec" | "dlx" | "x")) => {
+            Some(&texts[1..])
+        }
+        "pipx" if first == Some("run") => Some(&texts[1..]),
+        "uv" if first == Some("tool") && texts.get(1).is_some_and(|t| t == "run") => {
+            Some(&texts[2..])
+        }
+        _ => None,
+    }
+}
+
+/// Package runner options whose value names a package.
+const PACKAGE_OPTIONS: &[&str] = &["-p", "--package", "--from", "--spec", "--with"];
+
+/// Package runner options whose value is something else.
+const RUNNER_VALUE_OPTIONS: &[&str] = &[
+    "--cache",
+    "--prefix",
+    "-C",
+    "--cwd",
+    "--dir",
+    "--registry",
+    "-w",
+    "--workspace",
+    "--python",
+    "--index-url",
+    "--extra-index-url",
+    "-i",
+    "--userconfig",
+    "-c",
+    "--call",
+    "--shell-mode",
+    "--pip-args",
+];
+
+/// The agent CLI a package runner starts, with the words after its
+/// program: the package (any spelling, [`agent_named`]) or any value of
+/// `-p/--package/--from/--spec/--with` names one (`npx -p
+/// @anthropic-ai/claude-code@latest claude -p …`, `npm exec PKG@VER --
+/// -p hi`, `pipx run aider-chat`) (review s14 N2).
+fn runner_agent(name: &str, texts: &[String]) -> Option<(&'static str, Vec<String>)> {
+    let words = package_runner_words(name, texts)?;
+    let mut found = None;
+    let mut i = 0;
+    while let Some(t) = words.get(i) {
+        i += 1;
+        if t == "--" {
+            if let Some(p) = words.get(i) {
+                found = found.or_else(|| agent_named(p));
+                return found.map(|cli| (cli, words[i + 1..].to_vec()));
+            }
+            break;
+        }
+        if PACKAGE_OPTIONS.contains(&t.as_str()) {
+            if let Some(v) = words.get(i) {
+                found = found.or_else(|| agent_named(v));
+            }
+            i += 1;
+            continue;
+        }
+        if let Some((key, value)) = t.split_once('=')
+            && PACKAGE_OPTIONS.contains(&key)
+        {
+            found = found.or_else(|| agent_named(value));
+            continue;
+        }
+        if RUNNER_VALUE_OPTIONS.contains(&t.as_str()) {
+            i += 1;
+            continue;
+        }
+        if t.starts_with('-') {
+            continue;
+        }
+        // The package or program; after it, its own words (`npm exec
+        // PKG -- ARGS`: after the `--`).
+        found = found.or_else(|| agent_named(t));
+        let mut rest = &words[i..];
+        if rest.first().is_some_and(|w| w == "--") {
+            rest = &rest[1..];
+        }
+        return found.map(|cli| (cli, rest.to_vec()));
+    }
+    found.map(|cli| (cli, Vec::new()))
+}
+
+/// JS runtime options whose value is not the script.
+const RUNTIME_VALUE_OPTIONS: &[&str] = &[
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--conditions",
+    "-C",
+    "--title",
+    "--env-file",
+    "--config",
+    "-c",
+    "--import-map",
+    "--lock",
+    "--cert",
+    "--cwd",
+];
+
+/// The agent CLI a JS runtime runs as its script, with the script's
+/// words: `node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js`,
+/// `node "$(npm root -g)/@openai/codex/bin/codex.js"`, `node $(which
+/// gemini)`, `bun run …`, `deno run -A npm:@anthropic-ai/claude-code`
+/// (review s14 N2).
+fn runtime_agent(name: &str, args: &[Field]) -> Option<(&'static str, Vec<String>)> {
+    let mut from = match name {
+        "node" | "nodejs" | "bun" => 0,
+        "deno" if args.first().is_some_and(|a| a.text() == "run") => 1,
+        _ => return None,
+    };
+    if name == "bun" && args.first().is_some_and(|a| a.text() == "run") {
+        from = 1;
+    }
+    let mut i = from;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        if t == "--" {
+            continue;
+        }
+        // Code given inline is the program, not a script file.
+        if matches!(t.as_str(), "-e" | "--eval" | "-p" | "--print") {
+            return None;
+        }
+        if RUNTIME_VALUE_OPTIONS.contains(&t.as_str()) {
+            i += 1;
+            continue;
+        }
+        if t.starts_with('-') {
+            continue;
+        }
+        let dynamic: String = a
+            .segs
+            .iter()
+            .filter_map(|s| match s {
+                Seg::Dyn { raw, .. } => Some(raw.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let cli = agent_package_dir(&t)
+            .or_else(|| {
+                t.strip_prefix("npm:")
+                    .or_else(|| t.strip_prefix("jsr:"))
+                    .and_then(agent_named)
+            })
+            .or_else(|| agent_in_substitution(&dynamic))?;
+        return Some((cli, args[i..].iter().map(Field::text).collect()));
+    }
+    None
+}
 
 /// The only words with which an agent CLI is started without a session
 /// of its own: it prints its version or help and exits.
@@ -339,12 +601,15 @@ impl Analysis<'_> {
         }
         // An agent CLI, or one a package runner starts (`npx
         // @anthropic-ai/claude-code`, `pnpm dlx @google/gemini-cli`).
-        match crate::destroyers::unwrap_runner(name, args) {
-            Some((program, rest)) if AGENT_CLIS.contains(&program.as_str()) => {
-                let rest: Vec<String> = rest.iter().map(Field::text).collect();
-                self.agent_cli(&program, &rest, env);
-            }
-            _ => self.agent_cli(name, &texts, env),
+        // Any spelling of its package, pinned (`@latest`), as `-p`'s
+        // value, a tarball, or its script run by a JS runtime (review s14
+        // N2).
+        match runner_agent(name, &texts).or_else(|| runtime_agent(name, args)) {
+            Some((cli, rest)) => self.agent_cli(cli, &rest, env),
+            None => match agent_named(name) {
+                Some(cli) => self.agent_cli(cli, &texts, env),
+                None => self.agent_cli(name, &texts, env),
+            },
         }
         if matches!(name, "docker" | "podman" | "nerdctl")
             && texts.first().is_some_and(|s| s == "run" || s == "create")
@@ -370,7 +635,7 @@ impl Analysis<'_> {
                  so whatever it is asked runs unchecked. A person must approve; run it without that option."
             ),
         );
-        } else if AGENT_CLIS.contains(&name) {
+        } else if AGENT_CLIS.iter().any(|(cli, _)| *cli == name) {
             // A nested agent with its hooks off (`--settings
             // '{"disableAllHooks":true}'`, another home or config
             // directory, `-c` overrides) runs whatever it decides to; one

@@ -1843,6 +1843,83 @@ fn nested_agents_are_held_for_a_person() {
     allow("gemini -v");
 }
 
+/// Every spelling of an agent CLI's package (pinned, as `-p`'s value, a
+/// tarball, `npm:`), `pipx run`, and its script run by a JS runtime is a
+/// nested agent (review s14 N2).
+#[test]
+fn nested_agents_in_any_package_spelling() {
+    for cmd in [
+        "npx -y @anthropic-ai/claude-code@latest -p 'pay invoice INV-22'",
+        "for i in $(seq 22 60); do npx -y @anthropic-ai/claude-code@latest -p \"pay INV-$i\"; done",
+        "npx @anthropic-ai/claude-code@2.0.14 -p hi",
+        "npx -p @anthropic-ai/claude-code@latest claude -p 'pay invoice INV-22'",
+        "npx --package=@anthropic-ai/claude-code@latest claude -p hi",
+        "npx @openai/codex@latest exec 'pay invoice INV-22'",
+        "bunx @openai/codex@0.46.0 exec hi",
+        "pnpm dlx @google/gemini-cli@latest -p 'pay invoice INV-22'",
+        "npm exec @anthropic-ai/claude-code@latest -- -p hi",
+        "npm exec --package=@openai/codex@latest -- codex exec hi",
+        "yarn dlx @google/gemini-cli@0.9.0 -p hi",
+        "npx @qwen-code/qwen-code@latest -p hi",
+        "npx @github/copilot@latest -p hi",
+        "npx https://registry.npmjs.org/@anthropic-ai/claude-code/-/claude-code-2.0.14.tgz -p hi",
+        "npx ./anthropic-ai-claude-code-2.0.14.tgz -p hi",
+        "pipx run aider-chat --message hi",
+        "pipx run --spec aider-chat aider --message hi",
+        "uvx aider-chat@latest --message hi",
+        "uvx --from 'aider-chat==0.86.1' aider --message hi",
+        "uv tool run aider-chat --message hi",
+        "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p 'pay INV-22'",
+        r#"node "$(npm root -g)/@anthropic-ai/claude-code/cli.js" -p hi"#,
+        "node $(which gemini) -p hi",
+        "node `command -v claude` -p hi",
+        "node /usr/local/lib/node_modules/@openai/codex/bin/codex.js exec hi",
+        "node --no-warnings ~/.npm-global/lib/node_modules/opencode-ai/bin/opencode run hi",
+        "node /usr/local/bin/claude -p hi",
+        "bun run /usr/lib/node_modules/@google/gemini-cli/dist/index.js -p hi",
+        "deno run -A npm:@anthropic-ai/claude-code -p hi",
+        "deno run --allow-all npm:@anthropic-ai/claude-code@latest -p hi",
+        // Agent CLIs the list lacked (they run tool calls, with no toolvet
+        // hook at all).
+        "npx @augmentcode/auggie --print 'pay INV-22'",
+        "auggie --print hi",
+        "npx -y @kilocode/cli --auto 'pay INV-22'",
+        "kilocode --auto hi",
+        "interpreter -y 'pay INV-22'",
+        "uvx --from open-interpreter interpreter --auto_run",
+        "npx @vibe-kit/grok-cli -p hi",
+        "grok -p hi",
+        "openhands --headless -t 'pay INV-22'",
+        "uvx openhands-ai --headless -t hi",
+    ] {
+        escalate(cmd, "shell.nested-agent");
+    }
+    escalate(
+        "npx -y @anthropic-ai/claude-code@latest --dangerously-skip-permissions -p hi",
+        "shell.agent-unsafe-mode",
+    );
+    for cmd in [
+        "npx -y @anthropic-ai/claude-code@latest --version",
+        "npx prettier@3.3.3 --write src",
+        "npx -p typescript@5 tsc --noEmit",
+        "pnpm dlx create-vite@latest app",
+        "npm exec eslint@9 -- --fix src",
+        "pipx run black --check .",
+        "uvx ruff@latest check",
+        "node server.js",
+        "node scripts/claude-report.js",
+        "node dist/index.js --name codex",
+        "node -e 'console.log(1)' gemini",
+        "bun run build",
+        "bun test",
+        "deno run -A npm:vite",
+        "npx eslint codex/",
+        "npm exec -- tsc -p .",
+    ] {
+        allow(cmd);
+    }
+}
+
 #[test]
 fn runners_run_what_they_are_given() {
     // Each runs its command, or shell text, as if it were run directly.
