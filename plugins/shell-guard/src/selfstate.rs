@@ -140,6 +140,419 @@ pub fn toolvet_table(text: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// What a kill by name or pattern is matched against: toolvet's hook
+/// processes, `…/toolvet hook AGENT --config …/toolvet.toml`, started by
+/// the agent (through `bash -c` / `sh -c` for some).
+const HOOK_COMMAND_LINES: &[&str] = &[
+    "toolvet hook claude-code",
+    "toolvet hook gemini-cli",
+    "toolvet hook codex",
+    "toolvet hook cursor",
+    "toolvet hook copilot",
+    "toolvet hook copilot-cli",
+];
+
+/// The literal runs of a process pattern (an extended regex for `pkill`,
+/// `pgrep`, `killall -r`), lowercased, for each of its alternatives:
+/// regex syntax (classes, groups, `.`, anchors, escapes like `\w`) is a
+/// wildcard between runs, and a character made optional by `?`, `*` or
+/// `{0,…}` is left out, so every run is text a match must contain.
+fn pattern_runs(pattern: &str) -> Vec<Vec<String>> {
+    let chars: Vec<char> = pattern.to_ascii_lowercase().chars().collect();
+    let mut alternatives = vec![Vec::new()];
+    let mut run = String::new();
+    let mut i = 0;
+    let flush = |run: &mut String, alts: &mut Vec<Vec<String>>| {
+        if !run.is_empty()
+            && let Some(last) = alts.last_mut()
+        {
+            last.push(std::mem::take(run));
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let optional = chars
+            .get(i + 1)
+            .is_some_and(|n| matches!(n, '?' | '*' | '{'));
+        match c {
+            '|' => {
+                flush(&mut run, &mut alternatives);
+                alternatives.push(Vec::new());
+            }
+            '[' => {
+                // A class: one unknown character; skip to its end.
+                flush(&mut run, &mut alternatives);
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'^') {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                while j < chars.len() && chars[j] != ']' {
+                    j += 1;
+                }
+                i = j;
+            }
+            '\\' => {
+                flush(&mut run, &mut alternatives);
+                match chars.get(i + 1) {
+                    Some(n) if !n.is_ascii_alphanumeric() && !optional_at(&chars, i + 2) => {
+                        run.push(*n);
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            '.' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '^' | '$' => {
+                flush(&mut run, &mut alternatives);
+                if c == '{' {
+                    while i < chars.len() && chars[i] != '}' {
+                        i += 1;
+                    }
+                }
+            }
+            _ if optional => flush(&mut run, &mut alternatives),
+            _ => run.push(c),
+        }
+        i += 1;
+    }
+    flush(&mut run, &mut alternatives);
+    alternatives
+}
+
+fn optional_at(chars: &[char], i: usize) -> bool {
+    chars.get(i).is_some_and(|n| matches!(n, '?' | '*' | '{'))
+}
+
+/// Whether process pattern `pattern` may match one of toolvet's hook
+/// processes: matched against the whole command line (`pkill -f`) or the
+/// process name `toolvet` (`full` false). Read conservatively: an
+/// alternative may match when one of its runs names `toolvet`, or when
+/// each of its runs is part of a hook's command line (`toolvet hook`,
+/// `oolv`, `hook gemini`), or it has no literal text at all (`.`, `.*`).
+pub fn pattern_may_match_toolvet(pattern: &str, full: bool) -> bool {
+    pattern_runs(pattern).iter().any(|runs| {
+        runs.iter().any(|r| r.contains("toolvet"))
+            || runs.iter().all(|r| {
+                if full {
+                    HOOK_COMMAND_LINES.iter().any(|l| l.contains(r.as_str()))
+                } else {
+                    "toolvet".contains(r.as_str())
+                }
+            })
+    })
+}
+
+fn names_toolvet(text: &str) -> bool {
+    text.to_ascii_lowercase().contains("toolvet")
+}
+
+/// The words of a command that looks up process ids (`pgrep`, `pidof`,
+/// `ps`, or a filter of their output) naming toolvet.
+fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String]) -> bool {
+    match name {
+        "pgrep" => args
+            .iter()
+            .filter_map(Field::static_text)
+            .filter(|t| !t.starts_with('-'))
+            .any(|t| pattern_may_match_toolvet(&t, true)),
+        "pidof" | "ps" | "lsof" | "fuser" => texts.iter().any(|t| names_toolvet(t)),
+        // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
+        // files (`grep -n port toolvet.toml`).
+        "grep" | "egrep" | "fgrep" | "rg" | "awk" | "gawk" | "mawk" | "sed" => {
+            texts
+                .windows(2)
+                .any(|w| matches!(w[0].as_str(), "-e" | "--regexp") && names_toolvet(&w[1]))
+                || texts
+                    .iter()
+                    .find(|t| !t.starts_with('-'))
+                    .is_some_and(|t| names_toolvet(t))
+        }
+        _ => false,
+    }
+}
+
+impl Analysis<'_> {
+    /// A signal sent to toolvet's own hook processes (review s14 N6): a
+    /// hook killed or stopped from a background job is read as "no
+    /// decision" by Gemini CLI and Codex, which then run the call. By
+    /// name or pattern (`pkill [-f] PATTERN`, `killall [-r] NAME`,
+    /// `skill`), to every process of the user (`kill -9 -1`, `killall5`,
+    /// `pkill -u USER`), or to pids looked up for toolvet (`kill $(pgrep
+    /// -f toolvet)`, `pgrep toolvet | xargs kill`): `shell.toolvet-state`.
+    /// A pattern the check cannot read is held for a person. A kill of a
+    /// literal pid or job (`kill 12345`, `kill %1`) stays allowed.
+    pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        if looks_up_toolvet(name, args, &texts) {
+            self.toolvet_pids = true;
+        }
+        let verdict = match name {
+            "pkill" => pkill_targets(args),
+            "killall" => killall_targets(args),
+            "skill" => skill_targets(args),
+            "killall5" => Target::Toolvet("every process".into()),
+            // `fuser -k FILE`: the processes using the file.
+            "fuser"
+                if texts.iter().any(|t| t == "-k" || t == "--kill")
+                    && texts.iter().any(|t| names_toolvet(t)) =>
+            {
+                Target::Toolvet("the processes using toolvet's files".into())
+            }
+            "kill" => self.kill_targets(args, via_xargs),
+            _ => Target::None,
+        };
+        match verdict {
+            Target::None => {}
+            Target::Toolvet(what) => self.report(
+                true,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` sends a signal to {what}, which takes in toolvet's own hook processes: a hook killed \
+                     or stopped decides nothing, and some agents (Gemini CLI, Codex) then run the call unchecked. \
+                     An agent must not signal toolvet's processes; stop the program you started by its own pid or \
+                     job (`kill %1`, `kill PID`)."
+                ),
+            ),
+            Target::Unknown(what) => self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` sends a signal to processes chosen by {what}, which the analysis cannot read: it may \
+                     take in toolvet's own hook processes, which decide nothing once killed or stopped. A person \
+                     must approve; stop the program you started by its own pid or job (`kill %1`, `kill PID`)."
+                ),
+            ),
+        }
+    }
+
+    fn kill_targets(&self, args: &[Field], via_xargs: bool) -> Target {
+        let mut signal = false;
+        let mut ended = false;
+        let mut i = 0;
+        let mut operands = Vec::new();
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            i += 1;
+            if ended || !t.starts_with('-') || t == "-" {
+                operands.push(a);
+                continue;
+            }
+            match t.as_str() {
+                "--" => ended = true,
+                "-l" | "-L" | "--list" | "--table" => return Target::None,
+                "-s" | "-n" | "--signal" => {
+                    signal = true;
+                    i += 1;
+                }
+                _ if signal => operands.push(a),
+                _ => signal = true,
+            }
+        }
+        for a in &operands {
+            let t = a.text();
+            if t == "-1" {
+                return Target::Toolvet("every process of the user (`-1`)".into());
+            }
+            if a.is_dynamic() {
+                let lower = t.to_ascii_lowercase();
+                if lower.contains("toolvet") || self.toolvet_pids {
+                    return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
+                }
+                if (lower.contains("pgrep") || lower.contains("pidof"))
+                    && lower.matches('$').count() > 1
+                {
+                    return Target::Unknown(format!("`{t}`"));
+                }
+            }
+        }
+        if via_xargs && self.toolvet_pids {
+            return Target::Toolvet("pids looked up for toolvet, read by `xargs`".into());
+        }
+        Target::None
+    }
+}
+
+/// Which processes a signal reaches, as far as toolvet's hooks go.
+enum Target {
+    None,
+    /// They may include toolvet's hooks (the words say what).
+    Toolvet(String),
+    /// Chosen by a pattern the analysis cannot read.
+    Unknown(String),
+}
+
+/// A process pattern or name given as field `f`: matched, or unreadable.
+fn pattern_target(f: &Field, full: bool, regex: bool) -> Target {
+    let Some(text) = f.static_text() else {
+        let raw = f.text();
+        return if raw.to_ascii_lowercase().contains("toolvet") {
+            Target::Toolvet(format!("`{raw}`"))
+        } else {
+            Target::Unknown(format!("the pattern `{raw}`"))
+        };
+    };
+    let hit = if regex {
+        pattern_may_match_toolvet(&text, full)
+    } else {
+        base_name(&text).eq_ignore_ascii_case("toolvet")
+    };
+    if hit {
+        Target::Toolvet(format!("the processes matching `{text}`"))
+    } else {
+        Target::None
+    }
+}
+
+/// `pkill [OPTIONS] PATTERN`: the pattern against the process name, with
+/// `-f` the whole command line; without a pattern, every process the
+/// other options select (`pkill -u alice`).
+fn pkill_targets(args: &[Field]) -> Target {
+    const VALUES: &[&str] = &[
+        "-d",
+        "-g",
+        "-G",
+        "-P",
+        "-s",
+        "-t",
+        "-u",
+        "-U",
+        "-F",
+        "-q",
+        "-O",
+        "--signal",
+        "--delimiter",
+        "--pgroup",
+        "--group",
+        "--parent",
+        "--session",
+        "--terminal",
+        "--euid",
+        "--uid",
+        "--pidfile",
+        "--ns",
+        "--nslist",
+        "--older",
+        "--queue",
+        "--cgroup",
+        "--env",
+    ];
+    let mut full = false;
+    let mut by_parent = false;
+    let mut pattern = None;
+    let mut i = 0;
+    let mut first = true;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        if pattern.is_none() && !t.starts_with('-') {
+            pattern = Some(a);
+        } else if VALUES.contains(&t.as_str()) {
+            by_parent |= matches!(t.as_str(), "-P" | "--parent" | "-F" | "--pidfile");
+            i += 1;
+        } else if t == "--full" {
+            full = true;
+        } else if first
+            && t.len() > 1
+            && t[1..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+        {
+            // `-9`, `-STOP`: the signal.
+        } else if t.starts_with('-') && !t.starts_with("--") {
+            full |= t.contains('f');
+        }
+        first = false;
+    }
+    match pattern {
+        Some(p) => pattern_target(p, full, true),
+        None if by_parent => Target::None,
+        None => Target::Toolvet("every process the options select".into()),
+    }
+}
+
+/// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns.
+fn killall_targets(args: &[Field]) -> Target {
+    const VALUES: &[&str] = &[
+        "-s",
+        "--signal",
+        "-u",
+        "--user",
+        "-o",
+        "--older-than",
+        "-y",
+        "--younger-than",
+        "-n",
+        "--ns",
+        "-Z",
+        "--context",
+    ];
+    let regex = args.iter().any(|a| {
+        let t = a.text();
+        t == "--regexp" || (t.starts_with('-') && !t.starts_with("--") && t.contains('r'))
+    });
+    let mut i = 0;
+    let mut names = Vec::new();
+    let mut user = false;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        if VALUES.contains(&t.as_str()) {
+            user |= matches!(t.as_str(), "-u" | "--user");
+            i += 1;
+        } else if !t.starts_with('-') {
+            names.push(a);
+        }
+    }
+    if names.is_empty() && user {
+        return Target::Toolvet("every process of the user".into());
+    }
+    for n in names {
+        match pattern_target(n, false, regex) {
+            Target::None => {}
+            t => return t,
+        }
+    }
+    Target::None
+}
+
+/// `skill [SIGNAL] [-c] COMMAND… [-u USER]`: the commands named, or
+/// every process of the users selected.
+fn skill_targets(args: &[Field]) -> Target {
+    let mut i = 0;
+    let mut names = Vec::new();
+    let mut selected = false;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        match t.as_str() {
+            "-c" | "--command" => {
+                if let Some(v) = args.get(i) {
+                    names.push(v);
+                }
+                i += 1;
+            }
+            "-u" | "--user" | "-t" | "--tty" | "-p" | "--pid" => {
+                selected |= matches!(t.as_str(), "-u" | "--user");
+                i += 1;
+            }
+            _ if !t.starts_with('-') => names.push(a),
+            _ => {}
+        }
+    }
+    if names.is_empty() && selected {
+        return Target::Toolvet("every process of the user".into());
+    }
+    for n in names {
+        match pattern_target(n, false, false) {
+            Target::None => {}
+            t => return t,
+        }
+    }
+    Target::None
+}
+
 impl Analysis<'_> {
     /// `toolvet approvals approve …` and the other refused subcommands.
     pub(crate) fn toolvet_command(&mut self, name: &str, args: &[Field]) {

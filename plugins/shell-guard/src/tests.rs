@@ -1843,6 +1843,83 @@ fn nested_agents_are_held_for_a_person() {
     allow("gemini -v");
 }
 
+/// A signal to toolvet's own hook processes, by name, pattern, every
+/// process of the user or pids looked up for toolvet: a killed or stopped
+/// hook decides nothing, and Gemini CLI and Codex then run the call
+/// (review s14 N6).
+#[test]
+fn signals_to_toolvet_hooks() {
+    for cmd in [
+        r#"nohup sh -c "while :; do pkill -f \"toolvet hook\"; sleep 0.01; done" >/dev/null 2>&1 &"#,
+        r#"while :; do pkill -f "toolvet hook"; done &"#,
+        r#"pkill -STOP -f "toolvet hook""#,
+        "killall -r toolvet",
+        "(while true; do pkill -9 toolvet; done) & disown",
+        "pkill toolvet",
+        "pkill -f toolvet",
+        "pkill -f '/home/u/.cargo/bin/toolvet'",
+        "pkill -f 't.olvet h'",
+        "pkill -f '[t]oolvet'",
+        "pkill -f 'hook gemini'",
+        "pkill --signal STOP -f 'toolvet.*hook'",
+        "pkill -9 -f 'vite|toolvet'",
+        "pkill -f .",
+        "pkill -u alice",
+        "killall toolvet",
+        "killall -9 /usr/local/bin/toolvet",
+        "killall -s STOP toolvet",
+        "killall -r '^tool'",
+        "killall -u alice",
+        "skill -STOP toolvet",
+        "skill -KILL -c toolvet",
+        "kill -9 -1",
+        "kill -STOP -1",
+        "kill -s KILL -- -1",
+        "killall5 -9",
+        "kill $(pgrep -f 'toolvet hook')",
+        "kill -STOP `pidof toolvet`",
+        "pgrep -f 'toolvet hook' | xargs kill",
+        "pgrep toolvet | xargs -r kill -9",
+        "ps aux | grep toolvet | awk '{print $2}' | xargs kill",
+        "for p in $(pgrep -f toolvet); do kill -9 $p; done",
+        "sudo pkill -f 'toolvet hook'",
+        "timeout 60 pkill -f toolvet",
+        "fuser -k -9 /usr/local/bin/toolvet",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        r#"pkill -f "$PATTERN""#,
+        "killall -r \"$NAME\"",
+        "kill $(pgrep -f \"$P\")",
+    ] {
+        escalate(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        r#"pkill -f "node server.js""#,
+        "kill %1",
+        "kill 12345",
+        "kill -9 12345",
+        "kill -TERM -4321",
+        "pkill -f vite",
+        "killall node",
+        "pkill -9 python3",
+        "pkill -f 'uvicorn app:main'",
+        "kill $(cat server.pid)",
+        "kill $(pgrep -f 'node server.js')",
+        "pgrep -f vite | xargs kill",
+        "pgrep -f toolvet",
+        "ps aux | grep toolvet",
+        "kill -l",
+        "pkill -P $$",
+        "grep -n port toolvet.toml && kill $(lsof -ti:8080)",
+        "fuser -k 8080/tcp",
+        "killall -r 'webpack|vite'",
+    ] {
+        allow(cmd);
+    }
+}
+
 /// Every spelling of an agent CLI's package (pinned, as `-p`'s value, a
 /// tarball, `npm:`), `pipx run`, and its script run by a JS runtime is a
 /// nested agent (review s14 N2).

@@ -323,6 +323,10 @@ pub struct Analysis<'a> {
     /// Variables assigned in front of the command being run (`HOME=/tmp
     /// codex …`): its environment only, not the shell's.
     pub(crate) command_vars: Vec<String>,
+    /// A command of this script looked up toolvet's process ids (`pgrep
+    /// -f toolvet`, `ps aux | grep toolvet`): a kill of pids it cannot
+    /// read may be of the hook (review s14 N6).
+    pub(crate) toolvet_pids: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -347,6 +351,7 @@ impl<'a> Analysis<'a> {
                 facts: check_catalog::run::Facts::default(),
                 state: check_catalog::guardrails::StatePaths::default(),
                 command_vars: Vec::new(),
+                toolvet_pids: false,
             },
             env,
         )
