@@ -1540,6 +1540,15 @@ async fn an_approval_counts_only_with_the_seal_toolvet_recorded() {
     .unwrap();
     let v = host.check(&with_ticket(&call, &ticket)).await;
     refused(&v, "approval.unsigned-decision");
+    // A second decision on it is refused and leaves its seal in place.
+    let again = approvals
+        .approve(&other_id, "bob", None, Scope::Run)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(again, toolvet::ApprovalError::AlreadyDecided { .. }),
+        "{again:?}"
+    );
     // The approval toolvet recorded counts; widened to `run` by SQL, not.
     let v = host.check(&with_ticket(&other, &other_ticket)).await;
     assert_eq!(v.decision, Decision::Allow, "{v:?}");

@@ -338,7 +338,8 @@ impl SessionHistory {
     }
 
     /// Settle the newest entry still held by approval request `request`
-    /// (recorded [`Outcome::Escalated`] with that request): it becomes
+    /// for the call `name` with `arguments` (recorded
+    /// [`Outcome::Escalated`] with that request): it becomes
     /// `outcome` ([`Outcome::Approved`] when the approved call is resumed,
     /// [`Outcome::Rejected`] when a person rejected it). Returns whether
     /// such an entry was found; the file is rewritten (and MACed anew)
@@ -347,8 +348,14 @@ impl SessionHistory {
     ///
     /// # Errors
     /// [`HookError::History`] if the file cannot be rewritten.
-    pub fn settle(&mut self, request: &str, outcome: Outcome) -> Result<bool, HookError> {
-        let Some(i) = self.newest_held(request) else {
+    pub fn settle(
+        &mut self,
+        request: &str,
+        name: &str,
+        arguments: &RawValue,
+        outcome: Outcome,
+    ) -> Result<bool, HookError> {
+        let Some(i) = self.newest_held(request, name, arguments) else {
             return Ok(false);
         };
         self.entries[i].outcome = outcome;
@@ -356,11 +363,16 @@ impl SessionHistory {
         Ok(true)
     }
 
-    /// The newest entry still held by approval request `request`.
-    pub fn newest_held(&self, request: &str) -> Option<usize> {
+    /// The newest entry still held by approval request `request` that is
+    /// the call `name` with `arguments` (as recorded): a ledger edited to
+    /// name one request for another call settles nothing.
+    pub fn newest_held(&self, request: &str, name: &str, arguments: &RawValue) -> Option<usize> {
         (0..self.entries.len()).rev().find(|&i| {
-            self.entries[i].outcome == Outcome::Escalated
+            let entry = &self.entries[i];
+            entry.outcome == Outcome::Escalated
                 && self.held[i].as_deref() == Some(request)
+                && entry.name == name
+                && entry.arguments.get() == arguments.get()
         })
     }
 
@@ -647,14 +659,17 @@ mod tests {
             h.append("ls", &raw("{}"), Outcome::Allowed, None).unwrap();
             // An ask of the same request is not held in the ledger.
             h.append("pay", &pay, Outcome::Escalated, None).unwrap();
-            assert_eq!(h.newest_held("apr_1"), Some(0));
-            assert!(!h.settle("apr_2", Outcome::Approved).unwrap());
+            assert_eq!(h.newest_held("apr_1", "pay", &pay), Some(0));
+            assert!(!h.settle("apr_2", "pay", &pay, Outcome::Approved).unwrap());
+            // Another call under the same request settles nothing.
+            let other = raw(r#"{"amount":1}"#);
+            assert!(!h.settle("apr_1", "pay", &other, Outcome::Approved).unwrap());
         }
         let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
-        assert!(h.settle("apr_1", Outcome::Approved).unwrap());
+        assert!(h.settle("apr_1", "pay", &pay, Outcome::Approved).unwrap());
         // Settled: no longer held, so a second resume is a new call.
-        assert_eq!(h.newest_held("apr_1"), None);
-        assert!(!h.settle("apr_1", Outcome::Approved).unwrap());
+        assert_eq!(h.newest_held("apr_1", "pay", &pay), None);
+        assert!(!h.settle("apr_1", "pay", &pay, Outcome::Approved).unwrap());
         h.append("ls", &raw("{}"), Outcome::Allowed, None).unwrap();
         drop(h);
         let h = SessionHistory::open(&dir, "codex", "s").unwrap();

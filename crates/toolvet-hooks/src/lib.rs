@@ -379,15 +379,15 @@ fn record(
     let request = verdict.approval.as_ref().map(|a| a.id.as_str());
     let rule = verdict.rule.as_deref().unwrap_or_default();
     if let Some(request) = request
-        && history.newest_held(request).is_some()
+        && history.newest_held(request, name, arguments).is_some()
     {
         match answer {
             Answer::Allow { .. } if verdict.decision == Decision::Allow => {
-                history.settle(request, Outcome::Approved)?;
+                history.settle(request, name, arguments, Outcome::Approved)?;
                 return Ok(());
             }
             Answer::Deny(_) if rule == toolvet::approval_rules::REJECTED => {
-                history.settle(request, Outcome::Rejected)?;
+                history.settle(request, name, arguments, Outcome::Rejected)?;
                 return Ok(());
             }
             // Held again, refused by the approval step, or kept from

@@ -317,6 +317,19 @@ fn verify_token(token: &str, keys: &[ReviewerKey]) -> Result<SignedDecision, Str
     Ok(decision)
 }
 
+/// Refuse a request whose arguments do not match the digest it is bound
+/// to: the ledger was edited, and nothing is `done` (signed, approved).
+fn unedited(request: &ApprovalRequest, done: &str) -> Result<(), ApprovalError> {
+    if crate::call::arguments_sha256(request.arguments.get()) != request.call.arguments_sha256 {
+        return Err(ApprovalError::InvalidReview(format!(
+            "request `{}`: its arguments do not match the digest it is bound to, so the ledger \
+             was edited; nothing was {done}",
+            request.id
+        )));
+    }
+    Ok(())
+}
+
 fn unsigned(reason: String) -> Refusal {
     Refusal {
         rule: rules::UNSIGNED,
@@ -360,34 +373,15 @@ impl Approvals {
                 "the reviewer key is not in the policy's [approvals] reviewer_keys".into(),
             ));
         }
-        let request = self.get(id).await?;
         let now = UnixMillis::now();
-        match request.status_at(now) {
-            ApprovalStatus::Pending => {}
-            ApprovalStatus::Expired => return Err(ApprovalError::Expired(id.to_string())),
-            status => {
-                return Err(ApprovalError::AlreadyDecided {
-                    id: id.to_string(),
-                    status,
-                    reviewer: request
-                        .review
-                        .map(|r| r.reviewer)
-                        .unwrap_or_else(|| "nobody".into()),
-                });
-            }
-        }
+        let request = self.pending_request(id, now).await?;
         if request.call != *shown {
             return Err(ApprovalError::InvalidReview(format!(
                 "request `{id}` is no longer bound to the call that was shown (the ledger row \
                  changed after it was read); nothing was signed"
             )));
         }
-        if crate::call::arguments_sha256(request.arguments.get()) != request.call.arguments_sha256 {
-            return Err(ApprovalError::InvalidReview(format!(
-                "request `{id}`: its arguments do not match the digest it is bound to, so the \
-                 ledger was edited; nothing was signed"
-            )));
-        }
+        unedited(&request, "signed")?;
         let decision = self.decision_of(&request, &review, now, signer.public.public_b64());
         let token = signer.sign(&decision);
         let ledger = self.inner.ledger.clone();
@@ -406,6 +400,33 @@ impl Approvals {
             .await;
         }
         decided
+    }
+
+    /// Request `id`, when it is pending at `now`: a decided request keeps
+    /// its decision (and its signature or seal, which a second attempt must
+    /// not replace).
+    ///
+    /// # Errors
+    /// [`ApprovalError::NotFound`], [`ApprovalError::Expired`],
+    /// [`ApprovalError::AlreadyDecided`]; a ledger error.
+    async fn pending_request(
+        &self,
+        id: &str,
+        now: UnixMillis,
+    ) -> Result<ApprovalRequest, ApprovalError> {
+        let request = self.get(id).await?;
+        match request.status_at(now) {
+            ApprovalStatus::Pending => Ok(request),
+            ApprovalStatus::Expired => Err(ApprovalError::Expired(id.to_string())),
+            status => Err(ApprovalError::AlreadyDecided {
+                id: id.to_string(),
+                status,
+                reviewer: request
+                    .review
+                    .map(|r| r.reviewer)
+                    .unwrap_or_else(|| "nobody".into()),
+            }),
+        }
     }
 
     /// The decision `review` of `request` at `now`, as signed or sealed
@@ -454,18 +475,8 @@ impl Approvals {
         review: &Review,
         now: UnixMillis,
     ) -> Result<(), ApprovalError> {
-        let request = self
-            .inner
-            .ledger
-            .get(id)
-            .await?
-            .ok_or_else(|| ApprovalError::NotFound(id.to_string()))?;
-        if crate::call::arguments_sha256(request.arguments.get()) != request.call.arguments_sha256 {
-            return Err(ApprovalError::InvalidReview(format!(
-                "request `{id}`: its arguments do not match the digest it is bound to, so the \
-                 ledger was edited; nothing was approved"
-            )));
-        }
+        let request = self.pending_request(id, now).await?;
+        unedited(&request, "approved")?;
         let decision = self.decision_of(&request, review, now, SEAL_KEY.into());
         let json = serde_json::to_vec(&decision).expect("a decision serializes");
         let tag = self.inner.signer.seal(SEAL_DOMAIN, &json);
