@@ -588,6 +588,21 @@ impl Analysis<'_> {
                 }
                 None => None,
             };
+            // `wget -P DIR`: files of the server's names into DIR (review
+            // s14 N5).
+            if name == "wget" || name == "wget2" {
+                let dir = match t.strip_prefix("--directory-prefix=") {
+                    Some(d) => Some(Field::lit(d)),
+                    None if t == "-P" || t == "--directory-prefix" => args.get(i + 1).cloned(),
+                    None => t
+                        .strip_prefix("-P")
+                        .filter(|d| !d.is_empty())
+                        .map(Field::lit),
+                };
+                if let Some(d) = dir {
+                    self.fills_dir(name, &d, env, false);
+                }
+            }
             if let Some(f) = target {
                 self.check_write(
                     &f,

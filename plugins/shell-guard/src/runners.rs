@@ -1210,6 +1210,59 @@ fn judged_name(word: &str, more: usize, rest: &[Field]) -> bool {
         )
 }
 
+/// Programs shell-guard has no table for that only read the files they
+/// name (checksums, listings, viewers, comparisons): naming toolvet's
+/// state there moves nothing.
+const READ_ONLY_UNKNOWN: &[&str] = &[
+    "toolvet",
+    "wc",
+    "stat",
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "sum",
+    "tree",
+    "realpath",
+    "readlink",
+    "basename",
+    "dirname",
+    "cmp",
+    "diff",
+    "diff3",
+    "colordiff",
+    "delta",
+    "difft",
+    "jq",
+    "gojq",
+    "jaq",
+    "bat",
+    "batcat",
+    "glow",
+    "exa",
+    "eza",
+    "lsd",
+    "namei",
+    "getfacl",
+    "lsattr",
+    "file",
+    "nl",
+    "column",
+    "uniq",
+    "cut",
+    "echo",
+    "printf",
+    "tokei",
+    "cloc",
+    "shellcheck",
+    "hadolint",
+    "yamllint",
+];
+
 /// Options of an unknown program whose value, a whole command line, is
 /// read as `sh -c` of it (`mytool --exec 'rm -rf ~'`).
 const UNKNOWN_SCRIPT_OPTIONS: &[&str] = &["-c", "--run", "--command", "--exec", "--cmd"];
@@ -1240,6 +1293,7 @@ impl Analysis<'_> {
         if DATA_WORDS.contains(&name) || depth >= self.opts.max_depth {
             return tainted;
         }
+        self.unknown_onto_toolvet_state(name, args, env);
         let mut readings = 0;
         let mut i = 0;
         while i < args.len() && readings < UNKNOWN_READINGS && !self.done() {
@@ -1293,5 +1347,71 @@ impl Analysis<'_> {
             i += 1;
         }
         tainted
+    }
+
+    /// A program shell-guard does not know, given toolvet's state or a
+    /// directory close above it as an operand or option value (`rename
+    /// 's/state$/old/' ~/.local/state`, `mmv`, `gio move`, `rclone copyto
+    /// X …/toolvet.toml`, `wget -P DIR`, `cpio -p DIR`, `unsquashfs -d
+    /// DIR`): it may move, replace or fill it, as `mv` would, so a person
+    /// must approve (review s14 N5). Programs that only read what they
+    /// name ([`READ_ONLY_UNKNOWN`]) are left alone.
+    fn unknown_onto_toolvet_state(&mut self, name: &str, args: &[Field], env: &Env) {
+        if READ_ONLY_UNKNOWN.contains(&name) {
+            return;
+        }
+        for a in args {
+            let t = a.text();
+            let field = if !t.starts_with('-') {
+                a.clone()
+            } else if let Some((_, v)) = t.split_once('=') {
+                Field::lit(v)
+            } else if t.len() > 2
+                && !t.starts_with("--")
+                && (t[2..].starts_with('/') || t[2..].starts_with('~'))
+            {
+                // `-P/tmp/x`, `-d~/x`: an attached value.
+                let v = &t[2..];
+                match v.strip_prefix('~') {
+                    Some(rest) if rest.is_empty() || rest.starts_with('/') => match &self.home {
+                        Some(h) => Field::lit(format!("{h}{rest}")),
+                        None => continue,
+                    },
+                    _ => Field::lit(v),
+                }
+            } else {
+                continue;
+            };
+            let Some(abs) = self.abs_path(&field, env) else {
+                continue;
+            };
+            let is_state = |p: &str| {
+                self.state
+                    .guard_rail(p)
+                    .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
+            };
+            let held = if is_state(&abs) {
+                Some(abs.clone())
+            } else {
+                self.rail_just_within(&abs).filter(|g| is_state(g))
+            };
+            if let Some(guarded) = held {
+                let what = if guarded == abs {
+                    format!("`{t}`, toolvet's own state")
+                } else {
+                    format!("`{t}`, which holds toolvet's state `{guarded}`")
+                };
+                self.report(
+                    false,
+                    "shell.toolvet-state",
+                    format!(
+                        "`{name}` is a program this check does not know, given {what}: it may move, replace or fill \
+                         it, which resets or changes what toolvet decides (a moved hooks state directory starts \
+                         every run limit again). A person must approve; leave toolvet's policy and state as they are."
+                    ),
+                );
+                return;
+            }
+        }
     }
 }

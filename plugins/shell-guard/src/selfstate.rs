@@ -244,8 +244,15 @@ pub fn pattern_may_match_toolvet(pattern: &str, full: bool) -> bool {
     })
 }
 
+/// Whether `text` names toolvet, also through regex syntax a filter or
+/// pattern hides it with (`[t]oolvet`, `tool\vet`, `toolv(e)t`).
 fn names_toolvet(text: &str) -> bool {
-    text.to_ascii_lowercase().contains("toolvet")
+    let bare: String = text
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !"[]()\\^$?*+{}|'\"".contains(*c))
+        .collect();
+    bare.contains("toolvet") || bare.contains("oolvet") || bare.contains("toolve")
 }
 
 /// The words of a command that looks up process ids (`pgrep`, `pidof`,
@@ -357,7 +364,7 @@ impl Analysis<'_> {
             }
             if a.is_dynamic() {
                 let lower = t.to_ascii_lowercase();
-                if lower.contains("toolvet") || self.toolvet_pids {
+                if names_toolvet(&t) || self.toolvet_pids {
                     return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
                 }
                 if (lower.contains("pgrep") || lower.contains("pidof"))
@@ -387,7 +394,7 @@ enum Target {
 fn pattern_target(f: &Field, full: bool, regex: bool) -> Target {
     let Some(text) = f.static_text() else {
         let raw = f.text();
-        return if raw.to_ascii_lowercase().contains("toolvet") {
+        return if names_toolvet(&raw) {
             Target::Toolvet(format!("`{raw}`"))
         } else {
             Target::Unknown(format!("the pattern `{raw}`"))

@@ -1885,6 +1885,8 @@ fn signals_to_toolvet_hooks() {
         "sudo pkill -f 'toolvet hook'",
         "timeout 60 pkill -f toolvet",
         "fuser -k -9 /usr/local/bin/toolvet",
+        "kill -9 $(ps aux | grep '[t]oolvet' | awk '{print $2}')",
+        "ps -eo pid,args | grep -e '[t]oolvet hook' | cut -c1-6 | xargs kill -STOP",
     ] {
         deny(cmd, "shell.toolvet-state");
     }
@@ -1917,6 +1919,75 @@ fn signals_to_toolvet_hooks() {
         "killall -r 'webpack|vite'",
     ] {
         allow(cmd);
+    }
+}
+
+/// Movers and copiers shell-guard has no table for, given toolvet's
+/// state or a directory close above it, may move it aside (a fresh key and
+/// an empty history: every run limit restarts) or replace the policy
+/// (review s14 N5).
+#[test]
+fn unknown_programs_onto_toolvet_state() {
+    let state = StatePaths {
+        state: vec![
+            "/home/alice/.local/state/toolvet".into(),
+            "/tmp/s14/toolvet.toml".into(),
+            "/tmp/s14/toolvet".into(),
+        ],
+        secret: vec!["/home/alice/.local/state/toolvet/hooks/history.key".into()],
+    };
+    let v = |cmd: &str| {
+        let d = analyze_with_state(
+            cmd,
+            &opts(),
+            Some(CWD),
+            Some("/home/alice"),
+            Facts::default(),
+            state.clone(),
+        );
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    };
+    for cmd in [
+        "rename 's/state$/old/' ~/.local/state",
+        "rename.ul state old ~/.local/state",
+        "prename s/state/old/ ~/.local/state",
+        "mmv ~/.local/state ~/.local/old",
+        "gio move ~/.local/state /tmp/o",
+        "kioclient5 move ~/.local/state /tmp/o",
+        "cd ~/.local/state/toolvet/hooks && rename key old history.key",
+        "rclone copyto /tmp/evil/toolvet.toml /tmp/s14/toolvet.toml",
+        "rclone sync /tmp/evil /tmp/s14",
+        "rclone copy /tmp/evil/ /tmp/s14/",
+        "cd /tmp/evil && find . | cpio -pdmu /tmp/s14",
+        "unsquashfs -f -d /tmp/s14 e.sqfs",
+        "cabextract -d /tmp/s14 e.cab",
+        "unar -f -o /tmp/s14 e.zip",
+        "rename toolvet tv /tmp/s14/toolvet",
+        "mytool --dest=/home/alice/.local/state backup",
+    ] {
+        assert_eq!(
+            v(cmd),
+            ("escalate".into(), Some("shell.toolvet-state".into())),
+            "{cmd}"
+        );
+    }
+    assert_eq!(
+        v("wget -P /tmp/s14 https://example.com/toolvet.toml"),
+        ("deny".into(), Some("shell.toolvet-state".into())),
+    );
+    for cmd in [
+        "sha256sum /tmp/s14/toolvet.toml",
+        "wc -l /tmp/s14/toolvet.toml",
+        "stat ~/.local/state/toolvet",
+        "tree ~/.local/state",
+        "toolvet check --config /tmp/s14/toolvet.toml call.json",
+        "rename 's/\\.txt$/.md/' notes/*.txt",
+        "rclone sync ./site remote:bucket",
+        "wget -P downloads https://example.com/a.tar.gz",
+        "mytool --out=/tmp/report.txt",
+        "gio open ~/.local/share/x.txt",
+    ] {
+        assert_eq!(v(cmd), ("allow".into(), None), "{cmd}");
     }
 }
 
