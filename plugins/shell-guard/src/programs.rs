@@ -242,6 +242,9 @@ fn package_name(word: &str) -> String {
             .map_or(file.len(), |(i, _)| i);
         return file[..cut].to_string();
     }
+    // A git source: `github:owner/pkg#ref`, `git+https://…/pkg.git`.
+    let w = w.split('#').next().unwrap_or(&w);
+    let w = w.strip_suffix(".git").unwrap_or(w).to_string();
     // The version after the (scoped) name: `@scope/pkg@ver`, `pkg@ver`.
     let from = if w.starts_with('@') { 1 } else { 0 };
     let mut end = w[from..].find('@').map_or(w.len(), |i| from + i);
@@ -1548,6 +1551,18 @@ impl Analysis<'_> {
         if paths.is_empty() {
             return;
         }
+        // Pathspec magic (`:(top)PATH`, `:/PATH`, `:(glob)…`) names PATH.
+        let paths = paths.into_iter().map(|p| {
+            let t = p.text();
+            let bare = match t.strip_prefix(":(") {
+                Some(rest) => rest.split_once(')').map(|(_, path)| path),
+                None => t.strip_prefix(":/"),
+            };
+            match bare {
+                Some(b) if p.static_text().is_some() => Field::lit(b),
+                _ => p,
+            }
+        });
         let mut words = vec![Field::lit("--")];
         words.extend(paths);
         self.git_path_writes("stash", &words, env, depth);

@@ -1485,6 +1485,8 @@ fn git_stash_of_guarded_paths() {
         "git stash push -q -u .github/hooks",
         "git stash -- .claude",
         "git -C . stash push --keep-index -u -- src .github/hooks/toolvet.json",
+        "git stash push -- ':(top).claude/settings.json'",
+        "git stash push -u -- ':/.github/hooks'",
     ] {
         deny(cmd, "shell.guardrail-write");
     }
@@ -2012,6 +2014,8 @@ fn nested_agents_in_any_package_spelling() {
         "npx @github/copilot@latest -p hi",
         "npx https://registry.npmjs.org/@anthropic-ai/claude-code/-/claude-code-2.0.14.tgz -p hi",
         "npx ./anthropic-ai-claude-code-2.0.14.tgz -p hi",
+        "npx github:anthropics/claude-code#main -p hi",
+        "npx git+https://github.com/anthropics/claude-code.git -p hi",
         "pipx run aider-chat --message hi",
         "pipx run --spec aider-chat aider --message hi",
         "uvx aider-chat@latest --message hi",
