@@ -173,6 +173,22 @@ test('each run is vetted with its history, so run limits and ordering rules hold
   assert.equal((await gate.settle(inRun('b', 'r0', 'release'), undefined)).rule, 'sequence.only-after');
 });
 
+test('a call id a provider reuses for other calls adds each call (review s14 N1)', async () => {
+  // Some providers number calls per turn: `call_0` recurs with other arguments.
+  const gate = new Gate(await testHost({ extra: SEQUENCE }));
+  const paid = [];
+  for (const i of [0, 1, 2]) {
+    const pay = { amount: 99, currency: 'USD', invoice: `INV-${i}` };
+    paid.push((await gate.settle(inRun('a', 'call_0', 'pay_invoice', pay), undefined)).decision);
+  }
+  assert.deepEqual(paid, ['allow', 'allow', 'deny']);
+  assert.deepEqual(gate.history('a').map((e) => e.outcome), ['allowed', 'allowed', 'denied']);
+  // A held call whose id a later, allowed call reuses stays held.
+  assert.equal((await gate.settle(inRun('b', 'call_1', 'deploy', { env: 'prod' }), undefined)).decision, 'escalate');
+  assert.equal((await gate.settle(inRun('b', 'call_1', 'run_tests'), undefined)).decision, 'allow');
+  assert.deepEqual(gate.history('b').map((e) => `${e.name}/${e.outcome}`), ['deploy/escalated', 'run_tests/allowed']);
+});
+
 test('a held call approved later counts once; a rejection is recorded as one', async () => {
   const host = await testHost({ extra: SEQUENCE });
   const gate = new Gate(host);

@@ -141,10 +141,15 @@ function outcomeOf(verdict: Verdict): Outcome {
   }
 }
 
-/** Which entry of its run's history a verdict is about: the call id's, or (no id) a new entry per call. */
+/**
+ * Which entry of its run's history a verdict is about: the call id's with
+ * the call itself (a reused id with other arguments is another call: some
+ * providers number calls per turn, review s14 N1), or (no id) a new entry
+ * per call.
+ */
 function entryKey({ call, context }: GatedCall): string {
   if (call.id) {
-    return JSON.stringify(['id', context?.agent ?? null, context?.principal ?? null, call.id]);
+    return JSON.stringify(['id', context?.agent ?? null, context?.principal ?? null, call.id, call.name, canonical(call.arguments ?? {})]);
   }
   return JSON.stringify(['call', context?.agent ?? null, context?.principal ?? null, call.name, canonical(call.arguments ?? {})]);
 }

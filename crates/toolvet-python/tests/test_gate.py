@@ -178,6 +178,24 @@ def test_the_gate_hands_each_run_its_history_so_run_rules_hold(tmp_path):
     assert gate.check("release", {}, call_id="r0", run_id="b").rule == "sequence.only-after"
 
 
+def test_a_call_id_a_provider_reuses_for_other_calls_adds_each_call(tmp_path):
+    """Review s14 N1: some providers number calls per turn (`call_0` every turn), so
+    one run's call id recurs with other arguments. Each such call is recorded, so the
+    run total holds; a held call whose id a later call reuses stays held."""
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host)
+    decisions = [
+        gate.check("pay_invoice", {"amount": 99, "currency": "USD", "invoice": f"INV-{i}"}, call_id="call_0", run_id="a").decision
+        for i in range(3)
+    ]
+    assert decisions == ["allow", "allow", "deny"]
+    assert [e["outcome"] for e in gate.history("a")] == ["allowed", "allowed", "denied"]
+    held = gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="call_1", run_id="b")
+    assert held.escalated
+    assert gate.check("run_tests", {}, call_id="call_1", run_id="b").allowed
+    assert [(e["name"], e["outcome"]) for e in gate.history("b")] == [(ESCALATED_TOOL, "escalated"), ("run_tests", "allowed")]
+
+
 def test_a_held_call_approved_later_counts_once(tmp_path):
     host = make_host(tmp_path, extra=SEQUENCE)
     gate = Gate(host)

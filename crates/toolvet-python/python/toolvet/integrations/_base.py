@@ -831,10 +831,12 @@ class Gate:
 
     @staticmethod
     def _history_key(call_id: str, agent: Optional[str], fingerprint: str) -> str:
-        """Which history entry a ruling is about: the call id's, or (no id) the tool
-        and arguments', which start with NUL so that each such call is its own entry."""
+        """Which history entry a ruling is about: the call id's with the call itself
+        (a reused id with other arguments is another call: some providers number
+        calls per turn, review s14 N1), or (no id) the tool and arguments', which
+        start with NUL so that each such call is its own entry."""
         if call_id:
-            return "id\0" + json.dumps(agent) + "\0" + call_id
+            return "id\0" + json.dumps(agent) + "\0" + call_id + "\0" + fingerprint
         return "\0" + fingerprint
 
     def _asker(self, agent: Optional[str]) -> str:
