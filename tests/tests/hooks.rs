@@ -1535,6 +1535,34 @@ fn an_escalation_is_denied_where_the_agent_would_not_stop_for_a_person() {
         &[],
     );
     assert_eq!(seen("claude-code", &asked), Seen::Ask, "{}", asked.stdout);
+    // Review s14 N7: the VS Code extension (and an SDK) runs a hook's `ask`
+    // with no prompt, whatever mode the payload names; the terminal asks.
+    for (surface, expected) in [
+        ("cli", Seen::Ask),
+        ("claude-vscode", Seen::Deny),
+        ("sdk-ts", Seen::Deny),
+    ] {
+        let ran = hook(
+            "claude-code",
+            &policy,
+            &claude_bash(destroy, "default"),
+            &[("CLAUDE_CODE_ENTRYPOINT", surface)],
+            &[],
+        );
+        assert_eq!(
+            seen("claude-code", &ran),
+            expected,
+            "{surface}: {}",
+            ran.stdout
+        );
+        if expected == Seen::Deny {
+            assert!(
+                ran.stdout.contains("apr_") && ran.stdout.contains(surface),
+                "{}",
+                ran.stdout
+            );
+        }
+    }
     for mode in ["auto", "bypassPermissions", "dontAsk", "someNewMode"] {
         let ran = hook(
             "claude-code",
@@ -2083,4 +2111,47 @@ fn a_held_call_retried_before_approval_resumes_and_counts_once() {
     let next = call();
     assert_eq!(seen("gemini-cli", &next), Seen::Deny, "{}", next.stdout);
     assert_ne!(request_id(&next), id);
+}
+
+/// Fourteenth review N3 (hooks): the resume of a held payment was vetted
+/// with its own held entry still in the session's history, so the run total
+/// held it twice: a second approved 900 USD payment (1,800 USD in all) was
+/// refused as over the 2,000 USD run limit.
+#[test]
+fn an_approved_resume_is_not_counted_twice_while_it_is_vetted() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = signed_policy(dir.path());
+    let pay = |invoice: &str| {
+        let input = json!({"invoice": invoice, "amount": "900.00", "currency": "USD"});
+        hook(
+            "gemini-cli",
+            &policy,
+            &mapped_tool_payload("gemini-cli", "pay_invoice", input),
+            &[],
+            &[],
+        )
+    };
+    for invoice in ["INV-A", "INV-B"] {
+        let held = pay(invoice);
+        assert_eq!(seen("gemini-cli", &held), Seen::Deny, "{}", held.stdout);
+        let approved = approve(dir.path(), &policy, &request_id(&held), "once");
+        assert!(
+            approved.status.success(),
+            "{}",
+            String::from_utf8_lossy(&approved.stderr)
+        );
+        let ran = pay(invoice);
+        assert_eq!(
+            seen("gemini-cli", &ran),
+            Seen::Silent,
+            "{invoice} approved: runs: {}",
+            ran.stdout
+        );
+    }
+    let third = pay("INV-C");
+    assert!(
+        third.stdout.contains("spend.run-limit"),
+        "2,700 USD is over the run limit: {}",
+        third.stdout
+    );
 }

@@ -91,6 +91,30 @@ pub enum PayloadForm {
 /// escalation is a deny.
 pub const ASKING_MODES: [&str; 3] = ["default", "acceptEdits", "plan"];
 
+/// The variable Claude Code sets for its hooks naming the surface that
+/// runs the session (`cli`, `claude-vscode`, `sdk-ts`, `sdk-py`, …).
+pub const CLAUDE_ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
+
+/// Whether Claude Code run from `entrypoint` stops for a person on a
+/// hook's `ask`: the terminal CLI does (`cli`, or no variable: versions
+/// that set none); the VS Code extension runs such an `ask` without a
+/// prompt (anthropics/claude-code issue 86754, review s14 N7), and an SDK
+/// entry point answers it with code; any other surface is not known to
+/// prompt.
+///
+/// # Errors
+/// Why an `ask` would not reach a person there.
+pub fn claude_surface_asks(entrypoint: Option<&str>) -> Result<(), String> {
+    match entrypoint {
+        None | Some("cli") => Ok(()),
+        Some(other) => Err(format!(
+            "Claude Code runs here from `{}` ({CLAUDE_ENTRYPOINT}), which is not known to stop for a \
+             person on a hook's `ask`",
+            toolvet::display::visible(other)
+        )),
+    }
+}
+
 /// What toolvet answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
@@ -159,6 +183,9 @@ impl Agent {
         // L4): an `ask` there might be read as neither.
         if self == Agent::Cursor && call.event == "beforeReadFile" {
             return Err("Cursor's `beforeReadFile` answer has no `ask`".into());
+        }
+        if self == Agent::ClaudeCode {
+            claude_surface_asks(std::env::var(CLAUDE_ENTRYPOINT).ok().as_deref())?;
         }
         match (&call.permission_mode, self) {
             (Some(mode), _) if ASKING_MODES.contains(&mode.as_str()) => Ok(()),

@@ -376,6 +376,20 @@ impl SessionHistory {
         })
     }
 
+    /// The newest entry held in the ledger (recorded with its approval
+    /// request, not an `ask`) and still held, of a call named one of
+    /// `names` with `arguments` (as recorded): the call being vetted, if it
+    /// is that held call coming again.
+    pub fn newest_held_call(&self, names: &[&str], arguments: &RawValue) -> Option<usize> {
+        (0..self.entries.len()).rev().find(|&i| {
+            let entry = &self.entries[i];
+            entry.outcome == Outcome::Escalated
+                && self.held[i].is_some()
+                && names.contains(&entry.name.as_str())
+                && entry.arguments.get() == arguments.get()
+        })
+    }
+
     /// Rewrite the file with every entry, fitted by the core's rule
     /// ([`storage_budget`]): large arguments elided oldest first, none
     /// dropped.

@@ -285,8 +285,34 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     };
     let parts = requests.len() + judged_only.len();
     let mut verdicts = Vec::with_capacity(parts);
-    for request in requests.iter_mut().chain(judged_only.iter_mut()) {
-        request.context.history = prior.clone();
+    // A call held in the ledger and made again is that held call: vetted
+    // without its own entry, so a run total does not hold it twice (review
+    // s14 N3). Its resume below gets the whole history: the core leaves
+    // the held entry out of a call that carries its ticket.
+    let own_held: Vec<Option<usize>> = requests
+        .iter()
+        .chain(judged_only.iter())
+        .map(|request| {
+            let history = history.as_ref()?;
+            let names: Vec<&str> = requests
+                .iter()
+                .filter(|r| r.call.arguments.get() == request.call.arguments.get())
+                .map(|r| r.call.name.as_str())
+                .chain([request.call.name.as_str()])
+                .collect();
+            history.newest_held_call(&names, &limits.recorded(&request.call.arguments))
+        })
+        .collect();
+    for (request, own) in requests
+        .iter_mut()
+        .chain(judged_only.iter_mut())
+        .zip(&own_held)
+    {
+        let mut history = prior.clone();
+        if let Some(i) = own {
+            history.remove(*i);
+        }
+        request.context.history = history;
         verdicts.push(host.check_recorded(request, RECORD_TIMEOUT).await);
     }
     // Only a policy whose approvals need a reviewer's signature lets a
@@ -313,6 +339,7 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         {
             if let Some(ticket) = ticket {
                 let mut resumed = request.clone();
+                resumed.context.history = prior.clone();
                 resumed.approval = Some(toolvet::ApprovalClaim {
                     ticket: ticket.clone(),
                 });

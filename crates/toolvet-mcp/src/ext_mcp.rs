@@ -261,7 +261,7 @@ impl ExtMcpService {
                 Some(json!({"toolvet": {"decision": "deny", "rule": "toolvet.unknown-tool"}})),
             );
         };
-        let request = match gate::call_request(name, arguments, Some(&tool), context) {
+        let mut request = match gate::call_request(name, arguments, Some(&tool), context) {
             Ok(request) => request,
             Err(e) => {
                 return refused(
@@ -271,6 +271,15 @@ impl ExtMcpService {
                 );
             }
         };
+        // Not with its own held entry: it is that call coming again (the
+        // history fitted above, so this cannot overflow).
+        if let Ok(prior) = history_ref.for_call(
+            &request.call.name,
+            &request.call.arguments,
+            &self.host.settings(),
+        ) {
+            request.context.history = prior;
+        }
         let mut verdict = self.host.check(&request).await;
         // Approved since it was held (the CLI, the reviewer page). Only
         // within a session: without one, every session-less caller would

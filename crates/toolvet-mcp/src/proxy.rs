@@ -874,7 +874,10 @@ impl Session {
         }
     }
 
-    /// Add a call to the history; returns its sequence number.
+    /// Add a call to the history (a held call coming again is that call,
+    /// [`toolvet::run_history::RunHistory::record_outcome`]: resumed it is
+    /// counted once, held again or refused it adds nothing); returns its
+    /// sequence number.
     fn record(
         &self,
         name: String,
@@ -884,7 +887,7 @@ impl Session {
         let settings = self.host.settings();
         self.state()
             .history
-            .record(name, arguments, outcome, &settings)
+            .record_outcome(name, arguments, outcome, "", &settings)
     }
 
     /// A vetted call that never reached the server (the server was gone,
@@ -950,19 +953,27 @@ impl Session {
                 .attributes
                 .insert(gate::DEFINITION_CHANGED.into(), "true".into());
         }
-        let request = match gate::call_request(name, arguments, tool.as_ref(), context) {
+        let mut request = match gate::call_request(name, arguments, tool.as_ref(), context) {
             Ok(request) => request,
             Err(e) => {
                 let text = format!("toolvet cannot vet this call, so it is denied: {e}");
                 return self.reply(jsonrpc::result(&id, gate::refusal(text)));
             }
         };
-        // Never vetted with earlier calls left out (toolvet::history_fit).
-        let fitted = self.state().history.for_checks(&self.host.settings());
-        if let Err(overflow) = fitted {
-            let rule = toolvet::history_fit::OVERFLOW_RULE;
-            let text = format!("toolvet denied this call [{rule}]: {overflow}");
-            return self.refuse(&id, &request, text, Outcome::Denied).await;
+        // Never vetted with earlier calls left out (toolvet::history_fit),
+        // nor with its own held entry (it is that call coming again).
+        let fitted = self.state().history.for_call(
+            &request.call.name,
+            &request.call.arguments,
+            &self.host.settings(),
+        );
+        match fitted {
+            Ok(prior) => request.context.history = prior,
+            Err(overflow) => {
+                let rule = toolvet::history_fit::OVERFLOW_RULE;
+                let text = format!("toolvet denied this call [{rule}]: {overflow}");
+                return self.refuse(&id, &request, text, Outcome::Denied).await;
+            }
         }
         let mut verdict = self.host.check(&request).await;
         let mut outcome = Outcome::Allowed;

@@ -56,7 +56,8 @@ pub(crate) async fn vet(
     };
     let key =
         serde_json::json!([request.context.principal, request.context.agent, run_id]).to_string();
-    let Some(run) = state.runs.try_run(&key, RUN_IDLE) else {
+    let owner = serde_json::json!([request.context.principal, request.context.agent]).to_string();
+    let Some(run) = state.runs.try_run(&key, &owner, RUN_IDLE) else {
         // Forgetting a run to make room would restart its run totals, and
         // new runs are free to make (review s13 M1): refuse the new one.
         let verdict = Verdict {
@@ -64,8 +65,8 @@ pub(crate) async fn vet(
             decided_by: None,
             rule: Some(TOO_MANY_RUNS_RULE.into()),
             reason: Some(format!(
-                "the server keeps the history of at most {} runs ([serve] max_runs), each used \
-                 in the last {} minutes; a new run is refused until one has been idle that long, \
+                "the server keeps the history of at most {} runs ([serve] max_runs), and none of \
+                 this principal and agent has been idle for {} minutes; a new run is refused \
                  rather than forget a run's earlier calls",
                 current.settings.max_runs,
                 RUN_IDLE.as_secs() / 60
@@ -78,7 +79,7 @@ pub(crate) async fn vet(
     };
     let mut history = run.lock().await;
     let settings = state.host.settings();
-    let verdict = match history.for_checks(&settings) {
+    let verdict = match history.for_call(&request.call.name, &request.call.arguments, &settings) {
         Ok(prior) => {
             request.context.history = prior;
             let verdict = state.host.check(&request).await;

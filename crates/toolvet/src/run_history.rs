@@ -129,6 +129,21 @@ impl RunHistory {
             Decision::Escalate => Outcome::Escalated,
         };
         let rule = verdict.rule.as_deref().unwrap_or("");
+        self.record_outcome(name, arguments, outcome, rule, settings)
+    }
+
+    /// [`RunHistory::record_verdict`] for a front end that decided the
+    /// outcome itself (a person's answer in the client): `outcome`, by
+    /// rule `rule` (`""` for none; an `approval.*` rule is a refusal by
+    /// the approval step). The same rule for a held call coming again.
+    pub fn record_outcome(
+        &mut self,
+        name: String,
+        arguments: Box<RawValue>,
+        outcome: Outcome,
+        rule: &str,
+        settings: &HostSettings,
+    ) -> u64 {
         // The held call asked about again: the same call, not a new one
         // (review s13 M3: re-asks counted as a loop, and the loop then held
         // the approved resume).
@@ -157,6 +172,33 @@ impl RunHistory {
             return *seq;
         }
         self.record(name, arguments, outcome, settings)
+    }
+
+    /// [`RunHistory::for_checks`] for vetting the call `name` with
+    /// `arguments`: without that call's own held entry (the one still
+    /// `escalated` of the same tool and arguments, at most one: a held call
+    /// coming again adds none), since a held call asked about again or
+    /// resumed is that call, and a run total or count must not hold it
+    /// twice (review s14 N3). Every `escalated` entry here was held for a
+    /// person and did not run.
+    ///
+    /// # Errors
+    /// As [`RunHistory::for_checks`].
+    pub fn for_call(
+        &self,
+        name: &str,
+        arguments: &RawValue,
+        settings: &HostSettings,
+    ) -> Result<Vec<PriorCall>, HistoryOverflow> {
+        let mut entries = self.for_checks(settings)?;
+        if let Some(i) = self.entries.iter().rposition(|(_, c)| {
+            c.outcome == Outcome::Escalated
+                && c.name == name
+                && c.arguments.get() == arguments.get()
+        }) {
+            entries.remove(i);
+        }
+        Ok(entries)
     }
 
     /// The calls the checks see, oldest first: every one kept, fitted into
@@ -194,7 +236,8 @@ impl RunHistory {
 #[derive(Debug)]
 pub struct Runs {
     capacity: usize,
-    runs: Mutex<HashMap<String, (SharedRun, Instant)>>,
+    /// Per key: the run, when it was last used, and its owner.
+    runs: Mutex<HashMap<String, (SharedRun, Instant, String)>>,
 }
 
 /// One run's history, locked while one of its calls is vetted.
@@ -217,26 +260,40 @@ impl Runs {
             .expect("without a minimum idle time a run is always made")
     }
 
-    /// [`Runs::run`], except that a run is forgotten to make room only when
-    /// it has not been used for `min_idle`: `None` when every kept run was
-    /// used more recently (the caller refuses the new run rather than let
-    /// a burst of new runs reset the others' run totals).
-    pub fn try_run(&self, key: &str, min_idle: std::time::Duration) -> Option<SharedRun> {
-        self.get_or_make(key, Some(min_idle))
+    /// [`Runs::run`] for a run of `owner` (the principal and agent it
+    /// belongs to), except that a run is forgotten to make room only when
+    /// it is `owner`'s own and has not been used for `min_idle`: `None`
+    /// when no such run is kept (the caller refuses the new run rather
+    /// than let a burst of new runs reset run totals: its own busy runs',
+    /// review s13 M1, or another owner's, review s14 N4).
+    pub fn try_run(
+        &self,
+        key: &str,
+        owner: &str,
+        min_idle: std::time::Duration,
+    ) -> Option<SharedRun> {
+        self.get_or_make(key, Some((owner, min_idle)))
     }
 
-    fn get_or_make(&self, key: &str, min_idle: Option<std::time::Duration>) -> Option<SharedRun> {
+    fn get_or_make(
+        &self,
+        key: &str,
+        limit: Option<(&str, std::time::Duration)>,
+    ) -> Option<SharedRun> {
         let mut runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
-        if let Some((run, used)) = runs.get_mut(key) {
+        if let Some((run, used, _)) = runs.get_mut(key) {
             *used = now;
             return Some(run.clone());
         }
+        let owner = limit.map_or("", |(owner, _)| owner);
         if runs.len() >= self.capacity {
             let oldest = runs
                 .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, (_, used))| (k.clone(), *used))?;
+                .filter(|(_, (_, _, o))| limit.is_none() || o == owner)
+                .min_by_key(|(_, (_, used, _))| *used)
+                .map(|(k, (_, used, _))| (k.clone(), *used))?;
+            let min_idle = limit.map(|(_, idle)| idle);
             if min_idle.is_some_and(|idle| now.duration_since(oldest.1) < idle) {
                 return None;
             }
@@ -248,7 +305,7 @@ impl Runs {
             runs.remove(&oldest.0);
         }
         let run = SharedRun::default();
-        runs.insert(key.to_string(), (run.clone(), now));
+        runs.insert(key.to_string(), (run.clone(), now, owner.to_string()));
         Some(run)
     }
 
@@ -274,6 +331,33 @@ mod tests {
 
     fn settings() -> HostSettings {
         HostSettings::default()
+    }
+
+    #[test]
+    fn a_held_call_coming_again_is_vetted_without_its_own_entry() {
+        let s = settings();
+        let mut h = RunHistory::default();
+        let pay = || raw(r#"{"amount":900}"#.into());
+        h.record("read".into(), raw("{}".into()), Outcome::Allowed, &s);
+        h.record_outcome("pay".into(), pay(), Outcome::Escalated, "", &s);
+        // Asked again: added nothing; vetted without its held entry.
+        h.record_outcome("pay".into(), pay(), Outcome::Escalated, "", &s);
+        assert_eq!(h.len(), 2);
+        let names = |v: Vec<PriorCall>| v.into_iter().map(|c| c.name).collect::<Vec<_>>();
+        assert_eq!(names(h.for_call("pay", &pay(), &s).unwrap()), ["read"]);
+        // Another call sees the held one.
+        let other = raw(r#"{"amount":1}"#.into());
+        assert_eq!(
+            names(h.for_call("pay", &other, &s).unwrap()),
+            ["read", "pay"]
+        );
+        // Resumed: the entry becomes approved, and counts for what follows.
+        h.record_outcome("pay".into(), pay(), Outcome::Approved, "", &s);
+        assert_eq!(h.len(), 2);
+        assert_eq!(
+            names(h.for_call("pay", &pay(), &s).unwrap()),
+            ["read", "pay"]
+        );
     }
 
     #[test]
@@ -462,15 +546,36 @@ mod tests {
     fn a_full_set_refuses_a_new_run_until_one_is_idle() {
         let runs = Runs::new(2);
         let idle = std::time::Duration::from_secs(600);
-        assert!(runs.try_run("a", idle).is_some());
-        assert!(runs.try_run("b", idle).is_some());
-        assert!(runs.try_run("c", idle).is_none(), "a and b are in use");
+        assert!(runs.try_run("a", "o", idle).is_some());
+        assert!(runs.try_run("b", "o", idle).is_some());
+        assert!(runs.try_run("c", "o", idle).is_none(), "a and b are in use");
         assert!(
-            runs.try_run("a", idle).is_some(),
+            runs.try_run("a", "o", idle).is_some(),
             "a kept run is still served"
         );
-        assert!(runs.try_run("c", std::time::Duration::ZERO).is_some());
+        assert!(runs.try_run("c", "o", std::time::Duration::ZERO).is_some());
         assert_eq!(runs.len(), 2);
+    }
+
+    /// Review s14 N4: another owner's new runs never make room by
+    /// forgetting a run, however long it has been idle.
+    #[test]
+    fn a_new_run_forgets_only_an_idle_run_of_its_own_owner() {
+        let runs = Runs::new(2);
+        let none = std::time::Duration::ZERO;
+        let alice = runs.try_run("alice-1", "alice", none).unwrap();
+        alice.try_lock().unwrap().record(
+            "pay".into(),
+            RawValue::from_string("{}".into()).unwrap(),
+            Outcome::Allowed,
+            &HostSettings::default(),
+        );
+        assert!(runs.try_run("mallory-1", "mallory", none).is_some());
+        assert!(runs.try_run("mallory-2", "mallory", none).is_some());
+        assert!(runs.try_run("mallory-3", "mallory", none).is_some());
+        let kept = runs.try_run("alice-1", "alice", none).unwrap();
+        assert_eq!(kept.try_lock().unwrap().len(), 1, "alice's run is kept");
+        assert!(runs.try_run("mallory-4", "bob", none).is_none());
     }
 
     /// Review s13 M3: a held call asked about again while it waits, or a

@@ -132,6 +132,53 @@ async fn an_approved_payment_counts_once() {
     server.stop().await;
 }
 
+/// Review s14 N3: the resume of a held payment was vetted with its own
+/// held entry still in the run, so the run total held it twice: a second
+/// approved 900 USD payment (1,800 in all) was refused as over 2,000.
+#[tokio::test]
+async fn an_approved_resume_is_not_counted_twice_while_it_is_vetted() {
+    let fixture = fixture("");
+    let server = fixture.start().await;
+    let mut answers = Vec::new();
+    for i in 0..3 {
+        let held_call = payment(i, "900.00", "r-n3", "alice@acme.com");
+        let (_, held) = server
+            .post("/access/v1/evaluation", Some(AGENT), &held_call)
+            .await;
+        let toolvet = &held["context"]["toolvet"];
+        if toolvet["decision"] != "escalate" {
+            answers.push(toolvet["rule"].clone());
+            continue;
+        }
+        let id = toolvet["approval"]["id"].as_str().unwrap();
+        let ticket = toolvet["approval"]["ticket"].as_str().unwrap();
+        let (status, _) = server
+            .post(
+                &format!("/v1/approvals/{id}/decision"),
+                Some(REVIEWER),
+                &json!({"decision": "approve", "reviewer": "carol"}),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let mut resumed = held_call.clone();
+        resumed["context"] = json!({"approval_ticket": ticket});
+        let (_, ran) = server
+            .post("/access/v1/evaluation", Some(AGENT), &resumed)
+            .await;
+        answers.push(ran["context"]["toolvet"]["rule"].clone());
+    }
+    // 900 and 1,800 run; 2,700 is over the run limit before anyone is asked.
+    assert_eq!(
+        answers,
+        [
+            json!("approval.approved"),
+            json!("approval.approved"),
+            json!("spend.run-limit")
+        ],
+    );
+    server.stop().await;
+}
+
 /// `run_history = "caller"`: the history each call sends, as before.
 #[tokio::test]
 async fn a_caller_kept_history_is_used_when_the_policy_says_so() {

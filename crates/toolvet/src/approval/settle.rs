@@ -449,10 +449,34 @@ impl Approvals {
 
     /// The call's history with the ledger's answers: an earlier call the
     /// caller only knows as `escalated` becomes `approved` (a person
-    /// approved it and it ran) or `rejected` when the ledger says so.
+    /// approved it and it ran) or `rejected` when the ledger says so; and
+    /// for a call resumed with a ticket, without its own held entry (the
+    /// newest still `escalated` of the same tool and arguments): the
+    /// resume is that call, so a run total must not hold it twice (review
+    /// s14 N3). A ticket never lets a call run that its approval does not
+    /// cover, so leaving the entry out gains a caller nothing else.
     /// `None` when there is nothing to bring up to date. A ledger that
     /// cannot be read leaves the history as the caller gave it (logged).
     pub(crate) async fn reflect_history(&self, request: &CallRequest) -> Option<Vec<PriorCall>> {
+        let mut history = self.reflect_outcomes(request).await;
+        if request.approval.is_some() {
+            let own = crate::call::arguments_sha256(request.call.arguments.get());
+            let entries = history.as_ref().unwrap_or(&request.context.history);
+            if let Some(i) = entries.iter().rposition(|p| {
+                p.outcome == Outcome::Escalated
+                    && p.name == request.call.name
+                    && crate::call::arguments_sha256(p.arguments.get()) == own
+            }) {
+                history
+                    .get_or_insert_with(|| request.context.history.clone())
+                    .remove(i);
+            }
+        }
+        history
+    }
+
+    /// [`Approvals::reflect_history`]'s outcomes from the ledger.
+    async fn reflect_outcomes(&self, request: &CallRequest) -> Option<Vec<PriorCall>> {
         let run = request.context.run_id.as_deref()?;
         let history = &request.context.history;
         if !history.iter().any(|p| p.outcome == Outcome::Escalated) {
