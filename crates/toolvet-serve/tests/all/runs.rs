@@ -102,12 +102,30 @@ async fn run_limits_hold_through_authzen_which_sends_no_history() {
 async fn an_approved_payment_counts_once() {
     let fixture = fixture("");
     let server = fixture.start().await;
-    let held_call = payment(0, "500.00", "r-2", "alice@acme.com");
+    let ran = held_approved_resumed(&server, &payment(0, "500.00", "r-2", "alice@acme.com")).await;
+    assert_eq!(
+        ran["context"]["toolvet"]["rule"], "approval.approved",
+        "{ran}"
+    );
+    assert_eq!(ran["decision"], true, "{ran}");
+    // 500 + 15 × 99 = 1,985; the 16th would bring it to 2,084 (counted
+    // twice, the 500 would stop it at the 11th).
+    let (passed, refusal) = pay_until_refused(&server, "r-2", "alice@acme.com", 1).await;
+    assert_eq!(passed, 15, "{refusal}");
+    assert_eq!(refusal["rule"], "spend.run-limit");
+    server.stop().await;
+}
+
+/// AuthZEN: ask about `call`; when it is held, a reviewer approves it and
+/// the call is resumed with its ticket. The last answer.
+async fn held_approved_resumed(server: &crate::harness::Running, call: &Value) -> Value {
     let (_, held) = server
-        .post("/access/v1/evaluation", Some(AGENT), &held_call)
+        .post("/access/v1/evaluation", Some(AGENT), call)
         .await;
     let toolvet = &held["context"]["toolvet"];
-    assert_eq!(toolvet["decision"], "escalate", "{held}");
+    if toolvet["decision"] != "escalate" {
+        return held;
+    }
     let id = toolvet["approval"]["id"].as_str().unwrap();
     let ticket = toolvet["approval"]["ticket"].as_str().unwrap();
     let (status, _) = server
@@ -118,18 +136,12 @@ async fn an_approved_payment_counts_once() {
         )
         .await;
     assert_eq!(status, 200);
-    let mut resumed = held_call.clone();
+    let mut resumed = call.clone();
     resumed["context"] = json!({"approval_ticket": ticket});
-    let (_, ran) = server
+    server
         .post("/access/v1/evaluation", Some(AGENT), &resumed)
-        .await;
-    assert_eq!(ran["decision"], true, "{ran}");
-    // 500 + 15 × 99 = 1,985; the 16th would bring it to 2,084 (counted
-    // twice, the 500 would stop it at the 11th).
-    let (passed, refusal) = pay_until_refused(&server, "r-2", "alice@acme.com", 1).await;
-    assert_eq!(passed, 15, "{refusal}");
-    assert_eq!(refusal["rule"], "spend.run-limit");
-    server.stop().await;
+        .await
+        .1
 }
 
 /// Review s14 N3: the resume of a held payment was vetted with its own
@@ -141,30 +153,8 @@ async fn an_approved_resume_is_not_counted_twice_while_it_is_vetted() {
     let server = fixture.start().await;
     let mut answers = Vec::new();
     for i in 0..3 {
-        let held_call = payment(i, "900.00", "r-n3", "alice@acme.com");
-        let (_, held) = server
-            .post("/access/v1/evaluation", Some(AGENT), &held_call)
-            .await;
-        let toolvet = &held["context"]["toolvet"];
-        if toolvet["decision"] != "escalate" {
-            answers.push(toolvet["rule"].clone());
-            continue;
-        }
-        let id = toolvet["approval"]["id"].as_str().unwrap();
-        let ticket = toolvet["approval"]["ticket"].as_str().unwrap();
-        let (status, _) = server
-            .post(
-                &format!("/v1/approvals/{id}/decision"),
-                Some(REVIEWER),
-                &json!({"decision": "approve", "reviewer": "carol"}),
-            )
-            .await;
-        assert_eq!(status, 200);
-        let mut resumed = held_call.clone();
-        resumed["context"] = json!({"approval_ticket": ticket});
-        let (_, ran) = server
-            .post("/access/v1/evaluation", Some(AGENT), &resumed)
-            .await;
+        let ran =
+            held_approved_resumed(&server, &payment(i, "900.00", "r-n3", "alice@acme.com")).await;
         answers.push(ran["context"]["toolvet"]["rule"].clone());
     }
     // 900 and 1,800 run; 2,700 is over the run limit before anyone is asked.
