@@ -29,9 +29,9 @@
 //!
 //! Without reviewer keys, every approval toolvet records is **sealed**: an
 //! HMAC with the approval key (the ticket key) over the same fields,
-//! stored beside the request before the decision ([`Approvals::put_seal`]),
+//! stored beside the request before the decision (`Approvals::put_seal`),
 //! and an approval counts only with a seal that holds and matches its row
-//! ([`Approvals::sealed_approval`]). That stops a writer of the ledger who
+//! (`Approvals::sealed_approval`). That stops a writer of the ledger who
 //! lacks the key (a role on a shared Postgres ledger), not the agent's
 //! user where that user can read the key file.
 
