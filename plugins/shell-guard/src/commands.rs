@@ -435,6 +435,12 @@ impl Analysis<'_> {
             let first = &argv[0];
             let name = base_name(&first.text());
             let args = &argv[1..];
+            if !allowed {
+                self.process_control(&name, args);
+                if name == "systemd-run" {
+                    self.unit_commands(args, env, depth);
+                }
+            }
             let rest: Option<Vec<Field>> = match name.as_str() {
                 "sudo" | "doas" | "pkexec" | "run0" => {
                     let i = match name.as_str() {
@@ -957,6 +963,29 @@ impl Analysis<'_> {
         }
         let mut e = env.clone();
         self.script(&field.text(), &mut e, depth + 1, stdin)
+    }
+
+    /// `systemd-run -p ExecStart=CMD …`, `--property=ExecStopPost=CMD`: a
+    /// unit property that runs a command, judged as that command (review
+    /// s15 N1b: `systemd-run -p ExecStart="pkill -f hook" true`).
+    fn unit_commands(&mut self, args: &[Field], env: &Env, depth: u32) {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        for (i, t) in texts.iter().enumerate() {
+            let value = if t == "-p" || t == "--property" {
+                texts.get(i + 1).map(String::as_str)
+            } else {
+                t.strip_prefix("--property=")
+                    .or_else(|| t.strip_prefix("-p").filter(|v| !v.is_empty()))
+            };
+            let Some((key, cmd)) = value.and_then(|v| v.split_once('=')) else {
+                continue;
+            };
+            if key.trim().starts_with("Exec") {
+                let cmd = cmd.trim_start_matches(['-', '@', '+', '!', ':']);
+                let mut e = env.clone();
+                self.script(cmd, &mut e, depth + 1, &Output::Unknown);
+            }
+        }
     }
 
     /// A shell or interpreter reading its program from standard input.

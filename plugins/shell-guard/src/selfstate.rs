@@ -259,12 +259,17 @@ fn names_toolvet(text: &str) -> bool {
 /// `ps`, or a filter of their output) naming toolvet.
 fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String]) -> bool {
     match name {
-        "pgrep" => args
-            .iter()
-            .filter_map(Field::static_text)
-            .filter(|t| !t.starts_with('-'))
-            .any(|t| pattern_may_match_toolvet(&t, true)),
-        "pidof" | "ps" | "lsof" | "fuser" => texts.iter().any(|t| names_toolvet(t)),
+        "pgrep" => {
+            selects_by_relation(args)
+                || args
+                    .iter()
+                    .filter_map(Field::static_text)
+                    .filter(|t| !t.starts_with('-'))
+                    .any(|t| pattern_may_match_toolvet(&t, true))
+        }
+        "pidof" | "ps" | "lsof" | "fuser" => {
+            texts.iter().any(|t| names_toolvet(t)) || (name == "ps" && selects_by_relation(args))
+        }
         // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
         // files (`grep -n port toolvet.toml`).
         "grep" | "egrep" | "fgrep" | "rg" | "awk" | "gawk" | "mawk" | "sed" => {
@@ -280,7 +285,401 @@ fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String]) -> bool {
     }
 }
 
+/// Options choosing processes by their parent, session, process group or
+/// terminal (pgrep/pkill `-P`, `-s`, `-g`, `-t`; ps `--ppid`, `--sid`,
+/// `-g`, `-t`).
+const RELATION_OPTIONS: &[&str] = &[
+    "-P",
+    "--parent",
+    "--ppid",
+    "-ppid",
+    "-s",
+    "--session",
+    "--sid",
+    "-g",
+    "--pgroup",
+    "--group",
+    "-t",
+    "--terminal",
+    "--tty",
+];
+
+/// Whether `t` names a pid the command line looks up or cannot know:
+/// `$PPID`, `$$`, `$(pgrep …)`, `` `ps …` ``, a variable, `{}`.
+fn unknown_pid(t: &str) -> bool {
+    let t = t.trim_matches(|c| c == '"' || c == '\'');
+    !t.is_empty()
+        && !t
+            .split(',')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A parent pid the command looks up or cannot know; the shell's own pid
+/// (`$$`: its background jobs) is not one.
+fn parent_unknown_pid(t: &str) -> bool {
+    !matches!(t, "$$" | "$BASHPID" | "${BASHPID}") && unknown_pid(t)
+}
+
+/// Whether a pgrep/pkill/ps command chooses processes by parent,
+/// session, process group or terminal given by a looked-up or unknown id
+/// (`pgrep -P $PPID`, `ps -o pid= --ppid $PPID`): the agent's hooks are
+/// children of the agent, so its pid selects them (review s15 N1b).
+fn selects_by_relation(args: &[Field]) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        let value = if RELATION_OPTIONS.contains(&t.as_str()) {
+            i += 1;
+            args.get(i - 1).map(Field::text)
+        } else if let Some((o, v)) = t.split_once('=')
+            && RELATION_OPTIONS.contains(&o)
+        {
+            Some(v.to_string())
+        } else if (t.starts_with("-P") || t.starts_with("-s") || t.starts_with("-g"))
+            && t.len() > 2
+            && !t.starts_with("--")
+            && t[2..].contains(['$', '`'])
+        {
+            Some(t[2..].to_string())
+        } else {
+            None
+        };
+        // `$$`: the shell's own children, its background jobs.
+        if let Some(v) = value
+            && !matches!(v.as_str(), "$$" | "$BASHPID" | "${BASHPID}")
+            && (v.contains(['$', '`']) || v.to_ascii_lowercase().contains("ppid"))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the text of a pid operand (`$(ps -o pid= --ppid $PPID)`,
+/// `$PPID`) picks the agent's process or its children.
+fn picks_by_parent(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .collect();
+    lower.contains("ppid")
+        || words.windows(2).any(|w| {
+            matches!(
+                w[0],
+                "-P" | "--parent" | "-s" | "--session" | "-g" | "--pgroup"
+            ) && parent_unknown_pid(w[1].trim_matches(['"', '\'']))
+        })
+}
+
+/// Programs that attach to, trace, dump, limit or reschedule a running
+/// process given by pid, and how far they reach: `true` when the program
+/// can end, stop or change what the process runs (ptrace, resource limits,
+/// checkpointing), `false` when it only changes its scheduling.
+const PROCESS_CONTROL: &[(&str, bool)] = &[
+    ("strace", true),
+    ("ltrace", true),
+    ("gdb", true),
+    ("cgdb", true),
+    ("gdbserver", true),
+    ("lldb", true),
+    ("lldb-server", true),
+    ("prlimit", true),
+    ("gcore", true),
+    ("criu", true),
+    ("reptyr", true),
+    ("renice", false),
+    ("ionice", false),
+    ("taskset", false),
+    ("chrt", false),
+];
+
+/// The pid operands `name args` acts on (attach, trace, limit,
+/// reschedule), or none when it starts a new program instead.
+fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut pids = Vec::new();
+    let value_of = |i: usize| texts.get(i + 1).cloned().unwrap_or_else(|| "{}".into());
+    match name {
+        "strace" | "ltrace" | "prlimit" | "gdbserver" => {
+            for (i, t) in texts.iter().enumerate() {
+                if matches!(t.as_str(), "-p" | "--pid" | "--attach" | "--attach-pid") {
+                    pids.push(value_of(i));
+                } else if let Some(v) = t
+                    .strip_prefix("--pid=")
+                    .or_else(|| t.strip_prefix("--attach="))
+                {
+                    pids.push(v.to_string());
+                } else if let Some(v) = t.strip_prefix("-p")
+                    && !v.is_empty()
+                    && !t.starts_with("--")
+                {
+                    pids.push(v.trim_start_matches('=').to_string());
+                }
+            }
+        }
+        "gdb" | "cgdb" | "lldb" | "lldb-server" => {
+            let mut operands = Vec::new();
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                let lower = t.to_ascii_lowercase();
+                if matches!(t.as_str(), "--args" | "-args" | "--") {
+                    // What follows is the new program and its arguments.
+                    break;
+                }
+                if matches!(
+                    t.as_str(),
+                    "-p" | "--pid" | "-pid" | "--attach-pid" | "-n" | "--attach-name"
+                ) {
+                    pids.push(value_of(i));
+                    i += 2;
+                    continue;
+                }
+                if let Some(v) = t
+                    .strip_prefix("--pid=")
+                    .or_else(|| t.strip_prefix("-pid="))
+                    .or_else(|| t.strip_prefix("--attach-pid="))
+                    .or_else(|| t.strip_prefix("--attach-name="))
+                {
+                    pids.push(v.to_string());
+                } else if lower.contains("attach") && !lower.starts_with("--attach") {
+                    // `-ex 'attach PID'`, `-o 'process attach -p PID'`.
+                    let words: Vec<&str> = t.split_whitespace().collect();
+                    let at = words.iter().position(|w| w.contains("attach"));
+                    let pid = at
+                        .and_then(|a| words[a + 1..].iter().find(|w| !w.starts_with('-')))
+                        .map_or("{}", |w| w);
+                    pids.push(pid.to_string());
+                } else if t.starts_with('-') {
+                    if matches!(
+                        t.as_str(),
+                        "-ex"
+                            | "--ex"
+                            | "-iex"
+                            | "-x"
+                            | "-ix"
+                            | "-o"
+                            | "-O"
+                            | "-s"
+                            | "-c"
+                            | "-d"
+                            | "-cd"
+                            | "-core"
+                            | "--core"
+                            | "-b"
+                            | "-l"
+                            | "-S"
+                            | "-k"
+                    ) && !texts
+                        .get(i + 1)
+                        .is_some_and(|v| v.to_ascii_lowercase().contains("attach"))
+                    {
+                        i += 1;
+                    }
+                } else {
+                    operands.push(t.clone());
+                }
+                i += 1;
+            }
+            // `gdb PROGRAM PID`: the second operand is a pid (or core file).
+            if name != "lldb"
+                && let Some(second) = operands.get(1)
+                && (second.contains(['$', '`']) || second.bytes().all(|b| b.is_ascii_digit()))
+            {
+                pids.push(second.clone());
+            }
+        }
+        "gcore" => {
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                if t == "-o" {
+                    i += 1;
+                } else if !t.starts_with('-') {
+                    pids.push(t.clone());
+                }
+                i += 1;
+            }
+        }
+        "criu" => {
+            for (i, t) in texts.iter().enumerate() {
+                if matches!(t.as_str(), "-t" | "--tree") {
+                    pids.push(value_of(i));
+                } else if let Some(v) = t.strip_prefix("--tree=") {
+                    pids.push(v.to_string());
+                }
+            }
+        }
+        "reptyr" => {
+            if let Some(t) = texts.iter().rfind(|t| !t.starts_with('-')) {
+                pids.push(t.clone());
+            }
+        }
+        "renice" => {
+            let mut by_pid = true;
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                match t.as_str() {
+                    "-n" | "--priority" | "--relative" => i += 1,
+                    "-p" | "--pid" => by_pid = true,
+                    "-g" | "--pgrp" | "-u" | "--user" => by_pid = false,
+                    _ if !t.starts_with('-') || t[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                        if by_pid && i > 0 {
+                            pids.push(t.clone());
+                        } else if by_pid && !t.starts_with('-') {
+                            // `renice 5 PID`: the first operand is the priority.
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        "ionice" => {
+            for (i, t) in texts.iter().enumerate() {
+                if matches!(t.as_str(), "-p" | "--pid" | "-P" | "--pgid") {
+                    let mut j = i + 1;
+                    while let Some(v) = texts.get(j).filter(|v| !v.starts_with('-')) {
+                        pids.push(v.clone());
+                        j += 1;
+                    }
+                    if j == i + 1 {
+                        pids.push("{}".into());
+                    }
+                }
+            }
+        }
+        "taskset" | "chrt" => {
+            let f: String = texts
+                .iter()
+                .filter(|t| t.starts_with('-') && !t.starts_with("--"))
+                .flat_map(|t| t[1..].chars())
+                .collect();
+            if f.contains('p') || texts.iter().any(|t| t == "--pid") {
+                pids.push(
+                    texts
+                        .iter()
+                        .rfind(|t| !t.starts_with('-'))
+                        .cloned()
+                        .unwrap_or_else(|| "{}".into()),
+                );
+            }
+        }
+        _ => {}
+    }
+    pids
+}
+
+/// A write to another process's memory (`/proc/PID/mem`) or to a cgroup
+/// file that freezes or kills every process in the group
+/// (`cgroup.freeze`, `cgroup.kill`, `freezer.state`): toolvet's hook may
+/// be among them (review s15 N1). A literal pid's memory is held.
+pub(crate) fn process_file_write(a: &mut Analysis<'_>, target: &str, via: &str) {
+    let t = target.trim_end_matches('/');
+    if let Some(rest) = t.strip_prefix("/proc/")
+        && let Some(pid) = rest
+            .strip_suffix("/mem")
+            .map(|p| p.split('/').next().unwrap_or(p))
+    {
+        let unknown = !pid.bytes().all(|b| b.is_ascii_digit());
+        a.report(
+            unknown,
+            "shell.toolvet-state",
+            format!(
+                "{via} writes the memory of the running process `{pid}` (`{target}`), which may be the agent or \
+                 toolvet's own hook: a hook changed this way decides nothing, and some agents then run the call \
+                 unchecked."
+            ),
+        );
+    } else if t.starts_with("/sys/fs/cgroup")
+        && matches!(
+            base_name(t).as_str(),
+            "cgroup.freeze"
+                | "cgroup.kill"
+                | "freezer.state"
+                | "cgroup.procs"
+                | "cgroup.threads"
+                | "tasks"
+        )
+    {
+        a.report(
+            true,
+            "shell.toolvet-state",
+            format!(
+                "{via} writes `{target}`, which freezes, kills or moves processes of a control group that may \
+                 hold the agent and toolvet's own hooks: a frozen or killed hook decides nothing."
+            ),
+        );
+    }
+}
+
 impl Analysis<'_> {
+    /// A program that acts on another running process by pid (review s15
+    /// N1): a tracer or debugger attached to it (`strace -p`, `gdb -p`,
+    /// `lldb --attach-pid`) can make it exit, fail every `execve` or hang;
+    /// `prlimit --pid … --cpu=0` has the kernel kill it; `criu dump` ends
+    /// it. Given a pid the command looks up or cannot know (`$PPID`,
+    /// `$(pgrep -n -f hook)`, a variable, `xargs`' input) it may be the
+    /// agent or toolvet's hook: `shell.toolvet-state`, denied. A literal
+    /// pid is held for a person (the check cannot tell whose it is).
+    /// Scheduling changes (`renice`, `ionice`, `taskset`, `chrt -p`) cannot
+    /// end or fail a hook: a looked-up pid is held, a literal one allowed.
+    /// Starting a new program under one (`strace ls`, `gdb ./a.out`) is not
+    /// judged here.
+    pub(crate) fn process_control(&mut self, name: &str, args: &[Field]) {
+        let Some(&(_, ends)) = PROCESS_CONTROL.iter().find(|(n, _)| *n == name) else {
+            return;
+        };
+        let criu_dumps = name != "criu"
+            || args
+                .iter()
+                .any(|a| matches!(a.text().as_str(), "dump" | "pre-dump"));
+        if !criu_dumps {
+            return;
+        }
+        let pids = process_pids(name, args);
+        let Some(pid) = pids
+            .iter()
+            .find(|p| unknown_pid(p))
+            .or_else(|| pids.first())
+        else {
+            return;
+        };
+        let looked_up = unknown_pid(pid);
+        match (ends, looked_up) {
+            (true, true) => self.report(
+                true,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` attaches to, traces, limits or checkpoints the running process `{pid}`, a pid looked \
+                     up or only known at run time: it may be the agent or toolvet's own hook, which then decides \
+                     nothing (killed, stopped, or made to fail every later start), and some agents (Gemini CLI, \
+                     Codex) then run the call unchecked. Run the program under `{name}` from the start instead \
+                     (`strace CMD`, `gdb ./prog`)."
+                ),
+            ),
+            (true, false) => self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` attaches to, traces, limits or checkpoints the running process {pid}; the check \
+                     cannot tell whether it is the agent or toolvet's own hook, which would then decide nothing. \
+                     A person must approve; run the program under `{name}` from the start instead."
+                ),
+            ),
+            (false, true) => self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` changes the scheduling of the running process `{pid}`, a pid looked up or only known \
+                     at run time, which may be the agent or toolvet's own hook. A person must approve; give the \
+                     pid of the program you started."
+                ),
+            ),
+            (false, false) => {}
+        }
+    }
+
     /// A signal sent to toolvet's own hook processes (review s14 N6): a
     /// hook killed or stopped from a background job is read as "no
     /// decision" by Gemini CLI and Codex, which then run the call. By
@@ -367,6 +766,11 @@ impl Analysis<'_> {
                 if names_toolvet(&t) || self.toolvet_pids {
                     return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
                 }
+                if picks_by_parent(&t) {
+                    return Target::Toolvet(format!(
+                        "the pids `{t}`, the agent's process or its children (toolvet's hooks among them)"
+                    ));
+                }
                 if (lower.contains("pgrep") || lower.contains("pidof"))
                     && lower.matches('$').count() > 1
                 {
@@ -447,6 +851,8 @@ fn pkill_targets(args: &[Field]) -> Target {
     ];
     let mut full = false;
     let mut by_parent = false;
+    let mut parent_unknown = false;
+    let mut parent_literal = false;
     let mut pattern = None;
     let mut i = 0;
     let mut first = true;
@@ -457,7 +863,18 @@ fn pkill_targets(args: &[Field]) -> Target {
             pattern = Some(a);
         } else if VALUES.contains(&t.as_str()) {
             by_parent |= matches!(t.as_str(), "-P" | "--parent" | "-F" | "--pidfile");
+            if matches!(t.as_str(), "-P" | "--parent") {
+                parent_unknown |= args.get(i).is_none_or(|v| parent_unknown_pid(&v.text()));
+                parent_literal |= args.get(i).is_some_and(|v| !unknown_pid(&v.text()));
+            }
             i += 1;
+        } else if let Some(v) = t
+            .strip_prefix("--parent=")
+            .or_else(|| t.strip_prefix("-P").filter(|v| !v.is_empty()))
+        {
+            by_parent = true;
+            parent_unknown |= parent_unknown_pid(v);
+            parent_literal |= !unknown_pid(v);
         } else if t == "--full" {
             full = true;
         } else if first
@@ -474,6 +891,14 @@ fn pkill_targets(args: &[Field]) -> Target {
     }
     match pattern {
         Some(p) => pattern_target(p, full, true),
+        // `pkill -P $PPID`: the agent's children, toolvet's hooks among
+        // them (review s15 N1b); a literal parent pid may be the agent's.
+        None if parent_unknown => Target::Toolvet(
+            "the children of a parent looked up or only known at run time (the agent's, toolvet's hooks \
+             among them)"
+                .into(),
+        ),
+        None if parent_literal => Target::Unknown("a parent pid".into()),
         None if by_parent => Target::None,
         None => Target::Toolvet("every process the options select".into()),
     }

@@ -3717,3 +3717,114 @@ fn the_python_launcher_runs_python() {
     );
     allow("py -3 -m pytest -q");
 }
+
+/// Programs that attach to, trace, limit or checkpoint another running
+/// process, given a looked-up or unknown pid (review s15 N1).
+#[test]
+fn process_control_of_looked_up_pids() {
+    for cmd in [
+        r#"while :; do prlimit --pid $(pgrep -n -f "toolvet hook") --cpu=0 2>/dev/null; done &"#,
+        r#"prlimit --pid $(pgrep -n -f "toolvet hook") --cpu=0"#,
+        "prlimit --pid $(pgrep -n -f hook) --as=1",
+        "prlimit --pid=$PPID --nproc=1",
+        "prlimit -p $PPID --nofile=3",
+        "prlimit --pid $(pgrep -n gemini) --nproc=1",
+        "strace -f -p $PPID -o /dev/null -e inject=execve:error=EPERM:when=1",
+        "strace -f -p $PPID -e inject=execve:error=ENOENT",
+        "strace -f -qq -o s.out -p $NP -P /usr/bin/toolvet -e trace=execve -e inject=execve:error=ENOENT &",
+        "strace --attach=$PPID -e inject=execve:error=ENOENT",
+        "gdb -p $PPID -batch -ex 'call (int)setrlimit(6, 0)'",
+        "while :; do gdb -p $(pgrep -n toolvet) -batch -ex 'call (void)exit(0)'; done &",
+        "gdb --pid $PID -batch -ex 'call (void)_exit(0)'",
+        "gdb --pid=$PPID -batch",
+        "gdb -batch -ex \"attach $PPID\" -ex 'call (void)_exit(0)'",
+        "gdb /usr/bin/node $PPID",
+        "ltrace -p $PPID",
+        "lldb -p $PPID -o 'expr (void)_exit(0)'",
+        "lldb --attach-pid $(pgrep -n toolvet)",
+        "gcore $PPID",
+        "criu dump -t $PPID",
+        "pgrep -n toolvet | xargs -I{} prlimit --pid {} --cpu=0",
+        "pgrep -n node | xargs -I{} gdb -p {} -batch",
+        "printf x > /proc/$PPID/mem",
+        "echo 1 > /sys/fs/cgroup/user.slice/cgroup.freeze",
+        "echo 1 > /sys/fs/cgroup/user.slice/cgroup.kill",
+        "echo FROZEN > /sys/fs/cgroup/freezer/agent/freezer.state",
+        "kill -STOP $PPID",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "prlimit --pid 4242 --cpu=0",
+        "strace -p 4242",
+        "gdb -p 4242",
+        "renice -n 19 -p $PPID",
+        "taskset -cp 0 $(pgrep -n toolvet)",
+        "chrt -i -p 0 $PPID",
+        "ionice -c 3 -p $PPID",
+    ] {
+        escalate(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "strace ls",
+        "strace -f -o trace.txt ./build.sh",
+        "strace -e trace=openat -- python3 app.py",
+        "ltrace ./a.out",
+        "gdb ./a.out",
+        "gdb -batch -ex run -ex bt --args ./a.out 1 2",
+        "gdb ./a.out core",
+        "lldb ./a.out",
+        "prlimit --nofile=1024 ./server",
+        "prlimit --cpu=10 -- make test",
+        "renice -n 5 -p 1234",
+        "nice -n 10 make",
+        "ionice -c 3 make",
+        "taskset -c 0 ./bench",
+        "chrt -i 0 ./job",
+        "pkill -f vite",
+        "kill %1",
+        "kill 12345",
+    ] {
+        allow(cmd);
+    }
+}
+
+/// Signals to processes chosen by parent, session, process group or
+/// terminal with a looked-up or unknown id (review s15 N1b).
+#[test]
+fn signals_chosen_by_parent() {
+    for cmd in [
+        "while :; do pkill -9 -P $PPID; done &",
+        "pkill -P $PPID",
+        "pkill --parent=$PPID",
+        "while :; do pkill -9 -n -P $PPID; done &",
+        "while :; do pgrep -P $PPID | xargs -r kill -9; done &",
+        "pgrep -P $PPID | xargs kill",
+        "kill $(ps -o pid= --ppid $PPID)",
+        "while :; do kill -9 $(ps -o pid= --ppid $PPID); done &",
+        "ps -o pid= --ppid $PPID | xargs kill",
+        "kill -9 $(pgrep -P $child)",
+        "systemd-run --user -p ExecStart=\"pkill -f hook\" true",
+        "systemd-run --user --property=ExecStart='pkill -f toolvet' true",
+        "systemd-run --user pkill -f toolvet",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    escalate(
+        "setsid sh -c 'while :; do pkill --parent 4242; done' &",
+        "shell.toolvet-state",
+    );
+    // Held by the s14 rule (pids looked up by an unreadable pgrep).
+    escalate("kill $(pgrep -P $$)", "shell.toolvet-state");
+    for cmd in [
+        "pkill -f vite",
+        "pkill -P 4242 node",
+        "pkill -P $$",
+        "ps --ppid 1 -o pid,cmd",
+        "ps -ef --forest",
+        "pgrep -P 4242",
+        "systemd-run --user -p MemoryMax=1G make",
+    ] {
+        allow(cmd);
+    }
+}

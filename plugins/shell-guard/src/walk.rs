@@ -2309,6 +2309,7 @@ impl<'a> Analysis<'a> {
 
     /// Check a write target for raw devices.
     pub(crate) fn check_device_write(&mut self, target: &str, via: &str) {
+        crate::selfstate::process_file_write(self, target, via);
         if is_raw_device(target) {
             self.report(
                 true,
