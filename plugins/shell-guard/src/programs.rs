@@ -1531,6 +1531,7 @@ impl Analysis<'_> {
         let save = first.as_deref() == Some("save");
         let mut paths = Vec::new();
         let mut ended = false;
+        let mut from_file = None;
         let mut i = 0;
         while let Some(a) = rest.get(i) {
             let t = a.text();
@@ -1541,6 +1542,11 @@ impl Analysis<'_> {
                 ended = true;
             } else if VALUE_OPTIONS.contains(&t.as_str()) {
                 i += 1;
+            } else if t == "--pathspec-from-file" {
+                from_file = Some(rest.get(i).map_or_else(String::new, Field::text));
+                i += 1;
+            } else if let Some(f) = t.strip_prefix("--pathspec-from-file=") {
+                from_file = Some(f.to_string());
             } else if t.starts_with('-') && t != "-" {
                 // `--message=M`, `-mM`, flags.
             } else if !save {
@@ -1548,8 +1554,68 @@ impl Analysis<'_> {
                 paths.push(a.clone());
             }
         }
+        if let Some(f) = from_file {
+            self.report(
+                false,
+                "shell.guardrail-write",
+                format!(
+                    "`git stash` takes its paths from `{f}`, which the check cannot read: they may name the agent's \
+                     hook settings (`.claude/settings.json`, `.github/hooks/…`), which the stash takes out of the \
+                     working tree. A person must approve; name the paths on the command line."
+                ),
+            );
+        }
         if paths.is_empty() {
             return;
+        }
+        // Wildcards (git's `*` crosses `/`: `'*.json'` is every agent's
+        // JSON hook file), exclude magic (`':!src'` is everything but
+        // src) and attribute magic cover guard rails without naming them
+        // (review s15 N4). A wildcard after a literal directory
+        // (`'src/*.rs'`) is judged as that directory.
+        for p in &mut paths {
+            let t = p.text();
+            let (magic, body) = match t.strip_prefix(":(") {
+                Some(r) => r.split_once(')').unwrap_or((r, "")),
+                None => match t.strip_prefix(':') {
+                    Some(r) if r.starts_with(['!', '^']) => ("exclude", &r[1..]),
+                    Some(r) if r.starts_with('/') => ("top", &r[1..]),
+                    _ => ("", t.as_str()),
+                },
+            };
+            let magic = magic.to_ascii_lowercase();
+            let literal = magic.split(',').any(|m| m.trim() == "literal");
+            let wide = magic
+                .split(',')
+                .any(|m| m.trim() == "exclude" || m.trim().starts_with("attr"));
+            let wild = !literal && body.contains(['*', '?', '[']);
+            let narrow_dir = body
+                .find(['*', '?', '['])
+                .and_then(|w| body[..w].rfind('/'))
+                .map(|d| &body[..d])
+                .filter(|d| !d.is_empty());
+            if wide || (wild && narrow_dir.is_none()) {
+                self.report(
+                    false,
+                    "shell.guardrail-write",
+                    format!(
+                        "`git stash` with the pathspec `{t}` takes out of the working tree every path it matches \
+                         (a wildcard crosses directories, an exclude means everything else), which may include the \
+                         agent's hook settings (`.claude/settings.json`, `.github/hooks/…`). A person must approve; \
+                         name the paths themselves."
+                    ),
+                );
+            } else if wild
+                && let Some(d) = narrow_dir
+                && p.static_text().is_some()
+            {
+                let dir = if magic.is_empty() {
+                    d.to_string()
+                } else {
+                    format!(":({magic}){d}")
+                };
+                *p = Field::lit(&dir);
+            }
         }
         // Pathspec magic (`:(top)PATH`, `:/PATH`, `:(glob)…`) names PATH.
         let paths = paths.into_iter().map(|p| {

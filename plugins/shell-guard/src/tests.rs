@@ -3828,3 +3828,56 @@ fn signals_chosen_by_parent() {
         allow(cmd);
     }
 }
+
+/// git stash pathspecs that cover a guard rail without naming it: a
+/// wildcard, exclude or attribute magic, or paths from a file (review s15
+/// N4).
+#[test]
+fn git_stash_wide_pathspecs() {
+    for cmd in [
+        "git stash push -u -- '*.json'",
+        "git stash push -u -- ':!src'",
+        "git stash push -u -- ':^README.md'",
+        "git stash push -u -- ':(exclude)src'",
+        "git stash push -u -- ':(exclude,top)src'",
+        "git stash push -u -- ':(attr:-binary)'",
+        "git stash push -u --pathspec-from-file=/tmp/p",
+        "git stash push -u --pathspec-from-file /tmp/p",
+        "echo .claude | git stash push -u --pathspec-from-file=- --pathspec-file-nul",
+        "git stash push -u -- '*'",
+        "git stash push -u -- '*hooks*'",
+        "git stash push -u -- '.g*'",
+        "git stash push -u -- .cl[a]ude",
+        "git stash push -a -- '*.json'",
+        "git stash -u -- '*.json'",
+        "git stash push -- '*.json'",
+        "git stash push -u -- ':(glob)**/*.json'",
+    ] {
+        let (verdict, rule) = verdict(cmd);
+        assert!(
+            verdict != "allow" && rule.as_deref() == Some("shell.guardrail-write"),
+            "{cmd}: {verdict} {rule:?}"
+        );
+    }
+    escalate("git stash push -u -- '*.json'", "shell.guardrail-write");
+    escalate("git stash push -u -- ':!src'", "shell.guardrail-write");
+    deny(
+        "git stash push -u -- '.claude/*.json'",
+        "shell.guardrail-write",
+    );
+    deny(
+        "git stash push -u -- '.github/hooks/*'",
+        "shell.guardrail-write",
+    );
+    for cmd in [
+        "git stash",
+        "git stash -u",
+        "git stash push -u",
+        "git stash push -- src/main.rs",
+        "git stash push -u -- 'src/*.rs'",
+        "git stash push -m 'wip' -- 'src/**/*.ts'",
+        "git stash pop",
+    ] {
+        allow(cmd);
+    }
+}
