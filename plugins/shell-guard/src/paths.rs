@@ -106,6 +106,58 @@ fn proc_self<'a>(abs: &'a str, entry: &str) -> Option<&'a str> {
     (rest.is_empty() || rest.starts_with('/')).then(|| rest.trim_start_matches('/'))
 }
 
+/// The local path a URI operand names (review s15 N6): `file:///p`,
+/// `file://localhost/p`, `file:/p` (percent-decoded: `%68ooks` is
+/// `hooks`), and rclone's local backend `:local:/p`, `local:/p`. Other
+/// text is not a URI of a local file.
+pub fn uri_path(text: &str) -> Option<String> {
+    let lower = text.get(..7).map(str::to_ascii_lowercase);
+    let rest = if lower.as_deref().is_some_and(|l| l.starts_with("file:")) {
+        let r = &text[5..];
+        match r.strip_prefix("//") {
+            // `file://HOST/p`: only the local host names a file here.
+            Some(h) => {
+                let slash = h.find('/')?;
+                let host = &h[..slash];
+                if !(host.is_empty() || host.eq_ignore_ascii_case("localhost")) {
+                    return None;
+                }
+                &h[slash..]
+            }
+            None if r.starts_with('/') => r,
+            None => return None,
+        }
+    } else if let Some(r) = text
+        .strip_prefix(":local:")
+        .or_else(|| text.strip_prefix("local:"))
+    {
+        if !r.starts_with('/') {
+            return None;
+        }
+        return Some(r.to_string());
+    } else {
+        return None;
+    };
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(v) = rest
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(String::from_utf8_lossy(&out).into_owned())
+}
+
 /// Fold a relative path lexically without knowing where it starts. Returns
 /// `None` when it climbs above its starting directory (`../x`, `a/../..`).
 pub fn normalize_rel(path: &str) -> Option<String> {

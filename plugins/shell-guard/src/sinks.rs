@@ -235,6 +235,10 @@ impl Analysis<'_> {
         if text.is_empty() {
             return None;
         }
+        // `file:///p`: the path the URI names (review s15 N6).
+        if let Some(p) = paths::uri_path(&text) {
+            text = p;
+        }
         let abs = match &env.cwd {
             Cwd::Known(c) => paths::resolve(c, &text),
             _ if text.starts_with('/') => paths::normalize_abs(&text),

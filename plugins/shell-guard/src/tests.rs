@@ -3881,3 +3881,41 @@ fn git_stash_wide_pathspecs() {
         allow(cmd);
     }
 }
+
+/// toolvet state named as a `file://` URI is the path it names (review s15
+/// N6).
+#[test]
+fn file_uris_name_their_paths() {
+    let state = "/home/alice/.local/state/toolvet/hooks";
+    for cmd in [
+        format!("gio move file://{state} /tmp/o"),
+        format!("gio rename file://{state} old"),
+        format!("gio remove -f file://{state}/history.key"),
+        "gio move file:///home/alice/.local/state/toolvet/%68ooks /tmp/o".to_string(),
+        format!("gio copy /tmp/x file://localhost{state}/history.key"),
+        format!("gio move file:{state} /tmp/o"),
+        format!("kioclient5 move file://{state} /tmp/o"),
+        format!("unknownprog file://{state}"),
+        format!("rclone moveto :local:{state} /tmp/o"),
+        format!("rclone moveto local:{state} /tmp/o"),
+    ] {
+        let (v, rule) = verdict(&cmd);
+        assert!(
+            v != "allow" && rule.as_deref() == Some("shell.toolvet-state"),
+            "{cmd}: {v} {rule:?}"
+        );
+    }
+    // Trashing is a removal outside the workspace, as for the plain path.
+    deny(
+        &format!("gio trash file://{state}"),
+        "shell.rm-outside-workspace",
+    );
+    for cmd in [
+        "gio open file:///home/alice/project/README.md",
+        "gio move file:///home/alice/project/a.txt file:///home/alice/project/b.txt",
+        "xdg-open file:///home/alice/project/index.html",
+        "curl -s file:///home/alice/project/data.json",
+    ] {
+        allow(cmd);
+    }
+}

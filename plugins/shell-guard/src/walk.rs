@@ -2102,6 +2102,10 @@ impl<'a> Analysis<'a> {
         if field.is_dynamic() {
             return Target::Dynamic;
         }
+        // `file:///p`: the path the URI names (review s15 N6).
+        if let Some(p) = field.static_text().and_then(|t| paths::uri_path(&t)) {
+            return self.resolve_target(&Field::lit(p), env, contents);
+        }
         // A leading `~` / `$HOME` whose directory is not known.
         let mut text = String::new();
         let mut home_prefix: Option<Option<String>> = None;
