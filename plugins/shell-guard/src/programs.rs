@@ -182,6 +182,9 @@ const UNSAFE_AGENT_FLAGS: &[(&str, &str)] = &[
     ("codex", "--yolo"),
     ("codex", "danger-full-access"),
     ("q", "--trust-all-tools"),
+    ("amazon-q", "--trust-all-tools"),
+    ("kiro-cli", "--trust-all-tools"),
+    ("droid", "--skip-permissions-unsafe"),
     ("aider", "--yes-always"),
     ("cursor-agent", "--force"),
     ("opencode", "--dangerously-skip-permissions"),
@@ -210,6 +213,11 @@ const AGENT_CLIS: &[(&str, &[&str])] = &[
     ("interpreter", &["open-interpreter"]),
     ("grok", &["@vibe-kit/grok-cli", "grok-cli"]),
     ("openhands", &["openhands-ai"]),
+    ("cn", &["@continuedev/cli"]),
+    ("cline", &["@cline/cli"]),
+    ("droid", &[]),
+    ("amazon-q", &[]),
+    ("kiro-cli", &[]),
 ];
 
 /// The package a runner's package word names, without what pins or
@@ -219,6 +227,9 @@ const AGENT_CLIS: &[(&str, &[&str])] = &[
 /// `scope-pkg-1.2.tgz`) the package it holds.
 fn package_name(word: &str) -> String {
     let w = word.trim().to_ascii_lowercase();
+    if let Some(repo) = hosted_repository(&w) {
+        return repo;
+    }
     let w = w
         .strip_prefix("npm:")
         .or_else(|| w.strip_prefix("jsr:"))
@@ -253,6 +264,35 @@ fn package_name(word: &str) -> String {
         end = i;
     }
     w[..end].to_string()
+}
+
+/// The repository a source-host URL names (review s15 N5):
+/// `git+ssh://git@github.com/OWNER/REPO.git`, `git@github.com:OWNER/REPO`,
+/// `https://github.com/OWNER/REPO/archive/main.tar.gz`,
+/// `https://codeload.github.com/OWNER/REPO/tar.gz/main`, the same on
+/// GitLab and Bitbucket: REPO.
+fn hosted_repository(w: &str) -> Option<String> {
+    let rest = w.strip_prefix("git+").unwrap_or(w);
+    let rest = ["https://", "http://", "ssh://", "git://"]
+        .iter()
+        .find_map(|s| rest.strip_prefix(s))
+        .unwrap_or(rest);
+    let rest =
+        rest.split_once('@')
+            .map_or(rest, |(user, r)| if user.contains('/') { rest } else { r });
+    let (host, path) = rest.split_once(['/', ':'])?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    if !matches!(
+        host,
+        "github.com" | "codeload.github.com" | "gitlab.com" | "bitbucket.org"
+    ) {
+        return None;
+    }
+    let repo = path
+        .split(['/', '#', '?'])
+        .filter(|p| !p.is_empty())
+        .nth(1)?;
+    Some(repo.strip_suffix(".git").unwrap_or(repo).to_string())
 }
 
 /// The agent CLI (its command name) that `word` names as a program or a
@@ -321,7 +361,7 @@ fn package_runner_words<'a>(name: &str, texts: &'a [String]) -> Option<&'a [Stri
         "pnpm" | "yarn" | "npm" | "bun" if matches!(first, Some("exec" | "dlx" | "x")) => {
             Some(&texts[1..])
         }
-        "pipx" if first == Some("run") => Some(&texts[1..]),
+        "pipx" | "volta" if first == Some("run") => Some(&texts[1..]),
         "uv" if first == Some("tool") && texts.get(1).is_some_and(|t| t == "run") => {
             Some(&texts[2..])
         }
@@ -351,6 +391,11 @@ const RUNNER_VALUE_OPTIONS: &[&str] = &[
     "--call",
     "--shell-mode",
     "--pip-args",
+    "--node",
+    "--npm",
+    "--pnpm",
+    "--yarn",
+    "--env",
 ];
 
 /// The agent CLI a package runner starts, with the words after its
@@ -359,6 +404,9 @@ const RUNNER_VALUE_OPTIONS: &[&str] = &[
 /// @anthropic-ai/claude-code@latest claude -p …`, `npm exec PKG@VER --
 /// -p hi`, `pipx run aider-chat`) (review s14 N2).
 fn runner_agent(name: &str, texts: &[String]) -> Option<(&'static str, Vec<String>)> {
+    if name == "nix" {
+        return nix_agent(texts);
+    }
     let words = package_runner_words(name, texts)?;
     let mut found = None;
     let mut i = 0;
@@ -403,6 +451,43 @@ fn runner_agent(name: &str, texts: &[String]) -> Option<(&'static str, Vec<Strin
     found.map(|cli| (cli, Vec::new()))
 }
 
+/// `nix run|shell|develop FLAKEREF#ATTR …`, `nix shell … -c CMD`: the
+/// agent CLI an installable's attribute (`nixpkgs#claude-code`,
+/// `github:NixOS/nixpkgs#legacyPackages.x86_64-linux.codex`) or the
+/// command names (review s15 N5).
+fn nix_agent(texts: &[String]) -> Option<(&'static str, Vec<String>)> {
+    if !matches!(
+        texts.first().map(String::as_str),
+        Some("run" | "shell" | "develop" | "profile")
+    ) {
+        return None;
+    }
+    let mut i = 1;
+    while let Some(t) = texts.get(i) {
+        i += 1;
+        if t == "--" {
+            break;
+        }
+        if matches!(t.as_str(), "-c" | "--command") {
+            let cmd = texts.get(i)?;
+            return agent_named(cmd).map(|cli| (cli, texts[i + 1..].to_vec()));
+        }
+        if let Some((_, attr)) = t.split_once('#') {
+            let attr = attr.rsplit('.').next().unwrap_or(attr);
+            if let Some(cli) = agent_named(attr) {
+                let rest = texts[i..]
+                    .iter()
+                    .skip_while(|w| *w != "--")
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                return Some((cli, rest));
+            }
+        }
+    }
+    None
+}
+
 /// JS runtime options whose value is not the script.
 const RUNTIME_VALUE_OPTIONS: &[&str] = &[
     "-r",
@@ -428,6 +513,17 @@ const RUNTIME_VALUE_OPTIONS: &[&str] = &[
 /// gemini)`, `bun run …`, `deno run -A npm:@anthropic-ai/claude-code`
 /// (review s14 N2).
 fn runtime_agent(name: &str, args: &[Field]) -> Option<(&'static str, Vec<String>)> {
+    // `python3 -m aider`, `python -m interpreter`: the agent's module.
+    if name.starts_with("python") || name.starts_with("pypy") {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let at = texts.iter().position(|t| t == "-m")?;
+        let module = texts.get(at + 1)?;
+        let top = module.split('.').next().unwrap_or(module);
+        return AGENT_CLIS
+            .iter()
+            .find(|(cli, names)| *cli == top || names.iter().any(|n| n.replace('-', "_") == top))
+            .map(|(cli, _)| (*cli, texts[at + 2..].to_vec()));
+    }
     let mut from = match name {
         "node" | "nodejs" | "bun" => 0,
         "deno" if args.first().is_some_and(|a| a.text() == "run") => 1,
@@ -447,7 +543,38 @@ fn runtime_agent(name: &str, args: &[Field]) -> Option<(&'static str, Vec<String
         if matches!(t.as_str(), "-e" | "--eval" | "-p" | "--print") {
             return None;
         }
-        if RUNTIME_VALUE_OPTIONS.contains(&t.as_str()) {
+        // A module preloaded into the runtime (`node -r PKG/cli.js`,
+        // `--import=…`, `bun --preload …`) runs as the script does.
+        let preload = if matches!(
+            t.as_str(),
+            "-r" | "--require" | "--import" | "--loader" | "--experimental-loader" | "--preload"
+        ) {
+            args.get(i).map(Field::text)
+        } else {
+            [
+                "--require=",
+                "--import=",
+                "--loader=",
+                "--experimental-loader=",
+                "--preload=",
+            ]
+            .iter()
+            .find_map(|o| t.strip_prefix(o).map(str::to_string))
+        };
+        if let Some(cli) = preload.as_deref().and_then(|m| {
+            agent_package_dir(m).or_else(|| {
+                let parts: Vec<&str> = m.split('/').collect();
+                let package = if m.starts_with('@') {
+                    parts.get(..2).map(|p| p.join("/"))
+                } else {
+                    parts.first().map(|p| p.to_string())
+                };
+                package.and_then(|p| agent_named(&p))
+            })
+        }) {
+            return Some((cli, Vec::new()));
+        }
+        if RUNTIME_VALUE_OPTIONS.contains(&t.as_str()) || t == "--preload" {
             i += 1;
             continue;
         }
@@ -622,7 +749,13 @@ impl Analysis<'_> {
         // Any spelling of its package, pinned (`@latest`), as `-p`'s
         // value, a tarball, or its script run by a JS runtime (review s14
         // N2).
-        match runner_agent(name, &texts).or_else(|| runtime_agent(name, args)) {
+        // Amazon Q's CLI is `q chat` (`q` alone is also other programs).
+        let q_chat = (name == "q" && texts.first().is_some_and(|t| t == "chat"))
+            .then(|| ("amazon-q", texts.clone()));
+        match runner_agent(name, &texts)
+            .or_else(|| runtime_agent(name, args))
+            .or(q_chat)
+        {
             Some((cli, rest)) => self.agent_cli(cli, &rest, env),
             None => match agent_named(name) {
                 Some(cli) => self.agent_cli(cli, &texts, env),

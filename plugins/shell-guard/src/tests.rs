@@ -3919,3 +3919,64 @@ fn file_uris_name_their_paths() {
         allow(cmd);
     }
 }
+
+/// Nested agent CLIs through nix, volta, a preloaded module, a source-host
+/// URL, a Python module, and CLIs added to the table (review s15 N5).
+#[test]
+fn nested_agents_s15() {
+    for cmd in [
+        "nix run nixpkgs#claude-code -- -p hi",
+        "nix run github:NixOS/nixpkgs#claude-code -- -p hi",
+        "nix shell nixpkgs#claude-code -c claude -p hi",
+        "nix shell nixpkgs#nodejs -c claude -p hi",
+        "volta run claude -p hi",
+        "volta run --node 20 claude -p hi",
+        "node -r @anthropic-ai/claude-code/cli.js -e 1",
+        "node --import=@anthropic-ai/claude-code/cli.js -e 1",
+        "node --require /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -e 1",
+        "node -r ./x.js /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi",
+        "node --import ./x.mjs /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi",
+        "npx git+ssh://git@github.com/anthropics/claude-code.git -p hi",
+        "npx git@github.com:anthropics/claude-code.git -p hi",
+        "npx https://github.com/anthropics/claude-code/archive/main.tar.gz -p hi",
+        "npx https://codeload.github.com/anthropics/claude-code/tar.gz/main -p hi",
+        "python3 -m aider --message hi",
+        "uv run python -m aider --message hi",
+        "python3 -m interpreter -y hi",
+        "cn -p hi",
+        "npx @continuedev/cli -p hi",
+        "cline -y hi",
+        "npx @cline/cli task hi",
+        "droid exec hi",
+        "kiro-cli chat hi",
+        "amazon-q chat hi",
+        "q chat hi",
+    ] {
+        let (v, rule) = verdict(cmd);
+        assert!(
+            v == "escalate"
+                && matches!(
+                    rule.as_deref(),
+                    Some("shell.nested-agent" | "shell.agent-unsafe-mode")
+                ),
+            "{cmd}: {v} {rule:?}"
+        );
+    }
+    escalate("amazon-q chat --trust-all-tools", "shell.agent-unsafe-mode");
+    escalate("q chat --trust-all-tools", "shell.agent-unsafe-mode");
+    escalate("kiro-cli chat --trust-all-tools", "shell.agent-unsafe-mode");
+    for cmd in [
+        "nix run nixpkgs#hello",
+        "nix shell nixpkgs#jq -c jq . x.json",
+        "volta run node app.js",
+        "node -r dotenv/config server.js",
+        "node --import tsx ./src/main.ts",
+        "npx git+https://github.com/org/tool.git",
+        "npx https://github.com/org/tool/archive/main.tar.gz",
+        "python3 -m pytest",
+        "python3 -m http.server 8000",
+        "q -H -d , 'select count(*) from data.csv'",
+    ] {
+        allow(cmd);
+    }
+}
