@@ -320,6 +320,14 @@ fn parent_unknown_pid(t: &str) -> bool {
     !matches!(t, "$$" | "$BASHPID" | "${BASHPID}") && unknown_pid(t)
 }
 
+/// Whether a process operand is looked up or only known at run time
+/// (`$PPID`, `$(pgrep …)`, `$pid`, xargs' `{}`, toolvet named): then it
+/// may be the agent or a hook. A number or a plain process name
+/// (`lldb -n myapp`) is literal: the check cannot tell whose it is.
+fn looked_up_pid(t: &str) -> bool {
+    t.is_empty() || t.contains(['$', '`', '{', '%']) || names_toolvet(t)
+}
+
 /// Whether a pgrep/pkill/ps command chooses processes by parent,
 /// session, process group or terminal given by a looked-up or unknown id
 /// (`pgrep -P $PPID`, `ps -o pid= --ppid $PPID`): the agent's hooks are
@@ -485,7 +493,13 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
             // `gdb PROGRAM PID`: the second operand is a pid (or core file).
             if name != "lldb"
                 && let Some(second) = operands.get(1)
-                && (second.contains(['$', '`']) || second.bytes().all(|b| b.is_ascii_digit()))
+                && (second.bytes().all(|b| b.is_ascii_digit()) || {
+                    // `gdb ./prog "$core"` is a core file; a pid lookup
+                    // (`$PPID`, `$(pgrep …)`, `$pid`) is a process.
+                    let l = second.to_ascii_lowercase();
+                    second.contains(['$', '`'])
+                        && ["pid", "pgrep", "$$", "ps "].iter().any(|w| l.contains(w))
+                })
             {
                 pids.push(second.clone());
             }
@@ -640,12 +654,12 @@ impl Analysis<'_> {
         let pids = process_pids(name, args);
         let Some(pid) = pids
             .iter()
-            .find(|p| unknown_pid(p))
+            .find(|p| looked_up_pid(p))
             .or_else(|| pids.first())
         else {
             return;
         };
-        let looked_up = unknown_pid(pid);
+        let looked_up = looked_up_pid(pid);
         match (ends, looked_up) {
             (true, true) => self.report(
                 true,
