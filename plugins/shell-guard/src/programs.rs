@@ -277,9 +277,9 @@ fn hosted_repository(w: &str) -> Option<String> {
         .iter()
         .find_map(|s| rest.strip_prefix(s))
         .unwrap_or(rest);
-    let rest =
-        rest.split_once('@')
-            .map_or(rest, |(user, r)| if user.contains('/') { rest } else { r });
+    let rest = rest
+        .split_once('@')
+        .map_or(rest, |(user, r)| if user.contains('/') { rest } else { r });
     let (host, path) = rest.split_once(['/', ':'])?;
     let host = host.strip_prefix("www.").unwrap_or(host);
     if !matches!(
