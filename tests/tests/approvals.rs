@@ -1573,3 +1573,44 @@ async fn an_approval_counts_only_with_the_seal_toolvet_recorded() {
     let v = host.check(&with_ticket(&third, &third_ticket)).await;
     refused(&v, "approval.unsigned-decision");
 }
+
+/// Review s15 N3: the seal (and a reviewer's signature) did not cover the
+/// principal and agent a request was asked for, so a ledger writer without
+/// the key moved an approved row to another agent, whose identical call
+/// then ran on that approval.
+#[tokio::test]
+async fn a_sealed_approval_serves_only_its_principal_and_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_in(dir.path()).await;
+    let approvals = host.approvals().unwrap();
+    let as_who = |principal: &str, agent: &str| {
+        let mut call = deploy("c1", "run-1", "prod");
+        call.context.principal = Some(principal.into());
+        call.context.agent = Some(agent.into());
+        call
+    };
+    let alice = as_who("alice@acme.com", "alice-bot");
+    let (id, _) = escalate(&host, &alice).await;
+    approvals
+        .approve(&id, "bob", None, Scope::Once)
+        .await
+        .unwrap();
+    let db = rusqlite::Connection::open(dir.path().join("approvals.db")).unwrap();
+    let moved = db
+        .execute(
+            "UPDATE approval_requests SET agent = 'mallory-bot', principal = 'mallory@acme.com' \
+             WHERE id = ?1",
+            [&id],
+        )
+        .unwrap();
+    assert_eq!(moved, 1);
+    let mallory = as_who("mallory@acme.com", "mallory-bot");
+    let v = host.check(&mallory).await;
+    let ticket = v
+        .approval
+        .as_ref()
+        .and_then(|a| a.ticket.clone())
+        .expect("the moved request is handed to mallory");
+    let v = host.check(&with_ticket(&mallory, &ticket)).await;
+    refused(&v, "approval.unsigned-decision");
+}

@@ -152,11 +152,11 @@ impl RunHistory {
             || rule.starts_with("approval.");
         if same_held
             && self.overflow.is_none()
-            && let Some((seq, held)) = self.entries.iter_mut().rev().find(|(_, c)| {
-                c.outcome == Outcome::Escalated
-                    && c.name == name
-                    && c.arguments.get() == arguments.get()
-            })
+            && let Some((seq, held)) = self
+                .entries
+                .iter_mut()
+                .rev()
+                .find(|(_, c)| is_held(c, &name, &arguments))
         {
             match outcome {
                 // It ran once a person approved it.
@@ -191,11 +191,11 @@ impl RunHistory {
         settings: &HostSettings,
     ) -> Result<Vec<PriorCall>, HistoryOverflow> {
         let mut entries = self.for_checks(settings)?;
-        if let Some(i) = self.entries.iter().rposition(|(_, c)| {
-            c.outcome == Outcome::Escalated
-                && c.name == name
-                && c.arguments.get() == arguments.get()
-        }) {
+        if let Some(i) = self
+            .entries
+            .iter()
+            .rposition(|(_, c)| is_held(c, name, arguments))
+        {
             entries.remove(i);
         }
         Ok(entries)
@@ -226,6 +226,17 @@ impl RunHistory {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// Whether `entry` is the held call `name` with `arguments`: still
+/// `escalated`, the same tool, and the same arguments by their canonical
+/// digest (a resume may spell them in another key order, review s15 N7).
+fn is_held(entry: &PriorCall, name: &str, arguments: &RawValue) -> bool {
+    entry.outcome == Outcome::Escalated
+        && entry.name == name
+        && (entry.arguments.get() == arguments.get()
+            || crate::call::arguments_sha256(entry.arguments.get())
+                == crate::call::arguments_sha256(arguments.get()))
 }
 
 /// Many runs' histories by key (a session id, a run id with the principal
@@ -351,8 +362,11 @@ mod tests {
             names(h.for_call("pay", &other, &s).unwrap()),
             ["read", "pay"]
         );
-        // Resumed: the entry becomes approved, and counts for what follows.
-        h.record_outcome("pay".into(), pay(), Outcome::Approved, "", &s);
+        // Resumed, its arguments in another key order (review s15 N7): the
+        // entry becomes approved, and counts for what follows.
+        let reordered = raw(r#"{ "amount": 900 }"#.into());
+        assert_eq!(names(h.for_call("pay", &reordered, &s).unwrap()), ["read"]);
+        h.record_outcome("pay".into(), reordered, Outcome::Approved, "", &s);
         assert_eq!(h.len(), 2);
         assert_eq!(
             names(h.for_call("pay", &pay(), &s).unwrap()),

@@ -269,6 +269,13 @@ pub struct SignedDecision {
     pub id: String,
     /// The call the request is bound to, as the reviewer saw it.
     pub call: BoundCall,
+    /// The principal the request was asked for (`None`: none named); an
+    /// approval serves only that principal and agent (review s15 N3).
+    #[serde(default)]
+    pub principal: Option<String>,
+    /// The agent the request was asked for (`None`: none named).
+    #[serde(default)]
+    pub agent: Option<String>,
     /// Approve or reject.
     pub decision: ReviewDecision,
     /// The approval's scope.
@@ -443,6 +450,8 @@ impl Approvals {
         SignedDecision {
             id: request.id.clone(),
             call: request.call.clone(),
+            principal: request.principal.clone(),
+            agent: request.agent.clone(),
             decision: review.decision(),
             scope: review.scope(),
             reviewer: review.reviewer().to_string(),
@@ -552,6 +561,8 @@ impl Approvals {
         let review = record.review.as_ref();
         let matches = decision.id == *id
             && decision.call == record.call
+            && decision.principal == record.principal
+            && decision.agent == record.agent
             && decision.decision == ReviewDecision::Approve
             && review.is_some_and(|r| {
                 r.decision == ReviewDecision::Approve && r.scope == decision.scope
@@ -559,7 +570,7 @@ impl Approvals {
         if !matches {
             return Err(unsigned(format!(
                 "approval request `{id}` does not match the approval recorded for it (another \
-                 request, call, decision or scope); it is denied"
+                 request, call, principal, agent, decision or scope); it is denied"
             )));
         }
         if now >= decision.not_after {
@@ -622,6 +633,8 @@ mod tests {
         SignedDecision {
             id: "apr_1".into(),
             call: call(),
+            principal: None,
+            agent: None,
             decision: ReviewDecision::Approve,
             scope: Scope::Once,
             reviewer: "alice".into(),
