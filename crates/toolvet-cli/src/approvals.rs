@@ -304,10 +304,10 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
     let approvals = open(&args.policy.config).await?;
     // The person reads the very record the decision is bound to, before
     // any passphrase is asked or anything is signed.
-    let shown = match approvals.get(&args.id).await {
+    let (shown, read) = match approvals.get(&args.id).await {
         Ok(request) => {
             eprint!("{}", described(decision, &request));
-            request.call
+            (request.call.clone(), request.review_sha256())
         }
         Err(e) => return refused(e),
     };
@@ -321,7 +321,8 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
             .decide_signed(&args.id, review, &signer, &shown)
             .await
     } else {
-        approvals.decide(&args.id, review).await
+        // Decided only while the request is still the one printed above.
+        approvals.decide_shown(&args.id, review, &read).await
     };
     match decided {
         Ok(request) => {
@@ -356,7 +357,8 @@ fn refused(e: ApprovalError) -> anyhow::Result<u8> {
     match e {
         ApprovalError::NotFound(_)
         | ApprovalError::AlreadyDecided { .. }
-        | ApprovalError::Expired(_) => {
+        | ApprovalError::Expired(_)
+        | ApprovalError::Changed(_) => {
             eprintln!("toolvet: {e}");
             Ok(EXIT_MISMATCH)
         }

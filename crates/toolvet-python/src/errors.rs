@@ -74,6 +74,7 @@ pub fn approval_error(error: toolvet::ApprovalError) -> PyErr {
         toolvet::ApprovalError::NotFound(_) => "not-found",
         toolvet::ApprovalError::AlreadyDecided { .. } => "already-decided",
         toolvet::ApprovalError::Expired(_) => "expired",
+        toolvet::ApprovalError::Changed(_) => "changed",
         toolvet::ApprovalError::InvalidReview(_) => "invalid-review",
         toolvet::ApprovalError::InvalidQuery(_) => "invalid-query",
         toolvet::ApprovalError::Ledger(_) => "ledger",

@@ -245,11 +245,13 @@ struct DecisionBody {
     reviewer: Option<String>,
     message: Option<String>,
     scope: Option<String>,
+    shown: Option<String>,
 }
 
 /// The review of a `POST /v1/approvals/{id}/decision` body:
 /// `{"decision": "approve" | "reject", "reviewer": "…", "message": "…",
-/// "scope": "once" | "run"}`. Only [`Review::parse`] builds the review, so
+/// "scope": "once" | "run", "shown": "<review_sha256>"}` (`shown`: see
+/// [`decision_shown`]). Only [`Review::parse`] builds the review, so
 /// anything but a named reviewer with exactly `approve` or `reject` is
 /// refused, never an approval.
 ///
@@ -260,6 +262,17 @@ struct DecisionBody {
 /// another shape, an unknown key, or a review [`Review::parse`] refuses
 /// (its message).
 pub fn decision(body: &[u8]) -> Result<Review, BodyError> {
+    decision_shown(body).map(|(review, _)| review)
+}
+
+/// [`decision`] with the body's `"shown"`: the
+/// [`toolvet::ApprovalRequest::review_sha256`] of the request as the
+/// reviewer read it (64 lowercase hex digits), when the body has one.
+///
+/// # Errors
+/// As [`decision`]; [`INVALID_DECISION`] for a `shown` that is not 64
+/// lowercase hex digits.
+pub fn decision_shown(body: &[u8]) -> Result<(Review, Option<String>), BodyError> {
     let value = json(body)?;
     if !value.is_object() {
         return Err(BodyError::new(
@@ -270,13 +283,26 @@ pub fn decision(body: &[u8]) -> Result<Review, BodyError> {
     }
     let body: DecisionBody = serde_json::from_value(value)
         .map_err(|e| BodyError::new(INVALID_DECISION, format!("invalid decision: {e}")))?;
-    Review::parse(
+    if let Some(shown) = &body.shown
+        && !(shown.len() == 64
+            && shown
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+    {
+        return Err(BodyError::new(
+            INVALID_DECISION,
+            "invalid decision: `shown` must be the request's `review_sha256` as read (64 \
+             lowercase hex digits)",
+        ));
+    }
+    let review = Review::parse(
         body.decision.as_deref().unwrap_or(""),
         body.reviewer.as_deref().unwrap_or(""),
         body.message.as_deref(),
         body.scope.as_deref(),
     )
-    .map_err(|e| BodyError::new(INVALID_DECISION, e.to_string()))
+    .map_err(|e| BodyError::new(INVALID_DECISION, e.to_string()))?;
+    Ok((review, body.shown))
 }
 
 /// The answer of `POST /v1/check`: the verdict as `toolvet check` prints

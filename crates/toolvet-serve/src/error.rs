@@ -86,6 +86,7 @@ impl From<ApprovalError> for ApiError {
             ApprovalError::NotFound(_) => (StatusCode::NOT_FOUND, "not-found"),
             ApprovalError::AlreadyDecided { .. } => (StatusCode::CONFLICT, "already-decided"),
             ApprovalError::Expired(_) => (StatusCode::CONFLICT, "expired"),
+            ApprovalError::Changed(_) => (StatusCode::CONFLICT, "request-changed"),
             ApprovalError::InvalidReview(_) => (StatusCode::BAD_REQUEST, "invalid-decision"),
             ApprovalError::InvalidQuery(_) => (StatusCode::BAD_REQUEST, "invalid-query"),
             ApprovalError::Ledger(_) => (StatusCode::SERVICE_UNAVAILABLE, "ledger-unavailable"),

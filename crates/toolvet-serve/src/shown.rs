@@ -26,7 +26,8 @@ use serde_json::{Value, json};
 use toolvet::ApprovalRequest;
 use toolvet::display::{identifier, visible};
 
-/// `request` as JSON, with `shown`: the texts a person reads, escaped
+/// `request` as JSON, with `review_sha256` (what a decision names as read:
+/// [`ApprovalRequest::review_sha256`]) and `shown`: the texts a person reads, escaped
 /// (`tool`, `agent`, `principal`, `run_id`, `call_id`, `attributes` (the
 /// bound context: `cwd`, `agent_tool`, `mcp.server`), `escalations`
 /// (`check`, `rule`, `reason`), `reviewer`, `message` and `arguments`,
@@ -34,6 +35,7 @@ use toolvet::display::{identifier, visible};
 pub fn request(request: &ApprovalRequest) -> Value {
     let mut value = serde_json::to_value(request).unwrap_or(Value::Null);
     if let Some(map) = value.as_object_mut() {
+        map.insert("review_sha256".into(), request.review_sha256().into());
         map.insert("shown".into(), shown(request));
     }
     value

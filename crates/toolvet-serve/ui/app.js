@@ -105,8 +105,8 @@ function render(request) {
   const approve = el("button", "approve", "Approve");
   const reject = el("button", "reject", "Reject");
   approve.type = reject.type = "button";
-  approve.addEventListener("click", () => decide(request.id, "approve", message.value, item));
-  reject.addEventListener("click", () => decide(request.id, "reject", message.value, item));
+  approve.addEventListener("click", () => decide(request, "approve", message.value, item));
+  reject.addEventListener("click", () => decide(request, "reject", message.value, item));
   form.append(message, approve, reject);
   item.append(form);
   return item;
@@ -166,11 +166,14 @@ async function loadPending() {
   updateCount();
 }
 
-async function decide(id, decision, message, item) {
+// The decision names the request as this page showed it (`shown`): a
+// request whose ledger row changed since is refused (409), not approved.
+async function decide(request, decision, message, item) {
+  const id = request.id;
   const reviewer = session.getItem("toolvet.reviewer") || "";
   for (const b of item.querySelectorAll("button")) b.disabled = true;
   try {
-    const body = { decision, reviewer };
+    const body = { decision, reviewer, shown: request.review_sha256 };
     if (message.trim()) body.message = message;
     const decided = await api("/v1/approvals/" + encodeURIComponent(id) + "/decision", {
       method: "POST",

@@ -124,9 +124,13 @@ pub async fn show(
 }
 
 /// `POST /v1/approvals/{id}/decision` with `{"decision": "approve" |
-/// "reject", "reviewer": "…", "message": "…", "scope": "once" | "run"}`.
-/// Anything malformed is a 400 and never an approval
-/// (`toolvet_serve_body::decision`).
+/// "reject", "reviewer": "…", "message": "…", "scope": "once" | "run",
+/// "shown": "…"}`. Anything malformed is a 400 and never an approval
+/// (`toolvet_serve_body::decision_shown`). An approval names the request
+/// as the reviewer read it: `shown` is the `review_sha256` the request's
+/// JSON carries, and a request whose ledger row changed since is a 409
+/// `request-changed`, not approved (review s15 N8); an approval without
+/// `shown` is a 400.
 pub async fn decide(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -135,12 +139,26 @@ pub async fn decide(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     state.authorize(&headers, &[Role::Reviewer])?;
     let limit = state.current.load().settings.max_body_bytes;
-    let review = toolvet_serve_body::decision(&read_body(body, limit).await?)?;
+    let (review, shown) = toolvet_serve_body::decision_shown(&read_body(body, limit).await?)?;
     let decision = match review.decision() {
         toolvet::ReviewDecision::Approve => "approve",
         toolvet::ReviewDecision::Reject => "reject",
     };
-    let decided = state.approvals()?.decide(&id, review).await?;
+    let approvals = state.approvals()?;
+    let decided = match (review.decision(), shown) {
+        (_, Some(shown)) => approvals.decide_shown(&id, review, &shown).await?,
+        (toolvet::ReviewDecision::Reject, None) => approvals.decide(&id, review).await?,
+        (toolvet::ReviewDecision::Approve, None) => {
+            approvals.get(&id).await?; // an unknown id is a 404 first
+            return Err(ApiError::new(
+                axum::http::StatusCode::BAD_REQUEST,
+                "invalid-decision",
+                "invalid decision: an approval must carry `shown`, the `review_sha256` of the \
+                 request as the reviewer read it (GET /v1/approvals/{id}), so that a request \
+                 rewritten since is not approved",
+            ));
+        }
+    };
     state
         .metrics
         .approvals_decided

@@ -217,9 +217,14 @@ impl Running {
         body
     }
 
-    /// Decide request `id` as the reviewer.
+    /// Decide request `id` as the reviewer, naming the request as read
+    /// now (`shown`).
     pub async fn decide(&self, id: &str, decision: &str, message: Option<&str>) -> (u16, Value) {
-        let mut body = json!({"decision": decision, "reviewer": "alice"});
+        let (_, read) = self
+            .get(&format!("/v1/approvals/{id}"), Some(REVIEWER))
+            .await;
+        let mut body =
+            json!({"decision": decision, "reviewer": "alice", "shown": read["review_sha256"]});
         if let Some(m) = message {
             body["message"] = json!(m);
         }

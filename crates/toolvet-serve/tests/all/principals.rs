@@ -513,3 +513,99 @@ async fn a_postgres_ledger_keeps_and_checks_signed_decisions() {
     a.stop().await;
     b.stop().await;
 }
+
+/// Review s15 N8: without reviewer keys, an approval through the API names
+/// the request as the reviewer read it (`shown`, its `review_sha256`). A
+/// ledger writer who rewrites the row between the reading and the click
+/// (here: another held call's tool and arguments copied over it) gets a
+/// 409, and the rewritten call is neither approved nor sealed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_names_the_request_as_read_and_a_rewritten_row_is_not_approved() {
+    let pg = Postgres::start();
+    let fixture = Fixture::with(PolicyText {
+        ledger: pg.url(),
+        ..PolicyText::default()
+    });
+    let server = fixture.start().await;
+    let (db, connection) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+
+    let staging = call("deploy", json!({"env": "staging"}), "c1", "r1");
+    let held = server.check(&staging).await;
+    let id = held["approval"]["id"].as_str().unwrap().to_string();
+    let (_, read) = server
+        .get(&format!("/v1/approvals/{id}"), Some(REVIEWER))
+        .await;
+    let shown = read["review_sha256"].as_str().unwrap().to_string();
+    assert_eq!(shown.len(), 64, "{read}");
+
+    // An approval that names nothing as read is refused.
+    let path = format!("/v1/approvals/{id}/decision");
+    let (status, body) = server
+        .post(
+            &path,
+            Some(REVIEWER),
+            &json!({"decision": "approve", "reviewer": "alice"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (400, Some("invalid-decision")),
+        "{body}"
+    );
+
+    // The row is rewritten to another held call after the reviewer read it.
+    let prod = call("deploy", json!({"env": "prod"}), "c2", "r1");
+    let other = server.check(&prod).await;
+    let other_id = other["approval"]["id"].as_str().unwrap().to_string();
+    let rewrite = "UPDATE toolvet_approval_requests AS r SET arguments = o.arguments, \
+                   arguments_sha256 = o.arguments_sha256 FROM toolvet_approval_requests AS o \
+                   WHERE r.id = $1 AND o.id = $2";
+    assert_eq!(db.execute(rewrite, &[&id, &other_id]).await.unwrap(), 1);
+    let (status, body) = server
+        .post(
+            &path,
+            Some(REVIEWER),
+            &json!({"decision": "approve", "reviewer": "alice", "shown": shown}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"]["kind"].as_str()),
+        (409, Some("request-changed")),
+        "{body}"
+    );
+    let (_, now) = server
+        .get(&format!("/v1/approvals/{id}"), Some(REVIEWER))
+        .await;
+    assert_eq!(now["status"], "pending", "{now}");
+    assert_ne!(now["review_sha256"], read["review_sha256"]);
+    let sealed: i64 = db
+        .query_one(
+            "SELECT count(*) FROM toolvet_approval_signed_decisions WHERE id = $1",
+            &[&id],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(sealed, 0, "nothing was sealed");
+
+    // Read again, the reviewer decides what the row says now; a rejection
+    // needs no `shown` (it only ever denies).
+    let (status, body) = server.decide(&id, "reject", Some("not this")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server
+        .post(
+            &format!("/v1/approvals/{other_id}/decision"),
+            Some(REVIEWER),
+            &json!({"decision": "reject", "reviewer": "alice"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["status"].as_str()),
+        (200, Some("rejected")),
+        "{body}"
+    );
+    server.stop().await;
+}

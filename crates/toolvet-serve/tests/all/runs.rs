@@ -128,14 +128,8 @@ async fn held_approved_resumed(server: &crate::harness::Running, call: &Value) -
     }
     let id = toolvet["approval"]["id"].as_str().unwrap();
     let ticket = toolvet["approval"]["ticket"].as_str().unwrap();
-    let (status, _) = server
-        .post(
-            &format!("/v1/approvals/{id}/decision"),
-            Some(REVIEWER),
-            &json!({"decision": "approve", "reviewer": "carol"}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    let (status, body) = server.decide(id, "approve", None).await;
+    assert_eq!(status, 200, "{body}");
     let mut resumed = call.clone();
     resumed["context"] = json!({"approval_ticket": ticket});
     server

@@ -250,6 +250,56 @@ mod tests {
         );
     }
 
+    /// Review s15 N8: without reviewer keys, an approval names the request
+    /// as it was read (its `review_sha256`); a row another held call's
+    /// arguments were copied over after the reading is neither approved
+    /// nor sealed, and the request stays pending.
+    #[tokio::test]
+    async fn without_reviewer_keys_only_the_request_that_was_read_is_approved() {
+        let dir = tempfile::tempdir().unwrap();
+        let policy = policy(dir.path(), "");
+        let approvals = Approvals::open(&policy).await.unwrap().unwrap();
+        let first = settle(&approvals, &call("r-read", None)).await;
+        let id = first.approval.unwrap().id;
+        let read = approvals.get(&id).await.unwrap().review_sha256();
+        // Reading again changes nothing.
+        assert_eq!(approvals.get(&id).await.unwrap().review_sha256(), read);
+        let db = rusqlite::Connection::open(dir.path().join("approvals.db")).unwrap();
+        let changed = db
+            .execute(
+                "UPDATE approval_requests SET agent = 'mallory-bot' WHERE id = ?1",
+                [&id],
+            )
+            .unwrap();
+        assert_eq!(changed, 1);
+        let refused = approvals
+            .decide_shown(&id, Review::approve("bob", Scope::Once).unwrap(), &read)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, super::super::ApprovalError::Changed(ref r) if *r == id),
+            "{refused}"
+        );
+        let still = approvals.get(&id).await.unwrap();
+        assert_eq!(still.status, super::super::ApprovalStatus::Pending);
+        assert!(
+            approvals
+                .ledger()
+                .signed_decision(&id)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        // The request as it reads now is approved.
+        let now = still.review_sha256();
+        assert_ne!(now, read);
+        let approved = approvals
+            .decide_shown(&id, Review::approve("bob", Scope::Once).unwrap(), &now)
+            .await
+            .unwrap();
+        assert_eq!(approved.status, super::super::ApprovalStatus::Approved);
+    }
+
     /// Review s6 finding 4: under a policy without reviewer keys, the
     /// approvals of an agent-side front end count only when this process
     /// recorded the decision, never a row the agent flipped.

@@ -536,6 +536,33 @@ impl ApprovalRequest {
             status => status,
         }
     }
+
+    /// What a person reads and decides about this request, as a digest:
+    /// hex sha256 of the JSON of `{"call", "principal", "agent",
+    /// "escalations"}` (the bound call with its arguments' digest, on whose
+    /// behalf, which agent, and the checks' rules and reasons; field order
+    /// fixed, attributes sorted). The reviewer page and `toolvet approvals
+    /// approve` show a request and hand this back with the decision
+    /// ([`Approvals::decide_shown`]), so a ledger row rewritten between the
+    /// reading and the decision is not decided.
+    pub fn review_sha256(&self) -> String {
+        use sha2::Digest;
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            call: &'a BoundCall,
+            principal: &'a Option<String>,
+            agent: &'a Option<String>,
+            escalations: &'a [Escalation],
+        }
+        let json = serde_json::to_vec(&Shown {
+            call: &self.call,
+            principal: &self.principal,
+            agent: &self.agent,
+            escalations: &self.escalations,
+        })
+        .expect("a request serializes");
+        hex::encode(sha2::Sha256::digest(&json))
+    }
 }
 
 /// The `approval` object of a verdict: the request behind an escalate
@@ -687,6 +714,13 @@ pub enum ApprovalError {
     /// The request expired before anyone decided.
     #[error("approval request `{0}` has expired; the call must be asked again")]
     Expired(String),
+    /// The request is no longer what the person deciding was shown (its
+    /// ledger row changed after it was read): nothing was decided.
+    #[error(
+        "approval request `{0}` changed after it was shown (its ledger row was rewritten); \
+         nothing was decided: read it again"
+    )]
+    Changed(String),
     /// A malformed decision (never taken for an approval).
     #[error("invalid decision: {0}")]
     InvalidReview(String),
@@ -929,6 +963,30 @@ impl Approvals {
         self.decide_unchecked(id, review).await
     }
 
+    /// [`Approvals::decide`] of the request a person was shown: `shown` is
+    /// the [`ApprovalRequest::review_sha256`] of the request as they read
+    /// it. An approval is recorded only while the pending request still has
+    /// that digest, read in the same step that seals the approval; a
+    /// rejection is recorded whatever the row says (it only ever denies).
+    ///
+    /// # Errors
+    /// [`ApprovalError::Changed`] when the request's digest is no longer
+    /// `shown`; as [`Approvals::decide`].
+    pub async fn decide_shown(
+        &self,
+        id: &str,
+        review: Review,
+        shown: &str,
+    ) -> Result<ApprovalRequest, ApprovalError> {
+        if review.decision() == ReviewDecision::Approve && self.requires_signed_approvals() {
+            return self.decide(id, review).await;
+        }
+        let this = self.clone();
+        let (id, shown) = (id.to_string(), shown.to_string());
+        crate::runtime::on_runtime(async move { this.decide_now(&id, review, Some(&shown)).await })
+            .await?
+    }
+
     /// [`Approvals::decide`] without the signature rule (rejections, and
     /// approvals whose signed decision is stored).
     pub(crate) async fn decide_unchecked(
@@ -938,10 +996,18 @@ impl Approvals {
     ) -> Result<ApprovalRequest, ApprovalError> {
         let this = self.clone();
         let id = id.to_string();
-        crate::runtime::on_runtime(async move { this.decide_now(&id, review).await }).await?
+        crate::runtime::on_runtime(async move { this.decide_now(&id, review, None).await }).await?
     }
 
-    async fn decide_now(&self, id: &str, review: Review) -> Result<ApprovalRequest, ApprovalError> {
+    /// Record `review` on request `id`; an approval is sealed first, and
+    /// only while the request's [`ApprovalRequest::review_sha256`] is
+    /// `shown`, when given.
+    async fn decide_now(
+        &self,
+        id: &str,
+        review: Review,
+        shown: Option<&str>,
+    ) -> Result<ApprovalRequest, ApprovalError> {
         if review.scope() == Scope::Run {
             let request = self
                 .inner
@@ -961,7 +1027,7 @@ impl Approvals {
         let sealed =
             review.decision() == ReviewDecision::Approve && !self.requires_signed_approvals();
         if sealed {
-            self.put_seal(id, &review, now).await?;
+            self.put_seal(id, &review, now, shown).await?;
         }
         let decided = self.inner.ledger.decide(id, &review, now).await;
         if sealed && !matches!(decided, Ok(Decided::Done(_))) {

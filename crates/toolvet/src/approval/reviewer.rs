@@ -475,16 +475,22 @@ impl Approvals {
     /// the writer lacks the key. Returns the request as read.
     ///
     /// # Errors
-    /// [`ApprovalError::NotFound`]; [`ApprovalError::InvalidReview`] for a
-    /// request whose arguments do not match the digest it is bound to (the
-    /// ledger was edited; nothing is sealed); a ledger error.
+    /// [`ApprovalError::NotFound`]; [`ApprovalError::Changed`] for a
+    /// request whose [`ApprovalRequest::review_sha256`] is not `shown`;
+    /// [`ApprovalError::InvalidReview`] for a request whose arguments do
+    /// not match the digest it is bound to (the ledger was edited; nothing
+    /// is sealed); a ledger error.
     pub(crate) async fn put_seal(
         &self,
         id: &str,
         review: &Review,
         now: UnixMillis,
+        shown: Option<&str>,
     ) -> Result<(), ApprovalError> {
         let request = self.pending_request(id, now).await?;
+        if shown.is_some_and(|shown| request.review_sha256() != shown) {
+            return Err(ApprovalError::Changed(id.to_string()));
+        }
         unedited(&request, "approved")?;
         let decision = self.decision_of(&request, review, now, SEAL_KEY.into());
         let json = serde_json::to_vec(&decision).expect("a decision serializes");
