@@ -170,8 +170,8 @@ def test_the_gate_hands_each_run_its_history_so_run_rules_hold(tmp_path):
     assert gate.check("run_tests", {}, call_id="t1", run_id="a").allowed
     assert gate.check("release", {}, call_id="r1", run_id="a").allowed  # run_tests ran in this run
     assert [gate.check("pay_invoice", pay, call_id=f"p{i}", run_id="a").decision for i in range(3)] == ["allow", "allow", "deny"]
-    # A framework replaying its hook about the same call adds nothing.
-    assert gate.check("pay_invoice", pay, call_id="p0", run_id="a").allowed
+    # A framework's look before the tool runs adds nothing.
+    assert gate.probe("pay_invoice", pay, call_id="p9", run_id="a").denied
     assert [e["outcome"] for e in gate.history("a") if e["name"] == "pay_invoice"] == ["allowed", "allowed", "denied"]
     # Another run starts from its own history.
     assert gate.check("pay_invoice", pay, call_id="p0", run_id="b").allowed
@@ -194,6 +194,38 @@ def test_a_call_id_a_provider_reuses_for_other_calls_adds_each_call(tmp_path):
     assert held.escalated
     assert gate.check("run_tests", {}, call_id="call_1", run_id="b").allowed
     assert [(e["name"], e["outcome"]) for e in gate.history("b")] == [(ESCALATED_TOOL, "escalated"), ("run_tests", "allowed")]
+
+
+def test_an_identical_call_under_a_reused_call_id_counts_again(tmp_path):
+    """Review s15 N2: a provider that numbers calls per turn sends `call_0` with the
+    same arguments every turn. Each is a payment: the run limit holds, and a look
+    before the tool runs (`probe`) adds nothing."""
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host)
+    pay = {"amount": 99, "currency": "USD"}
+    decisions = []
+    for _ in range(40):
+        assert gate.probe("pay_invoice", pay, call_id="call_0", run_id="a").decision in ("allow", "deny")
+        decisions.append(gate.check("pay_invoice", pay, call_id="call_0", run_id="a").decision)
+    assert decisions == ["allow", "allow"] + ["deny"] * 38
+    assert [e["outcome"] for e in gate.history("a")] == ["allowed", "allowed"] + ["denied"] * 38
+    # A held call asked about again while it waits is still one entry.
+    for _ in range(3):
+        assert gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="call_0", run_id="b").escalated
+    assert [e["outcome"] for e in gate.history("b")] == ["escalated"]
+
+
+def test_a_probe_adds_only_a_held_call_which_its_resume_settles(tmp_path):
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host)
+    assert gate.probe("run_tests", {}, call_id="t1", run_id="r").allowed
+    assert gate.history("r") == []
+    held = gate.probe(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r")
+    assert held.escalated and held.ticket
+    assert gate.check(ESCALATED_TOOL, {"env": "prod"}, call_id="c1", run_id="r").approval_id == held.approval_id
+    assert [e["outcome"] for e in gate.history("r")] == ["escalated"]
+    assert gate.resume(ESCALATED_TOOL, {"env": "prod"}, approved=True, call_id="c1", run_id="r", reviewer="alice").allowed
+    assert [(e["name"], e["outcome"]) for e in gate.history("r")] == [(ESCALATED_TOOL, "approved")]
 
 
 def test_a_held_call_approved_later_counts_once(tmp_path):

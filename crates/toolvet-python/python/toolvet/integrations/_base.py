@@ -327,15 +327,6 @@ def _outcome(ruling: Ruling) -> str:
     return "rejected" if rule == "approval.rejected" else "denied"
 
 
-def _replayable(ruling: Ruling) -> bool:
-    """Whether ``ruling`` may be answered again from memory (see ``Gate._remember_final``)."""
-    if ruling.denied:
-        return True
-    if not ruling.allowed or ruling.verdict is None:
-        return False
-    return ruling.verdict.approval is None and not (ruling.rule or "").startswith("approval.")
-
-
 class Gate:
     """Asks a :class:`toolvet.Host` about framework tool calls and fails closed.
 
@@ -361,7 +352,8 @@ class Gate:
     a run with ``max_history`` calls (default 5000, the host's default ``[host]
     max_history``) gets a deny (``toolvet.history-overflow``) for every further
     call, as the hooks do. At most ``max_runs`` runs are kept (the least recently
-    used is forgotten first).
+    used is forgotten first), and at most ``cache_size`` held calls of
+    :meth:`check_held`.
     """
 
     def __init__(
@@ -465,10 +457,13 @@ class Gate:
 
     def _note(self, run_id: Optional[str], key: str, name: str, arguments: Any, ruling: Ruling) -> None:
         """Add the call ruled on to its run's history, with the outcome this gate
-        decided. A call that has an ``escalated`` entry under ``key`` (its call id, or
-        its tool and arguments for a held call made again) takes the new outcome in
-        place, so a held call later approved counts once; the same outcome again
-        under one call id (a framework replaying its hook) is not added twice."""
+        decided. A call whose newest entry under ``key`` (its call id with the call,
+        or its tool and arguments) is ``escalated`` is the held call asked about
+        again: it takes the new outcome in place (a held call later approved counts
+        once) and adds nothing while still held. Any other ruling is one more
+        attempt, added: a provider may reuse a call id for an identical call (review
+        s15 N2), so an identical call under the same id is never taken for a
+        replay."""
         if ruling.rule == HISTORY_OVERFLOW_RULE:
             return
         try:
@@ -486,11 +481,9 @@ class Gate:
             for k, entry in reversed(entries):
                 if k != key:
                     continue
-                if entry["outcome"] == "escalated" and outcome != "escalated":
+                if entry["outcome"] == "escalated":
                     entry["outcome"] = outcome
                     return
-                if entry["outcome"] == outcome and not key.startswith("\0"):
-                    return  # a replayed hook about the same call id
                 break
             entries.append((key, {"name": name, "arguments": args, "outcome": outcome}))
 
@@ -528,29 +521,51 @@ class Gate:
         tool: Any = None,
         history: Any = None,
     ) -> Ruling:
-        """The ruling about one call. Never raises: a failure is a deny.
+        """The ruling about one call at the point where its tool would run. Never
+        raises: a failure is a deny.
 
-        With a ``call_id``, a deny, or an allow that involved no approval, is
-        remembered for (``run_id``, ``call_id``): asking again about the same call
-        (a framework replaying its hook) gets the same ruling. An escalate and an
-        allow that used an approval are never remembered: the host is asked
-        again, and answers a held call with the same request and ticket, and a
-        call whose approval was used with a deny (``approval.replayed``).
+        Each check is one attempt at the call, vetted with the run's history and
+        added to it (see :meth:`history`); nothing is answered from memory, since
+        a provider may reuse a call id for an identical call (review s15 N2). A
+        held call asked about again gets the same request and ticket from the
+        host, and a call whose approval was used a deny (``approval.replayed``).
+        A framework that asks whether a call needs a person *before* that point
+        uses :meth:`probe`.
         """
-        key = (run_id, call_id) if call_id else None
         try:
             arguments = plain_arguments(arguments)  # once: every read below sees this copy
             fingerprint = self._asker(agent) + _fingerprint(name, arguments)
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
-        if key is not None:
-            cached = self._recall(key, fingerprint)
-            if cached is not None:
-                return cached
         ruling = self._ask(name, arguments, call_id, run_id, agent, tool, history, None)
-        if key is not None:
-            self._remember_final(key, fingerprint, ruling)
         self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, ruling)
+        return ruling
+
+    def probe(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+    ) -> Ruling:
+        """The ruling about a call a framework asks about before the point where
+        its tool would run, to learn whether it needs a person (OpenAI Agents'
+        ``needs_approval``): the host is asked as :meth:`check` asks it (a held
+        call's request is opened), but only a held call is added to the run's
+        history (the run pauses on it); an allow or a deny is added by the
+        :meth:`check` at the point where the tool runs, so a call counts once.
+        Never raises: a failure is a deny."""
+        try:
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+            fingerprint = self._asker(agent) + _fingerprint(name, arguments)
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
+        ruling = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
+        if ruling.escalated:
+            self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, ruling)
         return ruling
 
     # -- resuming -------------------------------------------------------
@@ -610,8 +625,6 @@ class Gate:
             return first  # denied before a person was asked, already settled, or not recordable
         final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
         fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))
-        if call_id:
-            self._remember_final((run_id, call_id), fingerprint, final)
         self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, final)
         return final
 
@@ -705,15 +718,10 @@ class Gate:
         finds the call's request, and an ask that opened one shows the framework
         answered about a call toolvet never held (a forged or foreign approval), a
         deny. Nothing remembered in this process stands in for the ledger."""
-        key = (run_id, call_id) if call_id else None
         try:
             arguments = plain_arguments(arguments)  # once: every read below sees this copy
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
-        if key is not None:
-            settled = self._recall(key, self._asker(agent) + _fingerprint(name, arguments))
-            if settled is not None and not settled.escalated:
-                return settled  # a deny or a plain allow: the same final ruling
         first = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
         if not first.escalated:
             return first
@@ -827,41 +835,35 @@ class Gate:
             return Ruling(decision, reason or ("" if decision == "allow" else "denied by policy"), verdict.rule, verdict)
         return Ruling("deny", f"the policy answered an unknown decision {decision!r}", "toolvet.host-error", verdict)
 
-    # -- the cache ------------------------------------------------------
+    # -- history keys and held calls ----------------------------------
 
     @staticmethod
     def _history_key(call_id: str, agent: Optional[str], fingerprint: str) -> str:
         """Which history entry a ruling is about: the call id's with the call itself
         (a reused id with other arguments is another call: some providers number
-        calls per turn, review s14 N1), or (no id) the tool and arguments', which
-        start with NUL so that each such call is its own entry."""
+        calls per turn, review s14 N1), or (no id) the tool and arguments'. A key
+        names the held call a later ruling settles (see :meth:`_note`); it never
+        merges two rulings that both let the call run."""
         if call_id:
             return "id\0" + json.dumps(agent) + "\0" + call_id + "\0" + fingerprint
         return "\0" + fingerprint
 
     def _asker(self, agent: Optional[str]) -> str:
-        """Who asks, as part of a remembered ruling's fingerprint: a ruling given to
-        one agent is never another agent's (the policy may tell them apart)."""
+        """Who asks, as part of a call's fingerprint: a held ruling given to one
+        agent is never another agent's (the policy may tell them apart)."""
         return json.dumps(agent or self.agent) + "\0"
 
     def _recall(self, key: tuple[Optional[str], str], fingerprint: str) -> Optional[Ruling]:
+        """The held ruling :meth:`check_held` remembered under ``key``, if it was
+        given about the call ``fingerprint`` names."""
         with self._lock:
             hit = self._cache.get(key)
             if hit is None:
                 return None
             self._cache.move_to_end(key)
         if hit[0] != fingerprint:
-            # Same call id, another call: the host decides (and refuses a reused id).
             return None
         return hit[1]
-
-    def _remember_final(self, key: tuple[Optional[str], str], fingerprint: str, ruling: Ruling) -> None:
-        """Remember ``ruling`` for a replayed hook, if it may be given again without
-        asking the host: a deny, or an allow that involved no approval. An escalate
-        waits for a person, and an allow that used an approval (``approval.approved``,
-        ``approval.run-scope``) must come from the ledger each time."""
-        if _replayable(ruling):
-            self._remember(key, fingerprint, ruling)
 
     def _remember(self, key: tuple[Optional[str], str], fingerprint: str, ruling: Ruling) -> None:
         with self._lock:
@@ -871,7 +873,7 @@ class Gate:
                 self._cache.popitem(last=False)
 
     def forget(self, run_id: Optional[str], call_id: str) -> None:
-        """Drop the remembered ruling of one call."""
+        """Drop the held ruling :meth:`check_held` remembered under (``run_id``, ``call_id``)."""
         with self._lock:
             self._cache.pop((run_id, call_id), None)
 

@@ -92,7 +92,7 @@ def guard(tool: FunctionTool, host: Any, *, run_id: Optional[RunId] = None, **ga
 
     async def needs_approval(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
         run = run_of(ctx)
-        held = gate.check(name, params, call_id=call_id, run_id=run).escalated
+        held = gate.probe(name, params, call_id=call_id, run_id=run).escalated
         if held:
             with paused_lock:
                 paused[(run, call_id)] = None
