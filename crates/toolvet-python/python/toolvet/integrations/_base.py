@@ -532,14 +532,7 @@ class Gate:
         A framework that asks whether a call needs a person *before* that point
         uses :meth:`probe`.
         """
-        try:
-            arguments = plain_arguments(arguments)  # once: every read below sees this copy
-            fingerprint = self._asker(agent) + _fingerprint(name, arguments)
-        except Exception as e:  # noqa: BLE001
-            return host_failure(e)
-        ruling = self._ask(name, arguments, call_id, run_id, agent, tool, history, None)
-        self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, ruling)
-        return ruling
+        return self._vet(name, arguments, call_id, run_id, agent, tool, history, every_ruling=True)
 
     def probe(
         self,
@@ -558,13 +551,29 @@ class Gate:
         history (the run pauses on it); an allow or a deny is added by the
         :meth:`check` at the point where the tool runs, so a call counts once.
         Never raises: a failure is a deny."""
+        return self._vet(name, arguments, call_id, run_id, agent, tool, None, every_ruling=False)
+
+    def _vet(
+        self,
+        name: str,
+        arguments: Any,
+        call_id: str,
+        run_id: Optional[str],
+        agent: Optional[str],
+        tool: Any,
+        history: Any,
+        *,
+        every_ruling: bool,
+    ) -> Ruling:
+        """Ask the host about a call (without a ticket) and add the ruling to the
+        run's history: every ruling, or (``every_ruling`` false) a held call only."""
         try:
             arguments = plain_arguments(arguments)  # once: every read below sees this copy
             fingerprint = self._asker(agent) + _fingerprint(name, arguments)
         except Exception as e:  # noqa: BLE001
             return host_failure(e)
-        ruling = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
-        if ruling.escalated:
+        ruling = self._ask(name, arguments, call_id, run_id, agent, tool, history, None)
+        if every_ruling or ruling.escalated:
             self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, ruling)
         return ruling
 
