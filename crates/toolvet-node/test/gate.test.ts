@@ -161,9 +161,8 @@ test('each run is vetted with its history, so run limits and ordering rules hold
     paid.push((await gate.settle(inRun('a', id, 'pay_invoice', pay), undefined)).decision);
   }
   assert.deepEqual(paid, ['allow', 'allow', 'deny']);
-  // Asked again about one call id (a framework's second look): nothing added.
+  // A framework's look before the tool runs adds nothing.
   assert.equal((await gate.verdict(inRun('a', 'p0', 'pay_invoice', pay))).decision, 'allow');
-  assert.equal((await gate.settle(inRun('a', 'p0', 'pay_invoice', pay), undefined)).decision, 'allow');
   assert.deepEqual(
     gate.history('a').filter((e) => e.name === 'pay_invoice').map((e) => e.outcome),
     ['allowed', 'allowed', 'denied'],
@@ -187,6 +186,24 @@ test('a call id a provider reuses for other calls adds each call (review s14 N1)
   assert.equal((await gate.settle(inRun('b', 'call_1', 'deploy', { env: 'prod' }), undefined)).decision, 'escalate');
   assert.equal((await gate.settle(inRun('b', 'call_1', 'run_tests'), undefined)).decision, 'allow');
   assert.deepEqual(gate.history('b').map((e) => `${e.name}/${e.outcome}`), ['deploy/escalated', 'run_tests/allowed']);
+});
+
+test('an identical call under a reused call id counts again (review s15 N2)', async () => {
+  // A provider numbering calls per turn sends `call_0` with the same arguments every turn.
+  const gate = new Gate(await testHost({ extra: SEQUENCE }));
+  const pay = { amount: 99, currency: 'USD' };
+  const paid = [];
+  for (let i = 0; i < 40; i++) {
+    await gate.verdict(inRun('a', 'call_0', 'pay_invoice', pay));
+    paid.push((await gate.settle(inRun('a', 'call_0', 'pay_invoice', pay), undefined)).decision);
+  }
+  assert.deepEqual(paid, ['allow', 'allow', ...Array(38).fill('deny')]);
+  assert.deepEqual(gate.history('a').map((e) => e.outcome), ['allowed', 'allowed', ...Array(38).fill('denied')]);
+  // A held call asked about again while it waits is still one entry.
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await gate.settle(inRun('b', 'call_0', 'deploy', { env: 'prod' }), undefined)).decision, 'escalate');
+  }
+  assert.deepEqual(gate.history('b').map((e) => e.outcome), ['escalated']);
 });
 
 test('a held call approved later counts once; a rejection is recorded as one', async () => {

@@ -259,9 +259,12 @@ export class Gate {
    * The calls of run `runId` this gate ruled on, oldest first, with the
    * outcome it decided (`allowed`, `approved`, `escalated`, `rejected`,
    * `denied`): the history every later call of the run is vetted with, so
-   * run limits, loop detection and ordering rules hold. A held call later
-   * approved or rejected takes that outcome in place (it counts once); a
-   * framework asking again about one call id adds nothing. Copies.
+   * run limits, loop detection and ordering rules hold. Each `settle` is
+   * one attempt at the call and adds an entry, even for an identical call
+   * under a call id used before (a provider may reuse ids, review s15 N2);
+   * a held call asked about again adds nothing while it waits, and takes
+   * its final outcome in place (it counts once). `verdict` adds nothing.
+   * Copies.
    */
   history(runId: string | undefined): PriorCall[] {
     return (this.#runs.get(JSON.stringify(runId ?? null)) ?? []).map(([, entry]) => ({ ...entry }));
@@ -317,12 +320,10 @@ export class Gate {
       if (k !== key) {
         continue;
       }
-      if (entry.outcome === 'escalated' && outcome !== 'escalated') {
+      if (entry.outcome === 'escalated') {
+        // The held call asked about again: settled in place, or still held.
         entry.outcome = outcome;
         return;
-      }
-      if (entry.outcome === outcome && gated.call.id) {
-        return; // the framework asked again about the same call id
       }
       break;
     }
@@ -334,10 +335,12 @@ export class Gate {
    * needs a person (`needsApproval`, a policy engine): allow, deny, or
    * escalate with its request (`approval.status` says whether a person
    * approved it already). Uses no approval: only `settle` runs a held
-   * call. Never rejects.
+   * call. May answer from the verdicts this gate remembers (a deny, or an
+   * allow that used no approval, given about the same call id and call).
+   * Never rejects.
    */
   async verdict(gated: GatedCall): Promise<Verdict> {
-    return this.#cached(gated, async (call) => holdable(await guarded(() => this.host.check(call.call, call.tool, call.context))));
+    return this.#cached(gated, true, async (call) => holdable(await guarded(() => this.host.check(call.call, call.tool, call.context))));
   }
 
   /**
@@ -351,7 +354,9 @@ export class Gate {
    * answer. Never rejects.
    */
   async settle(gated: GatedCall, answer: FrameworkAnswer | undefined): Promise<Verdict> {
-    return this.#cached(gated, async (call) => {
+    // Never answered from memory: each settle is a run of the call, vetted
+    // with the run's history (an id may recur for an identical call).
+    return this.#cached(gated, false, async (call) => {
       const verdict = await this.#decide(call, answer);
       this.#note(call, verdict);
       return verdict;
@@ -398,7 +403,12 @@ export class Gate {
     }
   }
 
-  async #cached(gated: GatedCall, decide: (call: GatedCall) => Promise<Verdict>): Promise<Verdict> {
+  /**
+   * `decide(call)` for `gated` (as JSON, with its run's history), the
+   * verdict remembered when it may be given again; answered from memory
+   * only when `reuse` says so.
+   */
+  async #cached(gated: GatedCall, reuse: boolean, decide: (call: GatedCall) => Promise<Verdict>): Promise<Verdict> {
     let call: GatedCall;
     let key: string | undefined;
     try {
@@ -407,7 +417,7 @@ export class Gate {
     } catch (error) {
       return denyVerdict('toolvet.invalid-call', `invalid tool call: the arguments cannot be read as JSON: ${(error as Error).message}`);
     }
-    const known = key === undefined ? undefined : this.#final.get(key);
+    const known = key === undefined || !reuse ? undefined : this.#final.get(key);
     if (known !== undefined) {
       return known;
     }
