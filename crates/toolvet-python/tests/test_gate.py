@@ -215,6 +215,21 @@ def test_an_identical_call_under_a_reused_call_id_counts_again(tmp_path):
     assert [e["outcome"] for e in gate.history("b")] == ["escalated"]
 
 
+def test_a_resume_of_a_call_toolvet_does_not_hold_counts_in_the_run(tmp_path):
+    """Review s16 P11: the framework reports every later call of a tool approved
+    (OpenAI's `always_approve`, a reused call id); the calls the policy plainly
+    allows go through `resume` and each counts, so the run limit holds."""
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host)
+    pay = {"amount": 99, "currency": "USD"}
+    decisions = [
+        gate.resume("pay_invoice", pay, approved=True, call_id="call_0", run_id="a", reviewer="sdk").decision
+        for _ in range(5)
+    ]
+    assert decisions == ["allow", "allow", "deny", "deny", "deny"]
+    assert [e["outcome"] for e in gate.history("a")] == ["allowed", "allowed", "denied", "denied", "denied"]
+
+
 def test_a_probe_adds_only_a_held_call_which_its_resume_settles(tmp_path):
     host = make_host(tmp_path, extra=SEQUENCE)
     gate = Gate(host)

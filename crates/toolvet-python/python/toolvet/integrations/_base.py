@@ -630,9 +630,12 @@ class Gate:
             reviewer=reviewer,
             message=message,
         )
-        if not first.escalated:
-            return first  # denied before a person was asked, already settled, or not recordable
-        final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
+        # Denied before a person was asked, allowed without one (the call is not
+        # held now), already settled, or not recordable: the final ruling of this
+        # attempt, which counts in the run like any other (review s16 P11).
+        final = first
+        if first.escalated:
+            final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)
         fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))
         self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, final)
         return final
