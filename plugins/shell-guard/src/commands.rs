@@ -1170,6 +1170,10 @@ impl Analysis<'_> {
             }
             "dd" if own_rules => {
                 for a in args {
+                    // `dd of=/proc/PID/mem` (review s16 P2).
+                    if let Some(path) = a.text().strip_prefix("of=") {
+                        crate::selfstate::process_file_write(self, path, "`dd`");
+                    }
                     if let Some(path) = a.text().strip_prefix("of=")
                         && walk::is_raw_device(path)
                     {

@@ -304,7 +304,7 @@ fn ensurepip_cli(args: &[Field]) -> Vec<Effect> {
 /// The module an interpreter's words run (`python3 -m MODULE ARGS`,
 /// `python3 -I -msqlite3 …`) with the words after it; `None` when the
 /// interpreter runs code or a script instead.
-fn python_module(args: &[Field]) -> Option<(String, &[Field])> {
+pub(crate) fn python_module(args: &[Field]) -> Option<(String, &[Field])> {
     let mut i = 0;
     while let Some(a) = args.get(i) {
         let t = a.text();

@@ -515,14 +515,14 @@ const RUNTIME_VALUE_OPTIONS: &[&str] = &[
 fn runtime_agent(name: &str, args: &[Field]) -> Option<(&'static str, Vec<String>)> {
     // `python3 -m aider`, `python -m interpreter`: the agent's module.
     if name.starts_with("python") || name.starts_with("pypy") {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        let at = texts.iter().position(|t| t == "-m")?;
-        let module = texts.get(at + 1)?;
-        let top = module.split('.').next().unwrap_or(module);
+        // Read as Python reads its options: `-maider`, `-Im aider`,
+        // `-Wignore -maider` (review s16 P4).
+        let (module, rest) = crate::modules::python_module(args)?;
+        let top = module.split('.').next().unwrap_or(&module).to_string();
         return AGENT_CLIS
             .iter()
             .find(|(cli, names)| *cli == top || names.iter().any(|n| n.replace('-', "_") == top))
-            .map(|(cli, _)| (*cli, texts[at + 2..].to_vec()));
+            .map(|(cli, _)| (*cli, rest.iter().map(Field::text).collect()));
     }
     let mut from = match name {
         "node" | "nodejs" | "bun" => 0,
@@ -1675,11 +1675,22 @@ impl Analysis<'_> {
                 ended = true;
             } else if VALUE_OPTIONS.contains(&t.as_str()) {
                 i += 1;
-            } else if t == "--pathspec-from-file" {
-                from_file = Some(rest.get(i).map_or_else(String::new, Field::text));
-                i += 1;
-            } else if let Some(f) = t.strip_prefix("--pathspec-from-file=") {
-                from_file = Some(f.to_string());
+            } else if let Some((option, value)) = t
+                .strip_prefix("--")
+                .map(|o| o.split_once('=').map_or((o, None), |(n, v)| (n, Some(v))))
+                && option.len() >= "pathspec-".len()
+                && "pathspec-from-file".starts_with(option)
+            {
+                // git takes any unique prefix of a long option
+                // (`--pathspec-fr=FILE`, `--pathspec-f FILE`; review s16
+                // P10).
+                from_file = Some(match value {
+                    Some(v) => v.to_string(),
+                    None => {
+                        i += 1;
+                        rest.get(i - 1).map_or_else(String::new, Field::text)
+                    }
+                });
             } else if t.starts_with('-') && t != "-" {
                 // `--message=M`, `-mM`, flags.
             } else if !save {

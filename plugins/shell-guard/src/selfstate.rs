@@ -397,11 +397,125 @@ const PROCESS_CONTROL: &[(&str, bool)] = &[
     ("gcore", true),
     ("criu", true),
     ("reptyr", true),
+    ("cpulimit", true),
     ("renice", false),
     ("ionice", false),
     ("taskset", false),
     ("chrt", false),
 ];
+
+/// The program family of a process-control tool's name: gdb and lldb
+/// come under many names (`gdb-multiarch`, `rust-gdb`, `lldb-18`,
+/// `rust-lldb`, `x86_64-linux-gnu-gdb`; review s16 P2).
+fn process_family(name: &str) -> &str {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
+        .to_string();
+    if stem.starts_with("lldb-server") || stem.ends_with("-lldb-server") {
+        "lldb-server"
+    } else if stem.starts_with("gdbserver") || stem.ends_with("-gdbserver") {
+        "gdbserver"
+    } else if stem == "cgdb" {
+        "cgdb"
+    } else if stem == "lldb" || stem.starts_with("lldb-") || stem.ends_with("-lldb") {
+        "lldb"
+    } else if stem == "gdb"
+        || stem == "gdbtui"
+        || stem.starts_with("gdb-")
+        || stem.ends_with("-gdb")
+    {
+        "gdb"
+    } else if stem == "strace" {
+        "strace"
+    } else if stem == "ltrace" {
+        "ltrace"
+    } else {
+        name
+    }
+}
+
+/// The values of one option, read as getopt_long reads it: the short
+/// option `short` alone or at the end of a cluster of flags (`-fp PID`,
+/// `-fqp$PID`, `-p=PID`), its value joined or the next word; a long
+/// option written as any prefix of one of `longs` (`--pi PID`,
+/// `--pid=PID`, `--att=PID`; getopt takes unique prefixes, and an
+/// ambiguous one fails). `takes_value` lists the other short options
+/// that take a value (the rest of a cluster after them is theirs).
+fn getopt_values(texts: &[String], short: char, takes_value: &str, longs: &[&str]) -> Vec<String> {
+    let mut values = Vec::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        i += 1;
+        if t == "--" {
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (n, v) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            if !n.is_empty() && longs.iter().any(|l| l.starts_with(n)) {
+                values.push(v.unwrap_or_else(|| {
+                    i += 1;
+                    texts.get(i - 1).cloned().unwrap_or_else(|| "{}".into())
+                }));
+            }
+            continue;
+        }
+        let Some(cluster) = t.strip_prefix('-') else {
+            continue;
+        };
+        for (k, c) in cluster.char_indices() {
+            let rest = &cluster[k + c.len_utf8()..];
+            if c == short {
+                let v = rest.trim_start_matches('=');
+                values.push(if v.is_empty() {
+                    i += 1;
+                    texts.get(i - 1).cloned().unwrap_or_else(|| "{}".into())
+                } else {
+                    v.to_string()
+                });
+                break;
+            }
+            if takes_value.contains(c) {
+                if rest.is_empty() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    values
+}
+
+/// Whether debugger command text (`att PID`, `process attach -p PID`,
+/// `pro att -n NAME`) attaches to a running process, with the words
+/// after the attach word. Commands are abbreviated by any unique prefix
+/// (gdb `att`, lldb `pro at`): read conservatively, every prefix of
+/// `attach` of two letters or more, and `process` (any prefix of two
+/// letters or more) followed by a prefix of `attach` (review s16 P2).
+fn debugger_attach(text: &str) -> Option<Vec<String>> {
+    for command in text.split(['\n', ';']) {
+        let words: Vec<String> = command
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let Some(first) = words.first() else {
+            continue;
+        };
+        let first = first.trim_start_matches(['"', '\'']);
+        let is_prefix = |w: &str, of: &str, min: usize| w.len() >= min && of.starts_with(w);
+        if is_prefix(first, "attach", 2) || first.ends_with("-attach") {
+            return Some(words[1..].to_vec());
+        }
+        if is_prefix(first, "process", 2) && words.get(1).is_some_and(|w| is_prefix(w, "attach", 1))
+        {
+            return Some(words[2..].to_vec());
+        }
+    }
+    None
+}
 
 /// The pid operands `name args` acts on (attach, trace, limit,
 /// reschedule), or none when it starts a new program instead.
@@ -410,22 +524,32 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
     let mut pids = Vec::new();
     let value_of = |i: usize| texts.get(i + 1).cloned().unwrap_or_else(|| "{}".into());
     match name {
-        "strace" | "ltrace" | "prlimit" | "gdbserver" => {
-            for (i, t) in texts.iter().enumerate() {
-                if matches!(t.as_str(), "-p" | "--pid" | "--attach" | "--attach-pid") {
-                    pids.push(value_of(i));
-                } else if let Some(v) = t
-                    .strip_prefix("--pid=")
-                    .or_else(|| t.strip_prefix("--attach="))
-                {
-                    pids.push(v.to_string());
-                } else if let Some(v) = t.strip_prefix("-p")
-                    && !v.is_empty()
-                    && !t.starts_with("--")
-                {
-                    pids.push(v.trim_start_matches('=').to_string());
-                }
+        // Read getopt-style (review s16 P2): `strace -fp PID`, `-fqp$PID`,
+        // `--att=PID`, `prlimit --pi PID`.
+        "strace" => pids = getopt_values(&texts, 'p', "abeEIoOPsSuUX", &["pid", "attach"]),
+        "ltrace" => pids = getopt_values(&texts, 'p', "aADeFlLnosuwx", &["pid", "attach"]),
+        "prlimit" => {
+            // Resource options take an optional value joined to them.
+            pids = getopt_values(&texts, 'p', "ocdefilmnqrstuvxy", &["pid"]);
+        }
+        "gdbserver" => {
+            pids = getopt_values(&texts, 'p', "", &["pid", "attach"]);
+            if texts.iter().any(|t| t.starts_with("--att")) {
+                // `gdbserver --attach COMM PID`: the last operand.
+                pids.push(
+                    texts
+                        .iter()
+                        .rfind(|t| !t.starts_with('-'))
+                        .cloned()
+                        .unwrap_or_else(|| "{}".into()),
+                );
             }
+        }
+        // `cpulimit -p PID`, `-e EXE`, `-P PATH` (review s16 P6).
+        "cpulimit" => {
+            pids = getopt_values(&texts, 'p', "elsP", &["pid"]);
+            pids.extend(getopt_values(&texts, 'e', "lspP", &["exe"]));
+            pids.extend(getopt_values(&texts, 'P', "lspe", &["path"]));
         }
         "gdb" | "cgdb" | "lldb" | "lldb-server" => {
             let mut operands = Vec::new();
@@ -436,21 +560,52 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                     // What follows is the new program and its arguments.
                     break;
                 }
-                if matches!(
-                    t.as_str(),
-                    "-p" | "--pid" | "-pid" | "--attach-pid" | "-n" | "--attach-name"
-                ) {
-                    pids.push(value_of(i));
-                    i += 2;
+                // gdb reads long options getopt_long_only-style: `-p`,
+                // `-pi`, `--pid`, `-p=PID` (review s16 P2); lldb's
+                // `--attach-pid`, `--attach-name`, `-p`, `-n`.
+                let option = t.trim_start_matches('-');
+                let (oname, ovalue) = match option.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (option, None),
+                };
+                let pid_option = t.starts_with('-')
+                    && !oname.is_empty()
+                    && (if name == "lldb" || name == "lldb-server" {
+                        matches!(oname, "p" | "n")
+                            || (oname.len() >= 3
+                                && ("attach-pid".starts_with(oname)
+                                    || "attach-name".starts_with(oname)))
+                    } else {
+                        "pid".starts_with(oname)
+                    });
+                if pid_option {
+                    match ovalue {
+                        Some(v) => pids.push(v.to_string()),
+                        None => {
+                            pids.push(value_of(i));
+                            i += 1;
+                        }
+                    }
+                    i += 1;
                     continue;
                 }
-                if let Some(v) = t
-                    .strip_prefix("--pid=")
-                    .or_else(|| t.strip_prefix("-pid="))
-                    .or_else(|| t.strip_prefix("--attach-pid="))
-                    .or_else(|| t.strip_prefix("--attach-name="))
-                {
-                    pids.push(v.to_string());
+                // Commands given to the debugger (`-ex 'att PID'`,
+                // `--eval-command=…`, `-o 'pro att -p PID'`).
+                let command = match (t.starts_with('-'), t.split_once('=')) {
+                    (true, Some((_, v))) => Some(v.to_string()),
+                    (false, _) if i > 0 && texts[i - 1].starts_with('-') => Some(t.clone()),
+                    _ => None,
+                };
+                if let Some(rest) = command.as_deref().and_then(debugger_attach) {
+                    let pid = rest
+                        .iter()
+                        .find(|w| !w.starts_with('-'))
+                        .map_or("{}", |w| w.as_str());
+                    pids.push(pid.to_string());
+                    if !t.starts_with('-') {
+                        i += 1;
+                        continue;
+                    }
                 } else if lower.contains("attach") && !lower.starts_with("--attach") {
                     // `-ex 'attach PID'`, `-o 'process attach -p PID'`.
                     let words: Vec<&str> = t.split_whitespace().collect();
@@ -479,10 +634,9 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                             | "-l"
                             | "-S"
                             | "-k"
-                    ) && !texts
-                        .get(i + 1)
-                        .is_some_and(|v| v.to_ascii_lowercase().contains("attach"))
-                    {
+                    ) && !texts.get(i + 1).is_some_and(|v| {
+                        v.to_ascii_lowercase().contains("attach") || debugger_attach(v).is_some()
+                    }) {
                         i += 1;
                     }
                 } else {
@@ -515,15 +669,8 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                 i += 1;
             }
         }
-        "criu" => {
-            for (i, t) in texts.iter().enumerate() {
-                if matches!(t.as_str(), "-t" | "--tree") {
-                    pids.push(value_of(i));
-                } else if let Some(v) = t.strip_prefix("--tree=") {
-                    pids.push(v.to_string());
-                }
-            }
-        }
+        // `criu dump -t PID`, `-t$PID`, `-vt PID`, `--tr=PID`.
+        "criu" => pids = getopt_values(&texts, 't', "DWoL", &["tree"]),
         "reptyr" => {
             if let Some(t) = texts.iter().rfind(|t| !t.starts_with('-')) {
                 pids.push(t.clone());
@@ -641,6 +788,7 @@ impl Analysis<'_> {
     /// Starting a new program under one (`strace ls`, `gdb ./a.out`) is not
     /// judged here.
     pub(crate) fn process_control(&mut self, name: &str, args: &[Field]) {
+        let name = process_family(name);
         let Some(&(_, ends)) = PROCESS_CONTROL.iter().find(|(n, _)| *n == name) else {
             return;
         };
@@ -711,7 +859,15 @@ impl Analysis<'_> {
         let verdict = match name {
             "pkill" => pkill_targets(args),
             "killall" => killall_targets(args),
-            "skill" => skill_targets(args),
+            "skill" => self.skill_targets(args, via_xargs),
+            "snice" => match self.skill_targets(args, via_xargs) {
+                Target::None => Target::None,
+                // A priority change cannot end a hook: held, as `renice`
+                // of a looked-up pid is (review s16 P6).
+                Target::Toolvet(what) | Target::Unknown(what) | Target::Scheduling(what) => {
+                    Target::Scheduling(what)
+                }
+            },
             "killall5" => Target::Toolvet("every process".into()),
             // `fuser -k FILE`: the processes using the file.
             "fuser"
@@ -744,6 +900,14 @@ impl Analysis<'_> {
                      must approve; stop the program you started by its own pid or job (`kill %1`, `kill PID`)."
                 ),
             ),
+            Target::Scheduling(what) => self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` changes the scheduling of {what}, which may be the agent or toolvet's own hook \
+                     processes. A person must approve; give the pid of the program you started."
+                ),
+            ),
         }
     }
 
@@ -771,29 +935,156 @@ impl Analysis<'_> {
             }
         }
         for a in &operands {
-            let t = a.text();
-            if t == "-1" {
+            if a.text() == "-1" {
                 return Target::Toolvet("every process of the user (`-1`)".into());
             }
-            if a.is_dynamic() {
-                let lower = t.to_ascii_lowercase();
-                if names_toolvet(&t) || self.toolvet_pids {
-                    return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
-                }
-                if picks_by_parent(&t) {
-                    return Target::Toolvet(format!(
-                        "the pids `{t}`, the agent's process or its children (toolvet's hooks among them)"
-                    ));
-                }
-                if (lower.contains("pgrep") || lower.contains("pidof"))
-                    && lower.matches('$').count() > 1
-                {
-                    return Target::Unknown(format!("`{t}`"));
-                }
+            match self.pid_operand(a) {
+                Target::None => {}
+                t => return t,
             }
         }
         if via_xargs && self.toolvet_pids {
             return Target::Toolvet("pids looked up for toolvet, read by `xargs`".into());
+        }
+        Target::None
+    }
+
+    /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
+    /// `snice -p PID`): a pid looked up for toolvet, or the agent's own
+    /// process or children, reaches toolvet's hooks; a pid lookup the
+    /// analysis cannot read is unknown; a literal pid is not judged.
+    fn pid_operand(&self, a: &Field) -> Target {
+        let t = a.text();
+        if !a.is_dynamic() {
+            return Target::None;
+        }
+        let lower = t.to_ascii_lowercase();
+        if names_toolvet(&t) || self.toolvet_pids {
+            return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
+        }
+        if picks_by_parent(&t) {
+            return Target::Toolvet(format!(
+                "the pids `{t}`, the agent's process or its children (toolvet's hooks among them)"
+            ));
+        }
+        if (lower.contains("pgrep") || lower.contains("pidof")) && lower.matches('$').count() > 1 {
+            return Target::Unknown(format!("`{t}`"));
+        }
+        Target::None
+    }
+
+    /// `skill`/`snice [SIGNAL|PRIORITY] [-c] COMMAND… [-p PID…] [-t TTY…]
+    /// [-u USER…]`: the commands named, the pids given (read as `kill`'s
+    /// operands, review s16 P1), the processes of a terminal, or every
+    /// process of the users selected. Words after `-p`, `-t`, `-u`, `-c`
+    /// are of that kind until another of these options.
+    fn skill_targets(&self, args: &[Field], via_xargs: bool) -> Target {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Kind {
+            Guess,
+            Command,
+            Pid,
+            Tty,
+            User,
+        }
+        let mut kind = Kind::Guess;
+        let mut names = Vec::new();
+        let mut pids = Vec::new();
+        let mut ttys = Vec::new();
+        let mut selected = false;
+        let mut by_pid = false;
+        for a in args {
+            let t = a.text();
+            let (option, value) = match t.split_once('=') {
+                Some((o, v)) if o.starts_with("--") => (o.to_string(), Some(v.to_string())),
+                _ => (t.clone(), None),
+            };
+            let next = match option.as_str() {
+                "-c" | "--command" => Some(Kind::Command),
+                "-p" | "--pid" => Some(Kind::Pid),
+                "-t" | "--tty" => Some(Kind::Tty),
+                "-u" | "--user" => Some(Kind::User),
+                _ => None,
+            };
+            if let Some(k) = next {
+                kind = k;
+                by_pid |= k == Kind::Pid;
+                selected |= k == Kind::User;
+                if let Some(v) = value {
+                    let f = if a.is_dynamic() {
+                        a.clone()
+                    } else {
+                        Field::lit(v)
+                    };
+                    match k {
+                        Kind::Pid => pids.push(f),
+                        Kind::Tty => ttys.push(f),
+                        Kind::Command => names.push(f),
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            // `-pPID`, `-cNAME`, `-tTTY`: the value joined to the option.
+            if t.len() > 2 && !t.starts_with("--") {
+                let v = Field::lit(t[2..].to_string());
+                let joined = match &t[..2] {
+                    "-p" => Some(&mut pids),
+                    "-t" => Some(&mut ttys),
+                    "-c" => Some(&mut names),
+                    _ => None,
+                };
+                if let Some(list) = joined {
+                    by_pid |= t.starts_with("-p");
+                    list.push(if a.is_dynamic() { a.clone() } else { v });
+                    continue;
+                }
+            }
+            if t.starts_with('-') || t.starts_with('+') {
+                // The signal or priority, or another option.
+                continue;
+            }
+            match kind {
+                Kind::Pid => pids.push(a.clone()),
+                Kind::Tty => ttys.push(a.clone()),
+                Kind::User => {}
+                Kind::Command => names.push(a.clone()),
+                // A bare word is guessed: a number is a pid, else a
+                // terminal, user or command.
+                Kind::Guess => {
+                    if a.is_dynamic() {
+                        pids.push(a.clone());
+                    }
+                    names.push(a.clone());
+                }
+            }
+        }
+        for p in &pids {
+            let t = p.text();
+            if t == "-1" {
+                return Target::Toolvet("every process of the user (`-1`)".into());
+            }
+            match self.pid_operand(p) {
+                Target::None => {}
+                target => return target,
+            }
+        }
+        if (via_xargs || by_pid) && self.toolvet_pids {
+            return Target::Toolvet("pids looked up for toolvet".into());
+        }
+        for n in &names {
+            match pattern_target(n, false, false) {
+                Target::None => {}
+                t => return t,
+            }
+        }
+        // Every process on a terminal: the agent's, with its hooks, when
+        // it is the agent's own (a terminal only known at run time).
+        if let Some(tty) = ttys.iter().find(|t| t.is_dynamic()) {
+            return Target::Unknown(format!("the terminal `{}`", tty.text()));
+        }
+        if names.is_empty() && pids.is_empty() && ttys.is_empty() && selected {
+            return Target::Toolvet("every process of the user".into());
         }
         Target::None
     }
@@ -806,6 +1097,9 @@ enum Target {
     Toolvet(String),
     /// Chosen by a pattern the analysis cannot read.
     Unknown(String),
+    /// Processes that may be toolvet's hooks, given a new priority
+    /// (`snice`): held.
+    Scheduling(String),
 }
 
 /// A process pattern or name given as field `f`: matched, or unreadable.
@@ -956,42 +1250,6 @@ fn killall_targets(args: &[Field]) -> Target {
     }
     for n in names {
         match pattern_target(n, false, regex) {
-            Target::None => {}
-            t => return t,
-        }
-    }
-    Target::None
-}
-
-/// `skill [SIGNAL] [-c] COMMAND… [-u USER]`: the commands named, or
-/// every process of the users selected.
-fn skill_targets(args: &[Field]) -> Target {
-    let mut i = 0;
-    let mut names = Vec::new();
-    let mut selected = false;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        i += 1;
-        match t.as_str() {
-            "-c" | "--command" => {
-                if let Some(v) = args.get(i) {
-                    names.push(v);
-                }
-                i += 1;
-            }
-            "-u" | "--user" | "-t" | "--tty" | "-p" | "--pid" => {
-                selected |= matches!(t.as_str(), "-u" | "--user");
-                i += 1;
-            }
-            _ if !t.starts_with('-') => names.push(a),
-            _ => {}
-        }
-    }
-    if names.is_empty() && selected {
-        return Target::Toolvet("every process of the user".into());
-    }
-    for n in names {
-        match pattern_target(n, false, false) {
             Target::None => {}
             t => return t,
         }
