@@ -104,15 +104,15 @@ test('an allow that used an approval is never answered from memory: each ask goe
       assert.equal(checks, before + 1, 'asked the host, not the cache');
     }
   }
-  // A plain allow and a deny may be answered again from memory.
+  // Nor a plain allow: each look is asked with the run's history (review s16 P7).
   const plain = { call: { id: 'g13', name: 'read_file', arguments: {} }, context: { runId: 'run-g' } };
   await gate.verdict(plain);
   const before = checks;
   assert.equal((await gate.verdict(plain)).decision, 'allow');
-  assert.equal(checks, before);
+  assert.equal(checks, before + 1);
 });
 
-test('a remembered verdict is given only to the agent and principal it was given to', async () => {
+test('a verdict is given only to the agent and principal it was asked for', async () => {
   const host = await testHost();
   // A policy that tells askers apart: `ops` may deploy to staging, others may not.
   const perAgent = {
@@ -161,8 +161,8 @@ test('each run is vetted with its history, so run limits and ordering rules hold
     paid.push((await gate.settle(inRun('a', id, 'pay_invoice', pay), undefined)).decision);
   }
   assert.deepEqual(paid, ['allow', 'allow', 'deny']);
-  // A framework's look before the tool runs adds nothing.
-  assert.equal((await gate.verdict(inRun('a', 'p0', 'pay_invoice', pay))).decision, 'allow');
+  // A framework's look before the tool runs adds nothing (and sees the limit reached).
+  assert.equal((await gate.verdict(inRun('a', 'p0', 'pay_invoice', pay))).decision, 'deny');
   assert.deepEqual(
     gate.history('a').filter((e) => e.name === 'pay_invoice').map((e) => e.outcome),
     ['allowed', 'allowed', 'denied'],
@@ -192,12 +192,15 @@ test('an identical call under a reused call id counts again (review s15 N2)', as
   // A provider numbering calls per turn sends `call_0` with the same arguments every turn.
   const gate = new Gate(await testHost({ extra: SEQUENCE }));
   const pay = { amount: 99, currency: 'USD' };
+  const looked = [];
   const paid = [];
   for (let i = 0; i < 40; i++) {
-    await gate.verdict(inRun('a', 'call_0', 'pay_invoice', pay));
+    // The look before the tool runs sees the same history (review s16 P7).
+    looked.push((await gate.verdict(inRun('a', 'call_0', 'pay_invoice', pay))).decision);
     paid.push((await gate.settle(inRun('a', 'call_0', 'pay_invoice', pay), undefined)).decision);
   }
   assert.deepEqual(paid, ['allow', 'allow', ...Array(38).fill('deny')]);
+  assert.deepEqual(looked, paid);
   assert.deepEqual(gate.history('a').map((e) => e.outcome), ['allowed', 'allowed', ...Array(38).fill('denied')]);
   // A held call asked about again while it waits is still one entry.
   for (let i = 0; i < 3; i++) {

@@ -35,9 +35,10 @@ export interface FrameworkAnswer {
 /** Options every adapter takes. */
 export interface GateOptions {
   /**
-   * How many final verdicts to remember, per (run, call id, tool,
-   * arguments), so that a framework asking again about the same call gets
-   * the same answer (default 10 000; the oldest is forgotten first).
+   * @deprecated Ignored: the gate remembers no verdicts. Every look and
+   * every run of a call is asked of the host with the run's history (a
+   * provider may reuse a call id for an identical call; reviews s15 N2,
+   * s16 P7).
    */
   cacheSize?: number;
   /**
@@ -154,11 +155,9 @@ function entryKey({ call, context }: GatedCall): string {
   return JSON.stringify(['call', context?.agent ?? null, context?.principal ?? null, call.name, canonical(call.arguments ?? {})]);
 }
 
-const DEFAULT_CACHE_SIZE = 10_000;
-
 /**
  * `gated` with its arguments as toolvet sees them: a JSON copy (own
- * enumerable keys, `toJSON` applied once), so the cache key and the host
+ * enumerable keys, `toJSON` applied once), so the history and the host
  * read the same value. Throws for arguments JSON cannot hold (a BigInt, a
  * cycle).
  */
@@ -166,26 +165,6 @@ function asJson(gated: GatedCall): GatedCall {
   const text = JSON.stringify(gated.call.arguments ?? {});
   const call: ToolCall = { ...gated.call, arguments: text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>) };
   return { ...gated, call };
-}
-
-/**
- * A call's place in the cache: the run, who asks (agent and principal: a
- * verdict given to one is never another's), the call id, the tool and the
- * arguments (keys sorted), so a changed call is asked about anew.
- */
-function cacheKey({ call, context }: GatedCall): string | undefined {
-  if (!call.id) {
-    // Without an id, two calls cannot be told apart: never cached.
-    return undefined;
-  }
-  return JSON.stringify([
-    context?.runId ?? null,
-    context?.agent ?? null,
-    context?.principal ?? null,
-    call.id,
-    call.name,
-    canonical(call.arguments ?? {}),
-  ]);
 }
 
 function canonical(value: unknown): unknown {
@@ -199,21 +178,6 @@ function canonical(value: unknown): unknown {
       .map((key) => [key, canonical((value as Record<string, unknown>)[key])]);
   }
   return value;
-}
-
-/**
- * Whether a final verdict may be answered again from the cache: a deny, or
- * an allow that involved no approval. Never an escalate (still waiting), and
- * never an allow that used an approval (`approval.approved`, or a run-scope
- * grant): an approval becomes an allow only by resuming the call through the
- * host, so a second run of that call is toolvet's to refuse
- * (`approval.replayed`), in this process as in a fresh one.
- */
-function cacheable(verdict: Verdict): boolean {
-  if (verdict.decision === 'deny') {
-    return true;
-  }
-  return verdict.decision === 'allow' && verdict.approval == null && !(verdict.rule ?? '').startsWith('approval.');
 }
 
 /** `verdict`, or a deny when it escalates with nothing to hold it (no `[approvals]`). */
@@ -237,8 +201,6 @@ export class Gate {
   readonly host: Vetter;
   /** The home directory of the user this process runs as (`userHome()`), or null when it has none. */
   readonly home: string | null;
-  readonly #final = new Map<string, Verdict>();
-  readonly #cacheSize: number;
   /** Each run's calls as this gate ruled on them: run -> [(entry key, entry)]. */
   readonly #runs = new Map<string, Array<[string, PriorCall]>>();
   readonly #maxHistory: number;
@@ -247,8 +209,6 @@ export class Gate {
   constructor(host: Vetter, options: GateOptions = {}) {
     this.host = host;
     this.home = userHome() ?? null;
-    const size = options.cacheSize ?? DEFAULT_CACHE_SIZE;
-    this.#cacheSize = Number.isFinite(size) ? Math.max(0, Math.floor(size)) : DEFAULT_CACHE_SIZE;
     const history = options.maxHistory ?? DEFAULT_MAX_HISTORY;
     this.#maxHistory = Number.isFinite(history) ? Math.max(0, Math.floor(history)) : DEFAULT_MAX_HISTORY;
     const runs = options.maxRuns ?? DEFAULT_MAX_RUNS;
@@ -335,12 +295,11 @@ export class Gate {
    * needs a person (`needsApproval`, a policy engine): allow, deny, or
    * escalate with its request (`approval.status` says whether a person
    * approved it already). Uses no approval: only `settle` runs a held
-   * call. May answer from the verdicts this gate remembers (a deny, or an
-   * allow that used no approval, given about the same call id and call).
-   * Never rejects.
+   * call. Asked of the host each time, with the run's history. Never
+   * rejects.
    */
   async verdict(gated: GatedCall): Promise<Verdict> {
-    return this.#cached(gated, true, async (call) => holdable(await guarded(() => this.host.check(call.call, call.tool, call.context))));
+    return this.#asked(gated, async (call) => holdable(await guarded(() => this.host.check(call.call, call.tool, call.context))));
   }
 
   /**
@@ -354,9 +313,9 @@ export class Gate {
    * answer. Never rejects.
    */
   async settle(gated: GatedCall, answer: FrameworkAnswer | undefined): Promise<Verdict> {
-    // Never answered from memory: each settle is a run of the call, vetted
-    // with the run's history (an id may recur for an identical call).
-    return this.#cached(gated, false, async (call) => {
+    // Each settle is a run of the call, vetted with the run's history (an
+    // id may recur for an identical call).
+    return this.#asked(gated, async (call) => {
       const verdict = await this.#decide(call, answer);
       this.#note(call, verdict);
       return verdict;
@@ -404,32 +363,21 @@ export class Gate {
   }
 
   /**
-   * `decide(call)` for `gated` (as JSON, with its run's history), the
-   * verdict remembered when it may be given again; answered from memory
-   * only when `reuse` says so.
+   * `decide(call)` for `gated` as JSON, with its run's history; a deny for
+   * arguments JSON cannot hold, or a full history.
    */
-  async #cached(gated: GatedCall, reuse: boolean, decide: (call: GatedCall) => Promise<Verdict>): Promise<Verdict> {
+  async #asked(gated: GatedCall, decide: (call: GatedCall) => Promise<Verdict>): Promise<Verdict> {
     let call: GatedCall;
-    let key: string | undefined;
     try {
       call = asJson(gated);
-      key = cacheKey(call);
     } catch (error) {
       return denyVerdict('toolvet.invalid-call', `invalid tool call: the arguments cannot be read as JSON: ${(error as Error).message}`);
-    }
-    const known = key === undefined || !reuse ? undefined : this.#final.get(key);
-    if (known !== undefined) {
-      return known;
     }
     const full = this.#overflow(call);
     if (full !== undefined) {
       return full;
     }
-    const verdict = await decide(this.#withHistory(call));
-    if (key !== undefined && cacheable(verdict)) {
-      this.#remember(key, verdict);
-    }
-    return verdict;
+    return decide(this.#withHistory(call));
   }
 
   async #decide(gated: GatedCall, answer: FrameworkAnswer | undefined): Promise<Verdict> {
@@ -488,20 +436,7 @@ export class Gate {
     }
   }
 
-  #remember(key: string, verdict: Verdict): void {
-    if (this.#cacheSize === 0) {
-      return;
-    }
-    this.#final.delete(key);
-    this.#final.set(key, verdict);
-    while (this.#final.size > this.#cacheSize) {
-      const oldest = this.#final.keys().next().value;
-      if (oldest === undefined) {
-        break;
-      }
-      this.#final.delete(oldest);
-    }
-  }
+
 }
 
 /** `f()`, with every rejection (and an answer that is no verdict) a deny. */
