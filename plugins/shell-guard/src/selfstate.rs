@@ -189,7 +189,20 @@ fn pattern_runs(pattern: &str) -> Vec<Vec<String>> {
                 if chars.get(j) == Some(&']') {
                     j += 1;
                 }
+                // `[:alpha:]`, `[=e=]`, `[.x.]` inside the brackets are
+                // units whose `]` does not end the expression (review s16
+                // P8).
                 while j < chars.len() && chars[j] != ']' {
+                    if chars[j] == '['
+                        && let Some(&kind @ (':' | '=' | '.')) = chars.get(j + 1)
+                    {
+                        let mut k = j + 2;
+                        while k + 1 < chars.len() && !(chars[k] == kind && chars[k + 1] == ']') {
+                            k += 1;
+                        }
+                        j = k + 2;
+                        continue;
+                    }
                     j += 1;
                 }
                 i = j;
@@ -231,16 +244,59 @@ fn optional_at(chars: &[char], i: usize) -> bool {
 /// alternative may match when one of its runs names `toolvet`, or when
 /// each of its runs is part of a hook's command line (`toolvet hook`,
 /// `oolv`, `hook gemini`), or it has no literal text at all (`.`, `.*`).
-pub fn pattern_may_match_toolvet(pattern: &str, full: bool) -> bool {
+pub fn pattern_may_match_toolvet(pattern: &str, full: bool, lines: &[String]) -> bool {
     pattern_runs(pattern).iter().any(|runs| {
         runs.iter().any(|r| r.contains("toolvet"))
             || runs.iter().all(|r| {
                 if full {
                     HOOK_COMMAND_LINES.iter().any(|l| l.contains(r.as_str()))
+                        || lines.iter().any(|l| run_fits_hook_line(r, l))
                 } else {
                     "toolvet".contains(r.as_str())
                 }
             })
+    })
+}
+
+/// The command lines of toolvet's hooks as `pgrep -f` sees them, from the
+/// program name on: `toolvet hook AGENT --config POLICY` for each agent
+/// and each of toolvet's state paths (the policy among them), and with
+/// the policy left open (review s16 P8: `pkill -f policy.toml`, `pkill
+/// -f 'gemini-cli --config'` match a hook without naming toolvet).
+pub fn hook_lines(state: &[String]) -> Vec<String> {
+    const AGENTS: &[&str] = &[
+        "claude-code",
+        "gemini-cli",
+        "codex",
+        "cursor",
+        "copilot",
+        "copilot-cli",
+    ];
+    let mut lines = Vec::new();
+    for agent in AGENTS {
+        lines.push(format!("toolvet hook {agent} --config "));
+        for p in state {
+            lines.push(format!(
+                "toolvet hook {agent} --config {}",
+                p.to_ascii_lowercase()
+            ));
+        }
+    }
+    lines
+}
+
+/// Whether the literal run `r` may be part of hook command line `line`
+/// (which starts at the program's base name): inside it, or reaching
+/// into it from the directory the program is in (`/usr/local/bin/t`,
+/// `bin/toolvet h`), or a directory path alone (`/usr/local/bin/`): the
+/// program's directory is not known.
+fn run_fits_hook_line(r: &str, line: &str) -> bool {
+    if line.contains(r) || (r.ends_with('/') && !r.contains(' ')) {
+        return true;
+    }
+    r.match_indices('/').any(|(k, _)| {
+        let (dir, rest) = r.split_at(k + 1);
+        !dir.contains(' ') && !rest.is_empty() && line.starts_with(rest)
     })
 }
 
@@ -257,7 +313,7 @@ fn names_toolvet(text: &str) -> bool {
 
 /// The words of a command that looks up process ids (`pgrep`, `pidof`,
 /// `ps`, or a filter of their output) naming toolvet.
-fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String]) -> bool {
+fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String], lines: &[String]) -> bool {
     match name {
         "pgrep" => {
             selects_by_relation(args)
@@ -265,7 +321,7 @@ fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String]) -> bool {
                     .iter()
                     .filter_map(Field::static_text)
                     .filter(|t| !t.starts_with('-'))
-                    .any(|t| pattern_may_match_toolvet(&t, true))
+                    .any(|t| pattern_may_match_toolvet(&t, true, lines))
         }
         "pidof" | "ps" | "lsof" | "fuser" => {
             texts.iter().any(|t| names_toolvet(t)) || (name == "ps" && selects_by_relation(args))
@@ -853,12 +909,13 @@ impl Analysis<'_> {
     /// literal pid or job (`kill 12345`, `kill %1`) stays allowed.
     pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
-        if looks_up_toolvet(name, args, &texts) {
+        let lines = hook_lines(&self.state.state);
+        if looks_up_toolvet(name, args, &texts, &lines) {
             self.toolvet_pids = true;
         }
         let verdict = match name {
-            "pkill" => pkill_targets(args),
-            "killall" => killall_targets(args),
+            "pkill" => pkill_targets(args, &lines),
+            "killall" => killall_targets(args, &lines),
             "skill" => self.skill_targets(args, via_xargs),
             "snice" => match self.skill_targets(args, via_xargs) {
                 Target::None => Target::None,
@@ -1073,7 +1130,7 @@ impl Analysis<'_> {
             return Target::Toolvet("pids looked up for toolvet".into());
         }
         for n in &names {
-            match pattern_target(n, false, false) {
+            match pattern_target(n, false, false, &[]) {
                 Target::None => {}
                 t => return t,
             }
@@ -1103,7 +1160,7 @@ enum Target {
 }
 
 /// A process pattern or name given as field `f`: matched, or unreadable.
-fn pattern_target(f: &Field, full: bool, regex: bool) -> Target {
+fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Target {
     let Some(text) = f.static_text() else {
         let raw = f.text();
         return if names_toolvet(&raw) {
@@ -1113,7 +1170,7 @@ fn pattern_target(f: &Field, full: bool, regex: bool) -> Target {
         };
     };
     let hit = if regex {
-        pattern_may_match_toolvet(&text, full)
+        pattern_may_match_toolvet(&text, full, lines)
     } else {
         base_name(&text).eq_ignore_ascii_case("toolvet")
     };
@@ -1127,7 +1184,7 @@ fn pattern_target(f: &Field, full: bool, regex: bool) -> Target {
 /// `pkill [OPTIONS] PATTERN`: the pattern against the process name, with
 /// `-f` the whole command line; without a pattern, every process the
 /// other options select (`pkill -u alice`).
-fn pkill_targets(args: &[Field]) -> Target {
+fn pkill_targets(args: &[Field], lines: &[String]) -> Target {
     const VALUES: &[&str] = &[
         "-d",
         "-g",
@@ -1198,7 +1255,7 @@ fn pkill_targets(args: &[Field]) -> Target {
         first = false;
     }
     match pattern {
-        Some(p) => pattern_target(p, full, true),
+        Some(p) => pattern_target(p, full, true, lines),
         // `pkill -P $PPID`: the agent's children, toolvet's hooks among
         // them (review s15 N1b); a literal parent pid may be the agent's.
         None if parent_unknown => Target::Toolvet(
@@ -1213,7 +1270,7 @@ fn pkill_targets(args: &[Field]) -> Target {
 }
 
 /// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns.
-fn killall_targets(args: &[Field]) -> Target {
+fn killall_targets(args: &[Field], lines: &[String]) -> Target {
     const VALUES: &[&str] = &[
         "-s",
         "--signal",
@@ -1249,7 +1306,7 @@ fn killall_targets(args: &[Field]) -> Target {
         return Target::Toolvet("every process of the user".into());
     }
     for n in names {
-        match pattern_target(n, false, regex) {
+        match pattern_target(n, false, regex, lines) {
             Target::None => {}
             t => return t,
         }
@@ -2019,6 +2076,66 @@ mod tests {
             "setfacl -m u:bob:r docs/readme.md",
         ] {
             assert_eq!(decide(cmd, cwd), ("allow".to_string(), None), "{cmd}");
+        }
+    }
+
+    /// `pkill -f`/`pgrep -f` patterns that match a hook's command line
+    /// (`toolvet hook gemini-cli --config /tmp/s16/agentpol/policy.toml`)
+    /// without naming toolvet: its policy path, its agent and `--config`
+    /// words, the program's directory, POSIX bracket classes (review s16
+    /// P8).
+    #[test]
+    fn full_patterns_matching_a_hook_command_line() {
+        let decide = |cmd: &str| {
+            let d = analyze_with_state(
+                cmd,
+                &Options::default(),
+                Some("/tmp/s16/home/alice/project"),
+                Some("/tmp/s16/home/alice"),
+                Facts::default(),
+                StatePaths {
+                    state: vec![
+                        "/tmp/s16/agentpol/policy.toml".into(),
+                        "/tmp/s16/agentpol/state".into(),
+                    ],
+                    secret: vec![],
+                },
+            );
+            (d.kind().to_string(), d.rule().map(str::to_string))
+        };
+        for cmd in [
+            "while :; do pkill -STOP -f agentpol/policy.toml; done >/dev/null 2>&1 &",
+            "while :; do pkill -STOP -f 'gemini-cli --config'; done >/dev/null 2>&1 &",
+            "while :; do pkill -STOP -f ' --config /tmp/s16/agentpol'; done &",
+            "pkill -STOP -f policy.toml",
+            "pkill -STOP -f 'policy\\.toml$'",
+            "kill -STOP $(pgrep -f policy.toml)",
+            "pgrep -f agentpol | xargs kill -STOP",
+            "pkill -STOP -f 'oo[[:alpha:]]vet hook'",
+            "pkill -STOP -f 'oo[[:alpha:]]vet'",
+            "pkill -STOP -f 'i-cli --'",
+            "pkill -STOP -f '^/usr/local/bin/t'",
+            "pkill -STOP -f 'bin/t[o]olvet'",
+            "pkill -STOP -f 'codex --config'",
+            "killall -r 'oo[[:alpha:]]vet'",
+        ] {
+            assert_eq!(
+                decide(cmd),
+                ("deny".to_string(), Some("shell.toolvet-state".to_string())),
+                "{cmd}"
+            );
+        }
+        for cmd in [
+            "pkill -f myserver",
+            "pkill -STOP -f 'node server.js'",
+            "pkill -f 'vite --config vite.config.ts'",
+            "pkill -f /home/alice/project/server.py",
+            "pkill -f '[[:digit:]]+ worker'",
+            "pgrep -f myserver",
+            "kill $(pgrep -f myserver)",
+            "pkill -f 'python3 -m http.server'",
+        ] {
+            assert_eq!(decide(cmd), ("allow".to_string(), None), "{cmd}");
         }
     }
 }
