@@ -303,11 +303,12 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
     }
     let approvals = open(&args.policy.config).await?;
     // The person reads the very record the decision is bound to, before
-    // any passphrase is asked or anything is signed.
-    let (shown, read) = match approvals.get(&args.id).await {
+    // any passphrase is asked or anything is signed: the decision counts
+    // only while the row still reads as it was printed (`review_sha256`).
+    let read = match approvals.get(&args.id).await {
         Ok(request) => {
             eprint!("{}", described(decision, &request));
-            (request.call.clone(), request.review_sha256())
+            request.review_sha256()
         }
         Err(e) => return refused(e),
     };
@@ -318,10 +319,9 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
         )?;
         let signer = ReviewerSigner::unlock(&passphrase, approvals.reviewer_keys())?;
         approvals
-            .decide_signed(&args.id, review, &signer, &shown)
+            .decide_signed(&args.id, review, &signer, &read)
             .await
     } else {
-        // Decided only while the request is still the one printed above.
         approvals.decide_shown(&args.id, review, &read).await
     };
     match decided {

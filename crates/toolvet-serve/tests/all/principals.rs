@@ -470,7 +470,7 @@ async fn a_postgres_ledger_keeps_and_checks_signed_decisions() {
     let (status, body) = b.decide(&id, "approve", None).await;
     assert_eq!(status, 400, "an unsigned approval is refused: {body}");
     let review = toolvet::Review::approve("alice", toolvet::Scope::Once).unwrap();
-    let shown = approvals.get(&id).await.unwrap().call;
+    let shown = approvals.get(&id).await.unwrap().review_sha256();
     approvals
         .decide_signed(&id, review, &signer, &shown)
         .await

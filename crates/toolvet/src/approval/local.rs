@@ -138,7 +138,7 @@ mod tests {
         let approval = held.approval.clone().unwrap();
         let ticket = approval.ticket.unwrap();
         let signed_at = UnixMillis::now();
-        let shown = approvals.get(&approval.id).await.unwrap().call;
+        let shown = approvals.get(&approval.id).await.unwrap().review_sha256();
         approvals
             .decide_signed(
                 &approval.id,
@@ -222,7 +222,7 @@ mod tests {
             .get(&second.approval.unwrap().id)
             .await
             .unwrap()
-            .call;
+            .review_sha256();
         let refused = approvals
             .decide_signed(
                 &id,
@@ -233,13 +233,44 @@ mod tests {
             .await
             .unwrap_err();
         assert!(
-            refused
-                .to_string()
-                .contains("no longer bound to the call that was shown"),
+            matches!(refused, super::super::ApprovalError::Changed(ref r) if *r == id),
             "{refused}"
         );
         let still = approvals.get(&id).await.unwrap();
         assert_eq!(still.status, super::super::ApprovalStatus::Pending);
+        assert!(
+            approvals
+                .ledger()
+                .signed_decision(&id)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        // Review s16 P9: the row's agent and principal rewritten while the
+        // person typed the passphrase (the call unchanged) is not signed.
+        let read = still.review_sha256();
+        let db = rusqlite::Connection::open(dir.path().join("approvals.db")).unwrap();
+        let changed = db
+            .execute(
+                "UPDATE approval_requests SET agent = 'mallory-bot', principal = 'mallory' \
+                 WHERE id = ?1",
+                [&id],
+            )
+            .unwrap();
+        assert_eq!(changed, 1);
+        let refused = approvals
+            .decide_signed(
+                &id,
+                Review::approve("bob", Scope::Once).unwrap(),
+                &signer,
+                &read,
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, super::super::ApprovalError::Changed(ref r) if *r == id),
+            "{refused}"
+        );
         assert!(
             approvals
                 .ledger()

@@ -359,21 +359,23 @@ impl Approvals {
     /// the way to approve under a policy with reviewer keys. The request
     /// must be pending and unexpired, and its arguments must match the
     /// digest it is bound to (else the ledger was edited and nothing is
-    /// signed), and it must still be bound to `shown`, the call the person
-    /// was shown before unlocking the key (a row rewritten while they typed
-    /// the passphrase is not signed).
+    /// signed), and it must still read as `shown`, the
+    /// [`ApprovalRequest::review_sha256`] of the request the person was
+    /// shown before unlocking the key (a row whose call, principal, agent
+    /// or reasons were rewritten while they typed the passphrase is not
+    /// signed; reviews s7 L3, s16 P9).
     ///
     /// # Errors
     /// [`ApprovalError::Key`] for a signer whose key the policy does not
-    /// list; [`ApprovalError::InvalidReview`] for a request whose
-    /// arguments do not match its digest or whose binding is no longer
-    /// `shown`; as [`Approvals::decide`].
+    /// list; [`ApprovalError::Changed`] for a request that no longer reads
+    /// as `shown`; [`ApprovalError::InvalidReview`] for a request whose
+    /// arguments do not match its digest; as [`Approvals::decide`].
     pub async fn decide_signed(
         &self,
         id: &str,
         review: Review,
         signer: &ReviewerSigner,
-        shown: &BoundCall,
+        shown: &str,
     ) -> Result<ApprovalRequest, ApprovalError> {
         if !self.reviewer_keys().contains(&signer.public) {
             return Err(ApprovalError::Key(
@@ -382,11 +384,8 @@ impl Approvals {
         }
         let now = UnixMillis::now();
         let request = self.pending_request(id, now).await?;
-        if request.call != *shown {
-            return Err(ApprovalError::InvalidReview(format!(
-                "request `{id}` is no longer bound to the call that was shown (the ledger row \
-                 changed after it was read); nothing was signed"
-            )));
+        if request.review_sha256() != shown {
+            return Err(ApprovalError::Changed(id.to_string()));
         }
         unedited(&request, "signed")?;
         let decision = self.decision_of(&request, &review, now, signer.public.public_b64());
