@@ -981,9 +981,26 @@ impl Analysis<'_> {
                 continue;
             };
             if key.trim().starts_with("Exec") {
-                let cmd = cmd.trim_start_matches(['-', '@', '+', '!', ':']);
+                let raw = cmd.trim_start_matches(['-', '@', '+', '!', ':']);
+                // systemd decodes C escapes (`\x6c`, `\154`, `\u006c`,
+                // `\s`) and `%` specifiers in Exec lines (review s16 P5):
+                // judge the decoded command, and hold any line that needs
+                // decoding, whose words the shell reading cannot place.
+                let (cmd, escaped, specifier) = systemd_unescape(raw);
                 let mut e = env.clone();
-                self.script(cmd, &mut e, depth + 1, &Output::Unknown);
+                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+                if escaped || specifier {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        format!(
+                            "`systemd-run` runs `{raw}`, written with {}: systemd decodes them before it runs the \
+                             command, so the check cannot read it word for word. A person must approve; write the \
+                             command without escapes.",
+                            if escaped { "backslash escapes" } else { "`%` specifiers" }
+                        ),
+                    );
+                }
             }
         }
     }
@@ -3358,6 +3375,77 @@ fn mktemp_output(args: &[Field]) -> Output {
         None => "tmp.XXXXXXXXXX".to_string(),
     };
     Output::Static(format!("{}/{name}\n", dir.trim_end_matches('/')))
+}
+
+/// An Exec*= line as systemd decodes it (systemd.syntax(7)): C escapes
+/// (`\xNN`, `\NNN`, `\uNNNN`, `\UNNNNNNNN`, `\s`, `\n`, …) and `%%`;
+/// whether it had escapes, and whether it has other `%` specifiers
+/// (`%h`, `%t`: text the check does not know).
+fn systemd_unescape(raw: &str) -> (String, bool, bool) {
+    let chars: Vec<char> = raw.chars().collect();
+    let mut out = String::new();
+    let (mut escaped, mut specifier) = (false, false);
+    let mut i = 0;
+    let hex = |from: usize, n: usize| -> Option<char> {
+        let digits: String = chars.get(from..from + n)?.iter().collect();
+        u32::from_str_radix(&digits, 16)
+            .ok()
+            .and_then(char::from_u32)
+    };
+    while let Some(&c) = chars.get(i) {
+        i += 1;
+        if c == '%' {
+            if chars.get(i) == Some(&'%') {
+                i += 1;
+            } else {
+                specifier = true;
+            }
+            out.push('%');
+            continue;
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(&n) = chars.get(i) else {
+            out.push(c);
+            break;
+        };
+        i += 1;
+        let decoded = match n {
+            'x' => hex(i, 2).inspect(|_| i += 2),
+            'u' => hex(i, 4).inspect(|_| i += 4),
+            'U' => hex(i, 8).inspect(|_| i += 8),
+            '0'..='7' => {
+                let digits: String = chars[i - 1..(i + 2).min(chars.len())].iter().collect();
+                u32::from_str_radix(&digits, 8)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .inspect(|_| i += 2)
+            }
+            's' => Some(' '),
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\u{b}'),
+            _ => None,
+        };
+        match decoded {
+            Some(d) => {
+                escaped = true;
+                out.push(d);
+            }
+            // `\\`, `\"`, `\'`, `\;`: read as the shell reads them.
+            None => {
+                out.push('\\');
+                out.push(n);
+            }
+        }
+    }
+    (out, escaped, specifier)
 }
 
 #[cfg(test)]

@@ -4154,3 +4154,33 @@ fn git_stash_pathspec_from_file_prefixes() {
         allow(cmd);
     }
 }
+
+/// systemd-run Exec lines are judged as systemd decodes them (review s16
+/// P5).
+#[test]
+fn systemd_exec_lines_are_decoded() {
+    for cmd in [
+        r"systemd-run --user --on-active=1s --on-unit-active=1s -p 'ExecStartPre=/usr/bin/pkill -STOP -f too\x6cvet' /bin/true",
+        r"systemd-run --user -p 'ExecStart=/usr/bin/pkill -STOP -f too\154vet' /bin/true",
+        r"systemd-run --user -p 'ExecStart=/usr/bin/pkill\s-STOP\s-f\stoolvet' /bin/true",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    deny(
+        r"systemd-run --user -p 'ExecStart=/bin/rm -rf /home/alice/.local/state/too\u006cvet' /bin/true",
+        "shell.rm-outside-workspace",
+    );
+    for cmd in [
+        r"systemd-run --user -p 'ExecStart=/bin/echo a\x41' /bin/true",
+        "systemd-run --user -p 'ExecStart=/bin/rm -f %h/x' /bin/true",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "systemd-run --user -p MemoryMax=1G make",
+        "systemd-run --user -p 'ExecStartPre=/bin/echo 100%%' /bin/true",
+        "systemd-run --user -p 'ExecStart=/bin/echo hi' /bin/true",
+    ] {
+        allow(cmd);
+    }
+}
