@@ -127,14 +127,13 @@ pub fn uri_path(text: &str) -> Option<String> {
             None if r.starts_with('/') => r,
             None => return None,
         }
-    } else if let Some(r) = text
-        .strip_prefix(":local:")
-        .or_else(|| text.strip_prefix("local:"))
-    {
+    } else if let Some(r) = text.strip_prefix("local:") {
         if !r.starts_with('/') {
             return None;
         }
         return Some(r.to_string());
+    } else if text.starts_with(':') {
+        return rclone_connection_path(text);
     } else {
         return None;
     };
@@ -156,6 +155,65 @@ pub fn uri_path(text: &str) -> Option<String> {
         }
     }
     Some(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The local path an rclone connection string names (review s16 P3):
+/// `:local:/p`, `:local,nounc=true:/p`, `:local:../p` (relative to the
+/// working directory, returned relative), `:alias,remote=DIR:p` (DIR/p,
+/// DIR itself read the same way); other backends (`:s3:bucket`) are not
+/// local.
+fn rclone_connection_path(text: &str) -> Option<String> {
+    let rest = text.strip_prefix(':')?;
+    // The backend and its parameters end at the first `:` outside quotes.
+    let mut quote = None;
+    let mut end = None;
+    for (k, c) in rest.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, ':') => {
+                end = Some(k);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let end = end?;
+    let (spec, path) = (&rest[..end], &rest[end + 1..]);
+    let mut parts = spec.split(',');
+    let backend = parts.next()?.trim().to_ascii_lowercase();
+    let join = |dir: &str, path: &str| {
+        if path.is_empty() {
+            dir.to_string()
+        } else if path.starts_with('/') && dir.is_empty() {
+            path.to_string()
+        } else {
+            format!("{}/{}", dir.trim_end_matches('/'), path)
+        }
+    };
+    match backend.as_str() {
+        "local" => Some(if path.is_empty() {
+            ".".into()
+        } else {
+            path.to_string()
+        }),
+        "alias" => {
+            let remote = parts.find_map(|p| {
+                let (k, v) = p.split_once('=')?;
+                (k.trim().eq_ignore_ascii_case("remote"))
+                    .then(|| v.trim().trim_matches(['\'', '"']))
+            })?;
+            let dir = if remote.starts_with(':') || remote.starts_with("local:") {
+                uri_path(remote)?
+            } else if remote.contains(':') {
+                return None;
+            } else {
+                remote.to_string()
+            };
+            Some(join(&dir, path))
+        }
+        _ => None,
+    }
 }
 
 /// Fold a relative path lexically without knowing where it starts. Returns

@@ -1362,7 +1362,20 @@ impl Analysis<'_> {
         }
         for a in args {
             let t = a.text();
-            let field = if !t.starts_with('-') {
+            let field = if name == "rclone"
+                && let Some((remote, path)) = t.split_once(':')
+                && !remote.is_empty()
+                && !remote.starts_with('-')
+                && remote
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.- ".contains(c))
+                && path.starts_with('/')
+            {
+                // `REMOTE:/p`: a remote defined in rclone's config or the
+                // environment (`RCLONE_CONFIG_X_TYPE=local`) may be the
+                // local disk (review s16 P3).
+                Field::lit(path)
+            } else if !t.starts_with('-') {
                 a.clone()
             } else if let Some((_, v)) = t.split_once('=') {
                 Field::lit(v)

@@ -2138,4 +2138,53 @@ mod tests {
             assert_eq!(decide(cmd), ("allow".to_string(), None), "{cmd}");
         }
     }
+
+    /// rclone's other spellings of a local path: connection strings with
+    /// parameters, relative `:local:` paths, the alias backend, remotes
+    /// defined outside the command (review s16 P3).
+    #[test]
+    fn rclone_local_spellings_of_toolvet_state() {
+        let decide = |cmd: &str| {
+            let d = analyze_with_state(
+                cmd,
+                &Options::default(),
+                Some("/tmp/s16/home/alice/project"),
+                Some("/tmp/s16/home/alice"),
+                Facts::default(),
+                StatePaths {
+                    state: vec![
+                        "/tmp/s16/agentpol/policy.toml".into(),
+                        "/tmp/s16/pol/state".into(),
+                    ],
+                    secret: vec![],
+                },
+            );
+            (d.kind().to_string(), d.rule().map(str::to_string))
+        };
+        for cmd in [
+            "rclone copyto /tmp/s16/evil.toml ':local,nounc=true:/tmp/s16/agentpol/policy.toml'",
+            "rclone copyto /tmp/s16/evil.toml ':local:../../../agentpol/policy.toml'",
+            "rclone copyto /tmp/s16/evil.toml ':alias,remote=/tmp/s16/agentpol:policy.toml'",
+            "rclone copyto /tmp/s16/evil.toml \":alias,remote=':local:/tmp/s16/agentpol':policy.toml\"",
+            "RCLONE_CONFIG_X_TYPE=local rclone copyto /tmp/s16/evil.toml x:/tmp/s16/agentpol/policy.toml",
+            "rclone purge ':local,nounc=true:/tmp/s16/agentpol'",
+            "rclone purge ':local,nounc=true:/tmp/s16/pol/state'",
+            "rclone deletefile :local,case_insensitive:/tmp/s16/agentpol/policy.toml",
+            "rclone copyto /tmp/s16/evil.toml :local:/tmp/s16/agentpol/policy.toml",
+        ] {
+            let (v, rule) = decide(cmd);
+            assert!(
+                v != "allow" && rule.as_deref() == Some("shell.toolvet-state"),
+                "{cmd}: {v} {rule:?}"
+            );
+        }
+        for cmd in [
+            "rclone copy ./dist :s3,provider=AWS:bucket/site",
+            "rclone copy gdrive:backup ./backup",
+            "rclone copyto ./a.txt ':local:out/a.txt'",
+            "rclone sync ./site remote:/www",
+        ] {
+            assert_eq!(decide(cmd), ("allow".to_string(), None), "{cmd}");
+        }
+    }
 }
