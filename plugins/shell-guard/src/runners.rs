@@ -578,6 +578,7 @@ pub(crate) fn is_runner(name: &str, args: &[Field]) -> bool {
                 | "firejail"
                 | "unshare"
                 | "faketime"
+                | "cpulimit"
                 | "runuser"
                 | "sg"
                 | "at"
@@ -684,6 +685,16 @@ impl Analysis<'_> {
             )),
             // `faketime '2020-01-01' CMD`: the first operand is the time.
             "faketime" => rest(skip_options(args, &["-m", "-f"]) + 1),
+            // `cpulimit -l 10 [--] CMD…` runs CMD (review s16 P6); with
+            // `-p`/`-e`/`-P` it limits a running process (see
+            // `process_control`) and runs nothing.
+            "cpulimit" => rest(skip_options(
+                args,
+                &[
+                    "-l", "-p", "-e", "-P", "-c", "-s", "--limit", "--pid", "--exe", "--path",
+                    "--cpu", "--signal",
+                ],
+            )),
             "runuser" => match value_of(args, &["-c", "--command"]) {
                 Some(script) => {
                     Run::Done(self.run_script_field(script, env, depth, stdin, "runuser -c"))

@@ -4005,6 +4005,9 @@ fn skill_snice_and_cpulimit_of_toolvet_hooks() {
         "cpulimit -bp $PPID -l 1",
         "cpulimit --exe=toolvet -l 1",
         "cpulimit -P /usr/local/bin/toolvet -l 1",
+        "cpulimit -l 10 -- pkill -f toolvet",
+        "cpulimit -l 10 pkill -STOP -f 'toolvet hook'",
+        "nice -n 19 cpulimit -e toolvet -l 1",
     ] {
         deny(cmd, "shell.toolvet-state");
     }
@@ -4024,6 +4027,8 @@ fn skill_snice_and_cpulimit_of_toolvet_hooks() {
         "skill -STOP -t pts/3",
         "snice +5 -p 4242",
         "snice +5 -c make",
+        "cpulimit -l 50 -- make -j4",
+        "cpulimit -l 50 ./bench",
         "kill 12345",
         "pgrep -f myserver",
     ] {
