@@ -2700,7 +2700,11 @@ impl Analysis<'_> {
         if name.starts_with("lua") {
             commands.extend(crate::embedded::lua_commands(code));
         }
-        if self.found_commands(&format!("The `{name}` code"), &commands, env, depth) {
+        let stop = self.found_commands(&format!("The `{name}` code"), &commands, env, depth);
+        // Signals sent by the code itself (`os.kill`, Perl `kill`),
+        // after its commands, whose pid lookups count (review s16 P1).
+        self.code_signals(name, code);
+        if stop {
             return;
         }
         self.inline_code_paths(

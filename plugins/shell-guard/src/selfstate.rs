@@ -1315,6 +1315,49 @@ fn killall_targets(args: &[Field], lines: &[String]) -> Target {
 }
 
 impl Analysis<'_> {
+    /// Another language's code that sends a signal (`os.kill`,
+    /// `os.killpg`, Perl `kill`, Ruby `Process.kill`, `process.kill`,
+    /// psutil's `send_signal`/`suspend`) to pids looked up for toolvet
+    /// (its own commands `pgrep -f toolvet`, or naming toolvet) or chosen
+    /// by parent (`getppid`): `shell.toolvet-state`, as `kill` would be;
+    /// to pids it looks up some other way (`pgrep`, `process_iter`,
+    /// `/proc`), held (review s16 P1: one pid rule for every signal
+    /// sender).
+    pub(crate) fn code_signals(&mut self, name: &str, code: &str) {
+        let lower = code.to_ascii_lowercase();
+        let signals = ["kill", "send_signal", ".suspend(", "pidfd_send_signal"]
+            .iter()
+            .any(|w| lower.contains(w));
+        if !signals {
+            return;
+        }
+        let toolvet = self.toolvet_pids || names_toolvet(code) || lower.contains("ppid");
+        let looks_up = [
+            "pgrep",
+            "pidof",
+            "process_iter",
+            "/proc",
+            "ps ",
+            "ps'",
+            "ps\"",
+            "pids(",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        if toolvet || looks_up {
+            self.report(
+                toolvet,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code sends a signal to processes it looks up{}: they may be toolvet's own hook \
+                     processes, which decide nothing once killed or stopped, and some agents (Gemini CLI, Codex) \
+                     then run the call unchecked. Stop the program you started by its own pid.",
+                    if toolvet { " for toolvet or by parent" } else { "" }
+                ),
+            );
+        }
+    }
+
     /// `toolvet approvals approve …` and the other refused subcommands.
     pub(crate) fn toolvet_command(&mut self, name: &str, args: &[Field]) {
         if base_name(name) != "toolvet" {

@@ -4189,3 +4189,30 @@ fn systemd_exec_lines_are_decoded() {
         allow(cmd);
     }
 }
+
+/// Code in another language that signals pids looked up for toolvet or
+/// chosen by parent (review s16 P1: every signal sender).
+#[test]
+fn code_signals_to_toolvet_hooks() {
+    for cmd in [
+        "python3 -c \"import os,subprocess;[os.kill(int(p),19) for p in subprocess.check_output(['pgrep','-f','toolvet hook']).split()]\"",
+        "python3 -c 'import os,signal; os.kill(os.getppid(), signal.SIGSTOP)'",
+        "perl -e 'kill STOP => getppid'",
+        "perl -e 'kill 9, `pgrep -f toolvet`'",
+        "node -e \"process.kill(Number(require('child_process').execSync('pgrep -n -f toolvet')), 'SIGSTOP')\"",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    escalate(
+        "python3 -c \"import psutil;[p.suspend() for p in psutil.process_iter() if 'h' in ' '.join(p.cmdline())]\"",
+        "shell.toolvet-state",
+    );
+    for cmd in [
+        "python3 -c 'import os; os.kill(12345, 15)'",
+        "python3 -c 'import subprocess; p = subprocess.Popen([\"sleep\", \"9\"]); p.kill()'",
+        "node -e 'console.log(1)'",
+        "python3 -c 'print(\"skill\")'",
+    ] {
+        allow(cmd);
+    }
+}
