@@ -440,6 +440,7 @@ impl Analysis<'_> {
                 if name == "systemd-run" {
                     self.unit_commands(args, env, depth);
                 }
+                self.debugger_commands(&name, args, env, depth);
             }
             let rest: Option<Vec<Field>> = match name.as_str() {
                 "sudo" | "doas" | "pkexec" | "run0" => {
@@ -1001,6 +1002,63 @@ impl Analysis<'_> {
                         ),
                     );
                 }
+            }
+        }
+    }
+
+    /// Commands given to gdb or lldb on the command line that run a shell
+    /// command (`-ex 'shell pkill -f toolvet'`, `-ex '!kill …'`, lldb
+    /// `-o 'platform shell …'`) or Python code (`-ex 'python …'`, lldb
+    /// `script …`): judged as that command or code (review s16 P2).
+    fn debugger_commands(&mut self, name: &str, args: &[Field], env: &Env, depth: u32) {
+        if !matches!(
+            crate::selfstate::process_family(name),
+            "gdb" | "cgdb" | "lldb"
+        ) {
+            return;
+        }
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        for (i, t) in texts.iter().enumerate() {
+            if matches!(t.as_str(), "--args" | "-args" | "--") {
+                break;
+            }
+            let value = match t.split_once('=') {
+                Some((o, v)) if o.starts_with('-') => v,
+                _ if i > 0 && texts[i - 1].starts_with('-') && !t.starts_with('-') => t.as_str(),
+                _ => continue,
+            };
+            let v = value.trim_start();
+            let lower = v.to_ascii_lowercase();
+            let first = lower.split_whitespace().next().unwrap_or("");
+            let after = |n: usize| v.get(n..).unwrap_or("").trim_start().to_string();
+            let shell = if let Some(r) = v.strip_prefix('!') {
+                Some(r.to_string())
+            } else if first == "shell" || first == "pipe" || first == "|" {
+                Some(after(first.len()))
+            } else if (first == "platform" || first == "pla" || first == "plat")
+                && lower
+                    .split_whitespace()
+                    .nth(1)
+                    .is_some_and(|w| "shell".starts_with(w))
+            {
+                let skip = v
+                    .find(lower.split_whitespace().nth(1).unwrap_or(""))
+                    .unwrap_or(0);
+                Some(after(
+                    skip + lower.split_whitespace().nth(1).unwrap_or("").len(),
+                ))
+            } else {
+                None
+            };
+            if let Some(cmd) = shell {
+                let mut e = env.clone();
+                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+            } else if matches!(
+                first,
+                "python" | "py" | "python-interactive" | "pi" | "script"
+            ) {
+                let code = after(first.len());
+                self.embedded_commands("python3", &code, env, depth + 1);
             }
         }
     }

@@ -463,7 +463,7 @@ const PROCESS_CONTROL: &[(&str, bool)] = &[
 /// The program family of a process-control tool's name: gdb and lldb
 /// come under many names (`gdb-multiarch`, `rust-gdb`, `lldb-18`,
 /// `rust-lldb`, `x86_64-linux-gnu-gdb`; review s16 P2).
-fn process_family(name: &str) -> &str {
+pub(crate) fn process_family(name: &str) -> &str {
     let lower = name.to_ascii_lowercase();
     let stem = lower
         .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
@@ -690,15 +690,51 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                             | "-l"
                             | "-S"
                             | "-k"
-                    ) && !texts.get(i + 1).is_some_and(|v| {
-                        v.to_ascii_lowercase().contains("attach") || debugger_attach(v).is_some()
-                    }) {
+                    ) && !(name == "lldb" && t == "-b")
+                        && !texts.get(i + 1).is_some_and(|v| {
+                            v.to_ascii_lowercase().contains("attach")
+                                || debugger_attach(v).is_some()
+                        })
+                    {
+                        // (lldb's `-b` is `--batch`, a flag.)
                         i += 1;
                     }
                 } else {
                     operands.push(t.clone());
                 }
                 i += 1;
+            }
+            // `gdb -batch -x FILE`, `lldb -s FILE` with no program: the
+            // file's commands are all it runs, and may attach (`attach
+            // PID`); the check cannot read them, so they are held
+            // (review s16 P2).
+            let file_options: &[&str] = if name == "lldb" {
+                &["-s", "-S", "--source", "--source-before-file", "-source"]
+            } else {
+                &[
+                    "-x",
+                    "-ix",
+                    "-command",
+                    "--command",
+                    "-init-command",
+                    "--init-command",
+                ]
+            };
+            if operands.is_empty()
+                && pids.is_empty()
+                && let Some(k) = texts.iter().position(|t| {
+                    file_options.contains(&t.as_str())
+                        || file_options
+                            .iter()
+                            .any(|o| o.starts_with("--") && t.starts_with(&format!("{o}=")))
+                })
+            {
+                let file = texts[k]
+                    .split_once('=')
+                    .map(|(_, v)| v.to_string())
+                    .or_else(|| texts.get(k + 1).cloned())
+                    .unwrap_or_default();
+                pids.push(format!("(whatever the commands in {file} attach to)"));
             }
             // `gdb PROGRAM PID`: the second operand is a pid (or core file).
             if name != "lldb"

@@ -4216,3 +4216,40 @@ fn code_signals_to_toolvet_hooks() {
         allow(cmd);
     }
 }
+
+/// Shell commands and Python code given to a debugger on its command
+/// line are judged as what they run (review s16 P2).
+#[test]
+fn debugger_shell_commands() {
+    for cmd in [
+        "gdb -batch -ex 'shell pkill -STOP -f toolvet'",
+        "gdb -batch -ex '!kill -STOP $PPID'",
+        "gdb -batch -ex 'python import os; os.kill(os.getppid(), 19)'",
+        "lldb -b -o 'platform shell pkill -f toolvet'",
+        "lldb -b -o 'script import os; os.kill(os.getppid(), 19)'",
+        "rust-gdb -batch --eval-command='shell pkill -f toolvet'",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "gdb -batch -x /tmp/cmds.gdb",
+        "gdb -q --command=/tmp/cmds.gdb",
+        "lldb -b -s /tmp/cmds.txt",
+    ] {
+        escalate(cmd, "shell.toolvet-state");
+    }
+    // A command file written in the same call is held as well.
+    escalate(
+        "printf 'attach %s\\n' $PPID > /tmp/c; gdb -batch -x /tmp/c",
+        "shell.toolvet-state",
+    );
+    for cmd in [
+        "gdb -batch -ex 'shell echo hi' ./a.out",
+        "gdb -batch -ex 'python print(1)' ./a.out",
+        "lldb -b -o 'platform shell ls' ./a.out",
+        "gdb -batch -x cmds.gdb ./a.out",
+        "lldb -b -s cmds.txt ./a.out",
+    ] {
+        allow(cmd);
+    }
+}
