@@ -2047,6 +2047,21 @@ impl Analysis<'_> {
                 } else if opt.len() == 2 && t.len() > 2 && t.starts_with(opt) {
                     // `-xCMD`, `-Oless`.
                     Some(Field::lit(&t[2..]))
+                } else if let (Some(long), Some(given)) =
+                    (opt.strip_prefix("--"), t.strip_prefix("--"))
+                    && let (key, attached) = given
+                        .split_once('=')
+                        .map_or((given, None), |(k, v)| (k, Some(v)))
+                    && key.len() >= 3
+                    && long.starts_with(key)
+                {
+                    // git takes unique prefixes of long options
+                    // (`rebase --exe CMD`, `fetch --upload-p=CMD`; review
+                    // s16 P10).
+                    match attached {
+                        Some(v) => Some(Field::lit(v)),
+                        None => args.get(i + 1).cloned(),
+                    }
                 } else {
                     None
                 };

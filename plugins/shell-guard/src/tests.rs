@@ -4152,9 +4152,20 @@ fn git_stash_pathspec_from_file_prefixes() {
         escalate(cmd, "shell.guardrail-write");
     }
     for cmd in [
+        "git rebase --exe 'pkill -f toolvet' HEAD~3",
+        "git rebase --exec='pkill -f toolvet' HEAD~3",
+        "git fetch --upload-p='sh -c \"pkill -f toolvet\"' origin",
+        "git filter-branch --tree-f 'pkill -f toolvet' HEAD",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
         "git stash push -m wip -- src/main.rs",
         "git stash push --keep-index",
         "git stash push --message=wip",
+        "git rebase --exe 'cargo test' HEAD~3",
+        "git fetch --all --prune",
+        "git push --receive-pack=git-receive-pack origin main",
     ] {
         allow(cmd);
     }
