@@ -2367,7 +2367,26 @@ impl Analysis<'_> {
                 "--delete" => delete = true,
                 "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => j += 1,
                 t if t.starts_with("--force-with-lease=") => force = true,
-                t if t.starts_with("--") => {}
+                t if t.starts_with("--") => {
+                    // git takes unique prefixes of long options (`--forc`,
+                    // `--force-w`, `--mir`, `--del`; review s16 P10).
+                    let key = t[2..].split('=').next().unwrap_or("");
+                    let pre = |o: &str| key.len() >= 3 && o.starts_with(key);
+                    if pre("force") || pre("force-with-lease") {
+                        force = true;
+                    } else if pre("mirror") {
+                        force = true;
+                        all = true;
+                    } else if pre("all") || pre("branches") {
+                        all = true;
+                    } else if pre("delete") {
+                        delete = true;
+                    } else if !t.contains('=')
+                        && (pre("push-option") || pre("repo") || pre("receive-pack") || pre("exec"))
+                    {
+                        j += 1;
+                    }
+                }
                 t => {
                     force |= t.contains('f');
                     delete |= t.contains('d');

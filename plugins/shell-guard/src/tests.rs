@@ -4160,10 +4160,21 @@ fn git_stash_pathspec_from_file_prefixes() {
         deny(cmd, "shell.toolvet-state");
     }
     for cmd in [
+        "git push --forc origin main",
+        "git push --for origin main",
+        "git push --force-w origin main",
+        "git push --force-with=main origin main",
+        "git push --mir origin",
+    ] {
+        escalate(cmd, "shell.git-force-push");
+    }
+    for cmd in [
         "git stash push -m wip -- src/main.rs",
         "git stash push --keep-index",
         "git stash push --message=wip",
         "git rebase --exe 'cargo test' HEAD~3",
+        "git push --follow-tags origin my-branch",
+        "git push --force-if-includes origin my-branch",
         "git fetch --all --prune",
         "git push --receive-pack=git-receive-pack origin main",
     ] {
