@@ -3,7 +3,7 @@
 //! (which carries no history) and for callers that send none (review s11
 //! K9: 25 × 99 USD passed a 2,000 USD run limit).
 
-use crate::harness::{AGENT, Fixture, PolicyText, REVIEWER, plugin};
+use crate::harness::{AGENT, Fixture, PolicyText, plugin};
 use serde_json::{Value, json};
 
 /// The harness policy with spend-guard's run limit of 2,000 USD (soft
