@@ -1373,19 +1373,24 @@ impl Analysis<'_> {
         }
         for a in args {
             let t = a.text();
-            let field = if name == "rclone"
-                && let Some((remote, path)) = t.split_once(':')
-                && !remote.is_empty()
-                && !remote.starts_with('-')
-                && remote
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_.- ".contains(c))
-                && path.starts_with('/')
+            let remote_path = (name == "rclone")
+                .then(|| t.split_once(':'))
+                .flatten()
+                .filter(|(remote, _)| {
+                    !remote.is_empty()
+                        && !remote.starts_with('-')
+                        && remote
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "_.- ".contains(c))
+                });
+            let field = if let Some((remote, path)) = remote_path
+                && let Some(p) = rclone_remote_path(remote, path, env)
             {
                 // `REMOTE:/p`: a remote defined in rclone's config or the
                 // environment (`RCLONE_CONFIG_X_TYPE=local`) may be the
-                // local disk (review s16 P3).
-                Field::lit(path)
+                // local disk; an alias defined in the environment is its
+                // directory (review s16 P3).
+                Field::lit(p)
             } else if !t.starts_with('-') {
                 a.clone()
             } else if let Some((_, v)) = t.split_once('=') {
@@ -1437,5 +1442,46 @@ impl Analysis<'_> {
                 return;
             }
         }
+    }
+}
+
+/// The local path an rclone named-remote operand `REMOTE:PATH` may name:
+/// an absolute PATH (rclone.conf or the environment may make REMOTE the
+/// local disk, or an alias of `/`), and for a remote defined in the
+/// command's environment (`RCLONE_CONFIG_X_TYPE=local`, `…_TYPE=alias` with
+/// `…_REMOTE=DIR`) a relative PATH placed as rclone places it (review s16
+/// P3).
+fn rclone_remote_path(remote: &str, path: &str, env: &Env) -> Option<String> {
+    let key = remote.to_ascii_uppercase().replace(['-', '.', ' '], "_");
+    let var = |suffix: &str| {
+        env.vars
+            .get(&format!("RCLONE_CONFIG_{key}_{suffix}"))
+            .and_then(Field::static_text)
+    };
+    match var("TYPE").map(|t| t.to_ascii_lowercase()).as_deref() {
+        Some("local") => Some(if path.is_empty() {
+            ".".into()
+        } else {
+            path.to_string()
+        }),
+        Some("alias") => {
+            let dir = var("REMOTE")?;
+            let dir = if dir.starts_with(':') || dir.starts_with("local:") {
+                crate::paths::uri_path(&dir)?
+            } else {
+                dir
+            };
+            Some(if path.is_empty() {
+                dir
+            } else {
+                format!(
+                    "{}/{}",
+                    dir.trim_end_matches('/'),
+                    path.trim_start_matches('/')
+                )
+            })
+        }
+        _ if path.starts_with('/') => Some(path.to_string()),
+        _ => None,
     }
 }

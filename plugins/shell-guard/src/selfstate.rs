@@ -2246,6 +2246,9 @@ mod tests {
             "rclone copyto /tmp/s16/evil.toml ':alias,remote=/tmp/s16/agentpol:policy.toml'",
             "rclone copyto /tmp/s16/evil.toml \":alias,remote=':local:/tmp/s16/agentpol':policy.toml\"",
             "RCLONE_CONFIG_X_TYPE=local rclone copyto /tmp/s16/evil.toml x:/tmp/s16/agentpol/policy.toml",
+            "RCLONE_CONFIG_X_TYPE=local rclone copyto /tmp/s16/evil.toml x:../../../agentpol/policy.toml",
+            "RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=/tmp/s16/agentpol rclone copyto /tmp/s16/evil.toml x:policy.toml",
+            "export RCLONE_CONFIG_P_TYPE=alias RCLONE_CONFIG_P_REMOTE=/tmp/s16/agentpol; rclone deletefile p:policy.toml",
             "rclone purge ':local,nounc=true:/tmp/s16/agentpol'",
             "rclone purge ':local,nounc=true:/tmp/s16/pol/state'",
             "rclone deletefile :local,case_insensitive:/tmp/s16/agentpol/policy.toml",
@@ -2262,6 +2265,7 @@ mod tests {
             "rclone copy gdrive:backup ./backup",
             "rclone copyto ./a.txt ':local:out/a.txt'",
             "rclone sync ./site remote:/www",
+            "RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=/tmp/s16/home/alice/project/out rclone copyto a.txt x:a.txt",
         ] {
             assert_eq!(decide(cmd), ("allow".to_string(), None), "{cmd}");
         }

@@ -1081,7 +1081,11 @@ impl<'a> Analysis<'a> {
         // `PATH=dir y`: the same for the program search path (review-s9 G2).
         let held: Vec<(String, Option<Field>)> = assignments
             .iter()
-            .filter(|(n, _)| matches!(n.as_str(), "CDPATH" | "PATH"))
+            // `RCLONE_CONFIG_X_TYPE=local rclone …`: remotes defined for
+            // this command (review s16 P3).
+            .filter(|(n, _)| {
+                matches!(n.as_str(), "CDPATH" | "PATH") || n.starts_with("RCLONE_CONFIG_")
+            })
             .map(|(n, v)| (n.clone(), env.vars.insert(n.clone(), v.clone())))
             .collect();
         let names = assignments.into_iter().map(|(n, _)| n).collect();
