@@ -2609,6 +2609,18 @@ impl Analysis<'_> {
                     i += 2;
                     continue;
                 }
+                // Code joined to its option, as getopt reads a cluster
+                // (`python3 -c"CODE"`, `-Ic"CODE"`, `perl -e'CODE'`,
+                // `php -r'CODE'`): the rest of the word after the code
+                // letter, unless an option taking a value comes first
+                // (review s16 P4, the same class as `-maider`).
+                if let Some(code_text) = joined_code(name, &t, code_letters) {
+                    code = true;
+                    let c = Field::lit(code_text);
+                    self.inline_code(name, &t, &c, env, depth);
+                    i += 1;
+                    continue;
+                }
                 if t == "-m" {
                     program = args.get(i + 1);
                     break;
@@ -3527,6 +3539,38 @@ fn systemd_unescape(raw: &str) -> (String, bool, bool) {
         }
     }
     (out, escaped, specifier)
+}
+
+/// The code joined to a code option in a short-option cluster of an
+/// interpreter (`-c"CODE"`, `-Ic"CODE"`, `-we'CODE'`), read as the
+/// interpreter's getopt reads it: flags, then the code letter with the
+/// rest of the word; a letter taking a value first (`-W`, `-X`, `-m` for
+/// Python, `-I`, `-M`, `-i` for Perl) ends the cluster without code.
+fn joined_code(name: &str, word: &str, code_letters: &[char]) -> Option<String> {
+    let values: &str = if name.starts_with("python") || name.starts_with("pypy") {
+        "WXmQ"
+    } else if name.starts_with("perl") {
+        "IMmixdD"
+    } else if name.starts_with("ruby") {
+        "IrCFKTWx0"
+    } else if name.starts_with("php") {
+        "cdfztSF"
+    } else if matches!(name, "node" | "nodejs" | "bun") {
+        "r"
+    } else {
+        return None;
+    };
+    let cluster = word.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
+    for (k, c) in cluster.char_indices() {
+        let rest = &cluster[k + c.len_utf8()..];
+        if code_letters.contains(&c) {
+            return (!rest.is_empty()).then(|| rest.to_string());
+        }
+        if values.contains(c) {
+            return None;
+        }
+    }
+    None
 }
 
 #[cfg(test)]

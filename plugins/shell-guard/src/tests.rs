@@ -4062,7 +4062,21 @@ fn nested_agents_python_option_clusters() {
         );
     }
     for cmd in [
+        "python3 -c\"import os; os.system('rm -rf ~')\"",
+        "python3 -Ic\"import os; os.system('rm -rf ~')\"",
+        "perl -e\"system('rm -rf ~')\"",
+        "perl -we\"system('rm -rf ~')\"",
+        "node -e\"require('child_process').execSync('rm -rf ~')\"",
+        "php -r\"system('rm -rf ~');\"",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
         "python3 -mpytest -q",
+        "python3 -c\"print(1)\"",
+        "python3 -Wignore script.py",
+        "perl -Ilib -we 'print 1'",
+        "perl -pi -e 's/a/b/' notes.txt",
         "python3 -Im pytest",
         "python3 -mjson.tool data.json",
         "python3 script.py -m aider",
