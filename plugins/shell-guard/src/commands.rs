@@ -2793,6 +2793,7 @@ impl Analysis<'_> {
         // Signals sent by the code itself (`os.kill`, Perl `kill`),
         // after its commands, whose pid lookups count (review s16 P1).
         self.code_signals(name, code);
+        self.code_agents(name, code);
         if stop {
             return;
         }

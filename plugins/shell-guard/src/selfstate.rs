@@ -1394,6 +1394,54 @@ impl Analysis<'_> {
         }
     }
 
+    /// Python code that starts an agent CLI's module (`runpy.run_module(
+    /// "aider")`, `from aider.main import main; main()`, `import
+    /// interpreter`): a nested agent session, held as `python3 -m aider`
+    /// is (review s16 P4).
+    pub(crate) fn code_agents(&mut self, name: &str, code: &str) {
+        if !(name.starts_with("python") || name.starts_with("pypy")) {
+            return;
+        }
+        const MODULES: &[&str] = &["aider", "interpreter", "open_interpreter"];
+        let squeezed: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        let hit = MODULES.iter().find(|m| {
+            [
+                format!("import {m}"),
+                format!("from {m} "),
+                format!("from {m}."),
+                format!("run_module(\"{m}"),
+                format!("run_module('{m}"),
+                format!("import_module(\"{m}"),
+                format!("import_module('{m}"),
+                format!("__import__(\"{m}"),
+                format!("__import__('{m}"),
+            ]
+            .iter()
+            .any(|needle| {
+                squeezed.match_indices(needle.as_str()).any(|(k, _)| {
+                    let end = k + needle.len();
+                    // `import aider` but not `import aiderx`.
+                    needle.ends_with(['.', ' '])
+                        || !squeezed[end..]
+                            .chars()
+                            .next()
+                            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+            })
+        });
+        if let Some(m) = hit {
+            self.report(
+                false,
+                "shell.nested-agent",
+                format!(
+                    "The `{name}` code loads the agent CLI module `{m}`, which starts an agent session of its own: \
+                     its tool calls are vetted with a history that starts empty, or not at all. A person must \
+                     approve; do the work in this session instead."
+                ),
+            );
+        }
+    }
+
     /// `toolvet approvals approve …` and the other refused subcommands.
     pub(crate) fn toolvet_command(&mut self, name: &str, args: &[Field]) {
         if base_name(name) != "toolvet" {

@@ -4062,6 +4062,13 @@ fn nested_agents_python_option_clusters() {
         );
     }
     for cmd in [
+        "python3 -c 'import runpy; runpy.run_module(\"aider\", run_name=\"__main__\")'",
+        "python3 -c 'from aider.main import main; main([\"--yes-always\"])'",
+        "python3 -c 'import interpreter; interpreter.chat()'",
+    ] {
+        escalate(cmd, "shell.nested-agent");
+    }
+    for cmd in [
         "python3 -c\"import os; os.system('rm -rf ~')\"",
         "python3 -Ic\"import os; os.system('rm -rf ~')\"",
         "perl -e\"system('rm -rf ~')\"",
@@ -4074,6 +4081,8 @@ fn nested_agents_python_option_clusters() {
     for cmd in [
         "python3 -mpytest -q",
         "python3 -c\"print(1)\"",
+        "python3 -c 'import aiderx'",
+        "python3 -c 'import code; code.interact()'",
         "python3 -Wignore script.py",
         "perl -Ilib -we 'print 1'",
         "perl -pi -e 's/a/b/' notes.txt",
