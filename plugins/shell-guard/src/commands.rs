@@ -2580,6 +2580,13 @@ impl Analysis<'_> {
             if t.starts_with("--") {
                 // `node --eval CODE`, `--print CODE`, `--eval=CODE`.
                 let long = t.split('=').next().unwrap_or(&t);
+                // A long option taking its value as the next word (`node
+                // --input-type module -e CODE`): the value is no program
+                // (review s17 Q1).
+                if !t.contains('=') && option_values(name).1.contains(&long) {
+                    i += 2;
+                    continue;
+                }
                 if matches!(long, "--eval" | "--print" | "--command") {
                     code = true;
                     match t.split_once('=') {
@@ -2624,6 +2631,20 @@ impl Analysis<'_> {
                 if t == "-m" {
                     program = args.get(i + 1);
                     break;
+                }
+                // A cluster ending in a letter that takes a value takes the
+                // next word (`python3 -X utf8 -c CODE`, `perl -I lib -e`,
+                // `ruby -r json -e`, `php -d K=V -r`, `node -r M -e`): that
+                // word is the option's value, not the program, so the code
+                // option after it is read (review s17 Q1). Python's `-m`
+                // at the end of a cluster (`-Im MODULE`) names the program.
+                if let Some(letter) = value_taking_last(name, &t) {
+                    if letter == 'm' && is_python(name) {
+                        program = args.get(i + 1);
+                        break;
+                    }
+                    i += 2;
+                    continue;
                 }
                 i += 1;
                 continue;
@@ -3548,19 +3569,10 @@ fn systemd_unescape(raw: &str) -> (String, bool, bool) {
 /// rest of the word; a letter taking a value first (`-W`, `-X`, `-m` for
 /// Python, `-I`, `-M`, `-i` for Perl) ends the cluster without code.
 fn joined_code(name: &str, word: &str, code_letters: &[char]) -> Option<String> {
-    let values: &str = if name.starts_with("python") || name.starts_with("pypy") {
-        "WXmQ"
-    } else if name.starts_with("perl") {
-        "IMmixdD"
-    } else if name.starts_with("ruby") {
-        "IrCFKTWx0"
-    } else if name.starts_with("php") {
-        "cdfztSF"
-    } else if matches!(name, "node" | "nodejs" | "bun") {
-        "r"
-    } else {
+    let (values, _) = option_values(name);
+    if values.is_empty() {
         return None;
-    };
+    }
     let cluster = word.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
     for (k, c) in cluster.char_indices() {
         let rest = &cluster[k + c.len_utf8()..];
@@ -3569,6 +3581,86 @@ fn joined_code(name: &str, word: &str, code_letters: &[char]) -> Option<String> 
         }
         if values.contains(c) {
             return None;
+        }
+    }
+    None
+}
+
+/// Whether `name` is a Python interpreter (`python3`, `python3.12`, `pypy3`).
+fn is_python(name: &str) -> bool {
+    name.starts_with("python") || name.starts_with("pypy")
+}
+
+/// The options of interpreter `name` that take a value, as its own option
+/// parser reads them: the short option letters (a value joined to the
+/// letter, or else the next word) and the long options that take the next
+/// word as their value. Empty for interpreters not listed.
+fn option_values(name: &str) -> (&'static str, &'static [&'static str]) {
+    if is_python(name) {
+        ("WXmQ", &["--check-hash-based-pycs"])
+    } else if name.starts_with("perl") {
+        ("IMmixdD", &[])
+    } else if name.starts_with("ruby") {
+        // `-W` takes only a joined level (`-W0`, `-W:no-deprecated`).
+        (
+            "IrCFKTx0",
+            &[
+                "--encoding",
+                "--external-encoding",
+                "--internal-encoding",
+                "--enable",
+                "--disable",
+                "--dump",
+            ],
+        )
+    } else if name.starts_with("php") {
+        (
+            "cdfztSF",
+            &["--php-ini", "--define", "--zend-extension", "--docroot"],
+        )
+    } else if matches!(name, "node" | "nodejs" | "bun") {
+        (
+            "rC",
+            &[
+                "--require",
+                "--import",
+                "--input-type",
+                "--title",
+                "--loader",
+                "--experimental-loader",
+                "--conditions",
+                "--env-file",
+                "--inspect-port",
+                "--redirect-warnings",
+                "--preserve-symlinks-main",
+                "--stack-trace-limit",
+                "--experimental-default-type",
+                "--diagnostic-dir",
+                "--report-dir",
+                "--icu-data-dir",
+                "--openssl-config",
+                "--watch-path",
+                "--test-reporter",
+                "--test-reporter-destination",
+            ],
+        )
+    } else {
+        ("", &[])
+    }
+}
+
+/// The value-taking letter that ends short-option cluster `word` of
+/// interpreter `name` with its value in the next word (`-X` in `-X utf8`,
+/// `-BX` in `-BX utf8`, `-r` in `node -r M`), read left to right as getopt
+/// does: a value-taking letter before the end takes the rest of the word.
+fn value_taking_last(name: &str, word: &str) -> Option<char> {
+    let (values, _) = option_values(name);
+    let cluster = word
+        .strip_prefix('-')
+        .filter(|c| !c.is_empty() && !c.starts_with('-'))?;
+    for (k, c) in cluster.char_indices() {
+        if values.contains(c) {
+            return (k + c.len_utf8() == cluster.len()).then_some(c);
         }
     }
     None

@@ -4298,3 +4298,78 @@ fn debugger_shell_commands() {
         allow(cmd);
     }
 }
+
+/// Review s17 Q1: an option taking its value as the next word (`python3 -X
+/// utf8 -c`, `perl -I lib -e`, `ruby -r json -e`, `php -d K=V -r`, `node
+/// -r M -e`, `node --input-type module -e`) made the value read as the
+/// program, so the code after it went unread. The code is judged as it is
+/// without the option.
+#[test]
+fn interpreter_options_taking_the_next_word() {
+    for (plain, with_value) in [
+        (
+            "python3 -c \"import os; os.system('rm -rf ~')\"",
+            "python3 -X utf8 -c \"import os; os.system('rm -rf ~')\"",
+        ),
+        (
+            "python3 -c \"import os; os.system('rm -rf ~')\"",
+            "python3 -W ignore -B -c \"import os; os.system('rm -rf ~')\"",
+        ),
+        (
+            "python3 -c \"import os; os.system('rm -rf ~')\"",
+            "python3 -BX utf8 -c \"import os; os.system('rm -rf ~')\"",
+        ),
+        (
+            "perl -e \"system('rm -rf ~')\"",
+            "perl -I lib -e \"system('rm -rf ~')\"",
+        ),
+        (
+            "ruby -e \"system('rm -rf ~')\"",
+            "ruby -r json -e \"system('rm -rf ~')\"",
+        ),
+        (
+            "ruby -e \"system('rm -rf ~')\"",
+            "ruby -C /tmp -e \"system('rm -rf ~')\"",
+        ),
+        (
+            "ruby -e \"system('rm -rf ~')\"",
+            "ruby -We\"system('rm -rf ~')\"",
+        ),
+        (
+            "php -r \"system('rm -rf ~');\"",
+            "php -d display_errors=1 -r \"system('rm -rf ~');\"",
+        ),
+        (
+            "node -e \"require('child_process').execSync('rm -rf ~')\"",
+            "node -r ./setup.js -e \"require('child_process').execSync('rm -rf ~')\"",
+        ),
+        (
+            "node -e \"require('child_process').execSync('rm -rf ~')\"",
+            "node --input-type module -e \"require('child_process').execSync('rm -rf ~')\"",
+        ),
+        (
+            "node -e \"require('child_process').execSync('rm -rf ~')\"",
+            "node --title x -e \"require('child_process').execSync('rm -rf ~')\"",
+        ),
+    ] {
+        let expected = verdict(plain);
+        assert_ne!(expected.0, "allow", "{plain}");
+        assert_eq!(verdict(with_value), expected, "{with_value}");
+    }
+    // Code on standard input after a value option is read too.
+    assert_ne!(
+        verdict("python3 -X utf8 - <<'EOF'\nimport os; os.system('rm -rf ~')\nEOF").0,
+        "allow"
+    );
+    for cmd in [
+        "python3 -X utf8 script.py",
+        "python3 -W ignore -m pytest -q",
+        "node -r dotenv/config server.js",
+        "node --input-type module -e 'console.log(1)'",
+        "ruby -r json -e 'puts JSON.dump([1])'",
+        "perl -I lib -e 'print 1'",
+        "php -d memory_limit=1G artisan migrate:status",
+    ] {
+        allow(cmd);
+    }
+}
