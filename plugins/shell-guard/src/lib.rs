@@ -14,6 +14,7 @@
 pub mod commands;
 pub mod destroyers;
 pub mod embedded;
+pub mod getopt;
 pub mod modules;
 pub mod options;
 pub mod paths;
