@@ -23,6 +23,9 @@ pub enum Code {
     ApprovalInvalidReview,
     /// A malformed list query.
     ApprovalInvalidQuery,
+    /// The request is no longer what the reviewer was shown (its
+    /// `reviewSha256` changed): nothing was recorded.
+    ApprovalChanged,
     /// The ledger or the signing key failed.
     ApprovalUnavailable,
     /// The policy has no `[approvals]` table, or names a ledger this
@@ -40,6 +43,7 @@ impl AsRef<str> for Code {
             Code::ApprovalExpired => "TOOLVET_APPROVAL_EXPIRED",
             Code::ApprovalInvalidReview => "TOOLVET_APPROVAL_INVALID_REVIEW",
             Code::ApprovalInvalidQuery => "TOOLVET_APPROVAL_INVALID_QUERY",
+            Code::ApprovalChanged => "TOOLVET_APPROVAL_CHANGED",
             Code::ApprovalUnavailable => "TOOLVET_APPROVAL_UNAVAILABLE",
             Code::ApprovalUnsupported => "TOOLVET_APPROVAL_UNSUPPORTED",
         }
@@ -87,6 +91,7 @@ pub fn approval_error(e: &ApprovalError) -> NativeError {
         ApprovalError::InvalidReview(_) => Code::ApprovalInvalidReview,
         ApprovalError::InvalidQuery(_) => Code::ApprovalInvalidQuery,
         ApprovalError::Unsupported(_) => Code::ApprovalUnsupported,
+        ApprovalError::Changed(_) => Code::ApprovalChanged,
         // Ledger, key, and whatever later versions add.
         _ => Code::ApprovalUnavailable,
     };

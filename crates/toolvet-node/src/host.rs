@@ -186,12 +186,16 @@ impl NativeHost {
     /// `approve` or `reject`, `reviewer` says who, `message` is recorded
     /// (and is what the model reads on a rejection), `scope` is `once`
     /// (default) or `run` (approvals only). The first decision stands.
+    /// `shown`, when given, is the request's `reviewSha256` as the
+    /// reviewer read it: an approval is then recorded only while the
+    /// request still has that digest (else `TOOLVET_APPROVAL_CHANGED`).
     ///
     /// Failures (returned): `TOOLVET_APPROVAL_INVALID_REVIEW` (a missing
     /// reviewer, an unknown decision or scope: never taken for an
     /// approval), `TOOLVET_APPROVAL_NOT_FOUND`,
     /// `TOOLVET_APPROVAL_ALREADY_DECIDED`, `TOOLVET_APPROVAL_EXPIRED`,
-    /// `TOOLVET_APPROVAL_UNAVAILABLE`, `TOOLVET_APPROVAL_UNSUPPORTED`.
+    /// `TOOLVET_APPROVAL_CHANGED`, `TOOLVET_APPROVAL_UNAVAILABLE`,
+    /// `TOOLVET_APPROVAL_UNSUPPORTED`.
     #[napi]
     pub async fn decide(
         &self,
@@ -200,16 +204,18 @@ impl NativeHost {
         reviewer: String,
         message: Option<String>,
         scope: Option<String>,
+        shown: Option<String>,
     ) -> Either<ApprovalRequest, NativeError> {
         let decided = async {
             let approvals = self.approvals_handle()?;
             let review =
                 toolvet::Review::parse(&decision, &reviewer, message.as_deref(), scope.as_deref())
                     .map_err(|e| approval_error(&e))?;
-            approvals
-                .decide(&id, review)
-                .await
-                .map_err(|e| approval_error(&e))
+            match shown {
+                Some(shown) => approvals.decide_shown(&id, review, &shown).await,
+                None => approvals.decide(&id, review).await,
+            }
+            .map_err(|e| approval_error(&e))
         };
         match decided.await {
             Ok(request) => Either::A(request.into()),

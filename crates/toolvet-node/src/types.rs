@@ -385,6 +385,11 @@ pub struct ApprovalRequest {
     pub review: Option<ReviewRecord>,
     /// When a resumed call used the approval (RFC 3339).
     pub consumed_at: Option<String>,
+    /// What a person reads and decides, as a digest (hex sha256 of the
+    /// bound call, principal, agent and escalations): a review screen
+    /// hands it back as `shown` with the decision, so a request rewritten
+    /// in the ledger after it was read is not approved.
+    pub review_sha256: String,
 }
 
 /// What the host knows about one configured check.
@@ -514,7 +519,9 @@ impl From<toolvet::Verdict> for Verdict {
 
 impl From<toolvet::ApprovalRequest> for ApprovalRequest {
     fn from(r: toolvet::ApprovalRequest) -> Self {
+        let review_sha256 = r.review_sha256();
         ApprovalRequest {
+            review_sha256,
             id: r.id,
             status: r.status.into(),
             call: BoundCall {

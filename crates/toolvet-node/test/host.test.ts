@@ -53,6 +53,22 @@ test('approve resumes the call once; the ticket cannot be used again', async () 
   assert.equal((await host.approval(request.id)).status, 'consumed');
 });
 
+test('a review screen hands back what it showed: a request that no longer matches is not decided', async () => {
+  const host = await testHost();
+  const held = await host.check({ id: 'c1', name: 'deploy', arguments: { env: 'prod' } }, undefined, { runId: 'r1' });
+  const id = held.approval?.id ?? '';
+  const shown = await host.approval(id);
+  assert.match(shown.reviewSha256, /^[0-9a-f]{64}$/);
+  assert.equal((await host.pending())[0]?.reviewSha256, shown.reviewSha256);
+  const stale = await host.approve(id, 'alice', { shown: '0'.repeat(64) }).catch((e: unknown) => e);
+  assert.ok(stale instanceof ApprovalError, String(stale));
+  assert.equal(stale.kind, 'changed');
+  assert.equal((await host.approval(id)).status, 'pending');
+  const approved = await host.approve(id, 'alice', { shown: shown.reviewSha256 });
+  assert.equal(approved.status, 'approved');
+  assert.equal(approved.reviewSha256, shown.reviewSha256);
+});
+
 test('reject gives the model the reviewer\'s message', async () => {
   const host = await testHost();
   const call = { id: 'c9', name: 'deploy_api', arguments: {} };

@@ -29,12 +29,14 @@ export type ApprovalErrorKind =
   | 'expired'
   | 'invalid-review'
   | 'invalid-query'
+  | 'changed'
   | 'unavailable'
   | 'unsupported';
 
 /**
  * An approvals operation that was refused (`not-found`, `already-decided`,
- * `expired`, `invalid-review`, `invalid-query`) or could not be done
+ * `expired`, `invalid-review`, `invalid-query`; `changed`: the request is no
+ * longer what the reviewer was shown) or could not be done
  * (`unavailable`: the ledger or key failed; `unsupported`: the policy has
  * no `[approvals]` table or names a ledger this build cannot open).
  */
@@ -52,6 +54,7 @@ const APPROVAL_KINDS: Record<string, ApprovalErrorKind> = {
   TOOLVET_APPROVAL_EXPIRED: 'expired',
   TOOLVET_APPROVAL_INVALID_REVIEW: 'invalid-review',
   TOOLVET_APPROVAL_INVALID_QUERY: 'invalid-query',
+  TOOLVET_APPROVAL_CHANGED: 'changed',
   TOOLVET_APPROVAL_UNAVAILABLE: 'unavailable',
   TOOLVET_APPROVAL_UNSUPPORTED: 'unsupported',
 };

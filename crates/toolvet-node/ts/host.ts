@@ -51,6 +51,12 @@ export interface ReviewOptions {
   message?: string;
   /** `once` (default): this call, once. `run`: the same tool and arguments for the rest of the run. */
   scope?: 'once' | 'run';
+  /**
+   * The `reviewSha256` of the request as the reviewer read it. A review
+   * screen passes it: the decision is then recorded only while the request
+   * is still what the person saw (else an `ApprovalError` of kind `changed`).
+   */
+  shown?: string;
 }
 
 /**
@@ -181,10 +187,12 @@ export class Host implements Vetter {
 
   /**
    * Approve request `id` as `reviewer`. The first decision stands.
-   * @throws {ApprovalError} `invalid-review`, `not-found`, `already-decided`, `expired`, `unavailable`, `unsupported`.
+   * @throws {ApprovalError} `invalid-review`, `not-found`, `already-decided`, `expired`, `changed`, `unavailable`, `unsupported`.
    */
   async approve(id: string, reviewer: string, options: ReviewOptions = {}): Promise<ApprovalRequest> {
-    return parsed(await unwrap(this.#addon.decide(id, 'approve', reviewer, options.message, options.scope)));
+    return parsed(
+      await unwrap(this.#addon.decide(id, 'approve', reviewer, options.message, options.scope, options.shown)),
+    );
   }
 
   /**
@@ -193,7 +201,7 @@ export class Host implements Vetter {
    * @throws {ApprovalError} as `approve`.
    */
   async reject(id: string, reviewer: string, options: Omit<ReviewOptions, 'scope'> = {}): Promise<ApprovalRequest> {
-    return parsed(await unwrap(this.#addon.decide(id, 'reject', reviewer, options.message)));
+    return parsed(await unwrap(this.#addon.decide(id, 'reject', reviewer, options.message, undefined, options.shown)));
   }
 
   /** Hex sha256 of the policy in force. */

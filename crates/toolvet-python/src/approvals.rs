@@ -80,7 +80,11 @@ impl Approvals {
     /// Approve request `id` as `reviewer`, for this call once (`scope =
     /// "once"`) or for the same tool and arguments for the rest of the run
     /// (`"run"`). The first decision stands: deciding twice raises.
-    #[pyo3(signature = (id, reviewer, message=None, scope="once"))]
+    ///
+    /// A review screen passes `shown`, the request's `review_sha256` as the
+    /// person read it: the approval is then recorded only while the request
+    /// is still what they saw, else `ApprovalError` of kind `changed`.
+    #[pyo3(signature = (id, reviewer, message=None, scope="once", *, shown=None))]
     fn approve(
         &self,
         py: Python<'_>,
@@ -88,24 +92,27 @@ impl Approvals {
         reviewer: &str,
         message: Option<&str>,
         scope: &str,
+        shown: Option<String>,
     ) -> PyResult<ApprovalRequest> {
         let review = toolvet::Review::parse("approve", reviewer, message, Some(scope))
             .map_err(errors::approval_error)?;
-        self.decide(py, id, review)
+        self.decide(py, id, review, shown)
     }
 
     /// Reject request `id` as `reviewer`; the model reads `message`.
-    #[pyo3(signature = (id, reviewer, message=None))]
+    /// `shown` as for `approve`.
+    #[pyo3(signature = (id, reviewer, message=None, *, shown=None))]
     fn reject(
         &self,
         py: Python<'_>,
         id: String,
         reviewer: &str,
         message: Option<&str>,
+        shown: Option<String>,
     ) -> PyResult<ApprovalRequest> {
         let review = toolvet::Review::parse("reject", reviewer, message, None)
             .map_err(errors::approval_error)?;
-        self.decide(py, id, review)
+        self.decide(py, id, review, shown)
     }
 
     fn __repr__(&self) -> String {
@@ -119,10 +126,16 @@ impl Approvals {
         py: Python<'_>,
         id: String,
         review: toolvet::Review,
+        shown: Option<String>,
     ) -> PyResult<ApprovalRequest> {
         let approvals = self.inner.clone();
-        run(py, async move { approvals.decide(&id, review).await })
-            .map(|inner| ApprovalRequest { inner })
+        run(py, async move {
+            match shown {
+                Some(shown) => approvals.decide_shown(&id, review, &shown).await,
+                None => approvals.decide(&id, review).await,
+            }
+        })
+        .map(|inner| ApprovalRequest { inner })
     }
 }
 
@@ -144,6 +157,14 @@ impl ApprovalRequest {
     #[getter]
     fn status(&self) -> &'static str {
         self.inner.status.as_str()
+    }
+
+    /// What a person reads and decides, as a digest (hex sha256 of the
+    /// bound call, principal, agent and escalations): hand it back as
+    /// `shown` with the decision.
+    #[getter]
+    fn review_sha256(&self) -> String {
+        self.inner.review_sha256()
     }
 
     /// The tool the call is for.

@@ -112,6 +112,27 @@ def test_sqlite_ledger_outlives_the_host(tmp_path):
     assert second.check(CALL, context=RUN, ticket=v.approval.ticket).decision == "allow"
 
 
+def test_a_request_rewritten_after_it_was_shown_is_not_approved(tmp_path):
+    """A review screen hands back the `review_sha256` it showed; a ledger row rewritten in between is not decided."""
+    import sqlite3
+
+    host = make_host(tmp_path, ledger="approvals.db")
+    v = host.check(CALL, context=RUN)
+    shown = host.approvals.get(v.approval.id)
+    assert len(shown.review_sha256) == 64 and int(shown.review_sha256, 16) >= 0
+    assert host.approvals.pending()[0].review_sha256 == shown.review_sha256
+    with sqlite3.connect(tmp_path / "approvals.db") as db:
+        db.execute("UPDATE approval_requests SET agent = 'someone-else' WHERE id = ?", (v.approval.id,))
+    with pytest.raises(toolvet.ApprovalError) as e:
+        host.approvals.approve(v.approval.id, "alice", shown=shown.review_sha256)
+    assert e.value.kind == "changed"
+    now = host.approvals.get(v.approval.id)
+    assert (now.status, now.agent) == ("pending", "someone-else")
+    assert now.review_sha256 != shown.review_sha256
+    # What the person is shown now can be decided.
+    assert host.approvals.approve(v.approval.id, "alice", shown=now.review_sha256).status == "approved"
+
+
 def test_arguments_reach_the_ledger_exactly(host):
     """Strings are escaped exactly (quotes, backslashes, tab, newline and non-ASCII characters)."""
     args = {"note": 'a "quoted" \\ path\n\ttab \u2028 é 🚀', "n": [1, -2.5, 2**63 - 1, -(2**63), True, None], "empty": {}}
