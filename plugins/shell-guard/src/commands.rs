@@ -2342,60 +2342,18 @@ impl Analysis<'_> {
         }
     }
 
+    /// `git push`: force, delete and mirror read from git's push table
+    /// ([`crate::gitopts`]: `-uf`, `--forc`, `--de`, `--mi`; any prefix of
+    /// them, one letter included, is read as them; reviews s16 P10, s17
+    /// Q7), checked against the refspecs (the operands after the remote).
     fn git_push(&mut self, args: &[Field]) {
-        let mut force = false;
-        let mut delete = false;
-        let mut all = false;
-        let mut positional: Vec<&Field> = Vec::new();
-        let mut ended = false;
-        let mut j = 0;
-        while let Some(a) = args.get(j) {
-            let t = a.text();
-            j += 1;
-            if ended || !t.starts_with('-') || t == "-" {
-                positional.push(a);
-                continue;
-            }
-            match t.as_str() {
-                "--" => ended = true,
-                "--force" | "--force-with-lease" => force = true,
-                "--mirror" => {
-                    force = true;
-                    all = true;
-                }
-                "--all" | "--branches" => all = true,
-                "--delete" => delete = true,
-                "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => j += 1,
-                t if t.starts_with("--force-with-lease=") => force = true,
-                t if t.starts_with("--") => {
-                    // git takes unique prefixes of long options (`--forc`,
-                    // `--force-w`, `--mir`, `--del`; review s16 P10).
-                    let key = t[2..].split('=').next().unwrap_or("");
-                    let pre = |o: &str| key.len() >= 3 && o.starts_with(key);
-                    if pre("force") || pre("force-with-lease") {
-                        force = true;
-                    } else if pre("mirror") {
-                        force = true;
-                        all = true;
-                    } else if pre("all") || pre("branches") {
-                        all = true;
-                    } else if pre("delete") {
-                        delete = true;
-                    } else if !t.contains('=')
-                        && (pre("push-option") || pre("repo") || pre("receive-pack") || pre("exec"))
-                    {
-                        j += 1;
-                    }
-                }
-                t => {
-                    force |= t.contains('f');
-                    delete |= t.contains('d');
-                    if t.ends_with('o') {
-                        j += 1;
-                    }
-                }
-            }
-        }
+        let table = crate::gitopts::command("push").expect("git push table");
+        let parsed = crate::gitopts::read(&table.spec, args);
+        let has = |n: &str| parsed.has(n);
+        let force = has("force") || has("force-with-lease") || has("mirror");
+        let delete = has("delete");
+        let all = has("mirror") || has("all") || has("branches");
+        let positional: Vec<&Field> = parsed.operands.iter().map(|&k| &args[k]).collect();
         let protected = self.opts.protected_branches.join(", ");
         let refspecs = positional.get(1..).unwrap_or(&[]);
         if refspecs.is_empty() {

@@ -1024,42 +1024,57 @@ const CODE_OPTION_VARIABLES: &[(&str, &[&str])] = &[
 ];
 
 /// git configuration keys (lower case; `*` is one subsection) whose value
-/// is a shell command git runs later, or (for `alias.*`) a git command or
-/// `!shell`.
+/// is a shell command or program git runs later, besides those
+/// [`GIT_PROGRAM_KEY_SUFFIXES`] name; `alias.*` is read apart (a git
+/// command or `!shell`). Sources: git-config(1), git-send-email(1),
+/// gitattributes(5), git-imap-send(1), git-submodule(1).
 const GIT_PROGRAM_KEYS: &[&str] = &[
-    "core.editor",
-    "core.pager",
-    "core.sshcommand",
-    "core.askpass",
     "core.gitproxy",
-    "core.alternaterefscommand",
     "core.fsmonitor",
-    "sequence.editor",
     "diff.external",
-    "diff.*.textconv",
-    "diff.*.command",
-    "merge.*.driver",
     "filter.*.clean",
     "filter.*.smudge",
     "filter.*.process",
     "pager.*",
-    "gpg.program",
-    "gpg.*.program",
-    "credential.helper",
-    "credential.*.helper",
-    "difftool.*.cmd",
-    "mergetool.*.cmd",
-    "man.*.cmd",
-    "browser.*.cmd",
     "web.browser",
-    "sendemail.sendmailcmd",
     "sendemail.smtpserver",
+    "sendemail.*.smtpserver",
     "interactive.difffilter",
-    "uploadpack.packobjectshook",
     "remote.*.uploadpack",
     "remote.*.receivepack",
     "remote.*.vcs",
+    "difftool.*.path",
+    "mergetool.*.path",
+    "man.*.path",
+    "imap.tunnel",
+    "submodule.*.update",
+    "instaweb.httpd",
+    "instaweb.browser",
 ];
+
+/// Endings of git configuration key names (the part after the last dot,
+/// lower case: git reads section and key names in any case) whose value
+/// is a command or program git runs: `gpg.ssh.defaultKeyCommand`,
+/// `core.alternateRefsCommand`, `sendemail.toCmd` / `ccCmd` /
+/// `headerCmd` / `sendmailCmd`, `difftool.*.cmd`, `trailer.*.command`,
+/// `gpg.program`, `core.editor`, `sequence.editor`, `core.pager`,
+/// `credential.helper`, `core.askpass`, `merge.*.driver`,
+/// `diff.*.textconv`, `uploadpack.packObjectsHook`, `core.sshCommand`.
+/// Read by ending so that a key this list does not name yet is still
+/// judged (review s17 Q10).
+const GIT_PROGRAM_KEY_SUFFIXES: &[&str] = &[
+    "cmd", "command", "program", "editor", "pager", "helper", "askpass", "driver", "textconv",
+    "hook",
+];
+
+/// Whether git configuration key `key` (lower case) names a command or
+/// program git runs.
+fn git_program_key(key: &str) -> bool {
+    let name = key.rsplit('.').next().unwrap_or(key);
+    key.contains('.')
+        && (GIT_PROGRAM_KEY_SUFFIXES.iter().any(|s| name.ends_with(s))
+            || key_matches(GIT_PROGRAM_KEYS, key))
+}
 
 /// git configuration keys that make git read more configuration, or run
 /// hooks or transports, from a place the analysis cannot see.
@@ -1346,7 +1361,7 @@ impl Analysis<'_> {
             );
             return;
         }
-        if key_matches(GIT_PROGRAM_KEYS, &lower) {
+        if git_program_key(&lower) {
             if matches!(
                 text.to_ascii_lowercase().as_str(),
                 "" | "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"
@@ -1995,38 +2010,14 @@ impl Analysis<'_> {
     }
 }
 
-/// `(git subcommand, option)` whose value is a shell command git runs
-/// (`git rebase --exec CMD`, `git filter-branch --tree-filter CMD`).
-const GIT_SUBCOMMAND_SCRIPTS: &[(&str, &str)] = &[
-    ("rebase", "--exec"),
-    ("rebase", "-x"),
-    ("filter-branch", "--tree-filter"),
-    ("filter-branch", "--index-filter"),
-    ("filter-branch", "--msg-filter"),
-    ("filter-branch", "--env-filter"),
-    ("filter-branch", "--commit-filter"),
-    ("filter-branch", "--parent-filter"),
-    ("filter-branch", "--tag-name-filter"),
-    ("difftool", "--extcmd"),
-    ("difftool", "-x"),
-    ("grep", "--open-files-in-pager"),
-    ("grep", "-O"),
-    ("clone", "-u"),
-    ("clone", "--upload-pack"),
-    ("fetch", "--upload-pack"),
-    ("pull", "--upload-pack"),
-    ("ls-remote", "--upload-pack"),
-    ("archive", "--exec"),
-    ("push", "--receive-pack"),
-    ("push", "--exec"),
-    ("send-email", "--smtp-server"),
-];
-
 impl Analysis<'_> {
     /// Options of git subcommands that run a shell command (`rebase
     /// --exec`, `filter-branch --tree-filter`, `difftool -x`, `grep -O`,
-    /// `clone -u`), and the subcommands whose remaining words are one
-    /// (`submodule foreach CMD…`, `bisect run CMD…`): analysed as shell.
+    /// `clone -u`, `send-email --to-cmd`), read as git reads them
+    /// ([`crate::gitopts`]: clusters, prefixes; reviews s16 P10, s17 Q5,
+    /// Q7), and the subcommands whose remaining words are one (`submodule
+    /// foreach CMD…`, `bisect run CMD…`): analysed as shell. `git clone
+    /// -c K=V` is configuration, judged as `git -c K=V`.
     pub(crate) fn git_subcommand_programs(
         &mut self,
         sub: &str,
@@ -2034,70 +2025,51 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
     ) {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        for (i, t) in texts.iter().enumerate() {
-            for (s, opt) in GIT_SUBCOMMAND_SCRIPTS {
-                if *s != sub {
-                    continue;
-                }
-                let value = if t == opt {
-                    args.get(i + 1).cloned()
-                } else if let Some(v) = t.strip_prefix(&format!("{opt}=")) {
-                    Some(Field::lit(v))
-                } else if opt.len() == 2 && t.len() > 2 && t.starts_with(opt) {
-                    // `-xCMD`, `-Oless`.
-                    Some(Field::lit(&t[2..]))
-                } else if let (Some(long), Some(given)) =
-                    (opt.strip_prefix("--"), t.strip_prefix("--"))
-                    && let (key, attached) = given
-                        .split_once('=')
-                        .map_or((given, None), |(k, v)| (k, Some(v)))
-                    && key.len() >= 3
-                    && long.starts_with(key)
-                {
-                    // git takes unique prefixes of long options
-                    // (`rebase --exe CMD`, `fetch --upload-p=CMD`; review
-                    // s16 P10).
-                    match attached {
-                        Some(v) => Some(Field::lit(v)),
-                        None => args.get(i + 1).cloned(),
-                    }
-                } else {
-                    None
-                };
-                if let Some(v) = value {
+        if let Some(cmd) = crate::gitopts::command(sub) {
+            let parsed = crate::gitopts::read(&cmd.spec, args);
+            for f in &parsed.found {
+                let Some(v) = &f.value else { continue };
+                if cmd.scripts.contains(&f.opt.name) {
                     self.run_script_field(
-                        &v,
+                        v,
                         env,
                         depth,
                         &Output::Unknown,
-                        &format!("`git {sub} {opt}`"),
+                        &format!("`git {sub} --{}`", f.opt.name),
                     );
+                } else if sub == "clone" && f.opt.name == "config" {
+                    self.git_option_config("clone --config", v, env, depth);
                 }
             }
         }
-        let tail = match (sub, texts.first().map(String::as_str)) {
-            ("submodule", Some("foreach")) => Some(1),
-            ("bisect", Some("run")) => Some(1),
-            _ => None,
+        // `git submodule [-q|--quiet|--cached] foreach [--recursive] CMD…`
+        // (git-submodule.sh takes its own options before the command word,
+        // and refuses any other), `git bisect run CMD…`.
+        let first = args.iter().position(|a| !a.text().starts_with('-'));
+        let start = match (sub, first) {
+            ("submodule", Some(k)) if args[k].text() == "foreach" => k + 1,
+            ("bisect", Some(0)) if args[0].text() == "run" => 1,
+            _ => return,
         };
-        if let Some(start) = tail {
-            let words: Vec<&Field> = args[start..]
+        let mut words = &args[start..];
+        if sub == "submodule" {
+            // foreach's own options (`--recursive`, `-q`).
+            let skip = words
                 .iter()
-                .skip_while(|a| a.text().starts_with('-') && sub == "submodule")
-                .collect();
-            if words.is_empty() {
-                return;
-            }
-            let mut e = env.clone();
-            if sub == "submodule" {
-                // `foreach` runs its words through the shell.
-                let script = words.iter().map(|w| w.text()).collect::<Vec<_>>().join(" ");
-                self.script(&script, &mut e, depth + 1, &Output::Unknown);
-            } else {
-                let argv: Vec<Field> = words.into_iter().cloned().collect();
-                self.exec(argv, &mut e, depth + 1, &Output::Unknown, false);
-            }
+                .take_while(|a| a.text().starts_with('-'))
+                .count();
+            words = &words[skip..];
+        }
+        if words.is_empty() {
+            return;
+        }
+        let mut e = env.clone();
+        if sub == "submodule" {
+            // `foreach` runs its words through the shell.
+            let script = words.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+            self.script(&script, &mut e, depth + 1, &Output::Unknown);
+        } else {
+            self.exec(words.to_vec(), &mut e, depth + 1, &Output::Unknown, false);
         }
     }
 }

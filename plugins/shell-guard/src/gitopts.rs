@@ -1,0 +1,512 @@
+//! git subcommands' options, read as git reads them (reviews s16 P10, s17
+//! Q5 and Q7).
+//!
+//! git's builtins read their options with parse-options
+//! (`parse-options.c`): short options bundle and the first letter that
+//! takes a value takes the rest of the word or the next word (`rebase -ix
+//! CMD`, `difftool -yx CMD`); a long option may be any unique prefix of
+//! its name, one letter included (`rebase --e CMD`, `ls-remote --u=CMD`);
+//! options and operands mix. `git send-email` reads its options with
+//! Perl's Getopt::Long, which takes unique prefixes too, one dash or two,
+//! in any case.
+//!
+//! Each subcommand has one table ([`GitCommand`]): every short letter git
+//! knows for it (so a cluster is read letter by letter as git reads it),
+//! and the long options that matter here. [`read`] differs from
+//! [`crate::getopt::parse`] where git's full table is not this one, always
+//! towards reading more:
+//!
+//! - a long spelling that is a prefix of several listed options is read
+//!   as every one of them: git refuses an ambiguous prefix, so reading it
+//!   as a command-running option costs nothing when git would run nothing;
+//! - a short letter the table does not know is read as a flag, and the
+//!   rest of the cluster as more options (git refuses an unknown letter);
+//!   a letter with an optional value (`-r[MODE]`, `-S[KEY]`) both gives
+//!   the rest as its value and reads on;
+//! - `--` is read past: it ends git's options unless it is the value of an
+//!   option this table does not list, so the words after it are read as
+//!   options too (a path spelled like an option is rare; a command hidden
+//!   after a `--` that was a value is not).
+
+use crate::getopt::{Found, Opt, Parsed, Spec, Takes, long, short};
+use crate::syntax::Field;
+
+/// A git subcommand's options, and which of them name a command git runs.
+pub struct GitCommand {
+    /// The subcommand (`rebase`).
+    pub name: &'static str,
+    /// Its options: every short letter, the long options that matter.
+    /// `long_only`: read as Getopt::Long reads (`send-email`): one dash or
+    /// two, any case.
+    pub spec: Spec,
+    /// Options (by name) whose value is a shell command git runs (`exec`).
+    pub scripts: &'static [&'static str],
+}
+
+/// A table of a git builtin (`permute`, short letters, long names).
+const fn git_spec(opts: &'static [Opt]) -> Spec {
+    Spec {
+        opts,
+        permute: true,
+        long_only: false,
+    }
+}
+
+const V: Takes = Takes::Value;
+const N: Takes = Takes::No;
+const O: Takes = Takes::Optional;
+
+/// git's subcommands whose options can make git run a command.
+/// Sources: git's `builtin/<name>.c` option tables (`OPT_*('x', …)`),
+/// `archive.c`, `git-filter-branch.sh`, `git-instaweb.sh`,
+/// `git-send-email.perl`; the man pages for the commands they run.
+pub const GIT_COMMANDS: &[GitCommand] = &[
+    // `git rebase -x|--exec CMD`: runs CMD through the shell after each
+    // commit. `-r[MODE]` and `-S[KEYID]` take an optional joined value.
+    GitCommand {
+        name: "rebase",
+        spec: git_spec(&[
+            long("exec", 'x', V),
+            short("q", N),
+            short("v", N),
+            short("n", N),
+            short("C", V),
+            short("f", N),
+            short("m", N),
+            short("i", N),
+            short("p", N),
+            short("k", N),
+            short("S", O),
+            short("r", O),
+            short("s", V),
+            short("X", V),
+        ]),
+        scripts: &["exec"],
+    },
+    // `git difftool -x|--extcmd CMD`: runs CMD (through the shell) on each
+    // pair of files. `-t|--tool` names a configured tool.
+    GitCommand {
+        name: "difftool",
+        spec: git_spec(&[
+            long("extcmd", 'x', V),
+            long("tool", 't', V),
+            short("g", N),
+            short("d", N),
+            short("y", N),
+        ]),
+        scripts: &["extcmd"],
+    },
+    // `git grep -O[PAGER]|--open-files-in-pager[=PAGER]`: opens the
+    // matching files with PAGER (run through the shell). The value is
+    // optional in git; read here also from the next word, to be safe.
+    GitCommand {
+        name: "grep",
+        spec: git_spec(&[
+            long("open-files-in-pager", 'O', V),
+            short("v", N),
+            short("i", N),
+            short("w", N),
+            short("a", N),
+            short("I", N),
+            short("r", N),
+            short("E", N),
+            short("G", N),
+            short("F", N),
+            short("P", N),
+            short("n", N),
+            short("h", N),
+            short("H", N),
+            short("l", N),
+            short("L", N),
+            short("z", N),
+            short("o", N),
+            short("c", N),
+            short("q", N),
+            short("p", N),
+            short("W", N),
+            short("(", N),
+            short(")", N),
+            short("C", V),
+            short("B", V),
+            short("A", V),
+            short("f", V),
+            short("e", V),
+            short("m", V),
+        ]),
+        scripts: &["open-files-in-pager"],
+    },
+    // `git clone -u|--upload-pack CMD`: runs CMD (through the shell, for
+    // a local or ssh source) as the remote's upload-pack. `-c|--config
+    // K=V` sets configuration in the new repository (read as `git -c`).
+    GitCommand {
+        name: "clone",
+        spec: git_spec(&[
+            long("upload-pack", 'u', V),
+            long("config", 'c', V),
+            short("v", N),
+            short("q", N),
+            short("n", N),
+            short("l", N),
+            short("s", N),
+            short("j", V),
+            short("o", V),
+            short("b", V),
+        ]),
+        scripts: &["upload-pack"],
+    },
+    // `git fetch|pull|ls-remote --upload-pack CMD`: as for clone (`-u` is
+    // another option in fetch and pull: `--update-head-ok`).
+    GitCommand {
+        name: "fetch",
+        spec: git_spec(&[
+            long("upload-pack", '\0', V),
+            short("v", N),
+            short("q", N),
+            short("a", N),
+            short("f", N),
+            short("m", N),
+            short("t", N),
+            short("n", N),
+            short("j", V),
+            short("p", N),
+            short("P", N),
+            short("k", N),
+            short("u", N),
+            short("o", V),
+        ]),
+        scripts: &["upload-pack"],
+    },
+    GitCommand {
+        name: "pull",
+        spec: git_spec(&[
+            long("upload-pack", '\0', V),
+            short("v", N),
+            short("q", N),
+            short("r", O),
+            short("n", N),
+            short("s", V),
+            short("X", V),
+            short("S", O),
+            short("a", N),
+            short("f", N),
+            short("t", N),
+            short("p", N),
+            short("j", O),
+            short("k", N),
+            short("o", V),
+        ]),
+        scripts: &["upload-pack"],
+    },
+    GitCommand {
+        name: "ls-remote",
+        spec: git_spec(&[
+            long("upload-pack", '\0', V),
+            short("q", N),
+            short("t", N),
+            short("b", N),
+            short("h", N),
+            short("o", V),
+        ]),
+        scripts: &["upload-pack"],
+    },
+    // `git archive --remote=R --exec=CMD`: CMD runs as the remote's
+    // upload-archive.
+    GitCommand {
+        name: "archive",
+        spec: git_spec(&[
+            long("exec", '\0', V),
+            short("o", V),
+            short("l", N),
+            short("v", N),
+        ]),
+        scripts: &["exec"],
+    },
+    // `git push --receive-pack|--exec CMD` runs CMD as the remote's
+    // receive-pack. The rest of the table is read by the push rule
+    // (force, delete, mirror: `git_push` in commands.rs).
+    GitCommand {
+        name: "push",
+        spec: git_spec(&[
+            long("exec", '\0', V),
+            long("receive-pack", '\0', V),
+            long("repo", '\0', V),
+            long("push-option", 'o', V),
+            long("recurse-submodules", '\0', V),
+            long("signed", '\0', O),
+            long("all", '\0', N),
+            long("branches", '\0', N),
+            long("mirror", '\0', N),
+            long("delete", 'd', N),
+            long("force", 'f', N),
+            long("force-with-lease", '\0', O),
+            long("force-if-includes", '\0', N),
+            short("v", N),
+            short("q", N),
+            short("n", N),
+            short("u", N),
+        ]),
+        scripts: &["exec", "receive-pack"],
+    },
+    // `git fetch-pack`/`send-pack --upload-pack|--receive-pack|--exec CMD`
+    // (plumbing; they read only full spellings, a prefix is read here too).
+    GitCommand {
+        name: "fetch-pack",
+        spec: git_spec(&[long("upload-pack", '\0', V), long("exec", '\0', V)]),
+        scripts: &["upload-pack", "exec"],
+    },
+    GitCommand {
+        name: "send-pack",
+        spec: git_spec(&[long("receive-pack", '\0', V), long("exec", '\0', V)]),
+        scripts: &["receive-pack", "exec"],
+    },
+    // `git filter-branch --tree-filter CMD …`: each filter, and `--setup`,
+    // is shell code the script evals.
+    GitCommand {
+        name: "filter-branch",
+        spec: git_spec(&[
+            long("setup", '\0', V),
+            long("tree-filter", '\0', V),
+            long("index-filter", '\0', V),
+            long("msg-filter", '\0', V),
+            long("env-filter", '\0', V),
+            long("commit-filter", '\0', V),
+            long("parent-filter", '\0', V),
+            long("tag-name-filter", '\0', V),
+            short("f", N),
+            short("d", V),
+        ]),
+        scripts: &[
+            "setup",
+            "tree-filter",
+            "index-filter",
+            "msg-filter",
+            "env-filter",
+            "commit-filter",
+            "parent-filter",
+            "tag-name-filter",
+        ],
+    },
+    // `git instaweb -d|--httpd CMD`: the web server's command line, run;
+    // `-b|--browser` a browser (a command `git web--browse` runs).
+    GitCommand {
+        name: "instaweb",
+        spec: git_spec(&[
+            long("httpd", 'd', V),
+            long("browser", 'b', V),
+            short("l", N),
+            short("p", V),
+            short("m", V),
+        ]),
+        scripts: &["httpd", "browser"],
+    },
+    // `git send-email --to-cmd|--cc-cmd|--header-cmd CMD` runs CMD through
+    // the shell with each patch's path; `--sendmail-cmd CMD` sends each
+    // mail through it; `--smtp-server /PATH` runs PATH as sendmail.
+    // `--to`/`--cc` (addresses) are listed because their exact spelling
+    // is not a prefix of `--to-cmd`/`--cc-cmd`.
+    GitCommand {
+        name: "send-email",
+        spec: Spec {
+            opts: &[
+                long("to", '\0', V),
+                long("cc", '\0', V),
+                long("to-cmd", '\0', V),
+                long("cc-cmd", '\0', V),
+                long("header-cmd", '\0', V),
+                long("sendmail-cmd", '\0', V),
+                long("smtp-server", '\0', V),
+            ],
+            permute: true,
+            long_only: true,
+        },
+        scripts: &[
+            "to-cmd",
+            "cc-cmd",
+            "header-cmd",
+            "sendmail-cmd",
+            "smtp-server",
+        ],
+    },
+];
+
+/// The table of git subcommand `name`.
+pub fn command(name: &str) -> Option<&'static GitCommand> {
+    GIT_COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// Read `args` (the words after the subcommand) by `spec`, as described
+/// in the module's documentation. `Parsed::end` is the length of `args`;
+/// `problems` holds the words naming no listed option.
+pub fn read(spec: &Spec, args: &[Field]) -> Parsed {
+    let mut p = Parsed {
+        end: args.len(),
+        ..Parsed::default()
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let at = i;
+        let t = args[i].text();
+        i += 1;
+        if t == "--" {
+            continue;
+        }
+        if t == "-" || !t.starts_with('-') {
+            p.operands.push(at);
+            continue;
+        }
+        let long_body = t
+            .strip_prefix("--")
+            .or_else(|| spec.long_only.then(|| &t[1..]));
+        if let Some(body) = long_body {
+            let (name, joined) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (body, None),
+            };
+            // Getopt::Long ignores case; git does not.
+            let name = if spec.long_only {
+                name.to_ascii_lowercase()
+            } else {
+                name.to_string()
+            };
+            let hits = long_candidates(spec, &name);
+            if hits.is_empty() {
+                p.problems.push(format!("unknown option `{t}`"));
+                continue;
+            }
+            // One value word for them all (git refuses the ambiguous).
+            let next = (joined.is_none() && hits.iter().any(|o| o.takes == Takes::Value))
+                .then(|| {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                })
+                .flatten();
+            for opt in hits {
+                let value = match opt.takes {
+                    Takes::No => None,
+                    _ => joined.map(Field::lit).or_else(|| next.clone()),
+                };
+                p.found.push(Found { opt, value, at });
+            }
+            continue;
+        }
+        let cluster = &t[1..];
+        for (k, c) in cluster.char_indices() {
+            let rest = &cluster[k + c.len_utf8()..];
+            let Some(opt) = spec.opts.iter().find(|o| o.short == c && c != '\0') else {
+                // `-NUM` (grep and archive take numbers), or a letter this
+                // table does not list: read on.
+                if !c.is_ascii_digit() {
+                    p.problems.push(format!("unknown option `-{c}` in `{t}`"));
+                }
+                continue;
+            };
+            match opt.takes {
+                Takes::No => p.found.push(Found {
+                    opt,
+                    value: None,
+                    at,
+                }),
+                Takes::Optional => p.found.push(Found {
+                    opt,
+                    value: (!rest.is_empty()).then(|| Field::lit(rest)),
+                    at,
+                }),
+                Takes::Value => {
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    } else {
+                        Some(Field::lit(rest))
+                    };
+                    p.found.push(Found { opt, value, at });
+                    break;
+                }
+            }
+        }
+    }
+    p
+}
+
+/// The listed long options `name` may name: the one spelled exactly so,
+/// else every one it is a prefix of.
+fn long_candidates(spec: &Spec, name: &str) -> Vec<&'static Opt> {
+    if name.is_empty() {
+        return Vec::new();
+    }
+    if let Some(o) = spec.opts.iter().find(|o| o.long && o.name == name) {
+        return vec![o];
+    }
+    spec.opts
+        .iter()
+        .filter(|o| o.long && o.name.starts_with(name))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(sub: &str, cmd: &str) -> Vec<(String, Option<String>)> {
+        let args: Vec<Field> = cmd.split_whitespace().map(Field::lit).collect();
+        let p = read(&command(sub).unwrap().spec, &args);
+        p.found
+            .iter()
+            .map(|f| (f.opt.name.to_string(), f.value.as_ref().map(Field::text)))
+            .collect()
+    }
+
+    fn value(sub: &str, cmd: &str, name: &str) -> Option<String> {
+        found(sub, cmd)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v)
+    }
+
+    #[test]
+    fn clusters_prefixes_and_dashdash() {
+        assert_eq!(
+            value("rebase", "-ix CMD HEAD~1", "exec").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(value("rebase", "-rx CMD", "exec").as_deref(), Some("CMD"));
+        assert_eq!(value("rebase", "-ixCMD", "exec").as_deref(), Some("CMD"));
+        // `-s` takes the rest: no exec.
+        assert_eq!(value("rebase", "-sx HEAD", "exec"), None);
+        assert_eq!(value("rebase", "--e CMD", "exec").as_deref(), Some("CMD"));
+        assert_eq!(
+            value("rebase", "--onto -- -x CMD", "exec").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(
+            value("difftool", "-yx CMD", "extcmd").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(
+            value("difftool", "--e=CMD", "extcmd").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(
+            value("grep", "-nO CMD x", "open-files-in-pager").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(value("grep", "-e -O x", "open-files-in-pager"), None);
+        assert_eq!(
+            value("ls-remote", "--u=CMD .", "upload-pack").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(value("fetch", "-u origin", "upload-pack"), None);
+        assert_eq!(
+            value("clone", "-qu CMD . x", "upload-pack").as_deref(),
+            Some("CMD")
+        );
+        assert_eq!(
+            value("send-email", "-TO-C=CMD x", "to-cmd").as_deref(),
+            Some("CMD")
+        );
+        // An ambiguous prefix is read as every option it may name.
+        let f = found("push", "--forc origin main");
+        assert!(f.iter().any(|(n, _)| n == "force"), "{f:?}");
+        let f = found("push", "--de origin main");
+        assert!(f.iter().any(|(n, _)| n == "delete"), "{f:?}");
+    }
+}
