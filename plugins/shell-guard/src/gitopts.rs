@@ -197,17 +197,19 @@ pub const GIT_COMMANDS: &[GitCommand] = &[
         ]),
         scripts: &["upload-pack"],
     },
+    // (`ls-remote` also takes a hidden `--exec`, the same option.)
     GitCommand {
         name: "ls-remote",
         spec: git_spec(&[
             long("upload-pack", '\0', V),
+            long("exec", '\0', V),
             short("q", N),
             short("t", N),
             short("b", N),
             short("h", N),
             short("o", V),
         ]),
-        scripts: &["upload-pack"],
+        scripts: &["upload-pack", "exec"],
     },
     // `git archive --remote=R --exec=CMD`: CMD runs as the remote's
     // upload-archive.

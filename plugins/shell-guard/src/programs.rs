@@ -1046,6 +1046,7 @@ const GIT_PROGRAM_KEYS: &[&str] = &[
     "difftool.*.path",
     "mergetool.*.path",
     "man.*.path",
+    "browser.*.path",
     "imap.tunnel",
     "submodule.*.update",
     "instaweb.httpd",
@@ -2044,8 +2045,14 @@ impl Analysis<'_> {
         }
         // `git submodule [-q|--quiet|--cached] foreach [--recursive] CMD…`
         // (git-submodule.sh takes its own options before the command word,
-        // and refuses any other), `git bisect run CMD…`.
+        // and refuses any other; `submodule--helper foreach` is what it
+        // runs), `git bisect run CMD…`.
         let first = args.iter().position(|a| !a.text().starts_with('-'));
+        let sub = if sub == "submodule--helper" {
+            "submodule"
+        } else {
+            sub
+        };
         let start = match (sub, first) {
             ("submodule", Some(k)) if args[k].text() == "foreach" => k + 1,
             ("bisect", Some(0)) if args[0].text() == "run" => 1,

@@ -4407,6 +4407,8 @@ fn git_command_options_in_clusters_and_send_email() {
         "git instaweb --httpd='rm -rf ~'",
         "git fetch-pack --upload-pack='rm -rf ~' x",
         "git send-pack --receive-pack='rm -rf ~' x",
+        "git ls-remote --exec='rm -rf ~' .",
+        "git submodule--helper foreach --recursive 'rm -rf ~'",
     ] {
         deny(cmd, "shell.rm-home");
     }
@@ -4503,6 +4505,9 @@ fn git_configuration_command_keys_by_ending() {
         "git -c imap.tunnel='rm -rf ~' imap-send",
         "git -c mergetool.x.path='rm -rf ~' mergetool",
         "git config sendemail.toCmd 'rm -rf ~'",
+        "git -c browser.x.path='rm -rf ~' -c web.browser=x help -w log",
+        "git -c hook.x.command='rm -rf ~' -c hook.x.event=pre-commit commit -m x",
+        "git -c tar.x.command='rm -rf ~' archive --format=x HEAD",
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gpg.ssh.defaultKeyCommand GIT_CONFIG_VALUE_0='rm -rf ~' git commit -S -m x",
     ] {
         deny(cmd, "shell.rm-home");
