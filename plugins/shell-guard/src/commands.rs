@@ -2348,10 +2348,13 @@ impl Analysis<'_> {
     /// Q7), checked against the refspecs (the operands after the remote).
     fn git_push(&mut self, args: &[Field]) {
         let table = crate::gitopts::command("push").expect("git push table");
-        let parsed = crate::gitopts::read(&table.spec, args);
+        let read = crate::gitopts::read(&table.spec, args);
+        let parsed = &read.parsed;
         let has = |n: &str| parsed.has(n);
-        let force = has("force") || has("force-with-lease") || has("mirror");
-        let delete = has("delete");
+        // An option word only known at run time (`-$F`) may be `-f` or `-d`.
+        let unknown = !read.run_time.is_empty();
+        let force = unknown || has("force") || has("force-with-lease") || has("mirror");
+        let delete = unknown || has("delete");
         let all = has("mirror") || has("all") || has("branches");
         let positional: Vec<&Field> = parsed.operands.iter().map(|&k| &args[k]).collect();
         let protected = self.opts.protected_branches.join(", ");

@@ -26,10 +26,15 @@
 //! - `--` is read past: it ends git's options unless it is the value of an
 //!   option this table does not list, so the words after it are read as
 //!   options too (a path spelled like an option is rare; a command hidden
-//!   after a `--` that was a value is not).
+//!   after a `--` that was a value is not);
+//! - an option word whose letters or long name are only known at run
+//!   time (`-i$O`, `--$X`) is kept apart ([`GitRead::run_time`]): the
+//!   caller holds it. A value joined to a known option (`-x"$C"`,
+//!   `--depth=$N`) is that option's value; a word wholly unknown (`"$X"`)
+//!   is read as an operand, as elsewhere in the check.
 
 use crate::getopt::{Found, Opt, Parsed, Spec, Takes, long, short};
-use crate::syntax::Field;
+use crate::syntax::{Field, Seg};
 
 /// A git subcommand's options, and which of them name a command git runs.
 pub struct GitCommand {
@@ -336,32 +341,88 @@ pub fn command(name: &str) -> Option<&'static GitCommand> {
     GIT_COMMANDS.iter().find(|c| c.name == name)
 }
 
+/// An argument list read by a git table.
+#[derive(Clone, Debug, Default)]
+pub struct GitRead {
+    /// Options found and operands, as [`crate::getopt::parse`] gives them.
+    pub parsed: Parsed,
+    /// Indexes of option words whose letters or long name are only known
+    /// at run time (`-i$O`, `--$X`, `--e$X=CMD`): git may read them as
+    /// any option, a command-running one included.
+    pub run_time: Vec<usize>,
+}
+
+/// The known text `f` starts with (its leading literal pieces).
+fn known_prefix(f: &Field) -> String {
+    let mut s = String::new();
+    for seg in &f.segs {
+        match seg {
+            Seg::Lit { text, .. } => s.push_str(text),
+            _ => break,
+        }
+    }
+    s
+}
+
+/// `f` without its first `n` bytes, which are known text (a value joined
+/// to its option: `-x$CMD`, `--exec=$CMD`).
+fn field_after(f: &Field, mut n: usize) -> Field {
+    let mut out = Field::default();
+    for seg in &f.segs {
+        match seg {
+            Seg::Lit { text, quoted } if n > 0 => {
+                let k = n.min(text.len());
+                n -= k;
+                if k < text.len() {
+                    out.segs.push(Seg::Lit {
+                        text: text[k..].to_string(),
+                        quoted: *quoted,
+                    });
+                }
+            }
+            _ => out.segs.push(seg.clone()),
+        }
+    }
+    out
+}
+
 /// Read `args` (the words after the subcommand) by `spec`, as described
-/// in the module's documentation. `Parsed::end` is the length of `args`;
-/// `problems` holds the words naming no listed option.
-pub fn read(spec: &Spec, args: &[Field]) -> Parsed {
-    let mut p = Parsed {
-        end: args.len(),
-        ..Parsed::default()
-    };
+/// in the module's documentation. `parsed.end` is the length of `args`;
+/// `parsed.problems` holds the words naming no listed option.
+pub fn read(spec: &Spec, args: &[Field]) -> GitRead {
+    let mut r = GitRead::default();
+    let p = &mut r.parsed;
+    p.end = args.len();
     let mut i = 0;
     while i < args.len() {
         let at = i;
-        let t = args[i].text();
+        let field = &args[at];
+        let dynamic = field.static_text().is_none();
+        // The known text; a word wholly unknown (`"$X"`) is an operand.
+        let t = if dynamic {
+            known_prefix(field)
+        } else {
+            field.text()
+        };
         i += 1;
-        if t == "--" {
+        if t == "--" && !dynamic {
             continue;
         }
-        if t == "-" || !t.starts_with('-') {
+        if (t == "-" && !dynamic) || !t.starts_with('-') {
             p.operands.push(at);
             continue;
         }
+        let dashes = if t.starts_with("--") { 2 } else { 1 };
         let long_body = t
             .strip_prefix("--")
             .or_else(|| spec.long_only.then(|| &t[1..]));
         if let Some(body) = long_body {
             let (name, joined) = match body.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
+                Some((n, _)) => (n, Some(field_after(field, dashes + n.len() + 1))),
+                None if dynamic => {
+                    r.run_time.push(at);
+                    continue;
+                }
                 None => (body, None),
             };
             // Getopt::Long ignores case; git does not.
@@ -385,13 +446,14 @@ pub fn read(spec: &Spec, args: &[Field]) -> Parsed {
             for opt in hits {
                 let value = match opt.takes {
                     Takes::No => None,
-                    _ => joined.map(Field::lit).or_else(|| next.clone()),
+                    _ => joined.clone().or_else(|| next.clone()),
                 };
                 p.found.push(Found { opt, value, at });
             }
             continue;
         }
         let cluster = &t[1..];
+        let mut valued = false;
         for (k, c) in cluster.char_indices() {
             let rest = &cluster[k + c.len_utf8()..];
             let Some(opt) = spec.opts.iter().find(|o| o.short == c && c != '\0') else {
@@ -402,6 +464,8 @@ pub fn read(spec: &Spec, args: &[Field]) -> Parsed {
                 }
                 continue;
             };
+            // The rest of the word, known or not.
+            let joined = || field_after(field, 1 + k + c.len_utf8());
             match opt.takes {
                 Takes::No => p.found.push(Found {
                     opt,
@@ -410,23 +474,28 @@ pub fn read(spec: &Spec, args: &[Field]) -> Parsed {
                 }),
                 Takes::Optional => p.found.push(Found {
                     opt,
-                    value: (!rest.is_empty()).then(|| Field::lit(rest)),
+                    value: (!rest.is_empty() || dynamic).then(joined),
                     at,
                 }),
                 Takes::Value => {
-                    let value = if rest.is_empty() {
+                    let value = if rest.is_empty() && !dynamic {
                         i += 1;
                         args.get(i - 1).cloned()
                     } else {
-                        Some(Field::lit(rest))
+                        Some(joined())
                     };
                     p.found.push(Found { opt, value, at });
+                    valued = true;
                     break;
                 }
             }
         }
+        if dynamic && !valued {
+            // `-i$O`: letters only known at run time.
+            r.run_time.push(at);
+        }
     }
-    p
+    r
 }
 
 /// The listed long options `name` may name: the one spelled exactly so,
@@ -450,7 +519,7 @@ mod tests {
 
     fn found(sub: &str, cmd: &str) -> Vec<(String, Option<String>)> {
         let args: Vec<Field> = cmd.split_whitespace().map(Field::lit).collect();
-        let p = read(&command(sub).unwrap().spec, &args);
+        let p = read(&command(sub).unwrap().spec, &args).parsed;
         p.found
             .iter()
             .map(|f| (f.opt.name.to_string(), f.value.as_ref().map(Field::text)))

@@ -2027,8 +2027,19 @@ impl Analysis<'_> {
         depth: u32,
     ) {
         if let Some(cmd) = crate::gitopts::command(sub) {
-            let parsed = crate::gitopts::read(&cmd.spec, args);
-            for f in &parsed.found {
+            let read = crate::gitopts::read(&cmd.spec, args);
+            if let Some(&k) = read.run_time.first() {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`git {sub}` is given the option `{}`, whose letters or name are only known at run time: git may \
+                         read it as an option that runs a command. Write the options out; a person must approve it as it is.",
+                        args[k].text()
+                    ),
+                );
+            }
+            for f in &read.parsed.found {
                 let Some(v) = &f.value else { continue };
                 if cmd.scripts.contains(&f.opt.name) {
                     self.run_script_field(

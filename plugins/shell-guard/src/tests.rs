@@ -4558,3 +4558,32 @@ fn git_review_s17_reported_commands() {
         "shell.eval-dynamic",
     );
 }
+
+// review s17 Q5 (a git option word whose letters or name are only known at
+// run time, `-i$O`, `--$X`: git may read it as `-x CMD`): held.
+#[test]
+fn git_option_words_known_only_at_run_time() {
+    for cmd in [
+        "git rebase -i$O 'rm -rf ~' HEAD~1",
+        "git rebase --$X 'rm -rf ~' HEAD~1",
+        "git rebase -x\"$C\" HEAD~1",
+        "git rebase --exec=\"$C\" HEAD~1",
+        "git difftool -y$O 'rm -rf ~' HEAD",
+        "git send-email -$X x.patch",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    assert_eq!(verdict("git push -$F origin main").0, "escalate");
+    for cmd in [
+        "git rebase -C$N main",
+        "git fetch --depth=$N origin",
+        "git push -o \"ci.variable=$X\" origin feature",
+        "git push --force-with-lease=feature:$SHA origin feature",
+        "git rebase \"$BASE\"",
+        "git push \"$REMOTE\" \"$BRANCH\"",
+        "git grep -e \"$PAT\" -- src",
+        "git clone --upload-pack=~/bin/git-upload-pack x /tmp/y",
+    ] {
+        allow(cmd);
+    }
+}
