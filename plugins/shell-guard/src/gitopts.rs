@@ -48,7 +48,7 @@ pub struct GitCommand {
     pub scripts: &'static [&'static str],
 }
 
-/// A table of a git builtin (`permute`, short letters, long names).
+/// A table of a git builtin: options and operands mix (`permute`).
 const fn git_spec(opts: &'static [Opt]) -> Spec {
     Spec {
         opts,
@@ -336,6 +336,60 @@ pub const GIT_COMMANDS: &[GitCommand] = &[
     },
 ];
 
+/// `git config`'s options (`builtin/config.c`): every one taking a value
+/// (so that the key and value are found), and those that make it read or
+/// remove rather than set. It stops at its first operand
+/// (`PARSE_OPT_STOP_AT_NON_OPTION`): a value may start with a dash. The
+/// subcommand words (`set`, `get`, …) are operands, read by the caller.
+pub const GIT_CONFIG: Spec = Spec {
+    opts: &[
+        long("file", 'f', V),
+        long("blob", '\0', V),
+        long("type", 't', V),
+        long("value", '\0', V),
+        long("url", '\0', V),
+        long("default", '\0', V),
+        long("comment", '\0', V),
+        long("get", '\0', N),
+        long("get-all", '\0', N),
+        long("get-regexp", '\0', N),
+        long("get-urlmatch", '\0', N),
+        long("get-color", '\0', N),
+        long("get-colorbool", '\0', N),
+        long("unset", '\0', N),
+        long("unset-all", '\0', N),
+        long("list", 'l', N),
+        long("edit", 'e', N),
+        long("rename-section", '\0', N),
+        long("remove-section", '\0', N),
+        long("show-origin", '\0', N),
+        long("show-scope", '\0', N),
+        long("name-only", '\0', N),
+        short("z", N),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// `git config` options that read or remove, rather than set, a value.
+pub const GIT_CONFIG_READS: &[&str] = &[
+    "get",
+    "get-all",
+    "get-regexp",
+    "get-urlmatch",
+    "get-color",
+    "get-colorbool",
+    "unset",
+    "unset-all",
+    "list",
+    "edit",
+    "rename-section",
+    "remove-section",
+    "show-origin",
+    "show-scope",
+    "name-only",
+];
+
 /// The table of git subcommand `name`.
 pub fn command(name: &str) -> Option<&'static GitCommand> {
     GIT_COMMANDS.iter().find(|c| c.name == name)
@@ -409,6 +463,11 @@ pub fn read(spec: &Spec, args: &[Field]) -> GitRead {
             continue;
         }
         if (t == "-" && !dynamic) || !t.starts_with('-') {
+            if !spec.permute {
+                // The options end at the first operand.
+                p.operands.extend(at..args.len());
+                return r;
+            }
             p.operands.push(at);
             continue;
         }

@@ -1386,37 +1386,6 @@ impl Analysis<'_> {
     }
 }
 
-/// Options of `git config` that take a value (besides the key and value).
-const GIT_CONFIG_VALUE_OPTIONS: &[&str] = &[
-    "-f",
-    "--file",
-    "--blob",
-    "--type",
-    "--default",
-    "--comment",
-    "--value",
-    "--url",
-];
-
-/// `git config` options that read or remove, rather than set, a value.
-const GIT_CONFIG_READS: &[&str] = &[
-    "--get",
-    "--get-all",
-    "--get-regexp",
-    "--get-urlmatch",
-    "--get-color",
-    "--get-colorbool",
-    "--unset",
-    "--unset-all",
-    "--list",
-    "-l",
-    "--rename-section",
-    "--remove-section",
-    "--show-origin",
-    "--show-scope",
-    "--name-only",
-];
-
 impl Analysis<'_> {
     /// `git -c K=V` / `git --config-env=K=VAR`.
     pub(crate) fn git_option_config(&mut self, how: &str, kv: &Field, env: &mut Env, depth: u32) {
@@ -1475,72 +1444,78 @@ impl Analysis<'_> {
 
     /// `git config [--file F] [--add|--replace-all] KEY VALUE`, `git config
     /// set KEY VALUE`: the value set, judged by its key; `--file F` is a
-    /// write onto F.
+    /// write onto F. Options read by git's table ([`crate::gitopts::GIT_CONFIG`]:
+    /// prefixes, `-f`, `-t TYPE`, `--comment TEXT`), so a value option
+    /// does not shift the key (review s17 Q10).
     pub(crate) fn git_config(&mut self, args: &[Field], env: &mut Env, depth: u32) {
-        let mut positional: Vec<&Field> = Vec::new();
-        let mut reads = false;
-        let mut i = 0;
-        while let Some(a) = args.get(i) {
-            let t = a.text();
-            i += 1;
-            if t == "--" {
-                positional.extend(&args[i..]);
-                break;
+        use crate::gitopts::{GIT_CONFIG, GIT_CONFIG_READS, read};
+        let first = read(&GIT_CONFIG, args);
+        let mut found = first.parsed.found.clone();
+        let mut run_time = !first.run_time.is_empty();
+        let mut words: Vec<&Field> = first.parsed.operands.iter().map(|&k| &args[k]).collect();
+        match words.first().map(|w| w.text()).as_deref() {
+            // `git config set [OPTIONS] KEY VALUE`: its own options.
+            Some("set") => {
+                let from = first.parsed.operands[0] + 1;
+                let rest = read(&GIT_CONFIG, &args[from..]);
+                found.extend(rest.parsed.found.iter().cloned());
+                run_time |= !rest.run_time.is_empty();
+                words = rest
+                    .parsed
+                    .operands
+                    .iter()
+                    .map(|&k| &args[from + k])
+                    .collect();
             }
-            if !t.starts_with('-') {
-                positional.push(a);
-                continue;
-            }
-            let (flag, attached) = match t.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(Field::lit(v))),
-                _ => (t.clone(), None),
-            };
-            if GIT_CONFIG_READS.contains(&flag.as_str()) || flag == "-e" || flag == "--edit" {
-                reads = true;
-            }
-            if GIT_CONFIG_VALUE_OPTIONS.contains(&flag.as_str()) {
-                let value = match attached {
-                    Some(v) => Some(v),
-                    None => {
-                        i += 1;
-                        args.get(i - 1).cloned()
-                    }
-                };
-                if matches!(flag.as_str(), "-f" | "--file")
-                    && let Some(file) = value
-                    && file.text() != "-"
-                    // A git configuration file gets the one key set, judged
-                    // below; any other file is written as a configuration.
-                    && !self
-                        .abs_path(&file, env)
-                        .is_some_and(|a| crate::sinks::is_git_config_file(&a))
-                {
-                    self.check_write(
-                        &file,
-                        env,
-                        &Output::Unknown,
-                        "`git config --file`",
-                        false,
-                        depth,
-                    );
-                }
+            Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => return,
+            _ => {}
+        }
+        if run_time {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                "`git config` is given an option only known at run time, which may change the file it writes or \
+                 what it sets. Write the options out; a person must approve it as it is.",
+            );
+        }
+        for file in found
+            .iter()
+            .filter(|f| f.opt.name == "file")
+            .filter_map(|f| f.value.as_ref())
+        {
+            // A git configuration file gets the one key set, judged
+            // below; any other file is written as a configuration.
+            if file.text() != "-"
+                && !self
+                    .abs_path(file, env)
+                    .is_some_and(|a| crate::sinks::is_git_config_file(&a))
+            {
+                self.check_write(
+                    file,
+                    env,
+                    &Output::Unknown,
+                    "`git config --file`",
+                    false,
+                    depth,
+                );
             }
         }
-        let mut words: &[&Field] = &positional;
-        if let Some(first) = words.first() {
-            match first.text().as_str() {
-                "set" => words = &words[1..],
-                "get" | "list" | "unset" | "edit" | "rename-section" | "remove-section" => return,
-                _ => {}
-            }
-        }
-        if reads {
+        if found.iter().any(|f| GIT_CONFIG_READS.contains(&f.opt.name)) {
             return;
         }
-        if let [key, value, ..] = words
-            && let Some(k) = key.static_text()
-        {
-            self.git_config_set(&k, Some(value), env, depth, "`git config`");
+        if let [key, value, ..] = words.as_slice() {
+            match key.static_text() {
+                Some(k) => self.git_config_set(&k, Some(value), env, depth, "`git config`"),
+                None => self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`git config` sets a key only known at run time (`{}`), which may make git run a program. \
+                         Write it out; a person must approve it as it is.",
+                        key.text()
+                    ),
+                ),
+            }
         }
     }
 

@@ -4587,3 +4587,35 @@ fn git_option_words_known_only_at_run_time() {
         allow(cmd);
     }
 }
+
+// review s17 Q10 (`git config` read by git's table: a value option given
+// by prefix or short letter, `--comm TEXT`, `-t TYPE`, `--fi FILE`, does
+// not shift the key and value; a key only known at run time is held).
+#[test]
+fn git_config_options_by_git_table() {
+    for cmd in [
+        "git config --comm hi core.pager 'rm -rf ~'",
+        "git config --comment hi core.pager 'rm -rf ~'",
+        "git config -t path core.pager 'rm -rf ~'",
+        "git config --ty path sendemail.toCmd 'rm -rf ~'",
+        "git config --global --ty path gpg.ssh.defaultKeyCommand 'rm -rf ~'",
+        "git config set --comm hi core.pager 'rm -rf ~'",
+        "git config alias.x '-c core.pager=\"rm -rf ~\" log'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    deny("git config --fi ~/.bashrc x.y z", "shell.guardrail-write");
+    deny("git config -f~/.bashrc x.y z", "shell.guardrail-write");
+    escalate("git config \"$K\" 'rm -rf ~'", "shell.eval-dynamic");
+    for cmd in [
+        "git config --type bool core.autocrlf false",
+        "git config --get core.pager",
+        "git config --unset-a core.pager",
+        "git config -l",
+        "git config --global user.name Alice",
+        "git config user.name \"$NAME\"",
+        "git config set --comment 'team default' core.pager less",
+    ] {
+        allow(cmd);
+    }
+}
