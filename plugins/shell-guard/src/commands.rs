@@ -2220,6 +2220,8 @@ impl Analysis<'_> {
     fn git(&mut self, args: &[Field], env: &mut Env, depth: u32, stdin: &Output) {
         let mut i = 0;
         let mut env = env.clone();
+        // `-c alias.NAME=VALUE` given here, for `git NAME ARGS…` below.
+        let mut aliases: Vec<(String, String)> = Vec::new();
         while let Some(a) = args.get(i) {
             let t = a.text();
             // `-c K=V` and `--config-env=K=VAR`: configuration for this run.
@@ -2232,6 +2234,13 @@ impl Analysis<'_> {
             };
             if let Some((how, kv)) = config {
                 self.git_option_config(&how, &kv, &mut env, depth);
+                if how == "-c"
+                    && let Some((key, value)) =
+                        kv.static_text().as_deref().and_then(|t| t.split_once('='))
+                    && let Some(name) = key.to_ascii_lowercase().strip_prefix("alias.")
+                {
+                    aliases.push((name.to_string(), value.to_string()));
+                }
                 i += 1;
                 continue;
             }
@@ -2251,8 +2260,15 @@ impl Analysis<'_> {
                 i += 1;
             } else if matches!(
                 t.as_str(),
-                "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
+                "--git-dir"
+                    | "--work-tree"
+                    | "--namespace"
+                    | "--super-prefix"
+                    | "--attr-source"
+                    | "--shallow-file"
             ) {
+                // git.c's `handle_options`: these take the next word (exact
+                // spellings only); any other dash word is a flag or refused.
                 i += 2;
             } else if t.starts_with('-') {
                 i += 1;
@@ -2272,6 +2288,28 @@ impl Analysis<'_> {
             return;
         };
         let rest = &args[i + 1..];
+        // `git -c alias.x=rebase x -ix CMD`: the alias with its words is
+        // the git command that runs (a `!shell` alias is judged where it
+        // is defined).
+        if !crate::gitopts::is_builtin(&sub)
+            && let Some((_, value)) = aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&sub))
+            && !value.trim_start().starts_with('!')
+        {
+            let words: Vec<String> = rest
+                .iter()
+                .map(|a| match a.static_text() {
+                    Some(t) => format!("'{}'", t.replace('\'', r"'\''")),
+                    None => a.text(),
+                })
+                .collect();
+            let text = format!("git {value} {}", words.join(" "));
+            let mut e = env.clone();
+            self.script(&text, &mut e, depth + 1, stdin);
+            return;
+        }
         self.git_subcommand_programs(&sub, rest, &mut env, depth);
         match sub.as_str() {
             "push" => self.git_push(rest),

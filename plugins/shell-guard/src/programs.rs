@@ -2002,46 +2002,26 @@ impl Analysis<'_> {
         depth: u32,
     ) {
         if let Some(cmd) = crate::gitopts::command(sub) {
-            let read = crate::gitopts::read(&cmd.spec, args);
-            if let Some(&k) = read.run_time.first() {
-                self.report(
-                    false,
-                    "shell.eval-dynamic",
-                    format!(
-                        "`git {sub}` is given the option `{}`, whose letters or name are only known at run time: git may \
-                         read it as an option that runs a command. Write the options out; a person must approve it as it is.",
-                        args[k].text()
-                    ),
-                );
-            }
-            for f in &read.parsed.found {
-                let Some(v) = &f.value else { continue };
-                if cmd.scripts.contains(&f.opt.name) {
-                    self.run_script_field(
-                        v,
-                        env,
-                        depth,
-                        &Output::Unknown,
-                        &format!("`git {sub} --{}`", f.opt.name),
-                    );
-                } else if sub == "clone" && f.opt.name == "config" {
-                    self.git_option_config("clone --config", v, env, depth);
-                }
+            self.git_table_programs(sub, cmd, args, env, depth);
+        } else if !crate::gitopts::is_builtin(sub) {
+            // An alias or an external command: it may stand for any of
+            // them (`alias.x = rebase`, then `git x -ix CMD`), so its words
+            // are read by every table.
+            for cmd in crate::gitopts::GIT_COMMANDS {
+                self.git_table_programs(sub, cmd, args, env, depth);
             }
         }
         // `git submodule [-q|--quiet|--cached] foreach [--recursive] CMD…`
         // (git-submodule.sh takes its own options before the command word,
         // and refuses any other; `submodule--helper foreach` is what it
         // runs), `git bisect run CMD…`.
+        // An alias or external command may stand for either.
         let first = args.iter().position(|a| !a.text().starts_with('-'));
-        let sub = if sub == "submodule--helper" {
-            "submodule"
-        } else {
-            sub
-        };
-        let start = match (sub, first) {
-            ("submodule", Some(k)) if args[k].text() == "foreach" => k + 1,
-            ("bisect", Some(0)) if args[0].text() == "run" => 1,
+        let alias = !crate::gitopts::is_builtin(sub);
+        let submodule = alias || sub == "submodule" || sub == "submodule--helper";
+        let (sub, start) = match first {
+            Some(k) if submodule && args[k].text() == "foreach" => ("submodule", k + 1),
+            Some(0) if (alias || sub == "bisect") && args[0].text() == "run" => ("bisect", 1),
             _ => return,
         };
         let mut words = &args[start..];
@@ -2063,6 +2043,56 @@ impl Analysis<'_> {
             self.script(&script, &mut e, depth + 1, &Output::Unknown);
         } else {
             self.exec(words.to_vec(), &mut e, depth + 1, &Output::Unknown, false);
+        }
+    }
+}
+
+impl Analysis<'_> {
+    /// `git SUB ARGS` read by table `cmd` (SUB's own, or, for an alias,
+    /// each one): the values of its command-running options analysed as
+    /// shell, an option word only known at run time held, `clone -c K=V`
+    /// judged as `git -c K=V`.
+    fn git_table_programs(
+        &mut self,
+        sub: &str,
+        cmd: &crate::gitopts::GitCommand,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+    ) {
+        let read = crate::gitopts::read(&cmd.spec, args);
+        let what = if sub == cmd.name {
+            format!("`git {sub}`")
+        } else {
+            format!(
+                "`git {sub}` (an alias or external command, read as `git {}`)",
+                cmd.name
+            )
+        };
+        if let Some(&k) = read.run_time.first() {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "{what} is given the option `{}`, whose letters or name are only known at run time: git may \
+                     read it as an option that runs a command. Write the options out; a person must approve it as it is.",
+                    args[k].text()
+                ),
+            );
+        }
+        for f in &read.parsed.found {
+            let Some(v) = &f.value else { continue };
+            if cmd.scripts.contains(&f.opt.name) {
+                self.run_script_field(
+                    v,
+                    env,
+                    depth,
+                    &Output::Unknown,
+                    &format!("the command of {what}'s `--{}`", f.opt.name),
+                );
+            } else if cmd.name == "clone" && f.opt.name == "config" {
+                self.git_option_config("clone --config", v, env, depth);
+            }
         }
     }
 }

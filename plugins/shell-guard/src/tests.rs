@@ -4407,6 +4407,8 @@ fn git_command_options_in_clusters_and_send_email() {
         "git instaweb --httpd='rm -rf ~'",
         "git fetch-pack --upload-pack='rm -rf ~' x",
         "git send-pack --receive-pack='rm -rf ~' x",
+        "git --attr-source HEAD rebase -x 'rm -rf ~' HEAD~1",
+        "git --shallow-file x -C . rebase -ix 'rm -rf ~' HEAD~1",
         "git ls-remote --exec='rm -rf ~' .",
         "git submodule--helper foreach --recursive 'rm -rf ~'",
     ] {
@@ -4615,6 +4617,39 @@ fn git_config_options_by_git_table() {
         "git config --global user.name Alice",
         "git config user.name \"$NAME\"",
         "git config set --comment 'team default' core.pager less",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q5 (a git alias given with `-c` in the same command, or a
+// subcommand git does not have: an alias from configuration the check
+// cannot see, which may stand for rebase, difftool, …).
+#[test]
+fn git_aliases_at_use() {
+    for cmd in [
+        "git -c alias.x=rebase x -ix 'rm -rf ~' HEAD~1",
+        "git -c alias.X='rebase -i' x -x 'rm -rf ~' HEAD~1",
+        "git rb -ix 'rm -rf ~' HEAD~1",
+        "git dt --extcmd='rm -rf ~' HEAD",
+        "git sm -q foreach 'rm -rf ~'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    escalate(
+        "git -c alias.p=push p -f origin main",
+        "shell.git-force-push",
+    );
+    for cmd in [
+        "git co -b feature",
+        "git br -d old-branch",
+        "git lg --oneline -20",
+        "git st",
+        "git lfs track '*.psd'",
+        "git flow feature start x",
+        "git -c alias.co=checkout co main",
+        "git add -u .",
+        "git stash push -u -m wip",
     ] {
         allow(cmd);
     }
