@@ -1,5 +1,8 @@
 //! git subcommands' options, read as git reads them (reviews s16 P10, s17
-//! Q5 and Q7).
+//! Q5, Q7 and Q10): one table per subcommand that can run a command
+//! ([`GIT_COMMANDS`]), `git config`'s ([`GIT_CONFIG`]), and the list of
+//! git's own commands, so that any other subcommand (an alias, a
+//! `git-NAME` program) is read by every table.
 //!
 //! git's builtins read their options with parse-options
 //! (`parse-options.c`): short options bundle and the first letter that
@@ -23,7 +26,8 @@
 //!   rest of the cluster as more options (git refuses an unknown letter);
 //!   a letter with an optional value (`-r[MODE]`, `-S[KEY]`) both gives
 //!   the rest as its value and reads on;
-//! - `--` is read past: it ends git's options unless it is the value of an
+//! - `--` is read past (in a table that permutes; `git config` stops at
+//!   its first operand): it ends git's options unless it is the value of an
 //!   option this table does not list, so the words after it are read as
 //!   options too (a path spelled like an option is rare; a command hidden
 //!   after a `--` that was a value is not);
