@@ -2336,7 +2336,12 @@ impl Analysis<'_> {
                      must approve; leave the repository's git configuration as it is.",
                 );
             }
-            "reset" if rest.iter().any(|a| a.text() == "--hard") => {
+            // Read by git's tables (`--ha`, `--forc`, `-xdf`; review s17 Q7).
+            "reset"
+                if crate::gitopts::read(&crate::gitopts::GIT_RESET, rest)
+                    .parsed
+                    .has("hard") =>
+            {
                 self.report(
                     false,
                     "shell.git-reset-hard",
@@ -2345,28 +2350,9 @@ impl Analysis<'_> {
                 );
             }
             "clean" => {
-                let mut force = false;
-                let mut dry = false;
-                let mut j = 0;
-                while let Some(a) = rest.get(j) {
-                    let t = a.text();
-                    if t == "--" {
-                        break;
-                    } else if t == "--force" {
-                        force = true;
-                    } else if t == "--dry-run" {
-                        dry = true;
-                    } else if t == "-e" || t == "--exclude" {
-                        j += 1;
-                    } else if t.starts_with('-') && !t.starts_with("--") {
-                        force |= t.contains('f');
-                        dry |= t.contains('n');
-                        if t.ends_with('e') {
-                            j += 1;
-                        }
-                    }
-                    j += 1;
-                }
+                let read = crate::gitopts::read(&crate::gitopts::GIT_CLEAN, rest);
+                let force = read.parsed.has("force");
+                let dry = read.parsed.has("dry-run");
                 if force && !dry {
                     self.report(
                         false,

@@ -375,6 +375,33 @@ pub const GIT_CONFIG: Spec = Spec {
     long_only: false,
 };
 
+/// `git clean`'s options (`builtin/clean.c`): `-f|--force` deletes,
+/// `-n|--dry-run` only lists; `-e|--exclude` takes a pattern.
+pub const GIT_CLEAN: Spec = git_spec(&[
+    long("force", 'f', N),
+    long("dry-run", 'n', N),
+    long("exclude", 'e', V),
+    long("interactive", 'i', N),
+    long("quiet", 'q', N),
+    short("d", N),
+    short("x", N),
+    short("X", N),
+]);
+
+/// `git reset`'s options (`builtin/reset.c`): `--hard` throws away
+/// uncommitted changes.
+pub const GIT_RESET: Spec = git_spec(&[
+    long("hard", '\0', N),
+    long("soft", '\0', N),
+    long("mixed", '\0', N),
+    long("merge", '\0', N),
+    long("keep", '\0', N),
+    long("patch", 'p', N),
+    long("quiet", 'q', N),
+    long("intent-to-add", 'N', N),
+    long("pathspec-from-file", '\0', V),
+]);
+
 /// `git config` options that read or remove, rather than set, a value.
 pub const GIT_CONFIG_READS: &[&str] = &[
     "get",

@@ -4654,3 +4654,35 @@ fn git_aliases_at_use() {
         allow(cmd);
     }
 }
+
+// review s17 Q7 (the same prefix rule in `git reset --hard` and `git clean
+// -f`: `--ha`, `--forc`, read by git's tables).
+#[test]
+fn git_reset_and_clean_option_prefixes() {
+    for cmd in [
+        "git reset --ha HEAD~1",
+        "git reset -q --hard",
+        "git reset HEAD~1 --har",
+    ] {
+        escalate(cmd, "shell.git-reset-hard");
+    }
+    for cmd in [
+        "git clean --forc -d",
+        "git clean --f",
+        "git clean -xdf",
+        "git clean -ffdx",
+        "git clean -e keep -f",
+    ] {
+        escalate(cmd, "shell.git-clean");
+    }
+    for cmd in [
+        "git reset --soft HEAD~1",
+        "git reset -p",
+        "git clean -n -f",
+        "git clean --dry -f",
+        "git clean -ef",
+        "git clean -nd",
+    ] {
+        allow(cmd);
+    }
+}
