@@ -2220,6 +2220,8 @@ impl Analysis<'_> {
     fn git(&mut self, args: &[Field], env: &mut Env, depth: u32, stdin: &Output) {
         let mut i = 0;
         let mut env = env.clone();
+        // `-c alias.NAME=VALUE` given here, for `git NAME ARGS…` below.
+        let mut aliases: Vec<(String, String)> = Vec::new();
         while let Some(a) = args.get(i) {
             let t = a.text();
             // `-c K=V` and `--config-env=K=VAR`: configuration for this run.
@@ -2232,6 +2234,13 @@ impl Analysis<'_> {
             };
             if let Some((how, kv)) = config {
                 self.git_option_config(&how, &kv, &mut env, depth);
+                if how == "-c"
+                    && let Some((key, value)) =
+                        kv.static_text().as_deref().and_then(|t| t.split_once('='))
+                    && let Some(name) = key.to_ascii_lowercase().strip_prefix("alias.")
+                {
+                    aliases.push((name.to_string(), value.to_string()));
+                }
                 i += 1;
                 continue;
             }
@@ -2251,8 +2260,15 @@ impl Analysis<'_> {
                 i += 1;
             } else if matches!(
                 t.as_str(),
-                "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
+                "--git-dir"
+                    | "--work-tree"
+                    | "--namespace"
+                    | "--super-prefix"
+                    | "--attr-source"
+                    | "--shallow-file"
             ) {
+                // git.c's `handle_options`: these take the next word (exact
+                // spellings only); any other dash word is a flag or refused.
                 i += 2;
             } else if t.starts_with('-') {
                 i += 1;
@@ -2272,6 +2288,28 @@ impl Analysis<'_> {
             return;
         };
         let rest = &args[i + 1..];
+        // `git -c alias.x=rebase x -ix CMD`: the alias with its words is
+        // the git command that runs (a `!shell` alias is judged where it
+        // is defined).
+        if !crate::gitopts::is_builtin(&sub)
+            && let Some((_, value)) = aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&sub))
+            && !value.trim_start().starts_with('!')
+        {
+            let words: Vec<String> = rest
+                .iter()
+                .map(|a| match a.static_text() {
+                    Some(t) => format!("'{}'", t.replace('\'', r"'\''")),
+                    None => a.text(),
+                })
+                .collect();
+            let text = format!("git {value} {}", words.join(" "));
+            let mut e = env.clone();
+            self.script(&text, &mut e, depth + 1, stdin);
+            return;
+        }
         self.git_subcommand_programs(&sub, rest, &mut env, depth);
         match sub.as_str() {
             "push" => self.git_push(rest),
@@ -2298,7 +2336,12 @@ impl Analysis<'_> {
                      must approve; leave the repository's git configuration as it is.",
                 );
             }
-            "reset" if rest.iter().any(|a| a.text() == "--hard") => {
+            // Read by git's tables (`--ha`, `--forc`, `-xdf`; review s17 Q7).
+            "reset"
+                if crate::gitopts::read(&crate::gitopts::GIT_RESET, rest)
+                    .parsed
+                    .has("hard") =>
+            {
                 self.report(
                     false,
                     "shell.git-reset-hard",
@@ -2307,28 +2350,9 @@ impl Analysis<'_> {
                 );
             }
             "clean" => {
-                let mut force = false;
-                let mut dry = false;
-                let mut j = 0;
-                while let Some(a) = rest.get(j) {
-                    let t = a.text();
-                    if t == "--" {
-                        break;
-                    } else if t == "--force" {
-                        force = true;
-                    } else if t == "--dry-run" {
-                        dry = true;
-                    } else if t == "-e" || t == "--exclude" {
-                        j += 1;
-                    } else if t.starts_with('-') && !t.starts_with("--") {
-                        force |= t.contains('f');
-                        dry |= t.contains('n');
-                        if t.ends_with('e') {
-                            j += 1;
-                        }
-                    }
-                    j += 1;
-                }
+                let read = crate::gitopts::read(&crate::gitopts::GIT_CLEAN, rest);
+                let force = read.parsed.has("force");
+                let dry = read.parsed.has("dry-run");
                 if force && !dry {
                     self.report(
                         false,
@@ -2342,60 +2366,21 @@ impl Analysis<'_> {
         }
     }
 
+    /// `git push`: force, delete and mirror read from git's push table
+    /// ([`crate::gitopts`]: `-uf`, `--forc`, `--de`, `--mi`; any prefix of
+    /// them, one letter included, is read as them; reviews s16 P10, s17
+    /// Q7), checked against the refspecs (the operands after the remote).
     fn git_push(&mut self, args: &[Field]) {
-        let mut force = false;
-        let mut delete = false;
-        let mut all = false;
-        let mut positional: Vec<&Field> = Vec::new();
-        let mut ended = false;
-        let mut j = 0;
-        while let Some(a) = args.get(j) {
-            let t = a.text();
-            j += 1;
-            if ended || !t.starts_with('-') || t == "-" {
-                positional.push(a);
-                continue;
-            }
-            match t.as_str() {
-                "--" => ended = true,
-                "--force" | "--force-with-lease" => force = true,
-                "--mirror" => {
-                    force = true;
-                    all = true;
-                }
-                "--all" | "--branches" => all = true,
-                "--delete" => delete = true,
-                "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => j += 1,
-                t if t.starts_with("--force-with-lease=") => force = true,
-                t if t.starts_with("--") => {
-                    // git takes unique prefixes of long options (`--forc`,
-                    // `--force-w`, `--mir`, `--del`; review s16 P10).
-                    let key = t[2..].split('=').next().unwrap_or("");
-                    let pre = |o: &str| key.len() >= 3 && o.starts_with(key);
-                    if pre("force") || pre("force-with-lease") {
-                        force = true;
-                    } else if pre("mirror") {
-                        force = true;
-                        all = true;
-                    } else if pre("all") || pre("branches") {
-                        all = true;
-                    } else if pre("delete") {
-                        delete = true;
-                    } else if !t.contains('=')
-                        && (pre("push-option") || pre("repo") || pre("receive-pack") || pre("exec"))
-                    {
-                        j += 1;
-                    }
-                }
-                t => {
-                    force |= t.contains('f');
-                    delete |= t.contains('d');
-                    if t.ends_with('o') {
-                        j += 1;
-                    }
-                }
-            }
-        }
+        let table = crate::gitopts::command("push").expect("git push table");
+        let read = crate::gitopts::read(&table.spec, args);
+        let parsed = &read.parsed;
+        let has = |n: &str| parsed.has(n);
+        // An option word only known at run time (`-$F`) may be `-f` or `-d`.
+        let unknown = !read.run_time.is_empty();
+        let force = unknown || has("force") || has("force-with-lease") || has("mirror");
+        let delete = unknown || has("delete");
+        let all = has("mirror") || has("all") || has("branches");
+        let positional: Vec<&Field> = parsed.operands.iter().map(|&k| &args[k]).collect();
         let protected = self.opts.protected_branches.join(", ");
         let refspecs = positional.get(1..).unwrap_or(&[]);
         if refspecs.is_empty() {

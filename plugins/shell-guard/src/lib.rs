@@ -15,6 +15,7 @@ pub mod commands;
 pub mod destroyers;
 pub mod embedded;
 pub mod getopt;
+pub mod gitopts;
 pub mod modules;
 pub mod options;
 pub mod paths;

@@ -1024,42 +1024,58 @@ const CODE_OPTION_VARIABLES: &[(&str, &[&str])] = &[
 ];
 
 /// git configuration keys (lower case; `*` is one subsection) whose value
-/// is a shell command git runs later, or (for `alias.*`) a git command or
-/// `!shell`.
+/// is a shell command or program git runs later, besides those
+/// [`GIT_PROGRAM_KEY_SUFFIXES`] name; `alias.*` is read apart (a git
+/// command or `!shell`). Sources: git-config(1), git-send-email(1),
+/// gitattributes(5), git-imap-send(1), git-submodule(1).
 const GIT_PROGRAM_KEYS: &[&str] = &[
-    "core.editor",
-    "core.pager",
-    "core.sshcommand",
-    "core.askpass",
     "core.gitproxy",
-    "core.alternaterefscommand",
     "core.fsmonitor",
-    "sequence.editor",
     "diff.external",
-    "diff.*.textconv",
-    "diff.*.command",
-    "merge.*.driver",
     "filter.*.clean",
     "filter.*.smudge",
     "filter.*.process",
     "pager.*",
-    "gpg.program",
-    "gpg.*.program",
-    "credential.helper",
-    "credential.*.helper",
-    "difftool.*.cmd",
-    "mergetool.*.cmd",
-    "man.*.cmd",
-    "browser.*.cmd",
     "web.browser",
-    "sendemail.sendmailcmd",
     "sendemail.smtpserver",
+    "sendemail.*.smtpserver",
     "interactive.difffilter",
-    "uploadpack.packobjectshook",
     "remote.*.uploadpack",
     "remote.*.receivepack",
     "remote.*.vcs",
+    "difftool.*.path",
+    "mergetool.*.path",
+    "man.*.path",
+    "browser.*.path",
+    "imap.tunnel",
+    "submodule.*.update",
+    "instaweb.httpd",
+    "instaweb.browser",
 ];
+
+/// Endings of git configuration key names (the part after the last dot,
+/// lower case: git reads section and key names in any case) whose value
+/// is a command or program git runs: `gpg.ssh.defaultKeyCommand`,
+/// `core.alternateRefsCommand`, `sendemail.toCmd` / `ccCmd` /
+/// `headerCmd` / `sendmailCmd`, `difftool.*.cmd`, `trailer.*.command`,
+/// `gpg.program`, `core.editor`, `sequence.editor`, `core.pager`,
+/// `credential.helper`, `core.askpass`, `merge.*.driver`,
+/// `diff.*.textconv`, `uploadpack.packObjectsHook`, `core.sshCommand`.
+/// Read by ending so that a key this list does not name yet is still
+/// judged (review s17 Q10).
+const GIT_PROGRAM_KEY_SUFFIXES: &[&str] = &[
+    "cmd", "command", "program", "editor", "pager", "helper", "askpass", "driver", "textconv",
+    "hook",
+];
+
+/// Whether git configuration key `key` (lower case) names a command or
+/// program git runs.
+fn git_program_key(key: &str) -> bool {
+    let name = key.rsplit('.').next().unwrap_or(key);
+    key.contains('.')
+        && (GIT_PROGRAM_KEY_SUFFIXES.iter().any(|s| name.ends_with(s))
+            || key_matches(GIT_PROGRAM_KEYS, key))
+}
 
 /// git configuration keys that make git read more configuration, or run
 /// hooks or transports, from a place the analysis cannot see.
@@ -1346,7 +1362,7 @@ impl Analysis<'_> {
             );
             return;
         }
-        if key_matches(GIT_PROGRAM_KEYS, &lower) {
+        if git_program_key(&lower) {
             if matches!(
                 text.to_ascii_lowercase().as_str(),
                 "" | "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"
@@ -1369,37 +1385,6 @@ impl Analysis<'_> {
         }
     }
 }
-
-/// Options of `git config` that take a value (besides the key and value).
-const GIT_CONFIG_VALUE_OPTIONS: &[&str] = &[
-    "-f",
-    "--file",
-    "--blob",
-    "--type",
-    "--default",
-    "--comment",
-    "--value",
-    "--url",
-];
-
-/// `git config` options that read or remove, rather than set, a value.
-const GIT_CONFIG_READS: &[&str] = &[
-    "--get",
-    "--get-all",
-    "--get-regexp",
-    "--get-urlmatch",
-    "--get-color",
-    "--get-colorbool",
-    "--unset",
-    "--unset-all",
-    "--list",
-    "-l",
-    "--rename-section",
-    "--remove-section",
-    "--show-origin",
-    "--show-scope",
-    "--name-only",
-];
 
 impl Analysis<'_> {
     /// `git -c K=V` / `git --config-env=K=VAR`.
@@ -1459,72 +1444,78 @@ impl Analysis<'_> {
 
     /// `git config [--file F] [--add|--replace-all] KEY VALUE`, `git config
     /// set KEY VALUE`: the value set, judged by its key; `--file F` is a
-    /// write onto F.
+    /// write onto F. Options read by git's table ([`crate::gitopts::GIT_CONFIG`]:
+    /// prefixes, `-f`, `-t TYPE`, `--comment TEXT`), so a value option
+    /// does not shift the key (review s17 Q10).
     pub(crate) fn git_config(&mut self, args: &[Field], env: &mut Env, depth: u32) {
-        let mut positional: Vec<&Field> = Vec::new();
-        let mut reads = false;
-        let mut i = 0;
-        while let Some(a) = args.get(i) {
-            let t = a.text();
-            i += 1;
-            if t == "--" {
-                positional.extend(&args[i..]);
-                break;
+        use crate::gitopts::{GIT_CONFIG, GIT_CONFIG_READS, read};
+        let first = read(&GIT_CONFIG, args);
+        let mut found = first.parsed.found.clone();
+        let mut run_time = !first.run_time.is_empty();
+        let mut words: Vec<&Field> = first.parsed.operands.iter().map(|&k| &args[k]).collect();
+        match words.first().map(|w| w.text()).as_deref() {
+            // `git config set [OPTIONS] KEY VALUE`: its own options.
+            Some("set") => {
+                let from = first.parsed.operands[0] + 1;
+                let rest = read(&GIT_CONFIG, &args[from..]);
+                found.extend(rest.parsed.found.iter().cloned());
+                run_time |= !rest.run_time.is_empty();
+                words = rest
+                    .parsed
+                    .operands
+                    .iter()
+                    .map(|&k| &args[from + k])
+                    .collect();
             }
-            if !t.starts_with('-') {
-                positional.push(a);
-                continue;
-            }
-            let (flag, attached) = match t.split_once('=') {
-                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(Field::lit(v))),
-                _ => (t.clone(), None),
-            };
-            if GIT_CONFIG_READS.contains(&flag.as_str()) || flag == "-e" || flag == "--edit" {
-                reads = true;
-            }
-            if GIT_CONFIG_VALUE_OPTIONS.contains(&flag.as_str()) {
-                let value = match attached {
-                    Some(v) => Some(v),
-                    None => {
-                        i += 1;
-                        args.get(i - 1).cloned()
-                    }
-                };
-                if matches!(flag.as_str(), "-f" | "--file")
-                    && let Some(file) = value
-                    && file.text() != "-"
-                    // A git configuration file gets the one key set, judged
-                    // below; any other file is written as a configuration.
-                    && !self
-                        .abs_path(&file, env)
-                        .is_some_and(|a| crate::sinks::is_git_config_file(&a))
-                {
-                    self.check_write(
-                        &file,
-                        env,
-                        &Output::Unknown,
-                        "`git config --file`",
-                        false,
-                        depth,
-                    );
-                }
+            Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => return,
+            _ => {}
+        }
+        if run_time {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                "`git config` is given an option only known at run time, which may change the file it writes or \
+                 what it sets. Write the options out; a person must approve it as it is.",
+            );
+        }
+        for file in found
+            .iter()
+            .filter(|f| f.opt.name == "file")
+            .filter_map(|f| f.value.as_ref())
+        {
+            // A git configuration file gets the one key set, judged
+            // below; any other file is written as a configuration.
+            if file.text() != "-"
+                && !self
+                    .abs_path(file, env)
+                    .is_some_and(|a| crate::sinks::is_git_config_file(&a))
+            {
+                self.check_write(
+                    file,
+                    env,
+                    &Output::Unknown,
+                    "`git config --file`",
+                    false,
+                    depth,
+                );
             }
         }
-        let mut words: &[&Field] = &positional;
-        if let Some(first) = words.first() {
-            match first.text().as_str() {
-                "set" => words = &words[1..],
-                "get" | "list" | "unset" | "edit" | "rename-section" | "remove-section" => return,
-                _ => {}
-            }
-        }
-        if reads {
+        if found.iter().any(|f| GIT_CONFIG_READS.contains(&f.opt.name)) {
             return;
         }
-        if let [key, value, ..] = words
-            && let Some(k) = key.static_text()
-        {
-            self.git_config_set(&k, Some(value), env, depth, "`git config`");
+        if let [key, value, ..] = words.as_slice() {
+            match key.static_text() {
+                Some(k) => self.git_config_set(&k, Some(value), env, depth, "`git config`"),
+                None => self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`git config` sets a key only known at run time (`{}`), which may make git run a program. \
+                         Write it out; a person must approve it as it is.",
+                        key.text()
+                    ),
+                ),
+            }
         }
     }
 
@@ -1995,38 +1986,14 @@ impl Analysis<'_> {
     }
 }
 
-/// `(git subcommand, option)` whose value is a shell command git runs
-/// (`git rebase --exec CMD`, `git filter-branch --tree-filter CMD`).
-const GIT_SUBCOMMAND_SCRIPTS: &[(&str, &str)] = &[
-    ("rebase", "--exec"),
-    ("rebase", "-x"),
-    ("filter-branch", "--tree-filter"),
-    ("filter-branch", "--index-filter"),
-    ("filter-branch", "--msg-filter"),
-    ("filter-branch", "--env-filter"),
-    ("filter-branch", "--commit-filter"),
-    ("filter-branch", "--parent-filter"),
-    ("filter-branch", "--tag-name-filter"),
-    ("difftool", "--extcmd"),
-    ("difftool", "-x"),
-    ("grep", "--open-files-in-pager"),
-    ("grep", "-O"),
-    ("clone", "-u"),
-    ("clone", "--upload-pack"),
-    ("fetch", "--upload-pack"),
-    ("pull", "--upload-pack"),
-    ("ls-remote", "--upload-pack"),
-    ("archive", "--exec"),
-    ("push", "--receive-pack"),
-    ("push", "--exec"),
-    ("send-email", "--smtp-server"),
-];
-
 impl Analysis<'_> {
     /// Options of git subcommands that run a shell command (`rebase
     /// --exec`, `filter-branch --tree-filter`, `difftool -x`, `grep -O`,
-    /// `clone -u`), and the subcommands whose remaining words are one
-    /// (`submodule foreach CMD…`, `bisect run CMD…`): analysed as shell.
+    /// `clone -u`, `send-email --to-cmd`), read as git reads them
+    /// ([`crate::gitopts`]: clusters, prefixes; reviews s16 P10, s17 Q5,
+    /// Q7), and the subcommands whose remaining words are one (`submodule
+    /// foreach CMD…`, `bisect run CMD…`): analysed as shell. `git clone
+    /// -c K=V` is configuration, judged as `git -c K=V`.
     pub(crate) fn git_subcommand_programs(
         &mut self,
         sub: &str,
@@ -2034,69 +2001,97 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
     ) {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        for (i, t) in texts.iter().enumerate() {
-            for (s, opt) in GIT_SUBCOMMAND_SCRIPTS {
-                if *s != sub {
-                    continue;
-                }
-                let value = if t == opt {
-                    args.get(i + 1).cloned()
-                } else if let Some(v) = t.strip_prefix(&format!("{opt}=")) {
-                    Some(Field::lit(v))
-                } else if opt.len() == 2 && t.len() > 2 && t.starts_with(opt) {
-                    // `-xCMD`, `-Oless`.
-                    Some(Field::lit(&t[2..]))
-                } else if let (Some(long), Some(given)) =
-                    (opt.strip_prefix("--"), t.strip_prefix("--"))
-                    && let (key, attached) = given
-                        .split_once('=')
-                        .map_or((given, None), |(k, v)| (k, Some(v)))
-                    && key.len() >= 3
-                    && long.starts_with(key)
-                {
-                    // git takes unique prefixes of long options
-                    // (`rebase --exe CMD`, `fetch --upload-p=CMD`; review
-                    // s16 P10).
-                    match attached {
-                        Some(v) => Some(Field::lit(v)),
-                        None => args.get(i + 1).cloned(),
-                    }
-                } else {
-                    None
-                };
-                if let Some(v) = value {
-                    self.run_script_field(
-                        &v,
-                        env,
-                        depth,
-                        &Output::Unknown,
-                        &format!("`git {sub} {opt}`"),
-                    );
-                }
+        if let Some(cmd) = crate::gitopts::command(sub) {
+            self.git_table_programs(sub, cmd, args, env, depth);
+        } else if !crate::gitopts::is_builtin(sub) {
+            // An alias or an external command: it may stand for any of
+            // them (`alias.x = rebase`, then `git x -ix CMD`), so its words
+            // are read by every table.
+            for cmd in crate::gitopts::GIT_COMMANDS {
+                self.git_table_programs(sub, cmd, args, env, depth);
             }
         }
-        let tail = match (sub, texts.first().map(String::as_str)) {
-            ("submodule", Some("foreach")) => Some(1),
-            ("bisect", Some("run")) => Some(1),
-            _ => None,
+        // `git submodule [-q|--quiet|--cached] foreach [--recursive] CMD…`
+        // (git-submodule.sh takes its own options before the command word,
+        // and refuses any other; `submodule--helper foreach` is what it
+        // runs), `git bisect run CMD…`.
+        // An alias or external command may stand for either.
+        let first = args.iter().position(|a| !a.text().starts_with('-'));
+        let alias = !crate::gitopts::is_builtin(sub);
+        let submodule = alias || sub == "submodule" || sub == "submodule--helper";
+        let (sub, start) = match first {
+            Some(k) if submodule && args[k].text() == "foreach" => ("submodule", k + 1),
+            Some(0) if (alias || sub == "bisect") && args[0].text() == "run" => ("bisect", 1),
+            _ => return,
         };
-        if let Some(start) = tail {
-            let words: Vec<&Field> = args[start..]
+        let mut words = &args[start..];
+        if sub == "submodule" {
+            // foreach's own options (`--recursive`, `-q`).
+            let skip = words
                 .iter()
-                .skip_while(|a| a.text().starts_with('-') && sub == "submodule")
-                .collect();
-            if words.is_empty() {
-                return;
-            }
-            let mut e = env.clone();
-            if sub == "submodule" {
-                // `foreach` runs its words through the shell.
-                let script = words.iter().map(|w| w.text()).collect::<Vec<_>>().join(" ");
-                self.script(&script, &mut e, depth + 1, &Output::Unknown);
-            } else {
-                let argv: Vec<Field> = words.into_iter().cloned().collect();
-                self.exec(argv, &mut e, depth + 1, &Output::Unknown, false);
+                .take_while(|a| a.text().starts_with('-'))
+                .count();
+            words = &words[skip..];
+        }
+        if words.is_empty() {
+            return;
+        }
+        let mut e = env.clone();
+        if sub == "submodule" {
+            // `foreach` runs its words through the shell.
+            let script = words.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+            self.script(&script, &mut e, depth + 1, &Output::Unknown);
+        } else {
+            self.exec(words.to_vec(), &mut e, depth + 1, &Output::Unknown, false);
+        }
+    }
+}
+
+impl Analysis<'_> {
+    /// `git SUB ARGS` read by table `cmd` (SUB's own, or, for an alias,
+    /// each one): the values of its command-running options analysed as
+    /// shell, an option word only known at run time held, `clone -c K=V`
+    /// judged as `git -c K=V`.
+    fn git_table_programs(
+        &mut self,
+        sub: &str,
+        cmd: &crate::gitopts::GitCommand,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+    ) {
+        let read = crate::gitopts::read(&cmd.spec, args);
+        let what = if sub == cmd.name {
+            format!("`git {sub}`")
+        } else {
+            format!(
+                "`git {sub}` (an alias or external command, read as `git {}`)",
+                cmd.name
+            )
+        };
+        if let Some(&k) = read.run_time.first() {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "{what} is given the option `{}`, whose letters or name are only known at run time: git may \
+                     read it as an option that runs a command. Write the options out; a person must approve it as it is.",
+                    args[k].text()
+                ),
+            );
+        }
+        for f in &read.parsed.found {
+            let Some(v) = &f.value else { continue };
+            if cmd.scripts.contains(&f.opt.name) {
+                self.run_script_field(
+                    v,
+                    env,
+                    depth,
+                    &Output::Unknown,
+                    &format!("the command of {what}'s `--{}`", f.opt.name),
+                );
+            } else if cmd.name == "clone" && f.opt.name == "config" {
+                self.git_option_config("clone --config", v, env, depth);
             }
         }
     }

@@ -4373,3 +4373,316 @@ fn interpreter_options_taking_the_next_word() {
         allow(cmd);
     }
 }
+
+// review s17 Q5 (git options that run a command, given in a short-option
+// cluster, after the subcommand's own options, or as send-email's
+// `--*-cmd`): read as git's parse-options / Getopt::Long read them.
+#[test]
+fn git_command_options_in_clusters_and_send_email() {
+    for cmd in [
+        "git rebase -ix 'rm -rf ~' HEAD~1",
+        "git rebase -rx 'rm -rf ~' HEAD~1",
+        "git rebase -ix'rm -rf ~' HEAD~1",
+        "git rebase -vkx 'rm -rf ~' HEAD~1",
+        "git rebase -x 'rm -rf ~' HEAD~1",
+        "git rebase HEAD~1 -ix 'rm -rf ~'",
+        "git rebase --onto -- -x 'rm -rf ~' HEAD~1",
+        "git difftool -yx 'rm -rf ~' HEAD",
+        "git difftool -gyx 'rm -rf ~' HEAD",
+        "git grep -nO 'rm -rf ~' foo",
+        "git clone -qu 'rm -rf ~' . /tmp/x",
+        "git clone -c core.fsmonitor='rm -rf ~' . /tmp/x",
+        "git submodule -q foreach 'rm -rf ~'",
+        "git submodule --quiet foreach 'rm -rf ~'",
+        "git submodule --quiet foreach --recursive 'rm -rf ~'",
+        "git submodule foreach 'rm -rf ~'",
+        "git send-email --to-cmd='rm -rf ~' x.patch",
+        "git send-email --cc-cmd 'rm -rf ~' x.patch",
+        "git send-email --header-cmd='rm -rf ~' x.patch",
+        "git send-email --sendmail-cmd='rm -rf ~' x.patch",
+        "git send-email -to-cmd='rm -rf ~' x.patch",
+        "git send-email --TO-CMD='rm -rf ~' x.patch",
+        "git send-email --to-c='rm -rf ~' x.patch",
+        "git filter-branch --setup 'rm -rf ~' HEAD",
+        "git instaweb --httpd='rm -rf ~'",
+        "git fetch-pack --upload-pack='rm -rf ~' x",
+        "git send-pack --receive-pack='rm -rf ~' x",
+        "git --attr-source HEAD rebase -x 'rm -rf ~' HEAD~1",
+        "git --shallow-file x -C . rebase -ix 'rm -rf ~' HEAD~1",
+        "git ls-remote --exec='rm -rf ~' .",
+        "git submodule--helper foreach --recursive 'rm -rf ~'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
+        "git rebase -i HEAD~3",
+        "git rebase -ix 'make test' HEAD~3",
+        "git rebase -sx HEAD~1",
+        "git rebase -Xours main",
+        "git difftool -y HEAD",
+        "git grep -e -O foo",
+        "git grep -n foo -- src",
+        "git fetch -u origin",
+        "git clone -q https://github.com/acme/x.git",
+        "git clone -c core.autocrlf=false https://github.com/acme/x.git",
+        "git submodule -q update --init",
+        "git submodule --quiet foreach 'git status'",
+        "git send-email --to=alice@acme.com x.patch",
+        "git send-email --to 'rm -rf ~' --cc 'rm -rf ~' x.patch",
+        "git send-email -to alice@acme.com x.patch",
+        "git send-email --smtp-server-port=587 x.patch",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q7 (git long options by any prefix, one or two letters
+// included: `rebase --ex`, `ls-remote --u=`, `push --de`, `--mi`).
+#[test]
+fn git_long_option_short_prefixes() {
+    for cmd in [
+        "git rebase --ex 'rm -rf ~' HEAD~1",
+        "git rebase --e 'rm -rf ~' HEAD~1",
+        "git ls-remote --u='rm -rf ~; git-upload-pack' .",
+        "git clone --u='rm -rf ~' . /tmp/x",
+        "git archive --e='rm -rf ~' --remote=. HEAD",
+        "git difftool --e='rm -rf ~' HEAD",
+        "git grep --op='rm -rf ~' foo",
+        "git grep --o='rm -rf ~' foo",
+        "git push --e='rm -rf ~' origin",
+        "git push --rec='rm -rf ~' origin",
+        "git fetch --up='rm -rf ~' origin",
+        "git pull --u='rm -rf ~' origin",
+        "git filter-branch --tree 'rm -rf ~' HEAD",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
+        "git push --de origin main",
+        "git push --d origin main",
+        "git push --mi origin",
+        "git push --m origin",
+        "git push --forc origin main",
+        "git push --f origin main",
+        "git push -df origin main",
+        "git push -vd origin main",
+        "git push --force-w origin main",
+        "git push --force-with-lease=main:abc origin main",
+        "git push -o ci.skip -f origin main",
+        "git push -oci.skip -d origin main",
+    ] {
+        escalate(cmd, "shell.git-force-push");
+    }
+    for cmd in [
+        "git push --de origin my-branch",
+        "git push -o ci.skip origin main",
+        "git push -of origin main",
+        "git push --repo=origin origin main",
+        "git push --follow-tags origin main",
+        "git push -u origin feature",
+        "git rebase --onto main HEAD~2",
+        "git fetch --all",
+        "git grep --or foo",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q10 (git configuration keys that name a command: by their
+// ending, in any case, under `-c`, `--config-env`, `GIT_CONFIG_*`,
+// `git config`).
+#[test]
+fn git_configuration_command_keys_by_ending() {
+    for cmd in [
+        "git -c gpg.format=ssh -c gpg.ssh.defaultKeyCommand='rm -rf ~' commit -S --allow-empty -m x",
+        "git -c sendemail.toCmd='rm -rf ~' send-email x.patch",
+        "git -c sendemail.ccCmd='rm -rf ~' send-email x.patch",
+        "git -c sendemail.tocmd='rm -rf ~' send-email x.patch",
+        "git -c sendemail.headerCmd='rm -rf ~' send-email x.patch",
+        "git -c sendemail.sendmailCmd='rm -rf ~' send-email x.patch",
+        "git -c sendemail.work.toCmd='rm -rf ~' send-email x.patch",
+        "git -c SendEmail.SmtpServer='rm -rf ~' send-email x.patch",
+        "git -c GPG.SSH.DEFAULTKEYCOMMAND='rm -rf ~' commit -S -m x",
+        "git -c trailer.sign.command='rm -rf ~' interpret-trailers",
+        "git -c imap.tunnel='rm -rf ~' imap-send",
+        "git -c mergetool.x.path='rm -rf ~' mergetool",
+        "git config sendemail.toCmd 'rm -rf ~'",
+        "git -c browser.x.path='rm -rf ~' -c web.browser=x help -w log",
+        "git -c hook.x.command='rm -rf ~' -c hook.x.event=pre-commit commit -m x",
+        "git -c tar.x.command='rm -rf ~' archive --format=x HEAD",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gpg.ssh.defaultKeyCommand GIT_CONFIG_VALUE_0='rm -rf ~' git commit -S -m x",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
+        "git -c advice.waitingForEditor=false commit -m x",
+        "git -c color.pager=false log",
+        "git -c diff.x.cachetextconv=true log",
+        "git -c sendemail.suppresscc=all send-email x.patch",
+        "git -c sendemail.smtpServerPort=587 send-email x.patch",
+        "git -c http.proxy=http://proxy:8080 fetch",
+        "git -c user.signingkey=ABC commit -S -m x",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q5, Q7, Q10 (the commands as reported: a stop signal to
+// toolvet's hooks hidden in a git option or configuration key).
+#[test]
+fn git_review_s17_reported_commands() {
+    let stop = "pkill -STOP -f toolvet";
+    for cmd in [
+        format!("git rebase -ix '{stop}' HEAD~1"),
+        format!("git rebase -rx '{stop}' HEAD~1"),
+        format!("git difftool -yx '{stop}' HEAD"),
+        format!("git submodule -q foreach '{stop}'"),
+        format!("git send-email --to-cmd='{stop}' x.patch"),
+        format!("git send-email --sendmail-cmd='{stop}' x.patch"),
+        format!("git rebase --ex '{stop}' HEAD~1"),
+        format!("git ls-remote --u='{stop}; git-upload-pack' ."),
+        format!("git clone --u='{stop}' . /tmp/x"),
+        format!("git archive --e='{stop}' --remote=. HEAD"),
+        format!("git difftool --e='{stop}' HEAD"),
+        format!("git grep --op='{stop}' foo"),
+        format!("git push --e='{stop}' origin"),
+        format!(
+            "git -c gpg.format=ssh -c gpg.ssh.defaultKeyCommand='{stop}' commit -S --allow-empty -m x"
+        ),
+        format!("git -c sendemail.toCmd='{stop}' send-email x.patch"),
+        format!("git -c sendemail.ccCmd='{stop}' send-email x.patch"),
+        format!("git -c sendemail.tocmd='{stop}' send-email x.patch"),
+    ] {
+        deny(&cmd, "shell.toolvet-state");
+    }
+    escalate(
+        "git --config-env=gpg.ssh.defaultKeyCommand=KEYCMD commit -S -m x",
+        "shell.eval-dynamic",
+    );
+}
+
+// review s17 Q5 (a git option word whose letters or name are only known at
+// run time, `-i$O`, `--$X`: git may read it as `-x CMD`): held.
+#[test]
+fn git_option_words_known_only_at_run_time() {
+    for cmd in [
+        "git rebase -i$O 'rm -rf ~' HEAD~1",
+        "git rebase --$X 'rm -rf ~' HEAD~1",
+        "git rebase -x\"$C\" HEAD~1",
+        "git rebase --exec=\"$C\" HEAD~1",
+        "git difftool -y$O 'rm -rf ~' HEAD",
+        "git send-email -$X x.patch",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    assert_eq!(verdict("git push -$F origin main").0, "escalate");
+    for cmd in [
+        "git rebase -C$N main",
+        "git fetch --depth=$N origin",
+        "git push -o \"ci.variable=$X\" origin feature",
+        "git push --force-with-lease=feature:$SHA origin feature",
+        "git rebase \"$BASE\"",
+        "git push \"$REMOTE\" \"$BRANCH\"",
+        "git grep -e \"$PAT\" -- src",
+        "git clone --upload-pack=~/bin/git-upload-pack x /tmp/y",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q10 (`git config` read by git's table: a value option given
+// by prefix or short letter, `--comm TEXT`, `-t TYPE`, `--fi FILE`, does
+// not shift the key and value; a key only known at run time is held).
+#[test]
+fn git_config_options_by_git_table() {
+    for cmd in [
+        "git config --comm hi core.pager 'rm -rf ~'",
+        "git config --comment hi core.pager 'rm -rf ~'",
+        "git config -t path core.pager 'rm -rf ~'",
+        "git config --ty path sendemail.toCmd 'rm -rf ~'",
+        "git config --global --ty path gpg.ssh.defaultKeyCommand 'rm -rf ~'",
+        "git config set --comm hi core.pager 'rm -rf ~'",
+        "git config alias.x '-c core.pager=\"rm -rf ~\" log'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    deny("git config --fi ~/.bashrc x.y z", "shell.guardrail-write");
+    deny("git config -f~/.bashrc x.y z", "shell.guardrail-write");
+    escalate("git config \"$K\" 'rm -rf ~'", "shell.eval-dynamic");
+    for cmd in [
+        "git config --type bool core.autocrlf false",
+        "git config --get core.pager",
+        "git config --unset-a core.pager",
+        "git config -l",
+        "git config --global user.name Alice",
+        "git config user.name \"$NAME\"",
+        "git config set --comment 'team default' core.pager less",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q5 (a git alias given with `-c` in the same command, or a
+// subcommand git does not have: an alias from configuration the check
+// cannot see, which may stand for rebase, difftool, …).
+#[test]
+fn git_aliases_at_use() {
+    for cmd in [
+        "git -c alias.x=rebase x -ix 'rm -rf ~' HEAD~1",
+        "git -c alias.X='rebase -i' x -x 'rm -rf ~' HEAD~1",
+        "git rb -ix 'rm -rf ~' HEAD~1",
+        "git dt --extcmd='rm -rf ~' HEAD",
+        "git sm -q foreach 'rm -rf ~'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    escalate(
+        "git -c alias.p=push p -f origin main",
+        "shell.git-force-push",
+    );
+    for cmd in [
+        "git co -b feature",
+        "git br -d old-branch",
+        "git lg --oneline -20",
+        "git st",
+        "git lfs track '*.psd'",
+        "git flow feature start x",
+        "git -c alias.co=checkout co main",
+        "git add -u .",
+        "git stash push -u -m wip",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q7 (the same prefix rule in `git reset --hard` and `git clean
+// -f`: `--ha`, `--forc`, read by git's tables).
+#[test]
+fn git_reset_and_clean_option_prefixes() {
+    for cmd in [
+        "git reset --ha HEAD~1",
+        "git reset -q --hard",
+        "git reset HEAD~1 --har",
+    ] {
+        escalate(cmd, "shell.git-reset-hard");
+    }
+    for cmd in [
+        "git clean --forc -d",
+        "git clean --f",
+        "git clean -xdf",
+        "git clean -ffdx",
+        "git clean -e keep -f",
+    ] {
+        escalate(cmd, "shell.git-clean");
+    }
+    for cmd in [
+        "git reset --soft HEAD~1",
+        "git reset -p",
+        "git clean -n -f",
+        "git clean --dry -f",
+        "git clean -ef",
+        "git clean -nd",
+    ] {
+        allow(cmd);
+    }
+}
