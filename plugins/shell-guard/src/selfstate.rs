@@ -18,7 +18,8 @@
 //!   toolvet can read and write, the same as writing it.
 
 use crate::commands::base_name;
-use crate::syntax::{Field, Output};
+use crate::getopt::{self, Parsed, Spec, Takes, long};
+use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
 
@@ -315,12 +316,22 @@ fn names_toolvet(text: &str) -> bool {
 /// `ps`, or a filter of their output) naming toolvet.
 fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String], lines: &[String]) -> bool {
     match name {
+        // Read by procps' table (review s17 Q3: `pgrep --pa $PPID`); the
+        // pattern always against the whole command line. A word the table
+        // cannot place: every word may be the pattern.
         "pgrep" => {
+            let p = getopt::parse(&PGREP, args);
+            let relation = option_values(&p, &["parent", "session", "pgroup", "terminal"]);
+            let patterns: Vec<&Field> = if p.problems.is_empty() {
+                p.operands.iter().map(|&k| &args[k]).collect()
+            } else {
+                args.iter().filter(|a| !a.text().starts_with('-')).collect()
+            };
             selects_by_relation(args)
-                || args
+                || relation.iter().any(|v| relation_unknown(v))
+                || patterns
                     .iter()
-                    .filter_map(Field::static_text)
-                    .filter(|t| !t.starts_with('-'))
+                    .filter_map(|a| a.static_text())
                     .any(|t| pattern_may_match_toolvet(&t, true, lines))
         }
         "pidof" | "ps" | "lsof" | "fuser" => {
@@ -409,15 +420,19 @@ fn selects_by_relation(args: &[Field]) -> bool {
         } else {
             None
         };
-        // `$$`: the shell's own children, its background jobs.
-        if let Some(v) = value
-            && !matches!(v.as_str(), "$$" | "$BASHPID" | "${BASHPID}")
-            && (v.contains(['$', '`']) || v.to_ascii_lowercase().contains("ppid"))
-        {
+        if value.is_some_and(|v| relation_unknown(&v)) {
             return true;
         }
     }
     false
+}
+
+/// Whether a parent, session, group or terminal id is looked up or only
+/// known at run time; `$$` (the shell's own children, its background
+/// jobs) is not.
+fn relation_unknown(v: &str) -> bool {
+    !matches!(v, "$$" | "$BASHPID" | "${BASHPID}")
+        && (v.contains(['$', '`']) || v.to_ascii_lowercase().contains("ppid"))
 }
 
 /// Whether the text of a pid operand (`$(ps -o pid= --ppid $PPID)`,
@@ -489,6 +504,169 @@ pub(crate) fn process_family(name: &str) -> &str {
     } else {
         name
     }
+}
+
+/// Signal names as `kill -l` lists them (without `SIG`), for the signal
+/// word procps' pkill and psmisc's killall take before their options.
+const SIGNAL_NAMES: &[&str] = &[
+    "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "IOT", "BUS", "FPE", "KILL", "USR1", "SEGV",
+    "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CLD", "CONT", "STOP", "TSTP", "TTIN",
+    "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "POLL", "PWR", "SYS", "UNUSED",
+    "EMT", "LOST", "INFO", "RTMIN", "RTMAX",
+];
+
+/// Whether `word` is a signal given as an option word: `-9`, `-STOP`,
+/// `-SIGSTOP`, `-RTMIN+3` (case-insensitive, as procps'
+/// `signal_name_to_number` compares). With `upper_first` (psmisc
+/// killall) only a word whose first letter is a capital or digit: its
+/// getopt fails on it and it reads the word as a signal then.
+fn signal_word(word: &str, upper_first: bool) -> bool {
+    let Some(body) = word.strip_prefix('-').filter(|b| !b.starts_with('-')) else {
+        return false;
+    };
+    if upper_first && !body.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        return false;
+    }
+    if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    let upper = body.to_ascii_uppercase();
+    let name = upper.strip_prefix("SIG").unwrap_or(&upper);
+    let name = name.split(['+', '-']).next().unwrap_or(name);
+    SIGNAL_NAMES.contains(&name)
+}
+
+/// `args` without the signal word procps' pkill removes before getopt
+/// (pgrep.c `signal_option`: the first word anywhere that is `-SIGNAL`).
+fn without_procps_signal(args: &[Field]) -> Vec<Field> {
+    let mut args = args.to_vec();
+    if let Some(k) = args.iter().position(|a| {
+        a.static_text()
+            .is_some_and(|t| t != "--" && signal_word(&t, false))
+    }) {
+        args.remove(k);
+    }
+    args
+}
+
+/// procps-ng `pgrep`/`pkill`/`pidwait` options (pgrep(1), pkill(1);
+/// pgrep.c `getopt_long`, GNU permutation): long options by unique
+/// prefix (`--fu` is `--full`, `--pa` is `--parent`).
+const PGREP: Spec = Spec {
+    opts: &[
+        long("signal", '\0', Takes::Value),
+        long("echo", 'e', Takes::No),
+        long("queue", 'q', Takes::Value),
+        long("inverse", 'v', Takes::No),
+        long("lightweight", 'w', Takes::No),
+        long("count", 'c', Takes::No),
+        long("delimiter", 'd', Takes::Value),
+        long("list-name", 'l', Takes::No),
+        long("list-full", 'a', Takes::No),
+        long("full", 'f', Takes::No),
+        long("pgroup", 'g', Takes::Value),
+        long("group", 'G', Takes::Value),
+        long("require-handler", 'H', Takes::No),
+        long("ignore-case", 'i', Takes::No),
+        long("newest", 'n', Takes::No),
+        long("oldest", 'o', Takes::No),
+        long("older", 'O', Takes::Value),
+        long("parent", 'P', Takes::Value),
+        long("session", 's', Takes::Value),
+        long("terminal", 't', Takes::Value),
+        long("euid", 'u', Takes::Value),
+        long("uid", 'U', Takes::Value),
+        long("exact", 'x', Takes::No),
+        long("ignore-ancestors", 'A', Takes::No),
+        long("pidfile", 'F', Takes::Value),
+        long("logpidfile", 'L', Takes::No),
+        long("runstates", 'r', Takes::Value),
+        long("cgroup", '\0', Takes::Value),
+        long("ns", '\0', Takes::Value),
+        long("nslist", '\0', Takes::Value),
+        long("env", '\0', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// psmisc `killall` options (killall(1); `getopt_long`, permutation). A
+/// word its getopt cannot place that starts with a capital or digit is
+/// the signal (`-9`, `-STOP`).
+const KILLALL: Spec = Spec {
+    opts: &[
+        long("exact", 'e', Takes::No),
+        long("ignore-case", 'I', Takes::No),
+        long("process-group", 'g', Takes::No),
+        long("younger-than", 'y', Takes::Value),
+        long("older-than", 'o', Takes::Value),
+        long("interactive", 'i', Takes::No),
+        long("list", 'l', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("regexp", 'r', Takes::No),
+        long("signal", 's', Takes::Value),
+        long("user", 'u', Takes::Value),
+        long("verbose", 'v', Takes::No),
+        long("wait", 'w', Takes::No),
+        long("ns", 'n', Takes::Value),
+        long("context", 'Z', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// util-linux `chrt` (chrt(1); getopt string `+abdD:efiphmoP:T:rRvV`,
+/// stops at the command it runs): `-p`/`--pid` makes the last operand a
+/// pid (`chrt --id --pi 0 PID`).
+const CHRT: Spec = Spec {
+    opts: &[
+        long("all-tasks", 'a', Takes::No),
+        long("batch", 'b', Takes::No),
+        long("deadline", 'd', Takes::No),
+        long("ext", 'e', Takes::No),
+        long("fifo", 'f', Takes::No),
+        long("idle", 'i', Takes::No),
+        long("other", 'o', Takes::No),
+        long("rr", 'r', Takes::No),
+        long("reset-on-fork", 'R', Takes::No),
+        long("pid", 'p', Takes::No),
+        long("max", 'm', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("sched-runtime", 'T', Takes::Value),
+        long("sched-period", 'P', Takes::Value),
+        long("sched-deadline", 'D', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// util-linux `taskset` (taskset(1); getopt string `+apchV`): `-p` makes
+/// the last operand a pid.
+const TASKSET: Spec = Spec {
+    opts: &[
+        long("all-tasks", 'a', Takes::No),
+        long("pid", 'p', Takes::No),
+        long("cpu-list", 'c', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// The values a getopt-read command gives to any of `names`, as text.
+fn option_values(p: &Parsed, names: &[&str]) -> Vec<String> {
+    p.found
+        .iter()
+        .filter(|f| names.contains(&f.opt.name))
+        .map(|f| f.value.as_ref().map_or_else(|| "{}".into(), Field::text))
+        .collect()
 }
 
 /// The values of one option, read as getopt_long reads it: the short
@@ -802,20 +980,13 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                 }
             }
         }
+        // `chrt -p [PRIO] PID`, `taskset -p [MASK] PID`: the last word is
+        // the pid, read by each program's table (review s17 Q3: `chrt --id
+        // --pi 0 PID`); a word the table cannot place may be `--pid`.
         "taskset" | "chrt" => {
-            let f: String = texts
-                .iter()
-                .filter(|t| t.starts_with('-') && !t.starts_with("--"))
-                .flat_map(|t| t[1..].chars())
-                .collect();
-            if f.contains('p') || texts.iter().any(|t| t == "--pid") {
-                pids.push(
-                    texts
-                        .iter()
-                        .rfind(|t| !t.starts_with('-'))
-                        .cloned()
-                        .unwrap_or_else(|| "{}".into()),
-                );
+            let p = getopt::parse(if name == "chrt" { &CHRT } else { &TASKSET }, args);
+            if p.has("pid") || !p.problems.is_empty() {
+                pids.push(texts.last().cloned().unwrap_or_else(|| "{}".into()));
             }
         }
         _ => {}
@@ -950,7 +1121,7 @@ impl Analysis<'_> {
             self.toolvet_pids = true;
         }
         let verdict = match name {
-            "pkill" => pkill_targets(args, &lines),
+            "pkill" => self.pkill_targets(args, &lines),
             "killall" => killall_targets(args, &lines),
             "skill" => self.skill_targets(args, via_xargs),
             "snice" => match self.skill_targets(args, via_xargs) {
@@ -1040,6 +1211,62 @@ impl Analysis<'_> {
             return Target::Toolvet("pids looked up for toolvet, read by `xargs`".into());
         }
         Target::None
+    }
+
+    /// `pkill [SIGNAL] [OPTIONS] [PATTERN]`, read by procps' table
+    /// ([`PGREP`]; review s17 Q3: `--fu` is `--full`, `--pa` is
+    /// `--parent`): the pattern against the process name, with `-f` the
+    /// whole command line; a word the table cannot place makes it be read
+    /// against the whole command line. `-F FILE` (`--pidfile`) signals
+    /// the pids in FILE, read as `kill $(cat FILE)` (review s17 Q11): pids
+    /// looked up for toolvet reach toolvet; a file the check cannot see is
+    /// an unknown pid, held. Without a pattern, every process the other
+    /// options select (`pkill -u alice`); `-P PID` the children of PID.
+    fn pkill_targets(&self, args: &[Field], lines: &[String]) -> Target {
+        let args = without_procps_signal(args);
+        let p = getopt::parse(&PGREP, &args);
+        let full = p.has("full") || !p.problems.is_empty();
+        let pattern = p
+            .operands
+            .first()
+            .map(|&k| pattern_target(&args[k], full, true, lines));
+        if let Some(Target::None) = pattern {
+            // The pattern filters whatever else selects (a pid file too).
+            return Target::None;
+        }
+        if let Some(file) = p.values("pidfile").next() {
+            let cat = Field {
+                segs: vec![Seg::Dyn {
+                    raw: format!("$(cat {})", file.text()),
+                    out: Output::Unknown,
+                }],
+            };
+            return match self.pid_operand(&cat) {
+                Target::None => Target::Unknown(format!("the pid file `{}`", file.text())),
+                t => t,
+            };
+        }
+        if let Some(t) = pattern {
+            return t;
+        }
+        let parents = option_values(&p, &["parent"]);
+        if parents.iter().any(|v| parent_unknown_pid(v)) {
+            // `pkill -P $PPID`: the agent's children, toolvet's hooks
+            // among them (review s15 N1b).
+            return Target::Toolvet(
+                "the children of a parent looked up or only known at run time (the agent's, toolvet's \
+                 hooks among them)"
+                    .into(),
+            );
+        }
+        if parents.iter().any(|v| !unknown_pid(v)) {
+            // A literal parent pid may be the agent's.
+            return Target::Unknown("a parent pid".into());
+        }
+        if !parents.is_empty() {
+            return Target::None;
+        }
+        Target::Toolvet("every process the options select".into())
     }
 
     /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
@@ -1217,132 +1444,23 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
     }
 }
 
-/// `pkill [OPTIONS] PATTERN`: the pattern against the process name, with
-/// `-f` the whole command line; without a pattern, every process the
-/// other options select (`pkill -u alice`).
-fn pkill_targets(args: &[Field], lines: &[String]) -> Target {
-    const VALUES: &[&str] = &[
-        "-d",
-        "-g",
-        "-G",
-        "-P",
-        "-s",
-        "-t",
-        "-u",
-        "-U",
-        "-F",
-        "-q",
-        "-O",
-        "--signal",
-        "--delimiter",
-        "--pgroup",
-        "--group",
-        "--parent",
-        "--session",
-        "--terminal",
-        "--euid",
-        "--uid",
-        "--pidfile",
-        "--ns",
-        "--nslist",
-        "--older",
-        "--queue",
-        "--cgroup",
-        "--env",
-    ];
-    let mut full = false;
-    let mut by_parent = false;
-    let mut parent_unknown = false;
-    let mut parent_literal = false;
-    let mut pattern = None;
-    let mut i = 0;
-    let mut first = true;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        i += 1;
-        if pattern.is_none() && !t.starts_with('-') {
-            pattern = Some(a);
-        } else if VALUES.contains(&t.as_str()) {
-            by_parent |= matches!(t.as_str(), "-P" | "--parent" | "-F" | "--pidfile");
-            if matches!(t.as_str(), "-P" | "--parent") {
-                parent_unknown |= args.get(i).is_none_or(|v| parent_unknown_pid(&v.text()));
-                parent_literal |= args.get(i).is_some_and(|v| !unknown_pid(&v.text()));
-            }
-            i += 1;
-        } else if let Some(v) = t
-            .strip_prefix("--parent=")
-            .or_else(|| t.strip_prefix("-P").filter(|v| !v.is_empty()))
-        {
-            by_parent = true;
-            parent_unknown |= parent_unknown_pid(v);
-            parent_literal |= !unknown_pid(v);
-        } else if t == "--full" {
-            full = true;
-        } else if first
-            && t.len() > 1
-            && t[1..]
-                .chars()
-                .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
-        {
-            // `-9`, `-STOP`: the signal.
-        } else if t.starts_with('-') && !t.starts_with("--") {
-            full |= t.contains('f');
-        }
-        first = false;
-    }
-    match pattern {
-        Some(p) => pattern_target(p, full, true, lines),
-        // `pkill -P $PPID`: the agent's children, toolvet's hooks among
-        // them (review s15 N1b); a literal parent pid may be the agent's.
-        None if parent_unknown => Target::Toolvet(
-            "the children of a parent looked up or only known at run time (the agent's, toolvet's hooks \
-             among them)"
-                .into(),
-        ),
-        None if parent_literal => Target::Unknown("a parent pid".into()),
-        None if by_parent => Target::None,
-        None => Target::Toolvet("every process the options select".into()),
-    }
-}
-
-/// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns.
+/// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns, read
+/// by psmisc's table ([`KILLALL`]: `--reg` is `--regexp`). A word the
+/// table cannot place makes the names be read as patterns (review s17
+/// Q3).
 fn killall_targets(args: &[Field], lines: &[String]) -> Target {
-    const VALUES: &[&str] = &[
-        "-s",
-        "--signal",
-        "-u",
-        "--user",
-        "-o",
-        "--older-than",
-        "-y",
-        "--younger-than",
-        "-n",
-        "--ns",
-        "-Z",
-        "--context",
-    ];
-    let regex = args.iter().any(|a| {
-        let t = a.text();
-        t == "--regexp" || (t.starts_with('-') && !t.starts_with("--") && t.contains('r'))
-    });
-    let mut i = 0;
-    let mut names = Vec::new();
-    let mut user = false;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        i += 1;
-        if VALUES.contains(&t.as_str()) {
-            user |= matches!(t.as_str(), "-u" | "--user");
-            i += 1;
-        } else if !t.starts_with('-') {
-            names.push(a);
-        }
-    }
-    if names.is_empty() && user {
+    let args: Vec<Field> = args
+        .iter()
+        .filter(|a| !a.static_text().is_some_and(|t| signal_word(&t, true)))
+        .cloned()
+        .collect();
+    let p = getopt::parse(&KILLALL, &args);
+    let regex = p.has("regexp") || !p.problems.is_empty();
+    if p.operands.is_empty() && p.has("user") {
         return Target::Toolvet("every process of the user".into());
     }
-    for n in names {
-        match pattern_target(n, false, regex, lines) {
+    for &k in &p.operands {
+        match pattern_target(&args[k], false, regex, lines) {
             Target::None => {}
             t => return t,
         }

@@ -1939,6 +1939,10 @@ impl<'a> Analysis<'a> {
                 }
                 WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
                     let mut sub = env.clone();
+                    // `$(< FILE)`: bash expands it to FILE's contents, as
+                    // `$(cat FILE)` (review s17 Q12).
+                    let cat = bare_input_redirect(s).map(|f| format!("cat -- {f}"));
+                    let s = cat.as_deref().unwrap_or(s);
                     let out = self.script(s, &mut sub, depth + 1, &Output::Unknown);
                     match out {
                         Output::Static(text) => b.value(text.trim_end_matches('\n'), quoted, &ifs),
@@ -2678,6 +2682,36 @@ fn expanded_name(raw: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     (end > 0).then(|| &rest[..end])
+}
+
+/// The file of a command substitution that is one input redirection and
+/// nothing else (`$(< FILE)`, `$(0<FILE)`, `` `<FILE` ``): bash reads
+/// FILE's contents without running a command, as `$(cat FILE)` (bash(1),
+/// Command Substitution). `None` for anything else: a command with
+/// words (`$(< F cmd)`), a here-document or another redirection.
+fn bare_input_redirect(script: &str) -> Option<&str> {
+    let t = script.trim();
+    let t = t.strip_prefix('0').unwrap_or(t).strip_prefix('<')?;
+    if t.starts_with(['<', '(', '&', '>']) {
+        return None;
+    }
+    let word = t.trim_start();
+    // One shell word: no unquoted blank or operator.
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in word.chars() {
+        match (quote, c) {
+            _ if escaped => escaped = false,
+            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => escaped = true,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, c) if c.is_whitespace() || ";|&<>()`".contains(c) => return None,
+            (None, _) => {}
+        }
+    }
+    (!word.is_empty() && quote.is_none() && !escaped).then_some(word)
 }
 
 #[cfg(test)]
