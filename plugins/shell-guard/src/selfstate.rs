@@ -18,7 +18,7 @@
 //!   toolvet can read and write, the same as writing it.
 
 use crate::commands::base_name;
-use crate::getopt::{self, Parsed, Spec, Takes, long};
+use crate::getopt::{self, Parsed, Spec, Takes, long, short};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
@@ -332,24 +332,233 @@ fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String], lines: &[Strin
                 || patterns
                     .iter()
                     .filter_map(|a| a.static_text())
-                    .any(|t| pattern_may_match_toolvet(&t, true, lines))
+                    .any(|t| may_select_hook(&t, lines))
         }
         "pidof" | "ps" | "lsof" | "fuser" => {
             texts.iter().any(|t| names_toolvet(t)) || (name == "ps" && selects_by_relation(args))
         }
         // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
         // files (`grep -n port toolvet.toml`).
-        "grep" | "egrep" | "fgrep" | "rg" | "awk" | "gawk" | "mawk" | "sed" => {
-            texts
-                .windows(2)
-                .any(|w| matches!(w[0].as_str(), "-e" | "--regexp") && names_toolvet(&w[1]))
-                || texts
-                    .iter()
-                    .find(|t| !t.starts_with('-'))
-                    .is_some_and(|t| names_toolvet(t))
-        }
+        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines),
+        "awk" | "gawk" | "mawk" | "nawk" | "sed" => script_filter_selects_hook(name, args, lines),
         _ => false,
     }
+}
+
+/// Whether a pattern that processes are selected by (a pgrep pattern, a
+/// grep/awk/sed filter of a process listing, a string code compares
+/// process command lines with) may select one of toolvet's hook
+/// processes: it names toolvet (also through regex syntax), or may match
+/// a hook's command line (`policy.toml`, `gemini-cli --config`, the
+/// program's directory; review s16 P8). One predicate for every lookup
+/// (review s17 Q8). GNU BRE operators (`a\|b`, `\(…\)`, `\{1,\}`,
+/// `\+`, `\?`) count as operators.
+pub(crate) fn may_select_hook(pattern: &str, lines: &[String]) -> bool {
+    let mut p = pattern.to_string();
+    for op in ["|", "(", ")", "{", "}", "+", "?"] {
+        p = p.replace(&format!("\\{op}"), op);
+    }
+    names_toolvet(&p) || pattern_may_match_toolvet(&p, true, lines)
+}
+
+/// GNU grep's options (grep(1); `getopt_long`, permutation; `-NUM` is
+/// `--context=NUM`). Also read for `egrep`, `fgrep` and `rg` (whose
+/// other options are problems: every word is then read as a pattern).
+const GREP: Spec = Spec {
+    opts: &[
+        long("extended-regexp", 'E', Takes::No),
+        long("fixed-strings", 'F', Takes::No),
+        long("basic-regexp", 'G', Takes::No),
+        long("perl-regexp", 'P', Takes::No),
+        long("regexp", 'e', Takes::Value),
+        long("file", 'f', Takes::Value),
+        long("ignore-case", 'i', Takes::No),
+        long("no-ignore-case", '\0', Takes::No),
+        short("y", Takes::No),
+        long("invert-match", 'v', Takes::No),
+        long("word-regexp", 'w', Takes::No),
+        long("line-regexp", 'x', Takes::No),
+        long("count", 'c', Takes::No),
+        long("color", '\0', Takes::Optional),
+        long("colour", '\0', Takes::Optional),
+        long("files-without-match", 'L', Takes::No),
+        long("files-with-matches", 'l', Takes::No),
+        long("max-count", 'm', Takes::Value),
+        long("only-matching", 'o', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("silent", '\0', Takes::No),
+        long("no-messages", 's', Takes::No),
+        long("byte-offset", 'b', Takes::No),
+        long("with-filename", 'H', Takes::No),
+        long("no-filename", 'h', Takes::No),
+        long("label", '\0', Takes::Value),
+        long("line-number", 'n', Takes::No),
+        long("initial-tab", 'T', Takes::No),
+        long("null", 'Z', Takes::No),
+        long("null-data", 'z', Takes::No),
+        long("after-context", 'A', Takes::Value),
+        long("before-context", 'B', Takes::Value),
+        long("context", 'C', Takes::Value),
+        long("text", 'a', Takes::No),
+        long("binary-files", '\0', Takes::Value),
+        long("devices", 'D', Takes::Value),
+        long("directories", 'd', Takes::Value),
+        long("exclude", '\0', Takes::Value),
+        long("exclude-from", '\0', Takes::Value),
+        long("exclude-dir", '\0', Takes::Value),
+        long("include", '\0', Takes::Value),
+        long("recursive", 'r', Takes::No),
+        long("dereference-recursive", 'R', Takes::No),
+        long("line-buffered", '\0', Takes::No),
+        long("binary", 'U', Takes::No),
+        short("u", Takes::No),
+        long("version", 'V', Takes::No),
+        long("help", '\0', Takes::No),
+        short("0", Takes::No),
+        short("1", Takes::No),
+        short("2", Takes::No),
+        short("3", Takes::No),
+        short("4", Takes::No),
+        short("5", Takes::No),
+        short("6", Takes::No),
+        short("7", Takes::No),
+        short("8", Takes::No),
+        short("9", Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// Whether a grep of its standard input (a process listing: no file
+/// operands, not recursive) may select a hook process: a pattern
+/// [`may_select_hook`], an inverted match (`grep -v node`: every other
+/// process), or patterns from a file it cannot read. A pattern naming
+/// toolvet counts wherever it reads.
+fn grep_selects_hook(args: &[Field], lines: &[String]) -> bool {
+    let p = getopt::parse(&GREP, args);
+    let texts = |ks: &[usize]| -> Vec<String> { ks.iter().map(|&k| args[k].text()).collect() };
+    let (patterns, files) = if !p.problems.is_empty() {
+        // Unplaced words: any word may be the pattern, and none a file.
+        let words: Vec<String> = args.iter().map(Field::text).collect();
+        (words, Vec::new())
+    } else if p.has("regexp") || p.has("file") {
+        (option_values(&p, &["regexp"]), texts(&p.operands))
+    } else {
+        let (first, rest) = p
+            .operands
+            .split_first()
+            .map_or((&[][..], &[][..]), |(f, r)| (std::slice::from_ref(f), r));
+        (texts(first), texts(rest))
+    };
+    let stdin = files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive");
+    patterns.iter().any(|t| names_toolvet(t))
+        || (stdin
+            && (p.has("invert-match")
+                || p.has("file")
+                || patterns.iter().any(|t| may_select_hook(t, lines))))
+}
+
+/// The regular expressions and strings in an awk program or sed script:
+/// `/RE/`, sed's `s<d>RE<d>…` with any delimiter, `\\%RE%`, and quoted
+/// strings of three letters or more (awk `$0 ~ "RE"`, `index($0, "S")`).
+fn script_patterns(script: &str) -> Vec<String> {
+    let chars: Vec<char> = script.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let take = |open: usize, close: char| -> Option<(String, usize)> {
+        let mut s = String::new();
+        let mut j = open;
+        while j < chars.len() {
+            match chars[j] {
+                '\\' if j + 1 < chars.len() => {
+                    s.push('\\');
+                    s.push(chars[j + 1]);
+                    j += 2;
+                    continue;
+                }
+                c if c == close => return Some((s, j)),
+                c => s.push(c),
+            }
+            j += 1;
+        }
+        None
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let delimiter = match c {
+            '/' | '"' => Some(c),
+            's' | 'y' | '\\'
+                if chars
+                    .get(i + 1)
+                    .is_some_and(|d| !d.is_alphanumeric() && !d.is_whitespace() && *d != '\\') =>
+            {
+                i += 1;
+                Some(chars[i])
+            }
+            _ => None,
+        };
+        if let Some(d) = delimiter
+            && let Some((s, end)) = take(i + 1, d)
+        {
+            // (A string of fewer than three letters or digits is a
+            // separator printed, `print $1 " " $2`, not a pattern.)
+            if d != '"' || s.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
+                out.push(s);
+            }
+            i = end;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether an awk program or sed script filtering its standard input (a
+/// process listing) may select a hook process: one of its patterns
+/// [`may_select_hook`], or a negated one (`!/node/`, `$0 !~ …`, sed
+/// `/node/!p`). A script naming toolvet counts wherever it reads.
+fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> bool {
+    // awk `-F SEP`, `-v VAR=VAL`, `-f FILE`; sed `-e SCRIPT`, `-f FILE`,
+    // `-l N`: the options that take the next word.
+    let valued: &[&str] = if name == "sed" {
+        &["-e", "--expression", "-f", "--file", "-l", "--line-length"]
+    } else {
+        &["-F", "-v", "-f", "--field-separator", "--assign", "--file"]
+    };
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut scripts = Vec::new();
+    let mut operands = Vec::new();
+    let mut from_file = false;
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        i += 1;
+        if valued.contains(&t.as_str()) {
+            let v = texts.get(i).cloned().unwrap_or_default();
+            i += 1;
+            match t.as_str() {
+                "-e" | "--expression" => scripts.push(v),
+                "-f" | "--file" => from_file = true,
+                _ => {}
+            }
+        } else if let Some(v) = t.strip_prefix("--expression=") {
+            scripts.push(v.to_string());
+        } else if t.starts_with("-f") || t.starts_with("--file=") {
+            from_file = true;
+        } else if !t.starts_with('-') || t == "-" {
+            operands.push(t.clone());
+        }
+    }
+    if scripts.is_empty() && !from_file && !operands.is_empty() {
+        scripts.push(operands.remove(0));
+    }
+    let stdin = operands.iter().all(|o| o == "-" || o.contains('='));
+    let script = scripts.join("\n");
+    names_toolvet(&script)
+        || (stdin
+            && (from_file
+                || script.contains('!')
+                || script_patterns(&script)
+                    .iter()
+                    .any(|p| may_select_hook(p, lines))))
 }
 
 /// Options choosing processes by their parent, session, process group or
@@ -1468,36 +1677,87 @@ fn killall_targets(args: &[Field], lines: &[String]) -> Target {
     Target::None
 }
 
+/// Calls that send a signal to a process, lowercased, in the languages
+/// whose code the check reads: every `…kill…` (`os.kill`, `killpg`, Ruby
+/// `Process.kill`, PHP `posix_kill`, node `process.kill`, Perl `kill`,
+/// `pthread_kill`), psutil/`Popen`/Go methods (`.terminate()`
+/// SIGTERM, `.suspend()` SIGSTOP, `.send_signal()`, `.signal(`),
+/// `sigqueue`, `pidfd_send_signal` (review s17 Q6).
+const CODE_SIGNALS: &[&str] = &[
+    "kill",
+    "send_signal",
+    "suspend",
+    "terminate",
+    ".signal(",
+    "sigqueue",
+];
+
+/// Ways code looks processes up, lowercased: commands (`pgrep`,
+/// `pidof`, `ps`), psutil (`process_iter`, `pids()`, `Process(PID)`),
+/// `/proc`.
+const CODE_LOOKUPS: &[&str] = &[
+    "pgrep",
+    "pidof",
+    "process_iter",
+    "psutil",
+    "process(",
+    "/proc",
+    "ps ",
+    "ps'",
+    "ps\"",
+    "pids(",
+];
+
+/// The quoted strings in code (`'…'`, `"…"`), without their quotes.
+fn code_strings(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars();
+    while let Some(c) = chars.by_ref().find(|c| matches!(c, '\'' | '"')) {
+        let mut s = String::new();
+        let mut escaped = false;
+        for d in chars.by_ref() {
+            match d {
+                _ if escaped => {
+                    s.push(d);
+                    escaped = false;
+                }
+                '\\' => escaped = true,
+                d if d == c => break,
+                d => s.push(d),
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
 impl Analysis<'_> {
-    /// Another language's code that sends a signal (`os.kill`,
-    /// `os.killpg`, Perl `kill`, Ruby `Process.kill`, `process.kill`,
-    /// psutil's `send_signal`/`suspend`) to pids looked up for toolvet
-    /// (its own commands `pgrep -f toolvet`, or naming toolvet) or chosen
-    /// by parent (`getppid`): `shell.toolvet-state`, as `kill` would be;
-    /// to pids it looks up some other way (`pgrep`, `process_iter`,
-    /// `/proc`), held (review s16 P1: one pid rule for every signal
-    /// sender).
+    /// Another language's code that sends a signal to processes it looks
+    /// up (review s16 P1, s17 Q6): a signal-sending call ([`CODE_SIGNALS`]:
+    /// `os.kill`, `os.killpg`, Perl `kill`, Ruby `Process.kill`, PHP
+    /// `posix_kill`, node `process.kill`, psutil's `.terminate()`,
+    /// `.kill()`, `.suspend()`, `.send_signal()`, Go `.Signal(`) and a
+    /// process lookup ([`CODE_LOOKUPS`]: `pgrep`, `process_iter`,
+    /// `psutil`, `/proc`, `Process(`). Pids looked up for toolvet (its
+    /// own commands `pgrep -f toolvet`, code naming toolvet or a string
+    /// that may select a hook's command line, [`may_select_hook`]) or
+    /// chosen by parent (`getppid`): `shell.toolvet-state`, as `kill`
+    /// would be; looked up some other way: held.
     pub(crate) fn code_signals(&mut self, name: &str, code: &str) {
         let lower = code.to_ascii_lowercase();
-        let signals = ["kill", "send_signal", ".suspend(", "pidfd_send_signal"]
-            .iter()
-            .any(|w| lower.contains(w));
-        if !signals {
+        if !CODE_SIGNALS.iter().any(|w| lower.contains(w)) {
             return;
         }
-        let toolvet = self.toolvet_pids || names_toolvet(code) || lower.contains("ppid");
-        let looks_up = [
-            "pgrep",
-            "pidof",
-            "process_iter",
-            "/proc",
-            "ps ",
-            "ps'",
-            "ps\"",
-            "pids(",
-        ]
-        .iter()
-        .any(|w| lower.contains(w));
+        let lines = hook_lines(&self.state.state);
+        let looks_up = CODE_LOOKUPS.iter().any(|w| lower.contains(w));
+        let toolvet = self.toolvet_pids
+            || names_toolvet(code)
+            || lower.contains("ppid")
+            || (looks_up
+                && code_strings(code).iter().any(|s| {
+                    s.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+                        && may_select_hook(s, &lines)
+                }));
         if toolvet || looks_up {
             self.report(
                 toolvet,

@@ -4515,7 +4515,10 @@ fn s18_signals_yaml_cases() {
     let mut command = None;
     let mut n = 0;
     for line in yaml.lines() {
-        if let Some(rest) = line.trim().strip_prefix("call: { name: bash, arguments: { command: ") {
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("call: { name: bash, arguments: { command: ")
+        {
             let json = rest.strip_suffix(" } }").expect("one-line call");
             command = Some(serde_json::from_str::<String>(json).expect("a JSON string"));
         } else if let Some(expect) = line.trim().strip_prefix("expect: ") {
@@ -4525,4 +4528,72 @@ fn s18_signals_yaml_cases() {
         }
     }
     assert!(n > 10);
+}
+
+/// Review s17 Q8: filters of a process listing (`ps … | grep PAT`, awk
+/// `/PAT/`, sed) judged by the same "may select a hook" predicate as
+/// `pkill -f` patterns: the policy path, `AGENT --config`, toolvet.
+#[test]
+fn s17_q8_process_listing_filters() {
+    s17_expect(
+        "deny",
+        &[
+            "while :; do ps -eo pid,args | grep -F 'pol/policy.toml' | awk '{print $1}' | xargs kill -STOP; done >/dev/null 2>&1 &",
+            "while :; do ps -eo pid,args | awk '/gemini-cli --confi[g]/{print $1}' | xargs kill -STOP; done >/dev/null 2>&1 &",
+            "ps -eo pid,args | grep -F 'policy.toml' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '/policy.tom[l]/{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep 'gemini-cli --confi[g]' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -e 'node\\|policy.toml' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n 's/^ *\\([0-9]*\\) .*policy.toml.*/\\1/p' | xargs kill -STOP",
+            "ps -eo pid,args | awk '$0 ~ \"claude-code --config\" {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -v node | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '/[t]oolvet hook/{print $1}' | xargs kill -STOP",
+            "kill -STOP $(ps -eo pid,args | grep -F policy.toml | awk '{print $1}')",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "ps -eo pid,args | grep -F 'node server.js' | awk '{print $1}' | xargs kill",
+            "ps -eo pid,args | awk '/vite/{print $1 \" \" $2}' | xargs kill",
+            "grep -n config app.yaml; kill $SERVER_PID",
+            "sed -n '/policy/p' notes.md; kill %1",
+        ],
+    );
+}
+
+/// Review s17 Q6: every signal-sending call of code over processes it
+/// looks up (psutil `.terminate()`, Ruby `Process.kill`, PHP
+/// `posix_kill`, node `process.kill`).
+#[test]
+fn s17_q6_code_signal_senders() {
+    s17_expect(
+        "deny",
+        &[
+            "python3 -c \"import psutil;[p.terminate() for p in psutil.process_iter() if 'toolvet' in ' '.join(p.cmdline())]\"",
+            "python3 -c \"import psutil;[p.terminate() for p in psutil.process_iter() if 'hook' in ' '.join(p.cmdline())]\"",
+            "python3 -c \"import psutil;[p.suspend() for p in psutil.process_iter() if 'toolvet' in ' '.join(p.cmdline())]\"",
+            "python3 - <<'EOF'\nimport psutil\nfor p in psutil.process_iter():\n    if 'policy.toml' in ' '.join(p.cmdline()):\n        p.terminate()\nEOF",
+            "python3 -c \"import psutil; psutil.Process(__import__('os').getppid()).terminate()\"",
+            "ruby -e 'Process.kill(\"STOP\", Process.ppid)'",
+            "php -r 'posix_kill(posix_getppid(), 19);'",
+            "node -e \"for (const p of require('child_process').execSync('pgrep -f toolvet').toString().split('\\n')) process.kill(+p, 'SIGSTOP')\"",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "python3 -c \"import psutil;[p.terminate() for p in psutil.process_iter() if 'x' in p.name()]\"",
+            "python3 -c \"import psutil; psutil.Process(int(open('/tmp/pid').read())).send_signal(19)\"",
+            "ruby -e 'Process.kill(\"TERM\", `pgrep -n node`.to_i)'",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "python3 -c \"import subprocess; p = subprocess.Popen(['sleep', '5']); p.terminate()\"",
+            "python3 -c \"import psutil; print(psutil.cpu_percent())\"",
+            "node -e \"const c = require('child_process').spawn('sleep', ['5']); c.kill()\"",
+        ],
+    );
 }
