@@ -960,12 +960,247 @@ fn debugger_attach(text: &str) -> Option<Vec<String>> {
     None
 }
 
+/// gdb's options (gdb/main.c `long_options`, read with
+/// `getopt_long_only(argc, argv, "", …)`: every option is long, after
+/// one dash or two, by unique prefix: `-comm=F`, `--comm F`, `-pi PID`,
+/// `-ev CMD`). gdb stops reading options at `--args`: what follows is the
+/// program and its arguments. cgdb passes its options on to gdb.
+const GDB: Spec = Spec {
+    opts: &[
+        long("tui", '\0', Takes::No),
+        long("dbx", '\0', Takes::No),
+        long("readnow", '\0', Takes::No),
+        long("readnever", '\0', Takes::No),
+        long("r", '\0', Takes::No),
+        long("q", '\0', Takes::No),
+        long("quiet", '\0', Takes::No),
+        long("silent", '\0', Takes::No),
+        long("nh", '\0', Takes::No),
+        long("nx", '\0', Takes::No),
+        long("n", '\0', Takes::No),
+        long("batch-silent", '\0', Takes::No),
+        long("batch", '\0', Takes::No),
+        long("fullname", '\0', Takes::No),
+        long("f", '\0', Takes::No),
+        long("annotate", '\0', Takes::Value),
+        long("help", '\0', Takes::No),
+        long("se", '\0', Takes::Value),
+        long("symbols", '\0', Takes::Value),
+        long("s", '\0', Takes::Value),
+        long("exec", '\0', Takes::Value),
+        long("e", '\0', Takes::Value),
+        long("core", '\0', Takes::Value),
+        long("c", '\0', Takes::Value),
+        long("pid", '\0', Takes::Value),
+        long("p", '\0', Takes::Value),
+        long("command", '\0', Takes::Value),
+        long("eval-command", '\0', Takes::Value),
+        long("version", '\0', Takes::No),
+        long("configuration", '\0', Takes::No),
+        long("x", '\0', Takes::Value),
+        long("ex", '\0', Takes::Value),
+        long("init-command", '\0', Takes::Value),
+        long("init-eval-command", '\0', Takes::Value),
+        long("ix", '\0', Takes::Value),
+        long("iex", '\0', Takes::Value),
+        long("early-init-command", '\0', Takes::Value),
+        long("early-init-eval-command", '\0', Takes::Value),
+        long("eix", '\0', Takes::Value),
+        long("eiex", '\0', Takes::Value),
+        long("ui", '\0', Takes::Value),
+        long("interpreter", '\0', Takes::Value),
+        long("i", '\0', Takes::Value),
+        long("directory", '\0', Takes::Value),
+        long("d", '\0', Takes::Value),
+        long("data-directory", '\0', Takes::Value),
+        long("D", '\0', Takes::Value),
+        long("cd", '\0', Takes::Value),
+        long("tty", '\0', Takes::Value),
+        long("baud", '\0', Takes::Value),
+        long("b", '\0', Takes::Value),
+        long("nw", '\0', Takes::No),
+        long("nowindows", '\0', Takes::No),
+        long("w", '\0', Takes::No),
+        long("windows", '\0', Takes::No),
+        long("statistics", '\0', Takes::No),
+        long("write", '\0', Takes::No),
+        long("args", '\0', Takes::No),
+        long("l", '\0', Takes::Value),
+        long("return-child-result", '\0', Takes::No),
+    ],
+    permute: true,
+    long_only: true,
+};
+
+/// gdb options whose value is a file of commands, and whose value is one
+/// command.
+const GDB_FILES: &[&str] = &[
+    "command",
+    "x",
+    "init-command",
+    "ix",
+    "early-init-command",
+    "eix",
+];
+const GDB_COMMANDS: &[&str] = &[
+    "eval-command",
+    "ex",
+    "init-eval-command",
+    "iex",
+    "early-init-eval-command",
+    "eiex",
+];
+
+/// lldb's driver options (lldb/tools/driver/Options.td, LLVM's option
+/// table: `--NAME` or `-NAME`, the value the next word; short aliases).
+/// Read by the getopt reader, which also takes prefixes and `=VALUE`: a
+/// superset. Also read for `lldb-server`, whose `--attach` is then
+/// ambiguous (held).
+const LLDB: Spec = Spec {
+    opts: &[
+        long("attach-name", 'n', Takes::Value),
+        long("attach-pid", 'p', Takes::Value),
+        long("wait-for", 'w', Takes::No),
+        long("batch", 'b', Takes::No),
+        long("core", 'c', Takes::Value),
+        long("editor", 'e', Takes::No),
+        long("no-lldbinit", 'x', Takes::No),
+        long("local-lldbinit", '\0', Takes::No),
+        long("no-use-colors", 'X', Takes::No),
+        long("file", 'f', Takes::Value),
+        long("arch", 'a', Takes::Value),
+        long("one-line", 'o', Takes::Value),
+        long("one-line-before-file", 'O', Takes::Value),
+        long("one-line-on-crash", 'k', Takes::Value),
+        long("source", 's', Takes::Value),
+        long("source-before-file", 'S', Takes::Value),
+        long("source-on-crash", 'K', Takes::Value),
+        long("source-quietly", 'Q', Takes::No),
+        long("script-language", 'l', Takes::Value),
+        long("python-path", 'P', Takes::No),
+        long("print-script-interpreter-info", '\0', Takes::No),
+        long("debug", 'd', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'v', Takes::No),
+        long("repl", 'r', Takes::Optional),
+        long("repl-language", 'R', Takes::Value),
+        long("capture", '\0', Takes::No),
+        long("capture-path", '\0', Takes::Value),
+    ],
+    permute: true,
+    long_only: true,
+};
+
+/// lldb options whose value is a file of commands, and whose value is
+/// one command.
+const LLDB_FILES: &[&str] = &["source", "source-before-file", "source-on-crash"];
+const LLDB_COMMANDS: &[&str] = &["one-line", "one-line-before-file", "one-line-on-crash"];
+
+/// Whether debugger command text runs a file of commands (gdb `source
+/// F`, `so F`; lldb `command source F`, `comm so F`, `command script
+/// import F.py`), with the file. Commands are abbreviated by unique
+/// prefixes: read conservatively, any prefix of two letters or more
+/// (review s17 Q15).
+fn debugger_source(text: &str) -> Option<String> {
+    let is_prefix = |w: &str, of: &str| w.len() >= 2 && of.starts_with(w);
+    for command in text.split(['\n', ';']) {
+        let words: Vec<String> = command
+            .split_whitespace()
+            .map(|w| w.trim_matches(['"', '\'']).to_ascii_lowercase())
+            .collect();
+        let rest = match words.as_slice() {
+            [first, rest @ ..] if is_prefix(first, "source") => rest,
+            [first, second, rest @ ..]
+                if is_prefix(first, "command") && is_prefix(second, "source") =>
+            {
+                rest
+            }
+            [first, second, third, rest @ ..]
+                if is_prefix(first, "command")
+                    && is_prefix(second, "script")
+                    && is_prefix(third, "import") =>
+            {
+                rest
+            }
+            _ => continue,
+        };
+        let file = rest.iter().find(|w| !w.starts_with('-'));
+        return Some(file.map_or_else(|| "{}".into(), String::clone));
+    }
+    None
+}
+
+/// The processes gdb/lldb attach to: `-p PID` (`--pid`, `-pi`,
+/// `--attach-pid`, `-n NAME`), an `attach` command given with `-ex`/`-o`
+/// (any spelling of the option, by the program's table), gdb's second
+/// operand when it is a pid. With no program to start, a command file
+/// (`-x F`, `--comm=F`, `-ex 'source F'`, lldb `-S F`, `-o 'command
+/// source F'`) may attach, and words the table cannot place may be
+/// any of these: held as a process the check cannot name (review s16
+/// P2, s17 Q15).
+fn debugger_pids(name: &str, args: &[Field]) -> Vec<String> {
+    let lldb = name.starts_with("lldb");
+    let (spec, file_opts, command_opts, pid_opts): (&Spec, &[&str], &[&str], &[&str]) = if lldb {
+        (
+            &LLDB,
+            LLDB_FILES,
+            LLDB_COMMANDS,
+            &["attach-pid", "attach-name"],
+        )
+    } else {
+        (&GDB, GDB_FILES, GDB_COMMANDS, &["pid", "p"])
+    };
+    let mut p = getopt::parse(spec, args);
+    let mut program_args = false;
+    if let Some(k) = p.found.iter().find(|f| f.opt.name == "args").map(|f| f.at) {
+        // gdb stops at `--args`: the program and its arguments follow.
+        program_args = k + 1 < args.len();
+        p = getopt::parse(spec, &args[..k]);
+    }
+    let mut pids = option_values(&p, pid_opts);
+    let mut files = option_values(&p, file_opts);
+    for command in option_values(&p, command_opts) {
+        if let Some(rest) = debugger_attach(&command) {
+            let pid = rest.iter().find(|w| !w.starts_with('-'));
+            pids.push(pid.map_or_else(|| "{}".into(), String::clone));
+        } else if command.to_ascii_lowercase().contains("attach") {
+            // `-ex 'python gdb.execute("attach PID")'`: not read.
+            pids.push("{}".into());
+        }
+        files.extend(debugger_source(&command));
+    }
+    let operands: Vec<String> = p.operands.iter().map(|&k| args[k].text()).collect();
+    let program = !operands.is_empty() || program_args || p.has("file");
+    if !program && pids.is_empty() {
+        // The file's commands are all it runs, and may attach (`attach
+        // PID`); the check cannot read them.
+        if let Some(file) = files.first() {
+            pids.push(format!("(whatever the commands in {file} attach to)"));
+        } else if let Some(problem) = p.problems.first() {
+            pids.push(format!("(whatever `{name}` attaches to: {problem})"));
+        }
+    }
+    // `gdb PROGRAM PID`: the second operand is a pid (or core file).
+    if !lldb
+        && let Some(second) = operands.get(1)
+        && (second.bytes().all(|b| b.is_ascii_digit()) || {
+            // `gdb ./prog "$core"` is a core file; a pid lookup
+            // (`$PPID`, `$(pgrep …)`, `$pid`) is a process.
+            let l = second.to_ascii_lowercase();
+            second.contains(['$', '`'])
+                && ["pid", "pgrep", "$$", "ps "].iter().any(|w| l.contains(w))
+        })
+    {
+        pids.push(second.clone());
+    }
+    pids
+}
+
 /// The pid operands `name args` acts on (attach, trace, limit,
 /// reschedule), or none when it starts a new program instead.
 fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut pids = Vec::new();
-    let value_of = |i: usize| texts.get(i + 1).cloned().unwrap_or_else(|| "{}".into());
     match name {
         // Read getopt-style (review s16 P2): `strace -fp PID`, `-fqp$PID`,
         // `--att=PID`, `prlimit --pi PID`.
@@ -994,149 +1229,7 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
             pids.extend(getopt_values(&texts, 'e', "lspP", &["exe"]));
             pids.extend(getopt_values(&texts, 'P', "lspe", &["path"]));
         }
-        "gdb" | "cgdb" | "lldb" | "lldb-server" => {
-            let mut operands = Vec::new();
-            let mut i = 0;
-            while let Some(t) = texts.get(i) {
-                let lower = t.to_ascii_lowercase();
-                if matches!(t.as_str(), "--args" | "-args" | "--") {
-                    // What follows is the new program and its arguments.
-                    break;
-                }
-                // gdb reads long options getopt_long_only-style: `-p`,
-                // `-pi`, `--pid`, `-p=PID` (review s16 P2); lldb's
-                // `--attach-pid`, `--attach-name`, `-p`, `-n`.
-                let option = t.trim_start_matches('-');
-                let (oname, ovalue) = match option.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
-                    None => (option, None),
-                };
-                let pid_option = t.starts_with('-')
-                    && !oname.is_empty()
-                    && (if name == "lldb" || name == "lldb-server" {
-                        matches!(oname, "p" | "n")
-                            || (oname.len() >= 3
-                                && ("attach-pid".starts_with(oname)
-                                    || "attach-name".starts_with(oname)))
-                    } else {
-                        "pid".starts_with(oname)
-                    });
-                if pid_option {
-                    match ovalue {
-                        Some(v) => pids.push(v.to_string()),
-                        None => {
-                            pids.push(value_of(i));
-                            i += 1;
-                        }
-                    }
-                    i += 1;
-                    continue;
-                }
-                // Commands given to the debugger (`-ex 'att PID'`,
-                // `--eval-command=…`, `-o 'pro att -p PID'`).
-                let command = match (t.starts_with('-'), t.split_once('=')) {
-                    (true, Some((_, v))) => Some(v.to_string()),
-                    (false, _) if i > 0 && texts[i - 1].starts_with('-') => Some(t.clone()),
-                    _ => None,
-                };
-                if let Some(rest) = command.as_deref().and_then(debugger_attach) {
-                    let pid = rest
-                        .iter()
-                        .find(|w| !w.starts_with('-'))
-                        .map_or("{}", |w| w.as_str());
-                    pids.push(pid.to_string());
-                    if !t.starts_with('-') {
-                        i += 1;
-                        continue;
-                    }
-                } else if lower.contains("attach") && !lower.starts_with("--attach") {
-                    // `-ex 'attach PID'`, `-o 'process attach -p PID'`.
-                    let words: Vec<&str> = t.split_whitespace().collect();
-                    let at = words.iter().position(|w| w.contains("attach"));
-                    let pid = at
-                        .and_then(|a| words[a + 1..].iter().find(|w| !w.starts_with('-')))
-                        .map_or("{}", |w| w);
-                    pids.push(pid.to_string());
-                } else if t.starts_with('-') {
-                    if matches!(
-                        t.as_str(),
-                        "-ex"
-                            | "--ex"
-                            | "-iex"
-                            | "-x"
-                            | "-ix"
-                            | "-o"
-                            | "-O"
-                            | "-s"
-                            | "-c"
-                            | "-d"
-                            | "-cd"
-                            | "-core"
-                            | "--core"
-                            | "-b"
-                            | "-l"
-                            | "-S"
-                            | "-k"
-                    ) && !(name == "lldb" && t == "-b")
-                        && !texts.get(i + 1).is_some_and(|v| {
-                            v.to_ascii_lowercase().contains("attach")
-                                || debugger_attach(v).is_some()
-                        })
-                    {
-                        // (lldb's `-b` is `--batch`, a flag.)
-                        i += 1;
-                    }
-                } else {
-                    operands.push(t.clone());
-                }
-                i += 1;
-            }
-            // `gdb -batch -x FILE`, `lldb -s FILE` with no program: the
-            // file's commands are all it runs, and may attach (`attach
-            // PID`); the check cannot read them, so they are held
-            // (review s16 P2).
-            let file_options: &[&str] = if name == "lldb" {
-                &["-s", "-S", "--source", "--source-before-file", "-source"]
-            } else {
-                &[
-                    "-x",
-                    "-ix",
-                    "-command",
-                    "--command",
-                    "-init-command",
-                    "--init-command",
-                ]
-            };
-            if operands.is_empty()
-                && pids.is_empty()
-                && let Some(k) = texts.iter().position(|t| {
-                    file_options.contains(&t.as_str())
-                        || file_options
-                            .iter()
-                            .any(|o| o.starts_with("--") && t.starts_with(&format!("{o}=")))
-                })
-            {
-                let file = texts[k]
-                    .split_once('=')
-                    .map(|(_, v)| v.to_string())
-                    .or_else(|| texts.get(k + 1).cloned())
-                    .unwrap_or_default();
-                pids.push(format!("(whatever the commands in {file} attach to)"));
-            }
-            // `gdb PROGRAM PID`: the second operand is a pid (or core file).
-            if name != "lldb"
-                && let Some(second) = operands.get(1)
-                && (second.bytes().all(|b| b.is_ascii_digit()) || {
-                    // `gdb ./prog "$core"` is a core file; a pid lookup
-                    // (`$PPID`, `$(pgrep …)`, `$pid`) is a process.
-                    let l = second.to_ascii_lowercase();
-                    second.contains(['$', '`'])
-                        && ["pid", "pgrep", "$$", "ps "].iter().any(|w| l.contains(w))
-                })
-            {
-                pids.push(second.clone());
-            }
-        }
+        "gdb" | "cgdb" | "lldb" | "lldb-server" => pids = debugger_pids(name, args),
         "gcore" => {
             let mut i = 0;
             while let Some(t) = texts.get(i) {

@@ -4597,3 +4597,52 @@ fn s17_q6_code_signal_senders() {
         ],
     );
 }
+
+/// Review s17 Q15: debugger command files in every spelling: gdb options
+/// read by its getopt_long_only table (`--comm=F`, `-command=F`, `-ex
+/// 'source F'`, `-ex 'so F'`, `-iex 'source F'`), lldb's
+/// `--source-before-file F`, `-o 'command source F'`, `-o 'comm so F'`,
+/// `--source-on-crash F`, `-O`/`-k`/`-K`: held when no program is given.
+#[test]
+fn s17_q15_debugger_command_files() {
+    for cmd in [
+        "printf 'attach %s\\ncall (void)exit(0)\\n' $PPID > /tmp/c; gdb -batch -ex 'source /tmp/c'",
+        "gdb -batch -ex 'so /tmp/c'",
+        "gdb -batch -ex 'sour /tmp/c'",
+        "gdb -q -batch --comm=/tmp/c",
+        "gdb -q -batch -command=/tmp/c",
+        "gdb -q -batch --comm /tmp/c",
+        "gdb -batch -iex 'source /tmp/c'",
+        "gdb -batch -eiex 'source /tmp/c'",
+        "gdb -batch --init-c=/tmp/c",
+        "gdb -batch -eval-command='source /tmp/c'",
+        "gdb -batch -ev 'source /tmp/c'",
+        "gdb -batch -x=/tmp/c",
+        "lldb -b --source-before-file /tmp/c",
+        "lldb -b -source-before-file /tmp/c",
+        "lldb -b -o 'command source /tmp/c'",
+        "lldb -b -o 'comm so /tmp/c'",
+        "lldb -b -O 'command source /tmp/c'",
+        "lldb -b -k 'command source /tmp/c'",
+        "lldb -b --source-on-crash /tmp/c",
+        "lldb -b -K /tmp/c",
+        "lldb -b -o 'command script import /tmp/c.py'",
+    ] {
+        escalate(cmd, "shell.toolvet-state");
+    }
+    deny(
+        "gdb -batch --comm=/tmp/c -ev \"att $PPID\"",
+        "shell.toolvet-state",
+    );
+    deny("gdb -batch -pi=$PPID --comm=/tmp/c", "shell.toolvet-state");
+    for cmd in [
+        "gdb -batch -ex 'source cmds.gdb' ./a.out",
+        "gdb -q --comm=cmds.gdb --args ./a.out 1 2",
+        "lldb -b -o 'command source cmds.txt' ./a.out",
+        "lldb -b --source-before-file cmds.txt -f ./a.out",
+        "gdb -batch -ex 'set pagination off' -ex run ./a.out",
+        "gdb -batch -ex 'step' ./a.out",
+    ] {
+        allow(cmd);
+    }
+}
