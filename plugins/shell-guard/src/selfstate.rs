@@ -878,60 +878,6 @@ fn option_values(p: &Parsed, names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The values of one option, read as getopt_long reads it: the short
-/// option `short` alone or at the end of a cluster of flags (`-fp PID`,
-/// `-fqp$PID`, `-p=PID`), its value joined or the next word; a long
-/// option written as any prefix of one of `longs` (`--pi PID`,
-/// `--pid=PID`, `--att=PID`; getopt takes unique prefixes, and an
-/// ambiguous one fails). `takes_value` lists the other short options
-/// that take a value (the rest of a cluster after them is theirs).
-fn getopt_values(texts: &[String], short: char, takes_value: &str, longs: &[&str]) -> Vec<String> {
-    let mut values = Vec::new();
-    let mut i = 0;
-    while let Some(t) = texts.get(i) {
-        i += 1;
-        if t == "--" {
-            break;
-        }
-        if let Some(long) = t.strip_prefix("--") {
-            let (n, v) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
-            if !n.is_empty() && longs.iter().any(|l| l.starts_with(n)) {
-                values.push(v.unwrap_or_else(|| {
-                    i += 1;
-                    texts.get(i - 1).cloned().unwrap_or_else(|| "{}".into())
-                }));
-            }
-            continue;
-        }
-        let Some(cluster) = t.strip_prefix('-') else {
-            continue;
-        };
-        for (k, c) in cluster.char_indices() {
-            let rest = &cluster[k + c.len_utf8()..];
-            if c == short {
-                let v = rest.trim_start_matches('=');
-                values.push(if v.is_empty() {
-                    i += 1;
-                    texts.get(i - 1).cloned().unwrap_or_else(|| "{}".into())
-                } else {
-                    v.to_string()
-                });
-                break;
-            }
-            if takes_value.contains(c) {
-                if rest.is_empty() {
-                    i += 1;
-                }
-                break;
-            }
-        }
-    }
-    values
-}
-
 /// Whether debugger command text (`att PID`, `process attach -p PID`,
 /// `pro att -n NAME`) attaches to a running process, with the words
 /// after the attach word. Commands are abbreviated by any unique prefix
@@ -1196,38 +1142,312 @@ fn debugger_pids(name: &str, args: &[Field]) -> Vec<String> {
     pids
 }
 
+/// The pids a tracer or limiter given by `spec` acts on: the values of
+/// its `pid_opts`; with none, a word its table cannot place may be one of
+/// them (or hide one in a cluster), so the process is one the check
+/// cannot name (held).
+fn table_pids(name: &str, spec: &Spec, args: &[Field], pid_opts: &[&str]) -> Vec<String> {
+    let p = getopt::parse(spec, args);
+    let mut pids = option_values(&p, pid_opts);
+    if pids.is_empty()
+        && let Some(problem) = p.problems.first()
+    {
+        pids.push(format!("(whatever `{name}` attaches to: {problem})"));
+    }
+    pids
+}
+
+/// strace (strace(1); strace.c getopt string
+/// `+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`, stops at the
+/// command it runs) and its long options.
+const STRACE: Spec = Spec {
+    opts: &[
+        short("a", Takes::Value),
+        short("A", Takes::No),
+        short("b", Takes::Value),
+        short("c", Takes::No),
+        short("C", Takes::No),
+        short("d", Takes::No),
+        short("D", Takes::No),
+        short("e", Takes::Value),
+        short("E", Takes::Value),
+        short("f", Takes::No),
+        short("F", Takes::No),
+        short("h", Takes::No),
+        short("i", Takes::No),
+        short("I", Takes::Value),
+        short("k", Takes::No),
+        short("n", Takes::No),
+        short("o", Takes::Value),
+        short("O", Takes::Value),
+        short("p", Takes::Value),
+        short("P", Takes::Value),
+        short("q", Takes::No),
+        short("r", Takes::No),
+        short("s", Takes::Value),
+        short("S", Takes::Value),
+        short("t", Takes::No),
+        short("T", Takes::No),
+        short("u", Takes::Value),
+        short("U", Takes::Value),
+        short("v", Takes::No),
+        short("V", Takes::No),
+        short("w", Takes::No),
+        short("x", Takes::No),
+        short("X", Takes::Value),
+        short("y", Takes::No),
+        short("Y", Takes::No),
+        short("z", Takes::No),
+        short("Z", Takes::No),
+        long("attach", '\0', Takes::Value),
+        long("columns", '\0', Takes::Value),
+        long("output-append-mode", '\0', Takes::No),
+        long("detach-on", '\0', Takes::Value),
+        long("summary-only", '\0', Takes::No),
+        long("summary", '\0', Takes::No),
+        long("debug", '\0', Takes::No),
+        long("daemonize", '\0', Takes::Optional),
+        long("daemonise", '\0', Takes::Optional),
+        long("env", '\0', Takes::Value),
+        long("follow-forks", '\0', Takes::No),
+        long("output-separately", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+        long("instruction-pointer", '\0', Takes::No),
+        long("interruptible", '\0', Takes::Value),
+        long("stack-trace", '\0', Takes::Optional),
+        long("syscall-number", '\0', Takes::No),
+        long("output", '\0', Takes::Value),
+        long("summary-syscall-overhead", '\0', Takes::Value),
+        long("trace-path", '\0', Takes::Value),
+        long("quiet", '\0', Takes::Optional),
+        long("silent", '\0', Takes::Optional),
+        long("relative-timestamps", '\0', Takes::Optional),
+        long("string-limit", '\0', Takes::Value),
+        long("summary-sort-by", '\0', Takes::Value),
+        long("absolute-timestamps", '\0', Takes::Optional),
+        long("timestamps", '\0', Takes::Optional),
+        long("syscall-times", '\0', Takes::Optional),
+        long("user", '\0', Takes::Value),
+        long("summary-columns", '\0', Takes::Value),
+        long("no-abbrev", '\0', Takes::No),
+        long("version", '\0', Takes::No),
+        long("summary-wall-clock", '\0', Takes::No),
+        long("strings-in-hex", '\0', Takes::Optional),
+        long("const-print-style", '\0', Takes::Value),
+        long("decode-fds", '\0', Takes::Optional),
+        long("decode-pids", '\0', Takes::Optional),
+        long("seccomp-bpf", '\0', Takes::No),
+        long("kill-on-exit", '\0', Takes::No),
+        long("trace", '\0', Takes::Value),
+        long("trace-fds", '\0', Takes::Value),
+        long("abbrev", '\0', Takes::Value),
+        long("verbose", '\0', Takes::Value),
+        long("raw", '\0', Takes::Value),
+        long("signal", '\0', Takes::Value),
+        long("signals", '\0', Takes::Value),
+        long("status", '\0', Takes::Value),
+        long("read", '\0', Takes::Value),
+        long("write", '\0', Takes::Value),
+        long("fault", '\0', Takes::Value),
+        long("inject", '\0', Takes::Value),
+        long("kvm", '\0', Takes::Value),
+        long("successful-only", '\0', Takes::No),
+        long("failed-only", '\0', Takes::No),
+        long("secontext", '\0', Takes::Optional),
+        long("pidns-translation", '\0', Takes::No),
+        long("argv0", '\0', Takes::Value),
+        long("tips", '\0', Takes::Optional),
+        long("namespace", '\0', Takes::Optional),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// ltrace (ltrace(1); getopt string `+cfhiLrStTVva:A:b:D:e:F:l:n:o:p:s:u:w:x:`,
+/// stops at the command it runs). `--pid` is read as `-p` too (a
+/// superset: any prefix of it counts).
+const LTRACE: Spec = Spec {
+    opts: &[
+        short("c", Takes::No),
+        short("f", Takes::No),
+        short("h", Takes::No),
+        short("i", Takes::No),
+        short("L", Takes::No),
+        short("r", Takes::No),
+        short("S", Takes::No),
+        short("t", Takes::No),
+        short("T", Takes::No),
+        short("V", Takes::No),
+        short("v", Takes::No),
+        short("b", Takes::No),
+        short("C", Takes::No),
+        short("a", Takes::Value),
+        short("A", Takes::Value),
+        short("D", Takes::Value),
+        short("e", Takes::Value),
+        short("F", Takes::Value),
+        short("l", Takes::Value),
+        short("n", Takes::Value),
+        short("o", Takes::Value),
+        short("p", Takes::Value),
+        short("s", Takes::Value),
+        short("u", Takes::Value),
+        short("w", Takes::Value),
+        short("x", Takes::Value),
+        long("align", '\0', Takes::Value),
+        long("config", '\0', Takes::Value),
+        long("debug", '\0', Takes::Value),
+        long("demangle", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+        long("indent", '\0', Takes::Value),
+        long("library", '\0', Takes::Value),
+        long("output", '\0', Takes::Value),
+        long("no-signals", '\0', Takes::No),
+        long("where", '\0', Takes::Value),
+        long("version", '\0', Takes::No),
+        long("pid", '\0', Takes::Value),
+        long("attach", '\0', Takes::Value),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// util-linux prlimit (prlimit(1): every resource option takes an
+/// optional joined value; `-p`/`--pid PID`; stops at the command it
+/// runs).
+const PRLIMIT: Spec = Spec {
+    opts: &[
+        long("core", 'c', Takes::Optional),
+        long("data", 'd', Takes::Optional),
+        long("nice", 'e', Takes::Optional),
+        long("fsize", 'f', Takes::Optional),
+        long("sigpending", 'i', Takes::Optional),
+        long("memlock", 'l', Takes::Optional),
+        long("rss", 'm', Takes::Optional),
+        long("nofile", 'n', Takes::Optional),
+        long("msgqueue", 'q', Takes::Optional),
+        long("rtprio", 'r', Takes::Optional),
+        long("stack", 's', Takes::Optional),
+        long("cpu", 't', Takes::Optional),
+        long("nproc", 'u', Takes::Optional),
+        long("as", 'v', Takes::Optional),
+        long("locks", 'x', Takes::Optional),
+        long("rttime", 'y', Takes::Optional),
+        long("pid", 'p', Takes::Value),
+        long("output", 'o', Takes::Value),
+        long("noheadings", '\0', Takes::No),
+        long("raw", '\0', Takes::No),
+        long("verbose", '\0', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// cpulimit (cpulimit(1): the target is `-p PID`, `-e EXE` or `-P PATH`;
+/// its other options).
+const CPULIMIT: Spec = Spec {
+    opts: &[
+        long("pid", 'p', Takes::Value),
+        long("exe", 'e', Takes::Value),
+        long("path", 'P', Takes::Value),
+        long("limit", 'l', Takes::Value),
+        long("cpu", 'c', Takes::Value),
+        long("signal", 's', Takes::Value),
+        long("lazy", 'z', Takes::No),
+        long("include-children", 'i', Takes::No),
+        long("background", 'b', Takes::No),
+        long("foreground", 'f', Takes::No),
+        long("kill", 'k', Takes::No),
+        long("restore", 'r', Takes::No),
+        long("monitor-forks", 'm', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("help", 'h', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// gdbserver (gdbserver(1): `gdbserver [OPTIONS] COMM PROG [ARGS]` or
+/// `--attach COMM PID`; options before COMM).
+const GDBSERVER: Spec = Spec {
+    opts: &[
+        long("attach", '\0', Takes::No),
+        long("multi", '\0', Takes::No),
+        long("once", '\0', Takes::No),
+        long("wrapper", '\0', Takes::Value),
+        long("debug", '\0', Takes::Optional),
+        long("debug-file", '\0', Takes::Value),
+        long("debug-format", '\0', Takes::Value),
+        long("remote-debug", '\0', Takes::No),
+        long("event-loop-debug", '\0', Takes::No),
+        long("disable-packet", '\0', Takes::Optional),
+        long("disable-randomization", '\0', Takes::No),
+        long("no-disable-randomization", '\0', Takes::No),
+        long("startup-with-shell", '\0', Takes::No),
+        long("no-startup-with-shell", '\0', Takes::No),
+        long("selftest", '\0', Takes::Optional),
+        long("version", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// criu's options that matter to `dump`/`pre-dump` (criu(8)): `-t`/`--tree
+/// PID`, and the short options that take a value (`-D DIR`, `-W DIR`,
+/// `-o FILE`, `-L DIR`) or not (`-v[N]`, `-R`, `-s`, `-j`, `-d`).
+const CRIU: Spec = Spec {
+    opts: &[
+        long("tree", 't', Takes::Value),
+        long("images-dir", 'D', Takes::Value),
+        long("work-dir", 'W', Takes::Value),
+        long("log-file", 'o', Takes::Value),
+        long("libdir", 'L', Takes::Value),
+        // `-v[N]` (criu's optional level) read as a flag: `-vt PID` then
+        // names the tree, a superset of what criu reads.
+        long("verbosity", 'v', Takes::No),
+        long("leave-running", 'R', Takes::No),
+        long("leave-stopped", 's', Takes::No),
+        long("shell-job", 'j', Takes::No),
+        long("restore-detached", 'd', Takes::No),
+        long("tcp-established", '\0', Takes::No),
+        long("file-locks", '\0', Takes::No),
+        long("ext-unix-sk", '\0', Takes::Optional),
+        long("manage-cgroups", '\0', Takes::Optional),
+        long("pidfile", '\0', Takes::Value),
+        long("prev-images-dir", '\0', Takes::Value),
+        long("track-mem", '\0', Takes::No),
+        long("unprivileged", '\0', Takes::No),
+        long("display-stats", '\0', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
 /// The pid operands `name args` acts on (attach, trace, limit,
 /// reschedule), or none when it starts a new program instead.
 fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut pids = Vec::new();
     match name {
-        // Read getopt-style (review s16 P2): `strace -fp PID`, `-fqp$PID`,
-        // `--att=PID`, `prlimit --pi PID`.
-        "strace" => pids = getopt_values(&texts, 'p', "abeEIoOPsSuUX", &["pid", "attach"]),
-        "ltrace" => pids = getopt_values(&texts, 'p', "aADeFlLnosuwx", &["pid", "attach"]),
-        "prlimit" => {
-            // Resource options take an optional value joined to them.
-            pids = getopt_values(&texts, 'p', "ocdefilmnqrstuvxy", &["pid"]);
-        }
+        // Read by each program's table (review s16 P2, s17 Q3): `strace
+        // -fp PID`, `-fqp$PID`, `--att=PID`, `prlimit --pi PID`, `cpulimit
+        // -p PID`, `-e EXE`, `-P PATH` (review s16 P6).
+        "strace" => pids = table_pids(name, &STRACE, args, &["p", "attach"]),
+        "ltrace" => pids = table_pids(name, &LTRACE, args, &["p", "pid", "attach"]),
+        "prlimit" => pids = table_pids(name, &PRLIMIT, args, &["pid"]),
+        "cpulimit" => pids = table_pids(name, &CPULIMIT, args, &["pid", "exe", "path"]),
+        // `gdbserver --attach COMM PID`: the last operand.
         "gdbserver" => {
-            pids = getopt_values(&texts, 'p', "", &["pid", "attach"]);
-            if texts.iter().any(|t| t.starts_with("--att")) {
-                // `gdbserver --attach COMM PID`: the last operand.
-                pids.push(
-                    texts
-                        .iter()
-                        .rfind(|t| !t.starts_with('-'))
-                        .cloned()
-                        .unwrap_or_else(|| "{}".into()),
-                );
+            let p = getopt::parse(&GDBSERVER, args);
+            if p.has("attach") || !p.problems.is_empty() {
+                pids.push(texts.last().cloned().unwrap_or_else(|| "{}".into()));
             }
-        }
-        // `cpulimit -p PID`, `-e EXE`, `-P PATH` (review s16 P6).
-        "cpulimit" => {
-            pids = getopt_values(&texts, 'p', "elsP", &["pid"]);
-            pids.extend(getopt_values(&texts, 'e', "lspP", &["exe"]));
-            pids.extend(getopt_values(&texts, 'P', "lspe", &["path"]));
         }
         "gdb" | "cgdb" | "lldb" | "lldb-server" => pids = debugger_pids(name, args),
         "gcore" => {
@@ -1242,7 +1462,7 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
             }
         }
         // `criu dump -t PID`, `-t$PID`, `-vt PID`, `--tr=PID`.
-        "criu" => pids = getopt_values(&texts, 't', "DWoL", &["tree"]),
+        "criu" => pids = table_pids(name, &CRIU, args, &["tree"]),
         "reptyr" => {
             if let Some(t) = texts.iter().rfind(|t| !t.starts_with('-')) {
                 pids.push(t.clone());

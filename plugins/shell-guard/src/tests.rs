@@ -4646,3 +4646,36 @@ fn s17_q15_debugger_command_files() {
         allow(cmd);
     }
 }
+
+/// Review s17 Q3 (the same class): tracers and limiters read by one
+/// table each instead of the exact-spelling reader (`strace`, `ltrace`,
+/// `prlimit`, `cpulimit`, `gdbserver`, `criu`).
+#[test]
+fn s17_q3_tracer_and_limiter_tables() {
+    for cmd in [
+        "strace -fqp$PPID",
+        "strace --att=$PPID -o /dev/null",
+        "strace -yYZ -p $PPID",
+        "strace --follow-forks --at $PPID",
+        "ltrace -p $PPID",
+        "prlimit --pi $(pgrep -n -f 'toolvet hook') --cpu=0",
+        "prlimit --cpu=0 -p$PPID",
+        "cpulimit --ex=toolvet -l 1",
+        "cpulimit -l 1 --pa /usr/local/bin/toolvet",
+        "gdbserver --att :1234 $PPID",
+        "criu dump --tr=$PPID -D /tmp/d",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    escalate("strace --bogus-option -p4242", "shell.toolvet-state");
+    for cmd in [
+        "strace -f -o trace.txt ./a.out",
+        "strace --follow-forks -e trace=open ls",
+        "ltrace -c ./a.out",
+        "prlimit --cpu=10 make -j4",
+        "cpulimit -l 50 -- make -j4",
+        "gdbserver :1234 ./a.out",
+    ] {
+        allow(cmd);
+    }
+}
