@@ -869,6 +869,48 @@ const TASKSET: Spec = Spec {
     long_only: false,
 };
 
+/// procps-ng skill/snice options (skill(1); skill.c `getopt_long`
+/// `c:p:t:u:fiLlnvwhV`, permutation); the signal (`-STOP`) or priority
+/// (`+5`) word comes first.
+const SKILL: Spec = Spec {
+    opts: &[
+        long("command", 'c', Takes::Value),
+        long("pid", 'p', Takes::Value),
+        long("tty", 't', Takes::Value),
+        long("user", 'u', Takes::Value),
+        long("fast", 'f', Takes::No),
+        long("interactive", 'i', Takes::No),
+        long("list", 'l', Takes::No),
+        long("table", 'L', Takes::No),
+        long("no-action", 'n', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("warnings", 'w', Takes::No),
+        long("debug", '\0', Takes::No),
+        long("ns", '\0', Takes::Value),
+        long("nslist", '\0', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// util-linux ionice (ionice(1); getopt string `+c:n:p:P:u:tVh`).
+const IONICE: Spec = Spec {
+    opts: &[
+        long("class", 'c', Takes::Value),
+        long("classdata", 'n', Takes::Value),
+        long("pid", 'p', Takes::Value),
+        long("pgid", 'P', Takes::Value),
+        long("uid", 'u', Takes::Value),
+        long("ignore", 't', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
 /// The values a getopt-read command gives to any of `names`, as text.
 fn option_values(p: &Parsed, names: &[&str]) -> Vec<String> {
     p.found
@@ -1488,18 +1530,13 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                 i += 1;
             }
         }
+        // `ionice -p PID [PID…]`, `-P PGID…`: with either, every operand
+        // is a pid too (review s17 Q3: `ionice -c3 --pi PID`).
         "ionice" => {
-            for (i, t) in texts.iter().enumerate() {
-                if matches!(t.as_str(), "-p" | "--pid" | "-P" | "--pgid") {
-                    let mut j = i + 1;
-                    while let Some(v) = texts.get(j).filter(|v| !v.starts_with('-')) {
-                        pids.push(v.clone());
-                        j += 1;
-                    }
-                    if j == i + 1 {
-                        pids.push("{}".into());
-                    }
-                }
+            let p = getopt::parse(&IONICE, args);
+            if p.has("pid") || p.has("pgid") {
+                pids = option_values(&p, &["pid", "pgid"]);
+                pids.extend(p.operands.iter().map(|&k| args[k].text()));
             }
         }
         // `chrt -p [PRIO] PID`, `taskset -p [MASK] PID`: the last word is
@@ -1645,8 +1682,8 @@ impl Analysis<'_> {
         let verdict = match name {
             "pkill" => self.pkill_targets(args, &lines),
             "killall" => killall_targets(args, &lines),
-            "skill" => self.skill_targets(args, via_xargs),
-            "snice" => match self.skill_targets(args, via_xargs) {
+            "skill" => self.skill_targets(args, via_xargs, false),
+            "snice" => match self.skill_targets(args, via_xargs, true) {
                 Target::None => Target::None,
                 // A priority change cannot end a hook: held, as `renice`
                 // of a looked-up pid is (review s16 P6).
@@ -1815,95 +1852,61 @@ impl Analysis<'_> {
         Target::None
     }
 
-    /// `skill`/`snice [SIGNAL|PRIORITY] [-c] COMMAND… [-p PID…] [-t TTY…]
-    /// [-u USER…]`: the commands named, the pids given (read as `kill`'s
-    /// operands, review s16 P1), the processes of a terminal, or every
-    /// process of the users selected. Words after `-p`, `-t`, `-u`, `-c`
-    /// are of that kind until another of these options.
-    fn skill_targets(&self, args: &[Field], via_xargs: bool) -> Target {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Kind {
-            Guess,
-            Command,
-            Pid,
-            Tty,
-            User,
-        }
-        let mut kind = Kind::Guess;
-        let mut names = Vec::new();
-        let mut pids = Vec::new();
-        let mut ttys = Vec::new();
-        let mut selected = false;
-        let mut by_pid = false;
-        for a in args {
-            let t = a.text();
-            let (option, value) = match t.split_once('=') {
-                Some((o, v)) if o.starts_with("--") => (o.to_string(), Some(v.to_string())),
-                _ => (t.clone(), None),
-            };
-            let next = match option.as_str() {
-                "-c" | "--command" => Some(Kind::Command),
-                "-p" | "--pid" => Some(Kind::Pid),
-                "-t" | "--tty" => Some(Kind::Tty),
-                "-u" | "--user" => Some(Kind::User),
-                _ => None,
-            };
-            if let Some(k) = next {
-                kind = k;
-                by_pid |= k == Kind::Pid;
-                selected |= k == Kind::User;
-                if let Some(v) = value {
-                    let f = if a.is_dynamic() {
-                        a.clone()
-                    } else {
-                        Field::lit(v)
-                    };
-                    match k {
-                        Kind::Pid => pids.push(f),
-                        Kind::Tty => ttys.push(f),
-                        Kind::Command => names.push(f),
-                        _ => {}
-                    }
-                }
-                continue;
+    /// `skill`/`snice [SIGNAL|PRIORITY] [OPTIONS] [WHAT…]`, read by
+    /// procps' table ([`SKILL`], review s17 Q3): the commands (`-c`), pids
+    /// (`-p`, read as `kill`'s operands, review s16 P1), terminals (`-t`)
+    /// or users (`-u`: every process of the user) given, and each other
+    /// word guessed as skill guesses it (a pid, a terminal, a user or a
+    /// command). `--ns PID` alone selects every process in PID's
+    /// namespaces.
+    fn skill_targets(&self, args: &[Field], via_xargs: bool, snice: bool) -> Target {
+        let args = if snice {
+            // snice's priority word (`+5`, `-5`) comes before its options.
+            let mut args = args.to_vec();
+            if let Some(k) = args.iter().position(|a| {
+                a.static_text().is_some_and(|t| {
+                    t.len() > 1
+                        && t.starts_with(['+', '-'])
+                        && t[1..].bytes().all(|b| b.is_ascii_digit())
+                })
+            }) {
+                args.remove(k);
             }
-            // `-pPID`, `-cNAME`, `-tTTY`: the value joined to the option.
-            if t.len() > 2 && !t.starts_with("--") {
-                let v = Field::lit(t[2..].to_string());
-                let joined = match &t[..2] {
-                    "-p" => Some(&mut pids),
-                    "-t" => Some(&mut ttys),
-                    "-c" => Some(&mut names),
-                    _ => None,
-                };
-                if let Some(list) = joined {
-                    by_pid |= t.starts_with("-p");
-                    list.push(if a.is_dynamic() { a.clone() } else { v });
-                    continue;
-                }
+            args
+        } else {
+            without_procps_signal(args)
+        };
+        let p = getopt::parse(&SKILL, &args);
+        // A value joined to a word only known at run time (`-p$PID`).
+        let values = |name: &str| -> Vec<Field> {
+            p.found
+                .iter()
+                .filter(|f| f.opt.name == name)
+                .map(|f| match &f.value {
+                    Some(v) if args[f.at].is_dynamic() && !v.is_dynamic() => Field {
+                        segs: vec![Seg::Dyn {
+                            raw: v.text(),
+                            out: Output::Unknown,
+                        }],
+                    },
+                    Some(v) => v.clone(),
+                    None => Field::lit("{}"),
+                })
+                .collect()
+        };
+        let mut names = values("command");
+        let mut pids = values("pid");
+        let ttys = values("tty");
+        for &k in &p.operands {
+            // A guessed word: a pid when only known at run time; also
+            // read as a command name.
+            if args[k].is_dynamic() {
+                pids.push(args[k].clone());
             }
-            if t.starts_with('-') || t.starts_with('+') {
-                // The signal or priority, or another option.
-                continue;
-            }
-            match kind {
-                Kind::Pid => pids.push(a.clone()),
-                Kind::Tty => ttys.push(a.clone()),
-                Kind::User => {}
-                Kind::Command => names.push(a.clone()),
-                // A bare word is guessed: a number is a pid, else a
-                // terminal, user or command.
-                Kind::Guess => {
-                    if a.is_dynamic() {
-                        pids.push(a.clone());
-                    }
-                    names.push(a.clone());
-                }
-            }
+            names.push(args[k].clone());
         }
         for p in &pids {
-            let t = p.text();
-            if t == "-1" {
+            if p.text() == "-1" {
                 return Target::Toolvet("every process of the user (`-1`)".into());
             }
             match self.pid_operand(p) {
@@ -1911,11 +1914,11 @@ impl Analysis<'_> {
                 target => return target,
             }
         }
-        if (via_xargs || by_pid) && self.toolvet_pids {
+        if (via_xargs || p.has("pid")) && self.toolvet_pids {
             return Target::Toolvet("pids looked up for toolvet".into());
         }
         for n in &names {
-            match pattern_target(n, false, false, &[]) {
+            match pattern_target(n, false, !p.problems.is_empty(), &[]) {
                 Target::None => {}
                 t => return t,
             }
@@ -1925,8 +1928,13 @@ impl Analysis<'_> {
         if let Some(tty) = ttys.iter().find(|t| t.is_dynamic()) {
             return Target::Unknown(format!("the terminal `{}`", tty.text()));
         }
-        if names.is_empty() && pids.is_empty() && ttys.is_empty() && selected {
-            return Target::Toolvet("every process of the user".into());
+        if names.is_empty() && pids.is_empty() && ttys.is_empty() {
+            if p.has("user") {
+                return Target::Toolvet("every process of the user".into());
+            }
+            if p.has("ns") {
+                return Target::Toolvet("every process in a process's namespaces".into());
+            }
         }
         Target::None
     }

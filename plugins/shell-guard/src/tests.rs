@@ -4679,3 +4679,36 @@ fn s17_q3_tracer_and_limiter_tables() {
         allow(cmd);
     }
 }
+
+/// Review s17 Q3 (the same class): skill/snice and ionice read by their
+/// tables: skill guesses a word after `-p PID` (`toolvet` is a command),
+/// `--ns PID` alone selects a whole namespace, `ionice --pi PID`.
+#[test]
+fn s17_q3_skill_and_ionice_tables() {
+    for cmd in [
+        "skill -STOP -p 1 toolvet",
+        "skill -STOP --pi $PPID",
+        "skill --c toolvet",
+        "skill -KILL -p$(pgrep -f toolvet)",
+        "skill -STOP --ns 1",
+        "skill -STOP -u alice",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "snice +5 --pi $PPID",
+        "ionice -c3 --pi $(pgrep -n toolvet)",
+        "ionice -c3 -p 1 $(pgrep -n toolvet)",
+    ] {
+        escalate(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "skill -STOP -p 4242",
+        "skill -TERM -c vite",
+        "snice +5 -c make",
+        "ionice -c3 make -j4",
+        "ionice -c3 -p 4242",
+    ] {
+        allow(cmd);
+    }
+}
