@@ -429,8 +429,19 @@ const GREP: Spec = Spec {
     long_only: false,
 };
 
+/// Whether file operand `f` of a filter is a process's entry under
+/// `/proc` (`/proc/*/cmdline`, `$p/cmdline`, `/proc/$p/status`): the
+/// filter then picks processes, as one of a `ps` listing does.
+fn process_file(f: &str) -> bool {
+    f.starts_with("/proc")
+        || ["cmdline", "/comm", "/status", "/stat", "/environ"]
+            .iter()
+            .any(|w| f.contains(w) && f.contains('$'))
+}
+
 /// Whether a grep of its standard input (a process listing: no file
-/// operands, not recursive) may select a hook process: a pattern
+/// operands, not recursive) or of process entries ([`process_file`])
+/// may select a hook process: a pattern
 /// [`may_select_hook`], an inverted match (`grep -v node`: every other
 /// process), or patterns from a file it cannot read. A pattern naming
 /// toolvet counts wherever it reads.
@@ -450,7 +461,8 @@ fn grep_selects_hook(args: &[Field], lines: &[String]) -> bool {
             .map_or((&[][..], &[][..]), |(f, r)| (std::slice::from_ref(f), r));
         (texts(first), texts(rest))
     };
-    let stdin = files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive");
+    let stdin = (files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
+        || files.iter().any(|f| process_file(f));
     patterns.iter().any(|t| names_toolvet(t))
         || (stdin
             && (p.has("invert-match")
@@ -513,7 +525,8 @@ fn script_patterns(script: &str) -> Vec<String> {
 }
 
 /// Whether an awk program or sed script filtering its standard input (a
-/// process listing) may select a hook process: one of its patterns
+/// process listing) or process entries ([`process_file`]) may select a
+/// hook process: one of its patterns
 /// [`may_select_hook`], or a negated one (`!/node/`, `$0 !~ …`, sed
 /// `/node/!p`). A script naming toolvet counts wherever it reads.
 fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> bool {
@@ -550,7 +563,8 @@ fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> b
     if scripts.is_empty() && !from_file && !operands.is_empty() {
         scripts.push(operands.remove(0));
     }
-    let stdin = operands.iter().all(|o| o == "-" || o.contains('='));
+    let stdin = operands.iter().all(|o| o == "-" || o.contains('='))
+        || operands.iter().any(|f| process_file(f));
     let script = scripts.join("\n");
     names_toolvet(&script)
         || (stdin

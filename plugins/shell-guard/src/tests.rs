@@ -4549,6 +4549,8 @@ fn s17_q8_process_listing_filters() {
             "ps -eo pid,args | grep -v node | awk '{print $1}' | xargs kill -STOP",
             "ps -eo pid,args | awk '/[t]oolvet hook/{print $1}' | xargs kill -STOP",
             "kill -STOP $(ps -eo pid,args | grep -F policy.toml | awk '{print $1}')",
+            "grep -l policy.toml /proc/*/cmdline | cut -d/ -f3 | xargs kill -STOP",
+            "for p in /proc/[0-9]*; do grep -qs 'gemini-cli' $p/cmdline && kill -STOP ${p#/proc/}; done",
         ],
     );
     s17_expect(
