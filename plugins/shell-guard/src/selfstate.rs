@@ -524,44 +524,89 @@ fn script_patterns(script: &str) -> Vec<String> {
     out
 }
 
+/// GNU sed's options (sed(1); `getopt_long`, permutation).
+const SED: Spec = Spec {
+    opts: &[
+        long("quiet", 'n', Takes::No),
+        long("silent", '\0', Takes::No),
+        long("expression", 'e', Takes::Value),
+        long("file", 'f', Takes::Value),
+        long("follow-symlinks", '\0', Takes::No),
+        long("in-place", 'i', Takes::Optional),
+        long("line-length", 'l', Takes::Value),
+        long("posix", '\0', Takes::No),
+        long("regexp-extended", 'E', Takes::No),
+        short("r", Takes::No),
+        long("separate", 's', Takes::No),
+        long("sandbox", '\0', Takes::No),
+        long("unbuffered", 'u', Takes::No),
+        long("null-data", 'z', Takes::No),
+        long("binary", 'b', Takes::No),
+        long("debug", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+        long("version", '\0', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// awk's options (gawk(1), which mawk/nawk/busybox share in part: `-f
+/// FILE`, `-F FS`, `-v VAR=VAL`; gawk's `-e`/`--source TEXT`, `-E FILE`,
+/// `-i`/`-l` LIB, and its flags); options end at the program text.
+const AWK: Spec = Spec {
+    opts: &[
+        long("file", 'f', Takes::Value),
+        long("field-separator", 'F', Takes::Value),
+        long("assign", 'v', Takes::Value),
+        long("source", 'e', Takes::Value),
+        long("exec", 'E', Takes::Value),
+        long("include", 'i', Takes::Value),
+        long("load", 'l', Takes::Value),
+        long("characters-as-bytes", 'b', Takes::No),
+        long("traditional", 'c', Takes::No),
+        long("copyright", 'C', Takes::No),
+        long("dump-variables", 'd', Takes::Optional),
+        long("debug", 'D', Takes::Optional),
+        long("gen-pot", 'g', Takes::No),
+        long("help", 'h', Takes::No),
+        long("lint", 'L', Takes::Optional),
+        long("bignum", 'M', Takes::No),
+        long("non-decimal-data", 'n', Takes::No),
+        long("use-lc-numeric", 'N', Takes::No),
+        long("pretty-print", 'o', Takes::Optional),
+        long("optimize", 'O', Takes::No),
+        long("profile", 'p', Takes::Optional),
+        long("posix", 'P', Takes::No),
+        long("re-interval", 'r', Takes::No),
+        long("no-optimize", 's', Takes::No),
+        long("sandbox", 'S', Takes::No),
+        long("lint-old", 't', Takes::No),
+        long("version", 'V', Takes::No),
+        long("csv", 'k', Takes::No),
+        long("persist", 'I', Takes::No),
+        short("W", Takes::Value),
+    ],
+    permute: false,
+    long_only: false,
+};
+
 /// Whether an awk program or sed script filtering its standard input (a
 /// process listing) or process entries ([`process_file`]) may select a
 /// hook process: one of its patterns
 /// [`may_select_hook`], or a negated one (`!/node/`, `$0 !~ …`, sed
 /// `/node/!p`). A script naming toolvet counts wherever it reads.
 fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> bool {
-    // awk `-F SEP`, `-v VAR=VAL`, `-f FILE`; sed `-e SCRIPT`, `-f FILE`,
-    // `-l N`: the options that take the next word.
-    let valued: &[&str] = if name == "sed" {
-        &["-e", "--expression", "-f", "--file", "-l", "--line-length"]
-    } else {
-        &["-F", "-v", "-f", "--field-separator", "--assign", "--file"]
-    };
-    let texts: Vec<String> = args.iter().map(Field::text).collect();
-    let mut scripts = Vec::new();
-    let mut operands = Vec::new();
-    let mut from_file = false;
-    let mut i = 0;
-    while let Some(t) = texts.get(i) {
-        i += 1;
-        if valued.contains(&t.as_str()) {
-            let v = texts.get(i).cloned().unwrap_or_default();
-            i += 1;
-            match t.as_str() {
-                "-e" | "--expression" => scripts.push(v),
-                "-f" | "--file" => from_file = true,
-                _ => {}
-            }
-        } else if let Some(v) = t.strip_prefix("--expression=") {
-            scripts.push(v.to_string());
-        } else if t.starts_with("-f") || t.starts_with("--file=") {
-            from_file = true;
-        } else if !t.starts_with('-') || t == "-" {
-            operands.push(t.clone());
-        }
-    }
-    if scripts.is_empty() && !from_file && !operands.is_empty() {
+    let sed = name == "sed";
+    let p = getopt::parse(if sed { &SED } else { &AWK }, args);
+    let mut scripts = option_values(&p, &["expression", "source"]);
+    let from_file = p.has("file") || p.has("exec") || !p.problems.is_empty();
+    let mut operands: Vec<String> = p.operands.iter().map(|&k| args[k].text()).collect();
+    if scripts.is_empty() && !(p.has("file") || p.has("exec")) && !operands.is_empty() {
         scripts.push(operands.remove(0));
+    }
+    if !p.problems.is_empty() {
+        // Unplaced words: any of them may be the script.
+        scripts.extend(args.iter().map(Field::text));
     }
     let stdin = operands.iter().all(|o| o == "-" || o.contains('='))
         || operands.iter().any(|f| process_file(f));
