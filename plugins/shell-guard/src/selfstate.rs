@@ -2021,8 +2021,12 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
             Target::Unknown(format!("the pattern `{raw}`"))
         };
     };
-    let hit = if regex {
-        pattern_may_match_toolvet(&text, full, lines)
+    let hit = if regex && full {
+        // Against the whole command line: the predicate every lookup
+        // shares (review s17 Q8).
+        may_select_hook(&text, lines)
+    } else if regex {
+        pattern_may_match_toolvet(&text, false, lines)
     } else {
         base_name(&text).eq_ignore_ascii_case("toolvet")
     };
