@@ -4578,6 +4578,9 @@ fn s17_q6_code_signal_senders() {
             "python3 - <<'EOF'\nimport psutil\nfor p in psutil.process_iter():\n    if 'policy.toml' in ' '.join(p.cmdline()):\n        p.terminate()\nEOF",
             "python3 -c \"import psutil; psutil.Process(__import__('os').getppid()).terminate()\"",
             "ruby -e 'Process.kill(\"STOP\", Process.ppid)'",
+            "python3 -c \"import psutil;[p.kill() for p in psutil.process_iter() if 'toolvet' in p.name()]\"",
+            "python3 -c \"import psutil;[p.send_signal(19) for p in psutil.process_iter() if '--config' in p.cmdline()]\"",
+            "perl -e 'kill STOP => getppid'",
             "php -r 'posix_kill(posix_getppid(), 19);'",
             "node -e \"for (const p of require('child_process').execSync('pgrep -f toolvet').toString().split('\\n')) process.kill(+p, 'SIGSTOP')\"",
         ],
@@ -4588,6 +4591,7 @@ fn s17_q6_code_signal_senders() {
             "python3 -c \"import psutil;[p.terminate() for p in psutil.process_iter() if 'x' in p.name()]\"",
             "python3 -c \"import psutil; psutil.Process(int(open('/tmp/pid').read())).send_signal(19)\"",
             "ruby -e 'Process.kill(\"TERM\", `pgrep -n node`.to_i)'",
+            "python3 -c \"import psutil; [p.signal(19) for p in psutil.process_iter()]\"",
         ],
     );
     s17_expect(
