@@ -1751,13 +1751,7 @@ impl Analysis<'_> {
                 }
             },
             "killall5" => Target::Toolvet("every process".into()),
-            // `fuser -k FILE`: the processes using the file.
-            "fuser"
-                if texts.iter().any(|t| t == "-k" || t == "--kill")
-                    && texts.iter().any(|t| names_toolvet(t)) =>
-            {
-                Target::Toolvet("the processes using toolvet's files".into())
-            }
+            "fuser" => fuser_targets(&texts),
             "kill" => self.kill_targets(args, via_xargs),
             _ => Target::None,
         };
@@ -2034,6 +2028,71 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
         Target::Toolvet(format!("the processes matching `{text}`"))
     } else {
         Target::None
+    }
+}
+
+/// `fuser -k [-m] NAME…` (psmisc fuser(1), which reads its options with
+/// its own parser: every letter of a `-abc` word is an option, `-n SPACE`
+/// takes the next word, `-SIGNAL` is the signal, long options exactly):
+/// with `-k`, the processes using each NAME are signalled. With `-m`
+/// (`-c`, `--mount`) every process using NAME's filesystem: toolvet's
+/// hooks among them. A file of toolvet's names it; a port (`8080/tcp`)
+/// (`-n tcp 8080`) is a server's; any other file or directory may be the hooks' working
+/// directory (the agent's), held.
+fn fuser_targets(texts: &[String]) -> Target {
+    let (mut kill, mut mount, mut ports) = (false, false, false);
+    let mut names = Vec::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        i += 1;
+        match t.as_str() {
+            "--kill" => kill = true,
+            "--mount" => mount = true,
+            // `-n tcp|udp`: the names are ports.
+            "--namespace" => {
+                ports |= texts.get(i).is_some_and(|v| v != "file");
+                i += 1;
+            }
+            _ if t.starts_with("--") => {}
+            _ if t.len() > 1 && t.starts_with('-') && !signal_word(t, true) => {
+                for c in t[1..].chars() {
+                    match c {
+                        'k' => kill = true,
+                        'm' | 'c' => mount = true,
+                        'n' => {
+                            ports |= texts.get(i).is_some_and(|v| v != "file");
+                            i += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ if t.starts_with('-') => {}
+            _ => names.push(t),
+        }
+    }
+    if !kill {
+        return Target::None;
+    }
+    if mount {
+        return Target::Toolvet("every process using the filesystem named".into());
+    }
+    if names.iter().any(|n| names_toolvet(n)) {
+        return Target::Toolvet("the processes using toolvet's files".into());
+    }
+    let port = |n: &str| {
+        n.split_once('/').is_some_and(|(p, proto)| {
+            matches!(proto, "tcp" | "udp")
+                && p.split(',')
+                    .next()
+                    .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    match names.iter().find(|n| !ports && !port(n)) {
+        Some(n) => Target::Unknown(format!(
+            "the processes using `{n}` (a directory may be the working directory of the agent and its hooks)"
+        )),
+        None => Target::None,
     }
 }
 

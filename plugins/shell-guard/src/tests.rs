@@ -4718,3 +4718,36 @@ fn s17_q3_skill_and_ionice_tables() {
         allow(cmd);
     }
 }
+
+/// The same class as review s17 Q3, in fuser: its own parser reads each
+/// letter of a cluster (`-km`, `-ki`), `-m` signals every process using a
+/// filesystem, and a file or directory other than a port may be the
+/// hooks' working directory.
+#[test]
+fn s17_fuser_clusters_and_mounts() {
+    for cmd in [
+        "fuser -ki /usr/local/bin/toolvet",
+        "fuser -km /home",
+        "fuser -k -m .",
+        "fuser --kill --mount /",
+        "fuser -vk -9 /usr/local/bin/toolvet",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "fuser -k .",
+        "fuser -k /home/alice/project",
+        "fuser -kv -TERM src",
+    ] {
+        escalate(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "fuser -k 8080/tcp",
+        "fuser -vk 3000/tcp",
+        "fuser -n tcp -k 8080",
+        "fuser -v .",
+        "fuser -m /home",
+    ] {
+        allow(cmd);
+    }
+}
