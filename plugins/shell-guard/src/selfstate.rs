@@ -441,10 +441,10 @@ fn process_file(f: &str) -> bool {
 
 /// Whether a grep of its standard input (a process listing: no file
 /// operands, not recursive) or of process entries ([`process_file`])
-/// may select a hook process: a pattern
-/// [`may_select_hook`], an inverted match (`grep -v node`: every other
-/// process), or patterns from a file it cannot read. A pattern naming
-/// toolvet counts wherever it reads.
+/// may select a hook process: a pattern [`may_select_hook`], or patterns
+/// from a file it cannot read. A pattern naming toolvet counts wherever
+/// it reads. (An inverted match, `grep -v grep`, narrows what the other
+/// filters of the pipeline select: not judged alone.)
 fn grep_selects_hook(args: &[Field], lines: &[String]) -> bool {
     let p = getopt::parse(&GREP, args);
     let texts = |ks: &[usize]| -> Vec<String> { ks.iter().map(|&k| args[k].text()).collect() };
@@ -464,10 +464,7 @@ fn grep_selects_hook(args: &[Field], lines: &[String]) -> bool {
     let stdin = (files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
         || files.iter().any(|f| process_file(f));
     patterns.iter().any(|t| names_toolvet(t))
-        || (stdin
-            && (p.has("invert-match")
-                || p.has("file")
-                || patterns.iter().any(|t| may_select_hook(t, lines))))
+        || (stdin && (p.has("file") || patterns.iter().any(|t| may_select_hook(t, lines))))
 }
 
 /// The regular expressions and strings in an awk program or sed script:
@@ -592,9 +589,8 @@ const AWK: Spec = Spec {
 
 /// Whether an awk program or sed script filtering its standard input (a
 /// process listing) or process entries ([`process_file`]) may select a
-/// hook process: one of its patterns
-/// [`may_select_hook`], or a negated one (`!/node/`, `$0 !~ …`, sed
-/// `/node/!p`). A script naming toolvet counts wherever it reads.
+/// hook process: one of its patterns [`may_select_hook`]. A script
+/// naming toolvet counts wherever it reads.
 fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> bool {
     let sed = name == "sed";
     let p = getopt::parse(if sed { &SED } else { &AWK }, args);
@@ -614,7 +610,6 @@ fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> b
     names_toolvet(&script)
         || (stdin
             && (from_file
-                || script.contains('!')
                 || script_patterns(&script)
                     .iter()
                     .any(|p| may_select_hook(p, lines))))

@@ -4546,7 +4546,6 @@ fn s17_q8_process_listing_filters() {
             "ps -eo pid,args | grep -e 'node\\|policy.toml' | awk '{print $1}' | xargs kill -STOP",
             "ps -eo pid,args | sed -n 's/^ *\\([0-9]*\\) .*policy.toml.*/\\1/p' | xargs kill -STOP",
             "ps -eo pid,args | awk '$0 ~ \"claude-code --config\" {print $1}' | xargs kill -STOP",
-            "ps -eo pid,args | grep -v node | awk '{print $1}' | xargs kill -STOP",
             "ps -eo pid,args | awk '/[t]oolvet hook/{print $1}' | xargs kill -STOP",
             "kill -STOP $(ps -eo pid,args | grep -F policy.toml | awk '{print $1}')",
             "grep -l policy.toml /proc/*/cmdline | cut -d/ -f3 | xargs kill -STOP",
@@ -4558,6 +4557,8 @@ fn s17_q8_process_listing_filters() {
         &[
             "ps -eo pid,args | grep -F 'node server.js' | awk '{print $1}' | xargs kill",
             "ps -eo pid,args | awk '/vite/{print $1 \" \" $2}' | xargs kill",
+            "ps aux | grep node | grep -v grep | awk '{print $2}' | xargs kill",
+            "ps aux | awk '/node/ && !/awk/ {print $2}' | xargs kill",
             "grep -n config app.yaml; kill $SERVER_PID",
             "sed -n '/policy/p' notes.md; kill %1",
         ],
