@@ -314,7 +314,15 @@ fn names_toolvet(text: &str) -> bool {
 
 /// The words of a command that looks up process ids (`pgrep`, `pidof`,
 /// `ps`, or a filter of their output) naming toolvet.
-fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String], lines: &[String]) -> bool {
+/// `listing`: an earlier stage of the pipeline lists processes, so a
+/// filter reading its standard input picks processes.
+fn looks_up_toolvet(
+    name: &str,
+    args: &[Field],
+    texts: &[String],
+    lines: &[String],
+    listing: bool,
+) -> bool {
     match name {
         // Read by procps' table (review s17 Q3: `pgrep --pa $PPID`); the
         // pattern always against the whole command line. A word the table
@@ -339,8 +347,10 @@ fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String], lines: &[Strin
         }
         // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
         // files (`grep -n port toolvet.toml`).
-        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines),
-        "awk" | "gawk" | "mawk" | "nawk" | "sed" => script_filter_selects_hook(name, args, lines),
+        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines, listing),
+        "awk" | "gawk" | "mawk" | "nawk" | "sed" => {
+            script_filter_selects_hook(name, args, lines, listing)
+        }
         _ => false,
     }
 }
@@ -429,6 +439,16 @@ const GREP: Spec = Spec {
     long_only: false,
 };
 
+/// Whether command `name` lists processes, with their ids, for a filter
+/// after it to pick from: `ps`, `pgrep`, `pstree`, `top -b`, `lsof`,
+/// or a reader of `/proc` entries (`cat /proc/*/cmdline`).
+fn lists_processes(name: &str, texts: &[String]) -> bool {
+    matches!(
+        name,
+        "ps" | "pgrep" | "pidof" | "pstree" | "top" | "htop" | "atop" | "procs" | "lsof" | "fuser"
+    ) || texts.iter().any(|t| process_file(t))
+}
+
 /// Whether file operand `f` of a filter is a process's entry under
 /// `/proc` (`/proc/*/cmdline`, `$p/cmdline`, `/proc/$p/status`): the
 /// filter then picks processes, as one of a `ps` listing does.
@@ -439,13 +459,14 @@ fn process_file(f: &str) -> bool {
             .any(|w| f.contains(w) && f.contains('$'))
 }
 
-/// Whether a grep of its standard input (a process listing: no file
-/// operands, not recursive) or of process entries ([`process_file`])
+/// Whether a grep of a process listing (its standard input after a
+/// listing stage, `listing`: no file operands, not recursive) or of
+/// process entries ([`process_file`])
 /// may select a hook process: a pattern [`may_select_hook`], or patterns
 /// from a file it cannot read. A pattern naming toolvet counts wherever
 /// it reads. (An inverted match, `grep -v grep`, narrows what the other
 /// filters of the pipeline select: not judged alone.)
-fn grep_selects_hook(args: &[Field], lines: &[String]) -> bool {
+fn grep_selects_hook(args: &[Field], lines: &[String], listing: bool) -> bool {
     let p = getopt::parse(&GREP, args);
     let texts = |ks: &[usize]| -> Vec<String> { ks.iter().map(|&k| args[k].text()).collect() };
     let (patterns, files) = if !p.problems.is_empty() {
@@ -461,8 +482,9 @@ fn grep_selects_hook(args: &[Field], lines: &[String]) -> bool {
             .map_or((&[][..], &[][..]), |(f, r)| (std::slice::from_ref(f), r));
         (texts(first), texts(rest))
     };
-    let stdin = (files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
-        || files.iter().any(|f| process_file(f));
+    let stdin =
+        (listing && files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
+            || files.iter().any(|f| process_file(f));
     patterns.iter().any(|t| names_toolvet(t))
         || (stdin && (p.has("file") || patterns.iter().any(|t| may_select_hook(t, lines))))
 }
@@ -587,11 +609,12 @@ const AWK: Spec = Spec {
     long_only: false,
 };
 
-/// Whether an awk program or sed script filtering its standard input (a
-/// process listing) or process entries ([`process_file`]) may select a
+/// Whether an awk program or sed script filtering a process listing (its
+/// standard input after a listing stage, `listing`) or process entries
+/// ([`process_file`]) may select a
 /// hook process: one of its patterns [`may_select_hook`]. A script
 /// naming toolvet counts wherever it reads.
-fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> bool {
+fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String], listing: bool) -> bool {
     let sed = name == "sed";
     let p = getopt::parse(if sed { &SED } else { &AWK }, args);
     let mut scripts = option_values(&p, &["expression", "source"]);
@@ -604,7 +627,7 @@ fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String]) -> b
         // Unplaced words: any of them may be the script.
         scripts.extend(args.iter().map(Field::text));
     }
-    let stdin = operands.iter().all(|o| o == "-" || o.contains('='))
+    let stdin = (listing && operands.iter().all(|o| o == "-" || o.contains('=')))
         || operands.iter().any(|f| process_file(f));
     let script = scripts.join("\n");
     names_toolvet(&script)
@@ -1730,8 +1753,11 @@ impl Analysis<'_> {
     pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
         let lines = hook_lines(&self.state.state);
-        if looks_up_toolvet(name, args, &texts, &lines) {
+        if looks_up_toolvet(name, args, &texts, &lines, self.process_listing) {
             self.toolvet_pids = true;
+        }
+        if lists_processes(name, &texts) {
+            self.process_listing = true;
         }
         let verdict = match name {
             "pkill" => self.pkill_targets(args, &lines),

@@ -4558,6 +4558,10 @@ fn s17_q8_process_listing_filters() {
             "ps -eo pid,args | grep -F 'node server.js' | awk '{print $1}' | xargs kill",
             "ps -eo pid,args | awk '/vite/{print $1 \" \" $2}' | xargs kill",
             "ps aux | grep node | grep -v grep | awk '{print $2}' | xargs kill",
+            // A filter of something else than a process listing.
+            "npm run dev & sleep 3; curl -s localhost:3000 | grep -q config && kill $!",
+            "python3 app.py & pid=$!; sleep 2; curl -s localhost:8000/health | grep -q ok; kill $pid",
+            "ps aux | head -3; curl -s localhost:3000 | grep -q hook && kill $!",
             "ps aux | awk '/node/ && !/awk/ {print $2}' | xargs kill",
             "grep -n config app.yaml; kill $SERVER_PID",
             "sed -n '/policy/p' notes.md; kill %1",

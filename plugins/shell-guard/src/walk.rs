@@ -327,6 +327,10 @@ pub struct Analysis<'a> {
     /// -f toolvet`, `ps aux | grep toolvet`): a kill of pids it cannot
     /// read may be of the hook (review s14 N6).
     pub(crate) toolvet_pids: bool,
+    /// An earlier stage of the pipeline being walked lists processes
+    /// (`ps`, `pgrep -a`, `/proc/*/cmdline`): a filter of its output
+    /// (`grep`, `awk`, `sed`) picks processes (review s17 Q8).
+    pub(crate) process_listing: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -352,6 +356,7 @@ impl<'a> Analysis<'a> {
                 state: check_catalog::guardrails::StatePaths::default(),
                 command_vars: Vec::new(),
                 toolvet_pids: false,
+                process_listing: false,
             },
             env,
         )
@@ -558,7 +563,9 @@ impl<'a> Analysis<'a> {
         if p.seq.len() == 1 {
             return self.command(&p.seq[0], env, depth, stdin);
         }
-        // Every stage runs in its own subshell.
+        // Every stage runs in its own subshell. A process listing in one
+        // stage reaches the filters after it, not the next pipeline.
+        let outer = self.process_listing;
         let mut flow = stdin.clone();
         for cmd in &p.seq {
             let mut sub = env.clone();
@@ -568,6 +575,7 @@ impl<'a> Analysis<'a> {
                 break;
             }
         }
+        self.process_listing = outer;
         flow
     }
 
