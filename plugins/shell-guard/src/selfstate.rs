@@ -2157,14 +2157,14 @@ const CODE_SIGNALS: &[&str] = &[
 ];
 
 /// Ways code looks processes up, lowercased: commands (`pgrep`,
-/// `pidof`, `ps`), psutil (`process_iter`, `pids()`, `Process(PID)`),
-/// `/proc`.
+/// `pidof`, `ps`), psutil (`process_iter`, `pids()`, `Process(PID)`: any
+/// code naming psutil), `/proc`. (multiprocessing's `Process(…)` is a
+/// child the code starts, not a lookup.)
 const CODE_LOOKUPS: &[&str] = &[
     "pgrep",
     "pidof",
     "process_iter",
     "psutil",
-    "process(",
     "/proc",
     "ps ",
     "ps'",
@@ -2202,7 +2202,7 @@ impl Analysis<'_> {
     /// `posix_kill`, node `process.kill`, psutil's `.terminate()`,
     /// `.kill()`, `.suspend()`, `.send_signal()`, Go `.Signal(`) and a
     /// process lookup ([`CODE_LOOKUPS`]: `pgrep`, `process_iter`,
-    /// `psutil`, `/proc`, `Process(`). Pids looked up for toolvet (its
+    /// `psutil`, `/proc`). Pids looked up for toolvet (its
     /// own commands `pgrep -f toolvet`, code naming toolvet or a string
     /// that may select a hook's command line, [`may_select_hook`]) or
     /// chosen by parent (`getppid`): `shell.toolvet-state`, as `kill`

@@ -4603,6 +4603,7 @@ fn s17_q6_code_signal_senders() {
         "allow",
         &[
             "python3 -c \"import subprocess; p = subprocess.Popen(['sleep', '5']); p.terminate()\"",
+            "python3 -c \"from multiprocessing import Process; p = Process(target=print); p.start(); p.terminate()\"",
             "python3 -c \"import psutil; print(psutil.cpu_percent())\"",
             "node -e \"const c = require('child_process').spawn('sleep', ['5']); c.kill()\"",
         ],
