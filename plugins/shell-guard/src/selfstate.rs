@@ -18,7 +18,8 @@
 //!   toolvet can read and write, the same as writing it.
 
 use crate::commands::base_name;
-use crate::syntax::{Field, Output};
+use crate::getopt::{self, Parsed, Spec, Takes, long, short};
+use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
 
@@ -313,32 +314,328 @@ fn names_toolvet(text: &str) -> bool {
 
 /// The words of a command that looks up process ids (`pgrep`, `pidof`,
 /// `ps`, or a filter of their output) naming toolvet.
-fn looks_up_toolvet(name: &str, args: &[Field], texts: &[String], lines: &[String]) -> bool {
+/// `listing`: an earlier stage of the pipeline lists processes, so a
+/// filter reading its standard input picks processes.
+fn looks_up_toolvet(
+    name: &str,
+    args: &[Field],
+    texts: &[String],
+    lines: &[String],
+    listing: bool,
+) -> bool {
     match name {
+        // Read by procps' table (review s17 Q3: `pgrep --pa $PPID`); the
+        // pattern always against the whole command line. A word the table
+        // cannot place: every word may be the pattern.
         "pgrep" => {
+            let p = getopt::parse(&PGREP, args);
+            let relation = option_values(&p, &["parent", "session", "pgroup", "terminal"]);
+            let patterns: Vec<&Field> = if p.problems.is_empty() {
+                p.operands.iter().map(|&k| &args[k]).collect()
+            } else {
+                args.iter().filter(|a| !a.text().starts_with('-')).collect()
+            };
             selects_by_relation(args)
-                || args
+                || relation.iter().any(|v| relation_unknown(v))
+                || patterns
                     .iter()
-                    .filter_map(Field::static_text)
-                    .filter(|t| !t.starts_with('-'))
-                    .any(|t| pattern_may_match_toolvet(&t, true, lines))
+                    .filter_map(|a| a.static_text())
+                    .any(|t| may_select_hook(&t, lines))
         }
         "pidof" | "ps" | "lsof" | "fuser" => {
             texts.iter().any(|t| names_toolvet(t)) || (name == "ps" && selects_by_relation(args))
         }
         // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
         // files (`grep -n port toolvet.toml`).
-        "grep" | "egrep" | "fgrep" | "rg" | "awk" | "gawk" | "mawk" | "sed" => {
-            texts
-                .windows(2)
-                .any(|w| matches!(w[0].as_str(), "-e" | "--regexp") && names_toolvet(&w[1]))
-                || texts
-                    .iter()
-                    .find(|t| !t.starts_with('-'))
-                    .is_some_and(|t| names_toolvet(t))
+        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines, listing),
+        "awk" | "gawk" | "mawk" | "nawk" | "sed" => {
+            script_filter_selects_hook(name, args, lines, listing)
         }
         _ => false,
     }
+}
+
+/// Whether a pattern that processes are selected by (a pgrep pattern, a
+/// grep/awk/sed filter of a process listing, a string code compares
+/// process command lines with) may select one of toolvet's hook
+/// processes: it names toolvet (also through regex syntax), or may match
+/// a hook's command line (`policy.toml`, `gemini-cli --config`, the
+/// program's directory; review s16 P8). One predicate for every lookup
+/// (review s17 Q8). GNU BRE operators (`a\|b`, `\(…\)`, `\{1,\}`,
+/// `\+`, `\?`) count as operators.
+pub(crate) fn may_select_hook(pattern: &str, lines: &[String]) -> bool {
+    let mut p = pattern.to_string();
+    for op in ["|", "(", ")", "{", "}", "+", "?"] {
+        p = p.replace(&format!("\\{op}"), op);
+    }
+    names_toolvet(&p) || pattern_may_match_toolvet(&p, true, lines)
+}
+
+/// GNU grep's options (grep(1); `getopt_long`, permutation; `-NUM` is
+/// `--context=NUM`). Also read for `egrep`, `fgrep` and `rg` (whose
+/// other options are problems: every word is then read as a pattern).
+const GREP: Spec = Spec {
+    opts: &[
+        long("extended-regexp", 'E', Takes::No),
+        long("fixed-strings", 'F', Takes::No),
+        long("basic-regexp", 'G', Takes::No),
+        long("perl-regexp", 'P', Takes::No),
+        long("regexp", 'e', Takes::Value),
+        long("file", 'f', Takes::Value),
+        long("ignore-case", 'i', Takes::No),
+        long("no-ignore-case", '\0', Takes::No),
+        short("y", Takes::No),
+        long("invert-match", 'v', Takes::No),
+        long("word-regexp", 'w', Takes::No),
+        long("line-regexp", 'x', Takes::No),
+        long("count", 'c', Takes::No),
+        long("color", '\0', Takes::Optional),
+        long("colour", '\0', Takes::Optional),
+        long("files-without-match", 'L', Takes::No),
+        long("files-with-matches", 'l', Takes::No),
+        long("max-count", 'm', Takes::Value),
+        long("only-matching", 'o', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("silent", '\0', Takes::No),
+        long("no-messages", 's', Takes::No),
+        long("byte-offset", 'b', Takes::No),
+        long("with-filename", 'H', Takes::No),
+        long("no-filename", 'h', Takes::No),
+        long("label", '\0', Takes::Value),
+        long("line-number", 'n', Takes::No),
+        long("initial-tab", 'T', Takes::No),
+        long("null", 'Z', Takes::No),
+        long("null-data", 'z', Takes::No),
+        long("after-context", 'A', Takes::Value),
+        long("before-context", 'B', Takes::Value),
+        long("context", 'C', Takes::Value),
+        long("text", 'a', Takes::No),
+        long("binary-files", '\0', Takes::Value),
+        long("devices", 'D', Takes::Value),
+        long("directories", 'd', Takes::Value),
+        long("exclude", '\0', Takes::Value),
+        long("exclude-from", '\0', Takes::Value),
+        long("exclude-dir", '\0', Takes::Value),
+        long("include", '\0', Takes::Value),
+        long("recursive", 'r', Takes::No),
+        long("dereference-recursive", 'R', Takes::No),
+        long("line-buffered", '\0', Takes::No),
+        long("binary", 'U', Takes::No),
+        short("u", Takes::No),
+        long("version", 'V', Takes::No),
+        long("help", '\0', Takes::No),
+        short("0", Takes::No),
+        short("1", Takes::No),
+        short("2", Takes::No),
+        short("3", Takes::No),
+        short("4", Takes::No),
+        short("5", Takes::No),
+        short("6", Takes::No),
+        short("7", Takes::No),
+        short("8", Takes::No),
+        short("9", Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// Whether command `name` lists processes, with their ids, for a filter
+/// after it to pick from: `ps`, `pgrep`, `pstree`, `top -b`, `lsof`,
+/// or a reader of `/proc` entries (`cat /proc/*/cmdline`).
+fn lists_processes(name: &str, texts: &[String]) -> bool {
+    matches!(
+        name,
+        "ps" | "pgrep" | "pidof" | "pstree" | "top" | "htop" | "atop" | "procs" | "lsof" | "fuser"
+    ) || texts.iter().any(|t| process_file(t))
+}
+
+/// Whether file operand `f` of a filter is a process's entry under
+/// `/proc` (`/proc/*/cmdline`, `$p/cmdline`, `/proc/$p/status`): the
+/// filter then picks processes, as one of a `ps` listing does.
+fn process_file(f: &str) -> bool {
+    f.starts_with("/proc")
+        || ["cmdline", "/comm", "/status", "/stat", "/environ"]
+            .iter()
+            .any(|w| f.contains(w) && f.contains('$'))
+}
+
+/// Whether a grep of a process listing (its standard input after a
+/// listing stage, `listing`: no file operands, not recursive) or of
+/// process entries ([`process_file`])
+/// may select a hook process: a pattern [`may_select_hook`], or patterns
+/// from a file it cannot read. A pattern naming toolvet counts wherever
+/// it reads. (An inverted match, `grep -v grep`, narrows what the other
+/// filters of the pipeline select: not judged alone.)
+fn grep_selects_hook(args: &[Field], lines: &[String], listing: bool) -> bool {
+    let p = getopt::parse(&GREP, args);
+    let texts = |ks: &[usize]| -> Vec<String> { ks.iter().map(|&k| args[k].text()).collect() };
+    let (patterns, files) = if !p.problems.is_empty() {
+        // Unplaced words: any word may be the pattern, and none a file.
+        let words: Vec<String> = args.iter().map(Field::text).collect();
+        (words, Vec::new())
+    } else if p.has("regexp") || p.has("file") {
+        (option_values(&p, &["regexp"]), texts(&p.operands))
+    } else {
+        let (first, rest) = p
+            .operands
+            .split_first()
+            .map_or((&[][..], &[][..]), |(f, r)| (std::slice::from_ref(f), r));
+        (texts(first), texts(rest))
+    };
+    let stdin =
+        (listing && files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
+            || files.iter().any(|f| process_file(f));
+    patterns.iter().any(|t| names_toolvet(t))
+        || (stdin && (p.has("file") || patterns.iter().any(|t| may_select_hook(t, lines))))
+}
+
+/// The regular expressions and strings in an awk program or sed script:
+/// `/RE/`, sed's `s<d>RE<d>…` with any delimiter, `\\%RE%`, and quoted
+/// strings of three letters or more (awk `$0 ~ "RE"`, `index($0, "S")`).
+fn script_patterns(script: &str) -> Vec<String> {
+    let chars: Vec<char> = script.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let take = |open: usize, close: char| -> Option<(String, usize)> {
+        let mut s = String::new();
+        let mut j = open;
+        while j < chars.len() {
+            match chars[j] {
+                '\\' if j + 1 < chars.len() => {
+                    s.push('\\');
+                    s.push(chars[j + 1]);
+                    j += 2;
+                    continue;
+                }
+                c if c == close => return Some((s, j)),
+                c => s.push(c),
+            }
+            j += 1;
+        }
+        None
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let delimiter = match c {
+            '/' | '"' => Some(c),
+            's' | 'y' | '\\'
+                if chars
+                    .get(i + 1)
+                    .is_some_and(|d| !d.is_alphanumeric() && !d.is_whitespace() && *d != '\\') =>
+            {
+                i += 1;
+                Some(chars[i])
+            }
+            _ => None,
+        };
+        if let Some(d) = delimiter
+            && let Some((s, end)) = take(i + 1, d)
+        {
+            // (A string of fewer than three letters or digits is a
+            // separator printed, `print $1 " " $2`, not a pattern.)
+            if d != '"' || s.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
+                out.push(s);
+            }
+            i = end;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// GNU sed's options (sed(1); `getopt_long`, permutation).
+const SED: Spec = Spec {
+    opts: &[
+        long("quiet", 'n', Takes::No),
+        long("silent", '\0', Takes::No),
+        long("expression", 'e', Takes::Value),
+        long("file", 'f', Takes::Value),
+        long("follow-symlinks", '\0', Takes::No),
+        long("in-place", 'i', Takes::Optional),
+        long("line-length", 'l', Takes::Value),
+        long("posix", '\0', Takes::No),
+        long("regexp-extended", 'E', Takes::No),
+        short("r", Takes::No),
+        long("separate", 's', Takes::No),
+        long("sandbox", '\0', Takes::No),
+        long("unbuffered", 'u', Takes::No),
+        long("null-data", 'z', Takes::No),
+        long("binary", 'b', Takes::No),
+        long("debug", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+        long("version", '\0', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// awk's options (gawk(1), which mawk/nawk/busybox share in part: `-f
+/// FILE`, `-F FS`, `-v VAR=VAL`; gawk's `-e`/`--source TEXT`, `-E FILE`,
+/// `-i`/`-l` LIB, and its flags); options end at the program text.
+const AWK: Spec = Spec {
+    opts: &[
+        long("file", 'f', Takes::Value),
+        long("field-separator", 'F', Takes::Value),
+        long("assign", 'v', Takes::Value),
+        long("source", 'e', Takes::Value),
+        long("exec", 'E', Takes::Value),
+        long("include", 'i', Takes::Value),
+        long("load", 'l', Takes::Value),
+        long("characters-as-bytes", 'b', Takes::No),
+        long("traditional", 'c', Takes::No),
+        long("copyright", 'C', Takes::No),
+        long("dump-variables", 'd', Takes::Optional),
+        long("debug", 'D', Takes::Optional),
+        long("gen-pot", 'g', Takes::No),
+        long("help", 'h', Takes::No),
+        long("lint", 'L', Takes::Optional),
+        long("bignum", 'M', Takes::No),
+        long("non-decimal-data", 'n', Takes::No),
+        long("use-lc-numeric", 'N', Takes::No),
+        long("pretty-print", 'o', Takes::Optional),
+        long("optimize", 'O', Takes::No),
+        long("profile", 'p', Takes::Optional),
+        long("posix", 'P', Takes::No),
+        long("re-interval", 'r', Takes::No),
+        long("no-optimize", 's', Takes::No),
+        long("sandbox", 'S', Takes::No),
+        long("lint-old", 't', Takes::No),
+        long("version", 'V', Takes::No),
+        long("csv", 'k', Takes::No),
+        long("persist", 'I', Takes::No),
+        short("W", Takes::Value),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// Whether an awk program or sed script filtering a process listing (its
+/// standard input after a listing stage, `listing`) or process entries
+/// ([`process_file`]) may select a
+/// hook process: one of its patterns [`may_select_hook`]. A script
+/// naming toolvet counts wherever it reads.
+fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String], listing: bool) -> bool {
+    let sed = name == "sed";
+    let p = getopt::parse(if sed { &SED } else { &AWK }, args);
+    let mut scripts = option_values(&p, &["expression", "source"]);
+    let from_file = p.has("file") || p.has("exec") || !p.problems.is_empty();
+    let mut operands: Vec<String> = p.operands.iter().map(|&k| args[k].text()).collect();
+    if scripts.is_empty() && !(p.has("file") || p.has("exec")) && !operands.is_empty() {
+        scripts.push(operands.remove(0));
+    }
+    if !p.problems.is_empty() {
+        // Unplaced words: any of them may be the script.
+        scripts.extend(args.iter().map(Field::text));
+    }
+    let stdin = (listing && operands.iter().all(|o| o == "-" || o.contains('=')))
+        || operands.iter().any(|f| process_file(f));
+    let script = scripts.join("\n");
+    names_toolvet(&script)
+        || (stdin
+            && (from_file
+                || script_patterns(&script)
+                    .iter()
+                    .any(|p| may_select_hook(p, lines))))
 }
 
 /// Options choosing processes by their parent, session, process group or
@@ -409,15 +706,19 @@ fn selects_by_relation(args: &[Field]) -> bool {
         } else {
             None
         };
-        // `$$`: the shell's own children, its background jobs.
-        if let Some(v) = value
-            && !matches!(v.as_str(), "$$" | "$BASHPID" | "${BASHPID}")
-            && (v.contains(['$', '`']) || v.to_ascii_lowercase().contains("ppid"))
-        {
+        if value.is_some_and(|v| relation_unknown(&v)) {
             return true;
         }
     }
     false
+}
+
+/// Whether a parent, session, group or terminal id is looked up or only
+/// known at run time; `$$` (the shell's own children, its background
+/// jobs) is not.
+fn relation_unknown(v: &str) -> bool {
+    !matches!(v, "$$" | "$BASHPID" | "${BASHPID}")
+        && (v.contains(['$', '`']) || v.to_ascii_lowercase().contains("ppid"))
 }
 
 /// Whether the text of a pid operand (`$(ps -o pid= --ppid $PPID)`,
@@ -491,58 +792,209 @@ pub(crate) fn process_family(name: &str) -> &str {
     }
 }
 
-/// The values of one option, read as getopt_long reads it: the short
-/// option `short` alone or at the end of a cluster of flags (`-fp PID`,
-/// `-fqp$PID`, `-p=PID`), its value joined or the next word; a long
-/// option written as any prefix of one of `longs` (`--pi PID`,
-/// `--pid=PID`, `--att=PID`; getopt takes unique prefixes, and an
-/// ambiguous one fails). `takes_value` lists the other short options
-/// that take a value (the rest of a cluster after them is theirs).
-fn getopt_values(texts: &[String], short: char, takes_value: &str, longs: &[&str]) -> Vec<String> {
-    let mut values = Vec::new();
-    let mut i = 0;
-    while let Some(t) = texts.get(i) {
-        i += 1;
-        if t == "--" {
-            break;
-        }
-        if let Some(long) = t.strip_prefix("--") {
-            let (n, v) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
-            if !n.is_empty() && longs.iter().any(|l| l.starts_with(n)) {
-                values.push(v.unwrap_or_else(|| {
-                    i += 1;
-                    texts.get(i - 1).cloned().unwrap_or_else(|| "{}".into())
-                }));
-            }
-            continue;
-        }
-        let Some(cluster) = t.strip_prefix('-') else {
-            continue;
-        };
-        for (k, c) in cluster.char_indices() {
-            let rest = &cluster[k + c.len_utf8()..];
-            if c == short {
-                let v = rest.trim_start_matches('=');
-                values.push(if v.is_empty() {
-                    i += 1;
-                    texts.get(i - 1).cloned().unwrap_or_else(|| "{}".into())
-                } else {
-                    v.to_string()
-                });
-                break;
-            }
-            if takes_value.contains(c) {
-                if rest.is_empty() {
-                    i += 1;
-                }
-                break;
-            }
-        }
+/// Signal names as `kill -l` lists them (without `SIG`), for the signal
+/// word procps' pkill and psmisc's killall take before their options.
+const SIGNAL_NAMES: &[&str] = &[
+    "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "IOT", "BUS", "FPE", "KILL", "USR1", "SEGV",
+    "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CLD", "CONT", "STOP", "TSTP", "TTIN",
+    "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "POLL", "PWR", "SYS", "UNUSED",
+    "EMT", "LOST", "INFO", "RTMIN", "RTMAX",
+];
+
+/// Whether `word` is a signal given as an option word: `-9`, `-STOP`,
+/// `-SIGSTOP`, `-RTMIN+3` (case-insensitive, as procps'
+/// `signal_name_to_number` compares). With `upper_first` (psmisc
+/// killall) only a word whose first letter is a capital or digit: its
+/// getopt fails on it and it reads the word as a signal then.
+fn signal_word(word: &str, upper_first: bool) -> bool {
+    let Some(body) = word.strip_prefix('-').filter(|b| !b.starts_with('-')) else {
+        return false;
+    };
+    if upper_first && !body.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        return false;
     }
-    values
+    if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    let upper = body.to_ascii_uppercase();
+    let name = upper.strip_prefix("SIG").unwrap_or(&upper);
+    let name = name.split(['+', '-']).next().unwrap_or(name);
+    SIGNAL_NAMES.contains(&name)
+}
+
+/// `args` without the signal word procps' pkill removes before getopt
+/// (pgrep.c `signal_option`: the first word anywhere that is `-SIGNAL`).
+fn without_procps_signal(args: &[Field]) -> Vec<Field> {
+    let mut args = args.to_vec();
+    if let Some(k) = args.iter().position(|a| {
+        a.static_text()
+            .is_some_and(|t| t != "--" && signal_word(&t, false))
+    }) {
+        args.remove(k);
+    }
+    args
+}
+
+/// procps-ng `pgrep`/`pkill`/`pidwait` options (pgrep(1), pkill(1);
+/// pgrep.c `getopt_long`, GNU permutation): long options by unique
+/// prefix (`--fu` is `--full`, `--pa` is `--parent`).
+const PGREP: Spec = Spec {
+    opts: &[
+        long("signal", '\0', Takes::Value),
+        long("echo", 'e', Takes::No),
+        long("queue", 'q', Takes::Value),
+        long("inverse", 'v', Takes::No),
+        long("lightweight", 'w', Takes::No),
+        long("count", 'c', Takes::No),
+        long("delimiter", 'd', Takes::Value),
+        long("list-name", 'l', Takes::No),
+        long("list-full", 'a', Takes::No),
+        long("full", 'f', Takes::No),
+        long("pgroup", 'g', Takes::Value),
+        long("group", 'G', Takes::Value),
+        long("require-handler", 'H', Takes::No),
+        long("ignore-case", 'i', Takes::No),
+        long("newest", 'n', Takes::No),
+        long("oldest", 'o', Takes::No),
+        long("older", 'O', Takes::Value),
+        long("parent", 'P', Takes::Value),
+        long("session", 's', Takes::Value),
+        long("terminal", 't', Takes::Value),
+        long("euid", 'u', Takes::Value),
+        long("uid", 'U', Takes::Value),
+        long("exact", 'x', Takes::No),
+        long("ignore-ancestors", 'A', Takes::No),
+        long("pidfile", 'F', Takes::Value),
+        long("logpidfile", 'L', Takes::No),
+        long("runstates", 'r', Takes::Value),
+        long("cgroup", '\0', Takes::Value),
+        long("ns", '\0', Takes::Value),
+        long("nslist", '\0', Takes::Value),
+        long("env", '\0', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// psmisc `killall` options (killall(1); `getopt_long`, permutation). A
+/// word its getopt cannot place that starts with a capital or digit is
+/// the signal (`-9`, `-STOP`).
+const KILLALL: Spec = Spec {
+    opts: &[
+        long("exact", 'e', Takes::No),
+        long("ignore-case", 'I', Takes::No),
+        long("process-group", 'g', Takes::No),
+        long("younger-than", 'y', Takes::Value),
+        long("older-than", 'o', Takes::Value),
+        long("interactive", 'i', Takes::No),
+        long("list", 'l', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("regexp", 'r', Takes::No),
+        long("signal", 's', Takes::Value),
+        long("user", 'u', Takes::Value),
+        long("verbose", 'v', Takes::No),
+        long("wait", 'w', Takes::No),
+        long("ns", 'n', Takes::Value),
+        long("context", 'Z', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// util-linux `chrt` (chrt(1); getopt string `+abdD:efiphmoP:T:rRvV`,
+/// stops at the command it runs): `-p`/`--pid` makes the last operand a
+/// pid (`chrt --id --pi 0 PID`).
+const CHRT: Spec = Spec {
+    opts: &[
+        long("all-tasks", 'a', Takes::No),
+        long("batch", 'b', Takes::No),
+        long("deadline", 'd', Takes::No),
+        long("ext", 'e', Takes::No),
+        long("fifo", 'f', Takes::No),
+        long("idle", 'i', Takes::No),
+        long("other", 'o', Takes::No),
+        long("rr", 'r', Takes::No),
+        long("reset-on-fork", 'R', Takes::No),
+        long("pid", 'p', Takes::No),
+        long("max", 'm', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("sched-runtime", 'T', Takes::Value),
+        long("sched-period", 'P', Takes::Value),
+        long("sched-deadline", 'D', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// util-linux `taskset` (taskset(1); getopt string `+apchV`): `-p` makes
+/// the last operand a pid.
+const TASKSET: Spec = Spec {
+    opts: &[
+        long("all-tasks", 'a', Takes::No),
+        long("pid", 'p', Takes::No),
+        long("cpu-list", 'c', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// procps-ng skill/snice options (skill(1); skill.c `getopt_long`
+/// `c:p:t:u:fiLlnvwhV`, permutation); the signal (`-STOP`) or priority
+/// (`+5`) word comes first.
+const SKILL: Spec = Spec {
+    opts: &[
+        long("command", 'c', Takes::Value),
+        long("pid", 'p', Takes::Value),
+        long("tty", 't', Takes::Value),
+        long("user", 'u', Takes::Value),
+        long("fast", 'f', Takes::No),
+        long("interactive", 'i', Takes::No),
+        long("list", 'l', Takes::No),
+        long("table", 'L', Takes::No),
+        long("no-action", 'n', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("warnings", 'w', Takes::No),
+        long("debug", '\0', Takes::No),
+        long("ns", '\0', Takes::Value),
+        long("nslist", '\0', Takes::Value),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// util-linux ionice (ionice(1); getopt string `+c:n:p:P:u:tVh`).
+const IONICE: Spec = Spec {
+    opts: &[
+        long("class", 'c', Takes::Value),
+        long("classdata", 'n', Takes::Value),
+        long("pid", 'p', Takes::Value),
+        long("pgid", 'P', Takes::Value),
+        long("uid", 'u', Takes::Value),
+        long("ignore", 't', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// The values a getopt-read command gives to any of `names`, as text.
+fn option_values(p: &Parsed, names: &[&str]) -> Vec<String> {
+    p.found
+        .iter()
+        .filter(|f| names.contains(&f.opt.name))
+        .map(|f| f.value.as_ref().map_or_else(|| "{}".into(), Field::text))
+        .collect()
 }
 
 /// Whether debugger command text (`att PID`, `process attach -p PID`,
@@ -573,183 +1025,550 @@ fn debugger_attach(text: &str) -> Option<Vec<String>> {
     None
 }
 
+/// gdb's options (gdb/main.c `long_options`, read with
+/// `getopt_long_only(argc, argv, "", …)`: every option is long, after
+/// one dash or two, by unique prefix: `-comm=F`, `--comm F`, `-pi PID`,
+/// `-ev CMD`). gdb stops reading options at `--args`: what follows is the
+/// program and its arguments. cgdb passes its options on to gdb.
+const GDB: Spec = Spec {
+    opts: &[
+        long("tui", '\0', Takes::No),
+        long("dbx", '\0', Takes::No),
+        long("readnow", '\0', Takes::No),
+        long("readnever", '\0', Takes::No),
+        long("r", '\0', Takes::No),
+        long("q", '\0', Takes::No),
+        long("quiet", '\0', Takes::No),
+        long("silent", '\0', Takes::No),
+        long("nh", '\0', Takes::No),
+        long("nx", '\0', Takes::No),
+        long("n", '\0', Takes::No),
+        long("batch-silent", '\0', Takes::No),
+        long("batch", '\0', Takes::No),
+        long("fullname", '\0', Takes::No),
+        long("f", '\0', Takes::No),
+        long("annotate", '\0', Takes::Value),
+        long("help", '\0', Takes::No),
+        long("se", '\0', Takes::Value),
+        long("symbols", '\0', Takes::Value),
+        long("s", '\0', Takes::Value),
+        long("exec", '\0', Takes::Value),
+        long("e", '\0', Takes::Value),
+        long("core", '\0', Takes::Value),
+        long("c", '\0', Takes::Value),
+        long("pid", '\0', Takes::Value),
+        long("p", '\0', Takes::Value),
+        long("command", '\0', Takes::Value),
+        long("eval-command", '\0', Takes::Value),
+        long("version", '\0', Takes::No),
+        long("configuration", '\0', Takes::No),
+        long("x", '\0', Takes::Value),
+        long("ex", '\0', Takes::Value),
+        long("init-command", '\0', Takes::Value),
+        long("init-eval-command", '\0', Takes::Value),
+        long("ix", '\0', Takes::Value),
+        long("iex", '\0', Takes::Value),
+        long("early-init-command", '\0', Takes::Value),
+        long("early-init-eval-command", '\0', Takes::Value),
+        long("eix", '\0', Takes::Value),
+        long("eiex", '\0', Takes::Value),
+        long("ui", '\0', Takes::Value),
+        long("interpreter", '\0', Takes::Value),
+        long("i", '\0', Takes::Value),
+        long("directory", '\0', Takes::Value),
+        long("d", '\0', Takes::Value),
+        long("data-directory", '\0', Takes::Value),
+        long("D", '\0', Takes::Value),
+        long("cd", '\0', Takes::Value),
+        long("tty", '\0', Takes::Value),
+        long("baud", '\0', Takes::Value),
+        long("b", '\0', Takes::Value),
+        long("nw", '\0', Takes::No),
+        long("nowindows", '\0', Takes::No),
+        long("w", '\0', Takes::No),
+        long("windows", '\0', Takes::No),
+        long("statistics", '\0', Takes::No),
+        long("write", '\0', Takes::No),
+        long("args", '\0', Takes::No),
+        long("l", '\0', Takes::Value),
+        long("return-child-result", '\0', Takes::No),
+    ],
+    permute: true,
+    long_only: true,
+};
+
+/// gdb options whose value is a file of commands, and whose value is one
+/// command.
+const GDB_FILES: &[&str] = &[
+    "command",
+    "x",
+    "init-command",
+    "ix",
+    "early-init-command",
+    "eix",
+];
+const GDB_COMMANDS: &[&str] = &[
+    "eval-command",
+    "ex",
+    "init-eval-command",
+    "iex",
+    "early-init-eval-command",
+    "eiex",
+];
+
+/// lldb's driver options (lldb/tools/driver/Options.td, LLVM's option
+/// table: `--NAME` or `-NAME`, the value the next word; short aliases).
+/// Read by the getopt reader, which also takes prefixes and `=VALUE`: a
+/// superset. Also read for `lldb-server`, whose `--attach` is then
+/// ambiguous (held).
+const LLDB: Spec = Spec {
+    opts: &[
+        long("attach-name", 'n', Takes::Value),
+        long("attach-pid", 'p', Takes::Value),
+        long("wait-for", 'w', Takes::No),
+        long("batch", 'b', Takes::No),
+        long("core", 'c', Takes::Value),
+        long("editor", 'e', Takes::No),
+        long("no-lldbinit", 'x', Takes::No),
+        long("local-lldbinit", '\0', Takes::No),
+        long("no-use-colors", 'X', Takes::No),
+        long("file", 'f', Takes::Value),
+        long("arch", 'a', Takes::Value),
+        long("one-line", 'o', Takes::Value),
+        long("one-line-before-file", 'O', Takes::Value),
+        long("one-line-on-crash", 'k', Takes::Value),
+        long("source", 's', Takes::Value),
+        long("source-before-file", 'S', Takes::Value),
+        long("source-on-crash", 'K', Takes::Value),
+        long("source-quietly", 'Q', Takes::No),
+        long("script-language", 'l', Takes::Value),
+        long("python-path", 'P', Takes::No),
+        long("print-script-interpreter-info", '\0', Takes::No),
+        long("debug", 'd', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'v', Takes::No),
+        long("repl", 'r', Takes::Optional),
+        long("repl-language", 'R', Takes::Value),
+        long("capture", '\0', Takes::No),
+        long("capture-path", '\0', Takes::Value),
+    ],
+    permute: true,
+    long_only: true,
+};
+
+/// lldb options whose value is a file of commands, and whose value is
+/// one command.
+const LLDB_FILES: &[&str] = &["source", "source-before-file", "source-on-crash"];
+const LLDB_COMMANDS: &[&str] = &["one-line", "one-line-before-file", "one-line-on-crash"];
+
+/// Whether debugger command text runs a file of commands (gdb `source
+/// F`, `so F`; lldb `command source F`, `comm so F`, `command script
+/// import F.py`), with the file. Commands are abbreviated by unique
+/// prefixes: read conservatively, any prefix of two letters or more
+/// (review s17 Q15).
+fn debugger_source(text: &str) -> Option<String> {
+    let is_prefix = |w: &str, of: &str| w.len() >= 2 && of.starts_with(w);
+    for command in text.split(['\n', ';']) {
+        let words: Vec<String> = command
+            .split_whitespace()
+            .map(|w| w.trim_matches(['"', '\'']).to_ascii_lowercase())
+            .collect();
+        let rest = match words.as_slice() {
+            [first, rest @ ..] if is_prefix(first, "source") => rest,
+            [first, second, rest @ ..]
+                if is_prefix(first, "command") && is_prefix(second, "source") =>
+            {
+                rest
+            }
+            [first, second, third, rest @ ..]
+                if is_prefix(first, "command")
+                    && is_prefix(second, "script")
+                    && is_prefix(third, "import") =>
+            {
+                rest
+            }
+            _ => continue,
+        };
+        let file = rest.iter().find(|w| !w.starts_with('-'));
+        return Some(file.map_or_else(|| "{}".into(), String::clone));
+    }
+    None
+}
+
+/// The processes gdb/lldb attach to: `-p PID` (`--pid`, `-pi`,
+/// `--attach-pid`, `-n NAME`), an `attach` command given with `-ex`/`-o`
+/// (any spelling of the option, by the program's table), gdb's second
+/// operand when it is a pid. With no program to start, a command file
+/// (`-x F`, `--comm=F`, `-ex 'source F'`, lldb `-S F`, `-o 'command
+/// source F'`) may attach, and words the table cannot place may be
+/// any of these: held as a process the check cannot name (review s16
+/// P2, s17 Q15).
+fn debugger_pids(name: &str, args: &[Field]) -> Vec<String> {
+    let lldb = name.starts_with("lldb");
+    let (spec, file_opts, command_opts, pid_opts): (&Spec, &[&str], &[&str], &[&str]) = if lldb {
+        (
+            &LLDB,
+            LLDB_FILES,
+            LLDB_COMMANDS,
+            &["attach-pid", "attach-name"],
+        )
+    } else {
+        (&GDB, GDB_FILES, GDB_COMMANDS, &["pid", "p"])
+    };
+    let mut p = getopt::parse(spec, args);
+    let mut program_args = false;
+    if let Some(k) = p.found.iter().find(|f| f.opt.name == "args").map(|f| f.at) {
+        // gdb stops at `--args`: the program and its arguments follow.
+        program_args = k + 1 < args.len();
+        p = getopt::parse(spec, &args[..k]);
+    }
+    let mut pids = option_values(&p, pid_opts);
+    let mut files = option_values(&p, file_opts);
+    for command in option_values(&p, command_opts) {
+        if let Some(rest) = debugger_attach(&command) {
+            let pid = rest.iter().find(|w| !w.starts_with('-'));
+            pids.push(pid.map_or_else(|| "{}".into(), String::clone));
+        } else if command.to_ascii_lowercase().contains("attach") {
+            // `-ex 'python gdb.execute("attach PID")'`: not read.
+            pids.push("{}".into());
+        }
+        files.extend(debugger_source(&command));
+    }
+    let operands: Vec<String> = p.operands.iter().map(|&k| args[k].text()).collect();
+    let program = !operands.is_empty() || program_args || p.has("file");
+    if !program && pids.is_empty() {
+        // The file's commands are all it runs, and may attach (`attach
+        // PID`); the check cannot read them.
+        if let Some(file) = files.first() {
+            pids.push(format!("(whatever the commands in {file} attach to)"));
+        } else if let Some(problem) = p.problems.first() {
+            pids.push(format!("(whatever `{name}` attaches to: {problem})"));
+        }
+    }
+    // `gdb PROGRAM PID`: the second operand is a pid (or core file).
+    if !lldb
+        && let Some(second) = operands.get(1)
+        && (second.bytes().all(|b| b.is_ascii_digit()) || {
+            // `gdb ./prog "$core"` is a core file; a pid lookup
+            // (`$PPID`, `$(pgrep …)`, `$pid`) is a process.
+            let l = second.to_ascii_lowercase();
+            second.contains(['$', '`'])
+                && ["pid", "pgrep", "$$", "ps "].iter().any(|w| l.contains(w))
+        })
+    {
+        pids.push(second.clone());
+    }
+    pids
+}
+
+/// The pids a tracer or limiter given by `spec` acts on: the values of
+/// its `pid_opts`; with none, a word its table cannot place may be one of
+/// them (or hide one in a cluster), so the process is one the check
+/// cannot name (held).
+fn table_pids(name: &str, spec: &Spec, args: &[Field], pid_opts: &[&str]) -> Vec<String> {
+    let p = getopt::parse(spec, args);
+    let mut pids = option_values(&p, pid_opts);
+    if pids.is_empty()
+        && let Some(problem) = p.problems.first()
+    {
+        pids.push(format!("(whatever `{name}` attaches to: {problem})"));
+    }
+    pids
+}
+
+/// strace (strace(1); strace.c getopt string
+/// `+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`, stops at the
+/// command it runs) and its long options.
+const STRACE: Spec = Spec {
+    opts: &[
+        short("a", Takes::Value),
+        short("A", Takes::No),
+        short("b", Takes::Value),
+        short("c", Takes::No),
+        short("C", Takes::No),
+        short("d", Takes::No),
+        short("D", Takes::No),
+        short("e", Takes::Value),
+        short("E", Takes::Value),
+        short("f", Takes::No),
+        short("F", Takes::No),
+        short("h", Takes::No),
+        short("i", Takes::No),
+        short("I", Takes::Value),
+        short("k", Takes::No),
+        short("n", Takes::No),
+        short("o", Takes::Value),
+        short("O", Takes::Value),
+        short("p", Takes::Value),
+        short("P", Takes::Value),
+        short("q", Takes::No),
+        short("r", Takes::No),
+        short("s", Takes::Value),
+        short("S", Takes::Value),
+        short("t", Takes::No),
+        short("T", Takes::No),
+        short("u", Takes::Value),
+        short("U", Takes::Value),
+        short("v", Takes::No),
+        short("V", Takes::No),
+        short("w", Takes::No),
+        short("x", Takes::No),
+        short("X", Takes::Value),
+        short("y", Takes::No),
+        short("Y", Takes::No),
+        short("z", Takes::No),
+        short("Z", Takes::No),
+        long("attach", '\0', Takes::Value),
+        long("columns", '\0', Takes::Value),
+        long("output-append-mode", '\0', Takes::No),
+        long("detach-on", '\0', Takes::Value),
+        long("summary-only", '\0', Takes::No),
+        long("summary", '\0', Takes::No),
+        long("debug", '\0', Takes::No),
+        long("daemonize", '\0', Takes::Optional),
+        long("daemonise", '\0', Takes::Optional),
+        long("env", '\0', Takes::Value),
+        long("follow-forks", '\0', Takes::No),
+        long("output-separately", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+        long("instruction-pointer", '\0', Takes::No),
+        long("interruptible", '\0', Takes::Value),
+        long("stack-trace", '\0', Takes::Optional),
+        long("syscall-number", '\0', Takes::No),
+        long("output", '\0', Takes::Value),
+        long("summary-syscall-overhead", '\0', Takes::Value),
+        long("trace-path", '\0', Takes::Value),
+        long("quiet", '\0', Takes::Optional),
+        long("silent", '\0', Takes::Optional),
+        long("relative-timestamps", '\0', Takes::Optional),
+        long("string-limit", '\0', Takes::Value),
+        long("summary-sort-by", '\0', Takes::Value),
+        long("absolute-timestamps", '\0', Takes::Optional),
+        long("timestamps", '\0', Takes::Optional),
+        long("syscall-times", '\0', Takes::Optional),
+        long("user", '\0', Takes::Value),
+        long("summary-columns", '\0', Takes::Value),
+        long("no-abbrev", '\0', Takes::No),
+        long("version", '\0', Takes::No),
+        long("summary-wall-clock", '\0', Takes::No),
+        long("strings-in-hex", '\0', Takes::Optional),
+        long("const-print-style", '\0', Takes::Value),
+        long("decode-fds", '\0', Takes::Optional),
+        long("decode-pids", '\0', Takes::Optional),
+        long("seccomp-bpf", '\0', Takes::No),
+        long("kill-on-exit", '\0', Takes::No),
+        long("trace", '\0', Takes::Value),
+        long("trace-fds", '\0', Takes::Value),
+        long("abbrev", '\0', Takes::Value),
+        long("verbose", '\0', Takes::Value),
+        long("raw", '\0', Takes::Value),
+        long("signal", '\0', Takes::Value),
+        long("signals", '\0', Takes::Value),
+        long("status", '\0', Takes::Value),
+        long("read", '\0', Takes::Value),
+        long("write", '\0', Takes::Value),
+        long("fault", '\0', Takes::Value),
+        long("inject", '\0', Takes::Value),
+        long("kvm", '\0', Takes::Value),
+        long("successful-only", '\0', Takes::No),
+        long("failed-only", '\0', Takes::No),
+        long("secontext", '\0', Takes::Optional),
+        long("pidns-translation", '\0', Takes::No),
+        long("argv0", '\0', Takes::Value),
+        long("tips", '\0', Takes::Optional),
+        long("namespace", '\0', Takes::Optional),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// ltrace (ltrace(1); getopt string `+cfhiLrStTVva:A:b:D:e:F:l:n:o:p:s:u:w:x:`,
+/// stops at the command it runs). `--pid` is read as `-p` too (a
+/// superset: any prefix of it counts).
+const LTRACE: Spec = Spec {
+    opts: &[
+        short("c", Takes::No),
+        short("f", Takes::No),
+        short("h", Takes::No),
+        short("i", Takes::No),
+        short("L", Takes::No),
+        short("r", Takes::No),
+        short("S", Takes::No),
+        short("t", Takes::No),
+        short("T", Takes::No),
+        short("V", Takes::No),
+        short("v", Takes::No),
+        short("b", Takes::No),
+        short("C", Takes::No),
+        short("a", Takes::Value),
+        short("A", Takes::Value),
+        short("D", Takes::Value),
+        short("e", Takes::Value),
+        short("F", Takes::Value),
+        short("l", Takes::Value),
+        short("n", Takes::Value),
+        short("o", Takes::Value),
+        short("p", Takes::Value),
+        short("s", Takes::Value),
+        short("u", Takes::Value),
+        short("w", Takes::Value),
+        short("x", Takes::Value),
+        long("align", '\0', Takes::Value),
+        long("config", '\0', Takes::Value),
+        long("debug", '\0', Takes::Value),
+        long("demangle", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+        long("indent", '\0', Takes::Value),
+        long("library", '\0', Takes::Value),
+        long("output", '\0', Takes::Value),
+        long("no-signals", '\0', Takes::No),
+        long("where", '\0', Takes::Value),
+        long("version", '\0', Takes::No),
+        long("pid", '\0', Takes::Value),
+        long("attach", '\0', Takes::Value),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// util-linux prlimit (prlimit(1): every resource option takes an
+/// optional joined value; `-p`/`--pid PID`; stops at the command it
+/// runs).
+const PRLIMIT: Spec = Spec {
+    opts: &[
+        long("core", 'c', Takes::Optional),
+        long("data", 'd', Takes::Optional),
+        long("nice", 'e', Takes::Optional),
+        long("fsize", 'f', Takes::Optional),
+        long("sigpending", 'i', Takes::Optional),
+        long("memlock", 'l', Takes::Optional),
+        long("rss", 'm', Takes::Optional),
+        long("nofile", 'n', Takes::Optional),
+        long("msgqueue", 'q', Takes::Optional),
+        long("rtprio", 'r', Takes::Optional),
+        long("stack", 's', Takes::Optional),
+        long("cpu", 't', Takes::Optional),
+        long("nproc", 'u', Takes::Optional),
+        long("as", 'v', Takes::Optional),
+        long("locks", 'x', Takes::Optional),
+        long("rttime", 'y', Takes::Optional),
+        long("pid", 'p', Takes::Value),
+        long("output", 'o', Takes::Value),
+        long("noheadings", '\0', Takes::No),
+        long("raw", '\0', Takes::No),
+        long("verbose", '\0', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// cpulimit (cpulimit(1): the target is `-p PID`, `-e EXE` or `-P PATH`;
+/// its other options).
+const CPULIMIT: Spec = Spec {
+    opts: &[
+        long("pid", 'p', Takes::Value),
+        long("exe", 'e', Takes::Value),
+        long("path", 'P', Takes::Value),
+        long("limit", 'l', Takes::Value),
+        long("cpu", 'c', Takes::Value),
+        long("signal", 's', Takes::Value),
+        long("lazy", 'z', Takes::No),
+        long("include-children", 'i', Takes::No),
+        long("background", 'b', Takes::No),
+        long("foreground", 'f', Takes::No),
+        long("kill", 'k', Takes::No),
+        long("restore", 'r', Takes::No),
+        long("monitor-forks", 'm', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("help", 'h', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// gdbserver (gdbserver(1): `gdbserver [OPTIONS] COMM PROG [ARGS]` or
+/// `--attach COMM PID`; options before COMM).
+const GDBSERVER: Spec = Spec {
+    opts: &[
+        long("attach", '\0', Takes::No),
+        long("multi", '\0', Takes::No),
+        long("once", '\0', Takes::No),
+        long("wrapper", '\0', Takes::Value),
+        long("debug", '\0', Takes::Optional),
+        long("debug-file", '\0', Takes::Value),
+        long("debug-format", '\0', Takes::Value),
+        long("remote-debug", '\0', Takes::No),
+        long("event-loop-debug", '\0', Takes::No),
+        long("disable-packet", '\0', Takes::Optional),
+        long("disable-randomization", '\0', Takes::No),
+        long("no-disable-randomization", '\0', Takes::No),
+        long("startup-with-shell", '\0', Takes::No),
+        long("no-startup-with-shell", '\0', Takes::No),
+        long("selftest", '\0', Takes::Optional),
+        long("version", '\0', Takes::No),
+        long("help", '\0', Takes::No),
+    ],
+    permute: false,
+    long_only: false,
+};
+
+/// criu's options that matter to `dump`/`pre-dump` (criu(8)): `-t`/`--tree
+/// PID`, and the short options that take a value (`-D DIR`, `-W DIR`,
+/// `-o FILE`, `-L DIR`) or not (`-v[N]`, `-R`, `-s`, `-j`, `-d`).
+const CRIU: Spec = Spec {
+    opts: &[
+        long("tree", 't', Takes::Value),
+        long("images-dir", 'D', Takes::Value),
+        long("work-dir", 'W', Takes::Value),
+        long("log-file", 'o', Takes::Value),
+        long("libdir", 'L', Takes::Value),
+        // `-v[N]` (criu's optional level) read as a flag: `-vt PID` then
+        // names the tree, a superset of what criu reads.
+        long("verbosity", 'v', Takes::No),
+        long("leave-running", 'R', Takes::No),
+        long("leave-stopped", 's', Takes::No),
+        long("shell-job", 'j', Takes::No),
+        long("restore-detached", 'd', Takes::No),
+        long("tcp-established", '\0', Takes::No),
+        long("file-locks", '\0', Takes::No),
+        long("ext-unix-sk", '\0', Takes::Optional),
+        long("manage-cgroups", '\0', Takes::Optional),
+        long("pidfile", '\0', Takes::Value),
+        long("prev-images-dir", '\0', Takes::Value),
+        long("track-mem", '\0', Takes::No),
+        long("unprivileged", '\0', Takes::No),
+        long("display-stats", '\0', Takes::No),
+        long("help", 'h', Takes::No),
+        long("version", 'V', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
 /// The pid operands `name args` acts on (attach, trace, limit,
 /// reschedule), or none when it starts a new program instead.
 fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut pids = Vec::new();
-    let value_of = |i: usize| texts.get(i + 1).cloned().unwrap_or_else(|| "{}".into());
     match name {
-        // Read getopt-style (review s16 P2): `strace -fp PID`, `-fqp$PID`,
-        // `--att=PID`, `prlimit --pi PID`.
-        "strace" => pids = getopt_values(&texts, 'p', "abeEIoOPsSuUX", &["pid", "attach"]),
-        "ltrace" => pids = getopt_values(&texts, 'p', "aADeFlLnosuwx", &["pid", "attach"]),
-        "prlimit" => {
-            // Resource options take an optional value joined to them.
-            pids = getopt_values(&texts, 'p', "ocdefilmnqrstuvxy", &["pid"]);
-        }
+        // Read by each program's table (review s16 P2, s17 Q3): `strace
+        // -fp PID`, `-fqp$PID`, `--att=PID`, `prlimit --pi PID`, `cpulimit
+        // -p PID`, `-e EXE`, `-P PATH` (review s16 P6).
+        "strace" => pids = table_pids(name, &STRACE, args, &["p", "attach"]),
+        "ltrace" => pids = table_pids(name, &LTRACE, args, &["p", "pid", "attach"]),
+        "prlimit" => pids = table_pids(name, &PRLIMIT, args, &["pid"]),
+        "cpulimit" => pids = table_pids(name, &CPULIMIT, args, &["pid", "exe", "path"]),
+        // `gdbserver --attach COMM PID`: the last operand.
         "gdbserver" => {
-            pids = getopt_values(&texts, 'p', "", &["pid", "attach"]);
-            if texts.iter().any(|t| t.starts_with("--att")) {
-                // `gdbserver --attach COMM PID`: the last operand.
-                pids.push(
-                    texts
-                        .iter()
-                        .rfind(|t| !t.starts_with('-'))
-                        .cloned()
-                        .unwrap_or_else(|| "{}".into()),
-                );
+            let p = getopt::parse(&GDBSERVER, args);
+            if p.has("attach") || !p.problems.is_empty() {
+                pids.push(texts.last().cloned().unwrap_or_else(|| "{}".into()));
             }
         }
-        // `cpulimit -p PID`, `-e EXE`, `-P PATH` (review s16 P6).
-        "cpulimit" => {
-            pids = getopt_values(&texts, 'p', "elsP", &["pid"]);
-            pids.extend(getopt_values(&texts, 'e', "lspP", &["exe"]));
-            pids.extend(getopt_values(&texts, 'P', "lspe", &["path"]));
-        }
-        "gdb" | "cgdb" | "lldb" | "lldb-server" => {
-            let mut operands = Vec::new();
-            let mut i = 0;
-            while let Some(t) = texts.get(i) {
-                let lower = t.to_ascii_lowercase();
-                if matches!(t.as_str(), "--args" | "-args" | "--") {
-                    // What follows is the new program and its arguments.
-                    break;
-                }
-                // gdb reads long options getopt_long_only-style: `-p`,
-                // `-pi`, `--pid`, `-p=PID` (review s16 P2); lldb's
-                // `--attach-pid`, `--attach-name`, `-p`, `-n`.
-                let option = t.trim_start_matches('-');
-                let (oname, ovalue) = match option.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
-                    None => (option, None),
-                };
-                let pid_option = t.starts_with('-')
-                    && !oname.is_empty()
-                    && (if name == "lldb" || name == "lldb-server" {
-                        matches!(oname, "p" | "n")
-                            || (oname.len() >= 3
-                                && ("attach-pid".starts_with(oname)
-                                    || "attach-name".starts_with(oname)))
-                    } else {
-                        "pid".starts_with(oname)
-                    });
-                if pid_option {
-                    match ovalue {
-                        Some(v) => pids.push(v.to_string()),
-                        None => {
-                            pids.push(value_of(i));
-                            i += 1;
-                        }
-                    }
-                    i += 1;
-                    continue;
-                }
-                // Commands given to the debugger (`-ex 'att PID'`,
-                // `--eval-command=…`, `-o 'pro att -p PID'`).
-                let command = match (t.starts_with('-'), t.split_once('=')) {
-                    (true, Some((_, v))) => Some(v.to_string()),
-                    (false, _) if i > 0 && texts[i - 1].starts_with('-') => Some(t.clone()),
-                    _ => None,
-                };
-                if let Some(rest) = command.as_deref().and_then(debugger_attach) {
-                    let pid = rest
-                        .iter()
-                        .find(|w| !w.starts_with('-'))
-                        .map_or("{}", |w| w.as_str());
-                    pids.push(pid.to_string());
-                    if !t.starts_with('-') {
-                        i += 1;
-                        continue;
-                    }
-                } else if lower.contains("attach") && !lower.starts_with("--attach") {
-                    // `-ex 'attach PID'`, `-o 'process attach -p PID'`.
-                    let words: Vec<&str> = t.split_whitespace().collect();
-                    let at = words.iter().position(|w| w.contains("attach"));
-                    let pid = at
-                        .and_then(|a| words[a + 1..].iter().find(|w| !w.starts_with('-')))
-                        .map_or("{}", |w| w);
-                    pids.push(pid.to_string());
-                } else if t.starts_with('-') {
-                    if matches!(
-                        t.as_str(),
-                        "-ex"
-                            | "--ex"
-                            | "-iex"
-                            | "-x"
-                            | "-ix"
-                            | "-o"
-                            | "-O"
-                            | "-s"
-                            | "-c"
-                            | "-d"
-                            | "-cd"
-                            | "-core"
-                            | "--core"
-                            | "-b"
-                            | "-l"
-                            | "-S"
-                            | "-k"
-                    ) && !(name == "lldb" && t == "-b")
-                        && !texts.get(i + 1).is_some_and(|v| {
-                            v.to_ascii_lowercase().contains("attach")
-                                || debugger_attach(v).is_some()
-                        })
-                    {
-                        // (lldb's `-b` is `--batch`, a flag.)
-                        i += 1;
-                    }
-                } else {
-                    operands.push(t.clone());
-                }
-                i += 1;
-            }
-            // `gdb -batch -x FILE`, `lldb -s FILE` with no program: the
-            // file's commands are all it runs, and may attach (`attach
-            // PID`); the check cannot read them, so they are held
-            // (review s16 P2).
-            let file_options: &[&str] = if name == "lldb" {
-                &["-s", "-S", "--source", "--source-before-file", "-source"]
-            } else {
-                &[
-                    "-x",
-                    "-ix",
-                    "-command",
-                    "--command",
-                    "-init-command",
-                    "--init-command",
-                ]
-            };
-            if operands.is_empty()
-                && pids.is_empty()
-                && let Some(k) = texts.iter().position(|t| {
-                    file_options.contains(&t.as_str())
-                        || file_options
-                            .iter()
-                            .any(|o| o.starts_with("--") && t.starts_with(&format!("{o}=")))
-                })
-            {
-                let file = texts[k]
-                    .split_once('=')
-                    .map(|(_, v)| v.to_string())
-                    .or_else(|| texts.get(k + 1).cloned())
-                    .unwrap_or_default();
-                pids.push(format!("(whatever the commands in {file} attach to)"));
-            }
-            // `gdb PROGRAM PID`: the second operand is a pid (or core file).
-            if name != "lldb"
-                && let Some(second) = operands.get(1)
-                && (second.bytes().all(|b| b.is_ascii_digit()) || {
-                    // `gdb ./prog "$core"` is a core file; a pid lookup
-                    // (`$PPID`, `$(pgrep …)`, `$pid`) is a process.
-                    let l = second.to_ascii_lowercase();
-                    second.contains(['$', '`'])
-                        && ["pid", "pgrep", "$$", "ps "].iter().any(|w| l.contains(w))
-                })
-            {
-                pids.push(second.clone());
-            }
-        }
+        "gdb" | "cgdb" | "lldb" | "lldb-server" => pids = debugger_pids(name, args),
         "gcore" => {
             let mut i = 0;
             while let Some(t) = texts.get(i) {
@@ -762,7 +1581,7 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
             }
         }
         // `criu dump -t PID`, `-t$PID`, `-vt PID`, `--tr=PID`.
-        "criu" => pids = getopt_values(&texts, 't', "DWoL", &["tree"]),
+        "criu" => pids = table_pids(name, &CRIU, args, &["tree"]),
         "reptyr" => {
             if let Some(t) = texts.iter().rfind(|t| !t.starts_with('-')) {
                 pids.push(t.clone());
@@ -788,34 +1607,22 @@ fn process_pids(name: &str, args: &[Field]) -> Vec<String> {
                 i += 1;
             }
         }
+        // `ionice -p PID [PID…]`, `-P PGID…`: with either, every operand
+        // is a pid too (review s17 Q3: `ionice -c3 --pi PID`).
         "ionice" => {
-            for (i, t) in texts.iter().enumerate() {
-                if matches!(t.as_str(), "-p" | "--pid" | "-P" | "--pgid") {
-                    let mut j = i + 1;
-                    while let Some(v) = texts.get(j).filter(|v| !v.starts_with('-')) {
-                        pids.push(v.clone());
-                        j += 1;
-                    }
-                    if j == i + 1 {
-                        pids.push("{}".into());
-                    }
-                }
+            let p = getopt::parse(&IONICE, args);
+            if p.has("pid") || p.has("pgid") {
+                pids = option_values(&p, &["pid", "pgid"]);
+                pids.extend(p.operands.iter().map(|&k| args[k].text()));
             }
         }
+        // `chrt -p [PRIO] PID`, `taskset -p [MASK] PID`: the last word is
+        // the pid, read by each program's table (review s17 Q3: `chrt --id
+        // --pi 0 PID`); a word the table cannot place may be `--pid`.
         "taskset" | "chrt" => {
-            let f: String = texts
-                .iter()
-                .filter(|t| t.starts_with('-') && !t.starts_with("--"))
-                .flat_map(|t| t[1..].chars())
-                .collect();
-            if f.contains('p') || texts.iter().any(|t| t == "--pid") {
-                pids.push(
-                    texts
-                        .iter()
-                        .rfind(|t| !t.starts_with('-'))
-                        .cloned()
-                        .unwrap_or_else(|| "{}".into()),
-                );
+            let p = getopt::parse(if name == "chrt" { &CHRT } else { &TASKSET }, args);
+            if p.has("pid") || !p.problems.is_empty() {
+                pids.push(texts.last().cloned().unwrap_or_else(|| "{}".into()));
             }
         }
         _ => {}
@@ -946,14 +1753,17 @@ impl Analysis<'_> {
     pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
         let lines = hook_lines(&self.state.state);
-        if looks_up_toolvet(name, args, &texts, &lines) {
+        if looks_up_toolvet(name, args, &texts, &lines, self.process_listing) {
             self.toolvet_pids = true;
         }
+        if lists_processes(name, &texts) {
+            self.process_listing = true;
+        }
         let verdict = match name {
-            "pkill" => pkill_targets(args, &lines),
+            "pkill" => self.pkill_targets(args, &lines),
             "killall" => killall_targets(args, &lines),
-            "skill" => self.skill_targets(args, via_xargs),
-            "snice" => match self.skill_targets(args, via_xargs) {
+            "skill" => self.skill_targets(args, via_xargs, false),
+            "snice" => match self.skill_targets(args, via_xargs, true) {
                 Target::None => Target::None,
                 // A priority change cannot end a hook: held, as `renice`
                 // of a looked-up pid is (review s16 P6).
@@ -962,13 +1772,7 @@ impl Analysis<'_> {
                 }
             },
             "killall5" => Target::Toolvet("every process".into()),
-            // `fuser -k FILE`: the processes using the file.
-            "fuser"
-                if texts.iter().any(|t| t == "-k" || t == "--kill")
-                    && texts.iter().any(|t| names_toolvet(t)) =>
-            {
-                Target::Toolvet("the processes using toolvet's files".into())
-            }
+            "fuser" => fuser_targets(&texts),
             "kill" => self.kill_targets(args, via_xargs),
             _ => Target::None,
         };
@@ -1042,6 +1846,62 @@ impl Analysis<'_> {
         Target::None
     }
 
+    /// `pkill [SIGNAL] [OPTIONS] [PATTERN]`, read by procps' table
+    /// ([`PGREP`]; review s17 Q3: `--fu` is `--full`, `--pa` is
+    /// `--parent`): the pattern against the process name, with `-f` the
+    /// whole command line; a word the table cannot place makes it be read
+    /// against the whole command line. `-F FILE` (`--pidfile`) signals
+    /// the pids in FILE, read as `kill $(cat FILE)` (review s17 Q11): pids
+    /// looked up for toolvet reach toolvet; a file the check cannot see is
+    /// an unknown pid, held. Without a pattern, every process the other
+    /// options select (`pkill -u alice`); `-P PID` the children of PID.
+    fn pkill_targets(&self, args: &[Field], lines: &[String]) -> Target {
+        let args = without_procps_signal(args);
+        let p = getopt::parse(&PGREP, &args);
+        let full = p.has("full") || !p.problems.is_empty();
+        let pattern = p
+            .operands
+            .first()
+            .map(|&k| pattern_target(&args[k], full, true, lines));
+        if let Some(Target::None) = pattern {
+            // The pattern filters whatever else selects (a pid file too).
+            return Target::None;
+        }
+        if let Some(file) = p.values("pidfile").next() {
+            let cat = Field {
+                segs: vec![Seg::Dyn {
+                    raw: format!("$(cat {})", file.text()),
+                    out: Output::Unknown,
+                }],
+            };
+            return match self.pid_operand(&cat) {
+                Target::None => Target::Unknown(format!("the pid file `{}`", file.text())),
+                t => t,
+            };
+        }
+        if let Some(t) = pattern {
+            return t;
+        }
+        let parents = option_values(&p, &["parent"]);
+        if parents.iter().any(|v| parent_unknown_pid(v)) {
+            // `pkill -P $PPID`: the agent's children, toolvet's hooks
+            // among them (review s15 N1b).
+            return Target::Toolvet(
+                "the children of a parent looked up or only known at run time (the agent's, toolvet's \
+                 hooks among them)"
+                    .into(),
+            );
+        }
+        if parents.iter().any(|v| !unknown_pid(v)) {
+            // A literal parent pid may be the agent's.
+            return Target::Unknown("a parent pid".into());
+        }
+        if !parents.is_empty() {
+            return Target::None;
+        }
+        Target::Toolvet("every process the options select".into())
+    }
+
     /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
     /// `snice -p PID`): a pid looked up for toolvet, or the agent's own
     /// process or children, reaches toolvet's hooks; a pid lookup the
@@ -1066,95 +1926,61 @@ impl Analysis<'_> {
         Target::None
     }
 
-    /// `skill`/`snice [SIGNAL|PRIORITY] [-c] COMMAND… [-p PID…] [-t TTY…]
-    /// [-u USER…]`: the commands named, the pids given (read as `kill`'s
-    /// operands, review s16 P1), the processes of a terminal, or every
-    /// process of the users selected. Words after `-p`, `-t`, `-u`, `-c`
-    /// are of that kind until another of these options.
-    fn skill_targets(&self, args: &[Field], via_xargs: bool) -> Target {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Kind {
-            Guess,
-            Command,
-            Pid,
-            Tty,
-            User,
-        }
-        let mut kind = Kind::Guess;
-        let mut names = Vec::new();
-        let mut pids = Vec::new();
-        let mut ttys = Vec::new();
-        let mut selected = false;
-        let mut by_pid = false;
-        for a in args {
-            let t = a.text();
-            let (option, value) = match t.split_once('=') {
-                Some((o, v)) if o.starts_with("--") => (o.to_string(), Some(v.to_string())),
-                _ => (t.clone(), None),
-            };
-            let next = match option.as_str() {
-                "-c" | "--command" => Some(Kind::Command),
-                "-p" | "--pid" => Some(Kind::Pid),
-                "-t" | "--tty" => Some(Kind::Tty),
-                "-u" | "--user" => Some(Kind::User),
-                _ => None,
-            };
-            if let Some(k) = next {
-                kind = k;
-                by_pid |= k == Kind::Pid;
-                selected |= k == Kind::User;
-                if let Some(v) = value {
-                    let f = if a.is_dynamic() {
-                        a.clone()
-                    } else {
-                        Field::lit(v)
-                    };
-                    match k {
-                        Kind::Pid => pids.push(f),
-                        Kind::Tty => ttys.push(f),
-                        Kind::Command => names.push(f),
-                        _ => {}
-                    }
-                }
-                continue;
+    /// `skill`/`snice [SIGNAL|PRIORITY] [OPTIONS] [WHAT…]`, read by
+    /// procps' table ([`SKILL`], review s17 Q3): the commands (`-c`), pids
+    /// (`-p`, read as `kill`'s operands, review s16 P1), terminals (`-t`)
+    /// or users (`-u`: every process of the user) given, and each other
+    /// word guessed as skill guesses it (a pid, a terminal, a user or a
+    /// command). `--ns PID` alone selects every process in PID's
+    /// namespaces.
+    fn skill_targets(&self, args: &[Field], via_xargs: bool, snice: bool) -> Target {
+        let args = if snice {
+            // snice's priority word (`+5`, `-5`) comes before its options.
+            let mut args = args.to_vec();
+            if let Some(k) = args.iter().position(|a| {
+                a.static_text().is_some_and(|t| {
+                    t.len() > 1
+                        && t.starts_with(['+', '-'])
+                        && t[1..].bytes().all(|b| b.is_ascii_digit())
+                })
+            }) {
+                args.remove(k);
             }
-            // `-pPID`, `-cNAME`, `-tTTY`: the value joined to the option.
-            if t.len() > 2 && !t.starts_with("--") {
-                let v = Field::lit(t[2..].to_string());
-                let joined = match &t[..2] {
-                    "-p" => Some(&mut pids),
-                    "-t" => Some(&mut ttys),
-                    "-c" => Some(&mut names),
-                    _ => None,
-                };
-                if let Some(list) = joined {
-                    by_pid |= t.starts_with("-p");
-                    list.push(if a.is_dynamic() { a.clone() } else { v });
-                    continue;
-                }
+            args
+        } else {
+            without_procps_signal(args)
+        };
+        let p = getopt::parse(&SKILL, &args);
+        // A value joined to a word only known at run time (`-p$PID`).
+        let values = |name: &str| -> Vec<Field> {
+            p.found
+                .iter()
+                .filter(|f| f.opt.name == name)
+                .map(|f| match &f.value {
+                    Some(v) if args[f.at].is_dynamic() && !v.is_dynamic() => Field {
+                        segs: vec![Seg::Dyn {
+                            raw: v.text(),
+                            out: Output::Unknown,
+                        }],
+                    },
+                    Some(v) => v.clone(),
+                    None => Field::lit("{}"),
+                })
+                .collect()
+        };
+        let mut names = values("command");
+        let mut pids = values("pid");
+        let ttys = values("tty");
+        for &k in &p.operands {
+            // A guessed word: a pid when only known at run time; also
+            // read as a command name.
+            if args[k].is_dynamic() {
+                pids.push(args[k].clone());
             }
-            if t.starts_with('-') || t.starts_with('+') {
-                // The signal or priority, or another option.
-                continue;
-            }
-            match kind {
-                Kind::Pid => pids.push(a.clone()),
-                Kind::Tty => ttys.push(a.clone()),
-                Kind::User => {}
-                Kind::Command => names.push(a.clone()),
-                // A bare word is guessed: a number is a pid, else a
-                // terminal, user or command.
-                Kind::Guess => {
-                    if a.is_dynamic() {
-                        pids.push(a.clone());
-                    }
-                    names.push(a.clone());
-                }
-            }
+            names.push(args[k].clone());
         }
         for p in &pids {
-            let t = p.text();
-            if t == "-1" {
+            if p.text() == "-1" {
                 return Target::Toolvet("every process of the user (`-1`)".into());
             }
             match self.pid_operand(p) {
@@ -1162,11 +1988,11 @@ impl Analysis<'_> {
                 target => return target,
             }
         }
-        if (via_xargs || by_pid) && self.toolvet_pids {
+        if (via_xargs || p.has("pid")) && self.toolvet_pids {
             return Target::Toolvet("pids looked up for toolvet".into());
         }
         for n in &names {
-            match pattern_target(n, false, false, &[]) {
+            match pattern_target(n, false, !p.problems.is_empty(), &[]) {
                 Target::None => {}
                 t => return t,
             }
@@ -1176,8 +2002,13 @@ impl Analysis<'_> {
         if let Some(tty) = ttys.iter().find(|t| t.is_dynamic()) {
             return Target::Unknown(format!("the terminal `{}`", tty.text()));
         }
-        if names.is_empty() && pids.is_empty() && ttys.is_empty() && selected {
-            return Target::Toolvet("every process of the user".into());
+        if names.is_empty() && pids.is_empty() && ttys.is_empty() {
+            if p.has("user") {
+                return Target::Toolvet("every process of the user".into());
+            }
+            if p.has("ns") {
+                return Target::Toolvet("every process in a process's namespaces".into());
+            }
         }
         Target::None
     }
@@ -1205,8 +2036,12 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
             Target::Unknown(format!("the pattern `{raw}`"))
         };
     };
-    let hit = if regex {
-        pattern_may_match_toolvet(&text, full, lines)
+    let hit = if regex && full {
+        // Against the whole command line: the predicate every lookup
+        // shares (review s17 Q8).
+        may_select_hook(&text, lines)
+    } else if regex {
+        pattern_may_match_toolvet(&text, false, lines)
     } else {
         base_name(&text).eq_ignore_ascii_case("toolvet")
     };
@@ -1217,132 +2052,88 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
     }
 }
 
-/// `pkill [OPTIONS] PATTERN`: the pattern against the process name, with
-/// `-f` the whole command line; without a pattern, every process the
-/// other options select (`pkill -u alice`).
-fn pkill_targets(args: &[Field], lines: &[String]) -> Target {
-    const VALUES: &[&str] = &[
-        "-d",
-        "-g",
-        "-G",
-        "-P",
-        "-s",
-        "-t",
-        "-u",
-        "-U",
-        "-F",
-        "-q",
-        "-O",
-        "--signal",
-        "--delimiter",
-        "--pgroup",
-        "--group",
-        "--parent",
-        "--session",
-        "--terminal",
-        "--euid",
-        "--uid",
-        "--pidfile",
-        "--ns",
-        "--nslist",
-        "--older",
-        "--queue",
-        "--cgroup",
-        "--env",
-    ];
-    let mut full = false;
-    let mut by_parent = false;
-    let mut parent_unknown = false;
-    let mut parent_literal = false;
-    let mut pattern = None;
+/// `fuser -k [-m] NAME…` (psmisc fuser(1), which reads its options with
+/// its own parser: every letter of a `-abc` word is an option, `-n SPACE`
+/// takes the next word, `-SIGNAL` is the signal, long options exactly):
+/// with `-k`, the processes using each NAME are signalled. With `-m`
+/// (`-c`, `--mount`) every process using NAME's filesystem: toolvet's
+/// hooks among them. A file of toolvet's names it; a port (`8080/tcp`)
+/// (`-n tcp 8080`) is a server's; any other file or directory may be the hooks' working
+/// directory (the agent's), held.
+fn fuser_targets(texts: &[String]) -> Target {
+    let (mut kill, mut mount, mut ports) = (false, false, false);
+    let mut names = Vec::new();
     let mut i = 0;
-    let mut first = true;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
+    while let Some(t) = texts.get(i) {
         i += 1;
-        if pattern.is_none() && !t.starts_with('-') {
-            pattern = Some(a);
-        } else if VALUES.contains(&t.as_str()) {
-            by_parent |= matches!(t.as_str(), "-P" | "--parent" | "-F" | "--pidfile");
-            if matches!(t.as_str(), "-P" | "--parent") {
-                parent_unknown |= args.get(i).is_none_or(|v| parent_unknown_pid(&v.text()));
-                parent_literal |= args.get(i).is_some_and(|v| !unknown_pid(&v.text()));
+        match t.as_str() {
+            "--kill" => kill = true,
+            "--mount" => mount = true,
+            // `-n tcp|udp`: the names are ports.
+            "--namespace" => {
+                ports |= texts.get(i).is_some_and(|v| v != "file");
+                i += 1;
             }
-            i += 1;
-        } else if let Some(v) = t
-            .strip_prefix("--parent=")
-            .or_else(|| t.strip_prefix("-P").filter(|v| !v.is_empty()))
-        {
-            by_parent = true;
-            parent_unknown |= parent_unknown_pid(v);
-            parent_literal |= !unknown_pid(v);
-        } else if t == "--full" {
-            full = true;
-        } else if first
-            && t.len() > 1
-            && t[1..]
-                .chars()
-                .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
-        {
-            // `-9`, `-STOP`: the signal.
-        } else if t.starts_with('-') && !t.starts_with("--") {
-            full |= t.contains('f');
+            _ if t.starts_with("--") => {}
+            _ if t.len() > 1 && t.starts_with('-') && !signal_word(t, true) => {
+                for c in t[1..].chars() {
+                    match c {
+                        'k' => kill = true,
+                        'm' | 'c' => mount = true,
+                        'n' => {
+                            ports |= texts.get(i).is_some_and(|v| v != "file");
+                            i += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ if t.starts_with('-') => {}
+            _ => names.push(t),
         }
-        first = false;
     }
-    match pattern {
-        Some(p) => pattern_target(p, full, true, lines),
-        // `pkill -P $PPID`: the agent's children, toolvet's hooks among
-        // them (review s15 N1b); a literal parent pid may be the agent's.
-        None if parent_unknown => Target::Toolvet(
-            "the children of a parent looked up or only known at run time (the agent's, toolvet's hooks \
-             among them)"
-                .into(),
-        ),
-        None if parent_literal => Target::Unknown("a parent pid".into()),
-        None if by_parent => Target::None,
-        None => Target::Toolvet("every process the options select".into()),
+    if !kill {
+        return Target::None;
+    }
+    if mount {
+        return Target::Toolvet("every process using the filesystem named".into());
+    }
+    if names.iter().any(|n| names_toolvet(n)) {
+        return Target::Toolvet("the processes using toolvet's files".into());
+    }
+    let port = |n: &str| {
+        n.split_once('/').is_some_and(|(p, proto)| {
+            matches!(proto, "tcp" | "udp")
+                && p.split(',')
+                    .next()
+                    .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    match names.iter().find(|n| !ports && !port(n)) {
+        Some(n) => Target::Unknown(format!(
+            "the processes using `{n}` (a directory may be the working directory of the agent and its hooks)"
+        )),
+        None => Target::None,
     }
 }
 
-/// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns.
+/// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns, read
+/// by psmisc's table ([`KILLALL`]: `--reg` is `--regexp`). A word the
+/// table cannot place makes the names be read as patterns (review s17
+/// Q3).
 fn killall_targets(args: &[Field], lines: &[String]) -> Target {
-    const VALUES: &[&str] = &[
-        "-s",
-        "--signal",
-        "-u",
-        "--user",
-        "-o",
-        "--older-than",
-        "-y",
-        "--younger-than",
-        "-n",
-        "--ns",
-        "-Z",
-        "--context",
-    ];
-    let regex = args.iter().any(|a| {
-        let t = a.text();
-        t == "--regexp" || (t.starts_with('-') && !t.starts_with("--") && t.contains('r'))
-    });
-    let mut i = 0;
-    let mut names = Vec::new();
-    let mut user = false;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        i += 1;
-        if VALUES.contains(&t.as_str()) {
-            user |= matches!(t.as_str(), "-u" | "--user");
-            i += 1;
-        } else if !t.starts_with('-') {
-            names.push(a);
-        }
-    }
-    if names.is_empty() && user {
+    let args: Vec<Field> = args
+        .iter()
+        .filter(|a| !a.static_text().is_some_and(|t| signal_word(&t, true)))
+        .cloned()
+        .collect();
+    let p = getopt::parse(&KILLALL, &args);
+    let regex = p.has("regexp") || !p.problems.is_empty();
+    if p.operands.is_empty() && p.has("user") {
         return Target::Toolvet("every process of the user".into());
     }
-    for n in names {
-        match pattern_target(n, false, regex, lines) {
+    for &k in &p.operands {
+        match pattern_target(&args[k], false, regex, lines) {
             Target::None => {}
             t => return t,
         }
@@ -1350,36 +2141,87 @@ fn killall_targets(args: &[Field], lines: &[String]) -> Target {
     Target::None
 }
 
+/// Calls that send a signal to a process, lowercased, in the languages
+/// whose code the check reads: every `…kill…` (`os.kill`, `killpg`, Ruby
+/// `Process.kill`, PHP `posix_kill`, node `process.kill`, Perl `kill`,
+/// `pthread_kill`), psutil/`Popen`/Go methods (`.terminate()`
+/// SIGTERM, `.suspend()` SIGSTOP, `.send_signal()`, `.signal(`),
+/// `sigqueue`, `pidfd_send_signal` (review s17 Q6).
+const CODE_SIGNALS: &[&str] = &[
+    "kill",
+    "send_signal",
+    "suspend",
+    "terminate",
+    ".signal(",
+    "sigqueue",
+];
+
+/// Ways code looks processes up, lowercased: commands (`pgrep`,
+/// `pidof`, `ps`), psutil (`process_iter`, `pids()`, `Process(PID)`: any
+/// code naming psutil), `/proc`. (multiprocessing's `Process(…)` is a
+/// child the code starts, not a lookup.)
+const CODE_LOOKUPS: &[&str] = &[
+    "pgrep",
+    "pidof",
+    "process_iter",
+    "psutil",
+    "/proc",
+    "ps ",
+    "ps'",
+    "ps\"",
+    "pids(",
+];
+
+/// The quoted strings in code (`'…'`, `"…"`), without their quotes.
+fn code_strings(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars();
+    while let Some(c) = chars.by_ref().find(|c| matches!(c, '\'' | '"')) {
+        let mut s = String::new();
+        let mut escaped = false;
+        for d in chars.by_ref() {
+            match d {
+                _ if escaped => {
+                    s.push(d);
+                    escaped = false;
+                }
+                '\\' => escaped = true,
+                d if d == c => break,
+                d => s.push(d),
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
 impl Analysis<'_> {
-    /// Another language's code that sends a signal (`os.kill`,
-    /// `os.killpg`, Perl `kill`, Ruby `Process.kill`, `process.kill`,
-    /// psutil's `send_signal`/`suspend`) to pids looked up for toolvet
-    /// (its own commands `pgrep -f toolvet`, or naming toolvet) or chosen
-    /// by parent (`getppid`): `shell.toolvet-state`, as `kill` would be;
-    /// to pids it looks up some other way (`pgrep`, `process_iter`,
-    /// `/proc`), held (review s16 P1: one pid rule for every signal
-    /// sender).
+    /// Another language's code that sends a signal to processes it looks
+    /// up (review s16 P1, s17 Q6): a signal-sending call ([`CODE_SIGNALS`]:
+    /// `os.kill`, `os.killpg`, Perl `kill`, Ruby `Process.kill`, PHP
+    /// `posix_kill`, node `process.kill`, psutil's `.terminate()`,
+    /// `.kill()`, `.suspend()`, `.send_signal()`, Go `.Signal(`) and a
+    /// process lookup ([`CODE_LOOKUPS`]: `pgrep`, `process_iter`,
+    /// `psutil`, `/proc`). Pids looked up for toolvet (its
+    /// own commands `pgrep -f toolvet`, code naming toolvet or a string
+    /// that may select a hook's command line, [`may_select_hook`]) or
+    /// chosen by parent (`getppid`): `shell.toolvet-state`, as `kill`
+    /// would be; looked up some other way: held.
     pub(crate) fn code_signals(&mut self, name: &str, code: &str) {
         let lower = code.to_ascii_lowercase();
-        let signals = ["kill", "send_signal", ".suspend(", "pidfd_send_signal"]
-            .iter()
-            .any(|w| lower.contains(w));
-        if !signals {
+        if !CODE_SIGNALS.iter().any(|w| lower.contains(w)) {
             return;
         }
-        let toolvet = self.toolvet_pids || names_toolvet(code) || lower.contains("ppid");
-        let looks_up = [
-            "pgrep",
-            "pidof",
-            "process_iter",
-            "/proc",
-            "ps ",
-            "ps'",
-            "ps\"",
-            "pids(",
-        ]
-        .iter()
-        .any(|w| lower.contains(w));
+        let lines = hook_lines(&self.state.state);
+        let looks_up = CODE_LOOKUPS.iter().any(|w| lower.contains(w));
+        let toolvet = self.toolvet_pids
+            || names_toolvet(code)
+            || lower.contains("ppid")
+            || (looks_up
+                && code_strings(code).iter().any(|s| {
+                    s.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+                        && may_select_hook(s, &lines)
+                }));
         if toolvet || looks_up {
             self.report(
                 toolvet,

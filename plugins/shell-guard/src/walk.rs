@@ -327,6 +327,10 @@ pub struct Analysis<'a> {
     /// -f toolvet`, `ps aux | grep toolvet`): a kill of pids it cannot
     /// read may be of the hook (review s14 N6).
     pub(crate) toolvet_pids: bool,
+    /// An earlier stage of the pipeline being walked lists processes
+    /// (`ps`, `pgrep -a`, `/proc/*/cmdline`): a filter of its output
+    /// (`grep`, `awk`, `sed`) picks processes (review s17 Q8).
+    pub(crate) process_listing: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -352,6 +356,7 @@ impl<'a> Analysis<'a> {
                 state: check_catalog::guardrails::StatePaths::default(),
                 command_vars: Vec::new(),
                 toolvet_pids: false,
+                process_listing: false,
             },
             env,
         )
@@ -558,7 +563,9 @@ impl<'a> Analysis<'a> {
         if p.seq.len() == 1 {
             return self.command(&p.seq[0], env, depth, stdin);
         }
-        // Every stage runs in its own subshell.
+        // Every stage runs in its own subshell. A process listing in one
+        // stage reaches the filters after it, not the next pipeline.
+        let outer = self.process_listing;
         let mut flow = stdin.clone();
         for cmd in &p.seq {
             let mut sub = env.clone();
@@ -568,6 +575,7 @@ impl<'a> Analysis<'a> {
                 break;
             }
         }
+        self.process_listing = outer;
         flow
     }
 
@@ -1939,6 +1947,10 @@ impl<'a> Analysis<'a> {
                 }
                 WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
                     let mut sub = env.clone();
+                    // `$(< FILE)`: bash expands it to FILE's contents, as
+                    // `$(cat FILE)` (review s17 Q12).
+                    let cat = bare_input_redirect(s).map(|f| format!("cat -- {f}"));
+                    let s = cat.as_deref().unwrap_or(s);
                     let out = self.script(s, &mut sub, depth + 1, &Output::Unknown);
                     match out {
                         Output::Static(text) => b.value(text.trim_end_matches('\n'), quoted, &ifs),
@@ -2678,6 +2690,36 @@ fn expanded_name(raw: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     (end > 0).then(|| &rest[..end])
+}
+
+/// The file of a command substitution that is one input redirection and
+/// nothing else (`$(< FILE)`, `$(0<FILE)`, `` `<FILE` ``): bash reads
+/// FILE's contents without running a command, as `$(cat FILE)` (bash(1),
+/// Command Substitution). `None` for anything else: a command with
+/// words (`$(< F cmd)`), a here-document or another redirection.
+fn bare_input_redirect(script: &str) -> Option<&str> {
+    let t = script.trim();
+    let t = t.strip_prefix('0').unwrap_or(t).strip_prefix('<')?;
+    if t.starts_with(['<', '(', '&', '>']) {
+        return None;
+    }
+    let word = t.trim_start();
+    // One shell word: no unquoted blank or operator.
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in word.chars() {
+        match (quote, c) {
+            _ if escaped => escaped = false,
+            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => escaped = true,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, c) if c.is_whitespace() || ";|&<>()`".contains(c) => return None,
+            (None, _) => {}
+        }
+    }
+    (!word.is_empty() && quote.is_none() && !escaped).then_some(word)
 }
 
 #[cfg(test)]
