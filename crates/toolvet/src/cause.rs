@@ -58,7 +58,7 @@ pub(crate) fn find(pieces: &[(&'static str, String)]) -> Option<String> {
         .or_else(|| errors.last().and_then(|t| last_line(t)))
         .or_else(|| last_line(&stderr))?;
     let shown = visible(found.trim()).into_owned();
-    Some(crate::generation::truncate(shown, MAX_CAUSE_BYTES))
+    Some(crate::text::truncate(shown, MAX_CAUSE_BYTES))
 }
 
 /// `thread 'main' panicked at src/lib.rs:42:9:\nmessage\nnote: …`, the

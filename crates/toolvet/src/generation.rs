@@ -17,6 +17,7 @@ use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
 use crate::plugin::{self, Compiled};
 use crate::plugin_log::PluginLog;
 use crate::progress::{LoadEvent, LoadObserver};
+use crate::text::{panic_message, truncate};
 use crate::verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
 use futures_util::FutureExt as _;
 use globset::GlobSet;
@@ -120,7 +121,7 @@ impl Generation {
     pub async fn load(
         mut policy: Policy,
         number: u64,
-        options: &crate::host::LoadOptions,
+        options: &crate::load_options::LoadOptions,
         previous: Option<&Generation>,
     ) -> Result<Generation, Error> {
         let provider = options.ledger_provider.as_deref();
@@ -1023,29 +1024,6 @@ impl Drop for QueueSlot<'_> {
 /// Longest rule id kept, in bytes.
 const MAX_RULE_BYTES: usize = 128;
 
-/// Cut `s` to at most `max` bytes at a character boundary, marking the cut.
-pub(crate) fn truncate(mut s: String, max: usize) -> String {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max.saturating_sub('…'.len_utf8());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s.truncate(end);
-    s.push('…');
-    s
-}
-
-/// The text of a panic payload.
-pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic".into())
-}
-
 /// The verdict when the host itself failed: always deny.
 pub(crate) fn host_failure(why: &str) -> Verdict {
     tracing::error!(target: "toolvet::host", "the host failed while vetting a call: {why}");
@@ -1120,7 +1098,6 @@ fn to_wit(
 
 #[cfg(test)]
 mod tests {
-    use super::truncate;
     use crate::{CheckDecision, Decision, ErrorKind, Host, Policy};
     use std::path::{Path, PathBuf};
 
@@ -1186,12 +1163,5 @@ mod tests {
             assert_eq!(calm.decision, CheckDecision::Allow);
         }
         *PANIC_ANYWHERE.lock().unwrap() = None;
-    }
-
-    #[test]
-    fn truncate_respects_char_boundaries() {
-        assert_eq!(truncate("short".into(), 10), "short");
-        let cut = truncate("ééééé".into(), 6);
-        assert!(cut.len() <= 6 && cut.ends_with('…'), "{cut}");
     }
 }

@@ -79,6 +79,7 @@ mod host;
 #[cfg(feature = "inspect")]
 pub mod inspect;
 mod instance;
+mod load_options;
 mod plugin;
 mod plugin_log;
 pub mod progress;
@@ -87,6 +88,7 @@ mod runtime;
 mod sandbox;
 mod snapshot;
 pub mod state_paths;
+pub(crate) mod text;
 mod verdict;
 
 pub use approval::ApprovalTrust;
@@ -114,7 +116,8 @@ pub use config::{
 };
 pub use engine::{MAX_INSTANCES, instances_for_one_call, size_instance_pool};
 pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
-pub use host::{CheckSummary, Host, LoadOptions};
+pub use host::{CheckSummary, Host};
+pub use load_options::LoadOptions;
 pub use progress::{LoadEvent, LoadObserver};
 pub use runtime::block_on;
 pub use state_paths::StatePaths;

@@ -390,7 +390,7 @@ pub(crate) async fn describe_and_configure(
         .await
         .map_err(failed("configure"))?
         .map_err(|m| {
-            LoadErrorKind::InvalidSettings(crate::generation::truncate(m, MAX_SETTINGS_ERROR))
+            LoadErrorKind::InvalidSettings(crate::text::truncate(m, MAX_SETTINGS_ERROR))
         })?;
     Ok((info, instance))
 }

@@ -124,7 +124,7 @@ impl PluginLog {
                 continue;
             }
             for line in text.lines().filter(|l| !l.is_empty()) {
-                let shown = crate::generation::truncate(visible(line).into_owned(), MAX_LINE_BYTES);
+                let shown = crate::text::truncate(visible(line).into_owned(), MAX_LINE_BYTES);
                 let cost = shown.len();
                 let fits = lines < MAX_LINES_PER_CALL && bytes + cost <= MAX_BYTES_PER_CALL;
                 if !(fits && window.has_room(cost)) {

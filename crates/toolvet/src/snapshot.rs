@@ -318,7 +318,7 @@ pub(crate) async fn take(
         )),
         (Err(panic), _) => Err(NoSnapshot::Unsupported(format!(
             "the pre-initialiser failed: {}",
-            crate::generation::panic_message(&panic)
+            crate::text::panic_message(&panic)
         ))),
     }
 }
