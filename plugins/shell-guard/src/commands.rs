@@ -3,6 +3,7 @@
 //! really runs.
 
 use crate::paths::Place;
+use crate::runopts;
 use crate::syntax::{self, Field, Output, Seg};
 use crate::walk::{self, Analysis, Binding, Cwd, Env, Target, dyn_field, fields_output};
 
@@ -560,86 +561,47 @@ impl Analysis<'_> {
                     return Output::Unknown;
                 }
                 "env" => {
-                    let mut i = 0;
-                    let mut chdir: Option<Field> = None;
-                    let mut split: Option<Field> = None;
-                    while i < args.len() {
-                        let t = args[i].text();
-                        if t == "--" {
+                    let p = self.runner_options("env", &runopts::ENV, args, allowed);
+                    // `env -S TEXT`: env splits TEXT into words that take
+                    // its place and reads them as its own arguments (options,
+                    // assignments, the command).
+                    if let Some(f) = p.found.iter().find(|f| f.opt.name == "split-string") {
+                        let text = f.value.as_ref().map(Field::text).unwrap_or_default();
+                        let after = f.at
+                            + 1
+                            + usize::from(runopts::value_is_next(&runopts::ENV, &args[f.at]));
+                        let mut next = vec![Field::lit("env")];
+                        next.extend(args[..f.at].iter().cloned());
+                        next.extend(self.split_words(&text, env, depth));
+                        next.extend(args.get(after..).unwrap_or(&[]).iter().cloned());
+                        Some(next)
+                    } else {
+                        let mut i = p.end;
+                        // `env - CMD`: a lone `-` is `-i`.
+                        if args.get(i).is_some_and(|a| a.text() == "-") {
                             i += 1;
-                            break;
                         }
-                        if t == "-u" || t == "--unset" {
-                            i += 2;
-                            continue;
-                        }
-                        if t == "-C" || t == "--chdir" {
-                            chdir = args.get(i + 1).cloned();
-                            i += 2;
-                            continue;
-                        }
-                        // A cluster of short options (`-iS'…'`, `-vC/`, `-0u X`):
-                        // `u`, `C` and `S` take the rest of the cluster, or the
-                        // next word; `S` ends the options.
-                        if t.len() > 2 && t.starts_with('-') && !t.starts_with("--") {
-                            let body = &t[1..];
-                            if let Some(at) = body.find(['u', 'C', 'S']) {
-                                let letter = body.as_bytes()[at];
-                                let rest = &body[at + 1..];
-                                let value = if rest.is_empty() {
-                                    i += 1;
-                                    args.get(i).cloned()
-                                } else {
-                                    Some(Field::lit(rest))
-                                };
-                                i += 1;
-                                match letter {
-                                    b'C' => chdir = value,
-                                    b'S' => {
-                                        split = value;
-                                        break;
-                                    }
-                                    _ => {}
-                                }
-                                continue;
-                            }
-                        }
-                        if let Some(d) = t.strip_prefix("--chdir=") {
-                            chdir = Some(Field::lit(d));
-                        } else if t == "-S" || t == "--split-string" {
-                            split = args.get(i + 1).cloned();
-                            i += 2;
-                            break;
-                        } else if let Some(s) = t
-                            .strip_prefix("--split-string=")
-                            .or_else(|| t.strip_prefix("-S"))
-                        {
-                            split = Some(Field::lit(s));
+                        let first_assign = i;
+                        // Then every word holding `=` is an assignment.
+                        while args.get(i).is_some_and(|a| a.text().contains('=')) {
                             i += 1;
-                            break;
-                        } else if !t.starts_with('-') && !t.contains('=') {
-                            break;
                         }
-                        i += 1;
+                        let assigns = assignments_of(&args[first_assign..i]);
+                        let runs_shell =
+                            args.get(i).is_some_and(|a| is_shell(&base_name(&a.text())));
+                        self.code_variables(&assigns, env, depth, runs_shell);
+                        let rest = args[i..].to_vec();
+                        if rest.is_empty() {
+                            // `env` alone prints the environment.
+                            return Output::Secret;
+                        }
+                        if let Some(d) = p.values("chdir").last() {
+                            let mut e = env.clone();
+                            self.change_dir(Some(d), &mut e);
+                            return self.exec(rest, &mut e, depth, stdin, via_xargs);
+                        }
+                        Some(rest)
                     }
-                    let assigns = assignments_of(&args[..i.min(args.len())]);
-                    let runs_shell = args.get(i).is_some_and(|a| is_shell(&base_name(&a.text())));
-                    self.code_variables(&assigns, env, depth, runs_shell);
-                    let mut rest = Vec::new();
-                    if let Some(s) = split {
-                        rest.extend(self.split_words(&s.text(), env, depth));
-                    }
-                    rest.extend(args[i.min(args.len())..].iter().cloned());
-                    if rest.is_empty() {
-                        // `env` alone prints the environment.
-                        return Output::Secret;
-                    }
-                    if let Some(d) = chdir {
-                        let mut e = env.clone();
-                        self.change_dir(Some(&d), &mut e);
-                        return self.exec(rest, &mut e, depth, stdin, via_xargs);
-                    }
-                    Some(rest)
                 }
                 "command" => {
                     let f = flags(
@@ -655,86 +617,56 @@ impl Analysis<'_> {
                 }
                 "builtin" | "nohup" | "nocache" | "unbuffer" | "fakeroot" | "catchsegv"
                 | "torsocks" | "then" | "do" => Some(args[skip_options(args, &[])..].to_vec()),
-                "exec" => Some(hashed(args[skip_options(args, &["-a"])..].to_vec(), env)),
-                "time" => {
-                    Some(args[skip_options(args, &["-f", "-o", "--format", "--output"])..].to_vec())
+                "exec" => {
+                    let p = self.runner_options("exec", &runopts::EXEC, args, allowed);
+                    Some(hashed(args[p.end..].to_vec(), env))
                 }
+                "time" => Some(
+                    args[self
+                        .runner_options("time", &runopts::TIME, args, allowed)
+                        .end..]
+                        .to_vec(),
+                ),
                 "nice" => {
-                    let mut i = 0;
-                    while let Some(a) = args.get(i) {
-                        let t = a.text();
-                        if t == "-n" || t == "--adjustment" {
-                            i += 2;
-                        } else if t.starts_with('-') && t != "--" {
-                            i += 1;
-                        } else {
-                            if t == "--" {
-                                i += 1;
-                            }
-                            break;
-                        }
-                    }
-                    Some(args[i.min(args.len())..].to_vec())
+                    let words = runopts::nice_words(args);
+                    let p = self.runner_options("nice", &runopts::NICE, &words, allowed);
+                    Some(words[p.end..].to_vec())
                 }
-                "ionice" => Some(
-                    args[skip_options(
-                        args,
-                        &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
-                    )..]
-                        .to_vec(),
-                ),
-                "setsid" | "stdbuf" => Some(
-                    args[skip_options(
-                        args,
-                        &["-i", "-o", "-e", "--input", "--output", "--error"],
-                    )..]
-                        .to_vec(),
-                ),
-                "strace" | "ltrace" => Some(
-                    args[skip_options(
-                        args,
-                        &[
-                            "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-P", "-S", "-X",
-                            "-O", "-U",
-                        ],
-                    )..]
-                        .to_vec(),
-                ),
+                // With `-p`, `-P` or `-u` ionice's operands are ids.
+                "ionice" => {
+                    let p = self.runner_options("ionice", &runopts::IONICE, args, allowed);
+                    (!["pid", "pgid", "uid"].iter().any(|o| p.has(o)))
+                        .then(|| args[p.end..].to_vec())
+                }
+                "setsid" | "stdbuf" | "strace" | "ltrace" | "systemd-run" => {
+                    let spec = match name.as_str() {
+                        "setsid" => &runopts::SETSID,
+                        "stdbuf" => &runopts::STDBUF,
+                        "strace" => &runopts::STRACE,
+                        "ltrace" => &runopts::LTRACE,
+                        _ => &runopts::SYSTEMD_RUN,
+                    };
+                    Some(args[self.runner_options(&name, spec, args, allowed).end..].to_vec())
+                }
                 "proxychains" | "proxychains4" => {
                     Some(args[skip_options(args, &["-f"])..].to_vec())
                 }
                 "caffeinate" => Some(args[skip_options(args, &["-t", "-w"])..].to_vec()),
-                "systemd-run" => Some(
-                    args[skip_options(
-                        args,
-                        &[
-                            "-p",
-                            "-E",
-                            "-u",
-                            "-M",
-                            "-H",
-                            "--unit",
-                            "--description",
-                            "--slice",
-                            "--property",
-                            "--setenv",
-                            "--uid",
-                            "--gid",
-                            "--working-directory",
-                            "--nice",
-                            "--machine",
-                            "--host",
-                        ],
-                    )..]
-                        .to_vec(),
-                ),
-                "timeout" => {
-                    let i = skip_options(args, &["-s", "-k", "--signal", "--kill-after"]);
-                    Some(args.get(i + 1..).map(<[Field]>::to_vec).unwrap_or_default())
-                }
-                "chrt" | "taskset" => {
-                    let i = skip_options(args, &[]);
-                    Some(args.get(i + 1..).map(<[Field]>::to_vec).unwrap_or_default())
+                // `timeout DURATION CMD`, `chrt PRIORITY CMD`, `taskset MASK
+                // CMD`: one operand before the command. `chrt -p`/`-m` and
+                // `taskset -p` act on a running process or print: no command.
+                "timeout" | "chrt" | "taskset" => {
+                    let spec = match name.as_str() {
+                        "timeout" => &runopts::TIMEOUT,
+                        "chrt" => &runopts::CHRT,
+                        _ => &runopts::TASKSET,
+                    };
+                    let p = self.runner_options(&name, spec, args, allowed);
+                    (!p.has("pid") && !p.has("max")).then(|| {
+                        args.get(p.end + 1..)
+                            .map(<[Field]>::to_vec)
+                            .unwrap_or_default()
+                    })
                 }
                 "busybox" | "toybox" => {
                     let i = skip_options(args, &[]);
@@ -763,10 +695,9 @@ impl Analysis<'_> {
                     Some(xargs_command(&args[..start], &args[start..], stdin))
                 }
                 "watch" => {
-                    let i = skip_options(args, &["-n", "--interval", "-d", "-q", "--equexit"]);
-                    let f = flags(&args[..i]);
-                    let rest = args[i..].to_vec();
-                    if f.short.contains('x') || f.long.iter().any(|l| l == "exec") {
+                    let p = self.runner_options("watch", &runopts::WATCH, args, allowed);
+                    let rest = args[p.end..].to_vec();
+                    if p.has("exec") {
                         Some(rest)
                     } else {
                         let script = rest.iter().map(Field::text).collect::<Vec<_>>().join(" ");
@@ -775,8 +706,8 @@ impl Analysis<'_> {
                     }
                 }
                 "flock" => {
-                    let i = skip_options(args, &["-w", "-E", "--timeout", "--conflict-exit-code"]);
-                    let after_file = args.get(i + 1..).unwrap_or(&[]);
+                    let p = self.runner_options("flock", &runopts::FLOCK, args, allowed);
+                    let after_file = args.get(p.end + 1..).unwrap_or(&[]);
                     match after_file.first().map(Field::text).as_deref() {
                         Some("-c") | Some("--command") => {
                             if let Some(s) = after_file.get(1) {
@@ -966,43 +897,61 @@ impl Analysis<'_> {
         self.script(&field.text(), &mut e, depth + 1, stdin)
     }
 
-    /// `systemd-run -p ExecStart=CMD …`, `--property=ExecStopPost=CMD`: a
-    /// unit property that runs a command, judged as that command (review
-    /// s15 N1b: `systemd-run -p ExecStart="pkill -f hook" true`).
+    /// `systemd-run -p ExecStart=CMD …`, `--property=ExecStopPost=CMD`,
+    /// `-qpExecStartPre=CMD`, `--prop=…`, `--socket-property=…`: a unit
+    /// property that runs a command, judged as that command (review s15
+    /// N1b, s17 Q4). The options are read by systemd-run's own table, so
+    /// clusters and unique prefixes of `--property` are seen.
     fn unit_commands(&mut self, args: &[Field], env: &Env, depth: u32) {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        for (i, t) in texts.iter().enumerate() {
-            let value = if t == "-p" || t == "--property" {
-                texts.get(i + 1).map(String::as_str)
-            } else {
-                t.strip_prefix("--property=")
-                    .or_else(|| t.strip_prefix("-p").filter(|v| !v.is_empty()))
-            };
-            let Some((key, cmd)) = value.and_then(|v| v.split_once('=')) else {
-                continue;
-            };
-            if key.trim().starts_with("Exec") {
-                let raw = cmd.trim_start_matches(['-', '@', '+', '!', ':']);
-                // systemd decodes C escapes (`\x6c`, `\154`, `\u006c`,
-                // `\s`) and `%` specifiers in Exec lines (review s16 P5):
-                // judge the decoded command, and hold any line that needs
-                // decoding, whose words the shell reading cannot place.
-                let (cmd, escaped, specifier) = systemd_unescape(raw);
-                let mut e = env.clone();
-                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-                if escaped || specifier {
-                    self.report(
-                        false,
-                        "shell.eval-dynamic",
-                        format!(
-                            "`systemd-run` runs `{raw}`, written with {}: systemd decodes them before it runs the \
-                             command, so the check cannot read it word for word. A person must approve; write the \
-                             command without escapes.",
-                            if escaped { "backslash escapes" } else { "`%` specifiers" }
-                        ),
-                    );
-                }
+        let p = crate::getopt::parse(&runopts::SYSTEMD_RUN, args);
+        for f in &p.found {
+            if runopts::SYSTEMD_RUN_PROPERTIES.contains(&f.opt.name)
+                && let Some(v) = &f.value
+            {
+                self.unit_setting(&v.text(), env, depth, "systemd-run");
             }
+        }
+    }
+
+    /// One unit setting `KEY=VALUE` (a `systemd-run` property, a line of a
+    /// unit file): an `Exec…=` line is judged as the command systemd runs.
+    pub(crate) fn unit_setting(&mut self, setting: &str, env: &Env, depth: u32, via: &str) {
+        let Some((key, line)) = setting.split_once('=') else {
+            return;
+        };
+        if !key.trim().starts_with("Exec") {
+            return;
+        }
+        let Some(raw) = exec_line_command(line) else {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{via}` runs `{}` with an Exec prefix the check does not model, so the command systemd runs \
+                     cannot be read. A person must approve it as it is.",
+                    line.trim()
+                ),
+            );
+            return;
+        };
+        // systemd decodes C escapes (`\x6c`, `\154`, `\u006c`, `\s`) and
+        // `%` specifiers in Exec lines (review s16 P5): judge the decoded
+        // command, and hold any line that needs decoding, whose words the
+        // shell reading cannot place.
+        let (cmd, escaped, specifier) = systemd_unescape(&raw);
+        let mut e = env.clone();
+        self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+        if escaped || specifier {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{via}` runs `{raw}`, written with {}: systemd decodes them before it runs the \
+                     command, so the check cannot read it word for word. A person must approve; write the \
+                     command without escapes.",
+                    if escaped { "backslash escapes" } else { "`%` specifiers" }
+                ),
+            );
         }
     }
 
@@ -3490,6 +3439,54 @@ fn mktemp_output(args: &[Field]) -> Output {
         None => "tmp.XXXXXXXXXX".to_string(),
     };
     Output::Static(format!("{}/{name}\n", dir.trim_end_matches('/')))
+}
+
+/// The command of an Exec line without its prefix (systemd.service(5),
+/// "Command lines"): `-`, `:`, `+`, `!` and `!!` change how the command
+/// runs, not what runs; with `@` the word after the executable is argv[0]
+/// and the executable runs with the words after it (review s17 Q13:
+/// `@/usr/bin/pkill q -STOP -f toolvet` runs pkill with `-STOP -f
+/// toolvet`), so that word is dropped. `None` for a prefix this reading
+/// does not model (another character, `@` without argv[0]).
+fn exec_line_command(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    let body = line.trim_start_matches(['-', '@', '+', '!', ':']);
+    let prefix = &line[..line.len() - body.len()];
+    if body.starts_with(|c: char| {
+        !(c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '$' | '%' | '"' | '\''))
+    }) {
+        return None;
+    }
+    if !prefix.contains('@') {
+        return Some(body.to_string());
+    }
+    let (exe, after) = shell_word_split(body)?;
+    let (_argv0, args) = shell_word_split(after)?;
+    Some(format!("{exe} {args}"))
+}
+
+/// The first word of `text` (quotes kept) and the text after it.
+fn shell_word_split(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim_start();
+    if text.is_empty() {
+        return None;
+    }
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (k, c) in text.char_indices() {
+        match (quote, c) {
+            _ if escaped => escaped = false,
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => escaped = true,
+            (Some('"'), '"') => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c.is_whitespace() => return Some((&text[..k], &text[k..])),
+            (None, _) => {}
+        }
+    }
+    Some((text, ""))
 }
 
 /// An Exec*= line as systemd decodes it (systemd.syntax(7)): C escapes

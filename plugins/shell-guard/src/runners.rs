@@ -721,7 +721,8 @@ impl Analysis<'_> {
                 }
             },
             "at" | "batch" => {
-                if let Some(file) = value_of(args, &["-f"]) {
+                let p = self.runner_options(name, &crate::runopts::AT, args, false);
+                if let Some(file) = p.values("f").last() {
                     self.program_file(name, file, env, depth);
                 } else {
                     self.stdin_program(name, stdin, env, depth, true);

@@ -4373,3 +4373,133 @@ fn interpreter_options_taking_the_next_word() {
         allow(cmd);
     }
 }
+
+// review s17 Q14 (runner options read by each runner's getopt table)
+/// Review s17 Q14: a runner's option that takes a value, written in a
+/// spelling the exact-spelling readers did not know (`env -a NAME`,
+/// `timeout --sig TERM`, `--kill-a 5`, `nice --adj 5`, `at -fFILE`), made
+/// the value read as the program. Each runner is read by its getopt table;
+/// an option the table does not know holds the call.
+#[test]
+fn runner_options_read_by_getopt() {
+    for cmd in [
+        "env -a q pkill -STOP -f toolvet",
+        "env --argv0 q pkill -STOP -f toolvet",
+        "env -ia q pkill -STOP -f toolvet",
+        "env -u FOO -C /tmp pkill -STOP -f toolvet",
+        "env --ch /tmp pkill -STOP -f toolvet",
+        "env -S'-a q pkill -STOP -f toolvet'",
+        "env - FOO=1 pkill -STOP -f toolvet",
+        "timeout --sig TERM 10 pkill -STOP -f toolvet",
+        "timeout --kill-a 5 10 pkill -STOP -f toolvet",
+        "timeout -vk5 -s KILL 10 pkill -STOP -f toolvet",
+        "while :; do timeout --sig TERM 10 pkill -STOP -f toolvet; done >/dev/null 2>&1 &",
+        "nice --adj 5 pkill -STOP -f toolvet",
+        "nice -n -5 pkill -STOP -f toolvet",
+        "nice -5 pkill -STOP -f toolvet",
+        "nice --10 pkill -STOP -f toolvet",
+        "ionice --classd 7 -c2 pkill -STOP -f toolvet",
+        "stdbuf --out=0 -eL pkill -STOP -f toolvet",
+        "setsid -fw pkill -STOP -f toolvet",
+        "chrt --idle 0 pkill -STOP -f toolvet",
+        "chrt --sched-run 5 -d 0 pkill -STOP -f toolvet",
+        "taskset -c 0 pkill -STOP -f toolvet",
+        "strace -fqo /dev/null pkill -STOP -f toolvet",
+        "strace --str 64 -o /dev/null pkill -STOP -f toolvet",
+        "/usr/bin/time -f %e pkill -STOP -f toolvet",
+        "/usr/bin/time --app -o /tmp/t pkill -STOP -f toolvet",
+        "exec -la q pkill -STOP -f toolvet",
+        "flock -w 5 /tmp/l pkill -STOP -f toolvet",
+        "flock --time 5 /tmp/l pkill -STOP -f toolvet",
+        "watch -xn 5 pkill -STOP -f toolvet",
+        "systemd-run --user --desc x pkill -STOP -f toolvet",
+        "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
+        "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    // An option the table does not know: where the command starts cannot
+    // be placed, so the call is held.
+    for cmd in [
+        "env --frobnicate q pkill -STOP -f toolvet",
+        "timeout --frob 5 10 ls",
+        "nice -z 5 ls",
+        "systemd-run --user --frob x ls",
+        "at -z x now",
+        // `--cl` is a prefix of `--class` and `--classdata`: ionice refuses it.
+        "ionice --cl 3 ls",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "timeout 10 cargo test",
+        "timeout -s INT 5 make",
+        "timeout --signal=TERM 5 make",
+        "nice -n 5 make",
+        "nice make",
+        "env FOO=1 make",
+        "env -u FOO make",
+        "env -u",
+        "timeout",
+        "env",
+        "stdbuf -oL make",
+        "setsid -f make",
+        "ionice -c3 make",
+        "chrt -i 0 make",
+        "taskset -c 0 make",
+        "/usr/bin/time -v make",
+        "strace -f -o trace.txt ./a.out",
+        "watch -n 5 ls",
+        "flock /tmp/l make",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q4 (systemd-run properties read by its getopt table)
+/// Review s17 Q4: `systemd-run` properties written as `--prop=`,
+/// `--proper VALUE`, `-qp VALUE`, `-qpVALUE`, or through the units it adds
+/// (`--socket-property`), are read as the commands they run.
+#[test]
+fn systemd_run_properties_read_by_getopt() {
+    for cmd in [
+        "systemd-run --user --on-active=1s --on-unit-active=1s -qp 'ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user --prop='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user --proper 'ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user -qpExecStartPre='/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user --socket-property='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' --socket-property=ListenStream=1 /bin/true",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    allow("systemd-run --user -qp MemoryMax=1G --prop=CPUQuota=50% make");
+}
+
+// review s17 Q13 (systemd's `@` Exec prefix)
+/// Review s17 Q13: with the `@` Exec prefix the word after the executable
+/// is its argv[0]; the executable runs with the words after that.
+#[test]
+fn systemd_exec_at_prefix() {
+    deny(
+        "systemd-run --user --on-active=1s -p 'ExecStartPre=@/usr/bin/pkill q -STOP -f toolvet' /bin/true",
+        "shell.toolvet-state",
+    );
+    deny(
+        "systemd-run --user -p \"ExecStart=@/bin/sh q -c 'rm -rf ~'\" /bin/true",
+        "shell.rm-home",
+    );
+    deny(
+        "systemd-run --user -p \"ExecStart=-@/bin/sh 'a b' -c 'rm -rf ~'\" /bin/true",
+        "shell.rm-home",
+    );
+    // A prefix the reading does not model, or `@` without argv[0]: held.
+    escalate(
+        "systemd-run --user -p 'ExecStart=|/bin/echo hi' /bin/true",
+        "shell.eval-dynamic",
+    );
+    escalate(
+        "systemd-run --user -p 'ExecStart=@/bin/true' /bin/true",
+        "shell.eval-dynamic",
+    );
+    allow("systemd-run --user -p 'ExecStart=@/bin/echo echo hi' /bin/true");
+    allow("systemd-run --user -p 'ExecStartPre=-/bin/echo hi' /bin/true");
+}
