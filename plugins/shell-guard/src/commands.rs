@@ -438,8 +438,13 @@ impl Analysis<'_> {
             let args = &argv[1..];
             if !allowed {
                 self.process_control(&name, args);
-                if name == "systemd-run" {
-                    self.unit_commands(args, env, depth);
+                match name.as_str() {
+                    "systemd-run" => self.unit_commands(args, env, depth),
+                    "systemctl" => self.systemctl_units(args, env, depth),
+                    "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => {
+                        self.systemd_bus_call(&name, args)
+                    }
+                    _ => {}
                 }
                 self.debugger_commands(&name, args, env, depth);
             }
@@ -910,6 +915,117 @@ impl Analysis<'_> {
             {
                 self.unit_setting(&v.text(), env, depth, "systemd-run");
             }
+        }
+    }
+
+    /// `systemctl link|enable FILE`, or `systemctl start UNIT` after a unit
+    /// file was written in the same command (review s17 Q9: `printf
+    /// '[Service]\nExecStart=…' > /tmp/x.service && systemctl --user link
+    /// /tmp/x.service && systemctl --user start x`): the Exec lines of each
+    /// unit file written in the command, or by the run's file tools, are
+    /// judged as the commands systemd runs. A unit file path given to a
+    /// verb that adds it to the search path (`link`, `enable`, …) whose
+    /// text is not known is held: what it runs cannot be read.
+    fn systemctl_units(&mut self, args: &[Field], env: &Env, depth: u32) {
+        /// Verbs that take unit file paths and make systemd load them.
+        const LINKS: &[&str] = &[
+            "link",
+            "enable",
+            "reenable",
+            "preset",
+            "add-wants",
+            "add-requires",
+        ];
+        /// Verbs after which systemd runs or loads units.
+        const RUNS: &[&str] = &[
+            "start",
+            "restart",
+            "try-restart",
+            "reload-or-restart",
+            "try-reload-or-restart",
+            "reload",
+            "daemon-reload",
+            "daemon-reexec",
+            "isolate",
+        ];
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let links = texts.iter().any(|t| LINKS.contains(&t.as_str()));
+        if !links && !texts.iter().any(|t| RUNS.contains(&t.as_str())) {
+            return;
+        }
+        let units: Vec<String> = env
+            .written
+            .values()
+            .filter_map(|w| match w {
+                walk::Written::Text(t) if unit_exec_lines(t).next().is_some() => Some(t.clone()),
+                _ => None,
+            })
+            .collect();
+        for text in &units {
+            for line in unit_exec_lines(text) {
+                self.unit_setting(&line, env, depth, "systemctl");
+            }
+        }
+        if !links {
+            return;
+        }
+        for path in texts
+            .iter()
+            .filter(|t| !t.starts_with('-') && t.contains('/'))
+        {
+            let known = matches!(
+                env.written.get(&env.file_key(path)),
+                Some(walk::Written::Text(_))
+            );
+            if !known {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`systemctl` links the unit file `{path}` into systemd's search path; the commands it runs \
+                         (its `Exec…=` lines) are not known here, so they cannot be checked. A person must approve it."
+                    ),
+                );
+            }
+        }
+    }
+
+    /// A D-Bus call to systemd's manager that starts a transient unit or
+    /// links unit files (`busctl call org.freedesktop.systemd1 …
+    /// StartTransientUnit … ExecStart …`, `gdbus call … Manager.LinkUnitFiles`,
+    /// `dbus-send --dest=org.freedesktop.systemd1 …`): the command the unit
+    /// runs is given in D-Bus's typed argument syntax, which the check
+    /// does not read, so the call is held (review s17 Q9).
+    fn systemd_bus_call(&mut self, name: &str, args: &[Field]) {
+        const METHODS: &[&str] = &[
+            "StartTransientUnit",
+            "LinkUnitFiles",
+            "EnableUnitFiles",
+            "EnableUnitFilesWithFlags",
+            "ReenableUnitFiles",
+            "PresetUnitFiles",
+            "PresetUnitFilesWithMode",
+            "PresetAllUnitFiles",
+            "AddDependencyUnitFiles",
+            "SetUnitProperties",
+            "Reload",
+        ];
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let systemd = texts.iter().any(|t| t.contains("systemd1"));
+        let method = texts.iter().find_map(|t| {
+            let last = t.rsplit('.').next().unwrap_or(t);
+            METHODS.iter().find(|m| **m == last)
+        });
+        if let (true, Some(m)) = (systemd, method) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` calls systemd's `{m}` over D-Bus: it makes systemd run or load unit commands given in \
+                     D-Bus argument syntax, which the check does not read. A person must approve it; use \
+                     `systemd-run` with the command written out."
+                ),
+            );
         }
     }
 
@@ -3439,6 +3555,34 @@ fn mktemp_output(args: &[Field]) -> Output {
         None => "tmp.XXXXXXXXXX".to_string(),
     };
     Output::Static(format!("{}/{name}\n", dir.trim_end_matches('/')))
+}
+
+/// The `Exec…=` settings of unit file text (systemd.syntax(7)): lines
+/// continued with a trailing backslash joined, comments skipped.
+fn unit_exec_lines(text: &str) -> impl Iterator<Item = String> + '_ {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for l in text.lines() {
+        let l = l.trim();
+        if cur.is_empty() && (l.starts_with('#') || l.starts_with(';')) {
+            continue;
+        }
+        match l.strip_suffix('\\') {
+            Some(part) => {
+                cur.push_str(part);
+                cur.push(' ');
+            }
+            None => {
+                cur.push_str(l);
+                lines.push(std::mem::take(&mut cur));
+            }
+        }
+    }
+    lines.push(cur);
+    lines.into_iter().filter(|l| {
+        l.split_once('=')
+            .is_some_and(|(k, _)| k.trim().starts_with("Exec"))
+    })
 }
 
 /// The command of an Exec line without its prefix (systemd.service(5),

@@ -4503,3 +4503,38 @@ fn systemd_exec_at_prefix() {
     allow("systemd-run --user -p 'ExecStart=@/bin/echo echo hi' /bin/true");
     allow("systemd-run --user -p 'ExecStartPre=-/bin/echo hi' /bin/true");
 }
+
+// review s17 Q9 (unit files written and started, D-Bus transient units)
+/// Review s17 Q9: a unit file written in the command and linked, enabled
+/// or started runs its Exec lines, judged as those commands; a unit file
+/// path of unknown text given to `systemctl link|enable`, and a D-Bus call
+/// making systemd start a transient unit or link unit files, are held.
+#[test]
+fn systemd_units_written_and_started() {
+    for cmd in [
+        "printf '[Service]\\nExecStart=/usr/bin/pkill -STOP -f toolvet\\n' > /tmp/x.service && systemctl --user link /tmp/x.service && systemctl --user start x",
+        "printf '[Service]\\nExecStart=@/usr/bin/pkill q -STOP -f toolvet\\n' > /tmp/x.service; systemctl --user enable --now /tmp/x.service",
+        "printf '[Service]\\nType=oneshot\\nExecStartPre=-/usr/bin/pkill \\\\\\n  -STOP -f toolvet\\n' > /tmp/x.service; systemctl --user link /tmp/x.service; systemctl --user start x",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "systemctl --user link /tmp/x.service",
+        "python3 gen.py > /tmp/x.service; systemctl --user enable /tmp/x.service",
+        "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartTransientUnit 'ssa(sv)a(sa(sv))' x.service fail 1 ExecStart 'a(sasb)' 1 /usr/bin/true 1 true false 0",
+        "gdbus call --session --dest org.freedesktop.systemd1 --object-path /org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager.LinkUnitFiles \"['/tmp/x.service']\" false false",
+        "dbus-send --session --print-reply --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.EnableUnitFiles array:string:/tmp/x.service boolean:false boolean:false",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "systemctl --user start app.service",
+        "systemctl --user enable app.service",
+        "systemctl --user daemon-reload",
+        "printf '[Service]\\nExecStart=/usr/bin/echo hi\\n' > /tmp/x.service && systemctl --user link /tmp/x.service",
+        "busctl --user list",
+        "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager ListUnits",
+    ] {
+        allow(cmd);
+    }
+}
