@@ -600,9 +600,22 @@ impl Analysis<'_> {
                             // `env` alone prints the environment.
                             return Output::Secret;
                         }
-                        if let Some(d) = p.values("chdir").last() {
+                        // `env -C DIR`, `env RCLONE_CONFIG_X_TYPE=… rclone`: the
+                        // command runs there, with those variables, as with
+                        // a prefix assignment (review s17 Q2).
+                        let chdir = p.values("chdir").last();
+                        let scoped: Vec<_> = assigns
+                            .iter()
+                            .filter(|(n, _)| walk::command_scoped(n))
+                            .collect();
+                        if chdir.is_some() || !scoped.is_empty() {
                             let mut e = env.clone();
-                            self.change_dir(Some(d), &mut e);
+                            if chdir.is_some() {
+                                self.change_dir(chdir, &mut e);
+                            }
+                            for (n, v) in scoped {
+                                e.vars.insert(n.clone(), v.clone());
+                            }
                             return self.exec(rest, &mut e, depth, stdin, via_xargs);
                         }
                         Some(rest)

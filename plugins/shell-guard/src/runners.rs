@@ -1374,28 +1374,41 @@ impl Analysis<'_> {
         }
         for a in args {
             let t = a.text();
-            let remote_path = (name == "rclone")
-                .then(|| t.split_once(':'))
-                .flatten()
-                .filter(|(remote, _)| {
-                    !remote.is_empty()
-                        && !remote.starts_with('-')
-                        && remote
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || "_.- ".contains(c))
-                });
-            let field = if let Some((remote, path)) = remote_path
-                && let Some(p) = rclone_remote_path(remote, path, env)
-            {
-                // `REMOTE:/p`: a remote defined in rclone's config or the
-                // environment (`RCLONE_CONFIG_X_TYPE=local`) may be the
-                // local disk; an alias defined in the environment is its
-                // directory (review s16 P3).
-                Field::lit(p)
+            let rclone = (name == "rclone" && !t.starts_with('-'))
+                .then(|| {
+                    crate::paths::rclone_place(&t, &|remote, key| rclone_var(env, remote, key))
+                })
+                .flatten();
+            let fields: Vec<Field> = if let Some(at) = rclone {
+                // `REMOTE:PATH`, `:BACKEND,…:PATH`: where rclone puts the
+                // files, through wrappers (`:chunker,remote=DIR:`,
+                // `:union,upstreams=DIR:`) and remotes defined in the
+                // environment (review s16 P3, s17 Q2). A backend the check
+                // cannot place is held when the command writes or deletes.
+                match at {
+                    crate::paths::RcloneAt::Local(ps) => ps.into_iter().map(Field::lit).collect(),
+                    crate::paths::RcloneAt::Remote => continue,
+                    crate::paths::RcloneAt::Unknown => {
+                        if rclone_writes(args) {
+                            self.report(
+                                false,
+                                "shell.toolvet-state",
+                                format!(
+                                    "`rclone` writes or deletes through `{t}`, a backend whose files the check cannot \
+                                     place (an unknown type, a wrapper without a known remote, or a network backend \
+                                     pointed at this machine): it may replace toolvet's policy or state. A person must \
+                                     approve it."
+                                ),
+                            );
+                            return;
+                        }
+                        continue;
+                    }
+                }
             } else if !t.starts_with('-') {
-                a.clone()
+                vec![a.clone()]
             } else if let Some((_, v)) = t.split_once('=') {
-                Field::lit(v)
+                vec![Field::lit(v)]
             } else if t.len() > 2
                 && !t.starts_with("--")
                 && (t[2..].starts_with('/') || t[2..].starts_with('~'))
@@ -1404,85 +1417,92 @@ impl Analysis<'_> {
                 let v = &t[2..];
                 match v.strip_prefix('~') {
                     Some(rest) if rest.is_empty() || rest.starts_with('/') => match &self.home {
-                        Some(h) => Field::lit(format!("{h}{rest}")),
+                        Some(h) => vec![Field::lit(format!("{h}{rest}"))],
                         None => continue,
                     },
-                    _ => Field::lit(v),
+                    _ => vec![Field::lit(v)],
                 }
             } else {
                 continue;
             };
-            let Some(abs) = self.abs_path(&field, env) else {
-                continue;
-            };
-            let is_state = |p: &str| {
-                self.state
-                    .guard_rail(p)
-                    .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
-            };
-            let held = if is_state(&abs) {
-                Some(abs.clone())
-            } else {
-                self.rail_just_within(&abs).filter(|g| is_state(g))
-            };
-            if let Some(guarded) = held {
-                let what = if guarded == abs {
-                    format!("`{t}`, toolvet's own state")
-                } else {
-                    format!("`{t}`, which holds toolvet's state `{guarded}`")
+            for field in fields {
+                let Some(abs) = self.abs_path(&field, env) else {
+                    continue;
                 };
-                self.report(
-                    false,
-                    "shell.toolvet-state",
-                    format!(
-                        "`{name}` is a program this check does not know, given {what}: it may move, replace or fill \
-                         it, which resets or changes what toolvet decides (a moved hooks state directory starts \
-                         every run limit again). A person must approve; leave toolvet's policy and state as they are."
-                    ),
-                );
-                return;
+                let is_state = |p: &str| {
+                    self.state
+                        .guard_rail(p)
+                        .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
+                };
+                let held = if is_state(&abs) {
+                    Some(abs.clone())
+                } else {
+                    self.rail_just_within(&abs).filter(|g| is_state(g))
+                };
+                if let Some(guarded) = held {
+                    let what = if guarded == abs {
+                        format!("`{t}`, toolvet's own state")
+                    } else {
+                        format!("`{t}`, which holds toolvet's state `{guarded}`")
+                    };
+                    self.report(
+                        false,
+                        "shell.toolvet-state",
+                        format!(
+                            "`{name}` is a program this check does not know, given {what}: it may move, replace or fill \
+                             it, which resets or changes what toolvet decides (a moved hooks state directory starts \
+                             every run limit again). A person must approve; leave toolvet's policy and state as they are."
+                        ),
+                    );
+                    return;
+                }
             }
         }
     }
 }
 
-/// The local path an rclone named-remote operand `REMOTE:PATH` may name:
-/// an absolute PATH (rclone.conf or the environment may make REMOTE the
-/// local disk, or an alias of `/`), and for a remote defined in the
-/// command's environment (`RCLONE_CONFIG_X_TYPE=local`, `…_TYPE=alias` with
-/// `…_REMOTE=DIR`) a relative PATH placed as rclone places it (review s16
-/// P3).
-fn rclone_remote_path(remote: &str, path: &str, env: &Env) -> Option<String> {
-    let key = remote.to_ascii_uppercase().replace(['-', '.', ' '], "_");
-    let var = |suffix: &str| {
-        env.vars
-            .get(&format!("RCLONE_CONFIG_{key}_{suffix}"))
-            .and_then(Field::static_text)
-    };
-    match var("TYPE").map(|t| t.to_ascii_lowercase()).as_deref() {
-        Some("local") => Some(if path.is_empty() {
-            ".".into()
-        } else {
-            path.to_string()
-        }),
-        Some("alias") => {
-            let dir = var("REMOTE")?;
-            let dir = if dir.starts_with(':') || dir.starts_with("local:") {
-                crate::paths::uri_path(&dir)?
-            } else {
-                dir
-            };
-            Some(if path.is_empty() {
-                dir
-            } else {
-                format!(
-                    "{}/{}",
-                    dir.trim_end_matches('/'),
-                    path.trim_start_matches('/')
-                )
-            })
-        }
-        _ if path.starts_with('/') => Some(path.to_string()),
-        _ => None,
-    }
+/// Parameter `key` of rclone remote `remote` defined in the command's
+/// environment (`RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=DIR`;
+/// rclone upper-cases the name and reads `-`, `.` and spaces as `_`).
+fn rclone_var(env: &Env, remote: &str, key: &str) -> Option<String> {
+    let name = remote.to_ascii_uppercase().replace(['-', '.', ' '], "_");
+    env.vars
+        .get(&format!(
+            "RCLONE_CONFIG_{name}_{}",
+            key.to_ascii_uppercase()
+        ))
+        .and_then(Field::static_text)
+}
+
+/// rclone's commands that only read or list (rclone.org/commands); any
+/// other command, or none recognised, may write or delete.
+const RCLONE_READS: &[&str] = &[
+    "ls",
+    "lsl",
+    "lsd",
+    "lsf",
+    "lsjson",
+    "cat",
+    "size",
+    "check",
+    "checksum",
+    "cryptcheck",
+    "md5sum",
+    "sha1sum",
+    "hashsum",
+    "tree",
+    "about",
+    "version",
+    "listremotes",
+    "obscure",
+    "help",
+    "authorize",
+    "genautocomplete",
+    "completion",
+];
+
+/// Whether an rclone command line may write or delete files.
+fn rclone_writes(args: &[Field]) -> bool {
+    let verb = args.iter().map(Field::text).find(|t| !t.starts_with('-'));
+    !verb.is_some_and(|v| RCLONE_READS.contains(&v.as_str()))
 }

@@ -4538,3 +4538,71 @@ fn systemd_units_written_and_started() {
         allow(cmd);
     }
 }
+
+// review s17 Q2 (rclone overlay backends)
+/// Review s17 Q2: rclone's wrapper backends store their files in the
+/// remote they name (`:chunker,remote=DIR:`, `:hasher,…`, `:union,upstreams=DIR:`,
+/// `:combine,upstreams=x=DIR:`, crypt/compress/cache), inline, through
+/// the environment (`RCLONE_CONFIG_X_…`, also set by `env`) or nested and
+/// quoted: followed to that directory. A backend that cannot be placed is
+/// held when rclone writes or deletes.
+#[test]
+fn rclone_overlay_backends() {
+    let state = StatePaths {
+        state: vec![
+            "/home/alice/.local/state/toolvet".into(),
+            "/home/alice/pol/policy.toml".into(),
+        ],
+        secret: vec![],
+    };
+    let v = |cmd: &str| {
+        let d = analyze_with_state(
+            cmd,
+            &opts(),
+            Some(CWD),
+            Some("/home/alice"),
+            Facts::default(),
+            state.clone(),
+        );
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    };
+    for cmd in [
+        "rclone copyto /tmp/evil.toml ':chunker,remote=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':hasher,remote=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':union,upstreams=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':union,upstreams=\"/tmp/a /home/alice/pol:nc\":policy.toml'",
+        "rclone copyto /tmp/evil.toml ':combine,upstreams=x=/home/alice/pol:x/policy.toml'",
+        "rclone copyto /tmp/evil.toml ':crypt,remote=/home/alice/pol,password=x:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':compress,remote=/home/alice/pol:policy.toml'",
+        "RCLONE_CONFIG_X_TYPE=chunker RCLONE_CONFIG_X_REMOTE=/home/alice/pol rclone copyto /tmp/evil.toml x:policy.toml",
+        "RCLONE_CONFIG_X_TYPE=union RCLONE_CONFIG_X_UPSTREAMS=/home/alice/pol rclone copyto /tmp/evil.toml x:policy.toml",
+        "env RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=/home/alice/pol rclone copyto /tmp/evil.toml x:policy.toml",
+        "rclone purge ':chunker,remote=/home/alice:pol'",
+        "RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=:chunker,remote=/home/alice/pol: rclone copyto /tmp/evil.toml x:policy.toml",
+        "rclone copyto /tmp/evil.toml ':alias,remote=\":local,nounc=true:/home/alice/pol\":policy.toml'",
+        "rclone copyto /tmp/evil.toml ':alias,remote=\":alias,remote=/home/alice:\":pol/policy.toml'",
+        "rclone copyto /tmp/evil.toml 'x,remote=/home/alice/pol:policy.toml'",
+        // Not placeable, and written: held.
+        "rclone copyto /tmp/evil.toml ':frobfs,root=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':sftp,host=localhost:/home/alice/pol/policy.toml'",
+        "rclone copyto /tmp/evil.toml ':chunker:policy.toml'",
+        "RCLONE_CONFIG_X_TYPE=newfs rclone copyto /tmp/evil.toml x:policy.toml",
+    ] {
+        let (verdict, rule) = v(cmd);
+        assert!(
+            verdict != "allow" && rule.as_deref() == Some("shell.toolvet-state"),
+            "{cmd}: {verdict} {rule:?}"
+        );
+    }
+    for cmd in [
+        "rclone copy ./dist :s3,provider=AWS:bucket/site",
+        "rclone copy ./dist ':s3,provider=AWS,remote=/home/alice/pol:bucket'",
+        "rclone copyto ./a.txt ':chunker,remote=/tmp/out:a.txt'",
+        "rclone sync ./site ':sftp,host=example.com:/www'",
+        "rclone ls ':frobfs:x'",
+        "rclone copy gdrive:backup ./backup",
+        "env RCLONE_CONFIG_X_TYPE=s3 rclone copy ./dist x:bucket",
+    ] {
+        assert_eq!(v(cmd), ("allow".to_string(), None), "{cmd}");
+    }
+}

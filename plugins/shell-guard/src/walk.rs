@@ -1083,9 +1083,7 @@ impl<'a> Analysis<'a> {
             .iter()
             // `RCLONE_CONFIG_X_TYPE=local rclone …`: remotes defined for
             // this command (review s16 P3).
-            .filter(|(n, _)| {
-                matches!(n.as_str(), "CDPATH" | "PATH") || n.starts_with("RCLONE_CONFIG_")
-            })
+            .filter(|(n, _)| command_scoped(n))
             .map(|(n, v)| (n.clone(), env.vars.insert(n.clone(), v.clone())))
             .collect();
         let names = assignments.into_iter().map(|(n, _)| n).collect();
@@ -2678,6 +2676,14 @@ fn expanded_name(raw: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     (end > 0).then(|| &rest[..end])
+}
+
+/// Variables an assignment before a command (`NAME=V cmd`, `env NAME=V
+/// cmd`) sets for that command only, and the check reads: `CDPATH` and
+/// `PATH` (review-s9 G4, G2), rclone's remotes `RCLONE_CONFIG_*` (review
+/// s16 P3, s17 Q2).
+pub(crate) fn command_scoped(name: &str) -> bool {
+    matches!(name, "CDPATH" | "PATH") || name.starts_with("RCLONE_CONFIG_")
 }
 
 #[cfg(test)]
