@@ -2,6 +2,7 @@
 //! `timeout`, `xargs`, …) that are looked through to find the command that
 //! really runs.
 
+use crate::getopt;
 use crate::paths::Place;
 use crate::runopts;
 use crate::syntax::{self, Field, Output, Seg};
@@ -234,25 +235,6 @@ fn flags(args: &[Field]) -> Flags {
     f
 }
 
-/// The options of `xargs` that take a value: what comes after them is the
-/// command xargs runs.
-const XARGS_VALUE_OPTIONS: &[&str] = &[
-    "-a",
-    "-d",
-    "-E",
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "--arg-file",
-    "--delimiter",
-    "--max-args",
-    "--max-procs",
-    "--max-chars",
-    "--max-lines",
-    "--process-slot-var",
-];
 /// At most this many words of a known `xargs` input are put into the
 /// command it runs; a longer input is left as unknown operands.
 const MAX_XARGS_WORDS: usize = 64;
@@ -263,39 +245,20 @@ const MAX_XARGS_WORDS: usize = 64;
 /// the single input line replaces R), so CMD is judged on them. Input read
 /// elsewhere (`-a FILE`), split in other ways (`-0`, `-d`), of several
 /// lines with a replace string, or too long stays unknown, as before.
-fn xargs_command(options: &[Field], cmd: &[Field], stdin: &Output) -> Vec<Field> {
+fn xargs_command(options: &getopt::Parsed, cmd: &[Field], stdin: &Output) -> Vec<Field> {
     let mut argv = cmd.to_vec();
     let Output::Static(text) = stdin else {
         return argv;
     };
-    let texts: Vec<String> = options.iter().map(Field::text).collect();
-    let other_input = texts.iter().any(|t| {
-        matches!(
-            t.as_str(),
-            "-a" | "-0" | "-d" | "--arg-file" | "--null" | "--delimiter"
-        ) || t.starts_with("--arg-file=")
-            || t.starts_with("--delimiter=")
-            || ((t.starts_with("-a") || t.starts_with("-d")) && !t.starts_with("--"))
-    });
+    // `-a FILE`, `-0`, `-d DELIM`: the input is another file, or split
+    // otherwise than into words.
+    let other_input = ["arg-file", "null", "delimiter"]
+        .iter()
+        .any(|o| options.has(o));
     if other_input || argv.is_empty() {
         return argv;
     }
-    // The replace string: `-I R`, `-IR`, `-i`/`--replace` (`{}`), `-iR`.
-    let mut replace: Option<String> = None;
-    for (k, t) in texts.iter().enumerate() {
-        if t == "-I" {
-            replace = texts.get(k + 1).cloned();
-        } else if let Some(r) = t.strip_prefix("-I") {
-            replace = Some(r.to_string());
-        } else if t == "-i" || t == "--replace" {
-            replace = Some("{}".to_string());
-        } else if let Some(r) = t
-            .strip_prefix("--replace=")
-            .or_else(|| t.strip_prefix("-i"))
-        {
-            replace = Some(r.to_string());
-        }
-    }
+    let replace = runopts::xargs_replace(options);
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() || words.len() > MAX_XARGS_WORDS {
         return argv;
@@ -706,11 +669,11 @@ impl Analysis<'_> {
                 },
                 "xargs" => {
                     via_xargs = true;
-                    self.xargs_input_as_code(args);
+                    let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
+                    self.xargs_input_as_code(&p, &args[p.end..]);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);
-                    let start = skip_options(args, XARGS_VALUE_OPTIONS);
-                    Some(xargs_command(&args[..start], &args[start..], stdin))
+                    Some(xargs_command(&p, &args[p.end..], stdin))
                 }
                 "watch" => {
                     let p = self.runner_options("watch", &runopts::WATCH, args, allowed);
@@ -781,37 +744,11 @@ impl Analysis<'_> {
     /// `… | xargs -I{} sh -c '{}'`, `xargs -I% %`: the input lines become
     /// the program or the script, which the analysis cannot see; judged as
     /// `eval` of an unknown script.
-    fn xargs_input_as_code(&mut self, args: &[Field]) {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        let mut replace: Option<String> = None;
-        let mut i = 0;
-        while let Some(t) = texts.get(i) {
-            if t == "-I" || t == "--replace" {
-                replace = texts.get(i + 1).cloned();
-                i += 2;
-                continue;
-            }
-            if let Some(r) = t
-                .strip_prefix("--replace=")
-                .or_else(|| t.strip_prefix("-I"))
-            {
-                replace = Some(if r.is_empty() {
-                    "{}".into()
-                } else {
-                    r.to_string()
-                });
-            } else if t == "-i" {
-                replace = Some("{}".into());
-            } else if let Some(r) = t.strip_prefix("-i") {
-                replace = Some(r.to_string());
-            }
-            i += 1;
-        }
-        let Some(r) = replace.filter(|r| !r.is_empty()) else {
+    fn xargs_input_as_code(&mut self, options: &getopt::Parsed, cmd: &[Field]) {
+        let Some(r) = runopts::xargs_replace(options).filter(|r| !r.is_empty()) else {
             return;
         };
-        let start = skip_options(args, XARGS_VALUE_OPTIONS);
-        let cmd = &texts[start.min(texts.len())..];
+        let cmd: Vec<String> = cmd.iter().map(Field::text).collect();
         let Some(first) = cmd.first() else { return };
         let program = base_name(first);
         let code_after = |flags: &[&str]| {

@@ -350,6 +350,43 @@ pub(crate) const TIME: Spec = runner(&[
 /// bash's `exec [-cl] [-a NAME] [COMMAND]` (builtins/exec.def: `"cla:"`).
 pub(crate) const EXEC: Spec = runner(&[short("c", N), short("l", N), short("a", V)]);
 
+/// GNU findutils `xargs` (xargs.c: `"+0a:E:e::i::I:l::L:n:prs:txP:d:"`).
+/// `-I R` and `-i[R]`/`--replace[=R]` (`{}` when not given) put each input
+/// line in place of R; `-a FILE`, `-0`, `-d` read the input otherwise.
+pub(crate) const XARGS: Spec = runner(&[
+    long("null", '0', N),
+    long("arg-file", 'a', V),
+    long("delimiter", 'd', V),
+    short("E", V),
+    long("eof", 'e', O),
+    long("replace", 'i', O),
+    short("I", V),
+    long("max-lines", 'l', O),
+    short("L", V),
+    long("max-args", 'n', V),
+    long("open-tty", 'o', N),
+    long("interactive", 'p', N),
+    long("no-run-if-empty", 'r', N),
+    long("max-chars", 's', V),
+    long("verbose", 't', N),
+    long("exit", 'x', N),
+    long("max-procs", 'P', V),
+    long("process-slot-var", '\0', V),
+    long("show-limits", '\0', N),
+    long("help", '\0', N),
+    long("version", '\0', N),
+]);
+
+/// The replace string of an `xargs` call read by [`XARGS`]: the last of
+/// `-I R`, `-iR`, `--replace=R`, and `{}` for `-i`/`--replace` alone.
+pub(crate) fn xargs_replace(p: &Parsed) -> Option<String> {
+    p.found.iter().rev().find_map(|f| match f.opt.name {
+        "replace" => Some(f.value.as_ref().map_or("{}".to_string(), Field::text)),
+        "I" => f.value.as_ref().map(Field::text),
+        _ => None,
+    })
+}
+
 /// `at`/`batch` (at(1), at.c: `"q:f:t:MmbvlrdhVco:"`, permuting: `at now
 /// -f FILE`). `-f FILE` is the job, run by `/bin/sh`.
 pub(crate) const AT: Spec = Spec {

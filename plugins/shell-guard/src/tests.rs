@@ -4413,6 +4413,8 @@ fn runner_options_read_by_getopt() {
         "flock --time 5 /tmp/l pkill -STOP -f toolvet",
         "watch -xn 5 pkill -STOP -f toolvet",
         "systemd-run --user --desc x pkill -STOP -f toolvet",
+        "echo 1 | xargs --max-a 1 pkill -STOP -f toolvet",
+        "echo 1 | xargs --proc 2 -r pkill -STOP -f toolvet",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
     ] {
@@ -4451,6 +4453,8 @@ fn runner_options_read_by_getopt() {
         "strace -f -o trace.txt ./a.out",
         "watch -n 5 ls",
         "flock /tmp/l make",
+        "git ls-files | xargs --max-a 20 wc -l",
+        "git ls-files -z | xargs -0 -n 10 grep -l TODO",
     ] {
         allow(cmd);
     }
