@@ -677,40 +677,42 @@ impl Analysis<'_> {
                 Run::Command(cmd)
             }
             "dbus-run-session" => rest(skip_options(args, &["--config-file", "--dbus-daemon"])),
-            "unshare" => rest(skip_options(
-                args,
-                &[
-                    "-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd",
-                ],
-            )),
+            "unshare" => {
+                let p = self.runner_options(name, &crate::runopts::UNSHARE, args, false);
+                rest(p.end)
+            }
             // `faketime '2020-01-01' CMD`: the first operand is the time.
             "faketime" => rest(skip_options(args, &["-m", "-f"]) + 1),
             // `cpulimit -l 10 [--] CMD…` runs CMD (review s16 P6); with
             // `-p`/`-e`/`-P` it limits a running process (see
             // `process_control`) and runs nothing.
-            "cpulimit" => rest(skip_options(
-                args,
-                &[
-                    "-l", "-p", "-e", "-P", "-c", "-s", "--limit", "--pid", "--exe", "--path",
-                    "--cpu", "--signal",
-                ],
-            )),
-            "runuser" => match value_of(args, &["-c", "--command"]) {
-                Some(script) => {
-                    Run::Done(self.run_script_field(script, env, depth, stdin, "runuser -c"))
+            "cpulimit" => {
+                let p = self.runner_options(name, &crate::runopts::CPULIMIT, args, false);
+                rest(p.end)
+            }
+            "runuser" => {
+                let p = self.runner_options(name, &crate::runopts::RUNUSER, args, false);
+                let script = p.found.iter().rev().find_map(|f| {
+                    matches!(f.opt.name, "command" | "session-command")
+                        .then(|| f.value.clone())
+                        .flatten()
+                });
+                match script {
+                    Some(script) => {
+                        Run::Done(self.run_script_field(&script, env, depth, stdin, "runuser -c"))
+                    }
+                    // `runuser [-] USER CMD…` without `-u`: the first
+                    // operand is the user (a lone `-` is `--login`).
+                    None => {
+                        let mut operands = p.operands.iter().map(|&k| &args[k]).peekable();
+                        if operands.peek().is_some_and(|a| a.text() == "-") {
+                            operands.next();
+                        }
+                        let skip = usize::from(!p.has("user"));
+                        Run::Command(operands.skip(skip).cloned().collect())
+                    }
                 }
-                None => {
-                    let i = skip_options(
-                        args,
-                        &["-u", "-g", "-G", "--user", "--group", "--supp-group"],
-                    );
-                    // `runuser USER CMD…` without `-u`: the first operand is the user.
-                    let user_first = !args[..i]
-                        .iter()
-                        .any(|a| matches!(a.text().as_str(), "-u" | "--user"));
-                    rest(i + usize::from(user_first))
-                }
-            },
+            }
             "sg" => match value_of(args, &["-c"]) {
                 Some(script) => {
                     Run::Done(self.run_script_field(script, env, depth, stdin, "sg -c"))

@@ -387,6 +387,97 @@ pub(crate) fn xargs_replace(p: &Parsed) -> Option<String> {
     })
 }
 
+/// util-linux `unshare` (unshare.c: `"+fhVmuinpCTUrR:w:S:G:cl:"`). The
+/// namespace options take an optional value only in their long form
+/// (`--mount=FILE`); `-m` and the others are flags.
+pub(crate) const UNSHARE: Spec = runner(&[
+    long("help", 'h', N),
+    long("version", 'V', N),
+    short("m", N),
+    long("mount", '\0', O),
+    short("u", N),
+    long("uts", '\0', O),
+    short("i", N),
+    long("ipc", '\0', O),
+    short("n", N),
+    long("net", '\0', O),
+    short("p", N),
+    long("pid", '\0', O),
+    short("U", N),
+    long("user", '\0', O),
+    short("C", N),
+    long("cgroup", '\0', O),
+    short("T", N),
+    long("time", '\0', O),
+    long("fork", 'f', N),
+    long("kill-child", '\0', O),
+    long("mount-proc", '\0', O),
+    long("mount-binfmt", '\0', O),
+    long("map-user", '\0', V),
+    long("map-users", '\0', V),
+    long("map-group", '\0', V),
+    long("map-groups", '\0', V),
+    long("map-root-user", 'r', N),
+    long("map-current-user", 'c', N),
+    long("map-auto", '\0', N),
+    long("propagation", '\0', V),
+    long("setgroups", '\0', V),
+    long("keep-caps", '\0', N),
+    long("setuid", 'S', V),
+    long("setgid", 'G', V),
+    long("root", 'R', V),
+    long("wd", 'w', V),
+    long("monotonic", '\0', V),
+    long("boottime", '\0', V),
+    long("load-interp", 'l', V),
+]);
+
+/// `cpulimit` (cpulimit.c: `"+p:e:P:l:c:s:vzikrhbqmf"` with the
+/// limitcpu additions). With `-p`/`-e`/`-P` it limits a running process
+/// and runs nothing.
+pub(crate) const CPULIMIT: Spec = runner(&[
+    long("pid", 'p', V),
+    long("exe", 'e', V),
+    long("path", 'P', V),
+    long("limit", 'l', V),
+    long("cpu", 'c', V),
+    long("signal", 's', V),
+    long("verbose", 'v', N),
+    long("lazy", 'z', N),
+    long("include-children", 'i', N),
+    long("kill", 'k', N),
+    long("restore", 'r', N),
+    long("help", 'h', N),
+    long("background", 'b', N),
+    long("quiet", 'q', N),
+    long("monitor-forks", 'm', N),
+    long("foreground", 'f', N),
+]);
+
+/// util-linux `runuser` (su-common.c: `"c:fg:G:lmpPs:u:hVw:"`, permuting
+/// as su does: `runuser alice -c TEXT`): `-c TEXT` runs TEXT with a shell;
+/// otherwise its operands are the command, after the user when `-u` is
+/// not given.
+pub(crate) const RUNUSER: Spec = Spec {
+    permute: true,
+    ..runner(&[
+        long("command", 'c', V),
+        long("session-command", '\0', V),
+        long("fast", 'f', N),
+        long("group", 'g', V),
+        long("supp-group", 'G', V),
+        long("login", 'l', N),
+        long("preserve-environment", 'm', N),
+        short("p", N),
+        long("pty", 'P', N),
+        long("shell", 's', V),
+        long("user", 'u', V),
+        long("whitelist-environment", 'w', V),
+        long("help", 'h', N),
+        long("version", 'V', N),
+    ])
+};
+
 /// `at`/`batch` (at(1), at.c: `"q:f:t:MmbvlrdhVco:"`, permuting: `at now
 /// -f FILE`). `-f FILE` is the job, run by `/bin/sh`.
 pub(crate) const AT: Spec = Spec {

@@ -4414,6 +4414,11 @@ fn runner_options_read_by_getopt() {
         "watch -xn 5 pkill -STOP -f toolvet",
         "systemd-run --user --desc x pkill -STOP -f toolvet",
         "echo 1 | xargs --max-a 1 pkill -STOP -f toolvet",
+        "unshare --w /tmp pkill -STOP -f toolvet",
+        "unshare -rw/tmp pkill -STOP -f toolvet",
+        "cpulimit --lim 10 pkill -STOP -f toolvet",
+        "runuser -u alice --supp wheel -- pkill -STOP -f toolvet",
+        "runuser alice --comm 'pkill -STOP -f toolvet'",
         "echo 1 | xargs --proc 2 -r pkill -STOP -f toolvet",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
@@ -4454,6 +4459,9 @@ fn runner_options_read_by_getopt() {
         "watch -n 5 ls",
         "flock /tmp/l make",
         "git ls-files | xargs --max-a 20 wc -l",
+        "unshare -r make",
+        "cpulimit -l 50 make",
+        "runuser -u alice -- make",
         "git ls-files -z | xargs -0 -n 10 grep -l TODO",
     ] {
         allow(cmd);
