@@ -413,70 +413,61 @@ impl Analysis<'_> {
             }
             let rest: Option<Vec<Field>> = match name.as_str() {
                 "sudo" | "doas" | "pkexec" | "run0" => {
-                    let i = match name.as_str() {
-                        "sudo" => skip_options(
-                            args,
-                            &[
-                                "-u",
-                                "-g",
-                                "-C",
-                                "-D",
-                                "-h",
-                                "-p",
-                                "-r",
-                                "-t",
-                                "-T",
-                                "-U",
-                                "--user",
-                                "--group",
-                                "--chdir",
-                                "--host",
-                                "--prompt",
-                                "--role",
-                                "--type",
-                                "--close-from",
-                                "--command-timeout",
-                                "--other-user",
-                            ],
-                        ),
-                        "doas" => skip_options(args, &["-u", "-C"]),
-                        "pkexec" => skip_options(args, &["--user"]),
-                        _ => skip_options(
-                            args,
-                            &[
-                                "-u",
-                                "--user",
-                                "-g",
-                                "--group",
-                                "-D",
-                                "--chdir",
-                                "--description",
-                                "--slice-inherit",
-                                "--nice",
-                                "--setenv",
-                                "--property",
-                                "-p",
-                                "--unit",
-                                "--machine",
-                            ],
-                        ),
+                    // What the options say: (end of options, `-e`/`--edit`,
+                    // the agent's environment kept, the command run by a
+                    // shell).
+                    let (i, edit, keeps_env, via_shell) = match name.as_str() {
+                        "sudo" | "doas" => {
+                            let spec = if name == "sudo" {
+                                &runopts::SUDO
+                            } else {
+                                &runopts::DOAS
+                            };
+                            let p = self.runner_options(&name, spec, args, allowed);
+                            (
+                                p.end,
+                                p.has("edit"),
+                                p.has("E") || p.has("preserve-env"),
+                                ["shell", "login", "s"].iter().any(|o| p.has(o)),
+                            )
+                        }
+                        _ => {
+                            let i = if name == "pkexec" {
+                                // pkexec reads exact spellings, not getopt.
+                                skip_options(args, &["--user", "-u"])
+                            } else {
+                                skip_options(
+                                    args,
+                                    &[
+                                        "-u",
+                                        "--user",
+                                        "-g",
+                                        "--group",
+                                        "-D",
+                                        "--chdir",
+                                        "--description",
+                                        "--slice-inherit",
+                                        "--nice",
+                                        "--setenv",
+                                        "--property",
+                                        "-p",
+                                        "--unit",
+                                        "--machine",
+                                    ],
+                                )
+                            };
+                            let opts = flags(&args[..i.min(args.len())]);
+                            let keeps_env = opts.long.iter().any(|l| l.starts_with("setenv"));
+                            (i, false, keeps_env, false)
+                        }
                     };
-                    let opts = flags(&args[..i.min(args.len())]);
-                    if name == "sudo"
-                        && (opts.short.contains('e') || opts.long.iter().any(|l| l == "edit"))
-                    {
+                    if edit {
                         return Output::Unknown;
                     }
                     let rest = args[i.min(args.len())..].to_vec();
                     // `sudo -E`, `--preserve-env`, `run0 --setenv`: the
                     // agent's environment (`KUBECONFIG`, `DOCKER_HOST`)
                     // reaches the program, so no command is read-only.
-                    let keeps_env = opts.short.contains('E')
-                        || opts.long.iter().any(|l| {
-                            l == "preserve-env"
-                                || l.starts_with("preserve-env=")
-                                || l.starts_with("setenv")
-                        });
                     if self.opts.escalate_sudo
                         && !allowed
                         && (keeps_env || !crate::readonly::is_read_only(&rest))
@@ -490,11 +481,7 @@ impl Analysis<'_> {
                             ),
                         );
                     }
-                    if (opts.short.contains('s')
-                        || opts.short.contains('i')
-                        || opts.long.iter().any(|l| l == "shell" || l == "login"))
-                        && !rest.is_empty()
-                    {
+                    if via_shell && !rest.is_empty() {
                         // `sudo -s CMD` runs CMD through the shell.
                         let script = rest.iter().map(Field::text).collect::<Vec<_>>().join(" ");
                         let mut e = env.clone();

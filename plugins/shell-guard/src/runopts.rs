@@ -478,6 +478,55 @@ pub(crate) const RUNUSER: Spec = Spec {
     ])
 };
 
+/// `sudo` (parse_args.c: `"+Aa:BbC:c:D:Eeg:Hh::iKklNnp:PR:r:ST:t:U:u:Vv"`
+/// and its long options). `-s`/`--shell` and `-i`/`--login` run the
+/// command through a shell; `-E`/`--preserve-env[=LIST]` keep the agent's
+/// environment; `-h` alone is help, `-hHOST` a host.
+pub(crate) const SUDO: Spec = runner(&[
+    long("askpass", 'A', N),
+    long("auth-type", 'a', V),
+    long("background", 'b', N),
+    long("bell", 'B', N),
+    long("close-from", 'C', V),
+    long("login-class", 'c', V),
+    long("chdir", 'D', V),
+    short("E", N),
+    long("preserve-env", '\0', O),
+    long("edit", 'e', N),
+    long("group", 'g', V),
+    long("set-home", 'H', N),
+    short("h", O),
+    long("help", '\0', N),
+    long("host", '\0', V),
+    long("login", 'i', N),
+    long("remove-timestamp", 'K', N),
+    long("reset-timestamp", 'k', N),
+    long("list", 'l', N),
+    long("no-update", 'N', N),
+    long("non-interactive", 'n', N),
+    long("prompt", 'p', V),
+    long("preserve-groups", 'P', N),
+    long("chroot", 'R', V),
+    long("role", 'r', V),
+    long("stdin", 'S', N),
+    long("shell", 's', N),
+    long("command-timeout", 'T', V),
+    long("type", 't', V),
+    long("other-user", 'U', V),
+    long("user", 'u', V),
+    long("version", 'V', N),
+    long("validate", 'v', N),
+]);
+
+/// OpenBSD `doas` (doas.c: `"+C:Lnsu:"`); `-s` runs a shell.
+pub(crate) const DOAS: Spec = runner(&[
+    short("C", V),
+    short("L", N),
+    short("n", N),
+    short("s", N),
+    short("u", V),
+]);
+
 /// `at`/`batch` (at(1), at.c: `"q:f:t:MmbvlrdhVco:"`, permuting: `at now
 /// -f FILE`). `-f FILE` is the job, run by `/bin/sh`.
 pub(crate) const AT: Spec = Spec {
