@@ -402,7 +402,8 @@ impl Analysis<'_> {
             if !allowed {
                 self.process_control(&name, args);
                 match name.as_str() {
-                    "systemd-run" => self.unit_commands(args, env, depth),
+                    "systemd-run" => self.unit_commands(&runopts::SYSTEMD_RUN, args, env, depth),
+                    "run0" => self.unit_commands(&runopts::RUN0, args, env, depth),
                     "systemctl" => self.systemctl_units(args, env, depth),
                     "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => {
                         self.systemd_bus_call(&name, args)
@@ -431,35 +432,12 @@ impl Analysis<'_> {
                                 ["shell", "login", "s"].iter().any(|o| p.has(o)),
                             )
                         }
-                        _ => {
-                            let i = if name == "pkexec" {
-                                // pkexec reads exact spellings, not getopt.
-                                skip_options(args, &["--user", "-u"])
-                            } else {
-                                skip_options(
-                                    args,
-                                    &[
-                                        "-u",
-                                        "--user",
-                                        "-g",
-                                        "--group",
-                                        "-D",
-                                        "--chdir",
-                                        "--description",
-                                        "--slice-inherit",
-                                        "--nice",
-                                        "--setenv",
-                                        "--property",
-                                        "-p",
-                                        "--unit",
-                                        "--machine",
-                                    ],
-                                )
-                            };
-                            let opts = flags(&args[..i.min(args.len())]);
-                            let keeps_env = opts.long.iter().any(|l| l.starts_with("setenv"));
-                            (i, false, keeps_env, false)
+                        "run0" => {
+                            let p = self.runner_options(&name, &runopts::RUN0, args, allowed);
+                            (p.end, false, p.has("setenv"), p.has("via-shell"))
                         }
+                        // pkexec reads exact spellings, not getopt.
+                        _ => (skip_options(args, &["--user", "-u"]), false, false, false),
                     };
                     if edit {
                         return Output::Unknown;
@@ -844,8 +822,8 @@ impl Analysis<'_> {
     /// property that runs a command, judged as that command (review s15
     /// N1b, s17 Q4). The options are read by systemd-run's own table, so
     /// clusters and unique prefixes of `--property` are seen.
-    fn unit_commands(&mut self, args: &[Field], env: &Env, depth: u32) {
-        let p = crate::getopt::parse(&runopts::SYSTEMD_RUN, args);
+    fn unit_commands(&mut self, spec: &getopt::Spec, args: &[Field], env: &Env, depth: u32) {
+        let p = getopt::parse(spec, args);
         for f in &p.found {
             if runopts::SYSTEMD_RUN_PROPERTIES.contains(&f.opt.name)
                 && let Some(v) = &f.value

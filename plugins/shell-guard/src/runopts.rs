@@ -527,6 +527,34 @@ pub(crate) const DOAS: Spec = runner(&[
     short("u", V),
 ]);
 
+/// systemd's `run0` (run0(1), run.c `parse_argv_sudo_mode`:
+/// `"+hVu:g:D:a:i"`). `--property=` sets a property of the service it
+/// starts: an `Exec…=` property is a command systemd runs as well.
+pub(crate) const RUN0: Spec = runner(&[
+    long("help", 'h', N),
+    long("version", 'V', N),
+    long("no-ask-password", '\0', N),
+    long("machine", '\0', V),
+    long("unit", '\0', V),
+    long("property", '\0', V),
+    long("description", '\0', V),
+    long("slice", '\0', V),
+    long("slice-inherit", '\0', N),
+    long("user", 'u', V),
+    long("group", 'g', V),
+    long("nice", '\0', V),
+    long("chdir", 'D', V),
+    long("setenv", '\0', V),
+    long("background", '\0', V),
+    long("shell-prompt-prefix", '\0', V),
+    long("lightweight", '\0', V),
+    long("area", 'a', V),
+    long("via-shell", 'i', N),
+    long("empower", '\0', N),
+    long("pty", '\0', N),
+    long("pipe", '\0', N),
+]);
+
 /// `at`/`batch` (at(1), at.c: `"q:f:t:MmbvlrdhVco:"`, permuting: `at now
 /// -f FILE`). `-f FILE` is the job, run by `/bin/sh`.
 pub(crate) const AT: Spec = Spec {

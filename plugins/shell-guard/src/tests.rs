@@ -4484,6 +4484,8 @@ fn systemd_run_properties_read_by_getopt() {
         "systemd-run --user --proper 'ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
         "systemd-run --user -qpExecStartPre='/usr/bin/pkill -STOP -f toolvet' /bin/true",
         "systemd-run --user --socket-property='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' --socket-property=ListenStream=1 /bin/true",
+        "run0 --prop='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "run0 --chd /tmp pkill -STOP -f toolvet",
     ] {
         deny(cmd, "shell.toolvet-state");
     }
