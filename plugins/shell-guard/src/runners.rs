@@ -55,6 +55,11 @@ struct Spec {
     /// (`watchexec CMD…`, `bun exec TEXT`), or each one a shell text of
     /// its own (`hyperfine 'A' 'B'`, `concurrently 'A' 'B'`).
     shell: Shell,
+    /// The program's getopt table, for a runner that reads its options
+    /// with getopt (clusters, unique long prefixes): its options are read
+    /// by it instead of `values`, and an option it lacks holds the call
+    /// (review s17 Q14).
+    getopt: Option<&'static crate::getopt::Spec>,
 }
 
 /// How a [`Spec`] runner runs its operands.
@@ -81,6 +86,15 @@ const fn spec(
         after_dashdash: false,
         runs_operands: true,
         shell: Shell::Argv,
+        getopt: None,
+    }
+}
+
+/// A runner that reads its options with getopt, by table `g`.
+const fn getopt_spec(name: &'static str, g: &'static crate::getopt::Spec) -> Spec {
+    Spec {
+        getopt: Some(g),
+        ..spec(name, &[], &[])
     }
 }
 
@@ -247,37 +261,12 @@ const SPECS: &[Spec] = &[
             ],
         )
     },
-    spec(
-        "xvfb-run",
-        &[],
-        &[
-            "-n",
-            "--server-num",
-            "-s",
-            "--server-args",
-            "-e",
-            "--error-file",
-            "-f",
-            "--auth-file",
-            "-p",
-            "--xauth-protocol",
-            "-w",
-            "--wait",
-        ],
-    ),
+    getopt_spec("xvfb-run", &crate::runopts::XVFB_RUN),
     spec("dbus-launch", &[], &["--config-file", "--autolaunch"]),
-    spec("ssh-agent", &[], &["-a", "-E", "-t", "-P", "-O"]),
-    spec(
-        "systemd-inhibit",
-        &[],
-        &["--what", "--who", "--why", "--mode"],
-    ),
-    spec("cgexec", &[], &["-g"]),
-    spec(
-        "nsenter",
-        &[],
-        &["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w"],
-    ),
+    getopt_spec("ssh-agent", &crate::runopts::SSH_AGENT),
+    getopt_spec("systemd-inhibit", &crate::runopts::SYSTEMD_INHIBIT),
+    getopt_spec("cgexec", &crate::runopts::CGEXEC),
+    getopt_spec("nsenter", &crate::runopts::NSENTER),
     Spec {
         pairs: &[
             "--bind",
@@ -367,11 +356,7 @@ const SPECS: &[Spec] = &[
         ],
     ),
     spec("with-contenv", &[], &[]),
-    spec(
-        "daemonize",
-        &[],
-        &["-c", "-e", "-E", "-l", "-o", "-p", "-u"],
-    ),
+    getopt_spec("daemonize", &crate::runopts::DAEMONIZE),
     Spec {
         after_dashdash: true,
         runs_operands: false,
@@ -385,23 +370,8 @@ const SPECS: &[Spec] = &[
         operands: 1,
         ..spec("envdir", &[], &[])
     },
-    spec(
-        "setpriv",
-        &[],
-        &[
-            "--reuid",
-            "--regid",
-            "--groups",
-            "--inh-caps",
-            "--ambient-caps",
-            "--bounding-set",
-            "--securebits",
-            "--pdeathsig",
-            "--selinux-label",
-            "--apparmor-profile",
-        ],
-    ),
-    spec("prlimit", &[], &["-p", "--pid"]),
+    getopt_spec("setpriv", &crate::runopts::SETPRIV),
+    getopt_spec("prlimit", &crate::runopts::PRLIMIT),
     // `entr -s TEXT`: the shell text is run by `$SHELL -c`.
     Spec {
         shell_flags: &["-s"],
@@ -770,7 +740,13 @@ impl Analysis<'_> {
             return self.spec_command(spec, before, cmd, env, depth);
         }
         let mut operands = spec.operands;
-        while let Some(a) = args.get(i) {
+        if let Some(g) = spec.getopt {
+            let p = self.runner_options(spec.name, g, &args[i.min(args.len())..], false);
+            i += p.end;
+            i += operands;
+            operands = 0;
+        }
+        while let Some(a) = args.get(i).filter(|_| spec.getopt.is_none()) {
             let t = a.text();
             if t == "--" {
                 i += 1;

@@ -555,6 +555,158 @@ pub(crate) const RUN0: Spec = runner(&[
     long("pipe", '\0', N),
 ]);
 
+/// `xvfb-run` (its `getopt --options +ae:f:hn:lp:s:w: --long …`).
+pub(crate) const XVFB_RUN: Spec = runner(&[
+    long("auto-servernum", 'a', N),
+    long("auto-display", 'd', N),
+    long("error-file", 'e', V),
+    long("auth-file", 'f', V),
+    long("help", 'h', N),
+    long("server-num", 'n', V),
+    long("listen-tcp", 'l', N),
+    long("xauth-protocol", 'p', V),
+    long("server-args", 's', V),
+    long("wait", 'w', V),
+]);
+
+/// OpenSSH `ssh-agent` (ssh-agent.c: `"cDdksE:a:O:P:t:"`, stopping at the
+/// command): `ssh-agent [OPTIONS] CMD…`.
+pub(crate) const SSH_AGENT: Spec = runner(&[
+    short("c", N),
+    short("D", N),
+    short("d", N),
+    short("k", N),
+    short("s", N),
+    short("E", V),
+    short("a", V),
+    short("O", V),
+    short("P", V),
+    short("t", V),
+]);
+
+/// `systemd-inhibit` (inhibit.c: `"+h"` and its long options).
+pub(crate) const SYSTEMD_INHIBIT: Spec = runner(&[
+    long("help", 'h', N),
+    long("version", '\0', N),
+    long("what", '\0', V),
+    long("who", '\0', V),
+    long("why", '\0', V),
+    long("mode", '\0', V),
+    long("list", '\0', N),
+    long("no-pager", '\0', N),
+    long("no-legend", '\0', N),
+    long("no-ask-password", '\0', N),
+]);
+
+/// libcgroup `cgexec` (cgexec.c: `"+g:sbhr:"`, `--sticky`).
+pub(crate) const CGEXEC: Spec = runner(&[
+    short("g", V),
+    long("sticky", '\0', N),
+    short("b", N),
+    short("r", V),
+    short("h", N),
+    long("help", '\0', N),
+]);
+
+/// util-linux `nsenter` (nsenter.c: `"+ahVt:m::u::i::n::p::C::U::T::S:G:r::w::W:eFZcN"`).
+pub(crate) const NSENTER: Spec = runner(&[
+    long("all", 'a', N),
+    long("help", 'h', N),
+    long("version", 'V', N),
+    long("target", 't', V),
+    long("mount", 'm', O),
+    long("uts", 'u', O),
+    long("ipc", 'i', O),
+    long("net", 'n', O),
+    long("pid", 'p', O),
+    long("cgroup", 'C', O),
+    long("user", 'U', O),
+    long("time", 'T', O),
+    long("setuid", 'S', V),
+    long("setgid", 'G', V),
+    long("preserve-credentials", '\0', N),
+    long("keep-caps", '\0', N),
+    long("root", 'r', O),
+    long("wd", 'w', O),
+    long("wdns", 'W', V),
+    long("env", 'e', N),
+    long("no-fork", 'F', N),
+    long("follow-context", 'Z', N),
+    long("join-cgroup", 'c', N),
+    long("user-parent", 'N', N),
+]);
+
+/// `daemonize` (daemonize.c: `"ac:e:E:l:o:p:u:v"`, stopping at the command).
+pub(crate) const DAEMONIZE: Spec = runner(&[
+    short("a", N),
+    short("c", V),
+    short("e", V),
+    short("E", V),
+    short("l", V),
+    short("o", V),
+    short("p", V),
+    short("u", V),
+    short("v", N),
+]);
+
+/// util-linux `setpriv` (setpriv.c: `"+dhV"` and its long options).
+pub(crate) const SETPRIV: Spec = runner(&[
+    long("dump", 'd', N),
+    long("help", 'h', N),
+    long("version", 'V', N),
+    long("nnp", '\0', N),
+    long("no-new-privs", '\0', N),
+    long("ambient-caps", '\0', V),
+    long("inh-caps", '\0', V),
+    long("bounding-set", '\0', V),
+    long("ruid", '\0', V),
+    long("euid", '\0', V),
+    long("rgid", '\0', V),
+    long("egid", '\0', V),
+    long("reuid", '\0', V),
+    long("regid", '\0', V),
+    long("clear-groups", '\0', N),
+    long("keep-groups", '\0', N),
+    long("init-groups", '\0', N),
+    long("groups", '\0', V),
+    long("securebits", '\0', V),
+    long("pdeathsig", '\0', V),
+    long("selinux-label", '\0', V),
+    long("apparmor-profile", '\0', V),
+    long("landlock-access", '\0', V),
+    long("landlock-rule", '\0', V),
+    long("seccomp-filter", '\0', V),
+    long("reset-env", '\0', N),
+    long("ptracer", '\0', V),
+]);
+
+/// util-linux `prlimit` (prlimit.c: `"+hp:o:vVc::d::e::f::i::l::m::n::q::r::s::t::u::x::y::"`).
+pub(crate) const PRLIMIT: Spec = runner(&[
+    long("help", 'h', N),
+    long("pid", 'p', V),
+    long("output", 'o', V),
+    long("noheadings", '\0', N),
+    long("raw", '\0', N),
+    long("verbose", '\0', N),
+    long("version", 'V', N),
+    long("as", 'v', O),
+    long("core", 'c', O),
+    long("data", 'd', O),
+    long("nice", 'e', O),
+    long("fsize", 'f', O),
+    long("sigpending", 'i', O),
+    long("memlock", 'l', O),
+    long("rss", 'm', O),
+    long("nofile", 'n', O),
+    long("msgqueue", 'q', O),
+    long("rtprio", 'r', O),
+    long("stack", 's', O),
+    long("cpu", 't', O),
+    long("nproc", 'u', O),
+    long("locks", 'x', O),
+    long("rttime", 'y', O),
+]);
+
 /// `at`/`batch` (at(1), at.c: `"q:f:t:MmbvlrdhVco:"`, permuting: `at now
 /// -f FILE`). `-f FILE` is the job, run by `/bin/sh`.
 pub(crate) const AT: Spec = Spec {

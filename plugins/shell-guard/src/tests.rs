@@ -4423,6 +4423,11 @@ fn runner_options_read_by_getopt() {
         "sudo -iu root pkill -STOP -f toolvet",
         "sudo --us=root --pres pkill -STOP -f toolvet",
         "doas -u root pkill -STOP -f toolvet",
+        "nsenter --tar 1 -m pkill -STOP -f toolvet",
+        "setpriv --reu 1000 pkill -STOP -f toolvet",
+        "prlimit --nof=10 pkill -STOP -f toolvet",
+        "systemd-inhibit --why x pkill -STOP -f toolvet",
+        "xvfb-run --server-a '-screen 0 1x1x8' pkill -STOP -f toolvet",
         "echo 1 | xargs --proc 2 -r pkill -STOP -f toolvet",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
@@ -4466,6 +4471,9 @@ fn runner_options_read_by_getopt() {
         "unshare -r make",
         "cpulimit -l 50 make",
         "runuser -u alice -- make",
+        "xvfb-run -a make",
+        "prlimit --nofile=1024 make",
+        "setpriv --no-new-privs make",
         "git ls-files -z | xargs -0 -n 10 grep -l TODO",
     ] {
         allow(cmd);
