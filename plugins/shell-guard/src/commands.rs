@@ -3270,6 +3270,9 @@ impl Analysis<'_> {
     /// with no COMMAND, each input is a command of its own
     /// (`parallel ::: "rm -rf ~"`).
     pub(crate) fn parallel(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Parallel {
+        if let Some(o) = runopts::abbreviated_value_option(args, PARALLEL_VALUE_OPTIONS) {
+            self.hold_options("parallel", &format!("`{o}`, an abbreviation"));
+        }
         let i = skip_options(args, PARALLEL_VALUE_OPTIONS);
         let rest = &args[i..];
         let is_sep = |a: &Field| matches!(a.text().as_str(), ":::" | ":::+" | "::::" | "::::+");

@@ -740,6 +740,14 @@ impl Analysis<'_> {
             return self.spec_command(spec, before, cmd, env, depth);
         }
         let mut operands = spec.operands;
+        // GNU `sem` reads its options with Perl's Getopt::Long, which
+        // takes unique abbreviations (`--jo 2`).
+        if spec.name == "sem"
+            && let Some(o) =
+                crate::runopts::abbreviated_value_option(&args[i.min(args.len())..], spec.values)
+        {
+            self.hold_options(spec.name, &format!("`{o}`, an abbreviation"));
+        }
         if let Some(g) = spec.getopt {
             let p = self.runner_options(spec.name, g, &args[i.min(args.len())..], false);
             i += p.end;
@@ -895,8 +903,12 @@ impl Analysis<'_> {
     /// `run-shell`, `display-popup`) and `send-keys`, which types into a
     /// shell. Several tmux commands may be joined with `;`.
     fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
-        // tmux's own options before the command.
-        let start = skip_options(args, &["-L", "-S", "-f", "-c", "-T"]);
+        // tmux's own options before the command; `-c TEXT` runs TEXT.
+        let p = self.runner_options("tmux", &crate::runopts::TMUX, args, false);
+        if let Some(text) = p.values("c").last() {
+            return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
+        }
+        let start = p.end;
         let mut out = Run::Done(Output::Unknown);
         for cmd in args[start.min(args.len())..].split(|a| matches!(a.text().as_str(), ";" | "\\;"))
         {

@@ -707,6 +707,52 @@ pub(crate) const PRLIMIT: Spec = runner(&[
     long("rttime", 'y', O),
 ]);
 
+/// `tmux` (tmux.c: `"2c:CDdf:hL:lNS:T:uUVv"`). `-c TEXT` runs TEXT with
+/// the default shell, as `sh -c` (tmux(1)).
+pub(crate) const TMUX: Spec = runner(&[
+    short("2", N),
+    short("c", V),
+    short("C", N),
+    short("D", N),
+    short("d", N),
+    short("f", V),
+    short("h", N),
+    short("L", V),
+    short("l", N),
+    short("N", N),
+    short("S", V),
+    short("T", V),
+    short("u", N),
+    short("U", N),
+    short("V", N),
+    short("v", N),
+]);
+
+/// A long option before the first operand written as an abbreviation of
+/// one of `values` (`--jo` for `--jobs`): Perl's Getopt::Long (GNU
+/// `parallel`, `sem`) takes any unique prefix, so its value is the next
+/// word, and a reader of exact spellings would take that value for the
+/// command.
+pub(crate) fn abbreviated_value_option(args: &[Field], values: &[&str]) -> Option<String> {
+    for a in args {
+        let t = a.text();
+        if t == "--" || !t.starts_with('-') {
+            return None;
+        }
+        if let Some(key) = t
+            .strip_prefix("--")
+            .filter(|k| !k.is_empty() && !k.contains('='))
+            && !values.contains(&t.as_str())
+            && values
+                .iter()
+                .any(|v| v.strip_prefix("--").is_some_and(|v| v.starts_with(key)))
+        {
+            return Some(t);
+        }
+    }
+    None
+}
+
 /// `at`/`batch` (at(1), at.c: `"q:f:t:MmbvlrdhVco:"`, permuting: `at now
 /// -f FILE`). `-f FILE` is the job, run by `/bin/sh`.
 pub(crate) const AT: Spec = Spec {
@@ -775,17 +821,22 @@ impl Analysis<'_> {
     ) -> Parsed {
         let p = getopt::parse(spec, args);
         if !p.problems.is_empty() && !allowed && (p.end < args.len() || spec.permute) {
-            self.report(
-                false,
-                "shell.eval-dynamic",
-                format!(
-                    "`{name}` is given an option the check does not know ({}), so which command it runs cannot be \
-                     placed. A person must approve it as it is; write the options as `{name}` documents them.",
-                    p.problems.join("; ")
-                ),
-            );
+            self.hold_options(name, &p.problems.join("; "));
         }
         p
+    }
+
+    /// Hold a call whose command cannot be placed because of option
+    /// `what` given to runner `name`.
+    pub(crate) fn hold_options(&mut self, name: &str, what: &str) {
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`{name}` is given an option the check does not know ({what}), so which command it runs cannot be \
+                 placed. A person must approve it as it is; write the options as `{name}` documents them."
+            ),
+        );
     }
 }
 

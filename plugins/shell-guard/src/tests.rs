@@ -4428,6 +4428,8 @@ fn runner_options_read_by_getopt() {
         "prlimit --nof=10 pkill -STOP -f toolvet",
         "systemd-inhibit --why x pkill -STOP -f toolvet",
         "xvfb-run --server-a '-screen 0 1x1x8' pkill -STOP -f toolvet",
+        "tmux -c 'pkill -STOP -f toolvet'",
+        "tmux -2uc 'pkill -STOP -f toolvet'",
         "echo 1 | xargs --proc 2 -r pkill -STOP -f toolvet",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
@@ -4444,6 +4446,9 @@ fn runner_options_read_by_getopt() {
         "at -z x now",
         // `--cl` is a prefix of `--class` and `--classdata`: ionice refuses it.
         "ionice --cl 3 ls",
+        // Perl Getopt::Long abbreviations of a value option.
+        "parallel --jo 2 echo ::: 1",
+        "sem --jo 2 echo hi",
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
@@ -4474,6 +4479,9 @@ fn runner_options_read_by_getopt() {
         "xvfb-run -a make",
         "prlimit --nofile=1024 make",
         "setpriv --no-new-privs make",
+        "parallel -j 2 echo ::: 1",
+        "parallel --jobs 2 echo ::: 1",
+        "tmux -L work new-session -d make",
         "git ls-files -z | xargs -0 -n 10 grep -l TODO",
     ] {
         allow(cmd);
