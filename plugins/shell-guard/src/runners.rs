@@ -578,6 +578,25 @@ fn spec_script(spec: &Spec, args: &[Field], i: usize) -> Option<Field> {
     })
 }
 
+/// Whether short-option cluster `word` (`-qp`) ends in an option of
+/// `values` that then takes the next word as its value, as getopt and
+/// clap read a cluster: the first value-taking letter takes the rest of
+/// the word, or the next word when it is last (`uv run -qp 3.12 CMD`).
+fn cluster_ends_in_value(word: &str, values: &[&str]) -> bool {
+    let Some(body) = word
+        .strip_prefix('-')
+        .filter(|b| b.len() > 1 && !b.starts_with('-'))
+    else {
+        return false;
+    };
+    for (k, c) in body.char_indices() {
+        if values.contains(&format!("-{c}").as_str()) {
+            return k + c.len_utf8() == body.len();
+        }
+    }
+    false
+}
+
 /// The value of option `opt` (or any of `opts`): the next word.
 fn value_of<'a>(args: &'a [Field], opts: &[&str]) -> Option<&'a Field> {
     let i = args
@@ -766,7 +785,7 @@ impl Analysis<'_> {
                     1
                 } else if spec.pairs.contains(&key) {
                     3
-                } else if spec.values.contains(&key) {
+                } else if spec.values.contains(&key) || cluster_ends_in_value(&t, spec.values) {
                     2
                 } else {
                     1
@@ -826,7 +845,7 @@ impl Analysis<'_> {
                     4
                 } else if spec.pairs.contains(&key) {
                     3
-                } else if spec.values.contains(&key) {
+                } else if spec.values.contains(&key) || cluster_ends_in_value(&t, spec.values) {
                     2
                 } else {
                     1

@@ -4430,6 +4430,7 @@ fn runner_options_read_by_getopt() {
         "xvfb-run --server-a '-screen 0 1x1x8' pkill -STOP -f toolvet",
         "tmux -c 'pkill -STOP -f toolvet'",
         "tmux -2uc 'pkill -STOP -f toolvet'",
+        "uv run -qp 3.12 pkill -STOP -f toolvet",
         "echo 1 | xargs --proc 2 -r pkill -STOP -f toolvet",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
         "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
