@@ -404,7 +404,7 @@ impl Analysis<'_> {
                 match name.as_str() {
                     "systemd-run" => self.unit_commands(&runopts::SYSTEMD_RUN, args, env, depth),
                     "run0" => self.unit_commands(&runopts::RUN0, args, env, depth),
-                    "systemctl" => self.systemctl_units(args, env, depth),
+                    "systemctl" => self.systemctl_units(args, env, depth, stdin),
                     "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => {
                         self.systemd_bus_call(&name, args)
                     }
@@ -833,15 +833,16 @@ impl Analysis<'_> {
         }
     }
 
-    /// `systemctl link|enable FILE`, or `systemctl start UNIT` after a unit
-    /// file was written in the same command (review s17 Q9: `printf
+    /// `systemctl link|enable FILE`, `systemctl edit --stdin UNIT`, or
+    /// `systemctl start UNIT` after a unit file was written in the same
+    /// command (review s17 Q9: `printf
     /// '[Service]\nExecStart=…' > /tmp/x.service && systemctl --user link
     /// /tmp/x.service && systemctl --user start x`): the Exec lines of each
     /// unit file written in the command, or by the run's file tools, are
     /// judged as the commands systemd runs. A unit file path given to a
     /// verb that adds it to the search path (`link`, `enable`, …) whose
     /// text is not known is held: what it runs cannot be read.
-    fn systemctl_units(&mut self, args: &[Field], env: &Env, depth: u32) {
+    fn systemctl_units(&mut self, args: &[Field], env: &Env, depth: u32, stdin: &Output) {
         /// Verbs that take unit file paths and make systemd load them.
         const LINKS: &[&str] = &[
             "link",
@@ -864,6 +865,24 @@ impl Analysis<'_> {
             "isolate",
         ];
         let texts: Vec<String> = args.iter().map(Field::text).collect();
+        // `systemctl edit --stdin UNIT`: the unit text (or drop-in) is
+        // standard input; without `--stdin` an editor writes it, which
+        // `$SYSTEMD_EDITOR`/`$EDITOR` may make any command.
+        if texts.iter().any(|t| t == "edit") {
+            match stdin {
+                Output::Static(text) if texts.iter().any(|t| t == "--stdin") => {
+                    for line in unit_exec_lines(text) {
+                        self.unit_setting(&line, env, depth, "systemctl edit");
+                    }
+                }
+                _ => self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    "`systemctl edit` writes a unit file (or drop-in) from an editor or from input the check \
+                     cannot read; the commands the unit runs cannot be checked. A person must approve it.",
+                ),
+            }
+        }
         let links = texts.iter().any(|t| LINKS.contains(&t.as_str()));
         if !links && !texts.iter().any(|t| RUNS.contains(&t.as_str())) {
             return;

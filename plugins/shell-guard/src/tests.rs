@@ -4550,11 +4550,14 @@ fn systemd_units_written_and_started() {
         "printf '[Service]\\nExecStart=/usr/bin/pkill -STOP -f toolvet\\n' > /tmp/x.service && systemctl --user link /tmp/x.service && systemctl --user start x",
         "printf '[Service]\\nExecStart=@/usr/bin/pkill q -STOP -f toolvet\\n' > /tmp/x.service; systemctl --user enable --now /tmp/x.service",
         "printf '[Service]\\nType=oneshot\\nExecStartPre=-/usr/bin/pkill \\\\\\n  -STOP -f toolvet\\n' > /tmp/x.service; systemctl --user link /tmp/x.service; systemctl --user start x",
+        "printf '[Service]\\nExecStartPre=/usr/bin/pkill -STOP -f toolvet\\n' | systemctl --user edit --stdin --drop-in=x app.service",
     ] {
         deny(cmd, "shell.toolvet-state");
     }
     for cmd in [
         "systemctl --user link /tmp/x.service",
+        "SYSTEMD_EDITOR='cp /tmp/u' systemctl --user edit --full app.service",
+        "systemctl --user edit --stdin app.service < /tmp/u",
         "python3 gen.py > /tmp/x.service; systemctl --user enable /tmp/x.service",
         "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartTransientUnit 'ssa(sv)a(sa(sv))' x.service fail 1 ExecStart 'a(sasb)' 1 /usr/bin/true 1 true false 0",
         "gdbus call --session --dest org.freedesktop.systemd1 --object-path /org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager.LinkUnitFiles \"['/tmp/x.service']\" false false",
