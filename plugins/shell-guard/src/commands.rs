@@ -2,7 +2,9 @@
 //! `timeout`, `xargs`, …) that are looked through to find the command that
 //! really runs.
 
+use crate::getopt;
 use crate::paths::Place;
+use crate::runopts;
 use crate::syntax::{self, Field, Output, Seg};
 use crate::walk::{self, Analysis, Binding, Cwd, Env, Target, dyn_field, fields_output};
 
@@ -233,25 +235,6 @@ fn flags(args: &[Field]) -> Flags {
     f
 }
 
-/// The options of `xargs` that take a value: what comes after them is the
-/// command xargs runs.
-const XARGS_VALUE_OPTIONS: &[&str] = &[
-    "-a",
-    "-d",
-    "-E",
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "--arg-file",
-    "--delimiter",
-    "--max-args",
-    "--max-procs",
-    "--max-chars",
-    "--max-lines",
-    "--process-slot-var",
-];
 /// At most this many words of a known `xargs` input are put into the
 /// command it runs; a longer input is left as unknown operands.
 const MAX_XARGS_WORDS: usize = 64;
@@ -262,39 +245,20 @@ const MAX_XARGS_WORDS: usize = 64;
 /// the single input line replaces R), so CMD is judged on them. Input read
 /// elsewhere (`-a FILE`), split in other ways (`-0`, `-d`), of several
 /// lines with a replace string, or too long stays unknown, as before.
-fn xargs_command(options: &[Field], cmd: &[Field], stdin: &Output) -> Vec<Field> {
+fn xargs_command(options: &getopt::Parsed, cmd: &[Field], stdin: &Output) -> Vec<Field> {
     let mut argv = cmd.to_vec();
     let Output::Static(text) = stdin else {
         return argv;
     };
-    let texts: Vec<String> = options.iter().map(Field::text).collect();
-    let other_input = texts.iter().any(|t| {
-        matches!(
-            t.as_str(),
-            "-a" | "-0" | "-d" | "--arg-file" | "--null" | "--delimiter"
-        ) || t.starts_with("--arg-file=")
-            || t.starts_with("--delimiter=")
-            || ((t.starts_with("-a") || t.starts_with("-d")) && !t.starts_with("--"))
-    });
+    // `-a FILE`, `-0`, `-d DELIM`: the input is another file, or split
+    // otherwise than into words.
+    let other_input = ["arg-file", "null", "delimiter"]
+        .iter()
+        .any(|o| options.has(o));
     if other_input || argv.is_empty() {
         return argv;
     }
-    // The replace string: `-I R`, `-IR`, `-i`/`--replace` (`{}`), `-iR`.
-    let mut replace: Option<String> = None;
-    for (k, t) in texts.iter().enumerate() {
-        if t == "-I" {
-            replace = texts.get(k + 1).cloned();
-        } else if let Some(r) = t.strip_prefix("-I") {
-            replace = Some(r.to_string());
-        } else if t == "-i" || t == "--replace" {
-            replace = Some("{}".to_string());
-        } else if let Some(r) = t
-            .strip_prefix("--replace=")
-            .or_else(|| t.strip_prefix("-i"))
-        {
-            replace = Some(r.to_string());
-        }
-    }
+    let replace = runopts::xargs_replace(options);
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() || words.len() > MAX_XARGS_WORDS {
         return argv;
@@ -437,77 +401,51 @@ impl Analysis<'_> {
             let args = &argv[1..];
             if !allowed {
                 self.process_control(&name, args);
-                if name == "systemd-run" {
-                    self.unit_commands(args, env, depth);
+                match name.as_str() {
+                    "systemd-run" => self.unit_commands(&runopts::SYSTEMD_RUN, args, env, depth),
+                    "run0" => self.unit_commands(&runopts::RUN0, args, env, depth),
+                    "systemctl" => self.systemctl_units(args, env, depth, stdin),
+                    "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => {
+                        self.systemd_bus_call(&name, args)
+                    }
+                    _ => {}
                 }
                 self.debugger_commands(&name, args, env, depth);
             }
             let rest: Option<Vec<Field>> = match name.as_str() {
                 "sudo" | "doas" | "pkexec" | "run0" => {
-                    let i = match name.as_str() {
-                        "sudo" => skip_options(
-                            args,
-                            &[
-                                "-u",
-                                "-g",
-                                "-C",
-                                "-D",
-                                "-h",
-                                "-p",
-                                "-r",
-                                "-t",
-                                "-T",
-                                "-U",
-                                "--user",
-                                "--group",
-                                "--chdir",
-                                "--host",
-                                "--prompt",
-                                "--role",
-                                "--type",
-                                "--close-from",
-                                "--command-timeout",
-                                "--other-user",
-                            ],
-                        ),
-                        "doas" => skip_options(args, &["-u", "-C"]),
-                        "pkexec" => skip_options(args, &["--user"]),
-                        _ => skip_options(
-                            args,
-                            &[
-                                "-u",
-                                "--user",
-                                "-g",
-                                "--group",
-                                "-D",
-                                "--chdir",
-                                "--description",
-                                "--slice-inherit",
-                                "--nice",
-                                "--setenv",
-                                "--property",
-                                "-p",
-                                "--unit",
-                                "--machine",
-                            ],
-                        ),
+                    // What the options say: (end of options, `-e`/`--edit`,
+                    // the agent's environment kept, the command run by a
+                    // shell).
+                    let (i, edit, keeps_env, via_shell) = match name.as_str() {
+                        "sudo" | "doas" => {
+                            let spec = if name == "sudo" {
+                                &runopts::SUDO
+                            } else {
+                                &runopts::DOAS
+                            };
+                            let p = self.runner_options(&name, spec, args, allowed);
+                            (
+                                p.end,
+                                p.has("edit"),
+                                p.has("E") || p.has("preserve-env"),
+                                ["shell", "login", "s"].iter().any(|o| p.has(o)),
+                            )
+                        }
+                        "run0" => {
+                            let p = self.runner_options(&name, &runopts::RUN0, args, allowed);
+                            (p.end, false, p.has("setenv"), p.has("via-shell"))
+                        }
+                        // pkexec reads exact spellings, not getopt.
+                        _ => (skip_options(args, &["--user", "-u"]), false, false, false),
                     };
-                    let opts = flags(&args[..i.min(args.len())]);
-                    if name == "sudo"
-                        && (opts.short.contains('e') || opts.long.iter().any(|l| l == "edit"))
-                    {
+                    if edit {
                         return Output::Unknown;
                     }
                     let rest = args[i.min(args.len())..].to_vec();
                     // `sudo -E`, `--preserve-env`, `run0 --setenv`: the
                     // agent's environment (`KUBECONFIG`, `DOCKER_HOST`)
                     // reaches the program, so no command is read-only.
-                    let keeps_env = opts.short.contains('E')
-                        || opts.long.iter().any(|l| {
-                            l == "preserve-env"
-                                || l.starts_with("preserve-env=")
-                                || l.starts_with("setenv")
-                        });
                     if self.opts.escalate_sudo
                         && !allowed
                         && (keeps_env || !crate::readonly::is_read_only(&rest))
@@ -521,11 +459,7 @@ impl Analysis<'_> {
                             ),
                         );
                     }
-                    if (opts.short.contains('s')
-                        || opts.short.contains('i')
-                        || opts.long.iter().any(|l| l == "shell" || l == "login"))
-                        && !rest.is_empty()
-                    {
+                    if via_shell && !rest.is_empty() {
                         // `sudo -s CMD` runs CMD through the shell.
                         let script = rest.iter().map(Field::text).collect::<Vec<_>>().join(" ");
                         let mut e = env.clone();
@@ -560,86 +494,60 @@ impl Analysis<'_> {
                     return Output::Unknown;
                 }
                 "env" => {
-                    let mut i = 0;
-                    let mut chdir: Option<Field> = None;
-                    let mut split: Option<Field> = None;
-                    while i < args.len() {
-                        let t = args[i].text();
-                        if t == "--" {
+                    let p = self.runner_options("env", &runopts::ENV, args, allowed);
+                    // `env -S TEXT`: env splits TEXT into words that take
+                    // its place and reads them as its own arguments (options,
+                    // assignments, the command).
+                    if let Some(f) = p.found.iter().find(|f| f.opt.name == "split-string") {
+                        let text = f.value.as_ref().map(Field::text).unwrap_or_default();
+                        let after = f.at
+                            + 1
+                            + usize::from(runopts::value_is_next(&runopts::ENV, &args[f.at]));
+                        let mut next = vec![Field::lit("env")];
+                        next.extend(args[..f.at].iter().cloned());
+                        next.extend(self.split_words(&text, env, depth));
+                        next.extend(args.get(after..).unwrap_or(&[]).iter().cloned());
+                        Some(next)
+                    } else {
+                        let mut i = p.end;
+                        // `env - CMD`: a lone `-` is `-i`.
+                        if args.get(i).is_some_and(|a| a.text() == "-") {
                             i += 1;
-                            break;
                         }
-                        if t == "-u" || t == "--unset" {
-                            i += 2;
-                            continue;
+                        let first_assign = i;
+                        // Then every word holding `=` is an assignment.
+                        while args.get(i).is_some_and(|a| a.text().contains('=')) {
+                            i += 1;
                         }
-                        if t == "-C" || t == "--chdir" {
-                            chdir = args.get(i + 1).cloned();
-                            i += 2;
-                            continue;
+                        let assigns = assignments_of(&args[first_assign..i]);
+                        let runs_shell =
+                            args.get(i).is_some_and(|a| is_shell(&base_name(&a.text())));
+                        self.code_variables(&assigns, env, depth, runs_shell);
+                        let rest = args[i..].to_vec();
+                        if rest.is_empty() {
+                            // `env` alone prints the environment.
+                            return Output::Secret;
                         }
-                        // A cluster of short options (`-iS'…'`, `-vC/`, `-0u X`):
-                        // `u`, `C` and `S` take the rest of the cluster, or the
-                        // next word; `S` ends the options.
-                        if t.len() > 2 && t.starts_with('-') && !t.starts_with("--") {
-                            let body = &t[1..];
-                            if let Some(at) = body.find(['u', 'C', 'S']) {
-                                let letter = body.as_bytes()[at];
-                                let rest = &body[at + 1..];
-                                let value = if rest.is_empty() {
-                                    i += 1;
-                                    args.get(i).cloned()
-                                } else {
-                                    Some(Field::lit(rest))
-                                };
-                                i += 1;
-                                match letter {
-                                    b'C' => chdir = value,
-                                    b'S' => {
-                                        split = value;
-                                        break;
-                                    }
-                                    _ => {}
-                                }
-                                continue;
+                        // `env -C DIR`, `env RCLONE_CONFIG_X_TYPE=… rclone`: the
+                        // command runs there, with those variables, as with
+                        // a prefix assignment (review s17 Q2).
+                        let chdir = p.values("chdir").last();
+                        let scoped: Vec<_> = assigns
+                            .iter()
+                            .filter(|(n, _)| walk::command_scoped(n))
+                            .collect();
+                        if chdir.is_some() || !scoped.is_empty() {
+                            let mut e = env.clone();
+                            if chdir.is_some() {
+                                self.change_dir(chdir, &mut e);
                             }
+                            for (n, v) in scoped {
+                                e.vars.insert(n.clone(), v.clone());
+                            }
+                            return self.exec(rest, &mut e, depth, stdin, via_xargs);
                         }
-                        if let Some(d) = t.strip_prefix("--chdir=") {
-                            chdir = Some(Field::lit(d));
-                        } else if t == "-S" || t == "--split-string" {
-                            split = args.get(i + 1).cloned();
-                            i += 2;
-                            break;
-                        } else if let Some(s) = t
-                            .strip_prefix("--split-string=")
-                            .or_else(|| t.strip_prefix("-S"))
-                        {
-                            split = Some(Field::lit(s));
-                            i += 1;
-                            break;
-                        } else if !t.starts_with('-') && !t.contains('=') {
-                            break;
-                        }
-                        i += 1;
+                        Some(rest)
                     }
-                    let assigns = assignments_of(&args[..i.min(args.len())]);
-                    let runs_shell = args.get(i).is_some_and(|a| is_shell(&base_name(&a.text())));
-                    self.code_variables(&assigns, env, depth, runs_shell);
-                    let mut rest = Vec::new();
-                    if let Some(s) = split {
-                        rest.extend(self.split_words(&s.text(), env, depth));
-                    }
-                    rest.extend(args[i.min(args.len())..].iter().cloned());
-                    if rest.is_empty() {
-                        // `env` alone prints the environment.
-                        return Output::Secret;
-                    }
-                    if let Some(d) = chdir {
-                        let mut e = env.clone();
-                        self.change_dir(Some(&d), &mut e);
-                        return self.exec(rest, &mut e, depth, stdin, via_xargs);
-                    }
-                    Some(rest)
                 }
                 "command" => {
                     let f = flags(
@@ -655,86 +563,56 @@ impl Analysis<'_> {
                 }
                 "builtin" | "nohup" | "nocache" | "unbuffer" | "fakeroot" | "catchsegv"
                 | "torsocks" | "then" | "do" => Some(args[skip_options(args, &[])..].to_vec()),
-                "exec" => Some(hashed(args[skip_options(args, &["-a"])..].to_vec(), env)),
-                "time" => {
-                    Some(args[skip_options(args, &["-f", "-o", "--format", "--output"])..].to_vec())
+                "exec" => {
+                    let p = self.runner_options("exec", &runopts::EXEC, args, allowed);
+                    Some(hashed(args[p.end..].to_vec(), env))
                 }
+                "time" => Some(
+                    args[self
+                        .runner_options("time", &runopts::TIME, args, allowed)
+                        .end..]
+                        .to_vec(),
+                ),
                 "nice" => {
-                    let mut i = 0;
-                    while let Some(a) = args.get(i) {
-                        let t = a.text();
-                        if t == "-n" || t == "--adjustment" {
-                            i += 2;
-                        } else if t.starts_with('-') && t != "--" {
-                            i += 1;
-                        } else {
-                            if t == "--" {
-                                i += 1;
-                            }
-                            break;
-                        }
-                    }
-                    Some(args[i.min(args.len())..].to_vec())
+                    let words = runopts::nice_words(args);
+                    let p = self.runner_options("nice", &runopts::NICE, &words, allowed);
+                    Some(words[p.end..].to_vec())
                 }
-                "ionice" => Some(
-                    args[skip_options(
-                        args,
-                        &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
-                    )..]
-                        .to_vec(),
-                ),
-                "setsid" | "stdbuf" => Some(
-                    args[skip_options(
-                        args,
-                        &["-i", "-o", "-e", "--input", "--output", "--error"],
-                    )..]
-                        .to_vec(),
-                ),
-                "strace" | "ltrace" => Some(
-                    args[skip_options(
-                        args,
-                        &[
-                            "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-P", "-S", "-X",
-                            "-O", "-U",
-                        ],
-                    )..]
-                        .to_vec(),
-                ),
+                // With `-p`, `-P` or `-u` ionice's operands are ids.
+                "ionice" => {
+                    let p = self.runner_options("ionice", &runopts::IONICE, args, allowed);
+                    (!["pid", "pgid", "uid"].iter().any(|o| p.has(o)))
+                        .then(|| args[p.end..].to_vec())
+                }
+                "setsid" | "stdbuf" | "strace" | "ltrace" | "systemd-run" => {
+                    let spec = match name.as_str() {
+                        "setsid" => &runopts::SETSID,
+                        "stdbuf" => &runopts::STDBUF,
+                        "strace" => &runopts::STRACE,
+                        "ltrace" => &runopts::LTRACE,
+                        _ => &runopts::SYSTEMD_RUN,
+                    };
+                    Some(args[self.runner_options(&name, spec, args, allowed).end..].to_vec())
+                }
                 "proxychains" | "proxychains4" => {
                     Some(args[skip_options(args, &["-f"])..].to_vec())
                 }
                 "caffeinate" => Some(args[skip_options(args, &["-t", "-w"])..].to_vec()),
-                "systemd-run" => Some(
-                    args[skip_options(
-                        args,
-                        &[
-                            "-p",
-                            "-E",
-                            "-u",
-                            "-M",
-                            "-H",
-                            "--unit",
-                            "--description",
-                            "--slice",
-                            "--property",
-                            "--setenv",
-                            "--uid",
-                            "--gid",
-                            "--working-directory",
-                            "--nice",
-                            "--machine",
-                            "--host",
-                        ],
-                    )..]
-                        .to_vec(),
-                ),
-                "timeout" => {
-                    let i = skip_options(args, &["-s", "-k", "--signal", "--kill-after"]);
-                    Some(args.get(i + 1..).map(<[Field]>::to_vec).unwrap_or_default())
-                }
-                "chrt" | "taskset" => {
-                    let i = skip_options(args, &[]);
-                    Some(args.get(i + 1..).map(<[Field]>::to_vec).unwrap_or_default())
+                // `timeout DURATION CMD`, `chrt PRIORITY CMD`, `taskset MASK
+                // CMD`: one operand before the command. `chrt -p`/`-m` and
+                // `taskset -p` act on a running process or print: no command.
+                "timeout" | "chrt" | "taskset" => {
+                    let spec = match name.as_str() {
+                        "timeout" => &runopts::TIMEOUT,
+                        "chrt" => &runopts::CHRT,
+                        _ => &runopts::TASKSET,
+                    };
+                    let p = self.runner_options(&name, spec, args, allowed);
+                    (!p.has("pid") && !p.has("max")).then(|| {
+                        args.get(p.end + 1..)
+                            .map(<[Field]>::to_vec)
+                            .unwrap_or_default()
+                    })
                 }
                 "busybox" | "toybox" => {
                     let i = skip_options(args, &[]);
@@ -756,17 +634,16 @@ impl Analysis<'_> {
                 },
                 "xargs" => {
                     via_xargs = true;
-                    self.xargs_input_as_code(args);
+                    let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
+                    self.xargs_input_as_code(&p, &args[p.end..]);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);
-                    let start = skip_options(args, XARGS_VALUE_OPTIONS);
-                    Some(xargs_command(&args[..start], &args[start..], stdin))
+                    Some(xargs_command(&p, &args[p.end..], stdin))
                 }
                 "watch" => {
-                    let i = skip_options(args, &["-n", "--interval", "-d", "-q", "--equexit"]);
-                    let f = flags(&args[..i]);
-                    let rest = args[i..].to_vec();
-                    if f.short.contains('x') || f.long.iter().any(|l| l == "exec") {
+                    let p = self.runner_options("watch", &runopts::WATCH, args, allowed);
+                    let rest = args[p.end..].to_vec();
+                    if p.has("exec") {
                         Some(rest)
                     } else {
                         let script = rest.iter().map(Field::text).collect::<Vec<_>>().join(" ");
@@ -775,8 +652,8 @@ impl Analysis<'_> {
                     }
                 }
                 "flock" => {
-                    let i = skip_options(args, &["-w", "-E", "--timeout", "--conflict-exit-code"]);
-                    let after_file = args.get(i + 1..).unwrap_or(&[]);
+                    let p = self.runner_options("flock", &runopts::FLOCK, args, allowed);
+                    let after_file = args.get(p.end + 1..).unwrap_or(&[]);
                     match after_file.first().map(Field::text).as_deref() {
                         Some("-c") | Some("--command") => {
                             if let Some(s) = after_file.get(1) {
@@ -832,37 +709,11 @@ impl Analysis<'_> {
     /// `… | xargs -I{} sh -c '{}'`, `xargs -I% %`: the input lines become
     /// the program or the script, which the analysis cannot see; judged as
     /// `eval` of an unknown script.
-    fn xargs_input_as_code(&mut self, args: &[Field]) {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        let mut replace: Option<String> = None;
-        let mut i = 0;
-        while let Some(t) = texts.get(i) {
-            if t == "-I" || t == "--replace" {
-                replace = texts.get(i + 1).cloned();
-                i += 2;
-                continue;
-            }
-            if let Some(r) = t
-                .strip_prefix("--replace=")
-                .or_else(|| t.strip_prefix("-I"))
-            {
-                replace = Some(if r.is_empty() {
-                    "{}".into()
-                } else {
-                    r.to_string()
-                });
-            } else if t == "-i" {
-                replace = Some("{}".into());
-            } else if let Some(r) = t.strip_prefix("-i") {
-                replace = Some(r.to_string());
-            }
-            i += 1;
-        }
-        let Some(r) = replace.filter(|r| !r.is_empty()) else {
+    fn xargs_input_as_code(&mut self, options: &getopt::Parsed, cmd: &[Field]) {
+        let Some(r) = runopts::xargs_replace(options).filter(|r| !r.is_empty()) else {
             return;
         };
-        let start = skip_options(args, XARGS_VALUE_OPTIONS);
-        let cmd = &texts[start.min(texts.len())..];
+        let cmd: Vec<String> = cmd.iter().map(Field::text).collect();
         let Some(first) = cmd.first() else { return };
         let program = base_name(first);
         let code_after = |flags: &[&str]| {
@@ -966,43 +817,191 @@ impl Analysis<'_> {
         self.script(&field.text(), &mut e, depth + 1, stdin)
     }
 
-    /// `systemd-run -p ExecStart=CMD …`, `--property=ExecStopPost=CMD`: a
-    /// unit property that runs a command, judged as that command (review
-    /// s15 N1b: `systemd-run -p ExecStart="pkill -f hook" true`).
-    fn unit_commands(&mut self, args: &[Field], env: &Env, depth: u32) {
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        for (i, t) in texts.iter().enumerate() {
-            let value = if t == "-p" || t == "--property" {
-                texts.get(i + 1).map(String::as_str)
-            } else {
-                t.strip_prefix("--property=")
-                    .or_else(|| t.strip_prefix("-p").filter(|v| !v.is_empty()))
-            };
-            let Some((key, cmd)) = value.and_then(|v| v.split_once('=')) else {
-                continue;
-            };
-            if key.trim().starts_with("Exec") {
-                let raw = cmd.trim_start_matches(['-', '@', '+', '!', ':']);
-                // systemd decodes C escapes (`\x6c`, `\154`, `\u006c`,
-                // `\s`) and `%` specifiers in Exec lines (review s16 P5):
-                // judge the decoded command, and hold any line that needs
-                // decoding, whose words the shell reading cannot place.
-                let (cmd, escaped, specifier) = systemd_unescape(raw);
-                let mut e = env.clone();
-                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-                if escaped || specifier {
-                    self.report(
-                        false,
-                        "shell.eval-dynamic",
-                        format!(
-                            "`systemd-run` runs `{raw}`, written with {}: systemd decodes them before it runs the \
-                             command, so the check cannot read it word for word. A person must approve; write the \
-                             command without escapes.",
-                            if escaped { "backslash escapes" } else { "`%` specifiers" }
-                        ),
-                    );
-                }
+    /// `systemd-run -p ExecStart=CMD …`, `--property=ExecStopPost=CMD`,
+    /// `-qpExecStartPre=CMD`, `--prop=…`, `--socket-property=…`: a unit
+    /// property that runs a command, judged as that command (review s15
+    /// N1b, s17 Q4). The options are read by systemd-run's own table, so
+    /// clusters and unique prefixes of `--property` are seen.
+    fn unit_commands(&mut self, spec: &getopt::Spec, args: &[Field], env: &Env, depth: u32) {
+        let p = getopt::parse(spec, args);
+        for f in &p.found {
+            if runopts::SYSTEMD_RUN_PROPERTIES.contains(&f.opt.name)
+                && let Some(v) = &f.value
+            {
+                self.unit_setting(&v.text(), env, depth, "systemd-run");
             }
+        }
+    }
+
+    /// `systemctl link|enable FILE`, `systemctl edit --stdin UNIT`, or
+    /// `systemctl start UNIT` after a unit file was written in the same
+    /// command (review s17 Q9: `printf
+    /// '[Service]\nExecStart=…' > /tmp/x.service && systemctl --user link
+    /// /tmp/x.service && systemctl --user start x`): the Exec lines of each
+    /// unit file written in the command, or by the run's file tools, are
+    /// judged as the commands systemd runs. A unit file path given to a
+    /// verb that adds it to the search path (`link`, `enable`, …) whose
+    /// text is not known is held: what it runs cannot be read.
+    fn systemctl_units(&mut self, args: &[Field], env: &Env, depth: u32, stdin: &Output) {
+        /// Verbs that take unit file paths and make systemd load them.
+        const LINKS: &[&str] = &[
+            "link",
+            "enable",
+            "reenable",
+            "preset",
+            "add-wants",
+            "add-requires",
+        ];
+        /// Verbs after which systemd runs or loads units.
+        const RUNS: &[&str] = &[
+            "start",
+            "restart",
+            "try-restart",
+            "reload-or-restart",
+            "try-reload-or-restart",
+            "reload",
+            "daemon-reload",
+            "daemon-reexec",
+            "isolate",
+        ];
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        // `systemctl edit --stdin UNIT`: the unit text (or drop-in) is
+        // standard input; without `--stdin` an editor writes it, which
+        // `$SYSTEMD_EDITOR`/`$EDITOR` may make any command.
+        if texts.iter().any(|t| t == "edit") {
+            match stdin {
+                Output::Static(text) if texts.iter().any(|t| t == "--stdin") => {
+                    for line in unit_exec_lines(text) {
+                        self.unit_setting(&line, env, depth, "systemctl edit");
+                    }
+                }
+                _ => self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    "`systemctl edit` writes a unit file (or drop-in) from an editor or from input the check \
+                     cannot read; the commands the unit runs cannot be checked. A person must approve it.",
+                ),
+            }
+        }
+        let links = texts.iter().any(|t| LINKS.contains(&t.as_str()));
+        if !links && !texts.iter().any(|t| RUNS.contains(&t.as_str())) {
+            return;
+        }
+        let units: Vec<String> = env
+            .written
+            .values()
+            .filter_map(|w| match w {
+                walk::Written::Text(t) if unit_exec_lines(t).next().is_some() => Some(t.clone()),
+                _ => None,
+            })
+            .collect();
+        for text in &units {
+            for line in unit_exec_lines(text) {
+                self.unit_setting(&line, env, depth, "systemctl");
+            }
+        }
+        if !links {
+            return;
+        }
+        for path in texts
+            .iter()
+            .filter(|t| !t.starts_with('-') && t.contains('/'))
+        {
+            let known = matches!(
+                env.written.get(&env.file_key(path)),
+                Some(walk::Written::Text(_))
+            );
+            if !known {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`systemctl` links the unit file `{path}` into systemd's search path; the commands it runs \
+                         (its `Exec…=` lines) are not known here, so they cannot be checked. A person must approve it."
+                    ),
+                );
+            }
+        }
+    }
+
+    /// A D-Bus call to systemd's manager that starts a transient unit or
+    /// links unit files (`busctl call org.freedesktop.systemd1 …
+    /// StartTransientUnit … ExecStart …`, `gdbus call … Manager.LinkUnitFiles`,
+    /// `dbus-send --dest=org.freedesktop.systemd1 …`): the command the unit
+    /// runs is given in D-Bus's typed argument syntax, which the check
+    /// does not read, so the call is held (review s17 Q9).
+    fn systemd_bus_call(&mut self, name: &str, args: &[Field]) {
+        const METHODS: &[&str] = &[
+            "StartTransientUnit",
+            "LinkUnitFiles",
+            "EnableUnitFiles",
+            "EnableUnitFilesWithFlags",
+            "ReenableUnitFiles",
+            "PresetUnitFiles",
+            "PresetUnitFilesWithMode",
+            "PresetAllUnitFiles",
+            "AddDependencyUnitFiles",
+            "SetUnitProperties",
+            "Reload",
+        ];
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let systemd = texts.iter().any(|t| t.contains("systemd1"));
+        let method = texts.iter().find_map(|t| {
+            let last = t.rsplit('.').next().unwrap_or(t);
+            METHODS.iter().find(|m| **m == last)
+        });
+        if let (true, Some(m)) = (systemd, method) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` calls systemd's `{m}` over D-Bus: it makes systemd run or load unit commands given in \
+                     D-Bus argument syntax, which the check does not read. A person must approve it; use \
+                     `systemd-run` with the command written out."
+                ),
+            );
+        }
+    }
+
+    /// One unit setting `KEY=VALUE` (a `systemd-run` property, a line of a
+    /// unit file): an `Exec…=` line is judged as the command systemd runs.
+    pub(crate) fn unit_setting(&mut self, setting: &str, env: &Env, depth: u32, via: &str) {
+        let Some((key, line)) = setting.split_once('=') else {
+            return;
+        };
+        if !key.trim().starts_with("Exec") {
+            return;
+        }
+        let Some(raw) = exec_line_command(line) else {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{via}` runs `{}` with an Exec prefix the check does not model, so the command systemd runs \
+                     cannot be read. A person must approve it as it is.",
+                    line.trim()
+                ),
+            );
+            return;
+        };
+        // systemd decodes C escapes (`\x6c`, `\154`, `\u006c`, `\s`) and
+        // `%` specifiers in Exec lines (review s16 P5): judge the decoded
+        // command, and hold any line that needs decoding, whose words the
+        // shell reading cannot place.
+        let (cmd, escaped, specifier) = systemd_unescape(&raw);
+        let mut e = env.clone();
+        self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+        if escaped || specifier {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{via}` runs `{raw}`, written with {}: systemd decodes them before it runs the \
+                     command, so the check cannot read it word for word. A person must approve; write the \
+                     command without escapes.",
+                    if escaped { "backslash escapes" } else { "`%` specifiers" }
+                ),
+            );
         }
     }
 
@@ -3275,6 +3274,9 @@ impl Analysis<'_> {
     /// with no COMMAND, each input is a command of its own
     /// (`parallel ::: "rm -rf ~"`).
     pub(crate) fn parallel(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Parallel {
+        if let Some(o) = runopts::abbreviated_value_option(args, PARALLEL_VALUE_OPTIONS) {
+            self.hold_options("parallel", &format!("`{o}`, an abbreviation"));
+        }
         let i = skip_options(args, PARALLEL_VALUE_OPTIONS);
         let rest = &args[i..];
         let is_sep = |a: &Field| matches!(a.text().as_str(), ":::" | ":::+" | "::::" | "::::+");
@@ -3475,6 +3477,82 @@ fn mktemp_output(args: &[Field]) -> Output {
         None => "tmp.XXXXXXXXXX".to_string(),
     };
     Output::Static(format!("{}/{name}\n", dir.trim_end_matches('/')))
+}
+
+/// The `Exec…=` settings of unit file text (systemd.syntax(7)): lines
+/// continued with a trailing backslash joined, comments skipped.
+fn unit_exec_lines(text: &str) -> impl Iterator<Item = String> + '_ {
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for l in text.lines() {
+        let l = l.trim();
+        if cur.is_empty() && (l.starts_with('#') || l.starts_with(';')) {
+            continue;
+        }
+        match l.strip_suffix('\\') {
+            Some(part) => {
+                cur.push_str(part);
+                cur.push(' ');
+            }
+            None => {
+                cur.push_str(l);
+                lines.push(std::mem::take(&mut cur));
+            }
+        }
+    }
+    lines.push(cur);
+    lines.into_iter().filter(|l| {
+        l.split_once('=')
+            .is_some_and(|(k, _)| k.trim().starts_with("Exec"))
+    })
+}
+
+/// The command of an Exec line without its prefix (systemd.service(5),
+/// "Command lines"): `-`, `:`, `+`, `!` and `!!` change how the command
+/// runs, not what runs; with `@` the word after the executable is argv[0]
+/// and the executable runs with the words after it (review s17 Q13:
+/// `@/usr/bin/pkill q -STOP -f toolvet` runs pkill with `-STOP -f
+/// toolvet`), so that word is dropped. `None` for a prefix this reading
+/// does not model (another character, `@` without argv[0]).
+fn exec_line_command(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    let body = line.trim_start_matches(['-', '@', '+', '!', ':']);
+    let prefix = &line[..line.len() - body.len()];
+    if body.starts_with(|c: char| {
+        !(c.is_alphanumeric() || matches!(c, '/' | '.' | '_' | '$' | '%' | '"' | '\''))
+    }) {
+        return None;
+    }
+    if !prefix.contains('@') {
+        return Some(body.to_string());
+    }
+    let (exe, after) = shell_word_split(body)?;
+    let (_argv0, args) = shell_word_split(after)?;
+    Some(format!("{exe} {args}"))
+}
+
+/// The first word of `text` (quotes kept) and the text after it.
+fn shell_word_split(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim_start();
+    if text.is_empty() {
+        return None;
+    }
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (k, c) in text.char_indices() {
+        match (quote, c) {
+            _ if escaped => escaped = false,
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => escaped = true,
+            (Some('"'), '"') => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c.is_whitespace() => return Some((&text[..k], &text[k..])),
+            (None, _) => {}
+        }
+    }
+    Some((text, ""))
 }
 
 /// An Exec*= line as systemd decodes it (systemd.syntax(7)): C escapes

@@ -23,6 +23,7 @@ pub mod programs;
 pub mod readonly;
 pub mod removers;
 pub mod runners;
+pub mod runopts;
 pub mod selfstate;
 pub mod sinks;
 pub mod syntax;

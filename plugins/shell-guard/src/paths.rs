@@ -133,7 +133,10 @@ pub fn uri_path(text: &str) -> Option<String> {
         }
         return Some(r.to_string());
     } else if text.starts_with(':') {
-        return rclone_connection_path(text);
+        return match rclone_place(text, &|_, _| None)? {
+            RcloneAt::Local(p) => p.into_iter().next(),
+            _ => None,
+        };
     } else {
         return None;
     };
@@ -157,13 +160,115 @@ pub fn uri_path(text: &str) -> Option<String> {
     Some(String::from_utf8_lossy(&out).into_owned())
 }
 
-/// The local path an rclone connection string names (review s16 P3):
-/// `:local:/p`, `:local,nounc=true:/p`, `:local:../p` (relative to the
-/// working directory, returned relative), `:alias,remote=DIR:p` (DIR/p,
-/// DIR itself read the same way); other backends (`:s3:bucket`) are not
-/// local.
-fn rclone_connection_path(text: &str) -> Option<String> {
-    let rest = text.strip_prefix(':')?;
+/// Where an rclone path's files are (review s16 P3, s17 Q2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RcloneAt {
+    /// These local paths (relative to the working directory when
+    /// relative): one, or one per `union` upstream on this machine.
+    Local(Vec<String>),
+    /// A backend known to keep its files elsewhere (`:s3:bucket`, a
+    /// remote defined in rclone.conf, which the check cannot read).
+    Remote,
+    /// A backend the check cannot place: an unknown type, or a network
+    /// backend pointed at this machine.
+    Unknown,
+}
+
+/// rclone's backend types that keep their files away from this machine
+/// (rclone.org/overview: every storage system but `local`, the wrappers
+/// and the network file protocols that may name this machine).
+const RCLONE_REMOTE_TYPES: &[&str] = &[
+    "acd",
+    "azureblob",
+    "azurefiles",
+    "b2",
+    "box",
+    "cloudinary",
+    "drive",
+    "dropbox",
+    "fichier",
+    "filefabric",
+    "filescom",
+    "gcs",
+    "gofile",
+    "google cloud storage",
+    "google photos",
+    "gphotos",
+    "hidrive",
+    "http",
+    "iclouddrive",
+    "imagekit",
+    "internetarchive",
+    "jottacloud",
+    "koofr",
+    "linkbox",
+    "mailru",
+    "mega",
+    "memory",
+    "netstorage",
+    "onedrive",
+    "opendrive",
+    "oracleobjectstorage",
+    "pcloud",
+    "pikpak",
+    "pixeldrain",
+    "premiumizeme",
+    "protondrive",
+    "putio",
+    "qingstor",
+    "quatrix",
+    "s3",
+    "sharefile",
+    "storj",
+    "tardigrade",
+    "sugarsync",
+    "swift",
+    "ulozto",
+    "uptobox",
+    "yandex",
+    "zoho",
+];
+
+/// Network file protocols: remote unless their host is this machine.
+const RCLONE_NETWORK_TYPES: &[&str] = &["sftp", "ftp", "smb", "webdav", "hdfs", "seafile", "sia"];
+
+/// Wrapper backends and the parameter naming the remote(s) they store
+/// their files in (rclone docs of each: `remote=` is another rclone
+/// path, a local directory included; `upstreams=` a space-separated list).
+const RCLONE_WRAPPERS: &[(&str, &str)] = &[
+    ("alias", "remote"),
+    ("chunker", "remote"),
+    ("hasher", "remote"),
+    ("crypt", "remote"),
+    ("compress", "remote"),
+    ("cache", "remote"),
+    ("union", "upstreams"),
+    ("combine", "upstreams"),
+];
+
+/// A parameter of a remote defined outside the text (`RCLONE_CONFIG_X_TYPE`
+/// in the environment): `(remote name, parameter)` to its value.
+pub type RcloneVars<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
+
+/// Where rclone path `text` is: `:BACKEND[,K=V…]:PATH` (on the fly),
+/// `NAME[,K=V…]:PATH` (a named remote: its type and parameters from
+/// `vars`, else rclone.conf). `None` when `text` is a plain local path.
+/// Wrappers are followed through their `remote=`/`upstreams=` to the
+/// directory they store in, recursively; parameter values may be quoted
+/// with `"` or `'` (a doubled quote inside stands for one), as rclone's
+/// connection strings are.
+pub fn rclone_place(text: &str, vars: RcloneVars) -> Option<RcloneAt> {
+    rclone_place_depth(text, vars, 0)
+}
+
+fn rclone_place_depth(text: &str, vars: RcloneVars, depth: u32) -> Option<RcloneAt> {
+    if depth > 8 {
+        return Some(RcloneAt::Unknown);
+    }
+    let (on_the_fly, rest) = match text.strip_prefix(':') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
     // The backend and its parameters end at the first `:` outside quotes.
     let mut quote = None;
     let mut end = None;
@@ -180,40 +285,193 @@ fn rclone_connection_path(text: &str) -> Option<String> {
     }
     let end = end?;
     let (spec, path) = (&rest[..end], &rest[end + 1..]);
-    let mut parts = spec.split(',');
-    let backend = parts.next()?.trim().to_ascii_lowercase();
+    let mut parts = rclone_params(spec).into_iter();
+    let (first, _) = parts.next()?;
+    let params: Vec<(String, String)> = parts.collect();
+    let name = first.trim().to_string();
+    if !on_the_fly
+        && (name.is_empty()
+            || name.starts_with('-')
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_.- @+".contains(c)))
+    {
+        return None;
+    }
+    let param = |key: &str| -> Option<String> {
+        params
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .or_else(|| (!on_the_fly).then(|| vars(&name, key)).flatten())
+    };
+    let backend = if on_the_fly {
+        Some(name.to_ascii_lowercase())
+    } else {
+        vars(&name, "type").map(|t| t.trim().to_ascii_lowercase())
+    };
     let join = |dir: &str, path: &str| {
         if path.is_empty() {
             dir.to_string()
-        } else if path.starts_with('/') && dir.is_empty() {
+        } else if dir.is_empty() {
             path.to_string()
         } else {
-            format!("{}/{}", dir.trim_end_matches('/'), path)
+            format!(
+                "{}/{}",
+                dir.trim_end_matches('/'),
+                path.trim_start_matches('/')
+            )
         }
     };
-    match backend.as_str() {
-        "local" => Some(if path.is_empty() {
+    let wrapper = |key: &str| -> RcloneAt {
+        let Some(value) = param(key) else {
+            return RcloneAt::Unknown;
+        };
+        let upstreams: Vec<String> = if key == "upstreams" {
+            rclone_words(&value)
+        } else {
+            vec![value]
+        };
+        let mut found = RcloneAt::Remote;
+        let mut local = Vec::new();
+        for up in upstreams {
+            // `combine`: `DIRNAME=REMOTE`, the path's first part choosing it.
+            let (sub, up) = match up.split_once('=') {
+                Some((d, r)) if !d.contains([':', '/']) => (Some(d.to_string()), r.to_string()),
+                _ => (None, up),
+            };
+            let inner_path = match &sub {
+                Some(d) => match path.trim_start_matches('/').split_once('/') {
+                    Some((first, after)) if first == d => after.to_string(),
+                    None if path.trim_start_matches('/') == d => String::new(),
+                    // Another upstream's directory, or the root holding them.
+                    _ if path.trim_matches('/').is_empty() => String::new(),
+                    _ => continue,
+                },
+                None => path.to_string(),
+            };
+            // `union`: an upstream may end in `:ro`, `:nc` or `:writeback`.
+            let up = ["ro", "nc", "writeback"]
+                .iter()
+                .find_map(|m| up.strip_suffix(&format!(":{m}")))
+                .map_or(up.clone(), str::to_string);
+            let at = rclone_place_depth(&up, vars, depth + 1)
+                .unwrap_or_else(|| RcloneAt::Local(vec![up.clone()]));
+            match at {
+                RcloneAt::Local(dirs) => local.extend(dirs.iter().map(|d| join(d, &inner_path))),
+                RcloneAt::Unknown => found = RcloneAt::Unknown,
+                RcloneAt::Remote => {}
+            }
+        }
+        if local.is_empty() {
+            found
+        } else {
+            RcloneAt::Local(local)
+        }
+    };
+    Some(match backend.as_deref() {
+        Some("local") => RcloneAt::Local(vec![if path.is_empty() {
             ".".into()
         } else {
             path.to_string()
-        }),
-        "alias" => {
-            let remote = parts.find_map(|p| {
-                let (k, v) = p.split_once('=')?;
-                (k.trim().eq_ignore_ascii_case("remote"))
-                    .then(|| v.trim().trim_matches(['\'', '"']))
-            })?;
-            let dir = if remote.starts_with(':') || remote.starts_with("local:") {
-                uri_path(remote)?
-            } else if remote.contains(':') {
-                return None;
-            } else {
-                remote.to_string()
-            };
-            Some(join(&dir, path))
+        }]),
+        Some(b) if RCLONE_REMOTE_TYPES.contains(&b) => {
+            // A remote-storing backend given a wrapper's parameter keeps
+            // its files remote; only the wrappers read `remote=`.
+            RcloneAt::Remote
         }
-        _ => None,
+        Some(b) if RCLONE_NETWORK_TYPES.contains(&b) => {
+            let host = param("host").or_else(|| param("url")).unwrap_or_default();
+            let host = host.to_ascii_lowercase();
+            let local = host.is_empty()
+                || ["localhost", "127.", "[::1]", "::1", "0.0.0.0", "[::]"]
+                    .iter()
+                    .any(|h| host.contains(h));
+            if local {
+                RcloneAt::Unknown
+            } else {
+                RcloneAt::Remote
+            }
+        }
+        Some(b) => match RCLONE_WRAPPERS.iter().find(|(w, _)| *w == b) {
+            Some((_, key)) => wrapper(key),
+            None => RcloneAt::Unknown,
+        },
+        // A remote of rclone.conf: its type is not known here. A wrapper's
+        // parameter given on the command line points it at that place; an
+        // absolute path may be on this machine (a local or alias remote).
+        None => {
+            if param("remote").is_some() {
+                wrapper("remote")
+            } else if param("upstreams").is_some() {
+                wrapper("upstreams")
+            } else if path.starts_with('/') {
+                RcloneAt::Local(vec![path.to_string()])
+            } else {
+                RcloneAt::Remote
+            }
+        }
+    })
+}
+
+/// The `NAME=VALUE` parameters of a connection string's spec
+/// (`chunker,remote="a,b",hash_type=md5`), split at commas outside
+/// quotes, values unquoted (a doubled quote inside stands for one); the
+/// first entry is the backend or remote name (value empty). Keys are
+/// lower case, `-` read as `_`, as rclone reads them.
+fn rclone_params(spec: &str) -> Vec<(String, String)> {
+    let mut items = vec![String::new()];
+    let mut quote: Option<char> = None;
+    let mut chars = spec.chars().peekable();
+    while let Some(c) = chars.next() {
+        let cur = items.last_mut().expect("never empty");
+        match (quote, c) {
+            (Some(q), c) if c == q && chars.peek() == Some(&q) => {
+                chars.next();
+                cur.push(q);
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => quote = Some(c),
+            (None, ',') => items.push(String::new()),
+            (None, c) => cur.push(c),
+        }
     }
+    let mut out = vec![(items.remove(0), String::new())];
+    for item in items.iter().filter(|i| !i.trim().is_empty()) {
+        let (k, v) = item.split_once('=').unwrap_or((item, "true"));
+        out.push((
+            k.trim().to_ascii_lowercase().replace('-', "_"),
+            v.to_string(),
+        ));
+    }
+    out
+}
+
+/// The words of a space-separated parameter value (`upstreams="/a /b:ro"`),
+/// quotes kept apart as rclone's config reader does.
+fn rclone_words(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in value.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// Fold a relative path lexically without knowing where it starts. Returns

@@ -55,6 +55,11 @@ struct Spec {
     /// (`watchexec CMD…`, `bun exec TEXT`), or each one a shell text of
     /// its own (`hyperfine 'A' 'B'`, `concurrently 'A' 'B'`).
     shell: Shell,
+    /// The program's getopt table, for a runner that reads its options
+    /// with getopt (clusters, unique long prefixes): its options are read
+    /// by it instead of `values`, and an option it lacks holds the call
+    /// (review s17 Q14).
+    getopt: Option<&'static crate::getopt::Spec>,
 }
 
 /// How a [`Spec`] runner runs its operands.
@@ -81,6 +86,15 @@ const fn spec(
         after_dashdash: false,
         runs_operands: true,
         shell: Shell::Argv,
+        getopt: None,
+    }
+}
+
+/// A runner that reads its options with getopt, by table `g`.
+const fn getopt_spec(name: &'static str, g: &'static crate::getopt::Spec) -> Spec {
+    Spec {
+        getopt: Some(g),
+        ..spec(name, &[], &[])
     }
 }
 
@@ -247,37 +261,12 @@ const SPECS: &[Spec] = &[
             ],
         )
     },
-    spec(
-        "xvfb-run",
-        &[],
-        &[
-            "-n",
-            "--server-num",
-            "-s",
-            "--server-args",
-            "-e",
-            "--error-file",
-            "-f",
-            "--auth-file",
-            "-p",
-            "--xauth-protocol",
-            "-w",
-            "--wait",
-        ],
-    ),
+    getopt_spec("xvfb-run", &crate::runopts::XVFB_RUN),
     spec("dbus-launch", &[], &["--config-file", "--autolaunch"]),
-    spec("ssh-agent", &[], &["-a", "-E", "-t", "-P", "-O"]),
-    spec(
-        "systemd-inhibit",
-        &[],
-        &["--what", "--who", "--why", "--mode"],
-    ),
-    spec("cgexec", &[], &["-g"]),
-    spec(
-        "nsenter",
-        &[],
-        &["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w"],
-    ),
+    getopt_spec("ssh-agent", &crate::runopts::SSH_AGENT),
+    getopt_spec("systemd-inhibit", &crate::runopts::SYSTEMD_INHIBIT),
+    getopt_spec("cgexec", &crate::runopts::CGEXEC),
+    getopt_spec("nsenter", &crate::runopts::NSENTER),
     Spec {
         pairs: &[
             "--bind",
@@ -367,11 +356,7 @@ const SPECS: &[Spec] = &[
         ],
     ),
     spec("with-contenv", &[], &[]),
-    spec(
-        "daemonize",
-        &[],
-        &["-c", "-e", "-E", "-l", "-o", "-p", "-u"],
-    ),
+    getopt_spec("daemonize", &crate::runopts::DAEMONIZE),
     Spec {
         after_dashdash: true,
         runs_operands: false,
@@ -385,23 +370,8 @@ const SPECS: &[Spec] = &[
         operands: 1,
         ..spec("envdir", &[], &[])
     },
-    spec(
-        "setpriv",
-        &[],
-        &[
-            "--reuid",
-            "--regid",
-            "--groups",
-            "--inh-caps",
-            "--ambient-caps",
-            "--bounding-set",
-            "--securebits",
-            "--pdeathsig",
-            "--selinux-label",
-            "--apparmor-profile",
-        ],
-    ),
-    spec("prlimit", &[], &["-p", "--pid"]),
+    getopt_spec("setpriv", &crate::runopts::SETPRIV),
+    getopt_spec("prlimit", &crate::runopts::PRLIMIT),
     // `entr -s TEXT`: the shell text is run by `$SHELL -c`.
     Spec {
         shell_flags: &["-s"],
@@ -608,6 +578,25 @@ fn spec_script(spec: &Spec, args: &[Field], i: usize) -> Option<Field> {
     })
 }
 
+/// Whether short-option cluster `word` (`-qp`) ends in an option of
+/// `values` that then takes the next word as its value, as getopt and
+/// clap read a cluster: the first value-taking letter takes the rest of
+/// the word, or the next word when it is last (`uv run -qp 3.12 CMD`).
+fn cluster_ends_in_value(word: &str, values: &[&str]) -> bool {
+    let Some(body) = word
+        .strip_prefix('-')
+        .filter(|b| b.len() > 1 && !b.starts_with('-'))
+    else {
+        return false;
+    };
+    for (k, c) in body.char_indices() {
+        if values.contains(&format!("-{c}").as_str()) {
+            return k + c.len_utf8() == body.len();
+        }
+    }
+    false
+}
+
 /// The value of option `opt` (or any of `opts`): the next word.
 fn value_of<'a>(args: &'a [Field], opts: &[&str]) -> Option<&'a Field> {
     let i = args
@@ -677,40 +666,42 @@ impl Analysis<'_> {
                 Run::Command(cmd)
             }
             "dbus-run-session" => rest(skip_options(args, &["--config-file", "--dbus-daemon"])),
-            "unshare" => rest(skip_options(
-                args,
-                &[
-                    "-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd",
-                ],
-            )),
+            "unshare" => {
+                let p = self.runner_options(name, &crate::runopts::UNSHARE, args, false);
+                rest(p.end)
+            }
             // `faketime '2020-01-01' CMD`: the first operand is the time.
             "faketime" => rest(skip_options(args, &["-m", "-f"]) + 1),
             // `cpulimit -l 10 [--] CMD…` runs CMD (review s16 P6); with
             // `-p`/`-e`/`-P` it limits a running process (see
             // `process_control`) and runs nothing.
-            "cpulimit" => rest(skip_options(
-                args,
-                &[
-                    "-l", "-p", "-e", "-P", "-c", "-s", "--limit", "--pid", "--exe", "--path",
-                    "--cpu", "--signal",
-                ],
-            )),
-            "runuser" => match value_of(args, &["-c", "--command"]) {
-                Some(script) => {
-                    Run::Done(self.run_script_field(script, env, depth, stdin, "runuser -c"))
+            "cpulimit" => {
+                let p = self.runner_options(name, &crate::runopts::CPULIMIT, args, false);
+                rest(p.end)
+            }
+            "runuser" => {
+                let p = self.runner_options(name, &crate::runopts::RUNUSER, args, false);
+                let script = p.found.iter().rev().find_map(|f| {
+                    matches!(f.opt.name, "command" | "session-command")
+                        .then(|| f.value.clone())
+                        .flatten()
+                });
+                match script {
+                    Some(script) => {
+                        Run::Done(self.run_script_field(&script, env, depth, stdin, "runuser -c"))
+                    }
+                    // `runuser [-] USER CMD…` without `-u`: the first
+                    // operand is the user (a lone `-` is `--login`).
+                    None => {
+                        let mut operands = p.operands.iter().map(|&k| &args[k]).peekable();
+                        if operands.peek().is_some_and(|a| a.text() == "-") {
+                            operands.next();
+                        }
+                        let skip = usize::from(!p.has("user"));
+                        Run::Command(operands.skip(skip).cloned().collect())
+                    }
                 }
-                None => {
-                    let i = skip_options(
-                        args,
-                        &["-u", "-g", "-G", "--user", "--group", "--supp-group"],
-                    );
-                    // `runuser USER CMD…` without `-u`: the first operand is the user.
-                    let user_first = !args[..i]
-                        .iter()
-                        .any(|a| matches!(a.text().as_str(), "-u" | "--user"));
-                    rest(i + usize::from(user_first))
-                }
-            },
+            }
             "sg" => match value_of(args, &["-c"]) {
                 Some(script) => {
                     Run::Done(self.run_script_field(script, env, depth, stdin, "sg -c"))
@@ -721,7 +712,8 @@ impl Analysis<'_> {
                 }
             },
             "at" | "batch" => {
-                if let Some(file) = value_of(args, &["-f"]) {
+                let p = self.runner_options(name, &crate::runopts::AT, args, false);
+                if let Some(file) = p.values("f").last() {
                     self.program_file(name, file, env, depth);
                 } else {
                     self.stdin_program(name, stdin, env, depth, true);
@@ -767,7 +759,21 @@ impl Analysis<'_> {
             return self.spec_command(spec, before, cmd, env, depth);
         }
         let mut operands = spec.operands;
-        while let Some(a) = args.get(i) {
+        // GNU `sem` reads its options with Perl's Getopt::Long, which
+        // takes unique abbreviations (`--jo 2`).
+        if spec.name == "sem"
+            && let Some(o) =
+                crate::runopts::abbreviated_value_option(&args[i.min(args.len())..], spec.values)
+        {
+            self.hold_options(spec.name, &format!("`{o}`, an abbreviation"));
+        }
+        if let Some(g) = spec.getopt {
+            let p = self.runner_options(spec.name, g, &args[i.min(args.len())..], false);
+            i += p.end;
+            i += operands;
+            operands = 0;
+        }
+        while let Some(a) = args.get(i).filter(|_| spec.getopt.is_none()) {
             let t = a.text();
             if t == "--" {
                 i += 1;
@@ -779,7 +785,7 @@ impl Analysis<'_> {
                     1
                 } else if spec.pairs.contains(&key) {
                     3
-                } else if spec.values.contains(&key) {
+                } else if spec.values.contains(&key) || cluster_ends_in_value(&t, spec.values) {
                     2
                 } else {
                     1
@@ -839,7 +845,7 @@ impl Analysis<'_> {
                     4
                 } else if spec.pairs.contains(&key) {
                     3
-                } else if spec.values.contains(&key) {
+                } else if spec.values.contains(&key) || cluster_ends_in_value(&t, spec.values) {
                     2
                 } else {
                     1
@@ -916,8 +922,12 @@ impl Analysis<'_> {
     /// `run-shell`, `display-popup`) and `send-keys`, which types into a
     /// shell. Several tmux commands may be joined with `;`.
     fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
-        // tmux's own options before the command.
-        let start = skip_options(args, &["-L", "-S", "-f", "-c", "-T"]);
+        // tmux's own options before the command; `-c TEXT` runs TEXT.
+        let p = self.runner_options("tmux", &crate::runopts::TMUX, args, false);
+        if let Some(text) = p.values("c").last() {
+            return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
+        }
+        let start = p.end;
         let mut out = Run::Done(Output::Unknown);
         for cmd in args[start.min(args.len())..].split(|a| matches!(a.text().as_str(), ";" | "\\;"))
         {
@@ -1373,28 +1383,41 @@ impl Analysis<'_> {
         }
         for a in args {
             let t = a.text();
-            let remote_path = (name == "rclone")
-                .then(|| t.split_once(':'))
-                .flatten()
-                .filter(|(remote, _)| {
-                    !remote.is_empty()
-                        && !remote.starts_with('-')
-                        && remote
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || "_.- ".contains(c))
-                });
-            let field = if let Some((remote, path)) = remote_path
-                && let Some(p) = rclone_remote_path(remote, path, env)
-            {
-                // `REMOTE:/p`: a remote defined in rclone's config or the
-                // environment (`RCLONE_CONFIG_X_TYPE=local`) may be the
-                // local disk; an alias defined in the environment is its
-                // directory (review s16 P3).
-                Field::lit(p)
+            let rclone = (name == "rclone" && !t.starts_with('-'))
+                .then(|| {
+                    crate::paths::rclone_place(&t, &|remote, key| rclone_var(env, remote, key))
+                })
+                .flatten();
+            let fields: Vec<Field> = if let Some(at) = rclone {
+                // `REMOTE:PATH`, `:BACKEND,…:PATH`: where rclone puts the
+                // files, through wrappers (`:chunker,remote=DIR:`,
+                // `:union,upstreams=DIR:`) and remotes defined in the
+                // environment (review s16 P3, s17 Q2). A backend the check
+                // cannot place is held when the command writes or deletes.
+                match at {
+                    crate::paths::RcloneAt::Local(ps) => ps.into_iter().map(Field::lit).collect(),
+                    crate::paths::RcloneAt::Remote => continue,
+                    crate::paths::RcloneAt::Unknown => {
+                        if rclone_writes(args) {
+                            self.report(
+                                false,
+                                "shell.toolvet-state",
+                                format!(
+                                    "`rclone` writes or deletes through `{t}`, a backend whose files the check cannot \
+                                     place (an unknown type, a wrapper without a known remote, or a network backend \
+                                     pointed at this machine): it may replace toolvet's policy or state. A person must \
+                                     approve it."
+                                ),
+                            );
+                            return;
+                        }
+                        continue;
+                    }
+                }
             } else if !t.starts_with('-') {
-                a.clone()
+                vec![a.clone()]
             } else if let Some((_, v)) = t.split_once('=') {
-                Field::lit(v)
+                vec![Field::lit(v)]
             } else if t.len() > 2
                 && !t.starts_with("--")
                 && (t[2..].starts_with('/') || t[2..].starts_with('~'))
@@ -1403,85 +1426,92 @@ impl Analysis<'_> {
                 let v = &t[2..];
                 match v.strip_prefix('~') {
                     Some(rest) if rest.is_empty() || rest.starts_with('/') => match &self.home {
-                        Some(h) => Field::lit(format!("{h}{rest}")),
+                        Some(h) => vec![Field::lit(format!("{h}{rest}"))],
                         None => continue,
                     },
-                    _ => Field::lit(v),
+                    _ => vec![Field::lit(v)],
                 }
             } else {
                 continue;
             };
-            let Some(abs) = self.abs_path(&field, env) else {
-                continue;
-            };
-            let is_state = |p: &str| {
-                self.state
-                    .guard_rail(p)
-                    .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
-            };
-            let held = if is_state(&abs) {
-                Some(abs.clone())
-            } else {
-                self.rail_just_within(&abs).filter(|g| is_state(g))
-            };
-            if let Some(guarded) = held {
-                let what = if guarded == abs {
-                    format!("`{t}`, toolvet's own state")
-                } else {
-                    format!("`{t}`, which holds toolvet's state `{guarded}`")
+            for field in fields {
+                let Some(abs) = self.abs_path(&field, env) else {
+                    continue;
                 };
-                self.report(
-                    false,
-                    "shell.toolvet-state",
-                    format!(
-                        "`{name}` is a program this check does not know, given {what}: it may move, replace or fill \
-                         it, which resets or changes what toolvet decides (a moved hooks state directory starts \
-                         every run limit again). A person must approve; leave toolvet's policy and state as they are."
-                    ),
-                );
-                return;
+                let is_state = |p: &str| {
+                    self.state
+                        .guard_rail(p)
+                        .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
+                };
+                let held = if is_state(&abs) {
+                    Some(abs.clone())
+                } else {
+                    self.rail_just_within(&abs).filter(|g| is_state(g))
+                };
+                if let Some(guarded) = held {
+                    let what = if guarded == abs {
+                        format!("`{t}`, toolvet's own state")
+                    } else {
+                        format!("`{t}`, which holds toolvet's state `{guarded}`")
+                    };
+                    self.report(
+                        false,
+                        "shell.toolvet-state",
+                        format!(
+                            "`{name}` is a program this check does not know, given {what}: it may move, replace or fill \
+                             it, which resets or changes what toolvet decides (a moved hooks state directory starts \
+                             every run limit again). A person must approve; leave toolvet's policy and state as they are."
+                        ),
+                    );
+                    return;
+                }
             }
         }
     }
 }
 
-/// The local path an rclone named-remote operand `REMOTE:PATH` may name:
-/// an absolute PATH (rclone.conf or the environment may make REMOTE the
-/// local disk, or an alias of `/`), and for a remote defined in the
-/// command's environment (`RCLONE_CONFIG_X_TYPE=local`, `…_TYPE=alias` with
-/// `…_REMOTE=DIR`) a relative PATH placed as rclone places it (review s16
-/// P3).
-fn rclone_remote_path(remote: &str, path: &str, env: &Env) -> Option<String> {
-    let key = remote.to_ascii_uppercase().replace(['-', '.', ' '], "_");
-    let var = |suffix: &str| {
-        env.vars
-            .get(&format!("RCLONE_CONFIG_{key}_{suffix}"))
-            .and_then(Field::static_text)
-    };
-    match var("TYPE").map(|t| t.to_ascii_lowercase()).as_deref() {
-        Some("local") => Some(if path.is_empty() {
-            ".".into()
-        } else {
-            path.to_string()
-        }),
-        Some("alias") => {
-            let dir = var("REMOTE")?;
-            let dir = if dir.starts_with(':') || dir.starts_with("local:") {
-                crate::paths::uri_path(&dir)?
-            } else {
-                dir
-            };
-            Some(if path.is_empty() {
-                dir
-            } else {
-                format!(
-                    "{}/{}",
-                    dir.trim_end_matches('/'),
-                    path.trim_start_matches('/')
-                )
-            })
-        }
-        _ if path.starts_with('/') => Some(path.to_string()),
-        _ => None,
-    }
+/// Parameter `key` of rclone remote `remote` defined in the command's
+/// environment (`RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=DIR`;
+/// rclone upper-cases the name and reads `-`, `.` and spaces as `_`).
+fn rclone_var(env: &Env, remote: &str, key: &str) -> Option<String> {
+    let name = remote.to_ascii_uppercase().replace(['-', '.', ' '], "_");
+    env.vars
+        .get(&format!(
+            "RCLONE_CONFIG_{name}_{}",
+            key.to_ascii_uppercase()
+        ))
+        .and_then(Field::static_text)
+}
+
+/// rclone's commands that only read or list (rclone.org/commands); any
+/// other command, or none recognised, may write or delete.
+const RCLONE_READS: &[&str] = &[
+    "ls",
+    "lsl",
+    "lsd",
+    "lsf",
+    "lsjson",
+    "cat",
+    "size",
+    "check",
+    "checksum",
+    "cryptcheck",
+    "md5sum",
+    "sha1sum",
+    "hashsum",
+    "tree",
+    "about",
+    "version",
+    "listremotes",
+    "obscure",
+    "help",
+    "authorize",
+    "genautocomplete",
+    "completion",
+];
+
+/// Whether an rclone command line may write or delete files.
+fn rclone_writes(args: &[Field]) -> bool {
+    let verb = args.iter().map(Field::text).find(|t| !t.starts_with('-'));
+    !verb.is_some_and(|v| RCLONE_READS.contains(&v.as_str()))
 }

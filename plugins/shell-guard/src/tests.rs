@@ -5070,3 +5070,274 @@ fn s17_fuser_clusters_and_mounts() {
         allow(cmd);
     }
 }
+
+// review s17 Q14 (runner options read by each runner's getopt table)
+/// Review s17 Q14: a runner's option that takes a value, written in a
+/// spelling the exact-spelling readers did not know (`env -a NAME`,
+/// `timeout --sig TERM`, `--kill-a 5`, `nice --adj 5`, `at -fFILE`), made
+/// the value read as the program. Each runner is read by its getopt table;
+/// an option the table does not know holds the call.
+#[test]
+fn runner_options_read_by_getopt() {
+    for cmd in [
+        "env -a q pkill -STOP -f toolvet",
+        "env --argv0 q pkill -STOP -f toolvet",
+        "env -ia q pkill -STOP -f toolvet",
+        "env -u FOO -C /tmp pkill -STOP -f toolvet",
+        "env --ch /tmp pkill -STOP -f toolvet",
+        "env -S'-a q pkill -STOP -f toolvet'",
+        "env - FOO=1 pkill -STOP -f toolvet",
+        "timeout --sig TERM 10 pkill -STOP -f toolvet",
+        "timeout --kill-a 5 10 pkill -STOP -f toolvet",
+        "timeout -vk5 -s KILL 10 pkill -STOP -f toolvet",
+        "while :; do timeout --sig TERM 10 pkill -STOP -f toolvet; done >/dev/null 2>&1 &",
+        "nice --adj 5 pkill -STOP -f toolvet",
+        "nice -n -5 pkill -STOP -f toolvet",
+        "nice -5 pkill -STOP -f toolvet",
+        "nice --10 pkill -STOP -f toolvet",
+        "ionice --classd 7 -c2 pkill -STOP -f toolvet",
+        "stdbuf --out=0 -eL pkill -STOP -f toolvet",
+        "setsid -fw pkill -STOP -f toolvet",
+        "chrt --idle 0 pkill -STOP -f toolvet",
+        "chrt --sched-run 5 -d 0 pkill -STOP -f toolvet",
+        "taskset -c 0 pkill -STOP -f toolvet",
+        "strace -fqo /dev/null pkill -STOP -f toolvet",
+        "strace --str 64 -o /dev/null pkill -STOP -f toolvet",
+        "/usr/bin/time -f %e pkill -STOP -f toolvet",
+        "/usr/bin/time --app -o /tmp/t pkill -STOP -f toolvet",
+        "exec -la q pkill -STOP -f toolvet",
+        "flock -w 5 /tmp/l pkill -STOP -f toolvet",
+        "flock --time 5 /tmp/l pkill -STOP -f toolvet",
+        "watch -xn 5 pkill -STOP -f toolvet",
+        "systemd-run --user --desc x pkill -STOP -f toolvet",
+        "echo 1 | xargs --max-a 1 pkill -STOP -f toolvet",
+        "unshare --w /tmp pkill -STOP -f toolvet",
+        "unshare -rw/tmp pkill -STOP -f toolvet",
+        "cpulimit --lim 10 pkill -STOP -f toolvet",
+        "runuser -u alice --supp wheel -- pkill -STOP -f toolvet",
+        "runuser alice --comm 'pkill -STOP -f toolvet'",
+        "sudo --chd /tmp pkill -STOP -f toolvet",
+        "sudo -iu root pkill -STOP -f toolvet",
+        "sudo --us=root --pres pkill -STOP -f toolvet",
+        "doas -u root pkill -STOP -f toolvet",
+        "nsenter --tar 1 -m pkill -STOP -f toolvet",
+        "setpriv --reu 1000 pkill -STOP -f toolvet",
+        "prlimit --nof=10 pkill -STOP -f toolvet",
+        "systemd-inhibit --why x pkill -STOP -f toolvet",
+        "xvfb-run --server-a '-screen 0 1x1x8' pkill -STOP -f toolvet",
+        "tmux -c 'pkill -STOP -f toolvet'",
+        "tmux -2uc 'pkill -STOP -f toolvet'",
+        "uv run -qp 3.12 pkill -STOP -f toolvet",
+        "echo 1 | xargs --proc 2 -r pkill -STOP -f toolvet",
+        "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at -f/tmp/j now",
+        "printf 'pkill -STOP -f toolvet\\n' > /tmp/j; at now -f /tmp/j",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    // An option the table does not know: where the command starts cannot
+    // be placed, so the call is held.
+    for cmd in [
+        "env --frobnicate q pkill -STOP -f toolvet",
+        "timeout --frob 5 10 ls",
+        "nice -z 5 ls",
+        "systemd-run --user --frob x ls",
+        "at -z x now",
+        // `--cl` is a prefix of `--class` and `--classdata`: ionice refuses it.
+        "ionice --cl 3 ls",
+        // Perl Getopt::Long abbreviations of a value option.
+        "parallel --jo 2 echo ::: 1",
+        "sem --jo 2 echo hi",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "timeout 10 cargo test",
+        "timeout -s INT 5 make",
+        "timeout --signal=TERM 5 make",
+        "nice -n 5 make",
+        "nice make",
+        "env FOO=1 make",
+        "env -u FOO make",
+        "env -u",
+        "timeout",
+        "env",
+        "stdbuf -oL make",
+        "setsid -f make",
+        "ionice -c3 make",
+        "chrt -i 0 make",
+        "taskset -c 0 make",
+        "/usr/bin/time -v make",
+        "strace -f -o trace.txt ./a.out",
+        "watch -n 5 ls",
+        "flock /tmp/l make",
+        "git ls-files | xargs --max-a 20 wc -l",
+        "unshare -r make",
+        "cpulimit -l 50 make",
+        "runuser -u alice -- make",
+        "xvfb-run -a make",
+        "prlimit --nofile=1024 make",
+        "setpriv --no-new-privs make",
+        "parallel -j 2 echo ::: 1",
+        "parallel --jobs 2 echo ::: 1",
+        "tmux -L work new-session -d make",
+        "git ls-files -z | xargs -0 -n 10 grep -l TODO",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q4 (systemd-run properties read by its getopt table)
+/// Review s17 Q4: `systemd-run` properties written as `--prop=`,
+/// `--proper VALUE`, `-qp VALUE`, `-qpVALUE`, or through the units it adds
+/// (`--socket-property`), are read as the commands they run.
+#[test]
+fn systemd_run_properties_read_by_getopt() {
+    for cmd in [
+        "systemd-run --user --on-active=1s --on-unit-active=1s -qp 'ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user --prop='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user --proper 'ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user -qpExecStartPre='/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "systemd-run --user --socket-property='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' --socket-property=ListenStream=1 /bin/true",
+        "run0 --prop='ExecStartPre=/usr/bin/pkill -STOP -f toolvet' /bin/true",
+        "run0 --chd /tmp pkill -STOP -f toolvet",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    allow("systemd-run --user -qp MemoryMax=1G --prop=CPUQuota=50% make");
+}
+
+// review s17 Q13 (systemd's `@` Exec prefix)
+/// Review s17 Q13: with the `@` Exec prefix the word after the executable
+/// is its argv[0]; the executable runs with the words after that.
+#[test]
+fn systemd_exec_at_prefix() {
+    deny(
+        "systemd-run --user --on-active=1s -p 'ExecStartPre=@/usr/bin/pkill q -STOP -f toolvet' /bin/true",
+        "shell.toolvet-state",
+    );
+    deny(
+        "systemd-run --user -p \"ExecStart=@/bin/sh q -c 'rm -rf ~'\" /bin/true",
+        "shell.rm-home",
+    );
+    deny(
+        "systemd-run --user -p \"ExecStart=-@/bin/sh 'a b' -c 'rm -rf ~'\" /bin/true",
+        "shell.rm-home",
+    );
+    // A prefix the reading does not model, or `@` without argv[0]: held.
+    escalate(
+        "systemd-run --user -p 'ExecStart=|/bin/echo hi' /bin/true",
+        "shell.eval-dynamic",
+    );
+    escalate(
+        "systemd-run --user -p 'ExecStart=@/bin/true' /bin/true",
+        "shell.eval-dynamic",
+    );
+    allow("systemd-run --user -p 'ExecStart=@/bin/echo echo hi' /bin/true");
+    allow("systemd-run --user -p 'ExecStartPre=-/bin/echo hi' /bin/true");
+}
+
+// review s17 Q9 (unit files written and started, D-Bus transient units)
+/// Review s17 Q9: a unit file written in the command and linked, enabled
+/// or started runs its Exec lines, judged as those commands; a unit file
+/// path of unknown text given to `systemctl link|enable`, and a D-Bus call
+/// making systemd start a transient unit or link unit files, are held.
+#[test]
+fn systemd_units_written_and_started() {
+    for cmd in [
+        "printf '[Service]\\nExecStart=/usr/bin/pkill -STOP -f toolvet\\n' > /tmp/x.service && systemctl --user link /tmp/x.service && systemctl --user start x",
+        "printf '[Service]\\nExecStart=@/usr/bin/pkill q -STOP -f toolvet\\n' > /tmp/x.service; systemctl --user enable --now /tmp/x.service",
+        "printf '[Service]\\nType=oneshot\\nExecStartPre=-/usr/bin/pkill \\\\\\n  -STOP -f toolvet\\n' > /tmp/x.service; systemctl --user link /tmp/x.service; systemctl --user start x",
+        "printf '[Service]\\nExecStartPre=/usr/bin/pkill -STOP -f toolvet\\n' | systemctl --user edit --stdin --drop-in=x app.service",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    for cmd in [
+        "systemctl --user link /tmp/x.service",
+        "SYSTEMD_EDITOR='cp /tmp/u' systemctl --user edit --full app.service",
+        "systemctl --user edit --stdin app.service < /tmp/u",
+        "python3 gen.py > /tmp/x.service; systemctl --user enable /tmp/x.service",
+        "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartTransientUnit 'ssa(sv)a(sa(sv))' x.service fail 1 ExecStart 'a(sasb)' 1 /usr/bin/true 1 true false 0",
+        "gdbus call --session --dest org.freedesktop.systemd1 --object-path /org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager.LinkUnitFiles \"['/tmp/x.service']\" false false",
+        "dbus-send --session --print-reply --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.EnableUnitFiles array:string:/tmp/x.service boolean:false boolean:false",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "systemctl --user start app.service",
+        "systemctl --user enable app.service",
+        "systemctl --user daemon-reload",
+        "printf '[Service]\\nExecStart=/usr/bin/echo hi\\n' > /tmp/x.service && systemctl --user link /tmp/x.service",
+        "busctl --user list",
+        "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager ListUnits",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s17 Q2 (rclone overlay backends)
+/// Review s17 Q2: rclone's wrapper backends store their files in the
+/// remote they name (`:chunker,remote=DIR:`, `:hasher,…`, `:union,upstreams=DIR:`,
+/// `:combine,upstreams=x=DIR:`, crypt/compress/cache), inline, through
+/// the environment (`RCLONE_CONFIG_X_…`, also set by `env`) or nested and
+/// quoted: followed to that directory. A backend that cannot be placed is
+/// held when rclone writes or deletes.
+#[test]
+fn rclone_overlay_backends() {
+    let state = StatePaths {
+        state: vec![
+            "/home/alice/.local/state/toolvet".into(),
+            "/home/alice/pol/policy.toml".into(),
+        ],
+        secret: vec![],
+    };
+    let v = |cmd: &str| {
+        let d = analyze_with_state(
+            cmd,
+            &opts(),
+            Some(CWD),
+            Some("/home/alice"),
+            Facts::default(),
+            state.clone(),
+        );
+        (d.kind().to_string(), d.rule().map(str::to_string))
+    };
+    for cmd in [
+        "rclone copyto /tmp/evil.toml ':chunker,remote=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':hasher,remote=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':union,upstreams=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':union,upstreams=\"/tmp/a /home/alice/pol:nc\":policy.toml'",
+        "rclone copyto /tmp/evil.toml ':combine,upstreams=x=/home/alice/pol:x/policy.toml'",
+        "rclone copyto /tmp/evil.toml ':crypt,remote=/home/alice/pol,password=x:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':compress,remote=/home/alice/pol:policy.toml'",
+        "RCLONE_CONFIG_X_TYPE=chunker RCLONE_CONFIG_X_REMOTE=/home/alice/pol rclone copyto /tmp/evil.toml x:policy.toml",
+        "RCLONE_CONFIG_X_TYPE=union RCLONE_CONFIG_X_UPSTREAMS=/home/alice/pol rclone copyto /tmp/evil.toml x:policy.toml",
+        "env RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=/home/alice/pol rclone copyto /tmp/evil.toml x:policy.toml",
+        "rclone purge ':chunker,remote=/home/alice:pol'",
+        "RCLONE_CONFIG_X_TYPE=alias RCLONE_CONFIG_X_REMOTE=:chunker,remote=/home/alice/pol: rclone copyto /tmp/evil.toml x:policy.toml",
+        "rclone copyto /tmp/evil.toml ':alias,remote=\":local,nounc=true:/home/alice/pol\":policy.toml'",
+        "rclone copyto /tmp/evil.toml ':alias,remote=\":alias,remote=/home/alice:\":pol/policy.toml'",
+        "rclone copyto /tmp/evil.toml 'x,remote=/home/alice/pol:policy.toml'",
+        // Not placeable, and written: held.
+        "rclone copyto /tmp/evil.toml ':frobfs,root=/home/alice/pol:policy.toml'",
+        "rclone copyto /tmp/evil.toml ':sftp,host=localhost:/home/alice/pol/policy.toml'",
+        "rclone copyto /tmp/evil.toml ':chunker:policy.toml'",
+        "RCLONE_CONFIG_X_TYPE=newfs rclone copyto /tmp/evil.toml x:policy.toml",
+    ] {
+        let (verdict, rule) = v(cmd);
+        assert!(
+            verdict != "allow" && rule.as_deref() == Some("shell.toolvet-state"),
+            "{cmd}: {verdict} {rule:?}"
+        );
+    }
+    for cmd in [
+        "rclone copy ./dist :s3,provider=AWS:bucket/site",
+        "rclone copy ./dist ':s3,provider=AWS,remote=/home/alice/pol:bucket'",
+        "rclone copyto ./a.txt ':chunker,remote=/tmp/out:a.txt'",
+        "rclone sync ./site ':sftp,host=example.com:/www'",
+        "rclone ls ':frobfs:x'",
+        "rclone copy gdrive:backup ./backup",
+        "env RCLONE_CONFIG_X_TYPE=s3 rclone copy ./dist x:bucket",
+    ] {
+        assert_eq!(v(cmd), ("allow".to_string(), None), "{cmd}");
+    }
+}

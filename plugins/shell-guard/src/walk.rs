@@ -1091,9 +1091,7 @@ impl<'a> Analysis<'a> {
             .iter()
             // `RCLONE_CONFIG_X_TYPE=local rclone …`: remotes defined for
             // this command (review s16 P3).
-            .filter(|(n, _)| {
-                matches!(n.as_str(), "CDPATH" | "PATH") || n.starts_with("RCLONE_CONFIG_")
-            })
+            .filter(|(n, _)| command_scoped(n))
             .map(|(n, v)| (n.clone(), env.vars.insert(n.clone(), v.clone())))
             .collect();
         let names = assignments.into_iter().map(|(n, _)| n).collect();
@@ -2720,6 +2718,14 @@ fn bare_input_redirect(script: &str) -> Option<&str> {
         }
     }
     (!word.is_empty() && quote.is_none() && !escaped).then_some(word)
+}
+
+/// Variables an assignment before a command (`NAME=V cmd`, `env NAME=V
+/// cmd`) sets for that command only, and the check reads: `CDPATH` and
+/// `PATH` (review-s9 G4, G2), rclone's remotes `RCLONE_CONFIG_*` (review
+/// s16 P3, s17 Q2).
+pub(crate) fn command_scoped(name: &str) -> bool {
+    matches!(name, "CDPATH" | "PATH") || name.starts_with("RCLONE_CONFIG_")
 }
 
 #[cfg(test)]
