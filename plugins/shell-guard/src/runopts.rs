@@ -6,7 +6,11 @@
 //! (or its first non-option operand) starts. A word the table cannot place
 //! (an option it lacks, an ambiguous prefix) is a problem: where the
 //! command is would depend on it, so the call is held
-//! ([`Analysis::runner_options`]).
+//! ([`Analysis::runner_options`]). The tables of runners that also act on
+//! a running process (`strace -p`, `ltrace -p`, `prlimit --pid`,
+//! `cpulimit --pid`, `ionice -p`, `chrt -p`, `taskset -p`) are read by
+//! [`crate::selfstate`] too, for the pids they reach: one table per
+//! program.
 
 use crate::getopt::{self, Parsed, Spec, Takes, long, short};
 use crate::syntax::Field;
@@ -167,6 +171,11 @@ pub(crate) const STRACE: Spec = runner(&[
     long("inject", '\0', V),
     long("secontext", '\0', O),
     long("tips", '\0', O),
+    long("daemonise", '\0', O),
+    long("strings-in-hex", '\0', O),
+    long("kvm", '\0', V),
+    long("pidns-translation", '\0', N),
+    long("namespace", '\0', O),
 ]);
 
 /// `ltrace` (ltrace(1): `-a -A -b -c -C -D -e -f -F -h -i -l -L -n -o -p
@@ -197,6 +206,7 @@ pub(crate) const LTRACE: Spec = runner(&[
     long("version", 'V', N),
     long("where", 'w', V),
     short("x", V),
+    short("v", N),
 ]);
 
 /// `systemd-run` (systemd-run(1), run.c: getopt_long `"+hrC:H:M:E:p:tPqGdSu:v"`).
