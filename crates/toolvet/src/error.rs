@@ -126,7 +126,7 @@ pub enum Error {
         policy: PathBuf,
         /// What failed.
         #[source]
-        source: crate::approval::ApprovalError,
+        source: crate::approval::types::ApprovalError,
     },
     /// The decision log could not be opened.
     #[error("{}: [host] `decision_log` {}: {source}", policy.display(), path.display())]

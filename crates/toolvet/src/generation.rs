@@ -418,7 +418,7 @@ impl Generation {
         }
         let claims = match &self.approvals {
             Some(approvals) => {
-                match approvals.verify_claim(request, crate::approval::UnixMillis::now()) {
+                match approvals.verify_claim(request, crate::approval::types::UnixMillis::now()) {
                     Ok(claims) => claims,
                     Err(refusal) => {
                         let verdict = Verdict::by_host(

@@ -508,12 +508,12 @@ mod tests {
 
     fn approved() -> Verdict {
         let mut v = Verdict::by_host(Decision::Allow, "approval.approved", "approved", Vec::new());
-        v.approval = Some(crate::approval::VerdictApproval {
+        v.approval = Some(crate::approval::types::VerdictApproval {
             id: "apr_1".into(),
-            status: crate::approval::ApprovalStatus::Consumed,
+            status: crate::approval::types::ApprovalStatus::Consumed,
             ticket: None,
-            created_at: crate::approval::UnixMillis(0),
-            expires_at: crate::approval::UnixMillis(0),
+            created_at: crate::approval::types::UnixMillis(0),
+            expires_at: crate::approval::types::UnixMillis(0),
             escalations: Vec::new(),
             reviewer: Some("carol".into()),
             message: None,

@@ -227,7 +227,7 @@ pub struct Verdict {
     /// call was allowed or refused by. Absent when approvals are not
     /// configured and for calls that never escalated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approval: Option<crate::approval::VerdictApproval>,
+    pub approval: Option<crate::approval::types::VerdictApproval>,
     /// Every check that applied, in policy order, monitors included.
     pub checks: Vec<CheckOutcome>,
     /// Wall time of the whole verdict, in µs.
@@ -264,18 +264,18 @@ impl Verdict {
     pub fn approved_ticket(&self) -> Option<&str> {
         let approval = self.approval.as_ref()?;
         (self.decision == Decision::Escalate
-            && approval.status == crate::approval::ApprovalStatus::Approved)
+            && approval.status == crate::approval::types::ApprovalStatus::Approved)
             .then_some(approval.ticket.as_deref())
             .flatten()
     }
 
     /// The enforced escalations of this verdict: each escalating check
     /// with its rule and reason, in policy order.
-    pub fn escalations(&self) -> Vec<crate::approval::Escalation> {
+    pub fn escalations(&self) -> Vec<crate::approval::types::Escalation> {
         self.checks
             .iter()
             .filter(|o| o.mode == Mode::Enforce && o.decision == CheckDecision::Escalate)
-            .map(|o| crate::approval::Escalation {
+            .map(|o| crate::approval::types::Escalation {
                 check: o.check.clone(),
                 rule: o.rule.clone(),
                 reason: o.reason.clone(),

@@ -1,7 +1,7 @@
 //! Loading the ticket-signing key from a file or an environment variable.
 //! Error messages name where the key was looked for, never its bytes.
 
-use super::ApprovalError;
+use super::types::ApprovalError;
 use crate::config::KeySource;
 use base64::Engine as _;
 use std::io::Write;

@@ -1,26 +1,12 @@
 //! The ledger trait, and the in-memory ledger.
 
 use super::pending::{PendingLimits, PendingNow, pending_refusal};
-use super::{ApprovalRequest, ApprovalStatus, ListQuery, Review, ReviewRecord, UnixMillis};
+use super::types::{
+    ApprovalRequest, ApprovalStatus, LedgerError, ListQuery, Review, ReviewRecord, UnixMillis,
+};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
-
-/// A ledger that could not do what was asked. Every such failure fails
-/// closed: a call that needs the ledger is denied
-/// ([`super::rules::LEDGER`]).
-#[derive(Debug, Clone, thiserror::Error)]
-#[non_exhaustive]
-pub enum LedgerError {
-    /// The store cannot be reached, is locked past its timeout, or a write
-    /// failed (e.g. a full disk).
-    #[error("the approval ledger is unavailable: {0}")]
-    Unavailable(String),
-    /// The store holds something this host cannot read (a corrupt file, a
-    /// newer schema).
-    #[error("the approval ledger is corrupt or from a newer toolvet: {0}")]
-    Corrupt(String),
-}
 
 /// What [`Ledger::open`] did.
 #[derive(Debug, Clone)]

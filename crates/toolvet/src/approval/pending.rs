@@ -15,8 +15,9 @@
 //! Postgres transaction holding an advisory lock that serialises
 //! openings), so calls racing at a limit never pass it.
 
-use super::UnixMillis;
-use super::{ApprovalRequest, Approvals, LedgerError, ListQuery, MAX_PAGE, StatusFilter};
+use super::service::Approvals;
+use super::types::UnixMillis;
+use super::types::{ApprovalRequest, LedgerError, ListQuery, MAX_PAGE, StatusFilter};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

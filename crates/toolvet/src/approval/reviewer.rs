@@ -35,10 +35,11 @@
 //! lacks the key (a role on a shared Postgres ledger), not the agent's
 //! user where that user can read the key file.
 
+use super::service::Approvals;
 use super::ticket::Refusal;
-use super::{
-    ApprovalError, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Review, ReviewDecision,
-    Scope, UnixMillis, rules,
+use super::types::{
+    ApprovalError, ApprovalRequest, ApprovalStatus, BoundCall, Review, ReviewDecision, Scope,
+    UnixMillis, rules,
 };
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;

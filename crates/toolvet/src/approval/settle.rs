@@ -11,11 +11,13 @@
 //!    rejected → deny with the reviewer's message, approved and covering
 //!    the escalations → consumed (once) and allow.
 
+use super::ledger::Opened;
+use super::service::Approvals;
 use super::ticket::Claims;
 use super::ticket::Refusal;
-use super::{
-    ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Escalation, Opened,
-    ReviewDecision, Scope, UnixMillis, VerdictApproval, rules,
+use super::types::{
+    ApprovalEvent, ApprovalRequest, ApprovalStatus, BoundCall, Escalation, ReviewDecision, Scope,
+    UnixMillis, VerdictApproval, rules,
 };
 use crate::call::{CallRequest, Outcome, PriorCall};
 use crate::verdict::{Decision, Verdict};

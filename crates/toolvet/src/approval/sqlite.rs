@@ -7,9 +7,10 @@
 //! of [`Ledger`] hold across processes: the first decision stands, and an
 //! approval is consumed exactly once.
 
-use super::ledger::{Decided, Ledger, LedgerError, Opened, decide_against, open_against};
+use super::ledger::{Decided, Ledger, Opened, decide_against, open_against};
 use super::pending::{PendingLimits, PendingNow, pending_refusal};
-use super::{
+use super::types::LedgerError;
+use super::types::{
     ApprovalRequest, ApprovalStatus, BoundCall, Escalation, ListQuery, Review, ReviewDecision,
     ReviewRecord, Scope, StatusFilter, UnixMillis,
 };

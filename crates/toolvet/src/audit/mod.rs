@@ -31,7 +31,7 @@
 //! ([`log_files`] lists a log's files in chain order, [`verify_log`]
 //! checks one file's chain and record shapes).
 
-use crate::approval::{ApprovalEvent, ApprovalRequest};
+use crate::approval::types::{ApprovalEvent, ApprovalRequest};
 use crate::call::{CallRequest, ToolInfo};
 use crate::config::{HostSettings, LogFailure, Policy};
 use crate::error::Error;
@@ -232,7 +232,7 @@ struct ApprovalRecord<'a> {
     event: &'static str,
     time_ms: u64,
     approval_id: &'a str,
-    status: crate::approval::ApprovalStatus,
+    status: crate::approval::types::ApprovalStatus,
     call_id: &'a str,
     tool: &'a str,
     arguments_sha256: &'a str,
@@ -240,9 +240,9 @@ struct ApprovalRecord<'a> {
     run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     agent: Option<&'a str>,
-    escalations: &'a [crate::approval::Escalation],
+    escalations: &'a [crate::approval::types::Escalation],
     #[serde(skip_serializing_if = "Option::is_none")]
-    review: Option<&'a crate::approval::ReviewRecord>,
+    review: Option<&'a crate::approval::types::ReviewRecord>,
     host_version: &'static str,
 }
 
@@ -494,7 +494,7 @@ impl Drop for LogInner {
 }
 
 fn now_ms() -> u64 {
-    crate::approval::UnixMillis::now().0
+    crate::approval::types::UnixMillis::now().0
 }
 
 mod anchor;
