@@ -2310,8 +2310,22 @@ impl Analysis<'_> {
             return;
         }
         self.git_subcommand_programs(&sub, rest, &mut env, depth);
+        // `git NAME …` where NAME is none of git's commands is an alias from
+        // configuration the check cannot see (`git config alias.p push` in
+        // an earlier call), or an external `git-NAME`: it may stand for
+        // `push`, `reset` or `clean`, so its words are read by their rules
+        // too (`git p -f origin main` is held as `git push -f origin main`).
+        let builtin = crate::gitopts::is_builtin(&sub);
+        let history_rules: &[&str] = if builtin {
+            &[sub.as_str()]
+        } else {
+            &["push", "reset", "clean"]
+        };
+        if !builtin {
+            self.git_push(rest, Some(&sub));
+        }
         match sub.as_str() {
-            "push" => self.git_push(rest),
+            "push" => self.git_push(rest, None),
             "config" => self.git_config(rest, &mut env, depth),
             "apply" | "am" => self.git_apply(&sub, rest, &mut env, depth, stdin),
             "checkout" | "restore" | "rm" | "mv" | "checkout-index" => {
@@ -2320,7 +2334,16 @@ impl Analysis<'_> {
             "stash" => self.git_stash(rest, &mut env, depth),
             _ => {}
         }
-        match sub.as_str() {
+        for &as_sub in history_rules {
+            self.git_history_rules(as_sub, rest);
+        }
+    }
+
+    /// The rules of the git commands that throw work away, for `git SUB
+    /// ARGS` (`rest`): `config` of the programs git runs, `reset --hard`,
+    /// `clean -f`, read by git's tables.
+    fn git_history_rules(&mut self, sub: &str, rest: &[Field]) {
+        match sub {
             "config"
                 if rest.iter().any(|a| {
                     a.text().eq_ignore_ascii_case("core.hooksPath")
@@ -2369,7 +2392,10 @@ impl Analysis<'_> {
     /// ([`crate::gitopts`]: `-uf`, `--forc`, `--de`, `--mi`; any prefix of
     /// them, one letter included, is read as them; reviews s16 P10, s17
     /// Q7), checked against the refspecs (the operands after the remote).
-    fn git_push(&mut self, args: &[Field]) {
+    /// With `alias`, the words are those of `git ALIAS`, which may stand
+    /// for `git push`: the reason says so, and a delete without a refspec
+    /// (which `git push` refuses: `git br -d feature`) is nothing.
+    fn git_push(&mut self, args: &[Field], alias: Option<&str>) {
         let table = crate::gitopts::command("push").expect("git push table");
         let read = crate::gitopts::read(&table.spec, args);
         let parsed = &read.parsed;
@@ -2382,8 +2408,17 @@ impl Analysis<'_> {
         let positional: Vec<&Field> = parsed.operands.iter().map(|&k| &args[k]).collect();
         let protected = self.opts.protected_branches.join(", ");
         let refspecs = positional.get(1..).unwrap_or(&[]);
+        let report = |this: &mut Self, msg: String| {
+            let msg = match alias {
+                Some(name) => format!(
+                    "`git {name}` is not a git command but an alias or another program, which may be `git push`: {msg}"
+                ),
+                None => msg,
+            };
+            this.report(false, "shell.git-force-push", msg);
+        };
         if refspecs.is_empty() {
-            if force || delete {
+            if force || (delete && alias.is_none()) {
                 let msg = if all {
                     format!(
                         "The command force-pushes every branch, including the protected ones ({protected}), rewriting their \
@@ -2396,7 +2431,7 @@ impl Analysis<'_> {
                          (`git push --force origin my-branch`), or a person must approve."
                     )
                 };
-                self.report(false, "shell.git-force-push", msg);
+                report(self, msg);
             }
             return;
         }
@@ -2420,18 +2455,16 @@ impl Analysis<'_> {
                 "force-pushes"
             };
             if spec.is_dynamic() || dst.is_empty() || dst == "HEAD" || dst == "@" {
-                self.report(
-                    false,
-                    "shell.git-force-push",
+                report(
+                    self,
                     format!(
                         "The command {action} `{text}`, whose branch is not known here, so it may rewrite a protected branch \
                          ({protected}). Name the destination branch explicitly, or a person must approve."
                     ),
                 );
             } else if self.opts.is_protected(dst) {
-                self.report(
-                    false,
-                    "shell.git-force-push",
+                report(
+                    self,
                     format!(
                         "The command {action} the protected branch `{dst}`, rewriting shared history. A person must approve; \
                          push to a feature branch instead, or push without --force."

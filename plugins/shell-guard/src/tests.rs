@@ -5341,3 +5341,49 @@ fn rclone_overlay_backends() {
         assert_eq!(v(cmd), ("allow".to_string(), None), "{cmd}");
     }
 }
+
+// An alias from configuration the check cannot see (`git config alias.p
+// push` in an earlier call): `git NAME` for a NAME that is none of git's
+// commands is read by the push, reset and clean rules too.
+#[test]
+fn git_aliases_read_by_the_history_rules() {
+    for cmd in [
+        "git p -f origin main",
+        "git p --forc origin main",
+        "git p origin +main",
+        "git p --de origin main",
+        "git p origin :main",
+        "git p --mirror origin",
+        "git p -f",
+    ] {
+        escalate(cmd, "shell.git-force-push");
+    }
+    match analyze("git p -f origin main", &opts(), Some(CWD)) {
+        toolvet_pdk::Decision::Escalate(r) => {
+            assert!(
+                r.message.contains("`git p` is not a git command"),
+                "{}",
+                r.message
+            )
+        }
+        d => panic!("{d:?}"),
+    }
+    escalate("git rh --hard HEAD~3", "shell.git-reset-hard");
+    // (`-f` is also push's force: either rule holds it.)
+    assert_eq!(verdict("git cl -fdx").0, "escalate");
+    assert_eq!(verdict("git cl -d --force").0, "escalate");
+    for cmd in [
+        "git co main",
+        "git co -b feature",
+        "git st -s",
+        "git lg --oneline -5",
+        "git ci -m 'fix the parser'",
+        "git br -d feature",
+        "git p origin feature",
+        "git lfs pull",
+    ] {
+        allow(cmd);
+    }
+    // `-f` to an alias is held whatever it stands for: `git clean -f` too.
+    assert_eq!(verdict("git p -f origin my-branch").0, "escalate");
+}
