@@ -879,7 +879,9 @@ const PGREP: Spec = Spec {
     long_only: false,
 };
 
-/// psmisc `killall` options (killall(1); `getopt_long`, permutation). A
+/// psmisc `killall` options (killall(1); killall.c reads them with
+/// `getopt_long_only`, permuting: `-us USER` and `-user USER` are
+/// `--user USER`, review s18 R2). A
 /// word its getopt cannot place that starts with a capital or digit is
 /// the signal (`-9`, `-STOP`).
 const KILLALL: Spec = Spec {
@@ -903,7 +905,7 @@ const KILLALL: Spec = Spec {
         long("version", 'V', Takes::No),
     ],
     permute: true,
-    long_only: false,
+    long_only: true,
 };
 
 /// procps-ng skill/snice options (skill(1); skill.c `getopt_long`

@@ -5387,3 +5387,26 @@ fn git_aliases_read_by_the_history_rules() {
     // `-f` to an alias is held whatever it stands for: `git clean -f` too.
     assert_eq!(verdict("git p -f origin my-branch").0, "escalate");
 }
+
+/// Review s18 R2: psmisc killall reads its options with
+/// `getopt_long_only`: `-us USER`, `-user USER` are `--user USER` (every
+/// process of the user, toolvet's hooks among them).
+#[test]
+fn killall_long_options_after_one_dash() {
+    for cmd in [
+        "killall -STOP -u alice",
+        "killall -STOP -us alice",
+        "killall -s STOP -us alice",
+        "killall -STOP -user alice",
+        "killall -STOP -reg oolv",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    for cmd in [
+        "killall -STOP myserver",
+        "killall -q -w node",
+        "killall -qw node",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
+    }
+}
