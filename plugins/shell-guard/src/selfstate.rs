@@ -336,7 +336,10 @@ fn looks_up_toolvet(
             } else {
                 args.iter().filter(|a| !a.text().starts_with('-')).collect()
             };
-            selects_by_relation(args)
+            // `pgrep -v PAT`: every process it does not match (review s18
+            // R3).
+            p.has("inverse")
+                || selects_by_relation(args)
                 || relation.iter().any(|v| relation_unknown(v))
                 || patterns
                     .iter()
@@ -1591,6 +1594,13 @@ impl Analysis<'_> {
     fn pkill_targets(&self, args: &[Field], lines: &[String]) -> Target {
         let args = without_procps_signal(args);
         let p = getopt::parse(&PGREP, &args);
+        if p.has("inverse") {
+            // `pkill --inverse PAT`: every process the pattern does not
+            // match, toolvet's hooks among them (review s18 R3).
+            return Target::Toolvet(
+                "every process but those the pattern matches (`--inverse`)".into(),
+            );
+        }
         let full = p.has("full") || !p.problems.is_empty();
         let pattern = p
             .operands

@@ -5410,3 +5410,26 @@ fn killall_long_options_after_one_dash() {
         assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
     }
 }
+
+/// Review s18 R3: an inverted selection signals every process the pattern
+/// does not match, toolvet's hooks among them.
+#[test]
+fn inverted_process_selection() {
+    for cmd in [
+        "pkill -STOP --inverse bash",
+        "pkill -STOP --inv bash",
+        "pkill -KILL --inverse -x bash",
+        "pgrep -v bash | xargs kill -STOP",
+        "pgrep --inverse -f zzz | xargs kill -STOP",
+        "kill -STOP $(pgrep -v bash)",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    for cmd in [
+        "pkill -STOP myserver",
+        "pgrep -v bash",
+        "pgrep -x node | wc -l",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
+    }
+}
