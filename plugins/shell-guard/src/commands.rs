@@ -1030,9 +1030,33 @@ impl Analysis<'_> {
             let lower = v.to_ascii_lowercase();
             let first = lower.split_whitespace().next().unwrap_or("");
             let after = |n: usize| v.get(n..).unwrap_or("").trim_start().to_string();
+            // Commands are abbreviated by any unique prefix (gdb `she`,
+            // `pip`, `python-i`; lldb `scr`): read conservatively, every
+            // prefix of two letters or more (review s18 R5).
+            let abbreviates = |of: &str, min: usize| first.len() >= min && of.starts_with(first);
+            let second = lower.split_whitespace().nth(1).unwrap_or("");
+            if abbreviates("alias", 2)
+                || abbreviates("define", 3)
+                || abbreviates("eval", 3)
+                || (abbreviates("command", 3)
+                    && (second.len() >= 2
+                        && ("alias".starts_with(second) || "regex".starts_with(second))))
+            {
+                // A new name for a command, or a command built from text
+                // (`alias s = shell`, then `s CMD`; `eval "shell %s", …`).
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`{name}` is given a command that defines or builds other debugger commands (`{first}`), whose \
+                         effect the check cannot read. A person must approve; give the debugger the commands themselves."
+                    ),
+                );
+                continue;
+            }
             let shell = if let Some(r) = v.strip_prefix('!') {
                 Some(r.to_string())
-            } else if first == "shell" || first == "pipe" || first == "|" {
+            } else if abbreviates("shell", 2) || abbreviates("pipe", 3) || first == "|" {
                 Some(after(first.len()))
             } else if (first == "platform" || first == "pla" || first == "plat")
                 && lower
@@ -1052,10 +1076,11 @@ impl Analysis<'_> {
             if let Some(cmd) = shell {
                 let mut e = env.clone();
                 self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-            } else if matches!(
-                first,
-                "python" | "py" | "python-interactive" | "pi" | "script"
-            ) {
+            } else if abbreviates("python", 2)
+                || abbreviates("python-interactive", 7)
+                || first == "pi"
+                || abbreviates("script", 2)
+            {
                 let code = after(first.len());
                 self.embedded_commands("python3", &code, env, depth + 1);
             }

@@ -5433,3 +5433,33 @@ fn inverted_process_selection() {
         assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
     }
 }
+
+/// Review s18 R5: debugger commands that run a shell or code, written as
+/// unique prefixes, and commands that define other commands.
+#[test]
+fn debugger_command_prefixes() {
+    for cmd in [
+        "gdb -batch -ex 'she pkill -STOP -f toolvet'",
+        "gdb -batch -ex 'shel pkill -STOP -f toolvet'",
+        "gdb -batch -ex 'pip echo | pkill -STOP -f toolvet'",
+        "gdb -batch -ex 'python-i import os; os.system(\"pkill -STOP -f toolvet\")'",
+        "lldb -b -o 'scr import os; os.system(\"pkill -STOP -f toolvet\")'",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    for cmd in [
+        "gdb -batch -ex 'alias s = shell' -ex 's pkill -STOP -f toolvet'",
+        "lldb -b -o 'command alias s platform shell' -o 's pkill -STOP -f toolvet'",
+        "gdb -batch -ex 'eval \"shell %s\", \"ls\"'",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
+    }
+    for cmd in [
+        "gdb -batch -ex 'set pagination off' -ex run ./a.out",
+        "gdb -batch -ex 'show version'",
+        "gdb -batch -ex 'bt' ./a.out core",
+        "gdb -batch -ex 'print x' ./a.out",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
+    }
+}
