@@ -833,6 +833,23 @@ impl Analysis<'_> {
         if !p.problems.is_empty() && !allowed && (p.end < args.len() || spec.permute) {
             self.hold_options(name, &p.problems.join("; "));
         }
+        // An option word, or the first operand (the command, or the
+        // runner's own operand: `timeout DURATION`, `flock FILE`), only
+        // known at run time may expand to nothing, and every word after
+        // it then moves up one place: `timeout $NOPE 5 pkill …` runs
+        // `pkill` (review s18 R7).
+        let reach = (p.end + 1).min(args.len());
+        if !allowed && let Some(word) = args[..reach].iter().find(|a| may_vanish(a)) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` is given `{}`, only known at run time, which may expand to nothing, so which of its \
+                     words is the command cannot be placed. A person must approve; give the value itself.",
+                    word.text()
+                ),
+            );
+        }
         p
     }
 
@@ -848,6 +865,17 @@ impl Analysis<'_> {
             ),
         );
     }
+}
+
+/// Whether `word` is made only of text known at run time (`$X`,
+/// `$(cmd)`, `` `cmd` ``), so that unquoted it may expand to no word at
+/// all.
+fn may_vanish(word: &Field) -> bool {
+    !word.segs.is_empty()
+        && word
+            .segs
+            .iter()
+            .all(|s| matches!(s, crate::syntax::Seg::Dyn { .. }))
 }
 
 /// Whether the value of the option that ends `word` is the next word: a

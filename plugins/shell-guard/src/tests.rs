@@ -5463,3 +5463,28 @@ fn debugger_command_prefixes() {
         assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
     }
 }
+
+/// Review s18 R7: a word only known at run time among a runner's options
+/// or first operand may expand to nothing and move the command.
+#[test]
+fn runner_words_that_may_vanish() {
+    for cmd in [
+        "timeout $NOPE 5 pkill -STOP -f toolvet",
+        "flock $NOPE /tmp/l pkill -STOP -f toolvet",
+        "env $(true) pkill -STOP -f toolvet",
+        "nice $(true) rm -rf /tmp/x",
+        "xargs $(true) rm -rf /tmp/x",
+        "timeout -s $SIG 5 make",
+    ] {
+        assert_ne!(verdict(cmd).0, "allow", "command: {cmd}");
+    }
+    for cmd in [
+        "timeout 5 make test",
+        "T=5; timeout $T make test",
+        "flock /tmp/l make",
+        "nice -n 5 make",
+        "env FOO=1 make",
+    ] {
+        allow(cmd);
+    }
+}
