@@ -5468,6 +5468,7 @@ fn tmux_commands_read_as_tmux_reads_them() {
         "tmux set -g @plugin tmux-plugins/tpm",
         "tmux list-windows -t dev \\; list-panes -t dev",
         "tmux display-popup -w 80 -h 20 'htop'",
+        "tmux setenv -g EDITOR vim",
         "screen -S x -X quit",
     ] {
         allow(cmd);

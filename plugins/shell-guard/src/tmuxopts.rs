@@ -485,6 +485,36 @@ pub(crate) const COMMANDS: &[Command] = &[
         Data,
     ),
     cmd("clock-mode", "", "t:", spec!(; "t"), Data),
+    cmd(
+        "set-environment",
+        "setenv",
+        "Fhgrt:u",
+        spec!("F" "h" "g" "r" "u"; "t"),
+        Data,
+    ),
+    cmd("load-buffer", "loadb", "b:t:w", spec!("w"; "b" "t"), Data),
+    cmd(
+        "customize-mode",
+        "",
+        "F:f:Nt:Z",
+        spec!("N" "Z"; "F" "f" "t"),
+        Data,
+    ),
+    cmd(
+        "clear-prompt-history",
+        "clearphist",
+        "T:",
+        spec!(; "T"),
+        Data,
+    ),
+    cmd("show-prompt-history", "showphist", "T:", spec!(; "T"), Data),
+    cmd(
+        "server-access",
+        "",
+        "adlrw",
+        spec!("a" "d" "l" "r" "w";),
+        Data,
+    ),
     cmd("send-prefix", "", "2t:", spec!("2"; "t"), Data),
 ];
 
