@@ -1014,7 +1014,8 @@ impl Analysis<'_> {
                 return self.hold_tmux(&format!("`{name}`, a prefix of several tmux commands"));
             }
             _ => {
-                return self.hold_tmux(&format!("`{name}`, a tmux command the check does not know"));
+                return self
+                    .hold_tmux(&format!("`{name}`, a tmux command the check does not know"));
             }
         };
         let args = &cmd[1..];
