@@ -744,7 +744,7 @@ impl Analysis<'_> {
     }
 
     /// Split text into words the way the shell would (for `env -S`).
-    fn split_words(&mut self, text: &str, env: &mut Env, depth: u32) -> Vec<Field> {
+    pub(crate) fn split_words(&mut self, text: &str, env: &mut Env, depth: u32) -> Vec<Field> {
         match syntax::tokenize(text) {
             Ok(tokens) => tokens
                 .iter()

@@ -27,6 +27,7 @@ pub mod runopts;
 pub mod selfstate;
 pub mod sinks;
 pub mod syntax;
+pub mod tmuxopts;
 pub mod walk;
 pub mod written;
 

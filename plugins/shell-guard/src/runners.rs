@@ -917,81 +917,282 @@ impl Analysis<'_> {
         Run::Done(self.run_script_field(&joined, env, depth, &Output::Unknown, via))
     }
 
-    /// `tmux COMMAND …`: the commands that start a shell command
-    /// (`new-session`, `new-window`, `split-window`, `respawn-pane`,
-    /// `run-shell`, `display-popup`) and `send-keys`, which types into a
-    /// shell. Several tmux commands may be joined with `;`.
+    /// `tmux [OPTIONS] COMMAND …`: tmux's own options (`-c TEXT` runs
+    /// TEXT), then a tmux command list, read by [`Analysis::tmux_commands`].
     fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
-        // tmux's own options before the command; `-c TEXT` runs TEXT.
         let p = self.runner_options("tmux", &crate::runopts::TMUX, args, false);
         if let Some(text) = p.values("c").last() {
             return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
         }
-        let start = p.end;
+        self.tmux_commands(&args[p.end.min(args.len())..], env, depth)
+    }
+
+    /// Hold a tmux command the check cannot place (`what`).
+    fn hold_tmux(&mut self, what: &str) -> Run {
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "tmux is given {what}, so what it runs cannot be checked. A person must approve it as it is; \
+                 write tmux commands by their full names with the flags tmux documents."
+            ),
+        );
+        Run::Done(Output::Unknown)
+    }
+
+    /// A tmux command list given as words (`CMD ARGS… \; CMD …`): tmux
+    /// ends a command at a word `;`, or at a word ending in a `;` that is
+    /// not escaped (cmd-parse.c `cmd_parse_from_arguments`).
+    fn tmux_commands(&mut self, words: &[Field], env: &mut Env, depth: u32) -> Run {
         let mut out = Run::Done(Output::Unknown);
-        for cmd in args[start.min(args.len())..].split(|a| matches!(a.text().as_str(), ";" | "\\;"))
-        {
-            let Some(sub) = cmd.first().map(Field::text) else {
-                continue;
-            };
-            let opts = &cmd[1..];
-            let with_value = [
-                "-t", "-s", "-n", "-c", "-e", "-F", "-x", "-y", "-l", "-p", "-w", "-T", "-N",
-            ];
-            match sub.as_str() {
-                "new-session" | "new" | "new-window" | "neww" | "split-window" | "splitw"
-                | "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" | "run-shell"
-                | "run" | "display-popup" | "popup" => {
-                    // Flags (`-d`, `-P`, clusters such as `-dP`) and
-                    // options with a value (`-s NAME`, `-dt PANE`): the
-                    // rest is the shell command.
-                    let i = skip_options(opts, &with_value);
-                    out = self.shell_words(opts.get(i..).unwrap_or(&[]), env, depth, "tmux");
+        let mut cmd: Vec<Field> = Vec::new();
+        for w in words {
+            let t = w.text();
+            match t.strip_suffix(';') {
+                Some(rest) if !rest.ends_with('\\') => {
+                    if !rest.is_empty() {
+                        cmd.push(Field::lit(rest));
+                    }
+                    out = self.tmux_command(&std::mem::take(&mut cmd), env, depth);
                 }
-                "send-keys" | "send" => {
-                    // `send-keys -t PANE 'rm -rf ~' Enter`: typed into the
-                    // pane's shell; key names end a line.
-                    let i = skip_options(opts, &["-t", "-N"]);
-                    let typed: Vec<Field> = opts[i.min(opts.len())..]
-                        .iter()
-                        .filter(|a| {
-                            !matches!(a.text().as_str(), "Enter" | "C-m" | "KPEnter" | "C-j")
-                        })
-                        .cloned()
-                        .collect();
-                    out = self.shell_words(&typed, env, depth, "tmux send-keys");
-                }
-                _ => {}
+                _ => cmd.push(w.clone()),
             }
+        }
+        if !cmd.is_empty() {
+            out = self.tmux_command(&cmd, env, depth);
         }
         out
     }
 
+    /// A tmux command list given as one argument (`if-shell C 'CMDS'`,
+    /// `set-hook H 'CMDS'`), parsed by tmux as a line of its configuration:
+    /// shell-like words, `;` between commands. Braces (`{ … }`) and
+    /// `%if` directives are not read here: held.
+    fn tmux_string(&mut self, field: &Field, env: &mut Env, depth: u32) -> Run {
+        let Some(text) = field.static_text() else {
+            return self.hold_tmux("a command list whose text is not known here");
+        };
+        if depth > self.opts.max_depth {
+            return self.hold_tmux("tmux commands nested too deep");
+        }
+        let Ok(tokens) = crate::syntax::tokenize(&text) else {
+            return self.hold_tmux("a command list the check cannot split");
+        };
+        let mut words = Vec::new();
+        for t in &tokens {
+            match t {
+                brush_parser::Token::Word(w, _) => words.extend(self.expand_word(w, env, depth)),
+                brush_parser::Token::Operator(o, _) if o == ";" || o == "\n" => {
+                    words.push(Field::lit(";"));
+                }
+                brush_parser::Token::Operator(o, _) => {
+                    return self.hold_tmux(&format!("`{o}` in a command list"));
+                }
+            }
+        }
+        if words.iter().any(|w| {
+            let t = w.text();
+            t == "{" || t == "}" || t.starts_with('%')
+        }) {
+            return self.hold_tmux("a command list with braces or `%` directives");
+        }
+        self.tmux_commands(&words, env, depth + 1)
+    }
+
+    /// One tmux command: found by name, alias or unique prefix, its flags
+    /// read by its template, its arguments judged by what they are
+    /// ([`crate::tmuxopts::Operands`]).
+    fn tmux_command(&mut self, cmd: &[Field], env: &mut Env, depth: u32) -> Run {
+        use crate::tmuxopts::{Lookup, Operands, OptionValue, lookup, option_value};
+        let Some(first) = cmd.first() else {
+            return Run::Done(Output::Unknown);
+        };
+        let name = first.text();
+        let c = match lookup(&name) {
+            Lookup::One(c) if first.static_text().is_some() => c,
+            Lookup::Ambiguous => {
+                return self.hold_tmux(&format!("`{name}`, a prefix of several tmux commands"));
+            }
+            _ => {
+                return self
+                    .hold_tmux(&format!("`{name}`, a tmux command the check does not know"));
+            }
+        };
+        let args = &cmd[1..];
+        let p = crate::getopt::parse(&c.spec, args);
+        if !p.problems.is_empty() {
+            let what = format!(
+                "`{}` with {} (its flags: `{}`)",
+                c.name,
+                p.problems.join("; "),
+                c.template
+            );
+            return self.hold_tmux(&what);
+        }
+        // A format's `#(CMD)` runs CMD with the shell.
+        if args.iter().any(|a| a.text().contains("#(")) {
+            return self.hold_tmux("a format with `#(…)`, which runs a shell command");
+        }
+        let via = format!("tmux {}", c.name);
+        for f in &p.found {
+            if let Some(v) = f
+                .value
+                .as_ref()
+                .filter(|_| c.shell_flags.contains(f.opt.short))
+            {
+                self.run_script_field(v, env, depth, &Output::Unknown, &via);
+            }
+        }
+        let ops = &args[p.end.min(args.len())..];
+        // One argument is a command list as a string; several are one
+        // command's words (arguments.c `ARGS_PARSE_COMMANDS_OR_STRING`).
+        let commands = |a: &mut Self, words: &[Field], env: &mut Env| match words {
+            [one] => a.tmux_string(one, env, depth),
+            _ => a.tmux_commands(words, env, depth + 1),
+        };
+        match c.operands {
+            // `run-shell -C CMDS`: tmux commands, not shell text.
+            Operands::Shell if c.name == "run-shell" && p.has("C") => {
+                for o in ops {
+                    self.tmux_string(o, env, depth);
+                }
+                Run::Done(Output::Unknown)
+            }
+            Operands::Shell => self.shell_words(ops, env, depth, &via),
+            Operands::IfShell => {
+                if let Some(cond) = ops.first().filter(|_| !p.has("F")) {
+                    self.run_script_field(cond, env, depth, &Output::Unknown, &via);
+                }
+                for o in ops.get(1..).unwrap_or(&[]) {
+                    self.tmux_string(o, env, depth);
+                }
+                Run::Done(Output::Unknown)
+            }
+            Operands::Commands => {
+                for o in ops {
+                    self.tmux_string(o, env, depth);
+                }
+                Run::Done(Output::Unknown)
+            }
+            Operands::CommandsAfterName => commands(self, ops.get(1..).unwrap_or(&[]), env),
+            Operands::Menu => {
+                // NAME KEY COMMAND triples; an empty NAME is a separator.
+                let mut i = 0;
+                while i < ops.len() {
+                    if ops[i].text().is_empty() {
+                        i += 1;
+                        continue;
+                    }
+                    if let Some(o) = ops.get(i + 2) {
+                        self.tmux_string(o, env, depth);
+                    }
+                    i += 3;
+                }
+                Run::Done(Output::Unknown)
+            }
+            // `-X`: copy-mode commands; `-H`: keys as hex codes, which
+            // the check does not decode.
+            Operands::Keys if p.has("X") => Run::Done(Output::Unknown),
+            Operands::Keys if p.has("H") => self.hold_tmux("`send-keys -H` (keys as hex codes)"),
+            Operands::Keys => {
+                // Typed into the pane's shell; key names end a line.
+                let typed: Vec<Field> = ops
+                    .iter()
+                    .filter(|a| !matches!(a.text().as_str(), "Enter" | "C-m" | "KPEnter" | "C-j"))
+                    .cloned()
+                    .collect();
+                self.shell_words(&typed, env, depth, "tmux send-keys")
+            }
+            Operands::Option => {
+                let Some(opt) = ops.first() else {
+                    return Run::Done(Output::Unknown);
+                };
+                let value = ops.get(1..).unwrap_or(&[]);
+                match option_value(&opt.text()) {
+                    _ if p.has("u") || value.is_empty() => Run::Done(Output::Unknown),
+                    OptionValue::Shell => self.shell_words(value, env, depth, &via),
+                    OptionValue::Commands => commands(self, value, env),
+                    OptionValue::Data => Run::Done(Output::Unknown),
+                    OptionValue::Hold => {
+                        self.hold_tmux(&format!("option `{}`, which may run its value", opt.text()))
+                    }
+                }
+            }
+            Operands::Data => Run::Done(Output::Unknown),
+            Operands::Hold => self.hold_tmux(&format!(
+                "`{}`, which runs what the check cannot see",
+                c.name
+            )),
+        }
+    }
+
     /// `screen -dm CMD…` (a detached session running CMD), `screen -X
-    /// stuff TEXT` (TEXT typed into a session's shell).
+    /// CMD` (a command sent to a running session, read by
+    /// [`Analysis::screen_command`]).
     fn screen(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
         if let Some(i) = args.iter().position(|a| a.text() == "-X") {
-            let cmd = args.get(i + 1..).unwrap_or(&[]);
-            if cmd.first().is_some_and(|c| c.text() == "stuff") {
-                let typed: Vec<Field> = cmd[1..]
-                    .iter()
-                    .map(|f| Field::lit(f.text().replace("\\n", "\n").replace("^M", "\n")))
-                    .collect();
-                return self.shell_words(&typed, env, depth, "screen -X stuff");
-            }
-            if cmd
-                .first()
-                .is_some_and(|c| c.text() == "exec" || c.text() == "screen")
-            {
-                return Run::Command(cmd[1..].to_vec());
-            }
-            return Run::Done(Output::Unknown);
+            return self.screen_command(args.get(i + 1..).unwrap_or(&[]), env, depth);
         }
         let i = skip_options(
             args,
             &["-S", "-c", "-t", "-p", "-e", "-h", "-T", "-s", "-Logfile"],
         );
         Run::Command(args.get(i..).unwrap_or(&[]).to_vec())
+    }
+
+    /// A screen command sent by `screen -X` (screen(1) "Customization"):
+    /// `stuff TEXT` types TEXT into the window's shell, `exec`/`screen`
+    /// run a program, `eval CMD…` runs each argument as a screen command,
+    /// `at WINDOW CMD…` runs CMD in other windows. A few commands are
+    /// data; any other (`source FILE`, `bind`, `register`, …) is held.
+    fn screen_command(&mut self, cmd: &[Field], env: &mut Env, depth: u32) -> Run {
+        let Some(name) = cmd.first().and_then(Field::static_text) else {
+            return Run::Done(Output::Unknown);
+        };
+        let args = &cmd[1..];
+        match name.as_str() {
+            "stuff" => {
+                let typed: Vec<Field> = args
+                    .iter()
+                    .map(|f| {
+                        Field::lit(
+                            f.text()
+                                .replace("\\n", "\n")
+                                .replace("\\015", "\n")
+                                .replace("\\r", "\n")
+                                .replace("^M", "\n"),
+                        )
+                    })
+                    .collect();
+                self.shell_words(&typed, env, depth, "screen -X stuff")
+            }
+            "exec" | "screen" => Run::Command(args.to_vec()),
+            "eval" if depth <= self.opts.max_depth => {
+                for a in args {
+                    let words = match a.static_text() {
+                        Some(t) => self.split_words(&t, env, depth),
+                        None => vec![a.clone()],
+                    };
+                    self.screen_command(&words, env, depth + 1);
+                }
+                Run::Done(Output::Unknown)
+            }
+            "at" => self.screen_command(args.get(1..).unwrap_or(&[]), env, depth + 1),
+            "quit" | "detach" | "kill" | "select" | "title" | "next" | "prev" | "other"
+            | "windows" | "clear" | "redisplay" | "info" | "number" | "width" | "height"
+            | "sessionname" => Run::Done(Output::Unknown),
+            _ => {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`screen -X {name}` is a screen command the check does not read, so what it runs cannot be \
+                         checked. A person must approve it as it is."
+                    ),
+                );
+                Run::Done(Output::Unknown)
+            }
+        }
     }
 }
 

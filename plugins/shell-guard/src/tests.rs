@@ -5488,3 +5488,90 @@ fn runner_words_that_may_vanish() {
         allow(cmd);
     }
 }
+
+// review s18 R1 (tmux commands by name, alias or unique prefix, each
+// command's flags by its template; screen -X commands)
+/// Review s18 R1: tmux finds a command by its name, alias or a unique
+/// prefix, and reads its flags by its own template; commands that run
+/// shell text or tmux commands are judged, what the table cannot place is
+/// held.
+#[test]
+fn tmux_commands_read_as_tmux_reads_them() {
+    for cmd in [
+        "tmux new-se -d 'pkill -STOP -f toolvet'",
+        "tmux new-sess -d 'pkill -STOP -f toolvet'",
+        "tmux run-s 'pkill -STOP -f toolvet'",
+        "tmux split-w 'pkill -STOP -f toolvet'",
+        "tmux new-w 'pkill -STOP -f toolvet'",
+        "tmux run-shell -d 1 'pkill -STOP -f toolvet'",
+        "tmux display-popup -h 10 'pkill -STOP -f toolvet'",
+        "tmux popup -w 10 -h 10 'pkill -STOP -f toolvet'",
+        "tmux display-popup -d /tmp -b rounded -S fg=red 'pkill -STOP -f toolvet'",
+        "tmux new-session -d -f active-pane 'pkill -STOP -f toolvet'",
+        "tmux send-keys -c /dev/pts/0 -t x 'pkill -STOP -f toolvet' Enter",
+        "tmux if-shell 'pkill -STOP -f toolvet' ''",
+        "tmux if -b 'pkill -STOP -f toolvet' ''",
+        "tmux if-shell true 'run-shell \"pkill -STOP -f toolvet\"'",
+        "tmux if-shell -F 1 'new-w \"pkill -STOP -f toolvet\"'",
+        "tmux pipe-pane 'pkill -STOP -f toolvet'",
+        "tmux pipep -o 'pkill -STOP -f toolvet'",
+        "tmux set-hook -g after-new-window 'run-shell \"pkill -STOP -f toolvet\"'",
+        "tmux set -g after-new-window 'run-shell \"pkill -STOP -f toolvet\"'",
+        "tmux set -g default-command 'pkill -STOP -f toolvet'",
+        "tmux bind-key x run-shell 'pkill -STOP -f toolvet'",
+        "tmux bind x 'run \"pkill -STOP -f toolvet\"'",
+        "tmux confirm-before 'run \"pkill -STOP -f toolvet\"'",
+        "tmux command-prompt 'run \"pkill -STOP -f toolvet\"'",
+        "tmux display-menu Stop s 'run \"pkill -STOP -f toolvet\"'",
+        "tmux run-shell -C 'run \"pkill -STOP -f toolvet\"'",
+        "tmux detach-client -E 'pkill -STOP -f toolvet'",
+        "tmux respawnp -k 'pkill -STOP -f toolvet'",
+        "tmux new-session -d 'sleep 60' \\; run-shell -d 1 'pkill -STOP -f toolvet'",
+        "tmux new-session -d 'sleep 60'\\; run 'pkill -STOP -f toolvet'",
+        "tmux new-session -d 'pkill -STOP -f toolvet'",
+        "tmux new -d -- 'pkill -STOP -f toolvet'",
+        "tmux split-window -l 10 'pkill -STOP -f toolvet'",
+        "screen -S x -X eval 'stuff \"pkill -STOP -f toolvet\\015\"'",
+        "screen -S x -X at 0 stuff 'pkill -STOP -f toolvet\\n'",
+        "screen -S x -X stuff 'pkill -STOP -f toolvet\\n'",
+    ] {
+        deny(cmd, "shell.toolvet-state");
+    }
+    // What the table cannot place is held.
+    for cmd in [
+        "tmux source-file /tmp/t.conf",
+        "tmux source /tmp/t.conf",
+        "tmux frobnicate 'pkill -STOP -f toolvet'",
+        "tmux ne 'pkill -STOP -f toolvet'",
+        "tmux new-session -Q 'pkill -STOP -f toolvet'",
+        "tmux run-shell -Z 1 'ls'",
+        "tmux send-keys -H 70 6b 69 6c 6c",
+        "tmux paste-buffer -t dev",
+        "tmux display-message '#(pkill -STOP -f toolvet)'",
+        "tmux if-shell true '{ run ls }'",
+        "tmux set -g default-c 'ls'",
+        "screen -S x -X source /tmp/s.rc",
+        "screen -S x -X eval 'source /tmp/s.rc'",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "tmux new-session -d -s dev 'npm run dev'",
+        "tmux send-keys -t dev 'npm test' Enter",
+        "tmux ls",
+        "tmux kill-session -t dev",
+        "tmux attach -t dev",
+        "tmux capture-pane -p -t dev",
+        "tmux new-w -n logs 'tail -f log.txt'",
+        "tmux run-shell -b -d 1 'make'",
+        "tmux if-shell 'test -f Makefile' 'run make'",
+        "tmux set -g status-style bg=blue",
+        "tmux set -g @plugin tmux-plugins/tpm",
+        "tmux list-windows -t dev \\; list-panes -t dev",
+        "tmux display-popup -w 80 -h 20 'htop'",
+        "tmux setenv -g EDITOR vim",
+        "screen -S x -X quit",
+    ] {
+        allow(cmd);
+    }
+}
