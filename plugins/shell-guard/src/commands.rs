@@ -250,15 +250,32 @@ fn xargs_command(options: &getopt::Parsed, cmd: &[Field], stdin: &Output) -> Vec
     let Output::Static(text) = stdin else {
         return argv;
     };
-    // `-a FILE`, `-0`, `-d DELIM`: the input is another file, or split
-    // otherwise than into words.
-    let other_input = ["arg-file", "null", "delimiter"]
-        .iter()
-        .any(|o| options.has(o));
-    if other_input || argv.is_empty() {
+    // `-a FILE`: the input is another file.
+    if options.has("arg-file") || argv.is_empty() {
         return argv;
     }
     let replace = runopts::xargs_replace(options);
+    // `-0`, `-d DELIM`: each item, blanks and quotes included, is one
+    // argument (`echo 'rm -rf ~' | xargs -0 sh -c` runs the whole line as
+    // sh's script: review s18 R6).
+    let delimiter = if options.has("null") {
+        Some('\0')
+    } else {
+        options
+            .values("delimiter")
+            .last()
+            .map(|d| xargs_delimiter(&d.text()))
+    };
+    if let Some(delimiter) = delimiter {
+        if replace.as_deref().is_some_and(|r| !r.is_empty()) {
+            return argv;
+        }
+        let items: Vec<&str> = text.split(delimiter).filter(|i| !i.is_empty()).collect();
+        if items.len() <= MAX_XARGS_WORDS {
+            argv.extend(items.into_iter().map(Field::lit));
+        }
+        return argv;
+    }
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.is_empty() || words.len() > MAX_XARGS_WORDS {
         return argv;
@@ -283,6 +300,34 @@ fn xargs_command(options: &getopt::Parsed, cmd: &[Field], stdin: &Output) -> Vec
     }
     argv
 }
+/// The character `xargs -d DELIM` splits its input at: DELIM's first
+/// character, or the escape it starts (`\n`, `\t`, `\0`, `\\`, `\xHH`,
+/// `\NNN` octal), as findutils reads it.
+fn xargs_delimiter(delim: &str) -> char {
+    let Some(rest) = delim.strip_prefix('\\') else {
+        return delim.chars().next().unwrap_or('\n');
+    };
+    match rest.chars().next() {
+        Some('n') => '\n',
+        Some('t') => '\t',
+        Some('r') => '\r',
+        Some('a') => '\x07',
+        Some('b') => '\x08',
+        Some('f') => '\x0c',
+        Some('v') => '\x0b',
+        Some('x') => u32::from_str_radix(&rest[1..], 16)
+            .ok()
+            .and_then(char::from_u32)
+            .unwrap_or('\n'),
+        Some(c) if c.is_digit(8) => u32::from_str_radix(rest, 8)
+            .ok()
+            .and_then(char::from_u32)
+            .unwrap_or('\0'),
+        Some(c) => c,
+        None => '\\',
+    }
+}
+
 /// `command x`, `exec x`: the shell looks `x` up in its hash table, so a
 /// name bound by `hash -p PATH x` runs PATH (aliases are not expanded
 /// there) (review-s8 F2).

@@ -5575,3 +5575,25 @@ fn tmux_commands_read_as_tmux_reads_them() {
         allow(cmd);
     }
 }
+
+/// Review s18 R6: with `-0` or `-d`, each input item is one argument, so
+/// a literal line piped to `xargs -0 sh -c` is sh's whole script.
+#[test]
+fn xargs_items_split_by_their_delimiter() {
+    for cmd in [
+        "echo 'rm -rf ~' | xargs -0 sh -c",
+        "printf 'rm -rf ~\\0' | xargs -0 sh -c",
+        "echo 'rm -rf ~' | xargs -d '\\n' sh -c",
+        "echo 'rm -rf ~' | xargs --delimiter='\\n' bash -c",
+        "echo 'import os; os.system(\"rm -rf ~\")' | xargs -0 python3 -c",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
+        "printf 'a.txt\\0b.txt\\0' | xargs -0 wc -l",
+        "echo 'echo hello' | xargs -0 sh -c",
+        "find . -name '*.o' -print0 | xargs -0 ls -l",
+    ] {
+        allow(cmd);
+    }
+}
