@@ -550,7 +550,43 @@ impl Analysis<'_> {
                             + usize::from(runopts::value_is_next(&runopts::ENV, &args[f.at]));
                         let mut next = vec![Field::lit("env")];
                         next.extend(args[..f.at].iter().cloned());
-                        next.extend(self.split_words(&text, env, depth));
+                        // Split by env's own `-S` syntax (`\_` separates,
+                        // `\c` ends: review s18 R8); text only known at run
+                        // time, or one env refuses or the reader does not
+                        // model, is held.
+                        let split = match f.value.as_ref().and_then(Field::static_text) {
+                            Some(t) => runopts::env_split_string(&t),
+                            None => Err("text only known at run time".to_string()),
+                        };
+                        match split {
+                            // env does not expand `~`: `~` or `~/…` is
+                            // still read as the home, as a reader of the
+                            // command would take it (so `rm -rf ~` stays
+                            // denied).
+                            Ok(words) => next.extend(words.into_iter().map(|w| {
+                                match w
+                                    .strip_prefix('~')
+                                    .filter(|r| r.is_empty() || r.starts_with('/'))
+                                {
+                                    Some(rest) => Field {
+                                        segs: vec![
+                                            syntax::Seg::Home(None),
+                                            syntax::Seg::Lit {
+                                                text: rest.to_string(),
+                                                quoted: true,
+                                            },
+                                        ],
+                                    },
+                                    None => Field::lit(w),
+                                }
+                            })),
+                            Err(why) => {
+                                if !allowed {
+                                    self.hold_options("env", &format!("`-S {text}`: {why}"));
+                                }
+                                next.extend(self.split_words(&text, env, depth));
+                            }
+                        }
                         next.extend(args.get(after..).unwrap_or(&[]).iter().cloned());
                         Some(next)
                     } else {

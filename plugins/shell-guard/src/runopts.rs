@@ -867,6 +867,92 @@ impl Analysis<'_> {
     }
 }
 
+/// The arguments `env -S TEXT` makes of TEXT, by env's own syntax
+/// (coreutils env.c, "-S/--split-string usage" in env's manual): blanks
+/// separate arguments outside quotes, as `\_` does (inside double quotes
+/// it is a space); `\c` ends the text; `\t`, `\n`, `\r`, `\f`, `\v`,
+/// `\#`, `\$`, `\\`, `\"`, `\'` stand for their characters; single
+/// quotes keep everything but `\\` and `\'`; `#` at the start of a word
+/// starts a comment.
+///
+/// # Errors
+/// `${VAR}` (a value the check does not know), and what env refuses (an
+/// unknown escape, an unterminated quote, `\c` inside quotes, a `$` not
+/// followed by `{`): a description.
+pub(crate) fn env_split_string(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut started = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            (None, '#') if !started => break,
+            (None, '\'') | (None, '"') => {
+                quote = Some(c);
+                started = true;
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), '\\') => match chars.peek() {
+                Some('\\') | Some('\'') => word.push(chars.next().unwrap_or('\\')),
+                _ => word.push('\\'),
+            },
+            (Some('\''), c) => word.push(c),
+            (_, '$') => {
+                return Err(match chars.peek() {
+                    Some('{') => "a `${VAR}` value the check does not know".into(),
+                    _ => "a `$` env refuses".into(),
+                });
+            }
+            (_, '\\') => {
+                let Some(e) = chars.next() else {
+                    return Err("a backslash at the end".into());
+                };
+                match e {
+                    '_' if quote.is_none() => {
+                        if started {
+                            words.push(std::mem::take(&mut word));
+                            started = false;
+                        }
+                    }
+                    '_' => word.push(' '),
+                    'c' if quote.is_none() => {
+                        if started {
+                            words.push(std::mem::take(&mut word));
+                        }
+                        return Ok(words);
+                    }
+                    't' => word.push('\t'),
+                    'n' => word.push('\n'),
+                    'r' => word.push('\r'),
+                    'f' => word.push('\x0c'),
+                    'v' => word.push('\x0b'),
+                    '#' | '$' | '\\' | '"' | '\'' => word.push(e),
+                    other => return Err(format!("the escape `\\{other}`")),
+                }
+                started |= e != '_' || quote.is_some();
+            }
+            (_, c) => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err("an unterminated quote".into());
+    }
+    if started {
+        words.push(word);
+    }
+    Ok(words)
+}
+
 /// Whether `word` is made only of text known at run time (`$X`,
 /// `$(cmd)`, `` `cmd` ``), so that unquoted it may expand to no word at
 /// all.

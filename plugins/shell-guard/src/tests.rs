@@ -5597,3 +5597,35 @@ fn xargs_items_split_by_their_delimiter() {
         allow(cmd);
     }
 }
+
+/// Review s18 R8: `env -S` text split by env's own syntax.
+#[test]
+fn env_split_string_syntax() {
+    use crate::runopts::env_split_string as split;
+    assert_eq!(split(r"rm\_-rf\_/x").unwrap(), ["rm", "-rf", "/x"]);
+    assert_eq!(
+        split(r"pkill -f tool\cvet").unwrap(),
+        ["pkill", "-f", "tool"]
+    );
+    assert_eq!(
+        split(r#"printf "a\_b" 'c d' # e"#).unwrap(),
+        ["printf", "a b", "c d"]
+    );
+    assert!(split("echo ${HOME}").is_err());
+    assert!(split(r"echo \q").is_err());
+    for cmd in [
+        r#"env -S"rm\_-rf\_/home/alice""#,
+        r"env -S'rm -rf /home/alice'",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    for cmd in [
+        r"env -S'pkill\_-STOP\_-f\_toolvet'",
+        r"env -S'sh -c pkill\_-STOP\_-f\_toolvet'",
+        r"env -S'pkill -STOP -f tool\cvet'",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    allow(r"env -S'make -j4 test'");
+    assert_eq!(verdict(r"env -S'echo ${HOME}'").0, "escalate");
+}
