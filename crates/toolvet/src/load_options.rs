@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// What [`Host::load_with`] takes besides the policy. Build it with
+/// What [`crate::Host::load_with`] takes besides the policy. Build it with
 /// `..LoadOptions::default()`: fields may be added.
 #[derive(Clone, Default)]
 pub struct LoadOptions {
@@ -22,7 +22,7 @@ pub struct LoadOptions {
     pub redactor: Option<Arc<dyn Redactor>>,
     /// Told what loading does while it takes long: which checks compile
     /// (first run, rebuilt plugins), each one's compile time, snapshots
-    /// taken ([`crate::progress`]). Also used by [`Host::reload`]. The
+    /// taken ([`crate::progress`]). Also used by [`crate::Host::reload`]. The
     /// library itself never prints.
     pub observer: Option<Arc<dyn LoadObserver>>,
     /// Vet calls to this one tool only, leaving out checks that cannot
@@ -51,7 +51,7 @@ pub struct LoadOptions {
     /// (everything under a directory counts); relative paths resolve
     /// against the current directory at load. The host adds them to every
     /// call's `toolvet.state_paths` attribute, on every generation
-    /// ([`Host::reload`] keeps them).
+    /// ([`crate::Host::reload`] keeps them).
     pub extra_state_paths: Vec<PathBuf>,
     /// More secrets of toolvet's that no tool may read or write (e.g. the
     /// key of the hooks' history), added to every call's

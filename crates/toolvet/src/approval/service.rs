@@ -155,7 +155,7 @@ impl Approvals {
     /// agent's user, inside the agent's process or beside it (the Python
     /// and Node packages): the ledger is then a file the agent can write,
     /// so under a policy without `reviewer_keys`
-    /// ([`ApprovalTrust::Unsigned`]) an approval or run grant found in it
+    /// ([`super::ApprovalTrust::Unsigned`]) an approval or run grant found in it
     /// counts only when it was decided through this process
     /// ([`Approvals::decide`], the front end recording the person's answer
     /// it obtained itself); any other is denied

@@ -60,7 +60,7 @@ pub mod rules {
     /// A ticket came to a policy without an `[approvals]` table.
     pub const DISABLED: &str = "approval.disabled";
     /// Denied: too many requests already wait for a person (per run, per
-    /// principal or in all: [`super::pending`]); no request is opened.
+    /// principal or in all: [`crate::approval::pending`]); no request is opened.
     pub const TOO_MANY_PENDING: &str = "approval.too-many-pending";
     /// The policy lists reviewer keys and the approval carries no valid
     /// signature by one of them (an approval written into the ledger by
@@ -490,7 +490,7 @@ impl ApprovalRequest {
     /// behalf, which agent, and the checks' rules and reasons; field order
     /// fixed, attributes sorted). The reviewer page and `toolvet approvals
     /// approve` show a request and hand this back with the decision
-    /// ([`Approvals::decide_shown`]), so a ledger row rewritten between the
+    /// ([`super::Approvals::decide_shown`]), so a ledger row rewritten between the
     /// reading and the decision is not decided.
     pub fn review_sha256(&self) -> String {
         use sha2::Digest;
@@ -549,7 +549,7 @@ pub struct VerdictApproval {
     pub opened: bool,
 }
 
-/// Which requests [`Approvals::list`] returns.
+/// Which requests [`super::Approvals::list`] returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StatusFilter {
@@ -627,7 +627,7 @@ impl Default for ListQuery {
 }
 
 /// Something that happened to a request, for live views
-/// ([`Approvals::subscribe`]): the request as it is after the event.
+/// ([`super::Approvals::subscribe`]): the request as it is after the event.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "event", content = "request", rename_all = "lowercase")]
 pub enum ApprovalEvent {
