@@ -453,6 +453,92 @@ fn lists_processes(name: &str, texts: &[String]) -> bool {
     ) || texts.iter().any(|t| process_file(t))
 }
 
+/// What pids from a process listing no filter narrowed may be.
+const UNNARROWED: &str = "pids from a process listing that no filter the check reads narrows (every process, or \
+                          those a program the check does not read picks: toolvet's hooks among them)";
+
+/// Whether a process listing selects some processes by a pattern, name,
+/// pid or file the check reads (`pgrep node`, `pidof x`, `ps -C x`, `ps -p
+/// PID`, `lsof FILE`), rather than every process or every process of a
+/// user (`pgrep -u alice`, `ps -eo pid=`, `pgrep -v x`) (review s18 R4).
+fn listing_selects(name: &str, args: &[Field]) -> bool {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    match name {
+        "pgrep" => {
+            let p = getopt::parse(&PGREP, &without_procps_signal(args));
+            !p.has("inverse")
+                && (!p.operands.is_empty()
+                    || ["parent", "session", "pgroup", "terminal", "pidfile"]
+                        .iter()
+                        .any(|o| p.has(o)))
+        }
+        "pidof" | "fuser" => texts.iter().any(|t| !t.starts_with('-')),
+        // `lsof -ti:8080`, `lsof -p PID`, `lsof FILE`; not `lsof -t`,
+        // `lsof -u alice`.
+        "lsof" => texts.iter().any(|t| {
+            !t.starts_with('-')
+                || t.contains(':')
+                || (!t.starts_with("--") && t.contains(['i', 'p', 'c']))
+        }),
+        "ps" => texts.iter().any(|t| {
+            ["-C", "-p", "-q", "--pid", "--quick-pid", "--ppid", "--sid"]
+                .iter()
+                .any(|o| {
+                    t == o || (o.len() == 2 && t.starts_with(o)) || t.starts_with(&format!("{o}="))
+                })
+        }),
+        // A filter of process entries (`grep x /proc/*/cmdline`).
+        _ => filter_narrows(name, args),
+    }
+}
+
+/// Whether a stage after a process listing keeps only the processes a
+/// pattern the check reads selects: grep without `-v` given a pattern,
+/// awk with a `/re/` or `~` condition that is not negated, `sed -n` that
+/// prints. Anything else (`grep -v`, `awk '{print $1}'`, perl, python,
+/// jq, `head`) leaves the listing as wide as it was (review s18 R4).
+fn filter_narrows(name: &str, args: &[Field]) -> bool {
+    match name {
+        "grep" | "egrep" | "fgrep" | "rg" => {
+            let p = getopt::parse(&GREP, args);
+            !p.has("invert-match") && (p.has("regexp") || !p.operands.is_empty())
+        }
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            let p = getopt::parse(&AWK, args);
+            let script = option_values(&p, &["source"])
+                .into_iter()
+                .chain(p.operands.first().map(|&k| args[k].text()))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let condition = script.split('{').next().unwrap_or("").trim();
+            // A literal regex or string: `/re/`, `$0 ~ "x"`, `$2 == "x"`
+            // (`$0 ~ p`, a pattern in a variable, is not read).
+            let literal_after = |op: &str| {
+                condition
+                    .split(op)
+                    .skip(1)
+                    .any(|r| r.trim_start().starts_with(['"', '/']))
+            };
+            !condition.is_empty()
+                && !condition.starts_with('!')
+                && !condition.contains("!~")
+                && (condition.starts_with('/') || literal_after("~") || literal_after("=="))
+        }
+        "sed" => {
+            let p = getopt::parse(&SED, args);
+            let script = option_values(&p, &["expression"])
+                .into_iter()
+                .chain(p.operands.first().map(|&k| args[k].text()))
+                .collect::<Vec<_>>()
+                .join("\n");
+            (p.has("quiet") || p.has("silent"))
+                && script.contains('/')
+                && script.trim_end().ends_with('p')
+        }
+        _ => false,
+    }
+}
+
 /// Whether file operand `f` of a filter is a process's entry under
 /// `/proc` (`/proc/*/cmdline`, `$p/cmdline`, `/proc/$p/status`): the
 /// filter then picks processes, as one of a `ps` listing does.
@@ -1494,6 +1580,9 @@ impl Analysis<'_> {
         }
         if lists_processes(name, &texts) {
             self.process_listing = true;
+            self.unnarrowed_listing = !listing_selects(name, args);
+        } else if self.process_listing && filter_narrows(name, args) {
+            self.unnarrowed_listing = false;
         }
         let verdict = match name {
             "pkill" => self.pkill_targets(args, &lines),
@@ -1579,6 +1668,9 @@ impl Analysis<'_> {
         if via_xargs && self.toolvet_pids {
             return Target::Toolvet("pids looked up for toolvet, read by `xargs`".into());
         }
+        if via_xargs && self.unnarrowed_listing {
+            return Target::Toolvet(UNNARROWED.into());
+        }
         Target::None
     }
 
@@ -1658,6 +1750,9 @@ impl Analysis<'_> {
         if names_toolvet(&t) || self.toolvet_pids {
             return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
         }
+        if self.unnarrowed_listing {
+            return Target::Toolvet(format!("the pids `{t}`: {UNNARROWED}"));
+        }
         if picks_by_parent(&t) {
             return Target::Toolvet(format!(
                 "the pids `{t}`, the agent's process or its children (toolvet's hooks among them)"
@@ -1733,6 +1828,9 @@ impl Analysis<'_> {
         }
         if (via_xargs || p.has("pid")) && self.toolvet_pids {
             return Target::Toolvet("pids looked up for toolvet".into());
+        }
+        if (via_xargs || p.has("pid")) && self.unnarrowed_listing {
+            return Target::Toolvet(UNNARROWED.into());
         }
         for n in &names {
             match pattern_target(n, false, !p.problems.is_empty(), &[]) {

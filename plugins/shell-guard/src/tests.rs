@@ -5629,3 +5629,35 @@ fn env_split_string_syntax() {
     allow(r"env -S'make -j4 test'");
     assert_eq!(verdict(r"env -S'echo ${HOME}'").0, "escalate");
 }
+
+/// Review s18 R4: pids from a process listing no filter the check reads
+/// narrows (unfiltered, `grep -v` only, filters of other programs) reach a
+/// signal sender: they may be any process, toolvet's hooks among them.
+#[test]
+fn unnarrowed_process_listings() {
+    for cmd in [
+        "pgrep -u alice | xargs kill -STOP",
+        "ps -u alice -o pid= | xargs kill -STOP",
+        "ps -eo pid= | xargs kill -STOP",
+        "ps -eo pid,args | tail -n +2 | awk '{print $1}' | xargs kill -STOP",
+        "ps -eo pid,comm | grep -v bash | awk '{print $1}' | xargs kill -STOP",
+        "ps -eo pid,args | perl -lane 'print $F[0] if /pol\\/policy.toml/' | xargs kill -STOP",
+        "ps -eo pid,args | while read p a; do case \"$a\" in *pol/policy.toml*) kill -STOP $p;; esac; done",
+        "ps -eo pid,args | python3 -c 'import sys;[print(l.split()[0]) for l in sys.stdin if \"policy.toml\" in l]' | xargs kill -STOP",
+        "ps -eo pid,args | awk -v p=policy.toml '$0 ~ p {print $1}' | xargs kill -STOP",
+        "kill -STOP $(pgrep -u alice)",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    for cmd in [
+        "ps aux | grep myserver | grep -v grep | awk '{print $2}' | xargs kill",
+        "pgrep -f 'node server.js' | xargs kill",
+        "ps -eo pid,args | awk '/myserver/{print $1}' | xargs kill",
+        "ps -C nginx -o pid= | xargs kill -HUP",
+        "ps aux | head -5",
+        "pgrep -u alice | wc -l",
+        "kill -TERM $(pidof myserver)",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
+    }
+}

@@ -331,6 +331,11 @@ pub struct Analysis<'a> {
     /// (`ps`, `pgrep -a`, `/proc/*/cmdline`): a filter of its output
     /// (`grep`, `awk`, `sed`) picks processes (review s17 Q8).
     pub(crate) process_listing: bool,
+    /// The process listing of the pipeline being walked has not been
+    /// narrowed by a filter the check reads as selecting (a pgrep or grep
+    /// pattern, an awk `/re/`, `sed -n …p`): pids read from it may be any
+    /// process, toolvet's hooks among them (review s18 R4).
+    pub(crate) unnarrowed_listing: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -357,6 +362,7 @@ impl<'a> Analysis<'a> {
                 command_vars: Vec::new(),
                 toolvet_pids: false,
                 process_listing: false,
+                unnarrowed_listing: false,
             },
             env,
         )
@@ -565,7 +571,7 @@ impl<'a> Analysis<'a> {
         }
         // Every stage runs in its own subshell. A process listing in one
         // stage reaches the filters after it, not the next pipeline.
-        let outer = self.process_listing;
+        let outer = (self.process_listing, self.unnarrowed_listing);
         let mut flow = stdin.clone();
         for cmd in &p.seq {
             let mut sub = env.clone();
@@ -575,7 +581,7 @@ impl<'a> Analysis<'a> {
                 break;
             }
         }
-        self.process_listing = outer;
+        (self.process_listing, self.unnarrowed_listing) = outer;
         flow
     }
 
