@@ -4678,6 +4678,15 @@ fn s17_verdict(cmd: &str) -> (String, Option<String>) {
     (d.kind().to_string(), d.rule().map(str::to_string))
 }
 
+/// Each of `cmds` gets a `kind` verdict (`deny`, `escalate`, `allow`),
+/// by any rule, with the state paths of [`s17_verdict`].
+#[track_caller]
+fn s17_kinds(kind: &str, cmds: &[&str]) {
+    for cmd in cmds {
+        assert_eq!(s17_verdict(cmd).0, kind, "command: {cmd}");
+    }
+}
+
 #[track_caller]
 fn s17_expect(kind: &str, cmds: &[&str]) {
     for cmd in cmds {
@@ -5393,75 +5402,82 @@ fn git_aliases_read_by_the_history_rules() {
 /// process of the user, toolvet's hooks among them).
 #[test]
 fn killall_long_options_after_one_dash() {
-    for cmd in [
-        "killall -STOP -u alice",
-        "killall -STOP -us alice",
-        "killall -s STOP -us alice",
-        "killall -STOP -user alice",
-        "killall -STOP -reg oolv",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
-    }
-    for cmd in [
-        "killall -STOP myserver",
-        "killall -q -w node",
-        "killall -qw node",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
-    }
+    s17_kinds(
+        "deny",
+        &[
+            "killall -STOP -u alice",
+            "killall -STOP -us alice",
+            "killall -s STOP -us alice",
+            "killall -STOP -user alice",
+            "killall -STOP -reg oolv",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "killall -STOP myserver",
+            "killall -q -w node",
+            "killall -qw node",
+        ],
+    );
 }
 
 /// Review s18 R3: an inverted selection signals every process the pattern
 /// does not match, toolvet's hooks among them.
 #[test]
 fn inverted_process_selection() {
-    for cmd in [
-        "pkill -STOP --inverse bash",
-        "pkill -STOP --inv bash",
-        "pkill -KILL --inverse -x bash",
-        "pgrep -v bash | xargs kill -STOP",
-        "pgrep --inverse -f zzz | xargs kill -STOP",
-        "kill -STOP $(pgrep -v bash)",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
-    }
-    for cmd in [
-        "pkill -STOP myserver",
-        "pgrep -v bash",
-        "pgrep -x node | wc -l",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
-    }
+    s17_kinds(
+        "deny",
+        &[
+            "pkill -STOP --inverse bash",
+            "pkill -STOP --inv bash",
+            "pkill -KILL --inverse -x bash",
+            "pgrep -v bash | xargs kill -STOP",
+            "pgrep --inverse -f zzz | xargs kill -STOP",
+            "kill -STOP $(pgrep -v bash)",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "pkill -STOP myserver",
+            "pgrep -v bash",
+            "pgrep -x node | wc -l",
+        ],
+    );
 }
 
 /// Review s18 R5: debugger commands that run a shell or code, written as
 /// unique prefixes, and commands that define other commands.
 #[test]
 fn debugger_command_prefixes() {
-    for cmd in [
-        "gdb -batch -ex 'she pkill -STOP -f toolvet'",
-        "gdb -batch -ex 'shel pkill -STOP -f toolvet'",
-        "gdb -batch -ex 'pip echo | pkill -STOP -f toolvet'",
-        "gdb -batch -ex 'python-i import os; os.system(\"pkill -STOP -f toolvet\")'",
-        "lldb -b -o 'scr import os; os.system(\"pkill -STOP -f toolvet\")'",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
-    }
-    for cmd in [
-        "gdb -batch -ex 'alias s = shell' -ex 's pkill -STOP -f toolvet'",
-        "lldb -b -o 'command alias s platform shell' -o 's pkill -STOP -f toolvet'",
-        "gdb -batch -ex 'eval \"shell %s\", \"ls\"'",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
-    }
-    for cmd in [
-        "gdb -batch -ex 'set pagination off' -ex run ./a.out",
-        "gdb -batch -ex 'show version'",
-        "gdb -batch -ex 'bt' ./a.out core",
-        "gdb -batch -ex 'print x' ./a.out",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
-    }
+    s17_kinds(
+        "deny",
+        &[
+            "gdb -batch -ex 'she pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'shel pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'pip echo | pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'python-i import os; os.system(\"pkill -STOP -f toolvet\")'",
+            "lldb -b -o 'scr import os; os.system(\"pkill -STOP -f toolvet\")'",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "gdb -batch -ex 'alias s = shell' -ex 's pkill -STOP -f toolvet'",
+            "lldb -b -o 'command alias s platform shell' -o 's pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'eval \"shell %s\", \"ls\"'",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "gdb -batch -ex 'set pagination off' -ex run ./a.out",
+            "gdb -batch -ex 'show version'",
+            "gdb -batch -ex 'bt' ./a.out core",
+            "gdb -batch -ex 'print x' ./a.out",
+        ],
+    );
 }
 
 /// Review s18 R7: a word only known at run time among a runner's options
@@ -5619,13 +5635,14 @@ fn env_split_string_syntax() {
     ] {
         deny(cmd, "shell.rm-home");
     }
-    for cmd in [
-        r"env -S'pkill\_-STOP\_-f\_toolvet'",
-        r"env -S'sh -c pkill\_-STOP\_-f\_toolvet'",
-        r"env -S'pkill -STOP -f tool\cvet'",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
-    }
+    s17_kinds(
+        "deny",
+        &[
+            r"env -S'pkill\_-STOP\_-f\_toolvet'",
+            r"env -S'sh -c pkill\_-STOP\_-f\_toolvet'",
+            r"env -S'pkill -STOP -f tool\cvet'",
+        ],
+    );
     allow(r"env -S'make -j4 test'");
     assert_eq!(verdict(r"env -S'echo ${HOME}'").0, "escalate");
 }
@@ -5635,29 +5652,31 @@ fn env_split_string_syntax() {
 /// signal sender: they may be any process, toolvet's hooks among them.
 #[test]
 fn unnarrowed_process_listings() {
-    for cmd in [
-        "pgrep -u alice | xargs kill -STOP",
-        "ps -u alice -o pid= | xargs kill -STOP",
-        "ps -eo pid= | xargs kill -STOP",
-        "ps -eo pid,args | tail -n +2 | awk '{print $1}' | xargs kill -STOP",
-        "ps -eo pid,comm | grep -v bash | awk '{print $1}' | xargs kill -STOP",
-        "ps -eo pid,args | perl -lane 'print $F[0] if /pol\\/policy.toml/' | xargs kill -STOP",
-        "ps -eo pid,args | while read p a; do case \"$a\" in *pol/policy.toml*) kill -STOP $p;; esac; done",
-        "ps -eo pid,args | python3 -c 'import sys;[print(l.split()[0]) for l in sys.stdin if \"policy.toml\" in l]' | xargs kill -STOP",
-        "ps -eo pid,args | awk -v p=policy.toml '$0 ~ p {print $1}' | xargs kill -STOP",
-        "kill -STOP $(pgrep -u alice)",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
-    }
-    for cmd in [
-        "ps aux | grep myserver | grep -v grep | awk '{print $2}' | xargs kill",
-        "pgrep -f 'node server.js' | xargs kill",
-        "ps -eo pid,args | awk '/myserver/{print $1}' | xargs kill",
-        "ps -C nginx -o pid= | xargs kill -HUP",
-        "ps aux | head -5",
-        "pgrep -u alice | wc -l",
-        "kill -TERM $(pidof myserver)",
-    ] {
-        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
-    }
+    s17_kinds(
+        "deny",
+        &[
+            "pgrep -u alice | xargs kill -STOP",
+            "ps -u alice -o pid= | xargs kill -STOP",
+            "ps -eo pid= | xargs kill -STOP",
+            "ps -eo pid,args | tail -n +2 | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,comm | grep -v bash | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | perl -lane 'print $F[0] if /pol\\/policy.toml/' | xargs kill -STOP",
+            "ps -eo pid,args | while read p a; do case \"$a\" in *pol/policy.toml*) kill -STOP $p;; esac; done",
+            "ps -eo pid,args | python3 -c 'import sys;[print(l.split()[0]) for l in sys.stdin if \"policy.toml\" in l]' | xargs kill -STOP",
+            "ps -eo pid,args | awk -v p=policy.toml '$0 ~ p {print $1}' | xargs kill -STOP",
+            "kill -STOP $(pgrep -u alice)",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "ps aux | grep myserver | grep -v grep | awk '{print $2}' | xargs kill",
+            "pgrep -f 'node server.js' | xargs kill",
+            "ps -eo pid,args | awk '/myserver/{print $1}' | xargs kill",
+            "ps -C nginx -o pid= | xargs kill -HUP",
+            "ps aux | head -5",
+            "pgrep -u alice | wc -l",
+            "kill -TERM $(pidof myserver)",
+        ],
+    );
 }
