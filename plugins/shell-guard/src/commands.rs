@@ -258,14 +258,16 @@ fn xargs_command(options: &getopt::Parsed, cmd: &[Field], stdin: &Output) -> Vec
     // `-0`, `-d DELIM`: each item, blanks and quotes included, is one
     // argument (`echo 'rm -rf ~' | xargs -0 sh -c` runs the whole line as
     // sh's script: review s18 R6).
-    let delimiter = if options.has("null") {
-        Some('\0')
-    } else {
-        options
-            .values("delimiter")
-            .last()
-            .map(|d| xargs_delimiter(&d.text()))
-    };
+    // The last of `-0` and `-d` counts (review s19 S19).
+    let delimiter = options
+        .found
+        .iter()
+        .rev()
+        .find(|f| matches!(f.opt.name, "null" | "delimiter"))
+        .map(|f| match &f.value {
+            Some(d) if f.opt.name == "delimiter" => xargs_delimiter(&d.text()),
+            _ => '\0',
+        });
     if let Some(delimiter) = delimiter {
         if replace.as_deref().is_some_and(|r| !r.is_empty()) {
             return argv;

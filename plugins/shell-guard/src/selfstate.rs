@@ -467,10 +467,7 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
         "pgrep" => {
             let p = getopt::parse(&PGREP, &without_procps_signal(args));
             !p.has("inverse")
-                && (!p.operands.is_empty()
-                    || ["parent", "session", "pgroup", "terminal", "pidfile"]
-                        .iter()
-                        .any(|o| p.has(o)))
+                && (!p.operands.is_empty() || ["parent", "pidfile"].iter().any(|o| p.has(o)))
         }
         "pidof" | "fuser" => texts.iter().any(|t| !t.starts_with('-')),
         // `lsof -ti:8080`, `lsof -p PID`, `lsof FILE`; not `lsof -t`,
@@ -480,13 +477,48 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
                 || t.contains(':')
                 || (!t.starts_with("--") && t.contains(['i', 'p', 'c']))
         }),
-        "ps" => texts.iter().any(|t| {
-            ["-C", "-p", "-q", "--pid", "--quick-pid", "--ppid", "--sid"]
-                .iter()
-                .any(|o| {
-                    t == o || (o.len() == 2 && t.starts_with(o)) || t.starts_with(&format!("{o}="))
+        // ps's selections add up (`ps -e -C bash` lists every process) and
+        // `-N` inverts them: narrowed only by a name or pid selection with
+        // no other selection beside it (review s19 S3).
+        "ps" => {
+            let given = |opts: &[&str]| {
+                texts.iter().any(|t| {
+                    opts.iter().any(|o| {
+                        t == o
+                            || (o.len() == 2 && t.starts_with(o))
+                            || t.starts_with(&format!("{o}="))
+                    })
                 })
-        }),
+            };
+            // BSD options come first, without a dash (`ps ax`, `ps aux`).
+            let bsd_wide = texts.first().is_some_and(|t| {
+                !t.starts_with('-')
+                    && t.chars().all(|c| c.is_ascii_alphabetic())
+                    && t.contains(['a', 'x', 'g'])
+            });
+            given(&["-C", "-p", "-q", "--pid", "--quick-pid"])
+                && !bsd_wide
+                && !given(&[
+                    "-e",
+                    "-A",
+                    "-a",
+                    "-d",
+                    "-N",
+                    "--deselect",
+                    "-u",
+                    "-U",
+                    "--user",
+                    "-g",
+                    "-G",
+                    "--group",
+                    "-s",
+                    "--sid",
+                    "-t",
+                    "--tty",
+                    "--ppid",
+                    "-x",
+                ])
+        }
         // A filter of process entries (`grep x /proc/*/cmdline`).
         _ => filter_narrows(name, args),
     }
@@ -1657,7 +1689,9 @@ impl Analysis<'_> {
             }
         }
         for a in &operands {
-            if a.text() == "-1" {
+            // `-1`, also as `-01` or `'-1 '` (kill reads it as a number:
+            // review s19 S20).
+            if a.text().trim().parse::<i64>() == Ok(-1) {
                 return Target::Toolvet("every process of the user (`-1`)".into());
             }
             match self.pid_operand(a) {
@@ -1750,7 +1784,8 @@ impl Analysis<'_> {
         if names_toolvet(&t) || self.toolvet_pids {
             return Target::Toolvet(format!("the pids `{t}`, looked up for toolvet"));
         }
-        if self.unnarrowed_listing {
+        // (`$!` is the shell's last background job, not a listing's pid.)
+        if self.unnarrowed_listing && t != "$!" {
             return Target::Toolvet(format!("the pids `{t}`: {UNNARROWED}"));
         }
         if picks_by_parent(&t) {

@@ -5680,3 +5680,37 @@ fn unnarrowed_process_listings() {
         ],
     );
 }
+
+/// Review s19 S3, S12, S19, S20: ps selections that add up or invert,
+/// pgrep by session or terminal, a wide listing inside `$(… | filter)`,
+/// the last of xargs' `-0`/`-d`, `kill -- -01`.
+#[test]
+fn wide_listings_and_every_process() {
+    s17_kinds(
+        "deny",
+        &[
+            "ps -e -C bash -o pid= | xargs kill -STOP",
+            "ps -C bash -u alice -o pid= | xargs kill -STOP",
+            "ps -N -C bash -o pid= | xargs kill -STOP",
+            "ps ax -C bash -o pid= | xargs kill -STOP",
+            "kill -STOP $(ps -N -C bash -o pid=)",
+            "pgrep -s 0 | xargs kill -STOP",
+            "pgrep -t pts/0 | xargs kill -STOP",
+            "kill -STOP $(pgrep -u alice | cat)",
+            "kill -STOP $(ps -eo pid= | tail -n 5)",
+            "kill -STOP -- -01",
+            "kill -STOP '-1 '",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "ps -C nginx -o pid= | xargs kill -HUP",
+            "ps -C nginx -o pid,args | awk '{print $1}' | xargs kill -HUP",
+            "kill $(pgrep -f 'node server.js' | head -1)",
+            "ps aux | grep myserver | awk '{print $2}' | xargs kill",
+            "ps aux | head -3; sleep 1 & kill $!",
+        ],
+    );
+    deny("printf 'rm -rf ~,x' | xargs -0 -d , sh -c", "shell.rm-home");
+}

@@ -581,7 +581,12 @@ impl<'a> Analysis<'a> {
                 break;
             }
         }
+        // A wide listing the pipeline left unnarrowed is what it outputs:
+        // `kill $(pgrep -u alice | cat)` (review s19 S12); it stays
+        // known for the rest of the script.
+        let wide = self.unnarrowed_listing;
         (self.process_listing, self.unnarrowed_listing) = outer;
+        self.unnarrowed_listing |= wide;
         flow
     }
 
