@@ -5292,24 +5292,8 @@ fn systemd_units_written_and_started() {
 /// held when rclone writes or deletes.
 #[test]
 fn rclone_overlay_backends() {
-    let state = StatePaths {
-        state: vec![
-            "/home/alice/.local/state/toolvet".into(),
-            "/home/alice/pol/policy.toml".into(),
-        ],
-        secret: vec![],
-    };
-    let v = |cmd: &str| {
-        let d = analyze_with_state(
-            cmd,
-            &opts(),
-            Some(CWD),
-            Some("/home/alice"),
-            Facts::default(),
-            state.clone(),
-        );
-        (d.kind().to_string(), d.rule().map(str::to_string))
-    };
+    // The state paths of review s17's cases.
+    let v = s17_verdict;
     for cmd in [
         "rclone copyto /tmp/evil.toml ':chunker,remote=/home/alice/pol:policy.toml'",
         "rclone copyto /tmp/evil.toml ':hasher,remote=/home/alice/pol:policy.toml'",
