@@ -17,21 +17,30 @@ pub const CONTRACT_VERSION: &str = "0.1.0";
 pub const CHECK_INTERFACE: &str = "toolvet:check/check";
 
 /// A plugin linked against the host's imports, with the indices of its
-/// exports resolved once: instantiating it looks nothing up by name.
-#[derive(Clone)]
-pub(crate) struct Linked {
-    pre: wasmtime::component::InstancePre<crate::sandbox::StoreState>,
+/// exports resolved once: instantiating it looks nothing up by name. `T`
+/// is the store's data (the sandbox's `StoreState`).
+pub(crate) struct Linked<T: 'static> {
+    pre: wasmtime::component::InstancePre<T>,
     indices: PluginIndices,
 }
 
-impl Linked {
+impl<T: 'static> Clone for Linked<T> {
+    fn clone(&self) -> Self {
+        Self {
+            pre: self.pre.clone(),
+            indices: self.indices.clone(),
+        }
+    }
+}
+
+impl<T: Send + 'static> Linked<T> {
     /// Resolve the world's exports of `pre`.
     ///
     /// # Errors
     /// When the component lacks an export of the `plugin` world or has it
     /// with another type.
     pub fn new(
-        pre: wasmtime::component::InstancePre<crate::sandbox::StoreState>,
+        pre: wasmtime::component::InstancePre<T>,
     ) -> wasmtime::Result<Self> {
         let indices = PluginIndices::new(&pre)?;
         Ok(Self { pre, indices })
@@ -42,7 +51,7 @@ impl Linked {
     /// typed exports.
     pub async fn instantiate_async(
         &self,
-        store: &mut wasmtime::Store<crate::sandbox::StoreState>,
+        store: &mut wasmtime::Store<T>,
     ) -> wasmtime::Result<(wasmtime::component::Instance, Plugin)> {
         let instance = self.pre.instantiate_async(&mut *store).await?;
         let plugin = self.indices.load(&mut *store, &instance)?;

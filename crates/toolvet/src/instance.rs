@@ -55,7 +55,7 @@ impl LiveInstance {
     /// indices resolved at link time).
     pub async fn new(
         engine: &Engine,
-        pre: &Linked,
+        pre: &Linked<StoreState>,
         limits: InstanceLimits,
         log: PluginLog,
     ) -> Result<Self, Failure> {

@@ -116,7 +116,7 @@ pub(crate) fn prepare(
     engine: &Engine,
     linker: &Linker<StoreState>,
     component: &Component,
-) -> Result<Linked, LoadErrorKind> {
+) -> Result<Linked<StoreState>, LoadErrorKind> {
     crate::contract::refuse_other_versions(engine, component)?;
     let pre = linker
         .instantiate_pre(component)
@@ -161,7 +161,7 @@ const MAX_SETTINGS_ERROR: usize = 4096;
 /// A component compiled and linked, not yet initialised.
 #[derive(Clone)]
 pub(crate) struct Compiled {
-    pub pre: Linked,
+    pub pre: Linked<StoreState>,
     pub sha256: String,
     pub cache: CacheOutcome,
     /// Its own read and compile (or cache load) time, in µs: compiles run
@@ -364,7 +364,7 @@ pub(crate) async fn initialize(
 /// `configure(settings)`, with the load-time deadline in `limits`.
 pub(crate) async fn describe_and_configure(
     engine: &Engine,
-    pre: &Linked,
+    pre: &Linked<StoreState>,
     settings: &str,
     limits: InstanceLimits,
     log: PluginLog,

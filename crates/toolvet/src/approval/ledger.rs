@@ -2,7 +2,8 @@
 
 use super::pending::{PendingLimits, PendingNow, pending_refusal};
 use super::types::{
-    ApprovalRequest, ApprovalStatus, LedgerError, ListQuery, Review, ReviewRecord, UnixMillis,
+    ApprovalRequest, ApprovalStatus, LedgerError, ListQuery, Review, ReviewDecision, ReviewRecord,
+    UnixMillis,
 };
 use std::collections::HashMap;
 use std::fmt;
@@ -274,8 +275,8 @@ pub fn open_against<'a>(
 /// Apply `review` to `request` (pending, unexpired at `now`).
 pub fn reviewed(mut request: ApprovalRequest, review: &Review, now: UnixMillis) -> ApprovalRequest {
     request.status = match review.decision() {
-        super::ReviewDecision::Approve => ApprovalStatus::Approved,
-        super::ReviewDecision::Reject => ApprovalStatus::Rejected,
+        ReviewDecision::Approve => ApprovalStatus::Approved,
+        ReviewDecision::Reject => ApprovalStatus::Rejected,
     };
     request.review = Some(ReviewRecord {
         decision: review.decision(),
@@ -415,7 +416,7 @@ impl Ledger for MemoryLedger {
         }
         *request = reviewed(request.clone(), review, now);
         let decided = request.clone();
-        if super::settle::grants_run(&decided)
+        if super::types::grants_run(&decided)
             && let Some(run) = &decided.call.run_id
         {
             let key = (

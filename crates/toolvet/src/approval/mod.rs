@@ -26,6 +26,7 @@
 //! Every refusal of a resumed call is a deny with its own `approval.*`
 //! rule ([`rules`]), never an allow.
 
+mod decision;
 pub(crate) mod key;
 mod ledger;
 mod local;

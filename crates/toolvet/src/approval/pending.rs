@@ -15,11 +15,8 @@
 //! Postgres transaction holding an advisory lock that serialises
 //! openings), so calls racing at a limit never pass it.
 
-use super::service::Approvals;
-use super::types::UnixMillis;
-use super::types::{ApprovalRequest, LedgerError, ListQuery, MAX_PAGE, StatusFilter};
+use super::types::ApprovalRequest;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Default of `[approvals] max_pending_per_run`.
 pub const DEFAULT_MAX_PENDING_PER_RUN: usize = 100;
@@ -30,7 +27,7 @@ pub const DEFAULT_MAX_PENDING: usize = 1000;
 /// Largest accepted value of each of the three limits.
 pub const MAX_PENDING_LIMIT: usize = 100_000;
 
-/// How many requests wait for a person ([`Approvals::pending_counts`]).
+/// How many requests wait for a person ([`super::Approvals::pending_counts`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PendingCounts {
     /// Pending requests, counted up to the scan bound (see `complete`).
@@ -64,89 +61,6 @@ pub struct PendingLimits {
     pub per_principal: usize,
     /// Most pending requests in all.
     pub total: usize,
-}
-
-impl Approvals {
-    /// The limits on pending requests (`[approvals] max_pending*`).
-    pub fn pending_limits(&self) -> PendingLimits {
-        let s = &self.inner.settings;
-        PendingLimits {
-            per_run: s.max_pending_per_run,
-            per_principal: s.max_pending_per_principal,
-            total: s.max_pending,
-        }
-    }
-
-    /// How many requests are pending now, in all and per run, for a
-    /// reviewer's view.
-    ///
-    /// # Errors
-    /// [`super::ApprovalError::Ledger`].
-    pub async fn pending_counts(&self) -> Result<PendingCounts, super::ApprovalError> {
-        let this = self.clone();
-        let (pending, complete) = crate::runtime::on_runtime(async move {
-            this.scan_pending(UnixMillis::now(), |_| false).await
-        })
-        .await??;
-        let mut runs: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut without_run = 0;
-        for r in &pending {
-            match &r.call.run_id {
-                Some(run) => *runs.entry(run.as_str()).or_default() += 1,
-                None => without_run += 1,
-            }
-        }
-        let mut by_run: Vec<RunCount> = runs
-            .into_iter()
-            .map(|(run, count)| RunCount {
-                run_id: run.to_string(),
-                count,
-            })
-            .collect();
-        by_run.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.run_id.cmp(&b.run_id)));
-        Ok(PendingCounts {
-            total: pending.len(),
-            by_run,
-            without_run,
-            complete,
-            limits: self.pending_limits(),
-        })
-    }
-
-    /// The pending requests as of `now`, oldest first, at most
-    /// `max_pending` plus one page; stops early once `stop` holds for one.
-    /// The flag is true when the list is complete.
-    async fn scan_pending(
-        &self,
-        now: UnixMillis,
-        mut stop: impl FnMut(&ApprovalRequest) -> bool,
-    ) -> Result<(Vec<ApprovalRequest>, bool), LedgerError> {
-        let bound = self.inner.settings.max_pending.saturating_add(MAX_PAGE);
-        let mut query = ListQuery {
-            status: StatusFilter::Pending,
-            limit: MAX_PAGE,
-            after: None,
-        };
-        let mut all = Vec::new();
-        loop {
-            let page = self.inner.ledger.list(&query, now).await?;
-            let full = page.len() == MAX_PAGE;
-            query.after = page.last().map(|r| r.id.clone());
-            for r in page {
-                let done = stop(&r);
-                all.push(r);
-                if done {
-                    return Ok((all, false));
-                }
-            }
-            if !full {
-                return Ok((all, true));
-            }
-            if all.len() >= bound {
-                return Ok((all, false));
-            }
-        }
-    }
 }
 
 /// The pending requests (pending and unexpired) a ledger counted, in the
@@ -209,8 +123,7 @@ pub fn pending_refusal(
 
 #[cfg(test)]
 mod tests {
-    use super::super::rules;
-    use super::*;
+    use super::super::{Approvals, ListQuery, rules};
     use crate::call::CallRequest;
     use crate::verdict::{Decision, Verdict};
 

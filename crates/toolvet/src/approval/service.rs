@@ -3,16 +3,18 @@
 //! settle resumed calls; it opens the ledger a policy names.
 
 use super::ledger::{Decided, Ledger, MemoryLedger};
+use super::pending::{PendingCounts, PendingLimits, RunCount};
 use super::sqlite::SqliteLedger;
 use super::ticket;
 use super::types::{
     ApprovalError, ApprovalEvent, ApprovalRequest, LedgerError, ListQuery, MAX_PAGE, Review,
-    ReviewDecision, Scope, UnixMillis,
+    ReviewDecision, Scope, StatusFilter, UnixMillis,
 };
 use super::{key, local};
 use crate::audit::DecisionLog;
 use crate::config::{ApprovalSettings, LedgerLocation, Policy};
 use crate::error::Error;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -393,6 +395,89 @@ impl Approvals {
         }
         // No subscribers is not an error.
         let _ = self.inner.events.send(event.clone());
+    }
+}
+
+impl Approvals {
+    /// The limits on pending requests (`[approvals] max_pending*`).
+    pub fn pending_limits(&self) -> PendingLimits {
+        let s = &self.inner.settings;
+        PendingLimits {
+            per_run: s.max_pending_per_run,
+            per_principal: s.max_pending_per_principal,
+            total: s.max_pending,
+        }
+    }
+
+    /// How many requests are pending now, in all and per run, for a
+    /// reviewer's view.
+    ///
+    /// # Errors
+    /// [`ApprovalError::Ledger`].
+    pub async fn pending_counts(&self) -> Result<PendingCounts, ApprovalError> {
+        let this = self.clone();
+        let (pending, complete) = crate::runtime::on_runtime(async move {
+            this.scan_pending(UnixMillis::now(), |_| false).await
+        })
+        .await??;
+        let mut runs: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut without_run = 0;
+        for r in &pending {
+            match &r.call.run_id {
+                Some(run) => *runs.entry(run.as_str()).or_default() += 1,
+                None => without_run += 1,
+            }
+        }
+        let mut by_run: Vec<RunCount> = runs
+            .into_iter()
+            .map(|(run, count)| RunCount {
+                run_id: run.to_string(),
+                count,
+            })
+            .collect();
+        by_run.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.run_id.cmp(&b.run_id)));
+        Ok(PendingCounts {
+            total: pending.len(),
+            by_run,
+            without_run,
+            complete,
+            limits: self.pending_limits(),
+        })
+    }
+
+    /// The pending requests as of `now`, oldest first, at most
+    /// `max_pending` plus one page; stops early once `stop` holds for one.
+    /// The flag is true when the list is complete.
+    async fn scan_pending(
+        &self,
+        now: UnixMillis,
+        mut stop: impl FnMut(&ApprovalRequest) -> bool,
+    ) -> Result<(Vec<ApprovalRequest>, bool), LedgerError> {
+        let bound = self.inner.settings.max_pending.saturating_add(MAX_PAGE);
+        let mut query = ListQuery {
+            status: StatusFilter::Pending,
+            limit: MAX_PAGE,
+            after: None,
+        };
+        let mut all = Vec::new();
+        loop {
+            let page = self.inner.ledger.list(&query, now).await?;
+            let full = page.len() == MAX_PAGE;
+            query.after = page.last().map(|r| r.id.clone());
+            for r in page {
+                let done = stop(&r);
+                all.push(r);
+                if done {
+                    return Ok((all, false));
+                }
+            }
+            if !full {
+                return Ok((all, true));
+            }
+            if all.len() >= bound {
+                return Ok((all, false));
+            }
+        }
     }
 }
 

@@ -17,22 +17,10 @@ use super::ticket::Claims;
 use super::ticket::Refusal;
 use super::types::{
     ApprovalEvent, ApprovalRequest, ApprovalStatus, BoundCall, Escalation, ReviewDecision, Scope,
-    UnixMillis, VerdictApproval, rules,
+    UnixMillis, VerdictApproval, grants_run, rules,
 };
 use crate::call::{CallRequest, Outcome, PriorCall};
 use crate::verdict::{Decision, Verdict};
-
-/// Whether `request` lets its tool and arguments run again in its run
-/// (approved with scope `run`, used or not).
-pub(crate) fn grants_run(request: &ApprovalRequest) -> bool {
-    matches!(
-        request.status,
-        ApprovalStatus::Approved | ApprovalStatus::Consumed
-    ) && request
-        .review
-        .as_ref()
-        .is_some_and(|r| r.decision == ReviewDecision::Approve && r.scope == Scope::Run)
-}
 
 /// Whether the approval `request` covers every escalation the call has now
 /// (same check and rule).

@@ -709,3 +709,15 @@ pub enum LedgerError {
     #[error("the approval ledger is corrupt or from a newer toolvet: {0}")]
     Corrupt(String),
 }
+
+/// Whether `request` lets its tool and arguments run again in its run
+/// (approved with scope `run`, used or not).
+pub(crate) fn grants_run(request: &ApprovalRequest) -> bool {
+    matches!(
+        request.status,
+        ApprovalStatus::Approved | ApprovalStatus::Consumed
+    ) && request
+        .review
+        .as_ref()
+        .is_some_and(|r| r.decision == ReviewDecision::Approve && r.scope == Scope::Run)
+}

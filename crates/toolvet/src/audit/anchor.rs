@@ -2,7 +2,6 @@
 //! record count and last hash under a MAC, so a cut or rewritten tail is
 //! evident to whoever holds the key.
 
-use super::file::LogRead;
 use super::now_ms;
 use serde::Serialize;
 use sha2::Sha256;
@@ -218,13 +217,14 @@ pub(super) struct AnchorState {
 
 impl AnchorState {
     /// Take the count from the anchor when it describes the chain as it
-    /// ends now (`prev`); else count the file's records, and return the
-    /// record that says so in the chain (none for a new, empty log).
+    /// ends now (`prev`); else count the log's records with `count_records`
+    /// (which reads the log file), and return the record that says so in
+    /// the chain (none for a new, empty log).
     pub(super) fn reconcile(
         &mut self,
         log: &Path,
-        file: &mut impl LogRead,
         prev: &str,
+        count_records: impl FnOnce() -> std::io::Result<u64>,
     ) -> std::io::Result<Option<String>> {
         let found = read_anchor(log, &self.key);
         if let Ok(Some(anchor)) = &found
@@ -233,7 +233,7 @@ impl AnchorState {
             self.records = anchor.records;
             return Ok(None);
         }
-        self.records = count_lines(file)?;
+        self.records = count_records()?;
         let why = match &found {
             Ok(None) if prev.is_empty() => return Ok(None),
             Ok(None) => "the log has no anchor".to_string(),
@@ -255,20 +255,5 @@ impl AnchorState {
             "host_version": env!("CARGO_PKG_VERSION"),
         });
         Ok(Some(record.to_string()))
-    }
-}
-
-/// The complete lines of `file`.
-pub(super) fn count_lines(file: &mut impl LogRead) -> std::io::Result<u64> {
-    use std::io::SeekFrom;
-    file.seek(SeekFrom::Start(0))?;
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut n = 0u64;
-    loop {
-        let read = file.read(&mut buf)?;
-        if read == 0 {
-            return Ok(n);
-        }
-        n += buf[..read].iter().filter(|&&b| b == b'\n').count() as u64;
     }
 }

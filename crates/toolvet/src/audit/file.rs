@@ -130,7 +130,7 @@ impl LogFile {
         if let Some(anchor) = self.anchor.as_mut()
             && anchor.synced_len != Some(len)
         {
-            unanchored = anchor.reconcile(&self.path, &mut &*file, &prev)?;
+            unanchored = anchor.reconcile(&self.path, &prev, || count_lines(&mut &*file))?;
         }
         let mut text = String::new();
         let written = records.len() + usize::from(unanchored.is_some());
@@ -252,6 +252,21 @@ pub fn log_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = rotated_files(path)?.into_iter().map(|(_, p)| p).collect();
     files.push(path.to_path_buf());
     Ok(files)
+}
+
+/// The complete lines of `file`.
+fn count_lines(file: &mut impl LogRead) -> std::io::Result<u64> {
+    use std::io::SeekFrom;
+    file.seek(SeekFrom::Start(0))?;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut n = 0u64;
+    loop {
+        let read = file.read(&mut buf)?;
+        if read == 0 {
+            return Ok(n);
+        }
+        n += buf[..read].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
 }
 
 /// The sha256 (hex) of the last complete line of `file` (empty for an
