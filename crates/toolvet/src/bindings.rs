@@ -39,9 +39,7 @@ impl<T: Send + 'static> Linked<T> {
     /// # Errors
     /// When the component lacks an export of the `plugin` world or has it
     /// with another type.
-    pub fn new(
-        pre: wasmtime::component::InstancePre<T>,
-    ) -> wasmtime::Result<Self> {
+    pub fn new(pre: wasmtime::component::InstancePre<T>) -> wasmtime::Result<Self> {
         let indices = PluginIndices::new(&pre)?;
         Ok(Self { pre, indices })
     }

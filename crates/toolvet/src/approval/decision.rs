@@ -11,7 +11,8 @@
 //! user where that user can read the key file.
 
 use super::reviewer::{
-    MAX_SIGNED_DECISION_BYTES, ReviewerKey, ReviewerSigner, SignedDecision, verify_token,
+    MAX_SIGNED_DECISION_BYTES, ONCE_WINDOW_MS, ReviewerKey, ReviewerSigner, SignedDecision,
+    verify_token,
 };
 use super::service::Approvals;
 use super::ticket::Refusal;
@@ -21,14 +22,6 @@ use super::types::{
 };
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
-
-/// How long a signed `once` approval counts after it is signed, at most
-/// (the request's expiry and the policy's `ttl_s` may end it sooner): ten
-/// minutes. It bounds what an agent that writes the ledger gains by
-/// setting a consumed row back to approved where no process remembers the
-/// use (the hooks start one per call): the same approved call, again,
-/// only within these minutes.
-pub const ONCE_WINDOW_MS: u64 = 10 * 60 * 1000;
 
 /// The prefix of a decision sealed with the ledger's own key.
 const SEAL_PREFIX: &str = "tvs1.";

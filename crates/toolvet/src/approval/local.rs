@@ -16,7 +16,7 @@
 //! reviewer keys: only approvals this process recorded. Neither survives
 //! the process: a front end that starts a process per call (the hooks)
 //! gets no bound from them, only the signed time limit of a `once`
-//! approval ([`super::decision::ONCE_WINDOW_MS`]).
+//! approval ([`super::reviewer::ONCE_WINDOW_MS`]).
 
 use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
@@ -197,7 +197,7 @@ mod tests {
         assert!(decision.signed_at >= signed_at, "{decision:?}");
         assert_eq!(
             window,
-            super::super::decision::ONCE_WINDOW_MS,
+            super::super::reviewer::ONCE_WINDOW_MS,
             "{decision:?}"
         );
     }

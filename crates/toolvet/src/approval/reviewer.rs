@@ -21,7 +21,7 @@
 //! approved runs again, but only where no process remembers the use (a
 //! process that consumed it refuses it again whatever the row says,
 //! `approval::local`; the hooks start a process per call) and only until
-//! the signed time limit, at most [`super::decision::ONCE_WINDOW_MS`] after signing for
+//! the signed time limit, at most [`ONCE_WINDOW_MS`] after signing for
 //! `once`; deleting or spoiling
 //! signed decisions (the approval then no longer counts: a denial, never
 //! an allow). What it cannot do: make any other call, arguments, run,
@@ -38,6 +38,14 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// How long a signed `once` approval counts after it is signed, at most
+/// (the request's expiry and the policy's `ttl_s` may end it sooner): ten
+/// minutes. It bounds what an agent that writes the ledger gains by
+/// setting a consumed row back to approved where no process remembers the
+/// use (the hooks start one per call): the same approved call, again,
+/// only within these minutes.
+pub const ONCE_WINDOW_MS: u64 = 10 * 60 * 1000;
 
 /// The prefix of a reviewer key entry.
 pub const KEY_PREFIX: &str = "ed25519:";
