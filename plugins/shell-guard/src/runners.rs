@@ -1136,12 +1136,20 @@ impl Analysis<'_> {
             _ => a.tmux_commands(words, env, depth + 1),
         };
         match c.operands {
-            // `run-shell -C CMDS`: tmux commands, not shell text.
+            // `run-shell -C CMDS`: tmux commands, not shell text (expanded
+            // as a format first: a `#` is held).
             Operands::Shell if c.name == "run-shell" && p.has("C") => {
+                if ops.iter().any(|o| o.text().contains('#')) {
+                    return self.hold_tmux("`run-shell -C` commands with `#`, expanded as a format first");
+                }
                 for o in ops {
                     self.tmux_string(o, env, depth);
                 }
                 Run::Done(Output::Unknown)
+            }
+            // `pipe-pane -I CMD`: CMD's output is typed into the pane.
+            Operands::Shell if c.name == "pipe-pane" && p.has("I") => {
+                self.hold_tmux("`pipe-pane -I` (a command's output typed into the pane)")
             }
             Operands::Shell => self.tmux_shell(ops, env, depth, &via),
             Operands::IfShell => {
@@ -1283,6 +1291,12 @@ impl Analysis<'_> {
                     return None;
                 };
                 send |= c == 'X';
+                // `-c FILE`: a file of screen commands run at start (as
+                // `tmux -f`).
+                if c == 'c' {
+                    self.hold_runner("screen", "`-c FILE`, a file of screen commands");
+                    return None;
+                }
                 if o.takes == Takes::Value {
                     if k + c.len_utf8() == t.len() {
                         i += 1;
@@ -1594,7 +1608,8 @@ fn typed_keys(keys: &[Field], literal: bool) -> Result<String, String> {
         };
         let lower = t.to_ascii_lowercase();
         let one = t.chars().count() == 1;
-        if literal || one {
+        // A key name has no blank: a word with one is typed as it is.
+        if literal || one || t.contains(char::is_whitespace) {
             typed.push_str(&t);
         } else if matches!(lower.as_str(), "enter" | "kpenter" | "c-m" | "c-j" | "c-c") {
             typed.push('\n');

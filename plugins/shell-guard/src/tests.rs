@@ -6207,3 +6207,33 @@ fn s20_tmux_yaml_cases() {
     }
     assert!(n > 100);
 }
+
+/// Review s19 S1, S7, S9: the same classes in more commands: `screen -c
+/// FILE` (screen commands from a file), `pipe-pane -I` (output typed into
+/// the pane), `run-shell -C` with a format, key words with a blank (never
+/// a key name) typed as they are, `C-d`.
+#[test]
+fn s19_tmux_screen_more_forms() {
+    s20_tmux_expect(&[
+        (
+            "screen -c /tmp/rc -dm make",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("screen -Sabc -dm make", "allow", ""),
+        (
+            "tmux pipe-pane -I 'echo pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("tmux pipe-pane -o 'cat >> /tmp/log'", "allow", ""),
+        (
+            "tmux run -C 'r#{l:u}n \"pkill -STOP -f toolvet\"'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("tmux run -C 'display hi'", "allow", ""),
+        ("tmux send-keys -t x 'useradd bob' Enter", "allow", ""),
+        ("tmux send-keys -t x C-d", "escalate", "shell.eval-dynamic"),
+    ]);
+}
