@@ -954,6 +954,18 @@ impl Analysis<'_> {
         self.server_words(&[Field::lit(quoted.join(" "))], env, depth, via)
     }
 
+    /// The first of `names` the call itself assigned, exported or put
+    /// before the command (the state starts with no variables): a tmux or
+    /// screen server started now reads its configuration file (commands it
+    /// runs) by them (tmux: `~/.tmux.conf`, `$XDG_CONFIG_HOME/tmux/tmux.conf`;
+    /// screen: `$SCREENRC`, `~/.screenrc`).
+    fn config_vars_set<'a>(&self, env: &Env, names: &[&'a str]) -> Option<&'a str> {
+        names
+            .iter()
+            .copied()
+            .find(|n| env.vars.contains_key(*n) || self.command_vars.iter().any(|c| c == n))
+    }
+
     /// Hold runner `via`, given `what` it cannot place.
     fn hold_runner(&mut self, via: &str, what: &str) -> Run {
         self.report(
@@ -995,6 +1007,12 @@ impl Analysis<'_> {
         }
         if p.has("C") {
             return self.hold_tmux("`-C` (control mode: tmux commands on standard input)");
+        }
+        // Held, and its commands still read (they may be denied).
+        if let Some(v) = self.config_vars_set(env, &["HOME", "XDG_CONFIG_HOME"]) {
+            self.hold_tmux(&format!(
+                "`{v}` set by this call: a server it starts reads its configuration file (tmux commands) from there"
+            ));
         }
         let mut server = server_env(env);
         let out = self.tmux_commands(&args[p.end.min(args.len())..], &mut server, depth);
@@ -1251,6 +1269,12 @@ impl Analysis<'_> {
             return Run::Done(Output::Unknown);
         };
         let rest = args.get(end..).unwrap_or(&[]);
+        if let Some(v) = self.config_vars_set(env, &["HOME", "SCREENRC", "SYSSCREENRC"]) {
+            self.hold_runner(
+                "screen",
+                &format!("`{v}` set by this call, which chooses the file of screen commands it runs at start"),
+            );
+        }
         if send {
             let mut server = server_env(env);
             let out = self.screen_command(rest, &mut server, depth);

@@ -6237,3 +6237,50 @@ fn s19_tmux_screen_more_forms() {
         ("tmux send-keys -t x C-d", "escalate", "shell.eval-dynamic"),
     ]);
 }
+
+/// Review s19 S9, S7: a configuration file chosen by the call's own
+/// variables (`HOME`, `XDG_CONFIG_HOME`, `SCREENRC`, by prefix, `export`
+/// or `env`) holds tmux and screen as `-f`/`-c FILE` do; a user option
+/// expanded into shell text is a format (held).
+#[test]
+fn s19_tmux_screen_configuration_by_variables() {
+    s20_tmux_expect(&[
+        (
+            "echo 'run \"pkill -STOP -f toolvet\"' > /tmp/x/tmux/tmux.conf; XDG_CONFIG_HOME=/tmp/x tmux new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "export XDG_CONFIG_HOME=/tmp/x; tmux new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("HOME=/tmp/x tmux new -d", "escalate", "shell.eval-dynamic"),
+        (
+            "env HOME=/tmp/x tmux new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "SCREENRC=/tmp/rc screen -dm make",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "env SCREENRC=/tmp/rc screen -dm make",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set -g @x 'pkill -STOP -f toolvet'; tmux run '#{@x}'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux setenv -g HOME /tmp/safe; tmux run 'rm -rf $HOME'",
+            "deny",
+            "shell.rm-home",
+        ),
+        ("env FOO=1 tmux new -d -s build 'cargo build'", "allow", ""),
+    ]);
+}
