@@ -1390,6 +1390,19 @@ impl Analysis<'_> {
                     && first.starts_with(['.', '!', '|', ':'])
                 {
                     let program = first.trim_start_matches(['.', '!', '|', ':']);
+                    // `!` or `:`: the command's output goes to the
+                    // window's program, typed into its shell (`exec .!.
+                    // echo CMD`); `|`: a filter of it. Held, the command
+                    // still judged.
+                    let pattern = &first[..first.len() - program.len()];
+                    if pattern.contains(['!', ':', '|']) {
+                        self.hold_runner(
+                            "screen -X exec",
+                            &format!(
+                                "`{pattern}`, which types the command's output into the window"
+                            ),
+                        );
+                    }
                     if program.is_empty() {
                         argv.remove(0);
                     } else {
@@ -1524,6 +1537,16 @@ impl Analysis<'_> {
         let sub = args.get(i).and_then(Field::static_text).unwrap_or_default();
         let rest = args.get(i + 1..).unwrap_or(&[]);
         match sub.as_str() {
+            // `attach [-c] NAME`: a session (its default shell); `options`
+            // after it may set the shell or layout it runs: held.
+            "attach" | "a"
+                if !rest.iter().any(|a| {
+                    let t = a.text();
+                    t == "options" || t.starts_with("--force") || t.starts_with("--layout")
+                }) =>
+            {
+                Run::Done(Output::Unknown)
+            }
             "list-sessions"
             | "ls"
             | "kill-session"

@@ -6284,3 +6284,28 @@ fn s19_tmux_screen_configuration_by_variables() {
         ("env FOO=1 tmux new -d -s build 'cargo build'", "allow", ""),
     ]);
 }
+
+/// Review s19 S7, S18: screen's `exec` with an output pattern that types
+/// into the window (`!`, `:`) held; `zellij attach` runs nothing new
+/// unless given `options` (its shell, its layout).
+#[test]
+fn s19_screen_exec_patterns_and_zellij_attach() {
+    s20_tmux_expect(&[
+        (
+            "screen -S x -X exec '.!.' echo 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X exec '!..' pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("zellij attach -c work", "allow", ""),
+        (
+            "zellij attach -c work options --default-shell /tmp/x.sh",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+    ]);
+}
