@@ -619,7 +619,16 @@ impl Analysis<'_> {
                             .iter()
                             .filter(|(n, _)| walk::command_scoped(n))
                             .collect();
-                        if chdir.is_some() || !scoped.is_empty() {
+                        // `env HOME=… tmux`: the names it sets, as a prefix
+                        // assignment's (a server started reads its
+                        // configuration by them, review s19 S9).
+                        let config = assigns.iter().any(|(n, _)| {
+                            matches!(
+                                n.as_str(),
+                                "HOME" | "XDG_CONFIG_HOME" | "SCREENRC" | "SYSSCREENRC"
+                            )
+                        });
+                        if chdir.is_some() || !scoped.is_empty() || config {
                             let mut e = env.clone();
                             if chdir.is_some() {
                                 self.change_dir(chdir, &mut e);
@@ -627,7 +636,12 @@ impl Analysis<'_> {
                             for (n, v) in scoped {
                                 e.vars.insert(n.clone(), v.clone());
                             }
-                            return self.exec(rest, &mut e, depth, stdin, via_xargs);
+                            let mut names = self.command_vars.clone();
+                            names.extend(assigns.iter().map(|(n, _)| n.clone()));
+                            let outer = std::mem::replace(&mut self.command_vars, names);
+                            let out = self.exec(rest, &mut e, depth, stdin, via_xargs);
+                            self.command_vars = outer;
+                            return out;
                         }
                         Some(rest)
                     }

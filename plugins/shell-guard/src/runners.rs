@@ -9,7 +9,9 @@
 //! - Shell text: `runuser -c`, `sg GROUP -c`, `at`/`batch` (the commands on
 //!   standard input), terminal multiplexers starting or typing a command
 //!   (`tmux new-session -d CMD`, `tmux send-keys 'rm -rf ~' Enter`,
-//!   `tmux run-shell`, `screen -dm CMD`, `screen -X stuff TEXT`).
+//!   `tmux run-shell`, `screen -dm CMD`, `screen -X stuff TEXT`), judged
+//!   in the server's environment, and the session runners `dtach`,
+//!   `abduco`, `zellij run --`, `byobu` (read as tmux), `rlwrap`.
 
 use crate::commands::{join_fields as join, skip_options};
 use crate::syntax::{Field, Output};
@@ -555,6 +557,13 @@ pub(crate) fn is_runner(name: &str, args: &[Field]) -> bool {
                 | "batch"
                 | "tmux"
                 | "screen"
+                | "byobu"
+                | "byobu-tmux"
+                | "byobu-screen"
+                | "dtach"
+                | "abduco"
+                | "zellij"
+                | "rlwrap"
                 | "py"
         )
 }
@@ -595,14 +604,6 @@ fn cluster_ends_in_value(word: &str, values: &[&str]) -> bool {
         }
     }
     false
-}
-
-/// The value of option `opt` (or any of `opts`): the next word.
-fn value_of<'a>(args: &'a [Field], opts: &[&str]) -> Option<&'a Field> {
-    let i = args
-        .iter()
-        .position(|a| opts.contains(&a.text().as_str()))?;
-    args.get(i + 1)
 }
 
 impl Analysis<'_> {
@@ -702,15 +703,18 @@ impl Analysis<'_> {
                     }
                 }
             }
-            "sg" => match value_of(args, &["-c"]) {
-                Some(script) => {
-                    Run::Done(self.run_script_field(script, env, depth, stdin, "sg -c"))
+            "sg" => self.sg(args, env, depth, stdin),
+            // `rlwrap [OPTIONS] CMD…` (review s19 S18): a filter (`-z`) or
+            // pre-given input (`-P`) runs or types what is not read.
+            "rlwrap" => {
+                let p = self.runner_options(name, &crate::runopts::RLWRAP, args, false);
+                if p.has("filter") || p.has("pre-given") {
+                    return self.hold_runner("rlwrap", "a filter or pre-given input");
                 }
-                None => {
-                    let i = skip_options(args, &[]) + 1;
-                    self.shell_words(args.get(i..).unwrap_or(&[]), env, depth, name)
-                }
-            },
+                rest(p.end)
+            }
+            "dtach" | "abduco" => self.session_runner(name, args, env, depth),
+            "zellij" => self.zellij(args, env, depth),
             "at" | "batch" => {
                 let p = self.runner_options(name, &crate::runopts::AT, args, false);
                 if let Some(file) = p.values("f").last() {
@@ -720,8 +724,10 @@ impl Analysis<'_> {
                 }
                 Run::Done(Output::Unknown)
             }
-            "tmux" => self.tmux(args, env, depth),
-            "screen" => self.screen(args, env, depth),
+            // byobu hands its arguments to tmux (or screen): read as
+            // tmux, whose strict tables hold screen's forms (review s19 S18).
+            "tmux" | "byobu" | "byobu-tmux" => self.tmux(args, env, depth),
+            "screen" | "byobu-screen" => self.screen(args, env, depth),
             _ => Run::Done(Output::Unknown),
         }
     }
@@ -917,14 +923,101 @@ impl Analysis<'_> {
         Run::Done(self.run_script_field(&joined, env, depth, &Output::Unknown, via))
     }
 
+    /// Judge `words` as the shell text a tmux or screen *server* runs:
+    /// joined, in [`server_env`] (review s19 S14).
+    fn server_words(&mut self, words: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+        if words.is_empty() {
+            return Run::Done(Output::Unknown);
+        }
+        let mut server = server_env(env);
+        let out = self.run_script_field(&join(words), &mut server, depth, &Output::Unknown, via);
+        env.absorb_files(&server);
+        Run::Done(out)
+    }
+
+    /// Judge `argv`, a program and its arguments a server executes
+    /// directly (`screen -X exec CMD ARGS`, `dtach -n S CMD ARGS`), as
+    /// that command run in [`server_env`]: each word quoted for the
+    /// shell, so nothing in them expands again. A word only known at run
+    /// time: held.
+    fn server_argv(&mut self, argv: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+        if argv.is_empty() {
+            return Run::Done(Output::Unknown);
+        }
+        let mut quoted = Vec::new();
+        for a in argv {
+            let Some(t) = a.static_text() else {
+                return self.hold_runner(via, &format!("`{}`, only known at run time", a.text()));
+            };
+            quoted.push(format!("'{}'", t.replace('\'', r"'\''")));
+        }
+        self.server_words(&[Field::lit(quoted.join(" "))], env, depth, via)
+    }
+
+    /// The first of `names` the call itself assigned, exported or put
+    /// before the command (the state starts with no variables): a tmux or
+    /// screen server started now reads its configuration file (commands it
+    /// runs) by them (tmux: `~/.tmux.conf`, `$XDG_CONFIG_HOME/tmux/tmux.conf`;
+    /// screen: `$SCREENRC`, `~/.screenrc`).
+    fn config_vars_set<'a>(&self, env: &Env, names: &[&'a str]) -> Option<&'a str> {
+        names
+            .iter()
+            .copied()
+            .find(|n| env.vars.contains_key(*n) || self.command_vars.iter().any(|c| c == n))
+    }
+
+    /// Hold runner `via`, given `what` it cannot place.
+    fn hold_runner(&mut self, via: &str, what: &str) -> Run {
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`{via}` is given {what}, so what it runs cannot be checked. A person must approve it as it is."
+            ),
+        );
+        Run::Done(Output::Unknown)
+    }
+
+    /// tmux's shell text (`run-shell CMD`, `new-session CMD`, an if-shell
+    /// condition, `default-command`): run by the server with `sh -c` in
+    /// its own environment. run-shell, if-shell and pipe-pane first expand
+    /// it as a format (`#{l:k}` is `k`, `#{s/a/b/:…}`, `##`): text with a
+    /// `#` is held, whatever the command (review s19 S1).
+    fn tmux_shell(&mut self, words: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+        if words.iter().any(|w| w.text().contains('#')) {
+            return self.hold_tmux(
+                "shell text with `#`, which tmux may expand as a format before running it",
+            );
+        }
+        self.server_words(words, env, depth, via)
+    }
+
     /// `tmux [OPTIONS] COMMAND …`: tmux's own options (`-c TEXT` runs
-    /// TEXT), then a tmux command list, read by [`Analysis::tmux_commands`].
+    /// TEXT), then a tmux command list, read by [`Analysis::tmux_commands`]
+    /// in the server's environment. `-f FILE` (a configuration file: tmux
+    /// commands) and `-C`/`-CC` (control mode: tmux commands on standard
+    /// input) run commands the check does not see: held (review s19 S9).
     fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
         let p = self.runner_options("tmux", &crate::runopts::TMUX, args, false);
         if let Some(text) = p.values("c").last() {
             return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
         }
-        self.tmux_commands(&args[p.end.min(args.len())..], env, depth)
+        if p.has("f") {
+            return self.hold_tmux("`-f FILE`, a file of tmux commands");
+        }
+        if p.has("C") {
+            return self.hold_tmux("`-C` (control mode: tmux commands on standard input)");
+        }
+        // Held, and its commands still read (they may be denied).
+        if let Some(v) = self.config_vars_set(env, &["HOME", "XDG_CONFIG_HOME"]) {
+            self.hold_tmux(&format!(
+                "`{v}` set by this call: a server it starts reads its configuration file (tmux commands) from there"
+            ));
+        }
+        let mut server = server_env(env);
+        let out = self.tmux_commands(&args[p.end.min(args.len())..], &mut server, depth);
+        env.absorb_files(&server);
+        out
     }
 
     /// Hold a tmux command the check cannot place (`what`).
@@ -966,14 +1059,19 @@ impl Analysis<'_> {
 
     /// A tmux command list given as one argument (`if-shell C 'CMDS'`,
     /// `set-hook H 'CMDS'`), parsed by tmux as a line of its configuration:
-    /// shell-like words, `;` between commands. Braces (`{ … }`) and
-    /// `%if` directives are not read here: held.
+    /// shell-like words, `;` between commands. Where tmux's parser and the
+    /// shell's read the text differently ([`tmux_parse_differs`]), and
+    /// braces (`{ … }`) and `%if` directives: held. `$VAR` is the
+    /// server's (`env` is [`server_env`]).
     fn tmux_string(&mut self, field: &Field, env: &mut Env, depth: u32) -> Run {
         let Some(text) = field.static_text() else {
             return self.hold_tmux("a command list whose text is not known here");
         };
         if depth > self.opts.max_depth {
             return self.hold_tmux("tmux commands nested too deep");
+        }
+        if let Some(what) = tmux_parse_differs(&text) {
+            return self.hold_tmux(&format!("a command list with {what}"));
         }
         let Ok(tokens) = crate::syntax::tokenize(&text) else {
             return self.hold_tmux("a command list the check cannot split");
@@ -1001,9 +1099,9 @@ impl Analysis<'_> {
 
     /// One tmux command: found by name, alias or unique prefix, its flags
     /// read by its template, its arguments judged by what they are
-    /// ([`crate::tmuxopts::Operands`]).
+    /// ([`crate::tmuxopts::Operands`]). `env` is the server's.
     fn tmux_command(&mut self, cmd: &[Field], env: &mut Env, depth: u32) -> Run {
-        use crate::tmuxopts::{Lookup, Operands, OptionValue, lookup, option_value};
+        use crate::tmuxopts::{Lookup, Operands, OptionValue, data_operands, lookup, option_value};
         let Some(first) = cmd.first() else {
             return Run::Done(Output::Unknown);
         };
@@ -1029,6 +1127,11 @@ impl Analysis<'_> {
             );
             return self.hold_tmux(&what);
         }
+        // A word that may expand to nothing moves every later word up
+        // one place: a flag's value becomes the command (review s19 S6).
+        if self.hold_vanishing(&format!("tmux {}", c.name), args, args.len()) {
+            return Run::Done(Output::Unknown);
+        }
         // A format's `#(CMD)` runs CMD with the shell.
         if args.iter().any(|a| a.text().contains("#(")) {
             return self.hold_tmux("a format with `#(…)`, which runs a shell command");
@@ -1040,7 +1143,7 @@ impl Analysis<'_> {
                 .as_ref()
                 .filter(|_| c.shell_flags.contains(f.opt.short))
             {
-                self.run_script_field(v, env, depth, &Output::Unknown, &via);
+                self.tmux_shell(std::slice::from_ref(v), env, depth, &via);
             }
         }
         let ops = &args[p.end.min(args.len())..];
@@ -1051,17 +1154,25 @@ impl Analysis<'_> {
             _ => a.tmux_commands(words, env, depth + 1),
         };
         match c.operands {
-            // `run-shell -C CMDS`: tmux commands, not shell text.
+            // `run-shell -C CMDS`: tmux commands, not shell text (expanded
+            // as a format first: a `#` is held).
             Operands::Shell if c.name == "run-shell" && p.has("C") => {
+                if ops.iter().any(|o| o.text().contains('#')) {
+                    return self.hold_tmux("`run-shell -C` commands with `#`, expanded as a format first");
+                }
                 for o in ops {
                     self.tmux_string(o, env, depth);
                 }
                 Run::Done(Output::Unknown)
             }
-            Operands::Shell => self.shell_words(ops, env, depth, &via),
+            // `pipe-pane -I CMD`: CMD's output is typed into the pane.
+            Operands::Shell if c.name == "pipe-pane" && p.has("I") => {
+                self.hold_tmux("`pipe-pane -I` (a command's output typed into the pane)")
+            }
+            Operands::Shell => self.tmux_shell(ops, env, depth, &via),
             Operands::IfShell => {
                 if let Some(cond) = ops.first().filter(|_| !p.has("F")) {
-                    self.run_script_field(cond, env, depth, &Output::Unknown, &via);
+                    self.tmux_shell(std::slice::from_ref(cond), env, depth, &via);
                 }
                 for o in ops.get(1..).unwrap_or(&[]) {
                     self.tmux_string(o, env, depth);
@@ -1090,18 +1201,30 @@ impl Analysis<'_> {
                 }
                 Run::Done(Output::Unknown)
             }
-            // `-X`: copy-mode commands; `-H`: keys as hex codes, which
-            // the check does not decode.
-            Operands::Keys if p.has("X") => Run::Done(Output::Unknown),
-            Operands::Keys if p.has("H") => self.hold_tmux("`send-keys -H` (keys as hex codes)"),
+            // `-X`: a copy-mode command; the `copy-pipe*` and `pipe*`
+            // ones run shell text.
+            Operands::Keys if p.has("X") => {
+                if ops.first().is_some_and(|o| o.text().contains("pipe")) {
+                    return self.hold_tmux("`send-keys -X` with a copy-mode command that pipes to a shell command");
+                }
+                Run::Done(Output::Unknown)
+            }
             Operands::Keys => {
-                // Typed into the pane's shell; key names end a line.
-                let typed: Vec<Field> = ops
-                    .iter()
-                    .filter(|a| !matches!(a.text().as_str(), "Enter" | "C-m" | "KPEnter" | "C-j"))
-                    .cloned()
-                    .collect();
-                self.shell_words(&typed, env, depth, "tmux send-keys")
+                if let Some(f) = ["H", "N", "M", "K", "F"].iter().find(|f| p.has(f)) {
+                    return self.hold_tmux(&format!(
+                        "`send-keys -{f}` (keys the check does not decode)"
+                    ));
+                }
+                match typed_keys(ops, p.has("l")) {
+                    Ok(typed) if typed.is_empty() => Run::Done(Output::Unknown),
+                    Ok(typed) if typed.ends_with('\n') => {
+                        self.server_words(&[Field::lit(typed)], env, depth, "tmux send-keys")
+                    }
+                    Ok(_) => self.hold_tmux(
+                        "keys that leave text at the prompt for a later line (no Enter at the end)",
+                    ),
+                    Err(what) => self.hold_tmux(&what),
+                }
             }
             Operands::Option => {
                 let Some(opt) = ops.first() else {
@@ -1109,15 +1232,24 @@ impl Analysis<'_> {
                 };
                 let value = ops.get(1..).unwrap_or(&[]);
                 match option_value(&opt.text()) {
-                    _ if p.has("u") || value.is_empty() => Run::Done(Output::Unknown),
-                    OptionValue::Shell => self.shell_words(value, env, depth, &via),
-                    OptionValue::Commands => commands(self, value, env),
-                    OptionValue::Data => Run::Done(Output::Unknown),
                     OptionValue::Hold => {
                         self.hold_tmux(&format!("option `{}`, which may run its value", opt.text()))
                     }
+                    _ if p.has("u") || value.is_empty() => Run::Done(Output::Unknown),
+                    OptionValue::Shell => self.tmux_shell(value, env, depth, &via),
+                    OptionValue::Commands if p.has("F") => {
+                        self.hold_tmux("`-F`: tmux commands expanded as a format first")
+                    }
+                    OptionValue::Commands => commands(self, value, env),
+                    OptionValue::Data => Run::Done(Output::Unknown),
                 }
             }
+            // More operands than the command takes: the name is an
+            // alias (`command-alias`) for another command (review s19 S2).
+            Operands::Data if ops.len() > data_operands(c.name) => self.hold_tmux(&format!(
+                "`{}` with more operands than it takes (a `command-alias` may make it run another command)",
+                c.name
+            )),
             Operands::Data => Run::Done(Output::Unknown),
             Operands::Hold => self.hold_tmux(&format!(
                 "`{}`, which runs what the check cannot see",
@@ -1126,53 +1258,186 @@ impl Analysis<'_> {
         }
     }
 
-    /// `screen -dm CMD…` (a detached session running CMD), `screen -X
-    /// CMD` (a command sent to a running session, read by
-    /// [`Analysis::screen_command`]).
+    /// `screen [OPTIONS] [CMD…]` (a session running CMD, `screen -dm
+    /// CMD` detached), `screen [OPTIONS] -X CMD…` (a command sent to a
+    /// running session, read by [`Analysis::screen_command`] in the
+    /// server's environment). Options by [`crate::runopts::SCREEN`]; an
+    /// option it lacks, or a word that may expand to nothing among them:
+    /// held.
     fn screen(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
-        if let Some(i) = args.iter().position(|a| a.text() == "-X") {
-            return self.screen_command(args.get(i + 1..).unwrap_or(&[]), env, depth);
-        }
-        let i = skip_options(
-            args,
-            &["-S", "-c", "-t", "-p", "-e", "-h", "-T", "-s", "-Logfile"],
-        );
-        Run::Command(args.get(i..).unwrap_or(&[]).to_vec())
-    }
-
-    /// A screen command sent by `screen -X` (screen(1) "Customization"):
-    /// `stuff TEXT` types TEXT into the window's shell, `exec`/`screen`
-    /// run a program, `eval CMD…` runs each argument as a screen command,
-    /// `at WINDOW CMD…` runs CMD in other windows. A few commands are
-    /// data; any other (`source FILE`, `bind`, `register`, …) is held.
-    fn screen_command(&mut self, cmd: &[Field], env: &mut Env, depth: u32) -> Run {
-        let Some(name) = cmd.first().and_then(Field::static_text) else {
+        let Some((end, send)) = self.screen_options(args) else {
             return Run::Done(Output::Unknown);
         };
+        let rest = args.get(end..).unwrap_or(&[]);
+        if let Some(v) = self.config_vars_set(env, &["HOME", "SCREENRC", "SYSSCREENRC"]) {
+            self.hold_runner(
+                "screen",
+                &format!("`{v}` set by this call, which chooses the file of screen commands it runs at start"),
+            );
+        }
+        if send {
+            let mut server = server_env(env);
+            let out = self.screen_command(rest, &mut server, depth);
+            env.absorb_files(&server);
+            return out;
+        }
+        Run::Command(rest.to_vec())
+    }
+
+    /// screen's own options (screen.c `main`: letters bundle, a letter
+    /// that takes a value takes the rest of the word or the next word;
+    /// `-ls`, `-list`, `-wipe`, `-Logfile`, `-fn`, `-fa`, `-ln` are whole
+    /// words): where the command starts, and whether `-X` was given.
+    /// `None`: held.
+    fn screen_options(&mut self, args: &[Field]) -> Option<(usize, bool)> {
+        use crate::getopt::Takes;
+        let mut i = 0;
+        let mut send = false;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if !t.starts_with('-') || t == "-" {
+                break;
+            }
+            i += 1;
+            if let Some((_, takes)) = crate::runopts::SCREEN_WORDS.iter().find(|(w, _)| *w == t) {
+                if *takes == Takes::Value {
+                    i += 1;
+                }
+                continue;
+            }
+            for (k, c) in t.char_indices().skip(1) {
+                let Some(o) = crate::runopts::SCREEN.opts.iter().find(|o| o.short == c) else {
+                    self.hold_options("screen", &format!("`-{c}` in `{t}`"));
+                    return None;
+                };
+                send |= c == 'X';
+                // `-c FILE`: a file of screen commands run at start (as
+                // `tmux -f`).
+                if c == 'c' {
+                    self.hold_runner("screen", "`-c FILE`, a file of screen commands");
+                    return None;
+                }
+                if o.takes == Takes::Value {
+                    if k + c.len_utf8() == t.len() {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        // The options, and the first word after them.
+        let reach = (i + 1).min(args.len());
+        if self.hold_vanishing("screen", args, reach) {
+            return None;
+        }
+        Some((i.min(args.len()), send))
+    }
+
+    /// A screen command sent by `screen -X` (screen(1) "Customization"),
+    /// in the server's environment `env`: `stuff TEXT` types TEXT into
+    /// the window's shell, `exec`/`screen` run a program, `eval CMD…` runs
+    /// each argument as a screen command, `at WINDOW CMD…` runs CMD in
+    /// other windows. A few commands are data; any other (`source FILE`,
+    /// `bind`, `register`, …) is held (review s19 S7).
+    fn screen_command(&mut self, cmd: &[Field], env: &mut Env, depth: u32) -> Run {
+        let Some(name) = cmd.first().and_then(Field::static_text) else {
+            return if cmd.is_empty() {
+                Run::Done(Output::Unknown)
+            } else {
+                self.hold_runner("screen -X", "a command only known at run time")
+            };
+        };
         let args = &cmd[1..];
+        if self.hold_vanishing(&format!("screen -X {name}"), args, args.len()) {
+            return Run::Done(Output::Unknown);
+        }
         match name.as_str() {
             "stuff" => {
-                let typed: Vec<Field> = args
-                    .iter()
-                    .map(|f| {
-                        Field::lit(
-                            f.text()
-                                .replace("\\n", "\n")
-                                .replace("\\015", "\n")
-                                .replace("\\r", "\n")
-                                .replace("^M", "\n"),
-                        )
-                    })
-                    .collect();
-                self.shell_words(&typed, env, depth, "screen -X stuff")
+                let mut typed = String::new();
+                for a in args {
+                    match a.static_text().as_deref().map(screen_unescape) {
+                        Some(Ok(t)) => typed.push_str(&t),
+                        Some(Err(what)) => return self.hold_runner("screen -X stuff", &what),
+                        None => {
+                            return self
+                                .hold_runner("screen -X stuff", "text only known at run time");
+                        }
+                    }
+                }
+                if typed.is_empty() {
+                    return Run::Done(Output::Unknown);
+                }
+                if !typed.ends_with('\n') {
+                    return self.hold_runner(
+                        "screen -X stuff",
+                        "text left at the prompt for a later line (no newline at the end)",
+                    );
+                }
+                self.server_words(&[Field::lit(typed)], env, depth, "screen -X stuff")
             }
-            "exec" | "screen" => Run::Command(args.to_vec()),
+            // `exec [[FDPAT] CMD ARGS…]`: FDPAT (`.`, `!`, `|`, `:`)
+            // first, joined to the program or a word of its own.
+            "exec" => {
+                let mut argv = match screen_args(args) {
+                    Ok(a) => a,
+                    Err(what) => return self.hold_runner("screen -X exec", &what),
+                };
+                if let Some(first) = argv.first().and_then(Field::static_text)
+                    && first.starts_with(['.', '!', '|', ':'])
+                {
+                    let program = first.trim_start_matches(['.', '!', '|', ':']);
+                    // `!` or `:`: the command's output goes to the
+                    // window's program, typed into its shell (`exec .!.
+                    // echo CMD`); `|`: a filter of it. Held, the command
+                    // still judged.
+                    let pattern = &first[..first.len() - program.len()];
+                    if pattern.contains(['!', ':', '|']) {
+                        self.hold_runner(
+                            "screen -X exec",
+                            &format!(
+                                "`{pattern}`, which types the command's output into the window"
+                            ),
+                        );
+                    }
+                    if program.is_empty() {
+                        argv.remove(0);
+                    } else {
+                        argv[0] = Field::lit(program);
+                    }
+                }
+                self.server_argv(&argv, env, depth, "screen -X exec")
+            }
+            "screen" => match screen_args(args)
+                .and_then(|a| screen_window_command(&a).map(<[Field]>::to_vec))
+            {
+                Ok(argv) => self.server_argv(&argv, env, depth, "screen -X screen"),
+                Err(what) => self.hold_runner("screen -X screen", &what),
+            },
             "eval" if depth <= self.opts.max_depth => {
                 for a in args {
-                    let words = match a.static_text() {
-                        Some(t) => self.split_words(&t, env, depth),
-                        None => vec![a.clone()],
+                    let Some(t) = a.static_text() else {
+                        return self
+                            .hold_runner("screen -X eval", "a command only known at run time");
                     };
+                    // Each argument is parsed again by screen: quoted
+                    // words, its escapes decoded ([`screen_unescape`]).
+                    // A backslash outside quotes, `\\`, a backquote or a
+                    // `#`: held.
+                    if t.contains(['`', '#']) || t.contains("\\\\") || backslash_unquoted(&t) {
+                        return self.hold_runner(
+                            "screen -X eval",
+                            "a command with escapes screen reads differently from the shell",
+                        );
+                    }
+                    let t = match screen_unescape(&t) {
+                        Ok(t) => t,
+                        Err(what) => return self.hold_runner("screen -X eval", &what),
+                    };
+                    let words = self.split_words(&t, env, depth);
                     self.screen_command(&words, env, depth + 1);
                 }
                 Run::Done(Output::Unknown)
@@ -1181,19 +1446,345 @@ impl Analysis<'_> {
             "quit" | "detach" | "kill" | "select" | "title" | "next" | "prev" | "other"
             | "windows" | "clear" | "redisplay" | "info" | "number" | "width" | "height"
             | "sessionname" => Run::Done(Output::Unknown),
-            _ => {
-                self.report(
-                    false,
-                    "shell.eval-dynamic",
-                    format!(
-                        "`screen -X {name}` is a screen command the check does not read, so what it runs cannot be \
-                         checked. A person must approve it as it is."
-                    ),
-                );
-                Run::Done(Output::Unknown)
-            }
+            _ => self.hold_runner(
+                &format!("screen -X {name}"),
+                "a screen command the check does not read",
+            ),
         }
     }
+
+    /// `sg [-] [GROUP [[-c] COMMAND]]` (shadow's newgrp.c in sg mode):
+    /// no options but a lone `-` (a login environment), the group, an
+    /// optional `-c`, then the command, run with `/bin/sh -c` (later
+    /// words joined to it). A word that may expand to nothing before the
+    /// command, or another option: held (review s19 S6).
+    fn sg(&mut self, args: &[Field], env: &mut Env, depth: u32, stdin: &Output) -> Run {
+        let mut i = usize::from(args.first().is_some_and(|a| a.text() == "-"));
+        // `-`, GROUP, `-c`, the command's first word.
+        let reach = (i + 3).min(args.len());
+        if self.hold_vanishing("sg", args, reach) {
+            return Run::Done(Output::Unknown);
+        }
+        if let Some(g) = args.get(i).filter(|g| g.text().starts_with('-')) {
+            self.hold_options("sg", &format!("`{}`", g.text()));
+            return Run::Done(Output::Unknown);
+        }
+        i += 1;
+        if args.get(i).is_some_and(|a| a.text() == "-c") {
+            i += 1;
+        }
+        let cmd = args.get(i..).unwrap_or(&[]);
+        match cmd {
+            [] => Run::Done(Output::Unknown),
+            [one] => Run::Done(self.run_script_field(one, env, depth, stdin, "sg")),
+            _ => self.shell_words(cmd, env, depth, "sg"),
+        }
+    }
+
+    /// `dtach -A|-c|-n|-N SOCKET [OPTIONS] CMD…` (dtach(1)): CMD run by a
+    /// new dtach master; `-a`/`-p SOCKET` attach or push, running nothing.
+    /// `abduco [OPTIONS] -c|-n|-A NAME CMD…` (abduco(1)): likewise.
+    fn session_runner(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) -> Run {
+        let (spec, mode_first) = match name {
+            "dtach" => (&crate::runopts::DTACH, true),
+            _ => (&crate::runopts::ABDUCO, false),
+        };
+        let mut words = args;
+        if mode_first {
+            // The mode and the socket come first.
+            let mode = args.first().map(Field::text).unwrap_or_default();
+            if self.hold_vanishing(name, args, 3) {
+                return Run::Done(Output::Unknown);
+            }
+            match mode.as_str() {
+                "-A" | "-c" | "-n" | "-N" => words = args.get(2..).unwrap_or(&[]),
+                "-a" | "-p" => return Run::Done(Output::Unknown),
+                _ => {
+                    self.hold_options(name, &format!("`{mode}` as its mode"));
+                    return Run::Done(Output::Unknown);
+                }
+            }
+        }
+        let p = self.runner_options(name, spec, words, false);
+        let mut rest = words.get(p.end..).unwrap_or(&[]);
+        if !mode_first {
+            if !["c", "n", "A"].iter().any(|m| p.has(m)) {
+                return Run::Done(Output::Unknown);
+            }
+            // The session's name, then the command.
+            rest = rest.get(1..).unwrap_or(&[]);
+        }
+        self.server_argv(rest, env, depth, name)
+    }
+
+    /// `zellij [-s NAME] SUBCOMMAND …`: only the subcommands the check
+    /// reads. `run [OPTIONS] -- CMD…` runs CMD in a new pane (by the
+    /// server); listing, attaching and killing sessions run nothing; any
+    /// other (`action write-chars TEXT`, `action new-pane`, `edit`, a
+    /// layout, options before the subcommand it does not know): held
+    /// (review s19 S18).
+    fn zellij(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
+        let mut i = 0;
+        while let Some(t) = args.get(i).map(Field::text) {
+            match t.as_str() {
+                "-s" | "--session" => i += 2,
+                _ => break,
+            }
+        }
+        if self.hold_vanishing("zellij", args, i + 1) {
+            return Run::Done(Output::Unknown);
+        }
+        let sub = args.get(i).and_then(Field::static_text).unwrap_or_default();
+        let rest = args.get(i + 1..).unwrap_or(&[]);
+        match sub.as_str() {
+            // `attach [-c] NAME`: a session (its default shell); `options`
+            // after it may set the shell or layout it runs: held.
+            "attach" | "a"
+                if !rest.iter().any(|a| {
+                    let t = a.text();
+                    t == "options" || t.starts_with("--force") || t.starts_with("--layout")
+                }) =>
+            {
+                Run::Done(Output::Unknown)
+            }
+            "list-sessions"
+            | "ls"
+            | "kill-session"
+            | "k"
+            | "kill-all-sessions"
+            | "ka"
+            | "delete-session"
+            | "d"
+            | "delete-all-sessions"
+            | "da"
+            | "--version"
+            | "-V"
+            | "--help"
+            | "-h"
+            | "help" => Run::Done(Output::Unknown),
+            "run" | "r" => {
+                let Some(dd) = rest.iter().position(|a| a.text() == "--") else {
+                    return self.hold_runner("zellij run", "a command not after `--`");
+                };
+                let p = crate::getopt::parse(&crate::runopts::ZELLIJ_RUN, &rest[..dd]);
+                if !p.problems.is_empty() || !p.operands.is_empty() {
+                    return self.hold_runner("zellij run", "options the check does not know");
+                }
+                if self.hold_vanishing("zellij run", rest, dd) {
+                    return Run::Done(Output::Unknown);
+                }
+                self.server_argv(&rest[dd + 1..], env, depth, "zellij run")
+            }
+            _ => self.hold_runner(
+                &format!("zellij {sub}"),
+                "a subcommand the check does not read",
+            ),
+        }
+    }
+}
+
+/// The environment a tmux or screen server runs text in: the server's own,
+/// set when it started, not the calling shell's. Variables, aliases and
+/// functions the call sets are dropped, so `$HOME` is the real home and a
+/// variable the call made is unknown (review s19 S14); files it wrote are
+/// kept.
+fn server_env(env: &Env) -> Env {
+    let mut e = env.clone();
+    e.vars.clear();
+    e.names.clear();
+    e.loop_globs.clear();
+    e.cdable_vars = false;
+    e
+}
+
+/// Where tmux's configuration parser (cmd-parse.y `yylex_token`) reads a
+/// command string differently from the shell's tokenizer: a backslash
+/// outside single quotes (tmux decodes `\ooo`, `\uXXXX`, `\e`, `\s`…),
+/// a backquote, `$(`, `$'`, `$"`, `$[` (tmux has no command substitution
+/// nor ANSI-C quoting). `None`: the shell's reading is tmux's.
+fn tmux_parse_differs(text: &str) -> Option<&'static str> {
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => {
+                return Some("a backslash, which tmux reads as its own escape (`\\ooo`, `\\u…`)");
+            }
+            (_, '`') => return Some("a backquote"),
+            (_, '$') if matches!(chars.peek(), Some('(' | '\'' | '"' | '[')) => {
+                return Some("`$(`, `$'`, `$\"` or `$[`, which tmux reads differently");
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (Some('"'), '"') => quote = None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// tmux's named keys (key-string.c `key_string_table`), lowercase; tmux
+/// compares them ignoring case.
+const TMUX_KEYS: &[&str] = &[
+    "ic", "insert", "dc", "delete", "home", "end", "npage", "pagedown", "pgdn", "ppage", "pageup",
+    "pgup", "btab", "space", "bspace", "enter", "escape", "tab", "up", "down", "left", "right",
+    "any",
+];
+
+/// Families of tmux key names (keypad, mouse, function keys, user keys,
+/// hex codes), lowercase prefixes.
+const TMUX_KEY_PREFIXES: &[&str] = &[
+    "kp", "mouse", "wheel", "double", "triple", "second", "focus", "paste", "user", "0x", "u+",
+];
+
+/// The text `send-keys KEYS…` types: the arguments back to back, with no
+/// separator (cmd-send-keys.c). A word tmux reads as a key name
+/// (key-string.c `key_string_lookup_string`: modifiers `C-`/`M-`/`S-`/`^`,
+/// a name of [`TMUX_KEYS`] or [`TMUX_KEY_PREFIXES`] in any case, a hex
+/// code) types that key: `Space` a blank, `Enter`/`KPEnter`/`C-m`/`C-j` a
+/// newline, `C-c` ends the line too (what was typed before it is judged as
+/// run); any other key, a control character, or a word only known at run
+/// time is an error (held). `literal` (`-l`): every word as it is.
+/// (review s19 S9)
+fn typed_keys(keys: &[Field], literal: bool) -> Result<String, String> {
+    let mut typed = String::new();
+    for k in keys {
+        let Some(t) = k.static_text() else {
+            return Err(format!("the key `{}`, only known at run time", k.text()));
+        };
+        let lower = t.to_ascii_lowercase();
+        let one = t.chars().count() == 1;
+        // A key name has no blank: a word with one is typed as it is.
+        if literal || one || t.contains(char::is_whitespace) {
+            typed.push_str(&t);
+        } else if matches!(lower.as_str(), "enter" | "kpenter" | "c-m" | "c-j" | "c-c") {
+            typed.push('\n');
+        } else if lower == "space" {
+            typed.push(' ');
+        } else if lower.starts_with('^')
+            || (lower.len() > 2
+                && lower.as_bytes()[1] == b'-'
+                && matches!(lower.as_bytes()[0], b'c' | b'm' | b's'))
+            || TMUX_KEYS.contains(&lower.as_str())
+            || TMUX_KEY_PREFIXES.iter().any(|p| lower.starts_with(p))
+            || (lower.len() > 1
+                && lower.starts_with('f')
+                && lower[1..].chars().all(|c| c.is_ascii_digit()))
+        {
+            return Err(format!(
+                "the key `{t}`, which the check does not map to text"
+            ));
+        } else {
+            typed.push_str(&t);
+        }
+    }
+    if typed.chars().any(|c| c.is_control() && c != '\n') {
+        return Err("a control character (a tab completes, an escape edits)".into());
+    }
+    Ok(typed)
+}
+
+/// screen's escapes in a command's argument (process.c `Parse`), decoded
+/// where the check knows them exactly: `\\`, `\n`, `\r`, `\015`, `\012`,
+/// `^M`, `^J` (a newline or Enter). Any other backslash or `^`, and `$`
+/// (screen substitutes environment variables): an error (held).
+fn screen_unescape(text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let (typed, len) = if let Some(r) = rest.strip_prefix('\\') {
+            if r.starts_with('\\') {
+                ("\\", 2)
+            } else if r.starts_with(['n', 'r']) {
+                ("\n", 2)
+            } else if r.starts_with("015") || r.starts_with("012") {
+                ("\n", 4)
+            } else {
+                return Err(format!(
+                    "the escape `\\{}`",
+                    r.chars().next().unwrap_or(' ')
+                ));
+            }
+        } else if let Some(r) = rest.strip_prefix('^') {
+            if r.starts_with(['M', 'm', 'J', 'j']) {
+                ("\n", 2)
+            } else {
+                return Err("a `^` control key the check does not decode".into());
+            }
+        } else if c == '$' {
+            return Err("`$`, which screen substitutes from its environment".into());
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        out.push_str(typed);
+        rest = &rest[len..];
+    }
+    Ok(out)
+}
+
+/// A screen command's arguments with screen's escapes decoded
+/// ([`screen_unescape`]); a word only known at run time kept as it is.
+fn screen_args(args: &[Field]) -> Result<Vec<Field>, String> {
+    args.iter()
+        .map(|a| match a.static_text() {
+            Some(t) => screen_unescape(&t).map(Field::lit),
+            None => Ok(a.clone()),
+        })
+        .collect()
+}
+
+/// Whether `text` has a backslash outside quotes (the shell drops it,
+/// screen decodes it).
+fn backslash_unquoted(text: &str) -> bool {
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (None, '\\') => return true,
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The program and arguments of screen's `screen [-OPTS] [N] [CMD
+/// [ARGS]]` command (screen(1) "screen"; process.c `DoScreen`): each
+/// option its own word, `-t NAME`, `-T TERM`, `-h LINES` with their value
+/// attached or next; `-a`, `-f`, `-fn`, `-fa`, `-l`, `-ln`, `-L`, `-M`,
+/// `-O`, `-U` flags; `--` ends them; then an optional window number. Any
+/// other option, or `//group`: an error (held).
+fn screen_window_command(args: &[Field]) -> Result<&[Field], String> {
+    let mut i = 0;
+    while let Some(t) = args.get(i).map(Field::text) {
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') {
+            break;
+        }
+        i += 1;
+        match t.as_str() {
+            "-t" | "-T" | "-h" => i += 1,
+            "-a" | "-f" | "-fn" | "-fa" | "-l" | "-ln" | "-L" | "-M" | "-O" | "-U" => {}
+            _ if t.len() > 2 && matches!(&t[..2], "-t" | "-T" | "-h") => {}
+            _ => return Err(format!("the option `{t}`, which the check does not know")),
+        }
+    }
+    if args
+        .get(i)
+        .is_some_and(|a| !a.text().is_empty() && a.text().chars().all(|c| c.is_ascii_digit()))
+    {
+        i += 1;
+    }
+    if args.get(i).is_some_and(|a| a.text().starts_with("//")) {
+        return Err("a window group".into());
+    }
+    Ok(args.get(i..).unwrap_or(&[]))
 }
 
 /// Programs whose words are data, never a command they run: their

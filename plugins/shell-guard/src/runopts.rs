@@ -738,6 +738,134 @@ pub(crate) const TMUX: Spec = runner(&[
     short("v", N),
 ]);
 
+/// GNU screen's options (screen.c `main`, screen(1)): letters bundle;
+/// `-c FILE`, `-e XY`, `-h LINES`, `-p WINDOW`, `-S NAME`, `-s SHELL`,
+/// `-t TITLE`, `-T TERM` take the rest of the word or the next word; `-X`
+/// sends the words after the options to a running session as a command.
+/// `-d`/`-r`/`-x` take a session name only as the last word (no command
+/// then). The whole-word options are [`SCREEN_WORDS`].
+pub(crate) const SCREEN: Spec = runner(&[
+    short("a", N),
+    short("A", N),
+    short("c", V),
+    short("d", N),
+    short("D", N),
+    short("e", V),
+    short("f", N),
+    short("h", V),
+    short("i", N),
+    short("l", N),
+    short("L", N),
+    short("m", N),
+    short("O", N),
+    short("p", V),
+    short("q", N),
+    short("Q", N),
+    short("r", N),
+    short("R", N),
+    short("s", V),
+    short("S", V),
+    short("t", V),
+    short("T", V),
+    short("U", N),
+    short("v", N),
+    short("x", N),
+    short("X", N),
+]);
+
+/// screen's options that are whole words, not letters (screen(1)).
+pub(crate) const SCREEN_WORDS: &[(&str, Takes)] = &[
+    ("-ls", N),
+    ("-list", N),
+    ("-wipe", N),
+    ("-ln", N),
+    ("-fn", N),
+    ("-fa", N),
+    ("-Logfile", V),
+];
+
+/// dtach's options after `-A|-c|-n|-N SOCKET` (dtach(1), main.c): `-e
+/// CHAR`, `-r METHOD`, `-E`, `-z`, `-q`; then the command.
+pub(crate) const DTACH: Spec = runner(&[
+    short("e", V),
+    short("r", V),
+    short("E", N),
+    short("z", N),
+    short("q", N),
+]);
+
+/// abduco's options (abduco.c: getopt `"aAclne:fpqrv"`): `-c`/`-n`/`-A`
+/// create a session NAME running the command after it; `-a` attaches.
+pub(crate) const ABDUCO: Spec = runner(&[
+    short("a", N),
+    short("A", N),
+    short("c", N),
+    short("l", N),
+    short("n", N),
+    short("e", V),
+    short("f", N),
+    short("p", N),
+    short("q", N),
+    short("r", N),
+    short("v", N),
+]);
+
+/// `zellij run`'s options before `--` (zellij `run --help`, clap): the
+/// pane's placement and name.
+pub(crate) const ZELLIJ_RUN: Spec = runner(&[
+    long("close-on-exit", 'c', N),
+    long("direction", 'd', V),
+    long("floating", 'f', N),
+    long("in-place", 'i', N),
+    long("name", 'n', V),
+    long("start-suspended", 's', N),
+    long("cwd", '\0', V),
+    long("width", '\0', V),
+    long("height", '\0', V),
+    long("x", 'x', V),
+    long("y", 'y', V),
+]);
+
+/// rlwrap's options (rlwrap(1), main.c getopt_long `"+:a::Ab:cC:d::D:e:f:g:hH:iIl:nNM:m::oO:p::P:q:rRs:S:t:Uvw:Wz:"`):
+/// then the command. `-z FILTER` runs a filter program, `-P TEXT` types
+/// input.
+pub(crate) const RLWRAP: Spec = runner(&[
+    long("always-readline", 'a', O),
+    long("ansi-colour-aware", 'A', N),
+    long("break-chars", 'b', V),
+    long("complete-filenames", 'c', N),
+    long("command-name", 'C', V),
+    long("debug", 'd', O),
+    long("history-no-dupes", 'D', V),
+    long("extra-char-after-completion", 'e', V),
+    long("file", 'f', V),
+    long("forget-matching", 'g', V),
+    long("help", 'h', N),
+    long("history-filename", 'H', V),
+    long("case-insensitive", 'i', N),
+    long("pass-sigint-as-sigterm", 'I', N),
+    long("logfile", 'l', V),
+    long("no-children", 'n', N),
+    long("no-warnings", 'N', N),
+    long("multi-line-ext", 'M', V),
+    long("multi-line", 'm', O),
+    long("one-shot", 'o', N),
+    long("only-cook", 'O', V),
+    long("prompt-colour", 'p', O),
+    long("pre-given", 'P', V),
+    long("quote-characters", 'q', V),
+    long("remember", 'r', N),
+    long("renice", 'R', N),
+    long("histsize", 's', V),
+    long("substitute-prompt", 'S', V),
+    long("set-term-name", 't', V),
+    long("mirror-arguments", 'U', N),
+    long("version", 'v', N),
+    long("wait-before-prompt", 'w', V),
+    long("polling", 'W', N),
+    long("filter", 'z', V),
+]);
+
 /// A long option before the first operand written as an abbreviation of
 /// one of `values` (`--jo` for `--jobs`): Perl's Getopt::Long (GNU
 /// `parallel`, `sem`) takes any unique prefix, so its value is the next
@@ -851,6 +979,32 @@ impl Analysis<'_> {
             );
         }
         p
+    }
+
+    /// Hold `name`'s call when one of `words[..reach]` (its options and
+    /// the operands that place its command) is only known at run time and
+    /// may expand to nothing ([`may_vanish`]) with a word after it: every
+    /// later word would move up one place (review s19 S6; the tmux, screen,
+    /// sg and session runners' reading of [`Analysis::runner_options`]'s
+    /// rule). Whether it held.
+    pub(crate) fn hold_vanishing(&mut self, name: &str, words: &[Field], reach: usize) -> bool {
+        let before_last = words.len().saturating_sub(1);
+        let Some(word) = words[..reach.min(before_last)]
+            .iter()
+            .find(|a| may_vanish(a))
+        else {
+            return false;
+        };
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`{name}` is given `{}`, only known at run time, which may expand to nothing, so which of its \
+                 words is the command cannot be placed. A person must approve; give the value itself.",
+                word.text()
+            ),
+        );
+        true
     }
 
     /// Hold a call whose command cannot be placed because of option

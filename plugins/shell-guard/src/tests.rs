@@ -5698,3 +5698,614 @@ fn wide_listings_and_every_process() {
     );
     deny("printf 'rm -rf ~,x' | xargs -0 -d , sh -c", "shell.rm-home");
 }
+
+// review s19 S1, S2, S9, S14, S7, S18, S6 (tmux, screen, sg and the
+// other terminal multiplexers read as they read their text).
+
+/// Each of `cases` gets its verdict and rule, with the state paths of
+/// [`s17_verdict`].
+#[track_caller]
+fn s20_tmux_expect(cases: &[(&str, &str, &str)]) {
+    for (cmd, kind, rule) in cases {
+        let want = (
+            kind.to_string(),
+            (!rule.is_empty()).then(|| rule.to_string()),
+        );
+        assert_eq!(s17_verdict(cmd), want, "command: {cmd}");
+    }
+}
+
+/// Review s19 S1: shell text tmux expands as a format (any `#`) and
+/// command strings with a backslash (tmux's own `\\ooo`/`\\u` escapes) or
+/// `$(…)` are held; plain ones are read as before.
+#[test]
+fn s19_s1_tmux_formats_and_escapes() {
+    s20_tmux_expect(&[
+        (
+            "tmux run 'p#{l:k}ill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("tmux run 'rm -rf #{l:~}'", "escalate", "shell.eval-dynamic"),
+        (
+            "tmux run 'rm -rf #{l:/home/alice}'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux run-shell -b 'r#{l:m} -rf /home/alice'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux if-shell 'p#{l:k}ill -STOP -f toolvet' ''",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux pipe-pane 'p#{l:k}ill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux new -d 'make # build'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set -F -g after-new-window 'run #{x}'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux run 'pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("tmux list-sessions -F '#{session_name}'", "allow", ""),
+        ("tmux display-message -p '#{pane_id}'", "allow", ""),
+        ("tmux if-shell 'test -f x' 'display hi'", "allow", ""),
+    ]);
+}
+
+/// Review s19 S2: `command-alias` (and `default-shell`) held; a data
+/// command given more operands than it takes (an alias may make it run
+/// another command) held.
+#[test]
+fn s19_s2_tmux_command_alias() {
+    s20_tmux_expect(&[
+        (
+            "tmux set -s command-alias[100] 'zz=run-shell'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set -as command-alias 'ls=run-shell'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set-option -s command-alias[5] 'has=run-shell'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux list-sessions 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux has 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux ls 'rm -rf /home/alice'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set -g default-shell /bin/sh",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set -g copy-command 'pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("tmux set -g status-style bg=blue", "allow", ""),
+        ("tmux set -g @plugin 'tmux-plugins/tpm'", "allow", ""),
+        ("tmux set-environment -g FOO bar", "allow", ""),
+        ("tmux rename-window build", "allow", ""),
+    ]);
+}
+
+/// Review s19 S9: send-keys arguments typed back to back, key names
+/// mapped or held, text left without Enter held; `tmux -f`/`-C` held.
+#[test]
+fn s19_s9_tmux_keys_config_control() {
+    s20_tmux_expect(&[
+        (
+            "tmux send-keys -t x r m Space - r f Space '~' Enter",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "tmux send -t x 'echo x > /home/alice/pol/policy.' 'toml' Enter",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "tmux send -t x p k i l l Space -STOP Space -f Space toolvet Enter",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "tmux send -t x 'pkill -STOP -f tool' 'vet' C-m",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "tmux send -t x -l 'pkill -STOP -f toolvet' Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send -t x 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send -t x -H 70 6b Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send -t x 'rm -rf ~' BSpace Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send-keys -t x 0x70 'kill -STOP -f toolvet' Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send -t x -X copy-pipe-and-cancel 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux -f /tmp/x.conf new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux -C attach < /tmp/cmds",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("tmux send-keys -t build 'cargo test' Enter", "allow", ""),
+        ("tmux send-keys -t x 'ls -l' Enter 'pwd' Enter", "allow", ""),
+        ("tmux send-keys -t build C-c", "allow", ""),
+    ]);
+}
+
+/// Review s19 S14: text run by the tmux/screen server is judged without
+/// the calling shell's variables.
+#[test]
+fn s19_s14_tmux_server_environment() {
+    s20_tmux_expect(&[
+        (
+            "export HOME=/tmp/safe; tmux run 'rm -rf $HOME'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "export HOME=/tmp/safe; tmux send-keys -t x 'rm -rf $HOME' Enter",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "export HOME=/tmp/safe; tmux new -d 'rm -rf $HOME'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "export HOME=/tmp/safe; tmux if-shell 'rm -rf $HOME' ''",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "export HOME=/tmp/safe; tmux set -g default-command 'rm -rf $HOME'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "export HOME=/tmp/safe; screen -S x -X stuff 'rm -rf $HOME\\n'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "export D=/tmp/safe; tmux run 'rm -rf $D'",
+            "escalate",
+            "shell.rm-dynamic",
+        ),
+        ("tmux new -d -s build 'cargo build'", "allow", ""),
+    ]);
+}
+
+/// Review s19 S7: `screen -X` commands read by screen's options and
+/// escapes; eval's commands each judged.
+#[test]
+fn s19_s7_screen_commands() {
+    s20_tmux_expect(&[
+        (
+            "screen -S x -X screen -t w pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X screen -L pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X screen -ln pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X screen 1 pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X eval 'select 1' 'exec pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X stuff 'pkill -STOP -f tool\\166et\\n'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X exec pkill -STOP -f 'tool\\166et'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -qX stuff 'pkill -STOP -f toolvet\\n'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X exec '!..' pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X exec '!:pkill' -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -S x -X stuff 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X stuff 'pkill -STOP -f tool^Vvet\\n'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X screen -Q pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X source /tmp/x",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("screen -dmS job make", "allow", ""),
+        ("screen -S job -X quit", "allow", ""),
+        ("screen -S job -X stuff 'cargo test\\n'", "allow", ""),
+        (
+            "screen -S job -X screen -t logs tail -f log.txt",
+            "allow",
+            "",
+        ),
+        (
+            "screen -S job -X eval 'select 1' 'title build'",
+            "allow",
+            "",
+        ),
+        ("screen -ls", "allow", ""),
+    ]);
+}
+
+/// Review s19 S18: byobu, dtach, abduco, zellij and rlwrap read as
+/// runners, or held.
+#[test]
+fn s19_s18_multiplexer_runners() {
+    s20_tmux_expect(&[
+        (
+            "byobu new -d 'pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "byobu-tmux new -d 'pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "byobu-screen -dm pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "byobu -dm pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "zellij run -- pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "zellij run pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "zellij action write-chars 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "zellij action new-pane -- pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("zellij edit /tmp/x", "escalate", "shell.eval-dynamic"),
+        (
+            "dtach -n /tmp/s pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "dtach -A /tmp/s -z pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("dtach -x /tmp/s sh", "escalate", "shell.eval-dynamic"),
+        (
+            "abduco -n s pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "abduco -c s pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "rlwrap pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "rlwrap -c -f /tmp/words pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("rlwrap -z filter sh", "escalate", "shell.eval-dynamic"),
+        ("rlwrap --bogus sh", "escalate", "shell.eval-dynamic"),
+        ("byobu new -d 'cargo build'", "allow", ""),
+        ("byobu ls", "allow", ""),
+        ("zellij ls", "allow", ""),
+        ("zellij run -- cargo build", "allow", ""),
+        ("dtach -n /tmp/s make", "allow", ""),
+        ("abduco -n s make", "allow", ""),
+        ("rlwrap -c sqlite3 db.sqlite", "allow", ""),
+    ]);
+}
+
+/// Review s19 S6 (tmux, screen, sg): a word that may expand to nothing
+/// before the command holds the call; `sg GROUP CMD` read as a runner.
+#[test]
+fn s19_s6_tmux_screen_sg_vanishing_words() {
+    s20_tmux_expect(&[
+        (
+            "tmux new -d -s $NOPE x 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux run -t $NOPE x 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux run -d $NOPE 1 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux rename-session -t $A $B",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "sg $NOPE wheel 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S $NOPE x -dm pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -dm $NOPE pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -x job -X screen $NOPE pkill -STOP -f toolvet",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "sg wheel 'pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "sg wheel -c 'pkill -STOP -f toolvet'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "sg - wheel pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("sg wheel 'make install'", "allow", ""),
+        ("tmux kill-session -t $S", "allow", ""),
+        ("tmux new -d -s $NOPE", "allow", ""),
+        ("tmux ls", "allow", ""),
+        ("tmux kill-session -t build", "allow", ""),
+    ]);
+}
+
+/// Every case of `cases-s20-tmux.yaml` (the same context: cwd, home,
+/// state paths) gives its expected verdict natively too.
+#[test]
+fn s20_tmux_yaml_cases() {
+    let yaml = include_str!("../cases-s20-tmux.yaml");
+    let mut command = None;
+    let mut n = 0;
+    for line in yaml.lines() {
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("call: { name: bash, arguments: { command: ")
+        {
+            let json = rest.strip_suffix(" } }").expect("one-line call");
+            command = Some(serde_json::from_str::<String>(json).expect("a JSON string"));
+        } else if let Some(expect) = line.trim().strip_prefix("expect: ") {
+            let cmd = command.take().expect("a call before expect");
+            assert_eq!(s17_verdict(&cmd).0, expect, "command: {cmd}");
+            n += 1;
+        }
+    }
+    assert!(n > 100);
+}
+
+/// Review s19 S1, S7, S9: the same classes in more commands: `screen -c
+/// FILE` (screen commands from a file), `pipe-pane -I` (output typed into
+/// the pane), `run-shell -C` with a format, key words with a blank (never
+/// a key name) typed as they are, `C-d`.
+#[test]
+fn s19_tmux_screen_more_forms() {
+    s20_tmux_expect(&[
+        (
+            "screen -c /tmp/rc -dm make",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("screen -Sabc -dm make", "allow", ""),
+        (
+            "tmux pipe-pane -I 'echo pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("tmux pipe-pane -o 'cat >> /tmp/log'", "allow", ""),
+        (
+            "tmux run -C 'r#{l:u}n \"pkill -STOP -f toolvet\"'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("tmux run -C 'display hi'", "allow", ""),
+        ("tmux send-keys -t x 'useradd bob' Enter", "allow", ""),
+        ("tmux send-keys -t x C-d", "escalate", "shell.eval-dynamic"),
+    ]);
+}
+
+/// Review s19 S9, S7: a configuration file chosen by the call's own
+/// variables (`HOME`, `XDG_CONFIG_HOME`, `SCREENRC`, by prefix, `export`
+/// or `env`) holds tmux and screen as `-f`/`-c FILE` do; a user option
+/// expanded into shell text is a format (held).
+#[test]
+fn s19_tmux_screen_configuration_by_variables() {
+    s20_tmux_expect(&[
+        (
+            "echo 'run \"pkill -STOP -f toolvet\"' > /tmp/x/tmux/tmux.conf; XDG_CONFIG_HOME=/tmp/x tmux new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "export XDG_CONFIG_HOME=/tmp/x; tmux new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("HOME=/tmp/x tmux new -d", "escalate", "shell.eval-dynamic"),
+        (
+            "env HOME=/tmp/x tmux new -d",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "SCREENRC=/tmp/rc screen -dm make",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "env SCREENRC=/tmp/rc screen -dm make",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux set -g @x 'pkill -STOP -f toolvet'; tmux run '#{@x}'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux setenv -g HOME /tmp/safe; tmux run 'rm -rf $HOME'",
+            "deny",
+            "shell.rm-home",
+        ),
+        ("env FOO=1 tmux new -d -s build 'cargo build'", "allow", ""),
+    ]);
+}
+
+/// Review s19 S7, S18: screen's `exec` with an output pattern that types
+/// into the window (`!`, `:`) held; `zellij attach` runs nothing new
+/// unless given `options` (its shell, its layout).
+#[test]
+fn s19_screen_exec_patterns_and_zellij_attach() {
+    s20_tmux_expect(&[
+        (
+            "screen -S x -X exec '.!.' echo 'pkill -STOP -f toolvet'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X exec '!..' pkill -STOP -f toolvet",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("zellij attach -c work", "allow", ""),
+        (
+            "zellij attach -c work options --default-shell /tmp/x.sh",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+    ]);
+}

@@ -518,6 +518,41 @@ pub(crate) const COMMANDS: &[Command] = &[
     cmd("send-prefix", "", "2t:", spec!("2"; "t"), Data),
 ];
 
+/// The operands a [`Operands::Data`] command takes at most (tmux 3.4
+/// `cmd-*.c`, `.args = { "…", lower, upper }`); a command not listed takes
+/// none. More operands than these mean the name runs something else
+/// (an alias set by `command-alias` before the check ran): held (review
+/// s19 S2).
+const DATA_OPERANDS: &[(&str, usize)] = &[
+    ("list-keys", 1),
+    ("list-commands", 1),
+    ("display-message", 1),
+    ("rename-session", 1),
+    ("rename-window", 1),
+    ("select-layout", 1),
+    ("resize-pane", 1),
+    ("resize-window", 1),
+    ("show-options", 1),
+    ("show-window-options", 1),
+    ("show-environment", 1),
+    ("show-hooks", 1),
+    ("set-buffer", 1),
+    ("unbind-key", 1),
+    ("wait-for", 1),
+    ("find-window", 1),
+    ("set-environment", 2),
+    ("load-buffer", 1),
+    ("server-access", 1),
+];
+
+/// How many operands data command `name` takes at most.
+pub(crate) fn data_operands(name: &str) -> usize {
+    DATA_OPERANDS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(0, |(_, k)| *k)
+}
+
 /// How a command name resolves.
 pub(crate) enum Lookup {
     One(&'static Command),
@@ -577,8 +612,16 @@ const HOOKS: &[&str] = &[
 ];
 
 /// Options whose value is shell text tmux runs (`default-command`: the
-/// shell of new panes; `lock-command`).
-const SHELL_OPTIONS: &[&str] = &["default-command", "lock-command"];
+/// shell of new panes; `lock-command`; `copy-command`: what copy-pipe
+/// runs when given no command).
+const SHELL_OPTIONS: &[&str] = &["default-command", "lock-command", "copy-command"];
+
+/// Options that change what a later command runs in ways the check cannot
+/// follow: held whatever their value (review s19 S2). `command-alias`
+/// renames commands (cmd-parse.c `cmd_parse_expand_alias`: a later `has`
+/// may run `run-shell`), `default-shell` is the program new panes run,
+/// `editor` the program `customize-mode` and popups start.
+const HELD_OPTIONS: &[&str] = &["command-alias", "default-shell", "editor"];
 
 /// What an option's value is, for `set-option NAME VALUE`.
 #[derive(Debug, PartialEq, Eq)]
@@ -586,8 +629,8 @@ pub(crate) enum OptionValue {
     Shell,
     Commands,
     Data,
-    /// A prefix of several options that run their value, or of
-    /// `default-shell` (the program new panes run): held.
+    /// A prefix of several options that run their value, or one of
+    /// [`HELD_OPTIONS`] (`command-alias`, `default-shell`): held.
     Hold,
 }
 
@@ -608,7 +651,8 @@ pub(crate) fn option_value(name: &str) -> OptionValue {
     let acting = HOOKS
         .iter()
         .chain(SHELL_OPTIONS)
-        .chain(&["default-shell", "after-"])
+        .chain(HELD_OPTIONS)
+        .chain(&["after-"])
         .any(|o| o.starts_with(name));
     if acting {
         return OptionValue::Hold;
@@ -667,5 +711,13 @@ mod tests {
         assert_eq!(option_value("after-new-window[1]"), OptionValue::Commands);
         assert_eq!(option_value("default-c"), OptionValue::Hold);
         assert_eq!(option_value("status-style"), OptionValue::Data);
+        assert_eq!(option_value("command-alias[100]"), OptionValue::Hold);
+        assert_eq!(option_value("command-a"), OptionValue::Hold);
+        for (n, _) in DATA_OPERANDS {
+            assert!(
+                matches!(lookup(n), Lookup::One(c) if c.name == *n && c.operands == Data),
+                "{n}"
+            );
+        }
     }
 }
