@@ -23,6 +23,8 @@ use crate::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
+use regex_syntax::ParserBuilder;
+use regex_syntax::hir::{Hir, HirKind};
 
 /// `toolvet` subcommands an agent must not run.
 const REFUSED: &[(&str, &str)] = &[
@@ -154,110 +156,243 @@ const HOOK_COMMAND_LINES: &[&str] = &[
     "toolvet hook copilot-cli",
 ];
 
-/// The literal runs of a process pattern (an extended regex for `pkill`,
-/// `pgrep`, `killall -r`), lowercased, for each of its alternatives:
-/// regex syntax (classes, groups, `.`, anchors, escapes like `\w`) is a
-/// wildcard between runs, and a character made optional by `?`, `*` or
-/// `{0,…}` is left out, so every run is text a match must contain.
-fn pattern_runs(pattern: &str) -> Vec<Vec<String>> {
-    let chars: Vec<char> = pattern.to_ascii_lowercase().chars().collect();
-    let mut alternatives = vec![Vec::new()];
-    let mut run = String::new();
+/// A POSIX extended regex (procps' `pkill`/`pgrep`, psmisc `killall -r`,
+/// `grep -E`: regcomp with REG_EXTENDED) written for regex-syntax, which
+/// reads the same operators; `None` for a construct the translation does
+/// not model (`(?…)`, `\\d`, `[[=e=]]`, `[a--b]`), then the pattern is not
+/// read (review s19 S13). Inside a bracket expression a backslash, `[`,
+/// `&` and `~` are literal in POSIX and escaped here.
+fn ere_hir(pattern: &str) -> Option<Hir> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
     let mut i = 0;
-    let flush = |run: &mut String, alts: &mut Vec<Vec<String>>| {
-        if !run.is_empty()
-            && let Some(last) = alts.last_mut()
-        {
-            last.push(std::mem::take(run));
-        }
-    };
     while i < chars.len() {
         let c = chars[i];
-        let optional = chars
-            .get(i + 1)
-            .is_some_and(|n| matches!(n, '?' | '*' | '{'));
         match c {
-            '|' => {
-                flush(&mut run, &mut alternatives);
-                alternatives.push(Vec::new());
+            '\\' => {
+                let n = *chars.get(i + 1)?;
+                // GNU's `\w \W \s \S \b \B`; any other letter or digit
+                // means something else to each reader.
+                if n.is_ascii_alphanumeric() && !"wWsSbB".contains(n) {
+                    return None;
+                }
+                out.push('\\');
+                out.push(n);
+                i += 2;
+                continue;
             }
+            '(' if chars.get(i + 1) == Some(&'?') => return None,
             '[' => {
-                // A class: one unknown character; skip to its end.
-                flush(&mut run, &mut alternatives);
+                out.push('[');
                 let mut j = i + 1;
                 if chars.get(j) == Some(&'^') {
+                    out.push('^');
                     j += 1;
                 }
                 if chars.get(j) == Some(&']') {
+                    out.push_str("\\]");
                     j += 1;
                 }
-                // `[:alpha:]`, `[=e=]`, `[.x.]` inside the brackets are
-                // units whose `]` does not end the expression (review s16
-                // P8).
-                while j < chars.len() && chars[j] != ']' {
-                    if chars[j] == '['
-                        && let Some(&kind @ (':' | '=' | '.')) = chars.get(j + 1)
-                    {
-                        let mut k = j + 2;
-                        while k + 1 < chars.len() && !(chars[k] == kind && chars[k + 1] == ']') {
-                            k += 1;
+                loop {
+                    let d = *chars.get(j)?;
+                    match d {
+                        ']' => break,
+                        '[' if chars.get(j + 1) == Some(&':') => {
+                            let close = (j + 2..chars.len().saturating_sub(1))
+                                .find(|&k| chars[k] == ':' && chars[k + 1] == ']')?;
+                            out.extend(&chars[j..close + 2]);
+                            j = close + 2;
+                            continue;
                         }
-                        j = k + 2;
-                        continue;
+                        '[' if matches!(chars.get(j + 1), Some('=' | '.')) => return None,
+                        '-' if chars.get(j + 1) == Some(&'-') => return None,
+                        '\\' | '[' | '&' | '~' => {
+                            out.push('\\');
+                            out.push(d);
+                        }
+                        d => out.push(d),
                     }
                     j += 1;
                 }
-                i = j;
+                out.push(']');
+                i = j + 1;
+                continue;
             }
-            '\\' => {
-                flush(&mut run, &mut alternatives);
-                match chars.get(i + 1) {
-                    Some(n) if !n.is_ascii_alphanumeric() && !optional_at(&chars, i + 2) => {
-                        run.push(*n);
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            '.' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '^' | '$' => {
-                flush(&mut run, &mut alternatives);
-                if c == '{' {
-                    while i < chars.len() && chars[i] != '}' {
-                        i += 1;
-                    }
-                }
-            }
-            _ if optional => flush(&mut run, &mut alternatives),
-            _ => run.push(c),
+            _ => out.push(c),
         }
         i += 1;
     }
-    flush(&mut run, &mut alternatives);
-    alternatives
+    ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(&out)
+        .ok()
 }
 
-fn optional_at(chars: &[char], i: usize) -> bool {
-    chars.get(i).is_some_and(|n| matches!(n, '?' | '*' | '{'))
+/// A POSIX basic regex (grep without `-E`) as the extended regex it
+/// means: GNU's `\(…\)`, `\{…\}`, `\|`, `\+`, `\?` are the operators,
+/// the bare characters literal, and a `*` first (or after `\(`, `^`) a
+/// literal star.
+fn bre_to_ere(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_class {
+            if c == '['
+                && let Some(&kind @ (':' | '=' | '.')) = chars.get(i + 1)
+                && let Some(close) = (i + 2..chars.len().saturating_sub(1))
+                    .find(|&k| chars[k] == kind && chars[k + 1] == ']')
+            {
+                out.extend(&chars[i..close + 2]);
+                i = close + 2;
+                continue;
+            }
+            out.push(c);
+            if c == ']' && !out.ends_with("[]") && !out.ends_with("[^]") {
+                in_class = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '\\' if i + 1 < chars.len() => {
+                let n = chars[i + 1];
+                if "(){}|+?".contains(n) {
+                    out.push(n);
+                } else {
+                    out.push('\\');
+                    out.push(n);
+                }
+                i += 2;
+                continue;
+            }
+            '(' | ')' | '{' | '}' | '|' | '+' | '?' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '*' if out.is_empty() || out.ends_with(['(', '^', '|']) => out.push_str("\\*"),
+            '[' => {
+                in_class = true;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The literal text each alternative of a parsed pattern requires, as
+/// runs in order, lowercased: classes, anchors and anything repeated
+/// zero times or more are gaps between runs, so every run is text a
+/// match must contain. An alternation inside is spread out into
+/// alternatives (at most [`MAX_ALTERNATIVES`]; past that, a gap).
+fn hir_runs(h: &Hir) -> Vec<Vec<String>> {
+    hir_alternatives(h)
+        .iter()
+        .map(|a| {
+            a.split('\0')
+                .filter(|r| !r.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+const MAX_ALTERNATIVES: usize = 64;
+
+/// [`hir_runs`]' alternatives, each as text with `\0` for a gap.
+fn hir_alternatives(h: &Hir) -> Vec<String> {
+    let gap = || vec!["\0".to_string()];
+    match h.kind() {
+        HirKind::Empty => vec![String::new()],
+        HirKind::Literal(l) => vec![String::from_utf8_lossy(&l.0).to_ascii_lowercase()],
+        HirKind::Class(_) | HirKind::Look(_) => gap(),
+        HirKind::Repetition(r) if r.min == 0 => gap(),
+        HirKind::Repetition(r) => hir_alternatives(&r.sub)
+            .into_iter()
+            .map(|a| format!("\0{a}\0"))
+            .collect(),
+        HirKind::Capture(c) => hir_alternatives(&c.sub),
+        HirKind::Concat(parts) => {
+            let mut acc = vec![String::new()];
+            for part in parts {
+                let next = hir_alternatives(part);
+                if acc.len() * next.len() > MAX_ALTERNATIVES {
+                    acc = acc.into_iter().map(|a| a + "\0").collect();
+                    acc.dedup();
+                    if acc.len() > MAX_ALTERNATIVES {
+                        return gap();
+                    }
+                    continue;
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|a| next.iter().map(move |n| format!("{a}{n}")))
+                    .collect();
+            }
+            acc
+        }
+        HirKind::Alternation(branches) => {
+            let all: Vec<String> = branches.iter().flat_map(hir_alternatives).collect();
+            if all.len() > MAX_ALTERNATIVES {
+                gap()
+            } else {
+                all
+            }
+        }
+    }
+}
+
+/// How far a process pattern reaches toolvet's hooks.
+#[derive(PartialEq)]
+enum Reach {
+    /// It cannot match a hook process.
+    No,
+    /// It matches every process (it can match the empty string: `(zz)?`,
+    /// `x*`, `(a|)`, `^`, `$`) or may match a hook's.
+    Hook,
+    /// It uses syntax the reader does not model: held.
+    Unread,
 }
 
 /// Whether process pattern `pattern` may match one of toolvet's hook
 /// processes: matched against the whole command line (`pkill -f`) or the
-/// process name `toolvet` (`full` false). Read conservatively: an
-/// alternative may match when one of its runs names `toolvet`, or when
-/// each of its runs is part of a hook's command line (`toolvet hook`,
-/// `oolv`, `hook gemini`), or it has no literal text at all (`.`, `.*`).
-pub fn pattern_may_match_toolvet(pattern: &str, full: bool, lines: &[String]) -> bool {
-    pattern_runs(pattern).iter().any(|runs| {
-        runs.iter().any(|r| r.contains("toolvet"))
-            || runs.iter().all(|r| {
-                if full {
-                    HOOK_COMMAND_LINES.iter().any(|l| l.contains(r.as_str()))
-                        || lines.iter().any(|l| run_fits_hook_line(r, l))
-                } else {
-                    "toolvet".contains(r.as_str())
-                }
+/// process name `toolvet` (`full` false). The pattern is parsed (an
+/// extended regex, with `bre` also read as a basic one: either reading
+/// counts), not scanned as text (review s19 S13): a pattern that can
+/// match the empty string matches every process; otherwise an
+/// alternative may match when one of its required runs names `toolvet`,
+/// or when each of them is part of a hook's command line (`toolvet
+/// hook`, `oolv`, `hook gemini`), or it requires no literal text at all
+/// (`.`, `.+`).
+fn pattern_reach(pattern: &str, bre: bool, full: bool, lines: &[String]) -> Reach {
+    let mut readings = vec![ere_hir(pattern)];
+    if bre {
+        readings.push(ere_hir(&bre_to_ere(pattern)));
+    }
+    if readings.iter().all(Option::is_none) {
+        return Reach::Unread;
+    }
+    let hit = readings.iter().flatten().any(|h| {
+        h.properties().minimum_len() == Some(0)
+            || hir_runs(h).iter().any(|runs| {
+                runs.iter().any(|r| r.contains("toolvet"))
+                    || runs.iter().all(|r| {
+                        if full {
+                            HOOK_COMMAND_LINES.iter().any(|l| l.contains(r.as_str()))
+                                || lines.iter().any(|l| run_fits_hook_line(r, l))
+                        } else {
+                            "toolvet".contains(r.as_str())
+                        }
+                    })
             })
-    })
+    });
+    if hit { Reach::Hook } else { Reach::No }
 }
 
 /// The command lines of toolvet's hooks as `pgrep -f` sees them, from the
@@ -368,11 +503,7 @@ fn looks_up_toolvet(
 /// (review s17 Q8). GNU BRE operators (`a\|b`, `\(…\)`, `\{1,\}`,
 /// `\+`, `\?`) count as operators.
 pub(crate) fn may_select_hook(pattern: &str, lines: &[String]) -> bool {
-    let mut p = pattern.to_string();
-    for op in ["|", "(", ")", "{", "}", "+", "?"] {
-        p = p.replace(&format!("\\{op}"), op);
-    }
-    names_toolvet(&p) || pattern_may_match_toolvet(&p, true, lines)
+    names_toolvet(pattern) || pattern_reach(pattern, true, true, lines) != Reach::No
 }
 
 /// GNU grep's options (grep(1); `getopt_long`, permutation; `-NUM` is
@@ -1912,12 +2043,17 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
             Target::Unknown(format!("the pattern `{raw}`"))
         };
     };
-    let hit = if regex && full {
-        // Against the whole command line: the predicate every lookup
-        // shares (review s17 Q8).
-        may_select_hook(&text, lines)
-    } else if regex {
-        pattern_may_match_toolvet(&text, false, lines)
+    let hit = if regex {
+        // Parsed as the extended regex it is (review s19 S13); against
+        // the whole command line the hook lines count (review s17 Q8).
+        match pattern_reach(&text, false, full, lines) {
+            Reach::Unread => {
+                return Target::Unknown(format!(
+                    "the pattern `{text}`, whose regex syntax the analysis does not read"
+                ));
+            }
+            reach => names_toolvet(&text) || reach == Reach::Hook,
+        }
     } else {
         base_name(&text).eq_ignore_ascii_case("toolvet")
     };

@@ -5698,3 +5698,48 @@ fn wide_listings_and_every_process() {
     );
     deny("printf 'rm -rf ~,x' | xargs -0 -d , sh -c", "shell.rm-home");
 }
+
+// review s19 S13 (process patterns parsed as the regexes they are: a
+// pattern that can match the empty string matches every process)
+
+/// Review s19 S13: optional groups, empty branches, anchors alone and
+/// `x*` select every process; syntax the reader does not model is held.
+#[test]
+fn s19_s13_patterns_matching_everything() {
+    s17_expect(
+        "deny",
+        &[
+            "pkill -STOP '(x)?'",
+            "pkill -KILL '(ab)*'",
+            "pkill -STOP '(a)?(b)?'",
+            "pkill -STOP -f '(zz)?'",
+            "pkill -STOP -f '(zz){0,1}'",
+            "pkill -STOP -f '(z){0}'",
+            "pkill -STOP -f '(a|)'",
+            "pkill -STOP -f '^'",
+            "pkill -STOP -f '$'",
+            "pkill -STOP -f '.*'",
+            "pkill -STOP 'x*'",
+            "killall -STOP -r '(x)?'",
+            "killall -STOP -r '(zz)?'",
+            "pgrep -f '(zz)?' | xargs kill -STOP",
+            "pkill -STOP -f 'nomatch|(q)*'",
+            "pkill -STOP -f '[t]oolvet'",
+            "pkill -STOP -f 'pol/polic[y].toml'",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &["pkill -STOP -f '(?i)x'", "pkill -STOP -f '[[=e=]]xyz'"],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "pkill -f 'python server.py'",
+            "pgrep -f uvicorn",
+            "pkill -f '(python|node) server'",
+            "pkill -STOP -f '(zz)+'",
+            "killall -r '^nginx$'",
+        ],
+    );
+}
