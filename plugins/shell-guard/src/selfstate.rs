@@ -1820,12 +1820,7 @@ impl Analysis<'_> {
             }
         }
         for a in &operands {
-            // `-1`, also as `-01` or `'-1 '` (kill reads it as a number:
-            // review s19 S20).
-            if a.text().trim().parse::<i64>() == Ok(-1) {
-                return Target::Toolvet("every process of the user (`-1`)".into());
-            }
-            match self.pid_operand(a) {
+            match self.signalled_pid(a) {
                 Target::None => {}
                 t => return t,
             }
@@ -1900,6 +1895,57 @@ impl Analysis<'_> {
             return Target::None;
         }
         Target::Toolvet("every process the options select".into())
+    }
+
+    /// A pid a signal is sent to (`kill PID`, `skill -p PID`), read as
+    /// the sender reads it, a base-10 number with blanks, sign and
+    /// leading zeros (review s19 S20): `-1` is every process, `0` the
+    /// sender's process group (the agent's, toolvet's hooks among them),
+    /// like `-$$`; another number (a pid, or a process group `-PGID`) is
+    /// not judged. Shell arithmetic (`$((-1))`, `-$[1]`, `"-$((1))"`)
+    /// counts as the number when it is a literal one, else held; a
+    /// negated expansion (`-$X`) is a process group only known at run
+    /// time, held. Other words: [`Self::pid_operand`].
+    fn signalled_pid(&self, a: &Field) -> Target {
+        let t = a.text();
+        let arithmetic = t.contains("$((") || t.contains("$[");
+        let number = if arithmetic {
+            match arithmetic_number(&t) {
+                Some(n) => Some(n),
+                None => {
+                    return Target::Unknown(format!("the pid `{t}`, computed by shell arithmetic"));
+                }
+            }
+        } else if a.is_dynamic() {
+            None
+        } else {
+            t.trim().parse::<i64>().ok()
+        };
+        match number {
+            Some(-1) => {
+                return Target::Toolvet(format!("every process of the user (`{t}`, the pid -1)"));
+            }
+            Some(0) => {
+                return Target::Toolvet(format!(
+                    "the sender's whole process group (`{t}`, the pid 0), the agent's and toolvet's hooks"
+                ));
+            }
+            // A process group given by number (`kill -TERM -4321`), as a
+            // literal pid, is not judged.
+            Some(_) => return Target::None,
+            None => {}
+        }
+        if t.trim_start().starts_with("-$$") {
+            return Target::Toolvet(format!(
+                "the shell's whole process group (`{t}`), the agent's and toolvet's hooks"
+            ));
+        }
+        match self.pid_operand(a) {
+            Target::None if a.is_dynamic() && t.trim_start().starts_with('-') => {
+                Target::Unknown(format!("the process group `{t}`, only known at run time"))
+            }
+            target => target,
+        }
     }
 
     /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
@@ -1984,10 +2030,7 @@ impl Analysis<'_> {
             names.push(args[k].clone());
         }
         for p in &pids {
-            if p.text() == "-1" {
-                return Target::Toolvet("every process of the user (`-1`)".into());
-            }
-            match self.pid_operand(p) {
+            match self.signalled_pid(p) {
                 Target::None => {}
                 target => return target,
             }
@@ -2004,8 +2047,16 @@ impl Analysis<'_> {
                 t => return t,
             }
         }
-        // Every process on a terminal: the agent's, with its hooks, when
-        // it is the agent's own (a terminal only known at run time).
+        // Every process on a terminal, literal or not: the agent's, with
+        // its hooks, when it is the agent's own, as `pkill -t` (review s19
+        // S17). A command or pid given too narrows (skill's selections
+        // must all match).
+        if let Some(tty) = ttys.first()
+            && names.is_empty()
+            && pids.is_empty()
+        {
+            return Target::Toolvet(format!("every process on the terminal `{}`", tty.text()));
+        }
         if let Some(tty) = ttys.iter().find(|t| t.is_dynamic()) {
             return Target::Unknown(format!("the terminal `{}`", tty.text()));
         }
@@ -2019,6 +2070,35 @@ impl Analysis<'_> {
         }
         Target::None
     }
+}
+
+/// The number a word of shell arithmetic stands for when it is a literal
+/// one: an optional sign, then `$((N))` or `$[N]` whose `N` is a signed
+/// base-10 number (blanks and parentheses around it): `$((-1))`, `-$[1]`,
+/// `-$(( (1) ))`. Anything else (variables, operators): `None`.
+fn arithmetic_number(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (negate, rest) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let inner = rest
+        .strip_prefix("$((")
+        .and_then(|r| r.strip_suffix("))"))
+        .or_else(|| rest.strip_prefix("$[").and_then(|r| r.strip_suffix(']')))?;
+    let bare: String = inner
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
+        .collect();
+    let (sign, digits) = match bare.strip_prefix('-') {
+        Some(d) => (-1, d),
+        None => (1, bare.strip_prefix('+').unwrap_or(&bare)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = sign * digits.parse::<i64>().ok()?;
+    Some(if negate { -n } else { n })
 }
 
 /// Which processes a signal reaches, as far as toolvet's hooks go.

@@ -4015,7 +4015,6 @@ fn skill_snice_and_cpulimit_of_toolvet_hooks() {
         "snice +19 -c toolvet",
         "snice +19 -p $(pgrep -f toolvet)",
         "snice +19 $PPID",
-        "skill -STOP -t $TTY",
         "cpulimit -p 4242 -l 10",
         "cpulimit -e myserver -l 10",
     ] {
@@ -4024,7 +4023,7 @@ fn skill_snice_and_cpulimit_of_toolvet_hooks() {
     for cmd in [
         "skill -STOP -p 4242",
         "skill -KILL -c myserver",
-        "skill -STOP -t pts/3",
+        "skill -STOP -t pts/3 -c myserver",
         "snice +5 -p 4242",
         "snice +5 -c make",
         "cpulimit -l 50 -- make -j4",
@@ -5740,6 +5739,79 @@ fn s19_s13_patterns_matching_everything() {
             "pkill -f '(python|node) server'",
             "pkill -STOP -f '(zz)+'",
             "killall -r '^nginx$'",
+        ],
+    );
+}
+
+// review s19 S17 (skill and snice by terminal: every process on it, as
+// `pkill -t`)
+
+/// Review s19 S17: `skill -t TTY` selects every process on the terminal,
+/// literal or not; a command given too narrows.
+#[test]
+fn s19_s17_skill_by_terminal() {
+    s17_expect(
+        "deny",
+        &[
+            "skill -STOP -t pts/0",
+            "skill -STOP -t $TTY",
+            "skill -KILL -t tty1",
+            "pkill -STOP -t pts/0",
+            "skill -STOP -u alice",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "skill -STOP pts/0",
+            "skill -STOP -t pts/0 -c myserver",
+            "skill -KILL -c myserver",
+            "skill -STOP -p 4242",
+        ],
+    );
+}
+
+// review s19 S20 (kill pids written as shell arithmetic)
+
+/// Review s19 S20: a pid computed by arithmetic counts as the literal
+/// number it is, or is held; `-0`, `0` and `-$$` are the process group.
+#[test]
+fn s19_s20_arithmetic_pids() {
+    s17_expect(
+        "deny",
+        &[
+            "kill -STOP -- $((-1))",
+            "kill -STOP -- -$[1]",
+            "kill -STOP -- \"-$((1))\"",
+            "kill -STOP -$(( 1 ))",
+            "kill -STOP -- -01",
+            "/bin/kill -s STOP -- -01",
+            "kill -STOP -- '-1 '",
+            "kill -STOP 0",
+            "kill -s STOP 0",
+            "kill -STOP -0",
+            "/bin/kill -STOP 0",
+            "kill -STOP -$$",
+            "skill -STOP -p $((-1))",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "kill -STOP -- $((x-2))",
+            "kill -STOP -- -$[n]",
+            "kill -STOP -- \"-$X\"",
+            "kill -STOP $(( $(pgrep node) ))",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "kill 12345",
+            "kill -TERM -4321",
+            "kill -STOP $((12345))",
+            "kill $SERVER_PID",
+            "sleep 9 & kill $!",
         ],
     );
 }
