@@ -1760,6 +1760,15 @@ impl Analysis<'_> {
                 }
             },
             "killall5" => Target::Toolvet("every process".into()),
+            "start-stop-daemon" => stop_daemon_targets(args),
+            "loginctl" => loginctl_targets(args),
+            // `systemctl kill UNIT`: every process of the unit, which
+            // may be the agent's session or user manager (review s19
+            // S10).
+            "systemctl" if texts.iter().any(|t| t == "kill") => Target::Unknown(
+                "the units `systemctl kill` names (the agent's session, slice or user manager may be one)"
+                    .into(),
+            ),
             "fuser" => fuser_targets(&texts),
             "kill" => self.kill_targets(args, via_xargs),
             _ => Target::None,
@@ -2209,6 +2218,136 @@ fn fuser_targets(texts: &[String]) -> Target {
     }
 }
 
+/// dpkg's start-stop-daemon(8) options (utils/start-stop-daemon.c
+/// `longopts`, getopt_long).
+const START_STOP_DAEMON: Spec = Spec {
+    opts: &[
+        long("help", 'H', Takes::No),
+        long("version", 'V', Takes::No),
+        long("test", 't', Takes::No),
+        long("oknodo", 'o', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("exec", 'x', Takes::Value),
+        long("pid", '\0', Takes::Value),
+        long("ppid", '\0', Takes::Value),
+        long("pidfile", 'p', Takes::Value),
+        long("name", 'n', Takes::Value),
+        long("user", 'u', Takes::Value),
+        long("group", 'g', Takes::Value),
+        long("signal", 's', Takes::Value),
+        long("retry", 'R', Takes::Value),
+        long("startas", 'a', Takes::Value),
+        long("chuid", 'c', Takes::Value),
+        long("chroot", 'r', Takes::Value),
+        long("chdir", 'd', Takes::Value),
+        long("background", 'b', Takes::No),
+        long("notify-await", '\0', Takes::No),
+        long("notify-timeout", '\0', Takes::Value),
+        long("no-close", 'C', Takes::No),
+        long("output", 'O', Takes::Value),
+        long("make-pidfile", 'm', Takes::No),
+        long("remove-pidfile", '\0', Takes::No),
+        long("nicelevel", 'N', Takes::Value),
+        long("procsched", 'P', Takes::Value),
+        long("iosched", 'I', Takes::Value),
+        long("umask", 'k', Takes::Value),
+        long("start", 'S', Takes::No),
+        long("stop", 'K', Takes::No),
+        long("status", 'T', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// `start-stop-daemon --stop` (`-K`) signals every process matching
+/// its selection: a name (`-n`), program (`-x`), pid file (`-p`), pid,
+/// parent, or, alone, a user (`-u`: every process of the user) (review
+/// s19 S10). One naming toolvet, or a user alone: toolvet's hooks; any
+/// other selection is held (the check does not match process names and
+/// files against the hooks); a word the table cannot place beside a
+/// possible `-K` too.
+fn stop_daemon_targets(args: &[Field]) -> Target {
+    let p = getopt::parse(&START_STOP_DAEMON, args);
+    let unplaced_stop = !p.problems.is_empty()
+        && args.iter().map(Field::text).any(|t| {
+            t.starts_with("--st") || (t.starts_with('-') && !t.starts_with("--") && t.contains('K'))
+        });
+    if !p.has("stop") && !unplaced_stop {
+        return Target::None;
+    }
+    let selections = option_values(&p, &["name", "exec", "pidfile", "pid", "ppid", "startas"]);
+    if selections.iter().any(|v| names_toolvet(v)) {
+        return Target::Toolvet("the processes named by toolvet's name or program".into());
+    }
+    if selections.is_empty() && p.has("user") {
+        return Target::Toolvet("every process of the user (`--user` alone)".into());
+    }
+    Target::Unknown(
+        "the name, program, pid file or user `start-stop-daemon --stop` selects by".into(),
+    )
+}
+
+/// loginctl(1)'s options (systemd, getopt_long).
+const LOGINCTL: Spec = Spec {
+    opts: &[
+        long("help", 'h', Takes::No),
+        long("version", '\0', Takes::No),
+        long("value", '\0', Takes::No),
+        long("property", 'p', Takes::Value),
+        long("all", 'a', Takes::No),
+        long("full", 'l', Takes::No),
+        long("kill-whom", '\0', Takes::Value),
+        long("signal", 's', Takes::Value),
+        long("host", 'H', Takes::Value),
+        long("machine", 'M', Takes::Value),
+        long("lines", 'n', Takes::Value),
+        long("output", 'o', Takes::Value),
+        long("json", '\0', Takes::Value),
+        long("no-pager", '\0', Takes::No),
+        long("no-legend", '\0', Takes::No),
+        long("no-ask-password", '\0', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// `loginctl kill-user|terminate-user|kill-session|terminate-session|
+/// terminate-seat`: every process of a user, session or seat (review
+/// s19 S10). With no operand (the caller's session) or one only known at
+/// run time (`$USER`, `$XDG_SESSION_ID`): the agent's, toolvet's hooks
+/// among them; a literal one is held (it may be the agent's).
+fn loginctl_targets(args: &[Field]) -> Target {
+    const KILLS: &[&str] = &[
+        "kill-user",
+        "terminate-user",
+        "kill-session",
+        "terminate-session",
+        "terminate-seat",
+    ];
+    let p = getopt::parse(&LOGINCTL, args);
+    if !p.problems.is_empty() {
+        return if args.iter().any(|a| KILLS.contains(&a.text().as_str())) {
+            Target::Unknown("the user, session or seat `loginctl` ends".into())
+        } else {
+            Target::None
+        };
+    }
+    let Some((&verb, rest)) = p.operands.split_first() else {
+        return Target::None;
+    };
+    let verb = args[verb].text();
+    if !KILLS.contains(&verb.as_str()) {
+        return Target::None;
+    }
+    if rest.is_empty() || rest.iter().any(|&k| args[k].is_dynamic()) {
+        return Target::Toolvet(format!(
+            "every process of the agent's user or session (`loginctl {verb}`)"
+        ));
+    }
+    Target::Unknown(format!("the user, session or seat `loginctl {verb}` ends"))
+}
+
 /// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns, read
 /// by psmisc's table ([`KILLALL`]: `--reg` is `--regexp`). A word the
 /// table cannot place makes the names be read as patterns (review s17
@@ -2264,6 +2403,159 @@ const CODE_LOOKUPS: &[&str] = &[
     "pids(",
 ];
 
+/// What code's own signal calls reach (review s19 S10): each call of
+/// `kill`, `killpg` or `posix_kill` (Python `os.kill(PID, SIG)`,
+/// `os.killpg(PGID, SIG)`, node `process.kill(PID, SIG)`, PHP
+/// `posix_kill(PID, SIG)`, Ruby `Process.kill(SIG, PID…)`, Perl `kill
+/// SIG, PID…` / `kill SIG => PID…`), its pid arguments read as numbers
+/// as `kill`'s are: `-1` (every process) or `0` (the caller's process
+/// group): every process; a pid that is not a literal number (a
+/// variable, a computation, a listing's line): not read, held, and so is
+/// a signal function the reader cannot follow to a call (`k = os.kill`,
+/// `getattr(os, 'kill')`, `from os import kill`). A method of an object
+/// the code holds (`p.kill()`, `child.kill('SIGINT')` of a child it started) is not
+/// a pid call (psutil's are read as lookups).
+fn code_pid_calls(name: &str, code: &str) -> Target {
+    let signal_first = name.starts_with("perl") || name.starts_with("ruby");
+    let perl = name.starts_with("perl");
+    let chars: Vec<char> = code.chars().collect();
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut unread = None;
+    let mut i = 0;
+    while i < chars.len() {
+        if !ident(chars[i]) || (i > 0 && ident(chars[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && ident(chars[i]) {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        if !matches!(word.as_str(), "kill" | "killpg" | "posix_kill") {
+            continue;
+        }
+        // The object before a dot: a module (`os.kill`, `process.kill`,
+        // `Process.kill`) or a child the code holds (`p.kill()`).
+        let object: String = if start > 0 && chars[start - 1] == '.' {
+            let mut k = start - 1;
+            while k > 0 && ident(chars[k - 1]) {
+                k -= 1;
+            }
+            chars[k..start - 1].iter().collect()
+        } else {
+            String::new()
+        };
+        let module =
+            object.is_empty() || matches!(object.as_str(), "os" | "process" | "Process" | "posix");
+        let mut j = i;
+        while j < chars.len() && chars[j] == ' ' {
+            j += 1;
+        }
+        let quoted = |k: usize| chars.get(k).is_some_and(|c| matches!(c, '\'' | '"'));
+        let args: String = if chars.get(j) == Some(&'(') {
+            let mut depth = 0;
+            let mut k = j;
+            while k < chars.len() {
+                match chars[k] {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+            chars[(j + 1).min(k)..k.min(chars.len())].iter().collect()
+        } else if perl && object.is_empty() && !quoted(i) && !(start > 0 && quoted(start - 1)) {
+            chars[j..]
+                .iter()
+                .take_while(|c| !matches!(c, ';' | '}' | '\n' | ')'))
+                .collect()
+        } else {
+            // Not called here: the function itself taken (`k = os.kill`,
+            // `getattr(os, 'kill')`, `from os import kill`).
+            if module
+                && (!object.is_empty()
+                    || (quoted(i) && start > 0 && quoted(start - 1))
+                    || chars[..start]
+                        .iter()
+                        .collect::<String>()
+                        .ends_with("import "))
+            {
+                unread.get_or_insert(format!(
+                    "`{word}` taken as a value, called where the check cannot follow"
+                ));
+            }
+            continue;
+        };
+        if !module {
+            continue;
+        }
+        let parts = split_code_args(&args);
+        let pids: Vec<&String> = if signal_first && word == "kill" {
+            parts.iter().skip(1).collect()
+        } else {
+            parts.iter().take(1).collect()
+        };
+        for pid in pids {
+            let t = pid.trim();
+            match t.parse::<i64>() {
+                Ok(-1) => {
+                    return Target::Toolvet(format!(
+                        "every process of the user (`{word}` of pid {t})"
+                    ));
+                }
+                Ok(0) => {
+                    return Target::Toolvet(format!(
+                        "the caller's whole process group (`{word}` of pid 0), the agent's and toolvet's hooks"
+                    ));
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    unread.get_or_insert(format!("the pid `{t}` of `{word}`"));
+                }
+            }
+        }
+    }
+    unread.map_or(Target::None, Target::Unknown)
+}
+
+/// The arguments of a call, split at commas (and Perl's `=>`) outside
+/// brackets and quotes.
+fn split_code_args(args: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut depth = 0;
+    let mut quote = None;
+    let mut chars = args.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            (None, '=') if depth == 0 && chars.peek() == Some(&'>') => {
+                chars.next();
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out
+}
+
 /// The quoted strings in code (`'…'`, `"…"`), without their quotes.
 fn code_strings(code: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -2314,6 +2606,27 @@ impl Analysis<'_> {
                     s.chars().filter(|c| c.is_alphanumeric()).count() >= 3
                         && may_select_hook(s, &lines)
                 }));
+        match code_pid_calls(name, code) {
+            Target::Toolvet(what) => self.report(
+                true,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code sends a signal to {what}, which takes in toolvet's own hook processes: a \
+                     hook killed or stopped decides nothing, and some agents (Gemini CLI, Codex) then run the call \
+                     unchecked. Stop the program you started by its own pid."
+                ),
+            ),
+            Target::Unknown(what) if !toolvet => self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code sends a signal to processes chosen by {what}, which the analysis cannot \
+                     read: they may be toolvet's own hook processes, which decide nothing once killed or stopped. \
+                     A person must approve; give the pid of the program you started as a number."
+                ),
+            ),
+            _ => {}
+        }
         if toolvet || looks_up {
             self.report(
                 toolvet,

@@ -5815,3 +5815,75 @@ fn s19_s20_arithmetic_pids() {
         ],
     );
 }
+
+// review s19 S10 (signals from code to pid -1 or 0, pids code computes,
+// and senders with no reader: start-stop-daemon, loginctl, systemctl kill)
+
+/// Review s19 S10: code's signal calls read by their pid arguments;
+/// start-stop-daemon `--stop`, `loginctl kill-user`, `systemctl kill`.
+#[test]
+fn s19_s10_signals_from_code_and_other_senders() {
+    s17_expect(
+        "deny",
+        &[
+            "python3 -c 'import os; os.kill(-1, 19)'",
+            "python3 -c 'import os; os.kill(0, 19)'",
+            "python3 -c 'import os; os.killpg(0, 19)'",
+            "python3 -c 'import os, signal; os.kill( -1 , signal.SIGSTOP)'",
+            "perl -e 'kill \"STOP\", -1'",
+            "perl -e 'kill STOP => 0'",
+            "perl -e 'kill(9, -1)'",
+            "node -e 'process.kill(-1, \"SIGSTOP\")'",
+            "ruby -e 'Process.kill(:STOP, -1)'",
+            "php -r 'posix_kill(-1, 19);'",
+            "python3 - <<'EOF'\nimport os\nos.kill(-1, 19)\nEOF",
+            "python3 -c 'from os import kill; kill(-1, 19)'",
+            "start-stop-daemon -K -n toolvet -s STOP",
+            "start-stop-daemon --stop --name toolvet --signal STOP",
+            "start-stop-daemon --stop --user alice --signal STOP",
+            "start-stop-daemon --stop --exec /usr/local/bin/toolvet --signal STOP",
+            "start-stop-daemon -Ku alice",
+            "loginctl kill-user $USER -s STOP",
+            "loginctl terminate-session",
+            "loginctl kill-session $XDG_SESSION_ID",
+            "killall5 -STOP",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 19)' 1",
+            "python3 -c 'import os; k = os.kill; k(-1, 19)'",
+            "python3 -c 'from os import kill as k; k(-1, 19)'",
+            "python3 -c 'import os; os.killpg(os.getpgid(0), 19)'",
+            "perl -e 'kill STOP => $ARGV[0]'",
+            "node -e 'process.kill(Number(process.argv[1]), \"SIGSTOP\")'",
+            "start-stop-daemon --stop --name nginx",
+            "start-stop-daemon --stop --pidfile /run/x.pid",
+            "loginctl kill-user alice -s STOP",
+            "loginctl terminate-seat seat0",
+            "systemctl kill myapp.service",
+            "systemctl --user kill -s STOP app.slice",
+        ],
+    );
+    // (getattr is held by the dynamic-code rule already.)
+    s17_kinds(
+        "escalate",
+        &["python3 -c \"import os; getattr(os, 'kill')(-1, 19)\""],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "python3 -c 'import os; print(os.getpid())'",
+            "python3 -c 'import os, signal; os.kill(12345, signal.SIGTERM)'",
+            "perl -e 'kill TERM => 12345'",
+            "node -e 'process.kill(12345)'",
+            "python3 -c 'print(\"kill it\")'",
+            "python3 -c \"import subprocess; p = subprocess.Popen(['sleep', '5']); p.kill()\"",
+            "node -e \"const c = require('child_process').spawn('sleep', ['5']); c.kill('SIGINT')\"",
+            "start-stop-daemon --start --exec /usr/sbin/nginx",
+            "loginctl list-sessions",
+            "systemctl status nginx",
+        ],
+    );
+}
