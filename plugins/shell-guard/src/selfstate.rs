@@ -600,14 +600,9 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
             !p.has("inverse")
                 && (!p.operands.is_empty() || ["parent", "pidfile"].iter().any(|o| p.has(o)))
         }
-        "pidof" | "fuser" => texts.iter().any(|t| !t.starts_with('-')),
-        // `lsof -ti:8080`, `lsof -p PID`, `lsof FILE`; not `lsof -t`,
-        // `lsof -u alice`.
-        "lsof" => texts.iter().any(|t| {
-            !t.starts_with('-')
-                || t.contains(':')
-                || (!t.starts_with("--") && t.contains(['i', 'p', 'c']))
-        }),
+        "pidof" => texts.iter().any(|t| !t.starts_with('-')),
+        "fuser" => fuser_narrows(args),
+        "lsof" => lsof_narrows(args),
         // ps's selections add up (`ps -e -C bash` lists every process) and
         // `-N` inverts them: narrowed only by a name or pid selection with
         // no other selection beside it (review s19 S3).
@@ -655,51 +650,328 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
     }
 }
 
+/// Whether a file operand of lsof or fuser names a regular file, as far
+/// as its text says: a last component with an extension (`app.log`,
+/// `server.sock`), not `/`, not a directory (`/`, `~`, `.`, a trailing
+/// slash), whose users are some processes, not every process that has
+/// the directory (the agent's working directory) or a filesystem open
+/// (review s19 S8).
+fn names_regular_file(f: &Field) -> bool {
+    let t = f.text();
+    let last = t.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    !f.is_dynamic()
+        && f.first_glob().is_none()
+        && !t.ends_with('/')
+        && last.len() > 1
+        && !last.starts_with('.')
+        && last.contains('.')
+}
+
+/// Whether `lsof` selects some processes only (review s19 S8): every
+/// selection (lsof ORs them) is a port (`-i :8080`, `-ti:8080`, `-i
+/// tcp:3000`), a pid list (`-p 123,456`, no `^` exclusion), a command
+/// prefix (`-c node`, not empty or a `/regex/`) or a regular file; the
+/// other letters are output flags (`-t`, `-n`, `-P`, `-l`, `-w`, `-b`).
+/// Anything else (`-u`, `+D DIR`, `/`, a directory, `-c ''`) is wide.
+fn lsof_narrows(args: &[Field]) -> bool {
+    let mut selected = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text();
+        if a.is_dynamic() {
+            return false;
+        }
+        let Some(letters) = t
+            .strip_prefix('-')
+            .filter(|l| !l.is_empty() && !l.starts_with('-'))
+        else {
+            if t.starts_with(['-', '+']) || !names_regular_file(a) {
+                return false;
+            }
+            selected = true;
+            continue;
+        };
+        for (k, c) in letters.char_indices() {
+            match c {
+                't' | 'n' | 'P' | 'l' | 'w' | 'b' | 'V' => {}
+                'i' | 'p' | 'c' => {
+                    let joined = &letters[k + 1..];
+                    let value = if joined.is_empty() {
+                        i += 1;
+                        match args.get(i - 1) {
+                            Some(v) if !v.is_dynamic() => v.text(),
+                            _ => return false,
+                        }
+                    } else {
+                        joined.to_string()
+                    };
+                    let ok = match c {
+                        'i' => value.rsplit_once(':').is_some_and(|(_, port)| {
+                            !port.is_empty() && port.bytes().all(|b| b.is_ascii_alphanumeric())
+                        }),
+                        'p' => {
+                            !value.is_empty()
+                                && value.bytes().all(|b| b.is_ascii_digit() || b == b',')
+                        }
+                        _ => !value.is_empty() && !value.starts_with(['^', '/']),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                    selected = true;
+                    break;
+                }
+                _ => return false,
+            }
+        }
+    }
+    selected
+}
+
+/// Whether `fuser` (listing, not `-k`) selects some processes only
+/// (review s19 S8): ports (`8080/tcp`, `-n tcp 8080`) or regular files;
+/// not `-m`/`-M` (a filesystem), `/` or a directory.
+fn fuser_narrows(args: &[Field]) -> bool {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut ports = false;
+    let mut names = Vec::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        i += 1;
+        match t.as_str() {
+            "--mount" | "--ismountpoint" => return false,
+            "--namespace" => {
+                ports |= texts.get(i).is_some_and(|v| v != "file");
+                i += 1;
+            }
+            _ if t.starts_with("--") => {}
+            _ if t.len() > 1 && t.starts_with('-') && !signal_word(t, true) => {
+                for c in t[1..].chars() {
+                    match c {
+                        'm' | 'c' | 'M' => return false,
+                        'n' => {
+                            ports |= texts.get(i).is_some_and(|v| v != "file");
+                            i += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ if t.starts_with('-') => {}
+            _ => names.push(i - 1),
+        }
+    }
+    let port = |n: &str| {
+        n.split_once('/').is_some_and(|(p, proto)| {
+            matches!(proto, "tcp" | "udp")
+                && p.split(',')
+                    .next()
+                    .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    !names.is_empty()
+        && names.iter().all(|&k| {
+            !args[k].is_dynamic() && (ports || port(&texts[k]) || names_regular_file(&args[k]))
+        })
+}
+
 /// Whether a stage after a process listing keeps only the processes a
-/// pattern the check reads selects: grep without `-v` given a pattern,
-/// awk with a `/re/` or `~` condition that is not negated, `sed -n` that
-/// prints. Anything else (`grep -v`, `awk '{print $1}'`, perl, python,
-/// jq, `head`) leaves the listing as wide as it was (review s18 R4).
+/// pattern the check reads selects. An allow-list of forms the reader
+/// fully understands (review s19 S8), each with one pattern that cannot
+/// match the empty string ([`narrowing_regex`]; whether it may match a
+/// hook is judged apart, by [`may_select_hook`]):
+/// - grep (`egrep`, `fgrep`) with one pattern (an operand or one `-e`)
+///   and only options that keep whole matching lines (`-E`, `-F`, `-G`,
+///   `-i`, `-w`, `-x`, `-m`, `-q`, `-s`, `--color`), not `-P`;
+/// - awk (`-F` only) whose whole program is [`awk_program_narrows`]:
+///   `/RE/`, `$N ~ /RE/`, `$N == "TEXT"` (`&&` others), alone or before
+///   one `{ print … }` of fields;
+/// - `sed -n` (`-E`/`-r` too) whose one script is `/RE/p`.
+///
+/// Anything else (`grep -v`, `-z`, `-C N`, `-c`, several patterns; awk
+/// `||`, ranges, `RS=`; sed `!p`, `p;p`, ranges; perl, python, jq,
+/// `head`) leaves the listing as wide as it was (review s18 R4).
 fn filter_narrows(name: &str, args: &[Field]) -> bool {
     match name {
-        "grep" | "egrep" | "fgrep" | "rg" => {
+        "grep" | "egrep" | "fgrep" => {
             let p = getopt::parse(&GREP, args);
-            !p.has("invert-match") && (p.has("regexp") || !p.operands.is_empty())
+            const KEEPS_LINES: &[&str] = &[
+                "extended-regexp",
+                "fixed-strings",
+                "basic-regexp",
+                "regexp",
+                "ignore-case",
+                "no-ignore-case",
+                "y",
+                "word-regexp",
+                "line-regexp",
+                "max-count",
+                "quiet",
+                "silent",
+                "no-messages",
+                "color",
+                "colour",
+                "line-buffered",
+                "text",
+            ];
+            if !p.problems.is_empty() || p.found.iter().any(|f| !KEEPS_LINES.contains(&f.opt.name))
+            {
+                return false;
+            }
+            let regexps: Vec<&Field> = p.values("regexp").collect();
+            let pattern = match (regexps.as_slice(), p.operands.first()) {
+                ([one], _) => *one,
+                ([], Some(&k)) => &args[k],
+                _ => return false,
+            };
+            // A pattern only known at run time is not read.
+            let Some(pattern) = pattern.static_text() else {
+                return false;
+            };
+            // The last of -E/-F/-G counts; `egrep` is `-E`, `fgrep` `-F`.
+            let dialect = p
+                .found
+                .iter()
+                .rev()
+                .map(|f| f.opt.name)
+                .find(|n| matches!(*n, "extended-regexp" | "fixed-strings" | "basic-regexp"))
+                .unwrap_or(match name {
+                    "egrep" => "extended-regexp",
+                    "fgrep" => "fixed-strings",
+                    _ => "basic-regexp",
+                });
+            !pattern.contains('\n')
+                && match dialect {
+                    "fixed-strings" => !pattern.is_empty(),
+                    "extended-regexp" => narrowing_regex(&pattern),
+                    _ => narrowing_regex(&bre_to_ere(&pattern)),
+                }
         }
         "awk" | "gawk" | "mawk" | "nawk" => {
             let p = getopt::parse(&AWK, args);
-            let script = option_values(&p, &["source"])
-                .into_iter()
-                .chain(p.operands.first().map(|&k| args[k].text()))
-                .collect::<Vec<_>>()
-                .join("\n");
-            let condition = script.split('{').next().unwrap_or("").trim();
-            // A literal regex or string: `/re/`, `$0 ~ "x"`, `$2 == "x"`
-            // (`$0 ~ p`, a pattern in a variable, is not read).
-            let literal_after = |op: &str| {
-                condition
-                    .split(op)
-                    .skip(1)
-                    .any(|r| r.trim_start().starts_with(['"', '/']))
-            };
-            !condition.is_empty()
-                && !condition.starts_with('!')
-                && !condition.contains("!~")
-                && (condition.starts_with('/') || literal_after("~") || literal_after("=="))
+            if !p.problems.is_empty() || p.found.iter().any(|f| f.opt.name != "field-separator") {
+                return false;
+            }
+            p.operands
+                .first()
+                .and_then(|&k| args[k].static_text())
+                .is_some_and(|program| awk_program_narrows(&program))
         }
         "sed" => {
             let p = getopt::parse(&SED, args);
-            let script = option_values(&p, &["expression"])
-                .into_iter()
-                .chain(p.operands.first().map(|&k| args[k].text()))
-                .collect::<Vec<_>>()
-                .join("\n");
-            (p.has("quiet") || p.has("silent"))
-                && script.contains('/')
-                && script.trim_end().ends_with('p')
+            const FLAGS: &[&str] = &["quiet", "silent", "regexp-extended", "r", "expression"];
+            if !p.problems.is_empty()
+                || p.found.iter().any(|f| !FLAGS.contains(&f.opt.name))
+                || !(p.has("quiet") || p.has("silent"))
+            {
+                return false;
+            }
+            let expressions: Vec<&Field> = p.values("expression").collect();
+            let script = match (expressions.as_slice(), p.operands.first()) {
+                ([one], _) => *one,
+                ([], Some(&k)) => &args[k],
+                _ => return false,
+            };
+            let Some(script) = script.static_text() else {
+                return false;
+            };
+            let extended = p.has("regexp-extended") || p.has("r");
+            script
+                .trim()
+                .strip_prefix('/')
+                .and_then(|r| r.strip_suffix("/p"))
+                .is_some_and(|re| {
+                    !re.contains('/')
+                        && narrowing_regex(&if extended {
+                            re.to_string()
+                        } else {
+                            bre_to_ere(re)
+                        })
+                })
         }
         _ => false,
     }
+}
+
+/// Whether extended regex `re` is read and cannot match the empty
+/// string (a pattern that can selects every line: `(bash)?`, `x*`).
+fn narrowing_regex(re: &str) -> bool {
+    ere_hir(re).is_some_and(|h| h.properties().minimum_len().is_some_and(|n| n > 0))
+}
+
+/// Whether awk program `program` is only a selection of lines the reader
+/// models: a condition `/RE/`, `$N ~ /RE/` or `$N == "TEXT"`, and others
+/// joined by `&&` that select so or only drop lines (`!/RE/`, `$N !~
+/// /RE/`, `$N != "TEXT"`), alone or before `{ print … }` of fields and
+/// strings (review s19 S8).
+fn awk_program_narrows(program: &str) -> bool {
+    let program = program.trim();
+    let (condition, action) = match program.find('{') {
+        Some(k) => (program[..k].trim(), Some(program[k..].trim())),
+        None => (program, None),
+    };
+    let action_ok = action.is_none_or(|a| {
+        a.strip_prefix('{')
+            .and_then(|a| a.strip_suffix('}'))
+            .map(str::trim)
+            .and_then(|a| a.strip_prefix("print"))
+            .is_some_and(|rest| {
+                rest.is_empty()
+                    || (rest.starts_with(' ')
+                        && rest
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || " $,\"_".contains(c)))
+            })
+    });
+    let field = |t: &str| {
+        t.trim()
+            .strip_prefix('$')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let regex = |t: &str| {
+        t.trim()
+            .strip_prefix('/')
+            .and_then(|r| r.strip_suffix('/'))
+            .is_some_and(|re| !re.contains('/') && narrowing_regex(re))
+    };
+    let string = |t: &str| {
+        let t = t.trim();
+        t.len() > 2
+            && t.starts_with('"')
+            && t.ends_with('"')
+            && !t[1..t.len() - 1].contains(['"', '\\'])
+    };
+    let selects = |term: &str| {
+        regex(term)
+            || term
+                .split_once('~')
+                .is_some_and(|(l, r)| field(l) && regex(r))
+            || term
+                .split_once("==")
+                .is_some_and(|(l, r)| field(l) && string(r))
+    };
+    // A term that only drops lines (`!/awk/`, `$1 != "x"`): any regex.
+    let drops = |term: &str| {
+        let any_regex = |t: &str| {
+            t.trim()
+                .strip_prefix('/')
+                .and_then(|r| r.strip_suffix('/'))
+                .is_some_and(|re| !re.contains('/'))
+        };
+        term.trim().strip_prefix('!').is_some_and(any_regex)
+            || term
+                .split_once("!~")
+                .is_some_and(|(l, r)| field(l) && any_regex(r))
+            || term
+                .split_once("!=")
+                .is_some_and(|(l, r)| field(l) && string(r))
+    };
+    // One selecting term, and any others joined by `&&` select or drop.
+    let terms: Vec<&str> = condition.split("&&").collect();
+    let condition_ok =
+        terms.iter().any(|t| selects(t)) && terms.iter().all(|t| selects(t) || drops(t));
+    action_ok && condition_ok
 }
 
 /// Whether file operand `f` of a filter is a process's entry under
@@ -1746,6 +2018,31 @@ impl Analysis<'_> {
             self.unnarrowed_listing = !listing_selects(name, args);
         } else if self.process_listing && filter_narrows(name, args) {
             self.unnarrowed_listing = false;
+        }
+        // A process listing turned into text a shell reads on its
+        // standard input (`ps … | sed 's/^/kill -STOP /' | sh`): its
+        // signals are generated, not read (review s19 S8).
+        if self.process_listing
+            && matches!(
+                name,
+                "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox"
+            )
+            && !args.iter().any(|a| {
+                let t = a.text();
+                t == "-c"
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('c'))
+                    || !t.starts_with('-')
+            })
+        {
+            self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` runs commands made from a process listing (`ps … | sed … | {name}`): they may signal \
+                     every listed process, toolvet's own hooks among them, and the check does not read generated \
+                     commands. A person must approve; signal the program you started by its own pid."
+                ),
+            );
         }
         let verdict = match name {
             "pkill" => self.pkill_targets(args, &lines),

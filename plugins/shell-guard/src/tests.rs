@@ -5887,3 +5887,76 @@ fn s19_s10_signals_from_code_and_other_senders() {
         ],
     );
 }
+
+// review s19 S8 (filters narrow a process listing only in forms the
+// reader fully understands; lsof/fuser by ports, pids, commands or
+// regular files; /proc globs; listings signalled by generated shell)
+
+/// Review s19 S8: filters that select every line, wide lsof/fuser
+/// lookups, a loop over `/proc/[0-9]*`, a listing read by perl, python or
+/// a shell.
+#[test]
+fn s19_s8_filters_that_do_not_narrow() {
+    s17_expect(
+        "deny",
+        &[
+            "ps -eo pid,args | grep -E '(bash)?' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '/xyz/ || 1 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '/xyz/,0 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '$2 == \"bash\" || $0 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/xyz/!p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/xyz/p;p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n -e '/xyz/p' -e 'p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/xyz/,$p' | awk '{print $1}' | xargs kill -STOP",
+            "lsof -t / | xargs kill -STOP",
+            "lsof -t -p ^1 | xargs kill -STOP",
+            "lsof -t -c '' | xargs kill -STOP",
+            "fuser / 2>/dev/null | xargs kill -STOP",
+            "for p in /proc/[0-9]*; do kill -STOP ${p#/proc/}; done",
+            "ps -eo pid,args | grep -z bash | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -C 9999 bash | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk -v RS='^$' '/bash/' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -zn '/bash/p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep '\\(bash\\)*' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -P '(?=)' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep . | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep '[0-9]' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -c bash | xargs kill -STOP",
+            "ps -eo pid,args | grep -e bash -e '' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '!/xyz/ && /a/ || 1 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk 'BEGIN{RS=\"^$\"} /bash/' | awk '{print $1}' | xargs kill -STOP",
+            "lsof -t +D /home/alice | xargs kill -STOP",
+            "lsof -t -u alice -i :8080 | xargs kill -STOP",
+            "lsof -t /home/alice/project | xargs kill -STOP",
+            "fuser -m /home 2>&1 | xargs kill -STOP",
+            "for p in /proc/*; do kill -STOP ${p##*/}; done",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "ps -eo pid= | perl -ne 'kill STOP => $_'",
+            "ps -eo pid= | python3 -c 'import os,sys;[os.kill(int(l),19) for l in sys.stdin]'",
+            "ps -eo pid= | sed 's/^/kill -STOP /' | sh",
+            "ps -eo pid= | sed 's/^/kill -STOP /' | bash",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "ps aux | grep node",
+            "ps aux | grep myserver | awk '{print $2}' | xargs kill",
+            "ps -eo pid,args | grep -E 'node (server|app)' | awk '{print $1}' | xargs kill",
+            "ps -eo pid,args | grep -F 'python server.py' | awk '{print $1}' | xargs kill",
+            "ps -eo pid,args | awk '$2 == \"nginx\" {print $1}' | xargs kill -HUP",
+            "ps -eo pid,args | sed -n '/myserver/p' | awk '{print $1}' | xargs kill",
+            "ps aux | awk '/node/ && !/awk/ {print $2}' | xargs kill",
+            "lsof -ti:8080 | xargs kill",
+            "lsof -t -i tcp:3000 | xargs kill",
+            "lsof -t /tmp/app.log | xargs kill",
+            "fuser -n tcp 8080 2>/dev/null | xargs kill",
+            "for p in /proc/[0-9]*; do grep -qs myserver $p/cmdline && kill ${p#/proc/}; done",
+            "ps -eo pid= | wc -l",
+        ],
+    );
+}

@@ -590,6 +590,35 @@ impl<'a> Analysis<'a> {
         flow
     }
 
+    /// A `for` loop's body, once per value (or once with the variable's
+    /// placeholder; `globs`: the words it stands for).
+    fn loop_body(
+        &mut self,
+        f: &ast::ForClauseCommand,
+        per_value: Vec<Field>,
+        globs: Option<Vec<Field>>,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = Output::Static(String::new());
+        let before = env.clone();
+        for value in per_value {
+            let mut body = before.clone();
+            body.vars.insert(f.variable_name.clone(), value);
+            match &globs {
+                Some(g) => body.loop_globs.insert(f.variable_name.clone(), g.clone()),
+                None => body.loop_globs.remove(&f.variable_name),
+            };
+            out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
+            env.merge(&body);
+            if self.done() {
+                break;
+            }
+        }
+        out
+    }
+
     fn command(&mut self, cmd: &ast::Command, env: &mut Env, depth: u32, stdin: &Output) -> Output {
         if self.done() || !self.step() {
             return Output::Unknown;
@@ -701,21 +730,19 @@ impl<'a> Analysis<'a> {
                             && v.iter().all(|w| !w.is_dynamic())
                     })
                     .cloned();
-                let mut out = Output::Static(String::new());
-                let before = env.clone();
-                for value in per_value {
-                    let mut body = before.clone();
-                    body.vars.insert(f.variable_name.clone(), value);
-                    match &globs {
-                        Some(g) => body.loop_globs.insert(f.variable_name.clone(), g.clone()),
-                        None => body.loop_globs.remove(&f.variable_name),
-                    };
-                    out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
-                    env.merge(&body);
-                    if self.done() {
-                        break;
-                    }
+                // A loop over process entries (`for p in /proc/[0-9]*`)
+                // is a listing of every process no filter has narrowed
+                // yet (review s19 S8).
+                let outer = (self.process_listing, self.unnarrowed_listing);
+                if values.as_ref().is_some_and(|v| {
+                    v.iter()
+                        .any(|w| w.text().starts_with("/proc") && w.first_glob().is_some())
+                }) {
+                    self.process_listing = true;
+                    self.unnarrowed_listing = true;
                 }
+                let out = self.loop_body(f, per_value, globs, env, depth, stdin);
+                (self.process_listing, self.unnarrowed_listing) = outer;
                 out
             }
             C::CaseClause(c) => {
