@@ -2044,6 +2044,32 @@ impl Analysis<'_> {
                 ),
             );
         }
+        // A listing no filter narrowed, read by a script the check does
+        // not read (`ps -eo pid= | python3 stop.py`); code given inline
+        // is read by `code_signals`.
+        if self.process_listing
+            && self.unnarrowed_listing
+            && ["python", "perl", "ruby", "node", "php", "pypy"]
+                .iter()
+                .any(|i| name.starts_with(i))
+            && !args.iter().any(|a| {
+                let t = a.text();
+                matches!(
+                    t.as_str(),
+                    "-c" | "-e" | "-E" | "-r" | "-n" | "-p" | "--eval" | "--print"
+                ) || (t.starts_with('-') && !t.starts_with("--") && t.contains(['c', 'e', 'E']))
+            })
+            && args.iter().any(|a| !a.text().starts_with('-'))
+        {
+            self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` runs a script the check does not read on {UNNARROWED}: it may signal them. A person \
+                     must approve; signal the program you started by its own pid."
+                ),
+            );
+        }
         let verdict = match name {
             "pkill" => self.pkill_targets(args, &lines),
             "killall" => killall_targets(args, &lines),
@@ -2709,7 +2735,8 @@ const CODE_LOOKUPS: &[&str] = &[
 /// group): every process; a pid that is not a literal number (a
 /// variable, a computation, a listing's line): not read, held, and so is
 /// a signal function the reader cannot follow to a call (`k = os.kill`,
-/// `getattr(os, 'kill')`, `from os import kill`). A method of an object
+/// `getattr(os, 'kill')`, `from os import kill`). Signal `0` (a check
+/// that the process exists) sends nothing. A method of an object
 /// the code holds (`p.kill()`, `child.kill('SIGINT')` of a child it started) is not
 /// a pid call (psutil's are read as lookups).
 fn code_pid_calls(name: &str, code: &str) -> Target {
@@ -2793,11 +2820,15 @@ fn code_pid_calls(name: &str, code: &str) -> Target {
             continue;
         }
         let parts = split_code_args(&args);
-        let pids: Vec<&String> = if signal_first && word == "kill" {
-            parts.iter().skip(1).collect()
+        let (signal, pids): (Option<&String>, Vec<&String>) = if signal_first && word == "kill" {
+            (parts.first(), parts.iter().skip(1).collect())
         } else {
-            parts.iter().take(1).collect()
+            (parts.get(1), parts.iter().take(1).collect())
         };
+        // Signal 0 sends nothing: only whether the process exists.
+        if signal.is_some_and(|s| s.trim() == "0") {
+            continue;
+        }
         for pid in pids {
             let t = pid.trim();
             match t.parse::<i64>() {

@@ -5939,6 +5939,8 @@ fn s19_s8_filters_that_do_not_narrow() {
             "ps -eo pid= | python3 -c 'import os,sys;[os.kill(int(l),19) for l in sys.stdin]'",
             "ps -eo pid= | sed 's/^/kill -STOP /' | sh",
             "ps -eo pid= | sed 's/^/kill -STOP /' | bash",
+            "ps -eo pid= | python3 stop.py",
+            "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 19)' 1",
         ],
     );
     s17_expect(
@@ -5957,6 +5959,8 @@ fn s19_s8_filters_that_do_not_narrow() {
             "fuser -n tcp 8080 2>/dev/null | xargs kill",
             "for p in /proc/[0-9]*; do grep -qs myserver $p/cmdline && kill ${p#/proc/}; done",
             "ps -eo pid= | wc -l",
+            "ps -C nginx -o pid= | python3 report.py",
+            "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 0)' 1",
         ],
     );
 }
