@@ -5802,6 +5802,10 @@ fn s19_s20_arithmetic_pids() {
             "kill -STOP -- -$[n]",
             "kill -STOP -- \"-$X\"",
             "kill -STOP $(( $(pgrep node) ))",
+            "kill -STOP $((-1+0))",
+            "((x = -1)); kill -STOP $x",
+            "let x=-1; kill -STOP $x",
+            "for ((i=-1; i<0; i++)); do kill -STOP $i; done",
         ],
     );
     s17_expect(
@@ -5812,6 +5816,8 @@ fn s19_s20_arithmetic_pids() {
             "kill -STOP $((12345))",
             "kill $SERVER_PID",
             "sleep 9 & kill $!",
+            "for ((i=0; i<3; i++)); do echo $i; done",
+            "n=0; ((n++)); echo $n",
         ],
     );
 }
