@@ -714,7 +714,13 @@ fn lsof_narrows(args: &[Field]) -> bool {
                             !value.is_empty()
                                 && value.bytes().all(|b| b.is_ascii_digit() || b == b',')
                         }
-                        _ => !value.is_empty() && !value.starts_with(['^', '/']),
+                        // A command prefix of toolvet's name (`-c too`)
+                        // selects the hooks.
+                        _ => {
+                            !value.is_empty()
+                                && !value.starts_with(['^', '/'])
+                                && !"toolvet".starts_with(&value.to_ascii_lowercase())
+                        }
                     };
                     if !ok {
                         return false;
@@ -2240,6 +2246,13 @@ impl Analysis<'_> {
     /// time, held. Other words: [`Self::pid_operand`].
     fn signalled_pid(&self, a: &Field) -> Target {
         let t = a.text();
+        // A glob names files: in `/proc` (`cd /proc; kill [0-9]*`) every
+        // process (review s19 S8).
+        if a.first_glob().is_some() {
+            return Target::Unknown(format!(
+                "the pids the glob `{t}` names (in /proc, every process)"
+            ));
+        }
         let arithmetic = t.contains("$((") || t.contains("$[");
         let number = if arithmetic {
             match arithmetic_number(&t) {
@@ -2828,6 +2841,11 @@ fn code_pid_calls(name: &str, code: &str) -> Target {
         // Signal 0 sends nothing: only whether the process exists.
         if signal.is_some_and(|s| s.trim() == "0") {
             continue;
+        }
+        // A list the reader cannot split (`kill @list`, `kill qw(STOP
+        // -1)`, `Process.kill(*a)`): its pids are not read.
+        if pids.is_empty() && !args.trim().is_empty() {
+            unread.get_or_insert(format!("the list `{}` given to `{word}`", args.trim()));
         }
         for pid in pids {
             let t = pid.trim();

@@ -5863,6 +5863,9 @@ fn s19_s10_signals_from_code_and_other_senders() {
             "python3 -c 'from os import kill as k; k(-1, 19)'",
             "python3 -c 'import os; os.killpg(os.getpgid(0), 19)'",
             "perl -e 'kill STOP => $ARGV[0]'",
+            "perl -e 'kill qw(STOP -1)'",
+            "perl -e '@a=(STOP,-1); kill @a'",
+            "ruby -e 'Process.kill(*[:STOP, -1])'",
             "node -e 'process.kill(Number(process.argv[1]), \"SIGSTOP\")'",
             "start-stop-daemon --stop --name nginx",
             "start-stop-daemon --stop --pidfile /run/x.pid",
@@ -5936,6 +5939,8 @@ fn s19_s8_filters_that_do_not_narrow() {
             "lsof -t /home/alice/project | xargs kill -STOP",
             "fuser -m /home 2>&1 | xargs kill -STOP",
             "for p in /proc/*; do kill -STOP ${p##*/}; done",
+            "lsof -t -c too | xargs kill -STOP",
+            "ls /proc | grep -E '^[0-9]+$' | xargs kill -STOP",
         ],
     );
     s17_expect(
@@ -5945,6 +5950,7 @@ fn s19_s8_filters_that_do_not_narrow() {
             "ps -eo pid= | python3 -c 'import os,sys;[os.kill(int(l),19) for l in sys.stdin]'",
             "ps -eo pid= | sed 's/^/kill -STOP /' | sh",
             "ps -eo pid= | sed 's/^/kill -STOP /' | bash",
+            "cd /proc && kill -STOP [0-9]*",
             "ps -eo pid= | python3 stop.py",
             "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 19)' 1",
         ],
