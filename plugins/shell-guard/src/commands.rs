@@ -1706,6 +1706,12 @@ impl Analysis<'_> {
                 }
                 Output::Static(String::new())
             }
+            "let" => {
+                for a in args {
+                    crate::walk::arithmetic_assigns(&a.text(), env);
+                }
+                Output::Static(String::new())
+            }
             "read" if self.read_known_line(args, env, stdin) => Output::Static(String::new()),
             "unset" | "read" | "mapfile" | "readarray" => {
                 // `read 'BASH_CMDS[x]'`, `printf -v 'BASH_CMDS[x]' /bin/rm`:

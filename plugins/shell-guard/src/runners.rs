@@ -623,6 +623,9 @@ impl Analysis<'_> {
         match name {
             // `start-stop-daemon --start --exec PATH -- ARGS`.
             "start-stop-daemon" => {
+                // `--stop` signals the processes it selects (review s19
+                // S10), read with its table in `selfstate.rs`.
+                self.toolvet_signals(name, args, false);
                 let program = args.iter().enumerate().find_map(|(i, a)| {
                     let t = a.text();
                     if matches!(t.as_str(), "--exec" | "-x" | "--startas" | "-a") {

@@ -23,6 +23,8 @@ use crate::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
+use regex_syntax::ParserBuilder;
+use regex_syntax::hir::{Hir, HirKind};
 
 /// `toolvet` subcommands an agent must not run.
 const REFUSED: &[(&str, &str)] = &[
@@ -154,110 +156,243 @@ const HOOK_COMMAND_LINES: &[&str] = &[
     "toolvet hook copilot-cli",
 ];
 
-/// The literal runs of a process pattern (an extended regex for `pkill`,
-/// `pgrep`, `killall -r`), lowercased, for each of its alternatives:
-/// regex syntax (classes, groups, `.`, anchors, escapes like `\w`) is a
-/// wildcard between runs, and a character made optional by `?`, `*` or
-/// `{0,…}` is left out, so every run is text a match must contain.
-fn pattern_runs(pattern: &str) -> Vec<Vec<String>> {
-    let chars: Vec<char> = pattern.to_ascii_lowercase().chars().collect();
-    let mut alternatives = vec![Vec::new()];
-    let mut run = String::new();
+/// A POSIX extended regex (procps' `pkill`/`pgrep`, psmisc `killall -r`,
+/// `grep -E`: regcomp with REG_EXTENDED) written for regex-syntax, which
+/// reads the same operators; `None` for a construct the translation does
+/// not model (`(?…)`, `\\d`, `[[=e=]]`, `[a--b]`), then the pattern is not
+/// read (review s19 S13). Inside a bracket expression a backslash, `[`,
+/// `&` and `~` are literal in POSIX and escaped here.
+fn ere_hir(pattern: &str) -> Option<Hir> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
     let mut i = 0;
-    let flush = |run: &mut String, alts: &mut Vec<Vec<String>>| {
-        if !run.is_empty()
-            && let Some(last) = alts.last_mut()
-        {
-            last.push(std::mem::take(run));
-        }
-    };
     while i < chars.len() {
         let c = chars[i];
-        let optional = chars
-            .get(i + 1)
-            .is_some_and(|n| matches!(n, '?' | '*' | '{'));
         match c {
-            '|' => {
-                flush(&mut run, &mut alternatives);
-                alternatives.push(Vec::new());
+            '\\' => {
+                let n = *chars.get(i + 1)?;
+                // GNU's `\w \W \s \S \b \B`; any other letter or digit
+                // means something else to each reader.
+                if n.is_ascii_alphanumeric() && !"wWsSbB".contains(n) {
+                    return None;
+                }
+                out.push('\\');
+                out.push(n);
+                i += 2;
+                continue;
             }
+            '(' if chars.get(i + 1) == Some(&'?') => return None,
             '[' => {
-                // A class: one unknown character; skip to its end.
-                flush(&mut run, &mut alternatives);
+                out.push('[');
                 let mut j = i + 1;
                 if chars.get(j) == Some(&'^') {
+                    out.push('^');
                     j += 1;
                 }
                 if chars.get(j) == Some(&']') {
+                    out.push_str("\\]");
                     j += 1;
                 }
-                // `[:alpha:]`, `[=e=]`, `[.x.]` inside the brackets are
-                // units whose `]` does not end the expression (review s16
-                // P8).
-                while j < chars.len() && chars[j] != ']' {
-                    if chars[j] == '['
-                        && let Some(&kind @ (':' | '=' | '.')) = chars.get(j + 1)
-                    {
-                        let mut k = j + 2;
-                        while k + 1 < chars.len() && !(chars[k] == kind && chars[k + 1] == ']') {
-                            k += 1;
+                loop {
+                    let d = *chars.get(j)?;
+                    match d {
+                        ']' => break,
+                        '[' if chars.get(j + 1) == Some(&':') => {
+                            let close = (j + 2..chars.len().saturating_sub(1))
+                                .find(|&k| chars[k] == ':' && chars[k + 1] == ']')?;
+                            out.extend(&chars[j..close + 2]);
+                            j = close + 2;
+                            continue;
                         }
-                        j = k + 2;
-                        continue;
+                        '[' if matches!(chars.get(j + 1), Some('=' | '.')) => return None,
+                        '-' if chars.get(j + 1) == Some(&'-') => return None,
+                        '\\' | '[' | '&' | '~' => {
+                            out.push('\\');
+                            out.push(d);
+                        }
+                        d => out.push(d),
                     }
                     j += 1;
                 }
-                i = j;
+                out.push(']');
+                i = j + 1;
+                continue;
             }
-            '\\' => {
-                flush(&mut run, &mut alternatives);
-                match chars.get(i + 1) {
-                    Some(n) if !n.is_ascii_alphanumeric() && !optional_at(&chars, i + 2) => {
-                        run.push(*n);
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            '.' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '^' | '$' => {
-                flush(&mut run, &mut alternatives);
-                if c == '{' {
-                    while i < chars.len() && chars[i] != '}' {
-                        i += 1;
-                    }
-                }
-            }
-            _ if optional => flush(&mut run, &mut alternatives),
-            _ => run.push(c),
+            _ => out.push(c),
         }
         i += 1;
     }
-    flush(&mut run, &mut alternatives);
-    alternatives
+    ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+        .parse(&out)
+        .ok()
 }
 
-fn optional_at(chars: &[char], i: usize) -> bool {
-    chars.get(i).is_some_and(|n| matches!(n, '?' | '*' | '{'))
+/// A POSIX basic regex (grep without `-E`) as the extended regex it
+/// means: GNU's `\(…\)`, `\{…\}`, `\|`, `\+`, `\?` are the operators,
+/// the bare characters literal, and a `*` first (or after `\(`, `^`) a
+/// literal star.
+fn bre_to_ere(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut in_class = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_class {
+            if c == '['
+                && let Some(&kind @ (':' | '=' | '.')) = chars.get(i + 1)
+                && let Some(close) = (i + 2..chars.len().saturating_sub(1))
+                    .find(|&k| chars[k] == kind && chars[k + 1] == ']')
+            {
+                out.extend(&chars[i..close + 2]);
+                i = close + 2;
+                continue;
+            }
+            out.push(c);
+            if c == ']' && !out.ends_with("[]") && !out.ends_with("[^]") {
+                in_class = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '\\' if i + 1 < chars.len() => {
+                let n = chars[i + 1];
+                if "(){}|+?".contains(n) {
+                    out.push(n);
+                } else {
+                    out.push('\\');
+                    out.push(n);
+                }
+                i += 2;
+                continue;
+            }
+            '(' | ')' | '{' | '}' | '|' | '+' | '?' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '*' if out.is_empty() || out.ends_with(['(', '^', '|']) => out.push_str("\\*"),
+            '[' => {
+                in_class = true;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The literal text each alternative of a parsed pattern requires, as
+/// runs in order, lowercased: classes, anchors and anything repeated
+/// zero times or more are gaps between runs, so every run is text a
+/// match must contain. An alternation inside is spread out into
+/// alternatives (at most [`MAX_ALTERNATIVES`]; past that, a gap).
+fn hir_runs(h: &Hir) -> Vec<Vec<String>> {
+    hir_alternatives(h)
+        .iter()
+        .map(|a| {
+            a.split('\0')
+                .filter(|r| !r.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+const MAX_ALTERNATIVES: usize = 64;
+
+/// [`hir_runs`]' alternatives, each as text with `\0` for a gap.
+fn hir_alternatives(h: &Hir) -> Vec<String> {
+    let gap = || vec!["\0".to_string()];
+    match h.kind() {
+        HirKind::Empty => vec![String::new()],
+        HirKind::Literal(l) => vec![String::from_utf8_lossy(&l.0).to_ascii_lowercase()],
+        HirKind::Class(_) | HirKind::Look(_) => gap(),
+        HirKind::Repetition(r) if r.min == 0 => gap(),
+        HirKind::Repetition(r) => hir_alternatives(&r.sub)
+            .into_iter()
+            .map(|a| format!("\0{a}\0"))
+            .collect(),
+        HirKind::Capture(c) => hir_alternatives(&c.sub),
+        HirKind::Concat(parts) => {
+            let mut acc = vec![String::new()];
+            for part in parts {
+                let next = hir_alternatives(part);
+                if acc.len() * next.len() > MAX_ALTERNATIVES {
+                    acc = acc.into_iter().map(|a| a + "\0").collect();
+                    acc.dedup();
+                    if acc.len() > MAX_ALTERNATIVES {
+                        return gap();
+                    }
+                    continue;
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|a| next.iter().map(move |n| format!("{a}{n}")))
+                    .collect();
+            }
+            acc
+        }
+        HirKind::Alternation(branches) => {
+            let all: Vec<String> = branches.iter().flat_map(hir_alternatives).collect();
+            if all.len() > MAX_ALTERNATIVES {
+                gap()
+            } else {
+                all
+            }
+        }
+    }
+}
+
+/// How far a process pattern reaches toolvet's hooks.
+#[derive(PartialEq)]
+enum Reach {
+    /// It cannot match a hook process.
+    No,
+    /// It matches every process (it can match the empty string: `(zz)?`,
+    /// `x*`, `(a|)`, `^`, `$`) or may match a hook's.
+    Hook,
+    /// It uses syntax the reader does not model: held.
+    Unread,
 }
 
 /// Whether process pattern `pattern` may match one of toolvet's hook
 /// processes: matched against the whole command line (`pkill -f`) or the
-/// process name `toolvet` (`full` false). Read conservatively: an
-/// alternative may match when one of its runs names `toolvet`, or when
-/// each of its runs is part of a hook's command line (`toolvet hook`,
-/// `oolv`, `hook gemini`), or it has no literal text at all (`.`, `.*`).
-pub fn pattern_may_match_toolvet(pattern: &str, full: bool, lines: &[String]) -> bool {
-    pattern_runs(pattern).iter().any(|runs| {
-        runs.iter().any(|r| r.contains("toolvet"))
-            || runs.iter().all(|r| {
-                if full {
-                    HOOK_COMMAND_LINES.iter().any(|l| l.contains(r.as_str()))
-                        || lines.iter().any(|l| run_fits_hook_line(r, l))
-                } else {
-                    "toolvet".contains(r.as_str())
-                }
+/// process name `toolvet` (`full` false). The pattern is parsed (an
+/// extended regex, with `bre` also read as a basic one: either reading
+/// counts), not scanned as text (review s19 S13): a pattern that can
+/// match the empty string matches every process; otherwise an
+/// alternative may match when one of its required runs names `toolvet`,
+/// or when each of them is part of a hook's command line (`toolvet
+/// hook`, `oolv`, `hook gemini`), or it requires no literal text at all
+/// (`.`, `.+`).
+fn pattern_reach(pattern: &str, bre: bool, full: bool, lines: &[String]) -> Reach {
+    let mut readings = vec![ere_hir(pattern)];
+    if bre {
+        readings.push(ere_hir(&bre_to_ere(pattern)));
+    }
+    if readings.iter().all(Option::is_none) {
+        return Reach::Unread;
+    }
+    let hit = readings.iter().flatten().any(|h| {
+        h.properties().minimum_len() == Some(0)
+            || hir_runs(h).iter().any(|runs| {
+                runs.iter().any(|r| r.contains("toolvet"))
+                    || runs.iter().all(|r| {
+                        if full {
+                            HOOK_COMMAND_LINES.iter().any(|l| l.contains(r.as_str()))
+                                || lines.iter().any(|l| run_fits_hook_line(r, l))
+                        } else {
+                            "toolvet".contains(r.as_str())
+                        }
+                    })
             })
-    })
+    });
+    if hit { Reach::Hook } else { Reach::No }
 }
 
 /// The command lines of toolvet's hooks as `pgrep -f` sees them, from the
@@ -368,11 +503,7 @@ fn looks_up_toolvet(
 /// (review s17 Q8). GNU BRE operators (`a\|b`, `\(…\)`, `\{1,\}`,
 /// `\+`, `\?`) count as operators.
 pub(crate) fn may_select_hook(pattern: &str, lines: &[String]) -> bool {
-    let mut p = pattern.to_string();
-    for op in ["|", "(", ")", "{", "}", "+", "?"] {
-        p = p.replace(&format!("\\{op}"), op);
-    }
-    names_toolvet(&p) || pattern_may_match_toolvet(&p, true, lines)
+    names_toolvet(pattern) || pattern_reach(pattern, true, true, lines) != Reach::No
 }
 
 /// GNU grep's options (grep(1); `getopt_long`, permutation; `-NUM` is
@@ -469,14 +600,9 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
             !p.has("inverse")
                 && (!p.operands.is_empty() || ["parent", "pidfile"].iter().any(|o| p.has(o)))
         }
-        "pidof" | "fuser" => texts.iter().any(|t| !t.starts_with('-')),
-        // `lsof -ti:8080`, `lsof -p PID`, `lsof FILE`; not `lsof -t`,
-        // `lsof -u alice`.
-        "lsof" => texts.iter().any(|t| {
-            !t.starts_with('-')
-                || t.contains(':')
-                || (!t.starts_with("--") && t.contains(['i', 'p', 'c']))
-        }),
+        "pidof" => texts.iter().any(|t| !t.starts_with('-')),
+        "fuser" => fuser_narrows(args),
+        "lsof" => lsof_narrows(args),
         // ps's selections add up (`ps -e -C bash` lists every process) and
         // `-N` inverts them: narrowed only by a name or pid selection with
         // no other selection beside it (review s19 S3).
@@ -524,51 +650,334 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
     }
 }
 
+/// Whether a file operand of lsof or fuser names a regular file, as far
+/// as its text says: a last component with an extension (`app.log`,
+/// `server.sock`), not `/`, not a directory (`/`, `~`, `.`, a trailing
+/// slash), whose users are some processes, not every process that has
+/// the directory (the agent's working directory) or a filesystem open
+/// (review s19 S8).
+fn names_regular_file(f: &Field) -> bool {
+    let t = f.text();
+    let last = t.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    !f.is_dynamic()
+        && f.first_glob().is_none()
+        && !t.ends_with('/')
+        && last.len() > 1
+        && !last.starts_with('.')
+        && last.contains('.')
+}
+
+/// Whether `lsof` selects some processes only (review s19 S8): every
+/// selection (lsof ORs them) is a port (`-i :8080`, `-ti:8080`, `-i
+/// tcp:3000`), a pid list (`-p 123,456`, no `^` exclusion), a command
+/// prefix (`-c node`, not empty or a `/regex/`) or a regular file; the
+/// other letters are output flags (`-t`, `-n`, `-P`, `-l`, `-w`, `-b`).
+/// Anything else (`-u`, `+D DIR`, `/`, a directory, `-c ''`) is wide.
+fn lsof_narrows(args: &[Field]) -> bool {
+    let mut selected = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text();
+        if a.is_dynamic() {
+            return false;
+        }
+        let Some(letters) = t
+            .strip_prefix('-')
+            .filter(|l| !l.is_empty() && !l.starts_with('-'))
+        else {
+            if t.starts_with(['-', '+']) || !names_regular_file(a) {
+                return false;
+            }
+            selected = true;
+            continue;
+        };
+        for (k, c) in letters.char_indices() {
+            match c {
+                't' | 'n' | 'P' | 'l' | 'w' | 'b' | 'V' => {}
+                'i' | 'p' | 'c' => {
+                    let joined = &letters[k + 1..];
+                    let value = if joined.is_empty() {
+                        i += 1;
+                        match args.get(i - 1) {
+                            Some(v) if !v.is_dynamic() => v.text(),
+                            _ => return false,
+                        }
+                    } else {
+                        joined.to_string()
+                    };
+                    let ok = match c {
+                        'i' => value.rsplit_once(':').is_some_and(|(_, port)| {
+                            !port.is_empty() && port.bytes().all(|b| b.is_ascii_alphanumeric())
+                        }),
+                        'p' => {
+                            !value.is_empty()
+                                && value.bytes().all(|b| b.is_ascii_digit() || b == b',')
+                        }
+                        // A command prefix of toolvet's name (`-c too`)
+                        // selects the hooks.
+                        _ => {
+                            !value.is_empty()
+                                && !value.starts_with(['^', '/'])
+                                && !"toolvet".starts_with(&value.to_ascii_lowercase())
+                        }
+                    };
+                    if !ok {
+                        return false;
+                    }
+                    selected = true;
+                    break;
+                }
+                _ => return false,
+            }
+        }
+    }
+    selected
+}
+
+/// Whether `fuser` (listing, not `-k`) selects some processes only
+/// (review s19 S8): ports (`8080/tcp`, `-n tcp 8080`) or regular files;
+/// not `-m`/`-M` (a filesystem), `/` or a directory.
+fn fuser_narrows(args: &[Field]) -> bool {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut ports = false;
+    let mut names = Vec::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        i += 1;
+        match t.as_str() {
+            "--mount" | "--ismountpoint" => return false,
+            "--namespace" => {
+                ports |= texts.get(i).is_some_and(|v| v != "file");
+                i += 1;
+            }
+            _ if t.starts_with("--") => {}
+            _ if t.len() > 1 && t.starts_with('-') && !signal_word(t, true) => {
+                for c in t[1..].chars() {
+                    match c {
+                        'm' | 'c' | 'M' => return false,
+                        'n' => {
+                            ports |= texts.get(i).is_some_and(|v| v != "file");
+                            i += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ if t.starts_with('-') => {}
+            _ => names.push(i - 1),
+        }
+    }
+    let port = |n: &str| {
+        n.split_once('/').is_some_and(|(p, proto)| {
+            matches!(proto, "tcp" | "udp")
+                && p.split(',')
+                    .next()
+                    .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    !names.is_empty()
+        && names.iter().all(|&k| {
+            !args[k].is_dynamic() && (ports || port(&texts[k]) || names_regular_file(&args[k]))
+        })
+}
+
 /// Whether a stage after a process listing keeps only the processes a
-/// pattern the check reads selects: grep without `-v` given a pattern,
-/// awk with a `/re/` or `~` condition that is not negated, `sed -n` that
-/// prints. Anything else (`grep -v`, `awk '{print $1}'`, perl, python,
-/// jq, `head`) leaves the listing as wide as it was (review s18 R4).
+/// pattern the check reads selects. An allow-list of forms the reader
+/// fully understands (review s19 S8), each with one pattern that cannot
+/// match the empty string ([`narrowing_regex`]; whether it may match a
+/// hook is judged apart, by [`may_select_hook`]):
+/// - grep (`egrep`, `fgrep`) with one pattern (an operand or one `-e`)
+///   and only options that keep whole matching lines (`-E`, `-F`, `-G`,
+///   `-i`, `-w`, `-x`, `-m`, `-q`, `-s`, `--color`), not `-P`;
+/// - awk (`-F` only) whose whole program is [`awk_program_narrows`]:
+///   `/RE/`, `$N ~ /RE/`, `$N == "TEXT"` (`&&` others), alone or before
+///   one `{ print … }` of fields;
+/// - `sed -n` (`-E`/`-r` too) whose one script is `/RE/p`.
+///
+/// Anything else (`grep -v`, `-z`, `-C N`, `-c`, several patterns; awk
+/// `||`, ranges, `RS=`; sed `!p`, `p;p`, ranges; perl, python, jq,
+/// `head`) leaves the listing as wide as it was (review s18 R4).
 fn filter_narrows(name: &str, args: &[Field]) -> bool {
     match name {
-        "grep" | "egrep" | "fgrep" | "rg" => {
+        "grep" | "egrep" | "fgrep" => {
             let p = getopt::parse(&GREP, args);
-            !p.has("invert-match") && (p.has("regexp") || !p.operands.is_empty())
+            const KEEPS_LINES: &[&str] = &[
+                "extended-regexp",
+                "fixed-strings",
+                "basic-regexp",
+                "regexp",
+                "ignore-case",
+                "no-ignore-case",
+                "y",
+                "word-regexp",
+                "line-regexp",
+                "max-count",
+                "quiet",
+                "silent",
+                "no-messages",
+                "color",
+                "colour",
+                "line-buffered",
+                "text",
+            ];
+            if !p.problems.is_empty() || p.found.iter().any(|f| !KEEPS_LINES.contains(&f.opt.name))
+            {
+                return false;
+            }
+            let regexps: Vec<&Field> = p.values("regexp").collect();
+            let pattern = match (regexps.as_slice(), p.operands.first()) {
+                ([one], _) => *one,
+                ([], Some(&k)) => &args[k],
+                _ => return false,
+            };
+            // A pattern only known at run time is not read.
+            let Some(pattern) = pattern.static_text() else {
+                return false;
+            };
+            // The last of -E/-F/-G counts; `egrep` is `-E`, `fgrep` `-F`.
+            let dialect = p
+                .found
+                .iter()
+                .rev()
+                .map(|f| f.opt.name)
+                .find(|n| matches!(*n, "extended-regexp" | "fixed-strings" | "basic-regexp"))
+                .unwrap_or(match name {
+                    "egrep" => "extended-regexp",
+                    "fgrep" => "fixed-strings",
+                    _ => "basic-regexp",
+                });
+            !pattern.contains('\n')
+                && match dialect {
+                    "fixed-strings" => !pattern.is_empty(),
+                    "extended-regexp" => narrowing_regex(&pattern),
+                    _ => narrowing_regex(&bre_to_ere(&pattern)),
+                }
         }
         "awk" | "gawk" | "mawk" | "nawk" => {
             let p = getopt::parse(&AWK, args);
-            let script = option_values(&p, &["source"])
-                .into_iter()
-                .chain(p.operands.first().map(|&k| args[k].text()))
-                .collect::<Vec<_>>()
-                .join("\n");
-            let condition = script.split('{').next().unwrap_or("").trim();
-            // A literal regex or string: `/re/`, `$0 ~ "x"`, `$2 == "x"`
-            // (`$0 ~ p`, a pattern in a variable, is not read).
-            let literal_after = |op: &str| {
-                condition
-                    .split(op)
-                    .skip(1)
-                    .any(|r| r.trim_start().starts_with(['"', '/']))
-            };
-            !condition.is_empty()
-                && !condition.starts_with('!')
-                && !condition.contains("!~")
-                && (condition.starts_with('/') || literal_after("~") || literal_after("=="))
+            if !p.problems.is_empty() || p.found.iter().any(|f| f.opt.name != "field-separator") {
+                return false;
+            }
+            p.operands
+                .first()
+                .and_then(|&k| args[k].static_text())
+                .is_some_and(|program| awk_program_narrows(&program))
         }
         "sed" => {
             let p = getopt::parse(&SED, args);
-            let script = option_values(&p, &["expression"])
-                .into_iter()
-                .chain(p.operands.first().map(|&k| args[k].text()))
-                .collect::<Vec<_>>()
-                .join("\n");
-            (p.has("quiet") || p.has("silent"))
-                && script.contains('/')
-                && script.trim_end().ends_with('p')
+            const FLAGS: &[&str] = &["quiet", "silent", "regexp-extended", "r", "expression"];
+            if !p.problems.is_empty()
+                || p.found.iter().any(|f| !FLAGS.contains(&f.opt.name))
+                || !(p.has("quiet") || p.has("silent"))
+            {
+                return false;
+            }
+            let expressions: Vec<&Field> = p.values("expression").collect();
+            let script = match (expressions.as_slice(), p.operands.first()) {
+                ([one], _) => *one,
+                ([], Some(&k)) => &args[k],
+                _ => return false,
+            };
+            let Some(script) = script.static_text() else {
+                return false;
+            };
+            let extended = p.has("regexp-extended") || p.has("r");
+            script
+                .trim()
+                .strip_prefix('/')
+                .and_then(|r| r.strip_suffix("/p"))
+                .is_some_and(|re| {
+                    !re.contains('/')
+                        && narrowing_regex(&if extended {
+                            re.to_string()
+                        } else {
+                            bre_to_ere(re)
+                        })
+                })
         }
         _ => false,
     }
+}
+
+/// Whether extended regex `re` is read and cannot match the empty
+/// string (a pattern that can selects every line: `(bash)?`, `x*`).
+fn narrowing_regex(re: &str) -> bool {
+    ere_hir(re).is_some_and(|h| h.properties().minimum_len().is_some_and(|n| n > 0))
+}
+
+/// Whether awk program `program` is only a selection of lines the reader
+/// models: a condition `/RE/`, `$N ~ /RE/` or `$N == "TEXT"`, and others
+/// joined by `&&` that select so or only drop lines (`!/RE/`, `$N !~
+/// /RE/`, `$N != "TEXT"`), alone or before `{ print … }` of fields and
+/// strings (review s19 S8).
+fn awk_program_narrows(program: &str) -> bool {
+    let program = program.trim();
+    let (condition, action) = match program.find('{') {
+        Some(k) => (program[..k].trim(), Some(program[k..].trim())),
+        None => (program, None),
+    };
+    let action_ok = action.is_none_or(|a| {
+        a.strip_prefix('{')
+            .and_then(|a| a.strip_suffix('}'))
+            .map(str::trim)
+            .and_then(|a| a.strip_prefix("print"))
+            .is_some_and(|rest| {
+                rest.is_empty()
+                    || (rest.starts_with(' ')
+                        && rest
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || " $,\"_".contains(c)))
+            })
+    });
+    let field = |t: &str| {
+        t.trim()
+            .strip_prefix('$')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let regex = |t: &str| {
+        t.trim()
+            .strip_prefix('/')
+            .and_then(|r| r.strip_suffix('/'))
+            .is_some_and(|re| !re.contains('/') && narrowing_regex(re))
+    };
+    let string = |t: &str| {
+        let t = t.trim();
+        t.len() > 2
+            && t.starts_with('"')
+            && t.ends_with('"')
+            && !t[1..t.len() - 1].contains(['"', '\\'])
+    };
+    let selects = |term: &str| {
+        regex(term)
+            || term
+                .split_once('~')
+                .is_some_and(|(l, r)| field(l) && regex(r))
+            || term
+                .split_once("==")
+                .is_some_and(|(l, r)| field(l) && string(r))
+    };
+    // A term that only drops lines (`!/awk/`, `$1 != "x"`): any regex.
+    let drops = |term: &str| {
+        let any_regex = |t: &str| {
+            t.trim()
+                .strip_prefix('/')
+                .and_then(|r| r.strip_suffix('/'))
+                .is_some_and(|re| !re.contains('/'))
+        };
+        term.trim().strip_prefix('!').is_some_and(any_regex)
+            || term
+                .split_once("!~")
+                .is_some_and(|(l, r)| field(l) && any_regex(r))
+            || term
+                .split_once("!=")
+                .is_some_and(|(l, r)| field(l) && string(r))
+    };
+    // One selecting term, and any others joined by `&&` select or drop.
+    let terms: Vec<&str> = condition.split("&&").collect();
+    let condition_ok =
+        terms.iter().any(|t| selects(t)) && terms.iter().all(|t| selects(t) || drops(t));
+    action_ok && condition_ok
 }
 
 /// Whether file operand `f` of a filter is a process's entry under
@@ -1616,6 +2025,57 @@ impl Analysis<'_> {
         } else if self.process_listing && filter_narrows(name, args) {
             self.unnarrowed_listing = false;
         }
+        // A process listing turned into text a shell reads on its
+        // standard input (`ps … | sed 's/^/kill -STOP /' | sh`): its
+        // signals are generated, not read (review s19 S8).
+        if self.process_listing
+            && matches!(
+                name,
+                "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "busybox"
+            )
+            && !args.iter().any(|a| {
+                let t = a.text();
+                t == "-c"
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('c'))
+                    || !t.starts_with('-')
+            })
+        {
+            self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` runs commands made from a process listing (`ps … | sed … | {name}`): they may signal \
+                     every listed process, toolvet's own hooks among them, and the check does not read generated \
+                     commands. A person must approve; signal the program you started by its own pid."
+                ),
+            );
+        }
+        // A listing no filter narrowed, read by a script the check does
+        // not read (`ps -eo pid= | python3 stop.py`); code given inline
+        // is read by `code_signals`.
+        if self.process_listing
+            && self.unnarrowed_listing
+            && ["python", "perl", "ruby", "node", "php", "pypy"]
+                .iter()
+                .any(|i| name.starts_with(i))
+            && !args.iter().any(|a| {
+                let t = a.text();
+                matches!(
+                    t.as_str(),
+                    "-c" | "-e" | "-E" | "-r" | "-n" | "-p" | "--eval" | "--print"
+                ) || (t.starts_with('-') && !t.starts_with("--") && t.contains(['c', 'e', 'E']))
+            })
+            && args.iter().any(|a| !a.text().starts_with('-'))
+        {
+            self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "`{name}` runs a script the check does not read on {UNNARROWED}: it may signal them. A person \
+                     must approve; signal the program you started by its own pid."
+                ),
+            );
+        }
         let verdict = match name {
             "pkill" => self.pkill_targets(args, &lines),
             "killall" => killall_targets(args, &lines),
@@ -1629,6 +2089,15 @@ impl Analysis<'_> {
                 }
             },
             "killall5" => Target::Toolvet("every process".into()),
+            "start-stop-daemon" => stop_daemon_targets(args),
+            "loginctl" => loginctl_targets(args),
+            // `systemctl kill UNIT`: every process of the unit, which
+            // may be the agent's session or user manager (review s19
+            // S10).
+            "systemctl" if texts.iter().any(|t| t == "kill") => Target::Unknown(
+                "the units `systemctl kill` names (the agent's session, slice or user manager may be one)"
+                    .into(),
+            ),
             "fuser" => fuser_targets(&texts),
             "kill" => self.kill_targets(args, via_xargs),
             _ => Target::None,
@@ -1689,12 +2158,7 @@ impl Analysis<'_> {
             }
         }
         for a in &operands {
-            // `-1`, also as `-01` or `'-1 '` (kill reads it as a number:
-            // review s19 S20).
-            if a.text().trim().parse::<i64>() == Ok(-1) {
-                return Target::Toolvet("every process of the user (`-1`)".into());
-            }
-            match self.pid_operand(a) {
+            match self.signalled_pid(a) {
                 Target::None => {}
                 t => return t,
             }
@@ -1769,6 +2233,64 @@ impl Analysis<'_> {
             return Target::None;
         }
         Target::Toolvet("every process the options select".into())
+    }
+
+    /// A pid a signal is sent to (`kill PID`, `skill -p PID`), read as
+    /// the sender reads it, a base-10 number with blanks, sign and
+    /// leading zeros (review s19 S20): `-1` is every process, `0` the
+    /// sender's process group (the agent's, toolvet's hooks among them),
+    /// like `-$$`; another number (a pid, or a process group `-PGID`) is
+    /// not judged. Shell arithmetic (`$((-1))`, `-$[1]`, `"-$((1))"`)
+    /// counts as the number when it is a literal one, else held; a
+    /// negated expansion (`-$X`) is a process group only known at run
+    /// time, held. Other words: [`Self::pid_operand`].
+    fn signalled_pid(&self, a: &Field) -> Target {
+        let t = a.text();
+        // A glob names files: in `/proc` (`cd /proc; kill [0-9]*`) every
+        // process (review s19 S8).
+        if a.first_glob().is_some() {
+            return Target::Unknown(format!(
+                "the pids the glob `{t}` names (in /proc, every process)"
+            ));
+        }
+        let arithmetic = t.contains("$((") || t.contains("$[");
+        let number = if arithmetic {
+            match arithmetic_number(&t) {
+                Some(n) => Some(n),
+                None => {
+                    return Target::Unknown(format!("the pid `{t}`, computed by shell arithmetic"));
+                }
+            }
+        } else if a.is_dynamic() {
+            None
+        } else {
+            t.trim().parse::<i64>().ok()
+        };
+        match number {
+            Some(-1) => {
+                return Target::Toolvet(format!("every process of the user (`{t}`, the pid -1)"));
+            }
+            Some(0) => {
+                return Target::Toolvet(format!(
+                    "the sender's whole process group (`{t}`, the pid 0), the agent's and toolvet's hooks"
+                ));
+            }
+            // A process group given by number (`kill -TERM -4321`), as a
+            // literal pid, is not judged.
+            Some(_) => return Target::None,
+            None => {}
+        }
+        if t.trim_start().starts_with("-$$") {
+            return Target::Toolvet(format!(
+                "the shell's whole process group (`{t}`), the agent's and toolvet's hooks"
+            ));
+        }
+        match self.pid_operand(a) {
+            Target::None if a.is_dynamic() && t.trim_start().starts_with('-') => {
+                Target::Unknown(format!("the process group `{t}`, only known at run time"))
+            }
+            target => target,
+        }
     }
 
     /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
@@ -1853,10 +2375,7 @@ impl Analysis<'_> {
             names.push(args[k].clone());
         }
         for p in &pids {
-            if p.text() == "-1" {
-                return Target::Toolvet("every process of the user (`-1`)".into());
-            }
-            match self.pid_operand(p) {
+            match self.signalled_pid(p) {
                 Target::None => {}
                 target => return target,
             }
@@ -1873,8 +2392,16 @@ impl Analysis<'_> {
                 t => return t,
             }
         }
-        // Every process on a terminal: the agent's, with its hooks, when
-        // it is the agent's own (a terminal only known at run time).
+        // Every process on a terminal, literal or not: the agent's, with
+        // its hooks, when it is the agent's own, as `pkill -t` (review s19
+        // S17). A command or pid given too narrows (skill's selections
+        // must all match).
+        if let Some(tty) = ttys.first()
+            && names.is_empty()
+            && pids.is_empty()
+        {
+            return Target::Toolvet(format!("every process on the terminal `{}`", tty.text()));
+        }
         if let Some(tty) = ttys.iter().find(|t| t.is_dynamic()) {
             return Target::Unknown(format!("the terminal `{}`", tty.text()));
         }
@@ -1888,6 +2415,35 @@ impl Analysis<'_> {
         }
         Target::None
     }
+}
+
+/// The number a word of shell arithmetic stands for when it is a literal
+/// one: an optional sign, then `$((N))` or `$[N]` whose `N` is a signed
+/// base-10 number (blanks and parentheses around it): `$((-1))`, `-$[1]`,
+/// `-$(( (1) ))`. Anything else (variables, operators): `None`.
+fn arithmetic_number(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (negate, rest) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let inner = rest
+        .strip_prefix("$((")
+        .and_then(|r| r.strip_suffix("))"))
+        .or_else(|| rest.strip_prefix("$[").and_then(|r| r.strip_suffix(']')))?;
+    let bare: String = inner
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')'))
+        .collect();
+    let (sign, digits) = match bare.strip_prefix('-') {
+        Some(d) => (-1, d),
+        None => (1, bare.strip_prefix('+').unwrap_or(&bare)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = sign * digits.parse::<i64>().ok()?;
+    Some(if negate { -n } else { n })
 }
 
 /// Which processes a signal reaches, as far as toolvet's hooks go.
@@ -1912,12 +2468,17 @@ fn pattern_target(f: &Field, full: bool, regex: bool, lines: &[String]) -> Targe
             Target::Unknown(format!("the pattern `{raw}`"))
         };
     };
-    let hit = if regex && full {
-        // Against the whole command line: the predicate every lookup
-        // shares (review s17 Q8).
-        may_select_hook(&text, lines)
-    } else if regex {
-        pattern_may_match_toolvet(&text, false, lines)
+    let hit = if regex {
+        // Parsed as the extended regex it is (review s19 S13); against
+        // the whole command line the hook lines count (review s17 Q8).
+        match pattern_reach(&text, false, full, lines) {
+            Reach::Unread => {
+                return Target::Unknown(format!(
+                    "the pattern `{text}`, whose regex syntax the analysis does not read"
+                ));
+            }
+            reach => names_toolvet(&text) || reach == Reach::Hook,
+        }
     } else {
         base_name(&text).eq_ignore_ascii_case("toolvet")
     };
@@ -1993,6 +2554,136 @@ fn fuser_targets(texts: &[String]) -> Target {
     }
 }
 
+/// dpkg's start-stop-daemon(8) options (utils/start-stop-daemon.c
+/// `longopts`, getopt_long).
+const START_STOP_DAEMON: Spec = Spec {
+    opts: &[
+        long("help", 'H', Takes::No),
+        long("version", 'V', Takes::No),
+        long("test", 't', Takes::No),
+        long("oknodo", 'o', Takes::No),
+        long("quiet", 'q', Takes::No),
+        long("verbose", 'v', Takes::No),
+        long("exec", 'x', Takes::Value),
+        long("pid", '\0', Takes::Value),
+        long("ppid", '\0', Takes::Value),
+        long("pidfile", 'p', Takes::Value),
+        long("name", 'n', Takes::Value),
+        long("user", 'u', Takes::Value),
+        long("group", 'g', Takes::Value),
+        long("signal", 's', Takes::Value),
+        long("retry", 'R', Takes::Value),
+        long("startas", 'a', Takes::Value),
+        long("chuid", 'c', Takes::Value),
+        long("chroot", 'r', Takes::Value),
+        long("chdir", 'd', Takes::Value),
+        long("background", 'b', Takes::No),
+        long("notify-await", '\0', Takes::No),
+        long("notify-timeout", '\0', Takes::Value),
+        long("no-close", 'C', Takes::No),
+        long("output", 'O', Takes::Value),
+        long("make-pidfile", 'm', Takes::No),
+        long("remove-pidfile", '\0', Takes::No),
+        long("nicelevel", 'N', Takes::Value),
+        long("procsched", 'P', Takes::Value),
+        long("iosched", 'I', Takes::Value),
+        long("umask", 'k', Takes::Value),
+        long("start", 'S', Takes::No),
+        long("stop", 'K', Takes::No),
+        long("status", 'T', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// `start-stop-daemon --stop` (`-K`) signals every process matching
+/// its selection: a name (`-n`), program (`-x`), pid file (`-p`), pid,
+/// parent, or, alone, a user (`-u`: every process of the user) (review
+/// s19 S10). One naming toolvet, or a user alone: toolvet's hooks; any
+/// other selection is held (the check does not match process names and
+/// files against the hooks); a word the table cannot place beside a
+/// possible `-K` too.
+fn stop_daemon_targets(args: &[Field]) -> Target {
+    let p = getopt::parse(&START_STOP_DAEMON, args);
+    let unplaced_stop = !p.problems.is_empty()
+        && args.iter().map(Field::text).any(|t| {
+            t.starts_with("--st") || (t.starts_with('-') && !t.starts_with("--") && t.contains('K'))
+        });
+    if !p.has("stop") && !unplaced_stop {
+        return Target::None;
+    }
+    let selections = option_values(&p, &["name", "exec", "pidfile", "pid", "ppid", "startas"]);
+    if selections.iter().any(|v| names_toolvet(v)) {
+        return Target::Toolvet("the processes named by toolvet's name or program".into());
+    }
+    if selections.is_empty() && p.has("user") {
+        return Target::Toolvet("every process of the user (`--user` alone)".into());
+    }
+    Target::Unknown(
+        "the name, program, pid file or user `start-stop-daemon --stop` selects by".into(),
+    )
+}
+
+/// loginctl(1)'s options (systemd, getopt_long).
+const LOGINCTL: Spec = Spec {
+    opts: &[
+        long("help", 'h', Takes::No),
+        long("version", '\0', Takes::No),
+        long("value", '\0', Takes::No),
+        long("property", 'p', Takes::Value),
+        long("all", 'a', Takes::No),
+        long("full", 'l', Takes::No),
+        long("kill-whom", '\0', Takes::Value),
+        long("signal", 's', Takes::Value),
+        long("host", 'H', Takes::Value),
+        long("machine", 'M', Takes::Value),
+        long("lines", 'n', Takes::Value),
+        long("output", 'o', Takes::Value),
+        long("json", '\0', Takes::Value),
+        long("no-pager", '\0', Takes::No),
+        long("no-legend", '\0', Takes::No),
+        long("no-ask-password", '\0', Takes::No),
+    ],
+    permute: true,
+    long_only: false,
+};
+
+/// `loginctl kill-user|terminate-user|kill-session|terminate-session|
+/// terminate-seat`: every process of a user, session or seat (review
+/// s19 S10). With no operand (the caller's session) or one only known at
+/// run time (`$USER`, `$XDG_SESSION_ID`): the agent's, toolvet's hooks
+/// among them; a literal one is held (it may be the agent's).
+fn loginctl_targets(args: &[Field]) -> Target {
+    const KILLS: &[&str] = &[
+        "kill-user",
+        "terminate-user",
+        "kill-session",
+        "terminate-session",
+        "terminate-seat",
+    ];
+    let p = getopt::parse(&LOGINCTL, args);
+    if !p.problems.is_empty() {
+        return if args.iter().any(|a| KILLS.contains(&a.text().as_str())) {
+            Target::Unknown("the user, session or seat `loginctl` ends".into())
+        } else {
+            Target::None
+        };
+    }
+    let Some((&verb, rest)) = p.operands.split_first() else {
+        return Target::None;
+    };
+    let verb = args[verb].text();
+    if !KILLS.contains(&verb.as_str()) {
+        return Target::None;
+    }
+    if rest.is_empty() || rest.iter().any(|&k| args[k].is_dynamic()) {
+        return Target::Toolvet(format!(
+            "every process of the agent's user or session (`loginctl {verb}`)"
+        ));
+    }
+    Target::Unknown(format!("the user, session or seat `loginctl {verb}` ends"))
+}
+
 /// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns, read
 /// by psmisc's table ([`KILLALL`]: `--reg` is `--regexp`). A word the
 /// table cannot place makes the names be read as patterns (review s17
@@ -2048,6 +2739,169 @@ const CODE_LOOKUPS: &[&str] = &[
     "pids(",
 ];
 
+/// What code's own signal calls reach (review s19 S10): each call of
+/// `kill`, `killpg` or `posix_kill` (Python `os.kill(PID, SIG)`,
+/// `os.killpg(PGID, SIG)`, node `process.kill(PID, SIG)`, PHP
+/// `posix_kill(PID, SIG)`, Ruby `Process.kill(SIG, PID…)`, Perl `kill
+/// SIG, PID…` / `kill SIG => PID…`), its pid arguments read as numbers
+/// as `kill`'s are: `-1` (every process) or `0` (the caller's process
+/// group): every process; a pid that is not a literal number (a
+/// variable, a computation, a listing's line): not read, held, and so is
+/// a signal function the reader cannot follow to a call (`k = os.kill`,
+/// `getattr(os, 'kill')`, `from os import kill`). Signal `0` (a check
+/// that the process exists) sends nothing. A method of an object
+/// the code holds (`p.kill()`, `child.kill('SIGINT')` of a child it started) is not
+/// a pid call (psutil's are read as lookups).
+fn code_pid_calls(name: &str, code: &str) -> Target {
+    let signal_first = name.starts_with("perl") || name.starts_with("ruby");
+    let perl = name.starts_with("perl");
+    let chars: Vec<char> = code.chars().collect();
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut unread = None;
+    let mut i = 0;
+    while i < chars.len() {
+        if !ident(chars[i]) || (i > 0 && ident(chars[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && ident(chars[i]) {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        if !matches!(word.as_str(), "kill" | "killpg" | "posix_kill") {
+            continue;
+        }
+        // The object before a dot: a module (`os.kill`, `process.kill`,
+        // `Process.kill`) or a child the code holds (`p.kill()`).
+        let object: String = if start > 0 && chars[start - 1] == '.' {
+            let mut k = start - 1;
+            while k > 0 && ident(chars[k - 1]) {
+                k -= 1;
+            }
+            chars[k..start - 1].iter().collect()
+        } else {
+            String::new()
+        };
+        let module =
+            object.is_empty() || matches!(object.as_str(), "os" | "process" | "Process" | "posix");
+        let mut j = i;
+        while j < chars.len() && chars[j] == ' ' {
+            j += 1;
+        }
+        let quoted = |k: usize| chars.get(k).is_some_and(|c| matches!(c, '\'' | '"'));
+        let args: String = if chars.get(j) == Some(&'(') {
+            let mut depth = 0;
+            let mut k = j;
+            while k < chars.len() {
+                match chars[k] {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+            chars[(j + 1).min(k)..k.min(chars.len())].iter().collect()
+        } else if perl && object.is_empty() && !quoted(i) && !(start > 0 && quoted(start - 1)) {
+            chars[j..]
+                .iter()
+                .take_while(|c| !matches!(c, ';' | '}' | '\n' | ')'))
+                .collect()
+        } else {
+            // Not called here: the function itself taken (`k = os.kill`,
+            // `getattr(os, 'kill')`, `from os import kill`).
+            if module
+                && (!object.is_empty()
+                    || (quoted(i) && start > 0 && quoted(start - 1))
+                    || chars[..start]
+                        .iter()
+                        .collect::<String>()
+                        .ends_with("import "))
+            {
+                unread.get_or_insert(format!(
+                    "`{word}` taken as a value, called where the check cannot follow"
+                ));
+            }
+            continue;
+        };
+        if !module {
+            continue;
+        }
+        let parts = split_code_args(&args);
+        let (signal, pids): (Option<&String>, Vec<&String>) = if signal_first && word == "kill" {
+            (parts.first(), parts.iter().skip(1).collect())
+        } else {
+            (parts.get(1), parts.iter().take(1).collect())
+        };
+        // Signal 0 sends nothing: only whether the process exists.
+        if signal.is_some_and(|s| s.trim() == "0") {
+            continue;
+        }
+        // A list the reader cannot split (`kill @list`, `kill qw(STOP
+        // -1)`, `Process.kill(*a)`): its pids are not read.
+        if pids.is_empty() && !args.trim().is_empty() {
+            unread.get_or_insert(format!("the list `{}` given to `{word}`", args.trim()));
+        }
+        for pid in pids {
+            let t = pid.trim();
+            match t.parse::<i64>() {
+                Ok(-1) => {
+                    return Target::Toolvet(format!(
+                        "every process of the user (`{word}` of pid {t})"
+                    ));
+                }
+                Ok(0) => {
+                    return Target::Toolvet(format!(
+                        "the caller's whole process group (`{word}` of pid 0), the agent's and toolvet's hooks"
+                    ));
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    unread.get_or_insert(format!("the pid `{t}` of `{word}`"));
+                }
+            }
+        }
+    }
+    unread.map_or(Target::None, Target::Unknown)
+}
+
+/// The arguments of a call, split at commas (and Perl's `=>`) outside
+/// brackets and quotes.
+fn split_code_args(args: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut depth = 0;
+    let mut quote = None;
+    let mut chars = args.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            (None, '=') if depth == 0 && chars.peek() == Some(&'>') => {
+                chars.next();
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out
+}
+
 /// The quoted strings in code (`'…'`, `"…"`), without their quotes.
 fn code_strings(code: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -2098,6 +2952,27 @@ impl Analysis<'_> {
                     s.chars().filter(|c| c.is_alphanumeric()).count() >= 3
                         && may_select_hook(s, &lines)
                 }));
+        match code_pid_calls(name, code) {
+            Target::Toolvet(what) => self.report(
+                true,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code sends a signal to {what}, which takes in toolvet's own hook processes: a \
+                     hook killed or stopped decides nothing, and some agents (Gemini CLI, Codex) then run the call \
+                     unchecked. Stop the program you started by its own pid."
+                ),
+            ),
+            Target::Unknown(what) if !toolvet => self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code sends a signal to processes chosen by {what}, which the analysis cannot \
+                     read: they may be toolvet's own hook processes, which decide nothing once killed or stopped. \
+                     A person must approve; give the pid of the program you started as a number."
+                ),
+            ),
+            _ => {}
+        }
         if toolvet || looks_up {
             self.report(
                 toolvet,

@@ -4015,7 +4015,6 @@ fn skill_snice_and_cpulimit_of_toolvet_hooks() {
         "snice +19 -c toolvet",
         "snice +19 -p $(pgrep -f toolvet)",
         "snice +19 $PPID",
-        "skill -STOP -t $TTY",
         "cpulimit -p 4242 -l 10",
         "cpulimit -e myserver -l 10",
     ] {
@@ -4024,7 +4023,7 @@ fn skill_snice_and_cpulimit_of_toolvet_hooks() {
     for cmd in [
         "skill -STOP -p 4242",
         "skill -KILL -c myserver",
-        "skill -STOP -t pts/3",
+        "skill -STOP -t pts/3 -c myserver",
         "snice +5 -p 4242",
         "snice +5 -c make",
         "cpulimit -l 50 -- make -j4",
@@ -6308,4 +6307,289 @@ fn s19_screen_exec_patterns_and_zellij_attach() {
             "shell.eval-dynamic",
         ),
     ]);
+}
+
+// review s19 S13 (process patterns parsed as the regexes they are: a
+// pattern that can match the empty string matches every process)
+
+/// Review s19 S13: optional groups, empty branches, anchors alone and
+/// `x*` select every process; syntax the reader does not model is held.
+#[test]
+fn s19_s13_patterns_matching_everything() {
+    s17_expect(
+        "deny",
+        &[
+            "pkill -STOP '(x)?'",
+            "pkill -KILL '(ab)*'",
+            "pkill -STOP '(a)?(b)?'",
+            "pkill -STOP -f '(zz)?'",
+            "pkill -STOP -f '(zz){0,1}'",
+            "pkill -STOP -f '(z){0}'",
+            "pkill -STOP -f '(a|)'",
+            "pkill -STOP -f '|x'",
+            "pkill -STOP -f '[[:space:]]*'",
+            "killall -STOP -r '.'",
+            "pkill -STOP -f '^'",
+            "pkill -STOP -f '$'",
+            "pkill -STOP -f '.*'",
+            "pkill -STOP 'x*'",
+            "killall -STOP -r '(x)?'",
+            "killall -STOP -r '(zz)?'",
+            "pgrep -f '(zz)?' | xargs kill -STOP",
+            "pkill -STOP -f 'nomatch|(q)*'",
+            "pkill -STOP -f '[t]oolvet'",
+            "pkill -STOP -f 'pol/polic[y].toml'",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &["pkill -STOP -f '(?i)x'", "pkill -STOP -f '[[=e=]]xyz'"],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "pkill -f 'python server.py'",
+            "pgrep -f uvicorn",
+            "pkill -f '(python|node) server'",
+            "pkill -STOP -f '(zz)+'",
+            "killall -r '^nginx$'",
+        ],
+    );
+}
+
+// review s19 S17 (skill and snice by terminal: every process on it, as
+// `pkill -t`)
+
+/// Review s19 S17: `skill -t TTY` selects every process on the terminal,
+/// literal or not; a command given too narrows.
+#[test]
+fn s19_s17_skill_by_terminal() {
+    s17_expect(
+        "deny",
+        &[
+            "skill -STOP -t pts/0",
+            "skill -STOP -t $TTY",
+            "skill -KILL -t tty1",
+            "pkill -STOP -t pts/0",
+            "skill -STOP -u alice",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "skill -STOP pts/0",
+            "skill -STOP -t pts/0 -c myserver",
+            "skill -KILL -c myserver",
+            "skill -STOP -p 4242",
+        ],
+    );
+}
+
+// review s19 S20 (kill pids written as shell arithmetic)
+
+/// Review s19 S20: a pid computed by arithmetic counts as the literal
+/// number it is, or is held; `-0`, `0` and `-$$` are the process group.
+#[test]
+fn s19_s20_arithmetic_pids() {
+    s17_expect(
+        "deny",
+        &[
+            "kill -STOP -- $((-1))",
+            "kill -STOP -- -$[1]",
+            "kill -STOP -- \"-$((1))\"",
+            "kill -STOP -$(( 1 ))",
+            "kill -STOP -- -01",
+            "/bin/kill -s STOP -- -01",
+            "kill -STOP -- '-1 '",
+            "kill -STOP 0",
+            "kill -s STOP 0",
+            "kill -STOP -0",
+            "/bin/kill -STOP 0",
+            "kill -STOP -$$",
+            "skill -STOP -p $((-1))",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "kill -STOP -- $((x-2))",
+            "kill -STOP -- -$[n]",
+            "kill -STOP -- \"-$X\"",
+            "kill -STOP $(( $(pgrep node) ))",
+            "kill -STOP $((-1+0))",
+            "((x = -1)); kill -STOP $x",
+            "let x=-1; kill -STOP $x",
+            "for ((i=-1; i<0; i++)); do kill -STOP $i; done",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "kill 12345",
+            "kill -TERM -4321",
+            "kill -STOP $((12345))",
+            "kill $SERVER_PID",
+            "sleep 9 & kill $!",
+            "for ((i=0; i<3; i++)); do echo $i; done",
+            "n=0; ((n++)); echo $n",
+        ],
+    );
+}
+
+// review s19 S10 (signals from code to pid -1 or 0, pids code computes,
+// and senders with no reader: start-stop-daemon, loginctl, systemctl kill)
+
+/// Review s19 S10: code's signal calls read by their pid arguments;
+/// start-stop-daemon `--stop`, `loginctl kill-user`, `systemctl kill`.
+#[test]
+fn s19_s10_signals_from_code_and_other_senders() {
+    s17_expect(
+        "deny",
+        &[
+            "python3 -c 'import os; os.kill(-1, 19)'",
+            "python3 -c 'import os; os.kill(0, 19)'",
+            "python3 -c 'import os; os.killpg(0, 19)'",
+            "python3 -c 'import os, signal; os.kill( -1 , signal.SIGSTOP)'",
+            "perl -e 'kill \"STOP\", -1'",
+            "perl -e 'kill STOP => 0'",
+            "perl -e 'kill(9, -1)'",
+            "node -e 'process.kill(-1, \"SIGSTOP\")'",
+            "ruby -e 'Process.kill(:STOP, -1)'",
+            "php -r 'posix_kill(-1, 19);'",
+            "python3 - <<'EOF'\nimport os\nos.kill(-1, 19)\nEOF",
+            "python3 -c 'from os import kill; kill(-1, 19)'",
+            "start-stop-daemon -K -n toolvet -s STOP",
+            "start-stop-daemon --stop --name toolvet --signal STOP",
+            "start-stop-daemon --stop --user alice --signal STOP",
+            "start-stop-daemon --stop --exec /usr/local/bin/toolvet --signal STOP",
+            "start-stop-daemon -Ku alice",
+            "loginctl kill-user $USER -s STOP",
+            "loginctl terminate-session",
+            "loginctl kill-session $XDG_SESSION_ID",
+            "killall5 -STOP",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 19)' 1",
+            "python3 -c 'import os; k = os.kill; k(-1, 19)'",
+            "python3 -c 'from os import kill as k; k(-1, 19)'",
+            "python3 -c 'import os; os.killpg(os.getpgid(0), 19)'",
+            "perl -e 'kill STOP => $ARGV[0]'",
+            "perl -e 'kill qw(STOP -1)'",
+            "perl -e '@a=(STOP,-1); kill @a'",
+            "ruby -e 'Process.kill(*[:STOP, -1])'",
+            "node -e 'process.kill(Number(process.argv[1]), \"SIGSTOP\")'",
+            "start-stop-daemon --stop --name nginx",
+            "start-stop-daemon --stop --pidfile /run/x.pid",
+            "loginctl kill-user alice -s STOP",
+            "loginctl terminate-seat seat0",
+            "systemctl kill myapp.service",
+            "systemctl --user kill -s STOP app.slice",
+        ],
+    );
+    // (getattr is held by the dynamic-code rule already.)
+    s17_kinds(
+        "escalate",
+        &["python3 -c \"import os; getattr(os, 'kill')(-1, 19)\""],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "python3 -c 'import os; print(os.getpid())'",
+            "python3 -c 'import os, signal; os.kill(12345, signal.SIGTERM)'",
+            "perl -e 'kill TERM => 12345'",
+            "node -e 'process.kill(12345)'",
+            "python3 -c 'print(\"kill it\")'",
+            "python3 -c \"import subprocess; p = subprocess.Popen(['sleep', '5']); p.kill()\"",
+            "node -e \"const c = require('child_process').spawn('sleep', ['5']); c.kill('SIGINT')\"",
+            "start-stop-daemon --start --exec /usr/sbin/nginx",
+            "loginctl list-sessions",
+            "systemctl status nginx",
+        ],
+    );
+}
+
+// review s19 S8 (filters narrow a process listing only in forms the
+// reader fully understands; lsof/fuser by ports, pids, commands or
+// regular files; /proc globs; listings signalled by generated shell)
+
+/// Review s19 S8: filters that select every line, wide lsof/fuser
+/// lookups, a loop over `/proc/[0-9]*`, a listing read by perl, python or
+/// a shell.
+#[test]
+fn s19_s8_filters_that_do_not_narrow() {
+    s17_expect(
+        "deny",
+        &[
+            "ps -eo pid,args | grep -E '(bash)?' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '/xyz/ || 1 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '/xyz/,0 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '$2 == \"bash\" || $0 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/xyz/!p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/xyz/p;p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n -e '/xyz/p' -e 'p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/xyz/,$p' | awk '{print $1}' | xargs kill -STOP",
+            "lsof -t / | xargs kill -STOP",
+            "lsof -t -p ^1 | xargs kill -STOP",
+            "lsof -t -c '' | xargs kill -STOP",
+            "fuser / 2>/dev/null | xargs kill -STOP",
+            "for p in /proc/[0-9]*; do kill -STOP ${p#/proc/}; done",
+            "ps -eo pid,args | grep -z bash | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -C 9999 bash | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk -v RS='^$' '/bash/' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -zn '/bash/p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep '\\(bash\\)*' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -P '(?=)' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep . | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep '[0-9]' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -c bash | xargs kill -STOP",
+            "ps -eo pid,args | grep -E 'a|' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -F '' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | sed -n '/\\(x\\)*/p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | grep -e bash -e '' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk '!/xyz/ && /a/ || 1 {print $1}' | xargs kill -STOP",
+            "ps -eo pid,args | awk 'BEGIN{RS=\"^$\"} /bash/' | awk '{print $1}' | xargs kill -STOP",
+            "lsof -t +D /home/alice | xargs kill -STOP",
+            "lsof -t -u alice -i :8080 | xargs kill -STOP",
+            "lsof -t /home/alice/project | xargs kill -STOP",
+            "fuser -m /home 2>&1 | xargs kill -STOP",
+            "for p in /proc/*; do kill -STOP ${p##*/}; done",
+            "lsof -t -c too | xargs kill -STOP",
+            "ls /proc | grep -E '^[0-9]+$' | xargs kill -STOP",
+        ],
+    );
+    s17_expect(
+        "escalate",
+        &[
+            "ps -eo pid= | perl -ne 'kill STOP => $_'",
+            "ps -eo pid= | python3 -c 'import os,sys;[os.kill(int(l),19) for l in sys.stdin]'",
+            "ps -eo pid= | sed 's/^/kill -STOP /' | sh",
+            "ps -eo pid= | sed 's/^/kill -STOP /' | bash",
+            "cd /proc && kill -STOP [0-9]*",
+            "ps -eo pid= | python3 stop.py",
+            "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 19)' 1",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "ps aux | grep node",
+            "ps aux | grep myserver | awk '{print $2}' | xargs kill",
+            "ps -eo pid,args | grep -E 'node (server|app)' | awk '{print $1}' | xargs kill",
+            "ps -eo pid,args | grep -F 'python server.py' | awk '{print $1}' | xargs kill",
+            "ps -eo pid,args | awk '$2 == \"nginx\" {print $1}' | xargs kill -HUP",
+            "ps -eo pid,args | sed -n '/myserver/p' | awk '{print $1}' | xargs kill",
+            "ps aux | awk '/node/ && !/awk/ {print $2}' | xargs kill",
+            "lsof -ti:8080 | xargs kill",
+            "lsof -t -i tcp:3000 | xargs kill",
+            "lsof -t /tmp/app.log | xargs kill",
+            "fuser -n tcp 8080 2>/dev/null | xargs kill",
+            "for p in /proc/[0-9]*; do grep -qs myserver $p/cmdline && kill ${p#/proc/}; done",
+            "ps -eo pid= | wc -l",
+            "ps -C nginx -o pid= | python3 report.py",
+            "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 0)' 1",
+        ],
+    );
 }

@@ -590,6 +590,35 @@ impl<'a> Analysis<'a> {
         flow
     }
 
+    /// A `for` loop's body, once per value (or once with the variable's
+    /// placeholder; `globs`: the words it stands for).
+    fn loop_body(
+        &mut self,
+        f: &ast::ForClauseCommand,
+        per_value: Vec<Field>,
+        globs: Option<Vec<Field>>,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = Output::Static(String::new());
+        let before = env.clone();
+        for value in per_value {
+            let mut body = before.clone();
+            body.vars.insert(f.variable_name.clone(), value);
+            match &globs {
+                Some(g) => body.loop_globs.insert(f.variable_name.clone(), g.clone()),
+                None => body.loop_globs.remove(&f.variable_name),
+            };
+            out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
+            env.merge(&body);
+            if self.done() {
+                break;
+            }
+        }
+        out
+    }
+
     fn command(&mut self, cmd: &ast::Command, env: &mut Env, depth: u32, stdin: &Output) -> Output {
         if self.done() || !self.step() {
             return Output::Unknown;
@@ -660,6 +689,7 @@ impl<'a> Analysis<'a> {
             }
             C::Arithmetic(a) => {
                 self.scan_substitutions(&a.expr.value, env, depth);
+                arithmetic_assigns(&a.expr.value, env);
                 Output::Static(String::new())
             }
             C::ArithmeticForClause(f) => {
@@ -668,6 +698,7 @@ impl<'a> Analysis<'a> {
                     .flatten()
                 {
                     self.scan_substitutions(&e.value, env, depth);
+                    arithmetic_assigns(&e.value, env);
                 }
                 let mut body = env.clone();
                 let out = self.list(&f.body.list, &mut body, depth, stdin);
@@ -701,21 +732,19 @@ impl<'a> Analysis<'a> {
                             && v.iter().all(|w| !w.is_dynamic())
                     })
                     .cloned();
-                let mut out = Output::Static(String::new());
-                let before = env.clone();
-                for value in per_value {
-                    let mut body = before.clone();
-                    body.vars.insert(f.variable_name.clone(), value);
-                    match &globs {
-                        Some(g) => body.loop_globs.insert(f.variable_name.clone(), g.clone()),
-                        None => body.loop_globs.remove(&f.variable_name),
-                    };
-                    out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
-                    env.merge(&body);
-                    if self.done() {
-                        break;
-                    }
+                // A loop over process entries (`for p in /proc/[0-9]*`)
+                // is a listing of every process no filter has narrowed
+                // yet (review s19 S8).
+                let outer = (self.process_listing, self.unnarrowed_listing);
+                if values.as_ref().is_some_and(|v| {
+                    v.iter()
+                        .any(|w| w.text().starts_with("/proc") && w.first_glob().is_some())
+                }) {
+                    self.process_listing = true;
+                    self.unnarrowed_listing = true;
                 }
+                let out = self.loop_body(f, per_value, globs, env, depth, stdin);
+                (self.process_listing, self.unnarrowed_listing) = outer;
                 out
             }
             C::CaseClause(c) => {
@@ -2413,6 +2442,44 @@ fn worst_target(targets: Vec<Target>) -> Target {
         .into_iter()
         .min_by_key(rank)
         .unwrap_or(Target::Dynamic)
+}
+
+/// The variables shell arithmetic `expr` (`((x = -1))`, `let x=-1`,
+/// `((x--))`) assigns: their value is the arithmetic's, only known at
+/// run time, and reads as `$((expr))` (a pid from it is held: review s19
+/// S20).
+pub(crate) fn arithmetic_assigns(expr: &str, env: &mut Env) {
+    let chars: Vec<char> = expr.chars().collect();
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut i = 0;
+    while i < chars.len() {
+        if !(chars[i].is_ascii_alphabetic() || chars[i] == '_') || (i > 0 && ident(chars[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && ident(chars[i]) {
+            i += 1;
+        }
+        let name: String = chars[start..i].iter().collect();
+        let before: String = chars[..start].iter().collect();
+        let mut j = i;
+        while j < chars.len() && chars[j] == ' ' {
+            j += 1;
+        }
+        let after: String = chars[j..].iter().take(4).collect();
+        let assigned = before.trim_end().ends_with("++")
+            || before.trim_end().ends_with("--")
+            || after.starts_with("++")
+            || after.starts_with("--")
+            || (after.starts_with('=') && !after.starts_with("=="))
+            || ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="]
+                .iter()
+                .any(|op| after.starts_with(op));
+        if assigned {
+            env.vars.insert(name, dyn_field(&format!("$(({expr}))")));
+        }
+    }
 }
 
 fn dyn_seg(raw: &str) -> Seg {
