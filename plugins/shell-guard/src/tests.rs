@@ -5698,3 +5698,34 @@ fn wide_listings_and_every_process() {
     );
     deny("printf 'rm -rf ~,x' | xargs -0 -d , sh -c", "shell.rm-home");
 }
+
+// review s19 S6 (words that may expand to no word or several: `"$@"`,
+// `"${a[@]}"`, `${!p@}`, `$*`, unquoted globs under nullglob) before a
+// runner's command are held; one-word forms (`"$*"`, `"$X"`) are not.
+#[test]
+fn s19_s6_words_that_may_vanish() {
+    for cmd in [
+        "timeout \"$@\" 5 pkill -STOP -f toolvet",
+        "set --; timeout \"$@\" 5 pkill -STOP -f toolvet",
+        "a=(); timeout \"${a[@]}\" 5 pkill -STOP -f toolvet",
+        "timeout \"${@:2}\" 5 pkill -STOP -f toolvet",
+        "timeout ${!pre@} 5 pkill -STOP -f toolvet",
+        "timeout ${a[*]} 5 pkill -STOP -f toolvet",
+        "timeout $* 5 pkill -STOP -f toolvet",
+        "shopt -s nullglob; timeout /nonexist* 5 pkill -STOP -f toolvet",
+        "shopt -s nullglob; env /nonexist* pkill -STOP -f toolvet",
+        "shopt -s nullglob; flock /tmp/nonexist*/ /tmp/l pkill -STOP -f toolvet",
+        "nice \"$@\" pkill -STOP -f toolvet",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "timeout \"$*\" 5 ls",
+        "timeout \"$X\" 5 ls",
+        "timeout 5 ls *.txt",
+        "sudo ls *.txt",
+        "env FOO=1 make -j4",
+    ] {
+        allow(cmd);
+    }
+}
