@@ -457,7 +457,7 @@ impl Analysis<'_> {
                     }
                     _ => {}
                 }
-                self.debugger_commands(&name, args, env, depth);
+                self.debugger_commands(&name, args, env, depth, stdin);
             }
             let rest: Option<Vec<Field>> = match name.as_str() {
                 "sudo" | "doas" | "pkexec" | "run0" => {
@@ -1088,88 +1088,6 @@ impl Analysis<'_> {
         }
     }
 
-    /// Commands given to gdb or lldb on the command line that run a shell
-    /// command (`-ex 'shell pkill -f toolvet'`, `-ex '!kill …'`, lldb
-    /// `-o 'platform shell …'`) or Python code (`-ex 'python …'`, lldb
-    /// `script …`): judged as that command or code (review s16 P2).
-    fn debugger_commands(&mut self, name: &str, args: &[Field], env: &Env, depth: u32) {
-        if !matches!(
-            crate::selfstate::process_family(name),
-            "gdb" | "cgdb" | "lldb"
-        ) {
-            return;
-        }
-        let texts: Vec<String> = args.iter().map(Field::text).collect();
-        for (i, t) in texts.iter().enumerate() {
-            if matches!(t.as_str(), "--args" | "-args" | "--") {
-                break;
-            }
-            let value = match t.split_once('=') {
-                Some((o, v)) if o.starts_with('-') => v,
-                _ if i > 0 && texts[i - 1].starts_with('-') && !t.starts_with('-') => t.as_str(),
-                _ => continue,
-            };
-            let v = value.trim_start();
-            let lower = v.to_ascii_lowercase();
-            let first = lower.split_whitespace().next().unwrap_or("");
-            let after = |n: usize| v.get(n..).unwrap_or("").trim_start().to_string();
-            // Commands are abbreviated by any unique prefix (gdb `she`,
-            // `pip`, `python-i`; lldb `scr`): read conservatively, every
-            // prefix of two letters or more (review s18 R5).
-            let abbreviates = |of: &str, min: usize| first.len() >= min && of.starts_with(first);
-            let second = lower.split_whitespace().nth(1).unwrap_or("");
-            if abbreviates("alias", 2)
-                || abbreviates("define", 3)
-                || abbreviates("eval", 3)
-                || (abbreviates("command", 3)
-                    && (second.len() >= 2
-                        && ("alias".starts_with(second) || "regex".starts_with(second))))
-            {
-                // A new name for a command, or a command built from text
-                // (`alias s = shell`, then `s CMD`; `eval "shell %s", …`).
-                self.report(
-                    false,
-                    "shell.eval-dynamic",
-                    format!(
-                        "`{name}` is given a command that defines or builds other debugger commands (`{first}`), whose \
-                         effect the check cannot read. A person must approve; give the debugger the commands themselves."
-                    ),
-                );
-                continue;
-            }
-            let shell = if let Some(r) = v.strip_prefix('!') {
-                Some(r.to_string())
-            } else if abbreviates("shell", 2) || abbreviates("pipe", 3) || first == "|" {
-                Some(after(first.len()))
-            } else if (first == "platform" || first == "pla" || first == "plat")
-                && lower
-                    .split_whitespace()
-                    .nth(1)
-                    .is_some_and(|w| "shell".starts_with(w))
-            {
-                let skip = v
-                    .find(lower.split_whitespace().nth(1).unwrap_or(""))
-                    .unwrap_or(0);
-                Some(after(
-                    skip + lower.split_whitespace().nth(1).unwrap_or("").len(),
-                ))
-            } else {
-                None
-            };
-            if let Some(cmd) = shell {
-                let mut e = env.clone();
-                self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
-            } else if abbreviates("python", 2)
-                || abbreviates("python-interactive", 7)
-                || first == "pi"
-                || abbreviates("script", 2)
-            {
-                let code = after(first.len());
-                self.embedded_commands("python3", &code, env, depth + 1);
-            }
-        }
-    }
-
     /// A shell or interpreter reading its program from standard input.
     pub(crate) fn stdin_program(
         &mut self,
@@ -1234,8 +1152,9 @@ impl Analysis<'_> {
             self.program_options(name, args, env, depth);
             match name {
                 "sed" | "gsed" => self.sed_script(name, args, env, depth),
-                "sqlite3" | "sqlite" | "sqlcipher" | "litecli" | "psql" | "mysql" | "mariadb"
-                | "gdb" | "cgdb" => self.client_commands(name, args, env, depth, stdin),
+                "sqlite3" | "sqlite" | "sqlcipher" | "litecli" | "psql" | "mysql" | "mariadb" => {
+                    self.client_commands(name, args, env, depth, stdin)
+                }
                 _ => {}
             }
             self.credential_dump(name, args);

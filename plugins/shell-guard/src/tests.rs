@@ -4290,12 +4290,18 @@ fn debugger_shell_commands() {
     );
     for cmd in [
         "gdb -batch -ex 'shell echo hi' ./a.out",
-        "gdb -batch -ex 'python print(1)' ./a.out",
         "lldb -b -o 'platform shell ls' ./a.out",
+    ] {
+        allow(cmd);
+    }
+    // Python, and a command file the call does not write, are held since
+    // review s19 S4 (the debugger's commands are read by an allow-list).
+    for cmd in [
+        "gdb -batch -ex 'python print(1)' ./a.out",
         "gdb -batch -x cmds.gdb ./a.out",
         "lldb -b -s cmds.txt ./a.out",
     ] {
-        allow(cmd);
+        escalate(cmd, "shell.eval-dynamic");
     }
 }
 
@@ -4801,7 +4807,14 @@ fn s17_q12_input_redirection_substitution() {
 /// state paths) gives its expected verdict natively too.
 #[test]
 fn s18_signals_yaml_cases() {
-    let yaml = include_str!("../cases-s18-signals.yaml");
+    yaml_cases(include_str!("../cases-s18-signals.yaml"));
+}
+
+/// Every case of a cases file written with the context of
+/// `cases-s18-signals.yaml` (one-line calls) gives its expected verdict
+/// by [`s17_verdict`].
+#[track_caller]
+fn yaml_cases(yaml: &str) {
     let mut command = None;
     let mut n = 0;
     for line in yaml.lines() {
@@ -4938,14 +4951,20 @@ fn s17_q15_debugger_command_files() {
     );
     deny("gdb -batch -pi=$PPID --comm=/tmp/c", "shell.toolvet-state");
     for cmd in [
-        "gdb -batch -ex 'source cmds.gdb' ./a.out",
-        "gdb -q --comm=cmds.gdb --args ./a.out 1 2",
-        "lldb -b -o 'command source cmds.txt' ./a.out",
-        "lldb -b --source-before-file cmds.txt -f ./a.out",
         "gdb -batch -ex 'set pagination off' -ex run ./a.out",
         "gdb -batch -ex 'step' ./a.out",
     ] {
         allow(cmd);
+    }
+    // With a program too, a command file the call does not write is held
+    // since review s19 S4: its commands cannot be read.
+    for cmd in [
+        "gdb -batch -ex 'source cmds.gdb' ./a.out",
+        "gdb -q --comm=cmds.gdb --args ./a.out 1 2",
+        "lldb -b -o 'command source cmds.txt' ./a.out",
+        "lldb -b --source-before-file cmds.txt -f ./a.out",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
     }
 }
 
@@ -5728,4 +5747,88 @@ fn s19_s6_words_that_may_vanish() {
     ] {
         allow(cmd);
     }
+}
+
+// review s19 S4, S11 (gdb/lldb commands from every source — option
+// values, command files, standard input — read by one allow-list reader:
+// commands that run others read again, the rest held).
+#[test]
+fn s19_s4_s11_debugger_commands_by_one_allow_list() {
+    s17_kinds(
+        "deny",
+        &[
+            "gdb -batch -ex 'with confirm off -- shell pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'w confirm off -- shell pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'with print pretty -- pipe echo | pkill -STOP -f toolvet'",
+            "gdb -batch -ex '|echo x | pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'pipe -d XX echo x XX pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'thread apply all shell pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'taas shell pkill -STOP -f toolvet'",
+            "lldb -b -o 'process launch -- -c \"pkill -STOP -f toolvet\"' /bin/sh",
+            "lldb -b -o run -- /bin/sh -c 'pkill -STOP -f toolvet'",
+            "gdb -batch -ex r --args sh -c 'pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'run -c \"pkill -STOP -f toolvet\"' /bin/sh",
+            "echo 'she pkill -STOP -f toolvet' | gdb -q",
+            "echo 'with confirm off -- she pkill -STOP -f toolvet' | gdb -q",
+            "gdb -q <<< '!pkill -STOP -f toolvet'",
+            "gdb -q ./a.out <<'EOF'\nrun\nshell pkill -STOP -f toolvet\nEOF",
+            "echo 'platform shell pkill -STOP -f toolvet' | lldb",
+            "echo 'shell pkill -STOP -f toolvet' > /tmp/c; gdb -batch -x /tmp/c ./prog",
+            "printf 'bt\\nshell pkill -STOP -f toolvet\\n' > /tmp/c; lldb -b -s /tmp/c ./prog",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "gdb -batch -ex 'interpreter-exec console \"shell pkill -STOP -f toolvet\"'",
+            "gdb -batch -ex 'inter console \"shell pkill -STOP -f toolvet\"'",
+            "gdb -batch -ex 'interpreter-exec mi \"-interpreter-exec console \\\"shell pkill -STOP -f toolvet\\\"\"'",
+            "gdb -batch -ex 'gu (system \"pkill -STOP -f toolvet\")'",
+            "gdb -batch -ex 'guile (system \"pkill -STOP -f toolvet\")'",
+            "gdb -batch -ex 'gr (system \"pkill -STOP -f toolvet\")'",
+            "gdb -q <<< 'interpreter-exec console \"shell pkill -STOP -f toolvet\"'",
+            "gdb -batch -ex \"$@\" 'she pkill -STOP -f toolvet'",
+            "gdb -batch -ex \"$CMD\" ./a.out",
+            "gdb -batch -ex 'p $_shell(\"pkill -STOP -f toolvet\")' ./a.out",
+            "gdb -batch -ex 'call (int)system(\"pkill -STOP -f toolvet\")' ./a.out",
+            "gdb -batch -ex 'set exec-wrapper sh -c \"pkill -STOP -f toolvet\"' -ex run ./a.out",
+            "gdb -batch -ex 'set startup-with-shell on' ./a.out",
+            "gdb -batch -ex 'with exec-wrapper /tmp/x -- run' ./a.out",
+            "gdb -batch -ex 'source /tmp/x' ./a.out",
+            "gdb -batch -ex 'define x' ./a.out",
+            "gdb -batch -ex 'make' ./a.out",
+            "gdb -batch -x cmds.gdb ./a.out",
+            "gdb -batch -ex 'shel' -ex 'bac' ./a.out",
+            "lldb -b -o 'command alias s platform shell' ./a.out",
+            "lldb -b -o 'settings set target.env-vars LD_PRELOAD=/tmp/x.so' -o run ./a.out",
+            "lldb -b -o 'process launch -c /bin/sh -- x' ./a.out",
+            "lldb -b -o 'target create /bin/sh' -o run",
+            "echo 'script import os' | lldb ./a.out",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "gdb -batch -ex run -ex bt ./a.out",
+            "gdb -q -ex 'info functions' ./prog",
+            "gdb -batch -ex 'thread apply all bt full' ./a.out core",
+            "gdb -batch -ex 'set pagination off' -ex 'set confirm off' -ex run -ex bt ./a.out",
+            "gdb -batch -ex 'break main' -ex run -ex 'p argc' -ex 'x/4xw $sp' -ex 'info registers' ./a.out",
+            "gdb -batch -ex 'p (int)sizeof(x)' -ex 'set var x = 3' -ex finish ./a.out",
+            "gdb -batch -ex 'run < input.txt' ./a.out",
+            "gdb -q ./a.out <<'EOF'\nrun\nbt\nquit\nEOF",
+            "printf 'run\\nbt\\n' > /tmp/c.gdb; gdb -batch -x /tmp/c.gdb ./a.out",
+            "lldb -b -o run -o bt ./a.out",
+            "lldb -b -o 'br s -n main' -o run -o 'thread backtrace all' -o 'frame variable' ./a.out",
+            "gdb ./a.out",
+            "lldb ./a.out",
+        ],
+    );
+}
+
+// review s19 S4 S5 S6 S11 S15 S16 (the YAML cases of this helper's file,
+// natively).
+#[test]
+fn s20_dbg_yaml_cases() {
+    yaml_cases(include_str!("../cases-s20-dbg.yaml"));
 }
