@@ -235,73 +235,128 @@ fn flags(args: &[Field]) -> Flags {
     f
 }
 
-/// At most this many words of a known `xargs` input are put into the
-/// command it runs; a longer input is left as unknown operands.
-const MAX_XARGS_WORDS: usize = 64;
+/// At most this many items of a known `xargs` input are read; a longer
+/// input is held, not judged by a prefix (review s19 S5).
+const MAX_XARGS_ITEMS: usize = 256;
 
-/// The command `xargs OPTIONS CMD…` runs, given its standard input: when
-/// that input is known text (`echo PATH | xargs chmod -x`, `xargs chmod -x
-/// <<< PATH`), its words are CMD's last operands (or, with `-I R`/`-i`,
-/// the single input line replaces R), so CMD is judged on them. Input read
-/// elsewhere (`-a FILE`), split in other ways (`-0`, `-d`), of several
-/// lines with a replace string, or too long stays unknown, as before.
-fn xargs_command(options: &getopt::Parsed, cmd: &[Field], stdin: &Output) -> Vec<Field> {
-    let mut argv = cmd.to_vec();
-    let Output::Static(text) = stdin else {
-        return argv;
+/// How `xargs` splits its input, as findutils' xargs.c `read_line` does.
+struct XargsSplit {
+    /// `-0` / `-d DELIM`: the last of them (review s19 S19).
+    delimiter: Option<char>,
+    /// `-I R` / `-i`: each line is one item, blanks inside it kept.
+    lines: bool,
+    /// `-E EOF` / `-e EOF`: the item that ends the input.
+    eof: Option<String>,
+}
+
+/// The items `xargs` reads from `text`. With a delimiter, the text
+/// between delimiters, as is. Otherwise findutils' default reading:
+/// blanks and newlines end an item (with `-I`, only newlines; leading
+/// blanks are dropped), blank lines are skipped, `'…'` and `"…"` quote
+/// (not across a newline), a backslash takes the next character as is,
+/// and an item equal to the `-E` string ends the input.
+///
+/// # Errors
+/// What xargs refuses or what the check cannot place: an unmatched
+/// quote (xargs stops there, after running what it read), an empty
+/// quoted item. The items read before it come with the error.
+fn xargs_items(text: &str, how: &XargsSplit) -> Result<Vec<String>, (Vec<String>, String)> {
+    if let Some(d) = how.delimiter {
+        let mut items: Vec<String> = text.split(d).map(str::to_string).collect();
+        // A last delimiter ends the last item; it does not start another.
+        if items.last().is_some_and(String::is_empty) {
+            items.pop();
+        }
+        return Ok(items);
+    }
+    let mut items = Vec::new();
+    let mut item = String::new();
+    let mut started = false;
+    let mut quoted_empty = false;
+    let mut chars = text.chars();
+    let blank = |c: char| c == ' ' || c == '\t';
+    let finish = |item: &mut String, started: &mut bool, items: &mut Vec<String>| -> bool {
+        let done = std::mem::take(item);
+        *started = false;
+        if how.eof.as_deref() == Some(done.as_str()) {
+            return true;
+        }
+        items.push(done);
+        false
     };
-    // `-a FILE`: the input is another file.
-    if options.has("arg-file") || argv.is_empty() {
-        return argv;
-    }
-    let replace = runopts::xargs_replace(options);
-    // `-0`, `-d DELIM`: each item, blanks and quotes included, is one
-    // argument (`echo 'rm -rf ~' | xargs -0 sh -c` runs the whole line as
-    // sh's script: review s18 R6).
-    // The last of `-0` and `-d` counts (review s19 S19).
-    let delimiter = options
-        .found
-        .iter()
-        .rev()
-        .find(|f| matches!(f.opt.name, "null" | "delimiter"))
-        .map(|f| match &f.value {
-            Some(d) if f.opt.name == "delimiter" => xargs_delimiter(&d.text()),
-            _ => '\0',
-        });
-    if let Some(delimiter) = delimiter {
-        if replace.as_deref().is_some_and(|r| !r.is_empty()) {
-            return argv;
-        }
-        let items: Vec<&str> = text.split(delimiter).filter(|i| !i.is_empty()).collect();
-        if items.len() <= MAX_XARGS_WORDS {
-            argv.extend(items.into_iter().map(Field::lit));
-        }
-        return argv;
-    }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if words.is_empty() || words.len() > MAX_XARGS_WORDS {
-        return argv;
-    }
-    let unquote = |w: &str| w.trim_matches(|c| c == '\'' || c == '"').to_string();
-    match replace {
-        Some(r) if !r.is_empty() => {
-            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-            if let [line] = lines.as_slice() {
-                let line = unquote(line.trim());
-                argv = argv
-                    .iter()
-                    .map(|f| match f.static_text() {
-                        Some(t) if t.contains(&r) => Field::lit(t.replace(&r, &line)),
-                        _ => f.clone(),
-                    })
-                    .collect();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => {
+                if started && finish(&mut item, &mut started, &mut items) {
+                    return Ok(items);
+                }
+            }
+            c if blank(c) && !how.lines => {
+                if started && finish(&mut item, &mut started, &mut items) {
+                    return Ok(items);
+                }
+            }
+            c if blank(c) && !started => {}
+            '\\' => {
+                match chars.next() {
+                    Some(n) => item.push(n),
+                    None => item.push('\\'),
+                }
+                started = true;
+            }
+            '\'' | '"' => {
+                let mut closed = false;
+                let before = item.len();
+                for q in chars.by_ref() {
+                    if q == c {
+                        closed = true;
+                        break;
+                    }
+                    if q == '\n' {
+                        break;
+                    }
+                    item.push(q);
+                }
+                if !closed {
+                    return Err((items, format!("an unmatched {c} quote")));
+                }
+                quoted_empty |= item.len() == before && !started;
+                started = true;
+            }
+            c => {
+                item.push(c);
+                started = true;
             }
         }
-        Some(_) => {}
-        None => argv.extend(words.into_iter().map(|w| Field::lit(unquote(w)))),
     }
-    argv
+    if started && finish(&mut item, &mut started, &mut items) {
+        return Ok(items);
+    }
+    if quoted_empty && items.iter().any(String::is_empty) {
+        return Err((Vec::new(), "an empty quoted item".into()));
+    }
+    Ok(items)
 }
+
+/// Whether the command `xargs` runs takes its code from the input: a
+/// shell or interpreter whose last word is its code option (`sh -c`,
+/// `python3 -c`, `perl -e`), so the first item is the script.
+fn xargs_code_from_input(cmd: &[Field]) -> bool {
+    let texts: Vec<String> = cmd.iter().map(Field::text).collect();
+    let Some(last) = texts.last() else {
+        return false;
+    };
+    let code_flag = matches!(
+        last.as_str(),
+        "-c" | "-e" | "-E" | "-r" | "--eval" | "--command"
+    ) || (last.starts_with('-') && !last.starts_with("--") && last.ends_with('c'));
+    code_flag
+        && texts[..texts.len() - 1].iter().any(|t| {
+            let n = base_name(t);
+            is_shell(&n) || is_interpreter(&n)
+        })
+}
+
 /// The character `xargs -d DELIM` splits its input at: DELIM's first
 /// character, or the escape it starts (`\n`, `\t`, `\0`, `\\`, `\xHH`,
 /// `\NNN` octal), as findutils reads it.
@@ -721,7 +776,7 @@ impl Analysis<'_> {
                     self.xargs_input_as_code(&p, &args[p.end..]);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);
-                    Some(xargs_command(&p, &args[p.end..], stdin))
+                    Some(self.xargs_command(&p, &args[p.end..], env, depth, stdin))
                 }
                 "watch" => {
                     let p = self.runner_options("watch", &runopts::WATCH, args, allowed);
@@ -787,6 +842,144 @@ impl Analysis<'_> {
             }
         }
         allowed
+    }
+
+    /// The command `xargs OPTIONS CMD…` runs, given its input (standard
+    /// input, or `-a FILE`: a file written in this command is known text):
+    /// the items read as xargs reads them ([`xargs_items`]) are CMD's last
+    /// operands, or with `-I R`/`-i` each replaces R in a command of its
+    /// own; with `-n`/`-L`/`-s` each item is also judged alone (a batch
+    /// may start with it). Held (review s19 S5): input too long to read
+    /// whole, input xargs refuses, and input the check cannot see when CMD
+    /// takes its code from it (`sh -c` last) or, from a file, when CMD is
+    /// a shell, an interpreter or a signal sender.
+    fn xargs_command(
+        &mut self,
+        options: &getopt::Parsed,
+        cmd: &[Field],
+        env: &Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Vec<Field> {
+        let mut argv = cmd.to_vec();
+        let file = options.values("arg-file").last().cloned();
+        let input = match &file {
+            None => stdin.clone(),
+            Some(f) => match f.static_text() {
+                Some(p) if p == "/dev/stdin" || p == "/proc/self/fd/0" => stdin.clone(),
+                Some(p) => {
+                    if env.claimed.contains(&env.file_key(&p)) {
+                        self.hold_xargs(&format!("`-a {p}`, whose text the call does not show"));
+                    }
+                    env.written_text(&p)
+                        .map_or(Output::Unknown, |t| Output::Static(t.to_string()))
+                }
+                None => Output::Unknown,
+            },
+        };
+        let Output::Static(text) = input else {
+            let runs_code = cmd.iter().any(|a| {
+                let n = base_name(&a.text());
+                is_shell(&n)
+                    || is_interpreter(&n)
+                    || matches!(n.as_str(), "kill" | "pkill" | "killall" | "skill" | "snice")
+            });
+            if xargs_code_from_input(cmd) {
+                self.hold_xargs(
+                    "input the check cannot see, whose first item is the script the command runs",
+                );
+            } else if let Some(f) = file.filter(|_| runs_code) {
+                self.hold_xargs(&format!(
+                    "`-a {}`, a file the check cannot read, into a shell, an interpreter or a signal sender",
+                    f.text()
+                ));
+            }
+            return argv;
+        };
+        if argv.is_empty() {
+            // xargs runs `echo`.
+            return argv;
+        }
+        let replace = runopts::xargs_replace(options).filter(|r| !r.is_empty());
+        let how = XargsSplit {
+            delimiter: options
+                .found
+                .iter()
+                .rev()
+                .find(|f| matches!(f.opt.name, "null" | "delimiter"))
+                .map(|f| match &f.value {
+                    Some(d) if f.opt.name == "delimiter" => xargs_delimiter(&d.text()),
+                    _ => '\0',
+                }),
+            lines: options.has("replace") || options.has("I"),
+            eof: options
+                .found
+                .iter()
+                .rev()
+                .find(|f| matches!(f.opt.name, "E" | "eof"))
+                .and_then(|f| f.value.as_ref().map(Field::text))
+                .filter(|e| !e.is_empty()),
+        };
+        let items = match xargs_items(&text, &how) {
+            Ok(items) => items,
+            Err((read, why)) => {
+                self.hold_xargs(&format!(
+                    "input xargs refuses or the check cannot place ({why})"
+                ));
+                read
+            }
+        };
+        if items.len() > MAX_XARGS_ITEMS {
+            self.hold_xargs(&format!(
+                "more than {MAX_XARGS_ITEMS} input items, more than the check reads"
+            ));
+            return argv;
+        }
+        match replace {
+            Some(r) => {
+                let with = |item: &str| -> Vec<Field> {
+                    argv.iter()
+                        .map(|f| match f.static_text() {
+                            Some(t) if t.contains(&r) => Field::lit(t.replace(&r, item)),
+                            _ => f.clone(),
+                        })
+                        .collect()
+                };
+                for item in items.iter().skip(1) {
+                    let mut e = env.clone();
+                    self.exec(with(item), &mut e, depth + 1, &Output::Unknown, true);
+                }
+                if let Some(first) = items.first() {
+                    argv = with(first);
+                }
+            }
+            None => {
+                let batches = ["max-args", "max-lines", "L", "max-chars"]
+                    .iter()
+                    .any(|o| options.has(o));
+                if batches && items.len() > 1 {
+                    for item in &items {
+                        let mut one = argv.clone();
+                        one.push(Field::lit(item.clone()));
+                        let mut e = env.clone();
+                        self.exec(one, &mut e, depth + 1, &Output::Unknown, true);
+                    }
+                }
+                argv.extend(items.into_iter().map(Field::lit));
+            }
+        }
+        argv
+    }
+
+    fn hold_xargs(&mut self, what: &str) {
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`xargs` is given {what}, so what it runs cannot be checked. Write the commands out; a person must \
+                 approve it as it is."
+            ),
+        );
     }
 
     /// `… | xargs -I{} sh -c '{}'`, `xargs -I% %`: the input lines become

@@ -5832,3 +5832,52 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
 fn s20_dbg_yaml_cases() {
     yaml_cases(include_str!("../cases-s20-dbg.yaml"));
 }
+
+// review s19 S5 (xargs input read as findutils reads it: default-mode
+// quotes and backslashes, `-a FILE` written in the same command, `-n1`
+// batches, `-I` lines; too long or unseen input into a script held).
+#[test]
+fn s19_s5_xargs_input_read_whole() {
+    s17_kinds(
+        "deny",
+        &[
+            "echo \"'rm -rf /home/alice'\" | xargs sh -c",
+            "echo \"'rm -rf ~'\" | xargs sh -c",
+            "echo '\"rm -rf $HOME\"' | xargs sh -c",
+            "xargs sh -c <<< \"'rm -rf ~'\"",
+            "echo \"'echo x > /home/alice/pol/policy.toml'\" | xargs sh -c",
+            "echo 'rm\\ -rf\\ ~' | xargs sh -c",
+            "echo 'rm -rf ~' > /tmp/c; xargs -0 -a /tmp/c sh -c",
+            "echo 'rm -rf ~' > /tmp/c; xargs -d '\\n' --arg-file /tmp/c bash -c",
+            "printf 'pkill -STOP -f toolvet' > /tmp/c; xargs -0 -a /tmp/c sh -c",
+            "printf 'pkill -STOP -f toolvet\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a' | xargs -0 sh -c",
+            "printf 'x\\0rm -rf ~' | xargs -0 -n1 sh -c",
+            "printf 'a\\nrm -rf ~\\n' | xargs -I{} sh -c '{}'",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "echo \"'git push --force origin main'\" | xargs sh -c",
+            "xargs -0 sh -c < /tmp/unknown",
+            "xargs -0 -a /tmp/unknown sh -c",
+            "cat cmds.txt | xargs sh -c",
+            "echo \"'rm -rf ~\" | xargs sh -c",
+            "echo \"'' 'rm -rf ~'\" | xargs sh -c",
+            "xargs -a pids.txt kill -STOP",
+            "printf 'x\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a' | xargs -0 sh -c",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "find . -name '*.o' -print0 | xargs -0 rm -f",
+            "ls *.txt | xargs wc -l",
+            "echo a b c | xargs -n1 echo",
+            "echo \"'my file.txt'\" | xargs wc -l",
+            "xargs -a files.txt wc -l",
+            "find . -name x | xargs sh -c 'echo \"$@\"' _",
+            "pgrep -f 'node server.js' | xargs kill",
+        ],
+    );
+}
