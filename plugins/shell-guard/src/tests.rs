@@ -667,7 +667,9 @@ fn removers_are_judged_by_what_they_remove() {
     deny("parallel -j4 rm -rf {} ::: build ~", "shell.rm-home");
     deny("parallel ::: 'rm -rf ~' 'ls'", "shell.rm-home");
     deny("parallel --jobs 2 'rm -rf' ::: /", "shell.rm-root");
-    deny("echo ~ | parallel rm -rf", "shell.xargs-rm");
+    // Standard input known here is read as parallel's inputs (review s19 S16).
+    deny("echo ~ | parallel rm -rf", "shell.rm-home");
+    deny("ls | parallel rm -rf", "shell.xargs-rm");
     allow("parallel gzip ::: a.log b.log");
     deny("mv -f /home/alice /tmp/x", "shell.rm-home");
     deny("mv -t /tmp ~", "shell.rm-home");
@@ -5878,6 +5880,48 @@ fn s19_s5_xargs_input_read_whole() {
             "xargs -a files.txt wc -l",
             "find . -name x | xargs sh -c 'echo \"$@\"' _",
             "pgrep -f 'node server.js' | xargs kill",
+        ],
+    );
+}
+
+// review s19 S16 (GNU parallel's inputs from standard input, `-a` and
+// `::::` files read like `:::` words; each job judged; input it runs
+// that the check cannot see held).
+#[test]
+fn s19_s16_parallel_inputs_from_every_source() {
+    s17_kinds(
+        "deny",
+        &[
+            "echo 'rm -rf ~' | parallel",
+            "echo 'rm -rf ~' | parallel -0",
+            "echo 'rm -rf ~' | parallel {}",
+            "echo 'rm -rf ~' | parallel sh -c",
+            "echo 'rm -rf ~' | parallel -q sh -c {}",
+            "echo 'rm -rf ~' > /tmp/c; parallel -a /tmp/c",
+            "echo 'rm -rf ~' > /tmp/c; parallel sh -c :::: /tmp/c",
+            "echo 'pkill -STOP -f toolvet' | parallel sh -c",
+            "parallel sh -c ::: x 'pkill -STOP -f toolvet'",
+            "parallel echo '$(rm -rf ~)' ::: a",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "parallel --colsep ' ' {1} {2} {3} ::: 'rm -rf ~'",
+            "cat cmds.txt | parallel",
+            "cat cmds.txt | parallel sh -c",
+            "parallel -a cmds.txt",
+            "parallel '{= $_ =}' ::: 'rm -rf ~'",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "parallel gzip ::: a b c",
+            "parallel 'convert {} {.}.png' ::: a.jpg b.jpg",
+            "ls *.log | parallel gzip",
+            "find . -name '*.txt' | parallel wc -l {}",
+            "printf 'a.log\\nb.log\\n' | parallel gzip",
         ],
     );
 }
