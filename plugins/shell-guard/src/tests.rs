@@ -5925,3 +5925,42 @@ fn s19_s16_parallel_inputs_from_every_source() {
         ],
     );
 }
+
+// review s19 S15 (a script written and run in the same command: its `#!`
+// line judged as the kernel runs it, `env -S` split by env's rules; an
+// interpreter the check does not know held).
+#[test]
+fn s19_s15_shebang_lines_of_written_scripts() {
+    s17_kinds(
+        "deny",
+        &[
+            "printf '#!/usr/bin/env -S rm -rf /home/alice\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c \"rm -rf ~\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S bash -c \"rm -rf /home/alice\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c \"echo x > /home/alice/pol/policy.toml\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c \"pkill -STOP -f toolvet\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c pkill\\\\_-STOP\\\\_-f\\\\_toolvet\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env python3\\nimport os; os.system(\"rm -rf ~\")\\n' > x.py; chmod +x x.py; ./x.py",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "printf '#!/usr/bin/foo\\necho hi\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/tmp/x\\necho hi\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -i sh\\necho hi\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c ${X}\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "printf '#!/bin/sh\\necho hi\\n' > x.sh; sh ./x.sh",
+            "printf '#!/bin/sh\\necho hi\\n' > x.sh; chmod +x x.sh; ./x.sh",
+            "printf '#!/usr/bin/env bash\\nset -e\\necho hi\\n' > x.sh; chmod +x x.sh; ./x.sh a b",
+            "printf '#!/bin/bash -e\\necho hi\\n' > x.sh; chmod +x x.sh; ./x.sh",
+            "printf '#!/usr/bin/env python3\\nprint(1)\\n' > x.py; chmod +x x.py; ./x.py",
+        ],
+    );
+}
