@@ -729,6 +729,17 @@ impl Analysis<'_> {
                 )),
             }
         }
+        // cgdb runs the debugger `-d PROGRAM` names (cgdb(1)).
+        if crate::selfstate::process_family(name) == "cgdb"
+            && args.iter().any(|a| {
+                let t = a.text();
+                t == "-d"
+                    || t.starts_with("--debugger")
+                    || (t.starts_with("-d") && !t.starts_with("--"))
+            })
+        {
+            held.push("`-d DEBUGGER`, a program of its choice".into());
+        }
         let batch = p.has("batch") || p.has("batch-silent");
         match stdin {
             Output::Static(text) => steps.extend(read(dialect, text)),

@@ -5806,6 +5806,7 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
             "lldb -b -o 'process launch -c /bin/sh -- x' ./a.out",
             "lldb -b -o 'target create /bin/sh' -o run",
             "echo 'script import os' | lldb ./a.out",
+            "cgdb -d /tmp/evil ./a.out",
         ],
     );
     s17_kinds(
