@@ -433,6 +433,15 @@ fn function_call(text: &str) -> Option<String> {
     ];
     let bytes = text.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
+        // An Objective-C message (`po [app terminate:nil]`): a bracket
+        // that does not index.
+        if b == b'['
+            && !text[..i].trim_end().ends_with(|c: char| {
+                c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | ']' | ')')
+            })
+        {
+            return Some("[…]".to_string());
+        }
         if b != b'(' {
             continue;
         }

@@ -5777,6 +5777,10 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
             "echo 'platform shell pkill -STOP -f toolvet' | lldb",
             "echo 'shell pkill -STOP -f toolvet' > /tmp/c; gdb -batch -x /tmp/c ./prog",
             "printf 'bt\\nshell pkill -STOP -f toolvet\\n' > /tmp/c; lldb -b -s /tmp/c ./prog",
+            "gdb -batch -ex 'frame apply all -q shell pkill -STOP -f toolvet' ./a.out",
+            "gdb -batch -ex 'with language c -- with confirm off -- shell pkill -STOP -f toolvet' ./a.out",
+            "gdb -batch -ex 'set args $(pkill -STOP -f toolvet)' -ex run ./a.out",
+            "gdb -batch -ex 'run > /home/alice/.bashrc' ./a.out",
         ],
     );
     s17_kinds(
@@ -5807,6 +5811,8 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
             "lldb -b -o 'target create /bin/sh' -o run",
             "echo 'script import os' | lldb ./a.out",
             "cgdb -d /tmp/evil ./a.out",
+            "lldb -b -o 'po [NSApp terminate:nil]' ./a.out",
+            "gdb -batch -ex 'set logging file /tmp/x' -ex 'set logging on' ./a.out",
         ],
     );
     s17_kinds(
@@ -5825,6 +5831,9 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
             "lldb -b -o 'br s -n main' -o run -o 'thread backtrace all' -o 'frame variable' ./a.out",
             "gdb ./a.out",
             "lldb ./a.out",
+            "gdb -batch -ex 'info frame' -ex 'x/s *(char**)$sp' -ex 'p *argv@argc' -ex 'p argv[0]' ./a.out",
+            "lldb -b -o 'p arr[0]' -o 'expr (int)x' ./a.out",
+            "gdb -batch -ex 'run > out.txt' ./a.out",
         ],
     );
 }
