@@ -804,7 +804,28 @@ impl Analysis<'_> {
                 _ => None,
             };
             match rest {
-                Some(r) => argv = r,
+                Some(r) => {
+                    // Whatever the wrapper's reader: a word it consumed
+                    // before the command that may be no word or several
+                    // (`faketime "$@" 5 CMD`, `chronic $NOPE CMD`) moves
+                    // the command (review s19 S6).
+                    let consumed = args.len().saturating_sub(r.len());
+                    if !allowed
+                        && args[consumed..] == r[..]
+                        && let Some(w) = args[..consumed].iter().find(|a| runopts::may_vanish(a))
+                    {
+                        self.report(
+                            false,
+                            "shell.eval-dynamic",
+                            format!(
+                                "`{name}` is given `{}`, which may expand to no word or to several, so which of its \
+                                 words is the command cannot be placed. A person must approve; give the value itself.",
+                                w.text()
+                            ),
+                        );
+                    }
+                    argv = r;
+                }
                 None => break,
             }
         }

@@ -5737,6 +5737,8 @@ fn s19_s6_words_that_may_vanish() {
         "shopt -s nullglob; env /nonexist* pkill -STOP -f toolvet",
         "shopt -s nullglob; flock /tmp/nonexist*/ /tmp/l pkill -STOP -f toolvet",
         "nice \"$@\" pkill -STOP -f toolvet",
+        "faketime \"$@\" 5 pkill -STOP -f toolvet",
+        "firejail \"${a[@]}\" pkill -STOP -f toolvet",
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
@@ -5746,6 +5748,9 @@ fn s19_s6_words_that_may_vanish() {
         "timeout 5 ls *.txt",
         "sudo ls *.txt",
         "env FOO=1 make -j4",
+        "env FOO=$X make",
+        "chronic make -j4",
+        "nohup ./run.sh *.log",
     ] {
         allow(cmd);
     }
