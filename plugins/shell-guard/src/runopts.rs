@@ -986,6 +986,10 @@ fn is_list_expansion(raw: &str) -> bool {
         return false;
     };
     let inner = inner.strip_suffix('}').unwrap_or(inner);
+    // `${#a[@]}`, `${#@}`: a count, one word.
+    if inner.starts_with('#') {
+        return false;
+    }
     if inner.starts_with('@') || inner.contains("[@]") {
         return true;
     }

@@ -5745,6 +5745,7 @@ fn s19_s6_words_that_may_vanish() {
     for cmd in [
         "timeout \"$*\" 5 ls",
         "timeout \"$X\" 5 ls",
+        "timeout \"${#a[@]}\" ls",
         "timeout 5 ls *.txt",
         "sudo ls *.txt",
         "env FOO=1 make -j4",
