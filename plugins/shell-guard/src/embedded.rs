@@ -820,9 +820,9 @@ pub fn sed_effects(script: &str) -> SedEffects {
     fx
 }
 
-/// Shell commands in the commands of a database or debugger client: a
-/// sqlite3 `.shell`/`.system` line, a psql or mysql `\! CMD`, a mysql
-/// `system CMD`, a gdb `shell CMD` or `!CMD`.
+/// Shell commands in the commands of a database client: a sqlite3
+/// `.shell`/`.system` line, a psql or mysql `\! CMD`, a mysql `system
+/// CMD` (gdb's and lldb's commands: `crate::debugger`).
 pub fn client_shell_commands(client: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
     if text.len() > MAX_CODE {
@@ -841,12 +841,11 @@ pub fn client_shell_commands(client: &str, text: &str) -> Vec<String> {
                     .find("\\!")
                     .map(|at| &p[at + 2..])
                     .or_else(|| p.strip_prefix("system ")),
-                "gdb" | "cgdb" => p.strip_prefix("shell ").or_else(|| p.strip_prefix('!')),
                 _ => None,
             };
             if let Some(c) = cmd.map(str::trim).filter(|c| !c.is_empty()) {
-                // A psql `\!` or gdb shell command runs the rest of the line.
-                let rest = if matches!(client, "psql" | "gdb" | "cgdb") {
+                // A psql `\!` command runs the rest of the line.
+                let rest = if client == "psql" {
                     line[line.find(c).unwrap_or(0)..].trim()
                 } else {
                     c
@@ -1049,10 +1048,6 @@ mod tests {
         assert_eq!(
             client_shell_commands("mysql", "system rm -rf ~"),
             ["rm -rf ~"]
-        );
-        assert_eq!(
-            client_shell_commands("gdb", "shell rm -rf ~; id"),
-            ["rm -rf ~; id"]
         );
         assert!(client_shell_commands("psql", "select '!'").is_empty());
     }

@@ -12,6 +12,7 @@
 //! exported as the component.
 
 pub mod commands;
+pub mod debugger;
 pub mod destroyers;
 pub mod embedded;
 pub mod getopt;

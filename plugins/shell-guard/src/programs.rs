@@ -2104,7 +2104,7 @@ fn client_command_options(client: &str) -> &'static [&'static str] {
         "sqlite3" | "sqlite" | "sqlcipher" | "litecli" => &["-cmd"],
         "psql" => &["-c", "--command"],
         "mysql" | "mariadb" => &["-e", "--execute"],
-        _ => &["-ex", "-iex", "--eval-command", "--init-eval-command"],
+        _ => &[],
     }
 }
 
@@ -2185,7 +2185,7 @@ impl Analysis<'_> {
 
     /// Shell escapes in the commands given to a database or debugger
     /// client (`sqlite3 db '.shell CMD'`, `psql -c '\! CMD'`, `mysql -e
-    /// 'system CMD'`, `gdb -batch -ex 'shell CMD'`), on its command line or
+    /// 'system CMD'`), on its command line or
     /// standard input: analysed as shell.
     pub(crate) fn client_commands(
         &mut self,
@@ -2233,14 +2233,6 @@ impl Analysis<'_> {
             let commands = crate::embedded::client_shell_commands(client, &text);
             if self.found_commands(&format!("The `{name}` input"), &commands, env, depth) {
                 return;
-            }
-            if matches!(name, "gdb" | "cgdb") {
-                // gdb's `python CODE`.
-                for line in text.lines() {
-                    if let Some(code) = line.trim().strip_prefix("python ") {
-                        self.embedded_commands("python3", code, env, depth);
-                    }
-                }
             }
         }
     }

@@ -1107,15 +1107,52 @@ pub(crate) fn env_split_string(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// Whether `word` is made only of text known at run time (`$X`,
-/// `$(cmd)`, `` `cmd` ``), so that unquoted it may expand to no word at
-/// all.
-fn may_vanish(word: &Field) -> bool {
-    !word.segs.is_empty()
-        && word
+/// Whether `word` may expand to no word at all, or to several, so that
+/// every word after it moves (review s18 R7, s19 S6):
+/// - a word made only of unquoted text known at run time (`$X`, `$*`,
+///   `${a[*]}`, `$(cmd)`, `` `cmd` ``): empty, or split at IFS;
+/// - a list expansion, quoted or not (`"$@"`, `"${@:2}"`, `"${a[@]}"`,
+///   `"${!prefix@}"`, `"${!a[@]}"`): one word per element, none when the
+///   list is empty (bash(1), "Special Parameters", "Arrays");
+/// - an unquoted glob (`*`, `?`, `[`): one word per match, none under
+///   `shopt -s nullglob` when nothing matches (bash(1), "Pathname
+///   Expansion").
+pub(crate) fn may_vanish(word: &Field) -> bool {
+    use crate::syntax::Seg;
+    let all_dynamic =
+        !word.segs.is_empty() && word.segs.iter().all(|s| matches!(s, Seg::Dyn { .. }));
+    all_dynamic
+        || word
             .segs
             .iter()
-            .all(|s| matches!(s, crate::syntax::Seg::Dyn { .. }))
+            .any(|s| matches!(s, Seg::Dyn { raw, .. } if is_list_expansion(raw)))
+        || word.first_glob().is_some()
+}
+
+/// Whether expansion `raw` (its source: `$@`, `${a[@]}`) is a list:
+/// `$@`, `${@…}`, `${NAME[@]…}`, `${!NAME@}`, `${!NAME*}` (the names
+/// with a prefix), `${!NAME[@]}`/`${!NAME[*]}` (an array's keys).
+fn is_list_expansion(raw: &str) -> bool {
+    if raw == "$@" {
+        return true;
+    }
+    let Some(inner) = raw.strip_prefix("${") else {
+        return false;
+    };
+    let inner = inner.strip_suffix('}').unwrap_or(inner);
+    // `${#a[@]}`, `${#@}`: a count, one word.
+    if inner.starts_with('#') {
+        return false;
+    }
+    if inner.starts_with('@') || inner.contains("[@]") {
+        return true;
+    }
+    inner.strip_prefix('!').is_some_and(|n| {
+        let name_end = n
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(n.len());
+        matches!(&n[name_end..], "@" | "*") || n[name_end..].starts_with("[*]")
+    })
 }
 
 /// Whether the value of the option that ends `word` is the next word: a

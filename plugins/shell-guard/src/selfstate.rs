@@ -1506,7 +1506,7 @@ fn debugger_attach(text: &str) -> Option<Vec<String>> {
 /// one dash or two, by unique prefix: `-comm=F`, `--comm F`, `-pi PID`,
 /// `-ev CMD`). gdb stops reading options at `--args`: what follows is the
 /// program and its arguments. cgdb passes its options on to gdb.
-const GDB: Spec = Spec {
+pub(crate) const GDB: Spec = Spec {
     opts: &[
         long("tui", '\0', Takes::No),
         long("dbx", '\0', Takes::No),
@@ -1575,7 +1575,7 @@ const GDB: Spec = Spec {
 
 /// gdb options whose value is a file of commands, and whose value is one
 /// command.
-const GDB_FILES: &[&str] = &[
+pub(crate) const GDB_FILES: &[&str] = &[
     "command",
     "x",
     "init-command",
@@ -1583,7 +1583,7 @@ const GDB_FILES: &[&str] = &[
     "early-init-command",
     "eix",
 ];
-const GDB_COMMANDS: &[&str] = &[
+pub(crate) const GDB_COMMANDS: &[&str] = &[
     "eval-command",
     "ex",
     "init-eval-command",
@@ -1597,7 +1597,7 @@ const GDB_COMMANDS: &[&str] = &[
 /// Read by the getopt reader, which also takes prefixes and `=VALUE`: a
 /// superset. Also read for `lldb-server`, whose `--attach` is then
 /// ambiguous (held).
-const LLDB: Spec = Spec {
+pub(crate) const LLDB: Spec = Spec {
     opts: &[
         long("attach-name", 'n', Takes::Value),
         long("attach-pid", 'p', Takes::Value),
@@ -1634,8 +1634,9 @@ const LLDB: Spec = Spec {
 
 /// lldb options whose value is a file of commands, and whose value is
 /// one command.
-const LLDB_FILES: &[&str] = &["source", "source-before-file", "source-on-crash"];
-const LLDB_COMMANDS: &[&str] = &["one-line", "one-line-before-file", "one-line-on-crash"];
+pub(crate) const LLDB_FILES: &[&str] = &["source", "source-before-file", "source-on-crash"];
+pub(crate) const LLDB_COMMANDS: &[&str] =
+    &["one-line", "one-line-before-file", "one-line-on-crash"];
 
 /// Whether debugger command text runs a file of commands (gdb `source
 /// F`, `so F`; lldb `command source F`, `comm so F`, `command script

@@ -667,7 +667,9 @@ fn removers_are_judged_by_what_they_remove() {
     deny("parallel -j4 rm -rf {} ::: build ~", "shell.rm-home");
     deny("parallel ::: 'rm -rf ~' 'ls'", "shell.rm-home");
     deny("parallel --jobs 2 'rm -rf' ::: /", "shell.rm-root");
-    deny("echo ~ | parallel rm -rf", "shell.xargs-rm");
+    // Standard input known here is read as parallel's inputs (review s19 S16).
+    deny("echo ~ | parallel rm -rf", "shell.rm-home");
+    deny("ls | parallel rm -rf", "shell.xargs-rm");
     allow("parallel gzip ::: a.log b.log");
     deny("mv -f /home/alice /tmp/x", "shell.rm-home");
     deny("mv -t /tmp ~", "shell.rm-home");
@@ -4289,12 +4291,18 @@ fn debugger_shell_commands() {
     );
     for cmd in [
         "gdb -batch -ex 'shell echo hi' ./a.out",
-        "gdb -batch -ex 'python print(1)' ./a.out",
         "lldb -b -o 'platform shell ls' ./a.out",
+    ] {
+        allow(cmd);
+    }
+    // Python, and a command file the call does not write, are held since
+    // review s19 S4 (the debugger's commands are read by an allow-list).
+    for cmd in [
+        "gdb -batch -ex 'python print(1)' ./a.out",
         "gdb -batch -x cmds.gdb ./a.out",
         "lldb -b -s cmds.txt ./a.out",
     ] {
-        allow(cmd);
+        escalate(cmd, "shell.eval-dynamic");
     }
 }
 
@@ -4800,7 +4808,14 @@ fn s17_q12_input_redirection_substitution() {
 /// state paths) gives its expected verdict natively too.
 #[test]
 fn s18_signals_yaml_cases() {
-    let yaml = include_str!("../cases-s18-signals.yaml");
+    yaml_cases(include_str!("../cases-s18-signals.yaml"));
+}
+
+/// Every case of a cases file written with the context of
+/// `cases-s18-signals.yaml` (one-line calls) gives its expected verdict
+/// by [`s17_verdict`].
+#[track_caller]
+fn yaml_cases(yaml: &str) {
     let mut command = None;
     let mut n = 0;
     for line in yaml.lines() {
@@ -4937,14 +4952,20 @@ fn s17_q15_debugger_command_files() {
     );
     deny("gdb -batch -pi=$PPID --comm=/tmp/c", "shell.toolvet-state");
     for cmd in [
-        "gdb -batch -ex 'source cmds.gdb' ./a.out",
-        "gdb -q --comm=cmds.gdb --args ./a.out 1 2",
-        "lldb -b -o 'command source cmds.txt' ./a.out",
-        "lldb -b --source-before-file cmds.txt -f ./a.out",
         "gdb -batch -ex 'set pagination off' -ex run ./a.out",
         "gdb -batch -ex 'step' ./a.out",
     ] {
         allow(cmd);
+    }
+    // With a program too, a command file the call does not write is held
+    // since review s19 S4: its commands cannot be read.
+    for cmd in [
+        "gdb -batch -ex 'source cmds.gdb' ./a.out",
+        "gdb -q --comm=cmds.gdb --args ./a.out 1 2",
+        "lldb -b -o 'command source cmds.txt' ./a.out",
+        "lldb -b --source-before-file cmds.txt -f ./a.out",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
     }
 }
 
@@ -6590,6 +6611,267 @@ fn s19_s8_filters_that_do_not_narrow() {
             "ps -eo pid= | wc -l",
             "ps -C nginx -o pid= | python3 report.py",
             "python3 -c 'import os, sys; os.kill(int(sys.argv[1]), 0)' 1",
+        ],
+    );
+}
+
+// review s19 S6 (words that may expand to no word or several: `"$@"`,
+// `"${a[@]}"`, `${!p@}`, `$*`, unquoted globs under nullglob) before a
+// runner's command are held; one-word forms (`"$*"`, `"$X"`) are not.
+#[test]
+fn s19_s6_words_that_may_vanish() {
+    for cmd in [
+        "timeout \"$@\" 5 pkill -STOP -f toolvet",
+        "set --; timeout \"$@\" 5 pkill -STOP -f toolvet",
+        "a=(); timeout \"${a[@]}\" 5 pkill -STOP -f toolvet",
+        "timeout \"${@:2}\" 5 pkill -STOP -f toolvet",
+        "timeout ${!pre@} 5 pkill -STOP -f toolvet",
+        "timeout ${a[*]} 5 pkill -STOP -f toolvet",
+        "timeout $* 5 pkill -STOP -f toolvet",
+        "shopt -s nullglob; timeout /nonexist* 5 pkill -STOP -f toolvet",
+        "shopt -s nullglob; env /nonexist* pkill -STOP -f toolvet",
+        "shopt -s nullglob; flock /tmp/nonexist*/ /tmp/l pkill -STOP -f toolvet",
+        "nice \"$@\" pkill -STOP -f toolvet",
+        "faketime \"$@\" 5 pkill -STOP -f toolvet",
+        "firejail \"${a[@]}\" pkill -STOP -f toolvet",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "timeout \"$*\" 5 ls",
+        "timeout \"$X\" 5 ls",
+        "timeout \"${#a[@]}\" ls",
+        "timeout 5 ls *.txt",
+        "sudo ls *.txt",
+        "env FOO=1 make -j4",
+        "env FOO=$X make",
+        "chronic make -j4",
+        "nohup ./run.sh *.log",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s19 S4, S11 (gdb/lldb commands from every source — option
+// values, command files, standard input — read by one allow-list reader:
+// commands that run others read again, the rest held).
+#[test]
+fn s19_s4_s11_debugger_commands_by_one_allow_list() {
+    s17_kinds(
+        "deny",
+        &[
+            "gdb -batch -ex 'with confirm off -- shell pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'w confirm off -- shell pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'with print pretty -- pipe echo | pkill -STOP -f toolvet'",
+            "gdb -batch -ex '|echo x | pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'pipe -d XX echo x XX pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'thread apply all shell pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'taas shell pkill -STOP -f toolvet'",
+            "lldb -b -o 'process launch -- -c \"pkill -STOP -f toolvet\"' /bin/sh",
+            "lldb -b -o run -- /bin/sh -c 'pkill -STOP -f toolvet'",
+            "gdb -batch -ex r --args sh -c 'pkill -STOP -f toolvet'",
+            "gdb -batch -ex 'run -c \"pkill -STOP -f toolvet\"' /bin/sh",
+            "echo 'she pkill -STOP -f toolvet' | gdb -q",
+            "echo 'with confirm off -- she pkill -STOP -f toolvet' | gdb -q",
+            "gdb -q <<< '!pkill -STOP -f toolvet'",
+            "gdb -q ./a.out <<'EOF'\nrun\nshell pkill -STOP -f toolvet\nEOF",
+            "echo 'platform shell pkill -STOP -f toolvet' | lldb",
+            "echo 'shell pkill -STOP -f toolvet' > /tmp/c; gdb -batch -x /tmp/c ./prog",
+            "printf 'bt\\nshell pkill -STOP -f toolvet\\n' > /tmp/c; lldb -b -s /tmp/c ./prog",
+            "gdb -batch -ex 'frame apply all -q shell pkill -STOP -f toolvet' ./a.out",
+            "gdb -batch -ex 'with language c -- with confirm off -- shell pkill -STOP -f toolvet' ./a.out",
+            "gdb -batch -ex 'set args $(pkill -STOP -f toolvet)' -ex run ./a.out",
+            "gdb -batch -ex 'run > /home/alice/.bashrc' ./a.out",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "gdb -batch -ex 'interpreter-exec console \"shell pkill -STOP -f toolvet\"'",
+            "gdb -batch -ex 'inter console \"shell pkill -STOP -f toolvet\"'",
+            "gdb -batch -ex 'interpreter-exec mi \"-interpreter-exec console \\\"shell pkill -STOP -f toolvet\\\"\"'",
+            "gdb -batch -ex 'gu (system \"pkill -STOP -f toolvet\")'",
+            "gdb -batch -ex 'guile (system \"pkill -STOP -f toolvet\")'",
+            "gdb -batch -ex 'gr (system \"pkill -STOP -f toolvet\")'",
+            "gdb -q <<< 'interpreter-exec console \"shell pkill -STOP -f toolvet\"'",
+            "gdb -batch -ex \"$@\" 'she pkill -STOP -f toolvet'",
+            "gdb -batch -ex \"$CMD\" ./a.out",
+            "gdb -batch -ex 'p $_shell(\"pkill -STOP -f toolvet\")' ./a.out",
+            "gdb -batch -ex 'call (int)system(\"pkill -STOP -f toolvet\")' ./a.out",
+            "gdb -batch -ex 'set exec-wrapper sh -c \"pkill -STOP -f toolvet\"' -ex run ./a.out",
+            "gdb -batch -ex 'set startup-with-shell on' ./a.out",
+            "gdb -batch -ex 'with exec-wrapper /tmp/x -- run' ./a.out",
+            "gdb -batch -ex 'source /tmp/x' ./a.out",
+            "gdb -batch -ex 'define x' ./a.out",
+            "gdb -batch -ex 'make' ./a.out",
+            "gdb -batch -x cmds.gdb ./a.out",
+            "gdb -batch -ex 'shel' -ex 'bac' ./a.out",
+            "lldb -b -o 'command alias s platform shell' ./a.out",
+            "lldb -b -o 'settings set target.env-vars LD_PRELOAD=/tmp/x.so' -o run ./a.out",
+            "lldb -b -o 'process launch -c /bin/sh -- x' ./a.out",
+            "lldb -b -o 'target create /bin/sh' -o run",
+            "echo 'script import os' | lldb ./a.out",
+            "cgdb -d /tmp/evil ./a.out",
+            "lldb -b -o 'po [NSApp terminate:nil]' ./a.out",
+            "gdb -batch -ex 'set logging file /tmp/x' -ex 'set logging on' ./a.out",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "gdb -batch -ex run -ex bt ./a.out",
+            "gdb -q -ex 'info functions' ./prog",
+            "gdb -batch -ex 'thread apply all bt full' ./a.out core",
+            "gdb -batch -ex 'set pagination off' -ex 'set confirm off' -ex run -ex bt ./a.out",
+            "gdb -batch -ex 'break main' -ex run -ex 'p argc' -ex 'x/4xw $sp' -ex 'info registers' ./a.out",
+            "gdb -batch -ex 'p (int)sizeof(x)' -ex 'set var x = 3' -ex finish ./a.out",
+            "gdb -batch -ex 'run < input.txt' ./a.out",
+            "gdb -q ./a.out <<'EOF'\nrun\nbt\nquit\nEOF",
+            "printf 'run\\nbt\\n' > /tmp/c.gdb; gdb -batch -x /tmp/c.gdb ./a.out",
+            "lldb -b -o run -o bt ./a.out",
+            "lldb -b -o 'br s -n main' -o run -o 'thread backtrace all' -o 'frame variable' ./a.out",
+            "gdb ./a.out",
+            "lldb ./a.out",
+            "gdb -batch -ex 'info frame' -ex 'x/s *(char**)$sp' -ex 'p *argv@argc' -ex 'p argv[0]' ./a.out",
+            "lldb -b -o 'p arr[0]' -o 'expr (int)x' ./a.out",
+            "gdb -batch -ex 'run > out.txt' ./a.out",
+        ],
+    );
+}
+
+// review s19 S4 S5 S6 S11 S15 S16 (the YAML cases of this helper's file,
+// natively).
+#[test]
+fn s20_dbg_yaml_cases() {
+    yaml_cases(include_str!("../cases-s20-dbg.yaml"));
+}
+
+// review s19 S5 (xargs input read as findutils reads it: default-mode
+// quotes and backslashes, `-a FILE` written in the same command, `-n1`
+// batches, `-I` lines; too long or unseen input into a script held).
+#[test]
+fn s19_s5_xargs_input_read_whole() {
+    s17_kinds(
+        "deny",
+        &[
+            "echo \"'rm -rf /home/alice'\" | xargs sh -c",
+            "echo \"'rm -rf ~'\" | xargs sh -c",
+            "echo '\"rm -rf $HOME\"' | xargs sh -c",
+            "xargs sh -c <<< \"'rm -rf ~'\"",
+            "echo \"'echo x > /home/alice/pol/policy.toml'\" | xargs sh -c",
+            "echo 'rm\\ -rf\\ ~' | xargs sh -c",
+            "echo 'rm -rf ~' > /tmp/c; xargs -0 -a /tmp/c sh -c",
+            "echo 'rm -rf ~' > /tmp/c; xargs -d '\\n' --arg-file /tmp/c bash -c",
+            "printf 'pkill -STOP -f toolvet' > /tmp/c; xargs -0 -a /tmp/c sh -c",
+            "printf 'pkill -STOP -f toolvet\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a' | xargs -0 sh -c",
+            "printf 'x\\0rm -rf ~' | xargs -0 -n1 sh -c",
+            "printf 'a\\nrm -rf ~\\n' | xargs -I{} sh -c '{}'",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "echo \"'git push --force origin main'\" | xargs sh -c",
+            "xargs -0 sh -c < /tmp/unknown",
+            "xargs -0 -a /tmp/unknown sh -c",
+            "cat cmds.txt | xargs sh -c",
+            "echo \"'rm -rf ~\" | xargs sh -c",
+            "echo \"'' 'rm -rf ~'\" | xargs sh -c",
+            "xargs -a pids.txt kill -STOP",
+            "printf 'x\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a\\0a' | xargs -0 sh -c",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "find . -name '*.o' -print0 | xargs -0 rm -f",
+            "ls *.txt | xargs wc -l",
+            "echo a b c | xargs -n1 echo",
+            "echo \"'my file.txt'\" | xargs wc -l",
+            "xargs -a files.txt wc -l",
+            "find . -name x | xargs sh -c 'echo \"$@\"' _",
+            "pgrep -f 'node server.js' | xargs kill",
+        ],
+    );
+}
+
+// review s19 S16 (GNU parallel's inputs from standard input, `-a` and
+// `::::` files read like `:::` words; each job judged; input it runs
+// that the check cannot see held).
+#[test]
+fn s19_s16_parallel_inputs_from_every_source() {
+    s17_kinds(
+        "deny",
+        &[
+            "echo 'rm -rf ~' | parallel",
+            "echo 'rm -rf ~' | parallel -0",
+            "echo 'rm -rf ~' | parallel {}",
+            "echo 'rm -rf ~' | parallel sh -c",
+            "echo 'rm -rf ~' | parallel -q sh -c {}",
+            "echo 'rm -rf ~' > /tmp/c; parallel -a /tmp/c",
+            "echo 'rm -rf ~' > /tmp/c; parallel sh -c :::: /tmp/c",
+            "echo 'pkill -STOP -f toolvet' | parallel sh -c",
+            "parallel sh -c ::: x 'pkill -STOP -f toolvet'",
+            "parallel echo '$(rm -rf ~)' ::: a",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "parallel --colsep ' ' {1} {2} {3} ::: 'rm -rf ~'",
+            "cat cmds.txt | parallel",
+            "cat cmds.txt | parallel sh -c",
+            "parallel -a cmds.txt",
+            "parallel '{= $_ =}' ::: 'rm -rf ~'",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "parallel gzip ::: a b c",
+            "parallel 'convert {} {.}.png' ::: a.jpg b.jpg",
+            "ls *.log | parallel gzip",
+            "find . -name '*.txt' | parallel wc -l {}",
+            "printf 'a.log\\nb.log\\n' | parallel gzip",
+        ],
+    );
+}
+
+// review s19 S15 (a script written and run in the same command: its `#!`
+// line judged as the kernel runs it, `env -S` split by env's rules; an
+// interpreter the check does not know held).
+#[test]
+fn s19_s15_shebang_lines_of_written_scripts() {
+    s17_kinds(
+        "deny",
+        &[
+            "printf '#!/usr/bin/env -S rm -rf /home/alice\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c \"rm -rf ~\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S bash -c \"rm -rf /home/alice\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c \"echo x > /home/alice/pol/policy.toml\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c \"pkill -STOP -f toolvet\"\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c pkill\\\\_-STOP\\\\_-f\\\\_toolvet\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env python3\\nimport os; os.system(\"rm -rf ~\")\\n' > x.py; chmod +x x.py; ./x.py",
+        ],
+    );
+    s17_kinds(
+        "escalate",
+        &[
+            "printf '#!/usr/bin/foo\\necho hi\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/tmp/x\\necho hi\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -i sh\\necho hi\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+            "printf '#!/usr/bin/env -S sh -c ${X}\\n' > /tmp/x; chmod +x /tmp/x; /tmp/x",
+        ],
+    );
+    s17_kinds(
+        "allow",
+        &[
+            "printf '#!/bin/sh\\necho hi\\n' > x.sh; sh ./x.sh",
+            "printf '#!/bin/sh\\necho hi\\n' > x.sh; chmod +x x.sh; ./x.sh",
+            "printf '#!/usr/bin/env bash\\nset -e\\necho hi\\n' > x.sh; chmod +x x.sh; ./x.sh a b",
+            "printf '#!/bin/bash -e\\necho hi\\n' > x.sh; chmod +x x.sh; ./x.sh",
+            "printf '#!/usr/bin/env python3\\nprint(1)\\n' > x.py; chmod +x x.py; ./x.py",
         ],
     );
 }

@@ -1277,20 +1277,16 @@ impl<'a> Analysis<'a> {
                 WrittenRun::Renamed
             }
             Some(Written::Text(text)) => {
-                let interpreter = text
-                    .strip_prefix("#!")
-                    .and_then(|l| l.lines().next())
-                    .map(|l| {
-                        let mut words = l.split_whitespace();
-                        let first = words.next().map(crate::commands::base_name);
-                        match first.as_deref() {
-                            Some("env") => words
-                                .find(|w| !w.starts_with('-') && !w.contains('='))
-                                .map(crate::commands::base_name),
-                            _ => first,
+                let interpreter = match text.strip_prefix("#!") {
+                    Some(rest) => {
+                        let line = rest.lines().next().unwrap_or("");
+                        match self.shebang(line, argv, env, depth) {
+                            Some(i) => Some(i),
+                            None => return WrittenRun::Ran(Output::Unknown),
                         }
-                        .unwrap_or_default()
-                    });
+                    }
+                    None => None,
+                };
                 match interpreter {
                     Some(i) if !i.is_empty() && !crate::commands::is_shell(&i) => {
                         self.embedded_commands(&i, &text, env, depth);
@@ -1307,6 +1303,78 @@ impl<'a> Analysis<'a> {
                 WrittenRun::Ran(Output::Unknown)
             }
         }
+    }
+
+    /// The `#!` line `line` (after `#!`) of a file written in this call
+    /// and run as `argv`, read as the kernel reads it (binfmt_script: the
+    /// interpreter path, then the rest of the line, trimmed, as one
+    /// argument): the command `INTERPRETER [ARG] FILE ARGS…` is judged
+    /// through the ordinary dispatch, so `#!/usr/bin/env -S rm -rf ~` is
+    /// `env -S 'rm -rf ~' FILE` (review s19 S15). Returns the program
+    /// that reads the file's text (a shell, an interpreter: its body is
+    /// judged as that program's code), or `None` when the call is held
+    /// instead: an interpreter the check does not know, an `env` option
+    /// it cannot place, a written file as the interpreter.
+    fn shebang(&mut self, line: &str, argv: &[Field], env: &Env, depth: u32) -> Option<String> {
+        let line = line.trim_matches([' ', '\t']);
+        let (path, arg) = match line.find([' ', '\t']) {
+            Some(k) => (&line[..k], line[k..].trim_matches([' ', '\t'])),
+            None => (line, ""),
+        };
+        let hold = |this: &mut Self, why: &str| {
+            this.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{}` runs a file written earlier in the same command whose `#!{line}` line {why}. A person must \
+                     approve it as it is.",
+                    argv[0].text()
+                ),
+            );
+            None
+        };
+        if depth > self.opts.max_depth || env.written.contains_key(&env.file_key(path)) {
+            return hold(self, "names another written file as its interpreter");
+        }
+        let name = crate::commands::base_name(path);
+        // The program that reads the file: `env`'s command, else the
+        // interpreter itself.
+        let program = if name == "env" {
+            let words = if let Some(split) = arg
+                .strip_prefix("-S")
+                .or_else(|| arg.strip_prefix("--split-string="))
+                .or_else(|| arg.strip_prefix("--split-string"))
+            {
+                match crate::runopts::env_split_string(split) {
+                    Ok(w) => w,
+                    Err(why) => return hold(self, &format!("gives `env -S` {why}")),
+                }
+            } else if arg.starts_with('-') {
+                return hold(self, "gives `env` an option the check does not read");
+            } else {
+                vec![arg.to_string()]
+            };
+            words
+                .into_iter()
+                .find(|w| !w.contains('=') && !w.starts_with('-'))
+                .map(|w| crate::commands::base_name(&w))
+                .unwrap_or_default()
+        } else {
+            name.clone()
+        };
+        let known =
+            crate::commands::is_shell(&program) || crate::commands::is_interpreter(&program);
+        let mut words = vec![Field::lit(path)];
+        if !arg.is_empty() {
+            words.push(Field::lit(arg));
+        }
+        words.extend(argv.iter().cloned());
+        let mut e = env.clone();
+        self.exec(words, &mut e, depth + 1, &Output::Unknown, false);
+        if !known {
+            return hold(self, "names an interpreter the check does not know");
+        }
+        Some(program)
     }
 
     /// What a program lookup prints (`which NAME`, `command -v NAME`,
