@@ -398,6 +398,17 @@ fn hashed(mut argv: Vec<Field>, env: &Env) -> Vec<Field> {
     argv
 }
 
+/// How a command was reached, for [`Analysis::dispatch`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Reached {
+    /// Its operands came from `xargs` (or another reader of standard
+    /// input), so they are not all in the text.
+    via_xargs: bool,
+    /// The command, or a wrapper around it, is in the settings'
+    /// `allow_commands`: its own rules are skipped, the rules that read
+    /// what it runs still apply.
+    allowed: bool,
+}
 impl Analysis<'_> {
     /// Run one simple command: user patterns, wrappers, then the rules of
     /// the command found. Returns what it writes to standard output.
@@ -851,7 +862,14 @@ impl Analysis<'_> {
         }
         let name = base_name(&argv[0].text());
         let args = argv[1..].to_vec();
-        self.dispatch(&name, &args, env, depth, stdin, via_xargs, allowed)
+        self.dispatch(
+            &name,
+            &args,
+            env,
+            depth,
+            stdin,
+            Reached { via_xargs, allowed },
+        )
     }
 
     /// Apply `deny_patterns`, `escalate_patterns` and `allow_commands` to a
@@ -1343,10 +1361,9 @@ impl Analysis<'_> {
         depth: u32,
         stdin: &Output,
     ) {
-        self.dispatch(name, args, env, depth + 1, stdin, false, false);
+        self.dispatch(name, args, env, depth + 1, stdin, Reached::default());
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn dispatch(
         &mut self,
         name: &str,
@@ -1354,9 +1371,9 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
         stdin: &Output,
-        via_xargs: bool,
-        allowed: bool,
+        reached: Reached,
     ) -> Output {
+        let Reached { via_xargs, allowed } = reached;
         let own_rules = !allowed;
         if own_rules {
             self.url_credentials(name, args);

@@ -338,6 +338,25 @@ pub struct Analysis<'a> {
     pub(crate) unnarrowed_listing: bool,
 }
 
+/// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
+#[derive(Debug, Clone, Copy)]
+struct Splitting {
+    /// Inside double quotes.
+    quoted: bool,
+    /// The word is not split into fields
+    /// ([`Analysis::expand_word_unsplit`]: assignment values and the like).
+    no_split: bool,
+}
+
+/// How a parameter expansion's value becomes fields
+/// ([`Analysis::parameter`]).
+#[derive(Debug, Clone, Copy)]
+struct Fielding<'a> {
+    /// Inside double quotes: the value stays one field.
+    quoted: bool,
+    /// The field separators in force (empty: no splitting).
+    ifs: &'a str,
+}
 impl<'a> Analysis<'a> {
     /// A fresh analysis. `cwd` must be absolute to be used.
     pub fn new(opts: &'a Options, cwd: Option<&str>, home: Option<&str>) -> (Self, Env) {
@@ -1985,7 +2004,17 @@ impl<'a> Analysis<'a> {
                 if no_split {
                     b.lit("", true);
                 }
-                self.expand_pieces_split(&pieces, raw, false, &mut b, env, depth, no_split);
+                self.expand_pieces_split(
+                    &pieces,
+                    raw,
+                    &mut b,
+                    env,
+                    depth,
+                    Splitting {
+                        quoted: false,
+                        no_split,
+                    },
+                );
                 b.finish()
             }
             Err(_) => vec![dyn_field(raw)],
@@ -2001,20 +2030,29 @@ impl<'a> Analysis<'a> {
         env: &mut Env,
         depth: u32,
     ) {
-        self.expand_pieces_split(pieces, src, quoted, b, env, depth, false);
+        self.expand_pieces_split(
+            pieces,
+            src,
+            b,
+            env,
+            depth,
+            Splitting {
+                quoted,
+                no_split: false,
+            },
+        );
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn expand_pieces_split(
         &mut self,
         pieces: &[WordPieceWithSource],
         src: &str,
-        quoted: bool,
         b: &mut FieldBuilder,
         env: &mut Env,
         depth: u32,
-        no_split: bool,
+        splitting: Splitting,
     ) {
+        let Splitting { quoted, no_split } = splitting;
         let ifs = if no_split { String::new() } else { env.ifs() };
         for p in pieces {
             if self.done() {
@@ -2028,7 +2066,17 @@ impl<'a> Analysis<'a> {
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     b.lit("", true);
-                    self.expand_pieces_split(inner, src, true, b, env, depth, no_split);
+                    self.expand_pieces_split(
+                        inner,
+                        src,
+                        b,
+                        env,
+                        depth,
+                        Splitting {
+                            quoted: true,
+                            no_split,
+                        },
+                    );
                 }
                 WordPiece::EscapeSequence(s) => {
                     let c = s.strip_prefix('\\').unwrap_or(s);
@@ -2049,7 +2097,7 @@ impl<'a> Analysis<'a> {
                     _ => b.seg(dyn_seg(raw)),
                 },
                 WordPiece::ParameterExpansion(expr) => {
-                    self.parameter(expr, raw, quoted, b, env, depth, &ifs);
+                    self.parameter(expr, raw, b, env, depth, Fielding { quoted, ifs: &ifs });
                 }
                 WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
                     let mut sub = env.clone();
@@ -2074,17 +2122,16 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn parameter(
         &mut self,
         expr: &ParameterExpr,
         raw: &str,
-        quoted: bool,
         b: &mut FieldBuilder,
         env: &mut Env,
         depth: u32,
-        ifs: &str,
+        fielding: Fielding<'_>,
     ) {
+        let Fielding { quoted, ifs } = fielding;
         use ParameterExpr as P;
         // toolvet's own tokens and keys, expanded anywhere (review s12
         // L2); a value the command set itself is not a read.
