@@ -10,12 +10,12 @@
 //! New requests made by *this* server go to the webhook (so with several
 //! replicas each request is announced once, by the replica that made it).
 
-use crate::postgres::LedgerNotice;
 use crate::state::AppState;
 use crate::webhook::Webhook;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use toolvet::{ApprovalEvent, Approvals};
+use toolvet_postgres::LedgerNotice;
 
 /// What `/v1/approvals/events` sends.
 #[derive(Debug, Clone)]

@@ -28,7 +28,6 @@ mod error;
 mod events;
 mod listener;
 pub mod metrics;
-pub mod postgres;
 mod redact;
 mod reload;
 mod routes;
@@ -40,9 +39,9 @@ mod webhook;
 
 pub use error::ApiError;
 pub use listener::Listen;
-pub use postgres::{PostgresLedger, PostgresProvider};
 pub use redact::SecretsRedactor;
 pub use settings::ServeSettings;
+pub use toolvet_postgres::{PostgresLedger, PostgresProvider};
 
 use anyhow::Context as _;
 use arc_swap::ArcSwap;

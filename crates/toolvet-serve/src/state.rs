@@ -5,7 +5,6 @@ use crate::auth::{Role, Tokens};
 use crate::error::ApiError;
 use crate::events::StreamEvent;
 use crate::metrics::Metrics;
-use crate::postgres::PostgresProvider;
 use crate::settings::ServeSettings;
 use arc_swap::ArcSwap;
 use axum::http::{HeaderMap, header};
@@ -14,6 +13,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, watch};
 use toolvet::{Host, LedgerLocation, Policy};
+use toolvet_postgres::PostgresProvider;
 
 /// What the server takes from the policy in force; swapped on reload.
 #[derive(Debug)]

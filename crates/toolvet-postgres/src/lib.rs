@@ -1,5 +1,7 @@
-//! The Postgres approval ledger: one database shared by every replica of
-//! `toolvet serve` (`[approvals] ledger = "postgres://…"`).
+//! The Postgres approval ledger: one database shared by every toolvet
+//! front end and every replica of `toolvet serve` (`[approvals] ledger =
+//! "postgres://…"`). Front ends get it through [`PostgresProvider`], a
+//! [`toolvet::LedgerProvider`] given to [`toolvet::Host::load_with`].
 //!
 //! Each [`Ledger`] operation is one transaction or one conditional
 //! `UPDATE … RETURNING`, so the ledger's rules hold across replicas: of
