@@ -2155,3 +2155,39 @@ fn an_approved_resume_is_not_counted_twice_while_it_is_vetted() {
         third.stdout
     );
 }
+
+/// Issue #30: a hook loads the policy as `toolvet check` does (the
+/// front ends' one preset), so `decision_log_arguments` is accepted and
+/// the log keeps the arguments with the credentials redacted, where the
+/// hooks used to refuse the policy.
+#[test]
+fn a_hook_keeps_arguments_in_the_decision_log_with_credentials_redacted() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = example_policy(dir.path(), "");
+    let text = std::fs::read_to_string(&policy).unwrap();
+    std::fs::write(
+        &policy,
+        text.replacen("[host]\n", "[host]\ndecision_log_arguments = true\n", 1),
+    )
+    .unwrap();
+    let token = "ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E";
+    let ran = hook(
+        "claude-code",
+        &policy,
+        &shell("claude-code", &format!("GITHUB_TOKEN={token} cargo test")),
+        &[],
+        &[],
+    );
+    // Allowed or refused (secrets-guard may refuse a token in a
+    // command), the call is vetted and recorded.
+    assert!(matches!(ran.code, 0 | 2), "{} {}", ran.stdout, ran.stderr);
+    let log = std::fs::read_to_string(dir.path().join("decisions.jsonl")).unwrap();
+    let record: Value = log
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .rfind(|r| r.get("arguments").is_some())
+        .unwrap_or_else(|| panic!("no record keeps its arguments: {log}"));
+    let command = record["arguments"]["command"].as_str().unwrap();
+    assert!(command.starts_with("[redacted: secrets."), "{record}");
+    assert!(!log.contains("R4nd0mT0k3n"), "{log}");
+}

@@ -101,7 +101,7 @@ pub struct DecideArgs {
 async fn open(policy: &Path) -> anyhow::Result<Approvals> {
     let parsed = Policy::from_file(policy)?;
     // The server's provider, so a Postgres ledger works here too.
-    let provider = toolvet_serve::ledger_provider();
+    let provider = toolvet_preset::ledger_provider();
     Approvals::open_with(&parsed, Some(&*provider))
         .await?
         .ok_or_else(|| {

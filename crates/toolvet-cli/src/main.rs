@@ -353,7 +353,7 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
     // Postgres ledgers and redacted decision records, as the server has.
     let options = toolvet::LoadOptions {
         observer: progress::observer(),
-        ..toolvet_serve::load_options(toolvet_serve::ledger_provider())
+        ..toolvet_preset::options()
     };
     let policy = Policy::from_file(config)?;
     one_shot_pool(&policy);

@@ -45,7 +45,7 @@ pub async fn run(args: McpArgs) -> anyhow::Result<u8> {
     let config = McpConfig::from_policy(&policy)?;
     let options = toolvet::LoadOptions {
         observer: crate::progress::observer(),
-        ..toolvet_serve::load_options(toolvet_serve::ledger_provider())
+        ..toolvet_preset::options()
     };
     let host = Host::load_with(policy, options).await?;
     if let (Some(url), Some(listen)) = (args.upstream, args.listen) {

@@ -21,11 +21,12 @@ pub fn observer() -> Option<Arc<dyn LoadObserver>> {
     Some(Arc::new(Progress::new(on_terminal)))
 }
 
-/// [`toolvet::LoadOptions`] with [`observer`] and nothing else.
+/// The preset every front end loads with ([`toolvet_preset::options`]),
+/// with [`observer`].
 pub fn load_options() -> toolvet::LoadOptions {
     toolvet::LoadOptions {
         observer: observer(),
-        ..toolvet::LoadOptions::default()
+        ..toolvet_preset::options()
     }
 }
 

@@ -232,7 +232,7 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         preinitialize_reused: true,
         extra_state_paths: own_state,
         extra_secret_paths: vec![state_dir.join(KEY_FILE)],
-        ..toolvet::LoadOptions::default()
+        ..toolvet_preset::options()
     };
     let host = Host::load_with(policy, options)
         .await

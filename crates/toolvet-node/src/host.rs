@@ -51,7 +51,7 @@ pub async fn load_toml(
         Ok(policy) => policy,
         Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
     };
-    match toolvet::Host::load(policy).await {
+    match toolvet::Host::load_with(policy, toolvet_preset::options()).await {
         Ok(host) => Either::A(NativeHost::guarded(host)),
         Err(e) => Either::B(load_error(&e)),
     }

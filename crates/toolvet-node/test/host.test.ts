@@ -2,6 +2,8 @@
 // round trip, errors, and what runs on (or off) the JavaScript thread.
 
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ApprovalError, ConfigError, Host, LoadError, RULES, ToolvetError } from '@toolvet/node';
@@ -139,6 +141,36 @@ test('fromToml resolves relative paths against baseDir and reports the policy', 
   assert.equal(host.generation, 1);
   assert.deepEqual(host.checks().map((c) => c.name), ['tools']);
   assert.ok(dir);
+});
+
+test('the policy means what it means in the CLI: decision_log_arguments keeps arguments, credentials redacted', async () => {
+  // Issue #30: the same file `toolvet check` accepts, loaded through the
+  // same preset (the secrets-guard redactor).
+  const dir = mkdtempSync(join(tmpdir(), 'toolvet-node-log-'));
+  const log = join(dir, 'decisions.jsonl');
+  const host = await Host.fromToml(
+    `[host]\ndecision_log = "${log}"\ndecision_log_arguments = true\n` +
+      `[[check]]\nname = "t"\nplugin = "${component('plugins/tool_policy.wasm')}"\n`,
+    dir,
+  );
+  const token = 'ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E';
+  const v = await host.check({ name: 'read_file', arguments: { path: 'notes.txt', token } });
+  assert.equal(v.decision, 'allow');
+  // The log's writer thread writes behind the verdict.
+  const deadline = Date.now() + 10_000;
+  while (!(existsSync(log) && readFileSync(log, 'utf8').includes('notes.txt')) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const text = readFileSync(log, 'utf8');
+  const kept = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { arguments?: Record<string, string> })
+    .filter((r) => r.arguments)
+    .map((r) => r.arguments);
+  assert.equal(kept.at(-1)?.path, 'notes.txt');
+  assert.match(kept.at(-1)?.token ?? '', /^\[redacted: secrets\./);
+  assert.ok(!text.includes('R4nd0mT0k3n'));
 });
 
 test('a call that cannot be vetted is a deny, never an error', async () => {

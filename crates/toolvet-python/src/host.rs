@@ -52,7 +52,9 @@ fn vet(host: &toolvet::Host, request: toolvet::CallRequest) -> toolvet::Verdict 
 }
 
 fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
-    let loaded = py.detach(|| unwinding(|| toolvet::block_on(toolvet::Host::load(policy))));
+    let loaded = py.detach(|| {
+        unwinding(|| toolvet::block_on(toolvet::Host::load_with(policy, toolvet_preset::options())))
+    });
     match loaded {
         Ok(Ok(inner)) => {
             // This host runs in the agent's process, as its user: the

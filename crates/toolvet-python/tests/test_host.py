@@ -191,6 +191,29 @@ def test_host_introspection(shared_host):
     assert toolvet.__version__ and toolvet.CONTRACT_VERSION
 
 
+TOKEN = "ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E"
+
+
+def test_the_policy_means_what_it_means_in_the_cli_decision_log_arguments(tmp_path):
+    # The same file `toolvet check` accepts (issue #30): with
+    # `decision_log_arguments` the log keeps the arguments, with the
+    # credentials the secrets-guard detectors find redacted.
+    log = tmp_path / "decisions.jsonl"
+    host = toolvet.Host.from_toml(
+        f'[host]\ndecision_log = "{log}"\ndecision_log_arguments = true\n'
+        f'[[check]]\nname = "t"\nplugin = "{PLUGINS / "tool_policy.wasm"}"\n',
+        base_dir=str(tmp_path),
+    )
+    v = host.check({"name": "read_file", "arguments": {"path": "notes.txt", "token": TOKEN}})
+    assert v.decision == "allow"
+    host.flush_decision_log()
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    kept = [r["arguments"] for r in records if "arguments" in r]
+    assert kept and kept[-1]["path"] == "notes.txt", records
+    assert kept[-1]["token"].startswith("[redacted: secrets."), kept
+    assert "R4nd0mT0k3n" not in log.read_text()
+
+
 def test_no_approvals_table(tmp_path):
     host = toolvet.Host.from_toml(f'[[check]]\nname = "t"\nplugin = "{PLUGINS / "tool_policy.wasm"}"\n[check.settings]\napprove = ["deploy"]\n', base_dir=str(tmp_path))
     assert host.approvals is None

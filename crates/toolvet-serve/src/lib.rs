@@ -39,7 +39,6 @@ mod webhook;
 
 pub use error::ApiError;
 pub use listener::Listen;
-pub use redact::SecretsRedactor;
 pub use settings::ServeSettings;
 pub use toolvet_postgres::{PostgresLedger, PostgresProvider};
 
@@ -117,23 +116,6 @@ impl ServerHandle {
     }
 }
 
-/// The Postgres provider every toolvet front end shares, so the CLI's
-/// `toolvet approvals` reaches the same ledgers as the server.
-pub fn ledger_provider() -> Arc<PostgresProvider> {
-    Arc::new(PostgresProvider::new())
-}
-
-/// What toolvet's own programs load policies with: Postgres ledgers from
-/// `provider`, and decision records redacted with the secrets-guard
-/// detectors.
-pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
-    LoadOptions {
-        ledger_provider: Some(provider),
-        redactor: Some(Arc::new(SecretsRedactor::new())),
-        ..LoadOptions::default()
-    }
-}
-
 impl Server {
     /// Load the policy (with Postgres ledgers available), check the
     /// `[serve]` table and tokens, and bind the listener.
@@ -157,12 +139,12 @@ impl Server {
     ) -> anyhow::Result<Server> {
         let policy = Policy::from_file(&options.config)?;
         let current = Current::of(&policy).map_err(anyhow::Error::msg)?;
-        let provider = ledger_provider();
+        let provider = toolvet_preset::ledger_provider();
         let host = Host::load_with(
             policy,
             LoadOptions {
                 observer,
-                ..load_options(provider.clone())
+                ..toolvet_preset::load_options(provider.clone())
             },
         )
         .await?;

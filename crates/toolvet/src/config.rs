@@ -396,7 +396,7 @@ pub enum KeySource {
 ///
 /// ```toml
 /// [approvals]
-/// ledger = "state/approvals.db"     # SQLite file; or "memory"; or postgres://… (toolvet serve)
+/// ledger = "state/approvals.db"     # SQLite file; or "memory"; or postgres://… (toolvet-preset)
 /// key_file = "state/approvals.key"  # or key_env = "TOOLVET_APPROVAL_KEY"
 /// ttl_s = 3600                      # how long a request waits for a person
 /// ```

@@ -266,7 +266,9 @@ impl DecisionLog {
         if host.decision_log_arguments && host.decision_log_redact.is_empty() && redactor.is_none()
         {
             return Err(failed(std::io::Error::other(
-                "`decision_log_arguments = true` needs secrets redacted: list the argument keys                  to redact in `decision_log_redact`, or run a program that redacts (toolvet                  check, toolvet serve)",
+                "`decision_log_arguments = true` needs secrets redacted: list the argument keys \
+                 to redact in `decision_log_redact`, or load the policy with a redactor \
+                 (toolvet_preset::options, as every toolvet front end does)",
             )));
         }
         let recording = Recording {
