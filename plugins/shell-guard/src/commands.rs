@@ -790,6 +790,14 @@ impl Analysis<'_> {
                 "parallel" => match self.parallel(args, env, depth, stdin) {
                     Parallel::FromInput(cmd) => {
                         via_xargs = true;
+                        // Inputs from files or `:::` words are not the
+                        // pipe's lookup (review s21 U9).
+                        if args.iter().any(|a| {
+                            let t = a.text();
+                            t.starts_with(":::") || t.starts_with("-a") || t.starts_with("--a")
+                        }) {
+                            self.pid_in = None;
+                        }
                         Some(cmd)
                     }
                     Parallel::Done => return Output::Unknown,
@@ -797,6 +805,11 @@ impl Analysis<'_> {
                 "xargs" => {
                     via_xargs = true;
                     let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
+                    // `xargs -a FILE` reads FILE, not the pipe's lookup
+                    // (review s21 U9).
+                    if p.has("arg-file") {
+                        self.pid_in = None;
+                    }
                     self.xargs_input_as_code(&p, &args[p.end..]);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);

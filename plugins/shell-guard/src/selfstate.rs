@@ -584,9 +584,312 @@ fn lists_processes(name: &str, texts: &[String]) -> bool {
     ) || texts.iter().any(|t| process_file(t))
 }
 
+/// What a process lookup's output carries, line by line, as it flows
+/// through a pipe (review s21 U9): the column each line's pid is in (`0`:
+/// the line is the pid alone, as `pgrep`, `pidof`, `lsof -t`, `ps -o
+/// pid=` print it; `k`: the `k`th blank-separated field, as in `ps -ef`,
+/// `ps aux`, `pgrep -l`), and whether the lookup (or a filter after it)
+/// selects some processes by a selection the check reads
+/// ([`listing_selects`], [`filter_narrows`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PidFlow {
+    col: usize,
+    narrow: bool,
+}
+
+impl PidFlow {
+    /// Whether the output is only pids a proven-narrow lookup printed:
+    /// what a signal may be sent to (`kill $(pgrep -f uvicorn)`, `lsof
+    /// -ti:8080 | xargs kill`).
+    pub(crate) fn proven(self) -> bool {
+        self.col == 0 && self.narrow
+    }
+}
+
+/// ps output columns that print one blank-free word (ps(1) "STANDARD
+/// FORMAT SPECIFIERS"); a column before `pid` outside this list
+/// (`args`, `comm`, `lstart`, a label) may hold blanks, so the pid's
+/// field number is not known.
+const PS_WORD_COLUMNS: &[&str] = &[
+    "pid",
+    "ppid",
+    "pgid",
+    "pgrp",
+    "sid",
+    "sess",
+    "tpgid",
+    "uid",
+    "euid",
+    "ruid",
+    "user",
+    "euser",
+    "ruser",
+    "uname",
+    "tty",
+    "tt",
+    "tname",
+    "stat",
+    "s",
+    "state",
+    "time",
+    "cputime",
+    "etime",
+    "etimes",
+    "stime",
+    "start",
+    "start_time",
+    "%cpu",
+    "pcpu",
+    "%mem",
+    "pmem",
+    "vsz",
+    "vsize",
+    "rss",
+    "rssize",
+    "ni",
+    "nice",
+    "pri",
+    "c",
+    "lwp",
+    "nlwp",
+    "psr",
+    "f",
+    "flags",
+    "sz",
+    "cls",
+    "policy",
+    "rtprio",
+];
+
+/// The column a listing prints each process's pid in ([`PidFlow`]), or
+/// `None` when the check cannot tell (a format it does not model, a
+/// count, a delimiter): `pgrep` (`-l`/`-a`: the first field), `pidof`,
+/// `lsof -t` (without `-t`: the second field), `fuser`, `ps` with `-o`
+/// columns (`pid=` alone: the line; otherwise the position of `pid`
+/// after one-word columns), `ps -f`/`-ef`/`aux` (the second field) and
+/// ps's default format (the first).
+fn listing_pid_column(name: &str, args: &[Field]) -> Option<usize> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    match name {
+        "pgrep" => {
+            let p = getopt::parse(&PGREP, &without_procps_signal(args));
+            if !p.problems.is_empty() || p.has("count") || p.has("delimiter") {
+                None
+            } else if p.has("list-name") || p.has("list-full") {
+                Some(1)
+            } else {
+                Some(0)
+            }
+        }
+        "pidof" => (!texts.iter().any(|t| t.starts_with("-d"))).then_some(0),
+        "fuser" => Some(0),
+        "lsof" => {
+            let terse = texts.iter().any(|t| {
+                t.strip_prefix('-')
+                    .filter(|l| !l.starts_with('-'))
+                    .is_some_and(|l| {
+                        l.chars()
+                            .take_while(|c| !"ipcsuagdDrFT".contains(*c))
+                            .any(|c| c == 't')
+                    })
+            });
+            Some(if terse { 0 } else { 2 })
+        }
+        "ps" => ps_pid_column(args, &texts),
+        _ => None,
+    }
+}
+
+/// [`listing_pid_column`] for `ps`.
+fn ps_pid_column(args: &[Field], texts: &[String]) -> Option<usize> {
+    let mut formats = Vec::new();
+    let mut letters = String::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if args[i].is_dynamic() {
+            return None;
+        }
+        i += 1;
+        match t.as_str() {
+            "-o" | "o" | "--format" | "-O" | "O" | "--sort" | "k" | "-k" => {
+                if matches!(t.as_str(), "-O" | "O") {
+                    return None;
+                }
+                if !matches!(t.as_str(), "--sort" | "k" | "-k") {
+                    formats.push(texts.get(i)?.clone());
+                }
+                if args.get(i).is_some_and(Field::is_dynamic) {
+                    return None;
+                }
+                i += 1;
+            }
+            _ if t.starts_with("--format=") => formats.push(t["--format=".len()..].to_string()),
+            _ if t.starts_with("--") => {}
+            // A cluster ending in `o`/`O` and its value (`-eo pid,args`,
+            // `-opid=`).
+            _ if t.starts_with('-') => match t[1..].find(['o', 'O']) {
+                Some(k) => {
+                    let flags = &t[1..1 + k];
+                    if t[1 + k..].starts_with('O') {
+                        return None;
+                    }
+                    letters.push_str(flags);
+                    let joined = &t[2 + k..];
+                    if joined.is_empty() {
+                        if args.get(i).is_none_or(Field::is_dynamic) {
+                            return None;
+                        }
+                        formats.push(texts[i].clone());
+                        i += 1;
+                    } else {
+                        formats.push(joined.to_string());
+                    }
+                }
+                None => letters.push_str(&t[1..]),
+            },
+            // BSD options come first, without a dash (`ps aux`).
+            _ if i == 1 && t.chars().all(|c| c.is_ascii_alphabetic()) => {
+                letters.push_str(t);
+                if t.contains('u') {
+                    letters.push('U');
+                }
+            }
+            _ => {}
+        }
+    }
+    if !formats.is_empty() {
+        let columns: Vec<String> = formats
+            .iter()
+            .flat_map(|f| {
+                f.split([',', ' '])
+                    .filter(|c| !c.is_empty())
+                    .map(|c| c.split('=').next().unwrap_or("").to_ascii_lowercase())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let at = columns.iter().position(|c| c == "pid")?;
+        if columns.len() == 1 {
+            return Some(0);
+        }
+        return columns[..at]
+            .iter()
+            .all(|c| PS_WORD_COLUMNS.contains(&c.as_str()))
+            .then_some(at + 1);
+    }
+    // Formats that move the pid or put a label first.
+    if letters.contains(['l', 'j', 'v', 's', 'X', 'Z', 'M', 'y', 'o', 'O']) {
+        return None;
+    }
+    if letters.contains(['f', 'F', 'U']) {
+        return Some(2);
+    }
+    Some(1)
+}
+
+/// What a stage reading a lookup's output (`flow`) writes: a filter that
+/// keeps whole lines the check reads ([`filter_narrows`], also `grep -v`
+/// of one pattern, which only drops lines), `awk` printing the pid field
+/// alone (`{print $2}` of `ps aux`, after a condition [`filter_narrows`]
+/// reads), `head`/`tail -n N`, `sort -n`/`-r`/`-u`, `uniq`, `tac` and
+/// `cat` of their input. Anything else (`sed s/…/`, `awk '{print -1}'`,
+/// `tr`, `cut`, `xargs echo`) prints what the check does not model: no
+/// longer a lookup's pids (review s21 U9).
+fn keeps_pids(name: &str, args: &[Field], flow: PidFlow) -> Option<PidFlow> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    if args.iter().any(Field::is_dynamic) {
+        return None;
+    }
+    let narrowed = PidFlow {
+        col: flow.col,
+        narrow: true,
+    };
+    match name {
+        "grep" | "egrep" | "fgrep" => {
+            if filter_narrows(name, args) {
+                return Some(narrowed);
+            }
+            let inverted: Vec<Field> = args.iter().filter(|a| a.text() != "-v").cloned().collect();
+            (inverted.len() + 1 == args.len() && filter_narrows(name, &inverted)).then_some(flow)
+        }
+        "sed" => filter_narrows(name, args).then_some(narrowed),
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            let [program] = texts.as_slice() else {
+                return None;
+            };
+            let program = program.trim();
+            let (condition, action) = match program.find('{') {
+                Some(k) => (program[..k].trim(), program[k..].trim()),
+                None => (program, ""),
+            };
+            let printed = action
+                .strip_prefix('{')
+                .and_then(|a| a.strip_suffix('}'))
+                .map(|a| a.trim().trim_end_matches(';').trim())
+                .and_then(|a| a.strip_prefix("print"))
+                .map(str::trim);
+            let col = match (action.is_empty(), printed) {
+                (true, _) | (false, Some("" | "$0")) => flow.col,
+                (false, Some(field)) => {
+                    let k: usize = field.strip_prefix('$')?.parse().ok()?;
+                    if k == flow.col.max(1) { 0 } else { return None }
+                }
+                (false, None) => return None,
+            };
+            if condition.is_empty() {
+                Some(PidFlow { col, ..flow })
+            } else {
+                awk_program_narrows(condition).then_some(PidFlow { col, narrow: true })
+            }
+        }
+        "head" | "tail" => {
+            let count = |t: &str| {
+                let t = t.strip_prefix('+').unwrap_or(t);
+                !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+            };
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                i += 1;
+                let ok = match t.as_str() {
+                    "-n" | "--lines" => {
+                        texts.get(i).is_some_and(|v| count(v)) && {
+                            i += 1;
+                            true
+                        }
+                    }
+                    "-q" | "--quiet" | "--silent" => true,
+                    _ => t
+                        .strip_prefix("--lines=")
+                        .or_else(|| t.strip_prefix("-n"))
+                        .or_else(|| t.strip_prefix('-'))
+                        .is_some_and(count),
+                };
+                if !ok {
+                    return None;
+                }
+            }
+            Some(flow)
+        }
+        "sort" => texts
+            .iter()
+            .all(|t| {
+                t.len() > 1
+                    && t.strip_prefix('-')
+                        .is_some_and(|l| l.chars().all(|c| "nrugh".contains(c)))
+            })
+            .then_some(flow),
+        "uniq" | "tac" | "cat" => texts.iter().all(|t| t == "-").then_some(flow),
+        _ => None,
+    }
+}
+
 /// What pids from a process listing no filter narrowed may be.
 const UNNARROWED: &str = "pids from a process listing that no filter the check reads narrows (every process, or \
                           those a program the check does not read picks: toolvet's hooks among them)";
+
+/// What pids `xargs kill` (`parallel kill`) reads may be when its input
+/// is not a proven-narrow lookup's ([`PidFlow::proven`]).
+const INPUT_PIDS: &str = "the pids `xargs` reads, which are not the output of a narrow process lookup (`seq`, a \
+                          file, a computed value: -1 or every pid)";
 
 /// Whether a process listing selects some processes by a pattern, name,
 /// pid or file the check reads (`pgrep node`, `pidof x`, `ps -C x`, `ps -p
@@ -2026,6 +2329,16 @@ impl Analysis<'_> {
         } else if self.process_listing && filter_narrows(name, args) {
             self.unnarrowed_listing = false;
         }
+        // What this stage writes, for a signal sender reading it
+        // (review s21 U9).
+        self.pid_out = if lists_processes(name, &texts) {
+            listing_pid_column(name, args).map(|col| PidFlow {
+                col,
+                narrow: listing_selects(name, args),
+            })
+        } else {
+            self.pid_in.and_then(|flow| keeps_pids(name, args, flow))
+        };
         // A process listing turned into text a shell reads on its
         // standard input (`ps … | sed 's/^/kill -STOP /' | sh`): its
         // signals are generated, not read (review s19 S8).
@@ -2158,9 +2471,14 @@ impl Analysis<'_> {
                 _ => signal = true,
             }
         }
+        // A pid reaching the hooks outranks one only held.
+        let mut held = None;
         for a in &operands {
             match self.signalled_pid(a) {
                 Target::None => {}
+                Target::Unknown(w) => {
+                    held.get_or_insert(Target::Unknown(w));
+                }
                 t => return t,
             }
         }
@@ -2169,6 +2487,12 @@ impl Analysis<'_> {
         }
         if via_xargs && self.unnarrowed_listing {
             return Target::Toolvet(UNNARROWED.into());
+        }
+        if let Some(t) = held {
+            return t;
+        }
+        if via_xargs && !self.pid_in.is_some_and(PidFlow::proven) {
+            return Target::Unknown(INPUT_PIDS.into());
         }
         Target::None
     }
@@ -2276,8 +2600,11 @@ impl Analysis<'_> {
                     "the sender's whole process group (`{t}`, the pid 0), the agent's and toolvet's hooks"
                 ));
             }
-            // A process group given by number (`kill -TERM -4321`), as a
-            // literal pid, is not judged.
+            Some(1) => {
+                return Target::Unknown(format!("the pid `{t}` (init, or the session's manager)"));
+            }
+            // A literal pid, or a process group given by number (`kill
+            // -TERM -4321`), is not judged.
             Some(_) => return Target::None,
             None => {}
         }
@@ -2290,8 +2617,38 @@ impl Analysis<'_> {
             Target::None if a.is_dynamic() && t.trim_start().starts_with('-') => {
                 Target::Unknown(format!("the process group `{t}`, only known at run time"))
             }
+            Target::None if !self.proven_pid(a) => Target::Unknown(format!(
+                "the pid `{t}`, which is not a literal pid, `$!` or a narrow process lookup's output (a value \
+                 computed at run time may be -1: every process)"
+            )),
             target => target,
         }
+    }
+
+    /// Whether pid operand `a` is proven to name some processes only
+    /// (review s21 U9, U15): a literal job (`%1`, `%+`), or made only of
+    /// `$!` (a variable assigned from it expands to it) and substitutions
+    /// whose whole output is the pids a proven-narrow lookup prints
+    /// ([`Analysis::narrow_lookups`]). A number the check read is judged
+    /// before. Any other word — text a program computes (`$(seq …)`,
+    /// `$(expr 0 - 1)`, `$(printf %d -1)`), a variable the command did not
+    /// assign from `$!` (`$pid`, `declare -i`, `${X:--1}`, `printf -v`,
+    /// `read`, `mapfile`), a name (util-linux `kill NAME` signals every
+    /// process of that name) — is not proven.
+    fn proven_pid(&self, a: &Field) -> bool {
+        if let Some(t) = a.static_text() {
+            // `{}`: the input `xargs` gives, judged by its source.
+            return (t.starts_with('%') && t.len() > 1) || t == "{}";
+        }
+        a.is_dynamic()
+            && a.segs.iter().all(|s| match s {
+                Seg::Dyn { raw, .. } => {
+                    let r = raw.trim_matches('"');
+                    matches!(r, "$!" | "${!}") || self.narrow_lookups.contains(r)
+                }
+                Seg::Lit { text, .. } => text.is_empty(),
+                Seg::Home(_) => false,
+            })
     }
 
     /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
@@ -2375,9 +2732,13 @@ impl Analysis<'_> {
             }
             names.push(args[k].clone());
         }
+        let mut held = None;
         for p in &pids {
             match self.signalled_pid(p) {
                 Target::None => {}
+                Target::Unknown(w) => {
+                    held.get_or_insert(Target::Unknown(w));
+                }
                 target => return target,
             }
         }
@@ -2386,6 +2747,17 @@ impl Analysis<'_> {
         }
         if (via_xargs || p.has("pid")) && self.unnarrowed_listing {
             return Target::Toolvet(UNNARROWED.into());
+        }
+        for n in &names {
+            if let Target::Toolvet(w) = pattern_target(n, false, !p.problems.is_empty(), &[]) {
+                return Target::Toolvet(w);
+            }
+        }
+        if let Some(t) = held {
+            return t;
+        }
+        if via_xargs && !self.pid_in.is_some_and(PidFlow::proven) {
+            return Target::Unknown(INPUT_PIDS.into());
         }
         for n in &names {
             match pattern_target(n, false, !p.problems.is_empty(), &[]) {

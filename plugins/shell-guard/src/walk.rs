@@ -336,6 +336,20 @@ pub struct Analysis<'a> {
     /// pattern, an awk `/re/`, `sed -n …p`): pids read from it may be any
     /// process, toolvet's hooks among them (review s18 R4).
     pub(crate) unnarrowed_listing: bool,
+    /// What the standard input of the simple command being run carries
+    /// when it is the output of a process lookup (review s21 U9): the
+    /// pipe's previous stage's [`Analysis::pid_out`]. Set only for a
+    /// stage after a simple command; `None` otherwise.
+    pub(crate) pid_in: Option<crate::selfstate::PidFlow>,
+    /// What the simple command just run writes, when it is a process
+    /// lookup's output (or a filter keeping its lines): set by
+    /// [`Analysis::toolvet_signals`], reset before each command.
+    pub(crate) pid_out: Option<crate::selfstate::PidFlow>,
+    /// Command substitutions (by their source text) whose whole output is
+    /// the pids a proven-narrow process lookup prints
+    /// ([`crate::selfstate::PidFlow::proven`]): `$(pgrep -f uvicorn)`,
+    /// `$(lsof -ti:8080)`. A signal may be sent to these.
+    pub(crate) narrow_lookups: std::collections::HashSet<String>,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -382,6 +396,9 @@ impl<'a> Analysis<'a> {
                 toolvet_pids: false,
                 process_listing: false,
                 unnarrowed_listing: false,
+                pid_in: None,
+                pid_out: None,
+                narrow_lookups: std::collections::HashSet::new(),
             },
             env,
         )
@@ -585,21 +602,35 @@ impl<'a> Analysis<'a> {
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        // Only a simple command's output is read as a lookup's pids: a
+        // compound one (`{ echo -1; pgrep x; }`) may print anything.
+        let simple = |c: &ast::Command| matches!(c, ast::Command::Simple(_));
         if p.seq.len() == 1 {
-            return self.command(&p.seq[0], env, depth, stdin);
+            self.pid_in = None;
+            self.pid_out = None;
+            let out = self.command(&p.seq[0], env, depth, stdin);
+            if !simple(&p.seq[0]) {
+                self.pid_out = None;
+            }
+            return out;
         }
         // Every stage runs in its own subshell. A process listing in one
         // stage reaches the filters after it, not the next pipeline.
         let outer = (self.process_listing, self.unnarrowed_listing);
         let mut flow = stdin.clone();
+        let mut pids = None;
         for cmd in &p.seq {
             let mut sub = env.clone();
+            self.pid_in = pids;
+            self.pid_out = None;
             flow = self.command(cmd, &mut sub, depth, &flow);
+            pids = if simple(cmd) { self.pid_out } else { None };
             env.absorb_files(&sub);
             if self.done() {
                 break;
             }
         }
+        self.pid_out = pids;
         // A wide listing the pipeline left unnarrowed is what it outputs:
         // `kill $(pgrep -u alice | cat)` (review s19 S12); it stays
         // known for the rest of the script.
@@ -2105,7 +2136,14 @@ impl<'a> Analysis<'a> {
                     // `$(cat FILE)` (review s17 Q12).
                     let cat = bare_input_redirect(s).map(|f| format!("cat -- {f}"));
                     let s = cat.as_deref().unwrap_or(s);
+                    let flows = (self.pid_in, self.pid_out);
                     let out = self.script(s, &mut sub, depth + 1, &Output::Unknown);
+                    // The whole output is a narrow lookup's pids only when
+                    // the substitution is one pipeline (review s21 U9).
+                    if self.pid_out.is_some_and(|f| f.proven()) && crate::syntax::one_pipeline(s) {
+                        self.narrow_lookups.insert(raw.to_string());
+                    }
+                    (self.pid_in, self.pid_out) = flows;
                     match out {
                         Output::Static(text) => b.value(text.trim_end_matches('\n'), quoted, &ifs),
                         out => b.seg(Seg::Dyn {
