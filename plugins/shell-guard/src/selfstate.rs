@@ -895,8 +895,18 @@ const INPUT_PIDS: &str = "the pids `xargs` reads, which are not the output of a 
 /// pid or file the check reads (`pgrep node`, `pidof x`, `ps -C x`, `ps -p
 /// PID`, `lsof FILE`), rather than every process or every process of a
 /// user (`pgrep -u alice`, `ps -eo pid=`, `pgrep -v x`) (review s18 R4).
+/// A selection only known at run time (`pgrep -x "$(ls ~/.cargo/bin |
+/// head -1)"`, `pidof "$X"`, `ps -C "$X"`, `ps -p "$(seq -s, 1 20000)"`)
+/// may be toolvet's name or every pid: the listing is wide, as `pkill`
+/// with the same selection is held (review s21 U13).
 fn listing_selects(name: &str, args: &[Field]) -> bool {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
+    // (`$$`, the shell's own pid: its children are its background jobs.)
+    if matches!(name, "pgrep" | "pidof" | "ps" | "lsof" | "fuser")
+        && args.iter().any(|a| a.is_dynamic() && a.text() != "$$")
+    {
+        return false;
+    }
     match name {
         "pgrep" => {
             let p = getopt::parse(&PGREP, &without_procps_signal(args));
@@ -2315,8 +2325,14 @@ impl Analysis<'_> {
     /// `skill`), to every process of the user (`kill -9 -1`, `killall5`,
     /// `pkill -u USER`), or to pids looked up for toolvet (`kill $(pgrep
     /// -f toolvet)`, `pgrep toolvet | xargs kill`): `shell.toolvet-state`.
-    /// A pattern the check cannot read is held for a person. A kill of a
-    /// literal pid or job (`kill 12345`, `kill %1`) stays allowed.
+    /// A pattern the check cannot read is held for a person.
+    ///
+    /// The property a signal sender must prove to pass (review s21 U9):
+    /// every target is narrow — a literal pid other than 1 (or a literal
+    /// process group), a job (`kill %1`), `$!` (or a variable assigned
+    /// only from it), or the pids a proven-narrow process lookup prints
+    /// alone ([`PidFlow::proven`]: `kill $(pgrep -f uvicorn)`, `lsof
+    /// -ti:8080 | xargs kill`). Anything else is held.
     pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
         let lines = hook_lines(&self.state.state);

@@ -1891,14 +1891,13 @@ fn signals_to_toolvet_hooks() {
         "fuser -k -9 /usr/local/bin/toolvet",
         "kill -9 $(ps aux | grep '[t]oolvet' | awk '{print $2}')",
         "ps -eo pid,args | grep -e '[t]oolvet hook' | cut -c1-6 | xargs kill -STOP",
+        // A lookup by a selection only known at run time is a wide
+        // listing (review s21 U13).
+        "kill $(pgrep -f \"$P\")",
     ] {
         deny(cmd, "shell.toolvet-state");
     }
-    for cmd in [
-        r#"pkill -f "$PATTERN""#,
-        "killall -r \"$NAME\"",
-        "kill $(pgrep -f \"$P\")",
-    ] {
+    for cmd in [r#"pkill -f "$PATTERN""#, "killall -r \"$NAME\""] {
         escalate(cmd, "shell.toolvet-state");
     }
     for cmd in [
@@ -7000,4 +6999,33 @@ fn s21_u15_shell_computed_values_are_held() {
 #[test]
 fn s21_sig2_yaml_cases() {
     yaml_cases(include_str!("../cases-s21-sig2.yaml"));
+}
+
+#[test]
+fn s21_u13_run_time_selections_make_a_listing_wide() {
+    s17_kinds(
+        "deny",
+        &[
+            "pgrep -x \"$(ls ~/.cargo/bin | head -1)\" | xargs kill -STOP",
+            "ps -C \"$(ls ~/.cargo/bin | paste -sd,)\" -o pid= | xargs kill -STOP",
+            "kill -STOP $(ps -C \"$(ls ~/.cargo/bin | paste -sd,)\" -o pid=)",
+            "ps -C \"$X\" -o pid= | xargs kill -STOP",
+            "pgrep \"$X\" | xargs kill -STOP",
+            "pidof \"$X\" | xargs kill -STOP",
+            "ps -p \"$(seq -s, 1 20000)\" -o pid= | xargs kill -STOP",
+            "ps -q \"$(seq -s, 1 20000)\" -o pid= | xargs kill -STOP",
+            "kill -STOP $(pidof $(ls ~/.cargo/bin))",
+            "lsof -t \"$F\" | xargs kill -STOP",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "pgrep -x node | xargs kill",
+            "pidof node | xargs kill",
+            "ps -C node -o pid= | xargs kill",
+            "kill $(pidof uvicorn)",
+            "pgrep \"$X\"",
+        ],
+    );
 }
