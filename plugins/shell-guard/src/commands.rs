@@ -1394,7 +1394,7 @@ impl Analysis<'_> {
             self.removals(name, args, env);
             self.in_place_edits(name, args, env);
             self.toolvet_command(name, args);
-            self.toolvet_signals(name, args, via_xargs);
+            self.toolvet_signals(name, args, via_xargs, env);
             self.database_file(name, args, env);
             self.module_cli(name, args, env, depth, stdin);
             self.process_environments(name, args);

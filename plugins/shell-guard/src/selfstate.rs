@@ -19,6 +19,7 @@
 
 use crate::commands::base_name;
 use crate::getopt::{self, Parsed, Spec, Takes, long, short};
+use crate::paths;
 use crate::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
@@ -899,7 +900,7 @@ const INPUT_PIDS: &str = "the pids `xargs` reads, which are not the output of a 
 /// head -1)"`, `pidof "$X"`, `ps -C "$X"`, `ps -p "$(seq -s, 1 20000)"`)
 /// may be toolvet's name or every pid: the listing is wide, as `pkill`
 /// with the same selection is held (review s21 U13).
-fn listing_selects(name: &str, args: &[Field]) -> bool {
+fn listing_selects(name: &str, args: &[Field], place: &Place<'_>) -> bool {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     // (`$$`, the shell's own pid: its children are its background jobs.)
     if matches!(name, "pgrep" | "pidof" | "ps" | "lsof" | "fuser")
@@ -914,8 +915,8 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
                 && (!p.operands.is_empty() || ["parent", "pidfile"].iter().any(|o| p.has(o)))
         }
         "pidof" => texts.iter().any(|t| !t.starts_with('-')),
-        "fuser" => fuser_narrows(args),
-        "lsof" => lsof_narrows(args),
+        "fuser" => fuser_narrows(args, place),
+        "lsof" => lsof_narrows(args, place),
         // ps's selections add up (`ps -e -C bash` lists every process) and
         // `-N` inverts them: narrowed only by a name or pid selection with
         // no other selection beside it (review s19 S3).
@@ -963,21 +964,58 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
     }
 }
 
-/// Whether a file operand of lsof or fuser names a regular file, as far
-/// as its text says: a last component with an extension (`app.log`,
-/// `server.sock`), not `/`, not a directory (`/`, `~`, `.`, a trailing
-/// slash), whose users are some processes, not every process that has
-/// the directory (the agent's working directory) or a filesystem open
-/// (review s19 S8).
-fn names_regular_file(f: &Field) -> bool {
-    let t = f.text();
+/// Where a file a lookup names is read from: the call's working
+/// directory (when known) and toolvet's state paths.
+struct Place<'a> {
+    cwd: Option<&'a str>,
+    state: &'a [String],
+}
+
+/// Directories whose files every process, toolvet's hooks among them,
+/// may have open or mapped: shared libraries, the dynamic loader,
+/// programs, locales and fonts, devices, `/proc`, system configuration.
+const MAPPED_DIRS: &[&str] = &[
+    "/lib", "/lib32", "/lib64", "/libx32", "/usr", "/bin", "/sbin", "/etc", "/dev", "/proc",
+    "/sys", "/run", "/opt", "/snap", "/nix", "/var/lib",
+];
+
+/// Whether a file operand of lsof or fuser names a file only some
+/// processes use (review s19 S8, s21 U12): a regular file as far as its
+/// text says (a last component with an extension, `app.log`,
+/// `server.sock`; not `/`, a directory, `~`, `.`), under the call's
+/// working directory or `/tmp` (no `..`), and not a file every process
+/// may have mapped or open: a shared object (`*.so`, `*.so.N`), anything
+/// under the system's library, program, device or configuration
+/// directories ([`MAPPED_DIRS`], also when the working directory is one
+/// of them), or toolvet's state and policy. `lsof -t
+/// /usr/lib/x86_64-linux-gnu/libc.so.6` lists every dynamically linked
+/// process, toolvet's hooks among them.
+fn names_regular_file(f: &Field, place: &Place<'_>) -> bool {
+    let Some(t) = f.static_text() else {
+        return false;
+    };
     let last = t.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    !f.is_dynamic()
-        && f.first_glob().is_none()
+    let regular = f.first_glob().is_none()
         && !t.ends_with('/')
         && last.len() > 1
         && !last.starts_with('.')
-        && last.contains('.')
+        && last.contains('.');
+    let shared_object = last.ends_with(".so") || last.contains(".so.");
+    let path = if t.starts_with('/') {
+        paths::normalize_abs(&t)
+    } else {
+        match place.cwd {
+            Some(c) if !t.starts_with('~') => paths::normalize_abs(&format!("{c}/{t}")),
+            _ => return false,
+        }
+    };
+    let under = |dir: &str| path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+    regular
+        && !shared_object
+        && !t.split('/').any(|c| c == "..")
+        && (under("/tmp") || place.cwd.is_some_and(under))
+        && !MAPPED_DIRS.iter().any(|d| under(d))
+        && !place.state.iter().any(|s| path == *s || under(s))
 }
 
 /// Whether `lsof` selects some processes only (review s19 S8): every
@@ -986,7 +1024,7 @@ fn names_regular_file(f: &Field) -> bool {
 /// prefix (`-c node`, not empty or a `/regex/`) or a regular file; the
 /// other letters are output flags (`-t`, `-n`, `-P`, `-l`, `-w`, `-b`).
 /// Anything else (`-u`, `+D DIR`, `/`, a directory, `-c ''`) is wide.
-fn lsof_narrows(args: &[Field]) -> bool {
+fn lsof_narrows(args: &[Field], place: &Place<'_>) -> bool {
     let mut selected = false;
     let mut i = 0;
     while let Some(a) = args.get(i) {
@@ -999,7 +1037,7 @@ fn lsof_narrows(args: &[Field]) -> bool {
             .strip_prefix('-')
             .filter(|l| !l.is_empty() && !l.starts_with('-'))
         else {
-            if t.starts_with(['-', '+']) || !names_regular_file(a) {
+            if t.starts_with(['-', '+']) || !names_regular_file(a, place) {
                 return false;
             }
             selected = true;
@@ -1051,7 +1089,7 @@ fn lsof_narrows(args: &[Field]) -> bool {
 /// Whether `fuser` (listing, not `-k`) selects some processes only
 /// (review s19 S8): ports (`8080/tcp`, `-n tcp 8080`) or regular files;
 /// not `-m`/`-M` (a filesystem), `/` or a directory.
-fn fuser_narrows(args: &[Field]) -> bool {
+fn fuser_narrows(args: &[Field], place: &Place<'_>) -> bool {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut ports = false;
     let mut names = Vec::new();
@@ -1091,7 +1129,8 @@ fn fuser_narrows(args: &[Field]) -> bool {
     };
     !names.is_empty()
         && names.iter().all(|&k| {
-            !args[k].is_dynamic() && (ports || port(&texts[k]) || names_regular_file(&args[k]))
+            !args[k].is_dynamic()
+                && (ports || port(&texts[k]) || names_regular_file(&args[k], place))
         })
 }
 
@@ -2333,15 +2372,28 @@ impl Analysis<'_> {
     /// only from it), or the pids a proven-narrow process lookup prints
     /// alone ([`PidFlow::proven`]: `kill $(pgrep -f uvicorn)`, `lsof
     /// -ti:8080 | xargs kill`). Anything else is held.
-    pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
+    pub(crate) fn toolvet_signals(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        via_xargs: bool,
+        env: &Env,
+    ) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let place = Place {
+            cwd: match &env.cwd {
+                crate::walk::Cwd::Known(c) => Some(c.as_str()),
+                _ => None,
+            },
+            state: &self.state.state,
+        };
         let lines = hook_lines(&self.state.state);
         if looks_up_toolvet(name, args, &texts, &lines, self.process_listing) {
             self.toolvet_pids = true;
         }
         if lists_processes(name, &texts) {
             self.process_listing = true;
-            self.unnarrowed_listing = !listing_selects(name, args);
+            self.unnarrowed_listing = !listing_selects(name, args, &place);
         } else if self.process_listing && filter_narrows(name, args) {
             self.unnarrowed_listing = false;
         }
@@ -2350,7 +2402,7 @@ impl Analysis<'_> {
         self.pid_out = if lists_processes(name, &texts) {
             listing_pid_column(name, args).map(|col| PidFlow {
                 col,
-                narrow: listing_selects(name, args),
+                narrow: listing_selects(name, args, &place),
             })
         } else {
             self.pid_in.and_then(|flow| keeps_pids(name, args, flow))

@@ -7029,3 +7029,40 @@ fn s21_u13_run_time_selections_make_a_listing_wide() {
         ],
     );
 }
+
+#[test]
+fn s21_u12_lookups_of_files_every_process_maps_are_wide() {
+    s17_kinds(
+        "deny",
+        &[
+            "lsof -t /usr/lib/x86_64-linux-gnu/libc.so.6 | xargs kill -STOP",
+            "kill -STOP $(lsof -t /lib/x86_64-linux-gnu/libc.so.6)",
+            "lsof -t /lib64/ld-linux-x86-64.so.2 | xargs kill -STOP",
+            "fuser /usr/lib/x86_64-linux-gnu/libc.so.6 2>/dev/null | xargs kill -STOP",
+            "lsof -t /usr/lib/locale/locale-archive | xargs kill -STOP",
+            "lsof -t /usr/local/bin/toolvet | xargs kill -STOP",
+            "lsof -t /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf | xargs kill -STOP",
+            "lsof -t /etc/ld.so.cache | xargs kill -STOP",
+            "lsof -t /dev/null.x | xargs kill -STOP",
+            "cd /usr/lib/x86_64-linux-gnu && lsof -t libm.so.6 | xargs kill -STOP",
+            "cd /usr/lib/x86_64-linux-gnu && lsof -t libgcc_s.x | xargs kill -STOP",
+            "lsof -t ./target/release/libfoo.so | xargs kill -STOP",
+            "lsof -t /home/alice/pol/policy.toml | xargs kill -STOP",
+            "cd /home/alice/pol && lsof -t policy.toml | xargs kill -STOP",
+            "lsof -t /home/bob/app.log | xargs kill -STOP",
+            "lsof -t ../other/app.log | xargs kill -STOP",
+            "lsof -t /tmp/../usr/lib/libc.so.6 | xargs kill -STOP",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "lsof -t app.log | xargs kill",
+            "lsof -t /home/alice/project/server.sock | xargs kill",
+            "lsof -t /tmp/dev-server.sock | xargs kill",
+            "fuser /tmp/app.lock | xargs kill",
+            "kill $(lsof -t ./data/db.sqlite)",
+            "lsof -ti:8080 | xargs kill",
+        ],
+    );
+}
