@@ -458,6 +458,7 @@ fn looks_up_toolvet(
     args: &[Field],
     texts: &[String],
     lines: &[String],
+    users: &[String],
     listing: bool,
 ) -> bool {
     match name {
@@ -487,9 +488,9 @@ fn looks_up_toolvet(
         }
         // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
         // files (`grep -n port toolvet.toml`).
-        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines, listing),
+        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines, users, listing),
         "awk" | "gawk" | "mawk" | "nawk" | "sed" => {
-            script_filter_selects_hook(name, args, lines, listing)
+            script_filter_selects_hook(name, args, lines, users, listing)
         }
         _ => false,
     }
@@ -505,6 +506,205 @@ fn looks_up_toolvet(
 /// `\+`, `\?`) count as operators.
 pub(crate) fn may_select_hook(pattern: &str, lines: &[String]) -> bool {
     names_toolvet(pattern) || pattern_reach(pattern, true, true, lines) != Reach::No
+}
+
+/// Whether a pattern a filter of a process listing matches against the
+/// listing's whole lines may select one of toolvet's hook processes
+/// (review s21 U2): [`may_select_hook`] of the command, or a match in the
+/// other columns a hook's line has in the formats ps, pgrep, lsof and
+/// `/proc` entries print ([`fits_listing_columns`]): `grep :` (the TIME
+/// column), `grep pts` (the terminal), `grep alice` (the user).
+fn may_select_listed_hook(pattern: &str, lines: &[String], users: &[String]) -> bool {
+    may_select_hook(pattern, lines) || {
+        let mut readings = vec![ere_hir(pattern), ere_hir(&bre_to_ere(pattern))];
+        readings.retain(Option::is_some);
+        readings.is_empty()
+            || readings.iter().flatten().any(|h| {
+                hir_runs(h)
+                    .iter()
+                    .any(|runs| runs.iter().all(|r| fits_listing_columns(r, lines, users)))
+            })
+    }
+}
+
+/// `text` lowercased with every run of digits as one `0`: a number
+/// column (pid, ppid, %cpu, vsz, times) matches any digits.
+fn collapse_digits(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.to_ascii_lowercase().chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('0') || out.is_empty() {
+                out.push('0');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The values a hook process's columns other than its command may show
+/// in a process listing, with digits collapsed ([`collapse_digits`]): the
+/// user (`users`, `root`) or uid, pid/ppid/%cpu/%mem/vsz/rss numbers
+/// (`0`, `0.0`), terminals (`pts/0`, `tty1`, `?`), start and cpu times
+/// (`08:00`, `00:00:00`, `1-02:03:04`, `Dec05`, `2026`, lstart's day
+/// and month names), priority and wchan dashes; states are
+/// [`stat_value`].
+fn column_values(users: &[String]) -> Vec<String> {
+    const FIXED: &[&str] = &[
+        "root",
+        "0",
+        "0.0",
+        "0,0",
+        "pts/0",
+        "tty0",
+        "ttys0",
+        "?",
+        "console",
+        "0:0",
+        "0:0:0",
+        "0-0:0:0",
+        "0:0.0",
+        "-",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "oct",
+        "nov",
+        "dec",
+        "sun",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "jan0",
+        "feb0",
+        "mar0",
+        "apr0",
+        "may0",
+        "jun0",
+        "jul0",
+        "aug0",
+        "sep0",
+        "oct0",
+        "nov0",
+        "dec0",
+        "0u",
+        "0r",
+        "0w",
+        "cwd",
+        "txt",
+        "mem",
+        "rtd",
+        "ipv0",
+        "tcp",
+        "udp",
+        "unix",
+        "reg",
+        "dir",
+        "chr",
+        "fifo",
+        "sock",
+        "listen",
+        "established",
+        "localhost",
+        "(listen)",
+        "(established)",
+        "ts",
+        "ff",
+        "rr",
+        "b",
+        "idl",
+        "dln",
+        "iso",
+    ];
+    FIXED
+        .iter()
+        .map(|v| v.to_string())
+        .chain(users.iter().map(|u| collapse_digits(u)))
+        .collect()
+}
+
+/// Whether `token` (lowercased) may be a process state column (`Ss`,
+/// `Sl+`, `R`, `D<`, `Zs`, `I`): only state letters and flags.
+fn stat_value(token: &str) -> bool {
+    !token.is_empty() && token.len() <= 6 && token.chars().all(|c| "rsdztwxipkl+<n".contains(c))
+}
+
+/// Whether literal run `run` (lowercased, from a filter's pattern) may
+/// be matched by a hook process's line in a listing: inside one column
+/// value, or across columns (the first word a column's end, the words
+/// between whole column values, the last a column's start), possibly
+/// reaching into the command (`00:00:00 toolvet`, `? /usr/local/bin/`).
+/// Blanks between columns may be several (ps aligns them).
+fn fits_listing_columns(run: &str, lines: &[String], users: &[String]) -> bool {
+    let values = column_values(users);
+    let run = collapse_digits(run);
+    let tokens: Vec<&str> = run.split(' ').filter(|t| !t.is_empty()).collect();
+    let whole = |t: &str| values.iter().any(|v| v == t) || stat_value(t);
+    let suffix = |t: &str| values.iter().any(|v| v.ends_with(t)) || stat_value(t);
+    let prefix = |t: &str| values.iter().any(|v| v.starts_with(t)) || stat_value(t);
+    let inside = |t: &str| values.iter().any(|v| v.contains(t)) || stat_value(t);
+    let command = |rest: &str| {
+        rest.is_empty()
+            || rest.starts_with('/')
+            || lines.iter().any(|l| collapse_digits(l).starts_with(rest))
+            || HOOK_COMMAND_LINES.iter().any(|l| l.starts_with(rest))
+    };
+    match tokens.as_slice() {
+        [] => true,
+        [one] => inside(one) || (run.ends_with(' ') && suffix(one)),
+        _ => (1..=tokens.len()).any(|k| {
+            let rest = tokens[k..].join(" ");
+            let last_is_column_start = rest.is_empty() && !run.ends_with(' ');
+            tokens[..k].iter().enumerate().all(|(j, t)| {
+                if j == 0 && !run.starts_with(' ') {
+                    suffix(t)
+                } else if j + 1 == k && last_is_column_start {
+                    prefix(t)
+                } else {
+                    whole(t)
+                }
+            }) && command(&rest)
+        }),
+    }
+}
+
+/// The user names a hook process's line may show: the home directory's
+/// and each state path's `/home/NAME` (review s21 U2).
+fn listing_users(home: Option<&str>, state: &[String]) -> Vec<String> {
+    let mut users: Vec<String> = home
+        .into_iter()
+        .chain(state.iter().map(String::as_str))
+        .filter_map(|p| {
+            let rest = p
+                .strip_prefix("/home/")
+                .or_else(|| p.strip_prefix("/Users/"))?;
+            rest.split('/')
+                .next()
+                .filter(|u| !u.is_empty())
+                .map(str::to_string)
+        })
+        .collect();
+    if let Some(h) = home.filter(|h| !h.starts_with("/home/") && !h.starts_with("/Users/")) {
+        users.extend(
+            h.rsplit('/')
+                .next()
+                .filter(|u| !u.is_empty())
+                .map(str::to_string),
+        );
+    }
+    users.sort();
+    users.dedup();
+    users
 }
 
 /// GNU grep's options (grep(1); `getopt_long`, permutation; `-NUM` is
@@ -768,6 +968,16 @@ fn ps_pid_column(args: &[Field], texts: &[String]) -> Option<usize> {
                     .collect::<Vec<_>>()
             })
             .collect();
+        // A column whose values the listing-line model does not know
+        // (`wchan`, `lstart`, `label`, `cgroup`, `env`) may hold a
+        // filter's match: the pid is not read (review s21 U2).
+        const COMMAND: &[&str] = &["args", "cmd", "command", "comm", "ucmd", "ucomm", "exe"];
+        if columns
+            .iter()
+            .any(|c| !PS_WORD_COLUMNS.contains(&c.as_str()) && !COMMAND.contains(&c.as_str()))
+        {
+            return None;
+        }
         let at = columns.iter().position(|c| c == "pid")?;
         if columns.len() == 1 {
             return Some(0);
@@ -1349,7 +1559,7 @@ fn process_file(f: &str) -> bool {
 /// from a file it cannot read. A pattern naming toolvet counts wherever
 /// it reads. (An inverted match, `grep -v grep`, narrows what the other
 /// filters of the pipeline select: not judged alone.)
-fn grep_selects_hook(args: &[Field], lines: &[String], listing: bool) -> bool {
+fn grep_selects_hook(args: &[Field], lines: &[String], users: &[String], listing: bool) -> bool {
     let p = getopt::parse(&GREP, args);
     let texts = |ks: &[usize]| -> Vec<String> { ks.iter().map(|&k| args[k].text()).collect() };
     let (patterns, files) = if !p.problems.is_empty() {
@@ -1369,7 +1579,11 @@ fn grep_selects_hook(args: &[Field], lines: &[String], listing: bool) -> bool {
         (listing && files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
             || files.iter().any(|f| process_file(f));
     patterns.iter().any(|t| names_toolvet(t))
-        || (stdin && (p.has("file") || patterns.iter().any(|t| may_select_hook(t, lines))))
+        || (stdin
+            && (p.has("file")
+                || patterns
+                    .iter()
+                    .any(|t| may_select_listed_hook(t, lines, users))))
 }
 
 /// The regular expressions and strings in an awk program or sed script:
@@ -1497,7 +1711,13 @@ const AWK: Spec = Spec {
 /// ([`process_file`]) may select a
 /// hook process: one of its patterns [`may_select_hook`]. A script
 /// naming toolvet counts wherever it reads.
-fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String], listing: bool) -> bool {
+fn script_filter_selects_hook(
+    name: &str,
+    args: &[Field],
+    lines: &[String],
+    users: &[String],
+    listing: bool,
+) -> bool {
     let sed = name == "sed";
     let p = getopt::parse(if sed { &SED } else { &AWK }, args);
     let mut scripts = option_values(&p, &["expression", "source"]);
@@ -1513,12 +1733,19 @@ fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String], list
     let stdin = (listing && operands.iter().all(|o| o == "-" || o.contains('=')))
         || operands.iter().any(|f| process_file(f));
     let script = scripts.join("\n");
+    // Every quoted string too, as the text it is (`$2 == "?"`).
+    // (A blank alone is a field separator printed, which no field equals.)
+    let strings = code_strings(&script)
+        .into_iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| regex_syntax::escape(&t));
     names_toolvet(&script)
         || (stdin
             && (from_file
                 || script_patterns(&script)
-                    .iter()
-                    .any(|p| may_select_hook(p, lines))))
+                    .into_iter()
+                    .chain(strings)
+                    .any(|p| may_select_listed_hook(&p, lines, users))))
 }
 
 /// Options choosing processes by their parent, session, process group or
@@ -2388,7 +2615,8 @@ impl Analysis<'_> {
             state: &self.state.state,
         };
         let lines = hook_lines(&self.state.state);
-        if looks_up_toolvet(name, args, &texts, &lines, self.process_listing) {
+        let users = listing_users(self.home.as_deref(), &self.state.state);
+        if looks_up_toolvet(name, args, &texts, &lines, &users, self.process_listing) {
             self.toolvet_pids = true;
         }
         if lists_processes(name, &texts) {

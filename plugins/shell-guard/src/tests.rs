@@ -7066,3 +7066,50 @@ fn s21_u12_lookups_of_files_every_process_maps_are_wide() {
         ],
     );
 }
+
+#[test]
+fn s21_u2_filters_judged_against_the_whole_listed_line() {
+    s17_kinds(
+        "deny",
+        &[
+            "ps -ef | grep : | awk '{print $2}' | xargs kill -STOP",
+            "kill -STOP $(ps -ef | grep : | awk '{print $2}')",
+            "for p in $(ps -ef | grep : | awk '{print $2}'); do kill -STOP $p; done",
+            "ps -ef | awk '/:/ {print $2}' | xargs kill -STOP",
+            "ps -eo pid,time,args | sed -n '/:/p' | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,tty,args | grep pts | awk '{print $1}' | xargs kill -STOP",
+            "ps -ef | grep -v : | awk '{print $2}' | xargs kill -STOP",
+            "ps aux | grep alice | awk '{print $2}' | xargs kill -STOP",
+            "ps aux | awk '$1 == \"alice\" {print $2}' | xargs kill -STOP",
+            "ps -eo pid,tty,args | awk '$2 == \"?\" {print $1}' | xargs kill -STOP",
+            "ps -eo pid,tty,args | grep '?' | awk '{print $1}' | xargs kill -STOP",
+            "ps aux | grep 'Ss' | awk '{print $2}' | xargs kill -STOP",
+            "ps aux | grep '0.0' | awk '{print $2}' | xargs kill -STOP",
+            "ps aux | grep -E '[0-9]+' | awk '{print $2}' | xargs kill -STOP",
+            "ps -ef | grep '00 ' | awk '{print $2}' | xargs kill -STOP",
+            "ps -ef | grep 'pts/' | awk '{print $2}' | xargs kill -STOP",
+            "ps -ef | grep Dec | awk '{print $2}' | xargs kill -STOP",
+            "ps -ef | grep root | awk '{print $2}' | xargs kill -STOP",
+            "ps -ef | grep '00:00:00 /' | awk '{print $2}' | xargs kill -STOP",
+        ],
+    );
+    // A column the line model does not know: the pid is not read.
+    s17_expect(
+        "escalate",
+        &[
+            "ps -eo pid,wchan,args | grep futex | awk '{print $1}' | xargs kill -STOP",
+            "ps -eo pid,lstart,args | grep node | awk '{print $1}' | xargs kill -STOP",
+            "ps -el | grep node | awk '{print $4}' | xargs kill -STOP",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "ps -eo pid,args | grep bash | awk '{print $1}' | xargs kill -STOP",
+            "ps aux | grep node | awk '{print $2}' | xargs kill",
+            "ps -ef | grep 'python server.py' | awk '{print $2}' | xargs kill",
+            "ps aux | grep uvicorn | grep -v grep | awk '{print $2}' | xargs kill",
+            "ps aux | grep :",
+        ],
+    );
+}
