@@ -2701,13 +2701,8 @@ impl Analysis<'_> {
             "killall5" => Target::Toolvet("every process".into()),
             "start-stop-daemon" => stop_daemon_targets(args),
             "loginctl" => loginctl_targets(args),
-            // `systemctl kill UNIT`: every process of the unit, which
-            // may be the agent's session or user manager (review s19
-            // S10).
-            "systemctl" if texts.iter().any(|t| t == "kill") => Target::Unknown(
-                "the units `systemctl kill` names (the agent's session, slice or user manager may be one)"
-                    .into(),
-            ),
+            "systemctl" => systemctl_targets(&texts),
+            "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => bus_targets(name, args),
             "fuser" => fuser_targets(&texts),
             "kill" => self.kill_targets(args, via_xargs),
             _ => Target::None,
@@ -3353,6 +3348,184 @@ fn loginctl_targets(args: &[Field]) -> Target {
     Target::Unknown(format!("the user, session or seat `loginctl {verb}` ends"))
 }
 
+/// `systemctl` operations that end, stop, freeze or replace every process
+/// of a unit (or of every unit: `isolate`, `exit`, power states).
+const SYSTEMCTL_STOPS: &[&str] = &[
+    "kill",
+    "stop",
+    "freeze",
+    "restart",
+    "try-restart",
+    "reload-or-restart",
+    "try-reload-or-restart",
+    "condrestart",
+    "force-reload",
+    "isolate",
+    "exit",
+    "halt",
+    "poweroff",
+    "reboot",
+    "soft-reboot",
+    "kexec",
+    "suspend",
+    "hibernate",
+    "hybrid-sleep",
+    "suspend-then-hibernate",
+    "emergency",
+    "rescue",
+    "default",
+    "switch-root",
+    "clean",
+];
+
+/// `systemctl` (review s19 S10, s21 U4): `kill`, `stop`, `freeze`,
+/// `restart`, `isolate`, `exit`, a power state ([`SYSTEMCTL_STOPS`]), or
+/// `disable|mask --now`, `start`/`restart` of a target (which stops
+/// what conflicts with it: `rescue.target`) end every process of the
+/// units named or of every unit — the agent's session, slice
+/// (`app.slice`) or user manager, toolvet's hooks among them, may be
+/// one, and the check cannot tell a unit from the agent's own: held.
+fn systemctl_targets(texts: &[String]) -> Target {
+    let words: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    let now = texts.iter().any(|t| t == "--now");
+    let verb = words.iter().find(|w| {
+        SYSTEMCTL_STOPS.contains(w) || (now && matches!(**w, "disable" | "mask" | "enable"))
+    });
+    if let Some(v) = verb {
+        return Target::Unknown(format!(
+            "the units `systemctl {v}` ends or stops (the agent's session, slice or user manager may be one)"
+        ));
+    }
+    if words.contains(&"start")
+        && words
+            .iter()
+            .any(|w| w.ends_with(".target") || w.contains('$'))
+    {
+        return Target::Unknown(
+            "the units a target `systemctl start` starts stops (those that conflict with it)"
+                .into(),
+        );
+    }
+    Target::None
+}
+
+/// D-Bus method names that only read (`Get`, `GetAll`, `GetUnit`,
+/// `ListUnits`, `CanPowerOff`, `Introspect`, `Ping`).
+fn bus_read_method(method: &str) -> bool {
+    let m = method.rsplit('.').next().unwrap_or(method);
+    ["Get", "List", "Can", "Introspect", "Ping"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// A D-Bus call from `busctl`, `gdbus`, `dbus-send` or `qdbus` (review
+/// s21 U4): logind's and systemd's methods kill, terminate, stop or
+/// freeze sessions, users and units (`Session.Kill`, `User.Kill`,
+/// `Manager.KillUser|KillSession|TerminateUser`, `KillUnit`, `StopUnit`,
+/// `FreezeUnit`), the same operations `loginctl kill-session` and
+/// `systemctl kill` are. The property a call must prove to pass: its
+/// words are all literal, and either none names `login1` or `systemd1`
+/// (or a unique bus name, `:1.5`, which may be either), or it only reads
+/// (`busctl list|status|tree|introspect|get-property|monitor`, `gdbus
+/// introspect|monitor`, a method `Get…`, `List…`, `Can…`, `Introspect`,
+/// `Ping`). Anything else is held.
+fn bus_targets(name: &str, args: &[Field]) -> Target {
+    let what = |why: &str| {
+        Target::Unknown(format!(
+            "the sessions, users or units a `{name}` D-Bus call {why} (logind and systemd kill, stop and freeze \
+             them: the agent's own, with toolvet's hooks, may be one)"
+        ))
+    };
+    if args.iter().any(Field::is_dynamic) {
+        return what("given words only known at run time reaches");
+    }
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let lower: Vec<String> = texts.iter().map(|t| t.to_ascii_lowercase()).collect();
+    let reaches = lower.iter().any(|t| {
+        t.contains("login1")
+            || t.contains("systemd1")
+            || t.trim_start_matches("--dest=").starts_with(':')
+    });
+    if !reaches {
+        return Target::None;
+    }
+    let operands: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    // An option that takes the next word as its value would shift the
+    // operands: not read.
+    let valued = |opts: &[&str]| texts.iter().any(|t| opts.contains(&t.as_str()));
+    let reads = match name {
+        "busctl"
+            if !valued(&[
+                "-H",
+                "--host",
+                "-M",
+                "--machine",
+                "--address",
+                "--timeout",
+                "--size",
+            ]) =>
+        {
+            match operands.as_slice() {
+                [sub, ..]
+                    if matches!(
+                        *sub,
+                        "list"
+                            | "status"
+                            | "tree"
+                            | "introspect"
+                            | "get-property"
+                            | "monitor"
+                            | "capture"
+                    ) =>
+                {
+                    true
+                }
+                ["call", _service, _path, _interface, method, ..] => bus_read_method(method),
+                _ => false,
+            }
+        }
+        "gdbus" => {
+            let method = texts.iter().enumerate().find_map(|(k, t)| {
+                if t == "--method" || t == "-m" {
+                    texts.get(k + 1).map(String::as_str)
+                } else {
+                    t.strip_prefix("--method=")
+                }
+            });
+            match texts.first().map(String::as_str) {
+                Some("introspect" | "monitor" | "wait") => true,
+                Some("call") => method.is_some_and(bus_read_method),
+                _ => false,
+            }
+        }
+        "dbus-send" => {
+            let flags_only = texts.iter().all(|t| {
+                !t.starts_with('-')
+                    || t.contains('=')
+                    || matches!(t.as_str(), "--system" | "--session" | "--print-reply")
+            });
+            flags_only && operands.get(1).is_some_and(|m| bus_read_method(m))
+        }
+        _ => {
+            texts.iter().all(|t| !t.starts_with('-'))
+                && operands.get(2).is_none_or(|m| bus_read_method(m))
+        }
+    };
+    if reads {
+        Target::None
+    } else {
+        what("to logind or systemd reaches")
+    }
+}
+
 /// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns, read
 /// by psmisc's table ([`KILLALL`]: `--reg` is `--regexp`). A word the
 /// table cannot place makes the names be read as patterns (review s17
@@ -3608,6 +3781,22 @@ impl Analysis<'_> {
     /// would be; looked up some other way: held.
     pub(crate) fn code_signals(&mut self, name: &str, code: &str) {
         let lower = code.to_ascii_lowercase();
+        // Code talking to logind or systemd over D-Bus (`dbus`,
+        // `pydbus`, `dbus-next`, `sd-bus` bindings: `m.KillUser(…)`,
+        // `StopUnit`) may kill, stop or freeze the agent's session, user
+        // or unit; the check does not read the bindings' calls (review
+        // s21 U4).
+        if lower.contains("login1") || lower.contains("systemd1") {
+            self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code talks to logind or systemd (`login1`, `systemd1`) over D-Bus, whose methods \
+                     kill, stop or freeze sessions, users and units (the agent's own, with toolvet's hooks, may be \
+                     one); the check does not read such calls. A person must approve it."
+                ),
+            );
+        }
         if !CODE_SIGNALS.iter().any(|w| lower.contains(w)) {
             return;
         }

@@ -7113,3 +7113,54 @@ fn s21_u2_filters_judged_against_the_whole_listed_line() {
         ],
     );
 }
+
+#[test]
+fn s21_u4_bus_calls_and_systemctl_that_stop_units_are_held() {
+    s17_kinds(
+        "escalate",
+        &[
+            "busctl call org.freedesktop.login1 /org/freedesktop/login1/session/auto org.freedesktop.login1.Session Kill si all 19",
+            "dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1/user/self org.freedesktop.login1.User.Kill int32:19",
+            "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager KillUser usi 1000 all 19",
+            "gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.KillSession \"$XDG_SESSION_ID\" all 19",
+            "gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.KillSession c1 all 19",
+            "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager KillUnit ssi app.slice all 19",
+            "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StopUnit ss toolvet.service replace",
+            "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager FreezeUnit s app.slice",
+            "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager TerminateUser u 1000",
+            "qdbus --system org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.KillUser 1000 all 19",
+            "dbus-send --system --dest=:1.3 /org/freedesktop/login1 org.freedesktop.login1.Manager.KillUser uint32:1000 string:all int32:19",
+            "busctl call \"$SVC\" /x y.z Kill",
+            "busctl -H host call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager GetSession s c1",
+            "systemctl --user freeze toolvet.service",
+            "systemctl --user stop toolvet.service",
+            "systemctl --user freeze app.slice",
+            "systemctl --user stop app.slice",
+            "systemctl --user isolate emergency.target",
+            "systemctl --user exit",
+            "systemctl --user restart app.slice",
+            "systemctl --user kill -s STOP toolvet.service",
+            "systemctl --user stop my-app.service",
+            "systemctl --user disable --now app.slice",
+            "systemctl --user start rescue.target",
+            "systemctl --user stop \"$UNIT\"",
+            "python3 -c 'import dbus; b = dbus.SystemBus(); m = dbus.Interface(b.get_object(\"org.freedesktop.login1\", \"/org/freedesktop/login1\"), \"org.freedesktop.login1.Manager\"); m.KillUser(1000, \"all\", 19)'",
+        ],
+    );
+    s17_expect(
+        "allow",
+        &[
+            "systemctl status nginx",
+            "systemctl --user status my-app.service",
+            "systemctl --user list-units",
+            "systemctl --user start my-app.service",
+            "busctl --user list",
+            "busctl status",
+            "busctl --user introspect org.freedesktop.systemd1 /org/freedesktop/systemd1",
+            "busctl --user get-property org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager Version",
+            "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions",
+            "gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications --method org.freedesktop.Notifications.GetServerInformation",
+            "dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.ListUsers",
+        ],
+    );
+}
