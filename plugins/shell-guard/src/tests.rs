@@ -7054,6 +7054,11 @@ fn s21_u12_lookups_of_files_every_process_maps_are_wide() {
             "lsof -t /tmp/../usr/lib/libc.so.6 | xargs kill -STOP",
         ],
     );
+    // The same lookup text after `cd` into a library directory.
+    s17_kinds(
+        "deny",
+        &["kill $(lsof -t data.txt); cd /usr/lib; kill -STOP $(lsof -t data.txt)"],
+    );
     s17_expect(
         "allow",
         &[
