@@ -6925,6 +6925,10 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "kill 1",
             "kill -STOP node",
             "seq 2 99999 | parallel kill -STOP",
+            "pgrep -f uvicorn | xargs kill -STOP < pids.txt",
+            "pgrep -f uvicorn | head -1 < pids.txt | xargs kill -STOP",
+            "pgrep -f uvicorn 2>&1 | xargs kill -STOP",
+            "kill -STOP $(pgrep -f uvicorn < /dev/null 2>&1)",
         ],
     );
     s17_expect(
@@ -6953,6 +6957,8 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "ps -C node -o pid= | xargs kill",
             "pgrep -a node | grep server.js | awk '{print $1}' | xargs kill",
             "fuser 8080/tcp | xargs kill",
+            "fuser 8080/tcp 2>/dev/null | xargs kill",
+            "kill $(pgrep -f uvicorn 2>/dev/null)",
             "ps aux | grep node",
         ],
     );
@@ -6990,7 +6996,10 @@ fn s21_u15_shell_computed_values_are_held() {
     s17_kinds("deny", &["read x <<< -1; kill -STOP $x"]);
     s17_kinds(
         "deny",
-        &["pgrep -f uvicorn | sed 's/.*/-1/' | xargs kill -STOP"],
+        &[
+            "pgrep -f uvicorn | sed 's/.*/-1/' | xargs kill -STOP",
+            "pgrep -f uvicorn | xargs kill -STOP <<< -1",
+        ],
     );
 }
 

@@ -603,8 +603,33 @@ impl<'a> Analysis<'a> {
 
     fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
         // Only a simple command's output is read as a lookup's pids: a
-        // compound one (`{ echo -1; pgrep x; }`) may print anything.
-        let simple = |c: &ast::Command| matches!(c, ast::Command::Simple(_));
+        // compound one (`{ echo -1; pgrep x; }`) may print anything, and
+        // a redirection other than of standard error to a file makes a
+        // stage read or write something else than the pipe (`xargs kill
+        // < pids.txt`, `pgrep x 2>&1`) (review s21 U9).
+        let simple = |c: &ast::Command| {
+            let ast::Command::Simple(sc) = c else {
+                return false;
+            };
+            let items = sc
+                .prefix
+                .iter()
+                .flat_map(|p| p.0.iter())
+                .chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
+            items.into_iter().all(|item| match item {
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => matches!(
+                    r,
+                    ast::IoRedirect::File(
+                        Some(2),
+                        ast::IoFileRedirectKind::Write
+                            | ast::IoFileRedirectKind::Append
+                            | ast::IoFileRedirectKind::Clobber,
+                        ast::IoFileRedirectTarget::Filename(_)
+                    )
+                ),
+                _ => true,
+            })
+        };
         if p.seq.len() == 1 {
             self.pid_in = None;
             self.pid_out = None;
@@ -621,7 +646,7 @@ impl<'a> Analysis<'a> {
         let mut pids = None;
         for cmd in &p.seq {
             let mut sub = env.clone();
-            self.pid_in = pids;
+            self.pid_in = pids.filter(|_| simple(cmd));
             self.pid_out = None;
             flow = self.command(cmd, &mut sub, depth, &flow);
             pids = if simple(cmd) { self.pid_out } else { None };
