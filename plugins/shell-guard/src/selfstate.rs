@@ -2627,6 +2627,7 @@ impl Analysis<'_> {
         }
         // What this stage writes, for a signal sender reading it
         // (review s21 U9).
+        self.pid_out_stage = self.stage;
         self.pid_out = if lists_processes(name, &texts) {
             listing_pid_column(name, args).map(|col| PidFlow {
                 col,

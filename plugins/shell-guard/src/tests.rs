@@ -6929,6 +6929,13 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "pgrep -f uvicorn | head -1 < pids.txt | xargs kill -STOP",
             "pgrep -f uvicorn 2>&1 | xargs kill -STOP",
             "kill -STOP $(pgrep -f uvicorn < /dev/null 2>&1)",
+            "sh -c 'echo -1; pgrep -f uvicorn' | xargs kill -STOP",
+            "bash -c 'echo -1; pgrep -f uvicorn | cat' | xargs kill -STOP",
+            "f() { echo -1; pgrep -f uvicorn; }; f | xargs kill -STOP",
+            "kill -STOP $(sh -c 'echo -1; pgrep -f uvicorn')",
+            "seq 2 99999 | xargs kill -STOP $(pgrep -f uvicorn | cat)",
+            "seq 2 99999 | xargs kill -STOP <(pgrep -f uvicorn | cat)",
+            "eval 'echo -1; pgrep -f uvicorn' | xargs kill -STOP",
         ],
     );
     s17_expect(

@@ -350,6 +350,14 @@ pub struct Analysis<'a> {
     /// ([`crate::selfstate::PidFlow::proven`]): `$(pgrep -f uvicorn)`,
     /// `$(lsof -ti:8080)`. A signal may be sent to these.
     pub(crate) narrow_lookups: std::collections::HashSet<String>,
+    /// The pipeline stage whose command [`Analysis::pid_out`] was
+    /// recorded for, and the stage being run (numbers from `serial`).
+    pub(crate) pid_out_stage: u64,
+    pub(crate) stage: u64,
+    serial: u64,
+    /// What the last pipeline walked writes, as [`Analysis::pid_out`]
+    /// of its last stage: read by a command substitution.
+    pipeline_pids: Option<crate::selfstate::PidFlow>,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -399,6 +407,10 @@ impl<'a> Analysis<'a> {
                 pid_in: None,
                 pid_out: None,
                 narrow_lookups: std::collections::HashSet::new(),
+                pid_out_stage: 0,
+                stage: 0,
+                serial: 0,
+                pipeline_pids: None,
             },
             env,
         )
@@ -630,32 +642,45 @@ impl<'a> Analysis<'a> {
                 _ => true,
             })
         };
-        if p.seq.len() == 1 {
-            self.pid_in = None;
-            self.pid_out = None;
-            let out = self.command(&p.seq[0], env, depth, stdin);
-            if !simple(&p.seq[0]) {
-                self.pid_out = None;
-            }
-            return out;
-        }
+        // Each stage gets its own number: a lookup's pids are the
+        // stage's only when `toolvet_signals` recorded them for this
+        // stage, not for one nested in it (`sh -c 'echo -1; pgrep x'`, a
+        // function's body); a nested pipeline leaves the stage's input
+        // as it found it.
+        let saved_in = self.pid_in;
+        let outer_stage = self.stage;
+        let single = p.seq.len() == 1;
         // Every stage runs in its own subshell. A process listing in one
         // stage reaches the filters after it, not the next pipeline.
         let outer = (self.process_listing, self.unnarrowed_listing);
         let mut flow = stdin.clone();
         let mut pids = None;
         for cmd in &p.seq {
-            let mut sub = env.clone();
+            self.serial += 1;
+            let my = self.serial;
+            self.stage = my;
             self.pid_in = pids.filter(|_| simple(cmd));
             self.pid_out = None;
-            flow = self.command(cmd, &mut sub, depth, &flow);
-            pids = if simple(cmd) { self.pid_out } else { None };
-            env.absorb_files(&sub);
+            if single {
+                flow = self.command(cmd, env, depth, stdin);
+            } else {
+                let mut sub = env.clone();
+                flow = self.command(cmd, &mut sub, depth, &flow);
+                env.absorb_files(&sub);
+            }
+            pids = self
+                .pid_out
+                .filter(|_| simple(cmd) && self.pid_out_stage == my);
             if self.done() {
                 break;
             }
         }
-        self.pid_out = pids;
+        self.stage = outer_stage;
+        self.pid_in = saved_in;
+        self.pipeline_pids = pids;
+        if single {
+            return flow;
+        }
         // A wide listing the pipeline left unnarrowed is what it outputs:
         // `kill $(pgrep -u alice | cat)` (review s19 S12); it stays
         // known for the rest of the script.
@@ -2161,14 +2186,21 @@ impl<'a> Analysis<'a> {
                     // `$(cat FILE)` (review s17 Q12).
                     let cat = bare_input_redirect(s).map(|f| format!("cat -- {f}"));
                     let s = cat.as_deref().unwrap_or(s);
-                    let flows = (self.pid_in, self.pid_out);
+                    let flows = (self.pid_in, self.pid_out, self.pid_out_stage);
+                    self.pipeline_pids = None;
                     let out = self.script(s, &mut sub, depth + 1, &Output::Unknown);
                     // The whole output is a narrow lookup's pids only when
                     // the substitution is one pipeline (review s21 U9).
-                    if self.pid_out.is_some_and(|f| f.proven()) && crate::syntax::one_pipeline(s) {
+                    // The same text walked again (after `cd`) is judged
+                    // again: the last walk counts.
+                    if self.pipeline_pids.is_some_and(|f| f.proven())
+                        && crate::syntax::one_pipeline(s)
+                    {
                         self.narrow_lookups.insert(raw.to_string());
+                    } else {
+                        self.narrow_lookups.remove(raw);
                     }
-                    (self.pid_in, self.pid_out) = flows;
+                    (self.pid_in, self.pid_out, self.pid_out_stage) = flows;
                     match out {
                         Output::Static(text) => b.value(text.trim_end_matches('\n'), quoted, &ifs),
                         out => b.seg(Seg::Dyn {
