@@ -794,7 +794,13 @@ impl Analysis<'_> {
                         // pipe's lookup (review s21 U9).
                         if args.iter().any(|a| {
                             let t = a.text();
-                            t.starts_with(":::") || t.starts_with("-a") || t.starts_with("--a")
+                            t.starts_with(":::")
+                                || t.starts_with("-a")
+                                || t.starts_with("--a")
+                                || t.starts_with("-d")
+                                || t.starts_with("--d")
+                                || t.starts_with("--col")
+                                || t.starts_with("-C")
                         }) {
                             self.pid_in = None;
                         }
@@ -807,7 +813,12 @@ impl Analysis<'_> {
                     let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
                     // `xargs -a FILE` reads FILE, not the pipe's lookup
                     // (review s21 U9).
-                    if p.has("arg-file") {
+                    // A delimiter other than a newline cuts pids into
+                    // other numbers (`-d 2`: `1234` is `1` and `34`).
+                    if p.has("arg-file")
+                        || p.values("delimiter")
+                            .any(|d| !matches!(d.text().as_str(), "\\n" | "\n"))
+                    {
                         self.pid_in = None;
                     }
                     self.xargs_input_as_code(&p, &args[p.end..]);

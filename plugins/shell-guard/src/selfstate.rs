@@ -2607,6 +2607,9 @@ impl Analysis<'_> {
         env: &Env,
     ) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
+        // Fields split at a separator the command set (`IFS=1`) cut a
+        // lookup's pids into other numbers (`10`: `` and `0`).
+        self.ifs_set = env.vars.contains_key("IFS");
         let place = Place {
             cwd: match &env.cwd {
                 crate::walk::Cwd::Known(c) => Some(c.as_str()),
@@ -2933,6 +2936,7 @@ impl Analysis<'_> {
             return (t.starts_with('%') && t.len() > 1) || t == "{}";
         }
         a.is_dynamic()
+            && !self.ifs_set
             && a.segs.iter().all(|s| match s {
                 Seg::Dyn { raw, .. } => {
                     let r = raw.trim_matches('"');

@@ -6936,6 +6936,9 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "seq 2 99999 | xargs kill -STOP $(pgrep -f uvicorn | cat)",
             "seq 2 99999 | xargs kill -STOP <(pgrep -f uvicorn | cat)",
             "eval 'echo -1; pgrep -f uvicorn' | xargs kill -STOP",
+            "pgrep -f uvicorn | xargs -d 2 kill -STOP",
+            "pgrep -f uvicorn | parallel -d 2 kill -STOP",
+            "IFS=1; kill -STOP $(pgrep -f uvicorn)",
         ],
     );
     s17_expect(
@@ -6965,6 +6968,9 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "pgrep -a node | grep server.js | awk '{print $1}' | xargs kill",
             "fuser 8080/tcp | xargs kill",
             "fuser 8080/tcp 2>/dev/null | xargs kill",
+            "pgrep -f uvicorn | xargs -r -n1 kill",
+            "pgrep -f uvicorn | xargs -I{} kill {}",
+            "pgrep -f uvicorn | xargs -d '\\n' kill",
             "kill $(pgrep -f uvicorn 2>/dev/null)",
             "ps aux | grep node",
         ],

@@ -358,6 +358,9 @@ pub struct Analysis<'a> {
     /// What the last pipeline walked writes, as [`Analysis::pid_out`]
     /// of its last stage: read by a command substitution.
     pipeline_pids: Option<crate::selfstate::PidFlow>,
+    /// The command set `IFS` (set by [`Analysis::toolvet_signals`]): a
+    /// lookup's pids may be split into other numbers.
+    pub(crate) ifs_set: bool,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -411,6 +414,7 @@ impl<'a> Analysis<'a> {
                 stage: 0,
                 serial: 0,
                 pipeline_pids: None,
+                ifs_set: false,
             },
             env,
         )
