@@ -2748,6 +2748,7 @@ impl Analysis<'_> {
         let mut ended = false;
         let mut i = 0;
         let mut operands = Vec::new();
+        let mut specs: Vec<String> = Vec::new();
         while let Some(a) = args.get(i) {
             let t = a.text();
             i += 1;
@@ -2760,11 +2761,26 @@ impl Analysis<'_> {
                 "-l" | "-L" | "--list" | "--table" => return Target::None,
                 "-s" | "-n" | "--signal" => {
                     signal = true;
+                    specs.push(args.get(i).and_then(Field::static_text).unwrap_or_default());
                     i += 1;
                 }
                 _ if signal => operands.push(a),
-                _ => signal = true,
+                _ => {
+                    signal = true;
+                    specs.push(t[1..].to_string());
+                }
             }
+        }
+        // Signal 0 sends nothing: a check that the process exists (`kill
+        // -0 $PID`), when it is the only signal given (a word after it
+        // that names another is an operand, held).
+        if let [only] = specs.as_slice()
+            && matches!(only.to_ascii_uppercase().as_str(), "0" | "SIG0")
+            && operands
+                .iter()
+                .all(|a| !a.text().starts_with('-') || a.text() == "-1")
+        {
+            return Target::None;
         }
         // A pid reaching the hooks outranks one only held.
         let mut held = None;
@@ -2940,7 +2956,13 @@ impl Analysis<'_> {
             && a.segs.iter().all(|s| match s {
                 Seg::Dyn { raw, .. } => {
                     let r = raw.trim_matches('"');
-                    matches!(r, "$!" | "${!}") || self.narrow_lookups.contains(r)
+                    // `$(jobs -p)`: the pids of the shell's own jobs.
+                    let jobs = r
+                        .strip_prefix("$(jobs -")
+                        .and_then(|j| j.strip_suffix(')'))
+                        .or_else(|| r.strip_prefix("`jobs -").and_then(|j| j.strip_suffix('`')))
+                        .is_some_and(|f| f.contains('p') && f.chars().all(|c| "prs".contains(c)));
+                    jobs || matches!(r, "$!" | "${!}") || self.narrow_lookups.contains(r)
                 }
                 Seg::Lit { text, .. } => text.is_empty(),
                 Seg::Home(_) => false,

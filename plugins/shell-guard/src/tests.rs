@@ -6939,6 +6939,10 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "pgrep -f uvicorn | xargs -d 2 kill -STOP",
             "pgrep -f uvicorn | parallel -d 2 kill -STOP",
             "IFS=1; kill -STOP $(pgrep -f uvicorn)",
+            "kill $(jobs -l)",
+            "kill $(jobs -p; echo -1)",
+            "kill -0 -s STOP $(seq 2 99999)",
+            "kill -0 -STOP $(seq 2 99999)",
         ],
     );
     s17_expect(
@@ -6971,6 +6975,11 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "pgrep -f uvicorn | xargs -r -n1 kill",
             "pgrep -f uvicorn | xargs -I{} kill {}",
             "pgrep -f uvicorn | xargs -d '\\n' kill",
+            "kill $(jobs -p)",
+            "npm run dev & sleep 5; kill $(jobs -pr)",
+            "kill -0 $(cat server.pid) && echo running",
+            "kill -s 0 \"$PID\"",
+            "while kill -0 $PID 2>/dev/null; do sleep 1; done",
             "kill $(pgrep -f uvicorn 2>/dev/null)",
             "ps aux | grep node",
         ],
