@@ -1621,9 +1621,14 @@ impl Analysis<'_> {
                 if let Some(text) = joined.static_text() {
                     return self.script(&text, env, depth + 1, stdin);
                 }
+                // Text only known at run time may set any variable.
+                self.vars_opaque = true;
                 self.run_script_field(&joined, env, depth, stdin, "eval")
             }
             "source" | "." => {
+                // A file run in this shell may set any variable (its text
+                // is judged, its assignments are not followed).
+                self.vars_opaque = true;
                 if let Some(file) = args.first() {
                     let t = file.text();
                     if t == "/dev/stdin" || t == "-" {

@@ -2953,6 +2953,7 @@ impl Analysis<'_> {
         }
         a.is_dynamic()
             && !self.ifs_set
+            && !self.vars_opaque
             && a.segs.iter().all(|s| match s {
                 Seg::Dyn { raw, .. } => {
                     let r = raw.trim_matches('"');

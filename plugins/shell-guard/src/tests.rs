@@ -7003,6 +7003,14 @@ fn s21_u15_shell_computed_values_are_held() {
             "mapfile -t a <<< -1; kill -STOP ${a[0]}",
             "x=$!; x=$(seq -1 -1); kill -STOP $x",
             "kill -STOP ${!:--1}",
+            "sleep 9 & p=$!; eval p=$(seq -1 -1); kill -STOP $p",
+            "sleep 9 & p=$!; source ./x.sh; kill -STOP $p",
+            "sleep 9 & p=$!; . ./x.sh; kill -STOP $p",
+            "sleep 9 & p=$!; printf -v p %d -1; kill -STOP $p",
+            "sleep 9 & p=$!; mapfile -t p <<< -1; kill -STOP $p",
+            "sleep 9 & p=$!; declare p=$(seq -1 -1); kill -STOP $p",
+            "sleep 9 & p=$!; IFS= read -r p < f; kill -STOP $p",
+            "sleep 9 & p=$!; declare -n p=q; q=-1; kill -STOP $p",
         ],
     );
     s17_expect(
@@ -7014,7 +7022,13 @@ fn s21_u15_shell_computed_values_are_held() {
         ],
     );
     // Held by another rule, or read and denied.
-    s17_kinds("escalate", &["pgrep -f uvicorn > p; xargs -a p kill"]);
+    s17_kinds(
+        "escalate",
+        &[
+            "pgrep -f uvicorn > p; xargs -a p kill",
+            "p=$(pgrep -f uvicorn); eval \"p=$Q\"; kill -STOP $p",
+        ],
+    );
     s17_kinds("deny", &["read x <<< -1; kill -STOP $x"]);
     s17_kinds(
         "deny",

@@ -361,6 +361,10 @@ pub struct Analysis<'a> {
     /// The command set `IFS` (set by [`Analysis::toolvet_signals`]): a
     /// lookup's pids may be split into other numbers.
     pub(crate) ifs_set: bool,
+    /// A command ran text only known at run time, or a file, in this
+    /// shell (`eval "$X"`, `source F`): any variable may have any value
+    /// after it, so no expansion is a proven pid (review s21 U15).
+    pub(crate) vars_opaque: bool,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -415,6 +419,7 @@ impl<'a> Analysis<'a> {
                 serial: 0,
                 pipeline_pids: None,
                 ifs_set: false,
+                vars_opaque: false,
             },
             env,
         )
