@@ -790,6 +790,20 @@ impl Analysis<'_> {
                 "parallel" => match self.parallel(args, env, depth, stdin) {
                     Parallel::FromInput(cmd) => {
                         via_xargs = true;
+                        // Inputs from files or `:::` words are not the
+                        // pipe's lookup (review s21 U9).
+                        if args.iter().any(|a| {
+                            let t = a.text();
+                            t.starts_with(":::")
+                                || t.starts_with("-a")
+                                || t.starts_with("--a")
+                                || t.starts_with("-d")
+                                || t.starts_with("--d")
+                                || t.starts_with("--col")
+                                || t.starts_with("-C")
+                        }) {
+                            self.pid_in = None;
+                        }
                         Some(cmd)
                     }
                     Parallel::Done => return Output::Unknown,
@@ -797,6 +811,16 @@ impl Analysis<'_> {
                 "xargs" => {
                     via_xargs = true;
                     let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
+                    // `xargs -a FILE` reads FILE, not the pipe's lookup
+                    // (review s21 U9).
+                    // A delimiter other than a newline cuts pids into
+                    // other numbers (`-d 2`: `1234` is `1` and `34`).
+                    if p.has("arg-file")
+                        || p.values("delimiter")
+                            .any(|d| !matches!(d.text().as_str(), "\\n" | "\n"))
+                    {
+                        self.pid_in = None;
+                    }
                     self.xargs_input_as_code(&p, &args[p.end..]);
                     // `xargs -a KEY CMD` reads KEY into CMD's arguments.
                     self.reader("xargs", args, env);
@@ -1381,7 +1405,7 @@ impl Analysis<'_> {
             self.removals(name, args, env);
             self.in_place_edits(name, args, env);
             self.toolvet_command(name, args);
-            self.toolvet_signals(name, args, via_xargs);
+            self.toolvet_signals(name, args, via_xargs, env);
             self.database_file(name, args, env);
             self.module_cli(name, args, env, depth, stdin);
             self.process_environments(name, args);
@@ -1597,9 +1621,14 @@ impl Analysis<'_> {
                 if let Some(text) = joined.static_text() {
                     return self.script(&text, env, depth + 1, stdin);
                 }
+                // Text only known at run time may set any variable.
+                self.vars_opaque = true;
                 self.run_script_field(&joined, env, depth, stdin, "eval")
             }
             "source" | "." => {
+                // A file run in this shell may set any variable (its text
+                // is judged, its assignments are not followed).
+                self.vars_opaque = true;
                 if let Some(file) = args.first() {
                     let t = file.text();
                     if t == "/dev/stdin" || t == "-" {

@@ -625,7 +625,7 @@ impl Analysis<'_> {
             "start-stop-daemon" => {
                 // `--stop` signals the processes it selects (review s19
                 // S10), read with its table in `selfstate.rs`.
-                self.toolvet_signals(name, args, false);
+                self.toolvet_signals(name, args, false, env);
                 let program = args.iter().enumerate().find_map(|(i, a)| {
                     let t = a.text();
                     if matches!(t.as_str(), "--exec" | "-x" | "--startas" | "-a") {

@@ -19,6 +19,7 @@
 
 use crate::commands::base_name;
 use crate::getopt::{self, Parsed, Spec, Takes, long, short};
+use crate::paths;
 use crate::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
@@ -457,6 +458,7 @@ fn looks_up_toolvet(
     args: &[Field],
     texts: &[String],
     lines: &[String],
+    users: &[String],
     listing: bool,
 ) -> bool {
     match name {
@@ -486,9 +488,9 @@ fn looks_up_toolvet(
         }
         // A filter's pattern (`ps aux | grep toolvet | awk …`), not its
         // files (`grep -n port toolvet.toml`).
-        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines, listing),
+        "grep" | "egrep" | "fgrep" | "rg" => grep_selects_hook(args, lines, users, listing),
         "awk" | "gawk" | "mawk" | "nawk" | "sed" => {
-            script_filter_selects_hook(name, args, lines, listing)
+            script_filter_selects_hook(name, args, lines, users, listing)
         }
         _ => false,
     }
@@ -504,6 +506,205 @@ fn looks_up_toolvet(
 /// `\+`, `\?`) count as operators.
 pub(crate) fn may_select_hook(pattern: &str, lines: &[String]) -> bool {
     names_toolvet(pattern) || pattern_reach(pattern, true, true, lines) != Reach::No
+}
+
+/// Whether a pattern a filter of a process listing matches against the
+/// listing's whole lines may select one of toolvet's hook processes
+/// (review s21 U2): [`may_select_hook`] of the command, or a match in the
+/// other columns a hook's line has in the formats ps, pgrep, lsof and
+/// `/proc` entries print ([`fits_listing_columns`]): `grep :` (the TIME
+/// column), `grep pts` (the terminal), `grep alice` (the user).
+fn may_select_listed_hook(pattern: &str, lines: &[String], users: &[String]) -> bool {
+    may_select_hook(pattern, lines) || {
+        let mut readings = vec![ere_hir(pattern), ere_hir(&bre_to_ere(pattern))];
+        readings.retain(Option::is_some);
+        readings.is_empty()
+            || readings.iter().flatten().any(|h| {
+                hir_runs(h)
+                    .iter()
+                    .any(|runs| runs.iter().all(|r| fits_listing_columns(r, lines, users)))
+            })
+    }
+}
+
+/// `text` lowercased with every run of digits as one `0`: a number
+/// column (pid, ppid, %cpu, vsz, times) matches any digits.
+fn collapse_digits(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.to_ascii_lowercase().chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('0') || out.is_empty() {
+                out.push('0');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The values a hook process's columns other than its command may show
+/// in a process listing, with digits collapsed ([`collapse_digits`]): the
+/// user (`users`, `root`) or uid, pid/ppid/%cpu/%mem/vsz/rss numbers
+/// (`0`, `0.0`), terminals (`pts/0`, `tty1`, `?`), start and cpu times
+/// (`08:00`, `00:00:00`, `1-02:03:04`, `Dec05`, `2026`, lstart's day
+/// and month names), priority and wchan dashes; states are
+/// [`stat_value`].
+fn column_values(users: &[String]) -> Vec<String> {
+    const FIXED: &[&str] = &[
+        "root",
+        "0",
+        "0.0",
+        "0,0",
+        "pts/0",
+        "tty0",
+        "ttys0",
+        "?",
+        "console",
+        "0:0",
+        "0:0:0",
+        "0-0:0:0",
+        "0:0.0",
+        "-",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "oct",
+        "nov",
+        "dec",
+        "sun",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "jan0",
+        "feb0",
+        "mar0",
+        "apr0",
+        "may0",
+        "jun0",
+        "jul0",
+        "aug0",
+        "sep0",
+        "oct0",
+        "nov0",
+        "dec0",
+        "0u",
+        "0r",
+        "0w",
+        "cwd",
+        "txt",
+        "mem",
+        "rtd",
+        "ipv0",
+        "tcp",
+        "udp",
+        "unix",
+        "reg",
+        "dir",
+        "chr",
+        "fifo",
+        "sock",
+        "listen",
+        "established",
+        "localhost",
+        "(listen)",
+        "(established)",
+        "ts",
+        "ff",
+        "rr",
+        "b",
+        "idl",
+        "dln",
+        "iso",
+    ];
+    FIXED
+        .iter()
+        .map(|v| v.to_string())
+        .chain(users.iter().map(|u| collapse_digits(u)))
+        .collect()
+}
+
+/// Whether `token` (lowercased) may be a process state column (`Ss`,
+/// `Sl+`, `R`, `D<`, `Zs`, `I`): only state letters and flags.
+fn stat_value(token: &str) -> bool {
+    !token.is_empty() && token.len() <= 6 && token.chars().all(|c| "rsdztwxipkl+<n".contains(c))
+}
+
+/// Whether literal run `run` (lowercased, from a filter's pattern) may
+/// be matched by a hook process's line in a listing: inside one column
+/// value, or across columns (the first word a column's end, the words
+/// between whole column values, the last a column's start), possibly
+/// reaching into the command (`00:00:00 toolvet`, `? /usr/local/bin/`).
+/// Blanks between columns may be several (ps aligns them).
+fn fits_listing_columns(run: &str, lines: &[String], users: &[String]) -> bool {
+    let values = column_values(users);
+    let run = collapse_digits(run);
+    let tokens: Vec<&str> = run.split(' ').filter(|t| !t.is_empty()).collect();
+    let whole = |t: &str| values.iter().any(|v| v == t) || stat_value(t);
+    let suffix = |t: &str| values.iter().any(|v| v.ends_with(t)) || stat_value(t);
+    let prefix = |t: &str| values.iter().any(|v| v.starts_with(t)) || stat_value(t);
+    let inside = |t: &str| values.iter().any(|v| v.contains(t)) || stat_value(t);
+    let command = |rest: &str| {
+        rest.is_empty()
+            || rest.starts_with('/')
+            || lines.iter().any(|l| collapse_digits(l).starts_with(rest))
+            || HOOK_COMMAND_LINES.iter().any(|l| l.starts_with(rest))
+    };
+    match tokens.as_slice() {
+        [] => true,
+        [one] => inside(one) || (run.ends_with(' ') && suffix(one)),
+        _ => (1..=tokens.len()).any(|k| {
+            let rest = tokens[k..].join(" ");
+            let last_is_column_start = rest.is_empty() && !run.ends_with(' ');
+            tokens[..k].iter().enumerate().all(|(j, t)| {
+                if j == 0 && !run.starts_with(' ') {
+                    suffix(t)
+                } else if j + 1 == k && last_is_column_start {
+                    prefix(t)
+                } else {
+                    whole(t)
+                }
+            }) && command(&rest)
+        }),
+    }
+}
+
+/// The user names a hook process's line may show: the home directory's
+/// and each state path's `/home/NAME` (review s21 U2).
+fn listing_users(home: Option<&str>, state: &[String]) -> Vec<String> {
+    let mut users: Vec<String> = home
+        .into_iter()
+        .chain(state.iter().map(String::as_str))
+        .filter_map(|p| {
+            let rest = p
+                .strip_prefix("/home/")
+                .or_else(|| p.strip_prefix("/Users/"))?;
+            rest.split('/')
+                .next()
+                .filter(|u| !u.is_empty())
+                .map(str::to_string)
+        })
+        .collect();
+    if let Some(h) = home.filter(|h| !h.starts_with("/home/") && !h.starts_with("/Users/")) {
+        users.extend(
+            h.rsplit('/')
+                .next()
+                .filter(|u| !u.is_empty())
+                .map(str::to_string),
+        );
+    }
+    users.sort();
+    users.dedup();
+    users
 }
 
 /// GNU grep's options (grep(1); `getopt_long`, permutation; `-NUM` is
@@ -584,16 +785,339 @@ fn lists_processes(name: &str, texts: &[String]) -> bool {
     ) || texts.iter().any(|t| process_file(t))
 }
 
+/// What a process lookup's output carries, line by line, as it flows
+/// through a pipe (review s21 U9): the column each line's pid is in (`0`:
+/// the line is the pid alone, as `pgrep`, `pidof`, `lsof -t`, `ps -o
+/// pid=` print it; `k`: the `k`th blank-separated field, as in `ps -ef`,
+/// `ps aux`, `pgrep -l`), and whether the lookup (or a filter after it)
+/// selects some processes by a selection the check reads
+/// ([`listing_selects`], [`filter_narrows`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PidFlow {
+    col: usize,
+    narrow: bool,
+}
+
+impl PidFlow {
+    /// Whether the output is only pids a proven-narrow lookup printed:
+    /// what a signal may be sent to (`kill $(pgrep -f uvicorn)`, `lsof
+    /// -ti:8080 | xargs kill`).
+    pub(crate) fn proven(self) -> bool {
+        self.col == 0 && self.narrow
+    }
+}
+
+/// ps output columns that print one blank-free word (ps(1) "STANDARD
+/// FORMAT SPECIFIERS"); a column before `pid` outside this list
+/// (`args`, `comm`, `lstart`, a label) may hold blanks, so the pid's
+/// field number is not known.
+const PS_WORD_COLUMNS: &[&str] = &[
+    "pid",
+    "ppid",
+    "pgid",
+    "pgrp",
+    "sid",
+    "sess",
+    "tpgid",
+    "uid",
+    "euid",
+    "ruid",
+    "user",
+    "euser",
+    "ruser",
+    "uname",
+    "tty",
+    "tt",
+    "tname",
+    "stat",
+    "s",
+    "state",
+    "time",
+    "cputime",
+    "etime",
+    "etimes",
+    "stime",
+    "start",
+    "start_time",
+    "%cpu",
+    "pcpu",
+    "%mem",
+    "pmem",
+    "vsz",
+    "vsize",
+    "rss",
+    "rssize",
+    "ni",
+    "nice",
+    "pri",
+    "c",
+    "lwp",
+    "nlwp",
+    "psr",
+    "f",
+    "flags",
+    "sz",
+    "cls",
+    "policy",
+    "rtprio",
+];
+
+/// The column a listing prints each process's pid in ([`PidFlow`]), or
+/// `None` when the check cannot tell (a format it does not model, a
+/// count, a delimiter): `pgrep` (`-l`/`-a`: the first field), `pidof`,
+/// `lsof -t` (without `-t`: the second field), `fuser`, `ps` with `-o`
+/// columns (`pid=` alone: the line; otherwise the position of `pid`
+/// after one-word columns), `ps -f`/`-ef`/`aux` (the second field) and
+/// ps's default format (the first).
+fn listing_pid_column(name: &str, args: &[Field]) -> Option<usize> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    match name {
+        "pgrep" => {
+            let p = getopt::parse(&PGREP, &without_procps_signal(args));
+            if !p.problems.is_empty() || p.has("count") || p.has("delimiter") {
+                None
+            } else if p.has("list-name") || p.has("list-full") {
+                Some(1)
+            } else {
+                Some(0)
+            }
+        }
+        "pidof" => (!texts.iter().any(|t| t.starts_with("-d"))).then_some(0),
+        "fuser" => Some(0),
+        "lsof" => {
+            let terse = texts.iter().any(|t| {
+                t.strip_prefix('-')
+                    .filter(|l| !l.starts_with('-'))
+                    .is_some_and(|l| {
+                        l.chars()
+                            .take_while(|c| !"ipcsuagdDrFT".contains(*c))
+                            .any(|c| c == 't')
+                    })
+            });
+            Some(if terse { 0 } else { 2 })
+        }
+        "ps" => ps_pid_column(args, &texts),
+        _ => None,
+    }
+}
+
+/// [`listing_pid_column`] for `ps`.
+fn ps_pid_column(args: &[Field], texts: &[String]) -> Option<usize> {
+    let mut formats = Vec::new();
+    let mut letters = String::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if args[i].is_dynamic() {
+            return None;
+        }
+        i += 1;
+        match t.as_str() {
+            "-o" | "o" | "--format" | "-O" | "O" | "--sort" | "k" | "-k" => {
+                if matches!(t.as_str(), "-O" | "O") {
+                    return None;
+                }
+                if !matches!(t.as_str(), "--sort" | "k" | "-k") {
+                    formats.push(texts.get(i)?.clone());
+                }
+                if args.get(i).is_some_and(Field::is_dynamic) {
+                    return None;
+                }
+                i += 1;
+            }
+            _ if t.starts_with("--format=") => formats.push(t["--format=".len()..].to_string()),
+            _ if t.starts_with("--") => {}
+            // A cluster ending in `o`/`O` and its value (`-eo pid,args`,
+            // `-opid=`).
+            _ if t.starts_with('-') => match t[1..].find(['o', 'O']) {
+                Some(k) => {
+                    let flags = &t[1..1 + k];
+                    if t[1 + k..].starts_with('O') {
+                        return None;
+                    }
+                    letters.push_str(flags);
+                    let joined = &t[2 + k..];
+                    if joined.is_empty() {
+                        if args.get(i).is_none_or(Field::is_dynamic) {
+                            return None;
+                        }
+                        formats.push(texts[i].clone());
+                        i += 1;
+                    } else {
+                        formats.push(joined.to_string());
+                    }
+                }
+                None => letters.push_str(&t[1..]),
+            },
+            // BSD options come first, without a dash (`ps aux`).
+            _ if i == 1 && t.chars().all(|c| c.is_ascii_alphabetic()) => {
+                letters.push_str(t);
+                if t.contains('u') {
+                    letters.push('U');
+                }
+            }
+            _ => {}
+        }
+    }
+    if !formats.is_empty() {
+        let columns: Vec<String> = formats
+            .iter()
+            .flat_map(|f| {
+                f.split([',', ' '])
+                    .filter(|c| !c.is_empty())
+                    .map(|c| c.split('=').next().unwrap_or("").to_ascii_lowercase())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        // A column whose values the listing-line model does not know
+        // (`wchan`, `lstart`, `label`, `cgroup`, `env`) may hold a
+        // filter's match: the pid is not read (review s21 U2).
+        const COMMAND: &[&str] = &["args", "cmd", "command", "comm", "ucmd", "ucomm", "exe"];
+        if columns
+            .iter()
+            .any(|c| !PS_WORD_COLUMNS.contains(&c.as_str()) && !COMMAND.contains(&c.as_str()))
+        {
+            return None;
+        }
+        let at = columns.iter().position(|c| c == "pid")?;
+        if columns.len() == 1 {
+            return Some(0);
+        }
+        return columns[..at]
+            .iter()
+            .all(|c| PS_WORD_COLUMNS.contains(&c.as_str()))
+            .then_some(at + 1);
+    }
+    // Formats that move the pid or put a label first.
+    if letters.contains(['l', 'j', 'v', 's', 'X', 'Z', 'M', 'y', 'o', 'O']) {
+        return None;
+    }
+    if letters.contains(['f', 'F', 'U']) {
+        return Some(2);
+    }
+    Some(1)
+}
+
+/// What a stage reading a lookup's output (`flow`) writes: a filter that
+/// keeps whole lines the check reads ([`filter_narrows`], also `grep -v`
+/// of one pattern, which only drops lines), `awk` printing the pid field
+/// alone (`{print $2}` of `ps aux`, after a condition [`filter_narrows`]
+/// reads), `head`/`tail -n N`, `sort -n`/`-r`/`-u`, `uniq`, `tac` and
+/// `cat` of their input. Anything else (`sed s/…/`, `awk '{print -1}'`,
+/// `tr`, `cut`, `xargs echo`) prints what the check does not model: no
+/// longer a lookup's pids (review s21 U9).
+fn keeps_pids(name: &str, args: &[Field], flow: PidFlow) -> Option<PidFlow> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    if args.iter().any(Field::is_dynamic) {
+        return None;
+    }
+    let narrowed = PidFlow {
+        col: flow.col,
+        narrow: true,
+    };
+    match name {
+        "grep" | "egrep" | "fgrep" => {
+            if filter_narrows(name, args) {
+                return Some(narrowed);
+            }
+            let inverted: Vec<Field> = args.iter().filter(|a| a.text() != "-v").cloned().collect();
+            (inverted.len() + 1 == args.len() && filter_narrows(name, &inverted)).then_some(flow)
+        }
+        "sed" => filter_narrows(name, args).then_some(narrowed),
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            let [program] = texts.as_slice() else {
+                return None;
+            };
+            let program = program.trim();
+            let (condition, action) = match program.find('{') {
+                Some(k) => (program[..k].trim(), program[k..].trim()),
+                None => (program, ""),
+            };
+            let printed = action
+                .strip_prefix('{')
+                .and_then(|a| a.strip_suffix('}'))
+                .map(|a| a.trim().trim_end_matches(';').trim())
+                .and_then(|a| a.strip_prefix("print"))
+                .map(str::trim);
+            let col = match (action.is_empty(), printed) {
+                (true, _) | (false, Some("" | "$0")) => flow.col,
+                (false, Some(field)) => {
+                    let k: usize = field.strip_prefix('$')?.parse().ok()?;
+                    if k == flow.col.max(1) { 0 } else { return None }
+                }
+                (false, None) => return None,
+            };
+            if condition.is_empty() {
+                Some(PidFlow { col, ..flow })
+            } else {
+                awk_program_narrows(condition).then_some(PidFlow { col, narrow: true })
+            }
+        }
+        "head" | "tail" => {
+            let count = |t: &str| {
+                let t = t.strip_prefix('+').unwrap_or(t);
+                !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+            };
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                i += 1;
+                let ok = match t.as_str() {
+                    "-n" | "--lines" => {
+                        texts.get(i).is_some_and(|v| count(v)) && {
+                            i += 1;
+                            true
+                        }
+                    }
+                    "-q" | "--quiet" | "--silent" => true,
+                    _ => t
+                        .strip_prefix("--lines=")
+                        .or_else(|| t.strip_prefix("-n"))
+                        .or_else(|| t.strip_prefix('-'))
+                        .is_some_and(count),
+                };
+                if !ok {
+                    return None;
+                }
+            }
+            Some(flow)
+        }
+        "sort" => texts
+            .iter()
+            .all(|t| {
+                t.len() > 1
+                    && t.strip_prefix('-')
+                        .is_some_and(|l| l.chars().all(|c| "nrugh".contains(c)))
+            })
+            .then_some(flow),
+        "uniq" | "tac" | "cat" => texts.iter().all(|t| t == "-").then_some(flow),
+        _ => None,
+    }
+}
+
 /// What pids from a process listing no filter narrowed may be.
 const UNNARROWED: &str = "pids from a process listing that no filter the check reads narrows (every process, or \
                           those a program the check does not read picks: toolvet's hooks among them)";
+
+/// What pids `xargs kill` (`parallel kill`) reads may be when its input
+/// is not a proven-narrow lookup's ([`PidFlow::proven`]).
+const INPUT_PIDS: &str = "the pids `xargs` reads, which are not the output of a narrow process lookup (`seq`, a \
+                          file, a computed value: -1 or every pid)";
 
 /// Whether a process listing selects some processes by a pattern, name,
 /// pid or file the check reads (`pgrep node`, `pidof x`, `ps -C x`, `ps -p
 /// PID`, `lsof FILE`), rather than every process or every process of a
 /// user (`pgrep -u alice`, `ps -eo pid=`, `pgrep -v x`) (review s18 R4).
-fn listing_selects(name: &str, args: &[Field]) -> bool {
+/// A selection only known at run time (`pgrep -x "$(ls ~/.cargo/bin |
+/// head -1)"`, `pidof "$X"`, `ps -C "$X"`, `ps -p "$(seq -s, 1 20000)"`)
+/// may be toolvet's name or every pid: the listing is wide, as `pkill`
+/// with the same selection is held (review s21 U13).
+fn listing_selects(name: &str, args: &[Field], place: &Place<'_>) -> bool {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
+    // (`$$`, the shell's own pid: its children are its background jobs.)
+    if matches!(name, "pgrep" | "pidof" | "ps" | "lsof" | "fuser")
+        && args.iter().any(|a| a.is_dynamic() && a.text() != "$$")
+    {
+        return false;
+    }
     match name {
         "pgrep" => {
             let p = getopt::parse(&PGREP, &without_procps_signal(args));
@@ -601,8 +1125,8 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
                 && (!p.operands.is_empty() || ["parent", "pidfile"].iter().any(|o| p.has(o)))
         }
         "pidof" => texts.iter().any(|t| !t.starts_with('-')),
-        "fuser" => fuser_narrows(args),
-        "lsof" => lsof_narrows(args),
+        "fuser" => fuser_narrows(args, place),
+        "lsof" => lsof_narrows(args, place),
         // ps's selections add up (`ps -e -C bash` lists every process) and
         // `-N` inverts them: narrowed only by a name or pid selection with
         // no other selection beside it (review s19 S3).
@@ -650,21 +1174,58 @@ fn listing_selects(name: &str, args: &[Field]) -> bool {
     }
 }
 
-/// Whether a file operand of lsof or fuser names a regular file, as far
-/// as its text says: a last component with an extension (`app.log`,
-/// `server.sock`), not `/`, not a directory (`/`, `~`, `.`, a trailing
-/// slash), whose users are some processes, not every process that has
-/// the directory (the agent's working directory) or a filesystem open
-/// (review s19 S8).
-fn names_regular_file(f: &Field) -> bool {
-    let t = f.text();
+/// Where a file a lookup names is read from: the call's working
+/// directory (when known) and toolvet's state paths.
+struct Place<'a> {
+    cwd: Option<&'a str>,
+    state: &'a [String],
+}
+
+/// Directories whose files every process, toolvet's hooks among them,
+/// may have open or mapped: shared libraries, the dynamic loader,
+/// programs, locales and fonts, devices, `/proc`, system configuration.
+const MAPPED_DIRS: &[&str] = &[
+    "/lib", "/lib32", "/lib64", "/libx32", "/usr", "/bin", "/sbin", "/etc", "/dev", "/proc",
+    "/sys", "/run", "/opt", "/snap", "/nix", "/var/lib",
+];
+
+/// Whether a file operand of lsof or fuser names a file only some
+/// processes use (review s19 S8, s21 U12): a regular file as far as its
+/// text says (a last component with an extension, `app.log`,
+/// `server.sock`; not `/`, a directory, `~`, `.`), under the call's
+/// working directory or `/tmp` (no `..`), and not a file every process
+/// may have mapped or open: a shared object (`*.so`, `*.so.N`), anything
+/// under the system's library, program, device or configuration
+/// directories ([`MAPPED_DIRS`], also when the working directory is one
+/// of them), or toolvet's state and policy. `lsof -t
+/// /usr/lib/x86_64-linux-gnu/libc.so.6` lists every dynamically linked
+/// process, toolvet's hooks among them.
+fn names_regular_file(f: &Field, place: &Place<'_>) -> bool {
+    let Some(t) = f.static_text() else {
+        return false;
+    };
     let last = t.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    !f.is_dynamic()
-        && f.first_glob().is_none()
+    let regular = f.first_glob().is_none()
         && !t.ends_with('/')
         && last.len() > 1
         && !last.starts_with('.')
-        && last.contains('.')
+        && last.contains('.');
+    let shared_object = last.ends_with(".so") || last.contains(".so.");
+    let path = if t.starts_with('/') {
+        paths::normalize_abs(&t)
+    } else {
+        match place.cwd {
+            Some(c) if !t.starts_with('~') => paths::normalize_abs(&format!("{c}/{t}")),
+            _ => return false,
+        }
+    };
+    let under = |dir: &str| path.starts_with(&format!("{}/", dir.trim_end_matches('/')));
+    regular
+        && !shared_object
+        && !t.split('/').any(|c| c == "..")
+        && (under("/tmp") || place.cwd.is_some_and(under))
+        && !MAPPED_DIRS.iter().any(|d| under(d))
+        && !place.state.iter().any(|s| path == *s || under(s))
 }
 
 /// Whether `lsof` selects some processes only (review s19 S8): every
@@ -673,7 +1234,7 @@ fn names_regular_file(f: &Field) -> bool {
 /// prefix (`-c node`, not empty or a `/regex/`) or a regular file; the
 /// other letters are output flags (`-t`, `-n`, `-P`, `-l`, `-w`, `-b`).
 /// Anything else (`-u`, `+D DIR`, `/`, a directory, `-c ''`) is wide.
-fn lsof_narrows(args: &[Field]) -> bool {
+fn lsof_narrows(args: &[Field], place: &Place<'_>) -> bool {
     let mut selected = false;
     let mut i = 0;
     while let Some(a) = args.get(i) {
@@ -686,7 +1247,7 @@ fn lsof_narrows(args: &[Field]) -> bool {
             .strip_prefix('-')
             .filter(|l| !l.is_empty() && !l.starts_with('-'))
         else {
-            if t.starts_with(['-', '+']) || !names_regular_file(a) {
+            if t.starts_with(['-', '+']) || !names_regular_file(a, place) {
                 return false;
             }
             selected = true;
@@ -738,7 +1299,7 @@ fn lsof_narrows(args: &[Field]) -> bool {
 /// Whether `fuser` (listing, not `-k`) selects some processes only
 /// (review s19 S8): ports (`8080/tcp`, `-n tcp 8080`) or regular files;
 /// not `-m`/`-M` (a filesystem), `/` or a directory.
-fn fuser_narrows(args: &[Field]) -> bool {
+fn fuser_narrows(args: &[Field], place: &Place<'_>) -> bool {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut ports = false;
     let mut names = Vec::new();
@@ -778,7 +1339,8 @@ fn fuser_narrows(args: &[Field]) -> bool {
     };
     !names.is_empty()
         && names.iter().all(|&k| {
-            !args[k].is_dynamic() && (ports || port(&texts[k]) || names_regular_file(&args[k]))
+            !args[k].is_dynamic()
+                && (ports || port(&texts[k]) || names_regular_file(&args[k], place))
         })
 }
 
@@ -997,7 +1559,7 @@ fn process_file(f: &str) -> bool {
 /// from a file it cannot read. A pattern naming toolvet counts wherever
 /// it reads. (An inverted match, `grep -v grep`, narrows what the other
 /// filters of the pipeline select: not judged alone.)
-fn grep_selects_hook(args: &[Field], lines: &[String], listing: bool) -> bool {
+fn grep_selects_hook(args: &[Field], lines: &[String], users: &[String], listing: bool) -> bool {
     let p = getopt::parse(&GREP, args);
     let texts = |ks: &[usize]| -> Vec<String> { ks.iter().map(|&k| args[k].text()).collect() };
     let (patterns, files) = if !p.problems.is_empty() {
@@ -1017,7 +1579,11 @@ fn grep_selects_hook(args: &[Field], lines: &[String], listing: bool) -> bool {
         (listing && files.is_empty() && !p.has("recursive") && !p.has("dereference-recursive"))
             || files.iter().any(|f| process_file(f));
     patterns.iter().any(|t| names_toolvet(t))
-        || (stdin && (p.has("file") || patterns.iter().any(|t| may_select_hook(t, lines))))
+        || (stdin
+            && (p.has("file")
+                || patterns
+                    .iter()
+                    .any(|t| may_select_listed_hook(t, lines, users))))
 }
 
 /// The regular expressions and strings in an awk program or sed script:
@@ -1145,7 +1711,13 @@ const AWK: Spec = Spec {
 /// ([`process_file`]) may select a
 /// hook process: one of its patterns [`may_select_hook`]. A script
 /// naming toolvet counts wherever it reads.
-fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String], listing: bool) -> bool {
+fn script_filter_selects_hook(
+    name: &str,
+    args: &[Field],
+    lines: &[String],
+    users: &[String],
+    listing: bool,
+) -> bool {
     let sed = name == "sed";
     let p = getopt::parse(if sed { &SED } else { &AWK }, args);
     let mut scripts = option_values(&p, &["expression", "source"]);
@@ -1161,12 +1733,19 @@ fn script_filter_selects_hook(name: &str, args: &[Field], lines: &[String], list
     let stdin = (listing && operands.iter().all(|o| o == "-" || o.contains('=')))
         || operands.iter().any(|f| process_file(f));
     let script = scripts.join("\n");
+    // Every quoted string too, as the text it is (`$2 == "?"`).
+    // (A blank alone is a field separator printed, which no field equals.)
+    let strings = code_strings(&script)
+        .into_iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| regex_syntax::escape(&t));
     names_toolvet(&script)
         || (stdin
             && (from_file
                 || script_patterns(&script)
-                    .iter()
-                    .any(|p| may_select_hook(p, lines))))
+                    .into_iter()
+                    .chain(strings)
+                    .any(|p| may_select_listed_hook(&p, lines, users))))
 }
 
 /// Options choosing processes by their parent, session, process group or
@@ -2012,20 +2591,54 @@ impl Analysis<'_> {
     /// `skill`), to every process of the user (`kill -9 -1`, `killall5`,
     /// `pkill -u USER`), or to pids looked up for toolvet (`kill $(pgrep
     /// -f toolvet)`, `pgrep toolvet | xargs kill`): `shell.toolvet-state`.
-    /// A pattern the check cannot read is held for a person. A kill of a
-    /// literal pid or job (`kill 12345`, `kill %1`) stays allowed.
-    pub(crate) fn toolvet_signals(&mut self, name: &str, args: &[Field], via_xargs: bool) {
+    /// A pattern the check cannot read is held for a person.
+    ///
+    /// The property a signal sender must prove to pass (review s21 U9):
+    /// every target is narrow — a literal pid other than 1 (or a literal
+    /// process group), a job (`kill %1`), `$!` (or a variable assigned
+    /// only from it), or the pids a proven-narrow process lookup prints
+    /// alone ([`PidFlow::proven`]: `kill $(pgrep -f uvicorn)`, `lsof
+    /// -ti:8080 | xargs kill`). Anything else is held.
+    pub(crate) fn toolvet_signals(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        via_xargs: bool,
+        env: &Env,
+    ) {
         let texts: Vec<String> = args.iter().map(Field::text).collect();
+        // Fields split at a separator the command set (`IFS=1`) cut a
+        // lookup's pids into other numbers (`10`: `` and `0`).
+        self.ifs_set = env.vars.contains_key("IFS");
+        let place = Place {
+            cwd: match &env.cwd {
+                crate::walk::Cwd::Known(c) => Some(c.as_str()),
+                _ => None,
+            },
+            state: &self.state.state,
+        };
         let lines = hook_lines(&self.state.state);
-        if looks_up_toolvet(name, args, &texts, &lines, self.process_listing) {
+        let users = listing_users(self.home.as_deref(), &self.state.state);
+        if looks_up_toolvet(name, args, &texts, &lines, &users, self.process_listing) {
             self.toolvet_pids = true;
         }
         if lists_processes(name, &texts) {
             self.process_listing = true;
-            self.unnarrowed_listing = !listing_selects(name, args);
+            self.unnarrowed_listing = !listing_selects(name, args, &place);
         } else if self.process_listing && filter_narrows(name, args) {
             self.unnarrowed_listing = false;
         }
+        // What this stage writes, for a signal sender reading it
+        // (review s21 U9).
+        self.pid_out_stage = self.stage;
+        self.pid_out = if lists_processes(name, &texts) {
+            listing_pid_column(name, args).map(|col| PidFlow {
+                col,
+                narrow: listing_selects(name, args, &place),
+            })
+        } else {
+            self.pid_in.and_then(|flow| keeps_pids(name, args, flow))
+        };
         // A process listing turned into text a shell reads on its
         // standard input (`ps … | sed 's/^/kill -STOP /' | sh`): its
         // signals are generated, not read (review s19 S8).
@@ -2092,13 +2705,8 @@ impl Analysis<'_> {
             "killall5" => Target::Toolvet("every process".into()),
             "start-stop-daemon" => stop_daemon_targets(args),
             "loginctl" => loginctl_targets(args),
-            // `systemctl kill UNIT`: every process of the unit, which
-            // may be the agent's session or user manager (review s19
-            // S10).
-            "systemctl" if texts.iter().any(|t| t == "kill") => Target::Unknown(
-                "the units `systemctl kill` names (the agent's session, slice or user manager may be one)"
-                    .into(),
-            ),
+            "systemctl" => systemctl_targets(&texts),
+            "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => bus_targets(name, args),
             "fuser" => fuser_targets(&texts),
             "kill" => self.kill_targets(args, via_xargs),
             _ => Target::None,
@@ -2140,6 +2748,7 @@ impl Analysis<'_> {
         let mut ended = false;
         let mut i = 0;
         let mut operands = Vec::new();
+        let mut specs: Vec<String> = Vec::new();
         while let Some(a) = args.get(i) {
             let t = a.text();
             i += 1;
@@ -2152,15 +2761,35 @@ impl Analysis<'_> {
                 "-l" | "-L" | "--list" | "--table" => return Target::None,
                 "-s" | "-n" | "--signal" => {
                     signal = true;
+                    specs.push(args.get(i).and_then(Field::static_text).unwrap_or_default());
                     i += 1;
                 }
                 _ if signal => operands.push(a),
-                _ => signal = true,
+                _ => {
+                    signal = true;
+                    specs.push(t[1..].to_string());
+                }
             }
         }
+        // Signal 0 sends nothing: a check that the process exists (`kill
+        // -0 $PID`), when it is the only signal given (a word after it
+        // that names another is an operand, held).
+        if let [only] = specs.as_slice()
+            && matches!(only.to_ascii_uppercase().as_str(), "0" | "SIG0")
+            && operands
+                .iter()
+                .all(|a| !a.text().starts_with('-') || a.text() == "-1")
+        {
+            return Target::None;
+        }
+        // A pid reaching the hooks outranks one only held.
+        let mut held = None;
         for a in &operands {
             match self.signalled_pid(a) {
                 Target::None => {}
+                Target::Unknown(w) => {
+                    held.get_or_insert(Target::Unknown(w));
+                }
                 t => return t,
             }
         }
@@ -2169,6 +2798,12 @@ impl Analysis<'_> {
         }
         if via_xargs && self.unnarrowed_listing {
             return Target::Toolvet(UNNARROWED.into());
+        }
+        if let Some(t) = held {
+            return t;
+        }
+        if via_xargs && !self.pid_in.is_some_and(PidFlow::proven) {
+            return Target::Unknown(INPUT_PIDS.into());
         }
         Target::None
     }
@@ -2276,8 +2911,11 @@ impl Analysis<'_> {
                     "the sender's whole process group (`{t}`, the pid 0), the agent's and toolvet's hooks"
                 ));
             }
-            // A process group given by number (`kill -TERM -4321`), as a
-            // literal pid, is not judged.
+            Some(1) => {
+                return Target::Unknown(format!("the pid `{t}` (init, or the session's manager)"));
+            }
+            // A literal pid, or a process group given by number (`kill
+            // -TERM -4321`), is not judged.
             Some(_) => return Target::None,
             None => {}
         }
@@ -2290,8 +2928,46 @@ impl Analysis<'_> {
             Target::None if a.is_dynamic() && t.trim_start().starts_with('-') => {
                 Target::Unknown(format!("the process group `{t}`, only known at run time"))
             }
+            Target::None if !self.proven_pid(a) => Target::Unknown(format!(
+                "the pid `{t}`, which is not a literal pid, `$!` or a narrow process lookup's output (a value \
+                 computed at run time may be -1: every process)"
+            )),
             target => target,
         }
+    }
+
+    /// Whether pid operand `a` is proven to name some processes only
+    /// (review s21 U9, U15): a literal job (`%1`, `%+`), or made only of
+    /// `$!` (a variable assigned from it expands to it) and substitutions
+    /// whose whole output is the pids a proven-narrow lookup prints
+    /// ([`Analysis::narrow_lookups`]). A number the check read is judged
+    /// before. Any other word — text a program computes (`$(seq …)`,
+    /// `$(expr 0 - 1)`, `$(printf %d -1)`), a variable the command did not
+    /// assign from `$!` (`$pid`, `declare -i`, `${X:--1}`, `printf -v`,
+    /// `read`, `mapfile`), a name (util-linux `kill NAME` signals every
+    /// process of that name) — is not proven.
+    fn proven_pid(&self, a: &Field) -> bool {
+        if let Some(t) = a.static_text() {
+            // `{}`: the input `xargs` gives, judged by its source.
+            return (t.starts_with('%') && t.len() > 1) || t == "{}";
+        }
+        a.is_dynamic()
+            && !self.ifs_set
+            && !self.vars_opaque
+            && a.segs.iter().all(|s| match s {
+                Seg::Dyn { raw, .. } => {
+                    let r = raw.trim_matches('"');
+                    // `$(jobs -p)`: the pids of the shell's own jobs.
+                    let jobs = r
+                        .strip_prefix("$(jobs -")
+                        .and_then(|j| j.strip_suffix(')'))
+                        .or_else(|| r.strip_prefix("`jobs -").and_then(|j| j.strip_suffix('`')))
+                        .is_some_and(|f| f.contains('p') && f.chars().all(|c| "prs".contains(c)));
+                    jobs || matches!(r, "$!" | "${!}") || self.narrow_lookups.contains(r)
+                }
+                Seg::Lit { text, .. } => text.is_empty(),
+                Seg::Home(_) => false,
+            })
     }
 
     /// One pid operand of a signal sender (`kill PID`, `skill -p PID`,
@@ -2375,9 +3051,13 @@ impl Analysis<'_> {
             }
             names.push(args[k].clone());
         }
+        let mut held = None;
         for p in &pids {
             match self.signalled_pid(p) {
                 Target::None => {}
+                Target::Unknown(w) => {
+                    held.get_or_insert(Target::Unknown(w));
+                }
                 target => return target,
             }
         }
@@ -2386,6 +3066,17 @@ impl Analysis<'_> {
         }
         if (via_xargs || p.has("pid")) && self.unnarrowed_listing {
             return Target::Toolvet(UNNARROWED.into());
+        }
+        for n in &names {
+            if let Target::Toolvet(w) = pattern_target(n, false, !p.problems.is_empty(), &[]) {
+                return Target::Toolvet(w);
+            }
+        }
+        if let Some(t) = held {
+            return t;
+        }
+        if via_xargs && !self.pid_in.is_some_and(PidFlow::proven) {
+            return Target::Unknown(INPUT_PIDS.into());
         }
         for n in &names {
             match pattern_target(n, false, !p.problems.is_empty(), &[]) {
@@ -2685,6 +3376,184 @@ fn loginctl_targets(args: &[Field]) -> Target {
     Target::Unknown(format!("the user, session or seat `loginctl {verb}` ends"))
 }
 
+/// `systemctl` operations that end, stop, freeze or replace every process
+/// of a unit (or of every unit: `isolate`, `exit`, power states).
+const SYSTEMCTL_STOPS: &[&str] = &[
+    "kill",
+    "stop",
+    "freeze",
+    "restart",
+    "try-restart",
+    "reload-or-restart",
+    "try-reload-or-restart",
+    "condrestart",
+    "force-reload",
+    "isolate",
+    "exit",
+    "halt",
+    "poweroff",
+    "reboot",
+    "soft-reboot",
+    "kexec",
+    "suspend",
+    "hibernate",
+    "hybrid-sleep",
+    "suspend-then-hibernate",
+    "emergency",
+    "rescue",
+    "default",
+    "switch-root",
+    "clean",
+];
+
+/// `systemctl` (review s19 S10, s21 U4): `kill`, `stop`, `freeze`,
+/// `restart`, `isolate`, `exit`, a power state ([`SYSTEMCTL_STOPS`]), or
+/// `disable|mask --now`, `start`/`restart` of a target (which stops
+/// what conflicts with it: `rescue.target`) end every process of the
+/// units named or of every unit — the agent's session, slice
+/// (`app.slice`) or user manager, toolvet's hooks among them, may be
+/// one, and the check cannot tell a unit from the agent's own: held.
+fn systemctl_targets(texts: &[String]) -> Target {
+    let words: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    let now = texts.iter().any(|t| t == "--now");
+    let verb = words.iter().find(|w| {
+        SYSTEMCTL_STOPS.contains(w) || (now && matches!(**w, "disable" | "mask" | "enable"))
+    });
+    if let Some(v) = verb {
+        return Target::Unknown(format!(
+            "the units `systemctl {v}` ends or stops (the agent's session, slice or user manager may be one)"
+        ));
+    }
+    if words.contains(&"start")
+        && words
+            .iter()
+            .any(|w| w.ends_with(".target") || w.contains('$'))
+    {
+        return Target::Unknown(
+            "the units a target `systemctl start` starts stops (those that conflict with it)"
+                .into(),
+        );
+    }
+    Target::None
+}
+
+/// D-Bus method names that only read (`Get`, `GetAll`, `GetUnit`,
+/// `ListUnits`, `CanPowerOff`, `Introspect`, `Ping`).
+fn bus_read_method(method: &str) -> bool {
+    let m = method.rsplit('.').next().unwrap_or(method);
+    ["Get", "List", "Can", "Introspect", "Ping"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// A D-Bus call from `busctl`, `gdbus`, `dbus-send` or `qdbus` (review
+/// s21 U4): logind's and systemd's methods kill, terminate, stop or
+/// freeze sessions, users and units (`Session.Kill`, `User.Kill`,
+/// `Manager.KillUser|KillSession|TerminateUser`, `KillUnit`, `StopUnit`,
+/// `FreezeUnit`), the same operations `loginctl kill-session` and
+/// `systemctl kill` are. The property a call must prove to pass: its
+/// words are all literal, and either none names `login1` or `systemd1`
+/// (or a unique bus name, `:1.5`, which may be either), or it only reads
+/// (`busctl list|status|tree|introspect|get-property|monitor`, `gdbus
+/// introspect|monitor`, a method `Get…`, `List…`, `Can…`, `Introspect`,
+/// `Ping`). Anything else is held.
+fn bus_targets(name: &str, args: &[Field]) -> Target {
+    let what = |why: &str| {
+        Target::Unknown(format!(
+            "the sessions, users or units a `{name}` D-Bus call {why} (logind and systemd kill, stop and freeze \
+             them: the agent's own, with toolvet's hooks, may be one)"
+        ))
+    };
+    if args.iter().any(Field::is_dynamic) {
+        return what("given words only known at run time reaches");
+    }
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let lower: Vec<String> = texts.iter().map(|t| t.to_ascii_lowercase()).collect();
+    let reaches = lower.iter().any(|t| {
+        t.contains("login1")
+            || t.contains("systemd1")
+            || t.trim_start_matches("--dest=").starts_with(':')
+    });
+    if !reaches {
+        return Target::None;
+    }
+    let operands: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    // An option that takes the next word as its value would shift the
+    // operands: not read.
+    let valued = |opts: &[&str]| texts.iter().any(|t| opts.contains(&t.as_str()));
+    let reads = match name {
+        "busctl"
+            if !valued(&[
+                "-H",
+                "--host",
+                "-M",
+                "--machine",
+                "--address",
+                "--timeout",
+                "--size",
+            ]) =>
+        {
+            match operands.as_slice() {
+                [sub, ..]
+                    if matches!(
+                        *sub,
+                        "list"
+                            | "status"
+                            | "tree"
+                            | "introspect"
+                            | "get-property"
+                            | "monitor"
+                            | "capture"
+                    ) =>
+                {
+                    true
+                }
+                ["call", _service, _path, _interface, method, ..] => bus_read_method(method),
+                _ => false,
+            }
+        }
+        "gdbus" => {
+            let method = texts.iter().enumerate().find_map(|(k, t)| {
+                if t == "--method" || t == "-m" {
+                    texts.get(k + 1).map(String::as_str)
+                } else {
+                    t.strip_prefix("--method=")
+                }
+            });
+            match texts.first().map(String::as_str) {
+                Some("introspect" | "monitor" | "wait") => true,
+                Some("call") => method.is_some_and(bus_read_method),
+                _ => false,
+            }
+        }
+        "dbus-send" => {
+            let flags_only = texts.iter().all(|t| {
+                !t.starts_with('-')
+                    || t.contains('=')
+                    || matches!(t.as_str(), "--system" | "--session" | "--print-reply")
+            });
+            flags_only && operands.get(1).is_some_and(|m| bus_read_method(m))
+        }
+        _ => {
+            texts.iter().all(|t| !t.starts_with('-'))
+                && operands.get(2).is_none_or(|m| bus_read_method(m))
+        }
+    };
+    if reads {
+        Target::None
+    } else {
+        what("to logind or systemd reaches")
+    }
+}
+
 /// `killall [-r] NAME…`: exact names (or paths), with `-r` patterns, read
 /// by psmisc's table ([`KILLALL`]: `--reg` is `--regexp`). A word the
 /// table cannot place makes the names be read as patterns (review s17
@@ -2940,6 +3809,22 @@ impl Analysis<'_> {
     /// would be; looked up some other way: held.
     pub(crate) fn code_signals(&mut self, name: &str, code: &str) {
         let lower = code.to_ascii_lowercase();
+        // Code talking to logind or systemd over D-Bus (`dbus`,
+        // `pydbus`, `dbus-next`, `sd-bus` bindings: `m.KillUser(…)`,
+        // `StopUnit`) may kill, stop or freeze the agent's session, user
+        // or unit; the check does not read the bindings' calls (review
+        // s21 U4).
+        if lower.contains("login1") || lower.contains("systemd1") {
+            self.report(
+                false,
+                "shell.toolvet-state",
+                format!(
+                    "The `{name}` code talks to logind or systemd (`login1`, `systemd1`) over D-Bus, whose methods \
+                     kill, stop or freeze sessions, users and units (the agent's own, with toolvet's hooks, may be \
+                     one); the check does not read such calls. A person must approve it."
+                ),
+            );
+        }
         if !CODE_SIGNALS.iter().any(|w| lower.contains(w)) {
             return;
         }

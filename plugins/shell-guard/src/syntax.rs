@@ -574,6 +574,32 @@ pub fn echo_output(args: &[String]) -> String {
     text
 }
 
+/// Whether shell text `text` is exactly one pipeline of simple commands
+/// (`pgrep -f x`, `ps -C x -o pid= | head -1`), run in the foreground: its
+/// output is then its last stage's alone (review s21 U9). A list
+/// (`echo -1; pgrep x`, `a || b`), a background job or a compound
+/// command is not.
+pub fn one_pipeline(text: &str) -> bool {
+    use brush_parser::ast;
+    let Ok(program) = parse_script(text, MAX_OPENERS) else {
+        return false;
+    };
+    let [cc] = program.complete_commands.as_slice() else {
+        return false;
+    };
+    let [ast::CompoundListItem(aol, sep)] = cc.0.as_slice() else {
+        return false;
+    };
+    !matches!(sep, ast::SeparatorOperator::Async)
+        && aol.additional.is_empty()
+        && !aol.first.bang
+        && aol
+            .first
+            .seq
+            .iter()
+            .all(|c| matches!(c, ast::Command::Simple(_)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

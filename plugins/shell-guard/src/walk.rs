@@ -336,6 +336,35 @@ pub struct Analysis<'a> {
     /// pattern, an awk `/re/`, `sed -n …p`): pids read from it may be any
     /// process, toolvet's hooks among them (review s18 R4).
     pub(crate) unnarrowed_listing: bool,
+    /// What the standard input of the simple command being run carries
+    /// when it is the output of a process lookup (review s21 U9): the
+    /// pipe's previous stage's [`Analysis::pid_out`]. Set only for a
+    /// stage after a simple command; `None` otherwise.
+    pub(crate) pid_in: Option<crate::selfstate::PidFlow>,
+    /// What the simple command just run writes, when it is a process
+    /// lookup's output (or a filter keeping its lines): set by
+    /// [`Analysis::toolvet_signals`], reset before each command.
+    pub(crate) pid_out: Option<crate::selfstate::PidFlow>,
+    /// Command substitutions (by their source text) whose whole output is
+    /// the pids a proven-narrow process lookup prints
+    /// ([`crate::selfstate::PidFlow::proven`]): `$(pgrep -f uvicorn)`,
+    /// `$(lsof -ti:8080)`. A signal may be sent to these.
+    pub(crate) narrow_lookups: std::collections::HashSet<String>,
+    /// The pipeline stage whose command [`Analysis::pid_out`] was
+    /// recorded for, and the stage being run (numbers from `serial`).
+    pub(crate) pid_out_stage: u64,
+    pub(crate) stage: u64,
+    serial: u64,
+    /// What the last pipeline walked writes, as [`Analysis::pid_out`]
+    /// of its last stage: read by a command substitution.
+    pipeline_pids: Option<crate::selfstate::PidFlow>,
+    /// The command set `IFS` (set by [`Analysis::toolvet_signals`]): a
+    /// lookup's pids may be split into other numbers.
+    pub(crate) ifs_set: bool,
+    /// A command ran text only known at run time, or a file, in this
+    /// shell (`eval "$X"`, `source F`): any variable may have any value
+    /// after it, so no expansion is a proven pid (review s21 U15).
+    pub(crate) vars_opaque: bool,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -382,6 +411,15 @@ impl<'a> Analysis<'a> {
                 toolvet_pids: false,
                 process_listing: false,
                 unnarrowed_listing: false,
+                pid_in: None,
+                pid_out: None,
+                narrow_lookups: std::collections::HashSet::new(),
+                pid_out_stage: 0,
+                stage: 0,
+                serial: 0,
+                pipeline_pids: None,
+                ifs_set: false,
+                vars_opaque: false,
             },
             env,
         )
@@ -585,20 +623,72 @@ impl<'a> Analysis<'a> {
     }
 
     fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
-        if p.seq.len() == 1 {
-            return self.command(&p.seq[0], env, depth, stdin);
-        }
+        // Only a simple command's output is read as a lookup's pids: a
+        // compound one (`{ echo -1; pgrep x; }`) may print anything, and
+        // a redirection other than of standard error to a file makes a
+        // stage read or write something else than the pipe (`xargs kill
+        // < pids.txt`, `pgrep x 2>&1`) (review s21 U9).
+        let simple = |c: &ast::Command| {
+            let ast::Command::Simple(sc) = c else {
+                return false;
+            };
+            let items = sc
+                .prefix
+                .iter()
+                .flat_map(|p| p.0.iter())
+                .chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
+            items.into_iter().all(|item| match item {
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => matches!(
+                    r,
+                    ast::IoRedirect::File(
+                        Some(2),
+                        ast::IoFileRedirectKind::Write
+                            | ast::IoFileRedirectKind::Append
+                            | ast::IoFileRedirectKind::Clobber,
+                        ast::IoFileRedirectTarget::Filename(_)
+                    )
+                ),
+                _ => true,
+            })
+        };
+        // Each stage gets its own number: a lookup's pids are the
+        // stage's only when `toolvet_signals` recorded them for this
+        // stage, not for one nested in it (`sh -c 'echo -1; pgrep x'`, a
+        // function's body); a nested pipeline leaves the stage's input
+        // as it found it.
+        let saved_in = self.pid_in;
+        let outer_stage = self.stage;
+        let single = p.seq.len() == 1;
         // Every stage runs in its own subshell. A process listing in one
         // stage reaches the filters after it, not the next pipeline.
         let outer = (self.process_listing, self.unnarrowed_listing);
         let mut flow = stdin.clone();
+        let mut pids = None;
         for cmd in &p.seq {
-            let mut sub = env.clone();
-            flow = self.command(cmd, &mut sub, depth, &flow);
-            env.absorb_files(&sub);
+            self.serial += 1;
+            let my = self.serial;
+            self.stage = my;
+            self.pid_in = pids.filter(|_| simple(cmd));
+            self.pid_out = None;
+            if single {
+                flow = self.command(cmd, env, depth, stdin);
+            } else {
+                let mut sub = env.clone();
+                flow = self.command(cmd, &mut sub, depth, &flow);
+                env.absorb_files(&sub);
+            }
+            pids = self
+                .pid_out
+                .filter(|_| simple(cmd) && self.pid_out_stage == my);
             if self.done() {
                 break;
             }
+        }
+        self.stage = outer_stage;
+        self.pid_in = saved_in;
+        self.pipeline_pids = pids;
+        if single {
+            return flow;
         }
         // A wide listing the pipeline left unnarrowed is what it outputs:
         // `kill $(pgrep -u alice | cat)` (review s19 S12); it stays
@@ -2105,7 +2195,21 @@ impl<'a> Analysis<'a> {
                     // `$(cat FILE)` (review s17 Q12).
                     let cat = bare_input_redirect(s).map(|f| format!("cat -- {f}"));
                     let s = cat.as_deref().unwrap_or(s);
+                    let flows = (self.pid_in, self.pid_out, self.pid_out_stage);
+                    self.pipeline_pids = None;
                     let out = self.script(s, &mut sub, depth + 1, &Output::Unknown);
+                    // The whole output is a narrow lookup's pids only when
+                    // the substitution is one pipeline (review s21 U9).
+                    // The same text walked again (after `cd`) is judged
+                    // again: the last walk counts.
+                    if self.pipeline_pids.is_some_and(|f| f.proven())
+                        && crate::syntax::one_pipeline(s)
+                    {
+                        self.narrow_lookups.insert(raw.to_string());
+                    } else {
+                        self.narrow_lookups.remove(raw);
+                    }
+                    (self.pid_in, self.pid_out, self.pid_out_stage) = flows;
                     match out {
                         Output::Static(text) => b.value(text.trim_end_matches('\n'), quoted, &ifs),
                         out => b.seg(Seg::Dyn {
