@@ -95,7 +95,7 @@ pub fn normalised(argv: &[Field]) -> String {
 /// unknown value passed through.
 pub(crate) fn has_unknown_variable(f: &Field) -> bool {
     f.segs.iter().any(|s| match s {
-        Seg::Dyn { raw, out } => {
+        Seg::Dyn { raw, out, .. } => {
             matches!(out, Output::Unknown)
                 && ((raw.starts_with('$') && !raw.starts_with("$("))
                     || (raw.starts_with("$(") || raw.starts_with('`')) && reads_variable(raw))

@@ -1108,24 +1108,30 @@ pub(crate) fn env_split_string(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// Whether `word` may expand to no word at all, or to several, so that
-/// every word after it moves (review s18 R7, s19 S6):
-/// - a word made only of unquoted text known at run time (`$X`, `$*`,
-///   `${a[*]}`, `$(cmd)`, `` `cmd` ``): empty, or split at IFS;
-/// - a list expansion, quoted or not (`"$@"`, `"${@:2}"`, `"${a[@]}"`,
-///   `"${!prefix@}"`, `"${!a[@]}"`): one word per element, none when the
-///   list is empty (bash(1), "Special Parameters", "Arrays");
-/// - an unquoted glob (`*`, `?`, `[`): one word per match, none under
-///   `shopt -s nullglob` when nothing matches (bash(1), "Pathname
+/// every word after it moves (review s18 R7, s19 S6, s21 U6). A word
+/// counts as exactly one word only when each part is known text or an
+/// expansion inside double quotes that is not a list. So it may change
+/// the word count when
+/// - any part of it is an unquoted expansion only known at run time
+///   (`$X`, `5$X`, `-n1$X`, `A=$X`, `/tmp/s$X`, `$*`, `$(cmd)`,
+///   `` `cmd` ``, `$((…))`): bash splits the result of every unquoted
+///   expansion at IFS wherever it is in the word, and a word made only of
+///   one may be empty (bash(1), "Word Splitting"). The field builder
+///   records whether each such part was quoted ([`Seg::Dyn`]'s `quoted`;
+///   a known value is already split by the walker, IFS and all);
+/// - a part is a list expansion, quoted or not (`"$@"`, `"${@:2}"`,
+///   `"${a[@]}"`, `"${!prefix@}"`, `"${!a[@]}"`): one word per element,
+///   none when the list is empty (bash(1), "Special Parameters", "Arrays");
+/// - it is an unquoted glob (`*`, `?`, `[`): one word per match, none
+///   under `shopt -s nullglob` when nothing matches (bash(1), "Pathname
 ///   Expansion").
+///
+/// [`Seg::Dyn`]: crate::syntax::Seg::Dyn
 pub(crate) fn may_vanish(word: &Field) -> bool {
     use crate::syntax::Seg;
-    let all_dynamic =
-        !word.segs.is_empty() && word.segs.iter().all(|s| matches!(s, Seg::Dyn { .. }));
-    all_dynamic
-        || word
-            .segs
-            .iter()
-            .any(|s| matches!(s, Seg::Dyn { raw, .. } if is_list_expansion(raw)))
+    word.segs
+        .iter()
+        .any(|s| matches!(s, Seg::Dyn { raw, quoted, .. } if !quoted || is_list_expansion(raw)))
         || word.first_glob().is_some()
 }
 

@@ -2206,6 +2206,7 @@ impl Analysis<'_> {
                 segs: vec![Seg::Dyn {
                     raw: format!("$(cat {})", file.text()),
                     out: Output::Unknown,
+                    quoted: false,
                 }],
             };
             return match self.pid_operand(&cat) {
@@ -2357,6 +2358,7 @@ impl Analysis<'_> {
                         segs: vec![Seg::Dyn {
                             raw: v.text(),
                             out: Output::Unknown,
+                            quoted: false,
                         }],
                     },
                     Some(v) => v.clone(),

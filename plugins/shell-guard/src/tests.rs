@@ -6644,7 +6644,9 @@ fn s19_s6_words_that_may_vanish() {
         "timeout 5 ls *.txt",
         "sudo ls *.txt",
         "env FOO=1 make -j4",
-        "env FOO=$X make",
+        // review s21 U6: `env FOO=$X make` splits `$X` at IFS (held, see
+        // s21_u6_partly_unquoted_expansions); the quoted spelling is one word.
+        "env \"FOO=$X\" make",
         "chronic make -j4",
         "nohup ./run.sh *.log",
     ] {
@@ -6874,4 +6876,41 @@ fn s19_s15_shebang_lines_of_written_scripts() {
             "printf '#!/usr/bin/env python3\\nprint(1)\\n' > x.py; chmod +x x.py; ./x.py",
         ],
     );
+}
+
+// review s21 dbg2 (U11, U5, U6, U1, W3, W1): the cases in
+// cases-s21-dbg2.yaml.
+#[test]
+fn s21_dbg2_yaml_cases() {
+    yaml_cases(include_str!("../cases-s21-dbg2.yaml"));
+}
+
+// review s21 U6 (a word only partly an unquoted expansion — `5$X`,
+// `-n1$X`, `A=$X`, `/tmp/s$X` — may split into several words and move a
+// runner's command: held; the quoted spellings are one word).
+#[test]
+fn s21_u6_partly_unquoted_expansions() {
+    for cmd in [
+        "X=$(cat /tmp/v); timeout 5$X /bin/true",
+        "X=$(cat /tmp/v); timeout \"5\"$X /bin/true",
+        "X=$(cat /tmp/v); nice -n1$X /bin/true",
+        "X=$(cat /tmp/v); env A=$X /bin/true",
+        "X=$(cat /tmp/v); dtach -n /tmp/s$X /bin/true",
+        "X=$(cat /tmp/v); sg wheel$X 'true'",
+        "X=$(cat /tmp/v); tmux new -d -s a$X 'sleep 1'",
+        "X=$(cat /tmp/v); xargs -n1$X /bin/true",
+        "timeout 5$NOPE /bin/true",
+        "env FOO=$X make",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "X=$(cat /tmp/v); timeout \"5$X\" /bin/true",
+        "X=$(cat /tmp/v); nice -n \"1$X\" /bin/true",
+        "X=$(cat /tmp/v); env \"A=$X\" /bin/true",
+        "timeout 5 /bin/true",
+        "X=3; timeout 5$X /bin/true",
+    ] {
+        allow(cmd);
+    }
 }

@@ -276,6 +276,7 @@ pub fn dyn_field(raw: &str) -> Field {
         segs: vec![Seg::Dyn {
             raw: raw.to_string(),
             out: Output::Unknown,
+            quoted: false,
         }],
     }
 }
@@ -1896,6 +1897,7 @@ impl<'a> Analysis<'a> {
             segs: vec![Seg::Dyn {
                 raw: raw.to_string(),
                 out,
+                quoted: false,
             }],
         }
     }
@@ -2092,9 +2094,9 @@ impl<'a> Analysis<'a> {
                     TildeExpr::UserHome(u) => b.seg(Seg::Home(Some(u.clone()))),
                     TildeExpr::WorkingDir => match &env.cwd {
                         Cwd::Known(c) => b.lit(&c.clone(), true),
-                        _ => b.seg(dyn_seg("~+")),
+                        _ => b.seg(dyn_seg("~+", quoted)),
                     },
-                    _ => b.seg(dyn_seg(raw)),
+                    _ => b.seg(dyn_seg(raw, quoted)),
                 },
                 WordPiece::ParameterExpansion(expr) => {
                     self.parameter(expr, raw, b, env, depth, Fielding { quoted, ifs: &ifs });
@@ -2111,12 +2113,13 @@ impl<'a> Analysis<'a> {
                         out => b.seg(Seg::Dyn {
                             raw: raw.to_string(),
                             out,
+                            quoted,
                         }),
                     }
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     self.scan_substitutions(&e.value, env, depth);
-                    b.seg(dyn_seg(raw));
+                    b.seg(dyn_seg(raw, quoted));
                 }
             }
         }
@@ -2177,7 +2180,7 @@ impl<'a> Analysis<'a> {
                     }
                     _ => {
                         self.scan_substitutions(&offset.value, env, depth);
-                        b.seg(dyn_seg(raw));
+                        b.seg(dyn_seg(raw, quoted));
                     }
                 }
             }
@@ -2197,14 +2200,14 @@ impl<'a> Analysis<'a> {
                     .filter(|v| !v.is_empty())
                 {
                     Some(v) => b.value(&v, quoted, ifs),
-                    None => b.seg(dyn_seg(raw)),
+                    None => b.seg(dyn_seg(raw, quoted)),
                 }
             }
             other => {
                 for s in nested_strings(other) {
                     self.scan_substitutions(s, env, depth);
                 }
-                b.seg(dyn_seg(raw));
+                b.seg(dyn_seg(raw, quoted));
             }
         }
     }
@@ -2237,6 +2240,9 @@ impl<'a> Analysis<'a> {
             for seg in f.segs.clone() {
                 match seg {
                     Seg::Lit { text, .. } => b.value(&text, quoted, ifs),
+                    // The value's unknown part is split here unless this
+                    // expansion is quoted (review s21 U6).
+                    Seg::Dyn { raw, out, .. } => b.seg(Seg::Dyn { raw, out, quoted }),
                     other => b.seg(other),
                 }
             }
@@ -2249,7 +2255,7 @@ impl<'a> Analysis<'a> {
             },
             _ => match self.known_value(name, env) {
                 Some(v) => b.value(&v, quoted, ifs),
-                None => b.seg(dyn_seg(raw)),
+                None => b.seg(dyn_seg(raw, quoted)),
             },
         }
     }
@@ -2597,10 +2603,11 @@ pub(crate) fn arithmetic_assigns(expr: &str, env: &mut Env) {
     }
 }
 
-fn dyn_seg(raw: &str) -> Seg {
+fn dyn_seg(raw: &str, quoted: bool) -> Seg {
     Seg::Dyn {
         raw: raw.to_string(),
         out: Output::Unknown,
+        quoted,
     }
 }
 
