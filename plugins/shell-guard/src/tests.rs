@@ -6914,3 +6914,73 @@ fn s21_u6_partly_unquoted_expansions() {
         allow(cmd);
     }
 }
+
+// review s21 U11, U5, W3 (GNU parallel judged only when the reader builds
+// every command line exactly: options by one table, renaming and batching
+// options held; several sources make the cross product or linked pairs,
+// `{1}`/`{2}` filled).
+#[test]
+fn s21_u11_u5_parallel_lines_built_exactly() {
+    for cmd in [
+        "parallel -I% sh -c % ::: 'rm -rf ~'",
+        "parallel -I% sh -c % ::: 'pkill -STOP -f toolvet'",
+        "echo 'pkill -STOP -f toolvet' | parallel -I% sh -c %",
+        "parallel --replace=% sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --replace % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --bnr % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --basenamereplace=% sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --er % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --bner % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --dnr % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --plus sh -c {} ::: x",
+        "parallel -i sh -c {} ::: x",
+        "parallel --rep=% sh -c % ::: x",
+        "parallel --seqreplace % sh -c % ::: x",
+        "parallel -N2 rm ::: -rf /home/alice",
+        "parallel -n2 rm ::: -rf /home/alice",
+        "parallel -m rm ::: -rf /home/alice",
+        "printf -- '-rf\\n/home/alice\\n' | parallel -X rm",
+        "printf -- '-rf\\n/home/alice\\n' | parallel -n 2 rm",
+        "printf -- '-rf\\n/home/alice\\n' | parallel -L2 rm",
+        "printf -- '-rf\\n/home/alice\\n' | parallel --xargs rm",
+        "printf -- '-STOP\\n-1\\n' | parallel -N2 kill",
+        "printf 'rm\\n-rf\\n/home/alice\\n' | parallel -X",
+        "parallel --ssh 'sh -c' echo ::: a",
+        "parallel -S host echo ::: a",
+        "parallel --wd ~ 'rm -rf ./*' ::: a",
+        "parallel --link rm ::: -rf /x ::: /home/alice",
+        "parallel echo {3} ::: a ::: b",
+        "parallel echo {%} ::: a",
+        "cat list | parallel sh -c {}",
+        "X=$(cat /tmp/v); parallel sh -c {} ::: \"$X\"",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "parallel rm ::: -rf ::: /home/alice",
+        "parallel rm :::+ -rf :::+ /home/alice",
+        "parallel --link rm ::: -rf ::: /home/alice",
+        "parallel --xapply rm ::: -rf ::: /home/alice",
+        "parallel rm {} ::: -rf ::: ~",
+        "parallel rm {2} {1} ::: /home/alice ::: -rf",
+        "parallel ::: rm ::: -rf ::: /home/alice",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    deny("parallel kill ::: -STOP ::: -1", "shell.toolvet-state");
+    for cmd in [
+        "parallel gzip ::: a b c",
+        "find . -name '*.log' | parallel gzip",
+        "find . -name '*.log' | parallel gzip {}",
+        "find . -name '*.log' | parallel 'gzip {}'",
+        "parallel echo {1} {2} ::: a b ::: c d",
+        "parallel echo ::: a b ::: c d",
+        "parallel --link echo {1} {2} ::: a b ::: c d",
+        "parallel -j4 --bar gzip ::: a.txt b.txt",
+        "parallel -k echo {#} {} ::: a b",
+        "parallel mv {} {.}.bak ::: a.txt b.txt",
+        "parallel -q echo 'a b' ::: c",
+    ] {
+        allow(cmd);
+    }
+}
