@@ -6984,3 +6984,54 @@ fn s21_u11_u5_parallel_lines_built_exactly() {
         allow(cmd);
     }
 }
+
+// review s21 U1 (gdb/lldb: every expression an allowed command evaluates
+// proven free of calls — any `(` that is not a grouping or cast,
+// `$_name` convenience functions, gdb's quoted symbols, `fns[0](` — and
+// lldb options read by tables: `breakpoint set -C`, `memory read -o`).
+#[test]
+fn s21_u1_debugger_expressions_and_options() {
+    for cmd in [
+        r#"gdb -batch -ex 'info symbol $_shell("pkill -STOP -f toolvet")'"#,
+        r#"gdb -batch -ex 'list *$_shell("pkill -STOP -f toolvet")'"#,
+        r#"gdb -batch -ex 'info line *$_shell("rm -rf ~")'"#,
+        r#"gdb -batch -ex 'info scope *$_shell("rm -rf ~")'"#,
+        r#"gdb -batch -ex 'print ($_shell)("pkill -STOP -f toolvet")'"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'print (system)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex "print 'system'(\"pkill -STOP -f toolvet\")" /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'info symbol system("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'output (system)("rm -rf ~")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'condition 1 (system)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'p $f = system' -ex 'p ($f)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'thread apply all -- p (system)("rm -rf ~")' /bin/ls"#,
+        r#"gdb -batch -ex 'p fns[0]("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'set width $_shell("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'frame address $_shell("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'break foo if (system)("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'set language ada' -ex 'p f' /bin/ls"#,
+        r#"lldb -b -o 'br s -n main -C "platform shell pkill -STOP -f toolvet"' -o run /bin/ls"#,
+        r#"lldb -b -o 'b -n main -C "platform shell pkill -STOP -f toolvet"' -o run /bin/ls"#,
+        r#"lldb -b -o 'breakpoint set -n main --command "platform shell rm -rf ~"' -o run /bin/ls"#,
+        r#"lldb -b -o 'b main' -o run -o 'expr (system)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"lldb -b -o 'b main' -o run -o 'p (int)((system))("rm -rf ~")' /bin/ls"#,
+        "lldb -b -o 'b main' -o run -o 'memory read -o /home/alice/pol/policy.toml --force $sp $sp+64' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'x -o /home/alice/pol/policy.toml --force $sp $sp+64' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'memory read --append-outfile /home/alice/pol/policy.toml -b $sp $sp+64' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'expr -p -- int f() { return 1; }' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'expr' /bin/ls",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "gdb -batch -ex run -ex bt ./a.out",
+        "gdb -batch -ex 'p x + 1' ./a.out",
+        "gdb -batch -ex 'p/x (long)$sp' -ex 'p *(int *)ptr' -ex 'p sizeof(int)' -ex 'x/4i $pc' ./a.out",
+        "gdb -batch -ex 'break foo if (x > 1)' -ex 'condition 1 (x > 2)' -ex \"p c == 'a'\" -ex 'p $_exitcode' ./a.out",
+        "gdb -batch -ex 'info symbol 0x401000' -ex 'list *0x401000' -ex 'info line *0x401000' ./a.out",
+        "gdb -batch -ex 'set width 0' -ex 'set print pretty on' -ex 'echo hi (there)\\n' ./a.out",
+        "lldb -b -o run -o bt ./a.out",
+        "lldb -b -o 'br s -n main -c \"argc > 1\"' -o run -o 'memory read -c 16 -f x $sp' -o 'expr -O -- obj' -o 'p x + (1)' ./a.out",
+    ] {
+        allow(cmd);
+    }
+}
