@@ -46,6 +46,9 @@ pub(crate) enum Step {
     /// through a shell, as gdb's `startup-with-shell` and lldb's `run`
     /// do), or with the arguments given on the command line (`None`).
     Launch(Option<String>),
+    /// The program to debug is now this path (lldb `target create PATH`):
+    /// judged as the program when a command starts it.
+    Program(String),
     /// A command the reader does not know to be harmless: held.
     Hold(String),
 }
@@ -180,13 +183,16 @@ const GDB_ALLOWED: &[(&[&str], Kind)] = &[
             "directory",
             "dir",
             "handle",
+            // `catch throw|catch|exec|fork|syscall|signal … [if COND]`.
+            "catch",
+            "tcatch",
         ],
         Kind::Expr,
     ),
     (
         &[
             "info", "i", "inf", "show", "help", "h", "list", "l", "echo", "end", "commands",
-            "silent",
+            "silent", "rbreak",
         ],
         Kind::Text,
     ),
@@ -269,7 +275,7 @@ fn gdb_command(line: &str, depth: u32, steps: &mut Vec<Step>) {
             Kind::Text => {
                 if !matches!(
                     word.as_str(),
-                    "echo" | "help" | "h" | "show" | "end" | "commands" | "silent"
+                    "echo" | "help" | "h" | "show" | "end" | "commands" | "silent" | "rbreak"
                 ) {
                     check_expression(line, rest, steps);
                 }
@@ -355,6 +361,15 @@ fn gdb_set(line: &str, rest: &str, steps: &mut Vec<Step>) {
         "" if rest.starts_with(['$', '*', '(']) => expression(rest, steps),
         "var" | "variable" => expression(value, steps),
         "args" => steps.push(Step::Launch(Some(value.to_string()))),
+        // Where gdb looks for debug information and sources: it reads
+        // files, it runs nothing (`debuginfod urls` would download: held).
+        "debuginfod" => {
+            let words: Vec<&str> = value.split_whitespace().collect();
+            if !matches!(words.as_slice(), ["enabled", "on" | "off" | "ask"]) {
+                hold(steps, line, "a debuginfod setting other than `enabled`");
+            }
+        }
+        "substitute-path" | "sysroot" | "solib-search-path" => {}
         "logging" => {
             let sub = value.split_whitespace().next().unwrap_or("");
             if !matches!(
@@ -787,6 +802,8 @@ const LLDB_SETTINGS: &[&str] = &[
     "term-width",
     "use-color",
     "stop-disassembly-display",
+    "target.x86-disassembly-flavor",
+    "target.source-map",
 ];
 
 /// One lldb command line.
@@ -853,6 +870,23 @@ fn lldb_command(line: &str, steps: &mut Vec<Step>) {
     if prefix(first, "script", 2) {
         steps.push(Step::Python(after(1)));
         return hold(steps, line, "Python code");
+    }
+    // `target create PATH`: only the program, no options (`-c CORE`,
+    // `-s SYMFILE`, `-r`, … held).
+    if first == "target" && second == "create" {
+        match words.as_slice() {
+            [_, _, path]
+                if !path.starts_with('-') && !path.contains(['"', '\'', '\\', '`', '$']) =>
+            {
+                steps.push(Step::Program(path.to_string()));
+            }
+            _ => hold(
+                steps,
+                line,
+                "`target create` options the check does not read",
+            ),
+        }
+        return;
     }
     if first == "settings" && second == "set" {
         let name = words.get(2).copied().unwrap_or("");
@@ -1069,6 +1103,14 @@ impl Analysis<'_> {
                         &Output::Unknown,
                     );
                 }
+                Step::Program(path) => {
+                    // A launch already due runs the program named before.
+                    if launch && !program.is_empty() {
+                        let mut e = env.clone();
+                        self.exec(program.clone(), &mut e, depth + 1, &Output::Unknown, false);
+                    }
+                    program = vec![Field::lit(path)];
+                }
                 Step::Hold(what) => held.push(what),
             }
             if self.done() {
@@ -1174,7 +1216,7 @@ mod tests {
             "settings set target.env-vars X=1",
             "process launch -c /bin/sh -- x",
             "expr (void)system(\"id\")",
-            "target create /bin/sh",
+            "target create -s x.sym /bin/sh",
         ] {
             assert!(holds(Dialect::Lldb, held), "{held}");
         }

@@ -6711,7 +6711,9 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
             "lldb -b -o 'command alias s platform shell' ./a.out",
             "lldb -b -o 'settings set target.env-vars LD_PRELOAD=/tmp/x.so' -o run ./a.out",
             "lldb -b -o 'process launch -c /bin/sh -- x' ./a.out",
-            "lldb -b -o 'target create /bin/sh' -o run",
+            // review s21 W1: `target create PROG` is now read (PROG judged as
+            // the program, as `lldb -b -o run PROG` is); its options are held.
+            "lldb -b -o 'target create -s x.sym /bin/sh' -o run",
             "echo 'script import os' | lldb ./a.out",
             "cgdb -d /tmp/evil ./a.out",
             "lldb -b -o 'po [NSApp terminate:nil]' ./a.out",
@@ -7034,4 +7036,38 @@ fn s21_u1_debugger_expressions_and_options() {
     ] {
         allow(cmd);
     }
+}
+
+// review s21 W1 (common batch debugging commands allowed: settings that
+// only choose where gdb looks for symbols and sources, `catch`, `rbreak`,
+// lldb `target create PROG` judged as the program, the disassembly
+// flavor; their risky neighbours held).
+#[test]
+fn s21_w1_debugger_allow_list_widened() {
+    for cmd in [
+        "gdb -batch -ex 'set debuginfod enabled off' -ex run -ex bt --args ./a.out",
+        "gdb -q -batch -ex 'catch throw' -ex r -ex bt ./app",
+        "gdb -batch -ex 'rbreak ^foo' -ex run ./a.out",
+        "gdb -batch -ex 'set substitute-path /build /src' ./a.out",
+        "gdb -batch -ex 'set sysroot /' ./a.out",
+        "lldb -b -o 'target create ./a.out' -o run",
+        "lldb -b -o 'settings set target.x86-disassembly-flavor intel' -o 'di -n main' ./a.out",
+    ] {
+        allow(cmd);
+    }
+    for cmd in [
+        "gdb -batch -ex 'set debuginfod urls http://x' ./a.out",
+        r#"gdb -batch -ex 'catch syscall if $_shell("x")' ./a.out"#,
+        "lldb -b -o 'target create -c core ./a.out' -o bt",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    deny(
+        "lldb -b -o 'target create rm' -o 'r -rf ~'",
+        "shell.rm-home",
+    );
+    deny(
+        "lldb -b -o 'target create rm' -o 'process launch -- -rf /home/alice'",
+        "shell.rm-home",
+    );
 }
