@@ -3554,6 +3554,35 @@ impl ParallelItem {
             ParallelItem::Line(l) => Some(l.clone()),
         }
     }
+
+    /// What it puts in a job's line.
+    fn value(&self) -> PValue {
+        match self {
+            ParallelItem::Word(f) if f.first_glob().is_some() => {
+                f.static_text().map_or(PValue::Unknown, PValue::Glob)
+            }
+            _ => self.known().map_or(PValue::Unknown, PValue::Known),
+        }
+    }
+
+    /// Whether it is an unquoted glob: the shell makes it one word per
+    /// match before parallel sees it, so it stands for several items.
+    fn is_glob(&self) -> bool {
+        matches!(self, ParallelItem::Word(f) if f.first_glob().is_some())
+    }
+}
+
+/// One input of a job, as [`parallel_replace`] fills it in.
+#[derive(Clone, PartialEq, Eq)]
+enum PValue {
+    /// Known text.
+    Known(String),
+    /// An unquoted glob (`*.log`): every name it matches is an input, so
+    /// the pattern itself is put in the line unquoted, for the line's
+    /// analysis to read as a glob.
+    Glob(String),
+    /// Only known at run time.
+    Unknown,
 }
 
 /// A shell variable no command sets, standing for an input the check
@@ -3582,15 +3611,16 @@ enum Fill {
 /// filled))`.
 fn parallel_replace(
     word: &str,
-    values: &[Option<String>],
+    values: &[PValue],
     seq: usize,
     fill: Fill,
 ) -> Result<(String, bool), String> {
-    let put = |v: &Option<String>, modify: &dyn Fn(&str) -> String| match (v, fill) {
-        (Some(v), Fill::Quoted) => crate::shell_quote(&modify(v)),
-        (Some(v), Fill::Raw) => modify(v),
-        (None, Fill::Quoted) => format!("\"${{{PARALLEL_UNSEEN}}}\""),
-        (None, Fill::Raw) => format!("${{{PARALLEL_UNSEEN}}}"),
+    let put = |v: &PValue, modify: &dyn Fn(&str) -> String| match (v, fill) {
+        (PValue::Known(v), Fill::Quoted) => crate::shell_quote(&modify(v)),
+        (PValue::Known(v) | PValue::Glob(v), Fill::Raw) => modify(v),
+        (PValue::Glob(v), Fill::Quoted) => modify(v),
+        (PValue::Unknown, Fill::Quoted) => format!("\"${{{PARALLEL_UNSEEN}}}\""),
+        (PValue::Unknown, Fill::Raw) => format!("${{{PARALLEL_UNSEEN}}}"),
     };
     let mut out = String::new();
     let mut rest = word;
@@ -3666,6 +3696,14 @@ fn parallel_jobs(
         let len = sources[g[0]].0.len();
         if g.iter().any(|&i| sources[i].0.len() != len) {
             return Err("linked input sources of different lengths".into());
+        }
+        if g.len() > 1
+            && g.iter()
+                .any(|&i| sources[i].0.iter().any(ParallelItem::is_glob))
+        {
+            return Err(
+                "a glob in linked input sources, whose length is only known at run time".into(),
+            );
         }
         if jobs.len().saturating_mul(len) > cap {
             return Err(format!("more than {cap} jobs, more than the check reads"));
@@ -3881,7 +3919,13 @@ impl Analysis<'_> {
                 }
                 continue;
             }
-            let values: Vec<Option<String>> = job.iter().map(ParallelItem::known).collect();
+            let values: Vec<PValue> = job.iter().map(ParallelItem::value).collect();
+            if let Some(PValue::Glob(g)) = values.iter().find(|v| {
+                matches!(v, PValue::Glob(g) if !g.chars().all(|c| c.is_ascii_alphanumeric() || "_./*?[]~+,:@%=-".contains(c)))
+            }) {
+                self.hold_parallel(&format!("the glob `{g}`, which the check cannot place in a command line"));
+                return Parallel::Done;
+            }
             let Some(lines) = self.parallel_lines(cmd, &values, n + 1, quote_words) else {
                 return Parallel::Done;
             };
@@ -3902,7 +3946,7 @@ impl Analysis<'_> {
     fn parallel_lines(
         &mut self,
         cmd: &[Field],
-        values: &[Option<String>],
+        values: &[PValue],
         seq: usize,
         quote_words: bool,
     ) -> Option<Vec<String>> {
@@ -3922,7 +3966,7 @@ impl Analysis<'_> {
                 ));
                 return None;
             };
-            if quote_word && did && values.iter().any(Option::is_none) {
+            if quote_word && did && values.contains(&PValue::Unknown) {
                 self.hold_parallel("`-q` with an input only known at run time");
                 return None;
             }
@@ -3936,8 +3980,9 @@ impl Analysis<'_> {
         }
         if !placed {
             line.extend(values.iter().map(|v| match v {
-                Some(v) => crate::shell_quote(v),
-                None => format!("\"${{{PARALLEL_UNSEEN}}}\""),
+                PValue::Known(v) => crate::shell_quote(v),
+                PValue::Glob(v) => v.clone(),
+                PValue::Unknown => format!("\"${{{PARALLEL_UNSEEN}}}\""),
             }));
         }
         let mut lines = vec![line.join(" ")];
@@ -3989,7 +4034,7 @@ impl Analysis<'_> {
             self.hold_parallel(&format!("`-q` with input the check cannot see ({what})"));
             return Parallel::Done;
         }
-        let Some(lines) = self.parallel_lines(cmd, &[None], 1, false) else {
+        let Some(lines) = self.parallel_lines(cmd, &[PValue::Unknown], 1, false) else {
             return Parallel::Done;
         };
         for line in lines {

@@ -7071,3 +7071,15 @@ fn s21_w1_debugger_allow_list_widened() {
         "shell.rm-home",
     );
 }
+
+// review s21 U5 (a glob among parallel's inputs stands for every name it
+// matches: put in the job line unquoted, held where its count matters).
+#[test]
+fn s21_u5_parallel_glob_inputs() {
+    deny("parallel rm -rf ::: ~/*", "shell.rm-home");
+    deny("parallel rm ::: -rf ::: ~/*", "shell.rm-home");
+    deny("parallel rm ::: .claude/setting*", "shell.guardrail-write");
+    escalate("parallel --link mv ::: *.a ::: x", "shell.eval-dynamic");
+    escalate("parallel rm ::: 'a b'*", "shell.eval-dynamic");
+    allow("parallel gzip ::: *.log");
+}
