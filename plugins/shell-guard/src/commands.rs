@@ -691,7 +691,11 @@ impl Analysis<'_> {
                         let config = assigns.iter().any(|(n, _)| {
                             matches!(
                                 n.as_str(),
-                                "HOME" | "XDG_CONFIG_HOME" | "SCREENRC" | "SYSSCREENRC"
+                                "HOME"
+                                    | "XDG_CONFIG_HOME"
+                                    | "SCREENRC"
+                                    | "SYSSCREENRC"
+                                    | "PARALLEL"
                             )
                         });
                         if chdir.is_some() || !scoped.is_empty() || config {
@@ -3748,6 +3752,13 @@ impl Analysis<'_> {
         depth: u32,
         stdin: &Output,
     ) -> Parallel {
+        // parallel puts `$PARALLEL`'s words before its own options
+        // (parallel(1) "ENVIRONMENT VARIABLES"), and reads
+        // `~/.parallel/config` (denied as a home dotfile write when written).
+        if env.vars.contains_key("PARALLEL") || self.command_vars.iter().any(|c| c == "PARALLEL") {
+            self.hold_parallel("options in `$PARALLEL`, which it reads before its own");
+            return Parallel::Done;
+        }
         let p = getopt::parse(&runopts::PARALLEL, args);
         if !p.problems.is_empty() {
             self.hold_options("parallel", &p.problems.join("; "));

@@ -7083,3 +7083,17 @@ fn s21_u5_parallel_glob_inputs() {
     escalate("parallel rm ::: 'a b'*", "shell.eval-dynamic");
     allow("parallel gzip ::: *.log");
 }
+
+// review s21 U11 (options parallel reads from `$PARALLEL` before its own:
+// `PARALLEL=-I% parallel sh -c % ::: …` renames `{}` unseen: held).
+#[test]
+fn s21_u11_parallel_options_from_the_environment() {
+    for cmd in [
+        "PARALLEL='-I%' parallel sh -c % ::: 'rm -rf ~'",
+        "export PARALLEL='-I%'; parallel sh -c % ::: 'rm -rf ~'",
+        "env PARALLEL='-I%' parallel sh -c % ::: 'rm -rf ~'",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    allow("FOO=1 parallel gzip ::: a");
+}
