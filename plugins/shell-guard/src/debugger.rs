@@ -794,6 +794,17 @@ const LLDB_EXPRESSION_OPTIONS: &[&str] = &[
     "--gdb-format",
 ];
 
+/// Whether word `w` of an lldb command is an option `table` does not
+/// list. lldb removes quotes and backslashes from a word before it reads
+/// options (`'-C'`, `\-C` are `-C`), so they are removed here too.
+fn lldb_unlisted_option(w: &str, table: &[&str]) -> bool {
+    let bare: String = w
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '`' | '\\'))
+        .collect();
+    bare.starts_with('-') && !table.contains(&bare.as_str())
+}
+
 /// lldb settings `settings set NAME …` may change.
 const LLDB_SETTINGS: &[&str] = &[
     "auto-confirm",
@@ -917,7 +928,7 @@ fn lldb_command(line: &str, steps: &mut Vec<Step>) {
                 };
                 if let Some(o) = words[n.min(words.len())..]
                     .iter()
-                    .find(|w| w.starts_with('-') && !table.contains(w))
+                    .find(|w| lldb_unlisted_option(w, table))
                 {
                     return hold(
                         steps,
@@ -943,7 +954,7 @@ fn lldb_command(line: &str, steps: &mut Vec<Step>) {
                     };
                     if let Some(o) = ws[..end]
                         .iter()
-                        .find(|w| w.starts_with('-') && !LLDB_EXPRESSION_OPTIONS.contains(w))
+                        .find(|w| lldb_unlisted_option(w, LLDB_EXPRESSION_OPTIONS))
                     {
                         return hold(
                             steps,

@@ -7021,6 +7021,10 @@ fn s21_u1_debugger_expressions_and_options() {
         "lldb -b -o 'b main' -o run -o 'memory read --append-outfile /home/alice/pol/policy.toml -b $sp $sp+64' /bin/ls",
         "lldb -b -o 'b main' -o run -o 'expr -p -- int f() { return 1; }' /bin/ls",
         "lldb -b -o 'b main' -o run -o 'expr' /bin/ls",
+        // lldb removes quotes and backslashes before reading options.
+        "lldb -b -o \"br s -n main '-C' 'platform shell rm -rf ~'\" -o run /bin/ls",
+        "lldb -b -o 'br s -n main \\-C x' -o run /bin/ls",
+        "lldb -b -o 'memory read \"-o\" /home/alice/pol/policy.toml $sp' /bin/ls",
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
