@@ -934,10 +934,29 @@ impl Analysis<'_> {
             },
         };
         let Output::Static(text) = input else {
-            let runs_code = cmd.iter().any(|a| {
+            // A shell or interpreter runs code from the items unless its
+            // code is given before them in a form read exactly: a script
+            // operand right after it (`python3 fmt.py`, `sh x.sh`), or
+            // Python's `-m MODULE` for a module that reads its operands as
+            // files to check or format, [`XARGS_PYTHON_FILE_MODULES`] (not
+            // `timeit`, `runpy`, `pdb`, `pytest`, which run them) (review
+            // s21 W3); option words in between
+            // may take the next word as their value, so they hold.
+            let code_given = |k: usize| {
+                let next = cmd.get(k + 1).and_then(Field::static_text);
+                let python = base_name(&cmd[k].text()).starts_with("python");
+                match next.as_deref() {
+                    Some("-m") if python => cmd
+                        .get(k + 2)
+                        .and_then(Field::static_text)
+                        .is_some_and(|m| XARGS_PYTHON_FILE_MODULES.contains(&m.as_str())),
+                    Some(w) => !w.is_empty() && !w.starts_with('-'),
+                    None => false,
+                }
+            };
+            let runs_code = cmd.iter().enumerate().any(|(k, a)| {
                 let n = base_name(&a.text());
-                is_shell(&n)
-                    || is_interpreter(&n)
+                (is_shell(&n) || is_interpreter(&n)) && !code_given(k)
                     || matches!(n.as_str(), "kill" | "pkill" | "killall" | "skill" | "snice")
             });
             if xargs_code_from_input(cmd) {
@@ -3531,6 +3550,25 @@ fn flags_positional(args: &[Field]) -> Vec<&Field> {
         .map(|i| &args[i])
         .collect()
 }
+
+/// Python modules (`python3 -m M FILE…`) that read their operands as
+/// source files to check or format, never running them: items from a file
+/// the check cannot read may be appended to them (review s21 W3).
+const XARGS_PYTHON_FILE_MODULES: &[&str] = &[
+    "black",
+    "isort",
+    "flake8",
+    "pylint",
+    "mypy",
+    "pyflakes",
+    "pycodestyle",
+    "autopep8",
+    "yapf",
+    "ruff",
+    "py_compile",
+    "compileall",
+    "tabnanny",
+];
 
 /// What `parallel …` runs, as [`Analysis::parallel`] reads it.
 pub(crate) enum Parallel {

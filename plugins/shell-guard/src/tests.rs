@@ -7101,3 +7101,29 @@ fn s21_u11_parallel_options_from_the_environment() {
     }
     allow("FOO=1 parallel gzip ::: a");
 }
+
+// review s21 W3 (`xargs -a FILE` into an interpreter whose code is given
+// before the items — a script operand right after it, or a Python module
+// that only reads files — is allowed; code from the items still held).
+#[test]
+fn s21_w3_xargs_file_list_into_an_interpreter() {
+    for cmd in [
+        "xargs -a files.txt python3 -m black",
+        "xargs -a files.txt python3 -m py_compile",
+        "xargs -a files.txt python3 fmt.py",
+        "xargs -a files.txt sh fmt.sh",
+    ] {
+        allow(cmd);
+    }
+    for cmd in [
+        "xargs -a files.txt python3",
+        "xargs -a files.txt python3 -W ignore",
+        "xargs -a files.txt python3 -m timeit",
+        "xargs -a files.txt python3 -m",
+        "xargs -a files.txt sh",
+        "xargs -a files.txt sh -c",
+        "xargs -a files.txt kill",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+}
