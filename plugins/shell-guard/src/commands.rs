@@ -3715,6 +3715,14 @@ fn parallel_replace(
     Ok((out, replaced))
 }
 
+/// Whether a parallel command (the words before the first `:::`) uses the
+/// job number `{#}`.
+fn cmd_has_seq(rest: &[Field]) -> bool {
+    rest.iter()
+        .take_while(|a| !a.text().starts_with(":::"))
+        .any(|a| a.text().contains("{#}"))
+}
+
 /// The jobs GNU parallel makes of its input sources (parallel(1) "INPUT
 /// SOURCE"): sources linked by `:::+`/`::::+` (or all, with `--link`)
 /// pair their items in order, and the groups so formed combine as a
@@ -3819,6 +3827,12 @@ impl Analysis<'_> {
             }
         }
         let quote_words = p.has("quote");
+        // `--shuf` runs the jobs in a random order, so the job number
+        // `{#}` each gets is not known.
+        if p.has("shuf") && cmd_has_seq(&args[p.end..]) {
+            self.hold_parallel("`--shuf` with `{#}`, whose job numbers are only known at run time");
+            return Parallel::Done;
+        }
         let linked_all = p.has("link") || p.has("xapply");
         let mut delimiter = '\n';
         for f in &p.found {

@@ -6953,6 +6953,7 @@ fn s21_u11_u5_parallel_lines_built_exactly() {
         "parallel --link rm ::: -rf /x ::: /home/alice",
         "parallel echo {3} ::: a ::: b",
         "parallel echo {%} ::: a",
+        "parallel --shuf kill -{#} ::: a b",
         "cat list | parallel sh -c {}",
         "X=$(cat /tmp/v); parallel sh -c {} ::: \"$X\"",
     ] {
