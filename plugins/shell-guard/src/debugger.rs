@@ -17,6 +17,12 @@
 //! `attach`, `make`, `compile`, `call`, an expression calling a function
 //! (`print system("…")`, `$_shell("…")`) — is held.
 //!
+//! The property an allowed command must prove (review s21 U1): every
+//! expression it evaluates — `print`, `info symbol ADDR`, `list *ADDR`,
+//! `break … if COND`, a numeric setting, lldb `expr`, `-a`/`-c` values —
+//! has no call ([`expression_risk`]: each `(` a grouping or cast), and
+//! every lldb option it is given is one a table lists as read-only.
+//!
 //! gdb: commands and their abbreviations from the GDB manual ("Command
 //! Syntax", "Command Index") and gdb/cli/cli-cmds.c; gdb lowercases a
 //! command word it does not find. lldb: the LLDB command map and its
@@ -40,6 +46,9 @@ pub(crate) enum Step {
     /// through a shell, as gdb's `startup-with-shell` and lldb's `run`
     /// do), or with the arguments given on the command line (`None`).
     Launch(Option<String>),
+    /// The program to debug is now this path (lldb `target create PATH`):
+    /// judged as the program when a command starts it.
+    Program(String),
     /// A command the reader does not know to be harmless: held.
     Hold(String),
 }
@@ -174,13 +183,16 @@ const GDB_ALLOWED: &[(&[&str], Kind)] = &[
             "directory",
             "dir",
             "handle",
+            // `catch throw|catch|exec|fork|syscall|signal … [if COND]`.
+            "catch",
+            "tcatch",
         ],
         Kind::Expr,
     ),
     (
         &[
             "info", "i", "inf", "show", "help", "h", "list", "l", "echo", "end", "commands",
-            "silent",
+            "silent", "rbreak",
         ],
         Kind::Text,
     ),
@@ -257,16 +269,17 @@ fn gdb_command(line: &str, depth: u32, steps: &mut Vec<Step>) {
     {
         match kind {
             Kind::Launch => steps.push(Step::Launch((!rest.is_empty()).then(|| rest.to_string()))),
-            Kind::Expr => {
-                if let Some(call) = function_call(rest) {
-                    hold(
-                        steps,
-                        line,
-                        &format!("an expression calling `{call}`, which may run anything"),
-                    );
+            Kind::Expr => check_expression(line, rest, steps),
+            // `info symbol ADDR`, `info line *ADDR`, `list *ADDR` evaluate
+            // ADDR; `echo`, `help`, `show` text is only printed.
+            Kind::Text => {
+                if !matches!(
+                    word.as_str(),
+                    "echo" | "help" | "h" | "show" | "end" | "commands" | "silent" | "rbreak"
+                ) {
+                    check_expression(line, rest, steps);
                 }
             }
-            Kind::Text => {}
             Kind::Set => gdb_set(line, rest, steps),
             Kind::Apply => gdb_apply(&word, line, rest, depth, steps),
         }
@@ -343,19 +356,20 @@ fn gdb_set(line: &str, rest: &str, steps: &mut Vec<Step>) {
         .unwrap_or(rest.len());
     let name = rest[..end].to_ascii_lowercase();
     let value = rest[end..].trim();
-    let expression = |text: &str, steps: &mut Vec<Step>| {
-        if let Some(call) = function_call(text) {
-            hold(
-                steps,
-                line,
-                &format!("an expression calling `{call}`, which may run anything"),
-            );
-        }
-    };
+    let expression = |text: &str, steps: &mut Vec<Step>| check_expression(line, text, steps);
     match name.as_str() {
         "" if rest.starts_with(['$', '*', '(']) => expression(rest, steps),
         "var" | "variable" => expression(value, steps),
         "args" => steps.push(Step::Launch(Some(value.to_string()))),
+        // Where gdb looks for debug information and sources: it reads
+        // files, it runs nothing (`debuginfod urls` would download: held).
+        "debuginfod" => {
+            let words: Vec<&str> = value.split_whitespace().collect();
+            if !matches!(words.as_slice(), ["enabled", "on" | "off" | "ask"]) {
+                hold(steps, line, "a debuginfod setting other than `enabled`");
+            }
+        }
+        "substitute-path" | "sysroot" | "solib-search-path" => {}
         "logging" => {
             let sub = value.split_whitespace().next().unwrap_or("");
             if !matches!(
@@ -365,7 +379,21 @@ fn gdb_set(line: &str, rest: &str, steps: &mut Vec<Step>) {
                 hold(steps, line, "a logging setting that names a file");
             }
         }
-        n if GDB_SETTINGS.contains(&n) => {}
+        // Only languages whose calls are written with `(…)`.
+        "language"
+            if !matches!(
+                value,
+                "" | "auto" | "local" | "c" | "c++" | "asm" | "minimal" | "rust"
+            ) =>
+        {
+            hold(
+                steps,
+                line,
+                "a language the check does not read expressions of",
+            )
+        }
+        // Numeric settings are read as expressions (`set width $_shell(…)`).
+        n if GDB_SETTINGS.contains(&n) => expression(value, steps),
         _ => hold(
             steps,
             line,
@@ -406,6 +434,9 @@ fn gdb_apply(word: &str, line: &str, rest: &str, depth: u32, steps: &mut Vec<Ste
     };
     if !known.contains(&sub_lower.as_str()) {
         hold(steps, line, "a subcommand the check does not know");
+    } else {
+        // `frame address ADDR`, `frame function NAME`: expressions.
+        check_expression(line, &rest[sub.len()..], steps);
     }
 }
 
@@ -425,10 +456,33 @@ fn skip_apply_flags(text: &str) -> &str {
     r
 }
 
-/// The first function called in expression text (`exit(0)`,
-/// `$_shell("…")`, `system ("…")`): a name followed by `(`. `sizeof`,
-/// `alignof` and type keywords before `(` are not calls.
-fn function_call(text: &str) -> Option<String> {
+/// gdb's convenience variables an expression may read (GDB manual,
+/// "Convenience Variables"); any other `$_name` may be a convenience
+/// *function* (`$_shell`, `$_as_string`, …), which gdb runs: held.
+const CONVENIENCE_VARIABLES: &[&str] = &[
+    "$_exitcode",
+    "$_exitsignal",
+    "$_siginfo",
+    "$_thread",
+    "$_gthread",
+    "$_inferior",
+];
+
+/// Why expression text is not proven free of calls, or `None` when it is
+/// (review s21 U1). The property: **every `(` opens a grouping or a cast,
+/// never a call**. So, held:
+/// - a `(` after anything but an operator, an opening bracket, a number
+///   or the start (`system(`, `$f(`, `fns[0](`, `'system'(`, `x)(`),
+///   except after `sizeof`, `alignof`, `typeof`, `decltype` and `if`;
+/// - a `)` followed by `(` (`(system)("…")`, `((f))(…)`, `(int)(x)`);
+/// - a `$_name` that is not one of [`CONVENIENCE_VARIABLES`] (`$_shell`);
+/// - in gdb, a quoted name longer than a character literal (`'system'`,
+///   gdb's quoting of symbol names; lldb's clang reads it as a number);
+/// - an Objective-C message (`[obj msg]`: a `[` that does not index).
+///
+/// A leading `/FMT` (`p/x`, `x/4i`) is skipped. Text in string literals is
+/// read like the rest: more is held, nothing is missed.
+fn expression_risk(text: &str, dialect: Dialect) -> Option<String> {
     const NOT_CALLS: &[&str] = &[
         "sizeof",
         "alignof",
@@ -439,33 +493,95 @@ fn function_call(text: &str) -> Option<String> {
         "decltype",
         "if",
     ];
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        // An Objective-C message (`po [app terminate:nil]`): a bracket
-        // that does not index.
-        if b == b'['
-            && !text[..i].trim_end().ends_with(|c: char| {
-                c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | ']' | ')')
-            })
-        {
-            return Some("[…]".to_string());
+    let text = text.trim_start();
+    let text = match text.strip_prefix('/') {
+        Some(r) => r.trim_start_matches(|c: char| c.is_ascii_alphanumeric()),
+        None => text,
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut k = 0;
+    while let Some(at) = text[k..].find("$_") {
+        let start = k + at;
+        let end = text[start + 1..]
+            .find(|c: char| !ident(c))
+            .map_or(text.len(), |e| start + 1 + e);
+        let name = &text[start..end];
+        if name.len() > 2 && name != "$__" && !CONVENIENCE_VARIABLES.contains(&name) {
+            return Some(format!(
+                "`{name}`, a convenience function or variable the check does not know"
+            ));
         }
-        if b != b'(' {
+        k = end.max(start + 2);
+    }
+    let mut quote: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if c != '\'' || dialect != Dialect::Gdb {
             continue;
         }
+        match quote {
+            None => quote = Some(i),
+            Some(open) => {
+                let inner = &text[open + 1..i];
+                if inner.chars().count() > 1 && !inner.starts_with('\\') {
+                    return Some(format!("the quoted name `'{inner}'`"));
+                }
+                quote = None;
+            }
+        }
+    }
+    for (i, c) in text.char_indices() {
         let before = text[..i].trim_end();
-        let start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == ':'))
-            .map_or(0, |k| k + 1);
-        let name = &before[start..];
-        if !name.is_empty()
-            && !NOT_CALLS.contains(&name)
-            && !name.chars().all(|c| c.is_ascii_digit())
-        {
-            return Some(name.to_string());
+        let prev = before.chars().last();
+        match c {
+            // An Objective-C message (`po [app terminate:nil]`): a
+            // bracket that does not index.
+            '[' if !prev.is_some_and(|p| ident(p) || p == ']' || p == ')') => {
+                return Some("an Objective-C message `[…]`".to_string());
+            }
+            '(' => {
+                let Some(p) = prev else { continue };
+                if ident(p) {
+                    let start = before
+                        .rfind(|c: char| !(ident(c) || c == ':'))
+                        .map_or(0, |k| k + 1);
+                    let name = &before[start..];
+                    // A number (`condition 1 (x > 2)`) is not a callee.
+                    if NOT_CALLS.contains(&name) || name.starts_with(|c: char| c.is_ascii_digit()) {
+                        continue;
+                    }
+                    return Some(format!("a call of `{name}`"));
+                }
+                if matches!(p, ')' | ']' | '\'' | '"') {
+                    return Some(format!(
+                        "a call of the value before `{}`",
+                        &text[i..].chars().take(12).collect::<String>()
+                    ));
+                }
+            }
+            ')' if text[i + 1..].trim_start().starts_with('(') => {
+                return Some("a call of a parenthesized value".to_string());
+            }
+            _ => {}
         }
     }
     None
+}
+
+/// Hold `line` when `text`, an expression it evaluates, is not proven
+/// free of calls ([`expression_risk`]).
+fn check_expression(line: &str, text: &str, steps: &mut Vec<Step>) {
+    check_expression_in(Dialect::Gdb, line, text, steps);
+}
+
+/// [`check_expression`] for `dialect`'s expressions.
+fn check_expression_in(dialect: Dialect, line: &str, text: &str, steps: &mut Vec<Step>) {
+    if let Some(why) = expression_risk(text, dialect) {
+        hold(
+            steps,
+            line,
+            &format!("an expression with {why}, which may run anything"),
+        );
+    }
 }
 
 /// lldb's commands that only inspect or run the debugged program: a
@@ -549,6 +665,146 @@ const LLDB_ALLOWED: &[(&str, &[&str])] = &[
     ("settings", &["show", "list"]),
 ];
 
+/// `breakpoint set` options (lldb `help breakpoint set`) that only place
+/// the breakpoint: not `-C`/`--command` (an lldb command run at each hit),
+/// `-P`/`--python-class`, `-k`/`-v` (its data), `-G`/`--auto-continue`, or
+/// any spelling not listed (`--command=…`, `-Cfoo`): held. Expressions
+/// (`-a`, `-c`) are read like every other expression.
+const LLDB_BREAKPOINT_OPTIONS: &[&str] = &[
+    "-n",
+    "--name",
+    "-f",
+    "--file",
+    "-l",
+    "--line",
+    "-u",
+    "--column",
+    "-a",
+    "--address",
+    "-c",
+    "--condition",
+    "-r",
+    "--func-regex",
+    "-s",
+    "--shlib",
+    "-o",
+    "--one-shot",
+    "-i",
+    "--ignore-count",
+    "-t",
+    "--thread-id",
+    "-T",
+    "--thread-name",
+    "-x",
+    "--thread-index",
+    "-q",
+    "--queue-name",
+    "-d",
+    "--disable",
+    "-p",
+    "--source-pattern-regexp",
+    "-F",
+    "--fullname",
+    "-S",
+    "--selector",
+    "-M",
+    "--method",
+    "-b",
+    "--basename",
+    "-E",
+    "--language-exception",
+    "-w",
+    "--on-throw",
+    "-h",
+    "--on-catch",
+    "-L",
+    "--language",
+    "-m",
+    "--move-to-nearest-code",
+    "-K",
+    "--skip-prologue",
+    "-R",
+    "--address-slide",
+    "-N",
+    "--breakpoint-name",
+    "-H",
+    "--hardware",
+    "-A",
+    "--all-files",
+    "-X",
+    "--source-regexp-function",
+];
+
+/// `memory read` options (lldb `help memory read`) that only choose what
+/// is shown: not `-o`/`--outfile`, `--append-outfile`, `-b`/`--binary`
+/// (they write a file), or any spelling not listed: held.
+const LLDB_MEMORY_OPTIONS: &[&str] = &[
+    "-f",
+    "--format",
+    "-s",
+    "--size",
+    "-c",
+    "--count",
+    "-l",
+    "--num-per-line",
+    "-t",
+    "--type",
+    "-r",
+    "--force",
+    "-G",
+    "--gdb-format",
+    "-E",
+    "--offset",
+];
+
+/// `expression` options (lldb `help expression`) that only choose how the
+/// result is shown or how long it may run: not `-p`/`--top-level`,
+/// `-r`/`--repl`, `-j`/`--allow-jit`, `-g`/`--debug`, or any spelling
+/// not listed: held.
+const LLDB_EXPRESSION_OPTIONS: &[&str] = &[
+    "-O",
+    "--object-description",
+    "-l",
+    "--language",
+    "-f",
+    "--format",
+    "-T",
+    "--show-types",
+    "-i",
+    "--ignore-breakpoints",
+    "-u",
+    "--unwind-on-error",
+    "-t",
+    "--timeout",
+    "-d",
+    "--dynamic-type",
+    "-A",
+    "--show-all-children",
+    "-D",
+    "--depth",
+    "-P",
+    "--ptr-depth",
+    "-S",
+    "--synthetic-type",
+    "-V",
+    "--validate",
+    "-Z",
+    "--element-count",
+    "-G",
+    "--gdb-format",
+];
+
+/// Whether word `w` of an lldb command is an option `table` does not
+/// list. lldb removes quotes and backslashes from a word before it reads
+/// options (`'-C'`, `\-C` are `-C`), so they are removed here too.
+fn lldb_unlisted_option(w: &str, table: &[&str]) -> bool {
+    let bare: String = w
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '`' | '\\'))
+        .collect();
+    bare.starts_with('-') && !table.contains(&bare.as_str())
+}
+
 /// lldb settings `settings set NAME …` may change.
 const LLDB_SETTINGS: &[&str] = &[
     "auto-confirm",
@@ -557,6 +813,8 @@ const LLDB_SETTINGS: &[&str] = &[
     "term-width",
     "use-color",
     "stop-disassembly-display",
+    "target.x86-disassembly-flavor",
+    "target.source-map",
 ];
 
 /// One lldb command line.
@@ -624,6 +882,23 @@ fn lldb_command(line: &str, steps: &mut Vec<Step>) {
         steps.push(Step::Python(after(1)));
         return hold(steps, line, "Python code");
     }
+    // `target create PATH`: only the program, no options (`-c CORE`,
+    // `-s SYMFILE`, `-r`, … held).
+    if first == "target" && second == "create" {
+        match words.as_slice() {
+            [_, _, path]
+                if !path.starts_with('-') && !path.contains(['"', '\'', '\\', '`', '$']) =>
+            {
+                steps.push(Step::Program(path.to_string()));
+            }
+            _ => hold(
+                steps,
+                line,
+                "`target create` options the check does not read",
+            ),
+        }
+        return;
+    }
     if first == "settings" && second == "set" {
         let name = words.get(2).copied().unwrap_or("");
         if !LLDB_SETTINGS.contains(&name) {
@@ -637,13 +912,61 @@ fn lldb_command(line: &str, steps: &mut Vec<Step>) {
     }
     match LLDB_ALLOWED.iter().find(|(w, _)| *w == first) {
         Some((_, subs)) if subs.is_empty() || subs.contains(&second) => {
-            if let Some(call) = function_call(&after(1)) {
-                hold(
-                    steps,
-                    line,
-                    &format!("an expression calling `{call}`, which may run anything"),
-                );
+            let breakpoint = matches!(first, "b" | "tbreak")
+                || matches!(first, "breakpoint" | "br") && matches!(second, "set" | "s");
+            let memory = first == "x" || first == "memory" && second == "read";
+            let options_at = match (breakpoint || memory, first) {
+                (true, "b" | "tbreak" | "x") => Some(1),
+                (true, _) => Some(2),
+                _ => None,
+            };
+            if let Some(n) = options_at {
+                let table = if breakpoint {
+                    LLDB_BREAKPOINT_OPTIONS
+                } else {
+                    LLDB_MEMORY_OPTIONS
+                };
+                if let Some(o) = words[n.min(words.len())..]
+                    .iter()
+                    .find(|w| lldb_unlisted_option(w, table))
+                {
+                    return hold(
+                        steps,
+                        line,
+                        &format!("the option `{o}`, which the check does not know to be read-only"),
+                    );
+                }
             }
+            if matches!(first, "p" | "po" | "print" | "expression" | "expr") {
+                let text = after(1);
+                if text.is_empty() {
+                    return hold(
+                        steps,
+                        line,
+                        "an expression read from the input that follows",
+                    );
+                }
+                if matches!(first, "expression" | "expr") && text.starts_with('-') {
+                    // Options, then `--` and the code (lldb's raw command).
+                    let ws: Vec<&str> = text.split_whitespace().collect();
+                    let Some(end) = ws.iter().position(|w| *w == "--") else {
+                        return hold(steps, line, "expression options without `--`");
+                    };
+                    if let Some(o) = ws[..end]
+                        .iter()
+                        .find(|w| lldb_unlisted_option(w, LLDB_EXPRESSION_OPTIONS))
+                    {
+                        return hold(
+                            steps,
+                            line,
+                            &format!(
+                                "the option `{o}`, which the check does not know to be read-only"
+                            ),
+                        );
+                    }
+                }
+            }
+            check_expression_in(Dialect::Lldb, line, &after(1), steps);
         }
         _ => hold(
             steps,
@@ -791,6 +1114,14 @@ impl Analysis<'_> {
                         &Output::Unknown,
                     );
                 }
+                Step::Program(path) => {
+                    // A launch already due runs the program named before.
+                    if launch && !program.is_empty() {
+                        let mut e = env.clone();
+                        self.exec(program.clone(), &mut e, depth + 1, &Output::Unknown, false);
+                    }
+                    program = vec![Field::lit(path)];
+                }
                 Step::Hold(what) => held.push(what),
             }
             if self.done() {
@@ -896,7 +1227,7 @@ mod tests {
             "settings set target.env-vars X=1",
             "process launch -c /bin/sh -- x",
             "expr (void)system(\"id\")",
-            "target create /bin/sh",
+            "target create -s x.sym /bin/sh",
         ] {
             assert!(holds(Dialect::Lldb, held), "{held}");
         }

@@ -360,6 +360,116 @@ pub(crate) const TIME: Spec = runner(&[
 /// bash's `exec [-cl] [-a NAME] [COMMAND]` (builtins/exec.def: `"cla:"`).
 pub(crate) const EXEC: Spec = runner(&[short("c", N), short("l", N), short("a", V)]);
 
+/// GNU `parallel`: the options its reader models (parallel(1); the
+/// program reads them with Perl's Getopt::Long configured `bundling` and
+/// `require_order`: short options cluster and take the rest of the word
+/// as a value, `-I%`, `-j2`; long options need `--`, take `=V` or the next
+/// word; options end at the first operand, `:::` included). Any other
+/// option is a problem and holds the call (`--ssh`, `-S`, `--workdir`,
+/// `--colsep`, `--header`, `--arg-sep`, `-E`, …), and so does a long
+/// option not spelled out in full (Getopt::Long takes any unique prefix
+/// of *its* table, which this one does not copy). Aliases are separate
+/// entries; [`PARALLEL_HOLD`] names the options that are read only to be
+/// held.
+pub(crate) const PARALLEL: Spec = runner(&[
+    // Input.
+    long("arg-file", 'a', V),
+    long("null", '0', N),
+    long("delimiter", 'd', V),
+    long("link", '\0', N),
+    long("xapply", '\0', N),
+    long("pipe", '\0', N),
+    long("spreadstdin", '\0', N),
+    long("pipepart", '\0', N),
+    long("block", '\0', V),
+    long("block-size", '\0', V),
+    // Scheduling and output: they do not change the command lines.
+    long("jobs", 'j', V),
+    long("max-procs", 'P', V),
+    long("keep-order", 'k', N),
+    long("group", '\0', N),
+    long("ungroup", 'u', N),
+    long("line-buffer", '\0', N),
+    long("lb", '\0', N),
+    long("verbose", 'v', N),
+    short("t", N),
+    long("no-run-if-empty", 'r', N),
+    long("dry-run", '\0', N),
+    long("progress", '\0', N),
+    long("eta", '\0', N),
+    long("bar", '\0', N),
+    long("tag", '\0', N),
+    long("will-cite", '\0', N),
+    long("no-notice", '\0', N),
+    long("halt", '\0', V),
+    long("halt-on-error", '\0', V),
+    long("delay", '\0', V),
+    long("timeout", '\0', V),
+    long("retries", '\0', V),
+    long("memfree", '\0', V),
+    long("load", '\0', V),
+    long("nice", '\0', V),
+    long("joblog", '\0', V),
+    long("results", '\0', V),
+    long("tmpdir", '\0', V),
+    long("shuf", '\0', N),
+    // How each line is made.
+    long("quote", 'q', N),
+    // Read only to be held (PARALLEL_HOLD).
+    short("I", V),
+    long("replace", 'i', O),
+    long("extensionreplace", '\0', V),
+    long("er", '\0', V),
+    long("basenamereplace", '\0', V),
+    long("bnr", '\0', V),
+    long("dirnamereplace", '\0', V),
+    long("dnr", '\0', V),
+    long("basenameextensionreplace", '\0', V),
+    long("bner", '\0', V),
+    long("seqreplace", '\0', V),
+    long("slotreplace", '\0', V),
+    long("rpl", '\0', V),
+    long("plus", '\0', N),
+    long("max-args", 'n', V),
+    long("max-replace-args", 'N', V),
+    long("max-lines", 'L', V),
+    short("l", O),
+    short("m", N),
+    short("X", N),
+    long("xargs", '\0', N),
+    long("max-chars", 's', V),
+]);
+
+/// The [`PARALLEL`] options that rename or add replacement strings
+/// (`-I R`, `-i`/`--replace[=R]`, `--er`, `--bnr`, `--dnr`, `--bner`,
+/// `--seqreplace`, `--slotreplace`, `--rpl`, `--plus`) or put several
+/// inputs in one command line (`-n`, `-N`, `-L`, `-l`, `-m`, `-X`,
+/// `--xargs`, `-s`): the reader does not build those lines, so they hold.
+pub(crate) const PARALLEL_HOLD: &[&str] = &[
+    "I",
+    "replace",
+    "extensionreplace",
+    "er",
+    "basenamereplace",
+    "bnr",
+    "dirnamereplace",
+    "dnr",
+    "basenameextensionreplace",
+    "bner",
+    "seqreplace",
+    "slotreplace",
+    "rpl",
+    "plus",
+    "max-args",
+    "max-replace-args",
+    "max-lines",
+    "l",
+    "m",
+    "X",
+    "xargs",
+    "max-chars",
+];
+
 /// GNU findutils `xargs` (xargs.c: `"+0a:E:e::i::I:l::L:n:prs:txP:d:"`).
 /// `-I R` and `-i[R]`/`--replace[=R]` (`{}` when not given) put each input
 /// line in place of R; `-a FILE`, `-0`, `-d` read the input otherwise.
@@ -1108,24 +1218,30 @@ pub(crate) fn env_split_string(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// Whether `word` may expand to no word at all, or to several, so that
-/// every word after it moves (review s18 R7, s19 S6):
-/// - a word made only of unquoted text known at run time (`$X`, `$*`,
-///   `${a[*]}`, `$(cmd)`, `` `cmd` ``): empty, or split at IFS;
-/// - a list expansion, quoted or not (`"$@"`, `"${@:2}"`, `"${a[@]}"`,
-///   `"${!prefix@}"`, `"${!a[@]}"`): one word per element, none when the
-///   list is empty (bash(1), "Special Parameters", "Arrays");
-/// - an unquoted glob (`*`, `?`, `[`): one word per match, none under
-///   `shopt -s nullglob` when nothing matches (bash(1), "Pathname
+/// every word after it moves (review s18 R7, s19 S6, s21 U6). A word
+/// counts as exactly one word only when each part is known text or an
+/// expansion inside double quotes that is not a list. So it may change
+/// the word count when
+/// - any part of it is an unquoted expansion only known at run time
+///   (`$X`, `5$X`, `-n1$X`, `A=$X`, `/tmp/s$X`, `$*`, `$(cmd)`,
+///   `` `cmd` ``, `$((…))`): bash splits the result of every unquoted
+///   expansion at IFS wherever it is in the word, and a word made only of
+///   one may be empty (bash(1), "Word Splitting"). The field builder
+///   records whether each such part was quoted ([`Seg::Dyn`]'s `quoted`;
+///   a known value is already split by the walker, IFS and all);
+/// - a part is a list expansion, quoted or not (`"$@"`, `"${@:2}"`,
+///   `"${a[@]}"`, `"${!prefix@}"`, `"${!a[@]}"`): one word per element,
+///   none when the list is empty (bash(1), "Special Parameters", "Arrays");
+/// - it is an unquoted glob (`*`, `?`, `[`): one word per match, none
+///   under `shopt -s nullglob` when nothing matches (bash(1), "Pathname
 ///   Expansion").
+///
+/// [`Seg::Dyn`]: crate::syntax::Seg::Dyn
 pub(crate) fn may_vanish(word: &Field) -> bool {
     use crate::syntax::Seg;
-    let all_dynamic =
-        !word.segs.is_empty() && word.segs.iter().all(|s| matches!(s, Seg::Dyn { .. }));
-    all_dynamic
-        || word
-            .segs
-            .iter()
-            .any(|s| matches!(s, Seg::Dyn { raw, .. } if is_list_expansion(raw)))
+    word.segs
+        .iter()
+        .any(|s| matches!(s, Seg::Dyn { raw, quoted, .. } if !quoted || is_list_expansion(raw)))
         || word.first_glob().is_some()
 }
 

@@ -2841,6 +2841,7 @@ impl Analysis<'_> {
                 segs: vec![Seg::Dyn {
                     raw: format!("$(cat {})", file.text()),
                     out: Output::Unknown,
+                    quoted: false,
                 }],
             };
             return match self.pid_operand(&cat) {
@@ -3033,6 +3034,7 @@ impl Analysis<'_> {
                         segs: vec![Seg::Dyn {
                             raw: v.text(),
                             out: Output::Unknown,
+                            quoted: false,
                         }],
                     },
                     Some(v) => v.clone(),

@@ -104,7 +104,7 @@ fn variable_name(raw: &str) -> Option<&str> {
 /// command that prints credentials or the environment.
 pub fn secret_part(f: &Field) -> Option<String> {
     f.segs.iter().find_map(|s| match s {
-        Seg::Dyn { out, raw } if out.is_secret() => Some(format!("`{raw}`")),
+        Seg::Dyn { out, raw, .. } if out.is_secret() => Some(format!("`{raw}`")),
         Seg::Dyn { raw, .. } => variable_name(raw)
             .filter(|n| is_secret_variable(n))
             .map(|n| format!("the variable `{n}`")),

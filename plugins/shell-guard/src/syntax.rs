@@ -153,6 +153,11 @@ pub enum Seg {
         raw: String,
         /// Where its value comes from.
         out: Output,
+        /// Whether the expansion was inside double quotes, so bash does not
+        /// split its value into several words (bash(1), "Word Splitting").
+        /// Set by the walker's field builder; `false` (may split) wherever
+        /// that is not known (review s21 U6).
+        quoted: bool,
     },
 }
 

@@ -6635,7 +6635,9 @@ fn s19_s6_words_that_may_vanish() {
         "timeout 5 ls *.txt",
         "sudo ls *.txt",
         "env FOO=1 make -j4",
-        "env FOO=$X make",
+        // review s21 U6: `env FOO=$X make` splits `$X` at IFS (held, see
+        // s21_u6_partly_unquoted_expansions); the quoted spelling is one word.
+        "env \"FOO=$X\" make",
         "chronic make -j4",
         "nohup ./run.sh *.log",
     ] {
@@ -6700,7 +6702,9 @@ fn s19_s4_s11_debugger_commands_by_one_allow_list() {
             "lldb -b -o 'command alias s platform shell' ./a.out",
             "lldb -b -o 'settings set target.env-vars LD_PRELOAD=/tmp/x.so' -o run ./a.out",
             "lldb -b -o 'process launch -c /bin/sh -- x' ./a.out",
-            "lldb -b -o 'target create /bin/sh' -o run",
+            // review s21 W1: `target create PROG` is now read (PROG judged as
+            // the program, as `lldb -b -o run PROG` is); its options are held.
+            "lldb -b -o 'target create -s x.sym /bin/sh' -o run",
             "echo 'script import os' | lldb ./a.out",
             "cgdb -d /tmp/evil ./a.out",
             "lldb -b -o 'po [NSApp terminate:nil]' ./a.out",
@@ -7213,4 +7217,253 @@ fn s21_u4_bus_calls_and_systemctl_that_stop_units_are_held() {
             "dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.ListUsers",
         ],
     );
+}
+
+// review s21 dbg2 (U11, U5, U6, U1, W3, W1): the cases in
+// cases-s21-dbg2.yaml.
+#[test]
+fn s21_dbg2_yaml_cases() {
+    yaml_cases(include_str!("../cases-s21-dbg2.yaml"));
+}
+
+// review s21 U6 (a word only partly an unquoted expansion — `5$X`,
+// `-n1$X`, `A=$X`, `/tmp/s$X` — may split into several words and move a
+// runner's command: held; the quoted spellings are one word).
+#[test]
+fn s21_u6_partly_unquoted_expansions() {
+    for cmd in [
+        "X=$(cat /tmp/v); timeout 5$X /bin/true",
+        "X=$(cat /tmp/v); timeout \"5\"$X /bin/true",
+        "X=$(cat /tmp/v); nice -n1$X /bin/true",
+        "X=$(cat /tmp/v); env A=$X /bin/true",
+        "X=$(cat /tmp/v); dtach -n /tmp/s$X /bin/true",
+        "X=$(cat /tmp/v); sg wheel$X 'true'",
+        "X=$(cat /tmp/v); tmux new -d -s a$X 'sleep 1'",
+        "X=$(cat /tmp/v); xargs -n1$X /bin/true",
+        "timeout 5$NOPE /bin/true",
+        "env FOO=$X make",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "X=$(cat /tmp/v); timeout \"5$X\" /bin/true",
+        "X=$(cat /tmp/v); nice -n \"1$X\" /bin/true",
+        "X=$(cat /tmp/v); env \"A=$X\" /bin/true",
+        "timeout 5 /bin/true",
+        "X=3; timeout 5$X /bin/true",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s21 U11, U5, W3 (GNU parallel judged only when the reader builds
+// every command line exactly: options by one table, renaming and batching
+// options held; several sources make the cross product or linked pairs,
+// `{1}`/`{2}` filled).
+#[test]
+fn s21_u11_u5_parallel_lines_built_exactly() {
+    for cmd in [
+        "parallel -I% sh -c % ::: 'rm -rf ~'",
+        "parallel -I% sh -c % ::: 'pkill -STOP -f toolvet'",
+        "echo 'pkill -STOP -f toolvet' | parallel -I% sh -c %",
+        "parallel --replace=% sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --replace % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --bnr % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --basenamereplace=% sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --er % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --bner % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --dnr % sh -c % ::: 'pkill -STOP -f toolvet'",
+        "parallel --plus sh -c {} ::: x",
+        "parallel -i sh -c {} ::: x",
+        "parallel --rep=% sh -c % ::: x",
+        "parallel --seqreplace % sh -c % ::: x",
+        "parallel -N2 rm ::: -rf /home/alice",
+        "parallel -n2 rm ::: -rf /home/alice",
+        "parallel -m rm ::: -rf /home/alice",
+        "printf -- '-rf\\n/home/alice\\n' | parallel -X rm",
+        "printf -- '-rf\\n/home/alice\\n' | parallel -n 2 rm",
+        "printf -- '-rf\\n/home/alice\\n' | parallel -L2 rm",
+        "printf -- '-rf\\n/home/alice\\n' | parallel --xargs rm",
+        "printf -- '-STOP\\n-1\\n' | parallel -N2 kill",
+        "printf 'rm\\n-rf\\n/home/alice\\n' | parallel -X",
+        "parallel --ssh 'sh -c' echo ::: a",
+        "parallel -S host echo ::: a",
+        "parallel --wd ~ 'rm -rf ./*' ::: a",
+        "parallel --link rm ::: -rf /x ::: /home/alice",
+        "parallel echo {3} ::: a ::: b",
+        "parallel echo {%} ::: a",
+        "parallel --shuf kill -{#} ::: a b",
+        "cat list | parallel sh -c {}",
+        "X=$(cat /tmp/v); parallel sh -c {} ::: \"$X\"",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "parallel rm ::: -rf ::: /home/alice",
+        "parallel rm :::+ -rf :::+ /home/alice",
+        "parallel --link rm ::: -rf ::: /home/alice",
+        "parallel --xapply rm ::: -rf ::: /home/alice",
+        "parallel rm {} ::: -rf ::: ~",
+        "parallel rm {2} {1} ::: /home/alice ::: -rf",
+        "parallel ::: rm ::: -rf ::: /home/alice",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    deny("parallel kill ::: -STOP ::: -1", "shell.toolvet-state");
+    for cmd in [
+        "parallel gzip ::: a b c",
+        "find . -name '*.log' | parallel gzip",
+        "find . -name '*.log' | parallel gzip {}",
+        "find . -name '*.log' | parallel 'gzip {}'",
+        "parallel echo {1} {2} ::: a b ::: c d",
+        "parallel echo ::: a b ::: c d",
+        "parallel --link echo {1} {2} ::: a b ::: c d",
+        "parallel -j4 --bar gzip ::: a.txt b.txt",
+        "parallel -k echo {#} {} ::: a b",
+        "parallel mv {} {.}.bak ::: a.txt b.txt",
+        "parallel -q echo 'a b' ::: c",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s21 U1 (gdb/lldb: every expression an allowed command evaluates
+// proven free of calls — any `(` that is not a grouping or cast,
+// `$_name` convenience functions, gdb's quoted symbols, `fns[0](` — and
+// lldb options read by tables: `breakpoint set -C`, `memory read -o`).
+#[test]
+fn s21_u1_debugger_expressions_and_options() {
+    for cmd in [
+        r#"gdb -batch -ex 'info symbol $_shell("pkill -STOP -f toolvet")'"#,
+        r#"gdb -batch -ex 'list *$_shell("pkill -STOP -f toolvet")'"#,
+        r#"gdb -batch -ex 'info line *$_shell("rm -rf ~")'"#,
+        r#"gdb -batch -ex 'info scope *$_shell("rm -rf ~")'"#,
+        r#"gdb -batch -ex 'print ($_shell)("pkill -STOP -f toolvet")'"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'print (system)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex "print 'system'(\"pkill -STOP -f toolvet\")" /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'info symbol system("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'output (system)("rm -rf ~")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'condition 1 (system)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'break main' -ex run -ex 'p $f = system' -ex 'p ($f)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"gdb -batch -ex 'thread apply all -- p (system)("rm -rf ~")' /bin/ls"#,
+        r#"gdb -batch -ex 'p fns[0]("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'set width $_shell("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'frame address $_shell("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'break foo if (system)("x")' /bin/ls"#,
+        r#"gdb -batch -ex 'set language ada' -ex 'p f' /bin/ls"#,
+        r#"lldb -b -o 'br s -n main -C "platform shell pkill -STOP -f toolvet"' -o run /bin/ls"#,
+        r#"lldb -b -o 'b -n main -C "platform shell pkill -STOP -f toolvet"' -o run /bin/ls"#,
+        r#"lldb -b -o 'breakpoint set -n main --command "platform shell rm -rf ~"' -o run /bin/ls"#,
+        r#"lldb -b -o 'b main' -o run -o 'expr (system)("pkill -STOP -f toolvet")' /bin/ls"#,
+        r#"lldb -b -o 'b main' -o run -o 'p (int)((system))("rm -rf ~")' /bin/ls"#,
+        "lldb -b -o 'b main' -o run -o 'memory read -o /home/alice/pol/policy.toml --force $sp $sp+64' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'x -o /home/alice/pol/policy.toml --force $sp $sp+64' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'memory read --append-outfile /home/alice/pol/policy.toml -b $sp $sp+64' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'expr -p -- int f() { return 1; }' /bin/ls",
+        "lldb -b -o 'b main' -o run -o 'expr' /bin/ls",
+        // lldb removes quotes and backslashes before reading options.
+        "lldb -b -o \"br s -n main '-C' 'platform shell rm -rf ~'\" -o run /bin/ls",
+        "lldb -b -o 'br s -n main \\-C x' -o run /bin/ls",
+        "lldb -b -o 'memory read \"-o\" /home/alice/pol/policy.toml $sp' /bin/ls",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "gdb -batch -ex run -ex bt ./a.out",
+        "gdb -batch -ex 'p x + 1' ./a.out",
+        "gdb -batch -ex 'p/x (long)$sp' -ex 'p *(int *)ptr' -ex 'p sizeof(int)' -ex 'x/4i $pc' ./a.out",
+        "gdb -batch -ex 'break foo if (x > 1)' -ex 'condition 1 (x > 2)' -ex \"p c == 'a'\" -ex 'p $_exitcode' ./a.out",
+        "gdb -batch -ex 'info symbol 0x401000' -ex 'list *0x401000' -ex 'info line *0x401000' ./a.out",
+        "gdb -batch -ex 'set width 0' -ex 'set print pretty on' -ex 'echo hi (there)\\n' ./a.out",
+        "lldb -b -o run -o bt ./a.out",
+        "lldb -b -o 'br s -n main -c \"argc > 1\"' -o run -o 'memory read -c 16 -f x $sp' -o 'expr -O -- obj' -o 'p x + (1)' ./a.out",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s21 W1 (common batch debugging commands allowed: settings that
+// only choose where gdb looks for symbols and sources, `catch`, `rbreak`,
+// lldb `target create PROG` judged as the program, the disassembly
+// flavor; their risky neighbours held).
+#[test]
+fn s21_w1_debugger_allow_list_widened() {
+    for cmd in [
+        "gdb -batch -ex 'set debuginfod enabled off' -ex run -ex bt --args ./a.out",
+        "gdb -q -batch -ex 'catch throw' -ex r -ex bt ./app",
+        "gdb -batch -ex 'rbreak ^foo' -ex run ./a.out",
+        "gdb -batch -ex 'set substitute-path /build /src' ./a.out",
+        "gdb -batch -ex 'set sysroot /' ./a.out",
+        "lldb -b -o 'target create ./a.out' -o run",
+        "lldb -b -o 'settings set target.x86-disassembly-flavor intel' -o 'di -n main' ./a.out",
+    ] {
+        allow(cmd);
+    }
+    for cmd in [
+        "gdb -batch -ex 'set debuginfod urls http://x' ./a.out",
+        r#"gdb -batch -ex 'catch syscall if $_shell("x")' ./a.out"#,
+        "lldb -b -o 'target create -c core ./a.out' -o bt",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    deny(
+        "lldb -b -o 'target create rm' -o 'r -rf ~'",
+        "shell.rm-home",
+    );
+    deny(
+        "lldb -b -o 'target create rm' -o 'process launch -- -rf /home/alice'",
+        "shell.rm-home",
+    );
+}
+
+// review s21 U5 (a glob among parallel's inputs stands for every name it
+// matches: put in the job line unquoted, held where its count matters).
+#[test]
+fn s21_u5_parallel_glob_inputs() {
+    deny("parallel rm -rf ::: ~/*", "shell.rm-home");
+    deny("parallel rm ::: -rf ::: ~/*", "shell.rm-home");
+    deny("parallel rm ::: .claude/setting*", "shell.guardrail-write");
+    escalate("parallel --link mv ::: *.a ::: x", "shell.eval-dynamic");
+    escalate("parallel rm ::: 'a b'*", "shell.eval-dynamic");
+    allow("parallel gzip ::: *.log");
+}
+
+// review s21 U11 (options parallel reads from `$PARALLEL` before its own:
+// `PARALLEL=-I% parallel sh -c % ::: …` renames `{}` unseen: held).
+#[test]
+fn s21_u11_parallel_options_from_the_environment() {
+    for cmd in [
+        "PARALLEL='-I%' parallel sh -c % ::: 'rm -rf ~'",
+        "export PARALLEL='-I%'; parallel sh -c % ::: 'rm -rf ~'",
+        "env PARALLEL='-I%' parallel sh -c % ::: 'rm -rf ~'",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    allow("FOO=1 parallel gzip ::: a");
+}
+
+// review s21 W3 (`xargs -a FILE` into an interpreter whose code is given
+// before the items — a script operand right after it, or a Python module
+// that only reads files — is allowed; code from the items still held).
+#[test]
+fn s21_w3_xargs_file_list_into_an_interpreter() {
+    for cmd in [
+        "xargs -a files.txt python3 -m black",
+        "xargs -a files.txt python3 -m py_compile",
+        "xargs -a files.txt python3 fmt.py",
+        "xargs -a files.txt sh fmt.sh",
+    ] {
+        allow(cmd);
+    }
+    for cmd in [
+        "xargs -a files.txt python3",
+        "xargs -a files.txt python3 -W ignore",
+        "xargs -a files.txt python3 -m timeit",
+        "xargs -a files.txt python3 -m",
+        "xargs -a files.txt sh",
+        "xargs -a files.txt sh -c",
+        "xargs -a files.txt kill",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
 }

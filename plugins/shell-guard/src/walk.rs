@@ -276,6 +276,7 @@ pub fn dyn_field(raw: &str) -> Field {
         segs: vec![Seg::Dyn {
             raw: raw.to_string(),
             out: Output::Unknown,
+            quoted: false,
         }],
     }
 }
@@ -1986,6 +1987,7 @@ impl<'a> Analysis<'a> {
             segs: vec![Seg::Dyn {
                 raw: raw.to_string(),
                 out,
+                quoted: false,
             }],
         }
     }
@@ -2182,9 +2184,9 @@ impl<'a> Analysis<'a> {
                     TildeExpr::UserHome(u) => b.seg(Seg::Home(Some(u.clone()))),
                     TildeExpr::WorkingDir => match &env.cwd {
                         Cwd::Known(c) => b.lit(&c.clone(), true),
-                        _ => b.seg(dyn_seg("~+")),
+                        _ => b.seg(dyn_seg("~+", quoted)),
                     },
-                    _ => b.seg(dyn_seg(raw)),
+                    _ => b.seg(dyn_seg(raw, quoted)),
                 },
                 WordPiece::ParameterExpansion(expr) => {
                     self.parameter(expr, raw, b, env, depth, Fielding { quoted, ifs: &ifs });
@@ -2215,12 +2217,13 @@ impl<'a> Analysis<'a> {
                         out => b.seg(Seg::Dyn {
                             raw: raw.to_string(),
                             out,
+                            quoted,
                         }),
                     }
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     self.scan_substitutions(&e.value, env, depth);
-                    b.seg(dyn_seg(raw));
+                    b.seg(dyn_seg(raw, quoted));
                 }
             }
         }
@@ -2281,7 +2284,7 @@ impl<'a> Analysis<'a> {
                     }
                     _ => {
                         self.scan_substitutions(&offset.value, env, depth);
-                        b.seg(dyn_seg(raw));
+                        b.seg(dyn_seg(raw, quoted));
                     }
                 }
             }
@@ -2301,14 +2304,14 @@ impl<'a> Analysis<'a> {
                     .filter(|v| !v.is_empty())
                 {
                     Some(v) => b.value(&v, quoted, ifs),
-                    None => b.seg(dyn_seg(raw)),
+                    None => b.seg(dyn_seg(raw, quoted)),
                 }
             }
             other => {
                 for s in nested_strings(other) {
                     self.scan_substitutions(s, env, depth);
                 }
-                b.seg(dyn_seg(raw));
+                b.seg(dyn_seg(raw, quoted));
             }
         }
     }
@@ -2341,6 +2344,9 @@ impl<'a> Analysis<'a> {
             for seg in f.segs.clone() {
                 match seg {
                     Seg::Lit { text, .. } => b.value(&text, quoted, ifs),
+                    // The value's unknown part is split here unless this
+                    // expansion is quoted (review s21 U6).
+                    Seg::Dyn { raw, out, .. } => b.seg(Seg::Dyn { raw, out, quoted }),
                     other => b.seg(other),
                 }
             }
@@ -2353,7 +2359,7 @@ impl<'a> Analysis<'a> {
             },
             _ => match self.known_value(name, env) {
                 Some(v) => b.value(&v, quoted, ifs),
-                None => b.seg(dyn_seg(raw)),
+                None => b.seg(dyn_seg(raw, quoted)),
             },
         }
     }
@@ -2701,10 +2707,11 @@ pub(crate) fn arithmetic_assigns(expr: &str, env: &mut Env) {
     }
 }
 
-fn dyn_seg(raw: &str) -> Seg {
+fn dyn_seg(raw: &str, quoted: bool) -> Seg {
     Seg::Dyn {
         raw: raw.to_string(),
         out: Output::Unknown,
+        quoted,
     }
 }
 
