@@ -336,6 +336,12 @@ pub struct Analysis<'a> {
     /// pattern, an awk `/re/`, `sed -n …p`): pids read from it may be any
     /// process, toolvet's hooks among them (review s18 R4).
     pub(crate) unnarrowed_listing: bool,
+    /// Text typed into, or run in, a pane whose working directory the
+    /// check does not know (`tmux send-keys`, `screen -X stuff`, a
+    /// respawned pane) is being judged: the first path a remover or
+    /// writer names relative to that unknown directory is recorded here,
+    /// and the text is held (review s21 U3).
+    pub(crate) unplaced: std::cell::RefCell<Option<Option<String>>>,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -382,6 +388,7 @@ impl<'a> Analysis<'a> {
                 toolvet_pids: false,
                 process_listing: false,
                 unnarrowed_listing: false,
+                unplaced: std::cell::RefCell::new(None),
             },
             env,
         )
@@ -2258,6 +2265,16 @@ impl<'a> Analysis<'a> {
     // Targets of destructive commands
     // ----------------------------------------------------------------
 
+    /// Record `path`, named relative to a pane's unknown directory, while
+    /// such text is judged ([`Analysis::unplaced`]).
+    pub(crate) fn note_unplaced(&self, path: &str) {
+        if let Some(first) = self.unplaced.borrow_mut().as_mut()
+            && first.is_none()
+        {
+            *first = Some(path.to_string());
+        }
+    }
+
     /// Resolve a path argument. `contents`: the command acts on what is
     /// inside the directory (as `find DIR -delete`).
     pub(crate) fn resolve_target(&self, field: &Field, env: &Env, contents: bool) -> Target {
@@ -2329,7 +2346,10 @@ impl<'a> Analysis<'a> {
             None if path.starts_with('/') => paths::normalize_abs(&path),
             None => match &env.cwd {
                 Cwd::Known(c) => paths::resolve(c, &path),
-                Cwd::Unknown => return Target::Dynamic,
+                Cwd::Unknown => {
+                    self.note_unplaced(&field.text());
+                    return Target::Dynamic;
+                }
                 Cwd::None => {
                     let place = match paths::normalize_rel(&path) {
                         Some(_) => Place::Inside,
