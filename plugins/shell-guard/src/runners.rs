@@ -965,6 +965,9 @@ impl Analysis<'_> {
             At::Dir(d) => server.cwd = Cwd::Known(d.clone()),
             At::Pane => server.cwd = Cwd::Unknown,
         }
+        if matches!(at, At::Pane) {
+            self.anywhere(&join(words), &server, depth, via);
+        }
         let saved = matches!(at, At::Pane).then(|| self.unplaced.replace(Some(None)));
         let out = self.run_script_field(&join(words), &mut server, depth, &Output::Unknown, via);
         if let Some(saved) = saved
@@ -980,6 +983,40 @@ impl Analysis<'_> {
         }
         env.absorb_files(&server);
         Run::Done(out)
+    }
+
+    /// Text run in a pane whose directory is unknown must be harmless
+    /// wherever the pane is: it is judged again as if the pane were in
+    /// each directory where a relative path reaches what the check
+    /// guards (the home, toolvet's state paths and the directories that
+    /// hold them); a finding in any of them holds the text (review s21 U3).
+    fn anywhere(&mut self, text: &Field, server: &Env, depth: u32, via: &str) {
+        let mut dirs: Vec<String> = self.home.iter().cloned().collect();
+        for p in &self.state.state {
+            dirs.push(p.clone());
+            if let Some((parent, _)) = p.rsplit_once('/').filter(|(d, _)| !d.is_empty()) {
+                dirs.push(parent.to_string());
+            }
+        }
+        dirs.dedup();
+        for dir in dirs {
+            let saved = self.best.take();
+            let mut e = server.clone();
+            e.cwd = Cwd::Known(dir.clone());
+            self.run_script_field(text, &mut e, depth, &Output::Unknown, via);
+            let found = std::mem::replace(&mut self.best, saved);
+            if let Some(f) = found {
+                self.hold_runner(
+                    via,
+                    &format!(
+                        "text run in a pane whose working directory the check does not know; if it were `{dir}`, \
+                         it would be stopped ({}: {})",
+                        f.rule, f.message
+                    ),
+                );
+                return;
+            }
+        }
     }
 
     /// Judge `argv`, a program and its arguments a server executes
