@@ -1122,7 +1122,10 @@ impl Analysis<'_> {
         if let Some(text) = p.values("c").last() {
             return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
         }
-        if p.has("f") {
+        // `-f /dev/null` reads no commands (review s21 W2).
+        if p.values("f")
+            .any(|f| f.static_text().as_deref() != Some("/dev/null"))
+        {
             return self.hold_tmux("`-f FILE`, a file of tmux commands");
         }
         if p.has("C") {
@@ -1163,7 +1166,8 @@ impl Analysis<'_> {
     /// its environment is known (review s21 U3, U8): `-c DIR` (`-d DIR`
     /// for display-popup) a literal absolute directory, else held; without
     /// one, the client's directory, but a respawned pane's own (unknown)
-    /// for `respawn-*` and `pipe-pane`. Any `-e NAME=VAL` but an inert
+    /// for `respawn-*` and `pipe-pane`, and the session's (unknown) for a
+    /// command in a hook, binding or command list. Any `-e NAME=VAL` but an inert
     /// variable ([`INERT_VARS`]): held. `None`: held.
     fn tmux_spawn(
         &mut self,
@@ -1208,6 +1212,7 @@ impl Analysis<'_> {
         }
         Some(match c.name {
             "respawn-pane" | "respawn-window" | "pipe-pane" => At::Pane,
+            _ if self.tmux_nested > 0 => At::Pane,
             _ => At::Caller,
         })
     }
@@ -1327,7 +1332,10 @@ impl Analysis<'_> {
         }) {
             return self.hold_tmux("a command list with braces or `%` directives");
         }
-        self.tmux_commands(&words, env, depth + 1)
+        self.tmux_nested += 1;
+        let out = self.tmux_commands(&words, env, depth + 1);
+        self.tmux_nested -= 1;
+        out
     }
 
     /// One tmux command: found by name, alias or unique prefix, its flags
@@ -1420,7 +1428,12 @@ impl Analysis<'_> {
         // command's words (arguments.c `ARGS_PARSE_COMMANDS_OR_STRING`).
         let commands = |a: &mut Self, words: &[Field], env: &mut Env| match words {
             [one] => a.tmux_string(one, env, depth),
-            _ => a.tmux_commands(words, env, depth + 1),
+            _ => {
+                a.tmux_nested += 1;
+                let out = a.tmux_commands(words, env, depth + 1);
+                a.tmux_nested -= 1;
+                out
+            }
         };
         match c.operands {
             // `run-shell -C CMDS`: tmux commands, not shell text (expanded
@@ -1638,6 +1651,36 @@ impl Analysis<'_> {
             return Run::Done(Output::Unknown);
         }
         match name.as_str() {
+            // `stuff ^C`: an interrupt, which types no text and clears the
+            // prompt's line (review s21 W2).
+            "stuff"
+                if !args.is_empty()
+                    && args.iter().all(|a| {
+                        a.static_text().is_some_and(|t| {
+                            !t.is_empty()
+                                && (t.chars().all(|c| c == '\u{3}') || t.eq_ignore_ascii_case("^c"))
+                        })
+                    }) =>
+            {
+                Run::Done(Output::Unknown)
+            }
+            // `hardcopy [-h] [FILE]`: the window's text written to FILE
+            // (default `hardcopy.N` in screen's directory); only a literal
+            // absolute FILE is placed (review s21 W2).
+            "hardcopy" => {
+                let files: Vec<&Field> = args.iter().filter(|a| a.text() != "-h").collect();
+                match files.as_slice() {
+                    [f] if self.abs_path(f, &Env::fresh(Cwd::None)).is_some() => {
+                        let f = (*f).clone();
+                        self.runner_write("screen -X hardcopy", &f, env, depth);
+                        Run::Done(Output::Unknown)
+                    }
+                    _ => self.hold_runner(
+                        "screen -X hardcopy",
+                        "a file that is not a literal absolute path",
+                    ),
+                }
+            }
             "stuff" => {
                 let mut typed = String::new();
                 for a in args {
@@ -1833,10 +1876,35 @@ impl Analysis<'_> {
     /// layout, options before the subcommand it does not know): held
     /// (review s19 S18).
     fn zellij(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
+        // The configuration (and the layouts it names) a session loads:
+        // chosen by the call, held.
+        if let Some(v) = self.config_vars_set(
+            env,
+            &[
+                "ZELLIJ_CONFIG_FILE",
+                "ZELLIJ_CONFIG_DIR",
+                "HOME",
+                "XDG_CONFIG_HOME",
+            ],
+        ) {
+            return self.hold_runner(
+                "zellij",
+                &format!("`{v}` set by this call, which chooses the configuration it runs"),
+            );
+        }
         let mut i = 0;
         while let Some(t) = args.get(i).map(Field::text) {
             match t.as_str() {
                 "-s" | "--session" => i += 2,
+                // A layout built into zellij (a file layout runs commands).
+                "-l" | "--layout"
+                    if args
+                        .get(i + 1)
+                        .and_then(Field::static_text)
+                        .is_some_and(|l| ZELLIJ_LAYOUTS.contains(&l.as_str())) =>
+                {
+                    i += 2;
+                }
                 _ => break,
             }
         }
@@ -1846,6 +1914,9 @@ impl Analysis<'_> {
         let sub = args.get(i).and_then(Field::static_text).unwrap_or_default();
         let rest = args.get(i + 1..).unwrap_or(&[]);
         match sub.as_str() {
+            // `zellij [-s NAME] [-l LAYOUT]`: a new session running the
+            // default shell, as `tmux` or `screen` alone (review s21 W2).
+            "" if i >= args.len() => Run::Done(Output::Unknown),
             // `attach [-c] NAME`: a session (its default shell); `options`
             // after it may set the shell or layout it runs: held.
             "attach" | "a"
@@ -1920,6 +1991,16 @@ pub(crate) enum At {
     /// `default-command`): a remover or writer of a relative path is held.
     Pane,
 }
+
+/// zellij's built-in layouts (zellij-utils `assets/layouts`): no file read.
+const ZELLIJ_LAYOUTS: &[&str] = &[
+    "default",
+    "compact",
+    "classic",
+    "strider",
+    "disable-status-bar",
+    "welcome",
+];
 
 /// Variables that change no code a shell, the loader or a program runs:
 /// the only ones a multiplexer's server or a new pane may be given

@@ -7054,3 +7054,28 @@ fn s21_tmux2_u10_runner_files() {
     allow("dtach -n /tmp/d.sock make");
     allow("script -q /tmp/out.log -c make");
 }
+
+/// review s21 tmux2 W2: provably inert starts and keys are allowed; keys
+/// that leave or recall text at a prompt stay held. A pane a hook or
+/// binding starts is in an unknown directory (U3).
+#[test]
+fn s21_tmux2_w2_inert_forms() {
+    allow("tmux -f /dev/null new -d -s t");
+    allow("screen -S x -X stuff '^C'");
+    allow("screen -S x -X hardcopy /tmp/out");
+    allow("zellij");
+    allow("zellij -s work");
+    allow("zellij --layout compact");
+    for cmd in [
+        "tmux -f /tmp/x.conf new -d -s t",
+        "zellij --layout /tmp/evil.kdl",
+        "tmux send-keys -t x Up Enter",
+        "tmux bind-key X new-window 'rm -f ledger'",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
+    }
+    assert_eq!(
+        s17_verdict("screen -S x -X hardcopy /home/alice/pol/policy.toml").0,
+        "deny"
+    );
+}

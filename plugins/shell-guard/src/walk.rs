@@ -342,6 +342,10 @@ pub struct Analysis<'a> {
     /// writer names relative to that unknown directory is recorded here,
     /// and the text is held (review s21 U3).
     pub(crate) unplaced: std::cell::RefCell<Option<Option<String>>>,
+    /// Depth of tmux command lists read inside a tmux command (hooks,
+    /// key bindings, `if-shell`'s commands): a pane they start without
+    /// `-c` starts in the session's directory, not the caller's.
+    pub(crate) tmux_nested: u32,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -389,6 +393,7 @@ impl<'a> Analysis<'a> {
                 process_listing: false,
                 unnarrowed_listing: false,
                 unplaced: std::cell::RefCell::new(None),
+                tmux_nested: 0,
             },
             env,
         )
