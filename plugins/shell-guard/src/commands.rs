@@ -688,6 +688,9 @@ impl Analysis<'_> {
                         // `env HOME=… tmux`: the names it sets, as a prefix
                         // assignment's (a server started reads its
                         // configuration by them, review s19 S9).
+                        // (and byobu's `BYOBU_*`, where sockets are made:
+                        // `TMUX_TMPDIR`, `ABDUCO_SOCKET_DIR`, `TMPDIR`;
+                        // review s21 U10, U14).
                         let config = assigns.iter().any(|(n, _)| {
                             matches!(
                                 n.as_str(),
@@ -696,7 +699,10 @@ impl Analysis<'_> {
                                     | "SCREENRC"
                                     | "SYSSCREENRC"
                                     | "PARALLEL"
-                            )
+                                    | "TMUX_TMPDIR"
+                                    | "ABDUCO_SOCKET_DIR"
+                                    | "TMPDIR"
+                            ) || n.starts_with("BYOBU")
                         });
                         if chdir.is_some() || !scoped.is_empty() || config {
                             let mut e = env.clone();

@@ -658,6 +658,9 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
     ) {
+        if name == "script" {
+            self.script_writes(args, env, depth);
+        }
         let texts: Vec<String> = args.iter().map(Field::text).collect();
         for (i, t) in texts.iter().enumerate() {
             for (program, opt) in COMMAND_OPTIONS {

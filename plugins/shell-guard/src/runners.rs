@@ -15,7 +15,7 @@
 
 use crate::commands::{join_fields as join, skip_options};
 use crate::syntax::{Field, Output};
-use crate::walk::{Analysis, Env};
+use crate::walk::{Analysis, Cwd, Env};
 
 /// What a runner runs.
 pub(crate) enum Run {
@@ -714,6 +714,15 @@ impl Analysis<'_> {
                 if p.has("filter") || p.has("pre-given") {
                     return self.hold_runner("rlwrap", "a filter or pre-given input");
                 }
+                let files: Vec<Field> = p
+                    .values("logfile")
+                    .chain(p.values("history-filename"))
+                    .cloned()
+                    .collect();
+                for f in &files {
+                    self.runner_write("rlwrap", f, env, depth);
+                }
+                self.unknown_onto_toolvet_state(name, &args[..p.end.min(args.len())], env);
                 rest(p.end)
             }
             "dtach" | "abduco" => self.session_runner(name, args, env, depth),
@@ -729,8 +738,17 @@ impl Analysis<'_> {
             }
             // byobu hands its arguments to tmux (or screen): read as
             // tmux, whose strict tables hold screen's forms (review s19 S18).
-            "tmux" | "byobu" | "byobu-tmux" => self.tmux(args, env, depth),
-            "screen" | "byobu-screen" => self.screen(args, env, depth),
+            "tmux" | "byobu" | "byobu-tmux" | "screen" | "byobu-screen" => {
+                if name.starts_with("byobu") {
+                    self.byobu_vars(env);
+                }
+                self.unknown_onto_toolvet_state(name, args, env);
+                if name.contains("screen") {
+                    self.screen(args, env, depth)
+                } else {
+                    self.tmux(args, env, depth)
+                }
+            }
             _ => Run::Done(Output::Unknown),
         }
     }
@@ -927,15 +945,78 @@ impl Analysis<'_> {
     }
 
     /// Judge `words` as the shell text a tmux or screen *server* runs:
-    /// joined, in [`server_env`] (review s19 S14).
-    fn server_words(&mut self, words: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+    /// joined, in [`server_env`] (review s19 S14), in the directory `at`
+    /// (review s21 U3). In a directory the check does not know ([`At::Pane`]),
+    /// a remover or writer naming a path relative to it is held.
+    fn server_words(
+        &mut self,
+        words: &[Field],
+        env: &mut Env,
+        depth: u32,
+        via: &str,
+        at: &At,
+    ) -> Run {
         if words.is_empty() {
             return Run::Done(Output::Unknown);
         }
         let mut server = server_env(env);
+        match at {
+            At::Caller => {}
+            At::Dir(d) => server.cwd = Cwd::Known(d.clone()),
+            At::Pane => server.cwd = Cwd::Unknown,
+        }
+        if matches!(at, At::Pane) {
+            self.anywhere(&join(words), &server, depth, via);
+        }
+        let saved = matches!(at, At::Pane).then(|| self.unplaced.replace(Some(None)));
         let out = self.run_script_field(&join(words), &mut server, depth, &Output::Unknown, via);
+        if let Some(saved) = saved
+            && let Some(Some(path)) = self.unplaced.replace(saved)
+        {
+            self.hold_runner(
+                via,
+                &format!(
+                    "text that writes or removes `{path}`, a path relative to a pane's working directory, \
+                     which the check does not know"
+                ),
+            );
+        }
         env.absorb_files(&server);
         Run::Done(out)
+    }
+
+    /// Text run in a pane whose directory is unknown must be harmless
+    /// wherever the pane is: it is judged again as if the pane were in
+    /// each directory where a relative path reaches what the check
+    /// guards (the home, toolvet's state paths and the directories that
+    /// hold them); a finding in any of them holds the text (review s21 U3).
+    fn anywhere(&mut self, text: &Field, server: &Env, depth: u32, via: &str) {
+        let mut dirs: Vec<String> = self.home.iter().cloned().collect();
+        for p in &self.state.state {
+            dirs.push(p.clone());
+            if let Some((parent, _)) = p.rsplit_once('/').filter(|(d, _)| !d.is_empty()) {
+                dirs.push(parent.to_string());
+            }
+        }
+        dirs.dedup();
+        for dir in dirs {
+            let saved = self.best.take();
+            let mut e = server.clone();
+            e.cwd = Cwd::Known(dir.clone());
+            self.run_script_field(text, &mut e, depth, &Output::Unknown, via);
+            let found = std::mem::replace(&mut self.best, saved);
+            if let Some(f) = found {
+                self.hold_runner(
+                    via,
+                    &format!(
+                        "text run in a pane whose working directory the check does not know; if it were `{dir}`, \
+                         it would be stopped ({}: {})",
+                        f.rule, f.message
+                    ),
+                );
+                return;
+            }
+        }
     }
 
     /// Judge `argv`, a program and its arguments a server executes
@@ -943,7 +1024,14 @@ impl Analysis<'_> {
     /// that command run in [`server_env`]: each word quoted for the
     /// shell, so nothing in them expands again. A word only known at run
     /// time: held.
-    fn server_argv(&mut self, argv: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+    fn server_argv(
+        &mut self,
+        argv: &[Field],
+        env: &mut Env,
+        depth: u32,
+        via: &str,
+        at: &At,
+    ) -> Run {
         if argv.is_empty() {
             return Run::Done(Output::Unknown);
         }
@@ -954,7 +1042,7 @@ impl Analysis<'_> {
             };
             quoted.push(format!("'{}'", t.replace('\'', r"'\''")));
         }
-        self.server_words(&[Field::lit(quoted.join(" "))], env, depth, via)
+        self.server_words(&[Field::lit(quoted.join(" "))], env, depth, via, at)
     }
 
     /// The first of `names` the call itself assigned, exported or put
@@ -967,6 +1055,28 @@ impl Analysis<'_> {
             .iter()
             .copied()
             .find(|n| env.vars.contains_key(*n) || self.command_vars.iter().any(|c| c == n))
+    }
+
+    /// byobu is a shell script that sources files its variables choose
+    /// (`. $BYOBU_PREFIX/lib/byobu/include/common`, tmux `source-file
+    /// $BYOBU_CONFIG_DIR/profile.tmux`, `$HOME/.byoburc`): any `BYOBU_*`,
+    /// `HOME` or `XDG_CONFIG_HOME` set by the call is held (review s21 U14).
+    fn byobu_vars(&mut self, env: &Env) {
+        let chooses = |n: &str| n.starts_with("BYOBU") || n == "HOME" || n == "XDG_CONFIG_HOME";
+        let set = env
+            .vars
+            .keys()
+            .chain(self.command_vars.iter())
+            .find(|n| chooses(n))
+            .cloned();
+        if let Some(v) = set {
+            self.hold_runner(
+                "byobu",
+                &format!(
+                    "`{v}` set by this call, which chooses the shell and tmux files byobu runs"
+                ),
+            );
+        }
     }
 
     /// Hold runner `via`, given `what` it cannot place.
@@ -986,13 +1096,20 @@ impl Analysis<'_> {
     /// its own environment. run-shell, if-shell and pipe-pane first expand
     /// it as a format (`#{l:k}` is `k`, `#{s/a/b/:…}`, `##`): text with a
     /// `#` is held, whatever the command (review s19 S1).
-    fn tmux_shell(&mut self, words: &[Field], env: &mut Env, depth: u32, via: &str) -> Run {
+    fn tmux_shell(
+        &mut self,
+        words: &[Field],
+        env: &mut Env,
+        depth: u32,
+        via: &str,
+        at: &At,
+    ) -> Run {
         if words.iter().any(|w| w.text().contains('#')) {
             return self.hold_tmux(
                 "shell text with `#`, which tmux may expand as a format before running it",
             );
         }
-        self.server_words(words, env, depth, via)
+        self.server_words(words, env, depth, via, at)
     }
 
     /// `tmux [OPTIONS] COMMAND …`: tmux's own options (`-c TEXT` runs
@@ -1005,11 +1122,24 @@ impl Analysis<'_> {
         if let Some(text) = p.values("c").last() {
             return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
         }
-        if p.has("f") {
+        // `-f /dev/null` reads no commands (review s21 W2).
+        if p.values("f")
+            .any(|f| f.static_text().as_deref() != Some("/dev/null"))
+        {
             return self.hold_tmux("`-f FILE`, a file of tmux commands");
         }
         if p.has("C") {
             return self.hold_tmux("`-C` (control mode: tmux commands on standard input)");
+        }
+        // `-S PATH`: the client removes PATH and the server binds its
+        // socket there (client.c `client_connect`).
+        for s in p.values("S").cloned().collect::<Vec<_>>() {
+            self.runner_write("tmux -S", &s, env, depth);
+        }
+        if let Some(v) = self.config_vars_set(env, &["TMUX_TMPDIR"]) {
+            self.hold_tmux(&format!(
+                "`{v}` set by this call: the directory its socket is made in"
+            ));
         }
         // Held, and its commands still read (they may be denied).
         if let Some(v) = self.config_vars_set(env, &["HOME", "XDG_CONFIG_HOME"]) {
@@ -1021,6 +1151,111 @@ impl Analysis<'_> {
         let out = self.tmux_commands(&args[p.end.min(args.len())..], &mut server, depth);
         env.absorb_files(&server);
         out
+    }
+
+    /// A directory given literally: absolute after `~` expansion, with no
+    /// expansion left and no `#` (tmux expands `-c` as a format).
+    fn literal_dir(&self, dir: &Field) -> Option<String> {
+        if dir.text().contains('#') {
+            return None;
+        }
+        self.abs_path(dir, &Env::fresh(Cwd::None))
+    }
+
+    /// Where a tmux command that starts shell text runs it, and whether
+    /// its environment is known (review s21 U3, U8): `-c DIR` (`-d DIR`
+    /// for display-popup) a literal absolute directory, else held; without
+    /// one, the client's directory, but a respawned pane's own (unknown)
+    /// for `respawn-*` and `pipe-pane`, and the session's (unknown) for a
+    /// command in a hook, binding or command list. Any `-e NAME=VAL` but an inert
+    /// variable ([`INERT_VARS`]): held. `None`: held.
+    fn tmux_spawn(
+        &mut self,
+        c: &crate::tmuxopts::Command,
+        p: &crate::getopt::Parsed,
+    ) -> Option<At> {
+        let spawns = matches!(
+            c.name,
+            "new-session" | "new-window" | "split-window" | "respawn-pane" | "respawn-window"
+        );
+        if spawns || c.name == "display-popup" {
+            for e in p.values("e") {
+                let name = e
+                    .static_text()
+                    .map(|t| t.split('=').next().unwrap_or("").to_string());
+                if !name.as_deref().is_some_and(inert_var) {
+                    self.hold_tmux(&format!(
+                        "`-e {}`, a variable for the new pane that may make its shell or programs run code",
+                        e.text()
+                    ));
+                    return None;
+                }
+            }
+        }
+        let flag = match c.name {
+            "display-popup" => "d",
+            "run-shell" => "c",
+            _ if spawns => "c",
+            _ => "",
+        };
+        if let Some(d) = p.values(flag).last().filter(|_| !flag.is_empty()) {
+            return match self.literal_dir(d) {
+                Some(d) => Some(At::Dir(d)),
+                None => {
+                    self.hold_tmux(&format!(
+                        "`-{flag} {}`, a start directory that is not a literal absolute path",
+                        d.text()
+                    ));
+                    None
+                }
+            };
+        }
+        Some(match c.name {
+            "respawn-pane" | "respawn-window" | "pipe-pane" => At::Pane,
+            _ if self.tmux_nested > 0 => At::Pane,
+            _ => At::Caller,
+        })
+    }
+
+    /// A file a runner writes through its own options or operands (`tmux
+    /// -S SOCKET`: removed, then a socket made there; `screen -Logfile`,
+    /// `rlwrap -l`: appended to; `script FILE`, `dtach -n SOCKET`): judged
+    /// as any other write (toolvet's state, a guard rail, a dotfile); a path
+    /// the check cannot place is held (review s21 U10).
+    pub(crate) fn runner_write(&mut self, via: &str, path: &Field, env: &mut Env, depth: u32) {
+        if self.abs_path(path, env).is_none() {
+            self.hold_runner(
+                via,
+                &format!(
+                    "`{}`, a file it writes that the check cannot place",
+                    path.text()
+                ),
+            );
+            return;
+        }
+        self.check_write(
+            path,
+            env,
+            &Output::Unknown,
+            &format!("`{via}`"),
+            true,
+            depth,
+        );
+    }
+
+    /// The files `script` writes: its typescript operand and its log
+    /// options ([`crate::runopts::SCRIPT`]).
+    pub(crate) fn script_writes(&mut self, args: &[Field], env: &mut Env, depth: u32) {
+        let p = crate::getopt::parse(&crate::runopts::SCRIPT, args);
+        let files: Vec<Field> = ["log-io", "log-in", "log-out", "log-timing", "timing"]
+            .iter()
+            .flat_map(|o| p.values(o).cloned().collect::<Vec<_>>())
+            .chain(p.operands.iter().map(|&k| args[k].clone()))
+            .collect();
+        for f in &files {
+            self.runner_write("script", f, env, depth);
+        }
+        self.unknown_onto_toolvet_state("script", args, env);
     }
 
     /// Hold a tmux command the check cannot place (`what`).
@@ -1097,7 +1332,10 @@ impl Analysis<'_> {
         }) {
             return self.hold_tmux("a command list with braces or `%` directives");
         }
-        self.tmux_commands(&words, env, depth + 1)
+        self.tmux_nested += 1;
+        let out = self.tmux_commands(&words, env, depth + 1);
+        self.tmux_nested -= 1;
+        out
     }
 
     /// One tmux command: found by name, alias or unique prefix, its flags
@@ -1135,9 +1373,45 @@ impl Analysis<'_> {
         if self.hold_vanishing(&format!("tmux {}", c.name), args, args.len()) {
             return Run::Done(Output::Unknown);
         }
-        // A format's `#(CMD)` runs CMD with the shell.
+        // A format's `#(CMD)` runs CMD with the shell; tmux can assemble
+        // one from pieces (`#{l:#}(…)`, `#{E:@c}`): any `#` but a plain
+        // one ([`tmux_format_plain`]) is held (review s21 U7).
         if args.iter().any(|a| a.text().contains("#(")) {
             return self.hold_tmux("a format with `#(…)`, which runs a shell command");
+        }
+        if let Some(a) = args.iter().find(|a| !tmux_format_plain(&a.text())) {
+            return self.hold_tmux(&format!(
+                "`{}`, a format tmux may expand into a `#(…)` shell command",
+                a.text()
+            ));
+        }
+        // `-F` makes set-option, set-window-option and set-environment
+        // expand the value as a format before storing it (review s21 U7).
+        if matches!(
+            c.name,
+            "set-option" | "set-window-option" | "set-environment"
+        ) && p.has("F")
+        {
+            return self.hold_tmux(&format!(
+                "`{} -F`, a value expanded as a format before it is stored",
+                c.name
+            ));
+        }
+        // The server's environment, copied into every later pane: only
+        // inert variables, or unsetting one (review s21 U8).
+        if c.name == "set-environment" && !p.has("u") && !p.has("r") {
+            let ops = &args[p.end.min(args.len())..];
+            if !ops
+                .first()
+                .and_then(Field::static_text)
+                .is_some_and(|n| inert_var(&n))
+            {
+                return self.hold_tmux(&format!(
+                    "`set-environment {}`: a variable for the server and every later pane, which may make their \
+                     shells or programs run code",
+                    ops.first().map(Field::text).unwrap_or_default()
+                ));
+            }
         }
         let via = format!("tmux {}", c.name);
         for f in &p.found {
@@ -1146,7 +1420,7 @@ impl Analysis<'_> {
                 .as_ref()
                 .filter(|_| c.shell_flags.contains(f.opt.short))
             {
-                self.tmux_shell(std::slice::from_ref(v), env, depth, &via);
+                self.tmux_shell(std::slice::from_ref(v), env, depth, &via, &At::Caller);
             }
         }
         let ops = &args[p.end.min(args.len())..];
@@ -1154,7 +1428,12 @@ impl Analysis<'_> {
         // command's words (arguments.c `ARGS_PARSE_COMMANDS_OR_STRING`).
         let commands = |a: &mut Self, words: &[Field], env: &mut Env| match words {
             [one] => a.tmux_string(one, env, depth),
-            _ => a.tmux_commands(words, env, depth + 1),
+            _ => {
+                a.tmux_nested += 1;
+                let out = a.tmux_commands(words, env, depth + 1);
+                a.tmux_nested -= 1;
+                out
+            }
         };
         match c.operands {
             // `run-shell -C CMDS`: tmux commands, not shell text (expanded
@@ -1172,10 +1451,13 @@ impl Analysis<'_> {
             Operands::Shell if c.name == "pipe-pane" && p.has("I") => {
                 self.hold_tmux("`pipe-pane -I` (a command's output typed into the pane)")
             }
-            Operands::Shell => self.tmux_shell(ops, env, depth, &via),
+            Operands::Shell => match self.tmux_spawn(c, &p) {
+                Some(at) => self.tmux_shell(ops, env, depth, &via, &at),
+                None => Run::Done(Output::Unknown),
+            },
             Operands::IfShell => {
                 if let Some(cond) = ops.first().filter(|_| !p.has("F")) {
-                    self.tmux_shell(std::slice::from_ref(cond), env, depth, &via);
+                    self.tmux_shell(std::slice::from_ref(cond), env, depth, &via, &At::Caller);
                 }
                 for o in ops.get(1..).unwrap_or(&[]) {
                     self.tmux_string(o, env, depth);
@@ -1221,7 +1503,7 @@ impl Analysis<'_> {
                 match typed_keys(ops, p.has("l")) {
                     Ok(typed) if typed.is_empty() => Run::Done(Output::Unknown),
                     Ok(typed) if typed.ends_with('\n') => {
-                        self.server_words(&[Field::lit(typed)], env, depth, "tmux send-keys")
+                        self.server_words(&[Field::lit(typed)], env, depth, "tmux send-keys", &At::Pane)
                     }
                     Ok(_) => self.hold_tmux(
                         "keys that leave text at the prompt for a later line (no Enter at the end)",
@@ -1239,7 +1521,8 @@ impl Analysis<'_> {
                         self.hold_tmux(&format!("option `{}`, which may run its value", opt.text()))
                     }
                     _ if p.has("u") || value.is_empty() => Run::Done(Output::Unknown),
-                    OptionValue::Shell => self.tmux_shell(value, env, depth, &via),
+                    // Run later by new panes, wherever they start.
+                    OptionValue::Shell => self.tmux_shell(value, env, depth, &via, &At::Pane),
                     OptionValue::Commands if p.has("F") => {
                         self.hold_tmux("`-F`: tmux commands expanded as a format first")
                     }
@@ -1268,7 +1551,7 @@ impl Analysis<'_> {
     /// option it lacks, or a word that may expand to nothing among them:
     /// held.
     fn screen(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
-        let Some((end, send)) = self.screen_options(args) else {
+        let Some((end, send)) = self.screen_options(args, env) else {
             return Run::Done(Output::Unknown);
         };
         let rest = args.get(end..).unwrap_or(&[]);
@@ -1292,10 +1575,11 @@ impl Analysis<'_> {
     /// `-ls`, `-list`, `-wipe`, `-Logfile`, `-fn`, `-fa`, `-ln` are whole
     /// words): where the command starts, and whether `-X` was given.
     /// `None`: held.
-    fn screen_options(&mut self, args: &[Field]) -> Option<(usize, bool)> {
+    fn screen_options(&mut self, args: &[Field], env: &mut Env) -> Option<(usize, bool)> {
         use crate::getopt::Takes;
         let mut i = 0;
         let mut send = false;
+        let mut logs = Vec::new();
         while let Some(a) = args.get(i) {
             let t = a.text();
             if t == "--" {
@@ -1308,6 +1592,11 @@ impl Analysis<'_> {
             i += 1;
             if let Some((_, takes)) = crate::runopts::SCREEN_WORDS.iter().find(|(w, _)| *w == t) {
                 if *takes == Takes::Value {
+                    // `-Logfile FILE`: the window's output is appended to
+                    // FILE (review s21 U10).
+                    if let Some(f) = args.get(i).filter(|_| t == "-Logfile") {
+                        logs.push(f.clone());
+                    }
                     i += 1;
                 }
                 continue;
@@ -1337,6 +1626,9 @@ impl Analysis<'_> {
         if self.hold_vanishing("screen", args, reach) {
             return None;
         }
+        for f in &logs {
+            self.runner_write("screen", f, env, 0);
+        }
         Some((i.min(args.len()), send))
     }
 
@@ -1359,6 +1651,36 @@ impl Analysis<'_> {
             return Run::Done(Output::Unknown);
         }
         match name.as_str() {
+            // `stuff ^C`: an interrupt, which types no text and clears the
+            // prompt's line (review s21 W2).
+            "stuff"
+                if !args.is_empty()
+                    && args.iter().all(|a| {
+                        a.static_text().is_some_and(|t| {
+                            !t.is_empty()
+                                && (t.chars().all(|c| c == '\u{3}') || t.eq_ignore_ascii_case("^c"))
+                        })
+                    }) =>
+            {
+                Run::Done(Output::Unknown)
+            }
+            // `hardcopy [-h] [FILE]`: the window's text written to FILE
+            // (default `hardcopy.N` in screen's directory); only a literal
+            // absolute FILE is placed (review s21 W2).
+            "hardcopy" => {
+                let files: Vec<&Field> = args.iter().filter(|a| a.text() != "-h").collect();
+                match files.as_slice() {
+                    [f] if self.abs_path(f, &Env::fresh(Cwd::None)).is_some() => {
+                        let f = (*f).clone();
+                        self.runner_write("screen -X hardcopy", &f, env, depth);
+                        Run::Done(Output::Unknown)
+                    }
+                    _ => self.hold_runner(
+                        "screen -X hardcopy",
+                        "a file that is not a literal absolute path",
+                    ),
+                }
+            }
             "stuff" => {
                 let mut typed = String::new();
                 for a in args {
@@ -1380,7 +1702,13 @@ impl Analysis<'_> {
                         "text left at the prompt for a later line (no newline at the end)",
                     );
                 }
-                self.server_words(&[Field::lit(typed)], env, depth, "screen -X stuff")
+                self.server_words(
+                    &[Field::lit(typed)],
+                    env,
+                    depth,
+                    "screen -X stuff",
+                    &At::Pane,
+                )
             }
             // `exec [[FDPAT] CMD ARGS…]`: FDPAT (`.`, `!`, `|`, `:`)
             // first, joined to the program or a word of its own.
@@ -1412,12 +1740,12 @@ impl Analysis<'_> {
                         argv[0] = Field::lit(program);
                     }
                 }
-                self.server_argv(&argv, env, depth, "screen -X exec")
+                self.server_argv(&argv, env, depth, "screen -X exec", &At::Pane)
             }
             "screen" => match screen_args(args)
                 .and_then(|a| screen_window_command(&a).map(<[Field]>::to_vec))
             {
-                Ok(argv) => self.server_argv(&argv, env, depth, "screen -X screen"),
+                Ok(argv) => self.server_argv(&argv, env, depth, "screen -X screen", &At::Pane),
                 Err(what) => self.hold_runner("screen -X screen", &what),
             },
             "eval" if depth <= self.opts.max_depth => {
@@ -1500,7 +1828,13 @@ impl Analysis<'_> {
                 return Run::Done(Output::Unknown);
             }
             match mode.as_str() {
-                "-A" | "-c" | "-n" | "-N" => words = args.get(2..).unwrap_or(&[]),
+                // The socket is made at the path (review s21 U10).
+                "-A" | "-c" | "-n" | "-N" => {
+                    if let Some(socket) = args.get(1) {
+                        self.runner_write(name, socket, env, depth);
+                    }
+                    words = args.get(2..).unwrap_or(&[]);
+                }
                 "-a" | "-p" => return Run::Done(Output::Unknown),
                 _ => {
                     self.hold_options(name, &format!("`{mode}` as its mode"));
@@ -1514,10 +1848,25 @@ impl Analysis<'_> {
             if !["c", "n", "A"].iter().any(|m| p.has(m)) {
                 return Run::Done(Output::Unknown);
             }
-            // The session's name, then the command.
+            // The session's name, then the command. A name with a `/` is
+            // the socket's path; else the socket is made in a directory
+            // `ABDUCO_SOCKET_DIR`, `HOME` or `TMPDIR` chooses (abduco.c
+            // `create_socket_dir`; review s21 U10).
+            if let Some(session) = rest.first() {
+                if session.text().contains('/') || session.is_dynamic() {
+                    self.runner_write(name, session, env, depth);
+                }
+                if let Some(v) = self.config_vars_set(env, &["ABDUCO_SOCKET_DIR", "HOME", "TMPDIR"])
+                {
+                    return self.hold_runner(
+                        name,
+                        &format!("`{v}` set by this call, which chooses where its socket is made"),
+                    );
+                }
+            }
             rest = rest.get(1..).unwrap_or(&[]);
         }
-        self.server_argv(rest, env, depth, name)
+        self.server_argv(rest, env, depth, name, &At::Caller)
     }
 
     /// `zellij [-s NAME] SUBCOMMAND …`: only the subcommands the check
@@ -1527,10 +1876,35 @@ impl Analysis<'_> {
     /// layout, options before the subcommand it does not know): held
     /// (review s19 S18).
     fn zellij(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
+        // The configuration (and the layouts it names) a session loads:
+        // chosen by the call, held.
+        if let Some(v) = self.config_vars_set(
+            env,
+            &[
+                "ZELLIJ_CONFIG_FILE",
+                "ZELLIJ_CONFIG_DIR",
+                "HOME",
+                "XDG_CONFIG_HOME",
+            ],
+        ) {
+            return self.hold_runner(
+                "zellij",
+                &format!("`{v}` set by this call, which chooses the configuration it runs"),
+            );
+        }
         let mut i = 0;
         while let Some(t) = args.get(i).map(Field::text) {
             match t.as_str() {
                 "-s" | "--session" => i += 2,
+                // A layout built into zellij (a file layout runs commands).
+                "-l" | "--layout"
+                    if args
+                        .get(i + 1)
+                        .and_then(Field::static_text)
+                        .is_some_and(|l| ZELLIJ_LAYOUTS.contains(&l.as_str())) =>
+                {
+                    i += 2;
+                }
                 _ => break,
             }
         }
@@ -1540,6 +1914,9 @@ impl Analysis<'_> {
         let sub = args.get(i).and_then(Field::static_text).unwrap_or_default();
         let rest = args.get(i + 1..).unwrap_or(&[]);
         match sub.as_str() {
+            // `zellij [-s NAME] [-l LAYOUT]`: a new session running the
+            // default shell, as `tmux` or `screen` alone (review s21 W2).
+            "" if i >= args.len() => Run::Done(Output::Unknown),
             // `attach [-c] NAME`: a session (its default shell); `options`
             // after it may set the shell or layout it runs: held.
             "attach" | "a"
@@ -1576,7 +1953,19 @@ impl Analysis<'_> {
                 if self.hold_vanishing("zellij run", rest, dd) {
                     return Run::Done(Output::Unknown);
                 }
-                self.server_argv(&rest[dd + 1..], env, depth, "zellij run")
+                let at = match p.values("cwd").last() {
+                    None => At::Caller,
+                    Some(d) => match self.literal_dir(d) {
+                        Some(d) => At::Dir(d),
+                        None => {
+                            return self.hold_runner(
+                                "zellij run",
+                                &format!("`--cwd {}`, not a literal absolute directory", d.text()),
+                            );
+                        }
+                    },
+                };
+                self.server_argv(&rest[dd + 1..], env, depth, "zellij run", &at)
             }
             _ => self.hold_runner(
                 &format!("zellij {sub}"),
@@ -1584,6 +1973,105 @@ impl Analysis<'_> {
             ),
         }
     }
+}
+
+/// The working directory text a multiplexer's server runs starts in
+/// (review s21 U3). The property: such text is judged only when its
+/// directory, its environment and its text are all known; otherwise it is
+/// held.
+pub(crate) enum At {
+    /// The calling shell's: a session or command started by this client
+    /// (`tmux new CMD`, `screen -dm CMD`, `dtach -n S CMD`, `zellij run`).
+    Caller,
+    /// A literal absolute directory the call gives (`tmux new -c DIR`,
+    /// `display-popup -d DIR`, `zellij run --cwd DIR`).
+    Dir(String),
+    /// A pane's or window's own directory, which the check does not know
+    /// (`send-keys`, `screen -X stuff`, `respawn-pane` without `-c`,
+    /// `default-command`): a remover or writer of a relative path is held.
+    Pane,
+}
+
+/// zellij's built-in layouts (zellij-utils `assets/layouts`): no file read.
+const ZELLIJ_LAYOUTS: &[&str] = &[
+    "default",
+    "compact",
+    "classic",
+    "strider",
+    "disable-status-bar",
+    "welcome",
+];
+
+/// Variables that change no code a shell, the loader or a program runs:
+/// the only ones a multiplexer's server or a new pane may be given
+/// (`tmux setenv`, `new -e NAME=VAL`) without a person's approval (review
+/// s21 U8). Any other (`PROMPT_COMMAND`, `BASH_ENV`, `LD_PRELOAD`, `PATH`,
+/// `PS1`, `NODE_OPTIONS`, `GIT_*`, …) is held.
+const INERT_VARS: &[&str] = &[
+    "TERM",
+    "COLORTERM",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "COLUMNS",
+    "LINES",
+    "NO_COLOR",
+    "CLICOLOR",
+];
+
+/// Whether variable `name` is one of [`INERT_VARS`] or a locale `LC_*`.
+fn inert_var(name: &str) -> bool {
+    INERT_VARS.contains(&name)
+        || name
+            .strip_prefix("LC_")
+            .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_uppercase()))
+}
+
+/// Whether tmux, expanding `text` as a format (format.c `format_expand1`),
+/// can only produce text the check sees: every `#` starts a colour digit
+/// (`#ff0000`), a one-letter alias (`#S`), a style `#[…]` without `#`,
+/// braces or parentheses, or a plain variable `#{pane_id}` (no modifier,
+/// no `@` user option, no `#`). Anything else (`#{E:@c}`, `#{l:#}`,
+/// `#{s/x/#/:@k}`, `##`, `#(`) may assemble and run a `#(…)` job (review
+/// s21 U7).
+fn tmux_format_plain(text: &str) -> bool {
+    let b: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != '#' {
+            i += 1;
+            continue;
+        }
+        let Some(&n) = b.get(i + 1) else {
+            return false;
+        };
+        let close = |end: char| {
+            b[i + 2..]
+                .iter()
+                .position(|&c| c == end)
+                .map(|k| (i + 2, i + 2 + k))
+        };
+        match n {
+            c if c.is_ascii_alphanumeric() => i += 2,
+            '{' => match close('}') {
+                Some((a, z))
+                    if z > a
+                        && b[a..z]
+                            .iter()
+                            .all(|c| c.is_ascii_alphanumeric() || *c == '_') =>
+                {
+                    i = z + 1;
+                }
+                _ => return false,
+            },
+            '[' => match close(']') {
+                Some((a, z)) if !b[a..z].iter().any(|c| "#{}()".contains(*c)) => i = z + 1,
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The environment a tmux or screen server runs text in: the server's own,

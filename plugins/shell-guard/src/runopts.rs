@@ -976,6 +976,34 @@ pub(crate) const RLWRAP: Spec = runner(&[
     long("filter", 'z', V),
 ]);
 
+/// util-linux `script` (script.c getopt_long `"aB:c:eE:fI:O:o:qm:T:t::Vh"`,
+/// script(1)): options anywhere (GNU getopt); the operand is the
+/// typescript FILE it writes (`typescript` by default); `-I`/`-O`/`-B`
+/// (`--log-in`/`--log-out`/`--log-io`) and `-T`/`-t FILE` (timing) write
+/// logs too; `-c CMD` runs CMD with the shell (review s21 U10).
+pub(crate) const SCRIPT: Spec = Spec {
+    opts: &[
+        long("append", 'a', N),
+        long("log-io", 'B', V),
+        long("command", 'c', V),
+        long("return", 'e', N),
+        long("echo", 'E', V),
+        long("flush", 'f', N),
+        long("force", '\0', N),
+        long("log-in", 'I', V),
+        long("log-out", 'O', V),
+        long("output-limit", 'o', V),
+        long("quiet", 'q', N),
+        long("logging-format", 'm', V),
+        long("log-timing", 'T', V),
+        long("timing", 't', O),
+        long("version", 'V', N),
+        long("help", 'h', N),
+    ],
+    permute: true,
+    long_only: false,
+};
+
 /// A long option before the first operand written as an abbreviation of
 /// one of `values` (`--jo` for `--jobs`): Perl's Getopt::Long (GNU
 /// `parallel`, `sem`) takes any unique prefix, so its value is the next

@@ -624,6 +624,9 @@ impl Analysis<'_> {
         depth: u32,
     ) {
         let Some(abs) = self.abs_path(target, env) else {
+            if env.cwd == Cwd::Unknown && !target.text().starts_with(['/', '~']) {
+                self.note_unplaced(&target.text());
+            }
             return;
         };
         if abs == "/dev/null" || abs.starts_with("/dev/") || abs.starts_with("/proc/self/") {

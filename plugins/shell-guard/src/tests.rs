@@ -5582,7 +5582,9 @@ fn tmux_commands_read_as_tmux_reads_them() {
         "tmux set -g @plugin tmux-plugins/tpm",
         "tmux list-windows -t dev \\; list-panes -t dev",
         "tmux display-popup -w 80 -h 20 'htop'",
-        "tmux setenv -g EDITOR vim",
+        // `tmux setenv -g EDITOR vim` is held since review s21 U8 (the
+        // server's environment: inert variables only).
+        "tmux setenv -g TERM xterm-256color",
         "screen -S x -X quit",
     ] {
         allow(cmd);
@@ -5829,7 +5831,12 @@ fn s19_s2_tmux_command_alias() {
         ),
         ("tmux set -g status-style bg=blue", "allow", ""),
         ("tmux set -g @plugin 'tmux-plugins/tpm'", "allow", ""),
-        ("tmux set-environment -g FOO bar", "allow", ""),
+        // Held since review s21 U8: only inert variables.
+        (
+            "tmux set-environment -g FOO bar",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
         ("tmux rename-window build", "allow", ""),
     ]);
 }
@@ -6246,7 +6253,13 @@ fn s19_tmux_screen_more_forms() {
             "shell.eval-dynamic",
         ),
         ("tmux run -C 'display hi'", "allow", ""),
-        ("tmux send-keys -t x 'useradd bob' Enter", "allow", ""),
+        // Held since review s21 U3: the pane's directory is unknown, and
+        // in toolvet's state directory `bob` would name its state.
+        (
+            "tmux send-keys -t x 'useradd bob' Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
         ("tmux send-keys -t x C-d", "escalate", "shell.eval-dynamic"),
     ]);
 }
@@ -7466,4 +7479,195 @@ fn s21_w3_xargs_file_list_into_an_interpreter() {
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
+}
+
+// review s21 tmux2 (U3, U8, U10, U14, U7): text a multiplexer's server
+// runs is judged only when its working directory, its environment and its
+// text are all known; otherwise it is held. Every case of
+// cases-s21-tmux2.yaml, natively, with the state paths of `s17_verdict`.
+#[test]
+fn s21_tmux2_yaml_cases() {
+    let yaml = include_str!("../cases-s21-tmux2.yaml");
+    let mut command = None;
+    let mut wrong = Vec::new();
+    let mut n = 0;
+    for line in yaml.lines() {
+        if let Some(rest) = line
+            .trim()
+            .strip_prefix("call: { name: bash, arguments: { command: ")
+        {
+            let json = rest.strip_suffix(" } }").expect("one-line call");
+            command = Some(serde_json::from_str::<String>(json).expect("a JSON string"));
+        } else if let Some(expect) = line.trim().strip_prefix("expect: ") {
+            let cmd = command.take().expect("a call before expect");
+            let got = s17_verdict(&cmd);
+            if got.0 != expect {
+                wrong.push(format!("{cmd}: want {expect}, got {got:?}"));
+            }
+            n += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(n > 100);
+}
+
+/// review s21 tmux2 U3: the start directory a call gives (`-c DIR`,
+/// `display-popup -d DIR`, `zellij run --cwd DIR`) is where the text is
+/// judged; a pane whose directory is unknown (`send-keys`, `screen -X
+/// stuff`, `respawn-pane` without `-c`) holds a remover or writer of a
+/// relative path.
+#[test]
+fn s21_tmux2_u3_start_directories() {
+    s20_tmux_expect(&[
+        ("tmux new -d -c ~ 'rm -rf ./*'", "deny", "shell.rm-home"),
+        (
+            "tmux new -d -c ~/.local/state/toolvet 'rm -f ledger'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "tmux new -d -c ~/pol 'echo x > policy.toml'",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "zellij run --cwd /home/alice/.local/state/toolvet -- rm -f ledger",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "tmux new -d -c \"$D\" 'rm -rf ./*'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send-keys -t x 'rm -f ledger' Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux send-keys -t x 'echo x > policy.toml' Enter",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "screen -S x -X stuff 'rm -f ledger\\n'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "tmux respawn-pane -k 'rm -f ledger'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+    ]);
+    allow("tmux new -d -c /home/alice/project -s b 'make'");
+    allow("tmux send-keys -t build 'cargo test' Enter");
+    allow("tmux new -d -s build 'cargo build'");
+    allow("screen -dmS job make");
+}
+
+/// review s21 tmux2 U8, U14, U7: the server's and a new pane's
+/// environment (inert variables only), byobu's variables, and formats
+/// tmux may assemble into `#(…)`.
+#[test]
+fn s21_tmux2_u8_u14_u7_environment_and_formats() {
+    for cmd in [
+        "tmux setenv -g PROMPT_COMMAND 'pkill -STOP -f toolvet'",
+        "tmux new -d -e 'PROMPT_COMMAND=pkill -STOP -f toolvet' bash -i",
+        "tmux new-window -e 'LD_PRELOAD=/tmp/x.so' ls",
+        "tmux set -g update-environment 'PROMPT_COMMAND'",
+        "BYOBU_PREFIX=/tmp/p byobu ls",
+        "export BYOBU_CONFIG_DIR=/tmp/b; byobu",
+        "tmux set -gF @c '#{@a}(pkill -STOP -f toolvet)'",
+        "tmux set -g status-right '#{E:@c}'",
+        "tmux rename-window '#{l:#}(pkill -STOP -f toolvet)'",
+    ] {
+        assert_eq!(
+            s17_verdict(cmd),
+            (
+                "escalate".to_string(),
+                Some("shell.eval-dynamic".to_string())
+            ),
+            "command: {cmd}"
+        );
+    }
+    allow("tmux new -d -e TERM=xterm-256color -s t make");
+    allow("tmux setenv -g LANG C.UTF-8");
+    allow("byobu new -d -s w make");
+    allow("tmux set -g status-style 'bg=#ff0000'");
+    allow("tmux display -p '#{pane_current_path}'");
+}
+
+/// review s21 tmux2 U10: files runners write through their own options
+/// are writes; toolvet's state named among a runner's words is held.
+#[test]
+fn s21_tmux2_u10_runner_files() {
+    s20_tmux_expect(&[
+        (
+            "tmux -S /home/alice/pol/policy.toml new -d",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "dtach -n /home/alice/.local/state/toolvet/ledger true",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "abduco -n /home/alice/pol/policy.toml true",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "screen -L -Logfile /home/alice/pol/policy.toml -dm true",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "script -q /home/alice/pol/policy.toml -c true",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        (
+            "rlwrap -l /home/alice/.local/state/toolvet/ledger true",
+            "deny",
+            "shell.toolvet-state",
+        ),
+        ("tmux -S \"$X\" new -d", "escalate", "shell.eval-dynamic"),
+        (
+            "rlwrap -f /home/alice/.local/state/toolvet/ledger cat",
+            "escalate",
+            "shell.toolvet-state",
+        ),
+    ]);
+    assert_eq!(s17_verdict("tmux -S /home/alice/.bashrc new -d").0, "deny");
+    allow("tmux -S /tmp/tmux-sock new -d -s t");
+    allow("dtach -n /tmp/d.sock make");
+    allow("script -q /tmp/out.log -c make");
+}
+
+/// review s21 tmux2 W2: provably inert starts and keys are allowed; keys
+/// that leave or recall text at a prompt stay held. A pane a hook or
+/// binding starts is in an unknown directory (U3).
+#[test]
+fn s21_tmux2_w2_inert_forms() {
+    allow("tmux -f /dev/null new -d -s t");
+    allow("screen -S x -X stuff '^C'");
+    allow("screen -S x -X hardcopy /tmp/out");
+    allow("zellij");
+    allow("zellij -s work");
+    allow("zellij --layout compact");
+    for cmd in [
+        "tmux -f /tmp/x.conf new -d -s t",
+        "zellij --layout /tmp/evil.kdl",
+        "tmux send-keys -t x Up Enter",
+        "tmux bind-key X new-window 'rm -f ledger'",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
+    }
+    assert_eq!(
+        s17_verdict("screen -S x -X hardcopy /home/alice/pol/policy.toml").0,
+        "deny"
+    );
 }

@@ -621,7 +621,14 @@ const SHELL_OPTIONS: &[&str] = &["default-command", "lock-command", "copy-comman
 /// renames commands (cmd-parse.c `cmd_parse_expand_alias`: a later `has`
 /// may run `run-shell`), `default-shell` is the program new panes run,
 /// `editor` the program `customize-mode` and popups start.
-const HELD_OPTIONS: &[&str] = &["command-alias", "default-shell", "editor"];
+/// `update-environment` names the variables copied from an attaching
+/// client into the session's environment (review s21 U8).
+const HELD_OPTIONS: &[&str] = &[
+    "command-alias",
+    "default-shell",
+    "editor",
+    "update-environment",
+];
 
 /// What an option's value is, for `set-option NAME VALUE`.
 #[derive(Debug, PartialEq, Eq)]

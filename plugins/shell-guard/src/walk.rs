@@ -366,6 +366,16 @@ pub struct Analysis<'a> {
     /// shell (`eval "$X"`, `source F`): any variable may have any value
     /// after it, so no expansion is a proven pid (review s21 U15).
     pub(crate) vars_opaque: bool,
+    /// Text typed into, or run in, a pane whose working directory the
+    /// check does not know (`tmux send-keys`, `screen -X stuff`, a
+    /// respawned pane) is being judged: the first path a remover or
+    /// writer names relative to that unknown directory is recorded here,
+    /// and the text is held (review s21 U3).
+    pub(crate) unplaced: std::cell::RefCell<Option<Option<String>>>,
+    /// Depth of tmux command lists read inside a tmux command (hooks,
+    /// key bindings, `if-shell`'s commands): a pane they start without
+    /// `-c` starts in the session's directory, not the caller's.
+    pub(crate) tmux_nested: u32,
 }
 
 /// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
@@ -387,6 +397,7 @@ struct Fielding<'a> {
     /// The field separators in force (empty: no splitting).
     ifs: &'a str,
 }
+
 impl<'a> Analysis<'a> {
     /// A fresh analysis. `cwd` must be absolute to be used.
     pub fn new(opts: &'a Options, cwd: Option<&str>, home: Option<&str>) -> (Self, Env) {
@@ -421,6 +432,8 @@ impl<'a> Analysis<'a> {
                 pipeline_pids: None,
                 ifs_set: false,
                 vars_opaque: false,
+                unplaced: std::cell::RefCell::new(None),
+                tmux_nested: 0,
             },
             env,
         )
@@ -2368,6 +2381,16 @@ impl<'a> Analysis<'a> {
     // Targets of destructive commands
     // ----------------------------------------------------------------
 
+    /// Record `path`, named relative to a pane's unknown directory, while
+    /// such text is judged ([`Analysis::unplaced`]).
+    pub(crate) fn note_unplaced(&self, path: &str) {
+        if let Some(first) = self.unplaced.borrow_mut().as_mut()
+            && first.is_none()
+        {
+            *first = Some(path.to_string());
+        }
+    }
+
     /// Resolve a path argument. `contents`: the command acts on what is
     /// inside the directory (as `find DIR -delete`).
     pub(crate) fn resolve_target(&self, field: &Field, env: &Env, contents: bool) -> Target {
@@ -2439,7 +2462,10 @@ impl<'a> Analysis<'a> {
             None if path.starts_with('/') => paths::normalize_abs(&path),
             None => match &env.cwd {
                 Cwd::Known(c) => paths::resolve(c, &path),
-                Cwd::Unknown => return Target::Dynamic,
+                Cwd::Unknown => {
+                    self.note_unplaced(&field.text());
+                    return Target::Dynamic;
+                }
                 Cwd::None => {
                     let place = match paths::normalize_rel(&path) {
                         Some(_) => Place::Inside,
