@@ -91,6 +91,7 @@ mod runtime;
 mod sandbox;
 mod snapshot;
 pub mod state_paths;
+mod strict_json;
 pub(crate) mod text;
 mod verdict;
 
@@ -109,8 +110,7 @@ pub use audit::{
     anchor_key_path, anchor_path, log_files, verify_anchor, verify_chain, verify_log,
 };
 pub use call::{
-    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, StrictJsonError,
-    ToolCall, ToolInfo, parse_json_strict,
+    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
 };
 pub use config::{
     ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision,
@@ -124,6 +124,7 @@ pub use load_options::LoadOptions;
 pub use progress::{LoadEvent, LoadObserver};
 pub use runtime::block_on;
 pub use state_paths::StatePaths;
+pub use strict_json::{StrictJsonError, parse_json_strict};
 
 /// Entry points for the fuzz targets (`fuzz/`), into code that is not
 /// public; compiled only under cargo-fuzz (`--cfg fuzzing`).
