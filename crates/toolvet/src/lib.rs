@@ -59,6 +59,39 @@
 //! Data flows one way: [`Policy`] → loading (the checks of one policy, a
 //! generation) → evaluation (each check in a sandboxed instance) →
 //! [`Verdict`] → approvals → decision log.
+//!
+//! # The stages and the files that serve them
+//!
+//! - **Policy**: `config.rs` (`toolvet.toml` into a [`Policy`];
+//!   `config/validation.rs` checks its tables), `load_options.rs`
+//!   ([`LoadOptions`]), `state_paths.rs` (toolvet's own paths as guard
+//!   rails).
+//! - **Loading** (a policy into a generation): `loader.rs` (the `Loader`:
+//!   engine, linker, artifact cache and observer; finding and compiling
+//!   every component), `loading.rs` (`Generation::load`: describe,
+//!   configure or snapshot each check, open the log and approvals),
+//!   `plugin.rs` (one plugin file into a linked component), `snapshot.rs`
+//!   (pre-initialised checks), `contract.rs` (the contract version a
+//!   component speaks), [`cache`] (compiled artifacts: `cache/mod.rs`
+//!   entries and tags, `cache/stamp.rs` file stamps, `cache/prune.rs`,
+//!   `cache/files.rs` private files), `engine.rs` (the engine), `progress.rs`
+//!   ([`LoadObserver`]).
+//! - **The generation**: `generation.rs` (one loaded policy's shapes),
+//!   `host.rs` ([`Host`]: the current generation, reloads).
+//! - **Evaluation** (one call into a verdict): `call.rs` (the call shape,
+//!   [`CallRequest`]), `strict_json.rs` (the strict JSON every call is read
+//!   with), [`history_fit`] and [`run_history`] (a run's earlier calls),
+//!   `evaluation.rs` (`Generation::evaluate`: refuse, select, admit, run,
+//!   combine, settle, record), `instance.rs` (one instance under a deadline
+//!   and a memory cap), `sandbox.rs` (what an instance may touch),
+//!   `bindings.rs` (the WIT world), `plugin_log.rs` and `cause.rs` (what a
+//!   plugin printed), `verdict.rs` ([`Verdict`] and [`combine`]).
+//! - **Approvals**: `approval/` (`types.rs` values, `rules.rs` rule ids,
+//!   `bound.rs` what a request binds, `service.rs` [`Approvals`], ledgers,
+//!   tickets and reviewers).
+//! - **Decision log**: `audit/` (records, writer, anchor, verification).
+//! - **Shared**: `error.rs` (typed errors), `text.rs`, [`display`],
+//!   [`fold`], [`home`], `runtime.rs` ([`block_on`]).
 
 mod approval;
 mod audit;
