@@ -42,7 +42,7 @@ pub enum StrictJsonError {
 ///   refused: the float a reader gets is not the number that was sent).
 ///
 /// Every front end that turns call text into a call parses it here (or
-/// through [`CallRequest::from_json`], which applies the same rules).
+/// through [`crate::CallRequest::from_json`], which applies the same rules).
 ///
 /// # Errors
 /// [`StrictJsonError::Syntax`] for text that is not JSON (nesting deeper
