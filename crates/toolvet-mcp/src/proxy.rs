@@ -1194,17 +1194,15 @@ impl Session {
         } else {
             self.elicit(question, approval.expires_at).await
         };
-        self.settle(
+        let held = HeldCall {
             id,
             raw,
             request,
             verdict,
-            approval.id,
-            &approvals,
+            approval_id: approval.id,
             ticket,
-            answer,
-        )
-        .await;
+        };
+        self.settle(held, &approvals, answer).await;
     }
 
     /// Ask the person `question_params` ([`gate::elicitation`]) through
@@ -1238,18 +1236,15 @@ impl Session {
 
     /// Record what the person answered about a held call, then run it (an
     /// approval, if the ledger still allows it) or refuse it.
-    #[allow(clippy::too_many_arguments)]
-    async fn settle(
-        self: Arc<Self>,
-        id: Value,
-        raw: Value,
-        request: CallRequest,
-        verdict: Verdict,
-        approval_id: String,
-        approvals: &Approvals,
-        ticket: String,
-        answer: Answer,
-    ) {
+    async fn settle(self: Arc<Self>, held: HeldCall, approvals: &Approvals, answer: Answer) {
+        let HeldCall {
+            id,
+            raw,
+            request,
+            verdict,
+            approval_id,
+            ticket,
+        } = held;
         let reviewer = self.reviewer();
         match answer {
             Answer::Approve(message) => {
@@ -1287,6 +1282,8 @@ impl Session {
         }
     }
 
+    /// Who answers in this session: `[mcp] reviewer`, else the client's
+    /// name.
     fn reviewer(&self) -> String {
         self.config.reviewer.clone().unwrap_or_else(|| {
             let client = self
@@ -1297,6 +1294,23 @@ impl Session {
             format!("mcp-client:{client}")
         })
     }
+}
+
+/// A call held for a person's answer in the client: what [`Session::settle`]
+/// records the answer about, then runs or refuses.
+struct HeldCall {
+    /// The JSON-RPC id of the client's `tools/call`.
+    id: Value,
+    /// The client's message, forwarded as is if the call runs.
+    raw: Value,
+    /// The call as vetted.
+    request: CallRequest,
+    /// Its verdict: an escalate.
+    verdict: Verdict,
+    /// The approval request the answer decides.
+    approval_id: String,
+    /// The request's ticket, which the resumed call carries.
+    ticket: String,
 }
 
 #[cfg(test)]

@@ -59,6 +59,39 @@
 //! Data flows one way: [`Policy`] → loading (the checks of one policy, a
 //! generation) → evaluation (each check in a sandboxed instance) →
 //! [`Verdict`] → approvals → decision log.
+//!
+//! # The stages and the files that serve them
+//!
+//! - **Policy**: `config.rs` (`toolvet.toml` into a [`Policy`];
+//!   `config/validation.rs` checks its tables), `load_options.rs`
+//!   ([`LoadOptions`]), `state_paths.rs` (toolvet's own paths as guard
+//!   rails).
+//! - **Loading** (a policy into a generation): `loader.rs` (the `Loader`:
+//!   engine, linker, artifact cache and observer; finding and compiling
+//!   every component), `loading.rs` (`Generation::load`: describe,
+//!   configure or snapshot each check, open the log and approvals),
+//!   `plugin.rs` (one plugin file into a linked component), `snapshot.rs`
+//!   (pre-initialised checks), `contract.rs` (the contract version a
+//!   component speaks), [`cache`] (compiled artifacts: `cache/mod.rs`
+//!   entries and tags, `cache/stamp.rs` file stamps, `cache/prune.rs`,
+//!   `cache/files.rs` private files), `engine.rs` (the engine), `progress.rs`
+//!   ([`LoadObserver`]).
+//! - **The generation**: `generation.rs` (one loaded policy's shapes),
+//!   `host.rs` ([`Host`]: the current generation, reloads).
+//! - **Evaluation** (one call into a verdict): `call.rs` (the call shape,
+//!   [`CallRequest`]), `strict_json.rs` (the strict JSON every call is read
+//!   with), [`history_fit`] and [`run_history`] (a run's earlier calls),
+//!   `evaluation.rs` (`Generation::evaluate`: refuse, select, admit, run,
+//!   combine, settle, record), `instance.rs` (one instance under a deadline
+//!   and a memory cap), `sandbox.rs` (what an instance may touch),
+//!   `bindings.rs` (the WIT world), `plugin_log.rs` and `cause.rs` (what a
+//!   plugin printed), `verdict.rs` ([`Verdict`] and [`combine`]).
+//! - **Approvals**: `approval/` (`types.rs` values, `rules.rs` rule ids,
+//!   `bound.rs` what a request binds, `service.rs` [`Approvals`], ledgers,
+//!   tickets and reviewers).
+//! - **Decision log**: `audit/` (records, writer, anchor, verification).
+//! - **Shared**: `error.rs` (typed errors), `text.rs`, [`display`],
+//!   [`fold`], [`home`], `runtime.rs` ([`block_on`]).
 
 mod approval;
 mod audit;
@@ -71,6 +104,7 @@ mod contract;
 pub mod display;
 mod engine;
 mod error;
+mod evaluation;
 pub mod fold;
 mod generation;
 pub mod history_fit;
@@ -80,6 +114,8 @@ mod host;
 pub mod inspect;
 mod instance;
 mod load_options;
+mod loader;
+mod loading;
 mod plugin;
 mod plugin_log;
 pub mod progress;
@@ -88,6 +124,7 @@ mod runtime;
 mod sandbox;
 mod snapshot;
 pub mod state_paths;
+mod strict_json;
 pub(crate) mod text;
 mod verdict;
 
@@ -106,8 +143,7 @@ pub use audit::{
     anchor_key_path, anchor_path, log_files, verify_anchor, verify_chain, verify_log,
 };
 pub use call::{
-    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, StrictJsonError,
-    ToolCall, ToolInfo, parse_json_strict,
+    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
 };
 pub use config::{
     ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision,
@@ -121,6 +157,7 @@ pub use load_options::LoadOptions;
 pub use progress::{LoadEvent, LoadObserver};
 pub use runtime::block_on;
 pub use state_paths::StatePaths;
+pub use strict_json::{StrictJsonError, parse_json_strict};
 
 /// Entry points for the fuzz targets (`fuzz/`), into code that is not
 /// public; compiled only under cargo-fuzz (`--cfg fuzzing`).

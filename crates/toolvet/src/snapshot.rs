@@ -34,17 +34,17 @@
 //! naming the check.
 
 use crate::bindings::PluginInfo;
-use crate::cache::{ArtifactCache, CacheOutcome};
+use crate::cache::CacheOutcome;
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
+use crate::loader::{CheckToLoad, Loader};
 use crate::plugin::Compiled;
 use crate::plugin_log::PluginLog;
-use crate::progress::{LoadEvent, LoadObserver};
+use crate::progress::LoadEvent;
 use crate::sandbox::StoreState;
 use futures_util::FutureExt as _;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Instant;
 use wasmtime::component::{Component, Linker};
@@ -91,18 +91,13 @@ fn init_linker(engine: &wasmtime::Engine) -> Result<&'static Linker<StoreState>,
 /// the settings, the memory cap, the engine and the contract (see
 /// [`crate::plugin::load_key`]); a later load maps them without running the
 /// plugin at all.
-#[allow(clippy::too_many_arguments)]
 pub(crate) async fn load_or_take(
-    engine: &'static wasmtime::Engine,
-    linker: &Linker<StoreState>,
-    cache: Option<&ArtifactCache>,
-    plugin: &Path,
+    loader: &Loader,
+    check: &CheckToLoad,
     compiled: &Compiled,
-    settings: &str,
-    limits: InstanceLimits,
-    log: PluginLog,
-    observer: Option<&dyn LoadObserver>,
 ) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
+    let (engine, linker, cache) = (loader.engine, &loader.linker, loader.cache.as_ref());
+    let (settings, limits) = (check.settings_json.as_str(), check.limits);
     let started = Instant::now();
     let key = cache.map(|c| {
         let load = crate::plugin::load_key(c, &compiled.sha256, settings, limits.memory_bytes);
@@ -137,17 +132,15 @@ pub(crate) async fn load_or_take(
         )?;
         return Ok(Some((info, compiled)));
     }
-    let check = log.check().to_string();
+    let observer = loader.observer.as_deref();
+    let name = check.log.check().to_string();
     crate::progress::report(observer, || LoadEvent::SnapshotStarted {
-        check: check.clone(),
+        check: name.clone(),
     });
     let taking_started = Instant::now();
-    let taken = take_and_compile(
-        engine, linker, cache, plugin, compiled, settings, limits, log, key,
-    )
-    .await;
+    let taken = take_and_compile(loader, check, compiled, key).await;
     crate::progress::report(observer, || LoadEvent::SnapshotFinished {
-        check,
+        check: name,
         elapsed: taking_started.elapsed(),
         ok: matches!(taken, Ok(Some(_))),
     });
@@ -156,18 +149,19 @@ pub(crate) async fn load_or_take(
 
 /// The part of [`load_or_take`] after the cache had no snapshot: take it,
 /// compile it and store it.
-#[allow(clippy::too_many_arguments)]
 async fn take_and_compile(
-    engine: &'static wasmtime::Engine,
-    linker: &Linker<StoreState>,
-    cache: Option<&ArtifactCache>,
-    plugin: &Path,
+    loader: &Loader,
+    check: &CheckToLoad,
     compiled: &Compiled,
-    settings: &str,
-    limits: InstanceLimits,
-    log: PluginLog,
     key: Option<(String, String)>,
 ) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
+    let (engine, linker, cache) = (loader.engine, &loader.linker, loader.cache.as_ref());
+    let (plugin, settings, limits, log) = (
+        &check.plugin,
+        &check.settings_json,
+        check.limits,
+        &check.log,
+    );
     // The file's bytes, as loaded (a changed file is a load error, as a
     // mismatching pin is).
     let (bytes, sha256) = crate::plugin::read_component(plugin)?;

@@ -26,12 +26,14 @@
 //! Every refusal of a resumed call is a deny with its own `approval.*`
 //! rule ([`rules`]), never an allow.
 
+mod bound;
 mod decision;
 pub(crate) mod key;
 mod ledger;
 mod local;
 pub mod pending;
 pub mod reviewer;
+pub mod rules;
 mod service;
 mod settle;
 mod sqlite;
@@ -48,15 +50,15 @@ pub mod ledger_rules {
     pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed, same_asker};
     pub use super::pending::{PendingNow, pending_refusal};
 }
+pub(crate) use bound::bound_attributes;
+pub use bound::{AGENT_TOOL_ATTRIBUTE, BOUND_ATTRIBUTES, BoundCall, MCP_SERVER_ATTRIBUTE};
 pub use pending::{PendingCounts, PendingLimits, RunCount};
 pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};
 pub use service::{Approvals, LedgerProvider};
 pub use sqlite::SqliteLedger;
 pub use trust::ApprovalTrust;
-pub(crate) use types::bound_attributes;
 pub use types::{
-    AGENT_TOOL_ATTRIBUTE, ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus,
-    BOUND_ATTRIBUTES, BoundCall, Escalation, LedgerError, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,
-    MAX_REVIEWER_BYTES, MCP_SERVER_ATTRIBUTE, Review, ReviewDecision, ReviewRecord, Scope,
-    StatusFilter, UnixMillis, VerdictApproval, rules,
+    ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Escalation, LedgerError,
+    ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE, MAX_REVIEWER_BYTES, Review, ReviewDecision,
+    ReviewRecord, Scope, StatusFilter, UnixMillis, VerdictApproval,
 };

@@ -32,7 +32,8 @@
 //! verification); `approval::decision` records decisions and decides
 //! whether a recorded one counts, signed or sealed.
 
-use super::types::{ApprovalError, BoundCall, ReviewDecision, Scope, UnixMillis};
+use super::bound::BoundCall;
+use super::types::{ApprovalError, ReviewDecision, Scope, UnixMillis};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};

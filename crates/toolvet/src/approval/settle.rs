@@ -11,13 +11,15 @@
 //!    rejected → deny with the reviewer's message, approved and covering
 //!    the escalations → consumed (once) and allow.
 
+use super::bound::BoundCall;
 use super::ledger::Opened;
+use super::rules;
 use super::service::Approvals;
 use super::ticket::Claims;
 use super::ticket::Refusal;
 use super::types::{
-    ApprovalEvent, ApprovalRequest, ApprovalStatus, BoundCall, Escalation, ReviewDecision, Scope,
-    UnixMillis, VerdictApproval, grants_run, rules,
+    ApprovalEvent, ApprovalRequest, ApprovalStatus, Escalation, ReviewDecision, Scope, UnixMillis,
+    VerdictApproval, grants_run,
 };
 use crate::call::{CallRequest, Outcome, PriorCall};
 use crate::verdict::{Decision, Verdict};

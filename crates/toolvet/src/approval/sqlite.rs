@@ -7,12 +7,13 @@
 //! of [`Ledger`] hold across processes: the first decision stands, and an
 //! approval is consumed exactly once.
 
+use super::bound::BoundCall;
 use super::ledger::{Decided, Ledger, Opened, decide_against, open_against};
 use super::pending::{PendingLimits, PendingNow, pending_refusal};
 use super::types::LedgerError;
 use super::types::{
-    ApprovalRequest, ApprovalStatus, BoundCall, Escalation, ListQuery, Review, ReviewDecision,
-    ReviewRecord, Scope, StatusFilter, UnixMillis,
+    ApprovalRequest, ApprovalStatus, Escalation, ListQuery, Review, ReviewDecision, ReviewRecord,
+    Scope, StatusFilter, UnixMillis,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};

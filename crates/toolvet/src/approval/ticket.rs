@@ -25,7 +25,8 @@
 //! Version 1 tickets (an earlier toolvet: the realm was the ledger's path,
 //! no principal or agent) are refused as foreign.
 
-use super::types::{ApprovalRequest, UnixMillis, rules};
+use super::rules;
+use super::types::{ApprovalRequest, UnixMillis};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};

@@ -1,72 +1,18 @@
 //! The values of approvals: requests, reviews, statuses, the time they
-//! are kept in, the rules of a resumed call's verdicts, and the errors.
+//! are kept in, list queries and events, and the errors. The rule ids of a
+//! resumed call's verdicts are in `rules.rs`, the call a request is bound
+//! to in `bound.rs`.
 //! Plain data shared by the verdict, the decision log and the ledgers;
 //! the service that acts on them is [`super::Approvals`].
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use std::collections::BTreeMap;
 use std::fmt;
 
-/// The rule ids of the host's approval decisions, as they appear in
-/// verdicts (`rule`) and decision records.
-pub mod rules {
-    /// Allowed: the resumed call's escalations were approved (scope `once`).
-    pub const APPROVED: &str = "approval.approved";
-    /// Allowed: the same tool and arguments were approved for this run
-    /// (scope `run`).
-    pub const RUN_SCOPE: &str = "approval.run-scope";
-    /// Denied: a person rejected the request; the reason is their message.
-    pub const REJECTED: &str = "approval.rejected";
-    /// The ticket is not a ticket (shape, encoding, size).
-    pub const MALFORMED: &str = "approval.malformed-ticket";
-    /// The ticket's signature does not match: forged or tampered with.
-    pub const FORGED: &str = "approval.forged-ticket";
-    /// The ticket was signed with another key, or for another realm
-    /// (another policy's ledger).
-    pub const FOREIGN: &str = "approval.foreign-ticket";
-    /// The ticket or the request has expired.
-    pub const EXPIRED: &str = "approval.expired";
-    /// The ticket names a request this ledger does not hold.
-    pub const UNKNOWN: &str = "approval.unknown-request";
-    /// A ticket came with a call that no check escalates: there is nothing
-    /// to approve, so the ticket is meaningless and refused.
-    pub const NOT_ESCALATED: &str = "approval.not-escalated";
-    /// The ticket was already used (scope `once`).
-    pub const REPLAYED: &str = "approval.replayed";
-    /// The ticket was issued for another tool.
-    pub const TOOL_CHANGED: &str = "approval.tool-changed";
-    /// The ticket was issued for other arguments.
-    pub const ARGUMENTS_CHANGED: &str = "approval.arguments-changed";
-    /// The ticket was issued in another run.
-    pub const RUN_MISMATCH: &str = "approval.run-mismatch";
-    /// The ticket was issued for another call id.
-    pub const CALL_MISMATCH: &str = "approval.call-mismatch";
-    /// The ticket was issued for the call with other values of the context
-    /// attributes an approval is bound to ([`super::BOUND_ATTRIBUTES`]:
-    /// another working directory, agent tool or MCP server).
-    pub const CONTEXT_CHANGED: &str = "approval.context-changed";
-    /// The ticket was issued to another principal or agent: an approval
-    /// serves only the principal and agent that asked.
-    pub const PRINCIPAL_MISMATCH: &str = "approval.principal-mismatch";
-    /// The call id was used before, in this run, for a different call.
-    pub const CALL_ID_REUSED: &str = "approval.call-id-reused";
-    /// The approval does not cover what the call escalates now (the policy
-    /// changed since the request was made, or a rule over the run's earlier
-    /// calls, such as loop detection, escalates it now).
-    pub const NOT_COVERED: &str = "approval.not-covered";
-    /// The ledger could not be read or written.
-    pub const LEDGER: &str = "approval.ledger-unavailable";
-    /// A ticket came to a policy without an `[approvals]` table.
-    pub const DISABLED: &str = "approval.disabled";
-    /// Denied: too many requests already wait for a person (per run, per
-    /// principal or in all: [`crate::approval::pending`]); no request is opened.
-    pub const TOO_MANY_PENDING: &str = "approval.too-many-pending";
-    /// The policy lists reviewer keys and the approval carries no valid
-    /// signature by one of them (an approval written into the ledger by
-    /// hand, or a signed decision that does not match the request).
-    pub const UNSIGNED: &str = "approval.unsigned-decision";
-}
+use super::bound::BoundCall;
+// The rule ids, where the service and the decisions have always found
+// them beside the values.
+pub(crate) use super::rules;
 
 /// A point in time, in milliseconds since the Unix epoch. Serialized as
 /// RFC 3339 (`2026-12-01T09:00:00.000Z`).
@@ -109,75 +55,6 @@ impl<'de> Deserialize<'de> for UnixMillis {
             .map(UnixMillis)
             .map_err(|_| serde::de::Error::custom("a time before 1970"))
     }
-}
-
-/// The call an approval request is bound to. A resumed call must match
-/// every field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoundCall {
-    /// The tool's name.
-    pub tool: String,
-    /// Hex sha256 of the canonical JSON of the arguments
-    /// ([`crate::CallRequest::arguments_sha256`]).
-    pub arguments_sha256: String,
-    /// The framework's call id (`""` when the call had none).
-    pub call_id: String,
-    /// The run the call belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
-    /// The call's values of the context attributes that say where and
-    /// through what it runs ([`BOUND_ATTRIBUTES`]; those it had, by name).
-    /// The same tool name and arguments are another call in another
-    /// directory, under another agent tool or on another MCP server, so a
-    /// person is shown these and a ticket is bound to them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub attributes: BTreeMap<String, String>,
-}
-
-/// The context attributes an approval is bound to, besides the tool, the
-/// arguments, the run, the call id, the principal and the agent:
-/// - [`crate::home::CWD_ATTRIBUTE`] (`cwd`): the working directory
-///   (`sudo rm -rf build` approved in one project is another call in
-///   another);
-/// - [`AGENT_TOOL_ATTRIBUTE`] (`agent_tool`): the agent's own name of the
-///   tool, which a hook vets under a bare name too (`mcp__good__rotate`
-///   and `mcp__evil__rotate` are both `rotate`);
-/// - [`MCP_SERVER_ATTRIBUTE`] (`mcp.server`): the MCP server the call goes
-///   to (`toolvet mcp`, ExtMcp backends).
-pub const BOUND_ATTRIBUTES: &[&str] = &[
-    crate::home::CWD_ATTRIBUTE,
-    AGENT_TOOL_ATTRIBUTE,
-    MCP_SERVER_ATTRIBUTE,
-];
-
-/// The call-context attribute naming the tool as the agent calls it,
-/// when a front end vets it under another name (a hook: `Bash`,
-/// `mcp__github__merge_pull_request`).
-pub const AGENT_TOOL_ATTRIBUTE: &str = "agent_tool";
-
-/// The call-context attribute naming the MCP server a call goes to
-/// (`toolvet mcp`'s `--name`, an ExtMcp backend).
-pub const MCP_SERVER_ATTRIBUTE: &str = "mcp.server";
-
-impl BoundCall {
-    /// What `request` is bound to, with `arguments_sha256` its digest.
-    pub(crate) fn of(request: &crate::CallRequest, arguments_sha256: String) -> BoundCall {
-        BoundCall {
-            tool: request.call.name.clone(),
-            arguments_sha256,
-            call_id: request.call.id.clone(),
-            run_id: request.context.run_id.clone(),
-            attributes: bound_attributes(request),
-        }
-    }
-}
-
-/// `request`'s values of [`BOUND_ATTRIBUTES`].
-pub(crate) fn bound_attributes(request: &crate::CallRequest) -> BTreeMap<String, String> {
-    BOUND_ATTRIBUTES
-        .iter()
-        .filter_map(|k| request.attribute(k).map(|v| (k.to_string(), v.to_string())))
-        .collect()
 }
 
 /// One check that escalated a call: what a person is asked to approve.

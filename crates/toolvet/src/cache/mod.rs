@@ -53,14 +53,26 @@
 //! never `key`; a host still running with a removed artifact keeps its
 //! mapping, and one starting later recompiles.
 
+mod files;
+mod prune;
+mod stamp;
+
+pub(crate) use files::read_open_file;
+use files::{
+    Durability, check_private, create_private_dir, same_file_path, warn_unwritable,
+    write_atomically,
+};
+pub use prune::{PruneReport, PruneScope};
+pub(crate) use stamp::FileStamp;
+
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use std::collections::BTreeSet;
-use std::fs::{File, Metadata};
-use std::io::{Read, Write};
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -87,10 +99,6 @@ pub(crate) const ACCEPTED_RECORD: &str = "accepted";
 /// ([`ArtifactCache::lock_entry`]).
 const LOCK: &str = "lock";
 
-/// How old a temporary file must be before [`ArtifactCache::prune`] takes
-/// it for a crashed writer's leftover (a write takes at most seconds).
-const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
-
 /// Where compiled artifacts are kept.
 #[derive(Clone)]
 pub struct ArtifactCache {
@@ -103,29 +111,6 @@ pub struct ArtifactCache {
     in_use: Arc<Mutex<BTreeSet<String>>>,
 }
 
-/// What [`ArtifactCache::prune`] removed (or, in a dry run, would remove).
-#[derive(Debug, Default)]
-pub struct PruneReport {
-    /// Removed files: name and size in bytes, in name order.
-    pub removed: Vec<(String, u64)>,
-    /// Files that could not be removed: name and the I/O error.
-    pub failed: Vec<(String, String)>,
-    /// Cache entries left in place (recent temporary files included):
-    /// count and total size in bytes.
-    pub kept: (usize, u64),
-}
-
-/// What prune may remove.
-#[derive(Debug, Clone, Copy)]
-pub enum PruneScope<'a> {
-    /// Artifacts (and their tags) that no host of this build can load:
-    /// another engine fingerprint or an older layout. Records stay.
-    Unloadable,
-    /// Every entry whose file name is not in the set (see
-    /// [`ArtifactCache::entries_in_use`]): artifacts, tags and records.
-    AllExcept(&'a BTreeSet<String>),
-}
-
 /// How a component was obtained, for logs and benchmarks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CacheOutcome {
@@ -135,69 +120,6 @@ pub enum CacheOutcome {
     Compiled,
     /// Compiled; the cache was unusable (logged), nothing stored.
     Uncached,
-}
-
-/// A file's identity and change stamp (see the module docs), taken from
-/// the metadata of an open file, and when it was taken.
-#[derive(Debug, Clone)]
-pub(crate) struct FileStamp {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-    /// Wall-clock time the metadata was read (since the Unix epoch).
-    taken_at: Duration,
-}
-
-impl FileStamp {
-    /// The stamp of `meta`, which the caller has just read; `None` where
-    /// the platform has no inode numbers and change times (stamps are then
-    /// never used).
-    pub(crate) fn of(meta: &Metadata) -> Option<FileStamp> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(FileStamp {
-                dev: meta.dev(),
-                ino: meta.ino(),
-                size: meta.size(),
-                mtime: (meta.mtime(), meta.mtime_nsec()),
-                ctime: (meta.ctime(), meta.ctime_nsec()),
-                taken_at: SystemTime::now()
-                    .duration_since(SystemTime::UNIX_EPOCH)
-                    .unwrap_or_default(),
-            })
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = meta;
-            None
-        }
-    }
-
-    /// Whether the last change was at least `settle_time` before the
-    /// stamp was taken (the file was then read and hashed), so that any
-    /// change after the hashing must move the ctime. Measured from when
-    /// the stamp was taken, not from when it is recorded: a plugin that
-    /// takes seconds to compile does not settle meanwhile.
-    fn is_settled(&self, settle_time: Duration) -> bool {
-        let now = self.taken_at;
-        let latest = self.ctime.max(self.mtime);
-        let Ok(secs) = u64::try_from(latest.0) else {
-            return false;
-        };
-        let changed = Duration::new(secs, latest.1.clamp(0, 999_999_999) as u32);
-        now.checked_sub(changed)
-            .is_some_and(|age| age >= settle_time)
-    }
-
-    fn encode(&self) -> String {
-        format!(
-            "{}:{}:{}:{}.{}:{}.{}",
-            self.dev, self.ino, self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1
-        )
-    }
 }
 
 impl std::fmt::Debug for ArtifactCache {
@@ -304,57 +226,6 @@ impl ArtifactCache {
                 .expect("never poisoned")
                 .insert(name.to_string());
         }
-    }
-
-    /// Remove the cache entries `scope` selects, plus temporary files left
-    /// by writers that died more than an hour ago. Files not named like a
-    /// cache entry, and the key, are never touched. With `dry_run`, only
-    /// report what would be removed.
-    ///
-    /// # Errors
-    /// An I/O error listing the directory; a file that cannot be removed
-    /// is reported in [`PruneReport::failed`] and the others still go.
-    pub fn prune(&self, scope: PruneScope<'_>, dry_run: bool) -> std::io::Result<PruneReport> {
-        let mut entries = Vec::new();
-        for entry in std::fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            let Ok(name) = entry.file_name().into_string() else {
-                continue;
-            };
-            let Some(kind) = EntryKind::of(&name, &self.fingerprint) else {
-                continue;
-            };
-            // Not following links: an entry is a regular file we wrote.
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.is_file() {
-                entries.push((name, kind, meta));
-            }
-        }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut report = PruneReport::default();
-        for (name, kind, meta) in entries {
-            let remove = match (kind, scope) {
-                (EntryKind::Temporary, _) => meta
-                    .modified()
-                    .ok()
-                    .and_then(|m| m.elapsed().ok())
-                    .is_some_and(|age| age >= STALE_TEMP_AGE),
-                (_, PruneScope::AllExcept(keep)) => !keep.contains(&name),
-                (EntryKind::Artifact { loadable }, PruneScope::Unloadable) => !loadable,
-                (EntryKind::Record, PruneScope::Unloadable) => false,
-            };
-            if !remove {
-                report.kept.0 += 1;
-                report.kept.1 += meta.len();
-                continue;
-            }
-            if !dry_run && let Err(e) = std::fs::remove_file(self.dir.join(&name)) {
-                report.failed.push((name, e.to_string()));
-                continue;
-            }
-            report.removed.push((name, meta.len()));
-        }
-        Ok(report)
     }
 
     /// The engine fingerprint (hex sha256) artifacts and records are tied
@@ -658,207 +529,19 @@ impl ArtifactCache {
     }
 }
 
-/// What a file in the cache directory is, by its name (see the module
-/// docs); `None` for anything else, which prune never touches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum EntryKind {
-    /// `<sha256>-<fingerprint[..16]>[-<layout>].{cwasm,tag}`; `loadable`:
-    /// of this engine's fingerprint and the current layout.
-    Artifact { loadable: bool },
-    /// `<dev>-<ino>.digest` or `<hex>.accepted`.
-    Record,
-    /// `.<name>.<pid>.<n>.tmp` where `<name>` is `key` or one of the
-    /// above: a write in progress (or abandoned).
-    Temporary,
-}
-
-impl EntryKind {
-    /// The kind of the file `name` in a cache of engine `fingerprint`.
-    fn of(name: &str, fingerprint: &str) -> Option<Self> {
-        let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) {
-            let mut parts = inner.rsplitn(3, '.');
-            let (n, pid, entry) = (parts.next()?, parts.next()?, parts.next()?);
-            let written = entry == "key"
-                || matches!(
-                    EntryKind::of(entry, fingerprint),
-                    Some(EntryKind::Artifact { .. } | EntryKind::Record)
-                );
-            return (digits(n) && digits(pid) && written).then_some(EntryKind::Temporary);
-        }
-        let (stem, extension) = name.rsplit_once('.')?;
-        let is_record_key = match extension {
-            DIGEST_RECORD => stem
-                .split_once('-')
-                .is_some_and(|(dev, ino)| digits(dev) && digits(ino)),
-            ACCEPTED_RECORD | LOCK => hex(stem),
-            _ => false,
-        };
-        if is_record_key {
-            return Some(EntryKind::Record);
-        }
-        match extension {
-            "cwasm" | "tag" => {
-                let mut parts = stem.split('-');
-                let (sha, fingerprint_prefix) = (parts.next()?, parts.next()?);
-                let layout = parts.next();
-                let well_formed = hex(sha)
-                    && fingerprint_prefix.len() == 16
-                    && hex(fingerprint_prefix)
-                    && layout.is_none_or(|l| {
-                        !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric())
-                    })
-                    && parts.next().is_none();
-                well_formed.then(|| EntryKind::Artifact {
-                    loadable: fingerprint.starts_with(fingerprint_prefix)
-                        && layout == Some(ARTIFACT_FORMAT),
-                })
-            }
-            _ => None,
-        }
-    }
-}
-
-/// A path that opens the same file as `file` even if another file has been
-/// renamed over its name: `/proc/self/fd/N` on Linux; `None` where there is
-/// no such path.
-fn same_file_path(file: &File) -> Option<PathBuf> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let proc_path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
-        if proc_path.exists() {
-            return Some(proc_path);
-        }
-    }
-    let _ = file;
-    None
-}
-
-/// Log, once per process at `warn` and then at `debug`, that a record or
-/// tag could not be written: loads still work, but every start pays for
-/// hashing again (e.g. a read-only cache directory).
-fn warn_unwritable(path: &Path, e: &std::io::Error) {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static WARNED: AtomicBool = AtomicBool::new(false);
-    if WARNED.swap(true, Ordering::Relaxed) {
-        tracing::debug!(path = %path.display(), "cannot write to the artifact cache: {e}");
-    } else {
-        tracing::warn!(path = %path.display(), "cannot write to the artifact cache, so every start hashes plugins and artifacts again: {e}");
-    }
-}
-
-/// Read all of `file` (whose size is `len` bytes).
-pub(crate) fn read_open_file(mut file: &File, len: u64) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
-/// Refuse a path owned by another user or writable by group or others.
-fn check_private(path: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path)?;
-        let uid = rustix::process::geteuid().as_raw();
-        if meta.uid() != uid {
-            return Err(std::io::Error::other(format!(
-                "{}: owned by uid {}, not by this user (uid {uid}); refusing to trust it",
-                path.display(),
-                meta.uid()
-            )));
-        }
-        if meta.mode() & 0o022 != 0 {
-            return Err(std::io::Error::other(format!(
-                "{}: writable by group or others (mode {:o}); refusing to trust it",
-                path.display(),
-                meta.mode() & 0o777
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// How a file is written into the cache.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Durability {
-    /// The cache key: mode 0600, synced, never replaces an existing key.
-    Key,
-    /// A compiled artifact: synced before it is renamed into place.
-    Artifact,
-    /// A tag or digest record: cheap to lose (a torn record fails its tag
-    /// and is rebuilt), so not synced.
-    Memo,
-}
-
-fn write_atomically(path: &Path, bytes: &[u8], durability: Durability) -> std::io::Result<()> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("artifact"),
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = (|| {
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut f = options.open(&tmp)?;
-        f.write_all(bytes)?;
-        if durability != Durability::Memo {
-            f.sync_all()?;
-        }
-        Ok(())
-    })();
-    if let Err(e) = written {
-        // Leave no partial temporary file behind (a full disk).
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if durability == Durability::Key {
-        // Never replace an existing key: link fails if another process
-        // created it first, and then its key is used.
-        let linked = std::fs::hard_link(&tmp, path);
-        std::fs::remove_file(&tmp)?;
-        return match linked {
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-            other => other,
-        };
-    }
-    std::fs::rename(&tmp, path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The smallest component: magic, version 0x0d, layer 1, no sections.
-    const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
+    pub(super) const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
 
-    fn cache_in(dir: &Path) -> ArtifactCache {
+    pub(super) fn cache_in(dir: &Path) -> ArtifactCache {
         let engine = crate::engine::shared_engine().unwrap();
         ArtifactCache::open(&dir.join("c"), engine).unwrap()
     }
 
-    fn stamp_of(path: &Path) -> FileStamp {
+    pub(super) fn stamp_of(path: &Path) -> FileStamp {
         FileStamp::of(&std::fs::metadata(path).unwrap()).unwrap()
     }
 
@@ -984,186 +667,6 @@ mod tests {
         *bytes.last_mut().unwrap() ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(cache.record("accepted", "k1"), None);
-    }
-
-    #[test]
-    fn fresh_changes_are_not_settled() {
-        let dir = tempfile::tempdir().unwrap();
-        let plugin = dir.path().join("p.wasm");
-        std::fs::write(&plugin, b"x").unwrap();
-        let stamp = stamp_of(&plugin);
-        assert!(!stamp.is_settled(SETTLE_TIME));
-        assert!(stamp.is_settled(Duration::ZERO));
-        // Settling is judged at the time the stamp was taken (before the
-        // file was read), however long compiling took afterwards.
-        let later = FileStamp {
-            taken_at: stamp.taken_at + Duration::from_secs(3),
-            ..stamp.clone()
-        };
-        assert!(later.is_settled(SETTLE_TIME));
-        std::thread::sleep(Duration::from_millis(10));
-        assert!(!stamp.is_settled(SETTLE_TIME));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn shared_writable_directories_are_refused() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let engine = crate::engine::shared_engine().unwrap();
-        let path = dir.path().join("c");
-        ArtifactCache::open(&path, engine).unwrap();
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o700, "created private");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).unwrap();
-        let err = ArtifactCache::open(&path, engine).unwrap_err().to_string();
-        assert!(err.contains("writable by group or others"), "{err}");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700)).unwrap();
-        std::fs::set_permissions(path.join("key"), std::fs::Permissions::from_mode(0o666)).unwrap();
-        let err = ArtifactCache::open(&path, engine).unwrap_err().to_string();
-        assert!(err.contains("key") && err.contains("writable"), "{err}");
-    }
-
-    #[test]
-    fn entries_are_recognised_by_name_only() {
-        let fp = "0123456789abcdef0123456789abcdef";
-        let ours = Some(EntryKind::Artifact { loadable: true });
-        let foreign = Some(EntryKind::Artifact { loadable: false });
-        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a2.cwasm", fp), ours);
-        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a2.tag", fp), ours);
-        assert_eq!(EntryKind::of("ab12-0123456789abcdef.cwasm", fp), foreign);
-        assert_eq!(EntryKind::of("ab12-fedcba9876543210-a2.cwasm", fp), foreign);
-        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a3.tag", fp), foreign);
-        assert_eq!(
-            EntryKind::of("64769-1234.digest", fp),
-            Some(EntryKind::Record)
-        );
-        assert_eq!(EntryKind::of("ab12.accepted", fp), Some(EntryKind::Record));
-        for temporary in [
-            ".ab12.accepted.77.0.tmp",
-            ".key.77.0.tmp",
-            ".ab12-0123456789abcdef-a2.cwasm.77.12.tmp",
-        ] {
-            assert_eq!(
-                EntryKind::of(temporary, fp),
-                Some(EntryKind::Temporary),
-                "{temporary}"
-            );
-        }
-        for other in [
-            ".tmp",
-            ".my-notes.tmp",
-            ".bashrc.1.2.tmp",
-            ".ab12.accepted.x.0.tmp",
-            ".ab12.accepted.77.tmp",
-            "key",
-            "notes.txt",
-            "ab12.cwasm",
-            "xyz-0123456789abcdef-a2.cwasm",
-            "ab12-0123-a2.cwasm",
-            "ab12-0123456789abcdef-a2-x.cwasm",
-            "ab12-0123456789abcdef-.cwasm",
-            "12-x.digest",
-            "1234.digest",
-            "g.accepted",
-            ".accepted",
-        ] {
-            assert_eq!(EntryKind::of(other, fp), None, "{other}");
-        }
-    }
-
-    #[test]
-    fn prune_removes_only_what_its_scope_selects() {
-        let dir = tempfile::tempdir().unwrap();
-        let engine = crate::engine::shared_engine().unwrap();
-        let writer = cache_in(dir.path());
-        writer
-            .compile_and_store(engine, EMPTY_COMPONENT, "abc")
-            .unwrap();
-        writer
-            .compile_and_store(engine, EMPTY_COMPONENT, "def")
-            .unwrap();
-        writer.store_record("accepted", "a1", b"{}");
-        writer.store_record("accepted", "a2", b"{}");
-        let cache_dir = writer.dir().to_path_buf();
-        let plant = |name: &str| std::fs::write(cache_dir.join(name), b"x").unwrap();
-        let foreign = "abc-0000000000000000-a2.cwasm";
-        let old_layout = format!("abc-{}.cwasm", &writer.fingerprint()[..16]);
-        let fresh_temp = format!(".{old_layout}.1.0.tmp");
-        for name in [foreign, &old_layout, "notes.txt", &fresh_temp, ".notes.tmp"] {
-            plant(name);
-        }
-        let stale_temp = ".a1.accepted.2.0.tmp";
-        plant(stale_temp);
-        let hours_ago = SystemTime::now() - 2 * STALE_TEMP_AGE;
-        for old in [stale_temp, ".notes.tmp"] {
-            File::options()
-                .write(true)
-                .open(cache_dir.join(old))
-                .unwrap()
-                .set_modified(hours_ago)
-                .unwrap();
-        }
-        let names = || -> BTreeSet<String> {
-            std::fs::read_dir(&cache_dir)
-                .unwrap()
-                .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .collect()
-        };
-        let removed = |report: &PruneReport| -> Vec<String> {
-            report.removed.iter().map(|(n, _)| n.clone()).collect()
-        };
-
-        let before = names();
-        let dry = writer.prune(PruneScope::Unloadable, true).unwrap();
-        assert_eq!(names(), before, "a dry run removes nothing");
-        let report = writer.prune(PruneScope::Unloadable, false).unwrap();
-        assert_eq!(removed(&report), removed(&dry));
-        assert_eq!(
-            removed(&report),
-            [stale_temp, foreign, old_layout.as_str()],
-            "unloadable artifacts and stale temporary files only"
-        );
-        assert!(report.failed.is_empty());
-
-        // A later process that loads `abc` and reads record `a1` keeps
-        // exactly those; `key` and unknown files are never touched.
-        let reader = cache_in(dir.path());
-        assert!(reader.load(engine, "abc").is_some());
-        assert!(reader.record("accepted", "a1").is_some());
-        let in_use = reader.entries_in_use();
-        let report = reader.prune(PruneScope::AllExcept(&in_use), false).unwrap();
-        let artifact_of = |sha: &str| {
-            let path = writer.artifact_path(sha);
-            let name = path.file_name().unwrap().to_str().unwrap().to_string();
-            (name.clone(), name.replace(".cwasm", ".tag"))
-        };
-        let (abc, abc_tag) = artifact_of("abc");
-        let (def, def_tag) = artifact_of("def");
-        assert_eq!(
-            removed(&report),
-            ["a2.accepted".to_string(), def, def_tag],
-            "in use: {in_use:?}"
-        );
-        let left = names();
-        let expected: BTreeSet<String> = [
-            "key",
-            "notes.txt",
-            ".notes.tmp",
-            &fresh_temp,
-            "a1.accepted",
-            &abc,
-            &abc_tag,
-        ]
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-        assert_eq!(left, expected);
-        assert_eq!(
-            report.kept.0, 4,
-            "the artifact, its tag, the record and the recent temporary file"
-        );
-        assert!(cache_in(dir.path()).load(engine, "abc").is_some());
     }
 
     #[test]

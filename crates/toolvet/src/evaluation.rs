@@ -1,0 +1,632 @@
+//! Evaluating one call against a loaded [`Generation`]: refuse what cannot
+//! be vetted, select the checks whose tool globs match, admit and run each
+//! in an instance (fresh, from a snapshot, or warm from the pool), combine
+//! their outcomes, settle approvals, and record the verdict
+//! ([`Generation::evaluate`]); or the same without approvals or a record
+//! ([`Generation::preview`]).
+
+use crate::approval::rules as approval_rules;
+use crate::audit::Unrecorded;
+use crate::bindings::wit;
+use crate::call::{CallRequest, Outcome, PriorCall};
+use crate::config::{Isolation, LogFailure};
+use crate::generation::{
+    DECISION_LOG_RULE, Generation, HOST_SCOPE_RULE, LoadedCheck, Ready, host_failure,
+};
+use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
+use crate::text::{panic_message, truncate};
+use crate::verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
+use futures_util::FutureExt as _;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+impl Generation {
+    /// The verdict about one call (never fails: every failure is a deny or
+    /// the failed check's `on_error`).
+    pub async fn evaluate(self: &Arc<Self>, request: &CallRequest) -> Verdict {
+        let started = Instant::now();
+        let (mut verdict, ran) = match AssertUnwindSafe(self.decide(request)).catch_unwind().await {
+            Ok(decided) => decided,
+            Err(panic) => (host_failure(&panic_message(&panic)), Vec::new()),
+        };
+        verdict.duration_us = started.elapsed().as_micros() as u64;
+        self.record(request, verdict, &ran)
+    }
+
+    /// What the checks decide about `request`, combined, without settling
+    /// approvals (no request is opened, a ticket is ignored) and without a
+    /// decision record. See [`crate::Host::preview`].
+    pub async fn preview(self: &Arc<Self>, request: &CallRequest) -> Verdict {
+        let started = Instant::now();
+        let decided = AssertUnwindSafe(async {
+            if let Some(refusal) = self.refuse_unvettable(request) {
+                return refusal;
+            }
+            self.combined(request).await.0
+        })
+        .catch_unwind()
+        .await;
+        let mut verdict = decided.unwrap_or_else(|panic| host_failure(&panic_message(&panic)));
+        verdict.duration_us = started.elapsed().as_micros() as u64;
+        verdict
+    }
+
+    /// Run the checks that apply to `request` (with its history brought up
+    /// to date by the ledger) and combine their outcomes.
+    async fn combined(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
+        let history = match &self.approvals {
+            Some(a) => a.reflect_history(request).await,
+            None => None,
+        };
+        let history = history.as_deref().unwrap_or(&request.context.history);
+        let attributes = self.state_paths.attributes(&request.context.attributes);
+        let wit_call = Arc::new(to_wit(
+            request,
+            history,
+            self.settings.max_history,
+            attributes,
+        ));
+        let applicable: Vec<usize> = self
+            .checks
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.tools.is_match(&request.call.name))
+            .map(|(i, _)| i)
+            .collect();
+        let outcomes = self.run_checks(&applicable, wit_call).await;
+        let verdict = crate::verdict::combine(
+            self.settings.combine,
+            outcomes,
+            self.settings.default_decision,
+            0,
+        );
+        (verdict, applicable)
+    }
+
+    /// Everything but the record: the verdict, and the indices of the
+    /// checks whose outcomes it holds.
+    async fn decide(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
+        if let Some(refusal) = self.refuse_unvettable(request) {
+            return (refusal, Vec::new());
+        }
+        if let Some(log) = &self.decision_log
+            && log.on_failure() == LogFailure::Deny
+            && !log.is_healthy()
+        {
+            return (
+                Verdict::by_host(
+                    Decision::Deny,
+                    DECISION_LOG_RULE,
+                    "the decision log cannot be written, so no call may run until it can \
+                     ([host] decision_log_on_failure = \"deny\")",
+                    Vec::new(),
+                ),
+                Vec::new(),
+            );
+        }
+        let claims = match &self.approvals {
+            Some(approvals) => {
+                match approvals.verify_claim(request, crate::approval::types::UnixMillis::now()) {
+                    Ok(claims) => claims,
+                    Err(refusal) => {
+                        let verdict = Verdict::by_host(
+                            Decision::Deny,
+                            refusal.rule,
+                            refusal.reason,
+                            Vec::new(),
+                        );
+                        return (verdict, Vec::new());
+                    }
+                }
+            }
+            None if request.approval.is_some() => {
+                let refusal = Verdict::by_host(
+                    Decision::Deny,
+                    approval_rules::DISABLED,
+                    "the call carries an approval ticket, but this policy has no [approvals]; \
+                     nothing here can approve it",
+                    Vec::new(),
+                );
+                return (refusal, Vec::new());
+            }
+            None => None,
+        };
+        let (verdict, applicable) = self.combined(request).await;
+        let verdict = match &self.approvals {
+            Some(approvals) => approvals.settle(request, verdict, claims).await,
+            None => verdict,
+        };
+        (verdict, applicable)
+    }
+
+    async fn run_checks(
+        self: &Arc<Self>,
+        applicable: &[usize],
+        call: Arc<WitCall>,
+    ) -> Vec<CheckOutcome> {
+        if !(self.settings.parallel_checks && applicable.len() > 1) {
+            let mut outcomes = Vec::with_capacity(applicable.len());
+            for &i in applicable {
+                outcomes.push(self.run_check(i, &call).await);
+            }
+            return outcomes;
+        }
+        let tasks: Vec<_> = applicable
+            .iter()
+            .map(|&i| {
+                let (this, call) = (self.clone(), call.clone());
+                tokio::spawn(async move { this.run_check(i, &call).await })
+            })
+            .collect();
+        let mut outcomes = Vec::with_capacity(tasks.len());
+        for (task, &i) in tasks.into_iter().zip(applicable) {
+            outcomes.push(match task.await {
+                Ok(outcome) => outcome,
+                // A panic in the host while running the check.
+                Err(e) => self.failed_outcome(
+                    i,
+                    Failure {
+                        kind: ErrorKind::HostError,
+                        message: format!(
+                            "the host failed running check `{}`: {e}",
+                            self.checks[i].name
+                        ),
+                    },
+                    0,
+                ),
+            });
+        }
+        outcomes
+    }
+
+    /// A deny for a call this generation cannot vet: one to a tool it was
+    /// not loaded for, or an oversized one.
+    fn refuse_unvettable(&self, request: &CallRequest) -> Option<Verdict> {
+        match &self.only_tool {
+            Some(tool) if *tool != request.call.name => Some(Verdict::by_host(
+                Decision::Deny,
+                HOST_SCOPE_RULE,
+                format!(
+                    "this host loaded only the checks for calls to `{}`, so it cannot vet a \
+                     call to `{}`",
+                    crate::display::visible(tool),
+                    crate::display::visible(&request.call.name)
+                ),
+                Vec::new(),
+            )),
+            _ => self
+                .refuse_oversized(request)
+                .or_else(|| self.refuse_state_paths(request)),
+        }
+    }
+
+    /// A deny for a call whose own `toolvet.state_paths` or
+    /// `toolvet.secret_paths` attribute is not a JSON array of absolute
+    /// paths: the host's paths could not be added to it, and a check
+    /// failing on it would leave the guard rails to its `on_error`.
+    fn refuse_state_paths(&self, request: &CallRequest) -> Option<Verdict> {
+        let why = self.state_paths.refusal(&request.context.attributes)?;
+        Some(Verdict::by_host(
+            Decision::Deny,
+            crate::state_paths::INVALID_STATE_PATHS_RULE,
+            format!("{why}; toolvet cannot vet this call"),
+            Vec::new(),
+        ))
+    }
+
+    fn refuse_oversized(&self, request: &CallRequest) -> Option<Verdict> {
+        let arguments = request.call.arguments.get().len();
+        let whole = request.size_bytes();
+        let message = if arguments > self.settings.max_arguments_bytes {
+            format!(
+                "the call's arguments are {arguments} bytes, over the host's {}-byte limit",
+                self.settings.max_arguments_bytes
+            )
+        } else if whole > self.settings.max_call_bytes {
+            format!(
+                "the call (arguments, tool info, context and history) is {whole} bytes, \
+                 over the host's {}-byte limit",
+                self.settings.max_call_bytes
+            )
+        } else {
+            return None;
+        };
+        Some(Verdict::by_host(
+            Decision::Deny,
+            format!("toolvet.{}", ErrorKind::OversizedCall.as_str()),
+            message,
+            Vec::new(),
+        ))
+    }
+
+    /// Emit the verdict's event and queue its decision record. A verdict
+    /// whose record cannot be queued follows `decision_log_on_failure`.
+    fn record(&self, request: &CallRequest, verdict: Verdict, ran: &[usize]) -> Verdict {
+        let tool = request.call.name.as_str();
+        match verdict.decision {
+            Decision::Deny => {
+                tracing::info!(target: "tool.denied", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), "denied")
+            }
+            Decision::Escalate => {
+                tracing::info!(target: "tool.escalated", tool, rule = verdict.rule.as_deref(), reason = verdict.reason.as_deref(), approval = verdict.approval.as_ref().map(|a| a.id.as_str()), "escalated")
+            }
+            Decision::Allow => tracing::debug!(target: "tool.allowed", tool, "allowed"),
+        }
+        let Some(log) = &self.decision_log else {
+            return verdict;
+        };
+        let digests: Vec<Option<&str>> = ran
+            .iter()
+            .map(|&i| {
+                self.checks[i]
+                    .state
+                    .as_ref()
+                    .ok()
+                    .map(|r| r.compiled.sha256.as_str())
+            })
+            .collect();
+        match log.append_verdict(request, &verdict, &digests, &self.policy_sha256) {
+            Ok(()) => verdict,
+            Err(Unrecorded::QueueFull | Unrecorded::Closed)
+                if log.on_failure() == LogFailure::Deny && verdict.decision != Decision::Deny =>
+            {
+                Verdict::by_host(
+                    Decision::Deny,
+                    DECISION_LOG_RULE,
+                    "the decision log is falling behind, so this call could not be recorded \
+                     and may not run ([host] decision_log_on_failure = \"deny\")",
+                    verdict.checks,
+                )
+            }
+            Err(_) => verdict,
+        }
+    }
+
+    /// Run check `index` on one call, always producing an outcome.
+    async fn run_check(&self, index: usize, call: &WitCall) -> CheckOutcome {
+        let started = Instant::now();
+        let check = &self.checks[index];
+        let elapsed = || started.elapsed().as_micros() as u64;
+        let ready = match &check.state {
+            Ok(ready) => ready,
+            Err(e) => {
+                let failure = Failure {
+                    kind: ErrorKind::LoadFailed,
+                    message: format!("check `{}` failed to load: {}", check.name, e.kind),
+                };
+                return self.failed_outcome(index, failure, elapsed());
+            }
+        };
+        // Admission: a bounded queue in front of a bounded number of slots.
+        // The wait for a slot is bounded by the check's own deadline, and
+        // the queue count is released even if the caller drops this future.
+        let overloaded = |why: String| Failure {
+            kind: ErrorKind::Overloaded,
+            message: format!(
+                "check `{}` did not run: host overloaded ({why})",
+                check.name
+            ),
+        };
+        let queued = QueueSlot::enter(&self.queued, self.settings.max_queued_checks);
+        let Some(queued) = queued else {
+            let why = format!("{} calls queued", self.settings.max_queued_checks);
+            return self.failed_outcome(index, overloaded(why), elapsed());
+        };
+        // A free slot is taken at once; only a full host arms a timer.
+        let permit = match self.slots.try_acquire() {
+            Ok(permit) => Ok(permit),
+            Err(_) => tokio::time::timeout_at(
+                (started + check.limits.timeout).into(),
+                self.slots.acquire(),
+            )
+            .await
+            .map(|permit| permit.expect("the semaphore is never closed")),
+        };
+        drop(queued);
+        let _permit = match permit {
+            Ok(permit) => permit,
+            Err(_) => {
+                let why = format!(
+                    "no slot free within {} ms",
+                    check.limits.timeout.as_millis()
+                );
+                return self.failed_outcome(index, overloaded(why), elapsed());
+            }
+        };
+        let result = AssertUnwindSafe(self.run_instance(check, ready, call, started))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|panic| {
+                Err(Failure {
+                    kind: ErrorKind::HostError,
+                    message: format!(
+                        "the host failed running check `{}`: {}",
+                        check.name,
+                        panic_message(&panic)
+                    ),
+                })
+            });
+        match result {
+            Ok(decision) => self.decided_outcome(index, decision, elapsed()),
+            Err(failure) => self.failed_outcome(index, failure, elapsed()),
+        }
+    }
+
+    /// Get an instance (fresh, or warm from the pool), call `check`, and
+    /// return a warm instance to the pool on success. The check's budget
+    /// started at `started` (before admission).
+    async fn run_instance(
+        &self,
+        check: &LoadedCheck,
+        ready: &Ready,
+        call: &WitCall,
+        started: Instant,
+    ) -> Result<wit::Decision, Failure> {
+        #[cfg(test)]
+        tests::maybe_panic(&check.name);
+        // One budget for admission + instantiate + configure + check.
+        let limits = InstanceLimits {
+            deadline: Some(started + check.limits.timeout),
+            ..check.limits
+        };
+        let reuse = check.config.isolation == Isolation::Reuse;
+        let ready_instance = ready.pool.lock().ok().and_then(|mut pool| pool.pop());
+        let mut instance = match ready_instance {
+            Some(instance) => instance,
+            None if ready.snapshot => {
+                LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.log.clone())
+                    .await?
+            }
+            None => {
+                let mut instance =
+                    LiveInstance::new(self.engine, &ready.compiled.pre, limits, check.log.clone())
+                        .await?;
+                instance
+                    .configure(&check.settings_json, limits)
+                    .await?
+                    .map_err(|m| Failure {
+                        kind: ErrorKind::InvalidSettings,
+                        message: format!("check `{}` rejected its settings: {m}", check.name),
+                    })?;
+                instance
+            }
+        };
+        let decision = instance.check(call, limits).await?;
+        if reuse
+            && let Ok(mut pool) = ready.pool.lock()
+            && pool.len() < self.settings.reuse_pool_size
+        {
+            pool.push(instance);
+        }
+        Ok(decision)
+    }
+
+    fn decided_outcome(
+        &self,
+        index: usize,
+        decision: wit::Decision,
+        duration_us: u64,
+    ) -> CheckOutcome {
+        let check = &self.checks[index];
+        let (kind, reason) = match decision {
+            wit::Decision::Allow => (CheckDecision::Allow, None),
+            wit::Decision::Abstain => (CheckDecision::Abstain, None),
+            wit::Decision::Deny(r) => (CheckDecision::Deny, Some(r)),
+            wit::Decision::Escalate(r) => (CheckDecision::Escalate, Some(r)),
+        };
+        let Some(reason) = reason else {
+            return self.outcome(index, kind, None, None, duration_us, None);
+        };
+        let size = reason.message.len() + reason.rule.as_ref().map_or(0, String::len);
+        if size > self.settings.max_result_bytes {
+            let failure = Failure {
+                kind: ErrorKind::OversizedResult,
+                message: format!(
+                    "check `{}` returned a {size}-byte reason, over the {}-byte limit",
+                    check.name, self.settings.max_result_bytes
+                ),
+            };
+            return self.failed_outcome(index, failure, duration_us);
+        }
+        let message = truncate(reason.message, self.settings.max_reason_bytes);
+        let rule = reason.rule.map(|r| truncate(r, MAX_RULE_BYTES));
+        self.outcome(index, kind, rule, Some(message), duration_us, None)
+    }
+
+    fn failed_outcome(&self, index: usize, failure: Failure, duration_us: u64) -> CheckOutcome {
+        let check = &self.checks[index];
+        // A failure message can quote the plugin (e.g. a settings error).
+        let failure = Failure {
+            message: truncate(failure.message, self.settings.max_reason_bytes),
+            ..failure
+        };
+        tracing::warn!(check = %check.name, kind = failure.kind.as_str(), "{}", crate::display::visible(&failure.message));
+        // `on_error = "allow"` lets the call through as far as this check
+        // is concerned: it abstains, so the other checks and
+        // `default_decision` still decide. A failure of the host itself is
+        // always a deny.
+        let decision = match failure.kind {
+            ErrorKind::HostError => CheckDecision::Deny,
+            _ => CheckDecision::from(check.config.on_error),
+        };
+        self.outcome(
+            index,
+            decision,
+            Some(format!("toolvet.{}", failure.kind.as_str())),
+            Some(failure.message.clone()),
+            duration_us,
+            Some(CheckError {
+                kind: failure.kind,
+                message: failure.message,
+            }),
+        )
+    }
+
+    fn outcome(
+        &self,
+        index: usize,
+        decision: CheckDecision,
+        rule: Option<String>,
+        reason: Option<String>,
+        duration_us: u64,
+        error: Option<CheckError>,
+    ) -> CheckOutcome {
+        let check = &self.checks[index];
+        CheckOutcome {
+            check: check.config.name.clone(),
+            mode: check.config.mode,
+            decision,
+            rule,
+            reason,
+            duration_us,
+            error,
+        }
+    }
+}
+
+/// A place in the admission queue, released on drop (also when the caller
+/// abandons the call while it waits).
+struct QueueSlot<'a>(&'a AtomicUsize);
+
+impl<'a> QueueSlot<'a> {
+    /// Take a place unless `max` are taken.
+    fn enter(count: &'a AtomicUsize, max: usize) -> Option<Self> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| QueueSlot(count))
+    }
+}
+
+impl Drop for QueueSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Longest rule id kept, in bytes.
+const MAX_RULE_BYTES: usize = 128;
+
+/// Convert a call to the WIT types once per verdict, keeping the newest
+/// `max_history` entries of `history`, with `attributes` (the call's, with
+/// the host's state paths: [`crate::state_paths::StatePaths::attributes`]).
+fn to_wit(
+    request: &CallRequest,
+    history: &[PriorCall],
+    max_history: usize,
+    attributes: Vec<(String, String)>,
+) -> WitCall {
+    let skip = history.len().saturating_sub(max_history);
+    WitCall {
+        call: wit::ToolCall {
+            id: request.call.id.clone(),
+            name: request.call.name.clone(),
+            arguments: request.call.arguments.get().to_string(),
+        },
+        tool: wit::ToolInfo {
+            description: request.tool.description.clone(),
+            risk: request.tool.risk.clone(),
+            requires_approval: request.tool.requires_approval,
+            tags: request.tool.tags.clone(),
+            parameters_schema: request
+                .tool
+                .parameters_schema
+                .as_ref()
+                .map(|s| s.get().to_string()),
+        },
+        context: wit::CallContext {
+            agent: request.context.agent.clone(),
+            run_id: request.context.run_id.clone(),
+            principal: request.context.principal.clone(),
+            history: history[skip..]
+                .iter()
+                .map(|p| wit::PriorCall {
+                    name: p.name.clone(),
+                    arguments: p.arguments.get().to_string(),
+                    outcome: match p.outcome {
+                        Outcome::Allowed => wit::Outcome::Allowed,
+                        Outcome::Denied => wit::Outcome::Denied,
+                        Outcome::Escalated => wit::Outcome::Escalated,
+                        Outcome::Approved => wit::Outcome::Approved,
+                        Outcome::Rejected => wit::Outcome::Rejected,
+                    },
+                })
+                .collect(),
+            attributes,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CheckDecision, Decision, ErrorKind, Host, Policy};
+    use std::path::{Path, PathBuf};
+
+    /// The check whose runs panic inside the host (only this test module's
+    /// checks are named `boom`).
+    static PANIC_ANYWHERE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+    /// Panic, as a bug in the host would, when the test asked for it.
+    pub(super) fn maybe_panic(check: &str) {
+        if PANIC_ANYWHERE.lock().unwrap().as_deref() == Some(check) {
+            panic!("injected host bug in `{check}`");
+        }
+    }
+
+    fn fixture() -> Option<PathBuf> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/hostile/hostile.wasm");
+        path.exists().then_some(path)
+    }
+
+    fn policy(plugin: &Path, parallel: bool) -> Policy {
+        let text = format!(
+            "[host]\nparallel_checks = {parallel}\n\
+             [[check]]\nname = \"boom\"\nplugin = \"{p}\"\non_error = \"allow\"\n\
+             [[check]]\nname = \"calm\"\nplugin = \"{p}\"\n",
+            p = plugin.display()
+        );
+        Policy::from_toml(&text, Path::new("t.toml"), Path::new("/")).unwrap()
+    }
+
+    /// A panic inside the host while it runs a check is the host's failure,
+    /// not the plugin's: recorded as `host-error` and a deny even though
+    /// the check's `on_error` is `allow` (before, a task's `JoinError` was
+    /// reported as the plugin's `trap`, and a panic on the sequential path
+    /// reached the caller).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_the_host_is_a_host_error_and_denies() {
+        let Some(plugin) = fixture() else {
+            eprintln!("skipped: build the hostile fixtures first (bash tests/hostile/build.sh)");
+            return;
+        };
+        *PANIC_ANYWHERE.lock().unwrap() = Some("boom".into());
+        for parallel in [false, true] {
+            let host = Host::load(policy(&plugin, parallel)).await.unwrap();
+            let call = crate::CallRequest::new("any", &serde_json::json!({})).unwrap();
+            let v = host.check(&call).await;
+            assert_eq!(v.decision, Decision::Deny, "parallel {parallel}: {v:?}");
+            let boom = v.checks.iter().find(|o| o.check == "boom").unwrap();
+            assert_eq!(boom.decision, CheckDecision::Deny);
+            assert_eq!(
+                boom.error.as_ref().unwrap().kind,
+                ErrorKind::HostError,
+                "{boom:?}"
+            );
+            assert!(
+                boom.reason
+                    .as_deref()
+                    .unwrap()
+                    .contains("injected host bug"),
+                "{boom:?}"
+            );
+            // The other check ran normally.
+            let calm = v.checks.iter().find(|o| o.check == "calm").unwrap();
+            assert_eq!(calm.decision, CheckDecision::Allow);
+        }
+        *PANIC_ANYWHERE.lock().unwrap() = None;
+    }
+}
