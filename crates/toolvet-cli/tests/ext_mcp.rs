@@ -322,6 +322,7 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
             "toolvet.toml",
             "--reviewer",
             "carol",
+            "--seen",
         ],
         "",
     );
