@@ -47,16 +47,21 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 /// character outside ASCII written out too (`\u{430}lice@acme.com`): a
 /// look-alike letter (Cyrillic `а` for Latin `a`, fullwidth or
 /// mathematical letters) cannot pass for the name it imitates (review
-/// s11 K7). For prose (reasons, messages, arguments) use [`visible`]; for
-/// a name as one field of a text line, [`field`].
+/// s11 K7), and every space written `␠` (itself written out when the text
+/// holds one), so `bob@acme.com ` is not `bob@acme.com` where a page
+/// collapses white space (review s20 T2). For prose (reasons, messages,
+/// arguments) use [`visible`]; for a name as one field of a text line,
+/// [`field`].
 #[must_use]
 pub fn identifier(text: &str) -> Cow<'_, str> {
-    if text.is_ascii() {
+    if text.is_ascii() && !text.contains(' ') {
         return visible(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_ascii() {
+        if c == ' ' {
+            out.push('\u{2420}');
+        } else if c.is_ascii() {
             out.push_str(&visible(c.encode_utf8(&mut [0u8; 4])));
         } else {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
@@ -233,6 +238,9 @@ mod tests {
         assert_eq!(identifier("\u{430}lice@acme.com"), "\\u{430}lice@acme.com");
         assert_eq!(identifier("ci\u{202e}bot\n"), "ci\\u{202e}bot\\n");
         assert_ne!(identifier("\u{430}lice"), identifier("alice"));
+        // Review s20 T2: white space is seen, and the mark is not forged.
+        assert_eq!(identifier(" bob@acme.com "), "\u{2420}bob@acme.com\u{2420}");
+        assert_eq!(identifier("\u{2420}bob"), "\\u{2420}bob");
     }
 
     #[test]
