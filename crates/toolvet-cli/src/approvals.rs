@@ -5,7 +5,7 @@ use crate::{EXIT_MISMATCH, EXIT_USAGE, Format};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
-use toolvet::display::{identifier, json_visible, visible};
+use toolvet::display::{field, json_visible, one_line, quoted, visible};
 use toolvet::{
     ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, ReviewerSigner,
     StatusFilter,
@@ -96,6 +96,18 @@ pub struct DecideArgs {
     scope: Option<String>,
     #[command(flatten)]
     passphrase: PassphraseArg,
+    /// Approvals without reviewer keys: the request's `review_sha256` as
+    /// you read it (`toolvet approvals show ID` prints it, and so does
+    /// this command before it asks): the request is approved only if it
+    /// still reads so (else exit 1, nothing decided).
+    #[arg(long, value_name = "SHA256")]
+    shown: Option<String>,
+    /// Approvals without reviewer keys: you have read the request, as
+    /// `toolvet approvals show` prints it, and approve it without being
+    /// asked. Without this, `--shown` or reviewer keys, `approve` asks
+    /// you to confirm at the terminal, and refuses when there is none.
+    #[arg(long, conflicts_with = "shown")]
+    seen: bool,
 }
 
 async fn open(policy: &Path) -> anyhow::Result<Approvals> {
@@ -124,7 +136,10 @@ pub async fn run(command: ApprovalsCommand) -> anyhow::Result<u8> {
             let approvals = open(&policy.config).await?;
             match approvals.get(&id).await {
                 Ok(request) => {
-                    let text = serde_json::to_string_pretty(&request)?;
+                    // With the digest `approve --shown` takes back.
+                    let mut shown = serde_json::to_value(&request)?;
+                    shown["review_sha256"] = request.review_sha256().into();
+                    let text = serde_json::to_string_pretty(&shown)?;
                     println!("{}", json_visible(&text));
                     Ok(0)
                 }
@@ -211,33 +226,30 @@ fn described(decision: &str, r: &ApprovalRequest) -> String {
     let mut text = format!(
         "You are about to {decision} request {}:\n  tool       {}\n  arguments  {}\n  run        {}\n  call id    {}\n  agent      {}\n  principal  {}\n  expires    {}\n",
         shown_id(&r.id),
-        identifier(&r.call.tool),
-        visible(r.arguments.get()),
-        identifier(r.call.run_id.as_deref().unwrap_or("-")),
-        identifier(if r.call.call_id.is_empty() {
+        field(&r.call.tool),
+        one_line(r.arguments.get()),
+        field(r.call.run_id.as_deref().unwrap_or("-")),
+        field(if r.call.call_id.is_empty() {
             "-"
         } else {
             &r.call.call_id
         }),
-        identifier(r.agent.as_deref().unwrap_or("-")),
-        identifier(r.principal.as_deref().unwrap_or("-")),
+        field(r.agent.as_deref().unwrap_or("-")),
+        field(r.principal.as_deref().unwrap_or("-")),
         r.expires_at,
     );
     // Where and through what the call runs: the approval is bound to these.
     for (key, value) in &r.call.attributes {
-        text.push_str(&format!(
-            "  {:<10} {}\n",
-            identifier(key),
-            identifier(value)
-        ));
+        text.push_str(&format!("  {:<10} {}\n", field(key), field(value)));
     }
     for e in &r.escalations {
         text.push_str(&format!(
             "  held by    [{}] {}\n",
-            visible(e.rule.as_deref().unwrap_or(&e.check)),
-            visible(e.reason.as_deref().unwrap_or(""))
+            field(e.rule.as_deref().unwrap_or(&e.check)),
+            one_line(e.reason.as_deref().unwrap_or(""))
         ));
     }
+    text.push_str(&format!("  review     {}\n", r.review_sha256()));
     text
 }
 
@@ -246,13 +258,16 @@ fn bound_text(r: &ApprovalRequest) -> String {
     r.call
         .attributes
         .iter()
-        .map(|(k, v)| format!("  {} {}", identifier(k), identifier(v)))
+        .map(|(k, v)| format!("  {} {}", field(k), field(v)))
         .collect()
 }
 
 /// One request on one line; every value the caller, a plugin or the
 /// ledger's writer chose (the id too) is shown with control characters
-/// escaped.
+/// escaped, every name as one [`field`] and every reason [`quoted`], so no
+/// white space or quote in them fakes a field or a second record, and the
+/// arguments before the reasons, with runs of spaces counted (review s20
+/// T3).
 fn text_line(r: &ApprovalRequest) -> String {
     let escalations: Vec<String> = r
         .escalations
@@ -260,8 +275,8 @@ fn text_line(r: &ApprovalRequest) -> String {
         .map(|e| {
             format!(
                 "[{}] {}",
-                visible(e.rule.as_deref().unwrap_or(&e.check)),
-                visible(e.reason.as_deref().unwrap_or(""))
+                field(e.rule.as_deref().unwrap_or(&e.check)),
+                quoted(e.reason.as_deref().unwrap_or(""))
             )
         })
         .collect();
@@ -269,9 +284,9 @@ fn text_line(r: &ApprovalRequest) -> String {
         "{}  {:<8}  {:<12}  run {}  call {}{}  expires {}",
         shown_id(&r.id),
         r.status.as_str(),
-        identifier(&r.call.tool),
-        identifier(r.call.run_id.as_deref().unwrap_or("-")),
-        identifier(if r.call.call_id.is_empty() {
+        field(&r.call.tool),
+        field(r.call.run_id.as_deref().unwrap_or("-")),
+        field(if r.call.call_id.is_empty() {
             "-"
         } else {
             &r.call.call_id
@@ -280,10 +295,10 @@ fn text_line(r: &ApprovalRequest) -> String {
         r.expires_at,
     );
     if let Some(review) = &r.review {
-        line.push_str(&format!("  by {}", visible(&review.reviewer)));
+        line.push_str(&format!("  by {}", field(&review.reviewer)));
     }
+    line.push_str(&format!("  arguments {}", one_line(r.arguments.get())));
     line.push_str(&format!("  {}", escalations.join("; ")));
-    line.push_str(&format!("  arguments {}", visible(r.arguments.get())));
     line
 }
 
@@ -312,7 +327,18 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
         }
         Err(e) => return refused(e),
     };
-    let decided = if decision == "approve" && approvals.requires_signed_approvals() {
+    let signed = decision == "approve" && approvals.requires_signed_approvals();
+    let read = if decision == "approve" && !signed {
+        // No passphrase prompt follows: the person confirms what they
+        // read, or the request is not approved (review s20 T3).
+        match confirmed(&args, read)? {
+            Some(read) => read,
+            None => return Ok(EXIT_USAGE),
+        }
+    } else {
+        read
+    };
+    let decided = if signed {
         let passphrase = crate::passphrase::read(
             args.passphrase.passphrase_fd,
             &format!("Reviewer passphrase for {}: ", visible(&args.id)),
@@ -340,14 +366,45 @@ async fn decide(decision: &str, args: DecideArgs) -> anyhow::Result<u8> {
                     .escalations
                     .first()
                     .and_then(|e| e.rule.as_deref())
-                    .map(visible)
+                    .map(field)
                     .unwrap_or_default(),
-                visible(&request.call.tool),
-                visible(request.call.run_id.as_deref().unwrap_or("-")),
+                field(&request.call.tool),
+                field(request.call.run_id.as_deref().unwrap_or("-")),
             );
             Ok(0)
         }
         Err(e) => refused(e),
+    }
+}
+
+/// The `review_sha256` an unsigned approval is bound to, as the person
+/// confirmed it: `--shown` (what they read earlier), `--seen`, or `yes`
+/// typed at the terminal after the request was printed (`printed`, its
+/// digest). `None` (after saying why) when nothing confirms it.
+fn confirmed(args: &DecideArgs, printed: String) -> anyhow::Result<Option<String>> {
+    use std::io::{BufRead, IsTerminal};
+    if let Some(shown) = &args.shown {
+        return Ok(Some(shown.clone()));
+    }
+    if args.seen {
+        return Ok(Some(printed));
+    }
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        eprintln!(
+            "toolvet: nothing was approved: confirm the request printed above with \
+             `--shown {printed}` (its review digest), or `--seen` if you have read it"
+        );
+        return Ok(None);
+    }
+    eprint!("Approve this request? Type `yes` to approve: ");
+    let mut answer = String::new();
+    stdin.lock().read_line(&mut answer)?;
+    if answer.trim() == "yes" {
+        Ok(Some(printed))
+    } else {
+        eprintln!("toolvet: nothing was approved");
+        Ok(None)
     }
 }
 

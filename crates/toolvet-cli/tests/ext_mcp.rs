@@ -322,6 +322,7 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
             "toolvet.toml",
             "--reviewer",
             "carol",
+            "--seen",
         ],
         "",
     );
@@ -412,4 +413,79 @@ async fn ext_mcp_keeps_the_strictest_annotations_a_server_declared() {
         .unwrap_err();
     assert_eq!(code, Code::PermissionDenied);
     assert_eq!(data["toolvet"]["rule"], "policy.high-risk", "{reason}");
+}
+
+/// `call` made in `session` for `principal`, as the gateway's
+/// `metadata_context` names them.
+fn as_principal(mut call: McpRequest, session: &str, principal: &str) -> McpRequest {
+    let text = |s: &str| prost_types::Value {
+        kind: Some(Kind::StringValue(s.into())),
+    };
+    call.metadata_context = Some(prost_types::Struct {
+        fields: [
+            ("session".to_string(), text(session)),
+            ("principal".to_string(), text(principal)),
+        ]
+        .into_iter()
+        .collect(),
+    });
+    call
+}
+
+/// Review s20 T5: ExtMcp kept each history by the session key alone, so
+/// another principal's `run_tests` in the same session satisfied Dave's
+/// `only_after` and his `publish_release` ran. Histories are now the
+/// principal's and the session's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ext_mcp_keeps_each_principals_history_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("toolvet.toml"),
+        format!(
+            "[approvals]\nledger = \"approvals.db\"\nkey_file = \"approvals.key\"\n\
+             [serve]\nwatch = false\n\
+             [[check]]\nname = \"sequence\"\nplugin = \"{}\"\n\
+             settings = {{ only_after = [{{ tool = \"publish*\", after = [\"run_tests\"] }}] }}\n",
+            plugin("sequence_guard").display()
+        ),
+    )
+    .unwrap();
+    let serving = serve(dir.path());
+    let mut client = client(&serving).await;
+    let tool = |name: &str| json!({"name": name, "inputSchema": {"type": "object"}});
+    let listed = McpResponse {
+        mcp_response: json!({"tools": [tool("run_tests"), tool("publish_release")]})
+            .to_string()
+            .into_bytes(),
+        ..tools_list(None)
+    };
+    let answer = client
+        .check_response(authorized(listed, GATEWAY))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        matches!(answer.result, Some(mcp_response_result::Result::Mutated(_))),
+        "{answer:?}"
+    );
+    let publish = || call("s", "publish_release", json!({"version": "1.2.3"}));
+    let dave = || as_principal(publish(), "s-dave", "dave@acme.com");
+    let (_, reason, _) = check(&mut client, dave(), GATEWAY).await.unwrap_err();
+    assert!(reason.contains("sequence.only-after"), "{reason}");
+    let tests = as_principal(
+        call("s", "run_tests", json!({"suite": "all"})),
+        "s-dave",
+        "mallory@acme.com",
+    );
+    assert_eq!(check(&mut client, tests, GATEWAY).await, Ok(()));
+    let (_, reason, _) = check(&mut client, dave(), GATEWAY).await.unwrap_err();
+    assert!(reason.contains("sequence.only-after"), "{reason}");
+    // Dave's own run_tests counts for him.
+    let tests = as_principal(
+        call("s", "run_tests", json!({"suite": "all"})),
+        "s-dave",
+        "dave@acme.com",
+    );
+    assert_eq!(check(&mut client, tests, GATEWAY).await, Ok(()));
+    assert_eq!(check(&mut client, dave(), GATEWAY).await, Ok(()));
 }

@@ -274,6 +274,7 @@ fn approvals_commands_work_on_a_postgres_ledger() {
             config_arg,
             "--reviewer",
             "carol",
+            "--seen",
         ],
         "",
     );

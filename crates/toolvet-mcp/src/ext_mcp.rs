@@ -35,8 +35,14 @@
 //! `metadata_context` when set, else the `mcp-session-id` request header.
 //! Other string values of `metadata_context` reach the checks: `agent`
 //! and `principal` as those fields, the rest as `ext_mcp.<key>`
-//! attributes. At most [`MAX_SESSIONS`] sessions are kept; the least
-//! recently used one is forgotten first.
+//! attributes. A session's history is keyed by the principal, the agent
+//! and the session, so one principal's calls never count as another's run
+//! (review s20 T5). It is made only for a call about to be vetted (a call
+//! refused before the checks makes none). At most [`MAX_SESSIONS`] are
+//! kept, by the rule `toolvet serve` keeps its runs by
+//! ([`Runs::of`]): a new session forgets only an idle one of the same
+//! principal and agent, else it is refused (`toolvet.too-many-runs`) —
+//! forgetting a busy one would restart its run totals.
 //!
 //! **Fail closed.** Every refusal is an answer, never a gRPC error:
 //! agentgateway applies its `failureMode` to gRPC errors, and a gateway
@@ -68,8 +74,9 @@ use wire::{
     mcp_request_result, mcp_response_result,
 };
 
-/// Most sessions remembered at once (the least recently used is
-/// forgotten first, history and all).
+/// Most sessions remembered at once (a new one beyond it is refused
+/// unless an idle one of its principal and agent can be forgotten:
+/// [`Runs::of`]).
 pub const MAX_SESSIONS: usize = 10_000;
 /// Most backends whose tools are remembered.
 pub const MAX_BACKENDS: usize = 1_024;
@@ -153,16 +160,26 @@ impl ExtMcpService {
         let mut attributes = caller.attributes.clone();
         attributes.insert("mcp.transport".into(), "ext-mcp".into());
         attributes.insert(toolvet::MCP_SERVER_ATTRIBUTE.into(), backend.into());
+        let (agent, principal) = self.who(caller);
         CallContext {
-            agent: caller.agent.clone().or_else(|| self.config.agent.clone()),
+            agent,
             run_id: caller.run_id(),
-            principal: caller
-                .principal
-                .clone()
-                .or_else(|| self.config.principal.clone()),
+            principal,
             attributes,
             history,
         }
+    }
+
+    /// The agent and principal the checks see for `caller`: its own, else
+    /// the `[mcp]` table's.
+    fn who(&self, caller: &Caller) -> (Option<String>, Option<String>) {
+        (
+            caller.agent.clone().or_else(|| self.config.agent.clone()),
+            caller
+                .principal
+                .clone()
+                .or_else(|| self.config.principal.clone()),
+        )
     }
 
     /// Vet one `tools/call` whose `params` are `params`.
@@ -225,32 +242,6 @@ impl ExtMcpService {
             Some((tool, changed)) => (Some(tool), changed),
             None => (None, false),
         };
-        let session = caller.session.as_deref().map(|key| self.sessions.run(key));
-        let mut owned = RunHistory::default();
-        let mut history = match &session {
-            Some(s) => Some(s.lock().await),
-            None => None,
-        };
-        let history_ref = history.as_deref_mut().unwrap_or(&mut owned);
-        // A history that cannot be handed over whole refuses the call:
-        // never vetted with earlier calls left out.
-        let prior = match history_ref.for_checks(&self.host.settings()) {
-            Ok(prior) => prior,
-            Err(overflow) => {
-                let rule = toolvet::history_fit::OVERFLOW_RULE;
-                return refused(
-                    Code::PermissionDenied,
-                    format!("toolvet denied this call [{rule}]: {overflow}"),
-                    Some(json!({"toolvet": {"decision": "deny", "rule": rule}})),
-                );
-            }
-        };
-        let mut context = self.context(&caller, backend, prior);
-        if changed {
-            context
-                .attributes
-                .insert(gate::DEFINITION_CHANGED.into(), "true".into());
-        }
         let Some(tool) = tool else {
             return refused(
                 Code::PermissionDenied,
@@ -261,6 +252,12 @@ impl ExtMcpService {
                 Some(json!({"toolvet": {"decision": "deny", "rule": "toolvet.unknown-tool"}})),
             );
         };
+        let mut context = self.context(&caller, backend, Vec::new());
+        if changed {
+            context
+                .attributes
+                .insert(gate::DEFINITION_CHANGED.into(), "true".into());
+        }
         let mut request = match gate::call_request(name, arguments, Some(&tool), context) {
             Ok(request) => request,
             Err(e) => {
@@ -271,14 +268,49 @@ impl ExtMcpService {
                 );
             }
         };
-        // Not with its own held entry: it is that call coming again (the
-        // history fitted above, so this cannot overflow).
-        if let Ok(prior) = history_ref.for_call(
+        // Only now, with the call about to be vetted, is the session made:
+        // refusals before the checks make none (review s20 T5).
+        let session = match request.context.run_id.as_deref() {
+            Some(run_id) => match self.sessions.of(
+                request.context.principal.as_deref(),
+                request.context.agent.as_deref(),
+                run_id,
+            ) {
+                Ok(run) => Some(run),
+                Err(full) => {
+                    let verdict = full.verdict("ExtMcp's MAX_SESSIONS");
+                    return refused(
+                        Code::PermissionDenied,
+                        gate::denied_text(&verdict),
+                        data(&verdict),
+                    );
+                }
+            },
+            None => None,
+        };
+        let mut owned = RunHistory::default();
+        let mut history = match &session {
+            Some(s) => Some(s.lock().await),
+            None => None,
+        };
+        let history_ref = history.as_deref_mut().unwrap_or(&mut owned);
+        // A history that cannot be handed over whole refuses the call:
+        // never vetted with earlier calls left out. Not with its own held
+        // entry: it is that call coming again.
+        match history_ref.for_call(
             &request.call.name,
             &request.call.arguments,
             &self.host.settings(),
         ) {
-            request.context.history = prior;
+            Ok(prior) => request.context.history = prior,
+            Err(overflow) => {
+                let rule = toolvet::history_fit::OVERFLOW_RULE;
+                return refused(
+                    Code::PermissionDenied,
+                    format!("toolvet denied this call [{rule}]: {overflow}"),
+                    Some(json!({"toolvet": {"decision": "deny", "rule": rule}})),
+                );
+            }
         }
         let mut verdict = self.host.check(&request).await;
         // Approved since it was held (the CLI, the reviewer page). Only
@@ -387,7 +419,16 @@ impl ExtMcpService {
         let session = caller.session.as_deref().filter(|_| hiding);
         // A history that cannot be handed over whole hides nothing more:
         // its calls are refused anyway.
-        let history = match session.map(|key| self.sessions.run(key)) {
+        // Read only: a list makes no session.
+        let kept = match (session, caller.run_id()) {
+            (Some(_), Some(run_id)) => {
+                let (agent, principal) = self.who(caller);
+                self.sessions
+                    .kept(principal.as_deref(), agent.as_deref(), &run_id)
+            }
+            _ => None,
+        };
+        let history = match kept {
             Some(s) => s
                 .lock()
                 .await
@@ -712,5 +753,69 @@ mod tests {
             Some("acme")
         );
         assert_eq!(c.attributes.len(), 1);
+    }
+
+    /// Review s20 T5: a burst of calls refused before the checks (a tool no
+    /// list declared) made one session each, and a full store then forgot
+    /// a busy session's history. Such a call makes none; a vetted call
+    /// makes one, keyed by its principal and session.
+    #[test]
+    fn only_a_vetted_call_makes_a_session() {
+        let policy = toolvet::Policy::from_toml(
+            "[host]\nallow_without_checks = true\n",
+            "toolvet.toml".as_ref(),
+            "/nonexistent".as_ref(),
+        )
+        .unwrap();
+        let host = toolvet::block_on(Host::load(policy)).unwrap();
+        let service = Arc::new(ExtMcpService::new(
+            host,
+            McpConfig::default(),
+            String::new(),
+            Arc::new(|_| true),
+        ));
+        let caller = |session: &str, principal: &str| Caller {
+            session: Some(session.into()),
+            agent: None,
+            principal: Some(principal.into()),
+            attributes: BTreeMap::new(),
+        };
+        let vet = |name: &str, caller: Caller| {
+            let service = service.clone();
+            let params = json!({"name": name, "arguments": {}}).to_string();
+            toolvet::block_on(async move {
+                service
+                    .vet_call(&["b1".into()], Some(params.as_bytes()), caller)
+                    .await
+            })
+        };
+        for i in 0..3 {
+            let answer = vet("undeclared", caller(&format!("burst-{i}"), "mallory"));
+            assert!(matches!(
+                answer.result,
+                Some(mcp_request_result::Result::Error(_))
+            ));
+        }
+        assert!(service.sessions.is_empty(), "refused calls made sessions");
+        service
+            .tools()
+            .entry("b1".into())
+            .or_default()
+            .insert("run_tests".into(), (tool("run_tests"), false));
+        let answer = vet("run_tests", caller("shared", "mallory"));
+        assert!(matches!(
+            answer.result,
+            Some(mcp_request_result::Result::Pass(_))
+        ));
+        assert_eq!(service.sessions.len(), 1);
+        let run_id = caller("shared", "mallory").run_id().unwrap();
+        assert!(
+            service
+                .sessions
+                .kept(Some("mallory"), None, &run_id)
+                .is_some()
+        );
+        let dave = caller("shared", "dave").run_id().unwrap();
+        assert!(service.sessions.kept(Some("dave"), None, &dave).is_none());
     }
 }

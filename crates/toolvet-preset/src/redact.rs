@@ -61,6 +61,21 @@ impl SecretsRedactor {
     }
 }
 
+impl SecretsRedactor {
+    /// What replaces `text` when it holds a credential
+    /// (`[redacted: secrets.<kind>]`, or `[redacted]` when the detectors
+    /// cannot run); `None` when it holds none.
+    pub fn redact_text(&self, text: &str) -> Option<String> {
+        let mut value = serde_json::json!({ "": text });
+        toolvet::Redactor::redact(self, &mut value);
+        match value.get("").and_then(Value::as_str) {
+            Some(kept) if kept == text => None,
+            Some(replaced) => Some(replaced.to_string()),
+            None => Some(REDACTED.to_string()),
+        }
+    }
+}
+
 impl Default for SecretsRedactor {
     fn default() -> Self {
         Self::new()

@@ -268,11 +268,15 @@ impl Tokens {
     }
 
     /// The labels of the bound agent tokens that name `principal`.
+    ///
+    /// Names are compared as a person compares them
+    /// ([`toolvet::fold::fold`]: letter case, Unicode form and white space
+    /// ignored), so `BOB@acme.com` is Bob's (review s20 T2).
     pub fn bound_to(&self, principal: &str) -> Vec<&str> {
         self.speakers
             .iter()
             .filter_map(|(_, s)| match s {
-                Speaker::Bound(b) if b.principals.iter().any(|p| p == principal) => {
+                Speaker::Bound(b) if b.principals.iter().any(|p| alike(p, principal)) => {
                     Some(b.label.as_str())
                 }
                 _ => None,
@@ -288,7 +292,7 @@ impl Tokens {
                 Speaker::Bound(b)
                     if b.agents
                         .as_ref()
-                        .is_some_and(|a| a.iter().any(|q| q == agent)) =>
+                        .is_some_and(|a| a.iter().any(|q| alike(q, agent))) =>
                 {
                     Some(b.label.as_str())
                 }
@@ -408,6 +412,9 @@ impl Speaker {
         key: &str,
         tokens: &Tokens,
     ) -> Result<Option<String>, ApiError> {
+        if let Some(p) = named {
+            canonical(p, key, "principal")?;
+        }
         let shown = |p: &str| toolvet::display::visible(p).into_owned();
         match (self, named) {
             (Speaker::Bound(b), Some(p)) if b.principals.iter().any(|q| q == p) => {
@@ -472,6 +479,9 @@ impl Speaker {
         key: &str,
         tokens: &Tokens,
     ) -> Result<Option<String>, ApiError> {
+        if let Some(a) = named {
+            canonical(a, key, "agent")?;
+        }
         let listed = match self {
             Speaker::Bound(b) => b.agents.as_ref(),
             Speaker::Unbound { .. } => None,
@@ -670,6 +680,34 @@ fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, String> {
         out.push((i + 1, digest(line)));
     }
     Ok(out)
+}
+
+/// Whether two principal or agent names read alike to a person
+/// ([`toolvet::fold::fold`]).
+fn alike(a: &str, b: &str) -> bool {
+    a == b || toolvet::fold::fold(a) == toolvet::fold::fold(b)
+}
+
+/// `name` (a principal or an agent, at `key`) when it is in canonical
+/// form, without white space anywhere, so `"bob@acme.com "` or
+/// `" bob@acme.com"` cannot stand beside Bob's bound name and read as his
+/// on a reviewer's screen (review s20 T2). Invisible characters and
+/// look-alike letters are shown written out ([`toolvet::display`]), and
+/// bound names are compared folded ([`alike`]).
+///
+/// # Errors
+/// 400 `name-not-canonical`, naming the key.
+fn canonical(name: &str, key: &str, what: &str) -> Result<(), ApiError> {
+    if name.chars().any(char::is_whitespace) {
+        return Err(ApiError::bad_request(
+            "name-not-canonical",
+            format!(
+                "`{key}` names the {what} {}: a {what} is one word, without white space",
+                toolvet::display::field(name)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -11,22 +11,18 @@
 //! before it writes) would see an empty run. AuthZEN carries no history at
 //! all, so without this an honest enforcement point got no run-level rules.
 //! The record lives in the server's memory, at most `[serve] max_runs`
-//! runs ([`toolvet::run_history::Runs`]); replicas do not share it. When
-//! they are all kept, a run unused for [`RUN_IDLE`] is forgotten to make
-//! room; if none is, the new run is refused ([`TOO_MANY_RUNS_RULE`]):
-//! forgetting a busy run would restart its run totals.
+//! runs ([`toolvet::run_history::Runs`], whose [`Runs::of`] owns the rule:
+//! when they are all kept, only a run of the same principal and agent
+//! unused for [`toolvet::run_history::RUN_IDLE`] is forgotten to make room;
+//! if none is, the new run is refused, `toolvet.too-many-runs`: forgetting
+//! a busy run would restart its run totals); replicas do not share it.
+//!
+//! [`Runs::of`]: toolvet::run_history::Runs::of
 
 use crate::error::ApiError;
 use crate::settings::RunHistorySource;
 use crate::state::{AppState, Current};
 use toolvet::{CallRequest, Verdict};
-
-/// How long a run must go unused before the server forgets it to make room
-/// for a new one.
-pub(crate) const RUN_IDLE: std::time::Duration = std::time::Duration::from_secs(600);
-
-/// The rule of a new run refused because every kept run is in use.
-pub(crate) const TOO_MANY_RUNS_RULE: &str = "toolvet.too-many-runs";
 
 /// The verdict on `request`, vetted against its run's record as
 /// `current`'s `[serve] run_history` says, and recorded in it.
@@ -54,28 +50,16 @@ pub(crate) async fn vet(
         let verdict = state.host.check(&request).await;
         return Ok((request, verdict));
     };
-    let key =
-        serde_json::json!([request.context.principal, request.context.agent, run_id]).to_string();
-    let owner = serde_json::json!([request.context.principal, request.context.agent]).to_string();
-    let Some(run) = state.runs.try_run(&key, &owner, RUN_IDLE) else {
+    let run = state.runs.of(
+        request.context.principal.as_deref(),
+        request.context.agent.as_deref(),
+        run_id,
+    );
+    let run = match run {
+        Ok(run) => run,
         // Forgetting a run to make room would restart its run totals, and
         // new runs are free to make (review s13 M1): refuse the new one.
-        let verdict = Verdict {
-            decision: toolvet::Decision::Deny,
-            decided_by: None,
-            rule: Some(TOO_MANY_RUNS_RULE.into()),
-            reason: Some(format!(
-                "the server keeps the history of at most {} runs ([serve] max_runs), and none of \
-                 this principal and agent has been idle for {} minutes; a new run is refused \
-                 rather than forget a run's earlier calls",
-                current.settings.max_runs,
-                RUN_IDLE.as_secs() / 60
-            )),
-            approval: None,
-            checks: Vec::new(),
-            duration_us: 0,
-        };
-        return Ok((request, verdict));
+        Err(full) => return Ok((request, full.verdict("[serve] max_runs"))),
     };
     let mut history = run.lock().await;
     let settings = state.host.settings();

@@ -47,21 +47,107 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 /// character outside ASCII written out too (`\u{430}lice@acme.com`): a
 /// look-alike letter (Cyrillic `а` for Latin `a`, fullwidth or
 /// mathematical letters) cannot pass for the name it imitates (review
-/// s11 K7). For prose (reasons, messages, arguments) use [`visible`].
+/// s11 K7), and every space written `␠` (itself written out when the text
+/// holds one), so `bob@acme.com ` is not `bob@acme.com` where a page
+/// collapses white space (review s20 T2). For prose (reasons, messages,
+/// arguments) use [`visible`]; for a name as one field of a text line,
+/// [`field`].
 #[must_use]
 pub fn identifier(text: &str) -> Cow<'_, str> {
-    if text.is_ascii() {
+    if text.is_ascii() && !text.contains(' ') {
         return visible(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_ascii() {
+        if c == ' ' {
+            out.push('\u{2420}');
+        } else if c.is_ascii() {
             out.push_str(&visible(c.encode_utf8(&mut [0u8; 4])));
         } else {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
         }
     }
     Cow::Owned(out)
+}
+
+/// The shortest run of spaces [`field`], [`quoted`] and [`one_line`] write
+/// as a count (`␠×400`) rather than as blanks: padding that would push
+/// the rest of a line out of a person's view, or fake the gap between two
+/// records, is shown for what it is (review s20 T3).
+pub const BLANK_RUN: usize = 3;
+
+/// `text`, a name shown as one field of a line a person reads (a request,
+/// run or call id, a tool, a principal, an attribute's key or value): as
+/// it is when it is one plain word (ASCII letters, digits and
+/// `._:@/+=,~%#-`), else quoted (`"c8  cwd /srv"`) with `"` and `\`
+/// escaped, characters written out as [`identifier`] writes them and runs
+/// of spaces counted ([`BLANK_RUN`]). So white space or a quote inside a
+/// name can never end its field and fake the next one, or a second record
+/// on the same line (review s20 T3), and `"bob@acme.com "` is not
+/// `bob@acme.com`. The one rule for names on a line of text output
+/// (`toolvet approvals list`, `show`'s and `approve`'s prompts).
+#[must_use]
+pub fn field(text: &str) -> Cow<'_, str> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._:@/+=,~%#-".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(written(text, true, true))
+}
+
+/// `text`, prose shown as one field of a line (a reason), quoted as
+/// [`field`] quotes, but with letters outside ASCII kept (`é`, `日本`):
+/// its quotes and white space cannot end the field early.
+#[must_use]
+pub fn quoted(text: &str) -> String {
+    written(text, true, false)
+}
+
+/// `text` (prose, or the text of JSON) on one line a person reads: as
+/// [`visible`] writes it, with runs of spaces counted ([`BLANK_RUN`]) so
+/// padding cannot push the rest of the line out of view.
+#[must_use]
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains(&" ".repeat(BLANK_RUN)) {
+        return visible(text);
+    }
+    Cow::Owned(written(text, false, false))
+}
+
+/// `text` escaped as [`visible`] does, runs of spaces counted (`␠×N`: in
+/// `ascii` output a `␠` of the text itself is written out, so the marker
+/// cannot be forged there); quoted with `"` and `\` escaped when `quote`;
+/// letters outside ASCII written out when `ascii`.
+fn written(text: &str, quote: bool, ascii: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    if quote {
+        out.push('"');
+    }
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' => {
+                let mut run = 1;
+                while chars.next_if_eq(&' ').is_some() {
+                    run += 1;
+                }
+                if run >= BLANK_RUN {
+                    out.push_str(&format!("\u{2420}\u{d7}{run}"));
+                } else {
+                    out.push_str(&" ".repeat(run));
+                }
+            }
+            '"' if quote => out.push_str("\\\""),
+            '\\' if quote => out.push_str("\\\\"),
+            c if needs_escape(c) => out.push_str(&visible(c.encode_utf8(&mut [0u8; 4]))),
+            c if ascii && !c.is_ascii() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    if quote {
+        out.push('"');
+    }
+    out
 }
 
 /// `json`, the text of serialized JSON, with every character [`visible`]
@@ -120,7 +206,31 @@ pub fn needs_escape(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{identifier, visible};
+    use super::{field, identifier, one_line, quoted, visible};
+
+    /// Review s20 T3: a name holding white space or quotes cannot fake
+    /// the next field, nor padding a second record.
+    #[test]
+    fn a_field_cannot_end_early_or_hide_behind_padding() {
+        assert_eq!(field("c8"), "c8");
+        assert_eq!(field("apr_1f/x:y@z.com"), "apr_1f/x:y@z.com");
+        assert_eq!(field(""), "\"\"");
+        assert_eq!(
+            field(r#"c8  cwd /home  arguments {"command":"ls"}"#),
+            r#""c8  cwd /home  arguments {\"command\":\"ls\"}""#
+        );
+        assert_eq!(field("bob@acme.com "), "\"bob@acme.com \"");
+        assert_eq!(field(r"a\b"), r#""a\\b""#);
+        assert_eq!(
+            field(&format!("x{}y", " ".repeat(400))),
+            "\"x\u{2420}\u{d7}400y\""
+        );
+        assert_eq!(field("\u{430}b\n"), r#""\u{430}b\n""#);
+        assert_eq!(field("\u{2420}\u{d7}9"), r#""\u{2420}\u{d7}9""#);
+        assert_eq!(quoted("é  \"x\""), r#""é  \"x\"""#);
+        assert_eq!(one_line("a  b"), "a  b");
+        assert_eq!(one_line("a     b\n"), "a\u{2420}\u{d7}5b\\n");
+    }
 
     #[test]
     fn look_alike_letters_in_names_are_written_out() {
@@ -128,6 +238,9 @@ mod tests {
         assert_eq!(identifier("\u{430}lice@acme.com"), "\\u{430}lice@acme.com");
         assert_eq!(identifier("ci\u{202e}bot\n"), "ci\\u{202e}bot\\n");
         assert_ne!(identifier("\u{430}lice"), identifier("alice"));
+        // Review s20 T2: white space is seen, and the mark is not forged.
+        assert_eq!(identifier(" bob@acme.com "), "\u{2420}bob@acme.com\u{2420}");
+        assert_eq!(identifier("\u{2420}bob"), "\\u{2420}bob");
     }
 
     #[test]

@@ -16,8 +16,14 @@
 //! call is refused naming the limit ([`crate::history_fit::OVERFLOW_RULE`]), and nothing more
 //! is kept.
 //!
-//! [`Runs`] holds many runs' histories by key, at most a fixed number,
-//! forgetting the least recently used run first.
+//! [`Runs`] holds many runs' histories, at most a fixed number, each
+//! keyed by its run id with the principal and agent it belongs to
+//! ([`Runs::of`]). It is the one owner of the rule every front end keeping
+//! runs follows (`toolvet serve`'s runs, ExtMcp's sessions): a full store
+//! forgets only a run of the same principal and agent unused for
+//! [`RUN_IDLE`], and otherwise refuses the new run ([`TooManyRuns`],
+//! [`TOO_MANY_RUNS_RULE`]): forgetting a busy run, or another caller's,
+//! would restart its run totals (reviews s13 M1, s14 N4, s20 T5).
 
 use crate::history_fit::{HistoryBudget, HistoryOverflow};
 use crate::verdict::{Decision, Verdict};
@@ -239,11 +245,47 @@ fn is_held(entry: &PriorCall, name: &str, arguments: &RawValue) -> bool {
                 == crate::call::arguments_sha256(arguments.get()))
 }
 
-/// Many runs' histories by key (a session id, a run id with the principal
-/// and agent it belongs to), each behind its own lock so a run's calls are
-/// vetted one at a time, each against every call before it. At most
-/// `capacity` runs are kept: a new run beyond it forgets the least
-/// recently used one, history and all.
+/// How long a run must go unused before a new run of the same principal
+/// and agent may forget it to make room ([`Runs::of`]).
+pub const RUN_IDLE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The rule of a new run refused because every kept run is in use
+/// ([`TooManyRuns::verdict`]).
+pub const TOO_MANY_RUNS_RULE: &str = "toolvet.too-many-runs";
+
+/// A new run refused by [`Runs::of`]: the store is full, and no run of the
+/// same principal and agent has been idle for [`RUN_IDLE`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooManyRuns {
+    /// How many runs the store keeps at most.
+    pub capacity: usize,
+}
+
+impl TooManyRuns {
+    /// The verdict a front end answers the call with: deny,
+    /// [`TOO_MANY_RUNS_RULE`], a reason naming the limit; `limit` names
+    /// the setting or constant that sets it (e.g. `[serve] max_runs`).
+    pub fn verdict(&self, limit: &str) -> Verdict {
+        Verdict::by_host(
+            Decision::Deny,
+            TOO_MANY_RUNS_RULE,
+            format!(
+                "the server keeps the history of at most {} runs ({limit}), and none of \
+                 this principal and agent has been idle for {} minutes; a new run is refused \
+                 rather than forget a run's earlier calls",
+                self.capacity,
+                RUN_IDLE.as_secs() / 60
+            ),
+            Vec::new(),
+        )
+    }
+}
+
+/// Many runs' histories by key (a run id with the principal and agent it
+/// belongs to: [`Runs::of`]), each behind its own lock so a run's calls
+/// are vetted one at a time, each against every call before it. At most
+/// `capacity` runs are kept; a new run beyond it only ever forgets an idle
+/// run of its own principal and agent, else it is refused.
 #[derive(Debug)]
 pub struct Runs {
     capacity: usize,
@@ -254,6 +296,13 @@ pub struct Runs {
 /// One run's history, locked while one of its calls is vetted.
 pub type SharedRun = Arc<tokio::sync::Mutex<RunHistory>>;
 
+/// The key of the run `run_id` of `principal` and `agent`, and its owner.
+fn run_key(principal: Option<&str>, agent: Option<&str>, run_id: &str) -> (String, String) {
+    let key = serde_json::json!([principal, agent, run_id]).to_string();
+    let owner = serde_json::json!([principal, agent]).to_string();
+    (key, owner)
+}
+
 impl Runs {
     /// An empty set of at most `capacity` runs (at least 1).
     pub fn new(capacity: usize) -> Runs {
@@ -263,16 +312,44 @@ impl Runs {
         }
     }
 
-    /// The history of the run `key`, a new empty one the first time (or
-    /// after it was forgotten: beyond the capacity, the least recently
-    /// used run is forgotten, history and all).
-    pub fn run(&self, key: &str) -> SharedRun {
-        self.get_or_make(key, None)
-            .expect("without a minimum idle time a run is always made")
+    /// The history of the run `run_id` of `principal` and `agent` (as the
+    /// checks see them), a new empty one the first time. Two principals
+    /// (or agents) naming the same run id never share a run, so one's
+    /// calls never satisfy another's sequence rules (review s20 T5).
+    ///
+    /// # Errors
+    /// [`TooManyRuns`] when the store is full and no run of the same
+    /// principal and agent has been idle for [`RUN_IDLE`]: the caller
+    /// refuses the call ([`TooManyRuns::verdict`]).
+    pub fn of(
+        &self,
+        principal: Option<&str>,
+        agent: Option<&str>,
+        run_id: &str,
+    ) -> Result<SharedRun, TooManyRuns> {
+        let (key, owner) = run_key(principal, agent, run_id);
+        self.try_run(&key, &owner, RUN_IDLE).ok_or(TooManyRuns {
+            capacity: self.capacity,
+        })
     }
 
-    /// [`Runs::run`] for a run of `owner` (the principal and agent it
-    /// belongs to), except that a run is forgotten to make room only when
+    /// The history of the run [`Runs::of`] would give, when it is kept;
+    /// never makes one (for what only reads a run, e.g. which tools a
+    /// session's list hides).
+    pub fn kept(
+        &self,
+        principal: Option<&str>,
+        agent: Option<&str>,
+        run_id: &str,
+    ) -> Option<SharedRun> {
+        let (key, _) = run_key(principal, agent, run_id);
+        let runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
+        runs.get(&key).map(|(run, _, _)| run.clone())
+    }
+
+    /// The history of the run `key` of `owner` (the principal and agent it
+    /// belongs to; [`Runs::of`] makes both), a new empty one the first
+    /// time; a run is forgotten to make room only when
     /// it is `owner`'s own and has not been used for `min_idle`: `None`
     /// when no such run is kept (the caller refuses the new run rather
     /// than let a burst of new runs reset run totals: its own busy runs',
@@ -283,34 +360,24 @@ impl Runs {
         owner: &str,
         min_idle: std::time::Duration,
     ) -> Option<SharedRun> {
-        self.get_or_make(key, Some((owner, min_idle)))
-    }
-
-    fn get_or_make(
-        &self,
-        key: &str,
-        limit: Option<(&str, std::time::Duration)>,
-    ) -> Option<SharedRun> {
         let mut runs = self.runs.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if let Some((run, used, _)) = runs.get_mut(key) {
             *used = now;
             return Some(run.clone());
         }
-        let owner = limit.map_or("", |(owner, _)| owner);
         if runs.len() >= self.capacity {
             let oldest = runs
                 .iter()
-                .filter(|(_, (_, _, o))| limit.is_none() || o == owner)
+                .filter(|(_, (_, _, o))| o == owner)
                 .min_by_key(|(_, (_, used, _))| *used)
                 .map(|(k, (_, used, _))| (k.clone(), *used))?;
-            let min_idle = limit.map(|(_, idle)| idle);
-            if min_idle.is_some_and(|idle| now.duration_since(oldest.1) < idle) {
+            if now.duration_since(oldest.1) < min_idle {
                 return None;
             }
             tracing::warn!(
-                "{} runs are kept, the limit: the least recently used one is forgotten, \
-                 history and all",
+                "{} runs are kept, the limit: this caller's least recently used idle run is \
+                 forgotten, history and all",
                 runs.len()
             );
             runs.remove(&oldest.0);
@@ -632,27 +699,33 @@ mod tests {
         assert_eq!(h.len(), 3);
     }
 
+    /// Review s20 T5: runs are kept apart by principal and agent (one
+    /// principal's calls never satisfy another's sequence rules), and a
+    /// full store refuses a new run rather than forget a busy one.
     #[test]
-    fn runs_are_kept_apart_and_the_least_recently_used_is_forgotten() {
+    fn runs_are_kept_apart_by_principal_and_a_full_store_refuses() {
         let s = settings();
         let runs = Runs::new(2);
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         rt.block_on(async {
-            runs.run("a")
-                .lock()
+            let dave = runs.of(Some("dave"), None, "shared").unwrap();
+            dave.lock()
                 .await
                 .record("x".into(), raw("{}".into()), Outcome::Allowed, &s);
-            runs.run("b")
-                .lock()
-                .await
-                .record("y".into(), raw("{}".into()), Outcome::Allowed, &s);
-            assert_eq!(runs.run("a").lock().await.len(), 1, "a used last");
-            runs.run("c");
-            assert_eq!(runs.len(), 2);
-            assert_eq!(runs.run("a").lock().await.len(), 1, "a kept");
-            assert!(runs.run("b").lock().await.is_empty(), "b forgotten");
+            let mallory = runs.of(Some("mallory"), None, "shared").unwrap();
+            assert!(mallory.lock().await.is_empty(), "another principal's run");
+            assert!(runs.kept(Some("dave"), Some("bot"), "shared").is_none());
+            assert_eq!(
+                runs.of(Some("mallory"), None, "burst-1").err(),
+                Some(TooManyRuns { capacity: 2 })
+            );
+            let again = runs.kept(Some("dave"), None, "shared").unwrap();
+            assert_eq!(again.lock().await.len(), 1, "dave's run is kept");
+            let refused = TooManyRuns { capacity: 2 }.verdict("[serve] max_runs");
+            assert_eq!(refused.rule.as_deref(), Some(TOO_MANY_RUNS_RULE));
+            assert_eq!(refused.decision, Decision::Deny);
         });
     }
 }

@@ -255,7 +255,10 @@ impl Detectors {
             scanned(Scanned::AwsSecret, r"[A-Za-z0-9/+]{40}"),
             scanned(
                 Scanned::Github,
-                r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
+                // No word boundaries: `_` is a word character, so `\b` missed
+                // a token after a word prefix or before a suffix
+                // (`tok_ghp_…`, `ghp_…_old`; review s20 T1).
+                r"(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})",
             ),
             scanned(
                 Scanned::SlackToken,
@@ -826,6 +829,13 @@ mod tests {
             kinds("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
             Vec::<&str>::new()
         );
+        // Review s20 T1: after a word prefix, before a suffix.
+        for embedded in [
+            "tok_ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+            "users_ghp_16C7e42F292c6912E7710c838347Ae178B4a_old",
+        ] {
+            assert!(kinds(embedded).contains(&"github-token"), "{embedded}");
+        }
         assert_eq!(
             kinds(
                 "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"

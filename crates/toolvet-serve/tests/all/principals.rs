@@ -609,3 +609,49 @@ async fn an_approval_names_the_request_as_read_and_a_rewritten_row_is_not_approv
     );
     server.stop().await;
 }
+
+/// Review s20 T2: the unbound token opened requests as `"bob@acme.com "`,
+/// `" bob@acme.com"` and `"BOB@acme.com"` beside Bob's bound principal,
+/// and the page showed them as Bob's. Names with white space are refused;
+/// a name that folds to a bound one is bound.
+#[tokio::test]
+async fn a_look_alike_of_a_bound_principal_opens_nothing() {
+    let fixture = Fixture::with(bound_policy());
+    let server = fixture.start().await;
+    let deploy = call("rotate_keys", json!({"service": "billing"}), "c-t2", "r-t2");
+    for spaced in [
+        "bob@acme.com ",
+        " bob@acme.com",
+        "bob @acme.com",
+        "bob@acme.com\t",
+    ] {
+        let (status, body) = server
+            .post(
+                "/v1/check",
+                Some(AGENT),
+                &as_principal(&deploy, Some(spaced)),
+            )
+            .await;
+        assert_eq!(status, 400, "{spaced:?}: {body}");
+        assert_eq!(body["error"]["kind"], "name-not-canonical", "{body}");
+    }
+    for folded in ["BOB@acme.com", "Bob@ACME.com", "bob\u{200b}@acme.com"] {
+        let (status, body) = server
+            .post(
+                "/v1/check",
+                Some(AGENT),
+                &as_principal(&deploy, Some(folded)),
+            )
+            .await;
+        assert_forbidden(status, &body, "context.principal", "\"bob-laptop\"");
+    }
+    let mut spaced_agent = as_principal(&deploy, Some("dave@acme.com"));
+    spaced_agent["context"]["agent"] = json!("ci-bot ");
+    let (status, body) = server.post("/v1/check", Some(AGENT), &spaced_agent).await;
+    assert_eq!(status, 400, "{body}");
+    let (_, pending) = server
+        .get("/v1/approvals?status=pending", Some(REVIEWER))
+        .await;
+    assert!(!pending.to_string().contains("rotate_keys"), "{pending}");
+    server.stop().await;
+}

@@ -25,7 +25,9 @@
 //! With `[host] decision_log_arguments = true`, verdict records also hold
 //! the call's `arguments`, context `attributes` and `tool_info`, redacted
 //! ([`Redactor`], `decision_log_redact`), so `toolvet replay` can vet the
-//! recorded calls again. With `decision_log_max_bytes`, a full file is
+//! recorded calls again. Reasons (the verdict's, each check's, each
+//! escalation's) always go through the [`Redactor`] when there is one:
+//! checks quote argument values in them. With `decision_log_max_bytes`, a full file is
 //! renamed `<name>.000001` (`.000002`, …) and the chain continues in a new
 //! file: the first record of the new file links to the last of the old
 //! ([`log_files`] lists a log's files in chain order, [`verify_log`]
@@ -79,6 +81,25 @@ impl Recording {
             r.redact(&mut value);
         }
         value
+    }
+
+    /// `reason` (a check's or a verdict's) as records keep it: through the
+    /// same redactor as the arguments, whether or not the arguments are
+    /// kept, since checks quote argument values in their reasons (a path,
+    /// a statement) and a credential in them would reach the log past
+    /// "never the arguments themselves" (review s20 T1). A reason holding
+    /// one is replaced whole (`[redacted: secrets.<kind>]`).
+    fn redact_reason(&self, reason: &mut Option<String>) {
+        let (Some(redactor), Some(text)) = (&self.redactor, reason.as_mut()) else {
+            return;
+        };
+        let mut value = serde_json::json!({ "reason": text.as_str() });
+        redactor.redact(&mut value);
+        *text = match value.get("reason").and_then(serde_json::Value::as_str) {
+            Some(kept) => kept.to_string(),
+            // A redactor that replaced the whole object: keep nothing.
+            None => REDACTED.to_string(),
+        };
     }
 }
 
@@ -181,6 +202,11 @@ impl VerdictJob {
             Some((a, b)) => (Some(a), Some(b)),
             None => (None, None),
         };
+        let mut verdict = self.verdict.clone();
+        recording.redact_reason(&mut verdict.reason);
+        for check in &mut verdict.checks {
+            recording.redact_reason(&mut check.reason);
+        }
         let record = VerdictRecord {
             arguments,
             attributes,
@@ -193,7 +219,7 @@ impl VerdictJob {
             agent: request.context.agent.as_deref(),
             run_id: request.context.run_id.as_deref(),
             principal: request.context.principal.as_deref(),
-            verdict: &self.verdict,
+            verdict: &verdict,
             plugin_sha256: &digests,
             host_version: env!("CARGO_PKG_VERSION"),
             policy_sha256: &self.policy_sha256,
@@ -428,6 +454,10 @@ impl DecisionLog {
             ApprovalEvent::Decided(r) => ("approval.decided", r),
             ApprovalEvent::Consumed(r) => ("approval.consumed", r),
         };
+        let mut escalations = request.escalations.clone();
+        for e in &mut escalations {
+            self.inner.recording.redact_reason(&mut e.reason);
+        }
         let record = ApprovalRecord {
             event: name,
             time_ms: now_ms(),
@@ -438,7 +468,7 @@ impl DecisionLog {
             arguments_sha256: &request.call.arguments_sha256,
             run_id: request.call.run_id.as_deref(),
             agent: request.agent.as_deref(),
-            escalations: &request.escalations,
+            escalations: &escalations,
             review: request.review.as_ref(),
             host_version: env!("CARGO_PKG_VERSION"),
         };
@@ -753,6 +783,71 @@ mod tests {
                 *c = serde_json::json!("***");
             }
         }
+    }
+
+    /// Replaces every string holding `ghp_` as secrets-guard would.
+    #[derive(Debug)]
+    struct Tokens;
+    impl Redactor for Tokens {
+        fn redact(&self, value: &mut serde_json::Value) {
+            match value {
+                serde_json::Value::String(s) if s.contains("ghp_") => {
+                    *s = "[redacted: secrets.github-token]".into();
+                }
+                serde_json::Value::Object(map) => map.values_mut().for_each(|v| self.redact(v)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Review s20 T1: checks quote argument values in their reasons, and
+    /// reasons were logged raw, so a credential the redactor took out of
+    /// `arguments` was in the same record's `verdict.reason`, and in logs
+    /// that keep no arguments at all.
+    #[tokio::test]
+    async fn reasons_go_through_the_redactor() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let recording = Recording {
+            arguments: false,
+            keys: Vec::new(),
+            redactor: Some(Arc::new(Tokens)),
+        };
+        let log = DecisionLog::open_with(&path, LogFailure::Deny, 64, recording, None).unwrap();
+        let token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+        let mut verdict = verdict();
+        verdict.reason = Some(format!("`/home/a/.ssh/{token}` is the SSH directory"));
+        verdict.checks.push(crate::verdict::CheckOutcome {
+            check: "paths".into(),
+            mode: crate::config::Mode::Enforce,
+            decision: crate::verdict::CheckDecision::Deny,
+            rule: Some("path.sensitive".into()),
+            reason: verdict.reason.clone(),
+            duration_us: 0,
+            error: None,
+        });
+        log.append_verdict(&request(), &verdict, &[], "p").unwrap();
+        let mut held: ApprovalRequest = serde_json::from_value(serde_json::json!({
+            "id": "apr_1", "status": "pending",
+            "call": {"tool": "sql", "arguments_sha256": "ab", "call_id": "c", "run_id": "r"},
+            "arguments": {}, "agent": null, "principal": null,
+            "escalations": [{"check": "sql", "rule": "sql.drop", "reason": format!("DROP TABLE users_{token}")}],
+            "created_at": "2026-12-01T00:00:00.000Z", "expires_at": "2026-12-01T01:00:00.000Z",
+            "review": null, "consumed_at": null
+        }))
+        .unwrap();
+        log.append_event(&ApprovalEvent::Requested(held.clone()));
+        held.escalations[0].reason = Some("no secret here".into());
+        log.append_event(&ApprovalEvent::Decided(held));
+        log.flush(Duration::from_secs(10)).await.unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains(token), "{text}");
+        assert_eq!(
+            text.matches("[redacted: secrets.github-token]").count(),
+            3,
+            "{text}"
+        );
+        assert!(text.contains("no secret here"), "{text}");
     }
 
     #[tokio::test]
