@@ -444,7 +444,15 @@ fn without_reviewer_keys_no_ledger_approval_resumes_a_hooked_call() {
     // once or for the run: the hook does not trust the ledger.
     let id = request_id(&held);
     let approved = Command::new(cli_binary())
-        .args(["approvals", "approve", &id, "--reviewer", "me", "--seen", "--config"])
+        .args([
+            "approvals",
+            "approve",
+            &id,
+            "--reviewer",
+            "me",
+            "--seen",
+            "--config",
+        ])
         .arg(&policy)
         .output()
         .unwrap();
