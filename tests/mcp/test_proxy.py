@@ -194,7 +194,7 @@ class Proxy(ProxyCase):
             # The policy lists no reviewer keys: an approval in the ledger
             # may be the agent's own, so it does not count (a signed one
             # does: test_ledger.py).
-            approved = self.approvals("approve", request_id, "--reviewer", "alice")
+            approved = self.approvals("approve", request_id, "--reviewer", "alice", "--seen")
             self.assertEqual(approved.returncode, 0, approved.stderr)
             again = await s.call_tool("deploy", {"env": "staging"})
             self.assertTrue(again.is_error)
