@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use toolvet::display::{field, json_visible, one_line, quoted, visible};
 use toolvet::{
-    ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Policy, Review, ReviewerSigner,
+    ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Review, ReviewerSigner,
     StatusFilter,
 };
 
@@ -111,7 +111,7 @@ pub struct DecideArgs {
 }
 
 async fn open(policy: &Path) -> anyhow::Result<Approvals> {
-    let parsed = Policy::from_file(policy)?;
+    let parsed = toolvet_preset::policy_from_file(policy)?;
     // The server's provider, so a Postgres ledger works here too.
     let provider = toolvet_preset::ledger_provider();
     Approvals::open_with(&parsed, Some(&*provider))

@@ -19,7 +19,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
+use toolvet::{CallRequest, Decision, Host, Verdict};
 
 /// Arguments of `toolvet bench`.
 #[derive(Args)]
@@ -154,7 +154,7 @@ impl Samples {
 /// # Errors
 /// A policy that does not load, unreadable or malformed calls, or no calls.
 pub async fn run(args: BenchArgs) -> anyhow::Result<u8> {
-    let mut policy = Policy::from_file(&args.config)?;
+    let mut policy = toolvet_preset::policy_from_file(&args.config)?;
     if !args.keep_decision_log && policy.host.decision_log.take().is_some() {
         eprintln!(
             "toolvet bench: decision log off for the benchmark (--keep-decision-log to include it)"

@@ -229,7 +229,8 @@ pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseRe
     // checks.
     let subject = match file.target(path, target)? {
         Target::Policy(config) => Subject::Policy(Box::new(
-            toolvet::Policy::from_file(&config).map_err(|e| load_err(toolvet::Error::Config(e)))?,
+            toolvet_preset::policy_from_file(&config)
+                .map_err(|e| load_err(toolvet::Error::Config(e)))?,
         )),
         Target::Plugin(plugin) => Subject::Plugin(plugin),
     };

@@ -127,7 +127,7 @@ async fn answer(agent: Agent, run: &RunArgs) -> u8 {
     guard::watchdog(agent, Duration::from_millis(run.timeout_ms.max(1)));
     let config = run.config.clone();
     // A policy that does not parse is answered (blocked) by the hook below.
-    if let Ok(policy) = toolvet::Policy::from_file(&config) {
+    if let Ok(policy) = toolvet_preset::policy_from_file(&config) {
         crate::one_shot_pool(&policy);
     }
     guard::guarded(agent, async move {
@@ -164,7 +164,7 @@ async fn install_hook(
     })?;
     // Say loudly when approvals in this policy cannot be trusted by a hook.
     if let Some(warning) =
-        toolvet_hooks::ApprovalTrust::of(&toolvet::Policy::from_file(&policy)?).warning()
+        toolvet_hooks::ApprovalTrust::of(&toolvet_preset::policy_from_file(&policy)?).warning()
     {
         eprintln!("toolvet: WARNING: {warning}");
     }
@@ -194,7 +194,7 @@ async fn install_hook(
 /// before the first call: a cold cache can take longer to compile than the
 /// hook's deadline, and a hook stopped by its watchdog stores nothing.
 async fn load_once(agent: Agent, policy: &Path) -> anyhow::Result<()> {
-    let policy = toolvet::Policy::from_file(policy)?;
+    let policy = toolvet_preset::policy_from_file(policy)?;
     let hooks = toolvet_hooks::HooksConfig::from_policy(&policy)?;
     toolvet_hooks::ToolMap::with_overrides(agent, hooks.tools.get(agent.name()))?;
     // As the hook loads it (every check, since any tool may come), so the

@@ -355,7 +355,7 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
         observer: progress::observer(),
         ..toolvet_preset::options()
     };
-    let policy = Policy::from_file(config)?;
+    let policy = toolvet_preset::policy_from_file(config)?;
     one_shot_pool(&policy);
     let host = Host::load_with(policy, options).await?;
     let inputs = calls::read_inputs(files)?;
@@ -610,7 +610,7 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
 }
 
 async fn compile(config: &Path) -> anyhow::Result<u8> {
-    let policy = Policy::from_file(config)?;
+    let policy = toolvet_preset::policy_from_file(config)?;
     let started = std::time::Instant::now();
     // The compile batch's wall time, besides the progress shown.
     let batch = std::sync::Arc::new(std::sync::Mutex::new(None));

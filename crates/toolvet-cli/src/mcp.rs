@@ -6,7 +6,7 @@ use clap::Args;
 use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use toolvet::{Host, Policy};
+use toolvet::Host;
 use toolvet_mcp::http::{ENDPOINT, HttpUpstream, Url};
 use toolvet_mcp::{McpConfig, Upstream};
 
@@ -41,7 +41,7 @@ pub struct McpArgs {
 /// does not load stops here, before the server starts or the endpoint
 /// opens: nothing runs ungated.
 pub async fn run(args: McpArgs) -> anyhow::Result<u8> {
-    let policy = Policy::from_file(&args.config)?;
+    let policy = toolvet_preset::policy_from_file(&args.config)?;
     let config = McpConfig::from_policy(&policy)?;
     let options = toolvet::LoadOptions {
         observer: crate::progress::observer(),

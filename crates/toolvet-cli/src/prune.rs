@@ -40,7 +40,7 @@ pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
     let policies = args
         .config
         .iter()
-        .map(|path| Ok((path.as_path(), Policy::from_file(path)?)))
+        .map(|path| Ok((path.as_path(), toolvet_preset::policy_from_file(path)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let dir = cache_dir(args.cache_dir.as_deref(), &policies)?;
     match std::fs::metadata(&dir) {

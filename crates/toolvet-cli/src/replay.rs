@@ -18,7 +18,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use toolvet::display::visible;
-use toolvet::{CallRequest, Decision, Host, Policy};
+use toolvet::{CallRequest, Decision, Host};
 
 /// Arguments of `toolvet replay`.
 #[derive(Args)]
@@ -87,7 +87,7 @@ fn recorded_call(record: &Value) -> Option<anyhow::Result<CallRequest>> {
 /// # Errors
 /// The log cannot be read, the policy cannot be loaded.
 pub async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
-    let mut policy = Policy::from_file(&args.config)?;
+    let mut policy = toolvet_preset::policy_from_file(&args.config)?;
     policy.host.decision_log = None;
     policy.approvals = None;
     let host = Host::load_with(policy, crate::progress::load_options()).await?;

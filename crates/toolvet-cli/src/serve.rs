@@ -6,7 +6,6 @@ use clap::Args;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use toolvet::Policy;
 use toolvet_mcp::McpConfig;
 use toolvet_mcp::ext_mcp::{ExtMcpService, TransportError, serve_ext_mcp};
 use toolvet_serve::{Listen, ServeOptions, Server};
@@ -81,7 +80,7 @@ async fn ext_mcp(
     config: &Path,
     addr: SocketAddr,
 ) -> anyhow::Result<tokio::task::JoinHandle<Result<(), TransportError>>> {
-    let policy = Policy::from_file(config)?;
+    let policy = toolvet_preset::policy_from_file(config)?;
     let mcp = McpConfig::from_policy(&policy)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -181,7 +181,8 @@ pub async fn vet(agent: Agent, policy_path: &Path, input: &[u8]) -> Result<Answe
 
 /// [`vet`] of a payload already read.
 async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<Answer, HookError> {
-    let policy = Policy::from_file(policy_path).map_err(|e| HookError::Config(e.to_string()))?;
+    let policy = toolvet_preset::policy_from_file(policy_path)
+        .map_err(|e| HookError::Config(e.to_string()))?;
     let config = HooksConfig::from_policy(&policy)?;
     let tools = config.tools.get(agent.name());
     let map = ToolMap::with_overrides(agent, tools)?;

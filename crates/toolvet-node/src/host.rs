@@ -29,10 +29,11 @@ pub struct NativeHost {
 /// messages.
 #[napi]
 pub async fn load_file(path: String) -> Either<NativeHost, NativeError> {
-    match toolvet::Host::from_file(Path::new(&path)).await {
-        Ok(host) => Either::A(NativeHost::guarded(host)),
-        Err(e) => Either::B(load_error(&e)),
-    }
+    let policy = match toolvet_preset::policy_from_file(Path::new(&path)) {
+        Ok(policy) => policy,
+        Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
+    };
+    load(policy).await
 }
 
 /// Load the policy `text`; relative paths in it (plugins, ledger, decision
@@ -47,10 +48,17 @@ pub async fn load_toml(
     source: Option<String>,
 ) -> Either<NativeHost, NativeError> {
     let source = source.unwrap_or_else(|| "<inline>".into());
-    let policy = match toolvet::Policy::from_toml(&text, Path::new(&source), Path::new(&base_dir)) {
-        Ok(policy) => policy,
-        Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
-    };
+    let policy =
+        match toolvet_preset::policy_from_toml(&text, Path::new(&source), Path::new(&base_dir)) {
+            Ok(policy) => policy,
+            Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
+        };
+    load(policy).await
+}
+
+/// Load `policy` with every front end's preset (`toolvet_preset`: the
+/// Postgres ledger, the decision log's redactor), as the CLI does.
+async fn load(policy: toolvet::Policy) -> Either<NativeHost, NativeError> {
     match toolvet::Host::load_with(policy, toolvet_preset::options()).await {
         Ok(host) => Either::A(NativeHost::guarded(host)),
         Err(e) => Either::B(load_error(&e)),

@@ -8,6 +8,11 @@
 //!   ([`SecretsRedactor`]), which `[host] decision_log_arguments = true`
 //!   requires.
 //!
+//! - the front ends' policy tables ([`FRONT_END_TABLES`]): every program
+//!   reads a policy with [`policy_from_file`] or [`policy_from_toml`],
+//!   which refuse any other table, so a file that loads in one front end
+//!   loads in all of them.
+//!
 //! A front end starts from [`options`] and sets its own fields on top
 //! (`..toolvet_preset::options()`): an observer, `only_tool`, its own state
 //! paths. The core library alone ([`toolvet::LoadOptions::default`])
@@ -16,8 +21,9 @@
 
 mod redact;
 
+use std::path::Path;
 use std::sync::Arc;
-use toolvet::LoadOptions;
+use toolvet::{ConfigError, LoadOptions, Policy};
 
 pub use redact::SecretsRedactor;
 pub use toolvet_postgres::PostgresProvider;
@@ -35,6 +41,7 @@ pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
     LoadOptions {
         ledger_provider: Some(provider),
         redactor: Some(Arc::new(SecretsRedactor::new())),
+        front_end_tables: FRONT_END_TABLES,
         ..LoadOptions::default()
     }
 }
@@ -42,4 +49,61 @@ pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
 /// The preset with a new ledger provider ([`ledger_provider`]).
 pub fn options() -> LoadOptions {
     load_options(ledger_provider())
+}
+
+/// The policy tables of toolvet's front ends, besides the core's
+/// (`[host]`, `[approvals]`, `[[check]]`): `[serve]` (`toolvet serve`),
+/// `[mcp]` (`toolvet mcp`), `[hooks]` (`toolvet hook`). Each front end
+/// validates its own table and ignores the others'.
+pub const FRONT_END_TABLES: &[&str] = &["serve", "mcp", "hooks"];
+
+/// Read a policy file as every front end does: [`Policy::from_file`], then
+/// any table besides the core's and [`FRONT_END_TABLES`] refused.
+///
+/// # Errors
+/// [`ConfigError`] naming the file and, where it applies, the line, the
+/// check, the key or the unknown table.
+pub fn policy_from_file(path: &Path) -> Result<Policy, ConfigError> {
+    let policy = Policy::from_file(path)?;
+    policy.refuse_tables_besides(FRONT_END_TABLES)?;
+    Ok(policy)
+}
+
+/// Policy text read as [`policy_from_file`] reads a file: `source` names
+/// it in errors, relative paths resolve against `base_dir`.
+///
+/// # Errors
+/// As [`policy_from_file`].
+pub fn policy_from_toml(text: &str, source: &Path, base_dir: &Path) -> Result<Policy, ConfigError> {
+    let policy = Policy::from_toml(text, source, base_dir)?;
+    policy.refuse_tables_besides(FRONT_END_TABLES)?;
+    Ok(policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_front_end_table_reads_and_any_other_is_refused_with_its_line() {
+        let dir = Path::new("/p");
+        let policy = policy_from_toml(
+            "[serve]\nlisten = \"127.0.0.1:1\"\n[mcp]\nhide_denied = false\n[hooks.tools]\nShell = \"bash\"\n",
+            &dir.join("toolvet.toml"),
+            dir,
+        )
+        .unwrap();
+        assert_eq!(
+            policy.front_ends.keys().collect::<Vec<_>>(),
+            ["hooks", "mcp", "serve"]
+        );
+        let e = policy_from_toml("[host]\n\n[hoks]\nx = 1\n", &dir.join("toolvet.toml"), dir)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "/p/toolvet.toml:3: unknown table `[hoks]`: this program reads [host], [approvals], \
+             [[check]], [serve], [mcp], [hooks]"
+        );
+    }
 }

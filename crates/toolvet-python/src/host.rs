@@ -86,7 +86,7 @@ impl Host {
     /// cached).
     #[staticmethod]
     fn from_file(py: Python<'_>, path: PathBuf) -> PyResult<Host> {
-        let policy = toolvet::Policy::from_file(&path)
+        let policy = toolvet_preset::policy_from_file(&path)
             .map_err(|e| errors::policy_error(toolvet::Error::Config(e)))?;
         load(py, policy)
     }
@@ -109,7 +109,7 @@ impl Host {
             })?,
         };
         let source = source.unwrap_or_else(|| "toolvet.toml".into());
-        let policy = toolvet::Policy::from_toml(text, &source, &base_dir)
+        let policy = toolvet_preset::policy_from_toml(text, &source, &base_dir)
             .map_err(|e| errors::policy_error(toolvet::Error::Config(e)))?;
         load(py, policy)
     }

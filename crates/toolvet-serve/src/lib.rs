@@ -47,7 +47,7 @@ use arc_swap::ArcSwap;
 use state::{AppState, Current};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use toolvet::{Host, LoadOptions, Policy};
+use toolvet::{Host, LoadOptions};
 
 /// What [`Server::bind`] takes.
 #[derive(Debug, Clone)]
@@ -137,7 +137,7 @@ impl Server {
         options: ServeOptions,
         observer: Option<Arc<dyn toolvet::LoadObserver>>,
     ) -> anyhow::Result<Server> {
-        let policy = Policy::from_file(&options.config)?;
+        let policy = toolvet_preset::policy_from_file(&options.config)?;
         let current = Current::of(&policy).map_err(anyhow::Error::msg)?;
         let provider = toolvet_preset::ledger_provider();
         let host = Host::load_with(

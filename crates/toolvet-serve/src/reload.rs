@@ -46,7 +46,7 @@ pub async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
 }
 
 async fn try_reload(state: &AppState) -> Result<u64, String> {
-    let policy = toolvet::Policy::from_file(&state.policy_path).map_err(|e| e.to_string())?;
+    let policy = toolvet_preset::policy_from_file(&state.policy_path).map_err(|e| e.to_string())?;
     let current = Current::of(&policy)?;
     let generation = state.host.reload(policy).await.map_err(|e| e.to_string())?;
     state.current.store(Arc::new(current));

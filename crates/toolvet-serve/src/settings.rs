@@ -343,7 +343,7 @@ impl ServeSettings {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         let at = |m: String| format!("{}: [serve] {m}", policy.source.display());
-        match &policy.serve {
+        match policy.front_ends.get("serve") {
             None => Ok(ServeSettings::default()),
             Some(table) => {
                 let raw: RawServe =
@@ -542,7 +542,7 @@ mod tests {
     }
 
     /// Every file serve reads a credential from is one the host hands the
-    /// checks as a secret (`toolvet::state_paths::serve_files`), so an
+    /// checks as a secret (`toolvet::state_paths::front_end_files`), so an
     /// agent's tools can neither read nor append to a token file (review
     /// s11 K3). A new file key must be spelled `file` or `…_file`.
     #[test]
@@ -573,7 +573,7 @@ mod tests {
         }))
         .collect();
         let mut secret: Vec<PathBuf> =
-            toolvet::state_paths::serve_files(policy.serve.as_ref().unwrap())
+            toolvet::state_paths::front_end_files(&policy.front_ends["serve"])
                 .into_iter()
                 .map(|f| Path::new("/p").join(f))
                 .collect();

@@ -270,24 +270,21 @@ struct RawCheck {
     settings: toml::Table,
 }
 
+/// The file's top level: the core's tables, and every other top-level
+/// key, kept for the front ends (`rest`: serde's `flatten` takes what the
+/// named fields do not; it cannot be combined with `deny_unknown_fields`,
+/// so [`Policy::from_toml`] refuses a key there that is not a table, and
+/// the loader refuses a table its program does not read).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawPolicy {
     #[serde(default)]
     host: HostSettings,
     approvals: Option<Spanned<RawApprovals>>,
-    serve: Option<toml::Table>,
     #[serde(default, rename = "check")]
     checks: Vec<RawCheck>,
-    mcp: Option<toml::Table>,
-    hooks: Option<toml::Table>,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, toml::Value>,
 }
-
-/// The tables of a policy file that belong to a front end, not to the core:
-/// `[mcp]` (`toolvet mcp`) and `[hooks]` (`toolvet hook`). The core keeps
-/// them as JSON, unparsed; the front end validates them. Any other unknown
-/// table is still an error.
-pub const FRONT_END_TABLES: [&str; 2] = ["mcp", "hooks"];
 
 /// One configured check: a plugin with its settings and limits.
 #[derive(Debug, Clone)]
@@ -442,14 +439,18 @@ pub struct Policy {
     pub approvals: Option<ApprovalSettings>,
     /// The checks, in file order.
     pub checks: Vec<CheckConfig>,
-    /// The front-end tables present in the file ([`FRONT_END_TABLES`]:
-    /// `mcp`, `hooks`), by name, as JSON objects. Empty for a policy built
-    /// in code unless set.
+    /// The file's other top-level tables, by name, as JSON objects: the
+    /// settings of the programs that load the policy (`[serve]`, `[mcp]`,
+    /// `[hooks]`, …). The core does not read them; each front end
+    /// validates its own, and a program refuses a table it does not know
+    /// ([`crate::LoadOptions::front_end_tables`]). Any key in them named
+    /// `file` or ending in `_file` names one of toolvet's secrets
+    /// ([`crate::StatePaths`]). Empty for a policy built in code unless
+    /// set.
     pub front_ends: std::collections::BTreeMap<String, serde_json::Value>,
-    /// The `[serve]` table, as JSON: the settings of `toolvet serve`
-    /// (listen address, tokens, limits, webhook). The core library does
-    /// not read it; `toolvet serve` validates it when it loads the policy.
-    pub serve: Option<serde_json::Value>,
+    /// The line of each front-end table's first header in the text (for
+    /// [`Policy::refuse_tables_besides`]'s error; 0 when not found).
+    front_end_lines: std::collections::BTreeMap<String, usize>,
     /// Hex sha256 of the text this policy was parsed from.
     text_sha256: Option<String>,
 }
@@ -520,27 +521,30 @@ impl Policy {
             }
         };
         let mut front_ends = std::collections::BTreeMap::new();
-        for (name, table) in [("mcp", raw.mcp), ("hooks", raw.hooks)] {
-            if let Some(table) = table {
-                let value = serde_json::to_value(&table)
-                    .map_err(|e| at(0, format!("[{name}]: cannot be expressed as JSON: {e}")))?;
-                front_ends.insert(name.to_string(), value);
-            }
+        let mut front_end_lines = std::collections::BTreeMap::new();
+        for (name, value) in raw.rest {
+            let line = table_line(text, &name);
+            front_end_lines.insert(name.clone(), line);
+            let toml::Value::Table(table) = value else {
+                return Err(at(
+                    line,
+                    format!(
+                        "unknown top-level key `{name}`: a policy's top level holds tables \
+                         ([host], [approvals], [[check]], and the front ends' tables)"
+                    ),
+                ));
+            };
+            let value = serde_json::to_value(&table)
+                .map_err(|e| at(line, format!("[{name}]: cannot be expressed as JSON: {e}")))?;
+            front_ends.insert(name, value);
         }
-        let serve = match raw.serve {
-            None => None,
-            Some(table) => Some(
-                serde_json::to_value(&table)
-                    .map_err(|e| at(0, format!("[serve]: cannot be expressed as JSON: {e}")))?,
-            ),
-        };
         let policy = Policy {
             source: source.to_path_buf(),
             host,
             approvals,
             checks,
             front_ends,
-            serve,
+            front_end_lines,
             text_sha256: Some(hex::encode(<sha2::Sha256 as sha2::Digest>::digest(text))),
         };
         policy.validate()?;
@@ -562,9 +566,34 @@ impl Policy {
             approvals,
             checks,
             front_ends: Default::default(),
-            serve: None,
+            front_end_lines: Default::default(),
             text_sha256: None,
         }
+    }
+
+    /// Refuse a front-end table that is not in `known` (the tables the
+    /// program loading the policy reads, [`crate::LoadOptions::front_end_tables`]):
+    /// a misspelt `[hoks]` is an error, not settings nobody reads.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] naming the first unknown table and its
+    /// line.
+    pub fn refuse_tables_besides(&self, known: &[&str]) -> Result<(), ConfigError> {
+        let Some(name) = self
+            .front_ends
+            .keys()
+            .find(|name| !known.contains(&name.as_str()))
+        else {
+            return Ok(());
+        };
+        let reads = known.iter().map(|t| format!(", [{t}]")).collect::<String>();
+        Err(ConfigError::Invalid {
+            path: self.source.clone(),
+            line: self.front_end_lines.get(name).copied().unwrap_or(0),
+            message: format!(
+                "unknown table `[{name}]`: this program reads [host], [approvals], [[check]]{reads}"
+            ),
+        })
     }
 
     /// Hex sha256 identifying this policy in decision records and
@@ -661,6 +690,31 @@ pub(crate) fn compile_globs(globs: &[String]) -> Result<GlobSet, (usize, String)
 }
 
 /// 1-based line of byte offset `offset` in `text`.
+/// The line (1-based) of the first header of top-level table `name` in
+/// `text` (`[name]`, `[name.…]`, `[[name]]`) or of a top-level key
+/// `name = …` / `name.… = …`; 0 when none is found (a quoted name). For
+/// error messages only.
+fn table_line(text: &str, name: &str) -> usize {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let (after, header) = match line.strip_prefix('[') {
+                Some(rest) => (rest.trim_start_matches('[').trim_start(), true),
+                None => (line, false),
+            };
+            after.strip_prefix(name).is_some_and(|rest| {
+                let rest = rest.trim_start();
+                rest.starts_with('.')
+                    || if header {
+                        rest.starts_with(']')
+                    } else {
+                        rest.starts_with('=')
+                    }
+            })
+        })
+        .map_or(0, |index| index + 1)
+}
+
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
         .iter()
@@ -694,10 +748,10 @@ mod tests {
     fn the_serve_table_is_kept_for_toolvet_serve() {
         let p = parse("[serve]\nlisten = \"127.0.0.1:1\"\n[serve.limits]\nx = 2\n").unwrap();
         assert_eq!(
-            p.serve,
-            Some(serde_json::json!({"listen": "127.0.0.1:1", "limits": {"x": 2}}))
+            p.front_ends.get("serve"),
+            Some(&serde_json::json!({"listen": "127.0.0.1:1", "limits": {"x": 2}}))
         );
-        assert_eq!(parse("").unwrap().serve, None);
+        assert_eq!(parse("").unwrap().front_ends.get("serve"), None);
     }
 
     #[test]
@@ -782,8 +836,19 @@ mod tests {
             serde_json::json!({"hide_denied": false})
         );
         assert!(parse("").unwrap().front_ends.is_empty());
-        let e = parse("[hook]\nx = 1\n").unwrap_err();
-        assert!(e.contains("unknown field `hook`"), "{e}");
+        assert!(p.refuse_tables_besides(&["mcp", "hooks"]).is_ok());
+        let misspelt = parse("[host]\n[hook]\nx = 1\n").unwrap();
+        let e = misspelt
+            .refuse_tables_besides(&["mcp", "hooks"])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "toolvet.toml:2: unknown table `[hook]`: this program reads [host], [approvals], \
+             [[check]], [mcp], [hooks]"
+        );
+        let e = parse("combine = \"x\"\n").unwrap_err();
+        assert!(e.contains(":1: unknown top-level key `combine`"), "{e}");
     }
 
     #[test]

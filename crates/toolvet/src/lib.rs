@@ -146,9 +146,9 @@ pub use call::{
     ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
 };
 pub use config::{
-    ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision,
-    FRONT_END_TABLES, HostSettings, Isolation, KeySource, LedgerLocation, LogFailure,
-    MAX_APPROVAL_TTL_S, MAX_MEMORY_MB, MAX_TIMEOUT_MS, Mode, OnError, Policy,
+    ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision, HostSettings,
+    Isolation, KeySource, LedgerLocation, LogFailure, MAX_APPROVAL_TTL_S, MAX_MEMORY_MB,
+    MAX_TIMEOUT_MS, Mode, OnError, Policy,
 };
 pub use engine::{MAX_INSTANCES, instances_for_one_call, size_instance_pool};
 pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};

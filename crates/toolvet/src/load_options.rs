@@ -58,6 +58,12 @@ pub struct LoadOptions {
     /// `toolvet.secret_paths` attribute as
     /// [`LoadOptions::extra_state_paths`] are.
     pub extra_secret_paths: Vec<PathBuf>,
+    /// The policy tables besides the core's (`[host]`, `[approvals]`,
+    /// `[[check]]`) that this program reads, e.g. `["serve", "mcp",
+    /// "hooks"]` (`toolvet_preset::FRONT_END_TABLES`). A policy with any
+    /// other table does not load ([`crate::Policy::refuse_tables_besides`]).
+    /// Default: none.
+    pub front_end_tables: &'static [&'static str],
 }
 
 impl fmt::Debug for LoadOptions {
@@ -70,6 +76,7 @@ impl fmt::Debug for LoadOptions {
             .field("preinitialize_reused", &self.preinitialize_reused)
             .field("extra_state_paths", &self.extra_state_paths)
             .field("extra_secret_paths", &self.extra_secret_paths)
+            .field("front_end_tables", &self.front_end_tables)
             .finish()
     }
 }

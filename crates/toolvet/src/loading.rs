@@ -56,6 +56,7 @@ impl Generation {
     ) -> Result<Generation, Error> {
         let provider = options.ledger_provider.as_deref();
         policy.validate()?;
+        policy.refuse_tables_besides(options.front_end_tables)?;
         let loader = Arc::new(Loader::new(&policy, options.observer.clone())?);
         // From the whole policy too: a check left out here is still one
         // whose plugin file no tool may replace.

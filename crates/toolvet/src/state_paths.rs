@@ -36,14 +36,15 @@ pub const SECRET_PATHS_ATTRIBUTE: &str = "toolvet.secret_paths";
 /// absolute paths).
 pub const INVALID_STATE_PATHS_RULE: &str = "toolvet.invalid-state-paths";
 
-/// The files a policy's `[serve]` table names, as written (relative ones
-/// are relative to the policy file's directory): every string under a key
+/// The files a front-end table of a policy names ([`Policy::front_ends`]:
+/// `[serve]`, `[mcp]`, `[hooks]`, …), as written (relative ones are
+/// relative to the policy file's directory): every string under a key
 /// `file` or ending in `_file`, at any depth (`reviewer_token_file`,
-/// `agent_tokens = [{ file = … }]`). `toolvet serve` parses the table; its
-/// keys that name files follow this spelling, so every front end that
-/// loads the policy (a hook does not start a server) knows them as
-/// secrets without knowing serve's settings (review s11 K3).
-pub fn serve_files(serve: &serde_json::Value) -> Vec<String> {
+/// `agent_tokens = [{ file = … }]`). The front ends' keys that name files
+/// follow this spelling, so every program that loads the policy (a hook
+/// does not start a server) knows them as secrets without knowing the
+/// other front ends' settings (review s11 K3).
+pub fn front_end_files(table: &serde_json::Value) -> Vec<String> {
     fn walk(value: &serde_json::Value, names_file: bool, out: &mut Vec<String>) {
         match value {
             serde_json::Value::String(s) if names_file && !s.is_empty() => out.push(s.clone()),
@@ -61,7 +62,7 @@ pub fn serve_files(serve: &serde_json::Value) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    walk(serve, false, &mut out);
+    walk(table, false, &mut out);
     out
 }
 
@@ -90,8 +91,8 @@ impl StatePaths {
     ///   cache directory, every check's plugin file;
     /// - secret (no tool reads them either): the approvals `key_file`, the
     ///   decision log's anchor key (`<log>.key`), the artifact cache's key
-    ///   (`<cache>/key`), and every file the `[serve]` table names
-    ///   ([`serve_files`]: the agent, reviewer, gateway and metrics token
+    ///   (`<cache>/key`), and every file a front-end table names
+    ///   ([`front_end_files`]: e.g. `[serve]`'s agent, reviewer, gateway and metrics token
     ///   files, whose lines are credentials: appending a line to the
     ///   reviewer token file makes its writer a reviewer).
     ///
@@ -135,9 +136,9 @@ impl StatePaths {
             secret.push(cache.join("key"));
             state.push(cache);
         }
-        if let Some(serve) = &policy.serve {
-            let base = policy.source.parent().unwrap_or(Path::new(""));
-            secret.extend(serve_files(serve).into_iter().map(|f| base.join(f)));
+        let base = policy.source.parent().unwrap_or(Path::new(""));
+        for table in policy.front_ends.values() {
+            secret.extend(front_end_files(table).into_iter().map(|f| base.join(f)));
         }
         state.extend(policy.checks.iter().map(|c| c.plugin.clone()));
         state.extend(extra_state.iter().cloned());
