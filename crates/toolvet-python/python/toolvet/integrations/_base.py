@@ -927,6 +927,28 @@ class Gate:
             self._cache.pop((run_id, call_id), None)
 
 
+# -- runs ------------------------------------------------------------------------
+
+
+def fresh_run_id(prefix: str) -> str:
+    """A run id no other guard has: ``<prefix>:<32 random hex digits>``. An
+    adapter whose framework names no run, and whose caller names none, gives
+    each guard (hook, wrapped tool) one of these when it is built, so calls
+    are never bound to one run shared by the whole process (review s22 F1)."""
+    return f"{prefix}:{secrets.token_hex(16)}"
+
+
+def named_run(run_id: Any, *args: Any) -> Optional[str]:
+    """The run a caller's ``run_id`` names for one call: the string itself, or
+    what the function ``run_id(*args)`` returns (None, empty or a failure: no
+    name, the adapter's default applies)."""
+    try:
+        named = run_id(*args) if callable(run_id) else run_id
+    except Exception:  # noqa: BLE001 - an unknown run is no run name
+        return None
+    return str(named) if named else None
+
+
 # -- adapters that call the tool themselves ------------------------------------
 
 
