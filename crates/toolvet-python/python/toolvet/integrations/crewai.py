@@ -25,6 +25,10 @@ identical call) and keys the run's history (loop detection, run limits). ``run_i
 (a string, or a function of the hook context) names the run instead, e.g. a
 conversation that spans several crews.
 
+What it does not vet: the hook sees the tool calls CrewAI's agent executors make; code
+an agent runs with ``allow_code_execution`` outside a tool, and tools a provider runs,
+are not hooked calls.
+
 CrewAI swallows exceptions from hooks and lets the call run, so neither hook ever
 raises: any failure (the host's, ``approve``'s) blocks the call.
 """

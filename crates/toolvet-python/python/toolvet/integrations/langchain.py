@@ -33,6 +33,10 @@ with a ``TypeError`` before vetting anything (the run fails; nothing runs): Lang
 gives a middleware no view of the list, so the check reads it from the handler it is
 handed, which is the tool node's own only when nothing is nested inside.
 
+What it does not vet: provider-side tools passed to the model as dicts (a provider's
+web search or code interpreter) run at the provider, not in the tool node, and are
+never vetted; every tool the tool node runs (MCP adapters' tools included) is.
+
 Pausing needs a checkpointer (``create_agent(..., checkpointer=InMemorySaver())``) and
 a ``thread_id``, which is the run id the approval is bound to. LangGraph re-executes the
 tool node on resume; the gate asks the host again, which answers a held call with the

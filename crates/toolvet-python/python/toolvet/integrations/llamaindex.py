@@ -27,6 +27,9 @@ call in a later ``agent.run`` of the same conversation use it, name the conversa
 ``guard(tool, host, run_id="conv-42")`` or ``run_id=lambda: current_conversation()``
 (a function called for every call).
 
+What it does not vet: only guarded tools; every tool an agent can call, MCP tools
+(``McpToolSpec(...).to_tool_list()``) included, must be passed through ``guard``.
+
 The decision tool returns ``{"status", "answer"}`` as the ``ToolOutput``'s ``raw_output``.
 """
 

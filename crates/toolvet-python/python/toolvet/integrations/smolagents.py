@@ -21,6 +21,10 @@ shared by the whole process. The run binds approvals and keys the run's history 
 detection, run limits): build a guarded tool per conversation (or pass ``run_id``) when
 one process serves several.
 
+What it does not vet: only guarded tools (a managed agent's tools need guards of their
+own; an MCP ``ToolCollection``'s tools each through ``guard``), and never the Python a
+``CodeAgent`` runs outside tool calls.
+
 Any failure of the host is a deny. The wrapped tool runs with the plain JSON copy of
 the arguments that toolvet vetted, never with the caller's objects: arguments that are
 not plain JSON values of the built-in types (a ``list`` or ``str`` subclass the model's
