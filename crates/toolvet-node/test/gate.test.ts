@@ -256,3 +256,16 @@ test('a framework approval under reviewer keys names no way to approve', async (
     assert.ok(!(verdict.reason ?? '').includes(named), verdict.reason);
   }
 });
+
+test('an invalid call is denied and not added to its run, which goes on (review s22 F3)', async () => {
+  const gate = new Gate(await testHost());
+  const call = (args: Record<string, unknown>) => ({ call: { name: 'read_file', arguments: args }, context: { runId: 'run-f3' } });
+  const folded = await gate.settle(call({ path: 'README.md', PATH: 'x' }), undefined);
+  assert.equal(folded.decision, 'deny');
+  assert.equal(folded.rule, 'toolvet.invalid-call');
+  assert.match(folded.reason ?? '', /the keys `path` and `PATH`/);
+  assert.deepEqual(gate.history('run-f3'), []);
+  const later = await gate.settle(call({ path: 'README.md' }), undefined);
+  assert.equal(later.decision, 'allow', later.reason ?? '');
+  assert.deepEqual(gate.history('run-f3').map((e) => `${e.name}/${e.outcome}`), ['read_file/allowed']);
+});

@@ -300,3 +300,34 @@ test('the decision tool answers {status, answer} and opens no request', async ()
   assert.match(invalid ?? '', /invalid arguments: `tool` must be the name of the tool you would call/);
   assert.deepEqual(await host.approvals({ status: 'all' }), []);
 });
+
+test('argument text with a key twice is refused, and the tool does not run (review s22 F5)', async () => {
+  const host = await testHost();
+  const runs = new Runs();
+  const echo = tool({
+    name: 'echo',
+    description: 'Say something.',
+    parameters: z.object({ text: z.string() }),
+    execute: async (args) => {
+      runs.record(args);
+      return args.text;
+    },
+  });
+  const guardian = new Guard(host, { context: () => ({ runId: 'run-f5' }) });
+  const model = new ScriptedModel([
+    [functionCall('echo', '{"text":"rm -rf ~","text":"hi"}', { callId: 'call_1' })],
+    [functionCall('echo', '{"opts":{"a":1,"\\u0061":2},"text":"hi"}', { callId: 'call_2' })],
+    [functionCall('echo', '{"text":"hi","a":{"text":1}}', { callId: 'call_3' })],
+    [assistantMessage('Done.')],
+  ]);
+  const agent = new Agent({ name: 'ops', model, tools: [guardian.tool(echo)] });
+  await run(agent, 'Echo.');
+  const [first, second, third] = toolResults(model);
+  assert.equal(
+    first,
+    `Blocked by policy: the tool's arguments have the key "text" twice in one object; toolvet refuses them, since the tool's reader may take the copy the checks did not see`,
+  );
+  assert.match(second ?? '', /^Blocked by policy: the tool's arguments have the key "a" twice in one object/);
+  assert.equal(third, 'hi', 'the same key in two objects is no repeat');
+  assert.deepEqual(runs.args, [{ text: 'hi' }], 'once: the tool ran only the call without a repeated key');
+});

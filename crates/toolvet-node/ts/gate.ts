@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { HOME_ATTRIBUTE, userHome, type CallContext, type Outcome, type PriorCall, type ToolCall, type ToolInfo, type Verdict } from '#native';
 import { ApprovalError, messageOf } from './errors.js';
-import { denyVerdict, failedVerdict, type Vetter } from './host.js';
+import { denyVerdict, failedVerdict, RULES, type Vetter } from './host.js';
 
 /** A call as an adapter sees it: the call, what its tool declares, and its run. */
 export interface GatedCall {
@@ -254,9 +254,14 @@ export class Gate {
     );
   }
 
-  /** Add the ruling about `gated` to its run's history (see `history`). */
+  /**
+   * Add the ruling about `gated` to its run's history (see `history`). A
+   * full history's deny and an invalid call's add nothing: the invalid call
+   * ran nothing and, kept, would make every later call of the run invalid
+   * (the Python package's `Gate` follows the same rule, review s22 F3).
+   */
   #note(gated: GatedCall, verdict: Verdict): void {
-    if (verdict.rule === GATE_RULES.historyOverflow || verdict.rule === 'toolvet.invalid-call') {
+    if (verdict.rule === GATE_RULES.historyOverflow || verdict.rule === RULES.invalidCall) {
       return;
     }
     const run = JSON.stringify(gated.context?.runId ?? null);

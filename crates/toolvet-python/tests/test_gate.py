@@ -411,3 +411,45 @@ def test_vet_call_hands_back_the_copy_it_vetted(shared_host):
     assert ruling.allowed and plain == {"city": "Paris", "days": ["mon"]} and plain is not source
     ruling, plain = vet_call(Gate(shared_host), "get_weather", {"city": _Str("Paris")})
     assert (ruling.decision, ruling.rule, plain) == ("deny", "toolvet.invalid-call", {})
+
+
+def test_an_invalid_call_is_denied_and_not_recorded_so_the_run_goes_on(shared_host):
+    # review s22 F3: one rule with the Node Gate: a call the host refuses as
+    # invalid ran nothing and adds nothing to the run's history.
+    gate = Gate(shared_host)
+    folded = gate.check("read_file", {"path": "README.md", "PATH": "x"}, run_id="r-f3")
+    assert (folded.decision, folded.rule) == ("deny", "toolvet.invalid-call")
+    assert "`path` and `PATH`" in folded.reason
+    nan = gate.check("pay", '{"amount": NaN}', run_id="r-f3")
+    assert (nan.decision, nan.rule) == ("deny", "toolvet.invalid-call")
+    assert gate.history("r-f3") == []
+    later = gate.check("get_weather", {"city": "Paris"}, run_id="r-f3")
+    assert later.allowed, later.reason
+    assert [(e["name"], e["outcome"]) for e in gate.history("r-f3")] == [("get_weather", "allowed")]
+    # check_held, resume and reject follow the same rule.
+    for ruling in (
+        gate.check_held("read_file", {"path": "a", "PATH": "b"}, run_id="r-f3"),
+        gate.resume("read_file", {"path": "a", "PATH": "b"}, approved=True, run_id="r-f3"),
+    ):
+        assert (ruling.decision, ruling.rule) == ("deny", "toolvet.invalid-call")
+    assert len(gate.history("r-f3")) == 1
+    assert gate.check("get_weather", {"city": "Oslo"}, run_id="r-f3").allowed
+
+
+def test_argument_text_with_a_key_twice_is_refused_in_either_order(shared_host):
+    # review s22 F5: json.loads keeps the last copy; the hooks' strict reader
+    # refuses the text, and so does the gate.
+    gate = Gate(shared_host)
+    for text in (
+        '{"command": "rm -rf ~", "command": "ls"}',
+        '{"command": "ls", "command": "rm -rf ~"}',
+        '{"opts": {"a": 1, "a": 2}, "command": "ls"}',
+    ):
+        ruling = gate.check("bash", text, run_id="r-f5")
+        assert (ruling.decision, ruling.rule) == ("deny", "toolvet.invalid-call"), text
+        assert "twice in one object" in ruling.reason
+    assert gate.history("r-f5") == []
+    assert gate.check("bash", '{"command": "ls"}', run_id="r-f5").allowed
+    with pytest.raises(toolvet.CallError, match='the key "command" twice'):
+        plain_arguments('{"command": "ls", "command": "ls"}')
+    assert plain_arguments('{"a": {"b": 1}, "b": {"a": 2}}') == {"a": {"b": 1}, "b": {"a": 2}}

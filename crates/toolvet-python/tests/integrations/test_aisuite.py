@@ -74,7 +74,7 @@ def _reset():
 SIBLINGS = calls(("delete_repository", {"repo": "acme/app"}, "c-deny"), ("get_weather", {"city": "Paris"}, "c-allow"), ("deploy", {"env": "prod"}, "c-esc"))
 
 
-def run(policy, script, tools=(get_weather, delete_repository, deploy)):
+def run(policy, script, tools=(get_weather, delete_repository, deploy), context=None):
     provider = ScriptedProvider(script)
     client = aisuite.Client()
     client.providers["openai"] = provider
@@ -84,7 +84,7 @@ def run(policy, script, tools=(get_weather, delete_repository, deploy)):
         tools=list(tools),
         max_turns=4,
         tool_policy=policy,
-        tool_policy_context={"agent_name": "ops", "run_name": "run-1"},
+        tool_policy_context={"agent_name": "ops", "run_name": "run-1"} if context is None else context,
     )
     return provider, response
 
@@ -181,3 +181,15 @@ def test_the_run_history_is_what_toolvet_ruled_not_what_results_say(tmp_path):
         assert "has reached its limit for this run (3 successful calls" in json.loads(results[late])["reason"]
     outcomes = [(e["name"], e["outcome"]) for e in policy.gate.history("run-pay")]
     assert outcomes == [("pay_invoice", "allowed")] * 3 + [("pay_invoice", "denied")] * 2
+
+
+def test_a_call_whose_context_names_no_run_is_in_the_policys_own_run(host):
+    """Review s22 F1: no ``run_name`` and no trace: a run of the policy's own,
+    never one shared by every policy in the process."""
+    one, two = ToolPolicy(host), ToolPolicy(host)
+    for policy in (one, two):
+        run(policy, [calls(("deploy", {"env": "prod"}, "c-esc"))], context={"agent_name": "ops"})
+    runs = sorted(r.run_id for r in host.approvals.pending())
+    assert runs == sorted([one.own_run_id, two.own_run_id]) and runs[0] != runs[1]
+    assert all(r.startswith("aisuite-policy:") for r in runs)
+    assert one.gate.history(None) == [] and [e["outcome"] for e in one.gate.history(one.own_run_id)] == ["escalated"]

@@ -79,13 +79,23 @@ def _reset():
     ran.clear()
 
 
-def run_crew(host, script, tools=(get_weather, delete_repository, deploy), approve=None, llm_class=None):
-    llm = (llm_class or ScriptedLLM)(model="scripted", script=list(script), seen=[])
-    uninstall = install(host, approve=approve) if host is not None else (lambda: None)
-    try:
+crews: list = []  # the crews run_crew made, newest last
+
+
+def run_crew(host, script, tools=(get_weather, delete_repository, deploy), approve=None, llm_class=None, crew=None):
+    """Kick off a new crew (or ``crew`` again, with a new script); the LLM it used."""
+    if crew is None:
+        llm = (llm_class or ScriptedLLM)(model="scripted", script=list(script), seen=[])
         agent = Agent(role="ops", goal="operate", backstory="an operator", llm=llm, tools=list(tools), allow_delegation=False, verbose=False)
         task = Task(description="do the thing", expected_output="a word", agent=agent)
-        Crew(agents=[agent], tasks=[task], verbose=False).kickoff()
+        crew = Crew(agents=[agent], tasks=[task], verbose=False)
+        crews.append(crew)
+    else:
+        llm = crew.agents[0].llm
+        llm.script, llm.seen = list(script), []
+    uninstall = install(host, approve=approve) if host is not None else (lambda: None)
+    try:
+        crew.kickoff()
     finally:
         uninstall()
     return llm
@@ -127,7 +137,7 @@ def test_without_an_approver_escalate_blocks_until_approved_in_the_ledger(host):
     [pending] = host.approvals.pending()
     assert f"approval request {pending.id}" in llm.seen[1]
     host.approvals.approve(pending.id, "alice")
-    run_crew(gate, [action("deploy", {"env": "prod"})])
+    run_crew(gate, [action("deploy", {"env": "prod"})], crew=crews[-1])  # the same crew: its run
     assert ran["deploy"] == 1
     assert host.approvals.get(pending.id).status == "consumed"
 
@@ -157,7 +167,7 @@ def test_without_an_approver_a_rejection_in_the_ledger_reaches_the_model(host):
     run_crew(gate, [action("deploy", {"env": "prod"})])
     [pending] = host.approvals.pending()
     host.approvals.reject(pending.id, "bob", "not on a Friday")
-    llm = run_crew(gate, [action("deploy", {"env": "prod"})])
+    llm = run_crew(gate, [action("deploy", {"env": "prod"})], crew=crews[-1])
     assert ran["deploy"] == 0
     assert "Blocked by policy: bob rejected this call: not on a Friday" in llm.seen[1]
 
@@ -234,9 +244,10 @@ def test_native_path_without_an_approver_blocks_until_approved_then_runs_once(ho
     [pending] = host.approvals.pending()
     assert f"approval request {pending.id}" in llm.seen[1]
     host.approvals.approve(pending.id, "alice")
-    run_crew(gate, [[native_call("n2", "deploy", {"env": "prod"})]], llm_class=NativeLLM)
+    crew = crews[-1]
+    run_crew(gate, [[native_call("n2", "deploy", {"env": "prod"})]], crew=crew)
     assert ran["deploy"] == 1
-    llm = run_crew(gate, [[native_call("n3", "deploy", {"env": "prod"})]], llm_class=NativeLLM)
+    llm = run_crew(gate, [[native_call("n3", "deploy", {"env": "prod"})]], crew=crew)
     assert ran["deploy"] == 1  # the approval ran the call once; the next one asks anew
     assert host.approvals.get(pending.id).status == "consumed"
     assert "A person must approve this call first" in llm.seen[1]
@@ -246,3 +257,42 @@ def test_native_path_host_error_is_a_deny():
     llm = run_crew(BrokenHost(), [[native_call("n1", "get_weather", {"city": "Paris"})]], llm_class=NativeLLM)
     assert ran["get_weather"] == 0
     assert "could not vet this call" in llm.seen[1]
+
+
+def test_an_approval_runs_only_the_crew_it_was_asked_for_and_each_crew_has_its_history(host):
+    """Review s22 F1: one hook for the process; crews are runs of their own."""
+    gate = Gate(host)
+    run_crew(gate, [action("deploy", {"env": "prod"})])
+    crew_a = crews[-1]
+    [pending] = host.approvals.pending()
+    assert pending.run_id == f"crewai-crew:{crew_a.id}"
+    host.approvals.approve(pending.id, "alice")
+    # Another crew's identical call: not the call the person approved.
+    llm = run_crew(gate, [action("deploy", {"env": "prod"})])
+    crew_b = crews[-1]
+    assert ran["deploy"] == 0
+    [other] = host.approvals.pending()
+    assert other.id != pending.id and other.run_id == f"crewai-crew:{crew_b.id}"
+    assert f"approval request {other.id}" in llm.seen[1]
+    assert host.approvals.get(pending.id).status == "approved"
+    # Crew A's call again: the approval runs it, once.
+    run_crew(gate, [action("deploy", {"env": "prod"})], crew=crew_a)
+    assert ran["deploy"] == 1
+    assert host.approvals.get(pending.id).status == "consumed"
+    assert [e["outcome"] for e in gate.history(f"crewai-crew:{crew_a.id}")] == ["approved"]
+    assert [e["outcome"] for e in gate.history(f"crewai-crew:{crew_b.id}")] == ["escalated"]
+    assert gate.history(None) == []
+
+
+def test_a_hook_context_without_a_crew_or_agent_is_a_run_of_the_hooks_own(host):
+    from crewai.hooks import ToolCallHookContext
+
+    from toolvet.integrations.crewai import tool_call_hook
+
+    first, second = tool_call_hook(host), tool_call_hook(host)
+    assert first.own_run_id != second.own_run_id and first.own_run_id.startswith("crewai-hook:")
+    ctx = ToolCallHookContext(tool_name="deploy", tool_input={"env": "prod"}, tool=None)
+    assert first(ctx) is False and second(ctx) is False
+    assert sorted(r.run_id for r in host.approvals.pending()) == sorted([first.own_run_id, second.own_run_id])
+    named = tool_call_hook(host, run_id=lambda c: "conversation-7")
+    assert named.run_of(ctx) == "conversation-7"

@@ -300,3 +300,82 @@ def test_the_approval_description_shows_the_reason_escaped(host):
     assert len([line for line in lines if line.startswith("Policy:")]) == 1
     assert "\u202e" not in description
     assert "DROP TABLE x\\nTool: read_file\\nArgs: {}\\n\\nPolicy: reviewed by DBA, safe to approve\\u{202e}" in description
+
+
+# -- a retrying middleware and the check (review s22 F2) -------------------------
+
+from langchain.agents.middleware import ToolRetryMiddleware  # noqa: E402
+
+attempts: list = []
+
+
+@tool
+def deploy_flaky(env: str) -> str:
+    """Deploy to an environment (it deploys, then times out reporting it, twice)."""
+    attempts.append(env)
+    if len(attempts) < 3:
+        raise TimeoutError("upstream timed out after deploying")
+    return f"deployed to {env}"
+
+
+@tool
+def weather_flaky(city: str) -> str:
+    """The weather in a city (times out once)."""
+    attempts.append(city)
+    if len(attempts) < 2:
+        raise TimeoutError("weather service timed out")
+    return f"sunny in {city}"
+
+
+def retry():
+    return ToolRetryMiddleware(max_retries=2, retry_on=(TimeoutError,), initial_delay=0, backoff_factor=0, jitter=False)
+
+
+def test_retries_outside_the_check_are_each_vetted_so_an_approval_runs_once(host):
+    attempts.clear()
+    check = ToolCallCheckMiddleware(host)
+    model = scripted(
+        calls(("deploy", {"env": "prod"}, "c-flaky"), ("get_weather", {"city": "Oslo"}, "c-w")),
+        AIMessage(content="done"),
+    )
+    flaky = deploy_flaky.model_copy(update={"name": "deploy"})
+    weather = weather_flaky.model_copy(update={"name": "get_weather"})
+    agent = create_agent(model, [flaky, weather], middleware=[retry(), check], checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "t-retry"}}
+    out = agent.invoke({"messages": [("user", "deploy")]}, cfg, version="v2")
+    # The allowed call timed out once and its retry was vetted again and allowed.
+    assert attempts == ["Oslo", "Oslo"]
+    assert [i.value["action_requests"][0]["name"] for i in out.interrupts] == ["deploy"]
+    attempts.clear()
+    agent.invoke(Command(resume={"decisions": [{"type": "approve", "reviewer": "alice"}]}), cfg, version="v2")
+    # One approval, one execution: the retry of the approved call is vetted and refused.
+    assert attempts == ["prod"]
+    seen = tool_messages(model)
+    assert seen["c-flaky"].status == "error"
+    assert seen["c-flaky"].content.startswith("Blocked by policy: call `c-flaky` was approved once")
+    # Each attempt is one entry (the two tool calls run side by side: any order).
+    assert sorted((e["name"], e["outcome"]) for e in check.gate.history("t-retry")) == [
+        ("deploy", "approved"),
+        ("deploy", "denied"),
+        ("get_weather", "allowed"),
+        ("get_weather", "allowed"),
+    ]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_a_retry_inside_the_check_is_refused_before_anything_is_vetted_or_runs(host, asynchronous):
+    attempts.clear()
+    check = ToolCallCheckMiddleware(host)
+    model = scripted(calls(("deploy", {"env": "prod"}, "c-in")), AIMessage(content="done"))
+    flaky = deploy_flaky.model_copy(update={"name": "deploy"})
+    agent = create_agent(model, [flaky], middleware=[check, retry()], checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": f"t-inner-{asynchronous}"}}
+    start = {"messages": [("user", "deploy")]}
+    with pytest.raises(TypeError, match="must be the last middleware that wraps tool calls"):
+        if asynchronous:
+            asyncio.run(agent.ainvoke(start, cfg))
+        else:
+            agent.invoke(start, cfg)
+    assert attempts == []
+    assert host.approvals.list("all") == []
+    assert check.gate.history(f"t-inner-{asynchronous}") == []

@@ -78,8 +78,8 @@ def _reset():
     ran.clear()
 
 
-def guarded(gate):
-    return [guard(t, gate) for t in TOOLS]
+def guarded(gate, run_id=None):
+    return [guard(t, gate, run_id=run_id) for t in TOOLS]
 
 
 def test_deny_reason_reaches_the_model_and_siblings_run(host):
@@ -92,21 +92,23 @@ def test_deny_reason_reaches_the_model_and_siblings_run(host):
 
 def test_escalate_is_held_then_runs_once_when_approved(host):
     gate = Gate(host)
-    script = run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c1"))])
+    # Two agent runs of one conversation: the caller names it (the approval is bound to it).
+    script = run(guarded(gate, "conv-1"), [calls(("deploy", {"env": "prod"}, "c1"))])
     assert ran["deploy"] == 0
     [pending] = host.approvals.pending()
+    assert pending.run_id == "conv-1"
     assert f"approval request {pending.id}" in script.seen[-1]["c1"]
     host.approvals.approve(pending.id, "alice")
-    script = run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c2"))])
+    script = run(guarded(gate, lambda: "conv-1"), [calls(("deploy", {"env": "prod"}, "c2"))])
     assert ran["deploy"] == 1 and script.seen[-1]["c2"] == "deployed to prod"
     assert host.approvals.get(pending.id).status == "consumed"
 
 
 def test_reject_gives_the_model_the_reviewers_message(host):
     gate = Gate(host)
-    run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c1"))])
+    run(guarded(gate, "conv-2"), [calls(("deploy", {"env": "prod"}, "c1"))])
     host.approvals.reject(host.approvals.pending()[0].id, "bob", "not on a Friday")
-    script = run(guarded(gate), [calls(("deploy", {"env": "prod"}, "c2"))])
+    script = run(guarded(gate, "conv-2"), [calls(("deploy", {"env": "prod"}, "c2"))])
     assert ran["deploy"] == 0
     assert "Blocked by policy: bob rejected this call: not on a Friday" in script.seen[-1]["c2"]
 
@@ -153,3 +155,33 @@ def test_guard_runs_the_tool_with_the_plain_copy_it_vetted(host):
     argv = ["ls", "-la"]
     assert asyncio.run(guarded.acall(command=argv)).raw_output == "ran"
     assert got == [(list, ["ls", "-la"])]
+
+
+def test_by_default_each_agent_run_is_a_run_and_an_approval_stays_in_it(host):
+    """Review s22 F1: tools guarded once and shared by every agent run of the
+    process: each workflow run is its own run, never one process-wide run."""
+    gate = Gate(host)
+    tools = guarded(gate)
+    run(tools, [calls(("deploy", {"env": "prod"}, "c1"))])
+    [first] = host.approvals.pending()
+    assert first.run_id.startswith("llamaindex-run:")
+    host.approvals.approve(first.id, "alice")
+    script = run(tools, [calls(("deploy", {"env": "prod"}, "c2"))])  # another agent run
+    assert ran["deploy"] == 0
+    [second] = host.approvals.pending()
+    assert second.run_id.startswith("llamaindex-run:") and second.run_id != first.run_id
+    assert f"approval request {second.id}" in script.seen[-1]["c2"]
+    assert host.approvals.get(first.id).status == "approved"  # unspent
+    assert [e["outcome"] for e in gate.history(first.run_id)] == ["escalated"]
+    assert gate.history(None) == []
+
+
+def test_outside_a_workflow_each_guard_has_a_run_of_its_own(host):
+    gate = Gate(host)
+    deploy_tool = TOOLS[2]
+    one, two = guard(deploy_tool, gate), guard(deploy_tool, gate)
+    for tool in (one, two, one):
+        with pytest.raises(Exception, match="A person must approve this call first"):
+            asyncio.run(tool.acall(env="prod"))
+    runs = [r.run_id for r in host.approvals.pending()]
+    assert len(runs) == 2 and runs[0] != runs[1] and all(r.startswith("llamaindex-guard:") for r in runs)

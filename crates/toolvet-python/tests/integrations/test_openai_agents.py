@@ -314,3 +314,35 @@ def test_a_held_call_the_sdk_did_not_pause_is_denied_not_run(host):
         assert f"approval request {pending.id}" in out
 
     asyncio.run(main())
+
+
+def test_unvetted_lists_what_no_guard_sees_and_require_vetted_refuses_it(host):
+    """Review s22 F7: a guard is per function tool; the rest of what an agent
+    can run is named at setup."""
+    from agents import LocalShellTool, WebSearchTool, handoff
+    from agents.mcp import MCPServerStdio
+
+    from toolvet.integrations.openai_agents import require_vetted, unvetted
+
+    gate = Gate(host)
+    guarded = [guard(t, gate) for t in (get_weather, deploy)]
+    clean = Agent(name="ops", tools=guarded)
+    assert unvetted(clean) == [] and require_vetted(clean) is clean
+    helper = Agent(name="helper", tools=[delete_repository])
+    other = Agent(name="other")
+    agent = Agent(
+        name="ops",
+        tools=[*guarded, get_weather, WebSearchTool(), LocalShellTool(executor=lambda request: "never")],
+        mcp_servers=[MCPServerStdio(params={"command": "true"}, name="files")],
+        handoffs=[helper, handoff(other)],
+    )
+    assert unvetted(agent) == [
+        "ops: MCP server 'files' in mcp_servers (its tools are listed at run time and pass no guard)",
+        "ops: function tool 'get_weather' is not guarded",
+        "ops: WebSearchTool 'web_search' (run by the SDK or the provider, not through a guarded function tool)",
+        "ops: LocalShellTool 'local_shell' (run by the SDK or the provider, not through a guarded function tool)",
+        "ops -> helper: function tool 'delete_repository' is not guarded",
+        "ops: handoff 'transfer_to_other' (a Handoff object: toolvet cannot see its agent's tools)",
+    ]
+    with pytest.raises(TypeError, match="can run tools toolvet does not vet"):
+        require_vetted(agent)

@@ -79,9 +79,9 @@ def _reset():
     ran.clear()
 
 
-def run(gate, script, tools=None):
+def run(gate, script, tools=None, run_id=None):
     model = ScriptedModel(script)
-    tools = tools if tools is not None else [guard(t, gate) for t in (get_weather, delete_repository, deploy)]
+    tools = tools if tools is not None else [guard(t, gate, run_id=run_id) for t in (get_weather, delete_repository, deploy)]
     agent = ToolCallingAgent(tools=tools, model=model, max_steps=4, verbosity_level=0)
     agent.run("go")
     return model
@@ -96,21 +96,24 @@ def test_deny_reason_reaches_the_model_and_siblings_run(host):
 
 def test_escalate_is_held_then_runs_once_when_approved(host):
     gate = Gate(host)
-    model = run(gate, [calls(("deploy", {"env": "prod"}, "c1")), FINAL])
+    # Two agent runs of one conversation, which the caller names (the approval is bound to it).
+    model = run(gate, [calls(("deploy", {"env": "prod"}, "c1")), FINAL], run_id="conv-1")
     assert ran["deploy"] == 0
     [pending] = host.approvals.pending()
+    assert pending.run_id == "conv-1"
     assert f"approval request {pending.id}" in model.seen[1]
     host.approvals.approve(pending.id, "alice")
-    run(gate, [calls(("deploy", {"env": "prod"}, "c2")), calls(("deploy", {"env": "prod"}, "c3")), FINAL])
+    script = [calls(("deploy", {"env": "prod"}, "c2")), calls(("deploy", {"env": "prod"}, "c3")), FINAL]
+    run(gate, script, run_id=lambda: "conv-1")
     assert ran["deploy"] == 1  # the approval lets it run once; the third call is held anew
     assert host.approvals.get(pending.id).status == "consumed"
 
 
 def test_reject_gives_the_model_the_reviewers_message(host):
     gate = Gate(host)
-    run(gate, [calls(("deploy", {"env": "prod"}, "c1")), FINAL])
+    run(gate, [calls(("deploy", {"env": "prod"}, "c1")), FINAL], run_id="conv-2")
     host.approvals.reject(host.approvals.pending()[0].id, "bob", "not on a Friday")
-    model = run(gate, [calls(("deploy", {"env": "prod"}, "c2")), FINAL])
+    model = run(gate, [calls(("deploy", {"env": "prod"}, "c2")), FINAL], run_id="conv-2")
     assert ran["deploy"] == 0
     assert "Blocked by policy: bob rejected this call: not on a Friday" in model.seen[1]
 
@@ -425,3 +428,20 @@ def test_code_agent_ordinary_calls_still_run_with_a_plain_copy(host):
     # The tool gets the copy: changing the caller's list after the call changes nothing it got.
     out = run_snippet(ex, 'argv = ["echo", "a"]\nrun_command(command=argv)\nargv.append("b")\nargv')
     assert out == ["echo", "a", "b"] and inner.ran[-1] == (list, ["echo", "a"])
+
+
+def test_without_a_run_id_each_guarded_tool_is_a_run_of_its_own(host):
+    """Review s22 F1: smolagents names no run; a guarded tool built without
+    ``run_id`` has a run of its own, never one shared by the whole process."""
+    gate = Gate(host)
+    run(gate, [calls(("deploy", {"env": "prod"}, "c1")), FINAL])  # guards built for this agent
+    [first] = host.approvals.pending()
+    assert first.run_id.startswith("smolagents-guard:")
+    host.approvals.approve(first.id, "alice")
+    model = run(gate, [calls(("deploy", {"env": "prod"}, "c2")), FINAL])  # another agent's guards
+    assert ran["deploy"] == 0
+    [second] = host.approvals.pending()
+    assert second.run_id.startswith("smolagents-guard:") and second.run_id != first.run_id
+    assert f"approval request {second.id}" in model.seen[1]
+    assert host.approvals.get(first.id).status == "approved"  # unspent
+    assert gate.history(None) == []

@@ -173,7 +173,7 @@ class Ruling:
 def host_failure(error: BaseException) -> Ruling:
     """The ruling when asking the host failed: a deny, never an allow."""
     if isinstance(error, toolvet.CallError):
-        return Ruling("deny", f"the call cannot be vetted: {error}", rule="toolvet.invalid-call")
+        return Ruling("deny", f"the call cannot be vetted: {error}", rule=INVALID_CALL_RULE)
     return Ruling(
         "deny",
         f"the tool-call policy could not vet this call ({type(error).__name__}: {error}), so it may not run",
@@ -193,7 +193,9 @@ def plain_arguments(arguments: Any) -> dict[str, Any]:
     """A framework's tool arguments as a new JSON object of plain values: a dict,
     JSON text, or a pydantic model. Raises :class:`toolvet.CallError` for anything
     else. The one rule for what toolvet vets, and what an adapter that calls the
-    tool itself hands the tool (:func:`vet_call`).
+    tool itself hands the tool (:func:`vet_call`). JSON text with a key twice
+    in one object is refused (as the hooks and the core's strict reader refuse
+    it), never read last-wins.
 
     The copy is made in one walk and holds only values of the exact built-in
     JSON types (``dict`` with ``str`` keys, ``list``, ``str``, ``int``,
@@ -210,7 +212,12 @@ def plain_arguments(arguments: Any) -> dict[str, Any]:
     kind = type(arguments)
     if kind is str or kind is bytes or kind is bytearray:
         try:
-            arguments = json.loads(arguments or "{}")
+            arguments = json.loads(arguments or "{}", object_pairs_hook=_unique_keys)
+        except _DuplicateKey as e:
+            raise toolvet.CallError(
+                f"invalid tool call: the arguments' JSON text has the key {visible(json.dumps(e.key))} twice in one "
+                "object; toolvet refuses it, since the tool's reader may take the copy the checks did not see"
+            ) from None
         except ValueError as e:
             raise toolvet.CallError(f"invalid tool call: the arguments are not JSON: {e}") from None
     budget = [MAX_ARGUMENT_VALUES]
@@ -220,6 +227,26 @@ def plain_arguments(arguments: Any) -> dict[str, Any]:
             f"invalid tool call: `call.arguments` must be a JSON object, got {type(plain).__name__}"
         )
     return plain
+
+
+class _DuplicateKey(ValueError):
+    """A key twice in one object of JSON text (see :func:`_unique_keys`)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook``: the object, or :class:`_DuplicateKey`
+    for a key that appears twice (the core's strict reader refuses it too,
+    ``toolvet::parse_json_strict``; ``json.loads`` alone keeps the last copy)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def _plain(value: Any, where: str, depth: int, budget: list[int]) -> Any:
@@ -274,6 +301,15 @@ def _fingerprint(name: str, arguments: Mapping[str, Any]) -> str:
 #: The rule of the deny a gate gives when a run's history is full (the hooks'
 #: and ``toolvet mcp``'s rule for the same refusal).
 HISTORY_OVERFLOW_RULE = "toolvet.history-overflow"
+
+#: The rule of the deny for a call that cannot be vetted as given (not a JSON
+#: object, keys that fold alike, ``NaN``, a key twice in its text, ...).
+INVALID_CALL_RULE = "toolvet.invalid-call"
+
+#: Rulings a gate never adds to a run's history (the Node package's ``Gate``
+#: skips the same two): a full history, and a call refused as invalid, which
+#: ran nothing and, kept, would make every later call of the run invalid.
+UNRECORDED_RULES = frozenset({HISTORY_OVERFLOW_RULE, INVALID_CALL_RULE})
 
 #: Arguments at most this many bytes of JSON are kept whole in a run's history;
 #: larger ones are elided (``toolvet.elided``), keeping their small values.
@@ -463,8 +499,9 @@ class Gate:
         once) and adds nothing while still held. Any other ruling is one more
         attempt, added: a provider may reuse a call id for an identical call (review
         s15 N2), so an identical call under the same id is never taken for a
-        replay."""
-        if ruling.rule == HISTORY_OVERFLOW_RULE:
+        replay. A full history's deny and an invalid call's
+        (:data:`UNRECORDED_RULES`) add nothing."""
+        if ruling.rule in UNRECORDED_RULES:
             return
         try:
             args = _history_arguments(plain_arguments(arguments))
@@ -888,6 +925,28 @@ class Gate:
         """Drop the held ruling :meth:`check_held` remembered under (``run_id``, ``call_id``)."""
         with self._lock:
             self._cache.pop((run_id, call_id), None)
+
+
+# -- runs ------------------------------------------------------------------------
+
+
+def fresh_run_id(prefix: str) -> str:
+    """A run id no other guard has: ``<prefix>:<32 random hex digits>``. An
+    adapter whose framework names no run, and whose caller names none, gives
+    each guard (hook, wrapped tool) one of these when it is built, so calls
+    are never bound to one run shared by the whole process (review s22 F1)."""
+    return f"{prefix}:{secrets.token_hex(16)}"
+
+
+def named_run(run_id: Any, *args: Any) -> Optional[str]:
+    """The run a caller's ``run_id`` names for one call: the string itself, or
+    what the function ``run_id(*args)`` returns (None, empty or a failure: no
+    name, the adapter's default applies)."""
+    try:
+        named = run_id(*args) if callable(run_id) else run_id
+    except Exception:  # noqa: BLE001 - an unknown run is no run name
+        return None
+    return str(named) if named else None
 
 
 # -- adapters that call the tool themselves ------------------------------------

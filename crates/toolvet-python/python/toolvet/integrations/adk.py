@@ -15,6 +15,12 @@
   spends an approval given in toolvet meanwhile; the model reads the reviewer's
   message.
 
+What it does not vet: ``tool_call_callback`` is one agent's ``before_tool_callback``, so
+the tools of its sub-agents and of ``AgentTool`` agents are vetted only with callbacks of
+their own; ``PolicyPlugin`` on the ``Runner`` covers every agent it runs. Tools the
+model's provider runs (``google_search``, built-in code execution) and code run by a
+code executor are not tool calls ADK hands the callback, and are never vetted.
+
 Approvals are bound to the session id (the run) and ADK's function call id. ADK's
 confirmation flow is experimental and, per its docs, not supported with
 ``DatabaseSessionService`` or ``VertexAiSessionService``.

@@ -22,6 +22,13 @@ reviewer's message to the same user message, so the model reads it; a plain
 
 Exceptions in function middleware become tool errors in this framework, so the
 middleware never raises on a host failure: that is a deny.
+
+What it does not vet: function middleware sees the functions the agent invokes in this
+process; hosted tools (``HostedCodeInterpreterTool``, ``HostedWebSearchTool``,
+``HostedMCPTool``, ...) run at the provider and are never vetted, and an agent without
+the middleware (another agent of a workflow) is not vetted. Runs: the session id is the
+run; a run without a session carries no run id (approvals bound to the call id, calls
+sharing the gate's run-less history), so pass a session.
 """
 
 from __future__ import annotations

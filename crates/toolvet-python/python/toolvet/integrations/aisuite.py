@@ -4,7 +4,9 @@ and ``aisuite.agents.Runner.run``.
 ``evaluate(ToolPolicyContext) -> ToolPolicyDecision`` vets each call with what aisuite
 knows: the tool's metadata (``requires_approval``, ``risk_level``, ``capabilities`` as
 tags, ``description``), the agent and run (``agent_name``; ``run_name`` or ``trace_id`` as
-the run id; ``group_id``, ``tags`` and string ``metadata`` as attributes) and the run's
+the run id, else, when aisuite names neither, the policy's own run id
+``aisuite-policy:<random>``, made with it, never one run for the whole process;
+``group_id``, ``tags`` and string ``metadata`` as attributes) and the run's
 earlier tool calls as the gate ruled on them (:meth:`Gate.history`: what toolvet decided
 about each, never what a tool's result text says, which the model and outside text
 control). aisuite reports the decision in ``response.tool_policy_events`` and its
@@ -27,13 +29,15 @@ from typing import Any, Optional
 
 from aisuite.agents import ToolPolicyDecision
 
-from ._base import Gate, Ruling, as_gate
+from ._base import Gate, Ruling, as_gate, fresh_run_id
 
 class ToolPolicy:
     """An aisuite tool policy backed by a toolvet host (see the module docs)."""
 
     def __init__(self, host: Any, **gate_options: Any) -> None:
         self.gate: Gate = as_gate(host, **gate_options)
+        #: The run of calls whose context names none (no ``run_name``, no ``trace_id``).
+        self.own_run_id = fresh_run_id("aisuite-policy")
 
     def evaluate(self, context: Any) -> ToolPolicyDecision:
         try:
@@ -54,7 +58,7 @@ class ToolPolicy:
     def _rule(self, context: Any) -> Ruling:
         name = context.tool_name
         args = context.arguments
-        run_id = context.run_name or context.trace_id
+        run_id = context.run_name or context.trace_id or self.own_run_id
         agent = context.agent_name or None
         tool = _tool_info(getattr(context, "tool_metadata", None))
         # The run's history is the gate's own record of what it ruled on each

@@ -15,14 +15,30 @@ and a decision tool (``as_crewai_tool``).
   once a person approves that request (``toolvet approvals approve``, ``host.approvals``)
   the model's next identical call runs, once.
 
+Runs: the hook is registered for the whole process, so it binds each call to the run
+CrewAI's hook context names: the crew (``crewai-crew:<crew.id>``; every kickoff of one
+``Crew`` object is one run), else the agent (``crewai-agent:<agent.id>``, an
+``Agent.kickoff()`` without a crew), else a run id of the hook's own made when it was
+built (``crewai-hook:<random>``), never one shared by every hook. The run id binds
+approvals (a person's approval of one crew's held call never runs another crew's
+identical call) and keys the run's history (loop detection, run limits). ``run_id=``
+(a string, or a function of the hook context) names the run instead, e.g. a
+conversation that spans several crews.
+
+What it does not vet: the hook sees the tool calls CrewAI's agent executors make; code
+an agent runs with ``allow_code_execution`` outside a tool, and tools a provider runs,
+are not hooked calls.
+
 CrewAI swallows exceptions from hooks and lets the call run, so neither hook ever
 raises: any failure (the host's, ``approve``'s) blocks the call.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
-from typing import Any, Callable, Optional
+from collections import OrderedDict
+from typing import Any, Callable, Optional, Union
 
 from crewai.hooks import (
     register_after_tool_call_hook,
@@ -39,15 +55,44 @@ BLOCKED = "Tool execution blocked by hook."
 
 Approver = Callable[[Ruling, str, dict], Any]
 
+#: A run id, or a function of the hook context that names one (None: CrewAI's).
+RunId = Union[str, Callable[[Any], Optional[str]]]
+
+#: How many blocked calls' reasons the hook keeps for its ``after`` companion.
+_REASONS_SIZE = 4096
+
+
+def crew_run_id(ctx: Any) -> Optional[str]:
+    """The run CrewAI's hook context names: ``crewai-crew:<crew.id>``, else
+    ``crewai-agent:<agent.id>``, else None."""
+    for kind, owner in (("crew", getattr(ctx, "crew", None)), ("agent", getattr(ctx, "agent", None))):
+        ident = getattr(owner, "id", None)
+        if ident is not None and str(ident):
+            return f"crewai-{kind}:{ident}"
+    return None
+
 
 class ToolCallHook:
-    """The before-hook (call it with a ``ToolCallHookContext``); ``after`` is its companion."""
+    """The before-hook (call it with a ``ToolCallHookContext``); ``after`` is its companion.
 
-    def __init__(self, gate: Gate, approve: Optional[Approver]) -> None:
+    ``run_id`` names each call's run (see the module docs): by default the
+    crew's, else the agent's, else this hook's own (:attr:`own_run_id`)."""
+
+    def __init__(self, gate: Gate, approve: Optional[Approver], run_id: Optional[RunId] = None) -> None:
         self.gate = gate
         self.approve = approve
-        self._reasons: dict[int, str] = {}
+        self.run_id = run_id
+        #: The run of calls whose context names no crew or agent: this hook's own.
+        self.own_run_id = f"crewai-hook:{secrets.token_hex(16)}"
+        # id(tool_input) -> (tool_input, reason): the object is kept, so its id is
+        # not reused by another call's input while the reason waits; bounded.
+        self._reasons: OrderedDict[int, tuple[Any, str]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def run_of(self, ctx: Any) -> str:
+        """The run of the call ``ctx`` describes (see the module docs)."""
+        named = self.run_id(ctx) if callable(self.run_id) else self.run_id
+        return str(named or crew_run_id(ctx) or self.own_run_id)
 
     def __call__(self, ctx: Any) -> Optional[bool]:
         try:
@@ -57,24 +102,30 @@ class ToolCallHook:
         if ruling.allowed:
             return None
         with self._lock:
-            self._reasons[id(ctx.tool_input)] = ruling.message
+            self._reasons[id(ctx.tool_input)] = (ctx.tool_input, ruling.message)
+            self._reasons.move_to_end(id(ctx.tool_input))
+            while len(self._reasons) > _REASONS_SIZE:
+                self._reasons.popitem(last=False)
         return False
 
     def _decide(self, ctx: Any) -> Ruling:
         name = ctx.tool_name
         args = ctx.tool_input
         agent = getattr(getattr(ctx, "agent", None), "role", None)
+        run_id = self.run_of(ctx)
         if self.approve is None:
-            return self._held(name, args, agent)
-        ruling = self.gate.check(name, args, agent=agent)
+            return self._held(name, args, agent, run_id)
+        ruling = self.gate.check(name, args, agent=agent, run_id=run_id)
         if not ruling.escalated:
             return ruling
         answer = self.approve(ruling, name, dict(args))
         approved, reviewer, message = _answer(answer)
-        return self.gate.resume(name, args, approved=approved, agent=agent, reviewer=reviewer, message=message)
+        return self.gate.resume(
+            name, args, approved=approved, agent=agent, run_id=run_id, reviewer=reviewer, message=message
+        )
 
-    def _held(self, name: str, args: Any, agent: Optional[str]) -> Ruling:
-        ruling = self.gate.check_held(name, args, agent=agent)
+    def _held(self, name: str, args: Any, agent: Optional[str], run_id: str) -> Ruling:
+        ruling = self.gate.check_held(name, args, agent=agent, run_id=run_id)
         if not ruling.escalated:
             return ruling
         return Ruling(
@@ -90,7 +141,8 @@ class ToolCallHook:
         """The after-hook: puts the policy's reason in place of CrewAI's blocked text."""
         try:
             with self._lock:
-                reason = self._reasons.pop(id(ctx.tool_input), None)
+                kept = self._reasons.pop(id(ctx.tool_input), None)
+            reason = kept[1] if kept is not None and kept[0] is ctx.tool_input else None
             if reason and str(ctx.tool_result or "").startswith(BLOCKED):
                 return reason
         except Exception:  # noqa: BLE001 - never raise into CrewAI
@@ -109,14 +161,19 @@ def _answer(answer: Any) -> tuple[bool, Optional[str], Optional[str]]:
     return False, None, None
 
 
-def tool_call_hook(host: Any, approve: Optional[Approver] = None, **gate_options: Any) -> ToolCallHook:
-    """A before-tool-call hook vetting every call (register ``hook.after`` too)."""
-    return ToolCallHook(as_gate(host, **gate_options), approve)
+def tool_call_hook(
+    host: Any, approve: Optional[Approver] = None, *, run_id: Optional[RunId] = None, **gate_options: Any
+) -> ToolCallHook:
+    """A before-tool-call hook vetting every call (register ``hook.after`` too);
+    ``run_id`` as in :class:`ToolCallHook`."""
+    return ToolCallHook(as_gate(host, **gate_options), approve, run_id)
 
 
-def install(host: Any, approve: Optional[Approver] = None, **gate_options: Any) -> Callable[[], None]:
+def install(
+    host: Any, approve: Optional[Approver] = None, *, run_id: Optional[RunId] = None, **gate_options: Any
+) -> Callable[[], None]:
     """Register the hook and its after-hook globally; returns a function that removes them."""
-    hook = tool_call_hook(host, approve, **gate_options)
+    hook = tool_call_hook(host, approve, run_id=run_id, **gate_options)
     register_before_tool_call_hook(hook)
     register_after_tool_call_hook(hook.after)
 
@@ -157,4 +214,4 @@ def _never_cache(args: Any, result: Any) -> bool:
     return False
 
 
-__all__ = ["DecisionTool", "ToolCallHook", "as_crewai_tool", "install", "tool_call_hook"]
+__all__ = ["DecisionTool", "ToolCallHook", "as_crewai_tool", "crew_run_id", "install", "tool_call_hook"]

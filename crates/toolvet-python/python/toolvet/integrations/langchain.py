@@ -20,6 +20,23 @@
   A bare ``Command(resume={"decisions": [...]})`` answers a single pending interrupt
   only (LangGraph refuses it when several are pending).
 
+The check must be the innermost tool wrapper: put ``ToolCallCheckMiddleware`` *last*
+among the middleware that wrap tool calls (``ToolRetryMiddleware``, a cache, an
+emulator, your own ``wrap_tool_call``), e.g.
+``middleware=[ToolRetryMiddleware(...), ToolCallCheckMiddleware(host)]``. LangChain
+nests them in list order (the first is outermost), and a wrapper inside the check could
+run the tool again (a retry: one approval, several executions) or change the call after
+it was vetted. In that order every attempt a retry makes passes the check again, so an
+approval runs the call once and a retry of an approved call is refused
+(``approval.replayed``). A check with another wrapper inside it refuses every tool call
+with a ``TypeError`` before vetting anything (the run fails; nothing runs): LangChain
+gives a middleware no view of the list, so the check reads it from the handler it is
+handed, which is the tool node's own only when nothing is nested inside.
+
+What it does not vet: provider-side tools passed to the model as dicts (a provider's
+web search or code interpreter) run at the provider, not in the tool node, and are
+never vetted; every tool the tool node runs (MCP adapters' tools included) is.
+
 Pausing needs a checkpointer (``create_agent(..., checkpointer=InMemorySaver())``) and
 a ``thread_id``, which is the run id the approval is bound to. LangGraph re-executes the
 tool node on resume; the gate asks the host again, which answers a held call with the
@@ -59,6 +76,22 @@ def _thread_id(request: Any) -> Optional[str]:
     return str(thread) if thread is not None else None
 
 
+def _require_innermost(handler: Any) -> None:
+    """Raise ``TypeError`` unless ``handler`` runs the tool itself: one of the
+    functions LangGraph's ``ToolNode`` defines to execute a call (its qualified
+    name starts ``ToolNode.``), not another middleware's ``wrap_tool_call``
+    composed inside this one, which could run the vetted call several times
+    (``ToolRetryMiddleware``: one approval, several executions, review s22 F2)
+    or change it after it was vetted. See the module docs for the order."""
+    if getattr(handler, "__qualname__", "").startswith("ToolNode."):
+        return
+    raise TypeError(
+        "ToolCallCheckMiddleware must be the last middleware that wraps tool calls (list it after "
+        "ToolRetryMiddleware and any other wrap_tool_call middleware): a wrapper inside the check could "
+        "run a vetted or approved call again, or change it, unvetted; no tool call runs in this order"
+    )
+
+
 class ToolCallCheckMiddleware(AgentMiddleware):
     """Vets every tool call with a toolvet host (see the module docs)."""
 
@@ -76,10 +109,12 @@ class ToolCallCheckMiddleware(AgentMiddleware):
     # The hook, sync and async: the checks are the same, only the handler differs.
 
     def wrap_tool_call(self, request: Any, handler: Any) -> Any:
+        _require_innermost(handler)
         outcome = self._decide(request)
         return handler(request) if outcome is None else outcome
 
     async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
+        _require_innermost(handler)
         outcome = self._decide(request)
         return await handler(request) if outcome is None else outcome
 

@@ -17,34 +17,73 @@ The guarded tool runs with the plain JSON copy of the arguments toolvet vetted, 
 with the caller's objects; arguments that are not plain JSON values of the built-in
 types are a deny (``toolvet.invalid-call``).
 
+Runs: each call is bound to a run, which binds its approval and keys its history
+(loop detection, run limits). By default that is the LlamaIndex workflow run the tool
+is called in (``llamaindex-run:<run id>``: one ``agent.run(...)``), else, called
+outside a workflow, the guard's own run id (``llamaindex-guard:<random>``, made when
+the guard is built), never one run for the whole process. So a person's approval of a
+held call runs that call only in the agent run that asked for it; to let the model's
+call in a later ``agent.run`` of the same conversation use it, name the conversation:
+``guard(tool, host, run_id="conv-42")`` or ``run_id=lambda: current_conversation()``
+(a function called for every call).
+
+What it does not vet: only guarded tools; every tool an agent can call, MCP tools
+(``McpToolSpec(...).to_tool_list()``) included, must be passed through ``guard``.
+
 The decision tool returns ``{"status", "answer"}`` as the ``ToolOutput``'s ``raw_output``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Union
 
 from llama_index.core.tools import FunctionTool
 from pydantic import BaseModel, Field
 
-from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, as_gate, decision_answer, vet_call
+from ._base import (
+    DECISION_TOOL_DESCRIPTION,
+    DECISION_TOOL_NAME,
+    DecisionInputError,
+    as_gate,
+    decision_answer,
+    fresh_run_id,
+    named_run,
+    vet_call,
+)
+
+#: A run id, or a function (no arguments) that names the current call's run.
+RunId = Union[str, Callable[[], Optional[str]]]
+
+
+def workflow_run_id() -> Optional[str]:
+    """The LlamaIndex workflow run the current code runs in (``llamaindex-run:<id>``),
+    or None outside one."""
+    try:
+        from workflows.plugins.basic import get_current_run_id
+    except ImportError:  # an older llama-index-workflows: no run known
+        return None
+    run = get_current_run_id()
+    return f"llamaindex-run:{run}" if run else None
 
 
 class PolicyDenied(Exception):
     """A call the policy did not allow; its message is what the model reads."""
 
 
-def guard(tool: Any, host: Any, *, run_id: Optional[str] = None, **gate_options: Any) -> FunctionTool:
-    """``tool`` (any LlamaIndex tool) vetted by ``host`` (a Host or a shared Gate)."""
+def guard(tool: Any, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> FunctionTool:
+    """``tool`` (any LlamaIndex tool) vetted by ``host`` (a Host or a shared Gate).
+    ``run_id`` names the run of its calls (see the module docs)."""
     gate = as_gate(host, **gate_options)
     meta = tool.metadata
     name = meta.get_name()
+    own_run = fresh_run_id("llamaindex-guard")
 
     async def gated(**kwargs: Any) -> Any:
+        run = named_run(run_id) or workflow_run_id() or own_run
         # The tool gets the plain copy toolvet vetted, never the caller's objects
         # (code the model wrote, e.g. CodeActAgent's, can pass a subclass that
         # reads differently the second time; vet_call refuses those).
-        ruling, plain = vet_call(gate, name, kwargs, run_id=run_id)
+        ruling, plain = vet_call(gate, name, kwargs, run_id=run)
         if ruling.allowed:
             return (await tool.acall(**plain)).raw_output
         if ruling.escalated:
@@ -77,4 +116,4 @@ def as_llamaindex_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_opti
     return FunctionTool.from_defaults(fn=toolvet_check, name=name, description=DECISION_TOOL_DESCRIPTION, fn_schema=_Proposal)
 
 
-__all__ = ["PolicyDenied", "as_llamaindex_tool", "guard"]
+__all__ = ["PolicyDenied", "as_llamaindex_tool", "guard", "workflow_run_id"]

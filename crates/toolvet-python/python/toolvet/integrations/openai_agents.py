@@ -31,6 +31,24 @@ raises (a host failure is a deny the guardrail reports). Use
 The copy has a plain ``on_invoke_tool`` that delegates to the original: for tools made
 with ``@function_tool`` the SDK otherwise forces manual approval whenever the prepared
 arguments differ from the raw ones.
+
+What a guard does not vet: it is attached to one ``FunctionTool``, so nothing else an
+agent can run passes through it: tools of ``Agent(mcp_servers=[...])`` (the SDK lists
+them at run time; put the server behind ``toolvet mcp``, or list its tools yourself and
+``guard`` each), ``ShellTool``, ``LocalShellTool``, ``ApplyPatchTool`` and
+``ComputerTool`` (run locally by the SDK through their own executors), hosted tools
+(``WebSearchTool``, ``FileSearchTool``, ``CodeInterpreterTool``, ``HostedMCPTool``, ...,
+run by the provider), a handoff (the handoff itself is not a vetted call, and the agent
+it hands off to needs guarded tools of its own) and the tools inside an ``Agent.as_tool``
+sub-agent (the ``as_tool`` function tool itself can be guarded). :func:`unvetted` lists
+what an agent (and the agents it hands off to) can run unvetted; call it at setup, or
+:func:`require_vetted` to refuse such an agent.
+
+Runs: the SDK names no run that survives a pause (a ``RunState`` resumed, perhaps in
+another process), so by default calls carry no run id: approvals are bound to the call
+id (the ledger refuses a run-less call id used again for another call) and calls share
+the gate's run-less history (loop detection and run limits count every run-less call
+of the gate). Pass ``run_id=lambda ctx: ...`` naming your conversation to bind them to it.
 """
 
 from __future__ import annotations
@@ -41,6 +59,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Optional
 
 from agents import (
+    Agent,
     FunctionTool,
     RunConfig,
     ToolExecutionConfig,
@@ -230,4 +249,57 @@ def as_function_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_option
     )
 
 
-__all__ = ["approve", "as_function_tool", "guard", "reject", "run_config"]
+def _is_guarded(tool: Any) -> bool:
+    """Whether ``tool`` is a copy :func:`guard` made (it carries the ``toolvet`` guardrail)."""
+    return any(getattr(g, "name", None) == "toolvet" for g in (getattr(tool, "tool_input_guardrails", None) or []))
+
+
+def unvetted(agent: Any) -> list[str]:
+    """What ``agent``, and the agents it hands off to, can run that no guard vets,
+    one line each (empty: every tool it has is a guarded function tool): MCP
+    servers, function tools not made by :func:`guard`, tools of other kinds
+    (shell, patch, computer and hosted tools), and handoffs given as ``Handoff``
+    objects (whose agent toolvet cannot see). See the module docs."""
+    found: list[str] = []
+    seen: set[int] = set()
+
+    def walk(current: Any, where: str) -> None:
+        if id(current) in seen:
+            return
+        seen.add(id(current))
+        for server in getattr(current, "mcp_servers", None) or []:
+            found.append(
+                f"{where}: MCP server {getattr(server, 'name', type(server).__name__)!r} in mcp_servers "
+                "(its tools are listed at run time and pass no guard)"
+            )
+        for tool in getattr(current, "tools", None) or []:
+            if isinstance(tool, FunctionTool):
+                if not _is_guarded(tool):
+                    found.append(f"{where}: function tool {tool.name!r} is not guarded")
+            else:
+                found.append(
+                    f"{where}: {type(tool).__name__} {getattr(tool, 'name', '')!r} "
+                    "(run by the SDK or the provider, not through a guarded function tool)"
+                )
+        for target in getattr(current, "handoffs", None) or []:
+            if isinstance(target, Agent):
+                walk(target, f"{where} -> {target.name}")
+            else:
+                found.append(
+                    f"{where}: handoff {getattr(target, 'tool_name', type(target).__name__)!r} "
+                    "(a Handoff object: toolvet cannot see its agent's tools)"
+                )
+
+    walk(agent, str(getattr(agent, "name", "agent")))
+    return found
+
+
+def require_vetted(agent: Any) -> Any:
+    """``agent`` itself, or ``TypeError`` listing what it can run unvetted (:func:`unvetted`)."""
+    found = unvetted(agent)
+    if found:
+        raise TypeError("this agent can run tools toolvet does not vet:\n- " + "\n- ".join(found))
+    return agent
+
+
+__all__ = ["approve", "as_function_tool", "guard", "reject", "require_vetted", "run_config", "unvetted"]

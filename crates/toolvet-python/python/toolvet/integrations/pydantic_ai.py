@@ -16,9 +16,20 @@
   ``requests.build_results(approvals={id: True})`` works too. A rejection never runs
   the tool and never spends an approval given in toolvet meanwhile.
 
-PydanticAI gives each ``agent.run`` a new ``run_id``, so by default approvals are bound
-to the call id alone; pass ``run_id=lambda ctx: ctx.deps.conversation_id`` to bind them
-to a conversation that outlives the runs.
+PydanticAI gives each ``agent.run`` a new ``run_id``, and a resume is a new
+``agent.run``, so the framework names no run that survives a pause: by default calls
+carry no run id, approvals are bound to the call id alone (the ledger refuses a run-less
+call id used again for another call) and calls share the gate's run-less history; pass
+``run_id=lambda ctx: ctx.deps.conversation_id`` to bind them to a conversation that
+outlives the runs.
+
+What a guard does not vet: only the calls of the toolset it wraps. Functions registered
+on the agent itself (``@agent.tool``, ``@agent.tool_plain``, ``Agent(tools=[...])``) live
+in the agent's own function toolset, which no guard wraps: put them in a
+``FunctionToolset`` and pass ``toolsets=[guard(toolset, host)]`` instead. An MCP server
+is a toolset (``pydantic_ai.mcp.MCPToolset``): guard it, or its tools run unvetted; so
+is any toolset a capability adds. Tools the provider runs (native tools such as web
+search or code execution) are never vetted.
 """
 
 from __future__ import annotations

@@ -13,6 +13,18 @@ from ``CodeAgent``'s code, is vetted first.
   id; once a person approves it (``toolvet approvals approve``, ``host.approvals``) the
   same call made again runs, once; a rejection gives the model the reviewer's message.
 
+Runs: smolagents names no run a tool could read, so each call is bound to the run
+``guard(..., run_id=...)`` names (a string, or a function with no arguments called for
+every call, e.g. one reading your conversation id), else to the guarded tool's own run
+id (``smolagents-guard:<random>``, made when ``guard`` builds it), never to one run
+shared by the whole process. The run binds approvals and keys the run's history (loop
+detection, run limits): build a guarded tool per conversation (or pass ``run_id``) when
+one process serves several.
+
+What it does not vet: only guarded tools (a managed agent's tools need guards of their
+own; an MCP ``ToolCollection``'s tools each through ``guard``), and never the Python a
+``CodeAgent`` runs outside tool calls.
+
 Any failure of the host is a deny. The wrapped tool runs with the plain JSON copy of
 the arguments that toolvet vetted, never with the caller's objects: arguments that are
 not plain JSON values of the built-in types (a ``list`` or ``str`` subclass the model's
@@ -22,7 +34,7 @@ code defined, say) are a deny (``toolvet.invalid-call``).
 from __future__ import annotations
 
 import copy
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Union
 
 from smolagents import Tool
 
@@ -34,8 +46,13 @@ from ._base import (
     Ruling,
     as_gate,
     decision_answer,
+    fresh_run_id,
+    named_run,
     vet_call,
 )
+
+#: A run id, or a function (no arguments) that names the current call's run.
+RunId = Union[str, Callable[[], Optional[str]]]
 
 
 class PolicyDenied(Exception):
@@ -57,7 +74,7 @@ class GuardedTool(Tool):
 
     skip_forward_signature_validation = True
 
-    def __init__(self, tool: Tool, gate: Gate, run_id: Optional[str] = None) -> None:
+    def __init__(self, tool: Tool, gate: Gate, run_id: Optional[RunId] = None) -> None:
         self.name = tool.name
         self.description = tool.description
         self.inputs = copy.deepcopy(tool.inputs)
@@ -68,10 +85,12 @@ class GuardedTool(Tool):
         self.forward = _vetted_forward(tool, gate, self.name, tuple(self.inputs), run_id)
 
 
-def _vetted_forward(tool: Tool, gate: Gate, name: str, parameters: tuple[str, ...], run_id: Optional[str]) -> Any:
+def _vetted_forward(tool: Tool, gate: Gate, name: str, parameters: tuple[str, ...], run_id: Optional[RunId]) -> Any:
     """The guarded tool's ``forward``: vets, then calls ``tool``. A closure, not a
     bound method or ``functools.partial`` (whose ``func``/``args`` are ordinary
-    attributes): nothing in it is reachable without a dunder attribute."""
+    attributes): nothing in it is reachable without a dunder attribute. Its run
+    is ``run_id``'s, else one of its own made here."""
+    own_run = fresh_run_id("smolagents-guard")
 
     def forward(*args: Any, **kwargs: Any) -> Any:
         if args:
@@ -81,7 +100,7 @@ def _vetted_forward(tool: Tool, gate: Gate, name: str, parameters: tuple[str, ..
         # The tool gets the plain copy toolvet vetted, never the caller's objects:
         # the model's code can pass a list or str subclass that reads differently
         # the second time (vet_call refuses those).
-        ruling, plain = vet_call(gate, name, kwargs, run_id=run_id)
+        ruling, plain = vet_call(gate, name, kwargs, run_id=named_run(run_id) or own_run)
         if ruling.allowed:
             return tool(**plain, sanitize_inputs_outputs=False)
         raise PolicyDenied(_message(ruling))
@@ -98,8 +117,9 @@ def _message(ruling: Ruling) -> str:
     return ruling.message
 
 
-def guard(tool: Tool, host: Any, *, run_id: Optional[str] = None, **gate_options: Any) -> GuardedTool:
-    """``tool`` vetted by ``host`` (a Host or a shared Gate); ``run_id`` binds approvals to a run."""
+def guard(tool: Tool, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> GuardedTool:
+    """``tool`` vetted by ``host`` (a Host or a shared Gate); ``run_id`` names the run
+    approvals are bound to (see the module docs; default: the guarded tool's own)."""
     return GuardedTool(tool, as_gate(host, **gate_options), run_id)
 
 
