@@ -29,9 +29,9 @@ pub struct NativeHost {
 /// messages.
 #[napi]
 pub async fn load_file(path: String) -> Either<NativeHost, NativeError> {
-    match toolvet::Host::from_file(Path::new(&path)).await {
-        Ok(host) => Either::A(NativeHost::guarded(host)),
-        Err(e) => Either::B(load_error(&e)),
+    match toolvet::Policy::from_file(Path::new(&path)) {
+        Ok(policy) => load(policy).await,
+        Err(e) => Either::B(load_error(&toolvet::Error::Config(e))),
     }
 }
 
@@ -51,6 +51,14 @@ pub async fn load_toml(
         Ok(policy) => policy,
         Err(e) => return Either::B(load_error(&toolvet::Error::Config(e))),
     };
+    load(policy).await
+}
+
+/// Load `policy` with the preset every toolvet front end uses
+/// ([`toolvet_preset::options`]: Postgres ledgers, the decision log's
+/// secrets redactor), so a policy file means here what it means to
+/// `toolvet check` and `toolvet serve`.
+async fn load(policy: toolvet::Policy) -> Either<NativeHost, NativeError> {
     match toolvet::Host::load_with(policy, toolvet_preset::options()).await {
         Ok(host) => Either::A(NativeHost::guarded(host)),
         Err(e) => Either::B(load_error(&e)),
