@@ -27,7 +27,7 @@ WORKSPACE_ENV := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HA
 endif
 WS_CARGO := $(WORKSPACE_ENV) $(CARGO)
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests node-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -38,7 +38,7 @@ demo: cli plugins
 # Everything CI runs, one step after another. .ci/run runs CI_STEPS in
 # this order with CLIPPY_WHILE_BUILDING=1 (above), so its builds are the
 # root workspace's clippy too: `lint` is `lint-rest` plus that clippy.
-CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests bench-smoke fuzz-smoke lint-rest python-tests node-tests
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests bench-smoke fuzz-smoke lint-rest python-tests node-tests preset-tests
 TEST_TARGETS := $(CI_STEPS) lint
 test: $(TEST_TARGETS)
 	@echo "make test: all passed"
@@ -128,8 +128,11 @@ guide-tests: cli setup plugins/js/node_modules/.package-lock.json rust-plugins
 # check kit's declarations (plugins/js/toolvet-check/index.d.ts) against a
 # check written in TypeScript (plugins/js/test/kit-types.ts).
 NODE_PKG := crates/toolvet-node
-node-tests: plugins hostile $(NODE_PKG)/node_modules/.package-lock.json
-	cd $(NODE_PKG) && $(WORKSPACE_ENV) npm run --silent build && npm test
+node-build: $(NODE_PKG)/node_modules/.package-lock.json
+	cd $(NODE_PKG) && $(WORKSPACE_ENV) npm run --silent build
+
+node-tests: plugins hostile node-build
+	cd $(NODE_PKG) && npm test
 	$(NODE_PKG)/node_modules/.bin/tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
 	  --noImplicitOverride --types node --typeRoots $(NODE_PKG)/node_modules/@types plugins/js/test/kit-types.ts
 
@@ -254,10 +257,12 @@ target/py-frameworks/.installed target/py-crewai/.installed: target/py-%/.instal
 	VIRTUAL_ENV=target/py-$* $(UV) pip install --quiet -r $<
 	touch $@
 
+# The wheel just built, into the venv target/py-$(1).
+PY_INSTALL_WHEEL = VIRTUAL_ENV=target/py-$(1) $(UV) pip install --quiet --reinstall --no-deps $(PY_WHEELS)/toolvet-*.whl
+
 python-tests: cli plugins hostile python-wheel target/py-frameworks/.installed target/py-crewai/.installed
-	for venv in frameworks crewai; do \
-		VIRTUAL_ENV=target/py-$$venv $(UV) pip install --quiet --reinstall --no-deps $(PY_WHEELS)/toolvet-*.whl || exit 1; \
-	done
+	$(call PY_INSTALL_WHEEL,frameworks)
+	$(call PY_INSTALL_WHEEL,crewai)
 	cd $(PY_DIR) && TOOLVET_REQUIRE_FRAMEWORKS=1 ../../target/py-frameworks/bin/python -m pytest -q -p no:cacheprovider \
 		--ignore=tests/integrations/test_crewai.py --deselect tests/test_examples.py::test_example[crewai]
 	cd $(PY_DIR) && TOOLVET_REQUIRE_FRAMEWORKS=1 ../../target/py-crewai/bin/python -m pytest -q -p no:cacheprovider \
@@ -268,6 +273,21 @@ python-tests: cli plugins hostile python-wheel target/py-frameworks/.installed t
 		VIRTUAL_ENV=target/py-package CARGO_TARGET_DIR=$(CURDIR)/target $(WORKSPACE_ENV) $(UV) pip install --quiet --no-cache --no-deps ./$(PY_DIR) && \
 		cd $(PY_DIR) && ../../target/py-package/bin/python -m pytest -q -p no:cacheprovider tests/test_host.py tests/test_approvals.py tests/test_concurrency.py; \
 	else echo "python3.10 not found: the abi3 wheel was tested on $$($(PYTHON) --version) only"; fi
+
+# One policy, one behaviour in every front end (tests/preset/, #30): one
+# policy file with a Postgres ledger and `decision_log_arguments = true`,
+# used by `toolvet check`, `toolvet serve`, `toolvet hook claude-code`,
+# the Python package and the Node package against one throwaway Postgres
+# (initdb + pg_ctl, as serve-tests): the same verdicts everywhere, a
+# credential redacted in every front end's decision record, every front
+# end's approval requests in the one ledger, and a request opened in
+# Python approved through serve's API and used once. Runs on the wheel
+# and the addon python-tests and node-tests build; run alone, it builds
+# them itself (on the release build they share, so seconds once built).
+preset-tests: cli rust-plugins python-wheel target/py-frameworks/.installed node-build
+	$(call PY_INSTALL_WHEEL,frameworks)
+	TOOLVET=$(CURDIR)/target/release/toolvet TOOLVET_PLUGINS=$(CURDIR)/$(PLUGIN_OUT) TOOLVET_NODE_PKG=$(CURDIR)/$(NODE_PKG) \
+		target/py-frameworks/bin/python -m unittest discover -s tests/preset -v
 
 # `toolvet mcp` between the Python MCP SDK's real ClientSession and a real
 # MCPServer over stdio (tests/mcp/): allow, deny, hidden tools and

@@ -112,9 +112,9 @@ pub struct DecideArgs {
 
 async fn open(policy: &Path) -> anyhow::Result<Approvals> {
     let parsed = toolvet_preset::policy_from_file(policy)?;
-    // The server's provider, so a Postgres ledger works here too.
-    let provider = toolvet_preset::ledger_provider();
-    Approvals::open_with(&parsed, Some(&*provider))
+    // The preset every front end loads with: a Postgres ledger opens
+    // here too, and the approval records are redacted as the host's are.
+    toolvet_preset::open_approvals(&parsed)
         .await?
         .ok_or_else(|| {
             anyhow::anyhow!(

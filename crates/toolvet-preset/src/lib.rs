@@ -23,7 +23,7 @@ mod redact;
 
 use std::path::Path;
 use std::sync::Arc;
-use toolvet::{ConfigError, LoadOptions, Policy};
+use toolvet::{Approvals, ConfigError, LoadOptions, Policy};
 
 pub use redact::SecretsRedactor;
 pub use toolvet_postgres::PostgresProvider;
@@ -49,6 +49,20 @@ pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
 /// The preset with a new ledger provider ([`ledger_provider`]).
 pub fn options() -> LoadOptions {
     load_options(ledger_provider())
+}
+
+/// The approvals of `policy` with the preset's ledger provider and
+/// redactor, for a front end that decides requests without loading the
+/// checks (`toolvet approvals`): so a Postgres ledger opens, and a policy
+/// with `decision_log_arguments` is accepted and its approval records
+/// redacted, as when a host loads it. `None` when the policy has no
+/// `[approvals]` table.
+///
+/// # Errors
+/// As [`toolvet::Approvals::open_with`].
+pub async fn open_approvals(policy: &Policy) -> Result<Option<Approvals>, toolvet::Error> {
+    let options = options();
+    Approvals::open_with(policy, options.ledger_provider.as_deref(), options.redactor).await
 }
 
 /// The policy tables of toolvet's front ends, besides the core's

@@ -453,8 +453,7 @@ async fn a_postgres_ledger_keeps_and_checks_signed_decisions() {
     });
     let (a, b) = (fixture.start().await, fixture.start().await);
     let policy = toolvet::Policy::from_file(&fixture.policy).unwrap();
-    let provider = toolvet_preset::ledger_provider();
-    let approvals = toolvet::Approvals::open_with(&policy, Some(&*provider))
+    let approvals = toolvet_preset::open_approvals(&policy)
         .await
         .unwrap()
         .unwrap();

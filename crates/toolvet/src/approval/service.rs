@@ -11,7 +11,7 @@ use super::types::{
     ReviewDecision, Scope, StatusFilter, UnixMillis,
 };
 use super::{key, local};
-use crate::audit::DecisionLog;
+use crate::audit::{DecisionLog, Redactor};
 use crate::config::{ApprovalSettings, LedgerLocation, Policy};
 use crate::error::Error;
 use std::collections::BTreeMap;
@@ -77,22 +77,27 @@ impl Approvals {
     /// # Errors
     /// [`Error::Approvals`] when the key or the ledger cannot be opened
     /// (a Postgres ledger needs [`Approvals::open_with`]);
-    /// [`Error::DecisionLog`] when the decision log cannot be opened.
+    /// [`Error::DecisionLog`] when the decision log cannot be opened
+    /// (also for a policy with `[host] decision_log_arguments = true` and
+    /// no `decision_log_redact` keys: that needs a redactor,
+    /// [`Approvals::open_with`]).
     pub async fn open(policy: &Policy) -> Result<Option<Approvals>, Error> {
-        Self::open_with(policy, None).await
+        Self::open_with(policy, None, None).await
     }
 
     /// As [`Approvals::open`], with `provider` opening the ledgers it
-    /// handles.
+    /// handles and `redactor` redacting the escalations' reasons in the
+    /// approval records, as the host that loads the same policy does (a
+    /// front end passes its preset's: `toolvet_preset::open_approvals`).
     ///
     /// # Errors
     /// As [`Approvals::open`].
     pub async fn open_with(
         policy: &Policy,
         provider: Option<&dyn LedgerProvider>,
+        redactor: Option<Arc<dyn Redactor>>,
     ) -> Result<Option<Approvals>, Error> {
-        // Approval records hold no arguments: no redactor is needed.
-        let log = DecisionLog::open_for(policy, None)?;
+        let log = DecisionLog::open_for(policy, redactor)?;
         Self::load(policy, provider, log, None).await
     }
 
