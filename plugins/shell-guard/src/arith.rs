@@ -39,6 +39,20 @@ use crate::getopt::{self, Spec, Takes, short};
 use crate::syntax::{Field, Seg};
 use crate::walk::{Analysis, Env};
 
+/// Variables bash itself keeps numeric (bash(1) Shell Variables: dynamic or
+/// read-only, set by bash at start-up whatever the environment holds).
+const BASH_NUMBERS: &[&str] = &[
+    "RANDOM",
+    "SRANDOM",
+    "SECONDS",
+    "LINENO",
+    "BASHPID",
+    "PPID",
+    "UID",
+    "EUID",
+    "EPOCHSECONDS",
+];
+
 /// How deep variables' values are followed (`x=y; y=z; z=1`).
 const MAX_VALUE_DEPTH: u32 = 8;
 
@@ -53,6 +67,8 @@ struct Proof<'e> {
     integers: &'e HashSet<String>,
     /// Variables assigned earlier in the same text, unconditionally.
     assigned: HashSet<String>,
+    /// Text only known at run time ran in this shell: no value is known.
+    opaque: bool,
 }
 
 impl Proof<'_> {
@@ -156,6 +172,16 @@ impl Proof<'_> {
         if self.assigned.contains(name) {
             return Ok(());
         }
+        if self.opaque {
+            return Err(format!(
+                "it reads `{name}`, which text run earlier (`eval`, `source`) may have set to anything"
+            ));
+        }
+        // bash's own numeric variables, unless the command set (or
+        // unset) them: their value is always a number.
+        if BASH_NUMBERS.contains(&name) && !self.env.vars.contains_key(name) {
+            return Ok(());
+        }
         let Some(value) = self.env.vars.get(name) else {
             return Err(format!(
                 "it reads `{name}`, whose value (from the environment or unset) is not known and is evaluated \
@@ -169,6 +195,7 @@ impl Proof<'_> {
             env: self.env,
             integers: self.integers,
             assigned: HashSet::new(),
+            opaque: self.opaque,
         };
         inner.arithmetic(&text, depth + 1).map_err(|why| {
             format!("`{name}`'s value `{text}` is evaluated as arithmetic and {why}")
@@ -263,7 +290,14 @@ fn is_integer_raw(raw: &str, integers: &HashSet<String>) -> bool {
     ) {
         return true;
     }
-    if let Some(name) = raw.strip_prefix("${#").and_then(|r| r.strip_suffix('}'))
+    if let Some(inner) = raw.strip_prefix("${#").and_then(|r| r.strip_suffix('}'))
+        && let name = match inner.split_once('[') {
+            // `${#a[@]}`, `${#a[i]}`: a count or a length (the subscript
+            // is proven where it is expanded).
+            Some((n, sub)) if sub.ends_with(']') => n,
+            Some(_) => "",
+            None => inner,
+        }
         && !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -350,6 +384,7 @@ impl Analysis<'_> {
                 env,
                 integers: &integers,
                 assigned: HashSet::new(),
+                opaque: self.vars_opaque,
             }
             .arithmetic(&text, 0),
         };
@@ -382,6 +417,7 @@ impl Analysis<'_> {
                 env,
                 integers: &integers,
                 assigned: HashSet::new(),
+                opaque: self.vars_opaque,
             }
             .name(&text, &env.assoc),
         };

@@ -7749,6 +7749,16 @@ fn s22_v1_arithmetic_and_names_held() {
         "[[ $n -gt 3 ]]",
         "echo ${!name}",
         "x=y; echo $((x))",
+        "x='a[$(rm -rf ~)]'; exec {a[x]}>/dev/null",
+        "declare -i x; for x in 'a[$(rm -rf ~)]'; do :; done",
+        "declare -i x=5; read x <<< 1",
+        "local -n r=x",
+        "n=5; source ./x.sh; echo $((n))",
+        "n=5; eval \"$X\"; echo $((n))",
+        "f() { echo $(( $1 )); }; f 'a[$(rm -rf ~)]'",
+        "echo ${#a[x]}",
+        "a[${x}]=1",
+        "read \"$v\" <<< x",
     ] {
         assert_eq!(
             verdict(cmd),
@@ -7792,7 +7802,23 @@ fn s22_v1_proven_arithmetic_allowed() {
         "s=abc; echo ${#s}; echo $(( ${#s} + 1 ))",
         "x=1; y=2; echo $(( x > y ? x : y ))",
         "for i in 1 2 3; do echo $((i * 2)); done",
+        "arr=(a b c); for ((i=0; i<${#arr[@]}; i++)); do echo \"${arr[$i]}\"; done",
+        "echo $((RANDOM % 10))",
+        ": $(( x = 5 )); echo $((x))",
+        "i=0; while (( i < 3 )); do (( i++ )); done",
+        "declare -i x=5; x+=2; echo $x",
+        "x=1; declare -i y=x+1; echo $y",
+        "x=hi; echo \"${x@P}\"",
+        // `test`'s `-eq` reads integers only (no arithmetic evaluation).
+        "x='a[$(rm -rf ~)]'; [ $x -eq 0 ]",
+        "[ \"$#\" -eq 0 ] && echo none",
     ] {
         allow(cmd);
     }
+}
+/// Every case of `cases-s22-arith.yaml` gives its expected verdict
+/// natively too.
+#[test]
+fn s22_v1_yaml_cases() {
+    yaml_cases(include_str!("../cases-s22-arith.yaml"));
 }

@@ -2491,6 +2491,7 @@ impl<'a> Analysis<'a> {
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     self.arithmetic_text(&e.value, env, depth, "the arithmetic expansion");
+                    self.arith_assign(&e.value, env);
                     self.note_integer(raw);
                     b.seg(dyn_seg(raw, quoted));
                 }
