@@ -393,6 +393,16 @@ impl Analysis<'_> {
         }
     }
 
+    /// `declare -A name`: `name`'s subscripts are keys from now on, when
+    /// it is proven not to be an indexed array already (bash keeps an
+    /// indexed array indexed): not assigned before in the command, no
+    /// function defined that may have made it one, no unread text run.
+    pub(crate) fn declare_assoc(&mut self, name: &str, env: &mut Env) {
+        if !self.functions_defined && !self.vars_opaque && !env.vars.contains_key(name) {
+            env.assoc.insert(name.to_string());
+        }
+    }
+
     /// Variables a builtin gives values only known at run time: held when
     /// one is declared `-i` (the value is evaluated as arithmetic).
     fn integer_targets(&mut self, names: &[&Field], env: &Env, builtin: &str) {
@@ -498,10 +508,23 @@ impl Analysis<'_> {
                             );
                         }
                         integer |= name != "export" && t.starts_with('-') && t[1..].contains('i');
+                        let names = args
+                            .iter()
+                            .filter_map(Field::static_text)
+                            .filter(|n| !n.starts_with(['-', '+']))
+                            .map(|n| n.split(['=', '[']).next().unwrap_or("").to_string());
                         if t.starts_with('-') && t[1..].contains('A') {
-                            for n in args.iter().filter_map(Field::static_text) {
-                                let n = n.split(['=', '[']).next().unwrap_or("");
-                                env.assoc.insert(n.to_string());
+                            for n in names {
+                                self.declare_assoc(&n, env);
+                            }
+                        } else if t.starts_with('-') && t[1..].contains('a') {
+                            // An indexed array: never converted to an
+                            // associative one afterwards.
+                            for n in names {
+                                env.assoc.remove(&n);
+                                env.vars
+                                    .entry(n.clone())
+                                    .or_insert_with(|| crate::walk::dyn_field(&format!("${n}")));
                             }
                         }
                         continue;
@@ -568,6 +591,13 @@ impl Analysis<'_> {
                             ),
                         },
                         _ => {}
+                    }
+                }
+                if name == "unset" {
+                    // `unset m; m[x]=1` makes an indexed array.
+                    for &k in &parsed.operands {
+                        env.assoc
+                            .remove(args[k].text().split('[').next().unwrap_or(""));
                     }
                 }
                 let operands: Vec<&Field> = match name {

@@ -7759,6 +7759,15 @@ fn s22_v1_arithmetic_and_names_held() {
         "echo ${#a[x]}",
         "a[${x}]=1",
         "read \"$v\" <<< x",
+        // bash keeps an indexed array indexed: `declare -A` proves nothing.
+        "a=(1); declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -a a; declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "false && declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "f() { a=(1); }; f; declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -A a; unset a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -A a | cat; x='a[$(rm -rf ~)]'; a[x]=1",
+        "(declare -A a); x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -i x=1; x+=y",
     ] {
         assert_eq!(
             verdict(cmd),

@@ -199,7 +199,9 @@ impl Env {
             }
         }
         self.cdable_vars |= other.cdable_vars;
-        self.assoc.extend(other.assoc.iter().cloned());
+        // An associative array on every branch only (`false && declare -A
+        // a` leaves `a` indexed).
+        self.assoc.retain(|k| other.assoc.contains(k));
         self.ints.extend(other.ints.iter().cloned());
     }
 
@@ -379,6 +381,9 @@ pub struct Analysis<'a> {
     /// Raw texts of expansions whose value is an integer (`$((…))`, the
     /// value arithmetic gives a variable): see [`crate::arith`].
     pub(crate) arith_integers: std::collections::HashSet<String>,
+    /// A function was defined in the command: calling it may have made
+    /// any variable an indexed array ([`crate::arith`]).
+    pub(crate) functions_defined: bool,
     /// Text typed into, or run in, a pane whose working directory the
     /// check does not know (`tmux send-keys`, `screen -X stuff`, a
     /// respawned pane) is being judged: the first path a remover or
@@ -446,6 +451,7 @@ impl<'a> Analysis<'a> {
                 ifs_set: false,
                 vars_opaque: false,
                 arith_integers: std::collections::HashSet::new(),
+                functions_defined: false,
                 unplaced: std::cell::RefCell::new(None),
                 tmux_nested: 0,
             },
@@ -645,7 +651,11 @@ impl<'a> Analysis<'a> {
             let p = match next {
                 ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
             };
+            // A pipeline that may not run proves no array associative
+            // (`false && declare -A a`, review s22 V1).
+            let assoc = env.assoc.clone();
             out = out.merge(self.pipeline(p, env, depth, stdin));
+            env.assoc.retain(|k| assoc.contains(k));
         }
         out
     }
@@ -999,6 +1009,7 @@ impl<'a> Analysis<'a> {
     }
 
     fn function_definition(&mut self, fd: &ast::FunctionDefinition, env: &mut Env, depth: u32) {
+        self.functions_defined = true;
         let name = fd.fname.value.clone();
         let mut calls = SelfCalls::default();
         calls.compound(&fd.body.0, &name, false);
@@ -1265,7 +1276,7 @@ impl<'a> Analysis<'a> {
                     if assoc {
                         let (ast::AssignmentName::VariableName(n)
                         | ast::AssignmentName::ArrayElementName(n, _)) = &a.name;
-                        env.assoc.insert(n.clone());
+                        self.declare_assoc(n, env);
                     }
                     if let Some((name, value)) = self.assignment(a, env, depth) {
                         let mut f = Field::lit(format!("{name}="));
@@ -2019,11 +2030,12 @@ impl<'a> Analysis<'a> {
                     && env.ints.contains(n)
                 {
                     let e = env.clone();
-                    self.prove_arithmetic(
-                        &value,
-                        &e,
-                        &format!("the value given to `{n}` (declared `-i`)"),
-                    );
+                    let what = format!("the value given to `{n}` (declared `-i`)");
+                    self.prove_arithmetic(&value, &e, &what);
+                    // `x+=V` evaluates `x + (V)`: x's value too.
+                    if a.append {
+                        self.prove_arithmetic(&Field::lit(n.as_str()), &e, &what);
+                    }
                 }
                 if let (Some((table, alias)), ast::AssignmentName::ArrayElementName(_, idx)) =
                     (table, &a.name)
