@@ -69,6 +69,8 @@ struct Proof<'e> {
     assigned: HashSet<String>,
     /// Text only known at run time ran in this shell: no value is known.
     opaque: bool,
+    /// Variables whose values are proven (each followed once).
+    proven: HashSet<String>,
 }
 
 impl Proof<'_> {
@@ -191,15 +193,19 @@ impl Proof<'_> {
         let text = field_text(value, self.integers).ok_or_else(|| {
             format!("it reads `{name}`, whose value is only known at run time and is evaluated as arithmetic too")
         })?;
-        let mut inner = Proof {
-            env: self.env,
-            integers: self.integers,
-            assigned: HashSet::new(),
-            opaque: self.opaque,
-        };
-        inner.arithmetic(&text, depth + 1).map_err(|why| {
+        if self.proven.contains(name) {
+            return Ok(());
+        }
+        // The value is its own expression: assignments in it prove nothing
+        // here, and none of this text's count there.
+        let outer = std::mem::take(&mut self.assigned);
+        let result = self.arithmetic(&text, depth + 1);
+        self.assigned = outer;
+        result.map_err(|why| {
             format!("`{name}`'s value `{text}` is evaluated as arithmetic and {why}")
-        })
+        })?;
+        self.proven.insert(name.to_string());
+        Ok(())
     }
 
     /// A variable name operand, possibly with a subscript.
@@ -385,6 +391,7 @@ impl Analysis<'_> {
                 integers: &integers,
                 assigned: HashSet::new(),
                 opaque: self.vars_opaque,
+                proven: HashSet::new(),
             }
             .arithmetic(&text, 0),
         };
@@ -428,6 +435,7 @@ impl Analysis<'_> {
                 integers: &integers,
                 assigned: HashSet::new(),
                 opaque: self.vars_opaque,
+                proven: HashSet::new(),
             }
             .name(&text, &env.assoc),
         };

@@ -7811,6 +7811,9 @@ fn s22_v1_proven_arithmetic_allowed() {
         "s=abc; echo ${#s}; echo $(( ${#s} + 1 ))",
         "x=1; y=2; echo $(( x > y ? x : y ))",
         "for i in 1 2 3; do echo $((i * 2)); done",
+        // Each value is followed once (no blow-up on shared names).
+        "h=1; g='h+h+h+h+h+h+h+h'; f='g+g+g+g+g+g+g+g'; e='f+f+f+f+f+f+f+f'; d='e+e+e+e+e+e+e+e'; \
+         c='d+d+d+d+d+d+d+d'; b='c+c+c+c+c+c+c+c'; a='b+b+b+b+b+b+b+b'; echo $((a))",
         "arr=(a b c); for ((i=0; i<${#arr[@]}; i++)); do echo \"${arr[$i]}\"; done",
         "echo $((RANDOM % 10))",
         ": $(( x = 5 )); echo $((x))",
