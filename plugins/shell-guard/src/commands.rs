@@ -1428,6 +1428,8 @@ impl Analysis<'_> {
     ) -> Output {
         let Reached { via_xargs, allowed } = reached;
         let own_rules = !allowed;
+        // Operands bash evaluates as arithmetic or variable names (review s22 V1).
+        self.shell_evaluated_words(name, args, env, depth);
         if own_rules {
             self.url_credentials(name, args);
             self.destroyer(name, args);
@@ -1915,7 +1917,7 @@ impl Analysis<'_> {
             }
             "let" => {
                 for a in args {
-                    crate::walk::arithmetic_assigns(&a.text(), env);
+                    self.arith_assign(&a.text(), env);
                 }
                 Output::Static(String::new())
             }

@@ -11,6 +11,7 @@
 //! benchmarks and fuzzing; [`ShellGuard`] is the [`toolvet_pdk::Check`]
 //! exported as the component.
 
+pub mod arith;
 pub mod commands;
 pub mod debugger;
 pub mod destroyers;

@@ -206,7 +206,13 @@ fn fork_bombs() {
     deny(":(){ :|:& };:", "shell.fork-bomb");
     deny("bomb() { bomb | bomb & }; bomb", "shell.fork-bomb");
     deny("f(){ f & f; }; f", "shell.fork-bomb");
-    allow("countdown() { [ $1 -le 0 ] && return; countdown $(($1-1)); }; countdown 3");
+    // review s22 V1: `$1` in a function is whatever a caller passes, and
+    // `$(($1-1))` evaluates it (`countdown 'a[$(…)]'`): held, not allowed.
+    escalate(
+        "countdown() { [ $1 -le 0 ] && return; countdown $(($1-1)); }; countdown 3",
+        "shell.eval-dynamic",
+    );
+    allow("countdown() { local n=3; while [ $n -gt 0 ]; do n=$((n-1)); done; }; countdown");
 }
 
 #[test]
@@ -6439,10 +6445,7 @@ fn s19_s20_arithmetic_pids() {
     s17_expect(
         "escalate",
         &[
-            "kill -STOP -- $((x-2))",
-            "kill -STOP -- -$[n]",
             "kill -STOP -- \"-$X\"",
-            "kill -STOP $(( $(pgrep node) ))",
             "kill -STOP $((-1+0))",
             "((x = -1)); kill -STOP $x",
             "let x=-1; kill -STOP $x",
@@ -7001,6 +7004,16 @@ fn s21_u9_pids_computed_by_programs_are_held() {
             "ps aux | grep node",
         ],
     );
+    // review s22 V1: `x`, `n` from the environment are evaluated as
+    // arithmetic too: held as such first.
+    s17_kinds(
+        "escalate",
+        &[
+            "kill -STOP -- $((x-2))",
+            "kill -STOP -- -$[n]",
+            "kill -STOP $(( $(pgrep node) ))",
+        ],
+    );
 }
 
 #[test]
@@ -7027,7 +7040,6 @@ fn s21_u15_shell_computed_values_are_held() {
             "sleep 9 & p=$!; mapfile -t p <<< -1; kill -STOP $p",
             "sleep 9 & p=$!; declare p=$(seq -1 -1); kill -STOP $p",
             "sleep 9 & p=$!; IFS= read -r p < f; kill -STOP $p",
-            "sleep 9 & p=$!; declare -n p=q; q=-1; kill -STOP $p",
         ],
     );
     s17_expect(
@@ -7045,6 +7057,11 @@ fn s21_u15_shell_computed_values_are_held() {
             "pgrep -f uvicorn > p; xargs -a p kill",
             "p=$(pgrep -f uvicorn); eval \"p=$Q\"; kill -STOP $p",
         ],
+    );
+    // review s22 V1: held first as arithmetic of unknown values / a nameref.
+    s17_kinds(
+        "escalate",
+        &["sleep 9 & p=$!; declare -n p=q; q=-1; kill -STOP $p"],
     );
     s17_kinds("deny", &["read x <<< -1; kill -STOP $x"]);
     s17_kinds(
@@ -7670,4 +7687,150 @@ fn s21_tmux2_w2_inert_forms() {
         s17_verdict("screen -S x -X hardcopy /home/alice/pol/policy.toml").0,
         "deny"
     );
+}
+
+// review s22 V1 (bash evaluates subscripts and arithmetic text, and the
+// values of variables read there: every such text must be proven to be
+// literal numbers, operators and variables set to such text here).
+#[test]
+fn s22_v1_arithmetic_and_names_held() {
+    for cmd in [
+        "a[$(rm -rf ~)]=1",
+        "export a[$(rm -rf ~)]=1",
+        "a=(); echo \"${a[$(rm -rf ~)]}\"",
+        "echo $(( $(rm -rf ~) ))",
+        "mapfile -t -C 'rm -rf ~ #' -c 1 a <<< x",
+        "readarray -C 'rm -rf ~ #' -c1 a <<< x",
+        "declare a[$(rm -rf ~)]=1",
+        "local a[$(rm -rf ~)]=1",
+    ] {
+        assert_eq!(verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    for cmd in [
+        "x='a[$(rm -rf ~)]'; (( x ))",
+        "x='a[$(rm -rf ~)]'; echo $((x))",
+        "x='a[$(rm -rf ~)]'; echo $[x]",
+        "x='a[$(rm -rf ~)]'; [[ $x -eq 0 ]]",
+        "[[ 'a[$(pkill -STOP -f toolvet)]' -eq 0 ]]",
+        "(( 'a[$(rm -rf ~)]' ))",
+        "printf -v 'a[$(rm -rf ~)]' x",
+        "s=abc; x='a[$(rm -rf ~)]'; echo ${s:x}",
+        "s=abc; echo ${s:'a[$(rm -rf ~)]'}",
+        "x='a[$(rm -rf ~)]'; a=(1 2); echo ${a[@]:x}",
+        "declare -n r='a[$(rm -rf ~)]'; echo $r",
+        "x='$(rm -rf ~)'; echo \"${x@P}\"",
+        "x='\\$(rm -rf ~)'; : \"${x@P}\"",
+        "test -v 'a[$(rm -rf ~)]'",
+        "[ -v 'a[$(rm -rf ~)]' ]",
+        "[[ -v 'a[$(rm -rf ~)]' ]]",
+        "declare -i n; n='a[$(rm -rf ~)]'",
+        "read 'a[$(rm -rf ~)]' <<< x",
+        "read -a 'a[$(rm -rf ~)]' <<< x",
+        "mapfile 'a[$(rm -rf ~)]' <<< x",
+        "let 'a[$(rm -rf ~)]=1'",
+        "a=(1); x='a[$(rm -rf ~)]'; echo ${a[x]}",
+        "a=(1); x='a[$(rm -rf ~)]'; echo ${a[$x]}",
+        "x='a[$(rm -rf ~)]'; a[x]=1",
+        "x='a[$(rm -rf ~)]'; a=([x]=1)",
+        "x='a[$(rm -rf ~)]'; echo ${!x}",
+        "x='a[$(rm -rf ~)]'; echo ${!x:-y}",
+        "a=(1); unset 'a[$(rm -rf ~)]'",
+        "getopts a 'a[$(rm -rf ~)]'",
+        "sleep 1 & wait -p 'a[$(rm -rf ~)]'",
+        "declare 'a[$(rm -rf ~)]=1'",
+        "x='a[$(rm -rf ~)]'; for ((i=x; i<1; i++)); do :; done",
+        "x='a[$(rm -rf ~)]'; case 1 in $((x))) ;; esac",
+        "mapfile -C \"$cb\" -c 1 a <<< x",
+        // Values not known here are evaluated again too.
+        "(( x ))",
+        "echo $((HOME + 1))",
+        "read n; echo $((n + 1))",
+        "echo $(( $(date +%s) - 1 ))",
+        "[[ $n -gt 3 ]]",
+        "echo ${!name}",
+        "x=y; echo $((x))",
+        "x='a[$(rm -rf ~)]'; exec {a[x]}>/dev/null",
+        "declare -i x; for x in 'a[$(rm -rf ~)]'; do :; done",
+        "declare -i x=5; read x <<< 1",
+        "local -n r=x",
+        "n=5; source ./x.sh; echo $((n))",
+        "n=5; eval \"$X\"; echo $((n))",
+        "f() { echo $(( $1 )); }; f 'a[$(rm -rf ~)]'",
+        "echo ${#a[x]}",
+        "a[${x}]=1",
+        "read \"$v\" <<< x",
+        // bash keeps an indexed array indexed: `declare -A` proves nothing.
+        "a=(1); declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -a a; declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "false && declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "f() { a=(1); }; f; declare -A a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -A a; unset a; x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -A a | cat; x='a[$(rm -rf ~)]'; a[x]=1",
+        "(declare -A a); x='a[$(rm -rf ~)]'; a[x]=1",
+        "declare -i x=1; x+=y",
+    ] {
+        assert_eq!(
+            verdict(cmd),
+            ("escalate".into(), Some("shell.eval-dynamic".into())),
+            "command: {cmd}"
+        );
+    }
+}
+
+#[test]
+fn s22_v1_proven_arithmetic_allowed() {
+    for cmd in [
+        "for ((i=0;i<3;i++)); do echo $i; done",
+        "echo $((1+2))",
+        "echo $[1+2]",
+        "a[0]=x; echo \"${a[0]}\"",
+        "n=5; echo $((n*2))",
+        "n=5; m=n; echo $((m*2))",
+        "[[ $# -eq 0 ]]",
+        "[[ $? -ne 0 ]] || echo ok",
+        "s=hello; echo ${s:1:2}",
+        "s=hello; echo ${s: -2}",
+        "x=$((3*4)); echo $((x+1))",
+        "((n=2)); echo $((n+1))",
+        "let 'i=1' 'j=i+2'; echo $j",
+        "echo $(( (1 << 4) | 0x10 ^ 2#101 ))",
+        "echo $(( ~5 ))",
+        "a=(x y); echo \"${a[1]}\" ${#a[@]} \"${a[@]:1:1}\"",
+        "declare -A m; m[key]=1; echo \"${m[key]}\"",
+        "declare -A m=([key]=v); echo \"${m[key]}\"",
+        "read -r line <<< x; echo \"$line\"",
+        "read -ra parts <<< 'a b'; echo \"${parts[0]}\"",
+        "printf -v out '%s' x; echo \"$out\"",
+        "mapfile -t lines <<< x",
+        "unset x y",
+        "unset -f my-func",
+        "test -v HOME",
+        "[[ -v a[0] ]]",
+        "declare -a arr=(1 2 3)",
+        "local x=1 2>/dev/null; export FOO=bar",
+        "s=abc; echo ${#s}; echo $(( ${#s} + 1 ))",
+        "x=1; y=2; echo $(( x > y ? x : y ))",
+        "for i in 1 2 3; do echo $((i * 2)); done",
+        // Each value is followed once (no blow-up on shared names).
+        "h=1; g='h+h+h+h+h+h+h+h'; f='g+g+g+g+g+g+g+g'; e='f+f+f+f+f+f+f+f'; d='e+e+e+e+e+e+e+e'; \
+         c='d+d+d+d+d+d+d+d'; b='c+c+c+c+c+c+c+c'; a='b+b+b+b+b+b+b+b'; echo $((a))",
+        "arr=(a b c); for ((i=0; i<${#arr[@]}; i++)); do echo \"${arr[$i]}\"; done",
+        "echo $((RANDOM % 10))",
+        ": $(( x = 5 )); echo $((x))",
+        "i=0; while (( i < 3 )); do (( i++ )); done",
+        "declare -i x=5; x+=2; echo $x",
+        "x=1; declare -i y=x+1; echo $y",
+        "x=hi; echo \"${x@P}\"",
+        // `test`'s `-eq` reads integers only (no arithmetic evaluation).
+        "x='a[$(rm -rf ~)]'; [ $x -eq 0 ]",
+        "[ \"$#\" -eq 0 ] && echo none",
+    ] {
+        allow(cmd);
+    }
+}
+/// Every case of `cases-s22-arith.yaml` gives its expected verdict
+/// natively too.
+#[test]
+fn s22_v1_yaml_cases() {
+    yaml_cases(include_str!("../cases-s22-arith.yaml"));
 }

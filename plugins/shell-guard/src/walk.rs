@@ -74,6 +74,12 @@ pub struct Env {
     pub claimed: std::collections::HashSet<String>,
     /// `shopt -s cdable_vars` is on: `cd NAME` may go to `$NAME`.
     pub cdable_vars: bool,
+    /// Associative arrays declared in the command (`declare -A m`): their
+    /// subscripts are keys, not arithmetic ([`crate::arith`]).
+    pub assoc: std::collections::HashSet<String>,
+    /// Variables declared `-i` in the command: every value given to one
+    /// is evaluated as arithmetic ([`crate::arith`]).
+    pub ints: std::collections::HashSet<String>,
 }
 
 /// What [`Analysis::run_written_file`] did with a command word.
@@ -131,6 +137,8 @@ impl Env {
             written: HashMap::new(),
             claimed: std::collections::HashSet::new(),
             cdable_vars: false,
+            assoc: std::collections::HashSet::new(),
+            ints: std::collections::HashSet::new(),
         }
     }
 
@@ -191,6 +199,10 @@ impl Env {
             }
         }
         self.cdable_vars |= other.cdable_vars;
+        // An associative array on every branch only (`false && declare -A
+        // a` leaves `a` indexed).
+        self.assoc.retain(|k| other.assoc.contains(k));
+        self.ints.extend(other.ints.iter().cloned());
     }
 
     /// The key of a file path in `tainted_files`: resolved against the
@@ -366,6 +378,12 @@ pub struct Analysis<'a> {
     /// shell (`eval "$X"`, `source F`): any variable may have any value
     /// after it, so no expansion is a proven pid (review s21 U15).
     pub(crate) vars_opaque: bool,
+    /// Raw texts of expansions whose value is an integer (`$((…))`, the
+    /// value arithmetic gives a variable): see [`crate::arith`].
+    pub(crate) arith_integers: std::collections::HashSet<String>,
+    /// A function was defined in the command: calling it may have made
+    /// any variable an indexed array ([`crate::arith`]).
+    pub(crate) functions_defined: bool,
     /// Text typed into, or run in, a pane whose working directory the
     /// check does not know (`tmux send-keys`, `screen -X stuff`, a
     /// respawned pane) is being judged: the first path a remover or
@@ -432,6 +450,8 @@ impl<'a> Analysis<'a> {
                 pipeline_pids: None,
                 ifs_set: false,
                 vars_opaque: false,
+                arith_integers: std::collections::HashSet::new(),
+                functions_defined: false,
                 unplaced: std::cell::RefCell::new(None),
                 tmux_nested: 0,
             },
@@ -631,7 +651,11 @@ impl<'a> Analysis<'a> {
             let p = match next {
                 ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
             };
+            // A pipeline that may not run proves no array associative
+            // (`false && declare -A a`, review s22 V1).
+            let assoc = env.assoc.clone();
             out = out.merge(self.pipeline(p, env, depth, stdin));
+            env.assoc.retain(|k| assoc.contains(k));
         }
         out
     }
@@ -811,8 +835,8 @@ impl<'a> Analysis<'a> {
                 out
             }
             C::Arithmetic(a) => {
-                self.scan_substitutions(&a.expr.value, env, depth);
-                arithmetic_assigns(&a.expr.value, env);
+                self.arithmetic_text(&a.expr.value, env, depth, "`(( … ))`");
+                self.arith_assign(&a.expr.value, env);
                 Output::Static(String::new())
             }
             C::ArithmeticForClause(f) => {
@@ -820,8 +844,8 @@ impl<'a> Analysis<'a> {
                     .into_iter()
                     .flatten()
                 {
-                    self.scan_substitutions(&e.value, env, depth);
-                    arithmetic_assigns(&e.value, env);
+                    self.arithmetic_text(&e.value, env, depth, "`for (( … ))`");
+                    self.arith_assign(&e.value, env);
                 }
                 let mut body = env.clone();
                 let out = self.list(&f.body.list, &mut body, depth, stdin);
@@ -865,6 +889,18 @@ impl<'a> Analysis<'a> {
                 }) {
                     self.process_listing = true;
                     self.unnarrowed_listing = true;
+                }
+                // `declare -i x; for x in …`: each value is evaluated.
+                if env.ints.contains(&f.variable_name) {
+                    let e = env.clone();
+                    let words = values.clone().unwrap_or_else(|| vec![dyn_field("\"$@\"")]);
+                    for w in &words {
+                        self.prove_arithmetic(
+                            w,
+                            &e,
+                            &format!("the value given to `{}` (declared `-i`)", f.variable_name),
+                        );
+                    }
                 }
                 let out = self.loop_body(f, per_value, globs, env, depth, stdin);
                 (self.process_listing, self.unnarrowed_listing) = outer;
@@ -930,18 +966,50 @@ impl<'a> Analysis<'a> {
                     stack.push(a);
                 }
                 E::Not(a) | E::Parenthesized(a) => stack.push(a),
-                E::UnaryTest(_, w) => {
-                    self.expand_word(&w.value, env, depth);
+                E::UnaryTest(op, w) => {
+                    let fields = self.expand_word(&w.value, env, depth);
+                    if matches!(
+                        op,
+                        ast::UnaryPredicate::ShellVariableIsSetAndAssigned
+                            | ast::UnaryPredicate::ShellVariableIsSetAndNameRef
+                    ) {
+                        let e = env.clone();
+                        self.prove_name(
+                            &crate::commands::join_fields(&fields),
+                            &e,
+                            "the `[[ -v ]]` operand",
+                        );
+                    }
                 }
-                E::BinaryTest(_, a, b) => {
-                    self.expand_word(&a.value, env, depth);
-                    self.expand_word(&b.value, env, depth);
+                E::BinaryTest(op, a, b) => {
+                    use ast::BinaryPredicate as B;
+                    let arithmetic = matches!(
+                        op,
+                        B::ArithmeticEqualTo
+                            | B::ArithmeticNotEqualTo
+                            | B::ArithmeticLessThan
+                            | B::ArithmeticLessThanOrEqualTo
+                            | B::ArithmeticGreaterThan
+                            | B::ArithmeticGreaterThanOrEqualTo
+                    );
+                    for w in [a, b] {
+                        let fields = self.expand_word(&w.value, env, depth);
+                        if arithmetic {
+                            let e = env.clone();
+                            self.prove_arithmetic(
+                                &crate::commands::join_fields(&fields),
+                                &e,
+                                "the `[[ … -eq … ]]` operand",
+                            );
+                        }
+                    }
                 }
             }
         }
     }
 
     fn function_definition(&mut self, fd: &ast::FunctionDefinition, env: &mut Env, depth: u32) {
+        self.functions_defined = true;
         let name = fd.fname.value.clone();
         let mut calls = SelfCalls::default();
         calls.compound(&fd.body.0, &name, false);
@@ -1192,9 +1260,24 @@ impl<'a> Analysis<'a> {
         if let Some(w) = &sc.word_or_name {
             argv.extend(self.expand_word(&w.value, env, depth));
         }
+        // `declare -A m=([k]=v)`: m's subscripts are keys (review s22 V1).
+        let declares = sc
+            .word_or_name
+            .as_ref()
+            .is_some_and(|w| matches!(w.value.as_str(), "declare" | "typeset" | "local"));
+        let mut assoc = false;
         for item in sc.suffix.iter().flat_map(|s| s.0.iter()) {
             match item {
+                I::Word(w) if declares && w.value.starts_with('-') && w.value.contains('A') => {
+                    assoc = true;
+                    argv.extend(self.expand_word(&w.value, env, depth));
+                }
                 I::AssignmentWord(a, _) => {
+                    if assoc {
+                        let (ast::AssignmentName::VariableName(n)
+                        | ast::AssignmentName::ArrayElementName(n, _)) = &a.name;
+                        self.declare_assoc(n, env);
+                    }
                     if let Some((name, value)) = self.assignment(a, env, depth) {
                         let mut f = Field::lit(format!("{name}="));
                         f.segs.extend(value.segs);
@@ -1943,6 +2026,17 @@ impl<'a> Analysis<'a> {
         let value = match &a.value {
             ast::AssignmentValue::Scalar(w) => {
                 let value = self.expand_word_unsplit(&w.value, env, depth);
+                if let ast::AssignmentName::VariableName(n) = &a.name
+                    && env.ints.contains(n)
+                {
+                    let e = env.clone();
+                    let what = format!("the value given to `{n}` (declared `-i`)");
+                    self.prove_arithmetic(&value, &e, &what);
+                    // `x+=V` evaluates `x + (V)`: x's value too.
+                    if a.append {
+                        self.prove_arithmetic(&Field::lit(n.as_str()), &e, &what);
+                    }
+                }
                 if let (Some((table, alias)), ast::AssignmentName::ArrayElementName(_, idx)) =
                     (table, &a.name)
                 {
@@ -1953,11 +2047,24 @@ impl<'a> Analysis<'a> {
                         value.clone()
                     };
                     self.bind_name(env, &key, &value, alias, &format!("{table}[…]="));
+                } else if let ast::AssignmentName::ArrayElementName(n, idx) = &a.name {
+                    self.subscript(n, idx, env, depth);
                 }
                 value
             }
             ast::AssignmentValue::Array(items) => {
                 for (k, v) in items {
+                    if let (None, Some(k), ast::AssignmentName::VariableName(n)) =
+                        (table, k, &a.name)
+                        && !env.assoc.contains(n)
+                    {
+                        self.arithmetic_text(
+                            &k.value,
+                            env,
+                            depth,
+                            &format!("the subscript of `{n}=([…]=…)`"),
+                        );
+                    }
                     let key = k
                         .as_ref()
                         .map(|k| self.expand_word_unsplit(&k.value, env, depth));
@@ -1980,6 +2087,16 @@ impl<'a> Analysis<'a> {
             ast::AssignmentName::ArrayElementName(n, _) => {
                 Some((n.clone(), dyn_field(&format!("${n}"))))
             }
+        }
+    }
+
+    /// The subscript of an assignment word `NAME[SUB]=…`: a key of an
+    /// associative array (expanded), else arithmetic (review s22 V1).
+    fn subscript(&mut self, name: &str, idx: &str, env: &mut Env, depth: u32) {
+        if env.assoc.contains(name) {
+            self.scan_substitutions(idx, env, depth);
+        } else {
+            self.arithmetic_text(idx, env, depth, &format!("the subscript of `{name}[…]=`"));
         }
     }
 
@@ -2015,6 +2132,156 @@ impl<'a> Analysis<'a> {
         if let Ok(pieces) = brush_parser::word::parse(text, &opts) {
             let mut b = FieldBuilder::default();
             self.expand_pieces(&pieces, text, true, &mut b, env, depth);
+        }
+    }
+
+    /// Shell arithmetic `expr` ran: the variables it assigns hold its
+    /// result, an integer ([`arithmetic_assigns`]).
+    pub(crate) fn arith_assign(&mut self, expr: &str, env: &mut Env) {
+        arithmetic_assigns(expr, env);
+        self.note_integer(&format!("$(({expr}))"));
+    }
+
+    /// Expand arithmetic text as one field, without splitting.
+    pub(crate) fn expand_arith_word(&mut self, raw: &str, env: &mut Env, depth: u32) -> Field {
+        self.expand_word_unsplit(raw, env, depth)
+    }
+
+    /// What bash evaluates while it expands `${…}` (review s22 V1): the
+    /// subscript of an indexed array and a substring's offset and length
+    /// (arithmetic), the value of `x` in `${!x}` (a variable name), the
+    /// value `${x@P}` expands as a prompt.
+    fn parameter_evaluations(&mut self, expr: &ParameterExpr, env: &mut Env, depth: u32) {
+        use ParameterExpr as P;
+        let (parameter, indirect) = match expr {
+            P::Parameter {
+                parameter,
+                indirect,
+            }
+            | P::UseDefaultValues {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::AssignDefaultValues {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::IndicateErrorIfNullOrUnset {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::UseAlternativeValue {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::ParameterLength {
+                parameter,
+                indirect,
+            }
+            | P::RemoveSmallestSuffixPattern {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::RemoveLargestSuffixPattern {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::RemoveSmallestPrefixPattern {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::RemoveLargestPrefixPattern {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::Substring {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::Transform {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::UppercaseFirstChar {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::UppercasePattern {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::LowercaseFirstChar {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::LowercasePattern {
+                parameter,
+                indirect,
+                ..
+            }
+            | P::ReplaceSubstring {
+                parameter,
+                indirect,
+                ..
+            } => (parameter, *indirect),
+            P::VariableNames { .. } | P::MemberKeys { .. } => return,
+        };
+        if let Parameter::NamedWithIndex { name, index } = parameter {
+            if env.assoc.contains(name) || matches!(name.as_str(), "BASH_CMDS" | "BASH_ALIASES") {
+                self.scan_substitutions(index, env, depth);
+            } else {
+                self.arithmetic_text(index, env, depth, &format!("the subscript of `{name}[…]`"));
+            }
+        }
+        if indirect {
+            let value = match parameter {
+                Parameter::Named(n) => env.vars.get(n).cloned(),
+                _ => None,
+            }
+            .unwrap_or_else(|| dyn_field(&format!("{parameter}")));
+            let e = env.clone();
+            self.prove_name(&value, &e, "the variable `${!…}` names");
+        }
+        if let P::Substring { offset, length, .. } = expr {
+            self.arithmetic_text(&offset.value, env, depth, "the offset of `${…:…}`");
+            if let Some(l) = length {
+                self.arithmetic_text(&l.value, env, depth, "the length of `${…:…}`");
+            }
+        }
+        if let P::Transform {
+            op: brush_parser::word::ParameterTransformOp::PromptExpand,
+            ..
+        } = expr
+        {
+            let plain = match parameter {
+                Parameter::Named(n) => self
+                    .known_value(n, env)
+                    .is_some_and(|v| !v.contains(['$', '`', '\\'])),
+                _ => false,
+            };
+            if !plain {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`${{…@P}}` expands the value of `{parameter}` as a prompt string, which runs the command \
+                         substitutions in it, and that value is not proven plain text. A person must approve it as it is."
+                    ),
+                );
+            }
         }
     }
 
@@ -2235,7 +2502,9 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 WordPiece::ArithmeticExpression(e) => {
-                    self.scan_substitutions(&e.value, env, depth);
+                    self.arithmetic_text(&e.value, env, depth, "the arithmetic expansion");
+                    self.arith_assign(&e.value, env);
+                    self.note_integer(raw);
                     b.seg(dyn_seg(raw, quoted));
                 }
             }
@@ -2253,6 +2522,7 @@ impl<'a> Analysis<'a> {
     ) {
         let Fielding { quoted, ifs } = fielding;
         use ParameterExpr as P;
+        self.parameter_evaluations(expr, env, depth);
         // toolvet's own tokens and keys, expanded anywhere (review s12
         // L2); a value the command set itself is not a read.
         if let Some(name) = expanded_name(raw)
@@ -2295,10 +2565,7 @@ impl<'a> Analysis<'a> {
                         let s: String = chars[start as usize..end as usize].iter().collect();
                         b.value(&s, quoted, ifs);
                     }
-                    _ => {
-                        self.scan_substitutions(&offset.value, env, depth);
-                        b.seg(dyn_seg(raw, quoted));
-                    }
+                    _ => b.seg(dyn_seg(raw, quoted)),
                 }
             }
             P::UseDefaultValues {
@@ -2805,10 +3072,7 @@ fn nested_strings(e: &ParameterExpr) -> Vec<&str> {
             v.push(pattern);
             v.extend(replacement.as_deref());
         }
-        P::Substring { offset, length, .. } => {
-            v.push(&offset.value);
-            v.extend(length.as_ref().map(|l| l.value.as_str()));
-        }
+        // A substring's offset and length: [`Analysis::parameter_evaluations`].
         _ => {}
     }
     v
