@@ -19,7 +19,10 @@ marker, and the token appears nowhere in the log, whose chain (written by
 five processes) verifies; the requests every front end opened are in the
 one ledger, seen from the others; an escalation raised in Python is
 approved through serve's approvals API (a reviewer token; an agent token
-is refused), and its ticket is used once across the front ends.
+is refused; serve signs the approval with its own reviewer key, `[serve]
+reviewer_passphrase_file`, listed in `[approvals] reviewer_keys`), and
+its ticket resumes the call once across the front ends, in serve or in
+Node.
 
 Run by `make preset-tests` with the interpreter the wheel is installed
 in. Paths come from the environment, with this checkout's defaults:
@@ -59,6 +62,10 @@ REDACTED = "[redacted: secrets.github-token]"
 
 AGENT_TOKEN = "preset-agent-token-5b1f0c9e2d7a"
 REVIEWER_TOKEN = "preset-reviewer-token-8e3a6d1c4b90"
+# The server's reviewer key (`[serve] reviewer_passphrase_file`): it signs
+# the approvals serve's reviewers make, which is what the front ends in
+# the agent's process (the hook, Python, Node) count under reviewer keys.
+SERVE_PASSPHRASE = "preset serve reviewer passphrase 41c7"
 
 POLICY = """
 [host]
@@ -69,6 +76,10 @@ decision_log_arguments = true
 ledger = "{ledger}"
 key_file = "approvals.key"
 ttl_s = 3600
+reviewer_keys = ["{reviewer_key}"]
+
+[serve]
+reviewer_passphrase_file = "serve.passphrase"
 
 [[check]]
 name = "tool-policy"
@@ -133,7 +144,12 @@ class Preset(unittest.TestCase):
         cls.pg = cls.serve = None
         try:
             cls.pg = Postgres().start()
-            cls.policy.write_text(POLICY.format(ledger=cls.pg.url, plugins=PLUGINS))
+            passphrase = cls.work / "serve.passphrase"
+            passphrase.write_text(SERVE_PASSPHRASE + "\n")
+            passphrase.chmod(0o600)
+            cls.policy.write_text(
+                POLICY.format(ledger=cls.pg.url, plugins=PLUGINS, reviewer_key=cls.reviewer_key())
+            )
             cls.python = toolvet.Host.from_file(str(cls.policy))
             cls.start_serve()
             cls.verdicts = {
@@ -166,6 +182,23 @@ class Preset(unittest.TestCase):
             cls.pg = None
         shutil.rmtree(cls.work, ignore_errors=True)
         print(f"\npreset: {time.monotonic() - cls.started:.1f} s", file=sys.stderr)
+
+    @classmethod
+    def reviewer_key(cls) -> str:
+        """`toolvet approvals reviewer-key init` on SERVE_PASSPHRASE (read
+        from a file descriptor): the `reviewer_keys` entry it prints."""
+        read, write = os.pipe()
+        os.write(write, (SERVE_PASSPHRASE + "\n").encode())
+        os.close(write)
+        try:
+            out = subprocess.run(
+                [TOOLVET, "approvals", "reviewer-key", "init", "--passphrase-fd", str(read)],
+                capture_output=True, text=True, pass_fds=(read,), timeout=120,
+            )
+        finally:
+            os.close(read)
+        assert out.returncode == 0, (out.returncode, out.stderr)
+        return out.stdout.strip()
 
     # The calls and contexts, in each front end's shape.
 
@@ -424,18 +457,13 @@ class Preset(unittest.TestCase):
         self.assertIn("bob", resumed["reason"])
         again = self.serve_check(call, context, approval["ticket"])
         self.assertEqual((again["decision"], again["rule"]), ("deny", "approval.replayed"), again)
-        # The packages refuse it too: as spent, or (they trust only the
-        # approvals they recorded themselves, see the expected failure
-        # below) as an approval they cannot trust.
-        refused = {"approval.replayed", "approval.unsigned-decision"}
+        # The packages refuse it too: spent.
         [node] = self.node(
             [{"op": "resume", "ticket": approval["ticket"], "call": call, "context": self.node_context("approval")}]
         )
-        self.assertEqual(node["decision"], "deny", node)
-        self.assertIn(node["rule"], refused)
+        self.assertEqual((node["decision"], node["rule"]), ("deny", "approval.replayed"), node)
         python = self.python.check(call, context=context, ticket=approval["ticket"])
-        self.assertEqual(python.decision, "deny", python.to_dict())
-        self.assertIn(python.rule, refused)
+        self.assertEqual((python.decision, python.rule), ("deny", "approval.replayed"), python.to_dict())
         self.assertIn(approval["id"], [r["id"] for r in self.approvals_list("consumed")])
         # The log holds the decision (serve's) and the use.
         events = {
@@ -444,16 +472,11 @@ class Preset(unittest.TestCase):
         }
         self.assertTrue({"approval.requested", "approval.decided", "approval.consumed"} <= events, events)
 
-    @unittest.expectedFailure
     def test_node_resumes_a_python_escalation_approved_through_serve(self) -> None:
-        """Issue #30: "an escalation raised in Python is approved through
-        serve, and the ticket resumes in Node". Refused today: the Node
-        package (like the Python package, the hooks and `toolvet mcp`)
-        calls `guard_same_user`, so under a policy without
-        `[approvals] reviewer_keys` an approval counts only when this very
-        process recorded it (`approval.unsigned-decision`); and with
-        `reviewer_keys`, serve's API refuses unsigned approvals. So no
-        policy lets serve's reviewer approve a call Node resumes."""
+        """Issue #30: an escalation raised in Python is approved through
+        serve, and the ticket resumes in Node, once. Node (in the agent's
+        process) counts the approval because serve signed it with its
+        reviewer key (`[serve] reviewer_passphrase_file`)."""
         verdict = self.held_in_python("deploy-node")
         approval = verdict["approval"]
         self.approve_through_serve(approval["id"])

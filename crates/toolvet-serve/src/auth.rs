@@ -649,22 +649,12 @@ fn digest(token: &str) -> [u8; 32] {
 }
 
 /// The tokens in `path`: one per line; blank lines and `#` comments are
-/// skipped. The file must not be readable by group or others. Each token
+/// skipped. The file must be private ([`toolvet::private_file::read_private`]:
+/// a regular file of this user's that group and others cannot read). Each token
 /// comes with its line number (1-based).
 fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, String> {
     let shown = path.display();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-        if meta.mode() & 0o077 != 0 {
-            return Err(format!(
-                "{shown}: a token file must be readable by its owner only (chmod 600); it is {:o}",
-                meta.mode() & 0o777
-            ));
-        }
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let text = toolvet::private_file::read_private(path).map_err(|e| format!("{shown}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -70,6 +70,17 @@ pub struct ServeSettings {
     pub reviewer_tokens_sha256: Vec<[u8; 32]>,
     /// A file of reviewer tokens, one per line.
     pub reviewer_token_file: Option<PathBuf>,
+    /// `reviewer_passphrase_file`: the passphrase of a key listed in
+    /// `[approvals] reviewer_keys`, in a private file
+    /// ([`toolvet::private_file::read_private`]; one line, the line end
+    /// dropped). The server signs with it every approval its reviewers
+    /// make (`POST /v1/approvals/{id}/decision`, the reviewer page), so
+    /// the front ends in the agent's process (the hooks, the Python and
+    /// Node packages, `toolvet mcp`), which count only signed approvals
+    /// when reviewer keys are listed, resume the calls the server's
+    /// reviewers approved. Like every `*_file` of the policy, no tool may
+    /// read or write it.
+    pub reviewer_passphrase_file: Option<PathBuf>,
     /// Accepted gateway tokens (the ExtMcp callout, `--ext-mcp`), as
     /// sha256 digests.
     pub gateway_tokens_sha256: Vec<[u8; 32]>,
@@ -278,6 +289,7 @@ struct RawServe {
     #[serde(default)]
     reviewer_tokens_sha256: Vec<String>,
     reviewer_token_file: Option<PathBuf>,
+    reviewer_passphrase_file: Option<PathBuf>,
     #[serde(default)]
     gateway_tokens_sha256: Vec<String>,
     gateway_token_file: Option<PathBuf>,
@@ -309,6 +321,7 @@ impl Default for ServeSettings {
             bound_agent_tokens: Vec::new(),
             reviewer_tokens_sha256: Vec::new(),
             reviewer_token_file: None,
+            reviewer_passphrase_file: None,
             gateway_tokens_sha256: Vec::new(),
             gateway_token_file: None,
             metrics_tokens_sha256: Vec::new(),
@@ -403,6 +416,7 @@ impl ServeSettings {
             bound_agent_tokens: bound_agent_tokens(raw.agent_tokens, base)?,
             reviewer_tokens_sha256: digests("reviewer_tokens_sha256", &raw.reviewer_tokens_sha256)?,
             reviewer_token_file: raw.reviewer_token_file.map(|p| base.join(p)),
+            reviewer_passphrase_file: raw.reviewer_passphrase_file.map(|p| base.join(p)),
             gateway_tokens_sha256: digests("gateway_tokens_sha256", &raw.gateway_tokens_sha256)?,
             gateway_token_file: raw.gateway_token_file.map(|p| base.join(p)),
             metrics_tokens_sha256: digests("metrics_tokens_sha256", &raw.metrics_tokens_sha256)?,

@@ -9,10 +9,10 @@ use crate::settings::ServeSettings;
 use arc_swap::ArcSwap;
 use axum::http::{HeaderMap, header};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, watch};
-use toolvet::{Host, LedgerLocation, Policy};
+use toolvet::{Host, LedgerLocation, Policy, ReviewerSigner};
 use toolvet_postgres::PostgresProvider;
 
 /// What the server takes from the policy in force; swapped on reload.
@@ -27,6 +27,9 @@ pub struct Current {
     /// Files whose change triggers a reload: the policy, its plugins and
     /// token files.
     pub watched: Vec<PathBuf>,
+    /// The reviewer key the server signs its reviewers' approvals with
+    /// (`[serve] reviewer_passphrase_file`), unlocked at load.
+    pub signer: Option<Arc<ReviewerSigner>>,
 }
 
 impl Current {
@@ -34,7 +37,9 @@ impl Current {
     ///
     /// # Errors
     /// A bad `[serve]` table, an unreadable token file, a token in two
-    /// roles, no agent token, or approvals without a reviewer token.
+    /// roles, no agent token, approvals without a reviewer token, or a
+    /// `reviewer_passphrase_file` that is not private or unlocks none of
+    /// the policy's `reviewer_keys`.
     pub fn of(policy: &Policy) -> Result<Current, String> {
         let settings = ServeSettings::from_policy(policy)?;
         let tokens = Tokens::load(&settings, |v| std::env::var(v).ok())?;
@@ -70,6 +75,11 @@ impl Current {
                 }),
         );
         watched.extend(settings.reviewer_token_file.clone());
+        watched.extend(settings.reviewer_passphrase_file.clone());
+        let signer = match &settings.reviewer_passphrase_file {
+            None => None,
+            Some(path) => Some(Arc::new(unlock(policy, path)?)),
+        };
         watched.extend(settings.gateway_token_file.clone());
         watched.extend(settings.metrics_token_file.clone());
         Ok(Current {
@@ -77,8 +87,29 @@ impl Current {
             tokens,
             postgres_url,
             watched,
+            signer,
         })
     }
+}
+
+/// The reviewer key whose passphrase is in the private file `path`.
+fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
+    let fail = |why: String| {
+        format!(
+            "{}: [serve] reviewer_passphrase_file {}: {why}",
+            policy.source.display(),
+            path.display()
+        )
+    };
+    let text = toolvet::private_file::read_private(path).map_err(fail)?;
+    let passphrase = text.strip_suffix('\n').unwrap_or(&text);
+    let passphrase = passphrase.strip_suffix('\r').unwrap_or(passphrase);
+    let keys = policy
+        .approvals
+        .as_ref()
+        .map(|a| a.reviewer_keys.as_slice())
+        .unwrap_or_default();
+    ReviewerSigner::unlock(passphrase.as_bytes(), keys).map_err(|e| fail(e.to_string()))
 }
 
 /// What [`AppState::authorize_as`] found: the token's roles, who it

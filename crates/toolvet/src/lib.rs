@@ -118,6 +118,7 @@ mod loader;
 mod loading;
 mod plugin;
 mod plugin_log;
+pub mod private_file;
 pub mod progress;
 pub mod run_history;
 mod runtime;

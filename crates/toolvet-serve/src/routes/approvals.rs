@@ -130,7 +130,9 @@ pub async fn show(
 /// as the reviewer read it: `shown` is the `review_sha256` the request's
 /// JSON carries, and a request whose ledger row changed since is a 409
 /// `request-changed`, not approved (review s15 N8); an approval without
-/// `shown` is a 400.
+/// `shown` is a 400. Under a policy with `[approvals] reviewer_keys`, an
+/// approval is signed with the server's reviewer key when `[serve]
+/// reviewer_passphrase_file` names one.
 pub async fn decide(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -145,10 +147,19 @@ pub async fn decide(
         toolvet::ReviewDecision::Reject => "reject",
     };
     let approvals = state.approvals()?;
-    let decided = match (review.decision(), shown) {
-        (_, Some(shown)) => approvals.decide_shown(&id, review, &shown).await?,
-        (toolvet::ReviewDecision::Reject, None) => approvals.decide(&id, review).await?,
-        (toolvet::ReviewDecision::Approve, None) => {
+    // Under reviewer keys, the server's own key signs its reviewers'
+    // approvals (`[serve] reviewer_passphrase_file`).
+    let signer = approvals
+        .requires_signed_approvals()
+        .then(|| state.current.load().signer.clone())
+        .flatten();
+    let decided = match (review.decision(), shown, signer.as_deref()) {
+        (toolvet::ReviewDecision::Approve, Some(shown), Some(signer)) => {
+            approvals.decide_signed(&id, review, signer, &shown).await?
+        }
+        (_, Some(shown), _) => approvals.decide_shown(&id, review, &shown).await?,
+        (toolvet::ReviewDecision::Reject, None, _) => approvals.decide(&id, review).await?,
+        (toolvet::ReviewDecision::Approve, None, _) => {
             approvals.get(&id).await?; // an unknown id is a 404 first
             return Err(ApiError::new(
                 axum::http::StatusCode::BAD_REQUEST,

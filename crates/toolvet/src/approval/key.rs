@@ -31,25 +31,7 @@ fn from_file(path: &Path) -> Result<Vec<u8>, ApprovalError> {
         Ok(meta) if !meta.is_file() => return Err(fail("not a regular file".into())),
         Ok(_) => {}
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-        if meta.mode() & 0o077 != 0 {
-            return Err(fail(format!(
-                "group or others may read or write it (mode {:o}); run `chmod 600` on it",
-                meta.mode() & 0o777
-            )));
-        }
-        let uid = rustix::process::geteuid().as_raw();
-        if meta.uid() != uid {
-            return Err(fail(format!(
-                "owned by uid {}, not by this user (uid {uid})",
-                meta.uid()
-            )));
-        }
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let text = crate::private_file::read_private(path).map_err(fail)?;
     decode(&text).map_err(fail)
 }
 
