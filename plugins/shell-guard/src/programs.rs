@@ -10,20 +10,14 @@ use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 
 /// `(program, option)` whose value is a shell command. An option ending in
-/// `=` also matches its attached form (`--pre=CMD`).
+/// `=` also matches its attached form (`--pre=CMD`). Programs with a full
+/// option table (tar, ssh, scp, make, sort, split, wget, gawk, dc, strace)
+/// are read by [`crate::progopts`] instead.
 const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("go", "-exec"),
     ("rg", "--pre"),
     ("ripgrep", "--pre"),
-    ("ssh", "ProxyCommand="),
-    ("ssh", "LocalCommand="),
-    ("scp", "ProxyCommand="),
     ("sftp", "ProxyCommand="),
-    ("tar", "--to-command"),
-    ("tar", "--use-compress-program"),
-    ("tar", "-I"),
-    ("tar", "--checkpoint-action=exec="),
-    ("tar", "--rsh-command"),
     ("rsync", "-e"),
     ("rsync", "--rsh"),
     ("rsync", "--rsync-path"),
@@ -64,6 +58,7 @@ pub(crate) fn is_known_program(name: &str) -> bool {
         || GETOPT_PROGRAMS.contains(&name)
         || agent_named(name).is_some()
         || is_editor(name)
+        || crate::progopts::table_of(name).is_some()
 }
 
 /// Programs that parse their options as getopt does: short options
@@ -72,14 +67,13 @@ pub(crate) fn is_known_program(name: &str) -> bool {
 /// and a long option may be abbreviated (`tar --use-compress-prog=CMD`,
 /// `script --comm CMD`, npm's nopt: `npx --cal CMD`).
 const GETOPT_PROGRAMS: &[&str] = &[
-    "tar", "gtar", "rsync", "script", "npx", "npm", "man", "fd", "fdfind", "git",
+    "rsync", "script", "npx", "npm", "man", "fd", "fdfind", "git",
 ];
 
 /// The short options of [`GETOPT_PROGRAMS`] that take a value: in a
 /// cluster, the rest is that value (`tar -cfI` names the archive `I`).
 fn short_values(name: &str) -> &'static str {
     match name {
-        "tar" | "gtar" => "fCbHIKLNTVXg",
         "rsync" => "eBfTM",
         "script" => "EIOTBc",
         "npx" | "npm" => "pc",
@@ -1117,6 +1111,11 @@ impl Analysis<'_> {
         for (name, value) in assigns {
             if self.done() {
                 return;
+            }
+            // Variables a program reads as its options, code, programs or
+            // configuration: one table (review s22 V4).
+            if self.program_variable(name, value, env, depth) {
+                continue;
             }
             let text = value.text();
             if COMMAND_VARIABLES.contains(&name.as_str()) {
