@@ -840,10 +840,21 @@ pub(crate) enum VarRole {
     /// Option letters only: inert when every word is `-` and letters of
     /// this set (`GZIP=-9`, `LESS=-FRX`).
     Flags(&'static str),
-    /// Shell text the program runs.
+    /// An interpreter's options, of which these load code
+    /// (`NODE_OPTIONS=--require /tmp/x.js`, `PERL5OPT=-Mx`): held when
+    /// one is given (or, but for `NODE_OPTIONS`, the value is only known
+    /// at run time).
+    LoadOptions(&'static [&'static str]),
+    /// Shell text a program runs (`PROMPT_COMMAND` at every prompt,
+    /// `GIT_SSH_COMMAND` on a fetch, `EDITOR`/`PAGER` when a program opens
+    /// them, `LESSOPEN='|cmd %s'`): judged as running it.
     Shell,
-    /// A program the program runs.
+    /// A program the program runs: judged as running it.
     Program,
+    /// A file of code run on start (`BASH_ENV`, `LD_PRELOAD`): read when
+    /// written in the call, otherwise held
+    /// ([`Analysis::code_file_variable`]).
+    StartupFile,
     /// Code or options the check does not read: held when set.
     Hold,
     /// A file or directory (a `:` list for `*PATH`) of configuration or
@@ -854,12 +865,66 @@ pub(crate) enum VarRole {
 
 /// Environment variables that change what a program runs or reads, one
 /// table (`NAME=V cmd`, `export NAME=V`, `env NAME=V cmd`), with each
-/// program's manual as the source. Those read elsewhere stay there:
-/// commands (`GIT_SSH_COMMAND`, `PAGER`, `LESSOPEN`: COMMAND_VARIABLES in
-/// [`crate::programs`]), start-up files (`BASH_ENV`, `PYTHONSTARTUP`,
-/// `LD_PRELOAD`), interpreter option variables (`NODE_OPTIONS`,
-/// `PERL5OPT`, `RUBYOPT`) and git's configuration variables.
+/// program's manual as the source; git's `GIT_CONFIG_*` configuration and
+/// the prompts `PS0`-`PS4` are read by [`crate::programs`] as git
+/// configuration and prompt text.
 pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
+    // bash(1) PROMPT_COMMAND, FCEDIT; git(1) GIT_SSH_COMMAND, GIT_SSH,
+    // GIT_EDITOR, GIT_SEQUENCE_EDITOR, GIT_PAGER, GIT_EXTERNAL_DIFF,
+    // GIT_ASKPASS, GIT_PROXY_COMMAND; ssh(1) SSH_ASKPASS; sudo(8)
+    // SUDO_ASKPASS; environ(7) EDITOR, VISUAL, PAGER, BROWSER; man(1)
+    // MANPAGER; systemctl(1) SYSTEMD_PAGER; less(1) LESSOPEN, LESSCLOSE;
+    // rsync(1) RSYNC_RSH; cvs(1) CVS_RSH.
+    ("PROMPT_COMMAND", VarRole::Shell),
+    ("GIT_SSH_COMMAND", VarRole::Shell),
+    ("GIT_SSH", VarRole::Shell),
+    ("GIT_EDITOR", VarRole::Shell),
+    ("GIT_SEQUENCE_EDITOR", VarRole::Shell),
+    ("GIT_PAGER", VarRole::Shell),
+    ("GIT_EXTERNAL_DIFF", VarRole::Shell),
+    ("GIT_ASKPASS", VarRole::Shell),
+    ("GIT_PROXY_COMMAND", VarRole::Shell),
+    ("SSH_ASKPASS", VarRole::Shell),
+    ("SUDO_ASKPASS", VarRole::Shell),
+    ("EDITOR", VarRole::Shell),
+    ("VISUAL", VarRole::Shell),
+    ("FCEDIT", VarRole::Shell),
+    ("PAGER", VarRole::Shell),
+    ("MANPAGER", VarRole::Shell),
+    ("SYSTEMD_PAGER", VarRole::Shell),
+    ("BROWSER", VarRole::Shell),
+    ("LESSOPEN", VarRole::Shell),
+    ("LESSCLOSE", VarRole::Shell),
+    ("RSYNC_RSH", VarRole::Shell),
+    ("CVS_RSH", VarRole::Shell),
+    // bash(1) BASH_ENV, sh(1) ENV (only given a file or to a shell),
+    // zsh(1) ZDOTDIR, python(1) PYTHONSTARTUP, ld.so(8) LD_PRELOAD and
+    // LD_AUDIT, git(1) GIT_EXEC_PATH, GIT_TEMPLATE_DIR, GIT_CONFIG*.
+    ("BASH_ENV", VarRole::StartupFile),
+    ("ENV", VarRole::StartupFile),
+    ("ZDOTDIR", VarRole::StartupFile),
+    ("PYTHONSTARTUP", VarRole::StartupFile),
+    ("LD_PRELOAD", VarRole::StartupFile),
+    ("LD_AUDIT", VarRole::StartupFile),
+    ("GIT_EXEC_PATH", VarRole::StartupFile),
+    ("GIT_TEMPLATE_DIR", VarRole::StartupFile),
+    ("GIT_CONFIG", VarRole::StartupFile),
+    ("GIT_CONFIG_GLOBAL", VarRole::StartupFile),
+    ("GIT_CONFIG_SYSTEM", VarRole::StartupFile),
+    // node(1) NODE_OPTIONS, perlrun(1) PERL5OPT, ruby(1) RUBYOPT: the
+    // options that load code.
+    (
+        "NODE_OPTIONS",
+        VarRole::LoadOptions(&[
+            "--require",
+            "-r",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+        ]),
+    ),
+    ("PERL5OPT", VarRole::LoadOptions(&["-M", "-m", "-d"])),
+    ("RUBYOPT", VarRole::LoadOptions(&["-r"])),
     // GNU tar manual, "Using tar Options": TAR_OPTIONS is prepended.
     ("TAR_OPTIONS", VarRole::Options(&TAR)),
     // GNU Make manual, "Communicating Options to a Sub-make": MAKEFLAGS,
@@ -1189,6 +1254,7 @@ impl Analysis<'_> {
         value: &Field,
         env: &mut Env,
         depth: u32,
+        runs_shell: bool,
     ) -> bool {
         let Some(role) = variable_role(name) else {
             return false;
@@ -1244,7 +1310,8 @@ impl Analysis<'_> {
             }
             VarRole::Shell => {
                 let script = match &text {
-                    Some(t) => Field::lit(t.as_str()),
+                    // `LESSOPEN='|cmd %s'`.
+                    Some(t) => Field::lit(t.trim_start_matches('|')),
                     None => value.clone(),
                 };
                 self.run_script_field(
@@ -1254,6 +1321,38 @@ impl Analysis<'_> {
                     &Output::Unknown,
                     &format!("the command in {via}"),
                 );
+            }
+            VarRole::StartupFile => {
+                let t = value.text();
+                let harmless = t == "/dev/null";
+                // `ENV=production npm start` is common and harmless: `ENV`
+                // counts when it names a file (or one written in the
+                // call), or is given to a shell.
+                let file_like = t.contains('/')
+                    || t.starts_with(['~', '.']) && text.is_some()
+                    || env.written.contains_key(&env.file_key(&t));
+                if !(harmless || (name == "ENV" && !(file_like || runs_shell))) {
+                    self.code_file_variable(name, value, env, depth);
+                }
+            }
+            VarRole::LoadOptions(opts) => {
+                let t = value.text();
+                let loads = t.split_whitespace().any(|w| {
+                    opts.iter().any(|o| {
+                        w == *o
+                            || (w.starts_with(o) && (o.len() == 2 || w[o.len()..].starts_with('=')))
+                    })
+                });
+                if loads || value.is_dynamic() && name != "NODE_OPTIONS" {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        format!(
+                            "`{name}` makes the interpreter load code (`{t}`) that the analysis cannot read. A person \
+                             must approve it; run the code as a file of its own instead."
+                        ),
+                    );
+                }
             }
             VarRole::Program => {
                 self.run_program_value(value, env, depth, &format!("the program in {via}"))
@@ -1309,7 +1408,7 @@ const NPM_HOLD_KEYS: &[&str] = &["userconfig", "globalconfig", "node-options"];
 impl Analysis<'_> {
     /// The option rules of programs whose tables are keyed by words, not
     /// options: python's code modules, `cargo --config`, npm's program
-    /// keys, `enable -f`.
+    /// keys, `curl --config`, `enable -f`.
     fn keyed_options(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
         if crate::commands::is_python(name)
             && let Some((module, _)) = crate::modules::python_module(args)
@@ -1382,6 +1481,22 @@ impl Analysis<'_> {
                             "`--{key}`, configuration or Node options the check does not read"
                         ),
                     );
+                }
+            }
+        }
+        // curl(1) `-K, --config FILE`: a file of curl options (`output`,
+        // `upload-file`, …); one written in the same call is held.
+        if name == "curl" {
+            for (i, t) in texts.iter().enumerate() {
+                let value = match t.as_str() {
+                    "-K" | "--config" => args.get(i + 1).cloned(),
+                    _ => t
+                        .strip_prefix("--config=")
+                        .or_else(|| t.strip_prefix("-K").filter(|v| !v.is_empty()))
+                        .map(Field::lit),
+                };
+                if let Some(v) = value {
+                    self.config_value(name, "`curl --config`", &v, env, false, false);
                 }
             }
         }

