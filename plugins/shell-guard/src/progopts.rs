@@ -12,7 +12,9 @@
 //! code in another language (`make --eval`, `gawk -l`, `python3 -m
 //! timeit`) is held; a configuration file written in the same call is
 //! held. An option the table does not place holds the call: it may be one
-//! that runs a program. Tables are read from each program's `--help`
+//! that runs a program; so does a word only known at run time where the
+//! program reads options (a variable set by an earlier call may hold
+//! `--to-command=…`). Tables are read from each program's `--help`
 //! (GNU tar 1.34, GNU Wget 1.21, GNU Make 4.3, coreutils 9.1 `split` and
 //! `sort`) or manual (ssh(1), scp(1) getopt strings of OpenSSH 9.x; gawk
 //! manual "Options"; dc manual), as the comment of each says.
@@ -21,7 +23,7 @@
 //! rules, not here: this module places those options as data.
 
 use crate::getopt::{self, Opt, Spec, Takes, long, short};
-use crate::syntax::{Field, Output};
+use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 
 const V: Takes = Takes::Value;
@@ -640,6 +642,25 @@ const SCP: Table = table(
     Operands::Data,
 );
 
+/// OpenSSH 9.x `sftp` (sftp.c getopt string
+/// `"1246AafhNpqrvCc:D:i:l:o:s:S:b:B:F:J:P:R:X:"`): `-S PROGRAM` runs
+/// instead of ssh, `-D SFTP_SERVER_PATH` an sftp server run directly;
+/// `-b BATCHFILE` is sftp commands (`!CMD` runs a local shell command): a
+/// batch file written in the call is held; `-o` as ssh.
+const SFTP: Table = table(
+    &["sftp"],
+    &ssh_opts!["c", "D", "i", "l", "o", "s", "S", "b", "B", "F", "J", "P", "R", "X"; "1", "2", "4", "6", "A", "a", "f", "h", "N", "p", "q", "r", "v", "C"],
+    true,
+    &[
+        ("o", Role::SshOption),
+        ("F", Role::Config),
+        ("S", Role::Program),
+        ("D", Role::Program),
+        ("b", Role::Config),
+    ],
+    Operands::Data,
+);
+
 /// gawk 5 (The GNU Awk User's Guide, "Command-Line Options"; getopt
 /// `"F:f:v:W;bcCd::D::e:E:ghi:l:L::nNo::Op::MPrsStVYZ:"`, stops at the
 /// program text): `-e, --source=TEXT` is program text; `-l, --load=LIB`
@@ -719,7 +740,7 @@ const STRACE: Table = Table {
 
 /// Every table, looked up by program name.
 const TABLES: &[&Table] = &[
-    &SPLIT, &SORT, &MAKE, &TAR, &WGET, &SSH, &SCP, &GAWK, &DC, &STRACE,
+    &SPLIT, &SORT, &MAKE, &TAR, &WGET, &SSH, &SCP, &SFTP, &GAWK, &DC, &STRACE,
 ];
 
 /// The table of program `name`.
@@ -1019,6 +1040,20 @@ pub(crate) fn variable_role(name: &str) -> Option<VarRole> {
         .then_some(VarRole::Program)
 }
 
+/// Whether `word` may expand to an option: it starts with a variable whose
+/// value is not known, or holds one unquoted (split into words, any of
+/// which may start with `-`). Command output (`$(nproc)`) is the
+/// analysis' own reading and is not counted.
+fn may_be_option(word: &Field) -> bool {
+    let mut leading = true;
+    word.segs.iter().any(|s| {
+        let hit = matches!(s, Seg::Dyn { raw, out: Output::Unknown, quoted }
+            if raw.starts_with('$') && !raw.starts_with("$(") && (leading || !quoted));
+        leading &= matches!(s, Seg::Lit { text, .. } if text.is_empty());
+        hit
+    })
+}
+
 /// Shell-quote `t` as one word.
 fn quoted(t: &str) -> String {
     format!("'{}'", t.replace('\'', "'\\''"))
@@ -1134,6 +1169,34 @@ impl Analysis<'_> {
             let q = getopt::parse(&t.spec, &words[host + 1..]);
             found.extend(q.found);
             p.problems.extend(q.problems);
+        }
+        // A word read where the program reads options, only known at run
+        // time, may be any option (`tar -xf x.tar $O` with `O` set to
+        // `--to-command=…` by an earlier call): it cannot be placed.
+        let dashes = words
+            .iter()
+            .position(|w| w.static_text().as_deref() == Some("--"))
+            .unwrap_or(words.len());
+        let option_words = if t.spec.permute {
+            dashes
+        } else {
+            (p.end + 1).min(dashes)
+        };
+        if name != "strace"
+            && let Some(w) = p
+                .operands
+                .iter()
+                .filter(|i| **i < option_words)
+                .map(|i| &words[*i])
+                .find(|w| may_be_option(w))
+        {
+            self.hold_table(
+                name,
+                &format!(
+                    "`{}`, only known at run time, where it reads options (put the value after `--`, or give it literally)",
+                    w.text()
+                ),
+            );
         }
         if !p.problems.is_empty() && name != "strace" {
             self.hold_table(

@@ -11,13 +11,13 @@ use crate::walk::{Analysis, Env};
 
 /// `(program, option)` whose value is a shell command. An option ending in
 /// `=` also matches its attached form (`--pre=CMD`). Programs with a full
-/// option table (tar, ssh, scp, make, sort, split, wget, gawk, dc, strace)
+/// option table (tar, ssh, scp, sftp, make, sort, split, wget, gawk, dc,
+/// strace)
 /// are read by [`crate::progopts`] instead.
 const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("go", "-exec"),
     ("rg", "--pre"),
     ("ripgrep", "--pre"),
-    ("sftp", "ProxyCommand="),
     ("rsync", "-e"),
     ("rsync", "--rsh"),
     ("rsync", "--rsync-path"),

@@ -2825,7 +2825,9 @@ fn removers_ask_about_a_target_they_cannot_place() {
     allow("unlink \"$F\"");
     allow("rm -f \"$F\"");
     allow("chmod +x \"$F\"");
-    allow("tar -cf /tmp/x.tar \"$D\"");
+    // `"$D"` unknown where tar reads options may be one (review s22 V3):
+    // after `--` it is an operand.
+    allow("tar -cf /tmp/x.tar -- \"$D\"");
 }
 
 /// review-s8 F3 (b): a directory outside the workspace that an earlier
@@ -7688,6 +7690,7 @@ fn s22_v3_option_tables() {
         "ssh -o'ProxyCommand rm -rf ~' host",
         "ssh -oProxyCommand='rm -rf ~' host",
         "ssh host -o 'ProxyCommand rm -rf ~'",
+        "sftp -o 'ProxyCommand rm -rf ~' host",
         "gawk --so='BEGIN{system(\"rm -rf ~\")}'",
         "gawk --source='BEGIN{system(\"rm -rf ~\")}'",
         "gawk -W source='BEGIN{system(\"rm -rf ~\")}'",
@@ -7710,6 +7713,7 @@ fn s22_v3_option_tables() {
         "make 'X:=$(shell rm -rf ~)'",
         "make -f <(printf 'all:\\n\\trm -rf ~\\n')",
         "ssh -o PKCS11Provider=/tmp/evil.so host",
+        "printf '!rm -rf ~\\n' > /tmp/b; sftp -b /tmp/b host",
         "python3 -m timeit -n1 -r1 'import os; os.system(\"rm -rf ~\")'",
         "python3 -m pdb -c '!import os; os.system(\"rm -rf ~\")' x.py",
         "dc -e '!rm -rf ~'",
@@ -7719,6 +7723,11 @@ fn s22_v3_option_tables() {
         "gawk -l /tmp/x.so 'BEGIN{}'",
         "tar --frobnicate -cf x.tar .",
         "strace -o \"$LOG\" ls",
+        "tar -xf x.tar $O",
+        "tar -cf /tmp/x.tar \"$D\"",
+        "ssh \"$HOST\" uptime",
+        "make $T",
+        "gawk \"$P\" f",
         "printf 'Host *\\n ProxyCommand rm -rf ~\\n' > /tmp/sc; ssh -F /tmp/sc host",
     ] {
         escalate(cmd, "shell.eval-dynamic");
@@ -7748,7 +7757,43 @@ fn s22_v3_option_tables() {
         "php -r 'echo 1;'",
         "cargo --config net.git-fetch-with-cli=true fetch",
         "cargo build --release",
+        "dir=src; tar -czf out.tgz \"$dir\"",
+        "tar -czf \"$out\" src",
+        "sort -- \"$f\"",
         "wget -nv https://example.com/x -e robots=off",
+        "tar --zstd -cf x.tar.zst .",
+        "tar -xjf x.tar.bz2",
+        "tar --strip-components=1 -xzf x.tgz",
+        "tar -C /tmp -xf x.tar",
+        "tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf x.tar .",
+        "tar -cvf - . | gzip > x.tgz",
+        "tar -xf x.tar --wildcards '*.txt'",
+        "tar -I zstd -cf x.tar.zst .",
+        "tar --use-compress-program='zstd -T0' -cf x.tar.zst .",
+        "make -s -k",
+        "make --no-print-directory -C x",
+        "make -j$(nproc)",
+        "make -j \"$(nproc)\" all",
+        "ssh -tt host",
+        "ssh -L 8080:localhost:80 -N host",
+        "ssh -i key -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null host",
+        "scp -r -P 2222 dir host:",
+        "sort -n -r -k 3 f | head",
+        "sort -V f",
+        "split -b 10M -d f part",
+        "wget --no-check-certificate https://example.com/x",
+        "wget -r -np -nH --cut-dirs=2 https://example.com/x/",
+        "gawk -v x=1 -f prog.awk f",
+        "gawk -i inplace '{print}' f",
+        "strace -e trace=open -o /tmp/t.log ls",
+        "dc <<< '2 3 + p'",
+        "ls | sort | uniq -c | sort -rn",
+        "git log | less",
+        "LESS=-R git log",
+        "sftp host",
+        "ssh host 'tar -czf - dir' > out.tgz",
+        "tar -xzf - < x.tgz",
+        "find . -name '*.py' | sort",
     ] {
         allow(cmd);
     }
