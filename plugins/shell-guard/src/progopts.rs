@@ -1301,7 +1301,6 @@ impl Analysis<'_> {
                 } else if found.is_empty() {
                     match stdin {
                         Output::Static(s) if !s.contains('!') => {}
-                        Output::Unknown => {}
                         _ => self.hold_table(name, "dc text on standard input with `!` or from a source the check does not trust"),
                     }
                 }
@@ -1468,6 +1467,32 @@ const NPM_PROGRAM_KEYS: &[&str] = &["script-shell", "shell", "editor", "browser"
 /// npm keys naming a configuration file or Node's options: held when set.
 const NPM_HOLD_KEYS: &[&str] = &["userconfig", "globalconfig", "node-options"];
 
+/// Configuration files a program reads on its own, relative to the working
+/// directory or (`~/`) the home directory: one written earlier in the same
+/// call is held, since it may name programs the program runs
+/// (`.cargo/config.toml` `target.*.runner`, `.npmrc` `script-shell`,
+/// `~/.wgetrc` `use_askpass`, `~/.curlrc` `output`, `~/.ssh/config`
+/// `ProxyCommand`). Sources: Cargo reference "Configuration" (hierarchical
+/// `.cargo/config.toml`), npm-config(7) (project `.npmrc`), wget(1) FILES,
+/// curl(1) `-K` (default config), ssh_config(5) FILES.
+const CONFIG_FILES: &[(&str, &[&str])] = &[
+    (
+        "cargo",
+        &[
+            ".cargo/config.toml",
+            ".cargo/config",
+            "~/.cargo/config.toml",
+        ],
+    ),
+    ("npm", &[".npmrc", "~/.npmrc"]),
+    ("npx", &[".npmrc", "~/.npmrc"]),
+    ("wget", &["~/.wgetrc"]),
+    ("curl", &["~/.curlrc"]),
+    ("ssh", &["~/.ssh/config"]),
+    ("scp", &["~/.ssh/config"]),
+    ("sftp", &["~/.ssh/config"]),
+];
+
 impl Analysis<'_> {
     /// The option rules of programs whose tables are keyed by words, not
     /// options: python's code modules, `cargo --config`, npm's program
@@ -1560,6 +1585,22 @@ impl Analysis<'_> {
                 };
                 if let Some(v) = value {
                     self.config_value(name, "`curl --config`", &v, env, false, false);
+                }
+            }
+        }
+        if let Some((_, files)) = CONFIG_FILES.iter().find(|(p, _)| *p == name) {
+            for f in *files {
+                let path = match (f.strip_prefix("~/"), self.home.as_deref()) {
+                    (Some(rest), Some(h)) => format!("{}/{rest}", h.trim_end_matches('/')),
+                    (Some(_), None) => continue,
+                    (None, _) => (*f).to_string(),
+                };
+                if written_under(env, &path) {
+                    self.hold_table(
+                        name,
+                        &format!("its configuration `{f}`, written earlier in the same command, which may name programs it runs"),
+                    );
+                    break;
                 }
             }
         }

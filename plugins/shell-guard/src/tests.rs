@@ -7728,10 +7728,21 @@ fn s22_v3_option_tables() {
         "ssh \"$HOST\" uptime",
         "make $T",
         "gawk \"$P\" f",
+        "cat x.dc | dc",
         "printf 'Host *\\n ProxyCommand rm -rf ~\\n' > /tmp/sc; ssh -F /tmp/sc host",
     ] {
         escalate(cmd, "shell.eval-dynamic");
     }
+    // A configuration file written in the same call: held (also a guard
+    // rail of its own).
+    assert_eq!(
+        s17_verdict("mkdir -p .cargo; printf '[target.x86_64-unknown-linux-gnu]\\nrunner = \"rm -rf ~\"\\n' > .cargo/config.toml; cargo run").0,
+        "escalate"
+    );
+    assert_eq!(
+        s17_verdict("printf 'script-shell=/tmp/e\\n' > .npmrc; npm test").0,
+        "deny"
+    );
     for cmd in [
         "tar -czf out.tgz src",
         "tar czf out.tgz src",
