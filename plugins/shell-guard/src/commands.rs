@@ -64,6 +64,8 @@ pub fn is_interpreter(name: &str) -> bool {
                 | "expect"
                 | "pwsh"
                 | "powershell"
+                | "pwsh.exe"
+                | "powershell.exe"
                 | "Rscript"
                 | "R"
                 | "julia"
@@ -765,6 +767,10 @@ impl Analysis<'_> {
                         "ltrace" => &runopts::LTRACE,
                         _ => &runopts::SYSTEMD_RUN,
                     };
+                    if name == "strace" && !allowed {
+                        // `strace -o '|CMD'` (review s22 V3).
+                        self.program_table("strace", args, env, depth, stdin);
+                    }
                     Some(args[self.runner_options(&name, spec, args, allowed).end..].to_vec())
                 }
                 "proxychains" | "proxychains4" => {
@@ -1449,6 +1455,7 @@ impl Analysis<'_> {
                 self.decision_request(name, &texts);
             }
             self.program_options(name, args, env, depth);
+            self.program_table(name, args, env, depth, stdin);
             match name {
                 "sed" | "gsed" => self.sed_script(name, args, env, depth),
                 "sqlite3" | "sqlite" | "sqlcipher" | "litecli" | "psql" | "mysql" | "mariadb" => {
@@ -2904,11 +2911,17 @@ impl Analysis<'_> {
     }
 
     fn interpreter(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output, depth: u32) {
+        if is_powershell(name) {
+            self.powershell(name, args, env, stdin, depth);
+            return;
+        }
         let code_letters: &[char] =
             if name.starts_with("python") || name.starts_with("pypy") || name == "expect" {
                 &['c']
             } else if name.starts_with("php") {
-                &['r']
+                // php(1): `-r` code, `-B`/`-R`/`-E` begin, per-line and
+                // end code (review s22 V3).
+                &['r', 'B', 'R', 'E']
             } else if matches!(name, "pwsh" | "powershell") {
                 &['c', 'C', 'e', 'E']
             } else {
@@ -3036,6 +3049,56 @@ impl Analysis<'_> {
             },
             _ => {}
         }
+    }
+
+    /// PowerShell (`pwsh`, `powershell`): the check does not read
+    /// PowerShell, so a call passes only when it provably runs no text:
+    /// `-Version` or `-Help` alone. Anything else (`-c`/`-Command`,
+    /// `-EncodedCommand`, `-File`, a script operand, text on standard
+    /// input, any prefix of those, which PowerShell accepts) is held
+    /// (review s22 V7); the words are still read as shell text first, so
+    /// a denied command in them (`pwsh -c 'bash -c "rm -rf ~"'`) is
+    /// denied.
+    fn powershell(&mut self, name: &str, args: &[Field], env: &Env, stdin: &Output, depth: u32) {
+        let info = |t: &str| {
+            matches!(
+                t.to_ascii_lowercase().as_str(),
+                "-v" | "-version" | "--version" | "-h" | "-help" | "--help" | "-?" | "/?"
+            )
+        };
+        if !args.is_empty() && args.iter().all(|a| info(&a.text())) {
+            return;
+        }
+        for a in args {
+            let out = a.output();
+            if out.is_tainted() {
+                self.report_taint(&out, &format!("as `{name}` code"));
+                return;
+            }
+            if let Some(t) = a.static_text().filter(|t| !t.starts_with('-')) {
+                let mut e = env.clone();
+                self.script(&t, &mut e, depth + 1, &Output::Unknown);
+            }
+        }
+        match stdin {
+            Output::Static(t) => {
+                let mut e = env.clone();
+                self.script(t, &mut e, depth + 1, &Output::Unknown);
+            }
+            o if o.is_tainted() => {
+                self.report_taint(o, &format!("piped into `{name}`"));
+                return;
+            }
+            _ => {}
+        }
+        self.report(
+            false,
+            "shell.eval-dynamic",
+            format!(
+                "`{name}` runs PowerShell text, which the check does not read (only `{name} -Version` and `-Help` \
+                 pass). A person must approve it as it is; run the commands through the shell instead."
+            ),
+        );
     }
 
     /// Code given on an interpreter's command line (`python3 -c CODE`,
@@ -4470,8 +4533,16 @@ fn joined_code(name: &str, word: &str, code_letters: &[char]) -> Option<String> 
     None
 }
 
+/// Whether `name` is PowerShell (`pwsh`, Windows PowerShell).
+fn is_powershell(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe"
+    )
+}
+
 /// Whether `name` is a Python interpreter (`python3`, `python3.12`, `pypy3`).
-fn is_python(name: &str) -> bool {
+pub(crate) fn is_python(name: &str) -> bool {
     name.starts_with("python") || name.starts_with("pypy")
 }
 

@@ -21,6 +21,7 @@ pub mod gitopts;
 pub mod modules;
 pub mod options;
 pub mod paths;
+pub mod progopts;
 pub mod programs;
 pub mod readonly;
 pub mod removers;

