@@ -30,6 +30,7 @@ pub mod sinks;
 pub mod syntax;
 pub mod tmuxopts;
 pub mod walk;
+pub mod writers;
 pub mod written;
 
 use check_catalog::code::Language;
