@@ -1450,7 +1450,10 @@ impl Analysis<'_> {
             self.program_options(name, args, env, depth);
             match name {
                 "sed" | "gsed" => self.sed_script(name, args, env, depth),
-                "sqlite3" | "sqlite" | "sqlcipher" | "litecli" | "psql" | "mysql" | "mariadb" => {
+                "sqlite3" | "sqlite" | "sqlcipher" => {
+                    self.sqlite_input(name, args, env, depth, stdin)
+                }
+                "litecli" | "psql" | "mysql" | "mariadb" => {
                     self.client_commands(name, args, env, depth, stdin)
                 }
                 _ => {}

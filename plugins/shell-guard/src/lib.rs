@@ -27,6 +27,7 @@ pub mod runners;
 pub mod runopts;
 pub mod selfstate;
 pub mod sinks;
+pub mod sqlite;
 pub mod syntax;
 pub mod tmuxopts;
 pub mod walk;
