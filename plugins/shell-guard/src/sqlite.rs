@@ -83,10 +83,10 @@ const UNSAFE_NAMES: &[&str] = &[
     "sqlite_dbpage",
 ];
 
-/// sqlite3's options (`sqlite3 -help`; one dash or two), with whether
-/// they take a value (`-lookaside` and `-pagecache` take two).
+/// sqlite3's options (`sqlite3 -help`; one dash or two), with how many
+/// values they take (`-lookaside` and `-pagecache` take two). `-A`
+/// (`.archive`, which extracts files) is not listed: held.
 const OPTIONS: &[(&str, usize)] = &[
-    ("A", 1),
     ("append", 0),
     ("ascii", 0),
     ("bail", 0),
@@ -401,7 +401,7 @@ fn input(text: &str, r: &mut Reading) {
         let l = line.trim_start();
         if let Some(cmd) = l.strip_prefix('.') {
             dot_command(cmd, r);
-        } else if !l.starts_with('#') {
+        } else if !line.starts_with('#') {
             sql_text.push_str(line);
             sql_text.push('\n');
         }

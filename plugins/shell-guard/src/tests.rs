@@ -7905,3 +7905,58 @@ fn s22_v2_sqlite_input_is_proven_or_held() {
         assert_eq!(s17_verdict(cmd), ("allow".into(), None), "command: {cmd}");
     }
 }
+
+// review s22 V5 (…): the writers the check already judged, one per kind,
+// stay judged (cp, install, dd, rsync, tee, sed -i, perl -i, patch -o, ln,
+// truncate, gzip -c >, --output).
+#[test]
+fn s22_v5_known_writers_still_judged() {
+    for cmd in [
+        "cp x /home/alice/.bashrc",
+        "install -m 644 x /home/alice/.bashrc",
+        "dd if=x of=/home/alice/.bashrc",
+        "rsync x /home/alice/.bashrc",
+        "echo x | tee /home/alice/.bashrc",
+        "sed -i s/a/b/ /home/alice/.bashrc",
+        "sed -i.bak s/a/b/ /home/alice/.bashrc",
+        "perl -pi -e s/a/b/ /home/alice/.bashrc",
+        "patch -o /home/alice/.bashrc x.c x.diff",
+        "ln -sf /tmp/x /home/alice/.bashrc",
+        "truncate -s0 /home/alice/.bashrc",
+        "gzip -c x > /home/alice/.bashrc",
+        "sort --output /home/alice/.bashrc x",
+        "yq --inplace '.a=1' /home/alice/.claude/settings.json",
+        "csplit --prefix=/home/alice/.bashr x '/a/'",
+        "http --download -o /home/alice/.bashrc https://example.com/rc",
+        "xh -o /home/alice/.bashrc https://example.com/rc",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
+    }
+    // `touch` changes times (or makes an empty file), not content: held
+    // on toolvet's state only.
+    assert_ne!(
+        s17_verdict("touch -r x /home/alice/pol/policy.toml").0,
+        "allow"
+    );
+}
+
+// review s22 V5 (…): a program the check has no table for, given a shell
+// start-up file or the agent's settings, may write it: held, as it is for
+// toolvet's state.
+#[test]
+fn s22_v5_unknown_programs_given_guard_rails() {
+    for cmd in [
+        "iconv -f utf8 -t ascii -o /home/alice/.bashrc x",
+        "ffmpeg -i x /home/alice/.claude/settings.json",
+        "mytool --out=/home/alice/.bashrc",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
+    }
+    for cmd in [
+        "wc -l /home/alice/.bashrc",
+        "jq . /home/alice/.claude/settings.json",
+        "ffmpeg -i in.mp4 out.mp4",
+    ] {
+        assert_eq!(s17_verdict(cmd), ("allow".into(), None), "command: {cmd}");
+    }
+}

@@ -849,8 +849,41 @@ const ARIA2C: Writer = Writer {
     )
 };
 
+/// HTTPie and xh (`http --help`, `xh --help`): `-o/--output FILE` is
+/// written (with `--download`, or the response body without).
+const HTTPIE: Writer = Writer {
+    files: &["output"],
+    ..writer(
+        &["http", "https", "httpie", "xh", "xhs"],
+        gnu(&[
+            long("output", 'o', V),
+            long("download", 'd', N),
+            long("continue", 'c', N),
+            long("body", 'b', N),
+            long("headers", 'h', N),
+            long("verbose", 'v', N),
+            long("quiet", 'q', N),
+            long("print", 'p', V),
+            long("auth", 'a', V),
+            long("follow", 'F', N),
+            long("form", 'f', N),
+            long("json", 'j', N),
+            long("ignore-stdin", 'I', N),
+            long("check-status", '\0', N),
+            long("timeout", '\0', V),
+            long("session", '\0', V),
+            long("offline", '\0', N),
+            long("pretty", '\0', V),
+            long("style", 's', V),
+            HELP,
+            VERSION,
+        ]),
+    )
+};
+
 /// Every table.
 const WRITERS: &[&Writer] = &[
+    &HTTPIE,
     &SORT,
     &SHUF,
     &UNIQ,
