@@ -7960,3 +7960,19 @@ fn s22_v5_unknown_programs_given_guard_rails() {
         assert_eq!(s17_verdict(cmd), ("allow".into(), None), "command: {cmd}");
     }
 }
+
+// review s22 V5 (…): options read from a file the check does not read
+// (`curl -K FILE`, `wget --config=FILE`) may name any file to write: held.
+#[test]
+fn s22_v5_writer_options_from_files_are_held() {
+    escalate("curl -K cfg https://example.com/x", "shell.eval-dynamic");
+    escalate(
+        "curl --config cfg https://example.com/x",
+        "shell.eval-dynamic",
+    );
+    escalate(
+        "wget --config=cfg https://example.com/x",
+        "shell.eval-dynamic",
+    );
+    allow("curl -s https://example.com/x");
+}

@@ -62,6 +62,9 @@ struct Writer {
     operands_when: &'static [&'static str],
     /// Options any of which makes `files` read, not written (`tar -x -f`).
     files_read_when: &'static [&'static str],
+    /// Options whose value is a file of more options, not read here
+    /// (`curl -K F`, `wget --config=F`): what is written is not known.
+    option_files: &'static [&'static str],
 }
 
 const fn gnu(opts: &'static [getopt::Opt]) -> Spec {
@@ -81,6 +84,7 @@ const fn writer(names: &'static [&'static str], spec: Spec) -> Writer {
         operands: Operands::None,
         operands_when: &[],
         files_read_when: &[],
+        option_files: &[],
     }
 }
 
@@ -275,6 +279,7 @@ const WGET: Writer = Writer {
         "hsts-file",
     ],
     dirs: &["directory-prefix"],
+    option_files: &["config"],
     ..writer(
         &["wget", "wget2"],
         gnu(&[
@@ -375,9 +380,11 @@ const CURL: Writer = Writer {
         "alt-svc",
     ],
     dirs: &["output-dir"],
+    option_files: &["config"],
     ..writer(
         &["curl"],
         gnu(&[
+            long("config", 'K', V),
             long("output", 'o', V),
             long("dump-header", 'D', V),
             long("cookie-jar", 'c', V),
@@ -915,6 +922,8 @@ pub(crate) struct Writes {
     pub dirs: Vec<Field>,
     /// Words the table could not place.
     pub problems: Vec<String>,
+    /// Files of options the program reads (`curl -K F`): held.
+    pub option_files: Vec<String>,
 }
 
 /// The directory a name prefix writes into (`out/part-` → `out`,
@@ -1075,6 +1084,8 @@ pub(crate) fn writes(name: &str, args: &[Field]) -> Option<Writes> {
                     v.clone()
                 },
             );
+        } else if table.option_files.contains(&found.opt.name) {
+            w.option_files.push(v.text());
         } else if (name == "wget" || name == "wget2") && found.opt.name == "execute" {
             wget_commands(v, &mut w);
         }
@@ -1124,6 +1135,18 @@ impl Analysis<'_> {
         }
         if !w.problems.is_empty() && !self.done() {
             self.unplaced_writer(name, args, env, &w.problems);
+        }
+        if let Some(f) = w.option_files.first()
+            && !self.done()
+        {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` reads more options from `{f}`, which this check does not read: they may name any file \
+                     to write. A person must approve; or give the options on the command line."
+                ),
+            );
         }
     }
 
