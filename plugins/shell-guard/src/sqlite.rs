@@ -27,7 +27,8 @@
 //!   `-safe` (without `-unsafe-testing`) proves the input: sqlite3 itself
 //!   then refuses all of the above.
 //!
-//! Input the command does not show (`sqlite3 db < file.sql`) is not read.
+//! Input the command does not show (`sqlite3 db < file.sql`) is not read;
+//! decoded or downloaded input (`… | base64 -d | sqlite3`) holds.
 
 use crate::syntax::{Field, Output};
 use crate::walk::{Analysis, Env};
@@ -456,8 +457,13 @@ pub(crate) fn read(args: &[Field], stdin: &Output) -> Reading {
             _ => {}
         }
     }
-    if let Output::Static(text) = stdin {
-        texts.push(text.clone());
+    match stdin {
+        Output::Static(text) => texts.push(text.clone()),
+        // Commands decoded or downloaded here: text the command hides.
+        Output::Decoded | Output::Downloaded => r
+            .unproven
+            .push("its standard input is decoded or downloaded text".into()),
+        _ => {}
     }
     for t in &texts {
         if t.trim_start().starts_with('.') && !t.contains('\n') {

@@ -7739,6 +7739,7 @@ fn s22_v5_output_options_and_operands_are_writes() {
         "wget -qO build/x.tgz https://example.com/x.tgz",
         "tar -cf dist/a.tar src",
         "tar -xf dist/a.tar",
+        "7z a dist/a.7z src",
         "tar czf dist/a.tgz src",
         "zip -r dist/a.zip src",
         "uniq in.txt out.txt",
@@ -7887,6 +7888,7 @@ fn s22_v2_sqlite_input_is_proven_or_held() {
         "sqlite3 -frobnicate :memory:",
         "sqlite3 :memory: \"ATTACH $F AS a\"",
         "sqlite3 :memory: \"$SQL\"",
+        "echo LnNoIHJtIC1yZiB+ | base64 -d | sqlite3 :memory:",
     ] {
         assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
     }
@@ -7929,6 +7931,9 @@ fn s22_v5_known_writers_still_judged() {
         "csplit --prefix=/home/alice/.bashr x '/a/'",
         "http --download -o /home/alice/.bashrc https://example.com/rc",
         "xh -o /home/alice/.bashrc https://example.com/rc",
+        "find . -maxdepth 0 -fprint /home/alice/.ssh/authorized_keys",
+        "find . -maxdepth 0 -fprint /etc/passwd",
+        "7z a /home/alice/pol/policy.toml x",
     ] {
         assert_eq!(s17_verdict(cmd).0, "deny", "command: {cmd}");
     }

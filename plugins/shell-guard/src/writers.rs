@@ -1051,10 +1051,30 @@ fn openssl_writes(args: &[Field]) -> Writes {
     w
 }
 
+/// 7-Zip (`7z COMMAND [SWITCH…] ARCHIVE [FILE…]`; every switch is one
+/// word, its value attached: `-p…`, `-o…`, `-mx=9`): `a`, `u`, `d`, `rn`
+/// write the archive, the first operand after the command.
+fn sevenzip_writes(args: &[Field]) -> Writes {
+    let mut w = Writes::default();
+    let mut operands = args
+        .iter()
+        .filter(|a| !a.text().starts_with('-') || a.text() == "-");
+    let command = operands.next().map(|c| c.text().to_ascii_lowercase());
+    if matches!(command.as_deref(), Some("a" | "u" | "d" | "rn"))
+        && let Some(archive) = operands.next()
+    {
+        w.files.push(archive.clone());
+    }
+    w
+}
+
 /// The files `name` writes by its table (`None`: no table).
 pub(crate) fn writes(name: &str, args: &[Field]) -> Option<Writes> {
     if name == "openssl" {
         return Some(openssl_writes(args));
+    }
+    if matches!(name, "7z" | "7za" | "7zz" | "7zr") {
+        return Some(sevenzip_writes(args));
     }
     let (table, args): (&Writer, Vec<Field>) = match name {
         "docker" | "podman" if args.first().is_some_and(|a| a.text() == "save") => {
