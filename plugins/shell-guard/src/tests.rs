@@ -7807,6 +7807,12 @@ fn s22_f6_whole_tree_git_writes_are_held() {
         "git checkout main && git pull",
         "git stash -u",
         "git stash push -u",
+        "git merge other",
+        "git pull",
+        "git pull --rebase origin main",
+        "git cherry-pick abc123",
+        "git revert HEAD~2",
+        "git am fix.patch",
     ] {
         assert_eq!(verdict(cmd).0, "escalate", "command: {cmd}");
     }
@@ -7830,6 +7836,9 @@ fn s22_f6_whole_tree_git_writes_are_held() {
         "git sparse-checkout list",
         "git read-tree HEAD",
         "git status",
+        "git merge --abort",
+        "git cherry-pick --quit",
+        "git fetch origin",
     ] {
         assert_eq!(verdict(cmd), ("allow".into(), None), "command: {cmd}");
     }

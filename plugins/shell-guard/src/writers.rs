@@ -1392,7 +1392,9 @@ impl Analysis<'_> {
     /// `git checkout REV -- .`), nor removes untracked files (`git stash
     /// -u|-a` without paths), nor narrows what the tree holds (`git
     /// sparse-checkout set|add|reapply|init|disable`), nor writes a tree
-    /// read into the index (`git read-tree -u`). A work tree may hold an
+    /// read into the index (`git read-tree -u`), nor brings other commits
+    /// in (`git merge`, `git pull`, `git cherry-pick`, `git revert`, `git
+    /// am`; `--abort`/`--quit` pass). A work tree may hold an
     /// agent's project hook configuration (`.github/hooks/*.json`,
     /// `.cursor/hooks.json`, `.claude/settings.json`), untracked or
     /// committed on this branch only: such a command may remove or replace
@@ -1528,6 +1530,18 @@ impl Analysis<'_> {
                 let p = getopt::parse(&GIT_READ_TREE, rest);
                 (!p.problems.is_empty() || p.has("u"))
                     .then(|| "writes a tree into the work tree".to_string())
+            }
+            // Commits brought into the tree (another branch's, a
+            // remote's, a picked one's) may delete or replace the hook
+            // configuration; aborting or quitting goes back to HEAD.
+            "merge" | "pull" | "cherry-pick" | "revert" | "am" => {
+                let leaves = rest.iter().any(|a| {
+                    matches!(
+                        a.text().as_str(),
+                        "--abort" | "--quit" | "--show-current-patch" | "--edit-todo"
+                    )
+                });
+                (!leaves).then(|| "brings other commits into the work tree".to_string())
             }
             "reset" => {
                 let p = crate::gitopts::read(&crate::gitopts::GIT_RESET, rest).parsed;
