@@ -7751,6 +7751,8 @@ fn s22_v5_output_options_and_operands_are_writes() {
         "git archive -o dist/src.tar HEAD",
         "shuf -o out.txt in.txt",
         "curl --frobnicate https://example.com/x",
+        "ssh -v host tail -n 5 .bashrc",
+        "tar --get -f dist/a.tar",
     ] {
         assert_eq!(s17_verdict(cmd), ("allow".into(), None), "command: {cmd}");
     }
