@@ -289,9 +289,9 @@ fn dot_command(line: &str, r: &mut Reading) {
     }
 }
 
-/// The identifiers of SQL text (bare, `"…"`, `` `…` ``, `[…]`),
-/// lower-cased, and its string literals, in order, as tokens: `Ok(id)` an
-/// identifier, `Err(s)` a string literal. Comments are skipped.
+/// The tokens of SQL text: `Ok(id)` an identifier (bare, `"…"`, `` `…` ``,
+/// `[…]`, lower-cased), a number or one punctuation character; `Err(s)` a
+/// string literal. Comments are skipped.
 fn sql_tokens(sql: &str) -> Vec<Result<String, String>> {
     let b: Vec<char> = sql.chars().collect();
     let mut out = Vec::new();
@@ -336,7 +336,11 @@ fn sql_tokens(sql: &str) -> Vec<Result<String, String>> {
                 i += 1;
             }
             out.push(Ok(b[start..i].iter().collect::<String>().to_lowercase()));
+        } else if c.is_whitespace() {
+            i += 1;
         } else {
+            // Punctuation, one character a token (`||`, `(`, `;`).
+            out.push(Ok(c.to_string()));
             i += 1;
         }
     }
@@ -354,14 +358,17 @@ fn sql(text: &str, r: &mut Reading) {
                 "the SQL names `{id}`, which runs a program, loads code or reads or writes other files"
             ));
         }
-        let target = match id.as_str() {
+        // The file name: one string literal, and nothing after it but
+        // `AS` (ATTACH) or the statement's end (VACUUM INTO): `'a' || 'b'`
+        // is an expression, not proven.
+        let (at, ends): (usize, &[&str]) = match id.as_str() {
             "attach" => {
-                let next = tokens.get(k + 1);
-                if next == Some(&Ok("database".into())) {
-                    tokens.get(k + 2)
+                let at = if tokens.get(k + 1) == Some(&Ok("database".into())) {
+                    k + 2
                 } else {
-                    next
-                }
+                    k + 1
+                };
+                (at, &["as"])
             }
             "vacuum" => {
                 // `VACUUM [schema] INTO expr`.
@@ -371,14 +378,16 @@ fn sql(text: &str, r: &mut Reading) {
                     .take(2)
                     .position(|t| t == &Ok("into".into()));
                 match into {
-                    Some(p) => tokens.get(k + 2 + p),
+                    Some(p) => (k + 2 + p, &[";"]),
                     None => continue,
                 }
             }
             _ => continue,
         };
-        match target {
-            Some(Err(file)) => {
+        let after = tokens.get(at + 1);
+        let literal_alone = after.is_none_or(|t| matches!(t, Ok(w) if ends.contains(&w.as_str())));
+        match tokens.get(at) {
+            Some(Err(file)) if literal_alone => {
                 let path = file
                     .strip_prefix("file:")
                     .map(|p| p.split(['?', '#']).next().unwrap_or(p))
@@ -544,6 +553,17 @@ mod tests {
         assert_eq!(r(&[":memory:", ".once P"]).writes, ["P"]);
         assert_eq!(r(&[":memory:", "ATTACH 'L' AS a"]).writes, ["L"]);
         assert_eq!(r(&[":memory:", "vacuum into 'B'"]).writes, ["B"]);
+        assert_eq!(r(&[":memory:", "vacuum into 'B';"]).writes, ["B"]);
+        assert!(
+            !r(&[":memory:", "attach 'a' || 'b' as x"])
+                .unproven
+                .is_empty()
+        );
+        assert!(
+            r(&[":memory:", "attach 'a.db' as x; select 1"])
+                .unproven
+                .is_empty()
+        );
         assert!(!r(&[":memory:", "select edit('', 'x')"]).unproven.is_empty());
         assert!(
             !r(&[":memory:", r#"select "EDIT"('', 'x')"#])
