@@ -1441,6 +1441,7 @@ impl Analysis<'_> {
             self.destroyer(name, args);
             self.removals(name, args, env);
             self.in_place_edits(name, args, env);
+            self.table_writes(name, args, env);
             self.toolvet_command(name, args);
             self.toolvet_signals(name, args, via_xargs, env);
             self.database_file(name, args, env);
@@ -1458,7 +1459,10 @@ impl Analysis<'_> {
             self.program_table(name, args, env, depth, stdin);
             match name {
                 "sed" | "gsed" => self.sed_script(name, args, env, depth),
-                "sqlite3" | "sqlite" | "sqlcipher" | "litecli" | "psql" | "mysql" | "mariadb" => {
+                "sqlite3" | "sqlite" | "sqlcipher" => {
+                    self.sqlite_input(name, args, env, depth, stdin)
+                }
+                "litecli" | "psql" | "mysql" | "mariadb" => {
                     self.client_commands(name, args, env, depth, stdin)
                 }
                 _ => {}
@@ -2247,8 +2251,13 @@ impl Analysis<'_> {
                 }
                 "-o" | "-or" | "," => alternatives = true,
                 "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                    // The file is created or truncated and written
+                    // (find(1)), with text `-fprintf` chooses: a write
+                    // like a redirection's (review s22 V5).
                     if own_rules && let Some(f) = args.get(i + 1) {
-                        self.check_device_write(&f.text(), "`find -fprint`");
+                        let via = format!("`find {t}`");
+                        self.check_device_write(&f.text(), &via);
+                        self.check_write(f, env, &Output::Unknown, &via, true, depth);
                     }
                 }
                 _ => {}
@@ -2667,6 +2676,10 @@ impl Analysis<'_> {
         };
         if !builtin {
             self.git_push(rest, Some(&sub));
+        }
+        self.git_writes(&sub, rest, &mut env);
+        if builtin {
+            self.git_whole_tree(&sub, rest, &env);
         }
         match sub.as_str() {
             "push" => self.git_push(rest, None),

@@ -29,9 +29,11 @@ pub mod runners;
 pub mod runopts;
 pub mod selfstate;
 pub mod sinks;
+pub mod sqlite;
 pub mod syntax;
 pub mod tmuxopts;
 pub mod walk;
+pub mod writers;
 pub mod written;
 
 use check_catalog::code::Language;

@@ -107,7 +107,7 @@ const fn table(
 
 /// GNU `split` (coreutils 9.1 `split --help`): `--filter=COMMAND` "write
 /// to shell COMMAND; file name is $FILE".
-const SPLIT: Table = table(
+pub(crate) const SPLIT: Table = table(
     &["split", "gsplit"],
     &[
         long("suffix-length", 'a', V),
@@ -135,7 +135,7 @@ const SPLIT: Table = table(
 
 /// GNU `sort` (coreutils 9.1 `sort --help`): `--compress-program=PROG`
 /// runs PROG to compress temporary files (`PROG -d` to read them back).
-const SORT: Table = table(
+pub(crate) const SORT: Table = table(
     &["sort", "gsort"],
     &[
         long("ignore-leading-blanks", 'b', N),
@@ -248,7 +248,7 @@ const MAKE: Table = table(
 /// `exec=`; other actions are data). The traditional first word without
 /// a dash (`tar czf out.tgz src`) is read as its letters
 /// ([`tar_old_style`]).
-const TAR: Table = table(
+pub(crate) const TAR: Table = table(
     &["tar", "gtar"],
     &[
         long("catenate", 'A', N),
@@ -442,7 +442,7 @@ const TAR: Table = table(
 /// `.wgetrc'-style command" ([`wgetrc_command`]), `--config=FILE`,
 /// `--use-askpass=COMMAND`. `-nv`, `-nc`, `-nd`, `-nH`, `-np` are `-n`
 /// with a letter, as wget's getopt reads them.
-const WGET: Table = table(
+pub(crate) const WGET: Table = table(
     &["wget"],
     &[
         long("version", 'V', N),
@@ -612,7 +612,7 @@ const WGET: Table = table(
 /// ssh reads options after the destination too, up to the remote command
 /// ([`Analysis::program_table`]). `-o` is an ssh_config line
 /// ([`ssh_option`]); `-F` a configuration file.
-const SSH: Table = table(
+pub(crate) const SSH: Table = table(
     &["ssh"],
     &ssh_opts!["b", "c", "e", "i", "l", "m", "o", "p", "B", "D", "E", "F", "I", "J", "L", "O", "P", "Q", "R", "S", "w", "W"; "1", "2", "4", "6", "a", "f", "g", "k", "n", "q", "s", "t", "v", "x", "A", "C", "G", "K", "M", "N", "T", "V", "X", "Y", "y"],
     false,

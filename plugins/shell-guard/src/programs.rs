@@ -705,12 +705,7 @@ impl Analysis<'_> {
             let target = match t.strip_prefix("--output=") {
                 Some(f) => Some(Field::lit(f)),
                 None if t == "--output" => args.get(i + 1).cloned(),
-                None if t == "-o"
-                    && matches!(
-                        name,
-                        "curl" | "wget" | "gcc" | "cc" | "clang" | "sort" | "go"
-                    ) =>
-                {
+                None if t == "-o" && matches!(name, "gcc" | "cc" | "clang" | "go") => {
                     args.get(i + 1).cloned()
                 }
                 None => None,

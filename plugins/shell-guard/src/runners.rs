@@ -2721,10 +2721,16 @@ impl Analysis<'_> {
                 let Some(abs) = self.abs_path(&field, env) else {
                     continue;
                 };
+                // toolvet's state, and (review s22 V5) the shell start-up
+                // files and agent settings a writer could replace.
                 let is_state = |p: &str| {
-                    self.state
-                        .guard_rail(p)
-                        .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
+                    self.state.guard_rail(p).is_some_and(|r| {
+                        use check_catalog::guardrails::Kind;
+                        matches!(
+                            r.kind,
+                            Kind::ToolvetState | Kind::ShellStartup | Kind::AgentControl
+                        )
+                    })
                 };
                 let held = if is_state(&abs) {
                     Some(abs.clone())
@@ -2737,6 +2743,22 @@ impl Analysis<'_> {
                     } else {
                         format!("`{t}`, which holds toolvet's state `{guarded}`")
                     };
+                    let state = self
+                        .state
+                        .guard_rail(&guarded)
+                        .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState);
+                    if !state {
+                        self.report(
+                            false,
+                            "shell.guardrail-write",
+                            format!(
+                                "`{name}` is a program this check does not know, given `{t}`, the agent's settings or \
+                                 a shell start-up file (or the directory holding `{guarded}`): it may replace it. A \
+                                 person must approve."
+                            ),
+                        );
+                        return;
+                    }
                     self.report(
                         false,
                         "shell.toolvet-state",

@@ -1398,6 +1398,10 @@ impl<'a> Analysis<'a> {
                 // there overwrites it in place (review s10 H21).
                 R::File(fd, K::ReadAndWrite, T::Filename(w)) => (Some(fd.unwrap_or(0)), false, w),
                 R::OutputAndError(w, append) => (Some(1), !append, w),
+                // `>& WORD` / `N>& WORD`: bash duplicates a descriptor
+                // when WORD expands to a number or `-` (`N-`), and
+                // otherwise opens WORD as `&> WORD` does (review s22 V6).
+                R::File(fd, K::DuplicateOutput, T::Duplicate(w)) => (*fd, true, w),
                 _ => continue,
             };
             let content = if fd.is_none_or(|f| f == 1) {
@@ -1406,6 +1410,9 @@ impl<'a> Analysis<'a> {
                 Output::Unknown
             };
             for f in self.expand_word(&w.value, env, depth) {
+                if is_descriptor_word(&f) {
+                    continue;
+                }
                 self.check_write(&f, env, &content, "a redirection", truncates, depth);
             }
         }
@@ -1430,6 +1437,7 @@ impl<'a> Analysis<'a> {
                     T::Filename(w),
                 ) => (*fd, matches!(kind, K::Append | K::ReadAndWrite), w),
                 R::OutputAndError(w, append) => (Some(1), *append, w),
+                R::File(fd, K::DuplicateOutput, T::Duplicate(w)) => (*fd, false, w),
                 _ => continue,
             };
             let content = if fd.is_none_or(|f| f == 1) {
@@ -1438,6 +1446,9 @@ impl<'a> Analysis<'a> {
                 Output::Unknown
             };
             for f in self.expand_word(&w.value, env, depth) {
+                if is_descriptor_word(&f) {
+                    continue;
+                }
                 if let Some(t) = f.static_text() {
                     env.note_written(&t, &content, append);
                 }
@@ -3320,6 +3331,17 @@ fn bare_input_redirect(script: &str) -> Option<&str> {
 /// s16 P3, s17 Q2).
 pub(crate) fn command_scoped(name: &str) -> bool {
     matches!(name, "CDPATH" | "PATH") || name.starts_with("RCLONE_CONFIG_")
+}
+
+/// Whether a `>&` target is a descriptor as bash reads it (`2`, `-`,
+/// `3-`): a literal number, optionally followed by `-`, or `-` alone.
+/// Anything else, or a word only known when the command runs, is a file
+/// (or may be one).
+fn is_descriptor_word(f: &Field) -> bool {
+    f.static_text().is_some_and(|t| {
+        let n = t.strip_suffix('-').unwrap_or(&t);
+        t == "-" || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 #[cfg(test)]
