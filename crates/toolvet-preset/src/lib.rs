@@ -4,9 +4,9 @@
 //!
 //! - approval ledgers the core does not implement: `[approvals] ledger =
 //!   "postgres://…"` through [`toolvet_postgres::PostgresProvider`];
-//! - the decision log's redactor, secrets-guard's detectors
-//!   ([`SecretsRedactor`]), which `[host] decision_log_arguments = true`
-//!   requires.
+//! - the decision log's redactor ([`SecretsRedactor`]: the credential
+//!   detectors of `secrets-detect`, the library secrets-guard finds
+//!   secrets with), which `[host] decision_log_arguments = true` requires.
 //!
 //! A front end starts from [`options`] and sets its own fields on top
 //! (`..toolvet_preset::options()`): an observer, `only_tool`, its own state
