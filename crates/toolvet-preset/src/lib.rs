@@ -4,9 +4,9 @@
 //!
 //! - approval ledgers the core does not implement: `[approvals] ledger =
 //!   "postgres://…"` through [`toolvet_postgres::PostgresProvider`];
-//! - the decision log's redactor, secrets-guard's detectors
-//!   ([`SecretsRedactor`]), which `[host] decision_log_arguments = true`
-//!   requires.
+//! - the decision log's redactor ([`SecretsRedactor`]: the credential
+//!   detectors of `secrets-detect`, the library secrets-guard finds
+//!   secrets with), which `[host] decision_log_arguments = true` requires.
 //!
 //! - the front ends' policy tables ([`FRONT_END_TABLES`]): every program
 //!   reads a policy with [`policy_from_file`] or [`policy_from_toml`],

@@ -1,11 +1,9 @@
-//! The decision log's redactor: secrets-guard's detectors, run natively.
+//! The decision log's redactor: the credential detectors secrets-guard
+//! uses ([`secrets_detect`]), run natively.
 
+use secrets_detect::{Detectors, EntropyOptions, Kind};
 use serde_json::Value;
-use toolvet_pdk::Check as _;
-
-/// What a value becomes when the detectors cannot be used (a poisoned
-/// lock): nothing of it is kept.
-const REDACTED: &str = "[redacted]";
+use std::sync::LazyLock;
 
 /// Redacts decision records with secrets-guard's detectors (provider
 /// tokens, private keys, JWTs, URLs with passwords, named passwords,
@@ -14,11 +12,10 @@ const REDACTED: &str = "[redacted]";
 ///
 /// The detectors are compiled on the first record redacted, not when the
 /// redactor is made: a one-shot process that writes no decision log does
-/// not pay for them (about 1 ms of regex compilation).
+/// not pay for them (about 1 ms of regex compilation). Once compiled they
+/// are immutable, so every thread shares them without a lock.
 pub struct SecretsRedactor {
-    /// The check is not `Sync` (its globs compile lazily); the decision
-    /// log's one writer thread is its only user.
-    guard: std::sync::LazyLock<std::sync::Mutex<secrets_guard::SecretsGuard>>,
+    detectors: LazyLock<Detectors>,
 }
 
 impl std::fmt::Debug for SecretsRedactor {
@@ -28,52 +25,49 @@ impl std::fmt::Debug for SecretsRedactor {
 }
 
 impl SecretsRedactor {
-    /// The detectors with secrets-guard's defaults, compiled on first use.
+    /// The detectors with secrets-guard's defaults (the default
+    /// [`EntropyOptions`]), compiled on first use.
     pub fn new() -> SecretsRedactor {
         SecretsRedactor {
-            guard: std::sync::LazyLock::new(Self::detectors),
+            detectors: LazyLock::new(|| Detectors::new(EntropyOptions::default())),
         }
     }
 
-    /// # Panics
-    /// Never: the default settings are valid (a unit test builds them).
-    fn detectors() -> std::sync::Mutex<secrets_guard::SecretsGuard> {
-        std::sync::Mutex::new(
-            secrets_guard::SecretsGuard::new(secrets_guard::Settings::default())
-                .expect("secrets-guard's default settings are valid"),
-        )
+    /// The first credential found in `text`, a string value under the
+    /// member `key` (`""` for none). It is scanned as secrets-guard scans
+    /// a call whose arguments are that one member: the key names passwords
+    /// (`password = "…"` is a secret by name), and an AWS access key id
+    /// anywhere in it makes a 40-character token an AWS secret key.
+    fn first_secret(&self, key: &str, text: &str) -> Option<Kind> {
+        let call = serde_json::json!({ key: text }).to_string();
+        let aws_in_call = self.detectors.has_aws_id(&call);
+        let hits = self.detectors.scan(text, key, aws_in_call);
+        hits.first().map(|hit| hit.kind)
     }
 
-    fn walk(guard: &secrets_guard::SecretsGuard, key: &str, value: &mut Value) {
+    fn walk(&self, key: &str, value: &mut Value) {
         match value {
-            Value::Object(map) => map.iter_mut().for_each(|(k, v)| Self::walk(guard, k, v)),
-            Value::Array(items) => items.iter_mut().for_each(|v| Self::walk(guard, key, v)),
+            Value::Object(map) => map.iter_mut().for_each(|(k, v)| self.walk(k, v)),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.walk(key, v)),
             Value::String(text) => {
-                // The key matters: `password = "…"` is a secret by name.
-                let probe = serde_json::json!({ key: text.as_str() });
-                let found = guard.find(&probe, &probe.to_string());
-                if let Some(first) = found.first() {
-                    *value = Value::String(format!("[redacted: {}]", first.kind.rule()));
+                if let Some(kind) = self.first_secret(key, text) {
+                    *value = Value::String(replacement(kind));
                 }
             }
             _ => {}
         }
     }
+
+    /// What replaces `text` when it holds a credential
+    /// (`[redacted: secrets.<kind>]`); `None` when it holds none.
+    pub fn redact_text(&self, text: &str) -> Option<String> {
+        self.first_secret("", text).map(replacement)
+    }
 }
 
-impl SecretsRedactor {
-    /// What replaces `text` when it holds a credential
-    /// (`[redacted: secrets.<kind>]`, or `[redacted]` when the detectors
-    /// cannot run); `None` when it holds none.
-    pub fn redact_text(&self, text: &str) -> Option<String> {
-        let mut value = serde_json::json!({ "": text });
-        toolvet::Redactor::redact(self, &mut value);
-        match value.get("").and_then(Value::as_str) {
-            Some(kept) if kept == text => None,
-            Some(replaced) => Some(replaced.to_string()),
-            None => Some(REDACTED.to_string()),
-        }
-    }
+/// The text a value holding a credential of `kind` becomes.
+fn replacement(kind: Kind) -> String {
+    format!("[redacted: {}]", kind.rule())
 }
 
 impl Default for SecretsRedactor {
@@ -84,11 +78,7 @@ impl Default for SecretsRedactor {
 
 impl toolvet::Redactor for SecretsRedactor {
     fn redact(&self, value: &mut Value) {
-        match self.guard.lock() {
-            Ok(guard) => Self::walk(&guard, "", value),
-            // Fail closed: a poisoned detector keeps nothing.
-            Err(_) => *value = Value::String(REDACTED.into()),
-        }
+        self.walk("", value);
     }
 }
 
@@ -113,5 +103,25 @@ mod tests {
         assert!(token.starts_with("[redacted: secrets."), "{token}");
         assert!(!v.to_string().contains("R4nd0m"), "{v}");
         assert!(!v.to_string().contains("Xk9Lm2Np8Kd7"), "{v}");
+    }
+
+    #[test]
+    fn the_member_name_and_an_aws_key_id_beside_are_context() {
+        let r = SecretsRedactor::new();
+        let mut v = serde_json::json!({
+            "password": "hunter2-prod-77",
+            "note": "hunter2-prod-77",
+            "aws": ["AKIAZ3MHALW2NQX7TQ4K Zb8kT2qLw9Rf4Nx7Vp3Hs6Jm1Yc5Ud0Ea2Gi8Ko4"],
+        });
+        r.redact(&mut v);
+        assert_eq!(v["password"], "[redacted: secrets.password]");
+        assert_eq!(v["note"], "hunter2-prod-77");
+        assert_eq!(v["aws"][0], "[redacted: secrets.aws-access-key]");
+        assert_eq!(
+            r.redact_text("deploy with ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E")
+                .as_deref(),
+            Some("[redacted: secrets.github-token]")
+        );
+        assert_eq!(r.redact_text("git push origin main"), None);
     }
 }

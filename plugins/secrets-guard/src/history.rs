@@ -9,10 +9,10 @@
 //!   is sent.
 
 use crate::SecretsGuard;
-use crate::detect::Kind;
 use check_catalog::encoded;
 use check_catalog::sensitive::Sensitive;
 use check_catalog::words;
+use secrets_detect::Kind;
 use serde_json::Value;
 use toolvet_pdk::json::{Step, walk};
 use toolvet_pdk::{Context, Decision, ToolCall};

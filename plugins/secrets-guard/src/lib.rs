@@ -4,19 +4,19 @@
 //! email, messaging, publishing), not through shell network clients, not
 //! into files outside the working directory.
 //!
-//! Every string value of the JSON arguments is scanned ([`detect`]). Where
-//! the call sends its data decides the action ([`route`]). Messages name the
-//! kind of secret and the argument path, never the secret.
+//! Every string value of the JSON arguments is scanned by the
+//! [`secrets_detect`] detectors. Where the call sends its data decides the
+//! action ([`route`]). Messages name the kind of secret and the argument
+//! path, never the secret.
 
-pub mod detect;
 pub use check_catalog::encoded;
 mod history;
-pub mod named;
-pub mod providers;
 pub mod route;
 
-use detect::{Detectors, EntropyOptions, Hit, Kind};
 use route::{Route, Router};
+/// A kind of credential (the detectors' [`secrets_detect::Kind`]).
+pub use secrets_detect::Kind;
+use secrets_detect::{Detectors, EntropyOptions, Hit};
 use serde::Deserialize;
 use serde_json::Value;
 use toolvet_pdk::json::{Step, child_path as kit_child_path, walk};
@@ -85,8 +85,8 @@ impl Default for Settings {
             action: Action::Deny,
             inside_action: Action::Allow,
             entropy_action: Action::Escalate,
-            entropy_threshold: 4.5,
-            entropy_min_length: 32,
+            entropy_threshold: EntropyOptions::default().threshold,
+            entropy_min_length: EntropyOptions::default().min_length,
             ignore_kinds: Vec::new(),
             outbound_tools: strings(route::DEFAULT_OUTBOUND_TOOLS),
             write_tools: strings(route::DEFAULT_WRITE_TOOLS),

@@ -6,148 +6,14 @@
 //! and certificates, lockfile integrity strings and JWT-shaped text whose
 //! header is not a JOSE header.
 
+use crate::kind::Kind;
 use crate::named;
-use crate::providers::{self, PROVIDERS};
+use crate::providers;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use check_catalog::encoded;
 use regex::{Regex, RegexSet, SetMatches};
 use serde_json::Value;
-use std::fmt;
-
-/// A kind of credential. Its rule id is `secrets.<id>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// Google Cloud service-account key JSON (`private_key` + `client_email`).
-    GcpServiceAccount,
-    /// PEM (`-----BEGIN ... PRIVATE KEY-----` with a body) or PuTTY private key.
-    PrivateKey,
-    /// AWS access key id (`AKIA…`, `ASIA…`, `ABIA…`, `ACCA…`).
-    AwsAccessKey,
-    /// AWS secret access key (40 characters) next to an access key id or
-    /// an `aws_secret_access_key` label.
-    AwsSecretKey,
-    /// GitHub token (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`).
-    GithubToken,
-    /// Slack token (`xoxa-`, `xoxb-`, `xoxp-`, `xoxr-`, `xoxs-`, `xoxo-`).
-    SlackToken,
-    /// Slack incoming-webhook URL (`https://hooks.slack.com/services/…`).
-    SlackWebhook,
-    /// Stripe live secret or restricted key (`sk_live_`, `rk_live_`).
-    StripeKey,
-    /// Anthropic API key (`sk-ant-…`).
-    AnthropicKey,
-    /// OpenAI-style API key (`sk-…`, `sk-proj-…`, `sk-svcacct-…`).
-    OpenaiKey,
-    /// JSON Web Token whose header decodes to JSON with `alg`.
-    Jwt,
-    /// URL with a password in its userinfo (`https://user:pass@host`).
-    BasicAuthUrl,
-    /// A provider's token format (index into [`PROVIDERS`]).
-    Provider(u8),
-    /// A password, secret or token given by name (`password=…`,
-    /// `"client_secret": "…"`).
-    Password,
-    /// Long random-looking token (Shannon entropy above the threshold).
-    HighEntropy,
-}
-
-impl Kind {
-    /// Every kind, in reporting priority order.
-    pub fn all() -> Vec<Kind> {
-        let mut v: Vec<Kind> = Kind::FIXED[..12].to_vec();
-        v.extend((0..PROVIDERS.len()).map(|i| Kind::Provider(i as u8)));
-        v.push(Kind::Password);
-        v.push(Kind::HighEntropy);
-        v
-    }
-
-    /// The kinds that are not provider formats.
-    const FIXED: [Kind; 13] = [
-        Kind::GcpServiceAccount,
-        Kind::PrivateKey,
-        Kind::AwsAccessKey,
-        Kind::AwsSecretKey,
-        Kind::GithubToken,
-        Kind::SlackToken,
-        Kind::SlackWebhook,
-        Kind::StripeKey,
-        Kind::AnthropicKey,
-        Kind::OpenaiKey,
-        Kind::Jwt,
-        Kind::BasicAuthUrl,
-        Kind::HighEntropy,
-    ];
-
-    /// The id used in the rule (`secrets.<id>`) and in settings.
-    pub fn id(self) -> &'static str {
-        match self {
-            Kind::PrivateKey => "private-key",
-            Kind::GcpServiceAccount => "gcp-service-account",
-            Kind::AwsAccessKey => "aws-access-key",
-            Kind::AwsSecretKey => "aws-secret-key",
-            Kind::GithubToken => "github-token",
-            Kind::SlackToken => "slack-token",
-            Kind::SlackWebhook => "slack-webhook",
-            Kind::StripeKey => "stripe-key",
-            Kind::AnthropicKey => "anthropic-key",
-            Kind::OpenaiKey => "openai-key",
-            Kind::Jwt => "jwt",
-            Kind::BasicAuthUrl => "basic-auth-url",
-            Kind::Provider(i) => PROVIDERS[i as usize].id,
-            Kind::Password => "password",
-            Kind::HighEntropy => "high-entropy",
-        }
-    }
-
-    /// The rule id, e.g. `secrets.aws-access-key`.
-    pub fn rule(self) -> String {
-        format!("secrets.{}", self.id())
-    }
-
-    /// The kind from its id.
-    pub fn from_id(id: &str) -> Option<Kind> {
-        Kind::all().into_iter().find(|k| k.id() == id)
-    }
-
-    /// Hosts (and their subdomains) the credential is meant to be sent to.
-    pub fn home_domains(self) -> &'static [&'static str] {
-        match self {
-            Kind::AwsAccessKey | Kind::AwsSecretKey => &["amazonaws.com"],
-            Kind::GithubToken => &["github.com", "githubusercontent.com"],
-            Kind::SlackToken | Kind::SlackWebhook => &["slack.com"],
-            Kind::StripeKey => &["stripe.com"],
-            Kind::AnthropicKey => &["anthropic.com"],
-            Kind::OpenaiKey => &["openai.com"],
-            Kind::GcpServiceAccount => &["googleapis.com"],
-            Kind::Provider(i) => PROVIDERS[i as usize].home,
-            _ => &[],
-        }
-    }
-}
-
-impl fmt::Display for Kind {
-    /// A phrase for messages, e.g. `an AWS access key id`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Kind::PrivateKey => "a private key",
-            Kind::GcpServiceAccount => "a Google Cloud service-account key",
-            Kind::AwsAccessKey => "an AWS access key id",
-            Kind::AwsSecretKey => "an AWS secret access key",
-            Kind::GithubToken => "a GitHub token",
-            Kind::SlackToken => "a Slack token",
-            Kind::SlackWebhook => "a Slack webhook URL",
-            Kind::StripeKey => "a Stripe live key",
-            Kind::AnthropicKey => "an Anthropic API key",
-            Kind::OpenaiKey => "an OpenAI API key",
-            Kind::Jwt => "a JSON Web Token",
-            Kind::BasicAuthUrl => "a URL with an embedded password",
-            Kind::Provider(i) => PROVIDERS[*i as usize].phrase,
-            Kind::Password => "a password or secret given by name",
-            Kind::HighEntropy => "a long random-looking token (possibly a credential)",
-        })
-    }
-}
 
 /// Options of the high-entropy detector.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -226,19 +92,32 @@ fn found<'t>(
         .flatten()
 }
 
-/// One detected secret inside a string (byte range of the match).
+/// One secret found in a text: its kind and where it lies, as byte offsets
+/// into the UTF-8 text given to [`Detectors::scan`] (`&text[start..end]`
+/// is always a valid slice).
+///
+/// The span is the secret's own match for format detectors (a token, a
+/// key's `-----BEGIN … PRIVATE KEY-----` header, a PuTTY key from its first
+/// line to `Private-Lines:`, a URL from its scheme to its host); the value
+/// alone for a password given by name (`password=VALUE`, or the whole text
+/// when the argument's name labels a secret); and the whole text for a
+/// Google Cloud service-account key written out as JSON text and for a
+/// secret found inside an encoded (base64 or hex) blob of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
     /// What it is.
     pub kind: Kind,
-    /// Byte offsets of the secret in the scanned text.
+    /// Byte offset of the secret's first byte in the scanned text.
     pub start: usize,
-    /// End offset (exclusive).
+    /// Byte offset just past its last byte (exclusive).
     pub end: usize,
 }
 
 impl Detectors {
-    /// Compile every detector.
+    /// Compile every detector, the high-entropy one with `entropy` (about
+    /// a millisecond natively). The patterns are fixed, so this does not
+    /// fail. The result is immutable, `Send` and `Sync`: one value serves
+    /// any number of threads.
     pub fn new(entropy: EntropyOptions) -> Self {
         // Word boundaries are ASCII (`(?-u:\b)`): the tokens are ASCII, and
         // Unicode boundaries make the automata several times slower to
@@ -320,9 +199,21 @@ impl Detectors {
 
     /// Every secret in `text`. `label` is the argument's name (e.g.
     /// `aws_secret_access_key`), which counts as context for AWS secret
-    /// keys; `aws_id_in_call` says whether an AWS access key id appears
-    /// anywhere in the call, which makes any 40-character key-shaped token
-    /// an AWS secret key.
+    /// keys and names a password (`""` when there is none);
+    /// `aws_id_in_call` says whether an AWS access key id appears
+    /// anywhere in the call ([`Detectors::has_aws_id`] on the call's JSON
+    /// text), which makes any 40-character key-shaped token an AWS secret
+    /// key.
+    ///
+    /// Hits come in the order of the detectors (private keys, service
+    /// accounts, AWS, GitHub, Slack, Stripe, Anthropic, OpenAI, JWTs, URLs
+    /// with passwords, the provider formats, named passwords, high-entropy
+    /// tokens), each detector's in text
+    /// order, then those found in encoded blobs. One kind may be found
+    /// several times; spans of different kinds may overlap, except that a
+    /// named password or a high-entropy token is reported only outside
+    /// what another detector found (and high-entropy tokens only outside
+    /// PEM blocks). See [`Hit`] for the spans.
     pub fn scan(&self, text: &str, label: &str, aws_id_in_call: bool) -> Vec<Hit> {
         let mut hits = self.scan_text(text, label, aws_id_in_call);
         // Encoded blobs that decode to text: what they hide counts too.
@@ -943,6 +834,53 @@ mod tests {
         assert!(!d.is_high_entropy_token("Vq0QyQ3Tz5Fh8Wc2bN7LmK4pR9sX1yA6eG3jD0uI5oZ8", "\"h1:"));
         assert!((shannon_entropy("aaaa") - 0.0).abs() < 1e-9);
         assert!((shannon_entropy("abcd") - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn spans_are_byte_offsets_into_the_text() {
+        let d = Detectors::new(EntropyOptions::default());
+        let spans = |text: &str, label: &str| -> Vec<(&'static str, String)> {
+            d.scan(text, label, false)
+                .into_iter()
+                .map(|h| (h.kind.id(), text[h.start..h.end].to_string()))
+                .collect()
+        };
+        // A token, after multi-byte text.
+        assert_eq!(
+            spans("clé → ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E.", ""),
+            vec![(
+                "github-token",
+                "ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E".to_string()
+            )]
+        );
+        // A password by name: the value only; by the argument's name: all.
+        assert_eq!(
+            spans("DB_PASSWORD=Winter2026!Prod ok", ""),
+            vec![("password", "Winter2026!Prod".to_string())]
+        );
+        assert_eq!(
+            spans("hunter2-prod-77", "password"),
+            vec![("password", "hunter2-prod-77".to_string())]
+        );
+        // A private key: its header.
+        assert_eq!(
+            spans(PEM, "")[0],
+            ("private-key", "-----BEGIN RSA PRIVATE KEY-----".to_string())
+        );
+        // A secret inside an encoded blob: the whole text.
+        let blob = "ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E is the token"
+            .bytes()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>();
+        let text = format!("data {blob}");
+        let found = spans(&text, "");
+        assert!(found.contains(&("github-token", text.clone())), "{found:?}");
+    }
+
+    #[test]
+    fn detectors_are_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Detectors>();
     }
 
     #[test]
