@@ -24,7 +24,7 @@ use toolvet::{ListQuery, MAX_PAGE, StatusFilter};
 /// The query of `GET /v1/approvals`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ListParams {
+pub(super) struct ListParams {
     status: Option<String>,
     limit: Option<usize>,
     after: Option<String>,
@@ -36,7 +36,7 @@ pub struct ListParams {
 /// ([`crate::shown`]). The first page (no `after`) also carries `pending`:
 /// how many requests wait in all and for the runs with most
 /// ([`pending_counts`]).
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
@@ -100,7 +100,7 @@ fn pending_counts(counts: &toolvet::PendingCounts) -> serde_json::Value {
 /// only a request their token may speak for
 /// ([`crate::auth::Speaker::may_read`]): a bound agent token reads only
 /// its principals' requests.
-pub async fn show(
+pub(super) async fn show(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -131,7 +131,7 @@ pub async fn show(
 /// JSON carries, and a request whose ledger row changed since is a 409
 /// `request-changed`, not approved (review s15 N8); an approval without
 /// `shown` is a 400.
-pub async fn decide(
+pub(super) async fn decide(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -171,7 +171,7 @@ pub async fn decide(
 /// events (data: `{"event": …, "request": {…}}`), and `resync` when
 /// events may have been missed. The stream ends when the server shuts
 /// down.
-pub async fn events(
+pub(super) async fn events(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
