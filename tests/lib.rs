@@ -85,6 +85,7 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// What a run of the CLI printed, and its exit code.
+#[derive(Debug)]
 pub struct CliRun {
     /// Exit code.
     pub code: i32,
@@ -279,7 +280,7 @@ pub fn capture_tracing() -> (tracing::subscriber::DefaultGuard, CapturedText) {
 }
 
 /// Text written by a [`capture_tracing`] subscriber.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, Debug)]
 pub struct CapturedText(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
 
 impl CapturedText {

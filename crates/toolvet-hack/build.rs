@@ -1,2 +1,2 @@
-// A build script is required for cargo to consider build dependencies.
+//! Empty: a build script is required for cargo to consider build dependencies.
 fn main() {}

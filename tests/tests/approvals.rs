@@ -409,6 +409,10 @@ async fn a_version_1_sqlite_ledger_gains_the_working_directory_column() {
 }
 
 #[tokio::test]
+#[expect(
+    unsafe_code,
+    reason = "`std::env::set_var` is unsafe: the key reaches the policy only through an environment variable"
+)]
 async fn forged_foreign_malformed_and_unknown_tickets_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_in(dir.path()).await;

@@ -878,7 +878,7 @@ fn every_failure_path_blocks_for_every_agent() {
 
     for agent in AGENTS {
         let call = shell(agent, "ls");
-        let cases: Vec<FailureCase> = vec![
+        let cases: Vec<FailureCase<'_>> = vec![
             (
                 "missing policy",
                 Path::new("/nonexistent/toolvet.toml"),

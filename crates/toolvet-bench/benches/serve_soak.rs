@@ -173,6 +173,10 @@ impl Server {
     }
 
     /// SIGTERM, then wait for the drain; SIGKILL after 30 s.
+    #[expect(
+        unsafe_code,
+        reason = "libc's `kill` sends the SIGTERM the server drains on; std only sends SIGKILL"
+    )]
     fn stop(mut self) -> Option<std::process::ExitStatus> {
         let pid = i32::try_from(self.child.id()).expect("a pid");
         // SAFETY: a plain kill(2) on our own child's pid, which has not

@@ -27,6 +27,16 @@ pub struct Clock {
     wall: WallTime,
 }
 
+impl std::fmt::Debug for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `WallTime` (criterion's formatter) has no `Debug`.
+        f.debug_struct("Clock")
+            .field("kind", &self.kind)
+            .field("origin", &self.origin)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Clock {
     /// The clock named by `TOOLVET_BENCH_CLOCK` (`wall` or `cpu`; default
     /// `wall`).
@@ -66,6 +76,10 @@ impl Clock {
 }
 
 /// CPU time consumed by every thread of this process so far.
+#[expect(
+    unsafe_code,
+    reason = "libc's `clock_gettime` is the only way to read the process CPU clock"
+)]
 fn process_cpu_time() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,

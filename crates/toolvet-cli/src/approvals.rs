@@ -13,7 +13,7 @@ use toolvet::{
 
 /// The subcommands of `toolvet approvals`.
 #[derive(Subcommand)]
-pub enum ApprovalsCommand {
+pub(crate) enum ApprovalsCommand {
     /// List requests, oldest first.
     List(ListArgs),
     /// Show one request in full (JSON).
@@ -35,7 +35,7 @@ pub enum ApprovalsCommand {
 
 /// The subcommands of `toolvet approvals reviewer-key`.
 #[derive(Subcommand)]
-pub enum ReviewerKeyCommand {
+pub(crate) enum ReviewerKeyCommand {
     /// Make a reviewer key from a passphrase (asked on the terminal) and
     /// print the entry to list in the policy's `[approvals] reviewer_keys`.
     /// Nothing is stored: `toolvet approvals approve` derives the key again
@@ -45,7 +45,7 @@ pub enum ReviewerKeyCommand {
 
 /// Where the reviewer's passphrase comes from.
 #[derive(Args)]
-pub struct PassphraseArg {
+pub(crate) struct PassphraseArg {
     /// Read the passphrase from this open file descriptor (3 or higher; one
     /// line) instead of the terminal, for scripts and tests. Never from an
     /// argument, a variable or standard input.
@@ -55,7 +55,7 @@ pub struct PassphraseArg {
 
 /// The policy whose approvals to use.
 #[derive(Args)]
-pub struct PolicyArg {
+pub(crate) struct PolicyArg {
     /// The policy file (its `[approvals]` table names the ledger).
     #[arg(long, short, default_value = "toolvet.toml")]
     config: PathBuf,
@@ -63,7 +63,7 @@ pub struct PolicyArg {
 
 /// Arguments of `toolvet approvals list`.
 #[derive(Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[command(flatten)]
     policy: PolicyArg,
     /// Which requests: pending, approved, rejected, consumed, expired or
@@ -80,7 +80,7 @@ pub struct ListArgs {
 
 /// Arguments of `toolvet approvals approve` and `reject`.
 #[derive(Args)]
-pub struct DecideArgs {
+pub(crate) struct DecideArgs {
     /// The request id (`apr_…`).
     id: String,
     #[command(flatten)]
@@ -129,7 +129,7 @@ async fn open(policy: &Path) -> anyhow::Result<Approvals> {
 /// # Errors
 /// A policy that does not load, a ledger that cannot be opened or read,
 /// bad arguments.
-pub async fn run(command: ApprovalsCommand) -> anyhow::Result<u8> {
+pub(crate) async fn run(command: ApprovalsCommand) -> anyhow::Result<u8> {
     match command {
         ApprovalsCommand::List(args) => list(args).await,
         ApprovalsCommand::Show { id, policy } => {

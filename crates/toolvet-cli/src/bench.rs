@@ -23,7 +23,7 @@ use toolvet::{CallRequest, Decision, Host, Verdict};
 
 /// Arguments of `toolvet bench`.
 #[derive(Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// The policy file.
     #[arg(long, short, default_value = "toolvet.toml")]
     config: PathBuf,
@@ -47,7 +47,7 @@ pub struct BenchArgs {
 
 /// Latency percentiles of one series, in µs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Latency {
+pub(crate) struct Latency {
     /// Median (nearest rank).
     pub p50_us: f64,
     /// 99th percentile (nearest rank).
@@ -153,7 +153,7 @@ impl Samples {
 ///
 /// # Errors
 /// A policy that does not load, unreadable or malformed calls, or no calls.
-pub async fn run(args: BenchArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     let mut policy = toolvet_preset::policy_from_file(&args.config)?;
     if !args.keep_decision_log && policy.host.decision_log.take().is_some() {
         eprintln!(

@@ -32,7 +32,7 @@ const WASM_TARGET: &str = "wasm32-wasip2";
 ///
 /// # Errors
 /// No check is recognised, naming what was looked for.
-pub fn language(dir: &Path) -> anyhow::Result<Lang> {
+pub(crate) fn language(dir: &Path) -> anyhow::Result<Lang> {
     if dir.join("Cargo.toml").is_file() {
         return Ok(Lang::Rust);
     }
@@ -55,7 +55,7 @@ pub fn language(dir: &Path) -> anyhow::Result<Lang> {
 ///
 /// # Errors
 /// A directory that holds no check, naming it.
-pub fn check_dirs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn check_dirs(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     for path in paths {
         let dir = if path.is_dir() {
@@ -94,7 +94,7 @@ fn module(dir: &Path) -> anyhow::Result<String> {
 /// # Errors
 /// The directory holds no check, the toolchain is missing, or the build
 /// failed; the message says which and how to fix it.
-pub fn build(dir: &Path, kit: Option<&Path>, force: bool) -> anyhow::Result<PathBuf> {
+pub(crate) fn build(dir: &Path, kit: Option<&Path>, force: bool) -> anyhow::Result<PathBuf> {
     if !dir.is_dir() {
         bail!(
             "{}: not a directory (give the check's directory)",
@@ -283,7 +283,7 @@ fn build_with_kit(
 ///
 /// # Errors
 /// No cache directory, or the venv or the install failed.
-pub fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
+pub(crate) fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
     if let Some(python) = std::env::var_os("TOOLVET_PYTHON").filter(|p| !p.is_empty()) {
         return Ok(python);
     }
@@ -375,7 +375,7 @@ pub fn python_toolchain(kit: &Path) -> anyhow::Result<OsString> {
 ///
 /// # Errors
 /// `npm` cannot be run or fails.
-pub fn js_toolchain(kit: &Path) -> anyhow::Result<()> {
+pub(crate) fn js_toolchain(kit: &Path) -> anyhow::Result<()> {
     // npm writes node_modules/.package-lock.json last: without it an
     // install did not finish, and `npm ci` starts over.
     let installed = |kit: &Path| {

@@ -12,7 +12,7 @@ use toolvet::CallRequest;
 /// # Errors
 /// A file or standard input that cannot be read (or is not UTF-8), naming
 /// it.
-pub fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
+pub(crate) fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     if files.is_empty() || files == [PathBuf::from("-")] {
         let mut text = String::new();
         std::io::stdin()
@@ -36,7 +36,7 @@ pub fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
 /// read from its own text by [`CallRequest::from_json`], so a duplicate key
 /// or a number a 64-bit reader would round is refused (a JSON value would
 /// have kept one of the two values, or rounded the number, silently).
-pub fn parse_calls<'a>(
+pub(crate) fn parse_calls<'a>(
     source: &'a str,
     text: &'a str,
 ) -> impl Iterator<Item = anyhow::Result<CallRequest>> + 'a {

@@ -14,7 +14,7 @@ use toolvet::{
 /// A parsed case file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CaseFile {
+pub(crate) struct CaseFile {
     /// Plugin under test, relative to the case file.
     pub plugin: Option<PathBuf>,
     /// Policy under test, relative to the case file.
@@ -33,7 +33,7 @@ pub struct CaseFile {
 /// settings the check must refuse.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Case {
+pub(crate) struct Case {
     /// What the case is about.
     pub name: String,
     /// The `call` part of the call shape; required unless
@@ -69,7 +69,7 @@ pub struct Case {
 /// What one check of a policy must answer (a case's `checks` entry).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct CheckExpectation {
+pub(crate) struct CheckExpectation {
     /// The check's decision (`on_error`'s when it failed).
     pub expect: CheckDecision,
     /// Its rule id.
@@ -103,7 +103,7 @@ fn describe(
 
 /// What to test the cases against.
 #[derive(Debug, Clone)]
-pub enum Target {
+pub(crate) enum Target {
     /// One plugin: the check's own decision is compared (`abstain` when
     /// its tool globs do not match the call).
     Plugin(PathBuf),
@@ -113,7 +113,7 @@ pub enum Target {
 
 /// The result of one case.
 #[derive(Debug, Clone)]
-pub struct CaseResult {
+pub(crate) struct CaseResult {
     /// Case name.
     pub name: String,
     /// What the case got: `deny [rule] (error kind)`, or for a
@@ -130,14 +130,14 @@ pub struct CaseResult {
 
 impl CaseResult {
     /// Whether every expectation of the case held.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.mismatches.is_empty()
     }
 }
 
 /// Errors reading or running a case file.
 #[derive(Debug, thiserror::Error)]
-pub enum CaseError {
+pub(crate) enum CaseError {
     /// The file cannot be read or parsed.
     #[error("{}: {message}", path.display())]
     File {
@@ -172,7 +172,7 @@ impl CaseFile {
     ///
     /// # Errors
     /// [`CaseError::File`] with the parser's line and column.
-    pub fn from_file(path: &Path) -> Result<Self, CaseError> {
+    pub(crate) fn from_file(path: &Path) -> Result<Self, CaseError> {
         let err = |message: String| CaseError::File {
             path: path.to_path_buf(),
             message,
@@ -186,7 +186,7 @@ impl CaseFile {
     ///
     /// # Errors
     /// Neither or both of `plugin` and `config` given.
-    pub fn target(
+    pub(crate) fn target(
         &self,
         path: &Path,
         override_target: Option<&Target>,
@@ -213,7 +213,10 @@ impl CaseFile {
 /// # Errors
 /// See [`CaseError`]; a failing case is not an error but a result with
 /// `passed: false`.
-pub async fn run_file(path: &Path, target: Option<&Target>) -> Result<Vec<CaseResult>, CaseError> {
+pub(crate) async fn run_file(
+    path: &Path,
+    target: Option<&Target>,
+) -> Result<Vec<CaseResult>, CaseError> {
     let file = CaseFile::from_file(path)?;
     if file.cases.is_empty() {
         return Err(CaseError::File {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use toolvet_hooks::{Agent, MAX_INPUT_BYTES, guard, install};
 
 /// The agents, as command-line values.
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, Debug)]
 pub enum AgentName {
     /// Claude Code (PreToolUse).
     ClaudeCode,
@@ -37,7 +37,7 @@ impl From<AgentName> for Agent {
 /// `toolvet hook …`.
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct HookArgs {
+pub(crate) struct HookArgs {
     #[command(subcommand)]
     install: Option<HookCommand>,
     /// The agent whose payload arrives on stdin.
@@ -78,7 +78,7 @@ enum HookCommand {
 }
 
 /// Run `toolvet hook`; returns the exit code.
-pub async fn run(args: HookArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run(args: HookArgs) -> anyhow::Result<u8> {
     match (args.install, args.agent) {
         (
             Some(HookCommand::Install {
@@ -102,7 +102,7 @@ pub async fn run(args: HookArgs) -> anyhow::Result<u8> {
 /// in its own terms. A bare usage error exits 2, which Cursor and Copilot
 /// do not treat as a block. `None` for every other command, and for
 /// `toolvet hook install`.
-pub fn agent_in_args(args: &[std::ffi::OsString]) -> Option<Agent> {
+pub(crate) fn agent_in_args(args: &[std::ffi::OsString]) -> Option<Agent> {
     let hook = args.iter().skip(1).position(|a| a == "hook")? + 1;
     let mut rest = args[hook + 1..].iter().filter_map(|a| a.to_str());
     let first = rest.clone().find(|a| !a.starts_with('-'))?;
@@ -116,7 +116,7 @@ pub fn agent_in_args(args: &[std::ffi::OsString]) -> Option<Agent> {
 /// Answer `agent` with a block saying why toolvet could not vet the call
 /// (its command line or the process failed before vetting began); returns
 /// the exit code.
-pub fn refuse(agent: Agent, why: &str) -> u8 {
+pub(crate) fn refuse(agent: Agent, why: &str) -> u8 {
     let rendered = agent.render_failure(why);
     guard::answer(&rendered);
     rendered.exit_code

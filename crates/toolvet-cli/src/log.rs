@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 /// The subcommands of `toolvet log`.
 #[derive(Subcommand)]
-pub enum LogCommand {
+pub(crate) enum LogCommand {
     /// Check the hash chain, the record shape and the anchor of a decision
     /// log: the file, and before it its rotated files (`FILE.000001`, …).
     ///
@@ -39,7 +39,7 @@ pub enum LogCommand {
 ///
 /// # Errors
 /// A file that cannot be read.
-pub fn run(command: LogCommand) -> anyhow::Result<u8> {
+pub(crate) fn run(command: LogCommand) -> anyhow::Result<u8> {
     let LogCommand::Verify {
         file,
         key,

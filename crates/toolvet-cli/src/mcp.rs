@@ -13,7 +13,7 @@ use toolvet_mcp::{McpConfig, Upstream};
 /// `toolvet mcp --config P -- SERVER ARGS…` (stdio) or `toolvet mcp
 /// --config P --upstream URL --listen ADDR` (Streamable HTTP).
 #[derive(Args)]
-pub struct McpArgs {
+pub(crate) struct McpArgs {
     /// The policy file (its `[mcp]` table is optional).
     #[arg(long, short, default_value = "toolvet.toml")]
     config: PathBuf,
@@ -40,7 +40,7 @@ pub struct McpArgs {
 /// client closes, or the HTTP endpoint until SIGTERM/SIGINT. A policy that
 /// does not load stops here, before the server starts or the endpoint
 /// opens: nothing runs ungated.
-pub async fn run(args: McpArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run(args: McpArgs) -> anyhow::Result<u8> {
     let policy = toolvet_preset::policy_from_file(&args.config)?;
     let config = McpConfig::from_policy(&policy)?;
     let options = toolvet::LoadOptions {

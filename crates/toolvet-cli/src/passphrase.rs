@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use toolvet::reviewer::MAX_PASSPHRASE_BYTES;
 
 /// A passphrase, wiped from memory when dropped.
-pub struct Passphrase(Vec<u8>);
+pub(crate) struct Passphrase(Vec<u8>);
 
 impl std::ops::Deref for Passphrase {
     type Target = [u8];
@@ -32,7 +32,7 @@ impl Drop for Passphrase {
 /// # Errors
 /// No terminal, a descriptor below 3 or not open, an empty or oversized
 /// passphrase.
-pub fn read(fd: Option<u32>, prompt: &str) -> anyhow::Result<Passphrase> {
+pub(crate) fn read(fd: Option<u32>, prompt: &str) -> anyhow::Result<Passphrase> {
     let line = match fd {
         Some(fd) if fd < 3 => anyhow::bail!(
             "--passphrase-fd {fd}: standard input, output and error are not accepted; open the \

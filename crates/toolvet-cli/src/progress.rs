@@ -15,7 +15,7 @@ use toolvet::{LoadEvent, LoadObserver};
 
 /// The observer the CLI's commands load policies with: a bar when stderr
 /// is a terminal, plain lines otherwise.
-pub fn observer() -> Option<Arc<dyn LoadObserver>> {
+pub(crate) fn observer() -> Option<Arc<dyn LoadObserver>> {
     let on_terminal =
         std::io::stderr().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
     Some(Arc::new(Progress::new(on_terminal)))
@@ -23,7 +23,7 @@ pub fn observer() -> Option<Arc<dyn LoadObserver>> {
 
 /// The preset every front end loads with ([`toolvet_preset::options`]),
 /// with [`observer`].
-pub fn load_options() -> toolvet::LoadOptions {
+pub(crate) fn load_options() -> toolvet::LoadOptions {
     toolvet::LoadOptions {
         observer: observer(),
         ..toolvet_preset::options()

@@ -10,7 +10,7 @@ use toolvet::{Host, Policy};
 
 /// Arguments of `toolvet cache prune`.
 #[derive(clap::Args)]
-pub struct PruneArgs {
+pub(crate) struct PruneArgs {
     /// Keep only what these policies use: each is loaded (compiling what
     /// is missing, even in a dry run), and every artifact and record its
     /// load did not use goes. Without a policy, only artifacts this build
@@ -36,7 +36,7 @@ pub struct PruneArgs {
 /// is removed then), policies that name different cache directories, and a
 /// cache directory that is not a directory, cannot be read or holds no
 /// toolvet cache.
-pub async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run(args: &PruneArgs) -> anyhow::Result<u8> {
     let policies = args
         .config
         .iter()

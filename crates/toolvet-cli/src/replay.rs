@@ -22,7 +22,7 @@ use toolvet::{CallRequest, Decision, Host};
 
 /// Arguments of `toolvet replay`.
 #[derive(Args)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// The decision log (its rotated files are read first).
     log: PathBuf,
     /// The policy to vet the recorded calls with.
@@ -86,7 +86,7 @@ fn recorded_call(record: &Value) -> Option<anyhow::Result<CallRequest>> {
 ///
 /// # Errors
 /// The log cannot be read, the policy cannot be loaded.
-pub async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
     let mut policy = toolvet_preset::policy_from_file(&args.config)?;
     policy.host.decision_log = None;
     policy.approvals = None;

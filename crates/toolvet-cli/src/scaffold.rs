@@ -25,7 +25,7 @@ const JS_CASES: &str = include_str!("../../../plugins/js/template/cases.yaml");
 
 /// The language of a check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
+pub(crate) enum Lang {
     /// A crate on the plugin kit `toolvet-pdk`, built with cargo.
     Rust,
     /// A module on the Python kit `toolvet_check`, built with componentize-py.
@@ -36,13 +36,13 @@ pub enum Lang {
 }
 
 /// The Rust plugin kit next to this CLI's sources, used when `--kit` is not given.
-pub fn default_pdk_path() -> PathBuf {
+pub(crate) fn default_pdk_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolvet-pdk")
 }
 
 /// The Python kit (the directory holding `toolvet_check/` and `build.py`):
 /// `$TOOLVET_PYTHON_KIT`, else the one next to this CLI's sources.
-pub fn default_python_kit() -> PathBuf {
+pub(crate) fn default_python_kit() -> PathBuf {
     std::env::var_os("TOOLVET_PYTHON_KIT")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -51,7 +51,7 @@ pub fn default_python_kit() -> PathBuf {
 
 /// The JavaScript kit (the directory holding `toolvet-check/` and
 /// `build.mjs`): `$TOOLVET_JS_KIT`, else the one next to this CLI's sources.
-pub fn default_js_kit() -> PathBuf {
+pub(crate) fn default_js_kit() -> PathBuf {
     std::env::var_os("TOOLVET_JS_KIT")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -398,7 +398,7 @@ impl<'a> Names<'a> {
 /// # Errors
 /// A name that is not lowercase letters, digits and `-` (starting with a
 /// letter), an existing destination, a missing plugin kit, or I/O errors.
-pub fn new_check(
+pub(crate) fn new_check(
     name: &str,
     dir: &Path,
     lang: Lang,
@@ -489,7 +489,7 @@ pub fn new_check(
     Ok(dest)
 }
 
-fn rust_files(names: &Names, pdk: &Path) -> Vec<(String, String)> {
+fn rust_files(names: &Names<'_>, pdk: &Path) -> Vec<(String, String)> {
     let fill = |template: &str| {
         template
             .replace("{{name}}", names.name)
@@ -516,7 +516,7 @@ fn rust_files(names: &Names, pdk: &Path) -> Vec<(String, String)> {
 /// class (`Template…`) and the module (`template`), then the placeholders
 /// by their texts, so a name that itself contains `template` is not
 /// renamed twice.
-fn renamed(text: &str, names: &Names, specific: &[(&str, String)]) -> String {
+fn renamed(text: &str, names: &Names<'_>, specific: &[(&str, String)]) -> String {
     let mut out = text.to_string();
     for (i, (from, _)) in specific.iter().enumerate() {
         out = out.replace(from, &format!("\u{0}{i}\u{0}"));
@@ -531,7 +531,7 @@ fn renamed(text: &str, names: &Names, specific: &[(&str, String)]) -> String {
 }
 
 /// The Python template with its names replaced ([`renamed`]).
-fn python_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
+fn python_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
     let specific = [
         ("name = \"template\"", format!("name = \"{}\"", names.name)),
         (
@@ -581,7 +581,7 @@ fn scaffold_cases(template: &str, module: &str, rename: impl Fn(&str) -> String)
 /// The JavaScript template with its names replaced, importing the kit as
 /// the package `toolvet-check` (a `file:` dependency on the kit, so `npm
 /// install` links it; `toolvet build` stages it beside the check).
-fn js_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
+fn js_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
     let specific = [
         ("'../toolvet-check/index.js'", "'toolvet-check'".to_string()),
         (
@@ -626,7 +626,7 @@ fn js_files(names: &Names, kit: &Path) -> Vec<(String, String)> {
 }
 
 /// A README stub: what the check is and the commands of its loop.
-fn readme(names: &Names, lang: Lang) -> String {
+fn readme(names: &Names<'_>, lang: Lang) -> String {
     let (source, unit) = match lang {
         Lang::Rust => ("src/lib.rs".to_string(), "cargo test"),
         Lang::Python => (format!("{}.py", names.module), "python3 -m unittest"),

@@ -12,7 +12,7 @@ use toolvet_serve::{Listen, ServeOptions, Server};
 
 /// Arguments of `toolvet serve`.
 #[derive(Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The policy file (its `[serve]` table holds the server's settings).
     #[arg(long, short, default_value = "toolvet.toml")]
     config: PathBuf,
@@ -38,7 +38,7 @@ pub struct ServeArgs {
 /// # Errors
 /// The policy, its `[serve]` table, its tokens or its ledger cannot be
 /// used, or the address cannot be bound.
-pub async fn run(args: ServeArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let listen = match (args.listen, args.unix) {
         (Some(addr), _) => Some(Listen::Tcp(addr)),
         (None, Some(path)) => Some(Listen::Unix(path)),

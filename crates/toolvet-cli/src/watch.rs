@@ -14,7 +14,7 @@ const IGNORED: [&str; 4] = ["target", "node_modules", "__pycache__", ".git"];
 const SETTLE: Duration = Duration::from_millis(300);
 
 /// Watches directories (recursively) for changes to their sources.
-pub struct Changes {
+pub(crate) struct Changes {
     /// Kept alive: dropping it stops the watching.
     watcher: notify::RecommendedWatcher,
     dirs: Vec<PathBuf>,
@@ -27,7 +27,7 @@ impl Changes {
     /// # Errors
     /// The platform's file watcher cannot be started, or a directory
     /// cannot be watched.
-    pub fn watch(dirs: &[PathBuf]) -> anyhow::Result<Changes> {
+    pub(crate) fn watch(dirs: &[PathBuf]) -> anyhow::Result<Changes> {
         let (tx, rx) = mpsc::unbounded_channel();
         let roots = dirs.to_vec();
         let mut watcher =
@@ -62,7 +62,7 @@ impl Changes {
     }
 
     /// Wait for the next change, then for the writes after it to settle.
-    pub async fn next(&mut self) {
+    pub(crate) async fn next(&mut self) {
         if self.rx.recv().await.is_none() {
             // The watcher is gone: nothing will ever change again.
             std::future::pending::<()>().await;

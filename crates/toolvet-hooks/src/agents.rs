@@ -93,7 +93,7 @@ pub const ASKING_MODES: [&str; 3] = ["default", "acceptEdits", "plan"];
 
 /// The variable Claude Code sets for its hooks naming the surface that
 /// runs the session (`cli`, `claude-vscode`, `sdk-ts`, `sdk-py`, …).
-pub const CLAUDE_ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
+pub(crate) const CLAUDE_ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 
 /// Whether Claude Code run from `entrypoint` stops for a person on a
 /// hook's `ask`: the terminal CLI does (`cli`, or no variable: versions
@@ -104,7 +104,7 @@ pub const CLAUDE_ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 ///
 /// # Errors
 /// Why an `ask` would not reach a person there.
-pub fn claude_surface_asks(entrypoint: Option<&str>) -> Result<(), String> {
+pub(crate) fn claude_surface_asks(entrypoint: Option<&str>) -> Result<(), String> {
     match entrypoint {
         None | Some("cli") => Ok(()),
         Some(other) => Err(format!(

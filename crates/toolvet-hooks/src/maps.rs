@@ -68,12 +68,12 @@ pub struct ToolMapping {
 
 /// The argument the paths of a search tool's file filters are vetted in
 /// (a name path-guard reads as a list of paths).
-pub const FILTER_TARGET: &str = "file_paths";
+pub(crate) const FILTER_TARGET: &str = "file_paths";
 
 /// Most candidate bare names one tool name may split into; a name with
 /// more separators is refused (a real MCP tool name has a handful; each
 /// candidate is one more call to vet).
-pub const MAX_BARE_NAMES: usize = 32;
+pub(crate) const MAX_BARE_NAMES: usize = 32;
 
 /// A call as the checks see it: tool name and arguments.
 pub type MappedCall = (String, Map<String, Value>);
@@ -323,7 +323,7 @@ fn after_each<'a>(rest: &'a str, sep: &str) -> impl Iterator<Item = &'a str> {
 ///
 /// A server name may hold the separator itself (`desktop-commander`), so
 /// the text after every separator is a candidate, longest first.
-pub fn bare_names(agent: Option<Agent>, tool: &str) -> Vec<&str> {
+pub(crate) fn bare_names(agent: Option<Agent>, tool: &str) -> Vec<&str> {
     let is = |a: Agent| agent.is_none_or(|x| x == a);
     let mut names: Vec<&str> = mcp_bare_names(tool);
     let single = tool

@@ -17,6 +17,7 @@ use std::path::Path;
 /// A loaded policy (`toolvet::Host`). Make one with [`load_file`] or
 /// [`load_toml`]; every method may be called concurrently.
 #[napi]
+#[derive(Debug)]
 pub struct NativeHost {
     host: toolvet::Host,
 }

@@ -9,6 +9,7 @@ use crate::host::unwinding;
 
 /// The approvals of a policy: its ledger of requests.
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct Approvals {
     inner: toolvet::Approvals,
 }
@@ -141,6 +142,7 @@ impl Approvals {
 
 /// One approval request as the ledger holds it.
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct ApprovalRequest {
     inner: toolvet::ApprovalRequest,
 }

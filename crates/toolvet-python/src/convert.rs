@@ -18,7 +18,11 @@ use crate::errors;
 const MAX_DEPTH: usize = toolvet::MAX_NESTING;
 
 /// Append `value` as JSON to `out`. `path` names the value in errors.
-pub fn write_json(value: &Bound<'_, PyAny>, path: &mut String, out: &mut String) -> PyResult<()> {
+pub(crate) fn write_json(
+    value: &Bound<'_, PyAny>,
+    path: &mut String,
+    out: &mut String,
+) -> PyResult<()> {
     write_value(value, path, out, 0)
 }
 
@@ -125,7 +129,7 @@ fn push_key(path: &mut String, key: &str) {
 
 /// `s` as a JSON string literal (escaping as serde_json does: `"`, `\\`,
 /// and control characters).
-pub fn write_str(s: &str, out: &mut String) {
+pub(crate) fn write_str(s: &str, out: &mut String) {
     out.reserve(s.len() + 2);
     out.push('"');
     let mut plain = 0;
@@ -167,7 +171,7 @@ fn type_error(path: &str, what: &str) -> PyErr {
 
 /// JSON text to Python values (through the standard `json` module, so
 /// numbers and strings come back exactly as Python reads JSON).
-pub fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?
         .call_method1("loads", (text,))
         .map_err(|e| {

@@ -44,13 +44,13 @@ static POLICY: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static APPROVAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `toolvet.CallError`: a call that cannot be vetted (its shape).
-pub fn call_error(message: &str) -> PyErr {
+pub(crate) fn call_error(message: &str) -> PyErr {
     raise("CallError", &CALL, message, None)
 }
 
 /// `toolvet.PolicyError` for a policy that cannot be loaded, with the
 /// CLI's message (the error and its causes, as `toolvet:` prints them).
-pub fn policy_error(error: toolvet::Error) -> PyErr {
+pub(crate) fn policy_error(error: toolvet::Error) -> PyErr {
     let kind = match &error {
         toolvet::Error::Config(_) => "config",
         toolvet::Error::Load(_) => "load",
@@ -64,12 +64,12 @@ pub fn policy_error(error: toolvet::Error) -> PyErr {
 }
 
 /// `toolvet.PolicyError` of kind `config` with `message`.
-pub fn policy_message(message: &str) -> PyErr {
+pub(crate) fn policy_message(message: &str) -> PyErr {
     raise("PolicyError", &POLICY, message, Some("config"))
 }
 
 /// `toolvet.ApprovalError` with the CLI's message and a `kind`.
-pub fn approval_error(error: toolvet::ApprovalError) -> PyErr {
+pub(crate) fn approval_error(error: toolvet::ApprovalError) -> PyErr {
     let kind = match &error {
         toolvet::ApprovalError::NotFound(_) => "not-found",
         toolvet::ApprovalError::AlreadyDecided { .. } => "already-decided",
@@ -85,6 +85,6 @@ pub fn approval_error(error: toolvet::ApprovalError) -> PyErr {
 }
 
 /// `toolvet.ApprovalError` of `kind` with `message`.
-pub fn approval_message(kind: &str, message: &str) -> PyErr {
+pub(crate) fn approval_message(kind: &str, message: &str) -> PyErr {
     raise("ApprovalError", &APPROVAL, message, Some(kind))
 }

@@ -17,6 +17,7 @@ const HOST_ERROR_RULE: &str = "toolvet.host-error";
 
 /// Loaded checks ready to vet calls; safe to share between threads.
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct Host {
     inner: toolvet::Host,
 }
@@ -221,6 +222,7 @@ impl Host {
 
 /// One call waiting to be vetted on a worker thread (`acheck`).
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct PendingCheck {
     host: toolvet::Host,
     request: toolvet::CallRequest,

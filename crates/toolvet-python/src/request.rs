@@ -10,6 +10,7 @@ use crate::errors;
 /// One proposed tool call: the tool's `name`, its `arguments` (a dict) and
 /// the framework's call `id`.
 #[pyclass(module = "toolvet", frozen, get_all)]
+#[derive(Debug)]
 pub struct Call {
     name: String,
     arguments: Py<PyAny>,
@@ -41,6 +42,7 @@ impl Call {
 
 /// What the agent's owner declared about a tool.
 #[pyclass(module = "toolvet", frozen, get_all)]
+#[derive(Debug)]
 pub struct Tool {
     description: Option<String>,
     risk: Option<String>,
@@ -86,6 +88,7 @@ impl Tool {
 /// An earlier call of the run and what happened to it (`allowed`,
 /// `denied`, `escalated`, `approved`, `rejected`).
 #[pyclass(module = "toolvet", frozen, get_all)]
+#[derive(Debug)]
 pub struct PriorCall {
     name: String,
     arguments: Py<PyAny>,
@@ -113,6 +116,7 @@ impl PriorCall {
 
 /// The run a call belongs to.
 #[pyclass(module = "toolvet", frozen, get_all)]
+#[derive(Debug)]
 pub struct Context {
     agent: Option<String>,
     run_id: Option<String>,
@@ -194,7 +198,7 @@ impl<'a> Object<'a> {
 
 /// The JSON text of the request `check(call, tool, context, ticket=…)`
 /// describes, for [`toolvet::CallRequest::from_json`].
-pub fn request_json(
+pub(crate) fn request_json(
     call: &Bound<'_, PyAny>,
     tool: Option<&Bound<'_, PyAny>>,
     context: Option<&Bound<'_, PyAny>>,

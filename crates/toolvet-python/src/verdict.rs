@@ -8,6 +8,7 @@ use crate::convert::json_to_py;
 
 /// The combined answer about one call.
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct Verdict {
     pub(crate) inner: toolvet::Verdict,
     /// The tool and call id the verdict is about (as the CLI prints them).
@@ -150,6 +151,7 @@ impl Verdict {
 
 /// The approval part of a verdict.
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct Approval {
     inner: toolvet::VerdictApproval,
 }
@@ -228,6 +230,7 @@ impl Approval {
 
 /// What one check did with the call.
 #[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
 pub struct CheckOutcome {
     inner: toolvet::CheckOutcome,
 }

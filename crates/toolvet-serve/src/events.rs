@@ -19,7 +19,7 @@ use toolvet_postgres::LedgerNotice;
 
 /// What `/v1/approvals/events` sends.
 #[derive(Debug, Clone)]
-pub enum StreamEvent {
+pub(crate) enum StreamEvent {
     /// A request was made, decided or used.
     Approval(Box<ApprovalEvent>),
     /// Events may have been missed: read the list again.
@@ -28,7 +28,7 @@ pub enum StreamEvent {
 
 impl StreamEvent {
     /// The SSE event name: `requested`, `decided`, `consumed` or `resync`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             StreamEvent::Approval(e) => match e.as_ref() {
                 ApprovalEvent::Requested(_) => "requested",
@@ -41,7 +41,7 @@ impl StreamEvent {
 
     /// The SSE data: the event as JSON, its request with the texts a
     /// person reads ([`crate::shown::request`]).
-    pub fn data(&self) -> String {
+    pub(crate) fn data(&self) -> String {
         let value = match self {
             StreamEvent::Approval(e) => {
                 let request = match e.as_ref() {
@@ -58,7 +58,7 @@ impl StreamEvent {
 }
 
 /// Forward events until the server shuts down.
-pub async fn forward(state: Arc<AppState>, webhook: Option<Webhook>) {
+pub(crate) async fn forward(state: Arc<AppState>, webhook: Option<Webhook>) {
     let mut generation = state.generation.subscribe();
     let mut shutdown = state.shutdown.subscribe();
     loop {

@@ -22,7 +22,7 @@ pub enum Listen {
 
 /// A bound listener.
 #[derive(Debug)]
-pub enum Bound {
+pub(crate) enum Bound {
     /// TCP.
     Tcp(TcpListener),
     /// A Unix socket, with its path (removed at shutdown).
@@ -35,7 +35,7 @@ impl Bound {
     /// # Errors
     /// The address is taken, the path exists and is not a socket, or the
     /// mode cannot be set.
-    pub async fn bind(listen: &Listen, mode: u32) -> std::io::Result<Bound> {
+    pub(crate) async fn bind(listen: &Listen, mode: u32) -> std::io::Result<Bound> {
         match listen {
             Listen::Tcp(addr) => Ok(Bound::Tcp(TcpListener::bind(addr).await?)),
             Listen::Unix(path) => bind_unix(path, mode),
@@ -43,7 +43,7 @@ impl Bound {
     }
 
     /// What it is bound to, for logs (`127.0.0.1:8700`, `unix:/run/t.sock`).
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Bound::Tcp(l) => l
                 .local_addr()
@@ -53,7 +53,7 @@ impl Bound {
     }
 
     /// The TCP address, if it is TCP.
-    pub fn tcp_addr(&self) -> Option<SocketAddr> {
+    pub(crate) fn tcp_addr(&self) -> Option<SocketAddr> {
         match self {
             Bound::Tcp(l) => l.local_addr().ok(),
             Bound::Unix(..) => None,
@@ -79,7 +79,7 @@ fn bind_unix(path: &Path, mode: u32) -> std::io::Result<Bound> {
 
 /// Timeouts of each connection.
 #[derive(Debug, Clone, Copy)]
-pub struct ConnectionLimits {
+pub(crate) struct ConnectionLimits {
     /// Longest wait for a request's headers, also between requests on a
     /// kept-alive connection.
     pub idle: Duration,
@@ -88,7 +88,7 @@ pub struct ConnectionLimits {
 }
 
 /// Serve `router` on `bound` until `shutdown` resolves, then drain.
-pub async fn serve(
+pub(crate) async fn serve(
     bound: Bound,
     router: Router,
     limits: ConnectionLimits,

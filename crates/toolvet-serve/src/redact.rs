@@ -6,13 +6,13 @@
 use serde_json::Value;
 
 /// The text that replaces every value.
-pub const REDACTED: &str = "[redacted]";
+pub(crate) const REDACTED: &str = "[redacted]";
 
 /// `value` with every string, number and boolean replaced by
 /// [`REDACTED`]: keys and nesting stay, so a receiver sees what kind of
 /// call waits without seeing its contents (reviewers read those on the
 /// reviewer page).
-pub fn redact_all(value: &Value) -> Value {
+pub(crate) fn redact_all(value: &Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()

@@ -23,7 +23,7 @@ const SETTLE: Duration = Duration::from_millis(300);
 ///
 /// # Errors
 /// Why the new policy was refused (the old one keeps serving).
-pub async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
+pub(crate) async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
     let result = try_reload(state).await;
     let mut status = state.reload.lock().unwrap_or_else(|p| p.into_inner());
     status.last_attempt = Some(toolvet::UnixMillis::now().to_string());
@@ -55,7 +55,7 @@ async fn try_reload(state: &AppState) -> Result<u64, String> {
 }
 
 /// Reload on every SIGHUP, until shutdown.
-pub async fn on_sighup(state: Arc<AppState>) {
+pub(crate) async fn on_sighup(state: Arc<AppState>) {
     let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
     else {
         tracing::error!(target: "toolvet::serve", "cannot listen for SIGHUP; reload by file change only");
@@ -73,7 +73,7 @@ pub async fn on_sighup(state: Arc<AppState>) {
 /// Reload when a watched file changes, until shutdown. The directories of
 /// the watched files are watched (editors replace files by renaming), and
 /// the set is renewed after each reload.
-pub async fn on_file_change(state: Arc<AppState>) {
+pub(crate) async fn on_file_change(state: Arc<AppState>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<PathBuf>();
     let mut watcher = match notify::recommended_watcher(
         move |event: notify::Result<notify::Event>| {

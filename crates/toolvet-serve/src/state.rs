@@ -17,7 +17,7 @@ use toolvet_postgres::PostgresProvider;
 
 /// What the server takes from the policy in force; swapped on reload.
 #[derive(Debug)]
-pub struct Current {
+pub(crate) struct Current {
     /// The `[serve]` table.
     pub settings: ServeSettings,
     /// The accepted tokens.
@@ -40,7 +40,7 @@ impl Current {
     /// roles, no agent token, approvals without a reviewer token, or a
     /// `reviewer_passphrase_file` that is not private or unlocks none of
     /// the policy's `reviewer_keys`.
-    pub fn of(policy: &Policy) -> Result<Current, String> {
+    pub(crate) fn of(policy: &Policy) -> Result<Current, String> {
         let settings = ServeSettings::from_policy(policy)?;
         let tokens = Tokens::load(&settings, |v| std::env::var(v).ok())?;
         if !tokens.has(Role::Agent) {
@@ -114,11 +114,11 @@ fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
 
 /// What [`AppState::authorize_as`] found: the token's roles, who it
 /// speaks as when it is an agent token, and the tokens in force.
-pub type Authorized = (Vec<Role>, Option<crate::auth::Speaker>, Arc<Current>);
+pub(crate) type Authorized = (Vec<Role>, Option<crate::auth::Speaker>, Arc<Current>);
 
 /// How the last reload went.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct ReloadStatus {
+pub(crate) struct ReloadStatus {
     /// Successful reloads since start.
     pub succeeded: u64,
     /// Failed reloads since start.
@@ -134,7 +134,7 @@ pub struct ReloadStatus {
 
 /// The server's shared state.
 #[derive(Debug)]
-pub struct AppState {
+pub(crate) struct AppState {
     /// The host (its clones share the policy in force).
     pub host: Host,
     /// The policy file.
@@ -163,7 +163,11 @@ impl AppState {
     ///
     /// # Errors
     /// 401 or 403 ([`ApiError`]).
-    pub fn authorize(&self, headers: &HeaderMap, needs: &'static [Role]) -> Result<(), ApiError> {
+    pub(crate) fn authorize(
+        &self,
+        headers: &HeaderMap,
+        needs: &'static [Role],
+    ) -> Result<(), ApiError> {
         let current = self.current.load();
         current
             .tokens
@@ -181,7 +185,7 @@ impl AppState {
     ///
     /// # Errors
     /// 401 or 403 ([`ApiError`]).
-    pub fn authorize_agent(
+    pub(crate) fn authorize_agent(
         &self,
         headers: &HeaderMap,
     ) -> Result<(crate::auth::Speaker, Arc<Current>), ApiError> {
@@ -206,7 +210,7 @@ impl AppState {
     ///
     /// # Errors
     /// 401 or 403 ([`ApiError`]).
-    pub fn authorize_as(
+    pub(crate) fn authorize_as(
         &self,
         headers: &HeaderMap,
         needs: &'static [Role],
@@ -225,7 +229,7 @@ impl AppState {
     ///
     /// # Errors
     /// 409 when the policy has no `[approvals]`.
-    pub fn approvals(&self) -> Result<toolvet::Approvals, ApiError> {
+    pub(crate) fn approvals(&self) -> Result<toolvet::Approvals, ApiError> {
         self.host.approvals().ok_or_else(ApiError::approvals_off)
     }
 }

@@ -31,7 +31,7 @@ const IN_FLIGHT: usize = 8;
 
 /// Sends new requests to the webhook.
 #[derive(Debug, Clone)]
-pub struct Webhook {
+pub(crate) struct Webhook {
     queue: mpsc::Sender<serde_json::Value>,
     metrics: Arc<Metrics>,
     redactor: Arc<SecretsRedactor>,
@@ -42,7 +42,7 @@ impl Webhook {
     ///
     /// # Errors
     /// The HTTP client cannot be built.
-    pub fn start(
+    pub(crate) fn start(
         url: String,
         retries: u32,
         timeout: Duration,
@@ -81,7 +81,7 @@ impl Webhook {
     }
 
     /// Queue the announcement of `request` ([`chat_body`]).
-    pub fn announce(&self, request: &ApprovalRequest) {
+    pub(crate) fn announce(&self, request: &ApprovalRequest) {
         let body = chat_body(request, &self.redactor);
         if self.queue.try_send(body).is_err() {
             self.metrics.webhook.with_label_values(&["failed"]).inc();
@@ -98,7 +98,7 @@ impl Webhook {
 /// attributes' keys and values, each escalation's check, rule and
 /// reason) through [`chat_text`]; the arguments' values replaced by
 /// `[redacted]` and their keys kept only when [`chat_key`] keeps them.
-pub fn chat_body(request: &ApprovalRequest, redactor: &SecretsRedactor) -> Value {
+pub(crate) fn chat_body(request: &ApprovalRequest, redactor: &SecretsRedactor) -> Value {
     let text = |s: &str| Value::String(chat_text(s, redactor));
     let optional = |s: Option<&str>| s.map_or(Value::Null, text);
     let arguments = serde_json::from_str::<Value>(request.arguments.get())
@@ -143,7 +143,7 @@ pub fn chat_body(request: &ApprovalRequest, redactor: &SecretsRedactor) -> Value
 /// and `&`, `<`, `>` escaped as chat services (Slack, Mattermost) read
 /// them, so no `<!channel>` mention or `<https://…|approve here>` link
 /// reaches reviewers from a caller or a model.
-pub fn chat_text(text: &str, redactor: &SecretsRedactor) -> String {
+pub(crate) fn chat_text(text: &str, redactor: &SecretsRedactor) -> String {
     let kept = redactor
         .redact_text(text)
         .unwrap_or_else(|| text.to_string());

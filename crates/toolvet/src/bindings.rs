@@ -8,13 +8,13 @@ wasmtime::component::bindgen!({
     exports: { default: async },
 });
 
-pub use self::exports::toolvet::check::check::PluginInfo;
-pub use self::toolvet::check::types as wit;
+pub(crate) use self::exports::toolvet::check::check::PluginInfo;
+pub(crate) use self::toolvet::check::types as wit;
 
 /// The contract version this host implements (`toolvet:check@…`).
-pub const CONTRACT_VERSION: &str = "0.1.0";
+pub(crate) const CONTRACT_VERSION: &str = "0.1.0";
 /// The export every plugin must provide, without its version.
-pub const CHECK_INTERFACE: &str = "toolvet:check/check";
+pub(crate) const CHECK_INTERFACE: &str = "toolvet:check/check";
 
 /// A plugin linked against the host's imports, with the indices of its
 /// exports resolved once: instantiating it looks nothing up by name. `T`
@@ -39,7 +39,7 @@ impl<T: Send + 'static> Linked<T> {
     /// # Errors
     /// When the component lacks an export of the `plugin` world or has it
     /// with another type.
-    pub fn new(pre: wasmtime::component::InstancePre<T>) -> wasmtime::Result<Self> {
+    pub(crate) fn new(pre: wasmtime::component::InstancePre<T>) -> wasmtime::Result<Self> {
         let indices = PluginIndices::new(&pre)?;
         Ok(Self { pre, indices })
     }
@@ -47,7 +47,7 @@ impl<T: Send + 'static> Linked<T> {
     /// Instantiate into `store`: the component instance (for exports
     /// outside the world, such as a snapshot's getters) and the world's
     /// typed exports.
-    pub async fn instantiate_async(
+    pub(crate) async fn instantiate_async(
         &self,
         store: &mut wasmtime::Store<T>,
     ) -> wasmtime::Result<(wasmtime::component::Instance, Plugin)> {

@@ -36,7 +36,7 @@ pub const MAX_TIMEOUT_MS: u64 = 60_000;
 
 /// Default of `[host] load_timeout_ms`: the deadline of `describe` and
 /// `configure` at load, in ms.
-pub const DEFAULT_LOAD_TIMEOUT_MS: u64 = 2_000;
+pub(crate) const DEFAULT_LOAD_TIMEOUT_MS: u64 = 2_000;
 /// Largest accepted per-check memory cap, in MiB (the 32-bit wasm limit is
 /// 4096 MiB).
 pub const MAX_MEMORY_MB: u64 = 4_096;

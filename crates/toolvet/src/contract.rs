@@ -17,7 +17,7 @@ const CONTRACT_PACKAGE: &str = "toolvet:check/";
 /// The versions of `toolvet:check/check` a component exports, e.g.
 /// `["0.1.0"]`.
 #[cfg(feature = "inspect")]
-pub fn contract_versions(engine: &Engine, component: &Component) -> Vec<String> {
+pub(crate) fn contract_versions(engine: &Engine, component: &Component) -> Vec<String> {
     component
         .component_type()
         .exports(engine)
@@ -32,7 +32,7 @@ pub fn contract_versions(engine: &Engine, component: &Component) -> Vec<String> 
 /// Whether a contract version is compatible with this host: a release (no
 /// pre-release part) with the same major and, for 0.x, the same minor
 /// version (semver). `Err` says why not.
-pub fn compatible(version: &str) -> Result<(), String> {
+pub(crate) fn compatible(version: &str) -> Result<(), String> {
     let ours = semver::Version::parse(CONTRACT_VERSION).expect("the host's version is semver");
     let theirs = semver::Version::parse(version)
         .map_err(|e| format!("`{version}` is not a semver version ({e})"))?;

@@ -15,7 +15,7 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 
 /// How often the epoch ticker thread advances the engine's epoch. Deadlines
 /// are expressed in ticks, so they are accurate to about one tick.
-pub const EPOCH_TICK: Duration = Duration::from_millis(1);
+pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(1);
 
 /// Largest linear memory any check may use, in bytes: the ceiling of
 /// `memory_mb` ([`crate::config::MAX_MEMORY_MB`]). Each check's own cap is
@@ -85,7 +85,7 @@ pub fn instances_for_one_call(policy: &crate::Policy) -> u32 {
 /// # Errors
 /// The message of wasmtime's configuration error (e.g. the pooling
 /// allocator could not reserve its address space).
-pub fn shared_engine() -> Result<&'static Engine, String> {
+pub(crate) fn shared_engine() -> Result<&'static Engine, String> {
     ENGINE
         .get_or_init(|| {
             let engine = Engine::new(&engine_config()).map_err(|e| format!("{e:#}"))?;
@@ -166,7 +166,7 @@ pub(crate) fn start_epoch_ticker(engine: &Engine) {
 /// Hex sha256 of everything that decides whether a compiled artifact fits
 /// this engine (wasmtime version, target, compiler settings): part of the
 /// compiled-artifact cache key.
-pub fn engine_fingerprint(engine: &Engine) -> String {
+pub(crate) fn engine_fingerprint(engine: &Engine) -> String {
     struct Sha(Sha256);
     impl Hasher for Sha {
         fn finish(&self) -> u64 {

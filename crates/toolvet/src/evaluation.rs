@@ -25,7 +25,7 @@ use std::time::Instant;
 impl Generation {
     /// The verdict about one call (never fails: every failure is a deny or
     /// the failed check's `on_error`).
-    pub async fn evaluate(self: &Arc<Self>, request: &CallRequest) -> Verdict {
+    pub(crate) async fn evaluate(self: &Arc<Self>, request: &CallRequest) -> Verdict {
         let started = Instant::now();
         let (mut verdict, ran) = match AssertUnwindSafe(self.decide(request)).catch_unwind().await {
             Ok(decided) => decided,
@@ -38,7 +38,7 @@ impl Generation {
     /// What the checks decide about `request`, combined, without settling
     /// approvals (no request is opened, a ticket is ignored) and without a
     /// decision record. See [`crate::Host::preview`].
-    pub async fn preview(self: &Arc<Self>, request: &CallRequest) -> Verdict {
+    pub(crate) async fn preview(self: &Arc<Self>, request: &CallRequest) -> Verdict {
         let started = Instant::now();
         let decided = AssertUnwindSafe(async {
             if let Some(refusal) = self.refuse_unvettable(request) {

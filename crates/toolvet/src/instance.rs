@@ -53,7 +53,7 @@ pub(crate) struct LiveInstance {
 impl LiveInstance {
     /// Instantiate `pre` in a fresh store (its exports found by the
     /// indices resolved at link time).
-    pub async fn new(
+    pub(crate) async fn new(
         engine: &Engine,
         pre: &Linked<StoreState>,
         limits: InstanceLimits,
@@ -108,14 +108,14 @@ impl LiveInstance {
 
     /// Whether the instance holds no host resources (streams, pollables):
     /// what a snapshot of it needs.
-    pub fn holds_no_resources(&self) -> bool {
+    pub(crate) fn holds_no_resources(&self) -> bool {
         self.store.data().holds_no_resources()
     }
 
     /// Call the export `name` that takes nothing and returns `R` (the
     /// getters of an instrumented component, for a snapshot), under the
     /// instance's own time budget.
-    pub async fn call_getter<R>(&mut self, name: &str) -> wasmtime::Result<R>
+    pub(crate) async fn call_getter<R>(&mut self, name: &str) -> wasmtime::Result<R>
     where
         R: wasmtime::component::ComponentNamedList
             + wasmtime::component::Lift
@@ -147,7 +147,7 @@ impl LiveInstance {
     }
 
     /// Call `describe`.
-    pub async fn describe(&mut self, limits: InstanceLimits) -> Result<PluginInfo, Failure> {
+    pub(crate) async fn describe(&mut self, limits: InstanceLimits) -> Result<PluginInfo, Failure> {
         let plugin = &self.plugin;
         let r = bounded(&mut self.store, limits, self.log.check(), |store| {
             Box::pin(async move { plugin.toolvet_check_check().call_describe(store).await })
@@ -158,7 +158,7 @@ impl LiveInstance {
 
     /// Call `configure(settings)`; `Ok(Err(message))` when the plugin
     /// rejects the settings.
-    pub async fn configure(
+    pub(crate) async fn configure(
         &mut self,
         settings: &str,
         limits: InstanceLimits,
@@ -177,7 +177,7 @@ impl LiveInstance {
     }
 
     /// Call `check`.
-    pub async fn check(
+    pub(crate) async fn check(
         &mut self,
         call: &WitCall,
         limits: InstanceLimits,

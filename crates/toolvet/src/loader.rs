@@ -71,7 +71,10 @@ impl Loader {
     /// for it, and the policy's artifact cache when it opens (a cache that
     /// does not is warned about and left out). Fails only when the engine
     /// or the linker cannot be made.
-    pub fn new(policy: &Policy, observer: Option<Arc<dyn LoadObserver>>) -> Result<Loader, Error> {
+    pub(crate) fn new(
+        policy: &Policy,
+        observer: Option<Arc<dyn LoadObserver>>,
+    ) -> Result<Loader, Error> {
         let engine = crate::engine::shared_engine().map_err(Error::Engine)?;
         let linker = plugin::linker(engine).map_err(|e| Error::Engine(format!("{e:#}")))?;
         let cache = open_cache(policy, engine);
@@ -90,7 +93,7 @@ impl Loader {
     /// one after another, each on all cores (wasmtime compiles a component's
     /// functions in parallel), so each check's compile time is its own. The
     /// observer hears of the compiles.
-    pub fn compile_all(
+    pub(crate) fn compile_all(
         &self,
         configs: &[PluginToLoad],
         loaded: &HashMap<String, Compiled>,

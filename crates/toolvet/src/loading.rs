@@ -48,7 +48,7 @@ impl Generation {
     /// what `previous` (the generation being replaced) already has: its
     /// compiled components by digest, its decision log and approvals when
     /// their settings are unchanged.
-    pub async fn load(
+    pub(crate) async fn load(
         mut policy: Policy,
         number: u64,
         options: &crate::load_options::LoadOptions,

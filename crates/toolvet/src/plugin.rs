@@ -30,7 +30,7 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {
 
 /// Largest plugin file accepted, in bytes (Python and JavaScript
 /// components are 12-20 MiB).
-pub const MAX_PLUGIN_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 
 /// Open `path` and check it is a regular file within [`MAX_PLUGIN_BYTES`].
 /// Returns the open file and its length in bytes. The file is opened
@@ -103,7 +103,10 @@ fn compile_error(e: wasmtime::Error) -> LoadErrorKind {
 
 /// Names of a component's imports and exports.
 #[cfg(feature = "inspect")]
-pub fn interface_names(engine: &Engine, component: &Component) -> (Vec<String>, Vec<String>) {
+pub(crate) fn interface_names(
+    engine: &Engine,
+    component: &Component,
+) -> (Vec<String>, Vec<String>) {
     let ty = component.component_type();
     (
         ty.imports(engine).map(|(n, _)| n.to_string()).collect(),

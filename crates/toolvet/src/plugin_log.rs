@@ -82,7 +82,7 @@ impl Window {
 
 impl PluginLog {
     /// The log of the check named `check`, with a fresh budget.
-    pub fn new(check: Arc<str>) -> Self {
+    pub(crate) fn new(check: Arc<str>) -> Self {
         PluginLog {
             check,
             window: Arc::new(Mutex::new(Window::new(Instant::now()))),
@@ -90,14 +90,14 @@ impl PluginLog {
     }
 
     /// The check's name (from the policy).
-    pub fn check(&self) -> &str {
+    pub(crate) fn check(&self) -> &str {
         &self.check
     }
 
     /// Forward the `(source, text)` pieces one call captured (`source` is
     /// `stdout`, `stderr` or a log level), of which the capture buffer
     /// already dropped `dropped_bytes` bytes over its cap.
-    pub fn forward(&self, pieces: Vec<(&'static str, String)>, dropped_bytes: usize) {
+    pub(crate) fn forward(&self, pieces: Vec<(&'static str, String)>, dropped_bytes: usize) {
         // Most calls print nothing: no lock, no clock.
         if pieces.is_empty() && dropped_bytes == 0 {
             return;

@@ -71,7 +71,7 @@ pub(crate) fn bound_store(store: &mut wasmtime::Store<StoreState>, max_result_by
 }
 
 /// Per-store state of one check instance.
-pub struct StoreState {
+pub(crate) struct StoreState {
     wasi: WasiCtx,
     table: ResourceTable,
     pub(crate) limiter: MemoryCap,
@@ -84,7 +84,7 @@ pub struct StoreState {
 impl StoreState {
     /// Fresh state: `memory_bytes` across all linear memories, `log_bytes`
     /// of captured output.
-    pub fn new(memory_bytes: usize, log_bytes: usize) -> Self {
+    pub(crate) fn new(memory_bytes: usize, log_bytes: usize) -> Self {
         let output = CapturedOutput::new(log_bytes);
         let mut wasi = WasiCtxBuilder::new();
         wasi.allow_tcp(false)
@@ -142,7 +142,7 @@ impl host::Host for StoreState {
 
 /// Caps the total linear memory of a store and remembers whether the cap
 /// was hit, so a resulting trap is reported as out-of-memory.
-pub struct MemoryCap {
+pub(crate) struct MemoryCap {
     cap: usize,
     used: usize,
     last_growth: usize,
@@ -196,7 +196,7 @@ impl ResourceLimiter for MemoryCap {
 
 /// Bounded capture of everything a plugin prints or logs during one call.
 #[derive(Clone)]
-pub struct CapturedOutput(Arc<Mutex<OutputBuffer>>);
+pub(crate) struct CapturedOutput(Arc<Mutex<OutputBuffer>>);
 
 struct OutputBuffer {
     lines: Vec<(&'static str, String)>,
@@ -238,7 +238,7 @@ impl CapturedOutput {
 
     /// Take what was captured so far: `(source, text)` pieces and the number
     /// of bytes dropped over the cap. Resets the buffer.
-    pub fn drain(&self) -> (Vec<(&'static str, String)>, usize) {
+    pub(crate) fn drain(&self) -> (Vec<(&'static str, String)>, usize) {
         let mut buf = self.0.lock().expect("output lock");
         buf.kept = 0;
         let dropped = std::mem::take(&mut buf.dropped);

@@ -49,7 +49,7 @@ enum Known {
 }
 
 /// toolvet in front of a phaseo-agent agent's tools. Cheap to clone.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Gate {
     host: Host,
     calls: Arc<Mutex<HashMap<String, Known>>>,
@@ -358,7 +358,7 @@ pub mod scripted {
     use std::collections::VecDeque;
 
     /// The scripted model.
-    #[derive(Default)]
+    #[derive(Default, Debug)]
     pub struct ScriptedModel {
         turns: VecDeque<Message>,
         /// The messages of every request, in order.

@@ -120,6 +120,7 @@ pub const DEFAULT_URL_TOOLS: &[&str] = &[
 ];
 
 /// The configured check.
+#[derive(Debug)]
 pub struct EgressGuard {
     mode: Mode,
     allow: HostList,

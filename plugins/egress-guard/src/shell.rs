@@ -253,7 +253,9 @@ const MAX_RANGE: u64 = 256;
 /// expand (refused: they cannot be judged).
 #[derive(Debug, Default)]
 pub struct Destinations {
+    /// The URLs and hosts found, each with where in the call it was found.
     pub candidates: Vec<Candidate>,
+    /// URL globs too large to expand, as written (refused).
     pub unjudged: Vec<String>,
     /// Clients given their destinations or settings in a file the command
     /// names (`curl -K cfg`, `wget -i urls.txt`): the option as written.

@@ -891,7 +891,7 @@ impl PathGuard {
                 .iter()
                 .any(|(_, v)| v.as_str().is_some_and(|w| std::ptr::eq(w, raw)))
         };
-        let mut paths: Vec<Entry> = self
+        let mut paths: Vec<Entry<'_>> = self
             .paths(args)
             .into_iter()
             .filter(|(arg, raw)| {
@@ -947,7 +947,7 @@ impl PathGuard {
         &self,
         call: &ToolCall,
         file_tool: bool,
-        paths: &[Entry],
+        paths: &[Entry<'_>],
         content: &str,
         frame: &Frame,
     ) -> Decision {

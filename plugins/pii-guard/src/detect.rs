@@ -89,6 +89,7 @@ pub struct Hit {
 }
 
 /// The compiled detectors.
+#[derive(Debug)]
 pub struct Detectors {
     email: Regex,
     phone_intl: Regex,

@@ -19,6 +19,7 @@ use regex::Regex;
 pub type Document = &'static str;
 
 /// The compiled id detectors.
+#[derive(Debug)]
 pub struct Ids {
     dni: Regex,
     cpf: Regex,

@@ -184,6 +184,7 @@ pub struct Finding {
 }
 
 /// The configured check.
+#[derive(Debug)]
 pub struct PiiGuard {
     detectors: Detectors,
     actions: Actions,

@@ -68,6 +68,16 @@ pub struct CompiledSchema {
     document: Value,
 }
 
+impl std::fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // boon's compiled `Schemas` has no `Debug`: the document says which
+        // schema this is.
+        f.debug_struct("CompiledSchema")
+            .field("document", &self.document)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The location the schema document is registered under. Never fetched.
 const SCHEMA_URL: &str = "urn:toolvet:parameters-schema";
 
@@ -164,6 +174,7 @@ pub fn parse_document(text: &str, close: bool) -> Result<Value, String> {
 /// A tool's declared schema as the guard keeps it: the document read (and
 /// closed), whether [`walk`] covers it, and its compiled form, made the
 /// first time the walk cannot allow a call.
+#[derive(Debug)]
 pub struct DeclaredSchema {
     document: Value,
     assert_formats: bool,
@@ -224,6 +235,7 @@ pub const WARM_UP_SCHEMA: &str = r#"{
 }"#;
 
 /// The configured check.
+#[derive(Debug)]
 pub struct SchemaGuard {
     settings: Settings,
     cache: RefCell<HashMap<String, Rc<Result<DeclaredSchema, String>>>>,

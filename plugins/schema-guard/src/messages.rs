@@ -21,7 +21,7 @@ const MAX_QUOTED_CHARS: usize = 80;
 /// `document` is the schema the errors refer to; it supplies the declared
 /// property names when an undeclared property is refused.
 pub fn describe_errors(
-    error: &ValidationError,
+    error: &ValidationError<'_, '_>,
     document: &Value,
     max: usize,
 ) -> (Vec<String>, usize) {
@@ -62,7 +62,7 @@ fn collect_leaves<'a, 's, 'v>(
 
 /// The JSON pointer of the offending value, quoted for the message; the
 /// whole arguments object for the root.
-fn location(e: &ValidationError) -> String {
+fn location(e: &ValidationError<'_, '_>) -> String {
     let p = e.instance_location.to_string();
     if p.is_empty() {
         "the arguments".into()
@@ -92,7 +92,7 @@ fn schema_value(v: &Value) -> String {
 }
 
 /// One error's messages (a `required` error can name several properties).
-fn describe(e: &ValidationError, document: &Value) -> Vec<String> {
+fn describe(e: &ValidationError<'_, '_>, document: &Value) -> Vec<String> {
     let at = location(e);
     let child = |name: &str| {
         let base = e.instance_location.to_string();

@@ -37,6 +37,7 @@ impl Default for EntropyOptions {
 }
 
 /// The compiled detectors.
+#[derive(Debug)]
 pub struct Detectors {
     pem_header: Regex,
     pem_body: Regex,

@@ -10,6 +10,7 @@
 use regex::{Regex, RegexSet};
 
 /// One provider's token format.
+#[derive(Debug)]
 pub struct Provider {
     /// Kind id, e.g. `npm-token` (rule `secrets.npm-token`).
     pub id: &'static str,
@@ -169,6 +170,7 @@ pub fn combined() -> Compiled {
 }
 
 /// The compiled formats of [`PROVIDERS`].
+#[derive(Debug)]
 pub struct Compiled {
     any: Regex,
     which: RegexSet,

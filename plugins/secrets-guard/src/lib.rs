@@ -108,6 +108,7 @@ pub struct Finding {
 }
 
 /// The configured check.
+#[derive(Debug)]
 pub struct SecretsGuard {
     detectors: Detectors,
     router: Router,

@@ -150,6 +150,7 @@ pub struct Destination {
 }
 
 /// Decides a call's [`Route`].
+#[derive(Debug)]
 pub struct Router {
     outbound_tools: Globs,
     write_tools: Globs,

@@ -138,7 +138,8 @@ impl Default for RetryAfterRefusalSetting {
 }
 
 /// The compiled `blind_overwrite` rule.
-pub struct BlindOverwrite {
+#[derive(Debug)]
+pub(crate) struct BlindOverwrite {
     write: Globs,
     read: Globs,
     keys: Vec<String>,
@@ -146,7 +147,8 @@ pub struct BlindOverwrite {
 }
 
 /// The compiled `retry_after_refusal` rule.
-pub struct RetryAfterRefusal {
+#[derive(Debug)]
+pub(crate) struct RetryAfterRefusal {
     within: usize,
     read_only: Globs,
     action: Action,
@@ -158,7 +160,7 @@ fn action(a: Action, key: &Key) -> Result<Action, String> {
 
 impl BlindOverwrite {
     /// Compile the setting; `None` when disabled.
-    pub fn new(s: &BlindOverwriteSetting) -> Result<Option<Self>, String> {
+    pub(crate) fn new(s: &BlindOverwriteSetting) -> Result<Option<Self>, String> {
         let k = Key::new("blind_overwrite");
         if !s.enabled {
             return Ok(None);
@@ -178,7 +180,7 @@ impl BlindOverwrite {
     }
 
     /// The rule's decision on `call`, if it concerns it.
-    pub fn judge(&self, call: &ToolCall, ctx: &Context) -> Option<Decision> {
+    pub(crate) fn judge(&self, call: &ToolCall, ctx: &Context) -> Option<Decision> {
         if !self.write.is_match(&call.name) {
             return None;
         }
@@ -287,7 +289,7 @@ fn shell_use(args: &Value, path: &str, cwd: Option<&str>) -> Option<bool> {
 
 impl RetryAfterRefusal {
     /// Compile the setting; `None` when disabled.
-    pub fn new(s: &RetryAfterRefusalSetting) -> Result<Option<Self>, String> {
+    pub(crate) fn new(s: &RetryAfterRefusalSetting) -> Result<Option<Self>, String> {
         let k = Key::new("retry_after_refusal");
         if !s.enabled {
             return Ok(None);
@@ -305,7 +307,7 @@ impl RetryAfterRefusal {
     }
 
     /// The rule's decision on `call`, if it fires.
-    pub fn judge(&self, call: &ToolCall, ctx: &Context) -> Option<Decision> {
+    pub(crate) fn judge(&self, call: &ToolCall, ctx: &Context) -> Option<Decision> {
         if self.read_only.is_match(&call.name) {
             return None;
         }

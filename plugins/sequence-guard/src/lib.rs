@@ -194,6 +194,7 @@ pub struct Settings {
 }
 
 /// A compiled read-before-write rule.
+#[derive(Debug)]
 struct ReadBeforeWrite {
     write: GlobSet,
     read: GlobSet,
@@ -208,6 +209,7 @@ struct ReadBeforeWrite {
 }
 
 /// A compiled call limit.
+#[derive(Debug)]
 struct MaxCalls {
     tools: GlobSet,
     max: usize,
@@ -217,6 +219,7 @@ struct MaxCalls {
 }
 
 /// A compiled ordering rule.
+#[derive(Debug)]
 struct OnlyAfter {
     tool: GlobSet,
     after: GlobSet,
@@ -229,6 +232,7 @@ struct OnlyAfter {
 }
 
 /// Compiled loop detection.
+#[derive(Debug)]
 struct LoopDetection {
     max_identical: usize,
     max_similar: usize,
@@ -239,6 +243,7 @@ struct LoopDetection {
 }
 
 /// The configured check.
+#[derive(Debug)]
 pub struct SequenceGuard {
     blind_overwrite: Option<history_rules::BlindOverwrite>,
     retry_after_refusal: Option<history_rules::RetryAfterRefusal>,
@@ -1048,8 +1053,7 @@ mod tests {
         let e = SequenceGuard::from_settings_json(
             r#"{"loop_detection": {"max_identical": 5, "max_similar": 4}}"#,
         )
-        .err()
-        .expect("an error");
+        .expect_err("an error");
         assert!(e.starts_with("settings.loop_detection.max_similar:"), "{e}");
     }
 
@@ -1094,11 +1098,7 @@ mod tests {
 
     #[test]
     fn bad_settings_name_the_key() {
-        let err = |s: &str| {
-            SequenceGuard::from_settings_json(s)
-                .err()
-                .expect("an error")
-        };
+        let err = |s: &str| SequenceGuard::from_settings_json(s).expect_err("an error");
         let e = err(r#"{"read_before_write": [{"write": "w", "read": "r", "key": "path"}]}"#);
         assert!(e.starts_with("settings.read_before_write[0].key:"), "{e}");
         let e = err(r#"{"read_before_write": [{"write": "w", "read": [], "key": "/path"}]}"#);

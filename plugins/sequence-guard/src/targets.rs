@@ -15,7 +15,7 @@ const COMMON: &[&str] = &[
 ];
 
 /// The targets of a call's arguments.
-pub fn targets(args: &Value, cwd: Option<&str>) -> Vec<String> {
+pub(crate) fn targets(args: &Value, cwd: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut add = |t: String| {
         if !out.contains(&t) {

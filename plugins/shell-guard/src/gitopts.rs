@@ -41,6 +41,7 @@ use crate::getopt::{Found, Opt, Parsed, Spec, Takes, long, short};
 use crate::syntax::{Field, Seg};
 
 /// A git subcommand's options, and which of them name a command git runs.
+#[derive(Debug)]
 pub struct GitCommand {
     /// The subcommand (`rebase`).
     pub name: &'static str,

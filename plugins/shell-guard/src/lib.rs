@@ -218,6 +218,7 @@ pub fn shell_quote(s: &str) -> String {
 }
 
 /// The check exported by the component.
+#[derive(Debug)]
 pub struct ShellGuard {
     opts: Options,
 }

@@ -257,11 +257,11 @@ pub type RcloneVars<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
 /// directory they store in, recursively; parameter values may be quoted
 /// with `"` or `'` (a doubled quote inside stands for one), as rclone's
 /// connection strings are.
-pub fn rclone_place(text: &str, vars: RcloneVars) -> Option<RcloneAt> {
+pub fn rclone_place(text: &str, vars: RcloneVars<'_>) -> Option<RcloneAt> {
     rclone_place_depth(text, vars, 0)
 }
 
-fn rclone_place_depth(text: &str, vars: RcloneVars, depth: u32) -> Option<RcloneAt> {
+fn rclone_place_depth(text: &str, vars: RcloneVars<'_>, depth: u32) -> Option<RcloneAt> {
     if depth > 8 {
         return Some(RcloneAt::Unknown);
     }

@@ -320,6 +320,7 @@ pub(crate) fn claimed_reason(how: &str, shown: &str) -> String {
 }
 
 /// One analysis of one call.
+#[derive(Debug)]
 pub struct Analysis<'a> {
     pub(crate) opts: &'a Options,
     pub(crate) workspace: Vec<String>,

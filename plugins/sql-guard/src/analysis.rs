@@ -646,7 +646,7 @@ fn compare(l: &Const, op: &BinaryOperator, r: &Const) -> Option<bool> {
 /// an `OR` with such a branch, an `AND` of such conditions, and any of
 /// these in parentheses. Conditions that merely happen to match every row
 /// (`id > 0`, a subquery over the same table) are not recognised.
-pub fn always_true(expr: &Expr) -> bool {
+pub(crate) fn always_true(expr: &Expr) -> bool {
     if let Some(c) = const_value(expr) {
         return c.truthy();
     }

@@ -163,6 +163,7 @@ impl Default for Settings {
 }
 
 /// The configured check.
+#[derive(Debug)]
 pub struct SqlGuard {
     settings: Settings,
     dialect: Box<dyn Dialect>,

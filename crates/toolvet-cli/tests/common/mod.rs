@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The binary under test.
-pub const TOOLVET: &str = env!("CARGO_BIN_EXE_toolvet");
+pub(crate) const TOOLVET: &str = env!("CARGO_BIN_EXE_toolvet");
 
 /// A built Rust plugin of `target/plugins`, e.g. `tool_policy`.
-pub fn plugin(name: &str) -> PathBuf {
+pub(crate) fn plugin(name: &str) -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../target/plugins")
         .join(format!("{name}.wasm"));
@@ -24,7 +24,7 @@ pub fn plugin(name: &str) -> PathBuf {
 }
 
 /// What a run printed, and its exit code.
-pub struct Run {
+pub(crate) struct Run {
     /// Exit code.
     pub code: i32,
     /// Standard output.
@@ -35,7 +35,7 @@ pub struct Run {
 
 /// Run the binary in `dir` with `cache` as its artifact cache (stdin,
 /// stdout and stderr are pipes, so not a terminal).
-pub fn toolvet(dir: &Path, cache: &Path, args: &[&str], stdin: &str) -> Run {
+pub(crate) fn toolvet(dir: &Path, cache: &Path, args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(TOOLVET)
         .args(args)
         .current_dir(dir)
@@ -57,7 +57,7 @@ pub fn toolvet(dir: &Path, cache: &Path, args: &[&str], stdin: &str) -> Run {
 
 /// A policy of two Rust checks (no decision log), and a cold cache
 /// directory beside it.
-pub fn setup() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn setup() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("toolvet.toml"),
@@ -75,4 +75,4 @@ pub fn setup() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// A call that tool-policy denies in [`setup`]'s policy.
-pub const CALL: &str = r#"{"call": {"name": "nuke", "arguments": {"target": "prod"}}}"#;
+pub(crate) const CALL: &str = r#"{"call": {"name": "nuke", "arguments": {"target": "prod"}}}"#;

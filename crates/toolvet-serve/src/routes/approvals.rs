@@ -24,7 +24,7 @@ use toolvet::{ListQuery, MAX_PAGE, StatusFilter};
 /// The query of `GET /v1/approvals`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ListParams {
+pub(super) struct ListParams {
     status: Option<String>,
     limit: Option<usize>,
     after: Option<String>,
@@ -36,7 +36,7 @@ pub struct ListParams {
 /// ([`crate::shown`]). The first page (no `after`) also carries `pending`:
 /// how many requests wait in all and for the runs with most
 /// ([`pending_counts`]).
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
@@ -100,7 +100,7 @@ fn pending_counts(counts: &toolvet::PendingCounts) -> serde_json::Value {
 /// only a request their token may speak for
 /// ([`crate::auth::Speaker::may_read`]): a bound agent token reads only
 /// its principals' requests.
-pub async fn show(
+pub(super) async fn show(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -133,7 +133,7 @@ pub async fn show(
 /// `shown` is a 400. Under a policy with `[approvals] reviewer_keys`, an
 /// approval is signed with the server's reviewer key when `[serve]
 /// reviewer_passphrase_file` names one.
-pub async fn decide(
+pub(super) async fn decide(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -182,7 +182,7 @@ pub async fn decide(
 /// events (data: `{"event": …, "request": {…}}`), and `resync` when
 /// events may have been missed. The stream ends when the server shuts
 /// down.
-pub async fn events(
+pub(super) async fn events(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {

@@ -18,7 +18,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// The handler.
-pub async fn evaluation(
+pub(super) async fn evaluation(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     body: Body,

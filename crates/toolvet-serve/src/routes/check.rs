@@ -18,7 +18,7 @@ use axum::http::HeaderMap;
 use std::sync::Arc;
 
 /// The handler.
-pub async fn check(
+pub(super) async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     body: Body,

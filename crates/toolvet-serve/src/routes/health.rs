@@ -34,13 +34,13 @@ fn probe_allowed(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> 
 
 /// `GET /healthz`: the process answers. It says nothing else, so it needs
 /// no token (liveness probes send none).
-pub async fn healthz() -> Json<serde_json::Value> {
+pub(super) async fn healthz() -> Json<serde_json::Value> {
     Json(json!({"status": "ok"}))
 }
 
 /// `GET /readyz`: 200 when ready, 503 when the ledger does not answer or
 /// the server is shutting down.
-pub async fn readyz(
+pub(super) async fn readyz(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -84,7 +84,7 @@ pub async fn readyz(
 }
 
 /// `GET /metrics`.
-pub async fn metrics(
+pub(super) async fn metrics(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 /// The whole application.
-pub fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>) -> Router {
     let settings = state.current.load().settings.clone();
     let slots = Arc::new(Semaphore::new(settings.max_concurrent_requests));
     let api = Router::new()

@@ -34,16 +34,16 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 }
 
 /// `GET /ui`.
-pub async fn index() -> Response {
+pub(super) async fn index() -> Response {
     asset("text/html; charset=utf-8", INDEX)
 }
 
 /// `GET /ui/app.js`.
-pub async fn script() -> Response {
+pub(super) async fn script() -> Response {
     asset("text/javascript; charset=utf-8", SCRIPT)
 }
 
 /// `GET /ui/app.css`.
-pub async fn style() -> Response {
+pub(super) async fn style() -> Response {
     asset("text/css; charset=utf-8", STYLE)
 }

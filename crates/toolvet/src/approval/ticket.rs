@@ -41,7 +41,7 @@ const PREFIX: &str = "tv1.";
 const VERSION: u8 = 2;
 
 /// Longest ticket accepted, in bytes; anything longer is malformed.
-pub const MAX_TICKET_BYTES: usize = 4096;
+pub(crate) const MAX_TICKET_BYTES: usize = 4096;
 
 /// What a ticket claims.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,7 +110,7 @@ impl std::fmt::Debug for Signer {
 }
 
 impl Signer {
-    pub fn new(key: Vec<u8>, realm: String) -> Signer {
+    pub(crate) fn new(key: Vec<u8>, realm: String) -> Signer {
         let mut digest = Sha256::new();
         digest.update(b"toolvet approval key id\0");
         digest.update(&key);
@@ -122,7 +122,7 @@ impl Signer {
         }
     }
 
-    pub fn realm(&self) -> &str {
+    pub(crate) fn realm(&self) -> &str {
         &self.realm
     }
 
@@ -134,7 +134,7 @@ impl Signer {
     /// the seal of a decision recorded through toolvet
     /// ([`super::reviewer`]). Another domain than tickets', so a seal is
     /// never a ticket's tag.
-    pub fn seal(&self, domain: &[u8], bytes: &[u8]) -> Vec<u8> {
+    pub(crate) fn seal(&self, domain: &[u8], bytes: &[u8]) -> Vec<u8> {
         let mut mac = self.mac();
         mac.update(domain);
         mac.update(bytes);
@@ -143,7 +143,7 @@ impl Signer {
 
     /// Whether `tag` is the seal of `bytes` in `domain` (compared in
     /// constant time).
-    pub fn seal_holds(&self, domain: &[u8], bytes: &[u8], tag: &[u8]) -> bool {
+    pub(crate) fn seal_holds(&self, domain: &[u8], bytes: &[u8], tag: &[u8]) -> bool {
         let mut mac = self.mac();
         mac.update(domain);
         mac.update(bytes);
@@ -152,7 +152,7 @@ impl Signer {
 
     /// The ticket of `request`: deterministic, so asking again about the
     /// same request hands out the same ticket.
-    pub fn issue(&self, request: &ApprovalRequest) -> String {
+    pub(crate) fn issue(&self, request: &ApprovalRequest) -> String {
         let claims = Claims {
             v: VERSION,
             kid: self.kid.clone(),
@@ -181,7 +181,7 @@ impl Signer {
 
     /// Check `ticket`'s shape, signature, key, realm and expiry at `now`.
     /// The claims are returned only when every check passes.
-    pub fn verify(&self, ticket: &str, now: UnixMillis) -> Result<Claims, Refusal> {
+    pub(crate) fn verify(&self, ticket: &str, now: UnixMillis) -> Result<Claims, Refusal> {
         let malformed = |why: &str| {
             refuse(
                 rules::MALFORMED,
@@ -294,7 +294,7 @@ fn sample_request() -> ApprovalRequest {
 /// signer issued; and a valid ticket with one byte changed (at the
 /// position and by the value the input picks) is never accepted.
 #[cfg(any(test, fuzzing))]
-pub fn fuzz_verify(data: &[u8]) {
+pub(crate) fn fuzz_verify(data: &[u8]) {
     let signer = Signer::new(vec![7; 32], "fuzz-realm".into());
     let valid = signer.issue(&sample_request());
     let now = UnixMillis(5_000);

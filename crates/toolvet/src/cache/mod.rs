@@ -389,6 +389,10 @@ impl ArtifactCache {
         Some(component)
     }
 
+    #[expect(
+        unsafe_code,
+        reason = "wasmtime's `Component::deserialize*` are unsafe: an artifact is deserialized only once its tag proves this host wrote it"
+    )]
     fn load_artifact(
         &self,
         engine: &Engine,
@@ -496,6 +500,10 @@ impl ArtifactCache {
     ///
     /// # Errors
     /// The compile error (cache problems are logged, never fatal).
+    #[expect(
+        unsafe_code,
+        reason = "wasmtime's `Component::deserialize` is unsafe: the artifact was produced just above by this engine"
+    )]
     pub(crate) fn compile_and_store(
         &self,
         engine: &Engine,
