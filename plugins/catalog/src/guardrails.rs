@@ -118,10 +118,66 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Claude Code's user configuration",
     ),
+    // Every agent's hooks, in one place (review s22 R3): the property is
+    // *every file an agent's hook configuration names or keeps beside it
+    // runs on the agent's tool calls, outside toolvet, so it is a guard
+    // rail for every tool*. Each agent's hook settings file and its whole
+    // `hooks/` directory, where the projects and the agents' docs keep the
+    // scripts those settings run (Gemini CLI's
+    // `$GEMINI_PROJECT_DIR/.gemini/hooks/x.sh`, Cursor's
+    // `.cursor/hooks/x.sh`, Copilot's `.github/hooks/`): Claude Code,
+    // Cursor, Codex, Gemini CLI (and its extensions, and Qwen Code, its
+    // fork), Copilot (repository and user directory), Kiro.
     (
         "**/.claude/hooks/**",
         Kind::AgentControl,
         "Claude Code's hooks",
+    ),
+    (
+        "**/.cursor/hooks.json",
+        Kind::AgentControl,
+        "Cursor's hooks",
+    ),
+    (
+        "**/.cursor/hooks/**",
+        Kind::AgentControl,
+        "Cursor's hook scripts",
+    ),
+    ("**/.codex/hooks.json", Kind::AgentControl, "Codex's hooks"),
+    (
+        "**/.codex/hooks/**",
+        Kind::AgentControl,
+        "Codex's hook scripts",
+    ),
+    (
+        "**/.gemini/hooks/**",
+        Kind::AgentControl,
+        "Gemini CLI's hook scripts",
+    ),
+    (
+        "**/.gemini/extensions/**/hooks/**",
+        Kind::AgentControl,
+        "a Gemini CLI extension's hooks",
+    ),
+    (
+        "**/.qwen/hooks/**",
+        Kind::AgentControl,
+        "Qwen Code's hook scripts",
+    ),
+    (
+        "**/.github/hooks/**",
+        Kind::AgentControl,
+        "Copilot's hooks (its hook files and the scripts they run)",
+    ),
+    (
+        "**/.copilot/hooks/**",
+        Kind::AgentControl,
+        "Copilot CLI's hooks",
+    ),
+    (
+        "**/.kiro/hooks/**",
+        Kind::AgentControl,
+        "Kiro's agent hooks (they run on editor events)",
     ),
     (
         "**/.mcp.json",
@@ -132,11 +188,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.cursor/mcp.json",
         Kind::AgentControl,
         "Cursor's MCP server list",
-    ),
-    (
-        "**/.cursor/hooks.json",
-        Kind::AgentControl,
-        "Cursor's hooks",
     ),
     (
         "**/.cursor/cli-config.json",
@@ -177,11 +228,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.kiro/settings/mcp.json",
         Kind::AgentControl,
         "Kiro's MCP server list",
-    ),
-    (
-        "**/.kiro/hooks/**",
-        Kind::AgentControl,
-        "Kiro's agent hooks (they run on editor events)",
     ),
     (
         "**/opencode.json",
@@ -256,16 +302,10 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Codex's approval and sandbox settings",
     ),
-    ("**/.codex/hooks.json", Kind::AgentControl, "Codex's hooks"),
     (
         "**/.gemini/settings.json",
         Kind::AgentControl,
         "Gemini CLI's settings",
-    ),
-    (
-        "**/.github/hooks/*.json",
-        Kind::AgentControl,
-        "Copilot CLI's hooks",
     ),
     // Copilot CLI's user directory: its settings (trusted folders,
     // allowed tools), MCP servers and hooks.
@@ -279,11 +319,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Copilot CLI's MCP server list",
     ),
-    (
-        "**/.copilot/hooks/**",
-        Kind::AgentControl,
-        "Copilot CLI's hooks",
-    ),
     // A Gemini CLI extension's manifest starts its MCP servers; its
     // hooks run around every tool call. The rest of an extension (its
     // commands, its context file) escalates below.
@@ -291,11 +326,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.gemini/extensions/**/gemini-extension.json",
         Kind::AgentControl,
         "a Gemini CLI extension's manifest (Gemini CLI starts the MCP servers it names)",
-    ),
-    (
-        "**/.gemini/extensions/**/hooks/**",
-        Kind::AgentControl,
-        "a Gemini CLI extension's hooks",
     ),
     // The same clients' user-level settings, which live outside any dot
     // directory on macOS (`~/Library/Application Support/APP/…`) and
@@ -415,6 +445,19 @@ const FILES: &[(&str, Kind, &str)] = &[
         "Zed's project settings (its MCP servers and agent tool permissions)",
     ),
     ("**/.git/hooks/**", Kind::GitHook, "a git hook"),
+    // The directories projects set `core.hooksPath` to (review s22 R4):
+    // the conventional `.githooks/`, husky's `.husky/` (husky sets
+    // `core.hooksPath=.husky/_`, which runs the scripts beside it).
+    (
+        "**/.githooks/**",
+        Kind::GitHook,
+        "a git hook (the directory projects set `core.hooksPath` to)",
+    ),
+    (
+        "**/.husky/**",
+        Kind::GitHook,
+        "a husky git hook (run at every `git commit`)",
+    ),
     // A submodule's git directory: its hooks run in the submodule, and a
     // `git status` of the parent runs them too (review s10 H4).
     (

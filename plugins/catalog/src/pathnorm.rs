@@ -75,7 +75,7 @@ fn control_character(text: &str) -> Option<char> {
 /// (except the root, `/`).
 ///
 /// ```
-/// use path_guard::normalize;
+/// use check_catalog::pathnorm::normalize;
 /// assert_eq!(normalize("src/../../etc//passwd/", Some("/w/p"), None).unwrap(), "/w/etc/passwd");
 /// assert_eq!(normalize("~/.ssh", None, Some("/home/alice")).unwrap(), "/home/alice/.ssh");
 /// ```
@@ -84,6 +84,27 @@ fn control_character(text: &str) -> Option<char> {
 /// See [`PathError`]: a NUL byte, a relative path without an absolute `cwd`,
 /// a `~` path without an absolute `home`, a remote `file://` URL.
 pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<String, PathError> {
+    place(path, cwd, home, true)
+}
+
+/// [`normalize`] without the cleaning: the absolute path the kernel is
+/// handed (`/w/link/../x`, whose `..` applies to where `link` leads, not
+/// to `/w/link`). The front ends that can see the file system (the hooks)
+/// resolve this form on it, and key what they find by [`normalize`]'s.
+///
+/// # Errors
+/// As [`normalize`].
+pub fn absolute(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<String, PathError> {
+    place(path, cwd, home, false)
+}
+
+/// [`normalize`] (`clean`) or [`absolute`].
+fn place(
+    path: &str,
+    cwd: Option<&str>,
+    home: Option<&str>,
+    clean: bool,
+) -> Result<String, PathError> {
     if path.contains('\0') {
         return Err(PathError::Nul);
     }
@@ -97,6 +118,13 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
     let usable = |d: &&str| d.starts_with('/') && control_character(d).is_none();
     let cwd = cwd.filter(usable);
     let home = home.filter(usable);
+    let join = |parts: &[&str]| {
+        if clean {
+            join_clean(parts)
+        } else {
+            parts.join("/")
+        }
+    };
 
     if let Some(after) = path.strip_prefix('~') {
         let (user, rest) = match after.find('/') {
@@ -105,7 +133,7 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
         };
         if user.is_empty() {
             let home = home.ok_or(PathError::NoHome)?;
-            return Ok(join_clean(&[home, rest]));
+            return Ok(join(&[home, rest]));
         }
         let user_home = if user == "root" {
             "/root".to_string()
@@ -116,13 +144,13 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
                 .unwrap_or_else(|| "/home".to_string());
             join_clean(&[&parent, user])
         };
-        return Ok(join_clean(&[&user_home, rest]));
+        return Ok(join(&[&user_home, rest]));
     }
     if path.starts_with('/') {
-        return Ok(join_clean(&[path]));
+        return Ok(join(&[path]));
     }
     let cwd = cwd.ok_or(PathError::NoWorkspace)?;
-    Ok(join_clean(&[cwd, path]))
+    Ok(join(&[cwd, path]))
 }
 
 /// Clean a path without resolving it against anything: drop empty and `.`
@@ -199,6 +227,100 @@ fn join_clean(parts: &[&str]) -> String {
         }
     }
     format!("/{}", out.join("/"))
+}
+
+/// The call-context attribute in which a front end that sees the file
+/// system (the hooks) tells the checks where a call's paths really are:
+/// a JSON object whose keys are paths as [`normalize`] spells them, each
+/// with either an array of absolute paths the kernel reaches for it (its
+/// real location with every symbolic link followed, and any of toolvet's
+/// state files that is the same file, by device and inode: a hard link),
+/// or a string saying why its real location cannot be found (a directory
+/// that cannot be read, a loop of links). The checks judge a path as
+/// written and as each of its real locations, the strictest decision
+/// winning, and hold a write whose location cannot be found: a link the
+/// run's history does not show (made by code, by git, with a computed
+/// target, in an earlier session) then leads nowhere the checks cannot
+/// see (review s22 R1).
+pub const REAL_PATHS_ATTRIBUTE: &str = "toolvet.real_paths";
+
+/// Where one path really is ([`REAL_PATHS_ATTRIBUTE`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Real {
+    /// The absolute paths the kernel reaches for it.
+    At(Vec<String>),
+    /// Why its real location cannot be found.
+    Unknown(String),
+}
+
+/// The value of [`REAL_PATHS_ATTRIBUTE`], read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RealPaths(std::collections::BTreeMap<String, Real>);
+
+impl RealPaths {
+    /// The attribute's `text` read; no attribute is no knowledge.
+    ///
+    /// # Errors
+    /// Text that is not such an object.
+    pub fn parse(text: Option<&str>) -> Result<RealPaths, String> {
+        let Some(text) = text else {
+            return Ok(RealPaths::default());
+        };
+        let bad = || format!("`{REAL_PATHS_ATTRIBUTE}` is not an object of paths to real paths");
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|_| bad())?;
+        let serde_json::Value::Object(map) = value else {
+            return Err(bad());
+        };
+        let mut out = std::collections::BTreeMap::new();
+        for (key, value) in map {
+            let real = match value {
+                serde_json::Value::String(why) => Real::Unknown(why),
+                serde_json::Value::Array(items) => Real::At(
+                    items
+                        .into_iter()
+                        .map(|i| match i {
+                            serde_json::Value::String(p) if p.starts_with('/') => Ok(p),
+                            _ => Err(bad()),
+                        })
+                        .collect::<Result<_, _>>()?,
+                ),
+                _ => return Err(bad()),
+            };
+            out.insert(key, real);
+        }
+        Ok(RealPaths(out))
+    }
+
+    /// What is known of `path` (spelled as [`normalize`] spells it).
+    pub fn get(&self, path: &str) -> Option<&Real> {
+        self.0.get(path)
+    }
+
+    /// Record `real` for `path`.
+    pub fn insert(&mut self, path: String, real: Real) {
+        self.0.insert(path, real);
+    }
+
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The attribute's text.
+    pub fn to_json(&self) -> String {
+        let map: serde_json::Map<String, serde_json::Value> = self
+            .0
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    Real::At(paths) => serde_json::Value::from(paths.clone()),
+                    Real::Unknown(why) => serde_json::Value::from(why.clone()),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        serde_json::Value::Object(map).to_string()
+    }
 }
 
 #[cfg(test)]
