@@ -10,9 +10,11 @@
 //! - a NUL byte anywhere is an error ([`PathError::Nul`]);
 //! - the empty string means the working directory (`.`);
 //! - `file:///x` and `file://localhost/x` mean `/x`; a `file://` URL naming
-//!   any other host is an error ([`PathError::RemoteUrl`]). Percent-escapes are
-//!   *not* decoded, in URLs or elsewhere: `%2e%2e` is a directory named
-//!   `%2e%2e`, exactly what a file API given that string would open;
+//!   any other host is an error ([`PathError::RemoteUrl`]). A URL's
+//!   percent-escapes are decoded and its `?query`/`#fragment` dropped, as a
+//!   URL parser does (`file:///w/%2e%2e/x` is `/x`); elsewhere they are
+//!   not: a plain `%2e%2e` is a directory named `%2e%2e`, exactly what a
+//!   file API given that string would open;
 //! - `~` and `~/…` start at the home directory (error [`PathError::NoHome`] when
 //!   none is known); `~root/…` starts at `/root`; `~name/…` starts at
 //!   `name` next to the home directory (`/Users/name` when home is
@@ -112,6 +114,7 @@ fn place(
         return Err(PathError::Control(c));
     }
     let path = strip_file_url(path)?;
+    let path = path.as_ref();
     // A workspace or home with a NUL byte or another control character a
     // path may not hold is no directory: as if absent (so what this
     // returns is again a path `normalize` takes).
@@ -192,19 +195,55 @@ pub fn is_within(path: &str, root: &str) -> bool {
     path == root || (path.starts_with(root) && path.as_bytes().get(root.len()) == Some(&b'/'))
 }
 
-/// `file:///x` and `file://localhost/x` become `/x`; other strings pass
-/// through unchanged.
-fn strip_file_url(path: &str) -> Result<&str, PathError> {
+/// `file:///x` and `file://localhost/x` become `/x`, percent-decoded and
+/// without a `?query` or `#fragment`, as a conforming parser yields it
+/// (RFC 8089; Node's `fileURLToPath`, Python's `url2pathname`; review s22
+/// R5: `file:///w/toolvet%2Etoml` is `/w/toolvet.toml`); other strings
+/// pass through unchanged.
+fn strip_file_url(path: &str) -> Result<std::borrow::Cow<'_, str>, PathError> {
     let Some(rest) = strip_prefix_ignore_case(path, "file://") else {
-        return Ok(path);
+        return Ok(path.into());
     };
-    if rest.starts_with('/') {
-        return Ok(rest);
+    let local = if rest.starts_with('/') {
+        rest
+    } else {
+        match strip_prefix_ignore_case(rest, "localhost") {
+            Some("") => "/",
+            Some(p) if p.starts_with('/') => p,
+            _ => return Err(PathError::RemoteUrl),
+        }
+    };
+    let local = local.split(['?', '#']).next().unwrap_or(local);
+    let decoded = percent_decode(local);
+    if decoded.contains('\0') {
+        return Err(PathError::Nul);
     }
-    match strip_prefix_ignore_case(rest, "localhost") {
-        Some(p) if p.is_empty() || p.starts_with('/') => Ok(if p.is_empty() { "/" } else { p }),
-        _ => Err(PathError::RemoteUrl),
+    if let Some(c) = control_character(&decoded) {
+        return Err(PathError::Control(c));
     }
+    Ok(decoded.into())
+}
+
+/// `text` with each `%XX` escape decoded (bytes that are not UTF-8 become
+/// U+FFFD); a `%` not followed by two hex digits stays.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(v) = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
@@ -448,6 +487,28 @@ mod tests {
         assert_eq!(n("..%2fsecret").unwrap(), "/home/alice/project/..%2fsecret");
         // Backslashes are ordinary characters on POSIX.
         assert_eq!(n("..\\..\\etc").unwrap(), "/home/alice/project/..\\..\\etc");
+    }
+
+    /// Review s22 R5: a `file:` URL is the path a URL parser yields.
+    #[test]
+    fn s22_file_urls_are_percent_decoded() {
+        assert_eq!(
+            n("file:///home/alice/project/toolvet%2Etoml").unwrap(),
+            "/home/alice/project/toolvet.toml"
+        );
+        assert_eq!(
+            n("file:///home/alice/%70ol/policy.toml").unwrap(),
+            "/home/alice/pol/policy.toml"
+        );
+        assert_eq!(
+            n("file:///w/state%2Fapprovals.db").unwrap(),
+            "/w/state/approvals.db"
+        );
+        assert_eq!(n("file:///w/%2e%2e/x").unwrap(), "/x");
+        assert_eq!(n("file:///w/a.txt?x=1#y").unwrap(), "/w/a.txt");
+        assert_eq!(n("file:///w/a%00b"), Err(PathError::Nul));
+        assert_eq!(n("file:///w/a%20b.txt").unwrap(), "/w/a b.txt");
+        assert_eq!(n("file:///w/100%").unwrap(), "/w/100%");
     }
 
     #[test]

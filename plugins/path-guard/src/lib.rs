@@ -2983,6 +2983,52 @@ mod tests {
         );
     }
 
+    /// Review s22 R5: `file:` URLs are percent-decoded, as a tool's URL
+    /// parser decodes them.
+    #[test]
+    fn s22_file_urls_are_judged_as_decoded() {
+        let g = guard(json!({}));
+        let c = s22_host("{}");
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "file:///home/alice/project/toolvet%2Etoml", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        for url in [
+            "file:///home/alice/%70ol/policy.toml",
+            "file:///home/alice/pol%2Fpolicy.toml",
+        ] {
+            assert_eq!(
+                decide(&g, "write_file", json!({"path": url, "content": "x"}), &c).0,
+                "deny",
+                "{url}"
+            );
+        }
+        assert_eq!(
+            decide(
+                &g,
+                "mcp__fs__write",
+                json!({"uri": "file:///home/alice/%70ol/policy.toml", "content": "x"}),
+                &c
+            )
+            .0,
+            "deny"
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "file:///home/alice/project/a%20b.txt", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+    }
+
     #[test]
     fn s22_every_agents_hook_scripts_are_guard_rails() {
         let g = guard(json!({}));
