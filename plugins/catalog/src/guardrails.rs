@@ -509,6 +509,71 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::ShellStartup,
         "a shell start-up file (`.bashrc` sources it in every interactive bash)",
     ),
+    // A file a start-up file runs is a start-up file (review s22 R2). The
+    // checks cannot read `.bashrc` to follow its `source` lines, so the
+    // files that installers make the start-up files source are guard
+    // rails by their conventional places: rustup's `~/.cargo/env` (sourced
+    // from `.profile`, `.bashrc`, `.zshenv`), uv's and pipx's
+    // `~/.local/bin/env`, nvm's `~/.nvm/nvm.sh` (and its completion),
+    // SDKMAN's `~/.sdkman/bin/sdkman-init.sh`, GHCup's `~/.ghcup/env`,
+    // Deno's `~/.deno/env`, `~/.zshrc.local` (sourced by many zsh
+    // set-ups), direnv's `direnvrc` and `lib/*.sh` (sourced before every
+    // `.envrc`), Bun's `~/.bun/_bun`; their fish forms too.
+    (
+        "**/.cargo/{env,env.fish,env.nu}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (rustup's `~/.cargo/env`)",
+    ),
+    (
+        "**/.local/bin/{env,env.fish}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (`~/.local/bin/env`)",
+    ),
+    (
+        "**/.nvm/{nvm.sh,bash_completion}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (nvm)",
+    ),
+    (
+        "**/.sdkman/bin/*.sh",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (SDKMAN)",
+    ),
+    (
+        "**/.ghcup/{env,env.fish}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (GHCup)",
+    ),
+    (
+        "**/.deno/{env,env.fish}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (Deno)",
+    ),
+    (
+        "**/.bun/_bun",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (Bun)",
+    ),
+    (
+        "**/.zshrc.local",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (`.zshrc.local`)",
+    ),
+    (
+        "**/.direnvrc",
+        Kind::ShellStartup,
+        "direnv's start-up file (sourced before every `.envrc`)",
+    ),
+    (
+        "**/.config/direnv/direnvrc",
+        Kind::ShellStartup,
+        "direnv's start-up file (sourced before every `.envrc`)",
+    ),
+    (
+        "**/.config/direnv/lib/*.sh",
+        Kind::ShellStartup,
+        "direnv's start-up file (sourced before every `.envrc`)",
+    ),
     (
         "**/.xsessionrc",
         Kind::ShellStartup,

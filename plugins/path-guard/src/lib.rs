@@ -3029,6 +3029,41 @@ mod tests {
         );
     }
 
+    /// Review s22 R2: the files start-up files source are start-up files,
+    /// for an MCP tool not named like a file tool too.
+    #[test]
+    fn s22_files_the_start_up_files_source_are_guard_rails() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        for path in [
+            "~/.cargo/env",
+            "~/.local/bin/env",
+            "~/.nvm/nvm.sh",
+            "/home/alice/.zshrc.local",
+        ] {
+            assert_eq!(
+                decide(
+                    &g,
+                    "mcp__fs__put",
+                    json!({"path": path, "content": "pkill -STOP -f toolvet\n"}),
+                    &c
+                ),
+                ("deny", Some("path.guardrail".into())),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            decide(
+                &g,
+                "mcp__fs__put",
+                json!({"path": "env", "content": "x"}),
+                &c
+            )
+            .0,
+            "abstain"
+        );
+    }
+
     #[test]
     fn s22_every_agents_hook_scripts_are_guard_rails() {
         let g = guard(json!({}));

@@ -7754,3 +7754,34 @@ fn s22_every_agents_hook_scripts_are_guard_rails() {
     allow("echo x > src/hooks/useThing.ts");
     allow("echo x > hooks/x.sh");
 }
+
+// review s22 R2 (paths): a file a start-up file runs is a start-up file:
+// the files installers make `.profile`/`.bashrc`/`.zshenv` source.
+#[test]
+fn s22_files_the_start_up_files_source_are_guard_rails() {
+    for cmd in [
+        "echo 'pkill -STOP -f toolvet' >> ~/.cargo/env",
+        "echo 'pkill -STOP -f toolvet' >> ~/.cargo/env; bash -lc true",
+        "tee -a ~/.cargo/env < /dev/null",
+        "sed -i '1i pkill -STOP -f toolvet' ~/.cargo/env",
+        "echo x >> ~/.local/bin/env",
+        "echo x >> ~/.nvm/nvm.sh",
+        "echo x >> ~/.sdkman/bin/sdkman-init.sh",
+        "echo x >> ~/.ghcup/env",
+        "echo x >> ~/.deno/env",
+        "echo x >> ~/.zshrc.local",
+        "echo x >> ~/.config/direnv/direnvrc",
+        "echo x >> ~/.direnvrc",
+        "echo 'export XDG_STATE_HOME=/tmp/x TOOLVET_CACHE_DIR=/tmp/x/c' >> ~/.cargo/env",
+    ] {
+        assert_eq!(
+            s17_verdict(cmd),
+            ("deny".into(), Some("shell.guardrail-write".into())),
+            "command: {cmd}"
+        );
+    }
+    // Near misses: reading it, sourcing it, a project's own `env` file.
+    allow("cat ~/.cargo/env");
+    allow("echo x > env");
+    allow("echo x > .cargo/config-notes.md");
+}
