@@ -2199,3 +2199,184 @@ fn a_hook_keeps_arguments_in_the_decision_log_with_credentials_redacted() {
     assert!(command.starts_with("[redacted: secrets."), "{record}");
     assert!(!log.contains("R4nd0mT0k3n"), "{log}");
 }
+
+// review s22 R1, F4, Lead (paths): where a path really is; Cursor's two
+// events for one shell command; Cursor's `preToolUse` and `ask`.
+
+/// A workspace `project` inside `dir` (the user's home and the policy's
+/// directory), as the review's setup.
+fn s22_workspace(dir: &Path) -> PathBuf {
+    let project = dir.join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    project
+}
+
+fn s22_claude(project: &Path, tool: &str, input: Value) -> String {
+    json!({
+        "session_id": "s22-paths", "cwd": project, "permission_mode": "default",
+        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
+    })
+    .to_string()
+}
+
+/// Review s22 R1: a link the checks cannot see in the history (made by
+/// code, by git, with a computed target, in an earlier session) let a
+/// file tool rewrite the policy. The hooks resolve each path on the file
+/// system, so the write is judged where it lands; and a hard link to the
+/// policy is the policy.
+#[test]
+fn s22_a_write_through_a_link_the_history_does_not_show_is_judged_where_it_lands() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir_path = std::fs::canonicalize(dir.path()).unwrap();
+    let policy = example_policy(&dir_path, "");
+    let project = s22_workspace(&dir_path);
+    // Made "in an earlier session": nothing in this session's history.
+    std::os::unix::fs::symlink(&dir_path, project.join("up2")).unwrap();
+    std::fs::hard_link(&policy, project.join("p.toml")).unwrap();
+    let home = dir_path.display().to_string();
+    let env = [("HOME", home.as_str())];
+    for (agent, input) in [
+        (
+            "claude-code",
+            s22_claude(
+                &project,
+                "Write",
+                json!({"file_path": project.join("up2/toolvet.toml"), "content": "[host]\n"}),
+            ),
+        ),
+        (
+            "claude-code",
+            s22_claude(
+                &project,
+                "Edit",
+                json!({"file_path": project.join("up2/toolvet.toml"),
+                       "old_string": "[[check]]", "new_string": "#"}),
+            ),
+        ),
+        (
+            "claude-code",
+            s22_claude(
+                &project,
+                "Write",
+                json!({"file_path": project.join("p.toml"), "content": "[host]\n"}),
+            ),
+        ),
+        (
+            "gemini-cli",
+            json!({"session_id": "s22-paths", "cwd": project, "hook_event_name": "BeforeTool",
+                   "tool_name": "write_file",
+                   "tool_input": {"file_path": project.join("up2/toolvet.toml"), "content": "x"}})
+            .to_string(),
+        ),
+    ] {
+        let ran = hook(agent, &policy, &input, &env, &[]);
+        assert_eq!(
+            seen(agent, &ran),
+            Seen::Deny,
+            "{agent} {input}: {}",
+            ran.stdout
+        );
+        assert!(
+            format!("{}{}", ran.stdout, ran.stderr).contains("path.toolvet-state"),
+            "{agent} {input}: {} {}",
+            ran.stdout,
+            ran.stderr
+        );
+    }
+    // Codex's patch names the file relative to its cwd.
+    let mut v: Value = serde_json::from_str(&codex_patch(
+        "*** Begin Patch\n*** Update File: up2/toolvet.toml\n@@\n-[host]\n+[host]\n*** End Patch\n",
+    ))
+    .unwrap();
+    v["cwd"] = json!(project);
+    let ran = hook("codex", &policy, &v.to_string(), &env, &[]);
+    assert_eq!(seen("codex", &ran), Seen::Deny, "{}", ran.stderr);
+    // Near miss: an ordinary file of the workspace, and a link that stays
+    // inside it.
+    std::os::unix::fs::symlink(project.join("src"), project.join("lib")).unwrap();
+    for path in ["src/main.rs", "lib/a.rs"] {
+        let ran = hook(
+            "claude-code",
+            &policy,
+            &s22_claude(
+                &project,
+                "Write",
+                json!({"file_path": project.join(path), "content": "fn main() {}\n"}),
+            ),
+            &env,
+            &[],
+        );
+        assert_ne!(
+            seen("claude-code", &ran),
+            Seen::Deny,
+            "{path}: {}",
+            ran.stderr
+        );
+    }
+}
+
+fn s22_cursor(event: &str, generation: &str, command: &str, project: &Path) -> String {
+    let mut v = json!({
+        "hook_event_name": event, "conversation_id": "s22-cursor-once",
+        "generation_id": generation, "workspace_roots": [project], "cwd": project,
+    });
+    if event == "preToolUse" {
+        v["tool_name"] = json!("Shell");
+        v["tool_input"] = json!({"command": command});
+    } else {
+        v["command"] = json!(command);
+    }
+    v.to_string()
+}
+
+/// Review s22 F4: Cursor runs `preToolUse` and `beforeShellExecution` for
+/// one shell command; each used to be recorded, so the second `cargo
+/// test` of a session was held as a loop. One command is one entry now.
+#[test]
+fn s22_one_cursor_shell_command_is_recorded_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = example_policy(dir.path(), "");
+    let project = s22_workspace(dir.path());
+    for use_ in 1..=3 {
+        let generation = format!("gen-{use_}");
+        for event in ["preToolUse", "beforeShellExecution"] {
+            let ran = hook(
+                "cursor",
+                &policy,
+                &s22_cursor(event, &generation, "cargo test", &project),
+                &[],
+                &[],
+            );
+            assert_eq!(
+                seen("cursor", &ran),
+                Seen::Allow,
+                "tool use {use_}, {event}: {}",
+                ran.stdout
+            );
+        }
+    }
+}
+
+/// Review s22, Lead: Cursor's documentation promises no `ask` on
+/// `preToolUse`: a held file write there is denied naming its request;
+/// the shell tool is still asked on `beforeShellExecution`.
+#[test]
+fn s22_cursor_pretooluse_denies_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = example_policy(dir.path(), "");
+    let held = mapped_tool_payload(
+        "cursor",
+        "Write",
+        json!({"file_path": "/home/alice/project/.githooks/pre-commit", "content": "npm test\n"}),
+    );
+    let ran = hook("cursor", &policy, &held, &[], &[]);
+    assert_eq!(seen("cursor", &ran), Seen::Deny, "{}", ran.stdout);
+    assert!(
+        ran.stdout.contains("apr_"),
+        "names the request: {}",
+        ran.stdout
+    );
+    let shell = shell("cursor", "git config core.hooksPath /tmp/hooks");
+    let ran = hook("cursor", &policy, &shell, &[], &[]);
+    assert_eq!(seen("cursor", &ran), Seen::Ask, "{}", ran.stdout);
+}

@@ -7,7 +7,7 @@
 //! | Claude Code | `PreToolUse`, snake_case | `hookSpecificOutput.permissionDecision` `deny`, exit 0 | `ask` | exit 2, reason on stderr |
 //! | Codex | `PreToolUse`, snake_case | as Claude Code | unsupported (fails open): deny naming the approval | exit 2, reason on stderr |
 //! | Gemini CLI | `BeforeTool`, snake_case | `decision` `deny`, exit 0 | undocumented: deny naming the approval | exit 2, reason on stderr |
-//! | Cursor | `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, `preToolUse` | `permission` `deny`, exit 0 | `ask` | the deny JSON, exit 0 |
+//! | Cursor | `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, `preToolUse` | `permission` `deny`, exit 0 | `ask` (not on `beforeReadFile`, nor on `preToolUse` but for its `Shell` tool, which `beforeShellExecution` asks about again: deny naming the approval) | the deny JSON, exit 0 |
 //! | Copilot CLI | `preToolUse` camelCase (`toolArgs` is JSON text) or `PreToolUse` snake_case | `permissionDecision` `deny`, exit 0 | `ask` | the deny JSON, exit 0 |
 
 use crate::HookError;
@@ -184,6 +184,17 @@ impl Agent {
         if self == Agent::Cursor && call.event == "beforeReadFile" {
             return Err("Cursor's `beforeReadFile` answer has no `ask`".into());
         }
+        // Cursor's documentation names no `ask` for `preToolUse`, and
+        // adapters read it as allow there (review s22, Lead): the held
+        // call is denied naming its request, fail-closed. Its shell tool
+        // is the exception: `beforeShellExecution` (installed beside it)
+        // vets the same command again and asks there, so an `ask` read as
+        // allow here still reaches that question.
+        if self == Agent::Cursor && call.event == "preToolUse" && !self.vetted_again(call) {
+            return Err(
+                "Cursor's `preToolUse` answer is not known to stop for a person on `ask`".into(),
+            );
+        }
         if self == Agent::ClaudeCode {
             claude_surface_asks(std::env::var(CLAUDE_ENTRYPOINT).ok().as_deref())?;
         }
@@ -201,6 +212,17 @@ impl Agent {
             ),
             (None, _) => Ok(()),
         }
+    }
+
+    /// Whether another event of the same tool use vets and records this
+    /// call too: Cursor runs `preToolUse` and `beforeShellExecution` for
+    /// one shell command (both installed by `toolvet hook install
+    /// cursor`). The `preToolUse` one is then vetted (a deny stays a
+    /// deny) but not recorded, so one command is one history entry
+    /// (review s22 F4: a second `cargo test` was held as a loop, and run
+    /// totals counted each command twice).
+    pub fn vetted_again(self, call: &HookCall) -> bool {
+        self == Agent::Cursor && call.event == "preToolUse" && call.tool == "Shell"
     }
 
     /// Read the agent's pre-tool payload.
@@ -927,5 +949,32 @@ mod tests {
                 .parse(br#"{"hook_event_name":"beforeShellExecution","workspace_roots":["/p",7],"command":"ls"}"#)
                 .is_err()
         );
+    }
+
+    /// Review s22, Lead and F4: Cursor's `preToolUse` answers no `ask`
+    /// (but for its shell tool, which `beforeShellExecution` asks about
+    /// again), and only the `beforeShellExecution` of a shell command is
+    /// recorded.
+    #[test]
+    fn s22_cursor_pretooluse_neither_asks_nor_records_twice() {
+        let parse = |text: &str| Agent::Cursor.parse(text.as_bytes()).unwrap();
+        let write = parse(
+            r#"{"hook_event_name":"preToolUse","conversation_id":"c","generation_id":"g",
+                "workspace_roots":["/p"],"tool_name":"Write","tool_input":{"file_path":"/p/x"}}"#,
+        );
+        let shell = parse(
+            r#"{"hook_event_name":"preToolUse","conversation_id":"c","generation_id":"g",
+                "workspace_roots":["/p"],"tool_name":"Shell","tool_input":{"command":"ls"}}"#,
+        );
+        let before = parse(
+            r#"{"hook_event_name":"beforeShellExecution","conversation_id":"c","generation_id":"g",
+                "workspace_roots":["/p"],"command":"ls","cwd":"/p"}"#,
+        );
+        assert!(Agent::Cursor.ask_reaches_a_person(&write).is_err());
+        assert_eq!(Agent::Cursor.ask_reaches_a_person(&shell), Ok(()));
+        assert_eq!(Agent::Cursor.ask_reaches_a_person(&before), Ok(()));
+        assert!(Agent::Cursor.vetted_again(&shell));
+        assert!(!Agent::Cursor.vetted_again(&write));
+        assert!(!Agent::Cursor.vetted_again(&before));
     }
 }

@@ -21,6 +21,7 @@ pub mod guard;
 mod history;
 pub mod install;
 mod maps;
+mod real_paths;
 mod shell_line;
 
 pub use agents::{
@@ -261,18 +262,37 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
             (recorded, extra, Some(typed))
         }
     };
+    // Where the call's paths really are (review s22 R1): the checks see
+    // no file system; toolvet's own files are known by device and inode.
+    let state_paths = host.state_paths();
+    let state_files = real_paths::StateFiles::of(
+        state_paths
+            .state()
+            .iter()
+            .chain(state_paths.secret())
+            .map(String::as_str),
+    );
     let build = |calls: Vec<MappedCall>| {
         calls
             .into_iter()
             .map(|(name, arguments)| {
-                request_for(
+                let real =
+                    real_paths::of(&arguments, cwd.as_deref(), home.as_deref(), &state_files);
+                let mut request = request_for(
                     agent,
                     &call,
                     cwd.as_deref(),
                     home.as_deref(),
                     &name,
                     arguments,
-                )
+                )?;
+                if !real.is_empty() {
+                    request.context.attributes.insert(
+                        check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE.into(),
+                        real.to_json(),
+                    );
+                }
+                Ok(request)
             })
             .collect::<Result<Vec<_>, HookError>>()
     };
@@ -369,7 +389,9 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     {
         answer = unknown_line(agent, &call, &config, shell.as_deref(), why);
     }
-    if let Some(history) = &mut history {
+    // One tool use, one entry: an event another event of the same tool
+    // use records is not recorded (review s22 F4).
+    if let Some(history) = history.as_mut().filter(|_| !agent.vetted_again(&call)) {
         let recorded = &verdicts[..requests.len()];
         let outcome = outcome_of(&answer, &verdicts);
         for (name, arguments, verdict) in recorded_calls(&requests, recorded) {

@@ -118,10 +118,66 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Claude Code's user configuration",
     ),
+    // Every agent's hooks, in one place (review s22 R3): the property is
+    // *every file an agent's hook configuration names or keeps beside it
+    // runs on the agent's tool calls, outside toolvet, so it is a guard
+    // rail for every tool*. Each agent's hook settings file and its whole
+    // `hooks/` directory, where the projects and the agents' docs keep the
+    // scripts those settings run (Gemini CLI's
+    // `$GEMINI_PROJECT_DIR/.gemini/hooks/x.sh`, Cursor's
+    // `.cursor/hooks/x.sh`, Copilot's `.github/hooks/`): Claude Code,
+    // Cursor, Codex, Gemini CLI (and its extensions, and Qwen Code, its
+    // fork), Copilot (repository and user directory), Kiro.
     (
         "**/.claude/hooks/**",
         Kind::AgentControl,
         "Claude Code's hooks",
+    ),
+    (
+        "**/.cursor/hooks.json",
+        Kind::AgentControl,
+        "Cursor's hooks",
+    ),
+    (
+        "**/.cursor/hooks/**",
+        Kind::AgentControl,
+        "Cursor's hook scripts",
+    ),
+    ("**/.codex/hooks.json", Kind::AgentControl, "Codex's hooks"),
+    (
+        "**/.codex/hooks/**",
+        Kind::AgentControl,
+        "Codex's hook scripts",
+    ),
+    (
+        "**/.gemini/hooks/**",
+        Kind::AgentControl,
+        "Gemini CLI's hook scripts",
+    ),
+    (
+        "**/.gemini/extensions/**/hooks/**",
+        Kind::AgentControl,
+        "a Gemini CLI extension's hooks",
+    ),
+    (
+        "**/.qwen/hooks/**",
+        Kind::AgentControl,
+        "Qwen Code's hook scripts",
+    ),
+    (
+        "**/.github/hooks/**",
+        Kind::AgentControl,
+        "Copilot's hooks (its hook files and the scripts they run)",
+    ),
+    (
+        "**/.copilot/hooks/**",
+        Kind::AgentControl,
+        "Copilot CLI's hooks",
+    ),
+    (
+        "**/.kiro/hooks/**",
+        Kind::AgentControl,
+        "Kiro's agent hooks (they run on editor events)",
     ),
     (
         "**/.mcp.json",
@@ -132,11 +188,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.cursor/mcp.json",
         Kind::AgentControl,
         "Cursor's MCP server list",
-    ),
-    (
-        "**/.cursor/hooks.json",
-        Kind::AgentControl,
-        "Cursor's hooks",
     ),
     (
         "**/.cursor/cli-config.json",
@@ -177,11 +228,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.kiro/settings/mcp.json",
         Kind::AgentControl,
         "Kiro's MCP server list",
-    ),
-    (
-        "**/.kiro/hooks/**",
-        Kind::AgentControl,
-        "Kiro's agent hooks (they run on editor events)",
     ),
     (
         "**/opencode.json",
@@ -256,16 +302,10 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Codex's approval and sandbox settings",
     ),
-    ("**/.codex/hooks.json", Kind::AgentControl, "Codex's hooks"),
     (
         "**/.gemini/settings.json",
         Kind::AgentControl,
         "Gemini CLI's settings",
-    ),
-    (
-        "**/.github/hooks/*.json",
-        Kind::AgentControl,
-        "Copilot CLI's hooks",
     ),
     // Copilot CLI's user directory: its settings (trusted folders,
     // allowed tools), MCP servers and hooks.
@@ -279,11 +319,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::AgentControl,
         "Copilot CLI's MCP server list",
     ),
-    (
-        "**/.copilot/hooks/**",
-        Kind::AgentControl,
-        "Copilot CLI's hooks",
-    ),
     // A Gemini CLI extension's manifest starts its MCP servers; its
     // hooks run around every tool call. The rest of an extension (its
     // commands, its context file) escalates below.
@@ -291,11 +326,6 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.gemini/extensions/**/gemini-extension.json",
         Kind::AgentControl,
         "a Gemini CLI extension's manifest (Gemini CLI starts the MCP servers it names)",
-    ),
-    (
-        "**/.gemini/extensions/**/hooks/**",
-        Kind::AgentControl,
-        "a Gemini CLI extension's hooks",
     ),
     // The same clients' user-level settings, which live outside any dot
     // directory on macOS (`~/Library/Application Support/APP/…`) and
@@ -415,6 +445,19 @@ const FILES: &[(&str, Kind, &str)] = &[
         "Zed's project settings (its MCP servers and agent tool permissions)",
     ),
     ("**/.git/hooks/**", Kind::GitHook, "a git hook"),
+    // The directories projects set `core.hooksPath` to (review s22 R4):
+    // the conventional `.githooks/`, husky's `.husky/` (husky sets
+    // `core.hooksPath=.husky/_`, which runs the scripts beside it).
+    (
+        "**/.githooks/**",
+        Kind::GitHook,
+        "a git hook (the directory projects set `core.hooksPath` to)",
+    ),
+    (
+        "**/.husky/**",
+        Kind::GitHook,
+        "a husky git hook (run at every `git commit`)",
+    ),
     // A submodule's git directory: its hooks run in the submodule, and a
     // `git status` of the parent runs them too (review s10 H4).
     (
@@ -465,6 +508,71 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.bash_aliases",
         Kind::ShellStartup,
         "a shell start-up file (`.bashrc` sources it in every interactive bash)",
+    ),
+    // A file a start-up file runs is a start-up file (review s22 R2). The
+    // checks cannot read `.bashrc` to follow its `source` lines, so the
+    // files that installers make the start-up files source are guard
+    // rails by their conventional places: rustup's `~/.cargo/env` (sourced
+    // from `.profile`, `.bashrc`, `.zshenv`), uv's and pipx's
+    // `~/.local/bin/env`, nvm's `~/.nvm/nvm.sh` (and its completion),
+    // SDKMAN's `~/.sdkman/bin/sdkman-init.sh`, GHCup's `~/.ghcup/env`,
+    // Deno's `~/.deno/env`, `~/.zshrc.local` (sourced by many zsh
+    // set-ups), direnv's `direnvrc` and `lib/*.sh` (sourced before every
+    // `.envrc`), Bun's `~/.bun/_bun`; their fish forms too.
+    (
+        "**/.cargo/{env,env.fish,env.nu}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (rustup's `~/.cargo/env`)",
+    ),
+    (
+        "**/.local/bin/{env,env.fish}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (`~/.local/bin/env`)",
+    ),
+    (
+        "**/.nvm/{nvm.sh,bash_completion}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (nvm)",
+    ),
+    (
+        "**/.sdkman/bin/*.sh",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (SDKMAN)",
+    ),
+    (
+        "**/.ghcup/{env,env.fish}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (GHCup)",
+    ),
+    (
+        "**/.deno/{env,env.fish}",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (Deno)",
+    ),
+    (
+        "**/.bun/_bun",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (Bun)",
+    ),
+    (
+        "**/.zshrc.local",
+        Kind::ShellStartup,
+        "a file the shell start-up files source (`.zshrc.local`)",
+    ),
+    (
+        "**/.direnvrc",
+        Kind::ShellStartup,
+        "direnv's start-up file (sourced before every `.envrc`)",
+    ),
+    (
+        "**/.config/direnv/direnvrc",
+        Kind::ShellStartup,
+        "direnv's start-up file (sourced before every `.envrc`)",
+    ),
+    (
+        "**/.config/direnv/lib/*.sh",
+        Kind::ShellStartup,
+        "direnv's start-up file (sourced before every `.envrc`)",
     ),
     (
         "**/.xsessionrc",

@@ -11,6 +11,9 @@
 //! - [`guardrails`]: the files that hold an agent's own guard rails
 //!   (permission settings, MCP configs, hooks, shell start-up files), and
 //!   what in their content loosens them;
+//! - [`pathnorm`]: the lexical normalisation of a path a tool is given
+//!   (path-guard judges it; the hooks key the paths they resolve on the
+//!   real file system by it, so both spell a path alike);
 //! - [`pattern`]: paths that are shell patterns (`*`, `?`, `[…]`,
 //!   `{a,b}`), matched against the paths the checks guard;
 //! - [`roles`]: every value of the arguments that fill one role (a
@@ -35,6 +38,7 @@ pub mod code;
 pub mod encoded;
 pub mod guardrails;
 pub mod parse;
+pub mod pathnorm;
 pub mod pattern;
 pub mod roles;
 pub mod run;

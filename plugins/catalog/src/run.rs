@@ -731,6 +731,11 @@ impl Facts {
                     }
                     ([], None) => {}
                 }
+                // No link is named `..` (`ln -s .. up` makes `up`; `up/..`
+                // is the directory holding `up`, no link): that reading
+                // would map the working directory onto its parent (review
+                // s22 R7). (`cp -rs DIR/. -t cc` fills `cc/.`, `cc` itself.)
+                made.retain(|(_, link)| last_segment(link) != "..");
                 for dir in &dirs {
                     for (target, link) in &made {
                         let link = resolve(dir, link);

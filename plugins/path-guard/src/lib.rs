@@ -23,10 +23,12 @@
 //! The call's decision is the most severe over its paths; a call with no
 //! path argument gets abstain. See README.md for every setting.
 
-pub mod normalize;
+/// The lexical normalisation, the catalog's (shared with the hooks).
+pub use check_catalog::pathnorm as normalize;
 
 pub use check_catalog::sensitive::{self, Sensitive};
 pub use normalize::{PathError, clean_lexically, is_within, normalize};
+use normalize::{REAL_PATHS_ATTRIBUTE, Real, RealPaths};
 
 use check_catalog::guardrails::{self, GuardRail, Kind as Rail};
 use check_catalog::run::Facts;
@@ -453,6 +455,9 @@ struct Frame {
     facts: Facts,
     /// toolvet's own state paths the host passed (guard rails, secrets).
     state: guardrails::StatePaths,
+    /// Where the call's paths really are, as the front end found them on
+    /// the file system (`toolvet.real_paths`; empty when it sent none).
+    real: RealPaths,
 }
 
 impl Frame {
@@ -602,6 +607,20 @@ impl PathGuard {
             None => vec![Facts::default()],
         };
         let state = guardrails::StatePaths::from_attributes(|k| ctx.attribute(k))?;
+        let real = RealPaths::parse(ctx.attribute(REAL_PATHS_ATTRIBUTE))?;
+        // A root is also where it really is (a workspace under a link,
+        // macOS's `/tmp`): a real location there is inside.
+        let mut roots = roots;
+        for root in roots.clone() {
+            if let Some(Real::At(at)) = real.get(&root) {
+                roots.extend(
+                    at.iter()
+                        .filter(|a| !roots.contains(a))
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
         // Where the call's relative paths are: under each directory its
         // working-directory arguments name (the catalog's one list, the
         // one shell-guard and the hooks read), else the caller's cwd.
@@ -621,6 +640,7 @@ impl PathGuard {
                 home: home.clone(),
                 roots: roots.clone(),
                 state: state.clone(),
+                real: real.clone(),
                 facts: Facts::default(),
             };
             frames.extend(readings.iter().map(|facts| Frame {
@@ -746,8 +766,8 @@ impl PathGuard {
                 return Decision::deny(
                     "path.symlink-escape",
                     format!(
-                        "`{shown}` goes through a symbolic link made earlier in this run and reaches `{}`{}, outside \
-                         the workspace. Use paths whose real location is inside {}.{}",
+                        "The real location of `{shown}` is `{}`{}, outside the workspace. Use paths whose real \
+                         location is inside {}.{}",
                         shorten(&linked),
                         label.map(|l| format!(" ({l})")).unwrap_or_default(),
                         list(&roots),
@@ -969,37 +989,111 @@ impl PathGuard {
             } else {
                 (entry.raw.to_string(), None)
             };
-            let mut next = self.judge(&call.name, (&entry.arg, &raw), access, entry.workdir, frame);
-            if let Some(why) = unplaced
-                && next.severity() < 2
-            {
-                next = Decision::escalate(
-                    WORKDIR_UNKNOWN,
-                    format!(
-                        "{} works in a directory that cannot be placed: {why}. A person must review it; pass a \
-                         plain absolute directory.",
-                        call.name
-                    ),
-                );
-            }
-            // Not a file tool: only sensitive files and guard rails
-            // concern it (an API's `path` is no file), and a write whose
-            // place is unknown (it may be a guard rail).
-            let concerns = matches!(
-                next.rule(),
-                Some("path.sensitive" | "path.invalid" | "path.guardrail" | "path.symlink-escape")
-            ) || (access == Access::Write && next.rule() == Some(WORKDIR_UNKNOWN));
-            if !file_tool && !concerns {
-                next = Decision::Abstain;
-            }
-            if access == Access::Write && next.severity() < 3 {
-                next = next.max(self.guard_rail(&call.name, &raw, entry.workdir, frame, content));
+            let mut next = self.judge_place(
+                call,
+                file_tool,
+                (&entry.arg, &raw),
+                (access, entry.workdir, unplaced.as_deref()),
+                frame,
+                content,
+            );
+            // Where the path really is, as the front end found it on the
+            // file system: each real location is judged as if written, the
+            // strictest decision winning, so a link or hard link the run's
+            // history does not show leads nowhere unseen (review s22 R1).
+            if let Ok(abs) = normalize(&raw, frame.base_for(entry.workdir), frame.home.as_deref()) {
+                match frame.real.get(&abs) {
+                    Some(Real::Unknown(why)) if file_tool || access == Access::Write => {
+                        let held = Decision::escalate(
+                            "path.unresolved",
+                            format!(
+                                "{} was given `{}`, whose real location cannot be found ({why}). A person must \
+                                 review it.",
+                                call.name,
+                                shorten(&raw)
+                            ),
+                        );
+                        if rank(&held) > rank(&next) {
+                            next = held;
+                        }
+                    }
+                    Some(Real::At(at)) => {
+                        for alias in at.iter().filter(|a| **a != abs) {
+                            // toolvet's own file is named as such, even
+                            // where it also lies outside the roots.
+                            let state = match access {
+                                Access::Write => {
+                                    self.guard_rail(&call.name, alias, false, frame, content)
+                                }
+                                Access::Read => Decision::Abstain,
+                            };
+                            let seen = if state.severity() >= 3 {
+                                state
+                            } else {
+                                self.judge_place(
+                                    call,
+                                    file_tool,
+                                    (&entry.arg, alias),
+                                    (access, false, None),
+                                    frame,
+                                    content,
+                                )
+                            };
+                            if rank(&seen) > rank(&next) {
+                                next = seen;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
             }
             if rank(&next) > rank(&decision) {
                 decision = next;
             }
         }
         decision
+    }
+
+    /// One path `raw` of argument `arg` judged ([`PathGuard::judge`]),
+    /// then as a guard rail when written.
+    /// A working directory that cannot be placed (`unplaced`, why)
+    /// escalates.
+    fn judge_place(
+        &self,
+        call: &ToolCall,
+        file_tool: bool,
+        (arg, raw): (&str, &str),
+        (access, workdir, unplaced): (Access, bool, Option<&str>),
+        frame: &Frame,
+        content: &str,
+    ) -> Decision {
+        let mut next = self.judge(&call.name, (arg, raw), access, workdir, frame);
+        if let Some(why) = unplaced
+            && next.severity() < 2
+        {
+            next = Decision::escalate(
+                WORKDIR_UNKNOWN,
+                format!(
+                    "{} works in a directory that cannot be placed: {why}. A person must review it; pass a \
+                     plain absolute directory.",
+                    call.name
+                ),
+            );
+        }
+        // Not a file tool: only sensitive files and guard rails
+        // concern it (an API's `path` is no file), and a write whose
+        // place is unknown (it may be a guard rail).
+        let concerns = matches!(
+            next.rule(),
+            Some("path.sensitive" | "path.invalid" | "path.guardrail" | "path.symlink-escape")
+        ) || (access == Access::Write && next.rule() == Some(WORKDIR_UNKNOWN));
+        if !file_tool && !concerns {
+            next = Decision::Abstain;
+        }
+        if access == Access::Write && next.severity() < 3 {
+            next = next.max(self.guard_rail(&call.name, raw, workdir, frame, content));
+        }
+        next
     }
 
     /// A write onto one of the agent's guard rails (permission settings,
@@ -1158,8 +1252,7 @@ toolvet_pdk::export_check!(PathGuard);
 fn doubt_note(facts: &Facts) -> String {
     match facts.doubts.first() {
         Some(why) => format!(
-            " (Not every earlier command of the run could be read in full: {}. Links read from such a command \
-             are taken as made, since they only make the check stricter.)",
+            " (Not every earlier command of the run could be read in full: {}.)",
             shorten(why)
         ),
         None => String::new(),
@@ -2748,5 +2841,297 @@ mod tests {
             ),
             ("allow", None)
         );
+    }
+
+    // review s22 R1, R3, R4, R7 (paths): where a path really is, as the
+    // front end found it on the file system; every agent's hook scripts;
+    // the directories projects point `core.hooksPath` at; a link to `..`.
+    fn s22_host(real: &str) -> Context {
+        ctx(&[
+            ("cwd", "/home/alice/project"),
+            ("home", "/home/alice"),
+            (
+                "toolvet.state_paths",
+                r#"["/home/alice/pol/policy.toml","/home/alice/.cache/toolvet"]"#,
+            ),
+            (
+                "toolvet.secret_paths",
+                r#"["/home/alice/.cache/toolvet/key"]"#,
+            ),
+            (REAL_PATHS_ATTRIBUTE, real),
+        ])
+    }
+
+    #[test]
+    fn s22_real_locations_are_judged() {
+        let g = guard(json!({}));
+        // A link the history does not show (made by code, in an earlier
+        // session): the host found the real location.
+        let c = s22_host(
+            r#"{"/home/alice/project/up2/pol/policy.toml":["/home/alice/pol/policy.toml"],
+            "/home/alice/project/h/.cache/toolvet/key":["/home/alice/.cache/toolvet/key"],
+            "/home/alice/project/h/.bashrc":["/home/alice/.bashrc"],
+            "/home/alice/project/h/notes.txt":["/home/alice/notes.txt"],
+            "/home/alice/project/hard.toml":["/home/alice/pol/policy.toml"],
+            "/home/alice/project/locked/x":"`/home/alice/project/locked` cannot be examined: Permission denied"}"#,
+        );
+        for tool in ["write_file", "edit_file", "Write"] {
+            assert_eq!(
+                decide(
+                    &g,
+                    tool,
+                    json!({"path": "up2/pol/policy.toml", "content": "x"}),
+                    &c
+                ),
+                ("deny", Some("path.toolvet-state".into())),
+                "{tool}"
+            );
+        }
+        // A hard link to the policy (same device and inode).
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "hard.toml", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        assert_eq!(
+            decide(&g, "read_file", json!({"path": "h/.cache/toolvet/key"}), &c),
+            ("deny", Some("path.sensitive".into()))
+        );
+        // Absolute and `file://` spellings key alike.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "file:///home/alice/project/up2/pol/policy.toml", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "h/.bashrc", "content": "x"}),
+                &c
+            )
+            .0,
+            "deny"
+        );
+        // Out of the workspace through a link: outside the roots.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "h/notes.txt", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.write-outside-roots".into()))
+        );
+        // A place whose real location cannot be found is held.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "locked/x", "content": "x"}),
+                &c
+            ),
+            ("escalate", Some("path.unresolved".into()))
+        );
+        // Near misses: a path the host found as written, a link that stays
+        // inside the workspace, a workspace that is itself under a link.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "src/main.rs", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        let c = s22_host(r#"{"/home/alice/project/lib":["/home/alice/project/vendor/lib"]}"#);
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "lib/a.rs", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        let c = s22_host(
+            r#"{"/home/alice/project":["/data/alice/project"],
+            "/home/alice/project/src/a.rs":["/data/alice/project/src/a.rs"]}"#,
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "src/a.rs", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        // A malformed attribute fails closed.
+        let c = s22_host(r#"{"/home/alice/project/x":[3]}"#);
+        assert_eq!(
+            decide(&g, "write_file", json!({"path": "x", "content": "x"}), &c).0,
+            "deny"
+        );
+    }
+
+    /// Review s22 R5: `file:` URLs are percent-decoded, as a tool's URL
+    /// parser decodes them.
+    #[test]
+    fn s22_file_urls_are_judged_as_decoded() {
+        let g = guard(json!({}));
+        let c = s22_host("{}");
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "file:///home/alice/project/toolvet%2Etoml", "content": "x"}),
+                &c
+            ),
+            ("deny", Some("path.toolvet-state".into()))
+        );
+        for url in [
+            "file:///home/alice/%70ol/policy.toml",
+            "file:///home/alice/pol%2Fpolicy.toml",
+        ] {
+            assert_eq!(
+                decide(&g, "write_file", json!({"path": url, "content": "x"}), &c).0,
+                "deny",
+                "{url}"
+            );
+        }
+        assert_eq!(
+            decide(
+                &g,
+                "mcp__fs__write",
+                json!({"uri": "file:///home/alice/%70ol/policy.toml", "content": "x"}),
+                &c
+            )
+            .0,
+            "deny"
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "file:///home/alice/project/a%20b.txt", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+    }
+
+    /// Review s22 R2: the files start-up files source are start-up files,
+    /// for an MCP tool not named like a file tool too.
+    #[test]
+    fn s22_files_the_start_up_files_source_are_guard_rails() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        for path in [
+            "~/.cargo/env",
+            "~/.local/bin/env",
+            "~/.nvm/nvm.sh",
+            "/home/alice/.zshrc.local",
+        ] {
+            assert_eq!(
+                decide(
+                    &g,
+                    "mcp__fs__put",
+                    json!({"path": path, "content": "pkill -STOP -f toolvet\n"}),
+                    &c
+                ),
+                ("deny", Some("path.guardrail".into())),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            decide(
+                &g,
+                "mcp__fs__put",
+                json!({"path": "env", "content": "x"}),
+                &c
+            )
+            .0,
+            "abstain"
+        );
+    }
+
+    #[test]
+    fn s22_every_agents_hook_scripts_are_guard_rails() {
+        let g = guard(json!({}));
+        let c = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        for path in [
+            ".gemini/hooks/check.sh",
+            ".codex/hooks/x.py",
+            ".github/hooks/x.sh",
+            ".github/hooks/scripts/x.sh",
+            ".cursor/hooks/format.sh",
+            ".claude/hooks/pre.sh",
+            ".qwen/hooks/x.sh",
+        ] {
+            let d = decide(
+                &g,
+                "write_file",
+                json!({"path": path, "content": "#!/bin/sh\nexit 0\n"}),
+                &c,
+            );
+            assert_eq!(d, ("deny", Some("path.guardrail".into())), "{path}");
+        }
+        // git hooks where projects set core.hooksPath.
+        for path in [".githooks/pre-commit", ".husky/pre-commit"] {
+            let d = decide(
+                &g,
+                "write_file",
+                json!({"path": path, "content": "npm test\n"}),
+                &c,
+            );
+            assert_eq!(d, ("escalate", Some("path.guardrail".into())), "{path}");
+        }
+        // Near misses: a project's own `hooks/` and a React `hooks/` dir.
+        for path in [
+            "hooks/x.sh",
+            "src/hooks/useThing.ts",
+            ".github/workflows/ci.yml",
+        ] {
+            let d = decide(&g, "write_file", json!({"path": path, "content": "x"}), &c);
+            assert_ne!(d.1.as_deref(), Some("path.guardrail"), "{path}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn s22_a_link_to_dotdot_is_its_own_name_only() {
+        let g = guard(json!({}));
+        let c = after("/home/alice/project", &["ln -s .. up"]);
+        // The workspace is not read as a link to its parent.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "src/main.rs", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        let d = g.decide(
+            &ToolCall::new(
+                "write_file",
+                json!({"path": "up/pol/x.toml", "content": "x"}).to_string(),
+            ),
+            &ToolInfo::default(),
+            &c,
+        );
+        assert_eq!(d.rule(), Some("path.symlink-escape"), "{d:?}");
+        // The reason names the real location, not how links are learnt.
+        let why = format!("{d:?}");
+        assert!(!why.contains("earlier in this run"), "{why}");
+        assert!(why.contains("real location"), "{why}");
     }
 }

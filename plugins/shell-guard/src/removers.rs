@@ -19,7 +19,7 @@
 //!   redirection onto them is (`shred -u ~/.bashrc`, `rm
 //!   .claude/settings.json`, `mv state/approvals.db /tmp`).
 
-use crate::paths::Place;
+use crate::paths::{self, Place};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env, Target};
 use std::borrow::Cow;
@@ -1172,6 +1172,106 @@ impl Analysis<'_> {
         }
     }
 
+    /// A symbolic link (`ln -s`, `cp -s`, `cp -rs`) passes only when it
+    /// proves (review s22 R1): *each target is literal text, and the place
+    /// it names — relative to the link's directory, or to the working
+    /// directory for `ln -r`, in every place the link may be made — neither
+    /// is nor lies under nor holds any of toolvet's state or secret paths
+    /// or a guard rail, and is not the home or a directory above it*. Every
+    /// other link is held (`shell.symlink-target`): a link to the home, to
+    /// `..` from the workspace or to `/` reaches toolvet's files by a path
+    /// the checks of later calls (and later sessions, which do not see this
+    /// command) read as an ordinary workspace path; a computed target
+    /// (`"$(dirname "$PWD")"`, `"$OLDPWD"`) cannot be placed at all.
+    fn symlink_targets(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        if !matches!(name, "ln" | "cp") || !crate::walk::makes_symlinks(name, args) {
+            return;
+        }
+        let hold = |this: &mut Self, why: String| {
+            this.report(
+                false,
+                "shell.symlink-target",
+                format!(
+                    "`{name}` makes a symbolic link {why}. A link may point only at a literal place that holds \
+                     none of toolvet's files or guard rails; a person must approve this one."
+                ),
+            );
+        };
+        let Some(place) = placement(name, args) else {
+            hold(self, "whose operands cannot be read".to_string());
+            return;
+        };
+        let relative = name == "ln" && crate::walk::ln_relative(args);
+        // Where a relative target is resolved: the link's directory (the
+        // destination when it is, or may be, a directory; else its
+        // parent), or the working directory for `ln -r`.
+        let dest = self.abs_path(&place.dest, env);
+        let mut dirs: Vec<String> = Vec::new();
+        if let Some(d) = &dest {
+            dirs.push(d.clone());
+            if !place.named_dir
+                && let Some((parent, _)) = d.rsplit_once('/')
+            {
+                dirs.push(if parent.is_empty() {
+                    "/".into()
+                } else {
+                    parent.into()
+                });
+            }
+        }
+        for source in &place.sources {
+            if self.done() {
+                return;
+            }
+            let shown = source.text();
+            let Some(text) = source.static_text().or_else(|| {
+                (crate::walk::source_is_home(source)).then(|| self.abs_path(source, env))?
+            }) else {
+                hold(
+                    self,
+                    format!("to `{shown}`, a target computed when the command runs"),
+                );
+                return;
+            };
+            let targets: Vec<String> =
+                if text.starts_with('/') || crate::walk::source_is_home(source) || relative {
+                    self.abs_path(source, env).into_iter().collect()
+                } else {
+                    dirs.iter()
+                        .map(|d| self.through_symlinks(paths::resolve(d, &text)))
+                        .collect()
+                };
+            if targets.is_empty() {
+                hold(self, format!("to `{shown}`, whose place is not known"));
+                return;
+            }
+            for target in targets {
+                let above_home = paths::is_home_dir(&target, self.home.as_deref())
+                    || matches!(target.as_str(), "/" | "/home" | "/Users")
+                    || self
+                        .home
+                        .as_deref()
+                        .is_some_and(|h| paths::is_at_or_under(h, &target));
+                let holds = self.state.rail_within(&target).is_some()
+                    || self.state.secret_within(&target).is_some();
+                if above_home || holds {
+                    hold(
+                        self,
+                        format!(
+                            "to `{shown}` (`{target}`), which {}",
+                            if above_home {
+                                "is the home or a directory above it"
+                            } else {
+                                "is or holds toolvet's state or a guard rail"
+                            }
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
     /// `sed -i` and `perl -i` write the files they edit, and `dd of=`,
     /// `truncate` and `patch` their output files (`output_files`): judged
     /// as writes onto them (guard rails, toolvet's state, credentials,
@@ -1180,6 +1280,7 @@ impl Analysis<'_> {
     /// A hard link's sources are judged by [`Self::hard_links`].
     pub(crate) fn in_place_edits(&mut self, name: &str, args: &[Field], env: &mut Env) {
         self.hard_links(name, args, env);
+        self.symlink_targets(name, args, env);
         if self.done() {
             return;
         }

@@ -8398,3 +8398,117 @@ fn s22_v5_writer_options_from_files_are_held() {
     );
     allow("curl -s https://example.com/x");
 }
+
+// review s22 R1, R3, R4 (paths): a symbolic link passes only when its
+// target is literal text naming a place that neither is, lies under nor
+// holds toolvet's state, a secret or a guard rail, and is not the home or
+// above it; every agent's hook scripts and the usual `core.hooksPath`
+// directories are guard rails.
+#[test]
+fn s22_symlink_targets_must_be_literal_and_clear_of_state() {
+    for cmd in [
+        "ln -s ~ h",
+        "ln -s \"${HOME}\" h",
+        "ln -s / r",
+        "ln -s .. up",
+        "ln -s ../pol p",
+        "ln -sr ../pol p",
+        "ln -s /home/alice/pol p",
+        "ln -s /home/alice/.local/state/toolvet st",
+        "ln -s /home/alice/pol/policy.toml p.toml",
+        "cp -as /home/alice/pol p",
+        "ln -s \"$(dirname \"$PWD\")\" up2",
+        "ln -s \"$(realpath ..)\" up",
+        "ln -s \"$OLDPWD\" x",
+        "ln -s \"$(cd ~ && pwd)\" h",
+        "busybox ln -s .. up",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "escalate", "command: {cmd}");
+    }
+    for cmd in [
+        "ln -s ~ h",
+        "ln -s .. up",
+        "ln -s \"$(dirname \"$PWD\")\" up2",
+    ] {
+        assert_eq!(
+            s17_verdict(cmd).1.as_deref(),
+            Some("shell.symlink-target"),
+            "command: {cmd}"
+        );
+    }
+    // Without the host's state paths, the home and what is above it are
+    // held too.
+    escalate("ln -s ~ h", "shell.symlink-target");
+    escalate("ln -s /home h", "shell.symlink-target");
+    // Near misses: links to literal places that hold nothing guarded.
+    for cmd in [
+        "ln -s src/main.rs m.rs",
+        "ln -sf /usr/bin/python3 .venv/bin/python",
+        "ln -s ../shared/lib vendor/lib",
+        "ln -s target/release/app app",
+        "ln -s -t bin ../tools/build.sh",
+    ] {
+        assert_eq!(s17_verdict(cmd).0, "allow", "command: {cmd}");
+    }
+    allow("ln -s src/main.rs m.rs");
+}
+
+#[test]
+fn s22_every_agents_hook_scripts_are_guard_rails() {
+    for cmd in [
+        "echo 'pkill -STOP -f toolvet' > .gemini/hooks/check.sh",
+        "echo x >> .codex/hooks/x.py",
+        "echo x > .github/hooks/x.sh",
+        "tee .cursor/hooks/format.sh < /dev/null",
+        "cp evil.sh .qwen/hooks/x.sh",
+    ] {
+        assert_eq!(
+            s17_verdict(cmd),
+            ("deny".into(), Some("shell.guardrail-write".into())),
+            "command: {cmd}"
+        );
+    }
+    // A git hook's text is judged as the script it is; a person approves
+    // the write.
+    assert_eq!(
+        s17_verdict("echo 'pkill -STOP -f toolvet' > .githooks/pre-commit").0,
+        "deny"
+    );
+    assert_eq!(
+        s17_verdict("echo 'npm test' > .husky/pre-commit"),
+        ("escalate".into(), Some("shell.guardrail-write".into()))
+    );
+    allow("echo x > src/hooks/useThing.ts");
+    allow("echo x > hooks/x.sh");
+}
+
+// review s22 R2 (paths): a file a start-up file runs is a start-up file:
+// the files installers make `.profile`/`.bashrc`/`.zshenv` source.
+#[test]
+fn s22_files_the_start_up_files_source_are_guard_rails() {
+    for cmd in [
+        "echo 'pkill -STOP -f toolvet' >> ~/.cargo/env",
+        "echo 'pkill -STOP -f toolvet' >> ~/.cargo/env; bash -lc true",
+        "tee -a ~/.cargo/env < /dev/null",
+        "sed -i '1i pkill -STOP -f toolvet' ~/.cargo/env",
+        "echo x >> ~/.local/bin/env",
+        "echo x >> ~/.nvm/nvm.sh",
+        "echo x >> ~/.sdkman/bin/sdkman-init.sh",
+        "echo x >> ~/.ghcup/env",
+        "echo x >> ~/.deno/env",
+        "echo x >> ~/.zshrc.local",
+        "echo x >> ~/.config/direnv/direnvrc",
+        "echo x >> ~/.direnvrc",
+        "echo 'export XDG_STATE_HOME=/tmp/x TOOLVET_CACHE_DIR=/tmp/x/c' >> ~/.cargo/env",
+    ] {
+        assert_eq!(
+            s17_verdict(cmd),
+            ("deny".into(), Some("shell.guardrail-write".into())),
+            "command: {cmd}"
+        );
+    }
+    // Near misses: reading it, sourcing it, a project's own `env` file.
+    allow("cat ~/.cargo/env");
+    allow("echo x > env");
+    allow("echo x > .cargo/config-notes.md");
+}

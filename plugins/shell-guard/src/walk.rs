@@ -3215,7 +3215,7 @@ impl SelfCalls {
 /// `-sr`; `-S`/`-t` take a value, so nothing after them in the cluster
 /// counts), or `--symbolic` (`ln`) / `--symbolic-link` (`cp`) down to
 /// `--sy`.
-fn makes_symlinks(name: &str, args: &[Field]) -> bool {
+pub(crate) fn makes_symlinks(name: &str, args: &[Field]) -> bool {
     let full = if name == "ln" {
         "--symbolic"
     } else {
@@ -3247,7 +3247,7 @@ fn makes_symlinks(name: &str, args: &[Field]) -> bool {
 
 /// Whether `ln` is given `-r`/`--relative` (its target is then taken
 /// relative to the working directory).
-fn ln_relative(args: &[Field]) -> bool {
+pub(crate) fn ln_relative(args: &[Field]) -> bool {
     args.iter()
         .map(Field::text)
         .take_while(|a| a != "--")
@@ -3280,7 +3280,7 @@ fn cp_recursive(args: &[Field]) -> bool {
 }
 
 /// Whether a link's target word starts with `~` (placed from the home).
-fn source_is_home(f: &Field) -> bool {
+pub(crate) fn source_is_home(f: &Field) -> bool {
     matches!(f.segs.first(), Some(Seg::Home(_)))
 }
 

@@ -10,9 +10,11 @@
 //! - a NUL byte anywhere is an error ([`PathError::Nul`]);
 //! - the empty string means the working directory (`.`);
 //! - `file:///x` and `file://localhost/x` mean `/x`; a `file://` URL naming
-//!   any other host is an error ([`PathError::RemoteUrl`]). Percent-escapes are
-//!   *not* decoded, in URLs or elsewhere: `%2e%2e` is a directory named
-//!   `%2e%2e`, exactly what a file API given that string would open;
+//!   any other host is an error ([`PathError::RemoteUrl`]). A URL's
+//!   percent-escapes are decoded and its `?query`/`#fragment` dropped, as a
+//!   URL parser does (`file:///w/%2e%2e/x` is `/x`); elsewhere they are
+//!   not: a plain `%2e%2e` is a directory named `%2e%2e`, exactly what a
+//!   file API given that string would open;
 //! - `~` and `~/…` start at the home directory (error [`PathError::NoHome`] when
 //!   none is known); `~root/…` starts at `/root`; `~name/…` starts at
 //!   `name` next to the home directory (`/Users/name` when home is
@@ -75,7 +77,7 @@ fn control_character(text: &str) -> Option<char> {
 /// (except the root, `/`).
 ///
 /// ```
-/// use path_guard::normalize;
+/// use check_catalog::pathnorm::normalize;
 /// assert_eq!(normalize("src/../../etc//passwd/", Some("/w/p"), None).unwrap(), "/w/etc/passwd");
 /// assert_eq!(normalize("~/.ssh", None, Some("/home/alice")).unwrap(), "/home/alice/.ssh");
 /// ```
@@ -84,6 +86,27 @@ fn control_character(text: &str) -> Option<char> {
 /// See [`PathError`]: a NUL byte, a relative path without an absolute `cwd`,
 /// a `~` path without an absolute `home`, a remote `file://` URL.
 pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<String, PathError> {
+    place(path, cwd, home, true)
+}
+
+/// [`normalize`] without the cleaning: the absolute path the kernel is
+/// handed (`/w/link/../x`, whose `..` applies to where `link` leads, not
+/// to `/w/link`). The front ends that can see the file system (the hooks)
+/// resolve this form on it, and key what they find by [`normalize`]'s.
+///
+/// # Errors
+/// As [`normalize`].
+pub fn absolute(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<String, PathError> {
+    place(path, cwd, home, false)
+}
+
+/// [`normalize`] (`clean`) or [`absolute`].
+fn place(
+    path: &str,
+    cwd: Option<&str>,
+    home: Option<&str>,
+    clean: bool,
+) -> Result<String, PathError> {
     if path.contains('\0') {
         return Err(PathError::Nul);
     }
@@ -91,12 +114,20 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
         return Err(PathError::Control(c));
     }
     let path = strip_file_url(path)?;
+    let path = path.as_ref();
     // A workspace or home with a NUL byte or another control character a
     // path may not hold is no directory: as if absent (so what this
     // returns is again a path `normalize` takes).
     let usable = |d: &&str| d.starts_with('/') && control_character(d).is_none();
     let cwd = cwd.filter(usable);
     let home = home.filter(usable);
+    let join = |parts: &[&str]| {
+        if clean {
+            join_clean(parts)
+        } else {
+            parts.join("/")
+        }
+    };
 
     if let Some(after) = path.strip_prefix('~') {
         let (user, rest) = match after.find('/') {
@@ -105,7 +136,7 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
         };
         if user.is_empty() {
             let home = home.ok_or(PathError::NoHome)?;
-            return Ok(join_clean(&[home, rest]));
+            return Ok(join(&[home, rest]));
         }
         let user_home = if user == "root" {
             "/root".to_string()
@@ -116,13 +147,13 @@ pub fn normalize(path: &str, cwd: Option<&str>, home: Option<&str>) -> Result<St
                 .unwrap_or_else(|| "/home".to_string());
             join_clean(&[&parent, user])
         };
-        return Ok(join_clean(&[&user_home, rest]));
+        return Ok(join(&[&user_home, rest]));
     }
     if path.starts_with('/') {
-        return Ok(join_clean(&[path]));
+        return Ok(join(&[path]));
     }
     let cwd = cwd.ok_or(PathError::NoWorkspace)?;
-    Ok(join_clean(&[cwd, path]))
+    Ok(join(&[cwd, path]))
 }
 
 /// Clean a path without resolving it against anything: drop empty and `.`
@@ -164,19 +195,55 @@ pub fn is_within(path: &str, root: &str) -> bool {
     path == root || (path.starts_with(root) && path.as_bytes().get(root.len()) == Some(&b'/'))
 }
 
-/// `file:///x` and `file://localhost/x` become `/x`; other strings pass
-/// through unchanged.
-fn strip_file_url(path: &str) -> Result<&str, PathError> {
+/// `file:///x` and `file://localhost/x` become `/x`, percent-decoded and
+/// without a `?query` or `#fragment`, as a conforming parser yields it
+/// (RFC 8089; Node's `fileURLToPath`, Python's `url2pathname`; review s22
+/// R5: `file:///w/toolvet%2Etoml` is `/w/toolvet.toml`); other strings
+/// pass through unchanged.
+fn strip_file_url(path: &str) -> Result<std::borrow::Cow<'_, str>, PathError> {
     let Some(rest) = strip_prefix_ignore_case(path, "file://") else {
-        return Ok(path);
+        return Ok(path.into());
     };
-    if rest.starts_with('/') {
-        return Ok(rest);
+    let local = if rest.starts_with('/') {
+        rest
+    } else {
+        match strip_prefix_ignore_case(rest, "localhost") {
+            Some("") => "/",
+            Some(p) if p.starts_with('/') => p,
+            _ => return Err(PathError::RemoteUrl),
+        }
+    };
+    let local = local.split(['?', '#']).next().unwrap_or(local);
+    let decoded = percent_decode(local);
+    if decoded.contains('\0') {
+        return Err(PathError::Nul);
     }
-    match strip_prefix_ignore_case(rest, "localhost") {
-        Some(p) if p.is_empty() || p.starts_with('/') => Ok(if p.is_empty() { "/" } else { p }),
-        _ => Err(PathError::RemoteUrl),
+    if let Some(c) = control_character(&decoded) {
+        return Err(PathError::Control(c));
     }
+    Ok(decoded.into())
+}
+
+/// `text` with each `%XX` escape decoded (bytes that are not UTF-8 become
+/// U+FFFD); a `%` not followed by two hex digits stays.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(v) = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
@@ -199,6 +266,100 @@ fn join_clean(parts: &[&str]) -> String {
         }
     }
     format!("/{}", out.join("/"))
+}
+
+/// The call-context attribute in which a front end that sees the file
+/// system (the hooks) tells the checks where a call's paths really are:
+/// a JSON object whose keys are paths as [`normalize`] spells them, each
+/// with either an array of absolute paths the kernel reaches for it (its
+/// real location with every symbolic link followed, and any of toolvet's
+/// state files that is the same file, by device and inode: a hard link),
+/// or a string saying why its real location cannot be found (a directory
+/// that cannot be read, a loop of links). The checks judge a path as
+/// written and as each of its real locations, the strictest decision
+/// winning, and hold a write whose location cannot be found: a link the
+/// run's history does not show (made by code, by git, with a computed
+/// target, in an earlier session) then leads nowhere the checks cannot
+/// see (review s22 R1).
+pub const REAL_PATHS_ATTRIBUTE: &str = "toolvet.real_paths";
+
+/// Where one path really is ([`REAL_PATHS_ATTRIBUTE`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Real {
+    /// The absolute paths the kernel reaches for it.
+    At(Vec<String>),
+    /// Why its real location cannot be found.
+    Unknown(String),
+}
+
+/// The value of [`REAL_PATHS_ATTRIBUTE`], read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RealPaths(std::collections::BTreeMap<String, Real>);
+
+impl RealPaths {
+    /// The attribute's `text` read; no attribute is no knowledge.
+    ///
+    /// # Errors
+    /// Text that is not such an object.
+    pub fn parse(text: Option<&str>) -> Result<RealPaths, String> {
+        let Some(text) = text else {
+            return Ok(RealPaths::default());
+        };
+        let bad = || format!("`{REAL_PATHS_ATTRIBUTE}` is not an object of paths to real paths");
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|_| bad())?;
+        let serde_json::Value::Object(map) = value else {
+            return Err(bad());
+        };
+        let mut out = std::collections::BTreeMap::new();
+        for (key, value) in map {
+            let real = match value {
+                serde_json::Value::String(why) => Real::Unknown(why),
+                serde_json::Value::Array(items) => Real::At(
+                    items
+                        .into_iter()
+                        .map(|i| match i {
+                            serde_json::Value::String(p) if p.starts_with('/') => Ok(p),
+                            _ => Err(bad()),
+                        })
+                        .collect::<Result<_, _>>()?,
+                ),
+                _ => return Err(bad()),
+            };
+            out.insert(key, real);
+        }
+        Ok(RealPaths(out))
+    }
+
+    /// What is known of `path` (spelled as [`normalize`] spells it).
+    pub fn get(&self, path: &str) -> Option<&Real> {
+        self.0.get(path)
+    }
+
+    /// Record `real` for `path`.
+    pub fn insert(&mut self, path: String, real: Real) {
+        self.0.insert(path, real);
+    }
+
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The attribute's text.
+    pub fn to_json(&self) -> String {
+        let map: serde_json::Map<String, serde_json::Value> = self
+            .0
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    Real::At(paths) => serde_json::Value::from(paths.clone()),
+                    Real::Unknown(why) => serde_json::Value::from(why.clone()),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        serde_json::Value::Object(map).to_string()
+    }
 }
 
 #[cfg(test)]
@@ -326,6 +487,28 @@ mod tests {
         assert_eq!(n("..%2fsecret").unwrap(), "/home/alice/project/..%2fsecret");
         // Backslashes are ordinary characters on POSIX.
         assert_eq!(n("..\\..\\etc").unwrap(), "/home/alice/project/..\\..\\etc");
+    }
+
+    /// Review s22 R5: a `file:` URL is the path a URL parser yields.
+    #[test]
+    fn s22_file_urls_are_percent_decoded() {
+        assert_eq!(
+            n("file:///home/alice/project/toolvet%2Etoml").unwrap(),
+            "/home/alice/project/toolvet.toml"
+        );
+        assert_eq!(
+            n("file:///home/alice/%70ol/policy.toml").unwrap(),
+            "/home/alice/pol/policy.toml"
+        );
+        assert_eq!(
+            n("file:///w/state%2Fapprovals.db").unwrap(),
+            "/w/state/approvals.db"
+        );
+        assert_eq!(n("file:///w/%2e%2e/x").unwrap(), "/x");
+        assert_eq!(n("file:///w/a.txt?x=1#y").unwrap(), "/w/a.txt");
+        assert_eq!(n("file:///w/a%00b"), Err(PathError::Nul));
+        assert_eq!(n("file:///w/a%20b.txt").unwrap(), "/w/a b.txt");
+        assert_eq!(n("file:///w/100%").unwrap(), "/w/100%");
     }
 
     #[test]
