@@ -2315,48 +2315,6 @@ fn s22_a_write_through_a_link_the_history_does_not_show_is_judged_where_it_lands
     }
 }
 
-fn s22_cursor(event: &str, generation: &str, command: &str, project: &Path) -> String {
-    let mut v = json!({
-        "hook_event_name": event, "conversation_id": "s22-cursor-once",
-        "generation_id": generation, "workspace_roots": [project], "cwd": project,
-    });
-    if event == "preToolUse" {
-        v["tool_name"] = json!("Shell");
-        v["tool_input"] = json!({"command": command});
-    } else {
-        v["command"] = json!(command);
-    }
-    v.to_string()
-}
-
-/// Review s22 F4: Cursor runs `preToolUse` and `beforeShellExecution` for
-/// one shell command; each used to be recorded, so the second `cargo
-/// test` of a session was held as a loop. One command is one entry now.
-#[test]
-fn s22_one_cursor_shell_command_is_recorded_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let policy = example_policy(dir.path(), "");
-    let project = s22_workspace(dir.path());
-    for use_ in 1..=3 {
-        let generation = format!("gen-{use_}");
-        for event in ["preToolUse", "beforeShellExecution"] {
-            let ran = hook(
-                "cursor",
-                &policy,
-                &s22_cursor(event, &generation, "cargo test", &project),
-                &[],
-                &[],
-            );
-            assert_eq!(
-                seen("cursor", &ran),
-                Seen::Allow,
-                "tool use {use_}, {event}: {}",
-                ran.stdout
-            );
-        }
-    }
-}
-
 /// Review s22, Lead: Cursor's documentation promises no `ask` on
 /// `preToolUse`: a held file write there is denied naming its request;
 /// the shell tool is still asked on `beforeShellExecution`.

@@ -628,7 +628,7 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
     };
     let options = toolvet::LoadOptions {
         observer: Some(std::sync::Arc::new(observer)),
-        ..toolvet::LoadOptions::default()
+        ..toolvet_preset::options()
     };
     let host = Host::load_with(policy, options).await?;
     let loaded = started.elapsed();

@@ -389,9 +389,7 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     {
         answer = unknown_line(agent, &call, &config, shell.as_deref(), why);
     }
-    // One tool use, one entry: an event another event of the same tool
-    // use records is not recorded (review s22 F4).
-    if let Some(history) = history.as_mut().filter(|_| !agent.vetted_again(&call)) {
+    if let Some(history) = &mut history {
         let recorded = &verdicts[..requests.len()];
         let outcome = outcome_of(&answer, &verdicts);
         for (name, arguments, verdict) in recorded_calls(&requests, recorded) {

@@ -460,7 +460,12 @@ fn a_line_continued_or_left_open_is_judged_joined_to_what_follows() {
             serde_json::json!({"shell_id": "t12", "input": "echo 'hello\n"}),
         ),
     );
-    assert!(matches!(quote, Ok(Answer::Ask(_))), "{quote:?}");
+    // Held, and denied naming its request: Cursor's `preToolUse` is not
+    // known to stop on `ask` (review s22, Lead).
+    assert!(
+        matches!(&quote, Ok(Answer::Deny(t)) if t.contains("shell.unparseable") && t.contains("apr_")),
+        "{quote:?}"
+    );
     let close = vet(
         Agent::Cursor,
         &policy,
@@ -665,8 +670,10 @@ fn keystrokes_into_a_program_that_is_not_a_shell_escalate() {
             serde_json::json!({"shell_id": "1", "input": "import os\n"}),
         ),
     );
+    // Held: denied naming its request, as Cursor's `preToolUse` is not
+    // known to stop on `ask` (review s22, Lead).
     assert!(
-        matches!(&typed, Ok(Answer::Ask(t)) if t.contains(KEYSTROKES_RULE)),
+        matches!(&typed, Ok(Answer::Deny(t)) if t.contains(KEYSTROKES_RULE)),
         "{typed:?}"
     );
 }
