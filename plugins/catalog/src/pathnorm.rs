@@ -225,8 +225,9 @@ fn strip_file_url(path: &str) -> Result<std::borrow::Cow<'_, str>, PathError> {
 }
 
 /// `text` with each `%XX` escape decoded (bytes that are not UTF-8 become
-/// U+FFFD); a `%` not followed by two hex digits stays.
-fn percent_decode(text: &str) -> String {
+/// U+FFFD); a `%` not followed by two hex digits stays. The one decoder of
+/// `file:` URIs for path-guard, the hooks and shell-guard.
+pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

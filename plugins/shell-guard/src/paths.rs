@@ -141,23 +141,7 @@ pub fn uri_path(text: &str) -> Option<String> {
         return None;
     };
     let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(v) = rest
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(v);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(String::from_utf8_lossy(&out).into_owned())
+    Some(check_catalog::pathnorm::percent_decode(rest))
 }
 
 /// Where an rclone path's files are (review s16 P3, s17 Q2).
