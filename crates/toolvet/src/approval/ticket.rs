@@ -294,7 +294,14 @@ fn sample_request() -> ApprovalRequest {
 /// signer issued; and a valid ticket with one byte changed (at the
 /// position and by the value the input picks) is never accepted.
 #[cfg(any(test, fuzzing))]
-pub(crate) fn fuzz_verify(data: &[u8]) {
+#[cfg_attr(
+    not(fuzzing),
+    allow(
+        unreachable_pub,
+        reason = "public for `toolvet::fuzzing::ticket`, which exists only under cfg(fuzzing)"
+    )
+)]
+pub fn fuzz_verify(data: &[u8]) {
     let signer = Signer::new(vec![7; 32], "fuzz-realm".into());
     let valid = signer.issue(&sample_request());
     let now = UnixMillis(5_000);
