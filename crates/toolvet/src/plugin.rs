@@ -179,7 +179,10 @@ pub(crate) struct Found {
     /// Hex sha256 of the file.
     pub sha256: String,
     /// Size of the file, in bytes (what `toolvet inspect` reports).
-    #[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+    #[cfg_attr(
+        not(feature = "inspect"),
+        allow(dead_code, reason = "read by `toolvet inspect` only")
+    )]
     pub size: u64,
     /// Time spent finding it (open, hash, cache lookup).
     pub spent: Duration,
