@@ -383,17 +383,39 @@ impl Analysis<'_> {
 
     /// Prove the expanded `field`, which bash evaluates as arithmetic.
     pub(crate) fn prove_arithmetic(&mut self, field: &Field, env: &Env, what: &str) {
+        self.prove(
+            field,
+            env,
+            what,
+            "part of it is only known at run time",
+            |proof, text| proof.arithmetic(text, 0),
+        );
+    }
+
+    /// Run `step` on the text of the expanded `field` (or `unknown` when
+    /// part of it is only known at run time) and report it unproven, as
+    /// `what`, when it fails.
+    fn prove(
+        &mut self,
+        field: &Field,
+        env: &Env,
+        what: &str,
+        unknown: &str,
+        step: impl FnOnce(&mut Proof<'_>, &str) -> Result<(), String>,
+    ) {
         let integers = self.arith_integers.clone();
         let result = match field_text(field, &integers) {
-            None => Err("part of it is only known at run time".to_string()),
-            Some(text) => Proof {
-                env,
-                integers: &integers,
-                assigned: HashSet::new(),
-                opaque: self.vars_opaque,
-                proven: HashSet::new(),
-            }
-            .arithmetic(&text, 0),
+            None => Err(unknown.to_string()),
+            Some(text) => step(
+                &mut Proof {
+                    env,
+                    integers: &integers,
+                    assigned: HashSet::new(),
+                    opaque: self.vars_opaque,
+                    proven: HashSet::new(),
+                },
+                &text,
+            ),
         };
         if let Err(why) = result {
             self.report_unproven(&format!("{what} `{}`", field.text()), &why);
@@ -427,21 +449,13 @@ impl Analysis<'_> {
 
     /// Prove the expanded `field`, which bash reads as a variable name.
     pub(crate) fn prove_name(&mut self, field: &Field, env: &Env, what: &str) {
-        let integers = self.arith_integers.clone();
-        let result = match field_text(field, &integers) {
-            None => Err("it is only known at run time".to_string()),
-            Some(text) => Proof {
-                env,
-                integers: &integers,
-                assigned: HashSet::new(),
-                opaque: self.vars_opaque,
-                proven: HashSet::new(),
-            }
-            .name(&text, &env.assoc),
-        };
-        if let Err(why) = result {
-            self.report_unproven(&format!("{what} `{}`", field.text()), &why);
-        }
+        self.prove(
+            field,
+            env,
+            what,
+            "it is only known at run time",
+            |proof, text| proof.name(text, &env.assoc),
+        );
     }
 
     /// Expand arithmetic text written in the command (`$(( TEXT ))`,
