@@ -12,7 +12,7 @@
 //! handed to checks unchanged. A key twice in one object (anywhere in the
 //! call), two keys of one object that fold alike (`query` and `QUERY`) and
 //! a number a 64-bit reader would round are refused
-//! ([`crate::parse_json_strict`]), so the text checks read, the digest approvals
+//! ([`crate::strict_json::parse_json_strict`]), so the text checks read, the digest approvals
 //! bind and the arguments a person is shown all mean one call.
 
 use crate::error::CallError;
@@ -34,7 +34,7 @@ pub struct CallRequest {
     #[serde(default)]
     pub context: CallContext,
     /// A resumed call: the ticket of the approval request its first ask
-    /// got (see [`crate::Approvals`]).
+    /// got (see [`crate::approval::Approvals`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalClaim>,
 }

@@ -276,7 +276,7 @@ impl Host {
     /// [`LoadOptions::extra_secret_paths`]) name: every call's checks get
     /// them in the `toolvet.state_paths` and `toolvet.secret_paths`
     /// attributes, unioned with what the caller sent there.
-    pub fn state_paths(&self) -> crate::StatePaths {
+    pub fn state_paths(&self) -> crate::state_paths::StatePaths {
         self.current().state_paths.clone()
     }
 
