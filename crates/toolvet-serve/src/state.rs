@@ -101,7 +101,7 @@ fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
             path.display()
         )
     };
-    let text = toolvet::private_file::read_private(path).map_err(fail)?;
+    let text = toolvet::private_file::read_private(path).map_err(|e| fail(e.to_string()))?;
     let passphrase = text.strip_suffix('\n').unwrap_or(&text);
     let passphrase = passphrase.strip_suffix('\r').unwrap_or(passphrase);
     let keys = policy
