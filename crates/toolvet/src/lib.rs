@@ -131,9 +131,9 @@ pub mod verdict;
 
 // The main path at the root: load a policy into a host, check a call,
 // read the verdict. Every other concept lives in its module.
-pub use call::{ApprovalClaim, CallContext, CallRequest, ToolCall};
+pub use call::{ApprovalClaim, CallContext, CallError, CallRequest, ToolCall};
 pub use config::Policy;
-pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
+pub use error::{ConfigError, Error, LoadError, LoadErrorKind};
 pub use host::Host;
 pub use load_options::LoadOptions;
 pub use runtime::block_on;
