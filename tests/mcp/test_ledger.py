@@ -3,7 +3,7 @@ the agent can write. A row it flips to `approved` with SQL (or a run-scope
 grant it writes) must not resume a held call: without `[approvals]
 reviewer_keys` the proxy counts only the answer it got from the person in
 the client, and with them only an approval a reviewer signed (the rule the
-hooks follow, `toolvet::ApprovalTrust`). Raw JSON lines, as in
+hooks follow, `toolvet::approval::ApprovalTrust`). Raw JSON lines, as in
 test_attacks.py, with the client declaring no elicitation, as an agent's
 MCP client may."""
 

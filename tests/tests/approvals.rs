@@ -8,8 +8,9 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 use toolvet::{
-    ApprovalClaim, ApprovalError, ApprovalRequest, ApprovalStatus, CallRequest, Decision, Host,
-    LedgerLocation, ListQuery, Policy, Scope, StatusFilter, approval_rules as rules,
+    ApprovalClaim, CallRequest, Decision, Host, Policy, approval::ApprovalError,
+    approval::ApprovalRequest, approval::ApprovalStatus, approval::ListQuery, approval::Scope,
+    approval::StatusFilter, approval::rules, config::LedgerLocation,
 };
 
 fn plugin(name: &str) -> String {
@@ -188,7 +189,7 @@ async fn the_first_decision_stands_and_malformed_decisions_are_never_approvals()
         ("approve", "alice", Some("forever")),
         ("reject", "alice", Some("run")),
     ] {
-        let e = toolvet::Review::parse(decision, reviewer, None, scope).unwrap_err();
+        let e = toolvet::approval::Review::parse(decision, reviewer, None, scope).unwrap_err();
         assert!(
             matches!(e, ApprovalError::InvalidReview(_)),
             "{decision:?} {reviewer:?}: {e}"
@@ -340,7 +341,10 @@ async fn an_approval_counts_only_in_the_context_it_was_asked_in() {
     // The same for the MCP server and the agent's own tool name (review
     // s11 K1: `mcp__good__deploy` and `mcp__evil__deploy` are both vetted
     // as `deploy`; ExtMcp backends `good` and `evil` list one name).
-    for key in [toolvet::MCP_SERVER_ATTRIBUTE, toolvet::AGENT_TOOL_ATTRIBUTE] {
+    for key in [
+        toolvet::approval::MCP_SERVER_ATTRIBUTE,
+        toolvet::approval::AGENT_TOOL_ATTRIBUTE,
+    ] {
         let on = |id: &str, value: &str| {
             let mut call = deploy_in(id, Some("/srv/app"));
             call.context.attributes.insert(key.into(), value.into());
@@ -820,7 +824,10 @@ async fn pending_requests_survive_a_restart_of_the_sqlite_ledger() {
         &policy.approvals.as_ref().unwrap().ledger,
         LedgerLocation::Sqlite(p) if p.ends_with("approvals.db")
     ));
-    let approvals = toolvet::Approvals::open(&policy).await.unwrap().unwrap();
+    let approvals = toolvet::approval::Approvals::open(&policy)
+        .await
+        .unwrap()
+        .unwrap();
     let pending: Vec<ApprovalRequest> = approvals.list(&ListQuery::default()).await.unwrap();
     let ids: Vec<&str> = pending.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(
@@ -888,11 +895,11 @@ async fn escalated_calls_in_the_history_take_the_ledgers_outcome() {
         // As the caller knows it: the tests were held for approval. Key
         // order differs from the ledger's copy; the canonical digest
         // matches them.
-        call.context.history = vec![toolvet::PriorCall {
+        call.context.history = vec![toolvet::call::PriorCall {
             name: "run_tests".into(),
             arguments: serde_json::value::RawValue::from_string(r#"{ "suite":"all" }"#.into())
                 .unwrap(),
-            outcome: toolvet::Outcome::Escalated,
+            outcome: toolvet::call::Outcome::Escalated,
         }];
         call
     };
@@ -937,10 +944,10 @@ async fn a_ledger_row_set_by_hand_does_not_change_the_history_the_checks_read() 
     tests.context.run_id = Some("run-k8".into());
     let mut release = CallRequest::new("release", &json!({"tag": "v1"})).unwrap();
     release.context.run_id = Some("run-k8".into());
-    release.context.history = vec![toolvet::PriorCall {
+    release.context.history = vec![toolvet::call::PriorCall {
         name: "run_tests".into(),
         arguments: serde_json::value::RawValue::from_string(r#"{"suite":"all"}"#.into()).unwrap(),
-        outcome: toolvet::Outcome::Escalated,
+        outcome: toolvet::call::Outcome::Escalated,
     }];
     let (id, _) = escalate(&host, &tests).await;
     let v = host.check(&release).await;
@@ -972,7 +979,7 @@ async fn approval_events_are_hash_chained_in_the_decision_log() {
         .await
         .unwrap();
     let text = std::fs::read_to_string(dir.path().join("decisions.jsonl")).unwrap();
-    assert_eq!(toolvet::verify_chain(&text), Ok(5), "{text}");
+    assert_eq!(toolvet::audit::verify_chain(&text), Ok(5), "{text}");
     let events: Vec<String> = text
         .lines()
         .map(|l| {
@@ -1002,35 +1009,52 @@ async fn approval_events_are_hash_chained_in_the_decision_log() {
 struct Broken;
 
 #[async_trait::async_trait]
-impl toolvet::Ledger for Broken {
+impl toolvet::approval::Ledger for Broken {
     async fn open(
         &self,
         _: ApprovalRequest,
-        _: toolvet::UnixMillis,
-        _: &toolvet::PendingLimits,
-    ) -> Result<toolvet::Opened, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+        _: toolvet::approval::UnixMillis,
+        _: &toolvet::approval::PendingLimits,
+    ) -> Result<toolvet::approval::Opened, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
-    async fn get(&self, _: &str) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    async fn get(
+        &self,
+        _: &str,
+    ) -> Result<Option<ApprovalRequest>, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
     async fn decide(
         &self,
         _: &str,
-        _: &toolvet::Review,
-        _: toolvet::UnixMillis,
-    ) -> Result<toolvet::Decided, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+        _: &toolvet::approval::Review,
+        _: toolvet::approval::UnixMillis,
+    ) -> Result<toolvet::approval::Decided, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
-    async fn consume(&self, _: &str, _: toolvet::UnixMillis) -> Result<bool, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    async fn consume(
+        &self,
+        _: &str,
+        _: toolvet::approval::UnixMillis,
+    ) -> Result<bool, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
     async fn list(
         &self,
         _: &ListQuery,
-        _: toolvet::UnixMillis,
-    ) -> Result<Vec<ApprovalRequest>, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+        _: toolvet::approval::UnixMillis,
+    ) -> Result<Vec<ApprovalRequest>, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
     async fn run_grant(
         &self,
@@ -1039,8 +1063,10 @@ impl toolvet::Ledger for Broken {
         _: Option<&str>,
         _: &str,
         _: &str,
-    ) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    ) -> Result<Option<ApprovalRequest>, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
     async fn latest(
         &self,
@@ -1049,11 +1075,15 @@ impl toolvet::Ledger for Broken {
         _: Option<&str>,
         _: &str,
         _: &str,
-    ) -> Result<Option<ApprovalRequest>, toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    ) -> Result<Option<ApprovalRequest>, toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
-    async fn ping(&self) -> Result<(), toolvet::LedgerError> {
-        Err(toolvet::LedgerError::Unavailable("disk full".into()))
+    async fn ping(&self) -> Result<(), toolvet::approval::LedgerError> {
+        Err(toolvet::approval::LedgerError::Unavailable(
+            "disk full".into(),
+        ))
     }
     fn default_realm(&self) -> String {
         "broken".into()
@@ -1064,11 +1094,11 @@ impl toolvet::Ledger for Broken {
 struct BrokenProvider;
 
 #[async_trait::async_trait]
-impl toolvet::LedgerProvider for BrokenProvider {
+impl toolvet::approval::LedgerProvider for BrokenProvider {
     async fn open(
         &self,
         _: &LedgerLocation,
-    ) -> Result<Option<Arc<dyn toolvet::Ledger>>, toolvet::LedgerError> {
+    ) -> Result<Option<Arc<dyn toolvet::approval::Ledger>>, toolvet::approval::LedgerError> {
         Ok(Some(Arc::new(Broken)))
     }
 }
@@ -1194,10 +1224,10 @@ async fn preview_opens_no_request_ignores_tickets_and_logs_nothing() {
     // The sequence rule: release is denied until run_tests ran.
     let mut release = CallRequest::new("release", &json!({})).unwrap();
     assert_eq!(host.preview(&release).await.decision, Decision::Deny);
-    release.context.history.push(toolvet::PriorCall {
+    release.context.history.push(toolvet::call::PriorCall {
         name: "run_tests".into(),
         arguments: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
-        outcome: toolvet::Outcome::Allowed,
+        outcome: toolvet::call::Outcome::Allowed,
     });
     assert_eq!(host.preview(&release).await.decision, Decision::Allow);
 
@@ -1550,7 +1580,10 @@ async fn an_approval_counts_only_with_the_seal_toolvet_recorded() {
         .await
         .unwrap_err();
     assert!(
-        matches!(again, toolvet::ApprovalError::AlreadyDecided { .. }),
+        matches!(
+            again,
+            toolvet::approval::ApprovalError::AlreadyDecided { .. }
+        ),
         "{again:?}"
     );
     // The approval toolvet recorded counts; widened to `run` by SQL, not.

@@ -7,7 +7,7 @@
 
 use serde_json::json;
 use std::path::Path;
-use toolvet::{CallRequest, Decision, ErrorKind, LoadErrorKind, Policy};
+use toolvet::{CallRequest, Decision, LoadErrorKind, Policy, verdict::ErrorKind};
 use toolvet_tests::{call, check, fixture, load_err, load_ok, policy_text, timed_check};
 
 fn call_error(text: &str) -> String {
@@ -236,7 +236,10 @@ fn empty_policy_is_valid_and_the_default_decision_applies() {
         Path::new("/p"),
     )
     .unwrap();
-    assert_eq!(p.host.default_decision, toolvet::DefaultDecision::Deny);
+    assert_eq!(
+        p.host.default_decision,
+        toolvet::config::DefaultDecision::Deny
+    );
 }
 
 #[tokio::test]

@@ -5,12 +5,12 @@
 
 use proptest::prelude::*;
 use toolvet::{
-    CheckDecision, CheckError, CheckOutcome, Combine, Decision, DefaultDecision, ErrorKind, Mode,
-    OnError, Verdict,
+    Decision, Verdict, config::Combine, config::DefaultDecision, config::Mode, config::OnError,
+    verdict::CheckDecision, verdict::CheckError, verdict::CheckOutcome, verdict::ErrorKind,
 };
 
 fn combine(outcomes: Vec<CheckOutcome>, default: DefaultDecision, duration_us: u64) -> Verdict {
-    toolvet::combine(Combine::DenyOverrides, outcomes, default, duration_us)
+    toolvet::verdict::combine(Combine::DenyOverrides, outcomes, default, duration_us)
 }
 
 /// What one check did, before the host turns it into an outcome.

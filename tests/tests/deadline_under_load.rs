@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use std::time::Duration;
-use toolvet::ErrorKind;
+use toolvet::verdict::ErrorKind;
 use toolvet_tests::{call, check, load_ok, timed_check};
 
 #[tokio::test]

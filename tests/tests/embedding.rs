@@ -6,14 +6,14 @@
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use toolvet::{CallRequest, Decision, ErrorKind, Host, Policy};
+use toolvet::{CallRequest, Decision, Host, Policy, verdict::ErrorKind};
 use toolvet_tests::{call, check, fixture, policy};
 
 #[test]
 fn a_host_is_send_sync_clone_debug_and_static() {
     fn embeddable<T: Send + Sync + Clone + std::fmt::Debug + 'static>() {}
     embeddable::<Host>();
-    embeddable::<toolvet::Approvals>();
+    embeddable::<toolvet::approval::Approvals>();
     embeddable::<toolvet::Verdict>();
 }
 
@@ -153,11 +153,16 @@ fn the_policy_digest_is_of_the_parsed_text_and_never_empty() {
     assert_eq!(parsed.sha256(), hex::encode(sha2::Sha256::digest(text)));
     // A policy built in code has a digest of its own, and another policy
     // another digest.
-    let built = Policy::new("<inline>", toolvet::HostSettings::default(), None, vec![]);
+    let built = Policy::new(
+        "<inline>",
+        toolvet::config::HostSettings::default(),
+        None,
+        vec![],
+    );
     assert_eq!(built.sha256().len(), 64);
     let other = Policy::new(
         "<inline>",
-        toolvet::HostSettings {
+        toolvet::config::HostSettings {
             default_timeout_ms: 7,
             ..Default::default()
         },

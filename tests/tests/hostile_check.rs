@@ -12,7 +12,7 @@
 
 use serde_json::{Value, json};
 use std::time::Duration;
-use toolvet::{CheckDecision, Decision, ErrorKind, Host, Verdict};
+use toolvet::{Decision, Host, Verdict, verdict::CheckDecision, verdict::ErrorKind};
 use toolvet_tests::{call, capture_tracing, check, load_ok, timed_check};
 
 /// Allowance over a deadline for the host to notice and answer: a

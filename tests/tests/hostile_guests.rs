@@ -11,7 +11,7 @@
 
 use serde_json::json;
 use std::time::Duration;
-use toolvet::{Decision, ErrorKind, Host, LoadErrorKind, Verdict};
+use toolvet::{Decision, Host, LoadErrorKind, Verdict, verdict::ErrorKind};
 use toolvet_tests::{call, check, load_err, load_ok, timed_check};
 
 /// Allowance over a deadline for the host to notice and answer: a

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 use std::time::Duration;
-use toolvet::{Decision, ErrorKind, LoadErrorKind};
+use toolvet::{Decision, LoadErrorKind, verdict::ErrorKind};
 use toolvet_tests::{call, check, load_err, load_ok, timed_check};
 
 /// The load-time deadline of `describe` and `configure` in the host

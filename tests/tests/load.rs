@@ -11,7 +11,7 @@
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-use toolvet::{Decision, ErrorKind, Host};
+use toolvet::{Decision, Host, verdict::ErrorKind};
 use toolvet_tests::{call, check, load_ok, rss_kib};
 
 /// Concurrent tasks per wave; each makes `MEASURED_CALLS / TASKS` calls.

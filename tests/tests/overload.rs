@@ -11,7 +11,7 @@
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use toolvet::{Decision, ErrorKind, Host};
+use toolvet::{Decision, Host, verdict::ErrorKind};
 use toolvet_tests::{call, check, load_ok, timed_check};
 
 const BURST: usize = 10;

@@ -4,7 +4,7 @@
 //! CLI's exit codes.
 
 use std::path::{Path, PathBuf};
-use toolvet::{CallRequest, CheckDecision, Decision, ErrorKind, Host, Policy};
+use toolvet::{CallRequest, Decision, Host, Policy, verdict::CheckDecision, verdict::ErrorKind};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -256,7 +256,7 @@ async fn decision_log_records_every_verdict_in_a_verifiable_chain() {
         .await
         .unwrap();
     let text = std::fs::read_to_string(dir.path().join("log/decisions.jsonl")).unwrap();
-    assert_eq!(toolvet::verify_chain(&text), Ok(2));
+    assert_eq!(toolvet::audit::verify_chain(&text), Ok(2));
     let second: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["verdict"]["decision"], "deny");
     assert_eq!(second["plugin_sha256"][0].as_str().unwrap().len(), 64);

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 use std::path::Path;
-use toolvet::{CheckSummary, Host};
+use toolvet::{Host, host::CheckSummary};
 use toolvet_tests::{call, check, load_ok, run_cli, timed_check};
 
 fn summary<'a>(checks: &'a [CheckSummary], name: &str) -> &'a CheckSummary {

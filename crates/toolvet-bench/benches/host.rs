@@ -253,7 +253,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
     // instance made from its check's snapshot (the default), or running
     // `configure` itself (no snapshots: what per-call isolation cost
     // before them); and every one in a reused instance.
-    let with = |isolation: toolvet::Isolation, preinitialize: bool| {
+    let with = |isolation: toolvet::config::Isolation, preinitialize: bool| {
         let (mut policy, _) = fx::default_policy(false, logs.path());
         policy.host.preinitialize = preinitialize;
         for check in &mut policy.checks {
@@ -261,9 +261,9 @@ fn whole_policy(c: &mut Criterion<Clock>) {
         }
         fx::load(&rt, policy)
     };
-    let per_call = Lazy::new(|| with(toolvet::Isolation::PerCall, true));
-    let per_call_configure = Lazy::new(|| with(toolvet::Isolation::PerCall, false));
-    let all_reuse = Lazy::new(|| with(toolvet::Isolation::Reuse, true));
+    let per_call = Lazy::new(|| with(toolvet::config::Isolation::PerCall, true));
+    let per_call_configure = Lazy::new(|| with(toolvet::config::Isolation::PerCall, false));
+    let all_reuse = Lazy::new(|| with(toolvet::config::Isolation::Reuse, true));
     let mut group = c.benchmark_group("policy");
     for &(size, label) in fx::SIZES {
         let call = fx::typical_call(size, 0);
@@ -491,7 +491,7 @@ fn approvals(c: &mut Criterion<Clock>) {
                             &approval.id,
                             "bench",
                             None,
-                            toolvet::Scope::Once,
+                            toolvet::approval::Scope::Once,
                         ))
                         .expect("approve");
                         let mut resumed = call;

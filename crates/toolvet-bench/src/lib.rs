@@ -402,8 +402,8 @@ pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) 
     }
     // The approvals ledger and key, too, live in `log_dir`.
     if let Some(approvals) = &mut policy.approvals {
-        approvals.ledger = toolvet::LedgerLocation::Sqlite(log_dir.join("approvals.db"));
-        approvals.key = toolvet::KeySource::File(log_dir.join("approvals.key"));
+        approvals.ledger = toolvet::config::LedgerLocation::Sqlite(log_dir.join("approvals.db"));
+        approvals.key = toolvet::config::KeySource::File(log_dir.join("approvals.key"));
     }
     (policy, source)
 }

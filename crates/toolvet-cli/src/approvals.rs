@@ -7,8 +7,8 @@ use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use toolvet::display::{field, json_visible, one_line, quoted, visible};
 use toolvet::{
-    ApprovalError, ApprovalRequest, Approvals, ListQuery, MAX_PAGE, Review, ReviewerSigner,
-    StatusFilter,
+    approval::ApprovalError, approval::ApprovalRequest, approval::Approvals, approval::ListQuery,
+    approval::MAX_PAGE, approval::Review, approval::ReviewerSigner, approval::StatusFilter,
 };
 
 /// The subcommands of `toolvet approvals`.

@@ -7,8 +7,8 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toolvet::{
-    CallRequest, CheckConfig, CheckDecision, Error, ErrorKind, Host, HostSettings, Isolation,
-    LoadErrorKind, Mode, OnError, Policy,
+    CallRequest, Error, Host, LoadErrorKind, Policy, config::CheckConfig, config::HostSettings,
+    config::Isolation, config::Mode, config::OnError, verdict::CheckDecision, verdict::ErrorKind,
 };
 
 /// A parsed case file.
@@ -454,7 +454,7 @@ fn decision_result(
     case: &Case,
     expect: CheckDecision,
     actual: Actual,
-    outcomes: &[toolvet::CheckOutcome],
+    outcomes: &[toolvet::verdict::CheckOutcome],
 ) -> CaseResult {
     let error_kind = actual.error.as_ref().map(|(kind, _)| *kind);
     let got = describe(Some(actual.decision), actual.rule.as_deref(), error_kind);

@@ -45,7 +45,7 @@ pub(crate) fn run(command: LogCommand) -> anyhow::Result<u8> {
         key,
         chain_only,
     } = command;
-    let files = toolvet::log_files(&file)
+    let files = toolvet::audit::log_files(&file)
         .map_err(|e| anyhow::anyhow!("{}: cannot list its rotated files: {e}", file.display()))?;
     let mut prev: Option<String> = None;
     let mut records = 0usize;
@@ -60,7 +60,7 @@ pub(crate) fn run(command: LogCommand) -> anyhow::Result<u8> {
             .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
         // The first file present may continue files removed by retention:
         // its first link is reported, not checked.
-        match toolvet::verify_log(&text, prev.as_deref()) {
+        match toolvet::audit::verify_log(&text, prev.as_deref()) {
             Ok(segment) => {
                 if i == 0 && !segment.first_prev.is_empty() {
                     println!(
@@ -95,7 +95,7 @@ pub(crate) fn run(command: LogCommand) -> anyhow::Result<u8> {
         );
         return Ok(0);
     }
-    match toolvet::verify_anchor(&file, key.as_deref(), last_records, &last_hash) {
+    match toolvet::audit::verify_anchor(&file, key.as_deref(), last_records, &last_hash) {
         Ok(_) => {
             println!(
                 "{}: {records} records in {} file(s), chain intact, ends where its anchor says",

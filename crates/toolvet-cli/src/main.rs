@@ -387,7 +387,9 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
 /// Size the instance pool for a process that loads `policy` once and vets
 /// a few calls: starting the engine costs less than with the default pool.
 pub(crate) fn one_shot_pool(policy: &Policy) {
-    if let Err(e) = toolvet::size_instance_pool(toolvet::instances_for_one_call(policy)) {
+    if let Err(e) =
+        toolvet::engine::size_instance_pool(toolvet::engine::instances_for_one_call(policy))
+    {
         tracing::debug!("the default instance pool stays: {e}");
     }
 }
@@ -617,8 +619,8 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
     let shown = progress::observer();
     let observer = {
         let batch = batch.clone();
-        move |event: &toolvet::LoadEvent| {
-            if let toolvet::LoadEvent::CompileFinished { elapsed } = event {
+        move |event: &toolvet::progress::LoadEvent| {
+            if let toolvet::progress::LoadEvent::CompileFinished { elapsed } = event {
                 *batch.lock().unwrap_or_else(|e| e.into_inner()) = Some(*elapsed);
             }
             if let Some(shown) = &shown {

@@ -5,7 +5,7 @@
 
 use anyhow::Context as _;
 use std::io::{Read, Write};
-use toolvet::reviewer::MAX_PASSPHRASE_BYTES;
+use toolvet::approval::reviewer::MAX_PASSPHRASE_BYTES;
 
 /// A passphrase, wiped from memory when dropped.
 pub(crate) struct Passphrase(Vec<u8>);

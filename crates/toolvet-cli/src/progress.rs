@@ -1,5 +1,5 @@
 //! First-run progress: what the core reports while checks compile or
-//! snapshots are taken ([`toolvet::LoadEvent`]), shown on stderr, never on
+//! snapshots are taken ([`toolvet::progress::LoadEvent`]), shown on stderr, never on
 //! stdout (verdicts, case results and reports go there for programs to
 //! read). On a terminal, a progress bar; otherwise one plain line when
 //! compiling starts and one when it is done. Nothing at all when every
@@ -11,7 +11,7 @@ use std::io::IsTerminal as _;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use toolvet::display::visible;
-use toolvet::{LoadEvent, LoadObserver};
+use toolvet::{progress::LoadEvent, progress::LoadObserver};
 
 /// The observer the CLI's commands load policies with: a bar when stderr
 /// is a terminal, plain lines otherwise.

@@ -56,7 +56,7 @@ fn recorded_decision(verdict: &Value) -> Option<Decision> {
         Some(Decision::Deny)
     } else if enforced("escalate") {
         Some(Decision::Escalate)
-    } else if rule == toolvet::approval_rules::NOT_ESCALATED {
+    } else if rule == toolvet::approval::rules::NOT_ESCALATED {
         Some(Decision::Allow)
     } else {
         // A ticket refused before any check ran: nothing to compare.
@@ -93,7 +93,7 @@ pub(crate) async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
     let host = Host::load_with(policy, crate::progress::load_options()).await?;
     let (mut replayed, mut changed, mut skipped) = (0usize, 0usize, 0usize);
     let mut transitions: std::collections::BTreeMap<String, usize> = Default::default();
-    for file in toolvet::log_files(&args.log)? {
+    for file in toolvet::audit::log_files(&args.log)? {
         let text = std::fs::read_to_string(&file)
             .with_context(|| format!("{}: cannot read", file.display()))?;
         for (i, line) in text.lines().enumerate() {

@@ -373,7 +373,7 @@ fn log_verify_follows_the_chain_across_rotated_files() {
         dir.path().join("decisions.jsonl.000001").exists(),
         "rotated"
     );
-    let all: String = toolvet::log_files(&log)
+    let all: String = toolvet::audit::log_files(&log)
         .unwrap()
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap())

@@ -1,14 +1,14 @@
 //! `CallRequest::from_json` on arbitrary text: never panics, and what it
 //! accepts has the documented shape (non-empty tool name, object
 //! arguments) and survives a serialise/parse round trip unchanged. It
-//! refuses exactly what `toolvet::parse_json_strict` finds ambiguous in the
+//! refuses exactly what `toolvet::strict_json::parse_json_strict` finds ambiguous in the
 //! text (a key twice in one object, two keys of one object that
 //! `toolvet::fold::fold` alike, a number a 64-bit reader would round), so
 //! the arguments it accepts read alike in every reader, a case-insensitive
 //! one included, and their digest is that of their one meaning.
 
 use serde_json::Value;
-use toolvet::{CallRequest, StrictJsonError, parse_json_strict};
+use toolvet::{CallRequest, strict_json::StrictJsonError, strict_json::parse_json_strict};
 
 /// No two keys of one object in `value`, at any depth, fold alike.
 fn assert_no_look_alikes(value: &Value) {

@@ -3,7 +3,7 @@
 //! its own validation, has unique check names and in-range limits.
 
 use std::path::Path;
-use toolvet::{MAX_MEMORY_MB, MAX_TIMEOUT_MS, Policy};
+use toolvet::{Policy, config::MAX_MEMORY_MB, config::MAX_TIMEOUT_MS};
 
 /// The property, on one input (any bytes).
 pub fn run(data: &[u8]) {

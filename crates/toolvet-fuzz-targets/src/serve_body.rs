@@ -27,7 +27,7 @@
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::OnceLock;
-use toolvet::{CallRequest, Decision, Host, Policy, ReviewDecision, Verdict};
+use toolvet::{CallRequest, Decision, Host, Policy, Verdict, approval::ReviewDecision};
 use toolvet_serve_body::{self as body, INVALID_CALL, INVALID_DECISION, INVALID_EVALUATION};
 
 /// `max_arguments_bytes` of the fuzz policy.
@@ -76,7 +76,7 @@ fn vetted(request: &CallRequest) -> Verdict {
 /// numbers, with their key path; the call is read from its own text).
 fn as_the_cli_reads_it(data: &[u8]) -> Option<Result<CallRequest, String>> {
     let text = std::str::from_utf8(data).ok()?;
-    Some(match toolvet::parse_json_strict(text) {
+    Some(match toolvet::strict_json::parse_json_strict(text) {
         Err(e) => Err(e.to_string()),
         Ok(_) => CallRequest::from_json(text).map_err(|e| e.to_string()),
     })

@@ -443,7 +443,7 @@ impl Payload<'_> {
     }
 
     /// `tool_input` (or `key`): an object, or JSON text of one. The text
-    /// is read by the core's strict reader ([`toolvet::parse_json_strict`]),
+    /// is read by the core's strict reader ([`toolvet::strict_json::parse_json_strict`]),
     /// as every call built from JSON text is: a key twice, two keys that
     /// fold alike (`command` and `COMMAND`) or an inexact number is
     /// refused, since the tool's reader may take the value the checks did
@@ -452,7 +452,7 @@ impl Payload<'_> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(Map::new()),
             Some(Value::Object(map)) => Ok(map.clone()),
-            Some(Value::String(text)) => match toolvet::parse_json_strict(text) {
+            Some(Value::String(text)) => match toolvet::strict_json::parse_json_strict(text) {
                 Ok(Value::Object(map)) => Ok(map),
                 Ok(_) => Err(HookError::Input(format!(
                     "`{key}` is text that is not a JSON object"

@@ -46,7 +46,7 @@ use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use toolvet::{Outcome, PriorCall};
+use toolvet::{call::Outcome, call::PriorCall};
 
 /// Largest history file kept, in bytes.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;

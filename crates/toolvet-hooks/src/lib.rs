@@ -42,8 +42,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 /// The approval rule the hooks follow, owned by the core (`toolvet mcp`
 /// follows it too).
-pub use toolvet::ApprovalTrust;
-use toolvet::{CallRequest, Decision, Host, Outcome, Policy, Verdict};
+pub use toolvet::approval::ApprovalTrust;
+use toolvet::{CallRequest, Decision, Host, Policy, Verdict, call::Outcome};
 
 /// Why a hook could not vet a call (each is answered with a block).
 #[derive(Debug, thiserror::Error)]
@@ -152,7 +152,7 @@ impl HooksConfig {
 }
 
 /// The rule of a deny for an approval that cannot be trusted.
-const UNSIGNED_RULE: &str = toolvet::approval_rules::UNSIGNED;
+const UNSIGNED_RULE: &str = toolvet::approval::rules::UNSIGNED;
 
 /// How long a verdict may wait for its decision record.
 const RECORD_TIMEOUT: Duration = Duration::from_secs(5);
@@ -434,7 +434,7 @@ fn record(
                 history.settle(request, name, arguments, Outcome::Approved)?;
                 return Ok(());
             }
-            Answer::Deny(_) if rule == toolvet::approval_rules::REJECTED => {
+            Answer::Deny(_) if rule == toolvet::approval::rules::REJECTED => {
                 history.settle(request, name, arguments, Outcome::Rejected)?;
                 return Ok(());
             }
@@ -520,7 +520,7 @@ fn typed_line(
     call: &HookCall,
     shell_key: &str,
     calls: &[MappedCall],
-    entries: Option<&[toolvet::PriorCall]>,
+    entries: Option<&[toolvet::call::PriorCall]>,
 ) -> Result<Typed, HookError> {
     let text = match calls.first().and_then(|(_, a)| a.get("command")) {
         Some(Value::String(t)) => t.clone(),
@@ -637,7 +637,7 @@ const INTERACTIVE_PROGRAMS: &[&str] = &[
 /// background flag) or by its program (one of [`INTERACTIVE_PROGRAMS`]),
 /// runs something other than one of [`KNOWN_SHELLS`] with only options.
 /// `None`: every session the history shows opened runs a known shell.
-fn foreign_session(entries: &[toolvet::PriorCall]) -> Option<String> {
+fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
     for entry in entries {
         if matches!(entry.outcome, Outcome::Denied | Outcome::Rejected) {
             continue;
@@ -812,7 +812,7 @@ fn line_edit(text: &str) -> Option<String> {
 /// Why the line is not known: an earlier call of this shell (or of a shell
 /// that cannot be told) was elided from the history, or its record is
 /// unreadable, or the line is unknown as above.
-fn pending_line(entries: &[toolvet::PriorCall], shell: &str) -> Result<String, String> {
+fn pending_line(entries: &[toolvet::call::PriorCall], shell: &str) -> Result<String, String> {
     use toolvet::history_fit::ELIDED_KEY;
     let mut pending: Option<String> = Some(String::new());
     let mut unknown_why = String::new();
@@ -1153,7 +1153,7 @@ pub struct HistoryLimits {
 
 impl HistoryLimits {
     /// The limits under `host`'s settings.
-    pub fn of(host: &toolvet::HostSettings) -> HistoryLimits {
+    pub fn of(host: &toolvet::config::HostSettings) -> HistoryLimits {
         let budget = toolvet::history_fit::HistoryBudget::for_checks(host);
         HistoryLimits {
             budget,
@@ -1173,8 +1173,8 @@ impl HistoryLimits {
     /// budget with every large argument elided: the call is refused.
     pub fn for_checks(
         &self,
-        entries: &[toolvet::PriorCall],
-    ) -> Result<Vec<toolvet::PriorCall>, HookError> {
+        entries: &[toolvet::call::PriorCall],
+    ) -> Result<Vec<toolvet::call::PriorCall>, HookError> {
         self.budget.fit(entries).map_err(|overflow| {
             HookError::History(format!(
                 "[{}] {overflow}",
@@ -1227,9 +1227,15 @@ fn request_for(
         attributes.insert(HOME.into(), home.to_string());
     }
     attributes.insert("hook_event".into(), call.event.clone());
-    attributes.insert(toolvet::AGENT_TOOL_ATTRIBUTE.into(), call.tool.clone());
+    attributes.insert(
+        toolvet::approval::AGENT_TOOL_ATTRIBUTE.into(),
+        call.tool.clone(),
+    );
     if let Some(server) = &call.mcp_server {
-        attributes.insert(toolvet::MCP_SERVER_ATTRIBUTE.into(), server.clone());
+        attributes.insert(
+            toolvet::approval::MCP_SERVER_ATTRIBUTE.into(),
+            server.clone(),
+        );
     }
     if let Some(id) = &call.tool_use_id {
         attributes.insert("tool_use_id".into(), id.clone());
@@ -1481,8 +1487,8 @@ mod tests {
         assert!(w(project, serde_json::json!({"directory": 7})).is_err());
     }
 
-    fn typed_entry(shell: Value, text: &str, outcome: Outcome) -> toolvet::PriorCall {
-        toolvet::PriorCall {
+    fn typed_entry(shell: Value, text: &str, outcome: Outcome) -> toolvet::call::PriorCall {
+        toolvet::call::PriorCall {
             name: "bash".into(),
             arguments: serde_json::value::RawValue::from_string(
                 serde_json::json!({
@@ -1531,7 +1537,7 @@ mod tests {
     fn an_elided_earlier_piece_leaves_the_line_unknown() {
         let big = "x".repeat(10_000);
         let whole = typed_entry(1.into(), &big, Outcome::Allowed);
-        let elided = toolvet::PriorCall {
+        let elided = toolvet::call::PriorCall {
             arguments: toolvet::history_fit::elide(&whole.arguments, 512),
             ..whole
         };
@@ -1539,7 +1545,7 @@ mod tests {
         let e = pending_line(std::slice::from_ref(&elided), "1").unwrap_err();
         assert!(e.contains("elided"), "{e}");
         // Elided whole (whose shell cannot be told): every shell's line.
-        let gone = toolvet::PriorCall {
+        let gone = toolvet::call::PriorCall {
             arguments: toolvet::history_fit::elide(&elided.arguments, 8),
             ..elided.clone()
         };
@@ -1634,7 +1640,7 @@ mod tests {
         assert!(alone.is_empty());
         // Such a piece may be any shell's: every line is unknown after it
         // may have run.
-        let entry = toolvet::PriorCall {
+        let entry = toolvet::call::PriorCall {
             name: "bash".into(),
             arguments: serde_json::value::RawValue::from_string(
                 Value::Object(recorded[0].1.clone()).to_string(),
@@ -1795,18 +1801,18 @@ mod tests {
 
     #[test]
     fn the_history_handed_to_the_checks_fits_without_forgetting_calls() {
-        let host = toolvet::HostSettings::default();
+        let host = toolvet::config::HostSettings::default();
         let limits = HistoryLimits::of(&host);
         assert_eq!(limits.budget.max_bytes, host.max_call_bytes / 2);
         assert_eq!(limits.budget.max_entries, host.max_history);
         let raw = |t: String| serde_json::value::RawValue::from_string(t).unwrap();
         let big = format!(r#"{{"content":"{}"}}"#, "x".repeat(900_000));
-        let pay = |i: usize| toolvet::PriorCall {
+        let pay = |i: usize| toolvet::call::PriorCall {
             name: "pay_invoice".into(),
             arguments: raw(format!(r#"{{"amount":{},"currency":"USD"}}"#, 90 + i)),
             outcome: Outcome::Allowed,
         };
-        let write = |i: usize| toolvet::PriorCall {
+        let write = |i: usize| toolvet::call::PriorCall {
             name: format!("write_file{i}"),
             arguments: raw(big.clone()),
             outcome: Outcome::Denied,
@@ -1865,7 +1871,7 @@ mod tests {
             "decision": decision, "checks": [], "duration_us": 0
         }))
         .unwrap();
-        let one: toolvet::CheckOutcome = serde_json::from_value(check).unwrap();
+        let one: toolvet::verdict::CheckOutcome = serde_json::from_value(check).unwrap();
         v.checks = vec![one; checks];
         v
     }

@@ -72,7 +72,7 @@ use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use toolvet::run_history::{RunHistory, Runs};
-use toolvet::{ApprovalClaim, CallContext, Decision, Host, PriorCall, Verdict};
+use toolvet::{ApprovalClaim, CallContext, Decision, Host, Verdict, call::PriorCall};
 use wire::authorization_error::Code;
 use wire::ext_mcp_server::ExtMcp;
 use wire::{
@@ -173,7 +173,10 @@ impl ExtMcpService {
     fn context(&self, caller: &Caller, backend: &str, history: Vec<PriorCall>) -> CallContext {
         let mut attributes = caller.attributes.clone();
         attributes.insert("mcp.transport".into(), "ext-mcp".into());
-        attributes.insert(toolvet::MCP_SERVER_ATTRIBUTE.into(), backend.into());
+        attributes.insert(
+            toolvet::approval::MCP_SERVER_ATTRIBUTE.into(),
+            backend.into(),
+        );
         let (agent, principal) = self.who(caller);
         CallContext {
             agent,

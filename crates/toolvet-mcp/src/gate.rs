@@ -10,7 +10,8 @@ use rmcp::model::{
 use serde_json::{Value, json};
 use toolvet::display::{self, visible};
 use toolvet::{
-    CallContext, CallError, CallRequest, CheckDecision, Host, ToolCall, ToolInfo, Verdict,
+    CallContext, CallError, CallRequest, Host, ToolCall, Verdict, call::ToolInfo,
+    verdict::CheckDecision,
 };
 
 /// The context attribute set (to `"true"`) on a call to a tool whose
@@ -206,10 +207,10 @@ pub fn shown(text: &str) -> String {
 /// Every key and every value is shown whole. `None` when the
 /// whole takes more than [`MAX_SHOWN_ARGUMENTS`] bytes or
 /// [`MAX_SHOWN_LINES`] lines, or when the text cannot be read strictly
-/// ([`toolvet::parse_json_strict`]): the person is then not asked in the
+/// ([`toolvet::strict_json::parse_json_strict`]): the person is then not asked in the
 /// client about arguments they cannot see.
 pub fn shown_arguments(arguments: &str) -> Option<String> {
-    let value = toolvet::parse_json_strict(arguments).ok()?;
+    let value = toolvet::strict_json::parse_json_strict(arguments).ok()?;
     let mut lines = Vec::new();
     let mut bytes = 0;
     match &value {

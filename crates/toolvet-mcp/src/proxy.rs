@@ -22,8 +22,9 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 use toolvet::run_history::RunHistory;
 use toolvet::{
-    ApprovalClaim, ApprovalTrust, Approvals, CallContext, CallRequest, Decision, Host, Outcome,
-    Scope, UnixMillis, Verdict, approval_rules,
+    ApprovalClaim, CallContext, CallRequest, Decision, Host, Verdict, approval::ApprovalTrust,
+    approval::Approvals, approval::Scope, approval::UnixMillis, approval::rules as approval_rules,
+    call::Outcome,
 };
 
 pub use toolvet::run_history::MAX_HISTORY;
@@ -855,7 +856,7 @@ impl Session {
         let mut attributes = BTreeMap::new();
         attributes.insert("mcp.transport".to_string(), self.transport.to_string());
         attributes.insert(
-            toolvet::MCP_SERVER_ATTRIBUTE.to_string(),
+            toolvet::approval::MCP_SERVER_ATTRIBUTE.to_string(),
             self.server.clone(),
         );
         attributes.extend(self.place.attributes());

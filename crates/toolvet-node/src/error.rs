@@ -3,7 +3,7 @@
 //! TypeScript layer can throw the matching `Error` subclass.
 
 use napi_derive::napi;
-use toolvet::{ApprovalError, CallError, Error};
+use toolvet::{CallError, Error, approval::ApprovalError};
 
 /// The `code` of an error thrown by the addon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -70,7 +70,7 @@ impl NativeHost {
     /// `host`, its approvals guarded as those of a front end in the
     /// agent's process, running as its user: the ledger is the agent's
     /// file, so without reviewer keys only decisions recorded through
-    /// this process count ([`toolvet::Approvals::guard_same_user`];
+    /// this process count ([`toolvet::approval::Approvals::guard_same_user`];
     /// review-s6 F4).
     fn guarded(host: toolvet::Host) -> NativeHost {
         host.guard_same_user();
@@ -151,10 +151,10 @@ impl NativeHost {
         let listed = async {
             let approvals = self.approvals_handle()?;
             let status = match status.as_deref() {
-                None => toolvet::StatusFilter::Pending,
+                None => toolvet::approval::StatusFilter::Pending,
                 Some(s) => s.parse().map_err(|e| approval_error(&e))?,
             };
-            let query = toolvet::ListQuery {
+            let query = toolvet::approval::ListQuery {
                 status,
                 // A JavaScript number: anything but a whole 1..=500 is
                 // the core's `invalid-query` (0 stands for "out of range").
@@ -217,9 +217,13 @@ impl NativeHost {
     ) -> Either<ApprovalRequest, NativeError> {
         let decided = async {
             let approvals = self.approvals_handle()?;
-            let review =
-                toolvet::Review::parse(&decision, &reviewer, message.as_deref(), scope.as_deref())
-                    .map_err(|e| approval_error(&e))?;
+            let review = toolvet::approval::Review::parse(
+                &decision,
+                &reviewer,
+                message.as_deref(),
+                scope.as_deref(),
+            )
+            .map_err(|e| approval_error(&e))?;
             match shown {
                 Some(shown) => approvals.decide_shown(&id, review, &shown).await,
                 None => approvals.decide(&id, review).await,
@@ -266,7 +270,7 @@ impl NativeHost {
             .collect()
     }
 
-    fn approvals_handle(&self) -> Result<toolvet::Approvals, NativeError> {
+    fn approvals_handle(&self) -> Result<toolvet::approval::Approvals, NativeError> {
         self.host
             .approvals()
             .ok_or_else(|| no_approvals(&self.host.policy_source()))

@@ -420,40 +420,40 @@ impl From<toolvet::Decision> for Decision {
     }
 }
 
-impl From<toolvet::CheckDecision> for CheckDecision {
-    fn from(d: toolvet::CheckDecision) -> Self {
+impl From<toolvet::verdict::CheckDecision> for CheckDecision {
+    fn from(d: toolvet::verdict::CheckDecision) -> Self {
         match d {
-            toolvet::CheckDecision::Allow => CheckDecision::Allow,
-            toolvet::CheckDecision::Abstain => CheckDecision::Abstain,
-            toolvet::CheckDecision::Deny => CheckDecision::Deny,
-            toolvet::CheckDecision::Escalate => CheckDecision::Escalate,
+            toolvet::verdict::CheckDecision::Allow => CheckDecision::Allow,
+            toolvet::verdict::CheckDecision::Abstain => CheckDecision::Abstain,
+            toolvet::verdict::CheckDecision::Deny => CheckDecision::Deny,
+            toolvet::verdict::CheckDecision::Escalate => CheckDecision::Escalate,
         }
     }
 }
 
-impl From<toolvet::ApprovalStatus> for ApprovalStatus {
-    fn from(s: toolvet::ApprovalStatus) -> Self {
+impl From<toolvet::approval::ApprovalStatus> for ApprovalStatus {
+    fn from(s: toolvet::approval::ApprovalStatus) -> Self {
         match s {
-            toolvet::ApprovalStatus::Pending => ApprovalStatus::Pending,
-            toolvet::ApprovalStatus::Approved => ApprovalStatus::Approved,
-            toolvet::ApprovalStatus::Rejected => ApprovalStatus::Rejected,
-            toolvet::ApprovalStatus::Consumed => ApprovalStatus::Consumed,
-            toolvet::ApprovalStatus::Expired => ApprovalStatus::Expired,
+            toolvet::approval::ApprovalStatus::Pending => ApprovalStatus::Pending,
+            toolvet::approval::ApprovalStatus::Approved => ApprovalStatus::Approved,
+            toolvet::approval::ApprovalStatus::Rejected => ApprovalStatus::Rejected,
+            toolvet::approval::ApprovalStatus::Consumed => ApprovalStatus::Consumed,
+            toolvet::approval::ApprovalStatus::Expired => ApprovalStatus::Expired,
         }
     }
 }
 
-impl From<toolvet::Scope> for Scope {
-    fn from(s: toolvet::Scope) -> Self {
+impl From<toolvet::approval::Scope> for Scope {
+    fn from(s: toolvet::approval::Scope) -> Self {
         match s {
-            toolvet::Scope::Once => Scope::Once,
-            toolvet::Scope::Run => Scope::Run,
+            toolvet::approval::Scope::Once => Scope::Once,
+            toolvet::approval::Scope::Run => Scope::Run,
         }
     }
 }
 
-impl From<toolvet::Escalation> for Escalation {
-    fn from(e: toolvet::Escalation) -> Self {
+impl From<toolvet::approval::Escalation> for Escalation {
+    fn from(e: toolvet::approval::Escalation) -> Self {
         Escalation {
             check: e.check,
             rule: e.rule,
@@ -462,17 +462,17 @@ impl From<toolvet::Escalation> for Escalation {
     }
 }
 
-fn escalations(list: Vec<toolvet::Escalation>) -> Vec<Escalation> {
+fn escalations(list: Vec<toolvet::approval::Escalation>) -> Vec<Escalation> {
     list.into_iter().map(Escalation::from).collect()
 }
 
-impl From<toolvet::CheckOutcome> for CheckOutcome {
-    fn from(o: toolvet::CheckOutcome) -> Self {
+impl From<toolvet::verdict::CheckOutcome> for CheckOutcome {
+    fn from(o: toolvet::verdict::CheckOutcome) -> Self {
         CheckOutcome {
             check: o.check,
             mode: match o.mode {
-                toolvet::Mode::Enforce => Mode::Enforce,
-                toolvet::Mode::Monitor => Mode::Monitor,
+                toolvet::config::Mode::Enforce => Mode::Enforce,
+                toolvet::config::Mode::Monitor => Mode::Monitor,
             },
             decision: o.decision.into(),
             rule: o.rule,
@@ -486,8 +486,8 @@ impl From<toolvet::CheckOutcome> for CheckOutcome {
     }
 }
 
-impl From<toolvet::VerdictApproval> for VerdictApproval {
-    fn from(a: toolvet::VerdictApproval) -> Self {
+impl From<toolvet::approval::VerdictApproval> for VerdictApproval {
+    fn from(a: toolvet::approval::VerdictApproval) -> Self {
         VerdictApproval {
             id: a.id,
             status: a.status.into(),
@@ -517,8 +517,8 @@ impl From<toolvet::Verdict> for Verdict {
     }
 }
 
-impl From<toolvet::ApprovalRequest> for ApprovalRequest {
-    fn from(r: toolvet::ApprovalRequest) -> Self {
+impl From<toolvet::approval::ApprovalRequest> for ApprovalRequest {
+    fn from(r: toolvet::approval::ApprovalRequest) -> Self {
         let review_sha256 = r.review_sha256();
         ApprovalRequest {
             review_sha256,
@@ -540,8 +540,8 @@ impl From<toolvet::ApprovalRequest> for ApprovalRequest {
             expires_at: r.expires_at.to_string(),
             review: r.review.map(|review| ReviewRecord {
                 decision: match review.decision {
-                    toolvet::ReviewDecision::Approve => ReviewDecision::Approve,
-                    toolvet::ReviewDecision::Reject => ReviewDecision::Reject,
+                    toolvet::approval::ReviewDecision::Approve => ReviewDecision::Approve,
+                    toolvet::approval::ReviewDecision::Reject => ReviewDecision::Reject,
                 },
                 reviewer: review.reviewer,
                 message: review.message,
@@ -553,8 +553,8 @@ impl From<toolvet::ApprovalRequest> for ApprovalRequest {
     }
 }
 
-impl From<toolvet::CheckSummary> for CheckSummary {
-    fn from(c: toolvet::CheckSummary) -> Self {
+impl From<toolvet::host::CheckSummary> for CheckSummary {
+    fn from(c: toolvet::host::CheckSummary) -> Self {
         CheckSummary {
             name: c.name,
             plugin: c.plugin.display().to_string(),
@@ -608,7 +608,10 @@ mod tests {
         assert!(r.tool.requires_approval);
         assert_eq!(r.context.run_id.as_deref(), Some("r1"));
         assert_eq!(r.attribute("cwd"), Some("/w"));
-        assert_eq!(r.context.history[0].outcome, toolvet::Outcome::Escalated);
+        assert_eq!(
+            r.context.history[0].outcome,
+            toolvet::call::Outcome::Escalated
+        );
         assert_eq!(r.context.history[0].arguments.get(), "{}");
         assert_eq!(r.approval.unwrap().ticket, "tv1.t");
     }

@@ -1,7 +1,7 @@
 //! The Postgres approval ledger: one database shared by every toolvet
 //! front end and every replica of `toolvet serve` (`[approvals] ledger =
 //! "postgres://…"`). Front ends get it through [`PostgresProvider`], a
-//! [`toolvet::LedgerProvider`] given to [`toolvet::Host::load_with`].
+//! [`toolvet::approval::LedgerProvider`] given to [`toolvet::Host::load_with`].
 //!
 //! Each [`Ledger`] operation is one transaction or one conditional
 //! `UPDATE … RETURNING`, so the ledger's rules hold across replicas: of
@@ -13,7 +13,7 @@
 //! pending limits and stored under a second advisory lock that every
 //! opening takes ([`OPEN_LOCK`]), so openings racing at a limit on any
 //! replica never pass it. The rules themselves are the core's
-//! ([`toolvet::ledger_rules`]).
+//! ([`toolvet::approval::ledger_rules`]).
 //!
 //! Reviewers' signed decisions (`[approvals] reviewer_keys`) are kept in
 //! `toolvet_approval_signed_decisions`, one per request, as the SQLite
@@ -39,11 +39,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_postgres::{NoTls, Row};
-use toolvet::ledger_rules::{PendingNow, decide_against, open_against, pending_refusal};
+use toolvet::approval::ledger_rules::{PendingNow, decide_against, open_against, pending_refusal};
 use toolvet::{
-    ApprovalRequest, ApprovalStatus, BoundCall, Decided, Escalation, Ledger, LedgerError,
-    LedgerLocation, LedgerProvider, ListQuery, Opened, PendingLimits, Review, ReviewDecision,
-    ReviewRecord, Scope, StatusFilter, UnixMillis,
+    approval::ApprovalRequest, approval::ApprovalStatus, approval::BoundCall, approval::Decided,
+    approval::Escalation, approval::Ledger, approval::LedgerError, approval::LedgerProvider,
+    approval::ListQuery, approval::Opened, approval::PendingLimits, approval::Review,
+    approval::ReviewDecision, approval::ReviewRecord, approval::Scope, approval::StatusFilter,
+    approval::UnixMillis, config::LedgerLocation,
 };
 
 /// The channel changes are announced on.
@@ -57,7 +59,7 @@ const POOL_SIZE: usize = 16;
 
 /// The schema version this build writes. Version 2 added `attributes`
 /// (the context attributes a request is bound to, a JSON object:
-/// [`toolvet::BOUND_ATTRIBUTES`]); migrating a version 1 store
+/// [`toolvet::approval::BOUND_ATTRIBUTES`]); migrating a version 1 store
 /// adds the column and raises the version, so an older toolvet refuses
 /// the store rather than resume calls without it.
 const SCHEMA_VERSION: i32 = 2;
@@ -805,7 +807,7 @@ impl Ledger for PostgresLedger {
 }
 
 /// Opens Postgres ledgers for [`toolvet::Host::load_with`] and
-/// [`toolvet::Approvals::open_with`]; one ledger (one pool, one `LISTEN`
+/// [`toolvet::approval::Approvals::open_with`]; one ledger (one pool, one `LISTEN`
 /// connection) per URL, shared by every policy generation.
 #[derive(Debug, Default)]
 pub struct PostgresProvider {

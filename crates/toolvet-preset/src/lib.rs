@@ -23,7 +23,7 @@ mod redact;
 
 use std::path::Path;
 use std::sync::Arc;
-use toolvet::{Approvals, ConfigError, LoadOptions, Policy};
+use toolvet::{ConfigError, LoadOptions, Policy, approval::Approvals};
 
 pub use redact::SecretsRedactor;
 pub use toolvet_postgres::PostgresProvider;
@@ -59,7 +59,7 @@ pub fn options() -> LoadOptions {
 /// `[approvals]` table.
 ///
 /// # Errors
-/// As [`toolvet::Approvals::open_with`].
+/// As [`toolvet::approval::Approvals::open_with`].
 pub async fn open_approvals(policy: &Policy) -> Result<Option<Approvals>, toolvet::Error> {
     let options = options();
     Approvals::open_with(policy, options.ledger_provider.as_deref(), options.redactor).await

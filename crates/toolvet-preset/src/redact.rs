@@ -76,7 +76,7 @@ impl Default for SecretsRedactor {
     }
 }
 
-impl toolvet::Redactor for SecretsRedactor {
+impl toolvet::audit::Redactor for SecretsRedactor {
     fn redact(&self, value: &mut Value) {
         self.walk("", value);
     }
@@ -85,7 +85,7 @@ impl toolvet::Redactor for SecretsRedactor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolvet::Redactor as _;
+    use toolvet::audit::Redactor as _;
 
     #[test]
     fn credentials_are_redacted_and_the_rest_kept() {

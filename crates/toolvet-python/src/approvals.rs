@@ -11,11 +11,11 @@ use crate::host::unwinding;
 #[pyclass(module = "toolvet", frozen)]
 #[derive(Debug)]
 pub struct Approvals {
-    inner: toolvet::Approvals,
+    inner: toolvet::approval::Approvals,
 }
 
 impl Approvals {
-    pub(crate) fn new(inner: toolvet::Approvals) -> Self {
+    pub(crate) fn new(inner: toolvet::approval::Approvals) -> Self {
         Approvals { inner }
     }
 }
@@ -23,7 +23,7 @@ impl Approvals {
 /// Run an approvals operation with the GIL released.
 fn run<T, F>(py: Python<'_>, op: F) -> PyResult<T>
 where
-    F: Future<Output = Result<T, toolvet::ApprovalError>> + Send + 'static,
+    F: Future<Output = Result<T, toolvet::approval::ApprovalError>> + Send + 'static,
     T: Send + 'static,
 {
     match py.detach(|| unwinding(|| toolvet::block_on(op))) {
@@ -36,7 +36,7 @@ where
     }
 }
 
-fn requests(found: Vec<toolvet::ApprovalRequest>) -> Vec<ApprovalRequest> {
+fn requests(found: Vec<toolvet::approval::ApprovalRequest>) -> Vec<ApprovalRequest> {
     found
         .into_iter()
         .map(|inner| ApprovalRequest { inner })
@@ -63,7 +63,7 @@ impl Approvals {
         after: Option<String>,
     ) -> PyResult<Vec<ApprovalRequest>> {
         let status = status.parse().map_err(errors::approval_error)?;
-        let query = toolvet::ListQuery {
+        let query = toolvet::approval::ListQuery {
             status,
             limit,
             after,
@@ -95,7 +95,7 @@ impl Approvals {
         scope: &str,
         shown: Option<String>,
     ) -> PyResult<ApprovalRequest> {
-        let review = toolvet::Review::parse("approve", reviewer, message, Some(scope))
+        let review = toolvet::approval::Review::parse("approve", reviewer, message, Some(scope))
             .map_err(errors::approval_error)?;
         self.decide(py, id, review, shown)
     }
@@ -111,7 +111,7 @@ impl Approvals {
         message: Option<&str>,
         shown: Option<String>,
     ) -> PyResult<ApprovalRequest> {
-        let review = toolvet::Review::parse("reject", reviewer, message, None)
+        let review = toolvet::approval::Review::parse("reject", reviewer, message, None)
             .map_err(errors::approval_error)?;
         self.decide(py, id, review, shown)
     }
@@ -126,7 +126,7 @@ impl Approvals {
         &self,
         py: Python<'_>,
         id: String,
-        review: toolvet::Review,
+        review: toolvet::approval::Review,
         shown: Option<String>,
     ) -> PyResult<ApprovalRequest> {
         let approvals = self.inner.clone();
@@ -144,7 +144,7 @@ impl Approvals {
 #[pyclass(module = "toolvet", frozen)]
 #[derive(Debug)]
 pub struct ApprovalRequest {
-    inner: toolvet::ApprovalRequest,
+    inner: toolvet::approval::ApprovalRequest,
 }
 
 #[pymethods]

@@ -15,7 +15,7 @@ use crate::errors;
 
 /// Deepest nesting written (the core refuses deeper calls too; stopping
 /// here keeps a self-referencing list from recursing without end).
-const MAX_DEPTH: usize = toolvet::MAX_NESTING;
+const MAX_DEPTH: usize = toolvet::call::MAX_NESTING;
 
 /// Append `value` as JSON to `out`. `path` names the value in errors.
 pub(crate) fn write_json(

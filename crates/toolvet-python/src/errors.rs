@@ -69,16 +69,16 @@ pub(crate) fn policy_message(message: &str) -> PyErr {
 }
 
 /// `toolvet.ApprovalError` with the CLI's message and a `kind`.
-pub(crate) fn approval_error(error: toolvet::ApprovalError) -> PyErr {
+pub(crate) fn approval_error(error: toolvet::approval::ApprovalError) -> PyErr {
     let kind = match &error {
-        toolvet::ApprovalError::NotFound(_) => "not-found",
-        toolvet::ApprovalError::AlreadyDecided { .. } => "already-decided",
-        toolvet::ApprovalError::Expired(_) => "expired",
-        toolvet::ApprovalError::Changed(_) => "changed",
-        toolvet::ApprovalError::InvalidReview(_) => "invalid-review",
-        toolvet::ApprovalError::InvalidQuery(_) => "invalid-query",
-        toolvet::ApprovalError::Ledger(_) => "ledger",
-        toolvet::ApprovalError::Key(_) => "key",
+        toolvet::approval::ApprovalError::NotFound(_) => "not-found",
+        toolvet::approval::ApprovalError::AlreadyDecided { .. } => "already-decided",
+        toolvet::approval::ApprovalError::Expired(_) => "expired",
+        toolvet::approval::ApprovalError::Changed(_) => "changed",
+        toolvet::approval::ApprovalError::InvalidReview(_) => "invalid-review",
+        toolvet::approval::ApprovalError::InvalidQuery(_) => "invalid-query",
+        toolvet::approval::ApprovalError::Ledger(_) => "ledger",
+        toolvet::approval::ApprovalError::Key(_) => "key",
         _ => "other",
     };
     raise("ApprovalError", &APPROVAL, &error.to_string(), Some(kind))

@@ -197,7 +197,7 @@ impl Host {
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("`timeout_s`: {e}")))?;
         let host = self.inner.clone();
         py.detach(|| toolvet::block_on(async move { host.flush_decision_log(timeout).await }))
-            .map_err(pyo3::exceptions::PyOSError::new_err)
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

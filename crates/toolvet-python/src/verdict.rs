@@ -153,7 +153,7 @@ impl Verdict {
 #[pyclass(module = "toolvet", frozen)]
 #[derive(Debug)]
 pub struct Approval {
-    inner: toolvet::VerdictApproval,
+    inner: toolvet::approval::VerdictApproval,
 }
 
 #[pymethods]
@@ -232,7 +232,7 @@ impl Approval {
 #[pyclass(module = "toolvet", frozen)]
 #[derive(Debug)]
 pub struct CheckOutcome {
-    inner: toolvet::CheckOutcome,
+    inner: toolvet::verdict::CheckOutcome,
 }
 
 #[pymethods]

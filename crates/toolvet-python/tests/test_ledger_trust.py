@@ -2,7 +2,7 @@
 to ``approved`` must not resume a held call under a policy without reviewer
 keys; only a decision recorded through this process (the adapter recording
 the person's answer) counts. One rule with the hooks and ``toolvet mcp``
-(``toolvet::Approvals::guard_same_user`` in the core)."""
+(``toolvet::approval::Approvals::guard_same_user`` in the core)."""
 
 from __future__ import annotations
 

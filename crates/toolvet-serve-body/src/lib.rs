@@ -17,7 +17,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use toolvet::{CallRequest, Decision, Review, Verdict};
+use toolvet::{CallRequest, Decision, Verdict, approval::Review};
 
 /// `kind` of a body that is not JSON, or not a call (`POST /v1/check`).
 pub const INVALID_CALL: &str = "invalid-call";
@@ -54,7 +54,7 @@ impl std::fmt::Display for BodyError {
 impl std::error::Error for BodyError {}
 
 /// The body as one JSON value, read by the core's
-/// [`toolvet::parse_json_strict`], as `toolvet check` reads a call: a key
+/// [`toolvet::strict_json::parse_json_strict`], as `toolvet check` reads a call: a key
 /// twice in one object (at any depth) or a number a 64-bit reader would
 /// round is refused, so every body means one thing to every reader.
 ///
@@ -66,7 +66,8 @@ impl std::error::Error for BodyError {}
 pub fn json(body: &[u8]) -> Result<Value, BodyError> {
     let text = std::str::from_utf8(body)
         .map_err(|_| BodyError::new(INVALID_CALL, "the body is not UTF-8"))?;
-    toolvet::parse_json_strict(text).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
+    toolvet::strict_json::parse_json_strict(text)
+        .map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
 }
 
 /// The call of a `POST /v1/check` body, in the call shape
@@ -266,7 +267,7 @@ pub fn decision(body: &[u8]) -> Result<Review, BodyError> {
 }
 
 /// [`decision`] with the body's `"shown"`: the
-/// [`toolvet::ApprovalRequest::review_sha256`] of the request as the
+/// [`toolvet::approval::ApprovalRequest::review_sha256`] of the request as the
 /// reviewer read it (64 lowercase hex digits), when the body has one.
 ///
 /// # Errors
@@ -545,9 +546,12 @@ mod tests {
     fn only_an_exact_approve_by_a_named_reviewer_approves() {
         let review =
             decision(br#"{"decision": "approve", "reviewer": "alice", "scope": "run"}"#).unwrap();
-        assert_eq!(review.decision(), toolvet::ReviewDecision::Approve);
+        assert_eq!(
+            review.decision(),
+            toolvet::approval::ReviewDecision::Approve
+        );
         assert_eq!(review.reviewer(), "alice");
-        assert_eq!(review.scope(), toolvet::Scope::Run);
+        assert_eq!(review.scope(), toolvet::approval::Scope::Run);
         for (body, says) in [
             (
                 &br#"{"decision": "Approve", "reviewer": "alice"}"#[..],

@@ -11,7 +11,7 @@ use crate::auth::Refused;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use toolvet::ApprovalError;
+use toolvet::approval::ApprovalError;
 
 /// A refused or failed request.
 #[derive(Debug)]

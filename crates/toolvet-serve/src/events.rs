@@ -14,7 +14,7 @@ use crate::state::AppState;
 use crate::webhook::Webhook;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
-use toolvet::{ApprovalEvent, Approvals};
+use toolvet::{approval::ApprovalEvent, approval::Approvals};
 use toolvet_postgres::LedgerNotice;
 
 /// What `/v1/approvals/events` sends.

@@ -135,7 +135,7 @@ impl Server {
     /// As [`Server::bind`].
     pub async fn bind_observed(
         options: ServeOptions,
-        observer: Option<Arc<dyn toolvet::LoadObserver>>,
+        observer: Option<Arc<dyn toolvet::progress::LoadObserver>>,
     ) -> anyhow::Result<Server> {
         let policy = toolvet_preset::policy_from_file(&options.config)?;
         let current = Current::of(&policy).map_err(anyhow::Error::msg)?;

@@ -229,7 +229,7 @@ impl Metrics {
     }
 
     /// Update the decision-log gauges.
-    pub fn record_log(&self, stats: Option<toolvet::DecisionLogStats>) {
+    pub fn record_log(&self, stats: Option<toolvet::audit::DecisionLogStats>) {
         if let Some(s) = stats {
             self.log_written.set(s.written as i64);
             self.log_dropped.set(s.dropped as i64);

@@ -26,7 +26,7 @@ const SETTLE: Duration = Duration::from_millis(300);
 pub(crate) async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
     let result = try_reload(state).await;
     let mut status = state.reload.lock().unwrap_or_else(|p| p.into_inner());
-    status.last_attempt = Some(toolvet::UnixMillis::now().to_string());
+    status.last_attempt = Some(toolvet::approval::UnixMillis::now().to_string());
     match &result {
         Ok(generation) => {
             status.succeeded += 1;

@@ -23,7 +23,7 @@
 //! client can show the same thing the page does.
 
 use serde_json::{Value, json};
-use toolvet::ApprovalRequest;
+use toolvet::approval::ApprovalRequest;
 use toolvet::display::{identifier, visible};
 
 /// `request` as JSON, with `review_sha256` (what a decision names as read:

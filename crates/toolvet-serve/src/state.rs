@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, watch};
-use toolvet::{Host, LedgerLocation, Policy, ReviewerSigner};
+use toolvet::{Host, Policy, approval::ReviewerSigner, config::LedgerLocation};
 use toolvet_postgres::PostgresProvider;
 
 /// What the server takes from the policy in force; swapped on reload.
@@ -101,7 +101,7 @@ fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
             path.display()
         )
     };
-    let text = toolvet::private_file::read_private(path).map_err(fail)?;
+    let text = toolvet::private_file::read_private(path).map_err(|e| fail(e.to_string()))?;
     let passphrase = text.strip_suffix('\n').unwrap_or(&text);
     let passphrase = passphrase.strip_suffix('\r').unwrap_or(passphrase);
     let keys = policy
@@ -229,7 +229,7 @@ impl AppState {
     ///
     /// # Errors
     /// 409 when the policy has no `[approvals]`.
-    pub(crate) fn approvals(&self) -> Result<toolvet::Approvals, ApiError> {
+    pub(crate) fn approvals(&self) -> Result<toolvet::approval::Approvals, ApiError> {
         self.host.approvals().ok_or_else(ApiError::approvals_off)
     }
 }

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
-use toolvet::ApprovalRequest;
+use toolvet::approval::ApprovalRequest;
 use toolvet_preset::SecretsRedactor;
 
 /// Announcements waiting for delivery.

@@ -12,14 +12,14 @@
 //! handed to checks unchanged. A key twice in one object (anywhere in the
 //! call), two keys of one object that fold alike (`query` and `QUERY`) and
 //! a number a 64-bit reader would round are refused
-//! ([`crate::parse_json_strict`]), so the text checks read, the digest approvals
+//! ([`crate::strict_json::parse_json_strict`]), so the text checks read, the digest approvals
 //! bind and the arguments a person is shown all mean one call.
 
-use crate::error::CallError;
 use crate::strict_json::{check_unambiguous, check_unambiguous_in, parse_json_strict};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One proposed tool call with its tool and run context.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -34,7 +34,7 @@ pub struct CallRequest {
     #[serde(default)]
     pub context: CallContext,
     /// A resumed call: the ticket of the approval request its first ask
-    /// got (see [`crate::Approvals`]).
+    /// got (see [`crate::approval::Approvals`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalClaim>,
 }
@@ -385,6 +385,40 @@ fn nesting_depth(text: &str) -> usize {
         }
     }
     max
+}
+
+/// A tool call that cannot be vetted: malformed JSON, or a shape the host
+/// refuses. The message names the key (`call.arguments`, `context.history[2]`).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("invalid tool call: {message}")]
+pub struct CallError {
+    message: String,
+    #[source]
+    source: Option<Arc<serde_json::Error>>,
+}
+
+impl CallError {
+    /// An error about the call shape, e.g. ``"`call.name` must not be empty"``.
+    pub fn new(message: impl Into<String>) -> CallError {
+        CallError {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// What is wrong, without the `invalid tool call:` prefix.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl From<serde_json::Error> for CallError {
+    fn from(e: serde_json::Error) -> Self {
+        CallError {
+            message: e.to_string(),
+            source: Some(Arc::new(e)),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -80,7 +80,7 @@ pub enum Isolation {
 }
 
 /// How the decisions of the enforcing checks combine into a verdict
-/// (`[host] combine`, read by [`crate::combine`]).
+/// (`[host] combine`, read by [`crate::verdict::combine`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -445,7 +445,7 @@ pub struct Policy {
     /// validates its own, and a program refuses a table it does not know
     /// ([`crate::LoadOptions::front_end_tables`]). Any key in them named
     /// `file` or ending in `_file` names one of toolvet's secrets
-    /// ([`crate::StatePaths`]). Empty for a policy built in code unless
+    /// ([`crate::state_paths::StatePaths`]). Empty for a policy built in code unless
     /// set.
     pub front_ends: std::collections::BTreeMap<String, serde_json::Value>,
     /// The line of each front-end table's first header in the text (for

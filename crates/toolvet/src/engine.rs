@@ -55,17 +55,32 @@ static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
 /// When `instances` is 0 or over [`MAX_INSTANCES`], or the engine exists
 /// already (the first policy loaded in the process created it): size the
 /// pool before loading.
-pub fn size_instance_pool(instances: u32) -> Result<(), String> {
+pub fn size_instance_pool(instances: u32) -> Result<(), PoolSizeError> {
     if !(1..=MAX_INSTANCES).contains(&instances) {
-        return Err(format!(
-            "an instance pool of {instances} is out of range (1..={MAX_INSTANCES})"
-        ));
+        return Err(PoolSizeError::OutOfRange { instances });
     }
     if ENGINE.get().is_some() {
-        return Err("the engine is running already: size its pool before the first load".into());
+        return Err(PoolSizeError::EngineRunning);
     }
     POOL_INSTANCES.store(instances, Ordering::Relaxed);
     Ok(())
+}
+
+/// Why [`size_instance_pool`] refused a size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PoolSizeError {
+    /// `instances` is 0 or over [`MAX_INSTANCES`].
+    #[error(
+        "an instance pool of {instances} is out of range (1..={})",
+        MAX_INSTANCES
+    )]
+    OutOfRange {
+        /// The size asked for.
+        instances: u32,
+    },
+    /// The engine was created already, with its pool.
+    #[error("the engine is running already: size its pool before the first load")]
+    EngineRunning,
 }
 
 /// The pool a process needs to load `policy` and vet calls one at a time:
@@ -188,11 +203,11 @@ mod tests {
     #[test]
     fn the_pool_is_sized_before_the_engine_starts_and_within_range() {
         for bad in [0, MAX_INSTANCES + 1] {
-            let e = size_instance_pool(bad).unwrap_err();
+            let e = size_instance_pool(bad).unwrap_err().to_string();
             assert!(e.contains("out of range (1..=1000)"), "{e}");
         }
         shared_engine().expect("the engine starts");
-        let e = size_instance_pool(64).unwrap_err();
+        let e = size_instance_pool(64).unwrap_err().to_string();
         assert!(e.contains("running already"), "{e}");
         assert_eq!(POOL_INSTANCES.load(Ordering::Relaxed), MAX_INSTANCES);
     }

@@ -1,6 +1,7 @@
 //! Typed errors of the library. Each message says what is wrong and where
 //! (file, line, check, key); the underlying error, when there is one, is
-//! the error's [`std::error::Error::source`].
+//! the error's [`std::error::Error::source`]. A call's own error,
+//! [`crate::CallError`], lives with the call (`call.rs`).
 
 use crate::display::visible;
 use std::path::PathBuf;
@@ -139,38 +140,4 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// A tool call that cannot be vetted: malformed JSON, or a shape the host
-/// refuses. The message names the key (`call.arguments`, `context.history[2]`).
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("invalid tool call: {message}")]
-pub struct CallError {
-    message: String,
-    #[source]
-    source: Option<Arc<serde_json::Error>>,
-}
-
-impl CallError {
-    /// An error about the call shape, e.g. ``"`call.name` must not be empty"``.
-    pub fn new(message: impl Into<String>) -> CallError {
-        CallError {
-            message: message.into(),
-            source: None,
-        }
-    }
-
-    /// What is wrong, without the `invalid tool call:` prefix.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl From<serde_json::Error> for CallError {
-    fn from(e: serde_json::Error) -> Self {
-        CallError {
-            message: e.to_string(),
-            source: Some(Arc::new(e)),
-        }
-    }
 }

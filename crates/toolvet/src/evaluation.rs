@@ -563,7 +563,7 @@ fn to_wit(
 
 #[cfg(test)]
 mod tests {
-    use crate::{CheckDecision, Decision, ErrorKind, Host, Policy};
+    use crate::{Decision, Host, Policy, verdict::CheckDecision, verdict::ErrorKind};
     use std::path::{Path, PathBuf};
 
     /// The check whose runs panic inside the host (only this test module's

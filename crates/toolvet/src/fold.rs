@@ -3,7 +3,7 @@
 //! (`QUERY` fills `query`, `ſtatement` fills `statement`, the last match
 //! winning); others normalise Unicode first. [`fold`] is the one rule
 //! toolvet uses for "these two keys may be read as one": the strict
-//! readers ([`crate::parse_json_strict`], [`crate::CallRequest`]'s
+//! readers ([`crate::strict_json::parse_json_strict`], [`crate::CallRequest`]'s
 //! constructors, the MCP proxy's client reader) refuse two keys of one
 //! object that fold alike, so what a check judges under one key is what
 //! the tool runs.

@@ -34,7 +34,7 @@
 //!   and the front end refuses the call ([`OVERFLOW_RULE`]), never a
 //!   silent reset.
 
-use crate::{HostSettings, Outcome, PriorCall};
+use crate::{call::Outcome, call::PriorCall, config::HostSettings};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
@@ -228,7 +228,7 @@ pub fn elide(arguments: &RawValue, limit: usize) -> Box<RawValue> {
         only.insert(ELIDED_KEY.to_string(), note.clone());
         raw(&Value::Object(only))
     };
-    let Ok(Value::Object(mut map)) = crate::parse_json_strict(text) else {
+    let Ok(Value::Object(mut map)) = crate::strict_json::parse_json_strict(text) else {
         return whole();
     };
     // A key of the caller's that folds like ours would make the entry's

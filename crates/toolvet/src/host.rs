@@ -276,7 +276,7 @@ impl Host {
     /// [`LoadOptions::extra_secret_paths`]) name: every call's checks get
     /// them in the `toolvet.state_paths` and `toolvet.secret_paths`
     /// attributes, unioned with what the caller sent there.
-    pub fn state_paths(&self) -> crate::StatePaths {
+    pub fn state_paths(&self) -> crate::state_paths::StatePaths {
         self.current().state_paths.clone()
     }
 
@@ -322,7 +322,7 @@ impl Host {
         let this = log.clone();
         let flushed = crate::runtime::on_runtime(async move { this.flush(timeout).await })
             .await
-            .unwrap_or_else(|e| Err(e.to_string()));
+            .unwrap_or_else(|e| Err(crate::audit::FlushError::Task(e.to_string())));
         match flushed {
             Ok(()) => verdict,
             Err(why) => {
@@ -352,13 +352,16 @@ impl Host {
     ///
     /// # Errors
     /// The log cannot be written, or the timeout passed.
-    pub async fn flush_decision_log(&self, timeout: Duration) -> Result<(), String> {
+    pub async fn flush_decision_log(
+        &self,
+        timeout: Duration,
+    ) -> Result<(), crate::audit::FlushError> {
         let Some(log) = self.current().decision_log.clone() else {
             return Ok(());
         };
         crate::runtime::on_runtime(async move { log.flush(timeout).await })
             .await
-            .unwrap_or_else(|e| Err(e.to_string()))
+            .unwrap_or_else(|e| Err(crate::audit::FlushError::Task(e.to_string())))
     }
 
     /// The decision log's counters, when the policy has one.

@@ -8,8 +8,8 @@
 //! (with a reason for the model) or escalate (a person approves first).
 //!
 //! With an `[approvals]` table, an escalate carries an approval request; a
-//! person decides it through [`Approvals`], and the resumed call brings the
-//! request's ticket back:
+//! person decides it through [`approval::Approvals`], and the resumed call
+//! brings the request's ticket back:
 //!
 //! ```
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,7 +43,7 @@
 //!
 //! // A person approves it.
 //! let approvals = host.approvals().expect("approvals are on");
-//! approvals.approve(&request.id, "alice", Some("ship it"), toolvet::Scope::Once).await?;
+//! approvals.approve(&request.id, "alice", Some("ship it"), toolvet::approval::Scope::Once).await?;
 //!
 //! // The resumed call carries the ticket and is allowed, once.
 //! let mut resumed = call.clone();
@@ -75,7 +75,7 @@
 //!   component speaks), [`cache`] (compiled artifacts: `cache/mod.rs`
 //!   entries and tags, `cache/stamp.rs` file stamps, `cache/prune.rs`,
 //!   `cache/files.rs` private files), `engine.rs` (the engine), `progress.rs`
-//!   ([`LoadObserver`]).
+//!   ([`progress::LoadObserver`]).
 //! - **The generation**: `generation.rs` (one loaded policy's shapes),
 //!   `host.rs` ([`Host`]: the current generation, reloads).
 //! - **Evaluation** (one call into a verdict): `call.rs` (the call shape,
@@ -85,31 +85,31 @@
 //!   combine, settle, record), `instance.rs` (one instance under a deadline
 //!   and a memory cap), `sandbox.rs` (what an instance may touch),
 //!   `bindings.rs` (the WIT world), `plugin_log.rs` and `cause.rs` (what a
-//!   plugin printed), `verdict.rs` ([`Verdict`] and [`combine`]).
+//!   plugin printed), `verdict.rs` ([`Verdict`] and [`verdict::combine`]).
 //! - **Approvals**: `approval/` (`types.rs` values, `rules.rs` rule ids,
-//!   `bound.rs` what a request binds, `service.rs` [`Approvals`], ledgers,
-//!   tickets and reviewers).
+//!   `bound.rs` what a request binds, `service.rs`
+//!   [`approval::Approvals`], ledgers, tickets and reviewers).
 //! - **Decision log**: `audit/` (records, writer, anchor, verification).
 //! - **Shared**: `error.rs` (typed errors), `text.rs`, [`display`],
 //!   [`fold`], [`home`], `runtime.rs` ([`block_on`]).
 
-mod approval;
-mod audit;
+pub mod approval;
+pub mod audit;
 mod bindings;
 pub mod cache;
-mod call;
+pub mod call;
 mod cause;
-mod config;
+pub mod config;
 mod contract;
 pub mod display;
-mod engine;
+pub mod engine;
 mod error;
 mod evaluation;
 pub mod fold;
 mod generation;
 pub mod history_fit;
 pub mod home;
-mod host;
+pub mod host;
 #[cfg(feature = "inspect")]
 pub mod inspect;
 mod instance;
@@ -125,40 +125,19 @@ mod runtime;
 mod sandbox;
 mod snapshot;
 pub mod state_paths;
-mod strict_json;
+pub mod strict_json;
 pub(crate) mod text;
-mod verdict;
+pub mod verdict;
 
-pub use approval::ApprovalTrust;
-pub use approval::{AGENT_TOOL_ATTRIBUTE, BOUND_ATTRIBUTES, MCP_SERVER_ATTRIBUTE};
-pub use approval::{
-    ApprovalError, ApprovalEvent, ApprovalRequest, ApprovalStatus, Approvals, BoundCall, Decided,
-    Escalation, Ledger, LedgerError, LedgerProvider, ListQuery, MAX_MESSAGE_BYTES, MAX_PAGE,
-    MAX_REVIEWER_BYTES, MemoryLedger, Opened, Review, ReviewDecision, ReviewRecord, Scope,
-    SqliteLedger, StatusFilter, UnixMillis, VerdictApproval, ledger_rules, rules as approval_rules,
-};
-pub use approval::{PendingCounts, PendingLimits, RunCount, pending};
-pub use approval::{ReviewerKey, ReviewerSigner, SignedDecision, reviewer};
-pub use audit::{
-    Anchor, DecisionLogStats, LogBreak, LogSegment, REDACTED, Redactor, UNANCHORED_EVENT,
-    anchor_key_path, anchor_path, log_files, verify_anchor, verify_chain, verify_log,
-};
-pub use call::{
-    ApprovalClaim, CallContext, CallRequest, MAX_NESTING, Outcome, PriorCall, ToolCall, ToolInfo,
-};
-pub use config::{
-    ApprovalSettings, CheckConfig, Combine, DEFAULT_APPROVAL_TTL_S, DefaultDecision, HostSettings,
-    Isolation, KeySource, LedgerLocation, LogFailure, MAX_APPROVAL_TTL_S, MAX_MEMORY_MB,
-    MAX_TIMEOUT_MS, Mode, OnError, Policy,
-};
-pub use engine::{MAX_INSTANCES, instances_for_one_call, size_instance_pool};
-pub use error::{CallError, ConfigError, Error, LoadError, LoadErrorKind};
-pub use host::{CheckSummary, Host};
+// The main path at the root: load a policy into a host, check a call,
+// read the verdict. Every other concept lives in its module.
+pub use call::{ApprovalClaim, CallContext, CallError, CallRequest, ToolCall};
+pub use config::Policy;
+pub use error::{ConfigError, Error, LoadError, LoadErrorKind};
+pub use host::Host;
 pub use load_options::LoadOptions;
-pub use progress::{LoadEvent, LoadObserver};
 pub use runtime::block_on;
-pub use state_paths::StatePaths;
-pub use strict_json::{StrictJsonError, parse_json_strict};
+pub use verdict::{Decision, Verdict};
 
 /// Entry points for the fuzz targets (`fuzz/`), into code that is not
 /// public; compiled only under cargo-fuzz (`--cfg fuzzing`).
@@ -167,7 +146,6 @@ pub use strict_json::{StrictJsonError, parse_json_strict};
 pub mod fuzzing {
     pub use crate::approval::ticket::fuzz_verify as ticket;
 }
-pub use verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict, combine};
 
 /// The `toolvet:check` contract version this host implements.
 pub const CONTRACT_VERSION: &str = bindings::CONTRACT_VERSION;

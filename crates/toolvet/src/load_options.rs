@@ -46,7 +46,7 @@ pub struct LoadOptions {
     /// once anyway, and taking the snapshot makes the first load slower.
     pub preinitialize_reused: bool,
     /// More of toolvet's own state that no tool may write, besides what the
-    /// policy names ([`crate::StatePaths`]): e.g. a front end's state
+    /// policy names ([`crate::state_paths::StatePaths`]): e.g. a front end's state
     /// directory (the hooks' session history). Files or directories
     /// (everything under a directory counts); relative paths resolve
     /// against the current directory at load. The host adds them to every

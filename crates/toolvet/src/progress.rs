@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use toolvet::{LoadEvent, LoadOptions};
+//! use toolvet::{progress::LoadEvent, LoadOptions};
 //!
 //! let options = LoadOptions {
 //!     observer: Some(Arc::new(|event: &LoadEvent| {

@@ -27,7 +27,7 @@
 
 use crate::history_fit::{HistoryBudget, HistoryOverflow};
 use crate::verdict::{Decision, Verdict};
-use crate::{HostSettings, Outcome, PriorCall};
+use crate::{call::Outcome, call::PriorCall, config::HostSettings};
 use serde_json::value::RawValue;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -168,7 +168,7 @@ impl RunHistory {
                 // It ran once a person approved it.
                 Outcome::Approved => held.outcome = Outcome::Approved,
                 // A person rejected it.
-                Outcome::Denied if rule == crate::approval_rules::REJECTED => {
+                Outcome::Denied if rule == crate::approval::rules::REJECTED => {
                     held.outcome = Outcome::Rejected;
                 }
                 // Still held, or a resume refused before it could run

@@ -368,8 +368,8 @@ fn decimal_value(text: &str) -> (bool, String, i128) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::CallError;
     use crate::call::CallRequest;
-    use crate::error::CallError;
 
     fn call_with(arguments: &str) -> Result<CallRequest, CallError> {
         CallRequest::from_json(&format!(

@@ -33,7 +33,7 @@ use phaseo_agent::{
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use toolvet::{ApprovalClaim, CallRequest, Decision, Host, Verdict, VerdictApproval};
+use toolvet::{ApprovalClaim, CallRequest, Decision, Host, Verdict, approval::VerdictApproval};
 
 /// The run's attribute handed to checks as `cwd`, read from the run's
 /// context (`RunOptions::context`, e.g. `{"cwd": "/home/alice/project"}`).
@@ -158,7 +158,12 @@ impl Gate {
         let (reviewer, message) = (reviewer.to_string(), message.map(str::to_string));
         toolvet::block_on(async move {
             approvals
-                .approve(&id, &reviewer, message.as_deref(), toolvet::Scope::Once)
+                .approve(
+                    &id,
+                    &reviewer,
+                    message.as_deref(),
+                    toolvet::approval::Scope::Once,
+                )
                 .await
         })
         .map(drop)
@@ -182,7 +187,10 @@ impl Gate {
             .map_err(|e| AgentError::new(e.to_string()))
     }
 
-    fn request_of(&self, call_id: &str) -> Result<(toolvet::Approvals, String), AgentError> {
+    fn request_of(
+        &self,
+        call_id: &str,
+    ) -> Result<(toolvet::approval::Approvals, String), AgentError> {
         let calls = self.calls.lock().expect("gate state");
         let Some(Known::Waiting(approval)) = calls.get(call_id) else {
             return Err(AgentError::new(format!(
@@ -423,8 +431,8 @@ pub fn example_host(state: &std::path::Path) -> Result<Host, toolvet::Error> {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolvet.toml");
     let mut policy = toolvet::Policy::from_file(&file)?;
     if let Some(approvals) = &mut policy.approvals {
-        approvals.ledger = toolvet::LedgerLocation::Sqlite(state.join("approvals.db"));
-        approvals.key = toolvet::KeySource::File(state.join("approvals.key"));
+        approvals.ledger = toolvet::config::LedgerLocation::Sqlite(state.join("approvals.db"));
+        approvals.key = toolvet::config::KeySource::File(state.join("approvals.key"));
     }
     policy.host.decision_log = Some(state.join("decisions.jsonl"));
     toolvet::block_on(Host::load(policy))

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
-use toolvet::{ListQuery, MAX_PAGE, StatusFilter};
+use toolvet::{approval::ListQuery, approval::MAX_PAGE, approval::StatusFilter};
 
 /// The query of `GET /v1/approvals`.
 #[derive(Debug, Deserialize)]
@@ -75,7 +75,7 @@ const RUNS_SHOWN: usize = 20;
 /// (false: there are at least `total`), `limits`, and `by_run` for the
 /// [`RUNS_SHOWN`] runs with most pending requests, each with its run id
 /// `shown` as a person reads it.
-fn pending_counts(counts: &toolvet::PendingCounts) -> serde_json::Value {
+fn pending_counts(counts: &toolvet::approval::PendingCounts) -> serde_json::Value {
     let by_run: Vec<_> = counts
         .by_run
         .iter()
@@ -143,8 +143,8 @@ pub(super) async fn decide(
     let limit = state.current.load().settings.max_body_bytes;
     let (review, shown) = toolvet_serve_body::decision_shown(&read_body(body, limit).await?)?;
     let decision = match review.decision() {
-        toolvet::ReviewDecision::Approve => "approve",
-        toolvet::ReviewDecision::Reject => "reject",
+        toolvet::approval::ReviewDecision::Approve => "approve",
+        toolvet::approval::ReviewDecision::Reject => "reject",
     };
     let approvals = state.approvals()?;
     // Under reviewer keys, the server's own key signs its reviewers'
@@ -154,12 +154,14 @@ pub(super) async fn decide(
         .then(|| state.current.load().signer.clone())
         .flatten();
     let decided = match (review.decision(), shown, signer.as_deref()) {
-        (toolvet::ReviewDecision::Approve, Some(shown), Some(signer)) => {
+        (toolvet::approval::ReviewDecision::Approve, Some(shown), Some(signer)) => {
             approvals.decide_signed(&id, review, signer, &shown).await?
         }
         (_, Some(shown), _) => approvals.decide_shown(&id, review, &shown).await?,
-        (toolvet::ReviewDecision::Reject, None, _) => approvals.decide(&id, review).await?,
-        (toolvet::ReviewDecision::Approve, None, _) => {
+        (toolvet::approval::ReviewDecision::Reject, None, _) => {
+            approvals.decide(&id, review).await?
+        }
+        (toolvet::approval::ReviewDecision::Approve, None, _) => {
             approvals.get(&id).await?; // an unknown id is a 404 first
             return Err(ApiError::new(
                 axum::http::StatusCode::BAD_REQUEST,

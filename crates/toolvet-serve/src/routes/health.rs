@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
-use toolvet::{ListQuery, MAX_PAGE, StatusFilter};
+use toolvet::{approval::ListQuery, approval::MAX_PAGE, approval::StatusFilter};
 
 /// How long `/readyz` waits for the ledger.
 const LEDGER_PROBE: Duration = Duration::from_secs(2);
@@ -107,7 +107,9 @@ pub(super) async fn metrics(
         .into_response())
 }
 
-async fn count_pending(approvals: &toolvet::Approvals) -> Result<usize, toolvet::ApprovalError> {
+async fn count_pending(
+    approvals: &toolvet::approval::Approvals,
+) -> Result<usize, toolvet::approval::ApprovalError> {
     let mut query = ListQuery {
         status: StatusFilter::Pending,
         limit: MAX_PAGE,
@@ -118,9 +120,9 @@ async fn count_pending(approvals: &toolvet::Approvals) -> Result<usize, toolvet:
         let page = tokio::time::timeout(LEDGER_PROBE, approvals.list(&query))
             .await
             .map_err(|_| {
-                toolvet::ApprovalError::Ledger(toolvet::LedgerError::Unavailable(
-                    "no answer in time".into(),
-                ))
+                toolvet::approval::ApprovalError::Ledger(
+                    toolvet::approval::LedgerError::Unavailable("no answer in time".into()),
+                )
             })??;
         count += page.len();
         match page.last() {

@@ -445,7 +445,7 @@ async fn openings_racing_on_two_replicas_never_pass_the_pending_limits() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgres_ledger_keeps_and_checks_signed_decisions() {
     let pg = Postgres::start();
-    let signer = toolvet::ReviewerSigner::create(b"a long reviewer passphrase").unwrap();
+    let signer = toolvet::approval::ReviewerSigner::create(b"a long reviewer passphrase").unwrap();
     let fixture = Fixture::with(PolicyText {
         ledger: pg.url(),
         approvals: format!("reviewer_keys = [\"{}\"]", signer.public().entry()),
@@ -468,7 +468,8 @@ async fn a_postgres_ledger_keeps_and_checks_signed_decisions() {
     let id = held["approval"]["id"].as_str().unwrap().to_string();
     let (status, body) = b.decide(&id, "approve", None).await;
     assert_eq!(status, 400, "an unsigned approval is refused: {body}");
-    let review = toolvet::Review::approve("alice", toolvet::Scope::Once).unwrap();
+    let review =
+        toolvet::approval::Review::approve("alice", toolvet::approval::Scope::Once).unwrap();
     let shown = approvals.get(&id).await.unwrap().review_sha256();
     approvals
         .decide_signed(&id, review, &signer, &shown)

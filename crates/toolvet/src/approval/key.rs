@@ -31,7 +31,7 @@ fn from_file(path: &Path) -> Result<Vec<u8>, ApprovalError> {
         Ok(meta) if !meta.is_file() => return Err(fail("not a regular file".into())),
         Ok(_) => {}
     }
-    let text = crate::private_file::read_private(path).map_err(fail)?;
+    let text = crate::private_file::read_private(path).map_err(|e| fail(e.to_string()))?;
     decode(&text).map_err(fail)
 }
 

@@ -53,7 +53,7 @@ pub mod ledger_rules {
 pub(crate) use bound::bound_attributes;
 pub use bound::{AGENT_TOOL_ATTRIBUTE, BOUND_ATTRIBUTES, BoundCall, MCP_SERVER_ATTRIBUTE};
 pub use pending::{PendingCounts, PendingLimits, RunCount};
-pub use reviewer::{ReviewerKey, ReviewerSigner, SignedDecision};
+pub use reviewer::{ReviewerKey, ReviewerKeyError, ReviewerSigner, SignedDecision};
 pub use service::{Approvals, LedgerProvider};
 pub use sqlite::SqliteLedger;
 pub use trust::ApprovalTrust;

@@ -87,33 +87,56 @@ impl fmt::Display for ReviewerKey {
     }
 }
 
+/// What is wrong with a `reviewer_keys` entry ([`ReviewerKey::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ReviewerKeyError {
+    /// The entry does not start with `ed25519:`.
+    #[error(
+        "a reviewer key starts with `{}` (`toolvet approvals reviewer-key init` prints one)",
+        KEY_PREFIX
+    )]
+    Prefix,
+    /// No `:` between the public key and the salt.
+    #[error("a reviewer key is `ed25519:<public key>:<salt>`")]
+    Shape,
+    /// The public key is not 32 bytes of unpadded base64url.
+    #[error("the public key is not 32 bytes of unpadded base64url")]
+    PublicKeyEncoding,
+    /// The salt is not 16 bytes of unpadded base64url.
+    #[error("the salt is not 16 bytes of unpadded base64url")]
+    SaltEncoding,
+    /// The 32 bytes are not an Ed25519 point.
+    #[error("the public key is not an Ed25519 public key")]
+    NotEd25519,
+    /// The point is of small order (a weak key).
+    #[error("the public key is a weak Ed25519 key")]
+    Weak,
+}
+
 impl ReviewerKey {
     /// Parse a `reviewer_keys` entry.
     ///
     /// # Errors
     /// What is wrong with it: prefix, encoding, lengths, or a public key
     /// that is not a valid Ed25519 point (or a weak one).
-    pub fn parse(entry: &str) -> Result<ReviewerKey, String> {
-        let rest = entry.strip_prefix(KEY_PREFIX).ok_or_else(|| {
-            format!("a reviewer key starts with `{KEY_PREFIX}` (`toolvet approvals reviewer-key init` prints one)")
-        })?;
-        let (public, salt) = rest
-            .split_once(':')
-            .ok_or("a reviewer key is `ed25519:<public key>:<salt>`")?;
+    pub fn parse(entry: &str) -> Result<ReviewerKey, ReviewerKeyError> {
+        let rest = entry
+            .strip_prefix(KEY_PREFIX)
+            .ok_or(ReviewerKeyError::Prefix)?;
+        let (public, salt) = rest.split_once(':').ok_or(ReviewerKeyError::Shape)?;
         let public: [u8; 32] = B64
             .decode(public)
             .ok()
             .and_then(|b| b.try_into().ok())
-            .ok_or("the public key is not 32 bytes of unpadded base64url")?;
+            .ok_or(ReviewerKeyError::PublicKeyEncoding)?;
         let salt: [u8; 16] = B64
             .decode(salt)
             .ok()
             .and_then(|b| b.try_into().ok())
-            .ok_or("the salt is not 16 bytes of unpadded base64url")?;
-        let public = VerifyingKey::from_bytes(&public)
-            .map_err(|_| "the public key is not an Ed25519 public key")?;
+            .ok_or(ReviewerKeyError::SaltEncoding)?;
+        let public = VerifyingKey::from_bytes(&public).map_err(|_| ReviewerKeyError::NotEd25519)?;
         if public.is_weak() {
-            return Err("the public key is a weak Ed25519 key".into());
+            return Err(ReviewerKeyError::Weak);
         }
         Ok(ReviewerKey { public, salt })
     }

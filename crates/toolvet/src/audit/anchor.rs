@@ -158,23 +158,18 @@ pub fn verify_anchor(
     key_file: Option<&Path>,
     records: usize,
     last_hash: &str,
-) -> Result<Anchor, String> {
+) -> Result<Anchor, AnchorError> {
     let key_path = key_file.map_or_else(|| anchor_key_path(log), Path::to_path_buf);
     if !key_path.exists() {
-        return Err(format!(
-            "{}: no anchor key, so the end of the log cannot be checked (give it with --key)",
-            key_path.display()
-        ));
+        return Err(AnchorError::NoKey { key: key_path });
     }
     let key = crate::approval::key::load(&crate::config::KeySource::File(key_path.clone()))
-        .map_err(|e| e.to_string())?;
-    let anchor = read_anchor(log, &key)?.ok_or_else(|| {
-        format!(
-            "{}: no anchor, so the end of the log cannot be checked: it was removed, or no \
-             toolvet wrote this log",
-            anchor_path(log).display()
-        )
-    })?;
+        .map_err(|e| AnchorError::Key(e.to_string()))?;
+    let anchor = read_anchor(log, &key)
+        .map_err(AnchorError::Unreadable)?
+        .ok_or_else(|| AnchorError::NoAnchor {
+            anchor: anchor_path(log),
+        })?;
     if anchor.last_hash != last_hash || anchor.records != records as u64 {
         let how = if (records as u64) < anchor.records {
             "the log was cut short (records at its end were removed)"
@@ -183,18 +178,73 @@ pub fn verify_anchor(
         } else {
             "its last record is not the anchored one: the chain was rewritten"
         };
-        return Err(format!(
-            "{}: record {}: the anchor says the file holds {} records ending in {}, it holds {} \
-             ending in {}: {how}",
-            log.display(),
-            records.min(anchor.records as usize).max(1),
-            anchor.records,
-            short(&anchor.last_hash),
+        return Err(AnchorError::Mismatch {
+            log: log.to_path_buf(),
+            record: records.min(anchor.records as usize).max(1),
+            anchored_records: anchor.records,
+            anchored_hash: short(&anchor.last_hash).to_string(),
             records,
-            short(last_hash),
-        ));
+            last_hash: short(last_hash).to_string(),
+            how,
+        });
     }
     Ok(anchor)
+}
+
+/// Why [`verify_anchor`] could not confirm where a log ends. Each message
+/// is a sentence naming the file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnchorError {
+    /// The anchor key file does not exist.
+    #[error(
+        "{}: no anchor key, so the end of the log cannot be checked (give it with --key)",
+        .key.display()
+    )]
+    NoKey {
+        /// The key file looked for.
+        key: PathBuf,
+    },
+    /// The key file cannot be read or is not a key: the sentence naming it.
+    #[error("{0}")]
+    Key(String),
+    /// The anchor file cannot be read, is malformed, or its MAC does not
+    /// match the key: the sentence naming it.
+    #[error("{0}")]
+    Unreadable(String),
+    /// There is no anchor file.
+    #[error(
+        "{}: no anchor, so the end of the log cannot be checked: it was removed, or no \
+         toolvet wrote this log",
+        .anchor.display()
+    )]
+    NoAnchor {
+        /// The anchor file looked for.
+        anchor: PathBuf,
+    },
+    /// The log does not end where the anchor says.
+    #[error(
+        "{}: record {record}: the anchor says the file holds {anchored_records} records ending \
+         in {anchored_hash}, it holds {records} ending in {last_hash}: {how}",
+        .log.display()
+    )]
+    Mismatch {
+        /// The log file.
+        log: PathBuf,
+        /// The first record (1-based) where they part.
+        record: usize,
+        /// Records the anchor counts.
+        anchored_records: u64,
+        /// The first 12 hex digits of the anchored last hash.
+        anchored_hash: String,
+        /// Records the file holds.
+        records: usize,
+        /// The first 12 hex digits of the file's last hash (`(nothing)`
+        /// for none).
+        last_hash: String,
+        /// How the log differs, in words.
+        how: &'static str,
+    },
 }
 
 pub(super) fn short(hash: &str) -> &str {

@@ -132,6 +132,34 @@ pub struct DecisionLogStats {
     pub healthy: bool,
 }
 
+/// Why the decision log could not be flushed
+/// ([`crate::Host::flush_decision_log`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FlushError {
+    /// The log was closed (its host is shutting down).
+    #[error("the decision log is closed")]
+    Closed,
+    /// The writer's queue is full.
+    #[error("the decision log's queue is full")]
+    QueueFull,
+    /// The writer thread stopped.
+    #[error("the decision log's writer is gone")]
+    WriterGone,
+    /// The records were not written within the timeout, in milliseconds.
+    #[error("the decision log was not written within {ms} ms")]
+    TimedOut {
+        /// The timeout, in milliseconds.
+        ms: u128,
+    },
+    /// The last write failed: the operating system's message.
+    #[error("{0}")]
+    Write(String),
+    /// The task that waited for the writer failed (e.g. it panicked).
+    #[error("{0}")]
+    Task(String),
+}
+
 /// An append-only decision log. Cheap to clone: clones share the writer.
 #[derive(Clone)]
 pub(crate) struct DecisionLog {
@@ -163,7 +191,7 @@ enum Job {
     /// path).
     Verdict(Box<VerdictJob>),
     /// Answer once everything queued before is written (or failed).
-    Flush(tokio::sync::oneshot::Sender<Result<(), String>>),
+    Flush(tokio::sync::oneshot::Sender<Result<(), FlushError>>),
 }
 
 /// Why a verdict's record was not queued.
@@ -486,27 +514,22 @@ impl DecisionLog {
     /// # Errors
     /// The last write failed, the queue is full, the writer is gone, or the
     /// timeout passed.
-    pub(crate) async fn flush(&self, timeout: Duration) -> Result<(), String> {
+    pub(crate) async fn flush(&self, timeout: Duration) -> Result<(), FlushError> {
         let (ack, done) = tokio::sync::oneshot::channel();
         {
-            let sender = self
-                .inner
-                .sender
-                .lock()
-                .map_err(|_| "the decision log is closed".to_string())?;
-            let sender = sender.as_ref().ok_or("the decision log is closed")?;
+            let sender = self.inner.sender.lock().map_err(|_| FlushError::Closed)?;
+            let sender = sender.as_ref().ok_or(FlushError::Closed)?;
             sender.try_send(Job::Flush(ack)).map_err(|e| match e {
-                TrySendError::Full(_) => "the decision log's queue is full".to_string(),
-                TrySendError::Disconnected(_) => "the decision log's writer is gone".to_string(),
+                TrySendError::Full(_) => FlushError::QueueFull,
+                TrySendError::Disconnected(_) => FlushError::WriterGone,
             })?;
         }
         match tokio::time::timeout(timeout, done).await {
             Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err("the decision log's writer is gone".into()),
-            Err(_) => Err(format!(
-                "the decision log was not written within {} ms",
-                timeout.as_millis()
-            )),
+            Ok(Err(_)) => Err(FlushError::WriterGone),
+            Err(_) => Err(FlushError::TimedOut {
+                ms: timeout.as_millis(),
+            }),
         }
     }
 }
@@ -534,7 +557,9 @@ mod file;
 mod verify;
 mod writer;
 
-pub use anchor::{Anchor, UNANCHORED_EVENT, anchor_key_path, anchor_path, verify_anchor};
+pub use anchor::{
+    Anchor, AnchorError, UNANCHORED_EVENT, anchor_key_path, anchor_path, verify_anchor,
+};
 use file::LogFile;
 pub use file::log_files;
 pub use verify::{LogBreak, LogSegment, verify_chain, verify_log};

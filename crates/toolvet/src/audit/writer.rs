@@ -63,7 +63,12 @@ pub(super) fn write_loop(
         }
         if waiting.is_empty() || result.is_err() {
             for ack in acks.drain(..) {
-                let _ = ack.send(result.as_ref().map(|_| ()).map_err(|e| e.to_string()));
+                let _ = ack.send(
+                    result
+                        .as_ref()
+                        .map(|_| ())
+                        .map_err(|e| super::FlushError::Write(e.to_string())),
+                );
             }
         }
     }

@@ -240,7 +240,7 @@ class _DuplicateKey(ValueError):
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """``json.loads``'s ``object_pairs_hook``: the object, or :class:`_DuplicateKey`
     for a key that appears twice (the core's strict reader refuses it too,
-    ``toolvet::parse_json_strict``; ``json.loads`` alone keeps the last copy)."""
+    ``toolvet::strict_json::parse_json_strict``; ``json.loads`` alone keeps the last copy)."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
