@@ -12,7 +12,6 @@
 //! exported as the component.
 
 pub mod arith;
-pub mod commands;
 pub mod debugger;
 pub mod destroyers;
 pub mod embedded;

@@ -1498,7 +1498,7 @@ impl Analysis<'_> {
     /// options: python's code modules, `cargo --config`, npm's program
     /// keys, `curl --config`, `enable -f`.
     fn keyed_options(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
-        if crate::commands::is_python(name)
+        if crate::walk::commands::is_python(name)
             && let Some((module, _)) = crate::modules::python_module(args)
             && CODE_MODULES.contains(&module.as_str())
         {

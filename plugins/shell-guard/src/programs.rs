@@ -240,7 +240,7 @@ fn package_name(word: &str) -> String {
             };
         }
         // `pkg-1.2.3.tgz` (scoped ones packed as `scope-pkg-1.2.3.tgz`).
-        let file = crate::commands::base_name(stem);
+        let file = crate::walk::commands::base_name(stem);
         let cut = file
             .match_indices('-')
             .find(|(i, _)| file[i + 1..].starts_with(|c: char| c.is_ascii_digit()))
@@ -295,7 +295,7 @@ fn hosted_repository(w: &str) -> Option<String> {
 /// `claude-code@2.0.14`, `npm:@openai/codex`, a tarball of one.
 pub(crate) fn agent_named(word: &str) -> Option<&'static str> {
     let package = package_name(word);
-    let base = crate::commands::base_name(&package);
+    let base = crate::walk::commands::base_name(&package);
     let packed = |p: &str| p.trim_start_matches('@').replace('/', "-");
     AGENT_CLIS.iter().find_map(|(cli, names)| {
         let hit = [package.as_str(), base.as_str()]
@@ -326,7 +326,7 @@ fn agent_package_dir(path: &str) -> Option<&'static str> {
         .find(|(_, names)| names.iter().any(|n| in_dir(n)))
         .map(|(cli, _)| *cli)
         .or_else(|| {
-            let base = crate::commands::base_name(path);
+            let base = crate::walk::commands::base_name(path);
             AGENT_CLIS
                 .iter()
                 .find(|(cli, _)| *cli == base)
@@ -1737,7 +1737,7 @@ impl Analysis<'_> {
         let mut lisp: Vec<String> = Vec::new();
         let mut dynamic_script = false;
         let mut note = |f: Option<&Field>| {
-            dynamic_script |= f.is_some_and(crate::commands::has_unknown_variable);
+            dynamic_script |= f.is_some_and(crate::walk::commands::has_unknown_variable);
             f.map(Field::text)
         };
         let mut ended = false;

@@ -1,5 +1,5 @@
 //! Programs that run another command, besides the wrappers in
-//! [`crate::commands`] (`sudo`, `env`, `timeout`, `xargs`…): what they run is
+//! [`crate::walk::commands`] (`sudo`, `env`, `timeout`, `xargs`…): what they run is
 //! judged as if it were run directly.
 //!
 //! - Wrappers whose remaining words are the command: `chronic`,
@@ -13,8 +13,8 @@
 //!   in the server's environment, and the session runners `dtach`,
 //!   `abduco`, `zellij run --`, `byobu` (read as tmux), `rlwrap`.
 
-use crate::commands::{join_fields as join, skip_options};
 use crate::syntax::{Field, Output};
+use crate::walk::commands::{join_fields as join, skip_options};
 use crate::walk::{Analysis, Cwd, Env};
 
 /// What a runner runs.
@@ -2437,10 +2437,10 @@ fn judged_name(word: &str, more: usize, rest: &[Field]) -> bool {
     if more == 0 {
         return false;
     }
-    if crate::commands::is_shell(word) || crate::commands::DOWNLOADERS.contains(&word) {
+    if crate::walk::commands::is_shell(word) || crate::walk::commands::DOWNLOADERS.contains(&word) {
         return true;
     }
-    if crate::commands::is_interpreter(word) {
+    if crate::walk::commands::is_interpreter(word) {
         // Inline code only (`python -c …`, `node -e …`); a bare
         // interpreter name among data words (`nvm install node 20`) is not.
         return rest.first().is_some_and(|a| {
@@ -2629,7 +2629,7 @@ impl Analysis<'_> {
                 i += 1;
                 continue;
             }
-            let word = crate::commands::base_name(&t);
+            let word = crate::walk::commands::base_name(&t);
             let rest = &args[i + 1..];
             if judged_name(&word, rest.len(), rest) {
                 readings += 1;

@@ -1,5 +1,5 @@
 //! The option tables of the command runners read in
-//! [`crate::commands`] (`env`, `nice`, `timeout`, `systemd-run`, …) and
+//! [`crate::walk::commands`] (`env`, `nice`, `timeout`, `systemd-run`, …) and
 //! of `at`, one [`Spec`] per program, as its own parser reads its options
 //! (review s17 Q14, Q4). Each runner stops at its first operand (`+` in its
 //! getopt string), so [`crate::getopt::Parsed::end`] is where its command

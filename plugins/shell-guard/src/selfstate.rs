@@ -17,11 +17,11 @@
 //!   on the policy, `chmod +x` on a git hook) changes what runs or what
 //!   toolvet can read and write, the same as writing it.
 
-use crate::commands::base_name;
 use crate::getopt::{self, Parsed, Spec, Takes, long, short};
 use crate::paths;
 use crate::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::syntax::{Field, Output, Seg};
+use crate::walk::commands::base_name;
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
 use regex_syntax::ParserBuilder;
