@@ -3,6 +3,19 @@
 
 use super::*;
 
+/// `unalias`: the aliases forgotten.
+pub(super) fn unalias_builtin(args: &[Field], env: &mut Env) -> Output {
+    for a in args {
+        match a.text().as_str() {
+            "-a" => env.names.retain(|_, b| !matches!(b, Binding::Alias(_))),
+            t => {
+                env.names.remove(t);
+            }
+        }
+    }
+    Output::Static(String::new())
+}
+
 impl Analysis<'_> {
     /// Split text into words the way the shell would (for `env -S`).
     pub(crate) fn split_words(&mut self, text: &str, env: &mut Env, depth: u32) -> Vec<Field> {
@@ -178,5 +191,107 @@ impl Analysis<'_> {
         let mut value = Field::lit(first_value);
         value.segs.extend(arg.segs[1..].iter().cloned());
         env.vars.insert(name.to_string(), value);
+    }
+
+    /// `printf`: its output when known, and `-v` assignments.
+    pub(super) fn printf_builtin(&mut self, args: &[Field], env: &mut Env) -> Output {
+        // `printf -v 'BASH_CMDS[x]' /bin/rm`: the hash table given
+        // a value not followed (review-s8 F2).
+        if args.first().is_some_and(|a| a.text() == "-v")
+            && let Some(t) = args.get(1).filter(|t| {
+                t.text().starts_with("BASH_CMDS[") || t.text().starts_with("BASH_ALIASES[")
+            })
+        {
+            self.bind_name(env, &dyn_field(&t.text()), t, false, "printf -v");
+        }
+        let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
+        match texts {
+            Some(t) if t.first().is_some_and(|f| f == "-v") => {
+                if let Some(var) = t.get(1) {
+                    env.vars.insert(var.clone(), dyn_field(&format!("${var}")));
+                }
+                Output::Static(String::new())
+            }
+            Some(t) if !t.is_empty() => {
+                let start = usize::from(t[0] == "--");
+                match t.get(start) {
+                    Some(fmt) => syntax::printf_output(fmt, &t[start + 1..])
+                        .map_or(Output::Unknown, Output::Static),
+                    None => Output::Static(String::new()),
+                }
+            }
+            Some(_) => Output::Static(String::new()),
+            None => fields_output(args, false),
+        }
+    }
+
+    /// `export`, `declare`, `typeset`, `local`, `readonly`: the variables they set.
+    pub(super) fn declare_builtin(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+    ) -> Output {
+        // `declare -n r=x`: r names another variable (a nameref);
+        // `-a`/`-A`: arrays. Their values are not followed.
+        let unknown = name != "export"
+            && args.iter().any(|a| {
+                let t = a.text();
+                t.starts_with(['-', '+']) && t[1..].contains(['n', 'a', 'A'])
+            });
+        let assigns = assignments_of(args);
+        self.code_variables(&assigns, env, depth, false);
+        for a in args {
+            self.declare(a, env, unknown);
+        }
+        Output::Static(String::new())
+    }
+
+    /// `unset`, `read`, `mapfile`, `readarray`: variables given values not followed.
+    pub(super) fn unset_or_read(&mut self, name: &str, args: &[Field], env: &mut Env) -> Output {
+        // `read 'BASH_CMDS[x]'`, `printf -v 'BASH_CMDS[x]' /bin/rm`:
+        // the hash table or the aliases given a value not followed.
+        let table = args
+            .iter()
+            .find(|a| a.text().starts_with("BASH_CMDS[") || a.text().starts_with("BASH_ALIASES["));
+        if name != "unset"
+            && let Some(t) = table
+        {
+            self.bind_name(env, &dyn_field(&t.text()), t, false, name);
+        }
+        for a in args {
+            let t = a.text();
+            if !t.starts_with('-') {
+                env.vars.insert(t.clone(), dyn_field(&format!("${t}")));
+            }
+        }
+        Output::Static(String::new())
+    }
+
+    /// `alias`: each value is judged as a script and remembered for later commands.
+    pub(super) fn alias_builtin(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Output {
+        for a in args {
+            if let Some(text) = a.static_text()
+                && let Some((name, value)) = text.split_once('=')
+            {
+                let mut e = env.clone();
+                self.script(value, &mut e, depth + 1, &Output::Unknown);
+                // Remembered: a later `NAME …` runs VALUE (review-s8 F2).
+                self.bind_name(env, &Field::lit(name), &Field::lit(value), true, "alias");
+            } else if let Some((name, _)) = a.text().split_once('=') {
+                self.bind_name(env, &Field::lit(name), a, true, "alias");
+            }
+        }
+        Output::Static(String::new())
+    }
+
+    /// `trap`: the handler runs as a script.
+    pub(super) fn trap_builtin(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Output {
+        let positional: Vec<&Field> = args.iter().filter(|a| !a.text().starts_with('-')).collect();
+        if positional.len() >= 2 {
+            self.run_script_field(positional[0], env, depth, &Output::Unknown, "trap");
+        }
+        Output::Static(String::new())
     }
 }

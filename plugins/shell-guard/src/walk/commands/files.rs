@@ -68,7 +68,7 @@ fn is_splat(raw: &str) -> bool {
 /// The operands of `chattr`, `setfacl` or `setfattr` that name files:
 /// not options, not an option's value (`-m SPEC`, `-n NAME`, `-v VALUE`),
 /// not chattr's `+i`/`-a`/`=e` mode.
-pub(super) fn metadata_operands<'a>(name: &str, args: &'a [Field]) -> Vec<&'a Field> {
+fn metadata_operands<'a>(name: &str, args: &'a [Field]) -> Vec<&'a Field> {
     let takes_value: &[&str] = match name {
         "setfacl" => &[
             "-m",
@@ -593,5 +593,188 @@ impl Analysis<'_> {
             }
         }
         self.metadata_change(name, targets, env);
+    }
+
+    /// `xargs shred`: denied, the files it destroys arrive on standard input.
+    pub(super) fn xargs_shred(&mut self) -> Output {
+        self.report(
+            true,
+            "shell.xargs-rm",
+            "`xargs shred` destroys whatever files arrive on standard input, which cannot be checked. \
+             Name the files explicitly, inside the workspace."
+                .to_string(),
+        );
+        Output::Static(String::new())
+    }
+
+    /// `unlink`, `shred`: each operand is judged as a file removed (or destroyed).
+    pub(super) fn unlink_or_shred(&mut self, name: &str, args: &[Field], env: &mut Env) -> Output {
+        for a in flags_positional(args) {
+            let t = a.text();
+            if name == "shred" {
+                self.check_device_write(&t, "`shred`");
+            }
+            match self.resolve_target(a, env, false) {
+                Target::Known(Place::System | Place::Root, shown) => {
+                    self.report_delete(name, "shell.rm-system", Place::System, &shown);
+                }
+                // `shred` destroys the content of whatever file the
+                // path turns out to be (`shred -u "$(cat p)"/.ssh/id_rsa`);
+                // `unlink` removes one file, as `rm` without `-r`
+                // (whose unknown target is allowed).
+                Target::Dynamic if name == "shred" => self.report(
+                    false,
+                    "shell.rm-dynamic",
+                    format!(
+                        "`shred {}` destroys a file whose path depends on values only known at run time \
+                         (variables, command output), so the analysis cannot tell what it destroys. Use a \
+                         literal path inside the workspace, or a person must approve.",
+                        a.text()
+                    ),
+                ),
+                // Outside the workspace: not judged for one file.
+                Target::Dynamic | Target::Claimed(_) | Target::Known(..) => {}
+            }
+        }
+        Output::Static(String::new())
+    }
+
+    /// `dd`: `of=` written to a process's memory or a raw device.
+    pub(super) fn dd(&mut self, args: &[Field]) -> Output {
+        for a in args {
+            // `dd of=/proc/PID/mem` (review s16 P2).
+            if let Some(path) = a.text().strip_prefix("of=") {
+                crate::selfstate::process_file_write(self, path, "`dd`");
+            }
+            if let Some(path) = a.text().strip_prefix("of=")
+                && walk::is_raw_device(path)
+            {
+                self.report(
+                    true,
+                    "shell.dd-device",
+                    format!(
+                        "`dd` writes to the device `{path}`, which overwrites the disk or memory behind it. \
+                         Write to an image file inside the workspace (e.g. `of=./disk.img`) instead."
+                    ),
+                );
+            }
+        }
+        Output::Unknown
+    }
+
+    /// `mkfs`, `mkswap`, `wipefs`, …: a filesystem created or wiped on a device.
+    pub(super) fn mkfs(&mut self, n: &str) -> Output {
+        self.report(
+            true,
+            "shell.mkfs",
+            format!(
+                "`{n}` creates or wipes a filesystem, destroying everything on the device. \
+                 Do not format disks from an agent; ask a person."
+            ),
+        );
+        Output::Unknown
+    }
+
+    /// `chattr`, `setfacl`, `setfattr`: every operand may be a file whose metadata changes.
+    pub(super) fn metadata_command(&mut self, name: &str, args: &[Field], env: &mut Env) -> Output {
+        // Every operand that is not an option or its value may be
+        // a file (`chattr +i F`, `setfacl -m u:x:r F`): judge each.
+        let files: Vec<&Field> = metadata_operands(name, args);
+        self.metadata_change(name, &files, env);
+        Output::Static(String::new())
+    }
+
+    /// `cp`, `mv`, `install`, `ln` under their own rules: the destination (however named) and each source landing in it.
+    pub(super) fn copy_into_place(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+    ) -> Output {
+        // The destination, however it is named (`-t DIR`,
+        // `--target-directory=DIR`, the last operand), is written,
+        // and each source lands in it under its own name when it is
+        // a directory (`cp -t .claude x/settings.json` and `cp
+        // x/settings.json .claude/` write `.claude/settings.json`).
+        // `ln`'s links are judged in `in_place_edits`.
+        if let Some(place) = crate::removers::placement(name, args) {
+            self.check_device_write(&place.dest.text(), &format!("`{name}`"));
+            if name != "ln" {
+                self.check_write(
+                    &place.dest,
+                    env,
+                    &Output::Unknown,
+                    &format!("`{name}`"),
+                    true,
+                    depth,
+                );
+                for source in &place.sources {
+                    if self.done() {
+                        break;
+                    }
+                    let Some(inside) = crate::removers::inside(&place.dest, source) else {
+                        continue;
+                    };
+                    self.check_write(
+                        &inside,
+                        env,
+                        &Output::Unknown,
+                        &format!("`{name}` (into `{}`)", place.dest.text()),
+                        true,
+                        depth,
+                    );
+                }
+            }
+        }
+        Output::Unknown
+    }
+
+    /// `cp`, `mv`, `install`, `rsync`, `ln`, `scp`, `sftp`: the last operand written, and remote copies.
+    pub(super) fn copy_or_sync(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        own_rules: bool,
+    ) -> Output {
+        let positional = flags_positional(args);
+        if own_rules && let Some(last) = positional.last() {
+            self.check_device_write(&last.text(), &format!("`{name}`"));
+            if name != "ln" {
+                self.check_write(
+                    last,
+                    env,
+                    &Output::Unknown,
+                    &format!("`{name}`"),
+                    true,
+                    depth,
+                );
+                // The destination may be a directory: each source
+                // lands in it under its own name (`rsync x/settings.json
+                // .claude/` writes `.claude/settings.json`).
+                for source in &positional[..positional.len() - 1] {
+                    let Some(inside) = crate::removers::inside(last, source) else {
+                        continue;
+                    };
+                    self.check_write(
+                        &inside,
+                        env,
+                        &Output::Unknown,
+                        &format!("`{name}` (into `{}`)", last.text()),
+                        true,
+                        depth,
+                    );
+                }
+            }
+        }
+        if own_rules && matches!(name, "scp" | "rsync" | "sftp") {
+            self.remote_copy(name, args, env);
+        }
+        if own_rules && name == "rsync" {
+            self.rsync_delete(args, env);
+        }
+        Output::Unknown
     }
 }

@@ -704,4 +704,86 @@ impl Analysis<'_> {
             }
         }
     }
+
+    /// `awk`: the commands its program (the first operand) runs.
+    pub(super) fn awk(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        // The program is the first operand, unless `-f FILE` gives it
+        // (`-F SEP`, `-v X=1` take values).
+        let mut i = 0;
+        let mut program: Option<&Field> = None;
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            if matches!(t.as_str(), "-f" | "--file" | "-E" | "--exec") || t.starts_with("-f") {
+                program = None;
+                break;
+            }
+            if matches!(t.as_str(), "-F" | "-v" | "--assign" | "--field-separator") {
+                i += 2;
+                continue;
+            }
+            if t == "--" {
+                program = args.get(i + 1);
+                break;
+            }
+            if !t.starts_with('-') || t == "-" {
+                program = Some(a);
+                break;
+            }
+            i += 1;
+        }
+        if let Some(program) = program.and_then(Field::static_text) {
+            self.embedded_commands(name, &program, env, depth);
+        }
+        pass_through(stdin)
+    }
+
+    /// `eval`: its words run as a script in this shell.
+    pub(super) fn eval_builtin(
+        &mut self,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let joined = join_fields(args);
+        // `eval` runs in this shell: a `cd`, variable or function
+        // it sets holds for the commands after it
+        // (`eval cd ~; rm -rf *`).
+        if let Some(text) = joined.static_text() {
+            return self.script(&text, env, depth + 1, stdin);
+        }
+        // Text only known at run time may set any variable.
+        self.vars_opaque = true;
+        self.run_script_field(&joined, env, depth, stdin, "eval")
+    }
+
+    /// `source`, `.`: the file (or standard input) runs in this shell.
+    pub(super) fn source_builtin(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        // A file run in this shell may set any variable (its text
+        // is judged, its assignments are not followed).
+        self.vars_opaque = true;
+        if let Some(file) = args.first() {
+            let t = file.text();
+            if t == "/dev/stdin" || t == "-" {
+                self.stdin_program(name, stdin, env, depth, true);
+            } else {
+                self.program_file(name, file, env, depth);
+            }
+        }
+        Output::Unknown
+    }
 }

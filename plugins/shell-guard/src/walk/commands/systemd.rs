@@ -358,4 +358,25 @@ impl Analysis<'_> {
             format!("`{what}` would shut down or restart the machine. Do not run it; ask a person if a restart is needed."),
         );
     }
+
+    /// `init 0`, `telinit 6`: a halt or reboot.
+    pub(super) fn init_runlevel(&mut self, name: &str, args: &[Field]) -> Output {
+        if args.iter().any(|a| matches!(a.text().as_str(), "0" | "6")) {
+            self.shutdown(name);
+        }
+        Output::Unknown
+    }
+
+    /// `systemctl poweroff`, `reboot`, `halt`, `kexec`, `soft-reboot`.
+    pub(super) fn systemctl_power(&mut self, args: &[Field]) -> Output {
+        if let Some(sub) = args.iter().map(Field::text).find(|t| !t.starts_with('-'))
+            && matches!(
+                sub.as_str(),
+                "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot"
+            )
+        {
+            self.shutdown(&format!("systemctl {sub}"));
+        }
+        Output::Unknown
+    }
 }
