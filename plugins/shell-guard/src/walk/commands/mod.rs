@@ -21,7 +21,6 @@ mod wrappers;
 mod xargs;
 
 use dispatch::Reached;
-use xargs::Parallel;
 
 /// Shells whose `-c` script and standard input are analysed.
 pub const SHELLS: &[&str] = &[

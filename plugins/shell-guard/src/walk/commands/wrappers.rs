@@ -103,45 +103,8 @@ impl Analysis<'_> {
                     crate::runners::Run::Done(out) => return ControlFlow::Break(out),
                 }
             }
-            "parallel" => match self.parallel(args, env, depth, stdin) {
-                Parallel::FromInput(cmd) => {
-                    reached.via_xargs = true;
-                    // Inputs from files or `:::` words are not the
-                    // pipe's lookup (review s21 U9).
-                    if args.iter().any(|a| {
-                        let t = a.text();
-                        t.starts_with(":::")
-                            || t.starts_with("-a")
-                            || t.starts_with("--a")
-                            || t.starts_with("-d")
-                            || t.starts_with("--d")
-                            || t.starts_with("--col")
-                            || t.starts_with("-C")
-                    }) {
-                        self.pid_in = None;
-                    }
-                    Some(cmd)
-                }
-                Parallel::Done => return ControlFlow::Break(Output::Unknown),
-            },
-            "xargs" => {
-                reached.via_xargs = true;
-                let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
-                // `xargs -a FILE` reads FILE, not the pipe's lookup
-                // (review s21 U9).
-                // A delimiter other than a newline cuts pids into
-                // other numbers (`-d 2`: `1234` is `1` and `34`).
-                if p.has("arg-file")
-                    || p.values("delimiter")
-                        .any(|d| !matches!(d.text().as_str(), "\\n" | "\n"))
-                {
-                    self.pid_in = None;
-                }
-                self.xargs_input_as_code(&p, &args[p.end..]);
-                // `xargs -a KEY CMD` reads KEY into CMD's arguments.
-                self.reader("xargs", args, env);
-                Some(self.xargs_command(&p, &args[p.end..], env, depth, stdin))
-            }
+            "parallel" => self.parallel_wrapper(args, env, depth, stdin, reached)?,
+            "xargs" => Some(self.xargs_wrapper(args, env, depth, stdin, reached)),
             "watch" => {
                 let p = self.runner_options("watch", &runopts::WATCH, args, allowed);
                 let rest = args[p.end..].to_vec();

@@ -1,6 +1,8 @@
 //! `xargs` and GNU `parallel`: the command they build from standard
 //! input or `:::` words, and when what they run cannot be known.
 
+use std::ops::ControlFlow;
+
 use super::*;
 
 /// How `xargs` splits its input, as findutils' xargs.c `read_line` does.
@@ -885,5 +887,67 @@ impl Analysis<'_> {
                  must approve it as it is."
             ),
         );
+    }
+
+    /// `parallel` as a wrapper: the command it runs on its inputs, or
+    /// `Break` when it was judged here. Its operands come from its inputs.
+    pub(super) fn parallel_wrapper(
+        &mut self,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        reached: &mut Reached,
+    ) -> ControlFlow<Output, Option<Vec<Field>>> {
+        ControlFlow::Continue(match self.parallel(args, env, depth, stdin) {
+            Parallel::FromInput(cmd) => {
+                reached.via_xargs = true;
+                // Inputs from files or `:::` words are not the
+                // pipe's lookup (review s21 U9).
+                if args.iter().any(|a| {
+                    let t = a.text();
+                    t.starts_with(":::")
+                        || t.starts_with("-a")
+                        || t.starts_with("--a")
+                        || t.starts_with("-d")
+                        || t.starts_with("--d")
+                        || t.starts_with("--col")
+                        || t.starts_with("-C")
+                }) {
+                    self.pid_in = None;
+                }
+                Some(cmd)
+            }
+            Parallel::Done => return ControlFlow::Break(Output::Unknown),
+        })
+    }
+
+    /// `xargs` as a wrapper: the command it builds from standard input (or
+    /// `-a FILE`), judged with its operands not all in the text.
+    pub(super) fn xargs_wrapper(
+        &mut self,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        reached: &mut Reached,
+    ) -> Vec<Field> {
+        let allowed = reached.allowed;
+        reached.via_xargs = true;
+        let p = self.runner_options("xargs", &runopts::XARGS, args, allowed);
+        // `xargs -a FILE` reads FILE, not the pipe's lookup
+        // (review s21 U9).
+        // A delimiter other than a newline cuts pids into
+        // other numbers (`-d 2`: `1234` is `1` and `34`).
+        if p.has("arg-file")
+            || p.values("delimiter")
+                .any(|d| !matches!(d.text().as_str(), "\\n" | "\n"))
+        {
+            self.pid_in = None;
+        }
+        self.xargs_input_as_code(&p, &args[p.end..]);
+        // `xargs -a KEY CMD` reads KEY into CMD's arguments.
+        self.reader("xargs", args, env);
+        self.xargs_command(&p, &args[p.end..], env, depth, stdin)
     }
 }
