@@ -477,7 +477,7 @@ impl Analysis<'_> {
         // toolvet's own tokens and keys, expanded anywhere (review s12
         // L2); a value the command set itself is not a read.
         if let Some(name) = expanded_name(raw)
-            && crate::selfstate::is_toolvet_secret_variable(name)
+            && crate::effects::selfstate::is_toolvet_secret_variable(name)
             && !env.vars.contains_key(name)
         {
             self.toolvet_secret_read(&format!("`{raw}`"), name);

@@ -76,16 +76,16 @@ pub struct Env {
     /// later command running one runs (review-s9 G11, G2).
     pub written: HashMap<String, Written>,
     /// Keys of [`Env::written`] whose text the run's history claims
-    /// ([`crate::written`]): enough to judge what runs them, never to
+    /// ([`crate::effects::written`]): enough to judge what runs them, never to
     /// loosen a judgement made without the text.
     pub claimed: std::collections::HashSet<String>,
     /// `shopt -s cdable_vars` is on: `cd NAME` may go to `$NAME`.
     pub cdable_vars: bool,
     /// Associative arrays declared in the command (`declare -A m`): their
-    /// subscripts are keys, not arithmetic ([`crate::arith`]).
+    /// subscripts are keys, not arithmetic ([`crate::code::arith`]).
     pub assoc: std::collections::HashSet<String>,
     /// Variables declared `-i` in the command: every value given to one
-    /// is evaluated as arithmetic ([`crate::arith`]).
+    /// is evaluated as arithmetic ([`crate::code::arith`]).
     pub ints: std::collections::HashSet<String>,
 }
 
@@ -361,14 +361,14 @@ pub struct Analysis<'a> {
     /// when it is the output of a process lookup (review s21 U9): the
     /// pipe's previous stage's [`Analysis::pid_out`]. Set only for a
     /// stage after a simple command; `None` otherwise.
-    pub(crate) pid_in: Option<crate::selfstate::PidFlow>,
+    pub(crate) pid_in: Option<crate::effects::selfstate::PidFlow>,
     /// What the simple command just run writes, when it is a process
     /// lookup's output (or a filter keeping its lines): set by
     /// [`Analysis::toolvet_signals`], reset before each command.
-    pub(crate) pid_out: Option<crate::selfstate::PidFlow>,
+    pub(crate) pid_out: Option<crate::effects::selfstate::PidFlow>,
     /// Command substitutions (by their source text) whose whole output is
     /// the pids a proven-narrow process lookup prints
-    /// ([`crate::selfstate::PidFlow::proven`]): `$(pgrep -f uvicorn)`,
+    /// ([`crate::effects::selfstate::PidFlow::proven`]): `$(pgrep -f uvicorn)`,
     /// `$(lsof -ti:8080)`. A signal may be sent to these.
     pub(crate) narrow_lookups: std::collections::HashSet<String>,
     /// The pipeline stage whose command [`Analysis::pid_out`] was
@@ -378,7 +378,7 @@ pub struct Analysis<'a> {
     serial: u64,
     /// What the last pipeline walked writes, as [`Analysis::pid_out`]
     /// of its last stage: read by a command substitution.
-    pipeline_pids: Option<crate::selfstate::PidFlow>,
+    pipeline_pids: Option<crate::effects::selfstate::PidFlow>,
     /// The command set `IFS` (set by [`Analysis::toolvet_signals`]): a
     /// lookup's pids may be split into other numbers.
     pub(crate) ifs_set: bool,
@@ -387,10 +387,10 @@ pub struct Analysis<'a> {
     /// after it, so no expansion is a proven pid (review s21 U15).
     pub(crate) vars_opaque: bool,
     /// Raw texts of expansions whose value is an integer (`$((…))`, the
-    /// value arithmetic gives a variable): see [`crate::arith`].
+    /// value arithmetic gives a variable): see [`crate::code::arith`].
     pub(crate) arith_integers: std::collections::HashSet<String>,
     /// A function was defined in the command: calling it may have made
-    /// any variable an indexed array ([`crate::arith`]).
+    /// any variable an indexed array ([`crate::code::arith`]).
     pub(crate) functions_defined: bool,
     /// Text typed into, or run in, a pane whose working directory the
     /// check does not know (`tmux send-keys`, `screen -X stuff`, a

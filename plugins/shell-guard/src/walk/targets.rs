@@ -226,7 +226,7 @@ impl Analysis<'_> {
         if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
             return;
         }
-        let Some(place) = crate::removers::placement(name, args) else {
+        let Some(place) = crate::effects::removers::placement(name, args) else {
             return;
         };
         let relative = name == "ln" && ln_relative(args);
@@ -236,7 +236,7 @@ impl Analysis<'_> {
             if !place.named_dir {
                 links.push(place.dest.clone());
             }
-            links.extend(crate::removers::inside(&place.dest, source));
+            links.extend(crate::effects::removers::inside(&place.dest, source));
             for link in links {
                 if self.done() {
                     return;
@@ -286,11 +286,11 @@ impl Analysis<'_> {
         if !matches!(self.places().classify(&abs), Place::Inside | Place::Outside) {
             return false;
         }
-        let sensitive = crate::sinks::sensitive_files();
+        let sensitive = crate::effects::sinks::sensitive_files();
         !(self.state.guard_rail(&abs).is_some()
             || self.state.rail_within(&abs).is_some()
             || self.state.is_secret(&abs)
-            || crate::sinks::is_git_config_file(&abs)
+            || crate::effects::sinks::is_git_config_file(&abs)
             || sensitive.matches(&abs).is_some()
             || sensitive.matches_glob(&format!("{abs}/*")).is_some())
     }
@@ -321,7 +321,7 @@ impl Analysis<'_> {
 
     /// Check a write target for raw devices.
     pub(crate) fn check_device_write(&mut self, target: &str, via: &str) {
-        crate::selfstate::process_file_write(self, target, via);
+        crate::effects::selfstate::process_file_write(self, target, via);
         if is_raw_device(target) {
             self.report(
                 true,

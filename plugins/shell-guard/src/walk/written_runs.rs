@@ -110,7 +110,7 @@ impl Analysis<'_> {
                 .or_else(|| arg.strip_prefix("--split-string="))
                 .or_else(|| arg.strip_prefix("--split-string"))
             {
-                match crate::runopts::env_split_string(split) {
+                match crate::opts::runopts::env_split_string(split) {
                     Ok(w) => w,
                     Err(why) => return hold(self, &format!("gives `env -S` {why}")),
                 }
@@ -269,7 +269,7 @@ impl Analysis<'_> {
         if !matches!(name, "cp" | "install" | "ln" | "mv") {
             return;
         }
-        let Some(place) = crate::removers::placement(name, args) else {
+        let Some(place) = crate::effects::removers::placement(name, args) else {
             return;
         };
         let mut made = Vec::new();
@@ -291,7 +291,7 @@ impl Analysis<'_> {
             if !place.named_dir {
                 made.push((place.dest.clone(), what.clone()));
             }
-            if let Some(inside) = crate::removers::inside(&place.dest, source) {
+            if let Some(inside) = crate::effects::removers::inside(&place.dest, source) {
                 made.push((inside, what));
             }
         }

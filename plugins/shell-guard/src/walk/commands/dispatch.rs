@@ -19,7 +19,7 @@ pub(super) struct Reached {
 
 impl Analysis<'_> {
     /// Judges `name args` as if run here: the command an interpreter's
-    /// file tool stands for (see `crate::modules`).
+    /// file tool stands for (see `crate::code::modules`).
     pub(crate) fn run_as(
         &mut self,
         name: &str,
@@ -260,7 +260,7 @@ impl Analysis<'_> {
                 self.apply_patch(name, args, env, depth, stdin);
                 Output::Unknown
             }
-            n if own_rules && crate::programs::is_editor(n) => {
+            n if own_rules && crate::code::programs::is_editor(n) => {
                 self.editor(n, args, env, depth, stdin);
                 Output::Unknown
             }
@@ -282,7 +282,7 @@ impl Analysis<'_> {
         own_rules: bool,
     ) -> Output {
         if own_rules
-            && !crate::programs::is_known_program(n)
+            && !crate::code::programs::is_known_program(n)
             && !matches!(
                 n,
                 "sed"

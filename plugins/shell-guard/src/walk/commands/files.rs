@@ -644,7 +644,7 @@ impl Analysis<'_> {
         for a in args {
             // `dd of=/proc/PID/mem` (review s16 P2).
             if let Some(path) = a.text().strip_prefix("of=") {
-                crate::selfstate::process_file_write(self, path, "`dd`");
+                crate::effects::selfstate::process_file_write(self, path, "`dd`");
             }
             if let Some(path) = a.text().strip_prefix("of=")
                 && walk::is_raw_device(path)
@@ -698,7 +698,7 @@ impl Analysis<'_> {
         // a directory (`cp -t .claude x/settings.json` and `cp
         // x/settings.json .claude/` write `.claude/settings.json`).
         // `ln`'s links are judged in `in_place_edits`.
-        if let Some(place) = crate::removers::placement(name, args) {
+        if let Some(place) = crate::effects::removers::placement(name, args) {
             self.check_device_write(&place.dest.text(), &format!("`{name}`"));
             if name != "ln" {
                 self.check_write(
@@ -713,7 +713,7 @@ impl Analysis<'_> {
                     if self.done() {
                         break;
                     }
-                    let Some(inside) = crate::removers::inside(&place.dest, source) else {
+                    let Some(inside) = crate::effects::removers::inside(&place.dest, source) else {
                         continue;
                     };
                     self.check_write(
@@ -755,7 +755,7 @@ impl Analysis<'_> {
                 // lands in it under its own name (`rsync x/settings.json
                 // .claude/` writes `.claude/settings.json`).
                 for source in &positional[..positional.len() - 1] {
-                    let Some(inside) = crate::removers::inside(last, source) else {
+                    let Some(inside) = crate::effects::removers::inside(last, source) else {
                         continue;
                     };
                     self.check_write(

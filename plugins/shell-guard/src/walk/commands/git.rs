@@ -107,7 +107,7 @@ impl Analysis<'_> {
         // `git -c alias.x=rebase x -ix CMD`: the alias with its words is
         // the git command that runs (a `!shell` alias is judged where it
         // is defined).
-        if !crate::gitopts::is_builtin(&sub)
+        if !crate::opts::gitopts::is_builtin(&sub)
             && let Some((_, value)) = aliases
                 .iter()
                 .rev()
@@ -132,7 +132,7 @@ impl Analysis<'_> {
         // an earlier call), or an external `git-NAME`: it may stand for
         // `push`, `reset` or `clean`, so its words are read by their rules
         // too (`git p -f origin main` is held as `git push -f origin main`).
-        let builtin = crate::gitopts::is_builtin(&sub);
+        let builtin = crate::opts::gitopts::is_builtin(&sub);
         let history_rules: &[&str] = if builtin {
             &[sub.as_str()]
         } else {
@@ -181,7 +181,7 @@ impl Analysis<'_> {
             }
             // Read by git's tables (`--ha`, `--forc`, `-xdf`; review s17 Q7).
             "reset"
-                if crate::gitopts::read(&crate::gitopts::GIT_RESET, rest)
+                if crate::opts::gitopts::read(&crate::opts::gitopts::GIT_RESET, rest)
                     .parsed
                     .has("hard") =>
             {
@@ -193,7 +193,7 @@ impl Analysis<'_> {
                 );
             }
             "clean" => {
-                let read = crate::gitopts::read(&crate::gitopts::GIT_CLEAN, rest);
+                let read = crate::opts::gitopts::read(&crate::opts::gitopts::GIT_CLEAN, rest);
                 let force = read.parsed.has("force");
                 let dry = read.parsed.has("dry-run");
                 if force && !dry {
@@ -210,15 +210,15 @@ impl Analysis<'_> {
     }
 
     /// `git push`: force, delete and mirror read from git's push table
-    /// ([`crate::gitopts`]: `-uf`, `--forc`, `--de`, `--mi`; any prefix of
+    /// ([`crate::opts::gitopts`]: `-uf`, `--forc`, `--de`, `--mi`; any prefix of
     /// them, one letter included, is read as them; reviews s16 P10, s17
     /// Q7), checked against the refspecs (the operands after the remote).
     /// With `alias`, the words are those of `git ALIAS`, which may stand
     /// for `git push`: the reason says so, and a delete without a refspec
     /// (which `git push` refuses: `git br -d feature`) is nothing.
     fn git_push(&mut self, args: &[Field], alias: Option<&str>) {
-        let table = crate::gitopts::command("push").expect("git push table");
-        let read = crate::gitopts::read(&table.spec, args);
+        let table = crate::opts::gitopts::command("push").expect("git push table");
+        let read = crate::opts::gitopts::read(&table.spec, args);
         let parsed = &read.parsed;
         let has = |n: &str| parsed.has(n);
         // An option word only known at run time (`-$F`) may be `-f` or `-d`.

@@ -553,10 +553,10 @@ impl Analysis<'_> {
         // Code calling toolvet serve's decision endpoint or reading its
         // tokens (review s12 L2).
         self.decision_request(name, &[code.to_string()]);
-        if let Some(v) = crate::selfstate::toolvet_secret_named(code) {
+        if let Some(v) = crate::effects::selfstate::toolvet_secret_named(code) {
             self.toolvet_secret_read(&format!("`{name}` code"), &v);
         }
-        if code.len() > crate::embedded::MAX_CODE {
+        if code.len() > crate::code::embedded::MAX_CODE {
             self.report(
                 false,
                 "shell.too-long",
@@ -564,22 +564,22 @@ impl Analysis<'_> {
                     "The `{name}` code on the command line is {} bytes long, more than the {} bytes this check reads. \
                      A person must review it; write it to a file in the workspace and run the file instead.",
                     code.len(),
-                    crate::embedded::MAX_CODE
+                    crate::code::embedded::MAX_CODE
                 ),
             );
             return;
         }
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
-        let mut commands = crate::embedded::shell_commands(code, backticks);
+        let mut commands = crate::code::embedded::shell_commands(code, backticks);
         if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox") {
-            commands.extend(crate::embedded::awk_pipe_commands(code));
+            commands.extend(crate::code::embedded::awk_pipe_commands(code));
         }
         if matches!(name, "tclsh" | "wish" | "jimsh" | "expect") || name.starts_with("tclsh") {
-            commands.extend(crate::embedded::tcl_commands(code, name == "expect"));
+            commands.extend(crate::code::embedded::tcl_commands(code, name == "expect"));
         }
         if name.starts_with("lua") {
-            commands.extend(crate::embedded::lua_commands(code));
+            commands.extend(crate::code::embedded::lua_commands(code));
         }
         let stop = self.found_commands(&format!("The `{name}` code"), &commands, env, depth);
         // Signals sent by the code itself (`os.kill`, Perl `kill`),
@@ -602,7 +602,7 @@ impl Analysis<'_> {
     /// Judges the shell commands found in another language's code, an
     /// editor's or a client's commands (`what`, e.g. "The `perl` code"),
     /// each as a command line run from here, at most
-    /// [`crate::embedded::MAX_COMMANDS`] of them: when more were found the
+    /// [`crate::code::embedded::MAX_COMMANDS`] of them: when more were found the
     /// rest go unjudged, so the call escalates (`shell.too-long`) rather
     /// than pass on what was not read. Returns whether the verdict is
     /// settled.
@@ -613,21 +613,21 @@ impl Analysis<'_> {
         env: &Env,
         depth: u32,
     ) -> bool {
-        for cmd in commands.iter().take(crate::embedded::MAX_COMMANDS) {
+        for cmd in commands.iter().take(crate::code::embedded::MAX_COMMANDS) {
             let mut e = env.clone();
             self.script(cmd, &mut e, depth + 1, &Output::Unknown);
             if self.done() {
                 return true;
             }
         }
-        if commands.len() > crate::embedded::MAX_COMMANDS {
+        if commands.len() > crate::code::embedded::MAX_COMMANDS {
             self.too_many_found(what);
         }
         self.done()
     }
 
     /// Reports that `what` runs more commands or writes more files than
-    /// this check judges ([`crate::embedded::MAX_COMMANDS`]).
+    /// this check judges ([`crate::code::embedded::MAX_COMMANDS`]).
     pub(crate) fn too_many_found(&mut self, what: &str) {
         self.report(
             false,
@@ -635,7 +635,7 @@ impl Analysis<'_> {
             format!(
                 "{what} runs more than {} commands or writes more than that many files, more than this check \
                  judges in one piece of code. A person must review it; or run it from a file in the workspace.",
-                crate::embedded::MAX_COMMANDS
+                crate::code::embedded::MAX_COMMANDS
             ),
         );
     }
@@ -660,7 +660,7 @@ impl Analysis<'_> {
             _ => false,
         };
         let check_all = cwd_guarded || !self.facts.symlinks.is_empty();
-        for token in crate::embedded::path_tokens(code) {
+        for token in crate::code::embedded::path_tokens(code) {
             if self.done() {
                 return;
             }
@@ -687,7 +687,7 @@ impl Analysis<'_> {
             };
             if self.state.guard_rail(&abs).is_some()
                 || self.state.is_secret(&abs)
-                || crate::sinks::is_git_config_file(&abs)
+                || crate::effects::sinks::is_git_config_file(&abs)
             {
                 self.check_write(&field, &mut e, &Output::Unknown, via, true, depth);
             } else if let Some(guarded) = self.rail_just_within(&abs) {

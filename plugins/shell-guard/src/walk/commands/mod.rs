@@ -2,9 +2,9 @@
 //! `timeout`, `xargs`, …) that are looked through to find the command that
 //! really runs.
 
-use crate::getopt;
+use crate::opts::getopt;
+use crate::opts::runopts;
 use crate::paths::Place;
-use crate::runopts;
 use crate::syntax::{self, Field, Output, Seg};
 use crate::walk::{self, Analysis, Binding, Cwd, Env, Target, dyn_field, fields_output};
 

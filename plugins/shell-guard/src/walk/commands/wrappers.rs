@@ -1,6 +1,6 @@
 //! Wrappers looked through to find the command that really runs: `sudo`,
 //! `doas`, `run0`, `su`, `env`, `command`, `nice`, `timeout`, `xargs`,
-//! `parallel`, `watch`, `flock`, the runners of [`crate::runners`], …
+//! `parallel`, `watch`, `flock`, the runners of [`crate::code::runners`], …
 
 use std::ops::ControlFlow;
 
@@ -97,10 +97,10 @@ impl Analysis<'_> {
                 let i = skip_options(args, &[]);
                 Some(args[i..].to_vec())
             }
-            n if crate::runners::is_runner(n, args) => {
+            n if crate::code::runners::is_runner(n, args) => {
                 match self.runner(n, args, env, depth, stdin) {
-                    crate::runners::Run::Command(cmd) => Some(cmd),
-                    crate::runners::Run::Done(out) => return ControlFlow::Break(out),
+                    crate::code::runners::Run::Command(cmd) => Some(cmd),
+                    crate::code::runners::Run::Done(out) => return ControlFlow::Break(out),
                 }
             }
             "parallel" => self.parallel_wrapper(args, env, depth, stdin, reached)?,
@@ -183,7 +183,7 @@ impl Analysis<'_> {
         // reaches the program, so no command is read-only.
         if self.opts.escalate_sudo
             && !allowed
-            && (keeps_env || !crate::readonly::is_read_only(&rest))
+            && (keeps_env || !crate::effects::readonly::is_read_only(&rest))
         {
             self.report(
                 false,

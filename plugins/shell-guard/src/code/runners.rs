@@ -61,7 +61,7 @@ struct Spec {
     /// with getopt (clusters, unique long prefixes): its options are read
     /// by it instead of `values`, and an option it lacks holds the call
     /// (review s17 Q14).
-    getopt: Option<&'static crate::getopt::Spec>,
+    getopt: Option<&'static crate::opts::getopt::Spec>,
 }
 
 /// How a [`Spec`] runner runs its operands.
@@ -93,7 +93,7 @@ const fn spec(
 }
 
 /// A runner that reads its options with getopt, by table `g`.
-const fn getopt_spec(name: &'static str, g: &'static crate::getopt::Spec) -> Spec {
+const fn getopt_spec(name: &'static str, g: &'static crate::opts::getopt::Spec) -> Spec {
     Spec {
         getopt: Some(g),
         ..spec(name, &[], &[])
@@ -263,12 +263,12 @@ const SPECS: &[Spec] = &[
             ],
         )
     },
-    getopt_spec("xvfb-run", &crate::runopts::XVFB_RUN),
+    getopt_spec("xvfb-run", &crate::opts::runopts::XVFB_RUN),
     spec("dbus-launch", &[], &["--config-file", "--autolaunch"]),
-    getopt_spec("ssh-agent", &crate::runopts::SSH_AGENT),
-    getopt_spec("systemd-inhibit", &crate::runopts::SYSTEMD_INHIBIT),
-    getopt_spec("cgexec", &crate::runopts::CGEXEC),
-    getopt_spec("nsenter", &crate::runopts::NSENTER),
+    getopt_spec("ssh-agent", &crate::opts::runopts::SSH_AGENT),
+    getopt_spec("systemd-inhibit", &crate::opts::runopts::SYSTEMD_INHIBIT),
+    getopt_spec("cgexec", &crate::opts::runopts::CGEXEC),
+    getopt_spec("nsenter", &crate::opts::runopts::NSENTER),
     Spec {
         pairs: &[
             "--bind",
@@ -358,7 +358,7 @@ const SPECS: &[Spec] = &[
         ],
     ),
     spec("with-contenv", &[], &[]),
-    getopt_spec("daemonize", &crate::runopts::DAEMONIZE),
+    getopt_spec("daemonize", &crate::opts::runopts::DAEMONIZE),
     Spec {
         after_dashdash: true,
         runs_operands: false,
@@ -372,8 +372,8 @@ const SPECS: &[Spec] = &[
         operands: 1,
         ..spec("envdir", &[], &[])
     },
-    getopt_spec("setpriv", &crate::runopts::SETPRIV),
-    getopt_spec("prlimit", &crate::runopts::PRLIMIT),
+    getopt_spec("setpriv", &crate::opts::runopts::SETPRIV),
+    getopt_spec("prlimit", &crate::opts::runopts::PRLIMIT),
     // `entr -s TEXT`: the shell text is run by `$SHELL -c`.
     Spec {
         shell_flags: &["-s"],
@@ -671,7 +671,7 @@ impl Analysis<'_> {
             }
             "dbus-run-session" => rest(skip_options(args, &["--config-file", "--dbus-daemon"])),
             "unshare" => {
-                let p = self.runner_options(name, &crate::runopts::UNSHARE, args, false);
+                let p = self.runner_options(name, &crate::opts::runopts::UNSHARE, args, false);
                 rest(p.end)
             }
             // `faketime '2020-01-01' CMD`: the first operand is the time.
@@ -680,11 +680,11 @@ impl Analysis<'_> {
             // `-p`/`-e`/`-P` it limits a running process (see
             // `process_control`) and runs nothing.
             "cpulimit" => {
-                let p = self.runner_options(name, &crate::runopts::CPULIMIT, args, false);
+                let p = self.runner_options(name, &crate::opts::runopts::CPULIMIT, args, false);
                 rest(p.end)
             }
             "runuser" => {
-                let p = self.runner_options(name, &crate::runopts::RUNUSER, args, false);
+                let p = self.runner_options(name, &crate::opts::runopts::RUNUSER, args, false);
                 let script = p.found.iter().rev().find_map(|f| {
                     matches!(f.opt.name, "command" | "session-command")
                         .then(|| f.value.clone())
@@ -710,7 +710,7 @@ impl Analysis<'_> {
             // `rlwrap [OPTIONS] CMD…` (review s19 S18): a filter (`-z`) or
             // pre-given input (`-P`) runs or types what is not read.
             "rlwrap" => {
-                let p = self.runner_options(name, &crate::runopts::RLWRAP, args, false);
+                let p = self.runner_options(name, &crate::opts::runopts::RLWRAP, args, false);
                 if p.has("filter") || p.has("pre-given") {
                     return self.hold_runner("rlwrap", "a filter or pre-given input");
                 }
@@ -728,7 +728,7 @@ impl Analysis<'_> {
             "dtach" | "abduco" => self.session_runner(name, args, env, depth),
             "zellij" => self.zellij(args, env, depth),
             "at" | "batch" => {
-                let p = self.runner_options(name, &crate::runopts::AT, args, false);
+                let p = self.runner_options(name, &crate::opts::runopts::AT, args, false);
                 if let Some(file) = p.values("f").last() {
                     self.program_file(name, file, env, depth);
                 } else {
@@ -789,8 +789,10 @@ impl Analysis<'_> {
         // GNU `sem` reads its options with Perl's Getopt::Long, which
         // takes unique abbreviations (`--jo 2`).
         if spec.name == "sem"
-            && let Some(o) =
-                crate::runopts::abbreviated_value_option(&args[i.min(args.len())..], spec.values)
+            && let Some(o) = crate::opts::runopts::abbreviated_value_option(
+                &args[i.min(args.len())..],
+                spec.values,
+            )
         {
             self.hold_options(spec.name, &format!("`{o}`, an abbreviation"));
         }
@@ -1118,7 +1120,7 @@ impl Analysis<'_> {
     /// commands) and `-C`/`-CC` (control mode: tmux commands on standard
     /// input) run commands the check does not see: held (review s19 S9).
     fn tmux(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
-        let p = self.runner_options("tmux", &crate::runopts::TMUX, args, false);
+        let p = self.runner_options("tmux", &crate::opts::runopts::TMUX, args, false);
         if let Some(text) = p.values("c").last() {
             return Run::Done(self.run_script_field(text, env, depth, &Output::Unknown, "tmux -c"));
         }
@@ -1171,8 +1173,8 @@ impl Analysis<'_> {
     /// variable ([`INERT_VARS`]): held. `None`: held.
     fn tmux_spawn(
         &mut self,
-        c: &crate::tmuxopts::Command,
-        p: &crate::getopt::Parsed,
+        c: &crate::opts::tmuxopts::Command,
+        p: &crate::opts::getopt::Parsed,
     ) -> Option<At> {
         let spawns = matches!(
             c.name,
@@ -1244,9 +1246,9 @@ impl Analysis<'_> {
     }
 
     /// The files `script` writes: its typescript operand and its log
-    /// options ([`crate::runopts::SCRIPT`]).
+    /// options ([`crate::opts::runopts::SCRIPT`]).
     pub(crate) fn script_writes(&mut self, args: &[Field], env: &mut Env, depth: u32) {
-        let p = crate::getopt::parse(&crate::runopts::SCRIPT, args);
+        let p = crate::opts::getopt::parse(&crate::opts::runopts::SCRIPT, args);
         let files: Vec<Field> = ["log-io", "log-in", "log-out", "log-timing", "timing"]
             .iter()
             .flat_map(|o| p.values(o).cloned().collect::<Vec<_>>())
@@ -1340,9 +1342,11 @@ impl Analysis<'_> {
 
     /// One tmux command: found by name, alias or unique prefix, its flags
     /// read by its template, its arguments judged by what they are
-    /// ([`crate::tmuxopts::Operands`]). `env` is the server's.
+    /// ([`crate::opts::tmuxopts::Operands`]). `env` is the server's.
     fn tmux_command(&mut self, cmd: &[Field], env: &mut Env, depth: u32) -> Run {
-        use crate::tmuxopts::{Lookup, Operands, OptionValue, data_operands, lookup, option_value};
+        use crate::opts::tmuxopts::{
+            Lookup, Operands, OptionValue, data_operands, lookup, option_value,
+        };
         let Some(first) = cmd.first() else {
             return Run::Done(Output::Unknown);
         };
@@ -1358,7 +1362,7 @@ impl Analysis<'_> {
             }
         };
         let args = &cmd[1..];
-        let p = crate::getopt::parse(&c.spec, args);
+        let p = crate::opts::getopt::parse(&c.spec, args);
         if !p.problems.is_empty() {
             let what = format!(
                 "`{}` with {} (its flags: `{}`)",
@@ -1547,7 +1551,7 @@ impl Analysis<'_> {
     /// `screen [OPTIONS] [CMD…]` (a session running CMD, `screen -dm
     /// CMD` detached), `screen [OPTIONS] -X CMD…` (a command sent to a
     /// running session, read by [`Analysis::screen_command`] in the
-    /// server's environment). Options by [`crate::runopts::SCREEN`]; an
+    /// server's environment). Options by [`crate::opts::runopts::SCREEN`]; an
     /// option it lacks, or a word that may expand to nothing among them:
     /// held.
     fn screen(&mut self, args: &[Field], env: &mut Env, depth: u32) -> Run {
@@ -1576,7 +1580,7 @@ impl Analysis<'_> {
     /// words): where the command starts, and whether `-X` was given.
     /// `None`: held.
     fn screen_options(&mut self, args: &[Field], env: &mut Env) -> Option<(usize, bool)> {
-        use crate::getopt::Takes;
+        use crate::opts::getopt::Takes;
         let mut i = 0;
         let mut send = false;
         let mut logs = Vec::new();
@@ -1590,7 +1594,10 @@ impl Analysis<'_> {
                 break;
             }
             i += 1;
-            if let Some((_, takes)) = crate::runopts::SCREEN_WORDS.iter().find(|(w, _)| *w == t) {
+            if let Some((_, takes)) = crate::opts::runopts::SCREEN_WORDS
+                .iter()
+                .find(|(w, _)| *w == t)
+            {
                 if *takes == Takes::Value {
                     // `-Logfile FILE`: the window's output is appended to
                     // FILE (review s21 U10).
@@ -1602,7 +1609,11 @@ impl Analysis<'_> {
                 continue;
             }
             for (k, c) in t.char_indices().skip(1) {
-                let Some(o) = crate::runopts::SCREEN.opts.iter().find(|o| o.short == c) else {
+                let Some(o) = crate::opts::runopts::SCREEN
+                    .opts
+                    .iter()
+                    .find(|o| o.short == c)
+                else {
                     self.hold_options("screen", &format!("`-{c}` in `{t}`"));
                     return None;
                 };
@@ -1817,8 +1828,8 @@ impl Analysis<'_> {
     /// `abduco [OPTIONS] -c|-n|-A NAME CMD…` (abduco(1)): likewise.
     fn session_runner(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) -> Run {
         let (spec, mode_first) = match name {
-            "dtach" => (&crate::runopts::DTACH, true),
-            _ => (&crate::runopts::ABDUCO, false),
+            "dtach" => (&crate::opts::runopts::DTACH, true),
+            _ => (&crate::opts::runopts::ABDUCO, false),
         };
         let mut words = args;
         if mode_first {
@@ -1946,7 +1957,7 @@ impl Analysis<'_> {
                 let Some(dd) = rest.iter().position(|a| a.text() == "--") else {
                     return self.hold_runner("zellij run", "a command not after `--`");
                 };
-                let p = crate::getopt::parse(&crate::runopts::ZELLIJ_RUN, &rest[..dd]);
+                let p = crate::opts::getopt::parse(&crate::opts::runopts::ZELLIJ_RUN, &rest[..dd]);
                 if !p.problems.is_empty() || !p.operands.is_empty() {
                     return self.hold_runner("zellij run", "options the check does not know");
                 }

@@ -13,7 +13,7 @@ use crate::walk::{Analysis, Env};
 /// `=` also matches its attached form (`--pre=CMD`). Programs with a full
 /// option table (tar, ssh, scp, sftp, make, sort, split, wget, gawk, dc,
 /// strace)
-/// are read by [`crate::progopts`] instead.
+/// are read by [`crate::opts::progopts`] instead.
 const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("go", "-exec"),
     ("rg", "--pre"),
@@ -58,7 +58,7 @@ pub(crate) fn is_known_program(name: &str) -> bool {
         || GETOPT_PROGRAMS.contains(&name)
         || agent_named(name).is_some()
         || is_editor(name)
-        || crate::progopts::table_of(name).is_some()
+        || crate::opts::progopts::table_of(name).is_some()
 }
 
 /// Programs that parse their options as getopt does: short options
@@ -511,7 +511,7 @@ fn runtime_agent(name: &str, args: &[Field]) -> Option<(&'static str, Vec<String
     if name.starts_with("python") || name.starts_with("pypy") {
         // Read as Python reads its options: `-maider`, `-Im aider`,
         // `-Wignore -maider` (review s16 P4).
-        let (module, rest) = crate::modules::python_module(args)?;
+        let (module, rest) = crate::code::modules::python_module(args)?;
         let top = module.split('.').next().unwrap_or(&module).to_string();
         return AGENT_CLIS
             .iter()
@@ -1341,11 +1341,11 @@ impl Analysis<'_> {
 
     /// `git config [--file F] [--add|--replace-all] KEY VALUE`, `git config
     /// set KEY VALUE`: the value set, judged by its key; `--file F` is a
-    /// write onto F. Options read by git's table ([`crate::gitopts::GIT_CONFIG`]:
+    /// write onto F. Options read by git's table ([`crate::opts::gitopts::GIT_CONFIG`]:
     /// prefixes, `-f`, `-t TYPE`, `--comment TEXT`), so a value option
     /// does not shift the key (review s17 Q10).
     pub(crate) fn git_config(&mut self, args: &[Field], env: &mut Env, depth: u32) {
-        use crate::gitopts::{GIT_CONFIG, GIT_CONFIG_READS, read};
+        use crate::opts::gitopts::{GIT_CONFIG, GIT_CONFIG_READS, read};
         let first = read(&GIT_CONFIG, args);
         let mut found = first.parsed.found.clone();
         let mut run_time = !first.run_time.is_empty();
@@ -1385,7 +1385,7 @@ impl Analysis<'_> {
             if file.text() != "-"
                 && !self
                     .abs_path(file, env)
-                    .is_some_and(|a| crate::sinks::is_git_config_file(&a))
+                    .is_some_and(|a| crate::effects::sinks::is_git_config_file(&a))
             {
                 self.check_write(
                     file,
@@ -1471,13 +1471,13 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
     ) {
-        for file in crate::embedded::patch_files(text, strip) {
+        for file in crate::code::embedded::patch_files(text, strip) {
             if self.done() {
                 return;
             }
             let target = Field::lit(&file.path);
             let content = match file.op {
-                crate::embedded::PatchOp::Delete => Output::Unknown,
+                crate::code::embedded::PatchOp::Delete => Output::Unknown,
                 _ => Output::Static(file.added.clone()),
             };
             self.check_write(&target, env, &content, via, true, depth);
@@ -1810,18 +1810,21 @@ impl Analysis<'_> {
                 ),
             );
         }
-        if scripts.iter().any(|s| s.len() > crate::embedded::MAX_CODE) {
+        if scripts
+            .iter()
+            .any(|s| s.len() > crate::code::embedded::MAX_CODE)
+        {
             self.report(
                 false,
                 "shell.too-long",
                 format!(
                     "The `{name}` commands are longer than the {} bytes this check reads. A person must review them.",
-                    crate::embedded::MAX_CODE
+                    crate::code::embedded::MAX_CODE
                 ),
             );
         }
         for script in &scripts {
-            let commands = crate::embedded::editor_shell_commands(script);
+            let commands = crate::code::embedded::editor_shell_commands(script);
             if self.found_commands(&format!("The `{name}` commands"), &commands, env, depth) {
                 return;
             }
@@ -1887,7 +1890,7 @@ impl Analysis<'_> {
     /// Options of git subcommands that run a shell command (`rebase
     /// --exec`, `filter-branch --tree-filter`, `difftool -x`, `grep -O`,
     /// `clone -u`, `send-email --to-cmd`), read as git reads them
-    /// ([`crate::gitopts`]: clusters, prefixes; reviews s16 P10, s17 Q5,
+    /// ([`crate::opts::gitopts`]: clusters, prefixes; reviews s16 P10, s17 Q5,
     /// Q7), and the subcommands whose remaining words are one (`submodule
     /// foreach CMD…`, `bisect run CMD…`): analysed as shell. `git clone
     /// -c K=V` is configuration, judged as `git -c K=V`.
@@ -1898,13 +1901,13 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
     ) {
-        if let Some(cmd) = crate::gitopts::command(sub) {
+        if let Some(cmd) = crate::opts::gitopts::command(sub) {
             self.git_table_programs(sub, cmd, args, env, depth);
-        } else if !crate::gitopts::is_builtin(sub) {
+        } else if !crate::opts::gitopts::is_builtin(sub) {
             // An alias or an external command: it may stand for any of
             // them (`alias.x = rebase`, then `git x -ix CMD`), so its words
             // are read by every table.
-            for cmd in crate::gitopts::GIT_COMMANDS {
+            for cmd in crate::opts::gitopts::GIT_COMMANDS {
                 self.git_table_programs(sub, cmd, args, env, depth);
             }
         }
@@ -1914,7 +1917,7 @@ impl Analysis<'_> {
         // runs), `git bisect run CMD…`.
         // An alias or external command may stand for either.
         let first = args.iter().position(|a| !a.text().starts_with('-'));
-        let alias = !crate::gitopts::is_builtin(sub);
+        let alias = !crate::opts::gitopts::is_builtin(sub);
         let submodule = alias || sub == "submodule" || sub == "submodule--helper";
         let (sub, start) = match first {
             Some(k) if submodule && args[k].text() == "foreach" => ("submodule", k + 1),
@@ -1952,12 +1955,12 @@ impl Analysis<'_> {
     fn git_table_programs(
         &mut self,
         sub: &str,
-        cmd: &crate::gitopts::GitCommand,
+        cmd: &crate::opts::gitopts::GitCommand,
         args: &[Field],
         env: &mut Env,
         depth: u32,
     ) {
-        let read = crate::gitopts::read(&cmd.spec, args);
+        let read = crate::opts::gitopts::read(&cmd.spec, args);
         let what = if sub == cmd.name {
             format!("`git {sub}`")
         } else {
@@ -2044,12 +2047,12 @@ impl Analysis<'_> {
             scripts.extend(first_operand);
         }
         for script in scripts {
-            let fx = crate::embedded::sed_effects(&script);
+            let fx = crate::code::embedded::sed_effects(&script);
             for cmd in &fx.commands {
                 let mut e = env.clone();
                 self.script(cmd, &mut e, depth + 1, &Output::Unknown);
             }
-            if fx.commands.len() + fx.writes.len() > crate::embedded::MAX_COMMANDS {
+            if fx.commands.len() + fx.writes.len() > crate::code::embedded::MAX_COMMANDS {
                 self.too_many_found(&format!("The `{name}` script"));
             }
             for file in &fx.writes {
@@ -2115,19 +2118,19 @@ impl Analysis<'_> {
         }
         let client = if name == "mariadb" { "mysql" } else { name };
         for text in texts {
-            if text.len() > crate::embedded::MAX_CODE {
+            if text.len() > crate::code::embedded::MAX_CODE {
                 self.report(
                     false,
                     "shell.too-long",
                     format!(
                         "The commands given to `{name}` are longer than the {} bytes this check reads for shell \
                          escapes. A person must review them; or run them from a file.",
-                        crate::embedded::MAX_CODE
+                        crate::code::embedded::MAX_CODE
                     ),
                 );
                 continue;
             }
-            let commands = crate::embedded::client_shell_commands(client, &text);
+            let commands = crate::code::embedded::client_shell_commands(client, &text);
             if self.found_commands(&format!("The `{name}` input"), &commands, env, depth) {
                 return;
             }

@@ -1527,7 +1527,9 @@ impl Analysis<'_> {
                 continue;
             };
             if self.state.guard_rail(&abs).is_some()
-                || crate::sinks::sensitive_files().matches_glob(&abs).is_some()
+                || crate::effects::sinks::sensitive_files()
+                    .matches_glob(&abs)
+                    .is_some()
             {
                 self.check_write(
                     operand,

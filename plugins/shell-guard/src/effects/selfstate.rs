@@ -17,9 +17,9 @@
 //!   on the policy, `chmod +x` on a git hook) changes what runs or what
 //!   toolvet can read and write, the same as writing it.
 
-use crate::getopt::{self, Parsed, Spec, Takes, long, short};
+use crate::opts::getopt::{self, Parsed, Spec, Takes, long, short};
+use crate::opts::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::paths;
-use crate::runopts::{CHRT, CPULIMIT, IONICE, LTRACE, PRLIMIT, STRACE, TASKSET};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::commands::base_name;
 use crate::walk::{Analysis, Env};
