@@ -235,7 +235,7 @@ pub const GIT_COMMANDS: &[GitCommand] = &[
     },
     // `git push --receive-pack|--exec CMD` runs CMD as the remote's
     // receive-pack. The rest of the table is read by the push rule
-    // (force, delete, mirror: `git_push` in commands.rs).
+    // (force, delete, mirror: `git_push` in walk/commands/git.rs).
     GitCommand {
         name: "push",
         spec: git_spec(&[

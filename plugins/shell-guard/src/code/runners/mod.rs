@@ -629,7 +629,7 @@ impl Analysis<'_> {
             // `start-stop-daemon --start --exec PATH -- ARGS`.
             "start-stop-daemon" => {
                 // `--stop` signals the processes it selects (review s19
-                // S10), read with its table in `selfstate.rs`.
+                // S10), read with its table in `effects/selfstate/signals.rs`.
                 self.toolvet_signals(name, args, false, env);
                 let program = args.iter().enumerate().find_map(|(i, a)| {
                     let t = a.text();
