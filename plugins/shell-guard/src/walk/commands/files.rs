@@ -112,6 +112,25 @@ fn metadata_operands<'a>(name: &str, args: &'a [Field]) -> Vec<&'a Field> {
     out
 }
 
+/// A `find` command line, read by [`Analysis::find`].
+struct FindLine {
+    /// The start paths (`.` when none are given).
+    starts: Vec<Field>,
+    /// `-delete`, or an `-exec` of a remover.
+    deletes: bool,
+    /// Each `-exec`/`-execdir`/`-ok`/`-okdir` command, and whether it runs
+    /// in the directory of the visited path (`-execdir`, `-okdir`).
+    execs: Vec<(Vec<Field>, bool)>,
+    /// `-maxdepth`'s value.
+    max_depth: Option<String>,
+    /// `-mindepth`'s value.
+    min_depth: Option<String>,
+    /// Name tests (`-name GLOB`, `-path GLOB`).
+    name_tests: Vec<(String, String)>,
+    /// The expression has alternatives (`-o`), which may bypass the name tests.
+    alternatives: bool,
+}
+
 impl Analysis<'_> {
     pub(super) fn rm(
         &mut self,
@@ -272,6 +291,23 @@ impl Analysis<'_> {
         depth: u32,
         own_rules: bool,
     ) -> Output {
+        let line = self.find_line(args, env, depth, own_rules);
+        if line.deletes && own_rules {
+            self.find_deletes(&line.starts, env);
+        }
+        self.find_execs(line, env, depth)
+    }
+
+    /// Read a `find` command line as find reads it: the start paths, the
+    /// expression's actions and tests. `-fprint FILE` and its kin are judged
+    /// here as the writes they are.
+    fn find_line(
+        &mut self,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        own_rules: bool,
+    ) -> FindLine {
         let mut i = 0;
         while let Some(a) = args.get(i) {
             let t = a.text();
@@ -364,49 +400,75 @@ impl Analysis<'_> {
                 deletes = true;
             }
         }
-        if deletes && own_rules {
-            for start in &starts {
-                match self.resolve_target(start, env, true) {
-                    Target::Dynamic => self.report(
+        FindLine {
+            starts,
+            deletes,
+            execs,
+            max_depth,
+            min_depth,
+            name_tests,
+            alternatives,
+        }
+    }
+
+    /// `find … -delete` (or `-exec` of a remover): each start path judged as
+    /// the directory it deletes under.
+    fn find_deletes(&mut self, starts: &[Field], env: &mut Env) {
+        for start in starts {
+            match self.resolve_target(start, env, true) {
+                Target::Dynamic => self.report(
+                    false,
+                    "shell.rm-dynamic",
+                    format!(
+                        "`find {} … -delete` deletes under a path only known at run time. Use a literal path inside the \
+                         workspace, or a person must approve.",
+                        start.text()
+                    ),
+                ),
+                Target::Claimed(shown) => {
+                    let how = format!("find {} … -delete", start.text());
+                    self.report(
                         false,
                         "shell.rm-dynamic",
+                        crate::walk::claimed_reason(&how, &shown),
+                    );
+                }
+                Target::Known(Place::Inside | Place::WorkspaceRoot, _) => {}
+                Target::Known(place, shown) => {
+                    let what = match place {
+                        Place::Root => "the entire filesystem",
+                        Place::Home => "a home directory",
+                        Place::System => "operating-system files",
+                        _ => "files outside the workspace",
+                    };
+                    let hint = self.workspace_hint();
+                    self.report(
+                        true,
+                        "shell.find-delete",
                         format!(
-                            "`find {} … -delete` deletes under a path only known at run time. Use a literal path inside the \
-                             workspace, or a person must approve.",
+                            "`find {} … -delete` (or `-exec` of a remover: `rm`, `shred`, `truncate`, `dd`) deletes or \
+                             empties {what} under `{shown}`. \
+                             Run `find` on a directory inside the workspace instead ({hint}).",
                             start.text()
                         ),
-                    ),
-                    Target::Claimed(shown) => {
-                        let how = format!("find {} … -delete", start.text());
-                        self.report(
-                            false,
-                            "shell.rm-dynamic",
-                            crate::walk::claimed_reason(&how, &shown),
-                        );
-                    }
-                    Target::Known(Place::Inside | Place::WorkspaceRoot, _) => {}
-                    Target::Known(place, shown) => {
-                        let what = match place {
-                            Place::Root => "the entire filesystem",
-                            Place::Home => "a home directory",
-                            Place::System => "operating-system files",
-                            _ => "files outside the workspace",
-                        };
-                        let hint = self.workspace_hint();
-                        self.report(
-                            true,
-                            "shell.find-delete",
-                            format!(
-                                "`find {} … -delete` (or `-exec` of a remover: `rm`, `shred`, `truncate`, `dd`) deletes or \
-                                 empties {what} under `{shown}`. \
-                                 Run `find` on a directory inside the workspace instead ({hint}).",
-                                start.text()
-                            ),
-                        );
-                    }
+                    );
                 }
             }
         }
+    }
+
+    /// Each `-exec` command, judged as a command of its own once for each
+    /// path `{}` stands for.
+    fn find_execs(&mut self, line: FindLine, env: &mut Env, depth: u32) -> Output {
+        let FindLine {
+            starts,
+            execs,
+            max_depth,
+            min_depth,
+            name_tests,
+            alternatives,
+            ..
+        } = line;
         // The paths `{}` stands for: the start itself (depth 0) unless
         // `-mindepth` excludes it or a name test is likely to, and a path
         // below the start (`START/{}`) unless `-maxdepth 0`.

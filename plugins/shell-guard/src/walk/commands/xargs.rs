@@ -568,34 +568,9 @@ impl Analysis<'_> {
         depth: u32,
         stdin: &Output,
     ) -> Parallel {
-        // parallel puts `$PARALLEL`'s words before its own options
-        // (parallel(1) "ENVIRONMENT VARIABLES"), and reads
-        // `~/.parallel/config` (denied as a home dotfile write when written).
-        if env.vars.contains_key("PARALLEL") || self.command_vars.iter().any(|c| c == "PARALLEL") {
-            self.hold_parallel("options in `$PARALLEL`, which it reads before its own");
+        let Some(p) = self.parallel_options(args, env) else {
             return Parallel::Done;
-        }
-        let p = getopt::parse(&runopts::PARALLEL, args);
-        if !p.problems.is_empty() {
-            self.hold_options("parallel", &p.problems.join("; "));
-            return Parallel::Done;
-        }
-        for f in &p.found {
-            let word = args[f.at].text();
-            if let Some(long) = word.strip_prefix("--") {
-                let spelled = long.split_once('=').map_or(long, |(n, _)| n);
-                if spelled != f.opt.name {
-                    self.hold_options("parallel", &format!("`{word}`, an abbreviation"));
-                    return Parallel::Done;
-                }
-            }
-            if runopts::PARALLEL_HOLD.contains(&f.opt.name) {
-                self.hold_parallel(&format!(
-                    "`{word}`, which renames its replacement strings or puts several inputs in one command line"
-                ));
-                return Parallel::Done;
-            }
-        }
+        };
         let quote_words = p.has("quote");
         // `--shuf` runs the jobs in a random order, so the job number
         // `{#}` each gets is not known.
@@ -722,6 +697,54 @@ impl Analysis<'_> {
                 return Parallel::Done;
             }
         };
+        self.parallel_run_jobs(cmd, &jobs, quote_words, env, depth)
+    }
+
+    /// parallel's options, read as it reads them, or `None` (held) for
+    /// options from `$PARALLEL`, an abbreviation, an option the reader
+    /// does not model or one that changes its replacement strings.
+    fn parallel_options(&mut self, args: &[Field], env: &Env) -> Option<getopt::Parsed> {
+        // parallel puts `$PARALLEL`'s words before its own options
+        // (parallel(1) "ENVIRONMENT VARIABLES"), and reads
+        // `~/.parallel/config` (denied as a home dotfile write when written).
+        if env.vars.contains_key("PARALLEL") || self.command_vars.iter().any(|c| c == "PARALLEL") {
+            self.hold_parallel("options in `$PARALLEL`, which it reads before its own");
+            return None;
+        }
+        let p = getopt::parse(&runopts::PARALLEL, args);
+        if !p.problems.is_empty() {
+            self.hold_options("parallel", &p.problems.join("; "));
+            return None;
+        }
+        for f in &p.found {
+            let word = args[f.at].text();
+            if let Some(long) = word.strip_prefix("--") {
+                let spelled = long.split_once('=').map_or(long, |(n, _)| n);
+                if spelled != f.opt.name {
+                    self.hold_options("parallel", &format!("`{word}`, an abbreviation"));
+                    return None;
+                }
+            }
+            if runopts::PARALLEL_HOLD.contains(&f.opt.name) {
+                self.hold_parallel(&format!(
+                    "`{word}`, which renames its replacement strings or puts several inputs in one command line"
+                ));
+                return None;
+            }
+        }
+        Some(p)
+    }
+
+    /// Run each job's command line (`cmd` with the job's inputs, or the
+    /// inputs themselves when there is no `cmd`).
+    fn parallel_run_jobs(
+        &mut self,
+        cmd: &[Field],
+        jobs: &[Vec<ParallelItem>],
+        quote_words: bool,
+        env: &Env,
+        depth: u32,
+    ) -> Parallel {
         for (n, job) in jobs.iter().enumerate() {
             if self.done() {
                 break;
