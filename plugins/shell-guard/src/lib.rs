@@ -11,30 +11,13 @@
 //! benchmarks and fuzzing; [`ShellGuard`] is the [`toolvet_pdk::Check`]
 //! exported as the component.
 
-pub mod arith;
-pub mod commands;
-pub mod debugger;
-pub mod destroyers;
-pub mod embedded;
-pub mod getopt;
-pub mod gitopts;
-pub mod modules;
+pub mod code;
+pub mod effects;
 pub mod options;
+pub mod opts;
 pub mod paths;
-pub mod progopts;
-pub mod programs;
-pub mod readonly;
-pub mod removers;
-pub mod runners;
-pub mod runopts;
-pub mod selfstate;
-pub mod sinks;
-pub mod sqlite;
 pub mod syntax;
-pub mod tmuxopts;
 pub mod walk;
-pub mod writers;
-pub mod written;
 
 use check_catalog::code::Language;
 use check_catalog::roles;
@@ -363,7 +346,7 @@ impl ShellGuard {
             .or_else(|| ctx_cwd.and_then(paths::home_of));
         let mut bases = workdir::bases(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
         let ran = ran_commands(ctx, &self.opts.command_args);
-        let files = written::files_written(ctx);
+        let files = effects::written::files_written(ctx);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
         // The agent's shell may keep a `cd` of an earlier call (review s11
         // K6): the command is also judged where such a `cd` left it, and

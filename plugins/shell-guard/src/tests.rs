@@ -5621,7 +5621,7 @@ fn xargs_items_split_by_their_delimiter() {
 /// Review s18 R8: `env -S` text split by env's own syntax.
 #[test]
 fn env_split_string_syntax() {
-    use crate::runopts::env_split_string as split;
+    use crate::opts::runopts::env_split_string as split;
     assert_eq!(split(r"rm\_-rf\_/x").unwrap(), ["rm", "-rf", "/x"]);
     assert_eq!(
         split(r"pkill -f tool\cvet").unwrap(),
@@ -7835,7 +7835,7 @@ fn s22_v1_yaml_cases() {
 }
 
 // review s22 V3 (options that run shell text or code, read by one table per
-// program: crate::progopts): each variant is judged as the command it runs
+// program: crate::opts::progopts): each variant is judged as the command it runs
 // or held; the everyday forms of the same programs pass.
 #[test]
 fn s22_v3_option_tables() {
@@ -7971,7 +7971,7 @@ fn s22_v3_option_tables() {
 }
 
 // review s22 V4 (variables a program reads as its options, code, programs or
-// configuration: one table, crate::progopts::PROGRAM_VARIABLES).
+// configuration: one table, crate::opts::progopts::PROGRAM_VARIABLES).
 #[test]
 fn s22_v4_program_variables() {
     for cmd in [

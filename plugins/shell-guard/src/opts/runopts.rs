@@ -1,18 +1,18 @@
 //! The option tables of the command runners read in
-//! [`crate::commands`] (`env`, `nice`, `timeout`, `systemd-run`, …) and
+//! [`crate::walk::commands`] (`env`, `nice`, `timeout`, `systemd-run`, …) and
 //! of `at`, one [`Spec`] per program, as its own parser reads its options
 //! (review s17 Q14, Q4). Each runner stops at its first operand (`+` in its
-//! getopt string), so [`crate::getopt::Parsed::end`] is where its command
+//! getopt string), so [`crate::opts::getopt::Parsed::end`] is where its command
 //! (or its first non-option operand) starts. A word the table cannot place
 //! (an option it lacks, an ambiguous prefix) is a problem: where the
 //! command is would depend on it, so the call is held
 //! ([`Analysis::runner_options`]). The tables of runners that also act on
 //! a running process (`strace -p`, `ltrace -p`, `prlimit --pid`,
 //! `cpulimit --pid`, `ionice -p`, `chrt -p`, `taskset -p`) are read by
-//! [`crate::selfstate`] too, for the pids they reach: one table per
+//! [`crate::effects::selfstate`] too, for the pids they reach: one table per
 //! program.
 
-use crate::getopt::{self, Parsed, Spec, Takes, long, short};
+use crate::opts::getopt::{self, Parsed, Spec, Takes, long, short};
 use crate::syntax::Field;
 use crate::walk::Analysis;
 

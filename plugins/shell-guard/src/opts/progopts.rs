@@ -6,7 +6,7 @@
 //!
 //! The property a call of a program with a table must prove to pass:
 //! every word is placed by the program's own table, read as its parser
-//! reads it ([`crate::getopt`]: clusters, attached values, long-option
+//! reads it ([`crate::opts::getopt`]: clusters, attached values, long-option
 //! prefixes); every value the table marks as shell text or a program is
 //! judged as that command (a script written earlier in the call is read);
 //! code in another language (`make --eval`, `gawk -l`, `python3 -m
@@ -22,7 +22,7 @@
 //! Option writes (`sort -o`, `tar -f`, `wget -O`) are judged by the write
 //! rules, not here: this module places those options as data.
 
-use crate::getopt::{self, Opt, Spec, Takes, long, short};
+use crate::opts::getopt::{self, Opt, Spec, Takes, long, short};
 use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env};
 
@@ -730,10 +730,10 @@ const DC: Table = table(
 
 /// strace's `-o` (strace(1): "If the argument begins with '|' or '!', the
 /// rest of the argument is treated as a command"); its table is the
-/// runner's, [`crate::runopts::STRACE`].
+/// runner's, [`crate::opts::runopts::STRACE`].
 const STRACE: Table = Table {
     names: &["strace"],
-    spec: crate::runopts::STRACE,
+    spec: crate::opts::runopts::STRACE,
     roles: &[("output", Role::PipeOrFile)],
     operands: Operands::Data,
 };
@@ -887,7 +887,7 @@ pub(crate) enum VarRole {
 /// Environment variables that change what a program runs or reads, one
 /// table (`NAME=V cmd`, `export NAME=V`, `env NAME=V cmd`), with each
 /// program's manual as the source; git's `GIT_CONFIG_*` configuration and
-/// the prompts `PS0`-`PS4` are read by [`crate::programs`] as git
+/// the prompts `PS0`-`PS4` are read by [`crate::code::programs`] as git
 /// configuration and prompt text.
 pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
     // bash(1) PROMPT_COMMAND, FCEDIT; git(1) GIT_SSH_COMMAND, GIT_SSH,
@@ -1498,8 +1498,8 @@ impl Analysis<'_> {
     /// options: python's code modules, `cargo --config`, npm's program
     /// keys, `curl --config`, `enable -f`.
     fn keyed_options(&mut self, name: &str, args: &[Field], env: &mut Env, depth: u32) {
-        if crate::commands::is_python(name)
-            && let Some((module, _)) = crate::modules::python_module(args)
+        if crate::walk::commands::is_python(name)
+            && let Some((module, _)) = crate::code::modules::python_module(args)
             && CODE_MODULES.contains(&module.as_str())
         {
             self.hold_table(

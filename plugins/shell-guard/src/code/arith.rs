@@ -35,7 +35,7 @@
 
 use std::collections::HashSet;
 
-use crate::getopt::{self, Spec, Takes, short};
+use crate::opts::getopt::{self, Spec, Takes, short};
 use crate::syntax::{Field, Seg};
 use crate::walk::{Analysis, Env};
 

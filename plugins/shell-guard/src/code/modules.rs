@@ -9,8 +9,8 @@
 //! holding toolvet's state), and the files it writes that the equivalent
 //! command would not name.
 
-use crate::commands::is_interpreter;
 use crate::syntax::{Field, Output, Seg};
+use crate::walk::commands::is_interpreter;
 use crate::walk::{Analysis, Env};
 
 /// What a module run from the command line does, in terms of commands

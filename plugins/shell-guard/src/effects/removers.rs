@@ -457,7 +457,9 @@ fn find_removal(args: &[Field]) -> Option<Removal<'static>> {
         match t.as_str() {
             "-delete" => deletes = true,
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let cmd = texts.get(i + 1).map(|c| crate::commands::base_name(c));
+                let cmd = texts
+                    .get(i + 1)
+                    .map(|c| crate::walk::commands::base_name(c));
                 let rest: Vec<&String> = texts[i + 1..]
                     .iter()
                     .take_while(|w| *w != ";" && *w != "+")
@@ -1068,7 +1070,7 @@ fn whole_reads(name: &str, args: &[Field]) -> (Vec<Field>, bool) {
             let reads = texts.iter().enumerate().any(|(k, t)| {
                 matches!(t.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
                     && texts.get(k + 1).is_some_and(|c| {
-                        EXEC_READERS.contains(&crate::commands::base_name(c).as_str())
+                        EXEC_READERS.contains(&crate::walk::commands::base_name(c).as_str())
                     })
             });
             if !reads {
@@ -1525,7 +1527,9 @@ impl Analysis<'_> {
                 continue;
             };
             if self.state.guard_rail(&abs).is_some()
-                || crate::sinks::sensitive_files().matches_glob(&abs).is_some()
+                || crate::effects::sinks::sensitive_files()
+                    .matches_glob(&abs)
+                    .is_some()
             {
                 self.check_write(
                     operand,

@@ -8,10 +8,10 @@
 //! [`COMMANDS`] is the one table: each command's name, alias, template
 //! (as a [`Spec`]), and what its arguments are ([`Operands`]). A command
 //! the table does not know, or a flag its template cannot place, is held
-//! by the reader in [`crate::runners`]. Templates are tmux 3.4's
+//! by the reader in [`crate::code::runners`]. Templates are tmux 3.4's
 //! (`cmd-*.c`, `.args = { "…", … }`).
 
-use crate::getopt::{Spec, Takes, short};
+use crate::opts::getopt::{Spec, Takes, short};
 
 const N: Takes = Takes::No;
 const V: Takes = Takes::Value;

@@ -28,8 +28,8 @@
 //! command word it does not find. lldb: the LLDB command map and its
 //! default aliases (`r`, `bt`, `c`, `n`, `s`, `p`, `po`, `v`, `x`, `b`).
 
-use crate::getopt;
-use crate::selfstate as sso;
+use crate::effects::selfstate as sso;
+use crate::opts::getopt;
 use crate::syntax::{Field, Output};
 use crate::walk::{Analysis, Env};
 
@@ -991,7 +991,7 @@ impl Analysis<'_> {
         depth: u32,
         stdin: &Output,
     ) {
-        let dialect = match crate::selfstate::process_family(name) {
+        let dialect = match crate::effects::selfstate::process_family(name) {
             "gdb" | "cgdb" => Dialect::Gdb,
             "lldb" => Dialect::Lldb,
             _ => return,
@@ -1035,7 +1035,7 @@ impl Analysis<'_> {
                 continue;
             }
             let text = match value.static_text() {
-                Some(t) if !crate::runopts::may_vanish(value) => t,
+                Some(t) if !crate::opts::runopts::may_vanish(value) => t,
                 _ => {
                     held.push(format!(
                         "`-{opt} {}`, only known at run time (it may also be no word, and move the next word into its place)",
@@ -1070,7 +1070,7 @@ impl Analysis<'_> {
             }
         }
         // cgdb runs the debugger `-d PROGRAM` names (cgdb(1)).
-        if crate::selfstate::process_family(name) == "cgdb"
+        if crate::effects::selfstate::process_family(name) == "cgdb"
             && args.iter().any(|a| {
                 let t = a.text();
                 t == "-d"

@@ -822,7 +822,7 @@ pub fn sed_effects(script: &str) -> SedEffects {
 
 /// Shell commands in the commands of a database client: a sqlite3
 /// `.shell`/`.system` line, a psql or mysql `\! CMD`, a mysql `system
-/// CMD` (gdb's and lldb's commands: `crate::debugger`).
+/// CMD` (gdb's and lldb's commands: `crate::code::debugger`).
 pub fn client_shell_commands(client: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
     if text.len() > MAX_CODE {

@@ -87,8 +87,8 @@ pub fn files_written(ctx: &Context) -> Vec<(String, String)> {
                 .collect()
         };
         for patch in strings(PATCH_ARGS) {
-            for f in crate::embedded::patch_files(patch, None) {
-                if f.op == crate::embedded::PatchOp::Add {
+            for f in crate::code::embedded::patch_files(patch, None) {
+                if f.op == crate::code::embedded::PatchOp::Add {
                     add(&f.path, &f.added);
                 }
             }

@@ -16,7 +16,7 @@
 //! Each subcommand has one table ([`GitCommand`]): every short letter git
 //! knows for it (so a cluster is read letter by letter as git reads it),
 //! and the long options that matter here. [`read`] differs from
-//! [`crate::getopt::parse`] where git's full table is not this one, always
+//! [`crate::opts::getopt::parse`] where git's full table is not this one, always
 //! towards reading more:
 //!
 //! - a long spelling that is a prefix of several listed options is read
@@ -37,7 +37,7 @@
 //!   `--depth=$N`) is that option's value; a word wholly unknown (`"$X"`)
 //!   is read as an operand, as elsewhere in the check.
 
-use crate::getopt::{Found, Opt, Parsed, Spec, Takes, long, short};
+use crate::opts::getopt::{Found, Opt, Parsed, Spec, Takes, long, short};
 use crate::syntax::{Field, Seg};
 
 /// A git subcommand's options, and which of them name a command git runs.
@@ -235,7 +235,7 @@ pub const GIT_COMMANDS: &[GitCommand] = &[
     },
     // `git push --receive-pack|--exec CMD` runs CMD as the remote's
     // receive-pack. The rest of the table is read by the push rule
-    // (force, delete, mirror: `git_push` in commands.rs).
+    // (force, delete, mirror: `git_push` in walk/commands/git.rs).
     GitCommand {
         name: "push",
         spec: git_spec(&[
@@ -615,7 +615,7 @@ pub fn command(name: &str) -> Option<&'static GitCommand> {
 /// An argument list read by a git table.
 #[derive(Clone, Debug, Default)]
 pub struct GitRead {
-    /// Options found and operands, as [`crate::getopt::parse`] gives them.
+    /// Options found and operands, as [`crate::opts::getopt::parse`] gives them.
     pub parsed: Parsed,
     /// Indexes of option words whose letters or long name are only known
     /// at run time (`-i$O`, `--$X`, `--e$X=CMD`): git may read them as

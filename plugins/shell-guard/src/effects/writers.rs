@@ -18,7 +18,7 @@
 //! the command (a person approves), as for a program the check does not
 //! know.
 
-use crate::getopt::{self, Spec, Takes, long, short};
+use crate::opts::getopt::{self, Spec, Takes, long, short};
 use crate::syntax::{Field, Output};
 use crate::walk::{Analysis, Env};
 use check_catalog::guardrails::Kind as Rail;
@@ -95,7 +95,7 @@ const VERSION: getopt::Opt = long("version", '\0', N);
 /// long options). `--compress-program` runs a program: judged elsewhere.
 const SORT: Writer = Writer {
     files: &["output"],
-    ..writer(&["sort", "gsort"], crate::progopts::SORT.spec)
+    ..writer(&["sort", "gsort"], crate::opts::progopts::SORT.spec)
 };
 
 /// GNU coreutils `shuf` (shuf.c: `"ei:n:o:rz"`).
@@ -243,7 +243,7 @@ const WGET: Writer = Writer {
     ],
     dirs: &["directory-prefix"],
     option_files: &["config"],
-    ..writer(&["wget", "wget2"], crate::progopts::WGET.spec)
+    ..writer(&["wget", "wget2"], crate::opts::progopts::WGET.spec)
 };
 
 /// curl (curl's `--help all`): `-o/--output`, `-D/--dump-header`,
@@ -350,7 +350,7 @@ const CURL: Writer = Writer {
 const TAR: Writer = Writer {
     files: &["file", "index-file", "listed-incremental"],
     files_read_when: &["extract", "get", "list", "diff", "compare"],
-    ..writer(&["tar", "gtar", "bsdtar"], crate::progopts::TAR.spec)
+    ..writer(&["tar", "gtar", "bsdtar"], crate::opts::progopts::TAR.spec)
 };
 
 /// Info-ZIP `zip [-options] ZIPFILE FILE…` (zip's `-h2`): the first
@@ -543,7 +543,7 @@ const BASE64: Writer = Writer {
 /// in PREFIX's directory. `--filter` runs a command: judged elsewhere.
 const SPLIT: Writer = Writer {
     operands: Operands::Prefix,
-    ..writer(&["split", "gsplit"], crate::progopts::SPLIT.spec)
+    ..writer(&["split", "gsplit"], crate::opts::progopts::SPLIT.spec)
 };
 
 /// GNU coreutils `csplit` (csplit.c: `"f:b:kn:sqz"`): `-f PREFIX` names
@@ -572,7 +572,7 @@ const CSPLIT: Writer = Writer {
 /// only when a word names a guarded file.
 const SSH: Writer = Writer {
     files: &["E"],
-    ..writer(&["ssh"], crate::progopts::SSH.spec)
+    ..writer(&["ssh"], crate::opts::progopts::SSH.spec)
 };
 
 /// `docker save -o/--output FILE` and `podman save`: docker's
@@ -958,7 +958,9 @@ impl Analysis<'_> {
                     continue;
                 };
                 let guarded = if self.state.guard_rail(&abs).is_some()
-                    || crate::sinks::sensitive_files().matches(&abs).is_some()
+                    || crate::effects::sinks::sensitive_files()
+                        .matches(&abs)
+                        .is_some()
                 {
                     Some(abs.clone())
                 } else {
@@ -1100,8 +1102,8 @@ impl Analysis<'_> {
         let mut files: Vec<Field> = Vec::new();
         match sub {
             "archive" => {
-                if let Some(t) = crate::gitopts::command("archive") {
-                    let r = crate::gitopts::read(&t.spec, rest);
+                if let Some(t) = crate::opts::gitopts::command("archive") {
+                    let r = crate::opts::gitopts::read(&t.spec, rest);
                     files.extend(r.parsed.values("o").cloned());
                 }
             }
@@ -1302,7 +1304,7 @@ impl Analysis<'_> {
                 (!leaves).then(|| "brings other commits into the work tree".to_string())
             }
             "reset" => {
-                let p = crate::gitopts::read(&crate::gitopts::GIT_RESET, rest).parsed;
+                let p = crate::opts::gitopts::read(&crate::opts::gitopts::GIT_RESET, rest).parsed;
                 (p.has("keep") || p.has("merge"))
                     .then(|| "moves the work tree to another commit".to_string())
             }

@@ -488,7 +488,7 @@ pub(crate) fn unwrap_runner(name: &str, args: &[Field]) -> Option<(String, Vec<F
         n if n.starts_with("python") || n == "php" => skip_opts(0)?,
         _ => return None,
     };
-    let program = crate::commands::base_name(&args.get(at)?.text());
+    let program = crate::walk::commands::base_name(&args.get(at)?.text());
     Some((program, args[at + 1..].to_vec()))
 }
 

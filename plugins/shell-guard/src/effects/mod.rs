@@ -1,0 +1,11 @@
+//! What a command does to files and state: what it writes, removes or
+//! destroys, where data goes, which commands only look, files the run's
+//! tools wrote, and toolvet's own state.
+
+pub mod destroyers;
+pub mod readonly;
+pub mod removers;
+pub mod selfstate;
+pub mod sinks;
+pub mod writers;
+pub mod written;

@@ -1,0 +1,297 @@
+//! `git`: global options, aliases and external commands, history
+//! rewriting and `push`.
+
+use super::*;
+
+/// The shell text of a git `ext::` remote's command: words are separated
+/// by spaces, `% ` is a space inside a word, `%%` a `%` (`%S`, `%s`, `%G`
+/// are git's placeholders, kept).
+fn ext_command(spec: &str) -> String {
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words.last_mut().map_or((), |w| w.push(' ')),
+                Some('%') => words.last_mut().map_or((), |w| w.push('%')),
+                Some(o) => words.last_mut().map_or((), |w| {
+                    w.push('%');
+                    w.push(o)
+                }),
+                None => {}
+            },
+            ' ' => words.push(String::new()),
+            c => words.last_mut().map_or((), |w| w.push(c)),
+        }
+    }
+    words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| crate::shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Analysis<'_> {
+    pub(super) fn git(&mut self, args: &[Field], env: &mut Env, depth: u32, stdin: &Output) {
+        let mut i = 0;
+        let mut env = env.clone();
+        // `-c alias.NAME=VALUE` given here, for `git NAME ARGS…` below.
+        let mut aliases: Vec<(String, String)> = Vec::new();
+        while let Some(a) = args.get(i) {
+            let t = a.text();
+            // `-c K=V` and `--config-env=K=VAR`: configuration for this run.
+            let config = if t == "-c" || t == "--config-env" {
+                i += 1;
+                args.get(i).map(|v| (t.clone(), v.clone()))
+            } else {
+                t.strip_prefix("--config-env=")
+                    .map(|v| ("--config-env".to_string(), Field::lit(v)))
+            };
+            if let Some((how, kv)) = config {
+                self.git_option_config(&how, &kv, &mut env, depth);
+                if how == "-c"
+                    && let Some((key, value)) =
+                        kv.static_text().as_deref().and_then(|t| t.split_once('='))
+                    && let Some(name) = key.to_ascii_lowercase().strip_prefix("alias.")
+                {
+                    aliases.push((name.to_string(), value.to_string()));
+                }
+                i += 1;
+                continue;
+            }
+            if t == "-C" {
+                let dir = args.get(i + 1).cloned();
+                self.change_dir(dir.as_ref(), &mut env);
+                i += 2;
+            } else if let Some(dir) = t.strip_prefix("--exec-path=") {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`git --exec-path={dir}` runs git's commands from a directory the analysis cannot read. A person \
+                         must approve it."
+                    ),
+                );
+                i += 1;
+            } else if matches!(
+                t.as_str(),
+                "--git-dir"
+                    | "--work-tree"
+                    | "--namespace"
+                    | "--super-prefix"
+                    | "--attr-source"
+                    | "--shallow-file"
+            ) {
+                // git.c's `handle_options`: these take the next word (exact
+                // spellings only); any other dash word is a flag or refused.
+                i += 2;
+            } else if t.starts_with('-') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        // `ext::` remotes run their command (`git clone 'ext::sh -c …'`,
+        // with protocol.ext.allow): `% ` is a space in it.
+        for a in &args[i.min(args.len())..] {
+            if let Some(cmd) = a.text().strip_prefix("ext::") {
+                let mut e = env.clone();
+                self.script(&ext_command(cmd), &mut e, depth + 1, &Output::Unknown);
+            }
+        }
+        let Some(sub) = args.get(i).map(Field::text) else {
+            return;
+        };
+        let rest = &args[i + 1..];
+        // `git -c alias.x=rebase x -ix CMD`: the alias with its words is
+        // the git command that runs (a `!shell` alias is judged where it
+        // is defined).
+        if !crate::opts::gitopts::is_builtin(&sub)
+            && let Some((_, value)) = aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&sub))
+            && !value.trim_start().starts_with('!')
+        {
+            let words: Vec<String> = rest
+                .iter()
+                .map(|a| match a.static_text() {
+                    Some(t) => format!("'{}'", t.replace('\'', r"'\''")),
+                    None => a.text(),
+                })
+                .collect();
+            let text = format!("git {value} {}", words.join(" "));
+            let mut e = env.clone();
+            self.script(&text, &mut e, depth + 1, stdin);
+            return;
+        }
+        self.git_subcommand_programs(&sub, rest, &mut env, depth);
+        // `git NAME …` where NAME is none of git's commands is an alias from
+        // configuration the check cannot see (`git config alias.p push` in
+        // an earlier call), or an external `git-NAME`: it may stand for
+        // `push`, `reset` or `clean`, so its words are read by their rules
+        // too (`git p -f origin main` is held as `git push -f origin main`).
+        let builtin = crate::opts::gitopts::is_builtin(&sub);
+        let history_rules: &[&str] = if builtin {
+            &[sub.as_str()]
+        } else {
+            &["push", "reset", "clean"]
+        };
+        if !builtin {
+            self.git_push(rest, Some(&sub));
+        }
+        self.git_writes(&sub, rest, &mut env);
+        if builtin {
+            self.git_whole_tree(&sub, rest, &env);
+        }
+        match sub.as_str() {
+            "push" => self.git_push(rest, None),
+            "config" => self.git_config(rest, &mut env, depth),
+            "apply" | "am" => self.git_apply(&sub, rest, &mut env, depth, stdin),
+            "checkout" | "restore" | "rm" | "mv" | "checkout-index" => {
+                self.git_path_writes(&sub, rest, &mut env, depth)
+            }
+            "stash" => self.git_stash(rest, &mut env, depth),
+            _ => {}
+        }
+        for &as_sub in history_rules {
+            self.git_history_rules(as_sub, rest);
+        }
+    }
+
+    /// The rules of the git commands that throw work away, for `git SUB
+    /// ARGS` (`rest`): `config` of the programs git runs, `reset --hard`,
+    /// `clean -f`, read by git's tables.
+    fn git_history_rules(&mut self, sub: &str, rest: &[Field]) {
+        match sub {
+            "config"
+                if rest.iter().any(|a| {
+                    a.text().eq_ignore_ascii_case("core.hooksPath")
+                        || a.text().eq_ignore_ascii_case("core.fsmonitor")
+                        || a.text().eq_ignore_ascii_case("core.sshCommand")
+                }) =>
+            {
+                self.report(
+                    false,
+                    "shell.guardrail-write",
+                    "`git config` changes which programs git runs by itself (hooks, fsmonitor, ssh command). A person \
+                     must approve; leave the repository's git configuration as it is.",
+                );
+            }
+            // Read by git's tables (`--ha`, `--forc`, `-xdf`; review s17 Q7).
+            "reset"
+                if crate::opts::gitopts::read(&crate::opts::gitopts::GIT_RESET, rest)
+                    .parsed
+                    .has("hard") =>
+            {
+                self.report(
+                    false,
+                    "shell.git-reset-hard",
+                    "`git reset --hard` throws away uncommitted changes for good. A person must approve; \
+                     use `git stash` to keep the changes, or `git reset --soft`/`--mixed`.",
+                );
+            }
+            "clean" => {
+                let read = crate::opts::gitopts::read(&crate::opts::gitopts::GIT_CLEAN, rest);
+                let force = read.parsed.has("force");
+                let dry = read.parsed.has("dry-run");
+                if force && !dry {
+                    self.report(
+                        false,
+                        "shell.git-clean",
+                        "`git clean -f` permanently deletes untracked files (with `-x`, ignored ones too, with `-d`, whole \
+                         directories). A person must approve; run `git clean -n` first to see what would go.",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `git push`: force, delete and mirror read from git's push table
+    /// ([`crate::opts::gitopts`]: `-uf`, `--forc`, `--de`, `--mi`; any prefix of
+    /// them, one letter included, is read as them; reviews s16 P10, s17
+    /// Q7), checked against the refspecs (the operands after the remote).
+    /// With `alias`, the words are those of `git ALIAS`, which may stand
+    /// for `git push`: the reason says so, and a delete without a refspec
+    /// (which `git push` refuses: `git br -d feature`) is nothing.
+    fn git_push(&mut self, args: &[Field], alias: Option<&str>) {
+        let table = crate::opts::gitopts::command("push").expect("git push table");
+        let read = crate::opts::gitopts::read(&table.spec, args);
+        let parsed = &read.parsed;
+        let has = |n: &str| parsed.has(n);
+        // An option word only known at run time (`-$F`) may be `-f` or `-d`.
+        let unknown = !read.run_time.is_empty();
+        let force = unknown || has("force") || has("force-with-lease") || has("mirror");
+        let delete = unknown || has("delete");
+        let all = has("mirror") || has("all") || has("branches");
+        let positional: Vec<&Field> = parsed.operands.iter().map(|&k| &args[k]).collect();
+        let protected = self.opts.protected_branches.join(", ");
+        let refspecs = positional.get(1..).unwrap_or(&[]);
+        let report = |this: &mut Self, msg: String| {
+            let msg = match alias {
+                Some(name) => format!(
+                    "`git {name}` is not a git command but an alias or another program, which may be `git push`: {msg}"
+                ),
+                None => msg,
+            };
+            this.report(false, "shell.git-force-push", msg);
+        };
+        if refspecs.is_empty() {
+            if force || (delete && alias.is_none()) {
+                let msg = if all {
+                    format!(
+                        "The command force-pushes every branch, including the protected ones ({protected}), rewriting their \
+                         shared history. A person must approve; force-push only your own branch by name."
+                    )
+                } else {
+                    format!(
+                        "The command force-pushes without naming a branch (it pushes the current branch), so the analysis \
+                         cannot tell whether a protected branch ({protected}) is rewritten. Name the branch \
+                         (`git push --force origin my-branch`), or a person must approve."
+                    )
+                };
+                report(self, msg);
+            }
+            return;
+        }
+        for spec in refspecs {
+            let text = spec.text();
+            let plus = text.starts_with('+');
+            let body = text.trim_start_matches('+');
+            let (src, dst) = match body.split_once(':') {
+                Some((s, d)) => (s, d),
+                None => (body, body),
+            };
+            let ref_delete = delete || (src.is_empty() && body.contains(':'));
+            let ref_force = force || plus;
+            if !(ref_force || ref_delete) {
+                continue;
+            }
+            let dst = dst.strip_prefix("refs/heads/").unwrap_or(dst);
+            let action = if ref_delete {
+                "deletes"
+            } else {
+                "force-pushes"
+            };
+            if spec.is_dynamic() || dst.is_empty() || dst == "HEAD" || dst == "@" {
+                report(
+                    self,
+                    format!(
+                        "The command {action} `{text}`, whose branch is not known here, so it may rewrite a protected branch \
+                         ({protected}). Name the destination branch explicitly, or a person must approve."
+                    ),
+                );
+            } else if self.opts.is_protected(dst) {
+                report(
+                    self,
+                    format!(
+                        "The command {action} the protected branch `{dst}`, rewriting shared history. A person must approve; \
+                         push to a feature branch instead, or push without --force."
+                    ),
+                );
+            }
+        }
+    }
+}

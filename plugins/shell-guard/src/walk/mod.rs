@@ -1,0 +1,1507 @@
+//! The analysis: walks a parsed script, expands words the way the shell
+//! would (as far as they are known), tracks `cd` and variable assignments,
+//! follows data from downloads and decoders through pipelines, and hands
+//! every simple command to the rules in [`commands`].
+
+use std::collections::HashMap;
+
+use brush_parser::ast;
+use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource};
+
+use crate::options::Options;
+use crate::paths::{self, Place, Places};
+use crate::syntax::{self, Field, FieldBuilder, Output, Seg, SyntaxError};
+
+mod bindings;
+pub mod commands;
+mod expand;
+mod redirects;
+mod targets;
+mod written_runs;
+
+/// Most simple commands and words one call may expand before the analysis
+/// gives up with `shell.too-deep`.
+pub const MAX_STEPS: usize = 20_000;
+/// Most compound commands and nested scripts open at once, over all nesting
+/// levels: bounds the recursion of the analysis (and of the parser, whose
+/// per-script bound shrinks as this budget is used).
+pub const MAX_NEST: usize = 160;
+/// Most values of a `for` loop followed one by one.
+pub const MAX_LOOP_VALUES: usize = 8;
+/// Default IFS.
+pub const DEFAULT_IFS: &str = " \t\n";
+
+/// A finding of one rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Deny (true) or escalate (false).
+    pub deny: bool,
+    /// Rule id.
+    pub rule: String,
+    /// Message for the model / approver.
+    pub message: String,
+}
+
+/// The working directory as the analysis knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cwd {
+    /// No working directory was given for the call.
+    None,
+    /// Known absolute, normalised directory.
+    Known(String),
+    /// Changed by `cd` to something only known at run time.
+    Unknown,
+}
+
+/// Shell state that flows along a script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Env {
+    /// Variables assigned in the script so far.
+    pub vars: HashMap<String, Field>,
+    /// Current directory.
+    pub cwd: Cwd,
+    /// Files written in this command from downloaded or decoded content
+    /// (`curl -o x.sh`, `base64 -d > x`), by path, with their taint.
+    pub tainted_files: HashMap<String, Output>,
+    /// Command names rebound in this shell (`hash -p PATH NAME`,
+    /// `BASH_CMDS[NAME]=PATH`, `alias NAME=VALUE`, `BASH_ALIASES[NAME]=…`):
+    /// a later command word naming one runs what it is bound to.
+    pub names: HashMap<String, Binding>,
+    /// Loop variables over globs (`for f in *.txt`): the words the loop
+    /// runs over. A target that is the variable alone (`mv "$f" …`) is
+    /// placed as those words are where it is used (the names a relative
+    /// glob gives are relative too: after `cd /` they are under `/`).
+    pub loop_globs: HashMap<String, Vec<Field>>,
+    /// Files this call wrote or made, by key ([`Env::file_key`]): what a
+    /// later command running one runs (review-s9 G11, G2).
+    pub written: HashMap<String, Written>,
+    /// Keys of [`Env::written`] whose text the run's history claims
+    /// ([`crate::effects::written`]): enough to judge what runs them, never to
+    /// loosen a judgement made without the text.
+    pub claimed: std::collections::HashSet<String>,
+    /// `shopt -s cdable_vars` is on: `cd NAME` may go to `$NAME`.
+    pub cdable_vars: bool,
+    /// Associative arrays declared in the command (`declare -A m`): their
+    /// subscripts are keys, not arithmetic ([`crate::code::arith`]).
+    pub assoc: std::collections::HashSet<String>,
+    /// Variables declared `-i` in the command: every value given to one
+    /// is evaluated as arithmetic ([`crate::code::arith`]).
+    pub ints: std::collections::HashSet<String>,
+}
+
+/// What [`Analysis::run_written_file`] did with a command word.
+pub(crate) enum WrittenRun {
+    /// Not a file written in the call.
+    No,
+    /// A copy of a program: the command word now names it; judge again.
+    Renamed,
+    /// The file was judged as the script it holds; its output.
+    Ran(Output),
+}
+
+/// What a file written or made earlier in the call holds, for a later
+/// command that runs it (`bash FILE`, `source FILE`, `./FILE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written {
+    /// This text, known exactly (`echo 'make test' > run.sh`).
+    Text(String),
+    /// Content the analysis does not know (`python gen.py > run.sh`).
+    Unknown,
+    /// A copy of, or link to, this program or file (`cp /bin/rm y`,
+    /// `ln -s /bin/rm x`, `install /bin/rm z`): running it runs that.
+    Copy(String),
+}
+
+/// What a simple command naming a rebound name runs instead.
+enum Rebound {
+    /// These fields in place of the first `usize` fields of its words.
+    Words(Vec<Field>, usize),
+    /// This shell text, with the aliases being expanded in it.
+    Script(String, Vec<String>),
+}
+
+/// What a rebound command name runs (see [`Env::names`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// `hash -p PATH NAME`, `BASH_CMDS[NAME]=PATH`: NAME runs the program PATH.
+    Program(String),
+    /// `alias NAME=VALUE`, `BASH_ALIASES[NAME]=VALUE`: NAME is replaced by
+    /// VALUE's shell text (a value ending in a blank expands the next word too).
+    Alias(String),
+    /// Bound on one branch only, or differently on two: not known.
+    Unknown,
+}
+
+impl Env {
+    /// A state with no variables, the given directory and no tainted files.
+    pub fn fresh(cwd: Cwd) -> Env {
+        Env {
+            vars: HashMap::new(),
+            cwd,
+            tainted_files: HashMap::new(),
+            names: HashMap::new(),
+            loop_globs: HashMap::new(),
+            written: HashMap::new(),
+            claimed: std::collections::HashSet::new(),
+            cdable_vars: false,
+            assoc: std::collections::HashSet::new(),
+            ints: std::collections::HashSet::new(),
+        }
+    }
+
+    /// Merge the state of another branch: what differs becomes unknown.
+    pub fn merge(&mut self, other: &Env) {
+        if self.cwd != other.cwd {
+            self.cwd = Cwd::Unknown;
+        }
+        for (k, v) in &other.vars {
+            match self.vars.get(k) {
+                Some(mine) if mine == v => {}
+                _ => {
+                    self.vars.insert(k.clone(), dyn_field(&format!("${k}")));
+                }
+            }
+        }
+        let only_mine: Vec<String> = self
+            .vars
+            .keys()
+            .filter(|k| !other.vars.contains_key(*k))
+            .cloned()
+            .collect();
+        for k in only_mine {
+            self.vars.insert(k.clone(), dyn_field(&format!("${k}")));
+        }
+        for (k, v) in &other.tainted_files {
+            self.tainted_files
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+        // A name bound on one branch only, or to two things: either may run.
+        let mut names: Vec<&String> = self.names.keys().chain(other.names.keys()).collect();
+        names.sort();
+        names.dedup();
+        let differ: Vec<String> = names
+            .into_iter()
+            .filter(|k| self.names.get(*k) != other.names.get(*k))
+            .cloned()
+            .collect();
+        for k in differ {
+            self.names.insert(k, Binding::Unknown);
+        }
+        self.loop_globs
+            .retain(|k, v| other.loop_globs.get(k) == Some(v));
+        // A file written differently on two branches: its content is not
+        // known. Written on one branch only: the other runs a file this
+        // call did not write (judged as any such file), so the known text
+        // is kept.
+        for (k, v) in &other.written {
+            match self.written.get(k) {
+                None => {
+                    self.written.insert(k.clone(), v.clone());
+                }
+                Some(mine) if mine != v => {
+                    self.written.insert(k.clone(), Written::Unknown);
+                }
+                Some(_) => {}
+            }
+        }
+        self.cdable_vars |= other.cdable_vars;
+        // An associative array on every branch only (`false && declare -A
+        // a` leaves `a` indexed).
+        self.assoc.retain(|k| other.assoc.contains(k));
+        self.ints.extend(other.ints.iter().cloned());
+    }
+
+    /// The key of a file path in `tainted_files`: resolved against the
+    /// working directory when it is known.
+    pub fn file_key(&self, path: &str) -> String {
+        match &self.cwd {
+            Cwd::Known(c) => paths::resolve(c, path),
+            _ if path.starts_with('/') => paths::normalize_abs(path),
+            _ => paths::normalize_rel(path).unwrap_or_else(|| path.to_string()),
+        }
+    }
+
+    /// Keep the tainted files written by a subshell (files outlive it).
+    pub fn absorb_files(&mut self, sub: &Env) {
+        for (k, v) in &sub.tainted_files {
+            self.tainted_files
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+        for (k, v) in &sub.written {
+            if self.written.get(k) != Some(v) {
+                self.written.insert(k.clone(), v.clone());
+            }
+        }
+    }
+
+    /// The text of a file written earlier in the call, when known.
+    pub fn written_text(&self, path: &str) -> Option<&str> {
+        let mut key = self.file_key(path);
+        for _ in 0..8 {
+            match self.written.get(&key)? {
+                Written::Text(t) => return Some(t),
+                Written::Copy(p) => key = self.file_key(p),
+                Written::Unknown => return None,
+            }
+        }
+        None
+    }
+
+    /// Remember that `path` was written with `out` (appended to when
+    /// `append`): its text when known, else unknown content.
+    pub fn note_written(&mut self, path: &str, out: &Output, append: bool) {
+        if path.is_empty() || path == "-" || path.starts_with("/dev/") {
+            return;
+        }
+        let key = self.file_key(path);
+        let text = match out {
+            Output::Static(t) if !append => Written::Text(t.clone()),
+            Output::Static(t) => match self.written.get(&key) {
+                Some(Written::Text(before)) => Written::Text(format!("{before}{t}")),
+                _ => Written::Unknown,
+            },
+            _ => Written::Unknown,
+        };
+        self.written.insert(key, text);
+    }
+
+    /// Remember that `path` holds downloaded or decoded content.
+    pub fn taint_file(&mut self, path: &str, out: &Output) {
+        if out.is_tainted() && !path.is_empty() && path != "-" && !path.starts_with("/dev/") {
+            let key = self.file_key(path);
+            self.tainted_files.insert(key, out.clone());
+        }
+    }
+
+    /// The taint of a file written earlier in the command, if any.
+    pub fn file_taint(&self, path: &str) -> Option<&Output> {
+        self.tainted_files.get(&self.file_key(path))
+    }
+
+    /// The IFS characters in force.
+    pub fn ifs(&self) -> String {
+        self.vars
+            .get("IFS")
+            .and_then(Field::static_text)
+            .unwrap_or_else(|| DEFAULT_IFS.to_string())
+    }
+}
+
+/// A field only known at run time.
+pub fn dyn_field(raw: &str) -> Field {
+    Field {
+        segs: vec![Seg::Dyn {
+            raw: raw.to_string(),
+            out: Output::Unknown,
+            quoted: false,
+        }],
+    }
+}
+
+/// What a deletion (or permission change) target resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A known place; `shown` is the absolute path for messages.
+    Known(Place, String),
+    /// Depends on run-time values.
+    Dynamic,
+    /// A directory outside the workspace that an earlier call of the run
+    /// claims to have created (`mkdir DIR`, `git clone URL DIR`); `shown`
+    /// is its absolute path. The claim is unverified (the history records
+    /// that the call was allowed, not that it ran or succeeded), so each
+    /// rule that would deny the place asks a person instead; never an
+    /// allow, never "cannot judge, skip".
+    Claimed(String),
+}
+
+/// The reason shown when a removal's target is a directory only the
+/// run's own earlier call claims to have created (see [`Target::Claimed`]).
+pub(crate) fn claimed_reason(how: &str, shown: &str) -> String {
+    format!(
+        "`{how}` on `{shown}` deletes outside the workspace. An earlier command of this run claims to have created \
+         `{shown}`, but that claim is unverified (the command may have failed or not run, and the directory may hold \
+         someone's data), so a person must approve. Delete paths inside the workspace instead."
+    )
+}
+
+/// One analysis of one call.
+#[derive(Debug)]
+pub struct Analysis<'a> {
+    pub(crate) opts: &'a Options,
+    pub(crate) workspace: Vec<String>,
+    pub(crate) home: Option<String>,
+    pub(crate) best: Option<Finding>,
+    steps: usize,
+    nest: usize,
+    /// Normalised simple commands seen, when tracing (tests, debugging).
+    pub(crate) trace: Option<Vec<String>>,
+    /// What earlier calls of the run did (symbolic links, directories).
+    pub(crate) facts: check_catalog::run::Facts,
+    /// toolvet's own state paths the host passed (guard rails).
+    pub(crate) state: check_catalog::guardrails::StatePaths,
+    /// Variables assigned in front of the command being run (`HOME=/tmp
+    /// codex …`): its environment only, not the shell's.
+    pub(crate) command_vars: Vec<String>,
+    /// A command of this script looked up toolvet's process ids (`pgrep
+    /// -f toolvet`, `ps aux | grep toolvet`): a kill of pids it cannot
+    /// read may be of the hook (review s14 N6).
+    pub(crate) toolvet_pids: bool,
+    /// An earlier stage of the pipeline being walked lists processes
+    /// (`ps`, `pgrep -a`, `/proc/*/cmdline`): a filter of its output
+    /// (`grep`, `awk`, `sed`) picks processes (review s17 Q8).
+    pub(crate) process_listing: bool,
+    /// The process listing of the pipeline being walked has not been
+    /// narrowed by a filter the check reads as selecting (a pgrep or grep
+    /// pattern, an awk `/re/`, `sed -n …p`): pids read from it may be any
+    /// process, toolvet's hooks among them (review s18 R4).
+    pub(crate) unnarrowed_listing: bool,
+    /// What the standard input of the simple command being run carries
+    /// when it is the output of a process lookup (review s21 U9): the
+    /// pipe's previous stage's [`Analysis::pid_out`]. Set only for a
+    /// stage after a simple command; `None` otherwise.
+    pub(crate) pid_in: Option<crate::effects::selfstate::PidFlow>,
+    /// What the simple command just run writes, when it is a process
+    /// lookup's output (or a filter keeping its lines): set by
+    /// [`Analysis::toolvet_signals`], reset before each command.
+    pub(crate) pid_out: Option<crate::effects::selfstate::PidFlow>,
+    /// Command substitutions (by their source text) whose whole output is
+    /// the pids a proven-narrow process lookup prints
+    /// ([`crate::effects::selfstate::PidFlow::proven`]): `$(pgrep -f uvicorn)`,
+    /// `$(lsof -ti:8080)`. A signal may be sent to these.
+    pub(crate) narrow_lookups: std::collections::HashSet<String>,
+    /// The pipeline stage whose command [`Analysis::pid_out`] was
+    /// recorded for, and the stage being run (numbers from `serial`).
+    pub(crate) pid_out_stage: u64,
+    pub(crate) stage: u64,
+    serial: u64,
+    /// What the last pipeline walked writes, as [`Analysis::pid_out`]
+    /// of its last stage: read by a command substitution.
+    pipeline_pids: Option<crate::effects::selfstate::PidFlow>,
+    /// The command set `IFS` (set by [`Analysis::toolvet_signals`]): a
+    /// lookup's pids may be split into other numbers.
+    pub(crate) ifs_set: bool,
+    /// A command ran text only known at run time, or a file, in this
+    /// shell (`eval "$X"`, `source F`): any variable may have any value
+    /// after it, so no expansion is a proven pid (review s21 U15).
+    pub(crate) vars_opaque: bool,
+    /// Raw texts of expansions whose value is an integer (`$((…))`, the
+    /// value arithmetic gives a variable): see [`crate::code::arith`].
+    pub(crate) arith_integers: std::collections::HashSet<String>,
+    /// A function was defined in the command: calling it may have made
+    /// any variable an indexed array ([`crate::code::arith`]).
+    pub(crate) functions_defined: bool,
+    /// Text typed into, or run in, a pane whose working directory the
+    /// check does not know (`tmux send-keys`, `screen -X stuff`, a
+    /// respawned pane) is being judged: the first path a remover or
+    /// writer names relative to that unknown directory is recorded here,
+    /// and the text is held (review s21 U3).
+    pub(crate) unplaced: std::cell::RefCell<Option<Option<String>>>,
+    /// Depth of tmux command lists read inside a tmux command (hooks,
+    /// key bindings, `if-shell`'s commands): a pane they start without
+    /// `-c` starts in the session's directory, not the caller's.
+    pub(crate) tmux_nested: u32,
+}
+
+/// How the pieces of a word are expanded ([`Analysis::expand_pieces_split`]).
+#[derive(Debug, Clone, Copy)]
+struct Splitting {
+    /// Inside double quotes.
+    quoted: bool,
+    /// The word is not split into fields
+    /// ([`Analysis::expand_word_unsplit`]: assignment values and the like).
+    no_split: bool,
+}
+
+/// How a parameter expansion's value becomes fields
+/// ([`Analysis::parameter`]).
+#[derive(Debug, Clone, Copy)]
+struct Fielding<'a> {
+    /// Inside double quotes: the value stays one field.
+    quoted: bool,
+    /// The field separators in force (empty: no splitting).
+    ifs: &'a str,
+}
+
+impl<'a> Analysis<'a> {
+    /// A fresh analysis. `cwd` must be absolute to be used.
+    pub fn new(opts: &'a Options, cwd: Option<&str>, home: Option<&str>) -> (Self, Env) {
+        let cwd = cwd.filter(|c| c.starts_with('/')).map(paths::normalize_abs);
+        let home = home
+            .filter(|h| h.starts_with('/'))
+            .map(paths::normalize_abs)
+            .or_else(|| cwd.as_deref().and_then(paths::home_of));
+        let workspace = workspace_of(opts, cwd.as_deref());
+        let env = Env::fresh(cwd.map_or(Cwd::None, Cwd::Known));
+        (
+            Analysis {
+                opts,
+                workspace,
+                home,
+                best: None,
+                steps: 0,
+                nest: 0,
+                trace: None,
+                facts: check_catalog::run::Facts::default(),
+                state: check_catalog::guardrails::StatePaths::default(),
+                command_vars: Vec::new(),
+                toolvet_pids: false,
+                process_listing: false,
+                unnarrowed_listing: false,
+                pid_in: None,
+                pid_out: None,
+                narrow_lookups: std::collections::HashSet::new(),
+                pid_out_stage: 0,
+                stage: 0,
+                serial: 0,
+                pipeline_pids: None,
+                ifs_set: false,
+                vars_opaque: false,
+                arith_integers: std::collections::HashSet::new(),
+                functions_defined: false,
+                unplaced: std::cell::RefCell::new(None),
+                tmux_nested: 0,
+            },
+            env,
+        )
+    }
+
+    /// The strongest finding so far.
+    pub fn finding(self) -> Option<Finding> {
+        self.best
+    }
+
+    /// Record a finding; the first deny wins, a deny beats any escalate.
+    pub(crate) fn report(&mut self, deny: bool, rule: &str, message: impl Into<String>) {
+        let replace = match &self.best {
+            None => true,
+            Some(b) => deny && !b.deny,
+        };
+        if replace {
+            self.best = Some(Finding {
+                deny,
+                rule: rule.to_string(),
+                message: message.into(),
+            });
+        }
+    }
+
+    /// A deny was found: nothing can change the outcome any more.
+    pub(crate) fn done(&self) -> bool {
+        self.best.as_ref().is_some_and(|b| b.deny)
+    }
+
+    fn step(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps == MAX_STEPS {
+            self.report(
+                false,
+                "shell.too-deep",
+                format!(
+                    "The command is too large to analyse (more than {MAX_STEPS} commands and words). \
+                     A person must review it, or split it into smaller commands."
+                ),
+            );
+        }
+        self.steps < MAX_STEPS
+    }
+
+    pub(crate) fn places(&self) -> Places<'_> {
+        Places {
+            workspace: &self.workspace,
+            scratch: &self.opts.scratch_roots,
+            home: self.home.as_deref(),
+        }
+    }
+
+    /// How the workspace is described in messages.
+    pub(crate) fn workspace_hint(&self) -> String {
+        match self.workspace.as_slice() {
+            [] => {
+                "no workspace is known (pass the `cwd` context attribute or set `workspace_roots`)"
+                    .to_string()
+            }
+            [one] => format!("the workspace is `{one}`"),
+            many => format!(
+                "the workspaces are {}",
+                many.iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Scripts and the syntax tree
+    // ----------------------------------------------------------------
+
+    /// Analyse a script at nesting `depth` (0 for the call's command) and
+    /// return what it writes to standard output.
+    pub fn script(&mut self, text: &str, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        if self.done() {
+            return Output::Unknown;
+        }
+        if depth > self.opts.max_depth {
+            self.report_too_deep_scripts();
+            return Output::Unknown;
+        }
+        if !self.step() {
+            return Output::Unknown;
+        }
+        if !self.enter() {
+            return Output::Unknown;
+        }
+        let parsed = syntax::parse_script(text, MAX_NEST.saturating_sub(self.nest));
+        let out = match parsed {
+            Ok(program) => {
+                let mut out = Output::Static(String::new());
+                for cc in &program.complete_commands {
+                    out = out.merge(self.list(cc, env, depth, stdin));
+                    if self.done() {
+                        break;
+                    }
+                }
+                out
+            }
+            Err(SyntaxError::TooDeep(why)) => {
+                self.report(
+                    false,
+                    "shell.too-deep",
+                    format!(
+                        "The command is nested too deeply to analyse ({why}). A person must review it."
+                    ),
+                );
+                Output::Unknown
+            }
+            Err(SyntaxError::Unparseable(why)) => {
+                self.report(
+                    false,
+                    "shell.unparseable",
+                    format!(
+                        "The command is not valid shell syntax ({why}), so it cannot be checked. \
+                         Fix the quoting or syntax; a person must approve it as it is."
+                    ),
+                );
+                Output::Unknown
+            }
+        };
+        self.nest -= 1;
+        out
+    }
+
+    fn report_too_deep_scripts(&mut self) {
+        self.report(
+            false,
+            "shell.too-deep",
+            format!(
+                "The command nests scripts more than {} levels deep (`bash -c`, `eval`, `$(…)` inside each other), \
+                 which is not analysed. A person must review it; a flatter command would be checked automatically.",
+                self.opts.max_depth
+            ),
+        );
+    }
+
+    /// Enter one nesting level (a script or a compound command); false, with
+    /// a finding, when the budget is spent. Pair with `self.nest -= 1`.
+    fn enter(&mut self) -> bool {
+        if self.nest >= MAX_NEST {
+            self.report(
+                false,
+                "shell.too-deep",
+                format!(
+                    "The command nests groups, compound commands and substitutions more than {MAX_NEST} levels deep, \
+                     which is not analysed. A person must review it."
+                ),
+            );
+            return false;
+        }
+        self.nest += 1;
+        true
+    }
+
+    fn list(
+        &mut self,
+        list: &ast::CompoundList,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = Output::Static(String::new());
+        for ast::CompoundListItem(aol, sep) in &list.0 {
+            if self.done() {
+                break;
+            }
+            let o = if matches!(sep, ast::SeparatorOperator::Async) {
+                // Runs in the background, in a subshell.
+                let mut sub = env.clone();
+                let o = self.and_or(aol, &mut sub, depth, stdin);
+                env.absorb_files(&sub);
+                o
+            } else {
+                self.and_or(aol, env, depth, stdin)
+            };
+            out = out.merge(o);
+        }
+        out
+    }
+
+    fn and_or(
+        &mut self,
+        aol: &ast::AndOrList,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = self.pipeline(&aol.first, env, depth, stdin);
+        for next in &aol.additional {
+            let p = match next {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
+            };
+            // A pipeline that may not run proves no array associative
+            // (`false && declare -A a`, review s22 V1).
+            let assoc = env.assoc.clone();
+            out = out.merge(self.pipeline(p, env, depth, stdin));
+            env.assoc.retain(|k| assoc.contains(k));
+        }
+        out
+    }
+
+    fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        // Only a simple command's output is read as a lookup's pids: a
+        // compound one (`{ echo -1; pgrep x; }`) may print anything, and
+        // a redirection other than of standard error to a file makes a
+        // stage read or write something else than the pipe (`xargs kill
+        // < pids.txt`, `pgrep x 2>&1`) (review s21 U9).
+        let simple = |c: &ast::Command| {
+            let ast::Command::Simple(sc) = c else {
+                return false;
+            };
+            let items = sc
+                .prefix
+                .iter()
+                .flat_map(|p| p.0.iter())
+                .chain(sc.suffix.iter().flat_map(|s| s.0.iter()));
+            items.into_iter().all(|item| match item {
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => matches!(
+                    r,
+                    ast::IoRedirect::File(
+                        Some(2),
+                        ast::IoFileRedirectKind::Write
+                            | ast::IoFileRedirectKind::Append
+                            | ast::IoFileRedirectKind::Clobber,
+                        ast::IoFileRedirectTarget::Filename(_)
+                    )
+                ),
+                _ => true,
+            })
+        };
+        // Each stage gets its own number: a lookup's pids are the
+        // stage's only when `toolvet_signals` recorded them for this
+        // stage, not for one nested in it (`sh -c 'echo -1; pgrep x'`, a
+        // function's body); a nested pipeline leaves the stage's input
+        // as it found it.
+        let saved_in = self.pid_in;
+        let outer_stage = self.stage;
+        let single = p.seq.len() == 1;
+        // Every stage runs in its own subshell. A process listing in one
+        // stage reaches the filters after it, not the next pipeline.
+        let outer = (self.process_listing, self.unnarrowed_listing);
+        let mut flow = stdin.clone();
+        let mut pids = None;
+        for cmd in &p.seq {
+            self.serial += 1;
+            let my = self.serial;
+            self.stage = my;
+            self.pid_in = pids.filter(|_| simple(cmd));
+            self.pid_out = None;
+            if single {
+                flow = self.command(cmd, env, depth, stdin);
+            } else {
+                let mut sub = env.clone();
+                flow = self.command(cmd, &mut sub, depth, &flow);
+                env.absorb_files(&sub);
+            }
+            pids = self
+                .pid_out
+                .filter(|_| simple(cmd) && self.pid_out_stage == my);
+            if self.done() {
+                break;
+            }
+        }
+        self.stage = outer_stage;
+        self.pid_in = saved_in;
+        self.pipeline_pids = pids;
+        if single {
+            return flow;
+        }
+        // A wide listing the pipeline left unnarrowed is what it outputs:
+        // `kill $(pgrep -u alice | cat)` (review s19 S12); it stays
+        // known for the rest of the script.
+        let wide = self.unnarrowed_listing;
+        (self.process_listing, self.unnarrowed_listing) = outer;
+        self.unnarrowed_listing |= wide;
+        flow
+    }
+
+    /// A `for` loop's body, once per value (or once with the variable's
+    /// placeholder; `globs`: the words it stands for).
+    fn loop_body(
+        &mut self,
+        f: &ast::ForClauseCommand,
+        per_value: Vec<Field>,
+        globs: Option<Vec<Field>>,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        let mut out = Output::Static(String::new());
+        let before = env.clone();
+        for value in per_value {
+            let mut body = before.clone();
+            body.vars.insert(f.variable_name.clone(), value);
+            match &globs {
+                Some(g) => body.loop_globs.insert(f.variable_name.clone(), g.clone()),
+                None => body.loop_globs.remove(&f.variable_name),
+            };
+            out = out.merge(self.list(&f.body.list, &mut body, depth, stdin));
+            env.merge(&body);
+            if self.done() {
+                break;
+            }
+        }
+        out
+    }
+
+    fn command(&mut self, cmd: &ast::Command, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        if self.done() || !self.step() {
+            return Output::Unknown;
+        }
+        match cmd {
+            ast::Command::Simple(sc) => self.simple(sc, env, depth, stdin),
+            ast::Command::Compound(cc, redirects) => {
+                let stdin = match redirects {
+                    Some(r) => self.redirects(&r.0, env, depth, stdin, None),
+                    None => stdin.clone(),
+                };
+                let out = self.compound(cc, env, depth, &stdin);
+                // `{ echo …; } >> ~/.bashrc`, `for …; done > F` (review
+                // s10 H22): the group's redirections write as a command's.
+                if let Some(r) = redirects
+                    && !self.done()
+                {
+                    self.redirect_writes(&r.0, env, depth, &out);
+                    self.note_redirect_writes(&r.0, env, depth, &out);
+                }
+                out
+            }
+            ast::Command::Function(fd) => {
+                self.function_definition(fd, env, depth);
+                Output::Static(String::new())
+            }
+            ast::Command::ExtendedTest(et, redirects) => {
+                if let Some(r) = redirects {
+                    self.redirects(&r.0, env, depth, stdin, None);
+                    self.redirect_writes(&r.0, env, depth, &Output::Static(String::new()));
+                }
+                self.extended_test(&et.expr, env, depth);
+                Output::Static(String::new())
+            }
+        }
+    }
+
+    fn compound(
+        &mut self,
+        cc: &ast::CompoundCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        if !self.enter() {
+            return Output::Unknown;
+        }
+        let out = self.compound_inner(cc, env, depth, stdin);
+        self.nest -= 1;
+        out
+    }
+
+    fn compound_inner(
+        &mut self,
+        cc: &ast::CompoundCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        use ast::CompoundCommand as C;
+        match cc {
+            C::BraceGroup(g) => self.list(&g.list, env, depth, stdin),
+            C::Subshell(s) => {
+                let mut sub = env.clone();
+                let out = self.list(&s.list, &mut sub, depth, stdin);
+                env.absorb_files(&sub);
+                out
+            }
+            C::Arithmetic(a) => {
+                self.arithmetic_text(&a.expr.value, env, depth, "`(( … ))`");
+                self.arith_assign(&a.expr.value, env);
+                Output::Static(String::new())
+            }
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.arithmetic_text(&e.value, env, depth, "`for (( … ))`");
+                    self.arith_assign(&e.value, env);
+                }
+                let mut body = env.clone();
+                let out = self.list(&f.body.list, &mut body, depth, stdin);
+                env.merge(&body);
+                out
+            }
+            C::ForClause(f) => {
+                let values: Option<Vec<Field>> = f.values.as_ref().map(|ws| {
+                    ws.iter()
+                        .flat_map(|w| self.expand_word(&w.value, env, depth))
+                        .collect()
+                });
+                let per_value = match &values {
+                    Some(v)
+                        if v.len() <= MAX_LOOP_VALUES
+                            && v.iter().all(|f| f.first_glob().is_none()) =>
+                    {
+                        v.clone()
+                    }
+                    _ => vec![loop_placeholder(&f.variable_name)],
+                };
+                // Words known but for their globs: the variable is placed
+                // as the words are (`for f in *.txt; do mv "$f" …`).
+                let globs = values
+                    .as_ref()
+                    .filter(|v| {
+                        per_value.len() == 1
+                            && per_value[0] == loop_placeholder(&f.variable_name)
+                            && !v.is_empty()
+                            && v.len() <= 4 * MAX_LOOP_VALUES
+                            && v.iter().all(|w| !w.is_dynamic())
+                    })
+                    .cloned();
+                // A loop over process entries (`for p in /proc/[0-9]*`)
+                // is a listing of every process no filter has narrowed
+                // yet (review s19 S8).
+                let outer = (self.process_listing, self.unnarrowed_listing);
+                if values.as_ref().is_some_and(|v| {
+                    v.iter()
+                        .any(|w| w.text().starts_with("/proc") && w.first_glob().is_some())
+                }) {
+                    self.process_listing = true;
+                    self.unnarrowed_listing = true;
+                }
+                // `declare -i x; for x in …`: each value is evaluated.
+                if env.ints.contains(&f.variable_name) {
+                    let e = env.clone();
+                    let words = values.clone().unwrap_or_else(|| vec![dyn_field("\"$@\"")]);
+                    for w in &words {
+                        self.prove_arithmetic(
+                            w,
+                            &e,
+                            &format!("the value given to `{}` (declared `-i`)", f.variable_name),
+                        );
+                    }
+                }
+                let out = self.loop_body(f, per_value, globs, env, depth, stdin);
+                (self.process_listing, self.unnarrowed_listing) = outer;
+                out
+            }
+            C::CaseClause(c) => {
+                self.expand_word(&c.value.value, env, depth);
+                let before = env.clone();
+                let mut out = Output::Static(String::new());
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        self.expand_word(&p.value, env, depth);
+                    }
+                    if let Some(body) = &item.cmd {
+                        let mut branch = before.clone();
+                        out = out.merge(self.list(body, &mut branch, depth, stdin));
+                        env.merge(&branch);
+                    }
+                }
+                out
+            }
+            C::IfClause(i) => {
+                let mut out = self.list(&i.condition, env, depth, stdin);
+                let before = env.clone();
+                let mut then = before.clone();
+                out = out.merge(self.list(&i.then, &mut then, depth, stdin));
+                env.merge(&then);
+                for e in i.elses.iter().flatten() {
+                    let mut branch = before.clone();
+                    if let Some(c) = &e.condition {
+                        out = out.merge(self.list(c, &mut branch, depth, stdin));
+                    }
+                    out = out.merge(self.list(&e.body, &mut branch, depth, stdin));
+                    env.merge(&branch);
+                }
+                out
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                let mut out = self.list(&w.0, env, depth, stdin);
+                let mut body = env.clone();
+                out = out.merge(self.list(&w.1.list, &mut body, depth, stdin));
+                env.merge(&body);
+                out
+            }
+            C::Coprocess(c) => {
+                let mut sub = env.clone();
+                self.command(&c.body, &mut sub, depth, stdin)
+            }
+        }
+    }
+
+    fn extended_test(&mut self, expr: &ast::ExtendedTestExpr, env: &mut Env, depth: u32) {
+        use ast::ExtendedTestExpr as E;
+        // Iterative: `[[ a && b && … ]]` chains can be long.
+        let mut stack = vec![expr];
+        while let Some(e) = stack.pop() {
+            if self.done() {
+                return;
+            }
+            match e {
+                E::And(a, b) | E::Or(a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                E::Not(a) | E::Parenthesized(a) => stack.push(a),
+                E::UnaryTest(op, w) => {
+                    let fields = self.expand_word(&w.value, env, depth);
+                    if matches!(
+                        op,
+                        ast::UnaryPredicate::ShellVariableIsSetAndAssigned
+                            | ast::UnaryPredicate::ShellVariableIsSetAndNameRef
+                    ) {
+                        let e = env.clone();
+                        self.prove_name(
+                            &crate::walk::commands::join_fields(&fields),
+                            &e,
+                            "the `[[ -v ]]` operand",
+                        );
+                    }
+                }
+                E::BinaryTest(op, a, b) => {
+                    use ast::BinaryPredicate as B;
+                    let arithmetic = matches!(
+                        op,
+                        B::ArithmeticEqualTo
+                            | B::ArithmeticNotEqualTo
+                            | B::ArithmeticLessThan
+                            | B::ArithmeticLessThanOrEqualTo
+                            | B::ArithmeticGreaterThan
+                            | B::ArithmeticGreaterThanOrEqualTo
+                    );
+                    for w in [a, b] {
+                        let fields = self.expand_word(&w.value, env, depth);
+                        if arithmetic {
+                            let e = env.clone();
+                            self.prove_arithmetic(
+                                &crate::walk::commands::join_fields(&fields),
+                                &e,
+                                "the `[[ … -eq … ]]` operand",
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn function_definition(&mut self, fd: &ast::FunctionDefinition, env: &mut Env, depth: u32) {
+        self.functions_defined = true;
+        let name = fd.fname.value.clone();
+        let mut calls = SelfCalls::default();
+        calls.compound(&fd.body.0, &name, false);
+        if calls.risky > 0 {
+            self.report(
+                true,
+                "shell.fork-bomb",
+                format!(
+                    "The function `{name}` starts copies of itself in the background or in a pipeline: \
+                     a fork bomb that exhausts the machine's processes. Do not run it; write a bounded loop instead."
+                ),
+            );
+            return;
+        }
+        // The body is analysed where it is defined, once, with the
+        // redirections every call applies (`f() { cat; } < KEY`).
+        let mut body = env.clone();
+        let stdin = match &fd.body.1 {
+            Some(r) => self.redirects(&r.0, &mut body, depth, &Output::Unknown, Some(&name)),
+            None => Output::Unknown,
+        };
+        let out = self.compound(&fd.body.0, &mut body, depth, &stdin);
+        // `f() { echo …; } > F`: every call writes F (review s10 H22).
+        if let Some(r) = &fd.body.1
+            && !self.done()
+        {
+            self.redirect_writes(&r.0, &mut body, depth, &out);
+        }
+        // A name the body rebinds (`f() { hash -p /bin/rm x; }; f; x …`)
+        // is rebound in the caller's shell once it is called.
+        for (k, b) in body.names {
+            if env.names.get(&k) != Some(&b) {
+                env.names.insert(k, b);
+            }
+        }
+    }
+
+    /// Analyse a `( … )` list as a process or command substitution and
+    /// return its output.
+    pub(crate) fn subshell_output(
+        &mut self,
+        list: &ast::CompoundList,
+        env: &mut Env,
+        depth: u32,
+    ) -> Output {
+        if depth > self.opts.max_depth {
+            self.report_too_deep_scripts();
+            return Output::Unknown;
+        }
+        self.list(list, env, depth, &Output::Unknown)
+    }
+
+    fn simple(
+        &mut self,
+        sc: &ast::SimpleCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        use ast::CommandPrefixOrSuffixItem as I;
+        let mut assignments: Vec<(String, Field)> = Vec::new();
+        let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
+        let mut argv: Vec<Field> = Vec::new();
+
+        for item in sc.prefix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                I::AssignmentWord(a, _) => {
+                    if let Some((name, value)) = self.assignment(a, env, depth) {
+                        assignments.push((name, value));
+                    }
+                }
+                I::IoRedirect(r) => redirects.push(r),
+                I::Word(w) => argv.extend(self.expand_word(&w.value, env, depth)),
+                I::ProcessSubstitution(kind, sub) => {
+                    argv.push(self.process_substitution(kind, sub, env, depth))
+                }
+            }
+        }
+        if let Some(w) = &sc.word_or_name {
+            argv.extend(self.expand_word(&w.value, env, depth));
+        }
+        // `declare -A m=([k]=v)`: m's subscripts are keys (review s22 V1).
+        let declares = sc
+            .word_or_name
+            .as_ref()
+            .is_some_and(|w| matches!(w.value.as_str(), "declare" | "typeset" | "local"));
+        let mut assoc = false;
+        for item in sc.suffix.iter().flat_map(|s| s.0.iter()) {
+            match item {
+                I::Word(w) if declares && w.value.starts_with('-') && w.value.contains('A') => {
+                    assoc = true;
+                    argv.extend(self.expand_word(&w.value, env, depth));
+                }
+                I::AssignmentWord(a, _) => {
+                    if assoc {
+                        let (ast::AssignmentName::VariableName(n)
+                        | ast::AssignmentName::ArrayElementName(n, _)) = &a.name;
+                        self.declare_assoc(n, env);
+                    }
+                    if let Some((name, value)) = self.assignment(a, env, depth) {
+                        let mut f = Field::lit(format!("{name}="));
+                        f.segs.extend(value.segs);
+                        argv.push(f);
+                    }
+                }
+                I::IoRedirect(r) => redirects.push(r),
+                I::Word(w) => argv.extend(self.expand_word(&w.value, env, depth)),
+                I::ProcessSubstitution(kind, sub) => {
+                    argv.push(self.process_substitution(kind, sub, env, depth))
+                }
+            }
+        }
+
+        // A command word naming an alias or a hashed program runs what it
+        // is bound to (review-s8 F2).
+        let rebound = self.rebound(sc, env, depth);
+        if let Some(Rebound::Words(words, n)) = rebound {
+            argv.splice(0..n.min(argv.len()), words);
+        } else if let Some(Rebound::Script(text, expanding)) = rebound {
+            // bash does not expand an alias again inside its own value
+            // (`alias ls='ls --color'`): out of the table while it runs.
+            let held: Vec<(String, Binding)> = expanding
+                .into_iter()
+                .filter_map(|n| env.names.remove(&n).map(|b| (n, b)))
+                .collect();
+            let out = self.script(&text, env, depth + 1, stdin);
+            for (n, b) in held {
+                env.names.entry(n).or_insert(b);
+            }
+            return out;
+        }
+        let name = argv
+            .first()
+            .map(|f| crate::walk::commands::base_name(&f.text()));
+        // `BASH_ENV=x bash -c …`, `PROMPT_COMMAND=…`, `GIT_CONFIG_KEY_0=…`:
+        // variables whose value runs.
+        let runs_shell = name.as_deref().is_some_and(crate::walk::commands::is_shell);
+        self.code_variables(&assignments, env, depth, runs_shell);
+        let owned: Vec<ast::IoRedirect> = redirects.into_iter().cloned().collect();
+        let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
+
+        if argv.is_empty() {
+            // `> F`, `x= > F`: a redirection without a command still
+            // creates or truncates its file (review s10 H9).
+            let nothing = Output::Static(String::new());
+            self.redirect_writes(&owned, env, depth, &nothing);
+            self.note_redirect_writes(&owned, env, depth, &nothing);
+            // `A=b` on its own sets shell variables.
+            for (n, v) in assignments {
+                env.vars.insert(n, v);
+            }
+            return nothing;
+        }
+        // `CDPATH=/home cd alice`: the search path holds for this command
+        // (and the shells it starts) only (review-s9 G4).
+        // `PATH=dir y`: the same for the program search path (review-s9 G2).
+        let held: Vec<(String, Option<Field>)> = assignments
+            .iter()
+            // `RCLONE_CONFIG_X_TYPE=local rclone …`: remotes defined for
+            // this command (review s16 P3).
+            .filter(|(n, _)| command_scoped(n))
+            .map(|(n, v)| (n.clone(), env.vars.insert(n.clone(), v.clone())))
+            .collect();
+        let names = assignments.into_iter().map(|(n, _)| n).collect();
+        let outer = std::mem::replace(&mut self.command_vars, names);
+        let out = self.exec(argv, env, depth, &stdin, false);
+        self.command_vars = outer;
+        for (n, before) in held.into_iter().rev() {
+            match before {
+                Some(v) => env.vars.insert(n, v),
+                None => env.vars.remove(&n),
+            };
+        }
+        if !self.done() {
+            self.redirect_writes(&owned, env, depth, &out);
+            self.note_redirect_writes(&owned, env, depth, &out);
+        }
+        if out.is_tainted() {
+            // `curl … > x.sh`: remember the file for a later `bash x.sh`.
+            for r in &owned {
+                if let ast::IoRedirect::File(
+                    fd,
+                    ast::IoFileRedirectKind::Write
+                    | ast::IoFileRedirectKind::Append
+                    | ast::IoFileRedirectKind::Clobber,
+                    ast::IoFileRedirectTarget::Filename(w),
+                ) = r
+                    && fd.is_none_or(|f| f == 1)
+                    && !w.value.contains(['$', '`'])
+                {
+                    for f in self.expand_word(&w.value, env, depth) {
+                        if let Some(t) = f.static_text() {
+                            env.taint_file(&t, &out);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The workspace deletes are judged against: the `workspace_roots`
+/// setting, else the absolute directory `cwd` (cleaned) unless it is `/`
+/// or a system directory, else none.
+pub(crate) fn workspace_of(opts: &Options, cwd: Option<&str>) -> Vec<String> {
+    if !opts.workspace_roots.is_empty() {
+        return opts.workspace_roots.clone();
+    }
+    match cwd.filter(|c| c.starts_with('/')).map(paths::normalize_abs) {
+        Some(c)
+            if c != "/"
+                && !paths::SYSTEM_DIRS.contains(&c.as_str())
+                && !paths::SYSTEM_TREES.contains(&c.as_str()) =>
+        {
+            vec![c]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The value of a loop variable whose words are not taken one by one:
+/// `${NAME}` (distinct from the `$NAME` of `read NAME` or a merge, so a
+/// variable given another unknown value is not taken for the loop's).
+fn loop_placeholder(name: &str) -> Field {
+    dyn_field(&format!("${{{name}}}"))
+}
+
+/// The words of the loop whose variable `field` is, alone and still
+/// holding the loop's value (see [`Env::loop_globs`]).
+fn loop_words<'e>(field: &Field, env: &'e Env) -> Option<&'e Vec<Field>> {
+    // Quoting leaves empty literal pieces around it (`"$f"`).
+    let segs: Vec<&Seg> = field
+        .segs
+        .iter()
+        .filter(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()))
+        .collect();
+    let [Seg::Dyn { raw, .. }] = segs.as_slice() else {
+        return None;
+    };
+    let name = raw.strip_prefix("${")?.strip_suffix('}')?;
+    let entry = env.loop_globs.get(name)?;
+    (env.vars.get(name) == Some(&loop_placeholder(name))).then_some(entry)
+}
+
+/// The combined output of fields used as text (here-strings, `echo`).
+pub(crate) fn fields_output(fields: &[Field], newline: bool) -> Output {
+    let mut text = String::new();
+    let mut taint = Output::Static(String::new());
+    let mut dynamic = false;
+    for (i, f) in fields.iter().enumerate() {
+        match f.static_text() {
+            Some(t) => {
+                if i > 0 {
+                    text.push(' ');
+                }
+                text.push_str(&t);
+            }
+            None => {
+                dynamic = true;
+                taint = taint.strongest(f.output());
+            }
+        }
+    }
+    if taint.is_tainted() {
+        return taint;
+    }
+    if dynamic {
+        return Output::Unknown;
+    }
+    if newline {
+        text.push('\n');
+    }
+    Output::Static(text)
+}
+
+/// Count `{` that may start a brace expansion: outside quotes, not escaped,
+/// not `${`, not inside `$(…)` (an estimate: used only to decide whether
+/// brace expansion is attempted).
+fn approx_unquoted_braces(raw: &str) -> usize {
+    let mut n = 0;
+    let mut single = false;
+    let mut double = false;
+    let mut escaped = false;
+    let mut subst = 0usize;
+    let mut prev = '\0';
+    for c in raw.chars() {
+        if escaped {
+            escaped = false;
+            prev = '\0';
+            continue;
+        }
+        match c {
+            '\\' if !single => escaped = true,
+            '\'' if !double && subst == 0 => single = !single,
+            '"' if !single && subst == 0 => double = !double,
+            '(' if !single && (prev == '$' || subst > 0) => subst += 1,
+            ')' if !single && subst > 0 => subst -= 1,
+            '{' if !single && !double && subst == 0 && prev != '$' => n += 1,
+            _ => {}
+        }
+        prev = c;
+    }
+    n
+}
+
+/// `/dev/tcp/…` and `/dev/udp/…`: bash's network pseudo-devices.
+pub fn is_network_device(path: &str) -> bool {
+    path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/")
+}
+
+/// A raw disk or memory device under `/dev` (not `/dev/null`, ttys, fds,
+/// shared memory or the network pseudo-devices).
+pub fn is_raw_device(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("/dev/") else {
+        return false;
+    };
+    const HARMLESS: &[&str] = &[
+        "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "tty", "console",
+        "ptmx",
+    ];
+    const HARMLESS_TREES: &[&str] = &["fd/", "shm/", "pts/", "tcp/", "udp/", "mqueue/"];
+    !rest.is_empty()
+        && !HARMLESS.contains(&rest)
+        && !HARMLESS_TREES.iter().any(|t| rest.starts_with(t))
+        && !rest.starts_with("tty")
+}
+
+/// Counts calls of a function from inside its own body.
+#[derive(Default)]
+struct SelfCalls {
+    /// Self-calls in the background or in a multi-stage pipeline.
+    risky: usize,
+}
+
+impl SelfCalls {
+    fn compound(&mut self, cc: &ast::CompoundCommand, name: &str, risky: bool) {
+        use ast::CompoundCommand as C;
+        match cc {
+            C::BraceGroup(g) => self.list(&g.list, name, risky),
+            C::Subshell(s) => self.list(&s.list, name, risky),
+            C::ForClause(f) => self.list(&f.body.list, name, risky),
+            C::ArithmeticForClause(f) => self.list(&f.body.list, name, risky),
+            C::WhileClause(w) | C::UntilClause(w) => {
+                self.list(&w.0, name, risky);
+                self.list(&w.1.list, name, risky);
+            }
+            C::IfClause(i) => {
+                self.list(&i.condition, name, risky);
+                self.list(&i.then, name, risky);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.list(c, name, risky);
+                    }
+                    self.list(&e.body, name, risky);
+                }
+            }
+            C::CaseClause(c) => {
+                for item in &c.cases {
+                    if let Some(l) = &item.cmd {
+                        self.list(l, name, risky);
+                    }
+                }
+            }
+            C::Coprocess(c) => self.command(&c.body, name, true),
+            C::Arithmetic(_) => {}
+        }
+    }
+
+    fn list(&mut self, list: &ast::CompoundList, name: &str, risky: bool) {
+        for ast::CompoundListItem(aol, sep) in &list.0 {
+            let bg = risky || matches!(sep, ast::SeparatorOperator::Async);
+            for p in std::iter::once(&aol.first).chain(aol.additional.iter().map(|a| match a {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
+            })) {
+                let piped = bg || p.seq.len() > 1;
+                for c in &p.seq {
+                    self.command(c, name, piped);
+                }
+            }
+        }
+    }
+
+    fn command(&mut self, c: &ast::Command, name: &str, risky: bool) {
+        match c {
+            ast::Command::Simple(sc) => {
+                if risky && sc.word_or_name.as_ref().is_some_and(|w| w.value == name) {
+                    self.risky += 1;
+                }
+            }
+            ast::Command::Compound(cc, _) => self.compound(cc, name, risky),
+            ast::Command::Function(_) | ast::Command::ExtendedTest(..) => {}
+        }
+    }
+}
+
+/// Whether `ln` or `cp` with the words `args` makes symbolic links: a
+/// short-option cluster holding `s` before `--` (`-s`, `-sf`, `-fs`,
+/// `-sr`; `-S`/`-t` take a value, so nothing after them in the cluster
+/// counts), or `--symbolic` (`ln`) / `--symbolic-link` (`cp`) down to
+/// `--sy`.
+pub(crate) fn makes_symlinks(name: &str, args: &[Field]) -> bool {
+    let full = if name == "ln" {
+        "--symbolic"
+    } else {
+        "--symbolic-link"
+    };
+    for a in args {
+        let a = a.text();
+        if a == "--" {
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let long = long.split('=').next().unwrap_or("");
+            if long.len() >= 2 && full[2..].starts_with(long) {
+                return true;
+            }
+        } else if let Some(cluster) = a.strip_prefix('-') {
+            for c in cluster.chars() {
+                if c == 's' {
+                    return true;
+                }
+                if matches!(c, 'S' | 't') {
+                    break;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether `ln` is given `-r`/`--relative` (its target is then taken
+/// relative to the working directory).
+pub(crate) fn ln_relative(args: &[Field]) -> bool {
+    args.iter()
+        .map(Field::text)
+        .take_while(|a| a != "--")
+        .any(|a| {
+            (a.starts_with("--") && a.len() > 4 && "--relative".starts_with(a.as_str()))
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a[1..]
+                        .chars()
+                        .take_while(|c| !matches!(c, 'S' | 't'))
+                        .any(|c| c == 'r'))
+        })
+}
+
+/// Whether a link's target word starts with `~` (placed from the home).
+pub(crate) fn source_is_home(f: &Field) -> bool {
+    matches!(f.segs.first(), Some(Seg::Home(_)))
+}
+
+/// Variables an assignment before a command (`NAME=V cmd`, `env NAME=V
+/// cmd`) sets for that command only, and the check reads: `CDPATH` and
+/// `PATH` (review-s9 G4, G2), rclone's remotes `RCLONE_CONFIG_*` (review
+/// s16 P3, s17 Q2).
+pub(crate) fn command_scoped(name: &str) -> bool {
+    matches!(name, "CDPATH" | "PATH") || name.starts_with("RCLONE_CONFIG_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices() {
+        assert!(is_raw_device("/dev/sda"));
+        assert!(is_raw_device("/dev/nvme0n1p1"));
+        assert!(is_raw_device("/dev/mapper/root"));
+        assert!(is_raw_device("/dev/mem"));
+        assert!(!is_raw_device("/dev/null"));
+        assert!(!is_raw_device("/dev/stderr"));
+        assert!(!is_raw_device("/dev/fd/3"));
+        assert!(!is_raw_device("/dev/tty1"));
+        assert!(!is_raw_device("./dev/sda"));
+        assert!(is_network_device("/dev/tcp/10.0.0.1/4444"));
+    }
+
+    #[test]
+    fn unquoted_brace_estimate() {
+        assert_eq!(approx_unquoted_braces("{a,b}"), 1);
+        assert_eq!(approx_unquoted_braces("'{a,b}'\"{\"\\{"), 0);
+        assert_eq!(approx_unquoted_braces("${a}$( { x; } )"), 0);
+        assert_eq!(approx_unquoted_braces("a{b,c}$(x)"), 1);
+    }
+}

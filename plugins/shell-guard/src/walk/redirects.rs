@@ -1,0 +1,265 @@
+//! Redirections and here-documents: what a command reads and writes
+//! through `<`, `>`, `>>` and `<<`, and the files those writes leave.
+
+use super::*;
+
+/// Whether a `>&` target is a descriptor as bash reads it (`2`, `-`,
+/// `3-`): a literal number, optionally followed by `-`, or `-` alone.
+/// Anything else, or a word only known when the command runs, is a file
+/// (or may be one).
+fn is_descriptor_word(f: &Field) -> bool {
+    f.static_text().is_some_and(|t| {
+        let n = t.strip_suffix('-').unwrap_or(&t);
+        t == "-" || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+impl Analysis<'_> {
+    /// Handle redirections: check device and network targets, and return
+    /// the command's standard input afterwards. `cmd_name` is the command's
+    /// name for simple commands.
+    pub(crate) fn redirects(
+        &mut self,
+        redirects: &[ast::IoRedirect],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        cmd_name: Option<&str>,
+    ) -> Output {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        let mut input = stdin.clone();
+        for r in redirects {
+            if self.done() {
+                break;
+            }
+            match r {
+                R::File(fd, kind, target) => {
+                    let writes = matches!(
+                        kind,
+                        K::Write | K::Append | K::Clobber | K::ReadAndWrite | K::DuplicateOutput
+                    );
+                    let reads = matches!(kind, K::Read | K::ReadAndWrite);
+                    let reads_stdin = reads && fd.is_none_or(|f| f == 0);
+                    match target {
+                        T::Filename(w) | T::Duplicate(w) => {
+                            let fields = self.expand_word(&w.value, env, depth);
+                            for f in &fields {
+                                let text = f.text();
+                                // `< KEY`, `3< KEY`, `<> KEY`, `$(< KEY)`: the
+                                // command (or the loop, or `exec`'s shell)
+                                // reads the file, wherever the redirection is.
+                                if reads
+                                    && matches!(target, T::Filename(_))
+                                    && let Some(label) = self.sensitive_label(f, env)
+                                {
+                                    self.report_redirected_read(cmd_name, &text, label);
+                                    if reads_stdin {
+                                        input = Output::Secret;
+                                    }
+                                    continue;
+                                }
+                                if writes {
+                                    self.check_device_write(&text, "a redirection");
+                                }
+                                if is_network_device(&text) {
+                                    self.network_redirect(cmd_name);
+                                    if reads_stdin {
+                                        input = Output::Downloaded;
+                                    }
+                                } else if reads_stdin {
+                                    input = if text == "/dev/null" {
+                                        Output::Static(String::new())
+                                    } else if let Some(t) = env.written_text(&text) {
+                                        // `bash < r.sh` after writing it (review-s9 G11).
+                                        Output::Static(t.to_string())
+                                    } else {
+                                        Output::Unknown
+                                    };
+                                }
+                            }
+                        }
+                        T::Fd(_) => {}
+                        T::ProcessSubstitution(_, sub) => {
+                            let mut e = env.clone();
+                            let out = self.subshell_output(&sub.list, &mut e, depth + 1);
+                            if reads_stdin {
+                                input = out;
+                            }
+                        }
+                    }
+                }
+                R::HereString(fd, w) => {
+                    let fields = self.expand_word(&w.value, env, depth);
+                    if fd.is_none_or(|f| f == 0) {
+                        input = fields_output(&fields, true);
+                    }
+                }
+                R::HereDocument(fd, doc) => {
+                    let out = self.heredoc(doc, env, depth);
+                    if fd.is_none_or(|f| f == 0) {
+                        input = out;
+                    }
+                }
+                R::OutputAndError(w, _) => {
+                    let fields = self.expand_word(&w.value, env, depth);
+                    for f in &fields {
+                        let text = f.text();
+                        self.check_device_write(&text, "a redirection");
+                        if is_network_device(&text) {
+                            self.network_redirect(cmd_name);
+                        }
+                    }
+                }
+            }
+        }
+        input
+    }
+
+    /// A credential file or toolvet secret opened for reading by an input
+    /// redirection: a read of it by the command it is attached to.
+    fn report_redirected_read(&mut self, cmd_name: Option<&str>, file: &str, label: &str) {
+        let by = match cmd_name {
+            Some(n) => format!("`{n}`"),
+            None => "a command".to_string(),
+        };
+        self.report(
+            true,
+            "shell.read-credentials",
+            format!(
+                "An input redirection (`<`) gives {by} the contents of `{file}`, {label}. Credentials must not be \
+                 read into the conversation, copied or sent anywhere; let the program that needs them use them in \
+                 place (e.g. `ssh -i`, a credential helper), or ask the user for what you need."
+            ),
+        );
+    }
+
+    fn network_redirect(&mut self, cmd_name: Option<&str>) {
+        if let Some(name) = cmd_name
+            && (crate::walk::commands::is_shell(name)
+                || crate::walk::commands::is_interpreter(name))
+        {
+            self.report(
+                true,
+                "shell.reverse-shell",
+                format!(
+                    "`{name}` is connected to a network socket through `/dev/tcp` or `/dev/udp`: \
+                     this is a reverse shell that hands control of the machine to a remote host. Do not run it."
+                ),
+            );
+        }
+    }
+
+    fn heredoc(&mut self, doc: &ast::IoHereDocument, env: &mut Env, depth: u32) -> Output {
+        if !doc.requires_expansion {
+            return Output::Static(doc.doc.value.clone());
+        }
+        // brush's heredoc word parser backtracks exponentially on bodies with
+        // many unterminated `$(`; the body is rewritten as the equivalent
+        // double-quoted word and validated by the (linear) tokenizer first.
+        let word = syntax::heredoc_as_double_quoted(&doc.doc.value);
+        let opts = syntax::parser_options();
+        let tokens_ok = matches!(syntax::tokenize(&word), Ok(t) if t.len() == 1);
+        if !tokens_ok {
+            self.report(
+                false,
+                "shell.unparseable",
+                "A here-document contains an unterminated `$(…)` or backquote, so the command cannot be checked. \
+                 Fix the here-document, or quote its delimiter (`<<'EOF'`) if it should not be expanded.",
+            );
+            return Output::Unknown;
+        }
+        match brush_parser::word::parse(&word, &opts) {
+            Ok(pieces) => {
+                let mut b = FieldBuilder::default();
+                self.expand_pieces(&pieces, &word, true, &mut b, env, depth);
+                let fields = b.finish();
+                let out = fields_output(&fields, false);
+                match out {
+                    Output::Unknown => {
+                        Output::Static(fields.iter().map(Field::text).collect::<Vec<_>>().join(""))
+                    }
+                    o => o,
+                }
+            }
+            Err(_) => Output::Static(doc.doc.value.clone()),
+        }
+    }
+
+    /// Judge the files a command's redirections write (guard rails,
+    /// dotfiles, system files); `out` is what the command writes to its
+    /// standard output.
+    pub(super) fn redirect_writes(
+        &mut self,
+        redirects: &[ast::IoRedirect],
+        env: &mut Env,
+        depth: u32,
+        out: &Output,
+    ) {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        for r in redirects {
+            let (fd, truncates, w) = match r {
+                R::File(fd, kind @ (K::Write | K::Append | K::Clobber), T::Filename(w)) => {
+                    (*fd, !matches!(kind, K::Append), w)
+                }
+                // `N<>F` opens F for writing too; what the command writes
+                // there overwrites it in place (review s10 H21).
+                R::File(fd, K::ReadAndWrite, T::Filename(w)) => (Some(fd.unwrap_or(0)), false, w),
+                R::OutputAndError(w, append) => (Some(1), !append, w),
+                // `>& WORD` / `N>& WORD`: bash duplicates a descriptor
+                // when WORD expands to a number or `-` (`N-`), and
+                // otherwise opens WORD as `&> WORD` does (review s22 V6).
+                R::File(fd, K::DuplicateOutput, T::Duplicate(w)) => (*fd, true, w),
+                _ => continue,
+            };
+            let content = if fd.is_none_or(|f| f == 1) {
+                out.clone()
+            } else {
+                Output::Unknown
+            };
+            for f in self.expand_word(&w.value, env, depth) {
+                if is_descriptor_word(&f) {
+                    continue;
+                }
+                self.check_write(&f, env, &content, "a redirection", truncates, depth);
+            }
+        }
+    }
+
+    /// Remember the files a command's output redirections write (see
+    /// [`Env::written`]): `out` for standard output, unknown content for
+    /// another descriptor.
+    pub(super) fn note_redirect_writes(
+        &mut self,
+        redirects: &[ast::IoRedirect],
+        env: &mut Env,
+        depth: u32,
+        out: &Output,
+    ) {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        for r in redirects {
+            let (fd, append, w) = match r {
+                R::File(
+                    fd,
+                    kind @ (K::Write | K::Append | K::Clobber | K::ReadAndWrite),
+                    T::Filename(w),
+                ) => (*fd, matches!(kind, K::Append | K::ReadAndWrite), w),
+                R::OutputAndError(w, append) => (Some(1), *append, w),
+                R::File(fd, K::DuplicateOutput, T::Duplicate(w)) => (*fd, false, w),
+                _ => continue,
+            };
+            let content = if fd.is_none_or(|f| f == 1) {
+                out.clone()
+            } else {
+                Output::Unknown
+            };
+            for f in self.expand_word(&w.value, env, depth) {
+                if is_descriptor_word(&f) {
+                    continue;
+                }
+                if let Some(t) = f.static_text() {
+                    env.note_written(&t, &content, append);
+                }
+            }
+        }
+    }
+}
