@@ -45,24 +45,45 @@ pub const INVALID_STATE_PATHS_RULE: &str = "toolvet.invalid-state-paths";
 /// does not start a server) knows them as secrets without knowing the
 /// other front ends' settings (review s11 K3).
 pub fn front_end_files(table: &serde_json::Value) -> Vec<String> {
-    fn walk(value: &serde_json::Value, names_file: bool, out: &mut Vec<String>) {
+    strings_under(table, &|key| key == "file" || key.ends_with("_file"))
+}
+
+/// The directories a front-end table of a policy names, as written: every
+/// string under a key `dir` or ending in `_dir`, at any depth (`[hooks]
+/// state_dir`, where the hooks keep each session's history). Every program
+/// that loads the policy lists them as toolvet's state, so a tool the
+/// Python gate or `toolvet check` vets cannot delete the history the hooks
+/// count limits by (review s23 F7).
+pub fn front_end_dirs(table: &serde_json::Value) -> Vec<String> {
+    strings_under(table, &|key| key == "dir" || key.ends_with("_dir"))
+}
+
+/// Every non-empty string of `table` under a key `names_path` accepts, at
+/// any depth (in arrays and nested tables below that key too).
+fn strings_under(table: &serde_json::Value, names_path: &dyn Fn(&str) -> bool) -> Vec<String> {
+    fn walk(
+        value: &serde_json::Value,
+        under: bool,
+        names_path: &dyn Fn(&str) -> bool,
+        out: &mut Vec<String>,
+    ) {
         match value {
-            serde_json::Value::String(s) if names_file && !s.is_empty() => out.push(s.clone()),
+            serde_json::Value::String(s) if under && !s.is_empty() => out.push(s.clone()),
             serde_json::Value::Array(items) => {
                 for item in items {
-                    walk(item, names_file, out);
+                    walk(item, under, names_path, out);
                 }
             }
             serde_json::Value::Object(map) => {
                 for (key, item) in map {
-                    walk(item, key == "file" || key.ends_with("_file"), out);
+                    walk(item, names_path(key), names_path, out);
                 }
             }
             _ => {}
         }
     }
     let mut out = Vec::new();
-    walk(table, false, &mut out);
+    walk(table, false, names_path, &mut out);
     out
 }
 
@@ -94,7 +115,9 @@ impl StatePaths {
     ///   (`<cache>/key`), and every file a front-end table names
     ///   ([`front_end_files`]: e.g. `[serve]`'s agent, reviewer, gateway and metrics token
     ///   files, whose lines are credentials: appending a line to the
-    ///   reviewer token file makes its writer a reviewer).
+    ///   reviewer token file makes its writer a reviewer);
+    /// - state too: every directory a front-end table names
+    ///   ([`front_end_dirs`]: `[hooks] state_dir`).
     ///
     /// # Errors
     /// A path that cannot be made absolute (the current directory is
@@ -139,6 +162,7 @@ impl StatePaths {
         let base = policy.source.parent().unwrap_or(Path::new(""));
         for table in policy.front_ends.values() {
             secret.extend(front_end_files(table).into_iter().map(|f| base.join(f)));
+            state.extend(front_end_dirs(table).into_iter().map(|d| base.join(d)));
         }
         state.extend(policy.checks.iter().map(|c| c.plugin.clone()));
         state.extend(extra_state.iter().cloned());
@@ -457,5 +481,29 @@ mod tests {
             );
         }
         assert!(!paths.secret().iter().any(|p| p.contains("127.0.0.1")));
+    }
+
+    /// Review s23 F7: `[hooks] state_dir` is toolvet's state in every
+    /// front end that loads the policy, not only in the hooks.
+    #[test]
+    fn the_hooks_state_dir_is_state_everywhere() {
+        let policy = Policy::from_toml(
+            "[hooks]\nstate_dir = \"state/hooks\"\n",
+            Path::new("/p/toolvet.toml"),
+            Path::new("/p"),
+        )
+        .unwrap();
+        let paths = StatePaths::for_policy(&policy, &[], &[]).unwrap();
+        assert!(
+            paths.state().iter().any(|p| p == "/p/state/hooks"),
+            "{paths:?}"
+        );
+        assert!(!paths.secret().iter().any(|p| p == "/p/state/hooks"));
+        assert_eq!(
+            front_end_dirs(
+                &serde_json::json!({"state_dir": "s", "grant_allow": ["x"], "t": {"dir": "d"}})
+            ),
+            ["s", "d"]
+        );
     }
 }
