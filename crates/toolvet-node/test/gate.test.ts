@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Gate, Host } from '@toolvet/node';
+import { Gate, Host, RUN_IDLE_MS } from '@toolvet/node';
 import { component, policy, testHost } from './support.js';
 
 const deploy = (id: string, args: Record<string, unknown>) => ({ call: { id, name: 'deploy', arguments: args }, context: { runId: 'run-g' } });
@@ -233,6 +233,31 @@ test('a full run history refuses the call; large arguments are elided, small val
   const full = await gate.settle(inRun('f', 'g', 'get_weather', { city: 'Paris' }), undefined);
   assert.equal(full.rule, 'toolvet.history-overflow');
   assert.equal(gate.history('f').length, 2);
+});
+
+test('a full gate refuses a new run rather than forget a busy one', async (t) => {
+  // Review s23 F8: the least recently used run was forgotten, busy or not,
+  // and its run totals restarted. A run is forgotten only after RUN_IDLE_MS
+  // unused; until then a new run's call is refused, as `toolvet serve` does.
+  const gate = new Gate(await testHost({ extra: SEQUENCE }), { maxRuns: 2 });
+  const pay = { amount: 99, currency: 'USD' };
+  for (const id of ['p0', 'p1']) {
+    assert.equal((await gate.settle(inRun('a', id, 'pay_invoice', pay), undefined)).decision, 'allow');
+  }
+  assert.equal((await gate.settle(inRun('b', 't', 'run_tests', {}), undefined)).decision, 'allow');
+  const refused = await gate.settle(inRun('c', 't', 'run_tests', {}), undefined);
+  assert.deepEqual([refused.decision, refused.rule], ['deny', 'toolvet.too-many-runs']);
+  assert.match(refused.reason ?? '', /maxRuns/);
+  assert.deepEqual(gate.history('c'), []);
+  // Run "a" keeps its history: its limit still holds.
+  assert.equal((await gate.settle(inRun('a', 'p2', 'pay_invoice', pay), undefined)).decision, 'deny');
+  // Once a run has been idle long enough, a new run takes its place.
+  const later = performance.now() + RUN_IDLE_MS + 1;
+  t.mock.method(performance, 'now', () => later);
+  assert.equal((await gate.settle(inRun('a', 'w', 'run_tests', {}), undefined)).decision, 'allow');
+  assert.equal((await gate.settle(inRun('c', 't', 'run_tests', {}), undefined)).decision, 'allow');
+  assert.deepEqual(gate.history('b'), []);
+  assert.equal(gate.history('a').length, 4);
 });
 
 test('a framework approval under reviewer keys names no way to approve', async () => {

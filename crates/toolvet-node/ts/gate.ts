@@ -48,7 +48,13 @@ export interface GateOptions {
    * is denied (`toolvet.history-overflow`), as the hooks do.
    */
   maxHistory?: number;
-  /** How many runs' histories to keep (default 1024; the least recently used is forgotten first). */
+  /**
+   * How many runs' histories to keep (default 1024). When the gate is full,
+   * a new run takes the place of the least recently used run only if that
+   * one has been idle for `RUN_IDLE_MS`; otherwise the new run's call is
+   * denied (`toolvet.too-many-runs`), as `toolvet serve` does: a forgotten
+   * busy run would restart its run totals (review s23 F8).
+   */
   maxRuns?: number;
 }
 
@@ -82,7 +88,19 @@ export const GATE_RULES = {
   disabled: 'approval.disabled',
   /** The run's history is full: the call is refused rather than vetted with earlier calls left out. */
   historyOverflow: 'toolvet.history-overflow',
+  /**
+   * A new run refused because the gate keeps `maxRuns` runs and none has
+   * been idle for `RUN_IDLE_MS` (the core's `toolvet.too-many-runs`).
+   */
+  tooManyRuns: 'toolvet.too-many-runs',
 } as const;
+
+/**
+ * How long a run must go unused before a new run may take its place when
+ * the gate is full, in milliseconds (the core's `run_history::RUN_IDLE`,
+ * 10 minutes).
+ */
+export const RUN_IDLE_MS = 600_000;
 
 /** Arguments at most this many bytes of JSON are kept whole in a run's history. */
 export const HISTORY_KEEP_WHOLE_BYTES = 4096;
@@ -203,6 +221,8 @@ export class Gate {
   readonly home: string | null;
   /** Each run's calls as this gate ruled on them: run -> [(entry key, entry)]. */
   readonly #runs = new Map<string, Array<[string, PriorCall]>>();
+  /** When each kept run was last asked about (`performance.now()`, ms). */
+  readonly #used = new Map<string, number>();
   readonly #maxHistory: number;
   readonly #maxRuns: number;
 
@@ -242,9 +262,37 @@ export class Gate {
     return { ...gated, context };
   }
 
-  /** A deny when `gated`'s run history is full, else undefined. */
+  /**
+   * A deny when `gated`'s run history is full, or when its run is new and
+   * the gate keeps `maxRuns` runs none of which has been idle for
+   * `RUN_IDLE_MS` (else the least recently used idle one is forgotten to
+   * make room); else undefined.
+   */
   #overflow(gated: GatedCall): Verdict | undefined {
-    const count = this.#runs.get(JSON.stringify(gated.context?.runId ?? null))?.length ?? 0;
+    const run = JSON.stringify(gated.context?.runId ?? null);
+    const now = performance.now();
+    const entries = this.#runs.get(run);
+    if (entries === undefined) {
+      while (this.#runs.size >= this.#maxRuns) {
+        let oldest: string | undefined;
+        for (const kept of this.#runs.keys()) {
+          if (oldest === undefined || (this.#used.get(kept) ?? -Infinity) < (this.#used.get(oldest) ?? -Infinity)) {
+            oldest = kept;
+          }
+        }
+        if (oldest === undefined || now - (this.#used.get(oldest) ?? -Infinity) < RUN_IDLE_MS) {
+          return denyVerdict(
+            GATE_RULES.tooManyRuns,
+            `this gate keeps the history of at most ${this.#maxRuns} runs (maxRuns), and none has been idle for ${RUN_IDLE_MS / 60_000} minutes; a new run is refused rather than forget a run's earlier calls (its run totals would restart from zero)`,
+          );
+        }
+        this.#runs.delete(oldest);
+        this.#used.delete(oldest);
+      }
+    } else {
+      this.#used.set(run, now);
+    }
+    const count = entries?.length ?? 0;
     if (count < this.#maxHistory) {
       return undefined;
     }
@@ -261,7 +309,11 @@ export class Gate {
    * (the Python package's `Gate` follows the same rule, review s22 F3).
    */
   #note(gated: GatedCall, verdict: Verdict): void {
-    if (verdict.rule === GATE_RULES.historyOverflow || verdict.rule === RULES.invalidCall) {
+    if (
+      verdict.rule === GATE_RULES.historyOverflow ||
+      verdict.rule === GATE_RULES.tooManyRuns ||
+      verdict.rule === RULES.invalidCall
+    ) {
       return;
     }
     const run = JSON.stringify(gated.context?.runId ?? null);
@@ -271,15 +323,9 @@ export class Gate {
     if (entries === undefined) {
       entries = [];
     }
-    this.#runs.delete(run);
+    // Room was made when the call was asked about (`#overflow`).
     this.#runs.set(run, entries);
-    while (this.#runs.size > this.#maxRuns) {
-      const oldest = this.#runs.keys().next().value;
-      if (oldest === undefined) {
-        break;
-      }
-      this.#runs.delete(oldest);
-    }
+    this.#used.set(run, performance.now());
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, entry] = entries[i] as [string, PriorCall];
       if (k !== key) {

@@ -31,6 +31,7 @@ export {
   denyMessage,
   Gate,
   holdMessage,
+  RUN_IDLE_MS,
   type DecisionQuery,
   type DecisionResult,
   type FrameworkAnswer,

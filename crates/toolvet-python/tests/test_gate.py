@@ -269,6 +269,31 @@ def test_a_full_history_refuses_the_call_and_large_arguments_are_elided(tmp_path
     assert len(gate.history("r")) == 3  # nothing dropped, nothing added
 
 
+def test_a_full_gate_refuses_a_new_run_rather_than_forget_a_busy_one(tmp_path, monkeypatch):
+    """Review s23 F8: a gate keeping `max_runs` runs forgot the least recently used
+    one, busy or not, and its run totals restarted (3960 USD paid under a 2000 USD
+    run limit). A run is forgotten only after `RUN_IDLE_SECONDS` unused; until then
+    a new run's call is refused, as `toolvet serve` does."""
+    from toolvet.integrations import _base
+
+    host = make_host(tmp_path, extra=SEQUENCE)
+    gate = Gate(host, max_runs=2)
+    pay = {"amount": 99, "currency": "USD"}
+    assert [gate.check("pay_invoice", pay, call_id=f"p{i}", run_id="a").decision for i in range(2)] == ["allow", "allow"]
+    assert gate.check("run_tests", {}, call_id="t", run_id="b").allowed
+    refused = gate.check("run_tests", {}, call_id="t", run_id="c")
+    assert (refused.decision, refused.rule) == ("deny", "toolvet.too-many-runs")
+    assert "max_runs" in refused.reason and gate.history("c") == []
+    # Run "a" keeps its history: its limit still holds.
+    assert gate.check("pay_invoice", pay, call_id="p2", run_id="a").decision == "deny"
+    # Once a run has been idle long enough, a new run takes its place.
+    now = _base.time.monotonic()
+    monkeypatch.setattr(_base.time, "monotonic", lambda: now + _base.RUN_IDLE_SECONDS + 1)
+    gate._used["a"] = now + _base.RUN_IDLE_SECONDS + 1  # "a" was just used; "b" is idle
+    assert gate.check("run_tests", {}, call_id="t", run_id="c").allowed
+    assert gate.history("b") == [] and len(gate.history("a")) == 3
+
+
 # -- plain arguments: what is vetted is a plain copy, made once (review-s11 K2) --
 
 import dataclasses  # noqa: E402

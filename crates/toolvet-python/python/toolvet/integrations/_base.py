@@ -38,6 +38,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Optional
@@ -301,6 +302,13 @@ def _fingerprint(name: str, arguments: Mapping[str, Any]) -> str:
 #: The rule of the deny a gate gives when a run's history is full (the hooks'
 #: and ``toolvet mcp``'s rule for the same refusal).
 HISTORY_OVERFLOW_RULE = "toolvet.history-overflow"
+#: Rule of a new run refused because the gate keeps ``max_runs`` runs and none has
+#: been idle for :data:`RUN_IDLE_SECONDS` (the core's ``toolvet.too-many-runs``,
+#: the rule ``toolvet serve`` follows: a busy run is never forgotten).
+TOO_MANY_RUNS_RULE = "toolvet.too-many-runs"
+#: How long a run must go unused before a new run may take its place when the
+#: gate is full (the core's ``run_history::RUN_IDLE``, 10 minutes).
+RUN_IDLE_SECONDS = 600.0
 
 #: The rule of the deny for a call that cannot be vetted as given (not a JSON
 #: object, keys that fold alike, ``NaN``, a key twice in its text, ...).
@@ -309,7 +317,7 @@ INVALID_CALL_RULE = "toolvet.invalid-call"
 #: Rulings a gate never adds to a run's history (the Node package's ``Gate``
 #: skips the same two): a full history, and a call refused as invalid, which
 #: ran nothing and, kept, would make every later call of the run invalid.
-UNRECORDED_RULES = frozenset({HISTORY_OVERFLOW_RULE, INVALID_CALL_RULE})
+UNRECORDED_RULES = frozenset({HISTORY_OVERFLOW_RULE, INVALID_CALL_RULE, TOO_MANY_RUNS_RULE})
 
 #: Arguments at most this many bytes of JSON are kept whole in a run's history;
 #: larger ones are elided (``toolvet.elided``), keeping their small values.
@@ -387,9 +395,12 @@ class Gate:
     arguments are elided as the core does (``toolvet.elided``); nothing is dropped:
     a run with ``max_history`` calls (default 5000, the host's default ``[host]
     max_history``) gets a deny (``toolvet.history-overflow``) for every further
-    call, as the hooks do. At most ``max_runs`` runs are kept (the least recently
-    used is forgotten first), and at most ``cache_size`` held calls of
-    :meth:`check_held`.
+    call, as the hooks do. At most ``max_runs`` runs are kept: when the gate is
+    full, a new run takes the place of the least recently used run only if that
+    one has been idle for :data:`RUN_IDLE_SECONDS`; otherwise the new run's call
+    is denied (``toolvet.too-many-runs``), as ``toolvet serve`` does, because a
+    forgotten busy run would restart its run totals (review s23 F8). At most
+    ``cache_size`` held calls of :meth:`check_held` are kept.
     """
 
     def __init__(
@@ -420,6 +431,8 @@ class Gate:
         self._lock = threading.Lock()
         # Each run's calls as this gate ruled on them: run id -> [(key, entry)].
         self._runs: OrderedDict[Optional[str], list[tuple[str, dict[str, Any]]]] = OrderedDict()
+        # When each kept run was last asked about (time.monotonic()).
+        self._used: dict[Optional[str], float] = {}
         self._max_history = max(0, int(max_history))
         self._max_runs = max(1, int(max_runs))
 
@@ -462,6 +475,9 @@ class Gate:
                 history = self.history(run_id)
                 if len(history) >= self._max_history:
                     return self._overflow(len(history))
+                refused = self._admit(run_id)
+                if refused is not None:
+                    return refused
             verdict = self.host.check(
                 toolvet.Call(name, args, call_id or ""),
                 tool if tool is not None else self.tools.get(name),
@@ -471,6 +487,30 @@ class Gate:
             return self._ruling(verdict)
         except Exception as e:  # noqa: BLE001 - any failure is a deny
             return host_failure(e)
+
+    def _admit(self, run_id: Optional[str]) -> Optional[Ruling]:
+        """Make room for run ``run_id`` (see the class docs): ``None`` when it is
+        kept or there is room (forgetting the least recently used run when that
+        one has been idle for :data:`RUN_IDLE_SECONDS`), else the deny."""
+        now = time.monotonic()
+        with self._lock:
+            if run_id in self._runs:
+                self._used[run_id] = now
+                return None
+            while len(self._runs) >= self._max_runs:
+                oldest = min(self._runs, key=lambda run: self._used.get(run, float("-inf")))
+                if now - self._used.get(oldest, float("-inf")) < RUN_IDLE_SECONDS:
+                    return Ruling(
+                        "deny",
+                        f"this gate keeps the history of at most {self._max_runs} runs "
+                        f"(`max_runs`), and none has been idle for {int(RUN_IDLE_SECONDS // 60)} "
+                        "minutes; a new run is refused rather than forget a run's earlier calls "
+                        "(its run totals would restart from zero)",
+                        TOO_MANY_RUNS_RULE,
+                    )
+                del self._runs[oldest]
+                self._used.pop(oldest, None)
+            return None
 
     def _overflow(self, count: int) -> Ruling:
         return Ruling(
@@ -511,10 +551,10 @@ class Gate:
         with self._lock:
             entries = self._runs.get(run_id)
             if entries is None:
+                # Room was made when the call was asked about (`_admit`).
                 entries = self._runs[run_id] = []
-                while len(self._runs) > self._max_runs:
-                    self._runs.popitem(last=False)
             self._runs.move_to_end(run_id)
+            self._used[run_id] = time.monotonic()
             for k, entry in reversed(entries):
                 if k != key:
                     continue
