@@ -9,7 +9,8 @@
 //! [`toolvet::display::visible`] (the rule the CLI's text output uses)
 //! before a person sees it, here, once: the page shows these strings and
 //! nothing it formats itself. Names a person compares by eye (the tool,
-//! agent, principal, run and call ids, the bound context) go through
+//! agent, principal, run and call ids, the bound context, the reviewer)
+//! go through
 //! [`toolvet::display::identifier`] instead, which also writes out every
 //! letter outside ASCII: `\u{430}lice@acme.com` is not Alice's.
 //!
@@ -84,7 +85,7 @@ fn shown(request: &ApprovalRequest) -> Value {
             .map(|(k, v)| (identifier(k).into_owned(), name(v)))
             .collect::<serde_json::Map<String, Value>>(),
         "escalations": escalations,
-        "reviewer": optional(review.map(|r| r.reviewer.as_str())),
+        "reviewer": optional_name(review.map(|r| r.reviewer.as_str())),
         "message": optional(review.and_then(|r| r.message.as_deref())),
         "arguments": arguments(request.arguments.get()),
     })

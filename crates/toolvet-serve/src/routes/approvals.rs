@@ -82,7 +82,7 @@ fn pending_counts(counts: &toolvet::approval::PendingCounts) -> serde_json::Valu
         .take(RUNS_SHOWN)
         .map(|r| {
             json!({"run_id": r.run_id, "count": r.count,
-                "shown": toolvet::display::visible(&r.run_id)})
+                "shown": toolvet::display::identifier(&r.run_id)})
         })
         .collect();
     json!({

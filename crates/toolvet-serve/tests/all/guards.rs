@@ -150,9 +150,19 @@ async fn the_reviewer_reads_escaped_text_and_the_exact_arguments() {
         .get(&format!("/v1/approvals/{id}"), Some(REVIEWER))
         .await;
     assert_eq!(one["shown"], *shown);
-    let (_, decided) = server.decide(id, "reject", Some("no\nWhy: forged")).await;
+    // A reviewer's name is a name a person compares by eye: the Cyrillic
+    // `а` of `аlice` is written out (review s23 F6).
+    let (status, decided) = server
+        .post(
+            &format!("/v1/approvals/{id}/decision"),
+            Some(REVIEWER),
+            &serde_json::json!({"decision": "reject", "reviewer": "\u{430}lice",
+                "message": "no\nWhy: forged", "shown": one["review_sha256"]}),
+        )
+        .await;
+    assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["shown"]["message"], "no\\nWhy: forged");
-    assert_eq!(decided["shown"]["reviewer"], "alice");
+    assert_eq!(decided["shown"]["reviewer"], "\\u{430}lice");
     server.stop().await;
 }
 
