@@ -336,26 +336,27 @@ struct RawApprovals {
     max_pending: Option<u64>,
 }
 
-/// A parsed and validated policy file.
+/// A parsed and validated policy file. Its parts are read through
+/// accessors and changed only through [`Policy::edit`], which validates
+/// the result, so a `Policy` outside this crate is always valid.
 #[derive(Debug, Clone)]
 pub struct Policy {
     /// The file it came from (for errors), or `<inline>`.
-    pub source: PathBuf,
+    pub(crate) source: PathBuf,
     /// The `[host]` table.
-    pub host: HostSettings,
+    pub(crate) host: HostSettings,
     /// The `[approvals]` table, when approvals are enabled.
-    pub approvals: Option<ApprovalSettings>,
+    pub(crate) approvals: Option<ApprovalSettings>,
     /// The checks, in file order.
-    pub checks: Vec<CheckConfig>,
+    pub(crate) checks: Vec<CheckConfig>,
     /// The file's other top-level tables, by name, as JSON objects: the
     /// settings of the programs that load the policy (`[serve]`, `[mcp]`,
     /// `[hooks]`, …). The core does not read them; each front end
     /// validates its own, and a program refuses a table it does not know
     /// ([`crate::LoadOptions::front_end_tables`]). Any key in them named
     /// `file` or ending in `_file` names one of toolvet's secrets
-    /// ([`crate::state_paths::StatePaths`]). Empty for a policy built in code unless
-    /// set.
-    pub front_ends: std::collections::BTreeMap<String, serde_json::Value>,
+    /// ([`crate::state_paths::StatePaths`]). Empty for a policy built in code.
+    pub(crate) front_ends: std::collections::BTreeMap<String, serde_json::Value>,
     /// The line of each front-end table's first header in the text (for
     /// [`Policy::refuse_tables_besides`]'s error; 0 when not found).
     front_end_lines: std::collections::BTreeMap<String, usize>,
@@ -460,15 +461,17 @@ impl Policy {
     }
 
     /// A policy built in code: `source` names it in errors (e.g.
-    /// `<inline>`). Call [`Policy::validate`], or let [`crate::Host::load`]
-    /// do it.
+    /// `<inline>`); no front-end tables.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] as [`Policy::validate`] finds it.
     pub fn new(
         source: impl Into<PathBuf>,
         host: HostSettings,
         approvals: Option<ApprovalSettings>,
         checks: Vec<CheckConfig>,
-    ) -> Policy {
-        Policy {
+    ) -> Result<Policy, ConfigError> {
+        let policy = Policy {
             source: source.into(),
             host,
             approvals,
@@ -476,7 +479,55 @@ impl Policy {
             front_ends: Default::default(),
             front_end_lines: Default::default(),
             text_sha256: None,
-        }
+        };
+        policy.validate()?;
+        Ok(policy)
+    }
+
+    /// The file the policy came from (named in errors), or the name a
+    /// policy built in code was given.
+    pub fn source(&self) -> &Path {
+        &self.source
+    }
+
+    /// The `[host]` table.
+    pub fn host(&self) -> &HostSettings {
+        &self.host
+    }
+
+    /// The `[approvals]` table, when approvals are enabled.
+    pub fn approvals(&self) -> Option<&ApprovalSettings> {
+        self.approvals.as_ref()
+    }
+
+    /// The checks, in file order.
+    pub fn checks(&self) -> &[CheckConfig] {
+        &self.checks
+    }
+
+    /// The file's other top-level tables, by name, as JSON objects: the
+    /// settings of the programs that load the policy (`[serve]`, `[mcp]`,
+    /// `[hooks]`, …), for each front end to validate its own. Empty for a
+    /// policy built in code.
+    pub fn front_ends(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
+        &self.front_ends
+    }
+
+    /// This policy changed by `change` (given its `[host]` table, its
+    /// `[approvals]` table and its checks, which it may edit but not add
+    /// to or remove from), then validated again. The source, the
+    /// front-end tables and [`Policy::sha256`] stay those of the original.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] when the changed policy is not valid
+    /// ([`Policy::validate`]); the original is dropped.
+    pub fn edit(
+        mut self,
+        change: impl FnOnce(&mut HostSettings, &mut Option<ApprovalSettings>, &mut [CheckConfig]),
+    ) -> Result<Policy, ConfigError> {
+        change(&mut self.host, &mut self.approvals, &mut self.checks);
+        self.validate()?;
+        Ok(self)
     }
 
     /// Refuse a front-end table that is not in `known` (the tables the
@@ -508,8 +559,8 @@ impl Policy {
     /// `/readyz`: of the text it was parsed from ([`Policy::from_toml`],
     /// [`Policy::from_file`]; computed once, when parsing), else of a
     /// canonical description of a policy built in code (its host
-    /// settings, approvals and checks with their settings). Changing the
-    /// public fields of a parsed policy keeps the digest of its text.
+    /// settings, approvals and checks with their settings). A policy
+    /// changed by [`Policy::edit`] keeps the digest of its text.
     pub fn sha256(&self) -> String {
         if let Some(digest) = &self.text_sha256 {
             return digest.clone();
