@@ -821,7 +821,7 @@ async fn pending_requests_survive_a_restart_of_the_sqlite_ledger() {
     // The host is gone; a tool opens the ledger from the policy alone.
     let policy = Policy::from_file(&dir.path().join("toolvet.toml")).unwrap();
     assert!(matches!(
-        &policy.approvals.as_ref().unwrap().ledger,
+        &policy.approvals().unwrap().ledger,
         LedgerLocation::Sqlite(p) if p.ends_with("approvals.db")
     ));
     let approvals = toolvet::approval::Approvals::open(&policy)

@@ -229,7 +229,7 @@ fn empty_policy_is_valid_and_the_default_decision_applies() {
     // `default_decision` other than allow, or `allow_without_checks`
     // (`cli_refuses_a_policy_that_would_allow_every_call_unvetted`).
     let p = Policy::from_toml("", Path::new("toolvet.toml"), Path::new("/p")).unwrap();
-    assert!(p.checks.is_empty());
+    assert!(p.checks().is_empty());
     let p = Policy::from_toml(
         "[host]\ndefault_decision = \"deny\"\n",
         Path::new("t"),
@@ -237,7 +237,7 @@ fn empty_policy_is_valid_and_the_default_decision_applies() {
     )
     .unwrap();
     assert_eq!(
-        p.host.default_decision,
+        p.host().default_decision,
         toolvet::config::DefaultDecision::Deny
     );
 }
@@ -755,8 +755,8 @@ fn policy_text_helper_round_trips() {
         json!({"check": [{"name": "a", "plugin": "/x.wasm", "settings": {"k": [1, 2]}, "timeout_ms": 7}]}),
     );
     let p = Policy::from_toml(&text, Path::new("t"), Path::new("/")).unwrap();
-    assert_eq!(p.checks[0].timeout_ms, 7);
-    assert_eq!(p.checks[0].settings, json!({"k": [1, 2]}));
+    assert_eq!(p.checks()[0].timeout_ms, 7);
+    assert_eq!(p.checks()[0].settings, json!({"k": [1, 2]}));
 }
 
 // ---- ambiguous call JSON: duplicate keys, inexact numbers ------------------

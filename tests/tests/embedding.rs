@@ -158,7 +158,8 @@ fn the_policy_digest_is_of_the_parsed_text_and_never_empty() {
         toolvet::config::HostSettings::default(),
         None,
         vec![],
-    );
+    )
+    .unwrap();
     assert_eq!(built.sha256().len(), 64);
     let other = Policy::new(
         "<inline>",
@@ -168,7 +169,8 @@ fn the_policy_digest_is_of_the_parsed_text_and_never_empty() {
         },
         None,
         vec![],
-    );
+    )
+    .unwrap();
     assert_ne!(built.sha256(), other.sha256());
 }
 

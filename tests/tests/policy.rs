@@ -53,15 +53,19 @@ async fn every_example_call_gets_its_expected_verdict() {
         text.contains("ledger = \"memory\""),
         "the example policy's ledger line"
     );
-    let mut policy = toolvet::Policy::from_toml(&text, &path, &root().join("examples")).unwrap();
+    let policy = toolvet::Policy::from_toml(&text, &path, &root().join("examples")).unwrap();
     // What this test asserts is each verdict, not its speed: the other
     // tests in this binary compile components on every core meanwhile,
     // and a reused check's first call (instantiate, configure, check) can
     // then pass the policy's 100 ms default deadline. Deadlines have tests
     // of their own (deadline_under_load.rs, hostile_*.rs).
-    for check in &mut policy.checks {
-        check.timeout_ms = 10_000;
-    }
+    let policy = policy
+        .edit(|_, _, checks| {
+            for check in checks {
+                check.timeout_ms = 10_000;
+            }
+        })
+        .unwrap();
     let host = Host::load(policy).await.expect("the example policy loads");
     let mut files: Vec<_> = std::fs::read_dir(root().join("examples/calls"))
         .unwrap()

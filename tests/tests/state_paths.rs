@@ -157,8 +157,9 @@ async fn the_host_lists_the_policys_state_and_the_front_ends() {
         ..toolvet::LoadOptions::default()
     };
     // The tests' artifact cache, set in the policy (no process-wide change).
-    let mut policy = policy;
-    policy.host.cache_dir = Some(toolvet_tests::cache_dir());
+    let policy = policy
+        .edit(|host, _, _| host.cache_dir = Some(toolvet_tests::cache_dir()))
+        .unwrap();
     let host = toolvet::Host::load_with(policy, options).await.unwrap();
     let paths = host.state_paths();
     let cfg = std::fs::canonicalize(dir.path().join("cfg")).unwrap();

@@ -181,10 +181,12 @@ fn per_check(c: &mut Criterion<Clock>) {
                 "per-call"
             };
             let host = Lazy::new(|| {
-                let mut policy = fixture.policy(mode);
                 // `fresh-configure`: no snapshot, every fresh instance
                 // runs `configure` (what `fresh` cost before snapshots).
-                policy.host.preinitialize = isolation != "fresh-configure";
+                let policy = fixture
+                    .policy(mode)
+                    .edit(|host, _, _| host.preinitialize = isolation != "fresh-configure")
+                    .expect("still valid");
                 let host = fx::load(&rt, policy);
                 let verdict = rt.block_on(host.check(&call));
                 assert_verdict(fixture.stem, &verdict, &[Decision::Allow]);
@@ -244,7 +246,7 @@ fn whole_policy(c: &mut Criterion<Clock>) {
         let (policy, source) = fx::default_policy(false, logs.path());
         eprintln!(
             "policy benchmarks use {source:?} ({} checks)",
-            policy.checks.len()
+            policy.checks().len()
         );
         fx::load(&rt, policy)
     });
@@ -254,11 +256,15 @@ fn whole_policy(c: &mut Criterion<Clock>) {
     // `configure` itself (no snapshots: what per-call isolation cost
     // before them); and every one in a reused instance.
     let with = |isolation: toolvet::config::Isolation, preinitialize: bool| {
-        let (mut policy, _) = fx::default_policy(false, logs.path());
-        policy.host.preinitialize = preinitialize;
-        for check in &mut policy.checks {
-            check.isolation = isolation;
-        }
+        let (policy, _) = fx::default_policy(false, logs.path());
+        let policy = policy
+            .edit(|host, _, checks| {
+                host.preinitialize = preinitialize;
+                for check in checks {
+                    check.isolation = isolation;
+                }
+            })
+            .expect("still valid");
         fx::load(&rt, policy)
     };
     let per_call = Lazy::new(|| with(toolvet::config::Isolation::PerCall, true));
@@ -303,9 +309,10 @@ fn whole_policy(c: &mut Criterion<Clock>) {
 
 /// A policy with `policy`'s checks and a given cache directory.
 fn with_cache(policy: &Policy, dir: &std::path::Path) -> Policy {
-    let mut p = policy.clone();
-    p.host.cache_dir = Some(dir.to_path_buf());
-    p
+    policy
+        .clone()
+        .edit(|host, _, _| host.cache_dir = Some(dir.to_path_buf()))
+        .expect("still valid")
 }
 
 fn cold_start(c: &mut Criterion<Clock>) {

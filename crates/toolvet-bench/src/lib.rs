@@ -375,7 +375,7 @@ pub enum PolicySource {
 /// case file, in per-call isolation. `parallel` sets `parallel_checks`.
 pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) {
     let examples = repo_root().join("examples/toolvet.toml");
-    let (mut policy, source) = if examples.is_file() {
+    let (policy, source) = if examples.is_file() {
         let policy = Policy::from_file(&examples).expect("examples/toolvet.toml is valid");
         (policy, PolicySource::Examples(examples))
     } else {
@@ -392,19 +392,24 @@ pub fn default_policy(parallel: bool, log_dir: &Path) -> (Policy, PolicySource) 
             .expect("stand-in policy is valid");
         (policy, PolicySource::StandIn)
     };
-    policy.host.cache_dir = Some(cache_dir());
-    policy.host.parallel_checks = parallel;
-    for check in &mut policy.checks {
-        check.timeout_ms = check.timeout_ms.max(DEADLINE_MS);
-    }
-    if policy.host.decision_log.is_some() {
-        policy.host.decision_log = Some(log_dir.join("decisions.jsonl"));
-    }
-    // The approvals ledger and key, too, live in `log_dir`.
-    if let Some(approvals) = &mut policy.approvals {
-        approvals.ledger = toolvet::config::LedgerLocation::Sqlite(log_dir.join("approvals.db"));
-        approvals.key = toolvet::config::KeySource::File(log_dir.join("approvals.key"));
-    }
+    let policy = policy
+        .edit(|host, approvals, checks| {
+            host.cache_dir = Some(cache_dir());
+            host.parallel_checks = parallel;
+            for check in checks {
+                check.timeout_ms = check.timeout_ms.max(DEADLINE_MS);
+            }
+            if host.decision_log.is_some() {
+                host.decision_log = Some(log_dir.join("decisions.jsonl"));
+            }
+            // The approvals ledger and key, too, live in `log_dir`.
+            if let Some(approvals) = approvals {
+                approvals.ledger =
+                    toolvet::config::LedgerLocation::Sqlite(log_dir.join("approvals.db"));
+                approvals.key = toolvet::config::KeySource::File(log_dir.join("approvals.key"));
+            }
+        })
+        .expect("the benchmark's changes keep the policy valid");
     (policy, source)
 }
 
@@ -609,14 +614,14 @@ mod tests {
         let path = serve_policy_file(dir.path(), "agent-t", "reviewer-t", "retry_after_s = 2");
         let policy = Policy::from_file(&path).expect("the serve policy parses");
         let example = Policy::from_file(&repo_root().join("examples/toolvet.toml")).unwrap();
-        assert_eq!(policy.checks.len(), example.checks.len());
-        for check in &policy.checks {
+        assert_eq!(policy.checks().len(), example.checks().len());
+        for check in policy.checks() {
             assert!(check.plugin.starts_with(repo_root().join("target/plugins")));
         }
-        assert_eq!(policy.host.default_timeout_ms, DEADLINE_MS);
-        assert_eq!(policy.host.cache_dir, Some(cache_dir()));
+        assert_eq!(policy.host().default_timeout_ms, DEADLINE_MS);
+        assert_eq!(policy.host().cache_dir, Some(cache_dir()));
         assert_eq!(
-            policy.host.decision_log,
+            policy.host().decision_log,
             Some(dir.path().join("decisions.jsonl"))
         );
         let text = std::fs::read_to_string(&path).unwrap();
@@ -661,7 +666,7 @@ mod tests {
                 f.settings
             );
             let policy = Policy::from_toml(&text, Path::new("t"), Path::new("/")).unwrap();
-            assert!(policy.checks[0].settings.is_object(), "{}", f.stem);
+            assert!(policy.checks()[0].settings.is_object(), "{}", f.stem);
         }
     }
 }

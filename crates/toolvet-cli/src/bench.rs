@@ -154,8 +154,13 @@ impl Samples {
 /// # Errors
 /// A policy that does not load, unreadable or malformed calls, or no calls.
 pub(crate) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
-    let mut policy = toolvet_preset::policy_from_file(&args.config)?;
-    if !args.keep_decision_log && policy.host.decision_log.take().is_some() {
+    let mut dropped_log = false;
+    let policy = toolvet_preset::policy_from_file(&args.config)?.edit(|host, _, _| {
+        if !args.keep_decision_log {
+            dropped_log = host.decision_log.take().is_some();
+        }
+    })?;
+    if dropped_log {
         eprintln!(
             "toolvet bench: decision log off for the benchmark (--keep-decision-log to include it)"
         );

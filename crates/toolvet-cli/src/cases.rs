@@ -279,16 +279,20 @@ pub(crate) async fn run_file(
                 let key = settings.to_string();
                 let (request, expect) = match step {
                     Step::RefuseSettings(expected) => {
-                        let policy =
-                            single_check_policy(path, &plugin, settings, file.tools.clone());
-                        let loaded = Host::load_with(policy, crate::progress::load_options()).await;
+                        let loaded = async {
+                            let policy =
+                                single_check_policy(path, &plugin, settings, file.tools.clone())?;
+                            Host::load_with(policy, crate::progress::load_options()).await
+                        }
+                        .await;
                         results.push(settings_result(case, expected, loaded.err()));
                         continue;
                     }
                     Step::Call { request, expect } => (request, expect),
                 };
                 if !hosts.contains_key(&key) {
-                    let policy = single_check_policy(path, &plugin, settings, file.tools.clone());
+                    let policy = single_check_policy(path, &plugin, settings, file.tools.clone())
+                        .map_err(|e| load_err(toolvet::Error::Config(e)))?;
                     let host = Host::load_with(policy, crate::progress::load_options())
                         .await
                         .map_err(load_err)?;
@@ -416,7 +420,7 @@ fn plan<'a>(
         }
         Subject::Plugin(_) => {}
         Subject::Policy(policy) => {
-            let names: Vec<&str> = policy.checks.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<&str> = policy.checks().iter().map(|c| c.name.as_str()).collect();
             if let Some(name) = case.checks.keys().find(|n| !names.contains(&n.as_str())) {
                 return Err(bad(format!(
                     "`checks.{name}`: the policy has no check `{name}` (its checks: {})",
@@ -547,7 +551,7 @@ fn single_check_policy(
     plugin: &Path,
     settings: Value,
     tools: Option<Vec<String>>,
-) -> Policy {
+) -> Result<Policy, toolvet::ConfigError> {
     let host = HostSettings {
         // Case files test logic, not speed: allow for slow debug builds.
         default_timeout_ms: 2_000,

@@ -89,9 +89,9 @@ fn cache_dir(flag: Option<&Path>, policies: &[(&Path, Policy)]) -> anyhow::Resul
                 .or_else(ArtifactCache::default_dir),
         );
     };
-    let dir = named(ArtifactCache::dir_for(&first.host))?;
+    let dir = named(ArtifactCache::dir_for(first.host()))?;
     for (path, policy) in rest {
-        let other = named(ArtifactCache::dir_for(&policy.host))?;
+        let other = named(ArtifactCache::dir_for(policy.host()))?;
         if !same_dir(&dir, &other) {
             bail!(
                 "{} uses the cache {}, {} uses {}: prune one cache at a time",
@@ -112,8 +112,8 @@ async fn entries_used_by(
     dir: &Path,
 ) -> anyhow::Result<BTreeSet<String>> {
     let mut keep = BTreeSet::new();
-    for (path, mut policy) in policies {
-        if policy.checks.is_empty() {
+    for (path, policy) in policies {
+        if policy.checks().is_empty() {
             bail!(
                 "{} has no checks, so it would keep nothing and the whole cache would \
                  go; nothing removed",
@@ -121,8 +121,10 @@ async fn entries_used_by(
             );
         }
         // Loading only to see what it uses: no decision log is opened.
-        policy.host.decision_log = None;
-        policy.host.cache_dir = Some(dir.to_path_buf());
+        let policy = policy.edit(|host, _, _| {
+            host.decision_log = None;
+            host.cache_dir = Some(dir.to_path_buf());
+        })?;
         let host = Host::load_with(policy, crate::progress::load_options())
             .await
             .with_context(|| format!("{}: nothing removed", path.display()))?;

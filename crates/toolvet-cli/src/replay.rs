@@ -87,9 +87,10 @@ fn recorded_call(record: &Value) -> Option<anyhow::Result<CallRequest>> {
 /// # Errors
 /// The log cannot be read, the policy cannot be loaded.
 pub(crate) async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
-    let mut policy = toolvet_preset::policy_from_file(&args.config)?;
-    policy.host.decision_log = None;
-    policy.approvals = None;
+    let policy = toolvet_preset::policy_from_file(&args.config)?.edit(|host, approvals, _| {
+        host.decision_log = None;
+        *approvals = None;
+    })?;
     let host = Host::load_with(policy, crate::progress::load_options()).await?;
     let (mut replayed, mut changed, mut skipped) = (0usize, 0usize, 0usize);
     let mut transitions: std::collections::BTreeMap<String, usize> = Default::default();

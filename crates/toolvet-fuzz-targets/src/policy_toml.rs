@@ -13,10 +13,10 @@ pub fn run(data: &[u8]) {
     match Policy::from_toml(text, Path::new("fuzz.toml"), Path::new("/base")) {
         Ok(policy) => {
             policy.validate().expect("an accepted policy validates");
-            for (i, c) in policy.checks.iter().enumerate() {
+            for (i, c) in policy.checks().iter().enumerate() {
                 assert!(!c.name.is_empty());
                 assert!(
-                    policy.checks[..i].iter().all(|o| o.name != c.name),
+                    policy.checks()[..i].iter().all(|o| o.name != c.name),
                     "duplicate {}",
                     c.name
                 );

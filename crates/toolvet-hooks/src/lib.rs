@@ -93,10 +93,10 @@ impl HooksConfig {
     /// values.
     pub fn from_policy(policy: &Policy) -> Result<HooksConfig, HookError> {
         let mut config = HooksConfig::default();
-        let Some(Value::Object(table)) = policy.front_ends.get("hooks") else {
+        let Some(Value::Object(table)) = policy.front_ends().get("hooks") else {
             return Ok(config);
         };
-        let base = policy.source.parent().unwrap_or(Path::new("."));
+        let base = policy.source().parent().unwrap_or(Path::new("."));
         for (key, value) in table {
             match (key.as_str(), value) {
                 ("state_dir", Value::String(dir)) => config.state_dir = Some(base.join(dir)),
@@ -213,7 +213,7 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     }
     let keystrokes = map.mapping(&call.tool).and_then(|m| m.keystrokes.clone());
     let approvals = ApprovalTrust::of(&policy);
-    let limits = HistoryLimits::of(&policy.host);
+    let limits = HistoryLimits::of(policy.host());
     // One tool use per process: load only the checks that can select its
     // call (the host denies any other tool) when it is one call, and start
     // reused checks from their snapshots rather than configure them for

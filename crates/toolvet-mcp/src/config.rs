@@ -87,18 +87,19 @@ impl McpConfig {
     /// `hide_denied_tools` entry that names no check of the policy.
     pub fn from_policy(policy: &Policy) -> Result<McpConfig, ConfigError> {
         let fail = |message: String| ConfigError {
-            source_file: policy.source.display().to_string(),
+            source_file: policy.source().display().to_string(),
             message,
         };
-        let Some(table) = policy.front_ends.get("mcp") else {
+        let Some(table) = policy.front_ends().get("mcp") else {
             return Ok(McpConfig::default());
         };
         let raw: Raw = serde_json::from_value(table.clone()).map_err(|e| fail(e.to_string()))?;
         let mut config = McpConfig::default();
         if let Some(names) = raw.hide_denied_tools {
             for name in &names {
-                if !policy.checks.iter().any(|c| &c.name == name) {
-                    let known: Vec<&str> = policy.checks.iter().map(|c| c.name.as_str()).collect();
+                if !policy.checks().iter().any(|c| &c.name == name) {
+                    let known: Vec<&str> =
+                        policy.checks().iter().map(|c| c.name.as_str()).collect();
                     return Err(fail(format!(
                         "hide_denied_tools: no check is named `{name}` (the checks: {})",
                         known.join(", ")

@@ -108,7 +108,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            policy.front_ends.keys().collect::<Vec<_>>(),
+            policy.front_ends().keys().collect::<Vec<_>>(),
             ["hooks", "mcp", "serve"]
         );
         let e = policy_from_toml("[host]\n\n[hoks]\nx = 1\n", &dir.join("toolvet.toml"), dir)

@@ -351,12 +351,12 @@ impl ServeSettings {
     /// URLs, out-of-range numbers.
     pub fn from_policy(policy: &toolvet::Policy) -> Result<ServeSettings, String> {
         let base = policy
-            .source
+            .source()
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let at = |m: String| format!("{}: [serve] {m}", policy.source.display());
-        match policy.front_ends.get("serve") {
+        let at = |m: String| format!("{}: [serve] {m}", policy.source().display());
+        match policy.front_ends().get("serve") {
             None => Ok(ServeSettings::default()),
             Some(table) => {
                 let raw: RawServe =
@@ -587,7 +587,7 @@ mod tests {
         }))
         .collect();
         let mut secret: Vec<PathBuf> =
-            toolvet::state_paths::front_end_files(&policy.front_ends["serve"])
+            toolvet::state_paths::front_end_files(&policy.front_ends()["serve"])
                 .into_iter()
                 .map(|f| Path::new("/p").join(f))
                 .collect();

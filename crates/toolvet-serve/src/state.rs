@@ -46,24 +46,24 @@ impl Current {
         if !tokens.has(Role::Agent) {
             return Err(format!(
                 "{}: no agent token: set [serve] agent_tokens_sha256 or agent_token_file, or ${}",
-                policy.source.display(),
+                policy.source().display(),
                 crate::auth::AGENT_TOKEN_ENV
             ));
         }
-        if policy.approvals.is_some() && !tokens.has(Role::Reviewer) {
+        if policy.approvals().is_some() && !tokens.has(Role::Reviewer) {
             return Err(format!(
                 "{}: the policy has [approvals] but no reviewer token: set [serve] \
                  reviewer_tokens_sha256 or reviewer_token_file, or ${}",
-                policy.source.display(),
+                policy.source().display(),
                 crate::auth::REVIEWER_TOKEN_ENV
             ));
         }
-        let postgres_url = match policy.approvals.as_ref().map(|a| &a.ledger) {
+        let postgres_url = match policy.approvals().map(|a| &a.ledger) {
             Some(LedgerLocation::Postgres(url)) => Some(url.clone()),
             _ => None,
         };
-        let mut watched = vec![policy.source.clone()];
-        watched.extend(policy.checks.iter().map(|c| c.plugin.clone()));
+        let mut watched = vec![policy.source().to_path_buf()];
+        watched.extend(policy.checks().iter().map(|c| c.plugin.clone()));
         watched.extend(settings.agent_token_file.clone());
         watched.extend(
             settings
@@ -97,7 +97,7 @@ fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
     let fail = |why: String| {
         format!(
             "{}: [serve] reviewer_passphrase_file {}: {why}",
-            policy.source.display(),
+            policy.source().display(),
             path.display()
         )
     };
@@ -105,8 +105,7 @@ fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
     let passphrase = text.strip_suffix('\n').unwrap_or(&text);
     let passphrase = passphrase.strip_suffix('\r').unwrap_or(passphrase);
     let keys = policy
-        .approvals
-        .as_ref()
+        .approvals()
         .map(|a| a.reviewer_keys.as_slice())
         .unwrap_or_default();
     ReviewerSigner::unlock(passphrase.as_bytes(), keys).map_err(|e| fail(e.to_string()))

@@ -28,7 +28,13 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 use validation::{approval_settings, check_range, validate_host};
 
+mod approvals;
 mod validation;
+
+pub(crate) use approvals::redact_url;
+pub use approvals::{
+    ApprovalSettings, DEFAULT_APPROVAL_TTL_S, KeySource, LedgerLocation, MAX_APPROVAL_TTL_S,
+};
 
 /// Largest accepted per-check deadline, in ms. A check is on the hot path of
 /// every tool call; a deadline above a minute is a configuration mistake.
@@ -330,124 +336,27 @@ struct RawApprovals {
     max_pending: Option<u64>,
 }
 
-/// Default time an approval request waits for a person, in seconds.
-pub const DEFAULT_APPROVAL_TTL_S: u64 = 3600;
-/// Longest accepted approval time-to-live, in seconds (30 days).
-pub const MAX_APPROVAL_TTL_S: u64 = 30 * 24 * 3600;
-
-/// Where approval requests are kept (`[approvals] ledger`).
-#[derive(Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum LedgerLocation {
-    /// `"memory"`: in this process only, gone when it exits (tests, one
-    /// long-running process).
-    Memory,
-    /// An SQLite file (any other value, relative to the policy file):
-    /// created when missing, survives restarts, shared by the processes
-    /// of one machine.
-    Sqlite(PathBuf),
-    /// `postgres://…` or `postgresql://…`: a Postgres database shared by
-    /// several servers (`toolvet serve` provides it; the core library
-    /// itself does not).
-    Postgres(String),
-}
-
-impl std::fmt::Debug for LedgerLocation {
-    /// A Postgres URL is shown without its user info (it may hold a
-    /// password).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LedgerLocation::Memory => f.write_str("Memory"),
-            LedgerLocation::Sqlite(p) => f.debug_tuple("Sqlite").field(p).finish(),
-            LedgerLocation::Postgres(url) => {
-                f.debug_tuple("Postgres").field(&redact_url(url)).finish()
-            }
-        }
-    }
-}
-
-/// `url` without the user info before `@` in its authority.
-pub(crate) fn redact_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return "<unparsable URL>".into();
-    };
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..authority_end].rfind('@') {
-        Some(at) => format!("{scheme}://…@{}", &rest[at + 1..]),
-        None => url.to_string(),
-    }
-}
-
-/// Where the approval signing key comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KeySource {
-    /// A file holding at least 32 random bytes, relative to the policy
-    /// file; created with mode 0600 when missing. A file that others can
-    /// read is refused.
-    File(PathBuf),
-    /// An environment variable holding the key as hex or base64 (at least
-    /// 32 bytes once decoded).
-    Env(String),
-}
-
-/// The `[approvals]` table: escalated calls become approval requests a
-/// person approves or rejects, and a resumed call carries the ticket.
-///
-/// ```toml
-/// [approvals]
-/// ledger = "state/approvals.db"     # SQLite file; or "memory"; or postgres://… (toolvet-preset)
-/// key_file = "state/approvals.key"  # or key_env = "TOOLVET_APPROVAL_KEY"
-/// ttl_s = 3600                      # how long a request waits for a person
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApprovalSettings {
-    /// Where requests are kept.
-    pub ledger: LedgerLocation,
-    /// The HMAC-SHA256 key that signs tickets. Never logged or echoed.
-    pub key: KeySource,
-    /// How long a request waits for a person and its ticket stays valid,
-    /// in seconds (1..=30 days). Default 3600.
-    pub ttl_s: u64,
-    /// The name tickets are issued under; a ticket naming another realm is
-    /// refused. Default: the ledger's location (its file, or its Postgres
-    /// host and database), so two policies with separate ledgers never
-    /// accept each other's tickets even if they share a key.
-    pub realm: Option<String>,
-    /// `reviewer_keys`: when any are listed, an approval counts only with
-    /// a decision signed by one of them
-    /// ([`crate::approval::reviewer`]).
-    pub reviewer_keys: Vec<crate::approval::ReviewerKey>,
-    /// `max_pending_per_run`: most requests of one run waiting for a
-    /// person; past it an escalate is a deny (`approval.too-many-pending`,
-    /// [`crate::approval::pending`]). Default 100.
-    pub max_pending_per_run: usize,
-    /// `max_pending_per_principal`: the same, per principal. Default 100.
-    pub max_pending_per_principal: usize,
-    /// `max_pending`: the same, in all. Default 1000.
-    pub max_pending: usize,
-}
-
-/// A parsed and validated policy file.
+/// A parsed and validated policy file. Its parts are read through
+/// accessors and changed only through [`Policy::edit`], which validates
+/// the result, so a `Policy` outside this crate is always valid.
 #[derive(Debug, Clone)]
 pub struct Policy {
     /// The file it came from (for errors), or `<inline>`.
-    pub source: PathBuf,
+    pub(crate) source: PathBuf,
     /// The `[host]` table.
-    pub host: HostSettings,
+    pub(crate) host: HostSettings,
     /// The `[approvals]` table, when approvals are enabled.
-    pub approvals: Option<ApprovalSettings>,
+    pub(crate) approvals: Option<ApprovalSettings>,
     /// The checks, in file order.
-    pub checks: Vec<CheckConfig>,
+    pub(crate) checks: Vec<CheckConfig>,
     /// The file's other top-level tables, by name, as JSON objects: the
     /// settings of the programs that load the policy (`[serve]`, `[mcp]`,
     /// `[hooks]`, …). The core does not read them; each front end
     /// validates its own, and a program refuses a table it does not know
     /// ([`crate::LoadOptions::front_end_tables`]). Any key in them named
     /// `file` or ending in `_file` names one of toolvet's secrets
-    /// ([`crate::state_paths::StatePaths`]). Empty for a policy built in code unless
-    /// set.
-    pub front_ends: std::collections::BTreeMap<String, serde_json::Value>,
+    /// ([`crate::state_paths::StatePaths`]). Empty for a policy built in code.
+    pub(crate) front_ends: std::collections::BTreeMap<String, serde_json::Value>,
     /// The line of each front-end table's first header in the text (for
     /// [`Policy::refuse_tables_besides`]'s error; 0 when not found).
     front_end_lines: std::collections::BTreeMap<String, usize>,
@@ -552,15 +461,17 @@ impl Policy {
     }
 
     /// A policy built in code: `source` names it in errors (e.g.
-    /// `<inline>`). Call [`Policy::validate`], or let [`crate::Host::load`]
-    /// do it.
+    /// `<inline>`); no front-end tables.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] as [`Policy::validate`] finds it.
     pub fn new(
         source: impl Into<PathBuf>,
         host: HostSettings,
         approvals: Option<ApprovalSettings>,
         checks: Vec<CheckConfig>,
-    ) -> Policy {
-        Policy {
+    ) -> Result<Policy, ConfigError> {
+        let policy = Policy {
             source: source.into(),
             host,
             approvals,
@@ -568,7 +479,55 @@ impl Policy {
             front_ends: Default::default(),
             front_end_lines: Default::default(),
             text_sha256: None,
-        }
+        };
+        policy.validate()?;
+        Ok(policy)
+    }
+
+    /// The file the policy came from (named in errors), or the name a
+    /// policy built in code was given.
+    pub fn source(&self) -> &Path {
+        &self.source
+    }
+
+    /// The `[host]` table.
+    pub fn host(&self) -> &HostSettings {
+        &self.host
+    }
+
+    /// The `[approvals]` table, when approvals are enabled.
+    pub fn approvals(&self) -> Option<&ApprovalSettings> {
+        self.approvals.as_ref()
+    }
+
+    /// The checks, in file order.
+    pub fn checks(&self) -> &[CheckConfig] {
+        &self.checks
+    }
+
+    /// The file's other top-level tables, by name, as JSON objects: the
+    /// settings of the programs that load the policy (`[serve]`, `[mcp]`,
+    /// `[hooks]`, …), for each front end to validate its own. Empty for a
+    /// policy built in code.
+    pub fn front_ends(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
+        &self.front_ends
+    }
+
+    /// This policy changed by `change` (given its `[host]` table, its
+    /// `[approvals]` table and its checks, which it may edit but not add
+    /// to or remove from), then validated again. The source, the
+    /// front-end tables and [`Policy::sha256`] stay those of the original.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] when the changed policy is not valid
+    /// ([`Policy::validate`]); the original is dropped.
+    pub fn edit(
+        mut self,
+        change: impl FnOnce(&mut HostSettings, &mut Option<ApprovalSettings>, &mut [CheckConfig]),
+    ) -> Result<Policy, ConfigError> {
+        change(&mut self.host, &mut self.approvals, &mut self.checks);
+        self.validate()?;
+        Ok(self)
     }
 
     /// Refuse a front-end table that is not in `known` (the tables the
@@ -600,8 +559,8 @@ impl Policy {
     /// `/readyz`: of the text it was parsed from ([`Policy::from_toml`],
     /// [`Policy::from_file`]; computed once, when parsing), else of a
     /// canonical description of a policy built in code (its host
-    /// settings, approvals and checks with their settings). Changing the
-    /// public fields of a parsed policy keeps the digest of its text.
+    /// settings, approvals and checks with their settings). A policy
+    /// changed by [`Policy::edit`] keeps the digest of its text.
     pub fn sha256(&self) -> String {
         if let Some(digest) = &self.text_sha256 {
             return digest.clone();

@@ -63,6 +63,7 @@
 //! # The stages and the files that serve them
 //!
 //! - **Policy**: `config.rs` (`toolvet.toml` into a [`Policy`];
+//!   `config/approvals.rs` the `[approvals]` table's shapes,
 //!   `config/validation.rs` checks its tables), `load_options.rs`
 //!   ([`LoadOptions`]), `state_paths.rs` (toolvet's own paths as guard
 //!   rails).

@@ -429,11 +429,12 @@ pub mod scripted {
 /// The policy does not load (build the plugins first: `make plugins`).
 pub fn example_host(state: &std::path::Path) -> Result<Host, toolvet::Error> {
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../toolvet.toml");
-    let mut policy = toolvet::Policy::from_file(&file)?;
-    if let Some(approvals) = &mut policy.approvals {
-        approvals.ledger = toolvet::config::LedgerLocation::Sqlite(state.join("approvals.db"));
-        approvals.key = toolvet::config::KeySource::File(state.join("approvals.key"));
-    }
-    policy.host.decision_log = Some(state.join("decisions.jsonl"));
+    let policy = toolvet::Policy::from_file(&file)?.edit(|host, approvals, _| {
+        if let Some(approvals) = approvals {
+            approvals.ledger = toolvet::config::LedgerLocation::Sqlite(state.join("approvals.db"));
+            approvals.key = toolvet::config::KeySource::File(state.join("approvals.key"));
+        }
+        host.decision_log = Some(state.join("decisions.jsonl"));
+    })?;
     toolvet::block_on(Host::load(policy))
 }
