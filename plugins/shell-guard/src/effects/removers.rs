@@ -803,7 +803,7 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
 /// and of `rsync -r`/`-a`, and of `cp`/`mv`/`rsync` given a pattern as a
 /// source. Whatever guard rail DIR is or holds is written (see
 /// `StatePaths::rail_within`).
-fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
+pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut dirs = Vec::new();
     match name {
