@@ -897,6 +897,45 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                     dirs.push((*dir).clone());
                 }
             }
+            // `git worktree add [options] PATH [COMMIT]` checks the
+            // repository's files out into PATH; `git init [options] [DIR]`
+            // makes DIR and its `.git` (review s23 V8: `git worktree add
+            // ~/.config/autostart`, `git init ~/.ssh`).
+            let sub = texts.iter().position(|t| t == "worktree" || t == "init");
+            let (from, values): (Option<usize>, &[&str]) = match sub {
+                Some(k)
+                    if texts[k] == "worktree"
+                        && texts.get(k + 1).map(String::as_str) == Some("add") =>
+                {
+                    (Some(k + 2), &["-b", "-B", "--reason"])
+                }
+                Some(k) if texts[k] == "init" => (
+                    Some(k + 1),
+                    &[
+                        "--template",
+                        "--separate-git-dir",
+                        "-b",
+                        "--initial-branch",
+                        "--object-format",
+                        "--ref-format",
+                    ],
+                ),
+                _ => (None, &[]),
+            };
+            if let Some(mut i) = from {
+                while let Some(t) = texts.get(i) {
+                    if t == "--" {
+                        dirs.extend(args.get(i + 1).cloned());
+                        break;
+                    }
+                    if t.starts_with('-') {
+                        i += if values.contains(&t.as_str()) { 2 } else { 1 };
+                        continue;
+                    }
+                    dirs.push(args[i].clone());
+                    break;
+                }
+            }
         }
         "cp" => {
             let recursive = texts.iter().any(|t| {

@@ -234,7 +234,13 @@ impl Analysis<'_> {
     /// earlier in the call passes its entry on; any other source is a
     /// program or file copied, run as itself by the new path. Also
     /// `shopt -s cdable_vars` (review-s9 G4).
-    pub(super) fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env) {
+    pub(super) fn learn_made_files(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        stdin: &Output,
+    ) {
         if name == "shopt"
             && args.iter().any(|a| a.text() == "-s")
             && args
@@ -267,12 +273,13 @@ impl Analysis<'_> {
             return;
         }
         // An archive downloaded in the call and extracted (`curl -so
-        // r.tar URL && tar -xf r.tar`): every file it fills the directory
-        // with is downloaded (review s23 V6).
+        // r.tar URL && tar -xf r.tar`, `curl URL | tar xz`): every file it
+        // fills the directory with is downloaded (review s23 V6).
         if let Some(out) = args
             .iter()
             .filter_map(Field::static_text)
             .find_map(|t| env.file_taint(&t).cloned())
+            .or_else(|| stdin.is_tainted().then(|| stdin.clone()))
         {
             for dir in crate::effects::removers::written_dirs(name, args) {
                 if let Some(d) = dir.static_text() {

@@ -54,7 +54,7 @@ impl Analysis<'_> {
         }
         // A symbolic link made here counts for the later commands of the
         // call (review-s9 G5); the command making it was judged above.
-        self.learn_same_call_links(name, args, env);
+        self.learn_same_call_links(name, args, env, stdin);
         // Programs running code from files found by name (review s23 V6).
         self.run_code_files(name, args, env, depth, stdin);
         if self.secret_source(name, args) {
