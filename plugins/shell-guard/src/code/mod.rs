@@ -7,5 +7,6 @@ pub mod debugger;
 pub mod embedded;
 pub mod modules;
 pub mod programs;
+pub mod reach;
 pub mod runners;
 pub mod sqlite;

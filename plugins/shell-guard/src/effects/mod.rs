@@ -2,7 +2,9 @@
 //! destroys, where data goes, which commands only look, files the run's
 //! tools wrote, and toolvet's own state.
 
+pub mod configs;
 pub mod destroyers;
+pub mod exposure;
 pub mod readonly;
 pub mod removers;
 pub mod selfstate;

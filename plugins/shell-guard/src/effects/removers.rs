@@ -803,7 +803,7 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
 /// and of `rsync -r`/`-a`, and of `cp`/`mv`/`rsync` given a pattern as a
 /// source. Whatever guard rail DIR is or holds is written (see
 /// `StatePaths::rail_within`).
-fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
+pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
     let mut dirs = Vec::new();
     match name {
@@ -895,6 +895,45 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                 }
                 if let Some(dir) = operands.get(1) {
                     dirs.push((*dir).clone());
+                }
+            }
+            // `git worktree add [options] PATH [COMMIT]` checks the
+            // repository's files out into PATH; `git init [options] [DIR]`
+            // makes DIR and its `.git` (review s23 V8: `git worktree add
+            // ~/.config/autostart`, `git init ~/.ssh`).
+            let sub = texts.iter().position(|t| t == "worktree" || t == "init");
+            let (from, values): (Option<usize>, &[&str]) = match sub {
+                Some(k)
+                    if texts[k] == "worktree"
+                        && texts.get(k + 1).map(String::as_str) == Some("add") =>
+                {
+                    (Some(k + 2), &["-b", "-B", "--reason"])
+                }
+                Some(k) if texts[k] == "init" => (
+                    Some(k + 1),
+                    &[
+                        "--template",
+                        "--separate-git-dir",
+                        "-b",
+                        "--initial-branch",
+                        "--object-format",
+                        "--ref-format",
+                    ],
+                ),
+                _ => (None, &[]),
+            };
+            if let Some(mut i) = from {
+                while let Some(t) = texts.get(i) {
+                    if t == "--" {
+                        dirs.extend(args.get(i + 1).cloned());
+                        break;
+                    }
+                    if t.starts_with('-') {
+                        i += if values.contains(&t.as_str()) { 2 } else { 1 };
+                        continue;
+                    }
+                    dirs.push(args[i].clone());
+                    break;
                 }
             }
         }

@@ -181,7 +181,7 @@ pub(crate) const SORT: Table = table(
 /// GNU Make 4.3 (`make --help`): `-E STRING, --eval=STRING` "Evaluate
 /// STRING as a makefile statement" (make's `$(shell …)` runs commands);
 /// `-f FILE` a makefile (one written in the call is read by
-/// [`Analysis::run_written_makefile`]; one only known at run time, `-f
+/// [`Analysis::run_code_files`]; one only known at run time, `-f
 /// <(…)`, is held); `-I DIR` where `include` looks. `NAME=VALUE`
 /// operands are assignments make expands.
 const MAKE: Table = table(
@@ -1467,32 +1467,6 @@ const NPM_PROGRAM_KEYS: &[&str] = &["script-shell", "shell", "editor", "browser"
 /// npm keys naming a configuration file or Node's options: held when set.
 const NPM_HOLD_KEYS: &[&str] = &["userconfig", "globalconfig", "node-options"];
 
-/// Configuration files a program reads on its own, relative to the working
-/// directory or (`~/`) the home directory: one written earlier in the same
-/// call is held, since it may name programs the program runs
-/// (`.cargo/config.toml` `target.*.runner`, `.npmrc` `script-shell`,
-/// `~/.wgetrc` `use_askpass`, `~/.curlrc` `output`, `~/.ssh/config`
-/// `ProxyCommand`). Sources: Cargo reference "Configuration" (hierarchical
-/// `.cargo/config.toml`), npm-config(7) (project `.npmrc`), wget(1) FILES,
-/// curl(1) `-K` (default config), ssh_config(5) FILES.
-const CONFIG_FILES: &[(&str, &[&str])] = &[
-    (
-        "cargo",
-        &[
-            ".cargo/config.toml",
-            ".cargo/config",
-            "~/.cargo/config.toml",
-        ],
-    ),
-    ("npm", &[".npmrc", "~/.npmrc"]),
-    ("npx", &[".npmrc", "~/.npmrc"]),
-    ("wget", &["~/.wgetrc"]),
-    ("curl", &["~/.curlrc"]),
-    ("ssh", &["~/.ssh/config"]),
-    ("scp", &["~/.ssh/config"]),
-    ("sftp", &["~/.ssh/config"]),
-];
-
 impl Analysis<'_> {
     /// The option rules of programs whose tables are keyed by words, not
     /// options: python's code modules, `cargo --config`, npm's program
@@ -1585,22 +1559,6 @@ impl Analysis<'_> {
                 };
                 if let Some(v) = value {
                     self.config_value(name, "`curl --config`", &v, env, false, false);
-                }
-            }
-        }
-        if let Some((_, files)) = CONFIG_FILES.iter().find(|(p, _)| *p == name) {
-            for f in *files {
-                let path = match (f.strip_prefix("~/"), self.home.as_deref()) {
-                    (Some(rest), Some(h)) => format!("{}/{rest}", h.trim_end_matches('/')),
-                    (Some(_), None) => continue,
-                    (None, _) => (*f).to_string(),
-                };
-                if written_under(env, &path) {
-                    self.hold_table(
-                        name,
-                        &format!("its configuration `{f}`, written earlier in the same command, which may name programs it runs"),
-                    );
-                    break;
                 }
             }
         }

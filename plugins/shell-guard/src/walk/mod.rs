@@ -275,9 +275,34 @@ impl Env {
         }
     }
 
-    /// The taint of a file written earlier in the command, if any.
+    /// Remember that the directory `dir` was filled from downloaded or
+    /// decoded content (`tar -xf r.tar` of a download, review s23 V6):
+    /// every file under it is that content. Kept in
+    /// [`Env::tainted_files`] under the directory's key with a trailing `/`.
+    pub fn taint_dir(&mut self, dir: &str, out: &Output) {
+        if out.is_tainted() && !dir.is_empty() && !dir.starts_with("/dev/") {
+            let key = self.file_key(dir);
+            let key = format!("{}/", key.trim_end_matches('/'));
+            self.tainted_files.insert(key, out.clone());
+        }
+    }
+
+    /// The taint of a file written earlier in the command, if any: the
+    /// file itself, or a directory above it filled from a download
+    /// ([`Env::taint_dir`]).
     pub fn file_taint(&self, path: &str) -> Option<&Output> {
-        self.tainted_files.get(&self.file_key(path))
+        let key = self.file_key(path);
+        if let Some(out) = self.tainted_files.get(&key) {
+            return Some(out);
+        }
+        let mut at = key.as_str();
+        while let Some(k) = at.rfind('/') {
+            at = &at[..k];
+            if let Some(out) = self.tainted_files.get(&format!("{at}/")) {
+                return Some(out);
+            }
+        }
+        None
     }
 
     /// The IFS characters in force.

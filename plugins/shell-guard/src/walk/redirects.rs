@@ -69,6 +69,11 @@ impl Analysis<'_> {
                                 } else if reads_stdin {
                                     input = if text == "/dev/null" {
                                         Output::Static(String::new())
+                                    } else if let Some(out) = env.file_taint(&text) {
+                                        // `curl -so x.sql URL; sqlite3 < x.sql`:
+                                        // a download read on standard input
+                                        // is downloaded (review s23 V6).
+                                        out.clone()
                                     } else if let Some(t) = env.written_text(&text) {
                                         // `bash < r.sh` after writing it (review-s9 G11).
                                         Output::Static(t.to_string())

@@ -221,8 +221,14 @@ impl Analysis<'_> {
     /// guard rail (`ln -sf /tmp/x ~/.ssh` then `cat ~/.ssh/id_rsa` still
     /// reads the key, however the link went). Links whose words cannot be
     /// read are not learnt (the command making them is judged as it was).
-    pub(crate) fn learn_same_call_links(&mut self, name: &str, args: &[Field], env: &mut Env) {
-        self.learn_made_files(name, args, env);
+    pub(crate) fn learn_same_call_links(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        stdin: &Output,
+    ) {
+        self.learn_made_files(name, args, env, stdin);
         if !matches!(name, "ln" | "cp") || !makes_symlinks(name, args) {
             return;
         }

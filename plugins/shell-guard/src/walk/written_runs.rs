@@ -234,7 +234,13 @@ impl Analysis<'_> {
     /// earlier in the call passes its entry on; any other source is a
     /// program or file copied, run as itself by the new path. Also
     /// `shopt -s cdable_vars` (review-s9 G4).
-    pub(super) fn learn_made_files(&mut self, name: &str, args: &[Field], env: &mut Env) {
+    pub(super) fn learn_made_files(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        stdin: &Output,
+    ) {
         if name == "shopt"
             && args.iter().any(|a| a.text() == "-s")
             && args
@@ -266,6 +272,21 @@ impl Analysis<'_> {
             }
             return;
         }
+        // An archive downloaded in the call and extracted (`curl -so
+        // r.tar URL && tar -xf r.tar`, `curl URL | tar xz`): every file it
+        // fills the directory with is downloaded (review s23 V6).
+        if let Some(out) = args
+            .iter()
+            .filter_map(Field::static_text)
+            .find_map(|t| env.file_taint(&t).cloned())
+            .or_else(|| stdin.is_tainted().then(|| stdin.clone()))
+        {
+            for dir in crate::effects::removers::written_dirs(name, args) {
+                if let Some(d) = dir.static_text() {
+                    env.taint_dir(&d, &out);
+                }
+            }
+        }
         if !matches!(name, "cp" | "install" | "ln" | "mv") {
             return;
         }
@@ -295,10 +316,20 @@ impl Analysis<'_> {
                 made.push((inside, what));
             }
         }
+        // A download copied or moved keeps its taint (review s23 V6:
+        // `curl -so m URL; mv m Makefile; make`).
+        let taint = place
+            .sources
+            .iter()
+            .filter_map(|f| f.static_text())
+            .find_map(|t| env.file_taint(&t).cloned());
         for (dest, what) in made {
             if let Some(t) = dest.static_text() {
                 if t.is_empty() || t.starts_with("/dev/") {
                     continue;
+                }
+                if let Some(out) = &taint {
+                    env.taint_file(&t, out);
                 }
                 let key = env.file_key(&t);
                 env.written.insert(key, what);
@@ -306,12 +337,17 @@ impl Analysis<'_> {
         }
     }
 
-    /// `make` (or `make -f FILE`, `-C DIR`) reading a makefile written
-    /// earlier in the call (review-s9 G11: `printf 'x:\n\trm -rf ~\n' >
-    /// Makefile; make`) or from its standard input (`make -f - <<< …`,
-    /// `-f /dev/stdin`, review s9 G3): each recipe line (tab-led) is judged
-    /// as a shell command; a makefile whose content is not known escalates.
-    pub(crate) fn run_written_makefile(
+    /// A program that runs code from files it finds by name or by an
+    /// option ([`CODE_FILES`]), one of which this call wrote or downloaded
+    /// (review-s9 G11, review s23 V6): the program runs only what the
+    /// reader has read. A downloaded one is remote code run
+    /// (`shell.remote-exec`); a written one is judged when its text is
+    /// read ([`CodeReader`]: make's recipes and `include`s, package.json
+    /// `scripts`) and held otherwise (content not known, code in a
+    /// language the check does not read). A makefile read from standard
+    /// input (`make -f - <<< …`, review s9 G3) counts as written with
+    /// that text.
+    pub(crate) fn run_code_files(
         &mut self,
         name: &str,
         args: &[Field],
@@ -319,73 +355,373 @@ impl Analysis<'_> {
         depth: u32,
         stdin: &Output,
     ) {
-        let mut files: Vec<String> = Vec::new();
-        let mut dir = String::new();
-        let mut i = 0;
-        while let Some(a) = args.get(i) {
-            let t = a.text();
-            let next = args.get(i + 1).map(Field::text);
-            if let Some(v) = t.strip_prefix("--file=").or(t.strip_prefix("--makefile=")) {
-                files.push(v.to_string());
-            } else if let Some(v) = t.strip_prefix("--directory=") {
-                dir = format!("{v}/");
-            } else if matches!(t.as_str(), "-f" | "--file" | "--makefile") {
-                files.extend(next);
-                i += 1;
-            } else if matches!(t.as_str(), "-C" | "--directory") {
-                dir = next.map(|d| format!("{d}/")).unwrap_or_default();
-                i += 1;
-            } else if let Some(v) = t
-                .strip_prefix("-f")
-                .filter(|v| !v.is_empty() && !t.starts_with("--"))
-            {
-                files.push(v.to_string());
-            } else if let Some(v) = t
-                .strip_prefix("-C")
-                .filter(|v| !v.is_empty() && !t.starts_with("--"))
-            {
-                dir = format!("{v}/");
+        // `python3 -m pytest`, `-m pip`, `-m tox`: the module is the program.
+        let (program, args) = match crate::code::modules::python_module(args) {
+            Some((m, rest)) if name.starts_with("python") => (m, rest),
+            _ => (name.to_string(), args),
+        };
+        let mut files: Vec<(String, CodeReader)> = Vec::new();
+        for entry in CODE_FILES.iter().filter(|c| {
+            c.programs.contains(&program.as_str())
+                && c.operand.is_none_or(|w| args.iter().any(|a| a.text() == w))
+        }) {
+            let named = match entry.reader {
+                CodeReader::Make => makefile_options(args).0,
+                _ => Vec::new(),
+            };
+            let names = if named.is_empty() {
+                entry.files.iter().map(|f| f.to_string()).collect()
+            } else {
+                named
+            };
+            files.extend(names.into_iter().map(|f| (f, entry.reader)));
+        }
+        let dir = makefile_options(args).1;
+        let dir = if program == "make" || program == "gmake" {
+            dir
+        } else {
+            String::new()
+        };
+        let mut seen = 0;
+        while let Some((f, reader)) = files.get(seen).cloned() {
+            seen += 1;
+            if self.done() {
+                return;
             }
-            i += 1;
-        }
-        if files.is_empty() {
-            files = ["GNUmakefile", "makefile", "Makefile"]
-                .iter()
-                .map(|f| f.to_string())
-                .collect();
-        }
-        for f in files {
+            if seen > 64 {
+                // More files than the reader follows (`include` loops).
+                self.report_unknown_written(&format!("{program} ({f})"));
+                return;
+            }
             let from_stdin = matches!(
                 f.as_str(),
                 "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
             );
-            let path = if f.starts_with('/') {
-                f
-            } else {
-                format!("{dir}{f}")
+            let path = match (f.strip_prefix("~/"), self.home.as_deref()) {
+                (Some(rest), Some(h)) => format!("{}/{rest}", h.trim_end_matches('/')),
+                (Some(_), None) => continue,
+                (None, _) if f.starts_with('/') => f,
+                (None, _) => format!("{dir}{f}"),
             };
+            let shown = format!("{program} ({path})");
             let written = if from_stdin {
                 match stdin {
                     Output::Static(text) => Some(Written::Text(text.clone())),
+                    o if o.is_tainted() => {
+                        self.report_taint(o, &format!("`{shown}` reads it on standard input"));
+                        return;
+                    }
                     _ => Some(Written::Unknown),
                 }
+            } else if let Some(out) = env.file_taint(&path).cloned() {
+                self.report_taint(&out, &format!("`{shown}` runs code from it"));
+                return;
             } else {
                 env.written.get(&env.file_key(&path)).cloned()
             };
-            match written {
-                Some(Written::Text(text)) => {
-                    for line in text.lines().filter_map(|l| l.strip_prefix('\t')) {
-                        let line = line.trim_start_matches(['@', '-', '+', ' ', '\t']);
+            let text = match written {
+                None => continue,
+                Some(Written::Text(text)) => text,
+                Some(_) => {
+                    self.report_unknown_written(&shown);
+                    return;
+                }
+            };
+            match reader {
+                CodeReader::Make => {
+                    for line in text.lines() {
+                        if let Some(recipe) = line.strip_prefix('\t') {
+                            let line = recipe.trim_start_matches(['@', '-', '+', ' ', '\t']);
+                            let mut e = env.clone();
+                            self.script(line, &mut e, depth + 1, &Output::Unknown);
+                            if self.done() {
+                                return;
+                            }
+                        } else if let Some(rest) = ["include ", "-include ", "sinclude "]
+                            .iter()
+                            .find_map(|k| line.trim_start().strip_prefix(k))
+                        {
+                            // The makefiles it includes are read too.
+                            files.extend(
+                                rest.split_whitespace()
+                                    .map(|f| (f.to_string(), CodeReader::Make)),
+                            );
+                        }
+                    }
+                }
+                CodeReader::PackageScripts => {
+                    // Text that is not a JSON object is not read (held).
+                    let json = serde_json::from_str::<serde_json::Value>(&text).ok();
+                    let scripts = match json.as_ref().and_then(|v| v.as_object()) {
+                        None => None,
+                        Some(o) => match o.get("scripts") {
+                            None => Some(Vec::new()),
+                            Some(serde_json::Value::Object(m)) => m
+                                .values()
+                                .map(|v| v.as_str().map(str::to_string))
+                                .collect::<Option<Vec<_>>>(),
+                            Some(_) => None,
+                        },
+                    };
+                    let Some(scripts) = scripts else {
+                        self.report_unknown_written(&shown);
+                        return;
+                    };
+                    for script in scripts {
                         let mut e = env.clone();
-                        self.script(line, &mut e, depth + 1, &Output::Unknown);
+                        self.script(&script, &mut e, depth + 1, &Output::Unknown);
                         if self.done() {
                             return;
                         }
                     }
                 }
-                Some(_) => self.report_unknown_written(&format!("{name} ({path})")),
-                None => {}
+                CodeReader::Unread => {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        format!(
+                            "`{shown}` runs code from a file written earlier in the same command, in a form this \
+                             check does not read. Write the file and run the program as separate steps; a person \
+                             must approve it as it is."
+                        ),
+                    );
+                    return;
+                }
             }
         }
     }
+}
+
+/// How the text of a file in [`CODE_FILES`] is read when the call wrote it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CodeReader {
+    /// A makefile: each recipe line (tab-led) is a shell command; the
+    /// files it `include`s are read the same way.
+    Make,
+    /// package.json: every `scripts` value is a shell command (any of
+    /// them may run: `npm test`, `install` hooks, `npx`).
+    PackageScripts,
+    /// Code or configuration the check does not read: held.
+    Unread,
+}
+
+/// One program and the files in its working directory it runs code or
+/// commands from.
+struct CodeFiles {
+    /// The program's names.
+    programs: &'static [&'static str],
+    /// A word that must be among its arguments (`docker compose`).
+    operand: Option<&'static str>,
+    /// The files, relative to where it runs.
+    files: &'static [&'static str],
+    /// How a file's text written in the call is read.
+    reader: CodeReader,
+}
+
+/// Every program that runs code from a file it finds by name (review s23
+/// V6), the one table [`Analysis::run_code_files`] reads: a file here
+/// written or downloaded earlier in the call is judged or held before the
+/// program runs it. `make -f FILE` names its own makefiles.
+const CODE_FILES: &[CodeFiles] = &[
+    CodeFiles {
+        programs: &["make", "gmake"],
+        operand: None,
+        files: &["GNUmakefile", "makefile", "Makefile"],
+        reader: CodeReader::Make,
+    },
+    CodeFiles {
+        programs: &["npm", "pnpm", "yarn", "npx", "bun", "corepack"],
+        operand: None,
+        files: &["package.json"],
+        reader: CodeReader::PackageScripts,
+    },
+    CodeFiles {
+        programs: &["npm", "pnpm", "yarn", "npx", "bun", "corepack"],
+        operand: None,
+        files: &[
+            ".npmrc",
+            "~/.npmrc",
+            ".yarnrc",
+            ".yarnrc.yml",
+            ".pnpmfile.cjs",
+            "bunfig.toml",
+            ".eslintrc.js",
+            ".eslintrc.cjs",
+            "eslint.config.js",
+            "eslint.config.mjs",
+            "vite.config.js",
+            "vite.config.ts",
+            "webpack.config.js",
+            "jest.config.js",
+            "babel.config.js",
+            ".babelrc.js",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["just"],
+        operand: None,
+        files: &["justfile", "Justfile", ".justfile"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["task", "go-task"],
+        operand: None,
+        files: &[
+            "Taskfile.yml",
+            "Taskfile.yaml",
+            "taskfile.yml",
+            "taskfile.yaml",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["cargo"],
+        operand: None,
+        files: &[
+            "build.rs",
+            ".cargo/config.toml",
+            ".cargo/config",
+            "~/.cargo/config.toml",
+            "Cargo.toml",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["pytest", "py.test"],
+        operand: None,
+        files: &[
+            "conftest.py",
+            "pytest.ini",
+            "pyproject.toml",
+            "setup.cfg",
+            "tox.ini",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["tox", "nox"],
+        operand: None,
+        files: &["tox.ini", "noxfile.py", "pyproject.toml", "setup.cfg"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["pip", "pip3", "uv", "poetry", "pdm", "hatch"],
+        operand: None,
+        files: &["setup.py", "pyproject.toml", "setup.cfg"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["bundle", "bundler"],
+        operand: None,
+        files: &["Gemfile", ".bundle/config"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["rake"],
+        operand: None,
+        files: &["Rakefile", "rakefile", "Rakefile.rb"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["docker-compose", "podman-compose"],
+        operand: None,
+        files: COMPOSE_FILES,
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["docker", "podman"],
+        operand: Some("compose"),
+        files: COMPOSE_FILES,
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["deno"],
+        operand: None,
+        files: &["deno.json", "deno.jsonc"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["gradle", "gradlew"],
+        operand: None,
+        files: &[
+            "build.gradle",
+            "build.gradle.kts",
+            "settings.gradle",
+            "settings.gradle.kts",
+        ],
+        reader: CodeReader::Unread,
+    },
+    // Configuration naming programs the program runs (`~/.wgetrc`
+    // `use_askpass`, `~/.curlrc` `output`, `~/.ssh/config` `ProxyCommand`;
+    // wget(1) FILES, curl(1) `-K`, ssh_config(5) FILES).
+    CodeFiles {
+        programs: &["wget"],
+        operand: None,
+        files: &["~/.wgetrc"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["curl"],
+        operand: None,
+        files: &["~/.curlrc"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["ssh", "scp", "sftp"],
+        operand: None,
+        files: &["~/.ssh/config"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["mvn", "mvnw"],
+        operand: None,
+        files: &["pom.xml", ".mvn/maven.config", ".mvn/jvm.config"],
+        reader: CodeReader::Unread,
+    },
+];
+
+/// The files `docker compose` reads its services from.
+const COMPOSE_FILES: &[&str] = &[
+    "compose.yml",
+    "compose.yaml",
+    "docker-compose.yml",
+    "docker-compose.yaml",
+    "docker-compose.override.yml",
+    "compose.override.yml",
+];
+
+/// make's `-f FILE` makefiles (`--file`, `--makefile`, `-fFILE`) and its
+/// `-C DIR` directory (with a trailing `/`, empty when not given).
+fn makefile_options(args: &[Field]) -> (Vec<String>, String) {
+    let mut files: Vec<String> = Vec::new();
+    let mut dir = String::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        let next = args.get(i + 1).map(Field::text);
+        if let Some(v) = t.strip_prefix("--file=").or(t.strip_prefix("--makefile=")) {
+            files.push(v.to_string());
+        } else if let Some(v) = t.strip_prefix("--directory=") {
+            dir = format!("{v}/");
+        } else if matches!(t.as_str(), "-f" | "--file" | "--makefile") {
+            files.extend(next);
+            i += 1;
+        } else if matches!(t.as_str(), "-C" | "--directory") {
+            dir = next.map(|d| format!("{d}/")).unwrap_or_default();
+            i += 1;
+        } else if let Some(v) = t
+            .strip_prefix("-f")
+            .filter(|v| !v.is_empty() && !t.starts_with("--"))
+        {
+            files.push(v.to_string());
+        } else if let Some(v) = t
+            .strip_prefix("-C")
+            .filter(|v| !v.is_empty() && !t.starts_with("--"))
+        {
+            dir = format!("{v}/");
+        }
+        i += 1;
+    }
+    (files, dir)
 }

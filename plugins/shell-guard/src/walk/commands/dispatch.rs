@@ -54,10 +54,9 @@ impl Analysis<'_> {
         }
         // A symbolic link made here counts for the later commands of the
         // call (review-s9 G5); the command making it was judged above.
-        self.learn_same_call_links(name, args, env);
-        if matches!(name, "make" | "gmake") {
-            self.run_written_makefile(name, args, env, depth, stdin);
-        }
+        self.learn_same_call_links(name, args, env, stdin);
+        // Programs running code from files found by name (review s23 V6).
+        self.run_code_files(name, args, env, depth, stdin);
         if self.secret_source(name, args) {
             return Output::Secret;
         }
@@ -170,6 +169,9 @@ impl Analysis<'_> {
             _ => {}
         }
         self.credential_dump(name, args);
+        self.config_commands(name, args, env, depth);
+        self.socat_exposure(name, args, env, depth);
+        self.file_server(name, args, env);
         self.reader(name, args, env)
     }
 

@@ -27,6 +27,35 @@ fn joined_code(name: &str, word: &str, code_letters: &[char]) -> Option<String> 
     None
 }
 
+/// Whether the option word `word` ends in a code letter that takes the
+/// next word as code, as the interpreter's getopt reads the cluster: a
+/// letter taking a value earlier in it takes the rest as that value
+/// (`perl -MLWP::Simple -e CODE`: `-M`'s value ends in `e`, and the code
+/// is the word after `-e`; review s23 V21). Interpreters without an
+/// option table are read by the last letter alone.
+fn ends_in_code_letter(name: &str, word: &str, code_letters: &[char]) -> bool {
+    if !word.ends_with(code_letters) {
+        return false;
+    }
+    let (values, _) = option_values(name);
+    let Some(cluster) = word.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+        return true;
+    };
+    if values.is_empty() {
+        return true;
+    }
+    for (k, c) in cluster.char_indices() {
+        let last = k + c.len_utf8() == cluster.len();
+        if last {
+            return code_letters.contains(&c);
+        }
+        if values.contains(c) {
+            return false;
+        }
+    }
+    false
+}
+
 /// Whether `name` is PowerShell (`pwsh`, Windows PowerShell).
 fn is_powershell(name: &str) -> bool {
     matches!(
@@ -329,7 +358,8 @@ impl Analysis<'_> {
                 continue;
             }
             if t.starts_with('-') && t.len() > 1 {
-                if t.ends_with(code_letters) || t.eq_ignore_ascii_case("-command") {
+                if ends_in_code_letter(name, &t, code_letters) || t.eq_ignore_ascii_case("-command")
+                {
                     code = true;
                     if let Some(c) = args.get(i + 1) {
                         self.inline_code(name, &t, c, env, depth);
@@ -571,6 +601,7 @@ impl Analysis<'_> {
         }
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
+        self.code_reach(name, code, backticks);
         let mut commands = crate::code::embedded::shell_commands(code, backticks);
         if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox") {
             commands.extend(crate::code::embedded::awk_pipe_commands(code));
@@ -597,6 +628,36 @@ impl Analysis<'_> {
             env,
             depth,
         );
+    }
+
+    /// Code of a general-purpose interpreter that reaches the network and
+    /// also evaluates text or starts processes is held (review s23 V21,
+    /// [`crate::code::reach`]): what it runs is not in the text.
+    fn code_reach(&mut self, name: &str, code: &str, backticks: bool) {
+        if !crate::code::reach::reads_reach(name) {
+            return;
+        }
+        let r = crate::code::reach::reach(name, code, backticks);
+        if r.network && r.evaluates {
+            self.report(
+                false,
+                "shell.remote-exec",
+                format!(
+                    "The `{name}` code reaches the network and evaluates text as code: it may run code downloaded \
+                     at run time, which this check cannot read. Download the code, inspect it, then run it as a \
+                     separate step; a person must approve it as it is."
+                ),
+            );
+        } else if r.network && r.spawns {
+            self.report(
+                false,
+                "shell.reverse-shell",
+                format!(
+                    "The `{name}` code reaches the network and starts processes or hands over its standard \
+                     streams: it may give a shell to another machine. A person must approve it as it is."
+                ),
+            );
+        }
     }
 
     /// Judges the shell commands found in another language's code, an
