@@ -53,8 +53,8 @@ export interface AdkOptions extends GateOptions {
   /**
    * The run of a call. Default: the agent's name, the session id as the
    * run id (approvals are bound to it) and the user id as the principal.
-   * The gate adds the user's home (`home`) to its attributes unless they
-   * name one (`withHome`).
+   * The gate adds the user's home (`home`) and working directory (`cwd`)
+   * to its attributes unless they name them (`withPlace`).
    */
   context?: (ctx: Context) => CallContext;
   /**

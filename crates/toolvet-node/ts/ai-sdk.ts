@@ -34,8 +34,8 @@ export interface AiSdkOptions extends GateOptions {
   /**
    * The run the calls belong to (agent, run id such as the chat id,
    * principal). Approvals are bound to the run id: make one guard per chat.
-   * The gate adds the user's home (`home`) to its attributes unless they
-   * name one (`withHome`).
+   * The gate adds the user's home (`home`) and working directory (`cwd`)
+   * to its attributes unless they name them (`withPlace`).
    */
   context?: CallContext;
   /** What the owner declares about each tool (risk, tags, `requiresApproval`). */

@@ -76,6 +76,39 @@ export function withHome(context: CallContext | undefined, home: string | null |
   return { ...context, attributes };
 }
 
+/** The context attribute naming the directory a call's relative paths are relative to. */
+export const CWD_ATTRIBUTE = 'cwd';
+
+/** This process's working directory, or null when it has none (deleted, unreadable). */
+function processCwd(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `context` as a gate (or a decision tool) asks the checks about it: with
+ * `home` (`withHome`) and with the `cwd` attribute (`CWD_ATTRIBUTE`) set to
+ * this process's working directory *now*, unless its attributes name one
+ * already (that one is kept). The tools run in this process, so a relative
+ * path in a tool's arguments is relative to it; without it the shell check
+ * cannot place `> .mcp.json` or `cd .. && … >> .bashrc` onto the guard
+ * rails they reach (review s23 F1). Read at each call: a process may chdir.
+ */
+export function withPlace(context: CallContext | undefined, home: string | null | undefined = userHome()): CallContext {
+  const placed = withHome(context, home);
+  const attributes = placed.attributes ?? {};
+  if (!Object.hasOwn(attributes, CWD_ATTRIBUTE)) {
+    const cwd = processCwd();
+    if (cwd !== null) {
+      attributes[CWD_ATTRIBUTE] = cwd;
+    }
+  }
+  return { ...placed, attributes };
+}
+
 /** Rules of the verdicts adapters decide themselves. */
 export const GATE_RULES = {
   /**
@@ -211,9 +244,10 @@ function holdable(verdict: Verdict): Verdict {
 
 /**
  * The decisions of one adapter: a host, and the final verdicts it gave.
- * Every call it asks the host about carries the `home` attribute
- * (`withHome`): `home`, the user's home directory, read once when the gate
- * is made, unless the call's context names one.
+ * Every call it asks the host about carries the `home` and `cwd`
+ * attributes (`withPlace`): `home`, the user's home directory, read once when
+ * the gate is made, and `cwd`, the process's working directory at the call,
+ * unless the call's context names them.
  */
 export class Gate {
   readonly host: Vetter;
@@ -251,11 +285,12 @@ export class Gate {
   }
 
   /**
-   * `gated` as the host is asked about it: the user's home in its context
-   * (`withHome`), and its run's history (a caller's own history is kept).
+   * `gated` as the host is asked about it: the user's home and the working
+   * directory in its context (`withPlace`), and its run's history (a
+   * caller's own history is kept).
    */
   #withHistory(gated: GatedCall): GatedCall {
-    const context = withHome(gated.context, this.home);
+    const context = withPlace(gated.context, this.home);
     if (context.history === undefined) {
       context.history = this.history(context.runId);
     }
@@ -541,11 +576,11 @@ export const DECISION_TOOL_DESCRIPTION =
 /**
  * The policy's answer about a proposed action, for a decision tool:
  * `host.preview`, so asking opens no approval request and records nothing.
- * The context gets the user's home as a gate's calls do (`withHome`).
+ * The context gets the user's home and working directory as a gate's calls do (`withPlace`).
  * Never rejects.
  */
 export async function consult(host: Vetter, query: DecisionQuery, context?: CallContext): Promise<DecisionResult> {
-  const verdict = await guarded(() => host.preview({ name: query.tool, arguments: query.arguments }, undefined, withHome(context)));
+  const verdict = await guarded(() => host.preview({ name: query.tool, arguments: query.arguments }, undefined, withPlace(context)));
   switch (verdict.decision) {
     case 'allow':
       return { status: 'allow', answer: verdict.reason ?? `${query.tool} with these arguments is allowed` };

@@ -38,6 +38,8 @@ export {
   type GatedCall,
   type GateOptions,
   withHome,
+  withPlace,
+  CWD_ATTRIBUTE,
 } from './gate.js';
 export { HOME_ATTRIBUTE, userHome } from '#native';
 export { visible } from './display.js';

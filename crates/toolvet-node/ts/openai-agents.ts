@@ -38,8 +38,8 @@ export interface GuardOptions extends GateOptions {
    * from the run's context. Approvals are bound to the run id, so give one
    * that survives a serialized `RunState` (e.g. from `runContext.context`).
    * Default: no run id (approvals bind to the model's call ids). The gate
-   * adds the user's home (`home`) to its attributes unless they name one
-   * (`withHome`).
+   * adds the user's home (`home`) and working directory (`cwd`) to its
+   * attributes unless they name them (`withPlace`).
    */
   context?: (runContext: RunContext<unknown>) => CallContext;
   /** What the owner declares about each tool (risk, tags, `requiresApproval`). */

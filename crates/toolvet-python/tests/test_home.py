@@ -124,7 +124,7 @@ def test_every_ask_carries_the_home_and_a_given_one_is_kept(host, alice):
     recording.contexts.clear()
     elsewhere = Gate(recording, attributes={"home": "/home/bob"})
     elsewhere.check("get_weather", {"city": "Oslo"}, call_id="c1", run_id="r3")
-    assert recording.contexts[-1]["attributes"] == {"home": "/home/bob"}
+    assert recording.contexts[-1]["attributes"] == {"home": "/home/bob", "cwd": os.getcwd()}
 
 
 def test_no_home_is_made_up(host, monkeypatch):

@@ -97,7 +97,7 @@ def test_deny_and_escalate_are_denials_with_reasons(host):
     assert seen["c-deny"]["reason"].startswith("Blocked by policy: ") and "delete_repository" in seen["c-deny"]["reason"]
     [pending] = host.approvals.pending()
     assert f"approval request {pending.id}" in seen["c-esc"]["reason"]
-    assert (pending.run_id, pending.agent) == ("run-1", "ops")
+    assert pending.agent == "ops" and pending.run_id.startswith("aisuite-policy:")
     events = {e["tool_name"]: e for e in response.tool_policy_events}
     assert events["deploy"]["metadata"]["toolvet"] == {"decision": "escalate", "rule": "policy.requires-approval", "approval_id": pending.id}
     assert events["get_weather"]["allowed"] is True
@@ -179,7 +179,7 @@ def test_the_run_history_is_what_toolvet_ruled_not_what_results_say(tmp_path):
     results = provider.results()
     for late in ("p3", "p4"):
         assert "has reached its limit for this run (3 successful calls" in json.loads(results[late])["reason"]
-    outcomes = [(e["name"], e["outcome"]) for e in policy.gate.history("run-pay")]
+    outcomes = [(e["name"], e["outcome"]) for e in policy.gate.history(policy.own_run_id)]
     assert outcomes == [("pay_invoice", "allowed")] * 3 + [("pay_invoice", "denied")] * 2
 
 
@@ -193,3 +193,35 @@ def test_a_call_whose_context_names_no_run_is_in_the_policys_own_run(host):
     assert runs == sorted([one.own_run_id, two.own_run_id]) and runs[0] != runs[1]
     assert all(r.startswith("aisuite-policy:") for r in runs)
     assert one.gate.history(None) == [] and [e["outcome"] for e in one.gate.history(one.own_run_id)] == ["escalated"]
+
+
+# review s23 F5: a run id comes only from an identifier unique per conversation
+# (aisuite's generated ``trace_id``), never from ``run_name``, a tracing label
+# the same for every conversation of a bot.
+def test_an_approval_for_one_conversation_is_not_spent_by_another_with_the_same_run_name(host):
+    from aisuite.agents import Agent, Runner
+
+    policy = ToolPolicy(host)  # one policy for the bot, as a service builds it
+    agent = Agent(name="ops", model="openai:scripted", tools=[deploy])
+
+    def conversation(call_id):
+        provider = ScriptedProvider([calls(("deploy", {"env": "prod"}, call_id))])
+        client = aisuite.Client()
+        client.providers["openai"] = provider
+        Runner.run_sync(agent, "deploy prod", client=client, run_name="support-bot", tool_policy=policy)
+        return provider
+
+    conversation("a1")  # conversation A: held
+    [a] = host.approvals.pending()
+    assert a.run_id.startswith("aisuite-trace:") and "support-bot" not in a.run_id
+    host.approvals.approve(a.id, "bob", "ok for conversation A")
+    provider = conversation("b1")  # conversation B, same label, same call
+    assert ran["deploy"] == 0
+    assert "approval request" in provider.results()["b1"]
+    [b] = host.approvals.pending()
+    assert b.run_id.startswith("aisuite-trace:") and b.run_id != a.run_id
+    assert host.approvals.get(a.id).status == "approved"  # A's approval is unspent
+    # Without a trace (tracing disabled), the policy's own run, never the label.
+    plain = ToolPolicy(host)
+    run(plain, [calls(("deploy", {"env": "stage"}, "c1"))], context={"agent_name": "ops", "run_name": "support-bot"})
+    assert [r.run_id for r in host.approvals.pending() if r.run_id == plain.own_run_id]

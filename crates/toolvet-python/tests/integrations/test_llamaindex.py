@@ -16,7 +16,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolSelection
 
-from policy import BrokenHost
+from policy import PLUGINS, BrokenHost, make_host
 from toolvet.integrations import Gate
 from toolvet.integrations.llamaindex import as_llamaindex_tool, guard
 
@@ -79,7 +79,7 @@ def _reset():
 
 
 def guarded(gate, run_id=None):
-    return [guard(t, gate, run_id=run_id) for t in TOOLS]
+    return guard(TOOLS, gate, run_id=run_id)
 
 
 def test_deny_reason_reaches_the_model_and_siblings_run(host):
@@ -185,3 +185,45 @@ def test_outside_a_workflow_each_guard_has_a_run_of_its_own(host):
             asyncio.run(tool.acall(env="prod"))
     runs = [r.run_id for r in host.approvals.pending()]
     assert len(runs) == 2 and runs[0] != runs[1] and all(r.startswith("llamaindex-guard:") for r in runs)
+
+
+# review s23 F3: a run id belongs to the agent run, never to a tool. Outside a
+# workflow, the tools one ``guard`` call wraps share its run, so a rule relating
+# two tools' calls (``sequence.retry-after-refusal``) sees both.
+SEQUENCE = f"""
+[[check]]
+name = "sequence"
+isolation = "reuse"
+plugin = "{PLUGINS / 'sequence_guard.wasm'}"
+"""
+
+
+def bash(command: str) -> str:
+    """Run a shell command."""
+    ran["bash"] += 1
+    return "ran"
+
+
+def github_push(repo: str, branch: str, force: bool) -> str:
+    """Push a branch through the GitHub API."""
+    ran["github_push"] += 1
+    return "pushed"
+
+
+def test_outside_a_workflow_the_tools_of_one_guard_call_share_a_run(tmp_path):
+    host = make_host(tmp_path, extra=SEQUENCE)
+    shell, push = guard([FunctionTool.from_defaults(fn=bash), FunctionTool.from_defaults(fn=github_push)], host)
+    with pytest.raises(Exception, match="force-pushes the protected branch"):
+        asyncio.run(shell.acall(command="git push --force origin main"))
+    with pytest.raises(Exception, match="the same effect tried another way"):
+        asyncio.run(push.acall(repo="acme/app", branch="main", force=True))
+    assert ran["bash"] == ran["github_push"] == 0
+    runs = {r.run_id for r in host.approvals.pending()}
+    assert len(runs) == 1 and next(iter(runs)).startswith("llamaindex-guard:")
+    # In an agent run (a workflow), the run is the agent run's, for every tool.
+    ran.clear()
+    script = run(
+        guard([FunctionTool.from_defaults(fn=bash), FunctionTool.from_defaults(fn=github_push)], host),
+        [calls(("bash", {"command": "git push --force origin main"}, "c1")), calls(("github_push", {"repo": "acme/app", "branch": "main", "force": True}, "c2"))],
+    )
+    assert ran["github_push"] == 0 and "the same effect tried another way" in script.seen[-1]["c2"]

@@ -346,3 +346,36 @@ def test_unvetted_lists_what_no_guard_sees_and_require_vetted_refuses_it(host):
     ]
     with pytest.raises(TypeError, match="can run tools toolvet does not vet"):
         require_vetted(agent)
+
+
+@function_tool
+def bash(command: str) -> str:
+    """Run a shell command."""
+    ran["bash"] += 1
+    return "ran"
+
+
+def test_unvetted_walks_into_agents_run_as_tools(host):
+    """Review s23 F4: vetting is checked recursively through every agent an agent
+    can reach, agents run as tools (``as_tool``) included: a guard around
+    ``inner.as_tool()`` vets only the text handed to the sub-agent, never the
+    tools the sub-agent then calls."""
+    from toolvet.integrations.openai_agents import require_vetted, unvetted
+
+    gate = Gate(host)
+    inner = Agent(name="worker", tools=[bash])
+    for outer_tool in (guard(inner.as_tool(tool_name="worker", tool_description="do work"), gate), inner.as_tool(tool_name="worker", tool_description="do work")):
+        lead = Agent(name="lead", tools=[outer_tool])
+        found = unvetted(lead)
+        assert "lead -> worker (agent 'worker' as a tool): function tool 'bash' is not guarded" in found, found
+        with pytest.raises(TypeError, match="can run tools toolvet does not vet"):
+            require_vetted(lead)
+    # The sub-agent's tools guarded too: vetted, and its shell call is judged.
+    inner_model = ScriptedModel([[function_call("bash", {"command": "rm -rf ~"}, call_id="i1")], [assistant_message("done")]])
+    vetted_inner = Agent(name="worker", model=inner_model, tools=[guard(bash, gate)])
+    outer_model = ScriptedModel([[function_call("worker", {"input": "rm -rf ~"}, call_id="o1")], [assistant_message("done")]])
+    lead = Agent(name="lead", model=outer_model, tools=[guard(vetted_inner.as_tool(tool_name="worker", tool_description="do work"), gate)])
+    assert unvetted(lead) == [] and require_vetted(lead) is lead
+    asyncio.run(Runner.run(lead, "go", run_config=run_config()))
+    assert ran["bash"] == 0
+    assert "rm" in outputs(inner_model)["i1"] and "home" in outputs(inner_model)["i1"]  # the guard's deny

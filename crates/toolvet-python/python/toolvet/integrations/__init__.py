@@ -8,6 +8,6 @@ verdicts per call, settling approvals on resume: a held call runs only when both
 framework and toolvet's ledger approve it, once) is :mod:`toolvet.integrations._base`.
 """
 
-from ._base import DENY_PREFIX, Gate, Ruling, visible
+from ._base import CWD_ATTRIBUTE, DENY_PREFIX, Gate, Ruling, visible
 
-__all__ = ["DENY_PREFIX", "Gate", "Ruling", "visible"]
+__all__ = ["CWD_ATTRIBUTE", "DENY_PREFIX", "Gate", "Ruling", "visible"]

@@ -36,6 +36,7 @@ import enum
 import hashlib
 import json
 import logging
+import os
 import secrets
 import threading
 import time
@@ -371,6 +372,22 @@ def _outcome(ruling: Ruling) -> str:
     return "rejected" if rule == "approval.rejected" else "denied"
 
 
+#: The context attribute naming the directory a call's relative paths are
+#: relative to (the shell and path checks read it, as from the hooks and
+#: ``toolvet mcp``); the gate sets it to this process's working directory.
+CWD_ATTRIBUTE = "cwd"
+
+
+def _process_cwd() -> Optional[str]:
+    """This process's working directory, or None when it has none (deleted,
+    unreadable): then the checks judge relative paths as having no workspace
+    (path-guard holds them)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
 class Gate:
     """Asks a :class:`toolvet.Host` about framework tool calls and fails closed.
 
@@ -379,8 +396,12 @@ class Gate:
     (:func:`toolvet.user_home`: the core's rule, the one the hooks and ``toolvet
     mcp`` use), as the attribute :data:`toolvet.HOME_ATTRIBUTE` (``home``), so
     the shell and path checks know what ``~`` and ``$HOME`` stand for in a
-    tool's arguments (the tools run in this process, as its user). A ``home``
-    in ``attributes`` is kept as given; nothing in a call's arguments ever
+    tool's arguments (the tools run in this process, as its user). Likewise
+    ``cwd`` (:data:`CWD_ATTRIBUTE`), this process's working directory read at
+    each call (the tools run here, so a relative path in a tool's arguments is
+    relative to it; without it the shell check cannot place ``> .mcp.json`` or
+    ``cd .. && … >> .bashrc`` onto the guard rails they reach). A ``home`` or
+    ``cwd`` in ``attributes`` is kept as given; nothing in a call's arguments ever
     becomes an attribute. ``tools`` maps tool names to :class:`toolvet.Tool`
     declarations (or dicts); ``reviewer`` names who decided when a framework's
     approval answer does not say (it is recorded in the ledger and shown to the
@@ -440,10 +461,15 @@ class Gate:
 
     def _attributes(self) -> dict[str, str]:
         """Every call's context attributes: ``attributes`` and, unless they name
-        one, ``home`` (the user's home directory, see the class docs)."""
+        them, ``home`` (the user's home directory) and ``cwd`` (this process's
+        working directory now), see the class docs."""
         attributes = dict(self.attributes)
         if self.home is not None:
             attributes.setdefault(toolvet.HOME_ATTRIBUTE, self.home)
+        if CWD_ATTRIBUTE not in attributes:
+            cwd = _process_cwd()
+            if cwd is not None:
+                attributes[CWD_ATTRIBUTE] = cwd
         return attributes
 
     def _context(self, run_id: Optional[str], agent: Optional[str], history: Any) -> dict[str, Any]:

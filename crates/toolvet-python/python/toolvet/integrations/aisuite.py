@@ -3,10 +3,8 @@ and ``aisuite.agents.Runner.run``.
 
 ``evaluate(ToolPolicyContext) -> ToolPolicyDecision`` vets each call with what aisuite
 knows: the tool's metadata (``requires_approval``, ``risk_level``, ``capabilities`` as
-tags, ``description``), the agent and run (``agent_name``; ``run_name`` or ``trace_id`` as
-the run id, else, when aisuite names neither, the policy's own run id
-``aisuite-policy:<random>``, made with it, never one run for the whole process;
-``group_id``, ``tags`` and string ``metadata`` as attributes) and the run's
+tags, ``description``), the agent (``agent_name``), the run (see below; ``group_id``, ``tags`` and
+string ``metadata`` as attributes) and the run's
 earlier tool calls as the gate ruled on them (:meth:`Gate.history`: what toolvet decided
 about each, never what a tool's result text says, which the model and outside text
 control). aisuite reports the decision in ``response.tool_policy_events`` and its
@@ -19,6 +17,17 @@ approval id in the metadata.
   request; once a person approves it (``toolvet approvals approve``,
   ``host.approvals``), the same call made again runs, once. A rejection gives the
   model the reviewer's message.
+
+Runs: a run id comes only from an identifier unique to one conversation, never from
+a label. The run of a call is its ``trace_id`` (``aisuite-trace:<id>``: ``Runner.run``
+makes a fresh one for every run), else, when there is none (tracing disabled,
+``client.chat.completions.create`` without one), the policy's own run id
+(``aisuite-policy:<random>``, made with it: build one ``ToolPolicy`` per
+conversation), never one run for the whole process. ``run_name`` is a tracing label
+(the same for every conversation of a bot, ``"run-1"`` in examples) and never names
+the run: a person's approval of conversation A's call is not spent by conversation
+B's identical call (review s23 F5). The run binds approvals and keys the history
+(loop detection, run limits).
 
 Any failure is a deny: ``evaluate`` never raises.
 """
@@ -36,7 +45,7 @@ class ToolPolicy:
 
     def __init__(self, host: Any, **gate_options: Any) -> None:
         self.gate: Gate = as_gate(host, **gate_options)
-        #: The run of calls whose context names none (no ``run_name``, no ``trace_id``).
+        #: The run of calls whose context names no ``trace_id`` (see the module docs).
         self.own_run_id = fresh_run_id("aisuite-policy")
 
     def evaluate(self, context: Any) -> ToolPolicyDecision:
@@ -55,10 +64,18 @@ class ToolPolicy:
 
     __call__ = evaluate
 
+    def run_of(self, context: Any) -> str:
+        """The run of a call: its ``trace_id`` (unique per run, made by aisuite's
+        ``Runner``), else this policy's own run; never ``run_name``, a label."""
+        trace = getattr(context, "trace_id", None)
+        if isinstance(trace, str) and trace:
+            return f"aisuite-trace:{trace}"
+        return self.own_run_id
+
     def _rule(self, context: Any) -> Ruling:
         name = context.tool_name
         args = context.arguments
-        run_id = context.run_name or context.trace_id or self.own_run_id
+        run_id = self.run_of(context)
         agent = context.agent_name or None
         tool = _tool_info(getattr(context, "tool_metadata", None))
         # The run's history is the gate's own record of what it ruled on each

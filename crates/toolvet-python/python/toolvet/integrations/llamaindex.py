@@ -18,14 +18,19 @@ with the caller's objects; arguments that are not plain JSON values of the built
 types are a deny (``toolvet.invalid-call``).
 
 Runs: each call is bound to a run, which binds its approval and keys its history
-(loop detection, run limits). By default that is the LlamaIndex workflow run the tool
-is called in (``llamaindex-run:<run id>``: one ``agent.run(...)``), else, called
-outside a workflow, the guard's own run id (``llamaindex-guard:<random>``, made when
-the guard is built), never one run for the whole process. So a person's approval of a
-held call runs that call only in the agent run that asked for it; to let the model's
-call in a later ``agent.run`` of the same conversation use it, name the conversation:
-``guard(tool, host, run_id="conv-42")`` or ``run_id=lambda: current_conversation()``
-(a function called for every call).
+(loop detection, run limits, ``sequence.retry-after-refusal``: the same effect tried
+with another tool after a refusal). A run id belongs to the agent run, never to a
+tool. By default that is the LlamaIndex workflow run the tool is called in
+(``llamaindex-run:<run id>``: one ``agent.run(...)``), else, called outside a
+workflow, the run of the ``guard`` call that built it: guard an agent's tools
+together, ``guard([tool_a, tool_b], host)``, which returns the guarded tools sharing
+one run id (``llamaindex-guard:<random>``), never one run for the whole process.
+Tools guarded by separate ``guard`` calls and called outside a workflow are separate
+runs, whose rules do not see each other's calls (review s23 F3). A person's approval
+of a held call runs that call only in the agent run that asked for it; to let the
+model's call in a later ``agent.run`` of the same conversation use it, name the
+conversation: ``guard(tools, host, run_id="conv-42")`` or
+``run_id=lambda: current_conversation()`` (a function called for every call).
 
 What it does not vet: only guarded tools; every tool an agent can call, MCP tools
 (``McpToolSpec(...).to_tool_list()``) included, must be passed through ``guard``.
@@ -70,13 +75,23 @@ class PolicyDenied(Exception):
     """A call the policy did not allow; its message is what the model reads."""
 
 
-def guard(tool: Any, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> FunctionTool:
-    """``tool`` (any LlamaIndex tool) vetted by ``host`` (a Host or a shared Gate).
-    ``run_id`` names the run of its calls (see the module docs)."""
+def guard(tool: Any, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> Any:
+    """``tool`` (any LlamaIndex tool) vetted by ``host`` (a Host or a shared Gate); a
+    list of tools gives the list of guarded tools, all in one run outside a workflow.
+    ``run_id`` names the run of their calls (see the module docs)."""
     gate = as_gate(host, **gate_options)
+    # One run per guard call, never per tool (review s23 F3).
+    own_run = fresh_run_id("llamaindex-guard")
+    if isinstance(tool, (list, tuple)):
+        return [_guarded(t, gate, run_id, own_run) for t in tool]
+    return _guarded(tool, gate, run_id, own_run)
+
+
+def _guarded(tool: Any, gate: Any, run_id: Optional[RunId], own_run: str) -> FunctionTool:
+    """``tool`` vetted by ``gate``; its calls' run: ``run_id``'s, else the workflow
+    run's, else ``own_run`` (its ``guard`` call's)."""
     meta = tool.metadata
     name = meta.get_name()
-    own_run = fresh_run_id("llamaindex-guard")
 
     async def gated(**kwargs: Any) -> Any:
         run = named_run(run_id) or workflow_run_id() or own_run

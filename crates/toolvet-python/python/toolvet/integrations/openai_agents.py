@@ -40,9 +40,11 @@ them at run time; put the server behind ``toolvet mcp``, or list its tools yours
 (``WebSearchTool``, ``FileSearchTool``, ``CodeInterpreterTool``, ``HostedMCPTool``, ...,
 run by the provider), a handoff (the handoff itself is not a vetted call, and the agent
 it hands off to needs guarded tools of its own) and the tools inside an ``Agent.as_tool``
-sub-agent (the ``as_tool`` function tool itself can be guarded). :func:`unvetted` lists
-what an agent (and the agents it hands off to) can run unvetted; call it at setup, or
-:func:`require_vetted` to refuse such an agent.
+sub-agent (guarding the ``as_tool`` function tool vets only the text the model hands the
+sub-agent; the sub-agent needs guarded tools of its own). :func:`unvetted` lists what an
+agent can run unvetted, recursively through every agent it can reach: the agents it
+hands off to *and* the agents it runs as tools (``as_tool``, guarded or not; review s23
+F4); call it at setup, or :func:`require_vetted` to refuse such an agent.
 
 Runs: the SDK names no run that survives a pause (a ``RunState`` resumed, perhaps in
 another process), so by default calls carry no run id: approvals are bound to the call
@@ -150,7 +152,7 @@ def guard(tool: FunctionTool, host: Any, *, run_id: Optional[RunId] = None, **ga
     async def invoke(ctx: Any, args: str) -> Any:
         return await tool.on_invoke_tool(ctx, args)
 
-    return FunctionTool(
+    guarded = FunctionTool(
         name=name,
         description=tool.description,
         params_json_schema=tool.params_json_schema,
@@ -162,6 +164,21 @@ def guard(tool: FunctionTool, host: Any, *, run_id: Optional[RunId] = None, **ga
         tool_output_guardrails=tool.tool_output_guardrails,
         timeout_seconds=tool.timeout_seconds,
     )
+    sub_agent = _sub_agent(tool)
+    if sub_agent is not None:
+        # The copy keeps the sub-agent reachable for `unvetted` (the SDK's own
+        # marker stays on the original only, so the SDK runs the copy as before).
+        guarded._toolvet_sub_agent = sub_agent  # type: ignore[attr-defined]
+    return guarded
+
+
+def _sub_agent(tool: Any) -> Optional[Agent]:
+    """The agent ``tool`` runs when it is an agent exposed as a tool
+    (``Agent.as_tool``, or a :func:`guard` copy of one), else None."""
+    agent = getattr(tool, "_toolvet_sub_agent", None)
+    if agent is None and getattr(tool, "_is_agent_tool", False):
+        agent = getattr(tool, "_agent_instance", None)
+    return agent if isinstance(agent, Agent) else None
 
 
 def _approved(ctx: Any, name: str, call_id: str) -> bool:
@@ -255,11 +272,14 @@ def _is_guarded(tool: Any) -> bool:
 
 
 def unvetted(agent: Any) -> list[str]:
-    """What ``agent``, and the agents it hands off to, can run that no guard vets,
-    one line each (empty: every tool it has is a guarded function tool): MCP
-    servers, function tools not made by :func:`guard`, tools of other kinds
-    (shell, patch, computer and hosted tools), and handoffs given as ``Handoff``
-    objects (whose agent toolvet cannot see). See the module docs."""
+    """What ``agent`` can run that no guard vets, one line each (empty: every tool
+    of every agent it can reach is a guarded function tool): MCP servers,
+    function tools not made by :func:`guard`, tools of other kinds (shell, patch,
+    computer and hosted tools), and handoffs given as ``Handoff`` objects (whose
+    agent toolvet cannot see). The walk is recursive through every agent ``agent``
+    can reach: the agents it hands off to and the agents it runs as tools
+    (``Agent.as_tool``, guarded or not: a guard vets only the text handed to the
+    sub-agent, never the tools it then calls). See the module docs."""
     found: list[str] = []
     seen: set[int] = set()
 
@@ -276,6 +296,9 @@ def unvetted(agent: Any) -> list[str]:
             if isinstance(tool, FunctionTool):
                 if not _is_guarded(tool):
                     found.append(f"{where}: function tool {tool.name!r} is not guarded")
+                sub = _sub_agent(tool)
+                if sub is not None:
+                    walk(sub, f"{where} -> {tool.name} (agent {sub.name!r} as a tool)")
             else:
                 found.append(
                     f"{where}: {type(tool).__name__} {getattr(tool, 'name', '')!r} "

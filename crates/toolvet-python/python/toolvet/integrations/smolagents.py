@@ -13,13 +13,19 @@ from ``CodeAgent``'s code, is vetted first.
   id; once a person approves it (``toolvet approvals approve``, ``host.approvals``) the
   same call made again runs, once; a rejection gives the model the reviewer's message.
 
-Runs: smolagents names no run a tool could read, so each call is bound to the run
-``guard(..., run_id=...)`` names (a string, or a function with no arguments called for
-every call, e.g. one reading your conversation id), else to the guarded tool's own run
-id (``smolagents-guard:<random>``, made when ``guard`` builds it), never to one run
-shared by the whole process. The run binds approvals and keys the run's history (loop
-detection, run limits): build a guarded tool per conversation (or pass ``run_id``) when
-one process serves several.
+Runs: a run id belongs to the agent run, never to a tool. smolagents names no run a
+tool could read, so each call is bound to the run ``guard(..., run_id=...)`` names (a
+string, or a function with no arguments called for every call, e.g. one reading your
+conversation id), else to the run of the ``guard`` call that built it: guard an
+agent's tools *together*, ``guard([bash, github_push, ...], host)``, which returns
+the guarded tools sharing one run id (``smolagents-guard:<random>``, made by that
+``guard`` call), never one run shared by the whole process. The run binds approvals
+and keys the run's history, which every rule relating two calls reads (loop
+detection, run limits, ``sequence.retry-after-refusal``: the same effect tried with
+another tool after a refusal). Tools guarded by *separate* ``guard`` calls are
+separate runs, so those rules do not see each other's calls (review s23 F3): build
+the guarded tools of one agent with one ``guard`` call (or give them one ``run_id``),
+and one set per conversation when one process serves several.
 
 What it does not vet: only guarded tools (a managed agent's tools need guards of their
 own; an MCP ``ToolCollection``'s tools each through ``guard``), and never the Python a
@@ -34,7 +40,8 @@ code defined, say) are a deny (``toolvet.invalid-call``).
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Optional, Union
+from collections.abc import Sequence
+from typing import Any, Callable, Optional, Union, overload
 
 from smolagents import Tool
 
@@ -74,7 +81,7 @@ class GuardedTool(Tool):
 
     skip_forward_signature_validation = True
 
-    def __init__(self, tool: Tool, gate: Gate, run_id: Optional[RunId] = None) -> None:
+    def __init__(self, tool: Tool, gate: Gate, run_id: Optional[RunId], own_run: str) -> None:
         self.name = tool.name
         self.description = tool.description
         self.inputs = copy.deepcopy(tool.inputs)
@@ -82,15 +89,16 @@ class GuardedTool(Tool):
         if getattr(tool, "output_schema", None) is not None:
             self.output_schema = copy.deepcopy(tool.output_schema)
         super().__init__()
-        self.forward = _vetted_forward(tool, gate, self.name, tuple(self.inputs), run_id)
+        self.forward = _vetted_forward(tool, gate, self.name, tuple(self.inputs), run_id, own_run)
 
 
-def _vetted_forward(tool: Tool, gate: Gate, name: str, parameters: tuple[str, ...], run_id: Optional[RunId]) -> Any:
+def _vetted_forward(
+    tool: Tool, gate: Gate, name: str, parameters: tuple[str, ...], run_id: Optional[RunId], own_run: str
+) -> Any:
     """The guarded tool's ``forward``: vets, then calls ``tool``. A closure, not a
     bound method or ``functools.partial`` (whose ``func``/``args`` are ordinary
     attributes): nothing in it is reachable without a dunder attribute. Its run
-    is ``run_id``'s, else one of its own made here."""
-    own_run = fresh_run_id("smolagents-guard")
+    is ``run_id``'s, else ``own_run`` (the one its ``guard`` call made)."""
 
     def forward(*args: Any, **kwargs: Any) -> Any:
         if args:
@@ -117,10 +125,21 @@ def _message(ruling: Ruling) -> str:
     return ruling.message
 
 
-def guard(tool: Tool, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> GuardedTool:
-    """``tool`` vetted by ``host`` (a Host or a shared Gate); ``run_id`` names the run
-    approvals are bound to (see the module docs; default: the guarded tool's own)."""
-    return GuardedTool(tool, as_gate(host, **gate_options), run_id)
+@overload
+def guard(tool: Tool, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> GuardedTool: ...
+@overload
+def guard(tool: Sequence[Tool], host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> list[GuardedTool]: ...
+def guard(tool: Any, host: Any, *, run_id: Optional[RunId] = None, **gate_options: Any) -> Any:
+    """``tool`` vetted by ``host`` (a Host or a shared Gate); a list of tools gives
+    the list of guarded tools, all in one run. ``run_id`` names the run approvals
+    are bound to (see the module docs; default: one made by this call, shared by
+    every tool it guards)."""
+    gate = as_gate(host, **gate_options)
+    # One run per guard call, never per tool (review s23 F3).
+    own_run = fresh_run_id("smolagents-guard")
+    if isinstance(tool, Tool):
+        return GuardedTool(tool, gate, run_id, own_run)
+    return [GuardedTool(t, gate, run_id, own_run) for t in tool]
 
 
 class DecisionTool(Tool):
