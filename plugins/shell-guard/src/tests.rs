@@ -8786,6 +8786,48 @@ fn s23_vars_shell_state_is_modelled_or_unknown() {
         ("cd .. && cd - && make", "allow", None),
         ("export CDPATH=; cd src; echo x > notes.txt", "allow", None),
         ("git status && git diff && git log -3", "allow", None),
+        (
+            "OPTARG=''; getopts a: y -a 'rm -rf ~'; eval \"$OPTARG\"",
+            "escalate",
+            Some("shell.eval-dynamic"),
+        ),
+        (
+            "y=''; wait -p y; eval \"$y\"",
+            "escalate",
+            Some("shell.eval-dynamic"),
+        ),
+        (
+            "BASH_REMATCH=''; [[ 'rm -rf ~' =~ (.*) ]]; eval \"$BASH_REMATCH\"",
+            "escalate",
+            Some("shell.eval-dynamic"),
+        ),
+        (
+            "y=''; trap 'y=\"rm -rf ~\"' DEBUG; y=''; eval \"$y\"",
+            "escalate",
+            Some("shell.eval-dynamic"),
+        ),
+        (
+            "y=''; if true; then f(){ y=rm; }; fi; f; $y -rf ~",
+            "escalate",
+            Some("shell.eval-dynamic"),
+        ),
+        (
+            "y=''; alias a='y=rm'; a; $y -rf ~",
+            "deny",
+            Some("shell.rm-home"),
+        ),
+        (
+            "y=''; x=rm; f(){ y=$x; }; f; $y -rf ~",
+            "deny",
+            Some("shell.rm-home"),
+        ),
+        (
+            "y=''; builtin declare y='rm -rf ~'; eval \"$y\"",
+            "deny",
+            Some("shell.rm-home"),
+        ),
+        ("y=''; f(){ y=rm; }; (f); eval \"$y\"", "allow", None),
+        ("t=build; trap 'rm -rf \"$t\"' EXIT; make", "allow", None),
     ] {
         assert_eq!(
             s17_verdict(cmd),

@@ -109,8 +109,9 @@ impl Analysis<'_> {
         // expanded as written; the rest of the command stays as parsed
         // (here-documents, redirections).
         let consumed = seen.len() - 1;
+        // `alias a='y=rm'`: an assignment is walked as shell text.
         let plain = !head.contains([
-            '\'', '"', '\\', ';', '&', '|', '<', '>', '(', ')', '`', '\n', '{', '}', '#',
+            '\'', '"', '\\', ';', '&', '|', '<', '>', '(', ')', '`', '\n', '{', '}', '#', '=',
         ]);
         let words_only = items[..consumed.min(items.len())]
             .iter()

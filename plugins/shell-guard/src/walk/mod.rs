@@ -102,6 +102,10 @@ pub struct Env {
     pub namerefs: std::collections::HashSet<String>,
     /// How many times every variable was made unknown ([`Env::forget_vars`]).
     pub forgotten: u32,
+    /// Trap handlers set in the command (`trap 'y=rm' DEBUG`): they may run
+    /// before any later command, so their effects apply, as unknowns,
+    /// before each one.
+    pub traps: Vec<FunctionEffects>,
 }
 
 /// What calling a function defined in the command does to the caller's
@@ -186,6 +190,7 @@ impl Env {
             functions: HashMap::new(),
             namerefs: std::collections::HashSet::new(),
             forgotten: 0,
+            traps: Vec::new(),
         }
     }
 
@@ -293,9 +298,27 @@ impl Env {
         for (k, v) in &other.functions {
             let mine = self.functions.entry(k.clone()).or_default();
             if mine != v {
+                // Not walked again: what either may assign is unknown.
                 mine.vars.extend(v.vars.iter().cloned());
                 mine.all_vars |= v.all_vars;
                 mine.cwd |= v.cwd;
+                mine.scoped = true;
+            }
+        }
+        let only_mine: Vec<String> = self
+            .functions
+            .keys()
+            .filter(|k| !other.functions.contains_key(*k))
+            .cloned()
+            .collect();
+        for k in only_mine {
+            if let Some(f) = self.functions.get_mut(&k) {
+                f.scoped = true;
+            }
+        }
+        for t in &other.traps {
+            if !self.traps.contains(t) {
+                self.traps.push(t.clone());
             }
         }
     }
@@ -1057,6 +1080,8 @@ impl<'a> Analysis<'a> {
 
     fn extended_test(&mut self, expr: &ast::ExtendedTestExpr, env: &mut Env, depth: u32) {
         use ast::ExtendedTestExpr as E;
+        // `[[ s =~ re ]]` sets BASH_REMATCH.
+        env.forget("BASH_REMATCH");
         // Iterative: `[[ a && b && … ]]` chains can be long.
         let mut stack = vec![expr];
         while let Some(e) = stack.pop() {
@@ -1187,15 +1212,7 @@ impl<'a> Analysis<'a> {
             return;
         };
         if f.all_vars || f.scoped || depth >= self.opts.max_depth {
-            for v in &f.vars {
-                env.forget(v);
-            }
-            if f.all_vars {
-                env.forget_vars();
-            }
-            if f.cwd {
-                env.cwd = Cwd::Unknown;
-            }
+            apply_unknown(&f, env);
             return;
         }
         let mut call = env.clone();
@@ -1251,6 +1268,10 @@ impl<'a> Analysis<'a> {
         stdin: &Output,
     ) -> Output {
         use ast::CommandPrefixOrSuffixItem as I;
+        // A trap handler (`DEBUG` runs before each command) may have run.
+        for t in env.traps.clone() {
+            apply_unknown(&t, env);
+        }
         let mut assignments: Vec<(String, Field)> = Vec::new();
         let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
         let mut argv: Vec<Field> = Vec::new();
@@ -1401,7 +1422,7 @@ impl<'a> Analysis<'a> {
 /// give one the value it already had when defined, and another when
 /// called); all of them when it made every variable unknown; the cwd
 /// when it changed it.
-fn function_effects(text: &str, env: &Env, body: &Env) -> FunctionEffects {
+pub(crate) fn function_effects(text: &str, env: &Env, body: &Env) -> FunctionEffects {
     let mut vars: Vec<String> = body
         .vars
         .iter()
@@ -1424,6 +1445,19 @@ fn function_effects(text: &str, env: &Env, body: &Env) -> FunctionEffects {
         scoped: ["local", "declare", "typeset"]
             .iter()
             .any(|w| names_identifier(text, w)),
+    }
+}
+
+/// The state a function or trap handler may change, made unknown.
+pub(crate) fn apply_unknown(f: &FunctionEffects, env: &mut Env) {
+    for v in &f.vars {
+        env.forget(v);
+    }
+    if f.all_vars {
+        env.forget_vars();
+    }
+    if f.cwd {
+        env.cwd = Cwd::Unknown;
     }
 }
 

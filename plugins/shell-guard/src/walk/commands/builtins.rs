@@ -469,6 +469,24 @@ impl Analysis<'_> {
         let positional: Vec<&Field> = args.iter().filter(|a| !a.text().starts_with('-')).collect();
         if positional.len() >= 2 {
             self.run_script_field(positional[0], env, depth, &Output::Unknown, "trap");
+            // What the handler may assign or where it may `cd`, unknown
+            // before every later command (review s23 V5).
+            let effects = match positional[0].static_text() {
+                Some(text) => {
+                    let mut e = env.clone();
+                    self.script(&text, &mut e, depth + 1, &Output::Unknown);
+                    crate::walk::function_effects(&text, env, &e)
+                }
+                None => crate::walk::FunctionEffects {
+                    all_vars: true,
+                    cwd: true,
+                    ..crate::walk::FunctionEffects::default()
+                },
+            };
+            if effects.all_vars || effects.cwd || !effects.vars.is_empty() {
+                crate::walk::apply_unknown(&effects, env);
+                env.traps.push(effects);
+            }
         }
         Output::Static(String::new())
     }

@@ -247,6 +247,23 @@ impl Analysis<'_> {
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 self.declare_builtin(name, args, env, depth)
             }
+            // `getopts OPTS NAME`: NAME, OPTARG and OPTIND; `wait -p
+            // NAME`: a pid (review s23 V4's audit).
+            "getopts" => {
+                for v in ["OPTARG", "OPTIND"] {
+                    env.forget(v);
+                }
+                self.unset_or_read(name, args.get(1..2).unwrap_or_default(), env)
+            }
+            "wait" => {
+                let named: Vec<Field> = args
+                    .windows(2)
+                    .filter(|w| w[0].text() == "-p")
+                    .map(|w| w[1].clone())
+                    .collect();
+                self.unset_or_read(name, &named, env);
+                Output::Unknown
+            }
             "let" => {
                 for a in args {
                     self.arith_assign(&a.text(), env);
