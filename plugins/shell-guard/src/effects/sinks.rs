@@ -627,6 +627,7 @@ impl Analysis<'_> {
             if env.cwd == Cwd::Unknown && !target.text().starts_with(['/', '~']) {
                 self.note_unplaced(&target.text());
             }
+            self.unplaced_rail_write(target, env, via);
             return;
         };
         if abs == "/dev/null" || abs.starts_with("/dev/") || abs.starts_with("/proc/self/") {
@@ -745,6 +746,49 @@ impl Analysis<'_> {
         }
     }
 
+    /// A write the walk cannot place (review s23 W1, R11) whose known end
+    /// names a guard rail: held. The property: a write passes only when
+    /// its place is proven, or when the components after the last part
+    /// only known at run time (`$(dirname "$PWD")/.bashrc`,
+    /// `"$OLDPWD"/.bashrc`, `pol/policy.toml` after a `cd` the walk cannot
+    /// follow) cannot name a guard rail, a git configuration file or a
+    /// file of toolvet's state (by its name). A last component that is
+    /// itself partly unknown (`"$out"`, `"$x.log"`) passes, as before.
+    fn unplaced_rail_write(&mut self, target: &Field, env: &Env, via: &str) {
+        let Some(tail) = unplaced_tail(target, env) else {
+            return;
+        };
+        let probe = format!("/{UNPLACED_DIR}/{tail}");
+        let last = tail
+            .rsplit('/')
+            .next()
+            .unwrap_or(&tail)
+            .to_ascii_lowercase();
+        let state_name = self.state.state.iter().chain(&self.state.secret).any(|p| {
+            p.rsplit('/')
+                .next()
+                .is_some_and(|n| n.to_ascii_lowercase() == last)
+        });
+        let what = match (self.state.guard_rail(&probe), state_name) {
+            (_, true) => {
+                "a file of toolvet's own state (policy, approvals, history) by its name".to_string()
+            }
+            (Some(rail), _) => rail.label.to_string(),
+            (None, _) if is_git_config_file(&probe) => "a git configuration file".to_string(),
+            _ => return,
+        };
+        self.report(
+            false,
+            "shell.guardrail-write",
+            format!(
+                "{via} writes `{}`, in a directory only known at run time, and the name it writes is {what}. \
+                 The check cannot prove the file is not that guard rail, so a person must approve; write to a \
+                 path spelled out in full.",
+                target.text()
+            ),
+        );
+    }
+
     fn is_home_dotfile(&self, abs: &str) -> bool {
         let home = self.home.clone().or_else(|| paths::home_of(abs));
         home.and_then(|h| {
@@ -753,6 +797,43 @@ impl Analysis<'_> {
         })
         .unwrap_or(false)
     }
+}
+
+/// A directory name standing for one only known at run time when a
+/// path's known end is matched against the guard-rail globs.
+const UNPLACED_DIR: &str = "unplaced-directory";
+
+/// The known end of a path the walk cannot place: the components after
+/// its last part only known at run time (or all of a relative path when
+/// the cwd is unknown), without `.` and up to the last `..`. `None` when
+/// the last component itself is not wholly known, or nothing remains.
+fn unplaced_tail(target: &Field, env: &Env) -> Option<String> {
+    let last_unknown = target
+        .segs
+        .iter()
+        .rposition(|s| !matches!(s, Seg::Lit { .. }));
+    let known: String = target.segs[last_unknown.map_or(0, |i| i + 1)..]
+        .iter()
+        .map(|s| match s {
+            Seg::Lit { text, .. } => text.as_str(),
+            _ => "",
+        })
+        .collect();
+    let rest = match last_unknown {
+        Some(_) => known.strip_prefix('/')?.to_string(),
+        None if env.cwd == Cwd::Unknown && !known.starts_with('/') => known,
+        None => return None,
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for p in rest.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => parts.clear(),
+            p => parts.push(p),
+        }
+    }
+    // `$d/.bashrc/` is still `.bashrc`; `$d/..` names nothing known.
+    (!parts.is_empty() && !rest.ends_with("/..") && rest != "..").then(|| parts.join("/"))
 }
 
 /// Whether `abs` is a git configuration file: a repository's

@@ -1,5 +1,9 @@
 //! Variable bindings: assignments, rebound names (`declare`, `local`,
 //! subscripts), arithmetic assignments and the substitutions they run.
+//!
+//! A variable's value is known only through forms modelled exactly here,
+//! in `expand.rs` (`${v:=w}`) and in `commands/builtins.rs`; every other
+//! way bash assigns makes it unknown ([`Env::vars`], review s23 V4, V5).
 
 use super::*;
 
@@ -105,8 +109,9 @@ impl Analysis<'_> {
         // expanded as written; the rest of the command stays as parsed
         // (here-documents, redirections).
         let consumed = seen.len() - 1;
+        // `alias a='y=rm'`: an assignment is walked as shell text.
         let plain = !head.contains([
-            '\'', '"', '\\', ';', '&', '|', '<', '>', '(', ')', '`', '\n', '{', '}', '#',
+            '\'', '"', '\\', ';', '&', '|', '<', '>', '(', ')', '`', '\n', '{', '}', '#', '=',
         ]);
         let words_only = items[..consumed.min(items.len())]
             .iter()
@@ -200,7 +205,10 @@ impl Analysis<'_> {
         let value = match &a.value {
             ast::AssignmentValue::Scalar(w) => {
                 let value = self.expand_word_unsplit(&w.value, env, depth);
-                if let ast::AssignmentName::VariableName(n) = &a.name
+                // The integer attribute belongs to the variable: an
+                // element assignment `y[0]=V` evaluates V too (review s23 V18).
+                if let ast::AssignmentName::VariableName(n)
+                | ast::AssignmentName::ArrayElementName(n, _) = &a.name
                     && env.ints.contains(n)
                 {
                     let e = env.clone();
@@ -243,6 +251,15 @@ impl Analysis<'_> {
                         .as_ref()
                         .map(|k| self.expand_word_unsplit(&k.value, env, depth));
                     let value = self.expand_word_unsplit(&v.value, env, depth);
+                    // `declare -i y; y=(V…)`: each V is arithmetic (review s23 V18).
+                    if let ast::AssignmentName::VariableName(n)
+                    | ast::AssignmentName::ArrayElementName(n, _) = &a.name
+                        && env.ints.contains(n)
+                    {
+                        let e = env.clone();
+                        let what = format!("a value of `{n}=(…)` (declared `-i`)");
+                        self.prove_arithmetic(&value, &e, &what);
+                    }
                     if let (Some((table, alias)), Some(key)) = (table, key) {
                         self.bind_name(env, &key, &value, alias, &format!("{table}=(…)"));
                     }

@@ -417,6 +417,13 @@ impl Analysis<'_> {
                         Cwd::Known(c) => b.lit(&c.clone(), true),
                         _ => b.seg(dyn_seg("~+", quoted)),
                     },
+                    // `~-` is `$OLDPWD` (review s23 R11).
+                    TildeExpr::OldWorkingDir => {
+                        match env.vars.get("OLDPWD").and_then(Field::static_text) {
+                            Some(o) if o.starts_with('/') => b.lit(&o, true),
+                            _ => b.seg(dyn_seg("~-", quoted)),
+                        }
+                    }
                     _ => b.seg(dyn_seg(raw, quoted)),
                 },
                 WordPiece::ParameterExpansion(expr) => {
@@ -538,9 +545,89 @@ impl Analysis<'_> {
                     None => b.seg(dyn_seg(raw, quoted)),
                 }
             }
+            P::AssignDefaultValues {
+                parameter,
+                indirect,
+                test_type,
+                default_value,
+            } => self.assign_default(
+                (parameter, *indirect, test_type),
+                default_value.as_deref(),
+                raw,
+                b,
+                env,
+                depth,
+                Fielding { quoted, ifs },
+            ),
             other => {
                 for s in nested_strings(other) {
                     self.scan_substitutions(s, env, depth);
+                }
+                b.seg(dyn_seg(raw, quoted));
+            }
+        }
+    }
+
+    /// `${v:=WORD}` / `${v=WORD}` assigns v (review s23 V4): when v's value
+    /// is known, the test is decided and v keeps it or becomes WORD's
+    /// expansion (sent through the arithmetic proof when v is `-i`);
+    /// otherwise v is unknown from here on. An element (`${a[i]:=…}`) makes
+    /// the array unknown; an indirect name (`${!n:=…}`) every variable.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one expansion's parts, as `parameter` has them"
+    )]
+    fn assign_default(
+        &mut self,
+        (parameter, indirect, test): (&Parameter, bool, &brush_parser::word::ParameterTestType),
+        default: Option<&str>,
+        raw: &str,
+        b: &mut FieldBuilder,
+        env: &mut Env,
+        depth: u32,
+        Fielding { quoted, ifs }: Fielding<'_>,
+    ) {
+        let name = match parameter {
+            Parameter::Named(n) | Parameter::NamedWithIndex { name: n, .. } => n.clone(),
+            _ => String::new(),
+        };
+        let known = match parameter {
+            Parameter::Named(n) if !indirect => env.vars.get(n).and_then(Field::static_text),
+            _ => None,
+        };
+        let applies = known.as_ref().map(|v| {
+            v.is_empty() && matches!(test, brush_parser::word::ParameterTestType::UnsetOrNull)
+        });
+        match applies {
+            Some(false) => {
+                b.value(&known.unwrap_or_default(), quoted, ifs);
+            }
+            Some(true) => {
+                let value = self.expand_word_unsplit(default.unwrap_or(""), env, depth);
+                if env.ints.contains(&name) {
+                    let e = env.clone();
+                    let what = format!("the value `${{{name}:=…}}` gives `{name}` (declared `-i`)");
+                    self.prove_arithmetic(&value, &e, &what);
+                }
+                match value.static_text() {
+                    Some(t) => b.value(&t, quoted, ifs),
+                    None => b.seg(dyn_seg(raw, quoted)),
+                }
+                env.assign(name, value);
+            }
+            None => {
+                if env.ints.contains(&name) {
+                    let value = self.expand_word_unsplit(default.unwrap_or(""), env, depth);
+                    let e = env.clone();
+                    let what = format!("the value `${{{name}:=…}}` gives `{name}` (declared `-i`)");
+                    self.prove_arithmetic(&value, &e, &what);
+                } else if let Some(d) = default {
+                    self.scan_substitutions(d, env, depth);
+                }
+                if indirect {
+                    env.forget_vars();
+                } else if !name.is_empty() {
+                    env.forget(&name);
                 }
                 b.seg(dyn_seg(raw, quoted));
             }

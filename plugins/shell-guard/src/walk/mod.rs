@@ -56,9 +56,16 @@ pub enum Cwd {
 /// Shell state that flows along a script.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Env {
-    /// Variables assigned in the script so far.
+    /// Variables assigned in the script so far. The property (review s23
+    /// V4, V5): a value here is what bash holds only when every way the
+    /// script may have assigned the variable since is one the walk models
+    /// exactly ([`Env::assign`]); any other assignment makes it unknown
+    /// ([`Env::forget`]), or every variable when the name is not known
+    /// ([`Env::forget_vars`]).
     pub vars: HashMap<String, Field>,
-    /// Current directory.
+    /// Current directory: known only after `cd` to one operand the walk
+    /// places (`CDPATH` unset or empty, `cd -` to a known `OLDPWD`); every
+    /// other directory change makes it [`Cwd::Unknown`] (review s23 R11).
     pub cwd: Cwd,
     /// Files written in this command from downloaded or decoded content
     /// (`curl -o x.sh`, `base64 -d > x`), by path, with their taint.
@@ -87,6 +94,40 @@ pub struct Env {
     /// Variables declared `-i` in the command: every value given to one
     /// is evaluated as arithmetic ([`crate::code::arith`]).
     pub ints: std::collections::HashSet<String>,
+    /// Functions defined in the command, by name: the shell state a call
+    /// changes in the caller's shell ([`FunctionEffects`]).
+    pub functions: HashMap<String, FunctionEffects>,
+    /// Names declared `-n` (namerefs): an assignment to one assigns the
+    /// variable it names, so it makes every variable unknown.
+    pub namerefs: std::collections::HashSet<String>,
+    /// How many times every variable was made unknown ([`Env::forget_vars`]).
+    pub forgotten: u32,
+    /// Trap handlers set in the command (`trap 'y=rm' DEBUG`): they may run
+    /// before any later command, so their effects apply, as unknowns,
+    /// before each one.
+    pub traps: Vec<FunctionEffects>,
+}
+
+/// What calling a function defined in the command does to the caller's
+/// shell (review s23 V5): a function body runs in the caller's shell, so
+/// every variable it may assign, and its directory changes, hold after
+/// the call.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FunctionEffects {
+    /// Variables the body may assign: unknown after a call.
+    pub vars: Vec<String>,
+    /// The body may assign variables whose names are not known: every
+    /// variable is unknown after a call.
+    pub all_vars: bool,
+    /// The body may change the directory: the cwd is unknown after a call.
+    pub cwd: bool,
+    /// The body's text: walked again at each call, in the caller's state,
+    /// for the values it leaves.
+    pub body: String,
+    /// The body declares variables (`local`, `declare`, `typeset`): they
+    /// may be the function's own, restored on return, so its values are
+    /// not taken; the variables it may assign are unknown after a call.
+    pub scoped: bool,
 }
 
 /// What [`Analysis::run_written_file`] did with a command word.
@@ -146,7 +187,48 @@ impl Env {
             cdable_vars: false,
             assoc: std::collections::HashSet::new(),
             ints: std::collections::HashSet::new(),
+            functions: HashMap::new(),
+            namerefs: std::collections::HashSet::new(),
+            forgotten: 0,
+            traps: Vec::new(),
         }
+    }
+
+    /// Every variable is unknown from here on (review s23 V4/V5): text
+    /// the walk does not model ran in this shell (`eval` or `source` of
+    /// unknown text, an assignment to a name only known at run time). The
+    /// variables the walk otherwise reads from the call (`HOME`, `PWD`,
+    /// `OLDPWD`, `CDPATH`) become unknown too. Counted in
+    /// [`Env::forgotten`], so a function body that does it is known to.
+    pub fn forget_vars(&mut self) {
+        let names: Vec<String> = self
+            .vars
+            .keys()
+            .cloned()
+            .chain(["HOME", "PWD", "OLDPWD", "CDPATH"].map(String::from))
+            .collect();
+        for n in names {
+            self.forget(&n);
+        }
+        self.loop_globs.clear();
+        self.forgotten += 1;
+    }
+
+    /// `name` holds a value only known at run time from here on.
+    pub fn forget(&mut self, name: &str) {
+        self.vars
+            .insert(name.to_string(), dyn_field(&format!("${name}")));
+        self.loop_globs.remove(name);
+    }
+
+    /// The one way a walk gives a shell variable a value it modelled
+    /// exactly: an assignment to a nameref (`declare -n`) assigns another
+    /// variable, so every variable becomes unknown instead.
+    pub fn assign(&mut self, name: String, value: Field) {
+        if self.namerefs.contains(&name) {
+            self.forget_vars();
+        }
+        self.vars.insert(name, value);
     }
 
     /// Merge the state of another branch: what differs becomes unknown.
@@ -210,6 +292,35 @@ impl Env {
         // a` leaves `a` indexed).
         self.assoc.retain(|k| other.assoc.contains(k));
         self.ints.extend(other.ints.iter().cloned());
+        self.namerefs.extend(other.namerefs.iter().cloned());
+        self.forgotten = self.forgotten.max(other.forgotten);
+        // A function defined differently on two branches: either may run.
+        for (k, v) in &other.functions {
+            let mine = self.functions.entry(k.clone()).or_default();
+            if mine != v {
+                // Not walked again: what either may assign is unknown.
+                mine.vars.extend(v.vars.iter().cloned());
+                mine.all_vars |= v.all_vars;
+                mine.cwd |= v.cwd;
+                mine.scoped = true;
+            }
+        }
+        let only_mine: Vec<String> = self
+            .functions
+            .keys()
+            .filter(|k| !other.functions.contains_key(*k))
+            .cloned()
+            .collect();
+        for k in only_mine {
+            if let Some(f) = self.functions.get_mut(&k) {
+                f.scoped = true;
+            }
+        }
+        for t in &other.traps {
+            if !self.traps.contains(t) {
+                self.traps.push(t.clone());
+            }
+        }
     }
 
     /// The key of a file path in `tainted_files`: resolved against the
@@ -313,6 +424,13 @@ impl Env {
             .unwrap_or_else(|| DEFAULT_IFS.to_string())
     }
 }
+
+/// POSIX special builtins: in POSIX mode an assignment in front of one
+/// persists in the shell.
+const SPECIAL_BUILTINS: &[&str] = &[
+    ":", ".", "source", "break", "continue", "eval", "exec", "exit", "export", "readonly",
+    "return", "set", "shift", "times", "trap", "unset",
+];
 
 /// A field only known at run time.
 pub fn dyn_field(raw: &str) -> Field {
@@ -987,6 +1105,8 @@ impl<'a> Analysis<'a> {
 
     fn extended_test(&mut self, expr: &ast::ExtendedTestExpr, env: &mut Env, depth: u32) {
         use ast::ExtendedTestExpr as E;
+        // `[[ s =~ re ]]` sets BASH_REMATCH.
+        env.forget("BASH_REMATCH");
         // Iterative: `[[ a && b && … ]]` chains can be long.
         let mut stack = vec![expr];
         while let Some(e) = stack.pop() {
@@ -1073,11 +1193,81 @@ impl<'a> Analysis<'a> {
         }
         // A name the body rebinds (`f() { hash -p /bin/rm x; }; f; x …`)
         // is rebound in the caller's shell once it is called.
-        for (k, b) in body.names {
-            if env.names.get(&k) != Some(&b) {
-                env.names.insert(k, b);
+        for (k, b) in &body.names {
+            if env.names.get(k) != Some(b) {
+                env.names.insert(k.clone(), b.clone());
             }
         }
+        for (k, f) in &body.functions {
+            if env.functions.get(k) != Some(f) {
+                env.functions.insert(k.clone(), f.clone());
+            }
+        }
+        let effects = function_effects(&fd.body.0.to_string(), env, &body);
+        env.functions.insert(name, effects);
+    }
+
+    /// The shell state a simple command named `name` leaves behind beyond
+    /// what its handler modelled (review s23 V5): `NAME=V export|readonly
+    /// NAME` keeps V; before another special builtin or a function call
+    /// the prefix assignments persist in POSIX mode, so they become
+    /// unknown; a call of a function defined in the command applies its
+    /// [`FunctionEffects`]: its body walked again from the caller's state
+    /// gives the variables (and cwd) it leaves, unless it may declare
+    /// its own variables or assign unknown ones (then they are unknown).
+    fn after_command(
+        &mut self,
+        name: Option<&str>,
+        prefix: Vec<(String, Field)>,
+        env: &mut Env,
+        depth: u32,
+    ) {
+        let Some(name) = name else {
+            return;
+        };
+        let function = env.functions.get(name).cloned();
+        for (n, v) in prefix {
+            if matches!(name, "export" | "readonly") {
+                env.assign(n, v);
+            } else if function.is_some() || SPECIAL_BUILTINS.contains(&name) {
+                env.forget(&n);
+            }
+        }
+        let Some(f) = function else {
+            return;
+        };
+        if f.all_vars || f.scoped || depth >= self.opts.max_depth {
+            apply_unknown(&f, env);
+            return;
+        }
+        let mut call = env.clone();
+        // A recursive call inside is not followed again.
+        call.functions.remove(name);
+        self.script(&f.body, &mut call, depth + 1, &Output::Unknown);
+        let mut changed: Vec<String> = call
+            .vars
+            .iter()
+            .filter(|(k, v)| env.vars.get(*k) != Some(*v))
+            .map(|(k, _)| k.clone())
+            .chain(f.vars.iter().cloned())
+            .collect();
+        changed.sort();
+        changed.dedup();
+        for v in changed {
+            match call.vars.get(&v) {
+                Some(value) => env.assign(v, value.clone()),
+                None => env.forget(&v),
+            }
+        }
+        if call.forgotten > env.forgotten {
+            env.forget_vars();
+        }
+        env.cwd = if f.cwd && call.cwd == env.cwd {
+            Cwd::Unknown
+        } else {
+            call.cwd.clone()
+        };
+        env.absorb_files(&call);
     }
 
     /// Analyse a `( … )` list as a process or command substitution and
@@ -1103,6 +1293,10 @@ impl<'a> Analysis<'a> {
         stdin: &Output,
     ) -> Output {
         use ast::CommandPrefixOrSuffixItem as I;
+        // A trap handler (`DEBUG` runs before each command) may have run.
+        for t in env.traps.clone() {
+            apply_unknown(&t, env);
+        }
         let mut assignments: Vec<(String, Field)> = Vec::new();
         let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
         let mut argv: Vec<Field> = Vec::new();
@@ -1192,7 +1386,7 @@ impl<'a> Analysis<'a> {
             self.note_redirect_writes(&owned, env, depth, &nothing);
             // `A=b` on its own sets shell variables.
             for (n, v) in assignments {
-                env.vars.insert(n, v);
+                env.assign(n, v);
             }
             return nothing;
         }
@@ -1206,6 +1400,7 @@ impl<'a> Analysis<'a> {
             .filter(|(n, _)| command_scoped(n))
             .map(|(n, v)| (n.clone(), env.vars.insert(n.clone(), v.clone())))
             .collect();
+        let prefix = assignments.clone();
         let names = assignments.into_iter().map(|(n, _)| n).collect();
         let outer = std::mem::replace(&mut self.command_vars, names);
         let out = self.exec(argv, env, depth, &stdin, false);
@@ -1216,6 +1411,7 @@ impl<'a> Analysis<'a> {
                 None => env.vars.remove(&n),
             };
         }
+        self.after_command(name.as_deref(), prefix, env, depth);
         if !self.done() {
             self.redirect_writes(&owned, env, depth, &out);
             self.note_redirect_writes(&owned, env, depth, &out);
@@ -1243,6 +1439,60 @@ impl<'a> Analysis<'a> {
         }
         out
     }
+}
+
+/// What a call of a function whose body, `text`, was walked from `env`
+/// into `body` does to the caller's shell (review s23 V5): the variables
+/// the walk saw it change, and every variable the text names (a body may
+/// give one the value it already had when defined, and another when
+/// called); all of them when it made every variable unknown; the cwd
+/// when it changed it.
+pub(crate) fn function_effects(text: &str, env: &Env, body: &Env) -> FunctionEffects {
+    let mut vars: Vec<String> = body
+        .vars
+        .iter()
+        .filter(|(k, v)| env.vars.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    vars.extend(
+        env.vars
+            .keys()
+            .filter(|k| names_identifier(text, k))
+            .cloned(),
+    );
+    vars.sort();
+    vars.dedup();
+    FunctionEffects {
+        vars,
+        all_vars: body.forgotten > env.forgotten || !body.namerefs.is_subset(&env.namerefs),
+        cwd: body.cwd != env.cwd,
+        body: text.to_string(),
+        scoped: ["local", "declare", "typeset"]
+            .iter()
+            .any(|w| names_identifier(text, w)),
+    }
+}
+
+/// The state a function or trap handler may change, made unknown.
+pub(crate) fn apply_unknown(f: &FunctionEffects, env: &mut Env) {
+    for v in &f.vars {
+        env.forget(v);
+    }
+    if f.all_vars {
+        env.forget_vars();
+    }
+    if f.cwd {
+        env.cwd = Cwd::Unknown;
+    }
+}
+
+/// Whether `text` holds `name` as a whole identifier.
+fn names_identifier(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(ident)
+            && !text[i + name.len()..].chars().next().is_some_and(ident)
+    })
 }
 
 /// The workspace deletes are judged against: the `workspace_roots`

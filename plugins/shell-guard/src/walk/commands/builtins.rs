@@ -78,14 +78,76 @@ impl Analysis<'_> {
         }
     }
 
+    /// `cd [-L|-P|-e|-@]… [DIR]`, `pushd [-n] [DIR|+N|-N]` (review s23
+    /// R11): the walk follows only `cd`/`pushd` to one operand after the
+    /// options it knows ([`Analysis::change_dir`]); any other option, a
+    /// stack rotation (`pushd +1`, `pushd` alone), `pushd -n` (the stack
+    /// only) or more operands leave the cwd unknown.
+    pub(super) fn cd_builtin(&mut self, name: &str, args: &[Field], env: &mut Env) {
+        let mut operands: Vec<&Field> = Vec::new();
+        let mut options = true;
+        for a in args {
+            let t = a.text();
+            if options && t == "--" {
+                options = false;
+            } else if options
+                && t.len() > 1
+                && t.starts_with('-')
+                && !a.is_dynamic()
+                && t[1..].chars().all(|c| matches!(c, 'L' | 'P' | 'e' | '@'))
+            {
+            } else {
+                operands.push(a);
+                options = false;
+            }
+        }
+        let rotates = |f: &Field| {
+            let t = f.text();
+            t.len() > 1
+                && t.starts_with(['+', '-'])
+                && (f.is_dynamic() || t[1..].chars().all(|c| c.is_ascii_digit()))
+        };
+        let known = match (name, operands.as_slice()) {
+            ("cd", [] | [_]) => true,
+            ("pushd", [one]) => !rotates(one) && !one.text().starts_with('-'),
+            _ => false,
+        };
+        if known {
+            self.change_dir(operands.first().copied(), env);
+        } else {
+            self.change_dir_unknown(env);
+        }
+    }
+
+    /// The cwd is somewhere the walk cannot place; `OLDPWD` is the old one.
+    pub(crate) fn change_dir_unknown(&mut self, env: &mut Env) {
+        set_oldpwd(env);
+        env.cwd = Cwd::Unknown;
+    }
+
+    /// Change the cwd as bash does for `cd TARGET` (home when `None`):
+    /// an absolute directory, or one relative to a known cwd when `CDPATH`
+    /// does not search it; `-` goes to a known `OLDPWD`. Anything else
+    /// leaves the cwd unknown. `OLDPWD` becomes the old cwd either way.
     pub(crate) fn change_dir(&mut self, target: Option<&Field>, env: &mut Env) {
+        let target = match target.and_then(Field::static_text).as_deref() {
+            Some("-") => match env.vars.get("OLDPWD").and_then(Field::static_text) {
+                Some(old) if old.starts_with('/') => Some(Field::lit(old)),
+                _ => Some(dyn_field("$OLDPWD")),
+            },
+            _ => target.cloned(),
+        };
+        set_oldpwd(env);
+        self.change_dir_to(target.as_ref(), env);
+    }
+
+    fn change_dir_to(&mut self, target: Option<&Field>, env: &mut Env) {
         let new = match target {
             None => match &self.home {
                 Some(h) => Cwd::Known(h.clone()),
                 None => Cwd::Unknown,
             },
             Some(f) => match f.static_text() {
-                Some(t) if t == "-" => Cwd::Unknown,
                 Some(t) if t.starts_with('/') => Cwd::Known(crate::paths::normalize_abs(&t)),
                 Some(t) if self.cd_is_searched(&t, env) => Cwd::Unknown,
                 Some(t) => match &env.cwd {
@@ -168,29 +230,43 @@ impl Analysis<'_> {
                 rest = r.trim_start_matches(|c: char| ifs.contains(c));
                 w.to_string()
             };
-            env.vars.insert(name.clone(), Field::lit(value));
+            env.assign(name.clone(), Field::lit(value));
         }
         true
     }
 
+    /// One operand of a declaration builtin: `NAME=VALUE` gives NAME the
+    /// value (unknown when `unknown`: arrays, namerefs); `NAME[SUB]=…`
+    /// makes NAME unknown; a name only known at run time (`declare
+    /// "$n=…"`) makes every variable unknown (review s23 V5). `NAME` alone
+    /// keeps its value.
     pub(super) fn declare(&mut self, arg: &Field, env: &mut Env, unknown: bool) {
         let Some(Seg::Lit { text, .. }) = arg.segs.first() else {
+            env.forget_vars();
             return;
         };
+        let ident =
+            |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         let Some((name, first_value)) = text.split_once('=') else {
+            if !ident(text) && !text.starts_with(['-', '+']) {
+                env.forget_vars();
+            }
             return;
         };
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        if !ident(name) {
+            match name.split_once('[') {
+                Some((base, _)) if ident(base) => env.forget(base),
+                _ => env.forget_vars(),
+            }
             return;
         }
         if unknown {
-            env.vars
-                .insert(name.to_string(), dyn_field(&format!("${name}")));
+            env.forget(name);
             return;
         }
         let mut value = Field::lit(first_value);
         value.segs.extend(arg.segs[1..].iter().cloned());
-        env.vars.insert(name.to_string(), value);
+        env.assign(name.to_string(), value);
     }
 
     /// `printf`: its output when known, and `-v` assignments.
@@ -206,11 +282,32 @@ impl Analysis<'_> {
         }
         let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
         match texts {
+            // `printf -v NAME FORMAT ARGS…` of known text assigns its
+            // output (review s23 W1).
             Some(t) if t.first().is_some_and(|f| f == "-v") => {
                 if let Some(var) = t.get(1) {
-                    env.vars.insert(var.clone(), dyn_field(&format!("${var}")));
+                    let start = 2 + usize::from(t.get(2).is_some_and(|f| f == "--"));
+                    let out = t
+                        .get(start)
+                        .and_then(|fmt| syntax::printf_output(fmt, &t[start + 1..]));
+                    match out {
+                        Some(text)
+                            if !env.namerefs.contains(var)
+                                && !env.ints.contains(var)
+                                && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+                        {
+                            env.assign(var.clone(), Field::lit(text));
+                        }
+                        _ => self.forget_named(&Field::lit(var), env),
+                    }
                 }
                 Output::Static(String::new())
+            }
+            None if args.first().is_some_and(|a| a.text() == "-v") => {
+                if let Some(var) = args.get(1) {
+                    self.forget_named(var, env);
+                }
+                Output::Unknown
             }
             Some(t) if !t.is_empty() => {
                 let start = usize::from(t[0] == "--");
@@ -225,7 +322,10 @@ impl Analysis<'_> {
         }
     }
 
-    /// `export`, `declare`, `typeset`, `local`, `readonly`: the variables they set.
+    /// `export`, `declare`, `typeset`, `local`, `readonly`: the variables
+    /// they set. Option words (`-x`, `-gx`, `+x`, clusters) come first,
+    /// up to `--` or the first operand; `-n` (nameref), `-a`/`-A` (arrays)
+    /// give values the walk does not follow; `-f`/`-F` name functions.
     pub(super) fn declare_builtin(
         &mut self,
         name: &str,
@@ -233,22 +333,45 @@ impl Analysis<'_> {
         env: &mut Env,
         depth: u32,
     ) -> Output {
-        // `declare -n r=x`: r names another variable (a nameref);
-        // `-a`/`-A`: arrays. Their values are not followed.
-        let unknown = name != "export"
-            && args.iter().any(|a| {
-                let t = a.text();
-                t.starts_with(['-', '+']) && t[1..].contains(['n', 'a', 'A'])
-            });
-        let assigns = assignments_of(args);
-        self.code_variables(&assigns, env, depth, false);
+        let mut letters = String::new();
+        let mut operands = 0;
         for a in args {
+            let t = a.text();
+            if t == "--" {
+                operands += 1;
+                break;
+            }
+            if t.len() > 1 && t.starts_with(['-', '+']) && !a.is_dynamic() {
+                if let Some(l) = t.strip_prefix('-') {
+                    letters.push_str(l);
+                }
+                operands += 1;
+            } else {
+                break;
+            }
+        }
+        let assigns = assignments_of(&args[operands..]);
+        self.code_variables(&assigns, env, depth, false);
+        if letters.contains(['f', 'F']) {
+            return Output::Static(String::new());
+        }
+        let unknown = name != "export" && letters.contains(['n', 'a', 'A']);
+        for a in &args[operands..] {
+            if letters.contains('n')
+                && let Some(n) = a.text().split('=').next()
+            {
+                env.namerefs.insert(n.to_string());
+            }
             self.declare(a, env, unknown);
         }
         Output::Static(String::new())
     }
 
-    /// `unset`, `read`, `mapfile`, `readarray`: variables given values not followed.
+    /// `unset`, `read`, `mapfile`, `readarray`: the variables they name
+    /// are unknown afterwards (values not followed); `unset` of a nameref
+    /// unsets what it names. Option values (`read -p PROMPT`, `-d DELIM`,
+    /// `mapfile -C CALLBACK`) are not names. A name only known at run
+    /// time makes every variable unknown (review s23 V5).
     pub(super) fn unset_or_read(&mut self, name: &str, args: &[Field], env: &mut Env) -> Output {
         // `read 'BASH_CMDS[x]'`, `printf -v 'BASH_CMDS[x]' /bin/rm`:
         // the hash table or the aliases given a value not followed.
@@ -260,13 +383,68 @@ impl Analysis<'_> {
         {
             self.bind_name(env, &dyn_field(&t.text()), t, false, name);
         }
-        for a in args {
+        // Options taking a value, per builtin.
+        let valued: &[char] = match name {
+            "read" => &['a', 'd', 'i', 'n', 'N', 'p', 't', 'u'],
+            "mapfile" | "readarray" => &['d', 'n', 'O', 's', 'u', 'C', 'c'],
+            _ => &[],
+        };
+        let mut named: Vec<&Field> = Vec::new();
+        let mut i = 0;
+        let mut options = true;
+        while let Some(a) = args.get(i) {
+            i += 1;
             let t = a.text();
-            if !t.starts_with('-') {
-                env.vars.insert(t.clone(), dyn_field(&format!("${t}")));
+            if options && t == "--" {
+                options = false;
+                continue;
             }
+            if options && t.len() > 1 && t.starts_with('-') && !a.is_dynamic() {
+                if let Some((k, c)) = t[1..].char_indices().find(|(_, c)| valued.contains(c)) {
+                    let value = if k + 2 < t.len() {
+                        Some(Field::lit(&t[k + 2..]))
+                    } else {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    };
+                    // `read -a NAME`: the value is the array's name.
+                    if c == 'a'
+                        && let Some(v) = value
+                    {
+                        self.forget_named(&v, env);
+                    }
+                }
+                continue;
+            }
+            named.push(a);
+        }
+        if named.is_empty() && matches!(name, "read" | "mapfile" | "readarray") {
+            let default = if name == "read" { "REPLY" } else { "MAPFILE" };
+            env.forget(default);
+        }
+        for a in named {
+            if name == "unset" && env.namerefs.contains(&a.text()) {
+                env.forget_vars();
+            }
+            self.forget_named(a, env);
         }
         Output::Static(String::new())
+    }
+
+    /// The variable a builtin's operand names is unknown from here on; a
+    /// name only known at run time makes every variable unknown.
+    fn forget_named(&mut self, operand: &Field, env: &mut Env) {
+        let t = operand.text();
+        let base = t.split('[').next().unwrap_or("");
+        if operand.is_dynamic()
+            || base.is_empty()
+            || !base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || env.namerefs.contains(base)
+        {
+            env.forget_vars();
+        } else {
+            env.forget(base);
+        }
     }
 
     /// `alias`: each value is judged as a script and remembered for later commands.
@@ -291,7 +469,36 @@ impl Analysis<'_> {
         let positional: Vec<&Field> = args.iter().filter(|a| !a.text().starts_with('-')).collect();
         if positional.len() >= 2 {
             self.run_script_field(positional[0], env, depth, &Output::Unknown, "trap");
+            // What the handler may assign or where it may `cd`, unknown
+            // before every later command (review s23 V5).
+            let effects = match positional[0].static_text() {
+                Some(text) => {
+                    let mut e = env.clone();
+                    self.script(&text, &mut e, depth + 1, &Output::Unknown);
+                    crate::walk::function_effects(&text, env, &e)
+                }
+                None => crate::walk::FunctionEffects {
+                    all_vars: true,
+                    cwd: true,
+                    ..crate::walk::FunctionEffects::default()
+                },
+            };
+            if effects.all_vars || effects.cwd || !effects.vars.is_empty() {
+                crate::walk::apply_unknown(&effects, env);
+                env.traps.push(effects);
+            }
         }
         Output::Static(String::new())
+    }
+}
+
+/// `OLDPWD` holds the cwd being left (unknown when the cwd is).
+fn set_oldpwd(env: &mut Env) {
+    match &env.cwd {
+        Cwd::Known(c) => {
+            let c = c.clone();
+            env.assign("OLDPWD".to_string(), Field::lit(c));
+        }
+        _ => env.forget("OLDPWD"),
     }
 }

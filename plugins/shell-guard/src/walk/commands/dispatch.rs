@@ -58,6 +58,14 @@ impl Analysis<'_> {
         // Programs running code from files found by name (review s23 V6).
         self.run_code_files(name, args, env, depth, stdin);
         if self.secret_source(name, args) {
+            // `declare -x NAME=V` prints nothing but still exports NAME
+            // (review s23 V19): its assignments are read as any other.
+            if matches!(
+                name,
+                "export" | "declare" | "typeset" | "local" | "readonly"
+            ) {
+                self.declare_builtin(name, args, env, depth);
+            }
             return Output::Secret;
         }
         match name {
@@ -230,18 +238,33 @@ impl Analysis<'_> {
             "tr" | "gunzip" | "zcat" | "bunzip2" | "unxz" | "xzcat" | "bzcat" | "gzip"
             | "bzip2" | "xz" | "zstd" | "unzstd" => decoded_if_static(stdin),
             "cd" | "pushd" => {
-                let target = args
-                    .iter()
-                    .find(|a| !matches!(a.text().as_str(), "-L" | "-P" | "-e" | "-@" | "--"));
-                self.change_dir(target, env);
+                self.cd_builtin(name, args, env);
                 Output::Static(String::new())
             }
             "popd" => {
-                env.cwd = Cwd::Unknown;
+                self.change_dir_unknown(env);
                 Output::Static(String::new())
             }
+            "dirname" | "basename" | "realpath" => path_names(name, args, env),
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 self.declare_builtin(name, args, env, depth)
+            }
+            // `getopts OPTS NAME`: NAME, OPTARG and OPTIND; `wait -p
+            // NAME`: a pid (review s23 V4's audit).
+            "getopts" => {
+                for v in ["OPTARG", "OPTIND"] {
+                    env.forget(v);
+                }
+                self.unset_or_read(name, args.get(1..2).unwrap_or_default(), env)
+            }
+            "wait" => {
+                let named: Vec<Field> = args
+                    .windows(2)
+                    .filter(|w| w[0].text() == "-p")
+                    .map(|w| w[1].clone())
+                    .collect();
+                self.unset_or_read(name, &named, env);
+                Output::Unknown
             }
             "let" => {
                 for a in args {
@@ -305,4 +328,66 @@ impl Analysis<'_> {
         }
         pass_through(stdin)
     }
+}
+
+/// `dirname`, `basename`, `realpath` of operands the walk knows (review
+/// s23 W1): their output, computed lexically (`realpath` against a known
+/// cwd; links on disk are not known to the walk, as for every path it
+/// places). Any option, or an operand not known, gives unknown output.
+fn path_names(name: &str, args: &[Field], env: &Env) -> Output {
+    let Some(words) = args
+        .iter()
+        .map(Field::static_text)
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Output::Unknown;
+    };
+    if words.is_empty() || words.iter().any(|w| w.starts_with('-') || w.is_empty()) {
+        return Output::Unknown;
+    }
+    let one = |w: &str| -> Option<String> {
+        let trimmed = w.trim_end_matches('/');
+        match name {
+            "dirname" if trimmed.is_empty() => Some("/".into()),
+            "dirname" => Some(match trimmed.rsplit_once('/') {
+                None => ".".into(),
+                Some((d, _)) => {
+                    let d = d.trim_end_matches('/');
+                    if d.is_empty() { "/".into() } else { d.into() }
+                }
+            }),
+            "basename" if trimmed.is_empty() => Some("/".into()),
+            "basename" => trimmed.rsplit('/').next().map(String::from),
+            "realpath" => match &env.cwd {
+                Cwd::Known(c) => Some(crate::paths::resolve(c, w)),
+                _ if w.starts_with('/') => Some(crate::paths::normalize_abs(w)),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    // `basename NAME SUFFIX`: one name, the suffix removed.
+    if name == "basename" {
+        let mut b = one(&words[0]).unwrap_or_default();
+        if let Some(sfx) = words.get(1) {
+            if words.len() > 2 {
+                return Output::Unknown;
+            }
+            if b != *sfx && b.ends_with(sfx.as_str()) {
+                b.truncate(b.len() - sfx.len());
+            }
+        }
+        return Output::Static(format!("{b}\n"));
+    }
+    let mut out = String::new();
+    for w in &words {
+        match one(w) {
+            Some(v) => {
+                out.push_str(&v);
+                out.push('\n');
+            }
+            None => return Output::Unknown,
+        }
+    }
+    Output::Static(out)
 }

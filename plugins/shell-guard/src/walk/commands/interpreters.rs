@@ -822,7 +822,9 @@ impl Analysis<'_> {
         }
         // Text only known at run time may set any variable.
         self.vars_opaque = true;
-        self.run_script_field(&joined, env, depth, stdin, "eval")
+        let out = self.run_script_field(&joined, env, depth, stdin, "eval");
+        state_unknown(env);
+        out
     }
 
     /// `source`, `.`: the file (or standard input) runs in this shell.
@@ -845,6 +847,16 @@ impl Analysis<'_> {
                 self.program_file(name, file, env, depth);
             }
         }
+        state_unknown(env);
         Output::Unknown
     }
+}
+
+/// Code the walk judged but did not run in this shell (`eval` of text
+/// only known at run time, `source`/`.` of any file) may assign any
+/// variable and change the directory (review s23 V5, R11): both are
+/// unknown after it.
+fn state_unknown(env: &mut Env) {
+    env.forget_vars();
+    env.cwd = Cwd::Unknown;
 }
