@@ -216,7 +216,12 @@ impl Analysis<'_> {
             "openssl" => openssl_output(args, stdin),
             "base64" | "base32" | "basenc" | "b64decode" => base_coding(name, args, stdin),
             "xxd" | "od" | "hexdump" => hex_dump(name, args, stdin),
-            "uudecode" => decoded(stdin),
+            "uudecode" => {
+                if own_rules {
+                    self.uudecode_header(args, env, stdin);
+                }
+                decoded(stdin)
+            }
             "rev" => match stdin {
                 Output::Static(t) => Output::Static(
                     t.lines()
