@@ -8587,6 +8587,9 @@ fn s23_progs_v2_environment_variables_by_value() {
         "make",
         "make -j4 test",
         "GIT_TRACE=1 git status",
+        "PATH=\"$PWD/node_modules/.bin:$PATH\" make test",
+        "CC='ccache gcc' make",
+        "LDFLAGS='-L/usr/lib -lm -Wl,-rpath,/opt/x' make",
     ] {
         allow(cmd);
     }
@@ -8745,6 +8748,15 @@ fn s23_progs_v24_per_file_and_shell_text_options() {
         "escalate",
         &["git filter-repo --commit-callback 'import os; os.system(\"rm -rf ~\")'"],
     );
+    // A known program without a full table given a guarded file holds.
+    s23_progs(
+        "escalate",
+        &[
+            "fzf --history=/home/alice/.bashrc",
+            "fzf --history=/home/alice/pol/policy.toml",
+        ],
+    );
+    allow("fzf --history=.fzf-history");
     allow("rg --pre pdftotext foo docs");
     allow("fd -e rs -x rustfmt");
     allow("fzf --preview 'cat {}'");

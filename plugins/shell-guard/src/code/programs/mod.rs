@@ -595,7 +595,9 @@ impl Analysis<'_> {
             if self.done() {
                 return;
             }
-            if matches!(program, Some("make" | "gmake")) {
+            // `PATH` is the search path make's shell uses, judged as such
+            // below (`PATH=bin:$PATH make`), not make text.
+            if matches!(program, Some("make" | "gmake")) && name != "PATH" {
                 self.make_variable(name, value, env, depth);
                 continue;
             }
