@@ -8569,6 +8569,7 @@ fn s23_progs_v2_environment_variables_by_value() {
             "GCONV_PATH=/tmp/g iconv -f EVIL -t UTF-8 x",
             "OPENSSL_CONF=/tmp/o.cnf curl https://example.com",
             "MSG='a b; c' make",
+            "export FOO='$(shell rm -rf ~)'; make",
             "env \"FOO=$X\" make",
         ],
     );
@@ -8588,6 +8589,7 @@ fn s23_progs_v2_environment_variables_by_value() {
         "make -j4 test",
         "GIT_TRACE=1 git status",
         "PATH=\"$PWD/node_modules/.bin:$PATH\" make test",
+        "export NODE_ENV=production; make",
         "CC='ccache gcc' make",
         "LDFLAGS='-L/usr/lib -lm -Wl,-rpath,/opt/x' make",
     ] {

@@ -606,6 +606,17 @@ impl Analysis<'_> {
             if self.program_variable(name, value, env, depth, runs_shell) {
                 continue;
             }
+            // `export X='$(shell …)'`: every make run later imports X and
+            // expands it (review s23 V2); a literal `$(` or `${` kept for
+            // later expansion is held.
+            if program == Some("export")
+                && value
+                    .static_text()
+                    .is_some_and(|t| t.contains("$(") || t.contains("${"))
+            {
+                self.make_variable(name, value, env, depth);
+                continue;
+            }
             let text = value.text();
             if let Some(n) = name
                 .strip_prefix("PS")

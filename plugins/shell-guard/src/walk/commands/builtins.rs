@@ -241,7 +241,7 @@ impl Analysis<'_> {
                 t.starts_with(['-', '+']) && t[1..].contains(['n', 'a', 'A'])
             });
         let assigns = assignments_of(args);
-        self.code_variables(&assigns, env, depth, None);
+        self.code_variables(&assigns, env, depth, Some(name));
         for a in args {
             self.declare(a, env, unknown);
         }
