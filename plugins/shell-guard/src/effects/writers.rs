@@ -646,8 +646,29 @@ const HTTPIE: Writer = Writer {
     )
 };
 
+/// The tracers and `time` (strace(1) `-o FILE`, ltrace(1) `-o FILE`,
+/// GNU time(1) `-o FILE`/`--output=FILE`): their options are the
+/// runners' tables ([`crate::opts::runopts`]), which stop at the command
+/// (review s23 V7). strace's `-o |CMD` is a pipe, judged by
+/// [`crate::opts::progopts`], not a file.
+const STRACE: Writer = Writer {
+    files: &["output"],
+    ..writer(&["strace"], crate::opts::runopts::STRACE)
+};
+const LTRACE: Writer = Writer {
+    files: &["output"],
+    ..writer(&["ltrace"], crate::opts::runopts::LTRACE)
+};
+const TIME: Writer = Writer {
+    files: &["output"],
+    ..writer(&["time"], crate::opts::runopts::TIME)
+};
+
 /// Every table.
 const WRITERS: &[&Writer] = &[
+    &STRACE,
+    &LTRACE,
+    &TIME,
     &HTTPIE,
     &SORT,
     &SHUF,
@@ -826,8 +847,42 @@ fn sevenzip_writes(args: &[Field]) -> Writes {
     w
 }
 
+/// rsync's own output files (rsync(1)): `--log-file=FILE`,
+/// `--write-batch=FILE`, `--only-write-batch=FILE` write FILE;
+/// `--backup-dir=DIR`, `--partial-dir=DIR`, `--temp-dir=DIR` (`-T`) fill
+/// DIR (review s23 V7). The copy itself is judged as a copy.
+fn rsync_writes(args: &[Field]) -> Writes {
+    const FILES: &[&str] = &["--log-file", "--write-batch", "--only-write-batch"];
+    const DIRS: &[&str] = &["--backup-dir", "--partial-dir", "--temp-dir", "-T"];
+    let mut w = Writes::default();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        let (n, v) = match t.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(Field::lit(v))),
+            _ if FILES.contains(&t.as_str()) || DIRS.contains(&t.as_str()) => {
+                let v = args.get(i).cloned();
+                i += 1;
+                (t.clone(), v)
+            }
+            _ => continue,
+        };
+        let Some(v) = v else { continue };
+        if FILES.contains(&n.as_str()) {
+            w.files.push(v);
+        } else if DIRS.contains(&n.as_str()) {
+            w.dirs.push(v);
+        }
+    }
+    w
+}
+
 /// The files `name` writes by its table (`None`: no table).
 pub(crate) fn writes(name: &str, args: &[Field]) -> Option<Writes> {
+    if name == "rsync" {
+        return Some(rsync_writes(args));
+    }
     if name == "openssl" {
         return Some(openssl_writes(args));
     }
@@ -852,6 +907,9 @@ pub(crate) fn writes(name: &str, args: &[Field]) -> Option<Writes> {
     let files_read = table.files_read_when.iter().any(|o| p.has(o));
     for found in &p.found {
         let Some(v) = &found.value else { continue };
+        if name == "strace" && v.text().starts_with(['|', '!']) {
+            continue;
+        }
         if table.files.contains(&found.opt.name) && !files_read {
             w.files.push(v.clone());
         } else if table.dirs.contains(&found.opt.name) {
@@ -925,6 +983,56 @@ impl Analysis<'_> {
                      to write. A person must approve; or give the options on the command line."
                 ),
             );
+        }
+    }
+
+    /// `uudecode` without `-o` writes the file its input's header names
+    /// (`begin[-base64] MODE PATH`, sharutils uudecode(1); an absolute
+    /// PATH is honoured): judged as a write onto PATH when the input is
+    /// text the check knows, held when not (review s23 V25).
+    pub(crate) fn uudecode_header(&mut self, args: &[Field], env: &mut Env, stdin: &Output) {
+        if args.iter().any(|a| {
+            let t = a.text();
+            t.starts_with("-o") || t.starts_with("--output-file")
+        }) {
+            return;
+        }
+        let from_stdin = args.iter().all(|a| a.text().starts_with('-'));
+        let text = match stdin {
+            Output::Static(t) if from_stdin => t,
+            _ => {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    "`uudecode` writes the file its input's header names, and that input is not text the check \
+                     knows: it may write any file. A person must approve; or give `-o FILE`.",
+                );
+                return;
+            }
+        };
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            if matches!(words.next(), Some("begin" | "begin-base64"))
+                && let (Some(_mode), Some(path)) = (words.next(), words.next())
+                && path != "/dev/stdout"
+                && path != "-"
+            {
+                let f = match path.strip_prefix("~/") {
+                    Some(rest) => match &self.home {
+                        Some(h) => Field::lit(format!("{h}/{rest}")),
+                        None => Field::lit(path),
+                    },
+                    None => Field::lit(path),
+                };
+                self.check_write(
+                    &f,
+                    env,
+                    &Output::Unknown,
+                    "`uudecode` (the path in its header)",
+                    true,
+                    0,
+                );
+            }
         }
     }
 

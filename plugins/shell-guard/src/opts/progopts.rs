@@ -68,7 +68,7 @@ enum Operands {
     /// Files and other data.
     Data,
     /// make: `NAME=VALUE` operands are makefile assignments, expanded by
-    /// make (`$(shell …)`): one whose value holds `$` is held.
+    /// make (`$(shell …)`): judged by [`Analysis::make_variable`].
     MakeAssignments,
     /// dc: files of dc program text the check cannot read: held.
     DcFiles,
@@ -882,6 +882,61 @@ pub(crate) enum VarRole {
     /// code the program reads: held when written in the call or only
     /// known at run time.
     Config,
+    /// Compiler or linker flags (`CFLAGS`, `LDFLAGS`, `RUSTFLAGS`): inert
+    /// only when given literally, every word a plain flag
+    /// ([`plain_flags`]) and none naming a program, plugin or file of
+    /// more flags (`-C linker=P`, `-fplugin=`, `-B DIR`, `@FILE`, `-Z`).
+    CompilerFlags,
+    /// A file the program writes (`GIT_TRACE=/path`, `SSLKEYLOGFILE`):
+    /// an absolute path is judged as a write onto it, a number or
+    /// boolean (a file descriptor, on/off) is inert, anything else held.
+    OutputFile,
+}
+
+/// Words of compiler/linker flags that name a program, a plugin, a
+/// directory of programs or a file of more flags (gcc(1) `-B`,
+/// `-fplugin`, `-wrapper`, `-specs`, `@file`; rustc `-C linker=`, `-C
+/// link-arg(s)=`, `-Z` unstable options; `--plugin`).
+const FLAG_LOADERS: &[&str] = &[
+    "linker",
+    "link-arg",
+    "plugin",
+    "wrapper",
+    "specs",
+    "-B",
+    "-Z",
+    "@",
+    "load",
+    "-fuse-ld=/",
+];
+
+/// Whether `text` is plain compiler flags: words of letters, digits and
+/// `-_=.,+:/` only (no shell text, quotes or `$`), none a loader
+/// ([`FLAG_LOADERS`]). `-O2 -g -Wall -I/usr/include`, `-C
+/// opt-level=3`, `-D warnings` pass.
+pub(crate) fn plain_flags(text: &str) -> bool {
+    text.split_whitespace().all(|w| {
+        w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=.,+:/".contains(c))
+            && !FLAG_LOADERS.iter().any(|l| {
+                if l.starts_with(['-', '@']) {
+                    w.starts_with(l)
+                } else {
+                    w.contains(l)
+                }
+            })
+    })
+}
+
+/// Whether make's value `text` is a plain word: nothing make expands
+/// (`$`), no shell text, quotes or blanks. GNU make imports every
+/// environment variable as a make variable ("Variables from the
+/// Environment") and any variable may be used in a recipe: a value set
+/// for make that is not a plain word (nor placed by
+/// [`PROGRAM_VARIABLES`]) is held.
+pub(crate) fn plain_word(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_=.,+:/@%".contains(c))
 }
 
 /// Environment variables that change what a program runs or reads, one
@@ -918,6 +973,53 @@ pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
     ("LESSCLOSE", VarRole::Shell),
     ("RSYNC_RSH", VarRole::Shell),
     ("CVS_RSH", VarRole::Shell),
+    // sudo(8): sudoedit's editor is SUDO_EDITOR, then VISUAL, EDITOR.
+    ("SUDO_EDITOR", VarRole::Shell),
+    ("SYSTEMD_EDITOR", VarRole::Shell),
+    ("GIT_SEQUENCE_EDITOR", VarRole::Shell),
+    // environ(7) SHELL: the shell `script`, `flock -c`, `tmux`, `screen`,
+    // `less !`, vim `:sh`, fzf, parallel and make's recipes (when given
+    // to make) run.
+    ("SHELL", VarRole::Program),
+    // GNU Make manual, "Variables Used by Implicit Rules": the programs of
+    // the implicit recipes, run as shell text (`CC='ccache gcc'`); read
+    // the same by autoconf, cmake, the `cc` crate of cargo build scripts.
+    ("CC", VarRole::Shell),
+    ("CXX", VarRole::Shell),
+    ("CPP", VarRole::Shell),
+    ("LD", VarRole::Shell),
+    ("AR", VarRole::Shell),
+    ("AS", VarRole::Shell),
+    ("FC", VarRole::Shell),
+    ("PC", VarRole::Shell),
+    ("NM", VarRole::Shell),
+    ("RANLIB", VarRole::Shell),
+    ("STRIP", VarRole::Shell),
+    ("OBJCOPY", VarRole::Shell),
+    ("LEX", VarRole::Shell),
+    ("YACC", VarRole::Shell),
+    ("RM", VarRole::Shell),
+    ("MAKE", VarRole::Shell),
+    ("MAKESHELL", VarRole::Program),
+    ("HOSTCC", VarRole::Shell),
+    ("CC_FOR_BUILD", VarRole::Shell),
+    // ... and their flags, and rustc's (Cargo reference, "Environment
+    // Variables": RUSTFLAGS, CARGO_ENCODED_RUSTFLAGS (0x1f-separated),
+    // RUSTDOCFLAGS).
+    ("CFLAGS", VarRole::CompilerFlags),
+    ("CXXFLAGS", VarRole::CompilerFlags),
+    ("CPPFLAGS", VarRole::CompilerFlags),
+    ("LDFLAGS", VarRole::CompilerFlags),
+    ("LDLIBS", VarRole::CompilerFlags),
+    ("FFLAGS", VarRole::CompilerFlags),
+    ("ASFLAGS", VarRole::CompilerFlags),
+    ("ARFLAGS", VarRole::CompilerFlags),
+    ("RUSTFLAGS", VarRole::CompilerFlags),
+    ("RUSTDOCFLAGS", VarRole::CompilerFlags),
+    ("CARGO_ENCODED_RUSTFLAGS", VarRole::Hold),
+    ("CARGO_ENCODED_RUSTDOCFLAGS", VarRole::Hold),
+    // GNU Make: `.SHELLFLAGS` are the options recipes' shell gets.
+    (".SHELLFLAGS", VarRole::Flags("ceuxvo")),
     // bash(1) BASH_ENV, sh(1) ENV (only given a file or to a shell),
     // zsh(1) ZDOTDIR, python(1) PYTHONSTARTUP, ld.so(8) LD_PRELOAD and
     // LD_AUDIT, git(1) GIT_EXEC_PATH, GIT_TEMPLATE_DIR, GIT_CONFIG*.
@@ -927,6 +1029,15 @@ pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
     ("PYTHONSTARTUP", VarRole::StartupFile),
     ("LD_PRELOAD", VarRole::StartupFile),
     ("LD_AUDIT", VarRole::StartupFile),
+    // ld.so(8) LD_LIBRARY_PATH (shared objects found first), iconv(3)
+    // GCONV_PATH (gconv modules loaded), config(5ssl) OPENSSL_CONF (its
+    // `engines`/`providers` load libraries), OPENSSL_ENGINES,
+    // OPENSSL_MODULES: code loaded, as LD_PRELOAD.
+    ("LD_LIBRARY_PATH", VarRole::StartupFile),
+    ("GCONV_PATH", VarRole::StartupFile),
+    ("OPENSSL_CONF", VarRole::StartupFile),
+    ("OPENSSL_ENGINES", VarRole::StartupFile),
+    ("OPENSSL_MODULES", VarRole::StartupFile),
     ("GIT_EXEC_PATH", VarRole::StartupFile),
     ("GIT_TEMPLATE_DIR", VarRole::StartupFile),
     ("GIT_CONFIG", VarRole::StartupFile),
@@ -991,6 +1102,13 @@ pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
     // ruby(1) RUBYLIB; node(1) NODE_PATH.
     ("PYTHONPATH", VarRole::Config),
     ("PYTHONHOME", VarRole::Config),
+    ("PYTHONUSERBASE", VarRole::Config),
+    // Cargo: CARGO_HOME holds `config.toml` (runners, wrappers) and
+    // installed binaries.
+    ("CARGO_HOME", VarRole::Config),
+    // git(1) GIT_TRACE*, GIT_TRACE2* (read by pattern in
+    // [`variable_role`]); curl/OpenSSL/NSS SSLKEYLOGFILE: files written.
+    ("SSLKEYLOGFILE", VarRole::OutputFile),
     ("RUBYLIB", VarRole::Config),
     ("NODE_PATH", VarRole::Config),
     // wget(1) FILES: WGETRC names the start-up file; curl(1) `-K`: the
@@ -1002,6 +1120,11 @@ pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
     // rsync(1) ENVIRONMENT: RSYNC_CONNECT_PROG "run this command via the
     // shell" for rsync:// daemons.
     ("RSYNC_CONNECT_PROG", VarRole::Shell),
+    // fzf(1): FZF_DEFAULT_COMMAND is run by the shell; FZF_DEFAULT_OPTS
+    // (and `_FILE`) are options (`--bind …:execute(…)`).
+    ("FZF_DEFAULT_COMMAND", VarRole::Shell),
+    ("FZF_DEFAULT_OPTS", VarRole::Hold),
+    ("FZF_DEFAULT_OPTS_FILE", VarRole::Config),
     // GNU parallel(1): PARALLEL is options (and may hold the command).
     ("PARALLEL", VarRole::Hold),
     // Cargo reference, "Environment Variables" / "Configuration": the
@@ -1028,13 +1151,17 @@ pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
 ];
 
 /// How `name` is read ([`PROGRAM_VARIABLES`]; npm's variables in any
-/// case, `CARGO_TARGET_*_RUNNER` and `_LINKER` by pattern).
+/// case, `CARGO_TARGET_*_RUNNER` and `_LINKER` and git's `GIT_TRACE*`
+/// by pattern).
 pub(crate) fn variable_role(name: &str) -> Option<VarRole> {
     if let Some((_, r)) = PROGRAM_VARIABLES
         .iter()
         .find(|(n, _)| *n == name || (n.starts_with("npm_config_") && n.eq_ignore_ascii_case(name)))
     {
         return Some(*r);
+    }
+    if name.starts_with("GIT_TRACE") {
+        return Some(VarRole::OutputFile);
     }
     (name.starts_with("CARGO_TARGET_") && (name.ends_with("_RUNNER") || name.ends_with("_LINKER")))
         .then_some(VarRole::Program)
@@ -1234,6 +1361,9 @@ impl Analysis<'_> {
                     name,
                     &format!("{via}, code or a library the check does not read"),
                 ),
+                Role::Config if name == "sftp" && text.as_deref() == Some("-") => {
+                    self.sftp_batch(stdin, env, depth)
+                }
                 Role::Config => {
                     if !matches!(name, "make" | "gmake") || text.is_none() {
                         self.config_value(name, &via, value, env, false, false);
@@ -1286,9 +1416,13 @@ impl Analysis<'_> {
                     if let Some((var, val)) = w.split_once('=')
                         && !var.is_empty()
                         && !var.contains(['/', ' '])
-                        && (val.contains(['$', '`']) || words[i].static_text().is_none())
                     {
-                        self.hold_table(name, &format!("the assignment `{w}`, which make expands (`$(shell …)` runs commands)"));
+                        // `NAME:=V`, `NAME+=V`, `NAME::=V`, `NAME?=V`.
+                        let var = var.trim_end_matches([':', '+', '?', '!']);
+                        match words[i].static_text() {
+                            Some(_) => self.make_variable(var, &Field::lit(val), env, depth),
+                            None => self.hold_table(name, &format!("the assignment `{w}`, which make expands (`$(shell …)` runs commands)")),
+                        }
                     }
                 }
             }
@@ -1430,8 +1564,79 @@ impl Analysis<'_> {
                 let list = name.ends_with("PATH") || name.ends_with("LIB");
                 self.config_value(name, &format!("{via} naming"), value, env, list, true);
             }
+            VarRole::CompilerFlags => {
+                if !text.as_deref().is_some_and(plain_flags) {
+                    self.hold_variable(
+                        name,
+                        &format!(
+                            "compiler or linker flags (`{}`) that are not plain flags: they may name a linker, \
+                             plugin or wrapper the build runs",
+                            value.text()
+                        ),
+                    );
+                }
+            }
+            VarRole::OutputFile => match text.as_deref() {
+                Some(t) if t.starts_with('/') => {
+                    let f = Field::lit(t);
+                    self.check_write(&f, env, &Output::Unknown, &via, false, depth);
+                }
+                Some(t)
+                    if t.chars().all(|c| c.is_ascii_digit())
+                        || matches!(
+                            t.to_ascii_lowercase().as_str(),
+                            "true" | "false" | "yes" | "no" | "on" | "off"
+                        ) => {}
+                _ => self.hold_variable(
+                    name,
+                    &format!("naming `{}`, a file the program writes", value.text()),
+                ),
+            },
         }
         true
+    }
+
+    /// `sftp -b -`: the batch is standard input (sftp(1)); a `!CMD` line
+    /// (after sftp's `-`/`@` prefixes) runs CMD in a local shell, judged
+    /// as that command; input the check cannot read is held (review s23
+    /// V9).
+    fn sftp_batch(&mut self, stdin: &Output, env: &mut Env, depth: u32) {
+        let Output::Static(text) = stdin else {
+            self.hold_table("sftp", "`-b -`, a batch read from standard input the check cannot read (`!CMD` runs a shell command)");
+            return;
+        };
+        for line in text.lines() {
+            let l = line
+                .trim_start()
+                .trim_start_matches(['-', '@'])
+                .trim_start();
+            if let Some(cmd) = l.strip_prefix('!') {
+                let c = Field::lit(cmd);
+                self.run_script_field(&c, env, depth, &Output::Unknown, "`sftp -b -` `!`");
+            }
+        }
+    }
+
+    /// A variable set for make, on its command line (`make NAME=VALUE`)
+    /// or in its environment (`NAME=VALUE make`, which make imports):
+    /// judged by [`PROGRAM_VARIABLES`] when it is one there (`CC` as shell
+    /// text, `SHELL` as a program, `CFLAGS` as flags, `.SHELLFLAGS` as
+    /// flags), otherwise held unless its value is a plain word
+    /// ([`plain_word`]): make expands it and recipes may run it (review
+    /// s23 V2, V9).
+    pub(crate) fn make_variable(&mut self, name: &str, value: &Field, env: &mut Env, depth: u32) {
+        if self.program_variable(name, value, env, depth, false) {
+            return;
+        }
+        if !value.static_text().as_deref().is_some_and(plain_word) {
+            self.hold_table(
+                "make",
+                &format!(
+                    "the variable `{name}={}`, which make expands and its recipes may run (`$(shell …)`, shell text)",
+                    value.text()
+                ),
+            );
+        }
     }
 }
 

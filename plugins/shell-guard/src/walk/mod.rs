@@ -1373,8 +1373,7 @@ impl<'a> Analysis<'a> {
             .map(|f| crate::walk::commands::base_name(&f.text()));
         // `BASH_ENV=x bash -c …`, `PROMPT_COMMAND=…`, `GIT_CONFIG_KEY_0=…`:
         // variables whose value runs.
-        let runs_shell = name.as_deref().is_some_and(crate::walk::commands::is_shell);
-        self.code_variables(&assignments, env, depth, runs_shell);
+        self.code_variables(&assignments, env, depth, name.as_deref());
         let owned: Vec<ast::IoRedirect> = redirects.into_iter().cloned().collect();
         let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
 

@@ -44,7 +44,77 @@ const COMMAND_OPTIONS: &[(&str, &str)] = &[
     ("more", "+!"),
     ("man", "-P"),
     ("man", "--pager"),
+    // man-db man(1) `-H[BROWSER]`, `--html[=BROWSER]`: the browser run.
+    ("man", "-H"),
+    ("man", "--html"),
+    // fzf(1): `--preview=CMD`, `--with-shell=SHELL`; `--bind` actions
+    // are read by [`fzf_bind_commands`].
+    ("fzf", "--preview"),
+    ("fzf", "--with-shell"),
 ];
+
+/// `(program, option)` whose value is a program run once per file the
+/// program reads, with the file as its argument (`rg --pre CMD`: review
+/// s23 V24): judged as `CMD OPERANDS…` (the files or directories
+/// searched), so `rg --pre rm x DIR` is `rm` of DIR's files.
+const PER_FILE_OPTIONS: &[(&str, &str)] = &[("rg", "--pre"), ("ripgrep", "--pre")];
+
+/// fzf(1) "KEY/EVENT BINDINGS": the actions of `--bind` that run their
+/// argument as shell text (`execute(…)`, `execute-silent(…)`,
+/// `become(…)`, `reload(…)`, `reload-sync(…)`, `transform*(…)`,
+/// `preview(…)`, `change-preview(…)`, `bg-transform*(…)`).
+const FZF_RUNNING_ACTIONS: &[&str] = &[
+    "execute",
+    "become",
+    "reload",
+    "transform",
+    "preview",
+    "change-preview",
+    "bg-transform",
+];
+
+/// The shell commands of fzf `--bind` text: `Some(commands)` when every
+/// running action's argument is read (`execute(CMD)`, `execute:CMD` to
+/// the end, any of fzf's bracket pairs), `None` when one cannot be.
+pub(crate) fn fzf_bind_commands(text: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = FZF_RUNNING_ACTIONS
+        .iter()
+        .filter_map(|a| rest.find(a))
+        .min()
+    {
+        let after = &rest[at..];
+        let name_end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(after.len());
+        let tail = &after[name_end..];
+        let Some(open) = tail.chars().next() else {
+            // An action name at the very end with no argument.
+            break;
+        };
+        let close = match open {
+            '(' => ')',
+            '[' => ']',
+            '{' => '}',
+            '<' => '>',
+            '~' | '!' | '@' | '#' | '$' | '%' | '^' | '&' | '*' | ';' | '/' | '|' => open,
+            ':' => {
+                out.push(tail[1..].to_string());
+                return Some(out);
+            }
+            _ => {
+                rest = &after[name_end..];
+                continue;
+            }
+        };
+        let body = &tail[open.len_utf8()..];
+        let end = body.find(close)?;
+        out.push(body[..end].to_string());
+        rest = &body[end + close.len_utf8()..];
+    }
+    Some(out)
+}
 
 /// `(program, option)` whose remaining words are a command (`fd -x rm`).
 const COMMAND_TAIL_OPTIONS: &[(&str, &str)] = &[
@@ -83,7 +153,7 @@ fn short_values(name: &str) -> &'static str {
         "rsync" => "eBfTM",
         "script" => "EIOTBc",
         "npx" | "npm" => "pc",
-        "man" => "MPSmCLRe",
+        "man" => "MPSmCLReH",
         "fd" | "fdfind" => "tedESjcxX",
         _ => "",
     }
@@ -172,6 +242,23 @@ pub(crate) fn option_in(name: &str, opt: &str, t: &str) -> Option<OptionValue> {
 }
 
 impl Analysis<'_> {
+    /// A program run once per file found under `paths` (`.` when none),
+    /// with the file as its last argument (`rg --pre CMD`, `fd -x CMD`):
+    /// judged as `find PATHS -type f -exec CMD {} +`, the same effect
+    /// (review s23 V24).
+    fn run_per_file(&mut self, command: Vec<Field>, paths: Vec<Field>, env: &mut Env, depth: u32) {
+        let mut argv = vec![Field::lit("find")];
+        if paths.is_empty() {
+            argv.push(Field::lit("."));
+        }
+        argv.extend(paths);
+        argv.extend(["-type", "f", "-exec"].map(Field::lit));
+        argv.extend(command);
+        argv.extend(["{}", "+"].map(Field::lit));
+        let mut e = env.clone();
+        self.exec(argv, &mut e, depth + 1, &Output::Unknown, false);
+    }
+
     /// Run the scripts hidden in options, check `--output` targets, and the
     /// other rules of this module, for command `name`.
     pub(crate) fn program_options(
@@ -216,19 +303,91 @@ impl Analysis<'_> {
                     );
                 }
             }
+            if let Some((_, opt)) = PER_FILE_OPTIONS.iter().find(|(p, _)| *p == name) {
+                let (value, skip) = match option_in(name, opt, t) {
+                    Some(OptionValue::Next) => (args.get(i + 1).cloned(), i + 1),
+                    Some(OptionValue::Attached(v)) => (Some(Field::lit(v)), i),
+                    None => (None, i),
+                };
+                if let Some(v) = value {
+                    // The paths searched: the operands after the pattern
+                    // (the first, unless `-e`/`-f` gave it), else `.`.
+                    let pattern_given = texts.iter().any(|t| {
+                        matches!(t.as_str(), "-e" | "-f" | "--regexp" | "--file")
+                            || t.starts_with("--regexp=")
+                            || t.starts_with("--file=")
+                    });
+                    let operands: Vec<Field> = args
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, a)| *k != skip && !a.text().starts_with('-'))
+                        .map(|(_, a)| a.clone())
+                        .skip(usize::from(!pattern_given))
+                        .collect();
+                    self.run_per_file(vec![v], operands, env, depth);
+                }
+            }
+            if name == "fzf"
+                && let Some(v) = match t.strip_prefix("--bind=") {
+                    Some(v) => Some(Field::lit(v)),
+                    None if t == "--bind" => args.get(i + 1).cloned(),
+                    None => None,
+                }
+            {
+                match v.static_text().as_deref().and_then(fzf_bind_commands) {
+                    Some(cmds) => {
+                        for c in cmds {
+                            let f = Field::lit(c);
+                            self.run_script_field(&f, env, depth, &Output::Unknown, "`fzf --bind`");
+                        }
+                    }
+                    None => self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        format!(
+                            "`fzf --bind {}`: a binding whose commands the check cannot read. A person must approve.",
+                            v.text()
+                        ),
+                    ),
+                }
+            }
+            // git-filter-repo's `--*-callback BODY` is Python the check does
+            // not read (review s23 V24).
+            if (name == "git-filter-repo"
+                || (name == "git" && texts.iter().any(|t| t == "filter-repo")))
+                && t.starts_with("--")
+                && t.contains("-callback")
+            {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`{name}` is given `{}`, Python code the check does not read. A person must approve it.",
+                        t.split('=').next().unwrap_or(t)
+                    ),
+                );
+            }
             if let Some(at) = COMMAND_TAIL_OPTIONS
                 .iter()
                 .filter(|(p, _)| *p == name)
                 .find_map(|(_, o)| option_in(name, o, t))
             {
                 // `fd -x rm …`, `fd -0x rm …`; `fd -xrm …`: `rm` first.
+                // The command gets each file found: the search paths
+                // (the operands after the pattern, before `-x`) are
+                // appended (review s23 V24: `fd . DIR -x rm`).
                 let mut rest = Vec::new();
                 if let OptionValue::Attached(v) = at {
                     rest.push(Field::lit(v));
                 }
                 rest.extend(args[i + 1..].iter().cloned());
-                let mut e = env.clone();
-                self.exec(rest, &mut e, depth + 1, &Output::Unknown, false);
+                let paths: Vec<Field> = args[..i]
+                    .iter()
+                    .filter(|a| !a.text().starts_with('-'))
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                self.run_per_file(rest, paths, env, depth);
             }
             // `--output=FILE` writes FILE, whatever the program.
             let target = match t.strip_prefix("--output=") {
@@ -422,20 +581,40 @@ impl Analysis<'_> {
     /// as running code the analysis cannot read, git configuration given
     /// through `GIT_CONFIG_*` as that configuration. `runs_shell`: the
     /// command they are set for is a shell (`ENV` only matters there).
+    /// `program`: the program they are set for, when known; make imports
+    /// every variable ([`Analysis::make_variable`]).
     pub(crate) fn code_variables(
         &mut self,
         assigns: &[(String, Field)],
         env: &mut Env,
         depth: u32,
-        runs_shell: bool,
+        program: Option<&str>,
     ) {
+        let runs_shell = program.is_some_and(crate::walk::commands::is_shell);
         for (name, value) in assigns {
             if self.done() {
                 return;
             }
+            // `PATH` is the search path make's shell uses, judged as such
+            // below (`PATH=bin:$PATH make`), not make text.
+            if matches!(program, Some("make" | "gmake")) && name != "PATH" {
+                self.make_variable(name, value, env, depth);
+                continue;
+            }
             // Variables a program reads as its options, code, programs or
             // configuration: one table (review s22 V4).
             if self.program_variable(name, value, env, depth, runs_shell) {
+                continue;
+            }
+            // `export X='$(shell …)'`: every make run later imports X and
+            // expands it (review s23 V2); a literal `$(` or `${` kept for
+            // later expansion is held.
+            if program == Some("export")
+                && value
+                    .static_text()
+                    .is_some_and(|t| t.contains("$(") || t.contains("${"))
+            {
+                self.make_variable(name, value, env, depth);
                 continue;
             }
             let text = value.text();

@@ -432,7 +432,7 @@ impl Analysis<'_> {
     /// DIR`): it may move, replace or fill it, as `mv` would, so a person
     /// must approve (review s14 N5). Programs that only read what they
     /// name ([`READ_ONLY_UNKNOWN`]) are left alone.
-    pub(super) fn unknown_onto_toolvet_state(&mut self, name: &str, args: &[Field], env: &Env) {
+    pub(crate) fn unknown_onto_toolvet_state(&mut self, name: &str, args: &[Field], env: &Env) {
         if READ_ONLY_UNKNOWN.contains(&name) {
             return;
         }

@@ -351,7 +351,7 @@ impl Analysis<'_> {
             }
         }
         let assigns = assignments_of(&args[operands..]);
-        self.code_variables(&assigns, env, depth, false);
+        self.code_variables(&assigns, env, depth, Some(name));
         if letters.contains(['f', 'F']) {
             return Output::Static(String::new());
         }

@@ -226,7 +226,12 @@ impl Analysis<'_> {
             "openssl" => openssl_output(args, stdin),
             "base64" | "base32" | "basenc" | "b64decode" => base_coding(name, args, stdin),
             "xxd" | "od" | "hexdump" => hex_dump(name, args, stdin),
-            "uudecode" => decoded(stdin),
+            "uudecode" => {
+                if own_rules {
+                    self.uudecode_header(args, env, stdin);
+                }
+                decoded(stdin)
+            }
             "rev" => match stdin {
                 Output::Static(t) => Output::Static(
                     t.lines()
@@ -325,6 +330,31 @@ impl Analysis<'_> {
             && let Some(out) = self.unknown_program(n, args, env, depth)
         {
             return out;
+        }
+        // A program the check knows by name but has no full option or
+        // write table for (`fzf`, `man`, `npm`, `go`, an agent CLI): an
+        // option of it the check does not place may write the file a
+        // word names (`fzf --history=F`), so a word naming toolvet's
+        // state, a start-up file or the agent's settings holds it, as for
+        // an unknown program (review s23 class 1, V7). Only absolute or
+        // home paths and option values count: a relative word of such a
+        // program is usually its subcommand (`npm test`, `go build`).
+        if own_rules
+            && crate::code::programs::is_known_program(n)
+            && crate::opts::progopts::table_of(n).is_none()
+            && crate::effects::writers::writes(n, args).is_none()
+        {
+            let paths: Vec<Field> = args
+                .iter()
+                .filter(|a| {
+                    let t = a.text();
+                    t.starts_with(['/', '~'])
+                        || matches!(a.segs.first(), Some(syntax::Seg::Home(_)))
+                        || (t.starts_with('-') && t.contains(['=', '/', '~']))
+                })
+                .cloned()
+                .collect();
+            self.unknown_onto_toolvet_state(n, &paths, env);
         }
         pass_through(stdin)
     }

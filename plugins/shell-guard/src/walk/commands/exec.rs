@@ -105,8 +105,8 @@ impl Analysis<'_> {
         // leading NAME=value words on as the command's environment.
         let leading = assignments_of(&argv[..1]);
         if !leading.is_empty() && argv.len() > 1 {
-            let runs_shell = is_shell(&base_name(&argv[1].text()));
-            self.code_variables(&leading, env, depth, runs_shell);
+            let program = base_name(&argv[1].text());
+            self.code_variables(&leading, env, depth, Some(&program));
             argv.remove(0);
             return Word::Again;
         }
@@ -197,7 +197,14 @@ impl Analysis<'_> {
     ) {
         self.process_control(name, args);
         match name {
-            "systemd-run" => self.unit_commands(&runopts::SYSTEMD_RUN, args, env, depth),
+            "systemd-run" => {
+                self.unit_commands(&runopts::SYSTEMD_RUN, args, env, depth);
+                self.systemd_run_user(args);
+            }
+            "machinectl" | "setpriv" | "capsh" => self.other_user(name, args),
+            // Runners that write a file of their own (`strace -o F`,
+            // `time -o F`): their command is looked through after.
+            "strace" | "ltrace" | "time" => self.table_writes(name, args, env),
             "run0" => self.unit_commands(&runopts::RUN0, args, env, depth),
             "systemctl" => self.systemctl_units(args, env, depth, stdin),
             "busctl" | "gdbus" | "dbus-send" | "qdbus" | "qdbus6" => {

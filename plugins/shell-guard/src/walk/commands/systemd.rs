@@ -173,6 +173,59 @@ impl Analysis<'_> {
         }
     }
 
+    /// `systemd-run --uid=U`, `--gid`, `-p User=U` (`Group=`,
+    /// `DynamicUser=`), `-M USER@`: the command runs as another user, a
+    /// privilege switch (review s23 V11).
+    pub(super) fn systemd_run_user(&mut self, args: &[Field]) {
+        let p = getopt::parse(&runopts::SYSTEMD_RUN, args);
+        let other = p.found.iter().any(|f| {
+            let v = f.value.as_ref().map(Field::text).unwrap_or_default();
+            matches!(f.opt.name, "uid" | "gid")
+                || (f.opt.name == "machine" && v.contains('@'))
+                || (f.opt.name == "property"
+                    && ["User=", "Group=", "DynamicUser=", "SupplementaryGroups="]
+                        .iter()
+                        .any(|k| v.trim_start().starts_with(k)))
+        });
+        if other {
+            self.privilege_switch("systemd-run", "runs as another user");
+        }
+    }
+
+    /// Programs that run a command or a shell as another user:
+    /// `machinectl shell|login` (any user, root by default), `setpriv
+    /// --reuid/--regid/--groups/--init-groups`, `capsh --user`. A
+    /// privilege switch (review s23 V11).
+    pub(super) fn other_user(&mut self, name: &str, args: &[Field]) {
+        let texts: Vec<String> = args.iter().map(Field::text).collect();
+        let switches = match name {
+            "machinectl" => texts
+                .iter()
+                .find(|t| !t.starts_with('-'))
+                .is_some_and(|t| matches!(t.as_str(), "shell" | "login")),
+            "setpriv" => texts.iter().any(|t| {
+                [
+                    "--reuid",
+                    "--regid",
+                    "--ruid",
+                    "--rgid",
+                    "--euid",
+                    "--egid",
+                    "--groups",
+                    "--init-groups",
+                ]
+                .iter()
+                .any(|o| t.starts_with(o))
+            }),
+            _ => texts.iter().any(|t| {
+                t.starts_with("--user") || t.starts_with("--uid") || t.starts_with("--gid")
+            }),
+        };
+        if switches {
+            self.privilege_switch(name, "runs as another user or group");
+        }
+    }
+
     /// `systemctl link|enable FILE`, `systemctl edit --stdin UNIT`, or
     /// `systemctl start UNIT` after a unit file was written in the same
     /// command (review s17 Q9: `printf

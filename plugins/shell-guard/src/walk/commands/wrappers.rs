@@ -22,7 +22,7 @@ impl Analysis<'_> {
     ) -> ControlFlow<Output, Option<Vec<Field>>> {
         let allowed = reached.allowed;
         ControlFlow::Continue(match name {
-            "sudo" | "doas" | "pkexec" | "run0" => {
+            "sudo" | "doas" | "pkexec" | "run0" | "sudoedit" => {
                 self.privileged(name, args, env, depth, stdin, allowed)?
             }
             "su" => return ControlFlow::Break(self.su(args, env, depth, stdin, allowed)),
@@ -73,7 +73,53 @@ impl Analysis<'_> {
                     // `strace -o '|CMD'` (review s22 V3).
                     self.program_table("strace", args, env, depth, stdin);
                 }
-                Some(args[self.runner_options(name, spec, args, allowed).end..].to_vec())
+                let p = self.runner_options(name, spec, args, allowed);
+                // `strace -E NAME=V`, `systemd-run -E|--setenv NAME=V`: the
+                // command's environment, read as `env NAME=V` is
+                // (review s23 V9).
+                let set: Vec<Field> = p
+                    .found
+                    .iter()
+                    .filter(|f| matches!(f.opt.name, "env" | "setenv"))
+                    .filter_map(|f| f.value.clone())
+                    .collect();
+                let assigns = assignments_of(&set);
+                if !assigns.is_empty() {
+                    let program = args.get(p.end).map(|a| base_name(&a.text()));
+                    self.code_variables(&assigns, env, depth, program.as_deref());
+                }
+                Some(args[p.end..].to_vec())
+            }
+            // `cmake -E env NAME=V… CMD`, `cross-env NAME=V… CMD`: env.
+            "cmake" if args.len() > 2 && args[0].text() == "-E" && args[1].text() == "env" => {
+                self.env_command(&args[2..], env, depth, stdin, *reached)?
+            }
+            "cross-env" => self.env_command(args, env, depth, stdin, *reached)?,
+            // `cross-env-shell 'A=b cmd'`: the words are one shell text.
+            "cross-env-shell" => {
+                let script = args.iter().map(Field::text).collect::<Vec<_>>().join(" ");
+                let mut e = env.clone();
+                return ControlFlow::Break(self.script(&script, &mut e, depth + 1, stdin));
+            }
+            // `npx [-y] cross-env …`: the package runs with the words after.
+            "npx"
+                if args
+                    .iter()
+                    .find(|a| {
+                        !matches!(
+                            a.text().as_str(),
+                            "-y" | "--yes" | "-q" | "--quiet" | "--no-install"
+                        )
+                    })
+                    .is_some_and(|a| {
+                        matches!(a.text().as_str(), "cross-env" | "cross-env-shell")
+                    }) =>
+            {
+                let at = args
+                    .iter()
+                    .position(|a| a.text().starts_with("cross-env"))
+                    .unwrap_or(0);
+                Some(args[at..].to_vec())
             }
             "proxychains" | "proxychains4" => Some(args[skip_options(args, &["-f"])..].to_vec()),
             "caffeinate" => Some(args[skip_options(args, &["-t", "-w"])..].to_vec()),
@@ -139,7 +185,10 @@ impl Analysis<'_> {
     }
 
     /// `sudo`, `doas`, `pkexec`, `run0`: escalated unless read-only, and the
-    /// command after their options (run by a shell with `-s`).
+    /// command after their options (run by a shell with `-s`). The edit
+    /// mode (`sudo -e`, `--edit`, the `sudoedit` name) writes files as
+    /// root: always escalated (review s23 V11); the editor it runs
+    /// (`SUDO_EDITOR`, `VISUAL`, `EDITOR`) is read as a program variable.
     fn privileged(
         &mut self,
         name: &str,
@@ -171,28 +220,22 @@ impl Analysis<'_> {
                 let p = self.runner_options(name, &runopts::RUN0, args, allowed);
                 (p.end, false, p.has("setenv"), p.has("via-shell"))
             }
+            "sudoedit" => (args.len(), true, false, false),
             // pkexec reads exact spellings, not getopt.
             _ => (skip_options(args, &["--user", "-u"]), false, false, false),
         };
         if edit {
+            if !allowed {
+                self.privilege_switch(name, "edits files as root");
+            }
             return ControlFlow::Break(Output::Unknown);
         }
         let rest = args[i.min(args.len())..].to_vec();
         // `sudo -E`, `--preserve-env`, `run0 --setenv`: the
         // agent's environment (`KUBECONFIG`, `DOCKER_HOST`)
         // reaches the program, so no command is read-only.
-        if self.opts.escalate_sudo
-            && !allowed
-            && (keeps_env || !crate::effects::readonly::is_read_only(&rest))
-        {
-            self.report(
-                false,
-                "shell.sudo",
-                format!(
-                    "The command runs with elevated privileges through `{name}`. \
-                     A person must approve privileged commands; run it without `{name}` if it does not need root."
-                ),
-            );
+        if !allowed && (keeps_env || !crate::effects::readonly::is_read_only(&rest)) {
+            self.privilege_switch(name, "runs with elevated privileges");
         }
         if via_shell && !rest.is_empty() {
             // `sudo -s CMD` runs CMD through the shell.
@@ -201,6 +244,24 @@ impl Analysis<'_> {
             return ControlFlow::Break(self.script(&script, &mut e, depth + 1, stdin));
         }
         ControlFlow::Continue(Some(rest))
+    }
+
+    /// A command that runs as another user (`sudo`, `sudo -e`, `su`,
+    /// `machinectl shell`, `systemd-run --uid`, `setpriv --reuid`, …):
+    /// escalated as `shell.sudo` (one rule for every privilege switch,
+    /// review s23 V11).
+    pub(crate) fn privilege_switch(&mut self, name: &str, what: &str) {
+        if !self.opts.escalate_sudo {
+            return;
+        }
+        self.report(
+            false,
+            "shell.sudo",
+            format!(
+                "The command {what} through `{name}`. A person must approve commands run as another user; run it \
+                 without `{name}` if it does not need that."
+            ),
+        );
     }
 
     /// `su`: escalated, and each `-c` script judged.
@@ -212,12 +273,8 @@ impl Analysis<'_> {
         stdin: &Output,
         allowed: bool,
     ) -> Output {
-        if self.opts.escalate_sudo && !allowed {
-            self.report(
-                false,
-                "shell.sudo",
-                "The command switches user with `su`. A person must approve privileged commands.",
-            );
+        if !allowed {
+            self.privilege_switch("su", "switches user");
         }
         let mut i = 0;
         while i < args.len() {
@@ -309,8 +366,8 @@ impl Analysis<'_> {
                 i += 1;
             }
             let assigns = assignments_of(&args[first_assign..i]);
-            let runs_shell = args.get(i).is_some_and(|a| is_shell(&base_name(&a.text())));
-            self.code_variables(&assigns, env, depth, runs_shell);
+            let program = args.get(i).map(|a| base_name(&a.text()));
+            self.code_variables(&assigns, env, depth, program.as_deref());
             let rest = args[i..].to_vec();
             if rest.is_empty() {
                 // `env` alone prints the environment.
