@@ -8655,3 +8655,33 @@ fn s23_paths_guard_rail_writes_with_no_home_or_cwd() {
         assert_ne!(v(cmd).0, "allow", "command: {cmd}");
     }
 }
+
+/// Review s23 R6: inside toolvet's state directory every file is state,
+/// whatever name filter or glob narrows a removal.
+#[test]
+fn s23_paths_removals_narrowed_inside_state() {
+    let v = |c: &str| s23_paths_verdict(c, Some(CWD), Some("/home/alice"));
+    for cmd in [
+        "find ~/.local/state/toolvet/hooks/claude-code -name 'f8c7d84c*' -delete",
+        "find ~/.local/state/toolvet/hooks -name '8*' -delete",
+        "find ~/.local/state/toolvet/hooks -type f -name '8*' -delete",
+        "find ~/.local/state/toolvet/hooks/claude-code -name 'a*' -exec rm {} +",
+        "rm ~/.local/state/toolvet/hooks/claude-code/f8*",
+        "find /home/alice/.local/state/toolvet -path '*claude*' -delete",
+    ] {
+        assert_eq!(
+            v(cmd),
+            ("deny".into(), Some("shell.toolvet-state".into())),
+            "command: {cmd}"
+        );
+    }
+    // Near misses: listing the state, removing by name in the workspace.
+    for cmd in [
+        "find ~/.local/state/toolvet/hooks/claude-code -mmin -1",
+        "find . -name '*.pyc' -delete",
+        "find build -name 'f8*' -delete",
+        "rm -f target/*.o",
+    ] {
+        assert_eq!(v(cmd).0, "allow", "command: {cmd}");
+    }
+}

@@ -1452,6 +1452,21 @@ impl Analysis<'_> {
         self.whole_directory_reads(name, args, env);
     }
 
+    /// The directory a name filter or glob narrows (`DIR/**/PAT` of `find
+    /// DIR -name PAT`, `DIR/f8*`) when it lies in toolvet's state: there
+    /// every file is state, so the filter proves nothing (review s23 R6).
+    /// The directory is the part of `abs` before the first pattern
+    /// character's segment.
+    pub(crate) fn narrowed_state_dir(&self, abs: &str) -> Option<String> {
+        let first = abs.find(['*', '?', '[', '{'])?;
+        let dir = &abs[..abs[..first].rfind('/')?];
+        let dir = if dir.is_empty() { "/" } else { dir };
+        self.state
+            .guard_rail(dir)
+            .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
+            .then(|| dir.to_string())
+    }
+
     /// Judge the operands of one removal (see [`Analysis::removals`]).
     fn removed(&mut self, name: &str, r: &Removal<'_>, env: &mut Env) {
         for (operand, placed) in r.operands.iter().zip(&r.placed) {
@@ -1526,6 +1541,20 @@ impl Analysis<'_> {
             let Some(abs) = self.abs_path(operand, env) else {
                 continue;
             };
+            // Inside toolvet's state every file is state, whatever name
+            // narrows the removal (review s23 R6: `find STATE/hooks -name
+            // 'f8*' -delete`, `rm STATE/hooks/x/f8*`).
+            if let Some(dir) = self.narrowed_state_dir(&abs) {
+                self.check_write(
+                    &Field::lit(dir.clone()),
+                    env,
+                    &Output::Static(String::new()),
+                    &format!("`{}` (removing files in `{dir}`)", r.how),
+                    false,
+                    0,
+                );
+                continue;
+            }
             if self.state.guard_rail(&abs).is_some()
                 || crate::effects::sinks::sensitive_files()
                     .matches_glob(&abs)
