@@ -8685,3 +8685,32 @@ fn s23_paths_removals_narrowed_inside_state() {
         assert_eq!(v(cmd).0, "allow", "command: {cmd}");
     }
 }
+
+/// Review s23 V17: git's work tree put elsewhere (`--work-tree`,
+/// `GIT_WORK_TREE`, `-c core.worktree`) is where a checkout writes.
+#[test]
+fn s23_paths_git_work_tree_elsewhere() {
+    let v = |c: &str| s23_paths_verdict(c, Some(CWD), Some("/home/alice"));
+    for cmd in [
+        "git --work-tree=/home/alice checkout -- .",
+        "git --work-tree /home/alice checkout -- .",
+        "GIT_WORK_TREE=/home/alice git checkout -- .",
+        "git -c core.worktree=/home/alice checkout -- .",
+        "git --work-tree=/home/alice checkout-index -f -a",
+        "git --work-tree=/home/alice/pol checkout -- policy.toml",
+        "git --work-tree=/home/alice restore .",
+        "git worktree add --force /home/alice/.ssh",
+        "git worktree add /home/alice",
+    ] {
+        assert_ne!(v(cmd).0, "allow", "command: {cmd}");
+    }
+    for cmd in [
+        "git --work-tree=/home/alice status",
+        "git --work-tree=/tmp/build checkout -- .",
+        "git worktree add ../feature-x",
+        "git checkout -- src/main.rs",
+        "git status",
+    ] {
+        assert_eq!(v(cmd).0, "allow", "command: {cmd}");
+    }
+}

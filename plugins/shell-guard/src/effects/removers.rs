@@ -592,7 +592,7 @@ fn edited_in_place<'a>(name: &str, args: &'a [Field]) -> Option<Vec<&'a Field>> 
 
 /// `field` without the literal prefix `prefix` (`of=` of `dd of=FILE`),
 /// if it starts with it.
-fn strip_literal_prefix(field: &Field, prefix: &str) -> Option<Field> {
+pub(crate) fn strip_literal_prefix(field: &Field, prefix: &str) -> Option<Field> {
     let Some(Seg::Lit { text, quoted }) = field.segs.first() else {
         return None;
     };
@@ -896,6 +896,22 @@ fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                 if let Some(dir) = operands.get(1) {
                     dirs.push((*dir).clone());
                 }
+            }
+            // `git worktree add [options] DIR [REV]`: DIR is filled with
+            // the tree (review s23 V17).
+            if let Some(k) = texts
+                .windows(2)
+                .position(|w| w[0] == "worktree" && w[1] == "add")
+            {
+                let mut i = k + 2;
+                while let Some(t) = texts.get(i) {
+                    match t.as_str() {
+                        "-b" | "-B" | "--reason" => i += 2,
+                        t if t.starts_with('-') => i += 1,
+                        _ => break,
+                    }
+                }
+                dirs.extend(args.get(i).cloned());
             }
         }
         "cp" => {
@@ -1382,6 +1398,25 @@ impl Analysis<'_> {
             .or_else(|| crate::paths::home_of(&abs))
             .filter(|h| !deletes && crate::paths::is_at_or_under(h, &abs))
             .map(|h| format!("{h}/.bashrc"));
+        let sensitive = crate::effects::sinks::sensitive_files();
+        if home_rail.is_none()
+            && (sensitive.matches(&abs).is_some()
+                || sensitive.matches_glob(&format!("{abs}/*")).is_some())
+        {
+            // A credential directory (`~/.ssh`, `~/.aws`) filled with files
+            // of unknown names: `authorized_keys` may be one (review s23 V17:
+            // `git worktree add --force ~/.ssh`).
+            self.report(
+                true,
+                "shell.guardrail-write",
+                format!(
+                    "`{name}` writes files of unknown names into `{}`, which holds credentials. Do not change \
+                     credentials; ask the user.",
+                    dir.text()
+                ),
+            );
+            return;
+        }
         if let Some(guarded) = home_rail.or_else(|| self.state.rail_within(&abs).map(|(_, g)| g)) {
             self.check_write(
                 &Field::lit(guarded),
