@@ -156,6 +156,176 @@ fn place(
     Ok(join(&[cwd, path]))
 }
 
+/// The character devices and stream aliases that are no file a command
+/// can plant text in or run: `/dev/null`, `/dev/zero`, `/dev/full`,
+/// `/dev/random`, `/dev/urandom`, terminals (`/dev/tty*`, `/dev/pts/*`,
+/// `/dev/ptmx`, `/dev/console`), the standard streams (`/dev/stdin`,
+/// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/PROCESS/fd/N`) and
+/// bash's network paths (`/dev/tcp/…`, `/dev/udp/…`, judged as network).
+/// An allow-list (review s23 V12): every other path under `/dev` —
+/// `/dev/shm/x`, `/dev/mqueue/x` — is an ordinary file location.
+/// `abs` is clean and absolute.
+pub fn is_not_a_file(abs: &str) -> bool {
+    if let Some(rest) = abs.strip_prefix("/dev/") {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        return matches!(
+            rest,
+            "null"
+                | "zero"
+                | "full"
+                | "random"
+                | "urandom"
+                | "ptmx"
+                | "console"
+                | "tty"
+                | "stdin"
+                | "stdout"
+                | "stderr"
+        ) || rest.strip_prefix("tty").is_some_and(|t| !t.contains('/'))
+            || rest.strip_prefix("pts/").is_some_and(digits)
+            || rest.strip_prefix("fd/").is_some_and(digits)
+            || rest.starts_with("tcp/")
+            || rest.starts_with("udp/");
+    }
+    let parts: Vec<&str> = abs.split('/').skip(1).collect();
+    matches!(magic(&parts), Magic::Opaque) && parts.len() >= 2 && parts[parts.len() - 2] == "fd"
+}
+
+/// Whether `word` names a process in `/proc/WORD`: `self`,
+/// `thread-self`, a number, or the shell's own pid written as a variable
+/// (`$$`, `$BASHPID`; text the shell check leaves unexpanded).
+fn is_process(word: &str) -> bool {
+    matches!(word, "self" | "thread-self")
+        || (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
+        || this_shell(word)
+}
+
+/// `/proc/WORD` that is the running command's own process: its working
+/// directory is the command's.
+fn this_shell(word: &str) -> bool {
+    matches!(
+        word,
+        "self" | "thread-self" | "$$" | "${$}" | "$BASHPID" | "${BASHPID}"
+    )
+}
+
+/// What the kernel does with a path that ends at `parts` (its segments
+/// after `/`).
+enum Magic {
+    /// An ordinary directory entry.
+    Plain,
+    /// A link whose target is this fixed path (`/dev/fd` → `/proc/self/fd`).
+    Alias(&'static str),
+    /// `/proc/PROCESS/cwd` of the command itself: its working directory.
+    Cwd,
+    /// `/proc/PROCESS/cwd` of another process: a directory unknown here.
+    OtherCwd,
+    /// `/proc/PROCESS/root`: `/`.
+    Root,
+    /// A link to whatever a process holds open (`fd/N`, `exe`,
+    /// `map_files/X`, `ns/X`): not a place readable as text.
+    Opaque,
+}
+
+fn magic(parts: &[&str]) -> Magic {
+    match parts {
+        ["dev", "fd"] => return Magic::Alias("/proc/self/fd"),
+        ["dev", "stdin"] => return Magic::Alias("/proc/self/fd/0"),
+        ["dev", "stdout"] => return Magic::Alias("/proc/self/fd/1"),
+        ["dev", "stderr"] => return Magic::Alias("/proc/self/fd/2"),
+        _ => {}
+    }
+    let ["proc", pid, rest @ ..] = parts else {
+        return Magic::Plain;
+    };
+    if !is_process(pid) {
+        return Magic::Plain;
+    }
+    let rest = match rest {
+        ["task", tid, more @ ..] if is_process(tid) => more,
+        r => r,
+    };
+    match rest {
+        ["cwd"] if this_shell(pid) => Magic::Cwd,
+        ["cwd"] => Magic::OtherCwd,
+        ["root"] => Magic::Root,
+        ["exe"] | ["fd", _] | ["map_files", _] | ["ns", _] => Magic::Opaque,
+        _ => Magic::Plain,
+    }
+}
+
+/// The absolute path `path` leads to when the kernel resolves it, for the
+/// links known without a file system (review s23 V13, R1): `/proc/self/cwd`
+/// (also `thread-self`, `$$`, `$BASHPID`, `task/T/`) is `cwd`,
+/// `/proc/PROCESS/root` is `/`, `/dev/fd` is `/proc/self/fd`, `/dev/std*`
+/// are `/proc/self/fd/0..2`, and a `..` applies to where the segment
+/// before it leads, not to its text: after a segment that `link` knows as
+/// a symbolic link (given the clean path so far, it returns the link's
+/// clean absolute target), `..` climbs from the target.
+///
+/// `None`: the kernel leads somewhere the check cannot know — a path
+/// through a process's open file, executable or mapped file
+/// (`/proc/self/fd/3/x`, `/dev/stdin/..`), another process's working
+/// directory, or `/proc/self/cwd` with `cwd` unknown. `path` must be
+/// absolute; the result is clean.
+pub fn kernel_path(
+    path: &str,
+    cwd: Option<&str>,
+    link: &dyn Fn(&str) -> Option<String>,
+) -> Option<String> {
+    let segs: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let joined = |out: &[String]| format!("/{}", out.join("/"));
+    let split = |p: &str| -> Vec<String> {
+        join_clean(&[p])
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    for (i, seg) in segs.iter().enumerate() {
+        let last = i + 1 == segs.len();
+        // `/dev/fd/N`, `/dev/stdout` as the whole path stay as written:
+        // a stream, the name every rule knows it by.
+        let stream_end = last || (i + 2 == segs.len() && segs[i + 1] != "..");
+        if *seg == ".." {
+            if let Some(target) = link(&joined(&out)) {
+                out = split(&target);
+            }
+            out.pop();
+            continue;
+        }
+        out.push((*seg).to_string());
+        // A link leads on (an alias may lead to another magic link).
+        for _ in 0..4 {
+            let parts: Vec<&str> = out.iter().map(String::as_str).collect();
+            match magic(&parts) {
+                Magic::Plain => break,
+                Magic::Alias(_) if stream_end => break,
+                Magic::Alias(to) => out = split(to),
+                Magic::Cwd => match cwd.filter(|c| c.starts_with('/')) {
+                    Some(c) => {
+                        out = split(c);
+                        break;
+                    }
+                    None => return None,
+                },
+                Magic::OtherCwd => return None,
+                Magic::Root => {
+                    out.clear();
+                    break;
+                }
+                Magic::Opaque if last => break,
+                Magic::Opaque => return None,
+            }
+        }
+    }
+    Some(joined(&out))
+}
+
 /// Clean a path without resolving it against anything: drop empty and `.`
 /// segments and trailing slashes, apply `..` to the previous segment, keep
 /// leading `..` of a relative path (`a/../../b` is `../b`) and keep `~` as an
@@ -536,6 +706,55 @@ mod tests {
         assert_eq!(clean_lexically(""), ".");
         assert_eq!(clean_lexically("/../x/"), "/x");
         assert_eq!(clean_lexically("../../.env"), "../../.env");
+    }
+
+    /// Review s23 V13, R1: the kernel's magic links, followed before `..`.
+    #[test]
+    fn s23_kernel_paths() {
+        let none = |_: &str| None;
+        let k = |p: &str| kernel_path(p, CWD, &none);
+        assert_eq!(
+            k("/proc/self/cwd/../.bashrc").as_deref(),
+            Some("/home/alice/.bashrc")
+        );
+        assert_eq!(k("/proc/$$/cwd/../pol").as_deref(), Some("/home/alice/pol"));
+        assert_eq!(
+            k("/proc/thread-self/cwd/x").as_deref(),
+            Some("/home/alice/project/x")
+        );
+        assert_eq!(
+            k("/dev/fd/../root/home/alice/.bashrc").as_deref(),
+            Some("/home/alice/.bashrc")
+        );
+        assert_eq!(k("/proc/4242/root/tmp/x").as_deref(), Some("/tmp/x"));
+        assert_eq!(k("/proc/self/task/7/root/etc").as_deref(), Some("/etc"));
+        assert_eq!(k("/proc/self/cwd").as_deref(), Some("/home/alice/project"));
+        // Unknown: through an open file, another process's cwd.
+        assert_eq!(k("/dev/stdin/../x"), None);
+        assert_eq!(k("/proc/self/fd/3/../x"), None);
+        assert_eq!(k("/dev/fd/3/x"), None);
+        assert_eq!(k("/proc/4242/cwd/x"), None);
+        assert_eq!(kernel_path("/proc/self/cwd/x", None, &none), None);
+        // Streams themselves stay as written.
+        assert_eq!(k("/dev/stdout").as_deref(), Some("/dev/stdout"));
+        assert_eq!(k("/dev/fd/2").as_deref(), Some("/dev/fd/2"));
+        assert_eq!(k("/proc/self/fd/1").as_deref(), Some("/proc/self/fd/1"));
+        assert_eq!(k("/proc/self/status").as_deref(), Some("/proc/self/status"));
+        assert_eq!(k("/a/b/../c").as_deref(), Some("/a/c"));
+        // `..` after a known link climbs from its target.
+        let l =
+            |p: &str| (p == "/home/alice/project/s4").then(|| "/home/alice/project".to_string());
+        assert_eq!(
+            kernel_path("/home/alice/project/s4/../pol", CWD, &l).as_deref(),
+            Some("/home/alice/pol")
+        );
+        assert!(is_not_a_file("/dev/null"));
+        assert!(is_not_a_file("/dev/fd/3"));
+        assert!(is_not_a_file("/proc/self/fd/1"));
+        assert!(is_not_a_file("/dev/tty1"));
+        assert!(!is_not_a_file("/dev/shm/x"));
+        assert!(!is_not_a_file("/dev/mqueue/q"));
+        assert!(!is_not_a_file("/dev/sda"));
     }
 
     #[test]

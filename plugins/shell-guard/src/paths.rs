@@ -42,68 +42,64 @@ pub const SYSTEM_DIRS: &[&str] = &[
     "/lost+found",
 ];
 
-/// Fold `.`, `..` and repeated slashes of an absolute path. `..` at the root
-/// stays at the root. The result has no trailing slash (except `/`).
+/// Where a path leads that the kernel resolves through a link the check
+/// cannot follow (a process's open file, `/proc/self/fd/3/..`, another
+/// process's working directory): [`unknown_place`] puts it below this
+/// directory, keeping its names so name rules (`**/.ssh/**`, `.bashrc`)
+/// still match. Not a real directory; writes there are held.
+pub const UNKNOWN_PLACE: &str = "/(unknown)";
+
+/// The stand-in for a path [`check_catalog::pathnorm::kernel_path`] cannot
+/// place: [`UNKNOWN_PLACE`] followed by its names (no `.`/`..`).
+fn unknown_place(path: &str) -> String {
+    let mut s = UNKNOWN_PLACE.to_string();
+    for seg in path.split('/').filter(|s| !matches!(*s, "" | "." | "..")) {
+        s.push('/');
+        s.push_str(seg);
+    }
+    s
+}
+
+/// Whether `abs` is (below) [`UNKNOWN_PLACE`].
+pub fn is_unknown_place(abs: &str) -> bool {
+    is_at_or_under(abs, UNKNOWN_PLACE)
+}
+
+/// Fold `.`, `..` and repeated slashes of an absolute path as the kernel
+/// resolves it (review s23 V13): `/proc/PROCESS/root` is `/`, `/dev/fd` is
+/// `/proc/self/fd`, and a `..` applies to where a magic link leads; a
+/// path the kernel leads somewhere unknown (`/dev/fd/3/..`,
+/// `/proc/self/cwd/…` with no working directory known) is below
+/// [`UNKNOWN_PLACE`]. `..` at the root stays at the root. The result has
+/// no trailing slash (except `/`).
 pub fn normalize_abs(path: &str) -> String {
-    let out = normalize_plain(path);
-    // `/proc/self/root/x` is `/x` (the process's own root).
-    match proc_self(&out, "root") {
-        Some(rest) => normalize_abs(&format!("/{rest}")),
-        None => out,
-    }
+    resolve_with(None, path, &|_| None)
 }
 
-/// [`normalize_abs`] without the `/proc` aliases.
-fn normalize_plain(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for comp in path.split('/') {
-        match comp {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            c => parts.push(c),
-        }
-    }
-    if parts.is_empty() {
-        "/".to_string()
-    } else {
-        let mut s = String::with_capacity(path.len());
-        for p in parts {
-            s.push('/');
-            s.push_str(p);
-        }
-        s
-    }
-}
-
-/// Resolve `path` against the absolute directory `base` and normalise.
-/// The process's own working directory under `/proc` (`/proc/self/cwd/x`,
-/// `/proc/thread-self/cwd`, `/proc/PID/cwd`) is `base` (review s10 H25).
+/// Resolve `path` against the absolute directory `base` and normalise as
+/// [`normalize_abs`]. The process's own working directory under `/proc`
+/// (`/proc/self/cwd/x`, `/proc/thread-self/cwd`, `/proc/$$/cwd`) is
+/// `base` (review s10 H25), and `..` after it climbs from `base` (review
+/// s23 R1).
 pub fn resolve(base: &str, path: &str) -> String {
-    let abs = if path.starts_with('/') {
-        normalize_abs(path)
-    } else {
-        normalize_abs(&format!("{base}/{path}"))
-    };
-    match proc_self(&abs, "cwd") {
-        Some(rest) => normalize_abs(&format!("{base}/{rest}")),
-        None => abs,
-    }
+    resolve_with(Some(base), path, &|_| None)
 }
 
-/// The rest of `abs` after `/proc/{self,thread-self,PID}/ENTRY`, if it is
-/// under one.
-fn proc_self<'a>(abs: &'a str, entry: &str) -> Option<&'a str> {
-    let rest = abs.strip_prefix("/proc/")?;
-    let (pid, rest) = rest.split_once('/')?;
-    let is_self = matches!(pid, "self" | "thread-self")
-        || (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
-    if !is_self {
-        return None;
-    }
-    let rest = rest.strip_prefix(entry)?;
-    (rest.is_empty() || rest.starts_with('/')).then(|| rest.trim_start_matches('/'))
+/// [`resolve`] (or [`normalize_abs`] without `base`) where `link` knows
+/// the symbolic links of the run: given a clean absolute path, the clean
+/// absolute target when it is a link. A `..` after a link climbs from the
+/// link's target, as the kernel's (review s23 R1: `ln -s . s4; s4/../x`
+/// is the workspace's parent).
+pub fn resolve_with(
+    base: Option<&str>,
+    path: &str,
+    link: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    let abs = match base {
+        Some(b) if !path.starts_with('/') => format!("{b}/{path}"),
+        _ => path.to_string(),
+    };
+    check_catalog::pathnorm::kernel_path(&abs, base, link).unwrap_or_else(|| unknown_place(&abs))
 }
 
 /// The local path a URI operand names (review s15 N6): `file:///p`,
@@ -505,8 +501,20 @@ pub fn is_home_dir(path: &str, home: Option<&str>) -> bool {
     false
 }
 
+/// Directories inside a system tree that are ordinary places anyone
+/// writes files to (review s23 V12: `/dev/shm/x` is a file).
+pub const SHARED_TREES: &[&str] = &["/dev/shm", "/dev/mqueue"];
+
+/// Whether `path` is below one of the [`SHARED_TREES`].
+pub fn is_shared(path: &str) -> bool {
+    SHARED_TREES.iter().any(|t| is_under(path, t))
+}
+
 /// Whether `path` is an operating-system directory or inside one.
 pub fn is_system(path: &str) -> bool {
+    if is_shared(path) {
+        return false;
+    }
     SYSTEM_DIRS.contains(&path) || SYSTEM_TREES.iter().any(|t| is_at_or_under(path, t))
 }
 

@@ -683,7 +683,7 @@ fn option_value(args: &[Field], names: &[&str]) -> Option<Field> {
 
 /// `field` without the literal prefix `prefix` (`of=` of `dd of=FILE`),
 /// if it starts with it.
-fn strip_literal_prefix(field: &Field, prefix: &str) -> Option<Field> {
+pub(crate) fn strip_literal_prefix(field: &Field, prefix: &str) -> Option<Field> {
     let Some(Seg::Lit { text, quoted }) = field.segs.first() else {
         return None;
     };
@@ -1693,6 +1693,25 @@ impl Analysis<'_> {
             .or_else(|| crate::paths::home_of(&abs))
             .filter(|h| !deletes && crate::paths::is_at_or_under(h, &abs))
             .map(|h| format!("{h}/.bashrc"));
+        let sensitive = crate::effects::sinks::sensitive_files();
+        if home_rail.is_none()
+            && (sensitive.matches(&abs).is_some()
+                || sensitive.matches_glob(&format!("{abs}/*")).is_some())
+        {
+            // A credential directory (`~/.ssh`, `~/.aws`) filled with files
+            // of unknown names: `authorized_keys` may be one (review s23 V17:
+            // `git worktree add --force ~/.ssh`).
+            self.report(
+                true,
+                "shell.guardrail-write",
+                format!(
+                    "`{name}` writes files of unknown names into `{}`, which holds credentials. Do not change \
+                     credentials; ask the user.",
+                    dir.text()
+                ),
+            );
+            return;
+        }
         if let Some(guarded) = home_rail.or_else(|| self.state.rail_within(&abs).map(|(_, g)| g)) {
             self.check_write(
                 &Field::lit(guarded),
@@ -1761,6 +1780,21 @@ impl Analysis<'_> {
             self.removed(name, &r, env);
         }
         self.whole_directory_reads(name, args, env);
+    }
+
+    /// The directory a name filter or glob narrows (`DIR/**/PAT` of `find
+    /// DIR -name PAT`, `DIR/f8*`) when it lies in toolvet's state: there
+    /// every file is state, so the filter proves nothing (review s23 R6).
+    /// The directory is the part of `abs` before the first pattern
+    /// character's segment.
+    pub(crate) fn narrowed_state_dir(&self, abs: &str) -> Option<String> {
+        let first = abs.find(['*', '?', '[', '{'])?;
+        let dir = &abs[..abs[..first].rfind('/')?];
+        let dir = if dir.is_empty() { "/" } else { dir };
+        self.state
+            .guard_rail(dir)
+            .is_some_and(|r| r.kind == check_catalog::guardrails::Kind::ToolvetState)
+            .then(|| dir.to_string())
     }
 
     /// Judge the operands of one removal (see [`Analysis::removals`]).
@@ -1837,6 +1871,20 @@ impl Analysis<'_> {
             let Some(abs) = self.abs_path(operand, env) else {
                 continue;
             };
+            // Inside toolvet's state every file is state, whatever name
+            // narrows the removal (review s23 R6: `find STATE/hooks -name
+            // 'f8*' -delete`, `rm STATE/hooks/x/f8*`).
+            if let Some(dir) = self.narrowed_state_dir(&abs) {
+                self.check_write(
+                    &Field::lit(dir.clone()),
+                    env,
+                    &Output::Static(String::new()),
+                    &format!("`{}` (removing files in `{dir}`)", r.how),
+                    false,
+                    0,
+                );
+                continue;
+            }
             if self.state.guard_rail(&abs).is_some()
                 || crate::effects::sinks::sensitive_files()
                     .matches_glob(&abs)

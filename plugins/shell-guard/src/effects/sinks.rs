@@ -219,6 +219,9 @@ const PASS_COMMANDS: &[&str] = &[
 impl Analysis<'_> {
     /// The absolute path a field names, as far as known (globs kept).
     pub(crate) fn abs_path(&self, f: &Field, env: &Env) -> Option<String> {
+        if let Some(f) = crate::walk::targets::own_pid_spelled(f) {
+            return self.abs_path(&f, env);
+        }
         let mut text = String::new();
         for (i, seg) in f.segs.iter().enumerate() {
             match seg {
@@ -240,8 +243,8 @@ impl Analysis<'_> {
             text = p;
         }
         let abs = match &env.cwd {
-            Cwd::Known(c) => paths::resolve(c, &text),
-            _ if text.starts_with('/') => paths::normalize_abs(&text),
+            Cwd::Known(c) => self.kernel_resolve(Some(c), &text),
+            _ if text.starts_with('/') => self.kernel_resolve(None, &text),
             _ => return None,
         };
         Some(self.through_symlinks(abs))
@@ -623,17 +626,48 @@ impl Analysis<'_> {
         truncates: bool,
         depth: u32,
     ) {
-        let Some(abs) = self.abs_path(target, env) else {
-            if env.cwd == Cwd::Unknown && !target.text().starts_with(['/', '~']) {
+        // A call naming no home or no working directory (review s23 F2):
+        // `~/.bashrc`, `$HOME/.ssh/authorized_keys`, `.claude/settings.json`
+        // are judged in a stand-in home and working directory, where every
+        // guard-rail and credential name holds (the rule s10 H17 gave
+        // credential reads); the place rules below need the real path.
+        let (abs, placed) = match self.abs_path(target, env) {
+            Some(abs) => (abs, true),
+            None if env.cwd == Cwd::Unknown && !target.text().starts_with(['/', '~']) => {
                 self.note_unplaced(&target.text());
+                self.unplaced_rail_write(target, env, via);
+                return;
             }
-            self.unplaced_rail_write(target, env, via);
-            return;
+            None => match somewhere(target) {
+                Some(abs) => (abs, false),
+                None => {
+                    self.unplaced_rail_write(target, env, via);
+                    return;
+                }
+            },
         };
-        if abs == "/dev/null" || abs.starts_with("/dev/") || abs.starts_with("/proc/self/") {
+        // Streams and devices (raw devices are `shell.write-device`'s);
+        // `/dev/shm/x` is a file.
+        if check_catalog::pathnorm::is_not_a_file(&abs)
+            || (paths::is_at_or_under(&abs, "/dev") && !paths::is_shared(&abs))
+        {
             return;
         }
         let shown = target.text();
+        if paths::is_unknown_place(&abs) {
+            // Through a process's open file or another process's working
+            // directory (`/dev/fd/3/../x`): a place the check cannot read
+            // (review s23 V13).
+            self.report(
+                false,
+                "shell.guardrail-write",
+                format!(
+                    "{via} writes `{shown}`, through a link whose target the check cannot know (a process's open \
+                     file or working directory), so it may be a guard rail or toolvet's state. Write to a plain path; \
+                     a person must approve this."
+                ),
+            );
+        }
         if is_git_config_file(&abs) {
             self.git_config_file_write(&shown, content, via, env, depth);
         }
@@ -719,6 +753,9 @@ impl Analysis<'_> {
                 "shell.guardrail-write",
                 format!("{via} writes `{shown}`, a credential file. Do not change credentials; ask the user."),
             );
+            return;
+        }
+        if !placed {
             return;
         }
         let place = self.places().classify(&abs);
@@ -1148,7 +1185,9 @@ impl Analysis<'_> {
             return false;
         };
         match self.abs_path(target, env) {
-            Some(abs) if !abs.starts_with("/dev/") => self.places().classify(&abs) == Place::Inside,
+            Some(abs) if !abs.starts_with("/dev/") || paths::is_shared(&abs) => {
+                self.places().classify(&abs) == Place::Inside
+            }
             _ => false,
         }
     }

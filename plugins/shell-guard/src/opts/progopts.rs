@@ -1066,6 +1066,9 @@ pub(crate) const PROGRAM_VARIABLES: &[(&str, VarRole)] = &[
     ("GNUMAKEFLAGS", VarRole::Options(&MAKE)),
     ("MFLAGS", VarRole::Options(&MAKE)),
     ("MAKEFILES", VarRole::Hold),
+    // git(1) GIT_WORK_TREE: where a checkout writes (review s23 V17;
+    // `--work-tree` and `-c core.worktree` are placed by the git reader).
+    ("GIT_WORK_TREE", VarRole::Hold),
     // zip(1)/unzip(1) ENVIRONMENT: ZIPOPT, ZIP, UNZIP, UNZIPOPT, ZIPINFO
     // are options (`-TT cmd` runs a command).
     ("ZIPOPT", VarRole::Hold),

@@ -16,7 +16,7 @@ mod bindings;
 pub mod commands;
 mod expand;
 mod redirects;
-mod targets;
+pub(crate) mod targets;
 mod written_runs;
 
 /// Most simple commands and words one call may expand before the analysis
@@ -333,6 +333,13 @@ impl Env {
         }
     }
 
+    /// Whether `path` is a file text can be written to and run from: not a
+    /// device or stream ([`check_catalog::pathnorm::is_not_a_file`];
+    /// `/dev/shm/x` is a file, review s23 V12).
+    pub fn is_a_file(&self, path: &str) -> bool {
+        !check_catalog::pathnorm::is_not_a_file(&self.file_key(path))
+    }
+
     /// Keep the tainted files written by a subshell (files outlive it).
     pub fn absorb_files(&mut self, sub: &Env) {
         for (k, v) in &sub.tainted_files {
@@ -363,7 +370,7 @@ impl Env {
     /// Remember that `path` was written with `out` (appended to when
     /// `append`): its text when known, else unknown content.
     pub fn note_written(&mut self, path: &str, out: &Output, append: bool) {
-        if path.is_empty() || path == "-" || path.starts_with("/dev/") {
+        if path.is_empty() || path == "-" || !self.is_a_file(path) {
             return;
         }
         let key = self.file_key(path);
@@ -380,7 +387,7 @@ impl Env {
 
     /// Remember that `path` holds downloaded or decoded content.
     pub fn taint_file(&mut self, path: &str, out: &Output) {
-        if out.is_tainted() && !path.is_empty() && path != "-" && !path.starts_with("/dev/") {
+        if out.is_tainted() && !path.is_empty() && path != "-" && self.is_a_file(path) {
             let key = self.file_key(path);
             self.tainted_files.insert(key, out.clone());
         }

@@ -97,6 +97,9 @@ impl Analysis<'_> {
     /// Resolve a path argument. `contents`: the command acts on what is
     /// inside the directory (as `find DIR -delete`).
     pub(crate) fn resolve_target(&self, field: &Field, env: &Env, contents: bool) -> Target {
+        if let Some(f) = own_pid_spelled(field) {
+            return self.resolve_target(&f, env, contents);
+        }
         if let Some(words) = loop_words(field, env) {
             let targets: Vec<Target> = words
                 .iter()
@@ -151,7 +154,7 @@ impl Analysis<'_> {
                     (None, None) => None,
                 };
                 match base {
-                    Some(b) => paths::resolve(&b, path.trim_start_matches('/')),
+                    Some(b) => self.kernel_resolve(Some(&b), path.trim_start_matches('/')),
                     None => {
                         // Home not known: only the home itself is placed.
                         let place = match paths::normalize_rel(&path) {
@@ -162,9 +165,9 @@ impl Analysis<'_> {
                     }
                 }
             }
-            None if path.starts_with('/') => paths::normalize_abs(&path),
+            None if path.starts_with('/') => self.kernel_resolve(None, &path),
             None => match &env.cwd {
-                Cwd::Known(c) => paths::resolve(c, &path),
+                Cwd::Known(c) => self.kernel_resolve(Some(c), &path),
                 Cwd::Unknown => {
                     self.note_unplaced(&field.text());
                     return Target::Dynamic;
@@ -200,6 +203,17 @@ impl Analysis<'_> {
             return Target::Claimed(shown_and_abs);
         }
         Target::Known(place, shown_and_abs)
+    }
+
+    /// `path` (absolute, or relative to `base`) resolved as the kernel
+    /// would, a `..` after a link the run knows climbing from the link's
+    /// target (review s23 R1); see [`paths::resolve_with`].
+    pub(crate) fn kernel_resolve(&self, base: Option<&str>, path: &str) -> String {
+        let link = |p: &str| {
+            let t = self.through_symlinks(p.to_string());
+            (t != p).then_some(t)
+        };
+        paths::resolve_with(base, path, &link)
     }
 
     /// `path` with the run's symbolic links followed (see
@@ -259,12 +273,12 @@ impl Analysis<'_> {
                     None => continue,
                 };
                 let parent = self.through_symlinks(parent.to_string());
-                let link_at = paths::resolve(&parent, last);
+                let link_at = self.kernel_resolve(Some(&parent), last);
                 // The target: absolute or `~` as written; relative to the
                 // link's directory (to the working directory for `ln -r`).
                 let target = match source.static_text() {
                     Some(t) if !t.starts_with('/') && !relative && !source_is_home(source) => {
-                        paths::resolve(&parent, &t)
+                        self.kernel_resolve(Some(&parent), &t)
                     }
                     _ => match self.abs_path(source, env) {
                         Some(t) => t,
@@ -304,6 +318,9 @@ impl Analysis<'_> {
     /// `f` made absolute against the working directory, `~` expanded, with
     /// no link followed; `None` when it cannot be read.
     pub(super) fn plain_abs(&self, f: &Field, env: &Env) -> Option<String> {
+        if let Some(f) = own_pid_spelled(f) {
+            return self.plain_abs(&f, env);
+        }
         let mut text = String::new();
         for (i, seg) in f.segs.iter().enumerate() {
             match seg {
@@ -316,10 +333,10 @@ impl Analysis<'_> {
             return None;
         }
         Some(if text.starts_with('/') {
-            paths::normalize_abs(&text)
+            self.kernel_resolve(None, &text)
         } else {
             match &env.cwd {
-                Cwd::Known(c) => paths::resolve(c, &text),
+                Cwd::Known(c) => self.kernel_resolve(Some(c), &text),
                 _ => return None,
             }
         })
@@ -339,4 +356,40 @@ impl Analysis<'_> {
             );
         }
     }
+}
+
+/// `f` with the shell's own process id (`$$`, `${$}`, `$BASHPID`,
+/// `${BASHPID}`) right after `/proc/` kept as that text, which
+/// [`check_catalog::pathnorm::kernel_path`] reads as the command's own
+/// process (review s23 V13: `/proc/$$/root/…`, `/proc/$$/cwd/..`); `None`
+/// when `f` has no such part.
+pub(crate) fn own_pid_spelled(f: &Field) -> Option<Field> {
+    let mut changed = false;
+    let mut before = String::new();
+    let segs = f
+        .segs
+        .iter()
+        .map(|seg| match seg {
+            Seg::Dyn { raw, quoted, .. }
+                if before.ends_with("/proc/")
+                    && matches!(raw.as_str(), "$$" | "${$}" | "$BASHPID" | "${BASHPID}") =>
+            {
+                changed = true;
+                before.push_str(raw);
+                Seg::Lit {
+                    text: raw.clone(),
+                    quoted: *quoted,
+                }
+            }
+            Seg::Lit { text, .. } => {
+                before.push_str(text);
+                seg.clone()
+            }
+            _ => {
+                before.push('\u{0}');
+                seg.clone()
+            }
+        })
+        .collect();
+    changed.then_some(Field { segs })
 }

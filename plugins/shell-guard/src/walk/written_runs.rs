@@ -265,7 +265,7 @@ impl Analysis<'_> {
                     },
                     None => Written::Unknown,
                 };
-                if !dest.starts_with("/dev/") {
+                if env.is_a_file(&dest) {
                     let key = env.file_key(&dest);
                     env.written.insert(key, what);
                 }
@@ -325,7 +325,7 @@ impl Analysis<'_> {
             .find_map(|t| env.file_taint(&t).cloned());
         for (dest, what) in made {
             if let Some(t) = dest.static_text() {
-                if t.is_empty() || t.starts_with("/dev/") {
+                if t.is_empty() || !env.is_a_file(&t) {
                     continue;
                 }
                 if let Some(out) = &taint {

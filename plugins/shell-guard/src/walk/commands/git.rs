@@ -32,12 +32,68 @@ fn ext_command(spec: &str) -> String {
         .join(" ")
 }
 
+/// git commands that only read the work tree: with the work tree put
+/// elsewhere they write nothing there.
+const GIT_READS_WORK_TREE: &[&str] = &[
+    "status",
+    "diff",
+    "log",
+    "show",
+    "ls-files",
+    "grep",
+    "blame",
+    "rev-parse",
+    "describe",
+    "shortlog",
+    "whatchanged",
+    "cat-file",
+    "ls-tree",
+    "rev-list",
+    "check-ignore",
+    "check-attr",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "annotate",
+    "version",
+    "help",
+];
+
 impl Analysis<'_> {
+    /// git run with its work tree in `dir` (review s23 V17): pathspecs are
+    /// read relative to it (as after `-C`), and a command that may write
+    /// the work tree (anything but [`GIT_READS_WORK_TREE`]) fills `dir`
+    /// with files of the commit's names: judged as `tar -x -C DIR` is
+    /// ([`Analysis::fills_dir`]: a home, or a directory holding a guard
+    /// rail or toolvet's state, is held).
+    fn git_other_work_tree(&mut self, sub: &str, dir: &Field, env: &mut Env) {
+        if !GIT_READS_WORK_TREE.contains(&sub) {
+            if dir.is_dynamic() {
+                self.report(
+                    false,
+                    "shell.eval-dynamic",
+                    format!(
+                        "`git {sub}` writes its work tree `{}`, a directory only known at run time. A person must \
+                         approve it.",
+                        dir.text()
+                    ),
+                );
+            } else {
+                self.fills_dir(&format!("git --work-tree {sub}"), dir, env, false);
+            }
+        }
+        self.change_dir(Some(dir), env);
+    }
+
     pub(super) fn git(&mut self, args: &[Field], env: &mut Env, depth: u32, stdin: &Output) {
         let mut i = 0;
         let mut env = env.clone();
         // `-c alias.NAME=VALUE` given here, for `git NAME ARGS…` below.
         let mut aliases: Vec<(String, String)> = Vec::new();
+        // Where the work tree is when not the working directory
+        // (`--work-tree`, `GIT_WORK_TREE`, `-c core.worktree`; review s23
+        // V17).
+        let mut work_tree: Option<Field> = env.vars.get("GIT_WORK_TREE").cloned();
         while let Some(a) = args.get(i) {
             let t = a.text();
             // `-c K=V` and `--config-env=K=VAR`: configuration for this run.
@@ -50,6 +106,18 @@ impl Analysis<'_> {
             };
             if let Some((how, kv)) = config {
                 self.git_option_config(&how, &kv, &mut env, depth);
+                if how == "-c"
+                    && let Some((key, value)) =
+                        kv.static_text().as_deref().and_then(|t| t.split_once('='))
+                    && key.eq_ignore_ascii_case("core.worktree")
+                {
+                    work_tree = Some(Field::lit(value));
+                } else if how == "-c"
+                    && kv.static_text().is_none()
+                    && kv.text().to_ascii_lowercase().starts_with("core.worktree")
+                {
+                    work_tree = Some(crate::walk::dyn_field(&kv.text()));
+                }
                 if how == "-c"
                     && let Some((key, value)) =
                         kv.static_text().as_deref().and_then(|t| t.split_once('='))
@@ -74,14 +142,18 @@ impl Analysis<'_> {
                     ),
                 );
                 i += 1;
+            } else if t == "--work-tree" || t.starts_with("--work-tree=") {
+                work_tree = match t.strip_prefix("--work-tree=") {
+                    Some(_) => Some(
+                        crate::effects::removers::strip_literal_prefix(a, "--work-tree=")
+                            .unwrap_or_else(|| crate::walk::dyn_field(&t)),
+                    ),
+                    None => args.get(i + 1).cloned(),
+                };
+                i += if t == "--work-tree" { 2 } else { 1 };
             } else if matches!(
                 t.as_str(),
-                "--git-dir"
-                    | "--work-tree"
-                    | "--namespace"
-                    | "--super-prefix"
-                    | "--attr-source"
-                    | "--shallow-file"
+                "--git-dir" | "--namespace" | "--super-prefix" | "--attr-source" | "--shallow-file"
             ) {
                 // git.c's `handle_options`: these take the next word (exact
                 // spellings only); any other dash word is a flag or refused.
@@ -104,6 +176,9 @@ impl Analysis<'_> {
             return;
         };
         let rest = &args[i + 1..];
+        if let Some(dir) = &work_tree {
+            self.git_other_work_tree(&sub, dir, &mut env);
+        }
         // `git -c alias.x=rebase x -ix CMD`: the alias with its words is
         // the git command that runs (a `!shell` alias is judged where it
         // is defined).
