@@ -161,7 +161,28 @@ impl Analysis<'_> {
                 let mut e = env.clone();
                 self.script(text, &mut e, depth + 1, &Output::Unknown);
             }
-            out => self.report_taint(out, &format!("piped into `{name}`")),
+            out => self.piped_program(name, out),
+        }
+    }
+
+    /// A program read from standard input that is not known text: the
+    /// taint is reported, and a pipe from a producer whose output is not
+    /// proven is held (review s23 V23). Only a producer the walk models
+    /// (`echo`, `printf`, `cat` of known text, the filters) proves what
+    /// it prints; `python3 -c 'print(…)'`, `yes`, `date +FMT` and any
+    /// other program may print commands from their own arguments.
+    pub(crate) fn piped_program(&mut self, name: &str, out: &Output) {
+        self.report_taint(out, &format!("piped into `{name}`"));
+        if self.unproven_pipe && !matches!(out, Output::Static(_)) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` runs commands read from a pipe whose producer's output is not known here (only \
+                     literal text such as `echo`/`printf` of a known string is read), so what runs cannot be \
+                     checked. Run the commands directly; a person must approve it as it is."
+                ),
+            );
         }
     }
 
@@ -376,7 +397,7 @@ impl Analysis<'_> {
         match program {
             Some(p) if p.text() == "/dev/stdin" && !code => match stdin {
                 Output::Static(text) => self.embedded_commands(name, text, env, depth),
-                other => self.report_taint(other, &format!("piped into `{name}`")),
+                other => self.piped_program(name, other),
             },
             Some(p) if p.text() != "-" => {
                 // `python3 <(echo 'code')`: code the analysis has seen.
@@ -399,7 +420,7 @@ impl Analysis<'_> {
             }
             _ if !code => match stdin {
                 Output::Static(text) => self.embedded_commands(name, text, env, depth),
-                other => self.report_taint(other, &format!("piped into `{name}`")),
+                other => self.piped_program(name, other),
             },
             _ => {}
         }

@@ -11,6 +11,7 @@ use crate::walk::{self, Analysis, Binding, Cwd, Env, Target, dyn_field, fields_o
 mod builtins;
 mod dispatch;
 mod exec;
+mod fds;
 mod files;
 mod git;
 mod interpreters;
