@@ -8753,6 +8753,40 @@ fn s23_fds_shells_fed_by_unproven_producers() {
             "shell.eval-dynamic",
         ),
         ("python3 gen.py | { sh; }", "escalate", "shell.eval-dynamic"),
+        (
+            "bash < <(python3 -c 'print(1)')",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "bash /dev/fd/3 3< <(python3 gen.py)",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "exec 3< <(python3 gen.py); bash <&3",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "source <(kubectl completion bash)",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("bash <(python3 gen.py)", "escalate", "shell.eval-dynamic"),
+        (
+            "python3 <(python3 gen.py)",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        ("bash <(echo ls)", "allow", ""),
+        ("bash < <(echo ls)", "allow", ""),
+        (
+            "while read l; do echo \"$l\"; done < <(git ls-files)",
+            "allow",
+            "",
+        ),
+        ("cat < <(python3 x.py)", "allow", ""),
         ("echo 'rm -rf ~' | sort | sh", "deny", "shell.decoded-exec"),
         // Near misses: proven text, a shell with its own input, data pipes.
         ("echo 'ls -la' | sh", "allow", ""),

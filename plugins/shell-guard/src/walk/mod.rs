@@ -90,6 +90,9 @@ pub struct Env {
     /// Descriptors above 2 `exec` opened for the rest of the script
     /// (`exec 3<<< TEXT`), as [`Analysis::fds`] holds them.
     pub fds: HashMap<i32, Option<Output>>,
+    /// Those of [`Env::fds`] reading an unproven pipe, as
+    /// [`Analysis::piped_fds`].
+    pub piped_fds: std::collections::HashSet<i32>,
 }
 
 /// What [`Analysis::run_written_file`] did with a command word.
@@ -161,6 +164,7 @@ impl Env {
             assoc: std::collections::HashSet::new(),
             ints: std::collections::HashSet::new(),
             fds: HashMap::new(),
+            piped_fds: std::collections::HashSet::new(),
         }
     }
 
@@ -227,6 +231,7 @@ impl Env {
         self.ints.extend(other.ints.iter().cloned());
         // A descriptor opened differently on two branches holds either.
         self.fds.retain(|k, v| other.fds.get(k) == Some(v));
+        self.piped_fds.extend(other.piped_fds.iter().copied());
     }
 
     /// The key of a file path in `tainted_files`: resolved against the
@@ -390,6 +395,10 @@ pub struct Analysis<'a> {
     /// producer whose output is not proven ([`Output::Static`]): a shell
     /// or interpreter reading its program from it is held (review s23 V23).
     pub(crate) unproven_pipe: bool,
+    /// The descriptors (0 included) of the simple command being judged
+    /// that read a pipe from an unproven producer (`3< <(python3 …)`),
+    /// set by [`Analysis::redirects`] with [`Analysis::fds`].
+    pub(crate) piped_fds: std::collections::HashSet<i32>,
     /// What the simple command just run writes, when it is a process
     /// lookup's output (or a filter keeping its lines): set by
     /// [`Analysis::toolvet_signals`], reset before each command.
@@ -480,6 +489,7 @@ impl<'a> Analysis<'a> {
                 pid_in: None,
                 fds: HashMap::new(),
                 unproven_pipe: false,
+                piped_fds: std::collections::HashSet::new(),
                 pid_out: None,
                 narrow_lookups: std::collections::HashSet::new(),
                 pid_out_stage: 0,
@@ -1196,10 +1206,12 @@ impl<'a> Analysis<'a> {
         let owned: Vec<ast::IoRedirect> = redirects.into_iter().cloned().collect();
         let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
         let fds = std::mem::take(&mut self.fds);
+        let piped = std::mem::take(&mut self.piped_fds);
         if argv.len() == 1 && name.as_deref() == Some("exec") {
             // `exec 3<<< TEXT`: the descriptors stay open for the rest
             // of the script (review s23 V16).
             env.fds = fds.clone();
+            env.piped_fds = piped.iter().copied().filter(|n| *n > 2).collect();
             // `exec <<< TEXT`: every later command reading standard input
             // (a shell among them) reads it; the walk does not carry it
             // to them, so known text is judged as the script it may be,
@@ -1225,13 +1237,15 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
-        let (argv, stdin) = self.fd_operands(argv, stdin, &fds);
-        // A command redirecting its own standard input does not read the
-        // pipe (review s23 V23).
+        let (argv, stdin, moved_piped) = self.fd_operands(argv, stdin, &fds, &piped);
+        // A command redirecting its own standard input reads that, not
+        // the pipe: an unproven pipe only if it is one (`< <(python3 …)`),
+        // as is a descriptor named as a file (review s23 V23).
         let outer_pipe = self.unproven_pipe;
         if owned.iter().any(reads_stdin) {
-            self.unproven_pipe = false;
+            self.unproven_pipe = piped.contains(&0);
         }
+        self.unproven_pipe |= moved_piped;
 
         if argv.is_empty() {
             // `> F`, `x= > F`: a redirection without a command still

@@ -32,6 +32,10 @@ impl Analysis<'_> {
         // redirections (see [`Analysis::fds`]): inherited from `exec`, then
         // changed by each redirection in order.
         let mut fds = env.fds.clone();
+        // Descriptors (0 included) reading a pipe from a producer whose
+        // output is not proven (`< <(python3 …)`), see
+        // [`Analysis::unproven_pipe`].
+        let mut piped = env.piped_fds.clone();
         for r in redirects {
             if self.done() {
                 break;
@@ -45,6 +49,18 @@ impl Analysis<'_> {
                     let reads = matches!(kind, K::Read | K::ReadAndWrite);
                     let reads_stdin = reads && fd.is_none_or(|f| f == 0);
                     let dest = fd.unwrap_or(if reads { 0 } else { 1 });
+                    piped.remove(&match kind {
+                        K::DuplicateInput => fd.unwrap_or(0),
+                        _ => dest,
+                    });
+                    if reads
+                        && let T::ProcessSubstitution(..) = target
+                        && dest != 1
+                        && dest != 2
+                    {
+                        // Marked now; its content is judged below.
+                        piped.insert(dest);
+                    }
                     if dest > 2 {
                         // A descriptor opened for writing holds no text a
                         // reader could be judged by (`None`); one opened
@@ -54,6 +70,9 @@ impl Analysis<'_> {
                         } else {
                             None
                         };
+                        if matches!(content, Some(Output::Static(_))) {
+                            piped.remove(&dest);
+                        }
                         fds.insert(dest, content);
                     }
                     let dup_source = match (kind, target) {
@@ -78,6 +97,9 @@ impl Analysis<'_> {
                         // call (or only known when it runs) holds what
                         // the caller gave it: not known, held when it
                         // becomes standard input (review s23 V16).
+                        if src.is_some_and(|n| piped.contains(&n)) {
+                            piped.insert(fd.unwrap_or(0));
+                        }
                         let held = match src {
                             Some(0) => Some(input.clone()),
                             Some(-1) => Some(Output::Static(String::new())),
@@ -150,6 +172,9 @@ impl Analysis<'_> {
                             let mut e = env.clone();
                             let out = self.subshell_output(&sub.list, &mut e, depth + 1);
                             if reads_stdin {
+                                if matches!(out, Output::Static(_)) {
+                                    piped.remove(&0);
+                                }
                                 input = out;
                             }
                         }
@@ -158,6 +183,7 @@ impl Analysis<'_> {
                 R::HereString(fd, w) => {
                     let fields = self.expand_word(&w.value, env, depth);
                     let out = fields_output(&fields, true);
+                    piped.remove(&fd.unwrap_or(0));
                     match fd.unwrap_or(0) {
                         0 => input = out,
                         n if n > 2 => {
@@ -168,6 +194,7 @@ impl Analysis<'_> {
                 }
                 R::HereDocument(fd, doc) => {
                     let out = self.heredoc(doc, env, depth);
+                    piped.remove(&fd.unwrap_or(0));
                     match fd.unwrap_or(0) {
                         0 => input = out,
                         n if n > 2 => {
@@ -189,6 +216,7 @@ impl Analysis<'_> {
             }
         }
         self.fds = fds;
+        self.piped_fds = piped;
         input
     }
 

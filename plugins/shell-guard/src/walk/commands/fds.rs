@@ -167,13 +167,15 @@ impl Analysis<'_> {
     /// `/dev/stdin` and that content the command's standard input, so
     /// every reader of standard input judges it; `/dev/fd/0` and
     /// `/proc/self/fd/0` become `/dev/stdin`. A descriptor not opened
-    /// in the call, or two different ones, are held.
+    /// in the call, or two different ones, are held. The flag: the moved
+    /// descriptor reads an unproven pipe ([`Analysis::piped_fds`]).
     pub(crate) fn fd_operands(
         &mut self,
         mut argv: Vec<Field>,
         stdin: Output,
         fds: &HashMap<i32, Option<Output>>,
-    ) -> (Vec<Field>, Output) {
+        piped: &std::collections::HashSet<i32>,
+    ) -> (Vec<Field>, Output, bool) {
         let mut stdin = stdin;
         let mut moved: Option<i32> = None;
         let mut stdin_named = false;
@@ -222,7 +224,8 @@ impl Analysis<'_> {
             // stream cannot stand for both.
             self.unknown_descriptor("/dev/stdin");
         }
-        (argv, stdin)
+        let moved_piped = moved.is_some_and(|n| piped.contains(&n));
+        (argv, stdin, moved_piped)
     }
 
     fn unknown_descriptor(&mut self, path: &str) {

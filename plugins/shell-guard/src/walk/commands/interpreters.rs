@@ -165,6 +165,21 @@ impl Analysis<'_> {
         }
     }
 
+    /// A program read from a process substitution (`bash <(…)`, `source
+    /// <(…)`, `python3 <(…)`) whose output is not known text: a pipe
+    /// from an unproven producer, held as [`Analysis::piped_program`]
+    /// holds one on standard input (review s23 V23).
+    fn procsub_program(&mut self, name: &str, seg: &Seg) {
+        if let Seg::Dyn { raw, out, .. } = seg
+            && raw == "<(…)"
+            && !matches!(out, Output::Static(_))
+        {
+            let outer = std::mem::replace(&mut self.unproven_pipe, true);
+            self.piped_program(name, out);
+            self.unproven_pipe = outer;
+        }
+    }
+
     /// A program read from standard input that is not known text: the
     /// taint is reported, and a pipe from a producer whose output is not
     /// proven is held (review s23 V23). Only a producer the walk models
@@ -272,7 +287,10 @@ impl Analysis<'_> {
                         let mut e = env.clone();
                         self.script(text, &mut e, depth + 1, &Output::Unknown);
                     }
-                    o => self.report_taint(o, &format!("given to `{name}` as its program")),
+                    o => {
+                        self.report_taint(o, &format!("given to `{name}` as its program"));
+                        self.procsub_program(name, seg);
+                    }
                 }
             }
         }
@@ -409,6 +427,9 @@ impl Analysis<'_> {
                     {
                         self.embedded_commands(name, code, env, depth);
                     }
+                }
+                for seg in &p.segs {
+                    self.procsub_program(name, seg);
                 }
                 let out = match p.static_text().and_then(|t| env.file_taint(&t).cloned()) {
                     Some(o) => o,
