@@ -8589,6 +8589,42 @@ fn s23_fds_scripts_read_from_descriptors() {
             "shell.rm-home",
         ),
         ("bash /dev/fd/5", "escalate", "shell.eval-dynamic"),
+        ("sh -s 3<<< 'rm -rf ~' < /dev/fd/3", "deny", "shell.rm-home"),
+        (
+            "sh -s < /dev/fd/3 3<<< 'rm -rf ~'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "bash --rcfile /dev/fd/3 -i 3<<< 'rm -rf ~'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "{ bash /dev/fd/3; } 3<<< 'rm -rf ~'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "perl /dev/fd/3 3<<< 'system(\"rm -rf ~\")'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "sudo bash /dev/fd/3 3<<< 'rm -rf ~'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "xargs -a /dev/fd/3 rm 3<<< '/home/alice/.bashrc'",
+            "deny",
+            "shell.guardrail-write",
+        ),
+        (
+            "gdb -x /dev/stdin ./a.out <<< 'shell rm -rf ~'",
+            "deny",
+            "shell.rm-home",
+        ),
         ("exec <<< 'rm -rf ~'; bash", "deny", "shell.rm-home"),
         ("exec < input.txt; bash", "escalate", "shell.eval-dynamic"),
         ("exec < /dev/null; ls", "allow", ""),
@@ -8643,6 +8679,16 @@ fn s23_fds_awk_programs_from_stdin() {
             "shell.rm-home",
         ),
         ("cat prog.awk | awk -f -", "escalate", "shell.eval-dynamic"),
+        (
+            "mawk -W exec /dev/stdin <<< 'BEGIN{system(\"rm -rf ~\")}'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "awk -f/dev/fd/0 <<< 'BEGIN{system(\"rm -rf ~\")}'",
+            "deny",
+            "shell.rm-home",
+        ),
         ("awk -f /dev/stdin x.txt <<< '{print $1}'", "allow", ""),
         ("awk -f prog.awk x.txt", "allow", ""),
     ]);
@@ -8833,6 +8879,16 @@ fn s23_fds_awk_computed_pipes() {
             "awk 'BEGIN{c | getline x}'",
             "escalate",
             "shell.eval-dynamic",
+        ),
+        (
+            "awk 'BEGIN{cmd=\"ls\"; while ((cmd | getline l) > 0) print l}'",
+            "escalate",
+            "shell.eval-dynamic",
+        ),
+        (
+            "awk 'BEGIN{while ((\"ls\" | getline l) > 0) print l}'",
+            "allow",
+            "",
         ),
         (
             "awk 'BEGIN{printf \"rm -rf ~\" | \"sh\"}'",

@@ -134,6 +134,38 @@ impl Analysis<'_> {
                             let fields = self.expand_word(&w.value, env, depth);
                             for f in &fields {
                                 let text = f.text();
+                                // `< /dev/fd/3`, `4< /dev/stdin`: the
+                                // descriptor's content (review s23 V16).
+                                if reads
+                                    && matches!(target, T::Filename(_))
+                                    && let Some(n) = crate::walk::commands::descriptor(&text)
+                                {
+                                    let held = match n {
+                                        Some(0) => Some(input.clone()),
+                                        Some(n) if n > 2 => fds.get(&n).cloned().flatten(),
+                                        _ => None,
+                                    };
+                                    let held = held.unwrap_or_else(|| {
+                                        self.report(
+                                            false,
+                                            "shell.eval-dynamic",
+                                            format!(
+                                                "A redirection reads `{text}`, a file descriptor whose content is \
+                                                 not known here. A person must approve it as it is."
+                                            ),
+                                        );
+                                        Output::Unknown
+                                    });
+                                    if n.is_some_and(|n| n > 2 && piped.contains(&n)) {
+                                        piped.insert(dest);
+                                    }
+                                    if reads_stdin {
+                                        input = held;
+                                    } else if dest > 2 {
+                                        fds.insert(dest, Some(held));
+                                    }
+                                    continue;
+                                }
                                 // `< KEY`, `3< KEY`, `<> KEY`, `$(< KEY)`: the
                                 // command (or the loop, or `exec`'s shell)
                                 // reads the file, wherever the redirection is.

@@ -115,7 +115,7 @@ const STDIN_FILES: &[StdinFile] = &[
 /// `/proc/self/fd/N`, `/proc/thread-self/fd/N`; `Some(None)` for a
 /// descriptor path whose number or process is not known
 /// (`/proc/123/fd/3`, `/dev/fd/$n`).
-fn descriptor(path: &str) -> Option<Option<i32>> {
+pub(crate) fn descriptor(path: &str) -> Option<Option<i32>> {
     if path == "/dev/stdin" {
         return Some(Some(0));
     }
@@ -256,6 +256,24 @@ impl Analysis<'_> {
             let t = a.text();
             if t == "--" {
                 break;
+            }
+            // mawk's `-W exec FILE` (also `-Wexec FILE`, `-W e FILE`):
+            // the program file, and the last option.
+            if AWKS.contains(&name) {
+                let (w, width) = match t.strip_prefix("-W") {
+                    Some("") => (args.get(i + 1).map(Field::text), 3),
+                    Some(joined) => (Some(joined.to_string()), 2),
+                    None => (None, 0),
+                };
+                if let Some(w) = w
+                    && !w.is_empty()
+                    && "exec".starts_with(w.as_str())
+                    && args
+                        .get(i + width - 1)
+                        .is_some_and(|v| v.text() == "/dev/stdin" || v.text() == "-")
+                {
+                    kinds.push((Reads::Program, i, width));
+                }
             }
             for sf in STDIN_FILES.iter().filter(|s| s.programs.contains(&name)) {
                 // (value, words the option and value take)

@@ -22,6 +22,7 @@ mod wrappers;
 mod xargs;
 
 use dispatch::Reached;
+pub(crate) use fds::descriptor;
 
 /// Shells whose `-c` script and standard input are analysed.
 pub const SHELLS: &[&str] = &[
