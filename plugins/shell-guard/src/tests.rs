@@ -8946,6 +8946,16 @@ fn s23_fds_sqlite3_reader() {
             "shell.rm-home",
         ),
         ("sqlite3 app.db 'select * from users'", "allow", ""),
+        (
+            "sqlite3 app.db <<< $'-- c\\n.sh rm -rf ~'",
+            "deny",
+            "shell.rm-home",
+        ),
+        (
+            "sqlite3 app.db <<< $'select \\'a\\n.sh rm -rf ~\\n\\';'",
+            "allow",
+            "",
+        ),
         ("sqlite3 app.db .tables", "allow", ""),
         (
             "sqlite3 app.db <<< \"select 1;<NL># note<NL>.tables<NL>select 2;\"",

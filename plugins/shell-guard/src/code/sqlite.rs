@@ -502,6 +502,31 @@ fn sql_complete(pending: &str) -> Option<bool> {
     Some(last == Some(';') || terminator)
 }
 
+/// shell.c's `_all_whitespace`: only white space, `--` comments and
+/// closed `/* */` comments.
+fn all_whitespace(line: &str) -> bool {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            match line[i + 2..].find("*/") {
+                Some(k) => i += 2 + k + 2,
+                None => return false,
+            }
+        } else if b[i] == b'-' && b.get(i + 1) == Some(&b'-') {
+            match line[i..].find('\n') {
+                Some(k) => i += k,
+                None => return true,
+            }
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
 /// Read a sqlite3 input text as `process_input` reads it: a line is a
 /// dot-command (`.`) or a comment (`#`, in its first column) only when
 /// no SQL statement is pending; inside a pending statement (a string
@@ -512,8 +537,14 @@ fn input(text: &str, r: &mut Reading) {
     let mut pending = String::new();
     for line in text.lines() {
         let l = line.trim_start();
+        // shell.c skips a line of white space and comments while no
+        // statement is pending (`_all_whitespace`): the next line starts
+        // afresh (`-- c` then `.sh id` runs `id`).
+        if pending.is_empty() && all_whitespace(line) {
+            continue;
+        }
         let special = line.starts_with('#') || l.starts_with('.');
-        if special && !pending.trim().is_empty() {
+        if special && !pending.is_empty() {
             match sql_complete(&pending) {
                 Some(true) => {
                     sql_text.push_str(&pending);
@@ -525,8 +556,7 @@ fn input(text: &str, r: &mut Reading) {
                 ),
             }
         }
-        if special && pending.trim().is_empty() {
-            pending.clear();
+        if special && pending.is_empty() {
             if let Some(cmd) = l.strip_prefix('.') {
                 dot_command(cmd, r);
             }
@@ -734,6 +764,8 @@ mod tests {
                 .unproven
                 .is_empty()
         );
+        assert!(!piped("-- c\n.sh id\n").unproven.is_empty());
+        assert!(!piped("  \n/* c */\n.sh id\n").unproven.is_empty());
         assert!(
             !piped("create trigger t after insert on a begin select 1;\n# x\nend;\n")
                 .unproven
