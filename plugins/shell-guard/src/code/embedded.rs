@@ -527,51 +527,179 @@ fn editor_shell_start(piece: &str) -> Option<usize> {
 
 /// Commands an awk program runs through pipes: `print … | "cmd"`,
 /// `"cmd" | getline` (besides `system("cmd")`, see [`shell_commands`]).
+///
+/// Property (review s23 V10): a pipe's command side is read only when it
+/// is ONE string literal standing alone (`| "sort" ;`, `"id" | getline`);
+/// any other command side (`| "s" "h"`, `| c`, `x "sh" | getline`) is a
+/// computed command and given as `eval "${AWK_VALUE}"`, which is held.
+/// The text printed into a shell is read when it is one literal right
+/// after `print`/`printf`; otherwise it is computed, and held likewise.
+/// `|` inside strings, regular expressions and comments is no pipe.
 pub fn awk_pipe_commands(program: &str) -> Vec<String> {
     let mut found = Vec::new();
     if program.len() > MAX_CODE {
         return found;
     }
-    for (at, _) in program.match_indices('|') {
-        if program[at + 1..].starts_with('|') || program[..at].ends_with('|') {
-            continue; // `||`
-        }
+    const COMPUTED: &str = "eval \"${AWK_VALUE}\"";
+    for at in awk_pipes(program) {
         let before = program[..at].trim_end();
         // gawk's coprocess `|&` is a pipe too (review s9 G3).
         let after = program[at + 1..]
             .strip_prefix('&')
-            .unwrap_or(&program[at + 1..]);
-        // `print "text" | "cmd"`: cmd reads the text (a shell runs it).
-        if let Some((s, _)) = string_literal(after.trim_start()) {
-            let printed = before
-                .strip_suffix('"')
-                .and_then(|b| b.rfind('"'))
-                .map(|open| &before[open + 1..before.len() - 1]);
+            .unwrap_or(&program[at + 1..])
+            .trim_start();
+        if after.starts_with("getline") {
+            // `"cmd" | getline`, `"cmd" |& getline`.
+            match awk_last_literal(before) {
+                Some((cmd, lead)) if awk_boundary(lead) => found.push(cmd),
+                _ => found.push(COMPUTED.into()),
+            }
+        } else {
+            // `print "text" | "cmd"`: cmd reads the text (a shell runs it).
+            let cmd = awk_string(after)
+                .filter(|(_, rest)| awk_ends_expression(rest))
+                .map(|(s, _)| s);
+            let Some(s) = cmd else {
+                found.push(COMPUTED.into());
+                continue;
+            };
+            let printed = awk_last_literal(before).filter(|(_, lead)| {
+                let lead = lead.trim_end().trim_end_matches('(').trim_end();
+                lead.ends_with("print") || lead.ends_with("printf")
+            });
             match printed {
-                Some(p) => found.push(format!(
-                    "printf '%s\\n' {} | {s}",
-                    crate::shell_quote(&p.replace("\\\"", "\"").replace("\\n", "\n"))
-                )),
+                Some((p, _)) => {
+                    found.push(format!("printf '%s\\n' {} | {s}", crate::shell_quote(&p)))
+                }
                 // Computed text into a shell is a computed command.
                 None if ["sh", "bash", "zsh", "dash", "ksh", "ash", "busybox"]
                     .contains(&s.split_whitespace().next().unwrap_or("")) =>
                 {
-                    found.push("eval \"${AWK_VALUE}\"".into())
+                    found.push(COMPUTED.into())
                 }
                 None => found.push(s),
             }
-        }
-        // `"cmd" | getline`, `"cmd" |& getline`.
-        if after.trim_start().starts_with("getline")
-            && let Some(open) = before.strip_suffix('"').and_then(|b| b.rfind('"'))
-        {
-            found.push(before[open + 1..before.len() - 1].to_string());
         }
         if found.len() >= KEPT {
             break;
         }
     }
     found
+}
+
+/// The offsets of an awk program's pipe operators (`|`, `|&`): outside
+/// string literals, regular expressions and comments, and not `||`.
+fn awk_pipes(program: &str) -> Vec<usize> {
+    let bytes = program.as_bytes();
+    let mut pipes = Vec::new();
+    let mut i = 0;
+    // The last significant byte outside literals: a `/` after an operand
+    // divides, any other `/` opens a regular expression.
+    let mut prev: u8 = b';';
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                prev = b'"';
+            }
+            b'/' if !(prev.is_ascii_alphanumeric() || b"_)]$\"".contains(&prev)) => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'/' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                prev = b'"';
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                prev = b';';
+                continue;
+            }
+            b'|' if bytes.get(i + 1) == Some(&b'|') => {
+                i += 2;
+                prev = b'|';
+                continue;
+            }
+            b'|' => {
+                pipes.push(i);
+                prev = b'|';
+            }
+            c if c.is_ascii_whitespace() => {
+                if c == b'\n' {
+                    prev = b';';
+                }
+            }
+            c => prev = c,
+        }
+        i += 1;
+    }
+    pipes
+}
+
+/// The string literal `text` ends with (its value) and the text before
+/// it, when `text` ends with one.
+fn awk_last_literal(text: &str) -> Option<(String, &str)> {
+    let body = text.strip_suffix('"')?;
+    // The opening quote: the last `"` not escaped by a backslash.
+    let bytes = body.as_bytes();
+    let mut k = body.len();
+    while let Some(q) = body[..k].rfind('"') {
+        let slashes = bytes[..q].iter().rev().take_while(|b| **b == b'\\').count();
+        if slashes % 2 == 0 {
+            let (lit, rest) = awk_string(&text[q..])?;
+            return rest.is_empty().then_some((lit, &text[..q]));
+        }
+        k = q;
+    }
+    None
+}
+
+/// An awk string literal at the start of `s`: its value and the text
+/// after it. `None` when `s` does not start with one, or when it holds an
+/// escape other than `\n`, `\t`, `\"`, `\\`, `\/` (octal and other
+/// escapes spell any text; such a literal is not read).
+fn awk_string(s: &str) -> Option<(String, &str)> {
+    let body = s.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &body[i + 1..])),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                e @ ('"' | '\\' | '/') => out.push(e),
+                _ => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Whether the text before a literal ends a statement or an operator, so
+/// the literal is not concatenated to an earlier value.
+fn awk_boundary(lead: &str) -> bool {
+    let lead = lead.trim_end();
+    lead.is_empty()
+        || lead.ends_with(['{', ';', '(', ',', '=', '!', '&', '|', '\n'])
+        || lead.ends_with("do")
+        || lead.ends_with("else")
+}
+
+/// Whether what follows a pipe's command literal ends the expression
+/// (nothing is concatenated to the literal).
+fn awk_ends_expression(rest: &str) -> bool {
+    let rest = rest.trim_start_matches([' ', '\t']);
+    rest.is_empty()
+        || rest.starts_with([';', '}', '\n', ')', ','])
+        || rest.starts_with("&&")
+        || rest.starts_with("||")
 }
 
 /// What a patch does to one file.
@@ -979,6 +1107,23 @@ mod tests {
             [r"printf '%s\n' 'rm -rf ~' | sh", "id", "sort"]
         );
         assert!(awk_pipe_commands("a || b").is_empty());
+        // Review s23 V10: a computed command side or printed text is held.
+        let computed = [r#"eval "${AWK_VALUE}""#];
+        assert_eq!(
+            awk_pipe_commands(r#"BEGIN{print "rm -rf ~" | "s" "h"}"#),
+            computed
+        );
+        assert_eq!(
+            awk_pipe_commands(r#"BEGIN{c="sh"; print "rm -rf ~" | c}"#),
+            computed
+        );
+        assert_eq!(
+            awk_pipe_commands(r#"BEGIN{print "rm -rf ~; " "x" | "sh"}"#),
+            computed
+        );
+        assert_eq!(awk_pipe_commands(r#"BEGIN{c | getline x}"#), computed);
+        assert_eq!(awk_pipe_commands(r#"BEGIN{x "id" | getline y}"#), computed);
+        assert!(awk_pipe_commands(r#"/foo|bar/ { print "a|b" } # x | y"#).is_empty());
     }
 
     #[test]

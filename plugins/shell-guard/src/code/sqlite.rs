@@ -7,8 +7,10 @@
 //! fully understands**:
 //!
 //! - a dot-command is read as `do_meta_command` reads it: its name and
-//!   arguments split at white space, `'…'` taken as is, `"…"` with C
-//!   escapes decoded (`.shell "r\155"` is `rm`), the name itself quoted
+//!   arguments split at white space, `'…'` taken as is, `"…"` and
+//!   unquoted words with C escapes decoded (`.shell "r\155"` is `rm`,
+//!   `.output \174sh` a pipe; a backslash outside quotes holds, as
+//!   sqlite3 versions differ, review s23 V1), the name itself quoted
 //!   too (`."sh"`); sqlite3 takes any prefix of a command's name (`.sh`,
 //!   `.sys`), so only a name spelled out in full is matched against the
 //!   short list of commands that read or format ([`READ_ONLY`]); a prefix
@@ -23,7 +25,13 @@
 //!   `load_extension`, `readfile`, `writefile`, `fsdir`, `zipfile`, …; an
 //!   identifier in any quoting counts); `ATTACH 'F'` and `VACUUM INTO 'F'`
 //!   write F (judged), and a file name that is not a literal string holds;
-//! - `-init FILE` (not read) and options the table does not know hold;
+//! - options are read wherever they stand (before or after the
+//!   database, as sqlite3's `main` reads them); `-init FILE` (not read)
+//!   and options the table does not know hold;
+//! - a `#` line is a comment, and a `.` line a dot-command, only on
+//!   standard input and only where no SQL statement is pending (not
+//!   inside a string literal spanning lines); a command-line argument is
+//!   one dot-command or SQL whole;
 //!   `-safe` (without `-unsafe-testing`) proves the input: sqlite3 itself
 //!   then refuses all of the above.
 //!
@@ -226,9 +234,11 @@ fn meta_words(line: &str) -> Vec<String> {
                 i += 1;
             }
             let w: String = b[start..i].iter().collect();
-            // An unquoted word is decoded too when it is quoted on the
-            // right only (`shell.c`: `if( zLine[h]=='"' ) … resolve`).
-            words.push(w);
+            // sqlite3 (3.40's `do_meta_command`) decodes an unquoted word
+            // too: `\174sh` is `|sh` (review s23 V1). Versions differ, so
+            // the decoded word is what is matched, and the caller holds a
+            // line with a backslash outside quotes.
+            words.push(resolve_backslashes(&w));
         }
     }
     words
@@ -249,8 +259,37 @@ fn system_text(args: &[String]) -> String {
         .join(" ")
 }
 
+/// Whether a dot-command line has a backslash in an unquoted word:
+/// whether sqlite3 decodes it depends on its version, so it is held.
+fn unquoted_backslash(line: &str) -> bool {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c == '\\' => return true,
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None => {}
+        }
+    }
+    false
+}
+
 /// Read one dot-command line (without its `.`).
 fn dot_command(line: &str, r: &mut Reading) {
+    if unquoted_backslash(line) {
+        r.unproven.push(format!(
+            "`.{line}` has a backslash outside quotes, which sqlite3 may decode into any text"
+        ));
+    }
     let words = meta_words(line);
     let Some((name, args)) = words.split_first() else {
         return;
@@ -403,19 +442,130 @@ fn sql(text: &str, r: &mut Reading) {
     }
 }
 
-/// Read a sqlite3 input text: lines starting with `.` are dot-commands,
-/// `#` lines comments, the rest SQL.
-fn input(text: &str, r: &mut Reading) {
-    let mut sql_text = String::new();
-    for line in text.lines() {
-        let l = line.trim_start();
-        if let Some(cmd) = l.strip_prefix('.') {
-            dot_command(cmd, r);
-        } else if !line.starts_with('#') {
-            sql_text.push_str(line);
-            sql_text.push('\n');
+/// Whether pending SQL text is a complete statement as sqlite3's
+/// `process_input` decides before reading the next line: it ends with `;`
+/// outside string literals, quoted names and comments, or its last line
+/// is `go` or `/` alone. `None` when that cannot be proven here: a
+/// `CREATE TRIGGER` body, whose `;` sqlite3 does not take as the end.
+fn sql_complete(pending: &str) -> Option<bool> {
+    let b: Vec<char> = pending.chars().collect();
+    let mut i = 0;
+    let mut last: Option<char> = None;
+    while i < b.len() {
+        let c = b[i];
+        if c == '-' && b.get(i + 1) == Some(&'-') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '/' && b.get(i + 1) == Some(&'*') {
+            i += 2;
+            while i < b.len() && !(b[i] == '*' && b.get(i + 1) == Some(&'/')) {
+                i += 1;
+            }
+            if i >= b.len() {
+                return Some(false);
+            }
+            i += 2;
+            continue;
+        }
+        if matches!(c, '\'' | '"' | '`' | '[') {
+            let close = if c == '[' { ']' } else { c };
+            i += 1;
+            while i < b.len() && b[i] != close {
+                i += 1;
+            }
+            if i >= b.len() {
+                return Some(false);
+            }
+            last = Some(close);
+            i += 1;
+            continue;
+        }
+        if !c.is_whitespace() {
+            last = Some(c);
+        }
+        i += 1;
+    }
+    if sql_tokens(pending)
+        .iter()
+        .any(|t| t == &Ok("trigger".into()))
+    {
+        return None;
+    }
+    let last_line = pending.lines().rev().find(|l| !l.trim().is_empty());
+    let terminator = last_line.is_some_and(|l| {
+        let l = l.trim();
+        l == "/" || l.eq_ignore_ascii_case("go")
+    });
+    Some(last == Some(';') || terminator)
+}
+
+/// shell.c's `_all_whitespace`: only white space, `--` comments and
+/// closed `/* */` comments.
+fn all_whitespace(line: &str) -> bool {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            match line[i + 2..].find("*/") {
+                Some(k) => i += 2 + k + 2,
+                None => return false,
+            }
+        } else if b[i] == b'-' && b.get(i + 1) == Some(&b'-') {
+            match line[i..].find('\n') {
+                Some(k) => i += k,
+                None => return true,
+            }
+        } else {
+            return false;
         }
     }
+    true
+}
+
+/// Read a sqlite3 input text as `process_input` reads it: a line is a
+/// dot-command (`.`) or a comment (`#`, in its first column) only when
+/// no SQL statement is pending; inside a pending statement (a string
+/// literal spanning lines) it is SQL (review s23 V1). Where the end of
+/// a statement cannot be proven, a later `.`/`#` line holds.
+fn input(text: &str, r: &mut Reading) {
+    let mut sql_text = String::new();
+    let mut pending = String::new();
+    for line in text.lines() {
+        let l = line.trim_start();
+        // shell.c skips a line of white space and comments while no
+        // statement is pending (`_all_whitespace`): the next line starts
+        // afresh (`-- c` then `.sh id` runs `id`).
+        if pending.is_empty() && all_whitespace(line) {
+            continue;
+        }
+        let special = line.starts_with('#') || l.starts_with('.');
+        if special && !pending.is_empty() {
+            match sql_complete(&pending) {
+                Some(true) => {
+                    sql_text.push_str(&pending);
+                    pending.clear();
+                }
+                Some(false) => {}
+                None => r.unproven.push(
+                    "a dot-command or `#` line follows SQL whose end this check cannot find".into(),
+                ),
+            }
+        }
+        if special && pending.is_empty() {
+            if let Some(cmd) = l.strip_prefix('.') {
+                dot_command(cmd, r);
+            }
+            continue;
+        }
+        pending.push_str(line);
+        pending.push('\n');
+    }
+    sql_text.push_str(&pending);
     sql(&sql_text, r);
 }
 
@@ -436,7 +586,10 @@ pub(crate) fn read(args: &[Field], stdin: &Output) -> Reading {
                 .push(format!("`{t}` is only known when the command runs"));
             continue;
         }
-        if db_seen || !t.starts_with('-') || t == "-" {
+        // sqlite3 reads every word starting with `-` as an option,
+        // before or after the database (`sqlite3 DB -init F`, review
+        // s23 V1); the others are the database, then SQL and dot-commands.
+        if !t.starts_with('-') || t == "-" {
             if db_seen {
                 texts.push(t);
             } else {
@@ -474,11 +627,18 @@ pub(crate) fn read(args: &[Field], stdin: &Output) -> Reading {
             .push("its standard input is decoded or downloaded text".into()),
         _ => {}
     }
-    for t in &texts {
-        if t.trim_start().starts_with('.') && !t.contains('\n') {
+    for (k, t) in texts.iter().enumerate() {
+        let from_stdin = matches!(stdin, Output::Static(_)) && k + 1 == texts.len();
+        if t.trim_start().starts_with('.') && !from_stdin {
+            // A command-line argument starting with `.` is one
+            // dot-command, whatever its lines.
             dot_command(&t.trim_start()[1..], &mut r);
-        } else {
+        } else if from_stdin {
             input(t, &mut r);
+        } else {
+            // A command-line argument is SQL whole: sqlite3 takes no
+            // `#` comment in it (review s23 V1).
+            sql(t, &mut r);
         }
     }
     if safe && !unsafe_testing {
@@ -575,5 +735,41 @@ mod tests {
         assert!(r(&["db", ".tables", "select 1"]).unproven.is_empty());
         assert!(r(&["-safe", "db", ".load x"]).unproven.is_empty());
         assert!(r(&["db", "select 'edit is a word'"]).unproven.is_empty());
+        // Review s23 V1.
+        assert_eq!(r(&[":memory:", r".output \174sh"]).commands, ["sh"]);
+        assert!(!r(&[":memory:", r".once \174sh"]).unproven.is_empty());
+        assert_eq!(
+            r(&[":memory:", r".output /h/\056bashrc"]).writes,
+            ["/h/.bashrc"]
+        );
+        assert!(
+            !r(&[":memory:", "-init", "x.sql", ".quit"])
+                .unproven
+                .is_empty()
+        );
+        assert!(
+            !r(&[":memory:", "select 1", "-cmd", ".sh id"])
+                .unproven
+                .is_empty()
+        );
+        assert!(
+            !r(&[":memory:", "select 'x\n#', edit('', 'rm -rf ~; true')"])
+                .unproven
+                .is_empty()
+        );
+        let piped = |t: &str| read(&[Field::lit("db")], &Output::Static(t.into()));
+        assert!(!piped("select 'x\n#', edit('', 'x');\n").unproven.is_empty());
+        assert!(
+            piped("select 1;\n# edit\n.tables\nselect 2;\n")
+                .unproven
+                .is_empty()
+        );
+        assert!(!piped("-- c\n.sh id\n").unproven.is_empty());
+        assert!(!piped("  \n/* c */\n.sh id\n").unproven.is_empty());
+        assert!(
+            !piped("create trigger t after insert on a begin select 1;\n# x\nend;\n")
+                .unproven
+                .is_empty()
+        );
     }
 }

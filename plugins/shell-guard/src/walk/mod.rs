@@ -106,6 +106,12 @@ pub struct Env {
     /// before any later command, so their effects apply, as unknowns,
     /// before each one.
     pub traps: Vec<FunctionEffects>,
+    /// Descriptors above 2 `exec` opened for the rest of the script
+    /// (`exec 3<<< TEXT`), as [`Analysis::fds`] holds them.
+    pub fds: HashMap<i32, Option<Output>>,
+    /// Those of [`Env::fds`] reading an unproven pipe, as
+    /// [`Analysis::piped_fds`].
+    pub piped_fds: std::collections::HashSet<i32>,
 }
 
 /// What calling a function defined in the command does to the caller's
@@ -138,6 +144,17 @@ pub(crate) enum WrittenRun {
     Renamed,
     /// The file was judged as the script it holds; its output.
     Ran(Output),
+}
+
+/// Whether a redirection gives a command's standard input something
+/// other than what the command was given (`< F`, `<<<`, `<<`, `<&N`).
+fn reads_stdin(r: &ast::IoRedirect) -> bool {
+    use ast::{IoFileRedirectKind as K, IoRedirect as R};
+    match r {
+        R::File(fd, K::Read | K::ReadAndWrite | K::DuplicateInput, _) => fd.is_none_or(|f| f == 0),
+        R::HereString(fd, _) | R::HereDocument(fd, _) => fd.is_none_or(|f| f == 0),
+        _ => false,
+    }
 }
 
 /// What a file written or made earlier in the call holds, for a later
@@ -191,6 +208,8 @@ impl Env {
             namerefs: std::collections::HashSet::new(),
             forgotten: 0,
             traps: Vec::new(),
+            fds: HashMap::new(),
+            piped_fds: std::collections::HashSet::new(),
         }
     }
 
@@ -321,6 +340,9 @@ impl Env {
                 self.traps.push(t.clone());
             }
         }
+        // A descriptor opened differently on two branches holds either.
+        self.fds.retain(|k, v| other.fds.get(k) == Some(v));
+        self.piped_fds.extend(other.piped_fds.iter().copied());
     }
 
     /// The key of a file path in `tainted_files`: resolved against the
@@ -512,6 +534,21 @@ pub struct Analysis<'a> {
     /// pipe's previous stage's [`Analysis::pid_out`]. Set only for a
     /// stage after a simple command; `None` otherwise.
     pub(crate) pid_in: Option<crate::effects::selfstate::PidFlow>,
+    /// What the descriptors above 2 of the simple command being judged
+    /// hold after its redirections (set by [`Analysis::redirects`]):
+    /// `Some(text)` for one opened for reading (a here-string, a
+    /// here-document, a file, a process substitution), `None` for one
+    /// opened for writing. A descriptor not in the map was not opened in
+    /// the call: what it holds is not known (review s23 V16).
+    pub(crate) fds: HashMap<i32, Option<Output>>,
+    /// The standard input of the command being judged is a pipe from a
+    /// producer whose output is not proven ([`Output::Static`]): a shell
+    /// or interpreter reading its program from it is held (review s23 V23).
+    pub(crate) unproven_pipe: bool,
+    /// The descriptors (0 included) of the simple command being judged
+    /// that read a pipe from an unproven producer (`3< <(python3 …)`),
+    /// set by [`Analysis::redirects`] with [`Analysis::fds`].
+    pub(crate) piped_fds: std::collections::HashSet<i32>,
     /// What the simple command just run writes, when it is a process
     /// lookup's output (or a filter keeping its lines): set by
     /// [`Analysis::toolvet_signals`], reset before each command.
@@ -600,6 +637,9 @@ impl<'a> Analysis<'a> {
                 process_listing: false,
                 unnarrowed_listing: false,
                 pid_in: None,
+                fds: HashMap::new(),
+                unproven_pipe: false,
+                piped_fds: std::collections::HashSet::new(),
                 pid_out: None,
                 narrow_lookups: std::collections::HashSet::new(),
                 pid_out_stage: 0,
@@ -853,6 +893,7 @@ impl<'a> Analysis<'a> {
         // function's body); a nested pipeline leaves the stage's input
         // as it found it.
         let saved_in = self.pid_in;
+        let outer_pipe = self.unproven_pipe;
         let outer_stage = self.stage;
         let single = p.seq.len() == 1;
         // Every stage runs in its own subshell. A process listing in one
@@ -866,6 +907,11 @@ impl<'a> Analysis<'a> {
             self.stage = my;
             self.pid_in = pids.filter(|_| simple(cmd));
             self.pid_out = None;
+            // The first stage reads what the pipeline reads; a later one
+            // reads the previous stage's output (review s23 V23).
+            if !std::ptr::eq(cmd, &p.seq[0]) {
+                self.unproven_pipe = !matches!(flow, Output::Static(_));
+            }
             if single {
                 flow = self.command(cmd, env, depth, stdin);
             } else {
@@ -882,6 +928,7 @@ impl<'a> Analysis<'a> {
         }
         self.stage = outer_stage;
         self.pid_in = saved_in;
+        self.unproven_pipe = outer_pipe;
         self.pipeline_pids = pids;
         if single {
             return flow;
@@ -1383,6 +1430,47 @@ impl<'a> Analysis<'a> {
         self.code_variables(&assignments, env, depth, name.as_deref());
         let owned: Vec<ast::IoRedirect> = redirects.into_iter().cloned().collect();
         let stdin = self.redirects(&owned, env, depth, stdin, name.as_deref());
+        let fds = std::mem::take(&mut self.fds);
+        let piped = std::mem::take(&mut self.piped_fds);
+        if argv.len() == 1 && name.as_deref() == Some("exec") {
+            // `exec 3<<< TEXT`: the descriptors stay open for the rest
+            // of the script (review s23 V16).
+            env.fds = fds.clone();
+            env.piped_fds = piped.iter().copied().filter(|n| *n > 2).collect();
+            // `exec <<< TEXT`: every later command reading standard input
+            // (a shell among them) reads it; the walk does not carry it
+            // to them, so known text is judged as the script it may be,
+            // anything else held.
+            if owned.iter().any(reads_stdin) {
+                match &stdin {
+                    Output::Static(text) => {
+                        let mut e = env.clone();
+                        self.script(text, &mut e, depth + 1, &Output::Unknown);
+                    }
+                    other => {
+                        self.report_taint(
+                            other,
+                            "given to the script as its standard input by `exec`",
+                        );
+                        self.report(
+                            false,
+                            "shell.eval-dynamic",
+                            "`exec` gives the rest of the script a standard input whose content is not known \
+                             here; a shell reading it would run it unchecked. A person must approve it as it is.",
+                        );
+                    }
+                }
+            }
+        }
+        let (argv, stdin, moved_piped) = self.fd_operands(argv, stdin, &fds, &piped);
+        // A command redirecting its own standard input reads that, not
+        // the pipe: an unproven pipe only if it is one (`< <(python3 …)`),
+        // as is a descriptor named as a file (review s23 V23).
+        let outer_pipe = self.unproven_pipe;
+        if owned.iter().any(reads_stdin) {
+            self.unproven_pipe = piped.contains(&0);
+        }
+        self.unproven_pipe |= moved_piped;
 
         if argv.is_empty() {
             // `> F`, `x= > F`: a redirection without a command still
@@ -1411,6 +1499,7 @@ impl<'a> Analysis<'a> {
         let outer = std::mem::replace(&mut self.command_vars, names);
         let out = self.exec(argv, env, depth, &stdin, false);
         self.command_vars = outer;
+        self.unproven_pipe = outer_pipe;
         for (n, before) in held.into_iter().rev() {
             match before {
                 Some(v) => env.vars.insert(n, v),

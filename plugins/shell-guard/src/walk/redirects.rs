@@ -28,6 +28,14 @@ impl Analysis<'_> {
     ) -> Output {
         use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
         let mut input = stdin.clone();
+        // What each descriptor other than standard input holds after these
+        // redirections (see [`Analysis::fds`]): inherited from `exec`, then
+        // changed by each redirection in order.
+        let mut fds = env.fds.clone();
+        // Descriptors (0 included) reading a pipe from a producer whose
+        // output is not proven (`< <(python3 …)`), see
+        // [`Analysis::unproven_pipe`].
+        let mut piped = env.piped_fds.clone();
         for r in redirects {
             if self.done() {
                 break;
@@ -40,11 +48,124 @@ impl Analysis<'_> {
                     );
                     let reads = matches!(kind, K::Read | K::ReadAndWrite);
                     let reads_stdin = reads && fd.is_none_or(|f| f == 0);
+                    let dest = fd.unwrap_or(if reads { 0 } else { 1 });
+                    piped.remove(&match kind {
+                        K::DuplicateInput => fd.unwrap_or(0),
+                        _ => dest,
+                    });
+                    if reads
+                        && let T::ProcessSubstitution(..) = target
+                        && dest != 1
+                        && dest != 2
+                    {
+                        // Marked now; its content is judged below.
+                        piped.insert(dest);
+                    }
+                    if dest > 2 {
+                        // A descriptor opened for writing holds no text a
+                        // reader could be judged by (`None`); one opened
+                        // for reading holds what `<` would give stdin.
+                        let content = if reads {
+                            self.fd_file_content(target, env, depth)
+                        } else {
+                            None
+                        };
+                        if matches!(content, Some(Output::Static(_))) {
+                            piped.remove(&dest);
+                        }
+                        fds.insert(dest, content);
+                    }
+                    let dup_source = match (kind, target) {
+                        (K::DuplicateInput, T::Fd(src)) => Some(Some(*src)),
+                        (K::DuplicateInput, T::Duplicate(w)) => Some(
+                            self.expand_word(&w.value, env, depth)
+                                .first()
+                                .and_then(Field::static_text)
+                                .and_then(|t| {
+                                    // `<&-` closes the descriptor: it reads nothing.
+                                    if t == "-" {
+                                        return Some(-1);
+                                    }
+                                    t.trim_end_matches('-').parse::<i32>().ok()
+                                }),
+                        ),
+                        _ => None,
+                    };
+                    if let Some(src) = dup_source {
+                        // `<&N`, `M<&N`: descriptor M (stdin by default)
+                        // now reads what N holds. An N not opened in the
+                        // call (or only known when it runs) holds what
+                        // the caller gave it: not known, held when it
+                        // becomes standard input (review s23 V16).
+                        if src.is_some_and(|n| piped.contains(&n)) {
+                            piped.insert(fd.unwrap_or(0));
+                        }
+                        let held = match src {
+                            Some(0) => Some(input.clone()),
+                            Some(-1) => Some(Output::Static(String::new())),
+                            Some(n) if n > 2 => fds.get(&n).cloned().flatten(),
+                            _ => None,
+                        };
+                        let dest = fd.unwrap_or(0);
+                        if dest == 0 {
+                            input = match held {
+                                Some(out) => out,
+                                None => {
+                                    self.report(
+                                        false,
+                                        "shell.eval-dynamic",
+                                        format!(
+                                            "The command reads its standard input from a file descriptor \
+                                             (`<&{}`) that it did not open, whose content is not known here. \
+                                             A person must approve it as it is.",
+                                            src.map_or("?".to_string(), |n| n.to_string())
+                                        ),
+                                    );
+                                    Output::Unknown
+                                }
+                            };
+                        } else if dest > 2 {
+                            fds.insert(dest, held);
+                        }
+                        continue;
+                    }
                     match target {
                         T::Filename(w) | T::Duplicate(w) => {
                             let fields = self.expand_word(&w.value, env, depth);
                             for f in &fields {
                                 let text = f.text();
+                                // `< /dev/fd/3`, `4< /dev/stdin`: the
+                                // descriptor's content (review s23 V16).
+                                if reads
+                                    && matches!(target, T::Filename(_))
+                                    && let Some(n) = crate::walk::commands::descriptor(&text)
+                                {
+                                    let held = match n {
+                                        Some(0) => Some(input.clone()),
+                                        Some(n) if n > 2 => fds.get(&n).cloned().flatten(),
+                                        _ => None,
+                                    };
+                                    let held = held.unwrap_or_else(|| {
+                                        self.report(
+                                            false,
+                                            "shell.eval-dynamic",
+                                            format!(
+                                                "A redirection reads `{text}`, a file descriptor whose content is \
+                                                 not known here. A person must approve it as it is."
+                                            ),
+                                        );
+                                        Output::Unknown
+                                    });
+                                    if n.is_some_and(|n| n > 2 && piped.contains(&n)) {
+                                        piped.insert(dest);
+                                    }
+                                    if reads_stdin {
+                                        input = held;
+                                    } else if dest > 2 {
+                                        fds.insert(dest, Some(held));
+                                    }
+                                    continue;
+                                }
                                 // `< KEY`, `3< KEY`, `<> KEY`, `$(< KEY)`: the
                                 // command (or the loop, or `exec`'s shell)
                                 // reads the file, wherever the redirection is.
@@ -88,6 +209,9 @@ impl Analysis<'_> {
                             let mut e = env.clone();
                             let out = self.subshell_output(&sub.list, &mut e, depth + 1);
                             if reads_stdin {
+                                if matches!(out, Output::Static(_)) {
+                                    piped.remove(&0);
+                                }
                                 input = out;
                             }
                         }
@@ -95,14 +219,25 @@ impl Analysis<'_> {
                 }
                 R::HereString(fd, w) => {
                     let fields = self.expand_word(&w.value, env, depth);
-                    if fd.is_none_or(|f| f == 0) {
-                        input = fields_output(&fields, true);
+                    let out = fields_output(&fields, true);
+                    piped.remove(&fd.unwrap_or(0));
+                    match fd.unwrap_or(0) {
+                        0 => input = out,
+                        n if n > 2 => {
+                            fds.insert(n, Some(out));
+                        }
+                        _ => {}
                     }
                 }
                 R::HereDocument(fd, doc) => {
                     let out = self.heredoc(doc, env, depth);
-                    if fd.is_none_or(|f| f == 0) {
-                        input = out;
+                    piped.remove(&fd.unwrap_or(0));
+                    match fd.unwrap_or(0) {
+                        0 => input = out,
+                        n if n > 2 => {
+                            fds.insert(n, Some(out));
+                        }
+                        _ => {}
                     }
                 }
                 R::OutputAndError(w, _) => {
@@ -117,7 +252,42 @@ impl Analysis<'_> {
                 }
             }
         }
+        self.fds = fds;
+        self.piped_fds = piped;
         input
+    }
+
+    /// What a descriptor opened for reading on `target` holds (`3< F`,
+    /// `3< <(…)`): the text of a file this call wrote, a process
+    /// substitution's output, empty for `/dev/null`, else unknown. A
+    /// sensitive file was reported by the caller's loop; it reads as
+    /// a secret.
+    fn fd_file_content(
+        &mut self,
+        target: &ast::IoFileRedirectTarget,
+        env: &mut Env,
+        depth: u32,
+    ) -> Option<Output> {
+        use ast::IoFileRedirectTarget as T;
+        Some(match target {
+            T::Filename(w) => {
+                let fields = self.expand_word(&w.value, env, depth);
+                match fields.as_slice() {
+                    [f] if f.text() == "/dev/null" => Output::Static(String::new()),
+                    [f] if self.sensitive_label(f, env).is_some() => Output::Secret,
+                    [f] => match env.written_text(&f.text()) {
+                        Some(t) => Output::Static(t.to_string()),
+                        None => Output::Unknown,
+                    },
+                    _ => Output::Unknown,
+                }
+            }
+            T::ProcessSubstitution(_, sub) => {
+                let mut e = env.clone();
+                self.subshell_output(&sub.list, &mut e, depth + 1)
+            }
+            T::Fd(_) | T::Duplicate(_) => Output::Unknown,
+        })
     }
 
     /// A credential file or toolvet secret opened for reading by an input

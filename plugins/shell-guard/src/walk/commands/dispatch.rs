@@ -43,6 +43,25 @@ impl Analysis<'_> {
         stdin: &Output,
         reached: Reached,
     ) -> Output {
+        let out = self.dispatch_rules(name, args, env, depth, stdin, reached);
+        // Code, names and configuration read from standard input (review
+        // s23 V14, V22), after the command's own, more specific findings.
+        if !self.done() {
+            self.stdin_files(name, args, env, depth, stdin);
+        }
+        out
+    }
+
+    /// [`Analysis::dispatch`] but for the files read from standard input.
+    fn dispatch_rules(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        reached: Reached,
+    ) -> Output {
         let Reached { via_xargs, allowed } = reached;
         let own_rules = !allowed;
         // Operands bash evaluates as arithmetic or variable names (review s22 V1).

@@ -190,7 +190,43 @@ impl Analysis<'_> {
                 let mut e = env.clone();
                 self.script(text, &mut e, depth + 1, &Output::Unknown);
             }
-            out => self.report_taint(out, &format!("piped into `{name}`")),
+            out => self.piped_program(name, out),
+        }
+    }
+
+    /// A program read from a process substitution (`bash <(…)`, `source
+    /// <(…)`, `python3 <(…)`) whose output is not known text: a pipe
+    /// from an unproven producer, held as [`Analysis::piped_program`]
+    /// holds one on standard input (review s23 V23).
+    fn procsub_program(&mut self, name: &str, seg: &Seg) {
+        if let Seg::Dyn { raw, out, .. } = seg
+            && raw == "<(…)"
+            && !matches!(out, Output::Static(_))
+        {
+            let outer = std::mem::replace(&mut self.unproven_pipe, true);
+            self.piped_program(name, out);
+            self.unproven_pipe = outer;
+        }
+    }
+
+    /// A program read from standard input that is not known text: the
+    /// taint is reported, and a pipe from a producer whose output is not
+    /// proven is held (review s23 V23). Only a producer the walk models
+    /// (`echo`, `printf`, `cat` of known text, the filters) proves what
+    /// it prints; `python3 -c 'print(…)'`, `yes`, `date +FMT` and any
+    /// other program may print commands from their own arguments.
+    pub(crate) fn piped_program(&mut self, name: &str, out: &Output) {
+        self.report_taint(out, &format!("piped into `{name}`"));
+        if self.unproven_pipe && !matches!(out, Output::Static(_)) {
+            self.report(
+                false,
+                "shell.eval-dynamic",
+                format!(
+                    "`{name}` runs commands read from a pipe whose producer's output is not known here (only \
+                     literal text such as `echo`/`printf` of a known string is read), so what runs cannot be \
+                     checked. Run the commands directly; a person must approve it as it is."
+                ),
+            );
         }
     }
 
@@ -280,7 +316,10 @@ impl Analysis<'_> {
                         let mut e = env.clone();
                         self.script(text, &mut e, depth + 1, &Output::Unknown);
                     }
-                    o => self.report_taint(o, &format!("given to `{name}` as its program")),
+                    o => {
+                        self.report_taint(o, &format!("given to `{name}` as its program"));
+                        self.procsub_program(name, seg);
+                    }
                 }
             }
         }
@@ -406,7 +445,7 @@ impl Analysis<'_> {
         match program {
             Some(p) if p.text() == "/dev/stdin" && !code => match stdin {
                 Output::Static(text) => self.embedded_commands(name, text, env, depth),
-                other => self.report_taint(other, &format!("piped into `{name}`")),
+                other => self.piped_program(name, other),
             },
             Some(p) if p.text() != "-" => {
                 // `python3 <(echo 'code')`: code the analysis has seen.
@@ -419,6 +458,9 @@ impl Analysis<'_> {
                         self.embedded_commands(name, code, env, depth);
                     }
                 }
+                for seg in &p.segs {
+                    self.procsub_program(name, seg);
+                }
                 let out = match p.static_text().and_then(|t| env.file_taint(&t).cloned()) {
                     Some(o) => o,
                     None => p.output(),
@@ -429,7 +471,7 @@ impl Analysis<'_> {
             }
             _ if !code => match stdin {
                 Output::Static(text) => self.embedded_commands(name, text, env, depth),
-                other => self.report_taint(other, &format!("piped into `{name}`")),
+                other => self.piped_program(name, other),
             },
             _ => {}
         }

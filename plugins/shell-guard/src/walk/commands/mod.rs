@@ -11,6 +11,7 @@ use crate::walk::{self, Analysis, Binding, Cwd, Env, Target, dyn_field, fields_o
 mod builtins;
 mod dispatch;
 mod exec;
+mod fds;
 mod files;
 mod git;
 mod interpreters;
@@ -21,6 +22,7 @@ mod wrappers;
 mod xargs;
 
 use dispatch::Reached;
+pub(crate) use fds::descriptor;
 
 /// Shells whose `-c` script and standard input are analysed.
 pub const SHELLS: &[&str] = &[
