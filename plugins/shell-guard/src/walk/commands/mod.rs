@@ -1,6 +1,14 @@
 //! The rules for individual commands, and the wrappers (`sudo`, `env`,
 //! `timeout`, `xargs`, …) that are looked through to find the command that
 //! really runs.
+//!
+//! `exec.rs` resolves one simple command's first word, `wrappers.rs` looks
+//! through its wrappers, and `dispatch.rs` sends the command found to the
+//! file of its family (`builtins`, `files`, `git`, `interpreters`,
+//! `network`, `streams`, `systemd`, `xargs`); `fds.rs` judges operands
+//! that name file descriptors. This file holds what the families share:
+//! program names (`base_name`, `is_shell`, …), option skipping, and the
+//! outputs of decoders, encoders and `mktemp`.
 
 use crate::opts::getopt;
 use crate::opts::runopts;
