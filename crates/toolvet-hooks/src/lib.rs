@@ -276,8 +276,15 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
         calls
             .into_iter()
             .map(|(name, arguments)| {
+                // A call whose paths cannot all be placed is held (review
+                // s23 R3/R4): never judged with some of them as written.
                 let real =
-                    real_paths::of(&arguments, cwd.as_deref(), home.as_deref(), &state_files);
+                    real_paths::of(&arguments, cwd.as_deref(), home.as_deref(), &state_files)
+                        .map_err(|why| {
+                            HookError::Input(format!(
+                                "{why}; the call cannot be vetted, so it is refused"
+                            ))
+                        })?;
                 let mut request = request_for(
                     agent,
                     &call,

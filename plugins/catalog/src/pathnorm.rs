@@ -9,8 +9,9 @@
 //! Rules (POSIX paths only; `\` is an ordinary character):
 //! - a NUL byte anywhere is an error ([`PathError::Nul`]);
 //! - the empty string means the working directory (`.`);
-//! - `file:///x` and `file://localhost/x` mean `/x`; a `file://` URL naming
-//!   any other host is an error ([`PathError::RemoteUrl`]). A URL's
+//! - `file:/x`, `file:///x` and `file://localhost/x` mean `/x`
+//!   ([`file_url_path`], the one reader of `file:` URLs); a `file://` URL
+//!   naming any other host is an error ([`PathError::RemoteUrl`]). A URL's
 //!   percent-escapes are decoded and its `?query`/`#fragment` dropped, as a
 //!   URL parser does (`file:///w/%2e%2e/x` is `/x`); elsewhere they are
 //!   not: a plain `%2e%2e` is a directory named `%2e%2e`, exactly what a
@@ -365,26 +366,52 @@ pub fn is_within(path: &str, root: &str) -> bool {
     path == root || (path.starts_with(root) && path.as_bytes().get(root.len()) == Some(&b'/'))
 }
 
-/// `file:///x` and `file://localhost/x` become `/x`, percent-decoded and
-/// without a `?query` or `#fragment`, as a conforming parser yields it
-/// (RFC 8089; Node's `fileURLToPath`, Python's `url2pathname`; review s22
-/// R5: `file:///w/toolvet%2Etoml` is `/w/toolvet.toml`); other strings
-/// pass through unchanged.
-fn strip_file_url(path: &str) -> Result<std::borrow::Cow<'_, str>, PathError> {
-    let Some(rest) = strip_prefix_ignore_case(path, "file://") else {
-        return Ok(path.into());
-    };
-    let local = if rest.starts_with('/') {
-        rest
-    } else {
-        match strip_prefix_ignore_case(rest, "localhost") {
-            Some("") => "/",
-            Some(p) if p.starts_with('/') => p,
-            _ => return Err(PathError::RemoteUrl),
+/// The local path a `file:` URL names: the one reader of `file:` URLs
+/// for path-guard, the hooks and shell-guard (review s23 R10). RFC 8089,
+/// the scheme in any case: `file:/p` (one slash), `file:///p`,
+/// `file://localhost/p` (`file://` and `file://localhost` alone are
+/// `/`), and any number of slashes after the authority (`file:////p` is
+/// `//p`, cleaned to `/p`); percent-decoded and without a `?query` or
+/// `#fragment`, as a conforming parser yields it (curl, Node's
+/// `fileURLToPath`, Python's `url2pathname`; review s22 R5:
+/// `file:///w/toolvet%2Etoml` is `/w/toolvet.toml`). `None`: `text` is no
+/// `file:` URL of an absolute path (`file:x` is the relative path it
+/// spells). The decoded path may hold any byte; [`normalize`] refuses a
+/// NUL or control character in it.
+///
+/// # Errors
+/// [`PathError::RemoteUrl`] for a URL naming a host other than
+/// `localhost`.
+pub fn file_url_path(text: &str) -> Option<Result<String, PathError>> {
+    let rest = strip_prefix_ignore_case(text, "file:")?;
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let local = match rest.strip_prefix("//") {
+        // `file://HOST/p`: only the local host names a file here.
+        Some(auth) => {
+            let end = auth.find(['/', '?', '#']).unwrap_or(auth.len());
+            let host = &auth[..end];
+            if !(host.is_empty() || host.eq_ignore_ascii_case("localhost")) {
+                return Some(Err(PathError::RemoteUrl));
+            }
+            &auth[end..]
         }
+        None => rest,
     };
     let local = local.split(['?', '#']).next().unwrap_or(local);
-    let decoded = percent_decode(local);
+    let local = if local.is_empty() { "/" } else { local };
+    Some(Ok(percent_decode(local)))
+}
+
+/// `text` as a path: the path a `file:` URL names ([`file_url_path`]),
+/// checked for NUL and control characters again after decoding; other
+/// strings pass through unchanged.
+fn strip_file_url(path: &str) -> Result<std::borrow::Cow<'_, str>, PathError> {
+    let Some(local) = file_url_path(path) else {
+        return Ok(path.into());
+    };
+    let decoded = local?;
     if decoded.contains('\0') {
         return Err(PathError::Nul);
     }
@@ -509,6 +536,91 @@ impl RealPaths {
     /// Record `real` for `path`.
     pub fn insert(&mut self, path: String, real: Real) {
         self.0.insert(path, real);
+    }
+
+    /// Add `real` to what is known of `path`: every location found for
+    /// it kept (two spellings of one lexical path may lead to different
+    /// places, review s23 R7), and a location that cannot be found
+    /// outranking the rest. Adding never removes a location.
+    pub fn merge(&mut self, path: String, real: Real) {
+        match (self.0.get_mut(&path), real) {
+            (None, real) => {
+                self.0.insert(path, real);
+            }
+            (Some(Real::Unknown(_)), _) => {}
+            (Some(old), Real::Unknown(why)) => *old = Real::Unknown(why),
+            (Some(Real::At(old)), Real::At(new)) => {
+                for p in new {
+                    if !old.contains(&p) {
+                        old.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// What is known, as symbolic-link facts for a check that follows
+    /// links by text (shell-guard's run links, `crate::run::Facts`):
+    /// one list of `(path, real location)` per alternative (the k-th
+    /// location found for each path, the last one for a path with
+    /// fewer), shorter paths first so that a search from the end meets
+    /// the most specific first. A location under the real location of
+    /// one of `roots` (a workspace or home reached through a link) is
+    /// taken under that root as written, since the check places its
+    /// roots as written; pairs that then name themselves are left out.
+    /// A path whose location cannot be found is not a link: the hooks
+    /// hold such a call before any check runs.
+    pub fn links(&self, roots: &[&str]) -> Vec<Vec<(String, String)>> {
+        let root_reals: Vec<(&str, &str)> = roots
+            .iter()
+            .filter_map(|r| match self.get(r) {
+                Some(Real::At(at)) => Some(at.iter().map(move |a| (*r, a.as_str()))),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let as_written = |loc: &str| -> String {
+            for (root, real) in &root_reals {
+                if is_within(loc, real) {
+                    let rest = loc[real.len()..].trim_start_matches('/');
+                    return if rest.is_empty() {
+                        root.to_string()
+                    } else {
+                        format!("{}/{rest}", root.trim_end_matches('/'))
+                    };
+                }
+            }
+            loc.to_string()
+        };
+        let widest = self
+            .0
+            .values()
+            .map(|r| match r {
+                Real::At(at) => at.len(),
+                Real::Unknown(_) => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        let mut keys: Vec<(&String, &Vec<String>)> = self
+            .0
+            .iter()
+            .filter_map(|(k, r)| match r {
+                Real::At(at) if !at.is_empty() => Some((k, at)),
+                _ => None,
+            })
+            .collect();
+        keys.sort_by_key(|(k, _)| k.len());
+        (0..widest)
+            .map(|i| {
+                keys.iter()
+                    .filter_map(|(k, at)| {
+                        let loc = as_written(&at[i.min(at.len() - 1)]);
+                        (loc != **k).then(|| ((*k).clone(), loc))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|l| !l.is_empty())
+            .collect()
     }
 
     /// Whether nothing is known.
@@ -680,6 +792,36 @@ mod tests {
         assert_eq!(n("file:///w/a%00b"), Err(PathError::Nul));
         assert_eq!(n("file:///w/a%20b.txt").unwrap(), "/w/a b.txt");
         assert_eq!(n("file:///w/100%").unwrap(), "/w/100%");
+    }
+
+    /// Review s23 R10: every form of a local `file:` URL is its path.
+    #[test]
+    fn s23_every_file_url_form_is_its_path() {
+        for url in [
+            "file:/home/alice/pol/policy.toml",
+            "file:///home/alice/pol/policy.toml",
+            "file://localhost/home/alice/pol/policy.toml",
+            "FILE://LocalHost/home/alice/pol/policy.toml",
+            "File:/home/alice/%70ol/policy.toml",
+            "file:////home/alice/pol/policy.toml",
+            "file:/home/alice/pol/policy.toml?x#y",
+        ] {
+            assert_eq!(n(url).unwrap(), "/home/alice/pol/policy.toml", "{url}");
+            assert_eq!(
+                file_url_path(url).map(|r| normalize(&r.unwrap(), None, None).unwrap()),
+                Some("/home/alice/pol/policy.toml".to_string()),
+                "{url}"
+            );
+        }
+        assert_eq!(n("file:"), Ok("/home/alice/project/file:".into()));
+        assert_eq!(n("file:x"), Ok("/home/alice/project/file:x".into()));
+        assert_eq!(n("file://"), Ok("/".into()));
+        assert_eq!(n("file://evil/x"), Err(PathError::RemoteUrl));
+        assert_eq!(n("file:/x%0ay"), Ok("/x\ny".into()));
+        assert_eq!(n("file:/x%0dy"), Err(PathError::Control('\r')));
+        assert_eq!(n("file:/x%00"), Err(PathError::Nul));
+        assert_eq!(file_url_path("/x"), None);
+        assert_eq!(file_url_path("https://x/y"), None);
     }
 
     #[test]

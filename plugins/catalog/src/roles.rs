@@ -24,6 +24,14 @@
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
+/// Argument names that hold a shell command by default (shell-guard's
+/// `command_args` when the policy sets none).
+pub const COMMAND_ARGS: &[&str] = &["command", "cmd", "script"];
+
+/// Argument names that hold a shell command for any tool, beside the
+/// [`COMMAND_ARGS`] or a policy's own list.
+pub const ALWAYS_COMMAND_ARGS: &[&str] = &["shell_command"];
+
 /// `text` as a decoder that ignores case and Unicode form may read a key:
 /// NFKC (`ｑｕｅｒｙ` → `query`, `ﬁle` → `file`), every character upper-
 /// then lower-cased (`ſ` → `s`, `K` → `k`, `ı` → `i`), without white

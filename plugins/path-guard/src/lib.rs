@@ -2983,6 +2983,83 @@ mod tests {
         );
     }
 
+    // review s23 hooks (R7, R10): every real location the front end found
+    // for a lexical path is judged (two spellings, one key); every form of
+    // a local `file:` URL is the path it names.
+    #[test]
+    fn s23_hooks_every_location_and_every_file_url_form() {
+        let g = guard(json!({}));
+        let c = s22_host(
+            r#"{"/home/alice/project/pol/policy.toml":["/home/alice/project/d/pol/policy.toml","/home/alice/pol/policy.toml"]}"#,
+        );
+        for tool in ["write_file", "Write", "mcp__fs__write_file"] {
+            assert_eq!(
+                decide(
+                    &g,
+                    tool,
+                    json!({"note": "s/../pol/policy.toml", "path": "s4/../pol/policy.toml", "content": "x"}),
+                    &c
+                ),
+                ("deny", Some("path.toolvet-state".into())),
+                "{tool}"
+            );
+        }
+        let c = s22_host("{}");
+        for url in [
+            "file:/home/alice/pol/policy.toml",
+            "file:///home/alice/pol/policy.toml",
+            "file://localhost/home/alice/pol/policy.toml",
+            "FILE:/home/alice/%70ol/policy.toml",
+        ] {
+            // As the plain path is judged.
+            assert_eq!(
+                decide(&g, "write_file", json!({"path": url, "content": "x"}), &c),
+                decide(
+                    &g,
+                    "write_file",
+                    json!({"path": "/home/alice/pol/policy.toml", "content": "x"}),
+                    &c
+                ),
+                "{url}"
+            );
+            assert_eq!(
+                decide(&g, "write_file", json!({"path": url, "content": "x"}), &c).0,
+                "deny",
+                "{url}"
+            );
+        }
+        assert_eq!(
+            decide(
+                &g,
+                "read_file",
+                json!({"path": "file:/home/alice/.cache/toolvet/key"}),
+                &c
+            )
+            .0,
+            "deny"
+        );
+        // Near misses: a project file by URL, the same lexical path found
+        // as written.
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "file:/home/alice/project/notes.md", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+        assert_eq!(
+            decide(
+                &g,
+                "write_file",
+                json!({"path": "s4/../src/a.rs", "content": "x"}),
+                &c
+            ),
+            ("allow", None)
+        );
+    }
+
     /// Review s22 R5: `file:` URLs are percent-decoded, as a tool's URL
     /// parser decodes them.
     #[test]

@@ -20,6 +20,7 @@ pub mod syntax;
 pub mod walk;
 
 use check_catalog::code::Language;
+use check_catalog::pathnorm::{REAL_PATHS_ATTRIBUTE, RealPaths};
 use check_catalog::roles;
 use check_catalog::workdir::{self, Base};
 pub use options::{Options, PatternRule, Settings};
@@ -345,6 +346,21 @@ impl ShellGuard {
             .map(str::to_string)
             .or_else(|| ctx_cwd.and_then(paths::home_of));
         let mut bases = workdir::bases(args, &self.opts.cwd_args, ctx_cwd, home.as_deref());
+        // Where the command's path words really are, as the hooks found
+        // them on the file system (review s23 R2): each alternative is one
+        // more reading, its real locations taken as links of the run, so
+        // a literal path word is judged as written and at its real
+        // location, the strictest decision winning.
+        let real = match RealPaths::parse(ctx.attribute(REAL_PATHS_ATTRIBUTE)) {
+            Ok(r) => r,
+            Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
+        };
+        let real_links = real.links(
+            &[ctx_cwd, home.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>(),
+        );
         let ran = ran_commands(ctx, &self.opts.command_args);
         let files = effects::written::files_written(ctx);
         let ran: Vec<(&str, bool)> = ran.iter().map(|(r, sure)| (r.as_str(), *sure)).collect();
@@ -394,6 +410,17 @@ impl ShellGuard {
                     Some(c) => check_catalog::run::readings(&ran, c),
                     None => vec![Facts::default()],
                 };
+                let readings = readings.into_iter().flat_map(|facts| {
+                    let real = real_links.iter().map({
+                        let facts = facts.clone();
+                        move |links| {
+                            let mut f = facts.clone();
+                            f.symlinks.extend(links.iter().cloned());
+                            f
+                        }
+                    });
+                    std::iter::once(facts).chain(real.collect::<Vec<_>>())
+                });
                 for facts in readings {
                     // The workspace: a directory the arguments name may
                     // narrow the context's cwd, never widen it (as the
@@ -430,8 +457,8 @@ impl ShellGuard {
 const SHELL_NAME_WORDS: &[&str] = &["terminal", "process", "spawn", "shell"];
 
 /// Argument names that hold a command for any tool, beside the settings'
-/// `command_args`.
-const EXTRA_COMMAND_ARGS: &[&str] = &["shell_command"];
+/// `command_args` (the catalog's list, which the hooks read too).
+const EXTRA_COMMAND_ARGS: &[&str] = check_catalog::roles::ALWAYS_COMMAND_ARGS;
 
 /// Whether the tool `name` is a shell tool by its name: a [`DEFAULT_TOOLS`]
 /// glob matches it, or it holds one of [`SHELL_NAME_WORDS`] (case folded).

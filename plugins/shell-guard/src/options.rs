@@ -5,7 +5,7 @@ use globset::{Glob, GlobBuilder, GlobMatcher};
 use serde::Deserialize;
 
 /// Default names of the argument that holds the command text.
-pub const DEFAULT_COMMAND_ARGS: &[&str] = &["command", "cmd", "script"];
+pub const DEFAULT_COMMAND_ARGS: &[&str] = check_catalog::roles::COMMAND_ARGS;
 /// Default scratch roots: recursive deletes strictly inside them are allowed.
 pub const DEFAULT_SCRATCH_ROOTS: &[&str] = &["/tmp", "/var/tmp"];
 /// Default protected branches for `git push --force`.

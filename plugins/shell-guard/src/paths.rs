@@ -102,42 +102,29 @@ pub fn resolve_with(
     check_catalog::pathnorm::kernel_path(&abs, base, link).unwrap_or_else(|| unknown_place(&abs))
 }
 
-/// The local path a URI operand names (review s15 N6): `file:///p`,
-/// `file://localhost/p`, `file:/p` (percent-decoded: `%68ooks` is
-/// `hooks`), and rclone's local backend `:local:/p`, `local:/p`. Other
-/// text is not a URI of a local file.
+/// The local path a URI operand names (review s15 N6): a local `file:`
+/// URL as the catalog's one reader takes it
+/// ([`check_catalog::pathnorm::file_url_path`]: `file:/p`, `file:///p`,
+/// `file://localhost/p`, percent-decoded; review s23 R10), and rclone's
+/// local backend `:local:/p`, `local:/p`. Other text is not a URI of a
+/// local file.
 pub fn uri_path(text: &str) -> Option<String> {
-    let lower = text.get(..7).map(str::to_ascii_lowercase);
-    let rest = if lower.as_deref().is_some_and(|l| l.starts_with("file:")) {
-        let r = &text[5..];
-        match r.strip_prefix("//") {
-            // `file://HOST/p`: only the local host names a file here.
-            Some(h) => {
-                let slash = h.find('/')?;
-                let host = &h[..slash];
-                if !(host.is_empty() || host.eq_ignore_ascii_case("localhost")) {
-                    return None;
-                }
-                &h[slash..]
-            }
-            None if r.starts_with('/') => r,
-            None => return None,
-        }
-    } else if let Some(r) = text.strip_prefix("local:") {
+    if let Some(local) = check_catalog::pathnorm::file_url_path(text) {
+        return local.ok();
+    }
+    if let Some(r) = text.strip_prefix("local:") {
         if !r.starts_with('/') {
             return None;
         }
         return Some(r.to_string());
-    } else if text.starts_with(':') {
+    }
+    if text.starts_with(':') {
         return match rclone_place(text, &|_, _| None)? {
             RcloneAt::Local(p) => p.into_iter().next(),
             _ => None,
         };
-    } else {
-        return None;
-    };
-    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-    Some(check_catalog::pathnorm::percent_decode(rest))
+    }
+    None
 }
 
 /// Where an rclone path's files are (review s16 P3, s17 Q2).

@@ -9841,3 +9841,139 @@ fn s23_fds_sqlite3_reader() {
 fn s23_fds_yaml_cases() {
     yaml_cases(include_str!("../cases-s23-fds.yaml"));
 }
+
+// review s23 hooks (R2, R10; R1's `/proc/self/cwd` through the hooks): a
+// literal path word is judged as written and at the real location the hooks
+// found on the file system (`toolvet.real_paths`), the strictest decision
+// winning; every form of a local `file:` URL is the path it names, for any
+// program given one.
+
+/// The verdict of `cmd` as the hooks send it: state paths of
+/// [`s17_verdict`], and `real` as the `toolvet.real_paths` attribute.
+fn s23_hooks_verdict(cmd: &str, real: &str) -> (String, Option<String>) {
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = Context {
+        attributes: vec![
+            ("cwd".into(), CWD.into()),
+            ("home".into(), "/home/alice".into()),
+            (
+                "toolvet.state_paths".into(),
+                r#"["/home/alice/.local/state/toolvet","/home/alice/pol/policy.toml"]"#.into(),
+            ),
+            (
+                "toolvet.secret_paths".into(),
+                r#"["/home/alice/.local/state/toolvet/approvals.key"]"#.into(),
+            ),
+            (
+                check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE.into(),
+                real.into(),
+            ),
+        ],
+        ..Default::default()
+    };
+    let d = check.decide(
+        &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
+        &ToolInfo::default(),
+        &ctx,
+    );
+    (d.kind().to_string(), d.rule().map(str::to_string))
+}
+
+#[test]
+fn s23_hooks_words_are_judged_at_their_real_locations() {
+    // Links on disk the run never showed (moved, copied, from an earlier
+    // session, `tar x`, `git clone`): the hooks found where they lead.
+    let real = r#"{
+        "/home/alice/project/q/policy.toml":["/home/alice/pol/policy.toml"],
+        "/home/alice/project/c/p/policy.toml":["/home/alice/pol/policy.toml"],
+        "/home/alice/project/q":["/home/alice/pol"],
+        "/home/alice/project/k":["/home/alice/.ssh/id_rsa"],
+        "/home/alice/project/pol/policy.toml":["/home/alice/project/d/pol/policy.toml","/home/alice/pol/policy.toml"],
+        "/proc/self/pol/policy.toml":["/home/alice/pol/policy.toml"]
+    }"#;
+    for cmd in [
+        "echo x >> q/policy.toml",
+        "echo x >> c/p/policy.toml",
+        "sed -i s/deny-overrides/x/ c/p/policy.toml",
+        "cp /dev/null q/policy.toml",
+        "truncate -s0 q/policy.toml",
+        "printf '[host]\\nallow_without_checks = true\\n' > \"q/policy.toml\"",
+        // Two spellings of one lexical path, both locations judged (R7).
+        "echo x >> s4/../pol/policy.toml",
+        // `/proc/self/cwd/..` is the workspace's parent (R1).
+        "echo x > /proc/self/cwd/../pol/policy.toml",
+    ] {
+        let (kind, rule) = s23_hooks_verdict(cmd, real);
+        assert!(
+            kind == "deny" && rule.as_deref() == Some("shell.toolvet-state"),
+            "{cmd}: {kind} {rule:?}"
+        );
+    }
+    let (kind, rule) = s23_hooks_verdict("cat k", real);
+    assert_eq!(
+        (kind.as_str(), rule.as_deref()),
+        ("deny", Some("shell.read-credentials"))
+    );
+    // Near misses: the same words where the hooks found them as written,
+    // a workspace reached through a link, everyday commands.
+    for cmd in ["echo x >> q/policy.toml", "cat k", "rm -rf build"] {
+        assert_eq!(
+            s23_hooks_verdict(cmd, "{}"),
+            ("allow".into(), None),
+            "{cmd}"
+        );
+    }
+    let under_link = r#"{
+        "/home/alice/project":["/data/alice/project"],
+        "/home/alice/project/build":["/data/alice/project/build"],
+        "/home/alice/project/src/main.rs":["/data/alice/project/src/main.rs"]
+    }"#;
+    for cmd in [
+        "rm -rf build",
+        "echo x >> src/main.rs",
+        "cargo test && git status",
+    ] {
+        assert_eq!(
+            s23_hooks_verdict(cmd, under_link),
+            ("allow".into(), None),
+            "{cmd}"
+        );
+    }
+    // A malformed attribute fails closed.
+    assert_eq!(s23_hooks_verdict("ls", "[1]").0, "deny");
+}
+
+#[test]
+fn s23_hooks_file_urls_of_any_form_are_their_paths() {
+    let state = "/home/alice/.local/state/toolvet";
+    for cmd in [
+        format!("curl -s file:{state}/approvals.key"),
+        format!("curl -s file://{state}/approvals.key"),
+        format!("curl -s file://localhost{state}/approvals.key"),
+        format!("curl -s FILE:{state}/%61pprovals.key"),
+        "curl -s file:/home/alice/.ssh/id_rsa".to_string(),
+        "wget -qO- file:/home/alice/.ssh/id_rsa".to_string(),
+        "python3 -m urllib.request file:/home/alice/.ssh/id_rsa".to_string(),
+    ] {
+        let (kind, rule) = s17_verdict(&cmd);
+        assert!(
+            kind == "deny" && rule.as_deref() == Some("shell.read-credentials"),
+            "{cmd}: {kind} {rule:?}"
+        );
+    }
+    for cmd in [
+        format!("gio move file:{state} /tmp/o"),
+        format!("gio remove -f file:{state}/history.key"),
+    ] {
+        let (kind, rule) = s17_verdict(&cmd);
+        assert!(
+            kind != "allow" && rule.as_deref() == Some("shell.toolvet-state"),
+            "{cmd}: {kind} {rule:?}"
+        );
+    }
+    // Near misses: a project file by URL, a URL of another host.
+    allow("curl -s file:/home/alice/project/data.json");
+    allow("curl -s file:///home/alice/project/data.json");
+    allow("curl -s https://example.com/file:/x");
+}

@@ -274,11 +274,24 @@ impl Analysis<'_> {
     /// `cat ~/.ssh/id_rsa`, `tar czf k.tgz ~/.aws`: a reader given a
     /// credential file. Returns the command's output: [`Output::Secret`]
     /// when it reads one.
+    ///
+    /// A URL client given a local `file:` URL (`curl -s file:/…`, `wget
+    /// file:///…`: `crate::walk::commands::fetches_urls`) reads the file it
+    /// names: the URL is judged as that path (review s23 R10).
     pub(crate) fn reader(&mut self, name: &str, args: &[Field], env: &Env) -> Option<Output> {
-        if !READERS.contains(&name) {
+        let fetcher = crate::walk::commands::fetches_urls(name);
+        if !READERS.contains(&name) && !fetcher {
             return None;
         }
         let files: Vec<Field> = match name {
+            _ if !READERS.contains(&name) => args
+                .iter()
+                .filter(|a| {
+                    a.static_text()
+                        .is_some_and(|t| paths::uri_path(&t).is_some())
+                })
+                .cloned()
+                .collect(),
             // `dd if=KEY`: the input file is an operand's value.
             "dd" => args
                 .iter()

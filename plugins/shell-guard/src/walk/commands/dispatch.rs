@@ -179,9 +179,7 @@ impl Analysis<'_> {
         self.process_environments(name, args);
         self.toolvet_tables(name, args, stdin);
         self.toolvet_secret_command(name, args, stdin);
-        if DOWNLOADERS.contains(&name)
-            || matches!(name, "http" | "https" | "xh" | "httpie" | "curlie" | "hurl")
-        {
+        if super::fetches_urls(name) {
             let texts: Vec<String> = args.iter().map(Field::text).collect();
             self.decision_request(name, &texts);
         }

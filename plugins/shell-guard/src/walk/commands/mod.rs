@@ -57,6 +57,14 @@ pub const DOWNLOADERS: &[&str] = &[
     "curlie",
 ];
 
+/// Whether `name` is a client that fetches the URLs it is given: a
+/// [`DOWNLOADERS`] entry or an HTTP client (`httpie`, `hurl`, …). Given a
+/// local `file:` URL it reads that file (review s23 R10).
+pub fn fetches_urls(name: &str) -> bool {
+    DOWNLOADERS.contains(&name)
+        || matches!(name, "http" | "https" | "xh" | "httpie" | "curlie" | "hurl")
+}
+
 /// Command name of a path: `/usr/bin/rm` gives `rm`.
 pub fn base_name(text: &str) -> String {
     text.rsplit('/').next().unwrap_or(text).to_string()
