@@ -17,6 +17,7 @@
 //! ```
 
 mod agents;
+mod autorun;
 pub mod guard;
 mod history;
 pub mod install;
@@ -225,10 +226,13 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     // The host lists the policy's own state (policy, ledger, log, keys,
     // plugins) for the checks' guard rails; the hooks add theirs: the
     // history directory, the program the agent runs as its hook (replaced
-    // by `true`, it would allow everything), and the history key as a
+    // by `true`, it would allow everything), the files that run
+    // automatically for this user (`autorun`: what the start-up files
+    // source, what the agents' settings run), and the history key as a
     // secret.
     let mut own_state = vec![state_dir.clone()];
     own_state.extend(hook_program());
+    own_state.extend(autorun_rails(&call, cwd.as_deref(), home.as_deref()));
     let options = toolvet::LoadOptions {
         only_tool,
         preinitialize_reused: true,
@@ -982,6 +986,31 @@ fn hook_program() -> Vec<PathBuf> {
         .collect();
     paths.extend(std::env::current_exe().ok());
     paths
+}
+
+/// The files that run automatically for this user ([`autorun`]), passed to
+/// the checks as toolvet's own state: the checks have no guard-rail list a
+/// front end can add to, and a write that changes what runs before or
+/// around the hook is as bad as one that changes the hook (the deny names
+/// "toolvet's own state"). The projects are the call's working directory,
+/// the agent's `cwd` and the project directory the agent gives its hooks
+/// (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`), when absolute.
+fn autorun_rails(call: &HookCall, cwd: Option<&str>, home: Option<&str>) -> Vec<PathBuf> {
+    let mut projects: Vec<PathBuf> = cwd
+        .into_iter()
+        .chain(call.cwd.as_deref())
+        .map(PathBuf::from)
+        .collect();
+    projects.extend(
+        ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"]
+            .iter()
+            .filter_map(std::env::var_os)
+            .map(PathBuf::from),
+    );
+    projects.retain(|p| p.is_absolute());
+    projects.sort();
+    projects.dedup();
+    autorun::guard_rails(home.map(Path::new), &projects)
 }
 
 /// The attribute naming the user's home directory (what `~` stands for in
@@ -1938,5 +1967,25 @@ mod tests {
             outcome_of(&Answer::Allow { grant: false }, &[allow]),
             Outcome::Allowed
         );
+    }
+
+    #[test]
+    fn the_calls_project_settings_name_guard_rails_for_the_checks() {
+        // review s23 R8: a project's PreToolUse hook script is passed to
+        // the checks with toolvet's state, from the call's cwd.
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::write(
+            project.join(".claude/settings.json"),
+            r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"tools/guard.sh"}]}]}}"#,
+        )
+        .unwrap();
+        let c = call(project.to_str(), serde_json::json!({"command": "ls"}));
+        let rails = autorun_rails(&c, None, None);
+        assert!(rails.contains(&project.join("tools/guard.sh")), "{rails:?}");
+        // A relative cwd places nothing.
+        let c = call(Some("project"), serde_json::json!({"command": "ls"}));
+        assert!(!autorun_rails(&c, None, None).contains(&PathBuf::from("project/tools/guard.sh")));
     }
 }

@@ -1,0 +1,483 @@
+//! A file that runs whenever the user's shell or agent starts or uses a
+//! tool is a guard rail, read from the files that run it (review s23 R8,
+//! R9).
+//!
+//! The checks know guard rails by name only (a sandboxed check reads no
+//! file: `check_catalog::guardrails`), so a script that `.bashrc` sources
+//! from an unusual place, or that a project's `.claude/settings.json` runs
+//! as a hook, is just a file to them. The hook runs as the user and can
+//! read those files: at each run it derives
+//!
+//! - the files the shell start-up files in the home source (`source PATH`
+//!   / `. PATH`, also after `[ -f PATH ] &&` or `then`), where PATH is
+//!   literal or under `~`, `$HOME`, `${HOME}`; followed to [`MAX_DEPTH`]
+//!   levels;
+//! - the programs and scripts the agents' settings run (every `command`
+//!   and Copilot `bash` string, every MCP server's `args`): the first word
+//!   when it is a path (absolute, `~/…`, `$…PROJECT_DIR/…`, or holding a
+//!   `/`, relative to the project), and any later word naming an existing
+//!   script (`.sh`, `.py`, `.js`, `.ts`, `.rb`, `.pl`) or executable file;
+//! - the Claude Code plugins directory (its hooks run in every session that
+//!   enables a plugin).
+//!
+//! Reading never fails the hook: a file that cannot be read (or is larger
+//! than [`MAX_BYTES`]) adds nothing, and the checks' name lists still hold.
+//! A `source` whose operand cannot be placed (a variable, a glob, a
+//! relative path) adds nothing either.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The shell start-up files in the home that are read.
+pub(crate) const STARTUP_FILES: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".bash_aliases",
+];
+
+/// How many `source` levels below a start-up file are followed.
+pub(crate) const MAX_DEPTH: usize = 3;
+
+/// The largest file read; a larger one adds nothing.
+pub(crate) const MAX_BYTES: u64 = 256 * 1024;
+
+/// Script endings that make a later word of a command a guard rail.
+const SCRIPT_ENDINGS: &[&str] = &[".sh", ".py", ".js", ".ts", ".rb", ".pl"];
+
+/// Every file that runs automatically for this user, derived from the
+/// start-up files under `home` and the agents' settings of `home` and each
+/// of `projects` (the session's working directory and the agent's project
+/// directory). Sorted, without repeats; paths need not exist.
+pub(crate) fn guard_rails(home: Option<&Path>, projects: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = BTreeSet::new();
+    if let Some(home) = home {
+        let mut seen = BTreeSet::new();
+        for name in STARTUP_FILES {
+            sourced(&home.join(name), home, 0, &mut seen, &mut out);
+        }
+        out.insert(home.join(".claude/plugins"));
+    }
+    for project in projects {
+        let mut files: Vec<PathBuf> = [
+            ".claude/settings.json",
+            ".claude/settings.local.json",
+            ".gemini/settings.json",
+            ".cursor/hooks.json",
+            ".codex/hooks.json",
+        ]
+        .iter()
+        .map(|f| project.join(f))
+        .collect();
+        // Copilot CLI reads every JSON file in the repository's hooks dir.
+        if let Ok(dir) = std::fs::read_dir(project.join(".github/hooks")) {
+            files.extend(
+                dir.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "json")),
+            );
+        }
+        if let Some(home) = home {
+            files.extend(
+                [
+                    ".claude/settings.json",
+                    ".gemini/settings.json",
+                    ".cursor/hooks.json",
+                    ".codex/hooks.json",
+                ]
+                .iter()
+                .map(|f| home.join(f)),
+            );
+        }
+        for file in files {
+            settings_programs(&file, project, home, &mut out);
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The text of `path` when it is a readable file of at most [`MAX_BYTES`].
+fn read_small(path: &Path) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(MAX_BYTES + 1).read_to_string(&mut text).ok()?;
+    (text.len() as u64 <= MAX_BYTES).then_some(text)
+}
+
+/// Add what `file` (a shell start-up file, `depth` levels down) sources,
+/// and follow each.
+fn sourced(
+    file: &Path,
+    home: &Path,
+    depth: usize,
+    seen: &mut BTreeSet<PathBuf>,
+    out: &mut BTreeSet<PathBuf>,
+) {
+    if depth > MAX_DEPTH || !seen.insert(file.to_path_buf()) {
+        return;
+    }
+    let Some(text) = read_small(file) else {
+        return;
+    };
+    for line in text.lines() {
+        for target in source_operands(line, home) {
+            out.insert(target.clone());
+            sourced(&target, home, depth + 1, seen, out);
+        }
+    }
+}
+
+/// The placeable operands of `source X` / `. X` commands in one line.
+fn source_operands(line: &str, home: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut words = words(line).into_iter().peekable();
+    let mut at_start = true;
+    while let Some(word) = words.next() {
+        let Word::Text(text) = &word else {
+            at_start = true;
+            continue;
+        };
+        if text.starts_with('#') && at_start {
+            break;
+        }
+        let starts = at_start;
+        at_start = matches!(text.as_str(), "then" | "else" | "do" | "{" | "!");
+        if starts
+            && (text == "source" || text == ".")
+            && let Some(Word::Text(operand)) = words.peek()
+            && let Some(path) = expand(operand, home, None)
+        {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// A shell word, or a command separator (`;`, `&&`, `||`, `|`, `&`).
+#[derive(Debug, PartialEq)]
+enum Word {
+    Text(String),
+    Separator,
+}
+
+/// Split `line` into words with quotes removed (`"…"`, `'…'`, `\x`); `$`
+/// stays as written, so an expansion is seen as such.
+fn words(line: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut has = false;
+    let mut chars = line.chars().peekable();
+    let push = |out: &mut Vec<Word>, cur: &mut String, has: &mut bool| {
+        if *has {
+            out.push(Word::Text(std::mem::take(cur)));
+            *has = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                has = true;
+                for d in chars.by_ref() {
+                    if d == '\'' {
+                        break;
+                    }
+                    cur.push(d);
+                }
+            }
+            '"' => {
+                has = true;
+                while let Some(d) = chars.next() {
+                    match d {
+                        '"' => break,
+                        '\\' => cur.extend(chars.next()),
+                        _ => cur.push(d),
+                    }
+                }
+            }
+            '\\' => {
+                has = true;
+                cur.extend(chars.next());
+            }
+            ';' | '&' | '|' => {
+                push(&mut out, &mut cur, &mut has);
+                while chars.next_if(|d| matches!(d, ';' | '&' | '|')).is_some() {}
+                out.push(Word::Separator);
+            }
+            c if c.is_whitespace() => push(&mut out, &mut cur, &mut has),
+            c => {
+                has = true;
+                cur.push(c);
+            }
+        }
+    }
+    push(&mut out, &mut cur, &mut has);
+    out
+}
+
+/// `word` as a path: absolute, or under `~/`, `$HOME/`, `${HOME}/`, or
+/// (with `project`) under `$…PROJECT_DIR/` or relative to the project.
+/// `None` for anything else (other variables, globs, `~user`).
+fn expand(word: &str, home: &Path, project: Option<&Path>) -> Option<PathBuf> {
+    let under = |base: &Path, rest: &str| Some(base.join(rest.trim_start_matches('/')));
+    let path = if word.starts_with('/') {
+        Some(PathBuf::from(word))
+    } else if let Some(rest) = word.strip_prefix("~/") {
+        under(home, rest)
+    } else if let Some(rest) = word
+        .strip_prefix("$HOME/")
+        .or_else(|| word.strip_prefix("${HOME}/"))
+    {
+        under(home, rest)
+    } else if let (Some(project), Some(rest)) = (project, project_var(word)) {
+        under(project, rest)
+    } else if let Some(project) = project.filter(|_| !word.starts_with(['$', '~'])) {
+        under(project, word)
+    } else {
+        None
+    }?;
+    // `a/./b` is `a/b` (the checks compare text).
+    let path: PathBuf = path.components().collect();
+    let text = path.to_str()?;
+    (!text.contains(['$', '*', '?', '[', '`'])).then_some(path)
+}
+
+/// The rest of `word` after an agent's project-directory variable
+/// (`$CLAUDE_PROJECT_DIR/`, `${GEMINI_PROJECT_DIR}/`, ...).
+fn project_var(word: &str) -> Option<&str> {
+    let rest = word.strip_prefix('$')?;
+    let (name, rest) = match rest.strip_prefix('{') {
+        Some(braced) => braced.split_once('}')?,
+        None => rest.split_at(rest.find('/')?),
+    };
+    (name.ends_with("PROJECT_DIR")).then(|| rest.strip_prefix('/').unwrap_or(rest))
+}
+
+/// Add the programs and scripts the settings file `file` runs.
+fn settings_programs(
+    file: &Path,
+    project: &Path,
+    home: Option<&Path>,
+    out: &mut BTreeSet<PathBuf>,
+) {
+    let Some(text) = read_small(file) else {
+        return;
+    };
+    let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        return;
+    };
+    let home = home.unwrap_or(Path::new("/nonexistent-home"));
+    let mut commands = Vec::new();
+    collect_commands(&value, 0, &mut commands);
+    for (first, rest) in commands {
+        if let Some(program) = first.and_then(|f| program_path(&f, home, project)) {
+            out.insert(program);
+        }
+        for word in rest {
+            if let Some(path) = expand(&word, home, Some(project))
+                && is_script(&path)
+            {
+                out.insert(path);
+            }
+        }
+    }
+}
+
+/// A command as (first word, later words): every string under a `command`
+/// or `bash` key (split into words), and every MCP server's `args`.
+type Command = (Option<String>, Vec<String>);
+
+/// Walk `value` for commands, to a bounded depth.
+fn collect_commands(value: &Value, depth: usize, out: &mut Vec<Command>) {
+    if depth > 16 {
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("command" | "bash", Value::String(line)) => {
+                        // The first word runs; later words (of every
+                        // command of a compound line) count as scripts.
+                        let mut texts = words(line).into_iter().filter_map(|w| match w {
+                            Word::Text(t) => Some(t),
+                            Word::Separator => None,
+                        });
+                        let first = texts.next();
+                        out.push((first, texts.collect()));
+                    }
+                    ("args", Value::Array(args)) => out.push((
+                        None,
+                        args.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect(),
+                    )),
+                    _ => collect_commands(v, depth + 1, out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                collect_commands(v, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A command's first word as the program's path, when it is one (a bare
+/// name is looked up in `PATH`: not the project's).
+fn program_path(word: &str, home: &Path, project: &Path) -> Option<PathBuf> {
+    let is_path = word.starts_with(['/', '~', '$']) || word.contains('/');
+    if !is_path {
+        return None;
+    }
+    expand(word, home, Some(project))
+}
+
+/// An existing file that is a script by its ending or executable.
+fn is_script(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() {
+        return false;
+    }
+    let name = path.to_string_lossy();
+    if SCRIPT_ENDINGS.iter().any(|e| name.ends_with(e)) {
+        return true;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn startup_files_give_what_they_source_recursively() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let project = home.join("project");
+        write(
+            &home.join(".bashrc"),
+            "# comment: source ~/not-this\n\
+             [ -f ~/.bash_local ] && . ~/.bash_local\n\
+             [ -f ~/.fzf.bash ] && source ~/.fzf.bash\n\
+             . \"$HOME/miniconda3/etc/profile.d/conda.sh\"\n\
+             if [ -f ${HOME}/.asdf/asdf.sh ]; then . ${HOME}/.asdf/asdf.sh; fi\n\
+             source ~/project/.venv/bin/activate\n\
+             source $SOMEWHERE/x.sh\n\
+             . ./relative.sh\n\
+             echo source ~/not-a-command\n",
+        );
+        write(&home.join(".bash_local"), "source ~/.config/nested.sh\n");
+        write(&home.join(".config/nested.sh"), ". /opt/deeper/one.sh\n");
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&project));
+        for want in [
+            ".bash_local",
+            ".fzf.bash",
+            "miniconda3/etc/profile.d/conda.sh",
+            ".asdf/asdf.sh",
+            "project/.venv/bin/activate",
+            ".config/nested.sh",
+        ] {
+            assert!(rails.contains(&home.join(want)), "{want}: {rails:?}");
+        }
+        assert!(rails.contains(&PathBuf::from("/opt/deeper/one.sh")));
+        for not in ["not-this", "not-a-command", "relative.sh"] {
+            assert!(!rails.contains(&home.join(not)), "{not}: {rails:?}");
+        }
+        assert!(!rails.iter().any(|p| p.to_string_lossy().contains('$')));
+    }
+
+    #[test]
+    fn sourcing_stops_at_the_depth_limit_and_at_loops() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_path_buf();
+        write(&home.join(".bashrc"), ". ~/a\n. ~/.bashrc\n");
+        write(&home.join("a"), ". ~/b\n");
+        write(&home.join("b"), ". ~/c\n");
+        write(&home.join("c"), ". ~/d\n");
+        write(&home.join("d"), ". ~/e\n");
+        let rails = guard_rails(Some(&home), &[]);
+        for want in ["a", "b", "c", "d"] {
+            assert!(rails.contains(&home.join(want)), "{want}: {rails:?}");
+        }
+        assert!(!rails.contains(&home.join("e")), "{rails:?}");
+    }
+
+    #[test]
+    fn agent_settings_give_the_programs_they_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let project = dir.path().join("project");
+        write(
+            &project.join(".claude/settings.json"),
+            r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[
+                {"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/tools/guard.sh"}]}]},
+               "statusLine":{"type":"command","command":"bash scripts/status.sh"}}"#,
+        );
+        write(&project.join("scripts/status.sh"), "echo hi\n");
+        write(&project.join("tools/gem.js"), "1\n");
+        write(
+            &project.join(".gemini/settings.json"),
+            r#"{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"node tools/gem.js"}]}]},
+               "mcpServers":{"s":{"command":"python3","args":["scripts/status.sh","--x"]}}}"#,
+        );
+        write(
+            &project.join(".cursor/hooks.json"),
+            r#"{"version":1,"hooks":{"afterFileEdit":[{"command":"./tools/fmt.sh"}]}}"#,
+        );
+        write(
+            &home.join(".claude/settings.json"),
+            r#"{"statusLine":{"type":"command","command":"~/.claude/statusline.sh"},
+               "hooks":{"Stop":[{"hooks":[{"type":"command","command":"npx prettier --write ."}]}]}}"#,
+        );
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&project));
+        for want in [
+            project.join("tools/guard.sh"),
+            project.join("scripts/status.sh"),
+            project.join("tools/gem.js"),
+            project.join("tools/fmt.sh"),
+            home.join(".claude/statusline.sh"),
+            home.join(".claude/plugins"),
+        ] {
+            assert!(rails.contains(&want), "{want:?}: {rails:?}");
+        }
+        // Bare program names and non-script words are not the project's.
+        for not in ["npx", "prettier", "--write", ".", "node", "bash"] {
+            assert!(!rails.contains(&project.join(not)), "{not}: {rails:?}");
+        }
+    }
+
+    #[test]
+    fn unreadable_or_oversized_files_add_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_path_buf();
+        fs::create_dir_all(home.join(".bashrc")).unwrap(); // a directory
+        let big = format!(". ~/big-target\n{}", "#".repeat(MAX_BYTES as usize));
+        write(&home.join(".profile"), &big);
+        write(&home.join(".claude/settings.json"), "{not json");
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&home));
+        assert_eq!(rails, vec![home.join(".claude/plugins")]);
+        assert!(guard_rails(None, &[]).is_empty());
+    }
+}

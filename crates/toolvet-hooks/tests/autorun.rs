@@ -1,0 +1,75 @@
+//! The scripts an agent's settings run are guard rails, end to end (review
+//! s23 R8): a project whose `.claude/settings.json` runs `tools/guard.sh`
+//! as its PreToolUse hook, and Claude Code's `Write` onto that script,
+//! vetted in process by the shipped path-guard
+//! (target/plugins/path_guard.wasm).
+
+use std::path::{Path, PathBuf};
+use toolvet_hooks::{Agent, Answer, HookError};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A policy with path-guard alone, its state in `dir`.
+fn policy(dir: &Path) -> PathBuf {
+    let plugin = repo_root().join("target/plugins/path_guard.wasm");
+    let cache = std::env::var_os("TOOLVET_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target/tmp/toolvet-tests-cache"));
+    let path = dir.join("toolvet.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[host]\ndefault_timeout_ms = 5000\ncache_dir = {cache:?}\n\n\
+             [[check]]\nname = \"paths\"\nplugin = {plugin:?}\n\n\
+             [hooks]\nstate_dir = \"hooks-state\"\n",
+            cache = cache.display().to_string(),
+            plugin = plugin.display().to_string(),
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn write(policy: &Path, project: &Path, file: &str) -> Result<Answer, HookError> {
+    let payload = serde_json::json!({
+        "session_id": "autorun-1", "cwd": project.display().to_string(),
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": project.join(file).display().to_string(),
+                       "content": "#!/bin/sh\nexit 0\n"},
+        "tool_use_id": "toolu_1"
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(toolvet_hooks::vet(
+        Agent::ClaudeCode,
+        policy,
+        payload.to_string().as_bytes(),
+    ))
+}
+
+#[test]
+fn a_write_onto_the_script_a_project_hook_runs_is_denied() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::write(
+        project.join(".claude/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[
+            {"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/tools/guard.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let answer = write(&policy, &project, "tools/guard.sh");
+    assert!(
+        matches!(&answer, Ok(Answer::Deny(text)) if text.contains("tools/guard.sh")),
+        "{answer:?}"
+    );
+    // A script no setting runs is an ordinary project file.
+    let answer = write(&policy, &project, "tools/other.sh");
+    assert!(matches!(answer, Ok(Answer::Allow { .. })), "{answer:?}");
+}
