@@ -47,9 +47,11 @@ pub fn run(data: &[u8]) {
         "idempotent: {p:?}"
     );
 
+    // `file:` followed by `/` is an absolute path in any spelling
+    // (`file:/p`, `file:///p`, `file://localhost/p`; review s23 R10).
     let plain_relative = !path.starts_with('/')
         && !path.starts_with('~')
-        && !path.to_ascii_lowercase().starts_with("file://")
+        && !path.to_ascii_lowercase().starts_with("file:/")
         && !path.split('/').any(|s| s == "..");
     if plain_relative && let Some(cwd) = cwd.filter(|c| c.starts_with('/')) {
         let root = normalize(cwd, None, None).expect("an absolute cwd normalises");
