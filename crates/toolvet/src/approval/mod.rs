@@ -11,7 +11,7 @@
 //! ```
 //!
 //! The pieces:
-//! - [`ticket`]: tickets are HMAC-SHA256-signed claims binding the request
+//! - `ticket` (private): tickets are HMAC-SHA256-signed claims binding the request
 //!   id to the call (tool name, sha256 of the canonical arguments, call
 //!   id, run id) and an expiry. The key comes from the policy
 //!   (`[approvals] key_file` or `key_env`), never from a call.
