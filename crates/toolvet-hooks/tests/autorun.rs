@@ -4,32 +4,14 @@
 //! vetted in process by the shipped path-guard
 //! (target/plugins/path_guard.wasm).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use toolvet_hooks::{Agent, Answer, HookError};
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// A policy with path-guard alone, its state in `dir`.
 fn policy(dir: &Path) -> PathBuf {
-    let plugin = repo_root().join("target/plugins/path_guard.wasm");
-    let cache = std::env::var_os("TOOLVET_CACHE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target/tmp/toolvet-tests-cache"));
-    let path = dir.join("toolvet.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[host]\ndefault_timeout_ms = 5000\ncache_dir = {cache:?}\n\n\
-             [[check]]\nname = \"paths\"\nplugin = {plugin:?}\n\n\
-             [hooks]\nstate_dir = \"hooks-state\"\n",
-            cache = cache.display().to_string(),
-            plugin = plugin.display().to_string(),
-        ),
-    )
-    .unwrap();
-    path
+    support::one_check_policy(dir, "paths", "path_guard.wasm")
 }
 
 fn write(policy: &Path, project: &Path, file: &str) -> Result<Answer, HookError> {

@@ -3,33 +3,15 @@
 //! shell-guard (target/plugins/shell_guard.wasm) and the session history
 //! across calls (review s7 F3, F8, F11).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use toolvet_hooks::{Agent, Answer, HookError, KEYSTROKES_RULE};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// A policy with shell-guard alone, its state in `dir`, and the shared
 /// test cache of compiled checks.
 fn policy(dir: &Path) -> PathBuf {
-    let plugin = repo_root().join("target/plugins/shell_guard.wasm");
-    let cache = std::env::var_os("TOOLVET_CACHE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target/tmp/toolvet-tests-cache"));
-    let path = dir.join("toolvet.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[host]\ndefault_timeout_ms = 5000\ncache_dir = {cache:?}\n\n\
-             [[check]]\nname = \"shell\"\nplugin = {plugin:?}\n\n\
-             [hooks]\nstate_dir = \"hooks-state\"\n",
-            cache = cache.display().to_string(),
-            plugin = plugin.display().to_string(),
-        ),
-    )
-    .unwrap();
-    path
+    support::one_check_policy(dir, "shell", "shell_guard.wasm")
 }
 
 fn vet(agent: Agent, policy: &Path, payload: &serde_json::Value) -> Result<Answer, HookError> {
