@@ -9977,3 +9977,11 @@ fn s23_hooks_file_urls_of_any_form_are_their_paths() {
     allow("curl -s file:///home/alice/project/data.json");
     allow("curl -s https://example.com/file:/x");
 }
+
+// Review s24: one file per family of findings.
+mod s24_deferred;
+mod s24_git;
+mod s24_selfstate;
+mod s24_startup;
+mod s24_values;
+mod s24_written;

@@ -1,0 +1,1 @@
+//! Review s24 F2: toolvet's own commands.
