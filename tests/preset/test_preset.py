@@ -489,3 +489,34 @@ class Preset(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+    def test_front_ends_beside_the_tools_follow_links(self) -> None:
+        """A link made earlier, out of the checks' sight, leads a write onto
+        the policy file: the front ends beside the tools (the CLI, Python,
+        Node; the hooks in their own tests) look the call's paths up before
+        the checks run (`toolvet_preset::RealPathsLocator`) and deny it;
+        serve, whose file system is not the agent's, judges the path as
+        written."""
+        link = self.work / "lnk"
+        link.symlink_to(self.work, target_is_directory=True)
+        call = {"id": "link", "name": "bash", "arguments": {"command": "echo '[host]' > lnk/toolvet.toml"}}
+        context = {**self.context("links"), "run_id": "preset-links"}
+        path = self.work / "link.json"
+        path.write_text(json.dumps({"call": call, "context": context}))
+        out = subprocess.run(
+            [TOOLVET, "check", "--config", str(self.policy), "--format", "json", str(path)],
+            capture_output=True, text=True, env=self.env, timeout=120,
+        )
+        node_context = {"runId": "preset-links", "agent": context["agent"], "principal": context["principal"],
+                        "attributes": context["attributes"]}
+        verdicts = {
+            "cli": json.loads(out.stdout),
+            "python": self.python.check(call, context=context).to_dict(),
+            "node": self.node([{"op": "check", "call": call, "context": node_context}])[0],
+        }
+        for front_end, verdict in verdicts.items():
+            with self.subTest(front_end=front_end):
+                self.assertEqual((verdict["decision"], verdict.get("rule")), ("deny", "shell.toolvet-state"), verdict)
+                self.assertIn("toolvet.toml", verdict["reason"])
+        served = self.serve_check(call, context)
+        self.assertEqual(served["decision"], "allow", served)

@@ -210,3 +210,78 @@ async fn the_host_lists_the_policys_state_and_the_front_ends() {
         "{verdict:?}"
     );
 }
+
+/// The verdict of `toolvet check` on a call of `tool` with `arguments`,
+/// made in `dir` (its `cwd`).
+fn check_call(policy: &Path, dir: &Path, tool: &str, arguments: Value) -> Value {
+    let call = json!({
+        "call": {"name": tool, "arguments": arguments},
+        "context": {"attributes": {"cwd": dir.to_str().unwrap()}},
+    });
+    let run = run_cli(
+        &["check", "-c", policy.to_str().unwrap()],
+        dir,
+        &call.to_string(),
+    );
+    serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("{e}: stdout {:?} stderr {}", run.stdout, run.stderr))
+}
+
+/// `toolvet check` runs beside the tools, so it looks a call's paths up on
+/// the file system before the checks run, as the hooks do
+/// (`toolvet_preset::RealPathsLocator`): a link made earlier, out of the
+/// checks' sight, leads a write onto toolvet's policy file, and a path
+/// whose real location cannot be found denies the call (review s23 R2,
+/// which found only the hooks resolving links).
+#[test]
+fn toolvet_check_follows_links_to_toolvets_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = write_policy(dir.path());
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("cfg"), dir.path().join("lnk")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("notes"), dir.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+
+    // Control: a link to an ordinary directory is written through.
+    let verdict = check_call(
+        &policy,
+        dir.path(),
+        "write_file",
+        json!({"path": "docs/todo.txt", "content": "x"}),
+    );
+    assert_eq!(verdict["decision"], "allow", "{verdict}");
+    let verdict = check_call(
+        &policy,
+        dir.path(),
+        "bash",
+        json!({"command": "echo x >> docs/todo.txt"}),
+    );
+    assert_eq!(verdict["decision"], "allow", "{verdict}");
+
+    // Through the link, the policy file is toolvet's own state.
+    for (tool, arguments) in [
+        (
+            "write_file",
+            json!({"path": "lnk/policy-x.toml", "content": "[host]\n"}),
+        ),
+        (
+            "bash",
+            json!({"command": "echo '[host]' > lnk/policy-x.toml"}),
+        ),
+    ] {
+        let verdict = check_call(&policy, dir.path(), tool, arguments.clone());
+        assert_eq!(verdict["decision"], "deny", "{arguments}: {verdict}");
+        let reason = verdict["reason"].as_str().unwrap();
+        assert!(reason.contains("policy-x.toml"), "{arguments}: {reason}");
+    }
+
+    // A loop of links cannot be placed: denied by the host.
+    let verdict = check_call(
+        &policy,
+        dir.path(),
+        "write_file",
+        json!({"path": "loop/x", "content": "x"}),
+    );
+    assert_eq!(verdict["decision"], "deny", "{verdict}");
+    assert_eq!(verdict["rule"], "toolvet.unplaced-path", "{verdict}");
+}

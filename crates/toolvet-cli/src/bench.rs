@@ -166,7 +166,7 @@ pub(crate) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
         );
     }
     let started = Instant::now();
-    let host = Host::load_with(policy, crate::progress::load_options()).await?;
+    let host = Host::load_with(policy, crate::progress::elsewhere_options()).await?;
     let load_ms = started.elapsed().as_secs_f64() * 1000.0;
     let summaries = host.checks();
     let cached = summaries.iter().filter(|c| c.cached == Some(true)).count();

@@ -245,7 +245,7 @@ pub(crate) async fn run_file(
     let mut results = Vec::with_capacity(file.cases.len());
     match subject {
         Subject::Policy(policy) => {
-            let host = Host::load_with(*policy, crate::progress::load_options())
+            let host = Host::load_with(*policy, crate::progress::elsewhere_options())
                 .await
                 .map_err(load_err)?;
             for (case, step) in file.cases.iter().zip(steps) {
@@ -282,7 +282,7 @@ pub(crate) async fn run_file(
                         let loaded = async {
                             let policy =
                                 single_check_policy(path, &plugin, settings, file.tools.clone())?;
-                            Host::load_with(policy, crate::progress::load_options()).await
+                            Host::load_with(policy, crate::progress::elsewhere_options()).await
                         }
                         .await;
                         results.push(settings_result(case, expected, loaded.err()));
@@ -293,7 +293,7 @@ pub(crate) async fn run_file(
                 if !hosts.contains_key(&key) {
                     let policy = single_check_policy(path, &plugin, settings, file.tools.clone())
                         .map_err(|e| load_err(toolvet::Error::Config(e)))?;
-                    let host = Host::load_with(policy, crate::progress::load_options())
+                    let host = Host::load_with(policy, crate::progress::elsewhere_options())
                         .await
                         .map_err(load_err)?;
                     hosts.insert(key.clone(), host);

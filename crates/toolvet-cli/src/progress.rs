@@ -30,6 +30,17 @@ pub(crate) fn load_options() -> toolvet::LoadOptions {
     }
 }
 
+/// [`load_options`] for calls made elsewhere (case files, benchmarks, a
+/// replayed decision log): their paths are judged as written, never looked
+/// up on this machine's file system, so a verdict does not depend on the
+/// machine it is computed on.
+pub(crate) fn elsewhere_options() -> toolvet::LoadOptions {
+    toolvet::LoadOptions {
+        locator: None,
+        ..load_options()
+    }
+}
+
 /// Snapshots of Rust checks take a fraction of a second, and `toolvet
 /// test` takes one per settings variant: only a batch still running after
 /// this long is announced (and its end reported).

@@ -91,7 +91,7 @@ pub(crate) async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
         host.decision_log = None;
         *approvals = None;
     })?;
-    let host = Host::load_with(policy, crate::progress::load_options()).await?;
+    let host = Host::load_with(policy, crate::progress::elsewhere_options()).await?;
     let (mut replayed, mut changed, mut skipped) = (0usize, 0usize, 0usize);
     let mut transitions: std::collections::BTreeMap<String, usize> = Default::default();
     for file in toolvet::audit::log_files(&args.log)? {

@@ -22,7 +22,6 @@ pub mod guard;
 mod history;
 pub mod install;
 mod maps;
-mod real_paths;
 mod shell_line;
 
 pub use agents::{
@@ -266,44 +265,21 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
             (recorded, extra, Some(typed))
         }
     };
-    // Where the call's paths really are (review s22 R1): the checks see
-    // no file system; toolvet's own files are known by device and inode.
-    let state_paths = host.state_paths();
-    let state_files = real_paths::StateFiles::of(
-        state_paths
-            .state()
-            .iter()
-            .chain(state_paths.secret())
-            .map(String::as_str),
-    );
+    // Where the call's paths really are (review s22 R1) the host finds
+    // before the checks run: the preset's locator
+    // (`toolvet_preset::RealPathsLocator`).
     let build = |calls: Vec<MappedCall>| {
         calls
             .into_iter()
             .map(|(name, arguments)| {
-                // A call whose paths cannot all be placed is held (review
-                // s23 R3/R4): never judged with some of them as written.
-                let real =
-                    real_paths::of(&arguments, cwd.as_deref(), home.as_deref(), &state_files)
-                        .map_err(|why| {
-                            HookError::Input(format!(
-                                "{why}; the call cannot be vetted, so it is refused"
-                            ))
-                        })?;
-                let mut request = request_for(
+                request_for(
                     agent,
                     &call,
                     cwd.as_deref(),
                     home.as_deref(),
                     &name,
                     arguments,
-                )?;
-                if !real.is_empty() {
-                    request.context.attributes.insert(
-                        check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE.into(),
-                        real.to_json(),
-                    );
-                }
-                Ok(request)
+                )
             })
             .collect::<Result<Vec<_>, HookError>>()
     };

@@ -8,6 +8,11 @@
 //!   detectors of `secrets-detect`, the library secrets-guard finds
 //!   secrets with), which `[host] decision_log_arguments = true` requires.
 //!
+//! - where a call's paths really are ([`RealPathsLocator`]): the links on
+//!   the file system the tools run on, looked up before the checks run, in
+//!   [`options`] (the front ends beside the tools) and not in
+//!   [`server_options`] (`toolvet serve`, whose file system is not the
+//!   agent's);
 //! - the front ends' policy tables ([`FRONT_END_TABLES`]): every program
 //!   reads a policy with [`policy_from_file`] or [`policy_from_toml`],
 //!   which refuse any other table, so a file that loads in one front end
@@ -19,12 +24,14 @@
 //! has neither, and refuses a policy that needs them with an error that
 //! says so.
 
+mod real_paths;
 mod redact;
 
 use std::path::Path;
 use std::sync::Arc;
 use toolvet::{ConfigError, LoadOptions, Policy, approval::Approvals};
 
+pub use real_paths::RealPathsLocator;
 pub use redact::SecretsRedactor;
 pub use toolvet_postgres::PostgresProvider;
 
@@ -35,9 +42,11 @@ pub fn ledger_provider() -> Arc<PostgresProvider> {
     Arc::new(PostgresProvider::new())
 }
 
-/// The preset with the ledger provider `provider` (for a front end that
-/// keeps it, as `toolvet serve` does to relay the ledger's notices).
-pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
+/// The preset of a host away from the tools, with the ledger provider
+/// `provider` (`toolvet serve`, which keeps it to relay the ledger's
+/// notices): paths are judged as written, since this machine's file system
+/// is not the agent's.
+pub fn server_options(provider: Arc<PostgresProvider>) -> LoadOptions {
     LoadOptions {
         ledger_provider: Some(provider),
         redactor: Some(Arc::new(SecretsRedactor::new())),
@@ -46,9 +55,17 @@ pub fn load_options(provider: Arc<PostgresProvider>) -> LoadOptions {
     }
 }
 
-/// The preset with a new ledger provider ([`ledger_provider`]).
+/// The preset of a front end beside the tools (`toolvet check`, `toolvet
+/// mcp`, the hooks, the Python and Node packages): [`server_options`] with
+/// a new ledger provider, and each call's paths looked up on this
+/// machine's file system ([`RealPathsLocator`]). A program that judges
+/// calls made elsewhere (case files, benchmarks, a replayed log) sets
+/// `locator: None`.
 pub fn options() -> LoadOptions {
-    load_options(ledger_provider())
+    LoadOptions {
+        locator: Some(Arc::new(RealPathsLocator)),
+        ..server_options(ledger_provider())
+    }
 }
 
 /// The approvals of `policy` with the preset's ledger provider and
@@ -61,7 +78,7 @@ pub fn options() -> LoadOptions {
 /// # Errors
 /// As [`toolvet::approval::Approvals::open_with`].
 pub async fn open_approvals(policy: &Policy) -> Result<Option<Approvals>, toolvet::Error> {
-    let options = options();
+    let options = server_options(ledger_provider());
     Approvals::open_with(policy, options.ledger_provider.as_deref(), options.redactor).await
 }
 

@@ -1,12 +1,14 @@
 //! Where a call's paths really are, found on the file system the tools run
-//! on (review s22 R1).
+//! on (review s22 R1): [`RealPathsLocator`], the [`Locator`] of every front
+//! end beside the tools.
 //!
 //! The checks run in a sandbox without a file system: they judge a path's
 //! text, and know only the symbolic links they can read from the run's
 //! history. A link made by code, by git, with a computed target, or in an
 //! earlier session leads them astray (`h/pol/policy.toml` where `h` is a
-//! link to the home). The hooks run beside the tools, so before the checks
-//! run they resolve every string of the call's arguments that names an
+//! link to the home). A front end beside the tools (`toolvet check`,
+//! `toolvet mcp`, the hooks, the Python and Node packages) resolves, before
+//! the checks run, every string of the call's arguments that names an
 //! existing place (values and object keys, relative ones against each
 //! directory the call may work in) the way the kernel will: following
 //! every symbolic link, the longest existing part resolved and the rest
@@ -15,7 +17,7 @@
 //! decision winning; a file that is one of toolvet's state files by device
 //! and inode (a hard link, whoever made it) is that state file; and a path
 //! whose real location cannot be found (a directory that cannot be read, a
-//! loop of links) is held.* The findings go to the checks in the attribute
+//! loop of links) denies the call* ([`toolvet::locate::UNPLACED_RULE`]). The findings go to the checks in the attribute
 //! [`check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE`], keyed by the path as
 //! path-guard spells it ([`check_catalog::pathnorm::normalize`], one
 //! function for both).
@@ -26,6 +28,10 @@ use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::io::ErrorKind;
 use std::os::unix::fs::MetadataExt;
+use toolvet::CallRequest;
+use toolvet::home::{CWD_ATTRIBUTE, HOME_ATTRIBUTE};
+use toolvet::locate::{Locator, UnplacedError};
+use toolvet::state_paths::StatePaths;
 
 /// Most distinct strings of one call looked up: a call with more is held
 /// (review s23 R4), never judged with some of them unresolved.
@@ -35,6 +41,48 @@ const MAX_STRINGS: usize = 8192;
 const MAX_BASES: usize = 32;
 /// Most symbolic links followed for one path (Linux's limit).
 const MAX_HOPS: usize = 40;
+
+/// The [`toolvet::locate::Locator`] of the front ends that run beside the
+/// tools ([`options`]): every string of a call's arguments that names an
+/// existing place, looked up on this machine's file system ([`of`]), in
+/// the directory of the call's `cwd` attribute, with `~` its `home`
+/// attribute; the findings in the attribute
+/// [`check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RealPathsLocator;
+
+impl Locator for RealPathsLocator {
+    fn locate(
+        &self,
+        request: &CallRequest,
+        state: &StatePaths,
+    ) -> Result<Vec<(String, String)>, UnplacedError> {
+        let arguments: Map<String, Value> = serde_json::from_str(request.call.arguments.get())
+            .map_err(|e| {
+                UnplacedError(format!("the call's arguments are not a JSON object: {e}"))
+            })?;
+        let attributes = &request.context.attributes;
+        let files = StateFiles::of(
+            state
+                .state()
+                .iter()
+                .chain(state.secret())
+                .map(String::as_str),
+        );
+        let real = of(
+            &arguments,
+            attributes.get(CWD_ATTRIBUTE).map(String::as_str),
+            attributes.get(HOME_ATTRIBUTE).map(String::as_str),
+            &files,
+        )
+        .map_err(UnplacedError)?;
+        Ok(if real.is_empty() {
+            Vec::new()
+        } else {
+            vec![(pathnorm::REAL_PATHS_ATTRIBUTE.to_string(), real.to_json())]
+        })
+    }
+}
 
 /// toolvet's state and secret files by device and inode.
 #[derive(Debug, Default)]
@@ -129,7 +177,7 @@ pub(crate) fn of(
     if strings.len() > MAX_STRINGS {
         return Err(format!(
             "the call holds {} distinct strings, more than the {MAX_STRINGS} whose real locations \
-             the hooks look up",
+             toolvet looks up",
             strings.len()
         ));
     }
@@ -334,7 +382,7 @@ fn cd_operands(words: &[std::borrow::Cow<'_, str>]) -> Vec<String> {
 
 /// `kernel` with the working directory of the process that makes the
 /// call (`/proc/self/cwd`, `/proc/thread-self/cwd`) taken as the call's
-/// `cwd`: the hook resolves in its own process, whose directory may be
+/// `cwd`: toolvet resolves in its own process, whose directory may be
 /// another (review s23 R1's side note).
 fn own_cwd(kernel: &str, cwd: Option<&str>) -> String {
     for own in ["/proc/self/cwd", "/proc/thread-self/cwd"] {

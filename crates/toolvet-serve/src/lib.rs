@@ -144,7 +144,7 @@ impl Server {
             policy,
             LoadOptions {
                 observer,
-                ..toolvet_preset::load_options(provider.clone())
+                ..toolvet_preset::server_options(provider.clone())
             },
         )
         .await?;

@@ -61,7 +61,34 @@ impl Generation {
             None => None,
         };
         let history = history.as_deref().unwrap_or(&request.context.history);
-        let attributes = self.state_paths.attributes(&request.context.attributes);
+        // Where the call's paths really are, when the front end runs beside
+        // the tools: a call whose paths cannot be placed is denied, never
+        // judged with them as written alone.
+        let located;
+        let caller = match self
+            .locator
+            .as_deref()
+            .map(|l| l.locate(request, &self.state_paths))
+        {
+            None => &request.context.attributes,
+            Some(Ok(found)) if found.is_empty() => &request.context.attributes,
+            Some(Ok(found)) => {
+                let mut attributes = request.context.attributes.clone();
+                attributes.extend(found);
+                located = attributes;
+                &located
+            }
+            Some(Err(why)) => {
+                let verdict = Verdict::by_host(
+                    Decision::Deny,
+                    crate::locate::UNPLACED_RULE,
+                    format!("{why}; toolvet cannot vet this call"),
+                    Vec::new(),
+                );
+                return (verdict, Vec::new());
+            }
+        };
+        let attributes = self.state_paths.attributes(caller);
         let wit_call = Arc::new(to_wit(
             request,
             history,

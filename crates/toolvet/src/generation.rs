@@ -56,6 +56,9 @@ pub(crate) struct Generation {
     /// toolvet's own state paths, handed to every check on every call
     /// ([`crate::state_paths`]).
     pub state_paths: crate::state_paths::StatePaths,
+    /// Looks each call's paths up where the tools run
+    /// ([`crate::LoadOptions::locator`]).
+    pub locator: Option<std::sync::Arc<dyn crate::locate::Locator>>,
 }
 
 /// One configured check after loading.

@@ -66,7 +66,8 @@
 //!   `config/approvals.rs` the `[approvals]` table's shapes,
 //!   `config/validation.rs` checks its tables), `load_options.rs`
 //!   ([`LoadOptions`]), `state_paths.rs` (toolvet's own paths as guard
-//!   rails).
+//!   rails), `locate.rs` (what a front end beside the tools finds of a
+//!   call's paths on the file system).
 //! - **Loading** (a policy into a generation): `loader.rs` (the `Loader`:
 //!   engine, linker, artifact cache and observer; finding and compiling
 //!   every component), `loading.rs` (`Generation::load`: describe,
@@ -117,6 +118,7 @@ mod instance;
 mod load_options;
 mod loader;
 mod loading;
+pub mod locate;
 mod plugin;
 mod plugin_log;
 pub mod private_file;

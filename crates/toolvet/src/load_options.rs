@@ -4,6 +4,7 @@
 
 use crate::approval::LedgerProvider;
 use crate::audit::Redactor;
+use crate::locate::Locator;
 use crate::progress::LoadObserver;
 use std::fmt;
 use std::path::PathBuf;
@@ -64,6 +65,12 @@ pub struct LoadOptions {
     /// other table does not load ([`crate::Policy::refuse_tables_besides`]).
     /// Default: none.
     pub front_end_tables: &'static [&'static str],
+    /// Looks each call's paths up on the file system the tools run on,
+    /// before the checks run ([`crate::locate`]): for a front end beside
+    /// the tools (`toolvet_preset::options`). `None` (the default) judges
+    /// paths as written, as a host away from the tools must (`toolvet
+    /// serve`, case files, benchmarks).
+    pub locator: Option<Arc<dyn Locator>>,
 }
 
 impl fmt::Debug for LoadOptions {
@@ -77,6 +84,7 @@ impl fmt::Debug for LoadOptions {
             .field("extra_state_paths", &self.extra_state_paths)
             .field("extra_secret_paths", &self.extra_secret_paths)
             .field("front_end_tables", &self.front_end_tables)
+            .field("locator", &self.locator.as_ref().map(|_| "Locator"))
             .finish()
     }
 }

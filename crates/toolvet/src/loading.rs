@@ -245,6 +245,7 @@ impl Generation {
             cache: loader.cache.clone(),
             only_tool: options.only_tool.clone(),
             state_paths,
+            locator: options.locator.clone(),
         })
     }
 }
