@@ -83,3 +83,9 @@ fn s24_s1_trap_assignments_stay_unknown() {
     assert_ne!(v.0, "allow", "{v:?}");
     allow("t=build; trap 'rm -rf \"$t\"' EXIT; make");
 }
+// A scoped function's `cd` is followed to the caller.
+#[test]
+fn s24_s2_scoped_function_cd_followed() {
+    denied("f() { local x; cd ~; }; f; rm -rf *");
+    allow("f() { local x; cd build; }; f; rm -rf out");
+}

@@ -103,10 +103,15 @@ impl Analysis<'_> {
         if f.all_vars || f.scoped {
             // Its variables may be its own (`local`, `declare`), restored
             // on return, or not known: what it may assign is unknown.
+            // The directory is not scoped: the call leaves it where the
+            // walk of the body from here did.
+            let cwd = if f.cwd && call.cwd == env.cwd {
+                Cwd::Unknown
+            } else {
+                call.cwd.clone()
+            };
             apply_unknown(&f, env);
-            if call.cwd != env.cwd {
-                env.cwd = Cwd::Unknown;
-            }
+            env.cwd = cwd;
             if call.forgotten > env.forgotten {
                 env.forget_vars();
             }
