@@ -89,14 +89,35 @@ impl Analysis<'_> {
         let Some(f) = function else {
             return;
         };
-        if f.all_vars || f.scoped || depth >= self.opts.max_depth {
+        if depth >= self.opts.max_depth {
             apply_unknown(&f, env);
             return;
         }
         let mut call = env.clone();
         // A recursive call inside is not followed again.
         call.functions.remove(name);
+        // The body runs here, in the caller's cwd and variables: judged
+        // again in this state at every call (review s24 S2), whatever it
+        // declares.
         self.script(&f.body, &mut call, depth + 1, &Output::Unknown);
+        if f.all_vars || f.scoped {
+            // Its variables may be its own (`local`, `declare`), restored
+            // on return, or not known: what it may assign is unknown.
+            // The directory is not scoped: the call leaves it where the
+            // walk of the body from here did.
+            let cwd = if f.cwd && call.cwd == env.cwd {
+                Cwd::Unknown
+            } else {
+                call.cwd.clone()
+            };
+            apply_unknown(&f, env);
+            env.cwd = cwd;
+            if call.forgotten > env.forgotten {
+                env.forget_vars();
+            }
+            env.absorb_files(&call);
+            return;
+        }
         let mut changed: Vec<String> = call
             .vars
             .iter()

@@ -109,6 +109,12 @@ pub struct Env {
     /// before any later command, so their effects apply, as unknowns,
     /// before each one.
     pub traps: Vec<FunctionEffects>,
+    /// Code the shell may run later, at any later command boundary or at
+    /// the end (review s24 S1): trap handlers for any signal or
+    /// pseudo-signal (`EXIT`, `ERR`, `DEBUG`, `RETURN`) and prompt strings
+    /// (`PS4` under `set -x`). Each is judged again, in the state of the
+    /// moment, before and after every later simple command.
+    pub deferred: Vec<Deferred>,
     /// Descriptors above 2 `exec` opened for the rest of the script
     /// (`exec 3<<< TEXT`), as [`Analysis::fds`] holds them.
     pub fds: HashMap<i32, Option<Output>>,
@@ -137,6 +143,16 @@ pub struct FunctionEffects {
     /// may be the function's own, restored on return, so its values are
     /// not taken; the variables it may assign are unknown after a call.
     pub scoped: bool,
+}
+
+/// Code registered in the command that the shell runs later ([`Env::deferred`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deferred {
+    /// Shell text run as a script (a trap handler).
+    Script(String),
+    /// A prompt string, expanded like double-quoted text (`PS4`): its
+    /// command substitutions run.
+    Prompt(String),
 }
 
 /// What [`Analysis::run_written_file`] did with a command word.
@@ -211,6 +227,7 @@ impl Env {
             namerefs: std::collections::HashSet::new(),
             forgotten: 0,
             traps: Vec::new(),
+            deferred: Vec::new(),
             fds: HashMap::new(),
             piped_fds: std::collections::HashSet::new(),
         }
@@ -320,7 +337,14 @@ impl Env {
         for (k, v) in &other.functions {
             let mine = self.functions.entry(k.clone()).or_default();
             if mine != v {
-                // Not walked again: what either may assign is unknown.
+                // Either body may be the one a call runs: each is judged
+                // from the caller's state (review s24 S2); what either
+                // may assign is unknown.
+                if mine.body.trim().is_empty() {
+                    mine.body = v.body.clone();
+                } else if mine.body != v.body && !v.body.trim().is_empty() {
+                    mine.body = format!("( {} )\n( {} )", mine.body, v.body);
+                }
                 mine.vars.extend(v.vars.iter().cloned());
                 mine.all_vars |= v.all_vars;
                 mine.cwd |= v.cwd;
@@ -341,6 +365,11 @@ impl Env {
         for t in &other.traps {
             if !self.traps.contains(t) {
                 self.traps.push(t.clone());
+            }
+        }
+        for d in &other.deferred {
+            if !self.deferred.contains(d) {
+                self.deferred.push(d.clone());
             }
         }
         // A descriptor opened differently on two branches holds either.
@@ -582,6 +611,9 @@ pub struct Analysis<'a> {
     /// A function was defined in the command: calling it may have made
     /// any variable an indexed array ([`crate::code::arith`]).
     pub(crate) functions_defined: bool,
+    /// Code run later is being judged ([`Analysis::judge_deferred`]): not
+    /// judged again inside itself.
+    pub(crate) in_deferred: bool,
     /// Text typed into, or run in, a pane whose working directory the
     /// check does not know (`tmux send-keys`, `screen -X stuff`, a
     /// respawned pane) is being judged: the first path a remover or
@@ -653,6 +685,7 @@ impl<'a> Analysis<'a> {
                 vars_opaque: false,
                 arith_integers: std::collections::HashSet::new(),
                 functions_defined: false,
+                in_deferred: false,
                 unplaced: std::cell::RefCell::new(None),
                 tmux_nested: 0,
             },
@@ -1233,7 +1266,57 @@ impl<'a> Analysis<'a> {
         self.list(list, env, depth, &Output::Unknown)
     }
 
+    /// A simple command, with the code registered to run later judged
+    /// in the state before it and the state after it (review s24 S1, S3):
+    /// `DEBUG` traps run before each command, `ERR`/`RETURN` traps and
+    /// `PS4` trace lines after or around it, `EXIT` handlers in the state
+    /// after the last one, `command_not_found_handle` in place of any
+    /// command.
     fn simple(
+        &mut self,
+        sc: &ast::SimpleCommand,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
+        self.judge_deferred(env, depth);
+        let out = self.simple_command(sc, env, depth, stdin);
+        self.judge_deferred(env, depth);
+        out
+    }
+
+    /// Judges every piece of code the shell may run later, in `env`
+    /// (review s24 S1, S3): each trap handler and prompt string
+    /// registered so far, and a `command_not_found_handle` function bash
+    /// calls for any command it does not find.
+    pub(crate) fn judge_deferred(&mut self, env: &Env, depth: u32) {
+        if self.in_deferred || self.done() {
+            return;
+        }
+        let mut items = env.deferred.clone();
+        if let Some(f) = env.functions.get("command_not_found_handle") {
+            items.push(Deferred::Script(f.body.clone()));
+        }
+        if items.is_empty() {
+            return;
+        }
+        self.in_deferred = true;
+        for d in items {
+            if self.done() {
+                break;
+            }
+            let mut e = env.clone();
+            match d {
+                Deferred::Script(text) => {
+                    self.script(&text, &mut e, depth + 1, &Output::Unknown);
+                }
+                Deferred::Prompt(text) => self.scan_substitutions(&text, &mut e, depth + 1),
+            }
+        }
+        self.in_deferred = false;
+    }
+
+    fn simple_command(
         &mut self,
         sc: &ast::SimpleCommand,
         env: &mut Env,

@@ -627,6 +627,14 @@ impl Analysis<'_> {
                 let _ = n;
                 if let Some(t) = value.static_text() {
                     self.scan_substitutions(&t, env, depth + 1);
+                    // Expanded again at each later trace line or prompt,
+                    // in the state of that moment (review s24 S1).
+                    if t.contains('$') || t.contains('`') {
+                        let d = crate::walk::Deferred::Prompt(t);
+                        if !env.deferred.contains(&d) {
+                            env.deferred.push(d);
+                        }
+                    }
                 }
             } else if let Some(f) = name
                 .strip_prefix("BASH_FUNC_")

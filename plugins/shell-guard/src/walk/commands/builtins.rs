@@ -471,11 +471,21 @@ impl Analysis<'_> {
             self.run_script_field(positional[0], env, depth, &Output::Unknown, "trap");
             // What the handler may assign or where it may `cd`, unknown
             // before every later command (review s23 V5).
+            // The handler runs later, in the state of that moment: judged
+            // again at every later command boundary (review s24 S1).
+            if let Some(text) = positional[0].static_text() {
+                let d = crate::walk::Deferred::Script(text);
+                if !env.deferred.contains(&d) {
+                    env.deferred.push(d);
+                }
+            }
             let effects = match positional[0].static_text() {
                 Some(text) => {
                     let mut e = env.clone();
                     self.script(&text, &mut e, depth + 1, &Output::Unknown);
-                    crate::walk::function_effects(&text, env, &e)
+                    let mut effects = crate::walk::function_effects(&text, env, &e);
+                    self.trap_assigns(&text, env, depth, &mut effects);
+                    effects
                 }
                 None => crate::walk::FunctionEffects {
                     all_vars: true,
@@ -489,6 +499,46 @@ impl Analysis<'_> {
             }
         }
         Output::Static(String::new())
+    }
+}
+
+impl Analysis<'_> {
+    /// Narrows the variables a trap handler may assign to those it is
+    /// proven to (review s24 S1): the handler is walked from a state
+    /// where each variable it names holds a value of its own; one still
+    /// holding it afterwards is never assigned on any path the walk
+    /// models (every other assignment makes it unknown). Its findings
+    /// there are not the command's; a walk cut short by a deny or the
+    /// step limit proves nothing.
+    fn trap_assigns(
+        &mut self,
+        text: &str,
+        env: &Env,
+        depth: u32,
+        effects: &mut crate::walk::FunctionEffects,
+    ) {
+        if effects.all_vars || effects.vars.is_empty() || self.done() {
+            return;
+        }
+        let probe_value = |v: &str| Field::lit(format!("toolvet-probe-{v}"));
+        let mut probe = env.clone();
+        for v in &effects.vars {
+            probe.assign(v.clone(), probe_value(v));
+        }
+        let saved = self.best.take();
+        let steps = self.steps;
+        let in_deferred = std::mem::replace(&mut self.in_deferred, true);
+        self.script(text, &mut probe, depth + 1, &Output::Unknown);
+        let cut = self.done() || self.steps >= crate::walk::MAX_STEPS;
+        self.best = saved;
+        self.steps = steps;
+        self.in_deferred = in_deferred;
+        if cut || probe.forgotten > env.forgotten {
+            return;
+        }
+        effects
+            .vars
+            .retain(|v| probe.vars.get(v) != Some(&probe_value(v)));
     }
 }
 
