@@ -44,6 +44,19 @@ impl Analysis<'_> {
         reached: Reached,
     ) -> Output {
         let out = self.dispatch_rules(name, args, env, depth, stdin, reached);
+        // `set -- A B` (or `set A B`) gives the positional parameters new
+        // values the walk does not hold: `$1`, `${2}` are values this
+        // command made unknown (review s24 S9, [`Env::made_unknown`]).
+        if name == "set"
+            && (args.iter().any(|a| matches!(a.text().as_str(), "--" | "-"))
+                || args
+                    .first()
+                    .is_some_and(|a| !a.text().starts_with(['-', '+'])))
+        {
+            for n in 1..=64 {
+                env.forget(&n.to_string());
+            }
+        }
         // Code, names and configuration read from standard input (review
         // s23 V14, V22), after the command's own, more specific findings.
         if !self.done() {
