@@ -75,6 +75,10 @@ fn s9_parameter_transforms_are_followed() {
     );
     same_as("t=~/.bashrc; echo x >> \"${t@L}\"", "echo x >> ~/.bashrc");
     same_as("t=~/.BASHRC; echo x >> \"${t^^?}\"", "echo x >> ~/.BASHRC");
+    same_as(
+        "t=$(realpath -m ~/a/../.bashrc); echo x >> \"$t\"",
+        "echo x >> ~/.bashrc",
+    );
     // Was held as a value the walk could not compute (review s21 U15).
     same_as("x=-2; kill -STOP ${x/2/1}", "kill -STOP -1");
     same_as(

@@ -402,6 +402,30 @@ fn path_names(name: &str, args: &[Field], env: &Env) -> Output {
     else {
         return Output::Unknown;
     };
+    // `realpath -m NAME` (review s24 S9): the options that only decide
+    // whether a missing file is an error, or that resolve no links, name
+    // the same path as plain `realpath` does.
+    let words: Vec<String> = match name {
+        "realpath" => words
+            .into_iter()
+            .filter(|w| {
+                !matches!(
+                    w.as_str(),
+                    "-m" | "-e"
+                        | "-s"
+                        | "-q"
+                        | "-ms"
+                        | "-sm"
+                        | "--canonicalize-missing"
+                        | "--canonicalize-existing"
+                        | "--no-symlinks"
+                        | "--strip"
+                        | "--quiet"
+                )
+            })
+            .collect(),
+        _ => words,
+    };
     if words.is_empty() || words.iter().any(|w| w.starts_with('-') || w.is_empty()) {
         return Output::Unknown;
     }
