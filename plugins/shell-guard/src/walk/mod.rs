@@ -261,7 +261,8 @@ impl Env {
     /// such a variable or of a known one the walk does not compute
     /// (`${t/…/…}` with a glob). A `for` loop's variable over a glob is
     /// not one (the glob is what it stands for), nor is a value from the
-    /// environment or a program's output (`$TMPDIR`, `$(mktemp)`).
+    /// environment or a program's output (`$TMPDIR`, `$(mktemp)`), unless
+    /// that output is decoded or downloaded text (`$(… | base64 -d)`).
     pub fn made_unknown(&self, target: &Field) -> Option<String> {
         let start = target
             .segs
@@ -269,6 +270,12 @@ impl Env {
             .rposition(|s| matches!(s, Seg::Lit { text, .. } if text.contains('/')))
             .unwrap_or(0);
         target.segs[start..].iter().find_map(|s| match s {
+            // Decoded or downloaded text (`$(… | base64 -d)`): obfuscated.
+            Seg::Dyn {
+                raw,
+                out: Output::Decoded | Output::Downloaded,
+                ..
+            } => Some(raw.clone()),
             Seg::Dyn { raw, .. } => {
                 let name = expand::expanded_name(raw)?;
                 (self.vars.contains_key(name) && !self.loop_globs.contains_key(name))
