@@ -7047,7 +7047,7 @@ fn s21_u15_shell_computed_values_are_held() {
             "declare -i x=5; x+=-6; kill -STOP $x",
             "kill -STOP ${NOPE:--1}",
             "kill -STOP ${NOPE:=-1}",
-            "x=-2; kill -STOP ${x/2/1}",
+            "x=-2; kill -STOP ${x/[2]/1}",
             "printf -v x %d -1; kill -STOP $x",
             "mapfile -t a <<< -1; kill -STOP ${a[0]}",
             "x=$!; x=$(seq -1 -1); kill -STOP $x",

@@ -362,6 +362,16 @@ impl Analysis<'_> {
                 );
                 return Some(Output::Secret);
             }
+            if let Some(raw) = env.made_unknown(f) {
+                self.report(
+                    false,
+                    "shell.read-credentials",
+                    format!(
+                        "`{name}` reads `{}`, whose name comes from `{raw}`, a value this command set in a way the                          check cannot follow (an array, a branch, `read`, `set --`, …), so it may be a credential                          file. Read a file named in full, or a person must approve.",
+                        f.text()
+                    ),
+                );
+            }
         }
         None
     }
@@ -585,6 +595,8 @@ impl Analysis<'_> {
                 } else if let Some(label) = self.sensitive_label(&file, env) {
                     self.report_exfiltration(name, &format!("`{}`, {label}", file.text()));
                     return;
+                } else if let Some(raw) = env.made_unknown(&file) {
+                    self.unknown_upload(name, &file, &raw);
                 }
             }
             if let Some(what) = secret_part(&value) {
@@ -611,7 +623,24 @@ impl Analysis<'_> {
                 self.report_exfiltration(name, &format!("`{}`, {label}", s.text()));
                 return;
             }
+            if let Some(raw) = env.made_unknown(s) {
+                self.unknown_upload(name, s, &raw);
+            }
         }
+    }
+
+    /// An upload of a file named by a value this command made unknown
+    /// (review s24 S9, [`Env::made_unknown`]): it may be a credential,
+    /// so a person approves.
+    fn unknown_upload(&mut self, name: &str, file: &Field, raw: &str) {
+        self.report(
+            false,
+            "shell.exfiltration",
+            format!(
+                "`{name}` sends `{}` to another machine; its name comes from `{raw}`, a value this command set in a                  way the check cannot follow (an array, a branch, `read`, `set --`, …), so it may be a credential.                  Send a file named in full, or a person must approve.",
+                file.text()
+            ),
+        );
     }
 
     fn report_exfiltration(&mut self, name: &str, what: &str) {
@@ -644,6 +673,20 @@ impl Analysis<'_> {
         // are judged in a stand-in home and working directory, where every
         // guard-rail and credential name holds (the rule s10 H17 gave
         // credential reads); the place rules below need the real path.
+        // A name this command built from its own text and then made
+        // unknown (review s24 S9: `x=(~/.bashrc)`, a value set on a
+        // branch, `read`/`mapfile`/`getopts`, `set --`): it can name any
+        // guard rail, so a person approves, as `rm -r` of such a path.
+        if let Some(raw) = env.made_unknown(target) {
+            self.report(
+                false,
+                "shell.guardrail-write",
+                format!(
+                    "{via} writes `{}`, whose name comes from `{raw}`, a value this command set in a way the check                      cannot follow (an array, a branch, `read`, `set --`, …), so it may be a guard rail or toolvet's                      state. Write to a path spelled out in full, or a person must approve.",
+                    target.text()
+                ),
+            );
+        }
         let (abs, placed) = match self.abs_path(target, env) {
             Some(abs) => (abs, true),
             None if env.cwd == Cwd::Unknown && !target.text().starts_with(['/', '~']) => {

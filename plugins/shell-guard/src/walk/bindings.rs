@@ -274,6 +274,31 @@ impl Analysis<'_> {
         };
         match &a.name {
             ast::AssignmentName::VariableName(n) if !a.append => Some((n.clone(), value)),
+            // `t=~/.bashr; t+=c` (review s24 S9): a string append to a
+            // known scalar is the two texts joined, exactly as bash does;
+            // an integer (`declare -i`, arithmetic), an associative array
+            // or a value the walk does not hold stays unknown.
+            ast::AssignmentName::VariableName(n)
+                if matches!(a.value, ast::AssignmentValue::Scalar(_))
+                    && !env.ints.contains(n)
+                    && !env.assoc.contains(n)
+                    && env.vars.contains_key(n) =>
+            {
+                let mut joined = env.vars[n].clone();
+                for seg in value.segs {
+                    match (joined.segs.last_mut(), seg) {
+                        (
+                            Some(Seg::Lit { text, quoted }),
+                            Seg::Lit {
+                                text: more,
+                                quoted: q,
+                            },
+                        ) if *quoted == q => text.push_str(&more),
+                        (_, seg) => joined.segs.push(seg),
+                    }
+                }
+                Some((n.clone(), joined))
+            }
             ast::AssignmentName::VariableName(n) => Some((n.clone(), dyn_field(&format!("${n}")))),
             ast::AssignmentName::ArrayElementName(n, _) => {
                 Some((n.clone(), dyn_field(&format!("${n}"))))

@@ -52,7 +52,7 @@ fn nested_strings(e: &ParameterExpr) -> Vec<&str> {
 
 /// The variable a parameter expansion names: `$NAME`, `${NAME}`,
 /// `${NAME:-x}`, `${#NAME}`.
-fn expanded_name(raw: &str) -> Option<&str> {
+pub(super) fn expanded_name(raw: &str) -> Option<&str> {
     let rest = raw.strip_prefix('$')?;
     let rest = rest.strip_prefix('{').unwrap_or(rest);
     let rest = rest.strip_prefix('#').unwrap_or(rest);
@@ -563,7 +563,10 @@ impl Analysis<'_> {
                 for s in nested_strings(other) {
                     self.scan_substitutions(s, env, depth);
                 }
-                b.seg(dyn_seg(raw, quoted));
+                match self.exact_transform(other, env) {
+                    Some(v) => b.value(&v, quoted, ifs),
+                    None => b.seg(dyn_seg(raw, quoted)),
+                }
             }
         }
     }
@@ -631,6 +634,161 @@ impl Analysis<'_> {
                 }
                 b.seg(dyn_seg(raw, quoted));
             }
+        }
+    }
+
+    /// The value of an expansion that transforms a known value in a way
+    /// computed exactly here (review s24 S9): case changes of ASCII text
+    /// (`${t,,}`), removal or replacement of a literal pattern (`${t%Z}`,
+    /// `${t/X/a}`, no glob or quoting characters in it), an indirect
+    /// reference through a known name (`${!u}`). `None` for anything else,
+    /// which stays unknown.
+    fn exact_transform(&self, expr: &ParameterExpr, env: &Env) -> Option<String> {
+        use ParameterExpr as P;
+        // Pattern or replacement text that means itself: no glob, quote,
+        // escape, expansion, `&` (the matched text in a replacement) or
+        // `~`.
+        let plain = |p: &str| {
+            p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-/,:=+@%^#".contains(c))
+                && !p.contains("+(")
+                && !p.contains("@(")
+        };
+        let value = |n: &str| self.known_value(n, env).filter(|v| v.is_ascii());
+        // A case change's pattern that matches every character.
+        let every = |p: &Option<String>| p.as_deref().is_none_or(|p| p.is_empty() || p == "?");
+        match expr {
+            P::Parameter {
+                parameter: Parameter::Named(u),
+                indirect: true,
+            } => {
+                let target = self.known_value(u, env)?;
+                let ident = !target.is_empty()
+                    && !target.starts_with(|c: char| c.is_ascii_digit())
+                    && target
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !ident || env.namerefs.contains(&target) {
+                    return None;
+                }
+                // A variable the walk holds (or HOME, PWD, IFS).
+                self.known_value(&target, env)
+            }
+            P::RemoveSmallestSuffixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | P::RemoveLargestSuffixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } => {
+                let v = value(n)?;
+                let p = pattern.as_deref().unwrap_or("");
+                if !plain(p) {
+                    return None;
+                }
+                Some(v.strip_suffix(p).unwrap_or(&v).to_string())
+            }
+            P::RemoveSmallestPrefixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | P::RemoveLargestPrefixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } => {
+                let v = value(n)?;
+                let p = pattern.as_deref().unwrap_or("");
+                if !plain(p) {
+                    return None;
+                }
+                Some(v.strip_prefix(p).unwrap_or(&v).to_string())
+            }
+            P::UppercaseFirstChar {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } if every(pattern) => {
+                let v = value(n)?;
+                let mut c = v.chars();
+                Some(match c.next() {
+                    Some(f) => format!("{}{}", f.to_ascii_uppercase(), c.as_str()),
+                    None => v,
+                })
+            }
+            P::LowercaseFirstChar {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } if every(pattern) => {
+                let v = value(n)?;
+                let mut c = v.chars();
+                Some(match c.next() {
+                    Some(f) => format!("{}{}", f.to_ascii_lowercase(), c.as_str()),
+                    None => v,
+                })
+            }
+            P::UppercasePattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } if every(pattern) => Some(value(n)?.to_ascii_uppercase()),
+            P::LowercasePattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } if every(pattern) => Some(value(n)?.to_ascii_lowercase()),
+            P::Transform {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                op,
+            } => {
+                use brush_parser::word::ParameterTransformOp as O;
+                let v = value(n)?;
+                match op {
+                    O::ToLowerCase => Some(v.to_ascii_lowercase()),
+                    O::ToUpperCase => Some(v.to_ascii_uppercase()),
+                    O::CapitalizeInitial => {
+                        let mut c = v.chars();
+                        Some(match c.next() {
+                            Some(f) => format!("{}{}", f.to_ascii_uppercase(), c.as_str()),
+                            None => v,
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            P::ReplaceSubstring {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+                replacement,
+                match_kind,
+            } => {
+                use brush_parser::word::SubstringMatchKind as K;
+                let v = value(n)?;
+                let r = replacement.as_deref().unwrap_or("");
+                if pattern.is_empty() || !plain(pattern) || !plain(r) {
+                    return None;
+                }
+                Some(match match_kind {
+                    K::Prefix => match v.strip_prefix(pattern.as_str()) {
+                        Some(rest) => format!("{r}{rest}"),
+                        None => v,
+                    },
+                    K::Suffix => match v.strip_suffix(pattern.as_str()) {
+                        Some(rest) => format!("{rest}{r}"),
+                        None => v,
+                    },
+                    K::FirstOccurrence => v.replacen(pattern.as_str(), r, 1),
+                    K::Anywhere => v.replace(pattern.as_str(), r),
+                })
+            }
+            _ => None,
         }
     }
 

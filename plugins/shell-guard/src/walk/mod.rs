@@ -270,6 +270,38 @@ impl Env {
         self.vars.insert(name, value);
     }
 
+    /// The source of the first part of `target`'s last path component
+    /// that is a value this command itself made unknown (review s24 S9):
+    /// a variable the walk holds as unknown because the command assigned
+    /// it in a way the walk does not follow (`x=(…)`, a value set on a
+    /// branch, `read`, `mapfile`, `getopts`, `set --`), or an expansion of
+    /// such a variable or of a known one the walk does not compute
+    /// (`${t/…/…}` with a glob). A `for` loop's variable over a glob is
+    /// not one (the glob is what it stands for), nor is a value from the
+    /// environment or a program's output (`$TMPDIR`, `$(mktemp)`), unless
+    /// that output is decoded or downloaded text (`$(… | base64 -d)`).
+    pub fn made_unknown(&self, target: &Field) -> Option<String> {
+        let start = target
+            .segs
+            .iter()
+            .rposition(|s| matches!(s, Seg::Lit { text, .. } if text.contains('/')))
+            .unwrap_or(0);
+        target.segs[start..].iter().find_map(|s| match s {
+            // Decoded or downloaded text (`$(… | base64 -d)`): obfuscated.
+            Seg::Dyn {
+                raw,
+                out: Output::Decoded | Output::Downloaded,
+                ..
+            } => Some(raw.clone()),
+            Seg::Dyn { raw, .. } => {
+                let name = expand::expanded_name(raw)?;
+                (self.vars.contains_key(name) && !self.loop_globs.contains_key(name))
+                    .then(|| raw.clone())
+            }
+            _ => None,
+        })
+    }
+
     /// Merge the state of another branch: what differs becomes unknown.
     pub fn merge(&mut self, other: &Env) {
         if self.cwd != other.cwd {
@@ -577,6 +609,10 @@ pub struct Analysis<'a> {
     /// producer whose output is not proven ([`Output::Static`]): a shell
     /// or interpreter reading its program from it is held (review s23 V23).
     pub(crate) unproven_pipe: bool,
+    /// The pipeline being judged ran a `cd` or `pushd` to a directory not
+    /// proven to exist, which may fail and leave bash where it was
+    /// (review s24 S4); read by [`Analysis::and_or`].
+    pub(crate) cd_may_fail: bool,
     /// The descriptors (0 included) of the simple command being judged
     /// that read a pipe from an unproven producer (`3< <(python3 …)`),
     /// set by [`Analysis::redirects`] with [`Analysis::fds`].
@@ -674,6 +710,7 @@ impl<'a> Analysis<'a> {
                 pid_in: None,
                 fds: HashMap::new(),
                 unproven_pipe: false,
+                cd_may_fail: false,
                 piped_fds: std::collections::HashSet::new(),
                 pid_out: None,
                 narrow_lookups: std::collections::HashSet::new(),
@@ -880,17 +917,57 @@ impl<'a> Analysis<'a> {
         depth: u32,
         stdin: &Output,
     ) -> Output {
+        // A `cd` that may fail (review s24 S4): bash stays where it was.
+        // Only what runs after `&&` may count on the new directory; the
+        // side of an `||` runs in the old one, and after the list the
+        // cwd is either (unknown unless both are the same place).
+        let outer_cd = std::mem::replace(&mut self.cd_may_fail, false);
+        let mut before = env.cwd.clone();
         let mut out = self.pipeline(&aol.first, env, depth, stdin);
+        let mut failed: Vec<Cwd> = Vec::new();
+        let mut last_failed = None;
+        if std::mem::replace(&mut self.cd_may_fail, false) && env.cwd != before {
+            failed.push(before.clone());
+            last_failed = Some(before);
+        }
         for next in &aol.additional {
             let p = match next {
                 ast::AndOr::And(p) | ast::AndOr::Or(p) => p,
             };
+            // `cd d || …`: the right side runs where the `cd` failed;
+            // afterwards the cwd is either.
+            let success = match (next, last_failed.take()) {
+                (ast::AndOr::Or(_), Some(old)) => Some(std::mem::replace(&mut env.cwd, old)),
+                _ => None,
+            };
+            before = env.cwd.clone();
             // A pipeline that may not run proves no array associative
             // (`false && declare -A a`, review s22 V1).
             let assoc = env.assoc.clone();
             out = out.merge(self.pipeline(p, env, depth, stdin));
             env.assoc.retain(|k| assoc.contains(k));
+            // `cd d || exit 1`: the shell ends where the `cd` failed, so
+            // what follows runs in `d` only.
+            let exits = matches!(p.seq.as_slice(), [ast::Command::Simple(sc)]
+                if sc.prefix.is_none()
+                    && sc.word_or_name.as_ref().is_some_and(|w| w.value == "exit"));
+            match success {
+                Some(success) if exits => {
+                    failed.pop();
+                    env.cwd = success;
+                }
+                Some(success) if success != env.cwd => env.cwd = Cwd::Unknown,
+                _ => {}
+            }
+            if std::mem::replace(&mut self.cd_may_fail, false) && env.cwd != before {
+                failed.push(before.clone());
+                last_failed = Some(before);
+            }
         }
+        if failed.iter().any(|c| *c != env.cwd) {
+            env.cwd = Cwd::Unknown;
+        }
+        self.cd_may_fail = outer_cd;
         out
     }
 
@@ -1367,7 +1444,13 @@ impl<'a> Analysis<'a> {
                         | ast::AssignmentName::ArrayElementName(n, _)) = &a.name;
                         self.declare_assoc(n, env);
                     }
-                    if let Some((name, value)) = self.assignment(a, env, depth) {
+                    if let Some((name, mut value)) = self.assignment(a, env, depth) {
+                        // `local t+=x` starts a new, empty variable in a
+                        // function: the joined value is only exact for a
+                        // plain assignment, so an argument's stays unknown.
+                        if a.append {
+                            value = dyn_field(&format!("${name}"));
+                        }
                         let mut f = Field::lit(format!("{name}="));
                         f.segs.extend(value.segs);
                         argv.push(f);

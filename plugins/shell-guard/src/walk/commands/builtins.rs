@@ -142,6 +142,14 @@ impl Analysis<'_> {
     }
 
     fn change_dir_to(&mut self, target: Option<&Field>, env: &mut Env) {
+        // A `cd` may fail (review s24 S4) unless its directory is sure to
+        // exist: one above the cwd (`..`, `/`), the home, the workspace or
+        // a directory above it, an operating-system directory (`/etc`).
+        let above_cwd = target.is_some_and(|f| {
+            f.static_text()
+                .is_some_and(|t| t.split('/').all(|c| matches!(c, "" | "." | "..")))
+        });
+        let above = |dir: &str, p: &str| crate::paths::is_at_or_under(dir, p);
         let new = match target {
             None => match &self.home {
                 Some(h) => Cwd::Known(h.clone()),
@@ -174,6 +182,18 @@ impl Analysis<'_> {
                 },
             },
         };
+        let sure = target.is_none()
+            || above_cwd
+            || match &new {
+                Cwd::Known(p) => {
+                    self.home.as_deref().is_some_and(|h| above(h, p))
+                        || self.workspace.iter().any(|w| above(w, p))
+                        || crate::paths::SYSTEM_TREES.contains(&p.as_str())
+                        || crate::paths::SYSTEM_DIRS.contains(&p.as_str())
+                }
+                _ => false,
+            };
+        self.cd_may_fail |= !sure;
         env.cwd = new;
     }
 
@@ -219,6 +239,12 @@ impl Analysis<'_> {
         } else {
             line.replace('\\', "")
         };
+        // `IFS=: read a b`: the IFS in front of `read` splits the line, a
+        // value the walk does not hold here; the names become unknown
+        // rather than split on the shell's IFS (review s24 S9).
+        if self.command_vars.iter().any(|v| v == "IFS") {
+            return false;
+        }
         let ifs = env.ifs();
         let mut rest = line.trim_matches(|c: char| ifs.contains(c));
         for (i, name) in names.iter().enumerate() {

@@ -44,6 +44,19 @@ impl Analysis<'_> {
         reached: Reached,
     ) -> Output {
         let out = self.dispatch_rules(name, args, env, depth, stdin, reached);
+        // `set -- A B` (or `set A B`) gives the positional parameters new
+        // values the walk does not hold: `$1`, `${2}` are values this
+        // command made unknown (review s24 S9, [`Env::made_unknown`]).
+        if name == "set"
+            && (args.iter().any(|a| matches!(a.text().as_str(), "--" | "-"))
+                || args
+                    .first()
+                    .is_some_and(|a| !a.text().starts_with(['-', '+'])))
+        {
+            for n in 1..=64 {
+                env.forget(&n.to_string());
+            }
+        }
         // Code, names and configuration read from standard input (review
         // s23 V14, V22), after the command's own, more specific findings.
         if !self.done() {
@@ -388,6 +401,30 @@ fn path_names(name: &str, args: &[Field], env: &Env) -> Output {
         .collect::<Option<Vec<_>>>()
     else {
         return Output::Unknown;
+    };
+    // `realpath -m NAME` (review s24 S9): the options that only decide
+    // whether a missing file is an error, or that resolve no links, name
+    // the same path as plain `realpath` does.
+    let words: Vec<String> = match name {
+        "realpath" => words
+            .into_iter()
+            .filter(|w| {
+                !matches!(
+                    w.as_str(),
+                    "-m" | "-e"
+                        | "-s"
+                        | "-q"
+                        | "-ms"
+                        | "-sm"
+                        | "--canonicalize-missing"
+                        | "--canonicalize-existing"
+                        | "--no-symlinks"
+                        | "--strip"
+                        | "--quiet"
+                )
+            })
+            .collect(),
+        _ => words,
     };
     if words.is_empty() || words.iter().any(|w| w.starts_with('-') || w.is_empty()) {
         return Output::Unknown;
