@@ -153,4 +153,8 @@ fn s5_s7_ordinary_commands_pass() {
     escalate("git pull origin main && make", "shell.guardrail-write");
     allow("printf 'x\\n' > notes.txt && go test ./...");
     allow("mkdir -p build && cd build && cmake .. && make");
+    allow("pip install requests");
+    allow("pip install -r requirements.txt");
+    allow("pip install -e .");
+    allow("printf 'x\\n' > notes.txt && pip install ./d");
 }

@@ -397,6 +397,7 @@ impl Analysis<'_> {
         let base = match program.as_str() {
             "make" | "gmake" | "ninja" | "samu" => makefile_options(args).1,
             "cmake" | "cmake3" | "ccmake" => cmake_source(args),
+            "pip" | "pip3" | "uv" | "poetry" | "pdm" => pip_source(args),
             _ => String::new(),
         };
         for entry in CODE_FILES.iter().filter(|c| {
@@ -438,11 +439,11 @@ impl Analysis<'_> {
                 }
             }
         }
-        let dir = makefile_options(args).1;
-        let dir = if program == "make" || program == "gmake" {
-            dir
-        } else {
+        // The directory the named files are looked up in.
+        let dir = if base.is_empty() {
             String::new()
+        } else {
+            format!("{}/", base.trim_end_matches('/'))
         };
         let mut seen = 0;
         while let Some((f, reader)) = files.get(seen).cloned() {
@@ -963,6 +964,46 @@ fn import_dir(name: &str, args: &[Field]) -> Option<(&'static str, String, Optio
         }
         _ => Some((lang, String::new(), None)),
     }
+}
+
+/// The project directory `pip install` builds (`pip install ./d`, `-e
+/// d`, `uv pip install d/`): its first operand written as a path, else
+/// the working directory (`""`).
+fn pip_source(args: &[Field]) -> String {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if matches!(
+            t.as_str(),
+            "-r" | "--requirement"
+                | "-c"
+                | "--constraint"
+                | "-i"
+                | "--index-url"
+                | "--extra-index-url"
+                | "-t"
+                | "--target"
+                | "--prefix"
+                | "--root"
+                | "-f"
+                | "--find-links"
+        ) {
+            i += 2;
+            continue;
+        }
+        let path = t.strip_prefix("--editable=").unwrap_or(t);
+        if !path.starts_with('-')
+            && !path.contains("://")
+            && (path == "."
+                || path.starts_with('/')
+                || path.starts_with("./")
+                || path.ends_with('/'))
+        {
+            return path.to_string();
+        }
+        i += 1;
+    }
+    String::new()
 }
 
 /// cmake's source directory: `-S DIR`, else its one operand (`cmake ..`),
