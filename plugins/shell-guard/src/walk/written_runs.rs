@@ -272,6 +272,11 @@ impl Analysis<'_> {
             }
             return;
         }
+        // A repository fetched into a directory (review s24 S7): every
+        // file there is downloaded, as a file `curl -o` wrote is.
+        for dir in fetched_dirs(name, args) {
+            env.taint_dir(&dir, &Output::Downloaded);
+        }
         // An archive downloaded in the call and extracted (`curl -so
         // r.tar URL && tar -xf r.tar`, `curl URL | tar xz`): every file it
         // fills the directory with is downloaded (review s23 V6).
@@ -355,12 +360,46 @@ impl Analysis<'_> {
         depth: u32,
         stdin: &Output,
     ) {
+        let mut files: Vec<(String, CodeReader)> = Vec::new();
+        // Python and node load modules from the working directory (`-c`,
+        // `-m`, `-e`, `--test`, a REPL) or the script's directory before
+        // any other place (review s24 S5): every module written or
+        // downloaded there may be what an `import`/`require` loads, even
+        // in place of a standard one (`json.py`).
+        if let Some((lang, dir, script)) = import_dir(name, args) {
+            let patterns = if lang == "node" {
+                JS_MODULES
+            } else {
+                PY_MODULES
+            };
+            let script = script.map(|s| env.file_key(&s));
+            for pattern in patterns {
+                match tree_files(env, &dir, pattern) {
+                    Err((out, at)) => {
+                        self.report_taint(&out, &format!("`{name}` may load modules from `{at}`"));
+                        return;
+                    }
+                    Ok(found) => {
+                        for f in found {
+                            if Some(&f) != script.as_ref() && !files.iter().any(|(g, _)| *g == f) {
+                                files.push((f, CodeReader::Code(lang)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         // `python3 -m pytest`, `-m pip`, `-m tox`: the module is the program.
         let (program, args) = match crate::code::modules::python_module(args) {
             Some((m, rest)) if name.starts_with("python") => (m, rest),
             _ => (name.to_string(), args),
         };
-        let mut files: Vec<(String, CodeReader)> = Vec::new();
+        let base = match program.as_str() {
+            "make" | "gmake" | "ninja" | "samu" => makefile_options(args).1,
+            "cmake" | "cmake3" | "ccmake" => cmake_source(args),
+            "pip" | "pip3" | "uv" | "poetry" | "pdm" => pip_source(args),
+            _ => String::new(),
+        };
         for entry in CODE_FILES.iter().filter(|c| {
             c.programs.contains(&program.as_str())
                 && c.operand.is_none_or(|w| args.iter().any(|a| a.text() == w))
@@ -369,18 +408,42 @@ impl Analysis<'_> {
                 CodeReader::Make => makefile_options(args).0,
                 _ => Vec::new(),
             };
-            let names = if named.is_empty() {
+            let names: Vec<String> = if named.is_empty() {
                 entry.files.iter().map(|f| f.to_string()).collect()
             } else {
                 named
             };
-            files.extend(names.into_iter().map(|f| (f, entry.reader)));
+            for f in names {
+                if !f.contains("**") {
+                    files.push((f, entry.reader));
+                    continue;
+                }
+                // Files found by discovery anywhere in the tree it runs
+                // in (review s24 S5, S7): each one the call wrote, and any
+                // downloaded tree there.
+                match tree_files(env, &base, &f) {
+                    Err((out, at)) => {
+                        self.report_taint(
+                            &out,
+                            &format!("`{program}` runs code it finds under `{at}`"),
+                        );
+                        return;
+                    }
+                    Ok(found) => {
+                        for g in found {
+                            if !files.iter().any(|(h, _)| *h == g) {
+                                files.push((g, entry.reader));
+                            }
+                        }
+                    }
+                }
+            }
         }
-        let dir = makefile_options(args).1;
-        let dir = if program == "make" || program == "gmake" {
-            dir
-        } else {
+        // The directory the named files are looked up in.
+        let dir = if base.is_empty() {
             String::new()
+        } else {
+            format!("{}/", base.trim_end_matches('/'))
         };
         let mut seen = 0;
         while let Some((f, reader)) = files.get(seen).cloned() {
@@ -475,6 +538,12 @@ impl Analysis<'_> {
                         }
                     }
                 }
+                CodeReader::Code(lang) => {
+                    self.embedded_commands(lang, &text, env, depth);
+                    if self.done() {
+                        return;
+                    }
+                }
                 CodeReader::Unread => {
                     self.report(
                         false,
@@ -501,6 +570,9 @@ enum CodeReader {
     /// package.json: every `scripts` value is a shell command (any of
     /// them may run: `npm test`, `install` hooks, `npx`).
     PackageScripts,
+    /// Code in this interpreter's language: read as that program's code
+    /// (the shell commands it runs are judged).
+    Code(&'static str),
     /// Code or configuration the check does not read: held.
     Unread,
 }
@@ -558,6 +630,14 @@ const CODE_FILES: &[CodeFiles] = &[
         ],
         reader: CodeReader::Unread,
     },
+    // Scripts and tests run by package scripts (`npm test`: jest, mocha,
+    // `node --test` discover them).
+    CodeFiles {
+        programs: &["npm", "pnpm", "yarn", "npx", "bun", "corepack", "deno"],
+        operand: None,
+        files: JS_MODULES,
+        reader: CodeReader::Code("node"),
+    },
     CodeFiles {
         programs: &["just"],
         operand: None,
@@ -584,6 +664,7 @@ const CODE_FILES: &[CodeFiles] = &[
             ".cargo/config",
             "~/.cargo/config.toml",
             "Cargo.toml",
+            "**/*.rs",
         ],
         reader: CodeReader::Unread,
     },
@@ -598,6 +679,13 @@ const CODE_FILES: &[CodeFiles] = &[
             "tox.ini",
         ],
         reader: CodeReader::Unread,
+    },
+    // Test modules pytest, tox and nox discover and import.
+    CodeFiles {
+        programs: &["pytest", "py.test", "tox", "nox"],
+        operand: None,
+        files: PY_MODULES,
+        reader: CodeReader::Code("python3"),
     },
     CodeFiles {
         programs: &["tox", "nox"],
@@ -620,7 +708,14 @@ const CODE_FILES: &[CodeFiles] = &[
     CodeFiles {
         programs: &["rake"],
         operand: None,
-        files: &["Rakefile", "rakefile", "Rakefile.rb"],
+        files: &[
+            "Rakefile",
+            "rakefile",
+            "Rakefile.rb",
+            "rakelib/**",
+            "**/*.rake",
+            "**/*.rb",
+        ],
         reader: CodeReader::Unread,
     },
     CodeFiles {
@@ -649,6 +744,14 @@ const CODE_FILES: &[CodeFiles] = &[
             "build.gradle.kts",
             "settings.gradle",
             "settings.gradle.kts",
+            "gradle.properties",
+            "buildSrc/**",
+            "gradle/**",
+            "**/*.gradle",
+            "**/*.gradle.kts",
+            "**/*.java",
+            "**/*.kt",
+            "**/*.groovy",
         ],
         reader: CodeReader::Unread,
     },
@@ -676,10 +779,319 @@ const CODE_FILES: &[CodeFiles] = &[
     CodeFiles {
         programs: &["mvn", "mvnw"],
         operand: None,
-        files: &["pom.xml", ".mvn/maven.config", ".mvn/jvm.config"],
+        files: &[
+            "pom.xml",
+            ".mvn/**",
+            "**/pom.xml",
+            "**/*.java",
+            "**/*.kt",
+            "**/*.groovy",
+        ],
+        reader: CodeReader::Unread,
+    },
+    // Build systems whose build files name the commands they run, and
+    // Go's test, run and generate (`//go:generate` lines) (review s24 S5).
+    CodeFiles {
+        programs: &["ninja", "samu"],
+        operand: None,
+        files: &["**/*.ninja"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["cmake", "cmake3", "ccmake", "ctest"],
+        operand: None,
+        files: &[
+            "**/CMakeLists.txt",
+            "**/*.cmake",
+            "CMakePresets.json",
+            "CMakeUserPresets.json",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["meson", "muon"],
+        operand: None,
+        files: &["**/meson.build", "**/meson_options.txt", "**/meson.options"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["scons"],
+        operand: None,
+        files: &[
+            "SConstruct",
+            "Sconstruct",
+            "sconstruct",
+            "SConstruct.py",
+            "**/SConscript",
+            "**/*.py",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["invoke", "inv"],
+        operand: None,
+        files: &["invoke.yaml", "invoke.yml", "invoke.json", "**/*.py"],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["bazel", "bazelisk"],
+        operand: None,
+        files: &[
+            "WORKSPACE",
+            "WORKSPACE.bazel",
+            "MODULE.bazel",
+            ".bazelrc",
+            "**/BUILD",
+            "**/BUILD.bazel",
+            "**/*.bzl",
+        ],
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["go"],
+        operand: Some("test"),
+        files: GO_FILES,
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["go"],
+        operand: Some("run"),
+        files: GO_FILES,
+        reader: CodeReader::Unread,
+    },
+    CodeFiles {
+        programs: &["go"],
+        operand: Some("generate"),
+        files: GO_FILES,
         reader: CodeReader::Unread,
     },
 ];
+
+/// The Go files `go test`, `go run` and `go generate` compile and run.
+const GO_FILES: &[&str] = &["go.mod", "go.work", "**/*.go", "**/*.s", "**/*.c"];
+
+/// The modules Python may import from a directory on its path.
+const PY_MODULES: &[&str] = &["**/*.py", "**/*.pth", "**/*.so"];
+
+/// The modules node may `require`/`import` from a directory.
+const JS_MODULES: &[&str] = &[
+    "**/*.js",
+    "**/*.mjs",
+    "**/*.cjs",
+    "**/*.ts",
+    "**/*.mts",
+    "**/*.cts",
+    "**/*.jsx",
+    "**/*.tsx",
+    "**/*.node",
+];
+
+/// Where a Python or node run loads modules from first (review s24 S5):
+/// the working directory for code given inline or on standard input, a
+/// module run (`-m`), a test run (`node --test`), else the script's
+/// directory. Returns the language (`python3`, `node`), the directory
+/// (`""`: the working directory) and the script. `None` for any other
+/// program, and for `python -I`/`-P` (no such directory on the path).
+fn import_dir(name: &str, args: &[Field]) -> Option<(&'static str, String, Option<String>)> {
+    let python = name.starts_with("python") || name.starts_with("pypy");
+    let node = matches!(name, "node" | "nodejs");
+    if !python && !node {
+        return None;
+    }
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        if python {
+            if t == "--check-hash-based-pycs" {
+                i += 2;
+                continue;
+            }
+            if !t.starts_with("--") {
+                for (k, c) in t[1..].char_indices() {
+                    match c {
+                        'I' | 'P' => return None,
+                        'c' | 'm' => return Some(("python3", String::new(), None)),
+                        'W' | 'X' => {
+                            if t[1 + k + 1..].is_empty() {
+                                i += 1;
+                            }
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        } else {
+            let flag = t.split('=').next().unwrap_or("");
+            if matches!(flag, "-e" | "--eval" | "-p" | "--print" | "--test" | "-pe") {
+                return Some(("node", String::new(), None));
+            }
+            if !t.contains('=')
+                && matches!(
+                    flag,
+                    "-r" | "--require"
+                        | "--import"
+                        | "--loader"
+                        | "--experimental-loader"
+                        | "-C"
+                        | "--conditions"
+                        | "--env-file"
+                        | "--input-type"
+                        | "--title"
+                )
+            {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    let lang = if python { "python3" } else { "node" };
+    match texts.get(i) {
+        Some(script) if script != "-" => {
+            let dir = match script.rfind('/') {
+                Some(0) => "/".to_string(),
+                Some(k) => script[..k].to_string(),
+                None => String::new(),
+            };
+            Some((lang, dir, Some(script.clone())))
+        }
+        _ => Some((lang, String::new(), None)),
+    }
+}
+
+/// The project directory `pip install` builds (`pip install ./d`, `-e
+/// d`, `uv pip install d/`): its first operand written as a path, else
+/// the working directory (`""`).
+fn pip_source(args: &[Field]) -> String {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if matches!(
+            t.as_str(),
+            "-r" | "--requirement"
+                | "-c"
+                | "--constraint"
+                | "-i"
+                | "--index-url"
+                | "--extra-index-url"
+                | "-t"
+                | "--target"
+                | "--prefix"
+                | "--root"
+                | "-f"
+                | "--find-links"
+        ) {
+            i += 2;
+            continue;
+        }
+        let path = t.strip_prefix("--editable=").unwrap_or(t);
+        if !path.starts_with('-')
+            && !path.contains("://")
+            && (path == "."
+                || path.starts_with('/')
+                || path.starts_with("./")
+                || path.ends_with('/'))
+        {
+            return path.to_string();
+        }
+        i += 1;
+    }
+    String::new()
+}
+
+/// cmake's source directory: `-S DIR`, else its one operand (`cmake ..`),
+/// else the working directory (`""`).
+fn cmake_source(args: &[Field]) -> String {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    let mut operand = String::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if t == "-S" {
+            return texts.get(i + 1).cloned().unwrap_or_default();
+        }
+        if let Some(d) = t.strip_prefix("-S").filter(|d| !d.is_empty()) {
+            return d.to_string();
+        }
+        if t == "--build" || t == "--install" || t == "-P" {
+            return String::new();
+        }
+        if matches!(
+            t.as_str(),
+            "-B" | "-G" | "-T" | "-A" | "-C" | "-D" | "-U" | "-E"
+        ) {
+            i += 2;
+            continue;
+        }
+        if !t.starts_with('-') && operand.is_empty() {
+            operand = t.clone();
+        }
+        i += 1;
+    }
+    operand
+}
+
+/// The files under `dir` (`""`: the working directory) that match
+/// `pattern` and that the call wrote, by key. A pattern is `**/GLOB` (a
+/// base name anywhere under `dir`; GLOB has at most one `*`), `SUB/**`
+/// (anything under `SUB`) or a path. `Err` with the taint and the place
+/// when `dir` lies in a downloaded tree, or downloaded content (a file
+/// matching, a filled directory) lies under it (review s24 S7).
+fn tree_files(env: &Env, dir: &str, pattern: &str) -> Result<Vec<String>, (Output, String)> {
+    let base = env.file_key(if dir.is_empty() { "." } else { dir });
+    let base = base.trim_end_matches('/').to_string();
+    let here = base.is_empty() || base == ".";
+    let under = |k: &str| -> Option<String> {
+        if here {
+            (!k.starts_with('/')).then(|| k.trim_start_matches("./").to_string())
+        } else if base.is_empty() || k == base {
+            Some(String::new())
+        } else {
+            k.strip_prefix(&format!("{base}/")).map(str::to_string)
+        }
+    };
+    if !here && let Some(out) = env.file_taint(&format!("{base}/.")) {
+        return Err((out.clone(), base));
+    }
+    for (k, out) in &env.tainted_files {
+        if let Some(rel) = under(k)
+            && (rel.is_empty() || rel.ends_with('/') || tree_match(pattern, &rel))
+        {
+            return Err((out.clone(), k.clone()));
+        }
+    }
+    let mut found: Vec<String> = env
+        .written
+        .keys()
+        .filter(|k| under(k).is_some_and(|rel| tree_match(pattern, &rel)))
+        .cloned()
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// Whether the relative path `rel` matches a [`tree_files`] pattern.
+fn tree_match(pattern: &str, rel: &str) -> bool {
+    if let Some(glob) = pattern.strip_prefix("**/") {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        match glob.split_once('*') {
+            Some((p, s)) => {
+                name.len() >= p.len() + s.len() && name.starts_with(p) && name.ends_with(s)
+            }
+            None => name == glob,
+        }
+    } else if let Some(sub) = pattern.strip_suffix("/**") {
+        rel.starts_with(&format!("{sub}/"))
+    } else {
+        rel == pattern
+    }
+}
 
 /// The files `docker compose` reads its services from.
 const COMPOSE_FILES: &[&str] = &[
@@ -724,4 +1136,126 @@ fn makefile_options(args: &[Field]) -> (Vec<String>, String) {
         i += 1;
     }
     (files, dir)
+}
+
+/// The directories a program fills with files fetched from elsewhere
+/// (review s24 S7): `git clone SRC [DIR]` (DIR: SRC's last part without
+/// `.git`), `gh repo clone REPO [DIR]`, `hg clone SRC [DIR]`, `svn
+/// checkout|co|export URL [DIR]`, and the working tree of `git pull SRC`
+/// / `git fetch SRC` naming a repository by URL or path (a configured
+/// remote's name is the project's own). Only written-out names count.
+fn fetched_dirs(name: &str, args: &[Field]) -> Vec<String> {
+    let texts: Vec<String> = args.iter().map(Field::text).collect();
+    // Global options before the subcommand: `git -C DIR`.
+    let mut at = String::new();
+    let mut i = 0;
+    while let Some(t) = texts.get(i) {
+        if !t.starts_with('-') {
+            break;
+        }
+        if matches!(t.as_str(), "-C" | "-R" | "--repository" | "--cwd") {
+            if let Some(d) = texts.get(i + 1) {
+                at = format!("{}/", d.trim_end_matches('/'));
+            }
+            i += 1;
+        } else if matches!(t.as_str(), "-c" | "--config" | "--git-dir" | "--work-tree") {
+            i += 1;
+        }
+        i += 1;
+    }
+    let sub = texts.get(i).map(String::as_str).unwrap_or("");
+    let sub2 = texts.get(i + 1).map(String::as_str).unwrap_or("");
+    let rest = |from: usize| -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut k = from;
+        while let Some(t) = texts.get(k) {
+            if t == "--" {
+                out.extend(texts[k + 1..].iter().map(String::as_str));
+                break;
+            }
+            if t.starts_with('-') {
+                // Options with a separate value (clone, pull, fetch,
+                // checkout): `-b B`, `--depth N`, `-o NAME`, `-r REV`.
+                let valued = matches!(
+                    t.as_str(),
+                    "-b" | "--branch"
+                        | "-o"
+                        | "--origin"
+                        | "-c"
+                        | "--config"
+                        | "--depth"
+                        | "--reference"
+                        | "--reference-if-able"
+                        | "--separate-git-dir"
+                        | "-u"
+                        | "--upload-pack"
+                        | "--template"
+                        | "-j"
+                        | "--jobs"
+                        | "--filter"
+                        | "--shallow-since"
+                        | "--shallow-exclude"
+                        | "--server-option"
+                        | "--bundle-uri"
+                        | "--ref-format"
+                        | "-r"
+                        | "--rev"
+                        | "--revision"
+                        | "-U"
+                        | "--updaterev"
+                        | "--username"
+                        | "--password"
+                        | "-s"
+                        | "--strategy"
+                        | "-X"
+                        | "--strategy-option"
+                );
+                k += if valued { 2 } else { 1 };
+                continue;
+            }
+            out.push(t.as_str());
+            k += 1;
+        }
+        out
+    };
+    let clone_dest = |ops: &[&str]| -> Option<String> {
+        let dest = match ops.get(1) {
+            Some(d) => d.to_string(),
+            None => {
+                let src = ops.first()?.trim_end_matches('/');
+                let last = src.rsplit(['/', ':']).next().unwrap_or(src);
+                let last = last.strip_suffix(".git").unwrap_or(last);
+                if last.is_empty() {
+                    return None;
+                }
+                last.to_string()
+            }
+        };
+        Some(if dest.starts_with('/') || dest.starts_with('~') {
+            dest
+        } else {
+            format!("{at}{dest}")
+        })
+    };
+    let from_elsewhere = |src: &str| src.contains("://") || src.contains(':') || src.contains('/');
+    let mut dirs = Vec::new();
+    match (name, sub) {
+        ("git" | "hg", "clone") => dirs.extend(clone_dest(&rest(i + 1))),
+        ("gh", "repo") if sub2 == "clone" => dirs.extend(clone_dest(&rest(i + 2))),
+        ("svn", "checkout" | "co" | "export") => {
+            let ops = rest(i + 1);
+            match ops.get(1) {
+                Some(d) => dirs.extend(clone_dest(&[ops[0], d])),
+                None => dirs.extend(clone_dest(&ops)),
+            }
+        }
+        ("git" | "hg", "pull" | "fetch")
+            if rest(i + 1).first().is_some_and(|s| from_elsewhere(s)) =>
+        {
+            dirs.push(if at.is_empty() { ".".to_string() } else { at });
+        }
+        _ => {}
+    }
+    dirs.retain(|d| !d.is_empty() && !d.contains(['$', '`']));
+    dirs
 }
