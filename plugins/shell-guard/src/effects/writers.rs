@@ -1420,7 +1420,15 @@ impl Analysis<'_> {
                 {
                     Some("takes untracked files out of the work tree".to_string())
                 } else if push
-                    && ((paths.is_empty() && project(self, &Field::lit(".")))
+                    && ((paths.is_empty()
+                        && (project(self, &Field::lit("."))
+                            || self.abs_path(&Field::lit("."), env).is_some_and(|c| {
+                                // Run in a directory of the project: the
+                                // stash takes the whole repository's.
+                                self.workspace
+                                    .iter()
+                                    .any(|w| crate::paths::is_at_or_under(&c, w))
+                            })))
                         || paths.iter().any(|f| project(self, f)))
                     && !p.has("pathspec-from-file")
                 {

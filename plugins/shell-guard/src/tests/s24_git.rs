@@ -170,6 +170,8 @@ fn r1_whole_tree_rewrites_are_held() {
         "git stash -m wip",
         "git stash save wip",
         "git stash push --keep-index",
+        "cd src && git stash",
+        "cd src && git checkout-index -f -a",
         "git stash push --message=wip",
     ] {
         escalate(cmd, "shell.guardrail-write");

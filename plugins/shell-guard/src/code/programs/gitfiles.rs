@@ -547,6 +547,7 @@ impl Analysis<'_> {
                 if has(&["-a", "--all", "--stdin"]) {
                     // Every indexed file, under the prefix's directory
                     // (a prefix not ending in `/` begins file names).
+                    let root = prefix.is_none();
                     let dir = match &prefix {
                         None => Field::lit("."),
                         Some(p) => {
@@ -560,7 +561,7 @@ impl Analysis<'_> {
                             }
                         }
                     };
-                    self.git_tree_write(&via, &dir, env);
+                    self.git_tree_write(&via, &dir, root, env);
                 }
             }
             Add => {
@@ -653,16 +654,18 @@ impl Analysis<'_> {
     /// index may hold the agent's hook settings (`.claude/settings.json`,
     /// `.github/hooks/*.json`, `.cursor/hooks.json`), staged by `git
     /// update-index --cacheinfo` with any content.
-    pub(crate) fn git_tree_write(&mut self, via: &str, dir: &Field, env: &mut Env) {
+    /// With `root`, `dir` is where git runs and the repository's root may
+    /// be above it: a directory inside the project counts as the project.
+    pub(crate) fn git_tree_write(&mut self, via: &str, dir: &Field, root: bool, env: &mut Env) {
         self.fills_dir(via, dir, env, false);
         // Held where the agent's project is (its hook settings may be
         // there); elsewhere judged by what the directory is known to hold
         // (review s23 V17).
         let project = match self.abs_path(dir, env) {
-            Some(abs) => self
-                .workspace
-                .iter()
-                .any(|w| crate::paths::is_at_or_under(w, &abs)),
+            Some(abs) => self.workspace.iter().any(|w| {
+                crate::paths::is_at_or_under(w, &abs)
+                    || (root && crate::paths::is_at_or_under(&abs, w))
+            }),
             None => true,
         };
         if !project {
