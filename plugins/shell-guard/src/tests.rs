@@ -1509,10 +1509,15 @@ fn git_stash_of_guarded_paths() {
         "git stash push -u -- examples/toolvet.toml",
         "shell.toolvet-state",
     );
+    // A whole-tree stash reverts an uncommitted hook install (s24 R1).
     for cmd in [
         "git stash",
         "git stash push -m 'wip .claude/settings.json'",
         "git stash save 'wip on .claude'",
+    ] {
+        escalate(cmd, "shell.guardrail-write");
+    }
+    for cmd in [
         "git stash pop",
         "git stash list",
         "git stash show -p stash@{0}",
@@ -1545,7 +1550,8 @@ fn directories_of_guard_rails_and_unknown_editor_commands() {
         "shell.guardrail-write",
     );
     allow("git -c protocol.file.allow=always submodule update --init");
-    allow("git checkout .");
+    // Every indexed file rewritten from the index (s24 R1).
+    escalate("git checkout .", "shell.guardrail-write");
     // `/`, the home and the workspace hold every guard rail: naming them
     // says nothing.
     let state = StatePaths {
@@ -1570,10 +1576,16 @@ fn directories_of_guard_rails_and_unknown_editor_commands() {
         "python3 - <<'EOF'\nprint(\"rm -rf /\")\nEOF",
         "python3 -c \"import os; print(os.path.expanduser('~'))\"",
         "python3 -c \"import os; print(os.listdir('/home/alice/project'))\"",
-        "git checkout .",
-        "git checkout -- /home/alice/project",
     ] {
         assert_eq!(v(cmd), ("allow".into(), None), "{cmd}");
+    }
+    // The whole project rewritten from the index is held (s24 R1).
+    for cmd in ["git checkout .", "git checkout -- /home/alice/project"] {
+        assert_eq!(
+            v(cmd),
+            ("escalate".into(), Some("shell.guardrail-write".into())),
+            "{cmd}"
+        );
     }
     for cmd in [
         "python3 -c 'import shutil; shutil.move(\"state\", \"/tmp/s\")'",
@@ -3896,8 +3908,8 @@ fn git_stash_wide_pathspecs() {
         "git stash push -u -- '.github/hooks/*'",
         "shell.guardrail-write",
     );
+    escalate("git stash", "shell.guardrail-write");
     for cmd in [
-        "git stash",
         "git stash push -- src/main.rs",
         "git stash push -u -- 'src/*.rs'",
         "git stash push -m 'wip' -- 'src/**/*.ts'",
@@ -4214,8 +4226,6 @@ fn git_stash_pathspec_from_file_prefixes() {
     }
     for cmd in [
         "git stash push -m wip -- src/main.rs",
-        "git stash push --keep-index",
-        "git stash push --message=wip",
         "git rebase --exe 'cargo test' HEAD~3",
         "git push --follow-tags origin my-branch",
         "git push --force-if-includes origin my-branch",
@@ -8250,16 +8260,12 @@ fn s22_f6_whole_tree_git_writes_are_held() {
         "git checkout -b feature",
         "git checkout -- src/main.rs",
         "git restore src/main.rs",
-        "git restore .",
         "git restore --staged .",
         "git restore --source=HEAD~1 src/main.rs",
-        "git stash",
-        "git stash push -m wip",
         "git stash pop",
         "git stash list",
         "git stash -u -- src/new.rs",
         "git stash push -u -- 'src/*.rs'",
-        "git checkout .",
         "git checkout ./src",
         "git sparse-checkout list",
         "git read-tree HEAD",

@@ -1301,6 +1301,24 @@ impl Analysis<'_> {
                 .chain(cwd.iter())
                 .any(|w| crate::paths::is_at_or_under(w, &abs))
         };
+        // A path at or above the agent's project (a workspace root): the
+        // tree there may hold the agent's hook settings (review s24 R1).
+        // Elsewhere (`--work-tree=/tmp/build`) the tree is judged by
+        // what it is known to hold (review s23 V17).
+        let project = |a: &Analysis<'_>, f: &Field| -> bool {
+            if f.is_dynamic() || f.text().starts_with(':') {
+                return true;
+            }
+            match a.abs_path(f, env) {
+                Some(abs) => {
+                    a.rail_just_within(&abs).is_some()
+                        || a.workspace
+                            .iter()
+                            .any(|w| crate::paths::is_at_or_under(w, &abs))
+                }
+                None => true,
+            }
+        };
         let held: Option<String> = match sub {
             "switch" => {
                 let p = getopt::parse(&GIT_SWITCH, rest);
@@ -1350,6 +1368,11 @@ impl Analysis<'_> {
                     ))
                 } else if !revs.is_empty() && paths.iter().any(|f| whole(self, f)) {
                     Some(format!("restores the whole tree from `{}`", revs[0].text()))
+                } else if paths.iter().any(|f| project(self, f)) {
+                    // `git checkout .`: every indexed file rewritten from
+                    // the index, which `update-index --cacheinfo` fills
+                    // with any content (review s24 R1).
+                    Some("rewrites every file of the tree from the index".into())
                 } else {
                     None
                 }
@@ -1366,6 +1389,11 @@ impl Analysis<'_> {
                     && (paths.iter().any(|f| whole(self, f)) || p.has("pathspec-from-file"))
                 {
                     Some("restores the whole tree from another revision".into())
+                } else if worktree
+                    && (paths.iter().any(|f| project(self, f)) || p.has("pathspec-from-file"))
+                {
+                    // `git restore .` (review s24 R1).
+                    Some("rewrites every file of the tree from the index".into())
                 } else {
                     None
                 }
@@ -1385,9 +1413,32 @@ impl Analysis<'_> {
                     p.operands.iter().map(|&i| &words[i]).collect()
                 };
                 let untracked = p.has("include-untracked") || p.has("all");
-                (!p.problems.is_empty()
-                    || (untracked && (paths.is_empty() || paths.iter().any(|f| whole(self, f)))))
-                .then(|| "takes untracked files out of the work tree".to_string())
+                let push = matches!(first.as_deref(), None | Some("push" | "save"))
+                    || first.as_deref().is_some_and(|t| t.starts_with('-'));
+                if !p.problems.is_empty()
+                    || (untracked && (paths.is_empty() || paths.iter().any(|f| whole(self, f))))
+                {
+                    Some("takes untracked files out of the work tree".to_string())
+                } else if push
+                    && ((paths.is_empty()
+                        && (project(self, &Field::lit("."))
+                            || self.abs_path(&Field::lit("."), env).is_some_and(|c| {
+                                // Run in a directory of the project: the
+                                // stash takes the whole repository's.
+                                self.workspace
+                                    .iter()
+                                    .any(|w| crate::paths::is_at_or_under(&c, w))
+                            })))
+                        || paths.iter().any(|f| project(self, f)))
+                    && !p.has("pathspec-from-file")
+                {
+                    // A plain `git stash` reverts every changed file,
+                    // an uncommitted hook install among them (review s24
+                    // R1, W2).
+                    Some("reverts every changed file of the tree to HEAD".to_string())
+                } else {
+                    None
+                }
             }
             "sparse-checkout" => {
                 let verb = rest.iter().map(Field::text).find(|t| !t.starts_with('-'));

@@ -12,6 +12,7 @@ use crate::walk::{Analysis, Env};
 mod agents;
 mod editors;
 mod git;
+mod gitfiles;
 
 use agents::{agent_named, runner_agent, runtime_agent};
 

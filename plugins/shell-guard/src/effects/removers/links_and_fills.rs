@@ -581,6 +581,9 @@ fn whole_reads(name: &str, args: &[Field]) -> (Vec<Field>, bool) {
             (sources(operands), true)
         }
         "scp" if short(&['r']) => (sources(plain()), true),
+        // GNU `diff -r EMPTY DIR` (or `diff DIR1 DIR2`, `-N`) prints every
+        // file below its directory operands (review s24 R6).
+        "diff" | "colordiff" | "gdiff" => (plain().into_iter().cloned().collect(), true),
         "grep" | "egrep" | "fgrep" | "rgrep" | "rg" | "ag" => {
             let recursive = matches!(name, "rgrep" | "rg" | "ag")
                 || short(&['r', 'R'])

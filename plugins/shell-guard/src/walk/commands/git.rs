@@ -233,6 +233,8 @@ impl Analysis<'_> {
         for &as_sub in history_rules {
             self.git_history_rules(as_sub, rest);
         }
+        // The files it reads and writes (review s24 R1, R3, R6, R7, R8).
+        self.git_files(&sub, rest, &mut env, depth);
     }
 
     /// The rules of the git commands that throw work away, for `git SUB
