@@ -78,7 +78,7 @@ pub fn json(body: &[u8]) -> Result<Value, BodyError> {
 /// text checks read and a reviewer is shown.
 ///
 /// # Errors
-/// As [`json`]; then [`INVALID_CALL`] with the core's
+/// As [`json()`]; then [`INVALID_CALL`] with the core's
 /// [`toolvet::CallError`] message for JSON that is not a valid call.
 pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
     json(body)?;
@@ -92,7 +92,7 @@ pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
 /// see [`evaluation_request`] for the mapping.
 ///
 /// # Errors
-/// As [`json`]; then [`INVALID_EVALUATION`] naming the field.
+/// As [`json()`]; then [`INVALID_EVALUATION`] naming the field.
 pub fn evaluation_call(body: &[u8]) -> Result<CallRequest, BodyError> {
     evaluation_request(&json(body)?).map_err(|m| BodyError::new(INVALID_EVALUATION, m))
 }
@@ -257,7 +257,7 @@ struct DecisionBody {
 /// refused, never an approval.
 ///
 /// # Errors
-/// As [`json`] (so a key given twice is refused); then
+/// As [`json()`] (so a key given twice is refused); then
 /// [`INVALID_DECISION`] for anything but an object (serde would read a
 /// positional array such as `["approve", "bob"]` as the fields in order),
 /// another shape, an unknown key, or a review [`Review::parse`] refuses
