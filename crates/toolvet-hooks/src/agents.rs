@@ -103,16 +103,66 @@ pub(crate) const CLAUDE_ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 /// prompt.
 ///
 /// # Errors
-/// Why an `ask` would not reach a person there.
-pub(crate) fn claude_surface_asks(entrypoint: Option<&str>) -> Result<(), String> {
+/// [`AskNotReached::Surface`] naming the surface.
+pub(crate) fn claude_surface_asks(entrypoint: Option<&str>) -> Result<(), AskNotReached> {
     match entrypoint {
         None | Some("cli") => Ok(()),
-        Some(other) => Err(format!(
-            "Claude Code runs here from `{}` ({CLAUDE_ENTRYPOINT}), which is not known to stop for a \
-             person on a hook's `ask`",
-            toolvet::display::visible(other)
-        )),
+        Some(other) => Err(AskNotReached::Surface {
+            entrypoint: other.to_string(),
+        }),
     }
+}
+
+/// Why an `ask` for a call would not reach a person
+/// ([`Agent::ask_reaches_a_person`]), for the deny's reason. Its text
+/// (`Display`) is what the agent is told; the values it names are
+/// escaped there ([`toolvet::display::visible`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AskNotReached {
+    /// The agent has no working `ask` answer (Codex, Gemini CLI: see
+    /// [`Agent::supports_ask`]).
+    #[error("{} has no working `ask` answer", .agent.name())]
+    Unsupported {
+        /// The agent.
+        agent: Agent,
+    },
+    /// Cursor's `beforeReadFile` event, whose answer takes allow or deny
+    /// only.
+    #[error("Cursor's `beforeReadFile` answer has no `ask`")]
+    CursorRead,
+    /// Cursor's `preToolUse` event for a tool that no other event vets
+    /// again ([`Agent::vetted_again`]): its `ask` is not documented and
+    /// may be read as allow.
+    #[error("Cursor's `preToolUse` answer is not known to stop for a person on `ask`")]
+    CursorPreToolUse,
+    /// Claude Code runs from a surface other than the terminal CLI (the
+    /// `CLAUDE_CODE_ENTRYPOINT` variable), which is not known to prompt.
+    #[error(
+        "Claude Code runs here from `{}` ({CLAUDE_ENTRYPOINT}), which is not known to stop for a \
+         person on a hook's `ask`",
+        toolvet::display::visible(.entrypoint)
+    )]
+    Surface {
+        /// The variable's value, as set.
+        entrypoint: String,
+    },
+    /// The payload's permission mode is not one of [`ASKING_MODES`].
+    #[error(
+        "the session runs in permission mode `{}`, where the agent does not stop for a person \
+         on `ask`",
+        toolvet::display::visible(.mode)
+    )]
+    PermissionMode {
+        /// The mode, as the payload names it.
+        mode: String,
+    },
+    /// A Claude Code payload without a `permission_mode` (Claude Code
+    /// always sends one).
+    #[error(
+        "the payload names no `permission_mode`, so toolvet cannot tell that the agent would \
+         stop for a person on `ask`"
+    )]
+    NoPermissionMode,
 }
 
 /// What toolvet answers.
@@ -174,15 +224,16 @@ impl Agent {
     /// interactive CLI), and are held to the same list when they do.
     ///
     /// # Errors
-    /// Why an `ask` would not reach a person, for the deny's reason.
-    pub fn ask_reaches_a_person(self, call: &HookCall) -> Result<(), String> {
+    /// [`AskNotReached`]: why an `ask` would not reach a person, for the
+    /// deny's reason.
+    pub fn ask_reaches_a_person(self, call: &HookCall) -> Result<(), AskNotReached> {
         if !self.supports_ask() {
-            return Err(format!("{} has no working `ask` answer", self.name()));
+            return Err(AskNotReached::Unsupported { agent: self });
         }
         // Cursor's file-read event takes allow or deny only (review s12
         // L4): an `ask` there might be read as neither.
         if self == Agent::Cursor && call.event == "beforeReadFile" {
-            return Err("Cursor's `beforeReadFile` answer has no `ask`".into());
+            return Err(AskNotReached::CursorRead);
         }
         // Cursor's documentation names no `ask` for `preToolUse`, and
         // adapters read it as allow there (review s22, Lead): the held
@@ -191,25 +242,15 @@ impl Agent {
         // vets the same command again and asks there, so an `ask` read as
         // allow here still reaches that question.
         if self == Agent::Cursor && call.event == "preToolUse" && !self.vetted_again(call) {
-            return Err(
-                "Cursor's `preToolUse` answer is not known to stop for a person on `ask`".into(),
-            );
+            return Err(AskNotReached::CursorPreToolUse);
         }
         if self == Agent::ClaudeCode {
             claude_surface_asks(std::env::var(CLAUDE_ENTRYPOINT).ok().as_deref())?;
         }
         match (&call.permission_mode, self) {
             (Some(mode), _) if ASKING_MODES.contains(&mode.as_str()) => Ok(()),
-            (Some(mode), _) => Err(format!(
-                "the session runs in permission mode `{}`, where the agent does not stop for a \
-                 person on `ask`",
-                toolvet::display::visible(mode)
-            )),
-            (None, Agent::ClaudeCode) => Err(
-                "the payload names no `permission_mode`, so toolvet cannot tell that the agent \
-                 would stop for a person on `ask`"
-                    .into(),
-            ),
+            (Some(mode), _) => Err(AskNotReached::PermissionMode { mode: mode.clone() }),
+            (None, Agent::ClaudeCode) => Err(AskNotReached::NoPermissionMode),
             (None, _) => Ok(()),
         }
     }
@@ -738,6 +779,57 @@ mod tests {
             .unwrap()
     }
 
+    /// The reasons a deny gives keep their words (users read them).
+    #[test]
+    fn ask_not_reached_reads_as_before() {
+        let cases = [
+            (
+                AskNotReached::Unsupported {
+                    agent: Agent::Codex,
+                },
+                "codex has no working `ask` answer",
+            ),
+            (
+                AskNotReached::CursorRead,
+                "Cursor's `beforeReadFile` answer has no `ask`",
+            ),
+            (
+                AskNotReached::CursorPreToolUse,
+                "Cursor's `preToolUse` answer is not known to stop for a person on `ask`",
+            ),
+            (
+                AskNotReached::Surface {
+                    entrypoint: "claude-vscode".into(),
+                },
+                "Claude Code runs here from `claude-vscode` (CLAUDE_CODE_ENTRYPOINT), which is \
+                 not known to stop for a person on a hook's `ask`",
+            ),
+            (
+                AskNotReached::PermissionMode {
+                    mode: "auto".into(),
+                },
+                "the session runs in permission mode `auto`, where the agent does not stop for a \
+                 person on `ask`",
+            ),
+            (
+                AskNotReached::NoPermissionMode,
+                "the payload names no `permission_mode`, so toolvet cannot tell that the agent \
+                 would stop for a person on `ask`",
+            ),
+        ];
+        for (why, text) in cases {
+            assert_eq!(why.to_string(), text);
+        }
+        assert_eq!(
+            claude_surface_asks(Some("sdk-ts")),
+            Err(AskNotReached::Surface {
+                entrypoint: "sdk-ts".into()
+            })
+        );
+        assert_eq!(claude_surface_asks(Some("cli")), Ok(()));
+        assert_eq!(claude_surface_asks(None), Ok(()));
+    }
+
     #[test]
     fn ask_reaches_a_person_only_in_the_modes_that_stop_for_one() {
         for mode in ASKING_MODES {
@@ -758,7 +850,13 @@ mod tests {
             let why = Agent::ClaudeCode
                 .ask_reaches_a_person(&claude(Some(mode)))
                 .unwrap_err();
-            assert!(why.contains("permission mode"), "{mode}: {why}");
+            assert_eq!(
+                why,
+                AskNotReached::PermissionMode {
+                    mode: mode.to_string()
+                }
+            );
+            assert!(why.to_string().contains("permission mode"), "{mode}: {why}");
         }
         // Claude Code always names its mode: a payload without one is not
         // known to stop for a person.
@@ -898,7 +996,8 @@ mod tests {
             )
             .unwrap();
         let why = Agent::Cursor.ask_reaches_a_person(&read).unwrap_err();
-        assert!(why.contains("beforeReadFile"), "{why}");
+        assert_eq!(why, AskNotReached::CursorRead);
+        assert!(why.to_string().contains("beforeReadFile"), "{why}");
         let shell = cursor_shell(r#""/p""#, r#"["/p"]"#);
         assert_eq!(Agent::Cursor.ask_reaches_a_person(&shell), Ok(()));
     }

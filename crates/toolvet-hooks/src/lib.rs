@@ -25,8 +25,8 @@ mod maps;
 mod shell_line;
 
 pub use agents::{
-    AGENTS, ASKING_MODES, Agent, Answer, HookCall, MAX_INPUT_BYTES, MAX_REASON_BYTES, PayloadForm,
-    Rendered,
+    AGENTS, ASKING_MODES, Agent, Answer, AskNotReached, HookCall, MAX_INPUT_BYTES,
+    MAX_REASON_BYTES, PayloadForm, Rendered,
 };
 /// The one list of working-directory argument names (`cwd`,
 /// `workingDirectory`, `dir_path`, `options.cwd`, …), shared with
@@ -879,7 +879,7 @@ fn unknown_line(
     let not_asked = if config.never_ask {
         Err("the policy sets [hooks] ask = false".to_string())
     } else {
-        agent.ask_reaches_a_person(call)
+        agent.ask_reaches_a_person(call).map_err(|e| e.to_string())
     };
     match not_asked {
         Ok(()) => Answer::Ask(text),
@@ -1295,7 +1295,7 @@ fn answer_for(
             let not_asked = if config.never_ask {
                 Err("the policy sets [hooks] ask = false".to_string())
             } else {
-                agent.ask_reaches_a_person(call)
+                agent.ask_reaches_a_person(call).map_err(|e| e.to_string())
             };
             let why = match not_asked {
                 Ok(()) => {

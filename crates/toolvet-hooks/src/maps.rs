@@ -46,7 +46,7 @@ pub struct ToolMapping {
     pub args: BTreeMap<String, String>,
     /// File filters: agent argument holding glob patterns of the files the
     /// tool reads → the agent argument naming the directory they are under
-    /// (`""`: the working directory). Vetted as paths ([`FILTER_TARGET`]).
+    /// (`""`: the working directory). Vetted as paths (`FILTER_TARGET`).
     #[serde(default)]
     pub filters: BTreeMap<String, String>,
     /// Arguments the checks see whatever the agent sent: what the tool
@@ -213,7 +213,7 @@ impl ToolMap {
     }
 
     /// Every bare tool name `tool` may stand for, as this map's agent names
-    /// MCP tools ([`bare_names`]).
+    /// MCP tools (`bare_names`).
     pub fn bare_names<'a>(&self, tool: &'a str) -> Vec<&'a str> {
         bare_names(self.agent, tool)
     }
@@ -224,7 +224,7 @@ impl ToolMap {
     /// - A tool mapped to `apply_patch` (Codex) is parsed ([`patch_calls`])
     ///   into one `write_file` or `delete_file` call per file it touches.
     /// - An MCP tool (`mcp__<server>__<tool>`, and each agent's own forms:
-    ///   [`bare_names`]) is vetted under its full name (deny lists of a
+    ///   `bare_names`) is vetted under its full name (deny lists of a
     ///   server) and again under each bare `<tool>` name it may have (a
     ///   server name may contain the separator, so every split is a
     ///   candidate; the shell, path and deny-list checks know
@@ -235,7 +235,7 @@ impl ToolMap {
     /// [`HookError::Input`] for a patch that does not parse (the call is
     /// blocked: what cannot be read cannot be vetted), for arguments
     /// [`ToolMap::apply`] refuses, and for a tool name that splits into
-    /// more than [`MAX_BARE_NAMES`] candidates.
+    /// more than `MAX_BARE_NAMES` candidates.
     pub fn calls(
         &self,
         tool: &str,

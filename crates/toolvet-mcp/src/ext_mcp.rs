@@ -223,7 +223,7 @@ impl ExtMcpService {
         let strict = params.map(|p| {
             std::str::from_utf8(p)
                 .map_err(|e| format!("not UTF-8: {e}"))
-                .and_then(jsonrpc::strict_value)
+                .and_then(|text| jsonrpc::strict_value(text).map_err(|e| e.to_string()))
                 .map_err(|e| format!("toolvet: tools/call params refused: {e}"))
                 .and_then(|v| {
                     jsonrpc::tools_call_params(&v)
@@ -655,7 +655,7 @@ impl ExtMcp for ExtMcpService {
                 .map_err(|e| format!("not UTF-8: {e}"))
                 .and_then(|text| match text.trim() {
                     "" => Ok(Value::Null),
-                    text => jsonrpc::strict_value(text),
+                    text => jsonrpc::strict_value(text).map_err(|e| e.to_string()),
                 });
             return match strict {
                 Ok(_) => answer(mcp_response_result::Result::Pass(Pass {})),

@@ -205,8 +205,8 @@ pub fn shown(text: &str) -> String {
 /// invisible, bidirectional or line-breaking character written out), so a
 /// key or value cannot start a line of its own or pass for another key.
 /// Every key and every value is shown whole. `None` when the
-/// whole takes more than [`MAX_SHOWN_ARGUMENTS`] bytes or
-/// [`MAX_SHOWN_LINES`] lines, or when the text cannot be read strictly
+/// whole takes more than `MAX_SHOWN_ARGUMENTS` bytes or
+/// `MAX_SHOWN_LINES` lines, or when the text cannot be read strictly
 /// ([`toolvet::strict_json::parse_json_strict`]): the person is then not asked in the
 /// client about arguments they cannot see.
 pub fn shown_arguments(arguments: &str) -> Option<String> {

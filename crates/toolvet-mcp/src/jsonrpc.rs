@@ -133,22 +133,45 @@ impl Refusal {
     }
 }
 
+/// Why a value is no JSON-RPC 2.0 message ([`Message::classify`]). Its
+/// text (`Display`) is the JSON-RPC error's message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotAMessage {
+    /// An array: a batch, which MCP has not had since 2025-06-18.
+    #[error("JSON-RPC batches are not supported by MCP")]
+    Batch,
+    /// A string, a number, a boolean or `null`.
+    #[error("a JSON-RPC message must be an object")]
+    NotAnObject,
+    /// `jsonrpc` is missing or not the string `"2.0"`.
+    #[error("`jsonrpc` must be \"2.0\"")]
+    Version,
+    /// A `method` that is not a string, or with it an `id` that is not a
+    /// string or an integer (`null`, a fraction, an object).
+    #[error("`method` must be a string and `id` a string or an integer")]
+    MethodOrId,
+    /// No `method`, and not a response either (no usable `id`, or neither
+    /// `result` nor `error`).
+    #[error("neither a request, a notification nor a response")]
+    Unsorted,
+}
+
 impl Message {
     /// Sort a parsed value.
     ///
     /// # Errors
-    /// A value that is no JSON-RPC 2.0 message (an array: MCP has no
-    /// batches since 2025-06-18), with what is wrong.
-    pub fn classify(raw: Value) -> Result<Message, String> {
+    /// [`NotAMessage`]: a value that is no JSON-RPC 2.0 message (an
+    /// array: MCP has no batches since 2025-06-18), with what is wrong.
+    pub fn classify(raw: Value) -> Result<Message, NotAMessage> {
         let Value::Object(object) = &raw else {
             return Err(if raw.is_array() {
-                "JSON-RPC batches are not supported by MCP".into()
+                NotAMessage::Batch
             } else {
-                "a JSON-RPC message must be an object".into()
+                NotAMessage::NotAnObject
             });
         };
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            return Err("`jsonrpc` must be \"2.0\"".into());
+            return Err(NotAMessage::Version);
         }
         // MCP ids are strings or integers: a fractional or out-of-range
         // number would not survive the trip unchanged.
@@ -168,11 +191,11 @@ impl Message {
                     raw,
                 })
             }
-            (Some(_), _) => Err("`method` must be a string and `id` a string or an integer".into()),
+            (Some(_), _) => Err(NotAMessage::MethodOrId),
             (None, Some(id)) if object.contains_key("result") || object.contains_key("error") => {
                 Ok(Message::Response { id, raw })
             }
-            (None, _) => Err("neither a request, a notification nor a response".into()),
+            (None, _) => Err(NotAMessage::Unsorted),
         }
     }
 
@@ -195,9 +218,10 @@ impl Message {
             code,
             message,
         };
-        let value = strict_value(text).map_err(|e| refuse(&loose_id(text), PARSE_ERROR, e))?;
-        let message =
-            Message::classify(value).map_err(|e| refuse(&loose_id(text), INVALID_REQUEST, e))?;
+        let value =
+            strict_value(text).map_err(|e| refuse(&loose_id(text), PARSE_ERROR, e.to_string()))?;
+        let message = Message::classify(value)
+            .map_err(|e| refuse(&loose_id(text), INVALID_REQUEST, e.to_string()))?;
         let (id, method, raw) = match &message {
             Message::Request { id, method, raw } => (id.clone(), Some(method.as_str()), raw),
             Message::Notification { method, raw } => (Value::Null, Some(method.as_str()), raw),
@@ -230,7 +254,7 @@ impl Message {
         if method == Some("tools/call")
             && let Err(why) = tools_call_params(params.unwrap_or(&Value::Null))
         {
-            return Err(refuse(&id, INVALID_PARAMS, why));
+            return Err(refuse(&id, INVALID_PARAMS, why.to_string()));
         }
         Ok(match message {
             Message::Request { id, method, raw } => {
@@ -463,6 +487,18 @@ pub const VETTED_METHODS: &[&str] = &[
     "completion/complete",
 ];
 
+/// Every key of a [`VETTED_METHODS`] request's params that
+/// [`vetted_params`] reads.
+const VETTED_KEYS: [&str; 7] = [
+    "uri",
+    "name",
+    "arguments",
+    "argument",
+    "context",
+    "_meta",
+    "ref",
+];
+
 /// The params of a [`VETTED_METHODS`] request, checked and split: the
 /// arguments the checks see (every key the method defines, `_meta`
 /// aside) and the params the server gets, rebuilt from those arguments and
@@ -474,55 +510,74 @@ pub const VETTED_METHODS: &[&str] = &[
 /// out, so the server never gets a key the checks did not see.
 ///
 /// # Errors
-/// What is wrong, naming the method and the key.
-pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Value), String> {
-    let keys: &[&str] = match method {
+/// A [`ParamsError`] naming the method and the key: a method not in
+/// [`VETTED_METHODS`], params that are not an object, a look-alike key, a
+/// key of the wrong type, a required key missing.
+pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Value), ParamsError> {
+    let Some(method) = VETTED_METHODS.iter().copied().find(|m| *m == method) else {
+        return Err(ParamsError::NotVetted {
+            method: method.to_string(),
+        });
+    };
+    let keys: &[&'static str] = match method {
         "resources/read" | "resources/subscribe" => &["uri", "_meta"],
         "prompts/get" => &["name", "arguments", "_meta"],
-        "completion/complete" => &["ref", "argument", "context", "_meta"],
-        _ => return Err(format!("`{}` is not vetted as a call", visible(method))),
+        _ => &["ref", "argument", "context", "_meta"],
     };
     let Some(object) = params.and_then(Value::as_object) else {
-        return Err(format!("{method} needs `params`, an object"));
+        return Err(ParamsError::NotAnObject { method });
     };
     let mut arguments = Map::new();
     let mut forwarded = Map::new();
     for (key, value) in object {
         if let Some(known) = look_alike(key, keys) {
-            return Err(format!(
-                "{method} params: the key `{}` is not `{known}`; refused (it could be read as `{known}`)",
-                visible(key)
-            ));
+            return Err(ParamsError::LookAlike {
+                method,
+                key: key.clone(),
+                known,
+            });
         }
-        let fits = match key.as_str() {
+        // Any vetted method's key is read (and passed on), not only this
+        // method's own.
+        let Some(key) = VETTED_KEYS.iter().copied().find(|k| k == key) else {
+            continue;
+        };
+        let fits = match key {
             "uri" | "name" => value.is_string(),
             "arguments" | "argument" | "context" => value.is_object() || value.is_null(),
-            "_meta" | "ref" => value.is_object(),
-            _ => continue,
+            _ => value.is_object(),
         };
         if !fits {
-            let kind = if matches!(key.as_str(), "uri" | "name") {
-                "a string"
+            let expected = if matches!(key, "uri" | "name") {
+                Expected::String
             } else {
-                "an object"
+                Expected::Object
             };
-            return Err(format!("{method} params: `{key}` must be {kind}"));
+            return Err(ParamsError::Mistyped {
+                method,
+                key,
+                expected,
+            });
         }
         if value.is_null() {
             continue;
         }
         if key != "_meta" {
-            arguments.insert(key.clone(), value.clone());
+            arguments.insert(key.to_string(), value.clone());
         }
-        forwarded.insert(key.clone(), value.clone());
+        forwarded.insert(key.to_string(), value.clone());
     }
-    let (required, kind) = match method {
-        "prompts/get" => ("name", "a string"),
-        "completion/complete" => ("ref", "an object"),
-        _ => ("uri", "a string"),
+    let (key, expected) = match method {
+        "prompts/get" => ("name", Expected::String),
+        "completion/complete" => ("ref", Expected::Object),
+        _ => ("uri", Expected::String),
     };
-    if !arguments.contains_key(required) {
-        return Err(format!("{method} needs {kind} `{required}`"));
+    if !arguments.contains_key(key) {
+        return Err(ParamsError::Missing {
+            method,
+            key,
+            expected,
+        });
     }
     Ok((Value::Object(arguments), Value::Object(forwarded)))
 }
@@ -535,37 +590,126 @@ pub fn vetted_params(method: &str, params: Option<&Value>) -> Result<(Value, Val
 /// are allowed here and left out of what is forwarded.
 ///
 /// # Errors
-/// What is wrong, naming the key.
-pub fn tools_call_params(params: &Value) -> Result<(), String> {
+/// A [`ParamsError`] naming the key (its method `tools/call`): params
+/// that are not an object, a look-alike key, a key of the wrong type, no
+/// `name`.
+pub fn tools_call_params(params: &Value) -> Result<(), ParamsError> {
+    const METHOD: &str = "tools/call";
     let Some(object) = params.as_object() else {
-        return Err("tools/call needs `params`, an object".into());
+        return Err(ParamsError::NotAnObject { method: METHOD });
     };
     for (key, value) in object {
         if let Some(known) = look_alike(key, TOOLS_CALL_KEYS) {
-            return Err(format!(
-                "tools/call params: the key `{}` is not `{known}`; refused (it could be read as `{known}`)",
-                visible(key)
-            ));
+            return Err(ParamsError::LookAlike {
+                method: METHOD,
+                key: key.clone(),
+                known,
+            });
         }
-        let fits = match key.as_str() {
+        let Some(key) = TOOLS_CALL_KEYS.iter().copied().find(|k| k == key) else {
+            continue;
+        };
+        let fits = match key {
             "name" | "requestState" => value.is_string(),
             "arguments" => value.is_object() || value.is_null(),
-            "_meta" | "task" | "inputResponses" => value.is_object(),
-            _ => true,
+            _ => value.is_object(),
         };
         if !fits {
-            let kind = if matches!(key.as_str(), "name" | "requestState") {
-                "a string"
+            let expected = if matches!(key, "name" | "requestState") {
+                Expected::String
             } else {
-                "an object"
+                Expected::Object
             };
-            return Err(format!("tools/call params: `{key}` must be {kind}"));
+            return Err(ParamsError::Mistyped {
+                method: METHOD,
+                key,
+                expected,
+            });
         }
     }
     if !object.contains_key("name") {
-        return Err("tools/call needs a string `name`".into());
+        return Err(ParamsError::Missing {
+            method: METHOD,
+            key: "name",
+            expected: Expected::String,
+        });
     }
     Ok(())
+}
+
+/// Why the params of a `tools/call` ([`tools_call_params`]) or of a
+/// [`VETTED_METHODS`] request ([`vetted_params`]) are refused. Its text
+/// (`Display`) is the JSON-RPC error's message; a key the client sent is
+/// escaped there ([`toolvet::display::visible`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// [`vetted_params`] was asked about a method not in
+    /// [`VETTED_METHODS`].
+    #[error("`{}` is not vetted as a call", visible(.method))]
+    NotVetted {
+        /// The method, as given.
+        method: String,
+    },
+    /// The params are missing or not an object.
+    #[error("{method} needs `params`, an object")]
+    NotAnObject {
+        /// The method (`tools/call`, `resources/read`, …).
+        method: &'static str,
+    },
+    /// A key that folds to one of the method's keys without being it
+    /// (`NAME`, `URI`, `Arguments`): a server could read it as that key.
+    #[error(
+        "{method} params: the key `{}` is not `{known}`; refused (it could be read as `{known}`)",
+        visible(.key)
+    )]
+    LookAlike {
+        /// The method.
+        method: &'static str,
+        /// The key, as the client sent it.
+        key: String,
+        /// The method's key it could be read as.
+        known: &'static str,
+    },
+    /// One of the method's keys holds a value of the wrong type.
+    #[error("{method} params: `{key}` must be {expected}")]
+    Mistyped {
+        /// The method.
+        method: &'static str,
+        /// The key.
+        key: &'static str,
+        /// What its value must be.
+        expected: Expected,
+    },
+    /// A key the method requires is missing (or `null`, for the vetted
+    /// methods).
+    #[error("{method} needs {expected} `{key}`")]
+    Missing {
+        /// The method.
+        method: &'static str,
+        /// The required key.
+        key: &'static str,
+        /// What its value must be.
+        expected: Expected,
+    },
+}
+
+/// The JSON type a key's value must have ([`ParamsError`]); shown as
+/// `a string` or `an object`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// A JSON string.
+    String,
+    /// A JSON object.
+    Object,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expected::String => "a string",
+            Expected::Object => "an object",
+        })
+    }
 }
 
 /// Why `method` is refused, if it is: it holds a control character, white
@@ -737,20 +881,40 @@ impl<'de> Visitor<'de> for Strict<'_> {
 /// survive as a 64-bit float).
 ///
 /// # Errors
-/// What is wrong, and where.
-pub fn strict_value(text: &str) -> Result<Value, String> {
+/// A [`StrictJsonError`]: what is wrong, and where.
+pub fn strict_value(text: &str) -> Result<Value, StrictJsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = Strict(Path::Root)
         .deserialize(&mut de)
-        .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| e.to_string())?;
+        .and_then(|v| de.end().map(|()| v))?;
     if let Some(number) = inexact_number(text) {
-        let shown: String = number.chars().take(64).collect();
-        return Err(format!(
-            "the number {shown} cannot be passed on exactly (an integer beyond 64 bits, or more digits than a 64-bit float keeps); send it as a string"
-        ));
+        return Err(StrictJsonError::InexactNumber {
+            number: number.chars().take(64).collect(),
+        });
     }
     Ok(value)
+}
+
+/// Why [`strict_value`] refuses a text. Its text (`Display`) is the
+/// JSON-RPC error's message.
+#[derive(Debug, thiserror::Error)]
+pub enum StrictJsonError {
+    /// Not JSON (or trailing text after it), or JSON a lenient decoder
+    /// could read otherwise: a duplicate key, two keys of one object that
+    /// [`fold`] alike, a number that is not finite. serde_json's error,
+    /// which names the key, its place in the message (`params.arguments`)
+    /// and the line and column.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// A number the proxy cannot pass on exactly: an integer beyond 64
+    /// bits, or more digits than a 64-bit float keeps.
+    #[error(
+        "the number {number} cannot be passed on exactly (an integer beyond 64 bits, or more digits than a 64-bit float keeps); send it as a string"
+    )]
+    InexactNumber {
+        /// The number's text, its first 64 characters.
+        number: String,
+    },
 }
 
 /// The first number in the JSON text `text` that does not come out of
@@ -927,7 +1091,9 @@ mod tests {
                 "`Argument` is not `argument`",
             ),
         ] {
-            let err = vetted_params(method, Some(&params)).unwrap_err();
+            let err = vetted_params(method, Some(&params))
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(why), "{method} {params}: {err}");
         }
         assert!(vetted_params("resources/read", None).is_err());
@@ -940,6 +1106,71 @@ mod tests {
                    "argument": {"name": "path", "value": "/root/.ss"}})
         );
         assert_eq!(forwarded, arguments);
+    }
+
+    /// The refusals keep their words (clients show them).
+    #[test]
+    fn refusals_read_as_before() {
+        let texts = [
+            (
+                Message::classify(json!([])).unwrap_err().to_string(),
+                "JSON-RPC batches are not supported by MCP",
+            ),
+            (
+                Message::classify(json!({"id": 1, "method": "x"}))
+                    .unwrap_err()
+                    .to_string(),
+                "`jsonrpc` must be \"2.0\"",
+            ),
+            (
+                vetted_params("tools/Call", None).unwrap_err().to_string(),
+                "`tools/Call` is not vetted as a call",
+            ),
+            (
+                vetted_params("prompts/get", None).unwrap_err().to_string(),
+                "prompts/get needs `params`, an object",
+            ),
+            (
+                tools_call_params(&json!({"name": "t", "NAME": "u"}))
+                    .unwrap_err()
+                    .to_string(),
+                "tools/call params: the key `NAME` is not `name`; refused (it could be read as `name`)",
+            ),
+            (
+                tools_call_params(&json!({"name": "t", "task": 1}))
+                    .unwrap_err()
+                    .to_string(),
+                "tools/call params: `task` must be an object",
+            ),
+            (
+                tools_call_params(&json!({"arguments": {}}))
+                    .unwrap_err()
+                    .to_string(),
+                "tools/call needs a string `name`",
+            ),
+            (
+                strict_value("123456789012345678901234567890")
+                    .unwrap_err()
+                    .to_string(),
+                "the number 123456789012345678901234567890 cannot be passed on exactly (an integer \
+                 beyond 64 bits, or more digits than a 64-bit float keeps); send it as a string",
+            ),
+        ];
+        for (text, expected) in texts {
+            assert_eq!(text, expected);
+        }
+        assert_eq!(
+            tools_call_params(&json!({"name": 1})),
+            Err(ParamsError::Mistyped {
+                method: "tools/call",
+                key: "name",
+                expected: Expected::String
+            })
+        );
+        assert!(matches!(
+            strict_value(r#"{"a": 1, "a": 2}"#),
+            Err(StrictJsonError::Json(e)) if e.line() == 1
+        ));
     }
 
     #[test]
@@ -979,7 +1210,7 @@ mod tests {
             ),
             (json!({"jsonrpc": "2.0", "id": 1}), "neither"),
         ] {
-            let e = m(bad).unwrap_err();
+            let e = m(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{e}");
         }
         assert_ne!(id_key(&json!(1)), id_key(&json!("1")));

@@ -1,7 +1,7 @@
 //! `toolvet mcp`: a gating MCP proxy. The client speaks MCP to toolvet
 //! over stdio, and toolvet runs the server and speaks to it the same way
 //! ([`run`]); or, with the `http` feature, over Streamable HTTP in front of
-//! a remote server ([`http::serve_http`]).
+//! a remote server (`http::serve_http`).
 //! Every `tools/call` is vetted by the policy's checks before the server
 //! sees it:
 //!
@@ -39,7 +39,7 @@
 //! unanswered. The history is bounded by count and by bytes, so no call
 //! makes the session's later calls too large to vet.
 //!
-//! With the `ext-mcp` feature, [`ext_mcp`] is the same gate as
+//! With the `ext-mcp` feature, `ext_mcp` is the same gate as
 //! agentgateway's ExtMcp policy server (gRPC), for teams whose MCP
 //! traffic already goes through agentgateway.
 //!

@@ -1023,7 +1023,13 @@ impl Session {
     async fn gate_method(self: Arc<Self>, id: Value, method: String, raw: Value) {
         let (arguments, params) = match jsonrpc::vetted_params(&method, raw.get("params")) {
             Ok(split) => split,
-            Err(why) => return self.reply(jsonrpc::error(&id, jsonrpc::INVALID_PARAMS, &why)),
+            Err(why) => {
+                return self.reply(jsonrpc::error(
+                    &id,
+                    jsonrpc::INVALID_PARAMS,
+                    &why.to_string(),
+                ));
+            }
         };
         let refused = |text: String| jsonrpc::error(&id, jsonrpc::REFUSED_BY_POLICY, &text);
         let gating = self.gating.lock().await;

@@ -78,7 +78,7 @@ pub fn json(body: &[u8]) -> Result<Value, BodyError> {
 /// text checks read and a reviewer is shown.
 ///
 /// # Errors
-/// As [`json`]; then [`INVALID_CALL`] with the core's
+/// As [`json()`]; then [`INVALID_CALL`] with the core's
 /// [`toolvet::CallError`] message for JSON that is not a valid call.
 pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
     json(body)?;
@@ -92,9 +92,9 @@ pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
 /// see [`evaluation_request`] for the mapping.
 ///
 /// # Errors
-/// As [`json`]; then [`INVALID_EVALUATION`] naming the field.
+/// As [`json()`]; then [`INVALID_EVALUATION`] naming the field.
 pub fn evaluation_call(body: &[u8]) -> Result<CallRequest, BodyError> {
-    evaluation_request(&json(body)?).map_err(|m| BodyError::new(INVALID_EVALUATION, m))
+    evaluation_request(&json(body)?).map_err(|e| BodyError::new(INVALID_EVALUATION, e.to_string()))
 }
 
 /// The call an AuthZEN evaluation request stands for:
@@ -116,15 +116,13 @@ pub fn evaluation_call(body: &[u8]) -> Result<CallRequest, BodyError> {
 /// `arguments2` holding the real arguments would be vetted as `{}`).
 ///
 /// # Errors
-/// A message naming the field: a part that is not an object, an unknown
-/// key (by its path, e.g. `resource.properties.arguments2`), a missing
-/// `action.name`, a `resource.id` naming another tool, or the core's
-/// [`toolvet::CallError`] for the call.
-pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
-    let top = value
-        .as_object()
-        .ok_or("the evaluation request must be a JSON object")?;
-    let part = |path: &str| -> Result<Map<String, Value>, String> {
+/// An [`EvaluationError`] naming the field: a part that is not an object,
+/// an unknown key (by its path, e.g. `resource.properties.arguments2`), a
+/// missing `action.name`, a `resource.id` naming another tool, or the
+/// core's [`toolvet::CallError`] for the call.
+pub fn evaluation_request(value: &Value) -> Result<CallRequest, EvaluationError> {
+    let top = value.as_object().ok_or(EvaluationError::NotAnObject)?;
+    let part = |path: &'static str| -> Result<Map<String, Value>, EvaluationError> {
         let mut at: Option<&Value> = Some(value);
         for key in path.split('.') {
             at = at.and_then(|v| v.get(key));
@@ -135,7 +133,7 @@ pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
                 only_known_keys(m, path)?;
                 Ok(m.clone())
             }
-            Some(_) => Err(format!("`{path}` must be an object")),
+            Some(_) => Err(EvaluationError::PartNotAnObject { path }),
         }
     };
     only_known_keys(top, "")?;
@@ -149,20 +147,20 @@ pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
         if let Some(kind) = map.get("type")
             && !kind.is_string()
         {
-            return Err(format!("`{path}.type` must be a string"));
+            return Err(EvaluationError::TypeNotAString { part: path });
         }
     }
     let tool = action
         .get("name")
         .and_then(Value::as_str)
-        .ok_or("`action.name` (the tool's name) is required")?;
+        .ok_or(EvaluationError::NoToolName)?;
     if let Some(id) = resource.get("id")
         && id.as_str() != Some(tool)
     {
-        return Err(format!(
-            "`resource.id` ({id}) names another tool than `action.name` ({tool:?}); give the \
-             tool's name in both, or leave `resource.id` out"
-        ));
+        return Err(EvaluationError::OtherTool {
+            id: id.clone(),
+            tool: tool.to_string(),
+        });
     }
     let arguments = resource_props
         .get("arguments")
@@ -189,7 +187,103 @@ pub fn evaluation_request(value: &Value) -> Result<CallRequest, String> {
     if let Some(ticket) = context.get("approval_ticket") {
         call["approval"] = json!({"ticket": ticket});
     }
-    CallRequest::from_value(call).map_err(|e| e.to_string())
+    CallRequest::from_value(call).map_err(EvaluationError::Call)
+}
+
+/// Why an AuthZEN evaluation request maps onto no call
+/// ([`evaluation_request`]). Its text (`Display`) is the message of the
+/// [`INVALID_EVALUATION`] answer, naming the field.
+#[derive(Debug, Clone)]
+pub enum EvaluationError {
+    /// The request is not a JSON object.
+    NotAnObject,
+    /// A key [`EVALUATION_KEYS`] does not list for the object holding it.
+    UnknownKey {
+        /// The path of the object holding it (`""`: the request itself,
+        /// `resource.properties`, …).
+        path: &'static str,
+        /// The key, as sent.
+        key: String,
+        /// The keys that object may hold.
+        known: &'static [&'static str],
+    },
+    /// A part (`subject`, `resource.properties`, …) that is neither an
+    /// object nor `null`.
+    PartNotAnObject {
+        /// The part's path.
+        path: &'static str,
+    },
+    /// `subject.type` or `resource.type` is given and not a string.
+    TypeNotAString {
+        /// `subject` or `resource`.
+        part: &'static str,
+    },
+    /// No string `action.name` (the tool's name).
+    NoToolName,
+    /// `resource.id` is given and is not the tool's name.
+    OtherTool {
+        /// `resource.id`, as sent.
+        id: Value,
+        /// The tool's name (`action.name`).
+        tool: String,
+    },
+    /// The call it maps onto is not a valid call (the core's message,
+    /// naming the call's key: `call.arguments`, `context.attributes`).
+    Call(toolvet::CallError),
+}
+
+impl std::fmt::Display for EvaluationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvaluationError::NotAnObject => {
+                f.write_str("the evaluation request must be a JSON object")
+            }
+            EvaluationError::UnknownKey { path, key, known } => {
+                let full = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                let within = if path.is_empty() {
+                    "the request".to_string()
+                } else {
+                    format!("`{path}`")
+                };
+                write!(
+                    f,
+                    "unknown key `{}`: {within} may hold only {}; toolvet refuses what it would not vet",
+                    toolvet::display::visible(&full),
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+            EvaluationError::PartNotAnObject { path } => write!(f, "`{path}` must be an object"),
+            EvaluationError::TypeNotAString { part } => {
+                write!(f, "`{part}.type` must be a string")
+            }
+            EvaluationError::NoToolName => {
+                f.write_str("`action.name` (the tool's name) is required")
+            }
+            EvaluationError::OtherTool { id, tool } => write!(
+                f,
+                "`resource.id` ({id}) names another tool than `action.name` ({tool:?}); give the \
+                 tool's name in both, or leave `resource.id` out"
+            ),
+            EvaluationError::Call(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for EvaluationError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvaluationError::Call(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// The keys an AuthZEN evaluation request may hold, by the path of the
@@ -206,34 +300,18 @@ pub const EVALUATION_KEYS: &[(&str, &[&str])] = &[
 
 /// Refuse a key of `map` (the object at `path`) that [`EVALUATION_KEYS`]
 /// does not list, naming its full path.
-fn only_known_keys(map: &Map<String, Value>, path: &str) -> Result<(), String> {
+fn only_known_keys(map: &Map<String, Value>, path: &'static str) -> Result<(), EvaluationError> {
     let known = EVALUATION_KEYS
         .iter()
         .find(|(p, _)| *p == path)
         .map_or(&[][..], |(_, keys)| *keys);
     match map.keys().find(|k| !known.contains(&k.as_str())) {
         None => Ok(()),
-        Some(key) => {
-            let full = if path.is_empty() {
-                key.clone()
-            } else {
-                format!("{path}.{key}")
-            };
-            let within = if path.is_empty() {
-                "the request".to_string()
-            } else {
-                format!("`{path}`")
-            };
-            Err(format!(
-                "unknown key `{}`: {within} may hold only {}; toolvet refuses what it would not vet",
-                toolvet::display::visible(&full),
-                known
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        }
+        Some(key) => Err(EvaluationError::UnknownKey {
+            path,
+            key: key.clone(),
+            known,
+        }),
     }
 }
 
@@ -257,7 +335,7 @@ struct DecisionBody {
 /// refused, never an approval.
 ///
 /// # Errors
-/// As [`json`] (so a key given twice is refused); then
+/// As [`json()`] (so a key given twice is refused); then
 /// [`INVALID_DECISION`] for anything but an object (serde would read a
 /// positional array such as `["approve", "bob"]` as the fields in order),
 /// another shape, an unknown key, or a review [`Review::parse`] refuses
@@ -440,16 +518,60 @@ mod tests {
 
     #[test]
     fn bad_evaluations_name_the_field() {
-        let e = evaluation_request(&json!({"action": {}})).unwrap_err();
+        let e = evaluation_request(&json!({"action": {}}))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("action.name"), "{e}");
         let e = evaluation_request(
             &json!({"action": {"name": "x"}, "resource": {"properties": {"arguments": [1]}}}),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("call.arguments"), "{e}");
         let e = evaluation_call(b"[]").unwrap_err();
         assert_eq!(e.kind, INVALID_EVALUATION);
         assert_eq!(e.message, "the evaluation request must be a JSON object");
+    }
+
+    /// The messages keep their words (clients show them).
+    #[test]
+    fn evaluation_errors_read_as_before() {
+        let message = |body: Value| evaluation_request(&body).unwrap_err().to_string();
+        for (body, text) in [
+            (json!([]), "the evaluation request must be a JSON object"),
+            (
+                json!({"x": 1}),
+                "unknown key `x`: the request may hold only `subject`, `action`, `resource`, \
+                 `context`; toolvet refuses what it would not vet",
+            ),
+            (
+                json!({"action": {"name": "t", "kind": 1}}),
+                "unknown key `action.kind`: `action` may hold only `name`; toolvet refuses what it \
+                 would not vet",
+            ),
+            (
+                json!({"resource": {"properties": 1}}),
+                "`resource.properties` must be an object",
+            ),
+            (
+                json!({"subject": {"type": 1}}),
+                "`subject.type` must be a string",
+            ),
+            (
+                json!({"action": {}}),
+                "`action.name` (the tool's name) is required",
+            ),
+            (
+                json!({"action": {"name": "bash"}, "resource": {"id": 7}}),
+                "`resource.id` (7) names another tool than `action.name` (\"bash\"); give the \
+                 tool's name in both, or leave `resource.id` out",
+            ),
+        ] {
+            assert_eq!(message(body), text);
+        }
+        let e = evaluation_request(&json!({"action": {"name": ""}})).unwrap_err();
+        assert!(matches!(e, EvaluationError::Call(_)), "{e:?}");
+        assert!(std::error::Error::source(&e).is_some());
     }
 
     #[test]
@@ -482,7 +604,7 @@ mod tests {
                 .copied()
                 .collect::<Vec<_>>()
                 .join(".");
-            let e = evaluation_request(&body).unwrap_err();
+            let e = evaluation_request(&body).unwrap_err().to_string();
             assert!(
                 e.starts_with(&format!("unknown key `{full}`")),
                 "{full}: {e}"
@@ -503,16 +625,17 @@ mod tests {
             "action": {"name": "bash"},
             "resource": {"properties": {"arguments2": {"command": "rm -rf ~"}}}
         }))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("`resource.properties.arguments2`"), "{e}");
         // A resource id naming another tool, and a type that is not a string.
         let mut other = good.clone();
         other["resource"]["id"] = json!("deploy");
-        let e = evaluation_request(&other).unwrap_err();
+        let e = evaluation_request(&other).unwrap_err().to_string();
         assert!(e.contains("`resource.id`"), "{e}");
         let mut typed = good.clone();
         typed["subject"]["type"] = json!({"x": 1});
-        let e = evaluation_request(&typed).unwrap_err();
+        let e = evaluation_request(&typed).unwrap_err().to_string();
         assert!(e.contains("`subject.type` must be a string"), "{e}");
     }
 

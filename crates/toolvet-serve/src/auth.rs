@@ -24,7 +24,7 @@ use crate::error::ApiError;
 use crate::settings::{ServeSettings, TokenSource};
 use axum::http::StatusCode;
 use sha2::{Digest, Sha256};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
@@ -115,14 +115,14 @@ impl Tokens {
     /// environment).
     ///
     /// # Errors
-    /// A token file that cannot be read, that others may read, or that
-    /// holds a token shorter than [`MIN_TOKEN_BYTES`]; an environment token
-    /// that short; one token given to two roles (the message names the
-    /// roles and where each was set, never the token).
+    /// A [`TokenError`]: a token file that cannot be read, that others may
+    /// read, or that holds a token shorter than [`MIN_TOKEN_BYTES`]; an
+    /// environment token that short; one token given to two roles (the
+    /// message names the roles and where each was set, never the token).
     pub fn load(
         settings: &ServeSettings,
         env: impl Fn(&str) -> Option<String>,
-    ) -> Result<Tokens, String> {
+    ) -> Result<Tokens, TokenError> {
         // Every token with its role and where it was set, so that a token
         // in two roles can be named by its places.
         let mut all: Vec<(Role, [u8; 32], String)> = Vec::new();
@@ -189,11 +189,12 @@ impl Tokens {
                 TokenSource::File(path) => match read_token_file(path)?.as_slice() {
                     [(_, d)] => *d,
                     found => {
-                        return Err(format!(
-                            "{place}: {} must hold exactly one token; it holds {}",
-                            path.display(),
-                            found.len()
-                        ));
+                        return Err(TokenError::NotOneToken {
+                            index: i,
+                            label: entry.label.clone(),
+                            path: path.clone(),
+                            found: found.len(),
+                        });
                     }
                 },
             };
@@ -212,9 +213,7 @@ impl Tokens {
         ] {
             if let Some(token) = env(var).filter(|t| !t.is_empty()) {
                 if token.trim().len() < MIN_TOKEN_BYTES {
-                    return Err(format!(
-                        "${var}: a token must be at least {MIN_TOKEN_BYTES} characters"
-                    ));
+                    return Err(TokenError::ShortInEnv { var });
                 }
                 all.push((role, digest(token.trim()), format!("${var}")));
             }
@@ -565,17 +564,15 @@ fn forbidden(message: String) -> ApiError {
 /// Refuse an agent token given twice where one of the two is bound: its
 /// principals would depend on which entry is read. Names the places,
 /// never the token.
-fn refuse_two_bindings(speakers: &[([u8; 32], Speaker)]) -> Result<(), String> {
+fn refuse_two_bindings(speakers: &[([u8; 32], Speaker)]) -> Result<(), TokenError> {
     for (i, (d, one)) in speakers.iter().enumerate() {
         for (other_d, other) in &speakers[i + 1..] {
             let bound = matches!(one, Speaker::Bound(_)) || matches!(other, Speaker::Bound(_));
             if bound && bool::from(d.ct_eq(other_d)) {
-                return Err(format!(
-                    "one agent token is given twice, as {} and as {}; a bound token is given \
-                     once, in its [serve] agent_tokens entry",
-                    one.name(),
-                    other.name()
-                ));
+                return Err(TokenError::GivenTwice {
+                    first: one.name(),
+                    second: other.name(),
+                });
             }
         }
     }
@@ -618,23 +615,105 @@ impl Refused {
 /// token that is also another role's would carry that role's rights where
 /// only the narrower one was meant. The message names both roles and
 /// where each was set, never the token or its digest.
-fn refuse_shared(all: &[(Role, [u8; 32], String)]) -> Result<(), String> {
+fn refuse_shared(all: &[(Role, [u8; 32], String)]) -> Result<(), TokenError> {
     for (i, (role, d, place)) in all.iter().enumerate() {
         for (other_role, other, other_place) in &all[i + 1..] {
             if other_role != role && bool::from(d.ct_eq(other)) {
-                return Err(format!(
-                    "one token is both a{} {} token ({place}) and a{} {} token ({other_place}); \
-                     a token may have one role only (an agent token that can review approves \
-                     its own calls): issue a separate token for each role",
-                    article(*role),
-                    role.as_str(),
-                    article(*other_role),
-                    other_role.as_str(),
-                ));
+                return Err(TokenError::TwoRoles {
+                    role: *role,
+                    place: place.clone(),
+                    other_role: *other_role,
+                    other_place: other_place.clone(),
+                });
             }
         }
     }
     Ok(())
+}
+
+/// Why the tokens of a `[serve]` table and the environment are refused
+/// ([`Tokens::load`]). Its text (`Display`) names the file, the line, the
+/// variable or the places a token was set, never the token or its digest.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    /// A token file cannot be read, or is not private (a regular file of
+    /// this user's that group and others cannot read).
+    #[error("{}: {source}", .path.display())]
+    Unreadable {
+        /// The token file.
+        path: PathBuf,
+        /// Why it cannot be used.
+        source: toolvet::private_file::PrivateFileError,
+    },
+    /// A token in a token file is shorter than [`MIN_TOKEN_BYTES`].
+    #[error("{}:{line}: a token must be at least {MIN_TOKEN_BYTES} characters", .path.display())]
+    ShortInFile {
+        /// The token file.
+        path: PathBuf,
+        /// The token's line (1-based).
+        line: usize,
+    },
+    /// A token in the environment is shorter than [`MIN_TOKEN_BYTES`].
+    #[error("${var}: a token must be at least {MIN_TOKEN_BYTES} characters")]
+    ShortInEnv {
+        /// The variable ([`AGENT_TOKEN_ENV`], …).
+        var: &'static str,
+    },
+    /// The `file` of an `agent_tokens` entry holds no token, or more than
+    /// one.
+    #[error(
+        "[serve] agent_tokens[{index}] ({label:?}): {} must hold exactly one token; it holds {found}",
+        .path.display()
+    )]
+    NotOneToken {
+        /// The entry's index.
+        index: usize,
+        /// The entry's label.
+        label: String,
+        /// The token file.
+        path: PathBuf,
+        /// How many tokens it holds.
+        found: usize,
+    },
+    /// One token is given to two roles (an agent token that can review
+    /// approves its own calls).
+    #[error(
+        "one token is both {} token ({place}) and {} token ({other_place}); a token may have one \
+         role only (an agent token that can review approves its own calls): issue a separate \
+         token for each role",
+        with_article(*.role),
+        with_article(*.other_role)
+    )]
+    TwoRoles {
+        /// The first role.
+        role: Role,
+        /// Where it was set (`[serve] agent_tokens_sha256[0]`,
+        /// `[serve] reviewer_token_file (<file>:2)`, `$TOOLVET_AGENT_TOKEN`).
+        place: String,
+        /// The other role.
+        other_role: Role,
+        /// Where that was set.
+        other_place: String,
+    },
+    /// One agent token is given twice where one of the two is bound (an
+    /// `agent_tokens` entry): its principals would depend on which entry
+    /// is read.
+    #[error(
+        "one agent token is given twice, as {first} and as {second}; a bound token is given once, \
+         in its [serve] agent_tokens entry"
+    )]
+    GivenTwice {
+        /// The first (`agent token "ci-bot"`, `the unbound agent token of
+        /// …`).
+        first: String,
+        /// The second.
+        second: String,
+    },
+}
+
+/// `role` with its article: `an agent`, `a reviewer`.
+fn with_article(role: Role) -> String {
+    format!("a{} {}", article(role), role.as_str())
 }
 
 fn article(role: Role) -> &'static str {
@@ -652,9 +731,12 @@ fn digest(token: &str) -> [u8; 32] {
 /// skipped. The file must be private ([`toolvet::private_file::read_private`]:
 /// a regular file of this user's that group and others cannot read). Each token
 /// comes with its line number (1-based).
-fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, String> {
-    let shown = path.display();
-    let text = toolvet::private_file::read_private(path).map_err(|e| format!("{shown}: {e}"))?;
+fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, TokenError> {
+    let text =
+        toolvet::private_file::read_private(path).map_err(|source| TokenError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -662,10 +744,10 @@ fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, String> {
             continue;
         }
         if line.len() < MIN_TOKEN_BYTES {
-            return Err(format!(
-                "{shown}:{}: a token must be at least {MIN_TOKEN_BYTES} characters",
-                i + 1
-            ));
+            return Err(TokenError::ShortInFile {
+                path: path.to_path_buf(),
+                line: i + 1,
+            });
         }
         out.push((i + 1, digest(line)));
     }
@@ -752,7 +834,8 @@ mod tests {
             AGENT_TOKEN_ENV | REVIEWER_TOKEN_ENV => Some(AGENT.into()),
             _ => None,
         })
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("both an agent token ($TOOLVET_AGENT_TOKEN)"),
             "{e}"
@@ -800,7 +883,7 @@ mod tests {
                     assert_eq!(loaded.unwrap().roles_of(REVIEWER), vec![a]);
                     continue;
                 }
-                let e = loaded.unwrap_err();
+                let e = loaded.unwrap_err().to_string();
                 let table = format!(
                     "{} token ([serve] {}_tokens_sha256[0])",
                     a.as_str(),
@@ -819,6 +902,53 @@ mod tests {
         }
     }
 
+    /// The messages keep their words (the log and `/readyz` show them).
+    #[test]
+    fn token_errors_read_as_before() {
+        for (e, text) in [
+            (
+                TokenError::TwoRoles {
+                    role: Role::Agent,
+                    place: "$TOOLVET_AGENT_TOKEN".into(),
+                    other_role: Role::Metrics,
+                    other_place: "[serve] metrics_tokens_sha256[1]".into(),
+                },
+                "one token is both an agent token ($TOOLVET_AGENT_TOKEN) and a metrics token \
+                 ([serve] metrics_tokens_sha256[1]); a token may have one role only (an agent \
+                 token that can review approves its own calls): issue a separate token for each \
+                 role",
+            ),
+            (
+                TokenError::GivenTwice {
+                    first: "agent token \"ci\"".into(),
+                    second: "the unbound agent token of $TOOLVET_AGENT_TOKEN".into(),
+                },
+                "one agent token is given twice, as agent token \"ci\" and as the unbound agent \
+                 token of $TOOLVET_AGENT_TOKEN; a bound token is given once, in its [serve] \
+                 agent_tokens entry",
+            ),
+            (
+                TokenError::NotOneToken {
+                    index: 2,
+                    label: "ci".into(),
+                    path: "/p/ci.token".into(),
+                    found: 0,
+                },
+                "[serve] agent_tokens[2] (\"ci\"): /p/ci.token must hold exactly one token; it \
+                 holds 0",
+            ),
+            (
+                TokenError::ShortInFile {
+                    path: "/p/t".into(),
+                    line: 3,
+                },
+                "/p/t:3: a token must be at least 16 characters",
+            ),
+        ] {
+            assert_eq!(e.to_string(), text);
+        }
+    }
+
     #[test]
     fn short_and_readable_token_files_are_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -832,17 +962,21 @@ mod tests {
         {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
-            let e = Tokens::load(&s, |_| None).unwrap_err();
+            let e = Tokens::load(&s, |_| None).unwrap_err().to_string();
             assert!(e.contains("chmod 600"), "{e}");
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
         }
-        let e = Tokens::load(&s, |_| None).unwrap_err();
+        let e = Tokens::load(&s, |_| None).unwrap_err().to_string();
         assert!(e.contains(":2: a token must be at least"), "{e}");
         std::fs::write(&file, format!("{AGENT}\n")).unwrap();
         let t = Tokens::load(&s, |_| None).unwrap();
         assert_eq!(t.roles_of(AGENT), vec![Role::Agent]);
         s.agent_token_file = None;
         let e = Tokens::load(&s, |_| Some("short".into())).unwrap_err();
-        assert!(e.contains("TOOLVET_"), "{e}");
+        assert!(matches!(e, TokenError::ShortInEnv { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!("$TOOLVET_AGENT_TOKEN: a token must be at least {MIN_TOKEN_BYTES} characters")
+        );
     }
 }

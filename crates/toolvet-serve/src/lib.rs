@@ -39,6 +39,7 @@ mod webhook;
 
 pub use error::ApiError;
 pub use listener::Listen;
+pub use reload::ReloadError;
 pub use settings::ServeSettings;
 pub use toolvet_postgres::{PostgresLedger, PostgresProvider};
 
@@ -81,8 +82,9 @@ impl ServerHandle {
     /// Reload the policy file now.
     ///
     /// # Errors
-    /// Why the new policy was refused (the old one keeps serving).
-    pub async fn reload(&self) -> Result<u64, String> {
+    /// A [`ReloadError`]: why the new policy was refused (the old one
+    /// keeps serving).
+    pub async fn reload(&self) -> Result<u64, ReloadError> {
         reload::reload(&self.state, "requested").await
     }
 

@@ -9,12 +9,87 @@
 //! effect at the next start; tokens and everything the host does take
 //! effect at once.
 
+use crate::auth::{AGENT_TOKEN_ENV, REVIEWER_TOKEN_ENV, TokenError};
+use crate::settings::SettingsError;
 use crate::state::{AppState, Current};
 use notify::Watcher as _;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Why a policy was refused, at a reload ([`crate::ServerHandle::reload`],
+/// SIGHUP, a changed file: the old policy keeps serving) or when the
+/// server starts. Its text (`Display`) is what the log, `/readyz`
+/// (`reload.last_error`) and the command line show: each variant names
+/// the policy file, or the file, line or variable at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ReloadError {
+    /// The policy file cannot be read, does not parse, or has a table no
+    /// front end reads (the core's message, naming the file and line).
+    #[error(transparent)]
+    Policy(#[from] toolvet::ConfigError),
+    /// The `[serve]` table is refused.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// The tokens are refused: a token file, a short token, a token in
+    /// two roles.
+    #[error(transparent)]
+    Tokens(#[from] TokenError),
+    /// No agent token is set anywhere.
+    #[error(
+        "{}: no agent token: set [serve] agent_tokens_sha256 or agent_token_file, or ${}",
+        .policy.display(),
+        AGENT_TOKEN_ENV
+    )]
+    NoAgentToken {
+        /// The policy file.
+        policy: PathBuf,
+    },
+    /// The policy has `[approvals]` and no reviewer token is set.
+    #[error(
+        "{}: the policy has [approvals] but no reviewer token: set [serve] reviewer_tokens_sha256 \
+         or reviewer_token_file, or ${}",
+        .policy.display(),
+        REVIEWER_TOKEN_ENV
+    )]
+    NoReviewerToken {
+        /// The policy file.
+        policy: PathBuf,
+    },
+    /// `[serve] reviewer_passphrase_file` cannot be read, or is not
+    /// private.
+    #[error(
+        "{}: [serve] reviewer_passphrase_file {}: {source}",
+        .policy.display(),
+        .file.display()
+    )]
+    PassphraseUnreadable {
+        /// The policy file.
+        policy: PathBuf,
+        /// The passphrase file.
+        file: PathBuf,
+        /// Why it cannot be used.
+        source: toolvet::private_file::PrivateFileError,
+    },
+    /// The passphrase unlocks none of `[approvals] reviewer_keys`.
+    #[error(
+        "{}: [serve] reviewer_passphrase_file {}: {source}",
+        .policy.display(),
+        .file.display()
+    )]
+    PassphraseUnlocksNone {
+        /// The policy file.
+        policy: PathBuf,
+        /// The passphrase file.
+        file: PathBuf,
+        /// The core's refusal.
+        source: toolvet::approval::ApprovalError,
+    },
+    /// The host failed to load the policy's checks.
+    #[error(transparent)]
+    Load(#[from] toolvet::Error),
+}
 
 /// How long file events are gathered before one reload.
 const SETTLE: Duration = Duration::from_millis(300);
@@ -23,7 +98,7 @@ const SETTLE: Duration = Duration::from_millis(300);
 ///
 /// # Errors
 /// Why the new policy was refused (the old one keeps serving).
-pub(crate) async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
+pub(crate) async fn reload(state: &AppState, why: &str) -> Result<u64, ReloadError> {
     let result = try_reload(state).await;
     let mut status = state.reload.lock().unwrap_or_else(|p| p.into_inner());
     status.last_attempt = Some(toolvet::approval::UnixMillis::now().to_string());
@@ -37,7 +112,7 @@ pub(crate) async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
         }
         Err(e) => {
             status.failed += 1;
-            status.last_error = Some(e.clone());
+            status.last_error = Some(e.to_string());
             state.metrics.record_reload(false);
             tracing::error!(target: "toolvet::serve", why, "policy reload failed, the old policy keeps serving: {e}");
         }
@@ -45,10 +120,10 @@ pub(crate) async fn reload(state: &AppState, why: &str) -> Result<u64, String> {
     result
 }
 
-async fn try_reload(state: &AppState) -> Result<u64, String> {
-    let policy = toolvet_preset::policy_from_file(&state.policy_path).map_err(|e| e.to_string())?;
+async fn try_reload(state: &AppState) -> Result<u64, ReloadError> {
+    let policy = toolvet_preset::policy_from_file(&state.policy_path)?;
     let current = Current::of(&policy)?;
-    let generation = state.host.reload(policy).await.map_err(|e| e.to_string())?;
+    let generation = state.host.reload(policy).await?;
     state.current.store(Arc::new(current));
     state.generation.send_replace(generation);
     Ok(generation)

@@ -190,51 +190,44 @@ struct RawAgentToken {
 fn bound_agent_tokens(
     raw: Vec<RawAgentToken>,
     base: &Path,
-) -> Result<Vec<BoundAgentToken>, String> {
+) -> Result<Vec<BoundAgentToken>, SettingsProblem> {
     let mut out: Vec<BoundAgentToken> = Vec::new();
     for (i, entry) in raw.into_iter().enumerate() {
-        let at = |m: &str| format!("`agent_tokens[{i}]`: {m}");
+        let at = |problem: AgentTokenProblem| SettingsProblem::AgentToken { index: i, problem };
         let label = entry.label.trim();
         if label.is_empty() || label.len() > MAX_LABEL_BYTES || label.chars().any(char::is_control)
         {
-            return Err(at(&format!(
-                "`label` must be 1 to {MAX_LABEL_BYTES} bytes without control characters"
-            )));
+            return Err(at(AgentTokenProblem::Label));
         }
         if let Some(other) = out.iter().position(|e| e.label == label) {
-            return Err(at(&format!(
-                "the label {label:?} is also the label of `agent_tokens[{other}]`; labels name one entry each"
-            )));
+            return Err(at(AgentTokenProblem::LabelTwice {
+                label: label.to_string(),
+                other,
+            }));
         }
         let token = match (entry.sha256, entry.file) {
             (Some(hex), None) => {
                 TokenSource::Sha256(digests(&format!("agent_tokens[{i}].sha256"), &[hex])?[0])
             }
             (None, Some(file)) => TokenSource::File(base.join(file)),
-            _ => return Err(at("give exactly one of `sha256` and `file`")),
+            _ => return Err(at(AgentTokenProblem::TokenSource)),
         };
         if entry.principals.is_empty() {
-            return Err(at(
-                "`principals` must name at least one principal (a token for any principal goes in \
-                 `agent_tokens_sha256` or `agent_token_file`)",
-            ));
+            return Err(at(AgentTokenProblem::NoPrincipals));
         }
         let mut principals: Vec<String> = Vec::new();
         for p in entry.principals {
             if p.is_empty() || p.len() > MAX_PRINCIPAL_BYTES || p.chars().any(char::is_control) {
-                return Err(at(&format!(
-                    "each of `principals` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control \
-                     characters"
-                )));
+                return Err(at(AgentTokenProblem::Principal));
             }
             if principals.contains(&p) {
-                return Err(at(&format!("`principals` names {p:?} twice")));
+                return Err(at(AgentTokenProblem::PrincipalTwice { principal: p }));
             }
             principals.push(p);
         }
         let agents = match entry.agents {
             None => None,
-            Some(list) => Some(names(list, "agents", "agent").map_err(|m| at(&m))?),
+            Some(list) => Some(agent_names(list).map_err(at)?),
         };
         out.push(BoundAgentToken {
             label: label.to_string(),
@@ -246,24 +239,20 @@ fn bound_agent_tokens(
     Ok(out)
 }
 
-/// The names of an `agent_tokens` entry's `key` (`agents`): at least one,
-/// each once, each 1 to [`MAX_PRINCIPAL_BYTES`] bytes without control
+/// The names of an `agent_tokens` entry's `agents`: at least one, each
+/// once, each 1 to [`MAX_PRINCIPAL_BYTES`] bytes without control
 /// characters.
-fn names(list: Vec<String>, key: &str, what: &str) -> Result<Vec<String>, String> {
+fn agent_names(list: Vec<String>) -> Result<Vec<String>, AgentTokenProblem> {
     if list.is_empty() {
-        return Err(format!(
-            "`{key}` must name at least one {what} (leave the key out for any {what})"
-        ));
+        return Err(AgentTokenProblem::NoAgents);
     }
     let mut out: Vec<String> = Vec::new();
     for n in list {
         if n.is_empty() || n.len() > MAX_PRINCIPAL_BYTES || n.chars().any(char::is_control) {
-            return Err(format!(
-                "each of `{key}` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control characters"
-            ));
+            return Err(AgentTokenProblem::Agent);
         }
         if out.contains(&n) {
-            return Err(format!("`{key}` names {n:?} twice"));
+            return Err(AgentTokenProblem::AgentTwice { agent: n });
         }
         out.push(n);
     }
@@ -347,32 +336,40 @@ impl ServeSettings {
     /// The settings of `policy`'s `[serve]` table (defaults without one).
     ///
     /// # Errors
-    /// A message naming the key: unknown keys, malformed digests, modes or
-    /// URLs, out-of-range numbers.
-    pub fn from_policy(policy: &toolvet::Policy) -> Result<ServeSettings, String> {
+    /// A [`SettingsError`] naming the policy file and the key: unknown
+    /// keys, malformed digests, modes or URLs, out-of-range numbers.
+    pub fn from_policy(policy: &toolvet::Policy) -> Result<ServeSettings, SettingsError> {
         let base = policy
             .source()
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let at = |m: String| format!("{}: [serve] {m}", policy.source().display());
+        let at = |problem: SettingsProblem| SettingsError {
+            policy: policy.source().to_path_buf(),
+            problem,
+        };
         match policy.front_ends().get("serve") {
             None => Ok(ServeSettings::default()),
             Some(table) => {
-                let raw: RawServe =
-                    serde_json::from_value(table.clone()).map_err(|e| at(e.to_string()))?;
+                let raw: RawServe = serde_json::from_value(table.clone())
+                    .map_err(|e| at(SettingsProblem::Table(e.to_string())))?;
                 Self::from_raw(raw, &base).map_err(at)
             }
         }
     }
 
-    fn from_raw(raw: RawServe, base: &Path) -> Result<ServeSettings, String> {
+    fn from_raw(raw: RawServe, base: &Path) -> Result<ServeSettings, SettingsProblem> {
         let d = ServeSettings::default();
-        let range = |key: &str, v: u64, min: u64, max: u64| {
+        let range = |key: &'static str, v: u64, min: u64, max: u64| {
             if (min..=max).contains(&v) {
                 Ok(v)
             } else {
-                Err(format!("`{key}`: {v} is out of range ({min}..={max})"))
+                Err(SettingsProblem::OutOfRange {
+                    key,
+                    value: v,
+                    min,
+                    max,
+                })
             }
         };
         let unix_socket_mode = match raw.unix_socket_mode {
@@ -380,31 +377,25 @@ impl ServeSettings {
             Some(text) => u32::from_str_radix(text.trim_start_matches("0o"), 8)
                 .ok()
                 .filter(|m| *m <= 0o777)
-                .ok_or_else(|| {
-                    format!("`unix_socket_mode`: {text:?} is not an octal file mode like \"0660\"")
-                })?,
+                .ok_or(SettingsProblem::SocketMode { text })?,
         };
         if unix_socket_mode & 0o002 != 0 {
-            return Err(
-                "`unix_socket_mode`: a socket anyone on the machine may write to is refused".into(),
-            );
+            return Err(SettingsProblem::SocketWritableByAnyone);
         }
         if let Some(url) = &raw.webhook_url
             && !(url.starts_with("http://") || url.starts_with("https://"))
         {
-            return Err("`webhook_url`: must be an http:// or https:// URL".into());
+            return Err(SettingsProblem::WebhookUrl);
         }
         let listen = raw.listen.unwrap_or(d.listen);
         if listen.parse::<std::net::SocketAddr>().is_err() {
-            return Err(format!(
-                "`listen`: {listen:?} is not an address like \"127.0.0.1:8700\""
-            ));
+            return Err(SettingsProblem::Listen { text: listen });
         }
-        let ms = |key: &str, v: Option<u64>, default: Duration, max: u64| {
+        let ms = |key: &'static str, v: Option<u64>, default: Duration, max: u64| {
             v.map(|v| range(key, v, 1, max).map(Duration::from_millis))
                 .unwrap_or(Ok(default))
         };
-        let secs = |key: &str, v: Option<u64>, default: Duration, max: u64| {
+        let secs = |key: &'static str, v: Option<u64>, default: Duration, max: u64| {
             v.map(|v| range(key, v, 1, max).map(Duration::from_secs))
                 .unwrap_or(Ok(default))
         };
@@ -482,10 +473,9 @@ impl ServeSettings {
                 Some("server") => RunHistorySource::Server,
                 Some("caller") => RunHistorySource::Caller,
                 Some(other) => {
-                    return Err(format!(
-                        "`run_history`: {other:?} is neither \"server\" (the server keeps each run's \
-                         history) nor \"caller\" (each call sends it)"
-                    ));
+                    return Err(SettingsProblem::RunHistory {
+                        text: other.to_string(),
+                    });
                 }
             },
             max_runs: raw
@@ -497,7 +487,7 @@ impl ServeSettings {
     }
 }
 
-fn digests(key: &str, hexes: &[String]) -> Result<Vec<[u8; 32]>, String> {
+fn digests(key: &str, hexes: &[String]) -> Result<Vec<[u8; 32]>, SettingsProblem> {
     hexes
         .iter()
         .enumerate()
@@ -505,9 +495,145 @@ fn digests(key: &str, hexes: &[String]) -> Result<Vec<[u8; 32]>, String> {
             let mut out = [0u8; 32];
             hex::decode_to_slice(h.trim(), &mut out)
                 .map(|()| out)
-                .map_err(|_| format!("`{key}[{i}]`: must be 64 hex digits (the sha256 of a token)"))
+                .map_err(|_| SettingsProblem::Digest {
+                    key: key.to_string(),
+                    index: i,
+                })
         })
         .collect()
+}
+
+/// Why a policy's `[serve]` table is refused
+/// ([`ServeSettings::from_policy`]): the policy file and what is wrong.
+/// Its text (`Display`) is `<policy file>: [serve] <problem>`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: [serve] {problem}", .policy.display())]
+pub struct SettingsError {
+    /// The policy file.
+    pub policy: PathBuf,
+    /// What is wrong, naming the key.
+    pub problem: SettingsProblem,
+}
+
+/// What is wrong in a `[serve]` table ([`SettingsError`]), naming the
+/// key. The texts (`Display`) start with the key in backticks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsProblem {
+    /// The table does not have the table's shape: an unknown key, or a
+    /// value of the wrong type (serde's message, naming the key).
+    #[error("{0}")]
+    Table(String),
+    /// A number outside the key's range.
+    #[error("`{key}`: {value} is out of range ({min}..={max})")]
+    OutOfRange {
+        /// The key (`max_body_bytes`, `request_timeout_ms`, …).
+        key: &'static str,
+        /// The value given.
+        value: u64,
+        /// The least value allowed.
+        min: u64,
+        /// The greatest value allowed.
+        max: u64,
+    },
+    /// `unix_socket_mode` is not an octal file mode.
+    #[error("`unix_socket_mode`: {text:?} is not an octal file mode like \"0660\"")]
+    SocketMode {
+        /// The value given.
+        text: String,
+    },
+    /// `unix_socket_mode` lets others write to the socket.
+    #[error("`unix_socket_mode`: a socket anyone on the machine may write to is refused")]
+    SocketWritableByAnyone,
+    /// `webhook_url` is not an `http://` or `https://` URL.
+    #[error("`webhook_url`: must be an http:// or https:// URL")]
+    WebhookUrl,
+    /// `listen` is not a socket address.
+    #[error("`listen`: {text:?} is not an address like \"127.0.0.1:8700\"")]
+    Listen {
+        /// The value given.
+        text: String,
+    },
+    /// `run_history` is neither `"server"` nor `"caller"`.
+    #[error(
+        "`run_history`: {text:?} is neither \"server\" (the server keeps each run's history) nor \
+         \"caller\" (each call sends it)"
+    )]
+    RunHistory {
+        /// The value given.
+        text: String,
+    },
+    /// An entry of a `*_tokens_sha256` list (or an `agent_tokens` entry's
+    /// `sha256`) is not 64 hex digits.
+    #[error("`{key}[{index}]`: must be 64 hex digits (the sha256 of a token)")]
+    Digest {
+        /// The list's key (`agent_tokens_sha256`,
+        /// `agent_tokens[2].sha256`, …).
+        key: String,
+        /// The entry's index in the list.
+        index: usize,
+    },
+    /// An `agent_tokens` entry is refused.
+    #[error("`agent_tokens[{index}]`: {problem}")]
+    AgentToken {
+        /// The entry's index.
+        index: usize,
+        /// What is wrong with it.
+        problem: AgentTokenProblem,
+    },
+}
+
+/// What is wrong with one `agent_tokens` entry
+/// ([`SettingsProblem::AgentToken`]), naming its key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentTokenProblem {
+    /// `label` is empty, longer than [`MAX_LABEL_BYTES`] or holds a
+    /// control character.
+    #[error("`label` must be 1 to {MAX_LABEL_BYTES} bytes without control characters")]
+    Label,
+    /// Another entry has the same label.
+    #[error(
+        "the label {label:?} is also the label of `agent_tokens[{other}]`; labels name one entry each"
+    )]
+    LabelTwice {
+        /// The label.
+        label: String,
+        /// The index of the earlier entry with it.
+        other: usize,
+    },
+    /// Both or neither of `sha256` and `file`.
+    #[error("give exactly one of `sha256` and `file`")]
+    TokenSource,
+    /// `principals` is empty.
+    #[error(
+        "`principals` must name at least one principal (a token for any principal goes in \
+         `agent_tokens_sha256` or `agent_token_file`)"
+    )]
+    NoPrincipals,
+    /// A principal is empty, longer than [`MAX_PRINCIPAL_BYTES`] or holds
+    /// a control character.
+    #[error(
+        "each of `principals` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control characters"
+    )]
+    Principal,
+    /// `principals` names one principal twice.
+    #[error("`principals` names {principal:?} twice")]
+    PrincipalTwice {
+        /// The principal.
+        principal: String,
+    },
+    /// `agents` is given and empty.
+    #[error("`agents` must name at least one agent (leave the key out for any agent)")]
+    NoAgents,
+    /// An agent is empty, longer than [`MAX_PRINCIPAL_BYTES`] or holds a
+    /// control character.
+    #[error("each of `agents` must be 1 to {MAX_PRINCIPAL_BYTES} bytes without control characters")]
+    Agent,
+    /// `agents` names one agent twice.
+    #[error("`agents` names {agent:?} twice")]
+    AgentTwice {
+        /// The agent.
+        agent: String,
+    },
 }
 
 #[cfg(test)]
@@ -518,7 +644,51 @@ mod tests {
         let policy =
             toolvet::Policy::from_toml(text, Path::new("/p/toolvet.toml"), Path::new("/p"))
                 .map_err(|e| e.to_string())?;
-        ServeSettings::from_policy(&policy)
+        ServeSettings::from_policy(&policy).map_err(|e| e.to_string())
+    }
+
+    /// The messages keep their words (the log and `/readyz` show them).
+    #[test]
+    fn refusals_read_as_before() {
+        for (table, text) in [
+            (
+                "listen = \"here\"",
+                "`listen`: \"here\" is not an address like \"127.0.0.1:8700\"",
+            ),
+            (
+                "unix_socket_mode = \"9\"",
+                "`unix_socket_mode`: \"9\" is not an octal file mode like \"0660\"",
+            ),
+            (
+                "retry_after_s = 0",
+                "`retry_after_s`: 0 is out of range (1..=3600)",
+            ),
+            (
+                "run_history = \"x\"",
+                "`run_history`: \"x\" is neither \"server\" (the server keeps each run's history) \
+                 nor \"caller\" (each call sends it)",
+            ),
+            (
+                "reviewer_tokens_sha256 = [\"00\"]",
+                "`reviewer_tokens_sha256[0]`: must be 64 hex digits (the sha256 of a token)",
+            ),
+            (
+                "agent_tokens = [{ label = \"a\", sha256 = \"00\", principals = [\"p\"] }]",
+                "`agent_tokens[0].sha256[0]`: must be 64 hex digits (the sha256 of a token)",
+            ),
+            (
+                "agent_tokens = [{ label = \"a\", file = \"t\", principals = [\"p\"], agents = [] }]",
+                "`agent_tokens[0]`: `agents` must name at least one agent (leave the key out for \
+                 any agent)",
+            ),
+            (
+                "agent_tokens = [{ label = \"a\", file = \"t\", principals = [\"p\", \"p\"] }]",
+                "`agent_tokens[0]`: `principals` names \"p\" twice",
+            ),
+        ] {
+            let e = parse(&format!("[serve]\n{table}\n")).unwrap_err();
+            assert_eq!(e, format!("/p/toolvet.toml: [serve] {text}"), "{table}");
+        }
     }
 
     #[test]

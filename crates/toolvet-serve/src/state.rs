@@ -5,6 +5,7 @@ use crate::auth::{Role, Tokens};
 use crate::error::ApiError;
 use crate::events::StreamEvent;
 use crate::metrics::Metrics;
+use crate::reload::ReloadError;
 use crate::settings::ServeSettings;
 use arc_swap::ArcSwap;
 use axum::http::{HeaderMap, header};
@@ -40,23 +41,18 @@ impl Current {
     /// roles, no agent token, approvals without a reviewer token, or a
     /// `reviewer_passphrase_file` that is not private or unlocks none of
     /// the policy's `reviewer_keys`.
-    pub(crate) fn of(policy: &Policy) -> Result<Current, String> {
+    pub(crate) fn of(policy: &Policy) -> Result<Current, ReloadError> {
         let settings = ServeSettings::from_policy(policy)?;
         let tokens = Tokens::load(&settings, |v| std::env::var(v).ok())?;
         if !tokens.has(Role::Agent) {
-            return Err(format!(
-                "{}: no agent token: set [serve] agent_tokens_sha256 or agent_token_file, or ${}",
-                policy.source().display(),
-                crate::auth::AGENT_TOKEN_ENV
-            ));
+            return Err(ReloadError::NoAgentToken {
+                policy: policy.source().to_path_buf(),
+            });
         }
         if policy.approvals().is_some() && !tokens.has(Role::Reviewer) {
-            return Err(format!(
-                "{}: the policy has [approvals] but no reviewer token: set [serve] \
-                 reviewer_tokens_sha256 or reviewer_token_file, or ${}",
-                policy.source().display(),
-                crate::auth::REVIEWER_TOKEN_ENV
-            ));
+            return Err(ReloadError::NoReviewerToken {
+                policy: policy.source().to_path_buf(),
+            });
         }
         let postgres_url = match policy.approvals().map(|a| &a.ledger) {
             Some(LedgerLocation::Postgres(url)) => Some(url.clone()),
@@ -93,22 +89,27 @@ impl Current {
 }
 
 /// The reviewer key whose passphrase is in the private file `path`.
-fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, String> {
-    let fail = |why: String| {
-        format!(
-            "{}: [serve] reviewer_passphrase_file {}: {why}",
-            policy.source().display(),
-            path.display()
-        )
-    };
-    let text = toolvet::private_file::read_private(path).map_err(|e| fail(e.to_string()))?;
+fn unlock(policy: &Policy, path: &Path) -> Result<ReviewerSigner, ReloadError> {
+    let text = toolvet::private_file::read_private(path).map_err(|source| {
+        ReloadError::PassphraseUnreadable {
+            policy: policy.source().to_path_buf(),
+            file: path.to_path_buf(),
+            source,
+        }
+    })?;
     let passphrase = text.strip_suffix('\n').unwrap_or(&text);
     let passphrase = passphrase.strip_suffix('\r').unwrap_or(passphrase);
     let keys = policy
         .approvals()
         .map(|a| a.reviewer_keys.as_slice())
         .unwrap_or_default();
-    ReviewerSigner::unlock(passphrase.as_bytes(), keys).map_err(|e| fail(e.to_string()))
+    ReviewerSigner::unlock(passphrase.as_bytes(), keys).map_err(|source| {
+        ReloadError::PassphraseUnlocksNone {
+            policy: policy.source().to_path_buf(),
+            file: path.to_path_buf(),
+            source,
+        }
+    })
 }
 
 /// What [`AppState::authorize_as`] found: the token's roles, who it

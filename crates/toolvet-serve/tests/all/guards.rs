@@ -37,7 +37,7 @@ async fn a_token_in_two_roles_stops_the_start_and_a_reload() {
     std::fs::write(&fixture.policy, PolicyText::default().render()).unwrap();
     let server = fixture.start().await;
     std::fs::write(&fixture.policy, shared_token_policy()).unwrap();
-    let e = server.handle.reload().await.unwrap_err();
+    let e = server.handle.reload().await.unwrap_err().to_string();
     assert!(e.contains("both an agent token"), "{e}");
     let deploy = call("deploy", json!({"env": "prod"}), "c1", "r1");
     let (status, _) = server.post("/v1/check", Some(REVIEWER), &deploy).await;

@@ -62,7 +62,7 @@ async fn a_changed_policy_file_is_swapped_in_and_a_broken_one_is_refused() {
         .render()
         .replace("tool_policy.wasm", "no_such_plugin.wasm");
     std::fs::write(&fixture.policy, missing).unwrap();
-    let refused = server.handle.reload().await.unwrap_err();
+    let refused = server.handle.reload().await.unwrap_err().to_string();
     assert!(refused.contains("no_such_plugin.wasm"), "{refused}");
     assert_eq!(
         server.get("/readyz", Some(METRICS)).await.1["policy"]["generation"],
@@ -71,7 +71,7 @@ async fn a_changed_policy_file_is_swapped_in_and_a_broken_one_is_refused() {
 
     // Fixed again: generation 3, reloaded on request (what SIGHUP does).
     std::fs::write(&fixture.policy, PolicyText::default().render()).unwrap();
-    assert_eq!(server.handle.reload().await, Ok(3));
+    assert_eq!(server.handle.reload().await.unwrap(), 3);
     assert_eq!(server.check(&backup).await["decision"], "allow");
     let ready = server.get("/readyz", Some(METRICS)).await.1;
     assert!(ready["reload"]["last_error"].is_null(), "{ready}");

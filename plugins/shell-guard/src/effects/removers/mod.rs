@@ -432,27 +432,7 @@ fn removal<'a>(name: &str, args: &'a [Field]) -> Option<Removal<'a>> {
 /// `-path` test is not read: the starts count whole.
 fn find_removal(args: &[Field]) -> Option<Removal<'static>> {
     let texts: Vec<String> = args.iter().map(Field::text).collect();
-    let mut i = 0;
-    while let Some(t) = texts.get(i) {
-        if matches!(t.as_str(), "-H" | "-L" | "-P") || t.starts_with("-O") {
-            i += 1;
-        } else if t == "-D" {
-            i += 2;
-        } else {
-            break;
-        }
-    }
-    let mut starts: Vec<Field> = Vec::new();
-    while let Some(t) = texts.get(i) {
-        if t.starts_with('-') || matches!(t.as_str(), "(" | "!" | "," | ")") {
-            break;
-        }
-        starts.push(args[i].clone());
-        i += 1;
-    }
-    if starts.is_empty() {
-        starts.push(Field::lit("."));
-    }
+    let (starts, mut i) = crate::walk::commands::find_starts(args);
     let mut deletes = false;
     let mut exec_recursive = false;
     let mut names: Vec<String> = Vec::new();

@@ -112,6 +112,41 @@ fn metadata_operands<'a>(name: &str, args: &'a [Field]) -> Vec<&'a Field> {
     out
 }
 
+/// The start paths of a `find` command line (`args`, the words after
+/// `find`) as find reads them, `.` when none are given, and the index in
+/// `args` of the expression after them. Global options come first (`-H`,
+/// `-L`, `-P`, `-O<level>`, `-D <debugopts>`); the starts end at the
+/// first word that begins with `-` or is `(`, `!`, `,` or `)`. The one
+/// reading of the starts: [`Analysis::find`] judges the command line by
+/// it, and the removers (`effects::removers`) read what `find … -delete`
+/// removes by it.
+pub(crate) fn find_starts(args: &[Field]) -> (Vec<Field>, usize) {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if matches!(t.as_str(), "-H" | "-L" | "-P") || t.starts_with("-O") {
+            i += 1;
+        } else if t == "-D" {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    let mut starts: Vec<Field> = Vec::new();
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if t.starts_with('-') || matches!(t.as_str(), "(" | "!" | "," | ")") {
+            break;
+        }
+        starts.push(a.clone());
+        i += 1;
+    }
+    if starts.is_empty() {
+        starts.push(Field::lit("."));
+    }
+    (starts, i)
+}
+
 /// A `find` command line, read by [`Analysis::find`].
 struct FindLine {
     /// The start paths (`.` when none are given).
@@ -308,29 +343,7 @@ impl Analysis<'_> {
         depth: u32,
         own_rules: bool,
     ) -> FindLine {
-        let mut i = 0;
-        while let Some(a) = args.get(i) {
-            let t = a.text();
-            if matches!(t.as_str(), "-H" | "-L" | "-P") || t.starts_with("-O") {
-                i += 1;
-            } else if t == "-D" {
-                i += 2;
-            } else {
-                break;
-            }
-        }
-        let mut starts: Vec<Field> = Vec::new();
-        while let Some(a) = args.get(i) {
-            let t = a.text();
-            if t.starts_with('-') || matches!(t.as_str(), "(" | "!" | "," | ")") {
-                break;
-            }
-            starts.push(a.clone());
-            i += 1;
-        }
-        if starts.is_empty() {
-            starts.push(Field::lit("."));
-        }
+        let (starts, mut i) = find_starts(args);
         let mut deletes = false;
         // Each `-exec`/`-execdir`/`-ok`/`-okdir` command, and whether it runs
         // in the directory of the visited path (`-execdir`, `-okdir`).

@@ -31,6 +31,7 @@ mod xargs;
 
 use dispatch::Reached;
 pub(crate) use fds::descriptor;
+pub(crate) use files::find_starts;
 
 /// Shells whose `-c` script and standard input are analysed.
 pub const SHELLS: &[&str] = &[
@@ -540,6 +541,30 @@ mod tests {
 
     fn fields(v: &[&str]) -> Vec<Field> {
         v.iter().map(|s| Field::lit(*s)).collect()
+    }
+
+    /// Global options first, then the starts up to the expression; `.`
+    /// when none are given.
+    #[test]
+    fn find_starts_are_read_once_as_find_reads_them() {
+        let starts = |v: &[&str]| {
+            let (starts, i) = find_starts(&fields(v));
+            (starts.iter().map(Field::text).collect::<Vec<_>>(), i)
+        };
+        assert_eq!(
+            starts(&["-L", "-O2", "-D", "tree", "a", "b", "-name", "x"]),
+            (vec!["a".to_string(), "b".to_string()], 6)
+        );
+        assert_eq!(starts(&[]), (vec![".".to_string()], 0));
+        assert_eq!(
+            starts(&["(", "-name", "x", ")"]),
+            (vec![".".to_string()], 0)
+        );
+        assert_eq!(
+            starts(&["d", "!", "-name", "x"]),
+            (vec!["d".to_string()], 1)
+        );
+        assert_eq!(starts(&["-D"]), (vec![".".to_string()], 2));
     }
 
     #[test]
