@@ -87,5 +87,11 @@ fn s24_s1_trap_assignments_stay_unknown() {
 #[test]
 fn s24_s2_scoped_function_cd_followed() {
     denied("f() { local x; cd ~; }; f; rm -rf *");
-    allow("f() { local x; cd build; }; f; rm -rf out");
+    // `cd build` may fail (S4): the caller's cwd is then either place.
+    allow("f() { local x; cd build && rm -rf out; }; f");
+    // `|| return` leaves the function, not the script: still either place.
+    escalate(
+        "f() { local x; cd build || return; }; f; rm -rf out",
+        "shell.rm-dynamic",
+    );
 }
