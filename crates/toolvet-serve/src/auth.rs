@@ -270,7 +270,9 @@ impl Tokens {
     ///
     /// Names are compared as a person compares them
     /// ([`toolvet::fold::fold`]: letter case, Unicode form and white space
-    /// ignored), so `BOB@acme.com` is Bob's (review s20 T2).
+    /// ignored), so `BOB@acme.com` is Bob's (review s20 T2), and by ASCII
+    /// confusable skeleton ([`skeleton`]), so `B0b@acme.com` is too
+    /// (review s24 F1).
     pub fn bound_to(&self, principal: &str) -> Vec<&str> {
         self.speakers
             .iter()
@@ -754,10 +756,45 @@ fn read_token_file(path: &Path) -> Result<Vec<(usize, [u8; 32])>, TokenError> {
     Ok(out)
 }
 
-/// Whether two principal or agent names read alike to a person
-/// ([`toolvet::fold::fold`]).
+/// Whether two principal or agent names read alike to a person: equal
+/// folded ([`toolvet::fold::fold`]: case, Unicode form, white space), or
+/// equal as ASCII confusable skeletons ([`skeleton`]: `aIice@acme.com`
+/// beside `alice@acme.com`, review s24 F1).
 fn alike(a: &str, b: &str) -> bool {
-    a == b || toolvet::fold::fold(a) == toolvet::fold::fold(b)
+    a == b || toolvet::fold::fold(a) == toolvet::fold::fold(b) || skeleton(a) == skeleton(b)
+}
+
+/// ASCII letters a person reads alike in a proportional font, each class
+/// written as one letter; after case folding, so `I` is in the class of
+/// `l`. Non-ASCII look-alikes are left to [`toolvet::display`], which
+/// writes them out.
+const CONFUSABLE_LETTERS: &[(&[char], char)] = &[(&['i', 'l', '1', '|'], 'l'), (&['0', 'o'], 'o')];
+
+/// ASCII letter pairs read as one letter (after [`CONFUSABLE_LETTERS`]:
+/// `cI` is `cl` is `d`).
+const CONFUSABLE_PAIRS: &[(&str, &str)] = &[("rn", "m"), ("vv", "w"), ("cl", "d")];
+
+/// Separators a person skips when comparing names by eye.
+const SEPARATORS: &[char] = &['.', ',', '_', '-'];
+
+/// `name`'s confusable skeleton: folded ([`toolvet::fold::fold`]), without
+/// [`SEPARATORS`], each [`CONFUSABLE_LETTERS`] class as one letter, each
+/// [`CONFUSABLE_PAIRS`] pair as its letter. Two names of one skeleton may
+/// be read as one name (a small ASCII subset of UTS #39's skeleton).
+fn skeleton(name: &str) -> String {
+    let mapped: String = toolvet::fold::fold(name)
+        .chars()
+        .filter(|c| !SEPARATORS.contains(c))
+        .map(|c| {
+            CONFUSABLE_LETTERS
+                .iter()
+                .find(|(class, _)| class.contains(&c))
+                .map_or(c, |(_, one)| *one)
+        })
+        .collect();
+    CONFUSABLE_PAIRS
+        .iter()
+        .fold(mapped, |s, (pair, one)| s.replace(pair, one))
 }
 
 /// `name` (a principal or an agent, at `key`) when it is in canonical
@@ -978,5 +1015,90 @@ mod tests {
             e.to_string(),
             format!("$TOOLVET_AGENT_TOKEN: a token must be at least {MIN_TOKEN_BYTES} characters")
         );
+    }
+
+    /// Review s24 F1: an unbound token cannot name a bound principal or
+    /// agent through ASCII look-alikes (`I`/`l`/`1`, `0`/`O`, `rn`/`m`,
+    /// `vv`/`w`, `cl`/`d`, separators), with the same 403 as the folded
+    /// look-alikes; names that differ otherwise stay usable.
+    #[test]
+    fn ascii_look_alikes_of_bound_names_are_refused_to_unbound_tokens() {
+        let alice = Speaker::Bound(Arc::new(Binding {
+            label: "alice-laptop".into(),
+            principals: vec!["alice@acme.com".into(), "mike@acme.com".into()],
+            agents: Some(vec!["alice-agent".into(), "wolf-bot".into()]),
+        }));
+        let tokens = Tokens {
+            speakers: vec![([7; 32], alice.clone())],
+            ..Tokens::default()
+        };
+        let unbound = Speaker::Unbound {
+            place: "[serve] agent_tokens_sha256[0]".into(),
+        };
+        for p in [
+            "aIice@acme.com",
+            "a1ice@acme.com",
+            "a|ice@acme.com",
+            "alice@acrne.com",
+            "AIice@ACME.com",
+            "a.lice@acme.com",
+            "alice@acme-com",
+            "rnike@acme.com",
+            "alice@acme.c0m",
+            "alice@acme.cOm",
+        ] {
+            let e = unbound
+                .principal_for(Some(p), "context.principal", &tokens)
+                .unwrap_err();
+            assert_eq!(e.status(), StatusCode::FORBIDDEN, "{p}");
+            let shown = format!("{e:?}");
+            assert!(shown.contains("principal-forbidden"), "{p}: {shown}");
+            assert!(shown.contains("alice-laptop"), "{p}: {shown}");
+        }
+        for a in [
+            "aIice-agent",
+            "alice_agent",
+            "a1ice-agent",
+            "vvolf-bot",
+            "wo1f-bot",
+        ] {
+            let e = unbound
+                .agent_for(Some(a), "context.agent", &tokens)
+                .unwrap_err();
+            assert_eq!(e.status(), StatusCode::FORBIDDEN, "{a}");
+            assert!(format!("{e:?}").contains("agent-forbidden"), "{a}");
+        }
+        for p in [
+            "bob@acme.com",
+            "alicia@acme.com",
+            "al@acme.com",
+            "alice@acme.org",
+        ] {
+            assert_eq!(
+                unbound
+                    .principal_for(Some(p), "context.principal", &tokens)
+                    .unwrap(),
+                Some(p.to_string())
+            );
+        }
+        for a in ["bob-agent", "alice-agent-2", "wolf"] {
+            assert_eq!(
+                unbound
+                    .agent_for(Some(a), "context.agent", &tokens)
+                    .unwrap(),
+                Some(a.to_string())
+            );
+        }
+        // The bound token itself names its principals exactly, not by
+        // skeleton.
+        assert!(
+            alice
+                .principal_for(Some("aIice@acme.com"), "context.principal", &tokens)
+                .is_err()
+        );
+        assert!(!unbound.may_read(Some("aIice@acme.com"), &tokens));
+        assert_eq!(skeleton("aIice@acme.com"), skeleton("alice@acme.com"));
+        assert_eq!(skeleton("c1oud"), skeleton("doud"));
+        assert_ne!(skeleton("alice@acme.com"), skeleton("alice@acme.org"));
     }
 }

@@ -3,11 +3,14 @@
 //! judge it (issue 29, finding 1).
 //!
 //! - `toolvet approvals …` (approve, reject, list, show), `toolvet serve`
-//!   (a server with a reviewer role on the ledger), `toolvet hook …` (the
-//!   hook writes the session history; `hook install` changes the agent's
-//!   hooks) and `toolvet prune` (removes records) are denied,
-//!   `shell.toolvet-state`. Reading commands (`check`, `test`, `inspect`,
-//!   `log verify`, `replay`, `build`, `new`) stay allowed.
+//!   (a server with a reviewer role on the ledger), `toolvet mcp` (a gate
+//!   whose stdio client answers approval questions as the reviewer),
+//!   `toolvet hook …` (the hook writes the session history; `hook install`
+//!   changes the agent's hooks) and `toolvet cache prune` (removes
+//!   records) are denied, `shell.toolvet-state`. Reading commands
+//!   (`check`, `test`, `inspect`, `log verify`, `replay`, `build`, `new`)
+//!   stay allowed; one table, [`SUBCOMMANDS`], says which is which, and a
+//!   subcommand it does not list is held.
 //! - A SQLite client opened on a database file writes it unless told to
 //!   read only: `sqlite3 state/approvals.db "UPDATE …"` is judged as a
 //!   write onto the ledger (a guard rail, see
@@ -35,22 +38,87 @@ mod signals;
 
 pub(crate) use pids::{GDB, GDB_COMMANDS, GDB_FILES, LLDB, LLDB_COMMANDS, LLDB_FILES};
 
-/// `toolvet` subcommands an agent must not run.
-const REFUSED: &[(&str, &str)] = &[
+/// Every `toolvet` subcommand, and whether an agent may run it: `None`
+/// for one that decides, records or relays no approval and runs no gate
+/// whose approvals come from its own client; `Some(why)` for a guard rail
+/// (review s24 F2). A word not in this table (a subcommand of a newer
+/// toolvet) is held: what it does is not known.
+///
+/// - `check`, `test`, `bench`, `replay`: vet calls and print verdicts; an
+///   escalated call waits for a person, a ticket in a call is a person's
+///   earlier decision (replay and bench run without approvals).
+/// - `inspect`, `new`, `build`, `compile`, `log` (`log verify`), `help`:
+///   read or build plugins and logs, ask no one.
+/// - `approvals`, `serve`, `mcp`: decide approvals, or run a gate whose
+///   reviewer is whoever holds its reviewer token or answers on its
+///   stdio, which the agent started (the MCP client answering
+///   `elicitation/create` is trusted as the person).
+/// - `hook`, `cache` (`cache prune`): write the hooks' history or
+///   install hooks; remove compiled artifacts and records.
+const SUBCOMMANDS: &[(&str, Option<&str>)] = &[
+    ("check", None),
+    ("test", None),
+    ("bench", None),
+    ("replay", None),
+    ("inspect", None),
+    ("new", None),
+    ("build", None),
+    ("compile", None),
+    ("log", None),
+    ("help", None),
     (
         "approvals",
-        "approves, rejects or lists escalated calls: approving is a person's decision, never the agent's",
+        Some(
+            "approves, rejects or lists escalated calls: approving is a person's decision, never the agent's",
+        ),
     ),
     (
         "serve",
-        "starts a server whose reviewer role approves escalated calls",
+        Some("starts a server whose reviewer role approves escalated calls"),
+    ),
+    (
+        "mcp",
+        Some(
+            "starts a gating MCP proxy whose client answers toolvet's approval questions as the reviewer: \
+             started from the agent's shell, that client is the agent's own program",
+        ),
     ),
     (
         "hook",
-        "writes the hooks' session history or installs hooks, which decide what the agent may do",
+        Some(
+            "writes the hooks' session history or installs hooks, which decide what the agent may do",
+        ),
     ),
-    ("prune", "removes toolvet's compiled artifacts and records"),
+    (
+        "cache",
+        Some("removes toolvet's compiled artifacts and records (`cache prune`)"),
+    ),
 ];
+
+/// toolvet reached by another name: `cargo run --bin toolvet -- ARGS` or
+/// `cargo run -p toolvet-cli -- ARGS` (in toolvet's own checkout) runs
+/// `toolvet ARGS`; returns ARGS.
+fn cargo_run_toolvet<'w>(name: &str, words: &'w [String]) -> Option<&'w [String]> {
+    if base_name(name) != "cargo" {
+        return None;
+    }
+    let dashes = words.iter().position(|w| w == "--")?;
+    let (before, after) = (&words[..dashes], &words[dashes + 1..]);
+    let run = before
+        .iter()
+        .find(|w| !w.starts_with('-') && !w.starts_with('+'))
+        .is_some_and(|w| w == "run" || w == "r");
+    let names_toolvet = before.windows(2).any(|p| {
+        matches!(p[0].as_str(), "--bin" | "-p" | "--package")
+            && matches!(p[1].as_str(), "toolvet" | "toolvet-cli")
+    }) || before.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "--bin=toolvet" | "--package=toolvet-cli" | "-ptoolvet-cli"
+        )
+    });
+    (run && names_toolvet).then_some(after)
+}
 
 /// SQLite clients whose first operand is the database file.
 const SQLITE_CLIENTS: &[&str] = &["sqlite3", "sqlite", "litecli", "sqlcipher"];
@@ -291,16 +359,34 @@ pub(crate) fn process_file_write(a: &mut Analysis<'_>, target: &str, via: &str) 
 impl Analysis<'_> {
     /// `toolvet approvals approve …` and the other refused subcommands.
     pub(crate) fn toolvet_command(&mut self, name: &str, args: &[Field]) {
-        if base_name(name) != "toolvet" {
-            return;
-        }
-        // The subcommand is the first word that is not an option (global
-        // options such as `--color auto` do not exist; be strict anyway).
-        let Some(sub) = args.iter().map(Field::text).find(|w| !w.starts_with('-')) else {
+        let words: Vec<String> = args.iter().map(Field::text).collect();
+        let words = if base_name(name) == "toolvet" {
+            &words[..]
+        } else if let Some(after) = cargo_run_toolvet(name, &words) {
+            after
+        } else {
             return;
         };
-        let Some((_, what)) = REFUSED.iter().find(|(s, _)| *s == sub) else {
+        // The subcommand is the first word that is not an option (global
+        // options such as `--color auto` do not exist; be strict anyway).
+        let Some(sub) = words.iter().find(|w| !w.starts_with('-')).cloned() else {
             return;
+        };
+        let what = match SUBCOMMANDS.iter().find(|(s, _)| *s == sub) {
+            Some((_, None)) => return,
+            Some((_, Some(what))) => what,
+            None => {
+                self.report(
+                    false,
+                    "shell.toolvet-state",
+                    format!(
+                        "`toolvet {}` is not a toolvet subcommand this check knows; it may decide or relay \
+                         approvals, so a person must approve it.",
+                        sub.escape_debug()
+                    ),
+                );
+                return;
+            }
         };
         self.report(
             true,
