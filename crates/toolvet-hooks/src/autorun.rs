@@ -27,6 +27,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -41,6 +42,10 @@ pub(crate) const STARTUP_FILES: &[&str] = &[
     ".zprofile",
     ".zlogin",
     ".bash_aliases",
+    ".bash_logout",
+    ".bash_completion",
+    ".zlogout",
+    ".config/fish/config.fish",
 ];
 
 /// How many `source` levels below a start-up file are followed.
@@ -56,12 +61,20 @@ const SCRIPT_ENDINGS: &[&str] = &[".sh", ".py", ".js", ".ts", ".rb", ".pl"];
 /// start-up files under `home` and the agents' settings of `home` and each
 /// of `projects` (the session's working directory and the agent's project
 /// directory). Sorted, without repeats; paths need not exist.
-pub(crate) fn guard_rails(home: Option<&Path>, projects: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn guard_rails(
+    home: Option<&Path>,
+    projects: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Vec<PathBuf> {
     let mut out = BTreeSet::new();
+    // The agents' settings where the agent's own environment puts them
+    // (review s24 R4): the hook inherits the agent's variables.
+    let moved = moved_agent_settings(home, env);
+    out.extend(moved.iter().cloned());
     if let Some(home) = home {
         let mut seen = BTreeSet::new();
         for name in STARTUP_FILES {
-            sourced(&home.join(name), home, 0, &mut seen, &mut out);
+            sourced(&home.join(name), home, 0, &mut seen, &mut out, env);
         }
         out.insert(home.join(".claude/plugins"));
     }
@@ -96,11 +109,170 @@ pub(crate) fn guard_rails(home: Option<&Path>, projects: &[PathBuf]) -> Vec<Path
                 .map(|f| home.join(f)),
             );
         }
+        files.extend(
+            moved
+                .iter()
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .cloned(),
+        );
         for file in files {
             settings_programs(&file, project, home, &mut out);
         }
     }
     out.into_iter().collect()
+}
+
+/// The agents' settings files and hook directories that their own
+/// variables move away from the home (review s24 R4): `CLAUDE_CONFIG_DIR`
+/// (Claude Code's `~/.claude`), `CODEX_HOME` (`~/.codex`),
+/// `GEMINI_CLI_HOME` (the directory holding `.gemini`), Gemini CLI's
+/// `GEMINI_CLI_SYSTEM_SETTINGS_PATH` and `GEMINI_CLI_TRUSTED_FOLDERS_PATH`,
+/// `COPILOT_HOME` (`~/.copilot`). Only values that are absolute or under
+/// `~/`; nothing when a variable is unset.
+pub(crate) fn moved_agent_settings(
+    home: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Vec<PathBuf> {
+    let place = |name: &str| -> Option<PathBuf> {
+        let value = PathBuf::from(env(name)?);
+        if value.is_absolute() {
+            return Some(value.components().collect());
+        }
+        let rest = value.to_str()?.strip_prefix("~/")?;
+        Some(home?.join(rest).components().collect())
+    };
+    let mut out = Vec::new();
+    let mut under = |dir: Option<PathBuf>, names: &[&str]| {
+        if let Some(dir) = dir {
+            out.extend(names.iter().map(|n| dir.join(n)));
+        }
+    };
+    under(
+        place("CLAUDE_CONFIG_DIR"),
+        &[
+            "settings.json",
+            "settings.local.json",
+            ".claude.json",
+            "hooks",
+            "plugins",
+        ],
+    );
+    under(
+        place("CODEX_HOME"),
+        &["hooks.json", "config.toml", "hooks", "rules", "policy"],
+    );
+    under(
+        place("GEMINI_CLI_HOME").map(|d| d.join(".gemini")),
+        &["settings.json", "hooks", "policies", "trustedFolders.json"],
+    );
+    under(
+        place("COPILOT_HOME"),
+        &["config.json", "settings.json", "mcp-config.json", "hooks"],
+    );
+    for name in [
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+    ] {
+        out.extend(place(name));
+    }
+    out
+}
+
+/// How many processes above the hook [`running_programs`] looks at.
+const MAX_ANCESTORS: usize = 8;
+
+/// Interpreters whose script (the first operand naming an existing file)
+/// is the program they run.
+const INTERPRETERS: &[&str] = &[
+    "node", "nodejs", "bun", "deno", "python", "python3", "ruby", "perl", "bash", "sh", "dash",
+    "zsh",
+];
+
+/// The programs that run this hook (review s24 R5): each ancestor process
+/// up to [`MAX_ANCESTORS`] (the agent CLI, the shell that started it),
+/// by its executable (`/proc/PID/exe`, links resolved), the path it was
+/// started by when `argv[0]` is one, and for an interpreter (`node
+/// ~/.npm/…/cli.js`) its script as named and resolved. Replaced, any of
+/// them decides whether the hook runs at all. Linux `/proc`; nothing
+/// elsewhere or for a process that cannot be read.
+pub(crate) fn running_programs() -> Vec<PathBuf> {
+    let mut out = BTreeSet::new();
+    let mut pid = std::process::id();
+    for _ in 0..MAX_ANCESTORS {
+        let Some(parent) = parent_pid(pid) else {
+            break;
+        };
+        if parent <= 1 {
+            break;
+        }
+        pid = parent;
+        let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+        let exe = std::fs::read_link(proc_dir.join("exe")).ok();
+        let cwd = std::fs::read_link(proc_dir.join("cwd")).ok();
+        let args: Vec<String> = std::fs::read(proc_dir.join("cmdline"))
+            .map(|b| {
+                b.split(|c| *c == 0)
+                    .filter(|a| !a.is_empty())
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let place = |word: &str| -> Option<PathBuf> {
+            let p = Path::new(word);
+            if p.is_absolute() {
+                Some(p.to_path_buf())
+            } else {
+                cwd.as_ref().map(|c| c.join(p))
+            }
+        };
+        let mut add = |path: PathBuf| {
+            if let Ok(real) = std::fs::canonicalize(&path) {
+                out.insert(real);
+            }
+            out.insert(path);
+        };
+        if let Some(exe) = &exe {
+            add(exe.clone());
+        }
+        if let Some(first) = args.first().filter(|a| a.contains('/'))
+            && let Some(path) = place(first)
+            && path.is_file()
+        {
+            add(path);
+        }
+        let name = exe
+            .as_ref()
+            .and_then(|e| e.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let interpreter = INTERPRETERS.iter().any(|i| {
+            name == *i
+                || name
+                    .strip_prefix(i)
+                    .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+        });
+        if interpreter
+            && let Some(script) = args
+                .iter()
+                .skip(1)
+                .filter(|a| !a.starts_with('-'))
+                .take(3)
+                .filter_map(|a| place(a))
+                .find(|p| p.is_file())
+        {
+            add(script);
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The parent of process `pid` (`/proc/PID/stat`'s fourth field).
+fn parent_pid(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (second field) is in parentheses and may hold
+    // spaces or parentheses: the fields after the last `)`.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The text of `path` when it is a readable file of at most [`MAX_BYTES`].
@@ -122,6 +294,7 @@ fn sourced(
     depth: usize,
     seen: &mut BTreeSet<PathBuf>,
     out: &mut BTreeSet<PathBuf>,
+    env: &dyn Fn(&str) -> Option<OsString>,
 ) {
     if depth > MAX_DEPTH || !seen.insert(file.to_path_buf()) {
         return;
@@ -132,7 +305,10 @@ fn sourced(
     for line in text.lines() {
         for target in source_operands(line, home) {
             out.insert(target.clone());
-            sourced(&target, home, depth + 1, seen, out);
+            sourced(&target, home, depth + 1, seen, out, env);
+        }
+        for program in evaluated_programs(line) {
+            out.extend(program_places(&program, home, env));
         }
     }
 }
@@ -161,6 +337,139 @@ fn source_operands(line: &str, home: &Path) -> Vec<PathBuf> {
         }
     }
     found
+}
+
+/// The programs whose output a start-up line runs as shell code (review
+/// s24 R2): the first word of `$(P …)`, `` `P …` `` or `<(P …)` given to
+/// `eval`, `source` or `.`, and of fish's `P … | source`. Replaced, such a
+/// program writes the next shell's code.
+fn evaluated_programs(line: &str) -> Vec<String> {
+    let text = line.trim_start();
+    if text.starts_with('#') {
+        return Vec::new();
+    }
+    let runs = |before: &str| {
+        let b = before.trim_end_matches(['"', '\'', ' ', '\t']);
+        ["eval", "source", "."]
+            .iter()
+            .any(|w| b == *w || b.ends_with(&format!(" {w}")) || b.ends_with(&format!(";{w}")))
+    };
+    let mut found = Vec::new();
+    let bytes: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < bytes.len() {
+        let open = match (bytes[i], bytes.get(i + 1)) {
+            ('$' | '<', Some('(')) if bytes.get(i + 2) != Some(&'(') => Some((i + 2, ')')),
+            ('`', _) => Some((i + 1, '`')),
+            _ => None,
+        };
+        if let Some((start, close)) = open {
+            let before: String = bytes[..i].iter().collect();
+            let mut depth = 0usize;
+            let mut end = start;
+            while end < bytes.len() {
+                let c = bytes[end];
+                if close == ')' && c == '(' {
+                    depth += 1;
+                } else if c == close {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                }
+                end += 1;
+            }
+            let inner: String = bytes[start..end.min(bytes.len())].iter().collect();
+            if runs(&before)
+                && let Some(first) = first_program_word(&inner)
+            {
+                found.push(first);
+            }
+            i = end + 1;
+            continue;
+        }
+        i += 1;
+    }
+    // fish: `mise activate fish | source`.
+    let segments: Vec<&str> = text.split('|').collect();
+    for pair in segments.windows(2) {
+        let next = pair[1].trim();
+        if (next == "source"
+            || next == "."
+            || next.starts_with("source ")
+            || next.starts_with(". "))
+            && let Some(first) = pair[0]
+                .rsplit([';', '&'])
+                .next()
+                .and_then(first_program_word)
+        {
+            found.push(first);
+        }
+    }
+    found
+}
+
+/// The program a command runs: its first word after assignments and
+/// `command`/`exec`/`env`/`and`/`or`.
+fn first_program_word(command: &str) -> Option<String> {
+    words(command)
+        .into_iter()
+        .map_while(|w| match w {
+            Word::Text(t) => Some(t),
+            Word::Separator => None,
+        })
+        .find(|t| {
+            !(matches!(
+                t.as_str(),
+                "command" | "exec" | "env" | "and" | "or" | "builtin"
+            ) || t.split_once('=').is_some_and(|(n, _)| {
+                !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }))
+        })
+}
+
+/// Where a program named by a start-up line is: its path when it is one,
+/// else every place the shell's `PATH` looks up to the first existing
+/// file (an earlier place, once written, would run instead), and that
+/// file's resolved path.
+fn program_places(
+    program: &str,
+    home: &Path,
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if program.contains('/') || program.starts_with(['~', '$']) {
+        if let Some(path) = expand(program, home, None) {
+            out.extend(std::fs::canonicalize(&path).ok().filter(|c| *c != path));
+            out.push(path);
+        }
+        return out;
+    }
+    if program.is_empty() || program.contains(['$', '*', '?', '[', '`', '(']) {
+        return out;
+    }
+    let Some(path) = env("PATH") else {
+        return out;
+    };
+    for dir in std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .take(32)
+    {
+        let candidate = dir.join(program);
+        let found = candidate.is_file();
+        if found {
+            out.extend(
+                std::fs::canonicalize(&candidate)
+                    .ok()
+                    .filter(|c| *c != candidate),
+            );
+        }
+        out.push(candidate);
+        if found {
+            break;
+        }
+    }
+    out
 }
 
 /// A shell word, or a command separator (`;`, `&&`, `||`, `|`, `&`).
@@ -366,6 +675,53 @@ mod tests {
     use super::*;
     use std::fs;
 
+    fn no_env(_: &str) -> Option<OsString> {
+        None
+    }
+
+    #[test]
+    fn agents_settings_moved_by_their_variables_are_rails() {
+        // Review s24 R4.
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let cc = home.join(".config/claude");
+        write(
+            &cc.join("settings.json"),
+            r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/opt/tv/bin/toolvet hook claude-code"}]}]}}"#,
+        );
+        let env = |name: &str| -> Option<OsString> {
+            match name {
+                "CLAUDE_CONFIG_DIR" => Some(cc.clone().into()),
+                "CODEX_HOME" => Some("~/.config/codex".into()),
+                "GEMINI_CLI_HOME" => Some("/srv/g".into()),
+                "COPILOT_HOME" => Some("relative/not".into()),
+                _ => None,
+            }
+        };
+        let project = dir.path().join("project");
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&project), &env);
+        for want in [
+            cc.join("settings.json"),
+            cc.join("settings.local.json"),
+            cc.join("hooks"),
+            home.join(".config/codex/hooks.json"),
+            home.join(".config/codex/config.toml"),
+            PathBuf::from("/srv/g/.gemini/settings.json"),
+            PathBuf::from("/opt/tv/bin/toolvet"),
+        ] {
+            assert!(rails.contains(&want), "{want:?}: {rails:?}");
+        }
+        assert!(
+            !rails
+                .iter()
+                .any(|p| p.to_string_lossy().contains("relative"))
+        );
+        assert_eq!(
+            moved_agent_settings(Some(&home), &no_env),
+            Vec::<PathBuf>::new()
+        );
+    }
+
     fn write(path: &Path, text: &str) {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
@@ -390,7 +746,7 @@ mod tests {
         );
         write(&home.join(".bash_local"), "source ~/.config/nested.sh\n");
         write(&home.join(".config/nested.sh"), ". /opt/deeper/one.sh\n");
-        let rails = guard_rails(Some(&home), std::slice::from_ref(&project));
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&project), &no_env);
         for want in [
             ".bash_local",
             ".fzf.bash",
@@ -409,6 +765,57 @@ mod tests {
     }
 
     #[test]
+    fn programs_whose_output_startup_files_evaluate_are_rails() {
+        // Review s24 R2: `eval "$(PROGRAM activate bash)"`.
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let bin = dir.path().join("bin");
+        let early = dir.path().join("early");
+        write(&bin.join("zoxide"), "#!/bin/sh\n");
+        write(
+            &home.join(".bashrc"),
+            "eval \"$(~/.local/bin/mise activate bash)\"\n\
+             eval \"$(zoxide init bash)\"\n\
+             source <(/opt/kubectl completion bash)\n\
+             echo \"$(not-evaluated)\"\n\
+             # eval \"$(commented)\"\n",
+        );
+        write(
+            &home.join(".config/fish/config.fish"),
+            "starship init fish | source\n",
+        );
+        let path = std::env::join_paths([&early, &bin]).unwrap();
+        let env = move |name: &str| (name == "PATH").then(|| path.clone());
+        let rails = guard_rails(Some(&home), &[], &env);
+        for want in [
+            home.join(".local/bin/mise"),
+            early.join("zoxide"),
+            bin.join("zoxide"),
+            PathBuf::from("/opt/kubectl"),
+            early.join("starship"),
+        ] {
+            assert!(rails.contains(&want), "{want:?}: {rails:?}");
+        }
+        for not in ["not-evaluated", "commented"] {
+            assert!(!rails.iter().any(|p| p.ends_with(not)), "{not}: {rails:?}");
+        }
+    }
+
+    #[test]
+    fn the_programs_running_the_hook_are_found() {
+        // Review s24 R5: the test binary's parent (cargo or a shell) is
+        // found by its executable.
+        let parent = parent_pid(std::process::id()).unwrap();
+        let programs = running_programs();
+        if parent > 1
+            && let Ok(exe) = std::fs::read_link(format!("/proc/{parent}/exe"))
+        {
+            assert!(programs.contains(&exe), "{exe:?}: {programs:?}");
+        }
+        assert!(programs.len() <= 4 * MAX_ANCESTORS);
+    }
+
+    #[test]
     fn sourcing_stops_at_the_depth_limit_and_at_loops() {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path().to_path_buf();
@@ -417,7 +824,7 @@ mod tests {
         write(&home.join("b"), ". ~/c\n");
         write(&home.join("c"), ". ~/d\n");
         write(&home.join("d"), ". ~/e\n");
-        let rails = guard_rails(Some(&home), &[]);
+        let rails = guard_rails(Some(&home), &[], &no_env);
         for want in ["a", "b", "c", "d"] {
             assert!(rails.contains(&home.join(want)), "{want}: {rails:?}");
         }
@@ -451,7 +858,7 @@ mod tests {
             r#"{"statusLine":{"type":"command","command":"~/.claude/statusline.sh"},
                "hooks":{"Stop":[{"hooks":[{"type":"command","command":"npx prettier --write ."}]}]}}"#,
         );
-        let rails = guard_rails(Some(&home), std::slice::from_ref(&project));
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&project), &no_env);
         for want in [
             project.join("tools/guard.sh"),
             project.join("scripts/status.sh"),
@@ -476,8 +883,8 @@ mod tests {
         let big = format!(". ~/big-target\n{}", "#".repeat(MAX_BYTES as usize));
         write(&home.join(".profile"), &big);
         write(&home.join(".claude/settings.json"), "{not json");
-        let rails = guard_rails(Some(&home), std::slice::from_ref(&home));
+        let rails = guard_rails(Some(&home), std::slice::from_ref(&home), &no_env);
         assert_eq!(rails, vec![home.join(".claude/plugins")]);
-        assert!(guard_rails(None, &[]).is_empty());
+        assert!(guard_rails(None, &[], &no_env).is_empty());
     }
 }

@@ -231,6 +231,9 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     // secret.
     let mut own_state = vec![state_dir.clone()];
     own_state.extend(hook_program());
+    // The programs that run the hook: the agent CLI and what started it
+    // (review s24 R5).
+    own_state.extend(autorun::running_programs());
     own_state.extend(autorun_rails(&call, cwd.as_deref(), home.as_deref()));
     let options = toolvet::LoadOptions {
         only_tool,
@@ -986,7 +989,9 @@ fn autorun_rails(call: &HookCall, cwd: Option<&str>, home: Option<&str>) -> Vec<
     projects.retain(|p| p.is_absolute());
     projects.sort();
     projects.dedup();
-    autorun::guard_rails(home.map(Path::new), &projects)
+    autorun::guard_rails(home.map(Path::new), &projects, &|name| {
+        std::env::var_os(name)
+    })
 }
 
 /// The attribute naming the user's home directory (what `~` stands for in

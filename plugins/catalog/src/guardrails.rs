@@ -574,6 +574,85 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::ShellStartup,
         "direnv's start-up file (sourced before every `.envrc`)",
     ),
+    // More files shells and programs run code from at start-up (review
+    // s24 R2, S6, S8). bash-completion (sourced by Debian's and Ubuntu's
+    // default `.bashrc`) sources `~/.bash_completion` and loads the user's
+    // completions from `~/.local/share/bash-completion/completions/`;
+    // Fedora's default `.bashrc` sources every file in `~/.bashrc.d/`;
+    // fish runs `~/.config/fish/conf.d/*.fish` before `config.fish` and
+    // loads `functions/` and `completions/` by name; zsh reads `.zlogout`
+    // when a login shell exits, a start-up file's compiled `.zwc` in its
+    // place, and `compinit` sources `.zcompdump`; shell frameworks'
+    // trees are sourced whole by the start-up files that load them
+    // (oh-my-zsh, oh-my-bash, bash-it, prezto). A directory counts whole.
+    (
+        "**/.bash_completion",
+        Kind::ShellStartup,
+        "a shell start-up file (bash-completion sources it in every interactive bash)",
+    ),
+    (
+        "**/.local/share/bash-completion/completions/**",
+        Kind::ShellStartup,
+        "a shell start-up file (bash-completion loads the user's completions from it)",
+    ),
+    (
+        "**/.bashrc.d/**",
+        Kind::ShellStartup,
+        "a shell start-up file (`.bashrc` sources every file in `~/.bashrc.d/`)",
+    ),
+    (
+        "**/.config/fish/{conf.d,functions,completions}/**",
+        Kind::ShellStartup,
+        "a fish start-up file (fish runs `conf.d/` at every start and loads functions and completions by name)",
+    ),
+    (
+        "**/.zlogout",
+        Kind::ShellStartup,
+        "a shell start-up file (zsh runs it when a login shell exits)",
+    ),
+    (
+        "**/.{zshenv,zprofile,zshrc,zlogin,zlogout}.zwc",
+        Kind::ShellStartup,
+        "a compiled zsh start-up file (zsh reads it in place of the start-up file)",
+    ),
+    (
+        "**/.zcompdump*",
+        Kind::ShellStartup,
+        "zsh's completion dump (`compinit` sources it at every start)",
+    ),
+    (
+        "**/{.oh-my-zsh,.oh-my-bash,.bash_it,.zprezto}/**",
+        Kind::ShellStartup,
+        "a shell framework's code (the start-up files source it at every start)",
+    ),
+    (
+        "**/.zpreztorc",
+        Kind::ShellStartup,
+        "a shell start-up file (prezto sources it at every start)",
+    ),
+    // What the session reads at every login: systemd's user environment
+    // (`environment.d`: it can move an agent's settings with
+    // `CLAUDE_CONFIG_DIR`) and user units, pam_env's file, X sessions.
+    (
+        "**/.config/environment.d/**",
+        Kind::ShellStartup,
+        "the session's environment (systemd sets it at every login)",
+    ),
+    (
+        "**/.config/systemd/user/**",
+        Kind::ShellStartup,
+        "a systemd user unit (it runs at login or on its timer)",
+    ),
+    (
+        "**/.pam_environment",
+        Kind::ShellStartup,
+        "the session's environment (pam_env sets it at every login)",
+    ),
+    (
+        "**/{.xinitrc,.xsession}",
+        Kind::ShellStartup,
+        "an X session start-up file (it runs at every graphical login)",
+    ),
     (
         "**/.xsessionrc",
         Kind::ShellStartup,
@@ -603,6 +682,43 @@ const FILES: &[(&str, Kind, &str)] = &[
         "**/.config/nvim/init.*",
         Kind::GitHook,
         "Neovim's start-up file (Neovim runs its Lua or Vim script at every start)",
+    ),
+    // Interpreters' and debuggers' start-up files (review s24 S8): GDB
+    // runs `~/.gdbinit` (and `~/.config/gdb/gdbinit`, its early forms)
+    // at every start, `shell` commands among them; psql runs `~/.psqlrc`
+    // (`\!` runs a shell command), sqlite3 `~/.sqliterc` (`.shell`), R
+    // and Rscript `.Rprofile` (`system()`), their environment
+    // `.Renviron` (it can name another profile), irb and pry theirs, GHCi
+    // `.ghci` (`:!`), LLDB `.lldbinit`.
+    (
+        "**/{.gdbinit,.gdbearlyinit}",
+        Kind::GitHook,
+        "GDB's start-up file (GDB runs its commands, `shell` among them, at every start)",
+    ),
+    (
+        "**/.config/gdb/{gdbinit,gdbearlyinit}",
+        Kind::GitHook,
+        "GDB's start-up file (GDB runs its commands, `shell` among them, at every start)",
+    ),
+    (
+        "**/{.psqlrc,.psqlrc-*}",
+        Kind::GitHook,
+        "psql's start-up file (psql runs it at every start; `\\!` runs a shell command)",
+    ),
+    (
+        "**/.sqliterc",
+        Kind::GitHook,
+        "sqlite3's start-up file (sqlite3 runs it at every start; `.shell` runs a command)",
+    ),
+    (
+        "**/{.Rprofile,.Renviron}",
+        Kind::GitHook,
+        "R's start-up file (R and Rscript run it at every start)",
+    ),
+    (
+        "**/{.irbrc,.pryrc,.ghci,.lldbinit}",
+        Kind::GitHook,
+        "an interpreter's or debugger's start-up file (it runs at every start)",
     ),
     (
         "**/.tmux.conf",
@@ -2303,5 +2419,48 @@ mod tests {
         for n in [".kilocode", ".crush.json", ".yarnrc.yml", ".tool-versions"] {
             assert!(needles.iter().any(|x| x == n), "{n}");
         }
+    }
+
+    #[test]
+    fn startup_files_of_distributions_frameworks_and_programs() {
+        // Review s24 R2, S6, S8.
+        let k = |p: &str| guard_rail(p).map(|g| g.kind);
+        for p in [
+            "/home/a/.bash_completion",
+            "/home/a/.bashrc.d/x.sh",
+            "/home/a/.local/share/bash-completion/completions/git",
+            "/home/a/.config/fish/conf.d/x.fish",
+            "/home/a/.config/fish/functions/ls.fish",
+            "/home/a/.zlogout",
+            "/home/a/.zshrc.zwc",
+            "/home/a/.zcompdump-host-5.9",
+            "/home/a/.oh-my-zsh/custom/env.zsh",
+            "/home/a/.oh-my-zsh/oh-my-zsh.sh",
+            "/home/a/.config/environment.d/50-x.conf",
+            "/home/a/.config/systemd/user/x.service",
+        ] {
+            assert_eq!(k(p), Some(Kind::ShellStartup), "{p}");
+        }
+        for p in [
+            "/home/a/.gdbinit",
+            "/home/a/.config/gdb/gdbinit",
+            "/home/a/.psqlrc",
+            "/home/a/.psqlrc-16",
+            "/home/a/.Rprofile",
+            "/home/a/.sqliterc",
+        ] {
+            assert_eq!(k(p), Some(Kind::GitHook), "{p}");
+        }
+        for p in [
+            "/w/p/completions/tool.bash",
+            "/w/p/bashrc.d.md",
+            "/home/a/.local/share/fish/fish_history",
+            "/home/a/.config/fish/notes.md",
+        ] {
+            assert_eq!(k(p), None, "{p}");
+        }
+        let p = StatePaths::default();
+        assert!(p.rail_within("/home/a/.bashrc.d").is_some());
+        assert!(p.rail_within("/home/a/.oh-my-zsh").is_some());
     }
 }
