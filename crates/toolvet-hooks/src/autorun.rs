@@ -188,6 +188,16 @@ const INTERPRETERS: &[&str] = &[
     "zsh",
 ];
 
+/// The first file named `name` in a directory of `path` (a `PATH` value)
+/// that is the executable `exe` once links are resolved.
+fn on_path(name: &str, exe: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    let exe = std::fs::canonicalize(exe).ok()?;
+    std::env::split_paths(path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| std::fs::canonicalize(candidate).is_ok_and(|real| real == exe))
+}
+
 /// The programs that run this hook (review s24 R5): each ancestor process
 /// up to [`MAX_ANCESTORS`] (the agent CLI, the shell that started it),
 /// by its executable (`/proc/PID/exe`, links resolved), the path it was
@@ -239,6 +249,17 @@ pub(crate) fn running_programs() -> Vec<PathBuf> {
             && path.is_file()
         {
             add(path);
+        }
+        // Started by a bare name (`claude`): the entry of the `PATH` the
+        // hook inherited from the agent that names this very executable (a
+        // link such as `~/.local/bin/claude`), as the shell found it.
+        if let (Some(first), Some(exe), Some(path)) = (
+            args.first().filter(|a| !a.contains('/')),
+            &exe,
+            std::env::var_os("PATH"),
+        ) && let Some(found) = on_path(first, exe, &path)
+        {
+            add(found);
         }
         let name = exe
             .as_ref()
@@ -813,6 +834,23 @@ mod tests {
             assert!(programs.contains(&exe), "{exe:?}: {programs:?}");
         }
         assert!(programs.len() <= 4 * MAX_ANCESTORS);
+    }
+
+    #[test]
+    fn a_program_started_by_a_bare_name_is_found_on_path() {
+        // Review s24 R5: `claude` run from `~/.local/bin/claude`, a link to
+        // the versioned binary.
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("versions/1.0/claude");
+        write(&exe, "binary");
+        let (first, bin) = (dir.path().join("first"), dir.path().join("bin"));
+        std::fs::create_dir_all(&first).unwrap();
+        std::fs::create_dir_all(&bin).unwrap();
+        write(&first.join("claude"), "another program of that name");
+        std::os::unix::fs::symlink(&exe, bin.join("claude")).unwrap();
+        let path = std::env::join_paths([Path::new("relative"), &first, &bin]).unwrap();
+        assert_eq!(on_path("claude", &exe, &path), Some(bin.join("claude")));
+        assert_eq!(on_path("other", &exe, &path), None);
     }
 
     #[test]
