@@ -789,6 +789,33 @@ fn long_candidates(spec: &Spec, name: &str) -> Vec<&'static Opt> {
         .collect()
 }
 
+/// `git clone`'s options that take the next word as their value (`-b B`,
+/// `--depth N`, `-o NAME`, …): read by every reader of a clone's operands
+/// (its destination directory), so a value is never taken for one.
+pub(crate) const CLONE_VALUE_OPTIONS: &[&str] = &[
+    "-b",
+    "--branch",
+    "-o",
+    "--origin",
+    "-c",
+    "--config",
+    "--depth",
+    "--reference",
+    "--reference-if-able",
+    "--separate-git-dir",
+    "-u",
+    "--upload-pack",
+    "--template",
+    "-j",
+    "--jobs",
+    "--filter",
+    "--shallow-since",
+    "--shallow-exclude",
+    "--server-option",
+    "--bundle-uri",
+    "--ref-format",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

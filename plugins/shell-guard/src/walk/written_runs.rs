@@ -1176,40 +1176,20 @@ fn fetched_dirs(name: &str, args: &[Field]) -> Vec<String> {
             if t.starts_with('-') {
                 // Options with a separate value (clone, pull, fetch,
                 // checkout): `-b B`, `--depth N`, `-o NAME`, `-r REV`.
-                let valued = matches!(
-                    t.as_str(),
-                    "-b" | "--branch"
-                        | "-o"
-                        | "--origin"
-                        | "-c"
-                        | "--config"
-                        | "--depth"
-                        | "--reference"
-                        | "--reference-if-able"
-                        | "--separate-git-dir"
-                        | "-u"
-                        | "--upload-pack"
-                        | "--template"
-                        | "-j"
-                        | "--jobs"
-                        | "--filter"
-                        | "--shallow-since"
-                        | "--shallow-exclude"
-                        | "--server-option"
-                        | "--bundle-uri"
-                        | "--ref-format"
-                        | "-r"
-                        | "--rev"
-                        | "--revision"
-                        | "-U"
-                        | "--updaterev"
-                        | "--username"
-                        | "--password"
-                        | "-s"
-                        | "--strategy"
-                        | "-X"
-                        | "--strategy-option"
-                );
+                let valued = crate::opts::gitopts::CLONE_VALUE_OPTIONS.contains(&t.as_str())
+                    || matches!(
+                        t.as_str(),
+                        "-r" | "--rev"
+                            | "--revision"
+                            | "-U"
+                            | "--updaterev"
+                            | "--username"
+                            | "--password"
+                            | "-s"
+                            | "--strategy"
+                            | "-X"
+                            | "--strategy-option"
+                    );
                 k += if valued { 2 } else { 1 };
                 continue;
             }

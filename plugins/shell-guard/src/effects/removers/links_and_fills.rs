@@ -366,29 +366,7 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                         break;
                     }
                     if t.starts_with('-') {
-                        let value = matches!(
-                            t.as_str(),
-                            "-b" | "--branch"
-                                | "-o"
-                                | "--origin"
-                                | "-c"
-                                | "--config"
-                                | "--depth"
-                                | "--reference"
-                                | "--reference-if-able"
-                                | "--separate-git-dir"
-                                | "-u"
-                                | "--upload-pack"
-                                | "--template"
-                                | "-j"
-                                | "--jobs"
-                                | "--filter"
-                                | "--shallow-since"
-                                | "--shallow-exclude"
-                                | "--server-option"
-                                | "--bundle-uri"
-                                | "--ref-format"
-                        );
+                        let value = crate::opts::gitopts::CLONE_VALUE_OPTIONS.contains(&t.as_str());
                         i += if value { 2 } else { 1 };
                         continue;
                     }
