@@ -552,8 +552,7 @@ impl Analysis<'_> {
                 default_value,
             } => self.assign_default(
                 (parameter, *indirect, test_type),
-                default_value.as_deref(),
-                raw,
+                (default_value.as_deref(), raw),
                 b,
                 env,
                 depth,
@@ -576,15 +575,12 @@ impl Analysis<'_> {
     /// expansion (sent through the arithmetic proof when v is `-i`);
     /// otherwise v is unknown from here on. An element (`${a[i]:=…}`) makes
     /// the array unknown; an indirect name (`${!n:=…}`) every variable.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one expansion's parts, as `parameter` has them"
-    )]
+    /// `(default, raw)`: the WORD as written and the whole expansion's
+    /// text.
     fn assign_default(
         &mut self,
         (parameter, indirect, test): (&Parameter, bool, &brush_parser::word::ParameterTestType),
-        default: Option<&str>,
-        raw: &str,
+        (default, raw): (Option<&str>, &str),
         b: &mut FieldBuilder,
         env: &mut Env,
         depth: u32,
