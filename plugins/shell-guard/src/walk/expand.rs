@@ -653,6 +653,8 @@ impl Analysis<'_> {
         let value = |n: &str| self.known_value(n, env).filter(|v| v.is_ascii());
         // A case change's pattern that matches every character.
         let every = |p: &Option<String>| p.as_deref().is_none_or(|p| p.is_empty() || p == "?");
+        // A removal's known value, when its pattern `p` means itself.
+        let removal = |n: &str, p: &str| value(n).filter(|_| plain(p));
         match expr {
             P::Parameter {
                 parameter: Parameter::Named(u),
@@ -680,11 +682,8 @@ impl Analysis<'_> {
                 indirect: false,
                 pattern,
             } => {
-                let v = value(n)?;
                 let p = pattern.as_deref().unwrap_or("");
-                if !plain(p) {
-                    return None;
-                }
+                let v = removal(n, p)?;
                 Some(v.strip_suffix(p).unwrap_or(&v).to_string())
             }
             P::RemoveSmallestPrefixPattern {
@@ -697,11 +696,8 @@ impl Analysis<'_> {
                 indirect: false,
                 pattern,
             } => {
-                let v = value(n)?;
                 let p = pattern.as_deref().unwrap_or("");
-                if !plain(p) {
-                    return None;
-                }
+                let v = removal(n, p)?;
                 Some(v.strip_prefix(p).unwrap_or(&v).to_string())
             }
             P::UppercaseFirstChar {
