@@ -36,6 +36,26 @@ fn allow(cmd: &str) {
     assert_eq!(verdict(cmd), ("allow".into(), None), "command: {cmd}");
 }
 
+/// The verdict of a `bash` call running `cmd`, decided through the check's
+/// own entry point with the context attributes `attributes` besides the
+/// `cwd` (what a host adds: state paths, real paths).
+fn decided_with(cmd: &str, attributes: &[(&str, String)]) -> (String, Option<String>) {
+    use toolvet_pdk::{Context, ToolCall, ToolInfo};
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let mut all = vec![("cwd".to_string(), CWD.to_string())];
+    all.extend(attributes.iter().map(|(k, v)| (k.to_string(), v.clone())));
+    let ctx = Context {
+        attributes: all,
+        ..Default::default()
+    };
+    let d = check.decide(
+        &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
+        &ToolInfo::default(),
+        &ctx,
+    );
+    (d.kind().to_string(), d.rule().map(str::to_string))
+}
+
 fn norm(cmd: &str) -> Vec<String> {
     normalised_commands(cmd, &opts(), Some(CWD))
 }
@@ -9857,33 +9877,21 @@ fn s23_fds_yaml_cases() {
 /// The verdict of `cmd` as the hooks send it: state paths of
 /// [`s17_verdict`], and `real` as the `toolvet.real_paths` attribute.
 fn s23_hooks_verdict(cmd: &str, real: &str) -> (String, Option<String>) {
-    use toolvet_pdk::{Context, ToolCall, ToolInfo};
-    let check = ShellGuard::from_settings_json("{}").unwrap();
-    let ctx = Context {
-        attributes: vec![
-            ("cwd".into(), CWD.into()),
-            ("home".into(), "/home/alice".into()),
+    decided_with(
+        cmd,
+        &[
+            ("home", "/home/alice".into()),
             (
-                "toolvet.state_paths".into(),
+                "toolvet.state_paths",
                 r#"["/home/alice/.local/state/toolvet","/home/alice/pol/policy.toml"]"#.into(),
             ),
             (
-                "toolvet.secret_paths".into(),
+                "toolvet.secret_paths",
                 r#"["/home/alice/.local/state/toolvet/approvals.key"]"#.into(),
             ),
-            (
-                check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE.into(),
-                real.into(),
-            ),
+            (check_catalog::pathnorm::REAL_PATHS_ATTRIBUTE, real.into()),
         ],
-        ..Default::default()
-    };
-    let d = check.decide(
-        &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
-        &ToolInfo::default(),
-        &ctx,
-    );
-    (d.kind().to_string(), d.rule().map(str::to_string))
+    )
 }
 
 #[test]

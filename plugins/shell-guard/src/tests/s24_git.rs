@@ -7,29 +7,20 @@ const APPROVALS_KEY: &str = "/home/alice/policy/state/approvals.key";
 /// The verdict with the host's state and secret paths given (a policy
 /// directory `/home/alice/policy` with its state, the hooks' state).
 fn hosted(cmd: &str) -> (String, Option<String>) {
-    use toolvet_pdk::{Context, ToolCall, ToolInfo};
-    let check = ShellGuard::from_settings_json("{}").unwrap();
-    let ctx = Context {
-        attributes: vec![
-            ("cwd".into(), CWD.into()),
+    decided_with(
+        cmd,
+        &[
             (
-                "toolvet.secret_paths".into(),
+                "toolvet.secret_paths",
                 format!(r#"["{HISTORY_KEY}","{APPROVALS_KEY}"]"#),
             ),
             (
-                "toolvet.state_paths".into(),
+                "toolvet.state_paths",
                 r#"["/home/alice/policy/toolvet.toml","/home/alice/.local/state/toolvet/hooks"]"#
                     .into(),
             ),
         ],
-        ..Default::default()
-    };
-    let d = check.decide(
-        &ToolCall::new("bash", serde_json::json!({ "command": cmd }).to_string()),
-        &ToolInfo::default(),
-        &ctx,
-    );
-    (d.kind().to_string(), d.rule().map(str::to_string))
+    )
 }
 
 #[track_caller]
