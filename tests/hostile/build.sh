@@ -51,6 +51,13 @@ for feature in swapped-decision host-v9 rc-contract; do
     cp "$release/impostor.wasm" "$out/$feature.wasm"
 done
 
+# Checks of the 0.2.0 contract: a well-behaved one (calls and results), and
+# the same one importing a capability no policy can grant yet.
+build_components -p contract-02
+cp "$release/contract_02.wasm" "$out/contract-02.wasm"
+build_components -p contract-02 --features capability-dns
+cp "$release/contract_02.wasm" "$out/capability-dns.wasm"
+
 # Files that are not components of any world.
 "${cargo[@]}" build --locked --manifest-path "$here/Cargo.toml" --target-dir "$target_dir" -p fixture-tool
 tool=$target_dir/debug/fixture-tool
@@ -79,7 +86,9 @@ done
 expect big-static --component --export "$check" --min-memory-mib 256
 expect net-probe --component --export "$check" --import wasi:sockets/tcp --import wasi:sockets/udp --import wasi:sockets/ip-name-lookup
 expect other-world --component --export toolvet-hostile:other/greeter@0.1.0 --no-export toolvet:check/
-expect future-contract --component --export toolvet:check/check@0.2.0 --import toolvet:check/host@0.2.0 --no-export "$check"
+expect future-contract --component --export toolvet:check/check@0.3.0 --import toolvet:check/host@0.3.0 --no-export "$check"
+expect contract-02 --component --export toolvet:check/check@0.2.0 --export toolvet:check/result-check@0.2.0 --import toolvet:check/host@0.2.0 --no-export "$check"
+expect capability-dns --component --export toolvet:check/check@0.2.0 --import toolvet:check/dns@0.2.0
 expect backdoor-import --component --export "$check" --import toolvet:evil/backdoor
 expect patch-version --component --export toolvet:check/check@0.1.5 --import toolvet:check/host@0.1.5
 expect swapped-decision --component --export "$check"

@@ -133,7 +133,18 @@ async fn other_world_is_incompatible() {
 async fn future_contract_is_incompatible_and_named() {
     let (kind, _) = refused("future-contract.wasm", json!({}), json!({})).await;
     assert!(
-        matches!(&kind, LoadErrorKind::Incompatible(m) if m.contains("toolvet:check/check@0.2.0") && m.contains("speaks toolvet:check@0.1.0")),
+        matches!(&kind, LoadErrorKind::Incompatible(m) if m.contains("toolvet:check/check@0.3.0") && m.contains("speaks toolvet:check@0.1.0 and 0.2.0")),
+        "{kind:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_ungranted_capability_is_refused_naming_it() {
+    let (kind, _) = refused("capability-dns.wasm", json!({}), json!({})).await;
+    assert!(
+        matches!(&kind, LoadErrorKind::Incompatible(m)
+            if m.contains("imports the capability `toolvet:check/dns@0.2.0`")
+                && m.contains("does not grant it")),
         "{kind:?}"
     );
 }

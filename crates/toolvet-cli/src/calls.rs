@@ -1,10 +1,12 @@
-//! Reading calls for `toolvet check` and `toolvet bench`: JSON call objects
-//! (one, or a stream such as JSON Lines) from files or standard input.
+//! Reading calls for `toolvet check` and `toolvet bench`, and results for
+//! `toolvet check-result`: JSON objects (one, or a stream such as JSON
+//! Lines) from files or standard input.
 
 use anyhow::Context as _;
 use std::io::Read;
 use std::path::PathBuf;
 use toolvet::CallRequest;
+use toolvet::tool_result::ResultRequest;
 
 /// The text of each input: `(source name, text)` for every file in
 /// `files`, or for standard input (`<stdin>`) when `files` is empty or `-`.
@@ -40,6 +42,26 @@ pub(crate) fn parse_calls<'a>(
     source: &'a str,
     text: &'a str,
 ) -> impl Iterator<Item = anyhow::Result<CallRequest>> + 'a {
+    parse_each(source, text, "call", CallRequest::from_json)
+}
+
+/// The result requests in `text` (a call with its `result`, see
+/// [`ResultRequest`]), read as [`parse_calls`] reads calls.
+pub(crate) fn parse_results<'a>(
+    source: &'a str,
+    text: &'a str,
+) -> impl Iterator<Item = anyhow::Result<ResultRequest>> + 'a {
+    parse_each(source, text, "result", ResultRequest::from_json)
+}
+
+/// Each JSON value of `text` parsed from its own text by `parse`; errors
+/// name the source and the value's position (`<what> #2`).
+fn parse_each<'a, T: 'a>(
+    source: &'a str,
+    text: &'a str,
+    what: &'static str,
+    parse: fn(&str) -> Result<T, toolvet::CallError>,
+) -> impl Iterator<Item = anyhow::Result<T>> + 'a {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
     std::iter::from_fn(move || {
         let start = stream.byte_offset();
@@ -47,8 +69,8 @@ pub(crate) fn parse_calls<'a>(
         Some((value, &text[start..stream.byte_offset()]))
     })
     .enumerate()
-    .map(move |(i, (value, call_text))| {
-        value.with_context(|| format!("{source}: call #{}: malformed JSON", i + 1))?;
-        CallRequest::from_json(call_text).with_context(|| format!("{source}: call #{}", i + 1))
+    .map(move |(i, (value, item_text))| {
+        value.with_context(|| format!("{source}: {what} #{}: malformed JSON", i + 1))?;
+        parse(item_text).with_context(|| format!("{source}: {what} #{}", i + 1))
     })
 }

@@ -29,12 +29,15 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use toolvet::display::visible;
+use toolvet::tool_result::{ResultAction, ResultVerdict};
 use toolvet::{CallRequest, Decision, Host, Policy, Verdict};
 
 const EXIT_MISMATCH: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 const EXIT_DENY: u8 = 3;
 const EXIT_ESCALATE: u8 = 4;
+/// `toolvet check-result`: some result was masked (none withheld).
+const EXIT_REDACT: u8 = 5;
 
 /// How long `toolvet check` waits for a verdict's decision record.
 const RECORD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -61,6 +64,23 @@ enum Command {
         #[arg(long, short, default_value = "toolvet.toml")]
         config: PathBuf,
         /// Files with calls (`-` or nothing for stdin).
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Vet what tools returned (one JSON object, or JSON Lines: a call with
+    /// its `result`, e.g. `{"call": {...}, "result": {"content": {"text":
+    /// "..."}}}`) and print the result verdicts: what the model reads.
+    ///
+    /// Only checks of contract 0.2 that export `result-check` vet results.
+    /// Exit code: 0 every result passes, 3 some result is withheld, 5 some
+    /// is masked (none withheld), 2 bad policy or input.
+    CheckResult {
+        /// The policy file.
+        #[arg(long, short, default_value = "toolvet.toml")]
+        config: PathBuf,
+        /// Files with results (`-` or nothing for stdin).
         files: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Json)]
@@ -268,6 +288,11 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             files,
             format,
         } => check(&config, &files, format).await,
+        Command::CheckResult {
+            config,
+            files,
+            format,
+        } => check_result(&config, &files, format).await,
         Command::Inspect { plugin, format } => inspect(&plugin, format).await,
         Command::Test {
             paths,
@@ -384,6 +409,93 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
     })
 }
 
+async fn check_result(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
+    let options = toolvet::LoadOptions {
+        observer: progress::observer(),
+        ..toolvet_preset::options()
+    };
+    let policy = toolvet_preset::policy_from_file(config)?;
+    one_shot_pool(&policy);
+    let host = Host::load_with(policy, options).await?;
+    let inputs = calls::read_inputs(files)?;
+    let mut worst = ResultAction::Pass;
+    let mut count = 0usize;
+    let rank = |a: ResultAction| match a {
+        ResultAction::Pass => 0,
+        ResultAction::Redact => 1,
+        ResultAction::Withhold => 2,
+    };
+    for (source, text) in &inputs {
+        for item in calls::parse_results(source, text) {
+            let item = item?;
+            let verdict = host.check_result(&item.request, &item.result).await;
+            print_result_verdict(source, &item.request, &verdict, format)?;
+            if rank(verdict.action) > rank(worst) {
+                worst = verdict.action;
+            }
+            count += 1;
+        }
+    }
+    anyhow::ensure!(
+        count > 0,
+        "no results given (expected JSON on stdin or in files)"
+    );
+    Ok(match worst {
+        ResultAction::Withhold => EXIT_DENY,
+        ResultAction::Redact => EXIT_REDACT,
+        ResultAction::Pass => 0,
+    })
+}
+
+fn print_result_verdict(
+    source: &str,
+    request: &CallRequest,
+    verdict: &ResultVerdict,
+    format: Format,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Json => {
+            let mut value = serde_json::to_value(verdict)?;
+            if let Some(map) = value.as_object_mut() {
+                map.insert("tool".into(), request.call.name.clone().into());
+                map.insert("call_id".into(), request.call.id.clone().into());
+                map.insert("source".into(), source.into());
+            }
+            write_verdict_line(&value.to_string(), request)?;
+        }
+        Format::Text => {
+            // Rules, reasons and labels come from plugins: escaped.
+            let action = match verdict.action {
+                ResultAction::Pass => "pass",
+                ResultAction::Redact => "redact",
+                ResultAction::Withhold => "withhold",
+            };
+            let mut line = format!(
+                "{action:<8} {:<12} {}",
+                visible(&request.call.name),
+                visible(source)
+            );
+            if let Some(rule) = &verdict.rule {
+                line.push_str(&format!("  [{}]", visible(rule)));
+            }
+            if let Some(reason) = &verdict.reason {
+                line.push_str(&format!("  {}", visible(reason)));
+            }
+            if !verdict.labels.is_empty() {
+                let labels: Vec<String> = verdict
+                    .labels
+                    .iter()
+                    .map(|l| visible(&l.name).to_string())
+                    .collect();
+                line.push_str(&format!("  labels: {}", labels.join(", ")));
+            }
+            line.push_str(&format!("  ({} µs)", verdict.duration_us));
+            write_verdict_line(&line, request)?;
+        }
+    }
+    Ok(())
+}
+
 /// Size the instance pool for a process that loads `policy` once and vets
 /// a few calls: starting the engine costs less than with the default pool.
 pub(crate) fn one_shot_pool(policy: &Policy) {
@@ -480,7 +592,7 @@ async fn inspect(plugin: &Path, format: Format) -> anyhow::Result<u8> {
         } else {
             visible(&report.contract_versions.join(", ")).into_owned()
         },
-        report.host_contract_version
+        report.host_contract_versions.join(" and ")
     );
     match &report.incompatibility {
         None => println!("compatible: yes"),

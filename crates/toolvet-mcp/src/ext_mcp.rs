@@ -184,6 +184,7 @@ impl ExtMcpService {
             principal,
             attributes,
             history,
+            labels: Vec::new(),
         }
     }
 

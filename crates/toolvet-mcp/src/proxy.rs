@@ -872,6 +872,7 @@ impl Session {
             // A history that cannot be handed over whole: gate() refuses
             // the call before any check (this only lists tools).
             history: state.history.for_checks(&settings).unwrap_or_default(),
+            labels: Vec::new(),
         }
     }
 

@@ -118,6 +118,10 @@ pub struct CallContext {
     pub attributes: BTreeMap<String, String>,
     /// Earlier calls of the run, oldest first.
     pub history: Vec<PriorCall>,
+    /// Labels the run's earlier results raised ([`crate::Host::check_result`]),
+    /// oldest first: checks of contract 0.2 read them (`context.labels`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<crate::tool_result::RunLabel>,
 }
 
 impl CallRequest {
@@ -202,6 +206,11 @@ impl CallRequest {
                 .history
                 .iter()
                 .map(|p| p.name.len() + p.arguments.get().len())
+                .sum::<usize>()
+            + context
+                .labels
+                .iter()
+                .map(crate::tool_result::RunLabel::size_bytes)
                 .sum::<usize>()
             + self.approval.as_ref().map_or(0, |a| a.ticket.len())
     }

@@ -1,10 +1,12 @@
-//! Whether a component speaks this host's contract (`toolvet:check@0.1.x`),
-//! decided before it is ever instantiated, with the reason when it does not:
-//! the versions it exports and imports of `toolvet:check/*`, and the types
-//! of its `check` exports against the host's bindings.
+//! Whether a component speaks one of this host's contracts
+//! (`toolvet:check@0.1.x` or `@0.2.x`), decided before it is ever
+//! instantiated, with the reason when it does not: the versions it exports
+//! and imports of `toolvet:check/*`, the capabilities it imports, and the
+//! types of its exports against the host's bindings.
 
-use crate::bindings::exports::toolvet::check::check::PluginInfo;
-use crate::bindings::{CHECK_INTERFACE, CONTRACT_VERSION, wit};
+use crate::bindings::{
+    CHECK_INTERFACE, CONTRACT_VERSIONS, Contract, PluginInfo, RESULT_INTERFACE, v01, wit,
+};
 use crate::error::LoadErrorKind;
 use crate::sandbox::StoreState;
 use wasmtime::Engine;
@@ -29,75 +31,136 @@ pub(crate) fn contract_versions(engine: &Engine, component: &Component) -> Vec<S
         .collect()
 }
 
-/// Whether a contract version is compatible with this host: a release (no
-/// pre-release part) with the same major and, for 0.x, the same minor
-/// version (semver). `Err` says why not.
-pub(crate) fn compatible(version: &str) -> Result<(), String> {
-    let ours = semver::Version::parse(CONTRACT_VERSION).expect("the host's version is semver");
+/// The contract line a version belongs to: a release (no pre-release
+/// part) of one of the lines this host speaks (`CONTRACT_VERSIONS`; for
+/// 0.x, the same minor version, as semver says). `Err` says why not.
+pub(crate) fn compatible(version: &str) -> Result<Contract, String> {
     let theirs = semver::Version::parse(version)
         .map_err(|e| format!("`{version}` is not a semver version ({e})"))?;
+    let spoken = CONTRACT_VERSIONS.join(" and ");
     if !theirs.pre.is_empty() {
         return Err(format!(
-            "{version} is a pre-release, which promises nothing about the {CONTRACT_VERSION} contract"
+            "{version} is a pre-release, which promises nothing about the {spoken} contracts"
         ));
     }
-    let same_line = theirs.major == ours.major && (ours.major != 0 || theirs.minor == ours.minor);
-    if same_line {
-        Ok(())
-    } else {
-        Err(format!(
-            "{version} is not compatible with {CONTRACT_VERSION}"
-        ))
+    [Contract::V01, Contract::V02]
+        .into_iter()
+        .find(|line| {
+            let ours =
+                semver::Version::parse(line.version()).expect("the host's versions are semver");
+            theirs.major == ours.major && (ours.major != 0 || theirs.minor == ours.minor)
+        })
+        .ok_or_else(|| format!("{version} is not compatible with {spoken}"))
+}
+
+/// The interfaces of each contract line a component may export or import
+/// (without package and version), besides the capabilities.
+fn known_interfaces(line: Contract) -> &'static [&'static str] {
+    match line {
+        Contract::V01 => &["check", "host", "types"],
+        Contract::V02 => &["check", "result-check", "host", "types"],
     }
 }
 
-/// Refuse a component that does not export `toolvet:check/check`, or that
-/// exports or imports an interface of the contract at a version this host
-/// does not speak, naming the interface and the version.
-pub(crate) fn refuse_other_versions(
+/// The capability interfaces of 0.2 (`dns`, `http`, `kv`): a check may
+/// import one only when the policy grants it, and no policy grants one yet
+/// (#35), so a component importing one does not load.
+const CAPABILITIES: [&str; 3] = ["dns", "http", "kv"];
+
+/// What a component's type says about it, read before it is instantiated:
+/// the contract line it speaks and whether it vets results.
+///
+/// # Errors
+/// `Incompatible`, naming the interface and version, when the component
+/// does not export `toolvet:check/check`, exports it at two lines, exports
+/// or imports an interface of the contract at a version this host does not
+/// speak or of another line than its `check`, or imports a capability the
+/// policy does not grant it.
+pub(crate) fn read_contract(
     engine: &Engine,
     component: &Component,
-) -> Result<(), LoadErrorKind> {
+) -> Result<(Contract, bool), LoadErrorKind> {
+    let incompatible = LoadErrorKind::Incompatible;
     let ty = component.component_type();
     let exports: Vec<String> = ty.exports(engine).map(|(n, _)| n.to_string()).collect();
     let imports: Vec<String> = ty.imports(engine).map(|(n, _)| n.to_string()).collect();
-    if !exports
-        .iter()
-        .any(|n| n == CHECK_INTERFACE || n.starts_with(&format!("{CHECK_INTERFACE}@")))
-    {
-        return Err(LoadErrorKind::Incompatible(format!(
-            "the component does not export `{CHECK_INTERFACE}`; it implements another world"
-        )));
-    }
+    let spoken = CONTRACT_VERSIONS.join(" and ");
     let named = exports
         .iter()
         .map(|n| ("exports", n))
         .chain(imports.iter().map(|n| ("imports", n)));
+    let mut ours = Vec::new();
     for (direction, name) in named {
         let Some(rest) = name.strip_prefix(CONTRACT_PACKAGE) else {
             continue;
         };
         let (interface, version) = rest.split_once('@').unwrap_or((rest, ""));
         if version.is_empty() {
-            return Err(LoadErrorKind::Incompatible(format!(
+            return Err(incompatible(format!(
                 "the component {direction} `{name}` without a version; this host speaks \
-                 toolvet:check@{CONTRACT_VERSION}"
+                 toolvet:check@{spoken}"
             )));
         }
-        compatible(version).map_err(|why| {
-            LoadErrorKind::Incompatible(format!(
+        let line = compatible(version).map_err(|why| {
+            incompatible(format!(
                 "the component {direction} `toolvet:check/{interface}@{version}`: this host \
-                 speaks toolvet:check@{CONTRACT_VERSION}, and {why}"
+                 speaks toolvet:check@{spoken}, and {why}"
             ))
         })?;
+        ours.push((direction, interface, version, line));
     }
-    Ok(())
+    let lines: std::collections::BTreeSet<&str> = ours
+        .iter()
+        .filter(|(d, i, _, _)| *d == "exports" && *i == "check")
+        .map(|(_, _, v, _)| *v)
+        .collect();
+    let Some((_, _, check_version, line)) = ours
+        .iter()
+        .find(|(d, i, _, _)| *d == "exports" && *i == "check")
+        .copied()
+    else {
+        return Err(incompatible(format!(
+            "the component does not export `{CHECK_INTERFACE}`; it implements another world"
+        )));
+    };
+    if lines.len() > 1 {
+        let found: Vec<&str> = lines.into_iter().collect();
+        return Err(incompatible(format!(
+            "the component exports `{CHECK_INTERFACE}` at {}: one contract per component",
+            found.join(" and ")
+        )));
+    }
+    for (direction, interface, version, other) in &ours {
+        if *other != line {
+            return Err(incompatible(format!(
+                "the component {direction} `toolvet:check/{interface}@{version}` but exports \
+                 `{CHECK_INTERFACE}@{check_version}`: one contract per component"
+            )));
+        }
+        if line == Contract::V02 && *direction == "imports" && CAPABILITIES.contains(interface) {
+            return Err(incompatible(format!(
+                "the component imports the capability `toolvet:check/{interface}@{version}`, \
+                 which the policy does not grant it (no capability can be granted yet)"
+            )));
+        }
+        if !known_interfaces(line).contains(interface) {
+            return Err(incompatible(format!(
+                "the component {direction} `toolvet:check/{interface}@{version}`, which is not \
+                 an interface of toolvet:check@{}",
+                line.version()
+            )));
+        }
+    }
+    let vets_results = ours
+        .iter()
+        .any(|(d, i, _, _)| *d == "exports" && *i == "result-check");
+    Ok((line, vets_results))
 }
 
-/// Check the types of the `toolvet:check/check` exports against the
-/// host's bindings before any instance exists, so a contract with, say,
-/// the cases of `decision` swapped is refused at load as incompatible,
-/// with wasmtime's reason, instead of failing at its first instantiation.
+/// Check the types of the contract's exports against the host's bindings
+/// before any instance exists, so a contract with, say, the cases of
+/// `decision` swapped is refused at load as incompatible, with wasmtime's
+/// reason, instead of failing at its first instantiation.
 ///
 /// This is the check `bindgen!`'s generated code makes when it looks the
 /// exports up in a new instance (`ComponentFunc::typecheck`), made here on
@@ -106,58 +169,115 @@ pub(crate) fn refuse_other_versions(
 pub(crate) fn typecheck_exports(
     component: &Component,
     pre: &InstancePre<StoreState>,
+    line: Contract,
+    vets_results: bool,
 ) -> Result<(), LoadErrorKind> {
-    let incompatible = |what: String| LoadErrorKind::Incompatible(what);
-    let interface = component
-        .component_type()
-        .exports(component.engine())
-        .map(|(name, _)| name.to_string())
-        .find(|name| name.starts_with(&format!("{CHECK_INTERFACE}@")))
-        .ok_or_else(|| incompatible(format!("no `{CHECK_INTERFACE}` export")))?;
-    let (_, index) = component
-        .get_export(None, interface.as_str())
-        .ok_or_else(|| incompatible(format!("no `{interface}` export")))?;
+    let typed = Typed { component, line };
     let instance_type = pre.instance_type();
-    let func = |name: &str| match component.get_export(Some(&index), name) {
-        Some((ComponentItem::ComponentFunc(func), _)) => Ok(func),
-        Some(_) => Err(incompatible(format!(
-            "`{interface}` exports `{name}`, but not as a function"
-        ))),
-        None => Err(incompatible(format!(
-            "`{interface}` does not export `{name}`"
-        ))),
-    };
-    let mismatch = |name: &str, e: wasmtime::Error| {
-        incompatible(format!(
-            "`{interface}`'s `{name}` does not have the type of the \
-             toolvet:check@{CONTRACT_VERSION} contract: {e:#}"
-        ))
-    };
-    func("describe")?
-        .typecheck::<(), (PluginInfo,)>(&instance_type)
-        .map_err(|e| mismatch("describe", e))?;
-    func("configure")?
-        .typecheck::<(&str,), (Result<(), String>,)>(&instance_type)
-        .map_err(|e| mismatch("configure", e))?;
-    func("check")?
-        .typecheck::<(&wit::ToolCall, &wit::ToolInfo, &wit::CallContext), (wit::Decision,)>(
-            &instance_type,
-        )
-        .map_err(|e| mismatch("check", e))?;
+    match line {
+        Contract::V01 => {
+            let f = |name| typed.func(CHECK_INTERFACE, name);
+            f("describe")?
+                .typecheck::<(), (v01::exports::toolvet::check::check::PluginInfo,)>(&instance_type)
+                .map_err(|e| typed.mismatch("describe", e))?;
+            f("configure")?
+                .typecheck::<(&str,), (Result<(), String>,)>(&instance_type)
+                .map_err(|e| typed.mismatch("configure", e))?;
+            use v01::toolvet::check::types as wit01;
+            f("check")?
+                .typecheck::<(&wit01::ToolCall, &wit01::ToolInfo, &wit01::CallContext), (wit01::Decision,)>(
+                    &instance_type,
+                )
+                .map_err(|e| typed.mismatch("check", e))?;
+        }
+        Contract::V02 => {
+            let f = |name| typed.func(CHECK_INTERFACE, name);
+            f("describe")?
+                .typecheck::<(), (PluginInfo,)>(&instance_type)
+                .map_err(|e| typed.mismatch("describe", e))?;
+            f("configure")?
+                .typecheck::<(&str,), (Result<(), String>,)>(&instance_type)
+                .map_err(|e| typed.mismatch("configure", e))?;
+            f("check")?
+                .typecheck::<(&wit::ToolCall, &wit::ToolInfo, &wit::CallContext), (wit::Decision,)>(
+                    &instance_type,
+                )
+                .map_err(|e| typed.mismatch("check", e))?;
+            if vets_results {
+                typed
+                    .func(RESULT_INTERFACE, "check-result")?
+                    .typecheck::<(
+                        &wit::ToolCall,
+                        &wit::ToolInfo,
+                        &wit::CallContext,
+                        &wit::ToolResult,
+                    ), (wit::ResultDecision,)>(&instance_type)
+                    .map_err(|e| typed.mismatch("check-result", e))?;
+            }
+        }
+    }
     Ok(())
+}
+
+/// What [`typecheck_exports`] looks functions up in.
+struct Typed<'a> {
+    component: &'a Component,
+    line: Contract,
+}
+
+impl Typed<'_> {
+    /// The function `name` of the export `interface@<version>`.
+    fn func(
+        &self,
+        interface: &str,
+        name: &str,
+    ) -> Result<wasmtime::component::types::ComponentFunc, LoadErrorKind> {
+        let incompatible = LoadErrorKind::Incompatible;
+        let exported = self
+            .component
+            .component_type()
+            .exports(self.component.engine())
+            .map(|(n, _)| n.to_string())
+            .find(|n| n.starts_with(&format!("{interface}@")))
+            .ok_or_else(|| incompatible(format!("no `{interface}` export")))?;
+        let (_, index) = self
+            .component
+            .get_export(None, exported.as_str())
+            .ok_or_else(|| incompatible(format!("no `{exported}` export")))?;
+        match self.component.get_export(Some(&index), name) {
+            Some((ComponentItem::ComponentFunc(func), _)) => Ok(func),
+            Some(_) => Err(incompatible(format!(
+                "`{exported}` exports `{name}`, but not as a function"
+            ))),
+            None => Err(incompatible(format!(
+                "`{exported}` does not export `{name}`"
+            ))),
+        }
+    }
+
+    fn mismatch(&self, name: &str, e: wasmtime::Error) -> LoadErrorKind {
+        LoadErrorKind::Incompatible(format!(
+            "`{name}` does not have the type of the toolvet:check@{} contract: {e:#}",
+            self.line.version()
+        ))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::compatible;
+    use crate::bindings::Contract;
 
     #[test]
     fn contract_compatibility_follows_semver_for_0x() {
-        assert!(compatible("0.1.0").is_ok());
-        assert!(compatible("0.1.7").is_ok());
-        assert!(compatible("0.1.7+build.5").is_ok());
+        assert_eq!(compatible("0.1.0"), Ok(Contract::V01));
+        assert_eq!(compatible("0.1.7"), Ok(Contract::V01));
+        assert_eq!(compatible("0.1.7+build.5"), Ok(Contract::V01));
+        assert_eq!(compatible("0.2.0"), Ok(Contract::V02));
+        assert_eq!(compatible("0.2.3"), Ok(Contract::V02));
         for (version, why) in [
-            ("0.2.0", "not compatible"),
+            ("0.3.0", "not compatible"),
+            ("0.2.0-rc.1", "pre-release"),
             ("1.0.0", "not compatible"),
             ("9.0.0", "not compatible"),
             ("0.1.0-rc.1", "pre-release"),

@@ -7,13 +7,14 @@
 
 use crate::approval::rules as approval_rules;
 use crate::audit::Unrecorded;
+use crate::bindings::WitCall;
 use crate::bindings::wit;
 use crate::call::{CallRequest, Outcome, PriorCall};
 use crate::config::{Isolation, LogFailure};
 use crate::generation::{
     DECISION_LOG_RULE, Generation, HOST_SCOPE_RULE, LoadedCheck, Ready, host_failure,
 };
-use crate::instance::{Failure, InstanceLimits, LiveInstance, WitCall};
+use crate::instance::{Failure, InstanceLimits, LiveInstance};
 use crate::text::{panic_message, truncate};
 use crate::verdict::{CheckDecision, CheckError, CheckOutcome, Decision, ErrorKind, Verdict};
 use futures_util::FutureExt as _;
@@ -210,7 +211,7 @@ impl Generation {
 
     /// A deny for a call this generation cannot vet: one to a tool it was
     /// not loaded for, or an oversized one.
-    fn refuse_unvettable(&self, request: &CallRequest) -> Option<Verdict> {
+    pub(crate) fn refuse_unvettable(&self, request: &CallRequest) -> Option<Verdict> {
         match &self.only_tool {
             Some(tool) if *tool != request.call.name => Some(Verdict::by_host(
                 Decision::Deny,
@@ -314,16 +315,38 @@ impl Generation {
     /// Run check `index` on one call, always producing an outcome.
     async fn run_check(&self, index: usize, call: &WitCall) -> CheckOutcome {
         let started = Instant::now();
-        let check = &self.checks[index];
         let elapsed = || started.elapsed().as_micros() as u64;
+        let result = self
+            .run_guarded(index, started, async |instance, limits| {
+                instance.check(call, limits).await
+            })
+            .await;
+        match result {
+            Ok(decision) => self.decided_outcome(index, decision, elapsed()),
+            Err(failure) => self.failed_outcome(index, failure, elapsed()),
+        }
+    }
+
+    /// Run `op` on an instance of check `index` (fresh, from a snapshot or
+    /// warm from the pool), after admission, within the check's budget
+    /// that started at `started`, and return a warm instance to the pool
+    /// when `op` succeeded. Every way this fails is a [`Failure`]: a check
+    /// that failed to load, an overloaded host, the instance's own
+    /// failures, and a panic in the host (`host-error`).
+    pub(crate) async fn run_guarded<R>(
+        &self,
+        index: usize,
+        started: Instant,
+        op: impl AsyncFnOnce(&mut LiveInstance, InstanceLimits) -> Result<R, Failure>,
+    ) -> Result<R, Failure> {
+        let check = &self.checks[index];
         let ready = match &check.state {
             Ok(ready) => ready,
             Err(e) => {
-                let failure = Failure {
+                return Err(Failure {
                     kind: ErrorKind::LoadFailed,
                     message: format!("check `{}` failed to load: {}", check.name, e.kind),
-                };
-                return self.failed_outcome(index, failure, elapsed());
+                });
             }
         };
         // Admission: a bounded queue in front of a bounded number of slots.
@@ -339,7 +362,7 @@ impl Generation {
         let queued = QueueSlot::enter(&self.queued, self.settings.max_queued_checks);
         let Some(queued) = queued else {
             let why = format!("{} calls queued", self.settings.max_queued_checks);
-            return self.failed_outcome(index, overloaded(why), elapsed());
+            return Err(overloaded(why));
         };
         // A free slot is taken at once; only a full host arms a timer.
         let permit = match self.slots.try_acquire() {
@@ -359,10 +382,10 @@ impl Generation {
                     "no slot free within {} ms",
                     check.limits.timeout.as_millis()
                 );
-                return self.failed_outcome(index, overloaded(why), elapsed());
+                return Err(overloaded(why));
             }
         };
-        let result = AssertUnwindSafe(self.run_instance(check, ready, call, started))
+        AssertUnwindSafe(self.run_instance(check, ready, started, op))
             .catch_unwind()
             .await
             .unwrap_or_else(|panic| {
@@ -374,23 +397,19 @@ impl Generation {
                         panic_message(&panic)
                     ),
                 })
-            });
-        match result {
-            Ok(decision) => self.decided_outcome(index, decision, elapsed()),
-            Err(failure) => self.failed_outcome(index, failure, elapsed()),
-        }
+            })
     }
 
-    /// Get an instance (fresh, or warm from the pool), call `check`, and
+    /// Get an instance (fresh, or warm from the pool), run `op` on it, and
     /// return a warm instance to the pool on success. The check's budget
     /// started at `started` (before admission).
-    async fn run_instance(
+    async fn run_instance<R>(
         &self,
         check: &LoadedCheck,
         ready: &Ready,
-        call: &WitCall,
         started: Instant,
-    ) -> Result<wit::Decision, Failure> {
+        op: impl AsyncFnOnce(&mut LiveInstance, InstanceLimits) -> Result<R, Failure>,
+    ) -> Result<R, Failure> {
         #[cfg(test)]
         tests::maybe_panic(&check.name);
         // One budget for admission + instantiate + configure + check.
@@ -420,14 +439,14 @@ impl Generation {
                 instance
             }
         };
-        let decision = instance.check(call, limits).await?;
+        let answer = op(&mut instance, limits).await?;
         if reuse
             && let Ok(mut pool) = ready.pool.lock()
             && pool.len() < self.settings.reuse_pool_size
         {
             pool.push(instance);
         }
-        Ok(decision)
+        Ok(answer)
     }
 
     fn decided_outcome(
@@ -535,26 +554,26 @@ impl Drop for QueueSlot<'_> {
     }
 }
 
-/// Longest rule id kept, in bytes.
-const MAX_RULE_BYTES: usize = 128;
+/// Longest rule id kept, in bytes (of calls and of results).
+pub(crate) const MAX_RULE_BYTES: usize = 128;
 
 /// Convert a call to the WIT types once per verdict, keeping the newest
 /// `max_history` entries of `history`, with `attributes` (the call's, with
 /// the host's state paths: [`crate::state_paths::StatePaths::attributes`]).
-fn to_wit(
+pub(crate) fn to_wit(
     request: &CallRequest,
     history: &[PriorCall],
     max_history: usize,
     attributes: Vec<(String, String)>,
 ) -> WitCall {
     let skip = history.len().saturating_sub(max_history);
-    WitCall {
-        call: wit::ToolCall {
+    WitCall::new(
+        wit::ToolCall {
             id: request.call.id.clone(),
             name: request.call.name.clone(),
             arguments: request.call.arguments.get().to_string(),
         },
-        tool: wit::ToolInfo {
+        wit::ToolInfo {
             description: request.tool.description.clone(),
             risk: request.tool.risk.clone(),
             requires_approval: request.tool.requires_approval,
@@ -564,8 +583,9 @@ fn to_wit(
                 .parameters_schema
                 .as_ref()
                 .map(|s| s.get().to_string()),
+            facts: None,
         },
-        context: wit::CallContext {
+        wit::CallContext {
             agent: request.context.agent.clone(),
             run_id: request.context.run_id.clone(),
             principal: request.context.principal.clone(),
@@ -581,11 +601,18 @@ fn to_wit(
                         Outcome::Approved => wit::Outcome::Approved,
                         Outcome::Rejected => wit::Outcome::Rejected,
                     },
+                    returned: None,
                 })
                 .collect(),
             attributes,
+            labels: request
+                .context
+                .labels
+                .iter()
+                .map(crate::tool_result::RunLabel::to_wit)
+                .collect(),
         },
-    }
+    )
 }
 
 #[cfg(test)]

@@ -102,6 +102,18 @@ pub enum HistoryOverflow {
         /// The limit.
         limit: usize,
     },
+    /// More distinct run labels than [`crate::run_history::MAX_RUN_LABELS`].
+    #[error(
+        "this run's results raised {count} distinct labels, over the limit of {limit}; \
+         toolvet does not hand the checks a run with labels left out (a label is what the run \
+         read), so the call is refused: start a new session"
+    )]
+    Labels {
+        /// Distinct labels raised.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl HistoryOverflow {

@@ -82,6 +82,11 @@ pub struct CheckSummary {
     pub snapshot: Option<bool>,
     /// The load error, for a broken check (`continue_on_errors`).
     pub load_error: Option<String>,
+    /// The contract version line the component speaks (`0.1.0`, `0.2.0`),
+    /// if loaded.
+    pub contract: Option<&'static str>,
+    /// Whether it vets tool results ([`Host::check_result`]), if loaded.
+    pub vets_results: Option<bool>,
 }
 
 impl Host {
@@ -205,6 +210,67 @@ impl Host {
             .unwrap_or_else(|e| host_failure(&e.to_string()))
     }
 
+    /// Vet what the tool of `request` returned, after it ran (the call
+    /// allowed, or approved by a person): the checks of contract 0.2 that
+    /// export `result-check` and whose tool globs match the call answer
+    /// allow, withhold or redact, and may raise run labels. Combined:
+    /// withhold beats redact beats allow; every redacting check's masks are
+    /// applied by the host ([`crate::tool_result`]). Never fails: a check
+    /// that fails withholds the result unless its `on_error` is `allow`
+    /// (then it abstains), a failure of the host withholds, and a result
+    /// whose text with its call is over `max_call_bytes` is withheld (rule
+    /// [`crate::tool_result::OVERSIZED_RESULT_RULE`]) before any check
+    /// runs. With no result check in the policy, every result passes.
+    ///
+    /// Runs like [`Host::check`]: on the calling task's runtime, or on
+    /// toolvet's own outside one.
+    pub async fn check_result(
+        &self,
+        request: &CallRequest,
+        result: &crate::tool_result::ToolResult,
+    ) -> crate::tool_result::ResultVerdict {
+        if crate::runtime::in_tokio() {
+            return self.current().evaluate_result(request, result).await;
+        }
+        let (host, request, result) = (self.clone(), request.clone(), result.clone());
+        crate::runtime::on_runtime(async move {
+            host.current().evaluate_result(&request, &result).await
+        })
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!(target: "toolvet::host", "the host failed while vetting a result: {e}");
+            crate::tool_result::ResultVerdict::by_host(
+                crate::generation::HOST_ERROR_RULE,
+                "toolvet failed while vetting this result, so it is withheld; the error is \
+                     in the host's log"
+                    .into(),
+                Vec::new(),
+            )
+        })
+    }
+
+    /// Whether any check of the policy in force may vet results: one that
+    /// exports `result-check`, or one that failed to load (it answers its
+    /// `on_error`). When false, [`Host::check_result`] passes every result
+    /// untouched, so a front end may skip it.
+    pub fn vets_results(&self) -> bool {
+        self.current().checks.iter().any(|c| match &c.state {
+            Ok(ready) => ready.compiled.pre.vets_results(),
+            Err(_) => true,
+        })
+    }
+
+    /// [`Host::check_result`] for synchronous callers (as
+    /// [`Host::check_blocking`]). Blocks until the verdict is ready.
+    pub fn check_result_blocking(
+        &self,
+        request: &CallRequest,
+        result: &crate::tool_result::ToolResult,
+    ) -> crate::tool_result::ResultVerdict {
+        let (host, request, result) = (self.clone(), request.clone(), result.clone());
+        crate::runtime::block_on(async move { host.check_result(&request, &result).await })
+    }
+
     /// [`Host::check`] for synchronous callers: a plain thread with no
     /// runtime (bindings with their interpreter lock released, hooks); the
     /// checks run on the calling thread. Blocks until the verdict is ready.
@@ -245,6 +311,8 @@ impl Host {
                     deferred: ready.map(|r| r.deferred),
                     snapshot: ready.map(|r| r.snapshot),
                     load_error: c.state.as_ref().err().map(|e| e.to_string()),
+                    contract: ready.map(|r| r.compiled.pre.contract().version()),
+                    vets_results: ready.map(|r| r.compiled.pre.vets_results()),
                 }
             })
             .collect()

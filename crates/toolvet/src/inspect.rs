@@ -3,7 +3,7 @@
 //! implements a compatible `toolvet:check/plugin`, and what its `describe`
 //! says.
 
-use crate::bindings::CONTRACT_VERSION;
+use crate::bindings::CONTRACT_VERSIONS;
 use crate::cache::ArtifactCache;
 use crate::error::LoadErrorKind;
 use crate::instance::InstanceLimits;
@@ -33,8 +33,9 @@ pub struct Inspection {
     pub exports: Vec<String>,
     /// The `toolvet:check` versions it exports.
     pub contract_versions: Vec<String>,
-    /// The version this host implements.
-    pub host_contract_version: &'static str,
+    /// The contract versions this host implements, oldest first
+    /// (`["0.1.0", "0.2.0"]`: any release of those lines loads).
+    pub host_contract_versions: &'static [&'static str],
     /// Whether the host can load it (links against what the host provides).
     pub compatible: bool,
     /// Why not, when not compatible.
@@ -127,6 +128,11 @@ pub fn import_access(name: &str) -> (Access, &'static str) {
         ("wasi:random", "random" | "insecure") => (Access::Restricted, "at most 64 KiB per call"),
         ("wasi:random", _) => (Access::Provided, ""),
         ("wasi:clocks" | "wasi:io", _) => (Access::Provided, ""),
+        ("toolvet:check", "dns" | "http" | "kv") => (
+            Access::Denied,
+            "a capability: the component does not load unless the policy grants it, and no \
+             policy can grant one yet",
+        ),
         ("toolvet:check", _) => (Access::Provided, "the check contract"),
         _ => (Access::Missing, "not provided by this host"),
     }
@@ -222,7 +228,7 @@ pub async fn inspect_with(
         import_access,
         exports,
         contract_versions,
-        host_contract_version: CONTRACT_VERSION,
+        host_contract_versions: &CONTRACT_VERSIONS,
         compatible: false,
         incompatibility: None,
         describe: None,

@@ -1,7 +1,7 @@
 //! Running a plugin's exports under a deadline and a memory cap, and
 //! turning every way that can fail into a classified [`Failure`].
 
-use crate::bindings::{Linked, Plugin, PluginInfo, wit};
+use crate::bindings::{Linked, Plugin, PluginInfo, WitCall, wit};
 use crate::plugin_log::PluginLog;
 use crate::sandbox::StoreState;
 use crate::verdict::ErrorKind;
@@ -150,7 +150,7 @@ impl LiveInstance {
     pub(crate) async fn describe(&mut self, limits: InstanceLimits) -> Result<PluginInfo, Failure> {
         let plugin = &self.plugin;
         let r = bounded(&mut self.store, limits, self.log.check(), |store| {
-            Box::pin(async move { plugin.toolvet_check_check().call_describe(store).await })
+            Box::pin(async move { plugin.describe(store).await })
         })
         .await;
         finish(&self.store, &self.log, r)
@@ -165,12 +165,7 @@ impl LiveInstance {
     ) -> Result<Result<(), String>, Failure> {
         let plugin = &self.plugin;
         let r = bounded(&mut self.store, limits, self.log.check(), |store| {
-            Box::pin(async move {
-                plugin
-                    .toolvet_check_check()
-                    .call_configure(store, settings)
-                    .await
-            })
+            Box::pin(async move { plugin.configure(store, settings).await })
         })
         .await;
         finish(&self.store, &self.log, r)
@@ -184,24 +179,40 @@ impl LiveInstance {
     ) -> Result<wit::Decision, Failure> {
         let plugin = &self.plugin;
         let r = bounded(&mut self.store, limits, self.log.check(), |store| {
-            Box::pin(async move {
-                plugin
-                    .toolvet_check_check()
-                    .call_check(store, &call.call, &call.tool, &call.context)
-                    .await
-            })
+            Box::pin(async move { plugin.check(store, call).await })
         })
         .await;
         finish(&self.store, &self.log, r)
     }
-}
 
-/// A call converted once to the WIT types, shared by every check of a
-/// verdict.
-pub(crate) struct WitCall {
-    pub call: wit::ToolCall,
-    pub tool: wit::ToolInfo,
-    pub context: wit::CallContext,
+    /// Call `check-result`; `None` when the plugin does not vet results.
+    pub(crate) async fn check_result(
+        &mut self,
+        call: &WitCall,
+        result: &wit::ToolResult,
+        limits: InstanceLimits,
+    ) -> Option<Result<wit::ResultDecision, Failure>> {
+        let plugin = &self.plugin;
+        if !matches!(
+            plugin,
+            Plugin::V02 {
+                result: Some(_),
+                ..
+            }
+        ) {
+            return None;
+        }
+        let r = bounded(&mut self.store, limits, self.log.check(), |store| {
+            Box::pin(async move {
+                plugin
+                    .check_result(store, call, result)
+                    .await
+                    .unwrap_or_else(|| Err(wasmtime::Error::msg("no `result-check` export")))
+            })
+        })
+        .await;
+        Some(finish(&self.store, &self.log, r))
+    }
 }
 
 type BoxFuture<'a, T> = std::pin::Pin<Box<dyn Future<Output = wasmtime::Result<T>> + Send + 'a>>;

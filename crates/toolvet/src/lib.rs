@@ -123,6 +123,7 @@ mod plugin;
 mod plugin_log;
 pub mod private_file;
 pub mod progress;
+mod result_evaluation;
 pub mod run_history;
 mod runtime;
 mod sandbox;
@@ -130,6 +131,7 @@ mod snapshot;
 pub mod state_paths;
 pub mod strict_json;
 pub(crate) mod text;
+pub mod tool_result;
 pub mod verdict;
 
 // The main path at the root: load a policy into a host, check a call,
@@ -150,8 +152,14 @@ pub mod fuzzing {
     pub use crate::approval::ticket::fuzz_verify as ticket;
 }
 
-/// The `toolvet:check` contract version this host implements.
+/// The newest `toolvet:check` contract version this host implements
+/// (`wit/check-0.2/check.wit`); it also loads every `0.1.x` component
+/// ([`CONTRACT_VERSIONS`]).
 pub const CONTRACT_VERSION: &str = bindings::CONTRACT_VERSION;
+
+/// Every `toolvet:check` contract version this host implements, oldest
+/// first: a component of any release of one of these lines loads.
+pub const CONTRACT_VERSIONS: [&str; 2] = bindings::CONTRACT_VERSIONS;
 
 /// The largest plugin file accepted, in bytes.
 pub const MAX_PLUGIN_BYTES: u64 = plugin::MAX_PLUGIN_BYTES;

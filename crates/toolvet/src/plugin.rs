@@ -21,10 +21,7 @@ use wasmtime::component::{Component, Linker};
 pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<StoreState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
-    crate::bindings::Plugin::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
-        &mut linker,
-        |s| s,
-    )?;
+    crate::bindings::add_to_linker(&mut linker, |s| s)?;
     Ok(linker)
 }
 
@@ -120,12 +117,12 @@ pub(crate) fn prepare(
     linker: &Linker<StoreState>,
     component: &Component,
 ) -> Result<Linked<StoreState>, LoadErrorKind> {
-    crate::contract::refuse_other_versions(engine, component)?;
+    let (line, vets_results) = crate::contract::read_contract(engine, component)?;
     let pre = linker
         .instantiate_pre(component)
         .map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))?;
-    crate::contract::typecheck_exports(component, &pre)?;
-    Linked::new(pre).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
+    crate::contract::typecheck_exports(component, &pre, line, vets_results)?;
+    Linked::new(pre, line, vets_results).map_err(|e| LoadErrorKind::Incompatible(format!("{e:#}")))
 }
 
 /// Bounds on what `describe` may return: name and version (bytes), the
@@ -454,6 +451,8 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
         version: r.version,
         description: r.description,
         tools: r.tools,
+        roles: Vec::new(),
+        effects: crate::bindings::wit::Effects::empty(),
     };
     check_plugin_info(&info).ok()?;
     crate::config::compile_globs(&info.tools).ok()?;

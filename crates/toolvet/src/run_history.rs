@@ -26,6 +26,7 @@
 //! would restart its run totals (reviews s13 M1, s14 N4, s20 T5).
 
 use crate::history_fit::{HistoryBudget, HistoryOverflow};
+use crate::tool_result::RunLabel;
 use crate::verdict::{Decision, Verdict};
 use crate::{call::Outcome, call::PriorCall, config::HostSettings};
 use serde_json::value::RawValue;
@@ -47,7 +48,13 @@ pub struct RunHistory {
     next_seq: u64,
     /// Set once the history could not be fitted: the session is over.
     overflow: Option<HistoryOverflow>,
+    /// The labels the run's results raised, oldest first, each once.
+    labels: Vec<RunLabel>,
 }
+
+/// The most distinct labels a run keeps ([`RunHistory::record_labels`]);
+/// a run whose results raise more is over, as one whose history overflows.
+pub const MAX_RUN_LABELS: usize = 1024;
 
 /// The budget of the history under `settings`
 /// ([`HistoryBudget::for_checks`]).
@@ -221,6 +228,39 @@ impl RunHistory {
         }
         let entries: Vec<PriorCall> = self.entries.iter().map(|(_, c)| c.clone()).collect();
         budget(settings).fit(&entries)
+    }
+
+    /// Keep the labels a result of this run raised
+    /// ([`crate::tool_result::ResultVerdict::labels`]), each distinct one
+    /// once. Over [`MAX_RUN_LABELS`] the run is over: every later call is
+    /// refused ([`RunHistory::for_checks`]), never vetted with a label
+    /// left out.
+    pub fn record_labels(&mut self, labels: &[RunLabel]) {
+        if self.overflow.is_some() {
+            return;
+        }
+        for label in labels {
+            if !self.labels.contains(label) {
+                self.labels.push(label.clone());
+            }
+        }
+        if self.labels.len() > MAX_RUN_LABELS {
+            let count = self.labels.len();
+            tracing::warn!("the session's labels are over: {count}");
+            self.entries.clear();
+            self.labels.clear();
+            self.overflow = Some(HistoryOverflow::Labels {
+                count,
+                limit: MAX_RUN_LABELS,
+            });
+        }
+    }
+
+    /// The labels the run's results raised, oldest first (for
+    /// `context.labels`; empty once the run is over, whose calls
+    /// [`RunHistory::for_checks`] refuses).
+    pub fn labels(&self) -> &[RunLabel] {
+        &self.labels
     }
 
     /// How many calls are kept.

@@ -18,7 +18,7 @@
 //! blocking. Blocking polls (`sleep`) are abandoned at the deadline by the
 //! caller ([`crate::instance`]).
 
-use crate::bindings::toolvet::check::host;
+use crate::bindings::{v01, v02};
 use bytes::Bytes;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -126,17 +126,39 @@ impl WasiView for StoreState {
     }
 }
 
-impl crate::bindings::toolvet::check::types::Host for StoreState {}
+impl v01::toolvet::check::types::Host for StoreState {}
+impl v02::toolvet::check::types::Host for StoreState {}
 
-impl host::Host for StoreState {
-    fn log(&mut self, level: host::Level, message: String) {
-        let level = match level {
-            host::Level::Debug => "debug",
-            host::Level::Info => "info",
-            host::Level::Warn => "warn",
-            host::Level::Error => "error",
-        };
+impl StoreState {
+    /// Keep one log line of the plugin, under `level`'s name.
+    fn log_line(&mut self, level: &'static str, message: &str) {
         self.output.push(level, message.as_bytes());
+    }
+}
+
+impl v01::toolvet::check::host::Host for StoreState {
+    fn log(&mut self, level: v01::toolvet::check::host::Level, message: String) {
+        use v01::toolvet::check::host::Level;
+        let level = match level {
+            Level::Debug => "debug",
+            Level::Info => "info",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        };
+        self.log_line(level, &message);
+    }
+}
+
+impl v02::toolvet::check::host::Host for StoreState {
+    fn log(&mut self, level: v02::toolvet::check::host::Level, message: String) {
+        use v02::toolvet::check::host::Level;
+        let level = match level {
+            Level::Debug => "debug",
+            Level::Info => "info",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        };
+        self.log_line(level, &message);
     }
 }
 

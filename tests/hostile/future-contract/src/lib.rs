@@ -1,8 +1,8 @@
 //! `future-contract`: a plugin built against an imagined incompatible future
-//! contract, `toolvet:check@0.2.0` (`tests/hostile/wit-future`: `check`
+//! contract, `toolvet:check@0.3.0` (`tests/hostile/wit-future`: `check`
 //! lost its `tool-info` argument and returns `result<decision, string>`). It
-//! imports `toolvet:check/host@0.2.0` and exports `toolvet:check/check@0.2.0`;
-//! a 0.1 host must refuse it at load and say the contract is incompatible.
+//! imports `toolvet:check/host@0.3.0` and exports `toolvet:check/check@0.3.0`;
+//! a host of 0.1 and 0.2 must refuse it at load and say the contract is incompatible.
 
 wit_bindgen::generate!({ path: "../wit-future", world: "plugin" });
 
@@ -17,7 +17,7 @@ impl Guest for Future {
         PluginInfo {
             name: "future-contract".into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            description: "Built against toolvet:check@0.2.0 (test fixture)".into(),
+            description: "Built against toolvet:check@0.3.0 (test fixture)".into(),
             tools: vec!["*".into()],
         }
     }
