@@ -59,7 +59,7 @@ unit-tests: cli plugins hostile
 # maturin's wheel) resolves the same features for wasmtime and its
 # dependencies, through the `toolvet-hack` crate (cargo-hakari,
 # .config/hakari.toml), so wasmtime is compiled once per profile.
-serve-tests: rust-plugins
+serve-tests: rust-plugins hostile
 	$(CARGO) test --release --locked --workspace --no-fail-fast --test serve --test serve_cli
 
 # Native unit tests of the Rust checks' logic and of the plugin kit.
@@ -293,7 +293,7 @@ $(MCP_VENV)/.installed: tests/mcp/requirements.txt $(PY_BUILD)/.installed
 	VIRTUAL_ENV=$(MCP_VENV) $(UV) pip install --quiet -r $<
 	touch $@
 
-mcp-tests: cli rust-plugins $(MCP_VENV)/.installed
+mcp-tests: cli rust-plugins hostile $(MCP_VENV)/.installed
 	TOOLVET=$(CURDIR)/target/release/toolvet $(MCP_VENV)/bin/python -m unittest discover -s tests/mcp -v
 
 # What the test steps download (the framework, MCP and Node packages),

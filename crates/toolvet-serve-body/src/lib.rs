@@ -17,6 +17,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use toolvet::tool_result::{ResultRequest, ResultVerdict};
 use toolvet::{CallRequest, Decision, Verdict, approval::Review};
 
 /// `kind` of a body that is not JSON, or not a call (`POST /v1/check`).
@@ -86,6 +87,32 @@ pub fn check_call(body: &[u8]) -> Result<CallRequest, BodyError> {
     let text = std::str::from_utf8(body)
         .map_err(|_| BodyError::new(INVALID_CALL, "the body is not UTF-8"))?;
     CallRequest::from_json(text).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
+}
+
+/// The call and result of a `POST /v1/check-result` body: the call shape
+/// plus `result` ([`ResultRequest`], `docs/formats.md`), read as
+/// [`check_call`] reads a call.
+///
+/// # Errors
+/// As [`json()`]; then [`INVALID_CALL`] with the core's message, naming
+/// the key.
+pub fn result_call(body: &[u8]) -> Result<ResultRequest, BodyError> {
+    json(body)?;
+    let text = std::str::from_utf8(body)
+        .map_err(|_| BodyError::new(INVALID_CALL, "the body is not UTF-8"))?;
+    ResultRequest::from_json(text).map_err(|e| BodyError::new(INVALID_CALL, e.to_string()))
+}
+
+/// The answer of `POST /v1/check-result`: the result verdict as `toolvet
+/// check-result` prints it (what the model reads in `content`, or the
+/// `reason` it reads instead), with the call's `tool` and `call_id`.
+pub fn result_answer(request: &CallRequest, verdict: &ResultVerdict) -> Value {
+    let mut value = serde_json::to_value(verdict).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("tool".into(), request.call.name.clone().into());
+        map.insert("call_id".into(), request.call.id.clone().into());
+    }
+    value
 }
 
 /// The call a `POST /access/v1/evaluation` body (AuthZEN 1.0) stands for;

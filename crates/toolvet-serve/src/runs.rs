@@ -22,7 +22,94 @@
 use crate::error::ApiError;
 use crate::settings::RunHistorySource;
 use crate::state::{AppState, Current};
+use toolvet::tool_result::{ResultRequest, ResultVerdict};
 use toolvet::{CallRequest, Verdict};
+
+/// Refuse a call that sends what the server keeps for each run itself
+/// (`[serve] run_history = "server"`): its history and its labels. A
+/// caller that sent none would be vetted as if its run had done nothing.
+///
+/// # Errors
+/// 400 `history-not-accepted` / `labels-not-accepted`.
+fn refuse_run_record(request: &CallRequest) -> Result<(), ApiError> {
+    if !request.context.history.is_empty() {
+        return Err(ApiError::bad_request(
+            "history-not-accepted",
+            "this server keeps each run's history itself ([serve] run_history = \"server\"): \
+             send the call without `context.history`, with its `run_id`",
+        ));
+    }
+    if !request.context.labels.is_empty() {
+        return Err(ApiError::bad_request(
+            "labels-not-accepted",
+            "this server keeps each run's labels itself ([serve] run_history = \"server\"): \
+             send the call without `context.labels`, with its `run_id`",
+        ));
+    }
+    Ok(())
+}
+
+/// The verdict on what the call of `item` returned, vetted with its run's
+/// record (history and labels) as `current`'s `[serve] run_history` says;
+/// the labels it raises are kept in the run's record, so the run's later
+/// calls are judged by them. A result of a call without a `run_id` is
+/// vetted alone and its labels are only answered.
+///
+/// # Errors
+/// As [`vet`].
+pub(crate) async fn vet_result(
+    state: &AppState,
+    current: &Current,
+    item: ResultRequest,
+) -> Result<(CallRequest, ResultVerdict), ApiError> {
+    let ResultRequest {
+        mut request,
+        result,
+    } = item;
+    if current.settings.run_history == RunHistorySource::Caller {
+        let verdict = state.host.check_result(&request, &result).await;
+        return Ok((request, verdict));
+    }
+    refuse_run_record(&request)?;
+    let Some(run_id) = request.context.run_id.as_deref() else {
+        let verdict = state.host.check_result(&request, &result).await;
+        return Ok((request, verdict));
+    };
+    let run = match state.runs.of(
+        request.context.principal.as_deref(),
+        request.context.agent.as_deref(),
+        run_id,
+    ) {
+        Ok(run) => run,
+        Err(full) => {
+            let refused = full.verdict("[serve] max_runs");
+            return Ok((request, withheld_for(refused)));
+        }
+    };
+    let mut history = run.lock().await;
+    let settings = state.host.settings();
+    let verdict = match history.for_checks(&settings) {
+        Ok(prior) => {
+            request.context.history = prior;
+            request.context.labels = history.labels().to_vec();
+            let verdict = state.host.check_result(&request, &result).await;
+            history.record_labels(&verdict.labels);
+            verdict
+        }
+        Err(overflow) => withheld_for(overflow.verdict()),
+    };
+    request.context.history = Vec::new();
+    request.context.labels = Vec::new();
+    Ok((request, verdict))
+}
+
+/// A result withheld for the reason a call of its run would be refused.
+fn withheld_for(refused: Verdict) -> ResultVerdict {
+    ResultVerdict::withheld_by_host(
+        refused.rule.as_deref().unwrap_or("toolvet.host-error"),
+        refused.reason.unwrap_or_default(),
+    )
+}
 
 /// The verdict on `request`, vetted against its run's record as
 /// `current`'s `[serve] run_history` says, and recorded in it.
@@ -39,13 +126,7 @@ pub(crate) async fn vet(
         let verdict = state.host.check(&request).await;
         return Ok((request, verdict));
     }
-    if !request.context.history.is_empty() {
-        return Err(ApiError::bad_request(
-            "history-not-accepted",
-            "this server keeps each run's history itself ([serve] run_history = \"server\"): \
-             send the call without `context.history`, with its `run_id`",
-        ));
-    }
+    refuse_run_record(&request)?;
     let Some(run_id) = request.context.run_id.as_deref() else {
         let verdict = state.host.check(&request).await;
         return Ok((request, verdict));
@@ -66,6 +147,7 @@ pub(crate) async fn vet(
     let verdict = match history.for_call(&request.call.name, &request.call.arguments, &settings) {
         Ok(prior) => {
             request.context.history = prior;
+            request.context.labels = history.labels().to_vec();
             let verdict = state.host.check(&request).await;
             history.record_verdict(
                 request.call.name.clone(),

@@ -1,4 +1,6 @@
-//! `POST /v1/check`: one call in the call shape, the verdict out.
+//! `POST /v1/check`: one call in the call shape, the verdict out; and
+//! `POST /v1/check-result`: a call that ran with its result, the result
+//! verdict out.
 //!
 //! The answer is the verdict JSON `toolvet check` prints (with `tool` and
 //! `call_id`); a deny or an escalate is a normal answer (200), not an HTTP
@@ -17,7 +19,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use std::sync::Arc;
 
-/// The handler.
+/// The handler of `POST /v1/check`.
 pub(super) async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -26,7 +28,36 @@ pub(super) async fn check(
     let (speaker, current) = state.authorize_agent(&headers)?;
     let limit = current.settings.max_body_bytes;
     let mut request = toolvet_serve_body::check_call(&read_body(body, limit).await?)?;
-    // The principal is the token's to say when it is bound.
+    settle_speaker(&speaker, &current, &mut request)?;
+    let (request, verdict) = crate::runs::vet(&state, &current, request).await?;
+    state.metrics.record_verdict(&request.call.name, &verdict);
+    Ok(Json(toolvet_serve_body::verdict_answer(&request, &verdict)))
+}
+
+/// The handler of `POST /v1/check-result`: a call that ran, with what it
+/// returned (`result`); the answer is the result verdict `toolvet
+/// check-result` prints. The labels it raises are kept in the run's record
+/// for its later calls ([`crate::runs::vet_result`]).
+pub(super) async fn check_result(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (speaker, current) = state.authorize_agent(&headers)?;
+    let limit = current.settings.max_body_bytes;
+    let mut item = toolvet_serve_body::result_call(&read_body(body, limit).await?)?;
+    settle_speaker(&speaker, &current, &mut item.request)?;
+    let (request, verdict) = crate::runs::vet_result(&state, &current, item).await?;
+    Ok(Json(toolvet_serve_body::result_answer(&request, &verdict)))
+}
+
+/// Settle the call's principal and agent by the agent token: a bound token
+/// speaks only for its principals and agents.
+fn settle_speaker(
+    speaker: &crate::auth::Speaker,
+    current: &crate::state::Current,
+    request: &mut toolvet::CallRequest,
+) -> Result<(), ApiError> {
     request.context.principal = speaker.principal_for(
         request.context.principal.as_deref(),
         "context.principal",
@@ -37,7 +68,5 @@ pub(super) async fn check(
         "context.agent",
         &current.tokens,
     )?;
-    let (request, verdict) = crate::runs::vet(&state, &current, request).await?;
-    state.metrics.record_verdict(&request.call.name, &verdict);
-    Ok(Json(toolvet_serve_body::verdict_answer(&request, &verdict)))
+    Ok(())
 }

@@ -3,6 +3,7 @@
 //! | route | role |
 //! |---|---|
 //! | `POST /v1/check` | agent |
+//! | `POST /v1/check-result` | agent |
 //! | `POST /access/v1/evaluation` (AuthZEN 1.0) | agent |
 //! | `GET /v1/approvals?status=&limit=&after=` | reviewer |
 //! | `GET /v1/approvals/{id}` | agent or reviewer |
@@ -40,6 +41,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
     let slots = Arc::new(Semaphore::new(settings.max_concurrent_requests));
     let api = Router::new()
         .route("/v1/check", post(check::check))
+        .route("/v1/check-result", post(check::check_result))
         .route("/access/v1/evaluation", post(authzen::evaluation))
         .route("/v1/approvals", get(approvals::list))
         .route("/v1/approvals/events", get(approvals::events))

@@ -32,6 +32,18 @@ pub fn plugin(name: &str) -> PathBuf {
     path.canonicalize().unwrap()
 }
 
+/// A fixture of the hostile corpus (`tests/hostile/build.sh` builds them
+/// into `target/hostile/`).
+pub fn hostile(name: &str) -> PathBuf {
+    let path = target_dir().join("hostile").join(format!("{name}.wasm"));
+    assert!(
+        path.exists(),
+        "{} is missing: run `bash tests/hostile/build.sh` first",
+        path.display()
+    );
+    path.canonicalize().unwrap()
+}
+
 /// The hex sha256 of `token`, as `[serve] *_tokens_sha256` holds it.
 pub fn sha(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
@@ -57,6 +69,8 @@ pub struct PolicyText {
     pub serve: String,
     /// The tool-policy settings.
     pub tools: String,
+    /// Further `[[check]]` tables, as TOML text.
+    pub checks: String,
 }
 
 impl Default for PolicyText {
@@ -67,6 +81,7 @@ impl Default for PolicyText {
             approvals: String::new(),
             serve: "watch = false".into(),
             tools: r#"approve = ["deploy*"], deny = ["drop_database"]"#.into(),
+            checks: String::new(),
         }
     }
 }
@@ -96,6 +111,8 @@ metrics_tokens_sha256 = ["{metrics}"]
 name = "tools"
 plugin = "{plugin}"
 settings = {{ {tools} }}
+
+{checks}
 "#,
             host = self.host,
             ledger = self.ledger,
@@ -106,6 +123,7 @@ settings = {{ {tools} }}
             serve = self.serve,
             plugin = plugin("tool_policy").display(),
             tools = self.tools,
+            checks = self.checks,
         )
     }
 }

@@ -10,5 +10,6 @@ mod pg;
 mod postgres;
 mod principals;
 mod reload;
+mod results;
 mod runs;
 mod transport;
