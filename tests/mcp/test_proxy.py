@@ -79,8 +79,6 @@ class ProxyCase(unittest.IsolatedAsyncioTestCase):
             env={**os.environ, "MCP_CALL_LOG": str(self.calls), "TOOLVET_CACHE_DIR": CACHE},
         )
 
-
-class Proxy(ProxyCase):
     @asynccontextmanager
     async def session(self, *, elicit=None, on_message=None, policy: Path | None = None):
         async with stdio_client(self.stdio_proxy(policy)) as (read, write):
@@ -90,6 +88,8 @@ class Proxy(ProxyCase):
                 await session.initialize()
                 yield session
 
+
+class Proxy(ProxyCase):
     async def test_allow_runs_the_call_and_its_result_comes_back(self):
         async with self.session() as s:
             result = await s.call_tool("read_note", {"name": "todo"})

@@ -56,6 +56,7 @@ pub mod gate;
 pub mod http;
 pub mod jsonrpc;
 mod proxy;
+mod results;
 #[cfg(feature = "http")]
 pub mod sse;
 

@@ -110,6 +110,8 @@ pub enum ProxyError {
 struct Forwarded {
     /// Its history entry's sequence number.
     seq: u64,
+    /// The call as vetted, whose result the policy's result checks vet.
+    request: Box<CallRequest>,
 }
 
 /// A request to the server still waiting for its answer.
@@ -638,17 +640,26 @@ impl Session {
                 }
             }
             "tools/list" => self.trim_list(&mut raw).await,
-            // The answer to a vetted call, whatever it says (a result, an
-            // `isError: true` result, a JSON-RPC error), leaves its outcome
-            // as the gate decided it: the server got the call and may have
-            // acted on it before reporting an error, so it still counts
-            // against run totals and limits. A server's word on its own
-            // output is never toolvet's verdict (`Session::not_sent`).
-            "tools/call" if pending.call.is_some() => {
-                self.reply(raw);
-                return self.exposure_changed().await;
-            }
             _ => {}
+        }
+        // What a vetted call returned (`tools/call`, and the methods vetted
+        // as calls: `resources/read`, `prompts/get`, ...) goes to the
+        // result checks before the client reads it.
+        // The answer to a vetted call, whatever it says (a result, an
+        // `isError: true` result, a JSON-RPC error), leaves its outcome as
+        // the gate decided it: the server got the call and may have acted
+        // on it before reporting an error, so it still counts against run
+        // totals and limits. A server's word on its own output is never
+        // toolvet's verdict (`Session::not_sent`).
+        if let Some(call) = pending.call {
+            let (answer, labels) =
+                crate::results::vet_answer(&self.host, &pending.method, &call.request, raw).await;
+            self.state().history.record_labels(&labels);
+            self.reply(answer);
+            if pending.method == "tools/call" {
+                self.exposure_changed().await;
+            }
+            return;
         }
         self.reply(raw);
     }
@@ -872,7 +883,7 @@ impl Session {
             // A history that cannot be handed over whole: gate() refuses
             // the call before any check (this only lists tools).
             history: state.history.for_checks(&settings).unwrap_or_default(),
-            labels: Vec::new(),
+            labels: state.history.labels().to_vec(),
         }
     }
 
@@ -1088,7 +1099,11 @@ impl Session {
                 let seq = record(outcome);
                 drop(gating);
                 let forwarded = jsonrpc::request(&id, &method, params);
-                return self.forward(id, method, forwarded, Some(Forwarded { seq }));
+                let call = Forwarded {
+                    seq,
+                    request: Box::new(request),
+                };
+                return self.forward(id, method, forwarded, Some(call));
             }
             Decision::Deny => {
                 record(Outcome::Denied);
@@ -1122,11 +1137,15 @@ impl Session {
         // The server gets the call rebuilt from what was vetted, never the
         // client's message as sent.
         let Some(call) = gate::forwarded_call(&id, &request.call, raw.get("params")) else {
-            self.not_sent(&Forwarded { seq });
+            self.state().history.not_sent(seq);
             let text = "toolvet cannot pass this call on as it was vetted, so it is denied".into();
             return self.reply(jsonrpc::result(&id, gate::refusal(text)));
         };
-        self.forward(id, "tools/call".into(), call, Some(Forwarded { seq }));
+        let forwarded = Forwarded {
+            seq,
+            request: Box::new(request.clone()),
+        };
+        self.forward(id, "tools/call".into(), call, Some(forwarded));
     }
 
     async fn resume(&self, request: &CallRequest, ticket: String) -> Verdict {
