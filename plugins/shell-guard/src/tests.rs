@@ -2036,7 +2036,7 @@ fn unknown_programs_onto_toolvet_state() {
         "wc -l /tmp/s14/toolvet.toml",
         "stat ~/.local/state/toolvet",
         "tree ~/.local/state",
-        "toolvet check --config /tmp/s14/toolvet.toml call.json",
+        "toolvet log verify /tmp/s14/decisions.jsonl",
         "rename 's/\\.txt$/.md/' notes/*.txt",
         "rclone sync ./site remote:bucket",
         "wget -P downloads https://example.com/a.tar.gz",
@@ -9999,3 +9999,4 @@ mod s24_selfstate;
 mod s24_startup;
 mod s24_values;
 mod s24_written;
+mod s25_toolvet_cli;

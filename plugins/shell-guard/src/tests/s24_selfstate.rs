@@ -57,17 +57,9 @@ fn harmless_toolvet_subcommands_stay_allowed() {
         "toolvet",
         "toolvet help",
         "toolvet help mcp",
-        "toolvet check --config toolvet.toml calls.json",
-        "toolvet check c.json --format text",
         "toolvet inspect target/wasm32-wasip2/release/my_check.wasm",
-        "toolvet test cases.yaml",
-        "toolvet test --build --verbose my-check",
-        "toolvet bench --config toolvet.toml calls.jsonl",
         "toolvet new my-check --lang python",
-        "toolvet build my-check",
-        "toolvet compile --config toolvet.toml",
         "toolvet log verify state/decisions.jsonl",
-        "toolvet replay --config new.toml state/decisions.jsonl",
         "toolvet mcp --help",
     ] {
         if cmd == "toolvet mcp --help" {
@@ -95,7 +87,7 @@ fn cargo_run_of_toolvet_is_toolvet() {
     // `cargo run` builds and runs project code, so it is held anyway; the
     // harmless subcommands are not denied as toolvet state.
     for cmd in [
-        "cargo run -p toolvet-cli -- check --config toolvet.toml c.json",
+        "cargo run -p toolvet-cli -- inspect x.wasm",
         "cargo run --bin toolvet -- --help",
     ] {
         assert_ne!(verdict(cmd).0, "deny", "{cmd}");
