@@ -9999,4 +9999,5 @@ mod s24_selfstate;
 mod s24_startup;
 mod s24_values;
 mod s24_written;
+mod s25_installers;
 mod s25_toolvet_cli;

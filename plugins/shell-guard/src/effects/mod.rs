@@ -5,6 +5,7 @@
 pub mod configs;
 pub mod destroyers;
 pub mod exposure;
+pub mod installers;
 pub mod readonly;
 pub mod removers;
 pub mod selfstate;

@@ -1784,7 +1784,9 @@ pub(crate) fn source_is_home(f: &Field) -> bool {
 /// `PATH` (review-s9 G4, G2), rclone's remotes `RCLONE_CONFIG_*` (review
 /// s16 P3, s17 Q2).
 pub(crate) fn command_scoped(name: &str) -> bool {
-    matches!(name, "CDPATH" | "PATH") || name.starts_with("RCLONE_CONFIG_")
+    matches!(name, "CDPATH" | "PATH")
+        || name.starts_with("RCLONE_CONFIG_")
+        || crate::effects::installers::INSTALL_VARIABLES.contains(&name)
 }
 
 #[cfg(test)]

@@ -89,6 +89,10 @@ impl Analysis<'_> {
         self.learn_same_call_links(name, args, env, stdin);
         // Programs running code from files found by name (review s23 V6).
         self.run_code_files(name, args, env, depth, stdin);
+        // Package installers writing programs into a directory (review s25 R15).
+        if own_rules {
+            self.installer_writes(name, args, env);
+        }
         if self.secret_source(name, args) {
             // `declare -x NAME=V` prints nothing but still exports NAME
             // (review s23 V19): its assignments are read as any other.
