@@ -643,6 +643,13 @@ const FILES: &[(&str, Kind, &str)] = &[
         Kind::ShellStartup,
         "a systemd user unit (it runs at login or on its timer)",
     ),
+    // systemd.unit(5): `$XDG_DATA_HOME/systemd/user` is a user unit
+    // directory too (review s25 R14).
+    (
+        "**/.local/share/systemd/user/**",
+        Kind::ShellStartup,
+        "a systemd user unit (it runs at login or on its timer)",
+    ),
     (
         "**/.pam_environment",
         Kind::ShellStartup,

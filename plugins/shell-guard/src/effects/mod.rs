@@ -10,5 +10,6 @@ pub mod readonly;
 pub mod removers;
 pub mod selfstate;
 pub mod sinks;
+pub mod trust_gates;
 pub mod writers;
 pub mod written;

@@ -460,6 +460,17 @@ impl Analysis<'_> {
             .any(|t| matches!(t.as_str(), "-l" | "-e" | "-r" | "-i"))
             || texts.is_empty() && !matches!(stdin, Output::Static(_)) && !stdin.is_secret()
         {
+            // `crontab -e` installs whatever the editor (`$EDITOR`,
+            // `$VISUAL`: any program) leaves in the file; no person edits
+            // it from the agent's shell (review s25 R14).
+            if texts.iter().any(|t| t == "-e") {
+                self.report(
+                    false,
+                    "shell.guardrail-write",
+                    "`crontab -e` installs whatever its editor leaves in the user's crontab: jobs that run on a \
+                     schedule, outside this session. A person must approve.",
+                );
+            }
             if texts.iter().any(|t| t == "-r") {
                 self.report(
                     false,

@@ -92,6 +92,8 @@ impl Analysis<'_> {
         // Package installers writing programs into a directory (review s25 R15).
         if own_rules {
             self.installer_writes(name, args, env);
+            // Other tools' trust approvals (review s25 R14).
+            self.trust_gate(name, args);
         }
         if self.secret_source(name, args) {
             // `declare -x NAME=V` prints nothing but still exports NAME
