@@ -3,6 +3,7 @@
 //! tools wrote, and toolvet's own state.
 
 pub mod configs;
+pub mod containers;
 pub mod destroyers;
 pub mod exposure;
 pub mod installers;

@@ -447,7 +447,11 @@ impl Analysis<'_> {
             && texts.first().is_some_and(|s| s == "run" || s == "create")
         {
             self.container_mounts(name, &texts, env);
+            // Mounts of guard rails and toolvet's state (review s25 R16).
+            self.container_state_mounts(name, &texts, env);
         }
+        // `docker|kubectl cp` onto the host (review s25 R16).
+        self.container_copy(name, &texts, env);
     }
 
     /// `crontab -` / `crontab FILE`: installs programs that run on a
