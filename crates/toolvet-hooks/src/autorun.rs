@@ -198,6 +198,61 @@ fn on_path(name: &str, exe: &Path, path: &std::ffi::OsStr) -> Option<PathBuf> {
         .find(|candidate| std::fs::canonicalize(candidate).is_ok_and(|real| real == exe))
 }
 
+/// Options by which an agent's command line names the files its settings
+/// come from (review s25 R4): Claude Code `--settings FILE` ("load
+/// additional settings", hooks among them) and `--mcp-config FILE…` (the
+/// MCP servers it starts), Copilot CLI `--additional-mcp-config @FILE`.
+/// Each value that is not inline JSON is a file; `--mcp-config` takes
+/// every word up to the next option.
+const SETTINGS_OPTIONS: &[(&str, bool)] = &[
+    ("--settings", false),
+    ("--mcp-config", true),
+    ("--additional-mcp-config", false),
+];
+
+/// The settings files an agent's command line `args` names
+/// ([`SETTINGS_OPTIONS`]), as written (relative to its working directory
+/// when not absolute).
+fn settings_named_in(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut keep = |value: &str| {
+        let value = value.strip_prefix('@').unwrap_or(value);
+        let inline = value.trim_start().starts_with(['{', '[']);
+        if !value.is_empty() && !inline {
+            out.push(value.to_string());
+        }
+    };
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        let (opt, attached) = match a.split_once('=') {
+            Some((o, v)) if o.starts_with("--") => (o, Some(v)),
+            _ => (a.as_str(), None),
+        };
+        let Some((_, many)) = SETTINGS_OPTIONS.iter().find(|(o, _)| *o == opt) else {
+            continue;
+        };
+        if let Some(v) = attached {
+            keep(v);
+            continue;
+        }
+        while let Some(v) = args.get(i) {
+            if v.starts_with('-') {
+                break;
+            }
+            keep(v);
+            i += 1;
+            if !many {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The programs that run this hook (review s24 R5): each ancestor process
 /// up to [`MAX_ANCESTORS`] (the agent CLI, the shell that started it),
 /// by its executable (`/proc/PID/exe`, links resolved), the path it was
@@ -272,6 +327,13 @@ pub(crate) fn running_programs() -> Vec<PathBuf> {
                     .strip_prefix(i)
                     .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
         });
+        // The settings the agent was started with (`claude --settings
+        // FILE`): they hold its hooks (review s25 R4).
+        for named in settings_named_in(&args) {
+            if let Some(path) = place(&named) {
+                add(path);
+            }
+        }
         if interpreter
             && let Some(script) = args
                 .iter()
@@ -834,6 +896,39 @@ mod tests {
             assert!(programs.contains(&exe), "{exe:?}: {programs:?}");
         }
         assert!(programs.len() <= 4 * MAX_ANCESTORS);
+    }
+
+    #[test]
+    fn settings_files_named_on_the_agents_command_line() {
+        // Review s25 R4: `claude --settings FILE`, `--mcp-config A B`,
+        // Copilot's `--additional-mcp-config @FILE`; inline JSON is no file.
+        let args = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            settings_named_in(&args(&[
+                "node",
+                "cli.js",
+                "--settings",
+                "/home/a/team/claude-settings.json",
+                "--mcp-config",
+                "a.json",
+                "b.json",
+                "--verbose",
+                "--settings={\"hooks\":{}}",
+            ])),
+            ["/home/a/team/claude-settings.json", "a.json", "b.json"]
+        );
+        assert_eq!(
+            settings_named_in(&args(&["claude", "--settings=s.json", "-p", "hi"])),
+            ["s.json"]
+        );
+        assert_eq!(
+            settings_named_in(&args(&["copilot", "--additional-mcp-config", "@m.json"])),
+            ["m.json"]
+        );
+        assert!(settings_named_in(&args(&["claude", "--", "--settings", "x"])).is_empty());
+        assert!(
+            settings_named_in(&args(&["claude", "--mcp-config", "{\"mcpServers\":{}}"])).is_empty()
+        );
     }
 
     #[test]
