@@ -33,10 +33,13 @@ pub(crate) fn load_options() -> toolvet::LoadOptions {
 /// [`load_options`] for calls made elsewhere (case files, benchmarks, a
 /// replayed decision log): their paths are judged as written, never looked
 /// up on this machine's file system, so a verdict does not depend on the
-/// machine it is computed on.
+/// machine it is computed on; and case files and benchmarks stand for the
+/// host, so the host's facts they state (`toolvet.real_paths`) are taken
+/// ([`toolvet::LoadOptions::caller_is_host`]; replay turns it off again).
 pub(crate) fn elsewhere_options() -> toolvet::LoadOptions {
     toolvet::LoadOptions {
         locator: None,
+        caller_is_host: true,
         ..load_options()
     }
 }

@@ -91,7 +91,14 @@ pub(crate) async fn run(args: ReplayArgs) -> anyhow::Result<u8> {
         host.decision_log = None;
         *approvals = None;
     })?;
-    let host = Host::load_with(policy, crate::progress::elsewhere_options()).await?;
+    // A decision log records what callers sent, never the host's own
+    // attributes: a host attribute in a record is a caller's, denied now as
+    // it is by every front end.
+    let options = toolvet::LoadOptions {
+        caller_is_host: false,
+        ..crate::progress::elsewhere_options()
+    };
+    let host = Host::load_with(policy, options).await?;
     let (mut replayed, mut changed, mut skipped) = (0usize, 0usize, 0usize);
     let mut transitions: std::collections::BTreeMap<String, usize> = Default::default();
     for file in toolvet::audit::log_files(&args.log)? {

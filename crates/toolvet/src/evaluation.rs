@@ -226,8 +226,34 @@ impl Generation {
             )),
             _ => self
                 .refuse_oversized(request)
+                .or_else(|| self.refuse_reserved(request))
                 .or_else(|| self.refuse_state_paths(request)),
         }
+    }
+
+    /// A deny for a call whose context carries an attribute only the host
+    /// sets (`toolvet.real_paths`, any other `toolvet.` name but the state
+    /// and secret paths a caller may add to): a check must never be handed
+    /// a caller's word for the host's facts (review s25 F1), whatever the
+    /// front end (serve, AuthZEN, `toolvet check`, `toolvet mcp`, the
+    /// bindings all come through here). See [`crate::locate::caller_may_send`]
+    /// for why the call is denied rather than the value dropped.
+    fn refuse_reserved(&self, request: &CallRequest) -> Option<Verdict> {
+        if self.caller_is_host {
+            return None;
+        }
+        let name = crate::locate::reserved_attribute(request.context.attributes.keys())?;
+        Some(Verdict::by_host(
+            Decision::Deny,
+            crate::locate::RESERVED_ATTRIBUTE_RULE,
+            format!(
+                "the call's context sets the attribute `{}`, which only toolvet itself sets \
+                 (its own facts about the machine the tools run on, such as where the call's \
+                 paths really are); a caller may not send it, so toolvet cannot vet this call",
+                crate::display::visible(name)
+            ),
+            Vec::new(),
+        ))
     }
 
     /// A deny for a call whose own `toolvet.state_paths` or

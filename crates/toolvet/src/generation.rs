@@ -59,6 +59,9 @@ pub(crate) struct Generation {
     /// Looks each call's paths up where the tools run
     /// ([`crate::LoadOptions::locator`]).
     pub locator: Option<std::sync::Arc<dyn crate::locate::Locator>>,
+    /// Whether the calls' host attributes are taken as the host's facts
+    /// ([`crate::LoadOptions::caller_is_host`]).
+    pub caller_is_host: bool,
 }
 
 /// One configured check after loading.

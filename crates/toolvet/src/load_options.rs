@@ -71,6 +71,14 @@ pub struct LoadOptions {
     /// paths as written, as a host away from the tools must (`toolvet
     /// serve`, case files, benchmarks).
     pub locator: Option<Arc<dyn Locator>>,
+    /// The calls come from a file that stands for the host, not from a
+    /// caller: case files, benchmarks, a replayed decision log, which state
+    /// the host's facts (`toolvet.real_paths`) a check is to be judged
+    /// with. Default false: a call whose context carries an attribute only
+    /// the host sets is denied ([`crate::locate::caller_may_send`], rule
+    /// [`crate::locate::RESERVED_ATTRIBUTE_RULE`]). Never set it in a
+    /// front end that vets an agent's calls.
+    pub caller_is_host: bool,
 }
 
 impl fmt::Debug for LoadOptions {
@@ -85,6 +93,7 @@ impl fmt::Debug for LoadOptions {
             .field("extra_secret_paths", &self.extra_secret_paths)
             .field("front_end_tables", &self.front_end_tables)
             .field("locator", &self.locator.as_ref().map(|_| "Locator"))
+            .field("caller_is_host", &self.caller_is_host)
             .finish()
     }
 }

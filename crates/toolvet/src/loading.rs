@@ -246,6 +246,7 @@ impl Generation {
             only_tool: options.only_tool.clone(),
             state_paths,
             locator: options.locator.clone(),
+            caller_is_host: options.caller_is_host,
         })
     }
 }
