@@ -40,6 +40,7 @@ pub mod guardrails;
 pub mod parse;
 pub mod pathnorm;
 pub mod pattern;
+pub mod places;
 pub mod roles;
 pub mod run;
 pub mod sensitive;

@@ -3,44 +3,9 @@
 //! Paths are handled as text (the plugin has no filesystem): `.` and `..`
 //! are folded lexically, so symlinks are not followed.
 
-/// Directories whose whole tree belongs to the operating system.
-pub const SYSTEM_TREES: &[&str] = &[
-    "/bin",
-    "/boot",
-    "/dev",
-    "/etc",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/libx32",
-    "/opt",
-    "/proc",
-    "/run",
-    "/sbin",
-    "/snap",
-    "/srv",
-    "/sys",
-    "/usr",
-    "/var",
-    "/nix",
-    "/System",
-    "/Library",
-    "/Applications",
-    "/private",
-];
-
-/// Directories that must not be deleted themselves, though what is below
-/// them may belong to a user (homes, mounts, temporary files).
-pub const SYSTEM_DIRS: &[&str] = &[
-    "/home",
-    "/Users",
-    "/root",
-    "/tmp",
-    "/mnt",
-    "/media",
-    "/Volumes",
-    "/lost+found",
-];
+/// The system directories, the catalog's one list (shared with
+/// path-guard).
+pub use check_catalog::places::{SYSTEM_DIRS, SYSTEM_TREES};
 
 /// Where a path leads that the kernel resolves through a link the check
 /// cannot follow (a process's open file, `/proc/self/fd/3/..`, another
@@ -474,18 +439,7 @@ pub fn is_under(path: &str, root: &str) -> bool {
 /// Whether `path` is a home directory: the known `home`, `/root`,
 /// `/home/<user>` or `/Users/<user>`.
 pub fn is_home_dir(path: &str, home: Option<&str>) -> bool {
-    if home == Some(path) || path == "/root" {
-        return true;
-    }
-    for base in ["/home/", "/Users/"] {
-        if let Some(user) = path.strip_prefix(base)
-            && !user.is_empty()
-            && !user.contains('/')
-        {
-            return true;
-        }
-    }
-    false
+    check_catalog::places::is_home_dir(path, home)
 }
 
 /// Directories inside a system tree that are ordinary places anyone

@@ -1604,13 +1604,7 @@ pub(crate) fn workspace_of(opts: &Options, cwd: Option<&str>) -> Vec<String> {
         return opts.workspace_roots.clone();
     }
     match cwd.filter(|c| c.starts_with('/')).map(paths::normalize_abs) {
-        Some(c)
-            if c != "/"
-                && !paths::SYSTEM_DIRS.contains(&c.as_str())
-                && !paths::SYSTEM_TREES.contains(&c.as_str()) =>
-        {
-            vec![c]
-        }
+        Some(c) if check_catalog::places::makes_workspace(&c) => vec![c],
         _ => Vec::new(),
     }
 }
