@@ -8,17 +8,23 @@
 //!    included: the plugin kit lets one through only in a CRLF line end) or
 //!    a remote `file://` URL: deny `path.invalid`;
 //! 2. a sensitive file ([`sensitive`]): deny (or escalate) `path.sensitive`;
-//! 3. a path that cannot be resolved (relative without a `cwd`, `~` without
-//!    a home, or no roots at all): escalate `path.no-workspace` /
+//! 3. a write onto `/` or a system directory itself (deny
+//!    `path.rm-system`), onto a home or a directory holding the call's home
+//!    (deny `path.rm-home`), or onto a workspace root itself or a directory
+//!    holding one (escalate `path.rm-workspace-root`), as shell-guard
+//!    judges removing them;
+//! 4. a path that cannot be resolved (relative without a `cwd`, `~` without
+//!    a home, or no roots at all: none configured and a `cwd` that is
+//!    missing, `/` or a system directory): escalate `path.no-workspace` /
 //!    `path.no-home`;
-//! 4. a write (see [`PathGuard::access_in`]: the tool's name matches
+//! 5. a write (see [`PathGuard::access_in`]: the tool's name matches
 //!    `write_tools` or has a [`WRITE_WORDS`] word, the argument is one of
 //!    [`WRITE_ARGS`], or the call carries content or a download address
 //!    beside the path) outside `roots`: deny `path.write-outside-roots`
 //!    (file tools); any tool's write is held to the guard rails;
-//! 5. a read outside `roots` and `read_roots`: `outside_read` (default deny)
+//! 6. a read outside `roots` and `read_roots`: `outside_read` (default deny)
 //!    `path.read-outside-roots`;
-//! 6. otherwise allow.
+//! 7. otherwise allow.
 //!
 //! The call's decision is the most severe over its paths; a call with no
 //! path argument gets abstain. See README.md for every setting.
@@ -588,8 +594,14 @@ impl PathGuard {
             .attribute("cwd")
             .and_then(|c| normalize(c, None, explicit_home.as_deref()).ok());
         let home = explicit_home.or_else(|| cwd.as_deref().and_then(home_from_cwd));
+        // The working directory is the workspace unless it is `/` or a
+        // system directory, as in shell-guard (the catalog's one rule,
+        // review s25 F2): then there is none, and a path is held.
         let roots = if self.roots.is_empty() {
-            cwd.iter().cloned().collect()
+            cwd.iter()
+                .filter(|c| check_catalog::places::makes_workspace(c))
+                .cloned()
+                .collect()
         } else {
             self.roots.clone()
         };
@@ -782,12 +794,25 @@ impl PathGuard {
         } else {
             format!("`{shown}` (which resolves to `{}`)", shorten(&path))
         };
+        if access == Access::Write
+            && let Some(refusal) = removes_a_place(tool, &path, &place, frame)
+        {
+            return refusal;
+        }
         if frame.roots.is_empty() {
+            let why = match &frame.cwd {
+                Some(cwd) => format!(
+                    "the working directory `{}` is `/` or a system directory, which is no \
+                     workspace",
+                    shorten(cwd)
+                ),
+                None => "the call has no `cwd` attribute".to_string(),
+            };
             return Decision::escalate(
                 "path.no-workspace",
                 format!(
-                    "{tool} was given {place}, but no roots are configured and the call has no \
-                     `cwd` attribute, so there is no workspace to check it against."
+                    "{tool} was given {place}, but no roots are configured and {why}, so there \
+                     is no workspace to check it against."
                 ),
             );
         }
@@ -1414,6 +1439,50 @@ pub fn home_from_cwd(cwd: &str) -> Option<String> {
     }
 }
 
+/// The refusal of a write (a delete, a move, anything a file tool does to
+/// a path) onto a place no file tool may change whole, as shell-guard
+/// refuses removing it (review s25 F2, F3): `/` and the system directories
+/// themselves (deny `path.rm-system`), a home or a directory above the
+/// call's home (deny `path.rm-home`), and a workspace root itself or a
+/// directory above one (escalate `path.rm-workspace-root`: the project
+/// with its `.git` and agent settings, for a person to decide). `None`
+/// for any other path.
+fn removes_a_place(tool: &str, path: &str, place: &str, frame: &Frame) -> Option<Decision> {
+    let home = frame.home.as_deref();
+    if check_catalog::places::is_home_dir(path, home)
+        || (home.is_some_and(|h| is_within(h, path)) && !check_catalog::places::is_system_dir(path))
+    {
+        return Some(Decision::deny(
+            "path.rm-home",
+            format!(
+                "{tool} would change {place} itself, which is a home directory or holds one \
+                 (with its settings, keys and start-up files); no file tool may delete, move \
+                 or replace it."
+            ),
+        ));
+    }
+    if check_catalog::places::is_system_dir(path) {
+        return Some(Decision::deny(
+            "path.rm-system",
+            format!(
+                "{tool} would change {place} itself, which is `/` or an operating-system \
+                 directory; no file tool may delete, move or replace it."
+            ),
+        ));
+    }
+    if frame.roots.iter().any(|r| is_within(r, path)) {
+        return Some(Decision::escalate(
+            "path.rm-workspace-root",
+            format!(
+                "{tool} would change {place} itself, which is the workspace (or holds it), with \
+                 its git repository and agent settings; a person must approve that. Change the \
+                 files inside it instead."
+            ),
+        ));
+    }
+    None
+}
+
 /// Validate and clean a list of absolute directories from setting `key`.
 fn absolute_list(items: &[String], key: &str) -> Result<Vec<String>, String> {
     items
@@ -1511,6 +1580,239 @@ mod tests {
     }
 
     const ALICE: &[(&str, &str)] = &[("cwd", "/home/alice/project")];
+
+    #[test]
+    fn a_file_tool_removes_no_workspace_home_or_system_directory_whole() {
+        // Review s25 F3: `delete_directory "."` ran where the shell's
+        // `rm -rf .` is held (`shell.rm-workspace-root`).
+        let g = guard(json!({}));
+        let project = ctx(&[("cwd", "/home/alice/project"), ("home", "/home/alice")]);
+        let d = |tool: &str, args: Value, c: &Context| decide(&g, tool, args, c);
+        let held = ("escalate", Some("path.rm-workspace-root".to_string()));
+        for (tool, args) in [
+            ("delete_directory", json!({"path": "."})),
+            ("delete_directory", json!({"path": "/home/alice/project"})),
+            ("delete_directory", json!({"path": "/home/alice/project/"})),
+            ("delete_directory", json!({"path": "src/.."})),
+            ("remove_directory", json!({"path": "~/project"})),
+            (
+                "move_file",
+                json!({"source": ".", "destination": "/home/alice/project/old"}),
+            ),
+            (
+                "move_file",
+                json!({"source": "/home/alice/project", "destination": "/tmp/x"}),
+            ),
+        ] {
+            let got = d(tool, args.clone(), &project);
+            assert!(got == held || got.0 == "deny", "{tool} {args}: {got:?}");
+            assert_ne!(got.0, "allow", "{tool} {args}");
+        }
+        assert_eq!(d("delete_directory", json!({"path": "."}), &project), held);
+        // What is inside stays the workspace's.
+        assert_eq!(
+            d("delete_directory", json!({"path": "build"}), &project).0,
+            "allow"
+        );
+        // Configured roots too (s25 F3, `roots = ["/srv/app"]`).
+        let srv = guard(json!({"roots": ["/srv/app"]}));
+        let sub = ctx(&[("cwd", "/srv/app/sub")]);
+        assert_eq!(
+            decide(&srv, "delete_directory", json!({"path": "/srv/app"}), &sub),
+            held
+        );
+        assert_eq!(
+            decide(&srv, "delete_directory", json!({"path": ".."}), &sub),
+            held
+        );
+        assert_eq!(
+            decide(
+                &srv,
+                "delete_directory",
+                json!({"path": "/srv/app/sub"}),
+                &sub
+            )
+            .0,
+            "allow"
+        );
+        // With the home as the working directory (s25 F2): the home itself
+        // is denied, as the shell's `shell.rm-home`; what is in it is the
+        // workspace's, as in the shell.
+        let home = ctx(&[("cwd", "/home/alice"), ("home", "/home/alice")]);
+        let no_home = ("deny", Some("path.rm-home".to_string()));
+        for (tool, args) in [
+            ("delete_directory", json!({"path": "."})),
+            ("delete_directory", json!({"path": "~"})),
+            ("delete_directory", json!({"path": "/home/alice/"})),
+            (
+                "move_file",
+                json!({"source": "/home/alice", "destination": "/home/alice-old"}),
+            ),
+        ] {
+            assert_eq!(d(tool, args.clone(), &home), no_home, "{tool} {args}");
+        }
+        assert_eq!(
+            d("delete_directory", json!({"path": "Documents/old"}), &home).0,
+            "allow"
+        );
+        // A home elsewhere, and the directories holding it.
+        let odd = ctx(&[("cwd", "/data/u/alice/p"), ("home", "/data/u/alice")]);
+        for p in ["/data/u/alice", "/data/u", "/data"] {
+            let got = d("delete_directory", json!({"path": p}), &odd);
+            assert_eq!(got, no_home, "{p}");
+        }
+    }
+
+    /// Every case of `cases-s25.yaml` (one line of JSON per value) gives
+    /// its expected verdict natively too.
+    #[test]
+    fn s25_yaml_cases() {
+        let yaml = include_str!("../cases-s25.yaml");
+        let json = |line: &str, key: &str| -> Option<Value> {
+            let rest = line.trim().strip_prefix(key)?;
+            Some(serde_json::from_str(rest).expect("one line of JSON"))
+        };
+        let attrs = |v: &Value| -> Vec<(String, String)> {
+            v["attributes"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                .collect()
+        };
+        let mut default = Vec::new();
+        let (mut name, mut settings, mut call, mut context) = (String::new(), None, None, None);
+        let mut n = 0;
+        let mut check = |name: &str,
+                         settings: &Option<Value>,
+                         call: &Value,
+                         context: &[(String, String)],
+                         expect: &str,
+                         rule: Option<&str>| {
+            let g = guard(settings.clone().unwrap_or_else(|| json!({})));
+            let pairs: Vec<(&str, &str)> = context
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            let got = decide(
+                &g,
+                call["name"].as_str().unwrap(),
+                call["arguments"].clone(),
+                &ctx(&pairs),
+            );
+            assert_eq!(got.0, expect, "{name}: {got:?}");
+            if let Some(rule) = rule {
+                assert_eq!(got.1.as_deref(), Some(rule), "{name}");
+            }
+            n += 1;
+        };
+        let lines: Vec<&str> = yaml.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.starts_with("attributes: ") && !line.starts_with("    ") {
+                default = attrs(&json!({"attributes": json(line, "attributes: ").unwrap()}));
+            } else if let Some(rest) = t.strip_prefix("- name: ") {
+                name = rest.to_string();
+                (settings, call, context) = (None, None, None);
+            } else if let Some(v) = json(line, "settings: ") {
+                settings = Some(v);
+            } else if let Some(v) = json(line, "call: ") {
+                call = Some(v);
+            } else if let Some(v) = json(line, "context: ") {
+                context = Some(attrs(&v));
+            } else if let Some(expect) = t.strip_prefix("expect: ") {
+                let rule = lines
+                    .get(i + 1)
+                    .and_then(|l| l.trim().strip_prefix("rule: "));
+                check(
+                    &name,
+                    &settings,
+                    call.as_ref().expect("a call before expect"),
+                    context.as_deref().unwrap_or(&default),
+                    expect,
+                    rule,
+                );
+            }
+        }
+        assert!(n >= 17, "{n} cases");
+    }
+
+    #[test]
+    fn root_and_system_directories_are_no_workspace() {
+        // Review s25 F2: with the working directory at `/`, every absolute
+        // path was inside the workspace; shell-guard takes none there.
+        let g = guard(json!({}));
+        let d = |tool: &str, args: Value, c: &Context| decide(&g, tool, args, c);
+        for cwd in ["/", "/srv", "/home", "/tmp", "/etc", "/usr"] {
+            let c = ctx(&[("cwd", cwd), ("home", "/home/alice")]);
+            for (tool, args) in [
+                ("delete_directory", json!({"path": "/srv/billing"})),
+                ("delete_directory", json!({"path": "/opt/app"})),
+                (
+                    "write_file",
+                    json!({"path": "/var/www/index.html", "content": "x"}),
+                ),
+                ("read_file", json!({"path": "/srv/billing/app.py"})),
+            ] {
+                assert_eq!(
+                    d(tool, args.clone(), &c),
+                    ("escalate", Some("path.no-workspace".to_string())),
+                    "{cwd}: {tool} {args}"
+                );
+            }
+            // The home and the system directories themselves are denied
+            // outright, as the shell's `rm -rf`.
+            for (p, rule) in [
+                ("/home/alice", "path.rm-home"),
+                ("/home/bob", "path.rm-home"),
+                ("/root", "path.rm-home"),
+                ("/home", "path.rm-system"),
+                ("/", "path.rm-system"),
+                ("/etc", "path.rm-system"),
+                ("/srv", "path.rm-system"),
+                ("/usr", "path.rm-system"),
+            ] {
+                assert_eq!(
+                    d("delete_directory", json!({"path": p}), &c),
+                    ("deny", Some(rule.to_string())),
+                    "{cwd}: {p}"
+                );
+            }
+        }
+        // Configured roots are what the policy says, even `/`: there too
+        // the home and the system directories are never removed whole.
+        let everywhere = guard(json!({"roots": ["/"]}));
+        let c = ctx(&[("cwd", "/"), ("home", "/home/alice")]);
+        assert_eq!(
+            decide(
+                &everywhere,
+                "delete_directory",
+                json!({"path": "/home/alice"}),
+                &c
+            ),
+            ("deny", Some("path.rm-home".to_string()))
+        );
+        assert_eq!(
+            decide(&everywhere, "delete_directory", json!({"path": "/srv"}), &c),
+            ("deny", Some("path.rm-system".to_string()))
+        );
+        assert_eq!(
+            decide(
+                &everywhere,
+                "delete_directory",
+                json!({"path": "/srv/billing"}),
+                &c
+            )
+            .0,
+            "allow"
+        );
+        // A project under a system tree is a workspace (`/srv/app`).
+        let c = ctx(&[("cwd", "/srv/app")]);
+        assert_eq!(
+            d("delete_directory", json!({"path": "/srv/app/build"}), &c).0,
+            "allow"
+        );
+    }
 
     #[test]
     fn finds_paths_in_strings_arrays_and_nested_objects() {
