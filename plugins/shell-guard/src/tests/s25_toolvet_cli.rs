@@ -15,6 +15,7 @@ fn toolvet_commands_that_vet_and_record_are_denied() {
         "/tmp/s25/bin/toolvet check -c tmp/p.toml tmp/c.json",
         "toolvet check --config=/tmp/s25-rails/policy/toolvet.toml esc.json",
         "toolvet check c.json --format text",
+        "toolvet check-result --config tmp/p.toml results.jsonl",
         "printf '{}' > tmp/c.json && toolvet check < tmp/c.json",
         "toolvet test cases.yaml",
         "toolvet test --config toolvet.toml cases.yaml",

@@ -93,8 +93,8 @@ const RUNS_BUILD_CODE: Use = Use::Held(
 /// s24 F2, s25 R2, R3). A word not in this table (a subcommand of a newer
 /// toolvet) is held: what it does is not known.
 ///
-/// - `check`, `test` (of a policy or of the case files' own `config`),
-///   `bench`: vet calls under a policy and record the verdicts and
+/// - `check`, `check-result`, `test` (of a policy or of the case files'
+///   own `config`), `bench`: vet calls (or results) under a policy and record the verdicts and
 ///   requests where it says: denied, a record or request from the agent
 ///   is a forgery, and the policy's paths are the agent's choice.
 /// - `replay`, `compile`: load a policy (no records, no requests) and
@@ -123,6 +123,11 @@ const SUBCOMMANDS: &[Subcommand] = &[
             ("--build", RUNS_BUILD_CODE),
             ("--watch", RUNS_BUILD_CODE),
         ],
+    },
+    Subcommand {
+        name: "check-result",
+        default: Use::Denied(VETS_UNDER_A_POLICY),
+        options: &[],
     },
     Subcommand {
         name: "bench",
