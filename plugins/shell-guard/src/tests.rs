@@ -9999,6 +9999,7 @@ mod s24_selfstate;
 mod s24_startup;
 mod s24_values;
 mod s24_written;
+mod s25_backups;
 mod s25_containers;
 mod s25_installers;
 mod s25_runs_later;

@@ -1776,9 +1776,10 @@ pub(crate) fn source_is_home(f: &Field) -> bool {
 /// Variables an assignment before a command (`NAME=V cmd`, `env NAME=V
 /// cmd`) sets for that command only, and the check reads: `CDPATH` and
 /// `PATH` (review-s9 G4, G2), rclone's remotes `RCLONE_CONFIG_*` (review
-/// s16 P3, s17 Q2).
+/// s16 P3, s17 Q2), the backup suffix `SIMPLE_BACKUP_SUFFIX` (review s25
+/// R12).
 pub(crate) fn command_scoped(name: &str) -> bool {
-    matches!(name, "CDPATH" | "PATH")
+    matches!(name, "CDPATH" | "PATH" | "SIMPLE_BACKUP_SUFFIX")
         || name.starts_with("RCLONE_CONFIG_")
         || crate::effects::installers::INSTALL_VARIABLES.contains(&name)
 }

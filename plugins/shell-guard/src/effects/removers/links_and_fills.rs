@@ -83,7 +83,7 @@ fn compressed_outputs(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
 /// operands of `truncate`, the file `patch` patches (its first operand)
 /// and its `-o FILE`. Each comes with whether the write replaces the
 /// file's content (`dd conv=notrunc` and `patch` do not).
-fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
+pub(super) fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
     let mut out = Vec::new();
     match name {
         "dd" => {
@@ -805,6 +805,7 @@ impl Analysis<'_> {
     pub(crate) fn in_place_edits(&mut self, name: &str, args: &[Field], env: &mut Env) {
         self.hard_links(name, args, env);
         self.symlink_targets(name, args, env);
+        self.backup_writes(name, args, env);
         if self.done() {
             return;
         }

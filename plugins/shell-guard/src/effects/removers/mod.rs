@@ -24,6 +24,7 @@ use crate::syntax::{Field, Output, Seg};
 use crate::walk::{Analysis, Env, Target};
 use std::borrow::Cow;
 
+mod backups;
 mod links_and_fills;
 
 pub(crate) use links_and_fills::written_dirs;
