@@ -14,6 +14,9 @@
 //! - [`pathnorm`]: the lexical normalisation of a path a tool is given
 //!   (path-guard judges it; the hooks key the paths they resolve on the
 //!   real file system by it, so both spell a path alike);
+//! - [`patch`]: patch texts read as the programs applying them read
+//!   them (Codex's trimmed headers, git's C-quoted names), by shell-guard
+//!   and the hooks;
 //! - [`pattern`]: paths that are shell patterns (`*`, `?`, `[…]`,
 //!   `{a,b}`), matched against the paths the checks guard;
 //! - [`roles`]: every value of the arguments that fill one role (a
@@ -38,6 +41,7 @@ pub mod code;
 pub mod encoded;
 pub mod guardrails;
 pub mod parse;
+pub mod patch;
 pub mod pathnorm;
 pub mod pattern;
 pub mod places;

@@ -10002,5 +10002,6 @@ mod s24_written;
 mod s25_backups;
 mod s25_containers;
 mod s25_installers;
+mod s25_patches;
 mod s25_runs_later;
 mod s25_toolvet_cli;

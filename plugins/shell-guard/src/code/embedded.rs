@@ -733,42 +733,64 @@ pub struct PatchFile {
 /// prefixes git writes are removed when present).
 pub fn patch_files(text: &str, strip: Option<usize>) -> Vec<PatchFile> {
     let mut files: Vec<PatchFile> = Vec::new();
-    let unified = |p: &str| -> Option<String> {
-        let p = p.split('\t').next().unwrap_or(p).trim();
-        let p = p
-            .strip_prefix('"')
-            .and_then(|q| q.strip_suffix('"'))
-            .unwrap_or(p);
-        if p.is_empty() || p == "/dev/null" {
-            return None;
-        }
-        Some(match strip {
-            Some(n) => p.splitn(n + 1, '/').nth(n).unwrap_or(p).to_string(),
+    // Names as `git apply` and GNU `patch` read them: C-quoted names
+    // decoded (review s25 R9).
+    let strip_name = |p: String| -> String {
+        match strip {
+            Some(n) => p.splitn(n + 1, '/').nth(n).unwrap_or(&p).to_string(),
             None => p
                 .strip_prefix("a/")
                 .or_else(|| p.strip_prefix("b/"))
-                .unwrap_or(p)
+                .unwrap_or(&p)
                 .to_string(),
-        })
+        }
+    };
+    let unified = |p: &str| -> Option<String> {
+        let p = check_catalog::patch::diff_name(p)?;
+        (p != "/dev/null").then(|| strip_name(p))
     };
     let mut deleting_from: Option<String> = None;
+    // A context diff's `*** OLD` name, waiting for its `--- NEW` line
+    // (review s25 R8: GNU `patch` reads context diffs too).
+    let mut context_old: Option<String> = None;
     for line in text.lines() {
         let line = line.trim_end_matches('\r');
-        let op_path = if let Some(p) = line.strip_prefix("*** Add File:") {
-            Some((PatchOp::Add, p.trim().to_string()))
-        } else if let Some(p) = line.strip_prefix("*** Update File:") {
-            Some((PatchOp::Update, p.trim().to_string()))
-        } else if let Some(p) = line.strip_prefix("*** Delete File:") {
-            Some((PatchOp::Delete, p.trim().to_string()))
-        } else if let Some(p) = line.strip_prefix("*** Move to:") {
-            Some((PatchOp::Add, p.trim().to_string()))
-        } else if let Some(p) = line.strip_prefix("--- ") {
-            deleting_from = unified(p);
+        // GNU `patch` may patch the file the old name (`---`, `*** ` of a
+        // context diff) or an `Index:` line names, whichever exists: each
+        // is written.
+        let mut also: Option<String> = None;
+        // Codex's headers, read trimmed as Codex reads them (review s25
+        // R7).
+        let op_path = if let Some((h, p)) = check_catalog::patch::codex_header(line) {
+            use check_catalog::patch::CodexHeader as H;
+            let op = match h {
+                H::Add | H::MoveTo => PatchOp::Add,
+                H::Update => PatchOp::Update,
+                H::Delete => PatchOp::Delete,
+            };
+            Some((op, p.to_string()))
+        } else if let Some(p) = line.strip_prefix("*** ").filter(|p| {
+            !p.trim_end().ends_with("****")
+                && !["Begin Patch", "End Patch", "End of File"].contains(&p.trim())
+        }) {
+            context_old = unified(p);
             None
+        } else if let Some(p) = line.strip_prefix("--- ") {
+            if p.trim_end().ends_with("----") {
+                None
+            } else if let Some(old) = context_old.take() {
+                also = Some(old);
+                unified(p).map(|p| (PatchOp::Update, p))
+            } else {
+                deleting_from = unified(p);
+                None
+            }
+        } else if let Some(p) = line.strip_prefix("Index: ") {
+            check_catalog::patch::diff_name(p).map(|p| (PatchOp::Update, strip_name(p)))
         } else if let Some(p) = line.strip_prefix("+++ ") {
             match unified(p) {
                 Some(p) => {
-                    deleting_from = None;
+                    also = deleting_from.take().filter(|old| *old != p);
                     Some((PatchOp::Update, p))
                 }
                 // `+++ /dev/null`: the `---` file is deleted.
@@ -776,15 +798,15 @@ pub fn patch_files(text: &str, strip: Option<usize>) -> Vec<PatchFile> {
             }
         } else if let Some(rest) = line.strip_prefix("diff --git ") {
             // Both names: the second is written, the first may be removed.
-            rest.rsplit_once(" b/")
-                .map(|(_, b)| (PatchOp::Update, b.to_string()))
+            check_catalog::patch::git_diff_names(rest)
+                .map(|(_, b)| (PatchOp::Update, strip_name(b)))
         } else if let Some(p) = line
             .strip_prefix("rename to ")
             .or_else(|| line.strip_prefix("copy to "))
         {
-            Some((PatchOp::Add, p.trim().to_string()))
+            check_catalog::patch::diff_name(p).map(|p| (PatchOp::Add, p))
         } else if let Some(p) = line.strip_prefix("rename from ") {
-            Some((PatchOp::Delete, p.trim().to_string()))
+            check_catalog::patch::diff_name(p).map(|p| (PatchOp::Delete, p))
         } else {
             if let Some(added) = line.strip_prefix('+')
                 && !line.starts_with("+++")
@@ -795,11 +817,14 @@ pub fn patch_files(text: &str, strip: Option<usize>) -> Vec<PatchFile> {
             }
             None
         };
-        if let Some((op, path)) = op_path
-            && !path.is_empty()
-        {
+        let found = also
+            .map(|p| (PatchOp::Update, p))
+            .into_iter()
+            .chain(op_path)
+            .filter(|(_, path)| !path.is_empty());
+        for (op, path) in found {
             if files.len() >= 256 {
-                break;
+                return files;
             }
             files.push(PatchFile {
                 op,
@@ -1154,6 +1179,8 @@ mod tests {
             got,
             [
                 (PatchOp::Update, "y"),
+                // GNU `patch` may patch the old name's file.
+                (PatchOp::Update, "x"),
                 (PatchOp::Update, "y"),
                 (PatchOp::Delete, "gone")
             ]

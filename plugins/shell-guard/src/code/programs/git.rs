@@ -360,12 +360,23 @@ impl Analysis<'_> {
                 from_stdin = false;
             }
         }
-        let Output::Static(text) = stdin else {
-            return;
-        };
         if !from_stdin {
             return;
         }
+        let Output::Static(text) = stdin else {
+            // A patch piped from a command whose output is not known
+            // names files the check cannot see (review s25 R8).
+            if self.unproven_pipe {
+                self.report(
+                    false,
+                    "shell.guardrail-write",
+                    format!(
+                        "`git {sub}` applies a patch piped from a command whose output is not known here, so the                          files it writes cannot be checked. Give the patch in a here-document; a person must                          approve this one."
+                    ),
+                );
+            }
+            return;
+        };
         let mut e = env.clone();
         if let Some(d) = dir {
             self.change_dir(Some(&d), &mut e);

@@ -355,6 +355,19 @@ impl Analysis<'_> {
         self.judge_backups(name, &targets, &ways, env);
     }
 
+    /// The backups `patch` makes of the files a diff names (read from its
+    /// text, review s25 R8): judged as writes.
+    pub(crate) fn patch_backup_writes(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        targets: &[Field],
+        env: &mut Env,
+    ) {
+        let ways = patch_backups(args, env);
+        self.judge_backups(name, targets, &ways, env);
+    }
+
     fn judge_backups(&mut self, name: &str, targets: &[Field], ways: &[Backup], env: &mut Env) {
         for target in targets {
             for how in ways {

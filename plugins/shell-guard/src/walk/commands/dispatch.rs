@@ -206,6 +206,7 @@ impl Analysis<'_> {
         self.program_table(name, args, env, depth, stdin);
         match name {
             "sed" | "gsed" => self.sed_script(name, args, env, depth),
+            "patch" | "gpatch" => self.patch_input(name, args, env, depth, stdin),
             "sqlite3" | "sqlite" | "sqlcipher" => self.sqlite_input(name, args, env, depth, stdin),
             "litecli" | "psql" | "mysql" | "mariadb" => {
                 self.client_commands(name, args, env, depth, stdin)
