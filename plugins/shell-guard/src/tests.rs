@@ -2003,14 +2003,24 @@ fn unknown_programs_onto_toolvet_state() {
         "rclone copyto /tmp/evil/toolvet.toml /tmp/s14/toolvet.toml",
         "rclone sync /tmp/evil /tmp/s14",
         "rclone copy /tmp/evil/ /tmp/s14/",
-        "cd /tmp/evil && find . | cpio -pdmu /tmp/s14",
-        "cabextract -d /tmp/s14 e.cab",
         "rename toolvet tv /tmp/s14/toolvet",
         "mytool --dest=/home/alice/.local/state backup",
     ] {
         assert_eq!(
             v(cmd),
             ("escalate".into(), Some("shell.toolvet-state".into())),
+            "{cmd}"
+        );
+    }
+    // Extractors into a directory holding toolvet's state are writers of
+    // unknown names there since review s25 R10: denied.
+    for cmd in [
+        "cd /tmp/evil && find . | cpio -pdmu /tmp/s14",
+        "cabextract -d /tmp/s14 e.cab",
+    ] {
+        assert_eq!(
+            v(cmd),
+            ("deny".into(), Some("shell.toolvet-state".into())),
             "{cmd}"
         );
     }
@@ -10001,6 +10011,7 @@ mod s24_values;
 mod s24_written;
 mod s25_backups;
 mod s25_containers;
+mod s25_extract;
 mod s25_installers;
 mod s25_patches;
 mod s25_runs_later;

@@ -943,6 +943,23 @@ pub(crate) fn writes(name: &str, args: &[Field]) -> Option<Writes> {
             }
         }
     }
+    // Names the data picks (review s25 R13): `curl -O`/`--remote-name-all`
+    // /`-J` and `wget` without `-O` write a name from the URL, a redirect
+    // or a header into the working directory (or `--output-dir`/`-P`,
+    // already filled): files of unknown names there.
+    let data_names = match name {
+        "curl" => {
+            (p.has("remote-name") || p.has("remote-name-all") || p.has("remote-header-name"))
+                && !p.has("output-dir")
+        }
+        "wget" | "wget2" => {
+            !p.has("output-document") && !p.has("directory-prefix") && !p.has("spider")
+        }
+        _ => false,
+    };
+    if data_names {
+        w.dirs.push(Field::lit("."));
+    }
     Some(w)
 }
 

@@ -9,12 +9,26 @@ use super::*;
 /// The gzip-like programs (gzip(1), bzip2(1), xz(1), lzma, brotli(1)):
 /// `Some(true)` for a name that decompresses (`gunzip`, `unxz`), `Some(false)`
 /// for one that does with `-d`.
+/// Also the other front ends writing `NAME` from `NAME.ext` (review s25
+/// R11): zstd(1), lz4(1), lzop(1), lzip(1) and plzip, pbzip2, lbzip2,
+/// pigz/unpigz.
 fn compressor(name: &str) -> Option<bool> {
     match name {
-        "gunzip" | "bunzip2" | "unxz" | "unlzma" | "uncompress" => Some(true),
-        "gzip" | "bzip2" | "xz" | "lzma" | "brotli" | "compress" | "pigz" => Some(false),
+        "gunzip" | "bunzip2" | "unxz" | "unlzma" | "uncompress" | "unzstd" | "unlz4" | "lunzip"
+        | "unpigz" => Some(true),
+        "gzip" | "bzip2" | "xz" | "lzma" | "brotli" | "compress" | "pigz" | "zstd" | "zstdmt"
+        | "pzstd" | "lz4" | "lzop" | "lzip" | "plzip" | "pbzip2" | "lbzip2" => Some(false),
         _ => None,
     }
+}
+
+/// The compressors that keep their input unless told (`--rm`, `-U`):
+/// zstd(1), lz4(1), lzop(1).
+fn keeps_input(name: &str) -> bool {
+    matches!(
+        name,
+        "zstd" | "zstdmt" | "pzstd" | "unzstd" | "lz4" | "unlz4" | "lzop"
+    )
 }
 
 /// What a gzip-like program writes (review s23 V25): each file operand
@@ -33,8 +47,29 @@ fn compressed_outputs(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
     if any('c', &["--stdout", "--to-stdout"]) || any('t', &["--test"]) || any('l', &["--list"]) {
         return Vec::new();
     }
-    let decompress = compressor(name) == Some(true) || any('d', &["--decompress", "--uncompress"]);
-    let keep = any('k', &["--keep"]);
+    let decompress = compressor(name) == Some(true)
+        || any('d', &["--decompress", "--uncompress"])
+        // lz4 decompresses a lone `.lz4` operand by default.
+        || (name == "lz4" && {
+            let operands: Vec<&String> = texts.iter().filter(|t| !t.starts_with('-')).collect();
+            operands.len() == 1 && operands[0].ends_with(".lz4")
+        });
+    let keep = any('k', &["--keep"])
+        || (keeps_input(name) && !any('U', &["--rm", "--unlink", "--delete"]));
+    // `zstd -o F`, `lz4 IN OUT`: the output is named (the writer tables).
+    let named_output = keeps_input(name)
+        && (texts.iter().any(|t| t == "-o" || t.starts_with("-o"))
+            || (name.contains("lz4") && texts.iter().filter(|t| !t.starts_with('-')).count() > 1));
+    if named_output && !keep {
+        return args
+            .iter()
+            .filter(|a| !a.text().starts_with('-'))
+            .take(1)
+            .map(|f| (f.clone(), true))
+            .collect();
+    } else if named_output {
+        return Vec::new();
+    }
     let mut suffix: Option<String> = None;
     let mut operands = Vec::new();
     let mut i = 0;
@@ -274,7 +309,71 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
             if texts.iter().any(|t| t == "--absolute-filenames") {
                 dirs.push(Field::lit("/"));
             }
-            dirs.extend(option_value(args, &["-D", "--directory"]));
+            // `-i` extracts into `-D DIR`, else the working directory
+            // (review s25 R10); `-p DIR` copies into DIR.
+            let mode = |c: char, long: &str| {
+                texts.iter().any(|t| {
+                    t == long || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(c))
+                })
+            };
+            if mode('i', "--extract") {
+                dirs.push(
+                    option_value(args, &["-D", "--directory"]).unwrap_or_else(|| Field::lit(".")),
+                );
+            } else if mode('p', "--pass-through") {
+                dirs.extend(args.iter().rfind(|a| !a.text().starts_with('-')).cloned());
+                dirs.extend(option_value(args, &["-D", "--directory"]));
+            } else {
+                dirs.extend(option_value(args, &["-D", "--directory"]));
+            }
+        }
+        // Extractors whose default directory is the working one (review s25
+        // R10): `ar x` (its key letters, dash or not), `jar xf`/`-x`/
+        // `--extract` (`-C DIR`), `pax -r` (member names kept as stored,
+        // absolute ones too: anywhere; `-rw SRC… DIR` copies into DIR),
+        // `unrar x|e ARCHIVE [DIR/]`, `lha x|e`, `cabextract` (`-d DIR`),
+        // `atool -x`/`aunpack`, `dtrx`.
+        "jar" => {
+            let extracts = texts
+                .first()
+                .is_some_and(|t| t.trim_start_matches('-').starts_with('x') || t == "--extract")
+                || texts.iter().any(|t| t == "--extract" || t == "-x");
+            if extracts {
+                dirs.push(option_value(args, &["-C", "--dir"]).unwrap_or_else(|| Field::lit(".")));
+            }
+        }
+        "pax" => {
+            let short = |c: char| {
+                texts
+                    .iter()
+                    .any(|t| t.starts_with('-') && !t.starts_with("--") && t[1..].contains(c))
+            };
+            if short('r') && short('w') {
+                dirs.extend(args.iter().rfind(|a| !a.text().starts_with('-')).cloned());
+            } else if short('r') {
+                dirs.push(Field::lit("."));
+                dirs.push(Field::lit("/"));
+            }
+        }
+        "unrar" | "lha" | "lzh"
+            if texts
+                .first()
+                .is_some_and(|t| matches!(t.trim_start_matches('-'), "x" | "e")) =>
+        {
+            dirs.push(Field::lit("."));
+            dirs.extend(
+                args.iter()
+                    .skip(1)
+                    .filter(|a| !a.text().starts_with('-') && a.text().ends_with('/'))
+                    .cloned(),
+            );
+        }
+        "cabextract" => {
+            dirs.push(option_value(args, &["-d", "--directory"]).unwrap_or_else(|| Field::lit(".")))
+        }
+        "aunpack" | "dtrx" => dirs.push(Field::lit(".")),
+        "atool" if texts.iter().any(|t| t == "-x" || t == "--extract") => {
+            dirs.push(Field::lit("."));
         }
         "dpkg-deb" | "dpkg" => {
             if let Some(k) = texts.iter().position(|t| {
@@ -290,11 +389,21 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                 dirs.extend(operands.get(1).map(|d| (*d).clone()));
             }
         }
-        "ar" => dirs.extend(option_value(args, &["--output"])),
-        "unar" => dirs.extend(option_value(
-            args,
-            &["-o", "-output-directory", "--output-directory"],
-        )),
+        "ar" => {
+            let extracts = texts
+                .iter()
+                .find(|t| !t.starts_with("--"))
+                .is_some_and(|k| k.trim_start_matches('-').contains('x'));
+            match option_value(args, &["--output"]) {
+                Some(d) => dirs.push(d),
+                None if extracts => dirs.push(Field::lit(".")),
+                None => {}
+            }
+        }
+        "unar" => dirs.push(
+            option_value(args, &["-o", "-output-directory", "--output-directory"])
+                .unwrap_or_else(|| Field::lit(".")),
+        ),
         "unsquashfs" => dirs.extend(option_value(args, &["-d", "-dest"])),
         "patch" | "gpatch" => {
             const VALUED: &[&str] = &[
@@ -331,6 +440,24 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
             }
             if !operand {
                 dirs.extend(option_value(args, &["-d", "--directory"]));
+            }
+        }
+        // `gunzip -N` (`gzip -dN`, pigz): the name stored in the gzip
+        // header, in the operand's directory (review s25 R13).
+        n if compressor(n).is_some()
+            && texts.iter().any(|t| {
+                t == "--name"
+                    || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains('N'))
+            })
+            && (compressor(n) == Some(true)
+                || texts.iter().any(|t| {
+                    t == "--decompress"
+                        || t == "--uncompress"
+                        || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains('d'))
+                })) =>
+        {
+            for f in args.iter().filter(|a| !a.text().starts_with('-')) {
+                dirs.push(prefix_dir_of(f));
             }
         }
         "unzip" => {
@@ -375,6 +502,21 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
                 }
                 if let Some(dir) = operands.get(1) {
                     dirs.push((*dir).clone());
+                } else if let Some(url) = operands.first().and_then(|u| u.static_text()) {
+                    // The directory git names after the URL (its last
+                    // component without `.git`; review s25 R13: `cd
+                    // ~/.config && git clone …/environment.d`).
+                    let tail = url
+                        .trim_end_matches('/')
+                        .trim_end_matches("/.git")
+                        .rsplit(['/', ':'])
+                        .next()
+                        .unwrap_or("")
+                        .trim_end_matches(".git")
+                        .to_string();
+                    if !tail.is_empty() && tail != "." && tail != ".." {
+                        dirs.push(Field::lit(tail));
+                    }
                 }
             }
             // `git worktree add [options] PATH [COMMIT]` checks the
@@ -483,6 +625,25 @@ pub(crate) fn written_dirs(name: &str, args: &[Field]) -> Vec<Field> {
         _ => {}
     }
     dirs
+}
+
+/// The directory of a file operand (`d/f.gz` → `d`, `f.gz` → `.`).
+fn prefix_dir_of(f: &Field) -> Field {
+    match f.static_text() {
+        Some(t) => match t.rfind('/') {
+            Some(0) => Field::lit("/"),
+            Some(i) => Field::lit(&t[..i]),
+            None => Field::lit("."),
+        },
+        None => {
+            let mut d = f.clone();
+            d.segs.push(Seg::Lit {
+                text: "/..".to_string(),
+                quoted: true,
+            });
+            d
+        }
+    }
 }
 
 /// The operands a program reads whole, descending into directories:
