@@ -96,8 +96,9 @@ impl Analysis<'_> {
             }
         }
         // `patch FILE [PATCH]`: FILE is the write (judged as an output
-        // file); `-i`/`< F`: a diff from a file, not read.
-        if operands > 0 || from_file {
+        // file); `-i`/`< F`: a diff from a file, not read; `--dry-run`
+        // writes nothing.
+        if operands > 0 || from_file || args.iter().any(|a| a.text() == "--dry-run") {
             return;
         }
         let mut e = env.clone();

@@ -68,5 +68,15 @@ fn in_place_editors_write_their_backups() {
     allow("sed -i.bak s/a/b/ src/main.rs");
     allow("sed -i s/a/b/ src/main.rs");
     allow("perl -pi -e 1 src/main.rs");
+    allow("perl -0777 -pi -e 1 src/main.rs");
+    deny(
+        "perl -0777 -pi.json -e 1 .claude/settings",
+        "shell.guardrail-write",
+    );
+    deny(
+        "perl -l -pi.json -e 1 .claude/settings",
+        "shell.guardrail-write",
+    );
+    allow("patch --dry-run -z .json .claude/settings D");
     allow("patch -b src/main.rs fix.diff");
 }

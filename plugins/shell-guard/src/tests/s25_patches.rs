@@ -160,6 +160,10 @@ fn r8_a_diff_whose_text_is_not_known_holds_unless_the_file_is_named() {
         "echo \"$DIFF\" | patch .claude/settings.json",
         "shell.guardrail-write",
     );
+    // Nothing written.
+    allow("echo \"$DIFF\" | patch -p1 --dry-run");
+    allow("echo \"$DIFF\" | git apply --check");
+    allow("echo \"$DIFF\" | git apply --stat");
     // A diff from a file is not read (as before).
     allow("patch -p1 < fix.diff");
     allow("patch -p1 -i fix.diff");

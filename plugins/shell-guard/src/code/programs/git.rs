@@ -366,7 +366,13 @@ impl Analysis<'_> {
         let Output::Static(text) = stdin else {
             // A patch piped from a command whose output is not known
             // names files the check cannot see (review s25 R8).
-            if self.unproven_pipe {
+            let reports_only = args.iter().any(|a| {
+                matches!(
+                    a.text().as_str(),
+                    "--check" | "--stat" | "--numstat" | "--summary"
+                )
+            }) && !args.iter().any(|a| a.text() == "--apply");
+            if self.unproven_pipe && !reports_only {
                 self.report(
                     false,
                     "shell.guardrail-write",

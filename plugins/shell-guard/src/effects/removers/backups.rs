@@ -234,7 +234,18 @@ fn perl_suffix(args: &[Field]) -> Option<Backup> {
                 break;
             }
             if matches!(c, 'l' | '0' | 'C') {
-                while chars.get(j).is_some_and(|(_, d)| d.is_ascii_hexdigit()) {
+                // `-l[octal]`, `-C[number]`, `-0[octal]` or `-0xHEX`.
+                let hex = c == '0' && chars.get(j).is_some_and(|(_, d)| *d == 'x');
+                if hex {
+                    j += 1;
+                }
+                while chars.get(j).is_some_and(|(_, d)| {
+                    if hex {
+                        d.is_ascii_hexdigit()
+                    } else {
+                        d.is_ascii_digit()
+                    }
+                }) {
                     j += 1;
                 }
             }
@@ -343,7 +354,7 @@ impl Analysis<'_> {
                 targets.push((*dest).clone());
                 (targets, vec![suffix])
             }
-            "patch" | "gpatch" => {
+            "patch" | "gpatch" if !args.iter().any(|a| a.text() == "--dry-run") => {
                 let targets = super::links_and_fills::output_files(name, args)
                     .into_iter()
                     .map(|(f, _)| f)
