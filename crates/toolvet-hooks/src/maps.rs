@@ -465,10 +465,14 @@ fn patch_text(arguments: &Map<String, Value>) -> Result<&str, HookError> {
 /// Patch` / `*** End Patch`, an unknown `***` line, an empty path, a line
 /// outside a file section, no file operation at all.
 pub fn patch_calls(arguments: &Map<String, Value>) -> Result<Vec<MappedCall>, HookError> {
+    use check_catalog::patch::CodexHeader;
     let text = patch_text(arguments)?;
     let bad = |what: String| HookError::Input(format!("apply_patch: {what}"));
     let mut lines = text.lines();
-    if lines.next().map(str::trim) != Some("*** Begin Patch") {
+    if !lines
+        .next()
+        .is_some_and(|l| check_catalog::patch::is_codex_marker(l, "*** Begin Patch"))
+    {
         return Err(bad("the patch does not start with `*** Begin Patch`".into()));
     }
     enum Op {
@@ -493,13 +497,15 @@ pub fn patch_calls(arguments: &Map<String, Value>) -> Result<Vec<MappedCall>, Ho
             }
             return Err(bad(format!("line {n}: text after `*** End Patch`")));
         }
-        let header = |prefix: &str| -> Result<Option<String>, HookError> {
-            match line.strip_prefix(prefix) {
+        // Headers are read as Codex reads them, white space around the
+        // line ignored (`check_catalog::patch`, review s25 R7): an
+        // indented `*** Add File:` adds a file.
+        let header = |want: CodexHeader| -> Result<Option<String>, HookError> {
+            match check_catalog::patch::codex_header(line) {
+                Some((h, _)) if h != want => Ok(None),
                 None => Ok(None),
-                Some(path) if path.trim().is_empty() => {
-                    Err(bad(format!("line {n}: `{}` names no path", prefix.trim())))
-                }
-                Some(path) => Ok(Some(path.trim().to_string())),
+                Some((_, "")) => Err(bad(format!("line {n}: `{}` names no path", line.trim()))),
+                Some((_, path)) => Ok(Some(path.to_string())),
             }
         };
         let new_file = |op, path| File {
@@ -509,15 +515,15 @@ pub fn patch_calls(arguments: &Map<String, Value>) -> Result<Vec<MappedCall>, Ho
             new_text: String::new(),
             old_text: String::new(),
         };
-        if line.trim_end() == "*** End Patch" {
+        if check_catalog::patch::is_codex_marker(line, "*** End Patch") {
             ended = true;
-        } else if let Some(path) = header("*** Add File: ")? {
+        } else if let Some(path) = header(CodexHeader::Add)? {
             files.push(new_file(Op::Add, path));
-        } else if let Some(path) = header("*** Update File: ")? {
+        } else if let Some(path) = header(CodexHeader::Update)? {
             files.push(new_file(Op::Update, path));
-        } else if let Some(path) = header("*** Delete File: ")? {
+        } else if let Some(path) = header(CodexHeader::Delete)? {
             files.push(new_file(Op::Delete, path));
-        } else if let Some(path) = header("*** Move to: ")? {
+        } else if let Some(path) = header(CodexHeader::MoveTo)? {
             match files.last_mut() {
                 Some(f) if matches!(f.op, Op::Update) && f.move_to.is_none() => {
                     f.move_to = Some(path)
@@ -528,7 +534,7 @@ pub fn patch_calls(arguments: &Map<String, Value>) -> Result<Vec<MappedCall>, Ho
                     )));
                 }
             }
-        } else if line.trim_end() == "*** End of File" {
+        } else if check_catalog::patch::is_codex_marker(line, "*** End of File") {
             continue;
         } else if line.starts_with("***") {
             return Err(bad(format!("line {n}: unknown patch line {:?}", line)));
@@ -809,6 +815,33 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(why), "{patch:?}: {e}");
+        }
+    }
+
+    /// Review s25 R7: Codex trims a header line before reading it, so an
+    /// indented `*** Add File:` adds the file; it is vetted as a write.
+    #[test]
+    fn headers_with_white_space_around_them_are_read_as_codex_reads_them() {
+        let codex = ToolMap::defaults(Agent::Codex);
+        for patch in [
+            "*** Begin Patch\n  *** Add File: .claude/settings.local.json\n+{}\n*** End Patch\n",
+            " *** Begin Patch\n\t*** Add File: .claude/settings.local.json \n+{}\n  *** End Patch  \n",
+            "*** Begin Patch\n *** Delete File: junk.txt\n *** Add File: .claude/settings.local.json\n+{}\n*** End Patch\n",
+        ] {
+            let calls = codex
+                .calls(
+                    "apply_patch",
+                    &args(json!({"command": ["apply_patch", patch]})),
+                )
+                .unwrap();
+            let written: Vec<(&str, &str)> = calls
+                .iter()
+                .map(|(tool, a)| (tool.as_str(), a["path"].as_str().unwrap()))
+                .collect();
+            assert!(
+                written.contains(&("write_file", ".claude/settings.local.json")),
+                "{patch:?}: {written:?}"
+            );
         }
     }
 
