@@ -3506,17 +3506,19 @@ fn env_clusters_and_find_exec_content_destroyers() {
 /// later relative removal is unplaced, as after `cd "$OLDPWD"`.
 #[test]
 fn cd_through_cdpath_or_cdable_vars_is_unplaced() {
+    // Review s25 S22: a known `CDPATH` (or `cdable_vars` variable) is
+    // searched, every place it may lead is judged.
     for cmd in [
         "CDPATH=/home cd alice && rm -rf *",
         "CDPATH=/home; cd alice; rm -rf *",
         "export CDPATH=/home; cd alice && rm -rf *",
         "CDPATH=/home:. cd alice && rm -rf -- *",
         "shopt -s cdable_vars; h=/home/alice; cd h; rm -rf *",
-        "CDPATH=\"$X\" cd alice && rm -rf *",
         "CDPATH=/home bash -c 'cd alice && rm -rf *'",
     ] {
-        escalate(cmd, "shell.rm-dynamic");
+        deny(cmd, "shell.rm-home");
     }
+    escalate("CDPATH=\"$X\" cd alice && rm -rf *", "shell.rm-dynamic");
     // Not searched: explicit relative or absolute targets, `.` alone.
     deny("CDPATH=/home cd ../.. && rm -rf *", "shell.rm-home");
     deny("CDPATH=/home; cd /home/alice && rm -rf *", "shell.rm-home");
@@ -8863,13 +8865,13 @@ fn s23_vars_shell_state_is_modelled_or_unknown() {
         ),
         (
             "CDPATH=.. cd pol && echo x >> policy.toml",
-            "escalate",
-            Some("shell.guardrail-write"),
+            "deny",
+            Some("shell.toolvet-state"),
         ),
         (
             "export CDPATH=..; cd pol; echo x >> policy.toml",
-            "escalate",
-            Some("shell.guardrail-write"),
+            "deny",
+            Some("shell.toolvet-state"),
         ),
         (
             "cd ..; cd project; cd -; echo x >> pol/policy.toml",
@@ -10016,3 +10018,6 @@ mod s25_installers;
 mod s25_patches;
 mod s25_runs_later;
 mod s25_toolvet_cli;
+
+// Review s25: one file per family of findings.
+mod s25_cwd;

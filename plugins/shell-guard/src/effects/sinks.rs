@@ -689,7 +689,7 @@ impl Analysis<'_> {
         }
         let (abs, placed) = match self.abs_path(target, env) {
             Some(abs) => (abs, true),
-            None if env.cwd == Cwd::Unknown && !target.text().starts_with(['/', '~']) => {
+            None if env.cwd.is_unplaced() && !target.text().starts_with(['/', '~']) => {
                 self.note_unplaced(&target.text());
                 self.unplaced_rail_write(target, env, via);
                 return;
@@ -914,7 +914,7 @@ fn unplaced_tail(target: &Field, env: &Env) -> Option<String> {
         .collect();
     let rest = match last_unknown {
         Some(_) => known.strip_prefix('/')?.to_string(),
-        None if env.cwd == Cwd::Unknown && !known.starts_with('/') => known,
+        None if env.cwd.is_unplaced() && !known.starts_with('/') => known,
         None => return None,
     };
     let mut parts: Vec<&str> = Vec::new();

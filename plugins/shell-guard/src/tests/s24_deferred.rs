@@ -89,9 +89,8 @@ fn s24_s2_scoped_function_cd_followed() {
     denied("f() { local x; cd ~; }; f; rm -rf *");
     // `cd build` may fail (S4): the caller's cwd is then either place.
     allow("f() { local x; cd build && rm -rf out; }; f");
-    // `|| return` leaves the function, not the script: still either place.
-    escalate(
-        "f() { local x; cd build || return; }; f; rm -rf out",
-        "shell.rm-dynamic",
-    );
+    // `|| return` leaves the function, not the script: still either place,
+    // each judged (review s25 S22): both are inside the workspace.
+    allow("f() { local x; cd build || return; }; f; rm -rf out");
+    denied("f() { local x; cd build || return; }; f; rm -rf ../../*");
 }

@@ -54,6 +54,55 @@ pub enum Cwd {
     Known(String),
     /// Changed by `cd` to something only known at run time.
     Unknown,
+    /// One of these known directories (sorted, at least two, at most
+    /// [`MAX_CWD_PLACES`]): after a `cd` that may fail and `;` or `||`,
+    /// after `if` branches that leave different places, after a `cd` that
+    /// `CDPATH` or `cdable_vars` may send elsewhere (review s25 S22).
+    /// Every later command is judged in each of them, strictest wins
+    /// ([`Analysis::pipeline`]).
+    Either(Vec<String>),
+}
+
+/// Most places [`Cwd::Either`] follows; more make the cwd unknown.
+pub const MAX_CWD_PLACES: usize = 4;
+
+impl Cwd {
+    /// The cwd is one of `self` or `other`: the same, [`Cwd::Either`] of
+    /// their known places, or unknown.
+    pub fn or(&self, other: &Cwd) -> Cwd {
+        if self == other {
+            return self.clone();
+        }
+        let places = |c: &Cwd| match c {
+            Cwd::Known(p) => Some(vec![p.clone()]),
+            Cwd::Either(ps) => Some(ps.clone()),
+            _ => None,
+        };
+        match (places(self), places(other)) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                Cwd::from_places(a)
+            }
+            _ => Cwd::Unknown,
+        }
+    }
+
+    /// The cwd is one of `places`.
+    pub fn from_places(mut places: Vec<String>) -> Cwd {
+        places.sort();
+        places.dedup();
+        match places.len() {
+            0 => Cwd::Unknown,
+            1 => Cwd::Known(places.remove(0)),
+            n if n <= MAX_CWD_PLACES => Cwd::Either(places),
+            _ => Cwd::Unknown,
+        }
+    }
+
+    /// The walk cannot name one directory (unknown, or one of several).
+    pub fn is_unplaced(&self) -> bool {
+        matches!(self, Cwd::Unknown | Cwd::Either(_))
+    }
 }
 
 /// Shell state that flows along a script.
@@ -304,9 +353,7 @@ impl Env {
 
     /// Merge the state of another branch: what differs becomes unknown.
     pub fn merge(&mut self, other: &Env) {
-        if self.cwd != other.cwd {
-            self.cwd = Cwd::Unknown;
-        }
+        self.cwd = self.cwd.or(&other.cwd);
         for (k, v) in &other.vars {
             match self.vars.get(k) {
                 Some(mine) if mine == v => {}
@@ -956,7 +1003,7 @@ impl<'a> Analysis<'a> {
                     failed.pop();
                     env.cwd = success;
                 }
-                Some(success) if success != env.cwd => env.cwd = Cwd::Unknown,
+                Some(success) => env.cwd = success.or(&env.cwd),
                 _ => {}
             }
             if std::mem::replace(&mut self.cd_may_fail, false) && env.cwd != before {
@@ -964,14 +1011,58 @@ impl<'a> Analysis<'a> {
                 last_failed = Some(before);
             }
         }
-        if failed.iter().any(|c| *c != env.cwd) {
-            env.cwd = Cwd::Unknown;
+        // Either where a `cd` failed or where the list ended (review s25
+        // S22: not unknown, every later command is judged in each).
+        for c in &failed {
+            env.cwd = env.cwd.or(c);
         }
         self.cd_may_fail = outer_cd;
         out
     }
 
+    /// A pipeline, judged in every place the cwd may be (review s25 S22):
+    /// each walk's findings count, and the state after it is what the
+    /// walks leave, merged as branches.
     fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        let Cwd::Either(places) = &env.cwd else {
+            return self.pipeline_here(p, env, depth, stdin);
+        };
+        let outer_cd = self.cd_may_fail;
+        let mut any_cd = outer_cd;
+        let mut merged: Option<Env> = None;
+        let mut out: Option<Output> = None;
+        for place in places.clone() {
+            let mut e = env.clone();
+            e.cwd = Cwd::Known(place);
+            self.cd_may_fail = outer_cd;
+            let o = self.pipeline_here(p, &mut e, depth, stdin);
+            any_cd |= self.cd_may_fail;
+            out = Some(match out {
+                Some(prev) => prev.merge(o),
+                None => o,
+            });
+            match &mut merged {
+                Some(m) => m.merge(&e),
+                None => merged = Some(e),
+            }
+            if self.done() {
+                break;
+            }
+        }
+        self.cd_may_fail = any_cd;
+        if let Some(m) = merged {
+            *env = m;
+        }
+        out.unwrap_or(Output::Unknown)
+    }
+
+    fn pipeline_here(
+        &mut self,
+        p: &ast::Pipeline,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+    ) -> Output {
         // Only a simple command's output is read as a lookup's pids: a
         // compound one (`{ echo -1; pgrep x; }`) may print anything, and
         // a redirection other than of standard error to a file makes a

@@ -168,7 +168,7 @@ impl Analysis<'_> {
             None if path.starts_with('/') => self.kernel_resolve(None, &path),
             None => match &env.cwd {
                 Cwd::Known(c) => self.kernel_resolve(Some(c), &path),
-                Cwd::Unknown => {
+                Cwd::Unknown | Cwd::Either(_) => {
                     self.note_unplaced(&field.text());
                     return Target::Dynamic;
                 }

@@ -157,7 +157,7 @@ impl Analysis<'_> {
             },
             Some(f) => match f.static_text() {
                 Some(t) if t.starts_with('/') => Cwd::Known(crate::paths::normalize_abs(&t)),
-                Some(t) if self.cd_is_searched(&t, env) => Cwd::Unknown,
+                Some(t) if self.cd_is_searched(&t, env) => self.cd_search_places(&t, env),
                 Some(t) => match &env.cwd {
                     Cwd::Known(c) => Cwd::Known(crate::paths::resolve(c, &t)),
                     Cwd::None if crate::paths::normalize_rel(&t).is_some() => Cwd::None,
@@ -195,6 +195,51 @@ impl Analysis<'_> {
             };
         self.cd_may_fail |= !sure;
         env.cwd = new;
+    }
+
+    /// Where `cd T` may go when `CDPATH` or `cdable_vars` searches it
+    /// (review s25 S22): each directory of a known `CDPATH` (the cwd for
+    /// an empty entry or `.`), the cwd itself, and the value of the
+    /// variable `T` names under `cdable_vars`; unknown when any of them is.
+    fn cd_search_places(&self, t: &str, env: &Env) -> Cwd {
+        let Cwd::Known(cwd) = &env.cwd else {
+            return Cwd::Unknown;
+        };
+        let mut places = vec![crate::paths::resolve(cwd, t)];
+        if let Some(v) = env.vars.get("CDPATH") {
+            let Some(text) = v.static_text() else {
+                return Cwd::Unknown;
+            };
+            for d in text.split(':') {
+                let base = match d {
+                    "" | "." | "./" => cwd.clone(),
+                    d if d.starts_with('/') => crate::paths::normalize_abs(d),
+                    d => crate::paths::resolve(cwd, d),
+                };
+                places.push(crate::paths::resolve(&base, t));
+            }
+        }
+        if env.cdable_vars {
+            let first = t.split('/').next().unwrap_or("");
+            if !first.is_empty()
+                && !first.starts_with(|c: char| c.is_ascii_digit())
+                && first.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                match env.vars.get(first).map(|v| (v.static_text(), v)) {
+                    // Unset: `cd c` does not go through it.
+                    None if !matches!(first, "HOME" | "PWD" | "OLDPWD") => {}
+                    Some((Some(value), _)) if value.starts_with('/') => {
+                        let rest = &t[first.len()..];
+                        places.push(crate::paths::resolve(
+                            &crate::paths::normalize_abs(&value),
+                            rest.trim_start_matches('/'),
+                        ));
+                    }
+                    _ => return Cwd::Unknown,
+                }
+            }
+        }
+        Cwd::from_places(places)
     }
 
     /// `read [-r] NAME… <<< TEXT`: the names take the words of the first
