@@ -10021,3 +10021,4 @@ mod s25_toolvet_cli;
 
 // Review s25: one file per family of findings.
 mod s25_cwd;
+mod s25_sudo;

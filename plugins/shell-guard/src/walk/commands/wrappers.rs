@@ -201,7 +201,12 @@ impl Analysis<'_> {
         // What the options say: (end of options, `-e`/`--edit`,
         // the agent's environment kept, the command run by a
         // shell).
-        let (i, edit, keeps_env, via_shell) = match name {
+        // `chooses`: an option that chooses what program runs as root
+        // (review s25 S31): a shell (`-s` runs the caller's `$SHELL`,
+        // `-i` the target's login shell and its start-up files), or the
+        // command found under another root or directory (`-R`,
+        // `--chroot`, `-D`, `--chdir`). No such command is read-only.
+        let (i, edit, keeps_env, via_shell, chooses) = match name {
             "sudo" | "doas" => {
                 let spec = if name == "sudo" {
                     &runopts::SUDO
@@ -209,20 +214,35 @@ impl Analysis<'_> {
                     &runopts::DOAS
                 };
                 let p = self.runner_options(name, spec, args, allowed);
+                let via_shell = ["shell", "login", "s"].iter().any(|o| p.has(o));
                 (
                     p.end,
                     p.has("edit"),
                     p.has("E") || p.has("preserve-env"),
-                    ["shell", "login", "s"].iter().any(|o| p.has(o)),
+                    via_shell,
+                    via_shell || p.has("chroot") || p.has("chdir"),
                 )
             }
             "run0" => {
                 let p = self.runner_options(name, &runopts::RUN0, args, allowed);
-                (p.end, false, p.has("setenv"), p.has("via-shell"))
+                let via_shell = p.has("via-shell");
+                (
+                    p.end,
+                    false,
+                    p.has("setenv"),
+                    via_shell,
+                    via_shell || p.has("chdir"),
+                )
             }
-            "sudoedit" => (args.len(), true, false, false),
+            "sudoedit" => (args.len(), true, false, false, false),
             // pkexec reads exact spellings, not getopt.
-            _ => (skip_options(args, &["--user", "-u"]), false, false, false),
+            _ => (
+                skip_options(args, &["--user", "-u"]),
+                false,
+                false,
+                false,
+                false,
+            ),
         };
         if edit {
             if !allowed {
@@ -234,7 +254,12 @@ impl Analysis<'_> {
         // `sudo -E`, `--preserve-env`, `run0 --setenv`: the
         // agent's environment (`KUBECONFIG`, `DOCKER_HOST`)
         // reaches the program, so no command is read-only.
-        if !allowed && (keeps_env || !crate::effects::readonly::is_read_only(&rest)) {
+        if !allowed && chooses {
+            self.privilege_switch(
+                name,
+                "runs a shell (`$SHELL`, the login shell) or a program from another root or directory as root",
+            );
+        } else if !allowed && (keeps_env || !crate::effects::readonly::is_read_only(&rest)) {
             self.privilege_switch(name, "runs with elevated privileges");
         }
         if via_shell && !rest.is_empty() {
