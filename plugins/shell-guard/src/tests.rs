@@ -10022,3 +10022,4 @@ mod s25_toolvet_cli;
 // Review s25: one file per family of findings.
 mod s25_cwd;
 mod s25_sudo;
+mod s25_values;

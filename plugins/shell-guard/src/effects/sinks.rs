@@ -259,6 +259,10 @@ impl Analysis<'_> {
     /// in some home or directory, and the credential patterns hold for
     /// any (review s10 H17).
     pub(crate) fn sensitive_label(&self, f: &Field, env: &Env) -> Option<&'static str> {
+        // A loop's variable over a glob: each word (review s25 S1).
+        if let Some(alts) = env.loop_alternatives(f) {
+            return alts.iter().find_map(|a| self.sensitive_label(a, env));
+        }
         let Some(abs) = self.abs_path(f, env).or_else(|| somewhere(f)) else {
             return proc_path(f).and_then(|p| sensitive_files().matches_glob(&p));
         };
@@ -677,6 +681,17 @@ impl Analysis<'_> {
         // unknown (review s24 S9: `x=(~/.bashrc)`, a value set on a
         // branch, `read`/`mapfile`/`getopts`, `set --`): it can name any
         // guard rail, so a person approves, as `rm -r` of such a path.
+        // A loop's variable over a glob: each word it may be (review s25
+        // S1: `for f in ~/.b?shrc; do echo x >> "$f"; done`).
+        if let Some(alts) = env.loop_alternatives(target) {
+            for a in alts {
+                self.check_write(&a, env, content, via, truncates, depth);
+                if self.done() {
+                    break;
+                }
+            }
+            return;
+        }
         if let Some(raw) = env.made_unknown(target) {
             self.report(
                 false,
@@ -880,6 +895,19 @@ impl Analysis<'_> {
                 target.text()
             ),
         );
+    }
+
+    /// A file removed, linked over or given another mode whose name the
+    /// walk cannot place, but which a loop's glob or a value the command
+    /// made unknown may name (review s25 S1, S30: `ln -sf /tmp/x "$t"`,
+    /// `rm "$f"`, `chmod 000 "$t"`): judged as a write of it.
+    pub(crate) fn unplaced_change(&mut self, target: &Field, env: &mut Env, via: &str) {
+        // A whole argument list (`rm "$@"`) is the removal rules' own.
+        let list = matches!(target.text().as_str(), "$@" | "${@}" | "$*" | "${*}");
+        if !list && (env.loop_alternatives(target).is_some() || env.made_unknown(target).is_some())
+        {
+            self.check_write(target, env, &Output::Static(String::new()), via, false, 0);
+        }
     }
 
     fn is_home_dotfile(&self, abs: &str) -> bool {

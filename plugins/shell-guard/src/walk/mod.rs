@@ -319,23 +319,46 @@ impl Env {
         self.vars.insert(name, value);
     }
 
-    /// The source of the first part of `target`'s last path component
-    /// that is a value this command itself made unknown (review s24 S9):
-    /// a variable the walk holds as unknown because the command assigned
-    /// it in a way the walk does not follow (`x=(…)`, a value set on a
-    /// branch, `read`, `mapfile`, `getopts`, `set --`), or an expansion of
-    /// such a variable or of a known one the walk does not compute
-    /// (`${t/…/…}` with a glob). A `for` loop's variable over a glob is
-    /// not one (the glob is what it stands for), nor is a value from the
-    /// environment or a program's output (`$TMPDIR`, `$(mktemp)`), unless
-    /// that output is decoded or downloaded text (`$(… | base64 -d)`).
+    /// The source of the first part of `target` that is a value this
+    /// command itself made unknown (review s24 S9): a variable the walk
+    /// holds as unknown because the command assigned it in a way the walk
+    /// does not follow (`x=(…)`, a value set on a branch, `read`,
+    /// `mapfile`, `getopts`, `set --`), or an expansion of such a variable
+    /// or of a known one the walk does not compute (`${t/…/…}` with a
+    /// glob); the directory stack (`~1`, `~-1`, `${DIRSTACK[1]}`),
+    /// `$0` after `BASH_ARGV0=`, `"$@"` after `set --` (review s25 S9, S16,
+    /// S24, S13). Any part counts, a directory as well as the last name
+    /// (review s25 S29: `"$d/settings.json"`), except in a path rooted at
+    /// a value from outside the command (`"$TMPDIR/${x[0]}/out.log"`),
+    /// where only its last component does. A `for` loop's variable over a
+    /// glob is not one (its words are judged in its place, see
+    /// [`Env::loop_alternatives`]), nor is a value from the environment or
+    /// a program's output (`$TMPDIR`, `$(mktemp)`), unless that output is
+    /// decoded or downloaded text (`$(… | base64 -d)`).
     pub fn made_unknown(&self, target: &Field) -> Option<String> {
-        let start = target
+        let first = target
             .segs
             .iter()
-            .rposition(|s| matches!(s, Seg::Lit { text, .. } if text.contains('/')))
-            .unwrap_or(0);
-        target.segs[start..].iter().find_map(|s| match s {
+            .find(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()));
+        let rooted_outside =
+            matches!(first, Some(s @ Seg::Dyn { .. }) if self.made_unknown_seg(s).is_none());
+        let start = if rooted_outside {
+            target
+                .segs
+                .iter()
+                .rposition(|s| matches!(s, Seg::Lit { text, .. } if text.contains('/')))
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        target.segs[start..]
+            .iter()
+            .find_map(|s| self.made_unknown_seg(s))
+    }
+
+    /// [`Env::made_unknown`] of one part.
+    fn made_unknown_seg(&self, s: &Seg) -> Option<String> {
+        match s {
             // Decoded or downloaded text (`$(… | base64 -d)`): obfuscated.
             Seg::Dyn {
                 raw,
@@ -343,12 +366,57 @@ impl Env {
                 ..
             } => Some(raw.clone()),
             Seg::Dyn { raw, .. } => {
+                // The directory stack: `~N`, `~+N`, `~-N` (review s25 S9).
+                if let Some(n) = raw.strip_prefix('~') {
+                    let n = n.strip_prefix(['+', '-']).unwrap_or(n);
+                    if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) {
+                        return Some(raw.clone());
+                    }
+                }
+                // `"$@"`, `"$*"` after `set --` (review s25 S1, S13).
+                if matches!(raw.as_str(), "$@" | "${@}" | "$*" | "${*}")
+                    && self.vars.contains_key("1")
+                {
+                    return Some(raw.clone());
+                }
                 let name = expand::expanded_name(raw)?;
-                (self.vars.contains_key(name) && !self.loop_globs.contains_key(name))
-                    .then(|| raw.clone())
+                let made = match name {
+                    // Bash's own: the directory stack (review s25 S9).
+                    "DIRSTACK" => true,
+                    "0" => self.vars.contains_key("BASH_ARGV0"),
+                    _ => self.vars.contains_key(name) && !self.loop_globs.contains_key(name),
+                };
+                made.then(|| raw.clone())
             }
             _ => None,
-        })
+        }
+    }
+
+    /// The fields `target` may be when a part of it is a `for` loop's
+    /// variable over words the walk holds but does not take one by one
+    /// (a glob, review s25 S1): that part replaced by each word
+    /// (`"$d/settings.json"` for `for d in ~/.claud[e]`). `None` when no
+    /// part is one.
+    pub fn loop_alternatives(&self, target: &Field) -> Option<Vec<Field>> {
+        let (i, words) = target.segs.iter().enumerate().find_map(|(i, s)| {
+            let Seg::Dyn { raw, .. } = s else {
+                return None;
+            };
+            let name = raw.strip_prefix("${")?.strip_suffix('}')?;
+            let words = self.loop_globs.get(name)?;
+            (self.vars.get(name) == Some(&loop_placeholder(name))).then_some((i, words))
+        })?;
+        Some(
+            words
+                .iter()
+                .map(|w| {
+                    let mut segs = target.segs[..i].to_vec();
+                    segs.extend(w.segs.iter().cloned());
+                    segs.extend(target.segs[i + 1..].iter().cloned());
+                    Field { segs }
+                })
+                .collect(),
+        )
     }
 
     /// Merge the state of another branch: what differs becomes unknown.
@@ -1648,6 +1716,8 @@ impl<'a> Analysis<'a> {
         let prefix = assignments.clone();
         let names = assignments.into_iter().map(|(n, _)| n).collect();
         let outer = std::mem::replace(&mut self.command_vars, names);
+        // `$_` is the command's last word from here on (review s25 S16).
+        let last = argv.last().cloned();
         let out = self.exec(argv, env, depth, &stdin, false);
         self.command_vars = outer;
         self.unproven_pipe = outer_pipe;
@@ -1683,6 +1753,9 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
+        if let Some(last) = last {
+            env.vars.insert("_".to_string(), last);
+        }
         out
     }
 }
@@ -1705,23 +1778,6 @@ pub(crate) fn workspace_of(opts: &Options, cwd: Option<&str>) -> Vec<String> {
 /// variable given another unknown value is not taken for the loop's).
 fn loop_placeholder(name: &str) -> Field {
     dyn_field(&format!("${{{name}}}"))
-}
-
-/// The words of the loop whose variable `field` is, alone and still
-/// holding the loop's value (see [`Env::loop_globs`]).
-fn loop_words<'e>(field: &Field, env: &'e Env) -> Option<&'e Vec<Field>> {
-    // Quoting leaves empty literal pieces around it (`"$f"`).
-    let segs: Vec<&Seg> = field
-        .segs
-        .iter()
-        .filter(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()))
-        .collect();
-    let [Seg::Dyn { raw, .. }] = segs.as_slice() else {
-        return None;
-    };
-    let name = raw.strip_prefix("${")?.strip_suffix('}')?;
-    let entry = env.loop_globs.get(name)?;
-    (env.vars.get(name) == Some(&loop_placeholder(name))).then_some(entry)
 }
 
 /// The combined output of fields used as text (here-strings, `echo`).

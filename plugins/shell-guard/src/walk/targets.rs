@@ -100,7 +100,7 @@ impl Analysis<'_> {
         if let Some(f) = own_pid_spelled(field) {
             return self.resolve_target(&f, env, contents);
         }
-        if let Some(words) = loop_words(field, env) {
+        if let Some(words) = env.loop_alternatives(field) {
             let targets: Vec<Target> = words
                 .iter()
                 .map(|w| self.resolve_target(w, env, contents))

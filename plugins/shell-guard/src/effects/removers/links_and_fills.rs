@@ -993,6 +993,7 @@ impl Analysis<'_> {
                     return;
                 }
                 let Some(abs) = self.abs_path(&link, env) else {
+                    self.unplaced_change(&link, env, "`ln`");
                     continue;
                 };
                 if self.state.guard_rail(&abs).is_some() {

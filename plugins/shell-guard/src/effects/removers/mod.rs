@@ -858,6 +858,7 @@ impl Analysis<'_> {
             // Removing a file changes it, as writing it does: judged so
             // for guard rails and credentials (its place was judged above).
             let Some(abs) = self.abs_path(operand, env) else {
+                self.unplaced_change(operand, env, &format!("`{}` (removing it)", r.how));
                 continue;
             };
             // Inside toolvet's state every file is state, whatever name

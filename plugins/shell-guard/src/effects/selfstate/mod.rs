@@ -692,6 +692,8 @@ impl Analysis<'_> {
     pub(crate) fn metadata_change(&mut self, name: &str, targets: &[&Field], env: &Env) {
         for t in targets {
             let Some(abs) = self.abs_path(t, env) else {
+                let mut e = env.clone();
+                self.unplaced_change(t, &mut e, &format!("`{name}`"));
                 continue;
             };
             let Some((rail, at)) = self.state.rail_within(&abs) else {

@@ -138,6 +138,20 @@ impl Analysis<'_> {
             _ => target.cloned(),
         };
         set_oldpwd(env);
+        // A loop's variable over a glob: each word (review s25 S1, S22).
+        if let Some(alts) = target.as_ref().and_then(|t| env.loop_alternatives(t)) {
+            let mut cwd: Option<Cwd> = None;
+            for a in alts {
+                let mut e = env.clone();
+                self.change_dir_to(Some(&a), &mut e);
+                cwd = Some(match cwd {
+                    Some(c) => c.or(&e.cwd),
+                    None => e.cwd,
+                });
+            }
+            env.cwd = cwd.unwrap_or(Cwd::Unknown);
+            return;
+        }
         self.change_dir_to(target.as_ref(), env);
     }
 
