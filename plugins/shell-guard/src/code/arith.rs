@@ -535,6 +535,18 @@ impl Analysis<'_> {
                             .filter_map(Field::static_text)
                             .filter(|n| !n.starts_with(['-', '+']))
                             .map(|n| n.split(['=', '[']).next().unwrap_or("").to_string());
+                        let names: Vec<String> = names.collect();
+                        // `declare -l c; c=RM`: the value's case changes
+                        // (review s25 S18): held as unknown.
+                        if name != "export"
+                            && t.starts_with('-')
+                            && t[1..].contains(['l', 'u', 'c'])
+                        {
+                            for n in &names {
+                                env.cased.insert(n.clone());
+                                env.forget(n);
+                            }
+                        }
                         if t.starts_with('-') && t[1..].contains('A') {
                             for n in names {
                                 self.declare_assoc(&n, env);

@@ -186,3 +186,62 @@ fn s9_s16_s24_values_bash_sets_are_held() {
     }
     allow("echo x >> out.log; cat \"$_\"");
 }
+
+// S24: `HOME=` moves `~` and a bare `cd`.
+
+#[test]
+fn s24_home_assigned_moves_the_tilde_and_cd() {
+    for (cmd, rule) in [
+        (
+            "HOME=$HOME/.claude; cp /tmp/evil.json ~/settings.json",
+            "shell.guardrail-write",
+        ),
+        (
+            "export HOME=~/.claude; cp /tmp/evil.json ~/settings.json",
+            "shell.guardrail-write",
+        ),
+        (
+            "HOME=/home/alice/.claude; cd; cp /tmp/evil.json settings.json",
+            "shell.guardrail-write",
+        ),
+        ("HOME=~/.aws; cat ~/credentials", "shell.read-credentials"),
+        (
+            "HOME=~/.codex; echo 'approval_policy=\"never\"' >> ~/config.toml",
+            "shell.guardrail-write",
+        ),
+    ] {
+        deny(cmd, rule);
+    }
+    held("HOME=$X; cp /tmp/evil.json ~/settings.json");
+    allow("HOME=/home/alice/project/h; echo x > ~/out.txt");
+}
+
+// S17: `${t~~}`, `${t~}`; S18: `declare -l/-u/-c`.
+
+#[test]
+fn s17_case_toggles_are_computed() {
+    deny(
+        "t=/HOME/ALICE/.BASHRC; echo x >> \"${t~~}\"",
+        "shell.guardrail-write",
+    );
+    deny(
+        "t=/home/alice/.claude/Settings.json; x=${t~~}; cp /tmp/e \"${x~~}\"",
+        "shell.guardrail-write",
+    );
+    held("if true; then t=/HOME/ALICE/.BASHRC; fi; echo x >> \"${t~~}\"");
+}
+
+#[test]
+fn s18_case_attributes_make_the_value_unknown() {
+    for cmd in [
+        "declare -l c; c=RM; $c -rf ~",
+        "declare -l c='RM -RF /HOME/ALICE'; $c",
+        "declare -l c; c='RM -RF /HOME/ALICE'; $c",
+        "typeset -u c; c=rm; $c -rf ~",
+        "declare -l c='SUDO -I'; $c",
+        "declare -l c=TOOLVET; $c approvals approve apr_x --reviewer me --seen",
+    ] {
+        held(cmd);
+    }
+    allow("declare -l name=Report; echo \"$name\"");
+}

@@ -52,8 +52,67 @@ fn nested_strings(e: &ParameterExpr) -> Vec<&str> {
 
 /// The variable a parameter expansion names: `$NAME`, `${NAME}`,
 /// `${NAME:-x}`, `${#NAME}`.
+/// `raw` with each `${NAME~~}` (every letter's case toggled) and
+/// `${NAME~}` (the first letter's) of a variable the command assigned
+/// replaced by `${NAME}` of a variable holding the result (review s25
+/// S17: the parser reads the toggles as text): the value bash computes
+/// when the walk knows it, else the variable's unknown value (held like
+/// it). `None` when there is none.
+fn case_toggles(raw: &str, env: &mut Env) -> Option<String> {
+    if !raw.contains("~}") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rest = raw;
+    let mut changed = false;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let name_end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..name_end];
+        let tail = &after[name_end..];
+        let all = tail.starts_with("~~}");
+        if name.is_empty() || !(all || tail.starts_with("~}")) || !env.vars.contains_key(name) {
+            out.push_str("${");
+            rest = after;
+            continue;
+        }
+        let value = env.vars[name].clone();
+        let toggled = match value.static_text() {
+            Some(v) => {
+                let toggle = |c: char| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                };
+                let mut chars = v.chars();
+                Field::lit(if all {
+                    v.chars().map(toggle).collect::<String>()
+                } else {
+                    chars
+                        .next()
+                        .map(|f| format!("{}{}", toggle(f), chars.as_str()))
+                        .unwrap_or_default()
+                })
+            }
+            None => value,
+        };
+        let temp = format!("TOOLVET_CASE_{name}_{}", usize::from(all));
+        env.vars.insert(temp.clone(), toggled);
+        out.push_str(&format!("${{{temp}}}"));
+        rest = &tail[if all { 3 } else { 2 }..];
+        changed = true;
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
 pub(super) fn expanded_name(raw: &str) -> Option<&str> {
-    let rest = raw.strip_prefix('$')?;
+    let rest = raw.trim_start_matches('"').strip_prefix('$')?;
     let rest = rest.strip_prefix('{').unwrap_or(rest);
     let rest = rest.strip_prefix('#').unwrap_or(rest);
     let end = rest
@@ -320,6 +379,8 @@ impl Analysis<'_> {
                 }],
             }];
         }
+        let toggled = case_toggles(raw, env);
+        let raw = toggled.as_deref().unwrap_or(raw);
         let opts = syntax::parser_options();
         match brush_parser::word::parse(raw, &opts) {
             Ok(pieces) => {
@@ -408,9 +469,14 @@ impl Analysis<'_> {
                     }
                 }
                 WordPiece::TildeExpansion(t) => match t {
-                    TildeExpr::Home => match &self.home {
-                        Some(h) => b.lit(&h.clone(), true),
-                        None => b.seg(Seg::Home(None)),
+                    // `HOME=…` in the command moves `~` (review s25 S24).
+                    TildeExpr::Home => match env.vars.get("HOME").map(Field::static_text) {
+                        Some(Some(h)) => b.lit(&h, true),
+                        Some(None) => b.seg(dyn_seg("$HOME", quoted)),
+                        None => match &self.home {
+                            Some(h) => b.lit(&h.clone(), true),
+                            None => b.seg(Seg::Home(None)),
+                        },
                     },
                     TildeExpr::UserHome(u) => b.seg(Seg::Home(Some(u.clone()))),
                     TildeExpr::WorkingDir => match &env.cwd {

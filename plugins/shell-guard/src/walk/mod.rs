@@ -146,6 +146,10 @@ pub struct Env {
     /// Variables declared `-i` in the command: every value given to one
     /// is evaluated as arithmetic ([`crate::code::arith`]).
     pub ints: std::collections::HashSet<String>,
+    /// Variables declared `-l`, `-u` or `-c` in the command: bash changes
+    /// the case of every value given to one, so the walk holds them as
+    /// unknown (review s25 S18).
+    pub cased: std::collections::HashSet<String>,
     /// Functions defined in the command, by name: the shell state a call
     /// changes in the caller's shell ([`FunctionEffects`]).
     pub functions: HashMap<String, FunctionEffects>,
@@ -272,6 +276,7 @@ impl Env {
             cdable_vars: false,
             assoc: std::collections::HashSet::new(),
             ints: std::collections::HashSet::new(),
+            cased: std::collections::HashSet::new(),
             functions: HashMap::new(),
             namerefs: std::collections::HashSet::new(),
             forgotten: 0,
@@ -315,6 +320,10 @@ impl Env {
     pub fn assign(&mut self, name: String, value: Field) {
         if self.namerefs.contains(&name) {
             self.forget_vars();
+        }
+        if self.cased.contains(&name) {
+            self.forget(&name);
+            return;
         }
         self.vars.insert(name, value);
     }
@@ -478,6 +487,7 @@ impl Env {
         // a` leaves `a` indexed).
         self.assoc.retain(|k| other.assoc.contains(k));
         self.ints.extend(other.ints.iter().cloned());
+        self.cased.extend(other.cased.iter().cloned());
         self.namerefs.extend(other.namerefs.iter().cloned());
         self.forgotten = self.forgotten.max(other.forgotten);
         // A function defined differently on two branches: either may run.

@@ -165,9 +165,14 @@ impl Analysis<'_> {
         });
         let above = |dir: &str, p: &str| crate::paths::is_at_or_under(dir, p);
         let new = match target {
-            None => match &self.home {
-                Some(h) => Cwd::Known(h.clone()),
-                None => Cwd::Unknown,
+            // `HOME=…` in the command: bare `cd` goes there (review s25 S24).
+            None => match env.vars.get("HOME").map(Field::static_text) {
+                Some(Some(h)) if h.starts_with('/') => Cwd::Known(crate::paths::normalize_abs(&h)),
+                Some(_) => Cwd::Unknown,
+                None => match &self.home {
+                    Some(h) => Cwd::Known(h.clone()),
+                    None => Cwd::Unknown,
+                },
             },
             Some(f) => match f.static_text() {
                 Some(t) if t.starts_with('/') => Cwd::Known(crate::paths::normalize_abs(&t)),
