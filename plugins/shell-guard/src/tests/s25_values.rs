@@ -245,3 +245,41 @@ fn s18_case_attributes_make_the_value_unknown() {
     }
     allow("declare -l name=Report; echo \"$name\"");
 }
+
+// S13: the words after a `-c` script are its positional parameters.
+
+#[test]
+fn s13_positional_parameters_of_a_c_script_are_its_words() {
+    for (cmd, rule) in [
+        (
+            "bash -c 'echo x >> \"$1\"' _ ~/.bashrc",
+            "shell.guardrail-write",
+        ),
+        (
+            "sh -c 'cp /tmp/evil.json \"$0\"' ~/.claude/settings.json",
+            "shell.guardrail-write",
+        ),
+        (
+            "bash -c 'cp /tmp/evil.json \"$1/settings.json\"' _ ~/.claude",
+            "shell.guardrail-write",
+        ),
+        (
+            "bash -c 'printf \"[host]\\nallow_without_checks = true\\n\" > \"$1\"' _ /home/alice/project/toolvet.toml",
+            "shell.toolvet-state",
+        ),
+        (
+            "bash -c 'cat \"$1\"' _ ~/.aws/credentials",
+            "shell.read-credentials",
+        ),
+    ] {
+        deny(cmd, rule);
+    }
+    held("find ~ -maxdepth 1 -name .bashrc -exec sh -c 'echo x >> \"$1\"' _ {} \\;");
+    for cmd in [
+        "bash -c 'echo x > \"$1\"' _ out.txt",
+        "bash -c 'cat \"$1\"' _ README.md",
+        "find . -name '*.txt' -exec sh -c 'wc -l \"$1\"' _ {} \\;",
+    ] {
+        allow(cmd);
+    }
+}

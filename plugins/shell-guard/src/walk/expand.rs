@@ -560,6 +560,18 @@ impl Analysis<'_> {
                 parameter: Parameter::Named(n),
                 indirect: false,
             } => self.variable(n, raw, quoted, b, env, ifs),
+            // `$1` of a `bash -c` script given its words (review s25 S13).
+            P::Parameter {
+                parameter: Parameter::Positional(n),
+                indirect: false,
+            } => {
+                let n = n.to_string();
+                self.variable(&n, raw, quoted, b, env, ifs)
+            }
+            P::Parameter {
+                parameter: Parameter::Special(brush_parser::word::SpecialParameter::ShellName),
+                indirect: false,
+            } if env.vars.contains_key("0") => self.variable("0", raw, quoted, b, env, ifs),
             P::Substring {
                 parameter: Parameter::Named(n),
                 indirect: false,

@@ -276,7 +276,23 @@ impl Analysis<'_> {
         if command_mode {
             if let Some(script) = rest.first() {
                 let via = format!("{name} -c");
-                return self.run_script_field(script, env, depth, &Output::Unknown, &via);
+                // The words after the script are its `$0`, `$1`, …
+                // (review s25 S13); `{}` of `find -exec` is any found
+                // file, a value made unknown.
+                let mut child = env.clone();
+                child
+                    .vars
+                    .retain(|k, _| !k.chars().all(|c| c.is_ascii_digit()));
+                for (n, a) in rest[1..].iter().enumerate() {
+                    if a.text().contains("{}") {
+                        child.forget(&n.to_string());
+                    } else {
+                        child.vars.insert(n.to_string(), a.clone());
+                    }
+                }
+                let out = self.run_script_field(script, &mut child, depth, &Output::Unknown, &via);
+                env.absorb_files(&child);
+                return out;
             }
             return Output::Unknown;
         }
