@@ -610,10 +610,14 @@ impl Analysis<'_> {
                         }
                         (_, "C") => match v.static_text() {
                             // bash evals `CALLBACK INDEX 'LINE'`.
+                            // The line is what the input holds: judged as
+                            // a value only known at run time (review s25 S4:
+                            // `mapfile -C eval`).
                             Some(cb) => {
                                 let mut e = env.clone();
+                                e.forget("TOOLVET_MAPFILE_LINE");
                                 self.script(
-                                    &format!("{cb} 0 ''"),
+                                    &format!("{cb} 0 \"$TOOLVET_MAPFILE_LINE\""),
                                     &mut e,
                                     depth + 1,
                                     &crate::syntax::Output::Unknown,

@@ -316,6 +316,24 @@ impl Analysis<'_> {
         }
     }
 
+    /// What a process substitution's list prints. `>(bash)` reads what
+    /// the command writes into it: a pipe from a producer the walk does
+    /// not connect, held when a shell or interpreter runs it (review s25
+    /// S3: `echo … > >(bash)`, `tee >(sh)`, `exec > >(bash)`).
+    pub(crate) fn procsub_output(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        sub: &ast::SubshellCommand,
+        env: &mut Env,
+        depth: u32,
+    ) -> Output {
+        let outer = self.unproven_pipe;
+        self.unproven_pipe |= matches!(kind, ast::ProcessSubstitutionKind::Write);
+        let out = self.subshell_output(&sub.list, env, depth + 1);
+        self.unproven_pipe = outer;
+        out
+    }
+
     pub(super) fn process_substitution(
         &mut self,
         kind: &ast::ProcessSubstitutionKind,
@@ -324,7 +342,7 @@ impl Analysis<'_> {
         depth: u32,
     ) -> Field {
         let mut e = env.clone();
-        let out = self.subshell_output(&sub.list, &mut e, depth + 1);
+        let out = self.procsub_output(kind, sub, &mut e, depth);
         let raw = match kind {
             ast::ProcessSubstitutionKind::Read => "<(…)",
             ast::ProcessSubstitutionKind::Write => ">(…)",

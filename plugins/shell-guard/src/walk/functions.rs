@@ -74,6 +74,7 @@ impl Analysis<'_> {
         prefix: Vec<(String, Field)>,
         env: &mut Env,
         depth: u32,
+        stdin: &Output,
     ) {
         let Some(name) = name else {
             return;
@@ -99,7 +100,9 @@ impl Analysis<'_> {
         // The body runs here, in the caller's cwd and variables: judged
         // again in this state at every call (review s24 S2), whatever it
         // declares.
-        self.script(&f.body, &mut call, depth + 1, &Output::Unknown);
+        // Its standard input is the call's (review s25 S25: `f() { bash;
+        // }; f <<< TEXT`).
+        self.script(&f.body, &mut call, depth + 1, stdin);
         if f.all_vars || f.scoped {
             // Its variables may be its own (`local`, `declare`), restored
             // on return, or not known: what it may assign is unknown.

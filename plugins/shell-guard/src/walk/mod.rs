@@ -1432,9 +1432,15 @@ impl<'a> Analysis<'a> {
                 env.merge(&body);
                 out
             }
+            // A coprocess reads what later commands write to
+            // `${COPROC[1]}`: a pipe the walk does not connect (review
+            // s25 S3), held when a shell or interpreter runs it.
             C::Coprocess(c) => {
                 let mut sub = env.clone();
-                self.command(&c.body, &mut sub, depth, stdin)
+                let outer = std::mem::replace(&mut self.unproven_pipe, true);
+                let out = self.command(&c.body, &mut sub, depth, &Output::Unknown);
+                self.unproven_pipe = outer;
+                out
             }
         }
     }
@@ -1737,7 +1743,7 @@ impl<'a> Analysis<'a> {
                 None => env.vars.remove(&n),
             };
         }
-        self.after_command(name.as_deref(), prefix, env, depth);
+        self.after_command(name.as_deref(), prefix, env, depth, &stdin);
         if !self.done() {
             self.redirect_writes(&owned, env, depth, &out);
             self.note_redirect_writes(&owned, env, depth, &out);

@@ -205,9 +205,9 @@ impl Analysis<'_> {
                             }
                         }
                         T::Fd(_) => {}
-                        T::ProcessSubstitution(_, sub) => {
+                        T::ProcessSubstitution(kind, sub) => {
                             let mut e = env.clone();
-                            let out = self.subshell_output(&sub.list, &mut e, depth + 1);
+                            let out = self.procsub_output(kind, sub, &mut e, depth);
                             if reads_stdin {
                                 if matches!(out, Output::Static(_)) {
                                     piped.remove(&0);
@@ -282,9 +282,9 @@ impl Analysis<'_> {
                     _ => Output::Unknown,
                 }
             }
-            T::ProcessSubstitution(_, sub) => {
+            T::ProcessSubstitution(kind, sub) => {
                 let mut e = env.clone();
-                self.subshell_output(&sub.list, &mut e, depth + 1)
+                self.procsub_output(kind, sub, &mut e, depth)
             }
             T::Fd(_) | T::Duplicate(_) => Output::Unknown,
         })

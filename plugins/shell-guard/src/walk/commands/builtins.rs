@@ -261,6 +261,90 @@ impl Analysis<'_> {
         Cwd::from_places(places)
     }
 
+    /// Builtins that run text as code (review s25 S5, S7): `fc` re-runs
+    /// (or edits and runs) history entries, held unless it only lists
+    /// (`-l`); `history -s TEXT` stores the entry a later `fc -s` runs,
+    /// judged as a command; `compgen`/`complete -C CMD` run CMD and
+    /// `-W LIST` is expanded (its command substitutions run).
+    pub(crate) fn history_and_completion(
+        &mut self,
+        name: &str,
+        args: &[Field],
+        env: &Env,
+        depth: u32,
+    ) {
+        match name {
+            "fc" => {
+                let lists = args
+                    .iter()
+                    .map(Field::text)
+                    .take_while(|t| t.starts_with('-') && t != "--")
+                    .any(|t| t[1..].contains('l'));
+                if !lists {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        "`fc` runs commands from the shell's history (`fc -s`, `fc -e`), text this check                          cannot follow. Run the commands directly; a person must approve it as it is.",
+                    );
+                }
+            }
+            "history" => {
+                if args.first().is_some_and(|a| a.text() == "-s") {
+                    let text = args[1..]
+                        .iter()
+                        .map(Field::text)
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let mut e = env.clone();
+                    self.script(&text, &mut e, depth + 1, &Output::Unknown);
+                } else if args.first().is_some_and(|a| a.text().starts_with("-r")) {
+                    self.report(
+                        false,
+                        "shell.eval-dynamic",
+                        "`history -r` loads commands a later `fc` may run, from a file this check does not                          read. A person must approve it as it is.",
+                    );
+                }
+            }
+            _ => {
+                let mut i = 0;
+                while let Some(a) = args.get(i) {
+                    let t = a.text();
+                    i += 1;
+                    if t == "--" || !t.starts_with('-') {
+                        break;
+                    }
+                    let (opt, value) = match t.as_str() {
+                        "-C" | "-W" => (t.clone(), args.get(i).cloned()),
+                        _ if t.starts_with("-C") || t.starts_with("-W") => {
+                            (t[..2].to_string(), Some(Field::lit(&t[2..])))
+                        }
+                        _ => continue,
+                    };
+                    if value.is_some() && (t == "-C" || t == "-W") {
+                        i += 1;
+                    }
+                    let Some(v) = value else { continue };
+                    let mut e = env.clone();
+                    match (opt.as_str(), v.static_text()) {
+                        ("-C", Some(cmd)) => {
+                            self.script(&cmd, &mut e, depth + 1, &Output::Unknown);
+                        }
+                        ("-W", Some(list)) => self.scan_substitutions(&list, &mut e, depth + 1),
+                        _ => self.report(
+                            false,
+                            "shell.eval-dynamic",
+                            format!(
+                                "`{name} {opt}` runs or expands `{}`, whose text is only known at run time. \
+                                 A person must approve it as it is.",
+                                v.text()
+                            ),
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
     /// `read [-r] NAME… <<< TEXT`: the names take the words of the first
     /// line of a standard input the analysis knows (the last name the
     /// rest of the line). Returns false when it does not apply (unknown

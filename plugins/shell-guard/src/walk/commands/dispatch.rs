@@ -135,6 +135,10 @@ impl Analysis<'_> {
                 self.exec(rest, env, depth, stdin, via_xargs)
             }
             "awk" | "gawk" | "mawk" | "nawk" => self.awk(name, args, env, depth, stdin),
+            "fc" | "history" | "compgen" | "complete" => {
+                self.history_and_completion(name, args, env, depth);
+                Output::Unknown
+            }
             "dd" if own_rules => self.dd(args),
             n if own_rules
                 && (n.starts_with("mkfs")
