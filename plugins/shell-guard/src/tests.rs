@@ -10022,5 +10022,6 @@ mod s25_toolvet_cli;
 // Review s25: one file per family of findings.
 mod s25_channels;
 mod s25_cwd;
+mod s25_options;
 mod s25_sudo;
 mod s25_values;

@@ -1131,6 +1131,13 @@ fn upload_file(name: &str, flag: &str, value: &Field) -> Option<Field> {
 /// The pieces of `value` that spell `suffix` (its end), so that `~` and
 /// `$HOME` at its start stay resolvable: `@$HOME/.ssh/id_rsa` gives
 /// `$HOME/.ssh/id_rsa` with the home piece kept.
+/// The value of a `NAME=VALUE` word, its pieces kept.
+pub(crate) fn after_equals(word: &Field) -> Field {
+    let text = word.text();
+    let value = text.split_once('=').map_or("", |(_, v)| v);
+    keep_pieces(word, value)
+}
+
 fn keep_pieces(value: &Field, suffix: &str) -> Field {
     let text = value.text();
     let skip = text.len() - suffix.len();

@@ -140,6 +140,11 @@ pub struct Env {
     pub claimed: std::collections::HashSet<String>,
     /// `shopt -s cdable_vars` is on: `cd NAME` may go to `$NAME`.
     pub cdable_vars: bool,
+    /// Shell options the command may have turned on (`shopt -s NAME`,
+    /// `set -o NAME`, `set -k` as `keyword`; `*` for a name only known at
+    /// run time): those that change how later commands run (review s25
+    /// S6 `keyword`, S8 `xpg_echo`, S20 `lastpipe`), see [`Env::may_set`].
+    pub options_on: std::collections::BTreeSet<String>,
     /// Associative arrays declared in the command (`declare -A m`): their
     /// subscripts are keys, not arithmetic ([`crate::code::arith`]).
     pub assoc: std::collections::HashSet<String>,
@@ -274,6 +279,7 @@ impl Env {
             written: HashMap::new(),
             claimed: std::collections::HashSet::new(),
             cdable_vars: false,
+            options_on: std::collections::BTreeSet::new(),
             assoc: std::collections::HashSet::new(),
             ints: std::collections::HashSet::new(),
             cased: std::collections::HashSet::new(),
@@ -305,6 +311,11 @@ impl Env {
         }
         self.loop_globs.clear();
         self.forgotten += 1;
+    }
+
+    /// Whether the shell option `name` may be on (see [`Env::options_on`]).
+    pub fn may_set(&self, name: &str) -> bool {
+        self.options_on.contains(name) || self.options_on.contains("*")
     }
 
     /// `name` holds a value only known at run time from here on.
@@ -483,6 +494,7 @@ impl Env {
             }
         }
         self.cdable_vars |= other.cdable_vars;
+        self.options_on.extend(other.options_on.iter().cloned());
         // An associative array on every branch only (`false && declare -A
         // a` leaves `a` indexed).
         self.assoc.retain(|k| other.assoc.contains(k));
@@ -1178,6 +1190,7 @@ impl<'a> Analysis<'a> {
         let outer_pipe = self.unproven_pipe;
         let outer_stage = self.stage;
         let single = p.seq.len() == 1;
+        let lastpipe = env.may_set("lastpipe");
         // Every stage runs in its own subshell. A process listing in one
         // stage reaches the filters after it, not the next pipeline.
         let outer = (self.process_listing, self.unnarrowed_listing);
@@ -1196,6 +1209,11 @@ impl<'a> Analysis<'a> {
             }
             if single {
                 flow = self.command(cmd, env, depth, stdin);
+            } else if lastpipe && std::ptr::eq(cmd, &p.seq[p.seq.len() - 1]) {
+                // `shopt -s lastpipe`: the last stage runs in this shell,
+                // its assignments hold after (review s25 S20).
+                let input = flow.clone();
+                flow = self.command(cmd, env, depth, &input);
             } else {
                 let mut sub = env.clone();
                 flow = self.command(cmd, &mut sub, depth, &flow);
@@ -1656,6 +1674,28 @@ impl<'a> Analysis<'a> {
                 env.names.entry(n).or_insert(b);
             }
             return out;
+        }
+        // `set -k`: every `NAME=VALUE` word is an assignment for the
+        // command's environment (review s25 S6).
+        if env.may_set("keyword") && argv.len() > 1 {
+            let mut i = 1;
+            while i < argv.len() {
+                let name = argv[i].static_text().and_then(|t| {
+                    let (n, _) = t.split_once('=')?;
+                    (!n.is_empty()
+                        && !n.starts_with(|c: char| c.is_ascii_digit())
+                        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                    .then(|| n.to_string())
+                });
+                match name {
+                    Some(n) => {
+                        let word = argv.remove(i);
+                        let value = crate::effects::sinks::after_equals(&word);
+                        assignments.push((n, value));
+                    }
+                    None => i += 1,
+                }
+            }
         }
         let name = argv
             .first()

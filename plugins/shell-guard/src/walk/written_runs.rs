@@ -241,6 +241,40 @@ impl Analysis<'_> {
         env: &mut Env,
         stdin: &Output,
     ) {
+        // Options that change how later commands run (review s25 S6, S8,
+        // S20): `shopt -s NAME`, `set -o NAME`, `set -k`.
+        if name == "shopt" && args.iter().any(|a| a.text() == "-s") {
+            for a in args {
+                if a.is_dynamic() {
+                    env.options_on.insert("*".to_string());
+                } else if !a.text().starts_with('-') {
+                    env.options_on.insert(a.text());
+                }
+            }
+        }
+        if name == "set" {
+            let mut it = args.iter();
+            while let Some(a) = it.next() {
+                let t = a.text();
+                if a.is_dynamic() {
+                    env.options_on.insert("*".to_string());
+                } else if t == "-o" {
+                    match it.next() {
+                        Some(o) if !o.is_dynamic() => {
+                            env.options_on.insert(o.text());
+                        }
+                        Some(_) => {
+                            env.options_on.insert("*".to_string());
+                        }
+                        None => {}
+                    }
+                } else if t.starts_with('-') && !t.starts_with("--") && t[1..].contains('k') {
+                    env.options_on.insert("keyword".to_string());
+                } else if t == "--" || !t.starts_with(['-', '+']) {
+                    break;
+                }
+            }
+        }
         if name == "shopt"
             && args.iter().any(|a| a.text() == "-s")
             && args

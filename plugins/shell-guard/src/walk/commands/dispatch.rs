@@ -249,7 +249,14 @@ impl Analysis<'_> {
             "echo" => {
                 let texts: Option<Vec<String>> = args.iter().map(Field::static_text).collect();
                 match texts {
-                    Some(t) => Output::Static(syntax::echo_output(&t)),
+                    // `shopt -s xpg_echo`: escapes are decoded as with
+                    // `-e` (review s25 S8).
+                    Some(mut t) => {
+                        if env.may_set("xpg_echo") {
+                            t.insert(0, "-e".to_string());
+                        }
+                        Output::Static(syntax::echo_output(&t))
+                    }
                     None => fields_output(args, true),
                 }
             }
