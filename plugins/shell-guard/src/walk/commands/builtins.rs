@@ -138,6 +138,17 @@ impl Analysis<'_> {
             _ => target.cloned(),
         };
         set_oldpwd(env);
+        // `shopt -s nullglob`: a glob naming nothing vanishes, and `cd`
+        // with no operand goes home (review s25 S21).
+        if env.may_set("nullglob") && target.as_ref().is_some_and(|t| t.first_glob().is_some()) {
+            self.change_dir_to(target.as_ref(), env);
+            if let Some(h) = &self.home {
+                env.cwd = env.cwd.or(&Cwd::Known(h.clone()));
+            } else {
+                env.cwd = Cwd::Unknown;
+            }
+            return;
+        }
         // A loop's variable over a glob: each word (review s25 S1, S22).
         if let Some(alts) = target.as_ref().and_then(|t| env.loop_alternatives(t)) {
             let mut cwd: Option<Cwd> = None;
