@@ -10025,3 +10025,4 @@ mod s25_cwd;
 mod s25_options;
 mod s25_sudo;
 mod s25_values;
+mod s25_writers;

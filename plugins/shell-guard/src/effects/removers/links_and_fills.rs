@@ -148,6 +148,52 @@ pub(super) fn output_files(name: &str, args: &[Field]) -> Vec<(Field, bool)> {
                 i += 1;
             }
         }
+        // `ssh-keygen -f KEY` writes KEY and `KEY.pub` when it makes or
+        // changes a key (generating, `-p`, `-c`, `-R`, `-u`; review s25
+        // S28); its listing and printing modes only read.
+        "ssh-keygen" => {
+            let mut file = None;
+            let mut reads_only = false;
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                let t = a.text();
+                i += 1;
+                if !t.starts_with('-') || t.starts_with("--") || t.len() < 2 {
+                    continue;
+                }
+                for (k, c) in t[1..].char_indices() {
+                    if "lyeiFBLDrQkY".contains(c) {
+                        reads_only = true;
+                    }
+                    if c == 'f' {
+                        let rest = &t[1 + k + 1..];
+                        file = if rest.is_empty() {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        } else {
+                            strip_literal_prefix(a, &t[..2 + k])
+                        };
+                        break;
+                    }
+                    if "tbCNPOaIhnVzsGJKmMSTUwZE".contains(c) {
+                        // Takes a value: the rest of the word or the next.
+                        if t[1 + k + 1..].is_empty() {
+                            i += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            if !reads_only && let Some(f) = file {
+                let mut public = f.clone();
+                public.segs.push(Seg::Lit {
+                    text: ".pub".to_string(),
+                    quoted: true,
+                });
+                out.push((f, true));
+                out.push((public, true));
+            }
+        }
         // bash `history -w|-a FILE` writes the history to FILE (review
         // s23 V3).
         "history" => {

@@ -1,0 +1,27 @@
+//! Review s25 S28: `ssh-keygen -f KEY` writes the key and `KEY.pub`.
+
+use super::*;
+
+#[test]
+fn s28_ssh_keygen_overwriting_a_key_is_a_write() {
+    for cmd in [
+        "ssh-keygen -q -t ed25519 -N '' -f ~/.ssh/id_ed25519 <<< y",
+        "ssh-keygen -q -N '' -f ~/.ssh/authorized_keys <<< y",
+        "ssh-keygen -q -N '' -f ~/.aws/credentials <<< y",
+        "ssh-keygen -p -N new -P '' -f ~/.ssh/id_rsa",
+        "ssh-keygen -q -N '' -f\"$HOME\"/.ssh/id_rsa",
+    ] {
+        let (kind, rule) = verdict(cmd);
+        assert!(
+            kind == "deny" && rule.as_deref() == Some("shell.guardrail-write"),
+            "{cmd}: {kind} {rule:?}"
+        );
+    }
+    for cmd in [
+        "ssh-keygen -q -t ed25519 -N '' -f ./deploy_key",
+        "ssh-keygen -l -f ~/.ssh/id_rsa.pub",
+        "ssh-keygen -F github.com -f ~/.ssh/known_hosts",
+    ] {
+        allow(cmd);
+    }
+}
