@@ -25,3 +25,25 @@ fn s28_ssh_keygen_overwriting_a_key_is_a_write() {
         allow(cmd);
     }
 }
+
+// S27: `cp --parents` writes the source's relative path under DEST.
+
+#[test]
+fn s27_cp_parents_writes_the_whole_relative_path() {
+    for cmd in [
+        "cp --parents .claude/settings.json ~",
+        "cp --parents -t ~ .claude/settings.json",
+        "cp --paren .claude/settings.json ~",
+        "cp --parents .claude/settings.local.json ~",
+        "cp --parents .codex/config.toml ~",
+        "cp --parents .gemini/settings.json ~",
+        "cp --parents ./.claude/settings.json /home/alice",
+    ] {
+        let (kind, rule) = verdict(cmd);
+        assert!(
+            kind != "allow" && rule.as_deref() == Some("shell.guardrail-write"),
+            "{cmd}: {kind} {rule:?}"
+        );
+    }
+    allow("cp --parents src/a.rs build/");
+}

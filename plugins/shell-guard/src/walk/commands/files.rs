@@ -784,9 +784,36 @@ impl Analysis<'_> {
                     true,
                     depth,
                 );
+                // `cp --parents` (any unambiguous abbreviation, `--pa…`)
+                // recreates the source's whole relative path under the
+                // destination (review s25 S27).
+                let parents = name == "cp"
+                    && args
+                        .iter()
+                        .map(Field::text)
+                        .take_while(|t| t != "--")
+                        .any(|t| t.len() >= 4 && "--parents".starts_with(t.as_str()));
                 for source in &place.sources {
                     if self.done() {
                         break;
+                    }
+                    if parents && let Some(rel) = source.static_text() {
+                        let rel = rel.trim_start_matches("./");
+                        if !rel.starts_with('/') && !rel.is_empty() {
+                            let mut under = place.dest.clone();
+                            under.segs.push(Seg::Lit {
+                                text: format!("/{rel}"),
+                                quoted: true,
+                            });
+                            self.check_write(
+                                &under,
+                                env,
+                                &Output::Unknown,
+                                &format!("`{name} --parents` (into `{}`)", place.dest.text()),
+                                true,
+                                depth,
+                            );
+                        }
                     }
                     let Some(inside) = crate::effects::removers::inside(&place.dest, source) else {
                         continue;
