@@ -35,6 +35,11 @@ const SECRET_SOURCES: &[&[&str]] = &[
     &["set"],
     &["export", "-p"],
     &["declare", "-x"],
+    // Every variable with its value (review s25 S26): `declare`,
+    // `declare -p`, `typeset [-p|-x]`, `local -p` with no names.
+    &["declare"],
+    &["typeset"],
+    &["local", "-p"],
     &["gh", "auth", "token"],
     &["aws", "configure", "get"],
     &["aws", "configure", "export-credentials"],
@@ -393,7 +398,16 @@ impl Analysis<'_> {
         // environment dumps, and not the programs judged below).
         let stored = !matches!(
             name,
-            "env" | "printenv" | "set" | "export" | "declare" | "security" | "kubectl" | "oc"
+            "env"
+                | "printenv"
+                | "set"
+                | "export"
+                | "declare"
+                | "typeset"
+                | "local"
+                | "security"
+                | "kubectl"
+                | "oc"
         ) && self.secret_source(name, args);
         let dumps = stored
             || match name {
@@ -554,6 +568,13 @@ impl Analysis<'_> {
                         .all(|a| is_secret_variable(&a.text()) || a.text().starts_with('-'))
             }
             "set" => matched && args.is_empty(),
+            "declare" | "typeset" | "local" => {
+                matched
+                    && args.iter().all(|a| {
+                        let t = a.text();
+                        t.starts_with('-') && !t.contains(['f', 'F'])
+                    })
+            }
             _ => matched,
         }
     }
