@@ -1112,20 +1112,26 @@ impl<'a> Analysis<'a> {
 
     /// A pipeline, judged in every place the cwd may be (review s25 S22):
     /// each walk's findings count, and the state after it is what the
-    /// walks leave, merged as branches.
-    fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
-        let Cwd::Either(places) = &env.cwd else {
-            return self.pipeline_here(p, env, depth, stdin);
-        };
+    /// walks leave, merged as branches. Its own frame, so the common
+    /// path ([`Analysis::pipeline`]) keeps a small one for deep nesting.
+    #[inline(never)]
+    fn pipeline_in_each_place(
+        &mut self,
+        p: &ast::Pipeline,
+        env: &mut Env,
+        depth: u32,
+        stdin: &Output,
+        places: Vec<String>,
+    ) -> Output {
         let outer_cd = self.cd_may_fail;
         let mut any_cd = outer_cd;
         let mut merged: Option<Env> = None;
         let mut out: Option<Output> = None;
-        for place in places.clone() {
+        for place in places {
             let mut e = env.clone();
             e.cwd = Cwd::Known(place);
             self.cd_may_fail = outer_cd;
-            let o = self.pipeline_here(p, &mut e, depth, stdin);
+            let o = self.pipeline(p, &mut e, depth, stdin);
             any_cd |= self.cd_may_fail;
             out = Some(match out {
                 Some(prev) => prev.merge(o),
@@ -1146,13 +1152,11 @@ impl<'a> Analysis<'a> {
         out.unwrap_or(Output::Unknown)
     }
 
-    fn pipeline_here(
-        &mut self,
-        p: &ast::Pipeline,
-        env: &mut Env,
-        depth: u32,
-        stdin: &Output,
-    ) -> Output {
+    fn pipeline(&mut self, p: &ast::Pipeline, env: &mut Env, depth: u32, stdin: &Output) -> Output {
+        if let Cwd::Either(places) = &env.cwd {
+            let places = places.clone();
+            return self.pipeline_in_each_place(p, env, depth, stdin, places);
+        }
         // Only a simple command's output is read as a lookup's pids: a
         // compound one (`{ echo -1; pgrep x; }`) may print anything, and
         // a redirection other than of standard error to a file makes a
