@@ -941,7 +941,7 @@ pub fn sed_effects(script: &str) -> SedEffects {
             's' if i + 1 < chars.len() => {
                 let d = chars[i + 1];
                 i += 2;
-                delimited(&mut i, d);
+                let pattern = delimited(&mut i, d);
                 let replacement = delimited(&mut i, d);
                 let mut flags = String::new();
                 while i < chars.len() && !matches!(chars[i], ';' | '\n' | '}') {
@@ -957,9 +957,15 @@ pub fn sed_effects(script: &str) -> SedEffects {
                     i += 1;
                 }
                 if flags.contains('e') {
-                    if replacement.contains(['\\', '&']) {
+                    // `e` runs the whole pattern space after the
+                    // substitution (review s25 S25: `s/^/exec /e` runs
+                    // `exec LINE`): the replacement alone only when the
+                    // pattern matches the whole line.
+                    let whole = matches!(pattern.as_str(), ".*" | "^.*" | ".*$" | "^.*$");
+                    if replacement.contains(['\\', '&']) || !whole {
                         fx.runs_unknown = true;
-                    } else {
+                    }
+                    if !replacement.contains(['\\', '&']) {
                         fx.commands.push(replacement);
                     }
                 }

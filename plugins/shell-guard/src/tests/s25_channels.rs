@@ -87,3 +87,16 @@ fn s25_a_function_reads_the_calls_input() {
     deny("f() { sh -s; }; echo 'rm -rf ~' | f", "shell.rm-home");
     allow("f() { cat; }; f <<< hello");
 }
+
+#[test]
+fn s25_sed_e_runs_the_whole_pattern_space() {
+    for cmd in [
+        "echo 'rm -rf ~' | sed 's/^/exec /e'",
+        "echo 'rm -rf ~' | sed 's/x*//e'",
+        "echo 'toolvet approvals approve apr_x --reviewer me --seen' | sed 's/^//e'",
+    ] {
+        escalate(cmd, "shell.eval-dynamic");
+    }
+    deny("echo x | sed 's/.*/rm -rf ~/e'", "shell.rm-home");
+    allow("echo x | sed 's/a/b/'");
+}
