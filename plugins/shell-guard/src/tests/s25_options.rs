@@ -75,3 +75,22 @@ fn s21_nullglob_cd_of_a_vanished_glob_goes_home() {
     );
     allow("cd zz* && rm -rf build");
 }
+
+#[test]
+fn s14_extglob_groups_name_what_a_star_names() {
+    deny(
+        "shopt -s extglob\ncat ~/.aws/!(config)",
+        "shell.read-credentials",
+    );
+    deny(
+        "shopt -s extglob\ncat ~/.aws/@(credentials)",
+        "shell.read-credentials",
+    );
+    deny(
+        "shopt -s extglob\necho x >> ~/.@(bashrc)",
+        "shell.guardrail-write",
+    );
+    allow("shopt -s extglob\nrm -f build/!(keep).o");
+    allow("echo $((2*(3+4)))");
+    allow("echo '@(x)'");
+}

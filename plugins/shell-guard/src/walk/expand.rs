@@ -111,6 +111,87 @@ fn case_toggles(raw: &str, env: &mut Env) -> Option<String> {
     changed.then_some(out)
 }
 
+/// `raw` with each unquoted extglob group (`!(…)`, `@(…)`, `?(…)`,
+/// `+(…)`, `*(…)`) replaced by `*` (review s25 S14): the group may match
+/// any text, so the word names every path the star does (a guard rail
+/// or credential among them), which is at least what bash's `extglob`
+/// can match. Text in quotes and in `$(…)`/`$((…))` is left alone.
+/// `None` when there is none.
+fn extglob_as_star(raw: &str) -> Option<String> {
+    if !raw.contains('(') {
+        return None;
+    }
+    let chars: Vec<char> = raw.chars().collect();
+    let mut out = String::new();
+    let mut changed = false;
+    let mut quote: Option<char> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match (quote, c) {
+            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => {
+                out.push(c);
+                i += 1;
+                if let Some(n) = chars.get(i) {
+                    out.push(*n);
+                }
+                i += 1;
+                continue;
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            // `$(…)`, `$((…))`: copied whole.
+            (_, '$') if chars.get(i + 1) == Some(&'(') => {
+                let mut depth = 0usize;
+                while i < chars.len() {
+                    out.push(chars[i]);
+                    match chars[i] {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            (None, '!' | '@' | '?' | '+' | '*') if chars.get(i + 1) == Some(&'(') => {
+                let mut depth = 0usize;
+                let mut j = i + 1;
+                while j < chars.len() {
+                    match chars[j] {
+                        '(' => depth += 1,
+                        ')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                if j < chars.len() {
+                    out.push('*');
+                    changed = true;
+                    i = j + 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
 pub(super) fn expanded_name(raw: &str) -> Option<&str> {
     let rest = raw.trim_start_matches('"').strip_prefix('$')?;
     let rest = rest.strip_prefix('{').unwrap_or(rest);
@@ -381,6 +462,8 @@ impl Analysis<'_> {
         }
         let toggled = case_toggles(raw, env);
         let raw = toggled.as_deref().unwrap_or(raw);
+        let widened = extglob_as_star(raw);
+        let raw = widened.as_deref().unwrap_or(raw);
         let opts = syntax::parser_options();
         match brush_parser::word::parse(raw, &opts) {
             Ok(pieces) => {
