@@ -375,14 +375,7 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
 }
 
 async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
-    // Postgres ledgers and redacted decision records, as the server has.
-    let options = toolvet::LoadOptions {
-        observer: progress::observer(),
-        ..toolvet_preset::options()
-    };
-    let policy = toolvet_preset::policy_from_file(config)?;
-    one_shot_pool(&policy);
-    let host = Host::load_with(policy, options).await?;
+    let host = load_one_shot(config).await?;
     let inputs = calls::read_inputs(files)?;
     let mut worst = Decision::Allow;
     let mut count = 0usize;
@@ -410,13 +403,7 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
 }
 
 async fn check_result(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
-    let options = toolvet::LoadOptions {
-        observer: progress::observer(),
-        ..toolvet_preset::options()
-    };
-    let policy = toolvet_preset::policy_from_file(config)?;
-    one_shot_pool(&policy);
-    let host = Host::load_with(policy, options).await?;
+    let host = load_one_shot(config).await?;
     let inputs = calls::read_inputs(files)?;
     let mut worst = ResultAction::Pass;
     let mut count = 0usize;
@@ -454,33 +441,20 @@ fn print_result_verdict(
     format: Format,
 ) -> anyhow::Result<()> {
     match format {
-        Format::Json => {
-            let mut value = serde_json::to_value(verdict)?;
-            if let Some(map) = value.as_object_mut() {
-                map.insert("tool".into(), request.call.name.clone().into());
-                map.insert("call_id".into(), request.call.id.clone().into());
-                map.insert("source".into(), source.into());
-            }
-            write_verdict_line(&value.to_string(), request)?;
-        }
+        Format::Json => print_json_verdict(source, request, verdict)?,
         Format::Text => {
-            // Rules, reasons and labels come from plugins: escaped.
             let action = match verdict.action {
                 ResultAction::Pass => "pass",
                 ResultAction::Redact => "redact",
                 ResultAction::Withhold => "withhold",
             };
-            let mut line = format!(
-                "{action:<8} {:<12} {}",
-                visible(&request.call.name),
-                visible(source)
+            let mut line = text_line(
+                action,
+                request,
+                source,
+                verdict.rule.as_deref(),
+                verdict.reason.as_deref(),
             );
-            if let Some(rule) = &verdict.rule {
-                line.push_str(&format!("  [{}]", visible(rule)));
-            }
-            if let Some(reason) = &verdict.reason {
-                line.push_str(&format!("  {}", visible(reason)));
-            }
             if !verdict.labels.is_empty() {
                 let labels: Vec<String> = verdict
                     .labels
@@ -494,6 +468,60 @@ fn print_result_verdict(
         }
     }
     Ok(())
+}
+
+/// Load the policy at `config` for a process that vets a few calls (or
+/// results) once: Postgres ledgers and redacted decision records, as the
+/// server has, and an instance pool sized for one call.
+async fn load_one_shot(config: &Path) -> anyhow::Result<Host> {
+    let options = toolvet::LoadOptions {
+        observer: progress::observer(),
+        ..toolvet_preset::options()
+    };
+    let policy = toolvet_preset::policy_from_file(config)?;
+    one_shot_pool(&policy);
+    Ok(Host::load_with(policy, options).await?)
+}
+
+/// Print a verdict (of a call or a result) as one JSON line, with the
+/// call's `tool` and `call_id` and the input's `source`.
+fn print_json_verdict(
+    source: &str,
+    request: &CallRequest,
+    verdict: &impl serde::Serialize,
+) -> anyhow::Result<()> {
+    let mut value = serde_json::to_value(verdict)?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("tool".into(), request.call.name.clone().into());
+        map.insert("call_id".into(), request.call.id.clone().into());
+        map.insert("source".into(), source.into());
+    }
+    write_verdict_line(&value.to_string(), request)
+}
+
+/// The start of a verdict's text line: the answer, the tool, the source,
+/// the rule and the reason. Rules and reasons come from plugins: shown with
+/// control characters escaped, so they cannot forge lines or move the
+/// cursor.
+fn text_line(
+    answer: &str,
+    request: &CallRequest,
+    source: &str,
+    rule: Option<&str>,
+    reason: Option<&str>,
+) -> String {
+    let mut line = format!(
+        "{answer:<8} {:<12} {}",
+        visible(&request.call.name),
+        visible(source)
+    );
+    if let Some(rule) = rule {
+        line.push_str(&format!("  [{}]", visible(rule)));
+    }
+    if let Some(reason) = reason {
+        line.push_str(&format!("  {}", visible(reason)));
+    }
+    line
 }
 
 /// Size the instance pool for a process that loads `policy` once and vets
@@ -513,31 +541,15 @@ fn print_verdict(
     format: Format,
 ) -> anyhow::Result<()> {
     match format {
-        Format::Json => {
-            let mut value = serde_json::to_value(verdict)?;
-            if let Some(map) = value.as_object_mut() {
-                map.insert("tool".into(), request.call.name.clone().into());
-                map.insert("call_id".into(), request.call.id.clone().into());
-                map.insert("source".into(), source.into());
-            }
-            write_verdict_line(&value.to_string(), request)?;
-        }
+        Format::Json => print_json_verdict(source, request, verdict)?,
         Format::Text => {
-            // Rules and reasons come from plugins: shown with control
-            // characters escaped, so they cannot forge lines or move the
-            // cursor.
-            let mut line = format!(
-                "{:<8} {:<12} {}",
+            let mut line = text_line(
                 verdict.decision.as_str(),
-                visible(&request.call.name),
-                visible(source)
+                request,
+                source,
+                verdict.rule.as_deref(),
+                verdict.reason.as_deref(),
             );
-            if let Some(rule) = &verdict.rule {
-                line.push_str(&format!("  [{}]", visible(rule)));
-            }
-            if let Some(reason) = &verdict.reason {
-                line.push_str(&format!("  {}", visible(reason)));
-            }
             if let Some(approval) = &verdict.approval {
                 line.push_str(&format!("  approval {} ({})", approval.id, approval.status));
             }

@@ -129,38 +129,26 @@ impl WasiView for StoreState {
 impl v01::toolvet::check::types::Host for StoreState {}
 impl v02::toolvet::check::types::Host for StoreState {}
 
-impl StoreState {
-    /// Keep one log line of the plugin, under `level`'s name.
-    fn log_line(&mut self, level: &'static str, message: &str) {
-        self.output.push(level, message.as_bytes());
-    }
+/// `toolvet:check/host`'s `log`, the same in both contracts (each has its
+/// own `level` type): one line under the level's name.
+macro_rules! host_log {
+    ($contract:ident) => {
+        impl $contract::toolvet::check::host::Host for StoreState {
+            fn log(&mut self, level: $contract::toolvet::check::host::Level, message: String) {
+                use $contract::toolvet::check::host::Level;
+                let level = match level {
+                    Level::Debug => "debug",
+                    Level::Info => "info",
+                    Level::Warn => "warn",
+                    Level::Error => "error",
+                };
+                self.output.push(level, message.as_bytes());
+            }
+        }
+    };
 }
-
-impl v01::toolvet::check::host::Host for StoreState {
-    fn log(&mut self, level: v01::toolvet::check::host::Level, message: String) {
-        use v01::toolvet::check::host::Level;
-        let level = match level {
-            Level::Debug => "debug",
-            Level::Info => "info",
-            Level::Warn => "warn",
-            Level::Error => "error",
-        };
-        self.log_line(level, &message);
-    }
-}
-
-impl v02::toolvet::check::host::Host for StoreState {
-    fn log(&mut self, level: v02::toolvet::check::host::Level, message: String) {
-        use v02::toolvet::check::host::Level;
-        let level = match level {
-            Level::Debug => "debug",
-            Level::Info => "info",
-            Level::Warn => "warn",
-            Level::Error => "error",
-        };
-        self.log_line(level, &message);
-    }
-}
+host_log!(v01);
+host_log!(v02);
 
 /// Caps the total linear memory of a store and remembers whether the cap
 /// was hit, so a resulting trap is reported as out-of-memory.

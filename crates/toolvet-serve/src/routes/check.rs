@@ -25,9 +25,8 @@ pub(super) async fn check(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (speaker, current) = state.authorize_agent(&headers)?;
-    let limit = current.settings.max_body_bytes;
-    let mut request = toolvet_serve_body::check_call(&read_body(body, limit).await?)?;
+    let (speaker, current, body) = agent_body(&state, &headers, body).await?;
+    let mut request = toolvet_serve_body::check_call(&body)?;
     settle_speaker(&speaker, &current, &mut request)?;
     let (request, verdict) = crate::runs::vet(&state, &current, request).await?;
     state.metrics.record_verdict(&request.call.name, &verdict);
@@ -43,12 +42,30 @@ pub(super) async fn check_result(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (speaker, current) = state.authorize_agent(&headers)?;
-    let limit = current.settings.max_body_bytes;
-    let mut item = toolvet_serve_body::result_call(&read_body(body, limit).await?)?;
+    let (speaker, current, body) = agent_body(&state, &headers, body).await?;
+    let mut item = toolvet_serve_body::result_call(&body)?;
     settle_speaker(&speaker, &current, &mut item.request)?;
     let (request, verdict) = crate::runs::vet_result(&state, &current, item).await?;
     Ok(Json(toolvet_serve_body::result_answer(&request, &verdict)))
+}
+
+/// The agent token's speaker, the policy in force and the body, read
+/// within the policy's `max_body_bytes`.
+async fn agent_body(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<
+    (
+        crate::auth::Speaker,
+        Arc<crate::state::Current>,
+        bytes::Bytes,
+    ),
+    ApiError,
+> {
+    let (speaker, current) = state.authorize_agent(headers)?;
+    let body = read_body(body, current.settings.max_body_bytes).await?;
+    Ok((speaker, current, body))
 }
 
 /// Settle the call's principal and agent by the agent token: a bound token
