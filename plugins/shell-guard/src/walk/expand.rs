@@ -143,44 +143,16 @@ fn extglob_as_star(raw: &str) -> Option<String> {
             (None, '\'' | '"') => quote = Some(c),
             // `$(…)`, `$((…))`: copied whole.
             (_, '$') if chars.get(i + 1) == Some(&'(') => {
-                let mut depth = 0usize;
-                while i < chars.len() {
-                    out.push(chars[i]);
-                    match chars[i] {
-                        '(' => depth += 1,
-                        ')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                i += 1;
+                let stop = closing_paren(&chars, i + 1).map_or(chars.len(), |end| end + 1);
+                out.extend(&chars[i..stop]);
+                i = stop;
                 continue;
             }
             (None, '!' | '@' | '?' | '+' | '*') if chars.get(i + 1) == Some(&'(') => {
-                let mut depth = 0usize;
-                let mut j = i + 1;
-                while j < chars.len() {
-                    match chars[j] {
-                        '(' => depth += 1,
-                        ')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                if j < chars.len() {
+                if let Some(end) = closing_paren(&chars, i + 1) {
                     out.push('*');
                     changed = true;
-                    i = j + 1;
+                    i = end + 1;
                     continue;
                 }
             }
@@ -190,6 +162,25 @@ fn extglob_as_star(raw: &str) -> Option<String> {
         i += 1;
     }
     changed.then_some(out)
+}
+
+/// The index of the `)` that closes the `(` at `open` in `chars`, `None`
+/// when it is never closed.
+fn closing_paren(chars: &[char], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 pub(super) fn expanded_name(raw: &str) -> Option<&str> {
