@@ -1,9 +1,10 @@
 //! What a vetted call returned (`tools/call`, and the methods vetted as
 //! calls: `resources/read`, `prompts/get`, ...), vetted before the client
-//! (and the model) reads it: each text the answer carries (a `text`
-//! content block, a `resource` block's `text`, a read resource's `text`, a
-//! prompt message's text, the JSON-RPC error's message) and its
-//! `structuredContent` go to the policy's result checks
+//! (and the model) reads it: every string the answer carries (a `text`
+//! block, a resource's text, a `resource_link`'s name, description and
+//! uri, a prompt message, the JSON-RPC error's message and data; not
+//! base64 `data`/`blob`, `mimeType`, `type` or `_meta`), each as text, and
+//! its `structuredContent` as JSON go to the policy's result checks
 //! ([`toolvet::Host::check_result`]).
 //!
 //! - **withhold** (by any part): in place of the whole answer, the client
@@ -13,8 +14,8 @@
 //!   as the server sent it;
 //! - the labels raised are the session's, for its later calls.
 //!
-//! Blocks with no text (images, audio, binary resources, resource links)
-//! pass as sent: no check reads them. A policy with no result check leaves
+//! What is not text (images, audio, binary resources) passes as sent: no
+//! check reads it. A policy with no result check leaves
 //! every answer untouched and costs nothing.
 
 use serde_json::Value;
@@ -78,28 +79,18 @@ pub(crate) async fn vet_answer(
     (raw, labels)
 }
 
-/// JSON Pointers to the parts of a `tools/call` answer the model reads as
-/// text or JSON.
+/// JSON Pointers to the parts of an answer the model may read: every
+/// string of the `result` and of the `error` (a text block, a resource's
+/// text, a `resource_link`'s name, title, description and uri, a prompt
+/// message, an error's message and data), each as text, and the
+/// `structuredContent` as one JSON value. Left out: what no model reads as
+/// text (base64 `data` beside a `mimeType`, `blob`, `mimeType`, a block's
+/// `type`) and `_meta`, which clients keep for themselves.
 fn parts(raw: &Value) -> Vec<String> {
     let mut parts = Vec::new();
-    if raw.pointer("/error/message").is_some_and(Value::is_string) {
-        parts.push("/error/message".into());
-    }
-    // A tool result's blocks; a read resource's contents; a prompt's
-    // messages, each with one block.
-    for (list, inner) in [("content", ""), ("contents", ""), ("messages", "/content")] {
-        let Some(Value::Array(items)) = raw.pointer(&format!("/result/{list}")) else {
-            continue;
-        };
-        for (i, item) in items.iter().enumerate() {
-            let Some(block) = item.pointer(inner) else {
-                continue;
-            };
-            for text in ["/text", "/resource/text"] {
-                if block.pointer(text).is_some_and(Value::is_string) {
-                    parts.push(format!("/result/{list}/{i}{inner}{text}"));
-                }
-            }
+    for root in ["/result", "/error"] {
+        if let Some(value) = raw.pointer(root) {
+            strings(value, root.to_string(), &mut parts);
         }
     }
     if raw
@@ -111,6 +102,35 @@ fn parts(raw: &Value) -> Vec<String> {
     parts
 }
 
+/// Keys whose values no model reads as text, or that are vetted whole
+/// (`data` too, beside a `mimeType`: an image's or audio's base64).
+const NOT_TEXT: [&str; 5] = ["blob", "mimeType", "type", "_meta", "structuredContent"];
+
+/// Push the pointer of every string under `value` (at `at`), depth first,
+/// in the answer's own order.
+fn strings(value: &Value, at: String, parts: &mut Vec<String>) {
+    match value {
+        Value::String(_) => parts.push(at),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                strings(item, format!("{at}/{i}"), parts);
+            }
+        }
+        Value::Object(map) => {
+            let binary = map.contains_key("mimeType");
+            for (key, item) in map {
+                if NOT_TEXT.contains(&key.as_str()) || (binary && key == "data") {
+                    continue;
+                }
+                // RFC 6901: `~` and `/` in a key are escaped.
+                let key = key.replace('~', "~0").replace('/', "~1");
+                strings(item, format!("{at}/{key}"), parts);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parts;
@@ -120,34 +140,48 @@ mod tests {
     fn every_text_and_the_structured_content_are_parts() {
         let raw = json!({"jsonrpc": "2.0", "id": 1, "result": {
             "content": [
-                {"type": "text", "text": "a"},
+                {"type": "text", "text": "a", "_meta": {"x": "hidden"}},
                 {"type": "image", "data": "AAAA", "mimeType": "image/png"},
                 {"type": "resource", "resource": {"uri": "file:///x", "text": "b"}},
                 {"type": "resource", "resource": {"uri": "file:///y", "blob": "AAAA"}},
+                {"type": "resource_link", "uri": "https://e.test", "name": "n", "description": "d"},
             ],
-            "structuredContent": {"k": 1}}});
+            "structuredContent": {"k": "v"}}});
         assert_eq!(
             parts(&raw),
             [
                 "/result/content/0/text",
+                "/result/content/2/resource/uri",
                 "/result/content/2/resource/text",
+                "/result/content/3/resource/uri",
+                "/result/content/4/uri",
+                "/result/content/4/name",
+                "/result/content/4/description",
                 "/result/structuredContent"
             ]
         );
-        let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -1, "message": "m"}});
-        assert_eq!(parts(&error), ["/error/message"]);
+        let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -1, "message": "m", "data": {"a/b": ["d"]}}});
+        assert_eq!(parts(&error), ["/error/message", "/error/data/a~1b/0"]);
         let read = json!({"jsonrpc": "2.0", "id": 1, "result": {"contents": [
             {"uri": "file:///a", "text": "a"}, {"uri": "file:///b", "blob": "AAAA"}]}});
-        assert_eq!(parts(&read), ["/result/contents/0/text"]);
-        let prompt = json!({"jsonrpc": "2.0", "id": 1, "result": {"messages": [
-            {"role": "user", "content": {"type": "text", "text": "p"}},
-            {"role": "user", "content": {"type": "resource", "resource": {"uri": "u", "text": "r"}}}]}});
         assert_eq!(
-            parts(&prompt),
+            parts(&read),
             [
-                "/result/messages/0/content/text",
-                "/result/messages/1/content/resource/text"
+                "/result/contents/0/uri",
+                "/result/contents/0/text",
+                "/result/contents/1/uri"
             ]
         );
+        let prompt = json!({"jsonrpc": "2.0", "id": 1, "result": {"messages": [
+            {"role": "user", "content": {"type": "text", "text": "p"}}]}});
+        assert_eq!(
+            parts(&prompt),
+            ["/result/messages/0/role", "/result/messages/0/content/text"]
+        );
+        // Each pointer resolves to the string it names.
+        for p in parts(&raw).iter().chain(parts(&error).iter()) {
+            let part = raw.pointer(p).or_else(|| error.pointer(p));
+            assert!(part.is_some(), "{p}");
+        }
     }
 }
