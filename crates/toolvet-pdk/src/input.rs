@@ -386,6 +386,7 @@ mod tests {
                 name: "bash".into(),
                 arguments: r#"{"command": "r\u0000m"}"#.into(),
                 outcome: crate::Outcome::Denied,
+                returned: None,
             }],
             ..Context::default()
         };

@@ -213,3 +213,68 @@ mod tests {
         assert_eq!(strings(&v, "a").len(), 1);
     }
 }
+
+/// Every string in `value` with its JSON Pointer (RFC 6901: `~` written
+/// `~0`, `/` written `~1`) and nearest member name, in document order,
+/// down to the same depth as [`walk`]: the shape a result check's
+/// [`crate::Redaction::Pointer`] masks take (`/items/2/body`).
+pub fn string_pointers(value: &Value) -> Vec<(String, String, &str)> {
+    let mut out = Vec::new();
+    collect_pointers(value, String::new(), "", 0, &mut out);
+    out
+}
+
+fn collect_pointers<'a>(
+    value: &'a Value,
+    pointer: String,
+    key: &str,
+    depth: usize,
+    out: &mut Vec<(String, String, &'a str)>,
+) {
+    match value {
+        Value::String(s) => out.push((pointer, key.to_string(), s)),
+        _ if depth >= MAX_DEPTH => {}
+        Value::Object(map) => {
+            for (k, child) in map {
+                let step = k.replace('~', "~0").replace('/', "~1");
+                collect_pointers(child, format!("{pointer}/{step}"), k, depth + 1, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                collect_pointers(child, format!("{pointer}/{i}"), key, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod pointer_tests {
+    use super::*;
+
+    #[test]
+    fn string_pointers_escape_per_rfc_6901() {
+        let v: Value = serde_json::from_str(
+            r#"{"a/b": {"m~n": ["x", 3, {"k": "y"}]}, "top": "z", "n": null}"#,
+        )
+        .unwrap();
+        let got: Vec<(String, String, &str)> = string_pointers(&v);
+        let got: Vec<(&str, &str, &str)> = got
+            .iter()
+            .map(|(p, k, s)| (p.as_str(), k.as_str(), *s))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("/a~1b/m~0n/0", "m~n", "x"),
+                ("/a~1b/m~0n/2/k", "k", "y"),
+                ("/top", "top", "z"),
+            ]
+        );
+        assert_eq!(
+            string_pointers(&Value::String("whole".into())),
+            vec![(String::new(), String::new(), "whole")]
+        );
+    }
+}

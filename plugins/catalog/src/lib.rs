@@ -7,6 +7,8 @@
 //!   shell-guard for commands);
 //! - [`args`]: what argument names say about a call (a recipient, a
 //!   published text, the place it goes);
+//! - [`effects`]: what a tool does (sends, pays, publishes, grants,
+//!   deploys), guessed from its name when the host has no facts;
 //! - [`encoded`]: base64 and hex blobs that decode to text;
 //! - [`guardrails`]: the files that hold an agent's own guard rails
 //!   (permission settings, MCP configs, hooks, shell start-up files), and
@@ -38,6 +40,7 @@
 
 pub mod args;
 pub mod code;
+pub mod effects;
 pub mod encoded;
 pub mod guardrails;
 pub mod parse;

@@ -2678,6 +2678,7 @@ mod tests {
                     name: "bash".into(),
                     arguments: json!({ "command": c }).to_string(),
                     outcome: Outcome::Allowed,
+                    returned: None,
                 })
                 .collect(),
             ..ctx(&[("cwd", cwd), ("home", "/home/alice")])

@@ -11,6 +11,7 @@
 
 pub use check_catalog::encoded;
 mod history;
+pub mod results;
 pub mod route;
 
 use route::{Route, Router};
@@ -73,6 +74,12 @@ pub struct Settings {
     /// `api.github.com`, an OpenAI key to `api.openai.com`, ...) as inside.
     /// Default `true`.
     pub allow_own_service: bool,
+    /// What to do with a tool result that holds a credential: `redact`
+    /// (default: each one masked) or `withhold` ([`results`]).
+    pub result_action: results::OnResult,
+    /// Also mask generic high-entropy tokens in results. Default `false`
+    /// (results are full of hashes and ids).
+    pub result_entropy: bool,
 }
 
 fn strings(v: &[&str]) -> Vec<String> {
@@ -94,6 +101,8 @@ impl Default for Settings {
             url_args: strings(route::DEFAULT_URL_ARGS),
             shell_tools: strings(route::DEFAULT_SHELL_TOOLS),
             allow_own_service: true,
+            result_action: results::OnResult::Redact,
+            result_entropy: false,
         }
     }
 }
@@ -117,6 +126,8 @@ pub struct SecretsGuard {
     inside_action: Action,
     entropy_action: Action,
     allow_own_service: bool,
+    on_result: results::OnResult,
+    result_entropy: bool,
 }
 
 /// `parent.key`, or `parent["key"]` (the kit's [`toolvet_pdk::json::child_path`]).
@@ -244,6 +255,8 @@ impl Check for SecretsGuard {
             inside_action: s.inside_action,
             entropy_action: s.entropy_action,
             allow_own_service: s.allow_own_service,
+            on_result: s.result_action,
+            result_entropy: s.result_entropy,
         })
     }
 
@@ -353,7 +366,19 @@ impl SecretsGuard {
     }
 }
 
-toolvet_pdk::export_check!(SecretsGuard);
+impl toolvet_pdk::ResultCheck for SecretsGuard {
+    fn check_result(
+        &self,
+        _call: &ToolCall,
+        _tool: &ToolInfo,
+        _ctx: &Context,
+        result: &toolvet_pdk::ToolResult,
+    ) -> toolvet_pdk::ResultCheckResult {
+        Ok(self.vet_result(result)?)
+    }
+}
+
+toolvet_pdk::export_check!(SecretsGuard, results);
 
 #[cfg(test)]
 mod tests {

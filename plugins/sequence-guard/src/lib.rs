@@ -717,6 +717,7 @@ mod tests {
             name: name.into(),
             arguments: args.into(),
             outcome,
+            returned: None,
         }
     }
 

@@ -2232,6 +2232,7 @@ fn vet_after_calls(
                 name: name.to_string(),
                 arguments: args.to_string(),
                 outcome: Outcome::Allowed,
+                returned: None,
             })
             .collect(),
         ..Default::default()

@@ -1164,6 +1164,7 @@ mod tests {
                 name: "bash".into(),
                 arguments: args.to_string(),
                 outcome: Outcome::Allowed,
+                returned: None,
             }],
             ..Default::default()
         };
