@@ -144,6 +144,7 @@ class Server:
     policy (see the module doc) and fresh agent and reviewer tokens."""
 
     def __init__(self, toolvet, config):
+        self.config = config
         self.tmp = tempfile.mkdtemp(prefix="toolvet-agentdojo-")
         self.policy = self._private_policy(config)
         self.agent = secrets.token_urlsafe(24)
@@ -160,8 +161,10 @@ class Server:
         self._wait_ready()
 
     def _private_policy(self, config):
-        """A copy of the policy beside it whose ledger, key and decision log
-        are in self.tmp. Only those three values change."""
+        """A copy of the policy beside it (so its relative paths hold) whose
+        approvals ledger (whatever it named: a file or a Postgres URL), key
+        and decision log are files in self.tmp. Only those three values
+        change."""
         with open(config, encoding="utf-8") as f:
             text = f.read()
         for key, name in (("ledger", "approvals.db"), ("key_file", "approvals.key"),
@@ -180,7 +183,8 @@ class Server:
             if self.proc.poll() is not None:
                 self.log.seek(0)
                 self.close()
-                fail(f"toolvet serve exited ({self.proc.returncode}):\n{self.log.read().decode(errors='replace')}")
+                fail(f"toolvet serve exited ({self.proc.returncode}) on {self.policy}, a copy of {self.config}:\n"
+                     f"{self.log.read().decode(errors='replace')}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2):
                     return
@@ -204,6 +208,10 @@ class Server:
                 return e.code, json.loads(raw)
             except ValueError:
                 return e.code, {"error": {"kind": "http", "message": raw.decode(errors="replace")}}
+        except urllib.error.URLError as e:
+            exited = self.proc.poll()
+            fail(f"POST {path}: toolvet serve on 127.0.0.1:{self.port} did not answer ({e.reason})"
+                 + (f"; it exited with {exited}" if exited is not None else ""))
 
     def reject(self, approval_id):
         """Reject a pending request as the reviewer (end of its run)."""
