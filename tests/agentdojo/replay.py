@@ -565,7 +565,7 @@ def main():
     nonce = secrets.token_hex(4)
     started = time.monotonic()
     server = Server(args.toolvet, args.config)
-    users, pairs, errors = [], [], []
+    users, pairs, errors, failed_runs = [], [], [], 0
     try:
         for name in args.suite or SUITES:
             suite = suites[name]
@@ -581,12 +581,14 @@ def main():
                 record, errs = replay_user_task(server, suite, tools, suite.user_tasks[uid], nonce)
                 users.append(record)
                 errors += errs
+                failed_runs += bool(errs)
             for uid in user_ids:
                 for iid in inj_ids:
                     record, errs = replay_pair(server, suite, tools, attack, suite.user_tasks[uid],
                                                suite.injection_tasks[iid], nonce)
                     pairs.append(record)
                     errors += errs
+                    failed_runs += bool(errs)
     finally:
         server.close()
 
@@ -603,14 +605,15 @@ def main():
             json.dump({"benchmark_version": BENCHMARK_VERSION, "attack": ATTACK, "part": args.part,
                        "smoke": args.smoke, "policy": os.path.relpath(args.config, ROOT),
                        "summary": rows, "user_tasks": users, "pairs": pairs, "errors": errors}, f, indent=1)
-    if errors:
-        for e in errors:
-            print(f"no verdict: {e}", file=sys.stderr)
-        return 1
+    for e in errors:
+        print(f"no verdict: {e}", file=sys.stderr)
     if not users or not pairs:
         print("nothing was replayed", file=sys.stderr)
         return 1
-    return 0
+    # A run passes when every call and result in it got a verdict.
+    runs = len(users) + len(pairs)
+    print(f"runs: {runs - failed_runs} passed, {failed_runs} failed")
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
