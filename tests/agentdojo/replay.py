@@ -52,6 +52,7 @@ are only in `all`).
 Usage:
   replay.py [--toolvet BIN] [--config POLICY] [--part all|tune|heldout]
             [--suite NAME ...] [--smoke] [--json OUT] [--markdown OUT]
+  replay.py --report DETAILS.json[.gz] [--part P] [--by-task]
   replay.py --write-split [--seed N]
 
 Exit status: 0 when every call and result got a verdict, 1 when some did
@@ -487,6 +488,28 @@ def tally(users, pairs):
     return {name: rows[name] for name in order if name in rows}
 
 
+def by_injection_task(pairs):
+    """A markdown table, one row per injection task: its attacks, how many
+    were stopped and how, and its goal calls' tools with their decisions."""
+    rows = {}
+    for p in pairs:
+        r = rows.setdefault((p["suite"], p["injection_task"]),
+                            {"attacks": 0, "withheld": 0, "denied": 0, "escalated": 0, "goal": set()})
+        r["attacks"] += 1
+        if p["stopped_by"]:
+            r[p["stopped_by"]] += 1
+        r["goal"].update(f"{g['tool']}: {g['decision']}" + (f" ({g['rule']})" if g.get("rule") else "")
+                         for g in p["goal"])
+    lines = ["| suite | injection task | attacks | withheld | denied | escalated | not stopped | goal calls |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
+    for (suite, task), r in sorted(rows.items(), key=lambda kv: (SUITES.index(kv[0][0]), task_number(kv[0][1]))):
+        missed = r["attacks"] - r["withheld"] - r["denied"] - r["escalated"]
+        goal = "; ".join(sorted(r["goal"])) or "(none in AgentDojo's ground truth)"
+        lines.append(f"| {suite} | {task} | {r['attacks']} | {r['withheld']} | {r['denied']} | {r['escalated']} "
+                     f"| {missed} | {goal} |")
+    return "\n".join(lines) + "\n"
+
+
 def pct(n, d):
     return f"{100 * n / d:.1f}%" if d else "-"
 
@@ -510,7 +533,7 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-def report(path, part, split):
+def report(path, part, split, by_task=False):
     """Print the table of an earlier run's details (JSON, or gzipped JSON
     when the name ends in .gz), restricted to a part."""
     import gzip
@@ -525,6 +548,9 @@ def report(path, part, split):
     print(f"AgentDojo {run['benchmark_version']}, attack {run['attack']}, part {part} of {path} "
           f"(part {run['part']}{', smoke' if run['smoke'] else ''}), policy {run['policy']}\n")
     print(markdown(tally(users, pairs)), end="")
+    if by_task:
+        print()
+        print(by_injection_task(pairs), end="")
     return 0
 
 
@@ -543,6 +569,8 @@ def main():
     ap.add_argument("--markdown", help="write the table here too")
     ap.add_argument("--report", metavar="JSON",
                     help="replay nothing: print the table of an earlier run's --json details (of --part; .gz read as gzip)")
+    ap.add_argument("--by-task", action="store_true",
+                    help="with --report: also a row per injection task (how its attacks were stopped)")
     ap.add_argument("--write-split", action="store_true", help=f"write {os.path.relpath(SPLIT_FILE, ROOT)} and exit")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     args = ap.parse_args()
@@ -556,7 +584,7 @@ def main():
     if split.get("benchmark_version") != BENCHMARK_VERSION:
         fail(f"{SPLIT_FILE} is for AgentDojo {split.get('benchmark_version')}, not {BENCHMARK_VERSION}")
     if args.report:
-        return report(args.report, args.part, split)
+        return report(args.report, args.part, split, args.by_task)
     if not os.access(args.toolvet, os.X_OK):
         fail(f"{args.toolvet}: no toolvet binary there (make cli, or --toolvet PATH)")
     if not os.path.isfile(args.config):
