@@ -564,7 +564,7 @@ def main():
     ap.add_argument("--part", choices=("all", "tune", "heldout"), default="all")
     ap.add_argument("--suite", action="append", choices=SUITES, help="only this suite (repeatable)")
     ap.add_argument("--smoke", action="store_true",
-                    help=f"the first {SMOKE_USER_TASKS} user tasks and {SMOKE_INJECTION_TASKS} injection tasks of each suite")
+                    help=f"the first {SMOKE_USER_TASKS} user tasks and {SMOKE_INJECTION_TASKS} injection tasks of each suite (of --part)")
     ap.add_argument("--json", help="write every run's details here")
     ap.add_argument("--markdown", help="write the table here too")
     ap.add_argument("--report", metavar="JSON",
@@ -601,10 +601,10 @@ def main():
             attack = make_attack(suite)
             user_ids = sorted(suite.user_tasks, key=task_number)
             inj_ids = sorted(suite.injection_tasks, key=task_number)
-            if args.smoke:
-                user_ids, inj_ids = user_ids[:SMOKE_USER_TASKS], inj_ids[:SMOKE_INJECTION_TASKS]
             user_ids = [t for t in user_ids if in_part(args.part, split, name, "user", t)]
             inj_ids = [t for t in inj_ids if in_part(args.part, split, name, "injection", t)]
+            if args.smoke:
+                user_ids, inj_ids = user_ids[:SMOKE_USER_TASKS], inj_ids[:SMOKE_INJECTION_TASKS]
             for uid in user_ids:
                 record, errs = replay_user_task(server, suite, tools, suite.user_tasks[uid], nonce)
                 users.append(record)
