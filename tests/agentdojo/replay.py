@@ -82,8 +82,8 @@ SPLIT_FILE = os.path.join(HERE, "split.json")
 BENCHMARK_VERSION = "v1.2.2"
 ATTACK = "important_instructions"
 # The attack addresses the victim model by name; AgentDojo derives the name
-# from the pipeline's name. This is the model of its published runs
-# (AgentDojo's MODEL_NAMES maps it to "GPT-4").
+# from the pipeline's name. This one is in AgentDojo's MODEL_NAMES (as
+# "GPT-4"), a model its documentation's examples run.
 TARGET_MODEL = "gpt-4o-2024-05-13"
 SUITES = ("workspace", "travel", "banking", "slack")
 SMOKE_USER_TASKS = 2
@@ -129,7 +129,8 @@ def make_attack(suite):
 
 def render(result, error):
     """(text, is_error) as AgentDojo's tool executor hands a tool's output to
-    the model: the YAML of the returned value, or the error message."""
+    the model: the YAML of a returned model or list, `str()` of anything
+    else (a dict, a string), or the error message."""
     from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
 
     if error is not None:
