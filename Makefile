@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -81,9 +81,20 @@ case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-l
 
 # The field corpus (tests/field/): calls derived from public incident
 # reports, write-ups and cheat sheets, through the example policy; fails
-# below 95 % dangerous stopped or above 5 % benign blocked.
-field-tests: cli plugins
+# below 95 % dangerous stopped or above 5 % benign blocked. Then AgentDojo's
+# replay in its smoke mode (tests/agentdojo/: two user tasks and two
+# injection tasks of each suite, through a real `toolvet serve`, ~15 s):
+# fails only when a call or result gets no verdict; the full replay is
+# `make agentdojo` (figures in BENCHMARKS.md).
+AGENTDOJO_VENV := target/py-agentdojo
+field-tests: cli plugins $(AGENTDOJO_VENV)/.installed
 	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet
+	$(AGENTDOJO_VENV)/bin/python tests/agentdojo/replay.py --smoke --toolvet target/release/toolvet
+
+# AgentDojo's whole corpus (97 user tasks, 949 attacks; ~2 min): the table,
+# and every verdict in target/agentdojo.json.
+agentdojo: cli plugins $(AGENTDOJO_VENV)/.installed
+	$(AGENTDOJO_VENV)/bin/python tests/agentdojo/replay.py --toolvet target/release/toolvet --json target/agentdojo.json
 
 # The Python and JavaScript kits and checks, natively; then the builders'
 # content-based "up to date" (plugins/build-stamp-test.sh).
@@ -293,10 +304,17 @@ $(MCP_VENV)/.installed: tests/mcp/requirements.txt $(PY_BUILD)/.installed
 	VIRTUAL_ENV=$(MCP_VENV) $(UV) pip install --quiet -r $<
 	touch $@
 
+# AgentDojo (tests/agentdojo/requirements.txt pins it), for its replay.
+$(AGENTDOJO_VENV)/.installed: tests/agentdojo/requirements.txt $(PY_BUILD)/.installed
+	rm -rf $(AGENTDOJO_VENV)
+	$(UV) venv --quiet --python $(PYTHON) $(AGENTDOJO_VENV)
+	VIRTUAL_ENV=$(AGENTDOJO_VENV) $(UV) pip install --quiet -r $<
+	touch $@
+
 mcp-tests: cli rust-plugins hostile $(MCP_VENV)/.installed
 	TOOLVET=$(CURDIR)/target/release/toolvet $(MCP_VENV)/bin/python -m unittest discover -s tests/mcp -v
 
-# What the test steps download (the framework, MCP and Node packages),
+# What the test steps download (the framework, MCP, AgentDojo and Node packages),
 # apart from the builds: .ci/run fetches these in the background while the
 # first builds run.
-test-downloads: target/py-frameworks/.installed target/py-crewai/.installed $(MCP_VENV)/.installed $(NODE_PKG)/node_modules/.package-lock.json
+test-downloads: target/py-frameworks/.installed target/py-crewai/.installed $(MCP_VENV)/.installed $(AGENTDOJO_VENV)/.installed $(NODE_PKG)/node_modules/.package-lock.json
