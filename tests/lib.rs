@@ -242,6 +242,16 @@ pub async fn load_err(spec: Value) -> (toolvet::LoadError, Duration) {
     }
 }
 
+/// Each check of `host` as `(name, contract line, vets results)`, e.g.
+/// `("secrets", Some("0.2.0"), Some(true))`; `None`s for a check that did
+/// not load.
+pub fn contracts(host: &Host) -> Vec<(String, Option<&'static str>, Option<bool>)> {
+    host.checks()
+        .into_iter()
+        .map(|c| (c.name, c.contract, c.vets_results))
+        .collect()
+}
+
 /// A call of `tool` with `arguments` (a JSON object).
 pub fn call(tool: &str, arguments: Value) -> CallRequest {
     CallRequest::new(tool, &arguments).expect("a valid test call")

@@ -43,13 +43,8 @@ async fn vet(host: &Host, t: &str) -> ResultVerdict {
 #[tokio::test]
 async fn a_02_check_decides_calls_beside_01_checks() {
     let host = side_by_side(json!({})).await;
-    let summary: Vec<(String, Option<&str>, Option<bool>)> = host
-        .checks()
-        .into_iter()
-        .map(|c| (c.name, c.contract, c.vets_results))
-        .collect();
     assert_eq!(
-        summary,
+        toolvet_tests::contracts(&host),
         [
             ("old".into(), Some("0.1.0"), Some(false)),
             ("next".into(), Some("0.2.0"), Some(true)),
