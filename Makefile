@@ -161,7 +161,7 @@ bench-smoke: plugins
 # unoptimised (FUZZ_DEV=1): the instrumented optimised build of wasmtime
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
 FUZZ_SECONDS ?= 5
-FUZZ_TARGETS ?= policy_toml call_json ticket_parse path_normalize egress_url hook_payload mcp_message serve_body
+FUZZ_TARGETS ?= policy_toml call_json result_json ticket_parse path_normalize egress_url hook_payload mcp_message serve_body
 fuzz-smoke:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
 	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh

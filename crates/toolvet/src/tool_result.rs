@@ -410,6 +410,40 @@ fn read_mask(mask: wit::Mask, content: &ResultContent) -> Result<Masked, String>
     }
 }
 
+/// Check masks a result check asked for against `content` and apply
+/// them, as the host does with a check's answer: `spans` are UTF-8 byte
+/// ranges of a text, `pointers` JSON Pointers into a JSON value, each
+/// masked as `[redacted: KIND]`. For the result fuzz target
+/// (`crates/toolvet-fuzz-targets/src/result_json.rs`); not a stable API.
+///
+/// # Errors
+/// The message the host would record as the check's error: a span that is
+/// empty, past the end or inside a character; a pointer that is empty or
+/// does not resolve; a span on JSON or a pointer on text; a bad kind.
+#[doc(hidden)]
+pub fn check_and_apply_masks(
+    content: &ResultContent,
+    spans: &[(u32, u32)],
+    pointers: &[String],
+    kind: &str,
+) -> Result<ResultContent, String> {
+    let masks = spans
+        .iter()
+        .map(|&(s, e)| wit::Redaction::Span((s, e)))
+        .chain(pointers.iter().cloned().map(wit::Redaction::Pointer))
+        .map(|target| {
+            read_mask(
+                wit::Mask {
+                    target,
+                    kind: kind.into(),
+                },
+                content,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(apply(content, &masks))
+}
+
 /// The text that replaces a masked part.
 pub fn mask_text(kind: &str) -> String {
     format!("[redacted: {kind}]")

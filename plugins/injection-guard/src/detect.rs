@@ -18,7 +18,8 @@
 //!
 //! A result with a score of at least [`THRESHOLD`] holds instructions.
 //! Text that merely *discusses* injection does not count: a phrase inside
-//! quotes or a code span is skipped, and a phrase in a sentence that
+//! a short quotation or code span is skipped (a long quoted span is data,
+//! such as a JSON string or a quoted review, and counts), and a phrase in a sentence that
 //! talks about attacks or examples ("a prompt injection such as …")
 //! weighs 1. `override` phrases in several languages are matched.
 
@@ -230,9 +231,11 @@ fn weight(text: &str, re: &Regex, full: u32, p: &Patterns) -> u32 {
     best
 }
 
-/// Whether `start..end` of `text` sits inside a quotation or a code span
-/// on its line: an odd number of the same quote mark before it and at
-/// least one after.
+/// Whether `start..end` of `text` is a phrase *mentioned* in a short
+/// quotation or code span on its line: an odd number of the same quote
+/// mark before it, one after it, and at most [`MENTION_BYTES`] between
+/// them. A longer quoted span is data (a JSON string, a quoted review, a
+/// Python `repr`), whose instructions count.
 fn quoted(text: &str, start: usize, end: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
@@ -248,9 +251,15 @@ fn quoted(text: &str, start: usize, end: usize) -> bool {
         } else {
             before.matches(q).count() > before.matches(close).count()
         };
-        opened && after.contains(close)
+        let (Some(open_at), Some(close_at)) = (before.rfind(q), after.find(close)) else {
+            return false;
+        };
+        opened && (before.len() - open_at) + (end - start) + close_at <= MENTION_BYTES
     })
 }
+
+/// The longest quotation that [`quoted`] takes for a mention, in bytes.
+pub const MENTION_BYTES: usize = 120;
 
 /// The sentence (or line) holding `start..end`.
 fn sentence_around(text: &str, start: usize, end: usize) -> &str {
