@@ -232,6 +232,7 @@ async function build(checkDir, outDir, force) {
   // or from the staging directory of a check from elsewhere.
   await lexerReady;
   const { contract, world } = target(entry);
+  console.log(`${relative(START, out)}: building for toolvet:check@${contract}.0, world ${world}`);
   const inPlace = inside(checkDir) && !importsKitPackage(checkDir);
   const { cwd, entry: sourcePath, staged } = inPlace ? { cwd: HERE, entry: relative(HERE, entry) } : stage(checkDir);
   process.chdir(cwd);
@@ -259,7 +260,7 @@ async function build(checkDir, outDir, force) {
   } finally {
     rmSync(tmp, { force: true });
   }
-  console.log(`${relative(START, out)}: built (${(component.length / 1e6).toFixed(1)} MB, toolvet:check@${contract}.0 ${world})`);
+  console.log(`${relative(START, out)}: built (${(component.length / 1e6).toFixed(1)} MB)`);
 }
 
 const args = process.argv.slice(2);

@@ -144,6 +144,7 @@ def build(check_dir: Path, out_dir: Path, force: bool, contract: str = DEFAULT_C
         print(f"{_shown(out)}: up to date")
         return
     out_dir.mkdir(parents=True, exist_ok=True)
+    print(f"{_shown(out)}: building for toolvet:check@{contract}.0, world {target}")
     # Write next to the output and rename, so an interrupted build never
     # leaves a truncated component that looks up to date.
     fd, tmp = tempfile.mkstemp(prefix=f".{module}.", suffix=".wasm", dir=out_dir)
@@ -167,7 +168,7 @@ def build(check_dir: Path, out_dir: Path, force: bool, contract: str = DEFAULT_C
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    print(f"{_shown(out)}: built ({out.stat().st_size / 1e6:.1f} MB, toolvet:check@{contract}.0 {target})")
+    print(f"{_shown(out)}: built ({out.stat().st_size / 1e6:.1f} MB)")
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 Denies calls whose string arguments contain one of `blocked_words`. Replace
 the settings, the class attributes and `check` with your own logic; keep the
-`Check = export(...)` line at the end.
+`export(...)` line at the end.
 """
 
 from __future__ import annotations
@@ -14,6 +14,13 @@ from typing import Any, Iterator
 # snapshot taken after this module is imported, and nothing can be imported
 # while a call is checked.
 from toolvet_check import Check, Context, Decision, FieldError, ToolCall, ToolInfo, allow, deny, export
+
+# results: begin
+import re
+
+from toolvet_check import Label, ResultDecision, ToolResult, allow_result, pointer, redact, span
+
+# results: end
 
 
 @dataclass
@@ -68,5 +75,25 @@ class Template(Check):
                     )
         return allow()
 
+    # results: begin
+    def check_result(self, call: ToolCall, tool: ToolInfo, ctx: Context, result: ToolResult) -> ResultDecision:
+        """Vets what a tool returned: hides every blocked word (the model reads
+        `[redacted: blocked-word]` instead; in a JSON result, the whole string
+        holding it) and labels the run `blocked-word-seen`, which later calls'
+        checks read in `ctx.labels`."""
+        flags = 0 if self.settings.case_sensitive else re.IGNORECASE
+        masks = []
+        for at, text in result.strings():
+            for word in self.settings.blocked_words:
+                for found in re.finditer(re.escape(word), text, flags):
+                    if result.kind == "json":
+                        masks.append(pointer(at, "blocked-word"))
+                    else:
+                        masks.append(span(found.start(), found.end(), "blocked-word"))
+        if masks:
+            return redact(masks, labels=[Label("blocked-word-seen")])
+        return allow_result()
 
-Check = export(Template)
+    # results: end
+
+Check = ResultCheck = export(Template)
