@@ -2,7 +2,9 @@
 
 A check is one subclass of `Check` with a `check(call, tool, ctx)` method;
 `export(MyCheck)` turns it into the component's implementation of the
-`toolvet:check/plugin` world (`wit/check.wit`), built with componentize-py.
+`toolvet:check/plugin` world (`wit/check-0.2/check.wit`; `wit/check.wit`
+for a check built with `build.py --contract 0.1`), built with
+componentize-py.
 The same class runs natively, so its logic is unit tested with plain CPython.
 
     from dataclasses import dataclass, field
