@@ -14,12 +14,11 @@ from typing import Any, Iterator
 # snapshot taken after this module is imported, and nothing can be imported
 # while a call is checked.
 from toolvet_check import Check, Context, Decision, FieldError, ToolCall, ToolInfo, allow, deny, export
-
 # results: begin
+
 import re
 
 from toolvet_check import Label, ResultDecision, ToolResult, allow_result, pointer, redact, span
-
 # results: end
 
 

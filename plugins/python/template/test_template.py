@@ -13,10 +13,9 @@ sys.path[:0] = [str(HERE), KIT]
 
 from template import Template  # noqa: E402
 from toolvet_check import Context, SettingsError, ToolCall, ToolInfo  # noqa: E402
-
 # results: begin
-from toolvet_check import ToolResult, vet_result  # noqa: E402
 
+from toolvet_check import ToolResult, vet_result  # noqa: E402
 # results: end
 
 
@@ -35,8 +34,8 @@ class TemplateTest(unittest.TestCase):
         with self.assertRaises(SettingsError) as cm:
             Template.from_settings_json('{"blocked_words": [" "]}')
         self.assertEqual(str(cm.exception), "settings.blocked_words[0]: must not be empty")
-
     # results: begin
+
     def test_masks_blocked_words_in_results(self) -> None:
         check = Template.from_settings_json('{"blocked_words": ["drop table"]}')
         call, tool, ctx = ToolCall("read_log"), ToolInfo(), Context()
@@ -50,7 +49,6 @@ class TemplateTest(unittest.TestCase):
         decision = vet_result(check, call, tool, ctx, rows)
         self.assertEqual(decision.host_masks, (("pointer", "/rows/0/sql", "blocked-word"),))
         self.assertEqual(vet_result(check, call, tool, ctx, ToolResult.text("all fine")).kind, "allow")
-
     # results: end
 
 
