@@ -28,6 +28,11 @@ export class Template extends Check {
     });
     this.fold = settings.case_sensitive ? (s) => s : (s) => s.toLowerCase();
     this.words = settings.blocked_words.map(this.fold);
+    // results: begin
+    // Built once, here (before the host's snapshot), not per result.
+    const flags = settings.case_sensitive ? 'g' : 'gi';
+    this.patterns = settings.blocked_words.map((w) => new RegExp(w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), flags));
+    // results: end
   }
 
   check(call, _tool, _ctx) {
@@ -52,11 +57,9 @@ export class Template extends Check {
    * checks read in `ctx.labels`.
    */
   checkResult(_call, _tool, _ctx, result) {
-    const flags = this.settings.case_sensitive ? 'g' : 'gi';
     const masks = [];
     for (const [at, text] of result.strings()) {
-      for (const word of this.settings.blocked_words) {
-        const pattern = new RegExp(word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), flags);
+      for (const pattern of this.patterns) {
         for (const found of text.matchAll(pattern)) {
           masks.push(result.kind === 'json' ? pointer(at, 'blocked-word') : span(found.index, found.index + found[0].length, 'blocked-word'));
         }

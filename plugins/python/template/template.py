@@ -62,6 +62,11 @@ class Template(Check):
         fold = (lambda s: s) if settings.case_sensitive else str.casefold
         self.fold = fold
         self.words = [fold(w) for w in settings.blocked_words]
+        # results: begin
+        # Compiled once, here (before the host's snapshot), not per result.
+        flags = 0 if settings.case_sensitive else re.IGNORECASE
+        self.patterns = [re.compile(re.escape(w), flags) for w in settings.blocked_words]
+        # results: end
 
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
         for text in strings(call.json):
@@ -80,11 +85,10 @@ class Template(Check):
         `[redacted: blocked-word]` instead; in a JSON result, the whole string
         holding it) and labels the run `blocked-word-seen`, which later calls'
         checks read in `ctx.labels`."""
-        flags = 0 if self.settings.case_sensitive else re.IGNORECASE
         masks = []
         for at, text in result.strings():
-            for word in self.settings.blocked_words:
-                for found in re.finditer(re.escape(word), text, flags):
+            for pattern in self.patterns:
+                for found in pattern.finditer(text):
                     if result.kind == "json":
                         masks.append(pointer(at, "blocked-word"))
                     else:
