@@ -96,11 +96,15 @@ field-tests: cli plugins $(AGENTDOJO_VENV)/.installed
 agentdojo: cli plugins $(AGENTDOJO_VENV)/.installed
 	$(AGENTDOJO_VENV)/bin/python tests/agentdojo/replay.py --toolvet target/release/toolvet --json target/agentdojo.json
 
-# The Python and JavaScript kits and checks, natively; then the builders'
-# content-based "up to date" (plugins/build-stamp-test.sh).
-kit-tests: $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
-	cd plugins/python && for d in tests spend-guard template; do ../../$(PY_VENV)/bin/python -m unittest discover -s $$d || exit 1; done
-	cd plugins/js && node --test
+# The Python and JavaScript kits and checks, natively; a result check
+# built with each kit (plugins/python/tests/results-check,
+# plugins/js/fixtures/js-results-check) through the real host on
+# plugins/kit-results-cases.json (TOOLVET set: test_host_results.py,
+# host-results.test.js); then the builders' content-based "up to date"
+# (plugins/build-stamp-test.sh).
+kit-tests: cli $(PY_VENV)/.installed plugins/js/node_modules/.package-lock.json
+	cd plugins/python && for d in tests spend-guard template; do TOOLVET=$(CURDIR)/target/release/toolvet ../../$(PY_VENV)/bin/python -m unittest discover -s $$d || exit 1; done
+	cd plugins/js && TOOLVET=$(CURDIR)/target/release/toolvet node --test
 	bash plugins/build-stamp-test.sh $(PY_VENV)/bin/python
 
 # `toolvet new` must produce a check, in Rust, Python and JavaScript, that

@@ -3,7 +3,12 @@
 # first command to a policy (make scaffold-test):
 #   toolvet new → toolvet build → native unit tests → toolvet test →
 #   toolvet build again (up to date, same sha256) → the check in a policy
-#   beside a shipped one → toolvet check.
+#   beside a shipped one → toolvet check (and, for the Python and JavaScript
+#   checks, made with `--results`, toolvet check-result).
+# The Python and JavaScript checks without `--results` are made and their
+# native unit tests run, without a build (a component build, compile and
+# snapshot costs ~40 s of CPU each; the template they come from is built
+# and tested whole by `make case-tests`).
 #
 #   tests/scaffold.sh /path/to/toolvet
 #
@@ -52,10 +57,44 @@ watch_rebuilds() {
   rm watch.log
 }
 
+# The kit installed as a package in $WORK/kit-venv (from a copy of
+# plugins/python, so setuptools' in-tree build/ stays out of the checkout).
+python_kit_venv() {
+  if [ ! -x "$WORK/kit-venv/bin/python" ]; then
+    mkdir "$WORK/python-kit"
+    cp -r "$REPO/plugins/python/toolvet_check" "$REPO/plugins/python/pyproject.toml" "$WORK/python-kit/"
+    rm -rf "$WORK/python-kit/toolvet_check/__pycache__"
+    "$PYTHON" -m venv "$WORK/kit-venv"
+    "$WORK/kit-venv/bin/pip" install --quiet --disable-pip-version-check "$WORK/python-kit"
+  fi
+}
+
+# Native unit tests of the check in the current directory: against the kit
+# installed as a package alone (Python: the kit path the tests would fall
+# back to does not exist), or the kit package linked by `npm install`.
+native_tests() {
+  case $1 in
+    rust) cargo test --quiet ;;
+    python) python_kit_venv; TOOLVET_PYTHON_KIT="$WORK/no-kit-here" "$WORK/kit-venv/bin/python" -m unittest -q ;;
+    js) npm install --no-audit --no-fund --offline --silent && npm test --silent ;;
+  esac
+}
+
+for lang in python js; do
+  name="plain-$lang"
+  echo "== $lang, without --results: $WORK/$name"
+  "$TOOLVET" new "$name" --lang "$lang"
+  (cd "$name" && native_tests "$lang")
+  ! grep -rq "check_result\|checkResult\|ResultCheck\|resultCheck" "$name" --exclude-dir=node_modules \
+    || { echo "scaffold.sh: $lang: a scaffold without --results has a result check" >&2; exit 1; }
+done
+
 for lang in rust python js; do
   name="no-secrets-$lang"
-  echo "== $lang: $WORK/$name"
-  "$TOOLVET" new "$name" --lang "$lang"
+  results=()
+  [ "$lang" = rust ] || results=(--results)
+  echo "== $lang ${results[*]}: $WORK/$name"
+  "$TOOLVET" new "$name" --lang "$lang" "${results[@]}"
   cd "$name"
   for file in README.md .gitignore cases.yaml; do
     test -s "$file" || { echo "scaffold.sh: $lang: no $file" >&2; exit 1; }
@@ -66,23 +105,7 @@ for lang in rust python js; do
       || { echo "scaffold.sh: the first Python build made no toolchain venv" >&2; exit 1; }
   fi
   test -f "$component" || { echo "scaffold.sh: $lang: build printed $component, which does not exist" >&2; exit 1; }
-  case $lang in
-    rust) cargo test --quiet ;;
-    python)
-      # The kit installed as a package (from a copy of plugins/python, so
-      # setuptools' in-tree build/ stays out of the checkout), and the
-      # tests run against it alone: the kit path they would fall back to
-      # does not exist.
-      if [ ! -x "$WORK/kit-venv/bin/python" ]; then
-        mkdir "$WORK/python-kit"
-        cp -r "$REPO/plugins/python/toolvet_check" "$REPO/plugins/python/pyproject.toml" "$WORK/python-kit/"
-        rm -rf "$WORK/python-kit/toolvet_check/__pycache__"
-        "$PYTHON" -m venv "$WORK/kit-venv"
-        "$WORK/kit-venv/bin/pip" install --quiet --disable-pip-version-check "$WORK/python-kit"
-      fi
-      TOOLVET_PYTHON_KIT="$WORK/no-kit-here" "$WORK/kit-venv/bin/python" -m unittest -q ;;
-    js) npm install --no-audit --no-fund --offline --silent && npm test --silent ;;
-  esac
+  native_tests "$lang"
   "$TOOLVET" test cases.yaml
   if [ "$lang" = rust ]; then watch_rebuilds "$name"; fi
   before=$(sha256sum < "$component")
@@ -109,6 +132,19 @@ POLICY
   [ "$code" = 3 ] && grep -q "\"rule\": *\"$name.blocked-word\"" <<< "$verdict" \
     || { echo "scaffold.sh: $lang: expected a deny by $name.blocked-word (exit 3), got exit $code: $verdict" >&2; exit 1; }
   [ "$allowed_code" = 0 ] || { echo "scaffold.sh: $lang: expected allow, got exit $allowed_code: $allowed" >&2; exit 1; }
+  if [ "$lang" != rust ]; then
+    # A result holding a blocked word: masked by the host (exit 5), and the
+    # run labelled.
+    set +e
+    masked=$(echo '{"call": {"id": "r1", "name": "read_log", "arguments": {}}, "result": {"content": {"text": "caf\u00e9: drop table users"}}}' \
+      | "$TOOLVET" check-result --config policy.toml)
+    masked_code=$?
+    set -e
+    [ "$masked_code" = 5 ] \
+      && grep -q '"content": *{"text": *"café: \[redacted: blocked-word\] users"}' <<< "$masked" \
+      && grep -q '"labels": *\[{"name": *"blocked-word-seen", *"check": *"mine"' <<< "$masked" \
+      || { echo "scaffold.sh: $lang: expected the result masked (exit 5) and labelled, got exit $masked_code: $masked" >&2; exit 1; }
+  fi
   cd "$WORK"
 done
-echo "scaffold.sh: Rust, Python and JavaScript checks built, tested and used outside the checkout"
+echo "scaffold.sh: Rust, Python and JavaScript checks built, tested and used outside the checkout (Python and JavaScript with result checks)"

@@ -30,6 +30,13 @@
 // package, found by es-module-lexer, pointed at the kit in place, so a
 // stack frame still names the check's own file, line and column.
 //
+// The contract is the one the entry imports the host from:
+// `toolvet:check/host@0.2.0` builds for `toolvet:check@0.2.0`
+// (wit/check-0.2/check.wit), `@0.1.0` for 0.1 (wit/check.wit; for a host
+// older than 0.2); an entry that imports neither builds for 0.2. An entry
+// that exports `resultCheck` is built for the `result-plugin` world (it vets
+// tool results; 0.2 only), any other for `plugin`.
+//
 // ComponentizeJS is driven through its JS API because the `jco componentize`
 // CLI mishandles WIT directory paths here. The engine's `http` and
 // `fetch-event` features are left out, so a check cannot even import
@@ -46,7 +53,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
 const KIT = join(HERE, 'toolvet-check');
 const WIT = join(REPO, 'wit');
-const WORLD = 'plugin';
+// The WIT directory of each contract the kit builds for.
+const CONTRACTS = { '0.1': WIT, '0.2': join(WIT, 'check-0.2') };
+const DEFAULT_CONTRACT = '0.2';
 const START = process.cwd();
 
 /**
@@ -177,6 +186,37 @@ function stage(checkDir) {
   return { cwd: root, entry: 'check/index.js', staged: root };
 }
 
+/**
+ * The contract and world to build the entry module at `entry` for, from
+ * the version of the `toolvet:check` interfaces it imports and whether it
+ * exports `resultCheck`.
+ */
+function target(entry) {
+  const text = readFileSync(entry, 'utf8');
+  let imports, exports;
+  try {
+    [imports, exports] = parseModule(text, entry);
+  } catch (e) {
+    throw new Error(`${entry}: ${e.message}`);
+  }
+  const versions = new Set(
+    imports.map((i) => i.n).filter((n) => n?.startsWith('toolvet:check/')).map((n) => n.split('@')[1] ?? ''),
+  );
+  const known = { '0.1.0': '0.1', '0.2.0': '0.2' };
+  for (const v of versions) {
+    if (!(v in known)) {
+      throw new Error(`${entry} imports toolvet:check@${v || '(no version)'}: the kit builds for @0.2.0 or @0.1.0`);
+    }
+  }
+  if (versions.size > 1) throw new Error(`${entry} imports toolvet:check at both @0.1.0 and @0.2.0: pick one`);
+  const contract = versions.size ? known[[...versions][0]] : DEFAULT_CONTRACT;
+  const results = exports.some((e) => e.n === 'resultCheck');
+  if (results && contract !== '0.2') {
+    throw new Error(`${entry} exports resultCheck, but result checks need contract 0.2: import the host from toolvet:check/host@0.2.0`);
+  }
+  return { contract, world: results ? 'result-plugin' : 'plugin' };
+}
+
 async function build(checkDir, outDir, force) {
   const entry = join(checkDir, 'index.js');
   if (!existsSync(entry)) throw new Error(`${checkDir} has no entry module index.js`);
@@ -191,6 +231,8 @@ async function build(checkDir, outDir, force) {
   // resolve; run from the plugins/js directory so the whole kit is inside,
   // or from the staging directory of a check from elsewhere.
   await lexerReady;
+  const { contract, world } = target(entry);
+  console.log(`${relative(START, out)}: building for toolvet:check@${contract}.0, world ${world}`);
   const inPlace = inside(checkDir) && !importsKitPackage(checkDir);
   const { cwd, entry: sourcePath, staged } = inPlace ? { cwd: HERE, entry: relative(HERE, entry) } : stage(checkDir);
   process.chdir(cwd);
@@ -198,8 +240,8 @@ async function build(checkDir, outDir, force) {
   try {
     ({ component } = await componentize({
       sourcePath,
-      witPath: WIT,
-      worldName: WORLD,
+      witPath: CONTRACTS[contract],
+      worldName: world,
       disableFeatures: ['http', 'fetch-event'],
     }));
   } finally {

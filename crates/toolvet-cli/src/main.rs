@@ -139,6 +139,10 @@ enum Command {
         /// default: this CLI's checkout.
         #[arg(long, alias = "pdk")]
         kit: Option<PathBuf>,
+        /// The check also vets what tools return (a result check of
+        /// contract toolvet:check@0.2.0): Python and JavaScript.
+        #[arg(long)]
+        results: bool,
     },
     /// Build the check in DIR (Rust, Python or JavaScript) and print its
     /// component's path on stdout (the build tools' output goes to stderr).
@@ -351,8 +355,9 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             lang,
             dir,
             kit,
+            results,
         } => {
-            let dest = scaffold::new_check(&name, &dir, lang, kit.as_deref())?;
+            let dest = scaffold::new_check(&name, &dir, lang, kit.as_deref(), results)?;
             // `--dir .` (the default) shows as `NAME`, not `./NAME`.
             let dest = dest.strip_prefix(".").unwrap_or(&dest);
             println!("created {}", dest.display());

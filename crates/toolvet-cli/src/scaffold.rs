@@ -1,13 +1,16 @@
-//! `toolvet new NAME --lang rust|python|js`: scaffold a check that builds,
-//! passes its own case file and its native unit tests out of the box, with
-//! a README stub and a `.gitignore`, in a directory of its own anywhere on
-//! disk.
+//! `toolvet new NAME --lang rust|python|js [--results]`: scaffold a check
+//! that builds, passes its own case file and its native unit tests out of
+//! the box, with a README stub and a `.gitignore`, in a directory of its own
+//! anywhere on disk. With `--results` the check also vets what tools return
+//! (contract `toolvet:check@0.2.0`'s `result-check`).
 //!
 //! The Rust scaffold comes from `template/` beside this crate; the Python
 //! and JavaScript ones from the repository's templates
 //! (`plugins/python/template`, `plugins/js/template`, which `make
-//! case-tests` also builds and tests as they are), with their names
-//! replaced, so the two cannot drift apart.
+//! case-tests` also builds and tests as they are, result check included),
+//! with their names replaced, so the two cannot drift apart. The templates
+//! mark what belongs to the result check with `results: begin` / `results:
+//! end` comment lines ([`results_part`]).
 
 use anyhow::{Context as _, bail};
 use std::path::{Path, PathBuf};
@@ -393,18 +396,24 @@ impl<'a> Names<'a> {
 
 /// Create `<dir>/<name>/` with the check in `lang`; `kit` is the plugin
 /// kit (Rust: crates/toolvet-pdk; Python: plugins/python), defaulting to
-/// the ones of this CLI's checkout.
+/// the ones of this CLI's checkout. `results`: the check also vets tool
+/// results (Python and JavaScript).
 ///
 /// # Errors
 /// A name that is not lowercase letters, digits and `-` (starting with a
-/// letter), an existing destination, a missing plugin kit, or I/O errors.
+/// letter), an existing destination, a missing plugin kit, `results` for
+/// Rust, or I/O errors.
 pub(crate) fn new_check(
     name: &str,
     dir: &Path,
     lang: Lang,
     kit: Option<&Path>,
+    results: bool,
 ) -> anyhow::Result<PathBuf> {
     let names = Names::of(name)?;
+    if results && lang == Lang::Rust {
+        bail!("--results: not available for Rust checks yet (Python and JavaScript have it)");
+    }
     if lang == Lang::Python && PY_TAKEN.contains(&names.module.as_str()) {
         bail!(
             "check name `{name}`: a Python check's module `{}` would clash with Python's own `{}` \
@@ -453,7 +462,7 @@ pub(crate) fn new_check(
                     kit.display()
                 );
             }
-            python_files(&names, &kit)
+            python_files(&names, &kit, results)
         }
         Lang::Js => {
             if !kit.join("toolvet-check/package.json").is_file() {
@@ -462,7 +471,7 @@ pub(crate) fn new_check(
                     kit.display()
                 );
             }
-            js_files(&names, &kit)
+            js_files(&names, &kit, results)
         }
     };
     // Written beside the destination, then renamed into place: a failure
@@ -505,7 +514,7 @@ fn rust_files(names: &Names<'_>, pdk: &Path) -> Vec<(String, String)> {
         ("Cargo.toml".into(), fill(CARGO_TOML)),
         ("src/lib.rs".into(), fill(LIB_RS)),
         ("cases.yaml".into(), fill(CASES_YAML)),
-        ("README.md".into(), readme(names, Lang::Rust)),
+        ("README.md".into(), readme(names, Lang::Rust, false)),
         // Cargo.lock stays: it pins what the component is built from.
         (".gitignore".into(), "/target/\n".into()),
     ]
@@ -530,8 +539,34 @@ fn renamed(text: &str, names: &Names<'_>, specific: &[(&str, String)]) -> String
     out
 }
 
-/// The Python template with its names replaced ([`renamed`]).
-fn python_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
+/// A template's text with its result-check parts kept (`results`) or left
+/// out: the lines between a `<comment> results: begin` line and the next
+/// `<comment> results: end` line (whatever they are indented by); the marker
+/// lines themselves are dropped either way. `comment` is `#` or `//`.
+fn results_part(text: &str, comment: &str, results: bool) -> String {
+    let (begin, end) = (
+        format!("{comment} results: begin"),
+        format!("{comment} results: end"),
+    );
+    let mut inside = false;
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let marker = line.trim();
+        if marker == begin {
+            inside = true;
+        } else if marker == end {
+            inside = false;
+        } else if results || !inside {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The Python template with its names replaced ([`renamed`]), with or
+/// without its result check ([`results_part`]; without it, the module binds
+/// only `Check`, so the component exports no `result-check`).
+fn python_files(names: &Names<'_>, kit: &Path, results: bool) -> Vec<(String, String)> {
     let specific = [
         ("name = \"template\"", format!("name = \"{}\"", names.name)),
         (
@@ -543,19 +578,23 @@ fn python_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
             "python3 -m unittest".to_string(),
         ),
     ];
-    let rename = |text: &str| renamed(text, names, &specific);
+    let rename = |text: &str| renamed(&results_part(text, "#", results), names, &specific);
     // The kit's path as a Python string literal (JSON's escapes are Python's).
     let kit_literal = serde_json::to_string(&kit.display().to_string()).unwrap_or_default();
     let test = rename(PY_TEST).replace("or str(HERE.parent)", &format!("or {kit_literal}"));
+    let mut check = rename(PY_CHECK);
+    if !results {
+        check = check.replace("Check = ResultCheck = export(", "Check = export(");
+    }
 
     vec![
-        (format!("{}.py", names.module), rename(PY_CHECK)),
+        (format!("{}.py", names.module), check),
         (format!("test_{}.py", names.module), test),
         (
             "cases.yaml".into(),
             scaffold_cases(PY_CASES, &names.module, rename),
         ),
-        ("README.md".into(), readme(names, Lang::Python)),
+        ("README.md".into(), readme(names, Lang::Python, results)),
         (".gitignore".into(), "/target/\n__pycache__/\n".into()),
     ]
 }
@@ -580,8 +619,10 @@ fn scaffold_cases(template: &str, module: &str, rename: impl Fn(&str) -> String)
 
 /// The JavaScript template with its names replaced, importing the kit as
 /// the package `toolvet-check` (a `file:` dependency on the kit, so `npm
-/// install` links it; `toolvet build` stages it beside the check).
-fn js_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
+/// install` links it; `toolvet build` stages it beside the check), with or
+/// without its result check ([`results_part`]; without it, the entry
+/// exports only `check`).
+fn js_files(names: &Names<'_>, kit: &Path, results: bool) -> Vec<(String, String)> {
     let specific = [
         ("'../toolvet-check/index.js'", "'toolvet-check'".to_string()),
         (
@@ -597,7 +638,7 @@ fn js_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
             "`node --test` (after `npm install`)".to_string(),
         ),
     ];
-    let rename = |text: &str| renamed(text, names, &specific);
+    let rename = |text: &str| renamed(&results_part(text, "//", results), names, &specific);
     let kit_dependency = format!("file:{}", kit.join("toolvet-check").display());
     let package = serde_json::json!({
         "name": names.name,
@@ -620,27 +661,41 @@ fn js_files(names: &Names<'_>, kit: &Path) -> Vec<(String, String)> {
             "cases.yaml".into(),
             scaffold_cases(JS_CASES, &names.module, rename),
         ),
-        ("README.md".into(), readme(names, Lang::Js)),
+        ("README.md".into(), readme(names, Lang::Js, results)),
         (".gitignore".into(), "/target/\nnode_modules/\n".into()),
     ]
 }
 
 /// A README stub: what the check is and the commands of its loop.
-fn readme(names: &Names<'_>, lang: Lang) -> String {
+fn readme(names: &Names<'_>, lang: Lang, results: bool) -> String {
     let (source, unit) = match lang {
         Lang::Rust => ("src/lib.rs".to_string(), "cargo test"),
         Lang::Python => (format!("{}.py", names.module), "python3 -m unittest"),
         Lang::Js => (format!("{}.js", names.module), "npm install && npm test"),
     };
+    let what = if results {
+        "It denies calls whose arguments contain a blocked word,\n\
+         and masks blocked words in what tools return (labelling the run\n\
+         `blocked-word-seen`)"
+    } else {
+        "It denies calls whose arguments contain a blocked word"
+    };
+    let result_step = if results {
+        "echo '{\"call\": {\"name\": \"read\", \"arguments\": {}}, \"result\": {\"content\": {\"text\": \"a DROP TABLE b\"}}}' \\\n  \
+         | toolvet check-result --config policy.toml   # a result, with the policy below\n"
+    } else {
+        ""
+    };
     format!(
         "# {name}\n\n\
-         A toolvet check. It denies calls whose arguments contain a blocked word;\n\
+         A toolvet check. {what};\n\
          replace that with your own logic in `{source}`, and describe here what it\n\
          decides, why, and its settings.\n\n\
          ```sh\n\
          toolvet build                 # prints the component's path\n\
          {unit:<29} # native unit tests\n\
          toolvet test cases.yaml       # the cases, through the real host\n\
+         {result_step}\
          ```\n\n\
          Use it in a policy:\n\n\
          ```toml\n\
@@ -686,7 +741,7 @@ mod tests {
     #[test]
     fn fills_every_placeholder_and_refuses_bad_names() {
         let dir = tempfile::tempdir().unwrap();
-        let dest = new_check("no-secrets", dir.path(), Lang::Rust, None).unwrap();
+        let dest = new_check("no-secrets", dir.path(), Lang::Rust, None, false).unwrap();
         for file in [
             "Cargo.toml",
             "src/lib.rs",
@@ -702,18 +757,18 @@ mod tests {
         let cases = std::fs::read_to_string(dest.join("cases.yaml")).unwrap();
         assert!(cases.contains("release/no_secrets.wasm"));
         assert!(
-            new_check("no-secrets", dir.path(), Lang::Rust, None).is_err(),
+            new_check("no-secrets", dir.path(), Lang::Rust, None, false).is_err(),
             "exists"
         );
         let long = "a".repeat(65);
         for bad in ["Bad_Name", "a-", "a--b", "1a", &long, "check", "tool-call"] {
             assert!(
-                new_check(bad, dir.path(), Lang::Rust, None).is_err(),
+                new_check(bad, dir.path(), Lang::Rust, None, false).is_err(),
                 "{bad}"
             );
         }
         for taken in ["json", "class", "build", "typing", "toolvet-check", "test"] {
-            let e = new_check(taken, dir.path(), Lang::Python, None).unwrap_err();
+            let e = new_check(taken, dir.path(), Lang::Python, None, false).unwrap_err();
             assert!(e.to_string().contains("clash with Python"), "{taken}: {e}");
             assert!(
                 !dir.path().join(taken).exists(),
@@ -721,7 +776,7 @@ mod tests {
             );
         }
         assert!(
-            new_check("json", dir.path(), Lang::Js, None).is_ok(),
+            new_check("json", dir.path(), Lang::Js, None, false).is_ok(),
             "not Python: fine"
         );
     }
@@ -729,7 +784,7 @@ mod tests {
     #[test]
     fn the_python_scaffold_is_the_template_renamed() {
         let dir = tempfile::tempdir().unwrap();
-        let dest = new_check("no-secrets", dir.path(), Lang::Python, None).unwrap();
+        let dest = new_check("no-secrets", dir.path(), Lang::Python, None, false).unwrap();
         let check = std::fs::read_to_string(dest.join("no_secrets.py")).unwrap();
         assert!(check.contains("class NoSecrets(Check):"), "{check}");
         assert!(check.contains("name = \"no-secrets\""));
@@ -750,13 +805,13 @@ mod tests {
         );
         assert!(cases.contains("rule: no-secrets.blocked-word"));
         // A name holding the template's own name is renamed once.
-        let dest = new_check("my-template", dir.path(), Lang::Python, None).unwrap();
+        let dest = new_check("my-template", dir.path(), Lang::Python, None, false).unwrap();
         let check = std::fs::read_to_string(dest.join("my_template.py")).unwrap();
         assert!(check.contains("name = \"my-template\""), "{check}");
         assert!(check.contains("\"my-template.blocked-word\""), "{check}");
         assert!(check.contains("class MyTemplate(Check):"), "{check}");
         assert!(
-            new_check("x", dir.path(), Lang::Python, Some(dir.path())).is_err(),
+            new_check("x", dir.path(), Lang::Python, Some(dir.path()), false).is_err(),
             "not a kit"
         );
     }
@@ -764,7 +819,7 @@ mod tests {
     #[test]
     fn the_js_scaffold_is_the_template_renamed_on_the_kit_package() {
         let dir = tempfile::tempdir().unwrap();
-        let dest = new_check("no-secrets", dir.path(), Lang::Js, None).unwrap();
+        let dest = new_check("no-secrets", dir.path(), Lang::Js, None, false).unwrap();
         let check = std::fs::read_to_string(dest.join("no_secrets.js")).unwrap();
         assert!(
             check.contains("export class NoSecrets extends Check"),
@@ -795,8 +850,73 @@ mod tests {
             "{cases}"
         );
         assert!(
-            new_check("x", dir.path(), Lang::Js, Some(dir.path())).is_err(),
+            new_check("x", dir.path(), Lang::Js, Some(dir.path()), false).is_err(),
             "not a kit"
         );
+    }
+
+    /// `--results` keeps the templates' result checks; without it nothing of
+    /// them is left (no marker, method, import or export), and Rust refuses
+    /// it until its kit has result checks.
+    #[test]
+    fn results_scaffolds_keep_the_result_check_and_plain_ones_drop_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = new_check("plain-py", dir.path(), Lang::Python, None, false).unwrap();
+        let with = new_check("with-py", dir.path(), Lang::Python, None, true).unwrap();
+        let (p, w) = (
+            std::fs::read_to_string(plain.join("plain_py.py")).unwrap(),
+            std::fs::read_to_string(with.join("with_py.py")).unwrap(),
+        );
+        for gone in [
+            "results:",
+            "check_result",
+            "ResultCheck",
+            "import re",
+            "allow_result",
+        ] {
+            assert!(!p.contains(gone), "{gone} in {p}");
+        }
+        assert!(p.contains("\nCheck = export(PlainPy)\n"), "{p}");
+        assert!(w.contains("    def check_result(self, call"), "{w}");
+        assert!(
+            w.contains("\nCheck = ResultCheck = export(WithPy)\n"),
+            "{w}"
+        );
+        assert!(!w.contains("results:"), "{w}");
+        let test = std::fs::read_to_string(with.join("test_with_py.py")).unwrap();
+        assert!(
+            test.contains("def test_masks_blocked_words_in_results"),
+            "{test}"
+        );
+        let test = std::fs::read_to_string(plain.join("test_plain_py.py")).unwrap();
+        assert!(!test.contains("ToolResult"), "{test}");
+        assert!(
+            !p.contains("\n\n\n\n") && !test.contains("\n\n\n\n"),
+            "{p}\n{test}"
+        );
+
+        let plain = new_check("plain-js", dir.path(), Lang::Js, None, false).unwrap();
+        let with = new_check("with-js", dir.path(), Lang::Js, None, true).unwrap();
+        let entry = |d: &Path| std::fs::read_to_string(d.join("index.js")).unwrap();
+        assert!(!entry(&plain).contains("resultCheck"), "{}", entry(&plain));
+        assert!(entry(&with).contains("\nexport const resultCheck = check;\n"));
+        assert!(entry(&with).contains("from 'toolvet:check/host@0.2.0'"));
+        let p = std::fs::read_to_string(plain.join("plain_js.js")).unwrap();
+        let w = std::fs::read_to_string(with.join("with_js.js")).unwrap();
+        for gone in ["results:", "checkResult", "allowResult"] {
+            assert!(!p.contains(gone), "{gone} in {p}");
+        }
+        assert!(
+            w.contains("  checkResult(_call, _tool, _ctx, result) {"),
+            "{w}"
+        );
+        assert!(w.contains("from 'toolvet-check';"), "{w}");
+        assert!(!w.contains("results:"), "{w}");
+        let readme = std::fs::read_to_string(with.join("README.md")).unwrap();
+        assert!(readme.contains("toolvet check-result"), "{readme}");
+
+        let e = new_check("rusty", dir.path(), Lang::Rust, None, true).unwrap_err();
+        assert!(e.to_string().contains("--results"), "{e}");
+        assert!(!dir.path().join("rusty").exists());
     }
 }

@@ -5,6 +5,9 @@
 // `blocked_words`. Replace the settings, the statics and `check` with your
 // own logic; keep index.js as the component's entry.
 import { Check, SettingsError, allow, deny, stringsIn, t } from '../toolvet-check/index.js';
+// results: begin
+import { Label, allowResult, pointer, redact, span } from '../toolvet-check/index.js';
+// results: end
 
 export class Template extends Check {
   static name = 'template';
@@ -25,6 +28,11 @@ export class Template extends Check {
     });
     this.fold = settings.case_sensitive ? (s) => s : (s) => s.toLowerCase();
     this.words = settings.blocked_words.map(this.fold);
+    // results: begin
+    // Built once, here (before the host's snapshot), not per result.
+    const flags = settings.case_sensitive ? 'g' : 'gi';
+    this.patterns = settings.blocked_words.map((w) => new RegExp(w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), flags));
+    // results: end
   }
 
   check(call, _tool, _ctx) {
@@ -40,4 +48,24 @@ export class Template extends Check {
     }
     return allow();
   }
+  // results: begin
+
+  /**
+   * Vets what a tool returned: hides every blocked word (the model reads
+   * `[redacted: blocked-word]` instead; in a JSON result, the whole string
+   * holding it) and labels the run `blocked-word-seen`, which later calls'
+   * checks read in `ctx.labels`.
+   */
+  checkResult(_call, _tool, _ctx, result) {
+    const masks = [];
+    for (const [at, text] of result.strings()) {
+      for (const pattern of this.patterns) {
+        for (const found of text.matchAll(pattern)) {
+          masks.push(result.kind === 'json' ? pointer(at, 'blocked-word') : span(found.index, found.index + found[0].length, 'blocked-word'));
+        }
+      }
+    }
+    return masks.length ? redact(masks, [new Label('blocked-word-seen')]) : allowResult();
+  }
+  // results: end
 }

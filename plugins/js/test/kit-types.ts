@@ -5,6 +5,15 @@ import {
   Check,
   Context,
   Decision,
+  Label,
+  ResultDecision,
+  ToolResult,
+  allowResult,
+  pointer,
+  redact,
+  span,
+  vetResult,
+  withhold,
   SettingsError,
   ToolCall,
   ToolInfo,
@@ -61,10 +70,23 @@ export class Sample extends Check<Settings> {
       }
     }
     const risky: Decision = tool.risk === 'high' ? escalate('sample.risk', `${to.length} ${subject}`) : allow();
+    const steered = ctx.hasLabel('untrusted-content') && to.some((a) => ctx.labelValues('untrusted-content').includes(a));
+    const effects = tool.facts?.effects.has('outbound-message') ?? false;
+    if (steered && effects) return deny('sample.steered', 'steered');
     return strongest(risky, earlier > this.settings.limit ? deny('sample.limit', 'too many') : allow());
+  }
+
+  override checkResult(_call: ToolCall, _tool: ToolInfo, ctx: Context, result: ToolResult): ResultDecision {
+    if (result.isError && ctx.labels.length > 0) return withhold('sample.error', 'withheld', [new Label('seen', ['x'])]);
+    if (result.kind === 'json') return redact(result.strings().map(([at]) => pointer(at, 'string')));
+    const i = result.content.indexOf('SECRET');
+    return i >= 0 ? redact(span(i, i + 6, 'secret'), [new Label('secret-seen')]) : allowResult();
   }
 }
 
 const built: Sample = Sample.fromSettingsJson('{"blocked": ["x"]}');
 const kind: 'allow' | 'abstain' | 'deny' | 'escalate' = built.check(new ToolCall('run'), new ToolInfo(), new Context()).kind;
 export const check = exportCheck(Sample, (level, message) => console.error(level, message, kind));
+export const resultCheck = check;
+const vetted: ResultDecision = vetResult(built, new ToolCall('fetch'), new ToolInfo(), new Context(), ToolResult.text('SECRET'));
+export const masks: number = vetted.hostMasks?.length ?? 0;

@@ -117,13 +117,42 @@ export class ToolCall extends WithArguments {
 /** How an earlier call of the run ended. */
 export type Outcome = 'allowed' | 'denied' | 'escalated' | 'approved' | 'rejected';
 
+/** What became of an earlier call's result (contract 0.2; not filled in by the host yet). */
+export interface ResultSummary {
+  outcome: 'passed' | 'redacted' | 'withheld';
+  labels: Label[];
+}
+
 /** An earlier call of the run. */
 export class PriorCall extends WithArguments {
-  constructor(name: string, args?: string, outcome?: Outcome);
+  constructor(name: string, args?: string, outcome?: Outcome, returned?: ResultSummary | null);
   name: string;
   outcome: Outcome;
+  /** What became of its result when it was vetted, else null (always null for contract 0.1). */
+  returned: ResultSummary | null;
   /** Whether it went on to run (allowed, or approved by a person). */
   readonly ran: boolean;
+}
+
+/** What an argument is for (contract 0.2), as the WIT names it. */
+export type Role =
+  | 'shell-command' | 'source-code' | 'file-path' | 'url' | 'host' | 'outbound-content' | 'recipient'
+  | 'amount' | 'currency' | 'repository' | 'branch' | 'cloud-resource' | 'environment' | 'query';
+
+/** What a tool does to the world (contract 0.2), as the WIT names it. */
+export type Effect =
+  | 'read' | 'write' | 'delete' | 'execute' | 'outbound-message' | 'payment' | 'publish' | 'permission-change' | 'deploy';
+
+/** What the host found a call does (contract 0.2; the host does not compute facts yet). */
+export interface ToolFacts {
+  readonly effects: Set<Effect>;
+  readonly irreversible: boolean;
+  readonly protectedTarget: boolean;
+  readonly roles: readonly { role: Role; pointer: string; value: string; dialect: string | null }[];
+  readonly source:
+    | { tag: 'catalog'; val: string }
+    | { tag: 'inferred'; val: string[] }
+    | { tag: 'declared'; val: null };
 }
 
 /** What the agent's owner declared about the tool. */
@@ -134,6 +163,7 @@ export class ToolInfo {
     requiresApproval?: boolean;
     tags?: string[];
     parametersSchema?: string | null;
+    facts?: ToolFacts | null;
   });
   description: string | null;
   risk: string | null;
@@ -141,6 +171,27 @@ export class ToolInfo {
   tags: string[];
   /** The parameters' JSON Schema, as JSON text. */
   parametersSchema: string | null;
+  /** What the host found the call does, or null (always null for contract 0.1). */
+  facts: ToolFacts | null;
+}
+
+/** A label for the rest of the run (contract 0.2): 1-64 of `[a-z0-9-]`, at most 32 values of at most 512 bytes. Frozen. */
+export class Label {
+  /** Throws TypeError for a name or values the host would refuse. */
+  constructor(name: string, values?: string[]);
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
+/** A label raised earlier in the run, and where. */
+export interface RunLabel {
+  readonly name: string;
+  readonly values: readonly string[];
+  /** The id of the call whose result raised it (may be empty). */
+  readonly callId: string;
+  readonly tool: string;
+  /** The policy's name of the check that raised it. */
+  readonly check: string;
 }
 
 /** The run the call belongs to. */
@@ -151,6 +202,7 @@ export class Context {
     principal?: string | null;
     history?: PriorCall[];
     attributes?: [string, string][];
+    labels?: RunLabel[];
   });
   agent: string | null;
   runId: string | null;
@@ -158,9 +210,93 @@ export class Context {
   /** The run's earlier calls, oldest first. */
   history: PriorCall[];
   attributes: [string, string][];
+  /** Every label raised in the run so far, oldest first (always empty for contract 0.1). */
+  labels: RunLabel[];
   /** The value of attribute `key` (first match), or null. */
   attribute(key: string): string | null;
+  /** Whether a label `name` was raised in the run. */
+  hasLabel(name: string): boolean;
+  /** The values of every label `name` of the run, oldest first, without repeats. */
+  labelValues(name: string): string[];
 }
+
+/** What a tool returned (contract 0.2). */
+export class ToolResult {
+  constructor(content: string, kind?: 'text' | 'json', isError?: boolean);
+  static text(text: string, isError?: boolean): ToolResult;
+  static json(text: string, isError?: boolean): ToolResult;
+  /** The text, or the JSON text. */
+  content: string;
+  kind: 'text' | 'json';
+  /** The tool reported an error. */
+  isError: boolean;
+  /** For `json` the parsed value (parsed once), for `text` the text. */
+  readonly value: unknown;
+  /** Every string the model reads with its JSON Pointer (`''` for a text result). */
+  strings(): [string, string][];
+}
+
+/** One part of a result to hide: build with `span` or `pointer`. */
+export interface Mask {
+  readonly kind: string;
+  readonly start: number | null;
+  readonly end: number | null;
+  readonly pointer: string | null;
+}
+
+/** A mask as the host receives it: a span in UTF-8 bytes, or a pointer. */
+export interface HostMask {
+  target: { tag: 'span'; val: [number, number] } | { tag: 'pointer'; val: string };
+  kind: string;
+}
+
+/** Hide `text.slice(start, end)` of a text result (string indices; the kit converts them to UTF-8 bytes). */
+export function span(start: number, end: number, kind: string): Mask;
+/** Hide the value at JSON Pointer `at` of a JSON result. */
+export function pointer(at: string, kind: string): Mask;
+
+/** A result decision's kind. */
+export type ResultDecisionKind = 'allow' | 'abstain' | 'withhold' | 'redact';
+
+/** One check's answer about one result. Frozen. */
+export class ResultDecision {
+  constructor(
+    kind: ResultDecisionKind,
+    parts?: { rule?: string | null; message?: string | null; masks?: Mask[]; labels?: Label[]; hostMasks?: HostMask[] | null },
+  );
+  readonly kind: ResultDecisionKind;
+  readonly rule: string | null;
+  readonly message: string | null;
+  readonly masks: Mask[];
+  readonly labels: Label[];
+  /** Set by `vetResult`: the masks as the host receives them. */
+  readonly hostMasks: HostMask[] | null;
+}
+
+/** The model may read the result as far as this check is concerned. */
+export function allowResult(labels?: Label[]): ResultDecision;
+/** This check has no opinion on the result. */
+export function abstainResult(labels?: Label[]): ResultDecision;
+/** The model reads `message` instead of the result. */
+export function withhold(rule: string, message: string, labels?: Label[]): ResultDecision;
+/** The host hides `masks` and the model reads the rest. */
+export function redact(masks: Mask | Mask[], labels?: Label[]): ResultDecision;
+
+/** An answer the host would refuse (a mask out of range, a pointer that does not resolve, ...). */
+export class ResultError extends Error {}
+
+/** `masks` as the host receives them; throws `ResultError` for one it would refuse. */
+export function hostMasks(result: ToolResult, masks: Mask[]): HostMask[];
+/** The control-character rule, then `check.checkResult`, checked: what the component answers. */
+export function vetResult(check: Check<any>, call: ToolCall, tool: ToolInfo, ctx: Context, result: ToolResult): ResultDecision;
+
+/** The host's limits. */
+export const MAX_LABEL_NAME: 64;
+export const MAX_LABEL_VALUES: 32;
+export const MAX_LABEL_VALUE: 512;
+export const MAX_LABELS: 16;
+export const MAX_MASKS: 4096;
+export const MAX_MASK_KIND: 64;
 
 /**
  * Base class of a check: set the statics and implement `check`. The
@@ -179,6 +315,14 @@ export class Check<S = Record<string, unknown>> {
   settings: S;
   /** Vet one call. A throw is logged and traps (the host applies `on_error`). */
   check(call: ToolCall, tool: ToolInfo, ctx: Context): Decision;
+  /**
+   * Optional (contract 0.2): vet what a tool returned for `call`. A check
+   * that defines it is exported as `resultCheck` too. A throw is logged and
+   * traps (the host withholds unless `on_error` is `allow`).
+   */
+  checkResult(call: ToolCall, tool: ToolInfo, ctx: Context, result: ToolResult): ResultDecision;
+  /** Whether the class defines `checkResult`. */
+  static vetsResults(): boolean;
   /**
    * Called once at the end of `configure`, before the host snapshots the
    * instance: vet a few typical calls (`warmUpWith`) so what a first call
@@ -201,7 +345,7 @@ export const WARM_UP_TEXT: string;
  */
 export function warmUpWith(check: Check<any>, calls: [string, unknown][]): void;
 
-/** The host's `log` function (`toolvet:check/host@0.1.0`). */
+/** The host's `log` function (`toolvet:check/host@0.2.0`, or `@0.1.0`). */
 export type HostLog = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
 
 /** A subclass of `Check`, whatever its settings. */

@@ -3,8 +3,11 @@
 // A check is one subclass of `Check` with a `check(call, tool, ctx)` method
 // and a `static settings` schema built with `t`. `exportCheck(MyCheck, log)`
 // turns it into the object a component exports as `check` (the
-// `toolvet:check/check` interface of wit/check.wit), built with
-// ComponentizeJS. The module imports nothing from the component world, so a
+// `toolvet:check/check` interface of wit/check-0.2/check.wit, or of
+// wit/check.wit for a check built for contract 0.1), built with
+// ComponentizeJS. A check that also defines `checkResult(call, tool, ctx,
+// result)` vets what tools return: its entry exports the same object as
+// `resultCheck` too. The module imports nothing from the component world, so a
 // check's logic runs and is unit tested with plain Node.js.
 //
 //   // my-check.js: the logic, testable with `node --test`
@@ -20,7 +23,7 @@
 //   }
 //
 //   // index.js: the component's entry
-//   import { log } from 'toolvet:check/host@0.1.0';
+//   import { log } from 'toolvet:check/host@0.2.0';
 //   import { exportCheck } from '../toolvet-check/index.js';
 //   import { NoBadWords } from './my-check.js';
 //   export const check = exportCheck(NoBadWords, log);
@@ -320,13 +323,20 @@ export class ToolCall extends WithArguments {
   }
 }
 
-/** An earlier call of the run: `name`, `arguments`, `outcome` (`allowed`, `denied`, `escalated`, `approved`, `rejected`). */
+/**
+ * An earlier call of the run: `name`, `arguments`, `outcome` (`allowed`,
+ * `denied`, `escalated`, `approved`, `rejected`) and `returned`: what
+ * became of its result (`{ outcome: 'passed'|'redacted'|'withheld',
+ * labels: Label[] }`) when it was vetted, else null (always null in a check
+ * built for contract 0.1; the host does not fill it in yet).
+ */
 export class PriorCall extends WithArguments {
-  constructor(name, args = '{}', outcome = 'allowed') {
+  constructor(name, args = '{}', outcome = 'allowed', returned = null) {
     super();
     this.name = name;
     this.arguments = args;
     this.outcome = outcome;
+    this.returned = returned;
   }
 
   /** Whether the call went on to run (allowed, or approved by a person). */
@@ -335,25 +345,100 @@ export class PriorCall extends WithArguments {
   }
 }
 
-/** What the agent's owner declared about the tool; every field optional. */
+/**
+ * What the agent's owner declared about the tool; every field optional.
+ * `facts` (contract 0.2) is what the host found the call does, or null
+ * (always null in a check built for contract 0.1, and when the host found
+ * nothing; the host does not compute facts yet):
+ * `{ effects: Set<string>, irreversible, protectedTarget, roles: [{ role,
+ * pointer, value, dialect }], source: { tag: 'catalog'|'inferred'|'declared',
+ * val } }`, with effects and roles named as in the WIT (`outbound-message`,
+ * `shell-command`, ...).
+ */
 export class ToolInfo {
-  constructor({ description = null, risk = null, requiresApproval = false, tags = [], parametersSchema = null } = {}) {
+  constructor({ description = null, risk = null, requiresApproval = false, tags = [], parametersSchema = null, facts = null } = {}) {
     this.description = description;
     this.risk = risk;
     this.requiresApproval = requiresApproval;
     this.tags = tags;
     this.parametersSchema = parametersSchema;
+    this.facts = facts;
   }
 }
 
-/** The run the call belongs to: `agent`, `runId`, `principal` (or null), `history` (PriorCall[], oldest first), `attributes` ([key, value][]). */
+// The host's limits on labels and masks (crates/toolvet/src/tool_result.rs).
+/** Longest label name, in bytes. */
+export const MAX_LABEL_NAME = 64;
+/** Most values of one label. */
+export const MAX_LABEL_VALUES = 32;
+/** Longest label value, in bytes of UTF-8. */
+export const MAX_LABEL_VALUE = 512;
+/** Most labels one check raises about one result. */
+export const MAX_LABELS = 16;
+/** Most masks one check asks for on one result. */
+export const MAX_MASKS = 4096;
+/** Longest mask kind, in bytes (the model reads `[redacted: KIND]`). */
+export const MAX_MASK_KIND = 64;
+
+/**
+ * A label for the rest of the run, raised by a result check (contract 0.2):
+ * `name` (1-64 lowercase ASCII letters, digits and `-`, e.g.
+ * `untrusted-content`, `secret-seen`) and `values` the result introduced
+ * that later calls may be steered to (at most 32, each at most 512 bytes of
+ * UTF-8). The host's limits, checked here: a TypeError names what is wrong.
+ */
+export class Label {
+  /** @param {string} name @param {string[]} [values] */
+  constructor(name, values = []) {
+    if (typeof name !== 'string' || !/^[a-z0-9-]{1,64}$/.test(name)) {
+      throw new TypeError(
+        `label ${JSON.stringify(String(name).slice(0, MAX_LABEL_NAME))}: a label's name is 1-${MAX_LABEL_NAME} lowercase ASCII letters, digits and \`-\``,
+      );
+    }
+    if (!Array.isArray(values)) throw new TypeError(`label \`${name}\`: values must be an array of strings`);
+    if (values.length > MAX_LABEL_VALUES) {
+      throw new TypeError(`label \`${name}\`: ${values.length} values, over ${MAX_LABEL_VALUES}`);
+    }
+    values.forEach((v, i) => {
+      if (typeof v !== 'string') throw new TypeError(`label \`${name}\`: values[${i}] is not a string`);
+      if (utf8Offset(v, v.length) > MAX_LABEL_VALUE) {
+        throw new TypeError(`label \`${name}\`: values[${i}] is over ${MAX_LABEL_VALUE} bytes of UTF-8`);
+      }
+    });
+    this.name = name;
+    this.values = [...values];
+    Object.freeze(this.values);
+    Object.freeze(this);
+  }
+}
+
+/**
+ * The run the call belongs to: `agent`, `runId`, `principal` (or null),
+ * `history` (PriorCall[], oldest first), `attributes` ([key, value][]) and
+ * `labels`: every label raised in the run so far, oldest first, as `{ name,
+ * values, callId, tool, check }` (always empty in a check built for contract
+ * 0.1). The host keeps the labels: a caller can neither add nor remove one.
+ */
 export class Context {
-  constructor({ agent = null, runId = null, principal = null, history = [], attributes = [] } = {}) {
+  constructor({ agent = null, runId = null, principal = null, history = [], attributes = [], labels = [] } = {}) {
     this.agent = agent;
     this.runId = runId;
     this.principal = principal;
     this.history = history;
     this.attributes = attributes;
+    this.labels = labels;
+  }
+
+  /** Whether a label `name` was raised in the run, e.g. `ctx.hasLabel('untrusted-content')`. */
+  hasLabel(name) {
+    return this.labels.some((l) => l.name === name);
+  }
+
+  /** The values of every label `name` raised in the run, oldest first, without repeats. */
+  labelValues(name) {
+    const out = [];
+    for (const l of this.labels) if (l.name === name) for (const v of l.values) if (!out.includes(v)) out.push(v);
+    return out;
   }
 
   /** The value of attribute `key` (first match) or null, e.g. `ctx.attribute('cwd')`. */
@@ -391,6 +476,26 @@ export class Check {
   /** Vet one call. A throw is logged and traps, so the host applies `on_error`. */
   check(_call, _tool, _ctx) {
     throw new Error(`${this.constructor.name}.check is not implemented`);
+  }
+
+  /**
+   * Vet what a tool returned for `call` (contract 0.2): return
+   * `allowResult()`, `abstainResult()`, `withhold(rule, message)` or
+   * `redact(masks)`, each with optional labels for the rest of the run.
+   * Optional: a check that defines it is exported as `resultCheck` too
+   * (`export const resultCheck = check;` in the entry), and the component
+   * then exports `result-check`. The host calls it only for calls this check
+   * applies to, after they ran. A throw (or an answer the host would refuse,
+   * `ResultError`) is logged and traps, so the host applies `on_error`: the
+   * result is withheld unless it is `allow`.
+   */
+  checkResult(_call, _tool, _ctx, _result) {
+    throw new Error(`${this.constructor.name}.checkResult is not implemented`);
+  }
+
+  /** Whether the check defines `checkResult`. */
+  static vetsResults() {
+    return this.prototype.checkResult !== Check.prototype.checkResult;
   }
 
   /**
@@ -612,6 +717,225 @@ export function vet(check, call, tool, ctx) {
   return controlCharacter(call, ctx) ?? check.check(call, tool, ctx);
 }
 
+// ---------------------------------------------------------------- results (contract 0.2)
+
+/**
+ * A result check's answer the host would refuse: a mask out of range, on the
+ * wrong kind of result, cutting a character in two or with a bad kind, a
+ * pointer that does not resolve, too many masks. Inside a component it
+ * traps, so the host applies the check's `on_error` (default: the result is
+ * withheld).
+ */
+export class ResultError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ResultError';
+  }
+}
+
+/**
+ * What a tool returned: `kind` (`text`: text as the model will read it;
+ * `json`: a JSON value's text, e.g. MCP `structuredContent`), `content` (the
+ * text or the JSON text), `isError` (the tool reported an error), and
+ * `value`: for `json` the parsed value (parsed once), for `text` the text.
+ */
+export class ToolResult {
+  /** @param {string} content @param {'text'|'json'} [kind] @param {boolean} [isError] */
+  constructor(content, kind = 'text', isError = false) {
+    if (kind !== 'text' && kind !== 'json') throw new TypeError(`a result's kind is 'text' or 'json', not ${JSON.stringify(kind)}`);
+    this.content = content;
+    this.kind = kind;
+    this.isError = isError;
+  }
+
+  /** A text result. */
+  static text(text, isError = false) {
+    return new ToolResult(text, 'text', isError);
+  }
+
+  /** A JSON result, from its text. */
+  static json(text, isError = false) {
+    return new ToolResult(text, 'json', isError);
+  }
+
+  get value() {
+    if (this._value === undefined) this._value = this.kind === 'json' ? JSON.parse(this.content) : this.content;
+    return this._value;
+  }
+
+  /**
+   * Every string the model reads, with where it is: for text `[['',
+   * text]]`; for JSON `[pointer, string]` for each string value (not keys),
+   * depth first, e.g. `['/items/0/email', 'a@example.com']`, so a check can
+   * `pointer(...)` the one it wants hidden.
+   * @returns {[string, string][]}
+   */
+  strings() {
+    if (this.kind === 'text') return [['', this.content]];
+    const out = [];
+    const walk = (v, p) => {
+      if (typeof v === 'string') out.push([p, v]);
+      else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}/${i}`));
+      else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${p}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+    };
+    walk(this.value, '');
+    return out;
+  }
+}
+
+/**
+ * Hide `text.slice(start, end)` of a text result (JavaScript string
+ * indices, e.g. a regular expression match's `index` and `index +
+ * match[0].length`); the model reads `[redacted: KIND]` there. The kit turns
+ * the indices into the UTF-8 byte offsets the host expects. `kind`: 1-64
+ * ASCII letters, digits, `-` or `_`.
+ */
+export const span = (start, end, kind) => Object.freeze({ kind, start, end, pointer: null });
+
+/** Hide the value at JSON Pointer `at` (RFC 6901, e.g. `/items/0/email`) of a JSON result. */
+export const pointer = (at, kind) => Object.freeze({ kind, start: null, end: null, pointer: at });
+
+const RESULT_KINDS = ['allow', 'abstain', 'withhold', 'redact'];
+
+/**
+ * One check's answer about one result: `kind` (`allow`, `abstain`,
+ * `withhold`, `redact`); for withhold a stable `rule` and the `message` the
+ * model reads instead of the result (never repeat what was withheld); for
+ * redact the `masks` (`span`, `pointer`); and `labels` (Label[]) for the
+ * rest of the run, with any kind. `vetResult` fills in `hostMasks`: the
+ * masks as the host receives them (`{ target: { tag: 'span', val: [startByte,
+ * endByte] } | { tag: 'pointer', val }, kind }`). Build with
+ * `allowResult()`, `abstainResult()`, `withhold(rule, message)` and
+ * `redact(masks)`.
+ */
+export class ResultDecision {
+  constructor(kind, { rule = null, message = null, masks = [], labels = [], hostMasks = null } = {}) {
+    if (!RESULT_KINDS.includes(kind)) throw new TypeError(`unknown result decision kind ${JSON.stringify(kind)}`);
+    if (kind === 'withhold' && !message) throw new TypeError('a withhold needs a message');
+    if (kind !== 'withhold' && (rule !== null || message !== null)) throw new TypeError(`an ${kind} result decision carries no rule or message`);
+    if (kind === 'redact' && !masks.length) throw new TypeError('a redact needs at least one mask (allowResult() hides nothing)');
+    if (kind !== 'redact' && masks.length) throw new TypeError(`an ${kind} result decision carries no masks`);
+    if (!labels.every((l) => l instanceof Label)) throw new TypeError('labels are toolvet-check Label(name, values)');
+    if (labels.length > MAX_LABELS) throw new TypeError(`${labels.length} labels, over ${MAX_LABELS}`);
+    this.kind = kind;
+    this.rule = rule;
+    this.message = message;
+    this.masks = [...masks];
+    this.labels = [...labels];
+    this.hostMasks = hostMasks;
+    Object.freeze(this);
+  }
+
+  toString() {
+    let shown = this.kind === 'withhold' ? `withhold [${this.rule}] ${this.message}` : this.kind === 'redact' ? `redact ${this.masks.length} mask(s)` : this.kind;
+    if (this.labels.length) shown += ` labels ${this.labels.map((l) => l.name).join(', ')}`;
+    return shown;
+  }
+}
+
+/** The model may read the result as far as this check is concerned. */
+export const allowResult = (labels = []) => new ResultDecision('allow', { labels });
+/** This check has no opinion on the result. */
+export const abstainResult = (labels = []) => new ResultDecision('abstain', { labels });
+/** The model reads `message` instead of the result; say what was wrong without repeating it. */
+export const withhold = (rule, message, labels = []) => new ResultDecision('withhold', { rule, message, labels });
+/** The host hides `masks` (one mask or an array of `span`/`pointer`) and the model reads the rest. */
+export const redact = (masks, labels = []) => new ResultDecision('redact', { masks: Array.isArray(masks) ? masks : [masks], labels });
+
+/** Whether JSON Pointer `at` names a value inside `value` (RFC 6901). */
+function resolves(value, at) {
+  for (const raw of at.split('/').slice(1)) {
+    const token = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (Array.isArray(value)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return false;
+      value = value[Number(token)];
+    } else if (isPlainObject(value)) {
+      if (!Object.hasOwn(value, token)) return false;
+      value = value[token];
+    } else return false;
+  }
+  return true;
+}
+
+const isLowSurrogate = (c) => c >= 0xdc00 && c <= 0xdfff;
+const isHighSurrogate = (c) => c >= 0xd800 && c <= 0xdbff;
+
+/**
+ * `masks` as the host receives them: spans in UTF-8 byte offsets of the
+ * text, pointers as given. Throws `ResultError` for any mask the host would
+ * refuse (the same rules: a non-empty span inside the text and not inside a
+ * character (between the halves of a surrogate pair), on a text result; a
+ * non-empty pointer that resolves, on a JSON result; a kind of 1-64 ASCII
+ * letters, digits, `-` or `_`; at most 4096 masks).
+ * @param {ToolResult} result
+ */
+export function hostMasks(result, masks) {
+  if (masks.length > MAX_MASKS) throw new ResultError(`redact: ${masks.length} masks, over ${MAX_MASKS}`);
+  const text = result.content;
+  const out = masks.map((m, i) => {
+    const where = `redact: masks[${i}]`;
+    if (typeof m?.kind !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(m.kind)) {
+      throw new ResultError(`${where}: a mask's kind is 1-${MAX_MASK_KIND} ASCII letters, digits, \`-\` or \`_\`, not ${JSON.stringify(String(m?.kind).slice(0, MAX_MASK_KIND))}`);
+    }
+    if (m.pointer !== null && m.pointer !== undefined) {
+      if (result.kind !== 'json') throw new ResultError(`${where}: a pointer mask on a text result: use span(start, end, kind)`);
+      if (typeof m.pointer !== 'string' || !m.pointer.startsWith('/')) {
+        throw new ResultError(`${where}: the pointer ${JSON.stringify(m.pointer)} is not a JSON Pointer inside the value (it starts with \`/\`; to hide the whole result, withhold it)`);
+      }
+      if (!resolves(result.value, m.pointer)) throw new ResultError(`${where}: the pointer ${JSON.stringify(m.pointer)} does not resolve in the result`);
+      return { target: { tag: 'pointer', val: m.pointer }, kind: m.kind };
+    }
+    if (result.kind !== 'text') throw new ResultError(`${where}: a span mask on a JSON result: use pointer(at, kind)`);
+    const { start, end } = m;
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || !(start >= 0 && start < end && end <= text.length)) {
+      throw new ResultError(`${where}: the span ${start}..${end} is empty or outside the text's ${text.length} code units`);
+    }
+    for (const at of [start, end]) {
+      if (at > 0 && at < text.length && isLowSurrogate(text.charCodeAt(at)) && isHighSurrogate(text.charCodeAt(at - 1))) {
+        throw new ResultError(`${where}: the span ${start}..${end} cuts a character in two at ${at} (between the halves of a surrogate pair)`);
+      }
+    }
+    return { target: { tag: 'span', val: [start, end] }, kind: m.kind };
+  });
+  // One pass over the text: the UTF-8 byte offset of every span index.
+  const wanted = [...new Set(out.filter((m) => m.target.tag === 'span').flatMap((m) => m.target.val))].sort((a, b) => a - b);
+  const bytes = new Map();
+  let at = 0;
+  let byte = 0;
+  for (const i of wanted) {
+    byte += utf8Offset(text.slice(at, i), i - at);
+    at = i;
+    bytes.set(i, byte);
+  }
+  return out.map((m) =>
+    m.target.tag === 'span' ? { target: { tag: 'span', val: [bytes.get(m.target.val[0]), bytes.get(m.target.val[1])] }, kind: m.kind } : m,
+  );
+}
+
+/**
+ * What the component answers about `result`: the kit's withhold (rule
+ * `input.control-character`, the call rule's message) when the call or
+ * context holds a refused control character, else `check.checkResult(call,
+ * tool, ctx, result)`, checked against the host's rules, with `hostMasks`
+ * filled in. The result itself may hold any character: results are not
+ * refused for control characters. Throws TypeError when `checkResult`
+ * returns something else than a ResultDecision, `ResultError` for a mask the
+ * host would refuse. The component calls this; unit tests call it to see
+ * what the host sees.
+ */
+export function vetResult(check, call, tool, ctx, result) {
+  const refused = controlCharacter(call, ctx);
+  if (refused) return new ResultDecision('withhold', { rule: refused.rule, message: refused.message, hostMasks: [] });
+  const decision = check.checkResult(call, tool, ctx, result);
+  if (!(decision instanceof ResultDecision)) {
+    throw new TypeError(
+      'checkResult() must return a ResultDecision: allowResult(), abstainResult(), withhold(rule, message) or redact(masks)',
+    );
+  }
+  const { kind, rule, message, masks, labels } = decision;
+  return new ResultDecision(kind, { rule, message, masks, labels, hostMasks: hostMasks(result, masks) });
+}
+
 // ---------------------------------------------------------------- the component export
 
 function toDecision(d) {
@@ -619,10 +943,62 @@ function toDecision(d) {
   return { tag: d.kind, val: { message: d.message, rule: d.rule ?? undefined } };
 }
 
+/** A WIT flags value (`{ outboundMessage: true, ... }`) as the set of its names (`outbound-message`). */
+const flagNames = (flags) =>
+  new Set(Object.entries(flags ?? {}).filter(([, on]) => on).map(([k]) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)));
+
+/** The host's `tool-info` as the kit's ToolInfo (contract 0.1 has no facts). */
+function toToolInfo(tool) {
+  const f = tool.facts;
+  const facts = f
+    ? Object.freeze({
+        effects: flagNames(f.effects),
+        irreversible: f.irreversible,
+        protectedTarget: f.protectedTarget,
+        roles: f.roles.map((r) => Object.freeze({ role: r.role, pointer: r.pointer, value: r.value, dialect: r.dialect ?? null })),
+        source: Object.freeze({ tag: f.source.tag, val: f.source.val ?? null }),
+      })
+    : null;
+  return new ToolInfo({ ...tool, facts });
+}
+
+const toLabels = (labels) => labels.map((l) => new Label(l.name, l.values));
+
+/** The host's `call-context` as the kit's Context (contract 0.1 has no labels or results). */
+function toContext(ctx) {
+  return new Context({
+    agent: ctx.agent ?? null,
+    runId: ctx.runId ?? null,
+    principal: ctx.principal ?? null,
+    history: ctx.history.map(
+      (p) => new PriorCall(p.name, p.arguments, p.outcome, p.returned ? { outcome: p.returned.outcome, labels: toLabels(p.returned.labels) } : null),
+    ),
+    attributes: ctx.attributes,
+    labels: (ctx.labels ?? []).map((r) =>
+      Object.freeze({ name: r.label.name, values: [...r.label.values], callId: r.callId, tool: r.tool, check: r.check }),
+    ),
+  });
+}
+
+function toResultDecision(d) {
+  const labels = d.labels.map((l) => ({ name: l.name, values: [...l.values] }));
+  if (d.kind === 'allow' || d.kind === 'abstain') return { action: { tag: d.kind }, labels };
+  if (d.kind === 'withhold') return { action: { tag: 'withhold', val: { message: d.message, rule: d.rule ?? undefined } }, labels };
+  return { action: { tag: 'redact', val: d.hostMasks }, labels };
+}
+
 /**
  * The object a component exports as `check`, wrapping `CheckClass`. Pass
- * the host's `log` (imported from `toolvet:check/host@0.1.0` in the
- * component's entry module) so `log.*` reaches the host.
+ * the host's `log` (imported from `toolvet:check/host@0.2.0`, or
+ * `@0.1.0` for a check built for contract 0.1, in the component's entry
+ * module) so `log.*` reaches the host.
+ *
+ * A check with `checkResult` exports the same object as `resultCheck` too
+ * (it also has `checkResult`), and the build then targets the
+ * `result-plugin` world of contract 0.2:
+ *
+ *   export const check = exportCheck(MyCheck, log);
+ *   export const resultCheck = check;
  *
  * Validates the class and builds it once from `{}`, so a check whose
  * defaults are invalid fails the build. The configured check lives for the
@@ -645,9 +1021,11 @@ export function exportCheck(CheckClass, hostLog) {
   if (hostLog) logSink = (level, message) => hostLog(level, message);
 
   let configured = null;
-  return {
+  const exported = {
     describe() {
-      return CheckClass.info();
+      // Contract 0.2's roles and effects (routing by them is not built yet,
+      // #31); a 0.1 host's plugin-info has neither and ignores them.
+      return { ...CheckClass.info(), roles: [], effects: {} };
     },
     configure(settings) {
       let built;
@@ -671,18 +1049,7 @@ export function exportCheck(CheckClass, hostLog) {
     check(call, tool, ctx) {
       try {
         configured ??= CheckClass.fromSettingsJson('{}');
-        const decision = vet(
-          configured,
-          new ToolCall(call.name, call.arguments, call.id),
-          new ToolInfo(tool),
-          new Context({
-            agent: ctx.agent ?? null,
-            runId: ctx.runId ?? null,
-            principal: ctx.principal ?? null,
-            history: ctx.history.map((p) => new PriorCall(p.name, p.arguments, p.outcome)),
-            attributes: ctx.attributes,
-          }),
-        );
+        const decision = vet(configured, new ToolCall(call.name, call.arguments, call.id), toToolInfo(tool), toContext(ctx));
         if (!(decision instanceof Decision)) {
           throw new TypeError(
             'check() must return a Decision: allow(), abstain(), deny(rule, message) or escalate(rule, message)',
@@ -698,6 +1065,22 @@ export function exportCheck(CheckClass, hostLog) {
       }
     },
   };
+  if (CheckClass.vetsResults()) {
+    exported.checkResult = (call, tool, ctx, returned) => {
+      try {
+        configured ??= CheckClass.fromSettingsJson('{}');
+        const result = new ToolResult(returned.content.val, returned.content.tag, returned.isError);
+        const decision = vetResult(configured, new ToolCall(call.name, call.arguments, call.id), toToolInfo(tool), toContext(ctx), result);
+        return toResultDecision(decision);
+      } catch (e) {
+        // As for `check`: log, then trap; the host records the error and
+        // applies on_error (withhold unless it is `allow`).
+        log.error(`checkResult threw: ${e}\n${e?.stack ?? ''}`);
+        throw e;
+      }
+    };
+  }
+  return exported;
 }
 
 // ---------------------------------------------------------------- helpers

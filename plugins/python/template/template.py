@@ -2,7 +2,7 @@
 
 Denies calls whose string arguments contain one of `blocked_words`. Replace
 the settings, the class attributes and `check` with your own logic; keep the
-`Check = export(...)` line at the end.
+`export(...)` line at the end.
 """
 
 from __future__ import annotations
@@ -14,6 +14,12 @@ from typing import Any, Iterator
 # snapshot taken after this module is imported, and nothing can be imported
 # while a call is checked.
 from toolvet_check import Check, Context, Decision, FieldError, ToolCall, ToolInfo, allow, deny, export
+# results: begin
+
+import re
+
+from toolvet_check import Label, ResultDecision, ToolResult, allow_result, pointer, redact, span
+# results: end
 
 
 @dataclass
@@ -56,6 +62,11 @@ class Template(Check):
         fold = (lambda s: s) if settings.case_sensitive else str.casefold
         self.fold = fold
         self.words = [fold(w) for w in settings.blocked_words]
+        # results: begin
+        # Compiled once, here (before the host's snapshot), not per result.
+        flags = 0 if settings.case_sensitive else re.IGNORECASE
+        self.patterns = [re.compile(re.escape(w), flags) for w in settings.blocked_words]
+        # results: end
 
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
         for text in strings(call.json):
@@ -68,5 +79,24 @@ class Template(Check):
                     )
         return allow()
 
+    # results: begin
+    def check_result(self, call: ToolCall, tool: ToolInfo, ctx: Context, result: ToolResult) -> ResultDecision:
+        """Vets what a tool returned: hides every blocked word (the model reads
+        `[redacted: blocked-word]` instead; in a JSON result, the whole string
+        holding it) and labels the run `blocked-word-seen`, which later calls'
+        checks read in `ctx.labels`."""
+        masks = []
+        for at, text in result.strings():
+            for pattern in self.patterns:
+                for found in pattern.finditer(text):
+                    if result.kind == "json":
+                        masks.append(pointer(at, "blocked-word"))
+                    else:
+                        masks.append(span(found.start(), found.end(), "blocked-word"))
+        if masks:
+            return redact(masks, labels=[Label("blocked-word-seen")])
+        return allow_result()
 
-Check = export(Template)
+    # results: end
+
+Check = ResultCheck = export(Template)

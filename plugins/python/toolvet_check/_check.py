@@ -5,12 +5,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from typing import Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from ._decision import Decision
 from ._decode import DecodeError, decode, loads
 from ._input import control_character
 from ._model import Context, PluginInfo, ToolCall, ToolInfo
+
+if TYPE_CHECKING:
+    from ._result import ResultDecision, ToolResult
 
 __all__ = ["Check", "NoSettings", "SettingsError", "WARM_UP_TEXT", "export", "vet", "warm_up_with"]
 
@@ -73,6 +76,24 @@ class Check:
         """Vet one tool call. Exceptions are logged through the host and make
         the call trap, so the host applies the check's `on_error`."""
         raise NotImplementedError(f"{type(self).__name__}.check")
+
+    def check_result(self, call: ToolCall, tool: ToolInfo, ctx: Context, result: "ToolResult") -> "ResultDecision":
+        """Vet what a tool returned for `call` (contract 0.2): return
+        `allow_result()`, `abstain_result()`, `withhold(rule, message)` or
+        `redact(masks)`, each with optional `labels=[Label(...)]` for the
+        rest of the run. Optional: a check that defines it binds it at the end
+        of the app module with `Check = ResultCheck = export(MyCheck)`, and
+        the component then exports `result-check`. The host calls it only for
+        calls this check applies to, after they ran. An exception (or an
+        answer the host would refuse, `ResultError`) is logged through the
+        host and makes the call trap, so the host applies the check's
+        `on_error`: the result is withheld unless it is `allow`."""
+        raise NotImplementedError(f"{type(self).__name__}.check_result")
+
+    @classmethod
+    def vets_results(cls) -> bool:
+        """Whether the check defines `check_result`."""
+        return cls.check_result is not Check.check_result
 
     def warm_up(self) -> None:
         """Called once at the end of `configure`, before the host snapshots
@@ -157,6 +178,13 @@ def export(cls: type[Check]) -> type:
     the module-level name `Check` (the name componentize-py looks for):
 
         Check = export(SpendGuard)
+
+    A check with `check_result` also binds the same class to
+    `ResultCheck`, the name componentize-py looks for the `result-check`
+    interface under (and `toolvet build` builds the `result-plugin` world of
+    contract 0.2 for a module that binds it):
+
+        Check = ResultCheck = export(ResultGuard)
 
     Validates the class and builds it once from `{}` so that a check whose
     default settings are invalid fails the build, not the host. Natively

@@ -7,14 +7,37 @@ bindings, so a check's logic runs and is unit tested with ordinary CPython.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, TypeVar
 
 from ._decode import DecodeError, decode, loads
 
-__all__ = ["ArgumentsError", "ToolCall", "ToolInfo", "Outcome", "PriorCall", "Context", "PluginInfo"]
+__all__ = [
+    "ArgumentsError",
+    "Context",
+    "Label",
+    "Outcome",
+    "PluginInfo",
+    "PriorCall",
+    "ResultSummary",
+    "RoleValue",
+    "RunLabel",
+    "ToolCall",
+    "ToolFacts",
+    "ToolInfo",
+]
 
 T = TypeVar("T")
+
+# The host's limits on labels (crates/toolvet/src/tool_result.rs).
+MAX_LABEL_NAME = 64
+"""Longest label name, in bytes."""
+MAX_LABEL_VALUES = 32
+"""Most values of one label."""
+MAX_LABEL_VALUE = 512
+"""Longest label value, in bytes of UTF-8."""
+_LABEL_NAME = re.compile(r"[a-z0-9-]{1,%d}" % MAX_LABEL_NAME)
 
 
 class ArgumentsError(DecodeError):
@@ -97,6 +120,50 @@ class ToolCall(_Arguments):
         return f"ToolCall(name={self.name!r}, arguments={self.arguments!r}, id={self.id!r})"
 
 
+@dataclass(frozen=True)
+class RoleValue:
+    """One argument value with the role the host found for it (contract 0.2).
+
+    - `role`: what the value is for, as the WIT names it: `shell-command`,
+      `source-code`, `file-path`, `url`, `host`, `outbound-content`,
+      `recipient`, `amount`, `currency`, `repository`, `branch`,
+      `cloud-resource`, `environment` or `query`.
+    - `pointer`: JSON Pointer into the arguments, e.g. `/command`.
+    - `value`: the value as text (a string's content, other values' JSON).
+    - `dialect`: the language of `source-code`, the shell of `shell-command`.
+    """
+
+    role: str
+    pointer: str
+    value: str
+    dialect: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ToolFacts:
+    """What the host found a call does (contract 0.2; the host does not
+    compute facts yet, so `ToolInfo.facts` is None for now).
+
+    - `effects`: a set of the WIT's effect names: `read`, `write`, `delete`,
+      `execute`, `outbound-message`, `payment`, `publish`,
+      `permission-change`, `deploy`.
+    - `irreversible`, `protected_target`: as the WIT says.
+    - `roles`: every argument value whose role the host found.
+    - `source`: where the facts came from: `("catalog", "id@version")`,
+      `("inferred", ["name verb: delete", ...])` or `("declared", None)`.
+    """
+
+    effects: frozenset[str] = frozenset()
+    irreversible: bool = False
+    protected_target: bool = False
+    roles: tuple[RoleValue, ...] = ()
+    source: tuple[str, Any] = ("declared", None)
+
+    def values_of(self, role: str) -> list[str]:
+        """The values of every argument with `role`, in order."""
+        return [r.value for r in self.roles if r.role == role]
+
+
 @dataclass
 class ToolInfo:
     """What the agent's owner declared about the tool (all optional).
@@ -106,6 +173,9 @@ class ToolInfo:
     - `requires_approval`: the owner asked for a person to approve every call.
     - `tags`: free-form labels such as `network`.
     - `parameters_schema`: the parameters' JSON Schema, as text.
+    - `facts`: what the host found the call does (`ToolFacts`), or None: always
+      None in a check built for contract 0.1, and None when the host found
+      nothing.
     """
 
     description: Optional[str] = None
@@ -113,6 +183,7 @@ class ToolInfo:
     requires_approval: bool = False
     tags: list[str] = field(default_factory=list)
     parameters_schema: Optional[str] = None
+    facts: Optional[ToolFacts] = None
 
 
 class Outcome(enum.Enum):
@@ -135,14 +206,75 @@ class Outcome(enum.Enum):
         return self in (Outcome.ALLOWED, Outcome.APPROVED)
 
 
+@dataclass(frozen=True)
+class Label:
+    """A label for the rest of the run, raised by a result check (contract
+    0.2): `name` (1-64 lowercase ASCII letters, digits and `-`, e.g.
+    `untrusted-content`, `secret-seen`) and `values` the result introduced
+    that later calls may be steered to (addresses, URLs, hosts; at most 32,
+    each at most 512 bytes of UTF-8). The host's limits, checked when the
+    label is made: `ValueError` names what is wrong.
+    """
+
+    name: str
+    values: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", tuple(self.values))
+        if not _LABEL_NAME.fullmatch(self.name):
+            raise ValueError(
+                f"label {self.name[:MAX_LABEL_NAME]!r}: a label's name is 1-{MAX_LABEL_NAME} lowercase ASCII "
+                "letters, digits and `-`"
+            )
+        if len(self.values) > MAX_LABEL_VALUES:
+            raise ValueError(f"label `{self.name}`: {len(self.values)} values, over {MAX_LABEL_VALUES}")
+        for i, value in enumerate(self.values):
+            if not isinstance(value, str):
+                raise ValueError(f"label `{self.name}`: values[{i}] is {type(value).__name__}, not a string")
+            if len(value.encode("utf-8", "surrogatepass")) > MAX_LABEL_VALUE:
+                raise ValueError(f"label `{self.name}`: values[{i}] is over {MAX_LABEL_VALUE} bytes of UTF-8")
+
+
+@dataclass(frozen=True)
+class RunLabel:
+    """A label raised earlier in the run (`Context.labels`): `name`,
+    `values`, and where: `call_id` (may be empty), `tool` and `check` (the
+    policy's name of the check that raised it)."""
+
+    name: str
+    values: tuple[str, ...] = ()
+    call_id: str = ""
+    tool: str = ""
+    check: str = ""
+
+
+@dataclass(frozen=True)
+class ResultSummary:
+    """What became of an earlier call's result (`PriorCall.returned`):
+    `outcome` (`passed`, `redacted` or `withheld`) and the `labels` its result
+    checks raised. The host does not fill it in yet, so it is None for now."""
+
+    outcome: str
+    labels: tuple[Label, ...] = ()
+
+
 class PriorCall(_Arguments):
     """An earlier call of the same run: `name`, `arguments` (JSON text, read
-    with `.json` / `.get` / `.args` like a `ToolCall`) and `outcome`."""
+    with `.json` / `.get` / `.args` like a `ToolCall`), `outcome`, and
+    `returned` (a `ResultSummary` when its result was vetted, else None;
+    always None in a check built for contract 0.1)."""
 
-    def __init__(self, name: str, arguments: str = "{}", outcome: Outcome = Outcome.ALLOWED) -> None:
+    def __init__(
+        self,
+        name: str,
+        arguments: str = "{}",
+        outcome: Outcome = Outcome.ALLOWED,
+        returned: Optional[ResultSummary] = None,
+    ) -> None:
         self.name = name
         self.arguments = arguments
         self.outcome = outcome
+        self.returned = returned
         self._parsed = None
 
     @property
@@ -161,6 +293,9 @@ class Context:
     - `agent`, `run_id`, `principal`: as given by the caller, or None.
     - `history`: earlier calls of the run, oldest first (capped by the host).
     - `attributes`: key/value pairs such as `("cwd", "/home/alice")`.
+    - `labels`: every label raised in the run so far (`RunLabel`), oldest
+      first; always empty in a check built for contract 0.1. The host keeps
+      them: a caller can neither add nor remove one.
     """
 
     agent: Optional[str] = None
@@ -168,6 +303,21 @@ class Context:
     principal: Optional[str] = None
     history: list[PriorCall] = field(default_factory=list)
     attributes: list[tuple[str, str]] = field(default_factory=list)
+    labels: list[RunLabel] = field(default_factory=list)
+
+    def has_label(self, name: str) -> bool:
+        """Whether a label `name` was raised in the run, e.g.
+        `ctx.has_label("untrusted-content")`."""
+        return any(label.name == name for label in self.labels)
+
+    def label_values(self, name: str) -> list[str]:
+        """The values of every label `name` raised in the run, oldest first,
+        without repeats."""
+        out: list[str] = []
+        for label in self.labels:
+            if label.name == name:
+                out.extend(v for v in label.values if v not in out)
+        return out
 
     def attribute(self, key: str) -> Optional[str]:
         """The value of attribute `key` (first match), e.g. `ctx.attribute("cwd")`."""
