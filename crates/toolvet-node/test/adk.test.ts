@@ -109,6 +109,15 @@ function adkTools(runs: Runs): BaseTool[] {
         return { sent: true };
       },
     }),
+    new FunctionTool({
+      name: 'fail_page',
+      description: 'Fetch a page that fails.',
+      parameters: z.object({ url: z.string() }),
+      execute: ({ url }) => {
+        runs.record({ url });
+        throw new Error(INJECTED_PAGE);
+      },
+    }),
   ];
 }
 
@@ -152,6 +161,16 @@ function confirmationRequest(events: Event[]): FunctionCall {
   assert.equal(requests.length, 1, 'one confirmation request');
   return requests[0] as FunctionCall;
 }
+
+test("plugin: a tool's thrown error is vetted as its result: an injection in it never reaches the model", async () => {
+  const runs = new Runs();
+  const turns = [callTurn('fail_page', { url: 'https://example.com/' }, 'fc1'), textTurn('It failed.')];
+  const { model, send } = await setup('plugin', await resultsHost(), turns, runs);
+  await send(say('Read the page.'));
+  assert.equal(runs.count, 1);
+  assert.deepEqual(model.toolResponses(), [{ error: `Withheld by toolvet: ${INJECTION_REASON}` }]);
+  assert.ok(!JSON.stringify(model.requests).includes('IGNORE PREVIOUS'));
+});
 
 for (const wiring of ['plugin', 'callback'] as const) {
   test(`${wiring}: a withheld result never reaches the model, a masked one reaches it masked, and its label holds the next call`, async () => {

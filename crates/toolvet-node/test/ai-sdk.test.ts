@@ -325,3 +325,22 @@ test('a withheld result never reaches the model, a masked one reaches it masked,
   assert.equal(held.rule, 'contract02.labelled');
   assert.equal(runs.count, 3, 'the email was not sent');
 });
+
+test("a tool's thrown error is vetted as its result: an injection in it never reaches the model", async () => {
+  const runs = new Runs();
+  const tools: ToolSet = {
+    fetch_page: tool({
+      description: 'Fetch a web page.',
+      inputSchema: z.object({ url: z.string() }),
+      execute: async ({ url }): Promise<string> => {
+        runs.record({ url });
+        throw new Error(INJECTED_PAGE);
+      },
+    }),
+  };
+  const { model, toolResults } = scripted([{ toolCalls: [{ id: 't1', name: 'fetch_page', input: { url: 'https://example.com/' } }] }, { text: 'It failed.' }]);
+  await step(model, guardTools(tools, await resultsHost(), { context: { runId: 'chat-error' } }), ask('Read the page.'));
+  assert.equal(runs.count, 1);
+  // The SDK writes the error as `String(error)`.
+  assert.deepEqual(toolResults(), [{ type: 'error-text', value: `Error: Withheld by toolvet: ${INJECTION_REASON}` }]);
+});
