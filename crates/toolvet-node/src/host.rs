@@ -7,6 +7,7 @@
 //! and blocks its event loop until the verdict is ready.
 
 use crate::error::{NativeError, approval_error, invalid_call, load_error, no_approvals};
+use crate::results::{NativeResultVerdict, ToolResult, invalid_result, result_request};
 use crate::types::{
     ApprovalRequest, CallContext, CheckSummary, ToolCall, ToolInfo, Verdict, call_request,
 };
@@ -16,10 +17,16 @@ use std::path::Path;
 
 /// A loaded policy (`toolvet::Host`). Make one with [`load_file`] or
 /// [`load_toml`]; every method may be called concurrently.
+///
+/// It keeps the labels each run's results raised
+/// ([`toolvet::run_labels::RunLabels`], keyed by `runId` with the
+/// principal and agent): every later call of the run is vetted with them
+/// in `context.labels`, which no caller may send.
 #[napi]
 #[derive(Debug)]
 pub struct NativeHost {
     host: toolvet::Host,
+    labels: toolvet::run_labels::RunLabels,
 }
 
 /// Load every check of the policy file at `path`.
@@ -74,7 +81,43 @@ impl NativeHost {
     /// review-s6 F4).
     fn guarded(host: toolvet::Host) -> NativeHost {
         host.guard_same_user();
-        NativeHost { host }
+        NativeHost {
+            host,
+            labels: toolvet::run_labels::RunLabels::default(),
+        }
+    }
+
+    /// The core's request for a call, with its run's labels; else the
+    /// deny verdict to answer it with (an invalid call, labels sent).
+    async fn labelled(
+        &self,
+        call: ToolCall,
+        tool: Option<ToolInfo>,
+        context: Option<CallContext>,
+        ticket: Option<String>,
+    ) -> Result<toolvet::CallRequest, Box<toolvet::Verdict>> {
+        let mut request =
+            call_request(call, tool, context, ticket).map_err(|e| Box::new(invalid_call(&e)))?;
+        match self.labels.label_call(&self.host, &mut request).await {
+            Some(refused) => Err(Box::new(refused)),
+            None => Ok(request),
+        }
+    }
+
+    /// [`NativeHost::labelled`] on the calling thread.
+    fn labelled_blocking(
+        &self,
+        call: ToolCall,
+        tool: Option<ToolInfo>,
+        context: Option<CallContext>,
+        ticket: Option<String>,
+    ) -> Result<toolvet::CallRequest, Box<toolvet::Verdict>> {
+        let mut request =
+            call_request(call, tool, context, ticket).map_err(|e| Box::new(invalid_call(&e)))?;
+        match self.labels.label_call_blocking(&self.host, &mut request) {
+            Some(refused) => Err(Box::new(refused)),
+            None => Ok(request),
+        }
     }
 }
 
@@ -93,9 +136,9 @@ impl NativeHost {
         context: Option<CallContext>,
         ticket: Option<String>,
     ) -> Verdict {
-        match call_request(call, tool, context, ticket) {
+        match self.labelled(call, tool, context, ticket).await {
             Ok(request) => self.host.check(&request).await.into(),
-            Err(e) => invalid_call(&e).into(),
+            Err(refused) => (*refused).into(),
         }
     }
 
@@ -110,9 +153,9 @@ impl NativeHost {
         context: Option<CallContext>,
         ticket: Option<String>,
     ) -> Verdict {
-        match call_request(call, tool, context, ticket) {
+        match self.labelled_blocking(call, tool, context, ticket) {
             Ok(request) => self.host.check_blocking(&request).into(),
-            Err(e) => invalid_call(&e).into(),
+            Err(refused) => (*refused).into(),
         }
     }
 
@@ -127,10 +170,64 @@ impl NativeHost {
         tool: Option<ToolInfo>,
         context: Option<CallContext>,
     ) -> Verdict {
-        match call_request(call, tool, context, None) {
+        match self.labelled(call, tool, context, None).await {
             Ok(request) => self.host.preview(&request).await.into(),
-            Err(e) => invalid_call(&e).into(),
+            Err(refused) => (*refused).into(),
         }
+    }
+
+    /// Vet what `call` returned (`toolvet::Host::check_result`), with the
+    /// labels its run's earlier results raised; the labels this result
+    /// raises are kept for the run's later calls (and results) when
+    /// `context` names a `runId`. Resolves to the verdict, never rejects:
+    /// a result check that fails answers its `on_error` (by default the
+    /// result is withheld), and a result that cannot be vetted (a
+    /// malformed call, a context carrying `labels`) is withheld (rule
+    /// `toolvet.invalid-call`, the CLI's message).
+    #[napi]
+    pub async fn check_result(
+        &self,
+        call: ToolCall,
+        result: ToolResult,
+        context: Option<CallContext>,
+        tool: Option<ToolInfo>,
+    ) -> NativeResultVerdict {
+        match result_request(call, result, tool, context) {
+            Ok(r) => self
+                .labels
+                .check_result(&self.host, &r.request, &r.result)
+                .await
+                .into(),
+            Err(e) => invalid_result(&e).into(),
+        }
+    }
+
+    /// [`NativeHost::check_result`] on the calling thread: **blocks the
+    /// event loop** until the verdict is ready.
+    #[napi]
+    pub fn check_result_sync(
+        &self,
+        call: ToolCall,
+        result: ToolResult,
+        context: Option<CallContext>,
+        tool: Option<ToolInfo>,
+    ) -> NativeResultVerdict {
+        match result_request(call, result, tool, context) {
+            Ok(r) => self
+                .labels
+                .check_result_blocking(&self.host, &r.request, &r.result)
+                .into(),
+            Err(e) => invalid_result(&e).into(),
+        }
+    }
+
+    /// Whether any check of the policy vets results (a check of contract
+    /// 0.2 that exports `result-check`, or one that failed to load, whose
+    /// answer is its `on_error`): when false, `checkResult` always passes
+    /// and a front end may skip it.
+    #[napi(getter)]
+    pub fn vets_results(&self) -> bool {
+        self.host.vets_results()
     }
 
     /// One page of approval requests, oldest first: `status` is

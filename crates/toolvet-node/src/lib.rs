@@ -3,7 +3,7 @@
 //!
 //! JavaScript sees one class, `NativeHost` ([`host::NativeHost`]), the
 //! plain objects of [`types`] (calls in, verdicts and approval requests
-//! out) and the core's rule for the user's home ([`user_home`]), with TypeScript declarations generated from this crate by
+//! out; results in and result verdicts out, [`results`]) and the core's rule for the user's home ([`user_home`]), with TypeScript declarations generated from this crate by
 //! napi-rs (`scripts/build-addon.mjs`). The TypeScript layer of the package
 //! (`ts/`) wraps the class: it throws the failures the addon returns
 //! ([`error::NativeError`], by [`error::Code`]) as `Error` subclasses, and
@@ -18,6 +18,7 @@
 
 pub mod error;
 pub mod host;
+pub mod results;
 pub mod types;
 
 use napi_derive::napi;

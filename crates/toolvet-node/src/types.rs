@@ -54,6 +54,13 @@ pub struct CallContext {
     pub attributes: Option<HashMap<String, String>>,
     /// Earlier calls of the run, oldest first.
     pub history: Option<Vec<PriorCall>>,
+    /// Never set: the host keeps each run's labels itself (raised by its
+    /// result checks, [`crate::host::NativeHost::check_result`]) and puts
+    /// them into the run's later calls. A call or result that carries
+    /// any (even `[]`) is refused as invalid
+    /// ([`toolvet::run_labels::LABELS_SENT`]).
+    #[napi(ts_type = "never")]
+    pub labels: Option<Value>,
 }
 
 /// What happened to an earlier call of the run.
@@ -111,6 +118,20 @@ pub fn call_request(
     context: Option<CallContext>,
     ticket: Option<String>,
 ) -> Result<toolvet::CallRequest, toolvet::CallError> {
+    toolvet::CallRequest::from_value(request_value(call, tool, context, ticket)?)
+}
+
+/// The JSON of the core's call shape (`toolvet check`'s input) for
+/// [`call_request`] and [`crate::results::result_request`].
+///
+/// # Errors
+/// [`toolvet::CallError`] for a context that carries `labels`.
+pub(crate) fn request_value(
+    call: ToolCall,
+    tool: Option<ToolInfo>,
+    context: Option<CallContext>,
+    ticket: Option<String>,
+) -> Result<Value, toolvet::CallError> {
     let object = |v: Option<Value>| v.unwrap_or_else(|| Value::Object(Map::new()));
     let mut request = json!({
         "call": {
@@ -129,6 +150,9 @@ pub fn call_request(
         });
     }
     if let Some(context) = context {
+        if context.labels.is_some_and(|l| !l.is_null()) {
+            return Err(toolvet::CallError::new(toolvet::run_labels::LABELS_SENT));
+        }
         let history: Vec<Value> = context
             .history
             .unwrap_or_default()
@@ -152,7 +176,7 @@ pub fn call_request(
     if let Some(ticket) = ticket {
         request["approval"] = json!({ "ticket": ticket });
     }
-    toolvet::CallRequest::from_value(request)
+    Ok(request)
 }
 
 /// Allow, deny or escalate.
@@ -470,18 +494,30 @@ impl From<toolvet::verdict::CheckOutcome> for CheckOutcome {
     fn from(o: toolvet::verdict::CheckOutcome) -> Self {
         CheckOutcome {
             check: o.check,
-            mode: match o.mode {
-                toolvet::config::Mode::Enforce => Mode::Enforce,
-                toolvet::config::Mode::Monitor => Mode::Monitor,
-            },
+            mode: o.mode.into(),
             decision: o.decision.into(),
             rule: o.rule,
             reason: o.reason,
             duration_us: o.duration_us as f64,
-            error: o.error.map(|e| CheckError {
-                kind: e.kind.as_str().to_string(),
-                message: e.message,
-            }),
+            error: o.error.map(CheckError::from),
+        }
+    }
+}
+
+impl From<toolvet::config::Mode> for Mode {
+    fn from(m: toolvet::config::Mode) -> Self {
+        match m {
+            toolvet::config::Mode::Enforce => Mode::Enforce,
+            toolvet::config::Mode::Monitor => Mode::Monitor,
+        }
+    }
+}
+
+impl From<toolvet::verdict::CheckError> for CheckError {
+    fn from(e: toolvet::verdict::CheckError) -> Self {
+        CheckError {
+            kind: e.kind.as_str().to_string(),
+            message: e.message,
         }
     }
 }

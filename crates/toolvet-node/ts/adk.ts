@@ -3,7 +3,10 @@
 // callback for agents without plugins, the tool wrapper ADK needs to
 // accept a confirmation reply, and a decision tool.
 //
-// A deny answers the model with the reason. An escalate asks through
+// A deny answers the model with the reason. What a tool returns is vetted
+// in ADK's after-tool place (the plugin's `afterToolCallback`, or the
+// agent's, `afterToolCallback` here): the model reads it unchanged, masked,
+// or in its place why toolvet withheld it. An escalate asks through
 // ADK's own confirmation flow (`requestConfirmation`): the run ends with an
 // `adk_request_confirmation` call, and the client's reply (`confirmed`,
 // optional `payload.message`) resumes it. The reply is recorded in
@@ -29,6 +32,7 @@ import {
   type Context,
   type PolicyCheckResult,
   type RunAsyncToolRequest,
+  type SingleAfterToolCallback,
   type SingleBeforeToolCallback,
   type ToolCallPolicyContext,
 } from '@google/adk';
@@ -41,6 +45,8 @@ import {
   denyMessage,
   Gate,
   holdMessage,
+  resultOutput,
+  withheldMessage,
   type FrameworkAnswer,
   type GatedCall,
   type GateOptions,
@@ -102,6 +108,8 @@ export class AdkGate {
   readonly gate: Gate;
   readonly #options: AdkOptions;
   readonly #current = new AsyncLocalStorage<Context>();
+  /** The answers given in place of running a tool: ADK hands them to the after-tool callbacks too, and they are no tool's result. */
+  readonly #answers = new WeakSet<object>();
 
   constructor(host: Vetter, options: AdkOptions = {}) {
     this.gate = new Gate(host, options);
@@ -161,9 +169,62 @@ export class AdkGate {
       case 'allow':
         return undefined;
       case 'escalate':
-        return this.#askConfirmation(verdict, ctx);
+        return this.answer(this.#askConfirmation(verdict, ctx));
       default:
-        return { error: denyMessage(verdict) };
+        return this.answer({ error: denyMessage(verdict) });
+    }
+  }
+
+  /**
+   * `response`, remembered as an answer given in place of running the tool
+   * (a deny, a hold), so `afterTool` does not vet it as the tool's result.
+   */
+  answer<T extends object>(response: T): T {
+    this.#answers.add(response);
+    return response;
+  }
+
+  /**
+   * The whole result gate, as an after-tool callback: what the model reads
+   * in place of the tool's `response`, or `undefined` to let it read the
+   * response unchanged (a pass, or an answer this gate gave in place of
+   * running the tool). A redact is the masked response; a withhold is
+   * `{error: "Withheld by toolvet: <reason>"}`, never the response. The
+   * labels the response raises reach the session's later calls.
+   */
+  async afterTool(tool: BaseTool, args: Record<string, unknown>, ctx: Context, response: unknown): Promise<Record<string, unknown> | undefined> {
+    if (response == null || (typeof response === 'object' && this.#answers.has(response))) {
+      return undefined;
+    }
+    const verdict = await this.gate.vetResult(this.call(tool, args, ctx), response);
+    switch (verdict.action) {
+      case 'pass':
+        return undefined;
+      case 'redact': {
+        const masked = resultOutput(verdict, response);
+        // ADK reads a string (or array) answer as `{result: …}`, as it does a tool's.
+        return (masked !== null && typeof masked === 'object' && !Array.isArray(masked) ? masked : { result: masked }) as Record<string, unknown>;
+      }
+      default:
+        return { error: withheldMessage(verdict) };
+    }
+  }
+
+  /**
+   * The error a tool threw, vetted as its result (`isError`): `undefined`
+   * to let ADK give the model the error's message (a pass), else the
+   * answer in its place (`{error: <masked message>}`, or the withheld
+   * message). For the plugin's `onToolErrorCallback`.
+   */
+  async onToolError(tool: BaseTool, args: Record<string, unknown>, ctx: Context, error: Error): Promise<Record<string, unknown> | undefined> {
+    const verdict = await this.gate.vetResult(this.call(tool, args, ctx), error.message, true);
+    switch (verdict.action) {
+      case 'pass':
+        return undefined;
+      case 'redact':
+        return this.answer({ error: resultOutput(verdict, error.message) });
+      default:
+        return this.answer({ error: withheldMessage(verdict) });
     }
   }
 
@@ -189,9 +250,9 @@ export class AdkGate {
       case 'allow':
         return undefined;
       case 'escalate':
-        return { error: holdMessage(verdict) };
+        return this.answer({ error: holdMessage(verdict) });
       default:
-        return { error: denyMessage(verdict) };
+        return this.answer({ error: denyMessage(verdict) });
     }
   }
 
@@ -263,7 +324,7 @@ export class ToolvetSecurityPlugin extends SecurityPlugin {
     }
     const response = await this.adk.within(toolContext, () => super.beforeToolCallback(params));
     if (response !== undefined) {
-      return response;
+      return this.adk.answer(response);
     }
     // The stock plugin lets the call run: on ALLOW, but also on a state it
     // stored for this call earlier or an outcome it does not know.
@@ -271,7 +332,27 @@ export class ToolvetSecurityPlugin extends SecurityPlugin {
     if (verdict.decision === 'allow') {
       return undefined;
     }
-    return { error: verdict.decision === 'deny' ? denyMessage(verdict) : holdMessage(verdict) };
+    return this.adk.answer({ error: verdict.decision === 'deny' ? denyMessage(verdict) : holdMessage(verdict) });
+  }
+
+  /** What the tool returned, vetted (`AdkGate.afterTool`). */
+  override async afterToolCallback(params: {
+    tool: BaseTool;
+    toolArgs: Record<string, unknown>;
+    toolContext: Context;
+    result: Record<string, unknown>;
+  }): Promise<Record<string, unknown> | undefined> {
+    return this.adk.afterTool(params.tool, params.toolArgs, params.toolContext, params.result);
+  }
+
+  /** The error a tool threw, vetted as its result (`AdkGate.onToolError`). */
+  override async onToolErrorCallback(params: {
+    tool: BaseTool;
+    toolArgs: Record<string, unknown>;
+    toolContext: Context;
+    error: Error;
+  }): Promise<Record<string, unknown> | undefined> {
+    return this.adk.onToolError(params.tool, params.toolArgs, params.toolContext, params.error);
   }
 }
 
@@ -283,6 +364,17 @@ export class ToolvetSecurityPlugin extends SecurityPlugin {
 export function beforeToolCallback(host: Vetter | AdkGate, options: AdkOptions = {}): SingleBeforeToolCallback {
   const adk = host instanceof AdkGate ? host : new AdkGate(host, options);
   return ({ tool, args, context }) => adk.beforeTool(tool, args, context);
+}
+
+/**
+ * toolvet as an agent's `afterToolCallback`, for agents run without the
+ * plugin: what each tool returned is vetted (`AdkGate.afterTool`). Give it
+ * the same `AdkGate` as `beforeToolCallback`, so the answers that gate
+ * gives in place of a tool are not vetted as results.
+ */
+export function afterToolCallback(host: Vetter | AdkGate, options: AdkOptions = {}): SingleAfterToolCallback {
+  const adk = host instanceof AdkGate ? host : new AdkGate(host, options);
+  return ({ tool, args, context, response }) => adk.afterTool(tool, args, context, response);
 }
 
 /**

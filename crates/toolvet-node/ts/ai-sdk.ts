@@ -9,7 +9,8 @@
 // under the guard's reviewer, unless someone decided first) and the
 // ticket was used. `respond` records a person's decision and builds the
 // approval response, with toolvet's reason as the text the model reads on
-// a rejection.
+// a rejection. What `execute` returns is vetted before the SDK hands it to
+// the model: unchanged, masked, or in its place why toolvet withheld it.
 
 import { jsonSchema, tool as sdkTool } from 'ai';
 import type { ModelMessage, Tool, ToolApprovalResponse, ToolSet } from 'ai';
@@ -21,6 +22,7 @@ import {
   denyMessage,
   Gate,
   holdMessage,
+  resultOutput,
   type DecisionResult,
   type FrameworkAnswer,
   type GatedCall,
@@ -101,6 +103,24 @@ function approvalIn(messages: readonly ModelMessage[], toolCallId: string): { ap
   return undefined;
 }
 
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * The last value of a streaming tool's output: the SDK hands the model
+ * only that one (earlier ones are preliminary, for the interface). The
+ * guarded copy returns it alone, vetted, so no preliminary value is shown
+ * before the result is vetted.
+ */
+async function lastOf(values: AsyncIterable<unknown>): Promise<unknown> {
+  let last: unknown;
+  for await (const value of values) {
+    last = value;
+  }
+  return last;
+}
+
 /** The guard of a set of tools: their guarded copies, and the answers to their approval requests. */
 export class Guard {
   readonly gate: Gate;
@@ -146,10 +166,31 @@ export class Guard {
             answer.message = sent.reason;
           }
         }
-        const verdict = await this.gate.settle(this.#call(name, input, options.toolCallId), answer);
+        const call = this.#call(name, input, options.toolCallId);
+        const verdict = await this.gate.settle(call, answer);
         switch (verdict.decision) {
-          case 'allow':
-            return (execute as (input: unknown, options: CallOptions) => unknown)(input, options);
+          case 'allow': {
+            let output: unknown;
+            try {
+              output = await (execute as (input: unknown, options: CallOptions) => unknown)(input, options);
+            } catch (error) {
+              // The SDK gives the model the error's message: vetted as the result (`isError`).
+              if (this.gate.host.vetsResults !== true) {
+                throw error;
+              }
+              const message = error instanceof Error ? error.message : String(error);
+              const vetted = await this.gate.vetResult(call, message, true);
+              if (vetted.action === 'pass') {
+                throw error;
+              }
+              throw new Error(String(resultOutput(vetted, message)));
+            }
+            if (this.gate.host.vetsResults !== true) {
+              return output;
+            }
+            const final = isAsyncIterable(output) ? await lastOf(output) : output;
+            return resultOutput(await this.gate.vetResult(call, final), final);
+          }
           case 'escalate':
             return holdMessage(verdict);
           default:

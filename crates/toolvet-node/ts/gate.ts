@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { HOME_ATTRIBUTE, userHome, type CallContext, type Outcome, type PriorCall, type ToolCall, type ToolInfo, type Verdict } from '#native';
 import { ApprovalError, messageOf } from './errors.js';
-import { denyVerdict, failedVerdict, RULES, type Vetter } from './host.js';
+import { denyVerdict, failedResultVerdict, failedVerdict, RULES, type ResultVerdict, type Vetter } from './host.js';
 
 /** A call as an adapter sees it: the call, what its tool declares, and its run. */
 export interface GatedCall {
@@ -496,6 +496,29 @@ export class Gate {
     return guarded(() => this.host.resume(request.ticket as string, call, tool, context));
   }
 
+  /**
+   * The verdict about what the call `gated` returned (`output`; `isError`:
+   * the tool failed), asked of the host with the call's run (home, working
+   * directory and history as for the call), so the labels it raises reach
+   * the run's later calls. A host that vets no results (`vetsResults`
+   * false, or no `checkResult`) is not asked: the result passes as is.
+   * Never rejects: output JSON cannot hold (a BigInt, a cycle), a host
+   * that throws or answers no known action, all withhold the result.
+   */
+  async vetResult(gated: GatedCall, output: unknown, isError = false): Promise<ResultVerdict> {
+    const checkResult = this.host.checkResult;
+    if (this.host.vetsResults !== true || checkResult === undefined) {
+      return { action: 'pass', content: output, labels: [], checks: [], durationUs: 0 };
+    }
+    try {
+      const content = typeof output === 'string' ? output : (JSON.parse(JSON.stringify(output) ?? 'null') as unknown);
+      const { call, tool, context } = this.#withHistory(asJson(gated));
+      return saneResult(await checkResult.call(this.host, call, { content, isError }, context, tool));
+    } catch (error) {
+      return failedResultVerdict(error);
+    }
+  }
+
   /** Record `answer` about request `id`; a deny verdict if it cannot be. */
   async #record(id: string, answer: FrameworkAnswer): Promise<Verdict | undefined> {
     const options = answer.message === undefined ? {} : { message: answer.message };
@@ -541,6 +564,36 @@ export function sane(verdict: Verdict): Verdict {
     return verdict;
   }
   return failedVerdict(new Error(`the host answered an unknown decision ${JSON.stringify(decision)}`));
+}
+
+/** `verdict` if its action is one of the three (with content unless withheld); else a withhold (fail closed). */
+export function saneResult(verdict: ResultVerdict): ResultVerdict {
+  const action = (verdict as { action?: unknown } | null | undefined)?.action;
+  if (action === 'withhold' || ((action === 'pass' || action === 'redact') && verdict.content !== undefined)) {
+    return verdict;
+  }
+  return failedResultVerdict(new Error(`the host answered an unknown result action ${JSON.stringify(action)}`));
+}
+
+/** What the model reads in place of a withheld result: who withheld it, and why. */
+export function withheldMessage(verdict: ResultVerdict): string {
+  return `Withheld by toolvet: ${verdict.reason ?? 'the policy does not let the model read this result'}`;
+}
+
+/**
+ * What the model reads of a tool's result `original` under `verdict`: the
+ * original, unchanged (pass); the masked content (redact); the withheld
+ * message (`withheldMessage`), never the original (withhold).
+ */
+export function resultOutput(verdict: ResultVerdict, original: unknown): unknown {
+  switch (verdict.action) {
+    case 'pass':
+      return original;
+    case 'redact':
+      return verdict.content;
+    default:
+      return withheldMessage(verdict);
+  }
 }
 
 /** What the model reads about a deny. */

@@ -1,7 +1,8 @@
 // `Host`: a loaded toolvet policy in this process. Checks run off the
-// JavaScript thread (napi-rs's Tokio runtime); `checkSync` is the one
-// blocking exception. A check never rejects: whatever goes wrong becomes a
-// deny verdict, so no caller can turn a failure into an allow.
+// JavaScript thread (napi-rs's Tokio runtime); `checkSync` and
+// `checkResultSync` are the blocking exceptions. A check never rejects:
+// whatever goes wrong becomes a deny verdict (a withheld result), so no
+// caller can turn a failure into an allow.
 
 import * as native from '#native';
 import type {
@@ -9,6 +10,7 @@ import type {
   CheckSummary,
   ToolCall,
   ToolInfo,
+  ToolResult,
   Verdict,
 } from '#native';
 import { messageOf, unwrap } from './errors.js';
@@ -26,6 +28,40 @@ export type ApprovalRequest = Omit<native.ApprovalRequest, 'argumentsJson'> & {
 function parsed(request: native.ApprovalRequest): ApprovalRequest {
   const { argumentsJson, ...rest } = request;
   return { ...rest, arguments: JSON.parse(argumentsJson) as Record<string, unknown> };
+}
+
+/**
+ * The verdict about what a tool returned: `action` `pass` (the model reads
+ * `content`, the result as returned), `redact` (the model reads `content`,
+ * with parts masked as `[redacted: KIND]`) or `withhold` (no `content`: the
+ * model reads `reason`). `content` is a string for a text result, else the
+ * JSON value. `labels` are those the result raised; the host keeps them for
+ * the run's later calls when the call named a `runId`.
+ */
+export type ResultVerdict = Omit<native.NativeResultVerdict, 'contentText' | 'contentJson'> & {
+  /** What the model reads (pass, redact): a string for text, else the JSON value. */
+  content?: unknown;
+};
+
+function resultVerdict(verdict: native.NativeResultVerdict): ResultVerdict {
+  const { contentText, contentJson, ...rest } = verdict;
+  if (contentText != null) {
+    return { ...rest, content: contentText };
+  }
+  if (contentJson != null) {
+    return { ...rest, content: JSON.parse(contentJson) as unknown };
+  }
+  return rest;
+}
+
+/** A withheld result the package decides itself, with `rule` and `reason`. */
+export function withheldVerdict(rule: string, reason: string): ResultVerdict {
+  return { action: 'withhold', rule, reason, labels: [], checks: [], durationUs: 0 };
+}
+
+/** A withheld result toolvet failed to vet (a host that threw or rejected). */
+export function failedResultVerdict(error: unknown): ResultVerdict {
+  return withheldVerdict(RULES.hostError, `toolvet failed while vetting this result, so it is withheld: ${messageOf(error)}`);
 }
 
 /** Rules of the deny verdicts made outside the checks. */
@@ -70,6 +106,14 @@ export interface Vetter {
   preview(call: ToolCall, tool?: ToolInfo, context?: CallContext): Promise<Verdict>;
   approve(id: string, reviewer: string, options?: ReviewOptions): Promise<ApprovalRequest>;
   reject(id: string, reviewer: string, options?: Omit<ReviewOptions, 'scope'>): Promise<ApprovalRequest>;
+  /**
+   * Vet what a tool returned. Optional: a vetter without it vets no
+   * results (as one whose `vetsResults` is false), and the adapters pass
+   * results unchanged.
+   */
+  checkResult?(call: ToolCall, result: ToolResult, context?: CallContext, tool?: ToolInfo): Promise<ResultVerdict>;
+  /** Whether `checkResult` can do anything but pass; false (or absent) lets the adapters skip it. */
+  readonly vetsResults?: boolean;
 }
 
 /**
@@ -149,6 +193,48 @@ export class Host implements Vetter {
     } catch (error) {
       return failedVerdict(error);
     }
+  }
+
+  /**
+   * Vet what a tool returned (`result.content`: a string is text, any
+   * other value JSON; `result.isError`: the tool failed), off the
+   * JavaScript thread, with the labels its run's earlier results raised.
+   * The labels this result raises are kept in this host for the run's
+   * later calls (and results) when `context.runId` is given, keyed by the
+   * run id with its principal and agent; a `context` carrying `labels` of
+   * its own is refused (the result is withheld, rule
+   * `toolvet.invalid-call`), so no caller can add or drop one. Never
+   * rejects: a result check that fails answers its `on_error` (by default
+   * withhold), and any failure withholds the result.
+   */
+  async checkResult(call: ToolCall, result: ToolResult, context?: CallContext, tool?: ToolInfo): Promise<ResultVerdict> {
+    try {
+      return resultVerdict(await this.#addon.checkResult(call, result, context, tool));
+    } catch (error) {
+      return failedResultVerdict(error);
+    }
+  }
+
+  /**
+   * `checkResult` on the calling thread. **Blocks the event loop** until
+   * the verdict is ready: only for hooks that must answer synchronously.
+   * Never throws.
+   */
+  checkResultSync(call: ToolCall, result: ToolResult, context?: CallContext, tool?: ToolInfo): ResultVerdict {
+    try {
+      return resultVerdict(this.#addon.checkResultSync(call, result, context, tool));
+    } catch (error) {
+      return failedResultVerdict(error);
+    }
+  }
+
+  /**
+   * Whether any check of the policy vets results (of contract 0.2 with a
+   * `result-check`, or a check that failed to load): when false,
+   * `checkResult` always passes, and the adapters skip it.
+   */
+  get vetsResults(): boolean {
+    return this.#addon.vetsResults;
   }
 
   /**

@@ -11,7 +11,10 @@
 // The copy's `invoke` is the enforcement point: whatever path leads to
 // running the tool passes it, and it runs the original only on an allow
 // (for a held call: once toolvet's ledger has the approval and the ticket
-// was used).
+// was used). What the tool returns is vetted there too, before the SDK
+// hands it to the model: the model reads it unchanged, masked, or in its
+// place why toolvet withheld it; the labels it raises reach the run's
+// later calls.
 
 import { randomUUID } from 'node:crypto';
 import { tool as functionTool } from '@openai/agents';
@@ -24,6 +27,7 @@ import {
   denyMessage,
   Gate,
   holdMessage,
+  resultOutput,
   type DecisionResult,
   type GatedCall,
   type GateOptions,
@@ -72,7 +76,9 @@ export class Guard {
   /**
    * A copy of `tool` that toolvet vets: an escalate pauses the run through
    * `needsApproval`, a deny answers the model with the reason, an allow
-   * runs the original.
+   * runs the original, whose output is vetted in turn (`Gate.vetResult`,
+   * `resultOutput`: the model reads it unchanged, masked, or
+   * "Withheld by toolvet: <reason>" in its place).
    */
   tool<T extends AnyFunctionTool>(tool: T): T {
     const guarded: T = {
@@ -103,8 +109,10 @@ export class Guard {
           approved === true ? { approved: true, reviewer: this.#options.reviewer ?? 'openai-agents' } : undefined;
         const verdict = await this.gate.settle(call, answer);
         switch (verdict.decision) {
-          case 'allow':
-            return tool.invoke(runContext, input, details);
+          case 'allow': {
+            const output: unknown = await tool.invoke(runContext, input, details);
+            return resultOutput(await this.gate.vetResult(call, output), output);
+          }
           case 'escalate':
             return holdMessage(verdict);
           default:

@@ -83,6 +83,7 @@
 //! - **Evaluation** (one call into a verdict): `call.rs` (the call shape,
 //!   [`CallRequest`]), `strict_json.rs` (the strict JSON every call is read
 //!   with), [`history_fit`] and [`run_history`] (a run's earlier calls),
+//!   [`run_labels`] (a run's labels, for the bindings' hosts),
 //!   `evaluation.rs` (`Generation::evaluate`: refuse, select, admit, run,
 //!   combine, settle, record), `instance.rs` (one instance under a deadline
 //!   and a memory cap), `sandbox.rs` (what an instance may touch),
@@ -125,6 +126,7 @@ pub mod private_file;
 pub mod progress;
 mod result_evaluation;
 pub mod run_history;
+pub mod run_labels;
 mod runtime;
 mod sandbox;
 mod snapshot;
