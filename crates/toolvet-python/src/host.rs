@@ -51,23 +51,22 @@ fn vet(
 ) -> toolvet::Verdict {
     let host = host.clone();
     let checked = unwinding(move || {
-        labels.fill(&mut request.context, &host.settings())?;
-        Ok(toolvet::block_on(async move { host.check(&request).await }))
+        if let Some(refused) = labels.fill(&mut request.context, &host.settings()) {
+            return refused;
+        }
+        toolvet::block_on(async move { host.check(&request).await })
     });
-    match checked {
-        Ok(Ok(verdict) | Err(verdict)) => verdict,
-        Err(why) => toolvet::Verdict {
-            decision: toolvet::Decision::Deny,
-            decided_by: None,
-            rule: Some(HOST_ERROR_RULE.into()),
-            reason: Some(format!(
-                "the policy host failed while vetting this call ({why}), so it may not run"
-            )),
-            approval: None,
-            checks: Vec::new(),
-            duration_us: 0,
-        },
-    }
+    checked.unwrap_or_else(|why| toolvet::Verdict {
+        decision: toolvet::Decision::Deny,
+        decided_by: None,
+        rule: Some(HOST_ERROR_RULE.into()),
+        reason: Some(format!(
+            "the policy host failed while vetting this call ({why}), so it may not run"
+        )),
+        approval: None,
+        checks: Vec::new(),
+        duration_us: 0,
+    })
 }
 
 /// Vet what the call of `item` returned, on this thread (the caller has
@@ -80,7 +79,7 @@ fn vet_result(host: &toolvet::Host, labels: &RunLabels, item: ResultRequest) -> 
             mut request,
             result,
         } = item;
-        if let Err(refused) = labels.fill(&mut request.context, &host.settings()) {
+        if let Some(refused) = labels.fill(&mut request.context, &host.settings()) {
             return CoreResultVerdict::withheld_by_host(
                 refused.rule.as_deref().unwrap_or(HOST_ERROR_RULE),
                 refused.reason.unwrap_or_default(),

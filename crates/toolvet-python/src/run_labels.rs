@@ -53,7 +53,7 @@ impl RunLabels {
     }
 
     /// Put the labels of the run `context` names into it (the caller has
-    /// refused any it brought). `Err` is the deny for a run whose labels
+    /// refused any it brought). `Some` is the deny for a run whose labels
     /// overflowed ([`toolvet::run_history::MAX_RUN_LABELS`]): it is never
     /// vetted with a label left out. Blocks on the run's lock: call it off
     /// any async runtime.
@@ -61,15 +61,14 @@ impl RunLabels {
         &self,
         context: &mut CallContext,
         settings: &toolvet::config::HostSettings,
-    ) -> Result<(), Verdict> {
-        let Some(run) = self.kept(context) else {
-            return Ok(());
-        };
+    ) -> Option<Verdict> {
+        let run = self.kept(context)?;
         let run = run.blocking_lock();
-        run.for_checks(settings)
-            .map_err(|overflow| overflow.verdict())?;
+        if let Err(overflow) = run.for_checks(settings) {
+            return Some(overflow.verdict());
+        }
         context.labels = run.labels().to_vec();
-        Ok(())
+        None
     }
 
     /// Keep the labels `verdict` raised for the run `context` names. A
