@@ -278,7 +278,7 @@ python-tests: cli plugins hostile python-wheel target/py-frameworks/.installed t
 		rm -rf target/py-package && $(UV) venv --quiet --python $(PY310) target/py-package && \
 		VIRTUAL_ENV=target/py-package $(UV) pip install --quiet -r $(PY_DIR)/requirements/package.txt && \
 		VIRTUAL_ENV=target/py-package CARGO_TARGET_DIR=$(CURDIR)/target $(UV) pip install --quiet --no-cache --no-deps ./$(PY_DIR) && \
-		cd $(PY_DIR) && ../../target/py-package/bin/python -m pytest -q -p no:cacheprovider tests/test_host.py tests/test_approvals.py tests/test_concurrency.py; \
+		cd $(PY_DIR) && ../../target/py-package/bin/python -m pytest -q -p no:cacheprovider tests/test_host.py tests/test_approvals.py tests/test_concurrency.py tests/test_results.py; \
 	else echo "python3.10 not found: the abi3 wheel was tested on $$($(PYTHON) --version) only"; fi
 
 # One policy, one behaviour in every front end (tests/preset/, #30): one

@@ -5,21 +5,28 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::Arc;
+use toolvet::tool_result::{ResultRequest, ResultVerdict as CoreResultVerdict};
 
 use crate::approvals::Approvals;
 use crate::convert::json_to_py;
 use crate::errors;
-use crate::request::request_json;
+use crate::request::{request_json, result_request_json};
+use crate::result_verdict::{ResultVerdict, RunLabel};
+use crate::run_labels::RunLabels;
 use crate::verdict::Verdict;
 
-/// The rule of a deny the binding gives when the host itself failed.
-const HOST_ERROR_RULE: &str = "toolvet.host-error";
+/// The rule of a deny (or withhold) the binding gives when the host itself
+/// failed.
+pub(crate) const HOST_ERROR_RULE: &str = "toolvet.host-error";
 
-/// Loaded checks ready to vet calls; safe to share between threads.
+/// Loaded checks ready to vet calls; safe to share between threads. It
+/// keeps the labels each run's results raised ([`RunLabels`]).
 #[pyclass(module = "toolvet", frozen)]
 #[derive(Debug)]
 pub struct Host {
     inner: toolvet::Host,
+    labels: Arc<RunLabels>,
 }
 
 /// Run `f`, turning a panic into `Err` with its message.
@@ -33,12 +40,22 @@ pub(crate) fn unwinding<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// Vet `request` on this thread (the caller has released the GIL), as
-/// [`toolvet::Host::check_blocking`] does but without copying the request.
-/// Never fails: a failure of the host is a deny.
-fn vet(host: &toolvet::Host, request: toolvet::CallRequest) -> toolvet::Verdict {
+/// Vet `request` on this thread (the caller has released the GIL), with
+/// the labels its run's results raised, as [`toolvet::Host::check_blocking`]
+/// does but without copying the request. Never fails: a failure of the host
+/// is a deny.
+fn vet(
+    host: &toolvet::Host,
+    labels: &RunLabels,
+    mut request: toolvet::CallRequest,
+) -> toolvet::Verdict {
     let host = host.clone();
-    let checked = unwinding(move || toolvet::block_on(async move { host.check(&request).await }));
+    let checked = unwinding(move || {
+        if let Some(refused) = labels.fill(&mut request.context, &host.settings()) {
+            return refused;
+        }
+        toolvet::block_on(async move { host.check(&request).await })
+    });
     checked.unwrap_or_else(|why| toolvet::Verdict {
         decision: toolvet::Decision::Deny,
         decided_by: None,
@@ -52,6 +69,47 @@ fn vet(host: &toolvet::Host, request: toolvet::CallRequest) -> toolvet::Verdict 
     })
 }
 
+/// Vet what the call of `item` returned, on this thread (the caller has
+/// released the GIL), with its run's labels, and keep the labels it
+/// raises for the run. Never fails: a failure of the host is a withhold.
+fn vet_result(host: &toolvet::Host, labels: &RunLabels, item: ResultRequest) -> CoreResultVerdict {
+    let host = host.clone();
+    let checked = unwinding(move || {
+        let ResultRequest {
+            mut request,
+            result,
+        } = item;
+        if let Some(refused) = labels.fill(&mut request.context, &host.settings()) {
+            return CoreResultVerdict::withheld_by_host(
+                refused.rule.as_deref().unwrap_or(HOST_ERROR_RULE),
+                refused.reason.unwrap_or_default(),
+            );
+        }
+        let verdict = host.check_result_blocking(&request, &result);
+        labels.record(&request.context, verdict)
+    });
+    checked.unwrap_or_else(|why| {
+        CoreResultVerdict::withheld_by_host(
+            HOST_ERROR_RULE,
+            format!("the policy host failed while vetting this result ({why}), so it is withheld"),
+        )
+    })
+}
+
+/// Refuse labels a caller sent: the host keeps each run's labels itself
+/// ([`RunLabels`]), and a caller that could send them could also leave one
+/// out.
+fn refuse_labels(context: &toolvet::CallContext) -> PyResult<()> {
+    if context.labels.is_empty() {
+        return Ok(());
+    }
+    Err(errors::call_error(
+        "invalid tool call: `context.labels`: the host keeps each run's labels itself (the labels \
+         its results raised through `check_result`), so a call never brings any; send the call \
+         without `context.labels`, with its `run_id`",
+    ))
+}
+
 fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
     let loaded = py.detach(|| {
         unwinding(|| toolvet::block_on(toolvet::Host::load_with(policy, toolvet_preset::options())))
@@ -61,7 +119,10 @@ fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
             // This host runs in the agent's process, as its user: the
             // ledger is the agent's file (review-s6 F4).
             inner.guard_same_user();
-            Ok(Host { inner })
+            Ok(Host {
+                inner,
+                labels: Arc::new(RunLabels::new()),
+            })
         }
         Ok(Err(e)) => Err(errors::policy_error(e)),
         Err(why) => Err(errors::policy_message(&format!(
@@ -78,7 +139,23 @@ fn parse(
     ticket: Option<&str>,
 ) -> PyResult<toolvet::CallRequest> {
     let text = request_json(call, tool, context, ticket)?;
-    toolvet::CallRequest::from_json(&text).map_err(|e| errors::call_error(&e.to_string()))
+    let request =
+        toolvet::CallRequest::from_json(&text).map_err(|e| errors::call_error(&e.to_string()))?;
+    refuse_labels(&request.context)?;
+    Ok(request)
+}
+
+/// Parse and validate the request `check_result` was given.
+fn parse_result(
+    call: &Bound<'_, PyAny>,
+    result: &Bound<'_, PyAny>,
+    tool: Option<&Bound<'_, PyAny>>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ResultRequest> {
+    let text = result_request_json(call, result, tool, context)?;
+    let item = ResultRequest::from_json(&text).map_err(|e| errors::call_error(&e.to_string()))?;
+    refuse_labels(&item.request.context)?;
+    Ok(item)
 }
 
 #[pymethods]
@@ -131,8 +208,8 @@ impl Host {
     ) -> PyResult<Verdict> {
         let request = parse(call, tool, context, ticket)?;
         let (tool, call_id) = (request.call.name.clone(), request.call.id.clone());
-        let host = &self.inner;
-        let verdict = py.detach(move || vet(host, request));
+        let (host, labels) = (&self.inner, &*self.labels);
+        let verdict = py.detach(move || vet(host, labels, request));
         Ok(Verdict::new(verdict, tool, call_id))
     }
 
@@ -150,11 +227,91 @@ impl Host {
         let request = parse(call, tool, context, ticket)?;
         let pending = PendingCheck {
             host: self.inner.clone(),
+            labels: self.labels.clone(),
             request,
         };
         py.import("toolvet._aio")?
             .getattr("run_blocking")?
             .call1((pending,))
+    }
+
+    /// Vet what a call's tool returned, after it ran: `call`, `tool` and
+    /// `context` as for `check` (the same run: `context.run_id`, `agent`,
+    /// `principal`); `result` is a `toolvet.ToolResult`, a `str` (text the
+    /// model would read) or a dict in the shape of docs/formats.md
+    /// (`{"content": {"text": …} | {"json": …}, "is_error": …}`). Returns a
+    /// `ResultVerdict`: pass, redact (the model reads `content`) or withhold
+    /// (it reads `reason`). The labels it raises are kept for the run, and
+    /// its later calls (`check`) are vetted with them; a caller never sends
+    /// `context.labels`. Bad input raises `CallError`; a failure of the
+    /// host is a withhold, never an exception.
+    #[pyo3(signature = (call, result, tool=None, context=None))]
+    fn check_result(
+        &self,
+        py: Python<'_>,
+        call: &Bound<'_, PyAny>,
+        result: &Bound<'_, PyAny>,
+        tool: Option<&Bound<'_, PyAny>>,
+        context: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<ResultVerdict> {
+        let item = parse_result(call, result, tool, context)?;
+        let (tool, call_id) = (item.request.call.name.clone(), item.request.call.id.clone());
+        let (host, labels) = (&self.inner, &*self.labels);
+        let verdict = py.detach(move || vet_result(host, labels, item));
+        Ok(ResultVerdict::new(verdict, tool, call_id))
+    }
+
+    /// `await host.acheck_result(...)`: `check_result` for asyncio, on
+    /// toolvet's worker threads. Bad input raises here, before anything is
+    /// awaited.
+    #[pyo3(signature = (call, result, tool=None, context=None))]
+    fn acheck_result<'py>(
+        &self,
+        py: Python<'py>,
+        call: &Bound<'py, PyAny>,
+        result: &Bound<'py, PyAny>,
+        tool: Option<&Bound<'py, PyAny>>,
+        context: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let item = parse_result(call, result, tool, context)?;
+        let pending = PendingResult {
+            host: self.inner.clone(),
+            labels: self.labels.clone(),
+            item,
+        };
+        py.import("toolvet._aio")?
+            .getattr("run_blocking")?
+            .call1((pending,))
+    }
+
+    /// Whether any check of the policy may vet results (one of contract
+    /// 0.2 that exports `result-check`, or one that failed to load). When
+    /// false, `check_result` passes every result untouched, so an adapter
+    /// may skip it.
+    fn vets_results(&self) -> bool {
+        self.inner.vets_results()
+    }
+
+    /// The labels the results of the run `run_id` (of `agent` and
+    /// `principal`, as the calls' context names them; `None`: the calls
+    /// without a run id) raised so far, oldest first: copies, read only.
+    #[pyo3(signature = (run_id=None, *, agent=None, principal=None))]
+    fn run_labels<'py>(
+        &self,
+        py: Python<'py>,
+        run_id: Option<String>,
+        agent: Option<String>,
+        principal: Option<String>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let context = toolvet::CallContext {
+            agent,
+            run_id,
+            principal,
+            ..Default::default()
+        };
+        let labels = &*self.labels;
+        let kept = py.detach(|| labels.of(&context));
+        PyList::new(py, kept.into_iter().map(RunLabel::new))
     }
 
     /// The approvals of the policy, or `None` when it has no
@@ -225,6 +382,7 @@ impl Host {
 #[derive(Debug)]
 pub struct PendingCheck {
     host: toolvet::Host,
+    labels: Arc<RunLabels>,
     request: toolvet::CallRequest,
 }
 
@@ -232,11 +390,33 @@ pub struct PendingCheck {
 impl PendingCheck {
     fn __call__(&self, py: Python<'_>) -> Verdict {
         let request = self.request.clone();
-        let verdict = py.detach(move || vet(&self.host, request));
+        let verdict = py.detach(move || vet(&self.host, &self.labels, request));
         Verdict::new(
             verdict,
             self.request.call.name.clone(),
             self.request.call.id.clone(),
+        )
+    }
+}
+
+/// One result waiting to be vetted on a worker thread (`acheck_result`).
+#[pyclass(module = "toolvet", frozen)]
+#[derive(Debug)]
+pub struct PendingResult {
+    host: toolvet::Host,
+    labels: Arc<RunLabels>,
+    item: ResultRequest,
+}
+
+#[pymethods]
+impl PendingResult {
+    fn __call__(&self, py: Python<'_>) -> ResultVerdict {
+        let item = self.item.clone();
+        let verdict = py.detach(move || vet_result(&self.host, &self.labels, item));
+        ResultVerdict::new(
+            verdict,
+            self.item.request.call.name.clone(),
+            self.item.request.call.id.clone(),
         )
     }
 }

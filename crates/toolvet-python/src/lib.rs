@@ -1,6 +1,7 @@
 //! Python bindings of toolvet (`toolvet._native`, wrapped by the `toolvet`
 //! package in `python/toolvet`): load a policy, vet tool calls in-process
-//! with the GIL released, and decide approval requests. The framework
+//! with the GIL released, vet what tools returned (keeping each run's
+//! labels), and decide approval requests. The framework
 //! adapters (`toolvet.integrations.*`) are Python, on top of this.
 //!
 //! Built with maturin as an abi3 wheel (CPython 3.10+):
@@ -11,6 +12,8 @@ mod convert;
 mod errors;
 mod host;
 mod request;
+mod result_verdict;
+mod run_labels;
 mod verdict;
 
 use pyo3::prelude::*;
@@ -31,6 +34,11 @@ fn user_home() -> Option<String> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<host::Host>()?;
     m.add_class::<host::PendingCheck>()?;
+    m.add_class::<host::PendingResult>()?;
+    m.add_class::<result_verdict::ResultVerdict>()?;
+    m.add_class::<result_verdict::ResultCheckOutcome>()?;
+    m.add_class::<result_verdict::RunLabel>()?;
+    m.add_class::<request::ToolResult>()?;
     m.add_class::<verdict::Verdict>()?;
     m.add_class::<verdict::Approval>()?;
     m.add_class::<verdict::CheckOutcome>()?;

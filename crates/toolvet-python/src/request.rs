@@ -2,7 +2,7 @@
 //! the request the core vets, built from them or from plain dicts.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::convert::{write_json, write_str};
 use crate::errors;
@@ -114,6 +114,33 @@ impl PriorCall {
     }
 }
 
+/// What a tool returned, for `Host.check_result`: `content` is the text
+/// the model would read (a `str`) or a JSON value (dicts, lists, numbers,
+/// booleans, `None`); `is_error` says the tool reported an error.
+#[pyclass(module = "toolvet", frozen, get_all)]
+#[derive(Debug)]
+pub struct ToolResult {
+    content: Py<PyAny>,
+    is_error: bool,
+}
+
+#[pymethods]
+impl ToolResult {
+    #[new]
+    #[pyo3(signature = (content, *, is_error=false))]
+    fn new(content: Py<PyAny>, is_error: bool) -> Self {
+        ToolResult { content, is_error }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "ToolResult({}, is_error={})",
+            self.content.bind(py).repr()?,
+            if self.is_error { "True" } else { "False" }
+        ))
+    }
+}
+
 /// The run a call belongs to.
 #[pyclass(module = "toolvet", frozen, get_all)]
 #[derive(Debug)]
@@ -204,9 +231,34 @@ pub(crate) fn request_json(
     context: Option<&Bound<'_, PyAny>>,
     ticket: Option<&str>,
 ) -> PyResult<String> {
+    write_request(call, None, tool, context, ticket)
+}
+
+/// The JSON text of the request `check_result(call, result, tool, context)`
+/// describes, for [`toolvet::tool_result::ResultRequest::from_json`]: the
+/// call's shape plus `result`.
+pub(crate) fn result_request_json(
+    call: &Bound<'_, PyAny>,
+    result: &Bound<'_, PyAny>,
+    tool: Option<&Bound<'_, PyAny>>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    write_request(call, Some(result), tool, context, None)
+}
+
+fn write_request(
+    call: &Bound<'_, PyAny>,
+    result: Option<&Bound<'_, PyAny>>,
+    tool: Option<&Bound<'_, PyAny>>,
+    context: Option<&Bound<'_, PyAny>>,
+    ticket: Option<&str>,
+) -> PyResult<String> {
     let mut out = String::with_capacity(256);
     let mut request = Object::open(&mut out);
     write_call(call, request.key("call"))?;
+    if let Some(result) = result {
+        write_result(result, request.key("result"))?;
+    }
     if let Some(tool) = tool.filter(|t| !t.is_none()) {
         write_tool(tool, request.key("tool"))?;
     }
@@ -239,6 +291,36 @@ fn write_call(call: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
         "a toolvet.Call or a dict with `name` and `arguments`",
     )?;
     write_json(call, &mut "call".to_string(), out)
+}
+
+fn write_result(result: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {
+    let typed;
+    let (content, is_error) = if let Ok(t) = result.cast::<ToolResult>() {
+        typed = t.get().content.bind(result.py()).clone();
+        (&typed, t.get().is_error)
+    } else if result.is_instance_of::<PyString>() {
+        (result, false)
+    } else {
+        expect_mapping(
+            result,
+            "result",
+            "a toolvet.ToolResult, a str (text) or a dict with `content` ({\"text\": …} or {\"json\": …}) and `is_error`",
+        )?;
+        return write_json(result, &mut "result".to_string(), out);
+    };
+    let mut o = Object::open(out);
+    let kind = if content.is_instance_of::<PyString>() {
+        "text"
+    } else {
+        "json"
+    };
+    let mut wrapped = Object::open(o.key("content"));
+    wrapped.value(kind, content, &format!("result.content.{kind}"))?;
+    wrapped.close();
+    o.key("is_error")
+        .push_str(if is_error { "true" } else { "false" });
+    o.close();
+    Ok(())
 }
 
 fn write_tool(tool: &Bound<'_, PyAny>, out: &mut String) -> PyResult<()> {

@@ -14,6 +14,12 @@ A failure of the host is a deny verdict, never an exception; bad input raises
 their gate puts the user's home (:func:`user_home`, the attribute
 :data:`HOME_ATTRIBUTE`) into every call's context, which ``host.check`` itself
 takes as given.
+
+After a tool ran, ``host.check_result(call, result, context=...)`` vets what it
+returned: ``pass``, ``redact`` (the model reads ``verdict.content``, masked) or
+``withhold`` (it reads ``verdict.reason``). Labels a result raises are kept by the
+host for the run (``context.run_id``) and its later calls are vetted with them;
+a caller never sends ``context.labels``.
 """
 
 from __future__ import annotations
@@ -30,7 +36,11 @@ from ._native import (
     Context,
     Host,
     PriorCall,
+    ResultCheckOutcome,
+    ResultVerdict,
+    RunLabel,
     Tool,
+    ToolResult,
     Verdict,
     __version__,
     user_home,
@@ -52,7 +62,11 @@ __all__ = [
     "Host",
     "PolicyError",
     "PriorCall",
+    "ResultCheckOutcome",
+    "ResultVerdict",
+    "RunLabel",
     "Tool",
+    "ToolResult",
     "Verdict",
     "__version__",
     "errors",

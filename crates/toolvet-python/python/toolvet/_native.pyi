@@ -21,6 +21,8 @@ JSON = Any
 CallLike = Union["Call", Mapping[str, JSON]]
 ToolLike = Union["Tool", Mapping[str, JSON], None]
 ContextLike = Union["Context", Mapping[str, JSON], None]
+ResultLike = Union["ToolResult", str, Mapping[str, JSON]]
+ResultAction = Literal["pass", "redact", "withhold"]
 
 class Call:
     """One proposed tool call."""
@@ -73,6 +75,89 @@ class Context:
         attributes: Optional[Mapping[str, str]] = None,
         history: Optional[Sequence[Union[PriorCall, Mapping[str, JSON]]]] = None,
     ) -> None: ...
+
+class ToolResult:
+    """What a tool returned: ``content`` is text (a ``str``) or a JSON value."""
+
+    content: JSON
+    is_error: bool
+    def __init__(self, content: JSON, *, is_error: bool = False) -> None: ...
+
+class RunLabel:
+    """A label a result check raised for the rest of its run."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def values(self) -> list[str]: ...
+    @property
+    def check(self) -> str: ...
+    @property
+    def tool(self) -> str: ...
+    @property
+    def call_id(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class ResultCheckOutcome:
+    """What one result check did with a result."""
+
+    @property
+    def check(self) -> str: ...
+    @property
+    def action(self) -> Optional[ResultAction]:
+        """``None`` when the check abstained."""
+    @property
+    def mode(self) -> Literal["enforce", "monitor"]: ...
+    @property
+    def rule(self) -> Optional[str]: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def masks(self) -> int: ...
+    @property
+    def labels(self) -> list[RunLabel]: ...
+    @property
+    def duration_us(self) -> int: ...
+    @property
+    def error(self) -> Optional[str]: ...
+    @property
+    def error_message(self) -> Optional[str]: ...
+
+class ResultVerdict:
+    """The combined answer about what one call returned. Has no truth value: test ``action``."""
+
+    @property
+    def action(self) -> ResultAction: ...
+    @property
+    def content(self) -> JSON:
+        """What the model reads (text or a JSON value; masked on redact); ``None`` on withhold."""
+    @property
+    def content_kind(self) -> Optional[Literal["text", "json"]]: ...
+    @property
+    def reason(self) -> Optional[str]:
+        """On withhold: what the model reads instead of the result."""
+    @property
+    def rule(self) -> Optional[str]: ...
+    @property
+    def decided_by(self) -> Optional[str]: ...
+    @property
+    def labels(self) -> list[RunLabel]: ...
+    @property
+    def checks(self) -> list[ResultCheckOutcome]: ...
+    @property
+    def tool(self) -> str: ...
+    @property
+    def call_id(self) -> str: ...
+    @property
+    def duration_us(self) -> int: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def redacted(self) -> bool: ...
+    @property
+    def withheld(self) -> bool: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
 
 class CheckOutcome:
     """What one check did with the call."""
@@ -234,6 +319,29 @@ class Host:
         *,
         ticket: Optional[str] = None,
     ) -> Verdict: ...
+    def check_result(
+        self,
+        call: CallLike,
+        result: ResultLike,
+        tool: ToolLike = None,
+        context: ContextLike = None,
+    ) -> ResultVerdict:
+        """Vet what the call's tool returned; the labels it raises are kept for the
+        run (``context.run_id``) and reach its later calls. ``context`` never holds
+        ``labels`` (``CallError``). A host failure is a withhold."""
+    async def acheck_result(
+        self,
+        call: CallLike,
+        result: ResultLike,
+        tool: ToolLike = None,
+        context: ContextLike = None,
+    ) -> ResultVerdict: ...
+    def vets_results(self) -> bool:
+        """Whether any check may vet results; when false every result passes."""
+    def run_labels(
+        self, run_id: Optional[str] = None, *, agent: Optional[str] = None, principal: Optional[str] = None
+    ) -> list[RunLabel]:
+        """The labels the run's results raised so far (copies; read only)."""
     @property
     def approvals(self) -> Optional[Approvals]: ...
     @property

@@ -172,6 +172,87 @@ class Ruling:
         }
 
 
+#: What the model reads in place of a withheld result, before the reason.
+WITHHELD_PREFIX = "The tool's result was withheld by toolvet: "
+
+
+@dataclasses.dataclass(frozen=True)
+class ResultRuling:
+    """What an adapter does with what a tool returned: ``pass`` (the model reads
+    it unchanged), ``redact`` (it reads ``content``: the result with parts masked)
+    or ``withhold`` (it reads :attr:`message`, never the result).
+
+    ``content`` is the result on pass (the very object the tool returned), the
+    masked text or JSON value on redact, None on withhold. ``verdict`` is the
+    host's :class:`toolvet.ResultVerdict` (None when the host was not asked, or
+    failed: that is a withhold)."""
+
+    action: str
+    content: Any = None
+    reason: str = ""
+    rule: Optional[str] = None
+    verdict: Optional[Any] = None
+
+    @property
+    def passed(self) -> bool:
+        return self.action == "pass"
+
+    @property
+    def redacted(self) -> bool:
+        return self.action == "redact"
+
+    @property
+    def withheld(self) -> bool:
+        return self.action == "withhold"
+
+    @property
+    def output(self) -> Any:
+        """What the model reads in place of the result: the result itself (pass),
+        the masked content (redact) or :attr:`message` (withhold)."""
+        return self.message if self.withheld else self.content
+
+    @property
+    def message(self) -> str:
+        """What the model reads for a withheld result:
+        ``The tool's result was withheld by toolvet: <reason>``."""
+        return WITHHELD_PREFIX + (self.reason or "withheld by policy")
+
+
+def result_failure(error: BaseException) -> ResultRuling:
+    """The ruling when vetting a result failed: a withhold, never a pass. The
+    model reads it, so only the error's type is named; the error goes to the log
+    (it may quote the result)."""
+    logging.getLogger("toolvet").warning("a tool's result could not be vetted: %s", error)
+    return ResultRuling(
+        "withhold",
+        reason=f"toolvet could not vet this result ({type(error).__name__}), so it is withheld",
+        rule="toolvet.host-error",
+    )
+
+
+def result_content(value: Any) -> Any:
+    """What a tool returned as toolvet vets it: a ``str`` is text; plain JSON
+    values (dicts, lists, numbers, pydantic models, ...: the rule of
+    :func:`plain_arguments`) are JSON; an object of a class with its own
+    ``__str__`` is vetted as that text, the form a framework shows it to the
+    model in. Anything else (a container holding such objects, an object whose
+    text is only ``<… object at 0x…>``) raises :class:`toolvet.CallError`: its
+    text would hide what the model may read, so the result is withheld rather
+    than passed unread."""
+    if type(value) is str:
+        return value
+    try:
+        return _plain(value, "the result", 0, [MAX_ARGUMENT_VALUES])
+    except toolvet.CallError:
+        kind = type(value)
+        if kind.__str__ is not object.__str__ and not isinstance(value, (list, tuple, dict, set, frozenset)):
+            return str(value)
+        raise toolvet.CallError(
+            f"toolvet cannot read a result of type {visible(kind.__name__)} (not text, JSON or an object "
+            "with its own text)"
+        ) from None
+
+
 def host_failure(error: BaseException) -> Ruling:
     """The ruling when asking the host failed: a deny, never an allow."""
     if isinstance(error, toolvet.CallError):
@@ -679,6 +760,64 @@ class Gate:
         if every_ruling or ruling.escalated:
             self._note(run_id, self._history_key(call_id, agent, fingerprint), name, arguments, ruling)
         return ruling
+
+    # -- results --------------------------------------------------------
+
+    def vets_results(self) -> bool:
+        """Whether the host may vet results (``host.vets_results()``); when false
+        an adapter hands every result on untouched, at no cost. A host without
+        the method vets none; one whose answer fails is taken to vet them (the
+        result is then withheld by :meth:`check_result`)."""
+        vets = getattr(self.host, "vets_results", None)
+        if vets is None:
+            return False
+        try:
+            return bool(vets())
+        except Exception:  # noqa: BLE001 - unknown: vet, and fail closed there
+            return True
+
+    def check_result(
+        self,
+        name: str,
+        arguments: Any,
+        result: Any,
+        *,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+        is_error: bool = False,
+    ) -> ResultRuling:
+        """The ruling about what the call of ``name`` with ``arguments`` returned
+        (``result``: text, a JSON value, or an object vetted as its text, see
+        :func:`result_content`), after its tool ran. The call's context is the one
+        :meth:`check` gave it (the same ``run_id`` and ``agent``, the run's history),
+        so the labels the result raises are kept by the host for that run and its
+        later calls are vetted with them. Never raises: a failure is a withhold.
+        With a host that vets no results (:meth:`vets_results`) the result passes
+        without asking."""
+        if not self.vets_results():
+            return ResultRuling("pass", result)
+        try:
+            args = plain_arguments(arguments)
+            verdict = self.host.check_result(
+                toolvet.Call(name, args, call_id or ""),
+                toolvet.ToolResult(result_content(result), is_error=bool(is_error)),
+                tool if tool is not None else self.tools.get(name),
+                self._context(run_id, agent, self.history(run_id)),
+            )
+        except Exception as e:  # noqa: BLE001 - any failure is a withhold
+            return result_failure(e)
+        action = verdict.action
+        if action == "pass":
+            return ResultRuling("pass", result, rule=verdict.rule, verdict=verdict)
+        if action == "redact":
+            return ResultRuling("redact", verdict.content, rule=verdict.rule, verdict=verdict)
+        if action == "withhold":
+            return ResultRuling("withhold", None, verdict.reason or "withheld by policy", verdict.rule, verdict)
+        return ResultRuling(
+            "withhold", None, f"the policy answered an unknown action {action!r}", "toolvet.host-error", verdict
+        )
 
     # -- resuming -------------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""Google ADK: ``tool_call_callback(host)`` (``before_tool_callback``), ``PolicyPlugin``
-(app-wide) and a decision tool (``as_adk_tool``).
+"""Google ADK: ``tool_call_callback(host)`` (``before_tool_callback``),
+``result_callback(gate)`` (``after_tool_callback``), ``PolicyPlugin`` (app-wide, both)
+and a decision tool (``as_adk_tool``).
 
 - deny: the callback returns ``{"error": "Blocked by policy: <reason>"}`` instead of
   running the tool, and the model reads it;
@@ -14,6 +15,17 @@
   tool runs once. A rejection (``confirmed`` false) never runs the tool and never
   spends an approval given in toolvet meanwhile; the model reads the reviewer's
   message.
+
+Results: with a policy whose checks vet results (``host.vets_results()``),
+``result_callback`` and ``PolicyPlugin.after_tool_callback`` vet each tool's response
+before the model reads it: pass leaves it unchanged; redact answers with the masked
+response; withhold answers ``{"error": "The tool's result was withheld by toolvet:
+<reason>"}``. A response ADK made of a tool's text answer (``{"result": "<text>"}``) is
+vetted as that text (masked, it stays in that shape). A label the result raises is kept by the host for the session (the run)
+and agent, and the session's later calls are vetted with it. ADK runs the after-tool
+callbacks also for a response a before-tool callback gave (a deny): it is vetted
+like any other. Plugin callbacks answer first: a plugin's after-tool answer skips the
+agent's own ``after_tool_callback``.
 
 What it does not vet: ``tool_call_callback`` is one agent's ``before_tool_callback``, so
 the tools of its sub-agents and of ``AgentTool`` agents are vetted only with callbacks of
@@ -78,6 +90,43 @@ def _text(value: Any) -> Optional[str]:
     return value if isinstance(value, str) and value.strip() else None
 
 
+def _vet_result(gate: Gate, tool: Any, args: dict[str, Any], tool_context: Any, response: Any) -> Optional[dict]:
+    """None to hand the model the tool's ``response`` unchanged, else the response
+    it gets instead: the masked one, or ``{"error": <withheld message>}``."""
+    if not gate.vets_results():
+        return None
+    # ADK hands the model a tool's plain return value as `{"result": value}`:
+    # a text answer is vetted as the text it is.
+    wrapped = isinstance(response, dict) and list(response) == ["result"] and type(response["result"]) is str
+    ruling = gate.check_result(
+        getattr(tool, "name", str(tool)),
+        args,
+        response["result"] if wrapped else response,
+        call_id=tool_context.function_call_id or "",
+        run_id=_run_id(tool_context),
+        agent=getattr(tool_context, "agent_name", None),
+    )
+    if ruling.passed:
+        return None
+    if ruling.redacted:
+        masked = ruling.content
+        return masked if isinstance(masked, dict) else {"result": masked}
+    return {"error": ruling.message}
+
+
+def result_callback(host: Any, **gate_options: Any) -> Any:
+    """An ``after_tool_callback`` for ``LlmAgent`` that vets what every tool returned
+    (see the module docs). Pass the gate of the agent's ``tool_call_callback``
+    (``result_callback(before.gate)``) so both see the same run history."""
+    gate = as_gate(host, **gate_options)
+
+    def after_tool_callback(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> Optional[dict]:
+        return _vet_result(gate, tool, args, tool_context, tool_response)
+
+    after_tool_callback.gate = gate  # type: ignore[attr-defined]
+    return after_tool_callback
+
+
 def tool_call_callback(host: Any, **gate_options: Any) -> Any:
     """A ``before_tool_callback`` for ``LlmAgent`` that vets every tool call."""
     gate = as_gate(host, **gate_options)
@@ -98,6 +147,11 @@ class PolicyPlugin(BasePlugin):
 
     async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any) -> Optional[dict]:
         return _decide(self.gate, tool, tool_args, tool_context)
+
+    async def after_tool_callback(
+        self, *, tool: Any, tool_args: dict[str, Any], tool_context: Any, result: Any
+    ) -> Optional[dict]:
+        return _vet_result(self.gate, tool, tool_args, tool_context, result)
 
 
 def as_adk_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: Any) -> FunctionTool:
@@ -124,4 +178,4 @@ def as_adk_tool(host: Any, *, name: str = DECISION_TOOL_NAME, **gate_options: An
     return FunctionTool(toolvet_check)
 
 
-__all__ = ["PolicyPlugin", "as_adk_tool", "tool_call_callback"]
+__all__ = ["PolicyPlugin", "as_adk_tool", "result_callback", "tool_call_callback"]

@@ -14,6 +14,13 @@ decision tool (``as_function_tool``).
   still denies it, with that reviewer's message). Plain
   ``request.to_function_approval_response(True)`` answers work too.
 
+Results: with a policy whose checks vet results (``host.vets_results()``), the
+function's result (``context.result`` after it ran) is vetted before the model reads
+it: pass leaves it unchanged, redact sets the masked text or JSON value, withhold sets
+``The tool's result was withheld by toolvet: <reason>``. A label the result raises is
+kept by the host for the session (the run), and the session's later calls are vetted
+with it.
+
 Where it cannot do what one would like: Agent Framework has no custom rejection text and
 does not re-enter the middleware for a rejected call; it answers "Error: Tool call
 invocation was rejected by user." itself. ``reply()`` records the rejection and adds the
@@ -63,6 +70,18 @@ def _arguments(arguments: Any) -> Any:
     return dict(arguments) if isinstance(arguments, Mapping) else arguments
 
 
+def _readable(result: Any) -> Any:
+    """A function's result (``context.result``) as the model reads it, for vetting:
+    the framework wraps a function's return value in ``Content`` items; text items
+    are their text (joined), others their dicts."""
+    items = [result] if isinstance(result, Content) else result
+    if isinstance(items, list) and items and all(isinstance(c, Content) for c in items):
+        if all(c.type == "text" for c in items):
+            return "\n".join(c.text or "" for c in items)
+        return [c.to_dict() for c in items]
+    return result
+
+
 def _session_id(context: Any) -> Optional[str]:
     session = getattr(context, "session", None)
     session_id = getattr(session, "session_id", None)
@@ -89,6 +108,10 @@ class ToolCallCheckMiddleware(FunctionMiddleware):
             ruling = self.gate.check(name, args, call_id=call_id, run_id=run_id)
         if ruling.allowed:
             await call_next()
+            if self.gate.vets_results():
+                vetted = self.gate.check_result(name, args, _readable(context.result), call_id=call_id, run_id=run_id)
+                if not vetted.passed:
+                    context.result = vetted.output
             return
         if ruling.escalated:
             context.result = _approval_request(context, name, args, call_id, ruling)

@@ -29,6 +29,11 @@ the run: a person's approval of conversation A's call is not spent by conversati
 B's identical call (review s23 F5). The run binds approvals and keys the history
 (loop detection, run limits).
 
+Results are not vetted: aisuite's tool policy is asked before a call only, and
+aisuite offers no place after a tool runs and before the model reads its result (a
+gap: with a policy whose checks vet results, vet them in your tools or serve the tools
+through ``toolvet mcp``).
+
 Any failure is a deny: ``evaluate`` never raises.
 """
 

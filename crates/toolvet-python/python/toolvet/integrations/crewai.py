@@ -15,6 +15,13 @@ and a decision tool (``as_crewai_tool``).
   once a person approves that request (``toolvet approvals approve``, ``host.approvals``)
   the model's next identical call runs, once.
 
+Results: with a policy whose checks vet results (``host.vets_results()``), the
+``after`` hook vets what each call that ran returned (CrewAI's result text) before the
+model reads it: pass leaves it, redact replaces it with the masked text, withhold with
+``The tool's result was withheld by toolvet: <reason>``. Register ``after`` (or use
+``install()``): the before hook alone vets no result. A label the result raises is kept
+by the host for the call's run, and the run's later calls are vetted with it.
+
 Runs: the hook is registered for the whole process, so it binds each call to the run
 CrewAI's hook context names: the crew (``crewai-crew:<crew.id>``; every kickoff of one
 ``Crew`` object is one run), else the agent (``crewai-agent:<agent.id>``, an
@@ -35,6 +42,7 @@ raises: any failure (the host's, ``approve``'s) blocks the call.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -49,7 +57,16 @@ from crewai.hooks import (
 from crewai.tools import BaseTool
 from pydantic import BaseModel, Field
 
-from ._base import DECISION_TOOL_DESCRIPTION, DECISION_TOOL_NAME, DecisionInputError, Gate, Ruling, as_gate, decision_answer
+from ._base import (
+    DECISION_TOOL_DESCRIPTION,
+    DECISION_TOOL_NAME,
+    DecisionInputError,
+    Gate,
+    Ruling,
+    as_gate,
+    decision_answer,
+    result_failure,
+)
 
 BLOCKED = "Tool execution blocked by hook."
 
@@ -138,7 +155,8 @@ class ToolCallHook:
         )
 
     def after(self, ctx: Any) -> Optional[str]:
-        """The after-hook: puts the policy's reason in place of CrewAI's blocked text."""
+        """The after-hook: puts the policy's reason in place of CrewAI's blocked text,
+        and vets what a call that ran returned (see the module docs)."""
         try:
             with self._lock:
                 kept = self._reasons.pop(id(ctx.tool_input), None)
@@ -147,7 +165,23 @@ class ToolCallHook:
                 return reason
         except Exception:  # noqa: BLE001 - never raise into CrewAI
             pass
-        return None
+        return self._vet_result(ctx)
+
+    def _vet_result(self, ctx: Any) -> Optional[str]:
+        """None to leave the result the model reads as it is, else its text."""
+        if not self.gate.vets_results():
+            return None
+        try:
+            agent = getattr(getattr(ctx, "agent", None), "role", None)
+            ruling = self.gate.check_result(
+                ctx.tool_name, ctx.tool_input, ctx.tool_result, agent=agent, run_id=self.run_of(ctx)
+            )
+        except Exception as e:  # noqa: BLE001 - CrewAI would keep the result on an exception
+            ruling = result_failure(e)
+        if ruling.passed:
+            return None
+        output = ruling.output
+        return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
 
 
 def _answer(answer: Any) -> tuple[bool, Optional[str], Optional[str]]:

@@ -20,6 +20,15 @@
   A bare ``Command(resume={"decisions": [...]})`` answers a single pending interrupt
   only (LangGraph refuses it when several are pending).
 
+Results: with a policy whose checks vet results (``host.vets_results()``), what the
+tool returned is vetted after the handler, before the model reads it (the
+``ToolMessage``'s content, text or content blocks; each tool message of a
+``Command``): pass leaves it as it is; redact gives the model the masked content
+(and drops the message's ``artifact``); withhold replaces the message with an error
+``ToolMessage`` that says the result was withheld by toolvet, and why. A label the
+result raises is kept by the host for the thread (the run), and the thread's later
+calls are vetted with it. With no result checks nothing is asked.
+
 The check must be the innermost tool wrapper: put ``ToolCallCheckMiddleware`` *last*
 among the middleware that wrap tool calls (``ToolRetryMiddleware``, a cache, an
 emulator, your own ``wrap_tool_call``), e.g.
@@ -46,13 +55,14 @@ different call: reject it and let the model call again).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Optional
 
 from langchain.agents.middleware import AgentMiddleware
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import StructuredTool, ToolException
-from langgraph.types import interrupt
+from langgraph.types import Command, interrupt
 from pydantic import BaseModel, Field
 
 from ._base import (
@@ -60,6 +70,7 @@ from ._base import (
     DECISION_TOOL_NAME,
     DecisionInputError,
     Gate,
+    ResultRuling,
     Ruling,
     as_gate,
     decision_answer,
@@ -111,12 +122,68 @@ class ToolCallCheckMiddleware(AgentMiddleware):
     def wrap_tool_call(self, request: Any, handler: Any) -> Any:
         _require_innermost(handler)
         outcome = self._decide(request)
-        return handler(request) if outcome is None else outcome
+        if outcome is not None:
+            return outcome
+        return self._vet_output(request, handler(request))
 
     async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
         _require_innermost(handler)
         outcome = self._decide(request)
-        return await handler(request) if outcome is None else outcome
+        if outcome is not None:
+            return outcome
+        return self._vet_output(request, await handler(request))
+
+    def _vet_output(self, request: Any, output: Any) -> Any:
+        """What the model gets of the tool's ``output`` (see the module docs on
+        results): a ``ToolMessage`` as returned, masked, or replaced by the
+        withhold message; a ``Command``'s tool messages likewise."""
+        if not self.gate.vets_results():
+            return output
+        if isinstance(output, ToolMessage):
+            return self._vet_message(request, output)
+        if isinstance(output, Command) and isinstance(output.update, dict):
+            messages = output.update.get("messages")
+            if isinstance(messages, list):
+                vetted = [self._vet_message(request, m) if isinstance(m, ToolMessage) else m for m in messages]
+                return dataclasses.replace(output, update={**output.update, "messages": vetted})
+            return output
+        # Not a message the tool node makes: vetted as its text.
+        call = request.tool_call
+        ruling = self._vet(request, output, False)
+        if ruling.passed:
+            return output
+        return ToolMessage(
+            content=ruling.message if ruling.withheld else _message_content(ruling.content),
+            tool_call_id=call.get("id") or "",
+            name=call["name"],
+            status="error" if ruling.withheld else "success",
+        )
+
+    def _vet(self, request: Any, content: Any, is_error: bool) -> ResultRuling:
+        call = request.tool_call
+        return self.gate.check_result(
+            call["name"],
+            call.get("args") or {},
+            content,
+            call_id=call.get("id") or "",
+            run_id=_thread_id(request),
+            is_error=is_error,
+        )
+
+    def _vet_message(self, request: Any, message: ToolMessage) -> ToolMessage:
+        ruling = self._vet(request, message.content, message.status == "error")
+        if ruling.passed:
+            return message
+        if ruling.redacted:
+            # The artifact (which the model never reads) goes too: it may hold
+            # what was masked.
+            return message.model_copy(update={"content": _message_content(ruling.content), "artifact": None})
+        return ToolMessage(
+            content=ruling.message,
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            status="error",
+        )
 
     def _decide(self, request: Any) -> Optional[ToolMessage]:
         """None to run the tool, else the message the model gets instead."""
@@ -161,6 +228,14 @@ class ToolCallCheckMiddleware(AgentMiddleware):
             reviewer=decision.get("reviewer"),
             message=decision.get("message"),
         )
+
+
+def _message_content(content: Any) -> Any:
+    """A masked result as a ``ToolMessage``'s content: text or content blocks
+    as they were, any other JSON value as its JSON text."""
+    if isinstance(content, (str, list)):
+        return content
+    return json.dumps(content, ensure_ascii=False)
 
 
 def _decision(answer: Any) -> Optional[dict[str, Any]]:

@@ -13,6 +13,13 @@ tool (same name, description and schema) whose calls toolvet vets first.
   from code inside a tool, with ``ctx.wait_for_event``, and it replays the whole step on
   resume; this adapter does not pause.)
 
+Results: with a policy whose checks vet results (``host.vets_results()``), the
+tool's ``raw_output`` is vetted before the agent sees it: pass returns it unchanged,
+redact returns the masked text or JSON value, withhold raises the error ``The tool's
+result was withheld by toolvet: <reason>`` (an error ``ToolOutput`` the model reads). A
+label the result raises is kept by the host for the call's run, and the run's later
+calls are vetted with it.
+
 The guarded tool runs with the plain JSON copy of the arguments toolvet vetted, never
 with the caller's objects; arguments that are not plain JSON values of the built-in
 types are a deny (``toolvet.invalid-call``).
@@ -100,7 +107,11 @@ def _guarded(tool: Any, gate: Any, run_id: Optional[RunId], own_run: str) -> Fun
         # reads differently the second time; vet_call refuses those).
         ruling, plain = vet_call(gate, name, kwargs, run_id=run)
         if ruling.allowed:
-            return (await tool.acall(**plain)).raw_output
+            output = (await tool.acall(**plain)).raw_output
+            vetted = gate.check_result(name, plain, output, run_id=run)
+            if vetted.withheld:
+                raise PolicyDenied(vetted.message)
+            return vetted.content
         if ruling.escalated:
             raise PolicyDenied(
                 f"{ruling.message.rstrip('.')}. A person must approve this call first (approval request "

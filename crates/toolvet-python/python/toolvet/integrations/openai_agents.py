@@ -30,7 +30,14 @@ raises (a host failure is a deny the guardrail reports). Use
 
 The copy has a plain ``on_invoke_tool`` that delegates to the original: for tools made
 with ``@function_tool`` the SDK otherwise forces manual approval whenever the prepared
-arguments differ from the raw ones.
+arguments differ from the raw ones. It is also where results are vetted: with a policy
+whose checks vet results (``host.vets_results()``), what the original returned is
+vetted before the SDK hands it to the model (and before the tool's own output
+guardrails): pass returns it unchanged, redact returns the masked text or JSON value,
+withhold returns the text ``The tool's result was withheld by toolvet: <reason>``
+instead. A label the result raises is kept by the host for the call's run (the
+``run_id`` the guard names; calls without one share the run-less run), and the run's
+later calls are vetted with it.
 
 What a guard does not vet: it is attached to one ``FunctionTool``, so nothing else an
 agent can run passes through it: tools of ``Agent(mcp_servers=[...])`` (the SDK lists
@@ -150,7 +157,9 @@ def guard(tool: FunctionTool, host: Any, *, run_id: Optional[RunId] = None, **ga
         return ToolGuardrailFunctionOutput.allow()
 
     async def invoke(ctx: Any, args: str) -> Any:
-        return await tool.on_invoke_tool(ctx, args)
+        output = await tool.on_invoke_tool(ctx, args)
+        call_id = getattr(ctx, "tool_call_id", "") or ""
+        return gate.check_result(name, args or "{}", output, call_id=call_id, run_id=run_of(ctx)).output
 
     guarded = FunctionTool(
         name=name,

@@ -16,6 +16,13 @@
   ``requests.build_results(approvals={id: True})`` works too. A rejection never runs
   the tool and never spends an approval given in toolvet meanwhile.
 
+Results: with a policy whose checks vet results (``host.vets_results()``), what the
+tool returned is vetted before the model reads it: pass returns it unchanged, redact
+returns the masked text or JSON value, withhold raises ``ToolFailed("The tool's result
+was withheld by toolvet: <reason>")``, which the model reads instead. A label the
+result raises is kept by the host for the call's run (see below), and the run's later
+calls are vetted with it.
+
 PydanticAI gives each ``agent.run`` a new ``run_id``, and a resume is a new
 ``agent.run``, so the framework names no run that survives a pause: by default calls
 carry no run id, approvals are bound to the call id alone (the ledger refuses a run-less
@@ -74,7 +81,13 @@ class PolicyToolset(WrapperToolset):
         else:
             ruling = gate.check(name, tool_args, call_id=call_id, run_id=self._run(ctx))
         if ruling.allowed:
-            return await super().call_tool(name, tool_args, ctx, tool)
+            output = await super().call_tool(name, tool_args, ctx, tool)
+            if not gate.vets_results():
+                return output
+            vetted = gate.check_result(name, tool_args, output, call_id=call_id, run_id=self._run(ctx))
+            if vetted.withheld:
+                raise ToolFailed(vetted.message)
+            return vetted.content
         if ruling.escalated:
             raise ApprovalRequired(metadata=ruling.payload())
         raise ToolFailed(ruling.message)

@@ -27,6 +27,13 @@ separate runs, so those rules do not see each other's calls (review s23 F3): bui
 the guarded tools of one agent with one ``guard`` call (or give them one ``run_id``),
 and one set per conversation when one process serves several.
 
+Results: with a policy whose checks vet results (``host.vets_results()``), what the
+tool returned is vetted before the agent sees it: pass returns it unchanged, redact
+returns the masked text or JSON value, withhold raises the error ``The tool's result
+was withheld by toolvet: <reason>``, which smolagents feeds back to the model. A label
+the result raises is kept by the host for the guard's run, and the run's later calls
+are vetted with it.
+
 What it does not vet: only guarded tools (a managed agent's tools need guards of their
 own; an MCP ``ToolCollection``'s tools each through ``guard``), and never the Python a
 ``CodeAgent`` runs outside tool calls.
@@ -108,10 +115,14 @@ def _vetted_forward(
         # The tool gets the plain copy toolvet vetted, never the caller's objects:
         # the model's code can pass a list or str subclass that reads differently
         # the second time (vet_call refuses those).
-        ruling, plain = vet_call(gate, name, kwargs, run_id=named_run(run_id) or own_run)
-        if ruling.allowed:
-            return tool(**plain, sanitize_inputs_outputs=False)
-        raise PolicyDenied(_message(ruling))
+        run = named_run(run_id) or own_run
+        ruling, plain = vet_call(gate, name, kwargs, run_id=run)
+        if not ruling.allowed:
+            raise PolicyDenied(_message(ruling))
+        vetted = gate.check_result(name, plain, tool(**plain, sanitize_inputs_outputs=False), run_id=run)
+        if vetted.withheld:
+            raise PolicyDenied(vetted.message)
+        return vetted.content
 
     return forward
 
