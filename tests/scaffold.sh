@@ -3,8 +3,8 @@
 # first command to a policy (make scaffold-test):
 #   toolvet new → toolvet build → native unit tests → toolvet test →
 #   toolvet build again (up to date, same sha256) → the check in a policy
-#   beside a shipped one → toolvet check (and, for the Python and JavaScript
-#   checks, made with `--results`, toolvet check-result).
+#   beside a shipped one → toolvet check and, the checks being made with
+#   `--results`, toolvet check-result.
 # The Python and JavaScript checks without `--results` are made and their
 # native unit tests run, without a build (a component build, compile and
 # snapshot costs ~40 s of CPU each; the template they come from is built
@@ -91,10 +91,8 @@ done
 
 for lang in rust python js; do
   name="no-secrets-$lang"
-  results=()
-  [ "$lang" = rust ] || results=(--results)
-  echo "== $lang ${results[*]}: $WORK/$name"
-  "$TOOLVET" new "$name" --lang "$lang" "${results[@]}"
+  echo "== $lang --results: $WORK/$name"
+  "$TOOLVET" new "$name" --lang "$lang" --results
   cd "$name"
   for file in README.md .gitignore cases.yaml; do
     test -s "$file" || { echo "scaffold.sh: $lang: no $file" >&2; exit 1; }
@@ -132,19 +130,17 @@ POLICY
   [ "$code" = 3 ] && grep -q "\"rule\": *\"$name.blocked-word\"" <<< "$verdict" \
     || { echo "scaffold.sh: $lang: expected a deny by $name.blocked-word (exit 3), got exit $code: $verdict" >&2; exit 1; }
   [ "$allowed_code" = 0 ] || { echo "scaffold.sh: $lang: expected allow, got exit $allowed_code: $allowed" >&2; exit 1; }
-  if [ "$lang" != rust ]; then
-    # A result holding a blocked word: masked by the host (exit 5), and the
-    # run labelled.
-    set +e
-    masked=$(echo '{"call": {"id": "r1", "name": "read_log", "arguments": {}}, "result": {"content": {"text": "caf\u00e9: drop table users"}}}' \
-      | "$TOOLVET" check-result --config policy.toml)
-    masked_code=$?
-    set -e
-    [ "$masked_code" = 5 ] \
-      && grep -q '"content": *{"text": *"café: \[redacted: blocked-word\] users"}' <<< "$masked" \
-      && grep -q '"labels": *\[{"name": *"blocked-word-seen", *"check": *"mine"' <<< "$masked" \
-      || { echo "scaffold.sh: $lang: expected the result masked (exit 5) and labelled, got exit $masked_code: $masked" >&2; exit 1; }
-  fi
+  # A result holding a blocked word: masked by the host (exit 5), and the
+  # run labelled.
+  set +e
+  masked=$(echo '{"call": {"id": "r1", "name": "read_log", "arguments": {}}, "result": {"content": {"text": "caf\u00e9: drop table users"}}}' \
+    | "$TOOLVET" check-result --config policy.toml)
+  masked_code=$?
+  set -e
+  [ "$masked_code" = 5 ] \
+    && grep -q '"content": *{"text": *"café: \[redacted: blocked-word\] users"}' <<< "$masked" \
+    && grep -q '"labels": *\[{"name": *"blocked-word-seen", *"check": *"mine"' <<< "$masked" \
+    || { echo "scaffold.sh: $lang: expected the result masked (exit 5) and labelled, got exit $masked_code: $masked" >&2; exit 1; }
   cd "$WORK"
 done
-echo "scaffold.sh: Rust, Python and JavaScript checks built, tested and used outside the checkout (Python and JavaScript with result checks)"
+echo "scaffold.sh: Rust, Python and JavaScript checks built, tested and used outside the checkout, with result checks"

@@ -1,6 +1,8 @@
-//! `toolvet bench`: how much a policy costs on your own calls.
+//! `toolvet bench`: how much a policy costs on your own calls and results.
 //!
-//! Loads the policy once, then vets each given call `--iterations` times
+//! Loads the policy once, then vets each given call (or result: an input
+//! with a top-level `result` key, vetted by the result checks as `toolvet
+//! check-result` does) `--iterations` times
 //! (after a warm-up) and prints, per call, the p50 / p99 / max latency of
 //! every check that ran and of the whole verdict, and verdicts per second.
 //! With `--concurrency C`, C callers vet the call at once on the runtime's
@@ -14,12 +16,13 @@
 //! is given: a benchmark should not add thousands of records to the audit
 //! trail. Keep it to include the cost of writing it.
 
+use crate::calls::Request;
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use toolvet::{CallRequest, Decision, Host, Verdict};
+use toolvet::Host;
 
 /// Arguments of `toolvet bench`.
 #[derive(Args)]
@@ -27,8 +30,8 @@ pub(crate) struct BenchArgs {
     /// The policy file.
     #[arg(long, short, default_value = "toolvet.toml")]
     config: PathBuf,
-    /// Files with calls: one JSON call, or JSON Lines (`-` or nothing for
-    /// stdin).
+    /// Files with calls or results: one JSON object, or JSON Lines (`-` or
+    /// nothing for stdin); an object with a `result` key is a result.
     calls: Vec<PathBuf>,
     /// Verdicts measured per call, after a warm-up of a tenth as many (at
     /// least 10).
@@ -79,13 +82,17 @@ fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
     Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
-/// The result for one call.
+/// The result for one call or result.
 #[derive(Debug, Serialize)]
 struct CallReport {
     source: String,
     index: usize,
+    /// `call` or `result`.
+    kind: &'static str,
     tool: String,
-    decision: Decision,
+    /// The call's decision (`allow`, ...) or the result's action (`pass`,
+    /// `redact`, `withhold`).
+    decision: String,
     rule: Option<String>,
     iterations: u64,
     concurrency: u64,
@@ -105,6 +112,47 @@ struct CheckReport {
     errors: u64,
 }
 
+/// One vetting of a call or a result: the decision (or action) and
+/// rule, and each check's name, duration (µs) and whether it failed.
+struct Run {
+    decision: String,
+    rule: Option<String>,
+    checks: Vec<(String, u64, bool)>,
+}
+
+/// Vet `request` once.
+async fn vet(host: &Host, request: &Request) -> Run {
+    match request {
+        Request::Call(call) => {
+            let v = host.check(call).await;
+            Run {
+                decision: v.decision.to_string(),
+                rule: v.rule,
+                checks: v
+                    .checks
+                    .into_iter()
+                    .map(|o| (o.check, o.duration_us, o.error.is_some()))
+                    .collect(),
+            }
+        }
+        Request::Result(item) => {
+            let v = host.check_result(&item.request, &item.result).await;
+            Run {
+                decision: serde_json::to_value(v.action)
+                    .ok()
+                    .and_then(|a| a.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                rule: v.rule,
+                checks: v
+                    .checks
+                    .into_iter()
+                    .map(|o| (o.check, o.duration_us, o.error.is_some()))
+                    .collect(),
+            }
+        }
+    }
+}
+
 /// Samples gathered by one caller.
 #[derive(Default)]
 struct Samples {
@@ -115,22 +163,22 @@ struct Samples {
 }
 
 impl Samples {
-    fn record(&mut self, elapsed: Duration, verdict: &Verdict, first: Decision) {
+    fn record(&mut self, elapsed: Duration, run: &Run, first: &str) {
         self.verdict_ns.push(elapsed.as_nanos() as u64);
-        if verdict.decision != first {
+        if run.decision != first {
             self.differing += 1;
         }
-        for o in &verdict.checks {
-            let slot = match self.checks.iter().position(|(n, _, _)| *n == o.check) {
+        for (check, duration_us, failed) in &run.checks {
+            let slot = match self.checks.iter().position(|(n, _, _)| n == check) {
                 Some(i) => i,
                 None => {
-                    self.checks.push((o.check.clone(), Vec::new(), 0));
+                    self.checks.push((check.clone(), Vec::new(), 0));
                     self.checks.len() - 1
                 }
             };
             let (_, times, errors) = &mut self.checks[slot];
-            times.push(o.duration_us);
-            *errors += u64::from(o.error.is_some());
+            times.push(*duration_us);
+            *errors += u64::from(*failed);
         }
     }
 
@@ -177,10 +225,10 @@ pub(crate) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
             summaries.len()
         );
     }
-    let calls = read_calls(&args.calls)?;
+    let calls = read_requests(&args.calls)?;
     anyhow::ensure!(
         !calls.is_empty(),
-        "no calls given (expected JSON on stdin or in files)"
+        "no calls or results given (expected JSON on stdin or in files)"
     );
     for (index, (source, request)) in calls.into_iter().enumerate() {
         let report = bench_call(&host, source, index + 1, request, &args).await;
@@ -197,22 +245,22 @@ async fn bench_call(
     host: &Host,
     source: String,
     index: usize,
-    request: CallRequest,
+    request: Request,
     args: &BenchArgs,
 ) -> CallReport {
     let request = Arc::new(request);
-    let first = host.check(&request).await;
+    let first = vet(host, &request).await;
     let warmup = (args.iterations / 10).max(10);
     for _ in 0..warmup {
-        std::hint::black_box(host.check(&request).await);
+        std::hint::black_box(vet(host, &request).await);
     }
     let started = Instant::now();
     let mut samples = Samples::default();
     if args.concurrency == 1 {
         for _ in 0..args.iterations {
             let t = Instant::now();
-            let verdict = host.check(&request).await;
-            samples.record(t.elapsed(), &verdict, first.decision);
+            let run = vet(host, &request).await;
+            samples.record(t.elapsed(), &run, &first.decision);
         }
     } else {
         let tasks: Vec<_> = (0..args.concurrency)
@@ -220,13 +268,13 @@ async fn bench_call(
                 let (host, request) = (host.clone(), request.clone());
                 let n = args.iterations / args.concurrency
                     + u64::from(i < args.iterations % args.concurrency);
-                let expected = first.decision;
+                let expected = first.decision.clone();
                 tokio::spawn(async move {
                     let mut samples = Samples::default();
                     for _ in 0..n {
                         let t = Instant::now();
-                        let verdict = host.check(&request).await;
-                        samples.record(t.elapsed(), &verdict, expected);
+                        let run = vet(&host, &request).await;
+                        samples.record(t.elapsed(), &run, &expected);
                     }
                     samples
                 })
@@ -249,10 +297,15 @@ async fn bench_call(
             })
         })
         .collect();
+    let (kind, tool) = match &*request {
+        Request::Call(call) => ("call", call.call.name.clone()),
+        Request::Result(item) => ("result", item.request.call.name.clone()),
+    };
     CallReport {
         source,
         index,
-        tool: request.call.name.clone(),
+        kind,
+        tool,
         decision: first.decision,
         rule: first.rule,
         iterations: args.iterations,
@@ -264,11 +317,12 @@ async fn bench_call(
     }
 }
 
-/// Every call of the given files (or stdin): `(source, request)`.
-fn read_calls(files: &[PathBuf]) -> anyhow::Result<Vec<(String, CallRequest)>> {
+/// Every call and result of the given files (or stdin): `(source,
+/// request)`.
+fn read_requests(files: &[PathBuf]) -> anyhow::Result<Vec<(String, Request)>> {
     let mut calls = Vec::new();
     for (source, text) in crate::calls::read_inputs(files)? {
-        for request in crate::calls::parse_calls(&source, &text) {
+        for request in crate::calls::parse_requests(&source, &text) {
             calls.push((source.clone(), request?));
         }
     }
@@ -281,7 +335,10 @@ fn print_report(r: &CallReport) {
         None => r.decision.to_string(),
     };
     println!();
-    println!("call {} ({}, {}): {decision}", r.index, r.tool, r.source);
+    println!(
+        "{} {} ({}, {}): {decision}",
+        r.kind, r.index, r.tool, r.source
+    );
     println!("  {:<24} {:>10} {:>10} {:>10}", "", "p50", "p99", "max");
     for c in &r.checks {
         let errors = if c.errors > 0 {

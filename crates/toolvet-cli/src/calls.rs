@@ -1,5 +1,5 @@
-//! Reading calls for `toolvet check` and `toolvet bench`, and results for
-//! `toolvet check-result`: JSON objects (one, or a stream such as JSON
+//! Reading calls for `toolvet check`, results for `toolvet check-result`,
+//! and both for `toolvet bench`: JSON objects (one, or a stream such as JSON
 //! Lines) from files or standard input.
 
 use anyhow::Context as _;
@@ -52,6 +52,34 @@ pub(crate) fn parse_results<'a>(
     text: &'a str,
 ) -> impl Iterator<Item = anyhow::Result<ResultRequest>> + 'a {
     parse_each(source, text, "result", ResultRequest::from_json)
+}
+
+/// A call or a result request, as `toolvet bench` reads them: a JSON
+/// object with a top-level `result` key is a result ([`ResultRequest`]),
+/// any other a call.
+#[derive(Debug)]
+pub(crate) enum Request {
+    /// A call to vet.
+    Call(CallRequest),
+    /// A call's result to vet.
+    Result(ResultRequest),
+}
+
+/// The calls and result requests in `text` (see [`Request`]), read as
+/// [`parse_calls`] reads calls.
+pub(crate) fn parse_requests<'a>(
+    source: &'a str,
+    text: &'a str,
+) -> impl Iterator<Item = anyhow::Result<Request>> + 'a {
+    parse_each(source, text, "call or result", |item| {
+        let is_result = serde_json::from_str::<serde_json::Value>(item)
+            .is_ok_and(|v| v.get("result").is_some());
+        if is_result {
+            ResultRequest::from_json(item).map(Request::Result)
+        } else {
+            CallRequest::from_json(item).map(Request::Call)
+        }
+    })
 }
 
 /// Each JSON value of `text` parsed from its own text by `parse`; errors

@@ -411,9 +411,6 @@ pub(crate) fn new_check(
     results: bool,
 ) -> anyhow::Result<PathBuf> {
     let names = Names::of(name)?;
-    if results && lang == Lang::Rust {
-        bail!("--results: not available for Rust checks yet (Python and JavaScript have it)");
-    }
     if lang == Lang::Python && PY_TAKEN.contains(&names.module.as_str()) {
         bail!(
             "check name `{name}`: a Python check's module `{}` would clash with Python's own `{}` \
@@ -453,7 +450,7 @@ pub(crate) fn new_check(
                     kit.display()
                 );
             }
-            rust_files(&names, &kit)
+            rust_files(&names, &kit, results)
         }
         Lang::Python => {
             if !kit.join("toolvet_check").is_dir() {
@@ -498,9 +495,11 @@ pub(crate) fn new_check(
     Ok(dest)
 }
 
-fn rust_files(names: &Names<'_>, pdk: &Path) -> Vec<(String, String)> {
+fn rust_files(names: &Names<'_>, pdk: &Path, results: bool) -> Vec<(String, String)> {
     let fill = |template: &str| {
-        template
+        // The template exports the check once per variant: with its result
+        // check (`results: …`) or without (`plain: …`).
+        marked_part(&results_part(template, "//", results), "// plain", !results)
             .replace("{{name}}", names.name)
             .replace("{{type_name}}", &names.type_name)
             .replace("{{crate_file}}", &names.module)
@@ -514,7 +513,7 @@ fn rust_files(names: &Names<'_>, pdk: &Path) -> Vec<(String, String)> {
         ("Cargo.toml".into(), fill(CARGO_TOML)),
         ("src/lib.rs".into(), fill(LIB_RS)),
         ("cases.yaml".into(), fill(CASES_YAML)),
-        ("README.md".into(), readme(names, Lang::Rust, false)),
+        ("README.md".into(), readme(names, Lang::Rust, results)),
         // Cargo.lock stays: it pins what the component is built from.
         (".gitignore".into(), "/target/\n".into()),
     ]
@@ -544,19 +543,23 @@ fn renamed(text: &str, names: &Names<'_>, specific: &[(&str, String)]) -> String
 /// `<comment> results: end` line (whatever they are indented by); the marker
 /// lines themselves are dropped either way. `comment` is `#` or `//`.
 fn results_part(text: &str, comment: &str, results: bool) -> String {
-    let (begin, end) = (
-        format!("{comment} results: begin"),
-        format!("{comment} results: end"),
-    );
+    marked_part(text, &format!("{comment} results"), results)
+}
+
+/// `text` with the lines between a `<marker>: begin` line and the next
+/// `<marker>: end` line kept (`keep`) or left out; the marker lines are
+/// dropped either way.
+fn marked_part(text: &str, marker: &str, keep: bool) -> String {
+    let (begin, end) = (format!("{marker}: begin"), format!("{marker}: end"));
     let mut inside = false;
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        let marker = line.trim();
-        if marker == begin {
+        let trimmed = line.trim();
+        if trimmed == begin {
             inside = true;
-        } else if marker == end {
+        } else if trimmed == end {
             inside = false;
-        } else if results || !inside {
+        } else if keep || !inside {
             out.push_str(line);
         }
     }
@@ -915,8 +918,17 @@ mod tests {
         let readme = std::fs::read_to_string(with.join("README.md")).unwrap();
         assert!(readme.contains("toolvet check-result"), "{readme}");
 
-        let e = new_check("rusty", dir.path(), Lang::Rust, None, true).unwrap_err();
-        assert!(e.to_string().contains("--results"), "{e}");
-        assert!(!dir.path().join("rusty").exists());
+        let plain = new_check("plain-rs", dir.path(), Lang::Rust, None, false).unwrap();
+        let with = new_check("with-rs", dir.path(), Lang::Rust, None, true).unwrap();
+        let lib = |d: &Path| std::fs::read_to_string(d.join("src/lib.rs")).unwrap();
+        let (p, w) = (lib(&plain), lib(&with));
+        for gone in ["results:", "plain:", "ResultCheck", "check_result"] {
+            assert!(!p.contains(gone), "{gone} in {p}");
+        }
+        assert!(p.contains("\ntoolvet_pdk::export_check!(PlainRs);\n"), "{p}");
+        assert!(w.contains("\ntoolvet_pdk::export_check!(WithRs, results);\n"), "{w}");
+        assert!(!w.contains("export_check!(WithRs);"), "{w}");
+        assert!(!w.contains("results:") && !w.contains("plain:"), "{w}");
+        assert!(w.contains("fn a_blocked_word_in_a_result_is_masked_and_labelled"));
     }
 }
