@@ -124,6 +124,7 @@ mod plugin_log;
 pub mod private_file;
 pub mod progress;
 mod result_evaluation;
+pub mod result_parts;
 pub mod run_history;
 mod runtime;
 mod sandbox;
