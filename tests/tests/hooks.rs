@@ -911,15 +911,18 @@ fn every_failure_path_blocks_for_every_agent() {
             ("not JSON", &policy, "{not json".into(), vec![], vec![]),
             ("empty input", &policy, String::new(), vec![], vec![]),
             ("not an object", &policy, "[1,2]".into(), vec![], vec![]),
+            // Neither a pre-tool nor a post-tool event (a post-tool one is
+            // vetted as the tool's output: crates/toolvet-hooks/tests/
+            // results.rs).
             (
                 "wrong event",
                 &policy,
-                call.replace("PreToolUse", "PostToolUse")
-                    .replace("BeforeTool", "AfterTool")
+                call.replace("PreToolUse", "Stop")
+                    .replace("BeforeTool", "AfterAgent")
                     .replace("beforeShellExecution", "afterShellExecution")
                     .replace(
                         "\"timestamp\"",
-                        "\"hookEventName\":\"postToolUse\",\"timestamp\"",
+                        "\"hookEventName\":\"sessionEnd\",\"timestamp\"",
                     ),
                 vec![],
                 vec![],

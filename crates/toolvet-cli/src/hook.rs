@@ -1,4 +1,4 @@
-//! `toolvet hook AGENT` (a coding agent's pre-tool hook) and `toolvet hook
+//! `toolvet hook AGENT` (a coding agent's pre- and post-tool hook) and `toolvet hook
 //! install AGENT`; the work is in the `toolvet-hooks` crate.
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -10,15 +10,15 @@ use toolvet_hooks::{Agent, MAX_INPUT_BYTES, guard, install};
 /// The agents, as command-line values.
 #[derive(Clone, Copy, ValueEnum, Debug)]
 pub enum AgentName {
-    /// Claude Code (PreToolUse).
+    /// Claude Code (PreToolUse, PostToolUse).
     ClaudeCode,
-    /// Codex CLI (PreToolUse).
+    /// Codex CLI (PreToolUse, PostToolUse).
     Codex,
-    /// Gemini CLI (BeforeTool).
+    /// Gemini CLI (BeforeTool, AfterTool).
     GeminiCli,
-    /// Cursor (beforeShellExecution, beforeMCPExecution, beforeReadFile, preToolUse).
+    /// Cursor (beforeShellExecution, beforeMCPExecution, beforeReadFile, preToolUse, postToolUse).
     Cursor,
-    /// Copilot CLI (preToolUse).
+    /// Copilot CLI (preToolUse, postToolUse).
     Copilot,
 }
 

@@ -3,15 +3,40 @@
 //! accepts or refuses with an error (never a panic): a Codex patch parses
 //! into per-file calls or is refused, an `mcp__server__tool` name is
 //! vetted under its bare name too; every answer and every failure answer
-//! renders as the agent's JSON (or nothing).
+//! renders as the agent's JSON (or nothing), post-tool ones too.
 
-use toolvet_hooks::{AGENTS, Answer, ToolMap};
+use toolvet_hooks::{AGENTS, Answer, HookEvent, ResultAnswer, ToolMap};
+
+/// Nothing, or one JSON value.
+fn json_or_nothing(out: &str) {
+    assert!(
+        out.is_empty() || serde_json::from_str::<serde_json::Value>(out).is_ok(),
+        "{out}"
+    );
+}
 
 /// The property, on one input (any bytes).
 pub fn run(data: &[u8]) {
     for agent in AGENTS {
         let failure = agent.render_failure(&String::from_utf8_lossy(data));
         assert!(serde_json::from_str::<serde_json::Value>(&failure.stdout).is_ok());
+        json_or_nothing(
+            &agent
+                .render_result_failure(&String::from_utf8_lossy(data))
+                .stdout,
+        );
+        if let Ok(HookEvent::Result(returned)) = agent.parse_event(data) {
+            assert!(!returned.call.tool.trim().is_empty());
+            for answer in [
+                ResultAnswer::Withhold(returned.call.tool.clone()),
+                ResultAnswer::Redact {
+                    masked: returned.output.clone(),
+                    reason: returned.call.tool.clone(),
+                },
+            ] {
+                json_or_nothing(&agent.render_result(&returned, &answer).stdout);
+            }
+        }
         let Ok(call) = agent.parse(data) else {
             continue;
         };

@@ -15,7 +15,27 @@ use crate::agents::{Agent, Rendered};
 use std::io::Write;
 use std::panic::AssertUnwindSafe;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// Whether the payload is a post-tool event: a failure is then answered
+/// as one about the tool's output ([`Agent::render_result_failure`]).
+static POST_TOOL: AtomicBool = AtomicBool::new(false);
+
+/// Mark this process's payload as a post-tool event.
+pub fn post_tool_event() {
+    POST_TOOL.store(true, Ordering::SeqCst);
+}
+
+/// The agent's answer when toolvet failed (`why`), for the kind of event
+/// the payload is.
+pub fn failure(agent: Agent, why: &str) -> Rendered {
+    if POST_TOOL.load(Ordering::SeqCst) {
+        agent.render_result_failure(why)
+    } else {
+        agent.render_failure(why)
+    }
+}
 
 /// The one answer of this process.
 static ANSWERED: Mutex<bool> = Mutex::new(false);
@@ -42,10 +62,13 @@ pub fn answer(rendered: &Rendered) -> bool {
 pub fn watchdog(agent: Agent, deadline: Duration) {
     std::thread::spawn(move || {
         std::thread::sleep(deadline);
-        let rendered = agent.render_failure(&format!(
-            "vetting took longer than the hook's deadline of {} ms",
-            deadline.as_millis()
-        ));
+        let rendered = failure(
+            agent,
+            &format!(
+                "vetting took longer than the hook's deadline of {} ms",
+                deadline.as_millis()
+            ),
+        );
         if answer(&rendered) {
             std::process::exit(i32::from(rendered.exit_code));
         }
@@ -69,7 +92,7 @@ where
             };
             match catch_panic(run).await {
                 Ok(rendered) => rendered,
-                Err(panic) => agent.render_failure(&format!("toolvet panicked: {panic}")),
+                Err(panic) => failure(agent, &format!("toolvet panicked: {panic}")),
             }
         }
     };

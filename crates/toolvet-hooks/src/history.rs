@@ -25,6 +25,13 @@
 //!   These stop blind tampering, not a determined agent with the user's
 //!   rights (docs/hooks.md).
 //!
+//! - The labels the session's results raised ([`RunLabel`], by the
+//!   post-tool hook) are lines of the same chain (`{"toolvet.labels":
+//!   [...]}`): a label line removed, edited or moved fails its MAC or the
+//!   seal like any other line, so the labels every later call of the
+//!   session is vetted with cannot be dropped blindly. Labels are never
+//!   read from the agent's payload: only a result check raises them.
+//!
 //! Also:
 //! - The file name is a digest of the session id, never the id itself, so
 //!   a hostile id cannot reach outside the directory.
@@ -46,6 +53,8 @@ use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use toolvet::run_history::MAX_RUN_LABELS;
+use toolvet::tool_result::RunLabel;
 use toolvet::{call::Outcome, call::PriorCall};
 
 /// Largest history file kept, in bytes.
@@ -88,7 +97,23 @@ pub struct SessionHistory {
     /// Per entry, the approval request that held it in the ledger (the
     /// call did not run), when it was so held.
     held: Vec<Option<String>>,
+    /// The labels the session's results raised, oldest first, each once.
+    labels: Vec<RunLabel>,
+    /// The lines of the file (entries and label lines), as the seal
+    /// counts them.
+    lines: usize,
     last_mac: String,
+}
+
+/// The key of a label line: `{"toolvet.labels": [RunLabel, ...]}`.
+const LABELS_KEY: &str = "toolvet.labels";
+
+/// A label line's JSON.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LabelsLine {
+    #[serde(rename = "toolvet.labels")]
+    labels: Vec<RunLabel>,
 }
 
 /// One line's JSON: a [`PriorCall`], and the approval request that held
@@ -159,6 +184,8 @@ impl SessionHistory {
             key,
             entries: Vec::new(),
             held: Vec::new(),
+            labels: Vec::new(),
+            lines: 0,
             last_mac: GENESIS.to_string(),
         };
         let mut macs = Vec::new();
@@ -178,13 +205,20 @@ impl SessionHistory {
                      .seal) to start the session afresh",
                 ));
             }
+            history.last_mac = mac.to_ascii_lowercase();
+            macs.push(history.last_mac.clone());
+            history.lines += 1;
+            if is_labels_line(json) {
+                let line: LabelsLine = serde_json::from_str(json)
+                    .map_err(|e| at(&format!("not a label line: {e}")))?;
+                history.add_labels(&line.labels);
+                continue;
+            }
             let line: Line =
                 serde_json::from_str(json).map_err(|e| at(&format!("not a history entry: {e}")))?;
             if !line.arguments.get().trim_start().starts_with('{') {
                 return Err(at("`arguments` is not a JSON object"));
             }
-            history.last_mac = mac.to_ascii_lowercase();
-            macs.push(history.last_mac.clone());
             history.entries.push(PriorCall {
                 name: line.name,
                 arguments: line.arguments,
@@ -193,6 +227,7 @@ impl SessionHistory {
             history.held.push(line.held);
         }
         history.check_seal(&macs)?;
+        history.labels_fit()?;
         if text.len() as u64 > MAX_FILE_BYTES {
             history.compact()?;
         }
@@ -202,6 +237,80 @@ impl SessionHistory {
     /// The entries, oldest first.
     pub fn entries(&self) -> &[PriorCall] {
         &self.entries
+    }
+
+    /// The labels the session's results raised, oldest first, each once
+    /// (for `context.labels` of every later call and result).
+    pub fn labels(&self) -> &[RunLabel] {
+        &self.labels
+    }
+
+    /// Keep the labels a result of this session raised: those not yet
+    /// kept are appended as one MACed line (and the seal moved past it).
+    ///
+    /// # Errors
+    /// [`HookError::History`] when the line cannot be written, or when the
+    /// session now holds more than [`MAX_RUN_LABELS`] labels: the session
+    /// is over (as a run of `toolvet serve` is), and every later call of
+    /// it is refused when the history is opened, never vetted with a label
+    /// left out.
+    pub fn record_labels(&mut self, labels: &[RunLabel]) -> Result<(), HookError> {
+        let new: Vec<RunLabel> = labels
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| !self.labels.contains(l) && !labels[..*i].contains(l))
+            .map(|(_, l)| l.clone())
+            .collect();
+        if new.is_empty() {
+            return Ok(());
+        }
+        let json = encode_labels(&new)?;
+        self.append_line(&json)?;
+        self.add_labels(&new);
+        self.labels_fit()
+    }
+
+    fn add_labels(&mut self, labels: &[RunLabel]) {
+        for label in labels {
+            if !self.labels.contains(label) {
+                self.labels.push(label.clone());
+            }
+        }
+    }
+
+    /// The session is over once its results raised more than
+    /// [`MAX_RUN_LABELS`] labels.
+    fn labels_fit(&self) -> Result<(), HookError> {
+        if self.labels.len() > MAX_RUN_LABELS {
+            return Err(history_error(
+                &self.path,
+                format_args!(
+                    "the session's results raised {} labels, over the {MAX_RUN_LABELS} a session \
+                     keeps: the session is over, and its calls are denied (a person can remove \
+                     the file and its .seal to start it afresh)",
+                    self.labels.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Append the line `json`, MACed after the last one, and move the
+    /// seal past it.
+    fn append_line(&mut self, json: &str) -> Result<u64, HookError> {
+        let mac = self.mac_line(&self.last_mac, json);
+        let line = format!("{mac} {json}\n");
+        let end = self
+            .file
+            .seek(SeekFrom::End(0))
+            .and_then(|_| self.file.write_all(line.as_bytes()))
+            .and_then(|()| self.file.sync_data())
+            .and_then(|()| self.file.stream_position())
+            .map_err(|e| history_error(&self.path, format_args!("cannot write: {e}")))?;
+        self.last_mac = mac;
+        self.lines += 1;
+        self.write_seal()?;
+        Ok(end)
     }
 
     /// The MAC of the line holding `json` after the line whose MAC is
@@ -283,7 +392,7 @@ impl SessionHistory {
     }
 
     fn write_seal(&mut self) -> Result<(), HookError> {
-        let count = self.entries.len();
+        let count = self.lines;
         let text = format!(
             "v1 {count} {} {}\n",
             self.last_mac,
@@ -318,19 +427,9 @@ impl SessionHistory {
         };
         let held = held.map(str::to_string);
         let json = encode(&entry, held.as_deref())?;
-        let mac = self.mac_line(&self.last_mac, &json);
-        let line = format!("{mac} {json}\n");
-        let end = self
-            .file
-            .seek(SeekFrom::End(0))
-            .and_then(|_| self.file.write_all(line.as_bytes()))
-            .and_then(|()| self.file.sync_data())
-            .and_then(|()| self.file.stream_position())
-            .map_err(|e| history_error(&self.path, format_args!("cannot write: {e}")))?;
         self.entries.push(entry);
         self.held.push(held);
-        self.last_mac = mac;
-        self.write_seal()?;
+        let end = self.append_line(&json)?;
         if end > MAX_FILE_BYTES / 2 {
             self.compact()?;
         }
@@ -418,12 +517,20 @@ impl SessionHistory {
     fn rewrite(&mut self) -> Result<(), HookError> {
         let mut text = String::new();
         let mut last = GENESIS.to_string();
+        let mut lines = Vec::with_capacity(self.entries.len() + 1);
         for (entry, held) in self.entries.iter().zip(&self.held) {
-            let json = encode(entry, held.as_deref())?;
-            last = self.mac_line(&last, &json);
+            lines.push(encode(entry, held.as_deref())?);
+        }
+        // The labels, kept whole (never elided), as one line.
+        if !self.labels.is_empty() {
+            lines.push(encode_labels(&self.labels)?);
+        }
+        for json in &lines {
+            last = self.mac_line(&last, json);
             text.push_str(&format!("{last} {json}\n"));
         }
         self.last_mac = last;
+        self.lines = lines.len();
         self.file
             .set_len(0)
             .and_then(|()| self.file.seek(SeekFrom::Start(0)).map(|_| ()))
@@ -431,6 +538,21 @@ impl SessionHistory {
             .map_err(|e| history_error(&self.path, format_args!("cannot rewrite: {e}")))?;
         self.write_seal()
     }
+}
+
+/// Whether the line `json` is a label line (its one key is
+/// [`LABELS_KEY`]); an entry's keys are `name`, `arguments`, `outcome`.
+fn is_labels_line(json: &str) -> bool {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
+        .is_ok_and(|m| m.contains_key(LABELS_KEY))
+}
+
+/// Labels as one line of JSON.
+fn encode_labels(labels: &[RunLabel]) -> Result<String, HookError> {
+    serde_json::to_string(&LabelsLine {
+        labels: labels.to_vec(),
+    })
+    .map_err(|e| HookError::History(format!("cannot encode labels: {e}")))
 }
 
 /// An entry, held by approval request `held` or not, as one line of JSON.
@@ -697,6 +819,90 @@ mod tests {
                 Outcome::Allowed
             ]
         );
+    }
+
+    fn label(name: &str) -> RunLabel {
+        RunLabel {
+            name: name.into(),
+            values: vec!["https://evil.example".into()],
+            check: "contract-02".into(),
+            tool: "fetch".into(),
+            call_id: String::new(),
+        }
+    }
+
+    #[test]
+    fn labels_are_kept_once_in_order_and_survive_settling_and_compaction() {
+        let (_tmp, dir) = state();
+        let pay = raw(r#"{"amount":500}"#);
+        {
+            let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+            h.append("pay", &pay, Outcome::Escalated, Some("apr_1"))
+                .unwrap();
+            h.record_labels(&[label("untrusted-content"), label("untrusted-content")])
+                .unwrap();
+            h.record_labels(&[label("secret-seen"), label("untrusted-content")])
+                .unwrap();
+            // Nothing new: no line.
+            h.record_labels(&[label("secret-seen")]).unwrap();
+            h.append("ls", &raw("{}"), Outcome::Allowed, None).unwrap();
+        }
+        let path = path_for(&dir, "codex", "s");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 4, "{text}");
+        let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+        let names = |h: &SessionHistory| -> Vec<String> {
+            h.labels().iter().map(|l| l.name.clone()).collect()
+        };
+        assert_eq!(names(&h), ["untrusted-content", "secret-seen"]);
+        assert_eq!(h.entries().len(), 2);
+        // A rewrite (settling a held call) keeps them, MACed anew.
+        assert!(h.settle("apr_1", "pay", &pay, Outcome::Approved).unwrap());
+        drop(h);
+        let h = SessionHistory::open(&dir, "codex", "s").unwrap();
+        assert_eq!(names(&h), ["untrusted-content", "secret-seen"]);
+        assert_eq!(h.entries()[0].outcome, Outcome::Approved);
+    }
+
+    #[test]
+    fn a_removed_or_edited_label_line_is_refused() {
+        let (_tmp, dir) = state();
+        let path = one_entry(&dir, "s");
+        {
+            let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+            h.record_labels(&[label("untrusted-content")]).unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].contains("\"toolvet.labels\""), "{text}");
+        // The last line removed: shorter than its seal.
+        std::fs::write(&path, format!("{}\n", lines[0])).unwrap();
+        assert!(error(&dir, "s").contains("deleted or cut short"));
+        // Edited: fails its MAC.
+        let edited = lines[1].replace("untrusted-content", "untrusted-contenx");
+        std::fs::write(&path, format!("{}\n{edited}\n", lines[0])).unwrap();
+        assert!(error(&dir, "s").contains("line 2: fails its MAC"));
+        // Moved before the entry: both fail.
+        std::fs::write(&path, format!("{}\n{}\n", lines[1], lines[0])).unwrap();
+        assert!(error(&dir, "s").contains("line 1: fails its MAC"));
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(
+            SessionHistory::open(&dir, "codex", "s").unwrap().labels(),
+            [label("untrusted-content")]
+        );
+    }
+
+    #[test]
+    fn a_session_with_too_many_labels_is_over() {
+        let (_tmp, dir) = state();
+        let many: Vec<RunLabel> = (0..=MAX_RUN_LABELS)
+            .map(|i| label(&format!("l{i}")))
+            .collect();
+        let mut h = SessionHistory::open(&dir, "codex", "s").unwrap();
+        let e = h.record_labels(&many).unwrap_err().to_string();
+        assert!(e.contains("the session is over"), "{e}");
+        drop(h);
+        assert!(error(&dir, "s").contains("the session is over"));
     }
 
     #[test]

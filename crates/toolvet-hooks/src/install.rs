@@ -75,29 +75,33 @@ fn shell_quote(s: &str) -> String {
 
 /// The settings fragment that installs the hook: `(event, entry)` pairs,
 /// each entry appended to `hooks.<event>` (Cursor and Copilot also need
-/// `"version": 1` at the top).
+/// `"version": 1` at the top). Every agent gets its pre-tool events and
+/// its post-tool event ([`Agent::post_tool_event_name`]: `PostToolUse`,
+/// `AfterTool`, `postToolUse`), the same command answering both.
 pub fn entries(agent: Agent, command: &str) -> Vec<(&'static str, Value)> {
+    let post = agent.post_tool_event_name();
+    let both = |pre: &'static str, entry: Value| vec![(pre, entry.clone()), (post, entry)];
     match agent {
-        Agent::ClaudeCode => vec![(
+        Agent::ClaudeCode => both(
             "PreToolUse",
             json!({"matcher": "*", "hooks": [{
                 "type": "command", "command": command,
                 "timeout": AGENT_TIMEOUT_S, "onFailure": "block",
             }]}),
-        )],
-        Agent::Codex => vec![(
+        ),
+        Agent::Codex => both(
             "PreToolUse",
             json!({"matcher": "*", "hooks": [{
                 "type": "command", "command": command, "timeout": AGENT_TIMEOUT_S,
             }]}),
-        )],
-        Agent::GeminiCli => vec![(
+        ),
+        Agent::GeminiCli => both(
             "BeforeTool",
             json!({"matcher": ".*", "hooks": [{
                 "type": "command", "command": command, "name": "toolvet",
                 "timeout": AGENT_TIMEOUT_S * 1000,
             }]}),
-        )],
+        ),
         Agent::Cursor => {
             // No entry has a matcher: one without runs for every tool of
             // its event. Cursor's tools are more than its edit tools
@@ -111,12 +115,13 @@ pub fn entries(agent: Agent, command: &str) -> Vec<(&'static str, Value)> {
                 ("beforeMCPExecution", hook()),
                 ("beforeReadFile", hook()),
                 ("preToolUse", hook()),
+                (post, hook()),
             ]
         }
-        Agent::Copilot => vec![(
+        Agent::Copilot => both(
             "preToolUse",
             json!({"type": "command", "bash": command, "timeoutSec": AGENT_TIMEOUT_S}),
-        )],
+        ),
     }
 }
 
@@ -199,9 +204,37 @@ mod tests {
             "beforeMCPExecution",
             "beforeReadFile",
             "preToolUse",
+            "postToolUse",
         ] {
             assert_eq!(cursor["hooks"][event][0]["failClosed"], true, "{event}");
         }
+    }
+
+    #[test]
+    fn every_agent_gets_its_post_tool_event_beside_the_pre_tool_one() {
+        for (agent, pre, post) in [
+            (Agent::ClaudeCode, "PreToolUse", "PostToolUse"),
+            (Agent::Codex, "PreToolUse", "PostToolUse"),
+            (Agent::GeminiCli, "BeforeTool", "AfterTool"),
+            (Agent::Cursor, "preToolUse", "postToolUse"),
+            (Agent::Copilot, "preToolUse", "postToolUse"),
+        ] {
+            let cmd = format!("/opt/toolvet hook {}", agent.name());
+            let merged = merge(agent, json!({}), &cmd).unwrap();
+            assert_eq!(merged["hooks"][pre], merged["hooks"][post], "{agent:?}");
+            assert!(
+                merged["hooks"][post].to_string().contains(&cmd),
+                "{agent:?}"
+            );
+            // Installed again: still one toolvet entry per event.
+            let again = merge(agent, merged, &cmd).unwrap();
+            assert_eq!(again["hooks"][post].as_array().unwrap().len(), 1);
+        }
+        let claude = merge(Agent::ClaudeCode, json!({}), "tv hook claude-code").unwrap();
+        assert_eq!(
+            claude["hooks"]["PostToolUse"][0]["hooks"][0]["onFailure"],
+            "block"
+        );
     }
 
     #[test]

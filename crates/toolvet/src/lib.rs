@@ -125,6 +125,7 @@ mod plugin_log;
 pub mod private_file;
 pub mod progress;
 mod result_evaluation;
+pub mod result_parts;
 pub mod run_history;
 pub mod run_labels;
 mod runtime;
