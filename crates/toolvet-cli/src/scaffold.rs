@@ -925,8 +925,14 @@ mod tests {
         for gone in ["results:", "plain:", "ResultCheck", "check_result"] {
             assert!(!p.contains(gone), "{gone} in {p}");
         }
-        assert!(p.contains("\ntoolvet_pdk::export_check!(PlainRs);\n"), "{p}");
-        assert!(w.contains("\ntoolvet_pdk::export_check!(WithRs, results);\n"), "{w}");
+        assert!(
+            p.contains("\ntoolvet_pdk::export_check!(PlainRs);\n"),
+            "{p}"
+        );
+        assert!(
+            w.contains("\ntoolvet_pdk::export_check!(WithRs, results);\n"),
+            "{w}"
+        );
         assert!(!w.contains("export_check!(WithRs);"), "{w}");
         assert!(!w.contains("results:") && !w.contains("plain:"), "{w}");
         assert!(w.contains("fn a_blocked_word_in_a_result_is_masked_and_labelled"));
