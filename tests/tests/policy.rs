@@ -393,12 +393,15 @@ fn cli_inspect_reports_contract_and_describe() {
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["compatible"], true);
     assert_eq!(report["describe"]["name"], "shell-guard");
+    // Built with the kit, which speaks contract 0.2; a check of calls only.
+    let exports = report["exports"].as_array().unwrap();
     assert!(
-        report["exports"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e == "toolvet:check/check@0.1.0")
+        exports.iter().any(|e| e == "toolvet:check/check@0.2.0"),
+        "{report}"
+    );
+    assert!(
+        !exports.iter().any(|e| e == "toolvet:check/result-check@0.2.0"),
+        "{report}"
     );
 }
 
