@@ -116,6 +116,7 @@ fn native_context(request: &CallRequest) -> toolvet_pdk::Context {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
+        labels: Vec::new(),
     }
 }
 
