@@ -400,7 +400,9 @@ fn cli_inspect_reports_contract_and_describe() {
         "{report}"
     );
     assert!(
-        !exports.iter().any(|e| e == "toolvet:check/result-check@0.2.0"),
+        !exports
+            .iter()
+            .any(|e| e == "toolvet:check/result-check@0.2.0"),
         "{report}"
     );
 }
