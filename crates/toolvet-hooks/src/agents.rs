@@ -269,6 +269,26 @@ pub struct Rendered {
     pub exit_code: u8,
 }
 
+impl Rendered {
+    /// `stdout` as the answer, exit 0.
+    fn json(stdout: Value) -> Self {
+        Rendered {
+            stdout: stdout.to_string(),
+            stderr: String::new(),
+            exit_code: 0,
+        }
+    }
+
+    /// No output, exit 0: the agent goes on as if no hook ran.
+    fn silent() -> Self {
+        Rendered {
+            stdout: String::new(),
+            stderr: String::new(),
+            exit_code: 0,
+        }
+    }
+}
+
 impl Agent {
     /// The command-line name: `claude-code`, `codex`, `gemini-cli`,
     /// `cursor`, `copilot`.
@@ -462,23 +482,14 @@ impl Agent {
             Answer::Ask(r) => Answer::Ask(toolvet::display::visible(r).into_owned()),
         };
         let answer = &escaped;
-        let ok = |stdout: Value| Rendered {
-            stdout: stdout.to_string(),
-            stderr: String::new(),
-            exit_code: 0,
-        };
-        let silent = Rendered {
-            stdout: String::new(),
-            stderr: String::new(),
-            exit_code: 0,
-        };
+        let ok = Rendered::json;
         // An allow without `grant` is no output: the agent decides as if no
         // hook ran. Codex has no allow answer (a bare allow is an
         // unsupported decision); Cursor wants an explicit permission.
         if let Answer::Allow { grant } = answer
             && (self == Agent::Codex || (!grant && self != Agent::Cursor))
         {
-            return silent;
+            return Rendered::silent();
         }
         match (self, answer) {
             (Agent::ClaudeCode | Agent::Codex, answer) => {
@@ -579,16 +590,7 @@ impl Agent {
     /// kept). Reasons are escaped ([`toolvet::display::visible`]) and
     /// clipped; a masked output replacing the original is not.
     pub fn render_result(self, returned: &HookResult, answer: &ResultAnswer) -> Rendered {
-        let ok = |stdout: Value| Rendered {
-            stdout: stdout.to_string(),
-            stderr: String::new(),
-            exit_code: 0,
-        };
-        let silent = Rendered {
-            stdout: String::new(),
-            stderr: String::new(),
-            exit_code: 0,
-        };
+        let ok = Rendered::json;
         let mcp = returned.is_mcp();
         // Claude Code replaces an MCP tool's output with
         // `updatedMCPToolOutput`, any tool's with `updatedToolOutput`
@@ -599,7 +601,7 @@ impl Agent {
             "updatedToolOutput"
         };
         match answer {
-            ResultAnswer::Pass => silent,
+            ResultAnswer::Pass => Rendered::silent(),
             ResultAnswer::Withhold(reason) => {
                 let reason = clip(&toolvet::display::visible(reason));
                 match self {
@@ -629,7 +631,7 @@ impl Agent {
                         }
                         ok(out)
                     }
-                    Agent::Copilot => silent,
+                    Agent::Copilot => Rendered::silent(),
                 }
             }
             ResultAnswer::Redact { masked, reason } => {
@@ -662,7 +664,7 @@ impl Agent {
                         other => other.clone(),
                     }})),
                     Agent::Cursor => ok(json!({"additional_context": told})),
-                    Agent::Copilot => silent,
+                    Agent::Copilot => Rendered::silent(),
                 }
             }
         }
