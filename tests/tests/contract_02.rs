@@ -243,10 +243,13 @@ async fn reused_and_fresh_instances_vet_results_alike() {
 #[test]
 fn the_cli_vets_results_and_exits_by_the_worst() {
     let dir = tempfile::tempdir().unwrap();
-    let policy = toolvet_tests::policy_text(json!({"check": [
-        check("old", "hostile.wasm", json!({}), json!({})),
-        check("next", "contract-02.wasm", json!({}), json!({})),
-    ]}));
+    let policy = toolvet_tests::policy_text(json!({
+        "host": {"decision_log": "decisions.jsonl"},
+        "check": [
+            check("old", "hostile.wasm", json!({}), json!({})),
+            check("next", "contract-02.wasm", json!({}), json!({})),
+        ]
+    }));
     std::fs::write(dir.path().join("toolvet.toml"), policy).unwrap();
     let item = |id: &str, content: Value| {
         json!({"call": {"id": id, "name": "fetch", "arguments": {"url": "https://x.test"}},
@@ -289,6 +292,41 @@ fn the_cli_vets_results_and_exits_by_the_worst() {
     assert!(run.stdout.starts_with("withhold fetch"), "{run:?}");
     assert!(run.stdout.contains("[contract02.injection]"), "{run:?}");
     assert!(run.stdout.contains("labels: untrusted-content"), "{run:?}");
+
+    // Each result has its record: the content's digest, never the content.
+    let log = std::fs::read_to_string(dir.path().join("decisions.jsonl")).unwrap();
+    let records: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of = |id: &str| {
+        records
+            .iter()
+            .find(|r| r["event"] == "result" && r["call_id"] == id)
+            .unwrap_or_else(|| panic!("no result record of {id}: {log}"))
+    };
+    assert_eq!(records.len(), 4, "{log}");
+    assert_eq!(of("r")["verdict"]["action"], "redact");
+    assert_eq!(
+        of("r")["content_sha256"],
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b"a SECRET-1 b"))
+    );
+    assert_eq!(of("r")["content_bytes"], 12);
+    assert_eq!(of("j")["content_kind"], "json");
+    let withheld = of("w");
+    assert_eq!(withheld["verdict"]["action"], "withhold");
+    assert_eq!(withheld["verdict"]["rule"], "contract02.injection");
+    assert_eq!(
+        withheld["verdict"]["labels"][0]["name"],
+        "untrusted-content"
+    );
+    assert_eq!(withheld["plugin_sha256"].as_array().unwrap().len(), 1);
+    assert!(
+        !log.contains("SECRET-1") && !log.contains("IGNORE PREVIOUS") && !log.contains("fine"),
+        "{log}"
+    );
+    let run = toolvet_tests::run_cli(&["log", "verify", "decisions.jsonl"], dir.path(), "");
+    assert_eq!(run.code, 0, "{run:?}");
 
     // Bad input names the item and the key.
     let bad = format!(

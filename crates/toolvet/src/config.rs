@@ -196,6 +196,12 @@ pub struct HostSettings {
     /// Without either, the policy is refused. Default false: records hold
     /// only the arguments' sha256.
     pub decision_log_arguments: bool,
+    /// Keep each tool result's content in its result record
+    /// (`"event": "result"`), redacted as arguments are (the keys in
+    /// `decision_log_redact` of a JSON result, and whatever the program's
+    /// redactor finds). Without either, the policy is refused. Default
+    /// false: result records hold only the content's sha256 and size.
+    pub decision_log_results: bool,
     /// Keys (at any depth, ASCII case ignored) whose values are written as
     /// `"[redacted]"` in decision records. Default: none.
     pub decision_log_redact: Vec<String>,
@@ -250,6 +256,7 @@ impl Default for HostSettings {
             decision_log_on_failure: LogFailure::Deny,
             decision_log_queue: 4096,
             decision_log_arguments: false,
+            decision_log_results: false,
             decision_log_redact: Vec::new(),
             decision_log_max_bytes: None,
         }

@@ -119,10 +119,7 @@ impl Generation {
         if let Some(refusal) = self.refuse_unvettable(request) {
             return (refusal, Vec::new());
         }
-        if let Some(log) = &self.decision_log
-            && log.on_failure() == LogFailure::Deny
-            && !log.is_healthy()
-        {
+        if self.log_refuses() {
             return (
                 Verdict::by_host(
                     Decision::Deny,
@@ -311,16 +308,7 @@ impl Generation {
         let Some(log) = &self.decision_log else {
             return verdict;
         };
-        let digests: Vec<Option<&str>> = ran
-            .iter()
-            .map(|&i| {
-                self.checks[i]
-                    .state
-                    .as_ref()
-                    .ok()
-                    .map(|r| r.compiled.sha256.as_str())
-            })
-            .collect();
+        let digests = self.plugin_digests(ran);
         match log.append_verdict(request, &verdict, &digests, &self.policy_sha256) {
             Ok(()) => verdict,
             Err(Unrecorded::QueueFull | Unrecorded::Closed)
@@ -336,6 +324,28 @@ impl Generation {
             }
             Err(_) => verdict,
         }
+    }
+
+    /// The sha256 of the plugin behind each of the checks `ran` (`None`
+    /// for one that failed to load), for decision records.
+    pub(crate) fn plugin_digests(&self, ran: &[usize]) -> Vec<Option<&str>> {
+        ran.iter()
+            .map(|&i| {
+                self.checks[i]
+                    .state
+                    .as_ref()
+                    .ok()
+                    .map(|r| r.compiled.sha256.as_str())
+            })
+            .collect()
+    }
+
+    /// Whether the decision log refuses every decision now: it cannot be
+    /// written and `decision_log_on_failure` is `deny`.
+    pub(crate) fn log_refuses(&self) -> bool {
+        self.decision_log
+            .as_ref()
+            .is_some_and(|log| log.on_failure() == LogFailure::Deny && !log.is_healthy())
     }
 
     /// Run check `index` on one call, always producing an outcome.

@@ -6,10 +6,12 @@
 //! ([`crate::tool_result::read_answer`]) and combine
 //! ([`crate::tool_result::combine`]).
 
+use crate::audit::Unrecorded;
 use crate::bindings::{WitCall, wit};
 use crate::call::CallRequest;
+use crate::config::LogFailure;
 use crate::evaluation::MAX_RULE_BYTES;
-use crate::generation::Generation;
+use crate::generation::{DECISION_LOG_RULE, Generation};
 use crate::instance::Failure;
 use crate::text::{panic_message, truncate};
 use crate::tool_result::{
@@ -31,21 +33,23 @@ impl Generation {
         result: &ToolResult,
     ) -> ResultVerdict {
         let started = Instant::now();
-        let mut verdict = AssertUnwindSafe(self.decide_result(request, result))
+        let (mut verdict, ran) = AssertUnwindSafe(self.decide_result(request, result))
             .catch_unwind()
             .await
             .unwrap_or_else(|panic| {
                 let why = panic_message(&panic);
                 tracing::error!(target: "toolvet::host", "the host failed while vetting a result: {why}");
-                ResultVerdict::by_host(
+                let verdict = ResultVerdict::by_host(
                     crate::generation::HOST_ERROR_RULE,
                     "toolvet failed while vetting this result, so it is withheld; the error is \
                      in the host's log"
                         .into(),
                     Vec::new(),
-                )
+                );
+                (verdict, Vec::new())
             });
         verdict.duration_us = started.elapsed().as_micros() as u64;
+        let verdict = self.record_result(request, result, verdict, &ran);
         match verdict.action {
             ResultAction::Withhold => {
                 tracing::info!(target: "tool.result-withheld", tool = %request.call.name, rule = verdict.rule.as_deref(), "withheld")
@@ -60,28 +64,70 @@ impl Generation {
         verdict
     }
 
+    /// Queue `verdict`'s record in the decision log, if the policy keeps
+    /// one. A result whose record cannot be queued is withheld under
+    /// `decision_log_on_failure = "deny"`, as a call is denied.
+    fn record_result(
+        &self,
+        request: &CallRequest,
+        result: &ToolResult,
+        verdict: ResultVerdict,
+        ran: &[usize],
+    ) -> ResultVerdict {
+        let Some(log) = &self.decision_log else {
+            return verdict;
+        };
+        let digests = self.plugin_digests(ran);
+        match log.append_result(request, result, &verdict, &digests, &self.policy_sha256) {
+            Err(Unrecorded::QueueFull | Unrecorded::Closed)
+                if log.on_failure() == LogFailure::Deny
+                    && verdict.action != ResultAction::Withhold =>
+            {
+                ResultVerdict::by_host(
+                    DECISION_LOG_RULE,
+                    "the decision log is falling behind, so this result could not be recorded \
+                     and is withheld ([host] decision_log_on_failure = \"deny\")"
+                        .into(),
+                    verdict.checks,
+                )
+            }
+            _ => verdict,
+        }
+    }
+
+    /// Everything but the record: the verdict, and the indices of the
+    /// checks whose outcomes it holds.
     async fn decide_result(
         self: &Arc<Self>,
         request: &CallRequest,
         result: &ToolResult,
-    ) -> ResultVerdict {
+    ) -> (ResultVerdict, Vec<usize>) {
+        let by_host = |rule: &str, reason: String| {
+            (ResultVerdict::by_host(rule, reason, Vec::new()), Vec::new())
+        };
         if let Some(refusal) = self.refuse_unvettable(request) {
-            return ResultVerdict::by_host(
+            return by_host(
                 refusal.rule.as_deref().unwrap_or(OVERSIZED_RESULT_RULE),
                 refusal.reason.unwrap_or_default(),
-                Vec::new(),
+            );
+        }
+        if self.log_refuses() {
+            return by_host(
+                DECISION_LOG_RULE,
+                "the decision log cannot be written, so no result may reach the model until it \
+                 can ([host] decision_log_on_failure = \"deny\")"
+                    .into(),
             );
         }
         let size = request.size_bytes() + result.content.size_bytes();
         if size > self.settings.max_call_bytes {
-            return ResultVerdict::by_host(
+            return by_host(
                 OVERSIZED_RESULT_RULE,
                 format!(
                     "the result with its call is {size} bytes, over the host's max_call_bytes of \
                      {}, so it is withheld",
                     self.settings.max_call_bytes
                 ),
-                Vec::new(),
             );
         }
         let attributes = self.state_paths.attributes(&request.context.attributes);
@@ -109,13 +155,13 @@ impl Generation {
             .map(|(i, _)| i)
             .collect();
         let mut outcomes = Vec::with_capacity(applicable.len());
-        for index in applicable {
+        for &index in &applicable {
             outcomes.push(
                 self.run_result_check(index, request, &call, &returned, result)
                     .await,
             );
         }
-        tool_result::combine(&result.content, outcomes)
+        (tool_result::combine(&result.content, outcomes), applicable)
     }
 
     /// Run check `index` on one result, always producing an outcome (and

@@ -161,6 +161,39 @@ pub(super) fn check_shape(record: &serde_json::Value) -> Result<(), String> {
                 return Err("the record holds an approval ticket, which is never logged".into());
             }
         }
+        "result" => {
+            string("call_id")?;
+            if string("tool")?.is_empty() {
+                return Err("`tool` is empty".into());
+            }
+            digest("arguments_sha256")?;
+            digest("content_sha256")?;
+            match string("content_kind")? {
+                "text" | "json" => {}
+                other => return Err(format!("`content_kind` {other:?} is not text or json")),
+            }
+            field("content_bytes")?
+                .as_u64()
+                .ok_or("`content_bytes` is not a size in bytes")?;
+            field("is_error")?
+                .as_bool()
+                .ok_or("`is_error` is not true or false")?;
+            string("policy_sha256")?;
+            array("plugin_sha256")?;
+            let verdict = field("verdict")?;
+            match verdict.get("action").and_then(Value::as_str) {
+                Some("pass" | "redact" | "withhold") => {}
+                _ => return Err("`verdict.action` is not pass, redact or withhold".into()),
+            }
+            if !verdict.get("checks").is_some_and(Value::is_array) {
+                return Err("`verdict.checks` is not a list".into());
+            }
+            if verdict.get("content").is_some() {
+                return Err(
+                    "the record holds the content the model read, which is never logged".into(),
+                );
+            }
+        }
         "approval.requested" | "approval.decided" | "approval.consumed" => {
             if !string("approval_id")?.starts_with("apr_") {
                 return Err("`approval_id` is not a request id (apr_…)".into());

@@ -29,6 +29,7 @@ pub(super) fn write_loop(
         let take = |job, waiting: &mut VecDeque<String>, acks: &mut Vec<_>| match job {
             Job::Record(line) => waiting.push_back(line),
             Job::Verdict(job) => waiting.push_back(job.to_line(recording)),
+            Job::Result(job) => waiting.push_back(job.to_line(recording)),
             Job::Flush(ack) => acks.push(ack),
         };
         match first {
