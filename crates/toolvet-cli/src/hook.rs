@@ -10,7 +10,7 @@ use toolvet_hooks::{Agent, MAX_INPUT_BYTES, guard, install};
 /// The agents, as command-line values.
 #[derive(Clone, Copy, ValueEnum, Debug)]
 pub enum AgentName {
-    /// Claude Code (PreToolUse, PostToolUse).
+    /// Claude Code (PreToolUse, PostToolUse, PostToolUseFailure).
     ClaudeCode,
     /// Codex CLI (PreToolUse, PostToolUse).
     Codex,

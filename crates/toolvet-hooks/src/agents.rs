@@ -118,11 +118,50 @@ impl HookResult {
     }
 }
 
+/// Claude Code's event after a tool that failed: `error` holds the text
+/// the model reads; its answer can add `additionalContext` only, so the
+/// error cannot be replaced.
+const FAILURE_EVENT: &str = "PostToolUseFailure";
+
+/// Where an output cannot be replaced: the masked form, told to the model
+/// after `reason` (escaped and clipped).
+fn told_masked(reason: &str, seen: &str) -> String {
+    clip(&format!(
+        "{}. The result as the policy lets you read it: {}",
+        toolvet::display::visible(reason),
+        toolvet::display::visible(seen)
+    ))
+}
+
+/// The answer to Claude Code's `PostToolUseFailure`: the error text cannot
+/// be replaced, so a withhold's reason, or the masked form, is added for
+/// the model as `additionalContext` (the labels are kept either way).
+fn failure_context(answer: &ResultAnswer) -> Rendered {
+    let context = match answer {
+        ResultAnswer::Pass => return Rendered::silent(),
+        ResultAnswer::Withhold(reason) => clip(&toolvet::display::visible(reason)),
+        ResultAnswer::Redact { masked, reason } => {
+            let seen = match masked {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            told_masked(reason, &seen)
+        }
+    };
+    Rendered::json(json!({"hookSpecificOutput": {
+        "hookEventName": FAILURE_EVENT,
+        "additionalContext": context,
+    }}))
+}
+
 /// Which agent's post-tool payload shape.
 #[derive(Debug, Clone, Copy)]
 enum PostEvent {
     /// Claude Code's and Codex's `PostToolUse`: `tool_response`.
     ToolResponse,
+    /// Claude Code's `PostToolUseFailure`: `error`, the failed tool's
+    /// error text (which the model reads).
+    ClaudeFailure,
     /// Gemini CLI's `AfterTool`: `tool_response.llmContent`, `.error`.
     Gemini,
     /// Cursor's `postToolUse`: `tool_output`.
@@ -426,16 +465,6 @@ impl Agent {
             })
     }
 
-    /// The agent's post-tool event, when it has one (docs/hooks.md): the
-    /// event `toolvet hook install` registers beside the pre-tool one.
-    pub fn post_tool_event_name(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode | Agent::Codex => "PostToolUse",
-            Agent::GeminiCli => "AfterTool",
-            Agent::Cursor | Agent::Copilot => "postToolUse",
-        }
-    }
-
     /// The post-tool event `p` is, if it is one (`None`: a pre-tool
     /// payload). Copilot CLI's camelCase payload names no event: one
     /// carrying `toolResult` is its `postToolUse`.
@@ -452,6 +481,7 @@ impl Agent {
         };
         let post = match (self, named.as_deref()) {
             (Agent::ClaudeCode | Agent::Codex, Some("PostToolUse")) => PostEvent::ToolResponse,
+            (Agent::ClaudeCode, Some(FAILURE_EVENT)) => PostEvent::ClaudeFailure,
             (Agent::GeminiCli, Some("AfterTool")) => PostEvent::Gemini,
             (Agent::Cursor, Some("postToolUse")) => PostEvent::Cursor,
             (Agent::Copilot, Some("PostToolUse")) => PostEvent::CopilotSnake,
@@ -600,6 +630,9 @@ impl Agent {
         } else {
             "updatedToolOutput"
         };
+        if returned.call.event == FAILURE_EVENT {
+            return failure_context(answer);
+        }
         match answer {
             ResultAnswer::Pass => Rendered::silent(),
             ResultAnswer::Withhold(reason) => {
@@ -639,12 +672,7 @@ impl Agent {
                     Value::String(text) => text.clone(),
                     other => other.to_string(),
                 };
-                // Where the output cannot be replaced: the masked form, told.
-                let told = clip(&format!(
-                    "{}. The result as the policy lets you read it: {}",
-                    toolvet::display::visible(reason),
-                    toolvet::display::visible(&seen)
-                ));
+                let told = told_masked(reason, &seen);
                 match self {
                     Agent::ClaudeCode => ok(json!({"hookSpecificOutput": {
                         "hookEventName": "PostToolUse",
@@ -667,6 +695,20 @@ impl Agent {
                     Agent::Copilot => Rendered::silent(),
                 }
             }
+        }
+    }
+
+    /// The agent's post-tool events (docs/hooks.md), which `toolvet hook
+    /// install` registers beside the pre-tool ones: `PostToolUse`,
+    /// `AfterTool`, `postToolUse`, and Claude Code's `PostToolUseFailure`
+    /// (a failed tool's error text is read by the model too, so it is
+    /// vetted and its labels kept).
+    pub fn post_tool_event_names(self) -> &'static [&'static str] {
+        match self {
+            Agent::ClaudeCode => &["PostToolUse", FAILURE_EVENT],
+            Agent::Codex => &["PostToolUse"],
+            Agent::GeminiCli => &["AfterTool"],
+            Agent::Cursor | Agent::Copilot => &["postToolUse"],
         }
     }
 
@@ -814,6 +856,15 @@ impl Payload<'_> {
             PostEvent::ToolResponse => {
                 let call = self.snake_case(&["PostToolUse"])?;
                 (call, self.output("tool_response")?, false)
+            }
+            PostEvent::ClaudeFailure => {
+                let call = self.snake_case(&[FAILURE_EVENT])?;
+                let Some(Value::String(error)) = self.0.get("error") else {
+                    return Err(HookError::Input(
+                        "`error` (the failed tool's error text) must be a string".into(),
+                    ));
+                };
+                (call, Value::String(error.clone()), true)
             }
             PostEvent::Gemini => {
                 let call = self.snake_case(&["AfterTool"])?;

@@ -76,11 +76,20 @@ fn shell_quote(s: &str) -> String {
 /// The settings fragment that installs the hook: `(event, entry)` pairs,
 /// each entry appended to `hooks.<event>` (Cursor and Copilot also need
 /// `"version": 1` at the top). Every agent gets its pre-tool events and
-/// its post-tool event ([`Agent::post_tool_event_name`]: `PostToolUse`,
-/// `AfterTool`, `postToolUse`), the same command answering both.
+/// its post-tool events ([`Agent::post_tool_event_names`]: `PostToolUse`
+/// and Claude Code's `PostToolUseFailure`, `AfterTool`, `postToolUse`),
+/// the same command answering all.
 pub fn entries(agent: Agent, command: &str) -> Vec<(&'static str, Value)> {
-    let post = agent.post_tool_event_name();
-    let both = |pre: &'static str, entry: Value| vec![(pre, entry.clone()), (post, entry)];
+    let both = |pre: &'static str, entry: Value| {
+        let mut all = vec![(pre, entry.clone())];
+        all.extend(
+            agent
+                .post_tool_event_names()
+                .iter()
+                .map(|&event| (event, entry.clone())),
+        );
+        all
+    };
     match agent {
         Agent::ClaudeCode => both(
             "PreToolUse",
@@ -110,13 +119,16 @@ pub fn entries(agent: Agent, command: &str) -> Vec<(&'static str, Value)> {
             // unvetted.
             let hook =
                 || json!({"command": command, "timeout": AGENT_TIMEOUT_S, "failClosed": true});
-            vec![
-                ("beforeShellExecution", hook()),
-                ("beforeMCPExecution", hook()),
-                ("beforeReadFile", hook()),
-                ("preToolUse", hook()),
-                (post, hook()),
-            ]
+            let pre = [
+                "beforeShellExecution",
+                "beforeMCPExecution",
+                "beforeReadFile",
+                "preToolUse",
+            ];
+            pre.iter()
+                .chain(agent.post_tool_event_names())
+                .map(|&event| (event, hook()))
+                .collect()
         }
         Agent::Copilot => both(
             "preToolUse",
@@ -235,6 +247,12 @@ mod tests {
             claude["hooks"]["PostToolUse"][0]["hooks"][0]["onFailure"],
             "block"
         );
+        // A failed tool's error text is read by the model too.
+        assert_eq!(
+            claude["hooks"]["PostToolUseFailure"],
+            claude["hooks"]["PostToolUse"]
+        );
+        assert_eq!(claude["hooks"].as_object().unwrap().len(), 3, "{claude}");
     }
 
     #[test]

@@ -191,6 +191,79 @@ fn a_label_from_a_result_holds_the_next_call_of_its_session_only() {
     assert!(allowed(&other), "{other:?}");
 }
 
+/// Claude Code's `PostToolUseFailure`: the error text of a failed tool is
+/// vetted like an output. It cannot be replaced, so the reason is added
+/// for the model (`additionalContext`); the label holds the next call.
+#[test]
+fn claude_code_failed_tool_error_text_is_vetted_and_its_label_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let failed = |session: &str, error: &str| {
+        json!({
+            "session_id": session,
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": "/tmp",
+            "permission_mode": "default",
+            "hook_event_name": "PostToolUseFailure",
+            "tool_name": "mcp__tickets__get",
+            "tool_input": {"id": 7},
+            "tool_use_id": "toolu_09",
+            "error": error,
+            "is_interrupt": false,
+        })
+    };
+    let out = run(
+        Agent::ClaudeCode,
+        &policy,
+        &failed("s-fail", &format!("HTTP 500: {INJECTION}")),
+    );
+    assert_eq!(out.exit_code, 0, "{out:?}");
+    let v = stdout_json(&out);
+    assert_eq!(
+        v["hookSpecificOutput"]["hookEventName"],
+        "PostToolUseFailure"
+    );
+    let context = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.contains("toolvet withheld this tool's result [contract02.injection]"),
+        "{context}"
+    );
+    assert!(v.get("decision").is_none(), "{v}");
+    let after = run(Agent::ClaudeCode, &policy, &claude_bash("s-fail", "ls"));
+    assert_eq!(
+        stdout_json(&after)["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{after:?}"
+    );
+    // A masked secret is told; a plain error gets no answer.
+    let masked = run(
+        Agent::ClaudeCode,
+        &policy,
+        &failed("s-fail-2", "auth failed for SECRET-xyz"),
+    );
+    let context = stdout_json(&masked)["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        context.contains("auth failed for [redacted: secret]") && !context.contains("SECRET-xyz"),
+        "{context}"
+    );
+    let plain = run(Agent::ClaudeCode, &policy, &failed("s-fail-3", "HTTP 404"));
+    assert_eq!(
+        (plain.exit_code, plain.stdout.as_str()),
+        (0, ""),
+        "{plain:?}"
+    );
+    // An error that is not text cannot be vetted: withheld, exit 2.
+    let mut odd = failed("s-fail-4", "x");
+    odd["error"] = json!({"message": "x"});
+    let broken = run(Agent::ClaudeCode, &policy, &odd);
+    assert_eq!(broken.exit_code, 2, "{broken:?}");
+}
+
 #[test]
 fn a_history_whose_label_line_was_removed_fails_closed() {
     let dir = tempfile::tempdir().unwrap();
