@@ -20,6 +20,7 @@ use std::path::Path;
 ///
 /// It keeps the labels each run's results raised
 /// ([`toolvet::run_labels::RunLabels`], keyed by `runId` with the
+/// principal and agent; calls without a `runId` share one run per
 /// principal and agent): every later call of the run is vetted with them
 /// in `context.labels`, which no caller may send.
 #[napi]

@@ -71,10 +71,13 @@ test("a label a result raises escalates the run's later calls, and only that run
   assert.equal((await host.check(mailCall('c6'), undefined, { runId: 'r2', agent: 'ops' })).decision, 'allow');
   assert.equal((await host.check(mailCall('c7'), undefined, { runId: 'r1', agent: 'other' })).decision, 'allow');
   assert.equal((await host.check(mailCall('c8'))).decision, 'allow');
-  // A result without a run id raises labels that are answered, not kept.
+  // Calls and results without a run id share one run per principal and
+  // agent: a label one raised holds the others, not another agent's.
   const noRun = await host.checkResult(fetchCall('c10'), { content: INJECTED_PAGE });
   assert.deepEqual(noRun.labels.map((l) => l.name), ['untrusted-content']);
-  assert.equal((await host.check(mailCall('c11'))).decision, 'allow');
+  assert.equal((await host.check(mailCall('c11'))).rule, 'contract02.labelled');
+  assert.equal((await host.check(mailCall('c12'), undefined, { agent: 'other' })).decision, 'allow');
+  assert.equal((await host.check(mailCall('c13'), undefined, { runId: 'r3' })).decision, 'allow');
 });
 
 test('labels a caller sends are refused: the call is denied and the result withheld, naming context.labels', async () => {

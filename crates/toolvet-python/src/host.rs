@@ -13,8 +13,8 @@ use crate::convert::json_to_py;
 use crate::errors;
 use crate::request::{request_json, result_request_json};
 use crate::result_verdict::{ResultVerdict, RunLabel};
-use crate::run_labels::RunLabels;
 use crate::verdict::Verdict;
+use toolvet::run_labels::RunLabels;
 
 /// The rule of a deny (or withhold) the binding gives when the host itself
 /// failed.
@@ -51,7 +51,7 @@ fn vet(
 ) -> toolvet::Verdict {
     let host = host.clone();
     let checked = unwinding(move || {
-        if let Some(refused) = labels.fill(&mut request.context, &host.settings()) {
+        if let Some(refused) = labels.label_call_blocking(&host, &mut request) {
             return refused;
         }
         toolvet::block_on(async move { host.check(&request).await })
@@ -75,18 +75,8 @@ fn vet(
 fn vet_result(host: &toolvet::Host, labels: &RunLabels, item: ResultRequest) -> CoreResultVerdict {
     let host = host.clone();
     let checked = unwinding(move || {
-        let ResultRequest {
-            mut request,
-            result,
-        } = item;
-        if let Some(refused) = labels.fill(&mut request.context, &host.settings()) {
-            return CoreResultVerdict::withheld_by_host(
-                refused.rule.as_deref().unwrap_or(HOST_ERROR_RULE),
-                refused.reason.unwrap_or_default(),
-            );
-        }
-        let verdict = host.check_result_blocking(&request, &result);
-        labels.record(&request.context, verdict)
+        let ResultRequest { request, result } = item;
+        labels.check_result_blocking(&host, &request, &result)
     });
     checked.unwrap_or_else(|why| {
         CoreResultVerdict::withheld_by_host(
@@ -121,7 +111,7 @@ fn load(py: Python<'_>, policy: toolvet::Policy) -> PyResult<Host> {
             inner.guard_same_user();
             Ok(Host {
                 inner,
-                labels: Arc::new(RunLabels::new()),
+                labels: Arc::new(RunLabels::default()),
             })
         }
         Ok(Err(e)) => Err(errors::policy_error(e)),
@@ -310,7 +300,7 @@ impl Host {
             ..Default::default()
         };
         let labels = &*self.labels;
-        let kept = py.detach(|| labels.of(&context));
+        let kept = py.detach(|| labels.labels_blocking(&context));
         PyList::new(py, kept.into_iter().map(RunLabel::new))
     }
 

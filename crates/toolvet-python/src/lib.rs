@@ -13,7 +13,6 @@ mod errors;
 mod host;
 mod request;
 mod result_verdict;
-mod run_labels;
 mod verdict;
 
 use pyo3::prelude::*;

@@ -11,15 +11,17 @@
 //! A run is a `run_id` with the principal and agent the call speaks for,
 //! kept in a [`Runs`] store (its rule for a full store: only an idle run
 //! of the same principal and agent is forgotten to make room, else the new
-//! run is refused). A call or result without a `run_id` belongs to no run:
-//! its labels are only answered. Only results make a run: a call reads the
-//! labels of a run that is kept, and a run that never raised a label has
-//! none.
+//! run is refused). Calls and results without a `run_id` share one run per
+//! principal and agent (the packages' gates treat them as one run too): a
+//! label one of them raised reaches all of them, which vets more strictly,
+//! never less. Only results make a run: a call reads the labels of a run
+//! that is kept, and a run that never raised a label has none.
 
-use crate::run_history::{Runs, SharedRun};
+use crate::run_history::{RunHistory, Runs, SharedRun};
+use crate::tool_result::RunLabel;
 use crate::tool_result::{ResultVerdict, ToolResult};
 use crate::verdict::{Decision, Verdict};
-use crate::{CallRequest, Host};
+use crate::{CallContext, CallRequest, Host};
 use std::sync::Arc;
 
 /// The rule of a call or result refused because it carries
@@ -33,7 +35,11 @@ pub const LABELS_SENT: &str = "`context.labels`: the host keeps each run's label
      `context.labels`, with its `run_id`";
 
 /// How many runs' labels [`RunLabels::default`] keeps.
-pub const DEFAULT_LABEL_RUNS: usize = 1024;
+pub const DEFAULT_LABEL_RUNS: usize = 4096;
+
+/// The store key of calls that name no run: a run id no gate sends (a
+/// caller that named it would only share these labels, never remove any).
+const RUN_LESS: &str = "\u{0}toolvet:run-less";
 
 /// The labels of many runs (see the module's documentation). Cheap to
 /// clone: clones share the runs.
@@ -56,20 +62,35 @@ impl RunLabels {
         }
     }
 
-    /// The run of `request`, when it names one and it is kept.
-    fn kept(&self, request: &CallRequest) -> Option<SharedRun> {
-        let context = &request.context;
-        let run_id = context.run_id.as_deref()?;
-        self.runs.kept(
+    /// The store key of `context`'s run: its principal, agent and run id
+    /// (the shared run-less one without a run id).
+    fn key(context: &CallContext) -> (Option<&str>, Option<&str>, &str) {
+        (
             context.principal.as_deref(),
             context.agent.as_deref(),
-            run_id,
+            context.run_id.as_deref().unwrap_or(RUN_LESS),
         )
     }
 
+    /// The run of `context`, when it is kept.
+    fn kept(&self, context: &CallContext) -> Option<SharedRun> {
+        let (principal, agent, run) = Self::key(context);
+        self.runs.kept(principal, agent, run)
+    }
+
+    /// The labels kept for the run `context` names (`run_id`, `principal`,
+    /// `agent`; no `run_id`: the calls that name none), oldest first:
+    /// copies, for inspection. Blocks on the run's lock: call it off any
+    /// async runtime.
+    pub fn labels_blocking(&self, context: &CallContext) -> Vec<RunLabel> {
+        self.kept(context)
+            .map(|run| run.blocking_lock().labels().to_vec())
+            .unwrap_or_default()
+    }
+
     /// Put into `request`'s `context.labels` the labels its run's results
-    /// raised so far, oldest first (none for a call without a `run_id`, or
-    /// of a run no result of which raised one). Makes no run.
+    /// raised so far, oldest first (none for a run no result of which
+    /// raised one). Makes no run.
     ///
     /// Returns `None` when the call may be vetted, else the deny verdict to
     /// answer it with instead: [`LABELS_SENT_RULE`] when it carries labels
@@ -78,41 +99,30 @@ impl RunLabels {
     /// than [`crate::run_history::MAX_RUN_LABELS`] labels.
     #[must_use]
     pub async fn label_call(&self, host: &Host, request: &mut CallRequest) -> Option<Verdict> {
-        if !request.context.labels.is_empty() {
-            return Some(Verdict::by_host(
-                Decision::Deny,
-                LABELS_SENT_RULE,
-                LABELS_SENT,
-                Vec::new(),
-            ));
+        if let Some(refused) = refuse_sent(request) {
+            return Some(refused);
         }
-        let run = self.kept(request)?;
+        let run = self.kept(&request.context)?;
         let run = run.lock().await;
-        if let Err(overflow) = run.for_checks(&host.settings()) {
-            return Some(overflow.verdict());
-        }
-        request.context.labels = run.labels().to_vec();
-        None
+        fill(&run, host, request)
     }
 
     /// [`RunLabels::label_call`] for synchronous callers (as
-    /// [`Host::check_blocking`]).
+    /// [`Host::check_blocking`]), without copying the request. Blocks on
+    /// the run's lock: call it off any async runtime.
     #[must_use]
     pub fn label_call_blocking(&self, host: &Host, request: &mut CallRequest) -> Option<Verdict> {
-        let (labels, host, mut owned) = (self.clone(), host.clone(), request.clone());
-        let (refused, labelled) = crate::block_on(async move {
-            let refused = labels.label_call(&host, &mut owned).await;
-            (refused, owned)
-        });
-        *request = labelled;
-        refused
+        if let Some(refused) = refuse_sent(request) {
+            return Some(refused);
+        }
+        let run = self.kept(&request.context)?;
+        let run = run.blocking_lock();
+        fill(&run, host, request)
     }
 
     /// Vet `result` of `request`'s call ([`Host::check_result`]) with its
     /// run's labels, and keep the labels the verdict raises for the run's
-    /// later calls (one result of a run at a time, so none is lost). A
-    /// result without a `run_id` is vetted alone; its labels are only
-    /// answered.
+    /// later calls (one result of a run at a time, so none is lost).
     ///
     /// Never fails: a result that carries labels of its own
     /// ([`LABELS_SENT_RULE`]), one of a new run the full store refuses
@@ -128,15 +138,8 @@ impl RunLabels {
         if !request.context.labels.is_empty() {
             return ResultVerdict::withheld_by_host(LABELS_SENT_RULE, LABELS_SENT.into());
         }
-        let context = &request.context;
-        let Some(run_id) = context.run_id.as_deref() else {
-            return host.check_result(request, result).await;
-        };
-        let run = match self.runs.of(
-            context.principal.as_deref(),
-            context.agent.as_deref(),
-            run_id,
-        ) {
+        let (principal, agent, run_id) = Self::key(&request.context);
+        let run = match self.runs.of(principal, agent, run_id) {
             Ok(run) => run,
             Err(full) => return withheld(full.verdict("the binding's run store")),
         };
@@ -163,6 +166,22 @@ impl RunLabels {
         let (request, result) = (request.clone(), result.clone());
         crate::block_on(async move { labels.check_result(&host, &request, &result).await })
     }
+}
+
+/// The deny for a call that carries labels of its own.
+fn refuse_sent(request: &CallRequest) -> Option<Verdict> {
+    (!request.context.labels.is_empty())
+        .then(|| Verdict::by_host(Decision::Deny, LABELS_SENT_RULE, LABELS_SENT, Vec::new()))
+}
+
+/// Put `run`'s labels into `request`, unless they overflowed (then the
+/// deny to answer with).
+fn fill(run: &RunHistory, host: &Host, request: &mut CallRequest) -> Option<Verdict> {
+    if let Err(overflow) = run.for_checks(&host.settings()) {
+        return Some(overflow.verdict());
+    }
+    request.context.labels = run.labels().to_vec();
+    None
 }
 
 /// A result withheld for the reason a call of its run is refused.

@@ -266,16 +266,13 @@ impl VerdictJob {
             tool_info: recording.arguments.then_some(&request.tool),
             event: "verdict",
             time_ms: self.time_ms,
-            call_id: &request.call.id,
-            tool: &request.call.name,
-            arguments_sha256: hex::encode(Sha256::digest(request.call.arguments.get())),
-            agent: request.context.agent.as_deref(),
-            run_id: request.context.run_id.as_deref(),
-            principal: request.context.principal.as_deref(),
+            call: RecordedCall::of(request),
             verdict: &verdict,
-            plugin_sha256: &digests,
-            host_version: env!("CARGO_PKG_VERSION"),
-            policy_sha256: &self.policy_sha256,
+            decided_by: DecidedBy {
+                plugin_sha256: &digests,
+                host_version: env!("CARGO_PKG_VERSION"),
+                policy_sha256: &self.policy_sha256,
+            },
         };
         serde_json::to_string(&record).expect("a record serializes")
     }
@@ -327,30 +324,27 @@ impl ResultJob {
         let record = ResultRecord {
             event: "result",
             time_ms: self.time_ms,
-            call_id: &request.call.id,
-            tool: &request.call.name,
-            arguments_sha256: hex::encode(Sha256::digest(request.call.arguments.get())),
-            agent: request.context.agent.as_deref(),
-            run_id: request.context.run_id.as_deref(),
-            principal: request.context.principal.as_deref(),
+            call: RecordedCall::of(request),
             content_kind: kind,
             content_bytes: text.len(),
             content_sha256: hex::encode(Sha256::digest(text.as_bytes())),
             is_error: self.result.is_error,
             content,
             verdict: &verdict,
-            plugin_sha256: &digests,
-            host_version: env!("CARGO_PKG_VERSION"),
-            policy_sha256: &self.policy_sha256,
+            decided_by: DecidedBy {
+                plugin_sha256: &digests,
+                host_version: env!("CARGO_PKG_VERSION"),
+                policy_sha256: &self.policy_sha256,
+            },
         };
         serde_json::to_string(&record).expect("a record serializes")
     }
 }
 
+/// The call a verdict or result record is about: its id, tool, the
+/// sha256 of its arguments text as received, and who made it.
 #[derive(Serialize)]
-struct ResultRecord<'a> {
-    event: &'static str,
-    time_ms: u64,
+struct RecordedCall<'a> {
     call_id: &'a str,
     tool: &'a str,
     arguments_sha256: String,
@@ -360,6 +354,36 @@ struct ResultRecord<'a> {
     run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     principal: Option<&'a str>,
+}
+
+impl<'a> RecordedCall<'a> {
+    fn of(request: &'a CallRequest) -> Self {
+        RecordedCall {
+            call_id: &request.call.id,
+            tool: &request.call.name,
+            arguments_sha256: hex::encode(Sha256::digest(request.call.arguments.get())),
+            agent: request.context.agent.as_deref(),
+            run_id: request.context.run_id.as_deref(),
+            principal: request.context.principal.as_deref(),
+        }
+    }
+}
+
+/// Which code decided: each check's plugin sha256, the host's version and
+/// the policy's sha256.
+#[derive(Serialize)]
+struct DecidedBy<'a> {
+    plugin_sha256: &'a [Option<&'a str>],
+    host_version: &'static str,
+    policy_sha256: &'a str,
+}
+
+#[derive(Serialize)]
+struct ResultRecord<'a> {
+    event: &'static str,
+    time_ms: u64,
+    #[serde(flatten)]
+    call: RecordedCall<'a>,
     content_kind: &'static str,
     content_bytes: usize,
     content_sha256: String,
@@ -367,24 +391,16 @@ struct ResultRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     content: Option<serde_json::Value>,
     verdict: &'a serde_json::Value,
-    plugin_sha256: &'a [Option<&'a str>],
-    host_version: &'static str,
-    policy_sha256: &'a str,
+    #[serde(flatten)]
+    decided_by: DecidedBy<'a>,
 }
 
 #[derive(Serialize)]
 struct VerdictRecord<'a> {
     event: &'static str,
     time_ms: u64,
-    call_id: &'a str,
-    tool: &'a str,
-    arguments_sha256: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    agent: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    run_id: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    principal: Option<&'a str>,
+    #[serde(flatten)]
+    call: RecordedCall<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -392,9 +408,8 @@ struct VerdictRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_info: Option<&'a ToolInfo>,
     verdict: &'a Verdict,
-    plugin_sha256: &'a [Option<&'a str>],
-    host_version: &'static str,
-    policy_sha256: &'a str,
+    #[serde(flatten)]
+    decided_by: DecidedBy<'a>,
 }
 
 #[derive(Serialize)]

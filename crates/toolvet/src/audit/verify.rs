@@ -134,19 +134,24 @@ pub(super) fn check_shape(record: &serde_json::Value) -> Result<(), String> {
             .then_some(())
             .ok_or_else(|| format!("`{key}` is not a list"))
     };
+    // What verdict and result records hold of the call and of the code
+    // that decided.
+    let decided_call = || -> Result<(), String> {
+        string("call_id")?;
+        if string("tool")?.is_empty() {
+            return Err("`tool` is empty".into());
+        }
+        digest("arguments_sha256")?;
+        string("policy_sha256")?;
+        array("plugin_sha256")
+    };
     field("time_ms")?
         .as_u64()
         .ok_or("`time_ms` is not a time in ms")?;
     string("host_version")?;
     match string("event")? {
         "verdict" => {
-            string("call_id")?;
-            if string("tool")?.is_empty() {
-                return Err("`tool` is empty".into());
-            }
-            digest("arguments_sha256")?;
-            string("policy_sha256")?;
-            array("plugin_sha256")?;
+            decided_call()?;
             let verdict = field("verdict")?;
             match verdict.get("decision").and_then(Value::as_str) {
                 Some("allow" | "deny" | "escalate") => {}
@@ -162,11 +167,7 @@ pub(super) fn check_shape(record: &serde_json::Value) -> Result<(), String> {
             }
         }
         "result" => {
-            string("call_id")?;
-            if string("tool")?.is_empty() {
-                return Err("`tool` is empty".into());
-            }
-            digest("arguments_sha256")?;
+            decided_call()?;
             digest("content_sha256")?;
             match string("content_kind")? {
                 "text" | "json" => {}
@@ -178,8 +179,6 @@ pub(super) fn check_shape(record: &serde_json::Value) -> Result<(), String> {
             field("is_error")?
                 .as_bool()
                 .ok_or("`is_error` is not true or false")?;
-            string("policy_sha256")?;
-            array("plugin_sha256")?;
             let verdict = field("verdict")?;
             match verdict.get("action").and_then(Value::as_str) {
                 Some("pass" | "redact" | "withhold") => {}
