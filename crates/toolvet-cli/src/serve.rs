@@ -101,12 +101,17 @@ async fn ext_mcp(
             "--ext-mcp {addr}: gRPC without TLS, so the gateway token crosses the network in clear; keep it on loopback or a private network");
     }
     let admits = handle.clone();
+    let lists = handle.clone();
     let service = ExtMcpService::new(
         handle.host().clone(),
         mcp,
         config.display().to_string(),
         Arc::new(move |authorization| admits.admits_gateway(authorization)),
-    );
+    )
+    // Withheld results are listed on the reviewer page.
+    .on_withheld(Arc::new(move |request, verdict| {
+        lists.record_withheld("ext-mcp", request, verdict);
+    }));
     Ok(tokio::spawn(async move {
         let served = serve_ext_mcp(service, listener, async move { handle.stopping().await }).await;
         if let Err(e) = &served {

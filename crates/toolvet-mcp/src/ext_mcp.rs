@@ -20,6 +20,27 @@
 //!   approved (`toolvet approvals approve`, the reviewer page), the same
 //!   call made again in the same session runs once.
 //!
+//! **`CheckResponse`**, for `tools/call`: with a result check in the policy
+//! (contract 0.2, `result-check`), the result is vetted as the proxy vets
+//! it (`results`: every string the model may read, by
+//! [`toolvet::result_parts`]), with the call it answers and its session's
+//! history and labels as they are now; the labels it raises are the
+//! session's, for its later calls. Withhold → `mutated`: a tool result
+//! with `isError: true` and the reason as its text, so the content never
+//! reaches the client; redact → `mutated`, the masked parts in place of
+//! the originals; allow → `pass`. The gateway's `McpResponse` carries
+//! neither the JSON-RPC id nor the call, so the call is the one toolvet
+//! passed in `CheckRequest` and remembered for the same principal, agent
+//! and session (its `session` metadata: a response carries no headers):
+//! the one with the same `call_id` metadata when the gateway sets one,
+//! else the session's only call awaiting a result. A result whose call
+//! is unknown (none awaits, or several and no `call_id` tells them apart)
+//! is withheld, as is one the checks could not vet (a host error, over
+//! [`VET_DEADLINE`]). At most [`MAX_AWAITED`] calls a session await their
+//! results, each for `[mcp] upstream_timeout_secs`; a call forgotten
+//! before its result came has that result withheld. A policy without a
+//! result check passes every result, as before.
+//!
 //! **`CheckResponse`**, for `tools/list`: the tools are remembered for
 //! vetting, per backend (`service_names`; a fanout list's multiplexed
 //! `<backend>_<tool>` names are split back). The answer is always
@@ -34,10 +55,11 @@
 //! read, is the client's MCP session: the `session` key of the gateway's
 //! `metadata_context` when set, else the `mcp-session-id` request header.
 //! Other string values of `metadata_context` reach the checks: `agent`
-//! and `principal` as those fields, the rest as `ext_mcp.<key>`
-//! attributes. A session's history is keyed by the principal, the agent
-//! and the session, so one principal's calls never count as another's run
-//! (review s20 T5). It is made only for a call about to be vetted (a call
+//! and `principal` as those fields, `call_id` as the call's id (and what
+//! ties a result to its call), the rest as `ext_mcp.<key>` attributes. A
+//! session's history is keyed by the principal, the agent and the
+//! session, so one principal's calls never count as another's run (review
+//! s20 T5). It is made only for a call about to be vetted (a call
 //! refused before the checks makes none). At most [`MAX_SESSIONS`] are
 //! kept, by the rule `toolvet serve` keeps its runs by
 //! ([`Runs::of`]): a new session forgets only an idle one of the same
@@ -67,12 +89,14 @@ use crate::jsonrpc;
 use crate::proxy::MAX_MESSAGE_BYTES;
 use rmcp::model::Tool;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 use toolvet::run_history::{RunHistory, Runs};
-use toolvet::{ApprovalClaim, CallContext, Decision, Host, Verdict, call::PriorCall};
+use toolvet::tool_result::ResultVerdict;
+use toolvet::{ApprovalClaim, CallContext, CallRequest, Decision, Host, Verdict, call::PriorCall};
 use wire::authorization_error::Code;
 use wire::ext_mcp_server::ExtMcp;
 use wire::{
@@ -90,6 +114,9 @@ pub const MAX_BACKENDS: usize = 1_024;
 /// agentgateway's own 10 s deadline for a callout, whose expiry it treats
 /// as a failure (and a `failOpen` processor lets the call through).
 pub const VET_DEADLINE: std::time::Duration = std::time::Duration::from_secs(8);
+/// Most calls of one session awaiting their results; a further call
+/// forgets the oldest, whose result is then withheld.
+pub const MAX_AWAITED: usize = 64;
 /// Most tools remembered per backend.
 pub const MAX_TOOLS_PER_BACKEND: usize = 4_096;
 /// The header agentgateway forwards with the client's session id.
@@ -99,6 +126,21 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// `authorization` metadata (`None` when absent); `toolvet serve` checks
 /// it against the agent tokens.
 pub type Authorize = Arc<dyn Fn(Option<&[u8]>) -> bool + Send + Sync>;
+
+/// Told of each result the checks withheld: the call it answered (as
+/// vetted) and the verdict (its rule and reason; never the content).
+/// `toolvet serve` lists them on the reviewer page.
+pub type OnWithheld = Arc<dyn Fn(&CallRequest, &ResultVerdict) + Send + Sync>;
+
+/// A call passed in `CheckRequest`, awaiting its result.
+struct Awaited {
+    /// The gateway's `call_id` metadata, when it set one.
+    call_id: Option<String>,
+    /// The call as vetted (without its history: the result is vetted with
+    /// the session's as it is then).
+    request: Box<CallRequest>,
+    since: Instant,
+}
 
 /// The ExtMcp service: vets `tools/call` requests with `host`.
 pub struct ExtMcpService {
@@ -111,6 +153,10 @@ pub struct ExtMcpService {
     /// the strictest annotations any answer gave it, and whether a later
     /// answer changed its definition.
     tools: Mutex<HashMap<String, BTreeMap<String, Known>>>,
+    /// The calls passed that await their results, by principal, agent and
+    /// session ([`MAX_SESSIONS`] keys, [`MAX_AWAITED`] calls each).
+    awaited: Mutex<HashMap<String, VecDeque<Awaited>>>,
+    on_withheld: Option<OnWithheld>,
 }
 
 impl fmt::Debug for ExtMcpService {
@@ -128,6 +174,9 @@ type Known = (Tool, bool);
 /// The parts of a request the checks see besides the call.
 struct Caller {
     session: Option<String>,
+    /// The gateway's `call_id` metadata: the call's id, the same in the
+    /// call's `CheckRequest` and its result's `CheckResponse`.
+    call_id: Option<String>,
     agent: Option<String>,
     principal: Option<String>,
     attributes: BTreeMap<String, String>,
@@ -156,6 +205,139 @@ impl ExtMcpService {
             authorize,
             sessions: Runs::new(MAX_SESSIONS),
             tools: Mutex::new(HashMap::new()),
+            awaited: Mutex::new(HashMap::new()),
+            on_withheld: None,
+        }
+    }
+
+    /// Tell `on_withheld` of each result the checks withhold.
+    #[must_use]
+    pub fn on_withheld(mut self, on_withheld: OnWithheld) -> Self {
+        self.on_withheld = Some(on_withheld);
+        self
+    }
+
+    fn awaited(&self) -> MutexGuard<'_, HashMap<String, VecDeque<Awaited>>> {
+        self.awaited.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The key of `caller`'s calls awaiting results: its principal, agent
+    /// and session (none for a session-less caller).
+    fn awaited_key(&self, caller: &Caller) -> String {
+        let (agent, principal) = self.who(caller);
+        json!([principal, agent, caller.session]).to_string()
+    }
+
+    /// Remember `request`, just passed for `caller`, until its result
+    /// comes ([`ExtMcpService::answered_call`]).
+    fn await_result(&self, caller: &Caller, request: &CallRequest) {
+        let key = self.awaited_key(caller);
+        let ttl = self.config.upstream_timeout;
+        let now = Instant::now();
+        let fresh = |a: &Awaited| now.duration_since(a.since) < ttl;
+        let mut all = self.awaited();
+        if !all.contains_key(&key) && all.len() >= MAX_SESSIONS {
+            all.retain(|_, calls| {
+                calls.retain(fresh);
+                !calls.is_empty()
+            });
+            if all.len() >= MAX_SESSIONS {
+                // Its result will be withheld as answering no known call.
+                return tracing::warn!(
+                    "ExtMcp: {MAX_SESSIONS} sessions await results; a passed call is not remembered"
+                );
+            }
+        }
+        let calls = all.entry(key).or_default();
+        calls.retain(fresh);
+        if calls.len() >= MAX_AWAITED {
+            calls.pop_front();
+        }
+        let mut request = Box::new(request.clone());
+        request.context.history = Vec::new();
+        request.context.labels = Vec::new();
+        calls.push_back(Awaited {
+            call_id: caller.call_id.clone(),
+            request,
+            since: now,
+        });
+    }
+
+    /// The call a `tools/call` result for `caller` answers, no longer
+    /// awaited; else why it is unknown.
+    fn answered_call(&self, caller: &Caller) -> Result<CallRequest, &'static str> {
+        let key = self.awaited_key(caller);
+        let now = Instant::now();
+        let ttl = self.config.upstream_timeout;
+        let mut all = self.awaited();
+        let Some(calls) = all.get_mut(&key) else {
+            return Err(NO_CALL_AWAITS);
+        };
+        calls.retain(|a| now.duration_since(a.since) < ttl);
+        let at = match &caller.call_id {
+            Some(id) => calls.iter().position(|a| a.call_id.as_ref() == Some(id)),
+            None if calls.len() == 1 => Some(0),
+            None if calls.len() > 1 => return Err(SEVERAL_CALLS_AWAIT),
+            None => None,
+        };
+        let found = at.and_then(|i| calls.remove(i));
+        if calls.is_empty() {
+            all.remove(&key);
+        }
+        found.map(|a| *a.request).ok_or(NO_CALL_AWAITS)
+    }
+
+    /// The answer to a `tools/call` result `result` (read strictly) for
+    /// `caller`: vetted with the call it answers and its session's record,
+    /// whose labels it adds to ([`crate::results::vet_answer`]).
+    async fn vet_result(&self, caller: &Caller, result: Value) -> mcp_response_result::Result {
+        let answered = self.answered_call(caller);
+        // No result check: every result passes as before, its call known
+        // or not.
+        if !self.host.vets_results() {
+            return mcp_response_result::Result::Pass(Pass {});
+        }
+        let mut request = match answered {
+            Ok(request) => request,
+            Err(why) => {
+                tracing::warn!("ExtMcp: a tools/call result is withheld: {why}");
+                return withheld(why);
+            }
+        };
+        let (agent, principal) = self.who(caller);
+        let session = caller.run_id().and_then(|run_id| {
+            self.sessions
+                .kept(principal.as_deref(), agent.as_deref(), &run_id)
+        });
+        let mut history = match &session {
+            Some(s) => Some(s.lock().await),
+            None => None,
+        };
+        if let Some(history) = history.as_deref() {
+            match history.for_checks(&self.host.settings()) {
+                Ok(prior) => {
+                    request.context.history = prior;
+                    request.context.labels = history.labels().to_vec();
+                }
+                // Never vetted with earlier calls left out.
+                Err(overflow) => return withheld(&overflow.to_string()),
+            }
+        }
+        let raw = json!({"jsonrpc": "2.0", "id": null, "result": result});
+        let vetted = crate::results::vet_answer(&self.host, "tools/call", &request, raw).await;
+        if let Some(history) = history.as_deref_mut() {
+            history.record_labels(&vetted.labels);
+        }
+        drop(history);
+        if let (Some(verdict), Some(tell)) = (&vetted.withheld, &self.on_withheld) {
+            tell(&request, verdict);
+        }
+        if vetted.withheld.is_none() && !vetted.redacted {
+            return mcp_response_result::Result::Pass(Pass {});
+        }
+        match vetted.answer.get("result").map(serde_json::to_vec) {
+            Some(Ok(shown)) => mcp_response_result::Result::Mutated(shown),
+            _ => withheld("toolvet could not write the vetted result"),
         }
     }
 
@@ -277,7 +459,10 @@ impl ExtMcpService {
                 .insert(gate::DEFINITION_CHANGED.into(), "true".into());
         }
         let mut request = match gate::call_request(name, arguments, Some(&tool), context) {
-            Ok(request) => request,
+            Ok(mut request) => {
+                request.call.id = caller.call_id.clone().unwrap_or_default();
+                request
+            }
             Err(e) => {
                 return refused(
                     Code::Invalid,
@@ -320,7 +505,11 @@ impl ExtMcpService {
             &request.call.arguments,
             &self.host.settings(),
         ) {
-            Ok(prior) => request.context.history = prior,
+            Ok(prior) => {
+                request.context.history = prior;
+                // What the session's results raised (`CheckResponse`).
+                request.context.labels = history_ref.labels().to_vec();
+            }
             Err(overflow) => {
                 let rule = toolvet::history_fit::OVERFLOW_RULE;
                 return refused(
@@ -342,7 +531,10 @@ impl ExtMcpService {
             verdict = self.host.check(&resumed).await;
         }
         let result = match verdict.decision {
-            Decision::Allow => passed(),
+            Decision::Allow => {
+                self.await_result(&caller, &request);
+                passed()
+            }
             Decision::Deny => refused(
                 Code::PermissionDenied,
                 gate::denied_text(&verdict),
@@ -509,6 +701,7 @@ fn caller(metadata: Option<&prost_types::Struct>, headers: &[wire::McpHeader]) -
     use prost_types::value::Kind;
     let mut caller = Caller {
         session: None,
+        call_id: None,
         agent: None,
         principal: None,
         attributes: BTreeMap::new(),
@@ -521,6 +714,7 @@ fn caller(metadata: Option<&prost_types::Struct>, headers: &[wire::McpHeader]) -
             "session" => caller.session = Some(text.clone()),
             "agent" => caller.agent = Some(text.clone()),
             "principal" => caller.principal = Some(text.clone()),
+            "call_id" => caller.call_id = Some(text.clone()),
             _ => {
                 caller
                     .attributes
@@ -557,6 +751,28 @@ fn refused(code: Code, reason: String, data: Option<Value>) -> McpRequestResult 
         })),
         header_mutation: None,
         metadata: None,
+    }
+}
+
+/// Why a result answering no known call is withheld.
+const NO_CALL_AWAITS: &str = "the call it answers is unknown (no call toolvet passed \
+     in this session awaits a result)";
+/// Why a result is withheld when several calls await theirs.
+const SEVERAL_CALLS_AWAIT: &str = "the call it answers is unknown (several of this \
+     session's calls await results, and the gateway sets no `call_id` to tell them apart)";
+
+/// A withheld result: in its place, a tool result with `isError: true`
+/// whose text is `reason`.
+fn withheld(reason: &str) -> mcp_response_result::Result {
+    let answer = crate::results::withheld_answer("tools/call", &Value::Null, reason);
+    match answer.get("result").map(serde_json::to_vec) {
+        Some(Ok(shown)) => mcp_response_result::Result::Mutated(shown),
+        // Unreachable for a JSON value; still, never the content.
+        _ => mcp_response_result::Result::Error(AuthorizationError {
+            code: Code::PermissionDenied as i32,
+            reason: format!("toolvet withheld this tool's result: {reason}"),
+            mcp_error: None,
+        }),
     }
 }
 
@@ -648,10 +864,11 @@ impl ExtMcp for ExtMcpService {
         }
         let request = request.into_inner();
         if request.method != "tools/list" {
-            // Any other answer passes as the server sent it, unless the
-            // client's decoder could read it otherwise than toolvet (a
-            // duplicate or look-alike key, a lone surrogate, an inexact
-            // number): then the client gets an error instead.
+            // Any other answer passes as the server sent it (a
+            // `tools/call` result once vetted), unless the client's
+            // decoder could read it otherwise than toolvet (a duplicate or
+            // look-alike key, a lone surrogate, an inexact number): then
+            // the client gets an error instead.
             let strict = std::str::from_utf8(&request.mcp_response)
                 .map_err(|e| format!("not UTF-8: {e}"))
                 .and_then(|text| match text.trim() {
@@ -659,6 +876,21 @@ impl ExtMcp for ExtMcpService {
                     text => jsonrpc::strict_value(text).map_err(|e| e.to_string()),
                 });
             return match strict {
+                // A tools/call result: vetted, and withheld when vetting
+                // takes too long.
+                Ok(result) if request.method == "tools/call" => {
+                    let caller = caller(request.metadata_context.as_ref(), &[]);
+                    let vetting = self.vet_result(&caller, result);
+                    let vetted = tokio::time::timeout(VET_DEADLINE, vetting)
+                        .await
+                        .unwrap_or_else(|_| {
+                            withheld(&format!(
+                                "vetting it took over {} s",
+                                VET_DEADLINE.as_secs()
+                            ))
+                        });
+                    answer(vetted)
+                }
                 Ok(_) => answer(mcp_response_result::Result::Pass(Pass {})),
                 Err(e) => error(
                     Code::Invalid,
@@ -794,6 +1026,7 @@ mod tests {
         ));
         let caller = |session: &str, principal: &str| Caller {
             session: Some(session.into()),
+            call_id: None,
             agent: None,
             principal: Some(principal.into()),
             attributes: BTreeMap::new(),

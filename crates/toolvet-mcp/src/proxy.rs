@@ -652,10 +652,10 @@ impl Session {
         // totals and limits. A server's word on its own output is never
         // toolvet's verdict (`Session::not_sent`).
         if let Some(call) = pending.call {
-            let (answer, labels) =
+            let vetted =
                 crate::results::vet_answer(&self.host, &pending.method, &call.request, raw).await;
-            self.state().history.record_labels(&labels);
-            self.reply(answer);
+            self.state().history.record_labels(&vetted.labels);
+            self.reply(vetted.answer);
             if pending.method == "tools/call" {
                 self.exposure_changed().await;
             }

@@ -19,20 +19,38 @@
 //! every answer untouched and costs nothing.
 
 use serde_json::Value;
-use toolvet::tool_result::RunLabel;
+use toolvet::tool_result::{ResultVerdict, RunLabel};
 use toolvet::{CallRequest, Host};
 
+/// What [`vet_answer`] made of a server's answer.
+pub(crate) struct Vetted {
+    /// The answer the client gets.
+    pub answer: Value,
+    /// The labels its parts raised, for the session's later calls.
+    pub labels: Vec<RunLabel>,
+    /// The verdict that withheld it (its rule and reason), when one did.
+    pub withheld: Option<ResultVerdict>,
+    /// Whether a part was masked (and `answer` holds the masked text).
+    pub redacted: bool,
+}
+
 /// The answer the client gets for `raw`, the server's JSON-RPC answer to
-/// the vetted call `request` (a `method` request), and the labels its parts
-/// raised.
+/// the vetted call `request` (a `method` request), and what its parts
+/// raised. Shared by the proxy and the ExtMcp server, which wraps the bare
+/// `result` it is given in a JSON-RPC answer.
 pub(crate) async fn vet_answer(
     host: &Host,
     method: &str,
     request: &CallRequest,
     mut raw: Value,
-) -> (Value, Vec<RunLabel>) {
+) -> Vetted {
     if !host.vets_results() {
-        return (raw, Vec::new());
+        return Vetted {
+            answer: raw,
+            labels: Vec::new(),
+            withheld: None,
+            redacted: false,
+        };
     }
     let is_error = raw.get("error").is_some()
         || raw.pointer("/result/isError").and_then(Value::as_bool) == Some(true);
@@ -40,18 +58,28 @@ pub(crate) async fn vet_answer(
     let verdict = host
         .check_result_parts(request, &mut raw, &pointers, is_error)
         .await;
-    let labels = verdict.labels;
-    let withheld = verdict.withheld.map(|v| v.reason.unwrap_or_default());
-    if let Some(reason) = withheld {
+    if let Some(withheld) = &verdict.withheld {
+        let reason = withheld.reason.as_deref().unwrap_or_default();
         let id = raw.get("id").cloned().unwrap_or(Value::Null);
-        let text = format!("toolvet withheld this tool's result: {reason}");
-        // A tool result the model reads; for the other methods, the error
-        // their refusals are (`Session::gate_method`).
-        raw = if method == "tools/call" {
-            crate::jsonrpc::result(&id, crate::gate::refusal(text))
-        } else {
-            crate::jsonrpc::error(&id, crate::jsonrpc::REFUSED_BY_POLICY, &text)
-        };
+        raw = withheld_answer(method, &id, reason);
     }
-    (raw, labels)
+    Vetted {
+        answer: raw,
+        labels: verdict.labels,
+        redacted: verdict.redacted.is_some(),
+        withheld: verdict.withheld,
+    }
+}
+
+/// The JSON-RPC answer `id` gets in place of a withheld answer to a
+/// `method` request, telling why (`reason`): a tool result the model reads;
+/// for the other methods, the error their refusals are
+/// (`Session::gate_method`).
+pub(crate) fn withheld_answer(method: &str, id: &Value, reason: &str) -> Value {
+    let text = format!("toolvet withheld this tool's result: {reason}");
+    if method == "tools/call" {
+        crate::jsonrpc::result(id, crate::gate::refusal(text))
+    } else {
+        crate::jsonrpc::error(id, crate::jsonrpc::REFUSED_BY_POLICY, &text)
+    }
 }

@@ -36,6 +36,7 @@ pub mod settings;
 pub mod shown;
 mod state;
 mod webhook;
+pub mod withheld;
 
 pub use error::ApiError;
 pub use listener::Listen;
@@ -91,6 +92,19 @@ impl ServerHandle {
     /// The host the server vets with.
     pub fn host(&self) -> &Host {
         &self.state.host
+    }
+
+    /// Keep `verdict`, which withheld the result of `request` (`via`:
+    /// through what, e.g. `ext-mcp`), for the reviewer page
+    /// ([`withheld`]).
+    pub fn record_withheld(
+        &self,
+        via: &'static str,
+        request: &toolvet::CallRequest,
+        verdict: &toolvet::tool_result::ResultVerdict,
+    ) {
+        let entry = withheld::WithheldResult::new(via, request, verdict);
+        self.state.withheld.record(entry);
     }
 
     /// Whether `authorization` (an `Authorization` header's value) carries
@@ -170,6 +184,7 @@ impl Server {
             generation: tokio::sync::watch::channel(host.generation()).0,
             shutdown: tokio::sync::watch::channel(false).0,
             runs: toolvet::run_history::Runs::new(max_runs),
+            withheld: withheld::Withheld::default(),
             host,
         });
         Ok(Server { state, bound })

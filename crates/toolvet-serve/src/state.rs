@@ -156,6 +156,8 @@ pub(crate) struct AppState {
     /// Each run's calls so far (`[serve] run_history = "server"`), at most
     /// `[serve] max_runs` of them as the server started ([`crate::runs`]).
     pub runs: toolvet::run_history::Runs,
+    /// The last results a check withheld, for the reviewer page.
+    pub withheld: crate::withheld::Withheld,
 }
 
 impl AppState {

@@ -16,6 +16,7 @@ const session = window.sessionStorage;
 // the page signs out.
 let reviewerToken = "";
 let stream = null;
+let withheldTimer = null;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -166,6 +167,36 @@ async function loadPending() {
   updateCount();
 }
 
+// A result a check withheld (GET /v1/results/withheld): the server's
+// shown texts (crates/toolvet-serve/src/withheld.rs), never the content.
+function renderWithheld(entry) {
+  const item = el("li", "withheld");
+  const title = el("h3");
+  title.append(el("span", "tool", entry.tool));
+  item.append(title);
+  const meta = el("div", "meta");
+  meta.append(el("span", "at", entry.at));
+  meta.append(el("span", "via", "via: " + entry.via));
+  meta.append(el("span", "agent", "agent: " + (entry.agent || "—")));
+  meta.append(el("span", "run", "run: " + (entry.run_id || "—")));
+  meta.append(el("span", "principal", "principal: " + (entry.principal || "—")));
+  meta.append(el("span", "call", "call: " + (entry.call_id || "—")));
+  item.append(meta);
+  const why = el("p", "why");
+  why.append(el("span", "rule", entry.rule || "—"));
+  why.append(document.createTextNode(" "));
+  why.append(el("span", "reason", entry.reason));
+  item.append(why);
+  return item;
+}
+
+async function loadWithheld() {
+  const page = await api("/v1/results/withheld");
+  const results = (page && page.results) || [];
+  $("withheld-results").replaceChildren(...results.map(renderWithheld));
+  $("withheld-count").textContent = String(results.length);
+}
+
 // The decision names the request as this page showed it (`shown`): a
 // request whose ledger row changed since is refused (409), not approved.
 async function decide(request, decision, message, item) {
@@ -236,6 +267,7 @@ async function onEvent(name, data) {
     $("live").textContent = "live";
     say("");
     await loadPending();
+    loadWithheld().catch(() => {});
     return;
   }
   if (name === "requested" || name === "decided" || name === "consumed") {
@@ -246,8 +278,11 @@ async function onEvent(name, data) {
 function signedIn() {
   $("signin").hidden = true;
   $("queue").hidden = false;
+  $("withheld").hidden = false;
   $("signout").hidden = false;
   follow();
+  // Not streamed: read again every few seconds.
+  withheldTimer = setInterval(() => loadWithheld().catch(() => {}), 3000);
 }
 
 function signOut() {
@@ -256,8 +291,12 @@ function signOut() {
   stream && stream.abort();
   stream = null;
   $("requests").replaceChildren();
+  clearInterval(withheldTimer);
+  withheldTimer = null;
+  $("withheld-results").replaceChildren();
   $("signin").hidden = false;
   $("queue").hidden = true;
+  $("withheld").hidden = true;
   $("signout").hidden = true;
 }
 

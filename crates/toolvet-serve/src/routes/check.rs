@@ -36,7 +36,8 @@ pub(super) async fn check(
 /// The handler of `POST /v1/check-result`: a call that ran, with what it
 /// returned (`result`); the answer is the result verdict `toolvet
 /// check-result` prints. The labels it raises are kept in the run's record
-/// for its later calls ([`crate::runs::vet_result`]).
+/// for its later calls ([`crate::runs::vet_result`]); a withheld one is
+/// listed for the reviewer page ([`crate::withheld`]).
 pub(super) async fn check_result(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -46,6 +47,10 @@ pub(super) async fn check_result(
     let mut item = toolvet_serve_body::result_call(&body)?;
     settle_speaker(&speaker, &current, &mut item.request)?;
     let (request, verdict) = crate::runs::vet_result(&state, &current, item).await?;
+    if verdict.action == toolvet::tool_result::ResultAction::Withhold {
+        let entry = crate::withheld::WithheldResult::new("check-result", &request, &verdict);
+        state.withheld.record(entry);
+    }
     Ok(Json(toolvet_serve_body::result_answer(&request, &verdict)))
 }
 

@@ -9,6 +9,7 @@
 //! | `GET /v1/approvals/{id}` | agent or reviewer |
 //! | `POST /v1/approvals/{id}/decision` | reviewer |
 //! | `GET /v1/approvals/events` (Server-Sent Events) | reviewer |
+//! | `GET /v1/results/withheld` | reviewer |
 //! | `GET /healthz` | none |
 //! | `GET /readyz`, `/metrics` | metrics or reviewer (none with `probes_need_token = false`) |
 //! | `GET /ui` (the reviewer page; its API calls need a reviewer token) | none |
@@ -21,6 +22,7 @@ mod authzen;
 mod check;
 mod health;
 mod ui;
+mod withheld;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -47,6 +49,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/v1/approvals/events", get(approvals::events))
         .route("/v1/approvals/{id}", get(approvals::show))
         .route("/v1/approvals/{id}/decision", post(approvals::decide))
+        .route("/v1/results/withheld", get(withheld::list))
         .layer(middleware::from_fn_with_state(
             (state.clone(), slots),
             concurrency_cap,
