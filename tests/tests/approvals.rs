@@ -368,7 +368,8 @@ async fn an_approval_counts_only_in_the_context_it_was_asked_in() {
 
 /// A ledger made before requests were bound to their directory (schema
 /// version 1, no `cwd` column) gains the column when opened, keeps its
-/// rows, and is marked version 2 so an older toolvet refuses it.
+/// rows, and is marked version 3 (with the run labels table) so an older
+/// toolvet refuses it.
 #[tokio::test]
 async fn a_version_1_sqlite_ledger_gains_the_working_directory_column() {
     let dir = tempfile::tempdir().unwrap();
@@ -409,7 +410,7 @@ async fn a_version_1_sqlite_ledger_gains_the_working_directory_column() {
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
 }
 
 #[tokio::test]

@@ -15,6 +15,12 @@
 //! replica never pass it. The rules themselves are the core's
 //! ([`toolvet::approval::ledger_rules`]).
 //!
+//! Each run's labels (raised by result checks) are kept in
+//! `toolvet_run_labels` by the core's rules
+//! ([`toolvet::approval::labels`]), an addition under a transaction-scoped
+//! advisory lock on the run, so every replica judges the run's later calls
+//! by every replica's results.
+//!
 //! Reviewers' signed decisions (`[approvals] reviewer_keys`) are kept in
 //! `toolvet_approval_signed_decisions`, one per request, as the SQLite
 //! ledger keeps them; the core verifies them when a call is settled, so a
@@ -35,11 +41,18 @@
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_postgres::{NoTls, Row};
-use toolvet::approval::ledger_rules::{PendingNow, decide_against, open_against, pending_refusal};
+use toolvet::approval::KeptLabels;
+use toolvet::approval::labels::MAX_STORED_LABELS;
+use toolvet::approval::ledger_rules::{
+    PendingNow, decide_against, expiry, new_labels, open_against, pending_refusal, stored_label,
+};
+use toolvet::run_history::RunKey;
+use toolvet::tool_result::RunLabel;
 use toolvet::{
     approval::ApprovalRequest, approval::ApprovalStatus, approval::BoundCall, approval::Decided,
     approval::Escalation, approval::Ledger, approval::LedgerError, approval::LedgerProvider,
@@ -61,8 +74,15 @@ const POOL_SIZE: usize = 16;
 /// (the context attributes a request is bound to, a JSON object:
 /// [`toolvet::approval::BOUND_ATTRIBUTES`]); migrating a version 1 store
 /// adds the column and raises the version, so an older toolvet refuses
-/// the store rather than resume calls without it.
-const SCHEMA_VERSION: i32 = 2;
+/// the store rather than resume calls without it. Version 3 added
+/// `toolvet_run_labels` (the labels of each run, [`toolvet::approval::labels`]),
+/// so an older replica refuses the store rather than vet a run's calls
+/// without the labels the others keep there.
+const SCHEMA_VERSION: i32 = 3;
+
+/// How many other runs' expired labels one addition deletes at most (the
+/// adding run's own are all deleted).
+const PRUNE_BATCH: i64 = 1024;
 
 /// An arbitrary constant: the advisory lock taken while creating the
 /// schema, so replicas starting together do not race.
@@ -111,6 +131,15 @@ CREATE TABLE IF NOT EXISTS toolvet_approval_signed_decisions (
     id TEXT PRIMARY KEY,
     token TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS toolvet_run_labels (
+    seq BIGSERIAL PRIMARY KEY,
+    run_key TEXT NOT NULL,
+    label_sha256 TEXT NOT NULL,
+    label TEXT NOT NULL,
+    expires_at_ms BIGINT NOT NULL,
+    UNIQUE (run_key, label_sha256)
+);
+CREATE INDEX IF NOT EXISTS toolvet_run_labels_expiry ON toolvet_run_labels (expires_at_ms);
 ";
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
@@ -803,6 +832,92 @@ impl Ledger for PostgresLedger {
             .map_err(unavailable)?;
         row.map(|r| r.try_get::<_, String>(0).map_err(|_| corrupt("token")))
             .transpose()
+    }
+
+    async fn add_run_labels(
+        &self,
+        run: &RunKey,
+        labels: &[RunLabel],
+        now: UnixMillis,
+        ttl_ms: u64,
+    ) -> Result<(), LedgerError> {
+        let key = run.stored();
+        let expires = ms(expiry(now, ttl_ms));
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(unavailable)?;
+        // One adder per run at a time, on every replica: what the run
+        // keeps is read and added to in one step.
+        let digest = <sha2::Sha256 as sha2::Digest>::digest(
+            format!("toolvet run labels\u{0}{key}").as_bytes(),
+        );
+        let lock = i64::from_be_bytes(digest[..8].try_into().unwrap_or_default());
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&lock])
+            .await
+            .map_err(unavailable)?;
+        tx.execute(
+            "DELETE FROM toolvet_run_labels WHERE run_key = $1 AND expires_at_ms <= $2",
+            &[&key, &ms(now)],
+        )
+        .await
+        .map_err(unavailable)?;
+        tx.execute(
+            "DELETE FROM toolvet_run_labels WHERE seq IN (SELECT seq FROM toolvet_run_labels \
+             WHERE expires_at_ms <= $1 LIMIT $2)",
+            &[&ms(now), &PRUNE_BATCH],
+        )
+        .await
+        .map_err(unavailable)?;
+        let kept: HashSet<String> = tx
+            .query(
+                "SELECT label_sha256 FROM toolvet_run_labels WHERE run_key = $1",
+                &[&key],
+            )
+            .await
+            .map_err(unavailable)?
+            .iter()
+            .map(|r| {
+                r.try_get::<_, String>(0)
+                    .map_err(|_| corrupt("label_sha256"))
+            })
+            .collect::<Result<_, _>>()?;
+        for new in new_labels(&kept, labels)? {
+            tx.execute(
+                "INSERT INTO toolvet_run_labels (run_key, label_sha256, label, expires_at_ms) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (run_key, label_sha256) DO NOTHING",
+                &[&key, &new.sha256, &new.json, &expires],
+            )
+            .await
+            .map_err(unavailable)?;
+        }
+        tx.execute(
+            "UPDATE toolvet_run_labels SET expires_at_ms = $2 WHERE run_key = $1",
+            &[&key, &expires],
+        )
+        .await
+        .map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)
+    }
+
+    async fn run_labels(&self, run: &RunKey, now: UnixMillis) -> Result<KeptLabels, LedgerError> {
+        let limit = i64::try_from(MAX_STORED_LABELS).unwrap_or(i64::MAX);
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT label FROM toolvet_run_labels WHERE run_key = $1 AND expires_at_ms > $2 \
+                 ORDER BY seq LIMIT $3",
+                &[&run.stored(), &ms(now), &limit],
+            )
+            .await
+            .map_err(unavailable)?;
+        let labels = rows
+            .iter()
+            .map(|r| {
+                let json: String = r.try_get(0).map_err(|_| corrupt("label"))?;
+                stored_label(&json, &format!("postgres {}", self.shown))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(KeptLabels::from_stored(labels))
     }
 }
 

@@ -17,11 +17,21 @@
 //! if none is, the new run is refused, `toolvet.too-many-runs`: forgetting
 //! a busy run would restart its run totals); replicas do not share it.
 //!
+//! The labels a run's results raised are kept in the approvals ledger
+//! when the policy has `[approvals]` (for `label_ttl_s`), so replicas
+//! sharing the ledger (one SQLite file, one Postgres) judge the run's later
+//! calls by every replica's results; without `[approvals]` they are kept in
+//! the run's record in memory. A ledger that cannot be read refuses the call
+//! (or withholds the result), and one that cannot keep a result's labels
+//! withholds that result (`approval.ledger-unavailable`).
+//!
 //! [`Runs::of`]: toolvet::run_history::Runs::of
 
 use crate::error::ApiError;
 use crate::settings::RunHistorySource;
 use crate::state::{AppState, Current};
+use toolvet::approval::Approvals;
+use toolvet::run_history::{LabelStore, RunKey};
 use toolvet::tool_result::{ResultRequest, ResultVerdict};
 use toolvet::{CallRequest, Verdict};
 
@@ -86,21 +96,50 @@ pub(crate) async fn vet_result(
             return Ok((request, withheld_for(refused)));
         }
     };
+    let key = run_key(&request, run_id);
+    let approvals = state.host.approvals();
+    let store = label_store(approvals.as_ref(), &key);
     let mut history = run.lock().await;
     let settings = state.host.settings();
     let verdict = match history.for_checks(&settings) {
-        Ok(prior) => {
-            request.context.history = prior;
-            request.context.labels = history.labels().to_vec();
-            let verdict = state.host.check_result(&request, &result).await;
-            history.record_labels(&verdict.labels);
-            verdict
-        }
+        Ok(prior) => match history.labels_in(store).await {
+            Ok(labels) => {
+                request.context.history = prior;
+                request.context.labels = labels;
+                let verdict = state.host.check_result(&request, &result).await;
+                match history.keep_labels_in(store, &verdict.labels).await {
+                    Ok(()) => verdict,
+                    Err(withheld) => withheld,
+                }
+            }
+            Err(refused) => withheld_for(refused),
+        },
         Err(overflow) => withheld_for(overflow.verdict()),
     };
     request.context.history = Vec::new();
     request.context.labels = Vec::new();
     Ok((request, verdict))
+}
+
+/// The run of `request` (its principal and agent, as the agent token
+/// settled them) named `run_id`.
+fn run_key(request: &CallRequest, run_id: &str) -> RunKey {
+    let context = &request.context;
+    RunKey::new(
+        context.principal.as_deref(),
+        context.agent.as_deref(),
+        run_id,
+    )
+}
+
+/// Where the run `key`'s labels are kept: in the approvals ledger when the
+/// policy has one (so replicas sharing it share them), else in the run's
+/// record in this server's memory.
+fn label_store<'a>(approvals: Option<&'a Approvals>, key: &'a RunKey) -> LabelStore<'a> {
+    match approvals {
+        Some(approvals) => LabelStore::Ledger(approvals, key),
+        None => LabelStore::History,
+    }
 }
 
 /// A result withheld for the reason a call of its run would be refused.
@@ -142,24 +181,33 @@ pub(crate) async fn vet(
         // new runs are free to make (review s13 M1): refuse the new one.
         Err(full) => return Ok((request, full.verdict("[serve] max_runs"))),
     };
+    let key = run_key(&request, run_id);
+    let approvals = state.host.approvals();
+    let store = label_store(approvals.as_ref(), &key);
     let mut history = run.lock().await;
     let settings = state.host.settings();
     let verdict = match history.for_call(&request.call.name, &request.call.arguments, &settings) {
-        Ok(prior) => {
-            request.context.history = prior;
-            request.context.labels = history.labels().to_vec();
-            let verdict = state.host.check(&request).await;
-            history.record_verdict(
-                request.call.name.clone(),
-                request.call.arguments.clone(),
-                &verdict,
-                &settings,
-            );
-            verdict
-        }
+        Ok(prior) => match history.labels_in(store).await {
+            Ok(labels) => {
+                request.context.history = prior;
+                request.context.labels = labels;
+                let verdict = state.host.check(&request).await;
+                history.record_verdict(
+                    request.call.name.clone(),
+                    request.call.arguments.clone(),
+                    &verdict,
+                    &settings,
+                );
+                verdict
+            }
+            // Never vetted without the run's labels; not recorded, as it
+            // was never vetted.
+            Err(refused) => refused,
+        },
         // Never vetted with earlier calls left out.
         Err(overflow) => overflow.verdict(),
     };
     request.context.history = Vec::new();
+    request.context.labels = Vec::new();
     Ok((request, verdict))
 }

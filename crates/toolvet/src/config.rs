@@ -33,7 +33,8 @@ mod validation;
 
 pub(crate) use approvals::redact_url;
 pub use approvals::{
-    ApprovalSettings, DEFAULT_APPROVAL_TTL_S, KeySource, LedgerLocation, MAX_APPROVAL_TTL_S,
+    ApprovalSettings, DEFAULT_APPROVAL_TTL_S, DEFAULT_LABEL_TTL_S, KeySource, LedgerLocation,
+    MAX_APPROVAL_TTL_S, MAX_LABEL_TTL_S,
 };
 
 /// Largest accepted per-check deadline, in ms. A check is on the hot path of
@@ -341,6 +342,7 @@ struct RawApprovals {
     max_pending_per_run: Option<u64>,
     max_pending_per_principal: Option<u64>,
     max_pending: Option<u64>,
+    label_ttl_s: Option<u64>,
 }
 
 /// A parsed and validated policy file. Its parts are read through
@@ -718,6 +720,22 @@ mod tests {
             Some(&serde_json::json!({"listen": "127.0.0.1:1", "limits": {"x": 2}}))
         );
         assert_eq!(parse("").unwrap().front_ends.get("serve"), None);
+    }
+
+    #[test]
+    fn label_ttl_defaults_to_a_day_and_is_checked_naming_the_key() {
+        let table = "[approvals]\nledger = \"memory\"\nkey_env = \"K\"\n";
+        let p = parse(table).unwrap();
+        assert_eq!(p.approvals().unwrap().label_ttl_s, 86_400);
+        let p = parse(&format!("{table}label_ttl_s = 60\n")).unwrap();
+        assert_eq!(p.approvals().unwrap().label_ttl_s, 60);
+        for bad in ["0", "2592001"] {
+            let e = parse(&format!("{table}label_ttl_s = {bad}\n")).unwrap_err();
+            assert!(
+                e.contains("[approvals] `label_ttl_s`") && e.contains("out of range"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

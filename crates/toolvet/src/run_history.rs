@@ -25,8 +25,9 @@
 //! [`TOO_MANY_RUNS_RULE`]): forgetting a busy run, or another caller's,
 //! would restart its run totals (reviews s13 M1, s14 N4, s20 T5).
 
+use crate::approval::Approvals;
 use crate::history_fit::{HistoryBudget, HistoryOverflow};
-use crate::tool_result::RunLabel;
+use crate::tool_result::{ResultVerdict, RunLabel};
 use crate::verdict::{Decision, Verdict};
 use crate::{call::Outcome, call::PriorCall, config::HostSettings};
 use serde_json::value::RawValue;
@@ -50,6 +51,18 @@ pub struct RunHistory {
     overflow: Option<HistoryOverflow>,
     /// The labels the run's results raised, oldest first, each once.
     labels: Vec<RunLabel>,
+}
+
+/// Where a run's labels are kept ([`RunHistory::labels_in`],
+/// [`RunHistory::keep_labels_in`]).
+#[derive(Debug, Clone, Copy)]
+pub enum LabelStore<'a> {
+    /// In the run's [`RunHistory`]: this process only.
+    History,
+    /// In the approvals ledger, under the run's key, for `[approvals]
+    /// label_ttl_s`: shared by every process on the ledger (replicas of
+    /// `toolvet serve`).
+    Ledger(&'a Approvals, &'a RunKey),
 }
 
 /// The most distinct labels a run keeps ([`RunHistory::record_labels`]);
@@ -263,6 +276,66 @@ impl RunHistory {
         &self.labels
     }
 
+    /// The labels the run's results raised, oldest first, from `store`:
+    /// this history's own ([`RunHistory::labels`]) or the approvals
+    /// ledger's, which every process sharing the ledger keeps
+    /// ([`crate::approval::Approvals::run_labels`]).
+    ///
+    /// # Errors
+    /// The deny verdict to refuse the call (or withhold the result) with,
+    /// never vetted without the run's labels: the ledger's run is over
+    /// ([`crate::history_fit::OVERFLOW_RULE`], as
+    /// [`RunHistory::record_labels`] makes a history's), or the ledger
+    /// cannot be read ([`crate::approval::rules::LEDGER`]).
+    pub async fn labels_in(&self, store: LabelStore<'_>) -> Result<Vec<RunLabel>, Verdict> {
+        let LabelStore::Ledger(approvals, run) = store else {
+            return Ok(self.labels.clone());
+        };
+        match approvals.run_labels(run).await {
+            Ok(kept) => kept.into_labels().map_err(|over| over.verdict()),
+            Err(e) => {
+                tracing::error!(target: "toolvet::approvals", "{e}; the run's labels cannot be read");
+                Err(Verdict::by_host(
+                    Decision::Deny,
+                    crate::approval::rules::LEDGER,
+                    "the approval ledger cannot be reached, so the labels this run's results \
+                     raised cannot be read; toolvet does not vet the run without them, so this \
+                     is refused (try again later)",
+                    Vec::new(),
+                ))
+            }
+        }
+    }
+
+    /// Keep `labels`, raised by a result of the run, in `store` for the
+    /// run's later calls: this history ([`RunHistory::record_labels`]) or
+    /// the approvals ledger, for `[approvals] label_ttl_s`
+    /// ([`crate::approval::Approvals::add_run_labels`]).
+    ///
+    /// # Errors
+    /// The verdict to answer the result with instead when the ledger
+    /// cannot keep them: withheld ([`crate::approval::rules::LEDGER`]),
+    /// since a later call would be vetted as if the model had not read it.
+    pub async fn keep_labels_in(
+        &mut self,
+        store: LabelStore<'_>,
+        labels: &[RunLabel],
+    ) -> Result<(), ResultVerdict> {
+        let LabelStore::Ledger(approvals, run) = store else {
+            self.record_labels(labels);
+            return Ok(());
+        };
+        approvals.add_run_labels(run, labels).await.map_err(|e| {
+            tracing::error!(target: "toolvet::approvals", "{e}; the result is withheld");
+            ResultVerdict::withheld_by_host(
+                crate::approval::rules::LEDGER,
+                "the approval ledger cannot be reached, so the labels this result raised cannot \
+                 be kept for the run's later calls; the result is withheld (try again later)"
+                    .into(),
+            )
+        })
+    }
+
     /// How many calls are kept.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -336,11 +409,49 @@ pub struct Runs {
 /// One run's history, locked while one of its calls is vetted.
 pub type SharedRun = Arc<tokio::sync::Mutex<RunHistory>>;
 
+/// A run: its `run_id` with the principal and agent its calls speak for.
+/// Two principals (or agents) naming the same run id are two runs; `None`
+/// is a value of its own (it matches only `None`), as for approvals
+/// ([`crate::approval::ledger_rules::same_asker`]). The key a run's
+/// history is kept under in [`Runs`], and its labels in the approvals
+/// ledger ([`crate::approval::Ledger::run_labels`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RunKey {
+    /// The principal the run's calls speak for.
+    pub principal: Option<String>,
+    /// The agent making the calls.
+    pub agent: Option<String>,
+    /// The run id.
+    pub run_id: String,
+}
+
+impl RunKey {
+    /// The run `run_id` of `principal` and `agent`.
+    pub fn new(principal: Option<&str>, agent: Option<&str>, run_id: &str) -> RunKey {
+        RunKey {
+            principal: principal.map(str::to_string),
+            agent: agent.map(str::to_string),
+            run_id: run_id.to_string(),
+        }
+    }
+
+    /// The key as one string, as stores keep it: the JSON array
+    /// `[principal, agent, run_id]` (`null` for `None`, so no principal is
+    /// never the empty one).
+    pub fn stored(&self) -> String {
+        serde_json::json!([self.principal, self.agent, self.run_id]).to_string()
+    }
+
+    /// The owner of the run: the JSON array `[principal, agent]`.
+    fn owner(&self) -> String {
+        serde_json::json!([self.principal, self.agent]).to_string()
+    }
+}
+
 /// The key of the run `run_id` of `principal` and `agent`, and its owner.
 fn run_key(principal: Option<&str>, agent: Option<&str>, run_id: &str) -> (String, String) {
-    let key = serde_json::json!([principal, agent, run_id]).to_string();
-    let owner = serde_json::json!([principal, agent]).to_string();
-    (key, owner)
+    let run = RunKey::new(principal, agent, run_id);
+    (run.stored(), run.owner())
 }
 
 impl Runs {

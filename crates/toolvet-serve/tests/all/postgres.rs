@@ -127,12 +127,22 @@ async fn postgres_down_fails_closed_and_recovers() {
         "a resume cannot be settled: {resume}"
     );
     assert_eq!(resume["rule"], "approval.ledger-unavailable");
-    // Calls that do not need it still get their verdict.
-    assert_eq!(
-        a.check(&call("read_file", json!({"path": "x"}), "c3", "r1"))
-            .await["decision"],
-        "allow"
-    );
+    // A call of a run needs the ledger too (the run's labels are there):
+    // denied, and a result of a run is withheld.
+    let read = call("read_file", json!({"path": "x"}), "c3", "r1");
+    let denied = a.check(&read).await;
+    assert_eq!(denied["rule"], "approval.ledger-unavailable", "{denied}");
+    let mut result = read.clone();
+    result["result"] = json!({"content": {"text": "fine"}});
+    let (status, withheld) = b.post("/v1/check-result", Some(AGENT), &result).await;
+    assert_eq!(status, 200, "{withheld}");
+    assert_eq!(withheld["action"], "withhold", "{withheld}");
+    assert_eq!(withheld["rule"], "approval.ledger-unavailable");
+    // Calls that do not need it (no run, nothing to hold) still get their
+    // verdict.
+    let mut alone = read.clone();
+    alone["context"].as_object_mut().unwrap().remove("run_id");
+    assert_eq!(a.check(&alone).await["decision"], "allow");
     // The approvals API and /readyz say so.
     let (status, body) = b.get("/v1/approvals", Some(REVIEWER)).await;
     assert_eq!(
@@ -164,7 +174,7 @@ async fn postgres_down_fails_closed_and_recovers() {
 
 /// A store made before requests were bound to their working directory
 /// (schema version 1, no `cwd` column) is migrated when a replica starts:
-/// it keeps its rows, gains the column, is marked version 2 (an older
+/// it keeps its rows, gains the column, is marked version 3 (an older
 /// toolvet then refuses it), and a ticket is bound to the directory it
 /// was asked in (review s10 H16).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -232,7 +242,26 @@ async fn a_version_1_store_is_migrated_and_tickets_bind_the_working_directory() 
         .await
         .unwrap()
         .get(0);
-    assert_eq!(version, "2");
+    assert_eq!(version, "3");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Run labels on Postgres follow the core's rules (dedupe, order, runs
+/// kept apart by principal and agent, time to live, the run over the
+/// limit), and two replicas share each run's labels.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_share_run_labels_on_postgres() {
+    let pg = Postgres::start();
+    let ledger = toolvet_postgres::PostgresLedger::connect(&pg.url())
+        .await
+        .expect("the ledger connects");
+    toolvet::approval::labels::assert_keeps_labels_by_the_rules(&ledger).await;
+    drop(ledger);
+    let fixture = crate::results::fixture_on(&pg.url());
+    let a = fixture.start().await;
+    let b = fixture.start().await;
+    crate::results::replicas_share_the_runs_labels(&a, &b).await;
     a.stop().await;
     b.stop().await;
 }

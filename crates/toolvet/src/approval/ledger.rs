@@ -1,11 +1,14 @@
 //! The ledger trait, and the in-memory ledger.
 
+use super::labels::{KeptLabels, NewLabel, expiry, new_labels};
 use super::pending::{PendingLimits, PendingNow, pending_refusal};
 use super::types::{
     ApprovalRequest, ApprovalStatus, LedgerError, ListQuery, Review, ReviewDecision, ReviewRecord,
     UnixMillis,
 };
-use std::collections::HashMap;
+use crate::run_history::RunKey;
+use crate::tool_result::RunLabel;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Mutex;
 
@@ -192,6 +195,46 @@ pub trait Ledger: Send + Sync + fmt::Debug + 'static {
         let _ = id;
         Ok(None)
     }
+
+    /// Keep `labels` (raised by a result of `run`) for the run, each
+    /// distinct one once, after those it keeps, by the rules of
+    /// [`super::labels`]: the run's labels expired at `now` are deleted
+    /// first, then those of `labels` that [`new_labels`] picks are stored,
+    /// and every label of the run then expires at `now + ttl_ms`. One
+    /// atomic step, also across processes and servers sharing the store.
+    /// Other runs' expired labels may be deleted on the way.
+    ///
+    /// A store that cannot keep labels refuses (the default), and the
+    /// front end then withholds the result.
+    ///
+    /// # Errors
+    /// [`LedgerError`].
+    async fn add_run_labels(
+        &self,
+        run: &RunKey,
+        labels: &[RunLabel],
+        now: UnixMillis,
+        ttl_ms: u64,
+    ) -> Result<(), LedgerError> {
+        let _ = (run, labels, now, ttl_ms);
+        Err(LedgerError::Unavailable(
+            "this ledger cannot keep run labels".into(),
+        ))
+    }
+
+    /// The labels of `run` unexpired at `now`, oldest first
+    /// ([`KeptLabels::from_stored`]: over
+    /// [`crate::run_history::MAX_RUN_LABELS`] the run is over).
+    ///
+    /// # Errors
+    /// [`LedgerError`]; a store that cannot keep labels refuses (the
+    /// default), and the front end then refuses the call.
+    async fn run_labels(&self, run: &RunKey, now: UnixMillis) -> Result<KeptLabels, LedgerError> {
+        let _ = (run, now);
+        Err(LedgerError::Unavailable(
+            "this ledger cannot keep run labels".into(),
+        ))
+    }
 }
 
 /// Whether `earlier` was asked by the same principal and agent as
@@ -326,6 +369,17 @@ struct MemoryState {
     grants: HashMap<GrantKey, usize>,
     /// Reviewers' signed decisions, by request id.
     signed: HashMap<String, String>,
+    /// Run labels, by [`RunKey::stored`].
+    labels: HashMap<String, MemoryRunLabels>,
+}
+
+/// One run's labels in a [`MemoryLedger`].
+#[derive(Debug)]
+struct MemoryRunLabels {
+    /// The labels, oldest first, with their [`NewLabel::sha256`].
+    labels: Vec<(String, RunLabel)>,
+    /// When they all expire.
+    expires_at: UnixMillis,
 }
 
 impl MemoryLedger {
@@ -529,5 +583,40 @@ impl Ledger for MemoryLedger {
 
     async fn signed_decision(&self, id: &str) -> Result<Option<String>, LedgerError> {
         Ok(self.lock()?.signed.get(id).cloned())
+    }
+
+    async fn add_run_labels(
+        &self,
+        run: &RunKey,
+        labels: &[RunLabel],
+        now: UnixMillis,
+        ttl_ms: u64,
+    ) -> Result<(), LedgerError> {
+        let mut state = self.lock()?;
+        state.labels.retain(|_, kept| kept.expires_at > now);
+        let kept = state
+            .labels
+            .entry(run.stored())
+            .or_insert_with(|| MemoryRunLabels {
+                labels: Vec::new(),
+                expires_at: now,
+            });
+        let digests: HashSet<String> = kept.labels.iter().map(|(d, _)| d.clone()).collect();
+        for NewLabel { sha256, label, .. } in new_labels(&digests, labels)? {
+            kept.labels.push((sha256, label.clone()));
+        }
+        kept.expires_at = expiry(now, ttl_ms);
+        Ok(())
+    }
+
+    async fn run_labels(&self, run: &RunKey, now: UnixMillis) -> Result<KeptLabels, LedgerError> {
+        let state = self.lock()?;
+        let labels = match state.labels.get(&run.stored()) {
+            Some(kept) if kept.expires_at > now => {
+                kept.labels.iter().map(|(_, l)| l.clone()).collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok(KeptLabels::from_stored(labels))
     }
 }

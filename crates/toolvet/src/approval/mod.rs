@@ -29,6 +29,7 @@
 mod bound;
 mod decision;
 pub(crate) mod key;
+pub mod labels;
 mod ledger;
 mod local;
 pub mod pending;
@@ -41,12 +42,14 @@ pub(crate) mod ticket;
 mod trust;
 pub(crate) mod types;
 
+pub use labels::KeptLabels;
 pub use ledger::{Decided, Ledger, MemoryLedger, Opened};
 
 /// The rules every [`Ledger`] follows, for ledgers implemented in other
 /// crates (the Postgres ledger of `toolvet serve`): the same rules as
 /// [`MemoryLedger`] and [`SqliteLedger`], so every store answers alike.
 pub mod ledger_rules {
+    pub use super::labels::{NewLabel, expiry, new_labels, stored_label};
     pub use super::ledger::{decide_against, may_be_same_call, open_against, reviewed, same_asker};
     pub use super::pending::{PendingNow, pending_refusal};
 }

@@ -8,6 +8,7 @@
 //! approval is consumed exactly once.
 
 use super::bound::BoundCall;
+use super::labels::{KeptLabels, MAX_STORED_LABELS, expiry, new_labels, stored_label};
 use super::ledger::{Decided, Ledger, Opened, decide_against, open_against};
 use super::pending::{PendingLimits, PendingNow, pending_refusal};
 use super::types::LedgerError;
@@ -15,7 +16,10 @@ use super::types::{
     ApprovalRequest, ApprovalStatus, Escalation, ListQuery, Review, ReviewDecision, ReviewRecord,
     Scope, StatusFilter, UnixMillis,
 };
+use crate::run_history::RunKey;
+use crate::tool_result::RunLabel;
 use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,8 +31,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// added `attributes` (the context attributes a request is bound to, a
 /// JSON object: [`super::BOUND_ATTRIBUTES`]); a version 1 ledger gains
 /// the column when this host opens it, and an older host then refuses the
-/// file rather than resume calls without them.
-const SCHEMA_VERSION: i64 = 2;
+/// file rather than resume calls without them. Version 3 added the
+/// `run_labels` table ([`super::labels`]); an older ledger gains it when
+/// this host opens it, and an older host then refuses the file rather
+/// than vet a run's calls without the labels other processes keep there.
+const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS approval_requests (
@@ -60,7 +67,20 @@ CREATE TABLE IF NOT EXISTS approval_signed_decisions (
     id TEXT PRIMARY KEY,
     token TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS run_labels (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_key TEXT NOT NULL,
+    label_sha256 TEXT NOT NULL,
+    label TEXT NOT NULL,
+    expires_at_ms INTEGER NOT NULL,
+    UNIQUE (run_key, label_sha256)
+);
+CREATE INDEX IF NOT EXISTS run_labels_expiry ON run_labels (expires_at_ms);
 ";
+
+/// How many other runs' expired labels one addition deletes at most (the
+/// adding run's own are all deleted).
+const PRUNE_BATCH: i64 = 1024;
 
 const COLUMNS: &str = "id, status, tool, arguments_sha256, arguments, call_id, run_id, agent, \
     principal, escalations, created_at_ms, expires_at_ms, decision, reviewer, message, scope, \
@@ -636,5 +656,73 @@ impl Ledger for SqliteLedger {
             )
             .optional()
         })
+    }
+
+    async fn add_run_labels(
+        &self,
+        run: &RunKey,
+        labels: &[RunLabel],
+        now: UnixMillis,
+        ttl_ms: u64,
+    ) -> Result<(), LedgerError> {
+        let (key, labels) = (run.stored(), labels.to_vec());
+        let expires = ms(expiry(now, ttl_ms));
+        self.write(move |conn| {
+            // One write transaction: no other process adds to the run
+            // between reading what it keeps and storing.
+            let tx = conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(unavailable)?;
+            tx.execute(
+                "DELETE FROM run_labels WHERE run_key = ?1 AND expires_at_ms <= ?2",
+                params![key, ms(now)],
+            )
+            .and_then(|_| {
+                tx.execute(
+                    "DELETE FROM run_labels WHERE seq IN (SELECT seq FROM run_labels \
+                     WHERE expires_at_ms <= ?1 LIMIT ?2)",
+                    params![ms(now), PRUNE_BATCH],
+                )
+            })
+            .map_err(unavailable)?;
+            let kept: HashSet<String> = tx
+                .prepare_cached("SELECT label_sha256 FROM run_labels WHERE run_key = ?1")
+                .and_then(|mut s| s.query_map([&key], |r| r.get(0))?.collect())
+                .map_err(unavailable)?;
+            for new in new_labels(&kept, &labels)? {
+                tx.prepare_cached(
+                    "INSERT INTO run_labels (run_key, label_sha256, label, expires_at_ms) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )
+                .and_then(|mut s| s.execute(params![key, new.sha256, new.json, expires]))
+                .map_err(unavailable)?;
+            }
+            tx.execute(
+                "UPDATE run_labels SET expires_at_ms = ?2 WHERE run_key = ?1",
+                params![key, expires],
+            )
+            .map_err(unavailable)?;
+            tx.commit().map_err(unavailable)
+        })
+        .await
+    }
+
+    async fn run_labels(&self, run: &RunKey, now: UnixMillis) -> Result<KeptLabels, LedgerError> {
+        let key = run.stored();
+        let stored: Vec<String> = self.read(|c| {
+            c.prepare_cached(
+                "SELECT label FROM run_labels WHERE run_key = ?1 AND expires_at_ms > ?2 \
+                 ORDER BY seq LIMIT ?3",
+            )?
+            .query_map(params![key, ms(now), MAX_STORED_LABELS as i64], |r| {
+                r.get(0)
+            })?
+            .collect()
+        })?;
+        let labels = stored
+            .iter()
+            .map(|json| stored_label(json, &self.path.display().to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(KeptLabels::from_stored(labels))
     }
 }

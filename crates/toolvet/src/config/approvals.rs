@@ -8,6 +8,11 @@ use std::path::PathBuf;
 pub const DEFAULT_APPROVAL_TTL_S: u64 = 3600;
 /// Longest accepted approval time-to-live, in seconds (30 days).
 pub const MAX_APPROVAL_TTL_S: u64 = 30 * 24 * 3600;
+/// Default time a run's labels are kept in the ledger after the last
+/// result that raised one, in seconds (24 hours).
+pub const DEFAULT_LABEL_TTL_S: u64 = 24 * 3600;
+/// Longest accepted label time-to-live, in seconds (30 days).
+pub const MAX_LABEL_TTL_S: u64 = 30 * 24 * 3600;
 
 /// Where approval requests are kept (`[approvals] ledger`).
 #[derive(Clone, PartialEq, Eq)]
@@ -73,6 +78,7 @@ pub enum KeySource {
 /// ledger = "state/approvals.db"     # SQLite file; or "memory"; or postgres://… (toolvet-preset)
 /// key_file = "state/approvals.key"  # or key_env = "TOOLVET_APPROVAL_KEY"
 /// ttl_s = 3600                      # how long a request waits for a person
+/// label_ttl_s = 86400               # how long a run's labels are kept (toolvet serve)
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApprovalSettings {
@@ -100,4 +106,11 @@ pub struct ApprovalSettings {
     pub max_pending_per_principal: usize,
     /// `max_pending`: the same, in all. Default 1000.
     pub max_pending: usize,
+    /// `label_ttl_s`: how long the ledger keeps a run's labels (raised by
+    /// result checks, [`crate::tool_result::RunLabel`]) after the last
+    /// result of the run that raised one, in seconds (1..=30 days); then
+    /// the run's later calls are vetted without them. Default 86400 (24
+    /// hours). Used by the front ends that keep labels in the ledger
+    /// (`toolvet serve`, so replicas share them).
+    pub label_ttl_s: u64,
 }

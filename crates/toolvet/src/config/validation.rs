@@ -4,8 +4,9 @@
 //! [`crate::ConfigError`] carries.
 
 use super::{
-    ApprovalSettings, DEFAULT_APPROVAL_TTL_S, HostSettings, KeySource, LedgerLocation,
-    MAX_APPROVAL_TTL_S, MAX_MEMORY_MB, MAX_TIMEOUT_MS, RawApprovals, redact_url,
+    ApprovalSettings, DEFAULT_APPROVAL_TTL_S, DEFAULT_LABEL_TTL_S, HostSettings, KeySource,
+    LedgerLocation, MAX_APPROVAL_TTL_S, MAX_LABEL_TTL_S, MAX_MEMORY_MB, MAX_TIMEOUT_MS,
+    RawApprovals, redact_url,
 };
 use std::path::Path;
 
@@ -46,6 +47,9 @@ pub(super) fn approval_settings(
     };
     let ttl_s = raw.ttl_s.unwrap_or(DEFAULT_APPROVAL_TTL_S);
     check_range(ttl_s, 1, MAX_APPROVAL_TTL_S).map_err(|m| format!("[approvals] `ttl_s`: {m}"))?;
+    let label_ttl_s = raw.label_ttl_s.unwrap_or(DEFAULT_LABEL_TTL_S);
+    check_range(label_ttl_s, 1, MAX_LABEL_TTL_S)
+        .map_err(|m| format!("[approvals] `label_ttl_s`: {m}"))?;
     if let Some(realm) = &raw.realm
         && (realm.is_empty() || realm.len() > 256 || realm.chars().any(char::is_control))
     {
@@ -86,6 +90,7 @@ pub(super) fn approval_settings(
             raw.max_pending,
             crate::approval::pending::DEFAULT_MAX_PENDING,
         )?,
+        label_ttl_s,
     })
 }
 
