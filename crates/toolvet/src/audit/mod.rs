@@ -230,17 +230,50 @@ pub(crate) enum Unrecorded {
 
 /// What a verdict record is made of, owned, for the writer thread.
 struct VerdictJob {
+    decided: DecidedJob,
+    verdict: Verdict,
+}
+
+/// What verdict and result records hold of the call and of the code that
+/// decided, owned, for the writer thread.
+struct DecidedJob {
     time_ms: u64,
     request: CallRequest,
-    verdict: Verdict,
     plugin_sha256: Vec<Option<String>>,
     policy_sha256: String,
 }
 
+impl DecidedJob {
+    /// Taken now, on the verdict's path.
+    fn new(request: &CallRequest, plugin_sha256: &[Option<&str>], policy_sha256: &str) -> Self {
+        DecidedJob {
+            time_ms: now_ms(),
+            request: request.clone(),
+            plugin_sha256: plugin_sha256
+                .iter()
+                .map(|d| d.map(str::to_string))
+                .collect(),
+            policy_sha256: policy_sha256.to_string(),
+        }
+    }
+
+    fn digests(&self) -> Vec<Option<&str>> {
+        self.plugin_sha256.iter().map(Option::as_deref).collect()
+    }
+
+    fn decided_by<'a>(&'a self, digests: &'a [Option<&'a str>]) -> DecidedBy<'a> {
+        DecidedBy {
+            plugin_sha256: digests,
+            host_version: env!("CARGO_PKG_VERSION"),
+            policy_sha256: &self.policy_sha256,
+        }
+    }
+}
+
 impl VerdictJob {
     fn to_line(&self, recording: &Recording) -> String {
-        let digests: Vec<Option<&str>> = self.plugin_sha256.iter().map(Option::as_deref).collect();
-        let request = &self.request;
+        let digests = self.decided.digests();
+        let request = &self.decided.request;
         let kept = recording.arguments.then(|| {
             let arguments = serde_json::from_str(request.call.arguments.get())
                 .unwrap_or(serde_json::Value::Null);
@@ -265,14 +298,10 @@ impl VerdictJob {
             attributes,
             tool_info: recording.arguments.then_some(&request.tool),
             event: "verdict",
-            time_ms: self.time_ms,
+            time_ms: self.decided.time_ms,
             call: RecordedCall::of(request),
             verdict: &verdict,
-            decided_by: DecidedBy {
-                plugin_sha256: &digests,
-                host_version: env!("CARGO_PKG_VERSION"),
-                policy_sha256: &self.policy_sha256,
-            },
+            decided_by: self.decided.decided_by(&digests),
         };
         serde_json::to_string(&record).expect("a record serializes")
     }
@@ -280,18 +309,15 @@ impl VerdictJob {
 
 /// What a result's record is made of, owned, for the writer thread.
 struct ResultJob {
-    time_ms: u64,
-    request: CallRequest,
+    decided: DecidedJob,
     result: ToolResult,
     verdict: ResultVerdict,
-    plugin_sha256: Vec<Option<String>>,
-    policy_sha256: String,
 }
 
 impl ResultJob {
     fn to_line(&self, recording: &Recording) -> String {
-        let digests: Vec<Option<&str>> = self.plugin_sha256.iter().map(Option::as_deref).collect();
-        let request = &self.request;
+        let digests = self.decided.digests();
+        let request = &self.decided.request;
         let (kind, text) = match &self.result.content {
             ResultContent::Text(text) => ("text", std::borrow::Cow::Borrowed(text.as_str())),
             ResultContent::Json(value) => ("json", std::borrow::Cow::Owned(value.to_string())),
@@ -323,7 +349,7 @@ impl ResultJob {
         }
         let record = ResultRecord {
             event: "result",
-            time_ms: self.time_ms,
+            time_ms: self.decided.time_ms,
             call: RecordedCall::of(request),
             content_kind: kind,
             content_bytes: text.len(),
@@ -331,11 +357,7 @@ impl ResultJob {
             is_error: self.result.is_error,
             content,
             verdict: &verdict,
-            decided_by: DecidedBy {
-                plugin_sha256: &digests,
-                host_version: env!("CARGO_PKG_VERSION"),
-                policy_sha256: &self.policy_sha256,
-            },
+            decided_by: self.decided.decided_by(&digests),
         };
         serde_json::to_string(&record).expect("a record serializes")
     }
@@ -594,13 +616,7 @@ impl DecisionLog {
             approval.ticket = None;
         }
         let job = VerdictJob {
-            time_ms: now_ms(),
-            request: request.clone(),
-            plugin_sha256: plugin_sha256
-                .iter()
-                .map(|d| d.map(str::to_string))
-                .collect(),
-            policy_sha256: policy_sha256.to_string(),
+            decided: DecidedJob::new(request, plugin_sha256, policy_sha256),
             verdict,
         };
         let result = self.send(Job::Verdict(Box::new(job)));
@@ -623,18 +639,12 @@ impl DecisionLog {
         policy_sha256: &str,
     ) -> Result<(), Unrecorded> {
         let job = ResultJob {
-            time_ms: now_ms(),
-            request: request.clone(),
+            decided: DecidedJob::new(request, plugin_sha256, policy_sha256),
             result: result.clone(),
             verdict: ResultVerdict {
                 content: None,
                 ..verdict.clone()
             },
-            plugin_sha256: plugin_sha256
-                .iter()
-                .map(|d| d.map(str::to_string))
-                .collect(),
-            policy_sha256: policy_sha256.to_string(),
         };
         let sent = self.send(Job::Result(Box::new(job)));
         if let Err(why) = sent {
