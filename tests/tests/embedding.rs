@@ -210,6 +210,18 @@ async fn decision_records_carry_the_parsed_policys_digest() {
 /// `toolvet check` under a file-size limit, so every write to the decision
 /// log fails as on a full disk (`ulimit -f`, with SIGXFSZ ignored).
 fn check_with_a_full_disk(dir: &Path, on_failure: &str) -> toolvet_tests::CliRun {
+    let call = r#"{"call": {"name": "read_file", "arguments": {"path": "README.md"}}}"#;
+    run_with_a_full_disk(dir, on_failure, "check", call)
+}
+
+/// `toolvet SUBCOMMAND --config toolvet.toml call.json` (the file holding
+/// `input`) as [`check_with_a_full_disk`] runs `check`.
+fn run_with_a_full_disk(
+    dir: &Path,
+    on_failure: &str,
+    subcommand: &str,
+    input: &str,
+) -> toolvet_tests::CliRun {
     let log = dir.join("log.jsonl");
     // Already over the limit: every append fails.
     std::fs::write(&log, "x".repeat(8 << 10) + "\n").unwrap();
@@ -220,10 +232,9 @@ fn check_with_a_full_disk(dir: &Path, on_failure: &str) -> toolvet_tests::CliRun
         fixture("hostile.wasm")
     );
     std::fs::write(dir.join("toolvet.toml"), policy).unwrap();
-    let call = r#"{"call": {"name": "read_file", "arguments": {"path": "README.md"}}}"#;
-    std::fs::write(dir.join("call.json"), call).unwrap();
+    std::fs::write(dir.join("call.json"), input).unwrap();
     let script = format!(
-        "trap '' XFSZ; ulimit -f 4; exec '{}' check --config toolvet.toml call.json",
+        "trap '' XFSZ; ulimit -f 4; exec '{}' {subcommand} --config toolvet.toml call.json",
         toolvet_tests::cli_binary().display()
     );
     let out = std::process::Command::new("bash")
@@ -251,6 +262,27 @@ fn a_verdict_that_cannot_be_recorded_is_denied_by_default() {
         "{}",
         run.stderr
     );
+}
+
+/// A result whose record cannot be written is withheld, as a call is
+/// denied (the policy's check does not vet results: it would pass).
+#[test]
+fn a_result_that_cannot_be_recorded_is_withheld_by_default() {
+    let item = r#"{"call": {"name": "read_file", "arguments": {"path": "README.md"}},
+                   "result": {"content": {"text": "fine"}}}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_with_a_full_disk(dir.path(), "deny", "check-result", item);
+    assert_eq!(run.code, 3, "stdout {} stderr {}", run.stdout, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "withhold", "{v}");
+    assert_eq!(v["rule"], "toolvet.decision-log", "{v}");
+    assert!(v.get("content").is_none(), "{v}");
+    // With `continue`, the result passes and the failure is reported.
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_with_a_full_disk(dir.path(), "continue", "check-result", item);
+    assert_eq!(run.code, 0, "stdout {} stderr {}", run.stdout, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["action"], "pass", "{v}");
 }
 
 #[test]

@@ -420,7 +420,12 @@ async fn check_result(config: &Path, files: &[PathBuf], format: Format) -> anyho
     for (source, text) in &inputs {
         for item in calls::parse_results(source, text) {
             let item = item?;
-            let verdict = host.check_result(&item.request, &item.result).await;
+            let mut verdict = host.check_result(&item.request, &item.result).await;
+            if let Some(withheld) = host.result_recorded(RECORD_TIMEOUT).await
+                && verdict.action != ResultAction::Withhold
+            {
+                verdict = withheld;
+            }
             print_result_verdict(source, &item.request, &verdict, format)?;
             if rank(verdict.action) > rank(worst) {
                 worst = verdict.action;

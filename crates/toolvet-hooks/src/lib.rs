@@ -61,6 +61,10 @@ pub enum HookError {
     /// The session's history file is unusable.
     #[error("session history: {0}")]
     History(String),
+    /// A decision could not be written to the decision log, which the
+    /// policy requires (`decision_log_on_failure = "deny"`).
+    #[error("{0}")]
+    DecisionLog(String),
 }
 
 /// The `[hooks]` table.
@@ -282,6 +286,11 @@ async fn vet_returned(
     // kept so far.
     if let Some(history) = &mut history {
         history.record_labels(&verdict.labels)?;
+    }
+    // Not answered before its record is written (the process ends next);
+    // the labels are kept either way.
+    if let Some(withheld) = host.result_recorded(RECORD_TIMEOUT).await {
+        return Err(HookError::DecisionLog(withheld.reason.unwrap_or_default()));
     }
     let why = |v: &toolvet::tool_result::ResultVerdict| {
         format!(

@@ -414,6 +414,28 @@ impl Host {
         }
     }
 
+    /// For one-shot processes (`toolvet check-result`, the hooks) after
+    /// vetting a result: wait (at most `timeout`) until its decision record
+    /// is in the decision log file. `None` when it is (or the policy keeps
+    /// no log, or `decision_log_on_failure = "continue"`: the failure is
+    /// then only logged); else the withhold to answer instead (rule
+    /// `toolvet.decision-log`), as [`Host::check_recorded`] denies a call.
+    pub async fn result_recorded(
+        &self,
+        timeout: Duration,
+    ) -> Option<crate::tool_result::ResultVerdict> {
+        let failed = self.flush_decision_log(timeout).await.err()?;
+        tracing::error!(target: "toolvet::audit", "a result's record is not in the decision log: {failed}");
+        (self.settings().decision_log_on_failure == crate::config::LogFailure::Deny).then(|| {
+            crate::tool_result::ResultVerdict::withheld_by_host(
+                crate::generation::DECISION_LOG_RULE,
+                "the decision log cannot be written, so this result may not reach the model \
+                 ([host] decision_log_on_failure = \"deny\")"
+                    .into(),
+            )
+        })
+    }
+
     /// Wait (at most `timeout`) until every decision record of the calls
     /// vetted so far is in the decision log file. `Ok` when the policy has
     /// no decision log.
