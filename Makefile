@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -90,6 +90,11 @@ AGENTDOJO_VENV := target/py-agentdojo
 field-tests: cli plugins $(AGENTDOJO_VENV)/.installed
 	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet
 	$(AGENTDOJO_VENV)/bin/python tests/agentdojo/replay.py --smoke --toolvet target/release/toolvet
+
+# The tools corpus (tests/field-tools/: tool names the checks do not name)
+# reports its rates only; it is not part of CI_STEPS and fails on no rate.
+field-tools-tests: cli plugins
+	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet --min-stopped 0 --max-blocked 100 $(sort $(wildcard tests/field-tools/*.cases.yaml))
 
 # AgentDojo's whole corpus (97 user tasks, 949 attacks; ~2 min): the table,
 # and every verdict in target/agentdojo.json.
