@@ -1,6 +1,6 @@
 // The component's entry: wires the check to the host. The logic is in
 // message-guard.js (unit tested natively with `node --test`).
-import { log } from 'toolvet:check/host@0.1.0';
+import { log } from 'toolvet:check/host@0.2.0';
 import { exportCheck } from '../toolvet-check/index.js';
 import { MessageGuard } from './message-guard.js';
 

@@ -3,7 +3,7 @@
 // See README.md for the settings and rule ids.
 
 import {
-  Check, Context, SettingsError, ToolCall, ToolInfo, WARM_UP_TEXT, allow, deny, escalate, globMatcher, stringsIn, t, warmUpWith,
+  Check, Context, SettingsError, ToolCall, ToolInfo, WARM_UP_TEXT, abstain, allow, deny, escalate, globMatcher, stringsIn, t, warmUpWith,
 } from '../toolvet-check/index.js';
 
 /** Default tool-name globs: tools that send messages. */
@@ -19,6 +19,13 @@ export const DEFAULT_TOOLS = [
   '*_sms',
   'teams_*',
 ];
+
+/**
+ * What routes a call here on a host of contract 0.2 besides the tool-name
+ * globs: the host found that the call sends a message (the tool catalog, or
+ * the verbs of its name), whatever the tool is called.
+ */
+export const EFFECTS = ['outbound-message'];
 
 /** Argument names holding recipients (strings, address lists, arrays, objects with an address). */
 export const DEFAULT_RECIPIENT_FIELDS = [
@@ -281,6 +288,54 @@ export function attachmentsIn(value) {
   return out.filter(Boolean);
 }
 
+// ---------------------------------------------------------------- the host's facts
+
+/** The reference tokens of JSON Pointer `pointer` (RFC 6901), or null when it is not one. */
+export function pointerTokens(pointer) {
+  if (typeof pointer !== 'string' || (pointer !== '' && !pointer.startsWith('/'))) return null;
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+/** The value `tokens` name inside `value` as `{ found, value }`. */
+function valueAt(value, tokens) {
+  for (const token of tokens) {
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token) && Number(token) < value.length) value = value[Number(token)];
+    else if (value && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, token)) value = value[token];
+    else return { found: false, value: undefined };
+  }
+  return { found: true, value };
+}
+
+/**
+ * The recipients the host found (`recipient` role values of `facts`) that
+ * are not inside one of the arguments `read` (the keys the check's own
+ * `recipient_fields` already gave), each read from the arguments at its
+ * pointer (so a number stays a number) or, when the pointer does not
+ * resolve, from the value's text. Each pointer once; `field` is the pointer.
+ */
+export function factRecipients(facts, args, read) {
+  const out = [];
+  const seen = new Set();
+  for (const r of facts?.roles ?? []) {
+    if (r.role !== 'recipient' || seen.has(r.pointer)) continue;
+    seen.add(r.pointer);
+    const tokens = pointerTokens(r.pointer);
+    if (tokens?.length && read.has(tokens[0])) continue;
+    const at = tokens ? valueAt(args, tokens) : { found: false };
+    out.push(...recipientsIn(at.found ? at.value : r.value, r.pointer || '/'));
+  }
+  return out;
+}
+
+/**
+ * Whether the host's facts say the call sends nothing: it found what the
+ * tool does (some effect) and `outbound-message` is not among it. Without
+ * facts (a 0.1 host) or with no effect found, the name globs decide.
+ */
+export function sendsNothing(facts) {
+  return Boolean(facts) && facts.effects.size > 0 && !facts.effects.has('outbound-message');
+}
+
 // ---------------------------------------------------------------- the check
 
 const contentRule = t.object({
@@ -329,9 +384,10 @@ function keysFor(args, field) {
 
 export class MessageGuard extends Check {
   static name = 'message-guard';
-  static version = '0.1.0';
+  static version = '0.2.0';
   static description = 'Vets outgoing messages: recipient domains, recipient count, attachments and content';
   static tools = DEFAULT_TOOLS;
+  static effects = EFFECTS;
   static settings = {
     recipient_fields: t.list(t.string(), DEFAULT_RECIPIENT_FIELDS),
     allowed_domains: t.list(t.string(), []),
@@ -408,6 +464,20 @@ export class MessageGuard extends Check {
     warmUpWith(this, calls);
     const principal = new Context({ principal: internal });
     for (const [tool, args] of calls) this.check(new ToolCall(tool, JSON.stringify(args)), new ToolInfo(), principal);
+    // As a 0.2 host calls it: with facts, recipients nested and at the top.
+    const facts = {
+      effects: new Set(['outbound-message']),
+      irreversible: true,
+      protectedTarget: false,
+      roles: [
+        { role: 'recipient', pointer: '/message/to/0', value: internal, dialect: null },
+        { role: 'recipient', pointer: '/message/bcc/0/email', value: 'sam@example.net', dialect: null },
+        { role: 'recipient', pointer: '/cc', value: '"Lee, Dana" <dana@example.org>', dialect: null },
+      ],
+      source: { tag: 'inferred', val: ['name verb "notify": outbound-message'] },
+    };
+    const nested = { cc: '"Lee, Dana" <dana@example.org>', message: { to: [internal], bcc: [{ email: 'sam@example.net' }], body: WARM_UP_TEXT } };
+    this.check(new ToolCall('notify_team', JSON.stringify(nested)), new ToolInfo({ facts }), principal);
   }
 
   /** Whether `domain` is `entry` or one of its subdomains, for any entry of `list`. */
@@ -423,17 +493,29 @@ export class MessageGuard extends Check {
     return own && !this.internal.includes(own) ? [...this.internal, own] : this.internal;
   }
 
-  check(call, _tool, ctx) {
+  check(call, tool, ctx) {
+    // A 0.2 host's facts: a call it knows sends no message is not this
+    // check's, whatever the tool is named (the name globs are the fallback
+    // without facts).
+    const facts = tool?.facts ?? null;
+    if (sendsNothing(facts)) return abstain();
     const args = call.json;
     const s = this.settings;
     const findings = [];
     const internal = this.internalFor(ctx);
 
-    // Recipients.
+    // Recipients: the recipient fields, and the recipients the host found
+    // anywhere else in the arguments (nested, or under a name the settings
+    // do not list).
     const recipients = [];
+    const read = new Set();
     for (const field of s.recipient_fields) {
-      for (const key of keysFor(args, field)) recipients.push(...recipientsIn(args[key], key));
+      for (const key of keysFor(args, field)) {
+        read.add(key);
+        recipients.push(...recipientsIn(args[key], key));
+      }
     }
+    if (facts) recipients.push(...factRecipients(facts, args, read));
     const invalid = recipients.filter((r) => r.parsed.kind === 'invalid');
     if (invalid.length) {
       const where = invalid.slice(0, 3).map((r) => `${r.field} (${JSON.stringify(r.parsed.text.slice(0, 60))})`);

@@ -169,3 +169,99 @@ test('fields are read in any case and Unicode form, as a tool may read them', ()
   assert.equal(run(g, 'send_email', { to: 'a@acme.com', 'Bo\u200bdy': 'AKIAIOSFODNN7EXAMPLE' }).kind, run(g, 'send_email', { to: 'a@acme.com', body: 'AKIAIOSFODNN7EXAMPLE' }).kind);
   assert.equal(run(g, 'send_email', { to: 'a@acme.com', attachmentsList: ['x.exe'] }).kind, 'allow');
 });
+
+// ---------------------------------------------------------------- the host's facts (contract 0.2, #31)
+
+const facts = (effects, roles = []) => ({
+  effects: new Set(effects),
+  irreversible: false,
+  protectedTarget: false,
+  roles: roles.map(([pointer, value]) => ({ role: 'recipient', pointer, value, dialect: null })),
+  source: { tag: 'inferred', val: [] },
+});
+const runWith = (guard, name, args, f) =>
+  guard.check(new ToolCall(name, JSON.stringify(args)), new ToolInfo({ facts: f }), new Context());
+
+test('declares the outbound-message effect, so a 0.2 host routes any sending tool here', () => {
+  assert.deepEqual(MessageGuard.info().effects, ['outbound-message']);
+  assert.deepEqual(MessageGuard.info().roles, []);
+});
+
+test('facts: an unknown tool that sends is judged by the recipients the host found', () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  const args = { wallet: '0xabc', notify_address: 'eve@evil.example', text: 'your balance is low' };
+  // No glob names `wallet_notify` and no recipient field is set: without facts it passes.
+  assert.equal(run(g, 'wallet_notify', args).kind, 'allow');
+  const d = runWith(g, 'wallet_notify', args, facts(['outbound-message'], [['/notify_address', 'eve@evil.example']]));
+  assert.equal(d.kind, 'escalate');
+  assert.equal(d.rule, 'message.external-recipient');
+  assert.match(d.message, /eve@evil\.example/);
+  // An internal recipient found the same way passes.
+  assert.equal(runWith(g, 'wallet_notify', { ...args, notify_address: 'ops@acme.com' }, facts(['outbound-message'], [['/notify_address', 'ops@acme.com']])).kind, 'allow');
+});
+
+test('facts: a call the host knows sends nothing is abstained on, whatever its name', () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  const args = { to: 'eve@evil.example', attachments: ['run.exe'] };
+  // `send_digest` matches `send_*`: without facts the globs decide, as before.
+  assert.equal(run(g, 'send_digest', args).rule, 'message.blocked-attachment');
+  assert.equal(runWith(g, 'send_digest', args, facts(['read'])).kind, 'abstain');
+  assert.equal(runWith(g, 'slack_list_channels', { channel: 'eve@evil.example' }, facts(['read', 'write'])).kind, 'abstain');
+  // Facts that found no effect at all do not say it sends nothing: the check runs.
+  assert.equal(runWith(g, 'send_digest', args, facts([])).rule, 'message.blocked-attachment');
+  assert.equal(runWith(g, 'send_digest', args, facts(['read', 'outbound-message'])).rule, 'message.blocked-attachment');
+});
+
+test('facts: a nested Bcc found only by the host is judged', () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  const args = { to: 'dana@acme.com', message: { subject: 'Q3 numbers', bcc: [{ email: 'eve@evil.example' }] } };
+  // The recipient fields are read at the top only: without facts the Bcc is unseen.
+  assert.equal(run(g, 'send_email', args).kind, 'allow');
+  const f = facts(['outbound-message'], [['/to', 'dana@acme.com'], ['/message/bcc/0/email', 'eve@evil.example']]);
+  const d = runWith(g, 'send_email', args, f);
+  assert.equal(d.rule, 'message.external-recipient');
+  assert.match(d.message, /to eve@evil\.example;/);
+  // `/message/to/0` too, and an invalid nested address is denied, named by its pointer.
+  const bad = runWith(g, 'compose', { message: { to: ['eve@evil.com@acme.com'] } }, facts(['outbound-message'], [['/message/to/0', 'eve@evil.com@acme.com']]));
+  assert.equal(bad.rule, 'message.invalid-recipient');
+  assert.match(bad.message, /\/message\/to\/0/);
+});
+
+test('facts: recipients the fields already read are not counted twice', () => {
+  const g = MessageGuard.fromSettingsJson('{"max_recipients": 2}');
+  const to = ['a@x.com', 'b@x.com'];
+  const f = facts(['outbound-message'], [['/to/0', 'a@x.com'], ['/to/1', 'b@x.com'], ['/to/1', 'b@x.com']]);
+  assert.equal(runWith(g, 'send_email', { to }, f).kind, 'allow');
+  // The same recipients under another key are the same recipients.
+  const f2 = facts(['outbound-message'], [['/to/0', 'a@x.com'], ['/envelope/rcpt/0', 'b@x.com']]);
+  assert.equal(runWith(g, 'send_email', { to, envelope: { rcpt: ['b@x.com'] } }, f2).kind, 'allow');
+  // A third one found only by the host goes over the limit.
+  const f3 = facts(['outbound-message'], [['/envelope/rcpt/0', 'c@x.com']]);
+  assert.equal(runWith(g, 'send_email', { to, envelope: { rcpt: ['c@x.com'] } }, f3).rule, 'message.too-many-recipients');
+  // An invalid address in a field is reported once, not again from the facts.
+  const inv = runWith(g, 'send_email', { to: 'x@' }, facts(['outbound-message'], [['/to', 'x@']]));
+  assert.equal(inv.rule, 'message.invalid-recipient');
+  assert.equal(inv.message.match(/\(/g).length, 1);
+});
+
+test('facts: a recipient value is read at its pointer, or from its text when the pointer does not resolve', () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"], "max_recipients": 1}');
+  // A phone number stays a recipient without a domain (it counts, it is not external).
+  assert.equal(runWith(g, 'sms_out', { phone: 15551234567 }, facts(['outbound-message'], [['/phone', '15551234567']])).kind, 'allow');
+  assert.equal(
+    runWith(g, 'notify', { phone: 15551234567, chat: '#ops' }, facts(['outbound-message'], [['/phone', '15551234567'], ['/chat', '#ops']])).rule,
+    'message.too-many-recipients',
+  );
+  assert.equal(runWith(g, 'notify', {}, facts(['outbound-message'], [['/gone', 'eve@evil.example']])).rule, 'message.external-recipient');
+  // Escaped pointer tokens (`~1` is `/`, `~0` is `~`).
+  assert.equal(runWith(g, 'notify', { 'a/b': { '~c': 'eve@evil.example' } }, facts(['outbound-message'], [['/a~1b/~0c', 'ignored@acme.com']])).rule, 'message.external-recipient');
+});
+
+test('facts: without them, or with them, warmUp changes no later decision', () => {
+  const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  g.warmUp();
+  const cold = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
+  const f = facts(['outbound-message'], [['/message/bcc/0/email', 'eve@evil.example']]);
+  const args = { message: { bcc: [{ email: 'eve@evil.example' }] } };
+  assert.deepEqual(runWith(g, 'notify_team', args, f), runWith(cold, 'notify_team', args, f));
+});

@@ -47,6 +47,8 @@ export class Sample extends Check<Settings> {
   static override version = '0.1.0';
   static override description = 'A typed sample';
   static override tools = ['*'];
+  static override roles = ['recipient'] as const;
+  static override effects = ['outbound-message', 'publish'] as const;
   static override settings = settings;
 
   constructor(s: Settings) {

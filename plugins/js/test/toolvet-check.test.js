@@ -174,7 +174,66 @@ test('Check.fromSettingsJson', () => {
   assert.equal(errorOf(() => Words.fromSettingsJson('{"words": [""]}')), 'settings.words[0]: must not be empty');
   assert.equal(errorOf(() => Words.fromSettingsJson('[]')), 'settings: expected a JSON object');
   assert.match(errorOf(() => Words.fromSettingsJson('{oops')), /^settings: not valid JSON/);
-  assert.deepEqual(Words.info(), { name: 'words', version: '0.1.0', description: '', tools: ['*'] });
+  assert.deepEqual(Words.info(), { name: 'words', version: '0.1.0', description: '', tools: ['*'], roles: [], effects: [] });
+});
+
+test('describe sends the roles and effects a check routes by (contract 0.2)', () => {
+  const noEffects = { read: false, write: false, delete: false, execute: false, outboundMessage: false, payment: false, publish: false, permissionChange: false, deploy: false };
+  assert.deepEqual(exportCheck(Words).describe(), { name: 'words', version: '0.1.0', description: '', tools: ['*'], roles: [], effects: noEffects });
+  class Mail extends Check {
+    static name = 'mail';
+    static tools = ['send_*'];
+    static roles = ['recipient', 'outbound-content', 'recipient'];
+    static effects = ['outbound-message', 'permission-change'];
+    check() {
+      return allow();
+    }
+  }
+  assert.deepEqual(Mail.info().roles, ['recipient', 'outbound-content']);
+  const described = exportCheck(Mail).describe();
+  assert.deepEqual(described.tools, ['send_*']);
+  // Roles as the WIT's enum names; effects as its flags, every flag present.
+  assert.deepEqual(described.roles, ['recipient', 'outbound-content']);
+  assert.deepEqual(described.effects, { ...noEffects, outboundMessage: true, permissionChange: true });
+});
+
+test('an unknown role or effect is an error naming the check and the name', () => {
+  const withRouting = (roles, effects) =>
+    class Bad extends Check {
+      static name = 'bad-routes';
+      static roles = roles;
+      static effects = effects;
+      check() {
+        return allow();
+      }
+    };
+  const message = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return typeof e === 'string' ? e : e.message;
+    }
+    assert.fail('no error');
+  };
+  const badEffect = withRouting([], ['read', 'sends']);
+  assert.equal(
+    message(() => badEffect.info()),
+    'bad-routes: static effects[1] is the unknown effect "sends"; known effects: read, write, delete, execute, outbound-message, payment, publish, permission-change, deploy',
+  );
+  // At build (exportCheck), and natively wherever the check is made.
+  assert.match(message(() => exportCheck(badEffect)), /^bad-routes: static effects\[1\] is the unknown effect "sends"/);
+  assert.match(message(() => badEffect.fromSettingsJson('{}')), /unknown effect "sends"/);
+  const badRole = withRouting(['shell_command'], []);
+  assert.match(message(() => badRole.info()), /^bad-routes: static roles\[0\] is the unknown role "shell_command"; known roles: shell-command, /);
+  assert.match(message(() => withRouting([], 'outbound-message').info()), /^bad-routes: `static effects` must be an array of effect names/);
+  assert.match(message(() => withRouting([3], []).info()), /^bad-routes: static roles\[0\] is number 3; known roles/);
+  // describe and configure report it too, if the statics change after the build
+  // (configure as the WIT error string).
+  const later = withRouting([], []);
+  const exported = exportCheck(later);
+  later.effects = ['outbound_message'];
+  assert.match(message(() => exported.describe()), /^bad-routes: static effects\[0\] is the unknown effect "outbound_message"/);
+  assert.throws(() => exported.configure('{}'), (e) => typeof e === 'string' && e.startsWith('bad-routes: static effects[0] is the unknown effect "outbound_message"'));
 });
 
 test('exportCheck wires the interface and reports settings errors as strings', () => {

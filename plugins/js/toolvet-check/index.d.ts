@@ -143,7 +143,12 @@ export type Role =
 export type Effect =
   | 'read' | 'write' | 'delete' | 'execute' | 'outbound-message' | 'payment' | 'publish' | 'permission-change' | 'deploy';
 
-/** What the host found a call does (contract 0.2; the host does not compute facts yet). */
+/** Every role, as the WIT names them. */
+export const ROLES: readonly Role[];
+/** Every effect, as the WIT names them. */
+export const EFFECTS: readonly Effect[];
+
+/** What the host found a call does (contract 0.2). */
 export interface ToolFacts {
   readonly effects: Set<Effect>;
   readonly irreversible: boolean;
@@ -309,6 +314,16 @@ export class Check<S = Record<string, unknown>> {
   static description: string;
   /** Default tool-name globs. */
   static tools: string[];
+  /**
+   * Roles that route a call to the check whatever its tool's name (contract
+   * 0.2), e.g. `['shell-command'] as const`. Default none.
+   */
+  static roles: readonly Role[];
+  /**
+   * Effects that route a call to the check whatever its tool's name
+   * (contract 0.2), e.g. `['outbound-message'] as const`. Default none.
+   */
+  static effects: readonly Effect[];
   /** The `[check.settings]` table, an object of `t` types. */
   static settings: Fields;
   constructor(settings: S);
@@ -329,8 +344,11 @@ export class Check<S = Record<string, unknown>> {
    * builds is in the snapshot. A throw fails the load. Default: nothing.
    */
   warmUp(): void;
-  /** `{ name, version, description, tools }`. */
-  static info(): { name: string; version: string; description: string; tools: string[] };
+  /**
+   * `{ name, version, description, tools, roles, effects }`. Throws a
+   * TypeError naming the check and the name for an unknown role or effect.
+   */
+  static info(): { name: string; version: string; description: string; tools: string[]; roles: Role[]; effects: Effect[] };
   /** Build the check from settings JSON text, as `configure` does. Throws `SettingsError`. */
   static fromSettingsJson<C extends CheckClass>(this: C, text: string): InstanceType<C>;
 }

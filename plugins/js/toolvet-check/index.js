@@ -348,8 +348,8 @@ export class PriorCall extends WithArguments {
 /**
  * What the agent's owner declared about the tool; every field optional.
  * `facts` (contract 0.2) is what the host found the call does, or null
- * (always null in a check built for contract 0.1, and when the host found
- * nothing; the host does not compute facts yet):
+ * (always null in a check built for contract 0.1; a 0.2 host fills it for
+ * every call, with no effects and no roles when it found none):
  * `{ effects: Set<string>, irreversible, protectedTarget, roles: [{ role,
  * pointer, value, dialect }], source: { tag: 'catalog'|'inferred'|'declared',
  * val } }`, with effects and roles named as in the WIT (`outbound-message`,
@@ -450,11 +450,53 @@ export class Context {
 
 // ---------------------------------------------------------------- the base class
 
+/** The roles a check may route by (`static roles`), as the WIT names them. */
+export const ROLES = Object.freeze([
+  'shell-command', 'source-code', 'file-path', 'url', 'host', 'outbound-content', 'recipient',
+  'amount', 'currency', 'repository', 'branch', 'cloud-resource', 'environment', 'query',
+]);
+
+/** The effects a check may route by (`static effects`), as the WIT names them. */
+export const EFFECTS = Object.freeze([
+  'read', 'write', 'delete', 'execute', 'outbound-message', 'payment', 'publish', 'permission-change', 'deploy',
+]);
+
+/**
+ * `CheckClass`'s `static roles` or `static effects` (`key`), checked against
+ * `known`: a copy without repeats, or a TypeError naming the check and the
+ * bad entry.
+ */
+function routingNames(CheckClass, key, known) {
+  const names = CheckClass[key] ?? [];
+  const what = key === 'roles' ? 'role' : 'effect';
+  if (!Array.isArray(names)) {
+    throw new TypeError(`${CheckClass.name}: \`static ${key}\` must be an array of ${what} names, e.g. [${JSON.stringify(known[0])}]`);
+  }
+  names.forEach((n, i) => {
+    if (!known.includes(n)) {
+      throw new TypeError(
+        `${CheckClass.name}: static ${key}[${i}] is ${typeof n === 'string' ? `the unknown ${what} ${JSON.stringify(n)}` : describeValue(n)}; ` +
+          `known ${key}: ${known.join(', ')}`,
+      );
+    }
+  });
+  return [...new Set(names)];
+}
+
 /**
  * Base class of a check. Subclasses set the statics `name`, `version`,
  * `description`, `tools` (default tool-name globs) and `settings` (an object
  * of `t` types: the `[check.settings]` table), and implement
  * `check(call, tool, ctx)` returning a `Decision`.
+ *
+ * A check may also set `roles` (names of the WIT's `role`, e.g.
+ * `['shell-command']`) and `effects` (names of its `effects` flags, e.g.
+ * `['outbound-message']`): a host of contract 0.2 then routes a call to it
+ * when the call has an argument of one of those roles or one of those
+ * effects, whatever the tool is named, besides the calls its `tools` globs
+ * match. A check built for contract 0.1 keeps them to itself (its host
+ * routes by tool name only). An unknown name is a TypeError naming the
+ * check, at build (`exportCheck`), `describe` and `configure`.
  *
  * The constructor receives the decoded settings (unknown keys and wrong
  * types already rejected with the key's path) and stores them as
@@ -467,6 +509,10 @@ export class Check {
   static version = '0.1.0';
   static description = '';
   static tools = ['*'];
+  /** Roles that route a call here whatever its tool's name (contract 0.2), e.g. `['recipient']`. */
+  static roles = [];
+  /** Effects that route a call here whatever its tool's name (contract 0.2), e.g. `['outbound-message']`. */
+  static effects = [];
   static settings = {};
 
   constructor(settings) {
@@ -510,9 +556,20 @@ export class Check {
    */
   warmUp() {}
 
-  /** `{ name, version, description, tools }` (the WIT `plugin-info`). */
+  /**
+   * `{ name, version, description, tools, roles, effects }` (the WIT
+   * `plugin-info`, with roles and effects as arrays of names). Throws a
+   * TypeError naming the check and the name for an unknown role or effect.
+   */
   static info() {
-    return { name: this.name, version: this.version, description: this.description, tools: [...this.tools] };
+    return {
+      name: this.name,
+      version: this.version,
+      description: this.description,
+      tools: [...this.tools],
+      roles: routingNames(this, 'roles', ROLES),
+      effects: routingNames(this, 'effects', EFFECTS),
+    };
   }
 
   /**
@@ -521,6 +578,8 @@ export class Check {
    * @throws {SettingsError}
    */
   static fromSettingsJson(text) {
+    routingNames(this, 'roles', ROLES);
+    routingNames(this, 'effects', EFFECTS);
     const source = (text ?? '').trim() || '{}';
     let parsed;
     try {
@@ -947,6 +1006,10 @@ function toDecision(d) {
 const flagNames = (flags) =>
   new Set(Object.entries(flags ?? {}).filter(([, on]) => on).map(([k]) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)));
 
+/** Effect names (`outbound-message`) as the WIT flags value, every flag present (`{ outboundMessage: true, read: false, ... }`). */
+const toFlags = (names) =>
+  Object.fromEntries(EFFECTS.map((e) => [e.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), names.includes(e)]));
+
 /** The host's `tool-info` as the kit's ToolInfo (contract 0.1 has no facts). */
 function toToolInfo(tool) {
   const f = tool.facts;
@@ -1000,8 +1063,10 @@ function toResultDecision(d) {
  *   export const check = exportCheck(MyCheck, log);
  *   export const resultCheck = check;
  *
- * Validates the class and builds it once from `{}`, so a check whose
- * defaults are invalid fails the build. The configured check lives for the
+ * Validates the class (its name, `check`, and the names in `static roles`
+ * and `static effects`) and builds it once from `{}`, so a check whose
+ * defaults are invalid, or that names an unknown role or effect, fails the
+ * build. The configured check lives for the
  * instance; if `check` runs before `configure` (a host bug) it is built
  * from `{}`.
  */
@@ -1017,17 +1082,27 @@ export function exportCheck(CheckClass, hostLog) {
   if (CheckClass.prototype.check === Check.prototype.check) {
     throw new TypeError(`${CheckClass.name} must implement check(call, tool, ctx)`);
   }
+  CheckClass.info(); // an unknown role or effect fails the build
   CheckClass.fromSettingsJson('{}');
   if (hostLog) logSink = (level, message) => hostLog(level, message);
 
   let configured = null;
   const exported = {
     describe() {
-      // Contract 0.2's roles and effects (routing by them is not built yet,
-      // #31); a 0.1 host's plugin-info has neither and ignores them.
-      return { ...CheckClass.info(), roles: [], effects: {} };
+      // Contract 0.2's roles (enum names, as the WIT spells them) and
+      // effects (a flags object); a check built for 0.1 has a plugin-info
+      // without either, and its bindings leave them out.
+      const info = CheckClass.info();
+      return { ...info, effects: toFlags(info.effects) };
     },
     configure(settings) {
+      // The WIT result's error string: `<Class>: static effects[0] is the
+      // unknown effect "sends"; known effects: ...`.
+      try {
+        CheckClass.info();
+      } catch (e) {
+        throw String(e?.message ?? e);
+      }
       let built;
       try {
         built = CheckClass.fromSettingsJson(settings);
