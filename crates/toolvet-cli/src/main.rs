@@ -86,6 +86,22 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
     },
+    /// Show how calls are understood, without vetting them: per call (the
+    /// input of `check`), the tool facts (effects, whether irreversible,
+    /// a protected target, argument roles, the catalog entry or what the
+    /// effects were inferred from) and the checks it reaches, with why.
+    ///
+    /// Exit code: 0, or 2 for a bad policy or input.
+    Explain {
+        /// The policy file.
+        #[arg(long, short, default_value = "toolvet.toml")]
+        config: PathBuf,
+        /// Files with calls (`-` or nothing for stdin).
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Show what a plugin file imports and exports, whether this host can
     /// load it, and what its `describe` says.
     Inspect {
@@ -292,6 +308,11 @@ async fn run(cli: Cli) -> anyhow::Result<u8> {
             files,
             format,
         } => check(&config, &files, format).await,
+        Command::Explain {
+            config,
+            files,
+            format,
+        } => explain(&config, &files, format).await,
         Command::CheckResult {
             config,
             files,
@@ -405,6 +426,85 @@ async fn check(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Resu
         Decision::Escalate => EXIT_ESCALATE,
         Decision::Allow => 0,
     })
+}
+
+async fn explain(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {
+    let host = load_one_shot(config).await?;
+    let mut count = 0usize;
+    for (source, text) in &calls::read_inputs(files)? {
+        for request in calls::parse_calls(source, text) {
+            let explained = host.explain(&request?);
+            match format {
+                Format::Json => println!("{}", serde_json::to_string(&explained)?),
+                Format::Text => print!("{}", explain_text(&explained)),
+            }
+            count += 1;
+        }
+    }
+    anyhow::ensure!(
+        count > 0,
+        "no calls given (expected JSON on stdin or in files)"
+    );
+    Ok(0)
+}
+
+/// `explained` for a person: the tool, where its facts come from, its
+/// effects, the argument roles, the checks that vet it. Every text from
+/// the call is written with [`toolvet::display::visible`].
+fn explain_text(explained: &toolvet::facts::Explanation) -> String {
+    use std::fmt::Write as _;
+    use toolvet::display::visible;
+    use toolvet::facts::FactSource;
+    let f = &explained.facts;
+    let mut out = String::new();
+    let _ = writeln!(out, "tool: {}", visible(&explained.tool));
+    let source = match &f.source {
+        FactSource::Catalog(ids) => format!("catalog {}", ids.join(", ")),
+        FactSource::Inferred(_) => "inferred".to_string(),
+        FactSource::Declared => "declared by the caller".to_string(),
+    };
+    let _ = writeln!(out, "  known from: {source}");
+    let effects: Vec<&str> = f.effects.iter().map(|e| e.name()).collect();
+    let _ = writeln!(
+        out,
+        "  effects: {}{}{}",
+        if effects.is_empty() {
+            "none found".to_string()
+        } else {
+            effects.join(", ")
+        },
+        if f.irreversible { "; irreversible" } else { "" },
+        if f.protected_target {
+            "; protected target"
+        } else {
+            ""
+        },
+    );
+    for why in &f.reasons {
+        let _ = writeln!(out, "    because {}", visible(why));
+    }
+    for r in &f.roles {
+        let value: String = r.value.chars().take(120).collect();
+        let _ = writeln!(
+            out,
+            "  {} {}: {}",
+            r.role.name(),
+            visible(&r.pointer),
+            visible(&value)
+        );
+    }
+    if explained.checks.is_empty() {
+        let _ = writeln!(out, "  checks: none");
+    }
+    for c in &explained.checks {
+        let _ = writeln!(
+            out,
+            "  check {} (by {})",
+            visible(&c.check),
+            c.via.join(", ")
+        );
+    }
+    out
 }
 
 async fn check_result(config: &Path, files: &[PathBuf], format: Format) -> anyhow::Result<u8> {

@@ -314,6 +314,29 @@ impl Effects {
     /// Changes what runs in an environment.
     pub const DEPLOY: Effects = Effects(1 << 8);
 
+    /// Every effect with its name as policies and catalogs write it
+    /// (`outbound-message`), in the WIT declaration order.
+    pub const NAMED: [(&'static str, Effects); 9] = [
+        ("read", Effects::READ),
+        ("write", Effects::WRITE),
+        ("delete", Effects::DELETE),
+        ("execute", Effects::EXECUTE),
+        ("outbound-message", Effects::OUTBOUND_MESSAGE),
+        ("payment", Effects::PAYMENT),
+        ("publish", Effects::PUBLISH),
+        ("permission-change", Effects::PERMISSION_CHANGE),
+        ("deploy", Effects::DEPLOY),
+    ];
+
+    /// The names of the effects in the set, in declaration order.
+    pub fn names(self) -> Vec<&'static str> {
+        Effects::NAMED
+            .iter()
+            .filter(|(_, e)| self.intersects(*e))
+            .map(|(n, _)| *n)
+            .collect()
+    }
+
     /// Both sets together (the same as `|`, usable in a `const`).
     pub const fn union(self, other: Effects) -> Effects {
         Effects(self.0 | other.0)
@@ -617,6 +640,14 @@ impl Decision {
     pub fn rule(&self) -> Option<&str> {
         match self {
             Decision::Deny(r) | Decision::Escalate(r) => r.rule.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The message, for deny and escalate.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Decision::Deny(r) | Decision::Escalate(r) => Some(&r.message),
             _ => None,
         }
     }

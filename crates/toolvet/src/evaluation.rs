@@ -90,17 +90,19 @@ impl Generation {
             }
         };
         let attributes = self.state_paths.attributes(caller);
+        let facts = self.facts.facts(request);
         let wit_call = Arc::new(to_wit(
             request,
             history,
             self.settings.max_history,
             attributes,
+            &facts,
         ));
         let applicable: Vec<usize> = self
             .checks
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.tools.is_match(&request.call.name))
+            .filter(|(_, c)| c.applies(&request.call.name, &facts))
             .map(|(i, _)| i)
             .collect();
         let outcomes = self.run_checks(&applicable, wit_call).await;
@@ -595,12 +597,14 @@ pub(crate) const MAX_RULE_BYTES: usize = 128;
 
 /// Convert a call to the WIT types once per verdict, keeping the newest
 /// `max_history` entries of `history`, with `attributes` (the call's, with
-/// the host's state paths: [`crate::state_paths::StatePaths::attributes`]).
+/// the host's state paths: [`crate::state_paths::StatePaths::attributes`])
+/// and the call's `facts` ([`crate::facts`]).
 pub(crate) fn to_wit(
     request: &CallRequest,
     history: &[PriorCall],
     max_history: usize,
     attributes: Vec<(String, String)>,
+    facts: &crate::facts::ToolFacts,
 ) -> WitCall {
     let skip = history.len().saturating_sub(max_history);
     WitCall::new(
@@ -619,7 +623,7 @@ pub(crate) fn to_wit(
                 .parameters_schema
                 .as_ref()
                 .map(|s| s.get().to_string()),
-            facts: None,
+            facts: Some(facts.to_wit()),
         },
         wit::CallContext {
             agent: request.context.agent.clone(),

@@ -62,6 +62,8 @@ pub(crate) struct Generation {
     /// Whether the calls' host attributes are taken as the host's facts
     /// ([`crate::LoadOptions::caller_is_host`]).
     pub caller_is_host: bool,
+    /// Finds what each call does ([`crate::facts`]).
+    pub facts: crate::facts::FactFinder,
 }
 
 /// One configured check after loading.
@@ -71,9 +73,53 @@ pub(crate) struct LoadedCheck {
     /// Where its plugin's output goes, with the budget its calls share.
     pub log: PluginLog,
     pub tools: GlobSet,
+    /// Calls it also applies to whatever their tool's name: those with a
+    /// value of one of these roles or one of these effects (what its
+    /// plugin declared; nothing for a check that did not load, or whose
+    /// policy table gives its own `tools`).
+    pub routes: Routes,
     pub settings_json: String,
     pub limits: InstanceLimits,
     pub state: Result<Ready, LoadError>,
+}
+
+/// The roles and effects that route a call to a check besides its tool
+/// globs (the contract's `plugin-info.roles` and `effects`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Routes {
+    pub roles: Vec<crate::facts::Role>,
+    pub effects: crate::facts::Effects,
+}
+
+impl LoadedCheck {
+    /// What routes a call with `facts` to `tool` to this check (empty when
+    /// nothing does): `tool name`, `role ROLE`, `effect EFFECT`.
+    pub(crate) fn routes_for(&self, tool: &str, facts: &crate::facts::ToolFacts) -> Vec<String> {
+        let mut via = Vec::new();
+        if self.tools.is_match(tool) {
+            via.push("tool name".to_string());
+        }
+        for r in self.routes.roles.iter().filter(|r| facts.has_role(**r)) {
+            via.push(format!("role {}", r.name()));
+        }
+        for e in self
+            .routes
+            .effects
+            .iter()
+            .filter(|e| facts.effects.contains(*e))
+        {
+            via.push(format!("effect {}", e.name()));
+        }
+        via
+    }
+
+    /// Whether the check vets a call to `tool` with `facts`: its tool
+    /// globs match, or the call has one of its roles or effects.
+    pub(crate) fn applies(&self, tool: &str, facts: &crate::facts::ToolFacts) -> bool {
+        self.tools.is_match(tool)
+            || facts.effects.intersects(self.routes.effects)
+            || self.routes.roles.iter().any(|r| facts.has_role(*r))
+    }
 }
 
 /// A check that loaded: its component, what it declared, and its warm

@@ -281,6 +281,30 @@ impl Host {
         crate::runtime::block_on(async move { host.check(&request).await })
     }
 
+    /// How the host understands `request`'s call: its tool facts
+    /// ([`crate::facts`]) and the checks it would reach, with what routed
+    /// it to each. Runs no check and records nothing.
+    pub fn explain(&self, request: &CallRequest) -> crate::facts::Explanation {
+        let current = self.current();
+        let facts = current.facts.facts(request);
+        let checks = current
+            .checks
+            .iter()
+            .filter_map(|c| {
+                let via = c.routes_for(&request.call.name, &facts);
+                (!via.is_empty()).then(|| crate::facts::CheckRoute {
+                    check: c.config.name.clone(),
+                    via,
+                })
+            })
+            .collect();
+        crate::facts::Explanation {
+            tool: request.call.name.clone(),
+            facts,
+            checks,
+        }
+    }
+
     fn current(&self) -> Arc<Generation> {
         self.shared.current.load_full()
     }

@@ -108,6 +108,7 @@ pub mod display;
 pub mod engine;
 mod error;
 mod evaluation;
+pub mod facts;
 pub mod fold;
 mod generation;
 pub mod history_fit;

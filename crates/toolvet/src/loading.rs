@@ -201,6 +201,21 @@ impl Generation {
                 (None, Err(_)) => vec!["*".to_string()],
             };
             let tools = crate::config::compile_globs(&globs).expect("validated when loading");
+            // A policy's own `tools` says exactly where the check applies:
+            // its plugin's roles and effects then route nothing more.
+            let routes = match &state {
+                Ok(_) if config.tools.is_some() => crate::generation::Routes::default(),
+                Ok(r) => crate::generation::Routes {
+                    roles: r
+                        .info
+                        .roles
+                        .iter()
+                        .map(|r| crate::facts::Role::from_wit(*r))
+                        .collect(),
+                    effects: crate::facts::Effects::from_wit(r.info.effects),
+                },
+                Err(_) => crate::generation::Routes::default(),
+            };
             if let Err(e) = &state {
                 errors.push(e.clone());
             }
@@ -209,6 +224,7 @@ impl Generation {
                 name,
                 log,
                 tools,
+                routes,
                 settings_json,
                 limits,
                 state,
@@ -247,6 +263,7 @@ impl Generation {
             state_paths,
             locator: options.locator.clone(),
             caller_is_host: options.caller_is_host,
+            facts: crate::facts::FactFinder::default(),
         })
     }
 }
@@ -254,7 +271,8 @@ impl Generation {
 /// Whether `check` must be loaded for a call to `tool`. It is left out
 /// only when the artifact cache records that this very plugin file (by its
 /// stamp, and its pin if any) loaded with these settings and memory cap
-/// before, so it would load now too, and its globs (the policy's `tools`,
+/// before, so it would load now too, it routes no call by roles or
+/// effects (or the policy gives its `tools`, which turns that off), and its globs (the policy's `tools`,
 /// else those its plugin declared then) do not match `tool`. A check that
 /// may fail to load is always loaded: its load error fails the host, as
 /// in a host for every tool.
@@ -268,9 +286,13 @@ fn may_select(check: &CheckConfig, tool: &str, cache: Option<&ArtifactCache>) ->
             (check.memory_mb as usize) << 20,
         )
     });
-    let Some(declared) = remembered else {
+    let Some((declared, routes)) = remembered else {
         return true;
     };
+    if routes && check.tools.is_none() {
+        // Roles and effects are found per call: any tool may reach it.
+        return true;
+    }
     let globs = check.tools.as_ref().unwrap_or(&declared);
     crate::config::compile_globs(globs).map_or(true, |set| set.is_match(tool))
 }

@@ -430,6 +430,8 @@ pub(crate) fn remember_accepted(cache: &ArtifactCache, key: &str, info: &PluginI
         "version": info.version,
         "description": info.description,
         "tools": info.tools,
+        "roles": info.roles.iter().map(|r| crate::facts::Role::from_wit(*r)).collect::<Vec<_>>(),
+        "effects": crate::facts::Effects::from_wit(info.effects),
     });
     cache.store_record(ACCEPTED_RECORD, key, record.to_string().as_bytes());
 }
@@ -444,6 +446,10 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
         version: String,
         description: String,
         tools: Vec<String>,
+        // Required: a record from a host that did not keep them must not
+        // stand for a check that routes by roles or effects.
+        roles: Vec<crate::facts::Role>,
+        effects: crate::facts::Effects,
     }
     let r: Recorded = serde_json::from_slice(&cache.record(ACCEPTED_RECORD, key)?).ok()?;
     let info = PluginInfo {
@@ -451,8 +457,8 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
         version: r.version,
         description: r.description,
         tools: r.tools,
-        roles: Vec::new(),
-        effects: crate::bindings::wit::Effects::empty(),
+        roles: r.roles.iter().map(|r| r.to_wit()).collect(),
+        effects: r.effects.to_wit(),
     };
     check_plugin_info(&info).ok()?;
     crate::config::compile_globs(&info.tools).ok()?;
@@ -463,6 +469,8 @@ pub(crate) fn remembered_accepted(cache: &ArtifactCache, key: &str) -> Option<Pl
 /// `settings` and `memory_bytes`, found without reading or loading the
 /// component: the file's stamp gives its remembered digest (as in
 /// [`find`]), and that digest with the settings gives the accepted record.
+/// With them, whether it also routes calls by roles or effects (then it
+/// may apply to a call to any tool).
 /// `None` when any of that is unknown (a first load, a changed file, a
 /// digest that contradicts the pin), in which case the check must be
 /// loaded to learn them.
@@ -472,13 +480,18 @@ pub(crate) fn remembered_tools(
     sha256_pin: Option<&str>,
     settings: &str,
     memory_bytes: usize,
-) -> Option<Vec<String>> {
+) -> Option<(Vec<String>, bool)> {
     let stamp = FileStamp::of(&std::fs::metadata(path).ok()?)?;
     let sha256 = cache
         .remembered_digest(&stamp)
         .filter(|sha256| sha256_pin.is_none_or(|pin| pin == sha256))?;
     let key = load_key(cache, &sha256, settings, memory_bytes);
-    remembered_accepted(cache, &key).map(|info| info.tools)
+    remembered_accepted(cache, &key).map(|info| {
+        (
+            info.tools,
+            !info.roles.is_empty() || info.effects != crate::bindings::wit::Effects::empty(),
+        )
+    })
 }
 
 #[cfg(test)]

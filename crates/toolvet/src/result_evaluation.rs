@@ -131,11 +131,13 @@ impl Generation {
             );
         }
         let attributes = self.state_paths.attributes(&request.context.attributes);
+        let facts = self.facts.facts(request);
         let call = crate::evaluation::to_wit(
             request,
             &request.context.history,
             self.settings.max_history,
             attributes,
+            &facts,
         );
         let returned = wit::ToolResult {
             content: result.content.to_wit(),
@@ -147,7 +149,7 @@ impl Generation {
             .checks
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.tools.is_match(&request.call.name))
+            .filter(|(_, c)| c.applies(&request.call.name, &facts))
             .filter(|(_, c)| match &c.state {
                 Ok(ready) => ready.compiled.pre.vets_results(),
                 Err(_) => true,

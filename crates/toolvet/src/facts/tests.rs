@@ -1,0 +1,448 @@
+use super::catalog::Catalog;
+use super::*;
+use crate::CallRequest;
+
+/// A two-source catalog written for these tests.
+fn catalog() -> Catalog {
+    let github = r#"{
+        "source": "github-test", "title": "t", "repository": "o/github", "commit": "0123456789012345678901234567890123456789",
+        "servers": ["github"],
+        "tools": [
+            {"name": "merge_pull_request", "defined_in": "a.go", "effects": ["write", "publish"],
+             "arguments": {"owner": "repository", "repo": "repository", "commit_message": "outbound-content"}},
+            {"name": "delete_file", "defined_in": "a.go", "effects": ["delete"], "irreversible": false,
+             "arguments": {"path": "file-path", "/files/*/path": "file-path"}}
+        ]}"#;
+    let fs = r#"{
+        "source": "fs-test", "title": "t", "repository": "o/fs", "commit": "abcdefabcdefabcdefabcdefabcdefabcdefabcd",
+        "servers": ["filesystem"],
+        "tools": [
+            {"name": "delete_file", "defined_in": "b.ts", "effects": ["delete"], "irreversible": true,
+             "arguments": {"path": "file-path"}},
+            {"name": "call_cli", "defined_in": "c.py", "effects_by_value": true,
+             "effects": ["execute", "read", "write", "delete", "permission-change"],
+             "arguments": {"cli_command": "shell-command"}},
+            {"name": "run_sql", "defined_in": "c.py", "effects_by_value": true,
+             "effects": ["read", "write", "delete"], "arguments": {"sql": "query"}}
+        ]}"#;
+    Catalog::from_files(&[("github-test.json", github), ("fs-test.json", fs)]).unwrap()
+}
+
+/// The facts of the call request `json` over the test [`catalog`].
+fn facts_of(json: &str) -> ToolFacts {
+    let request = CallRequest::from_json(json).unwrap();
+    FactFinder::new(std::sync::Arc::new(catalog())).facts(&request)
+}
+
+fn roles(f: &ToolFacts) -> Vec<(Role, &str, &str)> {
+    f.roles
+        .iter()
+        .map(|r| (r.role, r.pointer.as_str(), r.value.as_str()))
+        .collect()
+}
+
+#[test]
+fn the_shipped_catalog_loads_and_every_entry_has_its_source() {
+    let c = Catalog::shipped();
+    for e in c.entries() {
+        let source = &c.sources()[e.source];
+        assert!(e.id.starts_with(&format!("{}/", source.id)), "{}", e.id);
+        assert!(e.id.ends_with(&format!("@{}", catalog::VERSION)));
+        assert!(!e.defined_in.is_empty(), "{}", e.id);
+        assert_eq!(source.commit.len(), 40);
+    }
+}
+
+#[test]
+fn catalog_files_that_break_the_format_are_refused_naming_file_tool_and_key() {
+    let bad_effect = r#"{"source": "x", "title": "t", "repository": "o/x", "commit": "0123456789012345678901234567890123456789",
+        "tools": [{"name": "go", "defined_in": "a", "effects": ["explode"]}]}"#;
+    let e = Catalog::from_files(&[("x.json", bad_effect)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`x.json`") && e.contains("tool `go`, `effects`") && e.contains("explode"),
+        "{e}"
+    );
+    let bad_role = bad_effect.replace(
+        r#""effects": ["explode"]"#,
+        r#""effects": [], "arguments": {"p": "paths"}"#,
+    );
+    let e = Catalog::from_files(&[("x.json", &bad_role)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`arguments.p`") && e.contains("unknown role `paths`"),
+        "{e}"
+    );
+    let e = Catalog::from_files(&[("y.json", bad_effect)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not the file's name"), "{e}");
+    let short = bad_effect.replace("0123456789012345678901234567890123456789", "abc");
+    let e = Catalog::from_files(&[("x.json", &short)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`commit`"), "{e}");
+    let twice = r#"{"source": "x", "title": "t", "repository": "o/x", "commit": "0123456789012345678901234567890123456789",
+        "tools": [{"name": "a", "defined_in": "a", "effects": []}, {"name": "a", "defined_in": "a", "effects": []}]}"#;
+    let e = Catalog::from_files(&[("x.json", twice)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("repeated"), "{e}");
+    let unknown_key = bad_effect.replace(
+        r#""effects": ["explode"]"#,
+        r#""effects": [], "risk": "high""#,
+    );
+    let e = Catalog::from_files(&[("x.json", &unknown_key)])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("risk"), "{e}");
+}
+
+#[test]
+fn prefixed_mcp_names_find_their_server_entry() {
+    let c = catalog();
+    for name in [
+        "merge_pull_request",
+        "mcp__github__merge_pull_request",
+        "github.merge_pull_request",
+        "github/merge_pull_request",
+        "mcp_github_merge_pull_request",
+        "GitHub__Merge_Pull_Request",
+    ] {
+        let found = c.lookup(name);
+        assert_eq!(found.len(), 1, "{name}");
+        assert_eq!(
+            found[0].id, "github-test/merge_pull_request@2026-12",
+            "{name}"
+        );
+    }
+    // A bare ambiguous name is every entry; a server prefix picks one.
+    assert_eq!(c.lookup("delete_file").len(), 2);
+    let fs = c.lookup("mcp__filesystem__delete_file");
+    assert_eq!(fs.len(), 1);
+    assert_eq!(fs[0].id, "fs-test/delete_file@2026-12");
+    // An unknown server keeps every reading (the strictest wins), unless
+    // the call's arguments fit one entry better.
+    assert_eq!(c.lookup("mcp__other__delete_file").len(), 2);
+    let f =
+        facts_of(r#"{"call": {"name": "delete_file", "arguments": {"files": [{"path": "a"}]}}}"#);
+    assert_eq!(
+        f.source,
+        FactSource::Catalog(vec!["github-test/delete_file@2026-12".into()])
+    );
+    assert!(c.lookup("merge_pull").is_empty());
+}
+
+#[test]
+fn a_catalogued_call_gets_the_entry_effects_and_roles() {
+    let f = facts_of(
+        r#"{"call": {"name": "mcp__github__merge_pull_request", "arguments":
+            {"owner": "acme", "repo": "site", "pullNumber": 7, "commit_message": "ship"}}}"#,
+    );
+    assert_eq!(
+        f.effects,
+        Effects::from_iter([Effect::Write, Effect::Publish])
+    );
+    assert_eq!(
+        f.source,
+        FactSource::Catalog(vec!["github-test/merge_pull_request@2026-12".into()])
+    );
+    assert_eq!(
+        roles(&f),
+        vec![
+            (Role::OutboundContent, "/commit_message", "ship"),
+            (Role::Repository, "/owner", "acme"),
+            (Role::Repository, "/repo", "site"),
+        ]
+    );
+    // Ambiguous: effects joined, irreversible if either is.
+    let f = facts_of(r#"{"call": {"name": "delete_file", "arguments": {"path": "/a"}}}"#);
+    assert!(f.irreversible);
+    assert!(matches!(&f.source, FactSource::Catalog(ids) if ids.len() == 2));
+    // Nested patterns reach array elements (and pick the entry that has
+    // them, which can be undone).
+    let f = facts_of(
+        r#"{"call": {"name": "delete_file", "arguments": {"files": [{"path": "/a"}, {"path": "/b"}]}}}"#,
+    );
+    assert!(!f.irreversible);
+    assert_eq!(
+        roles(&f),
+        vec![
+            (Role::FilePath, "/files/0/path", "/a"),
+            (Role::FilePath, "/files/1/path", "/b")
+        ]
+    );
+}
+
+#[test]
+fn a_command_runner_does_what_its_command_says() {
+    let cases: &[(&str, &[Effect], bool)] = &[
+        (
+            r#""call_cli", "arguments": {"cli_command": "aws s3 ls s3://logs"}"#,
+            &[Effect::Read, Effect::Execute],
+            false,
+        ),
+        (
+            r#""call_cli", "arguments": {"cli_command": "aws iam attach-user-policy --policy-arn arn:aws:iam::aws:policy/AdministratorAccess"}"#,
+            &[Effect::Execute, Effect::PermissionChange],
+            false,
+        ),
+        (
+            r#""call_cli", "arguments": {"cli_command": "aws s3 rb s3://logs --force"}"#,
+            &[Effect::Delete, Effect::Execute],
+            true,
+        ),
+        (
+            r#""run_sql", "arguments": {"sql": "SELECT name FROM roles"}"#,
+            &[Effect::Read],
+            false,
+        ),
+        (
+            r#""run_sql", "arguments": {"sql": "DROP TABLE users"}"#,
+            &[Effect::Delete],
+            true,
+        ),
+        (
+            r#""run_sql", "arguments": {"sql": "UPDATE users SET admin = true"}"#,
+            &[Effect::Write],
+            false,
+        ),
+    ];
+    for (call, effects, irreversible) in cases {
+        let f = facts_of(&format!(r#"{{"call": {{"name": {call}}}}}"#));
+        assert_eq!(
+            f.effects,
+            effects.iter().copied().collect::<Effects>(),
+            "{call}: {:?}",
+            f.reasons
+        );
+        assert_eq!(f.irreversible, *irreversible, "{call}");
+        assert!(!f.protected_target, "{call}");
+    }
+    let f = facts_of(
+        r#"{"call": {"name": "call_cli", "arguments": {"cli_command": "gcloud projects delete acme-prod"}}}"#,
+    );
+    assert!(f.protected_target && f.irreversible, "{:?}", f.reasons);
+    // A resource named with `-` is named as with `_`.
+    let f = facts_of(
+        r#"{"call": {"name": "call_cli", "arguments": {"parameters": {"stack-name": "prod-core"}}}}"#,
+    );
+    assert!(f.protected_target, "{:?}", f.reasons);
+}
+
+#[test]
+fn the_main_branch_is_a_protected_target() {
+    let f = facts_of(
+        r#"{"call": {"name": "delete_file", "arguments": {"owner": "acme", "repo": "site", "path": "a", "branch": "main"}}}"#,
+    );
+    assert!(f.protected_target, "{:?}", f.reasons);
+    // A local checkout's main is not a shared repository's.
+    let f = facts_of(
+        r#"{"call": {"name": "git_checkout", "arguments": {"repo_path": "/w", "branch": "main"}}}"#,
+    );
+    assert!(!f.protected_target, "{:?}", f.reasons);
+    let f = facts_of(
+        r#"{"call": {"name": "delete_file", "arguments": {"path": "a", "branch": "fix/main-menu"}}}"#,
+    );
+    assert!(!f.protected_target);
+    // A branch made from main, or a pull request into it, leaves main as it is.
+    let f = facts_of(
+        r#"{"call": {"name": "create_branch", "arguments": {"branch": "fix/a", "from_branch": "main"}}}"#,
+    );
+    assert!(!f.protected_target);
+}
+
+#[test]
+fn uncatalogued_tools_get_effects_from_their_words() {
+    let cases: &[(&str, &[Effect], bool)] = &[
+        (
+            "wallet_send_token",
+            &[Effect::OutboundMessage, Effect::Payment],
+            true,
+        ),
+        ("createRefund", &[Effect::Write, Effect::Payment], true),
+        ("list_payments", &[Effect::Read], false),
+        ("get_message", &[Effect::Read], false),
+        (
+            "trash_messages",
+            &[Effect::Delete, Effect::OutboundMessage],
+            true,
+        ),
+        (
+            "update_repository_visibility",
+            &[Effect::Write, Effect::Publish, Effect::PermissionChange],
+            false,
+        ),
+        ("attach_user_policy", &[Effect::PermissionChange], false),
+        (
+            "gcloud-projects-delete",
+            &[Effect::Delete, Effect::Execute],
+            true,
+        ),
+        ("drop_table", &[Effect::Delete], true),
+        ("archive_thread", &[Effect::Write], false),
+        ("weather", &[], false),
+    ];
+    for (name, effects, irreversible) in cases {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "{name}", "arguments": {{}}}}}}"#
+        ));
+        assert_eq!(
+            f.effects,
+            effects.iter().copied().collect::<Effects>(),
+            "{name}: {:?}",
+            f.reasons
+        );
+        assert_eq!(f.irreversible, *irreversible, "{name}: {:?}", f.reasons);
+        assert!(matches!(f.source, FactSource::Inferred(_)), "{name}");
+    }
+    let f = facts_of(r#"{"call": {"name": "wallet_send_token", "arguments": {}}}"#);
+    assert!(
+        f.reasons
+            .contains(&"name verb \"send\": outbound-message".to_string()),
+        "{:?}",
+        f.reasons
+    );
+}
+
+#[test]
+fn values_that_make_something_public_are_publish_and_permission_change() {
+    for args in [
+        r#"{"visibility": "public"}"#,
+        r#"{"private": false}"#,
+        r#"{"Is_Public": true}"#,
+    ] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "update_repository", "arguments": {args}}}}}"#
+        ));
+        assert!(
+            f.effects.contains(Effect::Publish) && f.effects.contains(Effect::PermissionChange),
+            "{args}: {:?}",
+            f.reasons
+        );
+    }
+    // Something new made public is published, not a change of access.
+    let f = facts_of(r#"{"call": {"name": "create_gist", "arguments": {"public": true}}}"#);
+    assert!(f.effects.contains(Effect::Publish) && !f.effects.contains(Effect::PermissionChange));
+    for args in [
+        r#"{"visibility": "private"}"#,
+        r#"{"private": true}"#,
+        r#"{"description": "public"}"#,
+    ] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "update_repository", "arguments": {args}}}}}"#
+        ));
+        assert!(!f.effects.contains(Effect::Publish), "{args}");
+    }
+}
+
+#[test]
+fn a_declared_description_names_the_effect_when_the_name_does_not() {
+    let f = facts_of(
+        r#"{"call": {"name": "zap", "arguments": {}},
+            "tool": {"description": "Permanently deletes a project. Use with care."}}"#,
+    );
+    assert_eq!(f.effects, Effects::from_iter([Effect::Delete]));
+    assert!(
+        f.reasons
+            .iter()
+            .any(|r| r.contains("description verb \"delete\"")),
+        "{:?}",
+        f.reasons
+    );
+    // Declared tags add effects, never remove.
+    let f = facts_of(
+        r#"{"call": {"name": "zap", "arguments": {}}, "tool": {"tags": ["Payment", "network"]}}"#,
+    );
+    assert_eq!(f.effects, Effects::from_iter([Effect::Payment]));
+    assert_eq!(f.source, FactSource::Declared);
+}
+
+#[test]
+fn roles_come_from_argument_names_schema_formats_and_values() {
+    let f = facts_of(
+        r#"{"call": {"name": "run_terminal_cmd", "arguments":
+            {"CommandLine": "cmd /c rmdir /s /q C:\\", "site": "https://example.com/x", "target": "a@b.example"}},
+            "tool": {"parameters_schema": {"type": "object", "properties": {"target": {"type": "string", "format": "email"}}}}}"#,
+    );
+    assert_eq!(
+        roles(&f),
+        vec![
+            (
+                Role::ShellCommand,
+                "/CommandLine",
+                "cmd /c rmdir /s /q C:\\"
+            ),
+            (Role::Url, "/site", "https://example.com/x"),
+            (Role::Recipient, "/target", "a@b.example"),
+        ]
+    );
+    assert_eq!(f.roles[0].dialect.as_deref(), Some("cmd"));
+    assert!(f.effects.contains(Effect::Execute));
+    // A folded key is the same name (`ſcript` is `script`).
+    let f = facts_of(r#"{"call": {"name": "cron_add", "arguments": {"ſcript": "nc -e sh x 1"}}}"#);
+    assert_eq!(
+        roles(&f),
+        vec![(Role::ShellCommand, "/ſcript", "nc -e sh x 1")]
+    );
+}
+
+#[test]
+fn texts_of_a_call_that_sends_are_outbound_content_and_production_is_protected() {
+    let f = facts_of(
+        r#"{"call": {"name": "send_email", "arguments":
+            {"to": ["a@x.example", "b@y.example"], "subject": "hi", "body": {"html": "<p>x</p>"}}}}"#,
+    );
+    assert_eq!(
+        roles(&f),
+        vec![
+            (Role::OutboundContent, "/body/html", "<p>x</p>"),
+            (Role::OutboundContent, "/subject", "hi"),
+            (Role::Recipient, "/to/0", "a@x.example"),
+            (Role::Recipient, "/to/1", "b@y.example"),
+        ]
+    );
+    assert!(f.irreversible);
+    // A file tool's `content` is not sent anywhere.
+    let f = facts_of(r#"{"call": {"name": "create_note", "arguments": {"content": "x"}}}"#);
+    assert!(!f.has_role(Role::OutboundContent));
+
+    let f = facts_of(
+        r#"{"call": {"name": "terraform_apply", "arguments": {"workspace": "prod-eu", "auto_approve": true}}}"#,
+    );
+    assert!(f.protected_target);
+    assert!(f.effects.contains(Effect::Deploy));
+    assert!(
+        f.reasons.iter().any(|r| r.contains("/workspace")),
+        "{:?}",
+        f.reasons
+    );
+    let f =
+        facts_of(r#"{"call": {"name": "terraform_apply", "arguments": {"workspace": "staging"}}}"#);
+    assert!(!f.protected_target);
+}
+
+#[test]
+fn effects_and_roles_cross_the_contract_unchanged() {
+    let all: Effects = Effect::ALL.into_iter().collect();
+    assert_eq!(Effects::from_wit(all.to_wit()), all);
+    for e in Effect::ALL {
+        let one = Effects::from_iter([e]);
+        assert_eq!(Effects::from_wit(one.to_wit()), one);
+        assert_eq!(Effect::from_name(e.name()), Some(e));
+    }
+    for r in Role::ALL {
+        assert_eq!(Role::from_wit(r.to_wit()), r);
+        assert_eq!(Role::from_name(r.name()), Some(r));
+        assert_eq!(
+            serde_json::to_value(r).unwrap(),
+            serde_json::json!(r.name())
+        );
+    }
+    assert_eq!(
+        serde_json::to_value(Effects::from_iter([Effect::Payment, Effect::Read])).unwrap(),
+        serde_json::json!(["read", "payment"])
+    );
+}
