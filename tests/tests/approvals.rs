@@ -661,7 +661,8 @@ async fn a_call_id_reused_for_a_different_call_is_refused() {
 async fn a_ticket_for_a_call_that_no_longer_escalates_is_refused_and_deny_still_wins() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_in(dir.path()).await;
-    let call = deploy("c1", "run-1", "prod");
+    // (Staging: tool-policy holds any change to production by itself.)
+    let call = deploy("c1", "run-1", "staging");
     let (id, ticket) = escalate(&host, &call).await;
     host.approvals()
         .unwrap()

@@ -10,7 +10,15 @@
 //!    3. `approve` list → escalate `policy.requires-approval`;
 //!    4. `allow` list → allow;
 //!    5. the default: `default`, or what the `preset` implies.
-//! 2. The **owner's flags** only make it stricter: if the base decision is
+//! 2. **What the call does** (the host's tool facts, `toolvet:check@0.2.0`)
+//!    only makes an allow or abstain stricter, unless the `allow` list named
+//!    the tool: each effect class has a decision (`effects`; by default a
+//!    permission change, such as making a private thing public, escalates), a
+//!    change to a protected target (production named) escalates
+//!    (`protected_target`) and an irreversible one there is denied
+//!    (`irreversible_protected`). The strictest applies; the reason names
+//!    the catalog entry or the words and values that led there.
+//! 3. The **owner's flags** only make it stricter: if the base decision is
 //!    allow or abstain, a tool declared `requires_approval` escalates with
 //!    `policy.requires-approval`, and a tool whose `risk` is high escalates
 //!    with `policy.high-risk`. Nothing in the settings can silently lower a
@@ -24,10 +32,14 @@
 //! everything else allowed).
 
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use toolvet_pdk::{
-    Action as Verdict, Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall,
-    ToolInfo,
+    Action as Verdict, Check, CheckResult, Context, Decision, Effects, FactSource, Globs, Key,
+    PluginInfo, Role, ToolCall, ToolFacts, ToolInfo,
 };
+
+/// The effect decisions a policy starts from.
+const DEFAULT_EFFECTS: &[(&str, Verdict)] = &[("permission-change", Verdict::Escalate)];
 
 /// A ready-made policy shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -100,6 +112,18 @@ pub struct Settings {
     pub high_risk_levels: Vec<String>,
     /// Escalate tools declared `requires_approval`.
     pub honor_requires_approval: bool,
+    /// Decisions by effect class (`publish`, `permission-change`, …; see
+    /// [`Effects::NAMED`]), merged over the default `permission-change =
+    /// "escalate"` (a visibility change is one; set it to `abstain` to turn
+    /// it off). Payments and messages are left to the checks that read
+    /// their amounts and recipients.
+    pub effects: BTreeMap<String, Verdict>,
+    /// Decision for a call that changes anything (any effect but `read`)
+    /// on a protected target. Default `escalate`.
+    pub protected_target: Verdict,
+    /// Decision for an irreversible call on a protected target. Default
+    /// `deny`.
+    pub irreversible_protected: Verdict,
     /// Match tool names ignoring ASCII case. Always `true`: the host
     /// selects checks ignoring case, and a case-sensitive list would let
     /// `Bash` past a rule for `bash`; `false` is a configuration error.
@@ -118,6 +142,9 @@ impl Default for Settings {
             escalate_high_risk: true,
             high_risk_levels: vec!["high".into(), "critical".into()],
             honor_requires_approval: true,
+            effects: BTreeMap::new(),
+            protected_target: Verdict::Escalate,
+            irreversible_protected: Verdict::Deny,
             ignore_case: true,
         }
     }
@@ -154,9 +181,130 @@ pub struct ToolPolicy {
     escalate_high_risk: bool,
     high_risk_levels: Vec<String>,
     honor_requires_approval: bool,
+    /// Effect classes with a decision other than abstain.
+    effects: Vec<(&'static str, Effects, Verdict)>,
+    protected_target: Verdict,
+    irreversible_protected: Verdict,
+}
+
+/// What an effect class means, for a reason.
+fn effect_words(name: &str) -> &'static str {
+    match name {
+        "read" => "reads data",
+        "write" => "changes data",
+        "delete" => "deletes data",
+        "execute" => "runs code or commands",
+        "outbound-message" => "sends a message outside the run",
+        "payment" => "moves money",
+        "publish" => "makes something public, released or merged",
+        "permission-change" => "changes who may do what",
+        _ => "changes what runs in an environment",
+    }
+}
+
+/// How the host knows what the call does, for a reason: the catalog
+/// entry, or at most three of the words and values it inferred from.
+fn clues(facts: &ToolFacts) -> String {
+    match &facts.source {
+        FactSource::Catalog(id) => format!("catalog entry {id}"),
+        FactSource::Inferred(why) => {
+            let mut s: Vec<&str> = why.iter().take(3).map(String::as_str).collect();
+            if s.is_empty() {
+                s.push("its arguments");
+            }
+            s.join("; ")
+        }
+        FactSource::Declared => "declared by its owner".to_string(),
+    }
+}
+
+/// The severity of a decision, for "the strictest wins".
+fn severity(v: Verdict) -> u8 {
+    match v {
+        Verdict::Abstain => 0,
+        Verdict::Allow => 1,
+        Verdict::Escalate => 2,
+        Verdict::Deny => 3,
+    }
 }
 
 impl ToolPolicy {
+    /// Step 2: raise an allow or abstain by what the call does (the host's
+    /// facts; nothing without them).
+    fn apply_effects(&self, name: &str, tool: &ToolInfo, base: Decision) -> Decision {
+        let Some(facts) = tool.facts.as_ref() else {
+            return base;
+        };
+        if !matches!(base, Decision::Allow | Decision::Abstain) {
+            return base;
+        }
+        let mut best: Option<(Verdict, String, String)> = None;
+        let mut consider = |verdict: Verdict, rule: String, what: String| {
+            if verdict.stops()
+                && best
+                    .as_ref()
+                    .is_none_or(|(b, _, _)| severity(verdict) > severity(*b))
+            {
+                best = Some((verdict, rule, what));
+            }
+        };
+        for (effect, flags, verdict) in &self.effects {
+            if facts.effects.intersects(*flags) {
+                consider(
+                    *verdict,
+                    format!("policy.effect-{effect}"),
+                    effect_words(effect).to_string(),
+                );
+            }
+        }
+        let changes = !(facts.effects.is_empty() || facts.effects == Effects::READ);
+        if facts.protected_target && changes {
+            let targets: Vec<String> = facts
+                .roles
+                .iter()
+                .filter(|r| {
+                    matches!(
+                        r.role,
+                        Role::Environment | Role::CloudResource | Role::Branch
+                    )
+                })
+                .take(3)
+                .map(|r| {
+                    format!(
+                        "{} = {:?}",
+                        r.pointer,
+                        r.value.chars().take(60).collect::<String>()
+                    )
+                })
+                .collect();
+            let target = format!("acts on a protected target ({})", targets.join(", "));
+            if facts.irreversible {
+                consider(
+                    self.irreversible_protected,
+                    "policy.irreversible-protected".into(),
+                    format!("cannot be undone and {target}"),
+                );
+            }
+            consider(
+                self.protected_target,
+                "policy.protected-target".into(),
+                target,
+            );
+        }
+        let Some((verdict, rule, what)) = best else {
+            return base;
+        };
+        let clues = clues(facts);
+        let message = match verdict {
+            Verdict::Deny => format!(
+                "The call of `{name}` {what} ({clues}), which the policy does not permit. Do not \
+                 retry it through another tool; tell the user that this action is not permitted."
+            ),
+            _ => format!("The call of `{name}` {what} ({clues}); a person must approve it."),
+        };
+        verdict.decide(&rule, message)
+    }
+
     /// The decision from the settings alone (step 1), before the owner's
     /// flags.
     pub fn base_decision(&self, name: &str) -> Decision {
@@ -230,7 +378,7 @@ impl ToolPolicy {
         }
     }
 
-    /// Step 2: raise an allow or abstain to escalate when the owner flagged
+    /// Step 3: raise an allow or abstain to escalate when the owner flagged
     /// the tool.
     fn apply_flags(&self, name: &str, tool: &ToolInfo, base: Decision) -> Decision {
         if !matches!(base, Decision::Allow | Decision::Abstain) {
@@ -359,6 +507,23 @@ impl Check for ToolPolicy {
         if let Some(i) = s.high_risk_levels.iter().position(|l| l.trim().is_empty()) {
             return Err(format!("settings.high_risk_levels[{i}]: empty risk level"));
         }
+        let mut chosen: BTreeMap<String, Verdict> = DEFAULT_EFFECTS
+            .iter()
+            .map(|(n, v)| ((*n).to_string(), *v))
+            .collect();
+        chosen.extend(s.effects.clone());
+        let mut effects = Vec::new();
+        for (name, verdict) in chosen {
+            let Some((known, flags)) = Effects::NAMED.iter().find(|(n, _)| *n == name) else {
+                return Err(Key::new("effects").error(format!(
+                    "unknown effect `{name}` (one of: {})",
+                    Effects::NAMED.map(|(n, _)| n).join(", ")
+                )));
+            };
+            if verdict != Verdict::Abstain {
+                effects.push((*known, *flags, verdict));
+            }
+        }
         Ok(Self {
             deny: Globs::compile(&s.deny, &Key::new("deny"))?,
             allow: Globs::compile(&s.allow, &Key::new("allow"))?,
@@ -372,6 +537,9 @@ impl Check for ToolPolicy {
                 .map(|l| l.trim().to_string())
                 .collect(),
             honor_requires_approval: s.honor_requires_approval,
+            effects,
+            protected_target: s.protected_target,
+            irreversible_protected: s.irreversible_protected,
         })
     }
 
@@ -394,7 +562,10 @@ impl Check for ToolPolicy {
     }
 
     fn check(&self, call: &ToolCall, tool: &ToolInfo, _ctx: &Context) -> CheckResult {
-        let base = self.base_decision(&call.name);
+        let mut base = self.base_decision(&call.name);
+        if !self.allow.is_match(&call.name) {
+            base = self.apply_effects(&call.name, tool, base);
+        }
         Ok(self.apply_flags(&call.name, tool, base))
     }
 }
@@ -703,5 +874,142 @@ mod tests {
         assert!(validate_rule_id("a..b").is_err());
         assert!(validate_rule_id(".a").is_err());
         assert!(validate_rule_id("a b").is_err());
+    }
+
+    /// Host facts with `effects`, optionally on a protected target named by
+    /// an `environment` value.
+    fn facts(effects: Effects, irreversible: bool, env: Option<&str>) -> ToolInfo {
+        ToolInfo {
+            facts: Some(ToolFacts {
+                effects,
+                irreversible,
+                protected_target: env.is_some(),
+                roles: env
+                    .map(|e| toolvet_pdk::RoleValue {
+                        role: Role::Environment,
+                        pointer: "/environment".into(),
+                        value: e.into(),
+                        dialect: None,
+                    })
+                    .into_iter()
+                    .collect(),
+                source: FactSource::Inferred(vec!["name verb \"update\": write".into()]),
+            }),
+            ..ToolInfo::default()
+        }
+    }
+
+    fn decide_facts(p: &ToolPolicy, name: &str, tool: &ToolInfo) -> Decision {
+        p.check(&ToolCall::new(name, "{}"), tool, &Context::default())
+            .unwrap()
+    }
+
+    #[test]
+    fn what_a_call_does_raises_an_open_decision() {
+        let p = policy(json!({}));
+        let visibility = Effects::WRITE | Effects::PUBLISH | Effects::PERMISSION_CHANGE;
+        let d = decide_facts(&p, "set_repo_visibility", &facts(visibility, false, None));
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("escalate", Some("policy.effect-permission-change"))
+        );
+        assert!(
+            d.message().unwrap().contains("name verb \"update\""),
+            "{d:?}"
+        );
+        let d = decide_facts(
+            &p,
+            "add_collaborator",
+            &facts(Effects::PERMISSION_CHANGE, false, None),
+        );
+        assert_eq!(d.rule(), Some("policy.effect-permission-change"));
+        // Writes, reads and the classes other checks own stay open.
+        for e in [
+            Effects::WRITE,
+            Effects::READ,
+            Effects::PUBLISH,
+            Effects::PAYMENT,
+            Effects::OUTBOUND_MESSAGE,
+        ] {
+            assert_eq!(
+                decide_facts(&p, "t", &facts(e, true, None)),
+                Decision::Abstain,
+                "{e:?}"
+            );
+        }
+        // A protected target: a change escalates, an irreversible one is
+        // denied, a read is not held.
+        let d = decide_facts(
+            &p,
+            "terraform_apply",
+            &facts(Effects::DEPLOY, false, Some("prod")),
+        );
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("escalate", Some("policy.protected-target"))
+        );
+        assert!(
+            d.message().unwrap().contains("/environment = \"prod\""),
+            "{d:?}"
+        );
+        let d = decide_facts(
+            &p,
+            "drop_db",
+            &facts(Effects::DELETE, true, Some("production")),
+        );
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("deny", Some("policy.irreversible-protected"))
+        );
+        assert_eq!(
+            decide_facts(&p, "get_db", &facts(Effects::READ, false, Some("prod"))),
+            Decision::Abstain
+        );
+        // Without facts (a 0.1 host) nothing changes.
+        assert_eq!(
+            decide_facts(&p, "set_repo_visibility", &ToolInfo::default()),
+            Decision::Abstain
+        );
+    }
+
+    #[test]
+    fn effect_decisions_are_tuned_by_the_policy_and_the_allow_list_wins() {
+        let p = policy(
+            json!({"effects": {"permission-change": "abstain", "payment": "deny"},
+                              "protected_target": "abstain", "allow": ["pay_*"]}),
+        );
+        assert_eq!(
+            decide_facts(&p, "x", &facts(Effects::PERMISSION_CHANGE, false, None)),
+            Decision::Abstain
+        );
+        assert_eq!(
+            decide_facts(&p, "x", &facts(Effects::DEPLOY, false, Some("prod"))),
+            Decision::Abstain
+        );
+        let d = decide_facts(&p, "wallet_send", &facts(Effects::PAYMENT, true, None));
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("deny", Some("policy.effect-payment"))
+        );
+        assert_eq!(
+            decide_facts(&p, "pay_invoice", &facts(Effects::PAYMENT, true, None)),
+            Decision::Allow
+        );
+        // The strictest wins.
+        let p = policy(json!({"effects": {"deploy": "escalate", "payment": "deny"}}));
+        let d = decide_facts(
+            &p,
+            "x",
+            &facts(Effects::PAYMENT | Effects::DEPLOY, false, None),
+        );
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("deny", Some("policy.effect-payment"))
+        );
+        let e = err(json!({"effects": {"teleport": "deny"}}));
+        assert!(
+            e.contains("settings.effects") && e.contains("unknown effect `teleport`"),
+            "{e}"
+        );
     }
 }
