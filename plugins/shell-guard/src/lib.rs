@@ -225,8 +225,11 @@ impl Check for ShellGuard {
         )
         // Every tool: a tool is judged as a shell tool by its name or by a
         // command among its arguments ([`ShellGuard::vet`]), whatever the
-        // name (`start_process`, `os_command`, an MCP server's `echo`).
+        // name (`start_process`, `os_command`, an MCP server's `echo`), and
+        // by the host's facts (a `shell-command` argument) when a policy
+        // narrows the tools.
         .tools(&["*"])
+        .roles(&[toolvet_pdk::Role::ShellCommand])
     }
 
     fn new(settings: Settings) -> Result<Self, String> {
@@ -235,8 +238,8 @@ impl Check for ShellGuard {
         })
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
-        Ok(self.vet(call, ctx))
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet_with_facts(call, tool, ctx))
     }
 
     /// Vets a few typical commands, so the parser's tables, the
@@ -285,6 +288,15 @@ impl ShellGuard {
     /// or name tells is judged as each language the check reads, and
     /// escalates at least (`shell.code-language`).
     pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
+        self.vet_with_facts(call, &ToolInfo::default(), ctx)
+    }
+
+    /// [`ShellGuard::vet`], with the host's tool facts (`tool.facts`): every
+    /// argument whose role is a shell command is judged too, whatever the
+    /// tool and the argument are called (Cursor's `run_terminal_cmd`, a
+    /// Windows agent's `CommandLine`, a cron tool's job). A list of strings
+    /// is judged as one argv.
+    pub fn vet_with_facts(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision {
         let args = call.json();
         let code_run = check_catalog::code::runs_code(&call.name, args);
         let mut texts: Vec<Result<String, Decision>> = Vec::new();
@@ -316,6 +328,40 @@ impl ShellGuard {
                 }
             }
         }
+        // Code the host's facts find in a call that runs code, whatever the
+        // tool is called (`run_python_code`, `javascript_tool`), under
+        // arguments the code tools' table did not read: judged as its
+        // interpreter's command line, or as each language when the facts
+        // name none. (Code a tool only writes to a file is not run.)
+        if let Some(facts) = tool
+            .facts
+            .as_ref()
+            .filter(|f| f.effects.intersects(toolvet_pdk::Effects::EXECUTE))
+        {
+            for r in facts
+                .roles
+                .iter()
+                .filter(|r| r.role == toolvet_pdk::Role::SourceCode)
+            {
+                let top = top_key(&r.pointer);
+                if code_keys.iter().any(|k| *k == top) {
+                    continue;
+                }
+                let language = r.dialect.as_deref().and_then(Language::from_word);
+                match language.and_then(|l| l.command_line(&r.value)) {
+                    Some(line) => texts.push(Ok(line)),
+                    None => {
+                        texts.extend(
+                            Language::KNOWN
+                                .iter()
+                                .filter_map(|l| l.command_line(&r.value))
+                                .map(Ok),
+                        );
+                        decision = decision.max(unknown_language(&call.name, &r.pointer));
+                    }
+                }
+            }
+        }
         // A command argument is a shell command too (`command` beside a
         // Python tool's code), unless it is a code argument by name
         // (`script` of a Python tool is Python).
@@ -329,6 +375,15 @@ impl ShellGuard {
                 texts.push(command_text(key, value));
             }
         }
+        texts.extend(
+            facts_commands(
+                tool,
+                args,
+                &judged_keys(args, &self.opts.command_args, by_name),
+            )
+            .into_iter()
+            .map(Ok),
+        );
         // A program beside its argument list (`spawn(command, args)`, MCP
         // `execute_command`, a server definition) runs as one argv.
         texts.extend(argv_commands(args).into_iter().map(Ok));
@@ -474,6 +529,88 @@ fn name_matches(glob: &str, name: &str) -> bool {
         Some(prefix) => name.starts_with(prefix),
         None => name == glob,
     }
+}
+
+/// Whether a dialect names a shell rather than a program.
+fn is_shell(dialect: &str) -> bool {
+    matches!(
+        dialect,
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish" | "cmd" | "powershell" | "pwsh"
+    )
+}
+
+/// The top-level argument key of a JSON Pointer (`/code/0` → `code`).
+fn top_key(pointer: &str) -> String {
+    pointer
+        .split('/')
+        .nth(1)
+        .unwrap_or("")
+        .replace("~1", "/")
+        .replace("~0", "~")
+}
+
+/// The top-level keys whose values [`command_values`] judges already.
+fn judged_keys<'a>(args: &'a Value, names: &[String], by_name: bool) -> Vec<&'a str> {
+    let top: Vec<&str> = args
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    command_values(args, names, by_name)
+        .into_iter()
+        .filter_map(|(key, _)| top.iter().copied().find(|k| *k == key))
+        .collect()
+}
+
+/// The shell commands the host's facts find in a call (`shell-command`
+/// role values) under top-level keys other than `judged`: each string
+/// value, and the strings of one list joined as an argv, after the
+/// program the list is given to when the facts name one as its dialect
+/// (`gcloud` for `["projects", "delete", …]`; a shell's name is not one).
+fn facts_commands(tool: &ToolInfo, args: &Value, judged: &[&str]) -> Vec<String> {
+    let Some(facts) = &tool.facts else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut argvs: Vec<(String, Vec<String>)> = Vec::new();
+    for r in facts
+        .roles
+        .iter()
+        .filter(|r| r.role == toolvet_pdk::Role::ShellCommand)
+    {
+        if judged.contains(&top_key(&r.pointer).as_str()) {
+            continue;
+        }
+        // An element of a list: part of the list's argv.
+        let in_list = args
+            .pointer(r.pointer.rsplit_once('/').map_or("", |(parent, _)| parent))
+            .is_some_and(Value::is_array)
+            && r.pointer
+                .rsplit('/')
+                .next()
+                .is_some_and(|i| i.parse::<usize>().is_ok());
+        if in_list {
+            let parent = r
+                .pointer
+                .rsplit_once('/')
+                .map_or("", |(p, _)| p)
+                .to_string();
+            match argvs.iter_mut().find(|(p, _)| *p == parent) {
+                Some((_, words)) => words.push(shell_quote(&r.value)),
+                None => {
+                    let mut words = Vec::new();
+                    if let Some(program) = r.dialect.as_deref().filter(|d| !is_shell(d)) {
+                        words.push(shell_quote(program));
+                    }
+                    words.push(shell_quote(&r.value));
+                    argvs.push((parent, words));
+                }
+            }
+        } else if !out.contains(&r.value) {
+            out.push(r.value.clone());
+        }
+    }
+    out.extend(argvs.into_iter().map(|(_, words)| words.join(" ")));
+    out
 }
 
 /// The command arguments of a call's `args`: each value under a name of

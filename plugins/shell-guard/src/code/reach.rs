@@ -111,6 +111,39 @@ pub struct Reach {
     pub evaluates: bool,
     /// It starts processes or rebinds its standard streams.
     pub spawns: bool,
+    /// It reads the whole environment (which holds the run's credentials),
+    /// not one variable of it: `dict(os.environ)`, `process.env` passed
+    /// whole, Ruby's `ENV.to_h`, PowerShell's `Get-ChildItem env:`.
+    pub environment: bool,
+}
+
+/// Marks of the whole environment (lower case) and what, right after the
+/// mark, makes it one variable instead (`os.environ.get(`, `os.environ[`,
+/// `process.env.HOME`).
+const ENVIRONMENT: &[(&str, &[&str])] = &[
+    ("os.environ", &[".get(", "[", ".setdefault(", ".pop("]),
+    ("process.env", &[".", "["]),
+    ("deno.env.toobject", &[]),
+    ("env.to_h", &[]),
+    ("env.to_a", &[]),
+    ("env.each", &[]),
+    ("env.inspect", &[]),
+    ("%env", &[]),
+    ("get-childitem env:", &[]),
+    ("gci env:", &[]),
+    ("dir env:", &[]),
+];
+
+/// Whether `lower` reads the whole environment ([`ENVIRONMENT`]).
+fn whole_environment(lower: &str) -> bool {
+    ENVIRONMENT.iter().any(|(mark, single)| {
+        lower.match_indices(mark).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let starts = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            let rest = lower[i + mark.len()..].trim_start();
+            starts && !single.iter().any(|s| rest.starts_with(s))
+        })
+    })
 }
 
 /// Whether `needle` occurs in `hay` (both lower case) at the start of a
@@ -149,6 +182,7 @@ pub fn reach(name: &str, code: &str, backticks: bool) -> Reach {
             || starts_word(code, "Function(")
             || (name.starts_with("python") && starts_word(&lower, "exec(")),
         spawns: any(SPAWNS) || (backticks && code.contains('`')),
+        environment: whole_environment(&lower),
     }
 }
 
@@ -183,6 +217,30 @@ pub fn reads_reach(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_whole_environment_is_told_from_one_variable() {
+        for whole in [
+            "requests.post(u, json=dict(os.environ))",
+            "json.dumps(os.environ.copy())",
+            "for k, v in os.environ.items(): print(k, v)",
+            "fetch(u, {method: 'POST', body: JSON.stringify(process.env)})",
+            "Object.entries(process.env)",
+            "Net::HTTP.post_form(u, ENV.to_h)",
+            "Get-ChildItem env: | ConvertTo-Json",
+        ] {
+            assert!(reach("python3", whole, false).environment, "{whole}");
+        }
+        for one in [
+            "os.environ.get('HOME')",
+            "os.environ['PATH']",
+            "process.env.PORT || 3000",
+            "process.env['NODE_ENV']",
+            "my_os.environment",
+        ] {
+            assert!(!reach("python3", one, false).environment, "{one}");
+        }
+    }
 
     #[test]
     fn reads_the_marks() {

@@ -696,7 +696,16 @@ impl Analysis<'_> {
             return;
         }
         let r = crate::code::reach::reach(name, code, backticks);
-        if r.network && r.evaluates {
+        if r.network && r.environment {
+            self.report(
+                true,
+                "shell.exfiltration",
+                format!(
+                    "The `{name}` code reads the whole environment, which holds this run's credentials, and \
+                     reaches the network: it may send them out. Send only the values the request needs."
+                ),
+            );
+        } else if r.network && r.evaluates {
             self.report(
                 false,
                 "shell.remote-exec",
