@@ -328,12 +328,21 @@ export function factRecipients(facts, args, read) {
 }
 
 /**
- * Whether the host's facts say the call sends nothing: it found what the
- * tool does (some effect) and `outbound-message` is not among it. Without
- * facts (a 0.1 host) or with no effect found, the name globs decide.
+ * Whether the host's facts say the call sends nothing: the tool catalog
+ * knows the tool, found some effect, and `outbound-message` is not among
+ * it. Without facts (a 0.1 host), with inferred ones or with no effect
+ * found, the name globs decide.
  */
 export function sendsNothing(facts) {
-  return Boolean(facts) && facts.effects.size > 0 && !facts.effects.has('outbound-message');
+  // Only the catalog's word counts: effects inferred from a name or a
+  // declared description (which an MCP server writes) may add a route,
+  // never take one away.
+  return (
+    Boolean(facts) &&
+    facts.source?.tag === 'catalog' &&
+    facts.effects.size > 0 &&
+    !facts.effects.has('outbound-message')
+  );
 }
 
 // ---------------------------------------------------------------- the check

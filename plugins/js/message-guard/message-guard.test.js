@@ -172,12 +172,12 @@ test('fields are read in any case and Unicode form, as a tool may read them', ()
 
 // ---------------------------------------------------------------- the host's facts (contract 0.2, #31)
 
-const facts = (effects, roles = []) => ({
+const facts = (effects, roles = [], source = { tag: 'catalog', val: 'test/tool@2026-12' }) => ({
   effects: new Set(effects),
   irreversible: false,
   protectedTarget: false,
   roles: roles.map(([pointer, value]) => ({ role: 'recipient', pointer, value, dialect: null })),
-  source: { tag: 'inferred', val: [] },
+  source,
 });
 const runWith = (guard, name, args, f) =>
   guard.check(new ToolCall(name, JSON.stringify(args)), new ToolInfo({ facts: f }), new Context());
@@ -207,6 +207,10 @@ test('facts: a call the host knows sends nothing is abstained on, whatever its n
   assert.equal(run(g, 'send_digest', args).rule, 'message.blocked-attachment');
   assert.equal(runWith(g, 'send_digest', args, facts(['read'])).kind, 'abstain');
   assert.equal(runWith(g, 'slack_list_channels', { channel: 'eve@evil.example' }, facts(['read', 'write'])).kind, 'abstain');
+  // Inferred facts (a name's words, a description an MCP server wrote) add
+  // routes but never take the globs' away.
+  const inferred = { tag: 'inferred', val: ['description verb "get": read'] };
+  assert.equal(runWith(g, 'send_digest', args, facts(['read'], [], inferred)).rule, 'message.blocked-attachment');
   // Facts that found no effect at all do not say it sends nothing: the check runs.
   assert.equal(runWith(g, 'send_digest', args, facts([])).rule, 'message.blocked-attachment');
   assert.equal(runWith(g, 'send_digest', args, facts(['read', 'outbound-message'])).rule, 'message.blocked-attachment');

@@ -46,6 +46,7 @@ from toolvet_check import (
     deny,
     escalate,
     export,
+    loads,
     log,
     warm_up_with,
 )
@@ -353,6 +354,8 @@ class SpendGuard(Check):
     version = "0.1.0"
     description = "Limits the amounts payment, refund, purchase and transfer tools move, per call and per run"
     tools = DEFAULT_TOOLS
+    # Any tool the host finds moving money, whatever it is called.
+    effects = ("payment",)
     Settings = Settings
 
     def __init__(self, settings: Settings) -> None:
@@ -406,8 +409,15 @@ class SpendGuard(Check):
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
         if _matches(call.name, self.settings.exclude_tools):
             return abstain()
+        facts = tool.facts
+        # The tool catalog's word (contract 0.2 facts) says whether the call
+        # moves money; effects inferred from a name or a declared
+        # description (which an MCP server writes) may add a route, never
+        # take the name globs' away.
+        if facts is not None and facts.source[0] == "catalog" and "payment" not in facts.effects:
+            return abstain()
         try:
-            spend = self.spend_of(call.json)
+            spend = self.spend_of(call.json, facts)
         except Malformed as e:
             return deny("spend.malformed-amount", f"{e}.")
         code = spend.currency
@@ -468,14 +478,25 @@ class SpendGuard(Check):
             )
         return allow()
 
-    def spend_of(self, args: dict) -> Spend:
+    def spend_of(self, args: dict, facts=None) -> Spend:
         """The amount and currency of a call's (or a prior call's) arguments.
 
+        With the host's `facts` (contract 0.2), the `currency` role values
+        stand in for a currency no configured field gives, and the `amount`
+        role values (major units) for amounts none gives: a tool that names
+        them `value` and `asset` is read too.
+
         Raises `Malformed` for an unreadable amount or currency, or when two
-        currency fields disagree. When several amount fields are present the
-        largest counts.
+        currency fields (or role values) disagree. When several amount
+        fields are present the largest counts.
         """
         code = self._currency(args)
+        if code is None and facts is not None:
+            found = {c.strip().upper() for c in facts.values_of("currency") if c.strip()}
+            if len(found) > 1:
+                raise Malformed(f"the currency arguments disagree ({', '.join(sorted(found))})")
+            if found and _CODE.match(next(iter(found))):
+                code = found.pop()
         limit = self.limits.get(code) if code else None
         decimals = currency_decimals(code, limit) if code else None
         amounts: list[Optional[Decimal]] = []
@@ -488,6 +509,13 @@ class SpendGuard(Check):
             present, value = lookup(args, path)
             if present:
                 amounts.append(parse_minor(value, shown_code, decimals))
+        if not amounts and facts is not None:
+            for text in facts.values_of("amount"):
+                try:
+                    value = loads(text)
+                except ValueError:
+                    value = text
+                amounts.append(parse_major(value, shown_code, decimals))
         known = [a for a in amounts if a is not None]
         return Spend(max(known) if known else None, code, bool(amounts))
 

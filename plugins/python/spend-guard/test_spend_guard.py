@@ -20,7 +20,17 @@ from spend_guard import (  # noqa: E402
     parse_major,
     parse_minor,
 )
-from toolvet_check import Context, Outcome, PriorCall, SettingsError, ToolCall, ToolInfo, loads  # noqa: E402
+from toolvet_check import (  # noqa: E402
+    Context,
+    Outcome,
+    PriorCall,
+    RoleValue,
+    SettingsError,
+    ToolCall,
+    ToolFacts,
+    ToolInfo,
+    loads,
+)
 
 
 def run(guard: SpendGuard, name: str, args: dict | str, history: list | None = None):
@@ -195,3 +205,48 @@ class SpendGuardTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+
+def _facts(effects, roles=(), source=("catalog", "test/tool@2026-12")) -> ToolInfo:
+    """What a 0.2 host hands the check: `effects` and `(role, pointer, value)` triples."""
+    return ToolInfo(
+        facts=ToolFacts(effects=frozenset(effects), roles=tuple(RoleValue(*r) for r in roles), source=source)
+    )
+
+
+class FactsTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.guard = SpendGuard.from_settings_json("{}")
+
+    def check(self, name: str, args: dict, tool: ToolInfo):
+        return self.guard.check(ToolCall(name, json.dumps(args)), tool, Context())
+
+    def test_the_hosts_facts_route_any_payment_and_give_its_amount(self) -> None:
+        # A tool no glob names: the facts say it pays, and where the amount is.
+        tool = _facts({"payment", "outbound-message"}, [("amount", "/value", "5000"), ("currency", "/asset", "USD")])
+        d = self.check("wallet_send_token", {"value": "5000", "asset": "USD"}, tool)
+        self.assertEqual((d.kind, d.rule), ("deny", "spend.over-hard-limit"), d)
+        tool = _facts({"payment"}, [("amount", "/value", "20"), ("currency", "/asset", "usd")])
+        d = self.check("wallet_send_token", {"value": 20, "asset": "usd"}, tool)
+        self.assertEqual(d.kind, "allow", d)
+        # A payment with no amount anywhere is held, as before.
+        d = self.check("wallet_send_token", {}, _facts({"payment"}))
+        self.assertEqual(d.rule, "spend.missing-amount", d)
+        # Currencies that disagree are not guessed between.
+        tool = _facts({"payment"}, [("amount", "/v", "1"), ("currency", "/a", "USD"), ("currency", "/b", "EUR")])
+        self.assertEqual(self.check("x", {}, tool).rule, "spend.malformed-amount")
+
+    def test_a_name_glob_alone_no_longer_holds_what_moves_no_money(self) -> None:
+        d = self.check("git_checkout", {"branch": "main"}, _facts({"write"}))
+        self.assertEqual(d.kind, "abstain", d)
+        # Inferred facts (a name's words, a description an MCP server wrote)
+        # add routes but never take the globs' away.
+        inferred = _facts({"read"}, source=("inferred", ['description verb "get": read']))
+        self.assertEqual(self.check("git_checkout", {"branch": "main"}, inferred).rule, "spend.missing-amount")
+        # Without facts (a 0.1 host) the globs still decide.
+        d = self.check("git_checkout", {"branch": "main"}, ToolInfo())
+        self.assertEqual(d.rule, "spend.missing-amount", d)
+
+    def test_the_check_declares_the_payment_effect(self) -> None:
+        self.assertEqual(SpendGuard.info().effects, ["payment"])

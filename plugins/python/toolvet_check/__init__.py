@@ -51,6 +51,8 @@ from ._decision import Decision, abstain, allow, deny, escalate, strongest
 from ._decode import DecodeError, FieldError, decode, describe_value, loads
 from ._input import CONTROL_CHARACTER_RULE, control_character
 from ._model import (
+    EFFECTS,
+    ROLES,
     ArgumentsError,
     Context,
     Label,
@@ -89,6 +91,8 @@ __all__ = [
     "FieldError",
     "NoSettings",
     "Outcome",
+    "EFFECTS",
+    "ROLES",
     "PluginInfo",
     "PriorCall",
     "SettingsError",

@@ -67,6 +67,12 @@ class Check:
     version: ClassVar[str] = "0.1.0"
     description: ClassVar[str] = ""
     tools: ClassVar[Sequence[str]] = ("*",)
+    roles: ClassVar[Sequence[str]] = ()
+    """Argument roles (`ROLES`) that route a call to the check whatever its
+    tool is called (contract 0.2), besides `tools`."""
+    effects: ClassVar[Sequence[str]] = ()
+    """Effect classes (`EFFECTS`) that route a call to the check whatever
+    its tool is called (contract 0.2), besides `tools`."""
     Settings: ClassVar[type] = NoSettings
 
     def __init__(self, settings: Any) -> None:
@@ -107,8 +113,12 @@ class Check:
 
     @classmethod
     def info(cls) -> PluginInfo:
-        """Name, version, description and default tool globs."""
-        return PluginInfo(cls.name, cls.version, cls.description, list(cls.tools))
+        """Name, version, description, default tool globs, and the roles and
+        effects that also route calls to the check. Raises `ValueError` for
+        a role or effect the contract does not know."""
+        return PluginInfo(
+            cls.name, cls.version, cls.description, list(cls.tools), list(cls.roles), list(cls.effects)
+        )
 
     @classmethod
     def from_settings_json(cls, text: str) -> "Check":

@@ -45,6 +45,11 @@ def _wit_name(member) -> str:
     return member.name.lower().replace("_", "-")
 
 
+def _wit_member(name: str) -> str:
+    """The WIT member of a role or effect name, e.g. `outbound-message` -> `OUTBOUND_MESSAGE`."""
+    return name.upper().replace("-", "_")
+
+
 def _facts(f) -> ToolFacts:
     source = f.source
     if isinstance(source, wit.FactSource_Catalog):
@@ -158,14 +163,16 @@ def make_export(cls: type) -> type:
         def describe(self) -> wit_check.PluginInfo:
             info = cls.info()
             if CONTRACT_02:
-                # Routing by roles and effects is not built yet (#31).
+                effects = wit.Effects(0)
+                for e in info.effects:
+                    effects |= wit.Effects[_wit_member(e)]
                 return wit_check.PluginInfo(
                     name=info.name,
                     version=info.version,
                     description=info.description,
                     tools=list(info.tools),
-                    roles=[],
-                    effects=wit.Effects(0),
+                    roles=[wit.Role[_wit_member(r)] for r in info.roles],
+                    effects=effects,
                 )
             return wit_check.PluginInfo(
                 name=info.name, version=info.version, description=info.description, tools=list(info.tools)

@@ -120,6 +120,19 @@ class ToolCall(_Arguments):
         return f"ToolCall(name={self.name!r}, arguments={self.arguments!r}, id={self.id!r})"
 
 
+ROLES = (
+    "shell-command", "source-code", "file-path", "url", "host", "outbound-content", "recipient",
+    "amount", "currency", "repository", "branch", "cloud-resource", "environment", "query",
+)
+"""The contract's argument roles (WIT `role`), in its order."""
+
+EFFECTS = (
+    "read", "write", "delete", "execute", "outbound-message", "payment", "publish",
+    "permission-change", "deploy",
+)
+"""The contract's effect classes (WIT `effects`), in its order."""
+
+
 @dataclass(frozen=True)
 class RoleValue:
     """One argument value with the role the host found for it (contract 0.2).
@@ -141,8 +154,8 @@ class RoleValue:
 
 @dataclass(frozen=True)
 class ToolFacts:
-    """What the host found a call does (contract 0.2; the host does not
-    compute facts yet, so `ToolInfo.facts` is None for now).
+    """What the host found a call does (contract 0.2; `ToolInfo.facts` is
+    None under a 0.1 host).
 
     - `effects`: a set of the WIT's effect names: `read`, `write`, `delete`,
       `execute`, `outbound-message`, `payment`, `publish`,
@@ -329,9 +342,24 @@ class Context:
 
 @dataclass
 class PluginInfo:
-    """What a plugin says about itself (the WIT `plugin-info`)."""
+    """What a plugin says about itself (the WIT `plugin-info`).
+
+    Besides its tool-name globs, a check of contract 0.2 applies to any call
+    with a value of one of its `roles` or one of its `effects` (names as
+    `ROLES` and `EFFECTS` list them), whatever the tool is called.
+    """
 
     name: str
     version: str
     description: str
     tools: list[str] = field(default_factory=lambda: ["*"])
+    roles: list[str] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for kind, names, known in (("roles", self.roles, ROLES), ("effects", self.effects, EFFECTS)):
+            for n in names:
+                if n not in known:
+                    raise ValueError(
+                        f"check `{self.name}`: `{kind}` names `{n}`, which is not one of: {', '.join(known)}"
+                    )
