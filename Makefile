@@ -87,12 +87,19 @@ case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-l
 # fails only when a call or result gets no verdict; the full replay is
 # `make agentdojo` (figures in BENCHMARKS.md).
 AGENTDOJO_VENV := target/py-agentdojo
+# The tools corpus's tuning part (tests/field-tools/ but its held-out
+# third, which is measured once, at the end of #31) guards what the tool
+# facts reached: it fails below the rates it had when they landed (61.0 %
+# stopped, 4.0 % blocked), not at #31's targets (97 %, 3 %).
+FIELD_TOOLS_TUNING := $(filter-out %/holdout.cases.yaml,$(sort $(wildcard tests/field-tools/*.cases.yaml)))
+
 field-tests: cli plugins $(AGENTDOJO_VENV)/.installed
 	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet
+	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet --min-stopped 60 --max-blocked 5 $(FIELD_TOOLS_TUNING)
 	$(AGENTDOJO_VENV)/bin/python tests/agentdojo/replay.py --smoke --toolvet target/release/toolvet
 
-# The tools corpus (tests/field-tools/: tool names the checks do not name)
-# reports its rates only; it is not part of CI_STEPS and fails on no rate.
+# The whole tools corpus with its held-out third: rates only (run it once,
+# at the end of #31; never list the held-out misses).
 field-tools-tests: cli plugins
 	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet --min-stopped 0 --max-blocked 100 $(sort $(wildcard tests/field-tools/*.cases.yaml))
 

@@ -27,10 +27,13 @@ Usage: tests/field/run.py [--toolvet BIN] [--config POLICY] [--verbose] [FILE...
 """
 
 import argparse
+import contextlib
 import glob
 import json
 import os
+import re
 import subprocess
+import tempfile
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -88,6 +91,33 @@ def read_corpus(path):
     return top, cases
 
 
+@contextlib.contextmanager
+def measuring_policy(config):
+    """`config` as a measurement runs it: with an `[approvals]` table, a
+    copy beside it (so its relative paths hold) whose ledger is a fresh
+    temporary file and whose pending-request limits are out of reach, so
+    what earlier runs left waiting, and the corpus's own count of
+    escalations, never turn a verdict into `approval.too-many-pending`
+    (a flood limit, not a judgement of the call)."""
+    with open(config, encoding="utf-8") as f:
+        text = f.read()
+    if not re.search(r"^\[approvals\]\s*$", text, re.M):
+        yield config
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger = os.path.join(tmp, "approvals.db")
+        text = re.sub(r"^ledger\s*=.*$", lambda _: f"ledger = {json.dumps(ledger)}", text, flags=re.M)
+        text = re.sub(r"^\[approvals\]\s*$", "[approvals]\nmax_pending_per_run = 100000\n"
+                      "max_pending_per_principal = 100000\nmax_pending = 100000", text, count=1, flags=re.M)
+        fd, path = tempfile.mkstemp(prefix=".field-run-", suffix=".toml", dir=os.path.dirname(config))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            yield path
+        finally:
+            os.unlink(path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--toolvet", default=os.environ.get("TOOLVET", os.path.join(ROOT, "target/release/toolvet")))
@@ -104,20 +134,24 @@ def main():
     for path in files:
         top, cases = read_corpus(path)
         config = args.config or os.path.normpath(os.path.join(os.path.dirname(path), top["config"]))
-        for c in cases:
+        for n, c in enumerate(cases):
             shape = {"call": c["call"]}
             if "tool" in c:
                 shape["tool"] = c["tool"]
-            ctx = c.get("context", top.get("context"))
-            if ctx is not None:
-                shape["context"] = ctx
+            # Each case is a run of its own (its history is in its context),
+            # so one case's pending approvals never count against another's
+            # (the policy holds at most 100 per run).
+            ctx = dict(c.get("context", top.get("context")) or {})
+            ctx.setdefault("run_id", f"field:{os.path.basename(path)}:{n}")
+            shape["context"] = ctx
             c["_file"] = os.path.basename(path)
             by_config.setdefault(config, []).append((c, shape))
     results = []
     for config, items in by_config.items():
         stdin = "".join(json.dumps(s) + "\n" for _, s in items)
-        p = subprocess.run([args.toolvet, "check", "--config", config, "-"], input=stdin,
-                           capture_output=True, text=True)
+        with measuring_policy(config) as measured:
+            p = subprocess.run([args.toolvet, "check", "--config", measured, "-"], input=stdin,
+                               capture_output=True, text=True)
         if p.returncode not in (0, 3, 4):
             fail(f"toolvet check failed (exit {p.returncode}): {p.stderr.strip()[:2000]}")
         verdicts = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]

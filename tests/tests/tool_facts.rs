@@ -1,0 +1,202 @@
+//! Tool facts through the real host and the shipped checks (#31): a call
+//! reaches the check that judges what it does whatever the tool is called,
+//! and `toolvet explain` shows how it was understood.
+//!
+//! Components: `make plugins` (tool-policy, shell-guard, spend-guard).
+
+use serde_json::{Value, json};
+use toolvet::{Decision, Host};
+use toolvet_tests::{call, load_ok, run_cli, shipped_plugin};
+
+fn shipped(name: &str, file: &str, settings: Value) -> Value {
+    json!({"name": name, "plugin": shipped_plugin(file).to_str().unwrap(), "settings": settings})
+}
+
+async fn host() -> Host {
+    load_ok(json!({"check": [
+        shipped("tool-policy", "tool_policy", json!({})),
+        shipped("shell", "shell_guard", json!({})),
+        // spend-guard names its tools by globs (`pay*`, `transfer*`, …); the
+        // calls below reach it by the payment effect only.
+        shipped("spend", "spend_guard", json!({"limits": {"USD": {"soft": 100, "hard": 1000}}})),
+    ]}))
+    .await
+}
+
+fn with_cwd(mut c: toolvet::CallRequest) -> toolvet::CallRequest {
+    c.context
+        .attributes
+        .insert("cwd".into(), "/home/alice/project".into());
+    c
+}
+
+#[tokio::test]
+async fn calls_reach_the_check_for_what_they_do_whatever_the_tool_is_called() {
+    let host = host().await;
+    // A shell command under a tool and an argument name no check lists.
+    let v = host
+        .check(&with_cwd(call(
+            "host_task",
+            json!({"CommandLine": "rm -rf ~"}),
+        )))
+        .await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert_eq!(v.decided_by.as_deref(), Some("shell"), "{v:?}");
+    // The same words under a name the shell check reads anyway are judged
+    // once, the same way.
+    let v = host
+        .check(&with_cwd(call(
+            "run_terminal_cmd",
+            json!({"command": "ls -la"}),
+        )))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    // A catalogued tool's arguments are what its entry says: the `command`
+    // of a text editor names an edit, and is not run as a shell command.
+    let v = host
+        .check(&with_cwd(call(
+            "str_replace_based_edit_tool",
+            json!({"command": "view", "path": "/home/alice/project/README.md"}),
+        )))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+
+    // A payment tool spend-guard's globs do not name, routed by its effect.
+    let v = host
+        .check(&call(
+            "wallet_send_token",
+            json!({"to": "0xabc", "amount": "5000", "token": "USD"}),
+        ))
+        .await;
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Deny, Some("spend.over-hard-limit")),
+        "{v:?}"
+    );
+    let v = host
+        .check(&call(
+            "wallet_send_token",
+            json!({"to": "0xabc", "amount": "20", "token": "USD"}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    // A name glob alone no longer holds a tool the host knows moves no money.
+    let v = host
+        .check(&call("git_checkout", json!({"branch": "main"})))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+
+    // Making a private repository public: a permission change.
+    let v = host
+        .check(&call(
+            "update_repository",
+            json!({"owner": "acme", "repo": "payroll", "private": false}),
+        ))
+        .await;
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Escalate, Some("policy.effect-permission-change")),
+        "{v:?}"
+    );
+    assert!(
+        v.reason.as_deref().unwrap().contains("/private = false"),
+        "{v:?}"
+    );
+    // A cloud CLI deleting a production project: irreversible on a
+    // protected target, from the words of its command.
+    let v = host
+        .check(&call(
+            "run_gcloud_command",
+            json!({"args": ["projects", "delete", "acme-prod", "--quiet"]}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    // Listing it is not held.
+    let v = host
+        .check(&call(
+            "run_gcloud_command",
+            json!({"args": ["projects", "list"]}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+}
+
+#[test]
+fn explain_shows_the_catalog_entry_the_inferred_effects_and_the_routes() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = json!({"check": [
+        shipped("tool-policy", "tool_policy", json!({})),
+        shipped("spend", "spend_guard", json!({"limits": {"USD": {"soft": 100, "hard": 1000}}})),
+    ]});
+    let text = toml::to_string(&policy).unwrap();
+    std::fs::write(dir.path().join("toolvet.toml"), text).unwrap();
+    let calls = [
+        json!({"call": {"name": "mcp__github__merge_pull_request", "arguments": {"owner": "acme", "repo": "site", "pullNumber": 42}}}),
+        json!({"call": {"name": "wallet_send_token", "arguments": {"to": "0xabc", "amount": "2500", "token": "USDC"}}}),
+    ];
+    let stdin: String = calls.iter().map(|c| format!("{c}\n")).collect();
+    let run = run_cli(
+        &["explain", "--config", "toolvet.toml", "--format", "json"],
+        dir.path(),
+        &stdin,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    let merge = &lines[0];
+    assert_eq!(
+        merge["facts"]["source"],
+        json!({"catalog": ["github-mcp-server/merge_pull_request@2026-12"]})
+    );
+    assert_eq!(merge["facts"]["effects"], json!(["write", "publish"]));
+    assert_eq!(
+        merge["facts"]["roles"],
+        json!([
+            {"role": "repository", "pointer": "/owner", "value": "acme"},
+            {"role": "repository", "pointer": "/repo", "value": "site"},
+        ])
+    );
+    assert_eq!(
+        merge["checks"],
+        json!([{"check": "tool-policy", "via": ["tool name"]}])
+    );
+    let wallet = &lines[1];
+    assert_eq!(
+        wallet["facts"]["effects"],
+        json!(["outbound-message", "payment"])
+    );
+    assert_eq!(wallet["facts"]["irreversible"], json!(true));
+    assert!(
+        wallet["facts"]["source"]["inferred"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("name word \"wallet\": payment"))
+    );
+    assert_eq!(
+        wallet["checks"],
+        json!([
+            {"check": "tool-policy", "via": ["tool name"]},
+            {"check": "spend", "via": ["effect payment"]},
+        ])
+    );
+    // The text form writes what the call holds visibly.
+    let run = run_cli(
+        &["explain", "--config", "toolvet.toml"],
+        dir.path(),
+        "{\"call\": {\"name\": \"send_mail\", \"arguments\": {\"to\": \"a\\u001b[2J\\u0007@b.example\"}}}\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stdout.contains('\u{1b}') && !run.stdout.contains('\u{7}'),
+        "{:?}",
+        run.stdout
+    );
+    // No call: a clear error.
+    let run = run_cli(&["explain", "--config", "toolvet.toml"], dir.path(), "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no calls given"), "{}", run.stderr);
+}
