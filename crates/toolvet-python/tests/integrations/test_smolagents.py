@@ -499,9 +499,11 @@ def test_tools_guarded_together_share_one_run_so_cross_tool_rules_hold(tmp_path)
     assert len({p.run_id for p in pending}) == 1 and pending[0].run_id.startswith("smolagents-guard:")
     assert "the same effect tried another way" in model.seen[2]
     # A second guard call (another agent, another conversation) is another run,
-    # which has refused nothing: the documented unit is the guard call.
+    # which has refused nothing: the documented unit is the guard call. (A
+    # feature branch: a force push to the shared repository's main is held by
+    # itself, as a change to a protected target.)
     [other] = guard([GithubPush()], host)
-    assert other(repo="acme/app", branch="main", force=True) == "pushed acme/app main"
+    assert other(repo="acme/app", branch="feature/x", force=True) == "pushed acme/app feature/x"
 
 
 def test_relative_writes_are_judged_in_the_process_working_directory(tmp_path, monkeypatch):

@@ -965,13 +965,19 @@ fn role_of_value(s: &str) -> Option<Role> {
         .then_some(Role::Url)
 }
 
-/// The JSON Pointer of `path` (RFC 6901: `~` as `~0`, `/` as `~1`).
+/// A key as one segment of a JSON Pointer (RFC 6901: `~` as `~0`, `/` as
+/// `~1`).
+fn pointer_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The JSON Pointer of `path`.
 fn pointer(path: &[PathStep<'_>]) -> String {
     let mut out = String::new();
     for step in path {
         out.push('/');
         match step {
-            PathStep::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            PathStep::Key(k) => out.push_str(&pointer_segment(k)),
             PathStep::Index(i) => out.push_str(&i.to_string()),
         }
     }
@@ -988,7 +994,7 @@ fn collect_texts(value: &Value, at: &mut String, depth: usize, out: &mut Vec<(St
         for (k, v) in map {
             let len = at.len();
             at.push('/');
-            at.push_str(&k.replace('~', "~0").replace('/', "~1"));
+            at.push_str(&pointer_segment(k));
             if TEXT_NAMES.contains(&crate::fold::fold(k).as_str()) {
                 strings_under(v, at, depth + 1, out);
             } else {
@@ -1027,7 +1033,7 @@ fn strings_under(value: &Value, at: &mut String, depth: usize, out: &mut Vec<(St
             for (k, v) in map {
                 let len = at.len();
                 at.push('/');
-                at.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                at.push_str(&pointer_segment(k));
                 strings_under(v, at, depth + 1, out);
                 at.truncate(len);
             }
