@@ -12,11 +12,13 @@
 //! spell MCP tools: the bare name (`merge_pull_request`), or prefixed with
 //! the server's name (Claude Code's `mcp__github__merge_pull_request`,
 //! `github.merge_pull_request`, `github/…`, `github:…`,
-//! `mcp_github_merge_pull_request`). Names are compared by
-//! [`crate::fold::fold`] (case and Unicode form ignored). When several
-//! entries match and the prefix names a server, that server's entries are
-//! taken; otherwise all of them, their effects joined (the strictest
-//! reading).
+//! `mcp_github_merge_pull_request`), where the prefix must be a server
+//! name the catalog records and only that server's entries match (any
+//! other prefix makes an unknown name, inferred from its words:
+//! `pay_invoice.get_me` is not `get_me`). Names are compared by
+//! [`crate::fold::fold`] (case and Unicode form ignored). A bare name
+//! several sources define is all of them, their effects joined (the
+//! strictest reading).
 
 use super::{Effect, Effects, Role};
 use serde::Deserialize;
@@ -322,17 +324,16 @@ impl Catalog {
         if !direct.is_empty() {
             return direct;
         }
-        // `SERVER<sep>TOOL`, the server possibly after an `mcp` word.
+        // `SERVER<sep>TOOL`, the server possibly after an `mcp` word: only
+        // a server the catalog knows, and only its entries. Any other
+        // prefix is part of an unknown name (`pay_invoice.get_me` is not
+        // `get_me`), which is then inferred from its words.
         for sep in ["__", ".", "/", ":"] {
             if let Some((prefix, tool)) = folded.rsplit_once(sep) {
-                let server = prefix
-                    .split(sep)
-                    .filter(|p| !p.is_empty() && *p != "mcp")
-                    .last()
-                    .unwrap_or("");
-                let found = self.named(tool);
+                let server = prefix.strip_prefix(&format!("mcp{sep}")).unwrap_or(prefix);
+                let found = self.of_server(tool, server);
                 if !found.is_empty() {
-                    return prefer_server(found, server);
+                    return found;
                 }
             }
         }
@@ -343,13 +344,22 @@ impl Catalog {
                 .strip_prefix(server.as_str())
                 .and_then(|rest| rest.strip_prefix(['_', '-']))
             {
-                let found = self.named(tool);
+                let found = self.of_server(tool, server);
                 if !found.is_empty() {
-                    return prefer_server(found, server);
+                    return found;
                 }
             }
         }
         Vec::new()
+    }
+
+    /// The entries named `tool` (folded) of the MCP server registered as
+    /// `server` (folded).
+    fn of_server(&self, tool: &str, server: &str) -> Vec<&Entry> {
+        self.named(tool)
+            .into_iter()
+            .filter(|e| e.servers.iter().any(|s| s == server))
+            .collect()
     }
 
     fn named(&self, folded: &str) -> Vec<&Entry> {
@@ -357,19 +367,5 @@ impl Catalog {
             .get(folded)
             .map(|ix| ix.iter().map(|&i| &self.entries[i]).collect())
             .unwrap_or_default()
-    }
-}
-
-/// `found`, narrowed to the entries of `server` when some are.
-fn prefer_server<'a>(found: Vec<&'a Entry>, server: &str) -> Vec<&'a Entry> {
-    let of_server: Vec<&Entry> = found
-        .iter()
-        .copied()
-        .filter(|e| e.servers.iter().any(|s| s == server))
-        .collect();
-    if of_server.is_empty() {
-        found
-    } else {
-        of_server
     }
 }

@@ -379,7 +379,7 @@ pub(crate) fn derive(
     arguments: &Value,
     tool: &ToolInfo,
 ) -> ToolFacts {
-    let entries = best_fitting(catalog.lookup(name), arguments);
+    let entries = catalog.lookup(name);
     let mut reasons = Vec::new();
     let mut effects = Effects::NONE;
     let mut irreversible = false;
@@ -444,6 +444,7 @@ pub(crate) fn derive(
         budget: MAX_VALUES,
     };
     walker.walk(arguments, None);
+    let unread = walker.budget == 0;
 
     // Values that make something public, whatever the tool is called.
     let creates = words(name)
@@ -523,6 +524,14 @@ pub(crate) fn derive(
     }
 
     let mut protected_target = command_protected;
+    if unread {
+        // Padding must not hide the target: what was not read may name one.
+        protected_target = true;
+        reasons.push(format!(
+            "the arguments hold over {MAX_VALUES} values or nest deeper than {MAX_DEPTH}, so \
+             not all were read: the target may be a protected one"
+        ));
+    }
     // The published line of work of a shared repository (one the call
     // names by `owner/name`), not a local checkout's branch.
     let shared_repository = roles.iter().any(|r| r.role == Role::Repository);
@@ -589,29 +598,6 @@ fn makes_public(folded_key: &str, value: &Value) -> bool {
     }
 }
 
-/// Of several entries for one name (`create_branch` of a git host and of a
-/// database service), those whose known arguments the call uses most; all
-/// of them when none fits better (their effects are then joined).
-fn best_fitting<'a>(entries: Vec<&'a Entry>, arguments: &Value) -> Vec<&'a Entry> {
-    if entries.len() < 2 {
-        return entries;
-    }
-    let keys: Vec<String> = arguments
-        .as_object()
-        .map(|o| o.keys().map(|k| crate::fold::fold(k)).collect())
-        .unwrap_or_default();
-    let fit = |e: &Entry| {
-        keys.iter()
-            .filter(|k| e.arguments.iter().any(|(p, _)| p.first() == Some(*k)))
-            .count()
-    };
-    let best = entries.iter().map(|e| fit(e)).max().unwrap_or(0);
-    if best == 0 {
-        return entries;
-    }
-    entries.into_iter().filter(|e| fit(e) == best).collect()
-}
-
 /// Argument names (folded) whose values choose what a command runner does,
 /// besides its command, query and resource roles.
 const OPERATION_NAMES: &[&str] = &[
@@ -638,8 +624,31 @@ fn effects_of_values(
     let mut texts = Vec::new();
     let mut budget = MAX_VALUES;
     operation_texts(entry, arguments, &mut Vec::new(), &mut texts, &mut budget);
-    let words: Vec<String> = texts.iter().flat_map(|t| words(t)).collect();
-    let (mut effects, destroying) = effects_of_words_in(&words, "command", why, false);
+    if budget == 0 {
+        // Not every value was read: the call may do all the tool can.
+        why.push(format!(
+            "the arguments hold over {MAX_VALUES} values, so its command was not read whole: all \
+             the tool can do"
+        ));
+        return (entry.effects, true, true);
+    }
+    // Both splittings: `DeleteStack` is `delete stack`, `dElEtE` is `delete`.
+    let split = |t: &str| {
+        let mut w = words(t);
+        w.extend(words_of(t));
+        w
+    };
+    let (queries, commands): (Vec<_>, Vec<_>) = texts.iter().partition(|(_, query)| *query);
+    let command_words: Vec<String> = commands.iter().flat_map(|(t, _)| split(t)).collect();
+    let query_words: Vec<String> = queries.iter().flat_map(|(t, _)| split(t)).collect();
+    // A command's objects count beside a verb that changes something
+    // (`put-user-policy` changes permissions); a query's do not (`roles` of
+    // `SELECT * FROM roles` is a table, judged by the query's own check).
+    let (mut effects, mut destroying) = effects_of_words_in(&command_words, "command", why, true);
+    let (of_query, query_destroys) = effects_of_words_in(&query_words, "query", why, false);
+    effects = effects.union(of_query);
+    destroying |= query_destroys;
+    let words: Vec<String> = command_words.into_iter().chain(query_words).collect();
     if entry.effects.contains(Effect::Execute) {
         effects.insert(Effect::Execute);
     }
@@ -655,17 +664,19 @@ fn effects_of_values(
     (effects, destroying, protected.is_some())
 }
 
-/// The strings of `value` that say what a command runner does: those the
-/// entry gives a command, query or resource role, and those under an
-/// [`OPERATION_NAMES`] key.
+/// The strings of `value` that say what a command runner does, each with
+/// whether it is a query: those the entry gives a command, query or
+/// resource role, and those under an [`OPERATION_NAMES`] key. `budget` is
+/// left at 0 when not every value could be read (too many, too deep).
 fn operation_texts<'v>(
     entry: &Entry,
     value: &'v Value,
     path: &mut Vec<PathStep<'v>>,
-    out: &mut Vec<&'v str>,
+    out: &mut Vec<(&'v str, bool)>,
     budget: &mut usize,
 ) {
     if *budget == 0 || path.len() > MAX_DEPTH {
+        *budget = 0;
         return;
     }
     *budget -= 1;
@@ -685,8 +696,9 @@ fn operation_texts<'v>(
             }
         }
         Value::String(s) => {
+            let role = entry.role_at(path);
             let by_role = matches!(
-                entry.role_at(path),
+                role,
                 Some(Role::ShellCommand | Role::Query | Role::CloudResource | Role::SourceCode)
             );
             let by_name = path.iter().rev().find_map(|p| match p {
@@ -694,7 +706,7 @@ fn operation_texts<'v>(
                 PathStep::Index(_) => None,
             });
             if by_role || by_name == Some(true) {
-                out.push(s);
+                out.push((s, role == Some(Role::Query)));
             }
         }
         _ => {}
@@ -721,7 +733,7 @@ fn effects_of_words_in(
     let mut verbs_read_only = true;
     let mut any_verb = false;
     for w in words {
-        for (_, effect) in VERBS.iter().filter(|(v, _)| v == w) {
+        for (_, effect) in VERBS.iter().filter(|(v, _)| names(v, w)) {
             any_verb = true;
             if *effect != Effect::Read {
                 verbs_read_only = false;
@@ -734,7 +746,7 @@ fn effects_of_words_in(
     }
     if objects && !(any_verb && verbs_read_only) {
         for w in words {
-            for (_, effect) in OBJECTS.iter().filter(|(o, _)| o == w) {
+            for (_, effect) in OBJECTS.iter().filter(|(o, _)| names(o, w)) {
                 if !effects.contains(*effect) {
                     why.push(format!("{place} word \"{w}\": {}", effect.name()));
                 }
@@ -746,6 +758,11 @@ fn effects_of_words_in(
     let destroying = words.iter().any(|w| DESTROYING.contains(&w.as_str()))
         || (effects.contains(Effect::Delete) && !soft);
     (effects, destroying)
+}
+
+/// Whether the word `w` is `listed` or its plural (`payouts`, `posts`).
+fn names(listed: &str, w: &str) -> bool {
+    w == listed || w.strip_suffix('s') == Some(listed)
 }
 
 /// A verb of a description in the third person as its base:
@@ -891,6 +908,8 @@ impl<'b> Walker<'_, 'b> {
     /// above it.
     fn walk(&mut self, value: &'b Value, key: Option<&str>) {
         if self.budget == 0 || self.path.len() > MAX_DEPTH {
+            // Left at 0: not every value was read.
+            self.budget = 0;
             return;
         }
         self.budget -= 1;

@@ -123,15 +123,20 @@ fn prefixed_mcp_names_find_their_server_entry() {
     let fs = c.lookup("mcp__filesystem__delete_file");
     assert_eq!(fs.len(), 1);
     assert_eq!(fs[0].id, "fs-test/delete_file@2026-12");
-    // An unknown server keeps every reading (the strictest wins), unless
-    // the call's arguments fit one entry better.
-    assert_eq!(c.lookup("mcp__other__delete_file").len(), 2);
-    let f =
-        facts_of(r#"{"call": {"name": "delete_file", "arguments": {"files": [{"path": "a"}]}}}"#);
-    assert_eq!(
-        f.source,
-        FactSource::Catalog(vec!["github-test/delete_file@2026-12".into()])
-    );
+    // A prefix that is no known server makes an unknown name (inferred
+    // from its words), never the catalogued tool at its end: a payment tool
+    // may not borrow the facts of a read.
+    for name in [
+        "mcp__other__delete_file",
+        "pay_invoice.merge_pull_request",
+        "transfer_funds:merge_pull_request",
+        "mcp__evil__send_payment__merge_pull_request",
+        "github_x__merge_pull_request",
+    ] {
+        assert!(c.lookup(name).is_empty(), "{name}");
+    }
+    let f = facts_of(r#"{"call": {"name": "pay_invoice.merge_pull_request", "arguments": {}}}"#);
+    assert!(f.effects.contains(Effect::Payment), "{:?}", f.reasons);
     assert!(c.lookup("merge_pull").is_empty());
 }
 
@@ -161,12 +166,10 @@ fn a_catalogued_call_gets_the_entry_effects_and_roles() {
     let f = facts_of(r#"{"call": {"name": "delete_file", "arguments": {"path": "/a"}}}"#);
     assert!(f.irreversible);
     assert!(matches!(&f.source, FactSource::Catalog(ids) if ids.len() == 2));
-    // Nested patterns reach array elements (and pick the entry that has
-    // them, which can be undone).
+    // Nested patterns reach array elements.
     let f = facts_of(
         r#"{"call": {"name": "delete_file", "arguments": {"files": [{"path": "/a"}, {"path": "/b"}]}}}"#,
     );
-    assert!(!f.irreversible);
     assert_eq!(
         roles(&f),
         vec![
@@ -221,6 +224,28 @@ fn a_command_runner_does_what_its_command_says() {
         assert_eq!(f.irreversible, *irreversible, "{call}");
         assert!(!f.protected_target, "{call}");
     }
+    // Mixed case is read as a decoder reads it; an IAM policy put is a
+    // permission change; padding leaves the call all the tool can do.
+    let f = facts_of(r#"{"call": {"name": "run_sql", "arguments": {"sql": "dElEtE FROM users"}}}"#);
+    assert!(f.effects.contains(Effect::Delete), "{:?}", f.reasons);
+    let f = facts_of(
+        r#"{"call": {"name": "call_cli", "arguments": {"cli_command": "aws iam put-user-policy --user-name x"}}}"#,
+    );
+    assert!(
+        f.effects.contains(Effect::PermissionChange),
+        "{:?}",
+        f.reasons
+    );
+    let padding: Vec<u32> = (0..3000).collect();
+    let padded = serde_json::json!({"call": {"name": "call_cli", "arguments": {"a": padding, "cli_command": "aws s3 ls"}}});
+    let f = facts_of(&padded.to_string());
+    assert!(
+        f.effects.contains(Effect::Delete) && f.protected_target && f.irreversible,
+        "{:?}",
+        f.reasons
+    );
+    let padded = serde_json::json!({"call": {"name": "update_thing", "arguments": {"a": padding}}});
+    assert!(facts_of(&padded.to_string()).protected_target);
     let f = facts_of(
         r#"{"call": {"name": "call_cli", "arguments": {"cli_command": "gcloud projects delete acme-prod"}}}"#,
     );
@@ -282,6 +307,7 @@ fn uncatalogued_tools_get_effects_from_their_words() {
             true,
         ),
         ("drop_table", &[Effect::Delete], true),
+        ("stripe_payouts", &[Effect::Payment], true),
         ("archive_thread", &[Effect::Write], false),
         ("weather", &[], false),
     ];
