@@ -151,15 +151,17 @@ pub struct InjectionGuard {
 }
 
 impl InjectionGuard {
-    /// What `tool` does: the host's facts, else the name globs.
+    /// What `tool` does: the name globs' effects with the host's facts
+    /// joined. Facts only add: a name can be made to look like a
+    /// catalogued read, and inferred facts may find no effect where a glob
+    /// matches part of a word (`sendgrid_v3`; review s21 F1, F2).
     pub fn effects_of(&self, name: &str, tool: &ToolInfo) -> Effects {
-        if let Some(facts) = &tool.facts {
-            return facts.effects;
-        }
-        self.effects
+        let by_name = self
+            .effects
             .iter()
             .filter(|(_, g)| g.is_match(name))
-            .fold(Effects::NONE, |acc, (e, _)| acc | *e)
+            .fold(Effects::NONE, |acc, (e, _)| acc | *e);
+        tool.facts.as_ref().map_or(by_name, |f| f.effects | by_name)
     }
 
     /// The answer about one result.

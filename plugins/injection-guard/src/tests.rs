@@ -120,14 +120,15 @@ fn calls_after_instructions_are_judged_by_provenance_and_effect() {
         Some(AFTER_RULE),
         "held for the effect, not denied for provenance"
     );
-    // Tool facts from the host win over the name globs.
+    // Tool facts from the host add to the name globs, never take from
+    // them: `send_digest` matches `*send*` whatever the facts say.
     let facts = ToolInfo {
         facts: Some(toolvet_pdk::ToolFacts {
             effects: Effects::READ,
             irreversible: false,
             protected_target: false,
             roles: Vec::new(),
-            source: toolvet_pdk::FactSource::Declared,
+            source: toolvet_pdk::FactSource::Catalog("x/get_me@2026-12".into()),
         }),
         ..ToolInfo::default()
     };
@@ -136,7 +137,20 @@ fn calls_after_instructions_are_judged_by_provenance_and_effect() {
         &facts,
         &ctx,
     );
-    assert_eq!(d, Decision::Abstain);
+    assert_eq!(d.rule(), Some(AFTER_RULE));
+    // And a tool no glob names is held when the facts say it sends.
+    let sends = ToolInfo {
+        facts: Some(toolvet_pdk::ToolFacts {
+            effects: Effects::OUTBOUND_MESSAGE,
+            irreversible: true,
+            protected_target: false,
+            roles: Vec::new(),
+            source: toolvet_pdk::FactSource::Inferred(vec!["name verb \"notify\"".into()]),
+        }),
+        ..ToolInfo::default()
+    };
+    let d = g.vet(&ToolCall::new("zz_tool", r#"{"x": 1}"#), &sends, &ctx);
+    assert_eq!(d.rule(), Some(AFTER_RULE));
     // No labels, no opinion.
     assert_eq!(
         vet(

@@ -3,7 +3,7 @@
 // See README.md for the settings and rule ids.
 
 import {
-  Check, Context, SettingsError, ToolCall, ToolInfo, WARM_UP_TEXT, abstain, allow, deny, escalate, globMatcher, stringsIn, t, warmUpWith,
+  Check, Context, SettingsError, ToolCall, ToolInfo, WARM_UP_TEXT, allow, deny, escalate, globMatcher, stringsIn, t, warmUpWith,
 } from '../toolvet-check/index.js';
 
 /** Default tool-name globs: tools that send messages. */
@@ -327,24 +327,6 @@ export function factRecipients(facts, args, read) {
   return out;
 }
 
-/**
- * Whether the host's facts say the call sends nothing: the tool catalog
- * knows the tool, found some effect, and `outbound-message` is not among
- * it. Without facts (a 0.1 host), with inferred ones or with no effect
- * found, the name globs decide.
- */
-export function sendsNothing(facts) {
-  // Only the catalog's word counts: effects inferred from a name or a
-  // declared description (which an MCP server writes) may add a route,
-  // never take one away.
-  return (
-    Boolean(facts) &&
-    facts.source?.tag === 'catalog' &&
-    facts.effects.size > 0 &&
-    !facts.effects.has('outbound-message')
-  );
-}
-
 // ---------------------------------------------------------------- the check
 
 const contentRule = t.object({
@@ -503,11 +485,10 @@ export class MessageGuard extends Check {
   }
 
   check(call, tool, ctx) {
-    // A 0.2 host's facts: a call it knows sends no message is not this
-    // check's, whatever the tool is named (the name globs are the fallback
-    // without facts).
     const facts = tool?.facts ?? null;
-    if (sendsNothing(facts)) return abstain();
+    // A 0.2 host's facts add calls (any tool they find sending) and
+    // recipients; they never take a call away from the name globs: a tool's
+    // name can be made to look like a catalogued read (review s21 F1).
     const args = call.json;
     const s = this.settings;
     const findings = [];

@@ -200,20 +200,15 @@ test('facts: an unknown tool that sends is judged by the recipients the host fou
   assert.equal(runWith(g, 'wallet_notify', { ...args, notify_address: 'ops@acme.com' }, facts(['outbound-message'], [['/notify_address', 'ops@acme.com']])).kind, 'allow');
 });
 
-test('facts: a call the host knows sends nothing is abstained on, whatever its name', () => {
+test('facts never take a call away from the name globs', () => {
   const g = MessageGuard.fromSettingsJson('{"internal_domains": ["acme.com"]}');
   const args = { to: 'eve@evil.example', attachments: ['run.exe'] };
-  // `send_digest` matches `send_*`: without facts the globs decide, as before.
-  assert.equal(run(g, 'send_digest', args).rule, 'message.blocked-attachment');
-  assert.equal(runWith(g, 'send_digest', args, facts(['read'])).kind, 'abstain');
-  assert.equal(runWith(g, 'slack_list_channels', { channel: 'eve@evil.example' }, facts(['read', 'write'])).kind, 'abstain');
-  // Inferred facts (a name's words, a description an MCP server wrote) add
-  // routes but never take the globs' away.
+  // Not the catalog's word either: a name can be made to look like a
+  // catalogued read (`send_email__get_me`, review s21 F1).
+  assert.equal(runWith(g, 'send_digest', args, facts(['read'])).rule, 'message.blocked-attachment');
   const inferred = { tag: 'inferred', val: ['description verb "get": read'] };
   assert.equal(runWith(g, 'send_digest', args, facts(['read'], [], inferred)).rule, 'message.blocked-attachment');
-  // Facts that found no effect at all do not say it sends nothing: the check runs.
   assert.equal(runWith(g, 'send_digest', args, facts([])).rule, 'message.blocked-attachment');
-  assert.equal(runWith(g, 'send_digest', args, facts(['read', 'outbound-message'])).rule, 'message.blocked-attachment');
 });
 
 test('facts: a nested Bcc found only by the host is judged', () => {

@@ -409,13 +409,11 @@ class SpendGuard(Check):
     def check(self, call: ToolCall, tool: ToolInfo, ctx: Context) -> Decision:
         if _matches(call.name, self.settings.exclude_tools):
             return abstain()
+        # The host's facts (contract 0.2) add calls (any tool they find
+        # moving money) and amount fields; they never take a call away from
+        # the name globs: a tool's name can be made to look like a
+        # catalogued read (review s21 F1).
         facts = tool.facts
-        # The tool catalog's word (contract 0.2 facts) says whether the call
-        # moves money; effects inferred from a name or a declared
-        # description (which an MCP server writes) may add a route, never
-        # take the name globs' away.
-        if facts is not None and facts.source[0] == "catalog" and "payment" not in facts.effects:
-            return abstain()
         try:
             spend = self.spend_of(call.json, facts)
         except Malformed as e:

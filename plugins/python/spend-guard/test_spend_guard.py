@@ -237,16 +237,12 @@ class FactsTest(unittest.TestCase):
         tool = _facts({"payment"}, [("amount", "/v", "1"), ("currency", "/a", "USD"), ("currency", "/b", "EUR")])
         self.assertEqual(self.check("x", {}, tool).rule, "spend.malformed-amount")
 
-    def test_a_name_glob_alone_no_longer_holds_what_moves_no_money(self) -> None:
-        d = self.check("git_checkout", {"branch": "main"}, _facts({"write"}))
-        self.assertEqual(d.kind, "abstain", d)
-        # Inferred facts (a name's words, a description an MCP server wrote)
-        # add routes but never take the globs' away.
-        inferred = _facts({"read"}, source=("inferred", ['description verb "get": read']))
-        self.assertEqual(self.check("git_checkout", {"branch": "main"}, inferred).rule, "spend.missing-amount")
-        # Without facts (a 0.1 host) the globs still decide.
-        d = self.check("git_checkout", {"branch": "main"}, ToolInfo())
-        self.assertEqual(d.rule, "spend.missing-amount", d)
+    def test_facts_never_take_a_call_away_from_the_name_globs(self) -> None:
+        # Not the catalog's word either: a name can be made to look like a
+        # catalogued read (`pay_invoice.get_me`).
+        for source in [("catalog", "github-mcp-server/get_me@2026-12"), ("inferred", ['name verb "get": read'])]:
+            d = self.check("pay_invoice", {"amount": 50000, "currency": "USD"}, _facts({"read"}, source=source))
+            self.assertEqual(d.rule, "spend.over-hard-limit", d)
 
     def test_the_check_declares_the_payment_effect(self) -> None:
         self.assertEqual(SpendGuard.info().effects, ["payment"])

@@ -605,8 +605,17 @@ fn facts_commands(tool: &ToolInfo, args: &Value, judged: &[&str]) -> Vec<String>
                     argvs.push((parent, words));
                 }
             }
-        } else if !out.contains(&r.value) {
-            out.push(r.value.clone());
+        } else {
+            // A string given to a named program is its argument text.
+            let line = match r.dialect.as_deref().filter(|d| !is_shell(d)) {
+                Some(program) if !r.value.trim_start().starts_with(program) => {
+                    format!("{} {}", shell_quote(program), r.value)
+                }
+                _ => r.value.clone(),
+            };
+            if !out.contains(&line) {
+                out.push(line);
+            }
         }
     }
     out.extend(argvs.into_iter().map(|(_, words)| words.join(" ")));
