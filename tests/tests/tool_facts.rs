@@ -80,11 +80,19 @@ async fn calls_reach_the_check_for_what_they_do_whatever_the_tool_is_called() {
         ))
         .await;
     assert_eq!(v.decision, Decision::Allow, "{v:?}");
-    // A name glob alone no longer holds a tool the host knows moves no money.
+    // Facts only add: a name ending in a catalogued read is still a
+    // payment by its name glob (review s21 F1).
     let v = host
-        .check(&call("git_checkout", json!({"branch": "main"})))
+        .check(&call(
+            "pay_invoice.get_me",
+            json!({"amount": "5000", "currency": "USD"}),
+        ))
         .await;
-    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Deny, Some("spend.over-hard-limit")),
+        "{v:?}"
+    );
 
     // Making a private repository public: a permission change.
     let v = host
