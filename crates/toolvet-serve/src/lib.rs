@@ -168,9 +168,12 @@ impl Server {
             Some(l) => l,
             None => Listen::Tcp(current.settings.listen.parse().context("[serve] listen")?),
         };
-        let bound = listener::Bound::bind(&listen, current.settings.unix_socket_mode)
-            .await
-            .with_context(|| format!("cannot listen on {listen:?}"))?;
+        let bound = listener::Bound::bind(
+            &listen,
+            current.settings.unix_socket_mode,
+            current.settings.listen_backlog,
+        )
+        .with_context(|| format!("cannot listen on {listen:?}"))?;
         let metrics = Arc::new(metrics::Metrics::new());
         metrics.generation.set(host.generation() as i64);
         let max_runs = current.settings.max_runs;

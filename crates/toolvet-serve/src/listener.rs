@@ -9,7 +9,7 @@ use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tokio::net::{TcpListener, UnixListener};
+use tokio::net::{TcpListener, TcpSocket, UnixListener, UnixSocket};
 
 /// Where to listen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,15 +30,28 @@ pub(crate) enum Bound {
 }
 
 impl Bound {
-    /// Bind `listen`; a Unix socket gets file mode `mode`.
+    /// Bind `listen` with room for `backlog` connections not yet accepted
+    /// (the kernel caps it at `net.core.somaxconn`); a Unix socket gets
+    /// file mode `mode`.
     ///
     /// # Errors
     /// The address is taken, the path exists and is not a socket, or the
     /// mode cannot be set.
-    pub(crate) async fn bind(listen: &Listen, mode: u32) -> std::io::Result<Bound> {
+    pub(crate) fn bind(listen: &Listen, mode: u32, backlog: u32) -> std::io::Result<Bound> {
         match listen {
-            Listen::Tcp(addr) => Ok(Bound::Tcp(TcpListener::bind(addr).await?)),
-            Listen::Unix(path) => bind_unix(path, mode),
+            Listen::Tcp(addr) => {
+                let socket = if addr.is_ipv4() {
+                    TcpSocket::new_v4()?
+                } else {
+                    TcpSocket::new_v6()?
+                };
+                // As `TcpListener::bind` does: a restart can take the port
+                // while the last run's connections are in TIME_WAIT.
+                socket.set_reuseaddr(true)?;
+                socket.bind(*addr)?;
+                Ok(Bound::Tcp(socket.listen(backlog)?))
+            }
+            Listen::Unix(path) => bind_unix(path, mode, backlog),
         }
     }
 
@@ -61,7 +74,7 @@ impl Bound {
     }
 }
 
-fn bind_unix(path: &Path, mode: u32) -> std::io::Result<Bound> {
+fn bind_unix(path: &Path, mode: u32, backlog: u32) -> std::io::Result<Bound> {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if !meta.file_type().is_socket() {
@@ -72,7 +85,9 @@ fn bind_unix(path: &Path, mode: u32) -> std::io::Result<Bound> {
         }
         std::fs::remove_file(path)?;
     }
-    let listener = UnixListener::bind(path)?;
+    let listener = UnixSocket::new_stream()?;
+    listener.bind(path)?;
+    let listener = listener.listen(backlog)?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
     Ok(Bound::Unix(listener, path.to_path_buf()))
 }

@@ -109,6 +109,12 @@ pub struct ServeSettings {
     pub max_concurrent_requests: usize,
     /// The `Retry-After` of an overload answer, in seconds. Default 1.
     pub retry_after_s: u64,
+    /// How many connections the kernel may hold, established but not yet
+    /// accepted (the `listen(2)` backlog; Linux caps it at
+    /// `net.core.somaxconn`). A connection arriving when the queue is full
+    /// waits for the kernel's SYN-ACK retries (about a minute) and is then
+    /// reset. Default 4096.
+    pub listen_backlog: u32,
     /// How long a shutdown waits for requests in flight. Default 30 s.
     pub shutdown_grace: Duration,
     /// Where new approval requests are announced (POST, JSON).
@@ -291,6 +297,7 @@ struct RawServe {
     idle_timeout_s: Option<u64>,
     max_concurrent_requests: Option<usize>,
     retry_after_s: Option<u64>,
+    listen_backlog: Option<u32>,
     shutdown_grace_s: Option<u64>,
     webhook_url: Option<String>,
     webhook_retries: Option<u32>,
@@ -321,6 +328,7 @@ impl Default for ServeSettings {
             idle_timeout: Duration::from_secs(60),
             max_concurrent_requests: 512,
             retry_after_s: 1,
+            listen_backlog: 4096,
             shutdown_grace: Duration::from_secs(30),
             webhook_url: None,
             webhook_retries: 3,
@@ -442,6 +450,11 @@ impl ServeSettings {
                 .map(|v| range("retry_after_s", v, 1, 3600))
                 .transpose()?
                 .unwrap_or(d.retry_after_s),
+            listen_backlog: raw
+                .listen_backlog
+                .map(|v| range("listen_backlog", u64::from(v), 1, 65_535))
+                .transpose()?
+                .map_or(d.listen_backlog, |v| v as u32),
             shutdown_grace: secs(
                 "shutdown_grace_s",
                 raw.shutdown_grace_s,
@@ -662,6 +675,10 @@ mod tests {
             (
                 "retry_after_s = 0",
                 "`retry_after_s`: 0 is out of range (1..=3600)",
+            ),
+            (
+                "listen_backlog = 0",
+                "`listen_backlog`: 0 is out of range (1..=65535)",
             ),
             (
                 "run_history = \"x\"",

@@ -320,10 +320,12 @@ async fn exchange(
         .await
         .map_err(|e| format!("sending: {e}"))?;
     let mut out = Vec::new();
-    // Generous: when the held slots are released early in the flood, the
-    // rest of it is served as verdicts, 32 at a time, with this process's
-    // 10,000 connections on the same two cores (one CI run: ~57 verdicts/s,
-    // the last after 62 s). A hang still fails.
+    // Generous. With the listen backlog at tokio's default of 1024 the
+    // flood overflowed the kernel's accept queue: the dropped connections
+    // waited out the SYN-ACK retries (1 + 2 + … + 32 s, the last after
+    // 62 s) and up to 17 % of them were then reset, with both processes
+    // idle. With `listen_backlog` (default 4096) the whole flood is
+    // answered in well under a second here. A hang still fails.
     match tokio::time::timeout(Duration::from_secs(180), stream.read_to_end(&mut out)).await {
         Err(_) => return Err("no answer within 180 s".into()),
         Ok(Err(e)) if out.is_empty() => return Err(format!("reading: {e}")),
