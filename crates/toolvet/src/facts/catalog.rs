@@ -60,6 +60,25 @@ struct ToolEntry {
     arguments: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     note: Option<String>,
+    #[serde(default)]
+    wraps: Option<Wraps>,
+}
+
+/// A tool that calls another tool named in its arguments (Cline's
+/// `use_mcp_tool`): the argument names (as sent, compared folded) that
+/// hold the inner call's server, tool name and arguments (an object, or
+/// its JSON text). The host reads the inner call's facts as well
+/// (the facts stage, [`super::FactFinder`]).
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Wraps {
+    /// The argument holding the MCP server's name, if the tool has one.
+    #[serde(default)]
+    pub server: Option<String>,
+    /// The argument holding the inner tool's name.
+    pub tool: String,
+    /// The argument holding the inner call's arguments.
+    pub arguments: String,
 }
 
 /// Where one source of the catalog was read.
@@ -106,6 +125,8 @@ pub struct Entry {
     pub arguments: Vec<(Vec<String>, Role)>,
     /// What the tool does, in a sentence.
     pub note: Option<String>,
+    /// The tool calls another one named in its arguments.
+    pub wraps: Option<Wraps>,
 }
 
 impl Entry {
@@ -290,6 +311,7 @@ impl Catalog {
                 program: tool.program,
                 arguments,
                 note: tool.note,
+                wraps: tool.wraps,
             });
         }
         for s in &servers {

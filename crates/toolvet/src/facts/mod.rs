@@ -18,6 +18,11 @@
 //!    Schema, and the argument names and values;
 //! 3. the caller's declaration: `tool.tags` naming an effect add it.
 //!
+//! A tool that calls another one named in its arguments (Cline's
+//! `use_mcp_tool`: a catalog entry's `wraps`) also has the facts of the
+//! call it makes, its values at pointers into the wrapper's arguments
+//! (`/arguments/bcc/0`), at most three wrappers deep.
+//!
 //! Roles are always found for the arguments the call really has: the
 //! catalog's entry names some, and inference names the rest. This lives in
 //! the core, not in a check, so that one owner knows what a call does and

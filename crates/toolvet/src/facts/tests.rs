@@ -23,7 +23,9 @@ fn catalog() -> Catalog {
              "effects": ["execute", "read", "write", "delete", "permission-change"],
              "arguments": {"cli_command": "shell-command"}},
             {"name": "run_sql", "defined_in": "c.py", "effects_by_value": true,
-             "effects": ["read", "write", "delete"], "arguments": {"sql": "query"}}
+             "effects": ["read", "write", "delete"], "arguments": {"sql": "query"}},
+            {"name": "use_mcp_tool", "defined_in": "d.ts", "effects": ["execute"],
+             "wraps": {"server": "server_name", "tool": "tool_name", "arguments": "arguments"}}
         ]}"#;
     Catalog::from_files(&[("github-test.json", github), ("fs-test.json", fs)]).unwrap()
 }
@@ -471,4 +473,118 @@ fn effects_and_roles_cross_the_contract_unchanged() {
         serde_json::to_value(Effects::from_iter([Effect::Payment, Effect::Read])).unwrap(),
         serde_json::json!(["read", "payment"])
     );
+}
+
+#[test]
+fn a_wrapping_tool_has_the_facts_of_the_call_it_makes() {
+    // An object of arguments, under a server the catalog knows.
+    let f = facts_of(
+        r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
+            "tool_name": "merge_pull_request",
+            "arguments": {"owner": "acme", "commit_message": "ship"}}}}"#,
+    );
+    assert_eq!(
+        f.effects,
+        Effects::from_iter([Effect::Execute, Effect::Write, Effect::Publish])
+    );
+    assert_eq!(
+        roles(&f),
+        vec![
+            (Role::OutboundContent, "/arguments/commit_message", "ship"),
+            (Role::Repository, "/arguments/owner", "acme"),
+        ]
+    );
+    assert!(
+        f.reasons
+            .contains(&"wraps a call of `github__merge_pull_request`".to_string()),
+        "{:?}",
+        f.reasons
+    );
+    // JSON text (as Cline sends it): the values are in that text.
+    let f = facts_of(
+        r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
+            "tool_name": "merge_pull_request",
+            "arguments": "{\"owner\": \"acme\", \"commit_message\": \"ship\"}"}}}"#,
+    );
+    assert_eq!(
+        roles(&f),
+        vec![
+            (Role::OutboundContent, "/arguments", "ship"),
+            (Role::Repository, "/arguments", "acme"),
+        ]
+    );
+    // A server the catalog does not know: the bare name, every source's
+    // entry joined (one of them cannot be undone).
+    let f = facts_of(
+        r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "ghe",
+            "tool_name": "delete_file", "arguments": {"path": "/srv/a"}}}}"#,
+    );
+    assert!(f.effects.contains(Effect::Delete) && f.irreversible);
+    assert_eq!(
+        roles(&f),
+        vec![(Role::FilePath, "/arguments/path", "/srv/a")]
+    );
+    // No arguments at all: the inner tool's effects still count.
+    let f = facts_of(
+        r#"{"call": {"name": "use_mcp_tool", "arguments": {"tool_name": "delete_file"}}}"#,
+    );
+    assert!(f.effects.contains(Effect::Delete));
+}
+
+/// Keys that differ only in case are refused before the facts stage (at
+/// the call's top level), so the facts stage's own reading of them is
+/// tested on arguments as it gets them.
+#[test]
+fn look_alike_wrapper_keys_are_each_read_and_padding_is_a_protected_target() {
+    let derive = |arguments: serde_json::Value| {
+        super::infer::derive(
+            &catalog(),
+            "use_mcp_tool",
+            &arguments,
+            &crate::call::ToolInfo::default(),
+        )
+    };
+    // A second key spelled otherwise: facts only add.
+    let f = derive(
+        serde_json::json!({"tool_name": "list_files", "Tool_Name": "delete_file",
+        "arguments": {}, "ARGUMENTS": {"path": "/x"}}),
+    );
+    assert!(f.effects.contains(Effect::Delete), "{:?}", f.reasons);
+    assert_eq!(roles(&f), vec![(Role::FilePath, "/ARGUMENTS/path", "/x")]);
+    assert!(!f.protected_target);
+    let padded: serde_json::Map<String, serde_json::Value> = [
+        "tool_name",
+        "Tool_name",
+        "tOol_name",
+        "toOl_name",
+        "tooL_name",
+    ]
+    .iter()
+    .map(|k| (k.to_string(), serde_json::json!("list_files")))
+    .collect();
+    let f = derive(serde_json::Value::Object(padded));
+    assert!(f.protected_target, "{:?}", f.reasons);
+}
+
+#[test]
+fn wrappers_are_read_three_deep_and_deeper_is_a_protected_target() {
+    let wrap = |inner: String| format!(r#"{{"tool_name": "use_mcp_tool", "arguments": {inner}}}"#);
+    let delete = r#"{"tool_name": "delete_file", "arguments": {"path": "/x"}}"#.to_string();
+    // use_mcp_tool → use_mcp_tool → use_mcp_tool → delete_file: read.
+    let three = wrap(wrap(delete.clone()));
+    let f = facts_of(&format!(
+        r#"{{"call": {{"name": "use_mcp_tool", "arguments": {three}}}}}"#
+    ));
+    assert!(f.effects.contains(Effect::Delete), "{:?}", f.reasons);
+    assert!(!f.protected_target);
+    assert_eq!(
+        roles(&f),
+        vec![(Role::FilePath, "/arguments/arguments/arguments/path", "/x")]
+    );
+    // One more wrapper: not read, so the target may be a protected one.
+    let four = wrap(three);
+    let f = facts_of(&format!(
+        r#"{{"call": {{"name": "use_mcp_tool", "arguments": {four}}}}}"#
+    ));
+    assert!(f.protected_target, "{:?}", f.reasons);
 }
