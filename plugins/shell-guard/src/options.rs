@@ -54,6 +54,13 @@ pub struct Settings {
     /// `kubectl delete namespace`, `dropdb`, …) get: `escalate` (default),
     /// `deny` or `allow`.
     pub destructive_action: toolvet_pdk::Action,
+    /// Hosts (and their subdomains) whose package indexes and files are
+    /// trusted like the public registries (an in-house mirror):
+    /// `shell.package-source` does not hold installs from them.
+    pub trusted_package_hosts: Vec<String>,
+    /// Package names `shell.package-typo` never takes for a near-miss of a
+    /// popular one.
+    pub trusted_packages: Vec<String>,
 }
 
 impl Default for Settings {
@@ -72,6 +79,8 @@ impl Default for Settings {
             max_depth: DEFAULT_MAX_DEPTH,
             max_command_bytes: DEFAULT_MAX_COMMAND_BYTES,
             destructive_action: toolvet_pdk::Action::Escalate,
+            trusted_package_hosts: Vec::new(),
+            trusted_packages: Vec::new(),
         }
     }
 }
@@ -131,6 +140,18 @@ pub struct Options {
     pub max_command_bytes: usize,
     /// See [`Settings::destructive_action`].
     pub destructive_action: toolvet_pdk::Action,
+    /// See [`Settings::trusted_package_hosts`] (lower case, no trailing dot).
+    pub trusted_package_hosts: Vec<String>,
+    /// See [`Settings::trusted_packages`].
+    pub trusted_packages: Vec<String>,
+}
+
+/// `values`, each checked non-empty (the error names `key[i]`).
+fn non_empty(key: &str, values: Vec<String>) -> Result<Vec<String>, String> {
+    match values.iter().position(|v| v.trim().is_empty()) {
+        Some(i) => Err(format!("settings.{key}[{i}]: must not be empty")),
+        None => Ok(values),
+    }
 }
 
 impl Default for Options {
@@ -279,6 +300,11 @@ impl Options {
                 ],
                 &toolvet_pdk::Key::new("destructive_action"),
             )?,
+            trusted_package_hosts: non_empty("trusted_package_hosts", s.trusted_package_hosts)?
+                .into_iter()
+                .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+                .collect(),
+            trusted_packages: non_empty("trusted_packages", s.trusted_packages)?,
         })
     }
 

@@ -10021,6 +10021,7 @@ mod s25_runs_later;
 mod s25_toolvet_cli;
 
 // Review s25: one file per family of findings.
+mod s22_packages;
 mod s25_channels;
 mod s25_cwd;
 mod s25_options;

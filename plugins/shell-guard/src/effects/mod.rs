@@ -7,6 +7,7 @@ pub mod containers;
 pub mod destroyers;
 pub mod exposure;
 pub mod installers;
+pub mod packages;
 pub mod patches;
 pub mod readonly;
 pub mod removers;
