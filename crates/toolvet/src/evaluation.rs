@@ -55,64 +55,113 @@ impl Generation {
     }
 
     /// Run the checks that apply to `request` (with its history brought up
-    /// to date by the ledger) and combine their outcomes.
+    /// to date by the ledger), and to every call it makes through a
+    /// wrapping tool, and combine their outcomes.
     async fn combined(self: &Arc<Self>, request: &CallRequest) -> (Verdict, Vec<usize>) {
         let history = match &self.approvals {
             Some(a) => a.reflect_history(request).await,
             None => None,
         };
         let history = history.as_deref().unwrap_or(&request.context.history);
-        // Where the call's paths really are, when the front end runs beside
-        // the tools: a call whose paths cannot be placed is denied, never
-        // judged with them as written alone.
-        let located;
-        let caller = match self
-            .locator
-            .as_deref()
-            .map(|l| l.locate(request, &self.state_paths))
-        {
-            None => &request.context.attributes,
-            Some(Ok(found)) if found.is_empty() => &request.context.attributes,
-            Some(Ok(found)) => {
-                let mut attributes = request.context.attributes.clone();
-                attributes.extend(found);
-                located = attributes;
-                &located
-            }
-            Some(Err(why)) => {
-                let verdict = Verdict::by_host(
-                    Decision::Deny,
-                    crate::locate::UNPLACED_RULE,
-                    format!("{why}; toolvet cannot vet this call"),
-                    Vec::new(),
-                );
-                return (verdict, Vec::new());
-            }
+        let (outcomes, ran) = match self.outcomes(request, history, 0).await {
+            Ok(found) => found,
+            Err(refusal) => return (refusal, Vec::new()),
         };
-        let attributes = self.state_paths.attributes(caller);
-        let facts = self.facts.facts(request);
-        let wit_call = Arc::new(to_wit(
-            request,
-            history,
-            self.settings.max_history,
-            attributes,
-            &facts,
-        ));
-        let applicable: Vec<usize> = self
-            .checks
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.applies(&request.call.name, &facts))
-            .map(|(i, _)| i)
-            .collect();
-        let outcomes = self.run_checks(&applicable, wit_call).await;
         let verdict = crate::verdict::combine(
             self.settings.combine,
             outcomes,
             self.settings.default_decision,
             0,
         );
-        (verdict, applicable)
+        (verdict, ran)
+    }
+
+    /// The outcomes of the checks that apply to `request`, with the indices
+    /// of those checks, and then those of every call it makes through a
+    /// wrapping tool (Cline's `use_mcp_tool`, [`crate::facts::FactFinder::wrapped_calls`]),
+    /// vetted as if made directly, `depth` wrappers deep: every check that
+    /// knows the inner tool by name, or by its arguments, judges it.
+    ///
+    /// # Errors
+    /// The host's deny: a call whose paths cannot be placed, a wrapped call
+    /// that cannot be read, or one more than [`MAX_WRAPPED_DEPTH`] deep.
+    fn outcomes<'a>(
+        self: &'a Arc<Self>,
+        request: &'a CallRequest,
+        history: &'a [PriorCall],
+        depth: usize,
+    ) -> futures_util::future::BoxFuture<'a, Result<Ran, Verdict>> {
+        Box::pin(async move {
+            // Where the call's paths really are, when the front end runs
+            // beside the tools: a call whose paths cannot be placed is
+            // denied, never judged with them as written alone.
+            let located;
+            let caller = match self
+                .locator
+                .as_deref()
+                .map(|l| l.locate(request, &self.state_paths))
+            {
+                None => &request.context.attributes,
+                Some(Ok(found)) if found.is_empty() => &request.context.attributes,
+                Some(Ok(found)) => {
+                    let mut attributes = request.context.attributes.clone();
+                    attributes.extend(found);
+                    located = attributes;
+                    &located
+                }
+                Some(Err(why)) => {
+                    return Err(Verdict::by_host(
+                        Decision::Deny,
+                        crate::locate::UNPLACED_RULE,
+                        format!("{why}; toolvet cannot vet this call"),
+                        Vec::new(),
+                    ));
+                }
+            };
+            let attributes = self.state_paths.attributes(caller);
+            let facts = self.facts.facts(request);
+            let wit_call = Arc::new(to_wit(
+                request,
+                history,
+                self.settings.max_history,
+                attributes,
+                &facts,
+            ));
+            let mut ran: Vec<usize> = self
+                .checks
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.applies(&request.call.name, &facts))
+                .map(|(i, _)| i)
+                .collect();
+            let mut outcomes = self.run_checks(&ran, wit_call).await;
+            let wrapped = self.facts.wrapped_calls(request).map_err(|why| {
+                Verdict::by_host(
+                    Decision::Deny,
+                    WRAPPED_RULE,
+                    format!("{why}; toolvet cannot vet the call it makes"),
+                    Vec::new(),
+                )
+            })?;
+            for inner in wrapped {
+                if depth + 1 > MAX_WRAPPED_DEPTH {
+                    return Err(Verdict::by_host(
+                        Decision::Deny,
+                        WRAPPED_RULE,
+                        format!(
+                            "`{}` is called through more than {MAX_WRAPPED_DEPTH} tools that \
+                             call other tools; call it directly",
+                            crate::display::visible(&inner.call.name)
+                        ),
+                        Vec::new(),
+                    ));
+                }
+                let (more, more_ran) = self.outcomes(&inner, history, depth + 1).await?;
+                outcomes.extend(more);
+                ran.extend(more_ran);
+            }
+            Ok((outcomes, ran))
+        })
     }
 
     /// Everything but the record: the verdict, and the indices of the
@@ -591,6 +640,18 @@ impl Drop for QueueSlot<'_> {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
+
+/// The outcomes of the checks that ran on a call, and the index of each
+/// check, in the same order.
+type Ran = (Vec<CheckOutcome>, Vec<usize>);
+
+/// The rule of the host's deny of a call made through a wrapping tool that
+/// cannot be vetted ([`Generation::outcomes`]).
+pub(crate) const WRAPPED_RULE: &str = "toolvet.wrapped-call";
+
+/// Most wrapping tools one call is vetted through (`use_mcp_tool` calling
+/// a tool that calls another, …); deeper is denied ([`WRAPPED_RULE`]).
+pub(crate) const MAX_WRAPPED_DEPTH: usize = 3;
 
 /// Longest rule id kept, in bytes (of calls and of results).
 pub(crate) const MAX_RULE_BYTES: usize = 128;

@@ -76,7 +76,11 @@ impl Generation {
         // (a policy built in code is hashed over its checks).
         let policy_sha256 = policy.sha256();
         refuse_unvetted(&policy)?;
-        if let Some(tool) = &options.only_tool {
+        // A tool that calls another one (`use_mcp_tool`) is vetted with the
+        // checks of the call it makes, whichever tool that is: all of them.
+        if let Some(tool) = &options.only_tool
+            && !crate::facts::FactFinder::default().wraps(tool)
+        {
             policy
                 .checks
                 .retain(|check| may_select(check, tool, loader.cache.as_ref()));

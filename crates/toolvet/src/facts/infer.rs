@@ -13,7 +13,7 @@
 //! [`crate::fold::fold`]), the schema's `format` (`uri`, `email`), and
 //! values (a string that is an `http(s)` URL is a `url`).
 
-use super::catalog::{Catalog, Entry, PathStep, Wraps};
+use super::catalog::{Catalog, Entry, PathStep};
 use super::{Effect, Effects, FactSource, Role, RoleValue, ToolFacts};
 use crate::call::ToolInfo;
 use serde_json::Value;
@@ -372,32 +372,12 @@ const PROTECTED_BRANCHES: &[&str] = &["main", "master", "trunk"];
 const MAX_VALUES: usize = 2_000;
 const MAX_DEPTH: usize = 16;
 
-/// How many wrapping tools deep a call is read (`use_mcp_tool` calling a
-/// tool that wraps another, …); a call nested deeper is taken to act on a
-/// protected target, as padding is.
-const MAX_WRAP_DEPTH: usize = 3;
-
-/// Most arguments read that name a wrapped call's tool, or its arguments,
-/// alike but for case or Unicode form.
-const MAX_LOOK_ALIKES: usize = 4;
-
 /// The facts of a call to `name` with `arguments` and the caller's `tool`.
 pub(crate) fn derive(
     catalog: &Catalog,
     name: &str,
     arguments: &Value,
     tool: &ToolInfo,
-) -> ToolFacts {
-    derive_at(catalog, name, arguments, tool, 0)
-}
-
-/// [`derive`] of a call `depth` wrapping tools deep.
-fn derive_at(
-    catalog: &Catalog,
-    name: &str,
-    arguments: &Value,
-    tool: &ToolInfo,
-    depth: usize,
 ) -> ToolFacts {
     let entries = catalog.lookup(name);
     let mut reasons = Vec::new();
@@ -592,144 +572,14 @@ fn derive_at(
         FactSource::Inferred(_) => FactSource::Inferred(reasons.clone()),
         other => other,
     };
-    let mut facts = ToolFacts {
+    ToolFacts {
         effects,
         irreversible,
         protected_target,
         roles,
         source,
         reasons,
-    };
-    for wraps in entries.iter().filter_map(|e| e.wraps.as_ref()) {
-        add_wrapped(catalog, wraps, arguments, depth, &mut facts);
     }
-    facts
-}
-
-/// Add to `facts` those of the call a wrapping tool makes ([`Wraps`]): its
-/// effects, irreversibility and protected target, and its roles, at
-/// pointers into the wrapper's arguments (an inner call given as JSON text
-/// has its values' pointer at that text). A server the catalog does not
-/// know is left out of the lookup, so a catalogued tool name keeps its
-/// facts. Facts only add: argument names that differ only in case or
-/// Unicode form are each read, and the wrapper's own facts stay.
-fn add_wrapped(
-    catalog: &Catalog,
-    wraps: &Wraps,
-    arguments: &Value,
-    depth: usize,
-    facts: &mut ToolFacts,
-) {
-    let Some(map) = arguments.as_object() else {
-        return;
-    };
-    let named = |key: &str| {
-        let key = crate::fold::fold(key);
-        map.iter()
-            .filter(move |(k, _)| crate::fold::fold(k) == key)
-            .collect::<Vec<_>>()
-    };
-    let servers: Vec<&str> = wraps
-        .server
-        .as_deref()
-        .map(|k| {
-            named(k)
-                .into_iter()
-                .filter_map(|(_, v)| v.as_str())
-                .collect()
-        })
-        .unwrap_or_default();
-    // The inner call's arguments: each argument of that name, with the
-    // pointer of its value and whether it was JSON text.
-    let mut given: Vec<(String, Value, bool)> = named(&wraps.arguments)
-        .into_iter()
-        .map(|(key, value)| {
-            let at = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
-            match value {
-                Value::String(text) => {
-                    (at, serde_json::from_str(text).unwrap_or(Value::Null), true)
-                }
-                other => (at, other.clone(), false),
-            }
-        })
-        .collect();
-    if given.is_empty() {
-        given.push((String::new(), Value::Object(serde_json::Map::new()), false));
-    }
-    let tools: Vec<&str> = named(&wraps.tool)
-        .into_iter()
-        .filter_map(|(_, v)| v.as_str())
-        .filter(|t| !t.trim().is_empty())
-        .collect();
-    // Look-alike keys are each read, a few of them: more are padding.
-    if tools.len() > MAX_LOOK_ALIKES || given.len() > MAX_LOOK_ALIKES {
-        facts.protected_target = true;
-        facts.reasons.push(format!(
-            "over {MAX_LOOK_ALIKES} arguments name the wrapped call's tool or arguments, so not \
-             all were read: the target may be a protected one"
-        ));
-    }
-    given.truncate(MAX_LOOK_ALIKES);
-    for tool in tools.into_iter().take(MAX_LOOK_ALIKES) {
-        let name = servers
-            .iter()
-            .map(|s| format!("{s}__{tool}"))
-            .find(|n| !catalog.lookup(n).is_empty())
-            .unwrap_or_else(|| tool.to_string());
-        for (at, value, as_text) in &given {
-            add_inner(catalog, &name, at, value, *as_text, depth, facts);
-        }
-    }
-    facts.roles.sort_by(|a, b| a.pointer.cmp(&b.pointer));
-}
-
-/// Add to `facts` those of the inner call of `name` with `value`, whose
-/// argument is at pointer `at` (JSON text when `as_text`).
-fn add_inner(
-    catalog: &Catalog,
-    name: &str,
-    at: &str,
-    value: &Value,
-    as_text: bool,
-    depth: usize,
-    facts: &mut ToolFacts,
-) {
-    if depth >= MAX_WRAP_DEPTH {
-        facts.protected_target = true;
-        facts.reasons.push(format!(
-            "a call of `{}` through more than {MAX_WRAP_DEPTH} wrapping tools was not read: \
-             the target may be a protected one",
-            clip(name)
-        ));
-        return;
-    }
-    let inner = derive_at(catalog, name, value, &ToolInfo::default(), depth + 1);
-    facts.effects = facts.effects.union(inner.effects);
-    facts.irreversible |= inner.irreversible;
-    facts.protected_target |= inner.protected_target;
-    for mut r in inner.roles {
-        // The values of an inner call sent as JSON text are in that text.
-        r.pointer = if as_text {
-            at.to_string()
-        } else {
-            format!("{at}{}", r.pointer)
-        };
-        if !facts
-            .roles
-            .iter()
-            .any(|o| o.role == r.role && o.pointer == r.pointer && o.value == r.value)
-        {
-            facts.roles.push(r);
-        }
-    }
-    let name = clip(name);
-    facts.reasons.push(format!("wraps a call of `{name}`"));
-    facts.reasons.extend(
-        inner
-            .reasons
-            .into_iter()
-            .map(|why| format!("`{name}`: {why}")),
-    );
 }
 
 /// Whether the argument `folded_key` set to `value` makes something

@@ -19,9 +19,9 @@
 //! 3. the caller's declaration: `tool.tags` naming an effect add it.
 //!
 //! A tool that calls another one named in its arguments (Cline's
-//! `use_mcp_tool`: a catalog entry's `wraps`) also has the facts of the
-//! call it makes, its values at pointers into the wrapper's arguments
-//! (`/arguments/bcc/0`), at most three wrappers deep.
+//! `use_mcp_tool`: a catalog entry's `wraps`) makes a call the host vets
+//! as if it were made directly ([`FactFinder::wrapped_calls`]), at most
+//! three wrappers deep.
 //!
 //! Roles are always found for the arguments the call really has: the
 //! catalog's entry names some, and inference names the rest. This lives in
@@ -440,6 +440,99 @@ impl FactFinder {
         let arguments: serde_json::Value =
             serde_json::from_str(request.call.arguments.get()).unwrap_or_default();
         infer::derive(&self.catalog, &request.call.name, &arguments, &request.tool)
+    }
+
+    /// Whether a call to `tool` may make another call through a wrapping
+    /// tool ([`catalog::Wraps`]).
+    pub fn wraps(&self, tool: &str) -> bool {
+        self.catalog.lookup(tool).iter().any(|e| e.wraps.is_some())
+    }
+
+    /// The calls `request` makes through a wrapping tool (Cline's
+    /// `use_mcp_tool`), each as the call the tool's server receives: the
+    /// inner tool's name as its server defines it, its arguments (given as
+    /// an object, or as JSON text read as strictly as a call's own), and
+    /// `request`'s context. Empty for any other tool.
+    ///
+    /// # Errors
+    /// A wrapped call that cannot be read, so cannot be vetted: no tool
+    /// named, or arguments that are neither an object nor JSON text of one.
+    /// The message names the wrapper and the argument.
+    pub fn wrapped_calls(
+        &self,
+        request: &crate::CallRequest,
+    ) -> Result<Vec<crate::CallRequest>, String> {
+        let wrappers: Vec<&catalog::Wraps> = self
+            .catalog
+            .lookup(&request.call.name)
+            .into_iter()
+            .filter_map(|e| e.wraps.as_ref())
+            .collect();
+        if wrappers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let outer = crate::display::visible(&request.call.name);
+        let arguments: serde_json::Value = serde_json::from_str(request.call.arguments.get())
+            .map_err(|e| format!("the arguments of `{outer}` cannot be read: {e}"))?;
+        // The call's own keys were read strictly: no two fold alike.
+        let named = |key: &str| {
+            let key = crate::fold::fold(key);
+            arguments
+                .as_object()
+                .and_then(|m| m.iter().find(|(k, _)| crate::fold::fold(k) == key))
+        };
+        let mut calls = Vec::new();
+        for wraps in wrappers {
+            let tool = match named(&wraps.tool) {
+                Some((_, serde_json::Value::String(t))) if !t.trim().is_empty() => t.clone(),
+                _ => {
+                    return Err(format!(
+                        "`{outer}` calls another tool, and `{}` does not name it",
+                        wraps.tool
+                    ));
+                }
+            };
+            let inner = match named(&wraps.arguments) {
+                None | Some((_, serde_json::Value::Null)) => {
+                    serde_json::Value::Object(serde_json::Map::new())
+                }
+                Some((_, v @ serde_json::Value::Object(_))) => v.clone(),
+                Some((key, serde_json::Value::String(text))) => {
+                    match crate::strict_json::parse_json_strict(text) {
+                        Ok(v @ serde_json::Value::Object(_)) => v,
+                        Ok(_) => {
+                            return Err(format!(
+                                "`{outer}`'s `{key}` is JSON text of something other than an \
+                                 object of arguments"
+                            ));
+                        }
+                        Err(e) => {
+                            return Err(format!(
+                                "`{outer}`'s `{key}` is not JSON text of the arguments: {e}"
+                            ));
+                        }
+                    }
+                }
+                Some((key, _)) => {
+                    return Err(format!(
+                        "`{outer}`'s `{key}` is neither an object of arguments nor JSON text of one"
+                    ));
+                }
+            };
+            let arguments = serde_json::value::to_raw_value(&inner)
+                .map_err(|e| format!("the arguments of `{outer}`'s call: {e}"))?;
+            calls.push(crate::CallRequest {
+                call: crate::call::ToolCall {
+                    id: request.call.id.clone(),
+                    name: tool,
+                    arguments,
+                },
+                tool: crate::call::ToolInfo::default(),
+                context: request.context.clone(),
+                approval: None,
+            });
+        }
+        Ok(calls)
     }
 }
 

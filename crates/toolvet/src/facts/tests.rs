@@ -475,116 +475,89 @@ fn effects_and_roles_cross_the_contract_unchanged() {
     );
 }
 
-#[test]
-fn a_wrapping_tool_has_the_facts_of_the_call_it_makes() {
-    // An object of arguments, under a server the catalog knows.
-    let f = facts_of(
-        r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
-            "tool_name": "merge_pull_request",
-            "arguments": {"owner": "acme", "commit_message": "ship"}}}}"#,
-    );
-    assert_eq!(
-        f.effects,
-        Effects::from_iter([Effect::Execute, Effect::Write, Effect::Publish])
-    );
-    assert_eq!(
-        roles(&f),
-        vec![
-            (Role::OutboundContent, "/arguments/commit_message", "ship"),
-            (Role::Repository, "/arguments/owner", "acme"),
-        ]
-    );
-    assert!(
-        f.reasons
-            .contains(&"wraps a call of `github__merge_pull_request`".to_string()),
-        "{:?}",
-        f.reasons
-    );
-    // JSON text (as Cline sends it): the values are in that text.
-    let f = facts_of(
-        r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
-            "tool_name": "merge_pull_request",
-            "arguments": "{\"owner\": \"acme\", \"commit_message\": \"ship\"}"}}}"#,
-    );
-    assert_eq!(
-        roles(&f),
-        vec![
-            (Role::OutboundContent, "/arguments", "ship"),
-            (Role::Repository, "/arguments", "acme"),
-        ]
-    );
-    // A server the catalog does not know: the bare name, every source's
-    // entry joined (one of them cannot be undone).
-    let f = facts_of(
-        r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "ghe",
-            "tool_name": "delete_file", "arguments": {"path": "/srv/a"}}}}"#,
-    );
-    assert!(f.effects.contains(Effect::Delete) && f.irreversible);
-    assert_eq!(
-        roles(&f),
-        vec![(Role::FilePath, "/arguments/path", "/srv/a")]
-    );
-    // No arguments at all: the inner tool's effects still count.
-    let f = facts_of(
-        r#"{"call": {"name": "use_mcp_tool", "arguments": {"tool_name": "delete_file"}}}"#,
-    );
-    assert!(f.effects.contains(Effect::Delete));
-}
-
-/// Keys that differ only in case are refused before the facts stage (at
-/// the call's top level), so the facts stage's own reading of them is
-/// tested on arguments as it gets them.
-#[test]
-fn look_alike_wrapper_keys_are_each_read_and_padding_is_a_protected_target() {
-    let derive = |arguments: serde_json::Value| {
-        super::infer::derive(
-            &catalog(),
-            "use_mcp_tool",
-            &arguments,
-            &crate::call::ToolInfo::default(),
-        )
-    };
-    // A second key spelled otherwise: facts only add.
-    let f = derive(
-        serde_json::json!({"tool_name": "list_files", "Tool_Name": "delete_file",
-        "arguments": {}, "ARGUMENTS": {"path": "/x"}}),
-    );
-    assert!(f.effects.contains(Effect::Delete), "{:?}", f.reasons);
-    assert_eq!(roles(&f), vec![(Role::FilePath, "/ARGUMENTS/path", "/x")]);
-    assert!(!f.protected_target);
-    let padded: serde_json::Map<String, serde_json::Value> = [
-        "tool_name",
-        "Tool_name",
-        "tOol_name",
-        "toOl_name",
-        "tooL_name",
-    ]
-    .iter()
-    .map(|k| (k.to_string(), serde_json::json!("list_files")))
-    .collect();
-    let f = derive(serde_json::Value::Object(padded));
-    assert!(f.protected_target, "{:?}", f.reasons);
+/// The calls `json`'s call makes through a wrapping tool, as
+/// `(name, arguments)`, or the reason they cannot be read.
+fn wrapped(json: &str) -> Result<Vec<(String, String)>, String> {
+    let request = CallRequest::from_json(json).unwrap();
+    let calls = FactFinder::new(std::sync::Arc::new(catalog())).wrapped_calls(&request)?;
+    for c in &calls {
+        assert_eq!(c.context.run_id, request.context.run_id);
+        assert!(c.approval.is_none());
+    }
+    Ok(calls
+        .into_iter()
+        .map(|c| (c.call.name, c.call.arguments.get().to_string()))
+        .collect())
 }
 
 #[test]
-fn wrappers_are_read_three_deep_and_deeper_is_a_protected_target() {
-    let wrap = |inner: String| format!(r#"{{"tool_name": "use_mcp_tool", "arguments": {inner}}}"#);
-    let delete = r#"{"tool_name": "delete_file", "arguments": {"path": "/x"}}"#.to_string();
-    // use_mcp_tool → use_mcp_tool → use_mcp_tool → delete_file: read.
-    let three = wrap(wrap(delete.clone()));
-    let f = facts_of(&format!(
-        r#"{{"call": {{"name": "use_mcp_tool", "arguments": {three}}}}}"#
-    ));
-    assert!(f.effects.contains(Effect::Delete), "{:?}", f.reasons);
-    assert!(!f.protected_target);
+fn a_wrapping_tool_makes_the_call_it_names() {
+    // An object of arguments, or (as Cline sends them) JSON text.
+    let made = vec![(
+        "merge_pull_request".to_string(),
+        r#"{"owner":"acme","commit_message":"ship"}"#.to_string(),
+    )];
     assert_eq!(
-        roles(&f),
-        vec![(Role::FilePath, "/arguments/arguments/arguments/path", "/x")]
+        wrapped(
+            r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
+                "tool_name": "merge_pull_request",
+                "arguments": {"owner": "acme", "commit_message": "ship"}}},
+                "context": {"run_id": "r1"}}"#
+        ),
+        Ok(made.clone())
     );
-    // One more wrapper: not read, so the target may be a protected one.
-    let four = wrap(three);
-    let f = facts_of(&format!(
-        r#"{{"call": {{"name": "use_mcp_tool", "arguments": {four}}}}}"#
-    ));
-    assert!(f.protected_target, "{:?}", f.reasons);
+    assert_eq!(
+        wrapped(
+            r#"{"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
+                "tool_name": "merge_pull_request",
+                "arguments": "{\"owner\": \"acme\", \"commit_message\": \"ship\"}"}}}"#
+        ),
+        Ok(made)
+    );
+    // No arguments: an empty object.
+    assert_eq!(
+        wrapped(r#"{"call": {"name": "use_mcp_tool", "arguments": {"tool_name": "delete_file"}}}"#),
+        Ok(vec![("delete_file".to_string(), "{}".to_string())])
+    );
+    // Any other tool makes no call.
+    assert_eq!(
+        wrapped(r#"{"call": {"name": "delete_file", "arguments": {"tool_name": "x"}}}"#),
+        Ok(vec![])
+    );
+}
+
+#[test]
+fn a_wrapped_call_that_cannot_be_read_is_an_error() {
+    for (arguments, says) in [
+        (r#"{"arguments": {}}"#, "`tool_name` does not name it"),
+        (r#"{"tool_name": "  "}"#, "`tool_name` does not name it"),
+        (r#"{"tool_name": 7}"#, "`tool_name` does not name it"),
+        (
+            r#"{"tool_name": "x", "arguments": "not json"}"#,
+            "is not JSON text of the arguments",
+        ),
+        (
+            r#"{"tool_name": "x", "arguments": "[1]"}"#,
+            "something other than an object",
+        ),
+        (
+            r#"{"tool_name": "x", "arguments": 5}"#,
+            "neither an object of arguments",
+        ),
+        // JSON text read as strictly as a call: look-alike keys, twice.
+        (
+            r#"{"tool_name": "x", "arguments": "{\"path\": \"a\", \"PATH\": \"b\"}"}"#,
+            "differ only in case",
+        ),
+        (
+            r#"{"tool_name": "x", "arguments": "{\"path\": \"a\", \"path\": \"b\"}"}"#,
+            "is not JSON text of the arguments",
+        ),
+    ] {
+        let e = wrapped(&format!(
+            r#"{{"call": {{"name": "use_mcp_tool", "arguments": {arguments}}}}}"#
+        ))
+        .unwrap_err();
+        assert!(e.contains(says), "{arguments}: {e}");
+    }
 }
