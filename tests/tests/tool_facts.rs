@@ -204,6 +204,44 @@ fn explain_shows_the_catalog_entry_the_inferred_effects_and_the_routes() {
         "{:?}",
         run.stdout
     );
+    // A wrapping tool: the call it makes, explained; one it cannot vet, said.
+    let wrapped = json!({"call": {"name": "use_mcp_tool", "arguments": {"server_name": "github",
+        "tool_name": "delete_repository", "arguments": "{\"owner\": \"acme\"}"}}});
+    let broken = json!({"call": {"name": "use_mcp_tool", "arguments": {"tool_name": "x",
+        "arguments": "{not json"}}});
+    let run = run_cli(
+        &["explain", "--config", "toolvet.toml", "--format", "json"],
+        dir.path(),
+        &format!("{wrapped}\n{broken}\n"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["makes"][0]["tool"], json!("delete_repository"));
+    assert_eq!(lines[0]["makes"][0]["facts"]["effects"], json!(["delete"]));
+    assert!(lines[0].get("unvettable").is_none(), "{}", lines[0]);
+    assert!(
+        lines[1]["unvettable"]
+            .as_str()
+            .unwrap()
+            .contains("is not JSON text of the arguments"),
+        "{}",
+        lines[1]
+    );
+    let run = run_cli(
+        &["explain", "--config", "toolvet.toml"],
+        dir.path(),
+        &format!("{wrapped}\n"),
+    );
+    assert!(
+        run.stdout
+            .contains("  makes a call, vetted as if made directly:\n    tool: delete_repository\n"),
+        "{}",
+        run.stdout
+    );
     // No call: a clear error.
     let run = run_cli(&["explain", "--config", "toolvet.toml"], dir.path(), "");
     assert_eq!(run.code, 2);

@@ -504,6 +504,19 @@ fn explain_text(explained: &toolvet::facts::Explanation) -> String {
             c.via.join(", ")
         );
     }
+    if let Some(why) = &explained.unvettable {
+        let _ = writeln!(
+            out,
+            "  makes a call toolvet cannot vet (denied): {}",
+            visible(why)
+        );
+    }
+    for inner in &explained.makes {
+        let _ = writeln!(out, "  makes a call, vetted as if made directly:");
+        for line in explain_text(inner).lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
     out
 }
 

@@ -285,7 +285,15 @@ impl Host {
     /// ([`crate::facts`]) and the checks it would reach, with what routed
     /// it to each. Runs no check and records nothing.
     pub fn explain(&self, request: &CallRequest) -> crate::facts::Explanation {
-        let current = self.current();
+        Self::explain_in(&self.current(), request, 0)
+    }
+
+    /// [`Host::explain`] of a call `depth` wrapping tools deep.
+    fn explain_in(
+        current: &Generation,
+        request: &CallRequest,
+        depth: usize,
+    ) -> crate::facts::Explanation {
         let facts = current.facts.facts(request);
         let checks = current
             .checks
@@ -298,10 +306,30 @@ impl Host {
                 })
             })
             .collect();
+        let (makes, unvettable) = match current.facts.wrapped_calls(request) {
+            Ok(calls) if depth < crate::evaluation::MAX_WRAPPED_DEPTH => (
+                calls
+                    .iter()
+                    .map(|c| Self::explain_in(current, c, depth + 1))
+                    .collect(),
+                None,
+            ),
+            Ok(calls) if calls.is_empty() => (Vec::new(), None),
+            Ok(_) => (
+                Vec::new(),
+                Some(format!(
+                    "it is made through more than {} tools that call other tools",
+                    crate::evaluation::MAX_WRAPPED_DEPTH
+                )),
+            ),
+            Err(why) => (Vec::new(), Some(why)),
+        };
         crate::facts::Explanation {
             tool: request.call.name.clone(),
             facts,
             checks,
+            makes,
+            unvettable,
         }
     }
 

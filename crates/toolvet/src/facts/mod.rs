@@ -395,6 +395,13 @@ pub struct Explanation {
     pub facts: ToolFacts,
     /// The checks that vet it, in policy order.
     pub checks: Vec<CheckRoute>,
+    /// The calls it makes through a wrapping tool ([`FactFinder::wrapped_calls`]),
+    /// each explained the same way; empty for any other tool.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub makes: Vec<Explanation>,
+    /// Why a call it makes cannot be vetted (the host denies it), if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unvettable: Option<String>,
 }
 
 /// One check that vets a call, and what routed the call to it.
