@@ -387,3 +387,46 @@ async fn a_wrapped_call_meets_every_check_a_direct_one_would() {
         "{v:?}"
     );
 }
+
+/// A run's earlier calls made through a wrapping tool count as the calls
+/// they made: payments through `use_mcp_tool` add to the run's total
+/// whether the next payment is wrapped or direct (review s22 F1).
+#[tokio::test]
+async fn wrapped_payments_count_towards_the_runs_total() {
+    let host = load_ok(json!({"check": [shipped(
+        "spend",
+        "spend_guard",
+        json!({"limits": {"USD": {"soft": 1000, "hard": 1500, "run_hard": 2000}}}),
+    )]}))
+    .await;
+    let pay = json!({"amount": 99, "currency": "USD", "to": "acct_123"});
+    let wrapped = json!({"server_name": "bank", "tool_name": "transfer_funds", "arguments": pay});
+    let history: Vec<Value> = (0..25)
+        .map(|i| {
+            let mut a = wrapped.clone();
+            a["arguments"]["memo"] = json!(i.to_string());
+            // Half as JSON text, as Cline sends it.
+            if i % 2 == 0 {
+                a["arguments"] = Value::String(a["arguments"].to_string());
+            }
+            json!({"name": "use_mcp_tool", "arguments": a, "outcome": "allowed"})
+        })
+        .collect();
+    for (name, arguments) in [
+        ("use_mcp_tool", wrapped.clone()),
+        ("transfer_funds", pay.clone()),
+    ] {
+        let request = toolvet::CallRequest::from_json(
+            &json!({"call": {"name": name, "arguments": arguments},
+                "context": {"run_id": "r1", "history": history}})
+            .to_string(),
+        )
+        .unwrap();
+        let v = host.check(&request).await;
+        assert_eq!(
+            (v.decision, v.rule.as_deref()),
+            (Decision::Deny, Some("spend.run-limit")),
+            "{name}: {v:?}"
+        );
+    }
+}

@@ -63,7 +63,10 @@ impl Generation {
             None => None,
         };
         let history = history.as_deref().unwrap_or(&request.context.history);
-        let (outcomes, ran) = match self.outcomes(request, history, 0).await {
+        // Earlier calls made through a wrapping tool count as the calls
+        // they made (spend so far, the order of a run's tools).
+        let history = self.facts.unwrapped_history(history);
+        let (outcomes, ran) = match self.outcomes(request, &history, 0).await {
             Ok(found) => found,
             Err(refusal) => return (refusal, Vec::new()),
         };

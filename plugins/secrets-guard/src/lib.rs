@@ -318,8 +318,9 @@ impl SecretsGuard {
 
     /// Where `call` sends its arguments: the router's reading of its name
     /// and arguments, and, when that keeps them inside, the host's facts: a
-    /// call they find sending a message, publishing or paying sends its
-    /// arguments out (a call made through `use_mcp_tool`, a tool no glob
+    /// call they find sending a message, publishing or paying, or with an
+    /// `outbound-content` value (text typed into a page or a form), sends
+    /// its arguments out (a call made through `use_mcp_tool`, a tool no glob
     /// names). Facts only add: they never keep inside a call the router
     /// finds going out (a tool's name can be made to look like a
     /// catalogued read, review s21 F1).
@@ -347,8 +348,21 @@ impl SecretsGuard {
                 .as_ref()
                 .is_some_and(|f| f.effects.intersects(*e))
         });
-        match sends {
-            Some((_, what)) => Route::Published(format!("the host found that the call {what}")),
+        if let Some((_, what)) = sends {
+            return Route::Published(format!("the host found that the call {what}"));
+        }
+        // Text the host found the tool sends or types somewhere (a form's
+        // field, a page, a terminal): `outbound-content`.
+        let typed = tool.facts.as_ref().and_then(|f| {
+            f.roles
+                .iter()
+                .find(|r| r.role == toolvet_pdk::Role::OutboundContent)
+        });
+        match typed {
+            Some(r) => Route::Published(format!(
+                "the host found that the call sends the text at `{}`",
+                r.pointer
+            )),
             None => found,
         }
     }
@@ -491,6 +505,37 @@ mod tests {
                 "deny secrets.github-token"
             );
         }
+        // Text typed into a page or a form (`puppeteer_fill`, a computer's
+        // `type`): an `outbound-content` value, whatever the effects.
+        let typed = ToolInfo {
+            facts: Some(toolvet_pdk::ToolFacts {
+                effects: Effects::WRITE,
+                irreversible: false,
+                protected_target: false,
+                roles: vec![toolvet_pdk::RoleValue {
+                    role: toolvet_pdk::Role::OutboundContent,
+                    pointer: "/value".into(),
+                    value: GH.into(),
+                    dialect: None,
+                }],
+                source: toolvet_pdk::FactSource::Catalog("puppeteer/puppeteer_fill@2026-12".into()),
+            }),
+            ..ToolInfo::default()
+        };
+        let fill = ToolCall::new(
+            "puppeteer_fill",
+            json!({"selector": "#token", "value": GH}).to_string(),
+        );
+        assert_eq!(
+            outcome(&g.decide(&fill, &ToolInfo::default(), &ctx)),
+            "abstain -"
+        );
+        let d = g.decide(&fill, &typed, &ctx);
+        assert_eq!(outcome(&d), "deny secrets.github-token");
+        assert!(
+            d.message().unwrap().contains("sends the text at `/value`"),
+            "{d:?}"
+        );
         // A tool the names send out stays out whatever the facts say.
         let sent = ToolCall::new("send_email", json!({"body": GH}).to_string());
         assert_eq!(

@@ -2108,7 +2108,24 @@ fn nested_agents_in_any_package_spelling() {
         "openhands --headless -t 'pay INV-22'",
         "uvx openhands-ai --headless -t hi",
     ] {
-        escalate(cmd, "shell.nested-agent");
+        // An agent fetched from a repository or a URL is first an install
+        // from outside the registry (`effects::packages`): held either way.
+        let fetched = ["github:", "git+", "git@", "https://"]
+            .iter()
+            .any(|p| cmd.contains(p));
+        if fetched {
+            let (v, rule) = verdict(cmd);
+            assert_eq!(v, "escalate", "{cmd}");
+            assert!(
+                matches!(
+                    rule.as_deref(),
+                    Some("shell.nested-agent" | "shell.package-source")
+                ),
+                "{cmd}: {rule:?}"
+            );
+        } else {
+            escalate(cmd, "shell.nested-agent");
+        }
     }
     escalate(
         "npx -y @anthropic-ai/claude-code@latest --dangerously-skip-permissions -p hi",
@@ -4027,7 +4044,7 @@ fn nested_agents_s15() {
             v == "escalate"
                 && matches!(
                     rule.as_deref(),
-                    Some("shell.nested-agent" | "shell.agent-unsafe-mode")
+                    Some("shell.nested-agent" | "shell.agent-unsafe-mode" | "shell.package-source")
                 ),
             "{cmd}: {v} {rule:?}"
         );
@@ -4041,8 +4058,8 @@ fn nested_agents_s15() {
         "volta run node app.js",
         "node -r dotenv/config server.js",
         "node --import tsx ./src/main.ts",
-        "npx git+https://github.com/org/tool.git",
-        "npx https://github.com/org/tool/archive/main.tar.gz",
+        // (`npx git+https://…` and `npx https://…tar.gz` are not agents, and
+        // are held as installs from outside the registry: s22_packages.)
         "python3 -m pytest",
         "python3 -m http.server 8000",
         "q -H -d , 'select count(*) from data.csv'",

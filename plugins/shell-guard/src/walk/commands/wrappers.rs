@@ -144,6 +144,12 @@ impl Analysis<'_> {
                 Some(args[i..].to_vec())
             }
             n if crate::code::runners::is_runner(n, args) => {
+                // A package runner (`bunx`, `pnpm dlx`, `uvx`) fetches the
+                // package it runs: where from, and whether its name is a
+                // near-miss (`effects::packages`).
+                if !allowed {
+                    self.package_install(n, args, env);
+                }
                 match self.runner(n, args, env, depth, stdin) {
                     crate::code::runners::Run::Command(cmd) => Some(cmd),
                     crate::code::runners::Run::Done(out) => return ControlFlow::Break(out),
