@@ -2108,24 +2108,7 @@ fn nested_agents_in_any_package_spelling() {
         "openhands --headless -t 'pay INV-22'",
         "uvx openhands-ai --headless -t hi",
     ] {
-        // An agent fetched from a repository or a URL is first an install
-        // from outside the registry (`effects::packages`): held either way.
-        let fetched = ["github:", "git+", "git@", "https://"]
-            .iter()
-            .any(|p| cmd.contains(p));
-        if fetched {
-            let (v, rule) = verdict(cmd);
-            assert_eq!(v, "escalate", "{cmd}");
-            assert!(
-                matches!(
-                    rule.as_deref(),
-                    Some("shell.nested-agent" | "shell.package-source")
-                ),
-                "{cmd}: {rule:?}"
-            );
-        } else {
-            escalate(cmd, "shell.nested-agent");
-        }
+        escalate(cmd, "shell.nested-agent");
     }
     escalate(
         "npx -y @anthropic-ai/claude-code@latest --dangerously-skip-permissions -p hi",
@@ -4044,7 +4027,7 @@ fn nested_agents_s15() {
             v == "escalate"
                 && matches!(
                     rule.as_deref(),
-                    Some("shell.nested-agent" | "shell.agent-unsafe-mode" | "shell.package-source")
+                    Some("shell.nested-agent" | "shell.agent-unsafe-mode")
                 ),
             "{cmd}: {v} {rule:?}"
         );
