@@ -12,6 +12,7 @@
 //! | `toolvet_policy_generation` (gauge) | |
 //! | `toolvet_http_requests_total` | `route`, `status` |
 //! | `toolvet_overloaded_total` | |
+//! | `toolvet_requests_in_flight` (gauge) | |
 //! | `toolvet_webhook_deliveries_total` | `result` (`delivered`, `failed`) |
 //! | `toolvet_decision_log_records_total`, `toolvet_decision_log_dropped_total` | |
 //!
@@ -53,6 +54,8 @@ pub struct Metrics {
     http: IntCounterVec,
     /// Requests refused for overload.
     pub overloaded: IntCounter,
+    /// API requests holding a slot under `max_concurrent_requests` now.
+    pub in_flight: IntGauge,
     /// Webhook deliveries by result.
     pub webhook: IntCounterVec,
     log_written: IntGauge,
@@ -163,6 +166,11 @@ impl Metrics {
                 "toolvet_webhook_deliveries_total",
                 "Webhook deliveries of new approval requests by result",
                 &["result"],
+            ),
+            in_flight: gauge(
+                &r,
+                "toolvet_requests_in_flight",
+                "API requests holding one of the max_concurrent_requests slots",
             ),
             log_written: gauge(
                 &r,

@@ -96,7 +96,7 @@ async fn concurrency_cap(
     request: Request,
     next: Next,
 ) -> Response {
-    let Ok(_slot) = slots.try_acquire_owned() else {
+    let Ok(permit) = slots.try_acquire_owned() else {
         state.metrics.overloaded.inc();
         let retry = state.current.load().settings.retry_after_s;
         let mut response = ApiError::new(
@@ -110,7 +110,32 @@ async fn concurrency_cap(
         }
         return response;
     };
+    let _slot = Slot::taken(permit, &state.metrics.in_flight);
     next.run(request).await
+}
+
+/// A request's slot: counted in `toolvet_requests_in_flight` from when it
+/// is taken until the request ends, whether it answers or its connection
+/// drops it.
+struct Slot {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    in_flight: prometheus::IntGauge,
+}
+
+impl Slot {
+    fn taken(permit: tokio::sync::OwnedSemaphorePermit, in_flight: &prometheus::IntGauge) -> Slot {
+        in_flight.inc();
+        Slot {
+            _permit: permit,
+            in_flight: in_flight.clone(),
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.in_flight.dec();
+    }
 }
 
 /// The body of `body`, at most `limit` bytes.

@@ -32,6 +32,43 @@ async fn stalled_check_at(addr: SocketAddr, body: &str, sent: usize) -> tokio::n
     stream
 }
 
+/// `count` [`stalled_check_at`]s to the server at `addr`, returned once
+/// the server holds every one of them in a request slot (its
+/// `toolvet_requests_in_flight` is `count`). Until then a request sent
+/// beside them could take a slot first and leave one of them refused.
+async fn holding_slots(addr: SocketAddr, body: &str, count: usize) -> Vec<tokio::net::TcpStream> {
+    let mut held = Vec::with_capacity(count);
+    for _ in 0..count {
+        held.push(stalled_check_at(addr, body, 10).await);
+    }
+    let metrics = reqwest::Client::new();
+    let in_flight = || async {
+        let text = metrics
+            .get(format!("http://{addr}/metrics"))
+            .bearer_auth(METRICS)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("toolvet_requests_in_flight "))
+            .unwrap_or_else(|| panic!("toolvet_requests_in_flight in {text}"))
+            .parse::<usize>()
+            .unwrap()
+    };
+    assert!(
+        eventually(Duration::from_secs(60), || async {
+            in_flight().await == count
+        })
+        .await,
+        "{count} held requests in flight, the server says {}",
+        in_flight().await
+    );
+    held
+}
+
 async fn read_all(stream: &mut (impl AsyncReadExt + Unpin)) -> String {
     let mut out = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut out)).await;
@@ -46,28 +83,22 @@ async fn over_the_concurrency_cap_is_503_with_retry_after() {
     });
     let server = fixture.start().await;
     let body = call("read_file", json!({"path": "a"}), "c1", "r1").to_string();
-    let mut held = stalled_check(&server, &body, 10).await;
-    // The stalled request holds the only slot.
-    let mut refused = false;
-    for _ in 0..50 {
-        let r = server
-            .http
-            .post(server.url("/v1/check"))
-            .bearer_auth(AGENT)
-            .body(body.clone())
-            .send()
-            .await
-            .unwrap();
-        if r.status() == 503 {
-            assert_eq!(r.headers()["retry-after"], "7");
-            let answer: serde_json::Value = r.json().await.unwrap();
-            assert_eq!(answer["error"]["kind"], "overloaded");
-            refused = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(refused, "a second request while the slot is taken gets 503");
+    let mut held = holding_slots(server.addr.unwrap(), &body, 1)
+        .await
+        .remove(0);
+    // The stalled request holds the only slot: a second one gets 503.
+    let r = server
+        .http
+        .post(server.url("/v1/check"))
+        .bearer_auth(AGENT)
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 503);
+    assert_eq!(r.headers()["retry-after"], "7");
+    let answer: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(answer["error"]["kind"], "overloaded");
     // Probes are not capped.
     assert_eq!(server.get("/healthz", None).await.0, 200);
     // Once the first finishes, the slot is free again.
@@ -118,9 +149,8 @@ async fn shutdown_drains_requests_in_flight() {
     let fixture = Fixture::new();
     let server = fixture.start().await;
     let body = call("read_file", json!({"path": "a"}), "c1", "r1").to_string();
-    let mut in_flight = stalled_check(&server, &body, 10).await;
-    tokio::time::sleep(Duration::from_millis(100)).await;
     let addr = server.addr.unwrap();
+    let mut in_flight = holding_slots(addr, &body, 1).await.remove(0);
     let stopping = tokio::spawn(server.stop());
     // New connections are refused once the listener is closed.
     assert!(
@@ -387,15 +417,10 @@ async fn ten_thousand_connections_get_a_verdict_or_503() {
     let (rss_before, _) = server.memory_kib();
 
     // Hold every slot with a request whose body is late.
-    let mut held = Vec::new();
-    for _ in 0..SLOTS {
-        held.push(stalled_check_at(addr, &body, 10).await);
-    }
-    assert!(
-        eventually(Duration::from_secs(10), || async {
-            vet().await.unwrap().status() == 503
-        })
-        .await,
+    let held = holding_slots(addr, &body, SLOTS).await;
+    assert_eq!(
+        vet().await.unwrap().status(),
+        503,
         "the held requests take every slot"
     );
 
