@@ -430,3 +430,64 @@ async fn wrapped_payments_count_towards_the_runs_total() {
         );
     }
 }
+
+/// Today's (#31, session 23) classes through the real host: a merge acts
+/// on the protected base branch the call does not name, a paste tool
+/// publishes what it is given, a Windows shell tool's command is read as
+/// PowerShell, and a repository made public from the shell is held.
+#[tokio::test]
+async fn merges_pastes_powershell_and_repository_administration() {
+    let host = load_ok(json!({"check": [
+        shipped("tool-policy", "tool_policy", json!({})),
+        shipped("shell", "shell_guard", json!({})),
+        shipped("secrets", "secrets_guard", json!({})),
+    ]}))
+    .await;
+    let v = host
+        .check(&call(
+            "merge_pull_request",
+            json!({"owner": "acme", "repo": "api", "pullNumber": 412, "merge_method": "squash"}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Escalate, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some("policy.protected-target"), "{v:?}");
+    // A pull request's own branch brought up to date leaves the base alone.
+    let v = host
+        .check(&call(
+            "update_pull_request_branch",
+            json!({"owner": "acme", "repo": "api", "pullNumber": 412}),
+        ))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+
+    let secret = "sk_live_4eC39HqLyjWDarjtT1zdp7dcQ9xKf2Rb";
+    for (tool, key) in [("create_pastebin", "content"), ("dns_set_record", "value")] {
+        let v = host.check(&call(tool, json!({key: secret}))).await;
+        assert_eq!(v.decision, Decision::Deny, "{tool}: {v:?}");
+        assert_eq!(v.decided_by.as_deref(), Some("secrets"), "{tool}: {v:?}");
+    }
+    let v = host
+        .check(&call("create_pastebin", json!({"content": "fn main() {}"})))
+        .await;
+    assert_eq!(v.decision, Decision::Allow, "{v:?}");
+
+    let mut ps = call(
+        "Powershell-Tool",
+        json!({"command": r"cmd /c rmdir /s /q C:\Users\alice\Documents"}),
+    );
+    ps.context
+        .attributes
+        .insert("cwd".into(), r"C:\Users\alice\project".into());
+    let v = host.check(&ps).await;
+    assert_eq!(v.decision, Decision::Deny, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some("shell.rm-home"), "{v:?}");
+
+    let v = host
+        .check(&with_cwd(call(
+            "run_terminal_cmd",
+            json!({"command": "gh repo edit acme/api --visibility public --accept-visibility-change-consequences"}),
+        )))
+        .await;
+    assert_eq!(v.decision, Decision::Escalate, "{v:?}");
+    assert_eq!(v.rule.as_deref(), Some("shell.repo-admin"), "{v:?}");
+}

@@ -277,7 +277,13 @@ impl ToolPolicy {
                     )
                 })
                 .collect();
-            let target = format!("acts on a protected target ({})", targets.join(", "));
+            // A target the call does not name (a pull request's merge
+            // lands on its base branch) has no value to show.
+            let target = if targets.is_empty() {
+                "acts on a protected target".to_string()
+            } else {
+                format!("acts on a protected target ({})", targets.join(", "))
+            };
             if facts.irreversible {
                 consider(
                     self.irreversible_protected,
@@ -964,6 +970,22 @@ mod tests {
         assert_eq!(
             decide_facts(&p, "get_db", &facts(Effects::READ, false, Some("prod"))),
             Decision::Abstain
+        );
+        // A target the call does not name (a merge lands on its base
+        // branch): the reason names no empty list of targets.
+        let mut merge = facts(Effects::WRITE, false, None);
+        if let Some(f) = merge.facts.as_mut() {
+            f.protected_target = true;
+        }
+        let d = decide_facts(&p, "merge_pull_request", &merge);
+        assert_eq!(
+            (d.kind(), d.rule()),
+            ("escalate", Some("policy.protected-target"))
+        );
+        let message = d.message().unwrap();
+        assert!(
+            message.contains("acts on a protected target (name verb") && !message.contains("()"),
+            "{message}"
         );
         // Without facts (a 0.1 host) nothing changes.
         assert_eq!(

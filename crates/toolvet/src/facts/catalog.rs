@@ -55,6 +55,8 @@ struct ToolEntry {
     #[serde(default)]
     effects_by_value: bool,
     #[serde(default)]
+    protected_target: bool,
+    #[serde(default)]
     program: Option<String>,
     #[serde(default)]
     arguments: std::collections::BTreeMap<String, String>,
@@ -116,6 +118,10 @@ pub struct Entry {
     /// SQL runner): `effects` is all it can reach, and one call's effects
     /// are read from its command's words.
     pub effects_by_value: bool,
+    /// Every call changes a protected target that the call itself does
+    /// not name: a pull request's merge lands on its base branch (most
+    /// often the default branch), Supabase's `merge_branch` on production.
+    pub protected_target: bool,
     /// The program whose arguments the tool's `shell-command` list is
     /// (`gcloud` for an argv without it), handed to checks as the values'
     /// dialect.
@@ -308,6 +314,7 @@ impl Catalog {
                 effects,
                 irreversible: tool.irreversible,
                 effects_by_value: tool.effects_by_value,
+                protected_target: tool.protected_target,
                 program: tool.program,
                 arguments,
                 note: tool.note,

@@ -198,6 +198,11 @@ const OBJECTS: &[(&str, Effect)] = &[
     // (Not `transaction`: a database's is no payment.)
     ("release", Effect::Publish),
     ("gist", Effect::Publish),
+    // Paste sites and DNS records are readable by anyone (review s22 F8).
+    ("paste", Effect::Publish),
+    ("pastes", Effect::Publish),
+    ("pastebin", Effect::Publish),
+    ("dns", Effect::Publish),
     ("visibility", Effect::Publish),
     ("public", Effect::Publish),
     ("permission", Effect::PermissionChange),
@@ -383,12 +388,21 @@ pub(crate) fn derive(
     let mut reasons = Vec::new();
     let mut effects = Effects::NONE;
     let mut irreversible = false;
-    // A command runner's command names a protected environment.
-    let mut command_protected = false;
+    // A command runner's command names a protected environment, or the
+    // catalog says every call acts on one.
+    let mut known_protected = false;
     let source;
     if entries.is_empty() {
         let mut why = Vec::new();
         let words = words(name);
+        if merges_a_request(name) {
+            known_protected = true;
+            why.push(
+                "name: a merge of a pull or merge request lands on its base branch, a protected \
+                 target the call does not name"
+                    .into(),
+            );
+        }
         let (found, destroying) = effects_of_words(&words, "name", &mut why);
         effects = found;
         irreversible = destroying;
@@ -411,10 +425,17 @@ pub(crate) fn derive(
                     effects_of_values(e, arguments, &mut reasons);
                 effects = effects.union(found);
                 irreversible |= destroying;
-                command_protected |= names_protected;
+                known_protected |= names_protected;
             } else {
                 effects = effects.union(e.effects);
                 irreversible |= e.irreversible;
+            }
+            if e.protected_target {
+                known_protected = true;
+                reasons.push(format!(
+                    "catalog {}: every call changes a protected target it does not name",
+                    e.id
+                ));
             }
         }
         source = FactSource::Catalog(entries.iter().map(|e| e.id.clone()).collect());
@@ -523,7 +544,7 @@ pub(crate) fn derive(
         }
     }
 
-    let mut protected_target = command_protected;
+    let mut protected_target = known_protected;
     if unread {
         // Padding must not hide the target: what was not read may name one.
         protected_target = true;
@@ -777,6 +798,30 @@ fn singular_verb(word: String) -> String {
         return word[..word.len() - 1].to_string();
     }
     word
+}
+
+/// Whether an uncatalogued tool's name, without a server prefix
+/// (`mcp__github__merge_pr`), merges a pull or merge request: it starts
+/// with `merge`, or with `accept`/`enable` and holds `merge`
+/// (`mergePullRequest`, `merge_pr`, `accept_merge_request`,
+/// `enable_pr_auto_merge`), and names a pull or merge request. Like the
+/// catalog's `protected_target` on `merge_pull_request`.
+fn merges_a_request(name: &str) -> bool {
+    let base = ["__", ".", "/", ":"]
+        .iter()
+        .filter_map(|sep| name.rsplit_once(sep).map(|(_, b)| b))
+        .min_by_key(|b| b.len())
+        .unwrap_or(name);
+    let words = words(base);
+    let merges = match words.first().map(String::as_str) {
+        Some("merge") => true,
+        Some("accept" | "enable") => words.iter().any(|w| w == "merge"),
+        _ => false,
+    };
+    merges
+        && words
+            .iter()
+            .any(|w| matches!(w.as_str(), "pull" | "pr" | "request" | "mr"))
 }
 
 /// The lower-case words of a tool name: split at anything not a letter or

@@ -342,7 +342,10 @@ pub struct ToolFacts {
     /// The action cannot be undone (a delete without undo, a payment, a
     /// message sent, a publication).
     pub irreversible: bool,
-    /// Production or another protected environment was named.
+    /// The call changes a protected target: production or another
+    /// protected environment named, the `main` branch of a shared
+    /// repository, or a tool whose every call does (the catalog's
+    /// `protected_target`, a pull request's merge).
     pub protected_target: bool,
     /// Every argument value whose role was found, by pointer.
     pub roles: Vec<RoleValue>,
@@ -450,9 +453,13 @@ impl FactFinder {
     }
 
     /// Whether a call to `tool` may make another call through a wrapping
-    /// tool ([`catalog::Wraps`]).
+    /// tool: a catalog entry with [`catalog::Wraps`], or, for a tool the
+    /// catalog does not know, a name of the shape of one (`use_mcp_tool`,
+    /// `call_tool`, `executeTool`: a verb `use`, `call`, `execute`,
+    /// `invoke` or `run`, then `tool` or `mcp tool`).
     pub fn wraps(&self, tool: &str) -> bool {
-        self.catalog.lookup(tool).iter().any(|e| e.wraps.is_some())
+        let entries = self.catalog.lookup(tool);
+        entries.iter().any(|e| e.wraps.is_some()) || (entries.is_empty() && wrapper_by_name(tool))
     }
 
     /// The calls `request` makes through a wrapping tool (Cline's
@@ -525,18 +532,29 @@ impl FactFinder {
         tool: &str,
         arguments: &str,
     ) -> Result<Vec<(String, Box<serde_json::value::RawValue>)>, String> {
-        let wrappers: Vec<&catalog::Wraps> = self
-            .catalog
-            .lookup(tool)
-            .into_iter()
-            .filter_map(|e| e.wraps.as_ref())
-            .collect();
-        if wrappers.is_empty() {
+        let entries = self.catalog.lookup(tool);
+        let catalogued: Vec<&catalog::Wraps> =
+            entries.iter().filter_map(|e| e.wraps.as_ref()).collect();
+        let by_name = entries.is_empty() && wrapper_by_name(tool);
+        if catalogued.is_empty() && !by_name {
             return Ok(Vec::new());
         }
         let outer = crate::display::visible(tool);
         let arguments: serde_json::Value = serde_json::from_str(arguments)
             .map_err(|e| format!("the arguments of `{outer}` cannot be read: {e}"))?;
+        let inferred;
+        let wrappers: Vec<&catalog::Wraps> = if by_name {
+            match inferred_wraps(&arguments) {
+                Some(w) => {
+                    inferred = w;
+                    vec![&inferred]
+                }
+                // Named like a tool caller, but no argument names a tool.
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            catalogued
+        };
         // The call's own keys were read strictly: no two fold alike.
         let named = |key: &str| {
             let key = crate::fold::fold(key);
@@ -598,6 +616,62 @@ impl FactFinder {
         }
         Ok(calls)
     }
+}
+
+/// Verbs of a tool name that, right before a last word `tool` (or `mcp
+/// tool`), make a tool that
+/// calls another one named in its arguments (`use_mcp_tool` under another
+/// server's prefix, `call_tool`, `execute_tool`, `invokeTool`; review s22
+/// F6), when the catalog does not know it.
+const WRAPPER_VERBS: &[&str] = &["use", "call", "execute", "invoke", "run"];
+
+/// Argument names (folded) of an inferred wrapper, in order of preference:
+/// the inner tool's name (`name` is MCP's own `tools/call` shape), its
+/// arguments, and its server.
+const WRAPPED_TOOL_KEYS: &[&str] = &["tool_name", "toolname", "tool", "name"];
+const WRAPPED_ARGUMENT_KEYS: &[&str] = &[
+    "arguments",
+    "args",
+    "params",
+    "parameters",
+    "input",
+    "tool_input",
+    "toolinput",
+    "tool_args",
+    "toolargs",
+];
+const WRAPPED_SERVER_KEYS: &[&str] = &["server_name", "servername", "server", "mcp_server"];
+
+/// Whether `tool`'s name has the shape of a tool that calls another one
+/// ([`WRAPPER_VERBS`] then `tool` or `mcp tool`: not Replit's
+/// `workflows_set_run_config_tool`).
+fn wrapper_by_name(tool: &str) -> bool {
+    let words = infer::words(tool);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let verb_before = |n: usize| {
+        words.len() > n
+            && words[words.len() - n..] == ["mcp", "tool"][2 - n..]
+            && WRAPPER_VERBS.contains(&words[words.len() - n - 1])
+    };
+    verb_before(1) || verb_before(2)
+}
+
+/// The [`catalog::Wraps`] of a call to a tool named like a wrapper: the
+/// first argument of each kind present, when one names a tool by a text.
+fn inferred_wraps(arguments: &serde_json::Value) -> Option<catalog::Wraps> {
+    let map = arguments.as_object()?;
+    let present = |keys: &[&str], text: bool| {
+        keys.iter().find_map(|k| {
+            map.iter()
+                .find(|(name, v)| crate::fold::fold(name) == *k && (!text || v.is_string()))
+                .map(|(name, _)| name.clone())
+        })
+    };
+    Some(catalog::Wraps {
+        tool: present(WRAPPED_TOOL_KEYS, true)?,
+        arguments: present(WRAPPED_ARGUMENT_KEYS, false).unwrap_or_else(|| "arguments".into()),
+        server: present(WRAPPED_SERVER_KEYS, false),
+    })
 }
 
 #[cfg(test)]

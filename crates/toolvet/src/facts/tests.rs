@@ -282,6 +282,54 @@ fn the_main_branch_is_a_protected_target() {
 }
 
 #[test]
+fn a_merge_acts_on_the_protected_target_it_does_not_name() {
+    // The base branch of a pull request is not in the call; the shipped
+    // catalog says every merge lands on one, under any prefix an agent uses.
+    let finder = FactFinder::new(Catalog::shipped());
+    let facts_of = |json: &str| finder.facts(&CallRequest::from_json(json).unwrap());
+    for name in [
+        "merge_pull_request",
+        "mcp__github__merge_pull_request",
+        "merge_merge_request",
+        "merge_branch",
+    ] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "{name}", "arguments": {{"owner": "acme", "repo": "api", "pullNumber": 4}}}}}}"#
+        ));
+        assert!(f.protected_target, "{name}: {:?}", f.reasons);
+        assert!(
+            f.reasons
+                .iter()
+                .any(|r| r.contains("every call changes a protected target")),
+            "{name}: {:?}",
+            f.reasons
+        );
+    }
+    // Uncatalogued spellings of the same act (review s23), not the calls
+    // that only open, list or describe one.
+    for (name, protected) in [
+        ("mergePullRequest", true),
+        ("merge-pull-request", true),
+        ("mcp__github__merge_pr", true),
+        ("mcp__gitlab__accept_merge_request", true),
+        ("enable_pr_auto_merge", true),
+        ("create_merge_request", false),
+        ("list_merge_requests", false),
+        ("merge_sort", false),
+    ] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "{name}", "arguments": {{"owner": "acme", "repo": "api"}}}}}}"#
+        ));
+        assert_eq!(f.protected_target, protected, "{name}: {:?}", f.reasons);
+    }
+    // Bringing the base into a pull request's own branch leaves the base as it is.
+    let f = facts_of(
+        r#"{"call": {"name": "update_pull_request_branch", "arguments": {"owner": "acme", "repo": "api", "pullNumber": 4}}}"#,
+    );
+    assert!(!f.protected_target, "{:?}", f.reasons);
+}
+
+#[test]
 fn uncatalogued_tools_get_effects_from_their_words() {
     let cases: &[(&str, &[Effect], bool)] = &[
         (
@@ -312,6 +360,12 @@ fn uncatalogued_tools_get_effects_from_their_words() {
         ("stripe_payouts", &[Effect::Payment], true),
         ("archive_thread", &[Effect::Write], false),
         ("weather", &[], false),
+        // Paste sites and DNS records are readable by anyone (review s22 F8).
+        ("create_pastebin", &[Effect::Write, Effect::Publish], false),
+        ("new_paste", &[Effect::Publish], false),
+        ("dns_set_record", &[Effect::Write, Effect::Publish], false),
+        ("get_paste", &[Effect::Read], false),
+        ("list_dns_records", &[Effect::Read], false),
     ];
     for (name, effects, irreversible) in cases {
         let f = facts_of(&format!(
@@ -524,6 +578,60 @@ fn a_wrapping_tool_makes_the_call_it_names() {
         wrapped(r#"{"call": {"name": "delete_file", "arguments": {"tool_name": "x"}}}"#),
         Ok(vec![])
     );
+}
+
+#[test]
+fn a_tool_named_like_a_wrapper_makes_the_call_it_names() {
+    // Review s22 F6: another server's `use_mcp_tool`, a proxy's
+    // `call_tool` in MCP's own `tools/call` shape, `executeTool`.
+    for (tool, arguments) in [
+        (
+            "mcp__proxy__use_mcp_tool",
+            r#"{"server_name": "db", "tool_name": "drop_database", "arguments": {"name": "prod"}}"#,
+        ),
+        (
+            "call_tool",
+            r#"{"name": "drop_database", "arguments": {"name": "prod"}}"#,
+        ),
+        (
+            "mcp__gateway__executeTool",
+            r#"{"server": "db", "tool": "drop_database", "params": "{\"name\": \"prod\"}"}"#,
+        ),
+    ] {
+        assert_eq!(
+            wrapped(&format!(
+                r#"{{"call": {{"name": "{tool}", "arguments": {arguments}}}}}"#
+            )),
+            Ok(vec![(
+                "drop_database".to_string(),
+                r#"{"name":"prod"}"#.to_string()
+            )]),
+            "{tool}"
+        );
+        assert!(
+            FactFinder::new(std::sync::Arc::new(catalog())).wraps(tool),
+            "{tool}"
+        );
+    }
+    // A name of that shape with no argument naming a tool, and other
+    // names, make no call.
+    for (tool, arguments) in [
+        ("call_tool", r#"{"id": 4}"#),
+        ("run_tool_tests", r#"{"tool": "pytest"}"#),
+        ("toolbox", r#"{"tool_name": "x"}"#),
+        (
+            "workflows_set_run_config_tool",
+            r#"{"name": "Start application", "command": "python app.py"}"#,
+        ),
+    ] {
+        assert_eq!(
+            wrapped(&format!(
+                r#"{{"call": {{"name": "{tool}", "arguments": {arguments}}}}}"#
+            )),
+            Ok(vec![]),
+            "{tool}"
+        );
+    }
 }
 
 #[test]
