@@ -18,6 +18,7 @@ pub mod opts;
 pub mod paths;
 pub mod syntax;
 pub mod walk;
+mod windows;
 
 use check_catalog::code::Language;
 use check_catalog::pathnorm::{REAL_PATHS_ATTRIBUTE, RealPaths};
@@ -172,11 +173,15 @@ fn analyze_at(
         env.claimed.insert(key);
     }
     analysis.script(command, &mut env, 0, &Output::Unknown);
-    match analysis.finding() {
+    let bash = match analysis.finding() {
         None => Decision::Allow,
         Some(f) if f.deny => Decision::deny(&f.rule, f.message),
         Some(f) => Decision::escalate(&f.rule, f.message),
-    }
+    };
+    // The same text as PowerShell or `cmd` reads it; the stricter reading
+    // wins. (A Windows working directory reaches it from
+    // [`ShellGuard::vet_with_facts`].)
+    bash.max(windows::judge(command, cwd))
 }
 
 /// The simple commands the analysis found in `command`, normalised (wrappers
@@ -448,6 +453,13 @@ impl ShellGuard {
                     continue;
                 }
             };
+            // The same text as PowerShell or `cmd` reads it (Windows
+            // agents' shell tools) in a Windows working directory, which
+            // the bash reader does not place (`analyze_at` reads it with
+            // a POSIX one); the stricter reading wins.
+            if let Some(windows_cwd) = ctx.attribute("cwd").filter(|c| !c.starts_with('/')) {
+                decision = decision.max(windows::judge(&command, Some(windows_cwd)));
+            }
             for base in &bases {
                 let (cwd, known) = match base {
                     Base::Context => (ctx_cwd.map(str::to_string), true),

@@ -8117,8 +8117,9 @@ fn s22_w1_program_options() {
 fn s22_v7_powershell_held() {
     deny("pwsh -c 'bash -c \"rm -rf ~\"'", "shell.rm-home");
     deny("echo 'rm -rf ~' | pwsh", "shell.rm-home");
+    // Read as PowerShell since s23 (src/windows.rs): the home removed.
+    deny("pwsh -c 'Remove-Item -Recurse -Force ~'", "shell.rm-home");
     for cmd in [
-        "pwsh -c 'Remove-Item -Recurse -Force ~'",
         "pwsh -EncodedCommand AAAA",
         "powershell -Command 'Stop-Process -Name toolvet'",
         "powershell.exe -Command 'Get-ChildItem'",
@@ -10022,6 +10023,7 @@ mod s25_toolvet_cli;
 
 // Review s25: one file per family of findings.
 mod s22_packages;
+mod s23_forge;
 mod s25_channels;
 mod s25_cwd;
 mod s25_options;

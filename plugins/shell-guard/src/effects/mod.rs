@@ -6,6 +6,7 @@ pub mod configs;
 pub mod containers;
 pub mod destroyers;
 pub mod exposure;
+pub mod forge;
 pub mod installers;
 pub mod packages;
 pub mod patches;

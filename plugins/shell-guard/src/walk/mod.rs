@@ -1991,7 +1991,13 @@ pub(crate) fn command_scoped(name: &str) -> bool {
         || name.starts_with("RCLONE_CONFIG_")
         || crate::effects::installers::INSTALL_VARIABLES.contains(&name)
         || crate::effects::packages::SOURCE_VARIABLES.contains(&name)
+        || HOOK_SKIP_VARIABLES.contains(&name)
 }
+
+/// The hook managers' switches that skip a repository's git hooks: husky
+/// (`HUSKY=0`, v4's `HUSKY_SKIP_HOOKS`), lefthook (`LEFTHOOK=0`),
+/// pre-commit (`SKIP=ids`); read by `git_skipped_hooks`.
+pub(crate) const HOOK_SKIP_VARIABLES: &[&str] = &["HUSKY", "HUSKY_SKIP_HOOKS", "LEFTHOOK", "SKIP"];
 
 #[cfg(test)]
 mod tests {

@@ -192,6 +192,7 @@ impl Analysis<'_> {
     ) -> Option<Output> {
         self.url_credentials(name, args);
         self.destroyer(name, args);
+        self.forge_admin(name, args);
         self.removals(name, args, env);
         self.in_place_edits(name, args, env);
         self.table_writes(name, args, env);

@@ -233,6 +233,9 @@ impl Analysis<'_> {
         for &as_sub in history_rules {
             self.git_history_rules(as_sub, rest);
         }
+        if builtin {
+            self.git_skipped_hooks(&sub, rest, &env);
+        }
         // The files it reads and writes (review s24 R1, R3, R6, R7, R8).
         self.git_files(&sub, rest, &mut env, depth);
     }
@@ -283,6 +286,126 @@ impl Analysis<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// `git commit|push|merge|am|rebase --no-verify` (and `-n` of commit and am,
+    /// in a cluster too: `-anm MSG`): the repository's hooks (pre-commit,
+    /// commit-msg, pre-push, …), the checks its owners set up, are skipped
+    /// (#31). A later `--verify` turns them back on; option values
+    /// (`-m "--no-verify"`) are not read as options.
+    fn git_skipped_hooks(&mut self, sub: &str, rest: &[Field], env: &Env) {
+        // Options of each subcommand that take the next word as a value
+        // (when not joined with `=` or, for one letter, to the flag).
+        let (short_valued, long_valued): (&str, &[&str]) = match sub {
+            "commit" => (
+                "mFCctSu",
+                &[
+                    "--message",
+                    "--file",
+                    "--author",
+                    "--date",
+                    "--reuse-message",
+                    "--reedit-message",
+                    "--fixup",
+                    "--squash",
+                    "--template",
+                    "--trailer",
+                    "--cleanup",
+                    "--pathspec-from-file",
+                ],
+            ),
+            "merge" => (
+                "mFsX",
+                &["--message", "--file", "--strategy", "--strategy-option"],
+            ),
+            "push" => (
+                "o",
+                &["--repo", "--receive-pack", "--exec", "--push-option"],
+            ),
+            "am" | "rebase" => (
+                "sXx",
+                &["--strategy", "--strategy-option", "--exec", "--onto"],
+            ),
+            _ => return,
+        };
+        // The hook managers' own switches in the environment: husky
+        // (`HUSKY=0`, v4's `HUSKY_SKIP_HOOKS`), lefthook (`LEFTHOOK=0`),
+        // pre-commit (`SKIP=ids`).
+        let var = |name: &str| env.vars.get(name).map(Field::text);
+        let by_env = [
+            (
+                "HUSKY",
+                var("HUSKY").is_some_and(|v| v == "0" || v == "false"),
+            ),
+            (
+                "HUSKY_SKIP_HOOKS",
+                var("HUSKY_SKIP_HOOKS").is_some_and(|v| !v.is_empty() && v != "0"),
+            ),
+            (
+                "LEFTHOOK",
+                var("LEFTHOOK").is_some_and(|v| v == "0" || v == "false"),
+            ),
+            ("SKIP", var("SKIP").is_some_and(|v| !v.trim().is_empty())),
+        ]
+        .into_iter()
+        .find_map(|(name, set)| set.then_some(name));
+        if let Some(name) = by_env
+            && matches!(sub, "commit" | "push" | "merge" | "am" | "rebase")
+        {
+            self.report(
+                false,
+                "shell.hooks-skipped",
+                format!(
+                    "`{name}=…` tells the repository's hook manager to skip its hooks, the checks its owners set \
+                     up, for `git {sub}`. A person must approve; run it without `{name}` and fix what the hooks \
+                     report."
+                ),
+            );
+            return;
+        }
+        let mut skipped = false;
+        let mut words = rest.iter().map(Field::text);
+        while let Some(w) = words.next() {
+            if w == "--" {
+                break;
+            }
+            if let Some(long) = w.strip_prefix("--") {
+                let name = long.split('=').next().unwrap_or("");
+                // A unique prefix is the option (`--no-veri`); `--no-ver`
+                // may also be `--no-verbose`.
+                if name.len() >= "no-veri".len() && "no-verify".starts_with(name) {
+                    skipped = true;
+                } else if name == "verify" {
+                    skipped = false;
+                } else if !long.contains('=') && long_valued.contains(&w.as_str()) {
+                    words.next();
+                }
+            } else if let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) {
+                for (k, c) in cluster.char_indices() {
+                    if c == 'n' && matches!(sub, "commit" | "am") {
+                        skipped = true;
+                    }
+                    if short_valued.contains(c) {
+                        // The value is the rest of the word, or the next one.
+                        if k + c.len_utf8() == cluster.len() && !matches!(c, 'S' | 'u') {
+                            words.next();
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if skipped {
+            self.report(
+                false,
+                "shell.hooks-skipped",
+                format!(
+                    "`git {sub} --no-verify` skips the repository's hooks (pre-commit, commit-msg, pre-push), the \
+                     checks its owners set up. A person must approve; run it without `--no-verify` and fix what the \
+                     hooks report."
+                ),
+            );
         }
     }
 
