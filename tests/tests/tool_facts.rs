@@ -94,6 +94,28 @@ async fn calls_reach_the_check_for_what_they_do_whatever_the_tool_is_called() {
         (Decision::Deny, Some("spend.over-hard-limit")),
         "{v:?}"
     );
+    // Take away only as the catalog entry of the very same name, moving
+    // no money: mcp-git's `git_checkout` (the glob `*_checkout`) and
+    // Stripe's `create_payment_link` (`*payment*`).
+    for (name, args) in [
+        (
+            "git_checkout",
+            json!({"repo_path": "/home/alice/project", "branch_name": "feature/retry"}),
+        ),
+        (
+            "create_payment_link",
+            json!({"price": "price_1PqRsT", "quantity": 1}),
+        ),
+    ] {
+        let v = host.check(&call(name, args)).await;
+        assert_eq!(v.decision, Decision::Allow, "{name}: {v:?}");
+    }
+    let v = host.check(&call("checkout_cart", json!({}))).await;
+    assert_eq!(
+        (v.decision, v.rule.as_deref()),
+        (Decision::Escalate, Some("spend.missing-amount")),
+        "{v:?}"
+    );
 
     // Making a private repository public: a permission change.
     let v = host

@@ -40,6 +40,7 @@ from toolvet_check import (
     PriorCall,
     SettingsError,
     ToolCall,
+    ToolFacts,
     ToolInfo,
     allow,
     abstain,
@@ -332,6 +333,20 @@ def lookup(args: dict, path: str) -> tuple[bool, Any]:
     return True, node
 
 
+def catalogued_without_payment(name: str, facts: Optional[ToolFacts]) -> bool:
+    """Whether the host's `facts` come from a catalog entry named exactly
+    `name` (source `("catalog", "CATALOG/NAME@VERSION")`) whose effects
+    include no `payment`: the tool is known, and known not to move money,
+    whatever its name has in common with one that does."""
+    if facts is None or "payment" in facts.effects:
+        return False
+    kind, where = facts.source
+    if kind != "catalog" or not isinstance(where, str):
+        return False
+    entry = where.rpartition("@")[0] or where
+    return entry.partition("/")[2] == name
+
+
 def _matches(name: str, globs: list[str]) -> bool:
     lowered = name.lower()
     return any(fnmatch.fnmatchcase(lowered, g.lower()) for g in globs)
@@ -410,10 +425,15 @@ class SpendGuard(Check):
         if _matches(call.name, self.settings.exclude_tools):
             return abstain()
         # The host's facts (contract 0.2) add calls (any tool they find
-        # moving money) and amount fields; they never take a call away from
-        # the name globs: a tool's name can be made to look like a
-        # catalogued read (review s21 F1).
+        # moving money) and amount fields. They take a call away from the
+        # name globs only as a catalog entry of the very same name that
+        # moves no money (`git_checkout`, `create_payment_link`): a name
+        # can be made to end in a catalogued read (`pay_invoice.get_me`,
+        # review s21 F1), and an inferred reading is no more than the
+        # globs' own.
         facts = tool.facts
+        if catalogued_without_payment(call.name, facts):
+            return abstain()
         try:
             spend = self.spend_of(call.json, facts)
         except Malformed as e:

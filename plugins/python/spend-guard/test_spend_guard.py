@@ -244,5 +244,26 @@ class FactsTest(unittest.TestCase):
             d = self.check("pay_invoice", {"amount": 50000, "currency": "USD"}, _facts({"read"}, source=source))
             self.assertEqual(d.rule, "spend.over-hard-limit", d)
 
+    def test_a_catalog_entry_of_the_same_name_that_moves_no_money_is_left_alone(self) -> None:
+        # mcp-git's `git_checkout` and Stripe's `create_payment_link` match
+        # the globs (`*_checkout`, `*payment*`) but move no money.
+        for name, entry in [("git_checkout", "mcp-git"), ("create_payment_link", "stripe-agent-toolkit")]:
+            tool = _facts({"write"}, source=("catalog", f"{entry}/{name}@2026-12"))
+            self.assertEqual(self.check(name, {"branch_name": "main"}, tool).kind, "abstain", name)
+        # The same entry that says it pays, another entry's name, a name
+        # that only ends in the entry's, or an inferred reading: the globs
+        # still decide.
+        cases = [
+            ("git_checkout", {"payment"}, ("catalog", "mcp-git/git_checkout@2026-12")),
+            ("git_checkout", {"write"}, ("catalog", "mcp-git/git_commit@2026-12")),
+            ("mcp__git__git_checkout", {"write"}, ("catalog", "mcp-git/git_checkout@2026-12")),
+            ("git_checkout", {"write"}, ("inferred", ['name verb "checkout": payment'])),
+            ("git_checkout", {"write"}, ("declared", None)),
+        ]
+        for name, effects, source in cases:
+            d = self.check(name, {}, _facts(effects, source=source))
+            self.assertEqual(d.rule, "spend.missing-amount", (name, source, d))
+        self.assertEqual(self.check("git_checkout", {}, ToolInfo()).rule, "spend.missing-amount")
+
     def test_the_check_declares_the_payment_effect(self) -> None:
         self.assertEqual(SpendGuard.info().effects, ["payment"])
