@@ -592,6 +592,14 @@ fn facts_commands(tool: &ToolInfo, args: &Value, judged: &[&str]) -> Vec<String>
         if judged.contains(&top_key(&r.pointer).as_str()) {
             continue;
         }
+        if r.dialect.as_deref() == Some(KEYSTROKES) {
+            for line in typed_commands(&r.value) {
+                if !out.contains(&line) {
+                    out.push(line);
+                }
+            }
+            continue;
+        }
         // An element of a list: part of the list's argv.
         let in_list = args
             .pointer(r.pointer.rsplit_once('/').map_or("", |(parent, _)| parent))
@@ -632,6 +640,32 @@ fn facts_commands(tool: &ToolInfo, args: &Value, judged: &[&str]) -> Vec<String>
     }
     out.extend(argvs.into_iter().map(|(_, words)| words.join(" ")));
     out
+}
+
+/// The dialect the host gives a `shell-command` value that is keystrokes
+/// typed wherever the focus is (a computer-use tool's `text`; the catalog's
+/// `keystrokes` field): a command line only when a terminal has the focus.
+const KEYSTROKES: &str = "keystrokes";
+
+/// The command lines typed keystrokes `text` may run in a terminal: the
+/// whole text when it is shell syntax, else each of its lines that is on
+/// its own (a shell runs a line once Enter completes it, and reads no line
+/// that is not shell syntax; prose typed into a form, `Total: $5 (net)`,
+/// is no command). A text too deep to parse is kept whole, so it is held.
+fn typed_commands(text: &str) -> Vec<String> {
+    let parses = |t: &str| {
+        !matches!(
+            syntax::parse_script(t, walk::MAX_NEST),
+            Err(syntax::SyntaxError::Unparseable(_))
+        )
+    };
+    if parses(text) {
+        return vec![text.to_string()];
+    }
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && parses(line))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The command arguments of a call's `args`: each value under a name of

@@ -61,6 +61,8 @@ struct ToolEntry {
     #[serde(default)]
     arguments: std::collections::BTreeMap<String, String>,
     #[serde(default)]
+    keystrokes: Vec<String>,
+    #[serde(default)]
     note: Option<String>,
     #[serde(default)]
     wraps: Option<Wraps>,
@@ -129,6 +131,12 @@ pub struct Entry {
     /// Argument patterns and their roles: a top-level argument name, or a
     /// JSON Pointer where `*` matches any index or key (segments folded).
     pub arguments: Vec<(Vec<String>, Role)>,
+    /// Argument patterns (as in `arguments`) whose values are keystrokes
+    /// typed wherever the focus is (a computer-use tool's `text`): text
+    /// for a page or a form, and a command line when a terminal has the
+    /// focus. The host hands them to checks as `shell-command` values too,
+    /// in the dialect [`KEYSTROKES`].
+    pub keystrokes: Vec<Vec<String>>,
     /// What the tool does, in a sentence.
     pub note: Option<String>,
     /// The tool calls another one named in its arguments.
@@ -140,15 +148,44 @@ impl Entry {
     /// from the arguments' root), if any: a pattern matches the path's
     /// start, and what follows it are array indices only.
     pub(crate) fn role_at(&self, path: &[PathStep<'_>]) -> Option<Role> {
-        self.arguments.iter().find_map(|(pattern, role)| {
-            (pattern.len() <= path.len()
-                && pattern.iter().zip(path).all(|(p, step)| step.matches(p))
-                && path[pattern.len()..]
-                    .iter()
-                    .all(|s| matches!(s, PathStep::Index(_))))
-            .then_some(*role)
-        })
+        self.arguments
+            .iter()
+            .find_map(|(pattern, role)| pattern_matches(pattern, path).then_some(*role))
     }
+
+    /// Whether the value at `path` is typed as keystrokes (`keystrokes`).
+    pub(crate) fn typed_at(&self, path: &[PathStep<'_>]) -> bool {
+        self.keystrokes.iter().any(|p| pattern_matches(p, path))
+    }
+}
+
+/// The dialect of a `shell-command` value that is keystrokes typed where
+/// the focus is ([`Entry::keystrokes`]): a command line only if a terminal
+/// has the focus, so a text no shell would read runs nowhere.
+pub const KEYSTROKES: &str = "keystrokes";
+
+/// Whether an argument pattern (folded segments) matches `path`: the
+/// pattern matches the path's start, and what follows it are array
+/// indices only.
+fn pattern_matches(pattern: &[String], path: &[PathStep<'_>]) -> bool {
+    pattern.len() <= path.len()
+        && pattern.iter().zip(path).all(|(p, step)| step.matches(p))
+        && path[pattern.len()..]
+            .iter()
+            .all(|s| matches!(s, PathStep::Index(_)))
+}
+
+/// The folded segments of an argument pattern: a top-level name, or a JSON
+/// Pointer starting with `/`; `None` when a segment is empty.
+fn pattern_segments(pattern: &str) -> Option<Vec<String>> {
+    let segments: Vec<String> = match pattern.strip_prefix('/') {
+        Some(pointer) => pointer
+            .split('/')
+            .map(|s| crate::fold::fold(&s.replace("~1", "/").replace("~0", "~")))
+            .collect(),
+        None => vec![crate::fold::fold(pattern)],
+    };
+    (!segments.iter().any(String::is_empty)).then_some(segments)
 }
 
 /// One step of the path to a value inside the arguments.
@@ -285,20 +322,17 @@ impl Catalog {
                         ),
                     )
                 })?;
-                let segments: Vec<String> = match pattern.strip_prefix('/') {
-                    Some(pointer) => pointer
-                        .split('/')
-                        .map(|s| crate::fold::fold(&s.replace("~1", "/").replace("~0", "~")))
-                        .collect(),
-                    None => vec![crate::fold::fold(pattern)],
-                };
-                if segments.iter().any(String::is_empty) {
-                    return Err(at(
-                        &format!("arguments.{pattern}"),
-                        "an empty segment".into(),
-                    ));
-                }
+                let segments = pattern_segments(pattern).ok_or_else(|| {
+                    at(&format!("arguments.{pattern}"), "an empty segment".into())
+                })?;
                 arguments.push((segments, role));
+            }
+            let mut keystrokes = Vec::new();
+            for pattern in &tool.keystrokes {
+                let segments = pattern_segments(pattern).ok_or_else(|| {
+                    at(&format!("keystrokes.{pattern}"), "an empty segment".into())
+                })?;
+                keystrokes.push(segments);
             }
             let index = self.entries.len();
             self.by_name
@@ -317,6 +351,7 @@ impl Catalog {
                 protected_target: tool.protected_target,
                 program: tool.program,
                 arguments,
+                keystrokes,
                 note: tool.note,
                 wraps: tool.wraps,
             });

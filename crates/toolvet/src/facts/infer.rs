@@ -529,6 +529,9 @@ pub(crate) fn derive(
     let dialect = dialect_of(name, arguments);
     let program = entries.iter().find_map(|e| e.program.clone());
     for r in &mut roles {
+        if r.dialect.as_deref() == Some(super::catalog::KEYSTROKES) {
+            continue;
+        }
         if r.role == Role::ShellCommand && program.is_some() {
             r.dialect = program.clone();
             continue;
@@ -993,14 +996,27 @@ impl<'b> Walker<'_, 'b> {
                     .find_map(|e| e.role_at(&self.path))
                     .or(by_name)
                     .or_else(|| scalar.as_str().and_then(role_of_value));
+                let value = match scalar {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                // Keystrokes are a command line too, should a terminal
+                // have the focus.
+                if role != Some(Role::ShellCommand)
+                    && self.entries.iter().any(|e| e.typed_at(&self.path))
+                {
+                    self.out.push(RoleValue {
+                        role: Role::ShellCommand,
+                        pointer: pointer(&self.path),
+                        value: value.clone(),
+                        dialect: Some(super::catalog::KEYSTROKES.to_string()),
+                    });
+                }
                 if let Some(role) = role {
                     self.out.push(RoleValue {
                         role,
                         pointer: pointer(&self.path),
-                        value: match scalar {
-                            Value::String(s) => s.clone(),
-                            other => other.to_string(),
-                        },
+                        value,
                         dialect: None,
                     });
                 }

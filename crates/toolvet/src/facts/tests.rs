@@ -726,3 +726,44 @@ fn a_runs_history_and_inner_names_are_read_as_the_calls_made() {
         );
     }
 }
+
+#[test]
+fn keystrokes_are_outbound_content_and_a_command_line_in_their_own_dialect() {
+    let finder = FactFinder::new(Catalog::shipped());
+    let request = CallRequest::from_json(
+        r#"{"call": {"name": "computer", "arguments": {"action": "type", "text": "rm -rf ~\n"}}}"#,
+    )
+    .unwrap();
+    let f = finder.facts(&request);
+    let typed: Vec<_> = f
+        .roles
+        .iter()
+        .map(|r| (r.role, r.pointer.as_str(), r.dialect.as_deref()))
+        .collect();
+    assert!(
+        typed.contains(&(Role::ShellCommand, "/text", Some(catalog::KEYSTROKES))),
+        "{typed:?}"
+    );
+    assert!(
+        typed.contains(&(Role::OutboundContent, "/text", None)),
+        "{typed:?}"
+    );
+    // Only the argument the entry names: `action` is no command line.
+    assert_eq!(
+        f.roles
+            .iter()
+            .filter(|r| r.role == Role::ShellCommand)
+            .count(),
+        1
+    );
+    // A pattern with an empty segment is refused, naming tool and key.
+    let bad = r#"{"source": "x", "title": "t", "repository": "o/x", "commit": "0123456789012345678901234567890123456789",
+        "tools": [{"name": "typer", "defined_in": "a", "effects": ["write"], "keystrokes": ["/a//b"]}]}"#;
+    let e = Catalog::from_files(&[("x.json", bad)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("x.json") && e.contains("typer") && e.contains("keystrokes./a//b"),
+        "{e}"
+    );
+}
