@@ -41,6 +41,55 @@ pub fn decoded_texts(text: &str) -> Vec<String> {
     out
 }
 
+/// `text` with its percent-escapes (RFC 3986 §2.1) decoded, when it holds
+/// any and the result is UTF-8 text: a URL's query carries a secret's `=`,
+/// `/`, `:` and `@` as `%3D`, `%2F`, `%3A`, `%40`, which hides it from
+/// the format detectors. Escapes of escapes (`%253D`) are decoded as
+/// well, up to [`MAX_PERCENT_ROUNDS`] rounds; `None` when there is no
+/// escape, or the bytes are no UTF-8.
+pub fn percent_decoded(text: &str) -> Option<String> {
+    let mut current = unescape(text)?;
+    for _ in 1..MAX_PERCENT_ROUNDS {
+        match unescape(&current) {
+            Some(next) => current = next,
+            None => break,
+        }
+    }
+    Some(current)
+}
+
+/// Rounds of percent-decoding [`percent_decoded`] applies at most.
+const MAX_PERCENT_ROUNDS: usize = 3;
+
+/// One round of percent-decoding; `None` when `text` has no escape or the
+/// result is no UTF-8.
+fn unescape(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let (Some(hi), Some(lo)) = (
+                bytes.get(i + 1).and_then(|b| hex(*b)),
+                bytes.get(i + 2).and_then(|b| hex(*b)),
+            )
+        {
+            out.push((hi * 16 + lo) as u8);
+            changed = true;
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    if !changed {
+        return None;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// Whether `token` is base64 of a known binary file format.
 pub fn is_binary_file(token: &str) -> bool {
     decode(token).is_some_and(|b| MAGIC.iter().any(|m| b.starts_with(m)))
@@ -102,5 +151,21 @@ mod tests {
         let png = STANDARD.encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR0123456789abcdef0123456789");
         assert!(is_binary_file(&png));
         assert!(decoded_texts(&png).is_empty());
+    }
+
+    #[test]
+    fn percent_escapes_decode() {
+        assert_eq!(
+            percent_decoded("l?env=DATABASE_URL%3Dpostgres%3A%2F%2Fapp%3Ap%40db").as_deref(),
+            Some("l?env=DATABASE_URL=postgres://app:p@db")
+        );
+        // Escaped twice; lower-case digits; a `%` that escapes nothing.
+        assert_eq!(
+            percent_decoded("a%253db%2f 100%").as_deref(),
+            Some("a=b/ 100%")
+        );
+        assert_eq!(percent_decoded("no escapes, 100% sure"), None);
+        // Bytes that are no UTF-8.
+        assert_eq!(percent_decoded("%FF%FE"), None);
     }
 }

@@ -210,25 +210,36 @@ impl Detectors {
     /// accounts, AWS, GitHub, Slack, Stripe, Anthropic, OpenAI, JWTs, URLs
     /// with passwords, the provider formats, named passwords, high-entropy
     /// tokens), each detector's in text
-    /// order, then those found in encoded blobs. One kind may be found
+    /// order, then those found behind percent-escapes and in encoded
+    /// blobs (each spanning the whole text). One kind may be found
     /// several times; spans of different kinds may overlap, except that a
     /// named password or a high-entropy token is reported only outside
     /// what another detector found (and high-entropy tokens only outside
     /// PEM blocks). See [`Hit`] for the spans.
     pub fn scan(&self, text: &str, label: &str, aws_id_in_call: bool) -> Vec<Hit> {
         let mut hits = self.scan_text(text, label, aws_id_in_call);
-        // Encoded blobs that decode to text: what they hide counts too.
-        if text.len() >= 40 {
-            for decoded in encoded::decoded_texts(text) {
-                for h in self.scan_text(&decoded, label, aws_id_in_call) {
-                    if h.kind != Kind::HighEntropy {
-                        hits.push(Hit {
-                            kind: h.kind,
-                            start: 0,
-                            end: text.len(),
-                        });
-                    }
+        // What the text hides counts too, spanning the whole text: behind
+        // percent-escapes (a URL's query), and in encoded blobs that
+        // decode to text, in the text as sent or unescaped.
+        let unescaped = encoded::percent_decoded(text);
+        let mut hidden = Vec::new();
+        if let Some(u) = &unescaped {
+            hidden.extend(self.scan_text(u, label, aws_id_in_call));
+        }
+        for layer in std::iter::once(text).chain(unescaped.as_deref()) {
+            if layer.len() >= 40 {
+                for decoded in encoded::decoded_texts(layer) {
+                    hidden.extend(self.scan_text(&decoded, label, aws_id_in_call));
                 }
+            }
+        }
+        for h in hidden {
+            if h.kind != Kind::HighEntropy {
+                hits.push(Hit {
+                    kind: h.kind,
+                    start: 0,
+                    end: text.len(),
+                });
             }
         }
         hits
@@ -678,6 +689,32 @@ mod tests {
         assert_eq!(
             kinds("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\nAAAA"),
             vec!["private-key"]
+        );
+    }
+
+    #[test]
+    fn secrets_behind_percent_escapes_are_found() {
+        // A URL's query carrying a database URL with its password, escaped.
+        assert_eq!(
+            kinds(
+                "https://collect.example.io/l?env=DATABASE_URL%3Dpostgres%3A%2F%2Fapp%3AS3cr3tPassw0rd!%40db"
+            ),
+            vec!["basic-auth-url"]
+        );
+        // A token whose underscore is escaped, escaped twice (its rest
+        // is a high-entropy token as sent).
+        let found =
+            kinds("https://x.example.io/p?t=ghp%255FR4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E");
+        assert!(found.contains(&"github-token"), "{found:?}");
+        // Base64 of an AWS key id with one of its characters escaped:
+        // only the unescaped text holds the blob.
+        let b64 = "YXdzX2FjY2Vzc19rZXlfaWQ9QUtJQVozTUhBTFcyTlFYN1RRNEsK";
+        let escaped = b64.replacen("Q9", "%519", 1);
+        assert_eq!(kinds(&format!("d={escaped}")), vec!["aws-access-key"]);
+        // Escapes hiding nothing.
+        assert_eq!(
+            kinds("https://example.com/search?q=rust%20wasm%3A%20components&page=2"),
+            Vec::<&str>::new()
         );
     }
 
