@@ -70,7 +70,9 @@ pub enum Kind {
     /// programs the editor starts (VS Code's `chat.tools.autoApprove`,
     /// `chat.hookFilesLocations`, `git.path`, terminal profiles): a person
     /// approves every write (an edit's fragment cannot show which key it
-    /// changes); content that loosens them is refused.
+    /// changes) but one of whole settings that only change how text is
+    /// edited and shown ([`inert_editor_settings`]); content that loosens
+    /// them is refused.
     EditorSettings,
     /// A program another tool runs by itself: a git hook (run on
     /// checkout, commit, push), a git configuration file (it names
@@ -1665,6 +1667,60 @@ pub fn hidden_text(content: &str) -> Option<char> {
     content.chars().find(|c| {
         matches!(*c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xFEFF | 0xE0000..=0xE007F)
     })
+}
+
+/// VS Code settings that only change how text is edited and shown, never
+/// what runs or is allowed: every `editor.` key (`editor.tabSize`,
+/// `editor.formatOnSave`, `editor.rulers`) and these. (Not `workbench.`:
+/// `workbench.externalBrowser` names a program; not an extension's keys:
+/// `prettier.prettierPath` names a module it loads.)
+const INERT_EDITOR_SETTINGS: &[&str] = &[
+    "files.autoSave",
+    "files.encoding",
+    "files.eol",
+    "files.exclude",
+    "files.insertFinalNewline",
+    "files.trimFinalNewlines",
+    "files.trimTrailingWhitespace",
+    "search.exclude",
+];
+
+/// Whether every text of `pieces` (a write's content, or an edit's old and
+/// new text) is whole VS Code settings: a JSON object, or JSON object
+/// members (`"editor.tabSize": 4,`), whose keys are all
+/// [`INERT_EDITOR_SETTINGS`] or `editor.` keys, or language blocks
+/// (`"[python]"`) of them. A text that is no such members (a bare value,
+/// a fragment of one, comments: an edit that cannot show which key it
+/// changes), or names any other key, is not; nor is no text at all.
+pub fn inert_editor_settings(pieces: &[String]) -> bool {
+    fn inert_key(key: &str) -> bool {
+        key.starts_with("editor.") || INERT_EDITOR_SETTINGS.contains(&key)
+    }
+    fn inert(members: &serde_json::Map<String, serde_json::Value>, in_block: bool) -> bool {
+        members.iter().all(|(key, value)| {
+            let block = !in_block && key.len() > 2 && key.starts_with('[') && key.ends_with(']');
+            match value {
+                serde_json::Value::Object(inner) if block => inert(inner, true),
+                _ => inert_key(key),
+            }
+        })
+    }
+    !pieces.is_empty()
+        && pieces.iter().all(|piece| {
+            let text = piece.trim();
+            let object = if text.starts_with('{') {
+                serde_json::from_str::<serde_json::Value>(text).ok()
+            } else {
+                let members = text.trim_end_matches(',');
+                serde_json::from_str::<serde_json::Value>(&format!("{{{members}}}")).ok()
+            };
+            match object {
+                Some(serde_json::Value::Object(members)) => {
+                    !members.is_empty() && inert(&members, false)
+                }
+                _ => false,
+            }
+        })
 }
 
 /// What in `content` (text about to be written into a guard-rail file)

@@ -975,7 +975,7 @@ impl PathGuard {
             Ok(f) => f,
             Err(e) => return Decision::deny(toolvet_pdk::ERROR_RULE, e),
         };
-        let content = written_content(args, &self.path_args);
+        let content = Written::of(args, &self.path_args);
         let mut decision = Decision::Abstain;
         for frame in &frames {
             let next = self.vet_in(call, file_tool, &paths, &content, frame);
@@ -993,7 +993,7 @@ impl PathGuard {
         call: &ToolCall,
         file_tool: bool,
         paths: &[Entry<'_>],
-        content: &str,
+        content: &Written,
         frame: &Frame,
     ) -> Decision {
         let mut decision = Decision::Abstain;
@@ -1090,7 +1090,7 @@ impl PathGuard {
         (arg, raw): (&str, &str),
         (access, workdir, unplaced): (Access, bool, Option<&str>),
         frame: &Frame,
-        content: &str,
+        content: &Written,
     ) -> Decision {
         let mut next = self.judge(&call.name, (arg, raw), access, workdir, frame);
         if let Some(why) = unplaced
@@ -1130,7 +1130,7 @@ impl PathGuard {
         raw: &str,
         workdir: bool,
         frame: &Frame,
-        content: &str,
+        content: &Written,
     ) -> Decision {
         let Ok(abs) = normalize(raw, frame.base_for(workdir), frame.home.as_deref()) else {
             return Decision::Abstain;
@@ -1148,7 +1148,7 @@ impl PathGuard {
             .guard_rail(&abs)
             .or_else(|| guardrails::git_config(&abs))
         else {
-            if let Some(c) = guardrails::hidden_text(content) {
+            if let Some(c) = guardrails::hidden_text(&content.text) {
                 return Decision::escalate(
                     "path.hidden-text",
                     format!(
@@ -1162,9 +1162,9 @@ impl PathGuard {
             }
             return Decision::Abstain;
         };
-        let loosening = guardrails::loosening(content);
+        let loosening = guardrails::loosening(&content.text);
         let shown = shorten(raw);
-        if let Some(c) = guardrails::hidden_text(content) {
+        if let Some(c) = guardrails::hidden_text(&content.text) {
             return Decision::escalate(
                 "path.hidden-text",
                 format!(
@@ -1220,6 +1220,12 @@ impl PathGuard {
                     rail.label
                 ),
             ),
+            // Editor settings whose every written and replaced text is
+            // whole settings, of keys that only change how text is edited
+            // and shown (`editor.tabSize`, `[python]` blocks of them).
+            (Rail::EditorSettings, None) if guardrails::inert_editor_settings(&content.pieces) => {
+                Decision::Abstain
+            }
             (_, None) => Decision::escalate(
                 "path.guardrail",
                 format!(
@@ -1372,21 +1378,34 @@ fn carries_content(args: &Value, source_args: &[String]) -> (bool, bool) {
     (content, download)
 }
 
-/// The text a write call puts into files: every string of the arguments
-/// except the path arguments, joined.
-fn written_content(args: &Value, path_args: &[String]) -> String {
-    let mut out = String::new();
-    toolvet_pdk::json::walk(args, "arguments", &mut |n| {
-        if n.depth == 1 && path_args.iter().any(|p| key_is(n.key, p)) {
-            return toolvet_pdk::json::Step::Skip;
+/// The text a write call puts into files (or replaces in them): every
+/// string of the arguments except the path arguments.
+struct Written {
+    /// The strings, each followed by a newline.
+    text: String,
+    /// The strings one by one (an edit's old and new text apart).
+    pieces: Vec<String>,
+}
+
+impl Written {
+    fn of(args: &Value, path_args: &[String]) -> Written {
+        let mut pieces = Vec::new();
+        toolvet_pdk::json::walk(args, "arguments", &mut |n| {
+            if n.depth == 1 && path_args.iter().any(|p| key_is(n.key, p)) {
+                return toolvet_pdk::json::Step::Skip;
+            }
+            if let Value::String(s) = n.value {
+                pieces.push(s.clone());
+            }
+            toolvet_pdk::json::Step::Descend
+        });
+        let mut text = String::new();
+        for piece in &pieces {
+            text.push_str(piece);
+            text.push('\n');
         }
-        if let Value::String(s) = n.value {
-            out.push_str(s);
-            out.push('\n');
-        }
-        toolvet_pdk::json::Step::Descend
-    });
-    out
+        Written { text, pieces }
+    }
 }
 
 /// Order of findings over a call's paths: by severity, and among equally
@@ -2805,8 +2824,12 @@ mod tests {
             ),
             ("deny", guardrail.clone())
         );
+        // Zed's settings by its own keys (only VS Code's are known inert).
+        assert_eq!(
+            write(".zed/settings.json", "{\"tab_size\": 4}"),
+            ("escalate", guardrail.clone())
+        );
         for p in [
-            ".vscode/settings.json",
             "AGENTS.md",
             "CLAUDE.md",
             "/home/alice/.gemini/GEMINI.md",
@@ -2836,7 +2859,69 @@ mod tests {
                 json!({"path": ".vscode/settings.json", "old_string": "/usr/bin/git", "new_string": "/tmp/x/git"}),
                 &c
             ),
-            ("escalate", guardrail)
+            ("escalate", guardrail.clone())
+        );
+        // VS Code settings of how text is edited and shown, written whole
+        // or edited key by key, are ordinary.
+        let edit = |old: &str, new: &str| {
+            decide(
+                &g,
+                "edit_file",
+                json!({"path": ".vscode/settings.json", "old_string": old, "new_string": new}),
+                &c,
+            )
+        };
+        let allowed = ("allow", None);
+        assert_eq!(
+            edit(
+                r#""editor.tabSize": 2"#,
+                "\"editor.tabSize\": 4,\n  \"editor.formatOnSave\": true"
+            ),
+            allowed
+        );
+        assert_eq!(
+            write(
+                ".vscode/settings.json",
+                r#"{"editor.tabSize": 4, "[python]": {"editor.defaultFormatter": "ms-python.black-formatter"}, "files.exclude": {"**/.git": true}}"#
+            ),
+            allowed
+        );
+        // Any other key, a bare value, a comment, a fragment of a value,
+        // or a language block of another key: a person approves.
+        for (old, new) in [
+            (
+                r#""editor.tabSize": 2"#,
+                r#""editor.tabSize": 2, "git.path": "/tmp/x/git""#,
+            ),
+            (r#""git.path": "/usr/bin/git""#, r#""editor.tabSize": 2"#),
+            (r#""editor.tabSize": 2"#, "4"),
+            (r#""editor.tabSize": 2"#, "// \"editor.tabSize\": 4"),
+            (
+                r#""editor.tabSize": 2"#,
+                r#""editor.tabSize": 2}, "x": {"a": 1"#,
+            ),
+            (
+                r#""editor.tabSize": 2"#,
+                r#""[python]": {"python.defaultInterpreterPath": "/tmp/py"}"#,
+            ),
+            (
+                r#""editor.tabSize": 2"#,
+                r#""workbench.externalBrowser": "/tmp/b""#,
+            ),
+            ("", r#""editor.tabSize": 2"#),
+        ] {
+            assert_eq!(
+                edit(old, new),
+                ("escalate", guardrail.clone()),
+                "{old} -> {new}"
+            );
+        }
+        assert_eq!(
+            edit(
+                r#""editor.tabSize": 2"#,
+                r#""editor.tabSize": 2, "chat.tools.autoApprove": true"#
+            ),
+            ("deny", guardrail)
         );
         // Look-alike: other markdown.
         assert_eq!(write("docs/notes.md", "# Notes"), ("allow", None));
