@@ -1685,13 +1685,14 @@ const INERT_EDITOR_SETTINGS: &[&str] = &[
     "search.exclude",
 ];
 
-/// Whether every text of `pieces` (a write's content, or an edit's old and
-/// new text) is whole VS Code settings: a JSON object, or JSON object
-/// members (`"editor.tabSize": 4,`), whose keys are all
-/// [`INERT_EDITOR_SETTINGS`] or `editor.` keys, or language blocks
-/// (`"[python]"`) of them. A text that is no such members (a bare value,
-/// a fragment of one, comments: an edit that cannot show which key it
-/// changes), or names any other key, is not; nor is no text at all.
+/// Whether every text of `pieces` (an edit's old and new text) is whole
+/// VS Code settings: JSON object members (`"editor.tabSize": 4,`) whose
+/// keys are all [`INERT_EDITOR_SETTINGS`] or `editor.` keys, or language
+/// blocks (`"[python]"`) of them. A text that is no such members (a bare
+/// value, a fragment of one, comments: an edit that cannot show which key
+/// it changes), or names any other key, is not; nor is a whole file (a
+/// JSON object: what it replaces is not shown, and dropping a workspace's
+/// stricter setting loosens it), nor no text at all.
 pub fn inert_editor_settings(pieces: &[String]) -> bool {
     fn inert_key(key: &str) -> bool {
         key.starts_with("editor.") || INERT_EDITOR_SETTINGS.contains(&key)
@@ -1708,13 +1709,11 @@ pub fn inert_editor_settings(pieces: &[String]) -> bool {
     !pieces.is_empty()
         && pieces.iter().all(|piece| {
             let text = piece.trim();
-            let object = if text.starts_with('{') {
-                serde_json::from_str::<serde_json::Value>(text).ok()
-            } else {
-                let members = text.trim_end_matches(',');
-                serde_json::from_str::<serde_json::Value>(&format!("{{{members}}}")).ok()
-            };
-            match object {
+            if text.starts_with('{') {
+                return false;
+            }
+            let members = text.trim_end_matches(',');
+            match serde_json::from_str::<serde_json::Value>(&format!("{{{members}}}")).ok() {
                 Some(serde_json::Value::Object(members)) => {
                     !members.is_empty() && inert(&members, false)
                 }

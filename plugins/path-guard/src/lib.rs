@@ -2861,8 +2861,8 @@ mod tests {
             ),
             ("escalate", guardrail.clone())
         );
-        // VS Code settings of how text is edited and shown, written whole
-        // or edited key by key, are ordinary.
+        // VS Code settings of how text is edited and shown, edited key by
+        // key, are ordinary.
         let edit = |old: &str, new: &str| {
             decide(
                 &g,
@@ -2880,11 +2880,17 @@ mod tests {
             allowed
         );
         assert_eq!(
-            write(
-                ".vscode/settings.json",
-                r#"{"editor.tabSize": 4, "[python]": {"editor.defaultFormatter": "ms-python.black-formatter"}, "files.exclude": {"**/.git": true}}"#
+            edit(
+                r#""files.exclude": {"**/.git": true}"#,
+                r#""files.exclude": {"**/.git": true, "dist": true}, "[python]": {"editor.defaultFormatter": "ms-python.black-formatter"}"#
             ),
             allowed
+        );
+        // A whole file, though of such settings: what it replaces is not
+        // shown (a stricter workspace setting dropped loosens it).
+        assert_eq!(
+            write(".vscode/settings.json", r#"{"editor.tabSize": 4}"#),
+            ("escalate", guardrail.clone())
         );
         // Any other key, a bare value, a comment, a fragment of a value,
         // or a language block of another key: a person approves.
