@@ -42,11 +42,11 @@ pub fn decoded_texts(text: &str) -> Vec<String> {
 }
 
 /// `text` with its percent-escapes (RFC 3986 §2.1) decoded, when it holds
-/// any and the result is UTF-8 text: a URL's query carries a secret's `=`,
+/// any: a URL's query carries a secret's `=`,
 /// `/`, `:` and `@` as `%3D`, `%2F`, `%3A`, `%40`, which hides it from
 /// the format detectors. Escapes of escapes (`%253D`) are decoded as
-/// well, up to [`MAX_PERCENT_ROUNDS`] rounds; `None` when there is no
-/// escape, or the bytes are no UTF-8.
+/// well, up to [`MAX_PERCENT_ROUNDS`] rounds; bytes that are no UTF-8
+/// become U+FFFD. `None` when there is no escape.
 pub fn percent_decoded(text: &str) -> Option<String> {
     let mut current = unescape(text)?;
     for _ in 1..MAX_PERCENT_ROUNDS {
@@ -61,33 +61,16 @@ pub fn percent_decoded(text: &str) -> Option<String> {
 /// Rounds of percent-decoding [`percent_decoded`] applies at most.
 const MAX_PERCENT_ROUNDS: usize = 3;
 
-/// One round of percent-decoding; `None` when `text` has no escape or the
-/// result is no UTF-8.
+/// One round of percent-decoding ([`crate::pathnorm::percent_decode`]:
+/// bytes that are no UTF-8 become U+FFFD, so one of them cannot hide the
+/// rest); `None` when `text` has no escape.
 fn unescape(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let hex = |b: u8| (b as char).to_digit(16);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut changed = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let (Some(hi), Some(lo)) = (
-                bytes.get(i + 1).and_then(|b| hex(*b)),
-                bytes.get(i + 2).and_then(|b| hex(*b)),
-            )
-        {
-            out.push((hi * 16 + lo) as u8);
-            changed = true;
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    if !changed {
+    // Most texts hold no `%`: one scan, no copy.
+    if !text.contains('%') {
         return None;
     }
-    String::from_utf8(out).ok()
+    let decoded = crate::pathnorm::percent_decode(text);
+    (decoded != text).then_some(decoded)
 }
 
 /// Whether `token` is base64 of a known binary file format.
@@ -165,7 +148,10 @@ mod tests {
             Some("a=b/ 100%")
         );
         assert_eq!(percent_decoded("no escapes, 100% sure"), None);
-        // Bytes that are no UTF-8.
-        assert_eq!(percent_decoded("%FF%FE"), None);
+        // Bytes that are no UTF-8 hide nothing else.
+        assert_eq!(
+            percent_decoded("a=%FF&b=%3D").as_deref(),
+            Some("a=\u{FFFD}&b==")
+        );
     }
 }

@@ -711,6 +711,11 @@ mod tests {
         let b64 = "YXdzX2FjY2Vzc19rZXlfaWQ9QUtJQVozTUhBTFcyTlFYN1RRNEsK";
         let escaped = b64.replacen("Q9", "%519", 1);
         assert_eq!(kinds(&format!("d={escaped}")), vec!["aws-access-key"]);
+        // A byte that is no UTF-8 does not hide the rest.
+        assert_eq!(
+            kinds("https://c.example.io/l?a=%FF&env=postgres%3A%2F%2Fapp%3AS3cr3tPassw0rd!%40db"),
+            vec!["basic-auth-url"]
+        );
         // Escapes hiding nothing.
         assert_eq!(
             kinds("https://example.com/search?q=rust%20wasm%3A%20components&page=2"),
