@@ -389,6 +389,11 @@ impl ShellGuard {
             .into_iter()
             .map(Ok),
         );
+        texts.extend(
+            pending_keystrokes(&call.name, tool, ctx)
+                .into_iter()
+                .map(Ok),
+        );
         // A program beside its argument list (`spawn(command, args)`, MCP
         // `execute_command`, a server definition) runs as one argv.
         texts.extend(argv_commands(args).into_iter().map(Ok));
@@ -666,6 +671,72 @@ fn typed_commands(text: &str) -> Vec<String> {
         .filter(|line| !line.trim().is_empty() && parses(line))
         .map(str::to_string)
         .collect()
+}
+
+/// Earlier calls [`pending_keystrokes`] looks back through at most.
+const MAX_TYPED_CALLS: usize = 16;
+
+/// The command lines keystrokes typed over several calls may make: for
+/// each `keystrokes` value of this call (of tool `name`), the text the
+/// run's earlier calls of the same tool typed at the same argument since
+/// the last line end, followed by this call's text ([`typed_commands`] of
+/// it). `type "rm -rf "`, then `type "~"`, then a key press of Enter runs
+/// `rm -rf ~`. The look back stops at a call of the tool that typed
+/// nothing there (a click may have moved the focus) and after
+/// [`MAX_TYPED_CALLS`] calls; calls of other tools are passed over (they
+/// do not move the focus), and so are calls that were refused (they typed
+/// nothing; one escalated may have been approved in the agent, so it
+/// counts). A key press the tool sends as text (`Return`) is joined as
+/// text: harmless words, since each text is judged alone as well.
+fn pending_keystrokes(name: &str, tool: &ToolInfo, ctx: &Context) -> Vec<String> {
+    let Some(facts) = &tool.facts else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in facts.roles.iter().filter(|r| {
+        r.role == toolvet_pdk::Role::ShellCommand && r.dialect.as_deref() == Some(KEYSTROKES)
+    }) {
+        let mut before: Vec<String> = Vec::new();
+        for prior in ctx
+            .history
+            .iter()
+            .rev()
+            .filter(|p| p.name == name)
+            .take(MAX_TYPED_CALLS)
+        {
+            if !(prior.outcome.ran() || prior.outcome == toolvet_pdk::Outcome::Escalated) {
+                continue;
+            }
+            let typed = serde_json::from_str::<Value>(&prior.arguments)
+                .ok()
+                .and_then(|a| {
+                    a.pointer(&r.pointer)
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                });
+            let Some(typed) = typed else {
+                break;
+            };
+            match typed.rsplit_once('\n') {
+                Some((_, tail)) => {
+                    before.push(tail.to_string());
+                    break;
+                }
+                None => before.push(typed),
+            }
+        }
+        if before.iter().all(|t| t.is_empty()) {
+            continue;
+        }
+        let mut text: String = before.into_iter().rev().collect();
+        text.push_str(&r.value);
+        for line in typed_commands(&text) {
+            if !out.contains(&line) {
+                out.push(line);
+            }
+        }
+    }
+    out
 }
 
 /// The command arguments of a call's `args`: each value under a name of

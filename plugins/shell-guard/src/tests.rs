@@ -10209,6 +10209,56 @@ fn typed_keystrokes_are_judged_as_the_command_lines_they_may_be() {
             "{text:?}: {d:?}"
         );
     }
+    // Typed over several calls: the run's pending line is joined.
+    let typed_after = |before: &[(&str, toolvet_pdk::Outcome)], text: &str| {
+        let ctx = toolvet_pdk::Context {
+            attributes: vec![("cwd".into(), CWD.into())],
+            history: before
+                .iter()
+                .map(|(args, outcome)| toolvet_pdk::PriorCall {
+                    name: "computer".into(),
+                    arguments: (*args).into(),
+                    outcome: *outcome,
+                    returned: None,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let call = toolvet_pdk::ToolCall::new(
+            "computer",
+            serde_json::json!({"action": "type", "text": text}).to_string(),
+        );
+        let mut tool = facts_with(&[("/text", text)]);
+        tool.facts.as_mut().unwrap().roles[0].dialect = Some(KEYSTROKES.into());
+        check.vet_with_facts(&call, &tool, &ctx)
+    };
+    use toolvet_pdk::Outcome::{Allowed, Denied, Escalated};
+    let typing = |t: &str| serde_json::json!({"action": "type", "text": t}).to_string();
+    let (rm, ls, rm_rf) = (
+        typing("rm -rf "),
+        typing("ls\n"),
+        typing("echo ok; rm -rf "),
+    );
+    let (rm, ls, rm_rf) = (rm.as_str(), ls.as_str(), rm_rf.as_str());
+    let click = r#"{"action": "left_click", "coordinate": [10, 20]}"#;
+    assert_eq!(
+        typed_after(&[(rm, Allowed)], "~").rule(),
+        Some("shell.rm-home")
+    );
+    assert_eq!(
+        typed_after(&[(rm_rf, Escalated), (ls, Denied)], "~\n").rule(),
+        Some("shell.rm-home")
+    );
+    // After a line end, a click, or a refused call's text: nothing pending.
+    assert_ne!(
+        typed_after(&[(rm, Allowed), (ls, Allowed)], "~").kind(),
+        "deny"
+    );
+    assert_ne!(
+        typed_after(&[(rm, Allowed), (click, Allowed)], "~").kind(),
+        "deny"
+    );
+    assert_ne!(typed_after(&[(rm, Denied)], "~").kind(), "deny");
     assert_eq!(
         typed_commands("a (\nls -la\n\nb )"),
         vec!["ls -la".to_string()]
