@@ -45,8 +45,8 @@ pub fn decoded_texts(text: &str) -> Vec<String> {
 /// any: a URL's query carries a secret's `=`,
 /// `/`, `:` and `@` as `%3D`, `%2F`, `%3A`, `%40`, which hides it from
 /// the format detectors. Escapes of escapes (`%253D`) are decoded as
-/// well, up to [`MAX_PERCENT_ROUNDS`] rounds; bytes that are no UTF-8
-/// become U+FFFD. `None` when there is no escape.
+/// well, until nothing changes (at most [`MAX_PERCENT_ROUNDS`] rounds);
+/// bytes that are no UTF-8 become U+FFFD. `None` when there is no escape.
 pub fn percent_decoded(text: &str) -> Option<String> {
     let mut current = unescape(text)?;
     for _ in 1..MAX_PERCENT_ROUNDS {
@@ -58,8 +58,10 @@ pub fn percent_decoded(text: &str) -> Option<String> {
     Some(current)
 }
 
-/// Rounds of percent-decoding [`percent_decoded`] applies at most.
-const MAX_PERCENT_ROUNDS: usize = 3;
+/// Rounds of percent-decoding [`percent_decoded`] applies at most. Each
+/// round shortens the text, so the rounds end by themselves; the cap
+/// bounds the work on a text escaped over and over.
+const MAX_PERCENT_ROUNDS: usize = 16;
 
 /// One round of percent-decoding ([`crate::pathnorm::percent_decode`]:
 /// bytes that are no UTF-8 become U+FFFD, so one of them cannot hide the
@@ -142,6 +144,8 @@ mod tests {
             percent_decoded("l?env=DATABASE_URL%3Dpostgres%3A%2F%2Fapp%3Ap%40db").as_deref(),
             Some("l?env=DATABASE_URL=postgres://app:p@db")
         );
+        // Escaped five times.
+        assert_eq!(percent_decoded("k%252525253Dv").as_deref(), Some("k=v"));
         // Escaped twice; lower-case digits; a `%` that escapes nothing.
         assert_eq!(
             percent_decoded("a%253db%2f 100%").as_deref(),

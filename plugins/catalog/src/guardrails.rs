@@ -1670,10 +1670,12 @@ pub fn hidden_text(content: &str) -> Option<char> {
 }
 
 /// VS Code settings that only change how text is edited and shown, never
-/// what runs or is allowed: every `editor.` key (`editor.tabSize`,
-/// `editor.formatOnSave`, `editor.rulers`) and these. (Not `workbench.`:
-/// `workbench.externalBrowser` names a program; not an extension's keys:
-/// `prettier.prettierPath` names a module it loads.)
+/// what runs or is allowed: `editor.` keys with a plain value (a number, a
+/// text, a boolean, or a list of them: `editor.tabSize`,
+/// `editor.formatOnSave`, `editor.rulers`) but [`ACTIVE_EDITOR_SETTINGS`],
+/// and these, whose value is a map of globs to booleans or a plain value.
+/// (Not `workbench.`: `workbench.externalBrowser` names a program; not an
+/// extension's keys: `prettier.prettierPath` names a module it loads.)
 const INERT_EDITOR_SETTINGS: &[&str] = &[
     "files.autoSave",
     "files.encoding",
@@ -1685,40 +1687,65 @@ const INERT_EDITOR_SETTINGS: &[&str] = &[
     "search.exclude",
 ];
 
+/// `editor.` keys that run code of the workspace's extensions on save
+/// (a formatter loading the workspace's configuration, code actions).
+const ACTIVE_EDITOR_SETTINGS: &[&str] = &["editor.defaultFormatter", "editor.codeActionsOnSave"];
+
 /// Whether every text of `pieces` (an edit's old and new text) is whole
-/// VS Code settings: JSON object members (`"editor.tabSize": 4,`) whose
-/// keys are all [`INERT_EDITOR_SETTINGS`] or `editor.` keys, or language
-/// blocks (`"[python]"`) of them. A text that is no such members (a bare
-/// value, a fragment of one, comments: an edit that cannot show which key
-/// it changes), or names any other key, is not; nor is a whole file (a
-/// JSON object: what it replaces is not shown, and dropping a workspace's
-/// stricter setting loosens it), nor no text at all.
+/// VS Code settings, line by line: each line that is not blank is itself
+/// JSON object members (`"editor.tabSize": 4,`) of [`INERT_EDITOR_SETTINGS`]
+/// or inert `editor.` keys, or language blocks (`"[python]": {…}`) of
+/// them. Line by line, because an edit inside a `//` comment leaves its
+/// first line commented and makes the rest live. A text that is no such
+/// members (a bare value, a fragment of one, a comment: an edit that
+/// cannot show which key it changes), or names any other key, is not; nor
+/// is a whole object (a file's whole content), nor no text at all.
 pub fn inert_editor_settings(pieces: &[String]) -> bool {
-    fn inert_key(key: &str) -> bool {
-        key.starts_with("editor.") || INERT_EDITOR_SETTINGS.contains(&key)
+    fn plain(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Object(_) => false,
+            serde_json::Value::Array(items) => {
+                items.iter().all(|v| !v.is_object() && !v.is_array())
+            }
+            _ => true,
+        }
+    }
+    fn inert_member(key: &str, value: &serde_json::Value) -> bool {
+        if key.starts_with("editor.") {
+            return !ACTIVE_EDITOR_SETTINGS.contains(&key) && plain(value);
+        }
+        INERT_EDITOR_SETTINGS.contains(&key)
+            && match value {
+                serde_json::Value::Object(globs) => {
+                    globs.values().all(serde_json::Value::is_boolean)
+                }
+                other => plain(other),
+            }
     }
     fn inert(members: &serde_json::Map<String, serde_json::Value>, in_block: bool) -> bool {
         members.iter().all(|(key, value)| {
             let block = !in_block && key.len() > 2 && key.starts_with('[') && key.ends_with(']');
             match value {
                 serde_json::Value::Object(inner) if block => inert(inner, true),
-                _ => inert_key(key),
+                _ => inert_member(key, value),
             }
         })
     }
+    let members = |line: &str| {
+        let line = line.trim();
+        if line.starts_with('{') {
+            return false;
+        }
+        let members = line.trim_end_matches(',');
+        match serde_json::from_str::<serde_json::Value>(&format!("{{{members}}}")) {
+            Ok(serde_json::Value::Object(m)) => !m.is_empty() && inert(&m, false),
+            _ => false,
+        }
+    };
     !pieces.is_empty()
         && pieces.iter().all(|piece| {
-            let text = piece.trim();
-            if text.starts_with('{') {
-                return false;
-            }
-            let members = text.trim_end_matches(',');
-            match serde_json::from_str::<serde_json::Value>(&format!("{{{members}}}")).ok() {
-                Some(serde_json::Value::Object(members)) => {
-                    !members.is_empty() && inert(&members, false)
-                }
-                _ => false,
-            }
+            let mut lines = piece.lines().filter(|l| !l.trim().is_empty()).peekable();
+            lines.peek().is_some() && lines.all(members)
         })
 }
 

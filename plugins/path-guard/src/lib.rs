@@ -1223,9 +1223,7 @@ impl PathGuard {
             // Editor settings whose every written and replaced text is
             // whole settings, of keys that only change how text is edited
             // and shown (`editor.tabSize`, `[python]` blocks of them).
-            (Rail::EditorSettings, None) if guardrails::inert_editor_settings(&content.pieces) => {
-                Decision::Abstain
-            }
+            (Rail::EditorSettings, None) if content.inert_settings_edit() => Decision::Abstain,
             (_, None) => Decision::escalate(
                 "path.guardrail",
                 format!(
@@ -1383,9 +1381,15 @@ fn carries_content(args: &Value, source_args: &[String]) -> (bool, bool) {
 struct Written {
     /// The strings, each followed by a newline.
     text: String,
-    /// The strings one by one (an edit's old and new text apart).
-    pieces: Vec<String>,
+    /// The strings one by one, each with the name of the argument member
+    /// holding it (an edit's `old_string` and `new_string` apart).
+    pieces: Vec<(String, String)>,
 }
+
+/// Names (folded: `oldText` is `oldtext`) of an edit's replaced text.
+const OLD_TEXT_ARGS: &[&str] = &["old_string", "old_str", "oldtext", "old_text"];
+/// Names of an edit's new text.
+const NEW_TEXT_ARGS: &[&str] = &["new_string", "new_str", "newtext", "new_text"];
 
 impl Written {
     fn of(args: &Value, path_args: &[String]) -> Written {
@@ -1395,16 +1399,39 @@ impl Written {
                 return toolvet_pdk::json::Step::Skip;
             }
             if let Value::String(s) = n.value {
-                pieces.push(s.clone());
+                pieces.push((n.key.to_string(), s.clone()));
             }
             toolvet_pdk::json::Step::Descend
         });
         let mut text = String::new();
-        for piece in &pieces {
+        for (_, piece) in &pieces {
             text.push_str(piece);
             text.push('\n');
         }
         Written { text, pieces }
+    }
+
+    /// Whether the call is an edit that replaces shown text with new text
+    /// and nothing else (every string an edit's old or new text, and some
+    /// old text not empty), whose texts all are inert VS Code settings
+    /// ([`guardrails::inert_editor_settings`]). A whole file's content
+    /// never is: what it replaces is not shown.
+    fn inert_settings_edit(&self) -> bool {
+        let folded = |k: &str| k.to_ascii_lowercase();
+        let old = |k: &str| OLD_TEXT_ARGS.contains(&folded(k).as_str());
+        let new = |k: &str| NEW_TEXT_ARGS.contains(&folded(k).as_str());
+        self.pieces.iter().all(|(k, _)| old(k) || new(k))
+            && self
+                .pieces
+                .iter()
+                .any(|(k, t)| old(k) && !t.trim().is_empty())
+            && guardrails::inert_editor_settings(
+                &self
+                    .pieces
+                    .iter()
+                    .map(|(_, t)| t.clone())
+                    .collect::<Vec<_>>(),
+            )
     }
 }
 
@@ -2882,16 +2909,48 @@ mod tests {
         assert_eq!(
             edit(
                 r#""files.exclude": {"**/.git": true}"#,
-                r#""files.exclude": {"**/.git": true, "dist": true}, "[python]": {"editor.defaultFormatter": "ms-python.black-formatter"}"#
+                r#""files.exclude": {"**/.git": true, "dist": true}, "[python]": {"editor.tabSize": 4}"#
             ),
             allowed
         );
-        // A whole file, though of such settings: what it replaces is not
-        // shown (a stricter workspace setting dropped loosens it).
+        // A whole file, though of such settings, braced or not: what it
+        // replaces is not shown (a stricter workspace setting dropped
+        // loosens it).
+        for content in [r#"{"editor.tabSize": 4}"#, r#""editor.tabSize": 4"#] {
+            assert_eq!(
+                write(".vscode/settings.json", content),
+                ("escalate", guardrail.clone()),
+                "{content}"
+            );
+        }
+        // Members over lines, each of them whole: an edit inside a `//`
+        // comment leaves its first line commented and the rest live.
         assert_eq!(
-            write(".vscode/settings.json", r#"{"editor.tabSize": 4}"#),
+            edit(
+                r#""editor.formatOnSave": true"#,
+                "\"editor.formatOnSave\": {\n\"git.path\": \"/tmp/x/git\",\n\"editor.z\": 1}"
+            ),
             ("escalate", guardrail.clone())
         );
+        assert_eq!(
+            edit(
+                r#""files.exclude": {"dist": true}"#,
+                "\"files.exclude\": {\n\"chat.tools.\\u0061utoApprove\": true}"
+            ),
+            ("escalate", guardrail.clone())
+        );
+        // Keys that make VS Code run the workspace's code on save.
+        for new in [
+            r#""editor.defaultFormatter": "esbenp.prettier-vscode""#,
+            r#""editor.codeActionsOnSave": {"source.fixAll": "explicit"}"#,
+            r#""[javascript]": {"editor.codeActionsOnSave": {"source.fixAll": "explicit"}}"#,
+        ] {
+            assert_eq!(
+                edit(r#""editor.tabSize": 2"#, new),
+                ("escalate", guardrail.clone()),
+                "{new}"
+            );
+        }
         // Any other key, a bare value, a comment, a fragment of a value,
         // or a language block of another key: a person approves.
         for (old, new) in [

@@ -225,6 +225,13 @@ impl Detectors {
         let mut hidden = Vec::new();
         if let Some(u) = &unescaped {
             hidden.extend(self.scan_text(u, label, aws_id_in_call));
+            // A form's encoding writes a space as `+`
+            // (`-----BEGIN+RSA+PRIVATE+KEY-----%0A…`).
+            if text.contains('+')
+                && let Some(form) = encoded::percent_decoded(&text.replace('+', " "))
+            {
+                hidden.extend(self.scan_text(&form, label, aws_id_in_call));
+            }
         }
         for layer in std::iter::once(text).chain(unescaped.as_deref()) {
             if layer.len() >= 40 {
@@ -711,6 +718,14 @@ mod tests {
         let b64 = "YXdzX2FjY2Vzc19rZXlfaWQ9QUtJQVozTUhBTFcyTlFYN1RRNEsK";
         let escaped = b64.replacen("Q9", "%519", 1);
         assert_eq!(kinds(&format!("d={escaped}")), vec!["aws-access-key"]);
+        // A form's `+` for a space.
+        let pem = format!(
+            "k={}",
+            PEM.replace(' ', "+")
+                .replace('\n', "%0A")
+                .replace('/', "%2F")
+        );
+        assert!(kinds(&pem).contains(&"private-key"), "{:?}", kinds(&pem));
         // A byte that is no UTF-8 does not hide the rest.
         assert_eq!(
             kinds("https://c.example.io/l?a=%FF&env=postgres%3A%2F%2Fapp%3AS3cr3tPassw0rd!%40db"),

@@ -652,25 +652,49 @@ fn facts_commands(tool: &ToolInfo, args: &Value, judged: &[&str]) -> Vec<String>
 /// `keystrokes` field): a command line only when a terminal has the focus.
 const KEYSTROKES: &str = "keystrokes";
 
+/// Lines of typed keystrokes [`typed_commands`] reads window by window;
+/// a longer text that is no shell syntax as a whole is kept whole (held).
+const MAX_TYPED_LINES: usize = 64;
+
 /// The command lines typed keystrokes `text` may run in a terminal: the
-/// whole text when it is shell syntax, else each of its lines that is on
-/// its own (a shell runs a line once Enter completes it, and reads no line
-/// that is not shell syntax; prose typed into a form, `Total: $5 (net)`,
-/// is no command). A text too deep to parse is kept whole, so it is held.
+/// whole text when it is shell syntax; else every run of its lines that
+/// is, from each line to the first line that completes it (a shell reads
+/// a line, waits for more while a quote or a compound command is open,
+/// and runs what is complete: `sh -c 'rm -rf ~⏎'⏎'` runs `rm -rf ~`
+/// though the last line opens a new quote). A carriage return is a line
+/// end, as Enter. Lines no shell reads (`Total: $5 (net)` typed into a
+/// form) run nowhere and are left out.
 fn typed_commands(text: &str) -> Vec<String> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let parses = |t: &str| {
         !matches!(
             syntax::parse_script(t, walk::MAX_NEST),
             Err(syntax::SyntaxError::Unparseable(_))
         )
     };
-    if parses(text) {
-        return vec![text.to_string()];
+    if parses(&text) {
+        return vec![text];
     }
-    text.lines()
-        .filter(|line| !line.trim().is_empty() && parses(line))
-        .map(str::to_string)
-        .collect()
+    let lines: Vec<&str> = text.split('\n').collect();
+    if lines.len() > MAX_TYPED_LINES {
+        return vec![text];
+    }
+    let mut out: Vec<String> = Vec::new();
+    for start in 0..lines.len() {
+        if lines[start].trim().is_empty() {
+            continue;
+        }
+        for end in start..lines.len() {
+            let window = lines[start..=end].join("\n");
+            if parses(&window) {
+                if !out.contains(&window) {
+                    out.push(window);
+                }
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Earlier calls [`pending_keystrokes`] looks back through at most.
@@ -679,15 +703,15 @@ const MAX_TYPED_CALLS: usize = 16;
 /// The command lines keystrokes typed over several calls may make: for
 /// each `keystrokes` value of this call (of tool `name`), the text the
 /// run's earlier calls of the same tool typed at the same argument since
-/// the last line end, followed by this call's text ([`typed_commands`] of
-/// it). `type "rm -rf "`, then `type "~"`, then a key press of Enter runs
-/// `rm -rf ~`. The look back stops at a call of the tool that typed
-/// nothing there (a click may have moved the focus) and after
-/// [`MAX_TYPED_CALLS`] calls; calls of other tools are passed over (they
-/// do not move the focus), and so are calls that were refused (they typed
-/// nothing; one escalated may have been approved in the agent, so it
-/// counts). A key press the tool sends as text (`Return`) is joined as
-/// text: harmless words, since each text is judged alone as well.
+/// the last line end (a carriage return is one), followed by this call's
+/// text ([`typed_commands`] of it). `type "rm -rf "`, then `type "~"`,
+/// then a key press of Enter runs `rm -rf ~`. The look back stops at a
+/// line end and after [`MAX_TYPED_CALLS`] calls of the tool; calls that
+/// typed nothing there (screenshots, clicks), calls of other tools, and
+/// calls that were refused (they typed nothing; one escalated may have
+/// been approved in the agent, so it counts) are passed over. A key press
+/// the tool sends as text (`Return`) is joined as text: harmless words,
+/// since each text is judged alone as well.
 fn pending_keystrokes(name: &str, tool: &ToolInfo, ctx: &Context) -> Vec<String> {
     let Some(facts) = &tool.facts else {
         return Vec::new();
@@ -714,9 +738,14 @@ fn pending_keystrokes(name: &str, tool: &ToolInfo, ctx: &Context) -> Vec<String>
                         .and_then(Value::as_str)
                         .map(str::to_string)
                 });
+            // A call that typed nothing there (a screenshot, a mouse
+            // move, a click) is passed over: which of them moved the
+            // focus is not known, and joining more text only adds
+            // readings.
             let Some(typed) = typed else {
-                break;
+                continue;
             };
+            let typed = typed.replace('\r', "\n");
             match typed.rsplit_once('\n') {
                 Some((_, tail)) => {
                     before.push(tail.to_string());

@@ -10183,6 +10183,11 @@ fn typed_keystrokes_are_judged_as_the_command_lines_they_may_be() {
         ("rm -rf ~", "shell.rm-home"),
         // The line after one no shell reads still runs.
         ("Total: $5 (net\nrm -rf ~\n", "shell.rm-home"),
+        // A quote open over lines, closed, then a new one left open: the
+        // shell runs what the closing line completes.
+        ("sh -c 'rm -rf ~\n'\n'", "shell.rm-home"),
+        // A carriage return is Enter.
+        ("echo ok\rrm -rf ~", "shell.rm-home"),
     ] {
         let d = typed(text);
         assert_eq!(
@@ -10249,14 +10254,16 @@ fn typed_keystrokes_are_judged_as_the_command_lines_they_may_be() {
         typed_after(&[(rm_rf, Escalated), (ls, Denied)], "~\n").rule(),
         Some("shell.rm-home")
     );
-    // After a line end, a click, or a refused call's text: nothing pending.
+    // After a line end, or a refused call's text: nothing pending.
     assert_ne!(
         typed_after(&[(rm, Allowed), (ls, Allowed)], "~").kind(),
         "deny"
     );
-    assert_ne!(
-        typed_after(&[(rm, Allowed), (click, Allowed)], "~").kind(),
-        "deny"
+    // A click or a screenshot between: still joined (which one moved the
+    // focus is not known).
+    assert_eq!(
+        typed_after(&[(rm, Allowed), (click, Allowed)], "~").rule(),
+        Some("shell.rm-home")
     );
     assert_ne!(typed_after(&[(rm, Denied)], "~").kind(), "deny");
     assert_eq!(
