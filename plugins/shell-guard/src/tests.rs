@@ -10158,11 +10158,21 @@ fn code_the_host_found_in_a_tool_that_runs_it_is_judged() {
 #[test]
 fn typed_keystrokes_are_judged_as_the_command_lines_they_may_be() {
     let check = ShellGuard::from_settings_json("{}").unwrap();
-    let ctx = toolvet_pdk::Context {
-        attributes: vec![("cwd".into(), CWD.into())],
-        ..Default::default()
-    };
-    let typed = |text: &str| {
+    // A `computer` call typing `text` after the run's calls `before`.
+    let typed_after = |before: &[(&str, toolvet_pdk::Outcome)], text: &str| {
+        let ctx = toolvet_pdk::Context {
+            attributes: vec![("cwd".into(), CWD.into())],
+            history: before
+                .iter()
+                .map(|(args, outcome)| toolvet_pdk::PriorCall {
+                    name: "computer".into(),
+                    arguments: (*args).into(),
+                    outcome: *outcome,
+                    returned: None,
+                })
+                .collect(),
+            ..Default::default()
+        };
         let call = toolvet_pdk::ToolCall::new(
             "computer",
             serde_json::json!({"action": "type", "text": text}).to_string(),
@@ -10171,6 +10181,7 @@ fn typed_keystrokes_are_judged_as_the_command_lines_they_may_be() {
         tool.facts.as_mut().unwrap().roles[0].dialect = Some(KEYSTROKES.into());
         check.vet_with_facts(&call, &tool, &ctx)
     };
+    let typed = |text: &str| typed_after(&[], text);
     // Typed into a terminal, these run.
     for (text, rule) in [
         (
@@ -10215,28 +10226,6 @@ fn typed_keystrokes_are_judged_as_the_command_lines_they_may_be() {
         );
     }
     // Typed over several calls: the run's pending line is joined.
-    let typed_after = |before: &[(&str, toolvet_pdk::Outcome)], text: &str| {
-        let ctx = toolvet_pdk::Context {
-            attributes: vec![("cwd".into(), CWD.into())],
-            history: before
-                .iter()
-                .map(|(args, outcome)| toolvet_pdk::PriorCall {
-                    name: "computer".into(),
-                    arguments: (*args).into(),
-                    outcome: *outcome,
-                    returned: None,
-                })
-                .collect(),
-            ..Default::default()
-        };
-        let call = toolvet_pdk::ToolCall::new(
-            "computer",
-            serde_json::json!({"action": "type", "text": text}).to_string(),
-        );
-        let mut tool = facts_with(&[("/text", text)]);
-        tool.facts.as_mut().unwrap().roles[0].dialect = Some(KEYSTROKES.into());
-        check.vet_with_facts(&call, &tool, &ctx)
-    };
     use toolvet_pdk::Outcome::{Allowed, Denied, Escalated};
     let typing = |t: &str| serde_json::json!({"action": "type", "text": t}).to_string();
     let (rm, ls, rm_rf) = (
