@@ -1,5 +1,5 @@
-//! Helpers for toolvet's end-to-end tests (`tests/tests/*.rs`): where the
-//! built fixtures and binaries are, policies written as JSON and loaded
+//! Helpers for toolvet's end-to-end tests (`tests/tests/*.rs` and
+//! `tests/tests/all/`): where the built fixtures and binaries are, policies written as JSON and loaded
 //! through the real TOML parser, calls, and process measurements.
 //!
 //! Everything here resolves paths from this crate's directory

@@ -4,7 +4,7 @@
 //! vetted in process by the shipped path-guard
 //! (target/plugins/path_guard.wasm).
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use toolvet_hooks::{Agent, Answer, HookError};

@@ -12,14 +12,12 @@ pub(crate) fn repo_root() -> PathBuf {
 /// `target/plugins/{wasm}`), its hooks' state in `dir/hooks-state`, and
 /// the shared test cache (`TOOLVET_CACHE_DIR`, else
 /// target/tmp/toolvet-tests-cache).
-#[allow(dead_code, reason = "not every test binary uses it")]
 pub(crate) fn one_check_policy(dir: &Path, name: &str, wasm: &str) -> PathBuf {
     check_policy(dir, name, &repo_root().join("target/plugins").join(wasm))
 }
 
 /// [`one_check_policy`] with the component at `plugin` (a test fixture of
 /// target/hostile/, say).
-#[allow(dead_code, reason = "not every test binary uses it")]
 pub(crate) fn check_policy(dir: &Path, name: &str, plugin: &Path) -> PathBuf {
     let cache = std::env::var_os("TOOLVET_CACHE_DIR")
         .map(PathBuf::from)

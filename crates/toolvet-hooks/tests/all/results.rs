@@ -13,7 +13,7 @@
 //! - a history whose label line was removed fails closed;
 //! - a post-tool hook that cannot vet withholds.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

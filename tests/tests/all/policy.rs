@@ -300,7 +300,7 @@ async fn second_load_comes_from_the_compiled_artifact_cache() {
 #[tokio::test]
 async fn checks_that_accepted_their_settings_before_are_configured_on_first_use() {
     // Without snapshots (with them, a per-call check's second load maps
-    // its cached snapshot instead: tests/tests/snapshots.rs).
+    // its cached snapshot instead: tests/tests/all/snapshots.rs).
     let dir = tempfile::tempdir().unwrap();
     let text = |branches: &str, isolation: &str| {
         format!(
@@ -411,7 +411,7 @@ fn cli_inspect_reports_contract_and_describe() {
 fn cache_prune_keeps_exactly_what_the_policies_use() {
     let dir = tempfile::tempdir().unwrap();
     // Without snapshots, so that each settings value has one record and no
-    // artifact of its own (snapshots: tests/tests/snapshots.rs).
+    // artifact of its own (snapshots: tests/tests/all/snapshots.rs).
     let write_policy = |file: &str, checks: &str| {
         let text = format!("[host]\ncache_dir = \"cache\"\npreinitialize = false\n{checks}");
         let text = ["shell_guard", "path_guard"].iter().fold(text, |t, name| {

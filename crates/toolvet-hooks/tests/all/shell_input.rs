@@ -3,7 +3,7 @@
 //! shell-guard (target/plugins/shell_guard.wasm) and the session history
 //! across calls (review s7 F3, F8, F11).
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use toolvet_hooks::{Agent, Answer, HookError, KEYSTROKES_RULE};

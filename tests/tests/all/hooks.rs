@@ -912,7 +912,7 @@ fn every_failure_path_blocks_for_every_agent() {
             ("empty input", &policy, String::new(), vec![], vec![]),
             ("not an object", &policy, "[1,2]".into(), vec![], vec![]),
             // Neither a pre-tool nor a post-tool event (a post-tool one is
-            // vetted as the tool's output: crates/toolvet-hooks/tests/
+            // vetted as the tool's output: crates/toolvet-hooks/tests/all/
             // results.rs).
             (
                 "wrong event",
