@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-smoke lint lint-rest python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -156,12 +156,17 @@ $(NODE_PKG)/node_modules/.package-lock.json: $(NODE_PKG)/package.json $(NODE_PKG
 # Every host benchmark once (criterion --test), so they cannot rot. The host
 # benchmarks use the shared peer rule built by build-peers.sh (its toolvet
 # component only: the Extism plugin is for the peer benchmarks, which need
-# `--features peers` and are not run here).
+# `--features peers` and are not run here). They are built as unit-tests
+# builds the workspace (`cargo test --release --workspace`, the release
+# profile `cargo bench` also optimises with): `cargo bench -p toolvet-bench`
+# resolves the features of that one package's dependencies, not the
+# workspace's, and compiled hyper, axum, wasmtime-wasi and the core again
+# (2 min in CI, 2026-12-06).
 bench-smoke: plugins
 	bash crates/toolvet-bench/build-peers.sh --no-extism
-	$(CARGO) bench --locked -p toolvet-bench --no-run
-	$(CARGO) bench --locked -p toolvet-bench --bench host -- --test
-	$(CARGO) bench --locked -p toolvet-bench --bench serve_load -- --test
+	$(CARGO) test --release --locked --workspace --no-run --bench '*'
+	$(CARGO) test --release --locked --workspace --bench host -- --test
+	$(CARGO) test --release --locked --workspace --bench serve_load -- --test
 
 # Bounded coverage-guided fuzzing (cargo-fuzz, libFuzzer) of the policy
 # parser, the call shape, tickets, the hook and MCP readers, the serve
@@ -179,8 +184,11 @@ bench-smoke: plugins
 # and Cranelift is most of its time; longer runs use `bash fuzz/run.sh`.
 FUZZ_SECONDS ?= 5
 FUZZ_TARGETS ?= policy_toml call_json result_json ticket_parse path_normalize egress_url hook_payload mcp_message serve_body
-fuzz-smoke:
+fuzz-build:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install --locked cargo-fuzz
+	FUZZ_DEV=1 FUZZ_BUILD_ONLY=1 bash fuzz/run.sh
+
+fuzz-smoke: fuzz-build
 	FUZZ_DEV=1 FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash fuzz/run.sh
 
 # The lint: rustfmt, clippy with `-D warnings` on the root workspace, the
@@ -194,8 +202,10 @@ fuzz-smoke:
 # on 2 cores; warm, re-linting every workspace crate after a change to the
 # core takes 24 s of CPU. `lint-rest` is all of the lint but the root
 # workspace's clippy.
+LINT_ROOT := $(CARGO) clippy --locked --target-dir target/lint --workspace --all-targets -- -D warnings
+LINT_DOCS := RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --target-dir target/lint --no-deps -p toolvet
 lint: lint-rest
-	$(CARGO) clippy --locked --target-dir target/lint --workspace --all-targets -- -D warnings
+	$(LINT_ROOT)
 
 lint-rest:
 	$(CARGO) fmt --all -- --check
@@ -206,7 +216,20 @@ lint-rest:
 	# and the packaged crate builds on its own.
 	$(CARGO) package --locked --allow-dirty --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir $(NATIVE_PLUGINS)
 	$(CARGO) clippy --locked --manifest-path plugins/Cargo.toml --target-dir $(NATIVE_PLUGINS) --workspace --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --target-dir target/lint --no-deps -p toolvet
+	$(LINT_DOCS)
+
+# The builds that only the lint and fuzz-smoke steps use, each in a target
+# directory no other step touches (target/lint, fuzz/target): .ci/run runs
+# this in the background from the start, at idle CPU priority, so they
+# compile on what the test steps leave idle (Python, Chromium, Postgres and
+# the snapshots keep one of two cores busy at most for minutes) rather
+# than one after another at the end (lint 301 s and fuzz-smoke 350 s of a
+# 4,049 s run, 2026-12-06). Failures are the steps' to report: each step
+# runs its command again, on the warm target.
+ci-prebuild:
+	-$(LINT_ROOT)
+	-$(LINT_DOCS)
+	-$(MAKE) -s fuzz-build
 
 setup:
 	rustup target add $(WASM_TARGET)

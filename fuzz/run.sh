@@ -7,6 +7,7 @@
 #   FUZZ_SECONDS=300 bash fuzz/run.sh   # longer
 #   FUZZ_TARGETS="call_json" bash fuzz/run.sh
 #   FUZZ_DEV=1 bash fuzz/run.sh         # unoptimised build (quicker to build)
+#   FUZZ_BUILD_ONLY=1 bash fuzz/run.sh  # build the targets, run none
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). cargo-fuzz passes nightly
 # flags to rustc; RUSTC_BOOTSTRAP=1 lets the stable toolchain accept them.
@@ -30,6 +31,8 @@ if [[ -n "${FUZZ_DEV:-}" ]]; then
 fi
 
 cargo fuzz build "${profile[@]}" --sanitizer "$sanitizer" --debug-assertions
+# FUZZ_BUILD_ONLY=1: build, run nothing (`make fuzz-build`).
+[[ -z "${FUZZ_BUILD_ONLY:-}" ]] || exit 0
 
 mkdir -p target/fuzz-logs
 summary=()
