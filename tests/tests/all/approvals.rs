@@ -414,10 +414,6 @@ async fn a_version_1_sqlite_ledger_gains_the_working_directory_column() {
 }
 
 #[tokio::test]
-#[expect(
-    unsafe_code,
-    reason = "`std::env::set_var` is unsafe: the key reaches the policy only through an environment variable"
-)]
 async fn forged_foreign_malformed_and_unknown_tickets_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_in(dir.path()).await;
@@ -472,18 +468,18 @@ async fn forged_foreign_malformed_and_unknown_tickets_are_refused() {
         rules::FOREIGN,
     );
 
-    // The same key but another policy's ledger (realm): foreign too.
-    let key = std::fs::read_to_string(dir.path().join("approvals.key")).unwrap();
+    // The same key but another policy's ledger (realm): foreign too. The
+    // key is the first policy's own key file (not an environment
+    // variable: setting one is unsound while other tests' threads, and
+    // SQLite's C code, read the environment).
     let third = tempfile::tempdir().unwrap();
-    // SAFETY: the variable is set before any thread of this test reads it
-    // and is unique to it.
-    unsafe { std::env::set_var("TOOLVET_TEST_SHARED_KEY", key.trim()) };
-    let shared = r#"[approvals]
-ledger = "approvals.db"
-key_env = "TOOLVET_TEST_SHARED_KEY""#;
+    let shared = format!(
+        "[approvals]\nledger = \"approvals.db\"\nkey_file = {}",
+        toml::Value::String(dir.path().join("approvals.key").display().to_string())
+    );
     let same_key = Host::load(write_policy(
         third.path(),
-        &policy_text(third.path(), shared, &[], &["deploy*"]),
+        &policy_text(third.path(), &shared, &[], &["deploy*"]),
     ))
     .await
     .unwrap();
