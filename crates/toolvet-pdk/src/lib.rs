@@ -414,6 +414,35 @@ pub struct ToolFacts {
     pub source: FactSource,
 }
 
+impl ToolFacts {
+    /// How these facts find that the call sends its arguments out of the
+    /// run, as a phrase for a check's message: `sends a message`,
+    /// `publishes` or `pays` (by [`Effects::OUTBOUND_MESSAGE`],
+    /// [`Effects::PUBLISH`], [`Effects::PAYMENT`], in that order), else
+    /// ``sends the text at `/text` `` for the first
+    /// [`Role::OutboundContent`] argument (text typed into a page, a form's
+    /// field or a terminal, whatever the tool is called). `None` when the
+    /// facts find neither. Facts only ever add a destination: a check
+    /// that finds a call sending by its name or arguments keeps that
+    /// reading when this says `None`.
+    pub fn sends_out(&self) -> Option<String> {
+        let by_effect = [
+            (Effects::OUTBOUND_MESSAGE, "sends a message"),
+            (Effects::PUBLISH, "publishes"),
+            (Effects::PAYMENT, "pays"),
+        ]
+        .into_iter()
+        .find(|(e, _)| self.effects.intersects(*e))
+        .map(|(_, what)| what.to_string());
+        by_effect.or_else(|| {
+            self.roles
+                .iter()
+                .find(|r| r.role == Role::OutboundContent)
+                .map(|r| format!("sends the text at `{}`", r.pointer))
+        })
+    }
+}
+
 /// What happened to an earlier call of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -1392,6 +1421,49 @@ macro_rules! export_check {
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    #[test]
+    fn facts_say_how_a_call_sends_its_arguments_out() {
+        let facts = |effects, roles: Vec<RoleValue>| ToolFacts {
+            effects,
+            irreversible: false,
+            protected_target: false,
+            roles,
+            source: FactSource::Declared,
+        };
+        let typed = RoleValue {
+            role: Role::OutboundContent,
+            pointer: "/text".into(),
+            value: "hello".into(),
+            dialect: None,
+        };
+        let path = RoleValue {
+            role: Role::FilePath,
+            pointer: "/path".into(),
+            value: "a.txt".into(),
+            dialect: None,
+        };
+        let sends = |f: ToolFacts| f.sends_out();
+        assert_eq!(
+            sends(facts(
+                Effects::PAYMENT | Effects::OUTBOUND_MESSAGE,
+                vec![typed.clone()]
+            )),
+            Some("sends a message".into())
+        );
+        assert_eq!(
+            sends(facts(Effects::PAYMENT, Vec::new())),
+            Some("pays".into())
+        );
+        assert_eq!(
+            sends(facts(Effects::WRITE, vec![path.clone(), typed])),
+            Some("sends the text at `/text`".into())
+        );
+        assert_eq!(
+            sends(facts(Effects::WRITE | Effects::READ, vec![path])),
+            None
+        );
+    }
 
     #[derive(Deserialize, Default, Debug)]
     #[serde(deny_unknown_fields, default)]

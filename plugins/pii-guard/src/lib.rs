@@ -383,10 +383,16 @@ impl Check for PiiGuard {
         );
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+    /// A call is outbound when its name matches `outbound_tools`, an
+    /// argument addresses it or is an http(s) URL, or the host's facts
+    /// find it sending (a message, a publication, a payment, or text typed
+    /// into a page or a form: [`toolvet_pdk::ToolFacts::sends_out`]), so
+    /// a tool no glob names is judged by what it does.
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult {
         if !self.outbound_tools.is_match(&call.name)
             && check_catalog::args::addressed(call.json()).is_none()
             && check_catalog::args::url_hosts(call.json()).is_empty()
+            && tool.facts.as_ref().and_then(|f| f.sends_out()).is_none()
         {
             return Ok(Decision::Abstain);
         }
@@ -538,6 +544,51 @@ mod tests {
             "{}",
             r.message
         );
+    }
+
+    /// A tool no glob names is judged by what the host's facts find it
+    /// does: text typed into a page's field (`outbound-content`) or a
+    /// message sent goes out; facts that find neither keep it inside.
+    #[test]
+    fn facts_that_a_call_sends_make_it_outbound() {
+        use toolvet_pdk::{Effects, FactSource, Role, RoleValue, ToolFacts};
+        let g = PiiGuard::from_settings_json("{}").unwrap();
+        let facts = |effects, roles: Vec<RoleValue>| ToolInfo {
+            facts: Some(ToolFacts {
+                effects,
+                irreversible: false,
+                protected_target: false,
+                roles,
+                source: FactSource::Catalog("playwright-mcp/browser_type".into()),
+            }),
+            ..ToolInfo::default()
+        };
+        let typed = RoleValue {
+            role: Role::OutboundContent,
+            pointer: "/text".into(),
+            value: "4539 5787 6362 1486".into(),
+            dialect: None,
+        };
+        let call = ToolCall::new(
+            "browser_type",
+            json!({"element": "Card number", "target": "e12", "text": "4539 5787 6362 1486"})
+                .to_string(),
+        );
+        let ctx = Context::default();
+        let decide = |tool: &ToolInfo| outcome(&g.decide(&call, tool, &ctx));
+        // By its name alone the call sends nothing anywhere.
+        assert_eq!(decide(&ToolInfo::default()), "abstain -");
+        assert_eq!(
+            decide(&facts(Effects::WRITE, vec![typed.clone()])),
+            "deny pii.card"
+        );
+        assert_eq!(
+            decide(&facts(Effects::OUTBOUND_MESSAGE, Vec::new())),
+            "deny pii.card"
+        );
+        // Facts that find the call only writes, with no text sent, add
+        // nothing.
+        assert_eq!(decide(&facts(Effects::WRITE, Vec::new())), "abstain -");
     }
 
     #[test]

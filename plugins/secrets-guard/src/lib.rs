@@ -13,6 +13,7 @@ pub use check_catalog::encoded;
 mod history;
 pub mod results;
 pub mod route;
+pub mod typed;
 
 use route::{Route, Router};
 /// A kind of credential (the detectors' [`secrets_detect::Kind`]).
@@ -21,9 +22,7 @@ use secrets_detect::{Detectors, EntropyOptions, Hit};
 use serde::Deserialize;
 use serde_json::Value;
 use toolvet_pdk::json::{Step, child_path as kit_child_path, walk};
-use toolvet_pdk::{
-    Check, CheckResult, Context, Decision, Effects, Key, PluginInfo, ToolCall, ToolInfo,
-};
+use toolvet_pdk::{Check, CheckResult, Context, Decision, Key, PluginInfo, ToolCall, ToolInfo};
 
 /// What to do about a finding: `allow` (not reported), `escalate` or
 /// `deny` (the kit's [`Action`]).
@@ -48,6 +47,11 @@ pub struct Settings {
     /// `allow`. Inside the workspace the weaker of this and
     /// `inside_action` applies.
     pub entropy_action: Action,
+    /// Action for text the host's facts find typed or sent
+    /// (`outbound-content`) into a field described as a credential's (a
+    /// password, a card's number or code, a one-time code: [`typed`]),
+    /// whatever its format: `escalate` (default), `deny` or `allow`.
+    pub typed_credential_action: Action,
     /// Shannon entropy, in bits per character, at or above which a token
     /// counts as random. Default 4.5.
     pub entropy_threshold: f64,
@@ -94,6 +98,7 @@ impl Default for Settings {
             action: Action::Deny,
             inside_action: Action::Allow,
             entropy_action: Action::Escalate,
+            typed_credential_action: Action::Escalate,
             entropy_threshold: EntropyOptions::default().threshold,
             entropy_min_length: EntropyOptions::default().min_length,
             ignore_kinds: Vec::new(),
@@ -127,6 +132,7 @@ pub struct SecretsGuard {
     action: Action,
     inside_action: Action,
     entropy_action: Action,
+    typed_credential_action: Action,
     allow_own_service: bool,
     on_result: results::OnResult,
     result_entropy: bool,
@@ -217,6 +223,8 @@ impl Check for SecretsGuard {
         s.action.one_of(&stop, &Key::new("action"))?;
         s.inside_action.one_of(&any, &Key::new("inside_action"))?;
         s.entropy_action.one_of(&any, &Key::new("entropy_action"))?;
+        s.typed_credential_action
+            .one_of(&any, &Key::new("typed_credential_action"))?;
         if !(s.entropy_threshold > 0.0 && s.entropy_threshold <= 8.0) {
             return Err("settings.entropy_threshold: must be between 0 and 8 bits per character (default 4.5)".into());
         }
@@ -256,6 +264,7 @@ impl Check for SecretsGuard {
             action: s.action,
             inside_action: s.inside_action,
             entropy_action: s.entropy_action,
+            typed_credential_action: s.typed_credential_action,
             allow_own_service: s.allow_own_service,
             on_result: s.result_action,
             result_entropy: s.result_entropy,
@@ -313,7 +322,28 @@ impl SecretsGuard {
         {
             return d;
         }
-        found
+        found.max(self.typed_credential(call, tool))
+    }
+
+    /// `secrets.typed-credential`: text typed into a field described as a
+    /// credential's ([`typed`]); abstain when there is none or the action
+    /// is `allow` (this check never vouches for a call).
+    fn typed_credential(&self, call: &ToolCall, tool: &ToolInfo) -> Decision {
+        if !self.typed_credential_action.stops() {
+            return Decision::Abstain;
+        }
+        let Some(t) = typed::typed_credential(call.json(), tool) else {
+            return Decision::Abstain;
+        };
+        self.typed_credential_action.decide(
+            "secrets.typed-credential",
+            format!(
+                "`{}` types the text at `{}` into a field described as a {} (`{}`): a credential, \
+                 sent to whatever page or form the agent is on, which may not be the one it belongs to. \
+                 A person must confirm the site and that the agent should enter it.",
+                call.name, t.pointer, t.field, t.described_at
+            ),
+        )
     }
 
     /// Where `call` sends its arguments: the router's reading of its name
@@ -337,32 +367,8 @@ impl SecretsGuard {
         if found != Route::Inside {
             return found;
         }
-        let sends = [
-            (Effects::OUTBOUND_MESSAGE, "sends a message"),
-            (Effects::PUBLISH, "publishes"),
-            (Effects::PAYMENT, "pays"),
-        ]
-        .into_iter()
-        .find(|(e, _)| {
-            tool.facts
-                .as_ref()
-                .is_some_and(|f| f.effects.intersects(*e))
-        });
-        if let Some((_, what)) = sends {
-            return Route::Published(format!("the host found that the call {what}"));
-        }
-        // Text the host found the tool sends or types somewhere (a form's
-        // field, a page, a terminal): `outbound-content`.
-        let typed = tool.facts.as_ref().and_then(|f| {
-            f.roles
-                .iter()
-                .find(|r| r.role == toolvet_pdk::Role::OutboundContent)
-        });
-        match typed {
-            Some(r) => Route::Published(format!(
-                "the host found that the call sends the text at `{}`",
-                r.pointer
-            )),
+        match tool.facts.as_ref().and_then(|f| f.sends_out()) {
+            Some(what) => Route::Published(format!("the host found that the call {what}")),
             None => found,
         }
     }
@@ -436,6 +442,7 @@ toolvet_pdk::export_check!(SecretsGuard, results);
 mod tests {
     use super::*;
     use serde_json::json;
+    use toolvet_pdk::Effects;
 
     const GH: &str = "ghp_R4nd0mT0k3nV4lu3Xq9Lm2Np8Kd7Wz5Yb1Cc3E";
 
@@ -456,6 +463,71 @@ mod tests {
 
     fn outcome(d: &Decision) -> String {
         format!("{} {}", d.kind(), d.rule().unwrap_or("-"))
+    }
+
+    /// Text typed into a field described as a credential's escalates
+    /// (`typed_credential_action`), a recognised secret typed there is
+    /// still denied, and the message names the field, never the text.
+    #[test]
+    fn a_credential_typed_into_a_page_escalates() {
+        use toolvet_pdk::{FactSource, Role, RoleValue, ToolFacts};
+        let typed = |text: &str| ToolInfo {
+            facts: Some(ToolFacts {
+                effects: Effects::WRITE,
+                irreversible: false,
+                protected_target: false,
+                roles: vec![RoleValue {
+                    role: Role::OutboundContent,
+                    pointer: "/text".into(),
+                    value: text.into(),
+                    dialect: None,
+                }],
+                source: FactSource::Catalog("playwright-mcp/browser_type".into()),
+            }),
+            ..ToolInfo::default()
+        };
+        let call = |element: &str, text: &str| {
+            ToolCall::new(
+                "browser_type",
+                json!({"element": element, "target": "e42", "text": text}).to_string(),
+            )
+        };
+        let ctx = Context::default();
+        let g = SecretsGuard::from_settings_json("{}").unwrap();
+        let password = "S3cr3tPassw0rd!";
+        let d = g.decide(&call("Password field", password), &typed(password), &ctx);
+        assert_eq!(outcome(&d), "escalate secrets.typed-credential");
+        let message = d.message().unwrap();
+        assert!(message.contains("a password (`/element`)"), "{message}");
+        assert!(!message.contains(password), "{message}");
+        // Without facts nothing is found typed.
+        assert_eq!(
+            outcome(&g.decide(
+                &call("Password field", password),
+                &ToolInfo::default(),
+                &ctx
+            )),
+            "abstain -"
+        );
+        assert_eq!(
+            outcome(&g.decide(&call("Search box", password), &typed(password), &ctx)),
+            "abstain -"
+        );
+        assert_eq!(
+            outcome(&g.decide(&call("API token", GH), &typed(GH), &ctx)),
+            "deny secrets.github-token"
+        );
+        let off =
+            SecretsGuard::from_settings_json(r#"{"typed_credential_action": "allow"}"#).unwrap();
+        assert_eq!(
+            outcome(&off.decide(&call("Password field", password), &typed(password), &ctx)),
+            "abstain -"
+        );
+        assert!(
+            SecretsGuard::from_settings_json(r#"{"typed_credential_action": "block"}"#)
+                .unwrap_err()
+                .starts_with("settings.typed_credential_action")
+        );
     }
 
     /// A call the host's facts find sending (contract 0.2) sends its
