@@ -115,6 +115,74 @@ pub struct Reach {
     /// not one variable of it: `dict(os.environ)`, `process.env` passed
     /// whole, Ruby's `ENV.to_h`, PowerShell's `Get-ChildItem env:`.
     pub environment: bool,
+    /// It reads a web page's credentials: its cookies (`document.cookie`)
+    /// or its storage (`localStorage`, `sessionStorage`) whole or under a
+    /// key that names one (`getItem('session_token')`), as code run in a
+    /// page does.
+    pub page_credentials: bool,
+}
+
+/// Words in a storage key that name a credential (lower case, anywhere in
+/// the key: `session_token`, `authState`, `jwt`).
+const CREDENTIAL_KEY_PARTS: &[&str] = &[
+    "token",
+    "session",
+    "auth",
+    "jwt",
+    "secret",
+    "passw",
+    "credential",
+    "cookie",
+    "apikey",
+    "api_key",
+    "bearer",
+];
+
+/// Whether `lower` (code in lower case) reads the page's cookies, or its
+/// storage whole or under a key that names a credential. Writes
+/// (`setItem`), removals and `length` read none; a key that is not a
+/// literal (`getItem(k)`) may be any, so it counts.
+fn page_credentials(lower: &str) -> bool {
+    if starts_word(lower, "document.cookie") || starts_word(lower, "cookiestore.get") {
+        return true;
+    }
+    ["localstorage", "sessionstorage"].iter().any(|store| {
+        lower.match_indices(store).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return false;
+            }
+            let rest = lower[i + store.len()..].trim_start();
+            let key = if let Some(r) = rest.strip_prefix(".getitem(") {
+                r
+            } else if let Some(r) = rest.strip_prefix('[') {
+                r
+            } else if let Some(r) = rest.strip_prefix('.') {
+                // A property: `localStorage.authToken`, or one of the
+                // store's own methods and fields, which read no value.
+                let name: String = r
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                return !matches!(
+                    name.as_str(),
+                    "setitem" | "removeitem" | "clear" | "length" | "key"
+                ) && CREDENTIAL_KEY_PARTS.iter().any(|p| name.contains(p));
+            } else {
+                // The store itself, whole: `JSON.stringify(localStorage)`,
+                // `Object.entries(sessionStorage)`, `{...localStorage}`.
+                return true;
+            };
+            let key = key.trim_start();
+            match key.chars().next() {
+                Some(q @ ('\'' | '"' | '`')) => {
+                    let name: String = key[1..].chars().take_while(|c| *c != q).collect();
+                    CREDENTIAL_KEY_PARTS.iter().any(|p| name.contains(p))
+                }
+                _ => true,
+            }
+        })
+    })
 }
 
 /// Marks of the whole environment (lower case) and what, right after the
@@ -183,6 +251,7 @@ pub fn reach(name: &str, code: &str, backticks: bool) -> Reach {
             || (name.starts_with("python") && starts_word(&lower, "exec(")),
         spawns: any(SPAWNS) || (backticks && code.contains('`')),
         environment: whole_environment(&lower),
+        page_credentials: page_credentials(&lower),
     }
 }
 
@@ -239,6 +308,32 @@ mod tests {
             "my_os.environment",
         ] {
             assert!(!reach("python3", one, false).environment, "{one}");
+        }
+    }
+
+    #[test]
+    fn a_page_s_credentials_are_told_from_its_other_storage() {
+        for reads in [
+            "fetch(u, {method: 'POST', body: document.cookie})",
+            "new Image().src = u + localStorage.getItem('session_token')",
+            "navigator.sendBeacon(u, JSON.stringify(localStorage))",
+            "x = sessionStorage['authState']",
+            "x = localStorage.accessToken",
+            "x = localStorage.getItem(name)",
+            "Object.entries(sessionStorage)",
+        ] {
+            assert!(reach("node", reads, false).page_credentials, "{reads}");
+        }
+        for other in [
+            "localStorage.getItem('theme')",
+            "localStorage.setItem('session_token', t)",
+            "localStorage.removeItem('auth')",
+            "localStorage.length",
+            "sessionStorage['sidebar']",
+            "mylocalstorage.token",
+            "console.log(document.title)",
+        ] {
+            assert!(!reach("node", other, false).page_credentials, "{other}");
         }
     }
 

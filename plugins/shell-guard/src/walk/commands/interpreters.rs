@@ -659,7 +659,7 @@ impl Analysis<'_> {
         }
         let backticks =
             name.starts_with("perl") || name.starts_with("ruby") || name.starts_with("php");
-        self.code_reach(name, code, backticks);
+        self.code_reach(name, code, backticks, env);
         let mut commands = crate::code::embedded::shell_commands(code, backticks);
         if matches!(name, "awk" | "gawk" | "mawk" | "nawk" | "busybox") {
             commands.extend(crate::code::embedded::awk_pipe_commands(code));
@@ -690,19 +690,33 @@ impl Analysis<'_> {
 
     /// Code of a general-purpose interpreter that reaches the network and
     /// also evaluates text or starts processes is held (review s23 V21,
-    /// [`crate::code::reach`]): what it runs is not in the text.
-    fn code_reach(&mut self, name: &str, code: &str, backticks: bool) {
+    /// [`crate::code::reach`]): what it runs is not in the text. Code that
+    /// reaches the network and reads credentials (the whole environment, a
+    /// page's cookies or stored session, a file of the shared
+    /// sensitive-file catalog it names: `open('.env')`) is refused: it may
+    /// send them out.
+    fn code_reach(&mut self, name: &str, code: &str, backticks: bool, env: &Env) {
         if !crate::code::reach::reads_reach(name) {
             return;
         }
         let r = crate::code::reach::reach(name, code, backticks);
-        if r.network && r.environment {
+        let credentials = if !r.network {
+            None
+        } else if r.environment {
+            Some("the whole environment, which holds this run's credentials,".to_string())
+        } else if r.page_credentials {
+            Some("the page's cookies or stored session, which sign the user in,".to_string())
+        } else {
+            self.credential_file_named(code, env)
+                .map(|(path, label)| format!("`{path}` ({label}), which holds credentials,"))
+        };
+        if let Some(what) = credentials {
             self.report(
                 true,
                 "shell.exfiltration",
                 format!(
-                    "The `{name}` code reads the whole environment, which holds this run's credentials, and \
-                     reaches the network: it may send them out. Send only the values the request needs."
+                    "The `{name}` code reads {what} and reaches the network: it may send them out. Send only \
+                     the values the request needs."
                 ),
             );
         } else if r.network && r.evaluates {
@@ -725,6 +739,22 @@ impl Analysis<'_> {
                 ),
             );
         }
+    }
+
+    /// The first word of `code` that names a file of the shared
+    /// sensitive-file catalog (an environment file, a cloud or SSH key, a
+    /// token store), resolved as the shell resolves a path from here, with
+    /// the catalog's label.
+    fn credential_file_named(&self, code: &str, env: &Env) -> Option<(String, &'static str)> {
+        let files = crate::effects::sinks::sensitive_files();
+        crate::code::embedded::path_tokens(code)
+            .into_iter()
+            .filter(|t| t.contains(['.', '/']))
+            .find_map(|token| {
+                let field = code_path_field(&token);
+                let abs = self.abs_path(&field, env)?;
+                files.matches(&abs).map(|label| (token, label))
+            })
     }
 
     /// Judges the shell commands found in another language's code, an
@@ -798,18 +828,7 @@ impl Analysis<'_> {
             if !check_all && !needles.iter().any(|n| lower.contains(n.as_str())) {
                 continue;
             }
-            let field = match token.strip_prefix('~') {
-                Some(rest) if rest.is_empty() || rest.starts_with('/') => Field {
-                    segs: vec![
-                        Seg::Home(None),
-                        Seg::Lit {
-                            text: rest.to_string(),
-                            quoted: true,
-                        },
-                    ],
-                },
-                _ => Field::lit(token.as_str()),
-            };
+            let field = code_path_field(&token);
             let Some(abs) = self.abs_path(&field, &e) else {
                 continue;
             };
@@ -923,6 +942,23 @@ impl Analysis<'_> {
 /// only known at run time, `source`/`.` of any file) may assign any
 /// variable and change the directory (review s23 V5, R11): both are
 /// unknown after it.
+/// A path word found in code as a shell word: `~` and `~/…` the home
+/// directory, anything else literal.
+fn code_path_field(token: &str) -> Field {
+    match token.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => Field {
+            segs: vec![
+                Seg::Home(None),
+                Seg::Lit {
+                    text: rest.to_string(),
+                    quoted: true,
+                },
+            ],
+        },
+        _ => Field::lit(token),
+    }
+}
+
 fn state_unknown(env: &mut Env) {
     env.forget_vars();
     env.cwd = Cwd::Unknown;
