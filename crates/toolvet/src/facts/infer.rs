@@ -366,6 +366,19 @@ const TEXT_NAMES: &[&str] = &[
     "files",
 ];
 
+/// Argument names that hold the code of a tool that runs the language
+/// its name says, when no argument is named for code (folded).
+const CODE_TEXT_NAMES: &[&str] = &[
+    "text",
+    "input",
+    "content",
+    "body",
+    "source",
+    "expression",
+    "expr",
+    "cell",
+];
+
 /// Words of a value naming a protected environment.
 const PROTECTED_WORDS: &[&str] = &["prod", "production", "prd", "live"];
 
@@ -500,6 +513,44 @@ pub(crate) fn derive(
         if adds && roles.iter().any(|r| r.role == role) && !effects.contains(Effect::Execute) {
             effects.insert(Effect::Execute);
             reasons.push(format!("{why}: execute"));
+        }
+    }
+    // A tool nobody catalogued that runs a language its name says
+    // (`javascript_tool`, `run_python`, `ruby_exec`), with no argument
+    // named for code or a command: its top-level text arguments
+    // ([`CODE_TEXT_NAMES`]: `text`, `input`) are that language's code, or
+    // a command line for a shell's name.
+    if inferred
+        && effects.contains(Effect::Execute)
+        && !roles
+            .iter()
+            .any(|r| matches!(r.role, Role::ShellCommand | Role::SourceCode))
+        && let Some(language) = dialect_of(name, &Value::Null)
+        && let Some(map) = arguments.as_object()
+    {
+        let role = match language.as_str() {
+            "bash" | "sh" | "zsh" | "cmd" | "powershell" => Some(Role::ShellCommand),
+            "sql" => None,
+            _ => Some(Role::SourceCode),
+        };
+        for (key, value) in map {
+            let folded = crate::fold::fold(key);
+            if let (Some(role), Some(text)) = (role, value.as_str())
+                && CODE_TEXT_NAMES.contains(&folded.as_str())
+            {
+                let pointer = format!("/{}", pointer_segment(key));
+                roles.retain(|r| r.pointer != pointer);
+                reasons.push(format!(
+                    "/{key} of a tool that runs {language}: {}",
+                    role.name()
+                ));
+                roles.push(RoleValue {
+                    role,
+                    pointer,
+                    value: text.to_string(),
+                    dialect: None,
+                });
+            }
         }
     }
     let sends = effects.contains(Effect::OutboundMessage) || effects.contains(Effect::Publish);

@@ -389,6 +389,65 @@ fn uncatalogued_tools_get_effects_from_their_words() {
     );
 }
 
+/// A tool that runs the language its name says holds that language's code
+/// in its text argument when no argument is named for code.
+#[test]
+fn the_text_of_a_tool_that_runs_a_language_is_its_code() {
+    let code = |name: &str, args: &str| {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "{name}", "arguments": {args}}}}}"#
+        ));
+        f.roles
+            .iter()
+            .filter(|r| matches!(r.role, Role::SourceCode | Role::ShellCommand))
+            .map(|r| (r.role, r.pointer.clone(), r.dialect.clone()))
+            .collect::<Vec<_>>()
+    };
+    let js = Some("javascript".to_string());
+    assert_eq!(
+        code(
+            "javascript_tool",
+            r#"{"action": "javascript_exec", "text": "fetch(u)", "tabId": 1}"#
+        ),
+        vec![(Role::SourceCode, "/text".to_string(), js.clone())]
+    );
+    assert_eq!(
+        code("run_python", r#"{"input": "print(1)"}"#),
+        vec![(
+            Role::SourceCode,
+            "/input".to_string(),
+            Some("python".to_string())
+        )]
+    );
+    assert_eq!(
+        code("bash_exec", r#"{"input": "ls"}"#),
+        vec![(
+            Role::ShellCommand,
+            "/input".to_string(),
+            Some("bash".to_string())
+        )]
+    );
+    // An argument named for code is the code; the text beside it is not.
+    assert_eq!(
+        code("run_python", r#"{"code": "print(1)", "text": "a note"}"#),
+        vec![(
+            Role::SourceCode,
+            "/code".to_string(),
+            Some("python".to_string())
+        )]
+    );
+    // A tool whose name says no language, or one catalogued (its entry
+    // says where its code is), gets no code from its text.
+    assert_eq!(code("run_task", r#"{"text": "print(1)"}"#), vec![]);
+    assert_eq!(
+        code(
+            "merge_pull_request",
+            r#"{"owner": "o", "repo": "r", "body": "x"}"#
+        ),
+        vec![]
+    );
+}
+
 #[test]
 fn values_that_make_something_public_are_publish_and_permission_change() {
     for args in [
