@@ -397,6 +397,10 @@ impl ShellGuard {
         // A program beside its argument list (`spawn(command, args)`, MCP
         // `execute_command`, a server definition) runs as one argv.
         texts.extend(argv_commands(args).into_iter().map(Ok));
+        // A container started from structured arguments (an image with
+        // its mounts and privileges, as the Docker Engine API and its
+        // clients take them) is judged as the `docker run` it is.
+        texts.extend(container_commands(args).into_iter().map(Ok));
         if texts.is_empty() {
             return decision;
         }
@@ -852,6 +856,94 @@ fn argv_commands(args: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// Keys of a container's host mounts: lists of `SRC:DST[:MODE]` specs
+/// (`volumes`, the Engine API's `Binds`), docker-py's map of host paths
+/// (`{"/": {"bind": "/host", "mode": "rw"}}` or `{"/": "/host"}`), or
+/// lists of mount objects (`{"source": …, "target": …}`, the API's
+/// `Mounts` with `Source`).
+const CONTAINER_MOUNT_ARGS: &[&str] = &["volumes", "volume", "binds", "mounts", "bind_mounts"];
+
+/// The `docker run` options and image that structured container
+/// arguments amount to, as a command line, when they mount something of
+/// the host or ask for its privileges (`privileged: true`, a host PID
+/// namespace): one line for the arguments' object and each object in it
+/// (`HostConfig`) that names an `image` or holds such settings. Nothing
+/// when the arguments give no image or ask for none of these.
+fn container_commands(args: &Value) -> Vec<String> {
+    let image = roles::values(args, &["image", "image_name"])
+        .into_iter()
+        .find_map(|(_, v)| v.as_str())
+        .map(shell_quote);
+    let Some(image) = image else {
+        return Vec::new();
+    };
+    let mut objects = vec![args];
+    if let Some(obj) = args.as_object() {
+        objects.extend(obj.values().filter(|v| v.is_object()));
+    }
+    let mut options: Vec<String> = Vec::new();
+    let mount = |spec: String| format!("-v {}", shell_quote(&spec));
+    for object in objects {
+        for (_, v) in roles::values(object, CONTAINER_MOUNT_ARGS) {
+            match v {
+                Value::Array(items) => {
+                    for item in items {
+                        match item {
+                            Value::String(spec) => options.push(mount(spec.clone())),
+                            Value::Object(_) => {
+                                let field = |names: &[&str]| {
+                                    roles::values(item, names)
+                                        .into_iter()
+                                        .find_map(|(_, v)| v.as_str().map(str::to_string))
+                                };
+                                if let Some(source) = field(&["source", "src", "host_path"]) {
+                                    let target = field(&["target", "destination", "dst", "bind"])
+                                        .unwrap_or_default();
+                                    options.push(format!(
+                                        "--mount {}",
+                                        shell_quote(&format!("source={source},target={target}"))
+                                    ));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Value::Object(map) => {
+                    for (host, inner) in map {
+                        let target = match inner {
+                            Value::String(t) => t.clone(),
+                            other => roles::values(other, &["bind", "target"])
+                                .into_iter()
+                                .find_map(|(_, v)| v.as_str().map(str::to_string))
+                                .unwrap_or_default(),
+                        };
+                        options.push(mount(format!("{host}:{target}")));
+                    }
+                }
+                Value::String(spec) => options.push(mount(spec.clone())),
+                _ => {}
+            }
+        }
+        if roles::values(object, &["privileged"])
+            .iter()
+            .any(|(_, v)| *v == &Value::Bool(true))
+        {
+            options.push("--privileged".into());
+        }
+        if roles::values(object, &["pid_mode", "pidmode", "pid"])
+            .iter()
+            .any(|(_, v)| v.as_str().is_some_and(|m| m.eq_ignore_ascii_case("host")))
+        {
+            options.push("--pid=host".into());
+        }
+    }
+    if options.is_empty() {
+        return Vec::new();
+    }
+    vec![format!("docker run {} {image}", options.join(" "))]
 }
 
 /// The escalation for code in a language the check does not know (the

@@ -10295,3 +10295,66 @@ fn code_that_reads_credentials_and_reaches_the_network_is_refused() {
         "node -e \"fetch('https://e.example/x').then(r => localStorage.setItem('theme', 'dark'))\"",
     );
 }
+
+/// A container started from structured arguments is judged as the
+/// `docker run` it amounts to: the host's root, the Docker socket or full
+/// privileges are an escape, a credential directory is asked about, a
+/// project directory passes.
+#[test]
+fn structured_container_arguments_are_judged_as_docker_run() {
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let ctx = toolvet_pdk::Context {
+        attributes: vec![
+            ("cwd".into(), CWD.into()),
+            ("home".into(), "/home/alice".into()),
+        ],
+        ..toolvet_pdk::Context::default()
+    };
+    let vet = |args: serde_json::Value| {
+        let d = check.vet(&ToolCall::new("run_container", args.to_string()), &ctx);
+        format!("{} {}", d.kind(), d.rule().unwrap_or("-"))
+    };
+    assert_eq!(
+        vet(
+            serde_json::json!({"image": "docker:27-cli", "command": "docker ps",
+            "volumes": ["/var/run/docker.sock:/var/run/docker.sock"]})
+        ),
+        "deny shell.container-escape"
+    );
+    assert_eq!(
+        vet(serde_json::json!({"image": "alpine:3.20",
+            "volumes": {"/": {"bind": "/host", "mode": "rw"}}})),
+        "deny shell.container-escape"
+    );
+    assert_eq!(
+        vet(serde_json::json!({"Image": "alpine", "HostConfig": {"Privileged": true}})),
+        "escalate shell.container-escape"
+    );
+    assert_eq!(
+        vet(serde_json::json!({"image": "amazon/aws-cli",
+            "mounts": [{"source": "/home/alice/.aws", "target": "/root/.aws"}]})),
+        "escalate shell.read-credentials"
+    );
+    assert_eq!(
+        vet(
+            serde_json::json!({"image": "rust:1", "command": "cargo test",
+            "volumes": ["/home/alice/project:/src"]})
+        ),
+        "allow -"
+    );
+    assert_eq!(
+        vet(serde_json::json!({"image": "alpine", "command": "echo hi"})),
+        "allow -"
+    );
+    // What the arguments amount to, and nothing without an image or
+    // without a mount or privilege.
+    assert_eq!(
+        container_commands(&serde_json::json!({"image": "a b",
+            "volumes": {"/srv": "/data"}, "pid_mode": "host"})),
+        vec!["docker run -v /srv:/data --pid=host 'a b'".to_string()]
+    );
+    assert!(
+        container_commands(&serde_json::json!({"image": "alpine", "command": "ls"})).is_empty()
+    );
+    assert!(container_commands(&serde_json::json!({"volumes": ["/:/host"]})).is_empty());
+}
