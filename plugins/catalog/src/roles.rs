@@ -51,7 +51,7 @@ pub fn fold(text: &str) -> String {
 /// Whether `c` is not seen, or moves or hides what follows (controls,
 /// zero-width and bidirectional format characters, variation selectors,
 /// the other default-ignorable code points): dropped by [`fold`].
-fn invisible(c: char) -> bool {
+pub fn invisible(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use toolvet_pdk::json::{Step, walk};
 use toolvet_pdk::{
-    Check, CheckResult, Context, Decision, Globs, Key, PluginInfo, ToolCall, ToolInfo,
+    Check, CheckResult, Context, Decision, Effects, Globs, Key, PluginInfo, ToolCall, ToolInfo,
 };
 
 pub use toolvet_pdk::json::child_path;
@@ -385,14 +385,22 @@ impl Check for PiiGuard {
 
     /// A call is outbound when its name matches `outbound_tools`, an
     /// argument addresses it or is an http(s) URL, or the host's facts
-    /// find it sending (a message, a publication, a payment, or text typed
-    /// into a page or a form: [`toolvet_pdk::ToolFacts::sends_out`]), so
-    /// a tool no glob names is judged by what it does.
+    /// find it sending a message, publishing, or sending text typed into
+    /// a page or a form ([`toolvet_pdk::ToolFacts::sends_out`]), so a tool
+    /// no glob names is judged by what it does. A payment alone is not:
+    /// the payee's account (an IBAN) is where the money goes, not personal
+    /// data sent out (review s26).
     fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult {
+        let facts_send = tool.facts.as_ref().is_some_and(|f| {
+            f.effects
+                .intersects(Effects::OUTBOUND_MESSAGE | Effects::PUBLISH)
+                || f.sends_out()
+                    .is_some_and(|_| !f.effects.intersects(Effects::PAYMENT))
+        });
         if !self.outbound_tools.is_match(&call.name)
             && check_catalog::args::addressed(call.json()).is_none()
             && check_catalog::args::url_hosts(call.json()).is_empty()
-            && tool.facts.as_ref().and_then(|f| f.sends_out()).is_none()
+            && !facts_send
         {
             return Ok(Decision::Abstain);
         }
@@ -589,6 +597,15 @@ mod tests {
         // Facts that find the call only writes, with no text sent, add
         // nothing.
         assert_eq!(decide(&facts(Effects::WRITE, Vec::new())), "abstain -");
+        // A payment's account is where the money goes (review s26).
+        let pay = ToolCall::new(
+            "bank_transfer",
+            json!({"iban": "DE89370400440532013000", "amount": 100}).to_string(),
+        );
+        assert_eq!(
+            outcome(&g.decide(&pay, &facts(Effects::PAYMENT, Vec::new()), &ctx)),
+            "abstain -"
+        );
     }
 
     #[test]

@@ -311,7 +311,9 @@ impl SecretsGuard {
         if let Some(d) = self.committed(call, ctx) {
             return d;
         }
-        let found = self.vet_findings(call, tool, ctx);
+        let found = self
+            .vet_findings(call, tool, ctx)
+            .max(self.typed_credential(call, tool));
         if found.severity() < 3
             && history::has_encoded_text(call.json())
             && !matches!(
@@ -320,9 +322,9 @@ impl SecretsGuard {
             )
             && let Some(d) = self.read_then_publish(call, ctx)
         {
-            return d;
+            return d.max(found);
         }
-        found.max(self.typed_credential(call, tool))
+        found
     }
 
     /// `secrets.typed-credential`: text typed into a field described as a

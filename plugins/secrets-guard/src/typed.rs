@@ -22,7 +22,7 @@
 //! against [`CREDENTIAL_FIELDS`].
 
 use serde_json::Value;
-use toolvet_pdk::{Role, ToolInfo};
+use toolvet_pdk::{Effects, Role, ToolInfo};
 
 /// Field descriptions that name a credential: single words and pairs of
 /// consecutive words, lowercase. Passwords and PINs, one-time and
@@ -64,8 +64,25 @@ pub const CREDENTIAL_FIELDS: &[&[&str]] = &[
 /// (private keys and service-account files are the detectors' part).
 pub const MAX_TYPED: usize = 256;
 
-/// The most words a field's label has.
+/// The most words a field's description has when it is not under a
+/// [`LABEL_KEYS`] key.
 pub const MAX_LABEL_WORDS: usize = 8;
+
+/// Keys whose value describes the field a text goes to (folded): read
+/// whatever their length, and whatever role the host gave them (a
+/// selector such as `#password` may look like a path to it).
+pub const LABEL_KEYS: &[&str] = &[
+    "element",
+    "label",
+    "name",
+    "field",
+    "selector",
+    "placeholder",
+    "aria_label",
+    "arialabel",
+    "target",
+    "locator",
+];
 
 /// A credential the call types into a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,22 +102,46 @@ pub struct Typed {
 /// order. `None` without facts or when no field says so.
 pub fn typed_credential(args: &Value, tool: &ToolInfo) -> Option<Typed> {
     let facts = tool.facts.as_ref()?;
-    let has_role = |p: &str| facts.roles.iter().any(|r| r.pointer == p);
+    // A message or a publication is text about something (an issue named
+    // "API key rotation"), judged by the detectors; typing is into pages
+    // and forms.
+    if facts
+        .effects
+        .intersects(Effects::OUTBOUND_MESSAGE | Effects::PUBLISH)
+    {
+        return None;
+    }
+    let sent = |p: &str| {
+        facts
+            .roles
+            .iter()
+            .any(|r| r.pointer == p && r.role == Role::OutboundContent)
+    };
+    let has_role = |p: &str, label_key: bool| {
+        sent(p) || (!label_key && facts.roles.iter().any(|r| r.pointer == p))
+    };
     facts
         .roles
         .iter()
         .filter(|r| {
+            // A line ending that submits the field is not part of it.
+            let value = r.value.trim_end_matches(['\n', '\r']);
             r.role == Role::OutboundContent
-                && !r.value.trim().is_empty()
-                && !r.value.contains('\n')
-                && r.value.chars().count() <= MAX_TYPED
+                && !value.trim().is_empty()
+                && !value.contains('\n')
+                && value.chars().count() <= MAX_TYPED
         })
         .find_map(|r| described_field(args, &r.pointer, &has_role))
 }
 
 /// The credential named by the key of the value at `pointer` or by a
-/// sibling label of it (a string no role in the facts claims).
-fn described_field(args: &Value, pointer: &str, has_role: &dyn Fn(&str) -> bool) -> Option<Typed> {
+/// sibling label of it: a string under a [`LABEL_KEYS`] key that is not
+/// itself sent, or a short one no role in the facts claims.
+fn described_field(
+    args: &Value,
+    pointer: &str,
+    has_role: &dyn Fn(&str, bool) -> bool,
+) -> Option<Typed> {
     let (parent, key) = pointer.rsplit_once('/')?;
     let key = key.replace("~1", "/").replace("~0", "~");
     let found = |field: String, described_at: String| Typed {
@@ -117,11 +158,12 @@ fn described_field(args: &Value, pointer: &str, has_role: &dyn Fn(&str) -> bool)
     siblings.iter().find_map(|(k, v)| {
         let text = v.as_str()?;
         let at = format!("{parent}/{}", k.replace('~', "~0").replace('/', "~1"));
+        let label_key = LABEL_KEYS.contains(&check_catalog::roles::fold(k).as_str());
         if k == &key
-            || has_role(&at)
+            || has_role(&at, label_key)
             || text.contains("://")
             || text.contains('\n')
-            || text.split_whitespace().count() > MAX_LABEL_WORDS
+            || (!label_key && text.split_whitespace().count() > MAX_LABEL_WORDS)
         {
             return None;
         }
@@ -139,30 +181,40 @@ fn credential_named(text: &str) -> Option<String> {
         .map(|entry| entry.join(" "))
 }
 
-/// `text`'s words, lowercase: split at every character that is not a
-/// letter or digit and where a lowercase letter or digit meets an
-/// uppercase one (`newPassword` → `new`, `password`).
+/// `text`'s words, folded (NFKC, lower case: `ＰＡＳＳ` is `pass`), with
+/// invisible characters dropped first (`Pass\u{200b}word` is one word):
+/// split at every character that is not a letter or digit, where a
+/// lowercase letter or digit meets an uppercase one (`newPassword` →
+/// `new`, `password`), and before the last capital of a run that a
+/// lowercase letter follows (`TOTPCode` → `totp`, `code`).
 fn words(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text
+        .chars()
+        .filter(|c| !check_catalog::roles::invisible(*c))
+        .collect();
     let mut out = Vec::new();
     let mut word = String::new();
-    let mut prev_lower = false;
-    for c in text.chars() {
+    let mut push = |word: &mut String| {
+        if !word.is_empty() {
+            out.push(check_catalog::roles::fold(&std::mem::take(word)));
+        }
+    };
+    for (i, &c) in chars.iter().enumerate() {
         if !c.is_alphanumeric() {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            prev_lower = false;
+            push(&mut word);
             continue;
         }
-        if c.is_uppercase() && prev_lower && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1);
+        let lower_before = prev.is_some_and(|p| p.is_lowercase() || p.is_numeric());
+        let run_ends =
+            prev.is_some_and(char::is_uppercase) && next.is_some_and(|n| n.is_lowercase());
+        if c.is_uppercase() && (lower_before || run_ends) {
+            push(&mut word);
         }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        word.extend(c.to_lowercase());
+        word.push(c);
     }
-    if !word.is_empty() {
-        out.push(word);
-    }
+    push(&mut word);
     out
 }
 
@@ -170,7 +222,7 @@ fn words(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
-    use toolvet_pdk::{Effects, FactSource, RoleValue, ToolFacts};
+    use toolvet_pdk::{FactSource, RoleValue, ToolFacts};
 
     fn typed_at(pointer: &str, value: &str) -> ToolInfo {
         ToolInfo {
@@ -234,6 +286,38 @@ mod tests {
             ),
             f("one time", "/label")
         );
+        // Review s26: acronyms, other forms and invisible characters,
+        // long labels under a label key, a submitting line ending.
+        assert_eq!(
+            field(json!({"element": "TOTPCode", "text": "482913"}), "/text"),
+            f("totp", "/element")
+        );
+        assert_eq!(
+            field(
+                json!({"element": "ＰＡＳＳＷＯＲＤ", "text": "x1"}),
+                "/text"
+            ),
+            f("password", "/element")
+        );
+        assert_eq!(
+            field(
+                json!({"element": "Pass\u{200b}word", "text": "x1"}),
+                "/text"
+            ),
+            f("password", "/element")
+        );
+        assert_eq!(
+            field(
+                json!({"element": "Password textbox in the sign-in form below the email field",
+                    "text": "x1"}),
+                "/text"
+            ),
+            f("password", "/element")
+        );
+        assert_eq!(
+            field(json!({"element": "Password", "text": "S3cr3t!\n"}), "/text"),
+            f("password", "/element")
+        );
     }
 
     #[test]
@@ -273,6 +357,18 @@ mod tests {
             field(
                 json!({"element": "Password", "text": "a".repeat(257)}),
                 "/text"
+            ),
+            None
+        );
+        // A message about a credential types none.
+        let mut message = typed_at("/body", "rotate them monthly");
+        if let Some(f) = message.facts.as_mut() {
+            f.effects = Effects::OUTBOUND_MESSAGE;
+        }
+        assert_eq!(
+            typed_credential(
+                &json!({"name": "API key rotation", "body": "rotate them monthly"}),
+                &message
             ),
             None
         );

@@ -872,17 +872,20 @@ const CONTAINER_MOUNT_ARGS: &[&str] = &["volumes", "volume", "binds", "mounts", 
 /// (`HostConfig`) that names an `image` or holds such settings. Nothing
 /// when the arguments give no image or ask for none of these.
 fn container_commands(args: &Value) -> Vec<String> {
-    let image = roles::values(args, &["image", "image_name"])
-        .into_iter()
+    let mut objects = vec![args];
+    if let Some(obj) = args.as_object() {
+        objects.extend(obj.values().filter(|v| v.is_object()));
+    }
+    // The image at the top or in an object beside the host settings
+    // (`{"config": {"Image": …}, "host_config": {"Binds": …}}`).
+    let image = objects
+        .iter()
+        .flat_map(|o| roles::values(o, &["image", "image_name"]))
         .find_map(|(_, v)| v.as_str())
         .map(shell_quote);
     let Some(image) = image else {
         return Vec::new();
     };
-    let mut objects = vec![args];
-    if let Some(obj) = args.as_object() {
-        objects.extend(obj.values().filter(|v| v.is_object()));
-    }
     let mut options: Vec<String> = Vec::new();
     let mount = |spec: String| format!("-v {}", shell_quote(&spec));
     for object in objects {
@@ -914,23 +917,25 @@ fn container_commands(args: &Value) -> Vec<String> {
                 Value::Object(map) => {
                     for (host, inner) in map {
                         let target = match inner {
-                            Value::String(t) => t.clone(),
+                            Value::String(t) => Some(t.clone()),
                             other => roles::values(other, &["bind", "target"])
                                 .into_iter()
-                                .find_map(|(_, v)| v.as_str().map(str::to_string))
-                                .unwrap_or_default(),
+                                .find_map(|(_, v)| v.as_str().map(str::to_string)),
                         };
-                        options.push(mount(format!("{host}:{target}")));
+                        // The Engine API's `Volumes: {"/data": {}}` names
+                        // container paths (anonymous volumes), no host one.
+                        if let Some(target) = target {
+                            options.push(mount(format!("{host}:{target}")));
+                        }
                     }
                 }
                 Value::String(spec) => options.push(mount(spec.clone())),
                 _ => {}
             }
         }
-        if roles::values(object, &["privileged"])
-            .iter()
-            .any(|(_, v)| *v == &Value::Bool(true))
-        {
+        if roles::values(object, &["privileged"]).iter().any(|(_, v)| {
+            *v == &Value::Bool(true) || v.as_str().is_some_and(|t| t.eq_ignore_ascii_case("true"))
+        }) {
             options.push("--privileged".into());
         }
         if roles::values(object, &["pid_mode", "pidmode", "pid"])

@@ -538,8 +538,9 @@ pub(crate) fn derive(
             if let (Some(role), Some(text)) = (role, value.as_str())
                 && CODE_TEXT_NAMES.contains(&folded.as_str())
             {
+                // Beside any role the value has already (a path, a URL):
+                // facts only add.
                 let pointer = format!("/{}", pointer_segment(key));
-                roles.retain(|r| r.pointer != pointer);
                 reasons.push(format!(
                     "/{key} of a tool that runs {language}: {}",
                     role.name()
@@ -1084,6 +1085,42 @@ fn named_role(folded: &str) -> Option<Role> {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, r)| *r)
+        .or_else(|| names_cloud_resource(&name).then_some(Role::CloudResource))
+}
+
+/// Kinds of cloud resource whose `…_name` or `…_id` argument names one
+/// (`function_name`, `db_cluster_id`, `volumeId`).
+const RESOURCE_NOUNS: &[&str] = &[
+    "instance",
+    "cluster",
+    "db",
+    "function",
+    "service",
+    "volume",
+    "snapshot",
+    "topic",
+    "queue",
+    "vpc",
+    "subnet",
+    "deployment",
+    "statefulset",
+    "nodegroup",
+];
+
+/// Whether an argument name (folded, `_` for `-`) names a cloud resource
+/// by its form: an identifier or ARN (`db-instance-identifier`,
+/// `DBClusterIdentifier`, `role_arn`), or a resource kind's name or id
+/// ([`RESOURCE_NOUNS`]: `function_name`, `volumeId`).
+fn names_cloud_resource(name: &str) -> bool {
+    let compact = name.replace('_', "");
+    compact.ends_with("identifier")
+        || compact == "arn"
+        || name.ends_with("_arn")
+        || RESOURCE_NOUNS.iter().any(|noun| {
+            ["name", "id", "ids", "names"]
+                .iter()
+                .any(|tail| compact.ends_with(&format!("{noun}{tail}")))
+        })
 }
 
 /// The role a string's shape gives: an absolute `http(s)`, `ftp` or `ws`

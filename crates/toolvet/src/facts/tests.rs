@@ -436,6 +436,22 @@ fn the_text_of_a_tool_that_runs_a_language_is_its_code() {
             Some("python".to_string())
         )]
     );
+    // A role the text had already stays beside the code's (review s26).
+    let f = facts_of(
+        r#"{"call": {"name": "run_python", "arguments": {"source": "https://e.example/x.py"}}}"#,
+    );
+    assert!(
+        f.roles
+            .iter()
+            .any(|r| r.role == Role::FilePath && r.pointer == "/source"),
+        "{:?}",
+        f.roles
+    );
+    assert!(
+        f.roles
+            .iter()
+            .any(|r| r.role == Role::SourceCode && r.pointer == "/source")
+    );
     // A tool whose name says no language, or one catalogued (its entry
     // says where its code is), gets no code from its text.
     assert_eq!(code("run_task", r#"{"text": "print(1)"}"#), vec![]);
@@ -446,6 +462,41 @@ fn the_text_of_a_tool_that_runs_a_language_is_its_code() {
         ),
         vec![]
     );
+}
+
+/// Identifiers, ARNs and a resource kind's name or id are cloud
+/// resources by their argument's name, so a production one is a protected
+/// target whatever else the tool calls it.
+#[test]
+fn resource_identifiers_are_cloud_resources_by_their_names() {
+    for key in [
+        "db-instance-identifier",
+        "DBClusterIdentifier",
+        "role_arn",
+        "FunctionName",
+        "volumeId",
+        "db_cluster_id",
+    ] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "delete_thing", "arguments": {{"{key}": "prod-main"}}}}}}"#
+        ));
+        assert_eq!(
+            roles(&f),
+            vec![(Role::CloudResource, format!("/{key}").as_str(), "prod-main")],
+            "{key}"
+        );
+        assert!(f.protected_target, "{key}: {:?}", f.reasons);
+    }
+    for key in ["username", "warn", "learn", "identity", "service_account"] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "delete_thing", "arguments": {{"{key}": "prod-main"}}}}}}"#
+        ));
+        assert!(
+            !f.roles.iter().any(|r| r.role == Role::CloudResource),
+            "{key}: {:?}",
+            f.roles
+        );
+    }
 }
 
 #[test]

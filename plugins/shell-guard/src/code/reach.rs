@@ -38,11 +38,28 @@ const NETWORK: &[&str] = &[
     "telnetlib",
     "ftplib",
     "paramiko",
+    // A page's own ways out (review s26): a beacon, an event stream, a
+    // navigation or window carrying data, the common HTTP clients.
+    "sendbeacon",
+    "eventsource",
+    "window.open",
+    "location.href",
+    "location.assign",
+    "location.replace",
+    "location=",
+    "axios",
+    "$.ajax",
+    "$.get",
+    "$.post",
 ];
 
-/// Text marks of the network anywhere (a URL, a bash or gawk socket path).
+/// Text marks of the network anywhere (a URL, a scheme-relative URL in a
+/// string, a bash or gawk socket path).
 const NETWORK_TEXT: &[&str] = &[
     "://",
+    "'//",
+    "\"//",
+    "`//",
     "/inet/",
     "/inet4/",
     "/inet6/",
@@ -143,13 +160,23 @@ const CREDENTIAL_KEY_PARTS: &[&str] = &[
 /// (`setItem`), removals and `length` read none; a key that is not a
 /// literal (`getItem(k)`) may be any, so it counts.
 fn page_credentials(lower: &str) -> bool {
+    // Spaces around member access are the same access (`document .cookie`,
+    // `getItem ('x')`, review s26), and so are `?.` and a quoted index.
+    let lower = tight(lower)
+        .replace("?.", ".")
+        .replace("['cookie']", ".cookie")
+        .replace("[\"cookie\"]", ".cookie")
+        .replace("[`cookie`]", ".cookie");
+    let lower = lower.as_str();
     if starts_word(lower, "document.cookie") || starts_word(lower, "cookiestore.get") {
         return true;
     }
     ["localstorage", "sessionstorage"].iter().any(|store| {
         lower.match_indices(store).any(|(i, _)| {
             let before = lower[..i].chars().next_back();
-            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            // Part of a longer name, or the name in a string
+            // (`'localStorage' in window`).
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || "_'\"`".contains(c)) {
                 return false;
             }
             let rest = lower[i + store.len()..].trim_start();
@@ -173,11 +200,16 @@ fn page_credentials(lower: &str) -> bool {
                 // `Object.entries(sessionStorage)`, `{...localStorage}`.
                 return true;
             };
+            // A literal key, whole (its closing quote then `)` or `]`),
+            // names what is read; any other key (a variable, a sum of
+            // strings, a template) may be any.
             let key = key.trim_start();
             match key.chars().next() {
                 Some(q @ ('\'' | '"' | '`')) => {
                     let name: String = key[1..].chars().take_while(|c| *c != q).collect();
-                    CREDENTIAL_KEY_PARTS.iter().any(|p| name.contains(p))
+                    let after = key[1..].get(name.len() + 1..).unwrap_or("").trim_start();
+                    let whole = after.starts_with(')') || after.starts_with(']');
+                    !whole || CREDENTIAL_KEY_PARTS.iter().any(|p| name.contains(p))
                 }
                 _ => true,
             }
@@ -212,6 +244,25 @@ fn whole_environment(lower: &str) -> bool {
             starts && !single.iter().any(|s| rest.starts_with(s))
         })
     })
+}
+
+/// `code` without the spaces next to `.`, `(`, `[` and `?` (member access
+/// and calls read the same with them).
+fn tight(code: &str) -> String {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = String::with_capacity(code.len());
+    let joins = |c: Option<&char>| c.is_some_and(|c| ".([?".contains(*c));
+    for (i, c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            let prev = out.chars().next_back();
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if joins(prev.as_ref()) || joins(next) {
+                continue;
+            }
+        }
+        out.push(*c);
+    }
+    out
 }
 
 /// Whether `needle` occurs in `hay` (both lower case) at the start of a
@@ -321,6 +372,12 @@ mod tests {
             "x = localStorage.accessToken",
             "x = localStorage.getItem(name)",
             "Object.entries(sessionStorage)",
+            // Review s26: spaces, optional chaining, quoted members,
+            // keys that are not one literal.
+            "localStorage.getItem ('session_token')",
+            "document ?. cookie",
+            "document['cookie']",
+            "localStorage.getItem('sess' + 'ion')",
         ] {
             assert!(reach("node", reads, false).page_credentials, "{reads}");
         }
@@ -332,6 +389,7 @@ mod tests {
             "sessionStorage['sidebar']",
             "mylocalstorage.token",
             "console.log(document.title)",
+            "if ('localStorage' in window) {}",
         ] {
             assert!(!reach("node", other, false).page_credentials, "{other}");
         }

@@ -515,18 +515,36 @@ impl Analysis<'_> {
                     .or_else(|| t.strip_prefix("--mount=")),
             };
             let Some(spec) = spec else { continue };
-            let source = spec
-                .split(',')
-                .find_map(|kv| {
-                    kv.strip_prefix("source=")
-                        .or_else(|| kv.strip_prefix("src="))
-                })
-                .unwrap_or_else(|| spec.split(':').next().unwrap_or(""));
+            // `--mount` takes `key=value` pairs; `-v` a `SRC:DST[:MODE]`
+            // spec, whose source ends at the first `:` (a `,src=` later in
+            // it is part of the container path, review s26).
+            let is_mount = t == "--mount" || t.starts_with("--mount=");
+            let raw = if is_mount {
+                spec.split(',')
+                    .find_map(|kv| {
+                        kv.strip_prefix("source=")
+                            .or_else(|| kv.strip_prefix("src="))
+                    })
+                    .unwrap_or("")
+            } else {
+                spec.split(':').next().unwrap_or("")
+            };
+            // `/.`, `//var/run/…`, `/run/../var/run/…` are the paths they
+            // name.
+            let cleaned = if raw.starts_with('/') {
+                check_catalog::pathnorm::clean_lexically(raw)
+            } else {
+                raw.to_string()
+            };
+            let source = cleaned.as_str();
             let what = match source.trim_end_matches('/') {
                 "" => Some("the host's root file system"),
                 "/var/run/docker.sock" | "/run/docker.sock" => {
                     Some("the Docker socket (control of every container)")
                 }
+                "/var/run" | "/run" => Some(
+                    "the host's run-time directory, which holds the Docker socket (control of every container)",
+                ),
                 "/etc" | "/root" | "/home" | "/boot" | "/usr" => {
                     Some("a system directory of the host")
                 }

@@ -744,12 +744,20 @@ impl Analysis<'_> {
     /// The first word of `code` that names a file of the shared
     /// sensitive-file catalog (an environment file, a cloud or SSH key, a
     /// token store), resolved as the shell resolves a path from here, with
-    /// the catalog's label.
+    /// the catalog's label. Only a word that starts a string literal counts
+    /// (`open('.env')`, `homedir() + '/.aws/credentials'`): a member's name
+    /// (`obj.key`) or a URL's path (`'https://host/ca.pem'`) names no file
+    /// here.
     fn credential_file_named(&self, code: &str, env: &Env) -> Option<(String, &'static str)> {
         let files = crate::effects::sinks::sensitive_files();
+        let starts_string = |t: &str| {
+            ['\'', '"', '`']
+                .iter()
+                .any(|q| code.contains(&format!("{q}{t}")))
+        };
         crate::code::embedded::path_tokens(code)
             .into_iter()
-            .filter(|t| t.contains(['.', '/']))
+            .filter(|t| t.contains(['.', '/']) && !t.starts_with("//") && starts_string(t))
             .find_map(|token| {
                 let field = code_path_field(&token);
                 let abs = self.abs_path(&field, env)?;
