@@ -93,7 +93,7 @@ case-tests: cli plugins $(PY_VENV)/.installed plugins/js/node_modules/.package-l
 AGENTDOJO_VENV := target/py-agentdojo
 # The tools corpus's tuning part (tests/field-tools/ but its held-out
 # third, which is measured once, at the end of #31) guards what the tool
-# facts reached: it fails below the rates they hold now (82.2 % stopped,
+# facts reached: it fails below the rates they hold now (83.1 % stopped,
 # 4.0 % blocked, 2026-12-06), less a few calls' margin, not at #31's
 # targets (97 %, 3 %).
 FIELD_TOOLS_TUNING := $(filter-out %/holdout.cases.yaml,$(sort $(wildcard tests/field-tools/*.cases.yaml)))
