@@ -472,22 +472,7 @@ mod tests {
     /// still denied, and the message names the field, never the text.
     #[test]
     fn a_credential_typed_into_a_page_escalates() {
-        use toolvet_pdk::{FactSource, Role, RoleValue, ToolFacts};
-        let typed = |text: &str| ToolInfo {
-            facts: Some(ToolFacts {
-                effects: Effects::WRITE,
-                irreversible: false,
-                protected_target: false,
-                roles: vec![RoleValue {
-                    role: Role::OutboundContent,
-                    pointer: "/text".into(),
-                    value: text.into(),
-                    dialect: None,
-                }],
-                source: FactSource::Catalog("playwright-mcp/browser_type".into()),
-            }),
-            ..ToolInfo::default()
-        };
+        let typed = |text: &str| crate::typed::typed_at("/text", text);
         let call = |element: &str, text: &str| {
             ToolCall::new(
                 "browser_type",

@@ -23,6 +23,8 @@
 
 use serde_json::Value;
 use toolvet_pdk::{Effects, Role, ToolInfo};
+#[cfg(test)]
+use toolvet_pdk::{FactSource, RoleValue, ToolFacts};
 
 /// Field descriptions that name a credential: single words and pairs of
 /// consecutive words, lowercase. Passwords and PINs, one-time and
@@ -218,29 +220,32 @@ fn words(text: &str) -> Vec<String> {
     out
 }
 
+/// Tool facts that find the text at `pointer` typed (`outbound-content`)
+/// by a tool that only writes, for tests.
+#[cfg(test)]
+pub(crate) fn typed_at(pointer: &str, value: &str) -> ToolInfo {
+    ToolInfo {
+        facts: Some(ToolFacts {
+            effects: Effects::WRITE,
+            irreversible: false,
+            protected_target: false,
+            roles: vec![RoleValue {
+                role: Role::OutboundContent,
+                pointer: pointer.into(),
+                value: value.into(),
+                dialect: None,
+            }],
+            source: FactSource::Inferred(vec!["test".into()]),
+        }),
+        ..ToolInfo::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-    use toolvet_pdk::{FactSource, RoleValue, ToolFacts};
-
-    fn typed_at(pointer: &str, value: &str) -> ToolInfo {
-        ToolInfo {
-            facts: Some(ToolFacts {
-                effects: Effects::WRITE,
-                irreversible: false,
-                protected_target: false,
-                roles: vec![RoleValue {
-                    role: Role::OutboundContent,
-                    pointer: pointer.into(),
-                    value: value.into(),
-                    dialect: None,
-                }],
-                source: FactSource::Inferred(vec!["test".into()]),
-            }),
-            ..ToolInfo::default()
-        }
-    }
+    use toolvet_pdk::RoleValue;
 
     fn field(args: Value, pointer: &str) -> Option<(String, String)> {
         let value = args.pointer(pointer).and_then(Value::as_str).unwrap_or("");
@@ -249,75 +254,80 @@ mod tests {
 
     #[test]
     fn the_field_a_text_is_typed_into_is_read_from_its_key_and_siblings() {
-        let f = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
-        assert_eq!(
-            field(
+        // (arguments, the typed text's pointer, the credential named, where.)
+        // The last five after review s26: acronyms, other forms and
+        // invisible characters, long labels under a label key, a submitting
+        // line ending.
+        for (args, pointer, credential, at) in [
+            (
                 json!({"element": "Password field", "target": "e42", "text": "S3cr3tPassw0rd!"}),
-                "/text"
+                "/text",
+                "password",
+                "/element",
             ),
-            f("password", "/element")
-        );
-        assert_eq!(
-            field(
+            (
                 json!({"fields": [{"name": "Email", "value": "a@b.c"},
                     {"name": "cardNumber", "value": "4539 5787 6362 1486"}]}),
-                "/fields/1/value"
+                "/fields/1/value",
+                "card number",
+                "/fields/1/name",
             ),
-            f("card number", "/fields/1/name")
-        );
-        assert_eq!(
-            field(
+            (
                 json!({"selector": "input[autocomplete=cc-csc]", "value": "123"}),
-                "/value"
+                "/value",
+                "csc",
+                "/selector",
             ),
-            f("csc", "/selector")
-        );
-        assert_eq!(
-            field(
+            (
                 json!({"user": "alice", "newPassword": "hunter22"}),
-                "/newPassword"
+                "/newPassword",
+                "password",
+                "/newPassword",
             ),
-            f("password", "/newPassword")
-        );
-        assert_eq!(
-            field(
+            (
                 json!({"label": "Enter the one-time code", "text": "482913"}),
-                "/text"
+                "/text",
+                "one time",
+                "/label",
             ),
-            f("one time", "/label")
-        );
-        // Review s26: acronyms, other forms and invisible characters,
-        // long labels under a label key, a submitting line ending.
-        assert_eq!(
-            field(json!({"element": "TOTPCode", "text": "482913"}), "/text"),
-            f("totp", "/element")
-        );
-        assert_eq!(
-            field(
+            (
+                json!({"element": "TOTPCode", "text": "482913"}),
+                "/text",
+                "totp",
+                "/element",
+            ),
+            (
                 json!({"element": "ＰＡＳＳＷＯＲＤ", "text": "x1"}),
-                "/text"
+                "/text",
+                "password",
+                "/element",
             ),
-            f("password", "/element")
-        );
-        assert_eq!(
-            field(
+            (
                 json!({"element": "Pass\u{200b}word", "text": "x1"}),
-                "/text"
+                "/text",
+                "password",
+                "/element",
             ),
-            f("password", "/element")
-        );
-        assert_eq!(
-            field(
+            (
                 json!({"element": "Password textbox in the sign-in form below the email field",
                     "text": "x1"}),
-                "/text"
+                "/text",
+                "password",
+                "/element",
             ),
-            f("password", "/element")
-        );
-        assert_eq!(
-            field(json!({"element": "Password", "text": "S3cr3t!\n"}), "/text"),
-            f("password", "/element")
-        );
+            (
+                json!({"element": "Password", "text": "S3cr3t!\n"}),
+                "/text",
+                "password",
+                "/element",
+            ),
+        ] {
+            assert_eq!(
+                field(args.clone(), pointer),
+                Some((credential.to_string(), at.to_string())),
+                "{args}"
+            );
+        }
     }
 
     #[test]
