@@ -865,12 +865,12 @@ fn argv_commands(args: &Value) -> Vec<String> {
 /// `Mounts` with `Source`).
 const CONTAINER_MOUNT_ARGS: &[&str] = &["volumes", "volume", "binds", "mounts", "bind_mounts"];
 
-/// The `docker run` options and image that structured container
-/// arguments amount to, as a command line, when they mount something of
-/// the host or ask for its privileges (`privileged: true`, a host PID
-/// namespace): one line for the arguments' object and each object in it
-/// (`HostConfig`) that names an `image` or holds such settings. Nothing
-/// when the arguments give no image or ask for none of these.
+/// The `docker run` that structured container arguments amount to, as
+/// one command line, when they mount something of the host or ask for its
+/// privileges (`privileged: true`, a host PID namespace): the image and
+/// the settings found at the top of the arguments or in an object in them
+/// (`HostConfig`, `config`). Nothing when the arguments give no image or
+/// ask for none of these.
 fn container_commands(args: &Value) -> Vec<String> {
     let mut objects = vec![args];
     if let Some(obj) = args.as_object() {

@@ -946,10 +946,6 @@ impl Analysis<'_> {
     }
 }
 
-/// Code the walk judged but did not run in this shell (`eval` of text
-/// only known at run time, `source`/`.` of any file) may assign any
-/// variable and change the directory (review s23 V5, R11): both are
-/// unknown after it.
 /// A path word found in code as a shell word: `~` and `~/…` the home
 /// directory, anything else literal.
 fn code_path_field(token: &str) -> Field {
@@ -967,6 +963,10 @@ fn code_path_field(token: &str) -> Field {
     }
 }
 
+/// Code the walk judged but did not run in this shell (`eval` of text
+/// only known at run time, `source`/`.` of any file) may assign any
+/// variable and change the directory (review s23 V5, R11): both are
+/// unknown after it.
 fn state_unknown(env: &mut Env) {
     env.forget_vars();
     env.cwd = Cwd::Unknown;
