@@ -250,17 +250,26 @@ fn whole_environment(lower: &str) -> bool {
 /// and calls read the same with them).
 fn tight(code: &str) -> String {
     let chars: Vec<char> = code.chars().collect();
-    let mut out = String::with_capacity(code.len());
     let joins = |c: Option<&char>| c.is_some_and(|c| ".([?".contains(*c));
-    for (i, c) in chars.iter().enumerate() {
-        if c.is_whitespace() {
+    let mut out = String::with_capacity(code.len());
+    let mut i = 0;
+    // Each run of white space is looked at once, as a whole (linear in
+    // the code's length, however long the run).
+    while i < chars.len() {
+        if chars[i].is_whitespace() {
+            let end = chars[i..]
+                .iter()
+                .position(|c| !c.is_whitespace())
+                .map_or(chars.len(), |n| i + n);
             let prev = out.chars().next_back();
-            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-            if joins(prev.as_ref()) || joins(next) {
-                continue;
+            if !(joins(prev.as_ref()) || joins(chars.get(end))) {
+                out.extend(&chars[i..end]);
             }
+            i = end;
+        } else {
+            out.push(chars[i]);
+            i += 1;
         }
-        out.push(*c);
     }
     out
 }
@@ -291,8 +300,9 @@ fn starts_bare(hay: &str, needle: &str) -> bool {
 pub fn reach(name: &str, code: &str, backticks: bool) -> Reach {
     let lower = code.to_ascii_lowercase();
     let any = |marks: &[&str]| marks.iter().any(|m| starts_word(&lower, m));
+    let network = any(NETWORK) || NETWORK_TEXT.iter().any(|m| lower.contains(m));
     Reach {
-        network: any(NETWORK) || NETWORK_TEXT.iter().any(|m| lower.contains(m)),
+        network,
         // `Function("…")` (capital), not `function(` declarations;
         // Python's `exec(` evaluates text (elsewhere it starts a process).
         evaluates: any(EVALUATES)
@@ -302,7 +312,8 @@ pub fn reach(name: &str, code: &str, backticks: bool) -> Reach {
             || (name.starts_with("python") && starts_word(&lower, "exec(")),
         spawns: any(SPAWNS) || (backticks && code.contains('`')),
         environment: whole_environment(&lower),
-        page_credentials: page_credentials(&lower),
+        // Read only where it matters: with the network.
+        page_credentials: network && page_credentials(&lower),
     }
 }
 
@@ -379,7 +390,7 @@ mod tests {
             "document['cookie']",
             "localStorage.getItem('sess' + 'ion')",
         ] {
-            assert!(reach("node", reads, false).page_credentials, "{reads}");
+            assert!(page_credentials(&reads.to_ascii_lowercase()), "{reads}");
         }
         for other in [
             "localStorage.getItem('theme')",
@@ -391,8 +402,15 @@ mod tests {
             "console.log(document.title)",
             "if ('localStorage' in window) {}",
         ] {
-            assert!(!reach("node", other, false).page_credentials, "{other}");
+            assert!(!page_credentials(&other.to_ascii_lowercase()), "{other}");
         }
+        // Reported only with the network; white space is joined in one
+        // pass, however long its runs.
+        assert!(!reach("node", "x = document.cookie", false).page_credentials);
+        assert!(reach("node", "fetch(u, {body: document.cookie})", false).page_credentials);
+        let padded = format!("document{}.cookie", " ".repeat(60_000));
+        assert_eq!(tight(&padded), "document.cookie");
+        assert_eq!(tight("a  b ( c )"), "a  b(c )");
     }
 
     #[test]
