@@ -401,6 +401,9 @@ impl ShellGuard {
         // its mounts and privileges, as the Docker Engine API and its
         // clients take them) is judged as the `docker run` it is.
         texts.extend(container_commands(args).into_iter().map(Ok));
+        // A package manager's install given as structured arguments
+        // (`packager_tool`) is judged as the install command it stands for.
+        texts.extend(effects::packages::structured_install(&call.name, args).map(Ok));
         if texts.is_empty() {
             return decision;
         }

@@ -59,7 +59,8 @@ pub struct Settings {
     /// `shell.package-source` does not hold installs from them.
     pub trusted_package_hosts: Vec<String>,
     /// Package names `shell.package-typo` never takes for a near-miss of a
-    /// popular one.
+    /// popular one, and Go module paths (each with the paths below it)
+    /// whose `go install PATH@VERSION` `shell.package-source` does not hold.
     pub trusted_packages: Vec<String>,
 }
 

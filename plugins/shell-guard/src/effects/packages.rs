@@ -20,8 +20,25 @@
 //! Installs read: `pip`/`pip3`/`python -m pip install`, `uv pip install`,
 //! `uv add`, `poetry add`, `pdm add`, `pipenv install`, `pipx install`,
 //! `npm install|i|add`, `pnpm add|install|i`, `yarn add`, `bun add|install|i`,
-//! `gem install`, `cargo install`. Requirement files (`-r FILE`) are not
-//! read.
+//! `gem install`, `cargo install|add`, `go install|run MODULE@VERSION`, and
+//! an editor's `code|codium|cursor|windsurf --install-extension ID` (an
+//! extension runs with the user's rights, and marketplaces have served
+//! publisher look-alikes). Requirement files (`-r FILE`) are not read.
+//!
+//! Go has no registry: a module path names a repository, and
+//! `go install`/`go run` of `PATH@VERSION` builds that repository's program
+//! to run here. Such an install is from a repository, and so held, unless
+//! the module is among the most installed Go programs ([`POPULAR_GO`]), in
+//! `trusted_packages`, or on a `trusted_package_hosts` host. `go get` and a
+//! path without a version are not read: building Go code runs none of it
+//! (no install scripts), and a path without a version is the project's own.
+//!
+//! A package manager's install given as structured arguments (Replit's
+//! `packager_tool`) is read as the command line it stands for
+//! ([`structured_install`]).
+
+use check_catalog::roles;
+use serde_json::Value;
 
 use crate::syntax::Field;
 use crate::walk::Analysis;
@@ -33,6 +50,10 @@ enum Ecosystem {
     Node,
     Ruby,
     Rust,
+    Go,
+    /// Editor extensions of the VS Code marketplace and Open VSX
+    /// (`code --install-extension PUBLISHER.NAME`).
+    Editor,
 }
 
 /// Hosts of the default registries (and where they serve files from).
@@ -47,6 +68,59 @@ const REGISTRY_HOSTS: &[&str] = &[
     "crates.io",
     "static.crates.io",
     "download.pytorch.org",
+    "proxy.golang.org",
+];
+
+/// Go modules among the most installed programs (`go install M@V` in the Go
+/// team's tool documentation and in the tools' own install instructions):
+/// a module path here covers the paths below it.
+const POPULAR_GO: &[&str] = &[
+    "golang.org/x",
+    "google.golang.org/protobuf",
+    "google.golang.org/grpc",
+    "honnef.co/go/tools",
+    "mvdan.cc/gofumpt",
+    "mvdan.cc/sh",
+    "gotest.tools/gotestsum",
+    "go.uber.org/mock",
+    "entgo.io/ent",
+    "sigs.k8s.io/kind",
+    "sigs.k8s.io/controller-tools",
+    "sigs.k8s.io/kustomize",
+    "github.com/golangci/golangci-lint",
+    "github.com/go-delve/delve",
+    "github.com/air-verse/air",
+    "github.com/cosmtrek/air",
+    "github.com/swaggo/swag",
+    "github.com/sqlc-dev/sqlc",
+    "github.com/golang-migrate/migrate",
+    "github.com/pressly/goose",
+    "github.com/spf13/cobra-cli",
+    "github.com/goreleaser/goreleaser",
+    "github.com/bufbuild/buf",
+    "github.com/grpc-ecosystem/grpc-gateway",
+    "github.com/securego/gosec",
+    "github.com/mgechev/revive",
+    "github.com/a-h/templ",
+    "github.com/google/wire",
+    "github.com/google/ko",
+    "github.com/vektra/mockery",
+    "github.com/golang/mock",
+    "github.com/golang/protobuf",
+    "github.com/fatih/gomodifytags",
+    "github.com/josharian/impl",
+    "github.com/cweill/gotests",
+    "github.com/go-task/task",
+    "github.com/magefile/mage",
+    "github.com/segmentio/golines",
+    "github.com/daixiang0/gci",
+    "github.com/kisielk/errcheck",
+    "github.com/99designs/gqlgen",
+    "github.com/oapi-codegen/oapi-codegen",
+    "github.com/deepmap/oapi-codegen",
+    "github.com/go-critic/go-critic",
+    "github.com/bazelbuild/bazelisk",
+    "github.com/bazelbuild/buildtools",
 ];
 
 /// Among the most installed Python packages (PyPI download statistics,
@@ -400,6 +474,79 @@ const POPULAR_RUBY: &[&str] = &[
     "activerecord",
     "json",
 ];
+/// Among the most installed VS Code extensions (marketplace install
+/// counts, 2025–2026), as `publisher.name` ids.
+const POPULAR_EDITOR: &[&str] = &[
+    "ms-python.python",
+    "ms-python.vscode-pylance",
+    "ms-python.debugpy",
+    "ms-python.black-formatter",
+    "ms-python.isort",
+    "ms-python.pylint",
+    "ms-python.flake8",
+    "ms-toolsai.jupyter",
+    "ms-vscode.cpptools",
+    "ms-vscode.cmake-tools",
+    "ms-vscode.makefile-tools",
+    "ms-vscode.powershell",
+    "ms-vscode-remote.remote-ssh",
+    "ms-vscode-remote.remote-containers",
+    "ms-vscode-remote.remote-wsl",
+    "ms-azuretools.vscode-docker",
+    "ms-kubernetes-tools.vscode-kubernetes-tools",
+    "ms-dotnettools.csharp",
+    "ms-dotnettools.csdevkit",
+    "ms-vsliveshare.vsliveshare",
+    "ms-playwright.playwright",
+    "ms-mssql.mssql",
+    "esbenp.prettier-vscode",
+    "dbaeumer.vscode-eslint",
+    "github.copilot",
+    "github.copilot-chat",
+    "github.vscode-pull-request-github",
+    "github.vscode-github-actions",
+    "eamodio.gitlens",
+    "mhutchie.git-graph",
+    "donjayamanne.githistory",
+    "redhat.java",
+    "redhat.vscode-yaml",
+    "redhat.vscode-xml",
+    "vscjava.vscode-java-pack",
+    "golang.go",
+    "rust-lang.rust-analyzer",
+    "hashicorp.terraform",
+    "bradlc.vscode-tailwindcss",
+    "ritwickdey.liveserver",
+    "formulahendry.code-runner",
+    "pkief.material-icon-theme",
+    "streetsidesoftware.code-spell-checker",
+    "christian-kohler.path-intellisense",
+    "visualstudioexptteam.vscodeintellicode",
+    "vscodevim.vim",
+    "vue.volar",
+    "svelte.svelte-vscode",
+    "prisma.prisma",
+    "denoland.vscode-deno",
+    "charliermarsh.ruff",
+    "tamasfe.even-better-toml",
+    "usernamehw.errorlens",
+    "editorconfig.editorconfig",
+    "gruntfuggly.todo-tree",
+    "yzhang.markdown-all-in-one",
+    "davidanson.vscode-markdownlint",
+    "llvm-vs-code-extensions.vscode-clangd",
+    "xdebug.php-debug",
+    "bmewburn.vscode-intelephense-client",
+    "humao.rest-client",
+    "rangav.vscode-thunder-client",
+    "mtxr.sqltools",
+    "mongodb.mongodb-vscode",
+    "gitlab.gitlab-workflow",
+    "continue.continue",
+    "saoudrizwan.claude-dev",
+    "anthropic.claude-code",
+];
+
 const POPULAR_RUST: &[&str] = &[
     "ripgrep",
     "cargo-edit",
@@ -431,6 +578,10 @@ impl Ecosystem {
             Ecosystem::Node => POPULAR_NODE,
             Ecosystem::Ruby => POPULAR_RUBY,
             Ecosystem::Rust => POPULAR_RUST,
+            // Module paths, compared by prefix (`remote_go_module`), never
+            // for a near miss.
+            Ecosystem::Go => &[],
+            Ecosystem::Editor => POPULAR_EDITOR,
         }
     }
 
@@ -530,6 +681,30 @@ fn valued(ecosystem: Ecosystem) -> &'static [&'static str] {
             "-C",
             "--color",
         ],
+        Ecosystem::Editor => &[],
+        Ecosystem::Go => &[
+            "-o",
+            "-p",
+            "-C",
+            "-tags",
+            "-ldflags",
+            "-gcflags",
+            "-asmflags",
+            "-gccgoflags",
+            "-mod",
+            "-modfile",
+            "-pkgdir",
+            "-toolexec",
+            "-overlay",
+            "-pgo",
+            "-exec",
+            "-buildmode",
+            "-buildvcs",
+            "-compiler",
+            "-installsuffix",
+            "-coverpkg",
+            "-covermode",
+        ],
     }
 }
 
@@ -561,8 +736,29 @@ fn install(program: &str, words: &[String]) -> Option<Install> {
         "npm" | "pnpm" | "pnpx" | "yarn" | "bun" | "bunx" | "npx" => Ecosystem::Node,
         "gem" => Ecosystem::Ruby,
         "cargo" => Ecosystem::Rust,
+        "go" => Ecosystem::Go,
+        "code" | "code-insiders" | "codium" | "vscodium" | "cursor" | "windsurf" => {
+            Ecosystem::Editor
+        }
         _ => return None,
     };
+    // An editor's `--install-extension ID` (repeatable; `=ID` too): the
+    // ids are the packages.
+    if ecosystem == Ecosystem::Editor {
+        let ids: Vec<String> = words
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| match w.strip_prefix("--install-extension")? {
+                "" => words.get(i + 1).cloned(),
+                value => value.strip_prefix('=').map(str::to_string),
+            })
+            .collect();
+        return (!ids.is_empty()).then_some(Install {
+            ecosystem,
+            words: ids,
+            runs: false,
+        });
+    }
     // `cargo +nightly install …`: the toolchain first.
     let words = match words.first() {
         Some(w) if program == "cargo" && w.starts_with('+') => &words[1..],
@@ -599,7 +795,10 @@ fn install(program: &str, words: &[String]) -> Option<Install> {
             runner(&without(if sub == "tool" { 2 } else { 1 }))
         }
         ("uv" | "poetry" | "pdm", "add", _) => installs(1),
-        ("pipenv" | "pipx" | "gem" | "cargo", "install", _) | ("pipx", "inject", _) => installs(1),
+        ("pipenv" | "pipx" | "gem" | "cargo" | "go", "install", _)
+        | ("pipx", "inject", _)
+        | ("cargo", "add", _) => installs(1),
+        ("go", "run", _) => runner(&without(1)),
         ("yarn", "global", Some("add")) => installs(2),
         ("yarn" | "pnpm", "dlx", _) | ("bun", "x", _) | ("npm", "exec", _) => runner(&without(1)),
         ("yarn", "add", _) => installs(1),
@@ -630,6 +829,7 @@ fn source_option(ecosystem: Ecosystem, option: &str) -> Option<&'static str> {
         Ecosystem::Node => &["--registry"],
         Ecosystem::Ruby => &["--source", "-s"],
         Ecosystem::Rust => &["--git", "--index"],
+        Ecosystem::Go | Ecosystem::Editor => &[],
     };
     names.iter().copied().find(|n| {
         *n == option || (option.starts_with("--") && option.len() >= 5 && n.starts_with(option))
@@ -653,6 +853,7 @@ pub(crate) const SOURCE_VARIABLES: &[&str] = &[
     "YARN_NPM_REGISTRY_SERVER",
     "BUN_CONFIG_REGISTRY",
     "PNPM_CONFIG_REGISTRY",
+    "GOPROXY",
 ];
 
 /// The host of a URL (`scheme://[user@]host[:port]/…`), lower case.
@@ -681,6 +882,9 @@ enum Location {
 
 /// Where `operand` names a package by where it is, not by its name.
 fn location(ecosystem: Ecosystem, operand: &str) -> Option<Location> {
+    if ecosystem == Ecosystem::Go {
+        return remote_go_module(operand).map(|_| Location::Repository);
+    }
     let lower = operand.to_ascii_lowercase();
     // `name @ https://…` (PEP 508) and `name@git+https://…` (npm).
     let spec = lower
@@ -734,10 +938,31 @@ fn location(ecosystem: Ecosystem, operand: &str) -> Option<Location> {
     github.then_some(Location::Repository)
 }
 
+/// The module path of a Go operand fetched from the network: `PATH@VERSION`
+/// whose first element is a host name (`github.com/o/r/cmd/x@latest`), not
+/// a local directory (`./cmd`) or the standard library (`cmd/go`). Lower
+/// case.
+fn remote_go_module(operand: &str) -> Option<String> {
+    let (path, _version) = operand.split_once('@')?;
+    let host = path.split('/').next()?;
+    (host.contains('.') && !path.starts_with('.')).then(|| path.to_ascii_lowercase())
+}
+
+/// Whether the Go module path `path` is `prefix` or below it.
+fn go_module_under(path: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('/').to_ascii_lowercase();
+    path == prefix
+        || path
+            .strip_prefix(&prefix)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// The package name of a registry operand (`requests==2.1`,
 /// `flask[async]>=2`, `lodash@4`, `@scope/name@1`), if it is one.
 fn package_name(ecosystem: Ecosystem, operand: &str) -> Option<String> {
     let name = match ecosystem {
+        // Module paths are locations (`remote_go_module`).
+        Ecosystem::Go => return None,
         Ecosystem::Node => match operand.strip_prefix('@') {
             Some(scoped) => format!("@{}", scoped.split('@').next()?),
             None => operand.split('@').next()?.to_string(),
@@ -830,6 +1055,125 @@ fn python_module(name: &str, args: &[Field]) -> Option<(String, Vec<Field>)> {
         return module.map(|(m, at)| (m, args[at.min(args.len())..].to_vec()));
     }
     None
+}
+
+/// Keys naming the package manager or language of a structured install.
+const ECOSYSTEM_ARGS: &[&str] = &[
+    "language_or_system",
+    "ecosystem",
+    "package_manager",
+    "manager",
+    "language",
+    "runtime",
+];
+
+/// Keys naming what a structured package tool does.
+const INSTALL_VERB_ARGS: &[&str] = &["install_or_uninstall", "action", "operation", "op", "mode"];
+
+/// Keys holding the packages of a structured install.
+const PACKAGE_LIST_ARGS: &[&str] = &[
+    "dependency_list",
+    "dependencies",
+    "packages",
+    "package_list",
+    "package_names",
+    "package",
+    "package_name",
+];
+
+/// Keys holding the extensions of a structured editor-extension install.
+const EXTENSION_ARGS: &[&str] = &[
+    "id",
+    "ids",
+    "extension_id",
+    "extension_ids",
+    "extension",
+    "extensions",
+];
+
+/// The installing command line of the ecosystem a word names (`python`,
+/// `pypi`, `nodejs`, `yarn`, `gem`, `cargo`), if it names one.
+fn installer_of(word: &str) -> Option<&'static str> {
+    match word.trim().to_ascii_lowercase().as_str() {
+        "python" | "python3" | "py" | "pip" | "pip3" | "pypi" | "uv" | "poetry" | "pdm"
+        | "pipenv" => Some("pip install"),
+        "node" | "nodejs" | "node.js" | "javascript" | "typescript" | "js" | "ts" | "npm"
+        | "yarn" | "pnpm" | "bun" => Some("npm install"),
+        "ruby" | "gem" | "rubygems" | "bundler" => Some("gem install"),
+        "rust" | "cargo" | "crates" | "crates.io" => Some("cargo add"),
+        _ => None,
+    }
+}
+
+/// A package install given as structured arguments, as the command line it
+/// stands for, so the install rules read it as they read a typed one:
+/// Replit's `packager_tool` with `{"install_or_uninstall": "install",
+/// "language_or_system": "python", "dependency_list": ["reqeusts"]}` is
+/// `pip install reqeusts`.
+///
+/// The packages are the strings under a [`PACKAGE_LIST_ARGS`] key (a list,
+/// or one string of names split at white space and commas). The ecosystem
+/// is named by an [`ECOSYSTEM_ARGS`] value or, failing that, by a word of
+/// the tool's name (`pip_install`, `npmAdd`). It installs when an
+/// [`INSTALL_VERB_ARGS`] value says `install` or `add`, or, with none of
+/// those keys, when the tool's name has the word `install` or `add`. None
+/// when any of the three is missing (an uninstall, a search, a Go module
+/// list: building Go code runs none of it). A tool whose name says it
+/// installs an extension installs the ids under [`EXTENSION_ARGS`] with
+/// `code --install-extension`.
+pub(crate) fn structured_install(tool: &str, args: &Value) -> Option<String> {
+    let words = check_catalog::code::name_words(tool);
+    let verbs = roles::values(args, INSTALL_VERB_ARGS);
+    let installs = if verbs.is_empty() {
+        words.iter().any(|w| w == "install" || w == "add")
+    } else {
+        verbs.iter().any(|(_, v)| {
+            v.as_str().is_some_and(|t| {
+                matches!(t.trim().to_ascii_lowercase().as_str(), "install" | "add")
+            })
+        })
+    };
+    if !installs {
+        return None;
+    }
+    // An editor's extension install (`install_extension {"id": …}`).
+    if words.iter().any(|w| w == "extension" || w == "extensions") {
+        let ids = strings(args, EXTENSION_ARGS);
+        return (!ids.is_empty()).then(|| {
+            let each: Vec<String> = ids
+                .iter()
+                .map(|id| format!("--install-extension {id}"))
+                .collect();
+            format!("code {}", each.join(" "))
+        });
+    }
+    let installer = roles::values(args, ECOSYSTEM_ARGS)
+        .into_iter()
+        .find_map(|(_, v)| v.as_str().and_then(installer_of))
+        .or_else(|| words.iter().find_map(|w| installer_of(w)))?;
+    let packages = strings(args, PACKAGE_LIST_ARGS);
+    (!packages.is_empty()).then(|| format!("{installer} {}", packages.join(" ")))
+}
+
+/// The names under `keys` (a list of strings, or one string of names split
+/// at white space and commas), each quoted for a command line.
+fn strings(args: &Value, keys: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (_, value) in roles::values(args, keys) {
+        let mut add = |text: &str| {
+            names.extend(
+                text.split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|p| !p.is_empty())
+                    .map(crate::shell_quote),
+            )
+        };
+        match value {
+            Value::String(text) => add(text),
+            Value::Array(items) => items.iter().filter_map(Value::as_str).for_each(add),
+            _ => {}
+        }
+    }
+    names
 }
 
 impl Analysis<'_> {
@@ -950,6 +1294,19 @@ impl Analysis<'_> {
             if install.runs && operands > 1 {
                 continue;
             }
+            if let Some(module) = (eco == Ecosystem::Go)
+                .then(|| remote_go_module(&operand))
+                .flatten()
+            {
+                let known = POPULAR_GO
+                    .iter()
+                    .copied()
+                    .chain(self.opts.trusted_packages.iter().map(String::as_str))
+                    .any(|p| go_module_under(&module, p));
+                if known || module.split('/').next().is_some_and(trusted) {
+                    continue;
+                }
+            }
             match location(eco, &operand) {
                 Some(Location::Url(host)) if trusted(&host) => continue,
                 Some(_) => {
@@ -989,8 +1346,8 @@ impl Analysis<'_> {
                 "shell.package-source",
                 format!(
                     "`{program}` {verb} code from {}, not from the package registry: code nobody \
-                     has reviewed runs here as it installs. A person must approve; install published \
-                     packages by name where you can.",
+                     has reviewed comes to run on this machine. A person must approve; install \
+                     published packages by name where you can.",
                     shown.join(", ")
                 ),
             );

