@@ -15,11 +15,13 @@
 //! Only history entries whose outcome is `allowed` or `approved` count as
 //! having run. See the crate README for every setting.
 
+mod cross_repository;
 mod history_rules;
 mod keys;
 mod shape;
 mod targets;
 
+pub use cross_repository::CrossRepositorySetting;
 pub use history_rules::{BlindOverwriteSetting, RetryAfterRefusalSetting};
 
 pub use keys::{Normalize, canonical_json, key_at, normalize_key, normalize_path};
@@ -191,6 +193,9 @@ pub struct Settings {
     /// Another tool for the same target right after a refusal (on by
     /// default).
     pub retry_after_refusal: RetryAfterRefusalSetting,
+    /// Text published into one repository after the run worked in another
+    /// (on by default).
+    pub cross_repository: CrossRepositorySetting,
 }
 
 /// A compiled read-before-write rule.
@@ -247,6 +252,7 @@ struct LoopDetection {
 pub struct SequenceGuard {
     blind_overwrite: Option<history_rules::BlindOverwrite>,
     retry_after_refusal: Option<history_rules::RetryAfterRefusal>,
+    cross_repository: Option<cross_repository::CrossRepository>,
     read_before_write: Vec<ReadBeforeWrite>,
     max_calls: Vec<MaxCalls>,
     only_after: Vec<OnlyAfter>,
@@ -638,6 +644,7 @@ impl Check for SequenceGuard {
             retry_after_refusal: history_rules::RetryAfterRefusal::new(
                 &settings.retry_after_refusal,
             )?,
+            cross_repository: cross_repository::CrossRepository::new(&settings.cross_repository)?,
             read_before_write,
             max_calls,
             only_after,
@@ -663,7 +670,7 @@ impl Check for SequenceGuard {
         );
     }
 
-    fn check(&self, call: &ToolCall, _tool: &ToolInfo, ctx: &Context) -> CheckResult {
+    fn check(&self, call: &ToolCall, tool: &ToolInfo, ctx: &Context) -> CheckResult {
         let mut verdicts: Vec<Verdict> = Vec::new();
         verdicts.extend(
             self.read_before_write
@@ -684,6 +691,9 @@ impl Check for SequenceGuard {
             self.retry_after_refusal
                 .as_ref()
                 .and_then(|r| r.judge(call, ctx)),
+            self.cross_repository
+                .as_ref()
+                .and_then(|r| r.judge(call, tool, ctx)),
         ]
         .into_iter()
         .flatten()
