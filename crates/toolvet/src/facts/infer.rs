@@ -481,21 +481,17 @@ pub(crate) fn derive(
     let unread = walker.budget == 0;
 
     // Values that make something public, whatever the tool is called.
-    let creates = words(name)
-        .iter()
-        .any(|w| matches!(w.as_str(), "create" | "new" | "add" | "publish" | "post"));
     if let Some(map) = arguments.as_object() {
         for (key, value) in map {
             if makes_public(&crate::fold::fold(key), value) {
-                // New content made public is a publication; existing
-                // content made public is also a change of who may see it.
+                // Content made public is a publication, and a choice of
+                // who may see it: everyone. That holds for something new
+                // (a public gist or repository: its audience is chosen
+                // now, and what the world has read cannot be taken back)
+                // as for something that exists.
                 effects.insert(Effect::Publish);
-                if creates {
-                    reasons.push(format!("/{key} = {value}: publish"));
-                } else {
-                    effects.insert(Effect::PermissionChange);
-                    reasons.push(format!("/{key} = {value}: publish, permission-change"));
-                }
+                effects.insert(Effect::PermissionChange);
+                reasons.push(format!("/{key} = {value}: publish, permission-change"));
             }
         }
     }
@@ -662,8 +658,6 @@ pub(crate) fn derive(
 /// public: `visibility`/`privacy`/`access_level` set to `public`,
 /// `private`/`is_private` set to `false`, `public`/`is_public` to `true`.
 fn makes_public(folded_key: &str, value: &Value) -> bool {
-    // (Whether that changes who may see something that exists, or
-    // publishes something new, the caller tells by the tool's verbs.)
     match folded_key {
         "visibility" | "privacy" | "access_level" | "accesslevel" => value
             .as_str()

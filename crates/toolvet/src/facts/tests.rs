@@ -515,9 +515,30 @@ fn values_that_make_something_public_are_publish_and_permission_change() {
             f.reasons
         );
     }
-    // Something new made public is published, not a change of access.
-    let f = facts_of(r#"{"call": {"name": "create_gist", "arguments": {"public": true}}}"#);
-    assert!(f.effects.contains(Effect::Publish) && !f.effects.contains(Effect::PermissionChange));
+    // Something new made public chooses its audience too: everyone.
+    for call in [
+        r#"{"name": "create_gist", "arguments": {"public": true}}"#,
+        r#"{"name": "create_repository", "arguments": {"name": "tools", "private": false}}"#,
+    ] {
+        let f = facts_of(&format!(r#"{{"call": {call}}}"#));
+        assert!(
+            f.effects.contains(Effect::Publish) && f.effects.contains(Effect::PermissionChange),
+            "{call}: {:?}",
+            f.reasons
+        );
+    }
+    // Made private, or not said: no change of access.
+    for call in [
+        r#"{"name": "create_gist", "arguments": {"public": false}}"#,
+        r#"{"name": "create_repository", "arguments": {"name": "tools", "private": true}}"#,
+    ] {
+        let f = facts_of(&format!(r#"{{"call": {call}}}"#));
+        assert!(
+            !f.effects.contains(Effect::PermissionChange),
+            "{call}: {:?}",
+            f.reasons
+        );
+    }
     for args in [
         r#"{"visibility": "private"}"#,
         r#"{"private": true}"#,
