@@ -403,7 +403,11 @@ impl ShellGuard {
         texts.extend(container_commands(args).into_iter().map(Ok));
         // A package manager's install given as structured arguments
         // (`packager_tool`) is judged as the install command it stands for.
-        texts.extend(effects::packages::structured_install(&call.name, args).map(Ok));
+        texts.extend(
+            effects::packages::structured_install(&call.name, args)
+                .into_iter()
+                .map(Ok),
+        );
         if texts.is_empty() {
             return decision;
         }

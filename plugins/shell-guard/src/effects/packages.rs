@@ -9,8 +9,8 @@
 //!   install --index URL`) or from a URL or repository instead of a name
 //!   (`pip install https://…/x.tar.gz`, `pip install git+https://…`, `npm
 //!   install git+https://…`, `npm install owner/repo`, `cargo install --git
-//!   URL`). A host in `trusted_package_hosts` (an in-house mirror) is not
-//!   foreign.
+//!   URL`, Go's `go install MODULE@VERSION` of a module not known, below).
+//!   A host in `trusted_package_hosts` (an in-house mirror) is not foreign.
 //! - `shell.package-typo` (deny): a package name one edit (a letter added,
 //!   dropped, changed or two swapped) from one of the most installed
 //!   packages of its ecosystem, and not itself one of them (`reqeusts`,
@@ -29,9 +29,11 @@
 //! `go install`/`go run` of `PATH@VERSION` builds that repository's program
 //! to run here. Such an install is from a repository, and so held, unless
 //! the module is among the most installed Go programs ([`POPULAR_GO`]), in
-//! `trusted_packages`, or on a `trusted_package_hosts` host. `go get` and a
-//! path without a version are not read: building Go code runs none of it
-//! (no install scripts), and a path without a version is the project's own.
+//! `trusted_packages`, or on a `trusted_package_hosts` host. A path
+//! without a version is the project's own (unless `-mod=mod`, in the
+//! command or `GOFLAGS`, lets Go fetch it). `go get` is not read: it adds
+//! a dependency, as `npm install NAME` does, and Go has no install scripts
+//! that would run it then.
 //!
 //! A package manager's install given as structured arguments (Replit's
 //! `packager_tool`) is read as the command line it stands for
@@ -68,8 +70,12 @@ const REGISTRY_HOSTS: &[&str] = &[
     "crates.io",
     "static.crates.io",
     "download.pytorch.org",
-    "proxy.golang.org",
 ];
+
+/// Hosts of Go's default module proxy: the only registry hosts for Go (the
+/// proxy serves any public module's zip, so it is no registry for the
+/// others).
+const GO_REGISTRY_HOSTS: &[&str] = &["proxy.golang.org"];
 
 /// Go modules among the most installed programs (`go install M@V` in the Go
 /// team's tool documentation and in the tools' own install instructions):
@@ -121,6 +127,12 @@ const POPULAR_GO: &[&str] = &[
     "github.com/go-critic/go-critic",
     "github.com/bazelbuild/bazelisk",
     "github.com/bazelbuild/buildtools",
+    "github.com/onsi/ginkgo",
+    "sigs.k8s.io/controller-runtime/tools/setup-envtest",
+    "github.com/mikefarah/yq",
+    "github.com/fullstorydev/grpcurl",
+    "github.com/jstemmer/go-junit-report",
+    "connectrpc.com/connect",
 ];
 
 /// Among the most installed Python packages (PyPI download statistics,
@@ -699,7 +711,6 @@ fn valued(ecosystem: Ecosystem) -> &'static [&'static str] {
             "-pgo",
             "-exec",
             "-buildmode",
-            "-buildvcs",
             "-compiler",
             "-installsuffix",
             "-coverpkg",
@@ -856,6 +867,10 @@ pub(crate) const SOURCE_VARIABLES: &[&str] = &[
     "GOPROXY",
 ];
 
+/// Variables that change how an installer fetches, when set in the command
+/// itself (`GOFLAGS=-mod=mod go run PATH`).
+pub(crate) const FETCH_VARIABLES: &[&str] = &["GOFLAGS"];
+
 /// The host of a URL (`scheme://[user@]host[:port]/…`), lower case.
 fn host_of(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
@@ -882,9 +897,6 @@ enum Location {
 
 /// Where `operand` names a package by where it is, not by its name.
 fn location(ecosystem: Ecosystem, operand: &str) -> Option<Location> {
-    if ecosystem == Ecosystem::Go {
-        return remote_go_module(operand).map(|_| Location::Repository);
-    }
     let lower = operand.to_ascii_lowercase();
     // `name @ https://…` (PEP 508) and `name@git+https://…` (npm).
     let spec = lower
@@ -940,10 +952,14 @@ fn location(ecosystem: Ecosystem, operand: &str) -> Option<Location> {
 
 /// The module path of a Go operand fetched from the network: `PATH@VERSION`
 /// whose first element is a host name (`github.com/o/r/cmd/x@latest`), not
-/// a local directory (`./cmd`) or the standard library (`cmd/go`). Lower
-/// case.
-fn remote_go_module(operand: &str) -> Option<String> {
-    let (path, _version) = operand.split_once('@')?;
+/// a local directory (`./cmd`) or the standard library (`cmd/go`); with
+/// `fetches` (`-mod=mod`), such a path without a version too. Lower case.
+fn remote_go_module(operand: &str, fetches: bool) -> Option<String> {
+    let path = match operand.split_once('@') {
+        Some((path, _version)) => path,
+        None if fetches => operand,
+        None => return None,
+    };
     let host = path.split('/').next()?;
     (host.contains('.') && !path.starts_with('.')).then(|| path.to_ascii_lowercase())
 }
@@ -961,7 +977,7 @@ fn go_module_under(path: &str, prefix: &str) -> bool {
 /// `flask[async]>=2`, `lodash@4`, `@scope/name@1`), if it is one.
 fn package_name(ecosystem: Ecosystem, operand: &str) -> Option<String> {
     let name = match ecosystem {
-        // Module paths are locations (`remote_go_module`).
+        // Module paths are repositories (`remote_go_module`).
         Ecosystem::Go => return None,
         Ecosystem::Node => match operand.strip_prefix('@') {
             Some(scoped) => format!("@{}", scoped.split('@').next()?),
@@ -1060,25 +1076,38 @@ fn python_module(name: &str, args: &[Field]) -> Option<(String, Vec<Field>)> {
 /// Keys naming the package manager or language of a structured install.
 const ECOSYSTEM_ARGS: &[&str] = &[
     "language_or_system",
+    "languageOrSystem",
     "ecosystem",
     "package_manager",
+    "packageManager",
     "manager",
     "language",
     "runtime",
 ];
 
 /// Keys naming what a structured package tool does.
-const INSTALL_VERB_ARGS: &[&str] = &["install_or_uninstall", "action", "operation", "op", "mode"];
+const INSTALL_VERB_ARGS: &[&str] = &[
+    "install_or_uninstall",
+    "installOrUninstall",
+    "action",
+    "operation",
+    "op",
+    "mode",
+];
 
 /// Keys holding the packages of a structured install.
 const PACKAGE_LIST_ARGS: &[&str] = &[
     "dependency_list",
+    "dependencyList",
     "dependencies",
     "packages",
     "package_list",
+    "packageList",
     "package_names",
+    "packageNames",
     "package",
     "package_name",
+    "packageName",
 ];
 
 /// Keys holding the extensions of a structured editor-extension install.
@@ -1086,7 +1115,9 @@ const EXTENSION_ARGS: &[&str] = &[
     "id",
     "ids",
     "extension_id",
+    "extensionId",
     "extension_ids",
+    "extensionIds",
     "extension",
     "extensions",
 ];
@@ -1112,47 +1143,58 @@ fn installer_of(word: &str) -> Option<&'static str> {
 /// `pip install reqeusts`.
 ///
 /// The packages are the strings under a [`PACKAGE_LIST_ARGS`] key (a list,
-/// or one string of names split at white space and commas). The ecosystem
-/// is named by an [`ECOSYSTEM_ARGS`] value or, failing that, by a word of
-/// the tool's name (`pip_install`, `npmAdd`). It installs when an
-/// [`INSTALL_VERB_ARGS`] value says `install` or `add`, or, with none of
-/// those keys, when the tool's name has the word `install` or `add`. None
-/// when any of the three is missing (an uninstall, a search, a Go module
-/// list: building Go code runs none of it). A tool whose name says it
-/// installs an extension installs the ids under [`EXTENSION_ARGS`] with
-/// `code --install-extension`.
-pub(crate) fn structured_install(tool: &str, args: &Value) -> Option<String> {
+/// or one string of names split at white space and commas). Each ecosystem
+/// named by an [`ECOSYSTEM_ARGS`] value or by a word of the tool's name
+/// (`pip_install`, `npmAdd`) gives one command line: a name that is only
+/// close to a popular package of one of them is still judged there. It
+/// installs when the tool's name has the word `install` or `add`, or an
+/// [`INSTALL_VERB_ARGS`] value says `install` or `add` (a key the tool may
+/// ignore cannot turn a name's install off). Empty when nothing installs,
+/// no packages or no ecosystem are named (an uninstall, a search, a Go
+/// module list: those are dependencies, not programs installed). A tool
+/// whose name says it installs an extension installs the ids under
+/// [`EXTENSION_ARGS`] with `code --install-extension`.
+pub(crate) fn structured_install(tool: &str, args: &Value) -> Vec<String> {
     let words = check_catalog::code::name_words(tool);
-    let verbs = roles::values(args, INSTALL_VERB_ARGS);
-    let installs = if verbs.is_empty() {
-        words.iter().any(|w| w == "install" || w == "add")
-    } else {
-        verbs.iter().any(|(_, v)| {
-            v.as_str().is_some_and(|t| {
-                matches!(t.trim().to_ascii_lowercase().as_str(), "install" | "add")
-            })
-        })
-    };
+    let says_install =
+        |w: &str| matches!(w.trim().to_ascii_lowercase().as_str(), "install" | "add");
+    let installs = words.iter().any(|w| says_install(w))
+        || roles::values(args, INSTALL_VERB_ARGS)
+            .iter()
+            .any(|(_, v)| v.as_str().is_some_and(says_install));
     if !installs {
-        return None;
+        return Vec::new();
     }
     // An editor's extension install (`install_extension {"id": …}`).
     if words.iter().any(|w| w == "extension" || w == "extensions") {
         let ids = strings(args, EXTENSION_ARGS);
-        return (!ids.is_empty()).then(|| {
-            let each: Vec<String> = ids
-                .iter()
-                .map(|id| format!("--install-extension {id}"))
-                .collect();
-            format!("code {}", each.join(" "))
-        });
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        let each: Vec<String> = ids
+            .iter()
+            .map(|id| format!("--install-extension {id}"))
+            .collect();
+        return vec![format!("code {}", each.join(" "))];
     }
-    let installer = roles::values(args, ECOSYSTEM_ARGS)
-        .into_iter()
-        .find_map(|(_, v)| v.as_str().and_then(installer_of))
-        .or_else(|| words.iter().find_map(|w| installer_of(w)))?;
     let packages = strings(args, PACKAGE_LIST_ARGS);
-    (!packages.is_empty()).then(|| format!("{installer} {}", packages.join(" ")))
+    if packages.is_empty() {
+        return Vec::new();
+    }
+    let mut installers: Vec<&'static str> = Vec::new();
+    let named = roles::values(args, ECOSYSTEM_ARGS)
+        .into_iter()
+        .filter_map(|(_, v)| v.as_str().and_then(installer_of))
+        .chain(words.iter().filter_map(|w| installer_of(w)));
+    for installer in named {
+        if !installers.contains(&installer) {
+            installers.push(installer);
+        }
+    }
+    installers
+        .into_iter()
+        .map(|installer| format!("{installer} {}", packages.join(" ")))
+        .collect()
 }
 
 /// The names under `keys` (a list of strings, or one string of names split
@@ -1199,8 +1241,13 @@ impl Analysis<'_> {
             }
         };
         let eco = install.ecosystem;
+        let registry = if eco == Ecosystem::Go {
+            GO_REGISTRY_HOSTS
+        } else {
+            REGISTRY_HOSTS
+        };
         let trusted = |host: &str| {
-            REGISTRY_HOSTS.contains(&host)
+            registry.contains(&host)
                 || self
                     .opts
                     .trusted_package_hosts
@@ -1212,13 +1259,32 @@ impl Analysis<'_> {
         // value the walk cannot know.
         for var in SOURCE_VARIABLES {
             if let Some(value) = env.vars.get(*var) {
+                // (`GOPROXY=https://proxy.golang.org,direct` is a list.)
                 match value.static_text() {
-                    Some(url) if host_of(&url).is_none_or(|h| trusted(&h)) => {}
-                    Some(url) => foreign.push(format!("{var}={url}")),
+                    Some(urls)
+                        if urls
+                            .split([',', '|'])
+                            .all(|url| host_of(url).is_none_or(|h| trusted(&h))) => {}
+                    Some(urls) => foreign.push(format!("{var}={urls}")),
                     None => foreign.push(format!("{var}=(a value not known before it runs)")),
                 }
             }
         }
+        // `-mod=mod` (in the command or `GOFLAGS`) lets Go fetch a module a
+        // path without a version names.
+        let go_fetches = eco == Ecosystem::Go
+            && (install
+                .words
+                .windows(2)
+                .any(|w| w[0] == "-mod" && w[1] == "mod")
+                || install
+                    .words
+                    .iter()
+                    .any(|w| w == "-mod=mod" || w == "--mod=mod")
+                || env
+                    .vars
+                    .get("GOFLAGS")
+                    .is_some_and(|v| v.static_text().is_none_or(|t| t.contains("-mod=mod"))));
         let mut typos: Vec<(String, &'static str)> = Vec::new();
         let mut operands = 0usize;
         let mut i = 0;
@@ -1233,8 +1299,10 @@ impl Analysis<'_> {
                 (Some(short), None)
                     if option.len() > 2
                         && !option.starts_with("--")
+                        && !valued(eco).contains(&option)
                         && (source_option(eco, short).is_some()
-                            || matches!(short, "-r" | "-c" | "-e")) =>
+                            || (eco == Ecosystem::Python
+                                && matches!(short, "-r" | "-c" | "-e"))) =>
                 {
                     (short, Some(option[2..].to_string()))
                 }
@@ -1294,18 +1362,19 @@ impl Analysis<'_> {
             if install.runs && operands > 1 {
                 continue;
             }
-            if let Some(module) = (eco == Ecosystem::Go)
-                .then(|| remote_go_module(&operand))
-                .flatten()
-            {
+            if eco == Ecosystem::Go {
+                let Some(module) = remote_go_module(&operand, go_fetches) else {
+                    continue;
+                };
                 let known = POPULAR_GO
                     .iter()
                     .copied()
                     .chain(self.opts.trusted_packages.iter().map(String::as_str))
                     .any(|p| go_module_under(&module, p));
-                if known || module.split('/').next().is_some_and(trusted) {
-                    continue;
+                if !(known || module.split('/').next().is_some_and(trusted)) {
+                    foreign.push(operand);
                 }
+                continue;
             }
             match location(eco, &operand) {
                 Some(Location::Url(host)) if trusted(&host) => continue,

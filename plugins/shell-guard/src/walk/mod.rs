@@ -1991,6 +1991,7 @@ pub(crate) fn command_scoped(name: &str) -> bool {
         || name.starts_with("RCLONE_CONFIG_")
         || crate::effects::installers::INSTALL_VARIABLES.contains(&name)
         || crate::effects::packages::SOURCE_VARIABLES.contains(&name)
+        || crate::effects::packages::FETCH_VARIABLES.contains(&name)
         || HOOK_SKIP_VARIABLES.contains(&name)
 }
 
