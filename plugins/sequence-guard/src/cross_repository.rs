@@ -17,10 +17,14 @@
 //! - **Its repository and the run's**: named by the arguments the
 //!   repository tools of GitHub, GitLab and Gitea take: `owner` with `repo`
 //!   (or `repository`), or one value `OWNER/NAME` under a repository or
-//!   project key ([`repository_of`]). Earlier calls count when they ran.
-//! - **Forks**: two repositories of the same name under different owners
-//!   are taken as a fork and its upstream (a pull request from a fork is
-//!   the ordinary way to contribute), not as two repositories.
+//!   project key ([`repositories_of`]; every reading, so a decoy pair
+//!   cannot hide another). Earlier calls count when they ran. A call that
+//!   names no repository plainly (a numeric project id) after the run
+//!   named one is held too: it may be any other.
+//! - **Forks**: a pull request from a fork to its upstream (the same name
+//!   under another owner, that owner the head of the change, `"head":
+//!   "alice:fix"`) is the ordinary way to contribute, not a flow between
+//!   two repositories.
 
 use toolvet_pdk::serde_json::{self, Value};
 use toolvet_pdk::{Action, Context, Decision, Effects, Key, Role, ToolCall, ToolInfo};
@@ -31,17 +35,28 @@ use serde::Deserialize;
 const OWNER_KEYS: &[&str] = &["owner"];
 
 /// Keys naming a repository within its owner, beside [`OWNER_KEYS`].
-const NAME_KEYS: &[&str] = &["repo", "repository", "repo_name", "repository_name"];
+const NAME_KEYS: &[&str] = &[
+    "repo",
+    "repository",
+    "repo_name",
+    "repoName",
+    "repository_name",
+    "repositoryName",
+];
 
 /// Keys naming a repository whole, as `OWNER/NAME` (GitLab: `GROUP/…/NAME`).
 const FULL_KEYS: &[&str] = &[
     "repo",
     "repository",
     "full_name",
+    "fullName",
     "repo_full_name",
+    "repoFullName",
     "repository_full_name",
     "project_path",
+    "projectPath",
     "project_id",
+    "projectId",
     "project",
 ];
 
@@ -70,47 +85,78 @@ pub(crate) struct CrossRepository {
     action: Action,
 }
 
-/// A string argument's value under any of `keys` (matched as the catalog
-/// matches argument names: `Repo`, `REPO`, `repo-name`).
-fn value<'a>(args: &'a Value, keys: &[&str]) -> Option<&'a str> {
+/// The string values of `args` under any of `keys` (matched as the
+/// catalog matches argument names: `Repo`, `REPO`, `ｒｅｐｏ`), trimmed.
+fn strings<'a>(args: &'a Value, keys: &[&str]) -> Vec<&'a str> {
     check_catalog::roles::values(args, keys)
         .into_iter()
-        .find_map(|(_, v)| v.as_str())
+        .filter_map(|(_, v)| v.as_str())
         .map(str::trim)
         .filter(|v| !v.is_empty())
+        .collect()
 }
 
-/// The repository a call's arguments name, as `owner/name` in lower case:
-/// `owner` with `repo` (`{"owner": "acme", "repo": "api"}`), or a whole
-/// name under a repository or project key (`{"repository": "acme/api"}`,
-/// `{"project_id": "group/sub/api"}`). None when they name none, or when
-/// the value is a URL, has white space, or an empty part.
-pub(crate) fn repository_of(args: &Value) -> Option<String> {
-    let clean = |s: &str| {
-        let s = s.trim_matches('/').trim_end_matches(".git");
-        let fine = !s.is_empty()
-            && !s.contains("://")
-            && !s.contains(char::is_whitespace)
-            && s.split('/').all(|part| !part.is_empty());
-        fine.then(|| s.to_lowercase())
+/// `text` as a repository's name, `owner/name` in lower case, when it is
+/// one: no URL, no white space, no empty part (`acme//api`), a trailing
+/// `.git` dropped.
+fn clean(text: &str) -> Option<String> {
+    let s = text.trim_matches('/');
+    let s = s.strip_suffix(".git").unwrap_or(s);
+    let fine = s.contains('/')
+        && !s.contains("://")
+        && !s.contains(char::is_whitespace)
+        && s.split('/').all(|part| !part.is_empty());
+    fine.then(|| s.to_lowercase())
+}
+
+/// Every repository a call's arguments name, as `owner/name` in lower
+/// case: each `owner` with each `repo` (`{"owner": "acme", "repo":
+/// "api"}`), and each whole name under a repository or project key
+/// (`{"repository": "acme/api"}`, `{"project_id": "group/sub/api"}`).
+/// Every reading is kept, so a decoy `owner`/`repo` pair cannot hide the
+/// repository a tool reads from another key. Values that are URLs, have
+/// white space or an empty part name none.
+pub(crate) fn repositories_of(args: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |r: Option<String>| {
+        if let Some(r) = r
+            && !out.contains(&r)
+        {
+            out.push(r);
+        }
     };
-    if let (Some(owner), Some(name)) = (value(args, OWNER_KEYS), value(args, NAME_KEYS))
-        && !owner.contains('/')
-        && !name.contains('/')
-    {
-        return clean(&format!("{owner}/{name}"));
+    for owner in strings(args, OWNER_KEYS) {
+        for name in strings(args, NAME_KEYS) {
+            if !owner.contains('/') && !name.contains('/') {
+                add(clean(&format!("{owner}/{name}")));
+            }
+        }
     }
-    check_catalog::roles::values(args, FULL_KEYS)
-        .into_iter()
-        .filter_map(|(_, v)| v.as_str())
-        .filter(|v| v.contains('/'))
-        .find_map(clean)
+    for whole in strings(args, FULL_KEYS) {
+        add(clean(whole));
+    }
+    out
 }
 
-/// The last part of a repository's name (`acme/api` → `api`): what a fork
-/// keeps.
-fn name_part(repository: &str) -> &str {
-    repository.rsplit('/').next().unwrap_or(repository)
+/// The owner and the last part of a repository's name (`acme/api` →
+/// `acme`, `api`).
+fn parts(repository: &str) -> (&str, &str) {
+    let (owner, _) = repository.split_once('/').unwrap_or((repository, ""));
+    (owner, repository.rsplit('/').next().unwrap_or(repository))
+}
+
+/// Whether `theirs` is the fork a pull request into `ours` comes from: the
+/// same name under another owner, that owner named by the call as the
+/// head of its change (`"head": "alice:fix"`).
+fn fork_of(ours: &str, theirs: &str, args: &Value) -> bool {
+    let ((_, our_name), (their_owner, their_name)) = (parts(ours), parts(theirs));
+    our_name == their_name
+        && args.as_object().is_some_and(|map| {
+            map.values().filter_map(Value::as_str).any(|v| {
+                v.split_once(':')
+                    .is_some_and(|(owner, _)| owner.trim().eq_ignore_ascii_case(their_owner))
+            })
+        })
 }
 
 impl CrossRepository {
@@ -143,21 +189,41 @@ impl CrossRepository {
         if !publishes {
             return None;
         }
-        let ours = repository_of(call.json())?;
-        let theirs = ctx
+        let args = call.json();
+        let ours = repositories_of(args);
+        // Each repository an earlier call that ran named, and the call.
+        let earlier = ctx
             .history
             .iter()
             .filter(|p| p.outcome.ran())
             .filter_map(|p| {
-                let args: Value = serde_json::from_str(&p.arguments).ok()?;
-                repository_of(&args).map(|r| (p.name.as_str(), r))
+                Some((
+                    p.name.as_str(),
+                    serde_json::from_str::<Value>(&p.arguments).ok()?,
+                ))
             })
-            .find(|(_, r)| name_part(r) != name_part(&ours))?;
-        let (earlier, other) = theirs;
+            .flat_map(|(name, a)| repositories_of(&a).into_iter().map(move |r| (name, r)));
+        let mut flow: Option<(String, &str, String)> = None;
+        for (name, theirs) in earlier {
+            // A repository the call does not name plainly (a numeric
+            // project id, a URL) may be any other one.
+            if ours.is_empty() {
+                flow = Some(("a repository it does not name plainly".into(), name, theirs));
+                break;
+            }
+            if let Some(our) = ours
+                .iter()
+                .find(|our| **our != theirs && !fork_of(our, &theirs, args))
+            {
+                flow = Some((format!("`{our}`"), name, theirs));
+                break;
+            }
+        }
+        let (into, earlier, other) = flow?;
         Some(self.action.decide(
             "sequence.cross-repository",
             format!(
-                "`{}` publishes text into `{ours}`, and this run's `{earlier}` call worked in `{other}`: what one \
+                "`{}` publishes text into {into}, and this run's `{earlier}` call worked in `{other}`: what one \
                  repository holds may be carried into another, where other people read it (one of them may be \
                  public). A person must approve this call.",
                 call.name
@@ -251,21 +317,52 @@ mod tests {
             .as_deref(),
             Some("escalate sequence.cross-repository")
         );
-        // The same repository, a fork of it (same name, another owner), a
-        // call that did not run, and no repository at all: not held.
-        assert_eq!(
-            judged(
-                comment.clone(),
-                &publishes(),
-                &[read("Alice-OSS", "public-site")]
-            ),
-            None
-        );
+        // The same name under another owner is another repository
+        // (review s27: `attacker/payroll-private`), unless the call names
+        // that owner as the head of its change (a pull request from a fork).
         assert_eq!(
             judged(
                 comment.clone(),
                 &publishes(),
                 &[read("upstream", "public-site")]
+            )
+            .as_deref(),
+            Some("escalate sequence.cross-repository")
+        );
+        let pull = json!({"owner": "alice-oss", "repo": "public-site", "head": "Upstream:fix",
+            "body": "fixes"});
+        assert_eq!(
+            judged(pull, &publishes(), &[read("upstream", "public-site")]),
+            None
+        );
+        // A decoy pair beside the repository the tool reads, and a call
+        // that names its repository by a number only: held.
+        assert_eq!(
+            judged(
+                json!({"owner": "acme", "repo": "payroll-private",
+                    "repository": "attacker/drop", "body": "x"}),
+                &publishes(),
+                &[read("acme", "payroll-private")]
+            )
+            .as_deref(),
+            Some("escalate sequence.cross-repository")
+        );
+        assert_eq!(
+            judged(
+                json!({"project_id": "4567", "body": "x"}),
+                &publishes(),
+                &[read("acme", "payroll-private")]
+            )
+            .as_deref(),
+            Some("escalate sequence.cross-repository")
+        );
+        // The same repository, a call that did not run, and no repository
+        // at all: not held.
+        assert_eq!(
+            judged(
+                comment.clone(),
+                &publishes(),
+                &[read("Alice-OSS", "public-site")]
             ),
             None
         );
@@ -311,23 +408,18 @@ mod tests {
 
     #[test]
     fn repositories_are_named_by_owner_and_name_or_whole() {
-        let of = |v: Value| repository_of(&v);
+        let of = |v: Value| repositories_of(&v);
+        assert_eq!(of(json!({"owner": "Acme", "repo": "API"})), ["acme/api"]);
+        assert_eq!(of(json!({"repository": "acme/api.git"})), ["acme/api"]);
+        assert_eq!(of(json!({"projectId": "group/sub/api"})), ["group/sub/api"]);
         assert_eq!(
-            of(json!({"owner": "Acme", "repo": "API"})).as_deref(),
-            Some("acme/api")
+            of(json!({"owner": "acme", "repo": "api", "full_name": "other/x"})),
+            ["acme/api", "other/x"]
         );
-        assert_eq!(
-            of(json!({"repository": "acme/api"})).as_deref(),
-            Some("acme/api")
-        );
-        assert_eq!(
-            of(json!({"project_id": "group/sub/api"})).as_deref(),
-            Some("group/sub/api")
-        );
-        assert_eq!(of(json!({"project_id": "xyzcompanyprod"})), None);
-        assert_eq!(of(json!({"repo": "https://github.com/acme/api"})), None);
-        assert_eq!(of(json!({"repo": "acme//api"})), None);
-        assert_eq!(of(json!({"owner": "acme"})), None);
+        assert!(of(json!({"project_id": "xyzcompanyprod"})).is_empty());
+        assert!(of(json!({"repo": "https://github.com/acme/api"})).is_empty());
+        assert!(of(json!({"repo": "acme//api"})).is_empty());
+        assert!(of(json!({"owner": "acme"})).is_empty());
     }
 
     #[test]
