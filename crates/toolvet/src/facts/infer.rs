@@ -390,6 +390,54 @@ const PROTECTED_BRANCHES: &[&str] = &["main", "master", "trunk"];
 const MAX_VALUES: usize = 2_000;
 const MAX_DEPTH: usize = 16;
 
+/// Items of one list of names or ids from which a call acts on many
+/// objects at once (a bulk archive of an inbox, a label over every issue):
+/// such a change is made to a protected target, whatever the objects are.
+/// Everyday batches (a few messages labelled, a page of issues closed) stay
+/// far below it.
+const BULK_ITEMS: usize = 500;
+
+/// The longest list of names or ids (strings or numbers only) in
+/// `arguments`, at the top or nested up to three levels, as its JSON
+/// Pointer and length, when it holds [`BULK_ITEMS`] or more. Lists of
+/// objects (rows, files) are contents, not targets.
+fn bulk_list(arguments: &Value) -> Option<(String, usize)> {
+    fn visit(value: &Value, at: &str, depth: usize, best: &mut Option<(String, usize)>) {
+        match value {
+            Value::Array(items) => {
+                let ids = items.iter().all(|v| v.is_string() || v.is_number());
+                if ids
+                    && items.len() >= BULK_ITEMS
+                    && best.as_ref().is_none_or(|(_, n)| items.len() > *n)
+                {
+                    *best = Some((
+                        if at.is_empty() {
+                            "/".into()
+                        } else {
+                            at.to_string()
+                        },
+                        items.len(),
+                    ));
+                }
+            }
+            Value::Object(map) if depth < 3 => {
+                for (key, v) in map {
+                    visit(
+                        v,
+                        &format!("{at}/{}", pointer_segment(key)),
+                        depth + 1,
+                        best,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut best = None;
+    visit(arguments, "", 0, &mut best);
+    best
+}
+
 /// The facts of a call to `name` with `arguments` and the caller's `tool`.
 pub(crate) fn derive(
     catalog: &Catalog,
@@ -481,17 +529,24 @@ pub(crate) fn derive(
     let unread = walker.budget == 0;
 
     // Values that make something public, whatever the tool is called.
+    // Posting into a place that exists (`add_comment`, `post_reply` with
+    // `public: true`: a support reply the customer reads) publishes; making
+    // a thing public, a new one (a public gist or repository: its audience
+    // is chosen then, and what the world has read cannot be taken back) or
+    // one that exists, also chooses who may see it: everyone.
+    let posts = words(name)
+        .iter()
+        .any(|w| matches!(w.as_str(), "add" | "post" | "publish" | "reply" | "comment"));
     if let Some(map) = arguments.as_object() {
         for (key, value) in map {
             if makes_public(&crate::fold::fold(key), value) {
-                // Content made public is a publication, and a choice of
-                // who may see it: everyone. That holds for something new
-                // (a public gist or repository: its audience is chosen
-                // now, and what the world has read cannot be taken back)
-                // as for something that exists.
                 effects.insert(Effect::Publish);
-                effects.insert(Effect::PermissionChange);
-                reasons.push(format!("/{key} = {value}: publish, permission-change"));
+                if posts {
+                    reasons.push(format!("/{key} = {value}: publish"));
+                } else {
+                    effects.insert(Effect::PermissionChange);
+                    reasons.push(format!("/{key} = {value}: publish, permission-change"));
+                }
             }
         }
     }
@@ -604,6 +659,13 @@ pub(crate) fn derive(
              not all were read: the target may be a protected one"
         ));
     }
+    if let Some((pointer, count)) = bulk_list(arguments) {
+        protected_target = true;
+        reasons.push(format!(
+            "{pointer} lists {count} names or ids: a change to {BULK_ITEMS} or more objects at once \
+             is made to a protected target"
+        ));
+    }
     // The published line of work of a shared repository (one the call
     // names by `owner/name`), not a local checkout's branch.
     let shared_repository = roles.iter().any(|r| r.role == Role::Repository);
@@ -662,8 +724,22 @@ fn makes_public(folded_key: &str, value: &Value) -> bool {
         "visibility" | "privacy" | "access_level" | "accesslevel" => value
             .as_str()
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("public")),
-        "private" | "is_private" | "isprivate" => value == &Value::Bool(false),
-        "public" | "is_public" | "ispublic" => value == &Value::Bool(true),
+        // As a decoder that coerces reads them (`"false"`, `0`).
+        "private" | "is_private" | "isprivate" => is_flag(value, false),
+        "public" | "is_public" | "ispublic" => is_flag(value, true),
+        _ => false,
+    }
+}
+
+/// Whether `value` is the boolean `flag` as a lenient decoder reads it:
+/// the boolean, its name in any case (`"True"`), or `1`/`0`.
+fn is_flag(value: &Value, flag: bool) -> bool {
+    match value {
+        Value::Bool(b) => *b == flag,
+        Value::String(t) => t
+            .trim()
+            .eq_ignore_ascii_case(if flag { "true" } else { "false" }),
+        Value::Number(n) => n.as_u64() == Some(u64::from(flag)),
         _ => false,
     }
 }

@@ -527,6 +527,19 @@ fn values_that_make_something_public_are_publish_and_permission_change() {
             f.reasons
         );
     }
+    // As a lenient decoder reads the flag.
+    for args in [r#"{"public": "True"}"#, r#"{"private": 0}"#] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "create_gist", "arguments": {args}}}}}"#
+        ));
+        assert!(f.effects.contains(Effect::PermissionChange), "{args}");
+    }
+    // A public reply posted where it belongs publishes, and chooses no
+    // audience (review s27: a support ticket's public comment).
+    let f = facts_of(
+        r#"{"call": {"name": "add_ticket_comment", "arguments": {"body": "hi", "public": true}}}"#,
+    );
+    assert!(f.effects.contains(Effect::Publish) && !f.effects.contains(Effect::PermissionChange));
     // Made private, or not said: no change of access.
     for call in [
         r#"{"name": "create_gist", "arguments": {"public": false}}"#,
@@ -548,6 +561,54 @@ fn values_that_make_something_public_are_publish_and_permission_change() {
             r#"{{"call": {{"name": "update_repository", "arguments": {args}}}}}"#
         ));
         assert!(!f.effects.contains(Effect::Publish), "{args}");
+    }
+}
+
+/// A change to hundreds of objects at once (a list of ids) is made to a
+/// protected target; a few ids, lists of contents and reads are not.
+#[test]
+fn a_list_of_hundreds_of_ids_is_a_protected_target() {
+    let ids = |n: usize| {
+        serde_json::Value::from((0..n).map(|i| format!("18c{i:012x}")).collect::<Vec<_>>())
+    };
+    let call = |name: &str, args: serde_json::Value| {
+        facts_of(&serde_json::json!({"call": {"name": name, "arguments": args}}).to_string())
+    };
+    let f = call(
+        "batch_modify_emails",
+        serde_json::json!({"messageIds": ids(1500), "removeLabelIds": ["INBOX"]}),
+    );
+    assert!(f.protected_target, "{:?}", f.reasons);
+    assert!(
+        f.reasons
+            .iter()
+            .any(|r| r.contains("/messageIds lists 1500")),
+        "{:?}",
+        f.reasons
+    );
+    // Nested, and numbers.
+    let numbers: Vec<u32> = (0..600).collect();
+    let f = call(
+        "close_issues",
+        serde_json::json!({"filter": {"issue_numbers": numbers}}),
+    );
+    assert!(f.protected_target, "{:?}", f.reasons);
+    for (name, args) in [
+        (
+            "batch_modify_emails",
+            serde_json::json!({"messageIds": ids(2), "addLabelIds": ["Label_12"]}),
+        ),
+        (
+            "batch_modify_emails",
+            serde_json::json!({"messageIds": ids(499)}),
+        ),
+        (
+            "insert_rows",
+            serde_json::json!({"rows": (0..600).map(|i| serde_json::json!({"id": i})).collect::<Vec<_>>()}),
+        ),
+    ] {
+        let f = call(name, args);
+        assert!(!f.protected_target, "{name}: {:?}", f.reasons);
     }
 }
 
