@@ -397,15 +397,21 @@ const MAX_DEPTH: usize = 16;
 /// far below it.
 const BULK_ITEMS: usize = 500;
 
-/// The longest list of names or ids (strings or numbers only) in
-/// `arguments`, at the top or nested up to three levels, as its JSON
-/// Pointer and length, when it holds [`BULK_ITEMS`] or more. Lists of
-/// objects (rows, files) are contents, not targets.
+/// The longest list of names or ids in `arguments` (each a string of one
+/// word, at most 256 bytes, or an integer), at the top or nested up to
+/// three levels, as its JSON Pointer and length, when it holds
+/// [`BULK_ITEMS`] or more. Lists of objects (rows, files), of lines or
+/// sentences, and of fractions (an embedding's vector) are contents, not
+/// targets.
 fn bulk_list(arguments: &Value) -> Option<(String, usize)> {
     fn visit(value: &Value, at: &str, depth: usize, best: &mut Option<(String, usize)>) {
         match value {
             Value::Array(items) => {
-                let ids = items.iter().all(|v| v.is_string() || v.is_number());
+                let ids = items.iter().all(|v| match v {
+                    Value::String(t) => t.len() <= 256 && !t.contains(char::is_whitespace),
+                    Value::Number(n) => n.is_u64() || n.is_i64(),
+                    _ => false,
+                });
                 if ids
                     && items.len() >= BULK_ITEMS
                     && best.as_ref().is_none_or(|(_, n)| items.len() > *n)

@@ -606,6 +606,14 @@ fn a_list_of_hundreds_of_ids_is_a_protected_target() {
             "insert_rows",
             serde_json::json!({"rows": (0..600).map(|i| serde_json::json!({"id": i})).collect::<Vec<_>>()}),
         ),
+        (
+            "upsert_vectors",
+            serde_json::json!({"id": "doc-1", "values": (0..1536).map(|i| f64::from(i) / 1536.0).collect::<Vec<_>>()}),
+        ),
+        (
+            "write_lines",
+            serde_json::json!({"path": "a.txt", "lines": (0..600).map(|i| format!("line {i}")).collect::<Vec<_>>()}),
+        ),
     ] {
         let f = call(name, args);
         assert!(!f.protected_target, "{name}: {:?}", f.reasons);
