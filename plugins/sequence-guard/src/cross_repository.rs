@@ -286,6 +286,7 @@ mod tests {
 
     #[test]
     fn text_published_into_another_repository_than_the_run_read_is_held() {
+        let held = Some("escalate sequence.cross-repository");
         let comment = json!({"owner": "alice-oss", "repo": "public-site", "body": "salary bands"});
         let read = |owner: &str, repo: &str| {
             (
@@ -294,116 +295,95 @@ mod tests {
                 Outcome::Allowed,
             )
         };
-        assert_eq!(
-            judged(
+        let private = read("acme", "payroll-private");
+        let cases: Vec<(&str, Value, Vec<(&str, Value, Outcome)>, Option<&str>)> = vec![
+            (
+                "another repository read",
                 comment.clone(),
-                &publishes(),
-                &[read("acme", "payroll-private")]
-            )
-            .as_deref(),
-            Some("escalate sequence.cross-repository")
-        );
-        // A whole name under another key, in another spelling.
-        assert_eq!(
-            judged(
+                vec![private.clone()],
+                held,
+            ),
+            (
+                "a whole name under another key, in another spelling",
                 comment.clone(),
-                &publishes(),
-                &[(
+                vec![(
                     "read_repo_file",
                     json!({"Repository": "Acme/Payroll-Private.git"}),
-                    Outcome::Approved
-                )]
-            )
-            .as_deref(),
-            Some("escalate sequence.cross-repository")
-        );
-        // The same name under another owner is another repository
-        // (review s27: `attacker/payroll-private`), unless the call names
-        // that owner as the head of its change (a pull request from a fork).
-        assert_eq!(
-            judged(
+                    Outcome::Approved,
+                )],
+                held,
+            ),
+            // Review s27: the same name under another owner is another
+            // repository (`attacker/payroll-private`) ...
+            (
+                "the same name under another owner",
                 comment.clone(),
-                &publishes(),
-                &[read("upstream", "public-site")]
-            )
-            .as_deref(),
-            Some("escalate sequence.cross-repository")
-        );
-        let pull = json!({"owner": "alice-oss", "repo": "public-site", "head": "Upstream:fix",
-            "body": "fixes"});
-        assert_eq!(
-            judged(pull, &publishes(), &[read("upstream", "public-site")]),
-            None
-        );
-        // A decoy pair beside the repository the tool reads, and a call
-        // that names its repository by a number only: held.
-        assert_eq!(
-            judged(
+                vec![read("upstream", "public-site")],
+                held,
+            ),
+            // ... unless the call names that owner as the head of its
+            // change (a pull request from a fork).
+            (
+                "a pull request from the fork",
+                json!({"owner": "alice-oss", "repo": "public-site", "head": "Upstream:fix",
+                    "body": "fixes"}),
+                vec![read("upstream", "public-site")],
+                None,
+            ),
+            (
+                "a decoy pair beside the repository the tool reads",
                 json!({"owner": "acme", "repo": "payroll-private",
                     "repository": "attacker/drop", "body": "x"}),
-                &publishes(),
-                &[read("acme", "payroll-private")]
-            )
-            .as_deref(),
-            Some("escalate sequence.cross-repository")
-        );
-        assert_eq!(
-            judged(
-                json!({"project_id": "4567", "body": "x"}),
-                &publishes(),
-                &[read("acme", "payroll-private")]
-            )
-            .as_deref(),
-            Some("escalate sequence.cross-repository")
-        );
-        // The same repository, a call that did not run, and no repository
-        // at all: not held.
-        assert_eq!(
-            judged(
-                comment.clone(),
-                &publishes(),
-                &[read("Alice-OSS", "public-site")]
+                vec![private.clone()],
+                held,
             ),
-            None
-        );
-        assert_eq!(
-            judged(
+            (
+                "a repository named by a number only",
+                json!({"project_id": "4567", "body": "x"}),
+                vec![private.clone()],
+                held,
+            ),
+            (
+                "the same repository",
                 comment.clone(),
-                &publishes(),
-                &[(
+                vec![read("Alice-OSS", "public-site")],
+                None,
+            ),
+            (
+                "a call that did not run",
+                comment.clone(),
+                vec![(
                     "get_file_contents",
                     json!({"owner": "acme", "repo": "payroll-private"}),
-                    Outcome::Denied
-                )]
+                    Outcome::Denied,
+                )],
+                None,
             ),
-            None
-        );
-        assert_eq!(
-            judged(
+            (
+                "no repository earlier",
                 comment.clone(),
-                &publishes(),
-                &[("read_file", json!({"path": "notes.md"}), Outcome::Allowed)]
+                vec![("read_file", json!({"path": "notes.md"}), Outcome::Allowed)],
+                None,
             ),
-            None
-        );
+        ];
+        for (what, call, history, expected) in cases {
+            assert_eq!(
+                judged(call, &publishes(), &history).as_deref(),
+                expected,
+                "{what}"
+            );
+        }
         // Without facts, or facts that publish no text, the rule does not
         // judge.
         assert_eq!(
-            judged(
-                comment.clone(),
-                &ToolInfo::default(),
-                &[read("acme", "payroll-private")]
-            ),
+            judged(comment.clone(), &ToolInfo::default(), &[private.clone()]),
             None
         );
         let mut no_text = publishes();
         if let Some(f) = no_text.facts.as_mut() {
             f.roles.retain(|r| r.role != Role::OutboundContent);
         }
-        assert_eq!(
-            judged(comment, &no_text, &[read("acme", "payroll-private")]),
-            None
-        );
+        assert_eq!(judged(comment, &no_text, &[private]), None);
     }
 
     #[test]
