@@ -18,13 +18,15 @@
 //!   repository tools of GitHub, GitLab and Gitea take: `owner` with `repo`
 //!   (or `repository`), or one value `OWNER/NAME` under a repository or
 //!   project key ([`repositories_of`]; every reading, so a decoy pair
-//!   cannot hide another). Earlier calls count when they ran. A call that
-//!   names no repository plainly (a numeric project id) after the run
-//!   named one is held too: it may be any other.
+//!   cannot hide another), and a GitLab project by its number (`id:N`,
+//!   never the same as a name). Earlier calls count when they ran. A call
+//!   with a repository key it cannot read (a URL, `acme%2Fapi`) after the
+//!   run named a repository is held too: it may be any other; a call with
+//!   only an `owner` (a project board) names none.
 //! - **Forks**: a pull request from a fork to its upstream (the same name
-//!   under another owner, that owner the head of the change, `"head":
-//!   "alice:fix"`) is the ordinary way to contribute, not a flow between
-//!   two repositories.
+//!   under another owner, that owner named by the `head` of the change as
+//!   `OWNER:BRANCH`, `"head": "alice:fix"`) is the ordinary way to
+//!   contribute, not a flow between two repositories.
 
 use toolvet_pdk::serde_json::{self, Value};
 use toolvet_pdk::{Action, Context, Decision, Effects, Key, Role, ToolCall, ToolInfo};
@@ -93,8 +95,17 @@ fn strings<'a>(args: &'a Value, keys: &[&str]) -> Vec<&'a str> {
         .filter_map(|(_, v)| v.as_str())
         .map(str::trim)
         .filter(|v| !v.is_empty())
+        .take(MAX_READINGS)
         .collect()
 }
+
+/// Most values read per kind of key: a call holding more spellings of
+/// `owner` or `repo` than this (keys differing only in case or invisible
+/// characters) is read by its first ones, and its readings stay few.
+const MAX_READINGS: usize = 8;
+
+/// Keys of GitLab's numeric project ids, read as `id:N`.
+const ID_KEYS: &[&str] = &["project_id", "projectId", "project"];
 
 /// `text` as a repository's name, `owner/name` in lower case, when it is
 /// one: no URL, no white space, no empty part (`acme//api`), a trailing
@@ -135,7 +146,32 @@ pub(crate) fn repositories_of(args: &Value) -> Vec<String> {
     for whole in strings(args, FULL_KEYS) {
         add(clean(whole));
     }
+    // A project named by its number (GitLab): the same number is the same
+    // project; it is never the same as a name.
+    for (_, v) in check_catalog::roles::values(args, ID_KEYS)
+        .into_iter()
+        .take(MAX_READINGS)
+    {
+        let id = match v {
+            Value::Number(n) => n.as_u64().map(|n| n.to_string()),
+            Value::String(t) => {
+                let t = t.trim();
+                (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.to_string())
+            }
+            _ => None,
+        };
+        add(id.map(|n| format!("id:{n}")));
+    }
     out
+}
+
+/// Whether the call has a key that names a repository (a name, a whole
+/// name or a project id), read or not: a call with only an `owner` (a
+/// project board, a task) names none.
+fn names_repository(args: &Value) -> bool {
+    [NAME_KEYS, FULL_KEYS, ID_KEYS]
+        .iter()
+        .any(|keys| !check_catalog::roles::values(args, keys).is_empty())
 }
 
 /// The owner and the last part of a repository's name (`acme/api` →
@@ -145,16 +181,29 @@ fn parts(repository: &str) -> (&str, &str) {
     (owner, repository.rsplit('/').next().unwrap_or(repository))
 }
 
+/// Keys naming the head of a pull or merge request (`"head": "alice:fix"`).
+const HEAD_KEYS: &[&str] = &[
+    "head",
+    "head_ref",
+    "headRef",
+    "source_branch",
+    "sourceBranch",
+];
+
 /// Whether `theirs` is the fork a pull request into `ours` comes from: the
-/// same name under another owner, that owner named by the call as the
-/// head of its change (`"head": "alice:fix"`).
+/// same name under another owner, that owner named by the call's head of
+/// change as `OWNER:BRANCH` (`"head": "alice:fix"`; an owner is letters,
+/// digits and `-`, a branch one word). Any other text, a body beginning
+/// `acme:` included, names no fork.
 fn fork_of(ours: &str, theirs: &str, args: &Value) -> bool {
     let ((_, our_name), (their_owner, their_name)) = (parts(ours), parts(theirs));
     our_name == their_name
-        && args.as_object().is_some_and(|map| {
-            map.values().filter_map(Value::as_str).any(|v| {
-                v.split_once(':')
-                    .is_some_and(|(owner, _)| owner.trim().eq_ignore_ascii_case(their_owner))
+        && strings(args, HEAD_KEYS).iter().any(|head| {
+            head.split_once(':').is_some_and(|(owner, branch)| {
+                owner.eq_ignore_ascii_case(their_owner)
+                    && owner.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                    && !branch.is_empty()
+                    && !branch.contains(char::is_whitespace)
             })
         })
 }
@@ -208,6 +257,9 @@ impl CrossRepository {
             // A repository the call does not name plainly (a numeric
             // project id, a URL) may be any other one.
             if ours.is_empty() {
+                if !names_repository(args) {
+                    return None;
+                }
                 flow = Some(("a repository it does not name plainly".into(), name, theirs));
                 break;
             }
@@ -342,6 +394,31 @@ mod tests {
                 json!({"project_id": "4567", "body": "x"}),
                 vec![private.clone()],
                 held,
+            ),
+            // Review s27, second pass.
+            (
+                "a body that begins like a fork's head",
+                json!({"owner": "attacker", "repo": "payroll-private", "body": "acme: the secrets"}),
+                vec![private.clone()],
+                held,
+            ),
+            (
+                "an earlier read by project number, a write elsewhere",
+                json!({"project_id": "attacker/drop", "body": "x"}),
+                vec![("get_file", json!({"project_id": 4567}), Outcome::Allowed)],
+                held,
+            ),
+            (
+                "the same project by number",
+                json!({"project_id": "4567", "body": "x"}),
+                vec![("get_file", json!({"project_id": 4567}), Outcome::Allowed)],
+                None,
+            ),
+            (
+                "a call with only an owner (a project board)",
+                json!({"owner": "acme", "title": "Q3", "body": "x"}),
+                vec![private.clone()],
+                None,
             ),
             (
                 "the same repository",
