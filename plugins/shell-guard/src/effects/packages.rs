@@ -715,6 +715,10 @@ fn valued(ecosystem: Ecosystem) -> &'static [&'static str] {
             "-installsuffix",
             "-coverpkg",
             "-covermode",
+            "-debug-actiongraph",
+            "-debug-deprecated-flags",
+            "-debug-runtime-trace",
+            "-debug-trace",
         ],
     }
 }
@@ -770,6 +774,20 @@ fn install(program: &str, words: &[String]) -> Option<Install> {
             runs: false,
         });
     }
+    // Go reads `--flag` as `-flag` (`go run --tags x M@V`).
+    let go_words: Vec<String>;
+    let words = if ecosystem == Ecosystem::Go {
+        go_words = words
+            .iter()
+            .map(|w| match w.strip_prefix("--") {
+                Some(rest) if !rest.is_empty() => format!("-{rest}"),
+                _ => w.clone(),
+            })
+            .collect();
+        &go_words[..]
+    } else {
+        words
+    };
     // `cargo +nightly install …`: the toolchain first.
     let words = match words.first() {
         Some(w) if program == "cargo" && w.starts_with('+') => &words[1..],
@@ -1125,7 +1143,20 @@ const EXTENSION_ARGS: &[&str] = &[
 /// The installing command line of the ecosystem a word names (`python`,
 /// `pypi`, `nodejs`, `yarn`, `gem`, `cargo`), if it names one.
 fn installer_of(word: &str) -> Option<&'static str> {
-    match word.trim().to_ascii_lowercase().as_str() {
+    // A version beside the name (`Python 3.11`, `python3.12`, `node 20`).
+    let lower = word.trim().to_ascii_lowercase();
+    lower
+        .split(|c: char| c.is_whitespace() || c == '@' || c == '/')
+        .filter(|w| !w.is_empty())
+        .find_map(|w| {
+            let bare = w.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+            installer_named(w).or_else(|| installer_named(bare))
+        })
+}
+
+/// The installing command line of the ecosystem one word names exactly.
+fn installer_named(word: &str) -> Option<&'static str> {
+    match word {
         "python" | "python3" | "py" | "pip" | "pip3" | "pypi" | "uv" | "poetry" | "pdm"
         | "pipenv" => Some("pip install"),
         "node" | "nodejs" | "node.js" | "javascript" | "typescript" | "js" | "ts" | "npm"
@@ -1277,10 +1308,7 @@ impl Analysis<'_> {
                 .words
                 .windows(2)
                 .any(|w| w[0] == "-mod" && w[1] == "mod")
-                || install
-                    .words
-                    .iter()
-                    .any(|w| w == "-mod=mod" || w == "--mod=mod")
+                || install.words.iter().any(|w| w == "-mod=mod")
                 || env
                     .vars
                     .get("GOFLAGS")
@@ -1359,7 +1387,9 @@ impl Analysis<'_> {
             // A package runner's first operand is the package; the rest
             // are its arguments.
             operands += 1;
-            if install.runs && operands > 1 {
+            // (Go's program arguments are read too: one that names a
+            // remote module is held, whichever operand `go run` takes.)
+            if install.runs && operands > 1 && eco != Ecosystem::Go {
                 continue;
             }
             if eco == Ecosystem::Go {

