@@ -737,15 +737,23 @@ fn makes_public(folded_key: &str, value: &Value) -> bool {
     }
 }
 
-/// Whether `value` is the boolean `flag` as a lenient decoder reads it:
-/// the boolean, its name in any case (`"True"`), or `1`/`0`.
+/// Whether `value` may be read as the boolean `flag` by some decoder: the
+/// boolean; a number, true unless zero; a string as a lenient decoder
+/// reads it (pydantic's `"yes"`, `"on"`, `"t"`, `"1"`) or as JavaScript's
+/// truthiness does (any text not empty is true, `"false"` too). Either
+/// reading counts: the tool's decoder is not known.
 fn is_flag(value: &Value, flag: bool) -> bool {
     match value {
         Value::Bool(b) => *b == flag,
-        Value::String(t) => t
-            .trim()
-            .eq_ignore_ascii_case(if flag { "true" } else { "false" }),
-        Value::Number(n) => n.as_u64() == Some(u64::from(flag)),
+        Value::Number(n) => (n.as_f64() != Some(0.0)) == flag,
+        Value::String(t) => {
+            let t = t.trim().to_ascii_lowercase();
+            if flag {
+                !t.is_empty()
+            } else {
+                matches!(t.as_str(), "false" | "f" | "0" | "no" | "n" | "off" | "")
+            }
+        }
         _ => false,
     }
 }

@@ -528,7 +528,15 @@ fn values_that_make_something_public_are_publish_and_permission_change() {
         );
     }
     // As a lenient decoder reads the flag.
-    for args in [r#"{"public": "True"}"#, r#"{"private": 0}"#] {
+    for args in [
+        r#"{"public": "True"}"#,
+        r#"{"public": "yes"}"#,
+        r#"{"public": "false"}"#,
+        r#"{"public": 1.0}"#,
+        r#"{"private": 0}"#,
+        r#"{"private": "off"}"#,
+        r#"{"private": ""}"#,
+    ] {
         let f = facts_of(&format!(
             r#"{{"call": {{"name": "create_gist", "arguments": {args}}}}}"#
         ));
