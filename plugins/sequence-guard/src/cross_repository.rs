@@ -290,6 +290,9 @@ mod tests {
     use toolvet_pdk::serde_json::json;
     use toolvet_pdk::{FactSource, Outcome, PriorCall, RoleValue, ToolFacts};
 
+    /// An earlier call: its tool, arguments and outcome.
+    type Prior<'a> = (&'a str, Value, Outcome);
+
     /// The facts the catalog gives GitHub's `add_issue_comment`: it writes
     /// and publishes `body` into `owner`/`repo`.
     fn publishes() -> ToolInfo {
@@ -315,7 +318,7 @@ mod tests {
         }
     }
 
-    fn judged(call: Value, tool: &ToolInfo, history: &[(&str, Value, Outcome)]) -> Option<String> {
+    fn judged(call: Value, tool: &ToolInfo, history: &[Prior<'_>]) -> Option<String> {
         let rule = CrossRepository::new(&CrossRepositorySetting::default())
             .unwrap()
             .unwrap();
@@ -348,7 +351,7 @@ mod tests {
             )
         };
         let private = read("acme", "payroll-private");
-        let cases: Vec<(&str, Value, Vec<(&str, Value, Outcome)>, Option<&str>)> = vec![
+        let cases: Vec<(&str, Value, Vec<Prior<'_>>, Option<&str>)> = vec![
             (
                 "another repository read",
                 comment.clone(),
@@ -453,7 +456,11 @@ mod tests {
         // Without facts, or facts that publish no text, the rule does not
         // judge.
         assert_eq!(
-            judged(comment.clone(), &ToolInfo::default(), &[private.clone()]),
+            judged(
+                comment.clone(),
+                &ToolInfo::default(),
+                std::slice::from_ref(&private)
+            ),
             None
         );
         let mut no_text = publishes();
