@@ -417,7 +417,18 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
             toolvet::display::visible(key)
         )));
     }
-    let keystrokes = map.mapping(&call.tool).and_then(|m| m.keystrokes.clone());
+    let mapping = map.mapping(&call.tool);
+    let key_names = mapping.is_some_and(|m| m.key_names);
+    let keystrokes = mapping.and_then(|m| {
+        let key = m.keystrokes.clone()?;
+        // A tool that types only into a shell it names starts a command
+        // when it names none (any spelling of the name counts as naming).
+        let names_shell = call
+            .arguments
+            .keys()
+            .any(|k| toolvet::fold::fold(k) == toolvet::fold::fold(&key));
+        (names_shell || !m.starts_without_shell).then_some(key)
+    });
     let approvals = ApprovalTrust::of(&policy);
     let limits = HistoryLimits::of(policy.host());
     // One tool use per process: load only the checks that can select its
@@ -447,7 +458,13 @@ async fn vet_call(agent: Agent, policy_path: &Path, call: HookCall) -> Result<An
     let (calls, extra, typed) = match &keystrokes {
         None => (calls, Vec::new(), None),
         Some(key) => {
-            let typed = typed_line(&call, key, &calls, history.as_ref().map(|h| h.entries()))?;
+            let typed = typed_line(
+                &call,
+                key,
+                key_names,
+                &calls,
+                history.as_ref().map(|h| h.entries()),
+            )?;
             let (recorded, extra) = typed.calls(calls);
             (recorded, extra, Some(typed))
         }
@@ -665,12 +682,16 @@ impl Typed {
         let mut recorded = Vec::with_capacity(calls.len());
         let mut extra = Vec::new();
         for (name, arguments) in calls {
-            let mut line = arguments.clone();
+            // The text as the shell receives it (a list's chunks joined,
+            // key names read), judged alone and, joined, as the line.
+            let mut alone = arguments;
+            alone.insert("command".into(), Value::String(self.text.clone()));
+            let mut line = alone.clone();
             if let Ok(joined) = &self.line
                 && *joined != self.text
             {
                 line.insert("command".into(), Value::String(joined.clone()));
-                extra.push((name.clone(), arguments));
+                extra.push((name.clone(), alone));
             }
             line.insert(
                 KEYSTROKES_KEY.into(),
@@ -692,27 +713,44 @@ fn shell_id(value: &Value) -> Option<String> {
 }
 
 /// The keystroke call `call`: the shell its argument `shell_key` names,
-/// the text it types (`command` of the mapped `calls`), and the shell's
-/// line from `entries` (the session's history; `None`: there is none, so
-/// the line is unknown). A call that names no shell (a string or a
-/// number) has an unknown line.
+/// the text it types (`command` of the mapped `calls`: a string, or a
+/// list of strings typed joined by spaces; with `key_names`, its
+/// `{enter}` read as a newline), and the shell's line from `entries` (the
+/// session's history; `None`: there is none, so the line is unknown). A
+/// call that names no shell (a string or a number) has an unknown line,
+/// and so has one whose line holds a key that edits it (`{up}`).
 ///
 /// # Errors
-/// [`HookError::Input`] when the text is not a string.
+/// [`HookError::Input`] when the text is neither a string nor a list of
+/// strings.
 fn typed_line(
     call: &HookCall,
     shell_key: &str,
+    key_names: bool,
     calls: &[MappedCall],
     entries: Option<&[toolvet::call::PriorCall]>,
 ) -> Result<Typed, HookError> {
-    let text = match calls.first().and_then(|(_, a)| a.get("command")) {
+    let not_text = || {
+        HookError::Input(format!(
+            "{}: the input typed into the shell must be text or a list of texts",
+            toolvet::display::visible(&call.tool)
+        ))
+    };
+    // A list is typed as its chunks joined by spaces (Codex
+    // `unified_exec`'s `input` into a running session).
+    let typed = match calls.first().and_then(|(_, a)| a.get("command")) {
         Some(Value::String(t)) => t.clone(),
-        _ => {
-            return Err(HookError::Input(format!(
-                "{}: the input typed into the shell must be text",
-                toolvet::display::visible(&call.tool)
-            )));
-        }
+        Some(Value::Array(chunks)) => chunks
+            .iter()
+            .map(|c| c.as_str().ok_or_else(not_text))
+            .collect::<Result<Vec<_>, _>>()?
+            .join(" "),
+        _ => return Err(not_text()),
+    };
+    let text = if key_names {
+        decode_key_names(&typed).0
+    } else {
+        typed
     };
     // No shell named: the text is judged alone, and the line is unknown.
     let Some(shell) = call.arguments.get(shell_key).and_then(shell_id) else {
@@ -729,7 +767,10 @@ fn typed_line(
         None => Err("the session has no history to hold the shell's unfinished line".to_string()),
         Some(entries) => pending_line(entries, &shell).and_then(|pending| {
             let joined = format!("{pending}{text}");
-            match line_edit(&joined) {
+            // A key that edits the line, in this text or one typed before
+            // it into the same line (both kept as typed, `{enter}` read).
+            let edited = key_names.then(|| decode_key_names(&joined).1).flatten();
+            match edited.or_else(|| line_edit(&joined)) {
                 Some(why) => Err(why),
                 // As the shell reads it: continued lines joined.
                 None => Ok(shell_line::joined(&joined, &shell_line::scan(&joined))),
@@ -813,6 +854,50 @@ const INTERACTIVE_PROGRAMS: &[&str] = &[
     "nsenter",
     "ts-node",
 ];
+
+/// The keys Copilot CLI's shell input names in braces besides `{enter}`
+/// (its tools' description): each edits or recalls the shell's line.
+const EDITING_KEYS: &[&str] = &["up", "down", "left", "right", "backspace"];
+
+/// `text` with the key names of [`crate::maps::ToolMapping::key_names`]
+/// read: `{enter}` (any case) a newline; and why the line is unknown when
+/// another key name edits it (`None`: none does). Braces holding anything
+/// else (`${HOME}`, `{a,b}`) are the shell's own text.
+fn decode_key_names(text: &str) -> (String, Option<String>) {
+    let mut out = String::with_capacity(text.len());
+    let mut edited = None;
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let name = after
+            .find('}')
+            .map(|close| &after[..close])
+            .filter(|n| n.len() <= 16 && n.bytes().all(|b| b.is_ascii_alphabetic()))
+            .map(str::to_ascii_lowercase);
+        match name.as_deref() {
+            Some("enter") => {
+                out.push('\n');
+                rest = &after["enter".len() + 1..];
+            }
+            Some(key) if EDITING_KEYS.contains(&key) => {
+                edited.get_or_insert_with(|| {
+                    format!(
+                        "the input presses the key `{{{key}}}`, which edits or recalls the shell's line"
+                    )
+                });
+                out.push_str(&rest[open..open + key.len() + 2]);
+                rest = &after[key.len() + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, edited)
+}
 
 /// Why keystrokes may not go to a shell, after the session's history
 /// `entries`: a shell command that may have run (not denied) and started a
@@ -1773,6 +1858,7 @@ mod tests {
                 serde_json::json!({"session_id": 1, "chars": "m -rf ~"}),
             ),
             "session_id",
+            false,
             &[(
                 "bash".into(),
                 serde_json::json!({"command": "m -rf ~"})
@@ -1817,7 +1903,7 @@ mod tests {
             };
             let calls = map.calls(tool, &payload.arguments).unwrap();
             let entries = [typed_entry(1.into(), "r", Outcome::Allowed)];
-            let typed = typed_line(&payload, &key, &calls, Some(&entries)).unwrap();
+            let typed = typed_line(&payload, &key, false, &calls, Some(&entries)).unwrap();
             assert_eq!(typed.line.as_deref(), Ok("rm -rf ~\n"), "{tool}");
             let (recorded, alone) = typed.calls(calls);
             assert_eq!(recorded.len(), 1);
@@ -1828,7 +1914,7 @@ mod tests {
             assert_eq!(alone[0].1["command"], "m -rf ~\n");
             assert!(!alone[0].1.contains_key(KEYSTROKES_KEY));
             // No history: unknown.
-            let typed = typed_line(&payload, &key, &alone, None).unwrap();
+            let typed = typed_line(&payload, &key, false, &alone, None).unwrap();
             assert!(typed.line.is_err());
         }
         // A shell id that is not text or a number: the line is unknown,
@@ -1841,7 +1927,7 @@ mod tests {
             "bash".to_string(),
             args(serde_json::json!({"command": "x"})),
         )];
-        let typed = typed_line(&payload, "session_id", &calls, Some(&[])).unwrap();
+        let typed = typed_line(&payload, "session_id", false, &calls, Some(&[])).unwrap();
         assert_eq!(typed.shell, None);
         assert!(typed.line.is_err());
         let (recorded, alone) = typed.calls(calls);
@@ -1861,7 +1947,7 @@ mod tests {
         assert!(pending_line(std::slice::from_ref(&entry), "5").is_err());
         let payload = call(Some("/p"), serde_json::json!({"session_id": 1}));
         let calls = vec![("bash".to_string(), args(serde_json::json!({"command": 5})))];
-        assert!(typed_line(&payload, "session_id", &calls, Some(&[])).is_err());
+        assert!(typed_line(&payload, "session_id", false, &calls, Some(&[])).is_err());
         // Editing keys and history expansion: unknown.
         for text in [
             "a\u{15}b",

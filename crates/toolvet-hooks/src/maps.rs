@@ -64,6 +64,20 @@ pub struct ToolMapping {
     /// shell reads it (the hook's session history keeps it), and alone.
     #[serde(default)]
     pub keystrokes: Option<String>,
+    /// With `keystrokes`: a call that does not name a shell (no argument
+    /// folding to the `keystrokes` name) starts a command rather than
+    /// typing into one (Codex `unified_exec`: `input` is a new session's
+    /// argv, and with `session_id` the text typed into that session), so
+    /// it is vetted as the mapped tool's command.
+    #[serde(default)]
+    pub starts_without_shell: bool,
+    /// With `keystrokes`: the text names keys in braces, as Copilot CLI's
+    /// `write_bash` and `write_powershell` read it (`{enter}`, `{up}`,
+    /// `{down}`, `{left}`, `{right}`, `{backspace}`, any case). `{enter}`
+    /// is a newline; the other keys edit or recall the shell's line, so
+    /// the line with them is unknown (held, [`crate::KEYSTROKES_RULE`]).
+    #[serde(default)]
+    pub key_names: bool,
 }
 
 /// The argument the paths of a search tool's file filters are vetted in

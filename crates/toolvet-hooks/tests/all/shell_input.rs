@@ -700,3 +700,70 @@ fn keystrokes_that_rerun_an_edited_history_line_are_not_allowed() {
         assert!(not_allowed(&again), "{rerun:?}: {again:?}");
     }
 }
+
+/// Review s28 H1: Copilot CLI's `write_bash` reads key names in braces.
+/// `{enter}` (any case) ends the line as a newline does; `{up}`, `{left}`,
+/// `{backspace}` and the like edit or recall it, so a line holding one is
+/// unknown, in that call and in the next piece typed into the same line;
+/// the shell's own braces stay text.
+#[test]
+fn copilot_key_names_are_read_as_the_shell_receives_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let cwd = "/home/alice/s28";
+    let typed = |input: &str| {
+        vet(
+            Agent::Copilot,
+            &policy,
+            &copilot(
+                "write_bash",
+                serde_json::json!({"shellId": "k", "input": input}),
+                cwd,
+            ),
+        )
+    };
+    for input in ["rm -rf ~{enter}", "rm -rf ~{ENTER}"] {
+        let run = typed(input);
+        assert!(denied_by(&run, "shell.rm-home"), "{input}: {run:?}");
+    }
+    let braces = typed("echo ${HOME} {a,b}{enter}");
+    assert!(allowed(&braces), "{braces:?}");
+    let recalled = typed("{up}{enter}");
+    assert!(
+        matches!(&recalled, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("{up}")),
+        "{recalled:?}"
+    );
+    // An edit typed without a newline leaves the line unknown for the
+    // piece that ends it.
+    let edit = typed("echo rm -rf ~{left}{backspace}");
+    assert!(not_allowed(&edit), "{edit:?}");
+    let end = typed("{enter}");
+    assert!(not_allowed(&end), "{end:?}");
+}
+
+/// Review s28 H2, H3: Codex's `unified_exec` with a `session_id` types its
+/// `input` chunks (joined by spaces) or `chars` into that session, judged
+/// as keystrokes; without one, `input` is a new session's argv.
+#[test]
+fn codex_unified_exec_into_a_session_is_keystrokes() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let call =
+        |input: serde_json::Value| vet(Agent::Codex, &policy, &codex("ux", "unified_exec", input));
+    let start = call(serde_json::json!({"input": ["bash", "-i"]}));
+    assert!(allowed(&start), "{start:?}");
+    let listed = call(serde_json::json!({"input": ["ls", "-la"]}));
+    assert!(allowed(&listed), "{listed:?}");
+    let argv = call(serde_json::json!({"input": ["rm", "-rf", "/home/alice"]}));
+    assert!(not_allowed(&argv), "{argv:?}");
+    for input in [
+        serde_json::json!({"input": ["rm -rf ~/ /home/alice/.ssh\n"], "session_id": "1"}),
+        serde_json::json!({"input": ["rm", "-rf", "~\n"], "session_id": "1"}),
+        serde_json::json!({"session_id": 1, "chars": "rm -rf ~\n"}),
+    ] {
+        let typed = call(input.clone());
+        assert!(matches!(typed, Ok(Answer::Deny(_))), "{input}: {typed:?}");
+    }
+    let harmless = call(serde_json::json!({"session_id": 1, "chars": "git status\n"}));
+    assert!(allowed(&harmless), "{harmless:?}");
+}
