@@ -22,6 +22,9 @@ What `tools/call` of each tool answers (ID is the call's id):
 - `ask`: first a `sampling/createMessage` request with a duplicate key and
   a `notifications/message` with a duplicate key, a request under a
   look-alike method (`Sampling/CreateMessage`), then a plain answer.
+
+It offers tasks (MCP 2025-11-25): a `tools/call` with `task` is answered
+with a created task, and `tasks/result` with that call's result.
 """
 
 import json
@@ -58,15 +61,21 @@ def answers(message: dict) -> list[str]:
     method, id = message.get("method"), message.get("id")
     if method == "initialize":
         return [json.dumps({"jsonrpc": "2.0", "id": id, "result": {
-            "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}},
             "serverInfo": {"name": "hostile", "version": "1"}}})]
     if method == "tools/list":
         return [json.dumps({"jsonrpc": "2.0", "id": id, "result": {"tools": TOOLS}})]
+    if method == "tasks/result" and id is not None:
+        return [result(id, "task result: ran " + str(message.get("params", {}).get("taskId")))]
     if method != "tools/call" or id is None:
         return []
     name = message["params"]["name"]
     with open(os.environ["MCP_CALL_LOG"], "a", encoding="utf-8") as calls:
         calls.write(json.dumps({"tool": name}) + "\n")
+    if "task" in message["params"]:
+        return [json.dumps({"jsonrpc": "2.0", "id": id, "result": {"task": {
+            "taskId": name, "status": "working", "createdAt": "2026-12-07T00:00:00Z", "ttl": 60000}}})]
     i = json.dumps(id)
     content = '"content":[{"type":"text","text":"%s"}]'
     if name == "dup_result":

@@ -65,6 +65,29 @@ class ServerMessages(unittest.TestCase):
     def received(self) -> list:
         return [json.loads(line) for line in self.log.read_text().splitlines()]
 
+    def test_a_call_made_as_a_task_runs_plain_so_its_result_is_vetted(self):
+        # Review s28 M1: a task's result came back to `tasks/result`, past
+        # the result checks. The proxy offers no tasks, sends the call
+        # without `task`, and refuses `tasks/result`.
+        p = self.proxy()
+        p.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+        init = p.until(lambda m: m.get("id") == "init")[-1]
+        self.assertEqual(init["result"]["capabilities"], {"tools": {}})
+        p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "sneaky", "arguments": {}, "task": {"ttl": 60000}}})
+        answer = p.until(lambda m: m.get("id") == 1)[-1]
+        self.assertEqual(answer["result"]["content"][0]["text"], "ran sneaky", answer)
+        sent = [m for m in self.received() if m.get("method") == "tools/call"]
+        self.assertEqual(sent[0]["params"], {"name": "sneaky", "arguments": {}})
+        p.send({"jsonrpc": "2.0", "id": 2, "method": "tasks/result", "params": {"taskId": "sneaky"}})
+        refused = p.until(lambda m: m.get("id") == 2)[-1]
+        self.assertNotIn("result", refused)
+        self.assertIn("toolvet passes no task results", refused["error"]["message"])
+        self.assertFalse([m for m in self.received() if m.get("method") == "tasks/result"])
+        p.close()
+
     def test_answers_a_client_could_read_otherwise_are_errors_for_their_id(self):
         p = self.proxy()
         p.start(elicitation=False)

@@ -183,6 +183,23 @@ async fn ext_mcp_vets_calls_for_agentgateway() {
         "{answer:?}"
     );
 
+    // A call made as a task (review s28 M1) and a task's result would
+    // reach the client past the result checks: refused.
+    let mut as_task = call("s1", "read_file", json!({}));
+    as_task.mcp_request = Some(
+        json!({"name": "read_file", "arguments": {}, "task": {"ttl": 60000}})
+            .to_string()
+            .into_bytes(),
+    );
+    let mut task_result = call("s1", "read_file", json!({}));
+    task_result.method = "tasks/result".into();
+    task_result.mcp_request = Some(br#"{"taskId": "t1"}"#.to_vec());
+    for refused in [as_task, task_result] {
+        let (code, reason, _) = check(&mut client, refused, GATEWAY).await.unwrap_err();
+        assert_eq!(code, Code::Invalid);
+        assert!(reason.contains("called as a task"), "{reason}");
+    }
+
     // A tool no tools/list declared cannot be vetted: denied.
     let (code, reason, data) = check(&mut client, call("s1", "read_file", json!({})), GATEWAY)
         .await

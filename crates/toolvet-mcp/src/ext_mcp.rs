@@ -819,6 +819,24 @@ impl ExtMcp for ExtMcpService {
             let text = format!("toolvet: {why}");
             return Ok(tonic::Response::new(refused(Code::Invalid, text, None)));
         }
+        // A task's result (`tasks/result`) would reach the client past the
+        // result checks, which see only a `tools/call`'s answer: neither a
+        // task-augmented call nor a task result passes (review s28 M1).
+        let task_call = request.method == "tools/call"
+            && request
+                .mcp_request
+                .as_deref()
+                .and_then(|params| serde_json::from_slice::<Value>(params).ok())
+                .is_some_and(|params| params.get("task").is_some());
+        if task_call || request.method == "tasks/result" {
+            return Ok(tonic::Response::new(refused(
+                Code::Invalid,
+                "toolvet: a tool called as a task (`task`, `tasks/result`) is refused, since its \
+                 result would skip the result checks; call the tool without `task`"
+                    .into(),
+                None,
+            )));
+        }
         if request.method != "tools/call" {
             return Ok(tonic::Response::new(passed()));
         }

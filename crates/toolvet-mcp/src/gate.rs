@@ -425,12 +425,16 @@ pub fn round_trip(raw: &Value, ticket: &str) -> RoundTrip {
 /// was vetted, never the client's message as sent. `params` holds the
 /// vetted `name` and `arguments` (exactly the checks' text), and of the
 /// client's params (`params`, read by
-/// [`crate::jsonrpc::tools_call_params`]) only `_meta`, `task`, a
+/// [`crate::jsonrpc::tools_call_params`]) only `_meta`, a
 /// `requestState` of the server's own and the server's entries in
 /// `inputResponses`: toolvet's own round trip (its `requestState`, its
 /// entry in `inputResponses`) is not the server's business, and no other
-/// key reaches it. `None` when the vetted arguments cannot be read back
-/// (the call is then refused).
+/// key reaches it. Not `task` (MCP 2025-11-25's task-augmented call): its
+/// result would come back later to `tasks/result`, past the result
+/// checks, so the server gets a plain call (which a receiver must answer
+/// with the result itself) and the proxy does not offer tasks (review s28
+/// M1). `None` when the vetted arguments cannot be read back (the call is
+/// then refused).
 pub fn forwarded_call(id: &Value, call: &ToolCall, params: Option<&Value>) -> Option<Value> {
     let arguments = serde_json::from_str::<Value>(call.arguments.get()).ok()?;
     let mut out = serde_json::Map::new();
@@ -438,10 +442,8 @@ pub fn forwarded_call(id: &Value, call: &ToolCall, params: Option<&Value>) -> Op
     out.insert("arguments".into(), arguments);
     let given = params.and_then(Value::as_object);
     let get = |key: &str| given.and_then(|p| p.get(key));
-    for key in ["_meta", "task"] {
-        if let Some(v) = get(key).filter(|v| v.is_object()) {
-            out.insert(key.into(), v.clone());
-        }
+    if let Some(v) = get("_meta").filter(|v| v.is_object()) {
+        out.insert("_meta".into(), v.clone());
     }
     if let Some(state) = get("requestState")
         .and_then(Value::as_str)
@@ -739,7 +741,7 @@ mod tests {
             forwarded_call(&json!(4), &call, Some(&params)).unwrap(),
             json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
                 "name": "deploy", "arguments": {"env": "prod", "n": 18446744073709551615u64},
-                "_meta": {"progressToken": 7}, "task": {"ttl": 60},
+                "_meta": {"progressToken": 7},
                 "inputResponses": {"theirs": {"action": "decline"}}}})
         );
         // The server's own round trip stays; toolvet's alone leaves nothing.

@@ -437,6 +437,16 @@ impl Session {
                 m if jsonrpc::VETTED_METHODS.contains(&m) => {
                     tokio::spawn(async move { self.gate_method(id, method, raw).await });
                 }
+                // A task's result would reach the client past the result
+                // checks; the proxy offers no tasks and sends none
+                // (`gate::forwarded_call`), so none is toolvet's to pass.
+                "tasks/result" => self.reply(jsonrpc::error(
+                    &id,
+                    jsonrpc::INVALID_REQUEST,
+                    "`tasks/result`: toolvet passes no task results (a tool's result reaches the \
+                     client only as the answer to its call, after the result checks); call the \
+                     tool without `task`",
+                )),
                 "initialize" => {
                     let params = raw.get("params");
                     let mut state = self.state();
@@ -631,10 +641,19 @@ impl Session {
             return;
         }
         match pending.method.as_str() {
-            "initialize" if !self.config.hide_denied_tools.is_empty() => {
-                if let Some(tools) = raw
-                    .pointer_mut("/result/capabilities/tools")
+            "initialize" => {
+                // No tasks through the proxy (`gate::forwarded_call`): the
+                // client is not told the server offers them.
+                if let Some(capabilities) = raw
+                    .pointer_mut("/result/capabilities")
                     .and_then(Value::as_object_mut)
+                {
+                    capabilities.remove("tasks");
+                }
+                if !self.config.hide_denied_tools.is_empty()
+                    && let Some(tools) = raw
+                        .pointer_mut("/result/capabilities/tools")
+                        .and_then(Value::as_object_mut)
                 {
                     tools.insert("listChanged".into(), Value::Bool(true));
                 }
