@@ -66,6 +66,21 @@ struct ToolEntry {
     note: Option<String>,
     #[serde(default)]
     wraps: Option<Wraps>,
+    #[serde(default)]
+    modes: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<String>>>,
+}
+
+/// An argument whose value, one of a list the tool's definition
+/// enumerates, chooses what the call does (terraform-mcp-server's
+/// `create_run` with `run_type = "plan_only"` only plans).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mode {
+    /// The top-level argument's name as the source spells it; the tool's
+    /// decoder reads that exact key.
+    pub argument: String,
+    /// Each value the definition enumerates (compared exactly, as the
+    /// tool's code compares it) and the effects of a call that sets it.
+    pub values: Vec<(String, Effects)>,
 }
 
 /// A tool that calls another tool named in its arguments (Cline's
@@ -141,6 +156,9 @@ pub struct Entry {
     pub note: Option<String>,
     /// The tool calls another one named in its arguments.
     pub wraps: Option<Wraps>,
+    /// Arguments whose values choose what one call does; `effects` is what
+    /// a call that leaves them out (or sets a value not listed) does.
+    pub modes: Vec<Mode>,
 }
 
 impl Entry {
@@ -334,6 +352,51 @@ impl Catalog {
                 })?;
                 keystrokes.push(segments);
             }
+            let mut modes = Vec::new();
+            for (argument, values) in &tool.modes {
+                if tool.effects_by_value {
+                    return Err(at(
+                        &format!("modes.{argument}"),
+                        "a tool whose effects are read from its command (`effects_by_value`) has \
+                         no modes"
+                            .into(),
+                    ));
+                }
+                let mut listed = Vec::new();
+                for (value, names) in values {
+                    let chosen = names
+                        .iter()
+                        .map(|e| {
+                            Effect::from_name(e).ok_or_else(|| {
+                                at(
+                                    &format!("modes.{argument}.{value}"),
+                                    format!(
+                                        "unknown effect `{e}` (one of: {})",
+                                        Effect::ALL.map(Effect::name).join(", ")
+                                    ),
+                                )
+                            })
+                        })
+                        .collect::<Result<Effects, _>>()?;
+                    if chosen.is_empty() {
+                        return Err(at(
+                            &format!("modes.{argument}.{value}"),
+                            "names no effect".into(),
+                        ));
+                    }
+                    listed.push((value.clone(), chosen));
+                }
+                if argument.is_empty() || listed.is_empty() {
+                    return Err(at(
+                        &format!("modes.{argument}"),
+                        "an empty argument name or no values".into(),
+                    ));
+                }
+                modes.push(Mode {
+                    argument: argument.clone(),
+                    values: listed,
+                });
+            }
             let index = self.entries.len();
             self.by_name
                 .entry(crate::fold::fold(&tool.name))
@@ -354,6 +417,7 @@ impl Catalog {
                 keystrokes,
                 note: tool.note,
                 wraps: tool.wraps,
+                modes,
             });
         }
         for s in &servers {

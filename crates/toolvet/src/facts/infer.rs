@@ -493,6 +493,10 @@ pub(crate) fn derive(
                 effects = effects.union(found);
                 irreversible |= destroying;
                 known_protected |= names_protected;
+            } else if let Some(chosen) = chosen_mode(e, arguments, &mut reasons) {
+                effects = effects.union(chosen);
+                // A call that only reads undoes nothing.
+                irreversible |= e.irreversible && !chosen.iter().all(|x| x == Effect::Read);
             } else {
                 effects = effects.union(e.effects);
                 irreversible |= e.irreversible;
@@ -720,6 +724,46 @@ pub(crate) fn derive(
         source,
         reasons,
     }
+}
+
+/// The effects the entry's [`Mode`](super::catalog::Mode)s choose for
+/// this call, when the call sets every mode argument, spelled as the
+/// source spells it, as the only key folding to that name, to one of its
+/// listed values exactly; `None` (the entry's `effects`, all a call may
+/// do) otherwise: a mode argument left out, a value not listed, or a
+/// look-alike key that another decoder might read instead (`Run_Type`
+/// beside `run_type`).
+fn chosen_mode(entry: &Entry, arguments: &Value, why: &mut Vec<String>) -> Option<Effects> {
+    let map = arguments.as_object()?;
+    let mut chosen = Effects::NONE;
+    let mut said = Vec::new();
+    for mode in &entry.modes {
+        let folded = crate::fold::fold(&mode.argument);
+        let mut keys = map.keys().filter(|k| crate::fold::fold(k) == folded);
+        // Left out, the tool does its default: the entry's `effects`.
+        let key = keys.next()?;
+        if keys.next().is_some() || *key != mode.argument {
+            return None;
+        }
+        let value = map.get(key)?.as_str()?;
+        let (_, effects) = mode.values.iter().find(|(v, _)| v == value)?;
+        chosen = chosen.union(*effects);
+        said.push(format!(
+            "catalog {}: {} = {value:?}: {}",
+            entry.id,
+            mode.argument,
+            effects
+                .iter()
+                .map(Effect::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if said.is_empty() {
+        return None;
+    }
+    why.extend(said);
+    Some(chosen)
 }
 
 /// Whether the argument `folded_key` set to `value` makes something

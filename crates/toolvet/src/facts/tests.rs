@@ -975,3 +975,59 @@ fn keystrokes_are_outbound_content_and_a_command_line_in_their_own_dialect() {
         "{e}"
     );
 }
+
+/// A catalogued argument whose enumerated value chooses what the call
+/// does (`modes`): terraform-mcp-server's `create_run` only plans with
+/// `run_type = "plan_only"` and deploys by default; a value not listed, a
+/// look-alike key beside the real one, or a mode left out is all the
+/// tool's default does (two keys that fold alike never reach the facts:
+/// the call is refused).
+#[test]
+fn a_mode_argument_chooses_the_effects_only_when_read_as_the_tool_reads_it() {
+    let finder = FactFinder::new(Catalog::shipped());
+    let facts = |args: &str| {
+        let json = format!(
+            r#"{{"call": {{"name": "create_run", "arguments": {{"terraform_org_name": "acme",
+                "workspace_name": "prod-network"{args}}}}}}}"#
+        );
+        finder.facts(&CallRequest::from_json(&json).unwrap())
+    };
+    let plan = facts(r#", "run_type": "plan_only""#);
+    assert_eq!(
+        plan.effects.iter().collect::<Vec<_>>(),
+        [Effect::Read],
+        "{:?}",
+        plan.reasons
+    );
+    assert!(
+        plan.reasons
+            .iter()
+            .any(|r| r.contains("run_type = \"plan_only\": read")),
+        "{:?}",
+        plan.reasons
+    );
+    let destroy = facts(r#", "run_type": "is_destroy""#);
+    assert!(destroy.effects.contains(Effect::Delete), "{destroy:?}");
+    for args in [
+        "",
+        r#", "run_type": "Plan_Only""#,
+        r#", "run_type": "plan_only ""#,
+        r#", "run_type": ["plan_only"]"#,
+        r#", "Run_Type": "plan_only""#,
+    ] {
+        let f = facts(args);
+        assert!(
+            f.effects.contains(Effect::Deploy) && f.protected_target,
+            "{args}: {f:?}"
+        );
+    }
+    let twice = r#"{"source": "x", "title": "t", "repository": "o/x", "commit": "0123456789012345678901234567890123456789",
+        "tools": [{"name": "go", "defined_in": "a", "effects": ["deploy"], "modes": {"kind": {"dry": ["explode"]}}}]}"#;
+    let e = Catalog::from_files(&[("x.json", twice)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`modes.kind.dry`") && e.contains("explode"),
+        "{e}"
+    );
+}
