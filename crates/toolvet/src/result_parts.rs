@@ -84,7 +84,9 @@ impl Host {
     /// string as text, each other value as JSON. A redacted part is
     /// replaced in `value` with its masked content. Every part is vetted,
     /// even after one is withheld, so that the labels of all of them are
-    /// kept.
+    /// kept; then the text parts joined, as the model reads them (a
+    /// redaction there withholds the whole: rule
+    /// `toolvet.secret-across-parts`).
     pub async fn check_result_parts(
         &self,
         request: &CallRequest,
@@ -123,9 +125,54 @@ impl Host {
                 ResultAction::Pass => {}
             }
         }
+        // The model reads the parts together: text that only says what it
+        // says across parts (an instruction split between two blocks, a
+        // key name in one and its secret in the next; review s28 M2) is
+        // vetted in their joined text, as masked part by part. Its labels
+        // are kept, and a withhold or a redaction there, which no part
+        // showed alone and which cannot be masked part by part, withholds
+        // the whole.
+        let texts: Vec<&str> = pointers
+            .iter()
+            .filter_map(|p| value.pointer(p).and_then(Value::as_str))
+            .collect();
+        if texts.len() > 1 {
+            let joined = ToolResult {
+                content: ResultContent::Text(texts.join(JOINED_BY)),
+                is_error,
+            };
+            let mut verdict = self.check_result(request, &joined).await;
+            for label in verdict.labels.drain(..) {
+                if !out.labels.contains(&label) {
+                    out.labels.push(label);
+                }
+            }
+            match verdict.action {
+                ResultAction::Pass => {}
+                ResultAction::Withhold => {
+                    out.withheld.get_or_insert(verdict);
+                }
+                ResultAction::Redact => {
+                    verdict.action = ResultAction::Withhold;
+                    verdict.content = None;
+                    verdict
+                        .rule
+                        .get_or_insert_with(|| "toolvet.secret-across-parts".into());
+                    verdict.reason.get_or_insert_with(|| {
+                        "a secret spans several of its parts, which cannot be masked one by one"
+                            .into()
+                    });
+                    out.withheld.get_or_insert(verdict);
+                }
+            }
+        }
         out
     }
 }
+
+/// What joins a result's text parts into the one text the model reads
+/// ([`Host::check_result_parts`]): a line break, as clients show blocks.
+const JOINED_BY: &str = "\n";
 
 #[cfg(test)]
 mod tests {
