@@ -43,6 +43,7 @@ const VERBS: &[(&str, Effect)] = &[
     ("screenshot", Effect::Read),
     ("status", Effect::Read),
     ("diff", Effect::Read),
+    ("history", Effect::Read),
     // Writes.
     ("write", Effect::Write),
     ("create", Effect::Write),
@@ -57,6 +58,7 @@ const VERBS: &[(&str, Effect)] = &[
     ("modify", Effect::Write),
     ("replace", Effect::Write),
     ("rename", Effect::Write),
+    ("rewrite", Effect::Write),
     ("move", Effect::Write),
     ("save", Effect::Write),
     ("append", Effect::Write),
@@ -166,7 +168,6 @@ const VERBS: &[(&str, Effect)] = &[
     // Deploys.
     ("deploy", Effect::Deploy),
     ("apply", Effect::Deploy),
-    ("rollout", Effect::Deploy),
     ("rollback", Effect::Deploy),
     ("promote", Effect::Deploy),
     ("scale", Effect::Deploy),
@@ -222,6 +223,9 @@ const OBJECTS: &[(&str, Effect)] = &[
     ("visibility", Effect::PermissionChange),
     ("deployment", Effect::Deploy),
     ("stack", Effect::Deploy),
+    // A noun as often as a verb (`rollout history`, `get_rollout`): what
+    // is done to it is the verb beside it.
+    ("rollout", Effect::Deploy),
 ];
 
 /// Verbs whose delete cannot be undone (a plain `delete` or `remove` also
@@ -842,7 +846,7 @@ fn effects_of_values(
         w.extend(words_of(t));
         w
     };
-    let (queries, commands): (Vec<_>, Vec<_>) = texts.iter().partition(|(_, query)| *query);
+    let (queries, commands): (Vec<_>, Vec<_>) = texts.iter().partition(|t| t.1 == Operation::Query);
     let command_words: Vec<String> = commands.iter().flat_map(|(t, _)| split(t)).collect();
     let query_words: Vec<String> = queries.iter().flat_map(|(t, _)| split(t)).collect();
     // A command's objects count beside a verb that changes something
@@ -852,8 +856,20 @@ fn effects_of_values(
     let (of_query, query_destroys) = effects_of_words_in(&query_words, "query", why, false);
     effects = effects.union(of_query);
     destroying |= query_destroys;
+    // An operation named by its words alone (`kubectl_generic`'s `command:
+    // "get"`, `subCommand: "history"`: no shell line, code or query, and
+    // no shell syntax in any value) whose verbs all read is a read: the
+    // runner executing it is the means, not an effect of the call.
+    let reads_only = !command_words.is_empty()
+        && query_words.is_empty()
+        && effects.iter().eq([Effect::Read])
+        && texts.iter().all(|t| t.1 == Operation::Named)
+        && !holds_shell_syntax(arguments);
+    if reads_only {
+        why.push("every verb of the operation reads".into());
+    }
     let words: Vec<String> = command_words.into_iter().chain(query_words).collect();
-    if entry.effects.contains(Effect::Execute) {
+    if entry.effects.contains(Effect::Execute) && !reads_only {
         effects.insert(Effect::Execute);
     }
     if effects.iter().all(|e| e == Effect::Execute) && entry.effects.contains(Effect::Read) {
@@ -868,15 +884,38 @@ fn effects_of_values(
     (effects, destroying, protected.is_some())
 }
 
+/// What a text of [`operation_texts`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Operation {
+    /// A query (the entry's `query` role).
+    Query,
+    /// A shell line or source code: runs whatever it says.
+    Code,
+    /// A resource, or the value of an [`OPERATION_NAMES`] key: words.
+    Named,
+}
+
+/// Whether any string in `value` holds shell syntax that could run more
+/// than the operation its words name (`;`, `|`, `&`, `$`, a backquote,
+/// `<`, `>`, a line break), were the runner to hand it to a shell.
+fn holds_shell_syntax(value: &Value) -> bool {
+    match value {
+        Value::String(t) => t.contains([';', '|', '&', '$', '`', '<', '>', '\n']),
+        Value::Array(items) => items.iter().any(holds_shell_syntax),
+        Value::Object(map) => map.values().any(holds_shell_syntax),
+        _ => false,
+    }
+}
+
 /// The strings of `value` that say what a command runner does, each with
-/// whether it is a query: those the entry gives a command, query or
+/// what it is ([`Operation`]): those the entry gives a command, query or
 /// resource role, and those under an [`OPERATION_NAMES`] key. `budget` is
 /// left at 0 when not every value could be read (too many, too deep).
 fn operation_texts<'v>(
     entry: &Entry,
     value: &'v Value,
     path: &mut Vec<PathStep<'v>>,
-    out: &mut Vec<(&'v str, bool)>,
+    out: &mut Vec<(&'v str, Operation)>,
     budget: &mut usize,
 ) {
     if *budget == 0 || path.len() > MAX_DEPTH {
@@ -910,7 +949,14 @@ fn operation_texts<'v>(
                 PathStep::Index(_) => None,
             });
             if by_role || by_name == Some(true) {
-                out.push((s, role == Some(Role::Query)));
+                out.push((
+                    s,
+                    match role {
+                        Some(Role::Query) => Operation::Query,
+                        Some(Role::ShellCommand | Role::SourceCode) => Operation::Code,
+                        _ => Operation::Named,
+                    },
+                ));
             }
         }
         _ => {}

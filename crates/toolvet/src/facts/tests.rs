@@ -1031,3 +1031,42 @@ fn a_mode_argument_chooses_the_effects_only_when_read_as_the_tool_reads_it() {
         "{e}"
     );
 }
+
+/// A runner told its operation by name (`kubectl_generic`) reads when
+/// every verb of the operation reads (`get`, `rollout history`): no
+/// `execute`, so a production namespace is no change; a verb that changes
+/// something (`rollout restart`, `rollout undo` names none: the rollout
+/// itself), or shell syntax in any value, keeps all it does.
+#[test]
+fn a_named_operation_whose_verbs_read_is_a_read() {
+    let finder = FactFinder::new(Catalog::shipped());
+    let effects = |args: &str| {
+        let json = format!(
+            r#"{{"call": {{"name": "kubectl_generic", "arguments": {{"namespace": "production"{args}}}}}}}"#
+        );
+        let f = finder.facts(&CallRequest::from_json(&json).unwrap());
+        assert!(f.protected_target, "{f:?}");
+        f.effects.iter().collect::<Vec<_>>()
+    };
+    assert_eq!(
+        effects(r#", "command": "get", "resourceType": "pods""#),
+        [Effect::Read]
+    );
+    assert_eq!(
+        effects(r#", "command": "rollout", "subCommand": "history", "name": "api""#),
+        [Effect::Read]
+    );
+    for changes in [
+        r#", "command": "rollout", "subCommand": "restart""#,
+        r#", "command": "rollout", "subCommand": "undo""#,
+        r#", "command": "get", "subCommand": "delete""#,
+        r#", "command": "get", "resourceType": "pods; kubectl delete ns production""#,
+        r#", "command": "cordon", "name": "node-1""#,
+    ] {
+        let found = effects(changes);
+        assert!(
+            found.iter().any(|e| *e != Effect::Read),
+            "{changes}: {found:?}"
+        );
+    }
+}
