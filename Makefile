@@ -100,7 +100,7 @@ FIELD_TOOLS_TUNING := $(filter-out %/holdout.cases.yaml,$(sort $(wildcard tests/
 
 field-tests: cli plugins $(AGENTDOJO_VENV)/.installed
 	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet
-	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet --min-stopped 88 --max-blocked 5 $(FIELD_TOOLS_TUNING)
+	$(PYTHON) tests/field/run.py --toolvet target/release/toolvet --min-stopped 88 --max-blocked 3 $(FIELD_TOOLS_TUNING)
 	$(AGENTDOJO_VENV)/bin/python tests/agentdojo/replay.py --smoke --toolvet target/release/toolvet
 
 # The whole tools corpus with its held-out third: rates only (run it once,
