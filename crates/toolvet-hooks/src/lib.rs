@@ -855,13 +855,11 @@ const INTERACTIVE_PROGRAMS: &[&str] = &[
     "ts-node",
 ];
 
-/// The keys Copilot CLI's shell input names in braces besides `{enter}`
-/// (its tools' description): each edits or recalls the shell's line.
-const EDITING_KEYS: &[&str] = &["up", "down", "left", "right", "backspace"];
-
 /// `text` with the key names of [`crate::maps::ToolMapping::key_names`]
 /// read: `{enter}` (any case) a newline; and why the line is unknown when
-/// another key name edits it (`None`: none does). Braces holding anything
+/// another key name edits it (`None`: none does): those Copilot's tools
+/// describe (`{up}`, `{down}`, `{left}`, `{right}`, `{backspace}`) and any
+/// other word in braces (`{tab}`, `{ctrl+c}`). Braces holding anything
 /// else (`${HOME}`, `{a,b}`) are the shell's own text.
 fn decode_key_names(text: &str) -> (String, Option<String>) {
     let mut out = String::with_capacity(text.len());
@@ -870,17 +868,27 @@ fn decode_key_names(text: &str) -> (String, Option<String>) {
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
+        // A key's name: a letter, then letters, digits, `+`, `-`, `_`
+        // (`{tab}`, `{ctrl+c}`), not a parameter's (`${HOME}`).
         let name = after
             .find('}')
             .map(|close| &after[..close])
-            .filter(|n| n.len() <= 16 && n.bytes().all(|b| b.is_ascii_alphabetic()))
+            .filter(|n| {
+                n.len() <= 16
+                    && n.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && n.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'_'))
+                    && !rest[..open].ends_with('$')
+            })
             .map(str::to_ascii_lowercase);
         match name.as_deref() {
             Some("enter") => {
                 out.push('\n');
                 rest = &after["enter".len() + 1..];
             }
-            Some(key) if EDITING_KEYS.contains(&key) => {
+            // Any other key (those Copilot's description lists, and any it
+            // may also take: `{tab}` completes, `{ctrl+u}` clears) edits.
+            Some(key) => {
                 edited.get_or_insert_with(|| {
                     format!(
                         "the input presses the key `{{{key}}}`, which edits or recalls the shell's line"

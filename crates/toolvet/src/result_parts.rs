@@ -136,9 +136,20 @@ impl Host {
             .iter()
             .filter_map(|p| value.pointer(p).and_then(Value::as_str))
             .collect();
-        if texts.len() > 1 {
+        // Joined twice: as lines (each part's own line breaks at its ends
+        // dropped, so no blank line ends a sentence between them), and
+        // run together (a token split inside, `ghp_` + the rest).
+        let lines: Vec<&str> = texts
+            .iter()
+            .map(|t| t.trim_matches(|c: char| LINE_ENDS.contains(&c)))
+            .collect();
+        let joined = match texts.len() {
+            0 | 1 => Vec::new(),
+            _ => vec![lines.join("\n"), texts.concat()],
+        };
+        for text in joined {
             let joined = ToolResult {
-                content: ResultContent::Text(texts.join(JOINED_BY)),
+                content: ResultContent::Text(text),
                 is_error,
             };
             let mut verdict = self.check_result(request, &joined).await;
@@ -170,9 +181,11 @@ impl Host {
     }
 }
 
-/// What joins a result's text parts into the one text the model reads
-/// ([`Host::check_result_parts`]): a line break, as clients show blocks.
-const JOINED_BY: &str = "\n";
+/// Line breaks dropped at the ends of a part before the parts are joined
+/// as lines ([`Host::check_result_parts`]).
+const LINE_ENDS: [char; 7] = [
+    '\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}',
+];
 
 #[cfg(test)]
 mod tests {

@@ -739,6 +739,11 @@ fn copilot_key_names_are_read_as_the_shell_receives_them() {
     assert!(not_allowed(&edit), "{edit:?}");
     let end = typed("{enter}");
     assert!(not_allowed(&end), "{end:?}");
+    // Review s28 R6: any other key name edits the line too.
+    for input in ["rm -rf ~{tab}{enter}", "ls{ctrl+u}rm -rf ~{enter}"] {
+        let edited = typed(input);
+        assert!(not_allowed(&edited), "{input}: {edited:?}");
+    }
 }
 
 /// Review s28 H2, H3: Codex's `unified_exec` with a `session_id` types its
