@@ -59,6 +59,13 @@ const VERBS: &[(&str, Effect)] = &[
     ("replace", Effect::Write),
     ("rename", Effect::Write),
     ("rewrite", Effect::Write),
+    ("undo", Effect::Write),
+    ("revert", Effect::Write),
+    ("restore", Effect::Write),
+    ("pause", Effect::Write),
+    ("resume", Effect::Write),
+    ("abort", Effect::Write),
+    ("cancel", Effect::Write),
     ("move", Effect::Write),
     ("save", Effect::Write),
     ("append", Effect::Write),
@@ -168,6 +175,7 @@ const VERBS: &[(&str, Effect)] = &[
     // Deploys.
     ("deploy", Effect::Deploy),
     ("apply", Effect::Deploy),
+    ("rollout", Effect::Deploy),
     ("rollback", Effect::Deploy),
     ("promote", Effect::Deploy),
     ("scale", Effect::Deploy),
@@ -223,9 +231,6 @@ const OBJECTS: &[(&str, Effect)] = &[
     ("visibility", Effect::PermissionChange),
     ("deployment", Effect::Deploy),
     ("stack", Effect::Deploy),
-    // A noun as often as a verb (`rollout history`, `get_rollout`): what
-    // is done to it is the verb beside it.
-    ("rollout", Effect::Deploy),
 ];
 
 /// Verbs whose delete cannot be undone (a plain `delete` or `remove` also
@@ -856,17 +861,13 @@ fn effects_of_values(
     let (of_query, query_destroys) = effects_of_words_in(&query_words, "query", why, false);
     effects = effects.union(of_query);
     destroying |= query_destroys;
-    // An operation named by its words alone (`kubectl_generic`'s `command:
-    // "get"`, `subCommand: "history"`: no shell line, code or query, and
-    // no shell syntax in any value) whose verbs all read is a read: the
-    // runner executing it is the means, not an effect of the call.
-    let reads_only = !command_words.is_empty()
-        && query_words.is_empty()
-        && effects.iter().eq([Effect::Read])
-        && texts.iter().all(|t| t.1 == Operation::Named)
-        && !holds_shell_syntax(arguments);
+    let reads_only = query_words.is_empty() && reads_by_name(arguments);
     if reads_only {
-        why.push("every verb of the operation reads".into());
+        // `rollout` of `rollout history` names the group, not a deploy.
+        effects = Effects::NONE;
+        effects.insert(Effect::Read);
+        destroying = false;
+        why.push("the operation it is told by name reads".into());
     }
     let words: Vec<String> = command_words.into_iter().chain(query_words).collect();
     if entry.effects.contains(Effect::Execute) && !reads_only {
@@ -895,12 +896,62 @@ enum Operation {
     Named,
 }
 
+/// Whether a runner told its operation by name (`kubectl_generic`'s
+/// `command: "get"`, or a group and its subcommand, `command: "rollout"`
+/// with `subCommand: "history"`) runs an operation that only reads: the
+/// runner executing it is then the means, not an effect of the call. Only
+/// when the operation keys ([`OPERATION_NAMES`]) are a `command` that is a
+/// read verb (with no subcommand, or one that is a read verb too), or a
+/// `command` that is no delete verb followed by a `subcommand` that is a
+/// read verb; each one lower-case word; and no value of the call holds
+/// shell syntax or starts with `-` (an option may stand before the real
+/// verb: `--cache-dir=/tmp/get delete`). Words of other values (a
+/// resource's name, `status-page`) never count.
+fn reads_by_name(arguments: &Value) -> bool {
+    let Some(map) = arguments.as_object() else {
+        return false;
+    };
+    let mut command = None;
+    let mut subcommand = None;
+    for (key, value) in map {
+        let folded = crate::fold::fold(key);
+        if !OPERATION_NAMES.contains(&folded.as_str()) {
+            continue;
+        }
+        let Some(word) = value
+            .as_str()
+            .filter(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()))
+        else {
+            return false;
+        };
+        match folded.as_str() {
+            "command" if command.is_none() => command = Some(word),
+            "subcommand" if subcommand.is_none() => subcommand = Some(word),
+            _ => return false,
+        }
+    }
+    let effect = |w: &str| VERBS.iter().find(|(v, _)| *v == w).map(|(_, e)| *e);
+    let reads = |w: Option<&str>| w.and_then(effect) == Some(Effect::Read);
+    let Some(command) = command else {
+        return false;
+    };
+    let shape = if reads(Some(command)) {
+        subcommand.is_none() || reads(subcommand)
+    } else {
+        effect(command) != Some(Effect::Delete) && reads(subcommand)
+    };
+    shape && !holds_shell_syntax(arguments)
+}
+
 /// Whether any string in `value` holds shell syntax that could run more
 /// than the operation its words name (`;`, `|`, `&`, `$`, a backquote,
-/// `<`, `>`, a line break), were the runner to hand it to a shell.
+/// `<`, `>`, a line break), were the runner to hand it to a shell, or is
+/// an option (starts with `-`).
 fn holds_shell_syntax(value: &Value) -> bool {
     match value {
-        Value::String(t) => t.contains([';', '|', '&', '$', '`', '<', '>', '\n']),
+        Value::String(t) => {
+            t.starts_with('-') || t.contains([';', '|', '&', '$', '`', '<', '>', '\n', '\r'])
+        }
         Value::Array(items) => items.iter().any(holds_shell_syntax),
         Value::Object(map) => map.values().any(holds_shell_syntax),
         _ => false,

@@ -1062,11 +1062,37 @@ fn a_named_operation_whose_verbs_read_is_a_read() {
         r#", "command": "get", "subCommand": "delete""#,
         r#", "command": "get", "resourceType": "pods; kubectl delete ns production""#,
         r#", "command": "cordon", "name": "node-1""#,
+        // Review s28 R1: a read word among other values, an option before
+        // the verb, a subcommand that changes something.
+        r#", "command": "rollout", "subCommand": "undo", "name": "status-page""#,
+        r#", "command": "--cache-dir=/tmp/get", "resourceType": "delete", "args": ["namespace", "production"]"#,
+        r#", "command": "certificate", "subCommand": "approve", "name": "--cache-dir=/tmp/get""#,
+        r#", "command": "label", "resourceType": "ns", "name": "status", "args": ["x=privileged", "--overwrite"]"#,
+        r#", "command": "get", "resourceType": "pods", "flags": ["--raw"]"#,
+        r#", "command": "delete", "subCommand": "get""#,
     ] {
         let found = effects(changes);
         assert!(
             found.iter().any(|e| *e != Effect::Read),
             "{changes}: {found:?}"
         );
+    }
+}
+
+/// Review s28 R2: a deploy word in an uncatalogued name is not outweighed
+/// by a read word beside an undo (`undo_rollout_from_history`).
+#[test]
+fn an_undo_beside_a_read_word_is_still_a_change() {
+    for name in [
+        "undo_rollout_from_history",
+        "revert_rollout_to_history",
+        "abort_rollout_status",
+        "rollout_undo_status",
+        "rollout_history_undo",
+    ] {
+        let f = facts_of(&format!(
+            r#"{{"call": {{"name": "{name}", "arguments": {{"environment": "production"}}}}}}"#
+        ));
+        assert!(f.effects.iter().any(|e| e != Effect::Read), "{name}: {f:?}");
     }
 }
