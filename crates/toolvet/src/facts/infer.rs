@@ -851,7 +851,7 @@ fn effects_of_values(
         w.extend(words_of(t));
         w
     };
-    let (queries, commands): (Vec<_>, Vec<_>) = texts.iter().partition(|t| t.1 == Operation::Query);
+    let (queries, commands): (Vec<_>, Vec<_>) = texts.iter().partition(|(_, query)| *query);
     let command_words: Vec<String> = commands.iter().flat_map(|(t, _)| split(t)).collect();
     let query_words: Vec<String> = queries.iter().flat_map(|(t, _)| split(t)).collect();
     // A command's objects count beside a verb that changes something
@@ -883,17 +883,6 @@ fn effects_of_values(
         ));
     }
     (effects, destroying, protected.is_some())
-}
-
-/// What a text of [`operation_texts`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Operation {
-    /// A query (the entry's `query` role).
-    Query,
-    /// A shell line or source code: runs whatever it says.
-    Code,
-    /// A resource, or the value of an [`OPERATION_NAMES`] key: words.
-    Named,
 }
 
 /// Whether a runner told its operation by name (`kubectl_generic`'s
@@ -959,14 +948,14 @@ fn holds_shell_syntax(value: &Value) -> bool {
 }
 
 /// The strings of `value` that say what a command runner does, each with
-/// what it is ([`Operation`]): those the entry gives a command, query or
+/// whether it is a query: those the entry gives a command, query or
 /// resource role, and those under an [`OPERATION_NAMES`] key. `budget` is
 /// left at 0 when not every value could be read (too many, too deep).
 fn operation_texts<'v>(
     entry: &Entry,
     value: &'v Value,
     path: &mut Vec<PathStep<'v>>,
-    out: &mut Vec<(&'v str, Operation)>,
+    out: &mut Vec<(&'v str, bool)>,
     budget: &mut usize,
 ) {
     if *budget == 0 || path.len() > MAX_DEPTH {
@@ -1000,14 +989,7 @@ fn operation_texts<'v>(
                 PathStep::Index(_) => None,
             });
             if by_role || by_name == Some(true) {
-                out.push((
-                    s,
-                    match role {
-                        Some(Role::Query) => Operation::Query,
-                        Some(Role::ShellCommand | Role::SourceCode) => Operation::Code,
-                        _ => Operation::Named,
-                    },
-                ));
+                out.push((s, role == Some(Role::Query)));
             }
         }
         _ => {}
