@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests libtoolvet c-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -28,7 +28,7 @@ demo: cli plugins
 # the fuzz targets) come last, so those builds have every step before them
 # to use the CPU the steps leave idle: placed before the Python, Node and
 # preset tests, bench-smoke waited 251 s for them (2026-12-06).
-CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests preset-tests bench-smoke fuzz-smoke lint
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests c-tests preset-tests bench-smoke fuzz-smoke lint
 test: $(CI_STEPS)
 	@echo "make test: all passed"
 
@@ -240,6 +240,25 @@ setup:
 
 cli:
 	$(CARGO) build --release --locked -p toolvet-cli
+
+# libtoolvet, toolvet's C ABI (crates/toolvet-c): the shared and static
+# libraries, the header and a pkg-config file (toolvet.pc), installed
+# under target/libtoolvet/ for programs in C, Go (cgo) and Java (JNI).
+LIBTOOLVET := target/libtoolvet
+libtoolvet:
+	$(CARGO) build --release --locked -p toolvet-c
+	mkdir -p $(LIBTOOLVET)/include $(LIBTOOLVET)/lib/pkgconfig
+	cp crates/toolvet-c/include/toolvet.h $(LIBTOOLVET)/include/
+	cp target/release/libtoolvet_c.so $(LIBTOOLVET)/lib/libtoolvet.so
+	cp target/release/libtoolvet_c.a $(LIBTOOLVET)/lib/libtoolvet.a
+	sed -e 's|@PREFIX@|$(abspath $(LIBTOOLVET))|' \
+	    -e "s|@VERSION@|$$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)|" \
+	    crates/toolvet-c/toolvet.pc.in > $(LIBTOOLVET)/lib/pkgconfig/toolvet.pc
+
+# The C ABI from C: crates/toolvet-c/tests/c/abi_test.c on the example
+# policy, built with pkg-config's flags.
+c-tests: libtoolvet plugins
+	crates/toolvet-c/tests/c/run.sh $(LIBTOOLVET)
 
 # Rust checks: one component per crate of plugins/, copied to target/plugins/.
 rust-plugins: setup
