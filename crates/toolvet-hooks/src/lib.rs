@@ -712,6 +712,39 @@ fn shell_id(value: &Value) -> Option<String> {
     }
 }
 
+/// Why the shell id `id` (as [`shell_id`] wrote it) may name a shell that
+/// other ids name too, if it may: an agent that reads ids as numbers
+/// (Codex parses `session_id` as an integer) types `"01"`, `"+1"`, `"1.0"`
+/// and `"1"` into one shell, while the hook would keep a line for each. An
+/// id that is a number in any but its plain decimal form, or has spaces
+/// around it, leaves the line unknown.
+fn ambiguous_shell_id(id: &str) -> Option<String> {
+    let trimmed = id.trim().replace('_', "");
+    let canonical = trimmed
+        .parse::<i128>()
+        .map(|n| n.to_string())
+        .ok()
+        .or_else(|| {
+            trimmed
+                .parse::<f64>()
+                .ok()
+                .filter(|f| {
+                    f.is_finite()
+                        && f.fract() == 0.0
+                        && trimmed.contains(|c: char| c.is_ascii_digit())
+                })
+                .map(|f| format!("{f:.0}"))
+        });
+    let differs = canonical.is_some_and(|c| c != id) || (id != id.trim() && !id.trim().is_empty());
+    differs.then(|| {
+        format!(
+            "the shell id `{}` is a number written otherwise than plainly (or with spaces), which \
+             an agent reading ids as numbers takes for another id's shell",
+            toolvet::display::visible(id)
+        )
+    })
+}
+
 /// The keystroke call `call`: the shell its argument `shell_key` names,
 /// the text it types (`command` of the mapped `calls`: a string, or a
 /// list of strings typed joined by spaces; with `key_names`, its
@@ -765,6 +798,9 @@ fn typed_line(
     };
     let line = match entries {
         None => Err("the session has no history to hold the shell's unfinished line".to_string()),
+        Some(_) if ambiguous_shell_id(&shell).is_some() => {
+            Err(ambiguous_shell_id(&shell).unwrap_or_default())
+        }
         Some(entries) => pending_line(entries, &shell).and_then(|pending| {
             let joined = format!("{pending}{text}");
             // A key that edits the line, in this text or one typed before
@@ -772,8 +808,15 @@ fn typed_line(
             let edited = key_names.then(|| decode_key_names(&joined).1).flatten();
             match edited.or_else(|| line_edit(&joined)) {
                 Some(why) => Err(why),
-                // As the shell reads it: continued lines joined.
-                None => Ok(shell_line::joined(&joined, &shell_line::scan(&joined))),
+                // As the shell reads it: continued lines joined; what
+                // follows a line that starts a REPL is that program's.
+                None => {
+                    let line = shell_line::joined(&joined, &shell_line::scan(&joined));
+                    match interactive_then_input(&line) {
+                        Some(why) => Err(why),
+                        None => Ok(line),
+                    }
+                }
             }
         }),
     };
@@ -861,6 +904,9 @@ const INTERACTIVE_PROGRAMS: &[&str] = &[
 /// describe (`{up}`, `{down}`, `{left}`, `{right}`, `{backspace}`) and any
 /// other word in braces (`{tab}`, `{ctrl+c}`). Braces holding anything
 /// else (`${HOME}`, `{a,b}`) are the shell's own text.
+/// The keys Copilot CLI's `write_bash` describes, by name.
+const KEY_NAMES: &[&str] = &["enter", "up", "down", "left", "right", "backspace"];
+
 fn decode_key_names(text: &str) -> (String, Option<String>) {
     let mut out = String::with_capacity(text.len());
     let mut edited = None;
@@ -878,9 +924,25 @@ fn decode_key_names(text: &str) -> (String, Option<String>) {
                     && n.starts_with(|c: char| c.is_ascii_alphabetic())
                     && n.bytes()
                         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'_'))
-                    && !rest[..open].ends_with('$')
             })
             .map(str::to_ascii_lowercase);
+        // After `$` it is a parameter (`${HOME}`) unless it is a key name
+        // Copilot reads: whether it reads `${enter}` as `$` and a newline
+        // is not known, so the line is.
+        let name = match name {
+            Some(n) if rest[..open].ends_with('$') => {
+                if KEY_NAMES.contains(&n.as_str()) {
+                    edited.get_or_insert_with(|| {
+                        format!(
+                            "the input holds `${{{n}}}`, which the shell reads as a parameter and the \
+                             agent may read as the key `{{{n}}}`"
+                        )
+                    });
+                }
+                None
+            }
+            n => n,
+        };
         match name.as_deref() {
             Some("enter") => {
                 out.push('\n');
@@ -922,6 +984,13 @@ fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
             continue;
         };
         if args.contains_key(KEYSTROKES_KEY) {
+            // A line typed into the shell that started one: what is typed
+            // after it goes to that program.
+            if let Some(Value::String(line)) = args.get("command")
+                && let Some(why) = line.lines().find_map(starts_interactive)
+            {
+                return Some(why);
+            }
             continue;
         }
         let words: Vec<String> = match args.get("command") {
@@ -958,9 +1027,7 @@ fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
                 .get("mode")
                 .is_some_and(|m| m.as_str() == Some("async"));
         let programs = session_programs(&words);
-        let interactive = programs
-            .iter()
-            .find(|p| INTERACTIVE_PROGRAMS.contains(&p.as_str()));
+        let interactive = programs.iter().find(|p| interactive_program(p));
         if let Some(program) = interactive {
             return Some(foreign_why(&words, program));
         }
@@ -968,6 +1035,43 @@ fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
             let first = programs.first().map_or("", String::as_str);
             return Some(foreign_why(&words, first));
         }
+    }
+    None
+}
+
+/// Whether `name` (a program's file name) is one of
+/// [`INTERACTIVE_PROGRAMS`]: as written, or without a version or `.exe`
+/// after it (`python3.12`, `node20`, `psql-15`, `python.exe`).
+fn interactive_program(name: &str) -> bool {
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    let bare = name.trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | '-' | '_'));
+    INTERACTIVE_PROGRAMS.contains(&name)
+        || (!bare.is_empty() && INTERACTIVE_PROGRAMS.contains(&bare))
+}
+
+/// Why input typed after the shell line `line` goes to another program, if
+/// it does: the line runs one of [`INTERACTIVE_PROGRAMS`]
+/// ([`session_programs`]).
+fn starts_interactive(line: &str) -> Option<String> {
+    let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    let programs = session_programs(&words);
+    let program = programs.iter().find(|p| interactive_program(p))?;
+    Some(foreign_why(&words, program))
+}
+
+/// Why the text typed after a line of `text` (the shell's lines, as it
+/// reads them) is not shell input, if it is not: a line that starts one of
+/// [`INTERACTIVE_PROGRAMS`] followed by more input (`python3⏎` then code).
+fn interactive_then_input(text: &str) -> Option<String> {
+    let mut rest = text;
+    while let Some(end) = rest.find('\n') {
+        let (line, after) = (&rest[..end], &rest[end + 1..]);
+        if !after.trim().is_empty()
+            && let Some(why) = starts_interactive(line)
+        {
+            return Some(why);
+        }
+        rest = after;
     }
     None
 }
@@ -982,13 +1086,54 @@ fn foreign_why(words: &[String], program: &str) -> String {
     )
 }
 
+/// Programs that run the command after them ([`session_programs`] reads
+/// past them, their options, and a count or duration they take:
+/// `timeout 600 python3`, `nice -n 5 psql`, `sudo -u app irb`).
+const COMMAND_WRAPPERS: &[&str] = &[
+    "env",
+    "exec",
+    "nohup",
+    "time",
+    "command",
+    "builtin",
+    "timeout",
+    "sudo",
+    "doas",
+    "nice",
+    "ionice",
+    "stdbuf",
+    "setsid",
+    "unbuffer",
+    "chrt",
+    "taskset",
+    "caffeinate",
+    "xvfb-run",
+    "numactl",
+    "firejail",
+    "flock",
+    "npx",
+    "pnpx",
+    "bunx",
+];
+
+/// Package managers whose `run` or `exec` runs the command after it
+/// (`uv run python`, `bundle exec irb`): read past as wrappers.
+const RUNNERS: &[&str] = &[
+    "uv", "poetry", "pipenv", "conda", "mamba", "pdm", "hatch", "rye", "bundle", "npm", "pnpm",
+    "yarn", "bun", "cargo", "go", "mix",
+];
+
 /// The program names of `words` (a command line): the first word of each
-/// command between `;`, `&&`, `||`, `|`, `&`, past `env`, variable
-/// assignments, `exec`, `nohup`, `time`, and a path's directories.
+/// command between `;`, `&&`, `||`, `|`, `&`, past variable assignments,
+/// [`COMMAND_WRAPPERS`] with their options and counts, and a path's
+/// directories.
 fn session_programs(words: &[String]) -> Vec<String> {
     let mut programs = Vec::new();
     let mut at_start = true;
-    for word in words {
+    // After a wrapper: its options and a count or duration come first.
+    let mut after_wrapper = false;
+    let mut words = words.iter().peekable();
+    while let Some(word) = words.next() {
         let w = word.trim_start_matches(['(', '{']);
         if matches!(w, ";" | "&&" | "||" | "|" | "&" | "|&") {
             at_start = true;
@@ -1000,13 +1145,29 @@ fn session_programs(words: &[String]) -> Vec<String> {
             }
             continue;
         }
-        if w.is_empty()
-            || w.contains('=') && !w.starts_with('-')
-            || matches!(w, "env" | "exec" | "nohup" | "time" | "command" | "builtin")
-        {
+        let name = w.rsplit('/').next().unwrap_or(w);
+        if w.is_empty() || w.contains('=') && !w.starts_with('-') {
             continue;
         }
-        let name = w.rsplit('/').next().unwrap_or(w);
+        if COMMAND_WRAPPERS.contains(&name) {
+            after_wrapper = true;
+            continue;
+        }
+        if RUNNERS.contains(&name)
+            && words
+                .peek()
+                .is_some_and(|next| matches!(next.as_str(), "run" | "exec" | "x"))
+        {
+            words.next();
+            after_wrapper = true;
+            continue;
+        }
+        let count = w.starts_with(|c: char| c.is_ascii_digit())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
+        if after_wrapper && (w.starts_with('-') || count) {
+            continue;
+        }
+        after_wrapper = false;
         let name = name.trim_end_matches([';', '&', '|']);
         programs.push(name.to_string());
         at_start = w.ends_with(';') || w.ends_with('&') || w.ends_with('|');

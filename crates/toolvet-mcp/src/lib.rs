@@ -57,6 +57,7 @@ pub mod http;
 pub mod jsonrpc;
 mod proxy;
 mod results;
+mod server_text;
 #[cfg(feature = "http")]
 pub mod sse;
 

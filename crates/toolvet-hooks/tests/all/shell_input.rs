@@ -772,3 +772,155 @@ fn codex_unified_exec_into_a_session_is_keystrokes() {
     let harmless = call(serde_json::json!({"session_id": 1, "chars": "git status\n"}));
     assert!(allowed(&harmless), "{harmless:?}");
 }
+
+/// Review s29 F1: a REPL or database client started by a line typed into
+/// the shell takes what is typed after it, which toolvet does not judge
+/// as shell commands: the line is unknown (held), in the same piece of
+/// input or a later one, whatever wrapper, version or runner starts it.
+#[test]
+fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
+    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("not a shell"));
+    // Codex: a tty shell, then a program typed into it, then its input.
+    for (session, program, input) in [
+        ("f1a", "python3\n", python),
+        ("f1b", "psql -h db.acme.com prod\n", "DROP DATABASE prod;\n"),
+        ("f1c", "timeout 600 python3.12 -q\n", python),
+        ("f1d", "uv run python\n", python),
+        (
+            "f1e",
+            "env -i /usr/bin/node20\n",
+            "require('fs').rmSync('/home/alice',{recursive:true})\n",
+        ),
+    ] {
+        let codex_call = |tool: &str, input: serde_json::Value| {
+            vet(Agent::Codex, &policy, &codex(session, tool, input))
+        };
+        let start = codex_call(
+            "exec_command",
+            serde_json::json!({"cmd": "bash", "tty": true}),
+        );
+        assert!(allowed(&start), "{start:?}");
+        let started = codex_call(
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": program}),
+        );
+        assert!(allowed(&started), "{program}: {started:?}");
+        let code = codex_call(
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": input}),
+        );
+        assert!(not_allowed(&code), "{program}: {code:?}");
+        if input == python {
+            assert!(unknown(&code), "{program}: {code:?}");
+        }
+        // Typed in one piece, the same.
+        let both = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                &format!("{session}-one"),
+                "write_stdin",
+                serde_json::json!({"session_id": 1, "chars": format!("{program}{input}")}),
+            ),
+        );
+        assert!(!allowed(&both), "{program} in one piece: {both:?}");
+    }
+    // Codex `unified_exec`: a session started as a REPL, by a wrapper or
+    // with a version in its name.
+    for (session, argv) in [
+        ("f1f", serde_json::json!(["timeout", "600", "python3"])),
+        ("f1g", serde_json::json!(["python3.12"])),
+    ] {
+        let ux = |input: serde_json::Value| {
+            vet(
+                Agent::Codex,
+                &policy,
+                &codex(session, "unified_exec", input),
+            )
+        };
+        let _ = ux(serde_json::json!({"input": argv}));
+        let code = ux(serde_json::json!({"session_id": "1", "input": [python]}));
+        assert!(unknown(&code), "{argv}: {code:?}");
+    }
+    // Copilot `write_bash`, `{enter}` for each newline.
+    let typed = |input: String| {
+        vet(
+            Agent::Copilot,
+            &policy,
+            &copilot(
+                "write_bash",
+                serde_json::json!({"shellId": "q", "input": input}),
+                "/home/alice/s29",
+            ),
+        )
+    };
+    let started = typed("python3{enter}".to_string());
+    assert!(allowed(&started), "{started:?}");
+    let code = typed(python.replace('\n', "{enter}"));
+    assert!(unknown(&code), "{code:?}");
+}
+
+/// Review s29 F2: Codex reads `session_id` as an integer, so `"01"`,
+/// `"+1"` and `"1"` are one shell; the hook keeps lines by id, so an id
+/// written otherwise than plainly leaves the line unknown.
+#[test]
+fn a_shell_id_written_two_ways_does_not_split_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    for (session, other) in [("f2a", "01"), ("f2b", "+1"), ("f2c", " 1")] {
+        let ux = |input: serde_json::Value| {
+            vet(
+                Agent::Codex,
+                &policy,
+                &codex(session, "unified_exec", input),
+            )
+        };
+        let start = ux(serde_json::json!({"input": ["bash", "-i"]}));
+        assert!(allowed(&start), "{start:?}");
+        let first = ux(serde_json::json!({"session_id": other, "input": ["r"]}));
+        assert!(
+            matches!(&first, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE)),
+            "{other:?}: {first:?}"
+        );
+        // Refused, `r` never reached the shell: its line stays empty.
+        let rest = ux(serde_json::json!({"session_id": "1", "input": ["m -rf ~\n"]}));
+        assert!(allowed(&rest), "{other:?}: {rest:?}");
+    }
+    // The plain id, as a string or a number, is one shell.
+    let ux =
+        |input: serde_json::Value| vet(Agent::Codex, &policy, &codex("f2d", "unified_exec", input));
+    let _ = ux(serde_json::json!({"input": ["bash", "-i"]}));
+    let first = ux(serde_json::json!({"session_id": 1, "input": ["r"]}));
+    assert!(allowed(&first), "{first:?}");
+    let rest = ux(serde_json::json!({"session_id": "1", "input": ["m -rf ~\n"]}));
+    assert!(denied_by(&rest, "shell.rm-home"), "{rest:?}");
+}
+
+/// Review s29 F3: `${enter}` is a parameter to the shell and may be a
+/// newline to Copilot: the line is unknown.
+#[test]
+fn a_key_name_after_a_dollar_makes_the_line_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let typed = |input: &str| {
+        vet(
+            Agent::Copilot,
+            &policy,
+            &copilot(
+                "write_bash",
+                serde_json::json!({"shellId": "k", "input": input}),
+                "/home/alice/s29-f3",
+            ),
+        )
+    };
+    let run = typed("echo ${enter}rm -rf ~{enter}");
+    assert!(
+        matches!(&run, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("${enter}")),
+        "{run:?}"
+    );
+    let home = typed("echo ${HOME}{enter}");
+    assert!(allowed(&home), "{home:?}");
+}
