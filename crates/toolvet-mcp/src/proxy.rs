@@ -641,7 +641,7 @@ impl Session {
             return;
         }
         match pending.method.as_str() {
-            "initialize" => {
+            "initialize" | "server/discover" => {
                 // No tasks through the proxy (`gate::forwarded_call`): the
                 // client is not told the server offers them.
                 if let Some(capabilities) = raw

@@ -6,9 +6,10 @@
 //!
 //! They are vetted by the policy's result checks as the output of a call
 //! named by the method (`initialize`, `tools/list`, ...): all of an
-//! answer's text at once, so one check run per answer; when it is not
-//! passed whole, each entry alone, and what is withheld or masked is left
-//! out (the `instructions`, or the listed entry). The labels the text
+//! answer's text at once (every key and string, schemas and `_meta`
+//! included), so one check run per answer; when it is not passed whole,
+//! each entry alone, and what is withheld or masked is left out (the
+//! `instructions`, a neutral `serverInfo`, or the listed entry). The labels the text
 //! raised (an injection's destinations) are the run's, as a result's are.
 
 use serde_json::Value;
@@ -16,15 +17,44 @@ use toolvet::tool_result::RunLabel;
 use toolvet::tool_result::{ResultAction, ResultContent, ToolResult};
 use toolvet::{CallContext, Host};
 
-/// The answers whose text is vetted, and where their entries are: a
-/// pointer to one string (`initialize`) or to an array of entries.
-const VETTED: &[(&str, &str)] = &[
-    ("initialize", "/result/instructions"),
-    ("tools/list", "/result/tools"),
-    ("prompts/list", "/result/prompts"),
-    ("resources/list", "/result/resources"),
-    ("resources/templates/list", "/result/resourceTemplates"),
+/// The answers whose text is vetted, and where their entries are: the
+/// keys of the result's object that are entries (`initialize`'s and
+/// `server/discover`'s `instructions` and `serverInfo`), or a pointer to
+/// an array of entries.
+const VETTED: &[(&str, Entries)] = &[
+    ("initialize", Entries::Keys(&["instructions", "serverInfo"])),
+    (
+        "server/discover",
+        Entries::Keys(&["instructions", "serverInfo"]),
+    ),
+    ("tools/list", Entries::List("/result/tools")),
+    ("prompts/list", Entries::List("/result/prompts")),
+    ("resources/list", Entries::List("/result/resources")),
+    (
+        "resources/templates/list",
+        Entries::List("/result/resourceTemplates"),
+    ),
 ];
+
+/// Where an answer's entries are.
+#[derive(Debug, Clone, Copy)]
+enum Entries {
+    /// These keys of the result object, each an entry.
+    Keys(&'static [&'static str]),
+    /// Each element of the array at this pointer.
+    List(&'static str),
+}
+
+/// What is left of a `serverInfo` that did not pass: the fields MCP
+/// requires, neutral.
+fn neutral_server_info() -> Value {
+    serde_json::json!({"name": "mcp-server", "version": "0"})
+}
+
+/// Whether the answer to `method` carries server text this module vets.
+pub(crate) fn vets(method: &str) -> bool {
+    VETTED.iter().any(|(m, _)| *m == method)
+}
 
 /// What vetting an answer's text found.
 #[derive(Debug, Default)]
@@ -47,19 +77,25 @@ pub(crate) async fn vet(
     raw: &mut Value,
     context: &CallContext,
 ) -> ServerText {
-    let Some((_, pointer)) = VETTED.iter().find(|(m, _)| *m == method) else {
+    let Some((_, entries)) = VETTED.iter().find(|(m, _)| *m == method) else {
         return ServerText::default();
     };
     if !host.vets_results() {
         return ServerText::default();
     }
-    let Some(found) = raw.pointer_mut(pointer) else {
-        return ServerText::default();
-    };
-    let texts: Vec<String> = match &*found {
-        Value::Array(entries) => entries.iter().map(text_of).collect(),
-        Value::Null => return ServerText::default(),
-        other => vec![text_of(other)],
+    let texts: Vec<String> = match entries {
+        Entries::Keys(keys) => keys
+            .iter()
+            .map(|k| {
+                raw.pointer(&format!("/result/{k}"))
+                    .map(text_of)
+                    .unwrap_or_default()
+            })
+            .collect(),
+        Entries::List(pointer) => match raw.pointer(pointer) {
+            Some(Value::Array(listed)) => listed.iter().map(text_of).collect(),
+            _ => return ServerText::default(),
+        },
     };
     let whole = texts.join("\n\n");
     if whole.trim().is_empty() {
@@ -76,33 +112,46 @@ pub(crate) async fn vet(
     // Which entries: each alone.
     let mut keep = Vec::with_capacity(texts.len());
     for text in texts {
-        let verdict = check(host, method, context, text).await;
-        let kept = verdict.action == ResultAction::Pass;
-        if !kept {
-            vetted.left_out += 1;
-            vetted.reason.get_or_insert_with(|| {
-                verdict
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| verdict.rule.clone().unwrap_or_default())
-            });
-        }
+        let kept = text.trim().is_empty() || {
+            let verdict = check(host, method, context, text).await;
+            if verdict.action != ResultAction::Pass {
+                vetted.reason.get_or_insert_with(|| {
+                    verdict
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| verdict.rule.clone().unwrap_or_default())
+                });
+            }
+            verdict.action == ResultAction::Pass
+        };
         keep.push(kept);
     }
     // Withheld whole but no entry alone: every entry goes.
-    if vetted.left_out == 0 {
-        vetted.left_out = keep.len();
+    if keep.iter().all(|k| *k) {
         keep.iter_mut().for_each(|k| *k = false);
         vetted.reason = first.reason.clone();
     }
-    match found {
-        Value::Array(entries) => {
-            let mut kept = keep.into_iter();
-            entries.retain(|_| kept.next().unwrap_or(false));
-        }
-        _ => {
+    vetted.left_out = keep.iter().filter(|k| !**k).count();
+    match entries {
+        Entries::Keys(keys) => {
             if let Some(result) = raw.pointer_mut("/result").and_then(Value::as_object_mut) {
-                result.remove("instructions");
+                for (key, kept) in keys.iter().zip(&keep) {
+                    match (*key, kept) {
+                        (_, true) => {}
+                        ("serverInfo", false) => {
+                            result.insert((*key).into(), neutral_server_info());
+                        }
+                        (_, false) => {
+                            result.remove(*key);
+                        }
+                    }
+                }
+            }
+        }
+        Entries::List(pointer) => {
+            if let Some(Value::Array(listed)) = raw.pointer_mut(pointer) {
+                let mut kept = keep.into_iter();
+                listed.retain(|_| kept.next().unwrap_or(false));
             }
         }
     }
@@ -115,14 +164,26 @@ pub(crate) async fn vet(
     vetted
 }
 
-/// Every string of `entry` (names, titles, descriptions, the schema's
-/// words), one per line, as the model reads them.
+/// Every key and every string of `entry` (names, titles, descriptions,
+/// a schema's property names and its words, `_meta` too: a client may show
+/// any of it to the model), one per line, depth first.
 fn text_of(entry: &Value) -> String {
-    toolvet::result_parts::parts(entry, &[""])
-        .iter()
-        .filter_map(|p| entry.pointer(p).and_then(Value::as_str))
-        .collect::<Vec<_>>()
-        .join("\n")
+    fn walk<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::String(s) => out.push(s),
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            Value::Object(map) => {
+                for (key, v) in map {
+                    out.push(key);
+                    walk(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(entry, &mut out);
+    out.join("\n")
 }
 
 /// The result checks' verdict on `text` as the output of a `method` call.

@@ -794,6 +794,18 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
             "env -i /usr/bin/node20\n",
             "require('fs').rmSync('/home/alice',{recursive:true})\n",
         ),
+        // Review s29 G1: the name quoted, escaped, substituted, inside
+        // `bash -c` or a compound command, behind any wrapper, unlisted.
+        ("g1a", "\"python3\"\n", python),
+        ("g1b", "py''thon3\n", python),
+        ("g1c", "\\python3\n", python),
+        ("g1d", "$(which python3)\n", python),
+        ("g1e", "bash -c python3\n", python),
+        ("g1f", "if true; then python3; fi\n", python),
+        ("g1g", "rlwrap python3\n", python),
+        ("g1h", "script -qc python3 /dev/null\n", python),
+        ("g1i", "strace -o /dev/null python3\n", python),
+        ("g1j", "pypy3\n", python),
     ] {
         let codex_call = |tool: &str, input: serde_json::Value| {
             vet(Agent::Codex, &policy, &codex(session, tool, input))
@@ -833,6 +845,8 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
     for (session, argv) in [
         ("f1f", serde_json::json!(["timeout", "600", "python3"])),
         ("f1g", serde_json::json!(["python3.12"])),
+        ("g1k", serde_json::json!(["bash", "-lc", "\"python3\""])),
+        ("g1l", serde_json::json!(["rlwrap", "python3"])),
     ] {
         let ux = |input: serde_json::Value| {
             vet(
@@ -857,10 +871,29 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
             ),
         )
     };
-    let started = typed("python3{enter}".to_string());
+    let started = typed("\"python3\"{enter}".to_string());
     assert!(allowed(&started), "{started:?}");
     let code = typed(python.replace('\n', "{enter}"));
     assert!(unknown(&code), "{code:?}");
+    // Cursor: a background shell, then `WriteShellStdin`.
+    let cursor_call = |tool: &str, input: serde_json::Value| {
+        vet(Agent::Cursor, &policy, &cursor("g1-cursor", tool, input))
+    };
+    let start = cursor_call(
+        "run_terminal_cmd",
+        serde_json::json!({"command": "bash", "is_background": true}),
+    );
+    assert!(allowed(&start), "{start:?}");
+    let started = cursor_call(
+        "WriteShellStdin",
+        serde_json::json!({"shell_id": "t1", "input": "\"python3\"\n"}),
+    );
+    assert!(allowed(&started), "{started:?}");
+    let code = cursor_call(
+        "WriteShellStdin",
+        serde_json::json!({"shell_id": "t1", "input": python}),
+    );
+    assert!(not_allowed(&code), "{code:?}");
 }
 
 /// Review s29 F2: Codex reads `session_id` as an integer, so `"01"`,
