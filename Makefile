@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests libtoolvet c-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests libtoolvet c-tests go-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -28,7 +28,7 @@ demo: cli plugins
 # the fuzz targets) come last, so those builds have every step before them
 # to use the CPU the steps leave idle: placed before the Python, Node and
 # preset tests, bench-smoke waited 251 s for them (2026-12-06).
-CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests c-tests preset-tests bench-smoke fuzz-smoke lint
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests c-tests go-tests preset-tests bench-smoke fuzz-smoke lint
 test: $(CI_STEPS)
 	@echo "make test: all passed"
 
@@ -215,6 +215,8 @@ lint-rest:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path plugins/Cargo.toml --all -- --check
 	$(CARGO) fmt --manifest-path crates/toolvet-pdk/Cargo.toml -- --check
+	# The Go package is gofmt-clean.
+	test -z "$$(gofmt -l bindings/go)"
 	$(CARGO) clippy --locked --manifest-path crates/toolvet-pdk/Cargo.toml --target-dir $(NATIVE_PLUGINS) --all-targets -- -D warnings
 	# The kit is ready for crates.io: it packages (with the WIT contract)
 	# and the packaged crate builds on its own.
@@ -259,6 +261,15 @@ libtoolvet:
 # policy, built with pkg-config's flags.
 c-tests: libtoolvet plugins
 	crates/toolvet-c/tests/c/run.sh $(LIBTOOLVET)
+
+# The Go package over libtoolvet (bindings/go, cgo, the standard library
+# only): its tests load the example policy, and approve an escalation
+# through the CLI (so `cli`).
+go-tests: libtoolvet plugins cli
+	cd bindings/go && PKG_CONFIG_PATH=$(abspath $(LIBTOOLVET))/lib/pkgconfig \
+	    LD_LIBRARY_PATH=$(abspath $(LIBTOOLVET))/lib go vet ./... && \
+	    PKG_CONFIG_PATH=$(abspath $(LIBTOOLVET))/lib/pkgconfig \
+	    LD_LIBRARY_PATH=$(abspath $(LIBTOOLVET))/lib go test -count=1 ./...
 
 # Rust checks: one component per crate of plugins/, copied to target/plugins/.
 rust-plugins: setup

@@ -1,0 +1,3 @@
+module github.com/toolvet/toolvet/bindings/go
+
+go 1.19
