@@ -14,7 +14,7 @@ JS_CHECKS := message-guard
 # policy's Python and JavaScript checks takes minutes of CPU, paid once.
 export TOOLVET_CACHE_DIR ?= $(CURDIR)/target/toolvet-cache
 
-.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests libtoolvet c-tests go-tests
+.PHONY: demo test ci-steps test-downloads setup cli plugins rust-plugins hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests field-tools-tests agentdojo kit-tests scaffold-test guide-tests node-build node-tests preset-tests bench-smoke fuzz-build fuzz-smoke ci-prebuild lint lint-rest python-wheel python-tests libtoolvet c-tests go-tests java-build java-tests
 
 # The main job: build the CLI and every example plugin, then vet each call
 # in examples/calls/ with examples/toolvet.toml and compare with the
@@ -28,7 +28,7 @@ demo: cli plugins
 # the fuzz targets) come last, so those builds have every step before them
 # to use the CPU the steps leave idle: placed before the Python, Node and
 # preset tests, bench-smoke waited 251 s for them (2026-12-06).
-CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests c-tests go-tests preset-tests bench-smoke fuzz-smoke lint
+CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests c-tests go-tests java-tests preset-tests bench-smoke fuzz-smoke lint
 test: $(CI_STEPS)
 	@echo "make test: all passed"
 
@@ -270,6 +270,24 @@ go-tests: libtoolvet plugins cli
 	    LD_LIBRARY_PATH=$(abspath $(LIBTOOLVET))/lib go vet ./... && \
 	    PKG_CONFIG_PATH=$(abspath $(LIBTOOLVET))/lib/pkgconfig \
 	    LD_LIBRARY_PATH=$(abspath $(LIBTOOLVET))/lib go test -count=1 ./...
+
+# The Java package over libtoolvet (bindings/java: JNI, JDK 17, no
+# dependencies): its classes, its tests' classes and the JNI glue
+# (target/java/libtoolvet_jni.so), then its tests with a plain `java`.
+JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(shell command -v javac)))
+JAVA_OUT := target/java
+java-build: libtoolvet
+	mkdir -p $(JAVA_OUT)/classes $(JAVA_OUT)/test-classes
+	javac -Xlint:all -Werror -d $(JAVA_OUT)/classes bindings/java/src/dev/toolvet/*.java
+	javac -Xlint:all -Werror -cp $(JAVA_OUT)/classes -d $(JAVA_OUT)/test-classes bindings/java/test/dev/toolvet/*.java
+	cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux \
+	    bindings/java/native/toolvet_jni.c \
+	    $$(PKG_CONFIG_PATH=$(abspath $(LIBTOOLVET))/lib/pkgconfig pkg-config --cflags --libs toolvet) \
+	    -Wl,-rpath,$(abspath $(LIBTOOLVET))/lib -o $(JAVA_OUT)/libtoolvet_jni.so
+
+java-tests: java-build plugins cli
+	java -Dtoolvet.root=$(CURDIR) -Dtoolvet.jni=$(abspath $(JAVA_OUT))/libtoolvet_jni.so \
+	    -cp $(JAVA_OUT)/classes:$(JAVA_OUT)/test-classes dev.toolvet.HostTest
 
 # Rust checks: one component per crate of plugins/, copied to target/plugins/.
 rust-plugins: setup
