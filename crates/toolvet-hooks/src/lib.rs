@@ -798,9 +798,7 @@ fn typed_line(
     };
     let line = match entries {
         None => Err("the session has no history to hold the shell's unfinished line".to_string()),
-        Some(_) if ambiguous_shell_id(&shell).is_some() => {
-            Err(ambiguous_shell_id(&shell).unwrap_or_default())
-        }
+        Some(_) if let Some(why) = ambiguous_shell_id(&shell) => Err(why),
         Some(entries) => pending_line(entries, &shell).and_then(|pending| {
             let joined = format!("{pending}{text}");
             // A key that edits the line, in this text or one typed before
@@ -921,15 +919,16 @@ const INTERACTIVE_PROGRAMS: &[&str] = &[
     "rlwrap",
 ];
 
+/// The keys Copilot CLI's `write_bash` describes, by name.
+const KEY_NAMES: &[&str] = &["enter", "up", "down", "left", "right", "backspace"];
+
 /// `text` with the key names of [`crate::maps::ToolMapping::key_names`]
 /// read: `{enter}` (any case) a newline; and why the line is unknown when
 /// another key name edits it (`None`: none does): those Copilot's tools
 /// describe (`{up}`, `{down}`, `{left}`, `{right}`, `{backspace}`) and any
 /// other word in braces (`{tab}`, `{ctrl+c}`). Braces holding anything
-/// else (`${HOME}`, `{a,b}`) are the shell's own text.
-/// The keys Copilot CLI's `write_bash` describes, by name.
-const KEY_NAMES: &[&str] = &["enter", "up", "down", "left", "right", "backspace"];
-
+/// else (`${HOME}`, `{a,b}`) are the shell's own text, but a key name
+/// after `$` (`${enter}`) makes the line unknown.
 fn decode_key_names(text: &str) -> (String, Option<String>) {
     let mut out = String::with_capacity(text.len());
     let mut edited = None;
