@@ -1087,7 +1087,8 @@ fn interactive_program(name: &str) -> bool {
 /// escaped (`"python3"`, `py''thon3`, `\python3`). Read this widely, a
 /// word that only mentions such a program (`echo node`) holds the
 /// keystrokes after it too: fail closed on what toolvet cannot parse as
-/// the shell would.
+/// the shell would. A line whose program toolvet cannot name
+/// ([`unnamed_program`]) starts something too.
 fn starts_interactive(line: &str) -> Option<String> {
     let separators = |c: char| {
         c.is_whitespace()
@@ -1099,9 +1100,78 @@ fn starts_interactive(line: &str) -> Option<String> {
     let program = line
         .split(separators)
         .map(unquoted)
-        .find(|w| interactive_program(w.rsplit('/').next().unwrap_or(w)))?;
+        .find(|w| interactive_program(w.rsplit('/').next().unwrap_or(w)));
     let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    Some(foreign_why(&words, &program))
+    match program {
+        Some(program) => Some(foreign_why(&words, &program)),
+        None => unnamed_program(line).map(|program| {
+            format!(
+                "the line `{}` runs `{}`, a program the shell names only when it runs (an \
+                 expansion, a pattern, `env -S`, `eval`) or commands from a file toolvet does \
+                 not read: keystrokes after it may be that program's input, which toolvet does \
+                 not judge as shell commands",
+                toolvet::display::visible(line),
+                toolvet::display::visible(&program)
+            )
+        }),
+    }
+}
+
+/// The first command of `line` (a shell line) whose program toolvet
+/// cannot name, as written, if one is there (review s29 C1): a program
+/// word the shell builds when it runs the line (holding `$`, `` ` ``, a
+/// pattern's `*?[]` or a brace's `{}`: `py$()thon3`, `${x}on3`,
+/// `/usr/bin/p?thon3`, `{python3,}`), one `env -S` splits from its option
+/// (`env -Spython3`), `eval` of text holding an expansion, a shell or
+/// `source` running a script file (`bash x.sh`, `. ./env`), or any of
+/// these inside `bash -c TEXT` or `eval TEXT`. `None`: every program is
+/// named in the line (whether it is a REPL is [`starts_interactive`]'s
+/// question).
+fn unnamed_program(line: &str) -> Option<String> {
+    // `;`, `&`, `|`, `(`, `)` end a word wherever they stand
+    // (`x=pyth;${x}on3`, `$(printf py)thon3`).
+    let mut spaced = String::with_capacity(line.len());
+    for c in line.chars() {
+        match c {
+            ';' | '&' | '|' | '(' | ')' => {
+                spaced.push(' ');
+                spaced.push(if matches!(c, '(' | ')') { ';' } else { c });
+                spaced.push(' ');
+            }
+            c => spaced.push(c),
+        }
+    }
+    let words: Vec<String> = spaced.split_whitespace().map(str::to_string).collect();
+    let expands = |w: &str| w.contains(['$', '`']);
+    for command in commands(&words) {
+        let (program, args) = (&command[0], &command[1..]);
+        let name = program.rsplit('/').next().unwrap_or(program);
+        let built = !matches!(program.as_str(), "[" | "[[")
+            && (program.starts_with('-')
+                || program.contains(['$', '`', '*', '?', '[', ']', '{', '}']));
+        let unnamed = built
+            || match name {
+                "source" | "." => !args.is_empty(),
+                "eval" => {
+                    args.iter().any(|a| expands(a)) || unnamed_program(&args.join(" ")).is_some()
+                }
+                shell if KNOWN_SHELLS.contains(&shell) => {
+                    match args
+                        .iter()
+                        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+                    {
+                        Some(c) => unnamed_program(&args[c + 1..].join(" ")).is_some(),
+                        // A script file: its commands are not in the line.
+                        None => args.iter().any(|a| !a.starts_with('-')),
+                    }
+                }
+                _ => false,
+            };
+        if unnamed {
+            return Some(program.clone());
+        }
+    }
+    None
 }
 
 /// `word` as the shell reads it once its quotes and escapes are removed
@@ -1167,6 +1237,7 @@ const COMMAND_WRAPPERS: &[&str] = &[
     "npx",
     "pnpx",
     "bunx",
+    "xargs",
 ];
 
 /// Package managers whose `run` or `exec` runs the command after it
@@ -1176,57 +1247,85 @@ const RUNNERS: &[&str] = &[
     "yarn", "bun", "cargo", "go", "mix",
 ];
 
+/// Shell words after which a command starts (`if python3; then …`,
+/// `! $x`, `{ irb; }`): read past like a wrapper without options.
+const SHELL_KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "coproc",
+];
+
 /// The program names of `words` (a command line): the first word of each
-/// command between `;`, `&&`, `||`, `|`, `&`, past variable assignments,
-/// [`COMMAND_WRAPPERS`] with their options and counts, and a path's
-/// directories.
+/// of its [`commands`], past a path's directories.
 fn session_programs(words: &[String]) -> Vec<String> {
-    let mut programs = Vec::new();
+    commands(words)
+        .into_iter()
+        .map(|command| {
+            let program = &command[0];
+            program.rsplit('/').next().unwrap_or(program).to_string()
+        })
+        .collect()
+}
+
+/// The commands of `words` (a command line, split at whitespace), each as
+/// its words (quotes removed) from its program on: the commands between
+/// `;`, `&&`, `||`, `|`, `&`, past variable assignments, [`SHELL_KEYWORDS`]
+/// and [`COMMAND_WRAPPERS`] with their options and counts. An `env`
+/// option that splits a string into the command (`-S`, `--split-string`)
+/// stands as the program: the command is in it.
+fn commands(words: &[String]) -> Vec<Vec<String>> {
+    let mut commands: Vec<Vec<String>> = Vec::new();
     let mut at_start = true;
     // After a wrapper: its options and a count or duration come first.
-    let mut after_wrapper = false;
+    let mut after_wrapper: Option<&str> = None;
     let mut words = words.iter().peekable();
     while let Some(word) = words.next() {
         let unquoted = unquoted(word);
-        let w = unquoted.trim_start_matches(['(', '{']);
+        let w = unquoted.trim_start_matches('(');
         if matches!(w, ";" | "&&" | "||" | "|" | "&" | "|&") {
             at_start = true;
             continue;
         }
+        let ends = w.ends_with(';') || w.ends_with('&') || w.ends_with('|');
+        let bare = w.trim_end_matches([';', '&', '|']);
         if !at_start {
-            if w.ends_with(';') || w.ends_with('&') || w.ends_with('|') {
-                at_start = true;
+            if let Some(command) = commands.last_mut()
+                && !bare.is_empty()
+            {
+                command.push(bare.to_string());
             }
+            at_start = ends;
             continue;
         }
         let name = w.rsplit('/').next().unwrap_or(w);
-        if w.is_empty() || w.contains('=') && !w.starts_with('-') {
+        if w.is_empty() || w.contains('=') && !w.starts_with('-') || SHELL_KEYWORDS.contains(&bare)
+        {
+            at_start = true;
             continue;
         }
-        if COMMAND_WRAPPERS.contains(&name) {
-            after_wrapper = true;
+        if let Some(wrapper) = COMMAND_WRAPPERS.iter().find(|c| **c == name) {
+            after_wrapper = Some(wrapper);
             continue;
         }
-        if RUNNERS.contains(&name)
+        if let Some(runner) = RUNNERS.iter().find(|r| **r == name)
             && words
                 .peek()
                 .is_some_and(|next| matches!(next.as_str(), "run" | "exec" | "x"))
         {
             words.next();
-            after_wrapper = true;
+            after_wrapper = Some(runner);
             continue;
         }
         let count = w.starts_with(|c: char| c.is_ascii_digit())
             && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
-        if after_wrapper && (w.starts_with('-') || count) {
+        let splits = after_wrapper == Some("env")
+            && (w.starts_with("--s") || !w.starts_with("--") && w.contains('S'));
+        if after_wrapper.is_some() && (w.starts_with('-') || count) && !splits {
             continue;
         }
-        after_wrapper = false;
-        let name = name.trim_end_matches([';', '&', '|']);
-        programs.push(name.to_string());
-        at_start = w.ends_with(';') || w.ends_with('&') || w.ends_with('|');
+        after_wrapper = None;
+        commands.push(vec![bare.to_string()]);
+        at_start = ends;
     }
-    programs
+    commands
 }
 
 /// Whether `words` run a known shell as their one command, with options

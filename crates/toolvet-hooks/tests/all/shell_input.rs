@@ -896,6 +896,128 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
     assert!(not_allowed(&code), "{code:?}");
 }
 
+/// Review s29 C1: a program the shell names only when it runs the line
+/// (an expansion, a pattern, a brace, `env -S`, `eval`) or that runs a
+/// script file takes the keystrokes after it as a named REPL does: what
+/// follows is unknown (held), in a later piece or the same one. Lines
+/// whose programs are all named still take shell lines after them.
+#[test]
+fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = policy(dir.path());
+    let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
+    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("keystrokes after it"));
+    let codex_session = |session: &str, program: &str, input: &str| {
+        let codex_call = |tool: &str, input: serde_json::Value| {
+            vet(Agent::Codex, &policy, &codex(session, tool, input))
+        };
+        let start = codex_call(
+            "exec_command",
+            serde_json::json!({"cmd": "bash", "tty": true}),
+        );
+        assert!(allowed(&start), "{start:?}");
+        let started = codex_call(
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": program}),
+        );
+        let after = codex_call(
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": input}),
+        );
+        let both = vet(
+            Agent::Codex,
+            &policy,
+            &codex(
+                &format!("{session}-one"),
+                "write_stdin",
+                serde_json::json!({"session_id": 1, "chars": format!("{program}{input}")}),
+            ),
+        );
+        (started, after, both)
+    };
+    for (session, program) in [
+        ("c1a", "py$()thon3\n"),
+        ("c1b", "/usr/bin/p?thon3\n"),
+        ("c1c", "x=pyth; ${x}on3\n"),
+        ("c1d", "x=pyth;${x}on3\n"),
+        ("c1e", "{python3,}\n"),
+        ("c1f", "env -Spython3\n"),
+        ("c1g", "env -iS'p'ython3\n"),
+        ("c1h", "exec py$()thon3\n"),
+        ("c1i", "$(printf py)thon3\n"),
+        ("c1j", "`printf py`thon3\n"),
+        ("c1k", "if ${x}on3; then :; fi\n"),
+        ("c1l", "eval \"$x\"\n"),
+        ("c1m", "bash -c 'py$()thon3'\n"),
+        ("c1n", "bash ./start.sh\n"),
+        ("c1o", ". ./start.sh\n"),
+        ("c1p", "echo x | xargs -o p?thon3\n"),
+    ] {
+        let (started, after, both) = codex_session(session, program, python);
+        // Held by the shell check itself (`shell.eval-dynamic` on
+        // `if ${x}on3`), or its keystrokes after it unknown.
+        assert!(
+            not_allowed(&started) || unknown(&after),
+            "{program}: {started:?} then {after:?}"
+        );
+        assert!(not_allowed(&both), "{program} in one piece: {both:?}");
+    }
+    // Named programs, the test builtin, a group and expansions in
+    // arguments: the shell lines after them are judged as such.
+    for (session, program) in [
+        ("c1q", "echo $HOME\n"),
+        ("c1r", "[ -d /tmp ] && cd /tmp\n"),
+        ("c1s", "{ ls; }\n"),
+        ("c1t", "git log --oneline | head -3 > \"$OUT\"\n"),
+        ("c1u", "bash -c 'ls $HOME'\n"),
+    ] {
+        let (started, after, _) = codex_session(session, program, "rm -rf ~\n");
+        assert!(allowed(&started), "{program}: {started:?}");
+        assert!(denied_by(&after, "shell.rm-home"), "{program}: {after:?}");
+    }
+    // Codex `unified_exec`: a session started by an argv whose script
+    // builds the program's name.
+    let ux =
+        |input: serde_json::Value| vet(Agent::Codex, &policy, &codex("c1v", "unified_exec", input));
+    let _ = ux(serde_json::json!({"input": ["bash", "-lc", "py$()thon3"]}));
+    let code = ux(serde_json::json!({"session_id": "1", "input": [python]}));
+    assert!(unknown(&code), "{code:?}");
+    // Copilot `write_bash`.
+    let typed = |input: String| {
+        vet(
+            Agent::Copilot,
+            &policy,
+            &copilot(
+                "write_bash",
+                serde_json::json!({"shellId": "q", "input": input}),
+                "/home/alice/s30-c1",
+            ),
+        )
+    };
+    let started = typed("py$()thon3{enter}".to_string());
+    assert!(allowed(&started), "{started:?}");
+    let code = typed(python.replace('\n', "{enter}"));
+    assert!(unknown(&code), "{code:?}");
+    // Cursor: a background shell, then `WriteShellStdin`.
+    let cursor_call = |tool: &str, input: serde_json::Value| {
+        vet(Agent::Cursor, &policy, &cursor("c1-cursor", tool, input))
+    };
+    let _ = cursor_call(
+        "run_terminal_cmd",
+        serde_json::json!({"command": "bash", "is_background": true}),
+    );
+    let started = cursor_call(
+        "WriteShellStdin",
+        serde_json::json!({"shell_id": "t1", "input": "py$()thon3\n"}),
+    );
+    assert!(allowed(&started), "{started:?}");
+    let code = cursor_call(
+        "WriteShellStdin",
+        serde_json::json!({"shell_id": "t1", "input": python}),
+    );
+    assert!(unknown(&code), "{code:?}");
+}
+
 /// Review s29 F2: Codex reads `session_id` as an integer, so `"01"`,
 /// `"+1"` and `"1"` are one shell; the hook keeps lines by id, so an id
 /// written otherwise than plainly leaves the line unknown.
