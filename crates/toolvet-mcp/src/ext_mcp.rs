@@ -366,9 +366,10 @@ impl ExtMcpService {
     /// many entries were left out.
     ///
     /// # Errors
-    /// When the text raised labels and there is no run to keep them in
-    /// (no session, or the store is full): the answer is refused rather
-    /// than passed with its labels lost.
+    /// When the answer's text does not pass even with its optional keys
+    /// left out (the message says why), or when the text raised labels and
+    /// there is no run to keep them in (no session, or the store is full):
+    /// the answer is refused rather than passed with its labels lost.
     async fn vet_text_in(
         &self,
         caller: &Caller,
@@ -384,6 +385,12 @@ impl ExtMcpService {
         };
         let mut raw = json!({"jsonrpc": "2.0", "id": null, "result": result.take()});
         let text = crate::server_text::vet(&self.host, method, &mut raw, &context).await;
+        if let Some(refused) = raw.pointer("/error/message").and_then(Value::as_str) {
+            return Err(refused
+                .strip_prefix("toolvet ")
+                .unwrap_or(refused)
+                .to_string());
+        }
         *result = raw["result"].take();
         if !text.labels.is_empty() {
             let run = caller

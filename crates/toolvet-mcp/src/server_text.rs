@@ -6,11 +6,14 @@
 //!
 //! They are vetted by the policy's result checks as the output of a call
 //! named by the method (`initialize`, `tools/list`, ...): all of an
-//! answer's text at once (every key and string, schemas and `_meta`
-//! included), so one check run per answer; when it is not passed whole,
-//! each entry alone, and what is withheld or masked is left out (the
-//! `instructions`, a neutral `serverInfo`, or the listed entry). The labels the text
-//! raised (an injection's destinations) are the run's, as a result's are.
+//! answer's result at once (every key and string: entries, schemas,
+//! `capabilities`, `_meta`, `nextCursor`), so one check run per answer;
+//! when it is not passed whole, each entry alone and the rest of the
+//! result alone, and what is withheld or masked is left out (the
+//! `instructions`, a neutral `serverInfo`, the listed entry, or the rest's
+//! [`OPTIONAL`] keys; a rest that still does not pass makes the answer an
+//! error). The labels the text raised (an injection's destinations) are
+//! the run's, as a result's are.
 
 use serde_json::Value;
 use toolvet::tool_result::RunLabel;
@@ -45,6 +48,15 @@ enum Entries {
     List(&'static str),
 }
 
+/// The keys (JSON pointers under the result) of an answer's rest that a
+/// client does without (review s29 C2): left out when the rest does not
+/// pass.
+const OPTIONAL: &[&str] = &["/_meta", "/nextCursor", "/capabilities/experimental"];
+
+/// The JSON-RPC error code of an answer whose text was refused whole
+/// (an internal error: the server's answer cannot be passed on).
+const REFUSED_CODE: i64 = -32603;
+
 /// What is left of a `serverInfo` that did not pass: the fields MCP
 /// requires, neutral.
 fn neutral_server_info() -> Value {
@@ -61,16 +73,19 @@ pub(crate) fn vets(method: &str) -> bool {
 pub(crate) struct ServerText {
     /// The labels the text raised, for the run.
     pub(crate) labels: Vec<RunLabel>,
-    /// How many entries (or the instructions) were left out.
+    /// How many entries (or the instructions, or the rest's optional
+    /// keys) were left out.
     pub(crate) left_out: usize,
     /// The reason of the first verdict that left one out.
     pub(crate) reason: Option<String>,
 }
 
 /// Vet the text of `raw`, the server's answer to a `method` request, and
-/// leave out what the result checks withhold or mask. A method whose
-/// answer the model does not read as the server's own text, or a policy
-/// without result checks, is left as it is.
+/// leave out what the result checks withhold or mask; an answer whose
+/// rest (what is not an entry) still does not pass once its [`OPTIONAL`]
+/// keys are out becomes a JSON-RPC error for its id. A method whose
+/// answer the model does not read as the server's own text, an answer
+/// without a result, or a policy without result checks, is left as it is.
 pub(crate) async fn vet(
     host: &Host,
     method: &str,
@@ -94,10 +109,14 @@ pub(crate) async fn vet(
             .collect(),
         Entries::List(pointer) => match raw.pointer(pointer) {
             Some(Value::Array(listed)) => listed.iter().map(text_of).collect(),
-            _ => return ServerText::default(),
+            // No list: the rest is still the server's text.
+            _ => Vec::new(),
         },
     };
-    let whole = texts.join("\n\n");
+    let Some(result) = raw.get("result") else {
+        return ServerText::default();
+    };
+    let whole = text_of(result);
     if whole.trim().is_empty() {
         return ServerText::default();
     }
@@ -109,9 +128,20 @@ pub(crate) async fn vet(
     if first.action == ResultAction::Pass {
         return vetted;
     }
-    // Which entries: each alone.
-    let mut keep = Vec::with_capacity(texts.len());
-    for text in texts {
+    // Which entries: each alone, and the rest of the result alone.
+    let mut rest = result.clone();
+    if let Some(rest) = rest.as_object_mut() {
+        match entries {
+            Entries::Keys(keys) => keys.iter().for_each(|k| {
+                rest.remove(*k);
+            }),
+            Entries::List(pointer) => {
+                rest.remove(pointer.rsplit('/').next().unwrap_or_default());
+            }
+        }
+    }
+    let mut keep = Vec::with_capacity(texts.len() + 1);
+    for text in texts.into_iter().chain([text_of(&rest)]) {
         let kept = text.trim().is_empty() || {
             let verdict = check(host, method, context, text).await;
             if verdict.action != ResultAction::Pass {
@@ -131,7 +161,42 @@ pub(crate) async fn vet(
         keep.iter_mut().for_each(|k| *k = false);
         vetted.reason = first.reason.clone();
     }
+    let rest_kept = keep.pop().unwrap_or(false);
     vetted.left_out = keep.iter().filter(|k| !**k).count();
+    if !rest_kept {
+        for pointer in OPTIONAL {
+            if take(&mut rest, pointer) {
+                take(raw.get_mut("result").unwrap_or(&mut Value::Null), pointer);
+                vetted.left_out += 1;
+            }
+        }
+        let text = text_of(&rest);
+        let verdict = check(host, method, context, text).await;
+        if verdict.action != ResultAction::Pass {
+            let reason = verdict
+                .reason
+                .clone()
+                .unwrap_or_else(|| verdict.rule.clone().unwrap_or_default());
+            tracing::warn!(
+                "refused the MCP server's `{method}` answer: {}",
+                toolvet::display::visible(&reason)
+            );
+            if let Some(answer) = raw.as_object_mut() {
+                answer.remove("result");
+                answer.insert(
+                    "error".into(),
+                    serde_json::json!({
+                        "code": REFUSED_CODE,
+                        "message": format!(
+                            "toolvet refused the MCP server's answer to `{method}`: {reason}"
+                        ),
+                    }),
+                );
+            }
+            vetted.reason = Some(reason);
+            return vetted;
+        }
+    }
     match entries {
         Entries::Keys(keys) => {
             if let Some(result) = raw.pointer_mut("/result").and_then(Value::as_object_mut) {
@@ -162,6 +227,17 @@ pub(crate) async fn vet(
         toolvet::display::visible(vetted.reason.as_deref().unwrap_or_default())
     );
     vetted
+}
+
+/// Remove what `pointer` (a JSON pointer) names from `value`; whether it
+/// was there.
+fn take(value: &mut Value, pointer: &str) -> bool {
+    let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+    value
+        .pointer_mut(parent)
+        .and_then(Value::as_object_mut)
+        .and_then(|map| map.remove(key))
+        .is_some()
 }
 
 /// Every key and every string of `entry` (names, titles, descriptions,
