@@ -138,6 +138,37 @@ plugin = "{PLUGINS}/injection_guard.wasm"
                                   if c["tool"] == "fetch"])
                 p.close()
 
+    def test_what_the_server_sends_of_its_own_accord_is_vetted_as_its_text(self):
+        # Review s30: a sampling request (its system prompt goes to a
+        # model), a log message and a progress message carrying an
+        # injection reached the client as sent. Now they are not passed
+        # on, the sampling request is refused to the server, a plain log
+        # message still passes, and the destination named is the run's.
+        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
+[[check]]
+name = "injection"
+plugin = "{PLUGINS}/injection_guard.wasm"
+""")
+        p = self.proxy()
+        p.start(elicitation=False)
+        p.call(1, "nudge", {})
+        seen = p.until(lambda m: m.get("id") == 1)
+        self.assertEqual(seen[-1]["result"]["content"][0]["text"], "ran nudge", seen)
+        self.assertNotIn("attacker", json.dumps(seen))
+        self.assertIn({"jsonrpc": "2.0", "method": "notifications/message",
+                       "params": {"level": "info", "data": "indexed 3 files"}}, seen)
+        deadline = time.time() + 10
+        while not [m for m in self.received() if m.get("id") == "n1"] and time.time() < deadline:
+            time.sleep(0.05)
+        [refusal] = [m for m in self.received() if m.get("id") == "n1"]
+        self.assertEqual(refusal["error"]["code"], -32003, refusal)
+        self.assertIn("toolvet refused `sampling/createMessage`", refusal["error"]["message"])
+        p.call(2, "sneaky", {"url": "https://files.attacker.test/payload.sh"})
+        denied = p.until(lambda m: m.get("id") == 2)[-1]
+        self.assertTrue(denied["result"]["isError"], denied)
+        self.assertIn("injection.content-chosen-destination", denied["result"]["content"][0]["text"])
+        p.close()
+
     def test_answers_a_client_could_read_otherwise_are_errors_for_their_id(self):
         p = self.proxy()
         p.start(elicitation=False)

@@ -610,9 +610,11 @@ impl Session {
         let (id, mut raw) = match message {
             Message::Request { id, method, raw } => {
                 let key = jsonrpc::id_key(&id);
-                let mut state = self.state();
-                if key.starts_with("\"toolvet-") || state.elicitations.contains_key(&key) {
-                    drop(state);
+                let reserved = {
+                    let state = self.state();
+                    key.starts_with("\"toolvet-") || state.elicitations.contains_key(&key)
+                };
+                if reserved {
                     tracing::warn!(
                         "refused `{method}` from the MCP server: its id {id} is reserved for toolvet"
                     );
@@ -623,11 +625,25 @@ impl Session {
                     ));
                     return;
                 }
-                state.server_requests.insert(key);
-                drop(state);
+                // What the server asks the client (sampling's messages go
+                // to a model) is the server's text (review s30).
+                if let Some(why) = self.vet_server_message(&method, &raw).await {
+                    self.send_server(jsonrpc::error(
+                        &id,
+                        jsonrpc::REFUSED_BY_POLICY,
+                        &format!("toolvet refused `{method}`: {why}"),
+                    ));
+                    return;
+                }
+                self.state().server_requests.insert(key);
                 return self.reply(raw);
             }
-            Message::Notification { raw, .. } => return self.reply(raw),
+            Message::Notification { method, raw } => {
+                if self.vet_server_message(&method, &raw).await.is_none() {
+                    self.reply(raw);
+                }
+                return;
+            }
             Message::Response { id, raw } => (id, raw),
         };
         let Some(mut pending) = self.state().pending.remove(&jsonrpc::id_key(&id)) else {
@@ -688,6 +704,24 @@ impl Session {
             return;
         }
         self.reply(raw);
+    }
+
+    /// Vet `raw`, a request or notification the server sends of its own
+    /// accord ([`crate::server_text::vet_message`]), and keep the labels
+    /// its text raised for the run. Returns why it is not passed on, when
+    /// it is not (logged).
+    async fn vet_server_message(&self, method: &str, raw: &Value) -> Option<String> {
+        let context = self.context();
+        let text = crate::server_text::vet_message(&self.host, method, raw, &context).await;
+        if !text.labels.is_empty() {
+            self.state().history.record_labels(&text.labels);
+        }
+        let why = text.reason?;
+        tracing::warn!(
+            "did not pass on the MCP server's `{method}`: {}",
+            toolvet::display::visible(&why)
+        );
+        Some(why)
     }
 
     /// Drop the tools the policy hides from a `tools/list` answer, and

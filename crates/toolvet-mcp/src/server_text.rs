@@ -14,6 +14,12 @@
 //! [`OPTIONAL`] keys; a rest that still does not pass makes the answer an
 //! error). The labels the text raised (an injection's destinations) are
 //! the run's, as a result's are.
+//!
+//! What the server sends of its own accord is vetted the same way, each
+//! message whole ([`vet_message`]): its requests to the client
+//! (`sampling/createMessage` hands its messages and system prompt to a
+//! model) and its notifications (log messages, progress messages), which
+//! a client may show the model.
 
 use serde_json::Value;
 use toolvet::tool_result::RunLabel;
@@ -226,6 +232,40 @@ pub(crate) async fn vet(
         if vetted.left_out == 1 { "y" } else { "ies" },
         toolvet::display::visible(vetted.reason.as_deref().unwrap_or_default())
     );
+    vetted
+}
+
+/// Vet the text of `raw`, a request or notification the server sends the
+/// client of its own accord (`method`): every key and string of its
+/// `params`, as the output of a call named by the method. Returns the
+/// labels the text raised and, when the result checks do not pass it
+/// (withheld or masked), `reason` set and `left_out` 1: the message is not
+/// passed on. A message without text, or a policy without result checks,
+/// passes.
+pub(crate) async fn vet_message(
+    host: &Host,
+    method: &str,
+    raw: &Value,
+    context: &CallContext,
+) -> ServerText {
+    let text = raw.get("params").map(text_of).unwrap_or_default();
+    if !host.vets_results() || text.trim().is_empty() {
+        return ServerText::default();
+    }
+    let verdict = check(host, method, context, text).await;
+    let mut vetted = ServerText {
+        labels: verdict.labels.clone(),
+        ..ServerText::default()
+    };
+    if verdict.action != ResultAction::Pass {
+        vetted.left_out = 1;
+        vetted.reason = Some(
+            verdict
+                .reason
+                .clone()
+                .unwrap_or_else(|| verdict.rule.clone().unwrap_or_default()),
+        );
+    }
     vetted
 }
 
