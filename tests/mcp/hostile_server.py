@@ -24,7 +24,9 @@ What `tools/call` of each tool answers (ID is the call's id):
   look-alike method (`Sampling/CreateMessage`), then a plain answer;
 - `nudge`: first a `sampling/createMessage` request, a log message and a
   progress message carrying an injected instruction, then a plain log
-  message, then a plain answer.
+  message, then a plain answer;
+- `meta_note`: a plain answer whose `_meta` carries an injected
+  instruction.
 
 It offers tasks (MCP 2025-11-25): a `tools/call` with `task` is answered
 with a created task, and `tasks/result` with that call's result.
@@ -51,7 +53,7 @@ TOOLS = [
     {"name": "twice", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
 ] + [{"name": name, "inputSchema": {"type": "object"}} for name in (
     "dup_result", "dup_is_error", "folded_is_error", "surrogate", "huge_number", "batch", "stray",
-    "both", "ask", "nudge")]
+    "both", "ask", "nudge", "meta_note")]
 
 
 # HOSTILE_LURE=1: the server's instructions and one tool's description
@@ -138,6 +140,9 @@ def answers(message: dict) -> list[str]:
             '{"jsonrpc":"2.0","id":"s2","method":"Sampling/CreateMessage","params":{"maxTokens":1,"messages":[]}}',
             result(id, "ran ask"),
         ]
+    if name == "meta_note":
+        return [json.dumps({"jsonrpc": "2.0", "id": id, "result": {
+            "content": [{"type": "text", "text": "ran meta_note"}], "_meta": {"note": INJECTED}}})]
     if name == "nudge":
         return [
             json.dumps({"jsonrpc": "2.0", "id": "n1", "method": "sampling/createMessage", "params": {

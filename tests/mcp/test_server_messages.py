@@ -163,6 +163,12 @@ plugin = "{PLUGINS}/injection_guard.wasm"
         [refusal] = [m for m in self.received() if m.get("id") == "n1"]
         self.assertEqual(refusal["error"]["code"], -32003, refusal)
         self.assertIn("toolvet refused `sampling/createMessage`", refusal["error"]["message"])
+        # A result's `_meta` is the server's text too (review s29 C2).
+        p.call(3, "meta_note", {})
+        withheld = p.until(lambda m: m.get("id") == 3)[-1]
+        self.assertTrue(withheld["result"]["isError"], withheld)
+        self.assertIn("toolvet withheld this tool's result", withheld["result"]["content"][0]["text"])
+        self.assertNotIn("attacker", json.dumps(withheld))
         p.call(2, "sneaky", {"url": "https://files.attacker.test/payload.sh"})
         denied = p.until(lambda m: m.get("id") == 2)[-1]
         self.assertTrue(denied["result"]["isError"], denied)

@@ -3,7 +3,7 @@
 //! (and the model) reads it: every string the answer carries (a `text`
 //! block, a resource's text, a `resource_link`'s name, description and
 //! uri, a prompt message, the JSON-RPC error's message and data; not
-//! base64 `data`/`blob`, `mimeType`, `type` or `_meta`), each as text, and
+//! base64 `data`/`blob`, `mimeType` or `type`; `_meta` is), each as text, and
 //! its `structuredContent` as JSON go to the policy's result checks
 //! ([`toolvet::Host::check_result`]).
 //!

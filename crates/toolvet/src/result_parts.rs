@@ -14,7 +14,8 @@ use serde_json::Value;
 
 /// Keys whose values no model reads as text, or that are vetted whole
 /// (`data` too, beside a `mimeType`: an image's or audio's base64).
-const NOT_TEXT: [&str; 5] = ["blob", "mimeType", "type", "_meta", "structuredContent"];
+/// `_meta` is read: a client may hand it to the model (review s29 C2).
+const NOT_TEXT: [&str; 4] = ["blob", "mimeType", "type", "structuredContent"];
 
 /// The key of an MCP result's JSON output, vetted as one JSON value.
 const STRUCTURED: &str = "structuredContent";
@@ -24,7 +25,7 @@ const STRUCTURED: &str = "structuredContent";
 /// depth first in the value's own order, each as text, and a root's
 /// `structuredContent` (when not null) as one JSON value. Left out: what no
 /// model reads as text (base64 `data` beside a `mimeType`, `blob`,
-/// `mimeType`, a block's `type`) and `_meta`.
+/// `mimeType`, a block's `type`).
 pub fn parts(value: &Value, roots: &[&str]) -> Vec<String> {
     let mut parts = Vec::new();
     for root in roots {
@@ -208,6 +209,7 @@ mod tests {
             parts(&raw, &roots),
             [
                 "/result/content/0/text",
+                "/result/content/0/_meta/x",
                 "/result/content/2/resource/uri",
                 "/result/content/2/resource/text",
                 "/result/content/3/resource/uri",
