@@ -28,6 +28,9 @@ What `tools/call` of each tool answers (ID is the call's id):
 - `meta_note`: a plain answer whose `_meta` carries an injected
   instruction.
 
+It answers `logging/setLevel` with a result and `resources/list` with a
+JSON-RPC error, each carrying an injected instruction.
+
 It offers tasks (MCP 2025-11-25): a `tools/call` with `task` is answered
 with a created task, and `tasks/result` with that call's result.
 """
@@ -102,6 +105,11 @@ def answers(message: dict) -> list[str]:
     if method == "tools/list":
         return [json.dumps({"jsonrpc": "2.0", "id": id, "result": {
             "tools": TOOLS, **({"_meta": {"note": INJECTED}, "nextCursor": INJECTED} if LURE == "meta" else {})}})]
+    if method == "logging/setLevel":
+        return [json.dumps({"jsonrpc": "2.0", "id": id, "result": {"note": INJECTED}})]
+    if method == "resources/list":
+        return [json.dumps({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32601, "message": "no resources", "data": {"hint": INJECTED}}})]
     if method == "tasks/result" and id is not None:
         return [result(id, "task result: ran " + str(message.get("params", {}).get("taskId")))]
     if method != "tools/call" or id is None:

@@ -175,6 +175,29 @@ plugin = "{PLUGINS}/injection_guard.wasm"
         self.assertIn("injection.content-chosen-destination", denied["result"]["content"][0]["text"])
         p.close()
 
+    def test_errors_and_answers_to_other_methods_are_vetted_as_server_text(self):
+        # Review s30: a list method's JSON-RPC error and the answer to a
+        # method neither listed nor vetted as a call passed as sent.
+        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
+[[check]]
+name = "injection"
+plugin = "{PLUGINS}/injection_guard.wasm"
+""")
+        p = self.proxy()
+        p.start(elicitation=False)
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "resources/list", "params": {}})
+        error = p.until(lambda m: m.get("id") == 1)[-1]
+        self.assertEqual(error["error"]["code"], -32601, error)
+        self.assertIn("toolvet withheld the MCP server's error text for `resources/list`",
+                      error["error"]["message"])
+        self.assertNotIn("attacker", json.dumps(error))
+        p.send({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": "info"}})
+        answer = p.until(lambda m: m.get("id") == 2)[-1]
+        self.assertNotIn("result", answer, answer)
+        self.assertIn("toolvet refused the MCP server's answer to `logging/setLevel`", answer["error"]["message"])
+        self.assertNotIn("attacker", json.dumps(answer))
+        p.close()
+
     def test_answers_a_client_could_read_otherwise_are_errors_for_their_id(self):
         p = self.proxy()
         p.start(elicitation=False)

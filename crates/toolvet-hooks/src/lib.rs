@@ -800,6 +800,11 @@ fn typed_line(
         None => Err("the session has no history to hold the shell's unfinished line".to_string()),
         Some(_) if let Some(why) = ambiguous_shell_id(&shell) => Err(why),
         Some(entries) => pending_line(entries, &shell).and_then(|pending| {
+            // The last line typed into this shell may have started a
+            // program that takes what is typed now.
+            if let Some(why) = last_line(entries, &shell).as_deref().and_then(hands_on) {
+                return Err(why);
+            }
             let joined = format!("{pending}{text}");
             // A key that edits the line, in this text or one typed before
             // it into the same line (both kept as typed, `{enter}` read).
@@ -995,8 +1000,11 @@ fn decode_key_names(text: &str) -> (String, Option<String>) {
 /// `entries`: a shell command that may have run (not denied) and started a
 /// session, by a flag that keeps it running (`tty`, `mode: async`, a
 /// background flag) or by its program (one of [`INTERACTIVE_PROGRAMS`]),
-/// runs something other than one of [`KNOWN_SHELLS`] with only options.
-/// `None`: every session the history shows opened runs a known shell.
+/// runs something other than one of [`KNOWN_SHELLS`] with only options;
+/// one started as an argv runs a line that hands keystrokes on
+/// ([`hands_on`]); or Codex's `shell` argument names a program that is
+/// not a known shell. `None`: every session the history shows opened runs
+/// a known shell. What is typed into a shell is [`last_line`]'s.
 fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
     for entry in entries {
         if matches!(entry.outcome, Outcome::Denied | Outcome::Rejected) {
@@ -1006,13 +1014,7 @@ fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
             continue;
         };
         if args.contains_key(KEYSTROKES_KEY) {
-            // A line typed into the shell that started one: what is typed
-            // after it goes to that program.
-            if let Some(Value::String(line)) = args.get("command")
-                && let Some(why) = line.lines().find_map(starts_interactive)
-            {
-                return Some(why);
-            }
+            // Lines typed into a shell: [`last_line`], per shell.
             continue;
         }
         let words: Vec<String> = match args.get("command") {
@@ -1053,14 +1055,26 @@ fn foreign_session(entries: &[toolvet::call::PriorCall]) -> Option<String> {
         if let Some(program) = interactive {
             return Some(foreign_why(&words, program));
         }
-        // A session that takes keystrokes (opened with a flag, or an argv
-        // as Codex's `unified_exec` starts, always in a terminal): any
-        // word naming a REPL (`rlwrap python3`, `bash -lc '"python3"'`).
+        // A session started as an argv (Codex's `unified_exec`, always in
+        // a terminal): a shell, or a line that hands nothing on.
         let argv = matches!(args.get("command"), Some(Value::Array(_)));
-        if (opens || argv)
-            && let Some(why) = starts_interactive(&words.join(" "))
+        if argv
+            && !runs_a_shell(&words)
+            && let Some(why) = hands_on(&words.join(" "))
         {
             return Some(why);
+        }
+        // Codex runs `cmd` with the `shell` it is given: one that is not a
+        // known shell by its plain name or a system directory's is not
+        // judged as one.
+        if let Some(Value::String(shell)) = args.get("shell") {
+            let name = ["/usr/local/bin/", "/usr/bin/", "/bin/"]
+                .iter()
+                .find_map(|dir| shell.strip_prefix(dir))
+                .unwrap_or(shell);
+            if !KNOWN_SHELLS.contains(&name) {
+                return Some(foreign_why(&words, shell));
+            }
         }
         if opens && !runs_a_shell(&words) {
             let first = programs.first().map_or("", String::as_str);
@@ -1080,95 +1094,191 @@ fn interactive_program(name: &str) -> bool {
         || (!bare.is_empty() && INTERACTIVE_PROGRAMS.contains(&bare))
 }
 
-/// Why input typed after the shell line `line` goes to another program, if
-/// it may: any word of the line names one of [`INTERACTIVE_PROGRAMS`],
-/// wherever it stands (a wrapper's argument, `bash -c python3`, `if …;
-/// then python3; fi`, `$(which python3)`, `rlwrap irb`), quoted or
-/// escaped (`"python3"`, `py''thon3`, `\python3`). Read this widely, a
-/// word that only mentions such a program (`echo node`) holds the
-/// keystrokes after it too: fail closed on what toolvet cannot parse as
-/// the shell would. A line whose program toolvet cannot name
-/// ([`unnamed_program`]) starts something too.
-fn starts_interactive(line: &str) -> Option<String> {
-    let separators = |c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                ';' | '&' | '|' | '(' | ')' | '<' | '>' | '{' | '}' | '`' | '$' | '='
-            )
-    };
-    let program = line
-        .split(separators)
-        .map(unquoted)
-        .find(|w| interactive_program(w.rsplit('/').next().unwrap_or(w)));
-    let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    match program {
-        Some(program) => Some(foreign_why(&words, &program)),
-        None => unnamed_program(line).map(|program| {
-            format!(
-                "the line `{}` runs `{}`, a program the shell names only when it runs (an \
-                 expansion, a pattern, `env -S`, `eval`) or commands from a file toolvet does \
-                 not read: keystrokes after it may be that program's input, which toolvet does \
-                 not judge as shell commands",
-                toolvet::display::visible(line),
-                toolvet::display::visible(&program)
-            )
-        }),
-    }
-}
+/// Programs after which what is typed next is the shell's again: they
+/// neither read the terminal as a program's input (code, SQL, a remote
+/// command) nor run another program (no pager, editor, hook or `-exec`):
+/// builtins and the common file and text tools. Anything else (a REPL, a
+/// build tool, a script, `git` with its pager, a name toolvet does not
+/// know) may hand the keystrokes after it to a program whose input toolvet
+/// does not judge: fail closed ([`hands_on`]).
+const RETURNS: &[&str] = &[
+    "cd",
+    "pwd",
+    "echo",
+    "printf",
+    "export",
+    "unset",
+    "true",
+    "false",
+    "test",
+    "[",
+    "[[",
+    ":",
+    "type",
+    "which",
+    "umask",
+    "jobs",
+    "wait",
+    "shopt",
+    "for",
+    "case",
+    "done",
+    "fi",
+    "esac",
+    "ls",
+    "dir",
+    "mkdir",
+    "rmdir",
+    "rm",
+    "cp",
+    "mv",
+    "touch",
+    "chmod",
+    "chown",
+    "chgrp",
+    "ln",
+    "stat",
+    "file",
+    "du",
+    "df",
+    "realpath",
+    "readlink",
+    "basename",
+    "dirname",
+    "tree",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "diff",
+    "cmp",
+    "comm",
+    "nl",
+    "date",
+    "whoami",
+    "id",
+    "hostname",
+    "uname",
+    "sleep",
+    "seq",
+    "clear",
+    "printenv",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "base64",
+    "jq",
+    "find",
+];
 
-/// The first command of `line` (a shell line) whose program toolvet
-/// cannot name, as written, if one is there (review s29 C1): a program
-/// word the shell builds when it runs the line (holding `$`, `` ` ``, a
-/// pattern's `*?[]` or a brace's `{}`: `py$()thon3`, `${x}on3`,
-/// `/usr/bin/p?thon3`, `{python3,}`), one `env -S` splits from its option
-/// (`env -Spython3`), `eval` of text holding an expansion, a shell or
-/// `source` running a script file (`bash x.sh`, `. ./env`), or any of
-/// these inside `bash -c TEXT` or `eval TEXT`. `None`: every program is
-/// named in the line (whether it is a REPL is [`starts_interactive`]'s
-/// question).
-fn unnamed_program(line: &str) -> Option<String> {
-    // `;`, `&`, `|`, `(`, `)` end a word wherever they stand
-    // (`x=pyth;${x}on3`, `$(printf py)thon3`).
-    let mut spaced = String::with_capacity(line.len());
-    for c in line.chars() {
+/// Arguments with which a program of [`RETURNS`] runs another program or
+/// sets a variable: `find -exec`, `rg --pre`, `sort --compress-program`,
+/// `printf -v`.
+const RUNS_ANOTHER: &[(&str, &[&str])] = &[
+    ("find", &["-exec", "-execdir", "-ok", "-okdir"]),
+    ("rg", &["--pre"]),
+    ("sort", &["--compress-program"]),
+    ("printf", &["-v"]),
+];
+
+/// Shell variables whose value the shell runs or looks programs up by
+/// (`PROMPT_COMMAND`, the prompts, `PATH`, `BASH_ENV`): set, a later line
+/// may run anything.
+const SPECIAL_VARIABLES: &[&str] = &[
+    "PROMPT_COMMAND",
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS4",
+    "PATH",
+    "BASH_ENV",
+    "ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "IFS",
+    "BASH_LOADABLES_PATH",
+];
+
+/// Why what is typed after the shell line `line` may not be the shell's
+/// input, if it may not (review s29 C1, s30): a command of the line runs a
+/// program not in [`RETURNS`], or one written otherwise than as a bare
+/// name or a system directory's (`./ls`, `py$()thon3`, `$'\x70ython3'`,
+/// `/usr/bin/p?thon3`), or one of [`RUNS_ANOTHER`]'s arguments, or the
+/// line sets one of [`SPECIAL_VARIABLES`]. Commands are read past
+/// wrappers (`timeout 600 x` runs `x`), in substitutions (`$(x)`,
+/// `` `x` ``, `<(x)`) and after `;`, `&`, `|` and keywords. A line of
+/// only such programs (`cd /tmp && ls`, `echo $HOME`) hands nothing on.
+fn hands_on(line: &str) -> Option<String> {
+    // `;`, `&`, `|`, `(`, `)` and a backtick end a word wherever they
+    // stand (`x=pyth;${x}on3`, `$(printf py)thon3`); `&` in a
+    // redirection (`2>&1`, `&>`) does not.
+    let mut spaced = String::with_capacity(line.len() + 16);
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let redirection = c == '&'
+            && (i > 0 && matches!(chars[i - 1], '>' | '<') || chars.get(i + 1) == Some(&'>'));
         match c {
-            ';' | '&' | '|' | '(' | ')' => {
+            ';' | '&' | '|' | '(' | ')' | '`' if !redirection => {
                 spaced.push(' ');
-                spaced.push(if matches!(c, '(' | ')') { ';' } else { c });
+                spaced.push(if matches!(c, '&' | '|') { c } else { ';' });
                 spaced.push(' ');
             }
             c => spaced.push(c),
         }
     }
     let words: Vec<String> = spaced.split_whitespace().map(str::to_string).collect();
-    let expands = |w: &str| w.contains(['$', '`']);
+    let why = |program: &str, what: &str| {
+        format!(
+            "the line `{}` runs `{}`, {what}: keystrokes after it may be that program's \
+             input (code, SQL, a remote command), which toolvet does not judge as shell commands",
+            toolvet::display::visible(line),
+            toolvet::display::visible(program)
+        )
+    };
+    for word in &words {
+        let word = unquoted(word);
+        if let Some((name, _)) = word.split_once('=')
+            && SPECIAL_VARIABLES.contains(&name.trim_end_matches('+'))
+        {
+            return Some(why(
+                &word,
+                "which sets a variable the shell runs or finds programs by",
+            ));
+        }
+    }
     for command in commands(&words) {
         let (program, args) = (&command[0], &command[1..]);
-        let name = program.rsplit('/').next().unwrap_or(program);
-        let built = !matches!(program.as_str(), "[" | "[[")
-            && (program.starts_with('-')
-                || program.contains(['$', '`', '*', '?', '[', ']', '{', '}']));
-        let unnamed = built
-            || match name {
-                "source" | "." => !args.is_empty(),
-                "eval" => {
-                    args.iter().any(|a| expands(a)) || unnamed_program(&args.join(" ")).is_some()
-                }
-                shell if KNOWN_SHELLS.contains(&shell) => {
-                    match args
-                        .iter()
-                        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-                    {
-                        Some(c) => unnamed_program(&args[c + 1..].join(" ")).is_some(),
-                        // A script file: its commands are not in the line.
-                        None => args.iter().any(|a| !a.starts_with('-')),
-                    }
-                }
-                _ => false,
-            };
-        if unnamed {
-            return Some(program.clone());
+        let name = ["/usr/local/bin/", "/usr/bin/", "/bin/"]
+            .iter()
+            .find_map(|dir| program.strip_prefix(dir))
+            .unwrap_or(program);
+        if !RETURNS.contains(&name) {
+            return Some(why(
+                program,
+                "which is not a program toolvet knows returns to the shell without reading the \
+                 terminal or running another",
+            ));
+        }
+        if let Some((_, runs)) = RUNS_ANOTHER.iter().find(|(p, _)| *p == name)
+            && let Some(arg) = args
+                .iter()
+                .find(|a| runs.iter().any(|r| a.split('=').next() == Some(*r)))
+        {
+            return Some(why(
+                program,
+                &format!(
+                    "which `{}` makes run another program",
+                    toolvet::display::visible(arg)
+                ),
+            ));
         }
     }
     None
@@ -1183,14 +1293,15 @@ fn unquoted(word: &str) -> String {
 }
 
 /// Why the text typed after a line of `text` (the shell's lines, as it
-/// reads them) is not shell input, if it is not: a line that starts one of
-/// [`INTERACTIVE_PROGRAMS`] followed by more input (`python3⏎` then code).
+/// reads them) is not shell input, if it is not: a line that may hand
+/// what follows to another program ([`hands_on`]) followed by more input
+/// (`python3⏎` then code).
 fn interactive_then_input(text: &str) -> Option<String> {
     let mut rest = text;
     while let Some(end) = rest.find('\n') {
         let (line, after) = (&rest[..end], &rest[end + 1..]);
         if !after.trim().is_empty()
-            && let Some(why) = starts_interactive(line)
+            && let Some(why) = hands_on(line)
         {
             return Some(why);
         }
@@ -1458,6 +1569,43 @@ fn pending_line(entries: &[toolvet::call::PriorCall], shell: &str) -> Result<Str
         }
     }
     pending.ok_or(unknown_why)
+}
+
+/// The last complete line typed into shell `shell` that may have run (its
+/// history's typed input that was not denied, and the commands run in it
+/// by its id, joined as the shell reads it), if there is one: what is
+/// typed next may be input to a program it started ([`hands_on`]).
+fn last_line(entries: &[toolvet::call::PriorCall], shell: &str) -> Option<String> {
+    let mut typed = String::new();
+    for entry in entries {
+        if matches!(entry.outcome, Outcome::Denied | Outcome::Rejected) {
+            continue;
+        }
+        let Ok(Value::Object(args)) = serde_json::from_str::<Value>(entry.arguments.get()) else {
+            continue;
+        };
+        if let Some(Value::Object(record)) = args.get(KEYSTROKES_KEY)
+            && record.get("shell").and_then(shell_id).as_deref() == Some(shell)
+            && let Some(Value::String(text)) = record.get("text")
+        {
+            typed.push_str(text);
+        } else if let Some(Value::String(command)) = args.get("command")
+            && ["shellId", "shell_id"]
+                .iter()
+                .any(|k| args.get(*k).and_then(shell_id).as_deref() == Some(shell))
+        {
+            // A command run in that shell (Copilot's `bash` with its
+            // `shellId`): it may still be running when keys are typed.
+            typed.push_str(command);
+            typed.push('\n');
+        }
+    }
+    let complete = &typed[..shell_line::scan(&typed).complete_until];
+    shell_line::joined(complete, &shell_line::scan(complete))
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(str::to_string)
 }
 
 /// The answer for input to shell `shell` whose line is unknown (`why`):

@@ -678,11 +678,15 @@ impl Session {
             _ => {}
         }
         // What the server tells the model besides results: its
-        // instructions, and what it lists (review s29 F4).
-        let context = self.context();
-        let text = crate::server_text::vet(&self.host, &pending.method, &mut raw, &context).await;
-        if !text.labels.is_empty() {
-            self.state().history.record_labels(&text.labels);
+        // instructions, what it lists (review s29 F4), and the answers
+        // (or errors) to every other method not vetted as a call (s30).
+        if pending.call.is_none() {
+            let context = self.context();
+            let text =
+                crate::server_text::vet(&self.host, &pending.method, &mut raw, &context).await;
+            if !text.labels.is_empty() {
+                self.state().history.record_labels(&text.labels);
+            }
         }
         // What a vetted call returned (`tools/call`, and the methods vetted
         // as calls: `resources/read`, `prompts/get`, ...) goes to the

@@ -86,8 +86,11 @@ pub(crate) struct ServerText {
     pub(crate) reason: Option<String>,
 }
 
-/// Vet the text of `raw`, the server's answer to a `method` request, and
-/// leave out what the result checks withhold or mask; an answer whose
+/// Vet the text of `raw`, the server's answer to a `method` request (one
+/// of [`VETTED`]'s, or any other the proxy does not vet as a call's
+/// result: its result is then all rest), and leave out what the result
+/// checks withhold or mask; a JSON-RPC error whose text does not pass
+/// keeps its code with toolvet's message; an answer whose
 /// rest (what is not an entry) still does not pass once its [`OPTIONAL`]
 /// keys are out becomes a JSON-RPC error for its id. A method whose
 /// answer the model does not read as the server's own text, an answer
@@ -98,11 +101,36 @@ pub(crate) async fn vet(
     raw: &mut Value,
     context: &CallContext,
 ) -> ServerText {
-    let Some((_, entries)) = VETTED.iter().find(|(m, _)| *m == method) else {
-        return ServerText::default();
-    };
+    // Another method's answer (`ping`, `logging/setLevel`, a method of
+    // the server's own): its result is all rest.
+    let entries = VETTED
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map_or(Entries::Keys(&[]), |(_, e)| *e);
     if !host.vets_results() {
         return ServerText::default();
+    }
+    // A JSON-RPC error: its message and data, whole.
+    if let Some(error) = raw.get("error") {
+        let verdict = check(host, method, context, text_of(error)).await;
+        let mut vetted = ServerText {
+            labels: verdict.labels.clone(),
+            ..ServerText::default()
+        };
+        if verdict.action != ResultAction::Pass {
+            let reason = verdict
+                .reason
+                .clone()
+                .unwrap_or_else(|| verdict.rule.clone().unwrap_or_default());
+            let code = error.get("code").cloned().unwrap_or(REFUSED_CODE.into());
+            raw["error"] = serde_json::json!({
+                "code": code,
+                "message": format!("toolvet withheld the MCP server's error text for `{method}`: {reason}"),
+            });
+            vetted.left_out = 1;
+            vetted.reason = Some(reason);
+        }
+        return vetted;
     }
     let texts: Vec<String> = match entries {
         Entries::Keys(keys) => keys

@@ -122,10 +122,10 @@ fn a_command_typed_in_pieces_is_judged_as_the_shell_reads_it() {
         &codex(
             "s1",
             "write_stdin",
-            serde_json::json!({"session_id": 1, "chars": "s\n"}),
+            serde_json::json!({"session_id": 1, "chars": "m -f /tmp/x\n"}),
         ),
     );
-    assert!(allowed(&done), "`rs`: {done:?}");
+    assert!(allowed(&done), "`rm -f /tmp/x`: {done:?}");
     let after = vet(
         Agent::Codex,
         &policy,
@@ -632,7 +632,7 @@ fn keystrokes_into_a_program_that_is_not_a_shell_escalate() {
         let Ok(Answer::Deny(text)) = &typed else {
             unreachable!()
         };
-        assert!(text.contains("not a shell"), "{text}");
+        assert!(text.contains("does not judge as shell commands"), "{text}");
     }
     // Cursor: asked where a person answers.
     let ledger_dir = tempfile::tempdir().unwrap();
@@ -782,7 +782,7 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let policy = policy(dir.path());
     let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
-    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("not a shell"));
+    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"));
     // Codex: a tty shell, then a program typed into it, then its input.
     for (session, program, input) in [
         ("f1a", "python3\n", python),
@@ -906,7 +906,7 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let policy = policy(dir.path());
     let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
-    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("keystrokes after it"));
+    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"));
     let codex_session = |session: &str, program: &str, input: &str| {
         let codex_call = |tool: &str, input: serde_json::Value| {
             vet(Agent::Codex, &policy, &codex(session, tool, input))
@@ -952,6 +952,23 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
         ("c1n", "bash ./start.sh\n"),
         ("c1o", ". ./start.sh\n"),
         ("c1p", "echo x | xargs -o p?thon3\n"),
+        // Review s30: ANSI-C quoting, a wrapper's option that takes a
+        // value, a variable the shell runs, `find -exec`, a REPL no list
+        // names, a definition used on the next line, a pager.
+        ("c2a", "exec -a x $'\\x70ython3'\n"),
+        ("c2b", "PROMPT_COMMAND=$'\\x70ython3'\n"),
+        ("c2c", "env -C /tmp $'\\x70ython3'\n"),
+        ("c2d", "script -qc $'\\x70ython3' /dev/null\n"),
+        ("c2e", "timeout -s KILL 600 /usr/bin/p?thon3\n"),
+        ("c2f", "find /tmp -maxdepth 0 -exec $'\\x70ython3' \\;\n"),
+        ("c2g", "ex\n"),
+        ("c2h", "nodejs\n"),
+        ("c2i", "alias p=$'\\x70ython3'\np\n"),
+        ("c2j", "function f { /usr/bin/p?thon3; }\nf\n"),
+        ("c2k", "hash -p /usr/bin/python3 calc\ncalc\n"),
+        ("c2l", "git log\n"),
+        ("c2m", "export PATH=/tmp/bin:$PATH\nls\n"),
+        ("c2n", "./ls\n"),
     ] {
         let (started, after, both) = codex_session(session, program, python);
         // Held by the shell check itself (`shell.eval-dynamic` on
@@ -968,13 +985,31 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
         ("c1q", "echo $HOME\n"),
         ("c1r", "[ -d /tmp ] && cd /tmp\n"),
         ("c1s", "{ ls; }\n"),
-        ("c1t", "git log --oneline | head -3 > \"$OUT\"\n"),
-        ("c1u", "bash -c 'ls $HOME'\n"),
+        ("c1t", "ls 2>&1 | head -3 > \"$OUT\"\n"),
+        ("c1u", "cd /tmp && ls\n"),
+        ("c1w", "for f in *.txt; do cat \"$f\"; done\n"),
+        ("c1x", "x=$(date)\n"),
     ] {
-        let (started, after, _) = codex_session(session, program, "rm -rf ~\n");
+        let (started, after, both) = codex_session(session, program, "ls -la\n");
         assert!(allowed(&started), "{program}: {started:?}");
+        assert!(allowed(&after), "{program}: {after:?}");
+        assert!(allowed(&both), "{program} in one piece: {both:?}");
+        let (_, after, _) = codex_session(&format!("{session}-rm"), program, "rm -rf ~\n");
         assert!(denied_by(&after, "shell.rm-home"), "{program}: {after:?}");
     }
+    // A program started in one shell takes nothing typed into another.
+    let (_, held, _) = codex_session("c1y", "python3\n", "ls -la\n");
+    assert!(unknown(&held), "{held:?}");
+    let other = vet(
+        Agent::Codex,
+        &policy,
+        &codex(
+            "c1y",
+            "write_stdin",
+            serde_json::json!({"session_id": 2, "chars": "ls -la\n"}),
+        ),
+    );
+    assert!(allowed(&other), "{other:?}");
     // Codex `unified_exec`: a session started by an argv whose script
     // builds the program's name.
     let ux =
@@ -997,6 +1032,28 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
     let started = typed("py$()thon3{enter}".to_string());
     assert!(allowed(&started), "{started:?}");
     let code = typed(python.replace('\n', "{enter}"));
+    assert!(unknown(&code), "{code:?}");
+    // Review s30: a command run in the shell by Copilot's `bash` (sync, in
+    // that `shellId`) may still run when keys are typed: one line of SQL.
+    let run = vet(
+        Agent::Copilot,
+        &policy,
+        &copilot(
+            "bash",
+            serde_json::json!({"command": "exec -a x psql prod", "mode": "sync", "shellId": "s"}),
+            "/home/alice/s30-c1b",
+        ),
+    );
+    assert!(allowed(&run), "{run:?}");
+    let code = vet(
+        Agent::Copilot,
+        &policy,
+        &copilot(
+            "write_bash",
+            serde_json::json!({"shellId": "s", "input": "DROP DATABASE prod;{enter}"}),
+            "/home/alice/s30-c1b",
+        ),
+    );
     assert!(unknown(&code), "{code:?}");
     // Cursor: a background shell, then `WriteShellStdin`.
     let cursor_call = |tool: &str, input: serde_json::Value| {
