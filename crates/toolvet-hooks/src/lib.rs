@@ -1117,14 +1117,13 @@ const RETURNS: &[&str] = &[
     "type",
     "which",
     "umask",
-    "jobs",
-    "wait",
-    "shopt",
     "for",
     "case",
     "done",
     "fi",
     "esac",
+    "break",
+    "continue",
     "ls",
     "dir",
     "mkdir",
@@ -1180,12 +1179,13 @@ const RETURNS: &[&str] = &[
 ];
 
 /// Arguments with which a program of [`RETURNS`] runs another program or
-/// sets a variable: `find -exec`, `rg --pre`, `sort --compress-program`,
-/// `printf -v`.
+/// sets a variable, by the start of the argument (an abbreviated long
+/// option too): `find -exec`/`-execdir`/`-ok`/`-okdir`, `rg --pre`,
+/// `sort --compress-program` (`--com…`), `printf -v`.
 const RUNS_ANOTHER: &[(&str, &[&str])] = &[
-    ("find", &["-exec", "-execdir", "-ok", "-okdir"]),
+    ("find", &["-exec", "-ok"]),
     ("rg", &["--pre"]),
-    ("sort", &["--compress-program"]),
+    ("sort", &["--com"]),
     ("printf", &["-v"]),
 ];
 
@@ -1197,6 +1197,7 @@ const SPECIAL_VARIABLES: &[&str] = &[
     "PS0",
     "PS1",
     "PS2",
+    "PS3",
     "PS4",
     "PATH",
     "BASH_ENV",
@@ -1205,6 +1206,15 @@ const SPECIAL_VARIABLES: &[&str] = &[
     "BASHOPTS",
     "IFS",
     "BASH_LOADABLES_PATH",
+    "MAIL",
+    "MAILPATH",
+    "MAILCHECK",
+    "histchars",
+    "TMOUT",
+    "INPUTRC",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "LD_AUDIT",
 ];
 
 /// Why what is typed after the shell line `line` may not be the shell's
@@ -1235,6 +1245,16 @@ fn hands_on(line: &str) -> Option<String> {
         }
     }
     let words: Vec<String> = spaced.split_whitespace().map(str::to_string).collect();
+    // ANSI-C and locale quoting (`$'\x2dexec'`): what it stands for is not
+    // read here.
+    if line.contains("$'") || line.contains("$\"") {
+        return Some(format!(
+            "the line `{}` holds `$'…'` or `$\"…\"` quoting, which toolvet does not decode: \
+             keystrokes after it may be another program's input, which toolvet does not judge \
+             as shell commands",
+            toolvet::display::visible(line)
+        ));
+    }
     let why = |program: &str, what: &str| {
         format!(
             "the line `{}` runs `{}`, {what}: keystrokes after it may be that program's \
@@ -1243,11 +1263,17 @@ fn hands_on(line: &str) -> Option<String> {
             toolvet::display::visible(program)
         )
     };
-    for word in &words {
+    // A special variable set by an assignment (`PS1[0]=…`, `export
+    // PATH=…`, `env LD_PRELOAD=… ls`) or as a loop's variable.
+    for (i, word) in words.iter().enumerate() {
         let word = unquoted(word);
-        if let Some((name, _)) = word.split_once('=')
-            && SPECIAL_VARIABLES.contains(&name.trim_end_matches('+'))
-        {
+        let looped = i > 0 && matches!(words[i - 1].as_str(), "for" | "select");
+        let name = if looped {
+            Some(word.as_str())
+        } else {
+            assigns(&word)
+        };
+        if name.is_some_and(|n| SPECIAL_VARIABLES.contains(&n)) {
             return Some(why(
                 &word,
                 "which sets a variable the shell runs or finds programs by",
@@ -1256,11 +1282,12 @@ fn hands_on(line: &str) -> Option<String> {
     }
     for command in commands(&words) {
         let (program, args) = (&command[0], &command[1..]);
-        let name = ["/usr/local/bin/", "/usr/bin/", "/bin/"]
+        let name = SYSTEM_DIRS
             .iter()
             .find_map(|dir| program.strip_prefix(dir))
             .unwrap_or(program);
-        if !RETURNS.contains(&name) {
+        let builtin = BUILTINS.contains(&program.as_str());
+        if !RETURNS.contains(&name) || !builtin && !system_program(program) {
             return Some(why(
                 program,
                 "which is not a program toolvet knows returns to the shell without reading the \
@@ -1268,9 +1295,7 @@ fn hands_on(line: &str) -> Option<String> {
             ));
         }
         if let Some((_, runs)) = RUNS_ANOTHER.iter().find(|(p, _)| *p == name)
-            && let Some(arg) = args
-                .iter()
-                .find(|a| runs.iter().any(|r| a.split('=').next() == Some(*r)))
+            && let Some(arg) = args.iter().find(|a| runs.iter().any(|r| a.starts_with(r)))
         {
             return Some(why(
                 program,
@@ -1285,11 +1310,69 @@ fn hands_on(line: &str) -> Option<String> {
 }
 
 /// `word` as the shell reads it once its quotes and escapes are removed
-/// (`"python3"`, `py''thon3` and `\python3` are `python3`).
+/// (`"python3"`, `py''thon3` and `\python3` are `python3`; `$'-exec'` is
+/// `-exec`: a `$` before a quote goes too).
 fn unquoted(word: &str) -> String {
-    word.chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-        .collect()
+    let mut out = String::with_capacity(word.len());
+    let mut chars = word.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' | '\\' => {}
+            '$' if matches!(chars.peek(), Some('\'' | '"')) => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The variable `word` (quotes removed) assigns, if it is an assignment
+/// as the shell reads one: `NAME=…`, `NAME+=…` or `NAME[…]=…`, NAME a
+/// valid identifier (`${X:=python3}` and `/d=x/py` are not: a program).
+fn assigns(word: &str) -> Option<&str> {
+    let (left, _) = word.split_once('=')?;
+    let left = left.strip_suffix('+').unwrap_or(left);
+    let name = match left.split_once('[') {
+        Some((name, index)) if index.ends_with(']') => name,
+        Some(_) => return None,
+        None => left,
+    };
+    let mut chars = name.chars();
+    (chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    .then_some(name)
+}
+
+/// Directories whose programs only root can replace: a program of
+/// [`RETURNS`] that is not a builtin must be found there on `PATH`.
+const SYSTEM_DIRS: &[&str] = &["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"];
+
+/// The programs of [`RETURNS`] the shell runs itself (builtins and
+/// keywords, ahead of `PATH`).
+const BUILTINS: &[&str] = &[
+    "cd", "pwd", "echo", "printf", "export", "unset", "true", "false", "test", "[", "[[", ":",
+    "type", "umask", "for", "case", "done", "fi", "esac", "break", "continue",
+];
+
+/// Whether `program` (as written: a bare name, or a path) is a file in
+/// one of [`SYSTEM_DIRS`] once links are followed: found as the shell
+/// finds it, the first on the hook's `PATH` (the agent's, which the
+/// shell inherits; a `PATH` set in the shell holds what follows). `false`
+/// when not found: an `ls` planted in `~/.local/bin` is not `ls`.
+fn system_program(program: &str) -> bool {
+    let found = if program.contains('/') {
+        Some(std::path::PathBuf::from(program))
+    } else {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(program))
+                .find(|candidate| candidate.is_file())
+        })
+    };
+    found
+        .and_then(|f| std::fs::canonicalize(f).ok())
+        .is_some_and(|real| SYSTEM_DIRS.iter().any(|d| real.starts_with(d)))
 }
 
 /// Why the text typed after a line of `text` (the shell's lines, as it
@@ -1407,8 +1490,7 @@ fn commands(words: &[String]) -> Vec<Vec<String>> {
             continue;
         }
         let name = w.rsplit('/').next().unwrap_or(w);
-        if w.is_empty() || w.contains('=') && !w.starts_with('-') || SHELL_KEYWORDS.contains(&bare)
-        {
+        if w.is_empty() || assigns(w).is_some() || SHELL_KEYWORDS.contains(&bare) {
             at_start = true;
             continue;
         }

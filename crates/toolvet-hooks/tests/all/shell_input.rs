@@ -969,6 +969,22 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
         ("c2l", "git log\n"),
         ("c2m", "export PATH=/tmp/bin:$PATH\nls\n"),
         ("c2n", "./ls\n"),
+        // Review s30, second pass: a word with `=` that is no assignment,
+        // quoting that hides `-exec`, a builtin that runs a command, a
+        // special variable set as an array element, a loop variable or
+        // one the list lacked, an abbreviated long option.
+        ("c3a", "${X:=python3}\n"),
+        ("c3b", "/tmp/d=x/py\n"),
+        ("c3c", "find /tmp -maxdepth 0 -exe'c' python3 \\;\n"),
+        ("c3d", "jobs -x python3\n"),
+        ("c3e", "PS1[0]='$(python3)'\n"),
+        ("c3f", "for PS1 in x; do :; done\n"),
+        ("c3g", "for PATH in /tmp/bin:/usr/bin; do :; done\nls\n"),
+        ("c3h", "MAILCHECK=0 MAILPATH=/tmp/mb\n"),
+        ("c3i", "histchars=%\n"),
+        ("c3j", "sort --compress=python3 /etc/hosts\n"),
+        ("c3k", "export LD_PRELOAD=/tmp/x.so\n"),
+        ("c3l", "find /tmp -maxdepth 0 $'-exec' python3 \\;\n"),
     ] {
         let (started, after, both) = codex_session(session, program, python);
         // Held by the shell check itself (`shell.eval-dynamic` on
@@ -989,6 +1005,8 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
         ("c1u", "cd /tmp && ls\n"),
         ("c1w", "for f in *.txt; do cat \"$f\"; done\n"),
         ("c1x", "x=$(date)\n"),
+        ("c1z", "while true; do ls; break; done\n"),
+        ("c1za", "X=1 cat /etc/hostname | wc -l\n"),
     ] {
         let (started, after, both) = codex_session(session, program, "ls -la\n");
         assert!(allowed(&started), "{program}: {started:?}");
