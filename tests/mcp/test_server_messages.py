@@ -67,6 +67,14 @@ class ServerMessages(unittest.TestCase):
         self.addCleanup(lambda: p.proc.poll() is None and p.proc.kill())
         return p
 
+    def with_injection_guard(self) -> None:
+        """The policy with injection-guard as a result check."""
+        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
+[[check]]
+name = "injection"
+plugin = "{PLUGINS}/injection_guard.wasm"
+""")
+
     def received(self) -> list:
         return [json.loads(line) for line in self.log.read_text().splitlines()]
 
@@ -97,11 +105,7 @@ class ServerMessages(unittest.TestCase):
         # Review s29 F4: the `initialize` instructions and the tool list
         # reached the model unvetted. Now what the result checks withhold
         # is left out, and the destination it named is the run's label.
-        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
-[[check]]
-name = "injection"
-plugin = "{PLUGINS}/injection_guard.wasm"
-""")
+        self.with_injection_guard()
         # Review s29 G2: also in a schema's keys and `type` values, in
         # `serverInfo`, and in `server/discover` (2026-07-28 clients).
         for lure, opening in self.LURES:
@@ -144,11 +148,7 @@ plugin = "{PLUGINS}/injection_guard.wasm"
         # injection reached the client as sent. Now they are not passed
         # on, the sampling request is refused to the server, a plain log
         # message still passes, and the destination named is the run's.
-        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
-[[check]]
-name = "injection"
-plugin = "{PLUGINS}/injection_guard.wasm"
-""")
+        self.with_injection_guard()
         p = self.proxy()
         p.start(elicitation=False)
         p.call(1, "nudge", {})
@@ -178,11 +178,7 @@ plugin = "{PLUGINS}/injection_guard.wasm"
     def test_errors_and_answers_to_other_methods_are_vetted_as_server_text(self):
         # Review s30: a list method's JSON-RPC error and the answer to a
         # method neither listed nor vetted as a call passed as sent.
-        self.policy.write_text(POLICY.format(plugins=PLUGINS) + f"""
-[[check]]
-name = "injection"
-plugin = "{PLUGINS}/injection_guard.wasm"
-""")
+        self.with_injection_guard()
         p = self.proxy()
         p.start(elicitation=False)
         p.send({"jsonrpc": "2.0", "id": 1, "method": "resources/list", "params": {}})

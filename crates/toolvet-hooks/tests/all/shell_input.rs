@@ -859,41 +859,8 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
         let code = ux(serde_json::json!({"session_id": "1", "input": [python]}));
         assert!(unknown(&code), "{argv}: {code:?}");
     }
-    // Copilot `write_bash`, `{enter}` for each newline.
-    let typed = |input: String| {
-        vet(
-            Agent::Copilot,
-            &policy,
-            &copilot(
-                "write_bash",
-                serde_json::json!({"shellId": "q", "input": input}),
-                "/home/alice/s29",
-            ),
-        )
-    };
-    let started = typed("\"python3\"{enter}".to_string());
-    assert!(allowed(&started), "{started:?}");
-    let code = typed(python.replace('\n', "{enter}"));
-    assert!(unknown(&code), "{code:?}");
-    // Cursor: a background shell, then `WriteShellStdin`.
-    let cursor_call = |tool: &str, input: serde_json::Value| {
-        vet(Agent::Cursor, &policy, &cursor("g1-cursor", tool, input))
-    };
-    let start = cursor_call(
-        "run_terminal_cmd",
-        serde_json::json!({"command": "bash", "is_background": true}),
-    );
-    assert!(allowed(&start), "{start:?}");
-    let started = cursor_call(
-        "WriteShellStdin",
-        serde_json::json!({"shell_id": "t1", "input": "\"python3\"\n"}),
-    );
-    assert!(allowed(&started), "{started:?}");
-    let code = cursor_call(
-        "WriteShellStdin",
-        serde_json::json!({"shell_id": "t1", "input": python}),
-    );
-    assert!(not_allowed(&code), "{code:?}");
+    // Copilot and Cursor.
+    typed_after_an_opener_in_copilot_and_cursor(&policy, "\"python3\"", python, "g1");
 }
 
 /// Review s29 C1: a program the shell names only when it runs the line
@@ -1035,22 +1002,7 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
     let _ = ux(serde_json::json!({"input": ["bash", "-lc", "py$()thon3"]}));
     let code = ux(serde_json::json!({"session_id": "1", "input": [python]}));
     assert!(unknown(&code), "{code:?}");
-    // Copilot `write_bash`.
-    let typed = |input: String| {
-        vet(
-            Agent::Copilot,
-            &policy,
-            &copilot(
-                "write_bash",
-                serde_json::json!({"shellId": "q", "input": input}),
-                "/home/alice/s30-c1",
-            ),
-        )
-    };
-    let started = typed("py$()thon3{enter}".to_string());
-    assert!(allowed(&started), "{started:?}");
-    let code = typed(python.replace('\n', "{enter}"));
-    assert!(unknown(&code), "{code:?}");
+    typed_after_an_opener_in_copilot_and_cursor(&policy, "py$()thon3", python, "c1");
     // Review s30: a command run in the shell by Copilot's `bash` (sync, in
     // that `shellId`) may still run when keys are typed: one line of SQL.
     let run = vet(
@@ -1073,24 +1025,57 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
         ),
     );
     assert!(unknown(&code), "{code:?}");
-    // Cursor: a background shell, then `WriteShellStdin`.
-    let cursor_call = |tool: &str, input: serde_json::Value| {
-        vet(Agent::Cursor, &policy, &cursor("c1-cursor", tool, input))
+}
+
+/// Copilot `write_bash` (`{enter}` for each newline) and Cursor
+/// `WriteShellStdin` (after a background shell): the line `opener` typed
+/// into the shell is allowed, and `input` typed after it is unknown (held,
+/// not judged as shell text). `tag` keeps the sessions apart.
+fn typed_after_an_opener_in_copilot_and_cursor(
+    policy: &Path,
+    opener: &str,
+    input: &str,
+    tag: &str,
+) {
+    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"));
+    let cwd = format!("/home/alice/{tag}-copilot");
+    let typed = |text: String| {
+        vet(
+            Agent::Copilot,
+            policy,
+            &copilot(
+                "write_bash",
+                serde_json::json!({"shellId": "q", "input": text}),
+                &cwd,
+            ),
+        )
     };
-    let _ = cursor_call(
+    let started = typed(format!("{opener}{{enter}}"));
+    assert!(allowed(&started), "{opener}: {started:?}");
+    let code = typed(input.replace('\n', "{enter}"));
+    assert!(unknown(&code), "{opener}: {code:?}");
+    let cursor_call = |tool: &str, arguments: serde_json::Value| {
+        vet(
+            Agent::Cursor,
+            policy,
+            &cursor(&format!("{tag}-cursor"), tool, arguments),
+        )
+    };
+    let start = cursor_call(
         "run_terminal_cmd",
         serde_json::json!({"command": "bash", "is_background": true}),
     );
+    assert!(allowed(&start), "{start:?}");
     let started = cursor_call(
         "WriteShellStdin",
-        serde_json::json!({"shell_id": "t1", "input": "py$()thon3\n"}),
+        serde_json::json!({"shell_id": "t1", "input": format!("{opener}\n")}),
     );
-    assert!(allowed(&started), "{started:?}");
+    assert!(allowed(&started), "{opener}: {started:?}");
     let code = cursor_call(
         "WriteShellStdin",
-        serde_json::json!({"shell_id": "t1", "input": python}),
+        serde_json::json!({"shell_id": "t1", "input": input}),
     );
-    assert!(unknown(&code), "{code:?}");
+    assert!(unknown(&code), "{opener}: {code:?}");
 }
 
 /// Review s29 F2: Codex reads `session_id` as an integer, so `"01"`,
