@@ -1112,7 +1112,6 @@ const RETURNS: &[&str] = &[
     "false",
     "test",
     "[",
-    "[[",
     ":",
     "type",
     "which",
@@ -1181,12 +1180,17 @@ const RETURNS: &[&str] = &[
 /// Arguments with which a program of [`RETURNS`] runs another program or
 /// sets a variable, by the start of the argument (an abbreviated long
 /// option too): `find -exec`/`-execdir`/`-ok`/`-okdir`, `rg --pre`,
-/// `sort --compress-program` (`--com…`), `printf -v`.
+/// `sort --compress-program` (`--co…`), `printf -v`, `test -v` (its
+/// variable's subscript is evaluated).
 const RUNS_ANOTHER: &[(&str, &[&str])] = &[
     ("find", &["-exec", "-ok"]),
     ("rg", &["--pre"]),
-    ("sort", &["--com"]),
+    ("sort", &["--co"]),
     ("printf", &["-v"]),
+    // A variable's name whose subscript is evaluated as arithmetic
+    // (`a[$(cmd)]`).
+    ("test", &["-v"]),
+    ("[", &["-v"]),
 ];
 
 /// Shell variables whose value the shell runs or looks programs up by
@@ -1245,13 +1249,26 @@ fn hands_on(line: &str) -> Option<String> {
         }
     }
     let words: Vec<String> = spaced.split_whitespace().map(str::to_string).collect();
-    // ANSI-C and locale quoting (`$'\x2dexec'`): what it stands for is not
-    // read here.
-    if line.contains("$'") || line.contains("$\"") {
+    // What this reading does not follow: ANSI-C and locale quoting
+    // (`$'\x2dexec'`), arithmetic on a variable's value (`$[x]`,
+    // `${a[x]}`: a value `a[$(cmd)]` runs `cmd`), and a wrapper's options
+    // and operands (`exec -a ls python3`, `flock ls python3`).
+    let subscript = line.match_indices("${").any(|(at, _)| {
+        line[at..]
+            .split('}')
+            .next()
+            .is_some_and(|e| e.contains('['))
+    });
+    let wrapper = words.iter().any(|w| {
+        let w = unquoted(w);
+        let name = w.rsplit('/').next().unwrap_or(&w);
+        COMMAND_WRAPPERS.contains(&name)
+    });
+    if line.contains("$'") || line.contains("$\"") || line.contains("$[") || subscript || wrapper {
         return Some(format!(
-            "the line `{}` holds `$'…'` or `$\"…\"` quoting, which toolvet does not decode: \
-             keystrokes after it may be another program's input, which toolvet does not judge \
-             as shell commands",
+            "the line `{}` holds quoting, an arithmetic expansion or a wrapper command that \
+             toolvet does not read: keystrokes after it may be another program's input, which \
+             toolvet does not judge as shell commands",
             toolvet::display::visible(line)
         ));
     }
@@ -1292,6 +1309,20 @@ fn hands_on(line: &str) -> Option<String> {
                 program,
                 "which is not a program toolvet knows returns to the shell without reading the \
                  terminal or running another",
+            ));
+        }
+        // `export $v=…`, `export {PS1,x}=…`: the name is expanded first.
+        if name == "export"
+            && let Some(arg) = args.iter().find(|a| {
+                !a.starts_with('-') && assigns(a).is_none() && assigns(&format!("{a}=")).is_none()
+            })
+        {
+            return Some(why(
+                program,
+                &format!(
+                    "which sets a variable named by `{}`, expanded first",
+                    toolvet::display::visible(arg)
+                ),
             ));
         }
         if let Some((_, runs)) = RUNS_ANOTHER.iter().find(|(p, _)| *p == name)
@@ -1351,8 +1382,8 @@ const SYSTEM_DIRS: &[&str] = &["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"];
 /// The programs of [`RETURNS`] the shell runs itself (builtins and
 /// keywords, ahead of `PATH`).
 const BUILTINS: &[&str] = &[
-    "cd", "pwd", "echo", "printf", "export", "unset", "true", "false", "test", "[", "[[", ":",
-    "type", "umask", "for", "case", "done", "fi", "esac", "break", "continue",
+    "cd", "pwd", "echo", "printf", "export", "unset", "true", "false", "test", "[", ":", "type",
+    "umask", "for", "case", "done", "fi", "esac", "break", "continue",
 ];
 
 /// Whether `program` (as written: a bare name, or a path) is a file in
@@ -1444,7 +1475,7 @@ const RUNNERS: &[&str] = &[
 /// Shell words after which a command starts (`if python3; then …`,
 /// `! $x`, `{ irb; }`): read past like a wrapper without options.
 const SHELL_KEYWORDS: &[&str] = &[
-    "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "coproc",
+    "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}",
 ];
 
 /// The program names of `words` (a command line): the first word of each

@@ -952,6 +952,19 @@ fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
         ("c3j", "sort --compress=python3 /etc/hosts\n"),
         ("c3k", "export LD_PRELOAD=/tmp/x.so\n"),
         ("c3l", "find /tmp -maxdepth 0 $'-exec' python3 \\;\n"),
+        // Review s30, third pass: a wrapper's option or operand taken for
+        // the program, a variable's name expanded by `export`, a shorter
+        // abbreviation, arithmetic on a variable's value, `coproc NAME`.
+        ("c4a", "exec -a ls python3\n"),
+        ("c4b", "env -u ls python3\n"),
+        ("c4c", "flock ls python3\n"),
+        ("c4d", "v=PROMPT_COMMAND; export $v=python3\n"),
+        ("c4e", "export {PROMPT_COMMAND,Y}=python3\n"),
+        ("c4f", "sort --co=python3 -S 1k /etc/hosts\n"),
+        ("c4g", "test -v \"$x\"\n"),
+        ("c4h", "echo $[x]\n"),
+        ("c4i", "echo ${a[x]}\n"),
+        ("c4j", "coproc ls { python3; }\n"),
     ] {
         let (started, after, both) = codex_session(session, program, python);
         // Held by the shell check itself (`shell.eval-dynamic` on
