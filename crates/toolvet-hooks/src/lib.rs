@@ -1222,14 +1222,18 @@ const SPECIAL_VARIABLES: &[&str] = &[
 ];
 
 /// Why what is typed after the shell line `line` may not be the shell's
-/// input, if it may not (review s29 C1, s30): a command of the line runs a
-/// program not in [`RETURNS`], or one written otherwise than as a bare
-/// name or a system directory's (`./ls`, `py$()thon3`, `$'\x70ython3'`,
-/// `/usr/bin/p?thon3`), or one of [`RUNS_ANOTHER`]'s arguments, or the
-/// line sets one of [`SPECIAL_VARIABLES`]. Commands are read past
-/// wrappers (`timeout 600 x` runs `x`), in substitutions (`$(x)`,
-/// `` `x` ``, `<(x)`) and after `;`, `&`, `|` and keywords. A line of
-/// only such programs (`cd /tmp && ls`, `echo $HOME`) hands nothing on.
+/// input, if it may not (review s29 C1, s30): the line holds what this
+/// reading does not follow (`$'…'` or `$"…"` quoting, `$[…]` or `${…[…]}`
+/// arithmetic, a wrapper of [`COMMAND_WRAPPERS`]), or a command of it
+/// runs a program not in [`RETURNS`], or one written otherwise than as a
+/// bare name or a system directory's (`./ls`, `py$()thon3`,
+/// `/usr/bin/p?thon3`), or a non-builtin one that does not resolve into
+/// [`SYSTEM_DIRS`], or one of [`RUNS_ANOTHER`]'s arguments, or `export`
+/// of a name not written out, or the line sets one of
+/// [`SPECIAL_VARIABLES`] (as an assignment or a loop's variable).
+/// Commands are read in substitutions (`$(x)`, `` `x` ``, `<(x)`) and
+/// after `;`, `&`, `|` and keywords. A line of only such programs (`cd
+/// /tmp && ls`, `echo $HOME`) hands nothing on.
 fn hands_on(line: &str) -> Option<String> {
     // `;`, `&`, `|`, `(`, `)` and a backtick end a word wherever they
     // stand (`x=pyth;${x}on3`, `$(printf py)thon3`); `&` in a
