@@ -568,7 +568,7 @@ fn keystrokes_into_a_program_that_is_not_a_shell_escalate() {
     assert!(allowed(&ls), "{ls:?}");
 
     // review s8 F7: python3 and psql sessions, and others.
-    let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
+    let python = PYTHON;
     for (session, opener, typed) in [
         (
             "k7",
@@ -773,6 +773,58 @@ fn codex_unified_exec_into_a_session_is_keystrokes() {
     assert!(allowed(&harmless), "{harmless:?}");
 }
 
+/// Python a REPL runs whose lines a shell reads as commands it allows
+/// (decorators): it removes `/home/alice`.
+const PYTHON: &str =
+    "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
+
+/// Whether `answer` holds keystrokes as not shell input (the line is
+/// unknown: `hooks.shell-line-unknown`, not judged as shell commands).
+fn unknown(answer: &Result<Answer, HookError>) -> bool {
+    matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"))
+}
+
+/// Codex: a tty `bash` started in `session` (asserted allowed), then
+/// `program` typed into it, then `input`; and, in a session of its own,
+/// both typed as one piece. The three answers, in that order.
+fn typed_in_a_codex_tty_session(
+    policy: &Path,
+    session: &str,
+    program: &str,
+    input: &str,
+) -> (
+    Result<Answer, HookError>,
+    Result<Answer, HookError>,
+    Result<Answer, HookError>,
+) {
+    let codex_call = |tool: &str, input: serde_json::Value| {
+        vet(Agent::Codex, policy, &codex(session, tool, input))
+    };
+    let start = codex_call(
+        "exec_command",
+        serde_json::json!({"cmd": "bash", "tty": true}),
+    );
+    assert!(allowed(&start), "{start:?}");
+    let started = codex_call(
+        "write_stdin",
+        serde_json::json!({"session_id": 1, "chars": program}),
+    );
+    let after = codex_call(
+        "write_stdin",
+        serde_json::json!({"session_id": 1, "chars": input}),
+    );
+    let both = vet(
+        Agent::Codex,
+        policy,
+        &codex(
+            &format!("{session}-one"),
+            "write_stdin",
+            serde_json::json!({"session_id": 1, "chars": format!("{program}{input}")}),
+        ),
+    );
+    (started, after, both)
+}
+
 /// Review s29 F1: a REPL or database client started by a line typed into
 /// the shell takes what is typed after it, which toolvet does not judge
 /// as shell commands: the line is unknown (held), in the same piece of
@@ -781,8 +833,7 @@ fn codex_unified_exec_into_a_session_is_keystrokes() {
 fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let policy = policy(dir.path());
-    let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
-    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"));
+    let python = PYTHON;
     // Codex: a tty shell, then a program typed into it, then its input.
     for (session, program, input) in [
         ("f1a", "python3\n", python),
@@ -807,37 +858,13 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
         ("g1i", "strace -o /dev/null python3\n", python),
         ("g1j", "pypy3\n", python),
     ] {
-        let codex_call = |tool: &str, input: serde_json::Value| {
-            vet(Agent::Codex, &policy, &codex(session, tool, input))
-        };
-        let start = codex_call(
-            "exec_command",
-            serde_json::json!({"cmd": "bash", "tty": true}),
-        );
-        assert!(allowed(&start), "{start:?}");
-        let started = codex_call(
-            "write_stdin",
-            serde_json::json!({"session_id": 1, "chars": program}),
-        );
+        let (started, code, both) = typed_in_a_codex_tty_session(&policy, session, program, input);
         assert!(allowed(&started), "{program}: {started:?}");
-        let code = codex_call(
-            "write_stdin",
-            serde_json::json!({"session_id": 1, "chars": input}),
-        );
         assert!(not_allowed(&code), "{program}: {code:?}");
         if input == python {
             assert!(unknown(&code), "{program}: {code:?}");
         }
         // Typed in one piece, the same.
-        let both = vet(
-            Agent::Codex,
-            &policy,
-            &codex(
-                &format!("{session}-one"),
-                "write_stdin",
-                serde_json::json!({"session_id": 1, "chars": format!("{program}{input}")}),
-            ),
-        );
         assert!(!allowed(&both), "{program} in one piece: {both:?}");
     }
     // Codex `unified_exec`: a session started as a REPL, by a wrapper or
@@ -872,35 +899,9 @@ fn a_program_started_from_inside_the_shell_takes_the_keystrokes_after_it() {
 fn a_program_the_shell_names_only_when_it_runs_takes_the_keystrokes_after_it() {
     let dir = tempfile::tempdir().unwrap();
     let policy = policy(dir.path());
-    let python = "@eval\n@\"__import__('shutil').rmtree('/home/alice')\".format\nclass x: pass\n\n";
-    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"));
+    let python = PYTHON;
     let codex_session = |session: &str, program: &str, input: &str| {
-        let codex_call = |tool: &str, input: serde_json::Value| {
-            vet(Agent::Codex, &policy, &codex(session, tool, input))
-        };
-        let start = codex_call(
-            "exec_command",
-            serde_json::json!({"cmd": "bash", "tty": true}),
-        );
-        assert!(allowed(&start), "{start:?}");
-        let started = codex_call(
-            "write_stdin",
-            serde_json::json!({"session_id": 1, "chars": program}),
-        );
-        let after = codex_call(
-            "write_stdin",
-            serde_json::json!({"session_id": 1, "chars": input}),
-        );
-        let both = vet(
-            Agent::Codex,
-            &policy,
-            &codex(
-                &format!("{session}-one"),
-                "write_stdin",
-                serde_json::json!({"session_id": 1, "chars": format!("{program}{input}")}),
-            ),
-        );
-        (started, after, both)
+        typed_in_a_codex_tty_session(&policy, session, program, input)
     };
     for (session, program) in [
         ("c1a", "py$()thon3\n"),
@@ -1050,7 +1051,6 @@ fn typed_after_an_opener_in_copilot_and_cursor(
     input: &str,
     tag: &str,
 ) {
-    let unknown = |answer: &Result<Answer, HookError>| matches!(answer, Ok(Answer::Deny(t) | Answer::Ask(t)) if t.contains(KEYSTROKES_RULE) && t.contains("does not judge as shell commands"));
     let cwd = format!("/home/alice/{tag}-copilot");
     let typed = |text: String| {
         vet(
