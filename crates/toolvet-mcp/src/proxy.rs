@@ -715,6 +715,10 @@ impl Session {
     /// its text raised for the run. Returns why it is not passed on, when
     /// it is not (logged).
     async fn vet_server_message(&self, method: &str, raw: &Value) -> Option<String> {
+        // No result checks: nothing to vet, and no context to build.
+        if !self.host.vets_results() {
+            return None;
+        }
         let context = self.context();
         let text = crate::server_text::vet_message(&self.host, method, raw, &context).await;
         if !text.labels.is_empty() {
