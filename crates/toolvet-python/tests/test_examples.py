@@ -22,6 +22,7 @@ FRAMEWORKS = {
     "llamaindex": "llama_index.core",
     "smolagents": "smolagents",
     "aisuite": "aisuite",
+    "agent_hooks": "agent_hooks",
 }
 
 

@@ -2,7 +2,8 @@
 
 Each framework is a module and an optional extra (``pip install 'toolvet[langchain]'``):
 ``openai_agents``, ``langchain``, ``pydantic_ai``, ``crewai``, ``adk``,
-``agent_framework``, ``llamaindex``, ``smolagents`` and ``aisuite``. Importing a
+``agent_framework``, ``llamaindex``, ``smolagents`` and ``aisuite``; ``agent_hooks`` is
+toolvet as an interceptor of any AGENT-HOOKS-0.1 host. Importing a
 module imports its framework. The shared logic (failing closed, remembering plain
 verdicts per call, settling approvals on resume: a held call runs only when both the
 framework and toolvet's ledger approve it, once) is :mod:`toolvet.integrations._base`.

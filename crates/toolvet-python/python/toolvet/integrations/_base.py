@@ -875,6 +875,47 @@ class Gate:
         # Denied before a person was asked, allowed without one (the call is not
         # held now), already settled, or not recordable: the final ruling of this
         # attempt, which counts in the run like any other (review s16 P11).
+        return self._settled(first, name, arguments, call_id, run_id, agent, tool)
+
+    def settle(
+        self,
+        name: str,
+        arguments: Any,
+        *,
+        call_id: str = "",
+        run_id: Optional[str] = None,
+        agent: Optional[str] = None,
+        tool: Any = None,
+    ) -> Ruling:
+        """The ruling about an escalated call after a person may have decided it
+        in toolvet's ledger (``toolvet approvals approve``, the reviewer page),
+        for a framework that asks toolvet itself whether the hold is lifted
+        (AGENT-HOOKS' approval seam). Records nothing in the ledger: the host is
+        asked about the call again, and while it is held, again with its ticket.
+        ``allow`` once the ledger holds an approval (this consumes it: a second
+        settle is ``approval.replayed``), a deny when a reviewer rejected it (with
+        their message) or it expired, the same ``escalate`` while it waits. The
+        ruling counts in the run's history in place of the hold. Never raises."""
+        try:
+            arguments = plain_arguments(arguments)  # once: every read below sees this copy
+        except Exception as e:  # noqa: BLE001
+            return host_failure(e)
+        first = self._ask(name, arguments, call_id, run_id, agent, tool, None, None)
+        return self._settled(first, name, arguments, call_id, run_id, agent, tool)
+
+    def _settled(
+        self,
+        first: Ruling,
+        name: str,
+        arguments: Any,
+        call_id: str,
+        run_id: Optional[str],
+        agent: Optional[str],
+        tool: Any,
+    ) -> Ruling:
+        """The final ruling of an attempt whose first answer was ``first``: a held
+        call asked again with its ticket, anything else as it is; added to the
+        run's history (:meth:`resume`, :meth:`settle`)."""
         final = first
         if first.escalated:
             final = self._ask(name, arguments, call_id, run_id, agent, tool, None, first.ticket)

@@ -1,0 +1,341 @@
+"""AGENT-HOOKS-0.1 (Microsoft's framework-neutral interception contract, package
+``agent-hooks-sdk``): toolvet as an interceptor that any conforming host registers
+(:class:`ToolvetInterceptor`), and the approval resolver that lifts toolvet's holds
+(:class:`ToolvetApprovalResolver`). Tested with ``agent-hooks-sdk`` 0.1.0b3: its
+``InterceptionEmitter`` and its conformance kit's reference host.
+
+How toolvet maps onto the contract:
+
+- ``pre_tool_call`` is :meth:`Gate.check` on ``tool_call`` (name, args, id), with the
+  context's ``session.id`` as the run and ``agent.id`` as the agent:
+  - allow: ``allow``;
+  - deny: a plain (final) ``deny``; ``reason`` is the rule that decided, ``message`` what
+    the model may read (``Blocked by policy: <reason>``);
+  - escalate: a *liftable* deny, a ``deny`` with an ``approval`` block
+    ``{"toolvet": {"approval_id", "rule", "reason"}}`` (every text :func:`visible`).
+    Only :class:`ToolvetApprovalResolver` lifts it the way toolvet means: through
+    toolvet's ledger, once.
+- ``post_tool_call`` is :meth:`Gate.check_result` on ``tool_result.value``: pass is
+  ``allow``; redact is ``transform`` of ``$target`` (the result) to the masked value;
+  withhold is a plain ``deny`` (the host must not hand the result to the model).
+- A check in ``mode = "monitor"`` is recorded only: what it would have decided
+  becomes a ``warnings`` entry (``toolvet-monitor:<rule>``), which never changes
+  control flow. A host in ``evaluate_only`` mode gets toolvet's verdicts recorded and
+  enforces none: the whole policy in monitor mode. A held call then still opens an
+  approval request in toolvet's ledger (toolvet does not know the host's mode).
+- Every other interception point is ``allow``: toolvet vets tool calls and results.
+
+Failures never allow: the gate turns any host failure into a deny (a withhold for a
+result), and an exception inside :meth:`ToolvetInterceptor.intercept` is a deny too.
+
+The approval seam. AGENT-HOOKS lets the *host* lift a liftable deny through any
+resolver it registers (the host is trusted: the contract is cooperative, not a
+security boundary). A host that registers another resolver therefore replaces
+toolvet's ledger with its own approval. :class:`ToolvetApprovalResolver` keeps the
+rule every toolvet adapter follows: a held call runs only when both the host's
+approval flow (``ask``, when given) and toolvet's ledger say yes, and it runs once.
+The resolver settles only holds this interceptor made, for the call being decided
+(the request's call id and tool name must be the held call's): it looks the call up
+by its approval id, never from the request's context, which a host redactor may have
+changed.
+
+What is vetted is what the action consumes: the context's ``target`` (§4.3). A
+context whose ``tool_call.args`` (or ``tool_result.value``) differs from its
+``target`` is denied (``toolvet.ambiguous-context``): the two readings disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Optional, Union
+
+from agent_hooks import (
+    ApprovalOutcome,
+    ApprovalRequest,
+    ApprovalResolution,
+    Decision,
+    InterceptionPoint,
+    Transform,
+    Verdict,
+    Warning,
+)
+
+from ._base import Gate, ResultRuling, Ruling, as_gate, visible
+
+#: The key of toolvet's part of an ``approval`` block.
+APPROVAL_KEY = "toolvet"
+
+#: What ``ask`` may answer: ``True`` (approve), ``False`` or a message (reject),
+#: ``None`` (no answer: the hold stays).
+Answer = Union[bool, str, None]
+
+
+def _reason(rule: Optional[str]) -> str:
+    """A verdict's machine ``reason``: the rule that decided (``policy.denied-tool``,
+    ``shell.destructive``), ``toolvet.policy`` when none did. A rule spelled like the
+    host's reserved ``host_error:…`` cannot make a verdict: that is a deny
+    (``toolvet.host-error``)."""
+    return rule or "toolvet.policy"
+
+
+class HeldCall:
+    """A call a :class:`ToolvetInterceptor` held for a person (kept by approval id):
+    the tool's ``name``, the ``arguments`` vetted, the ``call_id``, the run
+    (``run_id``, the context's ``session.id``) and the ``agent``; what
+    :class:`ToolvetApprovalResolver` settles."""
+
+    __slots__ = ("agent", "arguments", "call_id", "name", "run_id")
+
+    def __init__(self, name: str, arguments: Any, call_id: str, run_id: Optional[str], agent: Optional[str]):
+        self.name = name
+        self.arguments = arguments
+        self.call_id = call_id
+        self.run_id = run_id
+        self.agent = agent
+
+
+class ToolvetInterceptor:
+    """An AGENT-HOOKS interceptor that vets tool calls and results with a toolvet
+    host (see the module docs). ``host`` is a :class:`toolvet.Host` or a
+    :class:`Gate`; ``gate_options`` are :class:`Gate`'s. At most ``max_held``
+    holds are remembered for :class:`ToolvetApprovalResolver` (the oldest is
+    forgotten first; its call is then held again when asked about)."""
+
+    def __init__(self, host: Any, *, max_held: int = 4096, **gate_options: Any) -> None:
+        self.gate: Gate = as_gate(host, **gate_options)
+        self._held: OrderedDict[str, HeldCall] = OrderedDict()
+        self._max_held = max(1, int(max_held))
+        self._lock = threading.Lock()
+
+    def intercept(self, context: dict[str, Any]) -> Verdict:
+        """The verdict about one interception (AGENT-HOOKS §5). Never raises."""
+        try:
+            point = context.get("interception_point")
+            if point == InterceptionPoint.PRE_TOOL_CALL.value:
+                return self._pre_tool_call(context)
+            if point == InterceptionPoint.POST_TOOL_CALL.value:
+                return self._post_tool_call(context)
+            return Verdict.allow()
+        except Exception as e:  # noqa: BLE001 - never an allow
+            return Verdict.deny(
+                reason="toolvet.host-error",
+                message=f"the tool-call policy could not vet this ({type(e).__name__}), so it may not proceed",
+            )
+
+    def held(self, approval_id: str) -> Optional[HeldCall]:
+        """The call held under ``approval_id`` by this interceptor, if remembered."""
+        with self._lock:
+            return self._held.get(approval_id)
+
+    def _pre_tool_call(self, context: dict[str, Any]) -> Verdict:
+        call = context.get("tool_call")
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            return Verdict.deny(reason="toolvet.invalid-call", message="the tool call has no name")
+        name, arguments = call["name"], _acted_on(context, call, "args")
+        if arguments is _AMBIGUOUS:
+            return _ambiguous("call's arguments")
+        call_id, run_id, agent = _identity(context, call)
+        ruling = self.gate.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent)
+        warnings = _monitor_warnings(ruling)
+        if ruling.allowed:
+            return Verdict(decision=Decision.ALLOW, warnings=warnings)
+        if ruling.escalated and ruling.approval_id:
+            with self._lock:
+                self._held[ruling.approval_id] = HeldCall(name, arguments, call_id, run_id, agent)
+                self._held.move_to_end(ruling.approval_id)
+                while len(self._held) > self._max_held:
+                    self._held.popitem(last=False)
+            approval = {APPROVAL_KEY: ruling.payload()}
+            return _deny(ruling, warnings, approval=approval, message=f"a person must approve this call: {ruling.reason}")
+        return _deny(ruling, warnings, message=ruling.message)
+
+    def _post_tool_call(self, context: dict[str, Any]) -> Verdict:
+        call = context.get("tool_call")
+        result = context.get("tool_result")
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not isinstance(result, dict):
+            return Verdict.deny(reason="toolvet.invalid-result", message="the tool result has no call or value")
+        value = _acted_on(context, result, "value")
+        if value is _AMBIGUOUS:
+            return _ambiguous("tool's result")
+        call_id, run_id, agent = _identity(context, call)
+        vetted: ResultRuling = self.gate.check_result(
+            call["name"],
+            call.get("args", {}),
+            value,
+            call_id=call_id,
+            run_id=run_id,
+            agent=agent,
+            is_error=result.get("is_error") is True,
+        )
+        if vetted.passed:
+            return Verdict.allow()
+        if vetted.redacted:
+            return Verdict(
+                decision=Decision.TRANSFORM,
+                reason=_reason(vetted.rule),
+                transform=Transform(path="$target", value=vetted.content),
+            )
+        return Verdict.deny(reason=_reason(vetted.rule), message=vetted.message)
+
+
+_AMBIGUOUS = object()
+
+
+def _canonical(value: Any) -> str:
+    """``value`` as JSON text that tells ``1``, ``1.0`` and ``true`` apart."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+
+
+def _acted_on(context: dict[str, Any], part: dict[str, Any], key: str) -> Any:
+    """What the guarded action consumes: the context's ``target`` (§4.3: a host runs
+    the tool with, or hands the model, the effective target), which a conforming host
+    keeps equal to ``part[key]`` (the call's ``args``, the result's ``value``). When
+    both are present and differ, the two readings disagree: :data:`_AMBIGUOUS`."""
+    if "target" not in context:
+        return part.get(key, {} if key == "args" else None)
+    target = context["target"]
+    if key in part:
+        try:
+            if _canonical(part[key]) != _canonical(target):
+                return _AMBIGUOUS
+        except (TypeError, ValueError):
+            return _AMBIGUOUS
+    return target
+
+
+def _ambiguous(what: str) -> Verdict:
+    return Verdict.deny(
+        reason="toolvet.ambiguous-context",
+        message=f"the {what} in this context differ from its target, so it is not clear what would run",
+    )
+
+
+def _identity(context: dict[str, Any], call: dict[str, Any]) -> tuple[str, Optional[str], Optional[str]]:
+    """(call id, run id, agent) of an interception: the call's ``id``, the context's
+    ``session.id`` and ``agent.id``."""
+    session = context.get("session")
+    agent = context.get("agent")
+    run_id = session.get("id") if isinstance(session, dict) else None
+    agent_id = agent.get("id") if isinstance(agent, dict) else None
+    call_id = call.get("id")
+    return (
+        call_id if isinstance(call_id, str) else "",
+        run_id if isinstance(run_id, str) and run_id else None,
+        agent_id if isinstance(agent_id, str) and agent_id else None,
+    )
+
+
+def _monitor_warnings(ruling: Ruling) -> tuple[Warning, ...]:
+    """What the policy's monitor-mode checks would have decided, as warnings."""
+    verdict = ruling.verdict
+    if verdict is None:
+        return ()
+    out = []
+    for outcome in verdict.checks:
+        if outcome.mode == "monitor" and outcome.decision in ("deny", "escalate"):
+            out.append(
+                Warning(
+                    reason=f"toolvet-monitor:{outcome.rule or outcome.check}",
+                    message=visible(f"{outcome.check} would {outcome.decision}: {outcome.reason or ''}"),
+                )
+            )
+    return tuple(out)
+
+
+def _deny(
+    ruling: Ruling, warnings: tuple[Warning, ...], *, message: str, approval: Optional[dict[str, Any]] = None
+) -> Verdict:
+    return Verdict(
+        decision=Decision.DENY,
+        reason=_reason(ruling.rule),
+        message=message,
+        warnings=warnings,
+        approval=approval,
+    )
+
+
+class ToolvetApprovalResolver:
+    """The AGENT-HOOKS approval resolver (§9) for :class:`ToolvetInterceptor`'s holds.
+
+    ``ask(request, payload)``, when given, is the host's own approval flow (a person
+    asked in the host's UI): ``True`` approves, ``False`` or a message rejects,
+    ``None`` leaves the hold. An approval is recorded in toolvet's ledger as
+    ``reviewer`` (a policy that takes only signed decisions refuses it: a deny) and
+    the call is vetted again with its ticket, which spends the approval; a rejection
+    is recorded and never spends one.
+
+    Without ``ask``, the decision is the ledger's: a reviewer decides with ``toolvet
+    approvals`` or on the reviewer page, and the resolver waits up to ``wait``
+    seconds for it (polling every ``poll`` seconds), then settles the call
+    (:meth:`Gate.settle`): approved is ``approve`` (once), rejected or expired is
+    ``reject``, still pending is ``unresolved`` (the host then denies it).
+
+    A request whose verdict is not a hold this interceptor made (no ``toolvet``
+    block, an approval id it does not remember) is ``unresolved``: it is never
+    lifted here. Never raises.
+    """
+
+    def __init__(
+        self,
+        interceptor: ToolvetInterceptor,
+        *,
+        ask: Optional[Callable[[ApprovalRequest, dict[str, Any]], Answer]] = None,
+        reviewer: Optional[str] = None,
+        wait: float = 0.0,
+        poll: float = 0.25,
+    ) -> None:
+        self.interceptor = interceptor
+        self.ask = ask
+        self.reviewer = reviewer
+        self.wait = max(0.0, float(wait))
+        self.poll = max(0.01, float(poll))
+
+    def resolve(self, request: ApprovalRequest) -> ApprovalResolution:
+        identity = request.context_identity
+        try:
+            block = (request.verdict.approval or {}).get(APPROVAL_KEY)
+            approval_id = block.get("approval_id") if isinstance(block, dict) else None
+            held = self.interceptor.held(approval_id) if isinstance(approval_id, str) else None
+            call = request.context.get("tool_call") if isinstance(request.context, dict) else None
+            if (
+                held is None
+                or request.interception_point is not InterceptionPoint.PRE_TOOL_CALL
+                or not isinstance(call, dict)
+                or (call.get("id") or "", call.get("name")) != (held.call_id, held.name)
+            ):
+                # Not a hold of this interceptor, or another call than the one held.
+                return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
+            gate = self.interceptor.gate
+            where = {"call_id": held.call_id, "run_id": held.run_id, "agent": held.agent}
+            if self.ask is not None:
+                answer = self.ask(request, dict(block))
+                if answer is None:
+                    return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
+                if answer is True:
+                    ruling = gate.resume(held.name, held.arguments, approved=True, reviewer=self.reviewer, **where)
+                else:
+                    message = answer if isinstance(answer, str) else None
+                    ruling = gate.reject(held.name, held.arguments, reviewer=self.reviewer, message=message, **where)
+            else:
+                self._await_decision(gate, approval_id)
+                ruling = gate.settle(held.name, held.arguments, **where)
+            if ruling.escalated:
+                return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
+            if ruling.allowed:
+                return ApprovalResolution(ApprovalOutcome.APPROVE, identity, Verdict.allow())
+            return ApprovalResolution(ApprovalOutcome.REJECT, identity, _deny(ruling, (), message=ruling.message))
+        except Exception:  # noqa: BLE001 - never a lift
+            return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
+
+    def _await_decision(self, gate: Gate, approval_id: str) -> None:
+        """Wait up to ``wait`` seconds while the ledger still holds the request pending."""
+        approvals = getattr(gate.host, "approvals", None)
+        deadline = time.monotonic() + self.wait
+        while approvals is not None and time.monotonic() < deadline:
+            if approvals.get(approval_id).status != "pending":
+                return
+            time.sleep(min(self.poll, max(0.0, deadline - time.monotonic())))
