@@ -1,13 +1,13 @@
-"""AGENT-HOOKS-0.1: toolvet as an interceptor of the SDK's own host (InterceptionEmitter)."""
+"""AGENT-HOOKS-0.1: toolvet as an interceptor of the SDK's own host (its InterceptionEmitter)."""
 
 import asyncio
 import sys
 import uuid
 
-from agent_hooks import AgentContextBuilder, InterceptionBlocked, InterceptionEmitter
+from agent_hooks import AgentContextBuilder, InterceptionBlocked
 
 import toolvet
-from toolvet.integrations.agent_hooks import ToolvetApprovalResolver, ToolvetInterceptor
+from toolvet.integrations.agent_hooks import ToolvetInterceptor, guarded_emitter
 
 interceptor = ToolvetInterceptor(toolvet.Host.from_file(sys.argv[1] if len(sys.argv) > 1 else "toolvet.toml"))
 
@@ -17,8 +17,9 @@ def ask(request, payload):  # stands in for your host's approval UI: a person an
     return True
 
 
-emitter = InterceptionEmitter(resolver=ToolvetApprovalResolver(interceptor, ask=ask, reviewer="alice"))
-emitter.register(interceptor)
+# sequential/first_deny with on_approval resume, toolvet last, its holds lifted only through its ledger;
+# your own interceptors go in before=[...], a resolver for their holds in others=.
+emitter = guarded_emitter(interceptor, ask=ask, reviewer="alice")
 session = AgentContextBuilder(agent_id="ops-agent", framework="my-agent", session_id=str(uuid.uuid4()))
 
 

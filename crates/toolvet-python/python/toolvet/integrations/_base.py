@@ -963,7 +963,9 @@ class Gate:
                         return self._unrecorded(e)
                 except Exception as e:  # noqa: BLE001 - still a deny
                     return self._unrecorded(e)
-        reason = f"{who} rejected this call: {message}" if message else f"{who} rejected this call"
+        # The model reads it: the reviewer's words, escaped (a newline or a bidi
+        # control in them must not read as text of another speaker).
+        reason = f"{visible(who)} rejected this call" + (f": {visible(message)}" if message else "")
         rejected = Ruling("deny", reason, "approval.rejected", first.verdict, first.approval_id)
         try:
             fingerprint = self._asker(agent) + _fingerprint(name, plain_arguments(arguments))

@@ -28,16 +28,25 @@ How toolvet maps onto the contract:
 Failures never allow: the gate turns any host failure into a deny (a withhold for a
 result), and an exception inside :meth:`ToolvetInterceptor.intercept` is a deny too.
 
-The approval seam. AGENT-HOOKS lets the *host* lift a liftable deny through any
-resolver it registers (the host is trusted: the contract is cooperative, not a
-security boundary). A host that registers another resolver therefore replaces
-toolvet's ledger with its own approval. :class:`ToolvetApprovalResolver` keeps the
-rule every toolvet adapter follows: a held call runs only when both the host's
-approval flow (``ask``, when given) and toolvet's ledger say yes, and it runs once.
-The resolver settles only holds this interceptor made, for the call being decided
-(the request's call id and tool name must be the held call's): it looks the call up
-by its approval id, never from the request's context, which a host redactor may have
-changed.
+Composition: what makes toolvet's verdict stand. The contract lets a host compose
+interceptors, and lift holds, so that a call toolvet denies or holds still runs (a
+resolver that lifts another interceptor's hold under ``on_approval: stop`` ends the
+fold before toolvet is asked; under ``sequential/run_all`` or a parallel profile the
+lifting of another hold, or of a synthesized one, lifts toolvet's deny too; a
+transform after toolvet's look runs arguments it never vetted). The host is trusted
+there (the contract is cooperative, not a security boundary), so build the emitter
+with :func:`guarded_emitter`: ``sequential/first_deny`` with ``on_approval:
+resume``, toolvet registered last, toolvet's holds lifted only by
+:class:`ToolvetApprovalResolver`. Whatever the host does, the interceptor vets the
+result only of a call it let run with those arguments; any other call's result is
+denied (``toolvet.unvetted-call``), so what such a call returned never reaches the
+model (the call itself has run: the set-up is what prevents that).
+
+The approval seam. :class:`ToolvetApprovalResolver` keeps the rule every toolvet
+adapter follows: a held call runs only when both the host's approval flow (``ask``,
+when given) and toolvet's ledger say yes, and it runs once. It lifts only holds its
+interceptor made, for the call being decided with the arguments held (looked up by
+approval id, never taken from the request's context).
 
 What is vetted is what the action consumes: the context's ``target`` (§4.3). A
 context whose ``tool_call.args`` (or ``tool_result.value``) differs from its
@@ -46,19 +55,24 @@ context whose ``tool_call.args`` (or ``tool_result.value``) differs from its
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Optional, Union
 
 from agent_hooks import (
     ApprovalOutcome,
     ApprovalRequest,
     ApprovalResolution,
+    CompositionConfig,
     Decision,
+    InterceptionEmitter,
     InterceptionPoint,
+    OnApproval,
     Transform,
     Verdict,
     Warning,
@@ -76,9 +90,9 @@ Answer = Union[bool, str, None]
 
 def _reason(rule: Optional[str]) -> str:
     """A verdict's machine ``reason``: the rule that decided (``policy.denied-tool``,
-    ``shell.destructive``), ``toolvet.policy`` when none did. A rule spelled like the
-    host's reserved ``host_error:…`` cannot make a verdict: that is a deny
-    (``toolvet.host-error``)."""
+    ``shell.destructive``), ``toolvet.policy`` when none did. (A rule spelled like
+    the host's reserved ``host_error:…`` makes the SDK's ``Verdict`` refuse it: the
+    interceptor then denies, ``toolvet.host-error``.)"""
     return rule or "toolvet.policy"
 
 
@@ -103,12 +117,31 @@ class ToolvetInterceptor:
     host (see the module docs). ``host`` is a :class:`toolvet.Host` or a
     :class:`Gate`; ``gate_options`` are :class:`Gate`'s. At most ``max_held``
     holds are remembered for :class:`ToolvetApprovalResolver` (the oldest is
-    forgotten first; its call is then held again when asked about)."""
+    forgotten first; its call is then held again when asked about).
 
-    def __init__(self, host: Any, *, max_held: int = 4096, **gate_options: Any) -> None:
+    ``results_of_vetted_calls_only`` (default true): a result is vetted only when
+    this interceptor let its call run, with the same run, call id, tool and
+    arguments (allowed, or approved through :class:`ToolvetApprovalResolver`);
+    the result of any other call is denied (``toolvet.unvetted-call``), so a host
+    set up to let calls past toolvet (another resolver lifting its hold, a
+    transform after its look, a parallel profile: see :func:`guarded_emitter`)
+    never hands the model what such a call returned. At most ``max_held`` calls
+    are remembered this way; a call's memory is spent by its result. Pass false
+    only for an interceptor bound to ``post_tool_call`` alone (results only)."""
+
+    def __init__(
+        self,
+        host: Any,
+        *,
+        max_held: int = 4096,
+        results_of_vetted_calls_only: bool = True,
+        **gate_options: Any,
+    ) -> None:
         self.gate: Gate = as_gate(host, **gate_options)
         self._held: OrderedDict[str, HeldCall] = OrderedDict()
+        self._let_through: OrderedDict[tuple[Optional[str], str, str, str], None] = OrderedDict()
         self._max_held = max(1, int(max_held))
+        self._vetted_calls_only = bool(results_of_vetted_calls_only)
         self._lock = threading.Lock()
 
     def intercept(self, context: dict[str, Any]) -> Verdict:
@@ -131,6 +164,24 @@ class ToolvetInterceptor:
         with self._lock:
             return self._held.get(approval_id)
 
+    def let_through(self, run_id: Optional[str], call_id: str, name: str, arguments: Any) -> None:
+        """Remember that this call may run (an allow, or an approval its resolver
+        settled): its result will be vetted. See the class docs."""
+        key = (run_id, call_id, name, _canonical(arguments))
+        with self._lock:
+            self._let_through[key] = None
+            self._let_through.move_to_end(key)
+            while len(self._let_through) > self._max_held:
+                self._let_through.popitem(last=False)
+
+    def _was_let_through(self, run_id: Optional[str], call_id: str, name: str, arguments: Any) -> bool:
+        try:
+            key = (run_id, call_id, name, _canonical(arguments))
+        except (TypeError, ValueError):
+            return False
+        with self._lock:
+            return self._let_through.pop(key, False) is None
+
     def _pre_tool_call(self, context: dict[str, Any]) -> Verdict:
         call = context.get("tool_call")
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
@@ -138,10 +189,14 @@ class ToolvetInterceptor:
         name, arguments = call["name"], _acted_on(context, call, "args")
         if arguments is _AMBIGUOUS:
             return _ambiguous("call's arguments")
+        if not isinstance(arguments, dict):
+            # The tool gets what is here; toolvet vets arguments as one JSON object.
+            return Verdict.deny(reason="toolvet.invalid-call", message="the tool call's arguments are not an object")
         call_id, run_id, agent = _identity(context, call)
         ruling = self.gate.check(name, arguments, call_id=call_id, run_id=run_id, agent=agent)
         warnings = _monitor_warnings(ruling)
         if ruling.allowed:
+            self.let_through(run_id, call_id, name, arguments)
             return Verdict(decision=Decision.ALLOW, warnings=warnings)
         if ruling.escalated and ruling.approval_id:
             with self._lock:
@@ -150,7 +205,7 @@ class ToolvetInterceptor:
                 while len(self._held) > self._max_held:
                     self._held.popitem(last=False)
             approval = {APPROVAL_KEY: ruling.payload()}
-            return _deny(ruling, warnings, approval=approval, message=f"a person must approve this call: {ruling.reason}")
+            return _deny(ruling, warnings, approval=approval, message=f"a person must approve this call: {ruling.shown_reason}")
         return _deny(ruling, warnings, message=ruling.message)
 
     def _post_tool_call(self, context: dict[str, Any]) -> Verdict:
@@ -162,6 +217,18 @@ class ToolvetInterceptor:
         if value is _AMBIGUOUS:
             return _ambiguous("tool's result")
         call_id, run_id, agent = _identity(context, call)
+        if self._vetted_calls_only and not self._was_let_through(run_id, call_id, call["name"], call.get("args")):
+            logging.getLogger("toolvet").warning(
+                "the result of a call toolvet did not let run (%s, call id %r) is withheld: "
+                "see toolvet.integrations.agent_hooks.guarded_emitter",
+                visible(call["name"]),
+                visible(call_id),
+            )
+            return Verdict.deny(
+                reason="toolvet.unvetted-call",
+                message="The tool's result was withheld by toolvet: toolvet did not let this call run with these "
+                "arguments, so what it returned is not shown",
+            )
         vetted: ResultRuling = self.gate.check_result(
             call["name"],
             call.get("args", {}),
@@ -270,13 +337,20 @@ class ToolvetApprovalResolver:
 
     Without ``ask``, the decision is the ledger's: a reviewer decides with ``toolvet
     approvals`` or on the reviewer page, and the resolver waits up to ``wait``
-    seconds for it (polling every ``poll`` seconds), then settles the call
-    (:meth:`Gate.settle`): approved is ``approve`` (once), rejected or expired is
-    ``reject``, still pending is ``unresolved`` (the host then denies it).
+    seconds for it (polling every ``poll`` seconds; with ``wait`` above 0,
+    :meth:`resolve` answers a coroutine, so the host's event loop goes on and the
+    emitter's ``timeout``, which must exceed ``wait``, bounds it), then settles the
+    call (:meth:`Gate.settle`): approved is ``approve`` (once), rejected or expired
+    is ``reject``, still pending is ``unresolved`` (the host then denies it).
 
-    A request whose verdict is not a hold this interceptor made (no ``toolvet``
-    block, an approval id it does not remember) is ``unresolved``: it is never
-    lifted here. Never raises.
+    Lifted only: a hold this interceptor made (a ``toolvet`` block naming an
+    approval id it remembers), for the same call (the request's call id and tool)
+    with the same arguments (the request's ``target`` and ``tool_call.args`` must
+    be the held call's, so an approval is never spent on other arguments than the
+    ones the person approved; a host redactor must leave them intact). Any other
+    toolvet block is ``unresolved``. A hold that is not toolvet's goes to
+    ``others`` (the host's resolver for its own holds), ``unresolved`` without
+    one. Never raises.
     """
 
     def __init__(
@@ -287,55 +361,120 @@ class ToolvetApprovalResolver:
         reviewer: Optional[str] = None,
         wait: float = 0.0,
         poll: float = 0.25,
+        others: Any = None,
     ) -> None:
         self.interceptor = interceptor
         self.ask = ask
         self.reviewer = reviewer
         self.wait = max(0.0, float(wait))
         self.poll = max(0.01, float(poll))
+        self.others = others
 
-    def resolve(self, request: ApprovalRequest) -> ApprovalResolution:
+    def resolve(self, request: ApprovalRequest) -> Any:
+        """An :class:`ApprovalResolution` (a coroutine answering one while it
+        waits for the ledger, see the class docs)."""
         identity = request.context_identity
         try:
             block = (request.verdict.approval or {}).get(APPROVAL_KEY)
-            approval_id = block.get("approval_id") if isinstance(block, dict) else None
-            held = self.interceptor.held(approval_id) if isinstance(approval_id, str) else None
-            call = request.context.get("tool_call") if isinstance(request.context, dict) else None
-            if (
-                held is None
-                or request.interception_point is not InterceptionPoint.PRE_TOOL_CALL
-                or not isinstance(call, dict)
-                or (call.get("id") or "", call.get("name")) != (held.call_id, held.name)
-            ):
-                # Not a hold of this interceptor, or another call than the one held.
+            if block is None and self.others is not None:
+                return self.others.resolve(request)
+            held = self._held_for(request, block)
+            if held is None:
                 return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
-            gate = self.interceptor.gate
-            where = {"call_id": held.call_id, "run_id": held.run_id, "agent": held.agent}
-            if self.ask is not None:
-                answer = self.ask(request, dict(block))
-                if answer is None:
-                    return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
-                if answer is True:
-                    ruling = gate.resume(held.name, held.arguments, approved=True, reviewer=self.reviewer, **where)
-                else:
-                    message = answer if isinstance(answer, str) else None
-                    ruling = gate.reject(held.name, held.arguments, reviewer=self.reviewer, message=message, **where)
-            else:
-                self._await_decision(gate, approval_id)
-                ruling = gate.settle(held.name, held.arguments, **where)
-            if ruling.escalated:
-                return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
-            if ruling.allowed:
-                return ApprovalResolution(ApprovalOutcome.APPROVE, identity, Verdict.allow())
-            return ApprovalResolution(ApprovalOutcome.REJECT, identity, _deny(ruling, (), message=ruling.message))
+            if self.ask is None and self.wait > 0:
+                return self._settle_after_waiting(request, held, block["approval_id"])
+            return self._settle(request, held, block)
         except Exception:  # noqa: BLE001 - never a lift
             return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
 
-    def _await_decision(self, gate: Gate, approval_id: str) -> None:
-        """Wait up to ``wait`` seconds while the ledger still holds the request pending."""
-        approvals = getattr(gate.host, "approvals", None)
+    def _held_for(self, request: ApprovalRequest, block: Any) -> Optional[HeldCall]:
+        """The held call ``request`` is about, when it is one this resolver lifts."""
+        approval_id = block.get("approval_id") if isinstance(block, dict) else None
+        held = self.interceptor.held(approval_id) if isinstance(approval_id, str) else None
+        context = request.context if isinstance(request.context, dict) else {}
+        call = context.get("tool_call")
+        if held is None or request.interception_point is not InterceptionPoint.PRE_TOOL_CALL:
+            return None
+        if not isinstance(call, dict) or (call.get("id") or "", call.get("name")) != (held.call_id, held.name):
+            return None  # another call than the one held
+        try:
+            approved = _canonical(held.arguments)
+            if _canonical(call.get("args")) != approved or _canonical(context.get("target")) != approved:
+                return None  # other arguments than the ones held (a transform, a redactor)
+        except (TypeError, ValueError):
+            return None
+        return held
+
+    async def _settle_after_waiting(self, request: ApprovalRequest, held: HeldCall, approval_id: str) -> ApprovalResolution:
+        approvals = getattr(self.interceptor.gate.host, "approvals", None)
         deadline = time.monotonic() + self.wait
-        while approvals is not None and time.monotonic() < deadline:
-            if approvals.get(approval_id).status != "pending":
-                return
-            time.sleep(min(self.poll, max(0.0, deadline - time.monotonic())))
+        try:
+            while approvals is not None and time.monotonic() < deadline:
+                if approvals.get(approval_id).status != "pending":
+                    break
+                await asyncio.sleep(min(self.poll, max(0.0, deadline - time.monotonic())))
+            return self._settle(request, held, None)
+        except Exception:  # noqa: BLE001 - never a lift
+            return ApprovalResolution(ApprovalOutcome.UNRESOLVED, request.context_identity)
+
+    def _settle(self, request: ApprovalRequest, held: HeldCall, block: Any) -> ApprovalResolution:
+        """Ask the person (``ask``) or read the ledger, and answer the resolution."""
+        identity = request.context_identity
+        gate = self.interceptor.gate
+        where = {"call_id": held.call_id, "run_id": held.run_id, "agent": held.agent}
+        if self.ask is not None:
+            answer = self.ask(request, dict(block))
+            if answer is None:
+                return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
+            if answer is True:
+                ruling = gate.resume(held.name, held.arguments, approved=True, reviewer=self.reviewer, **where)
+            else:
+                message = answer if isinstance(answer, str) else None
+                ruling = gate.reject(held.name, held.arguments, reviewer=self.reviewer, message=message, **where)
+        else:
+            ruling = gate.settle(held.name, held.arguments, **where)
+        if ruling.escalated:
+            return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
+        if ruling.allowed:
+            self.interceptor.let_through(held.run_id, held.call_id, held.name, held.arguments)
+            return ApprovalResolution(ApprovalOutcome.APPROVE, identity, Verdict.allow())
+        return ApprovalResolution(ApprovalOutcome.REJECT, identity, _deny(ruling, (), message=ruling.message))
+
+
+def guarded_emitter(
+    interceptor: ToolvetInterceptor,
+    *,
+    before: Sequence[Any] = (),
+    others: Any = None,
+    ask: Optional[Callable[[ApprovalRequest, dict[str, Any]], Answer]] = None,
+    reviewer: Optional[str] = None,
+    wait: float = 0.0,
+    poll: float = 0.25,
+    **emitter_options: Any,
+) -> InterceptionEmitter:
+    """An ``InterceptionEmitter`` set up so that no call runs past toolvet.
+
+    The contract lets a host compose interceptors so that a call toolvet denies or
+    holds still runs: a resolver that lifts another interceptor's hold ends a
+    ``sequential/first_deny`` fold with ``on_approval: stop`` before toolvet is
+    asked; under ``sequential/run_all`` or a parallel profile, another hold's
+    lifting, or a synthesized one, lifts toolvet's deny too; a transform folded in
+    after toolvet's look runs arguments it never saw. This emitter is
+    ``sequential/first_deny`` with ``on_approval: resume`` (a lifted hold resumes
+    the fold, so toolvet is still asked), registers the host's interceptors
+    ``before`` first and ``interceptor`` last (named ``toolvet``; nothing folds in
+    after it), and resolves holds with :class:`ToolvetApprovalResolver` (``ask``,
+    ``reviewer``, ``wait``, ``poll``), which hands holds that are not toolvet's to
+    ``others``. ``emitter_options`` go to ``InterceptionEmitter`` (``mode``,
+    ``timeout``, ``identity_provider``); ``composition`` and ``resolver`` are this
+    function's and may not be given. Register nothing on it afterwards."""
+    for fixed in ("composition", "resolver"):
+        if fixed in emitter_options:
+            raise TypeError(f"guarded_emitter sets {fixed} itself")
+    resolver = ToolvetApprovalResolver(interceptor, ask=ask, reviewer=reviewer, wait=wait, poll=poll, others=others)
+    emitter = InterceptionEmitter(
+        resolver=resolver, composition=CompositionConfig.first_deny(OnApproval.RESUME), **emitter_options
+    )
+    for other in before:
+        emitter.register(other)
+    return emitter.register(interceptor, name="toolvet")
