@@ -200,7 +200,9 @@ class ToolvetInterceptor:
             return Verdict(decision=Decision.ALLOW, warnings=warnings)
         if ruling.escalated and ruling.approval_id:
             with self._lock:
-                self._held[ruling.approval_id] = HeldCall(name, arguments, call_id, run_id, agent)
+                # A copy: the host's context may change after this look (a later transform).
+                held = HeldCall(name, json.loads(_canonical(arguments)), call_id, run_id, agent)
+                self._held[ruling.approval_id] = held
                 self._held.move_to_end(ruling.approval_id)
                 while len(self._held) > self._max_held:
                     self._held.popitem(last=False)
