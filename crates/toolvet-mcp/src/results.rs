@@ -29,8 +29,17 @@ pub(crate) struct Vetted {
     /// The labels its parts raised, for the session's later calls.
     pub labels: Vec<RunLabel>,
     /// The verdict that withheld it (its rule and reason), when one did.
+    /// Read by the ExtMcp server (the proxy answers with `answer` alone).
+    #[cfg_attr(
+        not(feature = "ext-mcp"),
+        expect(dead_code, reason = "read by ext_mcp only")
+    )]
     pub withheld: Option<ResultVerdict>,
     /// Whether a part was masked (and `answer` holds the masked text).
+    #[cfg_attr(
+        not(feature = "ext-mcp"),
+        expect(dead_code, reason = "read by ext_mcp only")
+    )]
     pub redacted: bool,
 }
 
