@@ -42,3 +42,26 @@ pub const TARGETS: &[(&str, Property)] = &[
     ("serve_body", serve_body::run),
     ("result_json", result_json::run),
 ];
+
+/// The inputs a committed seed is replayed as, in `tests/corpus.rs` here and
+/// in the front ends' own seed replays (libtoolvet's JSON boundary):
+/// `input`, every prefix of it, and 64 copies with one byte changed (at
+/// positions and to values from a fixed xorshift sequence, so a failure
+/// reproduces).
+pub fn variants(input: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = vec![input.to_vec()];
+    out.extend((0..input.len()).map(|n| input[..n].to_vec()));
+    if !input.is_empty() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ input.len() as u64;
+        for _ in 0..64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut changed = input.to_vec();
+            let at = (state % input.len() as u64) as usize;
+            changed[at] = (state >> 32) as u8;
+            out.push(changed);
+        }
+    }
+    out
+}

@@ -6,7 +6,7 @@
 //! (fuzz/README.md).
 
 use std::path::{Path, PathBuf};
-use toolvet_fuzz_targets::TARGETS;
+use toolvet_fuzz_targets::{TARGETS, variants};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
@@ -30,27 +30,6 @@ fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
         }
     }
     found
-}
-
-/// `input`, every prefix of it, and 64 copies with one byte changed (at
-/// positions and to values from a fixed xorshift sequence, so a failure
-/// reproduces).
-fn variants(input: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = vec![input.to_vec()];
-    out.extend((0..input.len()).map(|n| input[..n].to_vec()));
-    if !input.is_empty() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ input.len() as u64;
-        for _ in 0..64 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mut changed = input.to_vec();
-            let at = (state % input.len() as u64) as usize;
-            changed[at] = (state >> 32) as u8;
-            out.push(changed);
-        }
-    }
-    out
 }
 
 #[test]

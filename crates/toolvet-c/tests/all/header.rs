@@ -1,6 +1,6 @@
 //! `include/toolvet.h` is what cbindgen makes of `src/` now: a change to
 //! the ABI that did not regenerate the header fails here. Regenerate with
-//! `TOOLVET_BLESS=1 cargo test -p toolvet-c --test header`.
+//! `TOOLVET_BLESS=1 cargo test -p toolvet-c --test all`.
 
 use std::path::Path;
 
@@ -24,7 +24,7 @@ fn the_header_is_what_cbindgen_makes_of_the_source() {
     assert!(
         committed == made,
         "{} is not what cbindgen makes of src/: regenerate it with \
-         `TOOLVET_BLESS=1 cargo test -p toolvet-c --test header`",
+         `TOOLVET_BLESS=1 cargo test -p toolvet-c --test all`",
         path.display()
     );
 }
