@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -24,6 +25,20 @@ DENIED_TOOL = "delete_repository"
 ESCALATED_TOOL = "deploy"
 
 
+def tool_policy_check(deny: list[str], approve: list[str], more: str = "") -> str:
+    """A ``[[check]]`` table running tool-policy (``tools``) with these name lists,
+    and ``more`` settings lines."""
+    return f"""
+[[check]]
+name = "tools"
+isolation = "reuse"
+plugin = "{PLUGINS / 'tool_policy.wasm'}"
+[check.settings]
+deny = {json.dumps(deny)}
+approve = {json.dumps(approve)}
+{more}"""
+
+
 def policy_text(ledger: str = "memory", extra: str = "") -> str:
     return f"""
 [host]
@@ -32,15 +47,7 @@ default_timeout_ms = 2000
 [approvals]
 ledger = "{ledger}"
 key_file = "approvals.key"
-
-[[check]]
-name = "tools"
-isolation = "reuse"
-plugin = "{PLUGINS / 'tool_policy.wasm'}"
-[check.settings]
-deny = ["{DENIED_TOOL}"]
-approve = ["{ESCALATED_TOOL}"]
-
+{tool_policy_check([DENIED_TOOL], [ESCALATED_TOOL])}
 [[check]]
 name = "shell"
 isolation = "reuse"

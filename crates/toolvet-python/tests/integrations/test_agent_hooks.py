@@ -23,6 +23,7 @@ from policy import (
     make_host,
     make_results_host,
     need,
+    tool_policy_check,
 )
 
 need("agent_hooks")
@@ -310,22 +311,16 @@ def _translate(vector):
     return slots, answers, None
 
 
+#: The seat's tool-policy settings besides its lists: nothing else decides.
+SEAT_SETTINGS = 'default = "allow"\neffects = {}'
+
+
 def _policy(settings) -> str:
     return f"""
 [approvals]
 ledger = "memory"
 key_file = "approvals.key"
-
-[[check]]
-name = "tools"
-isolation = "reuse"
-plugin = "{PLUGINS / 'tool_policy.wasm'}"
-[check.settings]
-deny = {json.dumps(settings["deny"])}
-approve = {json.dumps(settings["approve"])}
-default = "allow"
-effects = {{}}
-"""
+{tool_policy_check(settings["deny"], settings["approve"], SEAT_SETTINGS)}"""
 
 
 class ToolvetSeat(ReferenceHarness):
