@@ -691,6 +691,10 @@ class Gate:
                 "escalate", reason or "a person must approve this call", verdict.rule, verdict, approval.id, approval.ticket
             )
         if decision == "deny":
+            if verdict.rule == "approval.rejected":
+                # The reviewer's words, which the model reads: escaped (a newline or
+                # a bidi control in them must not read as another speaker's text).
+                reason = visible(reason)
             return Ruling("deny", reason or "denied by policy", verdict.rule, verdict)
         return Ruling("deny", f"the policy answered an unknown decision {decision!r}", "toolvet.host-error", verdict)
 

@@ -20,9 +20,12 @@ How toolvet maps onto the contract:
   withhold is a plain ``deny`` (the host must not hand the result to the model).
 - A check in ``mode = "monitor"`` is recorded only: what it would have decided
   becomes a ``warnings`` entry (``toolvet-monitor:<rule>``), which never changes
-  control flow. A host in ``evaluate_only`` mode gets toolvet's verdicts recorded and
-  enforces none: the whole policy in monitor mode. A held call then still opens an
-  approval request in toolvet's ledger (toolvet does not know the host's mode).
+  control flow. A host in ``evaluate_only`` mode records toolvet's verdicts and
+  enforces none. That is not toolvet's monitor mode (toolvet does not know the
+  host's mode): a held call opens a request in toolvet's ledger, the run's history
+  counts a denied call as denied though it ran, and the result of a call toolvet
+  did not let run is ``toolvet.unvetted-call`` rather than vetted (so the labels it
+  would raise are not).
 - Every other interception point is ``allow``: toolvet vets tool calls and results.
 
 Failures never allow: the gate turns any host failure into a deny (a withhold for a
@@ -56,6 +59,7 @@ context whose ``tool_call.args`` (or ``tool_result.value``) differs from its
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import threading
@@ -83,8 +87,9 @@ from ._base import Gate, ResultRuling, Ruling, as_gate, visible
 #: The key of toolvet's part of an ``approval`` block.
 APPROVAL_KEY = "toolvet"
 
-#: What ``ask`` may answer: ``True`` (approve), ``False`` or a message (reject),
-#: ``None`` (no answer: the hold stays).
+#: What ``ask`` may answer (or a coroutine answering it): ``True`` (approve),
+#: ``False`` or a message (reject), ``None`` (no answer: the hold stays; so does
+#: any other value, and nothing is recorded).
 Answer = Union[bool, str, None]
 
 
@@ -331,8 +336,10 @@ class ToolvetApprovalResolver:
     """The AGENT-HOOKS approval resolver (§9) for :class:`ToolvetInterceptor`'s holds.
 
     ``ask(request, payload)``, when given, is the host's own approval flow (a person
-    asked in the host's UI): ``True`` approves, ``False`` or a message rejects,
-    ``None`` leaves the hold. An approval is recorded in toolvet's ledger as
+    asked in the host's UI), a function or a coroutine function (awaited, so the
+    host's event loop goes on; a plain function blocks it while the person
+    answers): ``True`` approves, ``False`` or a message rejects, ``None`` (or any
+    other value) leaves the hold and records nothing. An approval is recorded in toolvet's ledger as
     ``reviewer`` (a policy that takes only signed decisions refuses it: a deny) and
     the call is vetted again with its ticket, which spends the approval; a rejection
     is recorded and never spends one.
@@ -359,7 +366,7 @@ class ToolvetApprovalResolver:
         self,
         interceptor: ToolvetInterceptor,
         *,
-        ask: Optional[Callable[[ApprovalRequest, dict[str, Any]], Answer]] = None,
+        ask: Optional[Callable[[ApprovalRequest, dict[str, Any]], Any]] = None,
         reviewer: Optional[str] = None,
         wait: float = 0.0,
         poll: float = 0.25,
@@ -383,9 +390,14 @@ class ToolvetApprovalResolver:
             held = self._held_for(request, block)
             if held is None:
                 return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
-            if self.ask is None and self.wait > 0:
-                return self._settle_after_waiting(request, held, block["approval_id"])
-            return self._settle(request, held, block)
+            if self.ask is None:
+                if self.wait > 0:
+                    return self._settle_after_waiting(request, held, block["approval_id"])
+                return self._settled(request, held, self.interceptor.gate.settle(held.name, held.arguments, **_where(held)))
+            answer = self.ask(request, dict(block))
+            if inspect.isawaitable(answer):
+                return self._answered_later(request, held, answer)
+            return self._answered(request, held, answer)
         except Exception:  # noqa: BLE001 - never a lift
             return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
 
@@ -415,26 +427,34 @@ class ToolvetApprovalResolver:
                 if approvals.get(approval_id).status != "pending":
                     break
                 await asyncio.sleep(min(self.poll, max(0.0, deadline - time.monotonic())))
-            return self._settle(request, held, None)
+            return self._settled(request, held, self.interceptor.gate.settle(held.name, held.arguments, **_where(held)))
         except Exception:  # noqa: BLE001 - never a lift
             return ApprovalResolution(ApprovalOutcome.UNRESOLVED, request.context_identity)
 
-    def _settle(self, request: ApprovalRequest, held: HeldCall, block: Any) -> ApprovalResolution:
-        """Ask the person (``ask``) or read the ledger, and answer the resolution."""
-        identity = request.context_identity
+    async def _answered_later(self, request: ApprovalRequest, held: HeldCall, answer: Any) -> ApprovalResolution:
+        """:meth:`_answered` for an ``ask`` that answers asynchronously."""
+        try:
+            return self._answered(request, held, await answer)
+        except Exception:  # noqa: BLE001 - never a lift
+            return ApprovalResolution(ApprovalOutcome.UNRESOLVED, request.context_identity)
+
+    def _answered(self, request: ApprovalRequest, held: HeldCall, answer: Any) -> ApprovalResolution:
+        """Record the person's ``answer`` (``ask``'s) and answer the resolution: ``True``
+        approves, ``False`` or a message rejects; anything else (``None``, or a value
+        ``ask`` should not give) records nothing and leaves the hold."""
         gate = self.interceptor.gate
-        where = {"call_id": held.call_id, "run_id": held.run_id, "agent": held.agent}
-        if self.ask is not None:
-            answer = self.ask(request, dict(block))
-            if answer is None:
-                return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
-            if answer is True:
-                ruling = gate.resume(held.name, held.arguments, approved=True, reviewer=self.reviewer, **where)
-            else:
-                message = answer if isinstance(answer, str) else None
-                ruling = gate.reject(held.name, held.arguments, reviewer=self.reviewer, message=message, **where)
+        if answer is True:
+            ruling = gate.resume(held.name, held.arguments, approved=True, reviewer=self.reviewer, **_where(held))
+        elif answer is False or isinstance(answer, str):
+            message = answer if isinstance(answer, str) else None
+            ruling = gate.reject(held.name, held.arguments, reviewer=self.reviewer, message=message, **_where(held))
         else:
-            ruling = gate.settle(held.name, held.arguments, **where)
+            return ApprovalResolution(ApprovalOutcome.UNRESOLVED, request.context_identity)
+        return self._settled(request, held, ruling)
+
+    def _settled(self, request: ApprovalRequest, held: HeldCall, ruling: Ruling) -> ApprovalResolution:
+        """The resolution a final ruling about the held call makes."""
+        identity = request.context_identity
         if ruling.escalated:
             return ApprovalResolution(ApprovalOutcome.UNRESOLVED, identity)
         if ruling.allowed:
@@ -443,12 +463,17 @@ class ToolvetApprovalResolver:
         return ApprovalResolution(ApprovalOutcome.REJECT, identity, _deny(ruling, (), message=ruling.message))
 
 
+def _where(held: HeldCall) -> dict[str, Any]:
+    """The keyword arguments naming ``held``'s call for the gate."""
+    return {"call_id": held.call_id, "run_id": held.run_id, "agent": held.agent}
+
+
 def guarded_emitter(
     interceptor: ToolvetInterceptor,
     *,
     before: Sequence[Any] = (),
     others: Any = None,
-    ask: Optional[Callable[[ApprovalRequest, dict[str, Any]], Answer]] = None,
+    ask: Optional[Callable[[ApprovalRequest, dict[str, Any]], Any]] = None,
     reviewer: Optional[str] = None,
     wait: float = 0.0,
     poll: float = 0.25,
@@ -469,10 +494,18 @@ def guarded_emitter(
     ``reviewer``, ``wait``, ``poll``), which hands holds that are not toolvet's to
     ``others``. ``emitter_options`` go to ``InterceptionEmitter`` (``mode``,
     ``timeout``, ``identity_provider``); ``composition`` and ``resolver`` are this
-    function's and may not be given. Register nothing on it afterwards."""
+    function's and may not be given. With ``wait``, the emitter's ``timeout``
+    (which also bounds the resolver) is ``wait`` plus 5 s unless given, and a
+    ``timeout`` given must exceed ``wait`` (``ValueError``): otherwise every wait
+    would end in the SDK's ``approval_resolver_failed``. Register nothing on it
+    afterwards."""
     for fixed in ("composition", "resolver"):
         if fixed in emitter_options:
             raise TypeError(f"guarded_emitter sets {fixed} itself")
+    if wait > 0:
+        timeout = emitter_options.setdefault("timeout", wait + 5.0)
+        if timeout is not None and timeout <= wait:
+            raise ValueError(f"guarded_emitter: timeout {timeout} s must exceed wait {wait} s")
     resolver = ToolvetApprovalResolver(interceptor, ask=ask, reviewer=reviewer, wait=wait, poll=poll, others=others)
     emitter = InterceptionEmitter(
         resolver=resolver, composition=CompositionConfig.first_deny(OnApproval.RESUME), **emitter_options
