@@ -175,11 +175,11 @@ async fn a_warm_up_that_crashes_loops_or_grows_fails_the_load_naming_the_check()
                 (other, _) => panic!("{what}: {other:?}"),
             }
             // The deadline itself is shown by the errors above ("timed out
-            // after 1000 ms"). The load also compiles the 12-19 MB runtime
-            // component from a cold cache and, with `preinitialize`, its
-            // instrumented copy, which is not cached when `configure`
-            // fails: 8-15 s each on this machine. This bound only says
-            // that a failing warm-up never hangs the load.
+            // after 1000 ms"). The load may also compile the 12-19 MB
+            // runtime component from a cold cache and, with
+            // `preinitialize`, its instrumented copy (cached too, even when
+            // `configure` fails): 8-15 s each on this machine. This bound
+            // only says that a failing warm-up never hangs the load.
             assert!(
                 elapsed < Duration::from_secs(120),
                 "{what}: the load took {elapsed:?}"

@@ -29,12 +29,14 @@
 //!
 //! The snapshot is taken in a store with the check's memory cap and
 //! deadline (the load-time bound), on a second engine that compiles
-//! without optimisations (the instrumented component runs once). A
+//! without optimisations (the instrumented component runs once; its
+//! compiled form is cached, so a change of settings takes a new snapshot
+//! without compiling the instrumented runtime again). A
 //! `configure` that loops or allocates without bound fails the load,
 //! naming the check.
 
 use crate::bindings::PluginInfo;
-use crate::cache::CacheOutcome;
+use crate::cache::{ArtifactCache, CacheOutcome};
 use crate::error::LoadErrorKind;
 use crate::instance::{InstanceLimits, LiveInstance};
 use crate::loader::{CheckToLoad, Loader};
@@ -59,9 +61,13 @@ pub(crate) enum NoSnapshot {
     Failed(LoadErrorKind),
 }
 
-/// The engine that runs instrumented components once: the shared engine's
-/// settings without optimisation and without the pooling allocator.
-fn init_engine() -> Result<&'static wasmtime::Engine, String> {
+/// The engine that runs instrumented components once (the snapshot
+/// engine), started on first use: the shared engine's settings without
+/// optimisation and without the pooling allocator.
+///
+/// # Errors
+/// The engine's configuration error, as text.
+pub(crate) fn engine() -> Result<&'static wasmtime::Engine, String> {
     static ENGINE: OnceLock<Result<wasmtime::Engine, String>> = OnceLock::new();
     ENGINE
         .get_or_init(|| {
@@ -72,6 +78,13 @@ fn init_engine() -> Result<&'static wasmtime::Engine, String> {
         })
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// The fingerprint of the snapshot engine's artifacts in the cache
+/// ([`crate::cache::ArtifactCache::for_engine`]); `None` if it cannot
+/// start.
+pub(crate) fn engine_fingerprint() -> Option<String> {
+    engine().ok().map(crate::engine::engine_fingerprint)
 }
 
 fn init_linker(engine: &wasmtime::Engine) -> Result<&'static Linker<StoreState>, String> {
@@ -174,13 +187,13 @@ async fn take_and_compile(
     // The transform's future is not `Send`: it runs on a thread of the
     // blocking pool, on a runtime of its own.
     let taken = {
-        let (settings, log) = (settings.to_string(), log.clone());
+        let (settings, log, cache) = (settings.to_string(), log.clone(), cache.cloned());
         tokio::task::spawn_blocking(move || {
             tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .map_err(|e| NoSnapshot::Unsupported(format!("no runtime for the snapshot: {e}")))?
-                .block_on(take(&bytes, &settings, limits, log))
+                .block_on(take(&bytes, &sha256, &settings, limits, log, cache))
         })
         .await
         .map_err(|e| LoadErrorKind::Host(format!("the snapshot task failed: {e}")))?
@@ -255,17 +268,44 @@ fn snapshot_name(load_key: &str) -> String {
     hex::encode(hasher.finalize())
 }
 
+/// The cache name of the compiled instrumented copy of the component
+/// `component_sha256`.
+///
+/// Named for the plugin, not for the instrumented bytes: the transform's
+/// output for one input differs from run to run in the order of what it
+/// adds (it collects the globals in hash maps), but not in what it adds. It
+/// reads the instance only through exports named for what they return
+/// (`component-init-get-memory`,
+/// `component-init-get-module{M}-global{G}`, M and G the module's and the
+/// global's indices in the input), so any run's instrumented copy answers
+/// this run's reads alike. The domain names the transform's version, pinned
+/// in Cargo.toml: another version instruments into other names.
+fn instrumented_name(component_sha256: &str) -> String {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(b"toolvet instrumented v1, component-init-transform 0.3.1\0");
+    hasher.update(component_sha256.as_bytes());
+    hex::encode(hasher.finalize())
+}
+
 /// Pre-initialise `component` (the plugin file's bytes): instantiate it
 /// instrumented, call `describe` and `configure(settings)` under `limits`
 /// (the load-time deadline), and return what `describe` said with the
-/// snapshot component's bytes.
+/// snapshot component's bytes. With a `cache`, the compiled instrumented
+/// component is kept there ([`instrumented_name`]): it depends on the
+/// component (`component_sha256`) only, so the next snapshot of the same
+/// component with other settings skips the compile (8-15 s for a Python or
+/// JavaScript runtime, even when the `configure` that follows fails).
 pub(crate) async fn take(
     component: &[u8],
+    component_sha256: &str,
     settings: &str,
     limits: InstanceLimits,
     log: PluginLog,
+    cache: Option<ArtifactCache>,
 ) -> Result<(PluginInfo, Vec<u8>), NoSnapshot> {
-    let engine = init_engine().map_err(|e| NoSnapshot::Unsupported(format!("no engine: {e}")))?;
+    let engine = engine().map_err(|e| NoSnapshot::Unsupported(format!("no engine: {e}")))?;
+    let cache = cache.map(|c| (c.for_engine(engine), instrumented_name(component_sha256)));
     let linker =
         init_linker(engine).map_err(|e| NoSnapshot::Unsupported(format!("no linker: {e}")))?;
     // What went wrong inside the initialiser, typed (the transform carries
@@ -275,7 +315,8 @@ pub(crate) async fn take(
         let (outcome, settings) = (outcome.clone(), settings.to_string());
         move |instrumented: Vec<u8>| {
             async move {
-                let result = configured(engine, linker, instrumented, &settings, limits, log).await;
+                let result =
+                    configured(engine, linker, instrumented, &settings, limits, log, cache).await;
                 let (answer, invoker) = match result {
                     Ok((info, instance)) => (Ok(info), Some(instance)),
                     Err(e) => (Err(e), None),
@@ -317,8 +358,9 @@ pub(crate) async fn take(
     }
 }
 
-/// Compile the instrumented component, instantiate it, `describe` and
-/// `configure` it, and check it holds no host resources.
+/// Compile the instrumented component (or load it from `cache`),
+/// instantiate it, `describe` and `configure` it, and check it holds no
+/// host resources.
 async fn configured(
     engine: &'static wasmtime::Engine,
     linker: &'static Linker<StoreState>,
@@ -326,13 +368,17 @@ async fn configured(
     settings: &str,
     limits: InstanceLimits,
     log: PluginLog,
+    cache: Option<(ArtifactCache, String)>,
 ) -> Result<(PluginInfo, LiveInstance), NoSnapshot> {
-    let component = tokio::task::spawn_blocking(move || Component::new(engine, &instrumented))
-        .await
-        .map_err(|e| NoSnapshot::Unsupported(format!("compiling the instrumented component: {e}")))?
-        .map_err(|e| {
-            NoSnapshot::Unsupported(format!("compiling the instrumented component: {e:#}"))
-        })?;
+    let component = tokio::task::spawn_blocking(move || match &cache {
+        Some((cache, name)) => cache
+            .load_or_compile(engine, name, &instrumented)
+            .map(|(c, _)| c),
+        None => Component::new(engine, &instrumented),
+    })
+    .await
+    .map_err(|e| NoSnapshot::Unsupported(format!("compiling the instrumented component: {e}")))?
+    .map_err(|e| NoSnapshot::Unsupported(format!("compiling the instrumented component: {e:#}")))?;
     let pre = crate::plugin::prepare(engine, linker, &component).map_err(NoSnapshot::Failed)?;
     let (info, instance) =
         crate::plugin::describe_and_configure(engine, &pre, settings, limits, log)

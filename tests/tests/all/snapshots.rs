@@ -215,9 +215,23 @@ async fn a_tampered_snapshot_is_never_loaded() {
         .into_iter()
         .filter(|n| n.ends_with(".cwasm"))
         .collect();
-    let snapshots: Vec<&String> = artifacts.iter().filter(|n| !n.starts_with(&sha)).collect();
+    // `<name>-<engine fingerprint>-<layout>.cwasm`: the plugin's and the
+    // snapshot's artifacts are the shared engine's; the instrumented copy
+    // the snapshot was taken with is the snapshot engine's.
+    let engine_of = |n: &str| n.split('-').nth(1).unwrap_or_default().to_string();
+    let plugin = artifacts.iter().find(|n| n.starts_with(&sha)).unwrap();
+    let (snapshots, instrumented): (Vec<&String>, Vec<&String>) = artifacts
+        .iter()
+        .filter(|n| !n.starts_with(&sha))
+        .partition(|n| engine_of(n) == engine_of(plugin));
     assert_eq!(snapshots.len(), 1, "one snapshot artifact in {artifacts:?}");
+    assert_eq!(
+        instrumented.len(),
+        1,
+        "one instrumented copy in {artifacts:?}"
+    );
     let snapshot = cache.join(snapshots[0]);
+    let instrumented = cache.join(instrumented[0]);
 
     // A second load maps the snapshot from the cache.
     let host = load_ok(spec(json!({"behave": "state"}))).await;
@@ -226,26 +240,34 @@ async fn a_tampered_snapshot_is_never_loaded() {
     assert_eq!((s.cached, s.snapshot), (Some(true), Some(true)), "{s:?}");
     drop(host);
 
-    // Overwrite the snapshot's code with other bytes of the same length
-    // (what an attacker with write access to the cache could do): the tag
-    // no longer verifies, so the host takes the snapshot again instead of
+    // Overwrite the snapshot's code, and the instrumented copy's, with
+    // other bytes of the same length (what an attacker with write access
+    // to the cache could do): the tags no longer verify, so the host
+    // instruments the component and takes the snapshot again instead of
     // running those bytes, and the check still works.
-    let mut bytes = std::fs::read(&snapshot).unwrap();
-    let middle = bytes.len() / 2;
-    for b in &mut bytes[middle..middle + 64] {
-        *b ^= 0xA5;
-    }
-    std::fs::write(&snapshot, &bytes).unwrap();
+    let tamper = |path: &Path| {
+        let mut bytes = std::fs::read(path).unwrap();
+        let middle = bytes.len() / 2;
+        for b in &mut bytes[middle..middle + 64] {
+            *b ^= 0xA5;
+        }
+        std::fs::write(path, &bytes).unwrap();
+        bytes
+    };
+    let tampered = [tamper(&snapshot), tamper(&instrumented)];
     let host = load_ok(spec(json!({"behave": "state"}))).await;
     let checks = host.checks();
     let s = summary(&checks, "victim");
     assert_eq!((s.cached, s.snapshot), (Some(false), Some(true)), "{s:?}");
     assert_every_call_fresh(&host, "victim").await;
-    assert_ne!(
-        std::fs::read(&snapshot).unwrap(),
-        bytes,
-        "the tampered artifact was replaced"
-    );
+    for (path, bytes) in [&snapshot, &instrumented].into_iter().zip(tampered) {
+        assert_ne!(
+            std::fs::read(path).unwrap(),
+            bytes,
+            "the tampered artifact {} was replaced",
+            path.display()
+        );
+    }
 }
 
 #[tokio::test]
@@ -272,17 +294,23 @@ async fn prune_keeps_the_snapshots_a_policy_uses() {
             .filter(|n| n.ends_with(".cwasm"))
             .count()
     };
-    assert_eq!(artifacts(), 3, "the plugin and two snapshots");
+    assert_eq!(
+        artifacts(),
+        4,
+        "the plugin, its instrumented copy and two snapshots"
+    );
     let run = run_cli(
         &["cache", "prune", "--config", kept.to_str().unwrap()],
         dir.path(),
         "",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // The instrumented copy is needed only to take a snapshot, and this
+    // policy's is taken: it goes too.
     assert_eq!(
         artifacts(),
         2,
-        "the other settings' snapshot is gone: {}",
+        "the other settings' snapshot and the instrumented copy are gone: {}",
         run.stdout
     );
     let host = load(&kept).await.unwrap();

@@ -23,6 +23,11 @@
 //! * `<hex>.lock`: an empty file locked while the snapshot `<hex>` is taken,
 //!   so concurrent hosts take it once.
 //!
+//! Artifacts of both of this build's engines live here: the checks' shared
+//! engine's, and the snapshot engine's (instrumented components, named for
+//! the plugin they came from; see [`crate::snapshot`]). Each carries its own
+//! engine's fingerprint in its name and tag.
+//!
 //! # Stamps
 //!
 //! Hashing every plugin and artifact on every start cost a one-shot
@@ -48,7 +53,8 @@
 //! old artifact behind (a Python or JavaScript one is ~35 MB).
 //! [`ArtifactCache::prune`] (`toolvet cache prune`) removes what a set of
 //! policies does not use, or, without policies, the artifacts no host of
-//! this build can load (other engine fingerprints or layouts). It only ever
+//! this build can load (other engine fingerprints, neither of this build's
+//! two engines, or other layouts). It only ever
 //! removes files named like the entries above (and stale temporary files),
 //! never `key`; a host still running with a removed artifact keeps its
 //! mapping, and one starting later recompiles.
@@ -232,6 +238,35 @@ impl ArtifactCache {
     /// to.
     pub(crate) fn fingerprint(&self) -> &str {
         &self.fingerprint
+    }
+
+    /// This cache for another of this build's engines (the snapshot
+    /// engine): the same directory, key and record of entries in use, with
+    /// artifacts named and tagged by `engine`'s fingerprint.
+    pub(crate) fn for_engine(&self, engine: &Engine) -> Self {
+        Self {
+            fingerprint: crate::engine::engine_fingerprint(engine),
+            ..self.clone()
+        }
+    }
+
+    /// The component cached as `name` (hex), else `bytes` compiled now and
+    /// stored as `name`: for components that exist only in memory, such as
+    /// instrumented ones, whose name the caller derives from what
+    /// determines them.
+    ///
+    /// # Errors
+    /// The compile error (cache problems are logged, never fatal).
+    pub(crate) fn load_or_compile(
+        &self,
+        engine: &Engine,
+        name: &str,
+        bytes: &[u8],
+    ) -> wasmtime::Result<(Component, CacheOutcome)> {
+        match self.load(engine, name) {
+            Some(component) => Ok((component, CacheOutcome::Hit)),
+            None => self.compile_and_store(engine, bytes, name),
+        }
     }
 
     fn artifact_path(&self, component_sha256: &str) -> PathBuf {

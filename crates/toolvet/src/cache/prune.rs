@@ -26,7 +26,8 @@ pub struct PruneReport {
 #[derive(Debug, Clone, Copy)]
 pub enum PruneScope<'a> {
     /// Artifacts (and their tags) that no host of this build can load:
-    /// another engine fingerprint or an older layout. Records stay.
+    /// another engine fingerprint (neither the shared engine's nor the
+    /// snapshot engine's) or an older layout. Records stay.
     Unloadable,
     /// Every entry whose file name is not in the set (see
     /// [`ArtifactCache::entries_in_use`]): artifacts, tags and records.
@@ -43,13 +44,19 @@ impl ArtifactCache {
     /// An I/O error listing the directory; a file that cannot be removed
     /// is reported in [`PruneReport::failed`] and the others still go.
     pub fn prune(&self, scope: PruneScope<'_>, dry_run: bool) -> std::io::Result<PruneReport> {
+        // This build's engines: the shared one (this cache's) and, when it
+        // starts, the one that instruments components for snapshots.
+        let snapshot_engine = crate::snapshot::engine_fingerprint();
+        let fingerprints: Vec<&str> = std::iter::once(self.fingerprint.as_str())
+            .chain(snapshot_engine.as_deref())
+            .collect();
         let mut entries = Vec::new();
         for entry in std::fs::read_dir(&self.dir)? {
             let entry = entry?;
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            let Some(kind) = EntryKind::of(&name, &self.fingerprint) else {
+            let Some(kind) = EntryKind::of(&name, &fingerprints) else {
                 continue;
             };
             // Not following links: an entry is a regular file we wrote.
@@ -91,7 +98,7 @@ impl ArtifactCache {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum EntryKind {
     /// `<sha256>-<fingerprint[..16]>[-<layout>].{cwasm,tag}`; `loadable`:
-    /// of this engine's fingerprint and the current layout.
+    /// of one of this build's engines' fingerprints and the current layout.
     Artifact { loadable: bool },
     /// `<dev>-<ino>.digest` or `<hex>.accepted`.
     Record,
@@ -101,8 +108,8 @@ enum EntryKind {
 }
 
 impl EntryKind {
-    /// The kind of the file `name` in a cache of engine `fingerprint`.
-    fn of(name: &str, fingerprint: &str) -> Option<Self> {
+    /// The kind of the file `name` in a cache of engines `fingerprints`.
+    fn of(name: &str, fingerprints: &[&str]) -> Option<Self> {
         let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         if let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) {
@@ -110,7 +117,7 @@ impl EntryKind {
             let (n, pid, entry) = (parts.next()?, parts.next()?, parts.next()?);
             let written = entry == "key"
                 || matches!(
-                    EntryKind::of(entry, fingerprint),
+                    EntryKind::of(entry, fingerprints),
                     Some(EntryKind::Artifact { .. } | EntryKind::Record)
                 );
             return (digits(n) && digits(pid) && written).then_some(EntryKind::Temporary);
@@ -139,7 +146,9 @@ impl EntryKind {
                     })
                     && parts.next().is_none();
                 well_formed.then(|| EntryKind::Artifact {
-                    loadable: fingerprint.starts_with(fingerprint_prefix)
+                    loadable: fingerprints
+                        .iter()
+                        .any(|f| f.starts_with(fingerprint_prefix))
                         && layout == Some(ARTIFACT_FORMAT),
                 })
             }
@@ -157,7 +166,7 @@ mod tests {
 
     #[test]
     fn entries_are_recognised_by_name_only() {
-        let fp = "0123456789abcdef0123456789abcdef";
+        let fp = &["0123456789abcdef0123456789abcdef"][..];
         let ours = Some(EntryKind::Artifact { loadable: true });
         let foreign = Some(EntryKind::Artifact { loadable: false });
         assert_eq!(EntryKind::of("ab12-0123456789abcdef-a2.cwasm", fp), ours);
@@ -165,6 +174,11 @@ mod tests {
         assert_eq!(EntryKind::of("ab12-0123456789abcdef.cwasm", fp), foreign);
         assert_eq!(EntryKind::of("ab12-fedcba9876543210-a2.cwasm", fp), foreign);
         assert_eq!(EntryKind::of("ab12-0123456789abcdef-a3.tag", fp), foreign);
+        // An artifact of either of the build's engines is loadable.
+        let both = &[fp[0], "fedcba9876543210fedcba9876543210"][..];
+        assert_eq!(EntryKind::of("ab12-fedcba9876543210-a2.cwasm", both), ours);
+        assert_eq!(EntryKind::of("ab12-0123456789abcdef-a2.tag", both), ours);
+        assert_eq!(EntryKind::of("ab12-aaaaaaaaaaaaaaaa-a2.tag", both), foreign);
         assert_eq!(
             EntryKind::of("64769-1234.digest", fp),
             Some(EntryKind::Record)
@@ -214,6 +228,19 @@ mod tests {
         writer
             .compile_and_store(engine, EMPTY_COMPONENT, "def")
             .unwrap();
+        // An instrumented component compiled by the snapshot engine, kept
+        // under its own fingerprint: loadable by this build.
+        let snapshot_engine = crate::snapshot::engine().unwrap();
+        let instrumenting = writer.for_engine(snapshot_engine);
+        let compiled = instrumenting.load_or_compile(snapshot_engine, "1a", EMPTY_COMPONENT);
+        assert_eq!(compiled.unwrap().1, CacheOutcome::Compiled);
+        let again = instrumenting.load_or_compile(snapshot_engine, "1a", EMPTY_COMPONENT);
+        assert_eq!(again.unwrap().1, CacheOutcome::Hit);
+        let instrumented = {
+            let path = instrumenting.artifact_path("1a");
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            [name.clone(), name.replace(".cwasm", ".tag")]
+        };
         writer.store_record("accepted", "a1", b"{}");
         writer.store_record("accepted", "a2", b"{}");
         let cache_dir = writer.dir().to_path_buf();
@@ -271,11 +298,10 @@ mod tests {
         };
         let (abc, abc_tag) = artifact_of("abc");
         let (def, def_tag) = artifact_of("def");
-        assert_eq!(
-            removed(&report),
-            ["a2.accepted".to_string(), def, def_tag],
-            "in use: {in_use:?}"
-        );
+        let mut unused = vec!["a2.accepted".to_string(), def, def_tag];
+        unused.extend(instrumented);
+        unused.sort();
+        assert_eq!(removed(&report), unused, "in use: {in_use:?}");
         let left = names();
         let expected: BTreeSet<String> = [
             "key",
