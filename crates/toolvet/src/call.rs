@@ -231,16 +231,21 @@ impl CallRequest {
         self.context.attributes.get(key).map(String::as_str)
     }
 
-    /// Check what serde cannot: a non-empty tool name, object arguments,
-    /// bounded nesting.
+    /// Check what serde cannot: a non-empty tool name without white space
+    /// at either end and without control or invisible characters
+    /// ([`crate::fold::invisible`]: name lists would miss
+    /// `delete_\u{200b}repository`, and a client or server that drops such
+    /// characters runs `delete_repository`), object arguments, bounded
+    /// nesting.
     fn validate(&self) -> Result<(), CallError> {
         let name = &self.call.name;
         if name.trim().is_empty() {
             return Err(CallError::new("`call.name` must not be empty"));
         }
-        if name.trim() != name || name.chars().any(char::is_control) {
+        if name.trim() != name || name.chars().any(crate::fold::invisible) {
             return Err(CallError::new(format!(
-                "`call.name` {name:?} has leading/trailing whitespace or control characters"
+                "`call.name` {:?} has white space at an end, or control or invisible characters",
+                crate::fold::escape_invisible(name)
             )));
         }
         expect_object(&self.call.arguments, "call.arguments")?;
@@ -474,6 +479,40 @@ mod tests {
     fn empty_name_unknown_field_and_bad_json_are_errors() {
         let e = CallRequest::from_json(r#"{"call":{"name":" ","arguments":{}}}"#).unwrap_err();
         assert!(e.to_string().contains("`call.name` must not be empty"));
+        // Names a list would miss but a reader that drops what is not seen
+        // would run; shown escaped.
+        for (json_name, shown) in [
+            (
+                r"delete_\u200brepository",
+                r#""delete_\\u{200b}repository""#,
+            ),
+            (r"drop_table\ufeff", r#""drop_table\\u{feff}""#),
+            (r"merge\u202epr", r#""merge\\u{202e}pr""#),
+            (r"rm\u0000", r#""rm\0""#),
+            (" bash", r#"" bash""#),
+        ] {
+            let text = format!(r#"{{"call":{{"name":"{json_name}","arguments":{{}}}}}}"#);
+            let e = CallRequest::from_json(&text).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "invalid tool call: `call.name` {shown} has white space at an end, \
+                     or control or invisible characters"
+                ),
+                "{json_name}"
+            );
+        }
+        let arguments = serde_json::json!({});
+        assert!(CallRequest::new("delete_\u{200b}repository", &arguments).is_err());
+        // Names as agents spell them still pass.
+        for name in [
+            "mcp__github__merge_pull_request",
+            "Read File",
+            "computer.type",
+            "ÜberTool",
+        ] {
+            CallRequest::new(name, &arguments).unwrap();
+        }
         let e = CallRequest::from_json(r#"{"call":{"name":"a","arguments":{},"args":{}}}"#)
             .unwrap_err();
         assert!(e.to_string().contains("unknown field `args`"), "{e}");
