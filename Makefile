@@ -23,11 +23,10 @@ demo: cli plugins
 	examples/demo.sh
 
 # Everything CI runs, one step after another (.ci/run runs CI_STEPS in
-# this order). The three steps whose builds .ci/run starts in the
-# background at idle priority (`ci-prebuild`: the lint's clippy and docs,
-# the fuzz targets) come last, so those builds have every step before them
-# to use the CPU the steps leave idle: placed before the Python, Node and
-# preset tests, bench-smoke waited 251 s for them (2026-12-06).
+# this order). The two steps whose builds .ci/run starts in the background
+# at idle priority (`ci-prebuild`: the lint's clippy and docs, the fuzz
+# targets) come last, so those builds have every step before them to use
+# the CPU the steps leave idle.
 CI_STEPS := demo hostile unit-tests serve-tests mcp-tests plugin-tests case-tests field-tests kit-tests scaffold-test guide-tests python-tests node-tests c-tests go-tests java-tests preset-tests bench-smoke fuzz-smoke lint
 test: $(CI_STEPS)
 	@echo "make test: all passed"
@@ -165,10 +164,12 @@ $(NODE_PKG)/node_modules/.package-lock.json: $(NODE_PKG)/package.json $(NODE_PKG
 # profile `cargo bench` also optimises with): `cargo bench -p toolvet-bench`
 # resolves the features of that one package's dependencies, not the
 # workspace's, and compiled hyper, axum, wasmtime-wasi and the core again
-# (2 min in CI, 2026-12-06).
+# (2 min in CI, 2026-12-06). Only the benchmarks run here are built and
+# linked: the others (peers, serve_soak, abi) are compiled by the lint's
+# clippy (`--all-targets`), and linking three more wasmtime binaries cost
+# 20-40 s.
 bench-smoke: plugins
 	bash crates/toolvet-bench/build-peers.sh --no-extism
-	$(CARGO) test --release --locked --workspace --no-run --bench '*'
 	$(CARGO) test --release --locked --workspace --bench host -- --test
 	$(CARGO) test --release --locked --workspace --bench serve_load -- --test
 
