@@ -51,6 +51,11 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Instant;
 use wasmtime::component::{Component, Linker};
 
+/// The transform that instruments and snapshots components, as pinned in
+/// Cargo.toml: part of the cache names of what it makes, so another version
+/// makes other entries.
+const TRANSFORM: &str = "component-init-transform 0.3.1";
+
 /// Why a component has no snapshot.
 #[derive(Debug)]
 pub(crate) enum NoSnapshot {
@@ -258,12 +263,14 @@ fn taking(name: &str) -> Arc<tokio::sync::Mutex<()>> {
 }
 
 /// The cache name of the snapshot of a load key (distinct from any
-/// component's digest). The domain names the transform's version, pinned
-/// in Cargo.toml: another transform makes other snapshots.
+/// component's digest). The domain names the transform's version
+/// ([`TRANSFORM`]): another transform makes other snapshots.
 fn snapshot_name(load_key: &str) -> String {
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
-    hasher.update(b"toolvet snapshot v1, component-init-transform 0.3.1\0");
+    hasher.update(b"toolvet snapshot v1, ");
+    hasher.update(TRANSFORM.as_bytes());
+    hasher.update(b"\0");
     hasher.update(load_key.as_bytes());
     hex::encode(hasher.finalize())
 }
@@ -278,12 +285,14 @@ fn snapshot_name(load_key: &str) -> String {
 /// (`component-init-get-memory`,
 /// `component-init-get-module{M}-global{G}`, M and G the module's and the
 /// global's indices in the input), so any run's instrumented copy answers
-/// this run's reads alike. The domain names the transform's version, pinned
-/// in Cargo.toml: another version instruments into other names.
+/// this run's reads alike. The domain names the transform's version
+/// ([`TRANSFORM`]): another version may instrument differently.
 fn instrumented_name(component_sha256: &str) -> String {
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
-    hasher.update(b"toolvet instrumented v1, component-init-transform 0.3.1\0");
+    hasher.update(b"toolvet instrumented v1, ");
+    hasher.update(TRANSFORM.as_bytes());
+    hasher.update(b"\0");
     hasher.update(component_sha256.as_bytes());
     hex::encode(hasher.finalize())
 }
@@ -412,5 +421,20 @@ impl component_init_transform::Invoker for Measure {
     }
     async fn call_list_u8(&mut self, function: &str) -> anyhow::Result<Vec<u8>> {
         Ok(self.0.call_getter::<(Vec<u8>,)>(function).await?.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::TRANSFORM`] names the version Cargo.toml pins.
+    #[test]
+    fn the_transform_named_in_cache_names_is_the_one_pinned() {
+        let manifest = include_str!("../../../Cargo.toml");
+        let (name, version) = super::TRANSFORM.split_once(' ').unwrap();
+        let pin = format!("{name} = \"={version}\"");
+        assert!(
+            manifest.lines().any(|l| l.trim() == pin),
+            "Cargo.toml pins {pin}"
+        );
     }
 }
