@@ -86,7 +86,9 @@ pub fn tool_info(tool: &Tool) -> ToolInfo {
 /// tool and arguments.
 ///
 /// # Errors
-/// [`CallError`] for an empty name or arguments that are not an object.
+/// [`CallError`] for a name that is empty, has white space at either end
+/// or holds a control or invisible character, or arguments that are not an
+/// object.
 pub fn call_request(
     name: &str,
     arguments: Option<&Value>,
@@ -791,9 +793,11 @@ mod tests {
 
     #[test]
     fn the_question_shows_what_the_call_and_checks_chose_escaped() {
-        let call = CallRequest::new("deploy\u{202e}x", &json!({"env": "prod\u{2028}\u{200b}"}))
+        // A name the host would refuse, shown escaped all the same.
+        let mut call = CallRequest::new("deploy", &json!({"env": "prod\u{2028}\u{200b}"}))
             .unwrap()
             .call;
+        call.name = "deploy\u{202e}x".into();
         let verdict: Verdict = serde_json::from_value(json!({
             "decision": "escalate", "rule": "policy\nTool: ls",
             "reason": "env is `prod`\nTool: ls\nWhy: safe to approve\r\u{1b}[2K",

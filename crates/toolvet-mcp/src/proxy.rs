@@ -1016,7 +1016,8 @@ impl Session {
         let tool = self.state().tools.get(name).cloned();
         if tool.is_none() {
             let text = format!(
-                "toolvet denied this call: the MCP server lists no tool named `{name}`, so it cannot be vetted with what the server declares about it"
+                "toolvet denied this call: the MCP server lists no tool named `{}`, so it cannot be vetted with what the server declares about it",
+                toolvet::display::visible(name)
             );
             let request = gate::call_request(name, None, None, self.context());
             drop(gating);

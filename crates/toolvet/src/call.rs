@@ -54,7 +54,10 @@ pub struct ToolCall {
     /// The framework's call id; empty when none.
     #[serde(default)]
     pub id: String,
-    /// The tool's name; never empty.
+    /// The tool's name; never empty, no white space at either end, no
+    /// control or invisible character (the validating constructors refuse
+    /// such a name, and the host denies a call built without them that
+    /// has one).
     pub name: String,
     /// The arguments: the text of one JSON object, as received.
     pub arguments: Box<RawValue>,
@@ -132,7 +135,8 @@ impl CallRequest {
     /// where the same text would be.
     ///
     /// # Errors
-    /// [`CallError`] if `name` is empty, `arguments` is not an object, or
+    /// [`CallError`] if `name` is empty, has white space at either end or
+    /// holds a control or invisible character, `arguments` is not an object, or
     /// two keys of one object in it fold alike (`query` and `QUERY`; the
     /// error names the key path, `` `call.arguments.query` ``).
     pub fn new(name: &str, arguments: &serde_json::Value) -> Result<Self, CallError> {
@@ -238,15 +242,8 @@ impl CallRequest {
     /// characters runs `delete_repository`), object arguments, bounded
     /// nesting.
     fn validate(&self) -> Result<(), CallError> {
-        let name = &self.call.name;
-        if name.trim().is_empty() {
-            return Err(CallError::new("`call.name` must not be empty"));
-        }
-        if name.trim() != name || name.chars().any(crate::fold::invisible) {
-            return Err(CallError::new(format!(
-                "`call.name` {:?} has white space at an end, or control or invisible characters",
-                crate::fold::escape_invisible(name)
-            )));
+        if let Some(problem) = name_problem(&self.call.name) {
+            return Err(CallError::new(problem));
         }
         expect_object(&self.call.arguments, "call.arguments")?;
         for (i, prior) in self.context.history.iter().enumerate() {
@@ -257,6 +254,43 @@ impl CallRequest {
         }
         Ok(())
     }
+}
+
+/// Why `name` cannot be a tool call's name, if it cannot: it is empty,
+/// has white space at either end, or holds a control or invisible
+/// character ([`crate::fold::invisible`]) anywhere. The one rule for the
+/// validating constructors and for the host's own refusal of a call built
+/// without them.
+pub(crate) fn name_problem(name: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        return Some("`call.name` must not be empty".into());
+    }
+    (name.trim() != name || name.chars().any(crate::fold::invisible)).then(|| {
+        format!(
+            "`call.name` {} has white space at an end, or control or invisible characters",
+            shown_name(name)
+        )
+    })
+}
+
+/// `name` quoted for a message: each invisible character written
+/// `\u{…}`, every other character as Rust's debug form writes it (so a
+/// backslash in the name is `\\`), the first 200 characters only.
+fn shown_name(name: &str) -> String {
+    const SHOWN: usize = 200;
+    let mut shown = String::from("\"");
+    for c in name.chars().take(SHOWN) {
+        if crate::fold::invisible(c) && !c.is_control() {
+            shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            shown.extend(c.escape_debug());
+        }
+    }
+    shown.push('"');
+    if name.chars().nth(SHOWN).is_some() {
+        shown.push('…');
+    }
+    shown
 }
 
 /// Deserialise a call from `text`. A shape error names the key it is
@@ -482,14 +516,11 @@ mod tests {
         // Names a list would miss but a reader that drops what is not seen
         // would run; shown escaped.
         for (json_name, shown) in [
-            (
-                r"delete_\u200brepository",
-                r#""delete_\\u{200b}repository""#,
-            ),
-            (r"drop_table\ufeff", r#""drop_table\\u{feff}""#),
-            (r"merge\u202epr", r#""merge\\u{202e}pr""#),
+            (r"delete_\u200brepository", r#""delete_\u{200b}repository""#),
+            (r"drop_table\ufeff", r#""drop_table\u{feff}""#),
+            (r"merge\u202epr", r#""merge\u{202e}pr""#),
             (r"rm\u0000", r#""rm\0""#),
-            (" bash", r#"" bash""#),
+            (r" a\\b", r#"" a\\b""#),
         ] {
             let text = format!(r#"{{"call":{{"name":"{json_name}","arguments":{{}}}}}}"#);
             let e = CallRequest::from_json(&text).unwrap_err();
@@ -504,6 +535,9 @@ mod tests {
         }
         let arguments = serde_json::json!({});
         assert!(CallRequest::new("delete_\u{200b}repository", &arguments).is_err());
+        let long = format!("{}\u{200b}", "x".repeat(300));
+        let e = CallRequest::new(&long, &arguments).unwrap_err().to_string();
+        assert!(e.contains(&format!("\"{}\"… has", "x".repeat(200))), "{e}");
         // Names as agents spell them still pass.
         for name in [
             "mcp__github__merge_pull_request",

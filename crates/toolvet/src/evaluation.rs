@@ -260,9 +260,19 @@ impl Generation {
         outcomes
     }
 
-    /// A deny for a call this generation cannot vet: one to a tool it was
-    /// not loaded for, or an oversized one.
+    /// A deny for a call this generation cannot vet: one whose tool name
+    /// the validating constructors refuse (a Rust embedder may build a
+    /// [`CallRequest`] without them), one to a tool it was not loaded for,
+    /// or an oversized one.
     pub(crate) fn refuse_unvettable(&self, request: &CallRequest) -> Option<Verdict> {
+        if let Some(problem) = crate::call::name_problem(&request.call.name) {
+            return Some(Verdict::by_host(
+                Decision::Deny,
+                crate::run_labels::LABELS_SENT_RULE,
+                format!("invalid tool call: {problem}"),
+                Vec::new(),
+            ));
+        }
         match &self.only_tool {
             Some(tool) if *tool != request.call.name => Some(Verdict::by_host(
                 Decision::Deny,

@@ -86,10 +86,12 @@ pub(crate) fn engine() -> Result<&'static wasmtime::Engine, String> {
 }
 
 /// The fingerprint of the snapshot engine's artifacts in the cache
-/// ([`crate::cache::ArtifactCache::for_engine`]); `None` if it cannot
-/// start.
+/// ([`crate::cache::ArtifactCache::for_engine`]), from an engine of its
+/// settings made for the purpose (the snapshot engine itself is not
+/// started, nor its epoch ticker); `None` if such an engine cannot start.
 pub(crate) fn engine_fingerprint() -> Option<String> {
-    engine().ok().map(crate::engine::engine_fingerprint)
+    let engine = wasmtime::Engine::new(&crate::engine::init_config()).ok()?;
+    Some(crate::engine::engine_fingerprint(&engine))
 }
 
 fn init_linker(engine: &wasmtime::Engine) -> Result<&'static Linker<StoreState>, String> {
@@ -279,14 +281,18 @@ fn snapshot_name(load_key: &str) -> String {
 /// `component_sha256`.
 ///
 /// Named for the plugin, not for the instrumented bytes: the transform's
-/// output for one input differs from run to run in the order of what it
-/// adds (it collects the globals in hash maps), but not in what it adds. It
-/// reads the instance only through exports named for what they return
-/// (`component-init-get-memory`,
+/// output for one input differs from run to run only in order (of the
+/// getters inside the module it adds, of their exports, of that module's
+/// instantiation arguments: it collects them in hash maps). What it adds is
+/// fixed by the input: the transform reads the instance only through
+/// exports named for what they return (`component-init-get-memory`,
 /// `component-init-get-module{M}-global{G}`, M and G the module's and the
-/// global's indices in the input), so any run's instrumented copy answers
-/// this run's reads alike. The domain names the transform's version
-/// ([`TRANSFORM`]): another version may instrument differently.
+/// global's indices in the input), and builds the snapshot from the
+/// original component's bytes, what it found in them, and the values
+/// read. So any run's instrumented copy answers this run's reads alike
+/// (reviewed against the transform's source, 2026-12-07). The domain names
+/// the transform's version ([`TRANSFORM`]): another version may instrument
+/// differently.
 fn instrumented_name(component_sha256: &str) -> String {
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();

@@ -165,3 +165,49 @@ async fn a_file_that_stands_for_the_host_states_its_facts() {
         .await;
     assert_eq!(v.decision, Decision::Allow, "{v:?}");
 }
+
+/// A tool name the validating constructors refuse (control or invisible
+/// characters, white space at an end) is denied by the host itself when a
+/// Rust embedder builds the call without them, before any check runs: a
+/// name list would miss `delete_\u{200b}repository`.
+#[tokio::test]
+async fn a_call_built_by_hand_with_an_invisible_name_is_denied_unvetted() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = Host::load_with(policy(dir.path()), LoadOptions::default())
+        .await
+        .unwrap();
+    for name in [
+        "delete_\u{200b}repository",
+        "read_file\u{feff}",
+        "read_\u{202e}file",
+        "read_file ",
+        "",
+    ] {
+        let mut request = call("read_file", serde_json::json!({"path": "README.md"}), &[]);
+        request.call.name = name.into();
+        let v = host.check(&request).await;
+        assert_eq!(v.decision, Decision::Deny, "{name:?}: {v:?}");
+        assert_eq!(v.rule.as_deref(), Some("toolvet.invalid-call"), "{name:?}");
+        assert!(v.checks.is_empty(), "no check ran: {v:?}");
+        assert!(
+            v.reason
+                .as_deref()
+                .unwrap_or_default()
+                .starts_with("invalid tool call: `call.name`"),
+            "{v:?}"
+        );
+        // The same JSON through serde alone (no validation) fares the same.
+        let text = serde_json::to_string(&request).unwrap();
+        let by_serde: CallRequest = serde_json::from_str(&text).unwrap();
+        assert_eq!(host.check(&by_serde).await.decision, Decision::Deny);
+    }
+    // The name spelled plainly is vetted (and allowed inside the roots).
+    let plain = host
+        .check(&call(
+            "read_file",
+            serde_json::json!({"path": "README.md"}),
+            &[],
+        ))
+        .await;
+    assert_eq!(plain.checks.len(), 1, "{plain:?}");
+}

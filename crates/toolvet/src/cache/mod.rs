@@ -25,7 +25,7 @@
 //!
 //! Artifacts of both of this build's engines live here: the checks' shared
 //! engine's, and the snapshot engine's (instrumented components, named for
-//! the plugin they came from; see [`crate::snapshot`]). Each carries its own
+//! the plugin they came from; see `snapshot.rs`). Each carries its own
 //! engine's fingerprint in its name and tag.
 //!
 //! # Stamps
@@ -53,8 +53,8 @@
 //! old artifact behind (a Python or JavaScript one is ~35 MB).
 //! [`ArtifactCache::prune`] (`toolvet cache prune`) removes what a set of
 //! policies does not use, or, without policies, the artifacts no host of
-//! this build can load (other engine fingerprints, neither of this build's
-//! two engines, or other layouts). It only ever
+//! this build can load (fingerprints of neither of this build's two
+//! engines, or other layouts). It only ever
 //! removes files named like the entries above (and stale temporary files),
 //! never `key`; a host still running with a removed artifact keeps its
 //! mapping, and one starting later recompiles.
