@@ -268,12 +268,15 @@ fn taking(name: &str) -> Arc<tokio::sync::Mutex<()>> {
 /// component's digest). The domain names the transform's version
 /// ([`TRANSFORM`]): another transform makes other snapshots.
 fn snapshot_name(load_key: &str) -> String {
+    cache_name("snapshot", load_key)
+}
+
+/// The hex sha256 of `toolvet {kind} v1, {TRANSFORM}\0{key}`: a cache name
+/// of something the transform made, for `key`.
+fn cache_name(kind: &str, key: &str) -> String {
     use sha2::Digest;
     let mut hasher = sha2::Sha256::new();
-    hasher.update(b"toolvet snapshot v1, ");
-    hasher.update(TRANSFORM.as_bytes());
-    hasher.update(b"\0");
-    hasher.update(load_key.as_bytes());
+    hasher.update(format!("toolvet {kind} v1, {TRANSFORM}\0{key}").as_bytes());
     hex::encode(hasher.finalize())
 }
 
@@ -294,13 +297,7 @@ fn snapshot_name(load_key: &str) -> String {
 /// the transform's version ([`TRANSFORM`]): another version may instrument
 /// differently.
 fn instrumented_name(component_sha256: &str) -> String {
-    use sha2::Digest;
-    let mut hasher = sha2::Sha256::new();
-    hasher.update(b"toolvet instrumented v1, ");
-    hasher.update(TRANSFORM.as_bytes());
-    hasher.update(b"\0");
-    hasher.update(component_sha256.as_bytes());
-    hex::encode(hasher.finalize())
+    cache_name("instrumented", component_sha256)
 }
 
 /// Pre-initialise `component` (the plugin file's bytes): instantiate it
@@ -432,6 +429,18 @@ impl component_init_transform::Invoker for Measure {
 
 #[cfg(test)]
 mod tests {
+    /// Snapshot names are what they were before the instrumented copies
+    /// had names too (so no cache's snapshots are taken again).
+    #[test]
+    fn snapshot_names_are_unchanged() {
+        use sha2::Digest;
+        let before = hex::encode(sha2::Sha256::digest(
+            b"toolvet snapshot v1, component-init-transform 0.3.1\0key",
+        ));
+        assert_eq!(super::snapshot_name("key"), before);
+        assert_ne!(super::cache_name("instrumented", "key"), before);
+    }
+
     /// [`super::TRANSFORM`] names the version Cargo.toml pins.
     #[test]
     fn the_transform_named_in_cache_names_is_the_one_pinned() {
