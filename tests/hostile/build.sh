@@ -65,6 +65,13 @@ tool=$target_dir/debug/fixture-tool
 "$tool" wat "$here/wat/empty-component.wat" "$out/empty-component.wasm"
 # A check of the real world written in text: it counts in a wasm global.
 "$tool" component "$here/wat/counter.wat" "$root/wit" plugin "$out/counter.wasm"
+# The same check with one table instruction, which the snapshot transform
+# refuses: it runs `configure` in every fresh instance instead.
+{
+    sed '$d' "$here/wat/counter.wat"
+    printf '  (table 1 funcref)\n  (func (drop (table.grow (ref.null func) (i32.const 0))))\n)\n'
+} >"$target_dir/counter-table.wat"
+"$tool" component "$target_dir/counter-table.wat" "$root/wit" plugin "$out/counter-table.wasm"
 : >"$out/empty.wasm"
 # Not WebAssembly: an ELF-like header followed by text, deterministic.
 text=''
@@ -96,6 +103,7 @@ expect host-v9 --component --export "$check" --import toolvet:check/host@9.0.0
 expect rc-contract --component --export toolvet:check/check@0.1.0-rc.1 --import toolvet:check/types@0.1.0-rc.1
 expect core-module --module
 expect counter --component --export "$check"
+expect counter-table --component --export "$check"
 expect empty-component --component --no-export toolvet:check/
 for broken in garbage truncated empty; do
     if "$tool" expect "$out/$broken.wasm" 2>/dev/null; then

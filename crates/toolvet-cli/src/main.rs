@@ -861,15 +861,22 @@ async fn test(paths: &[PathBuf], target: Option<&Target>, verbose: bool) -> anyh
 async fn compile(config: &Path) -> anyhow::Result<u8> {
     let policy = toolvet_preset::policy_from_file(config)?;
     let started = std::time::Instant::now();
-    // The compile batch's wall time, besides the progress shown.
-    let batch = std::sync::Arc::new(std::sync::Mutex::new(None));
+    // The compile batch's size and wall time, besides the progress shown
+    // (a snapshotted check compiles its snapshot only, outside the batch).
+    let batch = std::sync::Arc::new(std::sync::Mutex::new((0, None)));
     let shown = progress::observer();
     let observer = {
         let batch = batch.clone();
         move |event: &toolvet::progress::LoadEvent| {
-            if let toolvet::progress::LoadEvent::CompileFinished { elapsed } = event {
-                *batch.lock().unwrap_or_else(|e| e.into_inner()) = Some(*elapsed);
+            let mut batch = batch.lock().unwrap_or_else(|e| e.into_inner());
+            match event {
+                toolvet::progress::LoadEvent::CompileStarted { checks } => batch.0 = checks.len(),
+                toolvet::progress::LoadEvent::CompileFinished { elapsed } => {
+                    batch.1 = Some(*elapsed)
+                }
+                _ => {}
             }
+            drop(batch);
             if let Some(shown) = &shown {
                 shown.event(event);
             }
@@ -897,8 +904,7 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
             visible(&c.plugin.display().to_string())
         );
     }
-    let compiled = summaries.iter().filter(|c| c.cached == Some(false)).count();
-    let batch = *batch.lock().unwrap_or_else(|e| e.into_inner());
+    let (compiled, batch) = *batch.lock().unwrap_or_else(|e| e.into_inner());
     match batch {
         Some(wall) => println!(
             "loaded {} checks in {:.1} ms; compiling {compiled} of them took {:.1} ms (wall time, one after another)",

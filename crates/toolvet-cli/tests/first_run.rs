@@ -21,16 +21,19 @@ fn a_cold_check_says_it_compiles_on_stderr_and_prints_only_verdicts_on_stdout() 
     assert_eq!(lines.len(), 1, "{}", run.stdout);
     let verdict: Value = serde_json::from_str(lines[0]).unwrap();
     assert_eq!(verdict["decision"], "deny");
-    // stderr, not a terminal: one plain line before, one after.
+    // stderr, not a terminal: one plain line before, one after. The
+    // per-call check runs from a snapshot and compiles only that (quietly:
+    // a Rust check's snapshot takes under a second); the reused one
+    // compiles.
     assert!(
         run.stderr.contains(
-            "toolvet: compiling 2 checks, first run only (later runs load them from the cache)…"
+            "toolvet: compiling 1 check, first run only (later runs load it from the cache)…"
         ),
         "{}",
         run.stderr
     );
     assert!(
-        run.stderr.contains("toolvet: compiled 2 checks in "),
+        run.stderr.contains("toolvet: compiled 1 check in "),
         "{}",
         run.stderr
     );
@@ -48,6 +51,10 @@ fn a_cold_check_says_it_compiles_on_stderr_and_prints_only_verdicts_on_stdout() 
 #[test]
 fn compile_reports_each_checks_own_time_and_the_batch_wall_time() {
     let (dir, cache) = setup();
+    // Without snapshots, so both components compile in the batch.
+    let policy = dir.path().join("toolvet.toml");
+    let text = std::fs::read_to_string(&policy).unwrap();
+    std::fs::write(&policy, format!("[host]\npreinitialize = false\n{text}")).unwrap();
     let run = toolvet(dir.path(), &cache, &["compile", "-c", "toolvet.toml"], "");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
@@ -97,6 +104,52 @@ fn compile_reports_each_checks_own_time_and_the_batch_wall_time() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout.matches(" cached ").count(), 2, "{}", run.stdout);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn compile_fills_the_cache_with_a_snapshotted_checks_snapshot_only() {
+    let (dir, cache) = setup();
+    let run = toolvet(dir.path(), &cache, &["compile", "-c", "toolvet.toml"], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // The reused check compiles in the batch; the per-call one compiles
+    // its snapshot only, outside it.
+    assert!(
+        run.stderr.contains("toolvet: compiling 1 check,"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stdout.matches(" compiled ").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    let last = run.stdout.lines().last().unwrap();
+    assert!(last.contains("compiling 1 of them took"), "{last}");
+    // The cache holds the reused plugin's artifact, the snapshot and the
+    // instrumented copy it was taken with, not the snapshotted plugin's
+    // own.
+    let tools_sha = hex_sha256(&common::plugin("tool_policy"));
+    let artifacts: Vec<String> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cwasm"))
+        .collect();
+    assert_eq!(artifacts.len(), 3, "{artifacts:?}");
+    assert!(
+        !artifacts.iter().any(|n| n.starts_with(&tools_sha)),
+        "{artifacts:?}"
+    );
+    let run = toolvet(dir.path(), &cache, &["compile", "-c", "toolvet.toml"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches(" cached ").count(), 2, "{}", run.stdout);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+/// The hex sha256 of the file at `path`.
+fn hex_sha256(path: &Path) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(std::fs::read(path).unwrap()))
 }
 
 #[test]

@@ -171,11 +171,19 @@ pub async fn inspect_with(
             })
             .ok()
     });
-    let found = plugin::find(engine, cache.as_ref(), path, None, &|_| None)?;
+    let found = plugin::find(
+        engine,
+        cache.as_ref(),
+        path,
+        None,
+        &|_| None,
+        plugin::WhenMissing::Read,
+    )?;
     let (sha256, size_bytes) = (found.sha256.clone(), found.size);
     let (component, cached) = match found.state {
         plugin::FoundState::Cached(component) => (component, true),
         plugin::FoundState::Loaded(_) => unreachable!("nothing was loaded before"),
+        plugin::FoundState::Later { .. } => unreachable!("found with `WhenMissing::Read`"),
         plugin::FoundState::Missing { bytes, stamp } => {
             let check = path.file_name().map_or_else(
                 || path.display().to_string(),

@@ -45,6 +45,29 @@ pub(crate) struct PluginToLoad {
     pub path: PathBuf,
     /// The pinned SHA-256 (hex), if the policy gives one.
     pub pin: Option<String>,
+    /// What to do when its component is compiled nowhere yet:
+    /// [`plugin::WhenMissing::Later`] for a check that will be
+    /// snapshotted.
+    pub when_missing: plugin::WhenMissing,
+}
+
+/// A check's component after [`Loader::compile_all`].
+pub(crate) enum Prepared {
+    /// Compiled (or found compiled) and linked.
+    Compiled(Compiled),
+    /// Compiled nowhere yet and left so ([`plugin::WhenMissing::Later`]):
+    /// [`Loader::compile_later`] compiles it if no snapshot can be taken.
+    Later(plugin::Found),
+}
+
+impl Prepared {
+    /// The plugin file's hex sha256.
+    pub(crate) fn sha256(&self) -> &str {
+        match self {
+            Prepared::Compiled(compiled) => &compiled.sha256,
+            Prepared::Later(found) => &found.sha256,
+        }
+    }
 }
 
 /// One check to describe and configure (or snapshot) at load, once its
@@ -91,30 +114,29 @@ impl Loader {
     /// pinned, looked up in the cache and in `loaded`) in
     /// parallel, one thread each; then the components found nowhere compile
     /// one after another, each on all cores (wasmtime compiles a component's
-    /// functions in parallel), so each check's compile time is its own. The
-    /// observer hears of the compiles.
+    /// functions in parallel), so each check's compile time is its own,
+    /// except those its [`PluginToLoad::when_missing`] leaves for later
+    /// ([`Prepared::Later`]). The observer hears of the compiles.
     pub(crate) fn compile_all(
         &self,
         configs: &[PluginToLoad],
         loaded: &HashMap<String, Compiled>,
-    ) -> Vec<Result<Compiled, LoadErrorKind>> {
+    ) -> Vec<Result<Prepared, LoadErrorKind>> {
         let (engine, linker, cache) = (self.engine, &self.linker, self.cache.as_ref());
         let observer = self.observer.as_deref();
         /// Where one check's component is after the first step.
         enum Step {
-            Done(Result<Compiled, LoadErrorKind>),
+            Done(Result<Prepared, LoadErrorKind>),
             ToCompile(plugin::Found),
         }
-        let panicked = |panic: Box<dyn std::any::Any + Send>| {
-            LoadErrorKind::Host(format!("compiling panicked: {}", panic_message(&panic)))
-        };
+        let finish = |found| plugin::finish(engine, linker, cache, found).map(Prepared::Compiled);
         let reuse = |sha256: &str| loaded.get(sha256).cloned();
         // Find each plugin, and link those that need no compiling.
         let mut steps: Vec<Step> = std::thread::scope(|scope| {
             let handles: Vec<_> = configs
                 .iter()
                 .map(|config| {
-                    let reuse = &reuse;
+                    let (reuse, finish) = (&reuse, &finish);
                     scope.spawn(move || {
                         match plugin::find(
                             engine,
@@ -122,13 +144,15 @@ impl Loader {
                             &config.path,
                             config.pin.as_deref(),
                             reuse,
+                            config.when_missing,
                         ) {
-                            Ok(found)
-                                if matches!(found.state, plugin::FoundState::Missing { .. }) =>
-                            {
-                                Step::ToCompile(found)
-                            }
-                            Ok(found) => Step::Done(plugin::finish(engine, linker, cache, found)),
+                            Ok(found) => match found.state {
+                                plugin::FoundState::Missing { .. } => Step::ToCompile(found),
+                                plugin::FoundState::Later { .. } => {
+                                    Step::Done(Ok(Prepared::Later(found)))
+                                }
+                                _ => Step::Done(finish(found)),
+                            },
                             Err(e) => Step::Done(Err(e)),
                         }
                     })
@@ -173,6 +197,7 @@ impl Loader {
                 if let Ok(compiled) = &result {
                     this_batch.insert(compiled.sha256.clone(), compiled.clone());
                 }
+                let result = result.map(Prepared::Compiled);
                 crate::progress::report(observer, || LoadEvent::Compiled {
                     check: check.clone(),
                     index,
@@ -193,6 +218,35 @@ impl Loader {
             })
             .collect()
     }
+
+    /// Compile and link a component [`Loader::compile_all`] left for later
+    /// (`check`'s, whose snapshot could not be taken), from the blocking
+    /// pool; the observer does not hear of it (a component the snapshot
+    /// transform refuses: no shipped check).
+    pub(crate) async fn compile_later(
+        self: &Arc<Self>,
+        check: &str,
+        found: plugin::Found,
+    ) -> Result<Compiled, LoadErrorKind> {
+        tracing::info!(
+            check,
+            "compiling its component: no snapshot of it could be taken"
+        );
+        let loader = self.clone();
+        tokio::task::spawn_blocking(move || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                plugin::finish(loader.engine, &loader.linker, loader.cache.as_ref(), found)
+            }))
+            .unwrap_or_else(|p| Err(panicked(p)))
+        })
+        .await
+        .unwrap_or_else(|e| Err(LoadErrorKind::Host(format!("the compile task failed: {e}"))))
+    }
+}
+
+/// The load error of a compile that panicked.
+fn panicked(panic: Box<dyn std::any::Any + Send>) -> LoadErrorKind {
+    LoadErrorKind::Host(format!("compiling panicked: {}", panic_message(&panic)))
 }
 
 /// The policy's artifact cache ([`ArtifactCache::dir_for`]), when it

@@ -11,7 +11,7 @@ use crate::config::{CheckConfig, Policy};
 use crate::error::{Error, LoadError, LoadErrorKind};
 use crate::generation::{Generation, LoadedCheck, Ready};
 use crate::instance::InstanceLimits;
-use crate::loader::{CheckToLoad, Loader, PluginToLoad};
+use crate::loader::{CheckToLoad, Loader, PluginToLoad, Prepared};
 use crate::plugin::{self, Compiled};
 use crate::plugin_log::PluginLog;
 use std::collections::HashMap;
@@ -99,10 +99,20 @@ impl Generation {
             })
             .unwrap_or_default();
 
+        // Fresh instances start from a snapshot; a reused instance is
+        // configured once anyway, unless the host serves one call
+        // (`preinitialize_reused`).
+        let preinitialize = |config: &CheckConfig| {
+            settings.preinitialize
+                && (config.isolation == crate::config::Isolation::PerCall
+                    || options.preinitialize_reused)
+        };
         // Find every component (in parallel), then compile the missing
         // ones one after another (see `compile_all`), from the blocking pool
-        // so the caller's executor is never held.
-        let compiled: Vec<Result<Compiled, LoadErrorKind>> = {
+        // so the caller's executor is never held. A check to snapshot runs
+        // only its snapshot: its own component compiles only if no snapshot
+        // can be taken.
+        let compiled: Vec<Result<Prepared, LoadErrorKind>> = {
             let configs: Vec<PluginToLoad> = policy
                 .checks
                 .iter()
@@ -110,6 +120,11 @@ impl Generation {
                     check: c.name.clone(),
                     path: c.plugin.clone(),
                     pin: c.sha256.clone(),
+                    when_missing: if preinitialize(c) {
+                        plugin::WhenMissing::Later
+                    } else {
+                        plugin::WhenMissing::Read
+                    },
                 })
                 .collect();
             let count = configs.len();
@@ -156,12 +171,7 @@ impl Generation {
                     limits: load_limits,
                     log: log.clone(),
                     may_defer,
-                    // Fresh instances start from a snapshot; a reused
-                    // instance is configured once anyway, unless the host
-                    // serves one call (`preinitialize_reused`).
-                    preinitialize: settings.preinitialize
-                        && (config.isolation == crate::config::Isolation::PerCall
-                            || options.preinitialize_reused),
+                    preinitialize: preinitialize(config),
                 };
                 let task = tokio::spawn(loader.clone().initialize(compiled, check));
                 (name, log, settings_json, limits, task)
@@ -302,19 +312,18 @@ fn may_select(check: &CheckConfig, tool: &str, cache: Option<&ArtifactCache>) ->
 }
 
 impl Loader {
-    /// Describe and configure one check at load (its component
-    /// `compiled`, or why it failed), or defer that to its first call when
-    /// its component accepted the same settings before.
+    /// Snapshot one check at load (its component `prepared`, or why it
+    /// failed), or describe and configure it, or defer that to its first
+    /// call when its component accepted the same settings before.
     async fn initialize(
         self: Arc<Self>,
-        compiled: Result<Compiled, LoadErrorKind>,
+        prepared: Result<Prepared, LoadErrorKind>,
         check: CheckToLoad,
     ) -> Result<Ready, LoadErrorKind> {
-        let compiled = compiled?;
-        let cache = &self.cache;
+        let prepared = prepared?;
         if check.preinitialize
             && let Some((info, snapshot)) =
-                crate::snapshot::load_or_take(&self, &check, &compiled).await?
+                crate::snapshot::load_or_take(&self, &check, prepared.sha256()).await?
         {
             return Ok(Ready {
                 compiled: snapshot,
@@ -324,6 +333,11 @@ impl Loader {
                 pool: Mutex::new(Vec::new()),
             });
         }
+        let compiled = match prepared {
+            Prepared::Compiled(compiled) => compiled,
+            Prepared::Later(found) => self.compile_later(check.log.check(), found).await?,
+        };
+        let cache = &self.cache;
         let key = cache.as_ref().map(|c| {
             plugin::load_key(
                 c,

@@ -94,6 +94,20 @@ pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadError
     read_open_component(&file, meta.len())
 }
 
+/// The bytes of the plugin file at `path`, found earlier with the digest
+/// `expected` (hex sha256): a file changed since is a load error, as a
+/// mismatching pin is.
+pub(crate) fn read_component_again(path: &Path, expected: &str) -> Result<Vec<u8>, LoadErrorKind> {
+    let (bytes, actual) = read_component(path)?;
+    if actual != expected {
+        return Err(LoadErrorKind::DigestMismatch {
+            expected: expected.to_string(),
+            actual,
+        });
+    }
+    Ok(bytes)
+}
+
 fn compile_error(e: wasmtime::Error) -> LoadErrorKind {
     LoadErrorKind::Compile(format!("{e:#}"))
 }
@@ -171,7 +185,7 @@ pub(crate) struct Compiled {
 
 /// A plugin file opened and identified: its component from the cache or
 /// the policy being replaced, or its bytes still to compile
-/// ([`compile_found`]).
+/// ([`compile_found`]), or left to compile later ([`WhenMissing::Later`]).
 pub(crate) struct Found {
     /// Hex sha256 of the file.
     pub sha256: String,
@@ -198,6 +212,25 @@ pub(crate) enum FoundState {
         bytes: Vec<u8>,
         stamp: Option<FileStamp>,
     },
+    /// Not compiled anywhere yet, and not read for compiling now
+    /// ([`WhenMissing::Later`]): [`finish`] reads the file again, and
+    /// refuses it if its digest is no longer this one.
+    Later {
+        path: std::path::PathBuf,
+        stamp: Option<FileStamp>,
+    },
+}
+
+/// What [`find`] does with a component it finds compiled nowhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WhenMissing {
+    /// Keep its bytes, to compile now ([`FoundState::Missing`]).
+    Read,
+    /// Leave it ([`FoundState::Later`]): a check that will be snapshotted
+    /// runs only its snapshot, so its own component compiles only if no
+    /// snapshot can be taken. Its digest is remembered by the file's stamp
+    /// all the same, so a later load need not hash the file again.
+    Later,
 }
 
 /// Open `path`, verify the optional sha256 pin, and find its component:
@@ -207,13 +240,15 @@ pub(crate) enum FoundState {
 ///
 /// With a cache, a plugin file whose stamp (see [`crate::cache`]) matches
 /// the one recorded at an earlier load is neither read nor hashed: its
-/// recorded digest picks the artifact.
+/// recorded digest picks the artifact. `when_missing` says whether a
+/// component found nowhere is kept to compile now or left for later.
 pub(crate) fn find(
     engine: &Engine,
     cache: Option<&ArtifactCache>,
     path: &Path,
     sha256_pin: Option<&str>,
     loaded: &dyn Fn(&str) -> Option<Compiled>,
+    when_missing: WhenMissing,
 ) -> Result<Found, LoadErrorKind> {
     let started = Instant::now();
     let (file, meta) = open_component(path)?;
@@ -238,6 +273,10 @@ pub(crate) fn find(
         if let Some(component) = cache.and_then(|c| c.load(engine, sha256)) {
             return Ok(found(sha256.clone(), FoundState::Cached(component)));
         }
+        if when_missing == WhenMissing::Later {
+            let path = path.to_path_buf();
+            return Ok(found(sha256.clone(), FoundState::Later { path, stamp }));
+        }
     }
     let (bytes, sha256) = read_open_component(&file, size)?;
     check_pin(sha256_pin, &sha256)?;
@@ -253,7 +292,16 @@ pub(crate) fn find(
             return Ok(found(sha256, FoundState::Cached(component)));
         }
     }
-    Ok(found(sha256, FoundState::Missing { bytes, stamp }))
+    match when_missing {
+        WhenMissing::Read => Ok(found(sha256, FoundState::Missing { bytes, stamp })),
+        WhenMissing::Later => {
+            if let (Some(cache), Some(stamp)) = (cache, &stamp) {
+                cache.remember_digest(stamp, &sha256);
+            }
+            let path = path.to_path_buf();
+            Ok(found(sha256, FoundState::Later { path, stamp }))
+        }
+    }
 }
 
 /// Compile a component [`find`] did not find (and store it in the cache),
@@ -315,6 +363,26 @@ pub(crate) fn finish(
             let (component, outcome, elapsed) =
                 compile_found(engine, cache, &sha256, &bytes, stamp.as_ref())?;
             link(engine, linker, component, sha256, outcome, spent + elapsed)
+        }
+        FoundState::Later { path, stamp } => {
+            let started = Instant::now();
+            // Another check of the same file may have compiled it since.
+            if let Some(component) = cache.and_then(|c| c.load(engine, &sha256)) {
+                let spent = spent + started.elapsed();
+                return link(engine, linker, component, sha256, CacheOutcome::Hit, spent);
+            }
+            let bytes = read_component_again(&path, &sha256)?;
+            let read = started.elapsed();
+            let (component, outcome, elapsed) =
+                compile_found(engine, cache, &sha256, &bytes, stamp.as_ref())?;
+            link(
+                engine,
+                linker,
+                component,
+                sha256,
+                outcome,
+                spent + read + elapsed,
+            )
         }
     }
 }

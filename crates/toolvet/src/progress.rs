@@ -32,7 +32,11 @@ use std::time::Duration;
 /// another (each one on all cores: wasmtime compiles a component's
 /// functions in parallel), so each [`LoadEvent::Compiled`] carries that
 /// check's own compile time. Snapshots (`[host] preinitialize`) of several
-/// checks are taken concurrently, after compiling.
+/// checks are taken concurrently, after compiling. A check that is
+/// snapshotted runs only its snapshot, so its own component is not
+/// compiled (nor listed in [`LoadEvent::CompileStarted`]) unless no snapshot
+/// of it can be taken; that compile follows its
+/// [`LoadEvent::SnapshotFinished`] unreported.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LoadEvent {

@@ -102,9 +102,9 @@ fn init_linker(engine: &wasmtime::Engine) -> Result<&'static Linker<StoreState>,
         .map_err(Clone::clone)
 }
 
-/// The snapshot of a check: what `describe` said, and the snapshot
-/// component compiled and linked (its `sha256` is the plugin file's, for
-/// decision records). `None` when the component cannot be snapshotted (it
+/// The snapshot of a check whose plugin file's digest is `sha256`: what
+/// `describe` said, and the snapshot component compiled and linked (its
+/// `sha256` is the plugin file's, for decision records). `None` when the component cannot be snapshotted (it
 /// then runs `configure` per instance); an error when `describe` or
 /// `configure` failed. With a cache, the compiled snapshot and the
 /// `describe` answer are kept under a key covering the plugin's digest,
@@ -114,13 +114,13 @@ fn init_linker(engine: &wasmtime::Engine) -> Result<&'static Linker<StoreState>,
 pub(crate) async fn load_or_take(
     loader: &Loader,
     check: &CheckToLoad,
-    compiled: &Compiled,
+    sha256: &str,
 ) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
     let (engine, linker, cache) = (loader.engine, &loader.linker, loader.cache.as_ref());
     let (settings, limits) = (check.settings_json.as_str(), check.limits);
     let started = Instant::now();
     let key = cache.map(|c| {
-        let load = crate::plugin::load_key(c, &compiled.sha256, settings, limits.memory_bytes);
+        let load = crate::plugin::load_key(c, sha256, settings, limits.memory_bytes);
         (snapshot_name(&load), load)
     });
     // Hosts loading the same check at once (tests, a reload racing a
@@ -146,7 +146,7 @@ pub(crate) async fn load_or_take(
             engine,
             linker,
             component,
-            compiled.sha256.clone(),
+            sha256.to_string(),
             CacheOutcome::Hit,
             started.elapsed(),
         )?;
@@ -158,7 +158,7 @@ pub(crate) async fn load_or_take(
         check: name.clone(),
     });
     let taking_started = Instant::now();
-    let taken = take_and_compile(loader, check, compiled, key).await;
+    let taken = take_and_compile(loader, check, sha256, key).await;
     crate::progress::report(observer, || LoadEvent::SnapshotFinished {
         check: name,
         elapsed: taking_started.elapsed(),
@@ -172,7 +172,7 @@ pub(crate) async fn load_or_take(
 async fn take_and_compile(
     loader: &Loader,
     check: &CheckToLoad,
-    compiled: &Compiled,
+    expected: &str,
     key: Option<(String, String)>,
 ) -> Result<Option<(PluginInfo, Compiled)>, LoadErrorKind> {
     let (engine, linker, cache) = (loader.engine, &loader.linker, loader.cache.as_ref());
@@ -182,15 +182,8 @@ async fn take_and_compile(
         check.limits,
         &check.log,
     );
-    // The file's bytes, as loaded (a changed file is a load error, as a
-    // mismatching pin is).
-    let (bytes, sha256) = crate::plugin::read_component(plugin)?;
-    if sha256 != compiled.sha256 {
-        return Err(LoadErrorKind::DigestMismatch {
-            expected: compiled.sha256.clone(),
-            actual: sha256,
-        });
-    }
+    let bytes = crate::plugin::read_component_again(plugin, expected)?;
+    let sha256 = expected.to_string();
     // The transform's future is not `Send`: it runs on a thread of the
     // blocking pool, on a runtime of its own.
     let taken = {
@@ -240,7 +233,7 @@ async fn take_and_compile(
         engine,
         linker,
         component,
-        compiled.sha256.clone(),
+        expected.to_string(),
         outcome,
         elapsed,
     )?;

@@ -535,7 +535,7 @@ async fn tampered_cache_artifacts_are_recompiled_not_run() {
     // foreign: the other key's tag does not verify with ours.
     let other = tempfile::tempdir().unwrap();
     load_ok(json!({
-        "host": {"cache_dir": other.path().to_str().unwrap()},
+        "host": {"cache_dir": other.path().to_str().unwrap(), "preinitialize": false},
         "check": [check("c", "hostile.wasm", json!({}), json!({}))]
     }))
     .await;

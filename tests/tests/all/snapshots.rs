@@ -190,6 +190,100 @@ fn cache_files(dir: &Path) -> Vec<String> {
     names
 }
 
+/// A host loaded from `spec` with its load events, in order.
+async fn load_seen(spec: Value) -> (Host, Vec<toolvet::progress::LoadEvent>) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let options = toolvet::LoadOptions {
+        observer: Some(std::sync::Arc::new({
+            let seen = seen.clone();
+            move |e: &toolvet::progress::LoadEvent| seen.lock().unwrap().push(e.clone())
+        })),
+        ..toolvet::LoadOptions::default()
+    };
+    let host = Host::load_with(toolvet_tests::policy(spec), options)
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap().clone();
+    (host, seen)
+}
+
+/// The names of the checks whose snapshots `events` report, with whether
+/// each was taken, and the checks compiled before any snapshot.
+fn snapshots_and_compiles(
+    events: &[toolvet::progress::LoadEvent],
+) -> (Vec<(String, bool)>, Vec<String>) {
+    use toolvet::progress::LoadEvent;
+    let mut snapshots = Vec::new();
+    let mut compiled = Vec::new();
+    for e in events {
+        match e {
+            LoadEvent::SnapshotFinished { check, ok, .. } => snapshots.push((check.clone(), *ok)),
+            LoadEvent::CompileStarted { checks } => compiled.extend(checks.iter().cloned()),
+            _ => {}
+        }
+    }
+    (snapshots, compiled)
+}
+
+#[tokio::test]
+async fn a_snapshotted_check_compiles_its_snapshot_only_and_its_component_when_none_can_be_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let spec = json!({
+        "host": {"cache_dir": cache.to_str().unwrap()},
+        "check": [
+            check("victim", "hostile.wasm", json!({"behave": "state"}), json!({"tools": ["victim"]})),
+            // One table instruction: the snapshot transform refuses it.
+            check("table", "counter-table.wasm", json!({}), json!({"tools": ["table"]})),
+            check("kept", "counter.wasm", json!({}), json!({"isolation": "reuse", "tools": ["kept"]})),
+        ],
+    });
+    let (host, events) = load_seen(spec.clone()).await;
+    let (snapshots, compiled) = snapshots_and_compiles(&events);
+    // Only the reused check compiles before the snapshots; the table check
+    // compiles after its snapshot is refused.
+    assert_eq!(compiled, ["kept"], "{events:?}");
+    let mut snapshots = snapshots;
+    snapshots.sort();
+    assert_eq!(
+        snapshots,
+        [("table".to_string(), false), ("victim".to_string(), true)],
+        "{events:?}"
+    );
+    let checks = host.checks();
+    let (victim, table) = (summary(&checks, "victim"), summary(&checks, "table"));
+    assert_eq!((victim.cached, victim.snapshot), (Some(false), Some(true)));
+    assert_eq!((table.cached, table.snapshot), (Some(false), Some(false)));
+    assert_every_call_fresh(&host, "victim").await;
+    // Without a snapshot, each fresh instance runs `configure` itself.
+    assert_eq!(counts(&host, "table", 2).await, ["global=02 memory=02"; 2]);
+    // The cache holds no artifact of the snapshotted plugin itself, and one
+    // of the plugin that could not be snapshotted.
+    let artifacts = cache_files(&cache);
+    let sha = |s: &CheckSummary| s.sha256.clone().unwrap();
+    assert!(
+        !artifacts.iter().any(|n| n.starts_with(&sha(victim))),
+        "{artifacts:?}"
+    );
+    assert!(
+        artifacts
+            .iter()
+            .any(|n| n.starts_with(&sha(table)) && n.ends_with(".cwasm")),
+        "{artifacts:?}"
+    );
+    drop(host);
+
+    // Warm: nothing compiles, and the table check's component is mapped.
+    let (host, events) = load_seen(spec).await;
+    let (_, compiled) = snapshots_and_compiles(&events);
+    assert!(compiled.is_empty(), "{events:?}");
+    let checks = host.checks();
+    let (victim, table) = (summary(&checks, "victim"), summary(&checks, "table"));
+    assert_eq!((victim.cached, victim.snapshot), (Some(true), Some(true)));
+    assert_eq!((table.cached, table.snapshot), (Some(true), Some(false)));
+    assert_eq!(counts(&host, "table", 2).await, ["global=02 memory=02"; 2]);
+}
+
 #[tokio::test]
 async fn a_tampered_snapshot_is_never_loaded() {
     let dir = tempfile::tempdir().unwrap();
@@ -197,32 +291,39 @@ async fn a_tampered_snapshot_is_never_loaded() {
     let spec = |settings: Value| {
         json!({
             "host": {"cache_dir": cache.to_str().unwrap()},
-            "check": [check("victim", "hostile.wasm", settings, json!({"tools": ["victim"]}))],
+            "check": [
+                check("victim", "hostile.wasm", settings, json!({"tools": ["victim"]})),
+                // Reused, so compiled: its artifact names the shared engine.
+                check("kept", "counter.wasm", json!({}), json!({"isolation": "reuse", "tools": ["kept"]})),
+            ],
         })
     };
-    // First load: the plugin's artifact and the snapshot's are compiled.
+    // First load: the snapshot's artifact is compiled.
     let host = load_ok(spec(json!({"behave": "state"}))).await;
     assert_eq!(summary(&host.checks(), "victim").cached, Some(false));
     drop(host);
-    let sha = summary(
-        &load_ok(spec(json!({"behave": "state"}))).await.checks(),
-        "victim",
-    )
-    .sha256
-    .clone()
-    .unwrap();
+    let host = load_ok(spec(json!({"behave": "state"}))).await;
+    let checks = host.checks();
+    let sha = |name: &str| summary(&checks, name).sha256.clone().unwrap();
+    let (sha, kept) = (sha("victim"), sha("kept"));
+    drop(host);
     let artifacts: Vec<String> = cache_files(&cache)
         .into_iter()
         .filter(|n| n.ends_with(".cwasm"))
         .collect();
-    // `<name>-<engine fingerprint>-<layout>.cwasm`: the plugin's and the
-    // snapshot's artifacts are the shared engine's; the instrumented copy
-    // the snapshot was taken with is the snapshot engine's.
+    // `<name>-<engine fingerprint>-<layout>.cwasm`: the reused plugin's and
+    // the snapshot's artifacts are the shared engine's; the instrumented
+    // copy the snapshot was taken with is the snapshot engine's. The
+    // snapshotted plugin itself is never compiled.
     let engine_of = |n: &str| n.split('-').nth(1).unwrap_or_default().to_string();
-    let plugin = artifacts.iter().find(|n| n.starts_with(&sha)).unwrap();
+    assert!(
+        !artifacts.iter().any(|n| n.starts_with(&sha)),
+        "{artifacts:?}"
+    );
+    let plugin = artifacts.iter().find(|n| n.starts_with(&kept)).unwrap();
     let (snapshots, instrumented): (Vec<&String>, Vec<&String>) = artifacts
         .iter()
-        .filter(|n| !n.starts_with(&sha))
+        .filter(|n| !n.starts_with(&kept))
         .partition(|n| engine_of(n) == engine_of(plugin));
     assert_eq!(snapshots.len(), 1, "one snapshot artifact in {artifacts:?}");
     assert_eq!(
@@ -296,8 +397,8 @@ async fn prune_keeps_the_snapshots_a_policy_uses() {
     };
     assert_eq!(
         artifacts(),
-        4,
-        "the plugin, its instrumented copy and two snapshots"
+        3,
+        "the plugin's instrumented copy and two snapshots (the plugin is never compiled itself)"
     );
     let run = run_cli(
         &["cache", "prune", "--config", kept.to_str().unwrap()],
@@ -309,7 +410,7 @@ async fn prune_keeps_the_snapshots_a_policy_uses() {
     // policy's is taken: it goes too.
     assert_eq!(
         artifacts(),
-        2,
+        1,
         "the other settings' snapshot and the instrumented copy are gone: {}",
         run.stdout
     );
