@@ -235,14 +235,15 @@ impl CallRequest {
         self.context.attributes.get(key).map(String::as_str)
     }
 
-    /// Check what serde cannot: a non-empty tool name without white space
-    /// at either end and without control or invisible characters
-    /// ([`crate::fold::invisible`]: name lists would miss
-    /// `delete_\u{200b}repository`, and a client or server that drops such
-    /// characters runs `delete_repository`), object arguments, bounded
+    /// Check what serde cannot: non-empty tool names (the call's and the
+    /// history's) without white space at either end and without control or
+    /// invisible characters ([`crate::fold::invisible`]: name lists would
+    /// miss `delete_\u{200b}repository`, and a client or server that drops
+    /// such characters runs `delete_repository`; a check reading the history
+    /// would miss an earlier call so named), object arguments, bounded
     /// nesting.
     fn validate(&self) -> Result<(), CallError> {
-        if let Some(problem) = name_problem(&self.call.name) {
+        if let Some(problem) = names_problem(self) {
             return Err(CallError::new(problem));
         }
         expect_object(&self.call.arguments, "call.arguments")?;
@@ -256,18 +257,32 @@ impl CallRequest {
     }
 }
 
-/// Why `name` cannot be a tool call's name, if it cannot: it is empty,
-/// has white space at either end, or holds a control or invisible
+/// Why `request` cannot be vetted for its tool names, if it cannot: the
+/// first of its call's name and its history's names (in order) that is
+/// empty, has white space at either end, or holds a control or invisible
 /// character ([`crate::fold::invisible`]) anywhere. The one rule for the
 /// validating constructors and for the host's own refusal of a call built
 /// without them.
-pub(crate) fn name_problem(name: &str) -> Option<String> {
+pub(crate) fn names_problem(request: &CallRequest) -> Option<String> {
+    name_problem("call.name", &request.call.name).or_else(|| {
+        request
+            .context
+            .history
+            .iter()
+            .enumerate()
+            .find_map(|(i, prior)| name_problem(&format!("context.history[{i}].name"), &prior.name))
+    })
+}
+
+/// Why the tool name `name`, at `key` (`call.name`,
+/// `context.history[2].name`), cannot be vetted, if it cannot.
+fn name_problem(key: &str, name: &str) -> Option<String> {
     if name.trim().is_empty() {
-        return Some("`call.name` must not be empty".into());
+        return Some(format!("`{key}` must not be empty"));
     }
     (name.trim() != name || name.chars().any(crate::fold::invisible)).then(|| {
         format!(
-            "`call.name` {} has white space at an end, or control or invisible characters",
+            "`{key}` {} has white space at an end, or control or invisible characters",
             shown_name(name)
         )
     })
@@ -533,6 +548,27 @@ mod tests {
                 "{json_name}"
             );
         }
+        // The history's names too: a check reading it would miss them.
+        let e = CallRequest::from_json(
+            r#"{"call":{"name":"bash","arguments":{}},"context":{"history":[
+                {"name":"bash","arguments":{},"outcome":"allowed"},
+                {"name":"delete_\u200brepository","arguments":{},"outcome":"denied"}]}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid tool call: `context.history[1].name` \"delete_\\u{200b}repository\" has \
+             white space at an end, or control or invisible characters"
+        );
+        let e = CallRequest::from_json(
+            r#"{"call":{"name":"bash","arguments":{}},"context":{"history":[
+                {"name":"","arguments":{},"outcome":"allowed"}]}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid tool call: `context.history[0].name` must not be empty"
+        );
         let arguments = serde_json::json!({});
         assert!(CallRequest::new("delete_\u{200b}repository", &arguments).is_err());
         let long = format!("{}\u{200b}", "x".repeat(300));

@@ -265,11 +265,11 @@ impl Generation {
     /// [`CallRequest`] without them), one to a tool it was not loaded for,
     /// or an oversized one.
     pub(crate) fn refuse_unvettable(&self, request: &CallRequest) -> Option<Verdict> {
-        if let Some(problem) = crate::call::name_problem(&request.call.name) {
+        if let Some(problem) = crate::call::names_problem(request) {
             return Some(Verdict::by_host(
                 Decision::Deny,
                 crate::run_labels::LABELS_SENT_RULE,
-                format!("invalid tool call: {problem}"),
+                crate::call::CallError::new(problem).to_string(),
                 Vec::new(),
             ));
         }

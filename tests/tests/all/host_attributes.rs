@@ -201,6 +201,24 @@ async fn a_call_built_by_hand_with_an_invisible_name_is_denied_unvetted() {
         let by_serde: CallRequest = serde_json::from_str(&text).unwrap();
         assert_eq!(host.check(&by_serde).await.decision, Decision::Deny);
     }
+    // An earlier call so named, in the history the caller sends: a check
+    // reading the history would miss it.
+    let mut request = call("read_file", serde_json::json!({"path": "README.md"}), &[]);
+    request.context.history.push(toolvet::call::PriorCall {
+        name: "delete_\u{200b}repository".into(),
+        arguments: serde_json::value::RawValue::from_string("{}".into()).unwrap(),
+        outcome: toolvet::call::Outcome::Denied,
+    });
+    let v = host.check(&request).await;
+    assert_eq!(v.rule.as_deref(), Some("toolvet.invalid-call"), "{v:?}");
+    assert!(v.checks.is_empty(), "no check ran: {v:?}");
+    assert!(
+        v.reason
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("invalid tool call: `context.history[0].name`"),
+        "{v:?}"
+    );
     // The name spelled plainly is vetted (and allowed inside the roots).
     let plain = host
         .check(&call(
