@@ -76,6 +76,15 @@ pub enum LoadErrorKind {
         /// The file's digest.
         actual: String,
     },
+    /// The file changed while the policy loaded: the bytes read again (to
+    /// snapshot or compile it) are not those found first.
+    #[error("the plugin file changed while loading: it had sha256 {expected}, now {actual}")]
+    Changed {
+        /// The digest found first.
+        expected: String,
+        /// The digest of the bytes read again.
+        actual: String,
+    },
     /// The file is empty, not WebAssembly, or a core module.
     #[error("not a WebAssembly component: {}", visible(.0))]
     NotAComponent(String),

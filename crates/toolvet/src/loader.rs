@@ -45,9 +45,10 @@ pub(crate) struct PluginToLoad {
     pub path: PathBuf,
     /// The pinned SHA-256 (hex), if the policy gives one.
     pub pin: Option<String>,
-    /// What to do when its component is compiled nowhere yet:
-    /// [`plugin::WhenMissing::Later`] for a check that will be
-    /// snapshotted.
+    /// Whether its component is mapped or compiled now
+    /// ([`plugin::WhenMissing::Read`]) or only if needed
+    /// ([`plugin::WhenMissing::Later`], for a check that will be
+    /// snapshotted).
     pub when_missing: plugin::WhenMissing,
 }
 
@@ -55,8 +56,9 @@ pub(crate) struct PluginToLoad {
 pub(crate) enum Prepared {
     /// Compiled (or found compiled) and linked.
     Compiled(Compiled),
-    /// Compiled nowhere yet and left so ([`plugin::WhenMissing::Later`]):
-    /// [`Loader::compile_later`] compiles it if no snapshot can be taken.
+    /// Left for later ([`plugin::WhenMissing::Later`]):
+    /// [`Loader::compile_later`] maps or compiles it if no snapshot can be
+    /// taken.
     Later(plugin::Found),
 }
 
@@ -219,7 +221,8 @@ impl Loader {
             .collect()
     }
 
-    /// Compile and link a component [`Loader::compile_all`] left for later
+    /// Map (from the cache) or compile, and link, a component
+    /// [`Loader::compile_all`] left for later
     /// (`check`'s, whose snapshot could not be taken), from the blocking
     /// pool; the observer does not hear of it (a component the snapshot
     /// transform refuses: no shipped check).

@@ -95,12 +95,12 @@ pub(crate) fn read_component(path: &Path) -> Result<(Vec<u8>, String), LoadError
 }
 
 /// The bytes of the plugin file at `path`, found earlier with the digest
-/// `expected` (hex sha256): a file changed since is a load error, as a
-/// mismatching pin is.
+/// `expected` (hex sha256): a file changed since is a load error
+/// ([`LoadErrorKind::Changed`]).
 pub(crate) fn read_component_again(path: &Path, expected: &str) -> Result<Vec<u8>, LoadErrorKind> {
     let (bytes, actual) = read_component(path)?;
     if actual != expected {
-        return Err(LoadErrorKind::DigestMismatch {
+        return Err(LoadErrorKind::Changed {
             expected: expected.to_string(),
             actual,
         });
@@ -212,22 +212,26 @@ pub(crate) enum FoundState {
         bytes: Vec<u8>,
         stamp: Option<FileStamp>,
     },
-    /// Not compiled anywhere yet, and not read for compiling now
-    /// ([`WhenMissing::Later`]): [`finish`] reads the file again, and
-    /// refuses it if its digest is no longer this one.
+    /// Not taken from the cache nor read for compiling now
+    /// ([`WhenMissing::Later`]): [`finish`] maps it from the cache, or reads
+    /// the file again (refusing it if its digest is no longer this one) and
+    /// compiles it.
     Later {
         path: std::path::PathBuf,
         stamp: Option<FileStamp>,
     },
 }
 
-/// What [`find`] does with a component it finds compiled nowhere.
+/// What [`find`] does with a component the policy being replaced has not
+/// loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum WhenMissing {
-    /// Keep its bytes, to compile now ([`FoundState::Missing`]).
+    /// Map it from the cache, else keep its bytes to compile now
+    /// ([`FoundState::Missing`]).
     Read,
-    /// Leave it ([`FoundState::Later`]): a check that will be snapshotted
-    /// runs only its snapshot, so its own component compiles only if no
+    /// Leave it ([`FoundState::Later`]), and do not look for it in the
+    /// cache either: a check that will be snapshotted runs only its
+    /// snapshot, so its own component is compiled or mapped only if no
     /// snapshot can be taken. Its digest is remembered by the file's stamp
     /// all the same, so a later load need not hash the file again.
     Later,
@@ -270,18 +274,25 @@ pub(crate) fn find(
         if let Some(reused) = loaded(sha256) {
             return Ok(found(sha256.clone(), FoundState::Loaded(reused)));
         }
-        if let Some(component) = cache.and_then(|c| c.load(engine, sha256)) {
-            return Ok(found(sha256.clone(), FoundState::Cached(component)));
-        }
         if when_missing == WhenMissing::Later {
             let path = path.to_path_buf();
             return Ok(found(sha256.clone(), FoundState::Later { path, stamp }));
+        }
+        if let Some(component) = cache.and_then(|c| c.load(engine, sha256)) {
+            return Ok(found(sha256.clone(), FoundState::Cached(component)));
         }
     }
     let (bytes, sha256) = read_open_component(&file, size)?;
     check_pin(sha256_pin, &sha256)?;
     if let Some(reused) = loaded(&sha256) {
         return Ok(found(sha256, FoundState::Loaded(reused)));
+    }
+    if when_missing == WhenMissing::Later {
+        if let (Some(cache), Some(stamp)) = (cache, &stamp) {
+            cache.remember_digest(stamp, &sha256);
+        }
+        let path = path.to_path_buf();
+        return Ok(found(sha256, FoundState::Later { path, stamp }));
     }
     if let Some(cache) = cache {
         let tried = remembered.as_deref() == Some(sha256.as_str());
@@ -292,16 +303,7 @@ pub(crate) fn find(
             return Ok(found(sha256, FoundState::Cached(component)));
         }
     }
-    match when_missing {
-        WhenMissing::Read => Ok(found(sha256, FoundState::Missing { bytes, stamp })),
-        WhenMissing::Later => {
-            if let (Some(cache), Some(stamp)) = (cache, &stamp) {
-                cache.remember_digest(stamp, &sha256);
-            }
-            let path = path.to_path_buf();
-            Ok(found(sha256, FoundState::Later { path, stamp }))
-        }
-    }
+    Ok(found(sha256, FoundState::Missing { bytes, stamp }))
 }
 
 /// Compile a component [`find`] did not find (and store it in the cache),
@@ -584,5 +586,35 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("cannot read plugin file"), "{err}");
+    }
+
+    /// A component left for later and then changed on disk is refused when
+    /// it is finally read, with or without a cache: the host never compiles
+    /// bytes other than those it hashed (and checked against a pin).
+    #[test]
+    fn a_file_changed_after_it_was_found_for_later_is_refused() {
+        // An empty component, and the same with a custom section.
+        const FIRST: &[u8] = b"\0asm\x0d\0\x01\0";
+        const SECOND: &[u8] = b"\0asm\x0d\0\x01\0\0\x05\x04test";
+        let engine = crate::engine::shared_engine().unwrap();
+        let linker = linker(engine).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ArtifactCache::open(&dir.path().join("cache"), engine).unwrap();
+        let path = dir.path().join("check.wasm");
+        for cache in [None, Some(&cache)] {
+            std::fs::write(&path, FIRST).unwrap();
+            let found = find(engine, cache, &path, None, &|_| None, WhenMissing::Later).unwrap();
+            assert!(matches!(found.state, FoundState::Later { .. }));
+            let first = found.sha256.clone();
+            std::fs::write(&path, SECOND).unwrap();
+            match finish(engine, &linker, cache, found) {
+                Err(LoadErrorKind::Changed { expected, actual }) => {
+                    assert_eq!(expected, first);
+                    assert_ne!(actual, first);
+                }
+                Err(other) => panic!("{other}"),
+                Ok(_) => panic!("changed bytes were compiled"),
+            }
+        }
     }
 }
