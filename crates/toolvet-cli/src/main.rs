@@ -895,10 +895,12 @@ async fn compile(config: &Path) -> anyhow::Result<u8> {
         println!(
             "{:<16} {:<10} {:>9.1} ms  {}",
             visible(&c.name),
-            match c.cached {
-                Some(true) => "cached",
-                Some(false) => "compiled",
-                None => "broken",
+            // A snapshotted check's artifact is its snapshot, taken now.
+            match (c.cached, c.snapshot) {
+                (Some(true), _) => "cached",
+                (Some(false), Some(true)) => "snapshot",
+                (Some(false), _) => "compiled",
+                (None, _) => "broken",
             },
             c.compile_us.unwrap_or(0) as f64 / 1000.0,
             visible(&c.plugin.display().to_string())

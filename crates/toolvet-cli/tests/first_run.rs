@@ -118,12 +118,20 @@ fn compile_fills_the_cache_with_a_snapshotted_checks_snapshot_only() {
         "{}",
         run.stderr
     );
+    // `tools    snapshot   …`: its row says what was made for it.
     assert_eq!(
         run.stdout.matches(" compiled ").count(),
-        2,
+        1,
         "{}",
         run.stdout
     );
+    let snapshot_rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" snapshot "))
+        .collect();
+    assert_eq!(snapshot_rows.len(), 1, "{}", run.stdout);
+    assert!(snapshot_rows[0].starts_with("tools "), "{}", run.stdout);
     let last = run.stdout.lines().last().unwrap();
     assert!(last.contains("compiling 1 of them took"), "{last}");
     // The cache holds the reused plugin's artifact, the snapshot and the

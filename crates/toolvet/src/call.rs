@@ -135,8 +135,9 @@ impl CallRequest {
     /// where the same text would be.
     ///
     /// # Errors
-    /// [`CallError`] if `name` is empty, has white space at either end or
-    /// holds a control or invisible character, `arguments` is not an object, or
+    /// [`CallError`] if `name` is empty, has white space at either end,
+    /// holds a control or invisible character or is spelt with characters
+    /// that read as ASCII ones, `arguments` is not an object, or
     /// two keys of one object in it fold alike (`query` and `QUERY`; the
     /// error names the key path, `` `call.arguments.query` ``).
     pub fn new(name: &str, arguments: &serde_json::Value) -> Result<Self, CallError> {
@@ -240,8 +241,9 @@ impl CallRequest {
     /// invisible characters ([`crate::fold::invisible`]: name lists would
     /// miss `delete_\u{200b}repository`, and a client or server that drops
     /// such characters runs `delete_repository`; a check reading the history
-    /// would miss an earlier call so named), object arguments, bounded
-    /// nesting.
+    /// would miss an earlier call so named) nor characters that read as
+    /// ASCII ones (`dеlete_repository` with a Cyrillic `е`), object
+    /// arguments, bounded nesting.
     fn validate(&self) -> Result<(), CallError> {
         if let Some(problem) = names_problem(self) {
             return Err(CallError::new(problem));
@@ -259,8 +261,9 @@ impl CallRequest {
 
 /// Why `request` cannot be vetted for its tool names, if it cannot: the
 /// first of its call's name and its history's names (in order) that is
-/// empty, has white space at either end, or holds a control or invisible
-/// character ([`crate::fold::invisible`]) anywhere. The one rule for the
+/// empty, has white space at either end, holds a control or invisible
+/// character ([`crate::fold::invisible`]) anywhere, or is spelt with
+/// characters that read as ASCII ones ([`read_as_ascii`]). The one rule for the
 /// validating constructors and for the host's own refusal of a call built
 /// without them.
 pub(crate) fn names_problem(request: &CallRequest) -> Option<String> {
@@ -280,23 +283,68 @@ fn name_problem(key: &str, name: &str) -> Option<String> {
     if name.trim().is_empty() {
         return Some(format!("`{key}` must not be empty"));
     }
-    (name.trim() != name || name.chars().any(crate::fold::invisible)).then(|| {
-        format!(
+    if name.trim() != name || name.chars().any(crate::fold::invisible) {
+        return Some(format!(
             "`{key}` {} has white space at an end, or control or invisible characters",
             shown_name(name)
+        ));
+    }
+    read_as_ascii(name).then(|| {
+        let odd: Vec<String> = name
+            .chars()
+            .filter(|c| looks_ascii(*c))
+            .take(5)
+            .map(escaped)
+            .collect();
+        format!(
+            "`{key}` {} holds characters that read as ASCII ones but are not ({}); \
+             spell the name in ASCII",
+            shown_name(name),
+            odd.join(", ")
         )
     })
 }
 
-/// `name` quoted for a message: each invisible character written
-/// `\u{…}`, every other character as Rust's debug form writes it (so a
-/// backslash in the name is `\\`), the first 200 characters only.
+/// Whether `c`, outside ASCII, reads as ASCII text: its UTS #39 skeleton
+/// (`unicode-security`, the table behind rustc's confusable lints) is
+/// ASCII, as for Cyrillic `е`, fullwidth `ｐ`, mathematical `𝐝` and
+/// U+00A0; or it is white space other than a plain space.
+fn looks_ascii(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    !c.is_ascii()
+        && (c.is_whitespace()
+            || unicode_security::confusable_detection::skeleton(c.encode_utf8(&mut buf))
+                .all(|s| s.is_ascii()))
+}
+
+/// Whether the tool name `name` is a look-alike of an ASCII name: it holds
+/// a character that [`looks_ascii`], and either every other character is
+/// ASCII or reads as ASCII too (`рау`, all Cyrillic, reads as `pay`), or
+/// it has ASCII letters besides (`dеlete_repository`, `ÜberTооl`). A name
+/// list would miss it, and so would a person reading it. A name in
+/// another script (`поиск`, `送金`) or with accents (`ÜberTool`, `café`)
+/// passes: its letters do not pass for ASCII ones.
+pub(crate) fn read_as_ascii(name: &str) -> bool {
+    name.chars().any(looks_ascii)
+        && (name.chars().all(|c| c.is_ascii() || looks_ascii(c))
+            || name.chars().any(|c| c.is_ascii_alphabetic()))
+}
+
+/// `c` written `\u{…}`.
+fn escaped(c: char) -> String {
+    format!("\\u{{{:x}}}", u32::from(c))
+}
+
+/// `name` quoted for a message: each invisible character, and each that
+/// [`looks_ascii`], written `\u{…}`, every other character as Rust's debug
+/// form writes it (so a backslash in the name is `\\`), the first 200
+/// characters only.
 fn shown_name(name: &str) -> String {
     const SHOWN: usize = 200;
     let mut shown = String::from("\"");
     for c in name.chars().take(SHOWN) {
-        if crate::fold::invisible(c) && !c.is_control() {
-            shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        if (crate::fold::invisible(c) && !c.is_control()) || looks_ascii(c) {
+            shown.push_str(&escaped(c));
         } else {
             shown.extend(c.escape_debug());
         }
@@ -574,15 +622,64 @@ mod tests {
         let long = format!("{}\u{200b}", "x".repeat(300));
         let e = CallRequest::new(&long, &arguments).unwrap_err().to_string();
         assert!(e.contains(&format!("\"{}\"… has", "x".repeat(200))), "{e}");
-        // Names as agents spell them still pass.
+        // Names as agents spell them still pass, in other scripts and
+        // with accents too.
         for name in [
             "mcp__github__merge_pull_request",
             "Read File",
             "computer.type",
             "ÜberTool",
+            "café_search",
+            "送金",
+            "送金 tool",
+            "поиск",
         ] {
             CallRequest::new(name, &arguments).unwrap();
         }
+        // Names spelt with characters that read as ASCII ones: a name list
+        // would miss them, and so would a person. Shown escaped.
+        for (name, shown, odd) in [
+            (
+                "d\u{435}lete_repository",
+                r#""d\u{435}lete_repository""#,
+                r"\u{435}",
+            ),
+            (
+                "\u{440}\u{430}\u{443}",
+                r#""\u{440}\u{430}\u{443}""#,
+                r"\u{440}, \u{430}, \u{443}",
+            ),
+            ("\u{ff44}elete", r#""\u{ff44}elete""#, r"\u{ff44}"),
+            ("\u{1d41d}elete", r#""\u{1d41d}elete""#, r"\u{1d41d}"),
+            (
+                "delete\u{a0}repository",
+                r#""delete\u{a0}repository""#,
+                r"\u{a0}",
+            ),
+            ("ÜberT\u{43e}ol", r#""ÜberT\u{43e}ol""#, r"\u{43e}"),
+            ("送金\u{3000}x", r#""送金\u{3000}x""#, r"\u{3000}"),
+        ] {
+            let e = CallRequest::new(name, &arguments).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "invalid tool call: `call.name` {shown} holds characters that read as ASCII \
+                     ones but are not ({odd}); spell the name in ASCII"
+                ),
+                "{name:?}"
+            );
+        }
+        let e = CallRequest::from_json(
+            r#"{"call":{"name":"bash","arguments":{}},"context":{"history":[
+                {"name":"merge_pull_r\u0435quest","arguments":{},"outcome":"allowed"}]}}"#,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "invalid tool call: `context.history[0].name` \"merge_pull_r\\u{435}quest\" holds"
+            ),
+            "{e}"
+        );
         let e = CallRequest::from_json(r#"{"call":{"name":"a","arguments":{},"args":{}}}"#)
             .unwrap_err();
         assert!(e.to_string().contains("unknown field `args`"), "{e}");

@@ -309,6 +309,13 @@ pub(crate) async fn take(
     log: PluginLog,
     cache: Option<ArtifactCache>,
 ) -> Result<(PluginInfo, Vec<u8>), NoSnapshot> {
+    // The transform instruments what it is given without validating it
+    // first: an invalid component is refused here, before it is read, and
+    // is then compiled as it is (`Loader::compile_later`), whose error
+    // names the check.
+    wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+        .validate_all(component)
+        .map_err(|e| NoSnapshot::Unsupported(format!("not a valid component: {e}")))?;
     let engine = engine().map_err(|e| NoSnapshot::Unsupported(format!("no engine: {e}")))?;
     let cache = cache.map(|c| (c.for_engine(engine), instrumented_name(component_sha256)));
     let linker =
@@ -432,6 +439,56 @@ mod tests {
         ));
         assert_eq!(super::snapshot_name("key"), before);
         assert_ne!(super::cache_name("instrumented", "key"), before);
+    }
+
+    /// A component that does not validate is refused before the
+    /// transform reads it (it would instrument it unvalidated), as a
+    /// component that cannot be snapshotted: the loader then compiles it
+    /// as it is, and that error names the check.
+    #[tokio::test]
+    async fn an_invalid_component_is_refused_before_the_transform_reads_it() {
+        // A component's preamble, then a core module section whose length
+        // runs past the end of the file.
+        let bytes = b"\0asm\x0d\0\x01\0\x01\xff\x01\0asm";
+        let limits = crate::instance::InstanceLimits {
+            timeout: std::time::Duration::from_secs(5),
+            deadline: None,
+            memory_bytes: 64 << 20,
+            log_bytes: 4096,
+            result_bytes: 1 << 20,
+        };
+        let log = crate::plugin_log::PluginLog::new("broken".into());
+        match super::take(bytes, "00", "{}", limits, log, None).await {
+            Err(super::NoSnapshot::Unsupported(why)) => {
+                assert!(why.starts_with("not a valid component: "), "{why}")
+            }
+            Err(super::NoSnapshot::Failed(e)) => panic!("{e:?}"),
+            Ok(_) => panic!("a snapshot of an invalid component"),
+        }
+    }
+
+    /// The validator is the parser the transform reads components with:
+    /// the version Cargo.toml pins is the one the transform depends on in
+    /// Cargo.lock.
+    #[test]
+    fn the_validator_is_the_transforms_parser() {
+        let manifest = include_str!("../../../Cargo.toml");
+        let lock = include_str!("../../../Cargo.lock");
+        let pinned = manifest
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("wasmparser = \"="))
+            .and_then(|rest| rest.strip_suffix('"'))
+            .expect("Cargo.toml pins wasmparser");
+        let (name, _) = super::TRANSFORM.split_once(' ').unwrap();
+        let transform = lock
+            .split("[[package]]")
+            .find(|p| p.contains(&format!("name = \"{name}\"")))
+            .expect("the transform is in Cargo.lock");
+        assert!(
+            transform.contains(&format!("\"wasmparser {pinned}\""))
+                || transform.contains("\"wasmparser\""),
+            "{transform}"
+        );
     }
 
     /// [`super::TRANSFORM`] names the version Cargo.toml pins.

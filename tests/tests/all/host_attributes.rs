@@ -167,7 +167,8 @@ async fn a_file_that_stands_for_the_host_states_its_facts() {
 }
 
 /// A tool name the validating constructors refuse (control or invisible
-/// characters, white space at an end) is denied by the host itself when a
+/// characters, white space at an end, letters that read as ASCII ones) is
+/// denied by the host itself when a
 /// Rust embedder builds the call without them, before any check runs: a
 /// name list would miss `delete_\u{200b}repository`.
 #[tokio::test]
@@ -182,6 +183,9 @@ async fn a_call_built_by_hand_with_an_invisible_name_is_denied_unvetted() {
         "read_\u{202e}file",
         "read_file ",
         "",
+        // Letters that read as ASCII ones (Cyrillic `е`, U+00A0).
+        "d\u{435}lete_repository",
+        "read\u{a0}file",
     ] {
         let mut request = call("read_file", serde_json::json!({"path": "README.md"}), &[]);
         request.call.name = name.into();

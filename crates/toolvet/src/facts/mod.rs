@@ -472,7 +472,8 @@ impl FactFinder {
     /// # Errors
     /// A wrapped call that cannot be read, so cannot be vetted: no tool
     /// named, a name with white space, control or invisible characters
-    /// (tool-name lists would not match it, and a client may trim it), or
+    /// (tool-name lists would not match it, and a client may trim it) or
+    /// with letters that read as ASCII ones ([`crate::call`]'s rule), or
     /// arguments that are neither an object nor JSON text of one. The
     /// message names the wrapper and the argument.
     pub fn wrapped_calls(
@@ -576,10 +577,11 @@ impl FactFinder {
             if name
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control() || crate::fold::invisible(c))
+                || crate::call::read_as_ascii(&name)
             {
                 return Err(format!(
                     "`{outer}` calls the tool {}, a name with white space, control or \
-                     invisible characters",
+                     invisible characters, or letters that read as ASCII ones",
                     crate::display::quoted(&name)
                 ));
             }

@@ -924,6 +924,7 @@ fn a_runs_history_and_inner_names_are_read_as_the_calls_made() {
         " drop_database",
         "drop_database\n",
         "drop\u{200b}_database",
+        "drop_d\u{430}tabase",
     ] {
         let json =
             serde_json::json!({"call": {"name": "use_mcp_tool", "arguments": {"tool_name": name}}});
