@@ -54,6 +54,10 @@ TOOLS = [
     # Listed twice: the client is shown the first definition only.
     {"name": "twice", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
     {"name": "twice", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+    # Names no call can carry: a Cyrillic `е` that reads as `e`, and a
+    # zero-width space. The client is never shown them.
+    {"name": "d\u0435lete_all", "inputSchema": {"type": "object"}},
+    {"name": "echo\u200b", "inputSchema": {"type": "object"}},
 ] + [{"name": name, "inputSchema": {"type": "object"}} for name in (
     "dup_result", "dup_is_error", "folded_is_error", "surrogate", "huge_number", "batch", "stray",
     "both", "ask", "nudge", "meta_note")]

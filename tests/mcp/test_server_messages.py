@@ -253,6 +253,14 @@ plugin = "{PLUGINS}/injection_guard.wasm"
         self.assertIsNone(shown["sneaky"])
         self.assertIsNone(shown["echo"])
         self.assertEqual([t["annotations"] for t in tools if t["name"] == "twice"], [{"destructiveHint": True}])
+        # A name no call can carry is not listed (no `hide_denied_tools`
+        # needed), and a call to it is refused.
+        self.assertNotIn("d\u0435lete_all", shown)
+        self.assertNotIn("echo\u200b", shown)
+        self.assertIn("echo", shown)
+        p.call(2, "d\u0435lete_all", {})
+        [*_, refused] = p.until(lambda m: m.get("id") == 2)
+        self.assertIn('"d\\u{435}lete_all" could pass for another name', refused["result"]["content"][0]["text"])
         # allow = ["*"]: the destructive hint alone holds `wipe` (no ledger: denied).
         p.call(1, "wipe", {})
         [*_, answer] = p.until(lambda m: m.get("id") == 1)

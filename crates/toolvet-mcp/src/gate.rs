@@ -102,13 +102,22 @@ pub fn call_request(
     Ok(request)
 }
 
+/// Whether a call to a tool named `name` can be vetted at all: the name
+/// passes [`CallRequest::new`]'s rule (no invisible characters, no
+/// letters that read as ASCII ones, ...). Every call to another name is
+/// refused, so such a tool is never listed to the client.
+pub fn callable(name: &str) -> bool {
+    CallRequest::new(name, &Value::Object(Default::default())).is_ok()
+}
+
 /// Whether `config` hides `tool` from a client whose calls so far are in
-/// `context`: one of the `hide_denied_tools` checks denies the tool when
-/// previewed with no arguments (a preview records nothing and opens no
-/// approval request). A tool that cannot be made into a call is hidden.
+/// `context`: its name is not [`callable`], or one of the
+/// `hide_denied_tools` checks denies the tool when previewed with no
+/// arguments (a preview records nothing and opens no approval request). A
+/// tool that cannot be made into a call is hidden.
 pub async fn hides(host: &Host, config: &McpConfig, tool: &Tool, context: CallContext) -> bool {
     if config.hide_denied_tools.is_empty() {
-        return false;
+        return !callable(&tool.name);
     }
     let Ok(request) = call_request(&tool.name, None, Some(tool), context) else {
         return true;

@@ -866,10 +866,12 @@ impl Session {
         }
     }
 
-    /// Whether the policy hides `tool` in this session now.
+    /// Whether the policy hides `tool` in this session now
+    /// ([`gate::hides`]; without `hide_denied_tools`, only a tool whose
+    /// name no call can carry).
     async fn hides(&self, tool: &Tool) -> bool {
         if self.config.hide_denied_tools.is_empty() {
-            return false;
+            return !gate::callable(&tool.name);
         }
         gate::hides(&self.host, &self.config, tool, self.context()).await
     }

@@ -290,25 +290,18 @@ fn name_problem(key: &str, name: &str) -> Option<String> {
         ));
     }
     read_as_ascii(name).then(|| {
-        let odd: Vec<String> = name
-            .chars()
-            .filter(|c| looks_ascii(*c))
-            .take(5)
-            .map(escaped)
-            .collect();
         format!(
-            "`{key}` {} holds characters that read as ASCII ones but are not ({}); \
-             spell the name in ASCII",
-            shown_name(name),
-            odd.join(", ")
+            "`{key}` {} could pass for another name: a word in it mixes scripts, or holds \
+             characters that read as ASCII ones; spell each word in one script",
+            shown_name(name)
         )
     })
 }
 
 /// Whether `c`, outside ASCII, reads as ASCII text: its UTS #39 skeleton
 /// (`unicode-security`, the table behind rustc's confusable lints) is
-/// ASCII, as for Cyrillic `е`, fullwidth `ｐ`, mathematical `𝐝` and
-/// U+00A0; or it is white space other than a plain space.
+/// ASCII, as for Cyrillic `е`, fullwidth `ｐ`, mathematical `𝐝`; or it is
+/// white space (U+00A0).
 fn looks_ascii(c: char) -> bool {
     let mut buf = [0u8; 4];
     !c.is_ascii()
@@ -317,36 +310,46 @@ fn looks_ascii(c: char) -> bool {
                 .all(|s| s.is_ascii()))
 }
 
-/// Whether the tool name `name` is a look-alike of an ASCII name: it holds
-/// a character that [`looks_ascii`], and either every other character is
-/// ASCII or reads as ASCII too (`рау`, all Cyrillic, reads as `pay`), or
-/// it has ASCII letters besides (`dеlete_repository`, `ÜberTооl`). A name
-/// list would miss it, and so would a person reading it. A name in
-/// another script (`поиск`, `送金`) or with accents (`ÜberTool`, `café`)
-/// passes: its letters do not pass for ASCII ones.
+/// Whether the tool name `name` could pass for another name, to a name
+/// list or a person: it holds white space other than a plain space
+/// (U+00A0), or one of its words (the runs between ASCII characters other
+/// than letters: `_`, `-`, `.`, digits, spaces):
+/// - mixes scripts (`кill`, Cyrillic `к` among Latin letters);
+/// - holds a character that [`looks_ascii`] among ASCII letters
+///   (`dеlete`, `ｄelete`);
+/// - or is made only of such characters (`рау`, all Cyrillic, reads as
+///   `pay`).
+///
+/// Words in one other script (`mcp__yandex__поиск`, `送金`, `αθήνα`) and
+/// accented words (`ÜberTool`, `café`) pass. Refused too: words that mix
+/// ASCII letters with Turkish `ı` or with `æ`, `œ`, `þ` (their skeletons
+/// are ASCII: `kayıt`).
 pub(crate) fn read_as_ascii(name: &str) -> bool {
-    name.chars().any(looks_ascii)
-        && (name.chars().all(|c| c.is_ascii() || looks_ascii(c))
-            || name.chars().any(|c| c.is_ascii_alphabetic()))
+    use unicode_security::MixedScript as _;
+    name.chars().any(|c| c.is_whitespace() && !c.is_ascii())
+        || name
+            .split(|c: char| c.is_ascii() && !c.is_ascii_alphabetic())
+            .filter(|word| !word.is_empty() && !word.is_ascii())
+            .any(|word| {
+                let odd = word.chars().any(looks_ascii);
+                let latin = word.chars().any(|c| c.is_ascii_alphabetic());
+                !word.is_single_script() || (odd && (latin || word.chars().all(looks_ascii)))
+            })
 }
 
-/// `c` written `\u{…}`.
-fn escaped(c: char) -> String {
-    format!("\\u{{{:x}}}", u32::from(c))
-}
-
-/// `name` quoted for a message: each invisible character, and each that
-/// [`looks_ascii`], written `\u{…}`, every other character as Rust's debug
+/// `name` quoted for a message: each character outside ASCII written
+/// `\u{…}` (so a look-alike letter cannot pass for the one it imitates,
+/// and an invisible one is seen), every other character as Rust's debug
 /// form writes it (so a backslash in the name is `\\`), the first 200
 /// characters only.
-fn shown_name(name: &str) -> String {
+pub(crate) fn shown_name(name: &str) -> String {
     const SHOWN: usize = 200;
     let mut shown = String::from("\"");
     for c in name.chars().take(SHOWN) {
-        if (crate::fold::invisible(c) && !c.is_control()) || looks_ascii(c) {
-            shown.push_str(&escaped(c));
-        } else {
+        if c.is_ascii() {
             shown.extend(c.escape_debug());
+        } else {
+            shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
         }
     }
     shown.push('"');
@@ -633,38 +636,42 @@ mod tests {
             "送金",
             "送金 tool",
             "поиск",
+            "mcp__yandex__поиск",
+            "поиск_v2",
+            "get_weather_αθήνα",
+            "search_חיפוש",
+            "ノート_search",
+            "送る_tool",
         ] {
             CallRequest::new(name, &arguments).unwrap();
         }
-        // Names spelt with characters that read as ASCII ones: a name list
-        // would miss them, and so would a person. Shown escaped.
-        for (name, shown, odd) in [
+        // Names that could pass for other names: a name list would miss
+        // them, and so would a person. Every character outside ASCII is
+        // shown escaped.
+        for (name, shown) in [
+            ("d\u{435}lete_repository", r#""d\u{435}lete_repository""#),
+            ("\u{440}\u{430}\u{443}", r#""\u{440}\u{430}\u{443}""#),
+            ("\u{ff44}elete", r#""\u{ff44}elete""#),
+            ("\u{1d41d}elete", r#""\u{1d41d}elete""#),
+            ("delete\u{a0}repository", r#""delete\u{a0}repository""#),
+            ("ÜberT\u{43e}ol", r#""\u{dc}berT\u{43e}ol""#),
+            ("\u{43a}ill_process", r#""\u{43a}ill_process""#),
             (
-                "d\u{435}lete_repository",
-                r#""d\u{435}lete_repository""#,
-                r"\u{435}",
+                "送金\u{3000}送金",
+                r#""\u{9001}\u{91d1}\u{3000}\u{9001}\u{91d1}""#,
             ),
             (
-                "\u{440}\u{430}\u{443}",
-                r#""\u{440}\u{430}\u{443}""#,
-                r"\u{440}, \u{430}, \u{443}",
+                "mcp__x__по\u{438}ck",
+                r#""mcp__x__\u{43f}\u{43e}\u{438}ck""#,
             ),
-            ("\u{ff44}elete", r#""\u{ff44}elete""#, r"\u{ff44}"),
-            ("\u{1d41d}elete", r#""\u{1d41d}elete""#, r"\u{1d41d}"),
-            (
-                "delete\u{a0}repository",
-                r#""delete\u{a0}repository""#,
-                r"\u{a0}",
-            ),
-            ("ÜberT\u{43e}ol", r#""ÜberT\u{43e}ol""#, r"\u{43e}"),
-            ("送金\u{3000}x", r#""送金\u{3000}x""#, r"\u{3000}"),
         ] {
             let e = CallRequest::new(name, &arguments).unwrap_err();
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "invalid tool call: `call.name` {shown} holds characters that read as ASCII \
-                     ones but are not ({odd}); spell the name in ASCII"
+                    "invalid tool call: `call.name` {shown} could pass for another name: a word \
+                     in it mixes scripts, or holds characters that read as ASCII ones; spell \
+                     each word in one script"
                 ),
                 "{name:?}"
             );
@@ -676,7 +683,7 @@ mod tests {
         .unwrap_err();
         assert!(
             e.to_string().starts_with(
-                "invalid tool call: `context.history[0].name` \"merge_pull_r\\u{435}quest\" holds"
+                "invalid tool call: `context.history[0].name` \"merge_pull_r\\u{435}quest\" could"
             ),
             "{e}"
         );

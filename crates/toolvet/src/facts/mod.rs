@@ -581,8 +581,8 @@ impl FactFinder {
             {
                 return Err(format!(
                     "`{outer}` calls the tool {}, a name with white space, control or \
-                     invisible characters, or letters that read as ASCII ones",
-                    crate::display::quoted(&name)
+                     invisible characters, or one that could pass for another name",
+                    crate::call::shown_name(&name)
                 ));
             }
             let inner = match named(&wraps.arguments) {

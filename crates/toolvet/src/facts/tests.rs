@@ -934,6 +934,14 @@ fn a_runs_history_and_inner_names_are_read_as_the_calls_made() {
             "{name:?}: {e}"
         );
     }
+    // Shown with every character outside ASCII escaped.
+    let json = serde_json::json!({"call": {"name": "use_mcp_tool",
+        "arguments": {"tool_name": "drop_d\u{430}tabase"}}});
+    let e = wrapped(&json.to_string()).unwrap_err();
+    assert!(
+        e.contains(r#"calls the tool "drop_d\u{430}tabase", a name"#),
+        "{e}"
+    );
 }
 
 #[test]
